@@ -1,0 +1,175 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+func buildCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "build",
+		Usage:     "publish the Resource List of a directory, and the documents that lead to it",
+		ArgsUsage: "SOURCE",
+		Description: "Scans SOURCE, hashes every published file in parallel and writes, into --out:\n" +
+			"  .well-known/resourcesync            the Source Description\n" +
+			"  resourcesync/capabilitylist.xml     the Capability List\n" +
+			"  resourcesync/resourcelist.xml       the Resource List, or a Resource List Index over\n" +
+			"                                      resourcelist-00001.xml, … past --max-entries or --max-bytes\n" +
+			"Everything is staged and moved into place only when complete.\n\n" + exitCodesHelp,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required)"},
+			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
+			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
+			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, comma-separated: md5, sha-1, sha-256, blake3"},
+			&cli.StringSliceFlag{Name: flagInclude, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
+			&cli.StringSliceFlag{Name: flagExclude, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
+			&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
+			&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
+			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "files read and hashed at once"},
+			&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "entries per document before a list is split (at most 50000)"},
+			&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
+			&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
+			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
+			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
+			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
+		},
+		Action: runBuild,
+	}
+}
+
+// buildConfig turns the flags of c into a generator.Config.
+func buildConfig(c *cli.Context) (generator.Config, error) {
+	var cfg generator.Config
+	switch c.NArg() {
+	case 0:
+		return cfg, usageErr("run 'rsgen build --base-url URL SOURCE'", "no SOURCE directory given")
+	case 1:
+	default:
+		return cfg, usageErr("give one SOURCE; put flags before it", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
+	}
+	cfg.Source = c.Args().First()
+	cfg.Out = c.String(flagOut)
+
+	raw := c.String(flagBaseURL)
+	if raw == "" {
+		return cfg, usageErr("set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served", "--base-url is required")
+	}
+	var err error
+	if cfg.BaseURL, err = generator.ParseBaseURL(raw); err != nil {
+		return cfg, usageErr("give an absolute URL such as https://example.org/", "--base-url: %v", err)
+	}
+	if raw := c.String(flagDocsURL); raw != "" {
+		if cfg.DocsURL, err = generator.ParseBaseURL(raw); err != nil {
+			return cfg, usageErr("give an absolute URL such as https://example.org/", "--docs-url: %v", err)
+		}
+	}
+	if cfg.Hashes, err = hashing.ParseSet(c.String(flagHash)); err != nil {
+		return cfg, usageErr("for example --hash sha-256 or --hash md5,sha-256", "--hash: %v", err)
+	}
+	cfg.Filter = generator.Filter{Include: c.StringSlice(flagInclude), Exclude: c.StringSlice(flagExclude), Hidden: c.Bool(flagHidden)}
+	if err := cfg.Filter.Validate(); err != nil {
+		return cfg, usageErr("patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'", "%v", err)
+	}
+	cfg.FollowSymlinks = c.Bool(flagFollowSymlinks)
+	if cfg.Jobs = c.Int(flagJobs); cfg.Jobs < 1 || cfg.Jobs > 1024 {
+		return cfg, usageErr("", "--jobs %d: give a number from 1 to 1024", cfg.Jobs)
+	}
+	cfg.Limits.MaxEntries = c.Int(flagMaxEntries)
+	if cfg.Limits.MaxEntries < 1 || cfg.Limits.MaxEntries > generator.DefaultLimits.MaxEntries {
+		return cfg, usageErr("the spec allows at most 50000 entries per document", "--max-entries %d: give a number from 1 to 50000", cfg.Limits.MaxEntries)
+	}
+	if cfg.Limits.MaxBytes, err = units.ParseSize(c.String(flagMaxBytes)); err != nil {
+		return cfg, usageErr("", "--max-bytes: %v", err)
+	}
+	if cfg.Limits.MaxBytes > generator.DefaultLimits.MaxBytes || cfg.Limits.MaxBytes < 4096 {
+		return cfg, usageErr("the spec allows at most 50MiB (52428800 bytes) per document", "--max-bytes %s: give a size from 4KiB to 50MiB", c.String(flagMaxBytes))
+	}
+	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
+		return cfg, err
+	}
+	cfg.Describedby = c.String(flagDescribedby)
+	if cfg.Describedby != "" {
+		if _, err := generator.ParseBaseURL(cfg.Describedby); err != nil && !strings.HasPrefix(cfg.Describedby, "http") {
+			return cfg, usageErr("", "--describedby: %q is not an absolute http(s) URL", cfg.Describedby)
+		}
+	}
+	cfg.FailFast = c.Bool(flagFailFast)
+	return cfg, nil
+}
+
+// snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one was given.
+func snapshotTime(at string) (t time.Time, fixed bool, err error) {
+	if at != "" {
+		t, err := time.Parse(time.RFC3339Nano, at)
+		if err != nil {
+			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time", at)
+		}
+		return t.UTC(), true, nil
+	}
+	if s, ok := os.LookupEnv(envSourceDateEpoch); ok && s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 {
+			return t, false, usageErr("it is a number of seconds since 1970-01-01 UTC", "$%s=%q is not a number of seconds", envSourceDateEpoch, s)
+		}
+		return time.Unix(n, 0).UTC(), true, nil
+	}
+	return time.Time{}, false, nil
+}
+
+func runBuild(c *cli.Context) error {
+	cfg, err := buildConfig(c)
+	if err != nil {
+		return err
+	}
+	stderr := c.App.ErrWriter
+	quiet := c.Bool(flagQuiet)
+	cfg.Stats = new(generator.Stats)
+	cfg.Notice = func(msg string) {
+		if !quiet {
+			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
+		}
+	}
+	if !quiet && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
+		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
+			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
+	}
+	stopProgress := startProgress(stderr, cfg.Stats, quiet)
+	rep, err := generator.Build(c.Context, cfg)
+	stopProgress()
+	if err != nil {
+		hint := ""
+		switch {
+		case errors.Is(err, generator.ErrFailFast):
+			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
+		case c.Context.Err() != nil:
+			err = errors.New("interrupted; nothing was published, the output is as it was")
+		}
+		return failure(err, hint)
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
+	}
+	if !quiet {
+		out := cfg.Out
+		if out == "" {
+			out = cfg.Source
+		}
+		fmt.Fprintf(stderr, "rsgen: published %d files (%s) in %d documents to %s in %s\n",
+			rep.Files, units.FormatSize(rep.Bytes), rep.Documents, out, rep.Elapsed.Round(time.Millisecond))
+	}
+	if len(rep.Problems) > 0 {
+		return &exitError{code: exitPartial, err: fmt.Errorf("%d files could not be published (named above)", len(rep.Problems)),
+			hint: "fix or --exclude them; --fail-fast makes this a failure"}
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Exit codes, documented in --help and the README.
+const (
+	exitOK      = 0 // success
+	exitFailure = 1 // nothing was published; the output is as it was
+	exitUsage   = 2 // the command line is wrong
+	exitPartial = 3 // published, but some files could not be
+)
+
+const exitCodesHelp = `EXIT CODES:
+   0  success
+   1  failure: nothing was published, the output directory is as it was
+   2  usage error: a flag or argument is wrong
+   3  published, but some files could not be read (each is named on stderr;
+      --fail-fast turns this into a failure)`
+
+// exitError carries an exit code and, optionally, a hint naming what to do.
+type exitError struct {
+	code int
+	err  error
+	hint string
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(hint string, format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), hint: hint}
+}
+
+func failure(err error, hint string) error {
+	return &exitError{code: exitFailure, err: err, hint: hint}
+}
+
+// report prints err the way rsgen prints errors and returns its exit code.
+// Errors that are not ours come from parsing the command line.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		ee = &exitError{code: exitUsage, err: err, hint: "see 'rsgen --help'"}
+	}
+	if ee.err != nil && ee.err.Error() != "" {
+		fmt.Fprintf(stderr, "rsgen: error: %v\n", ee.err)
+	}
+	if ee.hint != "" {
+		fmt.Fprintf(stderr, "rsgen: hint: %s\n", ee.hint)
+	}
+	return ee.code
+}

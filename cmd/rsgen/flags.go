@@ -1,0 +1,28 @@
+package main
+
+// Flag names, the public interface of the CLI.
+const (
+	flagBaseURL        = "base-url"
+	flagDocsURL        = "docs-url"
+	flagOut            = "out"
+	flagHash           = "hash"
+	flagInclude        = "include"
+	flagExclude        = "exclude"
+	flagHidden         = "hidden"
+	flagFollowSymlinks = "follow-symlinks"
+	flagJobs           = "jobs"
+	flagMaxEntries     = "max-entries"
+	flagMaxBytes       = "max-bytes"
+	flagAt             = "at"
+	flagDescribedby    = "describedby"
+	flagFailFast       = "fail-fast"
+	flagQuiet          = "quiet"
+)
+
+// Environment variables read in place of flags.
+const (
+	envBaseURL         = "RSGEN_BASE_URL"
+	envDocsURL         = "RSGEN_DOCS_URL"
+	envHash            = "RSGEN_HASH"
+	envSourceDateEpoch = "SOURCE_DATE_EPOCH" // https://reproducible-builds.org/specs/source-date-epoch/
+)

@@ -1,0 +1,290 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// Config is what a build needs. The CLI fills it from flags; the zero
+// values of the optional fields are the documented defaults.
+type Config struct {
+	Source  string  // directory to publish
+	Out     string  // output directory; Source if empty
+	BaseURL BaseURL // where Source is served
+	DocsURL BaseURL // where Out is served; BaseURL if zero
+
+	Hashes         hashing.Set // DefaultSet if nil
+	Filter         Filter
+	FollowSymlinks bool
+	Jobs           int // hashing workers; hashing.DefaultWorkers() if zero
+	Limits         Limits
+
+	// At is the time of the snapshot; FixedTime says it was given (--at or
+	// SOURCE_DATE_EPOCH), and then completed equals it too, so that the
+	// same tree gives the same bytes.
+	At        time.Time
+	FixedTime bool
+
+	Describedby string // optional URL describing the collection (section 8)
+	FailFast    bool   // a per-file problem fails the build
+
+	Stats  *Stats           // progress counters; may be nil
+	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
+	now    func() time.Time // the clock; time.Now if nil
+}
+
+// Report is the outcome of a successful build.
+type Report struct {
+	Files     int
+	Bytes     int64
+	Documents int
+	Problems  []Problem // files not published; the exit status is then 3
+	Elapsed   time.Duration
+}
+
+// ErrFailFast wraps the first per-file problem of a build run with FailFast.
+var ErrFailFast = errors.New("stopped at the first file that could not be published (--fail-fast)")
+
+// build is the state of one run of Build.
+type build struct {
+	cfg      *Config
+	root     string // Source, absolute with links resolved
+	outRel   string // Out relative to root, slash-separated, or "" if outside it
+	stage    *Stage
+	stats    *Stats
+	problems problems
+	notice   func(string)
+	docs     int
+	at       time.Time
+	caps     []rsxml.Entry // Capability List entries, in the order written
+}
+
+// Build publishes the Resource List of cfg.Source and the documents that
+// lead to it into cfg.Out. The output changes only if Build succeeds: all
+// documents are staged first and moved into place together.
+func Build(ctx context.Context, cfg Config) (*Report, error) {
+	start := time.Now()
+	b, err := newBuild(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if cfg.FailFast {
+		b.problems.failFast = func(err error) { cancel(fmt.Errorf("%w: %w", ErrFailFast, err)) }
+	}
+	b.stage, err = NewStage(cfg.Out)
+	if err != nil {
+		return nil, err
+	}
+	resources, err := b.run(ctx)
+	if err == nil {
+		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
+	}
+	if err != nil {
+		b.stage.Discard()
+		if cause := context.Cause(ctx); cause != nil && errors.Is(cause, ErrFailFast) {
+			return nil, cause
+		}
+		return nil, err
+	}
+	if err := b.stage.Publish(); err != nil {
+		b.stage.Discard()
+		return nil, fmt.Errorf("publishing into %s: %w", cfg.Out, err)
+	}
+	rep := &Report{Files: len(resources), Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start)}
+	for i := range resources {
+		rep.Bytes += resources[i].Length
+	}
+	return rep, nil
+}
+
+func newBuild(cfg *Config) (*build, error) {
+	if cfg.Out == "" {
+		cfg.Out = cfg.Source
+	}
+	if cfg.DocsURL.IsZero() {
+		cfg.DocsURL = cfg.BaseURL
+	}
+	if cfg.Hashes == nil {
+		cfg.Hashes = hashing.DefaultSet
+	}
+	if cfg.Limits.MaxEntries <= 0 || cfg.Limits.MaxEntries > rsxml.MaxEntries {
+		cfg.Limits.MaxEntries = rsxml.MaxEntries
+	}
+	if cfg.Limits.MaxBytes <= 0 || cfg.Limits.MaxBytes > rsxml.MaxBytes {
+		cfg.Limits.MaxBytes = rsxml.MaxBytes
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+	if cfg.At.IsZero() {
+		cfg.At = cfg.now()
+	}
+	if err := cfg.Filter.Validate(); err != nil {
+		return nil, err
+	}
+	root, err := sourceRoot(cfg.Source)
+	if err != nil {
+		return nil, err
+	}
+	b := &build{cfg: cfg, root: root, stats: cfg.Stats, notice: cfg.Notice, at: cfg.At.UTC().Truncate(time.Second)}
+	if b.stats == nil {
+		b.stats = new(Stats)
+	}
+	if b.notice == nil {
+		b.notice = func(string) {}
+	}
+	out, err := filepath.Abs(cfg.Out)
+	if err != nil {
+		return nil, err
+	}
+	if resolved, err := filepath.EvalSymlinks(out); err == nil {
+		out = resolved
+	}
+	if within(root, out) {
+		rel, _ := filepath.Rel(root, out)
+		b.outRel = filepath.ToSlash(rel)
+		if b.outRel == "." {
+			b.outRel = ""
+		}
+	} else {
+		b.outRel = "\x00" // never a prefix of a path
+	}
+	return b, nil
+}
+
+// sourceRoot checks that source is a readable directory and returns it
+// absolute, with symbolic links resolved.
+func sourceRoot(source string) (string, error) {
+	if source == "" {
+		return "", errors.New("no source directory given")
+	}
+	abs, err := filepath.Abs(source)
+	if err != nil {
+		return "", err
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("source %s: %w", source, unwrapPath(err))
+	}
+	st, err := os.Stat(resolved)
+	if err != nil {
+		return "", fmt.Errorf("source %s: %w", source, unwrapPath(err))
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("source %s is not a directory", source)
+	}
+	f, err := os.Open(resolved)
+	if err != nil {
+		return "", fmt.Errorf("source %s cannot be read: %w", source, unwrapPath(err))
+	}
+	f.Close()
+	return resolved, nil
+}
+
+// owned reports whether rel, a path under the source, is rsgen's own
+// output (when the output is inside the source): never content.
+func (b *build) owned(rel string) bool {
+	if b.outRel == "\x00" {
+		return false
+	}
+	r := rel
+	if b.outRel != "" {
+		var ok bool
+		if r, ok = strings.CutPrefix(rel, b.outRel+"/"); !ok {
+			return false
+		}
+	}
+	return r == DocsDir || r == WellKnownFile || strings.HasPrefix(r, stagePrefix)
+}
+
+// docURL is the URL of DocsDir/name.
+func (b *build) docURL(name string) string { return b.cfg.DocsURL.String() + DocsDir + "/" + name }
+
+func (b *build) capabilityListURL() string { return b.docURL("capabilitylist.xml") }
+
+func (b *build) sourceDescriptionURL() string { return b.cfg.DocsURL.String() + WellKnownFile }
+
+// run does the work of Build inside the stage.
+func (b *build) run(ctx context.Context) ([]Resource, error) {
+	resources, err := b.scanTree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	completed := b.at
+	if !b.cfg.FixedTime {
+		completed = b.cfg.now().UTC().Truncate(time.Second)
+	}
+	if err := b.writeResourceList(resources, completed); err != nil {
+		return nil, err
+	}
+	if err := b.writeCapabilityList(); err != nil {
+		return nil, err
+	}
+	if err := b.writeSourceDescription(); err != nil {
+		return nil, err
+	}
+	return resources, nil
+}
+
+func (b *build) writeResourceList(resources []Resource, completed time.Time) error {
+	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
+	spec := listSpec{
+		name:   "resourcelist",
+		md:     md,
+		links:  []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}},
+		limits: b.cfg.Limits,
+		partMD: func(int, int) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
+	}
+	wl, err := b.writeList(spec, len(resources), func(i int, e *rsxml.Entry) { resources[i].entry(e) })
+	if err != nil {
+		return err
+	}
+	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(wl.Name), MD: rsxml.MD{Capability: rsxml.CapResourceList}})
+	return nil
+}
+
+// writeCapabilityList writes the Capability List (section 9): one entry per
+// capability written by this build, linked up to the Source Description.
+func (b *build) writeCapabilityList() error {
+	doc := rsxml.Doc{
+		MD:    rsxml.MD{Capability: rsxml.CapCapabilityList},
+		Links: []rsxml.Link{{Rel: "up", Href: b.sourceDescriptionURL()}},
+	}
+	if b.cfg.Describedby != "" {
+		doc.Links = append(doc.Links, rsxml.Link{Rel: "describedby", Href: b.cfg.Describedby})
+	}
+	return b.writeDoc("capabilitylist.xml", doc, 0, len(b.caps), func(i int, e *rsxml.Entry) { *e = b.caps[i] })
+}
+
+// writeSourceDescription writes the Source Description (section 8) to
+// /.well-known/resourcesync.
+func (b *build) writeSourceDescription() error {
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapDescription}}
+	if b.cfg.Describedby != "" {
+		doc.Links = []rsxml.Link{{Rel: "describedby", Href: b.cfg.Describedby}}
+	}
+	f, err := b.stage.Create(WellKnownFile)
+	if err != nil {
+		return fmt.Errorf("writing the Source Description: %w", err)
+	}
+	w := rsxml.NewWriter(f, doc)
+	w.Add(&rsxml.Entry{Loc: b.capabilityListURL(), MD: rsxml.MD{Capability: rsxml.CapCapabilityList}})
+	if err := closeAfter(f, w.Close()); err != nil {
+		return fmt.Errorf("writing the Source Description: %w", err)
+	}
+	b.docs++
+	return nil
+}

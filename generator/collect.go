@@ -1,0 +1,142 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/mediatype"
+)
+
+// Stats counts a build's progress. Its fields are updated while the build
+// runs and may be read from other goroutines at any time.
+type Stats struct {
+	Found    atomic.Int64 // files found by the walk so far
+	Hashed   atomic.Int64 // files read and hashed (or failed)
+	Bytes    atomic.Int64 // bytes read
+	WalkDone atomic.Bool  // the walk has finished: Found is the total
+}
+
+// problems collects per-file problems; it may be called from several goroutines.
+type problems struct {
+	mu       sync.Mutex
+	list     []Problem
+	failFast func(error) // cancels the build on the first problem, if set
+}
+
+func (p *problems) add(pr Problem) {
+	p.mu.Lock()
+	p.list = append(p.list, pr)
+	p.mu.Unlock()
+	if p.failFast != nil {
+		p.failFast(pr)
+	}
+}
+
+func (p *problems) sorted() []Problem {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	slices.SortStableFunc(p.list, func(a, b Problem) int { return strings.Compare(a.Path, b.Path) })
+	return p.list
+}
+
+// scanTree walks the source, hashes every published file with a pool of
+// workers and returns the resources sorted by path.
+func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
+	cfg := b.cfg
+	g, ctx := errgroup.WithContext(ctx)
+	jobs := make(chan hashing.Job, 256)
+	results := make(chan hashing.Result, 256)
+
+	w := &walker{
+		root:    b.root,
+		filter:  &cfg.Filter,
+		follow:  cfg.FollowSymlinks,
+		skip:    b.owned,
+		problem: b.problems.add,
+		notice:  b.notice,
+		emit: func(f scanFile) error {
+			job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
+			select {
+			case jobs <- job:
+				b.stats.Found.Add(1)
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		},
+	}
+	g.Go(func() error {
+		defer close(jobs)
+		err := w.walk(ctx)
+		b.stats.WalkDone.Store(true)
+		return err
+	})
+	pool := &hashing.Pool{Set: cfg.Hashes, Workers: cfg.Jobs}
+	g.Go(func() error {
+		defer close(results)
+		return pool.Run(ctx, jobs, results)
+	})
+
+	var out []Resource
+	g.Go(func() error {
+		for res := range results {
+			b.stats.Hashed.Add(1)
+			b.stats.Bytes.Add(res.Info.Size)
+			if res.Err != nil {
+				b.problems.add(Problem{Path: res.Name, Err: describeReadError(res.Err)})
+				continue
+			}
+			loc, err := cfg.BaseURL.Resolve(res.Name)
+			if err != nil {
+				b.problems.add(Problem{Path: res.Name, Err: err})
+				continue
+			}
+			typ := mediatype.ByName(res.Name)
+			if typ == "" {
+				typ = mediatype.Sniff(res.Head)
+			}
+			out = append(out, Resource{
+				Path:     res.Name,
+				Loc:      loc,
+				Length:   res.Info.Size,
+				Modified: res.Info.ModTime.UTC(),
+				Hash:     cfg.Hashes.Format(res.Sum),
+				Type:     typ,
+			})
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+// describeReadError turns the error of reading one file into words a
+// person can act on.
+func describeReadError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("vanished during the build (deleted or renamed after it was listed)")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("permission denied; make it readable or --exclude it")
+	case errors.Is(err, hashing.ErrChanged):
+		return fmt.Errorf("%w; publish again once the tree is stable", unwrapPath(err))
+	case errors.Is(err, hashing.ErrNotRegular):
+		return fmt.Errorf("replaced during the build: %w", unwrapPath(err))
+	}
+	return unwrapPath(err)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,31 @@
+package generator
+
+import (
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// A Resource is one published resource: an entry of the Resource List.
+type Resource struct {
+	Path     string    // slash-separated path under the source root; "" for a record without a local file
+	Loc      string    // absolute URL
+	Length   int64     // bytes; -1 if unknown
+	Modified time.Time // the lastmod; zero if unknown
+	Hash     string    // value of the hash attribute ("sha-256:…"), "" if unknown
+	Type     string    // media type, bare
+	Links    []rsxml.Link
+}
+
+// entry fills e with r as an entry of a Resource List. e's slices are reused.
+func (r *Resource) entry(e *rsxml.Entry) {
+	*e = rsxml.Entry{Loc: r.Loc, Links: r.Links}
+	if !r.Modified.IsZero() {
+		e.Lastmod = rsxml.FormatTime(r.Modified.Truncate(time.Second))
+	}
+	e.MD.Hash = r.Hash
+	if r.Length >= 0 {
+		e.MD.Length = itoa(r.Length)
+	}
+	e.MD.Type = r.Type
+}

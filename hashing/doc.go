@@ -1,0 +1,13 @@
+// Package hashing computes the content digests that rsgen publishes in the
+// hash attribute of <rs:md> (ResourceSync 1.1, section 7), and runs the
+// worker pool that reads and hashes the files of a build.
+//
+// An [Algorithm] names one digest by its IANA token (md5, sha-1, sha-256,
+// blake3); a [Set] is the ordered list a build publishes. A [Hasher] holds
+// one reusable hash state per algorithm and a read buffer, so that each
+// file is read exactly once whatever the number of digests. A Hasher is not
+// safe for concurrent use: each worker of a [Pool] owns one.
+//
+// [Pool.Run] reads jobs from a channel with a fixed number of workers and
+// may be called from several goroutines, each call with its own channels.
+package hashing

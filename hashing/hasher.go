@@ -1,0 +1,91 @@
+package hashing
+
+import (
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+)
+
+// bufSize is the read buffer of a Hasher. 256 KiB keeps the number of read
+// calls per large file low while staying in L2 cache; small files need one
+// read whatever the size.
+const bufSize = 256 << 10
+
+// SniffLen is how many leading bytes a Hasher keeps for content sniffing
+// (the amount net/http.DetectContentType looks at).
+const SniffLen = 512
+
+// ErrChanged reports a file whose size changed while it was being read.
+var ErrChanged = errors.New("file changed while it was read")
+
+// A Hasher computes the digests of a Set over one stream at a time, with
+// reused hash states and a reused buffer. It is not safe for concurrent use.
+type Hasher struct {
+	set    Set
+	hashes []hash.Hash
+	buf    []byte
+	head   []byte
+}
+
+// NewHasher returns a Hasher for the algorithms of set.
+func NewHasher(set Set) *Hasher {
+	h := &Hasher{set: set, buf: make([]byte, bufSize), head: make([]byte, 0, SniffLen)}
+	for _, a := range set {
+		h.hashes = append(h.hashes, a.new())
+	}
+	return h
+}
+
+// Set returns the algorithms the Hasher computes.
+func (h *Hasher) Set() Set { return h.set }
+
+// Sum reads r to its end, once, through every hash, and returns the number
+// of bytes read and the digests appended to dst in the order of the Set.
+// Head returns the first bytes read, until the next call.
+func (h *Hasher) Sum(dst []byte, r io.Reader) (n int64, sum []byte, err error) {
+	for _, hh := range h.hashes {
+		hh.Reset()
+	}
+	h.head = h.head[:0]
+	for {
+		m, rerr := r.Read(h.buf)
+		if m > 0 {
+			chunk := h.buf[:m]
+			if len(h.head) < SniffLen {
+				h.head = append(h.head, chunk[:min(m, SniffLen-len(h.head))]...)
+			}
+			for _, hh := range h.hashes {
+				hh.Write(chunk) // hash.Hash.Write never returns an error
+			}
+			n += int64(m)
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return n, dst, rerr
+		}
+	}
+	for _, hh := range h.hashes {
+		dst = hh.Sum(dst)
+	}
+	return n, dst, nil
+}
+
+// Head returns the first bytes (at most SniffLen) of the stream last read
+// by Sum. The slice is reused by the next call.
+func (h *Hasher) Head() []byte { return h.head }
+
+// SumFile is Sum over an open file whose size is expected to be size: a
+// file that grew or shrank while it was read is reported with ErrChanged.
+func (h *Hasher) SumFile(dst []byte, r io.Reader, size int64) ([]byte, error) {
+	n, sum, err := h.Sum(dst, r)
+	if err != nil {
+		return sum, err
+	}
+	if n != size {
+		return sum, fmt.Errorf("%w: %d bytes read, %d expected", ErrChanged, n, size)
+	}
+	return sum, nil
+}

@@ -1,0 +1,138 @@
+package rsxml
+
+// Namespaces of a ResourceSync document.
+const (
+	NSSitemap = "http://www.sitemaps.org/schemas/sitemap/0.9"
+	NSRS      = "http://www.openarchives.org/rs/terms/"
+)
+
+// Document limits of section 7 (inherited from Sitemaps).
+const (
+	MaxEntries = 50000
+	MaxBytes   = 52428800 // 50 MB
+)
+
+// Capability values of the root <rs:md> (section 8-13).
+const (
+	CapDescription          = "description"
+	CapCapabilityList       = "capabilitylist"
+	CapResourceList         = "resourcelist"
+	CapResourceDump         = "resourcedump"
+	CapResourceDumpManifest = "resourcedump-manifest"
+	CapChangeList           = "changelist"
+	CapChangeDump           = "changedump"
+	CapChangeDumpManifest   = "changedump-manifest"
+)
+
+// Capabilities lists the capability values of the core specification.
+var Capabilities = []string{
+	CapDescription, CapCapabilityList, CapResourceList, CapResourceDump,
+	CapResourceDumpManifest, CapChangeList, CapChangeDump, CapChangeDumpManifest,
+}
+
+// Change values of a change document entry (section 12.1).
+const (
+	ChangeCreated = "created"
+	ChangeUpdated = "updated"
+	ChangeDeleted = "deleted"
+)
+
+// MD holds the attributes of an <rs:md> element. An empty field is absent.
+type MD struct {
+	Capability string
+	At         string
+	Completed  string
+	From       string
+	Until      string
+	Change     string
+	Datetime   string
+	Hash       string
+	Length     string
+	Type       string
+	Encoding   string
+	Path       string
+	Modified   string
+	Extra      []Attr // other attributes, as read
+}
+
+// IsZero reports whether md has no attribute.
+func (md *MD) IsZero() bool {
+	return md.Capability == "" && md.At == "" && md.Completed == "" && md.From == "" &&
+		md.Until == "" && md.Change == "" && md.Datetime == "" && md.Hash == "" &&
+		md.Length == "" && md.Type == "" && md.Encoding == "" && md.Path == "" &&
+		md.Modified == "" && len(md.Extra) == 0
+}
+
+// Link holds the attributes of an <rs:ln> element (section 14).
+type Link struct {
+	Rel      string
+	Href     string
+	Type     string
+	Hash     string
+	Length   string
+	Modified string
+	Encoding string
+	Path     string
+	Pri      string
+	Profile  string
+	Extra    []Attr
+	Line     int // where it was read; 0 when written
+}
+
+// Attr is an attribute rsxml has no field for, kept as read.
+type Attr struct {
+	Space, Name, Value string
+}
+
+// Doc is the root of a document: its element and its root <rs:md> and <rs:ln>.
+type Doc struct {
+	Index bool // <sitemapindex> rather than <urlset>
+	MD    MD
+	Links []Link
+}
+
+// Link returns the href of the first root link whose rel includes rel.
+func (d *Doc) Link(rel string) string { return findLink(d.Links, rel) }
+
+// Entry is one <url> (or <sitemap> in an index).
+type Entry struct {
+	Loc        string
+	Lastmod    string
+	Changefreq string
+	MD         MD
+	Links      []Link
+	HasMD      bool // an <rs:md> element was present (when reading)
+	Line       int  // line of the entry's start tag when read; 0 when written
+	MDCount    int  // number of <rs:md> elements read (more than one is invalid)
+}
+
+// Link returns the href of the first entry link whose rel includes rel.
+func (e *Entry) Link(rel string) string { return findLink(e.Links, rel) }
+
+func findLink(links []Link, rel string) string {
+	for _, l := range links {
+		if hasToken(l.Rel, rel) {
+			return l.Href
+		}
+	}
+	return ""
+}
+
+// hasToken reports whether the space-separated list s contains tok.
+func hasToken(s, tok string) bool {
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' {
+			j++
+		}
+		if s[i:j] == tok {
+			return true
+		}
+		s = s[j:]
+	}
+	return false
+}

@@ -1,0 +1,474 @@
+package rsxml
+
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ErrTooLarge reports a document over the byte limit a Reader was given.
+var ErrTooLarge = errors.New("document exceeds the size limit")
+
+// ErrTooManyEntries reports a document over the entry limit a Reader was given.
+var ErrTooManyEntries = errors.New("document exceeds the entry limit")
+
+// A SyntaxError is a document that is not well-formed XML or not shaped
+// like a Sitemap document, at a line.
+type SyntaxError struct {
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// ReadOptions bound what a Reader accepts. Zero values mean no limit.
+type ReadOptions struct {
+	MaxBytes   int64 // bytes of input; past it, ErrTooLarge
+	MaxEntries int   // entries; past it, ErrTooManyEntries
+}
+
+// Reader parses one document as a stream.
+type Reader struct {
+	dec     *xml.Decoder
+	lim     *limitedReader
+	opts    ReadOptions
+	doc     Doc
+	pending *Entry
+	entries int
+	done    bool
+	// RootMDCount is the number of root <rs:md> elements seen so far.
+	RootMDCount int
+	// LateRoot counts root <rs:md>/<rs:ln> found after the first entry,
+	// which the Sitemap schema forbids.
+	LateRoot int
+}
+
+type limitedReader struct {
+	r   io.Reader
+	n   int64 // bytes left; < 0 means unlimited
+	hit bool
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.n < 0 {
+		return l.r.Read(p)
+	}
+	if l.n == 0 {
+		l.hit = true
+		return 0, ErrTooLarge
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	if l.n == 0 && err == nil {
+		// Probe for one more byte: a document of exactly MaxBytes is fine.
+		var one [1]byte
+		m, perr := l.r.Read(one[:])
+		if m > 0 {
+			l.hit = true
+			return n, ErrTooLarge
+		}
+		if perr != nil {
+			err = perr
+		}
+	}
+	return n, err
+}
+
+// NewReader reads the root of a document from r and returns a Reader
+// positioned at its first entry. The root's <rs:md> and <rs:ln> are in
+// Doc; entries come from Next.
+func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
+	lim := &limitedReader{r: r, n: -1}
+	if opts.MaxBytes > 0 {
+		lim.n = opts.MaxBytes
+	}
+	dec := xml.NewDecoder(lim)
+	dec.Strict = true
+	// Only UTF-8 (and its ASCII subset) is accepted: Sitemaps require it.
+	dec.CharsetReader = func(charset string, input io.Reader) (io.Reader, error) {
+		if strings.EqualFold(charset, "utf-8") || strings.EqualFold(charset, "us-ascii") {
+			return input, nil
+		}
+		return nil, fmt.Errorf("encoding %q is not UTF-8, which Sitemap documents must use", charset)
+	}
+	rd := &Reader{dec: dec, lim: lim, opts: opts}
+	if err := rd.readRoot(); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// Doc returns the root of the document.
+func (r *Reader) Doc() *Doc { return &r.doc }
+
+func (r *Reader) line() int {
+	l, _ := r.dec.InputPos()
+	return l
+}
+
+func (r *Reader) wrap(err error) error {
+	if r.lim.hit || errors.Is(err, ErrTooLarge) {
+		return fmt.Errorf("%w (%d bytes)", ErrTooLarge, r.opts.MaxBytes)
+	}
+	if err == io.EOF {
+		return &SyntaxError{Line: r.line(), Msg: "unexpected end of document"}
+	}
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		return &SyntaxError{Line: se.Line, Msg: "not well-formed XML: " + se.Msg}
+	}
+	return &SyntaxError{Line: r.line(), Msg: err.Error()}
+}
+
+func (r *Reader) readRoot() error {
+	for {
+		tok, err := r.dec.Token()
+		if err != nil {
+			return r.wrap(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if t.Name.Space != NSSitemap || (t.Name.Local != "urlset" && t.Name.Local != "sitemapindex") {
+				return &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("root element is <%s> in namespace %q; a ResourceSync document is a <urlset> or <sitemapindex> in namespace %s", t.Name.Local, t.Name.Space, NSSitemap)}
+			}
+			r.doc.Index = t.Name.Local == "sitemapindex"
+			return r.readUntilEntry()
+		case xml.Directive:
+			if strings.HasPrefix(strings.TrimSpace(string(t)), "DOCTYPE") {
+				return &SyntaxError{Line: r.line(), Msg: "a DOCTYPE is not allowed in a ResourceSync document"}
+			}
+		}
+	}
+}
+
+func (r *Reader) entryName() string {
+	if r.doc.Index {
+		return "sitemap"
+	}
+	return "url"
+}
+
+// readUntilEntry reads root children until the first entry (kept pending)
+// or the end of the root.
+func (r *Reader) readUntilEntry() error {
+	for {
+		tok, err := r.dec.Token()
+		if err != nil {
+			return r.wrap(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			line := r.line()
+			switch {
+			case t.Name.Space == NSRS && t.Name.Local == "md":
+				r.RootMDCount++
+				if r.RootMDCount == 1 {
+					r.doc.MD = mdFrom(t.Attr)
+				}
+				if err := r.dec.Skip(); err != nil {
+					return r.wrap(err)
+				}
+			case t.Name.Space == NSRS && t.Name.Local == "ln":
+				l := linkFrom(t.Attr)
+				l.Line = line
+				r.doc.Links = append(r.doc.Links, l)
+				if err := r.dec.Skip(); err != nil {
+					return r.wrap(err)
+				}
+			case t.Name.Space == NSSitemap && t.Name.Local == r.entryName():
+				e, err := r.readEntry(line)
+				if err != nil {
+					return err
+				}
+				r.pending = e
+				return nil
+			default:
+				return &SyntaxError{Line: line, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Name.Local, t.Name.Space, rootName(r.doc.Index))}
+			}
+		case xml.EndElement:
+			r.done = true
+			return r.finish()
+		case xml.CharData:
+			if len(strings.TrimSpace(string(t))) > 0 {
+				return &SyntaxError{Line: r.line(), Msg: "unexpected text in the root element"}
+			}
+		}
+	}
+}
+
+// finish checks that nothing but white space and comments follows the root.
+func (r *Reader) finish() error {
+	for {
+		tok, err := r.dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return r.wrap(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			return &SyntaxError{Line: r.line(), Msg: "content after the root element"}
+		case xml.CharData:
+			if len(strings.TrimSpace(string(t))) > 0 {
+				return &SyntaxError{Line: r.line(), Msg: "text after the root element"}
+			}
+		}
+	}
+}
+
+// Next returns the next entry, or io.EOF after the last one.
+func (r *Reader) Next() (*Entry, error) {
+	if r.pending != nil {
+		e := r.pending
+		r.pending = nil
+		return r.count(e)
+	}
+	if r.done {
+		return nil, io.EOF
+	}
+	for {
+		tok, err := r.dec.Token()
+		if err != nil {
+			return nil, r.wrap(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			line := r.line()
+			switch {
+			case t.Name.Space == NSSitemap && t.Name.Local == r.entryName():
+				e, err := r.readEntry(line)
+				if err != nil {
+					return nil, err
+				}
+				return r.count(e)
+			case t.Name.Space == NSRS && (t.Name.Local == "md" || t.Name.Local == "ln"):
+				r.LateRoot++
+				if t.Name.Local == "md" {
+					r.RootMDCount++
+				}
+				if err := r.dec.Skip(); err != nil {
+					return nil, r.wrap(err)
+				}
+			default:
+				return nil, &SyntaxError{Line: line, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Name.Local, t.Name.Space, rootName(r.doc.Index))}
+			}
+		case xml.EndElement:
+			r.done = true
+			if err := r.finish(); err != nil {
+				return nil, err
+			}
+			return nil, io.EOF
+		case xml.CharData:
+			if len(strings.TrimSpace(string(t))) > 0 {
+				return nil, &SyntaxError{Line: r.line(), Msg: "unexpected text in the root element"}
+			}
+		}
+	}
+}
+
+func (r *Reader) count(e *Entry) (*Entry, error) {
+	r.entries++
+	if r.opts.MaxEntries > 0 && r.entries > r.opts.MaxEntries {
+		return nil, fmt.Errorf("line %d: %w (%d)", e.Line, ErrTooManyEntries, r.opts.MaxEntries)
+	}
+	return e, nil
+}
+
+func (r *Reader) readEntry(line int) (*Entry, error) {
+	e := &Entry{Line: line}
+	seenLoc := false
+	for {
+		tok, err := r.dec.Token()
+		if err != nil {
+			return nil, r.wrap(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case t.Name.Space == NSSitemap && (t.Name.Local == "loc" || t.Name.Local == "lastmod" || t.Name.Local == "changefreq" || t.Name.Local == "priority"):
+				text, err := r.text()
+				if err != nil {
+					return nil, err
+				}
+				switch t.Name.Local {
+				case "loc":
+					if seenLoc {
+						return nil, &SyntaxError{Line: r.line(), Msg: "an entry has more than one <loc>"}
+					}
+					seenLoc = true
+					e.Loc = text
+				case "lastmod":
+					e.Lastmod = text
+				case "changefreq":
+					e.Changefreq = text
+				}
+			case t.Name.Space == NSRS && t.Name.Local == "md":
+				e.MDCount++
+				if e.MDCount == 1 {
+					e.MD = mdFrom(t.Attr)
+					e.HasMD = true
+				}
+				if err := r.dec.Skip(); err != nil {
+					return nil, r.wrap(err)
+				}
+			case t.Name.Space == NSRS && t.Name.Local == "ln":
+				l := linkFrom(t.Attr)
+				l.Line = r.line()
+				e.Links = append(e.Links, l)
+				if err := r.dec.Skip(); err != nil {
+					return nil, r.wrap(err)
+				}
+			default:
+				// Other namespaces (image, video, news sitemaps) are allowed
+				// by the schema and carry nothing ResourceSync needs.
+				if t.Name.Space == NSSitemap {
+					return nil, &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Name.Local, r.entryName())}
+				}
+				if err := r.dec.Skip(); err != nil {
+					return nil, r.wrap(err)
+				}
+			}
+		case xml.EndElement:
+			if !seenLoc {
+				return nil, &SyntaxError{Line: line, Msg: fmt.Sprintf("<%s> without <loc>", r.entryName())}
+			}
+			return e, nil
+		case xml.CharData:
+			if len(strings.TrimSpace(string(t))) > 0 {
+				return nil, &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("unexpected text in <%s>", r.entryName())}
+			}
+		}
+	}
+}
+
+// text reads the character content of the element just started, trimmed.
+func (r *Reader) text() (string, error) {
+	var b strings.Builder
+	for {
+		tok, err := r.dec.Token()
+		if err != nil {
+			return "", r.wrap(err)
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			if b.Len()+len(t) > 1<<16 {
+				return "", &SyntaxError{Line: r.line(), Msg: "element text longer than 64 KiB"}
+			}
+			b.Write(t)
+		case xml.StartElement:
+			return "", &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("unexpected element <%s> inside a text element", t.Name.Local)}
+		case xml.EndElement:
+			return strings.TrimSpace(b.String()), nil
+		}
+	}
+}
+
+func mdFrom(attrs []xml.Attr) MD {
+	var md MD
+	for _, a := range attrs {
+		if a.Name.Space != "" {
+			if a.Name.Space != "xmlns" {
+				md.Extra = append(md.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
+			}
+			continue
+		}
+		switch a.Name.Local {
+		case "capability":
+			md.Capability = a.Value
+		case "at":
+			md.At = a.Value
+		case "completed":
+			md.Completed = a.Value
+		case "from":
+			md.From = a.Value
+		case "until":
+			md.Until = a.Value
+		case "change":
+			md.Change = a.Value
+		case "datetime":
+			md.Datetime = a.Value
+		case "hash":
+			md.Hash = a.Value
+		case "length":
+			md.Length = a.Value
+		case "type":
+			md.Type = a.Value
+		case "encoding":
+			md.Encoding = a.Value
+		case "path":
+			md.Path = a.Value
+		case "modified":
+			md.Modified = a.Value
+		default:
+			md.Extra = append(md.Extra, Attr{"", a.Name.Local, a.Value})
+		}
+	}
+	return md
+}
+
+func linkFrom(attrs []xml.Attr) Link {
+	var l Link
+	for _, a := range attrs {
+		if a.Name.Space != "" {
+			if a.Name.Space != "xmlns" {
+				l.Extra = append(l.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
+			}
+			continue
+		}
+		switch a.Name.Local {
+		case "rel":
+			l.Rel = a.Value
+		case "href":
+			l.Href = a.Value
+		case "type":
+			l.Type = a.Value
+		case "hash":
+			l.Hash = a.Value
+		case "length":
+			l.Length = a.Value
+		case "modified":
+			l.Modified = a.Value
+		case "encoding":
+			l.Encoding = a.Value
+		case "path":
+			l.Path = a.Value
+		case "pri":
+			l.Pri = a.Value
+		case "profile":
+			l.Profile = a.Value
+		default:
+			l.Extra = append(l.Extra, Attr{"", a.Name.Local, a.Value})
+		}
+	}
+	return l
+}
+
+// ReadAll reads a whole document: its root and every entry.
+func ReadAll(r io.Reader, opts ReadOptions) (*Doc, []*Entry, error) {
+	rd, err := NewReader(r, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var entries []*Entry
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			return rd.Doc(), entries, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		entries = append(entries, e)
+	}
+}

@@ -1,0 +1,79 @@
+package rsxml
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// FormatTime renders t as a full UTC W3C Datetime, the form rsgen always
+// writes: seconds precision ("2013-01-03T09:00:00Z"), or with fractional
+// seconds when t has them, without trailing zeros.
+func FormatTime(t time.Time) string {
+	return string(AppendTime(nil, t))
+}
+
+// AppendTime appends FormatTime(t) to b.
+func AppendTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	if t.Nanosecond() == 0 {
+		return t.AppendFormat(b, "2006-01-02T15:04:05Z")
+	}
+	return t.AppendFormat(b, "2006-01-02T15:04:05.999999999Z")
+}
+
+// w3cDatetime is the W3C Datetime profile of ISO 8601
+// (https://www.w3.org/TR/NOTE-datetime): YYYY, YYYY-MM, YYYY-MM-DD,
+// YYYY-MM-DDThh:mmTZD, YYYY-MM-DDThh:mm:ssTZD or YYYY-MM-DDThh:mm:ss.sTZD.
+var w3cDatetime = regexp.MustCompile(`^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2}))?)?)?$`)
+
+// ParseTime parses a W3C Datetime. Reduced forms (a year, a month, a day)
+// stand for the start of that period in UTC.
+func ParseTime(s string) (time.Time, error) {
+	m := w3cDatetime.FindStringSubmatch(s)
+	if m == nil {
+		return time.Time{}, fmt.Errorf("%q is not a W3C Datetime (YYYY-MM-DDThh:mm:ssZ)", s)
+	}
+	num := func(i, def int) int {
+		if m[i] == "" {
+			return def
+		}
+		n, _ := strconv.Atoi(m[i])
+		return n
+	}
+	year, month, day := num(1, 0), num(2, 1), num(3, 1)
+	hour, minute, sec := num(4, 0), num(5, 0), num(6, 0)
+	nsec := 0
+	if f := m[7]; f != "" {
+		if len(f) > 9 {
+			f = f[:9]
+		}
+		n, _ := strconv.Atoi(f)
+		for i := len(f); i < 9; i++ {
+			n *= 10
+		}
+		nsec = n
+	}
+	loc := time.UTC
+	if tz := m[8]; tz != "" && tz != "Z" {
+		h, _ := strconv.Atoi(tz[1:3])
+		mi, _ := strconv.Atoi(tz[4:6])
+		if h > 23 || mi > 59 {
+			return time.Time{}, fmt.Errorf("%q: time zone offset out of range", s)
+		}
+		off := h*3600 + mi*60
+		if tz[0] == '-' {
+			off = -off
+		}
+		loc = time.FixedZone(tz, off)
+	}
+	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, fmt.Errorf("%q: a field is out of range", s)
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc).UTC(), nil
+}
+
+func daysIn(year, month int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}

@@ -1,0 +1,221 @@
+package rsxml
+
+import (
+	"bufio"
+	"io"
+	"unicode/utf8"
+)
+
+const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
+
+// Writer streams one document. Create it with NewWriter, Add the entries,
+// then Close it; the first error sticks and is returned by every later call.
+type Writer struct {
+	bw      *bufio.Writer
+	doc     Doc
+	buf     []byte
+	size    int64
+	entries int
+	err     error
+}
+
+// NewWriter writes the XML declaration and the root of doc to w.
+func NewWriter(w io.Writer, doc Doc) *Writer {
+	wr := &Writer{bw: bufio.NewWriterSize(w, 64<<10), doc: doc}
+	wr.write(AppendHeader(nil, &doc))
+	return wr
+}
+
+func (w *Writer) write(b []byte) {
+	if w.err != nil {
+		return
+	}
+	n, err := w.bw.Write(b)
+	w.size += int64(n)
+	w.err = err
+}
+
+// Add writes one entry.
+func (w *Writer) Add(e *Entry) error {
+	w.buf = AppendEntry(w.buf[:0], w.doc.Index, e)
+	w.write(w.buf)
+	w.entries++
+	return w.err
+}
+
+// Size returns the number of bytes written so far.
+func (w *Writer) Size() int64 { return w.size }
+
+// Entries returns the number of entries written so far.
+func (w *Writer) Entries() int { return w.entries }
+
+// Close writes the end of the document and flushes it. It does not close
+// the underlying writer.
+func (w *Writer) Close() error {
+	w.write(AppendFooter(nil, &w.doc))
+	if w.err == nil {
+		w.err = w.bw.Flush()
+	}
+	return w.err
+}
+
+func rootName(index bool) string {
+	if index {
+		return "sitemapindex"
+	}
+	return "urlset"
+}
+
+// AppendHeader appends the XML declaration, the root start tag and the
+// root <rs:ln> and <rs:md> of doc to b.
+func AppendHeader(b []byte, doc *Doc) []byte {
+	b = append(b, xmlHeader...)
+	b = append(b, '<')
+	b = append(b, rootName(doc.Index)...)
+	b = append(b, ` xmlns="`+NSSitemap+`"`+"\n        "+`xmlns:rs="`+NSRS+`">`+"\n"...)
+	for i := range doc.Links {
+		b = appendLink(b, "  ", &doc.Links[i])
+	}
+	b = appendMD(b, "  ", &doc.MD)
+	return b
+}
+
+// AppendFooter appends the root end tag of doc to b.
+func AppendFooter(b []byte, doc *Doc) []byte {
+	b = append(b, "</"...)
+	b = append(b, rootName(doc.Index)...)
+	return append(b, ">\n"...)
+}
+
+// AppendEntry appends e, rendered as a <url> (or as a <sitemap> if index),
+// to b. The bytes are exactly those a Writer writes for it.
+func AppendEntry(b []byte, index bool, e *Entry) []byte {
+	tag := "url"
+	if index {
+		tag = "sitemap"
+	}
+	b = append(b, "  <"...)
+	b = append(b, tag...)
+	b = append(b, ">\n    <loc>"...)
+	b = appendEscaped(b, e.Loc)
+	b = append(b, "</loc>\n"...)
+	if e.Lastmod != "" {
+		b = append(b, "    <lastmod>"...)
+		b = appendEscaped(b, e.Lastmod)
+		b = append(b, "</lastmod>\n"...)
+	}
+	if e.Changefreq != "" && !index {
+		b = append(b, "    <changefreq>"...)
+		b = appendEscaped(b, e.Changefreq)
+		b = append(b, "</changefreq>\n"...)
+	}
+	if !e.MD.IsZero() {
+		b = appendMD(b, "    ", &e.MD)
+	}
+	for i := range e.Links {
+		b = appendLink(b, "    ", &e.Links[i])
+	}
+	b = append(b, "  </"...)
+	b = append(b, tag...)
+	return append(b, ">\n"...)
+}
+
+func appendMD(b []byte, indent string, md *MD) []byte {
+	b = append(b, indent...)
+	b = append(b, "<rs:md"...)
+	b = appendAttr(b, "capability", md.Capability)
+	b = appendAttr(b, "at", md.At)
+	b = appendAttr(b, "completed", md.Completed)
+	b = appendAttr(b, "from", md.From)
+	b = appendAttr(b, "until", md.Until)
+	b = appendAttr(b, "change", md.Change)
+	b = appendAttr(b, "datetime", md.Datetime)
+	b = appendAttr(b, "hash", md.Hash)
+	b = appendAttr(b, "length", md.Length)
+	b = appendAttr(b, "type", md.Type)
+	b = appendAttr(b, "encoding", md.Encoding)
+	b = appendAttr(b, "path", md.Path)
+	b = appendAttr(b, "modified", md.Modified)
+	for _, a := range md.Extra {
+		if a.Space == "" {
+			b = appendAttr(b, a.Name, a.Value)
+		}
+	}
+	return append(b, "/>\n"...)
+}
+
+func appendLink(b []byte, indent string, l *Link) []byte {
+	b = append(b, indent...)
+	b = append(b, "<rs:ln"...)
+	b = appendAttr(b, "rel", l.Rel)
+	b = appendAttr(b, "href", l.Href)
+	b = appendAttr(b, "type", l.Type)
+	b = appendAttr(b, "hash", l.Hash)
+	b = appendAttr(b, "length", l.Length)
+	b = appendAttr(b, "modified", l.Modified)
+	b = appendAttr(b, "encoding", l.Encoding)
+	b = appendAttr(b, "path", l.Path)
+	b = appendAttr(b, "pri", l.Pri)
+	b = appendAttr(b, "profile", l.Profile)
+	for _, a := range l.Extra {
+		if a.Space == "" {
+			b = appendAttr(b, a.Name, a.Value)
+		}
+	}
+	return append(b, "/>\n"...)
+}
+
+func appendAttr(b []byte, name, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(b, ' ')
+	b = append(b, name...)
+	b = append(b, `="`...)
+	b = appendEscaped(b, value)
+	return append(b, '"')
+}
+
+// appendEscaped appends s with the characters that XML reserves in text
+// and attribute values escaped. White space other than a space is written
+// as a character reference so that attribute normalisation keeps it, and a
+// character XML 1.0 cannot carry (C0 controls, invalid UTF-8) becomes U+FFFD:
+// callers that need such characters kept must encode them first (URLs are
+// percent-encoded before they get here).
+func appendEscaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '&':
+				b = append(b, "&amp;"...)
+			case c == '<':
+				b = append(b, "&lt;"...)
+			case c == '>':
+				b = append(b, "&gt;"...)
+			case c == '"':
+				b = append(b, "&quot;"...)
+			case c == '\t':
+				b = append(b, "&#x9;"...)
+			case c == '\n':
+				b = append(b, "&#xA;"...)
+			case c == '\r':
+				b = append(b, "&#xD;"...)
+			case c < 0x20:
+				b = append(b, "\uFFFD"...)
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || r == 0xFFFE || r == 0xFFFF {
+			b = append(b, "\uFFFD"...)
+		} else {
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return b
+}

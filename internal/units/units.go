@@ -1,0 +1,77 @@
+// Package units parses and formats byte sizes ("50MB", "1GiB") and
+// durations of days ("30d"), as the CLI reads and prints them.
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+var multipliers = map[string]float64{
+	"": 1, "b": 1,
+	"k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10,
+	"m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20,
+	"g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30,
+	"t": 1 << 40, "tb": 1 << 40, "tib": 1 << 40,
+}
+
+// ParseSize reads a byte size: a number with an optional unit (B, kB, MB,
+// GB, TB, or KiB, MiB, GiB, TiB), case-insensitive. Units are powers of
+// 1024 either way, as in the Sitemaps protocol, whose "50MB" limit is
+// 52,428,800 bytes.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := strings.IndexFunc(t, func(r rune) bool { return !(unicode.IsDigit(r) || r == '.') })
+	num, unit := t, ""
+	if i >= 0 {
+		num, unit = t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || num == "" {
+		return 0, fmt.Errorf("%q is not a size (examples: 50MB, 1GiB, 2000000)", s)
+	}
+	m, ok := multipliers[unit]
+	if !ok {
+		return 0, fmt.Errorf("%q: unknown unit %q (use B, kB, MB, GB, KiB, MiB, GiB)", s, unit)
+	}
+	n := v * m
+	if n < 1 || n > math.MaxInt64/2 {
+		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	return int64(n), nil
+}
+
+// FormatSize renders n bytes for people, in powers of 1024: "1.2 MiB".
+func FormatSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// ParseDuration reads a duration in Go's syntax ("36h") or in days ("30d").
+func ParseDuration(s string) (time.Duration, error) {
+	t := strings.TrimSpace(s)
+	if d, ok := strings.CutSuffix(t, "d"); ok {
+		n, err := strconv.ParseFloat(d, 64)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a duration (examples: 30d, 36h)", s)
+		}
+		return time.Duration(n * 24 * float64(time.Hour)), nil
+	}
+	v, err := time.ParseDuration(t)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a duration (examples: 30d, 36h)", s)
+	}
+	return v, nil
+}
