@@ -36,6 +36,9 @@ type Config struct {
 	Describedby string // optional URL describing the collection (section 8)
 	FailFast    bool   // a per-file problem fails the build
 
+	Changes Changes // Change Lists and Change Dump against the previous build (across.go)
+	Cache   string  // hash cache file (--cache); "" for none
+
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
@@ -48,6 +51,8 @@ type Report struct {
 	Documents int
 	Problems  []Problem // files not published; the exit status is then 3
 	Elapsed   time.Duration
+	Cached    int           // files found unchanged in the hash cache, not read
+	Changes   *ChangeReport // nil without a previous build
 }
 
 // ErrFailFast wraps the first per-file problem of a build run with FailFast.
@@ -65,6 +70,7 @@ type build struct {
 	docs     int
 	at       time.Time
 	caps     []rsxml.Entry // Capability List entries, in the order written
+	across   across        // the previous build, the changes since, the hash cache
 }
 
 // Build publishes the Resource List of cfg.Source and the documents that
@@ -100,7 +106,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		b.stage.Discard()
 		return nil, fmt.Errorf("publishing into %s: %w", cfg.Out, err)
 	}
-	rep := &Report{Files: len(resources), Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start)}
+	b.saveCache()
+	rep := &Report{Files: len(resources), Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start),
+		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
 	for i := range resources {
 		rep.Bytes += resources[i].Length
 	}
@@ -216,6 +224,9 @@ func (b *build) sourceDescriptionURL() string { return b.cfg.DocsURL.String() + 
 
 // run does the work of Build inside the stage.
 func (b *build) run(ctx context.Context) ([]Resource, error) {
+	if err := b.prepareAcross(ctx); err != nil {
+		return nil, err
+	}
 	resources, err := b.scanTree(ctx)
 	if err != nil {
 		return nil, err
@@ -223,11 +234,17 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
 	}
+	if err := b.detectChanges(ctx, resources); err != nil {
+		return nil, err
+	}
 	completed := b.at
 	if !b.cfg.FixedTime {
 		completed = b.cfg.now().UTC().Truncate(time.Second)
 	}
 	if err := b.writeResourceList(resources, completed); err != nil {
+		return nil, err
+	}
+	if err := b.writeChanges(ctx); err != nil {
 		return nil, err
 	}
 	if err := b.writeCapabilityList(); err != nil {

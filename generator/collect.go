@@ -21,7 +21,8 @@ import (
 // runs and may be read from other goroutines at any time.
 type Stats struct {
 	Found    atomic.Int64 // files found by the walk so far
-	Hashed   atomic.Int64 // files read and hashed (or failed)
+	Hashed   atomic.Int64 // files read and hashed (or failed), or found unchanged in the hash cache
+	Cached   atomic.Int64 // files found unchanged in the hash cache, not read
 	Bytes    atomic.Int64 // bytes read
 	WalkDone atomic.Bool  // the walk has finished: Found is the total
 }
@@ -57,14 +58,19 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	jobs := make(chan hashing.Job, 256)
 	results := make(chan hashing.Result, 256)
 
+	cache := b.across.cache
 	w := &walker{
 		root:    b.root,
 		filter:  &cfg.Filter,
 		follow:  cfg.FollowSymlinks,
+		stat:    cache != nil,
 		skip:    b.owned,
 		problem: b.problems.add,
 		notice:  b.notice,
 		emit: func(f scanFile) error {
+			if cache != nil && cache.hit(b, f) {
+				return nil
+			}
 			job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
 			select {
 			case jobs <- job:
@@ -105,6 +111,9 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 			if typ == "" {
 				typ = mediatype.Sniff(res.Head)
 			}
+			if cache != nil {
+				cache.read(res, typ)
+			}
 			out = append(out, Resource{
 				Path:     res.Name,
 				Loc:      loc,
@@ -118,6 +127,9 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	})
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	if cache != nil {
+		out = append(out, cache.hits...)
 	}
 	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil

@@ -49,24 +49,9 @@ func (b *build) writeList(spec listSpec, n int, fill func(i int, e *rsxml.Entry)
 	// rel="index" link; a list that ends up whole has a shorter header, so
 	// a plan made with it holds for both.
 	partDoc := rsxml.Doc{MD: spec.md, Links: append(append([]rsxml.Link(nil), spec.links...), rsxml.Link{Rel: "index", Href: b.docURL(spec.name + ".xml")})}
-	fixed := int64(len(rsxml.AppendHeader(nil, &partDoc)) + len(rsxml.AppendFooter(nil, &partDoc)))
-	var starts []int
-	var e rsxml.Entry
-	var buf []byte
-	size, count := fixed, 0
-	for i := 0; i < n; i++ {
-		fill(i, &e)
-		buf = rsxml.AppendEntry(buf[:0], false, &e)
-		l := int64(len(buf))
-		if fixed+l > spec.limits.MaxBytes {
-			return writtenList{}, fmt.Errorf("an entry of %s (%s) is %d bytes, more than --max-bytes allows in a document", spec.name, e.Loc, l)
-		}
-		if i == 0 || count == spec.limits.MaxEntries || size+l > spec.limits.MaxBytes {
-			starts = append(starts, i)
-			size, count = fixed, 0
-		}
-		size += l
-		count++
+	starts, err := planParts(spec.name, &partDoc, spec.limits, n, fill)
+	if err != nil {
+		return writtenList{}, err
 	}
 	if len(starts) <= 1 {
 		doc := rsxml.Doc{MD: spec.md, Links: spec.links}
@@ -98,6 +83,32 @@ func (b *build) writeList(spec listSpec, n int, fill func(i int, e *rsxml.Entry)
 		return writtenList{}, err
 	}
 	return writtenList{Name: spec.name + ".xml", Index: true, Docs: len(starts) + 1}, nil
+}
+
+// planParts returns the index of the first entry of each part when the n
+// entries that fill produces are split into documents with the header of
+// doc, within limits. It renders each entry once to measure it.
+func planParts(name string, doc *rsxml.Doc, limits Limits, n int, fill func(i int, e *rsxml.Entry)) ([]int, error) {
+	fixed := int64(len(rsxml.AppendHeader(nil, doc)) + len(rsxml.AppendFooter(nil, doc)))
+	var starts []int
+	var e rsxml.Entry
+	var buf []byte
+	size, count := fixed, 0
+	for i := 0; i < n; i++ {
+		fill(i, &e)
+		buf = rsxml.AppendEntry(buf[:0], doc.Index, &e)
+		l := int64(len(buf))
+		if fixed+l > limits.MaxBytes {
+			return nil, fmt.Errorf("an entry of %s (%s) is %d bytes, more than --max-bytes allows in a document", name, e.Loc, l)
+		}
+		if i == 0 || count == limits.MaxEntries || size+l > limits.MaxBytes {
+			starts = append(starts, i)
+			size, count = fixed, 0
+		}
+		size += l
+		count++
+	}
+	return starts, nil
 }
 
 // writeDoc stages DocsDir/name with entries [from, to) of fill.

@@ -74,8 +74,9 @@ func (p Problem) Error() string { return p.Path + ": " + p.Err.Error() }
 
 // scanFile is a regular file found by the walker.
 type scanFile struct {
-	rel  string // slash-separated path under the root: the published name
-	path string // where to open it (a symbolic link resolved, if followed)
+	rel  string      // slash-separated path under the root: the published name
+	path string      // where to open it (a symbolic link resolved, if followed)
+	info fs.FileInfo // its stat, if the walker was asked for it; nil if it could not be had
 }
 
 // walker lists the files of a tree.
@@ -83,6 +84,7 @@ type walker struct {
 	root    string // absolute, symbolic links resolved
 	filter  *Filter
 	follow  bool
+	stat    bool                  // give each file's stat (for the hash cache)
 	skip    func(rel string) bool // rsgen's own output
 	problem func(Problem)
 	notice  func(string)
@@ -123,15 +125,16 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 		}
 		mode := de.Type()
 		target := cpath
+		var info fs.FileInfo
 		if mode&fs.ModeSymlink != 0 {
 			if !w.follow {
 				continue
 			}
-			resolved, info, ok := w.resolveLink(cpath, crel)
+			resolved, rinfo, ok := w.resolveLink(cpath, crel)
 			if !ok {
 				continue
 			}
-			target, mode = resolved, info.Mode().Type()
+			target, mode, info = resolved, rinfo.Mode().Type(), rinfo
 		}
 		switch {
 		case mode.IsDir():
@@ -149,7 +152,10 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 			if !w.filter.Publishes(name, crel) {
 				continue
 			}
-			if err := w.emit(scanFile{rel: crel, path: target}); err != nil {
+			if w.stat && info == nil {
+				info, _ = de.Info() // a file gone since is reported when it is read
+			}
+			if err := w.emit(scanFile{rel: crel, path: target, info: info}); err != nil {
 				return err
 			}
 		default:

@@ -17,6 +17,10 @@ const (
 	flagDescribedby    = "describedby"
 	flagFailFast       = "fail-fast"
 	flagQuiet          = "quiet"
+	flagPrevious       = "previous"
+	flagChangesKeep    = "changes-keep"
+	flagChangeDump     = "change-dump"
+	flagCache          = "cache"
 )
 
 // Environment variables read in place of flags.
@@ -25,4 +29,6 @@ const (
 	envDocsURL         = "RSGEN_DOCS_URL"
 	envHash            = "RSGEN_HASH"
 	envSourceDateEpoch = "SOURCE_DATE_EPOCH" // https://reproducible-builds.org/specs/source-date-epoch/
+	envPrevious        = "RSGEN_PREVIOUS"
+	envCache           = "RSGEN_CACHE"
 )

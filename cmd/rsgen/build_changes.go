@@ -1,0 +1,73 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// changesFlags are the flags of the features that carry state across
+// builds: Change Lists, the Change Dump and the hash cache.
+func changesFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "the previous build, as published: its output `DIR` or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
+		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
+		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
+	}
+}
+
+// changesConfig fills cfg from the flags of changesFlags.
+func changesConfig(c *cli.Context, cfg *generator.Config) error {
+	cfg.Changes.Previous = c.String(flagPrevious)
+	keep, err := units.ParseDuration(c.String(flagChangesKeep))
+	if err != nil {
+		return usageErr("for example --changes-keep 30d or --changes-keep 36h", "--changes-keep: %v", err)
+	}
+	cfg.Changes.Keep = keep
+	cfg.Changes.HTTP.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
+	cfg.Cache = c.String(flagCache)
+	return nil
+}
+
+// changesHint names what to do about a failure to use --previous.
+func changesHint(err error) string {
+	switch {
+	case !errors.Is(err, generator.ErrPrevious):
+		return ""
+	case errors.Is(err, previous.ErrLater):
+		return "--previous must be an earlier build: check it, or give this build a later --at"
+	case errors.Is(err, previous.ErrUnreachable):
+		return "check --previous; for the very first build there is nothing to compare with: leave --previous out"
+	case errors.Is(err, previous.ErrNotResourceSync), errors.Is(err, previous.ErrCapability):
+		return "--previous must be the output directory of an earlier rsgen build, or the URL it is served at"
+	}
+	return "--previous must be a valid earlier build; to start the change history afresh, build once without it"
+}
+
+// printChanges reports what a build found changed, on one line.
+func printChanges(w io.Writer, rep *generator.Report) {
+	if rep.Cached > 0 {
+		fmt.Fprintf(w, "rsgen: %d of %d files unchanged in the hash cache, not read\n", rep.Cached, rep.Files)
+	}
+	ch := rep.Changes
+	if ch == nil {
+		return
+	}
+	fmt.Fprintf(w, "rsgen: since %s: %d created, %d updated, %d deleted; %d Change Lists published",
+		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, ch.Lists)
+	if ch.Dropped > 0 {
+		fmt.Fprintf(w, ", %d older dropped", ch.Dropped)
+	}
+	if ch.Packages > 0 {
+		fmt.Fprintf(w, ", %d Change Dump packages", ch.Packages)
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,84 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/previous"
+)
+
+// DefaultChangesKeep is how long Change Lists are kept by default: 30
+// days, the window publishers commonly offer.
+const DefaultChangesKeep = 30 * 24 * time.Hour
+
+// Changes configures what a build carries across builds: the Change Lists
+// and Change Dump made by comparing with the previous build, which is read
+// back from where it was published.
+type Changes struct {
+	// Previous is the output directory of the previous build, or the URL
+	// where it is served; "" publishes no Change List.
+	Previous string
+	// Keep is how long Change Lists (and Change Dump packages) are kept:
+	// those that end before the snapshot time minus Keep are dropped.
+	Keep time.Duration
+	// Dump publishes a Change Dump beside the Change Lists.
+	Dump bool
+	// HTTP tunes how Previous is fetched when it is a URL.
+	HTTP previous.HTTPOptions
+}
+
+// ChangeReport says what a build found changed since the previous one.
+type ChangeReport struct {
+	Since                     time.Time // the previous build's snapshot time
+	Created, Updated, Deleted int
+	Lists                     int // Change Lists in the Change List Index (0: none published)
+	Dropped                   int // earlier Change Lists no longer published (--changes-keep, gaps)
+	Reread                    int // files read again for a digest the previous build used
+	Packages                  int // Change Dump packages published
+}
+
+// across is the state of a build that depends on earlier builds: the
+// previous build, the changes since, and the hash cache.
+type across struct {
+	prev    *previous.Site
+	changes []Change // chronological
+	report  *ChangeReport
+	cache   *scanCache // nil without --cache
+}
+
+// ErrPrevious wraps every failure to read the previous build.
+var ErrPrevious = errors.New("the previous build cannot be used")
+
+// prepareAcross reads the previous build and loads the hash cache, before
+// anything is scanned: a previous build that cannot be used fails the
+// build at once.
+func (b *build) prepareAcross(ctx context.Context) error {
+	if b.cfg.Cache != "" {
+		b.across.cache = b.loadCache()
+	}
+	src := b.cfg.Changes.Previous
+	if src == "" {
+		return nil
+	}
+	site, err := previous.Read(ctx, src, previous.Options{
+		At:      b.at,
+		DocsURL: b.cfg.DocsURL.String(),
+		HTTP:    b.cfg.Changes.HTTP,
+		Notice:  func(msg string) { b.notice("--previous: " + msg) },
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	b.across.prev = site
+	b.across.report = &ChangeReport{Since: site.At}
+	if site.DocsBase != b.cfg.DocsURL.String() {
+		b.notice(fmt.Sprintf("--previous was published at %s, this build at %s: its Change Lists are carried forward as they are and still link there",
+			site.DocsBase, b.cfg.DocsURL))
+	}
+	return nil
+}

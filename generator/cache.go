@@ -1,0 +1,157 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/hashcache"
+	"github.com/rsgen/rsgen/internal/mediatype"
+)
+
+// scanCache is the hash cache during one build: what was loaded from
+// --cache, the files found unchanged in it, and the cache the build saves
+// once it has published.
+type scanCache struct {
+	old   *hashcache.Cache
+	start time.Time // when the scan began: only entries settled before it are saved
+
+	// Written by the walker goroutine only, read after the scan.
+	hits     []Resource
+	hitEntry map[string]*hashcache.Entry
+	missStat map[string]hashcache.Stat // stat before reading, of the files read
+
+	// Written by the collecting goroutine only, read after the scan.
+	readFiles map[string]readFile
+
+	next *hashcache.Cache // filled by finish
+}
+
+// readFile is what the scan learned of a file it read.
+type readFile struct {
+	info  hashing.FileInfo
+	sum   []byte
+	typ   string
+	sniff bool
+}
+
+// loadCache loads the hash cache named by --cache. A cache that cannot be
+// used is reported and replaced by an empty one: it is only a cache.
+func (b *build) loadCache() *scanCache {
+	c := &scanCache{
+		start:     b.cfg.now(),
+		hitEntry:  map[string]*hashcache.Entry{},
+		missStat:  map[string]hashcache.Stat{},
+		readFiles: map[string]readFile{},
+	}
+	old, err := hashcache.Load(b.cfg.Cache, b.root)
+	switch {
+	case err == nil:
+		c.old = old
+	case errors.Is(err, fs.ErrNotExist):
+		c.old = hashcache.New(b.root)
+	default:
+		b.notice(fmt.Sprintf("--cache %s is %v: ignored, every file is read", b.cfg.Cache, unwrapPath(err)))
+		c.old = hashcache.New(b.root)
+	}
+	return c
+}
+
+// hit looks f up in the cache; if its stat is as cached and the cache has
+// every digest the build publishes, f becomes a resource without being
+// read. It runs on the walker goroutine.
+func (c *scanCache) hit(b *build, f scanFile) bool {
+	if f.info == nil {
+		return false
+	}
+	st := hashcache.StatOf(f.info)
+	if e, ok := c.old.Lookup(f.rel, st); ok {
+		typ := mediatype.ByName(f.rel)
+		if typ == "" {
+			typ = e.Type
+		}
+		sum, ok := e.Sum(nil, b.cfg.Hashes)
+		loc, err := b.cfg.BaseURL.Resolve(f.rel)
+		if ok && typ != "" && err == nil {
+			c.hits = append(c.hits, Resource{
+				Path:     f.rel,
+				Loc:      loc,
+				Length:   st.Size,
+				Modified: time.Unix(0, st.Mtime).UTC(),
+				Hash:     b.cfg.Hashes.Format(sum),
+				Type:     typ,
+			})
+			c.hitEntry[f.rel] = e
+			b.stats.Found.Add(1)
+			b.stats.Hashed.Add(1)
+			b.stats.Cached.Add(1)
+			return true
+		}
+	}
+	c.missStat[f.rel] = st
+	return false
+}
+
+// read records a file the scan read. It runs on the collecting goroutine.
+func (c *scanCache) read(res hashing.Result, typ string) {
+	c.readFiles[res.Name] = readFile{info: res.Info, sum: res.Sum, typ: typ, sniff: res.Sniff}
+}
+
+// finish makes the cache to save from the scan's resources: the entries
+// of files found unchanged, and new entries for files read whose stat did
+// not change while they were read and whose times are settled.
+func (c *scanCache) finish(b *build, resources []Resource) {
+	c.next = hashcache.New(b.root)
+	for i := range resources {
+		rel := resources[i].Path
+		if e, ok := c.hitEntry[rel]; ok {
+			c.next.Put(rel, e)
+			continue
+		}
+		rf, ok := c.readFiles[rel]
+		st, sok := c.missStat[rel]
+		if !ok || !sok || rf.info.Size != st.Size || rf.info.ModTime.UnixNano() != st.Mtime || !st.SettledBefore(c.start) {
+			continue
+		}
+		e := &hashcache.Entry{Stat: st}
+		if rf.sniff {
+			e.Type = rf.typ
+		}
+		e.SetSum(b.cfg.Hashes, rf.sum)
+		c.next.Put(rel, e)
+	}
+	c.readFiles, c.missStat = nil, nil
+}
+
+// digest returns the cached digest by a of the file at rel, if the scan
+// found it unchanged and the cache has one.
+func (c *scanCache) digest(rel string, a hashing.Algorithm) ([]byte, bool) {
+	if e, ok := c.hitEntry[rel]; ok {
+		return e.Digest(a)
+	}
+	return nil, false
+}
+
+// addDigest records a digest computed after the scan (for the previous
+// build's algorithm) in the entry to save, if there is one.
+func (c *scanCache) addDigest(rel string, a hashing.Algorithm, sum []byte) {
+	if e, ok := c.next.Get(rel); ok {
+		cp := *e
+		cp.SetDigest(a, sum)
+		c.next.Put(rel, &cp)
+	}
+}
+
+// saveCache writes the cache after a build has published. Failing to
+// save it is reported, not an error: the build is done.
+func (b *build) saveCache() {
+	c := b.across.cache
+	if c == nil || c.next == nil {
+		return
+	}
+	if err := c.next.Save(b.cfg.Cache); err != nil {
+		b.notice(fmt.Sprintf("--cache %s could not be saved: %v", b.cfg.Cache, unwrapPath(err)))
+	}
+}

@@ -1,0 +1,318 @@
+package generator
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// A verdict is what comparing a resource with its previous entry says.
+type verdict uint8
+
+const (
+	unchanged verdict = iota
+	changed
+	unknown // no digest in common: the file must be read for the previous build's
+)
+
+// detectChanges compares the scanned resources with the previous build's
+// Resource List, by content: a new URI is created, a URI gone is deleted,
+// a digest (or length) that differs is updated. An unchanged resource
+// keeps the lastmod it was published with, whatever its mtime says now.
+// It also completes the hash cache, which the comparison may add digests to.
+func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
+	if c := b.across.cache; c != nil {
+		c.finish(b, resources)
+	}
+	prev := b.across.prev
+	if prev == nil {
+		return nil
+	}
+	since := prev.At
+	seen := make([]bool, len(prev.Resources))
+	var changes []Change
+	var reread []rereadJob
+	for i := range resources {
+		r := &resources[i]
+		j, ok := prev.Index(r.Loc)
+		if !ok {
+			changes = append(changes, b.newChange(r, nil, rsxml.ChangeCreated, since))
+			continue
+		}
+		seen[j] = true
+		p := &prev.Resources[j]
+		switch v, extra := compare(r, p, b.cfg.Hashes); v {
+		case unchanged:
+			keepLastmod(r, p)
+		case changed:
+			changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
+		case unknown:
+			reread = append(reread, rereadJob{res: i, prev: j, algs: extra})
+		}
+	}
+	if len(reread) > 0 {
+		verdicts, err := b.reread(ctx, resources, reread)
+		if err != nil {
+			return err
+		}
+		for k, job := range reread {
+			r, p := &resources[job.res], &prev.Resources[job.prev]
+			if verdicts[k] == unchanged {
+				keepLastmod(r, p)
+			} else {
+				changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
+			}
+		}
+		b.across.report.Reread = len(reread)
+	}
+	for j := range prev.Resources {
+		if !seen[j] {
+			changes = append(changes, Change{
+				Resource: Resource{Loc: prev.Resources[j].Loc, Length: -1},
+				Change:   rsxml.ChangeDeleted,
+				Datetime: b.at,
+			})
+		}
+	}
+	slices.SortStableFunc(changes, func(x, y Change) int {
+		if c := x.Datetime.Compare(y.Datetime); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Loc, y.Loc)
+	})
+	if len(changes) > 0 && !since.Before(b.at) {
+		return fmt.Errorf("%w: its snapshot time %s is this build's too (--at), yet %d resources changed: give this build a later --at",
+			ErrPrevious, rsxml.FormatTime(since), len(changes))
+	}
+	b.across.changes = changes
+	rep := b.across.report
+	for i := range changes {
+		switch changes[i].Change {
+		case rsxml.ChangeCreated:
+			rep.Created++
+		case rsxml.ChangeUpdated:
+			rep.Updated++
+		default:
+			rep.Deleted++
+		}
+	}
+	return nil
+}
+
+// compare compares a scanned resource with its previous entry. Digests are
+// compared for every algorithm both have, and lengths always. With no
+// algorithm in common, it returns unknown and the previous build's
+// algorithms rsgen can compute, if it has any; else equal lengths count as
+// unchanged.
+func compare(r *Resource, p *previous.Resource, set hashing.Set) (verdict, []hashing.Algorithm) {
+	if p.Length >= 0 && r.Length >= 0 && p.Length != r.Length {
+		return changed, nil
+	}
+	shared := false
+	var extra []hashing.Algorithm
+	for _, t := range p.Hash {
+		a, err := hashing.ParseAlgorithm(t.Alg)
+		if err != nil {
+			continue // an algorithm rsgen does not know cannot be compared
+		}
+		if !set.Has(a) {
+			extra = append(extra, a)
+			continue
+		}
+		shared = true
+		if d, _ := digestOf(r.Hash, a); d != t.Digest {
+			return changed, nil
+		}
+	}
+	switch {
+	case shared:
+		return unchanged, nil
+	case len(extra) > 0:
+		return unknown, extra
+	}
+	return unchanged, nil
+}
+
+// digestOf returns the hex digest by a in a hash attribute rsgen wrote.
+func digestOf(hash string, a hashing.Algorithm) (string, bool) {
+	name := a.String()
+	for hash != "" {
+		tok, rest, _ := strings.Cut(hash, " ")
+		if alg, d, ok := strings.Cut(tok, ":"); ok && alg == name {
+			return d, true
+		}
+		hash = rest
+	}
+	return "", false
+}
+
+// keepLastmod gives an unchanged resource the lastmod it was published
+// with, so that Destinations comparing lastmod do not fetch it again after
+// a checkout reset its mtime.
+func keepLastmod(r *Resource, p *previous.Resource) {
+	if !p.Lastmod.IsZero() {
+		r.Modified = p.Lastmod
+	}
+}
+
+// changeTime is the datetime of a change to a file last modified at mod,
+// found between the previous snapshot (since) and this one: mod if it lies
+// in between, else this snapshot's time, the latest the change can have
+// happened. A deletion leaves no mtime and always gets the snapshot time.
+func (b *build) changeTime(mod, since time.Time) time.Time {
+	if mod.After(since) && !mod.After(b.at) {
+		return mod.Truncate(time.Second)
+	}
+	return b.at
+}
+
+// newChange makes the change of r. An updated resource whose mtime is not
+// after the lastmod it was published with (an older copy put back, a
+// checkout that kept times) gets the datetime of the change as lastmod,
+// in its Resource List entry too, so that Destinations comparing lastmod
+// see it as newer.
+func (b *build) newChange(r *Resource, p *previous.Resource, kind string, since time.Time) Change {
+	dt := b.changeTime(r.Modified, since)
+	if kind == rsxml.ChangeUpdated && p != nil && !p.Lastmod.IsZero() && !r.Modified.Truncate(time.Second).After(p.Lastmod) {
+		r.Modified = dt
+	}
+	return Change{Resource: *r, Change: kind, Datetime: dt}
+}
+
+// A rereadJob is a resource to read again for the digests of the previous
+// build, which this build does not publish.
+type rereadJob struct {
+	res, prev int
+	algs      []hashing.Algorithm
+}
+
+// reread reads the files of jobs again through the published digests and
+// the previous build's, and says whether each is unchanged. The published
+// digests must come out as the scan found them: a file that changed in
+// between is reported as a problem and counted as updated.
+func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJob) ([]verdict, error) {
+	set := append(hashing.Set(nil), b.cfg.Hashes...)
+	for _, j := range jobs {
+		for _, a := range j.algs {
+			if !set.Has(a) {
+				set = append(set, a)
+			}
+		}
+	}
+	verdicts := make([]verdict, len(jobs))
+	prev := b.across.prev
+	cache := b.across.cache
+	byName := make(map[string]int, len(jobs))
+	var todo []hashing.Job
+	for k, j := range jobs {
+		r := &resources[j.res]
+		if cache != nil && b.cachedVerdict(r, &prev.Resources[j.prev], j.algs, &verdicts[k]) {
+			continue
+		}
+		path := filepath.Join(b.root, filepath.FromSlash(r.Path))
+		if b.cfg.FollowSymlinks {
+			if resolved, err := filepath.EvalSymlinks(path); err == nil {
+				path = resolved
+			}
+		}
+		byName[r.Path] = k
+		todo = append(todo, hashing.Job{Name: r.Path, Path: path})
+	}
+	if len(todo) == 0 {
+		return verdicts, nil
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	in := make(chan hashing.Job)
+	out := make(chan hashing.Result)
+	g.Go(func() error {
+		defer close(in)
+		for _, j := range todo {
+			select {
+			case in <- j:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	pool := &hashing.Pool{Set: set, Workers: b.cfg.Jobs}
+	g.Go(func() error {
+		defer close(out)
+		return pool.Run(gctx, in, out)
+	})
+	g.Go(func() error {
+		own := b.cfg.Hashes.SumSize()
+		for res := range out {
+			k := byName[res.Name]
+			j := jobs[k]
+			r := &resources[j.res]
+			if res.Err != nil {
+				b.problems.add(Problem{Path: res.Name, Err: fmt.Errorf("reading again for the previous build's digests: %w", describeReadError(res.Err))})
+				verdicts[k] = changed
+				continue
+			}
+			if b.cfg.Hashes.Format(res.Sum[:own]) != r.Hash {
+				b.problems.add(Problem{Path: res.Name, Err: errors.New("changed during the build; publish again once the tree is stable")})
+				verdicts[k] = changed
+				continue
+			}
+			verdicts[k] = unchanged
+			rest := res.Sum[own:]
+			for _, a := range set[len(b.cfg.Hashes):] {
+				d := rest[:a.Size()]
+				rest = rest[a.Size():]
+				if !slices.Contains(j.algs, a) {
+					continue
+				}
+				if cache != nil {
+					cache.addDigest(r.Path, a, d)
+				}
+				if !prevDigestIs(&prev.Resources[j.prev], a, d) {
+					verdicts[k] = changed
+				}
+			}
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return verdicts, context.Cause(ctx)
+}
+
+// cachedVerdict decides from the hash cache, if it has the digests of the
+// previous build's algorithms for a file it found unchanged.
+func (b *build) cachedVerdict(r *Resource, p *previous.Resource, algs []hashing.Algorithm, v *verdict) bool {
+	*v = unchanged
+	for _, a := range algs {
+		d, ok := b.across.cache.digest(r.Path, a)
+		if !ok {
+			return false
+		}
+		if !prevDigestIs(p, a, d) {
+			*v = changed
+		}
+	}
+	return true
+}
+
+// prevDigestIs reports whether the previous entry's digest by a is d.
+func prevDigestIs(p *previous.Resource, a hashing.Algorithm, d []byte) bool {
+	for _, t := range p.Hash {
+		if pa, err := hashing.ParseAlgorithm(t.Alg); err == nil && pa == a {
+			return t.Digest == hex.EncodeToString(d)
+		}
+	}
+	return true
+}

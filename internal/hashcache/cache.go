@@ -1,0 +1,413 @@
+package hashcache
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+)
+
+// Version is the version of the file format. It changes whenever the
+// format, or the meaning of what it stores (how media types are sniffed),
+// changes: a cache of another version is ignored.
+const Version = 1
+
+const magic = "RSGENHC\n"
+
+// maxFile bounds the size of a cache file Load reads (a million files take
+// about 80 MB).
+const maxFile = 2 << 30
+
+// Why Load refused a file. A missing file is fs.ErrNotExist.
+var (
+	ErrForeign  = errors.New("not an rsgen hash cache")
+	ErrVersion  = errors.New("made by another version of rsgen")
+	ErrCorrupt  = errors.New("damaged")
+	ErrOtherDir = errors.New("made for another source directory")
+)
+
+// algorithms are those a cache entry can hold, by their value in the
+// bitmask of an entry. hashing.Algorithm values are stable: they are the
+// order the tokens are documented in.
+var algorithms = []hashing.Algorithm{hashing.MD5, hashing.SHA1, hashing.SHA256, hashing.BLAKE3}
+
+// Stat is what the cache compares to decide that a file is unchanged.
+type Stat struct {
+	Size  int64
+	Mtime int64 // modification time, ns since 1970
+	Ctime int64 // status change time, ns since 1970; 0 where the system has none
+	Ino   uint64
+	Dev   uint64
+}
+
+// Margins within which a file's times are too close to the build to be
+// trusted: a later write may get the same timestamp. Linux file systems
+// keep nanoseconds, updated once per clock tick (at most 10 ms); file
+// systems that keep whole seconds (FAT keeps two) need more.
+const (
+	fineMargin   = 100 * time.Millisecond
+	coarseMargin = 2 * time.Second
+)
+
+// SettledBefore reports whether the file's times are far enough before t,
+// when it was read, that a write after the read must have changed them.
+// Only such entries are stored.
+func (s Stat) SettledBefore(t time.Time) bool {
+	margin := fineMargin
+	if s.Mtime%1e9 == 0 && s.Ctime%1e9 == 0 {
+		margin = coarseMargin
+	}
+	limit := t.Add(-margin).UnixNano()
+	return s.Mtime < limit && s.Ctime < limit
+}
+
+// An Entry is what the cache knows of one file.
+type Entry struct {
+	Stat
+	Type string // media type found by sniffing the content; "" if the name gives it
+	algs uint8  // bit a set: sums holds the digest of algorithms[a]
+	sums []byte // digests in the order of algorithms
+}
+
+func (e *Entry) offset(a hashing.Algorithm) (int, bool) {
+	off := 0
+	for _, b := range algorithms {
+		if b == a {
+			return off, e.algs&(1<<b) != 0
+		}
+		if e.algs&(1<<b) != 0 {
+			off += b.Size()
+		}
+	}
+	return 0, false
+}
+
+// Digest returns the entry's digest by a, if it has one.
+func (e *Entry) Digest(a hashing.Algorithm) ([]byte, bool) {
+	off, ok := e.offset(a)
+	if !ok {
+		return nil, false
+	}
+	return e.sums[off : off+a.Size()], true
+}
+
+// SetDigest stores sum as the digest by a, replacing one stored before.
+func (e *Entry) SetDigest(a hashing.Algorithm, sum []byte) {
+	if len(sum) != a.Size() || !slices.Contains(algorithms, a) {
+		panic(fmt.Sprintf("hashcache: a %s digest of %d bytes", a, len(sum)))
+	}
+	off, ok := e.offset(a)
+	sums := make([]byte, 0, len(e.sums)+a.Size())
+	sums = append(sums, e.sums[:off]...)
+	sums = append(sums, sum...)
+	if ok {
+		off += a.Size()
+	}
+	sums = append(sums, e.sums[off:]...)
+	e.sums = sums
+	e.algs |= 1 << a
+}
+
+// Sum appends to dst the digests of set, in its order, as a
+// [hashing.Hasher] returns them; false if one is missing.
+func (e *Entry) Sum(dst []byte, set hashing.Set) ([]byte, bool) {
+	for _, a := range set {
+		d, ok := e.Digest(a)
+		if !ok {
+			return dst, false
+		}
+		dst = append(dst, d...)
+	}
+	return dst, true
+}
+
+// SetSum stores the digests of set from sum, as a Hasher returns them.
+func (e *Entry) SetSum(set hashing.Set, sum []byte) {
+	for _, a := range set {
+		e.SetDigest(a, sum[:a.Size()])
+		sum = sum[a.Size():]
+	}
+}
+
+// A Cache maps paths, relative to a source directory, to entries.
+type Cache struct {
+	root    string
+	entries map[string]*Entry
+}
+
+// New returns an empty cache for the source directory root.
+func New(root string) *Cache { return &Cache{root: root, entries: map[string]*Entry{}} }
+
+// Len returns the number of entries.
+func (c *Cache) Len() int { return len(c.entries) }
+
+// Get returns the entry of the file at rel.
+func (c *Cache) Get(rel string) (*Entry, bool) {
+	e, ok := c.entries[rel]
+	return e, ok
+}
+
+// Lookup returns the entry of the file at rel if its stat is st.
+func (c *Cache) Lookup(rel string, st Stat) (*Entry, bool) {
+	e, ok := c.entries[rel]
+	if !ok || e.Stat != st {
+		return nil, false
+	}
+	return e, true
+}
+
+// Put stores e as the entry of rel.
+func (c *Cache) Put(rel string, e *Entry) { c.entries[rel] = e }
+
+// Save writes the cache to path: into a new file beside it, renamed over
+// it once complete.
+func (c *Cache) Save(path string) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	crc := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	bw := bufio.NewWriterSize(io.MultiWriter(f, crc), 256<<10)
+	if err := c.encode(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := f.Write(crc.Sum(nil)); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func (c *Cache) encode(w *bufio.Writer) error {
+	var buf []byte
+	buf = append(buf, magic...)
+	buf = binary.AppendUvarint(buf, Version)
+	buf = appendString(buf, c.root)
+	buf = binary.AppendUvarint(buf, uint64(len(c.entries)))
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(c.entries))
+	for p := range c.entries {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	prev := ""
+	for _, p := range paths {
+		e := c.entries[p]
+		shared := commonPrefix(prev, p)
+		buf = binary.AppendUvarint(buf[:0], uint64(shared))
+		buf = appendString(buf, p[shared:])
+		buf = binary.AppendVarint(buf, e.Size)
+		buf = binary.AppendVarint(buf, e.Mtime)
+		buf = binary.AppendVarint(buf, e.Ctime)
+		buf = binary.AppendUvarint(buf, e.Ino)
+		buf = binary.AppendUvarint(buf, e.Dev)
+		buf = append(buf, e.algs)
+		buf = append(buf, e.sums...)
+		buf = appendString(buf, e.Type)
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		prev = p
+	}
+	return nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// Load reads the cache at path, made for the source directory root. A
+// missing file is an error that wraps fs.ErrNotExist; a file that is not
+// a usable cache one that wraps ErrForeign, ErrVersion, ErrCorrupt or
+// ErrOtherDir.
+func Load(path, root string) (*Cache, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() || st.Size() < int64(len(magic))+4 || st.Size() > maxFile {
+		return nil, ErrForeign
+	}
+	data := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	return decode(data, root)
+}
+
+// decode parses a whole cache file.
+func decode(data []byte, root string) (*Cache, error) {
+	if !strings.HasPrefix(string(data[:min(len(data), len(magic))]), magic) {
+		return nil, ErrForeign
+	}
+	d := &decoder{b: data[len(magic):]}
+	if v := d.uvarint(); d.err != nil || v != Version {
+		return nil, fmt.Errorf("%w (format %d, this rsgen reads %d)", ErrVersion, v, Version)
+	}
+	if len(d.b) < 4 {
+		return nil, ErrCorrupt
+	}
+	body, sum := data[:len(data)-4], data[len(data)-4:]
+	if crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) != binary.BigEndian.Uint32(sum) {
+		return nil, fmt.Errorf("%w (checksum mismatch)", ErrCorrupt)
+	}
+	d.b = d.b[:len(d.b)-4]
+	if r := d.string(); d.err == nil && r != root {
+		return nil, fmt.Errorf("%w (%s)", ErrOtherDir, r)
+	}
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		return nil, ErrCorrupt
+	}
+	c := &Cache{root: root, entries: make(map[string]*Entry, n)}
+	// Paths are rebuilt into one arena, converted to a string once: one
+	// allocation for all of them rather than one each.
+	arena := make([]byte, 0, len(d.b))
+	ends := make([]int, 0, n)
+	entries := make([]Entry, n)
+	prevStart := 0
+	for i := range entries {
+		shared := d.uvarint()
+		suffix := d.bytes()
+		if d.err != nil || shared > uint64(len(arena)-prevStart) {
+			return nil, ErrCorrupt
+		}
+		start := len(arena)
+		arena = append(arena, arena[prevStart:prevStart+int(shared)]...)
+		arena = append(arena, suffix...)
+		prevStart = start
+		ends = append(ends, len(arena))
+		e := &entries[i]
+		e.Size = d.varint()
+		e.Mtime = d.varint()
+		e.Ctime = d.varint()
+		e.Ino = d.uvarint()
+		e.Dev = d.uvarint()
+		e.algs = d.byte()
+		size := 0
+		for _, a := range algorithms {
+			if e.algs&(1<<a) != 0 {
+				size += a.Size()
+			}
+		}
+		if e.algs&^uint8(1<<len(algorithms)-1) != 0 {
+			return nil, ErrCorrupt
+		}
+		e.sums = d.fixed(size)
+		e.Type = string(d.bytes())
+		if d.err != nil {
+			return nil, ErrCorrupt
+		}
+	}
+	if len(d.b) != 0 {
+		return nil, ErrCorrupt
+	}
+	paths := string(arena)
+	start := 0
+	for i, end := range ends {
+		c.entries[paths[start:end]] = &entries[i]
+		start = end
+	}
+	return c, nil
+}
+
+// decoder reads the fields of a cache file; the first error sticks.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) fail() { d.err, d.b = ErrCorrupt, nil }
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) < 1 {
+		d.fail()
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) fixed(n int) []byte {
+	if n > len(d.b) {
+		d.fail()
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
+}
+
+func (d *decoder) bytes() []byte {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	return d.fixed(int(n))
+}
+
+func (d *decoder) string() string { return string(d.bytes()) }

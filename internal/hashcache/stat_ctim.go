@@ -1,0 +1,19 @@
+//go:build linux || openbsd || solaris || illumos || aix
+
+package hashcache
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// StatOf returns what the cache compares of the file fi describes.
+func StatOf(fi fs.FileInfo) Stat {
+	s := Stat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.Ctime = int64(st.Ctim.Sec)*1e9 + int64(st.Ctim.Nsec) //nolint:unconvert // types differ by platform
+		s.Ino = uint64(st.Ino)                                 //nolint:unconvert
+		s.Dev = uint64(st.Dev)                                 //nolint:unconvert
+	}
+	return s
+}

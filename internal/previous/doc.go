@@ -1,0 +1,28 @@
+// Package previous reads what an earlier rsgen build published, so that a
+// new build can report what changed since (ResourceSync 1.1, sections 12
+// and 13) with the published site as the only state.
+//
+// [Read] takes the output directory of the earlier build or the URL where
+// it is served, and follows what a Destination follows:
+// /.well-known/resourcesync (the Source Description) → the Capability List
+// → the Resource List (an index and its parts, or one list) → the Change
+// List Index and its lists → the Change Dump, if there is one. Every
+// document goes through the defensive [rsxml.Reader]: capped in bytes and
+// entries, no DOCTYPE, no entity expansion. Over HTTP, requests have
+// timeouts, failures of the server (5xx, 429, time-outs, dropped
+// connections) are retried a bounded number of times with a growing wait,
+// redirects are bounded and stay on http or https, and only documents on
+// the host of the given URL (or of the one it redirects to first) are
+// followed, so that a tampered document cannot send rsgen elsewhere. From a
+// directory, only files inside it are opened.
+//
+// Every failure is an [*Error] that names the document (its URL, or its
+// path in the directory) and, where it has one, the line, and wraps one of
+// the sentinel errors ([ErrUnreachable], [ErrNotResourceSync],
+// [ErrCapability], [ErrMalformed], [ErrLimit], [ErrInvalid], [ErrLater])
+// for callers that branch on the kind.
+//
+// Read may be called from several goroutines at once; each call reads
+// documents one at a time. A [*Site] is not modified after Read returns and
+// may be shared.
+package previous

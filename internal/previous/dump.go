@@ -1,0 +1,165 @@
+package previous
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// A ChangeDump is the previous build's Change Dump (section 13.1).
+type ChangeDump struct {
+	URL      string
+	Packages []Package // closed packages, chronological
+}
+
+// A Package is one ZIP package of a Change Dump, as its entry describes
+// it. Its bytes are read with [Site.OpenPackage].
+type Package struct {
+	URL     string
+	Rel     string // URL relative to DocsBase, "" if not under it
+	Entry   rsxml.Entry
+	Length  int64 // -1 if the entry has none
+	Hash    []rsxml.HashToken
+	From    string // as published
+	Until   string
+	Content *Document // the copy of the package's manifest (rel="contents"), if linked
+	from    int64     // Unix seconds, for the order check
+	until   int64
+}
+
+// A Document is a document kept as published.
+type Document struct {
+	URL  string
+	Rel  string // URL relative to DocsBase, "" if not under it
+	Data []byte
+}
+
+// readChangeDump reads the Change Dump, or the Change Dump Index and its
+// dumps, and the manifest copies its packages link to.
+func (r *reader) readChangeDump(ctx context.Context) error {
+	u := r.site.capability(rsxml.CapChangeDump)
+	if u == "" {
+		return nil
+	}
+	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapChangeDump)
+	if err != nil {
+		return err
+	}
+	cd := &ChangeDump{URL: u}
+	if !doc.Index {
+		if err := r.addPackages(ctx, cd, u, doc, entries); err != nil {
+			return err
+		}
+	} else {
+		for _, e := range entries {
+			ddoc, dentries, _, err := r.fetch(ctx, e.Loc, rsxml.CapChangeDump)
+			if err != nil {
+				return err
+			}
+			if ddoc.Index {
+				return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only dumps", u)
+			}
+			if err := r.addPackages(ctx, cd, e.Loc, ddoc, dentries); err != nil {
+				return err
+			}
+		}
+	}
+	r.site.ChangeDump = cd
+	return nil
+}
+
+// addPackages checks the packages of one Change Dump and keeps those that
+// are closed.
+func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc *rsxml.Doc, entries []*rsxml.Entry) error {
+	name := r.src.name(u)
+	if doc.MD.From == "" {
+		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change Dump must have (section 13.1)")
+	}
+	for _, e := range entries {
+		p := Package{URL: e.Loc, Entry: *e, Length: -1, From: e.MD.From, Until: e.MD.Until}
+		if p.From == "" || p.Until == "" {
+			r.opts.Notice(name + ": package " + e.Loc + " has no from and until; it is not carried forward")
+			continue
+		}
+		from, err := parseTime(name, e.Line, "from", p.From)
+		if err != nil {
+			return err
+		}
+		until, err := parseTime(name, e.Line, "until", p.Until)
+		if err != nil {
+			return err
+		}
+		if until.Before(from) {
+			return newError(name, e.Line, ErrInvalid, "package until %s is before its from %s", p.Until, p.From)
+		}
+		if until.After(r.site.At) {
+			return newError(name, e.Line, ErrInvalid, "package covers until %s, after the snapshot time of the Resource List (%s)", p.Until, rsxml.FormatTime(r.site.At))
+		}
+		p.from, p.until = from.Unix(), until.Unix()
+		if n := len(cd.Packages); n > 0 && p.from < cd.Packages[n-1].until {
+			return newError(name, e.Line, ErrInvalid, "package covers from %s, before the end of the package before it: packages must be in chronological order and may not overlap", p.From)
+		}
+		if t := e.MD.Type; t != "" && t != "application/zip" {
+			return newError(name, e.Line, ErrInvalid, "package of type %q; rsgen carries forward ZIP packages only", t)
+		}
+		if e.MD.Length != "" {
+			n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
+			if err != nil || n < 0 {
+				return newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+			}
+			if n > r.opts.MaxPackageBytes {
+				return newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, n, r.opts.MaxPackageBytes)
+			}
+			p.Length = n
+		}
+		if e.MD.Hash != "" {
+			h, err := rsxml.ParseHash(e.MD.Hash)
+			if err != nil {
+				return newError(name, e.Line, ErrInvalid, "%v", err)
+			}
+			p.Hash = h
+		}
+		p.Rel, _ = strings.CutPrefix(p.URL, r.site.DocsBase)
+		if p.Rel == p.URL {
+			p.Rel = ""
+		}
+		if c := e.Link("contents"); c != "" {
+			mdoc, _, data, err := r.fetch(ctx, c, rsxml.CapChangeDumpManifest)
+			if err != nil {
+				return err
+			}
+			if mdoc.MD.From != p.From || mdoc.MD.Until != p.Until {
+				return newError(r.src.name(c), 0, ErrInvalid, "covers from %s until %s, but its package's entry says from %s until %s",
+					mdoc.MD.From, mdoc.MD.Until, p.From, p.Until)
+			}
+			d := &Document{URL: c, Data: data}
+			if rel, ok := strings.CutPrefix(c, r.site.DocsBase); ok {
+				d.Rel = rel
+			}
+			p.Content = d
+		}
+		cd.Packages = append(cd.Packages, p)
+	}
+	return nil
+}
+
+// OpenPackage streams the bytes of a package, refusing more than its
+// length says (or the package limit if it has none). Close the reader.
+func (s *Site) OpenPackage(ctx context.Context, p *Package) (io.ReadCloser, error) {
+	limit := s.maxPackageBytes
+	if p.Length >= 0 {
+		limit = p.Length
+	}
+	return s.src.open(ctx, p.URL, limit)
+}
+
+// LocalPath returns the file that holds the document or package at u when
+// the previous build was read from a directory.
+func (s *Site) LocalPath(u string) (string, bool) { return s.src.local(u) }
+
+// Name is how errors name the document or package at u: its path when the
+// previous build was read from a directory, else its URL.
+func (s *Site) Name(u string) string { return s.src.name(u) }

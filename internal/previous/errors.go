@@ -1,0 +1,61 @@
+package previous
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// The kinds of failure, wrapped by every *Error.
+var (
+	// ErrUnreachable: a document could not be fetched or opened (no such
+	// file, connection refused, HTTP 404, time-out after the retries).
+	ErrUnreachable = errors.New("cannot be read")
+	// ErrNotResourceSync: a document is not a ResourceSync document at all
+	// (an HTML page, another XML vocabulary, no root <rs:md capability>).
+	ErrNotResourceSync = errors.New("not a ResourceSync document")
+	// ErrCapability: a document is ResourceSync, but not the capability
+	// its parent says it is.
+	ErrCapability = errors.New("wrong capability")
+	// ErrMalformed: a document is not well-formed XML, or not shaped like
+	// a Sitemap document.
+	ErrMalformed = errors.New("malformed XML")
+	// ErrLimit: a document, or the whole previous build, is over a limit.
+	ErrLimit = errors.New("over the limits")
+	// ErrInvalid: a document breaks a rule of the specification that rsgen
+	// relies on (a missing at, a malformed datetime, a list out of order).
+	ErrInvalid = errors.New("invalid")
+	// ErrLater: the previous snapshot was taken after this build's.
+	ErrLater = errors.New("previous snapshot is later than this build's")
+)
+
+// An Error is a failure to read the previous build, in one document.
+type Error struct {
+	Doc  string // the document's URL, or its path when read from a directory
+	Line int    // 0 if the failure has no line
+	Kind error  // one of the Err… sentinels
+	Err  error  // what is wrong, in words
+}
+
+func (e *Error) Error() string {
+	s := e.Doc
+	if e.Line > 0 {
+		s += " line " + strconv.Itoa(e.Line)
+	}
+	if e.Err == nil {
+		return s + ": " + e.Kind.Error()
+	}
+	return s + ": " + e.Err.Error()
+}
+
+// Unwrap returns the kind and the detail, so that errors.Is finds either.
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Err}
+}
+
+func newError(doc string, line int, kind error, format string, args ...any) *Error {
+	return &Error{Doc: doc, Line: line, Kind: kind, Err: fmt.Errorf(format, args...)}
+}

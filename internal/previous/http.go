@@ -1,0 +1,297 @@
+package previous
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// HTTPOptions tune how a previous build is fetched over HTTP. The zero
+// value gives the defaults.
+type HTTPOptions struct {
+	// Client, if set, is used as it is (tests); otherwise Read makes one
+	// with the time-outs below and the proxy of the environment.
+	Client *http.Client
+	// Timeout bounds one request, its body included; DefaultTimeout if zero.
+	Timeout time.Duration
+	// Attempts is how many times a request is tried when the server fails
+	// (5xx, 429, 408, time-outs, dropped connections); DefaultAttempts if zero.
+	Attempts int
+	// Backoff is the wait before the first retry; it doubles for each
+	// further one. DefaultBackoff if zero.
+	Backoff time.Duration
+	// MaxRedirects bounds the redirects followed per request; DefaultMaxRedirects if zero.
+	MaxRedirects int
+	// UserAgent is sent with every request; "rsgen" if empty.
+	UserAgent string
+}
+
+// Defaults of HTTPOptions.
+const (
+	DefaultTimeout      = 2 * time.Minute
+	DefaultAttempts     = 4
+	DefaultBackoff      = 500 * time.Millisecond
+	DefaultMaxRedirects = 5
+	maxRetryAfter       = 30 * time.Second
+)
+
+// httpSource fetches documents over HTTP from the hosts it allows.
+type httpSource struct {
+	client *http.Client
+	opts   HTTPOptions
+
+	mu        sync.Mutex
+	hosts     map[string]bool // hosts documents may be fetched from
+	firstDone bool            // a first document was fetched
+}
+
+func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Attempts <= 0 {
+		opts.Attempts = DefaultAttempts
+	}
+	if opts.Backoff <= 0 {
+		opts.Backoff = DefaultBackoff
+	}
+	if opts.MaxRedirects <= 0 {
+		opts.MaxRedirects = DefaultMaxRedirects
+	}
+	if opts.UserAgent == "" {
+		opts.UserAgent = "rsgen"
+	}
+	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
+	if opts.Client != nil {
+		c := *opts.Client
+		s.client = &c
+	} else {
+		s.client = &http.Client{
+			Transport: &http.Transport{
+				Proxy:                 http.ProxyFromEnvironment,
+				DialContext:           (&net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+				TLSHandshakeTimeout:   15 * time.Second,
+				ResponseHeaderTimeout: 30 * time.Second,
+				ExpectContinueTimeout: time.Second,
+				MaxIdleConnsPerHost:   2,
+				IdleConnTimeout:       30 * time.Second,
+				ForceAttemptHTTP2:     true,
+			},
+		}
+	}
+	s.client.Timeout = opts.Timeout
+	s.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= opts.MaxRedirects {
+			return fmt.Errorf("more than %d redirects", opts.MaxRedirects)
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
+		}
+		return nil
+	}
+	return s
+}
+
+func (s *httpSource) name(u string) string { return u }
+
+func (s *httpSource) local(string) (string, bool) { return "", false }
+
+// check refuses URLs that are not http(s) or not on an allowed host.
+func (s *httpSource) check(u string) (*url.URL, error) {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return nil, newError(u, 0, ErrInvalid, "not a URL: %v", err)
+	}
+	if pu.Scheme != "http" && pu.Scheme != "https" {
+		return nil, newError(u, 0, ErrInvalid, "not an http or https URL")
+	}
+	if pu.User != nil {
+		return nil, newError(pu.Redacted(), 0, ErrInvalid, "a URL with credentials is not followed")
+	}
+	s.mu.Lock()
+	ok := s.hosts[strings.ToLower(pu.Host)]
+	s.mu.Unlock()
+	if !ok {
+		return nil, newError(u, 0, ErrInvalid, "on another host than the previous build; rsgen follows only documents on the host of --previous")
+	}
+	return pu, nil
+}
+
+func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, error) {
+	var data []byte
+	err := s.do(ctx, u, limit, func(resp *http.Response) error {
+		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		if err != nil {
+			return err
+		}
+		if int64(len(b)) > limit {
+			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", limit)
+		}
+		data = b
+		return nil
+	})
+	return data, err
+}
+
+func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
+	var body io.ReadCloser
+	err := s.do(ctx, u, limit, func(resp *http.Response) error {
+		body = resp.Body
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &cappedReader{r: body, c: body, left: limit, doc: u}, nil
+}
+
+// do requests u, retrying failures of the server, and calls use with a
+// 200 response. use reads the body or keeps it: do closes the body only
+// if use fails. An error of reading the body is retried too.
+func (s *httpSource) do(ctx context.Context, u string, limit int64, use func(*http.Response) error) error {
+	pu, err := s.check(u)
+	if err != nil {
+		return err
+	}
+	wait := s.opts.Backoff
+	for attempt := 1; ; attempt++ {
+		retryAfter, err := s.once(ctx, pu, limit, use)
+		if err == nil {
+			return nil
+		}
+		pe, ok := err.(*Error)
+		if !ok {
+			pe = &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		if pe.Kind != ErrUnreachable || retryAfter < 0 || ctx.Err() != nil {
+			return pe
+		}
+		if attempt >= s.opts.Attempts {
+			if attempt > 1 {
+				pe.Err = fmt.Errorf("%w (gave up after %d attempts)", pe.Err, attempt)
+			}
+			return pe
+		}
+		t := time.NewTimer(max(wait, retryAfter))
+		wait *= 2
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: context.Cause(ctx)}
+		case <-t.C:
+		}
+	}
+}
+
+// once makes one request. retryAfter is negative when the failure is not
+// worth retrying, else the wait the server asked for (or zero).
+func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, use func(*http.Response) error) (retryAfter time.Duration, err error) {
+	u := pu.String()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return -1, newError(u, 0, ErrInvalid, "%v", err)
+	}
+	req.Header.Set("User-Agent", s.opts.UserAgent)
+	req.Header.Set("Accept", "application/xml, text/xml;q=0.9, */*;q=0.1")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return -1, &Error{Doc: u, Kind: ErrUnreachable, Err: context.Cause(ctx)}
+		}
+		return transportRetry(err), &Error{Doc: u, Kind: ErrUnreachable, Err: describeTransport(err)}
+	}
+	switch {
+	case resp.StatusCode == http.StatusOK:
+	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusRequestTimeout:
+		drain(resp)
+		return parseRetryAfter(resp.Header.Get("Retry-After")),
+			newError(u, 0, ErrUnreachable, "HTTP %s", resp.Status)
+	default:
+		drain(resp)
+		return -1, newError(u, 0, ErrUnreachable, "HTTP %s", resp.Status)
+	}
+	if resp.ContentLength > limit {
+		drain(resp)
+		return -1, newError(u, 0, ErrLimit, "%d bytes (Content-Length), more than the %d allowed", resp.ContentLength, limit)
+	}
+	s.mu.Lock()
+	if !s.firstDone && resp.Request != nil && resp.Request.URL != nil {
+		// The first document may redirect to another host (example.org →
+		// www.example.org): the site lives there too.
+		s.hosts[strings.ToLower(resp.Request.URL.Host)] = true
+	}
+	s.firstDone = true
+	s.mu.Unlock()
+	if err := use(resp); err != nil {
+		resp.Body.Close()
+		var pe *Error
+		if errors.As(err, &pe) {
+			return -1, pe
+		}
+		if ctx.Err() != nil {
+			return -1, &Error{Doc: u, Kind: ErrUnreachable, Err: context.Cause(ctx)}
+		}
+		return 0, &Error{Doc: u, Kind: ErrUnreachable, Err: fmt.Errorf("reading the response: %w", describeTransport(err))}
+	}
+	return 0, nil
+}
+
+// drain reads a little of a body that is not used, so that the connection
+// can be reused, and closes it.
+func drain(resp *http.Response) {
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+}
+
+// transportRetry says whether a failed request may succeed if tried again:
+// time-outs and dropped or refused connections may, a bad certificate or a
+// refused redirect will not.
+func transportRetry(err error) time.Duration {
+	var ue *url.Error
+	if errors.As(err, &ue) && strings.Contains(ue.Err.Error(), "redirect") {
+		return -1
+	}
+	var ce *x509.CertificateInvalidError
+	var ha x509.HostnameError
+	var ua x509.UnknownAuthorityError
+	if errors.As(err, &ce) || errors.As(err, &ha) || errors.As(err, &ua) {
+		return -1
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
+		return -1
+	}
+	return 0
+}
+
+// describeTransport drops the method and URL that *url.Error repeats: the
+// Error names the document.
+func describeTransport(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if ue.Timeout() {
+			return fmt.Errorf("timed out: %w", ue.Err)
+		}
+		return ue.Err
+	}
+	return err
+}
+
+// parseRetryAfter reads a Retry-After header in seconds (the date form is
+// ignored), capped.
+func parseRetryAfter(v string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return min(time.Duration(n)*time.Second, maxRetryAfter)
+}

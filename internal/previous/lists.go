@@ -1,0 +1,223 @@
+package previous
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// Index returns the index in Resources of the entry for loc.
+func (s *Site) Index(loc string) (int, bool) {
+	i, ok := s.byLoc[loc]
+	return i, ok
+}
+
+// readResourceList reads the Resource List, or its index and every part.
+func (r *reader) readResourceList(ctx context.Context) error {
+	u := r.site.capability(rsxml.CapResourceList)
+	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapResourceList)
+	if err != nil {
+		return err
+	}
+	name := r.src.name(u)
+	if doc.MD.At == "" {
+		return newError(name, 0, ErrInvalid, "the root <rs:md> has no at, which a Resource List must have (section 10.1)")
+	}
+	at, err := parseTime(name, 0, "at", doc.MD.At)
+	if err != nil {
+		return err
+	}
+	if !r.opts.At.IsZero() && at.After(r.opts.At) {
+		return newError(name, 0, ErrLater, "the previous Resource List was taken at %s, later than this build's snapshot time %s",
+			rsxml.FormatTime(at), rsxml.FormatTime(r.opts.At))
+	}
+	r.site.ResourceList = u
+	r.site.At = at
+	r.site.byLoc = map[string]int{}
+	if !doc.Index {
+		return r.addResources(name, entries)
+	}
+	for _, e := range entries {
+		pdoc, pentries, _, err := r.fetch(ctx, e.Loc, rsxml.CapResourceList)
+		if err != nil {
+			return err
+		}
+		if pdoc.Index {
+			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", u)
+		}
+		if err := r.addResources(r.src.name(e.Loc), pentries); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addResources adds the entries of one Resource List.
+func (r *reader) addResources(name string, entries []*rsxml.Entry) error {
+	for _, e := range entries {
+		if len(r.site.Resources) >= r.opts.MaxResources {
+			return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", r.opts.MaxResources)
+		}
+		res := Resource{Loc: e.Loc, Length: -1, Type: e.MD.Type}
+		if res.Loc == "" {
+			return newError(name, e.Line, ErrInvalid, "an entry with an empty <loc>")
+		}
+		if _, dup := r.site.byLoc[res.Loc]; dup {
+			return newError(name, e.Line, ErrInvalid, "%s is listed twice", res.Loc)
+		}
+		if e.Lastmod != "" {
+			t, err := parseTime(name, e.Line, "lastmod", e.Lastmod)
+			if err != nil {
+				return err
+			}
+			res.Lastmod = t
+		}
+		if e.MD.Hash != "" {
+			h, err := rsxml.ParseHash(e.MD.Hash)
+			if err != nil {
+				return newError(name, e.Line, ErrInvalid, "%v", err)
+			}
+			res.Hash = h
+		}
+		if e.MD.Length != "" {
+			n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
+			if err != nil || n < 0 {
+				return newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+			}
+			res.Length = n
+		}
+		r.site.byLoc[res.Loc] = len(r.site.Resources)
+		r.site.Resources = append(r.site.Resources, res)
+	}
+	return nil
+}
+
+// readChangeLists reads the Change List Index and every Change List it
+// lists, or the one Change List the Capability List points at.
+func (r *reader) readChangeLists(ctx context.Context) error {
+	u := r.site.capability(rsxml.CapChangeList)
+	if u == "" {
+		return nil
+	}
+	doc, entries, data, err := r.fetch(ctx, u, rsxml.CapChangeList)
+	if err != nil {
+		return err
+	}
+	name := r.src.name(u)
+	if !doc.Index {
+		return r.addChangeList(u, doc, entries, data, nil)
+	}
+	if doc.MD.From == "" {
+		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List Index must have (section 12.2)")
+	}
+	for _, e := range entries {
+		ldoc, lentries, ldata, err := r.fetch(ctx, e.Loc, rsxml.CapChangeList)
+		if err != nil {
+			return err
+		}
+		if ldoc.Index {
+			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", u)
+		}
+		if err := r.addChangeList(e.Loc, ldoc, lentries, ldata, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addChangeList checks one Change List and keeps it if it is closed. ie
+// is its entry in the index, if it has one.
+func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry, data []byte, ie *rsxml.Entry) error {
+	name := r.src.name(u)
+	if doc.MD.From == "" {
+		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List must have (section 12.1)")
+	}
+	from, err := parseTime(name, 0, "from", doc.MD.From)
+	if err != nil {
+		return err
+	}
+	if doc.MD.Until == "" {
+		r.opts.Notice(name + ": an open Change List (no until) is still growing; it is not carried forward")
+		return nil
+	}
+	until, err := parseTime(name, 0, "until", doc.MD.Until)
+	if err != nil {
+		return err
+	}
+	if until.Before(from) {
+		return newError(name, 0, ErrInvalid, "until %s is before from %s", doc.MD.Until, doc.MD.From)
+	}
+	if ie != nil {
+		if ie.MD.From != "" {
+			t, err := parseTime(r.src.name(r.site.capability(rsxml.CapChangeList)), ie.Line, "from", ie.MD.From)
+			if err != nil {
+				return err
+			}
+			if !t.Equal(from) {
+				return inconsistent(name, "from", from, t)
+			}
+		}
+		if ie.MD.Until != "" {
+			t, err := parseTime(r.src.name(r.site.capability(rsxml.CapChangeList)), ie.Line, "until", ie.MD.Until)
+			if err != nil {
+				return err
+			}
+			if !t.Equal(until) {
+				return inconsistent(name, "until", until, t)
+			}
+		}
+	}
+	if err := checkChanges(name, entries, from, until); err != nil {
+		return err
+	}
+	if n := len(r.site.ChangeLists); n > 0 {
+		if last := r.site.ChangeLists[n-1]; from.Before(last.Until) {
+			return newError(name, 0, ErrInvalid, "covers from %s, before the end (%s) of the list before it: lists must be in chronological order and may not overlap",
+				rsxml.FormatTime(from), rsxml.FormatTime(last.Until))
+		}
+	}
+	if until.After(r.site.At) {
+		return newError(name, 0, ErrInvalid, "covers until %s, after the snapshot time of the Resource List (%s)",
+			rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
+	}
+	cl := ChangeList{URL: u, From: from, Until: until, Entries: len(entries), Data: data}
+	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
+		cl.Rel = rel
+	}
+	r.site.ChangeLists = append(r.site.ChangeLists, cl)
+	return nil
+}
+
+// checkChanges checks the entries of a change document: a valid change,
+// and datetimes in order inside [from, until].
+func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time) error {
+	var prev time.Time
+	for _, e := range entries {
+		switch e.MD.Change {
+		case rsxml.ChangeCreated, rsxml.ChangeUpdated, rsxml.ChangeDeleted:
+		case "":
+			return newError(name, e.Line, ErrInvalid, "an entry without <rs:md change=…>")
+		default:
+			return newError(name, e.Line, ErrInvalid, "change %q is not created, updated or deleted", e.MD.Change)
+		}
+		if e.MD.Datetime == "" {
+			continue
+		}
+		t, err := parseTime(name, e.Line, "datetime", e.MD.Datetime)
+		if err != nil {
+			return err
+		}
+		if t.Before(from) || t.After(until) {
+			return newError(name, e.Line, ErrInvalid, "datetime %s is outside the document's from %s and until %s",
+				e.MD.Datetime, rsxml.FormatTime(from), rsxml.FormatTime(until))
+		}
+		if t.Before(prev) {
+			return newError(name, e.Line, ErrInvalid, "datetime %s is earlier than the entry before it: changes must be in chronological order", e.MD.Datetime)
+		}
+		prev = t
+	}
+	return nil
+}

@@ -1,0 +1,379 @@
+package previous
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// Limits of what Read accepts.
+const (
+	// DefaultMaxBytes is the size of one document: the spec's 50 MB and
+	// some slack for publishers that count the limit differently.
+	DefaultMaxBytes = rsxml.MaxBytes + 1<<20
+	// DefaultMaxResources bounds the resources of a Resource List and its
+	// parts together, and so the memory a previous build can take.
+	DefaultMaxResources = 10_000_000
+	// DefaultMaxPackageBytes bounds one Change Dump package.
+	DefaultMaxPackageBytes = 64 << 30
+)
+
+// WellKnown is where the Source Description is, relative to where the
+// documents are served (section 6.3.1).
+const WellKnown = ".well-known/resourcesync"
+
+// Options tune Read. The zero value reads with the defaults.
+type Options struct {
+	// At is the snapshot time of the build that reads; a previous
+	// Resource List taken later fails with ErrLater. Zero: not checked.
+	At time.Time
+	// DocsURL is where the reading build's documents are served. It maps
+	// document URLs to files when the previous build is a directory whose
+	// documents do not follow rsgen's layout.
+	DocsURL string
+
+	MaxBytes        int64 // per document; DefaultMaxBytes if zero
+	MaxEntries      int   // per document; rsxml.MaxEntries if zero
+	MaxResources    int   // over all parts of the Resource List; DefaultMaxResources if zero
+	MaxPackageBytes int64 // per Change Dump package; DefaultMaxPackageBytes if zero
+
+	HTTP HTTPOptions
+
+	// Notice, if set, is told about what is read but not used (an open
+	// Change List, say).
+	Notice func(msg string)
+}
+
+// Site is what a previous build published.
+type Site struct {
+	Location       string // the directory or URL given to Read
+	DocsBase       string // the URL prefix of the documents: rsgen's --docs-url, ending in "/"
+	CapabilityList string // URL of the Capability List
+	Capabilities   []Capability
+
+	// ResourceList is the URL of the Resource List (or its index), At its
+	// snapshot time, and Resources its entries in document order.
+	ResourceList string
+	At           time.Time
+	Resources    []Resource
+	byLoc        map[string]int
+
+	// ChangeLists are the closed Change Lists, in the order of the Change
+	// List Index (chronological), each checked; nil if there is none.
+	ChangeLists []ChangeList
+	// ChangeDump is the Change Dump, if the Capability List has one.
+	ChangeDump *ChangeDump
+
+	src             source
+	maxPackageBytes int64
+}
+
+// A Capability is an entry of the Capability List.
+type Capability struct {
+	Name string // "resourcelist", …
+	URL  string
+}
+
+// A Resource is an entry of the previous Resource List.
+type Resource struct {
+	Loc     string
+	Lastmod time.Time // zero if the entry has none
+	Hash    []rsxml.HashToken
+	Length  int64 // -1 if the entry has none
+	Type    string
+}
+
+// A ChangeList is one closed Change List of the previous build, kept as
+// published so that it can be published again unchanged.
+type ChangeList struct {
+	URL         string
+	Rel         string // URL relative to DocsBase ("resourcesync/changelist-….xml"), "" if not under it
+	From, Until time.Time
+	Entries     int
+	Data        []byte
+}
+
+// Read reads the build published at location, a directory or an http(s)
+// URL, following the documents from the Source Description on.
+func Read(ctx context.Context, location string, opts Options) (*Site, error) {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.MaxEntries <= 0 {
+		opts.MaxEntries = rsxml.MaxEntries
+	}
+	if opts.MaxResources <= 0 {
+		opts.MaxResources = DefaultMaxResources
+	}
+	if opts.MaxPackageBytes <= 0 {
+		opts.MaxPackageBytes = DefaultMaxPackageBytes
+	}
+	if opts.Notice == nil {
+		opts.Notice = func(string) {}
+	}
+	r := &reader{opts: opts, site: &Site{Location: location}, seen: map[string]bool{}}
+	sd, err := r.start(location)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.readDescription(ctx, sd); err != nil {
+		return nil, err
+	}
+	if err := r.readCapabilityList(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readResourceList(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readChangeLists(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readChangeDump(ctx); err != nil {
+		return nil, err
+	}
+	r.site.src = r.src
+	r.site.maxPackageBytes = opts.MaxPackageBytes
+	return r.site, nil
+}
+
+type reader struct {
+	opts Options
+	site *Site
+	src  source
+	dir  *dirSource // src, when reading a directory
+	seen map[string]bool
+}
+
+// start opens the source at location and returns the URL of the Source
+// Description (for a directory, a placeholder mapped to its file).
+func (r *reader) start(location string) (string, error) {
+	if i := strings.Index(location, "://"); i > 0 && !strings.ContainsAny(location[:i], `/\`) {
+		u, err := url.Parse(location)
+		if err != nil {
+			return "", newError(location, 0, ErrInvalid, "not a URL: %v", err)
+		}
+		if u.Scheme != "http" && u.Scheme != "https" {
+			return "", newError(location, 0, ErrInvalid, "only http and https URLs (or a directory) can be read")
+		}
+		if u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return "", newError(u.Redacted(), 0, ErrInvalid, "give the URL where the previous build is served, such as https://example.org/")
+		}
+		r.src = newHTTPSource(u, r.opts.HTTP)
+		if strings.HasSuffix(u.Path, "/"+WellKnown) {
+			return u.String(), nil
+		}
+		if !strings.HasSuffix(u.Path, "/") {
+			u.Path += "/"
+			u.RawPath = ""
+		}
+		return u.String() + WellKnown, nil
+	}
+	abs, err := filepath.Abs(location)
+	if err != nil {
+		return "", newError(location, 0, ErrUnreachable, "%v", err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", &Error{Doc: location, Kind: ErrUnreachable, Err: unwrapPath(err)}
+	}
+	if !st.IsDir() {
+		return "", newError(location, 0, ErrUnreachable, "not a directory (give the output directory of the previous build, or its URL)")
+	}
+	// Until the Source Description says where the directory is served,
+	// it is read through a placeholder base.
+	r.dir = &dirSource{dir: abs, base: "file:///previous/"}
+	r.src = r.dir
+	return r.dir.base + WellKnown, nil
+}
+
+// fetch reads the document at u, checks that it is ResourceSync and of
+// capability want, and returns it with its bytes.
+func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
+	name := r.src.name(u)
+	if r.seen[u] {
+		return nil, nil, nil, newError(name, 0, ErrInvalid, "listed twice (a loop of documents)")
+	}
+	r.seen[u] = true
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, context.Cause(ctx)
+	}
+	data, err := r.src.get(ctx, u, r.opts.MaxBytes)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	doc, entries, err := parse(name, data, r.opts.MaxBytes, r.opts.MaxEntries)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if doc.MD.Capability != want {
+		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
+	}
+	return doc, entries, data, nil
+}
+
+// parse reads a whole document and checks what every ResourceSync
+// document must be: a Sitemap root with exactly one <rs:md capability>,
+// and entries with at most one <rs:md>.
+func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc, []*rsxml.Entry, error) {
+	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: maxBytes, MaxEntries: maxEntries})
+	if err != nil {
+		return nil, nil, classify(name, err, true)
+	}
+	var entries []*rsxml.Entry
+	for {
+		e, err := rd.Next()
+		if err != nil {
+			if err == io.EOF {
+				break
+			}
+			return nil, nil, classify(name, err, false)
+		}
+		if e.MDCount > 1 {
+			return nil, nil, newError(name, e.Line, ErrInvalid, "an entry has %d <rs:md> elements; one is allowed", e.MDCount)
+		}
+		entries = append(entries, e)
+	}
+	doc := rd.Doc()
+	switch {
+	case rd.RootMDCount == 0 || doc.MD.Capability == "":
+		return nil, nil, newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…>")
+	case rd.RootMDCount > 1:
+		return nil, nil, newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
+	case rd.LateRoot > 0:
+		return nil, nil, newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+	}
+	return doc, entries, nil
+}
+
+// classify turns an error of rsxml into an *Error of the right kind.
+// Failing before the root element is known means the document is not
+// ResourceSync at all.
+func classify(name string, err error, atRoot bool) error {
+	if errors.Is(err, rsxml.ErrTooLarge) || errors.Is(err, rsxml.ErrTooManyEntries) {
+		return &Error{Doc: name, Kind: ErrLimit, Err: err}
+	}
+	var se *rsxml.SyntaxError
+	if errors.As(err, &se) {
+		kind := ErrMalformed
+		if atRoot && (strings.HasPrefix(se.Msg, "root element") || strings.HasPrefix(se.Msg, "a DOCTYPE")) {
+			kind = ErrNotResourceSync
+		}
+		return &Error{Doc: name, Line: se.Line, Kind: kind, Err: errors.New(se.Msg)}
+	}
+	return &Error{Doc: name, Kind: ErrMalformed, Err: err}
+}
+
+// readDescription reads the Source Description and finds the Capability
+// List in it.
+func (r *reader) readDescription(ctx context.Context, sd string) error {
+	_, entries, _, err := r.fetch(ctx, sd, rsxml.CapDescription)
+	if err != nil {
+		return err
+	}
+	name := r.src.name(sd)
+	var lists []*rsxml.Entry
+	for _, e := range entries {
+		if e.MD.Capability == rsxml.CapCapabilityList {
+			lists = append(lists, e)
+		}
+	}
+	if len(lists) == 0 {
+		return newError(name, 0, ErrInvalid, "lists no Capability List")
+	}
+	docsBase := strings.TrimSuffix(sd, WellKnown)
+	chosen := lists[0]
+	if len(lists) > 1 {
+		// Several resource sets: rsgen's is the one at its own place.
+		chosen = nil
+		for _, e := range lists {
+			if r.dir == nil && e.Loc == docsBase+"resourcesync/capabilitylist.xml" ||
+				r.dir != nil && r.opts.DocsURL != "" && e.Loc == r.opts.DocsURL+"resourcesync/capabilitylist.xml" {
+				chosen = e
+			}
+		}
+		if chosen == nil {
+			return newError(name, 0, ErrInvalid, "lists %d Capability Lists and none is where rsgen publishes its own", len(lists))
+		}
+	}
+	loc := chosen.Loc
+	if r.dir != nil {
+		// Learn where the directory is served from the URL of its
+		// Capability List.
+		switch {
+		case strings.HasSuffix(loc, "/resourcesync/capabilitylist.xml"):
+			docsBase = strings.TrimSuffix(loc, "resourcesync/capabilitylist.xml")
+		case r.opts.DocsURL != "" && strings.HasPrefix(loc, r.opts.DocsURL):
+			docsBase = r.opts.DocsURL
+		default:
+			return newError(name, chosen.Line, ErrInvalid, "the Capability List %s is not where rsgen publishes it, and not under --docs-url; cannot find it in the directory", loc)
+		}
+		if u, err := url.Parse(docsBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return newError(name, chosen.Line, ErrInvalid, "the Capability List %q is not an http or https URL", loc)
+		}
+		r.dir.base = docsBase
+	}
+	r.site.DocsBase = docsBase
+	r.site.CapabilityList = loc
+	return nil
+}
+
+// readCapabilityList reads the capabilities of the Capability List.
+func (r *reader) readCapabilityList(ctx context.Context) error {
+	u := r.site.CapabilityList
+	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapCapabilityList)
+	if err != nil {
+		return err
+	}
+	name := r.src.name(u)
+	if doc.Index {
+		return newError(name, 0, ErrInvalid, "a Capability List is never an index")
+	}
+	seen := map[string]int{}
+	for _, e := range entries {
+		c := e.MD.Capability
+		if c == "" {
+			return newError(name, e.Line, ErrInvalid, "entry %s has no capability", e.Loc)
+		}
+		if l, dup := seen[c]; dup {
+			return newError(name, e.Line, ErrInvalid, "capability %q is listed twice (also line %d)", c, l)
+		}
+		seen[c] = e.Line
+		r.site.Capabilities = append(r.site.Capabilities, Capability{Name: c, URL: e.Loc})
+	}
+	if r.site.capability(rsxml.CapResourceList) == "" {
+		return newError(name, 0, ErrInvalid, "has no Resource List")
+	}
+	return nil
+}
+
+func (s *Site) capability(name string) string {
+	for _, c := range s.Capabilities {
+		if c.Name == name {
+			return c.URL
+		}
+	}
+	return ""
+}
+
+// parseTime parses a datetime attribute of a document.
+func parseTime(name string, line int, what, v string) (time.Time, error) {
+	t, err := rsxml.ParseTime(strings.TrimSpace(v))
+	if err != nil {
+		return time.Time{}, newError(name, line, ErrInvalid, "%s: %v", what, err)
+	}
+	return t, nil
+}
+
+// inconsistent reports a document whose own header disagrees with the
+// entry that led to it.
+func inconsistent(name, what string, got, want time.Time) error {
+	return newError(name, 0, ErrInvalid, "%s is %s, but its index says %s", what, rsxml.FormatTime(got), rsxml.FormatTime(want))
+}
