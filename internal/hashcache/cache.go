@@ -140,33 +140,66 @@ func (e *Entry) SetSum(set hashing.Set, sum []byte) {
 
 // A Cache maps paths, relative to a source directory, to entries.
 type Cache struct {
-	root    string
-	entries map[string]*Entry
+	root string
+	list []item // sorted by path
+	// byPath indexes list for the many lookups of a loaded cache; a cache
+	// being filled (in order) finds its entries by binary search.
+	byPath map[string]*Entry
+}
+
+type item struct {
+	path  string
+	entry *Entry
 }
 
 // New returns an empty cache for the source directory root.
-func New(root string) *Cache { return &Cache{root: root, entries: map[string]*Entry{}} }
+func New(root string) *Cache { return &Cache{root: root} }
 
 // Len returns the number of entries.
-func (c *Cache) Len() int { return len(c.entries) }
+func (c *Cache) Len() int { return len(c.list) }
+
+func (c *Cache) search(rel string) (int, bool) {
+	return slices.BinarySearchFunc(c.list, rel, func(it item, rel string) int { return strings.Compare(it.path, rel) })
+}
 
 // Get returns the entry of the file at rel.
 func (c *Cache) Get(rel string) (*Entry, bool) {
-	e, ok := c.entries[rel]
-	return e, ok
+	if c.byPath != nil {
+		e, ok := c.byPath[rel]
+		return e, ok
+	}
+	if i, ok := c.search(rel); ok {
+		return c.list[i].entry, true
+	}
+	return nil, false
 }
 
 // Lookup returns the entry of the file at rel if its stat is st.
 func (c *Cache) Lookup(rel string, st Stat) (*Entry, bool) {
-	e, ok := c.entries[rel]
+	e, ok := c.Get(rel)
 	if !ok || e.Stat != st {
 		return nil, false
 	}
 	return e, true
 }
 
-// Put stores e as the entry of rel.
-func (c *Cache) Put(rel string, e *Entry) { c.entries[rel] = e }
+// Put stores e as the entry of rel. Putting entries in the order of their
+// paths is the fast way to fill a cache.
+func (c *Cache) Put(rel string, e *Entry) {
+	if c.byPath != nil {
+		c.byPath[rel] = e
+	}
+	if n := len(c.list); n == 0 || c.list[n-1].path < rel {
+		c.list = append(c.list, item{rel, e})
+		return
+	}
+	i, ok := c.search(rel)
+	if ok {
+		c.list[i].entry = e
+		return
+	}
+	c.list = slices.Insert(c.list, i, item{rel, e})
+}
 
 // Save writes the cache to path: into a new file beside it, renamed over
 // it once complete.
@@ -207,18 +240,13 @@ func (c *Cache) encode(w *bufio.Writer) error {
 	buf = append(buf, magic...)
 	buf = binary.AppendUvarint(buf, Version)
 	buf = appendString(buf, c.root)
-	buf = binary.AppendUvarint(buf, uint64(len(c.entries)))
+	buf = binary.AppendUvarint(buf, uint64(len(c.list)))
 	if _, err := w.Write(buf); err != nil {
 		return err
 	}
-	paths := make([]string, 0, len(c.entries))
-	for p := range c.entries {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
 	prev := ""
-	for _, p := range paths {
-		e := c.entries[p]
+	for _, it := range c.list {
+		p, e := it.path, it.entry
 		shared := commonPrefix(prev, p)
 		buf = binary.AppendUvarint(buf[:0], uint64(shared))
 		buf = appendString(buf, p[shared:])
@@ -301,7 +329,7 @@ func decode(data []byte, root string) (*Cache, error) {
 	if d.err != nil || n > uint64(len(d.b)) {
 		return nil, ErrCorrupt
 	}
-	c := &Cache{root: root, entries: make(map[string]*Entry, n)}
+	c := &Cache{root: root, list: make([]item, 0, n), byPath: make(map[string]*Entry, n)}
 	// Paths are rebuilt into one arena, converted to a string once: one
 	// allocation for all of them rather than one each.
 	arena := make([]byte, 0, len(d.b))
@@ -347,7 +375,12 @@ func decode(data []byte, root string) (*Cache, error) {
 	paths := string(arena)
 	start := 0
 	for i, end := range ends {
-		c.entries[paths[start:end]] = &entries[i]
+		p := paths[start:end]
+		if i > 0 && p <= c.list[i-1].path {
+			return nil, fmt.Errorf("%w (paths out of order)", ErrCorrupt)
+		}
+		c.list = append(c.list, item{p, &entries[i]})
+		c.byPath[p] = &entries[i]
 		start = end
 	}
 	return c, nil

@@ -90,7 +90,7 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	}
 	s.client.Timeout = opts.Timeout
 	s.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) >= opts.MaxRedirects {
+		if len(via) > opts.MaxRedirects {
 			return fmt.Errorf("more than %d redirects", opts.MaxRedirects)
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {

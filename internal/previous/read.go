@@ -104,6 +104,15 @@ type ChangeList struct {
 // Read reads the build published at location, a directory or an http(s)
 // URL, following the documents from the Source Description on.
 func Read(ctx context.Context, location string, opts Options) (*Site, error) {
+	r := newReader(opts)
+	sd, err := r.start(location)
+	if err != nil {
+		return nil, err
+	}
+	return r.read(ctx, sd)
+}
+
+func newReader(opts Options) *reader {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
@@ -119,11 +128,13 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 	if opts.Notice == nil {
 		opts.Notice = func(string) {}
 	}
-	r := &reader{opts: opts, site: &Site{Location: location}, seen: map[string]bool{}}
-	sd, err := r.start(location)
-	if err != nil {
-		return nil, err
-	}
+	return &reader{opts: opts, seen: map[string]bool{}}
+}
+
+// read follows the documents from the Source Description at sd.
+func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
+	r.site.src = r.src
+	r.site.maxPackageBytes = r.opts.MaxPackageBytes
 	if err := r.readDescription(ctx, sd); err != nil {
 		return nil, err
 	}
@@ -139,8 +150,6 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 	if err := r.readChangeDump(ctx); err != nil {
 		return nil, err
 	}
-	r.site.src = r.src
-	r.site.maxPackageBytes = opts.MaxPackageBytes
 	return r.site, nil
 }
 
@@ -155,6 +164,7 @@ type reader struct {
 // start opens the source at location and returns the URL of the Source
 // Description (for a directory, a placeholder mapped to its file).
 func (r *reader) start(location string) (string, error) {
+	r.site = &Site{Location: location}
 	if i := strings.Index(location, "://"); i > 0 && !strings.ContainsAny(location[:i], `/\`) {
 		u, err := url.Parse(location)
 		if err != nil {
@@ -223,7 +233,9 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 // document must be: a Sitemap root with exactly one <rs:md capability>,
 // and entries with at most one <rs:md>.
 func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc, []*rsxml.Entry, error) {
-	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: maxBytes, MaxEntries: maxEntries})
+	// The entry limit is checked here rather than by the Reader, so that
+	// the error has the line of the first entry too many.
+	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: maxBytes})
 	if err != nil {
 		return nil, nil, classify(name, err, true)
 	}
@@ -235,6 +247,9 @@ func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc
 				break
 			}
 			return nil, nil, classify(name, err, false)
+		}
+		if len(entries) == maxEntries {
+			return nil, nil, newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", maxEntries)
 		}
 		if e.MDCount > 1 {
 			return nil, nil, newError(name, e.Line, ErrInvalid, "an entry has %d <rs:md> elements; one is allowed", e.MDCount)

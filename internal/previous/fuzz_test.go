@@ -1,0 +1,160 @@
+package previous
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// memSource serves documents from memory, by URL.
+type memSource map[string][]byte
+
+func (m memSource) get(_ context.Context, u string, limit int64) ([]byte, error) {
+	b, ok := m[u]
+	if !ok {
+		return nil, newError(u, 0, ErrUnreachable, "HTTP 404 Not Found")
+	}
+	if int64(len(b)) > limit {
+		return nil, newError(u, 0, ErrLimit, "too large")
+	}
+	return b, nil
+}
+
+func (m memSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
+	b, err := m.get(ctx, u, limit)
+	if err != nil {
+		return nil, err
+	}
+	return io.NopCloser(bytes.NewReader(b)), nil
+}
+
+func (m memSource) name(u string) string        { return u }
+func (m memSource) local(string) (string, bool) { return "", false }
+func (m memSource) clone() memSource {
+	c := memSource{}
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+func readMem(m memSource, opts Options) (*Site, error) {
+	r := newReader(opts)
+	r.site = &Site{Location: "https://example.org/"}
+	r.src = m
+	return r.read(context.Background(), "https://example.org/"+WellKnown)
+}
+
+// goodDocs loads testdata/good as the documents of https://example.org/.
+func goodDocs(tb testing.TB) memSource {
+	tb.Helper()
+	m := memSource{}
+	err := filepath.WalkDir("testdata/good", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".md") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel("testdata/good", p)
+		m["https://example.org/"+filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// roles are the documents of the previous build that a fuzzed input
+// stands in for.
+var roles = []string{
+	WellKnown,
+	"resourcesync/capabilitylist.xml",
+	"resourcesync/resourcelist.xml",
+	"resourcesync/resourcelist-00002.xml",
+	"resourcesync/changelist.xml",
+	"resourcesync/changelist-20240603T000000Z.xml",
+}
+
+// seedCorpus returns the spec's examples, copied into testdata/spec. A
+// corpus that matches no file fails the test rather than fuzzing nothing.
+func seedCorpus(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	files, err := filepath.Glob("testdata/spec/resourcesync_ex_*.xml")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	files = append(files, filepath.Join("testdata/spec", filepath.FromSlash(WellKnown)))
+	seeds := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		seeds[f] = b
+	}
+	if len(seeds) < 10 {
+		tb.Fatalf("the seed corpus testdata/spec/resourcesync_ex_*.xml matched %d files; copy the spec's examples there", len(seeds))
+	}
+	return seeds
+}
+
+func TestSeedCorpus(t *testing.T) {
+	// Every example is read without a panic, and those that are of the
+	// capability of a role fail only for reasons of their own.
+	good := goodDocs(t)
+	if _, err := readMem(good, Options{}); err != nil {
+		t.Fatalf("the good site does not read: %v", err)
+	}
+	for name, data := range seedCorpus(t) {
+		for _, role := range roles {
+			m := good.clone()
+			m["https://example.org/"+role] = data
+			_, err := readMem(m, Options{})
+			var pe *Error
+			if err != nil && !errors.As(err, &pe) {
+				t.Errorf("%s as %s: error %v is not an *Error", name, role, err)
+			}
+		}
+	}
+}
+
+// FuzzRead reads a previous build in which one document is the fuzzed
+// input. Whatever the input, Read must not panic, must not read past its
+// limits, and must fail, if it fails, with an *Error that names a
+// document and its kind.
+func FuzzRead(f *testing.F) {
+	for _, data := range seedCorpus(f) {
+		for i := range roles {
+			f.Add(uint8(i), data)
+		}
+	}
+	good := goodDocs(f)
+	f.Fuzz(func(t *testing.T, role uint8, data []byte) {
+		m := good.clone()
+		m["https://example.org/"+roles[int(role)%len(roles)]] = data
+		site, err := readMem(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v (%T) is not an *Error", err, err)
+			}
+			if pe.Doc == "" || pe.Kind == nil {
+				t.Fatalf("error %#v names no document or kind", pe)
+			}
+			return
+		}
+		if len(site.Resources) > 1000*len(m) || site.At.IsZero() {
+			t.Fatalf("read %d resources at %v", len(site.Resources), site.At)
+		}
+		for i := 1; i < len(site.ChangeLists); i++ {
+			if site.ChangeLists[i].From.Before(site.ChangeLists[i-1].Until) {
+				t.Fatalf("change lists overlap: %+v", site.ChangeLists)
+			}
+		}
+	})
+}

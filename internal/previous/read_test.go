@@ -1,0 +1,269 @@
+package previous
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// goodDir copies testdata/good, a previous build as rsgen publishes it,
+// into a temporary directory.
+func goodDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/good")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// edit replaces the first occurrence of old by new in the file rel of dir.
+func edit(t *testing.T, dir, rel, old, new string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s does not contain %q", rel, old)
+	}
+	write(t, dir, rel, strings.Replace(string(b), old, new, 1))
+}
+
+func write(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	tm, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
+}
+
+func TestReadDirectory(t *testing.T) {
+	dir := goodDir(t)
+	var notices []string
+	site, err := Read(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z"), Notice: func(m string) { notices = append(notices, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if site.DocsBase != "https://example.org/" || site.CapabilityList != "https://example.org/resourcesync/capabilitylist.xml" {
+		t.Errorf("DocsBase %q, CapabilityList %q", site.DocsBase, site.CapabilityList)
+	}
+	if !site.At.Equal(mustTime(t, "2024-06-03T00:00:00Z")) {
+		t.Errorf("At = %v", site.At)
+	}
+	if len(site.Resources) != 9 {
+		t.Fatalf("%d resources, want 9", len(site.Resources))
+	}
+	i, ok := site.Index("https://example.org/index.html")
+	if !ok {
+		t.Fatal("index.html not found")
+	}
+	r := site.Resources[i]
+	if r.Length != 392 || r.Type != "text/html" || !r.Lastmod.Equal(mustTime(t, "2024-06-02T06:30:00Z")) ||
+		len(r.Hash) != 1 || r.Hash[0].Alg != "sha-256" || r.Hash[0].Digest != "caa40fb52882082aaca9f96ffb95f23169cc47b71ca5252a417fd06b948c6387" {
+		t.Errorf("index.html read as %+v", r)
+	}
+	if _, ok := site.Index("https://example.org/data/empty.txt"); ok {
+		t.Error("a resource deleted before the last build was read")
+	}
+	if len(site.ChangeLists) != 2 {
+		t.Fatalf("%d change lists, want 2", len(site.ChangeLists))
+	}
+	for k, want := range []struct{ rel, from, until string }{
+		{"resourcesync/changelist-20240602T000000Z.xml", "2024-06-01T00:00:00Z", "2024-06-02T00:00:00Z"},
+		{"resourcesync/changelist-20240603T000000Z.xml", "2024-06-02T00:00:00Z", "2024-06-03T00:00:00Z"},
+	} {
+		cl := site.ChangeLists[k]
+		data, err := os.ReadFile(filepath.Join(dir, want.rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cl.Rel != want.rel || !cl.From.Equal(mustTime(t, want.from)) || !cl.Until.Equal(mustTime(t, want.until)) || string(cl.Data) != string(data) {
+			t.Errorf("change list %d: %s %v %v (%d bytes), want %+v", k, cl.Rel, cl.From, cl.Until, len(cl.Data), want)
+		}
+	}
+	if site.ChangeDump != nil {
+		t.Error("a Change Dump where there is none")
+	}
+	if len(notices) != 0 {
+		t.Errorf("notices: %q", notices)
+	}
+}
+
+func TestReadOpenChangeListIsNotCarried(t *testing.T) {
+	dir := goodDir(t)
+	edit(t, dir, "resourcesync/changelist-20240603T000000Z.xml", ` until="2024-06-03T00:00:00Z"`, "")
+	edit(t, dir, "resourcesync/changelist.xml", `from="2024-06-02T00:00:00Z" until="2024-06-03T00:00:00Z"`, `from="2024-06-02T00:00:00Z"`)
+	var notices []string
+	site, err := Read(context.Background(), dir, Options{Notice: func(m string) { notices = append(notices, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(site.ChangeLists) != 1 || len(notices) != 1 || !strings.Contains(notices[0], "open Change List") {
+		t.Errorf("%d lists, notices %q", len(site.ChangeLists), notices)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	const (
+		part1 = "resourcesync/resourcelist-00001.xml"
+		part2 = "resourcesync/resourcelist-00002.xml"
+		cl2   = "resourcesync/changelist-20240603T000000Z.xml"
+		index = "resourcesync/changelist.xml"
+		caps  = "resourcesync/capabilitylist.xml"
+	)
+	tests := []struct {
+		name     string
+		mutate   func(t *testing.T, dir string)
+		location func(dir string) string // default: dir
+		opts     Options
+		kind     error
+		doc      string // suffix of Error.Doc
+		line     int
+		msg      string // in the message
+	}{
+		{name: "no directory", location: func(dir string) string { return filepath.Join(dir, "nope") },
+			kind: ErrUnreachable, doc: "nope", msg: "no such file"},
+		{name: "a file, not a directory", location: func(dir string) string { return filepath.Join(dir, caps) },
+			kind: ErrUnreachable, doc: "capabilitylist.xml", msg: "not a directory"},
+		{name: "no source description", mutate: func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, ".well-known/resourcesync")) },
+			kind: ErrUnreachable, doc: ".well-known/resourcesync", msg: "no such file"},
+		{name: "an HTML page", mutate: func(t *testing.T, dir string) {
+			write(t, dir, ".well-known/resourcesync", "<!DOCTYPE html>\n<html><body>Not found</body></html>\n")
+		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", line: 1, msg: "DOCTYPE"},
+		{name: "another vocabulary", mutate: func(t *testing.T, dir string) {
+			write(t, dir, ".well-known/resourcesync", `<?xml version="1.0"?>`+"\n"+`<feed xmlns="http://www.w3.org/2005/Atom"/>`)
+		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", line: 2, msg: "root element is <feed>"},
+		{name: "a plain sitemap", mutate: func(t *testing.T, dir string) {
+			write(t, dir, ".well-known/resourcesync", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/</loc></url></urlset>`)
+		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", msg: "no <rs:md capability"},
+		{name: "entities", mutate: func(t *testing.T, dir string) {
+			write(t, dir, part1, `<?xml version="1.0"?>`+"\n"+`<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>`+"\n"+`<urlset>&lol2;</urlset>`)
+		}, kind: ErrNotResourceSync, doc: part1, line: 2, msg: "DOCTYPE"},
+		{name: "wrong capability", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, caps, `<rs:md capability="capabilitylist"/>`, `<rs:md capability="resourcelist" at="2024-06-03T00:00:00Z"/>`)
+		}, kind: ErrCapability, doc: caps, msg: `capability "resourcelist" where "capabilitylist" was expected`},
+		{name: "a part of another capability", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, part2, `capability="resourcelist"`, `capability="resourcedump"`)
+		}, kind: ErrCapability, doc: part2},
+		{name: "malformed XML", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, part2, "</lastmod>\n    <rs:md hash=\"sha-256:40b7", "</lastmod>\n    <rs:md hash=\"sha-256:40b7\" </url>")
+		}, kind: ErrMalformed, doc: part2, line: 15, msg: "not well-formed"},
+		{name: "truncated", mutate: func(t *testing.T, dir string) {
+			b, _ := os.ReadFile(filepath.Join(dir, part2))
+			write(t, dir, part2, string(b[:len(b)/2]))
+		}, kind: ErrMalformed, doc: part2, line: 13, msg: "unexpected EOF"},
+		{name: "over the byte limit", opts: Options{MaxBytes: 1000}, kind: ErrLimit, doc: part1, msg: "1000"},
+		{name: "over the entry limit", opts: Options{MaxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
+		{name: "over the resource limit", opts: Options{MaxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
+		{name: "previous snapshot later", opts: Options{At: time.Date(2024, 6, 2, 23, 59, 59, 0, time.UTC)},
+			kind: ErrLater, doc: "resourcesync/resourcelist.xml", msg: "taken at 2024-06-03T00:00:00Z, later than this build's snapshot time 2024-06-02T23:59:59Z"},
+		{name: "no at", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, "resourcesync/resourcelist.xml", ` at="2024-06-03T00:00:00Z"`, "")
+		}, kind: ErrInvalid, doc: "resourcesync/resourcelist.xml", msg: "no at"},
+		{name: "a malformed at", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, "resourcesync/resourcelist.xml", `at="2024-06-03T00:00:00Z"`, `at="yesterday"`)
+		}, kind: ErrInvalid, doc: "resourcesync/resourcelist.xml", msg: "not a W3C Datetime"},
+		{name: "a malformed lastmod", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, part2, "<lastmod>2024-01-01T00:00:00Z", "<lastmod>2024-13-01T00:00:00Z")
+		}, kind: ErrInvalid, doc: part2, line: 7, msg: "lastmod"},
+		{name: "a malformed hash", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, part2, "sha-256:40b7cd15101faf5439ae1a6892f215ebf0f789bd894d791926465355f98c9644", "sha-256:40b7")
+		}, kind: ErrInvalid, doc: part2, line: 12, msg: "64 hex digits"},
+		{name: "a malformed length", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, part2, `length="79"`, `length="-79"`)
+		}, kind: ErrInvalid, doc: part2, line: 12, msg: "not a number of bytes"},
+		{name: "a resource listed twice", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, part2, "https://example.org/images/logo.png", "https://example.org/index.html")
+		}, kind: ErrInvalid, doc: part2, line: 22, msg: "listed twice"},
+		{name: "a document outside the directory", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, caps, "https://example.org/resourcesync/resourcelist.xml", "https://example.org/../../../../etc/passwd")
+		}, kind: ErrUnreachable, doc: "etc/passwd", msg: "leads outside"},
+		{name: "a document on another site", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, caps, "https://example.org/resourcesync/resourcelist.xml", "https://elsewhere.example/resourcelist.xml")
+		}, kind: ErrUnreachable, doc: "https://elsewhere.example/resourcelist.xml", msg: "is not under https://example.org/"},
+		{name: "no capability list", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, ".well-known/resourcesync", `capability="capabilitylist"`, `capability="resourcelist"`)
+		}, kind: ErrInvalid, doc: ".well-known/resourcesync", msg: "no Capability List"},
+		{name: "no resource list", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, caps, `<rs:md capability="resourcelist"/>`, `<rs:md capability="resourcedump"/>`)
+		}, kind: ErrInvalid, doc: caps, msg: "no Resource List"},
+		{name: "a capability twice", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, caps, `<rs:md capability="changelist"/>`, `<rs:md capability="resourcelist"/>`)
+		}, kind: ErrInvalid, doc: caps, line: 10, msg: `capability "resourcelist" is listed twice`},
+		{name: "an index that lists itself", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, index, "https://example.org/resourcesync/changelist-20240602T000000Z.xml", "https://example.org/resourcesync/changelist.xml")
+		}, kind: ErrInvalid, doc: index, msg: "listed twice (a loop"},
+		{name: "changes out of order", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-03T00:00:00Z"`)
+			edit(t, dir, cl2, `change="deleted" datetime="2024-06-03T00:00:00Z"`, `change="deleted" datetime="2024-06-02T01:00:00Z"`)
+		}, kind: ErrInvalid, doc: cl2, line: 12, msg: "chronological"},
+		{name: "a change outside its list", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-01T06:30:00Z"`)
+		}, kind: ErrInvalid, doc: cl2, line: 7, msg: "outside the document's from"},
+		{name: "an unknown change", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, cl2, `change="updated"`, `change="modified"`)
+		}, kind: ErrInvalid, doc: cl2, line: 7, msg: `change "modified"`},
+		{name: "an index that disagrees with its list", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, index, `until="2024-06-02T00:00:00Z"`, `until="2024-06-02T12:00:00Z"`)
+		}, kind: ErrInvalid, doc: "changelist-20240602T000000Z.xml", msg: "but its index says 2024-06-02T12:00:00Z"},
+		{name: "lists that overlap", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, index, `from="2024-06-02T00:00:00Z" until="2024-06-03T00:00:00Z"`, `from="2024-06-01T12:00:00Z" until="2024-06-03T00:00:00Z"`)
+			edit(t, dir, cl2, `from="2024-06-02T00:00:00Z"`, `from="2024-06-01T12:00:00Z"`)
+		}, kind: ErrInvalid, doc: cl2, msg: "may not overlap"},
+		{name: "a list after the snapshot", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, index, `until="2024-06-03T00:00:00Z"/>`+"\n  </sitemap>", `until="2024-06-04T00:00:00Z"/>`+"\n  </sitemap>")
+			edit(t, dir, cl2, `until="2024-06-03T00:00:00Z"`, `until="2024-06-04T00:00:00Z"`)
+		}, kind: ErrInvalid, doc: cl2, msg: "after the snapshot time of the Resource List"},
+		{name: "a change list without from", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, cl2, ` from="2024-06-02T00:00:00Z"`, "")
+		}, kind: ErrInvalid, doc: cl2, msg: "no from"},
+		{name: "a URL that is not http", location: func(string) string { return "ftp://example.org/" },
+			kind: ErrInvalid, doc: "ftp://example.org/", msg: "only http and https"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := goodDir(t)
+			if tt.mutate != nil {
+				tt.mutate(t, dir)
+			}
+			loc := dir
+			if tt.location != nil {
+				loc = tt.location(dir)
+			}
+			site, err := Read(context.Background(), loc, tt.opts)
+			if err == nil {
+				t.Fatalf("read %d resources, want an error", len(site.Resources))
+			}
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v (%T) is not an *Error", err, err)
+			}
+			if !errors.Is(err, tt.kind) {
+				t.Errorf("error %q is of kind %v, want %v", err, pe.Kind, tt.kind)
+			}
+			if !strings.HasSuffix(filepath.ToSlash(pe.Doc), tt.doc) {
+				t.Errorf("error names %q, want …%s", pe.Doc, tt.doc)
+			}
+			if tt.line != 0 && pe.Line != tt.line {
+				t.Errorf("error at line %d, want %d: %v", pe.Line, tt.line, err)
+			}
+			if !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("error %q does not say %q", err, tt.msg)
+			}
+		})
+	}
+}
