@@ -21,7 +21,8 @@ type scanCache struct {
 	// Written by the walker goroutine only, read after the scan.
 	hits     []Resource
 	hitEntry map[string]*hashcache.Entry
-	missStat map[string]hashcache.Stat // stat before reading, of the files read
+	missStat map[string]hashcache.Stat   // stat before reading, of the files read
+	partial  map[string]*hashcache.Entry // entries with the right stat but not every digest
 
 	// Written by the collecting goroutine only, read after the scan.
 	readFiles map[string]readFile
@@ -45,6 +46,7 @@ func (b *build) loadCache() *scanCache {
 		hitEntry:  map[string]*hashcache.Entry{},
 		missStat:  map[string]hashcache.Stat{},
 		readFiles: map[string]readFile{},
+		partial:   map[string]*hashcache.Entry{},
 	}
 	old, err := hashcache.Load(b.cfg.Cache, b.root)
 	switch {
@@ -89,6 +91,7 @@ func (c *scanCache) hit(b *build, f scanFile) bool {
 			b.stats.Cached.Add(1)
 			return true
 		}
+		c.partial[f.rel] = e
 	}
 	c.missStat[f.rel] = st
 	return false
@@ -116,13 +119,16 @@ func (c *scanCache) finish(b *build, resources []Resource) {
 			continue
 		}
 		e := &hashcache.Entry{Stat: st}
+		if old, ok := c.partial[rel]; ok {
+			*e = *old // keep the digests of other algorithms: the file is the same
+		}
 		if rf.sniff {
 			e.Type = rf.typ
 		}
 		e.SetSum(b.cfg.Hashes, rf.sum)
 		c.next.Put(rel, e)
 	}
-	c.readFiles, c.missStat = nil, nil
+	c.readFiles, c.missStat, c.partial = nil, nil, nil
 }
 
 // digest returns the cached digest by a of the file at rel, if the scan

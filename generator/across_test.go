@@ -1,0 +1,222 @@
+package generator
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// Helpers shared by the tests of builds across builds.
+
+const testBase = "https://example.org/"
+
+func day(d int) time.Time { return time.Date(2024, 6, d, 0, 0, 0, 0, time.UTC) }
+
+func ts(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// tree is a source directory whose files have chosen mtimes.
+type tree struct {
+	t   *testing.T
+	dir string
+}
+
+func newTree(t *testing.T, files map[string]string, mtime time.Time) *tree {
+	t.Helper()
+	tr := &tree{t: t, dir: t.TempDir()}
+	for rel, content := range files {
+		tr.write(rel, content, mtime)
+	}
+	return tr
+}
+
+func (tr *tree) path(rel string) string { return filepath.Join(tr.dir, filepath.FromSlash(rel)) }
+
+func (tr *tree) write(rel, content string, mtime time.Time) {
+	tr.t.Helper()
+	p := tr.path(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		tr.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		tr.t.Fatal(err)
+	}
+	tr.touch(rel, mtime)
+}
+
+func (tr *tree) touch(rel string, mtime time.Time) {
+	tr.t.Helper()
+	if err := os.Chtimes(tr.path(rel), mtime, mtime); err != nil {
+		tr.t.Fatal(err)
+	}
+}
+
+func (tr *tree) remove(rel string) {
+	tr.t.Helper()
+	if err := os.Remove(tr.path(rel)); err != nil {
+		tr.t.Fatal(err)
+	}
+}
+
+func (tr *tree) rename(from, to string) {
+	tr.t.Helper()
+	if err := os.Rename(tr.path(from), tr.path(to)); err != nil {
+		tr.t.Fatal(err)
+	}
+}
+
+func testConfig(src, out string, at time.Time) Config {
+	base, err := ParseBaseURL(testBase)
+	if err != nil {
+		panic(err)
+	}
+	return Config{Source: src, Out: out, BaseURL: base, At: at, FixedTime: true, Jobs: 2,
+		Changes: Changes{Keep: DefaultChangesKeep}}
+}
+
+// build runs a build and fails the test if it fails.
+func mustBuild(t *testing.T, cfg Config) *Report {
+	t.Helper()
+	rep, err := Build(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("build at %s: %v", rsxml.FormatTime(cfg.At), err)
+	}
+	return rep
+}
+
+// readDoc reads a published document with rsgen's reader.
+func readDoc(t *testing.T, path string) (*rsxml.Doc, []*rsxml.Entry) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return doc, entries
+}
+
+// snapshot returns every file under dir with its content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func sameFiles(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	var diffs []string
+	for name, w := range want {
+		if g, ok := got[name]; !ok {
+			diffs = append(diffs, "missing "+name)
+		} else if g != w {
+			diffs = append(diffs, "differs "+name)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			diffs = append(diffs, "extra "+name)
+		}
+	}
+	sort.Strings(diffs)
+	if len(diffs) > 0 {
+		t.Errorf("%s: %s", what, strings.Join(diffs, ", "))
+	}
+}
+
+func sha(s string) string {
+	d := sha256.Sum256([]byte(s))
+	return "sha-256:" + hex.EncodeToString(d[:])
+}
+
+// changeLines renders the entries of a change document for comparison:
+// "change path datetime=… lastmod=… length=…".
+func changeLines(entries []*rsxml.Entry) []string {
+	var lines []string
+	for _, e := range entries {
+		line := fmt.Sprintf("%s %s datetime=%s lastmod=%s", e.MD.Change, strings.TrimPrefix(e.Loc, testBase), e.MD.Datetime, e.Lastmod)
+		if e.MD.Length != "" {
+			line += " length=" + e.MD.Length
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// changeListFiles returns the names of the Change Lists in out, sorted.
+func changeListFiles(t *testing.T, out string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(out, DocsDir, "changelist-*.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range files {
+		files[i] = filepath.Base(files[i])
+	}
+	sort.Strings(files)
+	return files
+}
+
+// capabilities returns the capabilities the Capability List in out lists.
+func capabilities(t *testing.T, out string) []string {
+	t.Helper()
+	_, entries := readDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
+	var caps []string
+	for _, e := range entries {
+		caps = append(caps, e.MD.Capability)
+	}
+	return caps
+}
+
+// validate runs the official validator over out, if it is beside the
+// checkout (../shared in CI); without it, rsgen's own reader has checked
+// the documents.
+func validate(t *testing.T, out string) {
+	t.Helper()
+	validator, err := filepath.Abs("../../shared/tools/rs-validate.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(validator); err != nil {
+		return
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import lxml").Run(); err != nil {
+		return
+	}
+	cmd := exec.Command("/usr/bin/python3", validator, "-w", "--require-up", filepath.Join(out, DocsDir), filepath.Join(out, WellKnownFile))
+	b, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(b), "WARN") {
+		t.Errorf("the official validator rejects %s: %v\n%s", out, err, b)
+	}
+}
