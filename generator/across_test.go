@@ -19,11 +19,11 @@ import (
 
 // Helpers shared by the tests of builds across builds.
 
-const testBase = "https://example.org/"
+const acBase = "https://example.org/"
 
-func day(d int) time.Time { return time.Date(2024, 6, d, 0, 0, 0, 0, time.UTC) }
+func acDay(d int) time.Time { return time.Date(2024, 6, d, 0, 0, 0, 0, time.UTC) }
 
-func ts(s string) time.Time {
+func acTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		panic(err)
@@ -31,24 +31,24 @@ func ts(s string) time.Time {
 	return t
 }
 
-// tree is a source directory whose files have chosen mtimes.
-type tree struct {
+// acTree is a source directory whose files have chosen mtimes.
+type acTree struct {
 	t   *testing.T
 	dir string
 }
 
-func newTree(t *testing.T, files map[string]string, mtime time.Time) *tree {
+func acNewTree(t *testing.T, files map[string]string, mtime time.Time) *acTree {
 	t.Helper()
-	tr := &tree{t: t, dir: t.TempDir()}
+	tr := &acTree{t: t, dir: t.TempDir()}
 	for rel, content := range files {
 		tr.write(rel, content, mtime)
 	}
 	return tr
 }
 
-func (tr *tree) path(rel string) string { return filepath.Join(tr.dir, filepath.FromSlash(rel)) }
+func (tr *acTree) path(rel string) string { return filepath.Join(tr.dir, filepath.FromSlash(rel)) }
 
-func (tr *tree) write(rel, content string, mtime time.Time) {
+func (tr *acTree) write(rel, content string, mtime time.Time) {
 	tr.t.Helper()
 	p := tr.path(rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -60,29 +60,29 @@ func (tr *tree) write(rel, content string, mtime time.Time) {
 	tr.touch(rel, mtime)
 }
 
-func (tr *tree) touch(rel string, mtime time.Time) {
+func (tr *acTree) touch(rel string, mtime time.Time) {
 	tr.t.Helper()
 	if err := os.Chtimes(tr.path(rel), mtime, mtime); err != nil {
 		tr.t.Fatal(err)
 	}
 }
 
-func (tr *tree) remove(rel string) {
+func (tr *acTree) remove(rel string) {
 	tr.t.Helper()
 	if err := os.Remove(tr.path(rel)); err != nil {
 		tr.t.Fatal(err)
 	}
 }
 
-func (tr *tree) rename(from, to string) {
+func (tr *acTree) rename(from, to string) {
 	tr.t.Helper()
 	if err := os.Rename(tr.path(from), tr.path(to)); err != nil {
 		tr.t.Fatal(err)
 	}
 }
 
-func testConfig(src, out string, at time.Time) Config {
-	base, err := ParseBaseURL(testBase)
+func acConfig(src, out string, at time.Time) Config {
+	base, err := ParseBaseURL(acBase)
 	if err != nil {
 		panic(err)
 	}
@@ -90,8 +90,8 @@ func testConfig(src, out string, at time.Time) Config {
 		Changes: Changes{Keep: DefaultChangesKeep}}
 }
 
-// build runs a build and fails the test if it fails.
-func mustBuild(t *testing.T, cfg Config) *Report {
+// acBuild runs a build and fails the test if it fails.
+func acBuild(t *testing.T, cfg Config) *Report {
 	t.Helper()
 	rep, err := Build(context.Background(), cfg)
 	if err != nil {
@@ -100,8 +100,8 @@ func mustBuild(t *testing.T, cfg Config) *Report {
 	return rep
 }
 
-// readDoc reads a published document with rsgen's reader.
-func readDoc(t *testing.T, path string) (*rsxml.Doc, []*rsxml.Entry) {
+// acReadDoc reads a published document with rsgen's reader.
+func acReadDoc(t *testing.T, path string) (*rsxml.Doc, []*rsxml.Entry) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -115,8 +115,8 @@ func readDoc(t *testing.T, path string) (*rsxml.Doc, []*rsxml.Entry) {
 	return doc, entries
 }
 
-// snapshot returns every file under dir with its content.
-func snapshot(t *testing.T, dir string) map[string]string {
+// acSnapshot returns every file under dir with its content.
+func acSnapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -134,7 +134,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return files
 }
 
-func sameFiles(t *testing.T, what string, got, want map[string]string) {
+func acSameFiles(t *testing.T, what string, got, want map[string]string) {
 	t.Helper()
 	var diffs []string
 	for name, w := range want {
@@ -155,17 +155,17 @@ func sameFiles(t *testing.T, what string, got, want map[string]string) {
 	}
 }
 
-func sha(s string) string {
+func acSHA(s string) string {
 	d := sha256.Sum256([]byte(s))
 	return "sha-256:" + hex.EncodeToString(d[:])
 }
 
-// changeLines renders the entries of a change document for comparison:
+// acChangeLines renders the entries of a change document for comparison:
 // "change path datetime=… lastmod=… length=…".
-func changeLines(entries []*rsxml.Entry) []string {
+func acChangeLines(entries []*rsxml.Entry) []string {
 	var lines []string
 	for _, e := range entries {
-		line := fmt.Sprintf("%s %s datetime=%s lastmod=%s", e.MD.Change, strings.TrimPrefix(e.Loc, testBase), e.MD.Datetime, e.Lastmod)
+		line := fmt.Sprintf("%s %s datetime=%s lastmod=%s", e.MD.Change, strings.TrimPrefix(e.Loc, acBase), e.MD.Datetime, e.Lastmod)
 		if e.MD.Length != "" {
 			line += " length=" + e.MD.Length
 		}
@@ -174,8 +174,8 @@ func changeLines(entries []*rsxml.Entry) []string {
 	return lines
 }
 
-// changeListFiles returns the names of the Change Lists in out, sorted.
-func changeListFiles(t *testing.T, out string) []string {
+// acChangeListFiles returns the names of the Change Lists in out, sorted.
+func acChangeListFiles(t *testing.T, out string) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(out, DocsDir, "changelist-*.xml"))
 	if err != nil {
@@ -188,10 +188,10 @@ func changeListFiles(t *testing.T, out string) []string {
 	return files
 }
 
-// capabilities returns the capabilities the Capability List in out lists.
-func capabilities(t *testing.T, out string) []string {
+// acCapabilities returns the capabilities the Capability List in out lists.
+func acCapabilities(t *testing.T, out string) []string {
 	t.Helper()
-	_, entries := readDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
+	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
 	var caps []string
 	for _, e := range entries {
 		caps = append(caps, e.MD.Capability)
@@ -199,10 +199,10 @@ func capabilities(t *testing.T, out string) []string {
 	return caps
 }
 
-// validate runs the official validator over out, if it is beside the
+// acValidate runs the official validator over out, if it is beside the
 // checkout (../shared in CI); without it, rsgen's own reader has checked
 // the documents.
-func validate(t *testing.T, out string) {
+func acValidate(t *testing.T, out string) {
 	t.Helper()
 	validator, err := filepath.Abs("../../shared/tools/rs-validate.py")
 	if err != nil {

@@ -10,11 +10,11 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 )
 
-// cachedConfig is testConfig with a hash cache, and a clock an hour ahead:
+// acCachedConfig is acConfig with a hash cache, and a clock an hour ahead:
 // the files a test has just written count as settled, which real files
 // are once a tenth of a second old.
-func cachedConfig(src, out, cache string, at time.Time) Config {
-	cfg := testConfig(src, out, at)
+func acCachedConfig(src, out, cache string, at time.Time) Config {
+	cfg := acConfig(src, out, at)
 	cfg.Cache = cache
 	cfg.now = func() time.Time { return time.Now().Add(time.Hour) }
 	return cfg
@@ -22,42 +22,42 @@ func cachedConfig(src, out, cache string, at time.Time) Config {
 
 func TestCacheGivesTheSameOutput(t *testing.T) {
 	files := map[string]string{"sniffed": "%PDF-1.4 sniffed by content", "x/page.html": "<p>page</p>"}
-	for k, v := range baseFiles {
+	for k, v := range acFiles {
 		files[k] = v
 	}
-	tr := newTree(t, files, t0)
+	tr := acNewTree(t, files, acT0)
 	cache := filepath.Join(t.TempDir(), "rsgen.cache")
 	var notices []string
 	build := func(cfg Config) (*Report, map[string]string) {
 		t.Helper()
 		cfg.Notice = func(m string) { notices = append(notices, m) }
-		rep := mustBuild(t, cfg)
-		return rep, snapshot(t, cfg.Out)
+		rep := acBuild(t, cfg)
+		return rep, acSnapshot(t, cfg.Out)
 	}
 
-	_, plain := build(testConfig(tr.dir, t.TempDir(), day(1)))
-	rep, cold := build(cachedConfig(tr.dir, t.TempDir(), cache, day(1)))
+	_, plain := build(acConfig(tr.dir, t.TempDir(), acDay(1)))
+	rep, cold := build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
 	if rep.Cached != 0 {
 		t.Errorf("a cold build found %d files in the cache", rep.Cached)
 	}
-	sameFiles(t, "a cold build with --cache", cold, plain)
-	rep, warm := build(cachedConfig(tr.dir, t.TempDir(), cache, day(1)))
+	acSameFiles(t, "a cold build with --cache", cold, plain)
+	rep, warm := build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
 	if rep.Cached != len(files) {
 		t.Errorf("a warm build found %d of %d files in the cache", rep.Cached, len(files))
 	}
-	sameFiles(t, "a warm build", warm, plain)
+	acSameFiles(t, "a warm build", warm, plain)
 
 	// Another digest is not in the cache: those files are read, and the
 	// cache then has both.
-	cfg := cachedConfig(tr.dir, t.TempDir(), cache, day(1))
+	cfg := acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1))
 	cfg.Hashes = hashing.Set{hashing.SHA256, hashing.MD5}
 	if rep, _ = build(cfg); rep.Cached != 0 {
 		t.Errorf("%d files found in the cache for a digest it lacks", rep.Cached)
 	}
-	if rep, _ = build(cachedConfig(tr.dir, t.TempDir(), cache, day(1))); rep.Cached != len(files) {
+	if rep, _ = build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1))); rep.Cached != len(files) {
 		t.Errorf("%d files found in the cache after a build with more digests", rep.Cached)
 	}
-	cfg = cachedConfig(tr.dir, t.TempDir(), cache, day(1))
+	cfg = acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1))
 	cfg.Hashes = hashing.Set{hashing.MD5}
 	if rep, _ = build(cfg); rep.Cached != len(files) {
 		t.Errorf("%d files found in the cache by their md5", rep.Cached)
@@ -65,15 +65,15 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 
 	// A content change that keeps the size and the mtime still changes
 	// the status change time, which the cache compares.
-	tr.write("a.txt", "ALPHA", t0)
-	tr.touch("x/page.html", t0.Add(time.Second))
-	rep, changed := build(cachedConfig(tr.dir, t.TempDir(), cache, day(1)))
+	tr.write("a.txt", "ALPHA", acT0)
+	tr.touch("x/page.html", acT0.Add(time.Second))
+	rep, changed := build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
 	if rep.Cached != len(files)-2 {
 		t.Errorf("%d files found in the cache, want all but the two changed", rep.Cached)
 	}
-	_, plainChanged := build(testConfig(tr.dir, t.TempDir(), day(1)))
-	sameFiles(t, "a warm build after a change", changed, plainChanged)
-	if !strings.Contains(changed["resourcesync/resourcelist.xml"], sha("ALPHA")) {
+	_, plainChanged := build(acConfig(tr.dir, t.TempDir(), acDay(1)))
+	acSameFiles(t, "a warm build after a change", changed, plainChanged)
+	if !strings.Contains(changed["resourcesync/resourcelist.xml"], acSHA("ALPHA")) {
 		t.Error("the new digest of a.txt is not published")
 	}
 
@@ -82,48 +82,48 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	notices = nil
-	rep, damaged := build(cachedConfig(tr.dir, t.TempDir(), cache, day(1)))
+	rep, damaged := build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
 	if rep.Cached != 0 || len(notices) != 1 || !strings.Contains(notices[0], "not an rsgen hash cache: ignored") {
 		t.Errorf("%d cached, notices %q", rep.Cached, notices)
 	}
-	sameFiles(t, "a build with a damaged cache", damaged, plainChanged)
-	if rep, _ = build(cachedConfig(tr.dir, t.TempDir(), cache, day(1))); rep.Cached != len(files) {
+	acSameFiles(t, "a build with a damaged cache", damaged, plainChanged)
+	if rep, _ = build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1))); rep.Cached != len(files) {
 		t.Errorf("the cache was not rewritten after a damaged one: %d cached", rep.Cached)
 	}
 }
 
 func TestCacheSkipsUnsettledFiles(t *testing.T) {
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	cache := filepath.Join(t.TempDir(), "rsgen.cache")
-	cfg := cachedConfig(tr.dir, t.TempDir(), cache, day(1))
+	cfg := acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1))
 	// Files changed a moment before the scan may change again within the
 	// same timestamp: they are not cached.
 	cfg.now = time.Now
-	mustBuild(t, cfg)
-	rep := mustBuild(t, cachedConfig(tr.dir, t.TempDir(), cache, day(1)))
+	acBuild(t, cfg)
+	rep := acBuild(t, acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
 	if rep.Cached != 0 {
 		t.Errorf("%d files just written were cached", rep.Cached)
 	}
 }
 
 func TestCacheWithChanges(t *testing.T) {
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	cache := filepath.Join(t.TempDir(), "rsgen.cache")
 	out := t.TempDir()
-	mustBuild(t, cachedConfig(tr.dir, out, cache, day(1)))
+	acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
 	plainOut := t.TempDir()
-	mustBuild(t, testConfig(tr.dir, plainOut, day(1)))
+	acBuild(t, acConfig(tr.dir, plainOut, acDay(1)))
 
-	tr.write("b.txt", "BRAVO", t0) // same size and mtime
-	tr.write("new.txt", "new", day(1))
-	tr.touch("a.txt", day(1))
-	cfg := cachedConfig(tr.dir, out, cache, day(2))
+	tr.write("b.txt", "BRAVO", acT0) // same size and mtime
+	tr.write("new.txt", "new", acDay(1))
+	tr.touch("a.txt", acDay(1))
+	cfg := acCachedConfig(tr.dir, out, cache, acDay(2))
 	cfg.Changes.Previous = out
-	rep := mustBuild(t, cfg)
-	plain := testConfig(tr.dir, plainOut, day(2))
+	rep := acBuild(t, cfg)
+	plain := acConfig(tr.dir, plainOut, acDay(2))
 	plain.Changes.Previous = plainOut
-	mustBuild(t, plain)
-	sameFiles(t, "changes found with the cache", snapshot(t, out), snapshot(t, plainOut))
+	acBuild(t, plain)
+	acSameFiles(t, "changes found with the cache", acSnapshot(t, out), acSnapshot(t, plainOut))
 	if rep.Changes.Updated != 1 || rep.Changes.Created != 1 || rep.Cached != 2 {
 		t.Errorf("report %+v, %d cached", rep.Changes, rep.Cached)
 	}

@@ -11,78 +11,78 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-var baseFiles = map[string]string{
+var acFiles = map[string]string{
 	"a.txt":     "alpha",
 	"b.txt":     "bravo",
 	"dir/c.txt": "charlie",
 	"d.html":    "<p>delta</p>",
 }
 
-// t0 is when the files of baseFiles were last modified; builds run at
-// day(1) and day(2).
-var t0 = ts("2024-01-01T00:00:00Z")
+// acT0 is when the files of acFiles were last modified; builds run at
+// acDay(1) and acDay(2).
+var acT0 = acTime("2024-01-01T00:00:00Z")
 
 func TestChangeMutations(t *testing.T) {
 	tests := []struct {
 		name   string
-		mutate func(tr *tree)
+		mutate func(tr *acTree)
 		want   []string // entries of the Change List, in order; nil: no Change List
 	}{
-		{name: "create", mutate: func(tr *tree) { tr.write("new.txt", "new", ts("2024-06-01T12:00:00Z")) },
+		{name: "create", mutate: func(tr *acTree) { tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z")) },
 			want: []string{"created new.txt datetime=2024-06-01T12:00:00Z lastmod=2024-06-01T12:00:00Z length=3"}},
-		{name: "create with an old mtime", mutate: func(tr *tree) { tr.write("old.txt", "from an archive", ts("2020-02-02T02:02:02Z")) },
+		{name: "create with an old mtime", mutate: func(tr *acTree) { tr.write("old.txt", "from an archive", acTime("2020-02-02T02:02:02Z")) },
 			want: []string{"created old.txt datetime=2024-06-02T00:00:00Z lastmod=2020-02-02T02:02:02Z length=15"}},
-		{name: "update", mutate: func(tr *tree) { tr.write("a.txt", "alpha, again", ts("2024-06-01T08:00:00Z")) },
+		{name: "update", mutate: func(tr *acTree) { tr.write("a.txt", "alpha, again", acTime("2024-06-01T08:00:00Z")) },
 			want: []string{"updated a.txt datetime=2024-06-01T08:00:00Z lastmod=2024-06-01T08:00:00Z length=12"}},
-		{name: "update with the same size and mtime", mutate: func(tr *tree) { tr.write("a.txt", "ALPHA", t0) },
+		{name: "update with the same size and mtime", mutate: func(tr *acTree) { tr.write("a.txt", "ALPHA", acT0) },
 			want: []string{"updated a.txt datetime=2024-06-02T00:00:00Z lastmod=2024-06-02T00:00:00Z length=5"}},
-		{name: "update after the snapshot began", mutate: func(tr *tree) { tr.write("d.html", "<p>Delta</p>\n", ts("2024-07-01T00:00:00Z")) },
+		{name: "update after the snapshot began", mutate: func(tr *acTree) { tr.write("d.html", "<p>Delta</p>\n", acTime("2024-07-01T00:00:00Z")) },
 			want: []string{"updated d.html datetime=2024-06-02T00:00:00Z lastmod=2024-07-01T00:00:00Z length=13"}},
-		{name: "delete", mutate: func(tr *tree) { tr.remove("b.txt") },
+		{name: "delete", mutate: func(tr *acTree) { tr.remove("b.txt") },
 			want: []string{"deleted b.txt datetime=2024-06-02T00:00:00Z lastmod=2024-06-02T00:00:00Z"}},
-		{name: "rename", mutate: func(tr *tree) { tr.rename("dir/c.txt", "dir/c2.txt") },
+		{name: "rename", mutate: func(tr *acTree) { tr.rename("dir/c.txt", "dir/c2.txt") },
 			want: []string{
 				"deleted dir/c.txt datetime=2024-06-02T00:00:00Z lastmod=2024-06-02T00:00:00Z",
 				"created dir/c2.txt datetime=2024-06-02T00:00:00Z lastmod=2024-01-01T00:00:00Z length=7",
 			}},
-		{name: "several, in chronological order", mutate: func(tr *tree) {
-			tr.write("z.txt", "zulu", ts("2024-06-01T03:00:00Z"))
-			tr.write("b.txt", "bravo!", ts("2024-06-01T02:00:00Z"))
+		{name: "several, in chronological order", mutate: func(tr *acTree) {
+			tr.write("z.txt", "zulu", acTime("2024-06-01T03:00:00Z"))
+			tr.write("b.txt", "bravo!", acTime("2024-06-01T02:00:00Z"))
 			tr.remove("a.txt")
 		}, want: []string{
 			"updated b.txt datetime=2024-06-01T02:00:00Z lastmod=2024-06-01T02:00:00Z length=6",
 			"created z.txt datetime=2024-06-01T03:00:00Z lastmod=2024-06-01T03:00:00Z length=4",
 			"deleted a.txt datetime=2024-06-02T00:00:00Z lastmod=2024-06-02T00:00:00Z",
 		}},
-		{name: "touch only", mutate: func(tr *tree) { tr.touch("a.txt", ts("2024-06-01T09:00:00Z")) }},
-		{name: "nothing", mutate: func(*tree) {}},
+		{name: "touch only", mutate: func(tr *acTree) { tr.touch("a.txt", acTime("2024-06-01T09:00:00Z")) }},
+		{name: "nothing", mutate: func(*acTree) {}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr := newTree(t, baseFiles, t0)
+			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
-			mustBuild(t, testConfig(tr.dir, out, day(1)))
-			if files := changeListFiles(t, out); len(files) != 0 {
+			acBuild(t, acConfig(tr.dir, out, acDay(1)))
+			if files := acChangeListFiles(t, out); len(files) != 0 {
 				t.Fatalf("the first build published Change Lists %v", files)
 			}
 			tt.mutate(tr)
-			cfg := testConfig(tr.dir, out, day(2))
+			cfg := acConfig(tr.dir, out, acDay(2))
 			cfg.Changes.Previous = out
-			rep := mustBuild(t, cfg)
+			rep := acBuild(t, cfg)
 
-			_, resources := readDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			_, resources := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
 			lastmod := map[string]string{}
 			for _, e := range resources {
-				lastmod[strings.TrimPrefix(e.Loc, testBase)] = e.Lastmod
+				lastmod[strings.TrimPrefix(e.Loc, acBase)] = e.Lastmod
 			}
 			if tt.want == nil {
-				if files := changeListFiles(t, out); len(files) != 0 {
+				if files := acChangeListFiles(t, out); len(files) != 0 {
 					t.Errorf("Change Lists %v published where nothing changed", files)
 				}
 				if _, err := os.Stat(filepath.Join(out, DocsDir, "changelist.xml")); err == nil {
 					t.Error("a Change List Index published where there is no Change List")
 				}
-				if slices.Contains(capabilities(t, out), rsxml.CapChangeList) {
+				if slices.Contains(acCapabilities(t, out), rsxml.CapChangeList) {
 					t.Error("the Capability List advertises a Change List")
 				}
 				// An unchanged file keeps its lastmod, whatever its mtime.
@@ -94,21 +94,21 @@ func TestChangeMutations(t *testing.T) {
 				}
 				return
 			}
-			if files := changeListFiles(t, out); !slices.Equal(files, []string{"changelist-20240602T000000Z.xml"}) {
+			if files := acChangeListFiles(t, out); !slices.Equal(files, []string{"changelist-20240602T000000Z.xml"}) {
 				t.Fatalf("Change Lists %v", files)
 			}
-			doc, entries := readDoc(t, filepath.Join(out, DocsDir, "changelist-20240602T000000Z.xml"))
+			doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist-20240602T000000Z.xml"))
 			if doc.Index || doc.MD.Capability != rsxml.CapChangeList || doc.MD.From != "2024-06-01T00:00:00Z" || doc.MD.Until != "2024-06-02T00:00:00Z" {
 				t.Errorf("root %+v", doc.MD)
 			}
-			if doc.Link("up") != testBase+"resourcesync/capabilitylist.xml" || doc.Link("index") != testBase+"resourcesync/changelist.xml" {
+			if doc.Link("up") != acBase+"resourcesync/capabilitylist.xml" || doc.Link("index") != acBase+"resourcesync/changelist.xml" {
 				t.Errorf("links %+v", doc.Links)
 			}
-			if got := changeLines(entries); !slices.Equal(got, tt.want) {
+			if got := acChangeLines(entries); !slices.Equal(got, tt.want) {
 				t.Errorf("changes:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "))
 			}
 			for _, e := range entries {
-				rel := strings.TrimPrefix(e.Loc, testBase)
+				rel := strings.TrimPrefix(e.Loc, acBase)
 				if e.MD.Change == rsxml.ChangeDeleted {
 					if e.MD.Hash != "" || e.MD.Length != "" || e.MD.Type != "" {
 						t.Errorf("deleted %s carries %+v", rel, e.MD)
@@ -119,28 +119,28 @@ func TestChangeMutations(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if e.MD.Hash != sha(string(b)) || e.MD.Type == "" {
+				if e.MD.Hash != acSHA(string(b)) || e.MD.Type == "" {
 					t.Errorf("%s: hash %s type %q", rel, e.MD.Hash, e.MD.Type)
 				}
 				if e.Lastmod != lastmod[rel] {
 					t.Errorf("%s: lastmod %s in the Change List, %s in the Resource List", rel, e.Lastmod, lastmod[rel])
 				}
 			}
-			if !slices.Contains(capabilities(t, out), rsxml.CapChangeList) {
+			if !slices.Contains(acCapabilities(t, out), rsxml.CapChangeList) {
 				t.Error("the Capability List does not advertise the Change List")
 			}
-			validate(t, out)
+			acValidate(t, out)
 		})
 	}
 }
 
-// indexEntries checks the Change List Index in out (chronological, no gap,
+// acIndexEntries checks the Change List Index in out (chronological, no gap,
 // its from and until those of its first and last lists, every list there
 // and agreeing with its entry) and returns its entries as
 // "name from until".
-func indexEntries(t *testing.T, out string) []string {
+func acIndexEntries(t *testing.T, out string) []string {
 	t.Helper()
-	doc, entries := readDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
 	if !doc.Index || doc.MD.Capability != rsxml.CapChangeList || doc.Link("up") == "" {
 		t.Fatalf("the index is %+v", doc)
 	}
@@ -152,9 +152,9 @@ func indexEntries(t *testing.T, out string) []string {
 		if i > 0 && e.MD.From != entries[i-1].MD.Until {
 			t.Errorf("a gap: %s ends at %s, %s starts at %s", entries[i-1].Loc, entries[i-1].MD.Until, e.Loc, e.MD.From)
 		}
-		name := strings.TrimPrefix(e.Loc, testBase+DocsDir+"/")
-		ldoc, lentries := readDoc(t, filepath.Join(out, DocsDir, name))
-		if ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != testBase+"resourcesync/changelist.xml" {
+		name := strings.TrimPrefix(e.Loc, acBase+DocsDir+"/")
+		ldoc, lentries := acReadDoc(t, filepath.Join(out, DocsDir, name))
+		if ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != acBase+"resourcesync/changelist.xml" {
 			t.Errorf("%s is from %s until %s (index %s), its index entry says %s to %s", name, ldoc.MD.From, ldoc.MD.Until, ldoc.Link("index"), e.MD.From, e.MD.Until)
 		}
 		for _, le := range lentries {
@@ -171,7 +171,7 @@ func indexEntries(t *testing.T, out string) []string {
 }
 
 func TestChangeListChain(t *testing.T) {
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	steps := []struct {
 		at     time.Time
@@ -179,17 +179,17 @@ func TestChangeListChain(t *testing.T) {
 		mutate func()
 		index  []string // entries of the index after the build; nil: no index
 	}{
-		{at: day(1)},
-		{at: day(2), mutate: func() { tr.write("e.txt", "echo", ts("2024-06-01T10:00:00Z")) },
+		{at: acDay(1)},
+		{at: acDay(2), mutate: func() { tr.write("e.txt", "echo", acTime("2024-06-01T10:00:00Z")) },
 			index: []string{"changelist-20240602T000000Z.xml 2024-06-01T00:00:00Z 2024-06-02T00:00:00Z"}},
-		{at: day(3), mutate: func() { tr.touch("e.txt", ts("2024-06-02T10:00:00Z")) },
+		{at: acDay(3), mutate: func() { tr.touch("e.txt", acTime("2024-06-02T10:00:00Z")) },
 			index: []string{"changelist-20240602T000000Z.xml 2024-06-01T00:00:00Z 2024-06-02T00:00:00Z"}},
-		{at: day(4), mutate: func() { tr.remove("b.txt") },
+		{at: acDay(4), mutate: func() { tr.remove("b.txt") },
 			index: []string{
 				"changelist-20240602T000000Z.xml 2024-06-01T00:00:00Z 2024-06-02T00:00:00Z",
 				"changelist-20240604T000000Z.xml 2024-06-02T00:00:00Z 2024-06-04T00:00:00Z",
 			}},
-		{at: day(8), keep: 5 * 24 * time.Hour, mutate: func() { tr.write("a.txt", "alpha 2", ts("2024-06-05T00:00:00Z")) },
+		{at: acDay(8), keep: 5 * 24 * time.Hour, mutate: func() { tr.write("a.txt", "alpha 2", acTime("2024-06-05T00:00:00Z")) },
 			index: []string{
 				"changelist-20240604T000000Z.xml 2024-06-02T00:00:00Z 2024-06-04T00:00:00Z",
 				"changelist-20240608T000000Z.xml 2024-06-04T00:00:00Z 2024-06-08T00:00:00Z",
@@ -200,21 +200,21 @@ func TestChangeListChain(t *testing.T) {
 		if s.mutate != nil {
 			s.mutate()
 		}
-		cfg := testConfig(tr.dir, out, s.at)
+		cfg := acConfig(tr.dir, out, s.at)
 		if i > 0 {
 			cfg.Changes.Previous = out
 		}
 		if s.keep != 0 {
 			cfg.Changes.Keep = s.keep
 		}
-		rep := mustBuild(t, cfg)
-		after := snapshot(t, out)
+		rep := acBuild(t, cfg)
+		after := acSnapshot(t, out)
 		if s.index == nil {
 			if _, ok := after["resourcesync/changelist.xml"]; ok {
 				t.Fatalf("build %d published a Change List Index", i+1)
 			}
 		} else {
-			if got := indexEntries(t, out); !slices.Equal(got, s.index) {
+			if got := acIndexEntries(t, out); !slices.Equal(got, s.index) {
 				t.Errorf("build %d: index\n  %s\nwant\n  %s", i+1, strings.Join(got, "\n  "), strings.Join(s.index, "\n  "))
 			}
 			if rep.Changes.Lists != len(s.index) {
@@ -236,7 +236,7 @@ func TestChangeListChain(t *testing.T) {
 				}
 			}
 		}
-		validate(t, out)
+		acValidate(t, out)
 		before = after
 	}
 	if _, ok := before["resourcesync/changelist-20240602T000000Z.xml"]; ok {
@@ -245,53 +245,53 @@ func TestChangeListChain(t *testing.T) {
 }
 
 func TestChangeListSplit(t *testing.T) {
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	mustBuild(t, testConfig(tr.dir, out, day(1)))
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
 	for i, name := range []string{"n1", "n2", "n3", "n4", "n5", "n6", "n7"} {
-		tr.write(name+".txt", name, day(1).Add(time.Duration(i+1)*time.Hour))
+		tr.write(name+".txt", name, acDay(1).Add(time.Duration(i+1)*time.Hour))
 	}
-	cfg := testConfig(tr.dir, out, day(2))
+	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
 	cfg.Limits.MaxEntries = 4
-	mustBuild(t, cfg)
+	acBuild(t, cfg)
 	want := []string{
 		"changelist-20240602T000000Z-00001.xml 2024-06-01T00:00:00Z 2024-06-01T05:00:00Z",
 		"changelist-20240602T000000Z-00002.xml 2024-06-01T05:00:00Z 2024-06-02T00:00:00Z",
 	}
-	if got := indexEntries(t, out); !slices.Equal(got, want) {
+	if got := acIndexEntries(t, out); !slices.Equal(got, want) {
 		t.Errorf("index\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 	// The next build carries the parts forward as they are.
 	tr.remove("n1.txt")
-	cfg = testConfig(tr.dir, out, day(3))
+	cfg = acConfig(tr.dir, out, acDay(3))
 	cfg.Changes.Previous = out
 	cfg.Limits.MaxEntries = 4
-	mustBuild(t, cfg)
+	acBuild(t, cfg)
 	want = append(want, "changelist-20240603T000000Z.xml 2024-06-02T00:00:00Z 2024-06-03T00:00:00Z")
-	if got := indexEntries(t, out); !slices.Equal(got, want) {
+	if got := acIndexEntries(t, out); !slices.Equal(got, want) {
 		t.Errorf("index\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
-	validate(t, out)
+	acValidate(t, out)
 }
 
 func TestRebuildAtTheSameTime(t *testing.T) {
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	mustBuild(t, testConfig(tr.dir, out, day(1)))
-	tr.write("new.txt", "new", ts("2024-06-01T12:00:00Z"))
-	cfg := testConfig(tr.dir, out, day(2))
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
+	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	mustBuild(t, cfg)
-	first := snapshot(t, out)
+	acBuild(t, cfg)
+	first := acSnapshot(t, out)
 	// The same build again, against its own output: nothing changed since
 	// its snapshot, and it publishes the same bytes.
-	mustBuild(t, cfg)
-	sameFiles(t, "a rebuild", snapshot(t, out), first)
+	acBuild(t, cfg)
+	acSameFiles(t, "a rebuild", acSnapshot(t, out), first)
 	// A change with no time to have happened in is refused.
-	tr.write("later.txt", "later", ts("2024-06-01T13:00:00Z"))
+	tr.write("later.txt", "later", acTime("2024-06-01T13:00:00Z"))
 	if _, err := Build(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "give this build a later --at") {
 		t.Errorf("error %v", err)
 	}
-	sameFiles(t, "after a failed build", snapshot(t, out), first)
+	acSameFiles(t, "after a failed build", acSnapshot(t, out), first)
 }

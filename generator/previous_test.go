@@ -16,10 +16,10 @@ import (
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
-// servedConfig is testConfig for a site served at base.
-func servedConfig(t *testing.T, src, out, base string, at time.Time) Config {
+// acServedConfig is acConfig for a site served at base.
+func acServedConfig(t *testing.T, src, out, base string, at time.Time) Config {
 	t.Helper()
-	cfg := testConfig(src, out, at)
+	cfg := acConfig(src, out, at)
 	u, err := ParseBaseURL(base)
 	if err != nil {
 		t.Fatal(err)
@@ -30,28 +30,28 @@ func servedConfig(t *testing.T, src, out, base string, at time.Time) Config {
 }
 
 func TestPreviousOverHTTP(t *testing.T) {
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	live := t.TempDir()
 	srv := httptest.NewServer(http.FileServer(http.Dir(live)))
 	defer srv.Close()
 	base := srv.URL + "/"
-	mustBuild(t, servedConfig(t, tr.dir, live, base, day(1)))
+	acBuild(t, acServedConfig(t, tr.dir, live, base, acDay(1)))
 
-	tr.write("new.txt", "new", ts("2024-06-01T12:00:00Z"))
+	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
 	tr.remove("b.txt")
 	// From the live site into a fresh output directory, as CI does, and
 	// from the directory: the same bytes.
 	fromURL, fromDir := t.TempDir(), t.TempDir()
-	cfg := servedConfig(t, tr.dir, fromURL, base, day(2))
+	cfg := acServedConfig(t, tr.dir, fromURL, base, acDay(2))
 	cfg.Changes.Previous = srv.URL
-	rep := mustBuild(t, cfg)
+	rep := acBuild(t, cfg)
 	if rep.Changes.Created != 1 || rep.Changes.Deleted != 1 || rep.Changes.Lists != 1 {
 		t.Errorf("report %+v", rep.Changes)
 	}
-	cfg = servedConfig(t, tr.dir, fromDir, base, day(2))
+	cfg = acServedConfig(t, tr.dir, fromDir, base, acDay(2))
 	cfg.Changes.Previous = live
-	mustBuild(t, cfg)
-	sameFiles(t, "from the URL and from the directory", snapshot(t, fromURL), snapshot(t, fromDir))
+	acBuild(t, cfg)
+	acSameFiles(t, "from the URL and from the directory", acSnapshot(t, fromURL), acSnapshot(t, fromDir))
 
 	// Publish, and go on from the live site: the history survives the
 	// fresh output directory.
@@ -61,24 +61,24 @@ func TestPreviousOverHTTP(t *testing.T) {
 	if err := os.CopyFS(live, os.DirFS(fromURL)); err != nil {
 		t.Fatal(err)
 	}
-	tr.write("a.txt", "alpha!", ts("2024-06-02T12:00:00Z"))
+	tr.write("a.txt", "alpha!", acTime("2024-06-02T12:00:00Z"))
 	next := t.TempDir()
-	cfg = servedConfig(t, tr.dir, next, base, day(3))
+	cfg = acServedConfig(t, tr.dir, next, base, acDay(3))
 	cfg.Changes.Previous = srv.URL + "/"
-	mustBuild(t, cfg)
-	got := changeListFiles(t, next)
+	acBuild(t, cfg)
+	got := acChangeListFiles(t, next)
 	if !slices.Equal(got, []string{"changelist-20240602T000000Z.xml", "changelist-20240603T000000Z.xml"}) {
 		t.Errorf("Change Lists %v", got)
 	}
-	if a, b := snapshot(t, next)["resourcesync/changelist-20240602T000000Z.xml"], snapshot(t, live)["resourcesync/changelist-20240602T000000Z.xml"]; a != b {
+	if a, b := acSnapshot(t, next)["resourcesync/changelist-20240602T000000Z.xml"], acSnapshot(t, live)["resourcesync/changelist-20240602T000000Z.xml"]; a != b {
 		t.Error("the carried list differs from the one published")
 	}
 }
 
 func TestBadPreviousPublishesNothing(t *testing.T) {
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	good := t.TempDir()
-	mustBuild(t, testConfig(tr.dir, good, day(1)))
+	acBuild(t, acConfig(tr.dir, good, acDay(1)))
 	// A previous build broken in one document.
 	broken := func(rel, content string) string {
 		dir := t.TempDir()
@@ -101,21 +101,21 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 		kind     error
 		msg      string
 	}{
-		{"unreachable URL", down.URL, day(2), previous.ErrUnreachable, "503"},
-		{"missing directory", filepath.Join(good, "missing"), day(2), previous.ErrUnreachable, "no such file"},
-		{"not ResourceSync", broken(".well-known/resourcesync", "<html></html>"), day(2), previous.ErrNotResourceSync, "root element is <html>"},
+		{"unreachable URL", down.URL, acDay(2), previous.ErrUnreachable, "503"},
+		{"missing directory", filepath.Join(good, "missing"), acDay(2), previous.ErrUnreachable, "no such file"},
+		{"not ResourceSync", broken(".well-known/resourcesync", "<html></html>"), acDay(2), previous.ErrNotResourceSync, "root element is <html>"},
 		{"malformed XML", broken("resourcesync/resourcelist.xml", "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url>"),
-			day(2), previous.ErrMalformed, "resourcelist.xml line 3"},
-		{"later snapshot", good, ts("2024-05-31T23:00:00Z"), previous.ErrLater, "later than this build's snapshot time"},
+			acDay(2), previous.ErrMalformed, "resourcelist.xml line 3"},
+		{"later snapshot", good, acTime("2024-05-31T23:00:00Z"), previous.ErrLater, "later than this build's snapshot time"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
-			mustBuild(t, testConfig(tr.dir, out, day(1)))
-			before := snapshot(t, out)
-			tr.write("new.txt", "new", day(1))
+			acBuild(t, acConfig(tr.dir, out, acDay(1)))
+			before := acSnapshot(t, out)
+			tr.write("new.txt", "new", acDay(1))
 			defer tr.remove("new.txt")
-			cfg := testConfig(tr.dir, out, tt.at)
+			cfg := acConfig(tr.dir, out, tt.at)
 			cfg.Changes.Previous = tt.previous
 			cfg.Changes.HTTP = previous.HTTPOptions{Backoff: time.Millisecond, Attempts: 2}
 			_, err := Build(context.Background(), cfg)
@@ -125,32 +125,32 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("error %q does not say %q", err, tt.msg)
 			}
-			sameFiles(t, "the output after a failed build", snapshot(t, out), before)
+			acSameFiles(t, "the output after a failed build", acSnapshot(t, out), before)
 		})
 	}
 }
 
 func TestChangesDeterministic(t *testing.T) {
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	prev := t.TempDir()
-	mustBuild(t, testConfig(tr.dir, prev, day(1)))
+	acBuild(t, acConfig(tr.dir, prev, acDay(1)))
 	for i := range 20 {
-		tr.write("many/"+strings.Repeat("x", i+1)+".txt", "same time", ts("2024-06-01T06:00:00Z"))
+		tr.write("many/"+strings.Repeat("x", i+1)+".txt", "same time", acTime("2024-06-01T06:00:00Z"))
 	}
 	tr.remove("a.txt")
 	var first map[string]string
 	for _, jobs := range []int{1, 2, 8} {
 		out := t.TempDir()
-		cfg := testConfig(tr.dir, out, day(2))
+		cfg := acConfig(tr.dir, out, acDay(2))
 		cfg.Changes.Previous = prev
 		cfg.Jobs = jobs
-		mustBuild(t, cfg)
-		got := snapshot(t, out)
+		acBuild(t, cfg)
+		got := acSnapshot(t, out)
 		if first == nil {
 			first = got
 			continue
 		}
-		sameFiles(t, "a second build", got, first)
+		acSameFiles(t, "a second build", got, first)
 	}
 }
 
@@ -160,30 +160,30 @@ func TestPreviousWithOtherDigests(t *testing.T) {
 		before, now  string // --hash of each build
 		reread       int
 		wantUpdated  int
-		mutateSource func(tr *tree)
+		mutateSource func(tr *acTree)
 	}{
 		{name: "no digest in common, unchanged", before: "md5", now: "sha-256", reread: 4},
 		{name: "no digest in common, same length, new bytes", before: "md5", now: "sha-256", reread: 4, wantUpdated: 1,
-			mutateSource: func(tr *tree) { tr.write("a.txt", "ALPHA", t0) }},
+			mutateSource: func(tr *acTree) { tr.write("a.txt", "ALPHA", acT0) }},
 		{name: "no digest in common, another length", before: "blake3", now: "sha-1", reread: 3, wantUpdated: 1,
-			mutateSource: func(tr *tree) { tr.write("a.txt", "alpha, longer", t0) }},
+			mutateSource: func(tr *acTree) { tr.write("a.txt", "alpha, longer", acT0) }},
 		{name: "one digest in common", before: "md5,blake3", now: "sha-256,md5", wantUpdated: 1,
-			mutateSource: func(tr *tree) { tr.write("b.txt", "BRAVO", t0) }},
+			mutateSource: func(tr *acTree) { tr.write("b.txt", "BRAVO", acT0) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr := newTree(t, baseFiles, t0)
+			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
-			cfg := testConfig(tr.dir, out, day(1))
+			cfg := acConfig(tr.dir, out, acDay(1))
 			cfg.Hashes, _ = hashing.ParseSet(tt.before)
-			mustBuild(t, cfg)
+			acBuild(t, cfg)
 			if tt.mutateSource != nil {
 				tt.mutateSource(tr)
 			}
-			cfg = testConfig(tr.dir, out, day(2))
+			cfg = acConfig(tr.dir, out, acDay(2))
 			cfg.Hashes, _ = hashing.ParseSet(tt.now)
 			cfg.Changes.Previous = out
-			rep := mustBuild(t, cfg)
+			rep := acBuild(t, cfg)
 			if rep.Changes.Reread != tt.reread || rep.Changes.Updated != tt.wantUpdated || rep.Changes.Created+rep.Changes.Deleted != 0 {
 				t.Errorf("report %+v, want %d read again, %d updated", rep.Changes, tt.reread, tt.wantUpdated)
 			}
@@ -197,26 +197,26 @@ func TestPreviousWithOtherDigests(t *testing.T) {
 func TestPreviousWithUnknownDigest(t *testing.T) {
 	// A previous Resource List (not made by rsgen) whose only digest is
 	// one rsgen cannot compute: equal lengths count as unchanged.
-	tr := newTree(t, baseFiles, t0)
+	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	mustBuild(t, testConfig(tr.dir, out, day(1)))
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
 	rl := filepath.Join(out, DocsDir, "resourcelist.xml")
 	b, err := os.ReadFile(rl)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
-	for _, content := range baseFiles {
-		s = strings.Replace(s, sha(content), "sha-512:"+strings.Repeat("ab", 64), 1)
+	for _, content := range acFiles {
+		s = strings.Replace(s, acSHA(content), "sha-512:"+strings.Repeat("ab", 64), 1)
 	}
 	if err := os.WriteFile(rl, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr.write("a.txt", "ALPHA", t0)      // same length: not seen
-	tr.write("b.txt", "bravo!", day(1)) // another length: updated
-	cfg := testConfig(tr.dir, out, day(2))
+	tr.write("a.txt", "ALPHA", acT0)      // same length: not seen
+	tr.write("b.txt", "bravo!", acDay(1)) // another length: updated
+	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	rep := mustBuild(t, cfg)
+	rep := acBuild(t, cfg)
 	if rep.Changes.Updated != 1 || rep.Changes.Reread != 0 {
 		t.Errorf("report %+v", rep.Changes)
 	}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rsgenRun runs the command line in-process and returns its exit code,
+// stdout and stderr.
+func rsgenRun(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append([]string{"rsgen"}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// changesSource writes a small tree whose files were last modified long ago.
+func changesSource(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	old := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for name, content := range map[string]string{"a.txt": "alpha", "b.html": "<p>b</p>", "sub/c.csv": "x,y\n"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// fileContents returns the files under dir and their content.
+func fileContents(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			files[p] = string(b)
+		}
+		return err
+	})
+	return files
+}
+
+func TestBuildWithPrevious(t *testing.T) {
+	src, out := changesSource(t), t.TempDir()
+	base := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out}
+	if code, _, stderr := rsgenRun(append(base, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("first build: exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := rsgenRun("build", "--base-url", "https://example.org/", "--out", out, "--previous", out,
+		"--at", "2024-06-02T00:00:00Z", src)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "rsgen: since 2024-06-01T00:00:00Z: 1 created, 0 updated, 0 deleted; 1 Change Lists published\n") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	for _, name := range []string{"changelist.xml", "changelist-20240602T000000Z.xml"} {
+		if _, err := os.Stat(filepath.Join(out, "resourcesync", name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestBuildWithBadPrevious(t *testing.T) {
+	src, out := changesSource(t), t.TempDir()
+	if code, _, stderr := rsgenRun("build", "-q", "--base-url", "https://example.org/", "--out", out, "--at", "2024-06-01T00:00:00Z", src); code != 0 {
+		t.Fatalf("first build: exit %d: %s", code, stderr)
+	}
+	before := fileContents(t, out)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{"missing", []string{"--previous", filepath.Join(out, "nope"), "--at", "2024-06-02T00:00:00Z"}, exitFailure, []string{
+			"rsgen: error: the previous build cannot be used: " + filepath.Join(out, "nope") + ": no such file\n",
+			"rsgen: hint: check --previous; for the very first build there is nothing to compare with: leave --previous out\n"}},
+		{"later", []string{"--previous", out, "--at", "2024-05-01T00:00:00Z"}, exitFailure, []string{
+			"later than this build's snapshot time 2024-05-01T00:00:00Z\n",
+			"rsgen: hint: --previous must be an earlier build: check it, or give this build a later --at\n"}},
+		{"not a URL rsgen reads", []string{"--previous", "ftp://example.org/", "--at", "2024-06-02T00:00:00Z"}, exitFailure, []string{
+			"only http and https URLs (or a directory) can be read\n"}},
+		{"bad --changes-keep", []string{"--previous", out, "--changes-keep", "a month"}, exitUsage, []string{
+			"rsgen: error: --changes-keep: \"a month\" is not a duration (examples: 30d, 36h)\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"build", "--base-url", "https://example.org/", "--out", out}, tt.args...)
+			code, stdout, stderr := rsgenRun(append(args, src)...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout: %q", stdout)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr does not say %q:\n%s", s, stderr)
+				}
+			}
+			after := fileContents(t, out)
+			if len(after) != len(before) {
+				t.Errorf("%d files in the output after a failure, %d before", len(after), len(before))
+			}
+			for p, c := range before {
+				if after[p] != c {
+					t.Errorf("%s changed after a failure", p)
+				}
+			}
+		})
+	}
+}
+
+func TestBuildWithCache(t *testing.T) {
+	src := changesSource(t)
+	cache := filepath.Join(t.TempDir(), "rsgen.cache")
+	// Files changed within a tenth of a second of a build are not cached:
+	// they might change again within the same timestamp.
+	time.Sleep(200 * time.Millisecond)
+	args := []string{"build", "--base-url", "https://example.org/", "--cache", cache, "--at", "2024-06-01T00:00:00Z"}
+	cold, warm := t.TempDir(), t.TempDir()
+	if code, _, stderr := rsgenRun(append(args, "--out", cold, src)...); code != 0 || strings.Contains(stderr, "hash cache") {
+		t.Fatalf("cold build: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := rsgenRun(append(args, "--out", warm, src)...)
+	if code != 0 || !strings.Contains(stderr, "rsgen: 3 of 3 files unchanged in the hash cache, not read\n") {
+		t.Fatalf("warm build: exit %d: %s", code, stderr)
+	}
+	a, b := fileContents(t, cold), fileContents(t, warm)
+	for p, c := range a {
+		if b[strings.Replace(p, cold, warm, 1)] != c {
+			t.Errorf("%s differs between a cold and a warm build", p)
+		}
+	}
+}
