@@ -1,10 +1,15 @@
 package generator
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/hashcache"
@@ -18,7 +23,8 @@ type scanCache struct {
 	old   *hashcache.Cache
 	start time.Time // when the scan began: only entries settled before it are saved
 
-	// Written by the walker goroutine only, read after the scan.
+	// Written by the checking workers under mu, read after the scan.
+	mu       sync.Mutex
 	hits     []Resource
 	hitEntry map[string]*hashcache.Entry
 	missStat map[string]hashcache.Stat   // stat before reading, of the files read
@@ -61,39 +67,80 @@ func (b *build) loadCache() *scanCache {
 	return c
 }
 
-// hit looks f up in the cache; if its stat is as cached and the cache has
-// every digest the build publishes, f becomes a resource without being
-// read. It runs on the walker goroutine.
-func (c *scanCache) hit(b *build, f scanFile) bool {
-	if f.info == nil {
-		return false
+// check stats the files the walker finds, with as many workers as read
+// files, and sends on jobs those the cache does not know unchanged: a file
+// whose stat is as cached, and whose entry has every digest the build
+// publishes, becomes a resource without being read. Statting in parallel
+// matters when the inodes are not in memory: each stat may wait for the
+// disk, as each read does.
+func (c *scanCache) check(ctx context.Context, b *build, files <-chan scanFile, jobs chan<- hashing.Job) error {
+	g, ctx := errgroup.WithContext(ctx)
+	n := b.cfg.Jobs
+	if n <= 0 {
+		n = hashing.DefaultWorkers()
 	}
-	st := hashcache.StatOf(f.info)
-	if e, ok := c.old.Lookup(f.rel, st); ok {
+	for range n {
+		g.Go(func() error {
+			for f := range files {
+				if c.hit(b, f) {
+					continue
+				}
+				job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
+				select {
+				case jobs <- job:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// hit looks f up in the cache and records what it finds. It runs on the
+// checking workers.
+func (c *scanCache) hit(b *build, f scanFile) bool {
+	info := f.info
+	if info == nil {
+		var err error
+		if info, err = os.Lstat(f.path); err != nil {
+			return false // reported when the file is read
+		}
+	}
+	st := hashcache.StatOf(info)
+	e, ok := c.old.Lookup(f.rel, st)
+	if ok {
 		typ := mediatype.ByName(f.rel)
 		if typ == "" {
 			typ = e.Type
 		}
-		sum, ok := e.Sum(nil, b.cfg.Hashes)
+		sum, complete := e.Sum(nil, b.cfg.Hashes)
 		loc, err := b.cfg.BaseURL.Resolve(f.rel)
-		if ok && typ != "" && err == nil {
-			c.hits = append(c.hits, Resource{
+		if complete && typ != "" && err == nil {
+			r := Resource{
 				Path:     f.rel,
 				Loc:      loc,
 				Length:   st.Size,
 				Modified: time.Unix(0, st.Mtime).UTC(),
 				Hash:     b.cfg.Hashes.Format(sum),
 				Type:     typ,
-			})
+			}
+			c.mu.Lock()
+			c.hits = append(c.hits, r)
 			c.hitEntry[f.rel] = e
-			b.stats.Found.Add(1)
+			c.mu.Unlock()
 			b.stats.Hashed.Add(1)
 			b.stats.Cached.Add(1)
 			return true
 		}
+	}
+	c.mu.Lock()
+	c.missStat[f.rel] = st
+	if ok {
 		c.partial[f.rel] = e
 	}
-	c.missStat[f.rel] = st
+	c.mu.Unlock()
 	return false
 }
 

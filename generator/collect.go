@@ -58,18 +58,29 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	jobs := make(chan hashing.Job, 256)
 	results := make(chan hashing.Result, 256)
 
+	// With a hash cache, files go to workers that stat them and pass on
+	// only those the cache does not know unchanged.
 	cache := b.across.cache
+	var files chan scanFile
+	if cache != nil {
+		files = make(chan scanFile, 256)
+	}
 	w := &walker{
 		root:    b.root,
 		filter:  &cfg.Filter,
 		follow:  cfg.FollowSymlinks,
-		stat:    cache != nil,
 		skip:    b.owned,
 		problem: b.problems.add,
 		notice:  b.notice,
 		emit: func(f scanFile) error {
-			if cache != nil && cache.hit(b, f) {
-				return nil
+			if files != nil {
+				select {
+				case files <- f:
+					b.stats.Found.Add(1)
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
 			}
 			job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
 			select {
@@ -82,11 +93,21 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		},
 	}
 	g.Go(func() error {
-		defer close(jobs)
+		if files != nil {
+			defer close(files)
+		} else {
+			defer close(jobs)
+		}
 		err := w.walk(ctx)
 		b.stats.WalkDone.Store(true)
 		return err
 	})
+	if cache != nil {
+		g.Go(func() error {
+			defer close(jobs)
+			return cache.check(ctx, b, files, jobs)
+		})
+	}
 	pool := &hashing.Pool{Set: cfg.Hashes, Workers: cfg.Jobs}
 	g.Go(func() error {
 		defer close(results)

@@ -76,7 +76,7 @@ func (p Problem) Error() string { return p.Path + ": " + p.Err.Error() }
 type scanFile struct {
 	rel  string      // slash-separated path under the root: the published name
 	path string      // where to open it (a symbolic link resolved, if followed)
-	info fs.FileInfo // its stat, if the walker was asked for it; nil if it could not be had
+	info fs.FileInfo // the stat of a symbolic link's target, if it was followed; else nil
 }
 
 // walker lists the files of a tree.
@@ -84,7 +84,6 @@ type walker struct {
 	root    string // absolute, symbolic links resolved
 	filter  *Filter
 	follow  bool
-	stat    bool                  // give each file's stat (for the hash cache)
 	skip    func(rel string) bool // rsgen's own output
 	problem func(Problem)
 	notice  func(string)
@@ -151,9 +150,6 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 		case mode.IsRegular():
 			if !w.filter.Publishes(name, crel) {
 				continue
-			}
-			if w.stat && info == nil {
-				info, _ = de.Info() // a file gone since is reported when it is read
 			}
 			if err := w.emit(scanFile{rel: crel, path: target, info: info}); err != nil {
 				return err
