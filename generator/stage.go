@@ -171,7 +171,10 @@ func (s *Stage) Publish() error {
 			return fmt.Errorf("moving %s into place (after %d of %d files): %w", name, i, len(rootFiles), err)
 		}
 	}
-	return os.RemoveAll(s.dir)
+	// The new output is in place: failing to remove what it displaced is
+	// not a failure of the build, and the next build removes it.
+	os.RemoveAll(s.dir)
+	return nil
 }
 
 // collectFiles appends the files under dir/name (relative names) to files.

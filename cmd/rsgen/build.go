@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -98,9 +99,9 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 		return cfg, err
 	}
 	cfg.Describedby = c.String(flagDescribedby)
-	if cfg.Describedby != "" {
-		if _, err := generator.ParseBaseURL(cfg.Describedby); err != nil && !strings.HasPrefix(cfg.Describedby, "http") {
-			return cfg, usageErr("", "--describedby: %q is not an absolute http(s) URL", cfg.Describedby)
+	if d := cfg.Describedby; d != "" {
+		if u, err := url.Parse(d); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return cfg, usageErr("for example --describedby https://example.org/about.html", "--describedby %q is not an absolute http(s) URL", d)
 		}
 	}
 	cfg.FailFast = c.Bool(flagFailFast)
