@@ -117,10 +117,6 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 			continue
 		}
 		cpath := filepath.Join(path, name)
-		if !utf8.ValidString(name) {
-			w.problem(Problem{Path: fmt.Sprintf("%q", crel), Err: errors.New("the name is not valid UTF-8 and has no URL; rename the file")})
-			continue
-		}
 		mode := de.Type()
 		target := cpath
 		if mode&fs.ModeSymlink != 0 {
@@ -138,6 +134,9 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 			if w.filter.pruneDir(name, crel) {
 				continue
 			}
+			if !w.validName(name, crel) {
+				continue
+			}
 			if slices.Contains(ancestors, target) {
 				w.notice(fmt.Sprintf("%s: symbolic link loop, not followed", crel))
 				continue
@@ -146,7 +145,7 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 				return err
 			}
 		case mode.IsRegular():
-			if !w.filter.Publishes(name, crel) {
+			if !w.filter.Publishes(name, crel) || !w.validName(name, crel) {
 				continue
 			}
 			if err := w.emit(scanFile{rel: crel, path: target}); err != nil {
@@ -158,6 +157,17 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 		}
 	}
 	return nil
+}
+
+// validName reports whether name, which would be published as rel, has a
+// URL; if not, it is a problem. Only names that would be published are
+// checked: a hidden, excluded or special file is lost to no one.
+func (w *walker) validName(name, rel string) bool {
+	if utf8.ValidString(name) {
+		return true
+	}
+	w.problem(Problem{Path: fmt.Sprintf("%q", rel), Err: errors.New("the name is not valid UTF-8 and has no URL; rename the file")})
+	return false
 }
 
 // resolveLink follows the symbolic link at path and returns its target if
