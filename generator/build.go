@@ -39,6 +39,12 @@ type Config struct {
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
+
+	// Test seams: listed is called with each file the walk will publish,
+	// before it is read; createHook is called before each staged file is
+	// created, and its error fails the creation.
+	listed     func(rel string)
+	createHook func(name string) error
 }
 
 // Report is the outcome of a successful build.
@@ -85,6 +91,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.stage.createHook = cfg.createHook
 	resources, err := b.run(ctx)
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial

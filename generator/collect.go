@@ -65,6 +65,9 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		problem: b.problems.add,
 		notice:  b.notice,
 		emit: func(f scanFile) error {
+			if cfg.listed != nil {
+				cfg.listed(f.rel)
+			}
 			job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
 			select {
 			case jobs <- job:

@@ -29,6 +29,8 @@ type Stage struct {
 	dir     string // the staging directory, inside out
 	created bool   // out did not exist before the build
 	files   []string
+
+	createHook func(name string) error // a test seam: fails Create if it returns an error
 }
 
 // NewStage creates a staging directory inside out, creating out if needed,
@@ -87,6 +89,11 @@ func (s *Stage) Path(name string) string { return filepath.Join(s.dir, filepath.
 
 // Create creates the staged file name, for writing. Close it and check the error.
 func (s *Stage) Create(name string) (*os.File, error) {
+	if s.createHook != nil {
+		if err := s.createHook(name); err != nil {
+			return nil, err
+		}
+	}
 	p := s.Path(name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return nil, err
