@@ -198,20 +198,23 @@ func sourceRoot(source string) (string, error) {
 	return resolved, nil
 }
 
-// owned reports whether rel, a path under the source, is rsgen's own
-// output (when the output is inside the source): never content.
-func (b *build) owned(rel string) bool {
+// owned reports whether real, a path under the source with symbolic links
+// resolved, is rsgen's own output (when the output is inside the source)
+// or inside it: never content.
+func (b *build) owned(real string) bool {
 	if b.outRel == "\x00" {
 		return false
 	}
-	r := rel
+	r := real
 	if b.outRel != "" {
 		var ok bool
-		if r, ok = strings.CutPrefix(rel, b.outRel+"/"); !ok {
+		if r, ok = strings.CutPrefix(real, b.outRel+"/"); !ok {
 			return false
 		}
 	}
-	return r == DocsDir || r == WellKnownFile || strings.HasPrefix(r, stagePrefix)
+	first, _, _ := strings.Cut(r, "/")
+	return first == DocsDir || strings.HasPrefix(first, stagePrefix) ||
+		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/")
 }
 
 // docURL is the URL of DocsDir/name.
