@@ -374,13 +374,20 @@ func (r *Reader) text() (string, error) {
 	}
 }
 
+// isNamespaceDecl reports whether an attribute declares a namespace
+// (xmlns="…" or xmlns:p="…"): a declaration, not data.
+func isNamespaceDecl(n xml.Name) bool {
+	return n.Space == "xmlns" || n.Space == "" && n.Local == "xmlns"
+}
+
 func mdFrom(attrs []xml.Attr) MD {
 	var md MD
 	for _, a := range attrs {
+		if isNamespaceDecl(a.Name) {
+			continue
+		}
 		if a.Name.Space != "" {
-			if a.Name.Space != "xmlns" {
-				md.Extra = append(md.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
-			}
+			md.Extra = append(md.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
 			continue
 		}
 		switch a.Name.Local {
@@ -420,10 +427,11 @@ func mdFrom(attrs []xml.Attr) MD {
 func linkFrom(attrs []xml.Attr) Link {
 	var l Link
 	for _, a := range attrs {
+		if isNamespaceDecl(a.Name) {
+			continue
+		}
 		if a.Name.Space != "" {
-			if a.Name.Space != "xmlns" {
-				l.Extra = append(l.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
-			}
+			l.Extra = append(l.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
 			continue
 		}
 		switch a.Name.Local {

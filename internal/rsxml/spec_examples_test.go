@@ -305,3 +305,21 @@ func TestSpecExamplesHashes(t *testing.T) {
 		t.Errorf("only %d hash attributes checked: the examples hold more", checked)
 	}
 }
+
+// TestReadNamespaceDeclarations: a namespace declaration on <rs:md> or
+// <rs:ln> is not an attribute of the element.
+func TestReadNamespaceDeclarations(t *testing.T) {
+	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+		`<rs:md xmlns:rs="http://www.openarchives.org/rs/terms/" xmlns="urn:other" capability="resourcelist" x="1"/>` +
+		`<url><loc>http://e/</loc><ln xmlns="http://www.openarchives.org/rs/terms/" rel="up" href="http://e/c"/></url></urlset>`
+	d, entries, err := ReadAll(strings.NewReader(doc), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.MD.Extra) != 1 || d.MD.Extra[0] != (Attr{"", "x", "1"}) || d.MD.Capability != CapResourceList {
+		t.Errorf("root rs:md = %+v, want capability and x only", d.MD)
+	}
+	if len(entries) != 1 || len(entries[0].Links) != 1 || len(entries[0].Links[0].Extra) != 0 || entries[0].Link("up") != "http://e/c" {
+		t.Errorf("entry links = %+v, want one up link without extra attributes", entries[0].Links)
+	}
+}
