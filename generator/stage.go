@@ -27,7 +27,7 @@ const (
 type Stage struct {
 	out     string // output directory
 	dir     string // the staging directory, inside out
-	created bool   // out did not exist before the build
+	created string // the topmost directory of out that the build created, "" if out existed
 	files   []string
 
 	createHook func(name string) error // a test seam: fails Create if it returns an error
@@ -36,14 +36,15 @@ type Stage struct {
 // NewStage creates a staging directory inside out, creating out if needed,
 // and removes stages left behind by builds that were killed.
 func NewStage(out string) (*Stage, error) {
-	created := false
+	created := ""
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
+		created = topMissing(out)
 		if err := os.MkdirAll(out, 0o755); err != nil {
-			return nil, fmt.Errorf("creating output directory: %w", err)
+			removeCreated(out, created)
+			return nil, fmt.Errorf("creating output directory %s: %w", out, unwrapPath(err))
 		}
-		created = true
 	} else if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
+		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
 	}
 	removeDeadStages(out)
 	var rnd [6]byte
@@ -52,16 +53,42 @@ func NewStage(out string) (*Stage, error) {
 	}
 	dir := filepath.Join(out, stagePrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(rnd[:]))
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		if created {
-			os.Remove(out)
-		}
-		return nil, fmt.Errorf("output directory is not writable: %w", err)
+		removeCreated(out, created)
+		return nil, fmt.Errorf("output directory %s is not writable: %w", out, unwrapPath(err))
 	}
 	if err := os.MkdirAll(filepath.Join(dir, DocsDir), 0o755); err != nil {
 		os.RemoveAll(dir)
-		return nil, err
+		removeCreated(out, created)
+		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
 	}
 	return &Stage{out: out, dir: dir, created: created}, nil
+}
+
+// topMissing returns the topmost ancestor of dir (or dir itself) that does
+// not exist: what MkdirAll(dir) creates.
+func topMissing(dir string) string {
+	dir = filepath.Clean(dir)
+	top := dir
+	for d := filepath.Dir(dir); d != top; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		top = d
+	}
+	return top
+}
+
+// removeCreated removes dir and its parents up to top, each only if it is
+// empty: the directories a failed build created.
+func removeCreated(dir, top string) {
+	if top == "" {
+		return
+	}
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == top || filepath.Dir(d) == d {
+			return
+		}
+	}
 }
 
 // removeDeadStages removes staging directories of builds whose process is
@@ -127,13 +154,12 @@ func closeAfter(c io.Closer, err error) error {
 	return err
 }
 
-// Discard removes the staging directory, and the output directory if the
-// build created it. The output is as it was before the build.
+// Discard removes the staging directory, and the output directory and
+// its parents if the build created them. The output is as it was before
+// the build.
 func (s *Stage) Discard() {
 	os.RemoveAll(s.dir)
-	if s.created {
-		os.Remove(s.out) // only if still empty
-	}
+	removeCreated(s.out, s.created)
 }
 
 // Publish moves the staged output into place: the documents directory is
