@@ -167,7 +167,8 @@ func (s *Stage) Discard() {
 // has one), then the files outside it are renamed over their old versions,
 // and what the swap displaced is removed. A Destination reading during
 // Publish sees either the old documents or the new ones, never a mix
-// within the documents directory.
+// within the documents directory. If a step fails, what was done is
+// undone: the output is as it was.
 func (s *Stage) Publish() error {
 	var rootFiles []string
 	entries, err := os.ReadDir(s.dir)
@@ -183,31 +184,72 @@ func (s *Stage) Publish() error {
 	}
 	// Make the parents of files outside the documents directory first:
 	// nothing after the swap should be able to fail for want of them.
+	var made [][2]string // directories created: {dir, topmost created}
+	undoDirs := func() {
+		for i := len(made) - 1; i >= 0; i-- {
+			removeCreated(made[i][0], made[i][1])
+		}
+	}
 	for _, name := range rootFiles {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(s.out, name)), 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", filepath.Dir(name), err)
+		parent := filepath.Dir(filepath.Join(s.out, name))
+		if _, err := os.Stat(parent); err == nil {
+			continue
+		}
+		made = append(made, [2]string{parent, topMissing(parent)})
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			undoDirs()
+			return fmt.Errorf("creating %s: %w", filepath.Dir(name), unwrapPath(err))
 		}
 	}
 	newDocs := filepath.Join(s.dir, DocsDir)
 	oldDocs := filepath.Join(s.out, DocsDir)
 	swapped, err := exchange(newDocs, oldDocs)
 	if err != nil {
-		return fmt.Errorf("moving %s into place: %w", DocsDir, err)
+		undoDirs()
+		return fmt.Errorf("moving %s into place: %w", DocsDir, unwrapLink(err))
 	}
+	// The old version of each root file is kept as a hard link in the
+	// stage until all are in place, to be put back if one fails.
+	backup := filepath.Join(s.dir, ".old")
+	hadOld := make([]bool, len(rootFiles))
 	for i, name := range rootFiles {
-		if err := os.Rename(filepath.Join(s.dir, name), filepath.Join(s.out, name)); err != nil {
-			// Put the old documents back; files already renamed stay new,
-			// and they are consistent with either set of documents.
+		dst := filepath.Join(s.out, name)
+		old := filepath.Join(backup, name)
+		if os.MkdirAll(filepath.Dir(old), 0o755) == nil && os.Link(dst, old) == nil {
+			hadOld[i] = true
+		}
+		if err := os.Rename(filepath.Join(s.dir, name), dst); err != nil {
+			for j := i - 1; j >= 0; j-- {
+				prev := filepath.Join(s.out, rootFiles[j])
+				if hadOld[j] {
+					os.Rename(filepath.Join(backup, rootFiles[j]), prev)
+				} else {
+					os.Remove(prev)
+				}
+			}
 			if swapped {
 				exchange(newDocs, oldDocs)
+			} else {
+				os.Rename(oldDocs, newDocs)
 			}
-			return fmt.Errorf("moving %s into place (after %d of %d files): %w", name, i, len(rootFiles), err)
+			undoDirs()
+			return fmt.Errorf("moving %s into place: %w", name, unwrapLink(err))
 		}
 	}
 	// The new output is in place: failing to remove what it displaced is
 	// not a failure of the build, and the next build removes it.
 	os.RemoveAll(s.dir)
 	return nil
+}
+
+// unwrapLink drops the two paths an *os.LinkError carries: the caller
+// names the file once, by its name in the output.
+func unwrapLink(err error) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
+	}
+	return err
 }
 
 // collectFiles appends the files under dir/name (relative names) to files.
