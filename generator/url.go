@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxLocLength is the longest <loc> the Sitemap schema accepts.
@@ -19,13 +20,14 @@ type BaseURL struct {
 	s string
 }
 
-// ParseBaseURL checks that raw is an absolute http(s) URL with a host and
-// without query, fragment or credentials, and returns it with a trailing
-// slash added to its path.
+// ParseBaseURL checks that raw is an absolute http(s) URL with an ASCII
+// host and without query, fragment or credentials, and returns it with a
+// trailing slash added to its path, its scheme and host in lower case, and
+// every character a URI path may not hold raw percent-encoded.
 func ParseBaseURL(raw string) (BaseURL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return BaseURL{}, fmt.Errorf("%q is not a URL: %w", raw, err)
+		return BaseURL{}, fmt.Errorf("%q is not a URL: %w", raw, unwrapURLError(err))
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
@@ -38,12 +40,54 @@ func ParseBaseURL(raw string) (BaseURL, error) {
 		return BaseURL{}, fmt.Errorf("%q has a query; a base URL is a directory", raw)
 	case u.Fragment != "" || strings.Contains(raw, "#"):
 		return BaseURL{}, fmt.Errorf("%q has a fragment; a base URL is a directory", raw)
+	case strings.Contains(u.Host, "%"):
+		return BaseURL{}, fmt.Errorf("%q has an IPv6 zone or an escaped host, which no Destination elsewhere can reach", raw)
+	case strings.ContainsFunc(u.Host, func(r rune) bool { return r >= utf8.RuneSelf }):
+		return BaseURL{}, fmt.Errorf("%q has a host that is not ASCII; give its ASCII (punycode, xn--…) form", raw)
 	}
+	var sb strings.Builder
+	sb.WriteString(strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host))
 	p := u.EscapedPath()
-	if !strings.HasSuffix(p, "/") {
-		p += "/"
+	if p == "" || p[0] != '/' {
+		sb.WriteByte('/')
 	}
-	return BaseURL{s: strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + p}, nil
+	appendNormalPath(&sb, p)
+	if !strings.HasSuffix(sb.String(), "/") {
+		sb.WriteByte('/')
+	}
+	return BaseURL{s: sb.String()}, nil
+}
+
+// appendNormalPath writes p, an escaped URL path, with every byte that a
+// URI path may not hold raw (RFC 3986 pchar and "/") percent-encoded;
+// valid escapes are kept as they are.
+func appendNormalPath(sb *strings.Builder, p string) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '%' && i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]):
+			sb.WriteString(p[i : i+3])
+			i += 2
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
+			sb.WriteByte(c)
+		default:
+			sb.WriteByte('%')
+			sb.WriteByte(hex[c>>4])
+			sb.WriteByte(hex[c&15])
+		}
+	}
+}
+
+func ishex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+// unwrapURLError drops the URL a *url.Error repeats: the caller quotes it.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // String returns the URL, ending in a slash.
