@@ -137,14 +137,22 @@ func appendEscapedPath(sb *strings.Builder, rel string) {
 }
 
 // RelPath returns the path of loc relative to the base, decoded, and
-// whether loc is under the base at all. It undoes Resolve.
+// whether loc is the URL of a file under the base at all: it undoes
+// Resolve. A URL with a query or fragment, or whose path has an empty, "."
+// or ".." segment or a NUL byte once decoded, names no file under the base.
 func (b BaseURL) RelPath(loc string) (string, bool) {
-	if !strings.HasPrefix(loc, b.s) {
+	raw, ok := strings.CutPrefix(loc, b.s)
+	if !ok || raw == "" || strings.ContainsAny(raw, "?#") {
 		return "", false
 	}
-	p, err := url.PathUnescape(loc[len(b.s):])
-	if err != nil {
+	p, err := url.PathUnescape(raw)
+	if err != nil || strings.IndexByte(p, 0) >= 0 {
 		return "", false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", false
+		}
 	}
 	return p, true
 }
