@@ -45,6 +45,10 @@ func buildCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
 		},
 		Action: runBuild,
+		// Without this, cli prints the whole help to stdout before the error.
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("see 'rsgen build --help'", "%v", err)
+		},
 	}
 }
 
