@@ -112,19 +112,22 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	return cfg, nil
 }
 
+// maxEpoch is 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year.
+const maxEpoch = 253402300799
+
 // snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one was given.
 func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 	if at != "" {
 		t, err := time.Parse(time.RFC3339Nano, at)
-		if err != nil {
-			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time", at)
+		if err != nil || t.UTC().Year() < 1 || t.UTC().Year() > 9999 {
+			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time from year 1 to 9999", at)
 		}
 		return t.UTC(), true, nil
 	}
 	if s, ok := os.LookupEnv(envSourceDateEpoch); ok && s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 0 {
-			return t, false, usageErr("it is a number of seconds since 1970-01-01 UTC", "$%s=%q is not a number of seconds", envSourceDateEpoch, s)
+		if err != nil || n < 0 || n > maxEpoch {
+			return t, false, usageErr("it is a number of seconds since 1970-01-01 UTC", "$%s=%q is not a number of seconds up to year 9999", envSourceDateEpoch, s)
 		}
 		return time.Unix(n, 0).UTC(), true, nil
 	}
