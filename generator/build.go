@@ -56,6 +56,28 @@ type Report struct {
 	Elapsed   time.Duration
 }
 
+// ErrSource and ErrOutput mark the errors of a build that come from its
+// source or output directory (missing, not a directory, not writable…):
+// errors.Is tells which flag or argument to fix. The message is that of the
+// error they mark.
+var (
+	ErrSource = errors.New("source directory")
+	ErrOutput = errors.New("output directory")
+)
+
+// markedError is err, marked with a sentinel for errors.Is.
+type markedError struct{ err, mark error }
+
+func (e *markedError) Error() string   { return e.err.Error() }
+func (e *markedError) Unwrap() []error { return []error{e.err, e.mark} }
+
+func mark(err, sentinel error) error {
+	if err == nil {
+		return nil
+	}
+	return &markedError{err: err, mark: sentinel}
+}
+
 // ErrFailFast wraps the first per-file problem of a build run with FailFast.
 var ErrFailFast = errors.New("stopped at the first file that could not be published (--fail-fast)")
 
@@ -89,7 +111,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	b.stage, err = NewStage(cfg.Out)
 	if err != nil {
-		return nil, err
+		return nil, mark(err, ErrOutput)
 	}
 	b.stage.createHook = cfg.createHook
 	resources, err := b.run(ctx)
@@ -105,7 +127,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if err := b.stage.Publish(); err != nil {
 		b.stage.Discard()
-		return nil, fmt.Errorf("publishing into %s: %w", cfg.Out, err)
+		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
 	}
 	rep := &Report{Files: len(resources), Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start)}
 	for i := range resources {
@@ -141,7 +163,7 @@ func newBuild(cfg *Config) (*build, error) {
 	}
 	root, err := sourceRoot(cfg.Source)
 	if err != nil {
-		return nil, err
+		return nil, mark(err, ErrSource)
 	}
 	b := &build{cfg: cfg, root: root, stats: cfg.Stats, notice: cfg.Notice, at: cfg.At.UTC().Truncate(time.Second)}
 	if b.stats == nil {

@@ -31,13 +31,13 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required)"},
 			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
-			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, comma-separated: md5, sha-1, sha-256, blake3"},
+			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
 			&cli.StringSliceFlag{Name: flagInclude, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
 			&cli.StringSliceFlag{Name: flagExclude, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
 			&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
 			&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
-			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "files read and hashed at once"},
-			&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "entries per document before a list is split (at most 50000)"},
+			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
+			&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
 			&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
 			&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
@@ -159,6 +159,10 @@ func runBuild(c *cli.Context) error {
 		switch {
 		case errors.Is(err, generator.ErrFailFast):
 			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
+		case errors.Is(err, generator.ErrSource):
+			hint = "SOURCE must be an existing directory that rsgen can read"
+		case errors.Is(err, generator.ErrOutput):
+			hint = "give --out a directory that rsgen can create and write into"
 		case c.Context.Err() != nil:
 			err = errors.New("interrupted; nothing was published, the output is as it was")
 		}
@@ -176,7 +180,11 @@ func runBuild(c *cli.Context) error {
 			rep.Files, units.FormatSize(rep.Bytes), rep.Documents, out, rep.Elapsed.Round(time.Millisecond))
 	}
 	if len(rep.Problems) > 0 {
-		return &exitError{code: exitPartial, err: fmt.Errorf("%d files could not be published (named above)", len(rep.Problems)),
+		files := "files"
+		if len(rep.Problems) == 1 {
+			files = "file"
+		}
+		return &exitError{code: exitPartial, err: fmt.Errorf("%d %s could not be published (named above)", len(rep.Problems), files),
 			hint: "fix or --exclude them; --fail-fast makes this a failure"}
 	}
 	return nil
