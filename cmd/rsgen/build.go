@@ -160,7 +160,7 @@ func runBuild(c *cli.Context) error {
 		case errors.Is(err, generator.ErrFailFast):
 			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
 		case errors.Is(err, generator.ErrSource):
-			hint = "SOURCE must be an existing directory that rsgen can read"
+			hint = "give as SOURCE an existing directory that rsgen can read"
 		case errors.Is(err, generator.ErrOutput):
 			hint = "give --out a directory that rsgen can create and write into"
 		case c.Context.Err() != nil:
@@ -176,16 +176,20 @@ func runBuild(c *cli.Context) error {
 		if out == "" {
 			out = cfg.Source
 		}
-		fmt.Fprintf(stderr, "rsgen: published %d files (%s) in %d documents to %s in %s\n",
-			rep.Files, units.FormatSize(rep.Bytes), rep.Documents, out, rep.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
+			plural(rep.Files, "file"), units.FormatSize(rep.Bytes), plural(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
 	}
 	if len(rep.Problems) > 0 {
-		files := "files"
-		if len(rep.Problems) == 1 {
-			files = "file"
-		}
-		return &exitError{code: exitPartial, err: fmt.Errorf("%d %s could not be published (named above)", len(rep.Problems), files),
+		return &exitError{code: exitPartial, err: fmt.Errorf("%s could not be published (named above)", plural(len(rep.Problems), "file")),
 			hint: "fix or --exclude them; --fail-fast makes this a failure"}
 	}
 	return nil
+}
+
+// plural renders n things: "1 file", "2 files".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
