@@ -3,6 +3,7 @@ package generator
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -32,7 +33,7 @@ func ParseBaseURL(raw string) (BaseURL, error) {
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
 		return BaseURL{}, fmt.Errorf("%q is not an absolute http or https URL", raw)
-	case u.Host == "":
+	case u.Hostname() == "":
 		return BaseURL{}, fmt.Errorf("%q has no host", raw)
 	case u.User != nil:
 		return BaseURL{}, fmt.Errorf("%q has credentials, which would be published in every document", raw)
@@ -44,6 +45,8 @@ func ParseBaseURL(raw string) (BaseURL, error) {
 		return BaseURL{}, fmt.Errorf("%q has an IPv6 zone or an escaped host, which no Destination elsewhere can reach", raw)
 	case strings.ContainsFunc(u.Host, func(r rune) bool { return r >= utf8.RuneSelf }):
 		return BaseURL{}, fmt.Errorf("%q has a host that is not ASCII; give its ASCII (punycode, xn--…) form", raw)
+	case !validHost(u):
+		return BaseURL{}, fmt.Errorf("%q has a host with characters a host name cannot have", raw)
 	}
 	var sb strings.Builder
 	sb.WriteString(strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host))
@@ -77,6 +80,23 @@ func appendNormalPath(sb *strings.Builder, p string) {
 			sb.WriteByte(hex[c&15])
 		}
 	}
+}
+
+// validHost reports whether the host of u is an IP literal or a host name
+// made of the characters RFC 3986 allows in one (url.Parse lets others,
+// such as '"', through).
+func validHost(u *url.URL) bool {
+	h := u.Hostname()
+	if strings.HasPrefix(u.Host, "[") {
+		return net.ParseIP(h) != nil
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 func ishex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }

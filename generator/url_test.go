@@ -44,6 +44,9 @@ func TestParseBaseURL(t *testing.T) {
 		{raw: "https://example.org/%zz/", err: "not a URL"},
 		{raw: "https://bücher.example/", err: "ASCII"},
 		{raw: "http://[fe80::1%25eth0]/", err: "zone"},
+		{raw: `http://"/`, err: "host"},
+		{raw: "http://a<b/", err: "host"},
+		{raw: "http://:8080/", err: "no host"},
 		{raw: "", err: "not an absolute http or https URL"},
 	} {
 		t.Run(tc.raw, func(t *testing.T) {
