@@ -213,3 +213,28 @@ func TestPublishRollback(t *testing.T) {
 	sameSnapshot(t, "after a failed Publish", snapshot(t, out), before)
 	noStage(t, out)
 }
+
+// TestUserFileNamedLikeTheOutput: a file (or link) of the user's where
+// rsgen's documents folder goes is not rsgen's to replace: the build fails
+// and the file is kept.
+func TestUserFileNamedLikeTheOutput(t *testing.T) {
+	for _, kind := range []string{"file", "symlink"} {
+		t.Run(kind, func(t *testing.T) {
+			src := copySite(t)
+			out := t.TempDir()
+			p := filepath.Join(out, DocsDir)
+			if kind == "file" {
+				writeFile(t, out, DocsDir, "the user's notes")
+			} else if err := os.Symlink(src, p); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, out)
+			_, err := Build(context.Background(), testConfig(t, src, out))
+			if err == nil || !strings.Contains(err.Error(), DocsDir) || !errors.Is(err, ErrOutput) {
+				t.Errorf("Build: %v; want an output error naming %s", err, DocsDir)
+			}
+			sameSnapshot(t, "after the build", snapshot(t, out), before)
+			noStage(t, out)
+		})
+	}
+}

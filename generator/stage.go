@@ -46,6 +46,9 @@ func NewStage(out string) (*Stage, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
 	}
+	if err := checkDocsDir(out); err != nil {
+		return nil, fmt.Errorf("output directory %s: %w", out, err)
+	}
 	removeDeadStages(out)
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
@@ -62,6 +65,28 @@ func NewStage(out string) (*Stage, error) {
 		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
 	}
 	return &Stage{out: out, dir: dir, created: created}, nil
+}
+
+// checkDocsDir fails if out holds something other than a directory where
+// the documents directory goes: a file or link of the user's, which the
+// swap of Publish would otherwise take away.
+func checkDocsDir(out string) error {
+	info, err := os.Lstat(filepath.Join(out, DocsDir))
+	if err != nil || info.IsDir() {
+		return nil
+	}
+	return fmt.Errorf("%s is %s, not a directory; rsgen writes its documents there: move it away or choose another --out",
+		DocsDir, typeName(info.Mode()))
+}
+
+func typeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a file"
+	}
+	return "a " + m.Type().String() + " file"
 }
 
 // topMissing returns the topmost ancestor of dir (or dir itself) that does
@@ -203,6 +228,10 @@ func (s *Stage) Publish() error {
 	}
 	newDocs := filepath.Join(s.dir, DocsDir)
 	oldDocs := filepath.Join(s.out, DocsDir)
+	if err := checkDocsDir(s.out); err != nil {
+		undoDirs()
+		return err
+	}
 	swapped, err := exchange(newDocs, oldDocs)
 	if err != nil {
 		undoDirs()
