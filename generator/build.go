@@ -176,9 +176,7 @@ func newBuild(cfg *Config) (*build, error) {
 	if err != nil {
 		return nil, err
 	}
-	if resolved, err := filepath.EvalSymlinks(out); err == nil {
-		out = resolved
-	}
+	out = resolveExisting(out)
 	if within(root, out) {
 		rel, _ := filepath.Rel(root, out)
 		b.outRel = filepath.ToSlash(rel)
@@ -189,6 +187,22 @@ func newBuild(cfg *Config) (*build, error) {
 		b.outRel = "\x00" // never a prefix of a path
 	}
 	return b, nil
+}
+
+// resolveExisting resolves the symbolic links of the longest part of path
+// that exists: an output directory not yet created may still be inside a
+// source reached through a link.
+func resolveExisting(path string) string {
+	var rest []string
+	for p := path; ; p = filepath.Dir(p) {
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{resolved}, rest...)...)
+		}
+		if filepath.Dir(p) == p {
+			return path
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
 }
 
 // sourceRoot checks that source is a readable directory and returns it

@@ -551,3 +551,26 @@ func TestBaseURLWithPath(t *testing.T) {
 		t.Errorf("the Resource List links up to %s", up)
 	}
 }
+
+// TestOutputNotYetCreatedInsideLinkedSource: an output directory that does
+// not exist yet is recognised as inside the source even when the source is
+// reached through a symbolic link, so that what the build stages there
+// during the scan is never content.
+func TestOutputNotYetCreatedInsideLinkedSource(t *testing.T) {
+	src := copySite(t)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(src, link); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t, link, filepath.Join(link, "public", "rs"))
+	b, err := newBuild(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.outRel != "public/rs" {
+		t.Errorf("the output is at %q under the source, want public/rs", b.outRel)
+	}
+	if !b.owned("public/rs/" + stagePrefix + "1-x/" + DocsDir + "/resourcelist.xml") {
+		t.Error("a file of the stage is not rsgen's own output")
+	}
+}
