@@ -32,7 +32,7 @@ func TestReadRefusesMalformedXML(t *testing.T) {
 			_, _, err := ReadAll(strings.NewReader(tc.doc), ReadOptions{})
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Line == 0 || !strings.Contains(err.Error(), tc.msg) {
-				t.Errorf("error %v, want a *SyntaxError with a line saying %q", err, tc.msg)
+				t.Fatalf("error %v, want a *SyntaxError with a line saying %q", err, tc.msg)
 			}
 			if strings.Count(err.Error(), "line ") > 1 {
 				t.Errorf("error %q gives its line twice", err)
