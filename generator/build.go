@@ -177,6 +177,9 @@ func newBuild(cfg *Config) (*build, error) {
 		return nil, err
 	}
 	out = resolveExisting(out)
+	if docs := filepath.Join(out, DocsDir); within(docs, root) {
+		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another --out", cfg.Source, docs), ErrOutput)
+	}
 	if within(root, out) {
 		rel, _ := filepath.Rel(root, out)
 		b.outRel = filepath.ToSlash(rel)

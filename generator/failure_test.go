@@ -238,3 +238,22 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestSourceInsideTheDocumentsFolder: a source that is (or is inside) the
+// folder rsgen replaces with its documents is refused, not swapped away.
+func TestSourceInsideTheDocumentsFolder(t *testing.T) {
+	for _, rel := range []string{DocsDir, DocsDir + "/collection"} {
+		t.Run(rel, func(t *testing.T) {
+			out := t.TempDir()
+			src := filepath.Join(out, filepath.FromSlash(rel))
+			copyTree(t, siteDir, src)
+			before := snapshot(t, out)
+			_, err := Build(context.Background(), testConfig(t, src, out))
+			if err == nil || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), "--out") {
+				t.Errorf("Build: %v; want an output error naming --out", err)
+			}
+			sameSnapshot(t, "after the build", snapshot(t, out), before)
+			noStage(t, out)
+		})
+	}
+}
