@@ -36,6 +36,9 @@ func buildBinary(t *testing.T) string {
 // file, which costs no disk: the signal is sent as soon as the staging
 // directory appears, long before the file is hashed.
 func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and hashes 256 MiB (-short)")
+	}
 	bin := buildBinary(t)
 	clearEnv(t)
 	src := copySite(t)
