@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"golang.org/x/sync/errgroup"
 
@@ -138,6 +139,10 @@ func describeReadError(err error) error {
 		return fmt.Errorf("%w; publish again once the tree is stable", unwrapPath(err))
 	case errors.Is(err, hashing.ErrNotRegular):
 		return fmt.Errorf("replaced during the build: %w", unwrapPath(err))
+	case errors.Is(err, syscall.ELOOP):
+		// Files are opened without following a final symbolic link: one
+		// that is there now was not when the walk listed a file.
+		return errors.New("replaced during the build by a symbolic link, which is not followed")
 	}
 	return unwrapPath(err)
 }

@@ -214,12 +214,20 @@ func TestReplacedFile(t *testing.T) {
 		case "index.html":
 			os.Remove(p)
 			os.Mkdir(p, 0o755)
+		case "images/logo.png":
+			os.Remove(p)
+			os.Symlink("photo #1.png", p)
 		}
 	}
 	rep, pub := buildAndRead(t, cfg)
-	checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, without(siteFiles, "data/holdings.csv", "index.html"), hashing.DefaultSet)
-	if got := problemPaths(rep); !slices.Equal(got, []string{"data/holdings.csv", "index.html"}) {
-		t.Errorf("problems %v", rep.Problems)
+	checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, without(siteFiles, "data/holdings.csv", "index.html", "images/logo.png"), hashing.DefaultSet)
+	if got := problemPaths(rep); !slices.Equal(got, []string{"data/holdings.csv", "images/logo.png", "index.html"}) {
+		t.Fatalf("problems %v", rep.Problems)
+	}
+	for _, p := range rep.Problems {
+		if msg := p.Err.Error(); !strings.Contains(msg, "replaced during the build") {
+			t.Errorf("%s: %q does not say the file was replaced during the build", p.Path, msg)
+		}
 	}
 }
 
