@@ -37,7 +37,7 @@ func buildBinary(t *testing.T) string {
 // directory appears, long before the file is hashed.
 func TestSignals(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and hashes 256 MiB (-short)")
+		t.Skip("builds the binary and hashes 128 MiB (-short)")
 	}
 	bin := buildBinary(t)
 	clearEnv(t)
@@ -50,7 +50,7 @@ func TestSignals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := big.Truncate(256 << 20); err != nil {
+	if err := big.Truncate(128 << 20); err != nil {
 		t.Fatal(err)
 	}
 	big.Close()
