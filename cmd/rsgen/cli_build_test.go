@@ -201,3 +201,26 @@ func TestCLIOutputIsSource(t *testing.T) {
 	}
 	noStage(t, src)
 }
+
+// TestCLILongURL: a file whose URL would pass 2,048 characters is skipped
+// and named, and the exit code is 3.
+func TestCLILongURL(t *testing.T) {
+	clearEnv(t)
+	src := copySite(t)
+	rel := filepath.Join(strings.Repeat(strings.Repeat("d", 200)+"/", 11), "too-long.txt")
+	p := filepath.Join(src, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, _, stderr := runCLI(t, context.Background(), "build", "--base-url", "https://example.org/", "--out", out, src)
+	if code != exitPartial {
+		t.Errorf("exit code %d, want %d\n%s", code, exitPartial, stderr)
+	}
+	inOrder(t, stderr, "rsgen: skipped: "+filepath.ToSlash(rel)+": URL longer than the 2,048 characters", "rsgen: published 9 files",
+		"rsgen: error: 1 file could not be published")
+	checkMessages(t, stderr)
+}
