@@ -118,11 +118,16 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 // check audits one resource.
 func (a *auditor) check(ctx context.Context, j auditJob) {
 	loc := urlKey(j.r.loc)
+	// A dump's packages are published beside its documents: look for them
+	// there first.
+	rel := filepath.FromSlash(strings.TrimPrefix(loc, a.docsKey))
+	inDocs := a.resDir != "" && j.r.pkg && a.docsKey != "" && strings.HasPrefix(loc, a.docsKey) &&
+		filepath.IsLocal(rel) && regularFile(filepath.Join(a.docsDir, rel))
 	switch {
+	case inDocs:
+		a.checkFile(j, a.docsDir, strings.TrimPrefix(loc, a.docsKey))
 	case a.resDir != "" && a.resKey != "" && strings.HasPrefix(loc, a.resKey):
 		a.checkFile(j, a.resDir, strings.TrimPrefix(loc, a.resKey))
-	case a.resDir != "" && j.r.pkg && a.docsKey != "" && strings.HasPrefix(loc, a.docsKey):
-		a.checkFile(j, a.docsDir, strings.TrimPrefix(loc, a.docsKey))
 	case a.opts.Fetch && IsURL(j.r.loc) && (a.opts.CrossSite || a.origin != "" && sameOrigin(j.r.loc, a.origin)):
 		a.checkURL(ctx, j)
 	default:
@@ -134,6 +139,11 @@ func (a *auditor) check(ctx context.Context, j auditJob) {
 	a.mu.Lock()
 	a.audited++
 	a.mu.Unlock()
+}
+
+func regularFile(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular()
 }
 
 func (a *auditor) missing(j auditJob, format string, args ...any) {

@@ -222,16 +222,33 @@ func xsdWordDash(s string) bool {
 // validator uses): characters URIs cannot carry are escaped first, then the
 // result must parse as a URI reference.
 func isAnyURI(v string) bool {
-	s := strings.TrimSpace(v)
+	_, ok := parseAnyURI(strings.TrimSpace(v))
+	return ok
+}
+
+func parseAnyURI(s string) (*url.URL, bool) {
 	if strings.Count(s, "#") > 1 {
-		return false
+		return nil, false
 	}
-	_, err := url.Parse(escapeUnsafe(s))
-	return err == nil
+	if unsafeAt(s) >= 0 {
+		s = escapeUnsafe(s)
+	}
+	u, err := url.Parse(s)
+	return u, err == nil
 }
 
 // unsafeURIChars are the ASCII characters a URI cannot carry unescaped.
 const unsafeURIChars = "<>\"{}|\\^`"
+
+// unsafeAt returns the index of the first byte of s a URI cannot carry, or -1.
+func unsafeAt(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= 0x20 || c >= 0x7f || strings.IndexByte(unsafeURIChars, c) >= 0 {
+			return i
+		}
+	}
+	return -1
+}
 
 func escapeUnsafe(s string) string {
 	var b strings.Builder
@@ -253,17 +270,15 @@ func checkLoc(v string) (bad, escape string) {
 	if n < 12 || n > 2048 {
 		return fmt.Sprintf("<loc> %q has %d characters; the schema wants 12 to 2,048", clip(v), n), ""
 	}
-	if !isAnyURI(v) {
+	u, ok := parseAnyURI(v)
+	if !ok {
 		return fmt.Sprintf("<loc> %q is not a URI", clip(v)), ""
 	}
-	u, _ := url.Parse(escapeUnsafe(v))
 	if !u.IsAbs() || u.Host == "" && u.Opaque == "" {
 		return fmt.Sprintf("<loc> %q is not an absolute URI: Destinations cannot dereference it", clip(v)), ""
 	}
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c <= 0x20 || c >= 0x7f || strings.IndexByte(unsafeURIChars, c) >= 0 {
-			return "", fmt.Sprintf("<loc> %q has a character that should be percent-encoded (%q)", clip(v), firstRune(v[i:]))
-		}
+	if i := unsafeAt(v); i >= 0 {
+		return "", fmt.Sprintf("<loc> %q has a character that should be percent-encoded (%q)", clip(v), firstRune(v[i:]))
 	}
 	return "", ""
 }
