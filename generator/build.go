@@ -89,6 +89,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
 	}
+	if err == nil {
+		err = b.check(ctx) // never publish what fails validation
+	}
 	if err != nil {
 		b.stage.Discard()
 		if cause := context.Cause(ctx); cause != nil && errors.Is(cause, ErrFailFast) {

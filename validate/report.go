@@ -3,18 +3,20 @@ package validate
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 )
 
 // Report is the outcome of a validation.
 type Report struct {
-	Documents   []string  `json:"documents"` // the documents checked, in the order they were read
-	Findings    []Finding `json:"findings"`  // sorted by document, line, rule
-	Errors      int       `json:"errors"`    // error findings, those left out of Findings included
-	Warnings    int       `json:"warnings"`  // warning findings, likewise
-	Audited     int       `json:"resources_audited,omitempty"`
-	NotFollowed int       `json:"links_not_followed,omitempty"` // links to other sites (see Options.CrossSite)
+	Documents   []string       `json:"documents"` // the documents checked, in the order they were read
+	Findings    []Finding      `json:"findings"`  // sorted by document, line, rule
+	Errors      int            `json:"errors"`    // error findings, those left out of Findings included
+	Warnings    int            `json:"warnings"`  // warning findings, likewise
+	ByRule      map[string]int `json:"by_rule"`   // findings per rule, likewise
+	Audited     int            `json:"resources_audited,omitempty"`
+	NotFollowed int            `json:"links_not_followed,omitempty"` // links to other sites (see Options.CrossSite)
 }
 
 // Valid reports whether the report has no error and, if strict, no warning.
@@ -28,6 +30,12 @@ func (r *Report) Merge(o *Report) {
 	r.Findings = append(r.Findings, o.Findings...)
 	r.Errors += o.Errors
 	r.Warnings += o.Warnings
+	if r.ByRule == nil {
+		r.ByRule = map[string]int{}
+	}
+	for k, n := range o.ByRule {
+		r.ByRule[k] += n
+	}
 	r.Audited += o.Audited
 	r.NotFollowed += o.NotFollowed
 }
@@ -41,6 +49,7 @@ type sink struct {
 	mu       sync.Mutex
 	findings []Finding
 	counts   map[sinkKey]int
+	byRule   map[string]int
 	errors   int
 	warnings int
 }
@@ -50,7 +59,7 @@ type sinkKey struct {
 	sev       Severity
 }
 
-func newSink() *sink { return &sink{counts: make(map[sinkKey]int)} }
+func newSink() *sink { return &sink{counts: map[sinkKey]int{}, byRule: map[string]int{}} }
 
 // add records a finding of rule in doc; sev 0 means the rule's severity.
 func (s *sink) add(doc string, line int, rule string, sev Severity, format string, args ...any) {
@@ -68,6 +77,7 @@ func (s *sink) add(doc string, line int, rule string, sev Severity, format strin
 	} else {
 		s.warnings++
 	}
+	s.byRule[rule]++
 	k := sinkKey{doc, rule, sev}
 	s.counts[k]++
 	if s.counts[k] > MaxPerRule {
@@ -81,7 +91,7 @@ func (s *sink) add(doc string, line int, rule string, sev Severity, format strin
 func (s *sink) report() *Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rep := &Report{Findings: slices.Clone(s.findings), Errors: s.errors, Warnings: s.warnings}
+	rep := &Report{Findings: slices.Clone(s.findings), Errors: s.errors, Warnings: s.warnings, ByRule: maps.Clone(s.byRule)}
 	for k, n := range s.counts {
 		if n > MaxPerRule {
 			r := ruleIndex[k.rule]
