@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -35,6 +37,9 @@ type Config struct {
 
 	Describedby string // optional URL describing the collection (section 8)
 	FailFast    bool   // a per-file problem fails the build
+
+	Hosts     []string // static hosts to write configuration for (hosting.Hosts)
+	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
 
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
@@ -74,6 +79,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	b, err := newBuild(&cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkHostFiles(&cfg); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -207,7 +215,7 @@ func (b *build) owned(rel string) bool {
 			return false
 		}
 	}
-	return r == DocsDir || r == WellKnownFile || strings.HasPrefix(r, stagePrefix)
+	return r == DocsDir || r == WellKnownFile || strings.HasPrefix(r, stagePrefix) || hosting.IsRootFile(r)
 }
 
 // docURL is the URL of DocsDir/name.
@@ -237,6 +245,9 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	if err := b.writeSourceDescription(); err != nil {
+		return nil, err
+	}
+	if err := b.writeHostFiles(resources, completed); err != nil {
 		return nil, err
 	}
 	return resources, nil
