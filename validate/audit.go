@@ -264,7 +264,8 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) {
 		return
 	}
 	if want, ok := parseInteger(res.length); ok && want != n {
-		a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has %d bytes; its entry says length=%s", clip(res.loc), n, res.length)
+		a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
+		return
 	}
 	for _, d := range ds {
 		if got := hex.EncodeToString(d.h.Sum(nil)); got != d.want {
@@ -315,8 +316,8 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 			continue
 		}
 		if want, ok := parseInteger(mr.length); ok && uint64(want) != f.UncompressedSize64 {
-			s.add(name, mr.line, RuleAuditLength, 0, "%s has %d bytes in the package; its entry says length=%s", mr.path, f.UncompressedSize64, mr.length)
-			mr.length = ""
+			s.add(name, mr.line, RuleAuditLength, 0, "%s has %d bytes in the package; its entry says length=%s (so its digests differ too)", mr.path, f.UncompressedSize64, mr.length)
+			continue
 		}
 		if mr.hash == "" {
 			continue
