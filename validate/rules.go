@@ -28,6 +28,19 @@ func (s Severity) String() string {
 // MarshalText renders the severity as "error" or "warning".
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads "error" or "warning".
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = Error
+	case "warning":
+		*s = Warning
+	default:
+		return fmt.Errorf("severity %q is neither error nor warning", b)
+	}
+	return nil
+}
+
 // A Rule is one check of the validator.
 type Rule struct {
 	ID       string   `json:"id"`

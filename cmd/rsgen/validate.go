@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -91,7 +92,7 @@ func runValidate(c *cli.Context) error {
 	for _, target := range c.Args().Slice() {
 		r, err := validate.Target(c.Context, target, opts)
 		if errors.Is(err, validate.ErrUsage) {
-			return usageErr("", "%v", errors.Unwrap(err))
+			return usageErr("", "%s", strings.TrimPrefix(err.Error(), validate.ErrUsage.Error()+": "))
 		}
 		if err != nil {
 			return failure(err, "")
