@@ -186,3 +186,16 @@ func TestValidSiteWithAudit(t *testing.T) {
 		t.Errorf("%d documents, want 5: %v", n, rep.Documents)
 	}
 }
+
+// TestDocsListEveryRule keeps docs/validate.md in step with the catalogue.
+func TestDocsListEveryRule(t *testing.T) {
+	doc, err := os.ReadFile("../docs/validate.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules() {
+		if !strings.Contains(string(doc), "| `"+r.ID+"` | "+r.Severity.String()+" |") {
+			t.Errorf("docs/validate.md does not list rule %s (%s) in its table", r.ID, r.Severity)
+		}
+	}
+}

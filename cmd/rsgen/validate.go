@@ -127,17 +127,25 @@ func summary(rep *validate.Report, strict bool) string {
 	if !rep.Valid(strict) {
 		verdict = "NOT valid"
 	}
-	s := fmt.Sprintf("rsgen: %s: %d documents, %d errors, %d warnings", verdict, len(rep.Documents), rep.Errors, rep.Warnings)
+	s := fmt.Sprintf("rsgen: %s: %s, %s, %s", verdict, count(len(rep.Documents), "document"), count(rep.Errors, "error"), count(rep.Warnings, "warning"))
 	if strict && rep.Errors == 0 && rep.Warnings > 0 {
 		s += " (--strict)"
 	}
 	if rep.Audited > 0 {
-		s += fmt.Sprintf(", %d resources audited", rep.Audited)
+		s += fmt.Sprintf(", %s audited", count(rep.Audited, "resource"))
 	}
 	if rep.NotFollowed > 0 {
-		s += fmt.Sprintf(", %d links to other sites not followed", rep.NotFollowed)
+		s += fmt.Sprintf(", %s to other sites not followed", count(rep.NotFollowed, "link"))
 	}
 	return s
+}
+
+// count renders n things, in the plural unless n is 1.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func writeJSONReport(w io.Writer, rep *validate.Report, strict bool) error {
