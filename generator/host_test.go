@@ -222,3 +222,39 @@ func TestS3ScriptIsShell(t *testing.T) {
 		t.Errorf("sh -n %s: %v\n%s", script, err, out)
 	}
 }
+
+func TestRobotsTxtIsNeverWritten(t *testing.T) {
+	tests := []struct {
+		name, robots string
+		notice       bool
+	}{
+		{"without the Sitemap line", "User-agent: *\nDisallow: /tmp/\n", true},
+		{"with it", "User-agent: *\nSitemap: https://example.org/resourcesync/resourcelist.xml\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			p := filepath.Join(out, "robots.txt")
+			if err := os.WriteFile(p, []byte(tt.robots), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := checkTestConfig(t, out)
+			var notices []string
+			cfg.Notice = func(msg string) { notices = append(notices, msg) }
+			if _, err := Build(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(p); string(got) != tt.robots {
+				t.Errorf("robots.txt changed to %q", got)
+			}
+			noticed := strings.Contains(strings.Join(notices, "\n"), "robots.txt does not name the Resource List")
+			if noticed != tt.notice {
+				t.Errorf("notices %q; want the robots.txt one: %v", notices, tt.notice)
+			}
+			lines, _ := os.ReadFile(filepath.Join(out, hosting.RobotsLines))
+			if !strings.Contains(string(lines), "\nSitemap: https://example.org/resourcesync/resourcelist.xml\n") {
+				t.Errorf("%s: %q", hosting.RobotsLines, lines)
+			}
+		})
+	}
+}

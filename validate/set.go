@@ -18,7 +18,7 @@ type set struct {
 	byKey   map[string]*docInfo
 	order   []*docInfo
 	missing map[string]string // URL key → why it could not be loaded
-	skipped map[string]bool   // URL keys out of scope, counted once
+	skipped map[string]bool   // URL keys out of scope, each counted once
 	limited bool              // MaxDocuments was reached
 	audited int               // resources audited
 }
@@ -54,9 +54,7 @@ func (st *set) get(ctx context.Context, u string) (d *docInfo, why string, in bo
 		return nil, why, true
 	}
 	if !st.loader.inScope(u) {
-		if !st.skipped[k] {
-			st.skipped[k] = true
-		}
+		st.skipped[k] = true
 		return nil, "", false
 	}
 	if len(st.order) >= st.opts.MaxDocuments || ctx.Err() != nil {
