@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -35,6 +37,9 @@ type Config struct {
 
 	Describedby string // optional URL describing the collection (section 8)
 	FailFast    bool   // a per-file problem fails the build
+
+	Hosts     []string // static hosts to write configuration for (hosting.Hosts)
+	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
 
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
@@ -104,6 +109,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHostFiles(&cfg); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if cfg.FailFast {
@@ -117,6 +125,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	resources, err := b.run(ctx)
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
+	}
+	if err == nil {
+		err = b.check(ctx) // never publish what fails validation
 	}
 	if err != nil {
 		b.stage.Discard()
@@ -253,7 +264,7 @@ func (b *build) owned(real string) bool {
 	}
 	first, _, _ := strings.Cut(r, "/")
 	return first == DocsDir || strings.HasPrefix(first, stagePrefix) ||
-		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/")
+		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
 // docURL is the URL of DocsDir/name.
@@ -283,6 +294,9 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	if err := b.writeSourceDescription(); err != nil {
+		return nil, err
+	}
+	if err := b.writeHostFiles(resources, completed); err != nil {
 		return nil, err
 	}
 	return resources, nil
