@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -39,9 +41,18 @@ type Config struct {
 	Changes Changes // Change Lists and Change Dump against the previous build (across.go)
 	Cache   string  // hash cache file (--cache); "" for none
 
+	Hosts     []string // static hosts to write configuration for (hosting.Hosts)
+	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
+
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
+
+	// Test seams: listed is called with each file the walk will publish,
+	// before it is read; createHook is called before each staged file is
+	// created, and its error fails the creation.
+	listed     func(rel string)
+	createHook func(name string) error
 }
 
 // Report is the outcome of a successful build.
@@ -53,6 +64,28 @@ type Report struct {
 	Elapsed   time.Duration
 	Cached    int           // files found unchanged in the hash cache, not read
 	Changes   *ChangeReport // nil without a previous build
+}
+
+// ErrSource and ErrOutput mark the errors of a build that come from its
+// source or output directory (missing, not a directory, not writable…):
+// errors.Is tells which flag or argument to fix. The message is that of the
+// error they mark.
+var (
+	ErrSource = errors.New("source directory")
+	ErrOutput = errors.New("output directory")
+)
+
+// markedError is err, marked with a sentinel for errors.Is.
+type markedError struct{ err, mark error }
+
+func (e *markedError) Error() string   { return e.err.Error() }
+func (e *markedError) Unwrap() []error { return []error{e.err, e.mark} }
+
+func mark(err, sentinel error) error {
+	if err == nil {
+		return nil
+	}
+	return &markedError{err: err, mark: sentinel}
 }
 
 // ErrFailFast wraps the first per-file problem of a build run with FailFast.
@@ -82,6 +115,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHostFiles(&cfg); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if cfg.FailFast {
@@ -89,11 +125,15 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	b.stage, err = NewStage(cfg.Out)
 	if err != nil {
-		return nil, err
+		return nil, mark(err, ErrOutput)
 	}
+	b.stage.createHook = cfg.createHook
 	resources, err := b.run(ctx)
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
+	}
+	if err == nil {
+		err = b.check(ctx) // never publish what fails validation
 	}
 	if err != nil {
 		b.stage.Discard()
@@ -104,7 +144,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if err := b.stage.Publish(); err != nil {
 		b.stage.Discard()
-		return nil, fmt.Errorf("publishing into %s: %w", cfg.Out, err)
+		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
 	}
 	b.saveCache()
 	rep := &Report{Files: len(resources), Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start),
@@ -142,7 +182,7 @@ func newBuild(cfg *Config) (*build, error) {
 	}
 	root, err := sourceRoot(cfg.Source)
 	if err != nil {
-		return nil, err
+		return nil, mark(err, ErrSource)
 	}
 	b := &build{cfg: cfg, root: root, stats: cfg.Stats, notice: cfg.Notice, at: cfg.At.UTC().Truncate(time.Second)}
 	if b.stats == nil {
@@ -155,8 +195,9 @@ func newBuild(cfg *Config) (*build, error) {
 	if err != nil {
 		return nil, err
 	}
-	if resolved, err := filepath.EvalSymlinks(out); err == nil {
-		out = resolved
+	out = resolveExisting(out)
+	if docs := filepath.Join(out, DocsDir); within(docs, root) {
+		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another --out", cfg.Source, docs), ErrOutput)
 	}
 	if within(root, out) {
 		rel, _ := filepath.Rel(root, out)
@@ -168,6 +209,22 @@ func newBuild(cfg *Config) (*build, error) {
 		b.outRel = "\x00" // never a prefix of a path
 	}
 	return b, nil
+}
+
+// resolveExisting resolves the symbolic links of the longest part of path
+// that exists: an output directory not yet created may still be inside a
+// source reached through a link.
+func resolveExisting(path string) string {
+	var rest []string
+	for p := path; ; p = filepath.Dir(p) {
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{resolved}, rest...)...)
+		}
+		if filepath.Dir(p) == p {
+			return path
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
 }
 
 // sourceRoot checks that source is a readable directory and returns it
@@ -199,20 +256,23 @@ func sourceRoot(source string) (string, error) {
 	return resolved, nil
 }
 
-// owned reports whether rel, a path under the source, is rsgen's own
-// output (when the output is inside the source): never content.
-func (b *build) owned(rel string) bool {
+// owned reports whether real, a path under the source with symbolic links
+// resolved, is rsgen's own output (when the output is inside the source)
+// or inside it: never content.
+func (b *build) owned(real string) bool {
 	if b.outRel == "\x00" {
 		return false
 	}
-	r := rel
+	r := real
 	if b.outRel != "" {
 		var ok bool
-		if r, ok = strings.CutPrefix(rel, b.outRel+"/"); !ok {
+		if r, ok = strings.CutPrefix(real, b.outRel+"/"); !ok {
 			return false
 		}
 	}
-	return r == DocsDir || r == WellKnownFile || strings.HasPrefix(r, stagePrefix)
+	first, _, _ := strings.Cut(r, "/")
+	return first == DocsDir || strings.HasPrefix(first, stagePrefix) ||
+		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
 // docURL is the URL of DocsDir/name.
@@ -251,6 +311,9 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	if err := b.writeSourceDescription(); err != nil {
+		return nil, err
+	}
+	if err := b.writeHostFiles(resources, completed); err != nil {
 		return nil, err
 	}
 	return resources, nil

@@ -32,3 +32,24 @@ const (
 	envPrevious        = "RSGEN_PREVIOUS"
 	envCache           = "RSGEN_CACHE"
 )
+
+// Flags of validate and serve.
+const (
+	flagFormat       = "format"
+	flagStrict       = "strict"
+	flagLenientHash  = "lenient-hash"
+	flagResources    = "resources"
+	flagResourcesURL = "resources-url"
+	flagFetch        = "fetch"
+	flagCrossSite    = "cross-site"
+	flagMaxDocuments = "max-documents"
+	flagTimeout      = "timeout"
+	flagRules        = "rules"
+	flagAddr         = "addr"
+)
+
+// Flags of build that write configuration for static hosts.
+const (
+	flagHost      = "host"
+	flagTemplates = "templates"
+)

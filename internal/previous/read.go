@@ -278,7 +278,8 @@ func classify(name string, err error, atRoot bool) error {
 	var se *rsxml.SyntaxError
 	if errors.As(err, &se) {
 		kind := ErrMalformed
-		if atRoot && (strings.HasPrefix(se.Msg, "root element") || strings.HasPrefix(se.Msg, "a DOCTYPE")) {
+		// An HTML page (a soft 404) fails at its DOCTYPE, before its root.
+		if atRoot && (se.Kind == rsxml.SyntaxRoot || strings.Contains(se.Msg, "DOCTYPE")) {
 			kind = ErrNotResourceSync
 		}
 		return &Error{Doc: name, Line: se.Line, Kind: kind, Err: errors.New(se.Msg)}
