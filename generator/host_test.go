@@ -15,8 +15,6 @@ import (
 	"github.com/rsgen/rsgen/templates"
 )
 
-
-
 // hostOutputs are the files --host and the pages add, relative to the output.
 var hostOutputs = append(append([]string(nil), hosting.RootFiles...), hosting.LandingPage, hosting.RobotsLines, hosting.HeadLink)
 
