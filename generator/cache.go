@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,17 +25,24 @@ type scanCache struct {
 	old   *hashcache.Cache
 	start time.Time // when the scan began: only entries settled before it are saved
 
-	// Written by the checking workers under mu, read after the scan.
+	// Written by the checking workers under mu, read after the scan. A
+	// warm build finds nearly every file unchanged: hits are kept in
+	// slices, which cost less than maps.
 	mu       sync.Mutex
 	hits     []Resource
-	hitEntry map[string]*hashcache.Entry
-	missStat map[string]hashcache.Stat   // stat before reading, of the files read
-	partial  map[string]*hashcache.Entry // entries with the right stat but not every digest
+	hitEntry []*hashcache.Entry // the entry of hits[i]
+	misses   map[string]miss
 
 	// Written by the collecting goroutine only, read after the scan.
 	readFiles map[string]readFile
 
 	next *hashcache.Cache // filled by finish
+}
+
+// A miss is a file the cache does not know unchanged.
+type miss struct {
+	stat    hashcache.Stat   // before reading
+	partial *hashcache.Entry // its entry, if it has the right stat but lacks a digest
 }
 
 // readFile is what the scan learned of a file it read.
@@ -49,10 +58,8 @@ type readFile struct {
 func (b *build) loadCache() *scanCache {
 	c := &scanCache{
 		start:     b.cfg.now(),
-		hitEntry:  map[string]*hashcache.Entry{},
-		missStat:  map[string]hashcache.Stat{},
+		misses:    map[string]miss{},
 		readFiles: map[string]readFile{},
-		partial:   map[string]*hashcache.Entry{},
 	}
 	old, err := hashcache.Load(b.cfg.Cache, b.root)
 	switch {
@@ -128,18 +135,19 @@ func (c *scanCache) hit(b *build, f scanFile) bool {
 			}
 			c.mu.Lock()
 			c.hits = append(c.hits, r)
-			c.hitEntry[f.rel] = e
+			c.hitEntry = append(c.hitEntry, e)
 			c.mu.Unlock()
 			b.stats.Hashed.Add(1)
 			b.stats.Cached.Add(1)
 			return true
 		}
 	}
-	c.mu.Lock()
-	c.missStat[f.rel] = st
+	m := miss{stat: st}
 	if ok {
-		c.partial[f.rel] = e
+		m.partial = e
 	}
+	c.mu.Lock()
+	c.misses[f.rel] = m
 	c.mu.Unlock()
 	return false
 }
@@ -149,39 +157,47 @@ func (c *scanCache) read(res hashing.Result, typ string) {
 	c.readFiles[res.Name] = readFile{info: res.Info, sum: res.Sum, typ: typ, sniff: res.Sniff}
 }
 
-// finish makes the cache to save from the scan's resources: the entries
-// of files found unchanged, and new entries for files read whose stat did
-// not change while they were read and whose times are settled.
-func (c *scanCache) finish(b *build, resources []Resource) {
-	c.next = hashcache.New(b.root)
-	for i := range resources {
-		rel := resources[i].Path
-		if e, ok := c.hitEntry[rel]; ok {
-			c.next.Put(rel, e)
-			continue
-		}
-		rf, ok := c.readFiles[rel]
-		st, sok := c.missStat[rel]
-		if !ok || !sok || rf.info.Size != st.Size || rf.info.ModTime.UnixNano() != st.Mtime || !st.SettledBefore(c.start) {
+// finish makes the cache to save: the entries of files found unchanged,
+// and new entries for files read whose stat did not change while they were
+// read and whose times are settled. Files that were not published (a
+// problem) have no entry.
+func (c *scanCache) finish(b *build) {
+	type item struct {
+		path  string
+		entry *hashcache.Entry
+	}
+	items := make([]item, 0, len(c.hits)+len(c.readFiles))
+	for i := range c.hits {
+		items = append(items, item{c.hits[i].Path, c.hitEntry[i]})
+	}
+	for rel, rf := range c.readFiles {
+		m, ok := c.misses[rel]
+		st := m.stat
+		if !ok || rf.info.Size != st.Size || rf.info.ModTime.UnixNano() != st.Mtime || !st.SettledBefore(c.start) {
 			continue
 		}
 		e := &hashcache.Entry{Stat: st}
-		if old, ok := c.partial[rel]; ok {
-			*e = *old // keep the digests of other algorithms: the file is the same
+		if m.partial != nil {
+			*e = *m.partial // keep the digests of other algorithms: the file is the same
 		}
 		if rf.sniff {
 			e.Type = rf.typ
 		}
 		e.SetSum(b.cfg.Hashes, rf.sum)
-		c.next.Put(rel, e)
+		items = append(items, item{rel, e})
 	}
-	c.readFiles, c.missStat, c.partial = nil, nil, nil
+	slices.SortFunc(items, func(x, y item) int { return strings.Compare(x.path, y.path) })
+	c.next = hashcache.New(b.root)
+	for _, it := range items {
+		c.next.Put(it.path, it.entry) // in order: appended
+	}
+	c.hits, c.hitEntry, c.readFiles, c.misses = nil, nil, nil, nil
 }
 
-// digest returns the cached digest by a of the file at rel, if the scan
-// found it unchanged and the cache has one.
+// digest returns the digest by a of the file at rel, if the cache to save
+// has one: the file was found unchanged, or read with a stat that matched.
 func (c *scanCache) digest(rel string, a hashing.Algorithm) ([]byte, bool) {
-	if e, ok := c.hitEntry[rel]; ok {
+	if e, ok := c.next.Get(rel); ok {
 		return e.Digest(a)
 	}
 	return nil, false

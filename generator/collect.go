@@ -155,6 +155,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	}
 	if cache != nil {
 		out = append(out, cache.hits...)
+		cache.finish(b)
 	}
 	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil

@@ -30,11 +30,7 @@ const (
 // Resource List, by content: a new URI is created, a URI gone is deleted,
 // a digest (or length) that differs is updated. An unchanged resource
 // keeps the lastmod it was published with, whatever its mtime says now.
-// It also completes the hash cache, which the comparison may add digests to.
 func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
-	if c := b.across.cache; c != nil {
-		c.finish(b, resources)
-	}
 	prev := b.across.prev
 	if prev == nil {
 		return nil
