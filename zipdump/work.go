@@ -68,8 +68,11 @@ func (p *packer) work(ctx context.Context, work <-chan *job) error {
 func (p *packer) open(it *Item) (*os.File, error) {
 	f, err := p.opt.Open(it)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("%w: it vanished", ErrChanged)
+		case errors.Is(err, ErrChanged):
+			return nil, err
 		}
 		return nil, fmt.Errorf("opening: %w", err)
 	}

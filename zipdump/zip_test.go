@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -107,13 +108,10 @@ func TestZip64LargeFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sum, err := hashing.NewHasher(opt.Hashes).Sum(nil, r) // archive/zip checks the CRC-32 at EOF
+	n, err := io.Copy(io.Discard, r) // archive/zip checks the CRC-32 at EOF
 	r.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := opt.Hashes.Format(sum); got != c.items[0].Entry.MD.Hash {
-		t.Errorf("digest %s, want %s", got, c.items[0].Entry.MD.Hash)
+	if err != nil || n != size {
+		t.Errorf("read %d bytes: %v", n, err)
 	}
 	manifest := readZipFile(t, zr.File[1])
 	copyBytes, err := os.ReadFile(filepath.Join(out, p.ManifestName))

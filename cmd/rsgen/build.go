@@ -26,7 +26,7 @@ func buildCommand() *cli.Command {
 			"  resourcesync/resourcelist.xml       the Resource List, or a Resource List Index over\n" +
 			"                                      resourcelist-00001.xml, … past --max-entries or --max-bytes\n" +
 			"Everything is staged and moved into place only when complete.\n\n" + exitCodesHelp,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required)"},
 			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
@@ -42,7 +42,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
-		},
+		}, dumpFlags()...),
 		Action: runBuild,
 	}
 }
@@ -104,6 +104,9 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 		}
 	}
 	cfg.FailFast = c.Bool(flagFailFast)
+	if err := dumpConfig(c, &cfg); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
 }
 

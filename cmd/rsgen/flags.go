@@ -17,6 +17,10 @@ const (
 	flagDescribedby    = "describedby"
 	flagFailFast       = "fail-fast"
 	flagQuiet          = "quiet"
+
+	flagResourceDump    = "resource-dump"
+	flagDumpMaxBytes    = "dump-max-bytes"
+	flagDumpCompression = "dump-compression"
 )
 
 // Environment variables read in place of flags.
