@@ -188,15 +188,9 @@ func Run(ctx context.Context, items []Item, opt Options) (*Result, error) {
 			j.src.close()
 		}
 	}
-	if herr := p.hashers.Wait(); err == nil {
-		err = herr
-	}
 	if err != nil {
 		p.abandon()
 		return nil, err
-	}
-	for _, pk := range p.pkgs {
-		p.res.Packages = append(p.res.Packages, *pk)
 	}
 	return p.res, nil
 }
@@ -337,6 +331,7 @@ func (p *packer) openSplit(it *Item) (*source, uint16, error) {
 // abandon closes what is open after a failure.
 func (p *packer) abandon() {
 	if p.cur != nil {
+		p.cur.zw.discard()
 		p.cur.f.Close()
 		if p.cur.manifest != nil {
 			p.cur.manifest.Close()

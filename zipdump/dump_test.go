@@ -23,7 +23,7 @@ func mixedFiles() map[string][]byte {
 		"empty.txt":                 {},
 		"a.txt":                     []byte("hello\n"),
 		"docs/report.html":          testText(1, 40<<10),
-		"docs/big text.csv":         testText(2, 3*chunkSize+12345),
+		"docs/big text.csv":         testText(2, 2*chunkSize+12345),
 		"images/photo.png":          testRandom(3, 70<<10), // a compressed type: stored
 		"data/noise.bin":            testRandom(4, 100<<10),
 		"data/big noise.bin":        testRandom(5, 2*chunkSize+7),
@@ -233,7 +233,8 @@ func TestChunkStreamChecksDictionary(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	p.cur = &pkg{zw: newZipWriter(f, testAt)}
+	p.cur = &pkg{zw: newZipWriter(f, testAt, hashing.DefaultSet)}
+	defer p.cur.zw.discard()
 	p.cur.zw.begin("x", methodDeflate, int64(len(data)), deflateBound(int64(len(data))))
 	s := &chunkStream{p: p, first: first, next: func() (*job, error) { return second, nil }}
 	_, _, err = hashing.NewHasher(hashing.DefaultSet).Sum(nil, s)
@@ -332,7 +333,7 @@ func (f *failFile) Write(p []byte) (int, error) {
 
 func TestRunDiskFull(t *testing.T) {
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
-	for _, limit := range []int64{0, 100, 1 << 20, 3 << 20} {
+	for _, limit := range []int64{0, 100, 64 << 10, 1 << 20, 2 << 20} {
 		opt, _ := testOptions(t, c)
 		create := opt.Create
 		var names []string

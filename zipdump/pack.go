@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"sync"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -26,11 +26,9 @@ type packer struct {
 	sem    chan struct{} // the window: one token per job queued or in work
 	flates sync.Pool     // *flate.Writer at opt.Level, without dictionary
 
-	hasher  *hashing.Hasher // the writer's, for split items
-	hashers errgroup.Group  // digests of finished packages
-	pkgs    []*Package
-	cur     *pkg // the package being written
-	line    []byte
+	hasher *hashing.Hasher // the writer's, for split items
+	cur    *pkg            // the package being written
+	line   []byte
 }
 
 // pkg is a package being written.
@@ -62,7 +60,6 @@ func (p *packer) release(j *job) {
 // write takes the jobs in item order and writes them into packages.
 func (p *packer) write(ctx context.Context, ordered <-chan *job) error {
 	p.hasher = hashing.NewHasher(p.opt.Hashes)
-	p.hashers.SetLimit(2)
 	next := func() (*job, error) {
 		select {
 		case j, ok := <-ordered:
@@ -155,8 +152,17 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	return nil
 }
 
-func (p *packer) writeErr(err error) error {
-	return fmt.Errorf("writing %s: %w", p.cur.Name, err)
+func (p *packer) writeErr(err error) error { return writing(p.cur.Name, err) }
+
+// writing wraps an error of writing the output file name. The path of the
+// file, which an *fs.PathError repeats, is dropped: callers know where
+// their output goes, and the name is enough.
+func writing(name string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("writing %s: %s: %w", name, pe.Op, pe.Err)
+	}
+	return fmt.Errorf("writing %s: %w", name, err)
 }
 
 // room makes sure the current package can take an entry named name of at
@@ -187,7 +193,7 @@ func (p *packer) room(name string, bound, line int64) error {
 }
 
 func (p *packer) startPackage() error {
-	n := len(p.pkgs) + 1
+	n := len(p.res.Packages) + 1
 	c := &pkg{Package: Package{
 		Name:         fmt.Sprintf("%s-%05d.zip", p.opt.Stem, n),
 		ManifestName: fmt.Sprintf("%s-%05d.manifest.xml", p.opt.Stem, n),
@@ -195,10 +201,10 @@ func (p *packer) startPackage() error {
 	}}
 	f, err := p.opt.Create(c.Name)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", c.Name, err)
+		return writing(c.Name, err)
 	}
 	c.f = f
-	c.zw = newZipWriter(f, p.opt.At)
+	c.zw = newZipWriter(f, p.opt.At, p.opt.Hashes)
 	doc := p.manifestDoc(c.At, c.At) // completed has the length of at: both are whole seconds
 	c.manifestLen = int64(len(rsxml.AppendHeader(nil, &doc)) + len(rsxml.AppendFooter(nil, &doc)))
 	p.cur = c
@@ -213,13 +219,13 @@ func (p *packer) manifestDoc(at, completed time.Time) rsxml.Doc {
 }
 
 // finishPackage writes the manifest of the current package, beside it and
-// into it as its last entry, and closes the package. Its digest is
-// computed in the background, from the file.
+// into it as its last entry, and closes the package.
 func (p *packer) finishPackage() error {
 	c := p.cur
 	if c.Bitstreams == 0 {
 		// Every item meant for it was skipped: it was the last one.
 		p.cur = nil
+		c.zw.discard()
 		c.f.Close()
 		if err := p.opt.Remove(c.Name); err != nil {
 			return fmt.Errorf("removing the empty %s: %w", c.Name, err)
@@ -229,7 +235,7 @@ func (p *packer) finishPackage() error {
 	c.Completed = p.now()
 	mf, err := p.opt.Create(c.ManifestName)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", c.ManifestName, err)
+		return writing(c.ManifestName, err)
 	}
 	c.manifest = mf
 	w := rsxml.NewWriter(mf, p.manifestDoc(c.At, c.Completed))
@@ -239,7 +245,7 @@ func (p *packer) finishPackage() error {
 		}
 	}
 	if err := w.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", c.ManifestName, err)
+		return writing(c.ManifestName, err)
 	}
 	size := w.Size()
 	if size > p.opt.MaxManifestLen {
@@ -266,28 +272,19 @@ func (p *packer) finishPackage() error {
 	}
 	c.manifest = nil
 	if err := mf.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", c.ManifestName, err)
+		return writing(c.ManifestName, err)
 	}
-	if err := c.zw.Close(); err != nil {
+	sum, err := c.zw.Close()
+	if err != nil {
 		return p.writeErr(err)
 	}
-	c.Size = c.zw.Offset()
-	c.entries = nil
 	p.cur = nil
-	out := &c.Package
-	p.pkgs = append(p.pkgs, out)
-	f := c.f
-	p.hashers.Go(func() error {
-		_, sum, err := hashing.NewHasher(p.opt.Hashes).Sum(nil, io.NewSectionReader(f, 0, out.Size))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", out.Name, err)
-		}
-		out.Hash = p.opt.Hashes.Format(sum)
-		return nil
-	})
+	if err := c.f.Close(); err != nil {
+		return writing(c.Name, err)
+	}
+	c.Size = c.zw.Offset()
+	c.Hash = p.opt.Hashes.Format(sum)
+	p.res.Packages = append(p.res.Packages, c.Package)
 	return nil
 }
 

@@ -8,13 +8,15 @@ import (
 	"io"
 	"time"
 	"unicode/utf8"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // File is what a package is written to: a regular file, which the writer
 // patches in place (a streamed entry's CRC-32 and compressed size go into
 // its local header once they are known), truncates to drop an entry whose
-// source changed while it was copied, and reads back to digest. *os.File
-// satisfies it.
+// source changed while it was copied, and reads back to digest what it
+// patched. *os.File satisfies it.
 type File interface {
 	io.Writer
 	io.WriterAt
@@ -85,10 +87,18 @@ func deflateBound(n int64) int64 { return n + 10*(n/16384+1) + 16 }
 // used: streaming readers and strict ones accept the result. An entry
 // whose bytes turn out wrong can be taken back with abort, before the
 // next one starts.
+//
+// The digests of the file are computed as it is written, by a goroutine
+// reading a pipe: every byte goes to it once final, which is when it is
+// written, except for a streamed entry, whose bytes are held back until
+// its header is patched and then read back from the file.
 type zipWriter struct {
 	f    File
-	bw   *bufio.Writer
-	off  int64 // bytes written
+	bw   *bufio.Writer // writes to the file and, unless held, to hw
+	off  int64         // bytes written
+	hw   *hashPipe
+	hold bool // bytes written go to the file only
+	done bool // Close or discard was called
 	dir  []dirEntry
 	date uint16 // MS-DOS date and time of every entry
 	time uint16
@@ -109,8 +119,11 @@ type dirEntry struct {
 	zip64  bool // the local header has a ZIP64 extra field
 }
 
-func newZipWriter(f File, modified time.Time) *zipWriter {
-	z := &zipWriter{f: f, bw: bufio.NewWriterSize(f, 256<<10)}
+// newZipWriter starts a ZIP file on f whose entries are all dated
+// modified, and whose digests set computes.
+func newZipWriter(f File, modified time.Time, set hashing.Set) *zipWriter {
+	z := &zipWriter{f: f, hw: newHashPipe(set)}
+	z.bw = bufio.NewWriterSize(teeWriter{z}, 256<<10)
 	z.date, z.time = msDosTime(modified)
 	binary.LittleEndian.PutUint16(z.ut[0:], utID)
 	binary.LittleEndian.PutUint16(z.ut[2:], 5)
@@ -156,6 +169,17 @@ func localSize(name string, zip64 bool) int64 {
 		n += 4 + 16
 	}
 	return n
+}
+
+// teeWriter writes to the file, and to the hasher unless bytes are held.
+type teeWriter struct{ z *zipWriter }
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	n, err := t.z.f.Write(p)
+	if !t.z.hold && n > 0 {
+		t.z.hw.Write(p[:n])
+	}
+	return n, err
 }
 
 // Offset returns the number of bytes written so far.
@@ -243,6 +267,10 @@ func (z *zipWriter) begin(name string, method uint16, usize, bound int64) error 
 	if z.cur != nil {
 		return errors.New("zipdump: entry begun before the last one ended")
 	}
+	if err := z.bw.Flush(); err != nil { // what is before the entry is final
+		return err
+	}
+	z.hold = true
 	e := dirEntry{name: name, method: method, usize: uint64(usize), offset: uint64(z.off)}
 	e.zip64 = needsZip64(uint64(usize), uint64(bound))
 	n, err := z.writeLocal(&e)
@@ -261,7 +289,7 @@ func (z *zipWriter) Write(p []byte) (int, error) {
 }
 
 // finish ends the streamed entry: its CRC-32 and stored size are written
-// into its local header.
+// into its local header, and the entry is read back for the digests.
 func (z *zipWriter) finish(crc uint32) error {
 	e := z.cur
 	z.cur = nil
@@ -291,14 +319,16 @@ func (z *zipWriter) finish(crc uint32) error {
 		}
 	}
 	z.dir = append(z.dir, *e)
-	return nil
+	z.hold = false
+	_, err := io.Copy(z.hw, io.NewSectionReader(z.f, int64(e.offset), z.off-int64(e.offset)))
+	return err
 }
 
 // abort takes the streamed entry back: the file is cut where it began.
 func (z *zipWriter) abort() error {
 	e := z.cur
 	z.cur = nil
-	z.bw.Reset(z.f) // drop what is buffered: it all belongs to e
+	z.bw.Reset(teeWriter{z}) // drop what is buffered: it all belongs to e
 	if err := z.f.Truncate(int64(e.offset)); err != nil {
 		return err
 	}
@@ -306,21 +336,43 @@ func (z *zipWriter) abort() error {
 		return err
 	}
 	z.off = int64(e.offset)
+	z.hold = false
 	return nil
 }
 
-// Close writes the central directory and the end records, and flushes. It
-// does not close the file.
-func (z *zipWriter) Close() error {
+// discard stops the hasher of a file given up on. It may be called after
+// Close.
+func (z *zipWriter) discard() {
+	if !z.done {
+		z.done = true
+		z.hw.abort()
+	}
+}
+
+// Close writes the central directory and the end records, flushes, and
+// returns the digests of the whole file. It does not close the file.
+func (z *zipWriter) Close() ([]byte, error) {
+	if z.done {
+		return nil, errors.New("zipdump: package closed twice")
+	}
+	sum, err := z.close()
+	if err != nil {
+		z.discard()
+		return nil, err
+	}
+	return sum, nil
+}
+
+func (z *zipWriter) close() ([]byte, error) {
 	if z.cur != nil {
-		return errors.New("zipdump: package closed inside an entry")
+		return nil, errors.New("zipdump: package closed inside an entry")
 	}
 	start := z.off
 	var b []byte
 	for i := range z.dir {
 		b = appendCentral(b[:0], &z.dir[i], z)
 		if err := z.write(b); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	size := uint64(z.off - start)
@@ -356,9 +408,13 @@ func (z *zipWriter) Close() error {
 	b = binary.LittleEndian.AppendUint32(b, uint32(offset))
 	b = binary.LittleEndian.AppendUint16(b, 0) // comment length
 	if err := z.write(b); err != nil {
-		return err
+		return nil, err
 	}
-	return z.bw.Flush()
+	if err := z.bw.Flush(); err != nil {
+		return nil, err
+	}
+	z.done = true
+	return z.hw.Sum()
 }
 
 // appendCentral appends the central directory header of e. Its ZIP64

@@ -22,14 +22,14 @@ func TestZipManyEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 70000
-	z := newZipWriter(f, testAt)
+	z := newZipWriter(f, testAt, hashing.DefaultSet)
 	for i := range n {
 		b := []byte(fmt.Sprint(i))
 		if err := z.writeEntry(fmt.Sprintf("d%d/%d.txt", i%10, i), methodStore, crc32.ChecksumIEEE(b), int64(len(b)), b); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := z.Close(); err != nil {
+	if _, err := z.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
