@@ -35,6 +35,8 @@ type Config struct {
 	At        time.Time
 	FixedTime bool
 
+	Dump DumpConfig // the Resource Dump, if Dump.Enabled (section 11)
+
 	Describedby string // optional URL describing the collection (section 8)
 	FailFast    bool   // a per-file problem fails the build
 
@@ -301,7 +303,14 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if !b.cfg.FixedTime {
 		completed = b.cfg.now().UTC().Truncate(time.Second)
 	}
+	resources, dump, err := b.packResourceDump(ctx, resources) // before the Resource List: see its doc
+	if err != nil {
+		return nil, err
+	}
 	if err := b.writeResourceList(resources, completed); err != nil {
+		return nil, err
+	}
+	if err := b.writeResourceDump(dump); err != nil {
 		return nil, err
 	}
 	if err := b.writeChanges(ctx); err != nil {

@@ -139,7 +139,8 @@ func (s *Stage) Dir() string { return s.dir }
 // Path returns where name (slash-separated, relative to the output) is staged.
 func (s *Stage) Path(name string) string { return filepath.Join(s.dir, filepath.FromSlash(name)) }
 
-// Create creates the staged file name, for writing. Close it and check the error.
+// Create creates the staged file name, for writing (and reading back, as
+// the dump does to digest its packages). Close it and check the error.
 func (s *Stage) Create(name string) (*os.File, error) {
 	if s.createHook != nil {
 		if err := s.createHook(name); err != nil {
@@ -150,7 +151,7 @@ func (s *Stage) Create(name string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, err
 	}

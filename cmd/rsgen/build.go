@@ -43,7 +43,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
-		}, append(hostFlags(), changesFlags()...)...),
+		}, append(append(hostFlags(), dumpFlags()...), changesFlags()...)...),
 		Action: runBuild,
 		// Without this, cli prints the whole help to stdout before the error.
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -110,6 +110,9 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	}
 	cfg.FailFast = c.Bool(flagFailFast)
 	if err := hostConfig(c, &cfg); err != nil {
+		return cfg, err
+	}
+	if err := dumpConfig(c, &cfg); err != nil {
 		return cfg, err
 	}
 	return cfg, changesConfig(c, &cfg)

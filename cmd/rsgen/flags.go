@@ -21,6 +21,10 @@ const (
 	flagChangesKeep    = "changes-keep"
 	flagChangeDump     = "change-dump"
 	flagCache          = "cache"
+
+	flagResourceDump    = "resource-dump"
+	flagDumpMaxBytes    = "dump-max-bytes"
+	flagDumpCompression = "dump-compression"
 )
 
 // Environment variables read in place of flags.

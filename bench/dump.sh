@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Times `rsgen build --resource-dump` against `zip -r -q` and `zip -0 -r -q`
+# on the same corpus, in the same run, and prints a table of medians.
+#
+#   bench/dump.sh [WORKDIR]      (default: a new directory under ${TMPDIR:-/tmp})
+#
+# The corpus (about 250 MB) is made once in WORKDIR/corpus and reused:
+#   text/   a copy of $(go env GOROOT)/src: ~11,000 source files, 157 MB of real text
+#   noise/  40 incompressible files of 1 MiB, named .bin (rsgen's auto mode probes them)
+#   media/  40 incompressible files of 1 MiB, named .jpg (stored by type)
+#   large/  one 32 MiB text file (Go source, concatenated) and one 32 MiB random .bin
+# Every command runs RUNS times (default 3) with the page cache warmed the same
+# way before each run (every file read once); the median is reported.
+# Needs: go, zip, unzip, coreutils.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/rsgen-bench.XXXXXX")}
+corpus=$work/corpus
+mkdir -p "$work"
+
+command -v zip >/dev/null && command -v unzip >/dev/null || { echo "bench/dump.sh: needs zip and unzip" >&2; exit 1; }
+
+if [ ! -f "$corpus/.done" ]; then
+  echo "== making the corpus in $corpus"
+  rm -rf "$corpus"; mkdir -p "$corpus/noise" "$corpus/media" "$corpus/large"
+  cp -r "$(go env GOROOT)/src" "$corpus/text"
+  # Deterministic incompressible bytes: AES-CTR of zeros with a fixed key.
+  # (head closes the pipe early: the writer's SIGPIPE is expected.)
+  rnd() { openssl enc -aes-128-ctr -nosalt -pass pass:"rsgen-$1" -pbkdf2 </dev/zero 2>/dev/null | head -c "$2" || true; }
+  if ! command -v openssl >/dev/null; then rnd() { head -c "$2" /dev/urandom; }; fi
+  for i in $(seq -w 1 40); do
+    rnd "n$i" $((1 << 20)) >"$corpus/noise/$i.bin"
+    rnd "m$i" $((1 << 20)) >"$corpus/media/$i.jpg"
+  done
+  find "$(go env GOROOT)/src" -name '*.go' -print0 | sort -z | xargs -0 cat | head -c $((32 << 20)) >"$corpus/large/source.txt" || true
+  rnd large $((32 << 20)) >"$corpus/large/noise.bin"
+  touch "$corpus/.done"
+fi
+files=$(find "$corpus" -type f ! -name .done | wc -l)
+bytes=$(find "$corpus" -type f ! -name .done -printf '%s\n' | awk '{s+=$1} END {print s}')
+
+echo "== building rsgen"
+go build -o "$work/rsgen" ./cmd/rsgen
+
+warm() { find "$corpus" -type f ! -name .done -print0 | xargs -0 cat >/dev/null; }
+
+# timeit NAME OUTFILE CMD...: runs CMD RUNS times (OUTFILE removed before each
+# run) and records the medians of its wall and CPU (user+system) times, and
+# the size of OUTFILE. On a shared machine the CPU time is the steadier one.
+declare -a rows=()
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+timeit() {
+  local name=$1 outfile=$2; shift 2
+  local walls=() cpus=()
+  for _ in $(seq "$RUNS"); do
+    rm -rf "$work/out" "$work/zip.zip" "$work/copy.bin"
+    warm
+    /usr/bin/time -f '%e %U %S' -o "$work/time" "$@" >/dev/null
+    read -r e u s <"$work/time"
+    walls+=("$e")
+    cpus+=("$(echo "$u + $s" | bc -l)")
+  done
+  local wall cpu size=0
+  wall=$(printf '%s\n' "${walls[@]}" | median)
+  cpu=$(printf '%s\n' "${cpus[@]}" | median)
+  [ -n "$outfile" ] && size=$(find $outfile -type f -printf '%s\n' 2>/dev/null | awk '{s+=$1} END {print s+0}')
+  rows+=("$(printf '| %s | %.2f | %.0f | %.2f | %d | %s |' "$name" "$wall" "$(echo "$bytes / $wall / 1000000" | bc -l)" "$cpu" "$size" "${walls[*]}")")
+}
+
+rs=("$work/rsgen" build --base-url https://example.org/ --out "$work/out" --at 2024-01-01T00:00:00Z -q)
+copyall() { find "$corpus" -type f ! -name .done -print0 | xargs -0 cat >"$work/copy.bin"; }
+export -f copyall; export work corpus
+
+echo "== timing ($RUNS runs each; corpus: $files files, $bytes bytes)"
+timeit "cat of every file into one (the disk-write floor)" "$work/copy.bin" bash -c copyall
+zips="$work/out/resourcesync/resourcedump-*.zip"
+timeit "rsgen build (Resource List only)" "" "${rs[@]}" "$corpus"
+timeit "rsgen build --resource-dump" "$zips" "${rs[@]}" --resource-dump "$corpus"
+timeit "rsgen build --resource-dump --dump-compression deflate" "$zips" "${rs[@]}" --resource-dump --dump-compression deflate "$corpus"
+timeit "zip -r -q" "$work/zip.zip" sh -c "cd '$corpus' && exec zip -r -q '$work/zip.zip' ."
+timeit "rsgen build --resource-dump --dump-compression store" "$zips" "${rs[@]}" --resource-dump --dump-compression store "$corpus"
+timeit "zip -0 -r -q" "$work/zip.zip" sh -c "cd '$corpus' && exec zip -0 -r -q '$work/zip.zip' ."
+
+echo
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "corpus:  $files files, $bytes bytes; median of $RUNS runs, page cache warm"
+echo
+echo "| command | wall s | MB/s | CPU s | output bytes | wall s of each run |"
+echo "| --- | ---: | ---: | ---: | ---: | --- |"
+printf '%s\n' "${rows[@]}"
+rm -rf "$work/out" "$work/zip.zip" "$work/copy.bin"

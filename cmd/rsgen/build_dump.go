@@ -1,0 +1,39 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// dumpFlags are the flags of the Resource Dump (section 11).
+func dumpFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: flagResourceDump, Usage: "also publish the files as ZIP packages (resourcesync/resourcedump-00001.zip, …), each with its manifest.xml, listed in resourcesync/resourcedump.xml"},
+		&cli.StringFlag{Name: flagDumpMaxBytes, Value: "1GiB", Usage: "`SIZE` a package is closed before; a larger file gets a package of its own"},
+		&cli.StringFlag{Name: flagDumpCompression, Value: "auto", Usage: "`HOW` files are packaged: store, deflate, or auto (store what is already compressed, deflate the rest)"},
+	}
+}
+
+// dumpConfig reads the flags of the Resource Dump into cfg.
+func dumpConfig(c *cli.Context, cfg *generator.Config) error {
+	cfg.Dump.Enabled = c.Bool(flagResourceDump)
+	if !cfg.Dump.Enabled {
+		for _, f := range []string{flagDumpMaxBytes, flagDumpCompression} {
+			if c.IsSet(f) {
+				return usageErr("add --"+flagResourceDump, "--%s has no effect without --%s", f, flagResourceDump)
+			}
+		}
+		return nil
+	}
+	var err error
+	if cfg.Dump.MaxBytes, err = units.ParseSize(c.String(flagDumpMaxBytes)); err != nil {
+		return usageErr("for example --"+flagDumpMaxBytes+" 2GiB", "--%s: %v", flagDumpMaxBytes, err)
+	}
+	if cfg.Dump.Compression, err = zipdump.ParseCompression(c.String(flagDumpCompression)); err != nil {
+		return usageErr("", "--%s: %v", flagDumpCompression, err)
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// DumpConfig configures the Resource Dump (section 11) of a build.
+type DumpConfig struct {
+	Enabled     bool
+	MaxBytes    int64 // a package is closed before it passes this size; zipdump.DefaultMaxBytes if 0
+	Compression zipdump.Compression
+}
+
+// dumpStem names the Resource Dump and its files: resourcedump.xml (the
+// dump, or its index), resourcedump-00001.zip (a package) and
+// resourcedump-00001.manifest.xml (the copy of its manifest).
+const dumpStem = "resourcedump"
+
+// Test hooks: testHookBeforeDump runs once the tree is hashed, before
+// anything is packaged; testHookDumpFile wraps each file the dump writes.
+var (
+	testHookBeforeDump = func() {}
+	testHookDumpFile   = func(f zipdump.File) zipdump.File { return f }
+)
+
+// resourceDump is what packResourceDump wrote, for writeResourceDump.
+type resourceDump struct {
+	packages  []zipdump.Package
+	completed time.Time
+}
+
+// packResourceDump writes the packages of the Resource Dump, if the build
+// makes one, and returns the resources that are in them.
+//
+// It runs before the Resource List is written, for uniformity (section 9:
+// a resource in the Resource List must also be in the Resource Dump): a
+// file that changed or vanished since it was hashed, or whose name a
+// package cannot hold, is left out of the packages, and so of the
+// Resource List too, and reported as a problem, as a file that changes
+// while it is hashed is. The packages reuse the digests of the hashing
+// pass and check them against every byte they copy.
+func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]Resource, *resourceDump, error) {
+	if !b.cfg.Dump.Enabled {
+		return resources, nil, nil
+	}
+	testHookBeforeDump()
+	root, err := os.OpenRoot(b.root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("source %s: %w", b.cfg.Source, unwrapPath(err))
+	}
+	defer root.Close()
+
+	items := make([]zipdump.Item, 0, len(resources))
+	of := make([]int, 0, len(resources)) // index in resources of each item
+	dropped := make([]bool, len(resources))
+	for i := range resources {
+		r := &resources[i]
+		if r.Path == "" {
+			b.problems.add(Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
+			dropped[i] = true
+			continue
+		}
+		it := zipdump.Item{Name: r.Path, Size: r.Length}
+		r.entry(&it.Entry)
+		items = append(items, it)
+		of = append(of, i)
+	}
+	opt := zipdump.Options{
+		Hashes:         b.cfg.Hashes,
+		Compression:    b.cfg.Dump.Compression,
+		Workers:        b.cfg.Jobs,
+		MaxBytes:       b.cfg.Dump.MaxBytes,
+		MaxEntries:     b.cfg.Limits.MaxEntries,
+		MaxManifestLen: b.cfg.Limits.MaxBytes,
+		Stem:           dumpStem,
+		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		At:             b.at,
+		Open:           func(it *zipdump.Item) (*os.File, error) { return b.openForDump(root, it.Name) },
+		Create: func(name string) (zipdump.File, error) {
+			f, err := b.stage.Create(DocsDir + "/" + name)
+			if err != nil {
+				return nil, err
+			}
+			return testHookDumpFile(f), nil
+		},
+		Remove: func(name string) error { return os.Remove(b.stage.Path(DocsDir + "/" + name)) },
+	}
+	if !b.cfg.FixedTime {
+		opt.Now = b.cfg.now
+	}
+	res, err := zipdump.Run(ctx, items, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
+	}
+	for _, s := range res.Skipped {
+		i := of[s.Index]
+		dropped[i] = true
+		b.problems.add(Problem{Path: resources[i].Path, Err: describeDumpError(s.Err)})
+	}
+	kept := resources[:0:0]
+	for i := range resources {
+		if !dropped[i] {
+			kept = append(kept, resources[i])
+		}
+	}
+	dump := &resourceDump{packages: res.Packages, completed: b.at}
+	if !b.cfg.FixedTime {
+		dump.completed = b.cfg.now().UTC().Truncate(time.Second)
+	}
+	b.docs += len(res.Packages) // the copies of the manifests
+	return kept, dump, nil
+}
+
+// openForDump opens the file published as rel for packaging, through
+// root, so that no symbolic link or rename made since the walk can lead
+// outside the source. With --follow-symlinks, links inside the source
+// are resolved first, as the walk resolved them.
+func (b *build) openForDump(root *os.Root, rel string) (*os.File, error) {
+	name := filepath.FromSlash(rel)
+	if b.cfg.FollowSymlinks {
+		resolved, err := filepath.EvalSymlinks(filepath.Join(b.root, name))
+		if err != nil {
+			return nil, err
+		}
+		if !within(b.root, resolved) {
+			return nil, fmt.Errorf("%w: a symbolic link on its path now leads outside the source", zipdump.ErrChanged)
+		}
+		if name, err = filepath.Rel(b.root, resolved); err != nil {
+			return nil, err
+		}
+	}
+	f, err := root.OpenFile(name, dumpOpenFlags, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// Say why root refused it, if that is why.
+		if resolved, rerr := filepath.EvalSymlinks(filepath.Join(b.root, name)); rerr == nil && !within(b.root, resolved) {
+			return nil, fmt.Errorf("%w: a symbolic link on its path, put there after the walk, leads outside the source", zipdump.ErrChanged)
+		}
+	}
+	return f, err
+}
+
+// describeDumpError says why a file was left out of the dump, and so of
+// every document.
+func describeDumpError(err error) error {
+	switch {
+	case errors.Is(err, zipdump.ErrChanged):
+		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, publish again once the tree is stable", unwrapPath(err))
+	case errors.Is(err, zipdump.ErrName):
+		return fmt.Errorf("%w; left out of the Resource List too, which must list the same files as the Resource Dump (or --exclude it)", err)
+	}
+	return fmt.Errorf("%w; left out of the Resource List and the Resource Dump", describeReadError(err))
+}
+
+// writeResourceDump writes the Resource Dump (section 11.1): one entry per
+// package, with its length, digests and times, linked to the copy of its
+// manifest; a Resource Dump Index over parts past the limits.
+func (b *build) writeResourceDump(dump *resourceDump) error {
+	if dump == nil {
+		return nil
+	}
+	pkgs := dump.packages
+	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(dump.completed)}
+	spec := listSpec{
+		name:   dumpStem,
+		md:     md,
+		links:  []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}},
+		limits: b.cfg.Limits,
+		partMD: func(first, last int) rsxml.MD {
+			return rsxml.MD{At: rsxml.FormatTime(pkgs[first].At), Completed: rsxml.FormatTime(pkgs[last].Completed)}
+		},
+	}
+	wl, err := b.writeList(spec, len(pkgs), func(i int, e *rsxml.Entry) {
+		p := &pkgs[i]
+		*e = rsxml.Entry{
+			Loc: b.docURL(p.Name),
+			MD: rsxml.MD{Type: "application/zip", Length: itoa(p.Size), Hash: p.Hash,
+				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
+			Links: []rsxml.Link{{Rel: "contents", Href: b.docURL(p.ManifestName), Type: "application/xml"}},
+		}
+	})
+	if err != nil {
+		return err
+	}
+	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(wl.Name), MD: rsxml.MD{Capability: rsxml.CapResourceDump}})
+	return nil
+}

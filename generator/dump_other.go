@@ -1,0 +1,7 @@
+//go:build !unix
+
+package generator
+
+import "os"
+
+const dumpOpenFlags = os.O_RDONLY

@@ -1,0 +1,27 @@
+// Package zipdump writes the ZIP packages of a Resource Dump (ResourceSync
+// 1.1, section 11): each holds bitstreams at their relative paths and, at
+// its top level, manifest.xml, the Resource Dump Manifest (section 11.2)
+// that names each bitstream's URI, path, length, digests and type.
+//
+// [Run] packages a list of [Item]s whose lengths and digests are already
+// known (from the pass that wrote the Resource List): it does not trust
+// them, it checks them. Every byte copied into a package is hashed again,
+// with the same algorithms; a file that changed or vanished since it was
+// hashed is taken back out of its package and left out of its manifest,
+// so that a manifest never describes bytes its package does not hold.
+//
+// Work is shared the way a parallel gzip shares it: files are read and
+// deflated by a pool of workers, large ones in chunks of 1 MiB joined into
+// one Deflate stream, and a single writer puts the results into the
+// package in order. The bytes of a package depend only on the items and
+// the options, never on the number of workers or on timing. The writer is
+// rsgen's own, not archive/zip's: it writes every entry's sizes in its
+// local header, with a ZIP64 extra field there when they need 64 bits
+// (archive/zip's CreateRaw leaves that field out, and `unzip -t` then
+// rejects entries over 4 GiB), and it patches the CRC-32 of a streamed
+// entry into place afterwards rather than reading the file twice.
+//
+// Run may be called from several goroutines, each call with its own
+// Options and output files; Options.Open is called concurrently from
+// Run's workers. [CheckName] and [ParseCompression] are pure functions.
+package zipdump

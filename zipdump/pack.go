@@ -1,0 +1,412 @@
+package zipdump
+
+import (
+	"bytes"
+	"compress/flate"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// packer is the state of one Run. Its writer side (write and what it
+// calls) runs in one goroutine; workers only read items and fill jobs.
+type packer struct {
+	opt    *Options
+	items  []Item
+	names  []string
+	res    *Result
+	sem    chan struct{} // the window: one token per job queued or in work
+	flates sync.Pool     // *flate.Writer at opt.Level, without dictionary
+
+	hasher *hashing.Hasher // the writer's, for split items
+	cur    *pkg            // the package being written
+	line   []byte
+}
+
+// pkg is a package being written.
+type pkg struct {
+	Package
+	f            File
+	zw           *zipWriter
+	manifest     File          // the copy of the manifest, while it is written
+	entries      []rsxml.Entry // its manifest's entries
+	manifestLen  int64         // bytes of its manifest so far, root and end included
+	centralBound int64         // bytes its central directory headers take at most
+}
+
+func (p *packer) now() time.Time {
+	if p.opt.Now == nil {
+		return p.opt.At.UTC().Truncate(time.Second)
+	}
+	return p.opt.Now().UTC().Truncate(time.Second)
+}
+
+// release returns the window token of j and its buffers.
+func (p *packer) release(j *job) {
+	putBuf(j.raw)
+	putBuf(j.comp)
+	j.raw, j.comp = nil, nil
+	<-p.sem
+}
+
+// write takes the jobs in item order and writes them into packages.
+func (p *packer) write(ctx context.Context, ordered <-chan *job) error {
+	p.hasher = hashing.NewHasher(p.opt.Hashes)
+	next := func() (*job, error) {
+		select {
+		case j, ok := <-ordered:
+			if !ok {
+				return nil, nil
+			}
+			if j.done != nil {
+				select {
+				case <-j.done:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
+			return j, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	for {
+		j, err := next()
+		if err != nil {
+			return err
+		}
+		if j == nil {
+			break
+		}
+		if err := p.writeItem(j, next); err != nil {
+			return err
+		}
+	}
+	if p.cur != nil {
+		return p.finishPackage()
+	}
+	return nil
+}
+
+func (p *packer) skip(i int, err error) {
+	p.res.Skipped = append(p.res.Skipped, Skipped{Index: i, Err: err})
+}
+
+// writeItem writes the item whose first job is first.
+func (p *packer) writeItem(first *job, next func() (*job, error)) error {
+	it := &p.items[first.item]
+	name := p.names[first.item]
+	if first.err != nil && first.whole {
+		p.skip(first.item, first.err)
+		p.release(first)
+		return nil
+	}
+	e := it.Entry
+	e.MD.Path = "/" + name
+	p.line = rsxml.AppendEntry(p.line[:0], false, &e)
+	line := int64(len(p.line))
+	var bound int64
+	switch {
+	case first.whole && first.comp != nil:
+		bound = int64(len(*first.comp))
+	case first.whole, first.method == methodStore:
+		bound = it.Size
+	default:
+		bound = deflateBound(it.Size)
+	}
+	if err := p.room(name, bound, line); err != nil {
+		if first.src != nil {
+			first.src.close()
+		}
+		return err
+	}
+	if first.whole {
+		data := *first.raw
+		if first.comp != nil {
+			data = *first.comp
+		}
+		err := p.cur.zw.writeEntry(name, first.method, first.crc, it.Size, data)
+		p.release(first)
+		if err != nil {
+			return p.writeErr(err)
+		}
+	} else {
+		ok, err := p.stream(first, next, it, name, bound)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	c := p.cur
+	c.entries = append(c.entries, e)
+	c.manifestLen += line
+	c.centralBound += boundCentral + int64(len(name))
+	c.Bitstreams++
+	return nil
+}
+
+func (p *packer) writeErr(err error) error { return writing(p.cur.Name, err) }
+
+// writing wraps an error of writing the output file name. The path of the
+// file, which an *fs.PathError repeats, is dropped: callers know where
+// their output goes, and the name is enough.
+func writing(name string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("writing %s: %s: %w", name, pe.Op, pe.Err)
+	}
+	return fmt.Errorf("writing %s: %w", name, err)
+}
+
+// room makes sure the current package can take an entry named name of at
+// most bound stored bytes and a manifest line of line bytes: it closes the
+// package that could not, and starts a new one. A package takes its first
+// bitstream whatever its size.
+func (p *packer) room(name string, bound, line int64) error {
+	if c := p.cur; c != nil && c.Bitstreams > 0 {
+		manifest := c.manifestLen + line
+		size := c.zw.Offset() + localSize(name, true) + bound + // the entry
+			localSize(ManifestName, true) + deflateBound(manifest) + // the manifest
+			c.centralBound + 2*boundCentral + int64(len(name)+len(ManifestName)) + boundEnd
+		if c.Bitstreams >= p.opt.MaxEntries || manifest > p.opt.MaxManifestLen || size > p.opt.MaxBytes {
+			if err := p.finishPackage(); err != nil {
+				return err
+			}
+		}
+	}
+	if p.cur == nil {
+		if err := p.startPackage(); err != nil {
+			return err
+		}
+	}
+	if p.cur.manifestLen+line > p.opt.MaxManifestLen {
+		return fmt.Errorf("the manifest entry of %s is %d bytes, more than a manifest may have (%d with its root)", name, line, p.opt.MaxManifestLen)
+	}
+	return nil
+}
+
+func (p *packer) startPackage() error {
+	n := len(p.res.Packages) + 1
+	c := &pkg{Package: Package{
+		Name:         fmt.Sprintf("%s-%05d.zip", p.opt.Stem, n),
+		ManifestName: fmt.Sprintf("%s-%05d.manifest.xml", p.opt.Stem, n),
+		At:           p.now(),
+	}}
+	f, err := p.opt.Create(c.Name)
+	if err != nil {
+		return writing(c.Name, err)
+	}
+	c.f = f
+	c.zw = newZipWriter(f, p.opt.At, p.opt.Hashes)
+	doc := p.manifestDoc(c.At, c.At) // completed has the length of at: both are whole seconds
+	c.manifestLen = int64(len(rsxml.AppendHeader(nil, &doc)) + len(rsxml.AppendFooter(nil, &doc)))
+	p.cur = c
+	return nil
+}
+
+func (p *packer) manifestDoc(at, completed time.Time) rsxml.Doc {
+	doc := p.opt.Manifest
+	doc.Index = false
+	doc.MD = rsxml.MD{Capability: rsxml.CapResourceDumpManifest, At: rsxml.FormatTime(at), Completed: rsxml.FormatTime(completed)}
+	return doc
+}
+
+// finishPackage writes the manifest of the current package, beside it and
+// into it as its last entry, and closes the package.
+func (p *packer) finishPackage() error {
+	c := p.cur
+	if c.Bitstreams == 0 {
+		// Every item meant for it was skipped: it was the last one.
+		p.cur = nil
+		c.zw.discard()
+		c.f.Close()
+		if err := p.opt.Remove(c.Name); err != nil {
+			return fmt.Errorf("removing the empty %s: %w", c.Name, err)
+		}
+		return nil
+	}
+	c.Completed = p.now()
+	mf, err := p.opt.Create(c.ManifestName)
+	if err != nil {
+		return writing(c.ManifestName, err)
+	}
+	c.manifest = mf
+	w := rsxml.NewWriter(mf, p.manifestDoc(c.At, c.Completed))
+	for i := range c.entries {
+		if w.Add(&c.entries[i]) != nil {
+			break
+		}
+	}
+	if err := w.Close(); err != nil {
+		return writing(c.ManifestName, err)
+	}
+	size := w.Size()
+	if size > p.opt.MaxManifestLen {
+		return fmt.Errorf("zipdump: manifest of %s is %d bytes, past the limit of %d", c.Name, size, p.opt.MaxManifestLen)
+	}
+	// Copy the manifest into the package from the file just written: the
+	// two are the same bytes by construction.
+	if err := c.zw.begin(ManifestName, methodDeflate, size, deflateBound(size)); err != nil {
+		return p.writeErr(err)
+	}
+	crc := crc32.NewIEEE()
+	fw := p.flates.Get().(*flate.Writer)
+	fw.Reset(c.zw)
+	_, err = io.Copy(fw, io.TeeReader(io.NewSectionReader(mf, 0, size), crc))
+	if err == nil {
+		err = fw.Close()
+	}
+	p.flates.Put(fw)
+	if err != nil {
+		return p.writeErr(err)
+	}
+	if err := c.zw.finish(crc.Sum32()); err != nil {
+		return p.writeErr(err)
+	}
+	c.manifest = nil
+	if err := mf.Close(); err != nil {
+		return writing(c.ManifestName, err)
+	}
+	sum, err := c.zw.Close()
+	if err != nil {
+		return p.writeErr(err)
+	}
+	p.cur = nil
+	if err := c.f.Close(); err != nil {
+		return writing(c.Name, err)
+	}
+	c.Size = c.zw.Offset()
+	c.Hash = p.opt.Hashes.Format(sum)
+	p.res.Packages = append(p.res.Packages, c.Package)
+	return nil
+}
+
+// chunkStream hands the data of a split item's chunks, in order, to the
+// hasher that reads it, and writes each chunk's stored bytes into the
+// package as it goes. The entry is kept only if the digests of all it
+// handed out are the published ones.
+type chunkStream struct {
+	p     *packer
+	next  func() (*job, error)
+	first *job
+	j     *job // the chunk being read
+	rest  []byte
+	tail  []byte // the last dictSize bytes of data before j
+	crc   uint32
+	fatal error // reading the queue or writing the package failed
+	bad   error // the item changed
+}
+
+func (s *chunkStream) Read(b []byte) (int, error) {
+	if len(s.rest) == 0 {
+		if err := s.advance(); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(b, s.rest)
+	s.rest = s.rest[n:]
+	return n, nil
+}
+
+// advance moves to the next chunk, checks it and writes it.
+func (s *chunkStream) advance() error {
+	if s.j == nil {
+		s.j, s.first = s.first, nil
+	} else {
+		if s.j.last {
+			return io.EOF
+		}
+		data := (*s.j.raw)[s.j.dict:]
+		s.tail = append(s.tail[:0], data[len(data)-min(dictSize, len(data)):]...)
+		s.p.release(s.j)
+		s.j = nil
+		j, err := s.next()
+		if err == nil && j == nil {
+			err = fmt.Errorf("zipdump: the queue ended inside an item")
+		}
+		if err != nil {
+			s.fatal = err
+			return err
+		}
+		s.j = j
+	}
+	j := s.j
+	if j.err != nil {
+		s.bad = j.err
+		return j.err
+	}
+	data := (*j.raw)[j.dict:]
+	if j.dict > 0 && !bytes.Equal((*j.raw)[:j.dict], s.tail[len(s.tail)-j.dict:]) {
+		s.bad = fmt.Errorf("%w: it was rewritten while it was read", ErrChanged)
+		return s.bad
+	}
+	s.crc = crc32.Update(s.crc, crc32.IEEETable, data)
+	stored := data
+	if j.comp != nil {
+		stored = *j.comp
+	}
+	if _, err := s.p.cur.zw.Write(stored); err != nil {
+		s.fatal = s.p.writeErr(err)
+		return s.fatal
+	}
+	s.rest = data
+	return nil
+}
+
+// stream writes a split item from its chunks. It reports whether the item
+// was kept; an item that changed is taken back out of the package.
+func (p *packer) stream(first *job, next func() (*job, error), it *Item, name string, bound int64) (bool, error) {
+	defer first.src.close()
+	zw := p.cur.zw
+	if err := zw.begin(name, first.method, it.Size, bound); err != nil {
+		p.release(first)
+		return false, p.writeErr(err)
+	}
+	s := &chunkStream{p: p, next: next, first: first}
+	n, sum, _ := p.hasher.Sum(nil, s)
+	if s.fatal != nil {
+		if s.j != nil {
+			p.release(s.j)
+		}
+		return false, s.fatal
+	}
+	bad := s.bad
+	if bad == nil && n != it.Size {
+		bad = fmt.Errorf("%w: %d bytes read, %d when hashed", ErrChanged, n, it.Size)
+	}
+	if bad == nil && p.opt.Hashes.Format(sum) != it.Entry.MD.Hash {
+		bad = fmt.Errorf("%w: its digest differs", ErrChanged)
+	}
+	// Consume what is left of the item's chunks.
+	for !s.j.last {
+		p.release(s.j)
+		j, err := next()
+		if err == nil && j == nil {
+			err = fmt.Errorf("zipdump: the queue ended inside an item")
+		}
+		if err != nil {
+			s.j = nil
+			return false, err
+		}
+		s.j = j
+	}
+	p.release(s.j)
+	if bad != nil {
+		if err := zw.abort(); err != nil {
+			return false, p.writeErr(err)
+		}
+		p.skip(first.item, bad)
+		return false, nil
+	}
+	if err := zw.finish(s.crc); err != nil {
+		return false, p.writeErr(err)
+	}
+	return true, nil
+}

@@ -1,0 +1,468 @@
+package zipdump
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+
+	"github.com/rsgen/rsgen/hashing"
+)
+
+// File is what a package is written to: a regular file, which the writer
+// patches in place (a streamed entry's CRC-32 and compressed size go into
+// its local header once they are known), truncates to drop an entry whose
+// source changed while it was copied, and reads back to digest what it
+// patched. *os.File satisfies it.
+type File interface {
+	io.Writer
+	io.WriterAt
+	io.ReaderAt
+	io.Seeker
+	Truncate(size int64) error
+	Close() error
+}
+
+// ZIP methods (APPNOTE.TXT 4.4.5).
+const (
+	methodStore   uint16 = 0
+	methodDeflate uint16 = 8
+)
+
+// Record layouts (APPNOTE.TXT 4.3.7, 4.3.12, 4.3.14-16, 4.5.3, and the
+// Info-ZIP "UT" extra field).
+const (
+	localSig    = 0x04034b50
+	centralSig  = 0x02014b50
+	end64Sig    = 0x06064b50
+	end64LocSig = 0x07064b50
+	endSig      = 0x06054b50
+
+	localLen    = 30
+	centralLen  = 46
+	end64Len    = 56
+	end64LocLen = 20
+	endLen      = 22
+
+	zip64ID = 0x0001
+	utID    = 0x5455
+	utLen   = 9 // tag, size, flags, mtime
+
+	max16 = 0xffff
+	max32 = 0xffffffff
+
+	version20 = 20 // Deflate
+	version45 = 45 // ZIP64
+	unixHost  = 3 << 8
+
+	flagUTF8 = 0x800
+
+	// unixMode is a regular file, rw-r--r--, in the high half of the
+	// external attributes, as Info-ZIP writes it for a Unix host.
+	unixMode = 0o100644 << 16
+)
+
+// boundCentral is the most a central directory header can take besides
+// its name: fixed part, UT extra and a ZIP64 extra with all three fields.
+const boundCentral = centralLen + utLen + 4 + 24
+
+// boundEnd is the most the end of a package can take after its central
+// directory headers: ZIP64 end record and locator, and the end record.
+const boundEnd = end64Len + end64LocLen + endLen
+
+// deflateBound is the largest size Deflate output can have for n input
+// bytes. compress/flate falls back to stored blocks (5 bytes of header per
+// block of at most 65,535 bytes) where compressing does not pay; a block
+// holds at most 16,384 tokens, so stored blocks are never shorter than
+// that, and each chunk of a split entry adds a 5-byte sync marker (see
+// chunkSize), fewer than one per block.
+func deflateBound(n int64) int64 { return n + 10*(n/16384+1) + 16 }
+
+// zipWriter writes one ZIP file, entry by entry. Sizes are known before an
+// entry's data is written, so every local header carries its sizes (in a
+// ZIP64 extra field when they need 64 bits) and no data descriptor is
+// used: streaming readers and strict ones accept the result. An entry
+// whose bytes turn out wrong can be taken back with abort, before the
+// next one starts.
+//
+// The digests of the file are computed as it is written, by a goroutine
+// reading a pipe: every byte goes to it once final, which is when it is
+// written, except for a streamed entry, whose bytes are held back until
+// its header is patched and then read back from the file.
+type zipWriter struct {
+	f    File
+	bw   *bufio.Writer // writes to the file and, unless held, to hw
+	off  int64         // bytes written
+	hw   *hashPipe
+	hold bool // bytes written go to the file only
+	done bool // Close or discard was called
+	dir  []dirEntry
+	date uint16 // MS-DOS date and time of every entry
+	time uint16
+	ut   [utLen]byte // the UT extra field: the same time in Unix seconds
+
+	cur    *dirEntry // the entry being streamed, if any
+	curHdr int       // length of its local header
+}
+
+// dirEntry is what the central directory needs of one entry.
+type dirEntry struct {
+	name   string
+	method uint16
+	crc    uint32
+	csize  uint64
+	usize  uint64
+	offset uint64
+	zip64  bool // the local header has a ZIP64 extra field
+}
+
+// newZipWriter starts a ZIP file on f whose entries are all dated
+// modified, and whose digests set computes.
+func newZipWriter(f File, modified time.Time, set hashing.Set) *zipWriter {
+	z := &zipWriter{f: f, hw: newHashPipe(set)}
+	z.bw = bufio.NewWriterSize(teeWriter{z}, 256<<10)
+	z.date, z.time = msDosTime(modified)
+	binary.LittleEndian.PutUint16(z.ut[0:], utID)
+	binary.LittleEndian.PutUint16(z.ut[2:], 5)
+	z.ut[4] = 1 // modification time present
+	binary.LittleEndian.PutUint32(z.ut[5:], unixTime(modified))
+	return z
+}
+
+// msDosTime returns t (in UTC) as an MS-DOS date and time, clamped to the
+// years MS-DOS can represent (1980-2107).
+func msDosTime(t time.Time) (uint16, uint16) {
+	t = t.UTC()
+	switch {
+	case t.Year() < 1980:
+		t = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+	case t.Year() > 2107:
+		t = time.Date(2107, 12, 31, 23, 59, 58, 0, time.UTC)
+	}
+	date := uint16(t.Day() + int(t.Month())<<5 + (t.Year()-1980)<<9)
+	tm := uint16(t.Second()/2 + t.Minute()<<5 + t.Hour()<<11)
+	return date, tm
+}
+
+// unixTime returns t as the unsigned 32-bit seconds of the UT extra field,
+// clamped to its range.
+func unixTime(t time.Time) uint32 {
+	s := t.Unix()
+	switch {
+	case s < 0:
+		return 0
+	case s > max32:
+		return max32
+	}
+	return uint32(s)
+}
+
+func needsZip64(usize, csize uint64) bool { return usize >= max32 || csize >= max32 }
+
+// localSize is the size of the local header of an entry named name.
+func localSize(name string, zip64 bool) int64 {
+	n := int64(localLen + len(name) + utLen)
+	if zip64 {
+		n += 4 + 16
+	}
+	return n
+}
+
+// teeWriter writes to the file, and to the hasher unless bytes are held.
+type teeWriter struct{ z *zipWriter }
+
+func (t teeWriter) Write(p []byte) (int, error) {
+	n, err := t.z.f.Write(p)
+	if !t.z.hold && n > 0 {
+		t.z.hw.Write(p[:n])
+	}
+	return n, err
+}
+
+// Offset returns the number of bytes written so far.
+func (z *zipWriter) Offset() int64 { return z.off }
+
+// Entries returns the number of entries written so far.
+func (z *zipWriter) Entries() int { return len(z.dir) }
+
+func (z *zipWriter) write(p []byte) error {
+	n, err := z.bw.Write(p)
+	z.off += int64(n)
+	return err
+}
+
+// writeLocal writes the local header of e. If e's sizes are not final yet
+// (a streamed entry), they are patched later by finish.
+func (z *zipWriter) writeLocal(e *dirEntry) (int, error) {
+	if len(e.name) > max16 {
+		return 0, fmt.Errorf("name of %d bytes is longer than ZIP allows (65,535)", len(e.name))
+	}
+	var b []byte
+	b = binary.LittleEndian.AppendUint32(b, localSig)
+	version := uint16(version20)
+	if e.zip64 {
+		version = version45
+	}
+	b = binary.LittleEndian.AppendUint16(b, version)
+	b = binary.LittleEndian.AppendUint16(b, nameFlags(e.name))
+	b = binary.LittleEndian.AppendUint16(b, e.method)
+	b = binary.LittleEndian.AppendUint16(b, z.time)
+	b = binary.LittleEndian.AppendUint16(b, z.date)
+	b = binary.LittleEndian.AppendUint32(b, e.crc)
+	extra := utLen
+	if e.zip64 {
+		b = binary.LittleEndian.AppendUint32(b, max32)
+		b = binary.LittleEndian.AppendUint32(b, max32)
+		extra += 4 + 16
+	} else {
+		b = binary.LittleEndian.AppendUint32(b, uint32(e.csize))
+		b = binary.LittleEndian.AppendUint32(b, uint32(e.usize))
+	}
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(e.name)))
+	b = binary.LittleEndian.AppendUint16(b, uint16(extra))
+	b = append(b, e.name...)
+	if e.zip64 {
+		// A local ZIP64 extra field holds both sizes and nothing else
+		// (APPNOTE.TXT 4.5.3); the offset lives in the central directory.
+		b = binary.LittleEndian.AppendUint16(b, zip64ID)
+		b = binary.LittleEndian.AppendUint16(b, 16)
+		b = binary.LittleEndian.AppendUint64(b, e.usize)
+		b = binary.LittleEndian.AppendUint64(b, e.csize)
+	}
+	b = append(b, z.ut[:]...)
+	return len(b), z.write(b)
+}
+
+// nameFlags sets the UTF-8 flag (APPNOTE.TXT 4.4.4 bit 11) for a name that
+// is not plain ASCII; names are checked to be valid UTF-8 before.
+func nameFlags(name string) uint16 {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return flagUTF8
+		}
+	}
+	return 0
+}
+
+// writeEntry writes a whole entry whose stored bytes are data.
+func (z *zipWriter) writeEntry(name string, method uint16, crc uint32, usize int64, data []byte) error {
+	e := dirEntry{name: name, method: method, crc: crc, csize: uint64(len(data)), usize: uint64(usize), offset: uint64(z.off)}
+	e.zip64 = needsZip64(e.usize, e.csize)
+	if _, err := z.writeLocal(&e); err != nil {
+		return err
+	}
+	if err := z.write(data); err != nil {
+		return err
+	}
+	z.dir = append(z.dir, e)
+	return nil
+}
+
+// begin starts a streamed entry of usize bytes whose stored size is at
+// most bound: its data is written with Write, then finish or abort ends it.
+func (z *zipWriter) begin(name string, method uint16, usize, bound int64) error {
+	if z.cur != nil {
+		return errors.New("zipdump: entry begun before the last one ended")
+	}
+	if err := z.bw.Flush(); err != nil { // what is before the entry is final
+		return err
+	}
+	z.hold = true
+	e := dirEntry{name: name, method: method, usize: uint64(usize), offset: uint64(z.off)}
+	e.zip64 = needsZip64(uint64(usize), uint64(bound))
+	n, err := z.writeLocal(&e)
+	if err != nil {
+		return err
+	}
+	z.cur, z.curHdr = &e, n
+	return nil
+}
+
+// Write writes data of the streamed entry.
+func (z *zipWriter) Write(p []byte) (int, error) {
+	n, err := z.bw.Write(p)
+	z.off += int64(n)
+	return n, err
+}
+
+// finish ends the streamed entry: its CRC-32 and stored size are written
+// into its local header, and the entry is read back for the digests.
+func (z *zipWriter) finish(crc uint32) error {
+	e := z.cur
+	z.cur = nil
+	e.crc = crc
+	e.csize = uint64(z.off) - e.offset - uint64(z.curHdr)
+	if !e.zip64 && e.csize >= max32 {
+		return fmt.Errorf("zipdump: %s: stored size %d passed its bound", e.name, e.csize)
+	}
+	if err := z.bw.Flush(); err != nil {
+		return err
+	}
+	var b [8]byte
+	binary.LittleEndian.PutUint32(b[:], crc)
+	if _, err := z.f.WriteAt(b[:4], int64(e.offset)+14); err != nil {
+		return err
+	}
+	if e.zip64 {
+		binary.LittleEndian.PutUint64(b[:], e.csize)
+		_, err := z.f.WriteAt(b[:8], int64(e.offset)+localLen+int64(len(e.name))+4+8)
+		if err != nil {
+			return err
+		}
+	} else {
+		binary.LittleEndian.PutUint32(b[:], uint32(e.csize))
+		if _, err := z.f.WriteAt(b[:4], int64(e.offset)+18); err != nil {
+			return err
+		}
+	}
+	z.dir = append(z.dir, *e)
+	z.hold = false
+	_, err := io.Copy(z.hw, io.NewSectionReader(z.f, int64(e.offset), z.off-int64(e.offset)))
+	return err
+}
+
+// abort takes the streamed entry back: the file is cut where it began.
+func (z *zipWriter) abort() error {
+	e := z.cur
+	z.cur = nil
+	z.bw.Reset(teeWriter{z}) // drop what is buffered: it all belongs to e
+	if err := z.f.Truncate(int64(e.offset)); err != nil {
+		return err
+	}
+	if _, err := z.f.Seek(int64(e.offset), io.SeekStart); err != nil {
+		return err
+	}
+	z.off = int64(e.offset)
+	z.hold = false
+	return nil
+}
+
+// discard stops the hasher of a file given up on. It may be called after
+// Close.
+func (z *zipWriter) discard() {
+	if !z.done {
+		z.done = true
+		z.hw.abort()
+	}
+}
+
+// Close writes the central directory and the end records, flushes, and
+// returns the digests of the whole file. It does not close the file.
+func (z *zipWriter) Close() ([]byte, error) {
+	if z.done {
+		return nil, errors.New("zipdump: package closed twice")
+	}
+	sum, err := z.close()
+	if err != nil {
+		z.discard()
+		return nil, err
+	}
+	return sum, nil
+}
+
+func (z *zipWriter) close() ([]byte, error) {
+	if z.cur != nil {
+		return nil, errors.New("zipdump: package closed inside an entry")
+	}
+	start := z.off
+	var b []byte
+	for i := range z.dir {
+		b = appendCentral(b[:0], &z.dir[i], z)
+		if err := z.write(b); err != nil {
+			return nil, err
+		}
+	}
+	size := uint64(z.off - start)
+	records := uint64(len(z.dir))
+	offset := uint64(start)
+	b = b[:0]
+	if records >= max16 || size >= max32 || offset >= max32 {
+		end64 := uint64(z.off)
+		b = binary.LittleEndian.AppendUint32(b, end64Sig)
+		b = binary.LittleEndian.AppendUint64(b, end64Len-12)
+		b = binary.LittleEndian.AppendUint16(b, unixHost|version45)
+		b = binary.LittleEndian.AppendUint16(b, version45)
+		b = binary.LittleEndian.AppendUint32(b, 0) // this disk
+		b = binary.LittleEndian.AppendUint32(b, 0) // disk of the central directory
+		b = binary.LittleEndian.AppendUint64(b, records)
+		b = binary.LittleEndian.AppendUint64(b, records)
+		b = binary.LittleEndian.AppendUint64(b, size)
+		b = binary.LittleEndian.AppendUint64(b, offset)
+		b = binary.LittleEndian.AppendUint32(b, end64LocSig)
+		b = binary.LittleEndian.AppendUint32(b, 0) // disk of the ZIP64 end record
+		b = binary.LittleEndian.AppendUint64(b, end64)
+		b = binary.LittleEndian.AppendUint32(b, 1) // disks
+		// The classic record then says "see ZIP64" in every field, as
+		// archive/zip and Info-ZIP write it.
+		records, size, offset = max16, max32, max32
+	}
+	b = binary.LittleEndian.AppendUint32(b, endSig)
+	b = binary.LittleEndian.AppendUint16(b, 0) // this disk
+	b = binary.LittleEndian.AppendUint16(b, 0) // disk of the central directory
+	b = binary.LittleEndian.AppendUint16(b, uint16(records))
+	b = binary.LittleEndian.AppendUint16(b, uint16(records))
+	b = binary.LittleEndian.AppendUint32(b, uint32(size))
+	b = binary.LittleEndian.AppendUint32(b, uint32(offset))
+	b = binary.LittleEndian.AppendUint16(b, 0) // comment length
+	if err := z.write(b); err != nil {
+		return nil, err
+	}
+	if err := z.bw.Flush(); err != nil {
+		return nil, err
+	}
+	z.done = true
+	return z.hw.Sum()
+}
+
+// appendCentral appends the central directory header of e. Its ZIP64
+// extra field holds, in this order, only the fields whose classic slot is
+// full (APPNOTE.TXT 4.5.3): both sizes if the local header used ZIP64,
+// the offset if it passes 32 bits.
+func appendCentral(b []byte, e *dirEntry, z *zipWriter) []byte {
+	version := uint16(version20)
+	if e.zip64 || e.offset >= max32 {
+		version = version45
+	}
+	var x []byte
+	csize, usize, offset := uint32(e.csize), uint32(e.usize), uint32(e.offset)
+	if e.zip64 {
+		x = binary.LittleEndian.AppendUint64(x, e.usize)
+		x = binary.LittleEndian.AppendUint64(x, e.csize)
+		csize, usize = max32, max32
+	}
+	if e.offset >= max32 {
+		x = binary.LittleEndian.AppendUint64(x, e.offset)
+		offset = max32
+	}
+	extra := utLen
+	if len(x) > 0 {
+		extra += 4 + len(x)
+	}
+	b = binary.LittleEndian.AppendUint32(b, centralSig)
+	b = binary.LittleEndian.AppendUint16(b, unixHost|version)
+	b = binary.LittleEndian.AppendUint16(b, version)
+	b = binary.LittleEndian.AppendUint16(b, nameFlags(e.name))
+	b = binary.LittleEndian.AppendUint16(b, e.method)
+	b = binary.LittleEndian.AppendUint16(b, z.time)
+	b = binary.LittleEndian.AppendUint16(b, z.date)
+	b = binary.LittleEndian.AppendUint32(b, e.crc)
+	b = binary.LittleEndian.AppendUint32(b, csize)
+	b = binary.LittleEndian.AppendUint32(b, usize)
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(e.name)))
+	b = binary.LittleEndian.AppendUint16(b, uint16(extra))
+	b = binary.LittleEndian.AppendUint16(b, 0) // comment length
+	b = binary.LittleEndian.AppendUint16(b, 0) // disk
+	b = binary.LittleEndian.AppendUint16(b, 0) // internal attributes
+	b = binary.LittleEndian.AppendUint32(b, unixMode)
+	b = binary.LittleEndian.AppendUint32(b, offset)
+	b = append(b, e.name...)
+	if len(x) > 0 {
+		b = binary.LittleEndian.AppendUint16(b, zip64ID)
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(x)))
+		b = append(b, x...)
+	}
+	return append(b, z.ut[:]...)
+}

@@ -1,0 +1,125 @@
+package zipdump
+
+import (
+	"archive/zip"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rsgen/rsgen/hashing"
+)
+
+// More entries than the classic end record can count (65,535): the
+// writer must add the ZIP64 end records. (A package of Run holds at most
+// 50,001 entries; this checks the writer itself.)
+func TestZipManyEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "many.zip")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 70000
+	z := newZipWriter(f, testAt, hashing.DefaultSet)
+	for i := range n {
+		b := []byte(fmt.Sprint(i))
+		if err := z.writeEntry(fmt.Sprintf("d%d/%d.txt", i%10, i), methodStore, crc32.ChecksumIEEE(b), int64(len(b)), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	if len(zr.File) != n {
+		t.Fatalf("archive/zip reads %d entries, want %d", len(zr.File), n)
+	}
+	for _, i := range []int{0, 65534, 65535, 65536, n - 1} {
+		f := zr.File[i]
+		if want := fmt.Sprintf("d%d/%d.txt", i%10, i); f.Name != want {
+			t.Errorf("entry %d is %q, want %q", i, f.Name, want)
+		}
+		if got := string(readZipFile(t, f)); got != fmt.Sprint(i) {
+			t.Errorf("entry %d holds %q", i, got)
+		}
+	}
+	unzipTest(t, path)
+}
+
+// A file over 4 GiB, sparse so that it costs no disk, packaged as ZIP64:
+// its sizes do not fit in 32 bits, and neither do the offsets of the
+// manifest after it nor of the central directory. Stored, so that the
+// package is a real 4 GiB file to read back.
+func TestZip64LargeFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads a 4 GiB package; skipped with -short")
+	}
+	const size = 4<<30 + 1000
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(src, "sparse.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("the end\n"), size-8); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c := &corpus{dir: src}
+	c.items = []Item{c.item(t, hashing.DefaultSet, "sparse.bin")}
+	opt, out := testOptions(t, c)
+	opt.Compression = Store
+	opt.MaxBytes = 1 << 30 // passed: the file gets a package of its own
+	res := run(t, c.items, opt)
+	if len(res.Packages) != 1 || len(res.Skipped) != 0 {
+		t.Fatalf("%d packages, skipped %v", len(res.Packages), res.Skipped)
+	}
+	p := res.Packages[0]
+	if p.Size <= size {
+		t.Fatalf("package of %d bytes", p.Size)
+	}
+	zr, err := zip.OpenReader(filepath.Join(out, p.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	if len(zr.File) != 2 || zr.File[0].Name != "sparse.bin" || zr.File[1].Name != ManifestName {
+		t.Fatalf("entries %v", zr.File)
+	}
+	big := zr.File[0]
+	if big.UncompressedSize64 != size || big.CompressedSize64 != size {
+		t.Errorf("sizes %d, %d; want %d", big.UncompressedSize64, big.CompressedSize64, size)
+	}
+	r, err := big.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, r) // archive/zip checks the CRC-32 at EOF
+	r.Close()
+	if err != nil || n != size {
+		t.Errorf("read %d bytes: %v", n, err)
+	}
+	manifest := readZipFile(t, zr.File[1])
+	copyBytes, err := os.ReadFile(filepath.Join(out, p.ManifestName))
+	if err != nil || string(copyBytes) != string(manifest) {
+		t.Errorf("manifest copy differs (%v)", err)
+	}
+	if testing.Verbose() {
+		t.Logf("package %s: %d bytes", p.Name, p.Size)
+	}
+	unzipTest(t, filepath.Join(out, p.Name))
+}
