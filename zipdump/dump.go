@@ -71,6 +71,10 @@ type Item struct {
 	// with hash (the digests, in the format of Options.Hashes), length and
 	// type. Run adds the path attribute.
 	Entry rsxml.Entry
+	// NoBitstream makes the item an entry of the manifest only, without
+	// bytes or path: a deletion in a Change Dump Manifest (section 13.2).
+	// Name and Size are not used, and Open is not called for it.
+	NoBitstream bool
 }
 
 // Options configure Run.
@@ -96,6 +100,13 @@ type Options struct {
 	At  time.Time
 	Now func() time.Time
 
+	// ManifestMD, if set, gives the root <rs:md> of the manifest of a
+	// package that holds items[first:end]: the capability and the from and
+	// until of a Change Dump Manifest (section 13.2). By default the root
+	// is that of a Resource Dump Manifest, with the package's at and
+	// completed times. Its datetimes must be whole seconds.
+	ManifestMD func(first, end int) rsxml.MD
+
 	// Open opens the file of an item for reading. It is called from
 	// several goroutines at once.
 	Open func(it *Item) (*os.File, error)
@@ -112,6 +123,7 @@ type Package struct {
 	Size         int64
 	Hash         string // digests of the package, in the format of Options.Hashes
 	Bitstreams   int
+	First, End   int // it holds (what was not skipped of) items[First:End]
 	At           time.Time
 	Completed    time.Time
 }
@@ -276,6 +288,12 @@ func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error 
 	}
 	for i := range p.items {
 		it := &p.items[i]
+		if it.NoBitstream {
+			if err := send(&job{item: i, last: true, whole: true}); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := CheckName(p.names[i]); err != nil {
 			if err := send(&job{item: i, last: true, whole: true, err: err}); err != nil {
 				return err

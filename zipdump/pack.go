@@ -28,6 +28,7 @@ type packer struct {
 
 	hasher *hashing.Hasher // the writer's, for split items
 	cur    *pkg            // the package being written
+	item   int             // the item being written
 	line   []byte
 }
 
@@ -90,6 +91,7 @@ func (p *packer) write(ctx context.Context, ordered <-chan *job) error {
 			return err
 		}
 	}
+	p.item = len(p.items)
 	if p.cur != nil {
 		return p.finishPackage()
 	}
@@ -104,9 +106,22 @@ func (p *packer) skip(i int, err error) {
 func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	it := &p.items[first.item]
 	name := p.names[first.item]
+	p.item = first.item
 	if first.err != nil && first.whole {
 		p.skip(first.item, first.err)
 		p.release(first)
+		return nil
+	}
+	if it.NoBitstream {
+		p.release(first)
+		e := it.Entry
+		p.line = rsxml.AppendEntry(p.line[:0], false, &e)
+		line := int64(len(p.line))
+		if err := p.room("", 0, line); err != nil {
+			return err
+		}
+		p.cur.entries = append(p.cur.entries, e)
+		p.cur.manifestLen += line
 		return nil
 	}
 	e := it.Entry
@@ -170,12 +185,12 @@ func writing(name string, err error) error {
 // package that could not, and starts a new one. A package takes its first
 // bitstream whatever its size.
 func (p *packer) room(name string, bound, line int64) error {
-	if c := p.cur; c != nil && c.Bitstreams > 0 {
+	if c := p.cur; c != nil && len(c.entries) > 0 {
 		manifest := c.manifestLen + line
 		size := c.zw.Offset() + localSize(name, true) + bound + // the entry
 			localSize(ManifestName, true) + deflateBound(manifest) + // the manifest
 			c.centralBound + 2*boundCentral + int64(len(name)+len(ManifestName)) + boundEnd
-		if c.Bitstreams >= p.opt.MaxEntries || manifest > p.opt.MaxManifestLen || size > p.opt.MaxBytes {
+		if len(c.entries) >= p.opt.MaxEntries || manifest > p.opt.MaxManifestLen || size > p.opt.MaxBytes {
 			if err := p.finishPackage(); err != nil {
 				return err
 			}
@@ -197,6 +212,8 @@ func (p *packer) startPackage() error {
 	c := &pkg{Package: Package{
 		Name:         fmt.Sprintf("%s-%05d.zip", p.opt.Stem, n),
 		ManifestName: fmt.Sprintf("%s-%05d.manifest.xml", p.opt.Stem, n),
+		First:        p.item,
+		End:          len(p.items), // the widest root: until is the last item's
 		At:           p.now(),
 	}}
 	f, err := p.opt.Create(c.Name)
@@ -205,16 +222,24 @@ func (p *packer) startPackage() error {
 	}
 	c.f = f
 	c.zw = newZipWriter(f, p.opt.At, p.opt.Hashes)
-	doc := p.manifestDoc(c.At, c.At) // completed has the length of at: both are whole seconds
+	doc := p.manifestDoc(c) // completed has the length of at: both are whole seconds
 	c.manifestLen = int64(len(rsxml.AppendHeader(nil, &doc)) + len(rsxml.AppendFooter(nil, &doc)))
 	p.cur = c
 	return nil
 }
 
-func (p *packer) manifestDoc(at, completed time.Time) rsxml.Doc {
+func (p *packer) manifestDoc(c *pkg) rsxml.Doc {
 	doc := p.opt.Manifest
 	doc.Index = false
-	doc.MD = rsxml.MD{Capability: rsxml.CapResourceDumpManifest, At: rsxml.FormatTime(at), Completed: rsxml.FormatTime(completed)}
+	if p.opt.ManifestMD != nil {
+		doc.MD = p.opt.ManifestMD(c.First, c.End)
+		return doc
+	}
+	completed := c.Completed
+	if completed.IsZero() {
+		completed = c.At
+	}
+	doc.MD = rsxml.MD{Capability: rsxml.CapResourceDumpManifest, At: rsxml.FormatTime(c.At), Completed: rsxml.FormatTime(completed)}
 	return doc
 }
 
@@ -222,7 +247,8 @@ func (p *packer) manifestDoc(at, completed time.Time) rsxml.Doc {
 // into it as its last entry, and closes the package.
 func (p *packer) finishPackage() error {
 	c := p.cur
-	if c.Bitstreams == 0 {
+	c.End = p.item
+	if len(c.entries) == 0 {
 		// Every item meant for it was skipped: it was the last one.
 		p.cur = nil
 		c.zw.discard()
@@ -238,7 +264,7 @@ func (p *packer) finishPackage() error {
 		return writing(c.ManifestName, err)
 	}
 	c.manifest = mf
-	w := rsxml.NewWriter(mf, p.manifestDoc(c.At, c.Completed))
+	w := rsxml.NewWriter(mf, p.manifestDoc(c))
 	for i := range c.entries {
 		if w.Add(&c.entries[i]) != nil {
 			break
