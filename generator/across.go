@@ -44,6 +44,7 @@ type ChangeReport struct {
 type across struct {
 	prev    *previous.Site
 	changes []Change // chronological
+	scanned int      // resources when the changes were found
 	report  *ChangeReport
 	cache   *scanCache // nil without --cache
 }

@@ -313,7 +313,7 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if err := b.writeResourceDump(dump); err != nil {
 		return nil, err
 	}
-	if err := b.writeChanges(ctx); err != nil {
+	if err := b.writeChanges(ctx, resources); err != nil {
 		return nil, err
 	}
 	if err := b.writeCapabilityList(); err != nil {

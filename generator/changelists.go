@@ -39,26 +39,27 @@ type carried struct {
 // changed), the earlier ones carried forward, and the Change List Index
 // over them; then the Change Dump, if asked for. The first build, without
 // a previous one, publishes none: there is nothing to compare with.
-func (b *build) writeChanges(_ context.Context) error {
+func (b *build) writeChanges(ctx context.Context, resources []Resource) error {
 	prev := b.across.prev
 	if prev == nil {
 		return nil
 	}
+	b.reconcileChanges(resources)
 	lists, chainEnd, err := b.carriedChangeLists()
 	if err != nil {
 		return err
 	}
+	// This build's changes start where the published lists end: builds
+	// that found nothing changed publish no list (an empty <urlset> is
+	// invalid against the Sitemap schema), and the next list covers their
+	// interval too. With none published, they start at the previous
+	// snapshot.
+	from := prev.At
+	if !chainEnd.IsZero() {
+		from = chainEnd
+	}
 	var fresh []rsxml.Entry
 	if changes := b.across.changes; len(changes) > 0 {
-		// The new list starts where the published ones end: builds that
-		// found nothing changed publish no list (an empty <urlset> is
-		// invalid against the Sitemap schema), and the next list covers
-		// their interval too. With none published, it starts at the
-		// previous snapshot.
-		from := prev.At
-		if !chainEnd.IsZero() {
-			from = chainEnd
-		}
 		stem := changeListStem + stamp(b.at)
 		for _, c := range lists {
 			if c.name == stem+".xml" || len(c.name) > len(stem) && c.name[:len(stem)+1] == stem+"-" {
@@ -87,6 +88,9 @@ func (b *build) writeChanges(_ context.Context) error {
 			return err
 		}
 		b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeListIndexName), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
+	}
+	if b.cfg.Changes.Dump {
+		return b.writeChangeDump(ctx, from)
 	}
 	return nil
 }
@@ -143,29 +147,37 @@ func carriedName(cl *previous.ChangeList) string {
 // fitIndex drops the oldest carried lists while the index over them and
 // fresh would pass the limits of one document.
 func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) []carried {
+	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
+	for _, c := range lists {
+		entries = append(entries, rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+	}
+	entries = append(entries, fresh...)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
-	size := int64(len(rsxml.AppendHeader(nil, &doc)) + len(rsxml.AppendFooter(nil, &doc)))
-	var buf []byte
-	for i := range fresh {
-		buf = rsxml.AppendEntry(buf[:0], true, &fresh[i])
-		size += int64(len(buf))
-	}
-	sizes := make([]int64, len(lists))
-	for i, c := range lists {
-		e := rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: timeWidth, Until: timeWidth}}
-		buf = rsxml.AppendEntry(buf[:0], true, &e)
-		sizes[i] = int64(len(buf))
-		size += sizes[i]
-	}
-	drop := 0
-	for drop < len(lists) && (len(lists)-drop+len(fresh) > b.cfg.Limits.MaxEntries || size > b.cfg.Limits.MaxBytes) {
-		size -= sizes[drop]
-		drop++
-	}
+	drop := fitOldest(&doc, entries, len(lists), b.cfg.Limits)
 	if drop > 0 {
 		b.notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))
 		b.across.report.Dropped += drop
 	}
 	return lists[drop:]
+}
+
+// fitOldest returns how many of the first n entries (those carried
+// forward, oldest first) to leave out so that a document with the root of
+// doc and the other entries fits limits.
+func fitOldest(doc *rsxml.Doc, entries []rsxml.Entry, n int, limits Limits) int {
+	size := int64(len(rsxml.AppendHeader(nil, doc)) + len(rsxml.AppendFooter(nil, doc)))
+	sizes := make([]int64, len(entries))
+	var buf []byte
+	for i := range entries {
+		buf = rsxml.AppendEntry(buf[:0], doc.Index, &entries[i])
+		sizes[i] = int64(len(buf))
+		size += sizes[i]
+	}
+	drop := 0
+	for drop < n && (len(entries)-drop > limits.MaxEntries || size > limits.MaxBytes) {
+		size -= sizes[drop]
+		drop++
+	}
+	return drop
 }

@@ -81,20 +81,22 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 			})
 		}
 	}
-	slices.SortStableFunc(changes, func(x, y Change) int {
-		if c := x.Datetime.Compare(y.Datetime); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Loc, y.Loc)
-	})
+	sortChanges(changes)
 	if len(changes) > 0 && !since.Before(b.at) {
 		return fmt.Errorf("%w: its snapshot time %s is this build's too (--at), yet %d resources changed: give this build a later --at",
 			ErrPrevious, rsxml.FormatTime(since), len(changes))
 	}
 	b.across.changes = changes
+	b.across.scanned = len(resources)
+	b.countChanges()
+	return nil
+}
+
+func (b *build) countChanges() {
 	rep := b.across.report
-	for i := range changes {
-		switch changes[i].Change {
+	rep.Created, rep.Updated, rep.Deleted = 0, 0, 0
+	for i := range b.across.changes {
+		switch b.across.changes[i].Change {
 		case rsxml.ChangeCreated:
 			rep.Created++
 		case rsxml.ChangeUpdated:
@@ -103,7 +105,52 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 			rep.Deleted++
 		}
 	}
-	return nil
+}
+
+// reconcileChanges makes the changes agree with the resources that are
+// published in the end: a file left out after the changes were found
+// (the Resource Dump leaves out a file that changed after it was hashed)
+// is not in the Resource List, so for a Destination it is gone: deleted
+// if it was published before, not created if it was not.
+func (b *build) reconcileChanges(resources []Resource) {
+	if len(resources) == b.across.scanned {
+		return
+	}
+	published := make(map[string]bool, len(resources))
+	for i := range resources {
+		published[resources[i].Loc] = true
+	}
+	seen := map[string]bool{}
+	kept := b.across.changes[:0]
+	for _, c := range b.across.changes {
+		if c.Change != rsxml.ChangeDeleted && !published[c.Loc] {
+			if c.Change == rsxml.ChangeCreated {
+				continue
+			}
+			c = Change{Resource: Resource{Loc: c.Loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at}
+		}
+		seen[c.Loc] = true
+		kept = append(kept, c)
+	}
+	for _, p := range b.across.prev.Resources {
+		if !published[p.Loc] && !seen[p.Loc] {
+			kept = append(kept, Change{Resource: Resource{Loc: p.Loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
+		}
+	}
+	sortChanges(kept)
+	b.across.changes = kept
+	b.countChanges()
+}
+
+// sortChanges puts changes in chronological order, then by URL, so that
+// the same trees give the same bytes.
+func sortChanges(changes []Change) {
+	slices.SortStableFunc(changes, func(x, y Change) int {
+		if c := x.Datetime.Compare(y.Datetime); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Loc, y.Loc)
+	})
 }
 
 // compare compares a scanned resource with its previous entry. Digests are

@@ -20,6 +20,7 @@ func changesFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "the previous build, as published: its output `DIR` or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
+		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
 	}
 }
@@ -32,6 +33,10 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 		return usageErr("for example --changes-keep 30d or --changes-keep 36h", "--changes-keep: %v", err)
 	}
 	cfg.Changes.Keep = keep
+	cfg.Changes.Dump = c.Bool(flagChangeDump)
+	if cfg.Changes.Dump && cfg.Changes.Previous == "" {
+		return usageErr("a Change Dump holds what changed since --previous: give it (the first build publishes none)", "--change-dump needs --previous")
+	}
 	cfg.Changes.HTTP.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
 	cfg.Cache = c.String(flagCache)
 	return nil

@@ -20,7 +20,7 @@ func dumpFlags() []cli.Flag {
 // dumpConfig reads the flags of the Resource Dump into cfg.
 func dumpConfig(c *cli.Context, cfg *generator.Config) error {
 	cfg.Dump.Enabled = c.Bool(flagResourceDump)
-	if !cfg.Dump.Enabled {
+	if !cfg.Dump.Enabled && !c.Bool(flagChangeDump) { // the Change Dump's packages are made alike
 		for _, f := range []string{flagDumpMaxBytes, flagDumpCompression} {
 			if c.IsSet(f) {
 				return usageErr("add --"+flagResourceDump, "--%s has no effect without --%s", f, flagResourceDump)

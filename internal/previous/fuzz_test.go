@@ -51,15 +51,19 @@ func readMem(m memSource, opts Options) (*Site, error) {
 }
 
 // goodDocs loads testdata/good as the documents of https://example.org/.
-func goodDocs(tb testing.TB) memSource {
+func goodDocs(tb testing.TB) memSource { return loadDocs(tb, "testdata/good") }
+
+// loadDocs loads a previous build under testdata as the documents of
+// https://example.org/.
+func loadDocs(tb testing.TB, dir string) memSource {
 	tb.Helper()
 	m := memSource{}
-	err := filepath.WalkDir("testdata/good", func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, ".md") {
 			return err
 		}
 		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel("testdata/good", p)
+		rel, _ := filepath.Rel(dir, p)
 		m["https://example.org/"+filepath.ToSlash(rel)] = b
 		return err
 	})
@@ -69,8 +73,8 @@ func goodDocs(tb testing.TB) memSource {
 	return m
 }
 
-// roles are the documents of the previous build that a fuzzed input
-// stands in for.
+// roles are the documents of a previous build (testdata/good, or
+// testdata/dump for the last ones) that a fuzzed input stands in for.
 var roles = []string{
 	WellKnown,
 	"resourcesync/capabilitylist.xml",
@@ -78,6 +82,20 @@ var roles = []string{
 	"resourcesync/resourcelist-00002.xml",
 	"resourcesync/changelist.xml",
 	"resourcesync/changelist-20240603T000000Z.xml",
+	"dump:resourcesync/changedump.xml",
+	"dump:resourcesync/changedump-20240603T000000Z-00001.manifest.xml",
+}
+
+// withRole returns the documents of the build that role belongs to, with
+// data in its place.
+func withRole(good, dump memSource, role string, data []byte) memSource {
+	base := good
+	if r, ok := strings.CutPrefix(role, "dump:"); ok {
+		base, role = dump, r
+	}
+	m := base.clone()
+	m["https://example.org/"+role] = data
+	return m
 }
 
 // seedCorpus returns the spec's examples, copied into testdata/spec. A
@@ -106,15 +124,15 @@ func seedCorpus(tb testing.TB) map[string][]byte {
 func TestSeedCorpus(t *testing.T) {
 	// Every example is read without a panic, and those that are of the
 	// capability of a role fail only for reasons of their own.
-	good := goodDocs(t)
-	if _, err := readMem(good, Options{}); err != nil {
-		t.Fatalf("the good site does not read: %v", err)
+	good, dump := goodDocs(t), loadDocs(t, "testdata/dump")
+	for _, site := range []memSource{good, dump} {
+		if _, err := readMem(site, Options{}); err != nil {
+			t.Fatalf("a good site does not read: %v", err)
+		}
 	}
 	for name, data := range seedCorpus(t) {
 		for _, role := range roles {
-			m := good.clone()
-			m["https://example.org/"+role] = data
-			_, err := readMem(m, Options{})
+			_, err := readMem(withRole(good, dump, role, data), Options{})
 			var pe *Error
 			if err != nil && !errors.As(err, &pe) {
 				t.Errorf("%s as %s: error %v is not an *Error", name, role, err)
@@ -133,10 +151,9 @@ func FuzzRead(f *testing.F) {
 			f.Add(uint8(i), data)
 		}
 	}
-	good := goodDocs(f)
+	good, dump := goodDocs(f), loadDocs(f, "testdata/dump")
 	f.Fuzz(func(t *testing.T, role uint8, data []byte) {
-		m := good.clone()
-		m["https://example.org/"+roles[int(role)%len(roles)]] = data
+		m := withRole(good, dump, roles[int(role)%len(roles)], data)
 		site, err := readMem(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
 		if err != nil {
 			var pe *Error

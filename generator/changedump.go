@@ -1,0 +1,348 @@
+package generator
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// Names of the Change Dump: changedump.xml lists the packages; each build
+// that finds changes writes changedump-UNTIL-00001.zip, … with a copy of
+// each package's manifest beside it (changedump-UNTIL-00001.manifest.xml).
+const (
+	changeDumpName = "changedump.xml"
+	changeDumpStem = "changedump-"
+)
+
+var (
+	changeDumpFile     = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.zip$`)
+	changeManifestFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.manifest\.xml$`)
+)
+
+// A dumpPackage is a package listed in the Change Dump: carried forward
+// from the previous build, or written by this one.
+type dumpPackage struct {
+	name, manifest string // under DocsDir; manifest "" if it has no copy
+	from, until    string
+	length         int64
+	hash           string
+	prev           *previous.Package // carried forward: where its bytes come from
+}
+
+func (p *dumpPackage) entry(b *build, e *rsxml.Entry) {
+	*e = rsxml.Entry{Loc: b.docURL(p.name), MD: rsxml.MD{Type: "application/zip", Hash: p.hash, From: p.from, Until: p.until}}
+	if p.length >= 0 {
+		e.MD.Length = itoa(p.length)
+	}
+	if p.manifest != "" {
+		e.Links = []rsxml.Link{{Rel: "contents", Href: b.docURL(p.manifest), Type: "application/xml"}}
+	}
+}
+
+// writeChangeDump publishes the Change Dump (section 13.1): ZIP packages
+// with the new bytes of what this build found created or updated, and a
+// Change Dump Manifest (section 13.2) in each that lists every change,
+// deletions included, in chronological order; the packages of earlier
+// builds carried forward as they were published; and changedump.xml over
+// them all. from is where this build's changes start, as in its Change
+// List.
+func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
+	carried, err := b.carriedPackages(from)
+	if err != nil {
+		return err
+	}
+	var fresh []dumpPackage
+	if len(b.across.changes) > 0 {
+		if fresh, err = b.packChanges(ctx, from); err != nil {
+			return err
+		}
+	}
+	carried = b.fitChangeDump(carried, fresh)
+	for i := range carried {
+		if err := b.copyPackage(ctx, &carried[i]); err != nil {
+			return err
+		}
+	}
+	all := append(carried, fresh...)
+	b.across.report.Packages = len(all)
+	if len(all) == 0 {
+		return nil
+	}
+	md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].from, Until: all[len(all)-1].until}
+	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+	if err := b.writeDoc(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b, e) }); err != nil {
+		return err
+	}
+	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeDumpName), MD: rsxml.MD{Capability: rsxml.CapChangeDump}})
+	return nil
+}
+
+// packChanges writes this build's packages: the bytes of the created and
+// updated files, and manifest entries for every change. A package's
+// manifest covers its share of [from, until], as the parts of a Change
+// List do.
+func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage, error) {
+	changes := b.across.changes
+	root, err := os.OpenRoot(b.root)
+	if err != nil {
+		return nil, fmt.Errorf("source %s: %w", b.cfg.Source, unwrapPath(err))
+	}
+	defer root.Close()
+	items := make([]zipdump.Item, len(changes))
+	for i := range changes {
+		c := &changes[i]
+		it := &items[i]
+		c.entry(&it.Entry)
+		if c.Change == rsxml.ChangeDeleted || c.Path == "" {
+			it.NoBitstream = true
+			continue
+		}
+		it.Name, it.Size = c.Path, c.Length
+	}
+	// The bounds of a package's share: a package that starts with a change
+	// starts at its datetime, and ends where the next one starts.
+	bound := func(i int, edge time.Time) string {
+		if i <= 0 || i >= len(changes) {
+			return rsxml.FormatTime(edge)
+		}
+		return rsxml.FormatTime(changes[i].Datetime.Truncate(time.Second))
+	}
+	opt := zipdump.Options{
+		Hashes:         b.cfg.Hashes,
+		Compression:    b.cfg.Dump.Compression,
+		Workers:        b.cfg.Jobs,
+		MaxBytes:       b.cfg.Dump.MaxBytes,
+		MaxEntries:     b.cfg.Limits.MaxEntries,
+		MaxManifestLen: b.cfg.Limits.MaxBytes,
+		Stem:           changeDumpStem + stamp(b.at),
+		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		ManifestMD: func(first, end int) rsxml.MD {
+			return rsxml.MD{Capability: rsxml.CapChangeDumpManifest, From: bound(first, from), Until: bound(end, b.at)}
+		},
+		At:     b.at,
+		Open:   func(it *zipdump.Item) (*os.File, error) { return b.openForDump(root, it.Name) },
+		Create: func(name string) (zipdump.File, error) { return b.stage.Create(DocsDir + "/" + name) },
+		Remove: func(name string) error { return os.Remove(b.stage.Path(DocsDir + "/" + name)) },
+	}
+	res, err := zipdump.Run(ctx, items, opt)
+	if err != nil {
+		return nil, fmt.Errorf("writing the Change Dump: %w", err)
+	}
+	for _, s := range res.Skipped {
+		b.problems.add(Problem{Path: changes[s.Index].Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: publish again once the tree is stable", unwrapPath(s.Err))})
+	}
+	b.docs += len(res.Packages) // the copies of the manifests
+	pkgs := make([]dumpPackage, len(res.Packages))
+	for i, p := range res.Packages {
+		pkgs[i] = dumpPackage{name: p.Name, manifest: p.ManifestName, from: bound(p.First, from), until: bound(p.End, b.at), length: p.Size, hash: p.Hash}
+	}
+	return pkgs, nil
+}
+
+// carriedPackages returns the previous build's packages to publish again:
+// the newest run without gaps, which must end where this build's changes
+// start if it has any, less those that ended before the snapshot time
+// minus --changes-keep.
+func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
+	cd := b.across.prev.ChangeDump
+	if cd == nil || len(cd.Packages) == 0 {
+		return nil, nil
+	}
+	pkgs := cd.Packages
+	start := len(pkgs) - 1
+	for start > 0 && pkgs[start-1].Until == pkgs[start].From {
+		start--
+	}
+	if start > 0 {
+		b.notice(fmt.Sprintf("--previous: %d earlier Change Dump packages end before a gap: not carried forward", start))
+	}
+	run := pkgs[start:]
+	if len(b.across.changes) > 0 {
+		if end, err := rsxml.ParseTime(run[len(run)-1].Until); err != nil || !end.Equal(from) {
+			b.notice(fmt.Sprintf("--previous: its Change Dump ends at %s, its Change Lists at %s (a build without --change-dump?): its packages are not carried forward",
+				run[len(run)-1].Until, rsxml.FormatTime(from)))
+			return nil, nil
+		}
+	}
+	cutoff := b.at.Add(-b.cfg.Changes.Keep)
+	var out []dumpPackage
+	names := map[string]string{}
+	for i := range run {
+		p := &run[i]
+		until, _ := rsxml.ParseTime(p.Until)
+		if until.Before(cutoff) {
+			continue
+		}
+		dp := dumpPackage{prev: p, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
+		dp.name, dp.manifest = carriedPackageNames(p, until, i+1)
+		for _, n := range []string{dp.name, dp.manifest} {
+			if other, dup := names[n]; n != "" && dup {
+				return nil, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, p.URL, n)
+			}
+			names[n] = p.URL
+		}
+		out = append(out, dp)
+	}
+	return out, nil
+}
+
+// carriedPackageNames are the names a carried package and its manifest
+// copy are published under: those they had, if rsgen gave them, else the
+// names rsgen gives a package that ends when it ends.
+func carriedPackageNames(p *previous.Package, until time.Time, n int) (string, string) {
+	pkg := ""
+	if dir, base := path.Split(p.Rel); dir == DocsDir+"/" && changeDumpFile.MatchString(base) {
+		pkg = base
+	} else {
+		pkg = fmt.Sprintf("%s%s-%05d.zip", changeDumpStem, stamp(until), n)
+	}
+	if p.Content == nil {
+		return pkg, ""
+	}
+	if dir, base := path.Split(p.Content.Rel); dir == DocsDir+"/" && changeManifestFile.MatchString(base) {
+		return pkg, base
+	}
+	return pkg, pkg[:len(pkg)-len(".zip")] + ".manifest.xml"
+}
+
+// fitChangeDump drops the oldest carried packages while the Change Dump
+// would pass the limits of one document.
+func (b *build) fitChangeDump(carried, fresh []dumpPackage) []dumpPackage {
+	entries := make([]rsxml.Entry, len(carried)+len(fresh))
+	for i := range carried {
+		carried[i].entry(b, &entries[i])
+	}
+	for i := range fresh {
+		fresh[i].entry(b, &entries[len(carried)+i])
+	}
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: timeWidth, Until: timeWidth},
+		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+	drop := fitOldest(&doc, entries, len(carried), b.cfg.Limits)
+	if drop > 0 {
+		b.notice(fmt.Sprintf("the Change Dump can list no more: its %d oldest packages are no longer published", drop))
+	}
+	return carried[drop:]
+}
+
+// copyPackage publishes a carried package and its manifest copy again, as
+// they were published: linked to the previous output's files when it is a
+// directory on the same file system, else copied, and checked against the
+// length and digests its entry gives.
+func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
+	prev := b.across.prev
+	if p.manifest != "" {
+		if err := b.stage.WriteFile(DocsDir+"/"+p.manifest, p.prev.Content.Data); err != nil {
+			return fmt.Errorf("writing %s: %w", p.manifest, err)
+		}
+		b.docs++
+	}
+	name := DocsDir + "/" + p.name
+	if src, ok := prev.LocalPath(p.prev.URL); ok {
+		st, err := os.Stat(src)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrPrevious, src, unwrapPath(err))
+		}
+		if p.length >= 0 && st.Size() != p.length {
+			return fmt.Errorf("%w: %s is %d bytes, its entry in the Change Dump says %d", ErrPrevious, src, st.Size(), p.length)
+		}
+		if err := b.stage.Link(name, src); err != nil {
+			return fmt.Errorf("writing %s: %w", p.name, err)
+		}
+		p.length = st.Size()
+		return nil
+	}
+	rc, err := prev.OpenPackage(ctx, p.prev)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	defer rc.Close()
+	f, err := b.stage.Create(name)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", p.name, err)
+	}
+	n, err := io.Copy(f, rc)
+	if err == nil {
+		err = checkDigests(f, p.prev.Hash)
+	}
+	if err = closeAfter(f, err); err != nil {
+		var pe *previous.Error
+		if errors.As(err, &pe) || errors.Is(err, errDigest) {
+			return fmt.Errorf("%w: %s: %w", ErrPrevious, p.prev.URL, err)
+		}
+		return fmt.Errorf("copying %s: %w", p.prev.URL, err)
+	}
+	if p.length >= 0 && n != p.length {
+		return fmt.Errorf("%w: %s is %d bytes, its entry in the Change Dump says %d", ErrPrevious, p.prev.URL, n, p.length)
+	}
+	p.length = n
+	return nil
+}
+
+var errDigest = errors.New("not the bytes its entry in the Change Dump describes")
+
+// checkDigests reads f from its start through the algorithms of tokens
+// that rsgen knows and compares the digests.
+func checkDigests(f *os.File, tokens []rsxml.HashToken) error {
+	var set hashing.Set
+	var want []string
+	for _, t := range tokens {
+		if a, err := hashing.ParseAlgorithm(t.Alg); err == nil && !set.Has(a) {
+			set = append(set, a)
+			want = append(want, t.Digest)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, sum, err := hashing.NewHasher(set).Sum(nil, f)
+	if err != nil {
+		return err
+	}
+	for i, a := range set {
+		if got := hex.EncodeToString(sum[:a.Size()]); got != want[i] {
+			return fmt.Errorf("%w: its %s digest is %s, not %s", errDigest, a, got, want[i])
+		}
+		sum = sum[a.Size():]
+	}
+	return nil
+}
+
+// Link stages name as a hard link to src, a file outside the stage: a file
+// published before is published again without copying its bytes. Where
+// the file system cannot link (another device, no links), it copies.
+func (s *Stage) Link(name, src string) error {
+	p := s.Path(name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	if err := os.Link(src, p); err == nil {
+		s.files = append(s.files, name)
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := s.Create(name)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	return closeAfter(out, err)
+}
