@@ -57,22 +57,23 @@ func changesHint(err error) string {
 	return "--previous must be a valid earlier build; to start the change history afresh, build once without it"
 }
 
-// printChanges reports what a build found changed, on one line.
+// printChanges reports what a build found changed, on one line, and what
+// the hash cache spared.
 func printChanges(w io.Writer, rep *generator.Report) {
 	if rep.Cached > 0 {
-		fmt.Fprintf(w, "rsgen: %d of %d files unchanged in the hash cache, not read\n", rep.Cached, rep.Files)
+		fmt.Fprintf(w, "rsgen: %d of %s unchanged in the hash cache, not read\n", rep.Cached, plural(rep.Files, "file"))
 	}
 	ch := rep.Changes
 	if ch == nil {
 		return
 	}
-	fmt.Fprintf(w, "rsgen: since %s: %d created, %d updated, %d deleted; %d Change Lists published",
-		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, ch.Lists)
+	fmt.Fprintf(w, "rsgen: since %s: %d created, %d updated, %d deleted; %s published",
+		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, plural(ch.Lists, "Change List"))
 	if ch.Dropped > 0 {
 		fmt.Fprintf(w, ", %d older dropped", ch.Dropped)
 	}
 	if ch.Packages > 0 {
-		fmt.Fprintf(w, ", %d Change Dump packages", ch.Packages)
+		fmt.Fprintf(w, ", %s in the Change Dump", plural(ch.Packages, "package"))
 	}
 	fmt.Fprintln(w)
 }
