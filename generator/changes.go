@@ -40,6 +40,13 @@ func (c *Change) entry(e *rsxml.Entry) {
 // that name past the limits), covering from to until. A zero until writes
 // an open list, still growing.
 func (b *build) writeChangeList(name string, changes []Change, from, until time.Time) (writtenList, error) {
+	return b.writeChanges(name, len(changes), func(i int) time.Time { return changes[i].Datetime },
+		func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until)
+}
+
+// writeChanges is writeChangeList for n changes that fill gives in
+// chronological order (see writeList); datetime(i) is the time of change i.
+func (b *build) writeChanges(name string, n int, datetime func(i int) time.Time, fill func(i int, e *rsxml.Entry), from, until time.Time) (writtenList, error) {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
 	if !until.IsZero() {
 		md.Until = rsxml.FormatTime(until)
@@ -50,17 +57,17 @@ func (b *build) writeChangeList(name string, changes []Change, from, until time.
 		links:  []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}},
 		limits: b.cfg.Limits,
 		partMD: func(first, last int) rsxml.MD {
-			pm := rsxml.MD{From: rsxml.FormatTime(changes[first].Datetime.Truncate(time.Second))}
+			pm := rsxml.MD{From: rsxml.FormatTime(datetime(first).Truncate(time.Second))}
 			if first == 0 {
 				pm.From = md.From
 			}
-			if last == len(changes)-1 {
+			if last == n-1 {
 				pm.Until = md.Until
 			} else {
-				pm.Until = rsxml.FormatTime(changes[last+1].Datetime.Truncate(time.Second))
+				pm.Until = rsxml.FormatTime(datetime(last + 1).Truncate(time.Second))
 			}
 			return pm
 		},
 	}
-	return b.writeList(spec, len(changes), func(i int, e *rsxml.Entry) { changes[i].entry(e) })
+	return b.writeList(spec, n, fill)
 }

@@ -17,6 +17,10 @@ const (
 	flagDescribedby    = "describedby"
 	flagFailFast       = "fail-fast"
 	flagQuiet          = "quiet"
+	flagExport         = "export"
+	flagExportFormat   = "export-format"
+	flagChangesWindow  = "changes-window"
+	flagSkipBadRecords = "skip-bad-records"
 )
 
 // Environment variables read in place of flags.
