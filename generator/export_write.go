@@ -228,9 +228,9 @@ func pick(n int, one, many string) string {
 // entry starts a new one. An error is kept for close.
 type cursor struct {
 	s       *extsort.Sorter
-	skip    func(key []byte) bool           // records that are not entries; may be nil
-	dup     func(key, val []byte) bool      // like skip, for a record that repeats the previous; may be nil
-	restart func()                          // called when a pass starts; may be nil
+	skip    func(key []byte) bool      // records that are not entries; may be nil
+	dup     func(key, val []byte) bool // like skip, for a record that repeats the previous; may be nil
+	restart func()                     // called when a pass starts; may be nil
 	decode  func(key, val []byte, e *rsxml.Entry) error
 	it      *extsort.Iter
 	next    int // index of the entry the pass gives next
