@@ -202,8 +202,10 @@ func (b *build) runExport(ctx context.Context) error {
 	defer root.Close()
 
 	sortDir := b.stage.Path(".sort")
-	if err := os.Mkdir(sortDir, 0o700); err != nil {
-		return fmt.Errorf("creating a directory to sort records in: %w", err)
+	for _, d := range []string{"", "resources", "changes"} {
+		if err := os.Mkdir(filepath.Join(sortDir, d), 0o700); err != nil {
+			return fmt.Errorf("creating a directory to sort records in: %w", err)
+		}
 	}
 	defer os.RemoveAll(sortDir) // before Publish, which would publish it
 	chunk := b.cfg.chunk
@@ -212,8 +214,8 @@ func (b *build) runExport(ctx context.Context) error {
 	}
 	x := &exportState{
 		rep:      &ExportReport{Name: name, Withheld: map[string]int{}},
-		rl:       extsort.New(sortDir, chunk),
-		ch:       extsort.New(sortDir, chunk),
+		rl:       extsort.New(filepath.Join(sortDir, "resources"), chunk),
+		ch:       extsort.New(filepath.Join(sortDir, "changes"), chunk),
 		hosts:    map[string]int{},
 		window:   b.cfg.ChangesWindow >= 0,
 		failFast: b.cfg.FailFast,
