@@ -88,13 +88,22 @@ func (b *build) dedupe(x *exportState) error {
 	return it.Err()
 }
 
-// itemLength returns the length in a payload, or -1.
+// itemLength returns the length in a payload, or -1, decoding no more
+// than it must.
 func itemLength(payload []byte) int64 {
-	var r Resource
-	if _, err := decodeItem(payload, &r); err != nil {
+	if len(payload) < 2 || payload[0]&itemHasLength == 0 {
 		return -1
 	}
-	return r.Length
+	d := itemReader{b: payload[2:]}
+	if payload[0]&itemHasModified != 0 {
+		d.varint()
+		d.uvarint()
+	}
+	n := d.uvarint()
+	if d.err != nil || n > 1<<62 {
+		return -1
+	}
+	return int64(n)
 }
 
 // writeExportChangeList writes the Change List of the window, unless it
