@@ -37,7 +37,7 @@ func exportConfig(c *cli.Context, cfg *generator.Config) error {
 			}
 		}
 		if cfg.Out == "" && cfg.Source != "" && isArchive(cfg.Source) {
-			return usageErr("give --out DIR: the documents cannot be written into an archive", "SOURCE %s is an archive and no --out is given", cfg.Source)
+			return usageErr("give --out DIR: the documents cannot be written into an archive", "no --out for the archive %s", cfg.Source)
 		}
 		return nil
 	}
