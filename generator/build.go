@@ -48,6 +48,12 @@ type Config struct {
 	now    func() time.Time // the clock; time.Now if nil
 	stdin  io.Reader        // the export "-"; os.Stdin if nil
 	chunk  int              // memory of each sorter of an export; extsort.DefaultChunkBytes/2 if zero
+
+	// Test seams: listed is called with each file the walk will publish,
+	// before it is read; createHook is called before each staged file is
+	// created, and its error fails the creation.
+	listed     func(rel string)
+	createHook func(name string) error
 }
 
 // Report is the outcome of a successful build.
@@ -58,6 +64,28 @@ type Report struct {
 	Problems  []Problem // files not published; the exit status is then 3
 	Elapsed   time.Duration
 	Export    *ExportReport // for a record export: Files counts the records listed
+}
+
+// ErrSource and ErrOutput mark the errors of a build that come from its
+// source or output directory (missing, not a directory, not writable…):
+// errors.Is tells which flag or argument to fix. The message is that of the
+// error they mark.
+var (
+	ErrSource = errors.New("source directory")
+	ErrOutput = errors.New("output directory")
+)
+
+// markedError is err, marked with a sentinel for errors.Is.
+type markedError struct{ err, mark error }
+
+func (e *markedError) Error() string   { return e.err.Error() }
+func (e *markedError) Unwrap() []error { return []error{e.err, e.mark} }
+
+func mark(err, sentinel error) error {
+	if err == nil {
+		return nil
+	}
+	return &markedError{err: err, mark: sentinel}
 }
 
 // ErrFailFast wraps the first per-file problem of a build run with FailFast.
@@ -95,8 +123,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	b.stage, err = NewStage(cfg.Out)
 	if err != nil {
-		return nil, err
+		return nil, mark(err, ErrOutput)
 	}
+	b.stage.createHook = cfg.createHook
 	resources, err := b.run(ctx)
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
@@ -110,7 +139,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if err := b.stage.Publish(); err != nil {
 		b.stage.Discard()
-		return nil, fmt.Errorf("publishing into %s: %w", cfg.Out, err)
+		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
 	}
 	rep := &Report{Files: len(resources), Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start)}
 	for i := range resources {
@@ -125,7 +154,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 func newBuild(cfg *Config) (*build, error) {
 	root, arch, err := sourceOf(cfg)
 	if err != nil {
-		return nil, err
+		return nil, mark(err, ErrSource)
 	}
 	if cfg.Out == "" {
 		if root == "" {
@@ -168,8 +197,9 @@ func newBuild(cfg *Config) (*build, error) {
 	if err != nil {
 		return nil, err
 	}
-	if resolved, err := filepath.EvalSymlinks(out); err == nil {
-		out = resolved
+	out = resolveExisting(out)
+	if docs := filepath.Join(out, DocsDir); within(docs, root) {
+		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another --out", cfg.Source, docs), ErrOutput)
 	}
 	if root != "" && within(root, out) {
 		rel, _ := filepath.Rel(root, out)
@@ -181,6 +211,22 @@ func newBuild(cfg *Config) (*build, error) {
 		b.outRel = "\x00" // never a prefix of a path
 	}
 	return b, nil
+}
+
+// resolveExisting resolves the symbolic links of the longest part of path
+// that exists: an output directory not yet created may still be inside a
+// source reached through a link.
+func resolveExisting(path string) string {
+	var rest []string
+	for p := path; ; p = filepath.Dir(p) {
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{resolved}, rest...)...)
+		}
+		if filepath.Dir(p) == p {
+			return path
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
 }
 
 // sourceRoot checks that source is a readable directory and returns it
@@ -202,7 +248,7 @@ func sourceRoot(source string) (string, error) {
 		return "", fmt.Errorf("source %s: %w", source, unwrapPath(err))
 	}
 	if !st.IsDir() {
-		return "", fmt.Errorf("source %s is neither a directory nor a .tar, .tar.gz, .tgz or .zip archive", source)
+		return "", fmt.Errorf("source %s is not a directory (nor a .tar, .tar.gz, .tgz or .zip archive)", source)
 	}
 	f, err := os.Open(resolved)
 	if err != nil {
@@ -212,20 +258,23 @@ func sourceRoot(source string) (string, error) {
 	return resolved, nil
 }
 
-// owned reports whether rel, a path under the source, is rsgen's own
-// output (when the output is inside the source): never content.
-func (b *build) owned(rel string) bool {
+// owned reports whether real, a path under the source with symbolic links
+// resolved, is rsgen's own output (when the output is inside the source)
+// or inside it: never content.
+func (b *build) owned(real string) bool {
 	if b.outRel == "\x00" {
 		return false
 	}
-	r := rel
+	r := real
 	if b.outRel != "" {
 		var ok bool
-		if r, ok = strings.CutPrefix(rel, b.outRel+"/"); !ok {
+		if r, ok = strings.CutPrefix(real, b.outRel+"/"); !ok {
 			return false
 		}
 	}
-	return r == DocsDir || r == WellKnownFile || strings.HasPrefix(r, stagePrefix)
+	first, _, _ := strings.Cut(r, "/")
+	return first == DocsDir || strings.HasPrefix(first, stagePrefix) ||
+		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/")
 }
 
 // docURL is the URL of DocsDir/name.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"golang.org/x/sync/errgroup"
 
@@ -70,6 +71,9 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		problem: b.problems.add,
 		notice:  b.notice,
 		emit: func(f scanFile) error {
+			if cfg.listed != nil {
+				cfg.listed(f.rel)
+			}
 			job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
 			select {
 			case jobs <- job:
@@ -140,6 +144,10 @@ func describeReadError(err error) error {
 		return fmt.Errorf("%w; publish again once the tree is stable", unwrapPath(err))
 	case errors.Is(err, hashing.ErrNotRegular):
 		return fmt.Errorf("replaced during the build: %w", unwrapPath(err))
+	case errors.Is(err, syscall.ELOOP):
+		// Files are opened without following a final symbolic link: one
+		// that is there now was not when the walk listed a file.
+		return errors.New("replaced during the build by a symbolic link, which is not followed")
 	}
 	return unwrapPath(err)
 }

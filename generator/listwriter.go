@@ -78,22 +78,35 @@ func (b *build) writeList(spec listSpec, n int, fill func(i int, e *rsxml.Entry)
 	if len(starts) > spec.limits.MaxEntries {
 		return writtenList{}, fmt.Errorf("%s needs %d parts, more than one index may list (%d); raise --max-entries or --max-bytes", spec.name, len(starts), spec.limits.MaxEntries)
 	}
+	// An index cannot be split in turn: it must fit the limits too.
+	idx := rsxml.Doc{Index: true, MD: spec.md, Links: spec.links}
 	index := make([]rsxml.Entry, len(starts))
+	isize := int64(len(rsxml.AppendHeader(nil, &idx)) + len(rsxml.AppendFooter(nil, &idx)))
 	for p, first := range starts {
 		last := n - 1
 		if p+1 < len(starts) {
 			last = starts[p+1] - 1
 		}
-		name := partName(spec.name, p+1)
-		if err := b.writeDoc(name, partDoc, first, last+1, fill); err != nil {
-			return writtenList{}, err
-		}
-		index[p].Loc = b.docURL(name)
+		index[p].Loc = b.docURL(partName(spec.name, p+1))
 		if spec.partMD != nil {
 			index[p].MD = spec.partMD(first, last)
 		}
+		buf = rsxml.AppendEntry(buf[:0], true, &index[p])
+		isize += int64(len(buf))
 	}
-	idx := rsxml.Doc{Index: true, MD: spec.md, Links: spec.links}
+	if isize > spec.limits.MaxBytes {
+		return writtenList{}, fmt.Errorf("%s needs %d parts, and an index over them would be %d bytes, more than --max-bytes allows in a document (%d); raise --max-bytes",
+			spec.name, len(starts), isize, spec.limits.MaxBytes)
+	}
+	for p, first := range starts {
+		last := n - 1
+		if p+1 < len(starts) {
+			last = starts[p+1] - 1
+		}
+		if err := b.writeDoc(partName(spec.name, p+1), partDoc, first, last+1, fill); err != nil {
+			return writtenList{}, err
+		}
+	}
 	if err := b.writeDoc(spec.name+".xml", idx, 0, len(index), func(i int, e *rsxml.Entry) { *e = index[i] }); err != nil {
 		return writtenList{}, err
 	}

@@ -90,7 +90,7 @@ type walker struct {
 	root    string // absolute, symbolic links resolved
 	filter  *Filter
 	follow  bool
-	skip    func(rel string) bool // rsgen's own output
+	skip    func(real string) bool // rsgen's own output, by its real path under the root
 	problem func(Problem)
 	notice  func(string)
 	emit    func(scanFile) error
@@ -98,12 +98,15 @@ type walker struct {
 
 // walk lists root's files in lexical order of their names.
 func (w *walker) walk(ctx context.Context) error {
-	return w.dir(ctx, w.root, "", []string{w.root})
+	return w.dir(ctx, w.root, "", "", []string{w.root})
 }
 
-// dir walks the directory at path, published as rel; ancestors holds the
-// resolved paths of the directories above it, to stop symbolic link loops.
-func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) error {
+// dir walks the directory at path, published as rel; real is where it is
+// under the root once symbolic links are resolved (rel, unless reached
+// through a link), which is what decides whether it is rsgen's own output.
+// ancestors holds the resolved paths of the directories above it, to stop
+// symbolic link loops.
+func (w *walker) dir(ctx context.Context, path, rel, real string, ancestors []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -116,18 +119,17 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 	}
 	for _, de := range entries {
 		name := de.Name()
-		crel := name
+		crel, creal := name, name
 		if rel != "" {
 			crel = rel + "/" + name
 		}
-		if w.skip(crel) {
+		if real != "" {
+			creal = real + "/" + name
+		}
+		if w.skip(creal) {
 			continue
 		}
 		cpath := filepath.Join(path, name)
-		if !utf8.ValidString(name) {
-			w.problem(Problem{Path: fmt.Sprintf("%q", crel), Err: errors.New("the name is not valid UTF-8 and has no URL; rename the file")})
-			continue
-		}
 		mode := de.Type()
 		target := cpath
 		if mode&fs.ModeSymlink != 0 {
@@ -139,21 +141,28 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 				continue
 			}
 			target, mode = resolved, info.Mode().Type()
+			creal = w.realRel(resolved)
+			if w.skip(creal) {
+				continue
+			}
 		}
 		switch {
 		case mode.IsDir():
 			if w.filter.pruneDir(name, crel) {
 				continue
 			}
+			if !w.validName(name, crel) {
+				continue
+			}
 			if slices.Contains(ancestors, target) {
 				w.notice(fmt.Sprintf("%s: symbolic link loop, not followed", crel))
 				continue
 			}
-			if err := w.dir(ctx, target, crel, append(ancestors, target)); err != nil {
+			if err := w.dir(ctx, target, crel, creal, append(ancestors, target)); err != nil {
 				return err
 			}
 		case mode.IsRegular():
-			if !w.filter.Publishes(name, crel) {
+			if !w.filter.Publishes(name, crel) || !w.validName(name, crel) {
 				continue
 			}
 			if err := w.emit(scanFile{rel: crel, path: target}); err != nil {
@@ -165,6 +174,17 @@ func (w *walker) dir(ctx context.Context, path, rel string, ancestors []string) 
 		}
 	}
 	return nil
+}
+
+// validName reports whether name, which would be published as rel, has a
+// URL; if not, it is a problem. Only names that would be published are
+// checked: a hidden, excluded or special file is lost to no one.
+func (w *walker) validName(name, rel string) bool {
+	if utf8.ValidString(name) {
+		return true
+	}
+	w.problem(Problem{Path: fmt.Sprintf("%q", rel), Err: errors.New("the name is not valid UTF-8 and has no URL; rename the file")})
+	return false
 }
 
 // resolveLink follows the symbolic link at path and returns its target if
@@ -185,6 +205,16 @@ func (w *walker) resolveLink(path, rel string) (string, fs.FileInfo, bool) {
 		return "", nil, false
 	}
 	return resolved, info, true
+}
+
+// realRel returns resolved, a path inside the root, relative to it and
+// slash-separated ("" for the root itself).
+func (w *walker) realRel(resolved string) string {
+	rel, _ := filepath.Rel(w.root, resolved)
+	if rel == "." {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // within reports whether path is root or below it. Both are clean and absolute.

@@ -27,21 +27,27 @@ const (
 type Stage struct {
 	out     string // output directory
 	dir     string // the staging directory, inside out
-	created bool   // out did not exist before the build
+	created string // the topmost directory of out that the build created, "" if out existed
 	files   []string
+
+	createHook func(name string) error // a test seam: fails Create if it returns an error
 }
 
 // NewStage creates a staging directory inside out, creating out if needed,
 // and removes stages left behind by builds that were killed.
 func NewStage(out string) (*Stage, error) {
-	created := false
+	created := ""
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
+		created = topMissing(out)
 		if err := os.MkdirAll(out, 0o755); err != nil {
-			return nil, fmt.Errorf("creating output directory: %w", err)
+			removeCreated(out, created)
+			return nil, fmt.Errorf("creating output directory %s: %w", out, unwrapPath(err))
 		}
-		created = true
 	} else if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
+		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
+	}
+	if err := checkDocsDir(out); err != nil {
+		return nil, fmt.Errorf("output directory %s: %w", out, err)
 	}
 	removeDeadStages(out)
 	var rnd [6]byte
@@ -50,16 +56,64 @@ func NewStage(out string) (*Stage, error) {
 	}
 	dir := filepath.Join(out, stagePrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(rnd[:]))
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		if created {
-			os.Remove(out)
-		}
-		return nil, fmt.Errorf("output directory is not writable: %w", err)
+		removeCreated(out, created)
+		return nil, fmt.Errorf("output directory %s is not writable: %w", out, unwrapPath(err))
 	}
 	if err := os.MkdirAll(filepath.Join(dir, DocsDir), 0o755); err != nil {
 		os.RemoveAll(dir)
-		return nil, err
+		removeCreated(out, created)
+		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
 	}
 	return &Stage{out: out, dir: dir, created: created}, nil
+}
+
+// checkDocsDir fails if out holds something other than a directory where
+// the documents directory goes: a file or link of the user's, which the
+// swap of Publish would otherwise take away.
+func checkDocsDir(out string) error {
+	info, err := os.Lstat(filepath.Join(out, DocsDir))
+	if err != nil || info.IsDir() {
+		return nil
+	}
+	return fmt.Errorf("%s is %s, not a directory; rsgen writes its documents there: move it away or choose another --out",
+		DocsDir, typeName(info.Mode()))
+}
+
+func typeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a file"
+	}
+	return "a " + m.Type().String() + " file"
+}
+
+// topMissing returns the topmost ancestor of dir (or dir itself) that does
+// not exist: what MkdirAll(dir) creates.
+func topMissing(dir string) string {
+	dir = filepath.Clean(dir)
+	top := dir
+	for d := filepath.Dir(dir); d != top; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		top = d
+	}
+	return top
+}
+
+// removeCreated removes dir and its parents up to top, each only if it is
+// empty: the directories a failed build created.
+func removeCreated(dir, top string) {
+	if top == "" {
+		return
+	}
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == top || filepath.Dir(d) == d {
+			return
+		}
+	}
 }
 
 // removeDeadStages removes staging directories of builds whose process is
@@ -87,6 +141,11 @@ func (s *Stage) Path(name string) string { return filepath.Join(s.dir, filepath.
 
 // Create creates the staged file name, for writing. Close it and check the error.
 func (s *Stage) Create(name string) (*os.File, error) {
+	if s.createHook != nil {
+		if err := s.createHook(name); err != nil {
+			return nil, err
+		}
+	}
 	p := s.Path(name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return nil, err
@@ -120,13 +179,12 @@ func closeAfter(c io.Closer, err error) error {
 	return err
 }
 
-// Discard removes the staging directory, and the output directory if the
-// build created it. The output is as it was before the build.
+// Discard removes the staging directory, and the output directory and
+// its parents if the build created them. The output is as it was before
+// the build.
 func (s *Stage) Discard() {
 	os.RemoveAll(s.dir)
-	if s.created {
-		os.Remove(s.out) // only if still empty
-	}
+	removeCreated(s.out, s.created)
 }
 
 // Publish moves the staged output into place: the documents directory is
@@ -134,7 +192,8 @@ func (s *Stage) Discard() {
 // has one), then the files outside it are renamed over their old versions,
 // and what the swap displaced is removed. A Destination reading during
 // Publish sees either the old documents or the new ones, never a mix
-// within the documents directory.
+// within the documents directory. If a step fails, what was done is
+// undone: the output is as it was.
 func (s *Stage) Publish() error {
 	var rootFiles []string
 	entries, err := os.ReadDir(s.dir)
@@ -150,28 +209,76 @@ func (s *Stage) Publish() error {
 	}
 	// Make the parents of files outside the documents directory first:
 	// nothing after the swap should be able to fail for want of them.
+	var made [][2]string // directories created: {dir, topmost created}
+	undoDirs := func() {
+		for i := len(made) - 1; i >= 0; i-- {
+			removeCreated(made[i][0], made[i][1])
+		}
+	}
 	for _, name := range rootFiles {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(s.out, name)), 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", filepath.Dir(name), err)
+		parent := filepath.Dir(filepath.Join(s.out, name))
+		if _, err := os.Stat(parent); err == nil {
+			continue
+		}
+		made = append(made, [2]string{parent, topMissing(parent)})
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			undoDirs()
+			return fmt.Errorf("creating %s: %w", filepath.Dir(name), unwrapPath(err))
 		}
 	}
 	newDocs := filepath.Join(s.dir, DocsDir)
 	oldDocs := filepath.Join(s.out, DocsDir)
+	if err := checkDocsDir(s.out); err != nil {
+		undoDirs()
+		return err
+	}
 	swapped, err := exchange(newDocs, oldDocs)
 	if err != nil {
-		return fmt.Errorf("moving %s into place: %w", DocsDir, err)
+		undoDirs()
+		return fmt.Errorf("moving %s into place: %w", DocsDir, unwrapLink(err))
 	}
+	// The old version of each root file is kept as a hard link in the
+	// stage until all are in place, to be put back if one fails.
+	backup := filepath.Join(s.dir, ".old")
+	hadOld := make([]bool, len(rootFiles))
 	for i, name := range rootFiles {
-		if err := os.Rename(filepath.Join(s.dir, name), filepath.Join(s.out, name)); err != nil {
-			// Put the old documents back; files already renamed stay new,
-			// and they are consistent with either set of documents.
+		dst := filepath.Join(s.out, name)
+		old := filepath.Join(backup, name)
+		if os.MkdirAll(filepath.Dir(old), 0o755) == nil && os.Link(dst, old) == nil {
+			hadOld[i] = true
+		}
+		if err := os.Rename(filepath.Join(s.dir, name), dst); err != nil {
+			for j := i - 1; j >= 0; j-- {
+				prev := filepath.Join(s.out, rootFiles[j])
+				if hadOld[j] {
+					os.Rename(filepath.Join(backup, rootFiles[j]), prev)
+				} else {
+					os.Remove(prev)
+				}
+			}
 			if swapped {
 				exchange(newDocs, oldDocs)
+			} else {
+				os.Rename(oldDocs, newDocs)
 			}
-			return fmt.Errorf("moving %s into place (after %d of %d files): %w", name, i, len(rootFiles), err)
+			undoDirs()
+			return fmt.Errorf("moving %s into place: %w", name, unwrapLink(err))
 		}
 	}
-	return os.RemoveAll(s.dir)
+	// The new output is in place: failing to remove what it displaced is
+	// not a failure of the build, and the next build removes it.
+	os.RemoveAll(s.dir)
+	return nil
+}
+
+// unwrapLink drops the two paths an *os.LinkError carries: the caller
+// names the file once, by its name in the output.
+func unwrapLink(err error) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
+	}
+	return err
 }
 
 // collectFiles appends the files under dir/name (relative names) to files.

@@ -3,8 +3,10 @@ package generator
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxLocLength is the longest <loc> the Sitemap schema accepts.
@@ -19,18 +21,19 @@ type BaseURL struct {
 	s string
 }
 
-// ParseBaseURL checks that raw is an absolute http(s) URL with a host and
-// without query, fragment or credentials, and returns it with a trailing
-// slash added to its path.
+// ParseBaseURL checks that raw is an absolute http(s) URL with an ASCII
+// host and without query, fragment or credentials, and returns it with a
+// trailing slash added to its path, its scheme and host in lower case, and
+// every character a URI path may not hold raw percent-encoded.
 func ParseBaseURL(raw string) (BaseURL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return BaseURL{}, fmt.Errorf("%q is not a URL: %w", raw, err)
+		return BaseURL{}, fmt.Errorf("%q is not a URL: %w", raw, unwrapURLError(err))
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
 		return BaseURL{}, fmt.Errorf("%q is not an absolute http or https URL", raw)
-	case u.Host == "":
+	case u.Hostname() == "":
 		return BaseURL{}, fmt.Errorf("%q has no host", raw)
 	case u.User != nil:
 		return BaseURL{}, fmt.Errorf("%q has credentials, which would be published in every document", raw)
@@ -38,12 +41,73 @@ func ParseBaseURL(raw string) (BaseURL, error) {
 		return BaseURL{}, fmt.Errorf("%q has a query; a base URL is a directory", raw)
 	case u.Fragment != "" || strings.Contains(raw, "#"):
 		return BaseURL{}, fmt.Errorf("%q has a fragment; a base URL is a directory", raw)
+	case strings.Contains(u.Host, "%"):
+		return BaseURL{}, fmt.Errorf("%q has an IPv6 zone or an escaped host, which no Destination elsewhere can reach", raw)
+	case strings.ContainsFunc(u.Host, func(r rune) bool { return r >= utf8.RuneSelf }):
+		return BaseURL{}, fmt.Errorf("%q has a host that is not ASCII; give its ASCII (punycode, xn--…) form", raw)
+	case !validHost(u):
+		return BaseURL{}, fmt.Errorf("%q has a host with characters a host name cannot have", raw)
 	}
+	var sb strings.Builder
+	sb.WriteString(strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host))
 	p := u.EscapedPath()
-	if !strings.HasSuffix(p, "/") {
-		p += "/"
+	if p == "" || p[0] != '/' {
+		sb.WriteByte('/')
 	}
-	return BaseURL{s: strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + p}, nil
+	appendNormalPath(&sb, p)
+	if !strings.HasSuffix(sb.String(), "/") {
+		sb.WriteByte('/')
+	}
+	return BaseURL{s: sb.String()}, nil
+}
+
+// appendNormalPath writes p, an escaped URL path, with every byte that a
+// URI path may not hold raw (RFC 3986 pchar and "/") percent-encoded;
+// valid escapes are kept as they are.
+func appendNormalPath(sb *strings.Builder, p string) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '%' && i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]):
+			sb.WriteString(p[i : i+3])
+			i += 2
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
+			sb.WriteByte(c)
+		default:
+			sb.WriteByte('%')
+			sb.WriteByte(hex[c>>4])
+			sb.WriteByte(hex[c&15])
+		}
+	}
+}
+
+// validHost reports whether the host of u is an IP literal or a host name
+// made of the characters RFC 3986 allows in one (url.Parse lets others,
+// such as '"', through).
+func validHost(u *url.URL) bool {
+	h := u.Hostname()
+	if strings.HasPrefix(u.Host, "[") {
+		return net.ParseIP(h) != nil
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func ishex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+// unwrapURLError drops the URL a *url.Error repeats: the caller quotes it.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // String returns the URL, ending in a slash.
@@ -93,14 +157,22 @@ func appendEscapedPath(sb *strings.Builder, rel string) {
 }
 
 // RelPath returns the path of loc relative to the base, decoded, and
-// whether loc is under the base at all. It undoes Resolve.
+// whether loc is the URL of a file under the base at all: it undoes
+// Resolve. A URL with a query or fragment, or whose path has an empty, "."
+// or ".." segment or a NUL byte once decoded, names no file under the base.
 func (b BaseURL) RelPath(loc string) (string, bool) {
-	if !strings.HasPrefix(loc, b.s) {
+	raw, ok := strings.CutPrefix(loc, b.s)
+	if !ok || raw == "" || strings.ContainsAny(raw, "?#") {
 		return "", false
 	}
-	p, err := url.PathUnescape(loc[len(b.s):])
-	if err != nil {
+	p, err := url.PathUnescape(raw)
+	if err != nil || strings.IndexByte(p, 0) >= 0 {
 		return "", false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", false
+		}
 	}
 	return p, true
 }

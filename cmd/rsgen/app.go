@@ -20,6 +20,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
 		Commands:        []*cli.Command{buildCommand(), versionCommand()},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr("see 'rsgen --help' for the commands", "unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
 		// Errors are printed, and the exit code chosen, by report: cli's own
 		// handler would call os.Exit and skip the cleanup of deferred calls.
 		ExitErrHandler: func(*cli.Context, error) {},

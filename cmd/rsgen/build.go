@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -30,13 +31,13 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required)"},
 			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
-			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, comma-separated: md5, sha-1, sha-256, blake3"},
+			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
 			&cli.StringSliceFlag{Name: flagInclude, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
 			&cli.StringSliceFlag{Name: flagExclude, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
 			&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
 			&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
-			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "files read and hashed at once"},
-			&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "entries per document before a list is split (at most 50000)"},
+			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
+			&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
 			&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
 			&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
@@ -44,6 +45,10 @@ func buildCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
 		}),
 		Action: runBuild,
+		// Without this, cli prints the whole help to stdout before the error.
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("see 'rsgen build --help'", "%v", err)
+		},
 	}
 }
 
@@ -105,28 +110,31 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 		return cfg, err
 	}
 	cfg.Describedby = c.String(flagDescribedby)
-	if cfg.Describedby != "" {
-		if _, err := generator.ParseBaseURL(cfg.Describedby); err != nil && !strings.HasPrefix(cfg.Describedby, "http") {
-			return cfg, usageErr("", "--describedby: %q is not an absolute http(s) URL", cfg.Describedby)
+	if d := cfg.Describedby; d != "" {
+		if u, err := url.Parse(d); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return cfg, usageErr("for example --describedby https://example.org/about.html", "--describedby %q is not an absolute http(s) URL", d)
 		}
 	}
 	cfg.FailFast = c.Bool(flagFailFast)
 	return cfg, nil
 }
 
+// maxEpoch is 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year.
+const maxEpoch = 253402300799
+
 // snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one was given.
 func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 	if at != "" {
 		t, err := time.Parse(time.RFC3339Nano, at)
-		if err != nil {
-			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time", at)
+		if err != nil || t.UTC().Year() < 1 || t.UTC().Year() > 9999 {
+			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time from year 1 to 9999", at)
 		}
 		return t.UTC(), true, nil
 	}
 	if s, ok := os.LookupEnv(envSourceDateEpoch); ok && s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 0 {
-			return t, false, usageErr("it is a number of seconds since 1970-01-01 UTC", "$%s=%q is not a number of seconds", envSourceDateEpoch, s)
+		if err != nil || n < 0 || n > maxEpoch {
+			return t, false, usageErr("it is a number of seconds since 1970-01-01 UTC", "$%s=%q is not a number of seconds up to year 9999", envSourceDateEpoch, s)
 		}
 		return time.Unix(n, 0).UTC(), true, nil
 	}
@@ -159,6 +167,10 @@ func runBuild(c *cli.Context) error {
 		case hint != "":
 		case errors.Is(err, generator.ErrFailFast):
 			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
+		case errors.Is(err, generator.ErrSource):
+			hint = "give as SOURCE an existing directory that rsgen can read"
+		case errors.Is(err, generator.ErrOutput):
+			hint = "give --out a directory that rsgen can create and write into"
 		case c.Context.Err() != nil:
 			err = errors.New("interrupted; nothing was published, the output is as it was")
 		}
@@ -175,12 +187,20 @@ func runBuild(c *cli.Context) error {
 		if out == "" {
 			out = cfg.Source
 		}
-		fmt.Fprintf(stderr, "rsgen: published %d files (%s) in %d documents to %s in %s\n",
-			rep.Files, units.FormatSize(rep.Bytes), rep.Documents, out, rep.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
+			plural(rep.Files, "file"), units.FormatSize(rep.Bytes), plural(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
 	}
 	if len(rep.Problems) > 0 {
-		return &exitError{code: exitPartial, err: fmt.Errorf("%d files could not be published (named above)", len(rep.Problems)),
+		return &exitError{code: exitPartial, err: fmt.Errorf("%s could not be published (named above)", plural(len(rep.Problems), "file")),
 			hint: "fix or --exclude them; --fail-fast makes this a failure"}
 	}
 	return nil
+}
+
+// plural renders n things: "1 file", "2 files".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }

@@ -123,11 +123,59 @@ func (r *Reader) wrap(err error) error {
 	if err == io.EOF {
 		return &SyntaxError{Line: r.line(), Msg: "unexpected end of document"}
 	}
+	var own *SyntaxError
+	if errors.As(err, &own) {
+		return own
+	}
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
 		return &SyntaxError{Line: se.Line, Msg: "not well-formed XML: " + se.Msg}
 	}
 	return &SyntaxError{Line: r.line(), Msg: err.Error()}
+}
+
+// token is dec.Token after the root element has started, refusing what
+// XML 1.0 forbids but encoding/xml lets through: a <!…> declaration inside
+// or after the root element, and an attribute given twice.
+func (r *Reader) token() (xml.Token, error) {
+	tok, err := r.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case xml.Directive:
+		return nil, &SyntaxError{Line: r.line(), Msg: "not well-formed XML: a <!…> declaration after the start of the root element"}
+	case xml.StartElement:
+		if err := r.checkAttrs(t); err != nil {
+			return nil, err
+		}
+	}
+	return tok, nil
+}
+
+// checkAttrs refuses an element with the same attribute twice.
+func (r *Reader) checkAttrs(t xml.StartElement) error {
+	twice := func(n xml.Name) error {
+		return &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("not well-formed XML: attribute %s given twice on <%s>", n.Local, t.Name.Local)}
+	}
+	if len(t.Attr) <= 16 {
+		for i := 1; i < len(t.Attr); i++ {
+			for j := 0; j < i; j++ {
+				if t.Attr[i].Name == t.Attr[j].Name {
+					return twice(t.Attr[i].Name)
+				}
+			}
+		}
+		return nil
+	}
+	seen := make(map[xml.Name]bool, len(t.Attr))
+	for _, a := range t.Attr {
+		if seen[a.Name] {
+			return twice(a.Name)
+		}
+		seen[a.Name] = true
+	}
+	return nil
 }
 
 func (r *Reader) readRoot() error {
@@ -138,6 +186,9 @@ func (r *Reader) readRoot() error {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
+			if err := r.checkAttrs(t); err != nil {
+				return err
+			}
 			if t.Name.Space != NSSitemap || (t.Name.Local != "urlset" && t.Name.Local != "sitemapindex") {
 				return &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("root element is <%s> in namespace %q; a ResourceSync document is a <urlset> or <sitemapindex> in namespace %s", t.Name.Local, t.Name.Space, NSSitemap)}
 			}
@@ -146,6 +197,11 @@ func (r *Reader) readRoot() error {
 		case xml.Directive:
 			if strings.HasPrefix(strings.TrimSpace(string(t)), "DOCTYPE") {
 				return &SyntaxError{Line: r.line(), Msg: "a DOCTYPE is not allowed in a ResourceSync document"}
+			}
+			return &SyntaxError{Line: r.line(), Msg: "not well-formed XML: a <!…> declaration before the root element"}
+		case xml.CharData:
+			if len(strings.TrimSpace(string(t))) > 0 {
+				return &SyntaxError{Line: r.line(), Msg: "not well-formed XML: text before the root element"}
 			}
 		}
 	}
@@ -162,7 +218,7 @@ func (r *Reader) entryName() string {
 // or the end of the root.
 func (r *Reader) readUntilEntry() error {
 	for {
-		tok, err := r.dec.Token()
+		tok, err := r.token()
 		if err != nil {
 			return r.wrap(err)
 		}
@@ -209,7 +265,7 @@ func (r *Reader) readUntilEntry() error {
 // finish checks that nothing but white space and comments follows the root.
 func (r *Reader) finish() error {
 	for {
-		tok, err := r.dec.Token()
+		tok, err := r.token()
 		if err == io.EOF {
 			return nil
 		}
@@ -238,7 +294,7 @@ func (r *Reader) Next() (*Entry, error) {
 		return nil, io.EOF
 	}
 	for {
-		tok, err := r.dec.Token()
+		tok, err := r.token()
 		if err != nil {
 			return nil, r.wrap(err)
 		}
@@ -289,7 +345,7 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 	e := &Entry{Line: line}
 	seenLoc := false
 	for {
-		tok, err := r.dec.Token()
+		tok, err := r.token()
 		if err != nil {
 			return nil, r.wrap(err)
 		}
@@ -356,7 +412,7 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 func (r *Reader) text() (string, error) {
 	var b strings.Builder
 	for {
-		tok, err := r.dec.Token()
+		tok, err := r.token()
 		if err != nil {
 			return "", r.wrap(err)
 		}
@@ -374,13 +430,20 @@ func (r *Reader) text() (string, error) {
 	}
 }
 
+// isNamespaceDecl reports whether an attribute declares a namespace
+// (xmlns="…" or xmlns:p="…"): a declaration, not data.
+func isNamespaceDecl(n xml.Name) bool {
+	return n.Space == "xmlns" || n.Space == "" && n.Local == "xmlns"
+}
+
 func mdFrom(attrs []xml.Attr) MD {
 	var md MD
 	for _, a := range attrs {
+		if isNamespaceDecl(a.Name) {
+			continue
+		}
 		if a.Name.Space != "" {
-			if a.Name.Space != "xmlns" {
-				md.Extra = append(md.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
-			}
+			md.Extra = append(md.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
 			continue
 		}
 		switch a.Name.Local {
@@ -420,10 +483,11 @@ func mdFrom(attrs []xml.Attr) MD {
 func linkFrom(attrs []xml.Attr) Link {
 	var l Link
 	for _, a := range attrs {
+		if isNamespaceDecl(a.Name) {
+			continue
+		}
 		if a.Name.Space != "" {
-			if a.Name.Space != "xmlns" {
-				l.Extra = append(l.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
-			}
+			l.Extra = append(l.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
 			continue
 		}
 		switch a.Name.Local {

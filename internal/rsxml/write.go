@@ -136,11 +136,7 @@ func appendMD(b []byte, indent string, md *MD) []byte {
 	b = appendAttr(b, "encoding", md.Encoding)
 	b = appendAttr(b, "path", md.Path)
 	b = appendAttr(b, "modified", md.Modified)
-	for _, a := range md.Extra {
-		if a.Space == "" {
-			b = appendAttr(b, a.Name, a.Value)
-		}
-	}
+	b = appendExtra(b, md.Extra)
 	return append(b, "/>\n"...)
 }
 
@@ -157,12 +153,25 @@ func appendLink(b []byte, indent string, l *Link) []byte {
 	b = appendAttr(b, "path", l.Path)
 	b = appendAttr(b, "pri", l.Pri)
 	b = appendAttr(b, "profile", l.Profile)
-	for _, a := range l.Extra {
+	b = appendExtra(b, l.Extra)
+	return append(b, "/>\n"...)
+}
+
+// appendExtra appends the attributes rsxml has no field for. Unlike those
+// of the fields, where empty means absent, an empty one is written: it was
+// read that way. Attributes in a namespace are not written: their prefix
+// would need a declaration.
+func appendExtra(b []byte, extra []Attr) []byte {
+	for _, a := range extra {
 		if a.Space == "" {
-			b = appendAttr(b, a.Name, a.Value)
+			b = append(b, ' ')
+			b = append(b, a.Name...)
+			b = append(b, `="`...)
+			b = appendEscaped(b, a.Value)
+			b = append(b, '"')
 		}
 	}
-	return append(b, "/>\n"...)
+	return b
 }
 
 func appendAttr(b []byte, name, value string) []byte {

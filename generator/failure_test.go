@@ -1,0 +1,259 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var errSimulated = errors.New("simulated write failure")
+
+// TestFailureLeavesOutputAsItWas: a build that fails, for any reason, leaves
+// the output directory exactly as it was (names, bytes, modes) and no
+// staging directory behind.
+func TestFailureLeavesOutputAsItWas(t *testing.T) {
+	type env struct {
+		src, out string
+		cfg      *Config
+		ctx      context.Context
+	}
+	for _, tc := range []struct {
+		name    string
+		noDocs  bool // the old output has no resourcesync/ folder
+		setup   func(t *testing.T, e *env)
+		wantErr func(err error) bool
+		msg     string // the error names this
+	}{
+		{name: "missing source", setup: func(t *testing.T, e *env) { e.cfg.Source = filepath.Join(e.src, "nowhere") },
+			wantErr: func(err error) bool { return errors.Is(err, os.ErrNotExist) }, msg: "nowhere"},
+		{name: "source is a file", setup: func(t *testing.T, e *env) { e.cfg.Source = filepath.Join(e.src, "index.html") },
+			msg: "index.html is not a directory"},
+		{name: "fail-fast with a bad file", setup: func(t *testing.T, e *env) {
+			writeFile(t, e.src, "bad\xff.txt", "x")
+			e.cfg.FailFast = true
+		}, wantErr: func(err error) bool { return errors.Is(err, ErrFailFast) }, msg: `"bad\xff.txt"`},
+		{name: "fail-fast with a file that vanishes", setup: func(t *testing.T, e *env) {
+			e.cfg.FailFast = true
+			e.cfg.listed = func(rel string) {
+				if rel == "data/empty.txt" {
+					os.Remove(filepath.Join(e.src, "data", "empty.txt"))
+				}
+			}
+		}, wantErr: func(err error) bool { return errors.Is(err, ErrFailFast) }, msg: "data/empty.txt"},
+		{name: "interrupted mid-scan", setup: func(t *testing.T, e *env) {
+			ctx, cancel := context.WithCancel(context.Background())
+			t.Cleanup(cancel)
+			e.ctx = ctx
+			n := 0
+			e.cfg.listed = func(string) {
+				if n++; n == 3 {
+					cancel()
+				}
+			}
+		}, wantErr: func(err error) bool { return errors.Is(err, context.Canceled) }},
+		{name: "a part fails to be written", setup: func(t *testing.T, e *env) {
+			e.cfg.Limits.MaxEntries = 3
+			e.cfg.createHook = failOn(DocsDir + "/resourcelist-00002.xml")
+		}, wantErr: isSimulated, msg: "resourcelist-00002.xml"},
+		{name: "the Capability List fails to be written", setup: func(t *testing.T, e *env) {
+			e.cfg.createHook = failOn(DocsDir + "/capabilitylist.xml")
+		}, wantErr: isSimulated, msg: "capabilitylist.xml"},
+		{name: "the Source Description fails to be written", setup: func(t *testing.T, e *env) {
+			e.cfg.createHook = failOn(WellKnownFile)
+		}, wantErr: isSimulated},
+		{name: "the Source Description cannot be moved into place", setup: func(t *testing.T, e *env) {
+			blockWellKnown(t, e.out)
+		}, msg: WellKnownFile},
+		{name: "the Source Description cannot be moved into place, no old documents", noDocs: true, setup: func(t *testing.T, e *env) {
+			blockWellKnown(t, e.out)
+		}, msg: WellKnownFile},
+		{name: "output under a regular file", setup: func(t *testing.T, e *env) {
+			e.cfg.Out = filepath.Join(e.out, "user.html", "out")
+		}, msg: "user.html"},
+		{name: "output not writable", setup: func(t *testing.T, e *env) {
+			if os.Geteuid() == 0 {
+				t.Skip("root writes into a directory of mode 555 ('output under a regular file' covers it)")
+			}
+			os.Chmod(e.out, 0o555)
+			t.Cleanup(func() { os.Chmod(e.out, 0o755) })
+		}, msg: "not writable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := copySite(t)
+			out := t.TempDir()
+			cfg := testConfig(t, src, out)
+			mustBuild(t, cfg) // the old output
+			writeFile(t, out, "user.html", "not rsgen's")
+			if tc.noDocs {
+				os.RemoveAll(filepath.Join(out, DocsDir))
+			}
+			e := &env{src: src, out: out, cfg: &cfg, ctx: context.Background()}
+			tc.setup(t, e)
+			before := snapshot(t, out)
+			rep, err := Build(e.ctx, cfg)
+			if err == nil {
+				t.Fatalf("Build succeeded (%d files, problems %v); want an error", rep.Files, rep.Problems)
+			}
+			if tc.wantErr != nil && !tc.wantErr(err) {
+				t.Errorf("error %v (%T) is not the one expected", err, err)
+			}
+			if tc.msg != "" && !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %q does not name %q", err, tc.msg)
+			}
+			if strings.Count(err.Error(), src) > 1 || strings.Count(err.Error(), out) > 1 {
+				t.Errorf("error %q names a path more than once", err)
+			}
+			sameSnapshot(t, "after "+tc.name, snapshot(t, out), before)
+			noStage(t, out)
+		})
+	}
+}
+
+func failOn(name string) func(string) error {
+	return func(n string) error {
+		if n == name {
+			return errSimulated
+		}
+		return nil
+	}
+}
+
+func isSimulated(err error) bool { return errors.Is(err, errSimulated) }
+
+// blockWellKnown puts a non-empty directory where the Source Description
+// goes, so that moving it into place fails.
+func blockWellKnown(t *testing.T, out string) {
+	p := filepath.Join(out, WellKnownFile)
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	writeFile(t, out, WellKnownFile+"/blocker", "x")
+}
+
+// TestFailureCreatesNothing: a failed build into an output directory that
+// did not exist leaves it, and its parents, uncreated.
+func TestFailureCreatesNothing(t *testing.T) {
+	src := copySite(t)
+	writeFile(t, src, "bad\xff.txt", "x")
+	parent := t.TempDir()
+	for _, out := range []string{filepath.Join(parent, "out"), filepath.Join(parent, "a", "b", "out")} {
+		cfg := testConfig(t, src, out)
+		cfg.FailFast = true
+		if _, err := Build(context.Background(), cfg); err == nil {
+			t.Fatalf("Build into %s succeeded; want a failure", out)
+		}
+		if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+			t.Errorf("a failed build into %s left %s", out, entries[0].Name())
+		}
+	}
+}
+
+// TestStaleStages: a staging directory left by a build that was killed is
+// removed by the next build; one of a build still running is kept.
+func TestStaleStages(t *testing.T) {
+	src := copySite(t)
+	out := t.TempDir()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := cmd.Process.Pid
+	stages := map[string]bool{ // name: kept
+		fmt.Sprintf("%s%d-0123456789ab", stagePrefix, dead):        false,
+		fmt.Sprintf("%s%d-0123456789ab.old", stagePrefix, dead):    false,
+		fmt.Sprintf("%s%d-ba9876543210", stagePrefix, os.Getpid()): true,
+		stagePrefix + "not-a-pid":                                  false,
+	}
+	for name := range stages {
+		writeFile(t, out, name+"/"+DocsDir+"/resourcelist.xml", "partial")
+	}
+	mustBuild(t, testConfig(t, src, out))
+	for name, kept := range stages {
+		_, err := os.Stat(filepath.Join(out, name))
+		if kept && err != nil {
+			t.Errorf("%s (a running build's) was removed", name)
+		}
+		if !kept && err == nil {
+			t.Errorf("%s (a dead build's) was not removed", name)
+		}
+	}
+}
+
+// TestPublishRollback: when one of several files outside the documents
+// directory cannot be moved into place, those moved before it get their
+// old versions back, new ones are removed, and the documents are swapped
+// back: the output is as it was.
+func TestPublishRollback(t *testing.T) {
+	out := t.TempDir()
+	writeFile(t, out, "a-old.txt", "old a")
+	writeFile(t, out, DocsDir+"/resourcelist.xml", "old list")
+	writeFile(t, out, "z/blocked/file", "a directory where a file goes")
+	before := snapshot(t, out)
+	st, err := NewStage(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"a-old.txt": "new a", "b-new/c.txt": "new c", "z/blocked": "new z", DocsDir + "/resourcelist.xml": "new list",
+	} {
+		if err := st.WriteFile(name, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = st.Publish()
+	if err == nil || !strings.Contains(err.Error(), "z/blocked") {
+		t.Fatalf("Publish: %v, want an error naming z/blocked", err)
+	}
+	st.Discard()
+	sameSnapshot(t, "after a failed Publish", snapshot(t, out), before)
+	noStage(t, out)
+}
+
+// TestUserFileNamedLikeTheOutput: a file (or link) of the user's where
+// rsgen's documents folder goes is not rsgen's to replace: the build fails
+// and the file is kept.
+func TestUserFileNamedLikeTheOutput(t *testing.T) {
+	for _, kind := range []string{"file", "symlink"} {
+		t.Run(kind, func(t *testing.T) {
+			src := copySite(t)
+			out := t.TempDir()
+			p := filepath.Join(out, DocsDir)
+			if kind == "file" {
+				writeFile(t, out, DocsDir, "the user's notes")
+			} else if err := os.Symlink(src, p); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, out)
+			_, err := Build(context.Background(), testConfig(t, src, out))
+			if err == nil || !strings.Contains(err.Error(), DocsDir) || !errors.Is(err, ErrOutput) {
+				t.Errorf("Build: %v; want an output error naming %s", err, DocsDir)
+			}
+			sameSnapshot(t, "after the build", snapshot(t, out), before)
+			noStage(t, out)
+		})
+	}
+}
+
+// TestSourceInsideTheDocumentsFolder: a source that is (or is inside) the
+// folder rsgen replaces with its documents is refused, not swapped away.
+func TestSourceInsideTheDocumentsFolder(t *testing.T) {
+	for _, rel := range []string{DocsDir, DocsDir + "/collection"} {
+		t.Run(rel, func(t *testing.T) {
+			out := t.TempDir()
+			src := filepath.Join(out, filepath.FromSlash(rel))
+			copyTree(t, siteDir, src)
+			before := snapshot(t, out)
+			_, err := Build(context.Background(), testConfig(t, src, out))
+			if err == nil || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), "--out") {
+				t.Errorf("Build: %v; want an output error naming --out", err)
+			}
+			sameSnapshot(t, "after the build", snapshot(t, out), before)
+			noStage(t, out)
+		})
+	}
+}

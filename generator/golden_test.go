@@ -1,0 +1,122 @@
+package generator
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/rsgen/rsgen/hashing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// goldenCases are builds of the example collection whose every output file
+// is kept under testdata/golden/NAME: each document kind the build writes.
+var goldenCases = []struct {
+	name string
+	edit func(cfg *Config)
+	docs int // documents written
+}{
+	// Source Description, Capability List, Resource List.
+	{name: "site", docs: 3},
+	// A Resource List Index over parts of at most 4 entries.
+	{name: "split-entries", docs: 6, edit: func(cfg *Config) { cfg.Limits.MaxEntries = 4 }},
+	// Every digest, a base URL with a path, a describedby link, and parts
+	// cut by size.
+	{name: "split-bytes-base-path", docs: 5, edit: func(cfg *Config) {
+		cfg.BaseURL = BaseURL{s: "https://example.org/collection/"}
+		cfg.Hashes = hashing.Set{hashing.MD5, hashing.SHA1, hashing.SHA256, hashing.BLAKE3}
+		cfg.Describedby = "https://example.org/about.html"
+		cfg.Limits.MaxBytes = 4096
+	}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, tc := range goldenCases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := copySite(t)
+			out := t.TempDir()
+			cfg := testConfig(t, src, out)
+			if tc.edit != nil {
+				tc.edit(&cfg)
+			}
+			rep := mustBuild(t, cfg)
+			if rep.Documents != tc.docs || rep.Files != 9 || len(rep.Problems) != 0 {
+				t.Errorf("report: %d documents, %d files, problems %v; want %d documents, 9 files", rep.Documents, rep.Files, rep.Problems, tc.docs)
+			}
+			got := snapshot(t, out)
+			golden := filepath.Join("testdata", "golden", tc.name)
+			if *update {
+				if err := os.RemoveAll(golden); err != nil {
+					t.Fatal(err)
+				}
+				copyTree(t, out, golden)
+			}
+			want := snapshot(t, golden)
+			var names []string
+			for name, st := range want {
+				if st.mode.IsRegular() {
+					names = append(names, name)
+				}
+			}
+			if len(names) < 3 {
+				t.Fatalf("%s holds %d files: run 'go test ./generator -run TestGolden -update'", golden, len(names))
+			}
+			slices.Sort(names)
+			for _, name := range names {
+				if got[name].data != want[name].data {
+					t.Errorf("%s differs from %s/%s (rerun with -update if the change is intended):\n%s", name, golden, name, got[name].data)
+				}
+			}
+			for name, st := range got {
+				if _, ok := want[name]; !ok && st.mode.IsRegular() {
+					t.Errorf("%s written, but not in %s", name, golden)
+				}
+			}
+
+			// Read back the way a Destination does.
+			limits := cfg.Limits
+			if limits.MaxEntries == 0 {
+				limits.MaxEntries = DefaultLimits.MaxEntries
+			}
+			if limits.MaxBytes == 0 {
+				limits.MaxBytes = DefaultLimits.MaxBytes
+			}
+			hashes := cfg.Hashes
+			if hashes == nil {
+				hashes = hashing.DefaultSet
+			}
+			pub := discover(t, fileFetcher(out, cfg.BaseURL), cfg.BaseURL.String()+WellKnownFile, limits)
+			if pub.docs != tc.docs {
+				t.Errorf("a Destination reads %d documents, the build wrote %d", pub.docs, tc.docs)
+			}
+			checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, expectedFiles(t, src, false), hashes)
+		})
+	}
+}
+
+// TestGoldenOfficialValidator runs the official validator, when it is
+// beside the checkout (../shared), over the golden files.
+func TestGoldenOfficialValidator(t *testing.T) {
+	validator, err := filepath.Abs("../../shared/tools/rs-validate.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(validator); err != nil {
+		t.Skipf("the official validator is not beside the checkout (%v)", err)
+	}
+	python := "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import lxml").Run(); err != nil {
+		t.Skipf("python3-lxml is not installed: %v", err)
+	}
+	for _, tc := range goldenCases {
+		dir := filepath.Join("testdata", "golden", tc.name)
+		cmd := exec.Command(python, validator, "-w", "--require-up", filepath.Join(dir, DocsDir), filepath.Join(dir, WellKnownFile))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: the official validator refuses the golden files: %v\n%s", tc.name, err, out)
+		}
+	}
+}
