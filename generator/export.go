@@ -149,53 +149,75 @@ type exportState struct {
 	failFast bool
 }
 
-// openExport opens the export and returns its reader, its name for
-// messages and the directory its paths are relative to.
-func (b *build) openExport() (*records.Reader, func(), string, string, error) {
+// exportInput is an open export.
+type exportInput struct {
+	rd   *records.Reader
+	name string // as messages name it
+	dir  string // its paths are relative to this directory
+	file *os.File // the export, or os.Stdin
+}
+
+// close closes the file of the export: a read waiting on it returns. It
+// may be called from another goroutine than the one reading.
+func (in *exportInput) close() {
+	if in.file != nil {
+		in.file.Close()
+	}
+}
+
+// openExport opens the export and reads its CSV header, if any.
+func (b *build) openExport() (*exportInput, error) {
 	cfg := b.cfg
-	name, dir := cfg.Export, filepath.Dir(cfg.Export)
-	var in io.Reader
-	closeIn := func() {}
+	in := &exportInput{name: cfg.Export, dir: filepath.Dir(cfg.Export)}
+	var r io.Reader
 	if cfg.Export == "-" {
-		name, dir = "stdin", "."
-		in = cfg.stdin
-		if in == nil {
-			in = os.Stdin
+		in.name, in.dir = "stdin", "."
+		r = cfg.stdin
+		if r == nil {
+			in.file, r = os.Stdin, os.Stdin
 		}
 	}
 	format, ok := records.FormatOf(cfg.Export)
 	if cfg.ExportFormat != "" {
 		var err error
 		if format, err = records.ParseFormat(cfg.ExportFormat); err != nil {
-			return nil, nil, "", "", err
+			return nil, err
 		}
 	} else if !ok {
-		return nil, nil, "", "", fmt.Errorf("cannot tell the format of %s from its name (.jsonl, .ndjson, .csv, optionally .gz): give the export format", name)
+		return nil, fmt.Errorf("cannot tell the format of %s from its name (.jsonl, .ndjson, .csv, optionally .gz): give the export format", in.name)
 	}
-	if in == nil {
+	if r == nil {
 		f, err := os.Open(cfg.Export)
 		if err != nil {
-			return nil, nil, "", "", fmt.Errorf("record export %s: %w", name, unwrapPath(err))
+			return nil, fmt.Errorf("record export %s: %w", in.name, unwrapPath(err))
 		}
-		in, closeIn = f, func() { f.Close() }
+		in.file, r = f, f
 	}
-	rd, err := records.NewReader(in, format)
-	if err != nil {
-		closeIn()
-		return nil, nil, "", "", fmt.Errorf("record export %s: %w", name, err)
+	var err error
+	if in.rd, err = records.NewReader(r, format); err != nil {
+		in.close()
+		return nil, fmt.Errorf("record export %s: %w", in.name, err)
 	}
-	return rd, func() { rd.Close(); closeIn() }, name, dir, nil
+	return in, nil
 }
 
 // runExport publishes a record export: its Resource List, its Change List,
 // then the Capability List and Source Description.
 func (b *build) runExport(ctx context.Context) error {
-	rd, closeExport, name, dir, err := b.openExport()
+	in, err := b.openExport()
 	if err != nil {
 		return err
 	}
-	defer closeExport()
-	root, err := os.OpenRoot(dir)
+	defer in.rd.Close()
+	if in.file != os.Stdin {
+		defer in.close()
+	}
+	// An interrupt must not wait for a pipe that sends nothing: closing
+	// the export (stdin too, then) ends the read.
+	stop := context.AfterFunc(ctx, in.close)
+	defer stop()
+	rd, name := in.rd, in.name
+	root, err := os.OpenRoot(in.dir)
 	if err != nil {
 		return fmt.Errorf("directory of the record export: %w", unwrapPath(err))
 	}

@@ -447,3 +447,35 @@ func TestExportFatalErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestExportInterruptedWhileWaiting: an interrupt ends a build whose
+// export is a pipe that sends nothing, and publishes nothing.
+func TestExportInterruptedWhileWaiting(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	stdin := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = stdin }()
+	w.Write([]byte(`{"loc":"https://example.org/a"}` + "\n"))
+	cfg := exportCfg(t, "-")
+	cfg.ExportFormat = "jsonl"
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := Build(ctx, cfg); done <- err }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("an interrupted build succeeded")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the build still waits for its input after the interrupt")
+	}
+	if _, err := os.Stat(cfg.Out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("output left behind: %v", err)
+	}
+}
