@@ -152,8 +152,8 @@ type exportState struct {
 // exportInput is an open export.
 type exportInput struct {
 	rd   *records.Reader
-	name string // as messages name it
-	dir  string // its paths are relative to this directory
+	name string   // as messages name it
+	dir  string   // its paths are relative to this directory
 	file *os.File // the export, or os.Stdin
 }
 
