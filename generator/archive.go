@@ -308,7 +308,7 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the archive %s: %w", a.path, err)
 		}
-		m := member{raw: hdr.Name, index: i, mode: hdr.FileInfo().Mode(), link: hdr.Typeflag == tar.TypeLink}
+		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
 		name := b.admit(m, seen)
 		if name == "" {
 			continue
@@ -324,6 +324,21 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 	}
 	b.stats.WalkDone.Store(true)
 	return b.dropDuplicates(out, seen), nil
+}
+
+// tarMode is the type of a tar member, by its type flag alone: the type
+// bits of its mode may say otherwise, and a pax global header (which git
+// archive writes) is no file.
+func tarMode(flag byte) fs.FileMode {
+	switch flag {
+	case tar.TypeReg, tar.TypeCont, tar.TypeGNUSparse, tar.TypeLink:
+		return 0
+	case tar.TypeDir:
+		return fs.ModeDir
+	case tar.TypeSymlink:
+		return fs.ModeSymlink
+	}
+	return fs.ModeIrregular // devices, FIFOs, pax global headers, volume labels
 }
 
 // Each calls fn with the path and bytes of every published member, in the

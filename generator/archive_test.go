@@ -50,6 +50,7 @@ var awkwardMembers = []archiveMember{
 	{name: "link", typeflag: tar.TypeSymlink, link: "index.html"},
 	{name: "hard", typeflag: tar.TypeLink, link: "index.html"},
 	{name: "fifo", typeflag: tar.TypeFifo},
+	{name: "pax_global_header", typeflag: tar.TypeXGlobalHeader},
 	{name: "resourcesync/capabilitylist.xml", body: "<old/>"},
 }
 
@@ -69,7 +70,7 @@ func writeTestArchive(t testing.TB, path string, members []archiveMember) {
 	if strings.HasSuffix(strings.ToLower(path), ".zip") {
 		zw := zip.NewWriter(&buf)
 		for _, m := range members {
-			if m.typeflag == tar.TypeLink || m.typeflag == tar.TypeFifo {
+			if m.typeflag == tar.TypeLink || m.typeflag == tar.TypeFifo || m.typeflag == tar.TypeXGlobalHeader {
 				continue
 			}
 			h := &zip.FileHeader{Name: m.name, Modified: archiveMtime, Method: zip.Deflate}
@@ -107,6 +108,9 @@ func writeTestArchive(t testing.TB, path string, members []archiveMember) {
 			h := &tar.Header{Name: m.name, Typeflag: flag, Linkname: m.link, Mode: 0o644, ModTime: archiveMtime, Size: int64(len(m.body)), Format: tar.FormatPAX}
 			if flag != tar.TypeReg {
 				h.Size = 0
+			}
+			if flag == tar.TypeXGlobalHeader { // as git archive writes it
+				h = &tar.Header{Name: m.name, Typeflag: flag, PAXRecords: map[string]string{"comment": "0123abcd"}, Format: tar.FormatPAX}
 			}
 			if err := tw.WriteHeader(h); err != nil {
 				t.Fatal(err)

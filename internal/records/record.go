@@ -37,10 +37,10 @@ type Record struct {
 }
 
 // Published reports whether the record may appear in a document: its
-// status is "published" (in any case) or absent. Drafts and every other
+// status is "published" (in any case, spaces around it ignored) or absent. Drafts and every other
 // status are never listed, not even as deletions.
 func (r *Record) Published() bool {
-	return r.Status == "" || strings.EqualFold(r.Status, "published")
+	return r.Status == "" || strings.EqualFold(strings.TrimSpace(r.Status), "published")
 }
 
 // DeletionTime is when a tombstone was deleted: its deletion time if
