@@ -255,6 +255,11 @@ func (b *build) runExport(ctx context.Context) error {
 	if err := b.ingest(ctx, rd, root, x); err != nil {
 		return err
 	}
+	if x.rep.Records == 0 {
+		// An export that failed upstream (a dump piped into rsgen) looks
+		// like this; publishing it would empty the Resource List.
+		return fmt.Errorf("the record export %s holds no records; nothing was published", name)
+	}
 	if err := b.writeExportLists(x); err != nil {
 		return err
 	}

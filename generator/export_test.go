@@ -429,6 +429,8 @@ func TestExportFatalErrors(t *testing.T) {
 		{"unknown column", "r.csv", "loc,title\na,b\n", `unknown column "title"`},
 		{"no format", "r.txt", "x", "cannot tell the format"},
 		{"missing", "", "", "no such file"},
+		{"empty", "r.jsonl", "\n\n", "holds no records; nothing was published"},
+		{"header only", "r.csv", "loc,lastmod\n", "holds no records"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -302,8 +302,13 @@ func simpleHash(v string) bool {
 	return true
 }
 
-// parseLength reads a number of bytes: digits only.
+// parseLength reads a number of bytes: digits, optionally followed by a
+// fraction of zeros ("1024.0": JSON numbers are not typed, and exporters
+// such as pandas write whole numbers so).
 func parseLength(v string) (int64, error) {
+	if whole, frac, ok := strings.Cut(v, "."); ok && whole != "" && frac != "" && strings.Trim(frac, "0") == "" {
+		v = whole
+	}
 	for i := 0; i < len(v); i++ {
 		if v[i] < '0' || v[i] > '9' {
 			return 0, fmt.Errorf("%q is not a whole number of bytes", v)

@@ -79,6 +79,7 @@ func TestGoodRecords(t *testing.T) {
 				`HTTPS://Example.ORG/records/1,2024-05-01T10:11:12+02:00,2024-04-30 23:00:00+01,published,"SHA-256:9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08 md5:` + strings.Repeat("AB", 16) + `",` +
 				`12,text/html; charset=UTF-8,./files/1.html,f,https://example.org/records/1.json,application/json,records/1.pdf,application/pdf,2024-05-01T10:11:12+0200` + "\n",
 			func() Record { r := full; r.Line = 2; return r }()},
+		{"jsonl whole length written as a float", JSONL, `{"loc":"a","length":1024.00}`, Record{Line: 1, Loc: "a", Length: 1024}},
 		{"jsonl minimal path and nulls", JSONL, "\n  \n" + `{"loc":"records/caf\u00e9 & cr\u00e8me","lastmod":null,"links":null,"length":null}` + "\r\n",
 			Record{Line: 3, Loc: "records/café & crème", Length: -1}},
 		{"jsonl tombstone with time", JSONL, `{"loc":"a","deleted":"2024-05-02T00:00:00-05:00","lastmod":"2024-05-01T00:00:00Z"}`,
@@ -128,6 +129,7 @@ func TestBadRecords(t *testing.T) {
 		{"hash twice", JSONL, `{"loc":"a","hash":"md5:` + strings.Repeat("a", 32) + ` MD5:` + strings.Repeat("b", 32) + `"}`, 1, "names md5 twice"},
 		{"bad length", JSONL, `{"loc":"a","length":-3}`, 1, `length: "-3" is not a whole number`},
 		{"fractional length", JSONL, `{"loc":"a","length":1.5}`, 1, "not a whole number"},
+		{"length with an empty fraction", JSONL, `{"loc":"a","length":"12."}`, 1, "not a whole number"},
 		{"length as string", CSV, "loc,length\na,12kB\n", 2, `length: "12kB"`},
 		{"length out of range", JSONL, `{"loc":"a","length":"99999999999999999999"}`, 1, "out of range"},
 		{"bad type", JSONL, `{"loc":"a","type":"html"}`, 1, `type: "html" is not a media type`},
