@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -42,6 +44,9 @@ type Config struct {
 
 	Describedby string // optional URL describing the collection (section 8)
 	FailFast    bool   // a per-file problem fails the build
+
+	Hosts     []string // static hosts to write configuration for (hosting.Hosts)
+	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
 
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
@@ -116,6 +121,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHostFiles(&cfg); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if cfg.FailFast {
@@ -129,6 +137,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	resources, err := b.run(ctx)
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
+	}
+	if err == nil {
+		err = b.check(ctx) // never publish what fails validation
 	}
 	if err != nil {
 		b.stage.Discard()
@@ -274,7 +285,7 @@ func (b *build) owned(real string) bool {
 	}
 	first, _, _ := strings.Cut(r, "/")
 	return first == DocsDir || strings.HasPrefix(first, stagePrefix) ||
-		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/")
+		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
 // docURL is the URL of DocsDir/name.
@@ -287,7 +298,7 @@ func (b *build) sourceDescriptionURL() string { return b.cfg.DocsURL.String() + 
 // run does the work of Build inside the stage.
 func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if b.cfg.Export != "" {
-		return nil, b.runExport(ctx) // its lists, then the Capability List and Source Description
+		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
 	}
 	resources, err := b.scan(ctx)
 	if err != nil {
@@ -307,6 +318,9 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	if err := b.writeSourceDescription(); err != nil {
+		return nil, err
+	}
+	if err := b.writeHostFiles(resources, completed); err != nil {
 		return nil, err
 	}
 	return resources, nil

@@ -202,7 +202,7 @@ func (b *build) openExport() (*exportInput, error) {
 }
 
 // runExport publishes a record export: its Resource List, its Change List,
-// then the Capability List and Source Description.
+// then the Capability List, the Source Description and the files for hosts.
 func (b *build) runExport(ctx context.Context) error {
 	in, err := b.openExport()
 	if err != nil {
@@ -260,13 +260,20 @@ func (b *build) runExport(ctx context.Context) error {
 		// like this; publishing it would empty the Resource List.
 		return fmt.Errorf("the record export %s holds no records; nothing was published", name)
 	}
-	if err := b.writeExportLists(x); err != nil {
+	completed := b.at
+	if !b.cfg.FixedTime {
+		completed = b.cfg.now().UTC().Truncate(time.Second)
+	}
+	if err := b.writeExportLists(x, completed); err != nil {
 		return err
 	}
 	if err := b.writeCapabilityList(); err != nil {
 		return err
 	}
-	return b.writeSourceDescription()
+	if err := b.writeSourceDescription(); err != nil {
+		return err
+	}
+	return b.writeHostFiles(nil, completed) // counts from b.export
 }
 
 // ingest reads the export with a pool of workers and sorts what they make

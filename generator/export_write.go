@@ -14,7 +14,7 @@ import (
 
 // writeExportLists checks the sorted records for duplicates, then writes
 // the Resource List and the Change List from them.
-func (b *build) writeExportLists(x *exportState) error {
+func (b *build) writeExportLists(x *exportState, completed time.Time) error {
 	if err := b.dedupe(x); err != nil {
 		return err
 	}
@@ -23,10 +23,6 @@ func (b *build) writeExportLists(x *exportState) error {
 		return &BadRecordsError{Name: x.rep.Name, Problems: x.bad, Total: x.rep.Bad}
 	}
 	b.warnHosts(x)
-	completed := b.at
-	if !b.cfg.FixedTime {
-		completed = b.cfg.now().UTC().Truncate(time.Second)
-	}
 	rl := &cursor{s: x.rl, skip: x.skip(splitLocKey), decode: func(key, val []byte, e *rsxml.Entry) error {
 		var r Resource
 		if _, err := decodeItem(val, &r); err != nil {

@@ -27,7 +27,7 @@ func buildCommand() *cli.Command {
 			"  resourcesync/resourcelist.xml       the Resource List, or a Resource List Index over\n" +
 			"                                      resourcelist-00001.xml, … past --max-entries or --max-bytes\n" +
 			"Everything is staged and moved into place only when complete.\n\n" + exitCodesHelp,
-		Flags: withExportFlags([]cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required)"},
 			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
@@ -43,7 +43,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
-		}),
+		}, append(hostFlags(), exportFlags()...)...),
 		Action: runBuild,
 		// Without this, cli prints the whole help to stdout before the error.
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -116,7 +116,7 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 		}
 	}
 	cfg.FailFast = c.Bool(flagFailFast)
-	return cfg, nil
+	return cfg, hostConfig(c, &cfg)
 }
 
 // maxEpoch is 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year.
@@ -171,6 +171,10 @@ func runBuild(c *cli.Context) error {
 			hint = "give as SOURCE an existing directory that rsgen can read"
 		case errors.Is(err, generator.ErrOutput):
 			hint = "give --out a directory that rsgen can create and write into"
+		case errors.Is(err, generator.ErrHostFile):
+			hint = "move that file away, or drop the --host that needs it and merge what rsgen would write by hand"
+		case errors.As(err, new(*generator.InvalidOutputError)):
+			hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
 		case c.Context.Err() != nil:
 			err = errors.New("interrupted; nothing was published, the output is as it was")
 		}

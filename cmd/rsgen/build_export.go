@@ -16,14 +16,14 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// withExportFlags adds the flags of record exports to those of build.
-func withExportFlags(flags []cli.Flag) []cli.Flag {
-	return append(flags,
+// exportFlags are the flags of record exports.
+func exportFlags() []cli.Flag {
+	return []cli.Flag{
 		&cli.StringFlag{Name: flagExport, Usage: "publish the records of `FILE` (JSON Lines or CSV, optionally gzipped; - for stdin) instead of SOURCE"},
 		&cli.StringFlag{Name: flagExportFormat, Usage: "`FORMAT` of --export: jsonl or csv (default: from its extension)"},
 		&cli.StringFlag{Name: flagChangesWindow, Value: "30d", Usage: "`DURATION` of the Change List of --export, back from the snapshot time (0: no Change List)"},
 		&cli.BoolFlag{Name: flagSkipBadRecords, Usage: "publish --export without its bad records (each is named; exit status 3) rather than fail"},
-	)
+	}
 }
 
 // exportConfig reads the flags of record exports into cfg, which holds
@@ -136,12 +136,4 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 			hint: "fix them in the export; without --skip-bad-records they fail the build"}
 	}
 	return nil
-}
-
-// count renders n things: "1 record", "2 records".
-func count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -30,3 +30,24 @@ const (
 	envHash            = "RSGEN_HASH"
 	envSourceDateEpoch = "SOURCE_DATE_EPOCH" // https://reproducible-builds.org/specs/source-date-epoch/
 )
+
+// Flags of validate and serve.
+const (
+	flagFormat       = "format"
+	flagStrict       = "strict"
+	flagLenientHash  = "lenient-hash"
+	flagResources    = "resources"
+	flagResourcesURL = "resources-url"
+	flagFetch        = "fetch"
+	flagCrossSite    = "cross-site"
+	flagMaxDocuments = "max-documents"
+	flagTimeout      = "timeout"
+	flagRules        = "rules"
+	flagAddr         = "addr"
+)
+
+// Flags of build that write configuration for static hosts.
+const (
+	flagHost      = "host"
+	flagTemplates = "templates"
+)

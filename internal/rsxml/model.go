@@ -86,9 +86,10 @@ type Attr struct {
 
 // Doc is the root of a document: its element and its root <rs:md> and <rs:ln>.
 type Doc struct {
-	Index bool // <sitemapindex> rather than <urlset>
-	MD    MD
-	Links []Link
+	Index  bool // <sitemapindex> rather than <urlset>
+	MD     MD
+	Links  []Link
+	MDLine int // line of the root <rs:md> when read; 0 when written
 }
 
 // Link returns the href of the first root link whose rel includes rel.
@@ -104,6 +105,12 @@ type Entry struct {
 	HasMD      bool // an <rs:md> element was present (when reading)
 	Line       int  // line of the entry's start tag when read; 0 when written
 	MDCount    int  // number of <rs:md> elements read (more than one is invalid)
+
+	// Read only, for validators; never written.
+	Priority   string      // the <priority> text, as read
+	MDLine     int         // line of the first <rs:md>
+	Deviations []Deviation // departures from the schemas inside the entry
+	Foreign    []Deviation // elements of other namespaces, which the schemas cannot validate
 }
 
 // Link returns the href of the first entry link whose rel includes rel.

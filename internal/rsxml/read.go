@@ -19,6 +19,31 @@ var ErrTooManyEntries = errors.New("document exceeds the entry limit")
 type SyntaxError struct {
 	Line int
 	Msg  string
+	Kind SyntaxKind
+}
+
+// SyntaxKind says what is wrong with a document that cannot be read.
+type SyntaxKind uint8
+
+// Kinds of SyntaxError.
+const (
+	// SyntaxMalformed: not well-formed XML, not UTF-8, or with a DOCTYPE.
+	SyntaxMalformed SyntaxKind = iota
+	// SyntaxRoot: the root element is not a Sitemap <urlset> or <sitemapindex>.
+	SyntaxRoot
+	// SyntaxShape: an element or text where a Sitemap document has none.
+	SyntaxShape
+)
+
+// A Deviation is a departure from the official schemas (sitemap.xsd,
+// siteindex.xsd, resourcesync.xsd) that does not stop a Reader: a child of
+// an entry out of its order or repeated, an element or attribute the
+// schemas do not declare, content inside <rs:md> or <rs:ln>, a root
+// <rs:md> or <rs:ln> after the first entry. Readers that only need the
+// values can ignore them; a validator reports them.
+type Deviation struct {
+	Line int
+	Msg  string
 }
 
 func (e *SyntaxError) Error() string {
@@ -48,6 +73,9 @@ type Reader struct {
 	// LateRoot counts root <rs:md>/<rs:ln> found after the first entry,
 	// which the Sitemap schema forbids.
 	LateRoot int
+	// Deviations of the root element and its <rs:md> and <rs:ln> (those
+	// of an entry are in Entry.Deviations), in document order, so far.
+	Deviations []Deviation
 }
 
 type limitedReader struct {
@@ -190,9 +218,10 @@ func (r *Reader) readRoot() error {
 				return err
 			}
 			if t.Name.Space != NSSitemap || (t.Name.Local != "urlset" && t.Name.Local != "sitemapindex") {
-				return &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("root element is <%s> in namespace %q; a ResourceSync document is a <urlset> or <sitemapindex> in namespace %s", t.Name.Local, t.Name.Space, NSSitemap)}
+				return &SyntaxError{Line: r.line(), Kind: SyntaxRoot, Msg: fmt.Sprintf("root element is <%s> in namespace %q; a ResourceSync document is a <urlset> or <sitemapindex> in namespace %s", t.Name.Local, t.Name.Space, NSSitemap)}
 			}
 			r.doc.Index = t.Name.Local == "sitemapindex"
+			r.Deviations = appendAttrDeviations(r.Deviations, r.line(), t)
 			return r.readUntilEntry()
 		case xml.Directive:
 			if strings.HasPrefix(strings.TrimSpace(string(t)), "DOCTYPE") {
@@ -230,33 +259,34 @@ func (r *Reader) readUntilEntry() error {
 				r.RootMDCount++
 				if r.RootMDCount == 1 {
 					r.doc.MD = mdFrom(t.Attr)
+					r.doc.MDLine = line
 				}
-				if err := r.dec.Skip(); err != nil {
-					return r.wrap(err)
+				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
+					return err
 				}
 			case t.Name.Space == NSRS && t.Name.Local == "ln":
 				l := linkFrom(t.Attr)
 				l.Line = line
 				r.doc.Links = append(r.doc.Links, l)
-				if err := r.dec.Skip(); err != nil {
-					return r.wrap(err)
+				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
+					return err
 				}
 			case t.Name.Space == NSSitemap && t.Name.Local == r.entryName():
-				e, err := r.readEntry(line)
+				e, err := r.readEntry(t, line)
 				if err != nil {
 					return err
 				}
 				r.pending = e
 				return nil
 			default:
-				return &SyntaxError{Line: line, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Name.Local, t.Name.Space, rootName(r.doc.Index))}
+				return &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Name.Local, t.Name.Space, rootName(r.doc.Index))}
 			}
 		case xml.EndElement:
 			r.done = true
 			return r.finish()
 		case xml.CharData:
 			if len(strings.TrimSpace(string(t))) > 0 {
-				return &SyntaxError{Line: r.line(), Msg: "unexpected text in the root element"}
+				return &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "unexpected text in the root element"}
 			}
 		}
 	}
@@ -274,10 +304,10 @@ func (r *Reader) finish() error {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			return &SyntaxError{Line: r.line(), Msg: "content after the root element"}
+			return &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "content after the root element"}
 		case xml.CharData:
 			if len(strings.TrimSpace(string(t))) > 0 {
-				return &SyntaxError{Line: r.line(), Msg: "text after the root element"}
+				return &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "text after the root element"}
 			}
 		}
 	}
@@ -303,7 +333,7 @@ func (r *Reader) Next() (*Entry, error) {
 			line := r.line()
 			switch {
 			case t.Name.Space == NSSitemap && t.Name.Local == r.entryName():
-				e, err := r.readEntry(line)
+				e, err := r.readEntry(t, line)
 				if err != nil {
 					return nil, err
 				}
@@ -313,11 +343,12 @@ func (r *Reader) Next() (*Entry, error) {
 				if t.Name.Local == "md" {
 					r.RootMDCount++
 				}
-				if err := r.dec.Skip(); err != nil {
-					return nil, r.wrap(err)
+				r.Deviations = append(r.Deviations, Deviation{Line: line, Msg: fmt.Sprintf("root <rs:%s> after the first <%s>: the schema puts <rs:md> and <rs:ln> before the entries", t.Name.Local, r.entryName())})
+				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
+					return nil, err
 				}
 			default:
-				return nil, &SyntaxError{Line: line, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Name.Local, t.Name.Space, rootName(r.doc.Index))}
+				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Name.Local, t.Name.Space, rootName(r.doc.Index))}
 			}
 		case xml.EndElement:
 			r.done = true
@@ -327,7 +358,7 @@ func (r *Reader) Next() (*Entry, error) {
 			return nil, io.EOF
 		case xml.CharData:
 			if len(strings.TrimSpace(string(t))) > 0 {
-				return nil, &SyntaxError{Line: r.line(), Msg: "unexpected text in the root element"}
+				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "unexpected text in the root element"}
 			}
 		}
 	}
@@ -341,9 +372,24 @@ func (r *Reader) count(e *Entry) (*Entry, error) {
 	return e, nil
 }
 
-func (r *Reader) readEntry(line int) (*Entry, error) {
+// entryChildren is the order of the Sitemap children of an entry; rs:md,
+// rs:ln and other namespaces come after them (rank len(entryChildren)).
+var entryChildren = [...]string{"loc", "lastmod", "changefreq", "priority"}
+
+func childRank(local string) int {
+	for i, n := range entryChildren {
+		if n == local {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Reader) readEntry(start xml.StartElement, line int) (*Entry, error) {
 	e := &Entry{Line: line}
+	e.Deviations = appendAttrDeviations(e.Deviations, line, start)
 	seenLoc := false
+	rank := -1 // rank of the last child read
 	for {
 		tok, err := r.token()
 		if err != nil {
@@ -351,8 +397,22 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			switch {
-			case t.Name.Space == NSSitemap && (t.Name.Local == "loc" || t.Name.Local == "lastmod" || t.Name.Local == "changefreq" || t.Name.Local == "priority"):
+			cline := r.line()
+			if t.Name.Space == NSSitemap {
+				k := childRank(t.Name.Local)
+				if k < 0 {
+					return nil, &SyntaxError{Line: cline, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Name.Local, r.entryName())}
+				}
+				switch {
+				case r.doc.Index && k > 1:
+					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> in a <sitemap>: the Sitemap index schema allows only <loc> and <lastmod>", t.Name.Local)})
+				case k == rank && k > 0:
+					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> appears twice in <%s>", t.Name.Local, r.entryName())})
+				case k < rank:
+					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> out of order in <%s>: the schema wants <loc>, <lastmod>, <changefreq>, <priority>, then <rs:md> and <rs:ln>", t.Name.Local, r.entryName())})
+				}
+				rank = max(rank, k)
+				e.Deviations = appendAttrDeviations(e.Deviations, cline, t)
 				text, err := r.text()
 				if err != nil {
 					return nil, err
@@ -360,7 +420,7 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 				switch t.Name.Local {
 				case "loc":
 					if seenLoc {
-						return nil, &SyntaxError{Line: r.line(), Msg: "an entry has more than one <loc>"}
+						return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "an entry has more than one <loc>"}
 					}
 					seenLoc = true
 					e.Loc = text
@@ -368,45 +428,91 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 					e.Lastmod = text
 				case "changefreq":
 					e.Changefreq = text
+				case "priority":
+					e.Priority = text
 				}
+				continue
+			}
+			rank = len(entryChildren)
+			switch {
 			case t.Name.Space == NSRS && t.Name.Local == "md":
 				e.MDCount++
 				if e.MDCount == 1 {
 					e.MD = mdFrom(t.Attr)
 					e.HasMD = true
+					e.MDLine = cline
 				}
-				if err := r.dec.Skip(); err != nil {
-					return nil, r.wrap(err)
+				if err := r.skipEmpty(t, cline, &e.Deviations); err != nil {
+					return nil, err
 				}
 			case t.Name.Space == NSRS && t.Name.Local == "ln":
 				l := linkFrom(t.Attr)
-				l.Line = r.line()
+				l.Line = cline
 				e.Links = append(e.Links, l)
-				if err := r.dec.Skip(); err != nil {
-					return nil, r.wrap(err)
+				if err := r.skipEmpty(t, cline, &e.Deviations); err != nil {
+					return nil, err
 				}
 			default:
-				// Other namespaces (image, video, news sitemaps) are allowed
-				// by the schema and carry nothing ResourceSync needs.
-				if t.Name.Space == NSSitemap {
-					return nil, &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Name.Local, r.entryName())}
-				}
+				// Other namespaces (image, video, news sitemaps) carry nothing
+				// ResourceSync needs; the schemas, whose wildcard is strict,
+				// cannot validate them.
+				e.Foreign = append(e.Foreign, Deviation{Line: cline, Msg: fmt.Sprintf("element <%s> (namespace %q) is not declared by the ResourceSync schemas", t.Name.Local, t.Name.Space)})
 				if err := r.dec.Skip(); err != nil {
 					return nil, r.wrap(err)
 				}
 			}
 		case xml.EndElement:
 			if !seenLoc {
-				return nil, &SyntaxError{Line: line, Msg: fmt.Sprintf("<%s> without <loc>", r.entryName())}
+				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("<%s> without <loc>", r.entryName())}
 			}
 			return e, nil
 		case xml.CharData:
 			if len(strings.TrimSpace(string(t))) > 0 {
-				return nil, &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("unexpected text in <%s>", r.entryName())}
+				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected text in <%s>", r.entryName())}
 			}
 		}
 	}
 }
+
+// skipEmpty skips the rest of the <rs:md> or <rs:ln> start just read,
+// noting content (which the schema forbids, white space included) in devs.
+func (r *Reader) skipEmpty(start xml.StartElement, line int, devs *[]Deviation) error {
+	content := false
+	for depth := 1; depth > 0; {
+		tok, err := r.dec.Token()
+		if err != nil {
+			return r.wrap(err)
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+			content = true
+		case xml.EndElement:
+			depth--
+		case xml.CharData:
+			content = true
+		}
+	}
+	if content {
+		*devs = append(*devs, Deviation{Line: line, Msg: fmt.Sprintf("<rs:%s> has content; the schema wants it empty", start.Name.Local)})
+	}
+	return nil
+}
+
+// appendAttrDeviations notes the attributes of a Sitemap element, which the
+// schemas declare none of (xmlns and xsi: attributes are not attributes to
+// a schema).
+func appendAttrDeviations(devs []Deviation, line int, el xml.StartElement) []Deviation {
+	for _, a := range el.Attr {
+		if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXSI {
+			continue
+		}
+		devs = append(devs, Deviation{Line: line, Msg: fmt.Sprintf("attribute %q on <%s>: the Sitemap schema declares no attributes there", a.Name.Local, el.Name.Local)})
+	}
+	return devs
+}
+
+const nsXSI = "http://www.w3.org/2001/XMLSchema-instance"
 
 // text reads the character content of the element just started, trimmed.
 func (r *Reader) text() (string, error) {
@@ -419,11 +525,11 @@ func (r *Reader) text() (string, error) {
 		switch t := tok.(type) {
 		case xml.CharData:
 			if b.Len()+len(t) > 1<<16 {
-				return "", &SyntaxError{Line: r.line(), Msg: "element text longer than 64 KiB"}
+				return "", &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "element text longer than 64 KiB"}
 			}
 			b.Write(t)
 		case xml.StartElement:
-			return "", &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("unexpected element <%s> inside a text element", t.Name.Local)}
+			return "", &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> inside a text element", t.Name.Local)}
 		case xml.EndElement:
 			return strings.TrimSpace(b.String()), nil
 		}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/validate"
+)
+
+const validateExitHelp = `EXIT CODES:
+   0  every document is valid (warnings do not count, unless --strict)
+   1  a document is not valid, or could not be read or fetched
+   2  usage error: a flag or argument is wrong`
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check ResourceSync documents: files, a directory, or a site over HTTP",
+		ArgsUsage: "PATH|URL...",
+		Description: "Checks each document against the spec and what the official schemas check, then the links\n" +
+			"between them: a directory (every document in it) or a site URL (followed from\n" +
+			"/.well-known/resourcesync through every capability, index and part). With --resources or\n" +
+			"--fetch it also checks the length and digests of every listed resource (the audit).\n" +
+			"Each finding names the document, the line, the rule and its section of the spec;\n" +
+			"--rules lists them all.\n\n" + validateExitHelp,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text or json"},
+			&cli.BoolFlag{Name: flagStrict, Usage: "warnings (should-level rules) fail too"},
+			&cli.BoolFlag{Name: flagLenientHash, Usage: "digests that are not hex are warnings (the spec's Example 27 has such)"},
+			&cli.StringFlag{Name: flagBaseURL, Usage: "`URL` where a directory is served, to resolve links (default: inferred from the documents)"},
+			&cli.StringFlag{Name: flagResources, Usage: "audit: check every listed resource against the files of `DIR`"},
+			&cli.StringFlag{Name: flagResourcesURL, Usage: "`URL` where --resources is served (default: --base-url, or the site)"},
+			&cli.BoolFlag{Name: flagFetch, Usage: "audit a site over HTTP: download every listed resource"},
+			&cli.BoolFlag{Name: flagCrossSite, Usage: "follow links, and fetch resources, on other hosts too"},
+			&cli.IntFlag{Name: flagMaxDocuments, Value: validate.DefaultMaxDocuments, Usage: "check at most `N` documents per directory or site"},
+			&cli.DurationFlag{Name: flagTimeout, Value: validate.DefaultTimeout, Usage: "give up on an HTTP request after `DURATION` without an answer or a byte"},
+			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: validate.DefaultJobs, Usage: "resources audited at once"},
+			&cli.BoolFlag{Name: flagRules, Usage: "list the rules and exit"},
+			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print findings only, no summary"},
+		},
+		Action: runValidate,
+	}
+}
+
+// validateOptions turns the flags of c into validate.Options.
+func validateOptions(c *cli.Context) (validate.Options, error) {
+	opts := validate.Options{
+		LenientHash:  c.Bool(flagLenientHash),
+		BaseURL:      c.String(flagBaseURL),
+		Resources:    c.String(flagResources),
+		ResourcesURL: c.String(flagResourcesURL),
+		Fetch:        c.Bool(flagFetch),
+		CrossSite:    c.Bool(flagCrossSite),
+		MaxDocuments: c.Int(flagMaxDocuments),
+		Timeout:      c.Duration(flagTimeout),
+		Jobs:         c.Int(flagJobs),
+	}
+	switch {
+	case opts.MaxDocuments < 1:
+		return opts, usageErr("", "--max-documents %d: give a positive number", opts.MaxDocuments)
+	case opts.Jobs < 1 || opts.Jobs > 256:
+		return opts, usageErr("", "--jobs %d: give a number from 1 to 256", opts.Jobs)
+	case opts.Timeout <= 0:
+		return opts, usageErr("for example --timeout 30s", "--timeout %s: give a positive duration", opts.Timeout)
+	}
+	return opts, nil
+}
+
+func runValidate(c *cli.Context) error {
+	out := c.App.Writer
+	if c.Bool(flagRules) {
+		return printRules(out)
+	}
+	format := c.String(flagFormat)
+	if format != "text" && format != "json" {
+		return usageErr("use --format text or --format json", "--format %q is not a format", format)
+	}
+	if c.NArg() == 0 {
+		return usageErr("run 'rsgen validate PATH' or 'rsgen validate https://example.org/'", "nothing to validate: give a file, a directory or a URL")
+	}
+	opts, err := validateOptions(c)
+	if err != nil {
+		return err
+	}
+	rep := &validate.Report{}
+	for _, target := range c.Args().Slice() {
+		r, err := validate.Target(c.Context, target, opts)
+		if errors.Is(err, validate.ErrUsage) {
+			return usageErr("", "%s", strings.TrimPrefix(err.Error(), validate.ErrUsage.Error()+": "))
+		}
+		if err != nil {
+			return failure(err, "")
+		}
+		rep.Merge(r)
+	}
+	if c.Context.Err() != nil {
+		return failure(errors.New("interrupted: the validation is incomplete"), "")
+	}
+	strict := c.Bool(flagStrict)
+	if format == "json" {
+		if err := writeJSONReport(out, rep, strict); err != nil {
+			return failure(err, "")
+		}
+	} else {
+		for _, f := range rep.Findings {
+			fmt.Fprintln(out, f)
+		}
+		if !c.Bool(flagQuiet) {
+			fmt.Fprintln(c.App.ErrWriter, summary(rep, strict))
+		}
+	}
+	if !rep.Valid(strict) {
+		return &exitError{code: exitFailure, err: errors.New("")}
+	}
+	return nil
+}
+
+// summary is the last line of a text report.
+func summary(rep *validate.Report, strict bool) string {
+	verdict := "valid"
+	if !rep.Valid(strict) {
+		verdict = "NOT valid"
+	}
+	s := fmt.Sprintf("rsgen: %s: %s, %s, %s", verdict, count(len(rep.Documents), "document"), count(rep.Errors, "error"), count(rep.Warnings, "warning"))
+	if strict && rep.Errors == 0 && rep.Warnings > 0 {
+		s += " (--strict)"
+	}
+	if rep.Audited > 0 {
+		s += fmt.Sprintf(", %s audited", count(rep.Audited, "resource"))
+	}
+	if rep.NotFollowed > 0 {
+		s += fmt.Sprintf(", %s to other sites not followed", count(rep.NotFollowed, "link"))
+	}
+	return s
+}
+
+// count renders n things, in the plural unless n is 1.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+func writeJSONReport(w io.Writer, rep *validate.Report, strict bool) error {
+	if rep.Findings == nil {
+		rep.Findings = []validate.Finding{}
+	}
+	if rep.Documents == nil {
+		rep.Documents = []string{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Valid  bool `json:"valid"`
+		Strict bool `json:"strict"`
+		*validate.Report
+	}{rep.Valid(strict), strict, rep})
+}
+
+func printRules(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "RULE\tSEVERITY\tSECTION\tWHAT IT CHECKS")
+	for _, r := range validate.Rules() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Section, r.Summary)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,82 @@
+package generator
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/rsgen/rsgen/validate"
+)
+
+// InvalidOutputError reports that what a build was about to publish fails
+// validation. Nothing was published; it is a bug of rsgen.
+type InvalidOutputError struct {
+	Errors   int
+	Findings []validate.Finding // the error findings, at most validate.MaxPerRule per rule and document
+}
+
+func (e *InvalidOutputError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "this is a bug of rsgen: the documents it was about to publish fail validation with %d errors, so nothing was published", e.Errors)
+	for i, f := range e.Findings {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n  … (%d more)", len(e.Findings)-i)
+			break
+		}
+		b.WriteString("\n  ")
+		b.WriteString(f.String())
+	}
+	return b.String()
+}
+
+// check validates the staged output the way rsgen validate reads a
+// published directory, before Publish: a build never publishes documents
+// that fail. Warnings become one notice per rule. It re-reads every
+// document once, as a stream; see BenchmarkCheck for its cost.
+func (b *build) check(ctx context.Context) error {
+	rep, err := validate.Path(ctx, b.stage.Dir(), validate.Options{
+		BaseURL:      b.cfg.DocsURL.String(),
+		Label:        b.cfg.Out,
+		MaxDocuments: math.MaxInt,
+	})
+	if err != nil {
+		return fmt.Errorf("checking the documents: %w", err)
+	}
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	if rep.Errors > 0 {
+		ie := &InvalidOutputError{Errors: rep.Errors}
+		for _, f := range rep.Findings {
+			if f.Severity == validate.Error {
+				ie.Findings = append(ie.Findings, f)
+			}
+		}
+		return ie
+	}
+	first := map[string]validate.Finding{}
+	for _, f := range rep.Findings {
+		if _, ok := first[f.Rule]; !ok {
+			first[f.Rule] = f
+		}
+	}
+	rules := make([]string, 0, len(first))
+	for r := range first {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	for _, r := range rules {
+		f := first[r]
+		b.notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, moreText(rep.ByRule[r]-1)))
+	}
+	return nil
+}
+
+func moreText(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", and %d more like it", n)
+}

@@ -1,0 +1,97 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/validate"
+)
+
+func checkTestConfig(t testing.TB, out string) Config {
+	src := t.TempDir()
+	if err := os.WriteFile(filepath.Join(src, "a.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, err := ParseBaseURL("https://example.org/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Source: src, Out: out, BaseURL: base, At: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC), FixedTime: true}
+}
+
+func TestBuildRefusesInvalidOutput(t *testing.T) {
+	out := t.TempDir()
+	if _, err := Build(context.Background(), checkTestConfig(t, out)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(out, WellKnownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The library trusts its caller for Describedby (the CLI checks it): a
+	// URL that is no URI makes the Source Description invalid.
+	cfg := checkTestConfig(t, out)
+	cfg.Describedby = "http://[example.org/about"
+	_, err = Build(context.Background(), cfg)
+	var ie *InvalidOutputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("Build: %v, want an InvalidOutputError", err)
+	}
+	if !strings.Contains(err.Error(), "bug of rsgen") || ie.Findings[0].Rule != validate.RuleLink {
+		t.Errorf("error %q, findings %v", err, ie.Findings)
+	}
+	after, err := os.ReadFile(filepath.Join(out, WellKnownFile))
+	if err != nil || string(after) != string(before) {
+		t.Errorf("the published Source Description changed (%v)", err)
+	}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), stagePrefix) {
+			t.Errorf("staging directory %s left behind", e.Name())
+		}
+	}
+}
+
+// BenchmarkCheck measures what the check adds to a build: validating a
+// staged Resource List of 50,000 entries such as rsgen writes (about 14 MB,
+// sha-256 digests), with the Capability List and Source Description.
+func BenchmarkCheck(b *testing.B) {
+	cfg := checkTestConfig(b, b.TempDir())
+	bd, err := newBuild(&cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if bd.stage, err = NewStage(cfg.Out); err != nil {
+		b.Fatal(err)
+	}
+	defer bd.stage.Discard()
+	resources := make([]Resource, 50000)
+	for i := range resources {
+		p := fmt.Sprintf("collection/%03d/item-%05d.html", i/1000, i)
+		loc, _ := cfg.BaseURL.Resolve(p)
+		resources[i] = Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
+			Hash: "sha-256:" + strings.Repeat(fmt.Sprintf("%08x", i), 8), Type: "text/html"}
+	}
+	if err := bd.writeResourceList(resources, bd.at); err != nil {
+		b.Fatal(err)
+	}
+	if err := bd.writeCapabilityList(); err != nil {
+		b.Fatal(err)
+	}
+	if err := bd.writeSourceDescription(); err != nil {
+		b.Fatal(err)
+	}
+	info, _ := os.Stat(bd.stage.Path(DocsDir + "/resourcelist.xml"))
+	b.SetBytes(info.Size())
+	for b.Loop() {
+		if err := bd.check(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

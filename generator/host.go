@@ -1,0 +1,176 @@
+package generator
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/templates"
+)
+
+// cloudflareMaxRules is how many rules of a _headers file Cloudflare Pages applies.
+const cloudflareMaxRules = 100
+
+// writeHostFiles stages the pages rsgen always writes (landing page,
+// robots.txt line, HTML head link) and the configuration of cfg.Hosts,
+// from the templates. It runs after every document is staged.
+func (b *build) writeHostFiles(resources []Resource, completed time.Time) error {
+	fsys := b.cfg.Templates
+	if fsys == nil {
+		fsys = templates.FS
+	}
+	d, err := b.hostData(resources, completed)
+	if err != nil {
+		return err
+	}
+	files, err := hosting.Render(fsys, b.cfg.Hosts, d)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if f.Name == hosting.NoJekyll {
+			if _, err := os.Lstat(filepath.Join(b.cfg.Out, f.Name)); err == nil {
+				continue // the site has one already: it does the same
+			}
+		}
+		if err := b.stage.WriteFile(f.Name, f.Data); err != nil {
+			return fmt.Errorf("writing %s: %w", f.Name, err)
+		}
+	}
+	if slices.Contains(b.cfg.Hosts, hosting.Cloudflare) && len(d.Documents)+2 > cloudflareMaxRules {
+		b.notice(fmt.Sprintf("_headers has %d rules; Cloudflare Pages applies the first %d, so some documents are served with its default type for .xml", len(d.Documents)+2, cloudflareMaxRules))
+	}
+	b.robotsNotice(d.ResourceListURL)
+	return nil
+}
+
+// robotsNotice tells when the site's own robots.txt does not name the
+// Resource List (section 6.3.4). rsgen never writes that file.
+func (b *build) robotsNotice(resourceList string) {
+	u, err := url.Parse(b.cfg.DocsURL.String())
+	if err != nil || u.Path != "/" {
+		return // robots.txt counts at the root of a host only
+	}
+	f, err := os.Open(filepath.Join(b.cfg.Out, "robots.txt"))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") && strings.TrimSpace(v) == resourceList {
+			return
+		}
+	}
+	b.notice(fmt.Sprintf("robots.txt does not name the Resource List: add the line 'Sitemap: %s' (as in %s)", resourceList, hosting.RobotsLines))
+}
+
+// hostData gathers what the templates show.
+func (b *build) hostData(resources []Resource, completed time.Time) (*hosting.Data, error) {
+	docs, base := b.cfg.DocsURL.String(), b.cfg.BaseURL.String()
+	du, err := url.Parse(docs)
+	if err != nil {
+		return nil, err
+	}
+	bu, err := url.Parse(base)
+	if err != nil {
+		return nil, err
+	}
+	d := &hosting.Data{
+		Hosts:                 b.cfg.Hosts,
+		BaseURL:               base,
+		DocsURL:               docs,
+		HostURL:               du.Scheme + "://" + du.Host + "/",
+		SitePath:              du.EscapedPath(),
+		DocsPath:              du.EscapedPath() + DocsDir + "/",
+		SourceDescriptionPath: du.EscapedPath() + WellKnownFile,
+		SourceDescriptionURL:  b.sourceDescriptionURL(),
+		CapabilityListURL:     b.capabilityListURL(),
+		ResourceListURL:       b.docURL("resourcelist.xml"),
+		Describedby:           b.cfg.Describedby,
+		At:                    rsxml.FormatTime(b.at),
+		Completed:             rsxml.FormatTime(completed),
+		Resources:             len(resources),
+		Hashes:                b.cfg.Hashes.String(),
+	}
+	if bu.Scheme == du.Scheme && bu.Host == du.Host {
+		d.ContentPath = bu.EscapedPath()
+	}
+	for i := range resources {
+		d.Bytes += max(resources[i].Length, 0)
+	}
+	if b.export != nil { // a record export has no []Resource: see export.go
+		d.Resources, d.Bytes = b.export.Listed, b.export.Bytes
+	}
+	d.Size = units.FormatSize(d.Bytes)
+	for _, c := range b.caps {
+		capability := hosting.Capability{Capability: c.MD.Capability, Name: capabilityNames[c.MD.Capability], URL: c.Loc, Href: c.Loc}
+		if name, ok := strings.CutPrefix(c.Loc, b.docURL("")); ok {
+			d.S3.Top = append(d.S3.Top, name)
+			capability.Href = name
+		}
+		d.Capabilities = append(d.Capabilities, capability)
+	}
+	d.S3.Top = append(d.S3.Top, "capabilitylist.xml")
+	if info, err := os.Stat(b.stage.Path(WellKnownFile)); err == nil {
+		d.SourceDescriptionSize = units.FormatSize(info.Size())
+	}
+	for _, name := range b.stage.Files() {
+		rel, ok := strings.CutPrefix(name, DocsDir+"/")
+		if !ok {
+			continue
+		}
+		info, err := os.Stat(b.stage.Path(name))
+		if err != nil {
+			return nil, err
+		}
+		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: b.docURL(rel), Path: d.DocsPath + escapePath(rel),
+			Bytes: info.Size(), Size: units.FormatSize(info.Size()), XML: strings.HasSuffix(rel, ".xml")})
+	}
+	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })
+	if b.outRel == "" {
+		d.S3.ContentHere = true
+		typed := make([]hosting.TypedFile, 0, len(resources))
+		for _, r := range resources {
+			if r.Path != "" {
+				typed = append(typed, hosting.TypedFile{Path: r.Path, Type: r.Type})
+			}
+		}
+		d.S3.Typed = hosting.TypedFiles(typed)
+	}
+	return d, nil
+}
+
+func escapePath(rel string) string {
+	var sb strings.Builder
+	appendEscapedPath(&sb, rel)
+	return sb.String()
+}
+
+var capabilityNames = map[string]string{
+	rsxml.CapResourceList: "Resource List", rsxml.CapResourceDump: "Resource Dump",
+	rsxml.CapChangeList: "Change List", rsxml.CapChangeDump: "Change Dump",
+}
+
+// checkHostFiles fails a build, before it scans anything, when a file the
+// hosts need exists in the output and is the user's.
+func checkHostFiles(cfg *Config) error {
+	err := hosting.CheckConflicts(cfg.Out, cfg.Hosts)
+	if errors.Is(err, hosting.ErrNotOurs) {
+		return fmt.Errorf("%w: %w", ErrHostFile, err)
+	}
+	return err
+}
+
+// ErrHostFile reports a configuration file for a host that the user wrote.
+var ErrHostFile = errors.New("--host")

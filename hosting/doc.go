@@ -1,0 +1,12 @@
+// Package hosting makes rsgen's output serve right on static hosts: the
+// configuration files rsgen build --host writes (.nojekyll for GitHub
+// Pages, _headers for Netlify and Cloudflare Pages, an nginx snippet, an
+// Apache .htaccess, an upload script for S3), the pages it always writes
+// (a landing page, the robots.txt line, the HTML head link), and Handler,
+// which serves an output directory the way a correctly configured host does
+// (rsgen serve).
+//
+// Configuration files carry Marker in their first lines: CheckConflicts
+// refuses to let a build overwrite a file of the same name without it.
+// Render, CheckConflicts and Handler may be called from several goroutines.
+package hosting

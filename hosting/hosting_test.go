@@ -1,0 +1,95 @@
+package hosting
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseHosts(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want []string
+		bad  bool
+	}{
+		{nil, nil, false},
+		{[]string{"nginx"}, []string{Nginx}, false},
+		{[]string{"s3,Netlify", " github-pages ", "nginx,s3"}, []string{GitHubPages, Netlify, Nginx, S3}, false},
+		{[]string{"netlify,,"}, []string{Netlify}, false},
+		{[]string{"vercel"}, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.in, "|"), func(t *testing.T) {
+			got, err := ParseHosts(tt.in)
+			if (err != nil) != tt.bad || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ParseHosts = %v, %v; want %v (error %v)", got, err, tt.want, tt.bad)
+			}
+		})
+	}
+}
+
+func TestOurs(t *testing.T) {
+	tests := map[string]bool{
+		"# Written by rsgen (--host netlify)\n/x\n":        true,
+		"#!/bin/sh\n# Written by rsgen (--host s3)\n":      true,
+		"/*\n  X-Frame-Options: DENY\n":                    false,
+		"a\nb\nc\n# Written by rsgen, too late to count\n": false,
+		"": false,
+	}
+	for in, want := range tests {
+		if got := Ours([]byte(in)); got != want {
+			t.Errorf("Ours(%q) = %v, want %v", in, got, want)
+		}
+		if want {
+			continue
+		}
+		if marked := addMarker([]byte(in)); !Ours(marked) || !strings.HasSuffix(string(marked), in) {
+			t.Errorf("addMarker(%q) = %q", in, marked)
+		}
+	}
+	if got := string(addMarker([]byte("#!/bin/sh\necho hi\n"))); !strings.HasPrefix(got, "#!/bin/sh\n# Written by rsgen") {
+		t.Errorf("the marker must follow the #! line: %q", got)
+	}
+}
+
+func TestCheckConflicts(t *testing.T) {
+	out := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(Headers, "/*\n  X-Frame-Options: DENY\n")
+	write(NginxConf, "# Written by rsgen (--host nginx)\n")
+	write(NoJekyll, "")
+	if err := CheckConflicts(out, []string{GitHubPages, Nginx, Apache}); err != nil {
+		t.Errorf("no conflict expected: %v", err)
+	}
+	err := CheckConflicts(out, []string{Cloudflare})
+	if err == nil || !strings.Contains(err.Error(), Headers) {
+		t.Errorf("CheckConflicts = %v, want their _headers named", err)
+	}
+}
+
+func TestShquote(t *testing.T) {
+	for in, want := range map[string]string{
+		"data/a.txt": "data/a.txt", "annual report/README": "'annual report/README'", "it's": `'it'\''s'`, "": "''", "$HOME": "'$HOME'",
+	} {
+		if got := shquote(in); got != want {
+			t.Errorf("shquote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestTypedFiles(t *testing.T) {
+	got := TypedFiles([]TypedFile{
+		{"a.html", "text/html"}, {"b.PNG", "image/png"}, {"c.jsonl", "application/jsonl"},
+		{"README", "text/plain"}, {"d.xml", "application/xml"}, {"e.txt", ""},
+	})
+	want := []TypedFile{{"c.jsonl", "application/jsonl"}, {"README", "text/plain"}, {"d.xml", "application/xml"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("TypedFiles = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,155 @@
+package hosting
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The static hosts rsgen writes configuration for (rsgen build --host).
+const (
+	GitHubPages = "github-pages"
+	Netlify     = "netlify"
+	Cloudflare  = "cloudflare"
+	Nginx       = "nginx"
+	Apache      = "apache"
+	S3          = "s3"
+)
+
+// Hosts lists the hosts, in the order they are documented.
+var Hosts = []string{GitHubPages, Netlify, Cloudflare, Nginx, Apache, S3}
+
+// Files rsgen writes at the root of the output directory for hosts: rsgen's
+// own output, never content.
+const (
+	NoJekyll  = ".nojekyll"               // github-pages: publish .well-known/
+	Headers   = "_headers"                // netlify, cloudflare
+	NginxConf = "resourcesync.nginx.conf" // nginx: a snippet to include in server {}
+	HTAccess  = ".htaccess"               // apache
+	S3Script  = "resourcesync-s3.sh"      // s3: an upload script for the AWS CLI
+)
+
+// RootFiles are the files above; a build never publishes them as content.
+var RootFiles = []string{NoJekyll, Headers, NginxConf, HTAccess, S3Script}
+
+// Pages rsgen always writes in its documents directory.
+const (
+	LandingPage = "resourcesync/index.html" // what the collection offers
+	RobotsLines = "resourcesync/robots.txt" // the Sitemap: line for the site's robots.txt (section 6.3.4)
+	HeadLink    = "resourcesync/head.html"  // the <link rel="resourcesync"> for pages (section 6.3.3)
+)
+
+// IsRootFile reports whether rel, relative to the output directory, is a
+// file rsgen writes there for a host.
+func IsRootFile(rel string) bool { return slices.Contains(RootFiles, rel) }
+
+// output is a file rendered from a template; hosts nil means always.
+type output struct {
+	name, template string
+	hosts          []string
+}
+
+var outputs = []output{
+	{NoJekyll, "", []string{GitHubPages}},
+	{Headers, "headers.tmpl", []string{Netlify, Cloudflare}},
+	{NginxConf, "nginx.conf.tmpl", []string{Nginx}},
+	{HTAccess, "htaccess.tmpl", []string{Apache}},
+	{S3Script, "s3.sh.tmpl", []string{S3}},
+	{LandingPage, "index.html.tmpl", nil},
+	{RobotsLines, "robots.txt.tmpl", nil},
+	{HeadLink, "head.html.tmpl", nil},
+}
+
+// wanted reports whether o is written for hosts.
+func (o output) wanted(hosts []string) bool {
+	if o.hosts == nil {
+		return true
+	}
+	for _, h := range o.hosts {
+		if slices.Contains(hosts, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseHosts reads the values of --host: each a host or a comma-separated
+// list of them. The result is in the order of Hosts, without repeats.
+func ParseHosts(values []string) ([]string, error) {
+	seen := map[string]bool{}
+	for _, v := range values {
+		for _, h := range strings.Split(v, ",") {
+			h = strings.ToLower(strings.TrimSpace(h))
+			if h == "" {
+				continue
+			}
+			if !slices.Contains(Hosts, h) {
+				return nil, fmt.Errorf("unknown host %q (known: %s)", h, strings.Join(Hosts, ", "))
+			}
+			seen[h] = true
+		}
+	}
+	var hosts []string
+	for _, h := range Hosts {
+		if seen[h] {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts, nil
+}
+
+// Marker is in the first lines of every configuration file rsgen writes:
+// a file with it is rsgen's to rewrite, a file without it the user's.
+const Marker = "Written by rsgen"
+
+// Ours reports whether data, the content of a file, was written by rsgen.
+func Ours(data []byte) bool {
+	head := data
+	for i := 0; i < 3; i++ {
+		line, rest, _ := bytes.Cut(head, []byte("\n"))
+		if bytes.Contains(line, []byte(Marker)) {
+			return true
+		}
+		head = rest
+	}
+	return false
+}
+
+// ErrNotOurs reports a file rsgen would write for a host that already
+// exists and was not written by rsgen: rsgen never overwrites it.
+var ErrNotOurs = errors.New("exists and was not written by rsgen, which never overwrites it")
+
+// CheckConflicts returns an error naming the files that hosts need in the
+// output directory out that exist and are the user's own. An existing
+// .nojekyll is never a conflict: it is kept as it is.
+func CheckConflicts(out string, hosts []string) error {
+	var theirs []string
+	for _, o := range outputs {
+		if o.hosts == nil || o.name == NoJekyll || !o.wanted(hosts) {
+			continue
+		}
+		p := filepath.Join(out, o.name)
+		f, err := os.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		head := make([]byte, 512)
+		n, _ := f.Read(head)
+		f.Close()
+		if !Ours(head[:n]) {
+			theirs = append(theirs, p)
+		}
+	}
+	if len(theirs) > 0 {
+		return fmt.Errorf("%s %w", strings.Join(theirs, " and "), ErrNotOurs)
+	}
+	return nil
+}

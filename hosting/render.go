@@ -1,0 +1,175 @@
+package hosting
+
+import (
+	"bytes"
+	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	texttemplate "text/template"
+)
+
+// Data is what the templates see: the URLs and paths of the published
+// documents, what the build published, and what each host needs.
+type Data struct {
+	Hosts []string // the hosts asked for
+
+	BaseURL string // where the resources are served
+	DocsURL string // where the output directory is served
+	HostURL string // the root of the host that serves it: scheme://host/
+
+	SitePath              string // URL path of the output directory: "/" or "/project/"
+	DocsPath              string // URL path of resourcesync/
+	SourceDescriptionPath string // URL path of .well-known/resourcesync
+	ContentPath           string // URL path of the resources if the same host serves them, else ""
+
+	SourceDescriptionURL  string
+	SourceDescriptionSize string
+	CapabilityListURL     string
+	ResourceListURL       string
+	Describedby           string
+
+	At, Completed string // the snapshot: W3C Datetimes
+	Resources     int    // resources published
+	Bytes         int64  // their size
+	Size          string // their size for people ("1.3 KiB")
+	Hashes        string // the digests published ("sha-256")
+
+	Capabilities []Capability // what the Capability List lists, in its order
+	Documents    []Document   // every file under resourcesync/ but the pages, by name
+	S3           S3Data
+}
+
+// Capability is an entry of the Capability List.
+type Capability struct {
+	Capability string // resourcelist, changelist, …
+	Name       string // Resource List, Change List, …
+	URL        string
+	Href       string // URL relative to resourcesync/ where it is under it, else URL
+}
+
+// Document is a file rsgen published under resourcesync/.
+type Document struct {
+	Name  string // relative to resourcesync/
+	URL   string
+	Path  string // URL path
+	Bytes int64
+	Size  string // for people
+	XML   bool   // a ResourceSync document (served as application/xml)
+}
+
+// S3Data is what the upload script needs.
+type S3Data struct {
+	ContentHere bool        // the resources are in the output directory
+	Typed       []TypedFile // published files to upload with an explicit type
+	Top         []string    // documents under resourcesync/ to upload last, in order
+}
+
+// TypedFile is a published file and its media type.
+type TypedFile struct {
+	Path string // relative to the output directory, slash-separated
+	Type string
+}
+
+// A File is a file to publish, relative to the output directory.
+type File struct {
+	Name string
+	Data []byte
+}
+
+var funcs = map[string]any{
+	"join":    strings.Join,
+	"shquote": shquote,
+	"inc":     func(n int) int { return n + 1 },
+}
+
+// Render renders, from the templates of fsys, the files the hosts need
+// and those rsgen always writes, in the order of RootFiles and then the
+// pages. Configuration files lacking Marker in their first lines (an
+// overriding template dropped it) get it added.
+func Render(fsys fs.FS, hosts []string, d *Data) ([]File, error) {
+	var files []File
+	for _, o := range outputs {
+		if !o.wanted(hosts) {
+			continue
+		}
+		if o.template == "" {
+			files = append(files, File{Name: o.name})
+			continue
+		}
+		src, err := fs.ReadFile(fsys, o.template)
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", o.template, err)
+		}
+		var buf bytes.Buffer
+		if strings.HasSuffix(o.template, ".html.tmpl") {
+			t, err := htmltemplate.New(o.template).Funcs(funcs).Option("missingkey=error").Parse(string(src))
+			if err == nil {
+				err = t.Execute(&buf, d)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("template %s: %w", o.template, err)
+			}
+		} else {
+			t, err := texttemplate.New(o.template).Funcs(funcs).Option("missingkey=error").Parse(string(src))
+			if err == nil {
+				err = t.Execute(&buf, d)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("template %s: %w", o.template, err)
+			}
+		}
+		data := buf.Bytes()
+		if o.hosts != nil && !Ours(data) {
+			data = addMarker(data)
+		}
+		files = append(files, File{Name: o.name, Data: data})
+	}
+	return files, nil
+}
+
+// addMarker puts a comment with Marker first, or after a #! line.
+func addMarker(data []byte) []byte {
+	comment := []byte("# " + Marker + " from a template of --templates; rsgen rewrites this file at every build.\n")
+	if bytes.HasPrefix(data, []byte("#!")) {
+		line, rest, _ := bytes.Cut(data, []byte("\n"))
+		return slices.Concat(line, []byte("\n"), comment, rest)
+	}
+	return append(comment, data...)
+}
+
+// shquote quotes s for a POSIX shell.
+func shquote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// awsGuesses are extensions whose type the AWS CLI (Python's mimetypes)
+// guesses as rsgen's table names it. Files with other extensions, or none,
+// are uploaded with an explicit type.
+var awsGuesses = map[string]string{
+	".html": "text/html", ".htm": "text/html", ".css": "text/css", ".txt": "text/plain", ".csv": "text/csv",
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".svg": "image/svg+xml",
+	".tif": "image/tiff", ".tiff": "image/tiff", ".pdf": "application/pdf", ".json": "application/json",
+	".zip": "application/zip", ".mp3": "audio/mpeg", ".mp4": "video/mp4",
+}
+
+// TypedFiles returns the files, of those published, that the upload script
+// gives an explicit type: those whose extension does not tell the AWS CLI
+// the type the Resource List gives. files is sorted by path.
+func TypedFiles(files []TypedFile) []TypedFile {
+	var out []TypedFile
+	for _, f := range files {
+		if f.Type == "" || awsGuesses[strings.ToLower(path.Ext(f.Path))] == f.Type {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}

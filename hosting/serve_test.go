@@ -1,0 +1,63 @@
+package hosting_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rsgen/rsgen/hosting"
+)
+
+func TestHandler(t *testing.T) {
+	srv := httptest.NewUnstartedServer(nil)
+	base := "http://" + srv.Listener.Addr().String() + "/"
+	out := build(t, base, hosting.Netlify)
+	if err := os.WriteFile(filepath.Join(out, ".env"), []byte("SECRET=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = hosting.Handler(out)
+	srv.Start()
+	defer srv.Close()
+	link := "<" + base + `resourcesync/capabilitylist.xml>; rel="resourcesync"`
+	tests := []struct {
+		path, contentType string
+		status            int
+		body              string
+	}{
+		{".well-known/resourcesync", "application/xml", 200, "<urlset"},
+		{"resourcesync/capabilitylist.xml", "application/xml", 200, "capabilitylist"},
+		{"resourcesync/", "text/html", 200, "<h1>ResourceSync</h1>"},
+		{"resourcesync/robots.txt", "text/plain", 200, "Sitemap: " + base + "resourcesync/resourcelist.xml"},
+		{".env", "", 404, ""},
+		{hosting.Headers, "", 404, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			resp, err := http.Get(base + tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.status {
+				t.Fatalf("HTTP %d, want %d", resp.StatusCode, tt.status)
+			}
+			if tt.status != 200 {
+				return
+			}
+			if ct, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";"); ct != tt.contentType {
+				t.Errorf("Content-Type %q, want %s", ct, tt.contentType)
+			}
+			if got := resp.Header.Get("Link"); got != link {
+				t.Errorf("Link %q, want %q", got, link)
+			}
+			if !strings.Contains(string(body), tt.body) {
+				t.Errorf("body lacks %q", tt.body)
+			}
+		})
+	}
+}

@@ -1,0 +1,333 @@
+package validate
+
+import (
+	"archive/zip"
+	"cmp"
+	"context"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zeebo/blake3"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// The audit (sections 10.1 and 7): every resource a Resource List lists,
+// and every package a dump lists, is read once, through each digest its
+// entry gives; its length and digests must be those of the entry. A
+// package must hold its manifest, whose bitstreams are audited in turn.
+
+// digestFuncs are the algorithms an audit computes, by their tokens.
+var digestFuncs = map[string]func() hash.Hash{
+	"md5": md5.New, "sha-1": sha1.New, "sha-224": sha256.New224, "sha-256": sha256.New,
+	"sha-384": sha512.New384, "sha-512": sha512.New, "blake3": func() hash.Hash { return blake3.New() },
+}
+
+// auditor locates resources: in a directory (Options.Resources, served at
+// resKey), among the documents of a directory (packages), or over HTTP.
+type auditor struct {
+	st      *set
+	opts    Options
+	resDir  string
+	resKey  string
+	docsDir string
+	docsKey string
+	origin  string
+
+	mu      sync.Mutex
+	skipped map[*docInfo]int
+	audited int
+}
+
+func newAuditor(st *set, base string, opts Options) *auditor {
+	a := &auditor{st: st, opts: opts, resDir: opts.Resources, skipped: map[*docInfo]int{}}
+	if u := cmp.Or(opts.ResourcesURL, base); u != "" {
+		a.resKey = urlKey(u)
+	}
+	switch l := st.loader.(type) {
+	case *dirLoader:
+		a.docsDir, a.docsKey = l.root, l.baseKey
+	case *httpLoader:
+		a.origin = l.origin
+	}
+	return a
+}
+
+type auditJob struct {
+	d *docInfo
+	r resource
+}
+
+// audit checks the resources of every document of the set.
+func (st *set) audit(ctx context.Context, a *auditor) {
+	if !st.opts.auditing() {
+		return
+	}
+	jobs := make(chan auditJob)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(jobs)
+		for _, d := range st.order {
+			for _, r := range d.resources {
+				select {
+				case jobs <- auditJob{d, r}:
+				case <-gctx.Done():
+					return nil
+				}
+			}
+		}
+		return nil
+	})
+	for range st.opts.Jobs {
+		g.Go(func() error {
+			for j := range jobs {
+				a.check(gctx, j)
+			}
+			return nil
+		})
+	}
+	g.Wait()
+	for _, d := range st.order {
+		if n := a.skipped[d]; n > 0 {
+			where := "over HTTP on this site (--cross-site fetches the others)"
+			if a.resDir != "" {
+				where = fmt.Sprintf("under %s, where --resources is served (set --resources-url)", cmp.Or(a.resKey, "an unknown URL"))
+			} else if !a.opts.Fetch {
+				where = "anywhere: give --resources DIR or --fetch"
+			}
+			st.s.add(d.name, 0, RuleAuditUnchecked, 0, "%d listed resources were not audited: they are not %s", n, where)
+		}
+	}
+	st.audited += a.audited
+}
+
+// check audits one resource.
+func (a *auditor) check(ctx context.Context, j auditJob) {
+	loc := urlKey(j.r.loc)
+	// A dump's packages are published beside its documents: look for them
+	// there first.
+	rel := filepath.FromSlash(strings.TrimPrefix(loc, a.docsKey))
+	inDocs := a.resDir != "" && j.r.pkg && a.docsKey != "" && strings.HasPrefix(loc, a.docsKey) &&
+		filepath.IsLocal(rel) && regularFile(filepath.Join(a.docsDir, rel))
+	switch {
+	case inDocs:
+		a.checkFile(j, a.docsDir, strings.TrimPrefix(loc, a.docsKey))
+	case a.resDir != "" && a.resKey != "" && strings.HasPrefix(loc, a.resKey):
+		a.checkFile(j, a.resDir, strings.TrimPrefix(loc, a.resKey))
+	case a.opts.Fetch && IsURL(j.r.loc) && (a.opts.CrossSite || a.origin != "" && sameOrigin(j.r.loc, a.origin)):
+		a.checkURL(ctx, j)
+	default:
+		a.mu.Lock()
+		a.skipped[j.d]++
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Lock()
+	a.audited++
+	a.mu.Unlock()
+}
+
+func regularFile(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular()
+}
+
+func (a *auditor) missing(j auditJob, format string, args ...any) {
+	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, 0, "%s: "+format, append([]any{clip(j.r.loc)}, args...)...)
+}
+
+func (a *auditor) checkFile(j auditJob, dir, rel string) {
+	if rel == "" || strings.Contains(rel, "?") || !filepath.IsLocal(filepath.FromSlash(rel)) {
+		a.missing(j, "no file of %s has this URL", dir)
+		return
+	}
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	info, err := os.Stat(p)
+	if err != nil {
+		a.missing(j, "%s: %v", p, unwrapPath(err))
+		return
+	}
+	if !info.Mode().IsRegular() {
+		a.missing(j, "%s is not a regular file", p)
+		return
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		a.missing(j, "%s: %v", p, unwrapPath(err))
+		return
+	}
+	defer f.Close()
+	a.compare(j.d.name, j.r, f)
+	if j.r.pkg {
+		a.checkPackage(j, p)
+	}
+}
+
+func (a *auditor) checkURL(ctx context.Context, j auditJob) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	timer := time.AfterFunc(a.opts.Timeout, cancel)
+	defer timer.Stop()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, j.r.loc, nil)
+	if err != nil {
+		a.missing(j, "%v", err)
+		return
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("Accept-Encoding", "identity") // length and digests are those of the bytes served
+	resp, err := a.opts.Client.Do(req)
+	if err != nil {
+		a.missing(j, "%v", err)
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		a.missing(j, "HTTP %s", resp.Status)
+		return
+	}
+	if j.r.typ != "" {
+		if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil && !strings.EqualFold(mt, j.r.typ) {
+			a.st.s.add(j.d.name, j.r.line, RuleAuditType, 0, "%s is served as %s; its entry says type=%q", clip(j.r.loc), mt, j.r.typ)
+		}
+	}
+	body := io.Reader(&idleReader{r: resp.Body, timer: timer, d: a.opts.Timeout})
+	if !j.r.pkg {
+		a.compare(j.d.name, j.r, body)
+		return
+	}
+	tmp, err := os.CreateTemp("", "rsgen-validate-*.zip")
+	if err != nil {
+		a.missing(j, "cannot keep the package to check its manifest: %v", err)
+		return
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	a.compare(j.d.name, j.r, io.TeeReader(body, tmp))
+	a.checkPackage(j, tmp.Name())
+}
+
+// idleReader pushes back a timer at each read: a download may take long,
+// but not stall for longer than d.
+type idleReader struct {
+	r     io.Reader
+	timer *time.Timer
+	d     time.Duration
+}
+
+func (ir *idleReader) Read(p []byte) (int, error) {
+	n, err := ir.r.Read(p)
+	ir.timer.Reset(ir.d)
+	return n, err
+}
+
+// compare reads r once through every digest the entry gives and reports
+// a length or digest other than the entry's.
+func (a *auditor) compare(doc string, res resource, r io.Reader) {
+	type digest struct {
+		alg, want string
+		h         hash.Hash
+	}
+	var ds []digest
+	var ws []io.Writer
+	for _, tok := range strings.Fields(res.hash) {
+		alg, want, ok := strings.Cut(tok, ":")
+		alg = strings.ToLower(alg)
+		if !ok || !isHex(want) {
+			continue // reported with the document
+		}
+		f, known := digestFuncs[alg]
+		if !known {
+			a.st.s.add(doc, res.line, RuleAuditUnchecked, 0, "%s: the %s digest cannot be checked (known: md5, sha-1, sha-224, sha-256, sha-384, sha-512, blake3)", clip(res.loc), alg)
+			continue
+		}
+		h := f()
+		ds = append(ds, digest{alg, strings.ToLower(want), h})
+		ws = append(ws, h)
+	}
+	n, err := io.Copy(io.MultiWriter(append(ws, io.Discard)...), r)
+	if err != nil {
+		a.st.s.add(doc, res.line, RuleAuditMissing, 0, "%s: reading it failed after %d bytes: %v", clip(res.loc), n, unwrapPath(err))
+		return
+	}
+	if want, ok := parseInteger(res.length); ok && want != n {
+		a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
+		return
+	}
+	for _, d := range ds {
+		if got := hex.EncodeToString(d.h.Sum(nil)); got != d.want {
+			a.st.s.add(doc, res.line, RuleAuditHash, 0, "%s has %s:%s; its entry says %s:%s", clip(res.loc), d.alg, got, d.alg, d.want)
+		}
+	}
+}
+
+// checkPackage checks the ZIP package of a dump's entry: its manifest.xml,
+// and each bitstream the manifest lists.
+func (a *auditor) checkPackage(j auditJob, path string) {
+	s := a.st.s
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "%s is not a ZIP package: %v", clip(j.r.loc), err)
+		return
+	}
+	defer zr.Close()
+	files := make(map[string]*zip.File, len(zr.File))
+	for _, f := range zr.File {
+		files[f.Name] = f
+	}
+	mf := files["manifest.xml"]
+	if mf == nil {
+		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "the package %s has no manifest.xml at its top level", clip(j.r.loc))
+		return
+	}
+	rc, err := mf.Open()
+	if err != nil {
+		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "the manifest.xml of %s cannot be read: %v", clip(j.r.loc), err)
+		return
+	}
+	name := j.r.loc + "!/manifest.xml"
+	m := checkDocument(s, name, "", rc, docOptions{manifest: true, lenientHash: a.opts.LenientHash})
+	rc.Close()
+	want := rsxml.CapResourceDumpManifest
+	if j.d.capability == rsxml.CapChangeDump {
+		want = rsxml.CapChangeDumpManifest
+	}
+	if m.readable && m.capability != want {
+		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "the manifest.xml of %s is a %s, not a %s", clip(j.r.loc), describe(m), capabilityName(want))
+		return
+	}
+	for _, mr := range m.resources {
+		f := files[strings.TrimPrefix(mr.path, "/")]
+		if f == nil {
+			s.add(name, mr.line, RuleDumpManifest, 0, "path=%q is not in the package", mr.path)
+			continue
+		}
+		if want, ok := parseInteger(mr.length); ok && uint64(want) != f.UncompressedSize64 {
+			s.add(name, mr.line, RuleAuditLength, 0, "%s has %d bytes in the package; its entry says length=%s (so its digests differ too)", mr.path, f.UncompressedSize64, mr.length)
+			continue
+		}
+		if mr.hash == "" {
+			continue
+		}
+		fr, err := f.Open()
+		if err != nil {
+			s.add(name, mr.line, RuleDumpManifest, 0, "%s cannot be read from the package: %v", mr.path, err)
+			continue
+		}
+		a.compare(name, resource{loc: mr.path, line: mr.line, length: mr.length, hash: mr.hash}, fr)
+		fr.Close()
+	}
+}

@@ -1,0 +1,22 @@
+// Package validate checks ResourceSync 1.1 (ANSI/NISO Z39.99-2017)
+// documents: each alone, against the spec and what the official schemas
+// check; a directory or a site as a whole, following its navigation links
+// (section 6.2); and, when asked, the resources themselves (the audit).
+//
+// [Path] validates a file or a directory, [Site] a site or a document over
+// HTTP, [Target] either. Each returns a [Report] of [Finding]s, each naming
+// the document, the line where there is one, the [Rule] broken (its ID and
+// the section of the spec it comes from) and its [Severity]. [Rules] lists
+// every rule. Documents are read as streams with the shared
+// internal/rsxml Reader: memory stays flat whatever their size, and no
+// body is read past the spec's 50 MB.
+//
+// The validator agrees with the official one (rs-validate.py: the
+// schemas plus its spec checks) on every rule the two share, and is
+// stricter or more lenient in a few documented places (docs/validate.md):
+// correct media types with dots are warnings, not errors; relative <loc>s,
+// negative lengths, links without rel or href are errors.
+//
+// The functions may be called from several goroutines; each call has its
+// own state. An audit reads Options.Jobs resources at once.
+package validate

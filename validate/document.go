@@ -1,0 +1,326 @@
+package validate
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+const nsSitemap = rsxml.NSSitemap
+
+// docInfo is what reading one document tells the checks that span
+// several: its capability, its links, and the entries that lead to other
+// documents (or, for an audit, to resources).
+type docInfo struct {
+	name       string // path or URL, as findings name it
+	url        string // where the document is served; "" if unknown
+	rel        string // slash-separated path in its directory, for a directory's documents
+	readable   bool   // the root could be read
+	capability string // the root's capability, if it is a known one
+	index      bool
+	md         rsxml.MD
+	mdLine     int
+	links      []rsxml.Link
+	children   []child    // entries of a Source Description, Capability List, index; packages of a dump
+	resources  []resource // entries to audit
+	entries    int
+}
+
+// child is an entry that names another document.
+type child struct {
+	loc      string
+	line     int
+	md       rsxml.MD
+	contents rsxml.Link // rel="contents" of a dump's package: its manifest
+}
+
+// resource is an entry whose bytes an audit checks.
+type resource struct {
+	loc, length, hash, typ string
+	path                   string // a manifest's bitstream: its path in the package
+	line                   int
+	pkg                    bool // a dump's package: its manifest is checked too
+}
+
+// link returns the first root link with rel, and whether there is one.
+func (d *docInfo) link(rel string) (rsxml.Link, bool) {
+	for _, l := range d.links {
+		if slices.Contains(strings.Fields(l.Rel), rel) {
+			return l, true
+		}
+	}
+	return rsxml.Link{}, false
+}
+
+// gzipMagic starts every gzip stream.
+var gzipMagic = []byte{0x1f, 0x8b}
+
+// docOptions are the options that change how one document is checked.
+type docOptions struct {
+	audit       bool // keep the entries whose resources an audit checks
+	manifest    bool // keep the entries of a manifest (read from its package)
+	lenientHash bool // a digest that is not hex is a warning
+}
+
+// checkDocument reads one document from r and checks everything that one
+// document alone can show.
+func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *docInfo {
+	info := &docInfo{name: name, url: docURL}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var src io.Reader = br
+	if head, _ := br.Peek(2); len(head) == 2 && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			s.add(name, 0, RuleXML, 0, "cannot decompress: %v", err)
+			return info
+		}
+		defer zr.Close()
+		src = zr
+	}
+	rd, err := rsxml.NewReader(src, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+	if err != nil {
+		readError(s, name, err)
+		return info
+	}
+	info.readable = true
+	c := &docCheck{s: s, info: info, doc: rd.Doc(), opts: opts}
+	c.root()
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			readError(s, name, err)
+			c.finish(rd, false)
+			return info
+		}
+		c.entry(e)
+	}
+	c.finish(rd, true)
+	return info
+}
+
+// readError reports why a document could not be read (on).
+func readError(s *sink, name string, err error) {
+	var se *rsxml.SyntaxError
+	switch {
+	case errors.Is(err, rsxml.ErrTooLarge):
+		s.add(name, 0, RuleLimitBytes, 0, "the document is larger than 50 MB (52,428,800 bytes, uncompressed); reading stopped there")
+	case errors.As(err, &se):
+		rule := RuleXML
+		switch se.Kind {
+		case rsxml.SyntaxRoot:
+			rule = RuleRoot
+		case rsxml.SyntaxShape:
+			rule = RuleSchema
+		}
+		s.add(name, se.Line, rule, 0, "%s", se.Msg)
+	default:
+		s.add(name, 0, RuleXML, 0, "cannot read: %v", err)
+	}
+}
+
+// timeUse says how a document uses a time attribute (Appendix A, Table 4).
+type timeUse uint8
+
+const (
+	unused timeUse = iota
+	optional
+	recommended
+	required
+)
+
+// timeRules is Table 4 of Appendix A: root at, root from, entry at, entry
+// from, by capability and by whether the document is an index. completed
+// goes with at, until with from.
+type timeRules struct{ rootAt, rootFrom, entryAt, entryFrom timeUse }
+
+func timeTable(capability string, index bool) (timeRules, bool) {
+	switch capability {
+	case rsxml.CapResourceList:
+		if index {
+			return timeRules{rootAt: required, entryAt: optional}, true
+		}
+		return timeRules{rootAt: required}, true
+	case rsxml.CapResourceDump:
+		return timeRules{rootAt: required, entryAt: optional}, true
+	case rsxml.CapResourceDumpManifest:
+		return timeRules{rootAt: required}, true
+	case rsxml.CapChangeList:
+		if index {
+			return timeRules{rootFrom: required, entryFrom: recommended}, true
+		}
+		return timeRules{rootFrom: required}, true
+	case rsxml.CapChangeDump:
+		return timeRules{rootFrom: required, entryFrom: recommended}, true
+	case rsxml.CapChangeDumpManifest:
+		return timeRules{rootFrom: required}, true
+	}
+	return timeRules{}, false
+}
+
+// docCheck is the state of checking one document.
+type docCheck struct {
+	s    *sink
+	info *docInfo
+	doc  *rsxml.Doc
+	opts docOptions
+
+	capability  string // the root's capability if known, else ""
+	times       timeRules
+	hasTimes    bool
+	from, until time.Time // the root's, if valid
+
+	prev     time.Time // time of the latest entry so far, for chronology
+	prevLine int
+	caps     map[string]int // Capability List: capability → line of its entry
+	locs     map[string]int // Resource List, Resource Dump Manifest: loc → line
+	over     int            // line of the first entry past the limit
+}
+
+func (c *docCheck) add(line int, rule string, format string, args ...any) {
+	c.s.add(c.info.name, line, rule, 0, format, args...)
+}
+
+// root checks the root <rs:md> and <rs:ln>.
+func (c *docCheck) root() {
+	d, info := c.doc, c.info
+	info.index, info.md, info.mdLine, info.links = d.Index, d.MD, d.MDLine, d.Links
+	line := d.MDLine
+	c.checkMD(&d.MD, line, "root <rs:md>")
+	for i := range d.Links {
+		c.checkLink(&d.Links[i])
+	}
+	capability := d.MD.Capability
+	switch {
+	case line == 0:
+		// Reported when the whole document is read: a late <rs:md> counts.
+	case capability == "":
+		c.add(line, RuleCapability, "the root <rs:md> has no capability attribute, which every ResourceSync document needs")
+	case !slices.Contains(rsxml.Capabilities, capability):
+		c.add(line, RuleCapability, "capability=%q is not one of %s", capability, strings.Join(rsxml.Capabilities, ", "))
+	default:
+		c.capability = capability
+		info.capability = capability
+	}
+	if c.capability == "" {
+		return
+	}
+	if d.Index && (capability == rsxml.CapCapabilityList || capability == rsxml.CapResourceDumpManifest || capability == rsxml.CapChangeDumpManifest) {
+		c.add(line, RuleNotIndex, "a %s is a <urlset>; this one is a <sitemapindex>", capabilityName(capability))
+	}
+	c.times, c.hasTimes = timeTable(capability, d.Index)
+	if c.hasTimes {
+		c.rootTimes(&d.MD, line)
+	}
+	_, up := info.link("up")
+	switch {
+	case capability == rsxml.CapCapabilityList && !up:
+		c.add(line, RuleCapListUp, "the Capability List has no <rs:ln rel=\"up\"> to the Source Description")
+	case capability != rsxml.CapDescription && capability != rsxml.CapCapabilityList && !up:
+		c.add(line, RuleUp, "the %s has no <rs:ln rel=\"up\"> to its Capability List", capabilityName(capability))
+	}
+}
+
+// rootTimes checks the at/from of the root against Table 4.
+func (c *docCheck) rootTimes(md *rsxml.MD, line int) {
+	name := capabilityName(c.capability)
+	if c.info.index {
+		name += " Index"
+	}
+	if c.times.rootAt == required && md.At == "" {
+		c.add(line, RuleTimeRequired, "a %s needs at on its root <rs:md> (Appendix A)", name)
+	}
+	if c.times.rootFrom == required && md.From == "" {
+		c.add(line, RuleTimeRequired, "a %s needs from on its root <rs:md> (Appendix A)", name)
+	}
+	c.unusedTimes(md, line, c.times.rootAt, c.times.rootFrom, "its root <rs:md>", name)
+	if md.From != "" {
+		c.from, _ = checkDatetimeQuiet(md.From)
+	}
+	if md.Until != "" {
+		c.until, _ = checkDatetimeQuiet(md.Until)
+	}
+}
+
+func checkDatetimeQuiet(v string) (time.Time, bool) {
+	t, msg := checkDatetime(v)
+	return t, msg == ""
+}
+
+// unusedTimes warns of at/completed or from/until where Table 4 has none.
+func (c *docCheck) unusedTimes(md *rsxml.MD, line int, at, from timeUse, where, name string) {
+	if at == unused {
+		for _, a := range [][2]string{{"at", md.At}, {"completed", md.Completed}} {
+			if a[1] != "" {
+				c.add(line, RuleTimeUnused, "%s on %s: a %s does not use it (Appendix A)", a[0], where, name)
+			}
+		}
+	}
+	if from == unused {
+		for _, a := range [][2]string{{"from", md.From}, {"until", md.Until}} {
+			if a[1] != "" {
+				c.add(line, RuleTimeUnused, "%s on %s: a %s does not use it (Appendix A)", a[0], where, name)
+			}
+		}
+	}
+}
+
+// finish runs the checks that need the whole document. complete says it
+// was read to its end.
+func (c *docCheck) finish(rd *rsxml.Reader, complete bool) {
+	name := c.info.name
+	for _, d := range rd.Deviations {
+		c.add(d.Line, RuleSchema, "%s", d.Msg)
+	}
+	switch {
+	case rd.RootMDCount == 0 && complete:
+		c.add(0, RuleRootMD, "the root has no <rs:md>, which every ResourceSync document needs: it carries the capability")
+	case rd.RootMDCount > 1:
+		c.add(c.doc.MDLine, RuleRootMD, "the root has %d <rs:md> elements; exactly one is allowed", rd.RootMDCount)
+	}
+	if c.info.entries > rsxml.MaxEntries {
+		c.s.add(name, c.over, RuleLimitEntries, 0, "%d entries; a document may have at most 50,000 (split it under an index)", c.info.entries)
+	}
+	if complete && c.info.entries == 0 {
+		c.s.add(name, 0, RuleEmpty, 0, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", entryName(c.info.index))
+	}
+}
+
+func entryName(index bool) string {
+	if index {
+		return "sitemap"
+	}
+	return "url"
+}
+
+// capabilityName is the name the spec gives the document of a capability.
+func capabilityName(capability string) string {
+	switch capability {
+	case rsxml.CapDescription:
+		return "Source Description"
+	case rsxml.CapCapabilityList:
+		return "Capability List"
+	case rsxml.CapResourceList:
+		return "Resource List"
+	case rsxml.CapResourceDump:
+		return "Resource Dump"
+	case rsxml.CapResourceDumpManifest:
+		return "Resource Dump Manifest"
+	case rsxml.CapChangeList:
+		return "Change List"
+	case rsxml.CapChangeDump:
+		return "Change Dump"
+	case rsxml.CapChangeDumpManifest:
+		return "Change Dump Manifest"
+	}
+	return fmt.Sprintf("%q document", capability)
+}

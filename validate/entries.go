@@ -1,0 +1,373 @@
+package validate
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// notificationCapabilities are capabilities of the Notification draft
+// that a Capability List may list.
+var notificationCapabilities = []string{"change-notification", "framework-notification"}
+
+// entry checks one <url> or <sitemap>.
+func (c *docCheck) entry(e *rsxml.Entry) {
+	info := c.info
+	info.entries++
+	if info.entries == rsxml.MaxEntries+1 {
+		c.over = e.Line
+	}
+	for _, d := range e.Deviations {
+		c.add(d.Line, RuleSchema, "%s", d.Msg)
+	}
+	for _, d := range e.Foreign {
+		c.add(d.Line, RuleForeign, "%s; the official schemas' strict wildcard rejects it", d.Msg)
+	}
+	if bad, esc := checkLoc(e.Loc); bad != "" {
+		c.add(e.Line, RuleLoc, "%s", bad)
+	} else if esc != "" {
+		c.add(e.Line, RuleLocEscape, "%s", esc)
+	}
+	if e.Lastmod != "" {
+		if _, msg := checkLastmod(e.Lastmod); msg != "" {
+			c.add(e.Line, RuleDatetime, "%s", msg)
+		}
+	}
+	if e.Changefreq != "" && !slices.Contains([]string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}, e.Changefreq) {
+		c.add(e.Line, RuleSchema, "<changefreq> %q is not one of always, hourly, daily, weekly, monthly, yearly, never", e.Changefreq)
+	}
+	if e.Priority != "" && !validPriority(e.Priority) {
+		c.add(e.Line, RuleSchema, "<priority> %q is not a decimal from 0.0 to 1.0", e.Priority)
+	}
+	mdLine := e.MDLine
+	if mdLine == 0 {
+		mdLine = e.Line
+	}
+	if e.MDCount > 1 {
+		c.add(e.Line, RuleMDRepeat, "the entry has %d <rs:md> elements; at most one is allowed", e.MDCount)
+	}
+	c.checkMD(&e.MD, mdLine, "<rs:md>")
+	for i := range e.Links {
+		c.checkLink(&e.Links[i])
+	}
+	if c.capability == "" {
+		return
+	}
+	if c.hasTimes {
+		name := capabilityName(c.capability)
+		if info.index {
+			name += " Index"
+		}
+		c.unusedTimes(&e.MD, mdLine, c.times.entryAt, c.times.entryFrom, "an entry's <rs:md>", name)
+		if c.times.entryFrom == recommended && e.MD.From == "" {
+			c.add(mdLine, RuleTimeRecommended, "the entry of %s has no from: Appendix A recommends it", clip(e.Loc))
+		}
+	}
+	if e.MD.Path != "" && !isManifest(c.capability) {
+		c.add(mdLine, RulePathUnused, "path is used in manifests only, not in a %s", capabilityName(c.capability))
+	}
+	c.byCapability(e, mdLine)
+}
+
+// byCapability runs the checks of the entry's document kind.
+func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
+	info := c.info
+	switch {
+	case c.capability == rsxml.CapDescription:
+		if e.HasMD && e.MD.Capability != rsxml.CapCapabilityList {
+			c.add(mdLine, RuleDescEntry, "the <rs:md> of a Source Description entry has capability=\"capabilitylist\", not %q", e.MD.Capability)
+		}
+		c.lastmodOmitted(e)
+		c.keepChild(e)
+	case c.capability == rsxml.CapCapabilityList:
+		c.capListEntry(e, mdLine)
+		c.lastmodOmitted(e)
+		c.keepChild(e)
+	case info.index:
+		c.keepChild(e)
+		switch c.capability {
+		case rsxml.CapChangeList:
+			c.chronology(e.MD.From, mdLine, RuleChronology, "from")
+		case rsxml.CapChangeDump:
+			c.chronology(e.MD.From, mdLine, RuleChronologyDump, "from")
+		}
+	case c.capability == rsxml.CapResourceList:
+		c.unique(e)
+		c.keepResource(e, false)
+	case c.capability == rsxml.CapResourceDumpManifest:
+		c.unique(e)
+		c.manifestPath(e, mdLine)
+		c.keepBitstream(e)
+	case c.capability == rsxml.CapChangeList || c.capability == rsxml.CapChangeDumpManifest:
+		c.change(e, mdLine)
+		if c.capability == rsxml.CapChangeDumpManifest {
+			c.manifestPath(e, mdLine)
+			c.keepBitstream(e)
+		}
+	case c.capability == rsxml.CapResourceDump:
+		c.keepChild(e)
+		c.keepResource(e, true)
+	case c.capability == rsxml.CapChangeDump:
+		c.keepChild(e)
+		c.keepResource(e, true)
+		c.chronology(e.MD.From, mdLine, RuleChronologyDump, "from")
+	}
+}
+
+func (c *docCheck) lastmodOmitted(e *rsxml.Entry) {
+	if e.Lastmod != "" {
+		c.add(e.Line, RuleLastmodOmit, "<lastmod> in a %s must be omitted unless the document is rewritten whenever a document it lists changes", capabilityName(c.capability))
+	}
+}
+
+func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
+	capability := e.MD.Capability
+	switch {
+	case capability == "":
+		c.add(line, RuleCapListEntry, "the entry of %s has no <rs:md capability>, which every Capability List entry needs", clip(e.Loc))
+		return
+	case capability == rsxml.CapDescription || capability == rsxml.CapCapabilityList || isManifest(capability):
+		c.add(line, RuleCapListEntry, "capability=%q: a Capability List lists Resource Lists, Resource Dumps, Change Lists and Change Dumps, not a %s", capability, capabilityName(capability))
+	case !slices.Contains(rsxml.Capabilities, capability) && !slices.Contains(notificationCapabilities, capability):
+		c.add(line, RuleCapListUnknown, "capability=%q is not a capability of ResourceSync 1.1 or its notification draft", capability)
+	}
+	if c.caps == nil {
+		c.caps = make(map[string]int)
+	}
+	if first, dup := c.caps[capability]; dup {
+		c.add(line, RuleCapListUnique, "capability=%q is listed again (first on line %d); a Capability List lists each capability once", capability, first)
+		return
+	}
+	c.caps[capability] = e.Line
+}
+
+func (c *docCheck) unique(e *rsxml.Entry) {
+	if c.locs == nil {
+		c.locs = make(map[string]int)
+	}
+	if first, dup := c.locs[e.Loc]; dup {
+		c.add(e.Line, RuleDuplicateLoc, "%s is listed again (first on line %d); a %s describes each resource once", clip(e.Loc), first, capabilityName(c.capability))
+		return
+	}
+	c.locs[e.Loc] = e.Line
+}
+
+func (c *docCheck) manifestPath(e *rsxml.Entry, line int) {
+	switch {
+	case e.MD.Path != "":
+		// Its pattern is checked with the other attributes.
+	case c.capability == rsxml.CapChangeDumpManifest && e.MD.Change == rsxml.ChangeDeleted:
+	case c.capability == rsxml.CapChangeDumpManifest:
+		c.add(line, RulePath, "the entry of %s has no path; a Change Dump Manifest needs one except for deletions", clip(e.Loc))
+	default:
+		c.add(line, RulePath, "the entry of %s has no path; a Resource Dump Manifest needs one for every bitstream", clip(e.Loc))
+	}
+}
+
+// change checks an entry of a Change List or Change Dump Manifest.
+func (c *docCheck) change(e *rsxml.Entry, line int) {
+	if e.MD.Change == "" {
+		c.add(line, RuleChange, "the entry of %s has no change attribute, which every entry of a %s needs", clip(e.Loc), capabilityName(c.capability))
+	}
+	if e.MD.Datetime == "" {
+		return
+	}
+	t, ok := checkDatetimeQuiet(e.MD.Datetime)
+	if !ok {
+		return
+	}
+	if !c.from.IsZero() && t.Before(c.from) {
+		c.add(line, RuleDatetimeRange, "datetime=%s is before the document's from=%s", e.MD.Datetime, c.doc.MD.From)
+	}
+	if !c.until.IsZero() && t.After(c.until) {
+		c.add(line, RuleDatetimeRange, "datetime=%s is after the document's until=%s", e.MD.Datetime, c.doc.MD.Until)
+	}
+	c.chronology(e.MD.Datetime, line, RuleChronology, "datetime")
+}
+
+// chronology checks that the time v of this entry is not before that of
+// the entries before it.
+func (c *docCheck) chronology(v string, line int, rule, attr string) {
+	if v == "" {
+		return
+	}
+	t, ok := checkDatetimeQuiet(v)
+	if !ok {
+		return
+	}
+	if c.prevLine > 0 && t.Before(c.prev) {
+		c.add(line, rule, "%s=%s is earlier than that of the entry on line %d: entries go oldest first", attr, v, c.prevLine)
+		return
+	}
+	c.prev, c.prevLine = t, line
+}
+
+func (c *docCheck) keepChild(e *rsxml.Entry) {
+	ch := child{loc: e.Loc, line: e.Line, md: e.MD}
+	for _, l := range e.Links {
+		if slices.Contains(strings.Fields(l.Rel), "contents") {
+			ch.contents = l
+			break
+		}
+	}
+	ch.md.Extra = nil
+	c.info.children = append(c.info.children, ch)
+}
+
+func (c *docCheck) keepResource(e *rsxml.Entry, pkg bool) {
+	if c.opts.audit {
+		c.info.resources = append(c.info.resources, resource{loc: e.Loc, line: e.Line, length: e.MD.Length, hash: e.MD.Hash, typ: e.MD.Type, pkg: pkg})
+	}
+}
+
+// keepBitstream keeps an entry of a manifest read from its package, whose
+// bitstream the audit checks.
+func (c *docCheck) keepBitstream(e *rsxml.Entry) {
+	if c.opts.manifest && e.MD.Path != "" {
+		c.info.resources = append(c.info.resources, resource{loc: e.Loc, line: e.Line, length: e.MD.Length, hash: e.MD.Hash, path: e.MD.Path})
+	}
+}
+
+func isManifest(capability string) bool {
+	return capability == rsxml.CapResourceDumpManifest || capability == rsxml.CapChangeDumpManifest
+}
+
+func validPriority(v string) bool {
+	s := strings.TrimSpace(v)
+	intPart, frac, _ := strings.Cut(s, ".")
+	intPart = strings.TrimPrefix(intPart, "+")
+	if intPart == "" && frac == "" || !allDigits(intPart) || !allDigits(frac) {
+		return false
+	}
+	intPart = strings.TrimLeft(intPart, "0")
+	switch intPart {
+	case "":
+		return true
+	case "1":
+		return strings.Trim(frac, "0") == ""
+	}
+	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// datetimeAttrs are the attributes whose values are datetimes.
+func datetimeAttrs(md *rsxml.MD) [][2]string {
+	return [][2]string{{"at", md.At}, {"completed", md.Completed}, {"from", md.From}, {"until", md.Until}, {"datetime", md.Datetime}, {"modified", md.Modified}}
+}
+
+// checkMD checks the values of the attributes of an <rs:md>.
+func (c *docCheck) checkMD(md *rsxml.MD, line int, where string) {
+	times := map[string]time.Time{}
+	for _, a := range datetimeAttrs(md) {
+		if a[1] == "" {
+			continue
+		}
+		t, msg := checkDatetime(a[1])
+		if msg != "" {
+			c.add(line, RuleDatetime, "%s: %s=%s", where, a[0], msg)
+			continue
+		}
+		times[a[0]] = t
+		if a[0] != "modified" && !isUTC(a[1]) {
+			c.add(line, RuleDatetimeUTC, "%s: %s=%q is not in UTC; the spec recommends YYYY-MM-DDThh:mm:ssZ", where, a[0], a[1])
+		}
+	}
+	if at, ok := times["at"]; ok {
+		if done, ok := times["completed"]; ok && done.Before(at) {
+			c.add(line, RuleInterval, "%s: completed=%s is before at=%s", where, md.Completed, md.At)
+		}
+	}
+	if from, ok := times["from"]; ok {
+		if until, ok := times["until"]; ok && until.Before(from) {
+			c.add(line, RuleInterval, "%s: until=%s is before from=%s", where, md.Until, md.From)
+		}
+	}
+	if md.Change != "" && md.Change != rsxml.ChangeCreated && md.Change != rsxml.ChangeUpdated && md.Change != rsxml.ChangeDeleted {
+		c.add(line, RuleChange, "%s: change=%q is not created, updated or deleted", where, md.Change)
+	}
+	c.checkCommon(line, where, md.Hash, md.Length, md.Type, md.Path, md.Extra)
+}
+
+// checkCommon checks the attributes <rs:md> and <rs:ln> share.
+func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, extra []rsxml.Attr) {
+	if hash != "" {
+		for _, p := range checkHash(hash) {
+			var sev Severity
+			if p.nonHex && c.opts.lenientHash {
+				sev = Warning
+			}
+			c.s.add(c.info.name, line, RuleHash, sev, "%s: %s", where, p.msg)
+		}
+	}
+	if length != "" {
+		if msg := checkLength(length); msg != "" {
+			c.add(line, RuleLength, "%s: %s", where, msg)
+		}
+	}
+	if typ != "" {
+		bad, pattern := checkType(typ)
+		if bad != "" {
+			c.add(line, RuleType, "%s: %s", where, bad)
+		} else if pattern != "" {
+			c.add(line, RuleTypePattern, "%s: %s", where, pattern)
+		}
+	}
+	if path != "" {
+		if msg := checkPath(path); msg != "" {
+			c.add(line, RulePath, "%s: %s", where, msg)
+		}
+	}
+	for _, a := range extra {
+		switch {
+		case a.Space == "" && a.Name == "xmlns":
+		case a.Space == "":
+			c.add(line, RuleSchema, "%s: attribute %q is not one the schema declares; attributes of other communities belong in their own namespace", where, a.Name)
+		case a.Space == rsxml.NSRS:
+			c.add(line, RuleAttrPrefix, "%s: attribute rs:%s has the ResourceSync prefix; ResourceSync attributes carry none", where, a.Name)
+		}
+	}
+}
+
+// checkLink checks an <rs:ln>.
+func (c *docCheck) checkLink(l *rsxml.Link) {
+	where := "<rs:ln>"
+	if l.Rel != "" {
+		where = "<rs:ln rel=\"" + clip(l.Rel) + "\">"
+	}
+	if l.Rel == "" {
+		c.add(l.Line, RuleLink, "<rs:ln> has no rel, which every link needs")
+	} else if bad, odd := checkRel(l.Rel); bad != "" {
+		c.add(l.Line, RuleLink, "%s", bad)
+	} else if odd != "" {
+		c.add(l.Line, RuleRel, "%s", odd)
+	}
+	if l.Href == "" {
+		c.add(l.Line, RuleLink, "%s has no href, which every link needs", where)
+	} else if !isAnyURI(l.Href) {
+		c.add(l.Line, RuleLink, "%s: href=%q is not a URI", where, clip(l.Href))
+	}
+	if l.Profile != "" && !isAnyURI(l.Profile) {
+		c.add(l.Line, RuleLink, "%s: profile=%q is not a URI", where, clip(l.Profile))
+	}
+	if l.Pri != "" {
+		if msg := checkPri(l.Pri); msg != "" {
+			c.add(l.Line, RulePri, "%s: %s", where, msg)
+		}
+	}
+	if l.Modified != "" {
+		if _, msg := checkDatetime(l.Modified); msg != "" {
+			c.add(l.Line, RuleDatetime, "%s: modified=%s", where, msg)
+		}
+	}
+	c.checkCommon(l.Line, where, l.Hash, l.Length, l.Type, l.Path, l.Extra)
+}

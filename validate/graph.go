@@ -1,0 +1,249 @@
+package validate
+
+import (
+	"context"
+	"slices"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// checkLinks runs the checks that span documents: where the navigation
+// links (section 6.2) lead, the parts of indexes, and that every document
+// is reachable from the Source Description.
+func (st *set) checkLinks(ctx context.Context) {
+	for _, d := range slices.Clone(st.order) {
+		if !d.readable || d.capability == "" {
+			continue
+		}
+		st.checkUp(ctx, d)
+		st.checkIndexLink(ctx, d)
+		switch {
+		case d.capability == rsxml.CapDescription && !d.index:
+			st.checkChildren(ctx, d, func(c *child) string { return rsxml.CapCapabilityList })
+		case d.capability == rsxml.CapCapabilityList:
+			st.checkChildren(ctx, d, func(c *child) string {
+				if slices.Contains(notificationCapabilities, c.md.Capability) {
+					return ""
+				}
+				return c.md.Capability
+			})
+		case d.index:
+			st.checkParts(ctx, d)
+		}
+		st.checkContents(ctx, d)
+	}
+	st.checkReachable()
+	if st.limited {
+		st.s.add(st.order[0].name, 0, RuleLimitDocuments, 0, "stopped at %d documents (--max-documents): the others were not checked", st.opts.MaxDocuments)
+	}
+}
+
+// checkUp checks that the up link of d leads to its Capability List (or,
+// from a Capability List, to the Source Description that lists it).
+func (st *set) checkUp(ctx context.Context, d *docInfo) {
+	if d.capability == rsxml.CapDescription {
+		return
+	}
+	l, ok := d.link("up")
+	if !ok || l.Href == "" {
+		return
+	}
+	want := rsxml.CapCapabilityList
+	if d.capability == rsxml.CapCapabilityList {
+		want = rsxml.CapDescription
+	}
+	t := st.target(ctx, d, l.Line, "rel=\"up\"", l.Href)
+	if t == nil {
+		return
+	}
+	if t.capability != want {
+		st.s.add(d.name, l.Line, RuleLinkCapability, 0, "rel=\"up\" leads to %s, a %s; it should lead to the %s", clip(l.Href), describe(t), capabilityName(want))
+		return
+	}
+	if want == rsxml.CapDescription && d.url != "" && !t.lists(d.url) {
+		st.s.add(d.name, l.Line, RuleCapListListed, 0, "the Source Description at %s does not list this Capability List (%s)", clip(l.Href), d.url)
+	}
+}
+
+// checkIndexLink checks that the index link of d leads to an index of its
+// capability that lists it.
+func (st *set) checkIndexLink(ctx context.Context, d *docInfo) {
+	l, ok := d.link("index")
+	if !ok || l.Href == "" || d.index {
+		return
+	}
+	t := st.target(ctx, d, l.Line, "rel=\"index\"", l.Href)
+	if t == nil {
+		return
+	}
+	if !t.index || t.capability != d.capability {
+		st.s.add(d.name, l.Line, RuleLinkCapability, 0, "rel=\"index\" leads to %s, a %s; it should lead to a %s Index", clip(l.Href), describe(t), capabilityName(d.capability))
+		return
+	}
+	if d.url != "" && !t.lists(d.url) {
+		st.s.add(d.name, l.Line, RuleIndexPart, 0, "rel=\"index\" leads to %s, which does not list this document (%s)", clip(l.Href), d.url)
+	}
+}
+
+// checkChildren checks that each document d lists has the capability want
+// gives for it ("" to skip the entry).
+func (st *set) checkChildren(ctx context.Context, d *docInfo, want func(*child) string) {
+	for i := range d.children {
+		c := &d.children[i]
+		w := want(c)
+		if w == "" || c.loc == "" {
+			continue
+		}
+		t := st.target(ctx, d, c.line, "the entry", c.loc)
+		if t == nil {
+			continue
+		}
+		if t.capability != w {
+			st.s.add(d.name, c.line, RuleLinkCapability, 0, "%s is a %s; the %s says it is a %s", clip(c.loc), describe(t), capabilityName(d.capability), capabilityName(w))
+		}
+	}
+}
+
+// checkParts checks the documents an index lists.
+func (st *set) checkParts(ctx context.Context, d *docInfo) {
+	up, _ := d.link("up")
+	for i := range d.children {
+		c := &d.children[i]
+		t := st.target(ctx, d, c.line, "the entry", c.loc)
+		if t == nil {
+			continue
+		}
+		switch {
+		case t.index:
+			st.s.add(d.name, c.line, RuleIndexPart, 0, "%s is an index itself; an index lists <urlset> documents only", clip(c.loc))
+			continue
+		case t.capability != d.capability:
+			st.s.add(d.name, c.line, RuleIndexPart, 0, "%s is a %s; this index lists %ss", clip(c.loc), describe(t), capabilityName(d.capability))
+			continue
+		}
+		if il, ok := t.link("index"); !ok {
+			st.s.add(t.name, t.mdLine, RuleIndexLink, 0, "the %s is listed by the index %s but has no <rs:ln rel=\"index\"> to it", capabilityName(t.capability), d.displayURL())
+		} else if d.url != "" && urlKey(il.Href) != urlKey(d.url) {
+			st.s.add(t.name, il.Line, RuleIndexPart, 0, "rel=\"index\" leads to %s, but the index that lists this document is %s", clip(il.Href), d.url)
+		}
+		if tu, ok := t.link("up"); ok && up.Href != "" && urlKey(tu.Href) != urlKey(up.Href) {
+			st.s.add(t.name, tu.Line, RuleUpConsistent, 0, "rel=\"up\" leads to %s, but its index links up to %s", clip(tu.Href), clip(up.Href))
+		}
+		if d.capability == rsxml.CapChangeList {
+			switch {
+			case t.md.Until != "" && c.md.Until == "":
+				st.s.add(d.name, c.line, RuleIndexUntil, 0, "%s is closed (until=%s) but its entry has no until", clip(c.loc), t.md.Until)
+			case t.md.Until == "" && c.md.Until != "":
+				st.s.add(d.name, c.line, RuleIndexUntil, 0, "%s is open (no until) but its entry has until=%s", clip(c.loc), c.md.Until)
+			}
+		}
+	}
+}
+
+// checkContents checks that the contents links of a dump's packages lead
+// to manifests.
+func (st *set) checkContents(ctx context.Context, d *docInfo) {
+	want := ""
+	switch d.capability {
+	case rsxml.CapResourceDump:
+		want = rsxml.CapResourceDumpManifest
+	case rsxml.CapChangeDump:
+		want = rsxml.CapChangeDumpManifest
+	}
+	if want == "" || d.index {
+		return
+	}
+	for i := range d.children {
+		c := &d.children[i]
+		if c.contents.Href == "" {
+			continue
+		}
+		t := st.target(ctx, d, c.contents.Line, "rel=\"contents\"", c.contents.Href)
+		if t != nil && t.capability != want {
+			st.s.add(d.name, c.contents.Line, RuleLinkCapability, 0, "rel=\"contents\" leads to %s, a %s; it should lead to a %s", clip(c.contents.Href), describe(t), capabilityName(want))
+		}
+	}
+}
+
+// target returns the document a link of d leads to, reporting a link
+// within the set that leads nowhere. Links out of the set give nil.
+func (st *set) target(ctx context.Context, d *docInfo, line int, what, href string) *docInfo {
+	t, why, in := st.get(ctx, href)
+	if !in {
+		return nil
+	}
+	if t == nil {
+		st.s.add(d.name, line, RuleLinkResolve, 0, "%s leads to %s: %s", what, clip(href), why)
+		return nil
+	}
+	if !t.readable {
+		return nil // its own findings say why
+	}
+	return t
+}
+
+// checkReachable warns of documents that no navigation from a Source
+// Description reaches (the set must hold one).
+func (st *set) checkReachable() {
+	reached := map[*docInfo]bool{}
+	var queue []*docInfo
+	for _, d := range st.order {
+		if d.capability == rsxml.CapDescription {
+			reached[d] = true
+			queue = append(queue, d)
+		}
+	}
+	if len(queue) == 0 {
+		return
+	}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		for _, c := range d.children {
+			for _, u := range []string{c.loc, c.contents.Href} {
+				if d.capability != rsxml.CapDescription && d.capability != rsxml.CapCapabilityList && !d.index && u == c.loc {
+					continue // a dump's package, not a document
+				}
+				if t, ok := st.byKey[urlKey(u)]; ok && u != "" && !reached[t] {
+					reached[t] = true
+					queue = append(queue, t)
+				}
+			}
+		}
+	}
+	for _, d := range st.order {
+		if !reached[d] && d.readable {
+			st.s.add(d.name, 0, RuleOrphan, 0, "no Source Description, Capability List or index leads to this document")
+		}
+	}
+}
+
+// lists reports whether d has an entry for u.
+func (d *docInfo) lists(u string) bool {
+	k := urlKey(u)
+	for _, c := range d.children {
+		if urlKey(c.loc) == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *docInfo) displayURL() string {
+	if d.url != "" {
+		return d.url
+	}
+	return d.name
+}
+
+// describe names the kind of document d is, for messages.
+func describe(d *docInfo) string {
+	if d.capability == "" {
+		return "document without a known capability"
+	}
+	name := capabilityName(d.capability)
+	if d.index {
+		name += " Index"
+	}
+	return name
+}

@@ -1,0 +1,220 @@
+package validate
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Path validates a file, or every document of a directory and the links
+// between them.
+//
+// A directory laid out as rsgen writes it (a .well-known/resourcesync file
+// and a resourcesync/ directory) is taken as a published site: its
+// documents are the Source Description, the XML documents under
+// resourcesync/, and any other file of the directory they link to. Any
+// other directory: every *.xml, *.xml.gz and file named resourcesync in it.
+// Links are resolved through Options.BaseURL, or the URL inferred from
+// the documents' own links.
+func Path(ctx context.Context, path string, opts Options) (*Report, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
+	s := newSink()
+	label := cmp.Or(opts.Label, path)
+	info, err := os.Stat(path)
+	if err != nil {
+		s.add(label, 0, RuleXML, 0, "cannot read: %v", unwrapPath(err))
+		return s.report(), nil
+	}
+	l := &dirLoader{root: path, label: label, opts: docOptions{audit: opts.auditing(), lenientHash: opts.LenientHash}}
+	st := newSet(s, &opts, l)
+	if !info.IsDir() {
+		l.root, l.label = filepath.Dir(path), filepath.Dir(label)
+		d, why := l.loadRel(st, filepath.Base(path), "")
+		if d == nil {
+			s.add(label, 0, RuleXML, 0, "cannot read: %s", why)
+			return s.report(), nil
+		}
+		st.add(d)
+		st.audit(ctx, newAuditor(st, "", opts))
+		return st.report(), nil
+	}
+	rels, err := documentFiles(path)
+	if err != nil {
+		s.add(label, 0, RuleXML, 0, "cannot read: %v", unwrapPath(err))
+		return s.report(), nil
+	}
+	if len(rels) == 0 {
+		s.add(label, 0, RuleXML, 0, "the directory holds no *.xml, *.xml.gz or resourcesync file")
+		return s.report(), nil
+	}
+	for _, rel := range rels {
+		if len(st.order) >= opts.MaxDocuments {
+			st.limited = true
+			break
+		}
+		if d, why := l.loadRel(st, rel, ""); d != nil {
+			st.add(d)
+		} else {
+			s.add(filepath.Join(label, filepath.FromSlash(rel)), 0, RuleXML, 0, "cannot read: %s", why)
+		}
+	}
+	base := opts.BaseURL
+	if base == "" {
+		base = inferBase(st.order)
+	}
+	if base != "" {
+		l.setBase(st, base)
+		st.crawl(ctx)
+		st.checkLinks(ctx)
+	}
+	st.audit(ctx, newAuditor(st, base, opts))
+	return st.report(), nil
+}
+
+func (o *Options) auditing() bool { return o.Resources != "" || o.Fetch }
+
+// documentFiles lists the documents of a directory (see Path), as
+// slash-separated paths relative to it, sorted.
+func documentFiles(dir string) ([]string, error) {
+	var rels []string
+	wk, err1 := os.Stat(filepath.Join(dir, ".well-known", "resourcesync"))
+	docs, err2 := os.Stat(filepath.Join(dir, "resourcesync"))
+	walkRoot := dir
+	if err1 == nil && wk.Mode().IsRegular() && err2 == nil && docs.IsDir() {
+		rels = append(rels, ".well-known/resourcesync")
+		walkRoot = filepath.Join(dir, "resourcesync")
+	}
+	err := filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != walkRoot && (name == ".git" || strings.HasPrefix(name, ".rsgen-stage-")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		lower := strings.ToLower(name)
+		if !d.Type().IsRegular() || !(strings.HasSuffix(lower, ".xml") || strings.HasSuffix(lower, ".xml.gz") || name == "resourcesync") {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rels = append(rels, filepath.ToSlash(rel))
+		return nil
+	})
+	return rels, err
+}
+
+// dirLoader reads the documents of a directory.
+type dirLoader struct {
+	root    string // the directory
+	label   string // how findings name it
+	base    string // URL where it is served; "" if unknown
+	baseKey string
+	opts    docOptions
+}
+
+func (l *dirLoader) inScope(u string) bool {
+	return l.base != "" && strings.HasPrefix(urlKey(u), l.baseKey)
+}
+
+func (l *dirLoader) load(_ context.Context, st *set, u string) (*docInfo, string) {
+	rel := strings.TrimPrefix(urlKey(u), l.baseKey)
+	if rel == "" || strings.Contains(rel, "?") || !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return nil, fmt.Sprintf("no document of %s is served there", l.label)
+	}
+	return l.loadRel(st, rel, u)
+}
+
+// loadRel reads and checks the file rel of the directory.
+func (l *dirLoader) loadRel(st *set, rel, u string) (*docInfo, string) {
+	p := filepath.Join(l.root, filepath.FromSlash(rel))
+	name := filepath.Join(l.label, filepath.FromSlash(rel))
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Sprintf("%s: %v", name, unwrapPath(err))
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Sprintf("%s is not a regular file", name)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Sprintf("%s: %v", name, unwrapPath(err))
+	}
+	defer f.Close()
+	d := checkDocument(st.s, name, u, f, l.opts)
+	d.rel = rel
+	return d, ""
+}
+
+// setBase gives the documents read so far their URLs under base.
+func (l *dirLoader) setBase(st *set, base string) {
+	l.base, l.baseKey = base, urlKey(base)
+	for _, d := range st.order {
+		if d.rel != "" {
+			d.url = base + escapePath(d.rel)
+			st.byKey[urlKey(d.url)] = d
+		}
+	}
+}
+
+// inferBase finds the URL at which documents are served from the links
+// between them: the prefix that, followed by the relative path of a
+// document, gives the most link targets.
+func inferBase(docs []*docInfo) string {
+	rels := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		rels[d.rel] = true
+	}
+	votes := map[string]int{}
+	for _, d := range docs {
+		for _, ref := range refs(d) {
+			k := urlKey(ref)
+			if strings.Contains(k, "?") || !strings.Contains(k, "://") {
+				continue
+			}
+			start := strings.Index(k, "://") + 3
+			for i := start; i < len(k); i++ {
+				if k[i] == '/' && rels[k[i+1:]] {
+					votes[k[:i+1]]++
+				}
+			}
+		}
+	}
+	best, n := "", 0
+	for b, v := range votes {
+		if v > n || v == n && b < best {
+			best, n = b, v
+		}
+	}
+	return best
+}
+
+// escapePath percent-encodes the segments of a relative path.
+func escapePath(rel string) string {
+	segs := strings.Split(rel, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError: findings
+// name the document already.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,148 @@
+package validate
+
+import (
+	"context"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// A set is the documents of one directory or one site, validated
+// together: each alone, then the links between them.
+type set struct {
+	s       *sink
+	opts    *Options
+	loader  loader
+	byKey   map[string]*docInfo
+	order   []*docInfo
+	missing map[string]string // URL key → why it could not be loaded
+	skipped map[string]bool   // URL keys out of scope, each counted once
+	limited bool              // MaxDocuments was reached
+	audited int               // resources audited
+}
+
+// A loader reads the documents of a set by URL.
+type loader interface {
+	// inScope reports whether the document at u belongs to the set.
+	inScope(u string) bool
+	// load reads and checks the document at u, or says why it cannot.
+	load(ctx context.Context, s *set, u string) (*docInfo, string)
+}
+
+func newSet(s *sink, opts *Options, l loader) *set {
+	return &set{s: s, opts: opts, loader: l, byKey: map[string]*docInfo{}, missing: map[string]string{}, skipped: map[string]bool{}}
+}
+
+// add registers a document read by the loader.
+func (st *set) add(d *docInfo) {
+	if d.url != "" {
+		st.byKey[urlKey(d.url)] = d
+	}
+	st.order = append(st.order, d)
+}
+
+// get returns the document at u, loading it if needed. in says whether u
+// belongs to the set at all; a nil document in the set comes with why.
+func (st *set) get(ctx context.Context, u string) (d *docInfo, why string, in bool) {
+	k := urlKey(u)
+	if d, ok := st.byKey[k]; ok {
+		return d, "", true
+	}
+	if why, ok := st.missing[k]; ok {
+		return nil, why, true
+	}
+	if !st.loader.inScope(u) {
+		st.skipped[k] = true
+		return nil, "", false
+	}
+	if len(st.order) >= st.opts.MaxDocuments || ctx.Err() != nil {
+		st.limited = st.limited || ctx.Err() == nil
+		return nil, "", false
+	}
+	d, why = st.loader.load(ctx, st, u)
+	if d == nil {
+		st.missing[k] = why
+		return nil, why, true
+	}
+	st.add(d)
+	if urlKey(d.url) != k {
+		st.byKey[k] = d // reached through a redirect
+	}
+	return d, "", true
+}
+
+// crawl loads every document the documents already loaded lead to.
+func (st *set) crawl(ctx context.Context) {
+	for i := 0; i < len(st.order); i++ {
+		for _, ref := range refs(st.order[i]) {
+			st.get(ctx, ref)
+		}
+	}
+}
+
+// refs are the URLs of the documents d leads to: up and index links, the
+// documents a Source Description, Capability List or index lists, and the
+// manifests of a dump's packages.
+func refs(d *docInfo) []string {
+	var out []string
+	for _, l := range d.links {
+		rels := strings.Fields(l.Rel)
+		if l.Href != "" && (slices.Contains(rels, "up") || slices.Contains(rels, "index")) {
+			out = append(out, l.Href)
+		}
+	}
+	lists := d.capability == rsxml.CapDescription || d.capability == rsxml.CapCapabilityList || d.index && d.capability != ""
+	for _, c := range d.children {
+		if lists && c.loc != "" && !slices.Contains(notificationCapabilities, c.md.Capability) {
+			out = append(out, c.loc)
+		}
+		if c.contents.Href != "" {
+			out = append(out, c.contents.Href)
+		}
+	}
+	return out
+}
+
+// urlKey normalizes a URL for lookups: scheme and host in lower case,
+// without a default port or fragment, the path decoded.
+func urlKey(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return raw
+	}
+	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if scheme == "http" {
+		host = strings.TrimSuffix(host, ":80")
+	} else if scheme == "https" {
+		host = strings.TrimSuffix(host, ":443")
+	}
+	p := u.Path
+	if p == "" && host != "" {
+		p = "/"
+	}
+	k := scheme + "://" + host + p
+	if u.RawQuery != "" {
+		k += "?" + u.RawQuery
+	}
+	return k
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port.
+func sameOrigin(a, b string) bool {
+	ua, err1 := url.Parse(urlKey(a))
+	ub, err2 := url.Parse(urlKey(b))
+	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && ua.Host == ub.Host
+}
+
+// report returns the findings with the documents of the set.
+func (st *set) report() *Report {
+	rep := st.s.report()
+	for _, d := range st.order {
+		rep.Documents = append(rep.Documents, d.name)
+	}
+	rep.NotFollowed = len(st.skipped)
+	rep.Audited = st.audited
+	return rep
+}

@@ -1,0 +1,120 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Options change what a validation checks. The zero value checks the
+// documents and the links between them, with the defaults below.
+type Options struct {
+	// LenientHash reports digests that are not hex as warnings rather than
+	// errors (the spec's own Example 27 has such digests).
+	LenientHash bool
+
+	// BaseURL is the URL at which a directory is served, to resolve the
+	// links between its documents. Empty: inferred from the documents.
+	BaseURL string
+
+	// Resources is a directory holding the listed resources: each one's
+	// length and digests are checked (the spec's audit). ResourcesURL is
+	// where that directory is served; empty means BaseURL (or, for a site,
+	// the URL validated).
+	Resources    string
+	ResourcesURL string
+
+	// Fetch audits a site's resources over HTTP.
+	Fetch bool
+
+	// CrossSite follows links, and fetches resources, on other hosts than
+	// that of the site validated. Off, they are counted as not followed.
+	CrossSite bool
+
+	// MaxDocuments bounds the documents of one site or directory that are
+	// checked (DefaultMaxDocuments if zero).
+	MaxDocuments int
+
+	// Timeout bounds each HTTP request (DefaultTimeout if zero).
+	Timeout time.Duration
+
+	// Jobs is the number of resources audited at once (DefaultJobs if zero).
+	Jobs int
+
+	// Client makes the HTTP requests; nil means a client of its own.
+	Client *http.Client
+
+	// Label names the file or directory validated in findings, instead of
+	// the path given (rsgen build names its output, not its staging
+	// directory).
+	Label string
+
+	// Limits of a document are those of the spec (50,000 entries, 50 MB);
+	// a body is never read past 50 MB.
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxDocuments = 10000
+	DefaultTimeout      = 30 * time.Second
+	// DefaultJobs: an audit reads files or downloads; 4 keeps two cores and
+	// a disk or a modest link busy without hammering a site.
+	DefaultJobs = 4
+)
+
+// UserAgent is sent with every request.
+const UserAgent = "rsgen-validate (+https://github.com/rsgen/rsgen)"
+
+// ErrUsage wraps errors in the options or targets given (not in documents).
+var ErrUsage = errors.New("usage")
+
+func (o *Options) normalize() error {
+	if o.MaxDocuments <= 0 {
+		o.MaxDocuments = DefaultMaxDocuments
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = DefaultJobs
+	}
+	if o.Client == nil {
+		o.Client = &http.Client{CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 {
+				return errors.New("more than 5 redirects")
+			}
+			return nil
+		}}
+	}
+	for _, u := range []*string{&o.BaseURL, &o.ResourcesURL} {
+		if *u == "" {
+			continue
+		}
+		p, err := url.Parse(*u)
+		if err != nil || !p.IsAbs() || p.Host == "" {
+			return fmt.Errorf("%w: %q is not an absolute URL", ErrUsage, *u)
+		}
+		if !strings.HasSuffix(*u, "/") {
+			*u += "/"
+		}
+	}
+	return nil
+}
+
+// IsURL reports whether target names a site or document over HTTP rather
+// than a path.
+func IsURL(target string) bool {
+	return strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")
+}
+
+// Target validates a path (a file or a directory) or an http(s) URL.
+func Target(ctx context.Context, target string, opts Options) (*Report, error) {
+	if IsURL(target) {
+		return Site(ctx, target, opts)
+	}
+	return Path(ctx, target, opts)
+}

@@ -1,0 +1,115 @@
+package validate
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+func TestCheckDatetime(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // RFC 3339 in UTC; "" when invalid
+	}{
+		{"2013-01-03T09:00:00Z", "2013-01-03T09:00:00Z"},
+		{" 2013-01-03T09:00:00Z ", "2013-01-03T09:00:00Z"},
+		{"2013-01-03T09:00:00.5Z", "2013-01-03T09:00:00.5Z"},
+		{"2013-01-03T09:00:00.123456789012Z", "2013-01-03T09:00:00.123456789Z"},
+		{"2013-01-03T10:00:00+01:00", "2013-01-03T09:00:00Z"},
+		{"2013-01-03T08:30:00-00:30", "2013-01-03T09:00:00Z"},
+		{"2013-01-03T09:00Z", ""},    // W3C allows, xsd:dateTime does not
+		{"2013-01-03T09:00:00", ""},  // xsd:dateTime allows, W3C does not
+		{"2013-01-03", ""},           // a date is not a dateTime
+		{"2013-02-29T00:00:00Z", ""}, // not a leap year
+		{"2013-01-03T24:00:00Z", ""}, // xsd allows 24:00:00, W3C does not
+		{"2013-01-03T09:00:00+24:00", ""},
+		{"2013-01-03T09:00:00.Z", ""},
+		{"12013-01-03T09:00:00Z", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, msg := checkDatetime(tt.in)
+			if tt.want == "" {
+				if msg == "" {
+					t.Errorf("accepted, as %s", got)
+				}
+				return
+			}
+			if msg != "" || got.Format(time.RFC3339Nano) != tt.want {
+				t.Errorf("got %s %q, want %s", got.Format(time.RFC3339Nano), msg, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckLastmod(t *testing.T) {
+	for in, ok := range map[string]bool{
+		"2013-01-03": true, "2013-01-03T09:00:00Z": true, "2013-01-03Z": false, "2013-01": false, "2013": false, "2013-1-3": false,
+	} {
+		if _, msg := checkLastmod(in); (msg == "") != ok {
+			t.Errorf("%q: valid %v, want %v (%s)", in, msg == "", ok, msg)
+		}
+	}
+}
+
+// FuzzDatetime checks the validator's own datetime parser against
+// rsxml.ParseTime, on every string of the form it accepts.
+func FuzzDatetime(f *testing.F) {
+	for _, s := range []string{"2013-01-03T09:00:00Z", "2013-01-03T09:00:00.123+05:30", "2013-01-03", "2000-02-29T23:59:59-12:00", "2013-13-03T09:00:00Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !isXSDDate(s) && !isXSDDateTime(s) {
+			return
+		}
+		got, msg := parseChecked(s, s)
+		want, err := rsxml.ParseTime(s)
+		if (msg == "") != (err == nil) || err == nil && !got.Equal(want) {
+			t.Errorf("%q: parseChecked %v %q, rsxml.ParseTime %v %v", s, got, msg, want, err)
+		}
+	})
+}
+
+func TestValueChecks(t *testing.T) {
+	tests := []struct {
+		name string
+		got  func() bool // true when the value is accepted
+		want bool
+	}{
+		{"type text/html", func() bool { b, p := checkType("text/html"); return b == "" && p == "" }, true},
+		{"type image/svg+xml matches the pattern", func() bool { b, p := checkType("image/svg+xml"); return b == "" && p == "" }, true},
+		{"type with a dot is a pattern warning", func() bool { b, p := checkType("application/vnd.ms-excel"); return b == "" && p != "" }, true},
+		{"type with parameters", func() bool { b, _ := checkType("text/html; charset=utf-8"); return b == "" }, false},
+		{"type without subtype", func() bool { b, _ := checkType("text"); return b == "" }, false},
+		{"hash md5", func() bool { return len(checkHash("md5:1584abdf8ebdc9802ac0c6a7402c03b6")) == 0 }, true},
+		{"hash upper-case algorithm and hex", func() bool { return len(checkHash("MD5:1584ABDF8EBDC9802AC0C6A7402C03B6")) == 0 }, true},
+		{"hash unknown algorithm", func() bool { return len(checkHash("sha3-256:00")) == 0 }, true},
+		{"hash empty digest", func() bool { return len(checkHash("md5:")) == 0 }, false},
+		{"hash short sha-1", func() bool { return len(checkHash("sha-1:00")) == 0 }, false},
+		{"length 0", func() bool { return checkLength("0") == "" }, true},
+		{"length with sign", func() bool { return checkLength("+5") == "" }, true},
+		{"length decimal", func() bool { return checkLength("5.0") == "" }, false},
+		{"pri 999999", func() bool { return checkPri("999999") == "" }, true},
+		{"pri 1000000", func() bool { return checkPri("1000000") == "" }, false},
+		{"path /a", func() bool { return checkPath("/a") == "" }, true},
+		{"path /", func() bool { return checkPath("/") == "" }, false},
+		{"loc http", func() bool { b, e := checkLoc("http://example.com/a"); return b == "" && e == "" }, true},
+		{"loc urn", func() bool { b, _ := checkLoc("urn:isbn:0451450523"); return b == "" }, true},
+		{"loc with two fragments", func() bool { b, _ := checkLoc("http://example.com/#a#b"); return b == "" }, false},
+		{"rel up", func() bool { b, o := checkRel("up"); return b == "" && o == "" }, true},
+		{"rel URI", func() bool { b, o := checkRel("http://www.openarchives.org/rs/terms/patch"); return b == "" && o == "" }, true},
+		{"rel bad escape", func() bool { b, _ := checkRel("a b%"); return b == "" }, false},
+		{"priority 1.00", func() bool { return validPriority("1.00") }, true},
+		{"priority .5", func() bool { return validPriority(".5") }, true},
+		{"priority 1.01", func() bool { return validPriority("1.01") }, false},
+		{"priority -0.1", func() bool { return validPriority("-0.1") }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.got(); got != tt.want {
+				t.Errorf("accepted %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
