@@ -20,15 +20,15 @@ func buildCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "build",
 		Usage:     "publish the Resource List of a directory, and the documents that lead to it",
-		ArgsUsage: "SOURCE",
+		ArgsUsage: "SOURCE | --export FILE",
 		Description: "Scans SOURCE, hashes every published file in parallel and writes, into --out:\n" +
 			"  .well-known/resourcesync            the Source Description\n" +
 			"  resourcesync/capabilitylist.xml     the Capability List\n" +
 			"  resourcesync/resourcelist.xml       the Resource List, or a Resource List Index over\n" +
 			"                                      resourcelist-00001.xml, … past --max-entries or --max-bytes\n" +
-			"Everything is staged and moved into place only when complete.\n\n" + exitCodesHelp,
+			"Everything is staged and moved into place only when complete.\n" + exportHelp + "\n\n" + exitCodesHelp,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required)"},
+			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
 			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
 			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
