@@ -302,6 +302,7 @@ func (b *build) ingest(ctx context.Context, rd *records.Reader, root *os.Root, x
 			}
 			err := rd.ReadBatch(&job.batch, exportBatch)
 			if errors.Is(err, io.EOF) {
+				b.stats.WalkDone.Store(true) // Found is the total
 				return nil
 			}
 			if err != nil {

@@ -481,3 +481,25 @@ func TestExportInterruptedWhileWaiting(t *testing.T) {
 		t.Errorf("output left behind: %v", err)
 	}
 }
+
+// TestExportDeterministic: the same export gives the same bytes whatever
+// the number of workers and however small the sorters' memory.
+func TestExportDeterministic(t *testing.T) {
+	var outs []map[string]string
+	for _, jobs := range []int{1, 2, 7} {
+		cfg := exportCfg(t, "testdata/exports/catalogue.csv")
+		cfg.Jobs = jobs
+		if jobs == 7 {
+			cfg.chunk = 1024
+		}
+		if _, err := Build(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, outputFiles(t, cfg.Out))
+	}
+	for i := 1; i < len(outs); i++ {
+		if fmt.Sprint(outs[i]) != fmt.Sprint(outs[0]) {
+			t.Errorf("build %d differs from build 0", i)
+		}
+	}
+}
