@@ -56,8 +56,14 @@ var ErrPrevious = errors.New("the previous build cannot be used")
 // anything is scanned: a previous build that cannot be used fails the
 // build at once.
 func (b *build) prepareAcross(ctx context.Context) error {
-	if b.cfg.Cache != "" {
+	switch {
+	case b.cfg.Cache != "" && b.archive != nil:
+		b.notice("--cache is for a directory tree: an archive is read whole every time")
+	case b.cfg.Cache != "":
 		b.across.cache = b.loadCache()
+	}
+	if b.cfg.Changes.Dump && b.archive != nil {
+		return errors.New("--change-dump needs a directory tree as SOURCE, not an archive: its packages are made from the files")
 	}
 	src := b.cfg.Changes.Previous
 	if src == "" {

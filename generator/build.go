@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,10 +19,16 @@ import (
 // Config is what a build needs. The CLI fills it from flags; the zero
 // values of the optional fields are the documented defaults.
 type Config struct {
-	Source  string  // directory to publish
-	Out     string  // output directory; Source if empty
-	BaseURL BaseURL // where Source is served
+	Source  string  // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
+	Out     string  // output directory; Source if empty (required for an archive or an export)
+	BaseURL BaseURL // where Source is served; relative locs of an export are joined to it
 	DocsURL BaseURL // where Out is served; BaseURL if zero
+
+	// A record export is published instead of Source: see export.go.
+	Export         string        // the export file; "-" for standard input
+	ExportFormat   string        // "jsonl" or "csv"; from the name of Export if empty
+	ChangesWindow  time.Duration // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
+	SkipBadRecords bool          // publish without the bad records (exit status 3) rather than fail
 
 	Hashes         hashing.Set // DefaultSet if nil
 	Filter         Filter
@@ -49,6 +56,8 @@ type Config struct {
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
+	stdin  io.Reader        // the export "-"; os.Stdin if nil
+	chunk  int              // memory of each sorter of an export; extsort.DefaultChunkBytes/2 if zero
 
 	// Test seams: listed is called with each file the walk will publish,
 	// before it is read; createHook is called before each staged file is
@@ -66,6 +75,7 @@ type Report struct {
 	Elapsed   time.Duration
 	Cached    int           // files found unchanged in the hash cache, not read
 	Changes   *ChangeReport // nil without a previous build
+	Export    *ExportReport // for a record export: Files counts the records listed
 }
 
 // ErrSource and ErrOutput mark the errors of a build that come from its
@@ -106,6 +116,8 @@ type build struct {
 	at       time.Time
 	caps     []rsxml.Entry // Capability List entries, in the order written
 	across   across        // the previous build, the changes since, the hash cache
+	archive  *archive      // Source, when it is an archive
+	export   *ExportReport // what a record export held, when one is published
 }
 
 // Build publishes the Resource List of cfg.Source and the documents that
@@ -154,11 +166,21 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	for i := range resources {
 		rep.Bytes += resources[i].Length
 	}
+	if b.export != nil {
+		rep.Files, rep.Bytes, rep.Export = b.export.Listed, b.export.Bytes, b.export
+	}
 	return rep, nil
 }
 
 func newBuild(cfg *Config) (*build, error) {
+	root, arch, err := sourceOf(cfg)
+	if err != nil {
+		return nil, mark(err, ErrSource)
+	}
 	if cfg.Out == "" {
+		if root == "" {
+			return nil, errors.New("no output directory given")
+		}
 		cfg.Out = cfg.Source
 	}
 	if cfg.DocsURL.IsZero() {
@@ -182,11 +204,10 @@ func newBuild(cfg *Config) (*build, error) {
 	if err := cfg.Filter.Validate(); err != nil {
 		return nil, err
 	}
-	root, err := sourceRoot(cfg.Source)
-	if err != nil {
-		return nil, mark(err, ErrSource)
+	if cfg.DocsURL.IsZero() {
+		return nil, errors.New("no URL for the documents: give a base URL or a docs URL")
 	}
-	b := &build{cfg: cfg, root: root, stats: cfg.Stats, notice: cfg.Notice, at: cfg.At.UTC().Truncate(time.Second)}
+	b := &build{cfg: cfg, root: root, archive: arch, stats: cfg.Stats, notice: cfg.Notice, at: cfg.At.UTC().Truncate(time.Second)}
 	if b.stats == nil {
 		b.stats = new(Stats)
 	}
@@ -201,7 +222,7 @@ func newBuild(cfg *Config) (*build, error) {
 	if docs := filepath.Join(out, DocsDir); within(docs, root) {
 		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another --out", cfg.Source, docs), ErrOutput)
 	}
-	if within(root, out) {
+	if root != "" && within(root, out) {
 		rel, _ := filepath.Rel(root, out)
 		b.outRel = filepath.ToSlash(rel)
 		if b.outRel == "." {
@@ -248,7 +269,7 @@ func sourceRoot(source string) (string, error) {
 		return "", fmt.Errorf("source %s: %w", source, unwrapPath(err))
 	}
 	if !st.IsDir() {
-		return "", fmt.Errorf("source %s is not a directory", source)
+		return "", fmt.Errorf("source %s is not a directory (nor a .tar, .tar.gz, .tgz or .zip archive)", source)
 	}
 	f, err := os.Open(resolved)
 	if err != nil {
@@ -286,10 +307,13 @@ func (b *build) sourceDescriptionURL() string { return b.cfg.DocsURL.String() + 
 
 // run does the work of Build inside the stage.
 func (b *build) run(ctx context.Context) ([]Resource, error) {
+	if b.cfg.Export != "" {
+		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
+	}
 	if err := b.prepareAcross(ctx); err != nil {
 		return nil, err
 	}
-	resources, err := b.scanTree(ctx)
+	resources, err := b.scan(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +337,7 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if err := b.writeResourceDump(dump); err != nil {
 		return nil, err
 	}
-	if err := b.writeChanges(ctx, resources); err != nil {
+	if err := b.publishChanges(ctx, resources); err != nil {
 		return nil, err
 	}
 	if err := b.writeCapabilityList(); err != nil {
@@ -329,6 +353,12 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 }
 
 func (b *build) writeResourceList(resources []Resource, completed time.Time) error {
+	return b.writeResources(len(resources), func(i int, e *rsxml.Entry) { resources[i].entry(e) }, completed)
+}
+
+// writeResources writes the Resource List of n resources, whose entries
+// fill gives in order (see writeList), and adds it to the capabilities.
+func (b *build) writeResources(n int, fill func(i int, e *rsxml.Entry), completed time.Time) error {
 	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
 	spec := listSpec{
 		name:   "resourcelist",
@@ -337,7 +367,7 @@ func (b *build) writeResourceList(resources []Resource, completed time.Time) err
 		limits: b.cfg.Limits,
 		partMD: func(int, int) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
 	}
-	wl, err := b.writeList(spec, len(resources), func(i int, e *rsxml.Entry) { resources[i].entry(e) })
+	wl, err := b.writeList(spec, n, fill)
 	if err != nil {
 		return err
 	}

@@ -35,11 +35,11 @@ type carried struct {
 	data []byte
 }
 
-// writeChanges publishes the Change Lists: this build's (if anything
+// publishChanges publishes the Change Lists: this build's (if anything
 // changed), the earlier ones carried forward, and the Change List Index
 // over them; then the Change Dump, if asked for. The first build, without
 // a previous one, publishes none: there is nothing to compare with.
-func (b *build) writeChanges(ctx context.Context, resources []Resource) error {
+func (b *build) publishChanges(ctx context.Context, resources []Resource) error {
 	prev := b.across.prev
 	if prev == nil {
 		return nil

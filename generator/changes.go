@@ -37,27 +37,40 @@ func (c *Change) entry(e *rsxml.Entry) {
 }
 
 // writeChangeList writes changes, which must be in chronological order, as
-// the Change List DocsDir/<name>.xml covering from to until, or, past the
-// limits, as parts <name>-00001.xml, … under a Change List Index at that
-// name. A zero until writes an open list, still growing.
+// the Change List DocsDir/<name>.xml (split into parts under an index at
+// that name past the limits), covering from to until. A zero until writes
+// an open list, still growing.
 func (b *build) writeChangeList(name string, changes []Change, from, until time.Time) (writtenList, error) {
-	index := b.docURL(name + ".xml")
-	parts, err := b.writeChangeParts(name, changes, from, until, func(split bool) string {
-		if split {
-			return index
-		}
-		return ""
-	})
-	if err != nil {
-		return writtenList{}, err
+	return b.writeChanges(name, len(changes), func(i int) time.Time { return changes[i].Datetime },
+		func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until)
+}
+
+// writeChanges is writeChangeList for n changes that fill gives in
+// chronological order (see writeList); datetime(i) is the time of change i.
+func (b *build) writeChanges(name string, n int, datetime func(i int) time.Time, fill func(i int, e *rsxml.Entry), from, until time.Time) (writtenList, error) {
+	md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
+	if !until.IsZero() {
+		md.Until = rsxml.FormatTime(until)
 	}
-	if len(parts) == 1 {
-		return writtenList{Name: name + ".xml", Docs: 1}, nil
+	spec := listSpec{
+		name:   name,
+		md:     md,
+		links:  []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}},
+		limits: b.cfg.Limits,
+		partMD: func(first, last int) rsxml.MD {
+			pm := rsxml.MD{From: rsxml.FormatTime(datetime(first).Truncate(time.Second))}
+			if first == 0 {
+				pm.From = md.From
+			}
+			if last == n-1 {
+				pm.Until = md.Until
+			} else {
+				pm.Until = rsxml.FormatTime(datetime(last + 1).Truncate(time.Second))
+			}
+			return pm
+		},
 	}
-	if err := b.writeChangeListIndex(name+".xml", parts); err != nil {
-		return writtenList{}, err
-	}
-	return writtenList{Name: name + ".xml", Index: true, Docs: len(parts) + 1}, nil
+	return b.writeList(spec, n, fill)
 }
 
 // timeWidth is the longest a datetime rsgen writes can be

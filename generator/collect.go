@@ -47,7 +47,12 @@ func (p *problems) add(pr Problem) {
 func (p *problems) sorted() []Problem {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	slices.SortStableFunc(p.list, func(a, b Problem) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(p.list, func(a, b Problem) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return a.Line - b.Line
+	})
 	return p.list
 }
 

@@ -58,9 +58,15 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 		}
 	}
 	if len(reread) > 0 {
-		verdicts, err := b.reread(ctx, resources, reread)
-		if err != nil {
-			return err
+		verdicts := make([]verdict, len(reread)) // unchanged: an archive cannot be read again
+		if b.archive != nil {
+			b.notice(fmt.Sprintf("--previous published other digests than --hash, and an archive cannot be read again for them: %d members of unchanged length count as unchanged", len(reread)))
+		} else {
+			var err error
+			if verdicts, err = b.reread(ctx, resources, reread); err != nil {
+				return err
+			}
+			b.across.report.Reread = len(reread)
 		}
 		for k, job := range reread {
 			r, p := &resources[job.res], &prev.Resources[job.prev]
@@ -70,7 +76,6 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 				changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
 			}
 		}
-		b.across.report.Reread = len(reread)
 	}
 	for j := range prev.Resources {
 		if !seen[j] {

@@ -109,6 +109,9 @@ func (b *build) hostData(resources []Resource, completed time.Time) (*hosting.Da
 	for i := range resources {
 		d.Bytes += max(resources[i].Length, 0)
 	}
+	if b.export != nil { // a record export has no []Resource: see export.go
+		d.Resources, d.Bytes = b.export.Listed, b.export.Bytes
+	}
 	d.Size = units.FormatSize(d.Bytes)
 	for _, c := range b.caps {
 		capability := hosting.Capability{Capability: c.MD.Capability, Name: capabilityNames[c.MD.Capability], URL: c.Loc, Href: c.Loc}

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -49,7 +50,15 @@ func (b *build) writeList(spec listSpec, n int, fill func(i int, e *rsxml.Entry)
 	// rel="index" link; a list that ends up whole has a shorter header, so
 	// a plan made with it holds for both.
 	partDoc := rsxml.Doc{MD: spec.md, Links: append(append([]rsxml.Link(nil), spec.links...), rsxml.Link{Rel: "index", Href: b.docURL(spec.name + ".xml")})}
-	starts, err := planParts(spec.name, &partDoc, spec.limits, n, fill)
+	// A part of a change document covers the interval of its entry in the
+	// index (section 12.2): its own from and, but for the last part of an
+	// open list, until. The plan counts the header with an until.
+	timed := spec.md.From != "" && spec.partMD != nil
+	planDoc := partDoc
+	if timed && planDoc.MD.Until == "" {
+		planDoc.MD.Until = "0000-00-00T00:00:00Z" // as long as the until of a part (whole seconds)
+	}
+	starts, err := planParts(spec.name, &planDoc, spec.limits, n, fill)
 	if err != nil {
 		return writtenList{}, err
 	}
@@ -89,7 +98,11 @@ func (b *build) writeList(spec listSpec, n int, fill func(i int, e *rsxml.Entry)
 		if p+1 < len(starts) {
 			last = starts[p+1] - 1
 		}
-		if err := b.writeDoc(partName(spec.name, p+1), partDoc, first, last+1, fill); err != nil {
+		doc := partDoc
+		if timed {
+			doc.MD.From, doc.MD.Until = cmp.Or(index[p].MD.From, spec.md.From), index[p].MD.Until
+		}
+		if err := b.writeDoc(partName(spec.name, p+1), doc, first, last+1, fill); err != nil {
 			return writtenList{}, err
 		}
 	}

@@ -221,3 +221,39 @@ func TestPreviousWithUnknownDigest(t *testing.T) {
 		t.Errorf("report %+v", rep.Changes)
 	}
 }
+
+func TestPreviousOfAnArchive(t *testing.T) {
+	dir := t.TempDir()
+	tarball := filepath.Join(dir, "site.tar")
+	out := filepath.Join(dir, "out")
+	writeTestArchive(t, tarball, []archiveMember{{name: "a.txt", body: "alpha"}, {name: "b.txt", body: "bravo"}})
+	cfg := acConfig(tarball, out, acDay(1))
+	cfg.Hashes = hashing.Set{hashing.MD5}
+	acBuild(t, cfg)
+	writeTestArchive(t, tarball, []archiveMember{{name: "a.txt", body: "ALPHA"}, {name: "c.txt", body: "charlie"}})
+
+	// Against its previous build, with other digests: the archive cannot
+	// be read again, so equal lengths count as unchanged, with a notice.
+	cfg = acConfig(tarball, out, acDay(2))
+	cfg.Changes.Previous = out
+	cfg.Cache = filepath.Join(dir, "cache")
+	var notices []string
+	cfg.Notice = func(m string) { notices = append(notices, m) }
+	rep := acBuild(t, cfg)
+	if rep.Changes.Created != 1 || rep.Changes.Deleted != 1 || rep.Changes.Updated != 0 || rep.Cached != 0 {
+		t.Errorf("report %+v, %d cached", rep.Changes, rep.Cached)
+	}
+	want := []string{"--cache is for a directory tree", "an archive cannot be read again"}
+	if len(notices) != len(want) {
+		t.Fatalf("notices %q", notices)
+	}
+	for i, w := range want {
+		if !strings.Contains(notices[i], w) {
+			t.Errorf("notice %q does not say %q", notices[i], w)
+		}
+	}
+	cfg.Changes.Dump, cfg.Notice = true, nil
+	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--change-dump needs a directory tree") {
+		t.Errorf("a Change Dump of an archive: %v", err)
+	}
+}

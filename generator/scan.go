@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -66,11 +67,17 @@ func (f *Filter) Publishes(name, rel string) bool {
 
 // A Problem is a file that was not published, and why.
 type Problem struct {
-	Path string // relative to the source, or the record's line
+	Path string // relative to the source, or the record export
+	Line int    // line of a bad record in the export; 0 for a file
 	Err  error
 }
 
-func (p Problem) Error() string { return p.Path + ": " + p.Err.Error() }
+func (p Problem) Error() string {
+	if p.Line > 0 {
+		return p.Path + ":" + strconv.Itoa(p.Line) + ": " + p.Err.Error()
+	}
+	return p.Path + ": " + p.Err.Error()
+}
 
 // scanFile is a regular file found by the walker.
 type scanFile struct {

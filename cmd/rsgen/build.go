@@ -20,15 +20,15 @@ func buildCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "build",
 		Usage:     "publish the Resource List of a directory, and the documents that lead to it",
-		ArgsUsage: "SOURCE",
+		ArgsUsage: "SOURCE | --export FILE",
 		Description: "Scans SOURCE, hashes every published file in parallel and writes, into --out:\n" +
 			"  .well-known/resourcesync            the Source Description\n" +
 			"  resourcesync/capabilitylist.xml     the Capability List\n" +
 			"  resourcesync/resourcelist.xml       the Resource List, or a Resource List Index over\n" +
 			"                                      resourcelist-00001.xml, … past --max-entries or --max-bytes\n" +
-			"Everything is staged and moved into place only when complete.\n\n" + exitCodesHelp,
+			"Everything is staged and moved into place only when complete.\n" + exportHelp + "\n\n" + exitCodesHelp,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required)"},
+			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
 			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
 			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
@@ -43,7 +43,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
-		}, append(append(hostFlags(), dumpFlags()...), changesFlags()...)...),
+		}, append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...)...),
 		Action: runBuild,
 		// Without this, cli prints the whole help to stdout before the error.
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -57,7 +57,9 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	var cfg generator.Config
 	switch c.NArg() {
 	case 0:
-		return cfg, usageErr("run 'rsgen build --base-url URL SOURCE'", "no SOURCE directory given")
+		if c.String(flagExport) == "" {
+			return cfg, usageErr("run 'rsgen build --base-url URL SOURCE'", "no SOURCE directory given")
+		}
 	case 1:
 	default:
 		return cfg, usageErr("give one SOURCE; put flags before it", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
@@ -66,17 +68,22 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	cfg.Out = c.String(flagOut)
 
 	raw := c.String(flagBaseURL)
-	if raw == "" {
+	if raw == "" && c.String(flagExport) == "" {
 		return cfg, usageErr("set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served", "--base-url is required")
 	}
 	var err error
-	if cfg.BaseURL, err = generator.ParseBaseURL(raw); err != nil {
-		return cfg, usageErr("give an absolute URL such as https://example.org/", "--base-url: %v", err)
+	if raw != "" {
+		if cfg.BaseURL, err = generator.ParseBaseURL(raw); err != nil {
+			return cfg, usageErr("give an absolute URL such as https://example.org/", "--base-url: %v", err)
+		}
 	}
 	if raw := c.String(flagDocsURL); raw != "" {
 		if cfg.DocsURL, err = generator.ParseBaseURL(raw); err != nil {
 			return cfg, usageErr("give an absolute URL such as https://example.org/", "--docs-url: %v", err)
 		}
+	}
+	if err := exportConfig(c, &cfg); err != nil {
+		return cfg, err
 	}
 	if cfg.Hashes, err = hashing.ParseSet(c.String(flagHash)); err != nil {
 		return cfg, usageErr("for example --hash sha-256 or --hash md5,sha-256", "--hash: %v", err)
@@ -161,8 +168,9 @@ func runBuild(c *cli.Context) error {
 	rep, err := generator.Build(c.Context, cfg)
 	stopProgress()
 	if err != nil {
-		hint := ""
+		hint := badRecords(stderr, err)
 		switch {
+		case hint != "":
 		case errors.Is(err, generator.ErrFailFast):
 			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
 		case errors.Is(err, generator.ErrSource):
@@ -179,6 +187,9 @@ func runBuild(c *cli.Context) error {
 			err = errors.New("interrupted; nothing was published, the output is as it was")
 		}
 		return failure(err, hint)
+	}
+	if rep.Export != nil {
+		return finishExport(stderr, cfg, rep, quiet)
 	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())

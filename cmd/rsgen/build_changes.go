@@ -27,6 +27,14 @@ func changesFlags() []cli.Flag {
 
 // changesConfig fills cfg from the flags of changesFlags.
 func changesConfig(c *cli.Context, cfg *generator.Config) error {
+	if c.String(flagExport) != "" {
+		for _, f := range []string{flagPrevious, flagChangeDump, flagCache} {
+			if c.IsSet(f) {
+				return usageErr("a record export publishes a Change List of its own, from its records' times (--"+flagChangesWindow+")",
+					"--%s does not apply to --%s", f, flagExport)
+			}
+		}
+	}
 	cfg.Changes.Previous = c.String(flagPrevious)
 	keep, err := units.ParseDuration(c.String(flagChangesKeep))
 	if err != nil {

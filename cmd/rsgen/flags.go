@@ -25,6 +25,10 @@ const (
 	flagResourceDump    = "resource-dump"
 	flagDumpMaxBytes    = "dump-max-bytes"
 	flagDumpCompression = "dump-compression"
+	flagExport          = "export"
+	flagExportFormat    = "export-format"
+	flagChangesWindow   = "changes-window"
+	flagSkipBadRecords  = "skip-bad-records"
 )
 
 // Environment variables read in place of flags.

@@ -18,7 +18,17 @@ func FormatTime(t time.Time) string {
 func AppendTime(b []byte, t time.Time) []byte {
 	t = t.UTC()
 	if t.Nanosecond() == 0 {
-		return t.AppendFormat(b, "2006-01-02T15:04:05Z")
+		// By hand: time.AppendFormat interprets its layout on every call,
+		// and a list formats a time per entry (a third of writing one).
+		year, month, day := t.Date()
+		hour, minute, sec := t.Clock()
+		if year < 0 || year > 9999 {
+			return t.AppendFormat(b, "2006-01-02T15:04:05Z")
+		}
+		return append(b, byte('0'+year/1000), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-',
+			byte('0'+int(month)/10), byte('0'+int(month)%10), '-', byte('0'+day/10), byte('0'+day%10), 'T',
+			byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
+			byte('0'+sec/10), byte('0'+sec%10), 'Z')
 	}
 	return t.AppendFormat(b, "2006-01-02T15:04:05.999999999Z")
 }

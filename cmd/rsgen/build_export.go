@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/records"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// exportHelp is what build's help says of archives and record exports.
+const exportHelp = "SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With --export FILE, the\n" +
+	"records of a catalogue (JSON Lines or CSV) are published instead, with a Change List of a trailing\n" +
+	"window (resourcesync/changelist.xml); see docs/EXPORTS.md."
+
+// exportFlags are the flags of record exports.
+func exportFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagExport, Usage: "publish the records of `FILE` (JSON Lines or CSV, optionally gzipped; - for stdin) instead of SOURCE"},
+		&cli.StringFlag{Name: flagExportFormat, Usage: "`FORMAT` of --export: jsonl or csv (default: from its extension)"},
+		&cli.StringFlag{Name: flagChangesWindow, Value: "30d", Usage: "`DURATION` of the Change List of --export, back from the snapshot time (0: no Change List)"},
+		&cli.BoolFlag{Name: flagSkipBadRecords, Usage: "publish --export without its bad records (each is named; exit status 3) rather than fail"},
+	}
+}
+
+// exportConfig reads the flags of record exports into cfg, which holds
+// the other flags already, and checks how they combine with SOURCE.
+func exportConfig(c *cli.Context, cfg *generator.Config) error {
+	cfg.Export = c.String(flagExport)
+	if cfg.Export == "" {
+		for _, f := range []string{flagExportFormat, flagChangesWindow, flagSkipBadRecords} {
+			if c.IsSet(f) {
+				return usageErr("give the record export with --export FILE", "--%s applies to --export only", f)
+			}
+		}
+		if cfg.Out == "" && cfg.Source != "" && isArchive(cfg.Source) {
+			return usageErr("give --out DIR: the documents cannot be written into an archive", "no --out for the archive %s", cfg.Source)
+		}
+		return nil
+	}
+	switch {
+	case cfg.Source != "":
+		return usageErr("drop SOURCE, or --export", "give SOURCE or --export, not both")
+	case cfg.Out == "":
+		return usageErr("give --out DIR, the directory to write the documents into", "--export needs --out")
+	case cfg.BaseURL.IsZero() && cfg.DocsURL.IsZero():
+		return usageErr("give --docs-url (where --out is served) or --base-url (which relative locs are joined to, and the default of --docs-url)",
+			"no URL for the documents")
+	}
+	for _, f := range []string{flagInclude, flagExclude, flagHidden, flagFollowSymlinks} {
+		if c.IsSet(f) {
+			return usageErr("records are selected by their status in the export", "--%s applies to SOURCE trees and archives, not to --export", f)
+		}
+	}
+	if raw := c.String(flagExportFormat); raw != "" {
+		if _, err := records.ParseFormat(raw); err != nil {
+			return usageErr("give --export-format jsonl or csv", "--export-format: %v", err)
+		}
+		cfg.ExportFormat = raw
+	} else if _, ok := records.FormatOf(cfg.Export); !ok {
+		return usageErr("name the file .jsonl, .ndjson or .csv (optionally .gz), or give --export-format jsonl or csv",
+			"cannot tell the format of --export %s", cfg.Export)
+	}
+	window, err := units.ParseDuration(c.String(flagChangesWindow))
+	if err != nil {
+		return usageErr("for example --changes-window 30d, or 0 for no Change List", "--changes-window: %v", err)
+	}
+	cfg.ChangesWindow = window
+	if window == 0 {
+		cfg.ChangesWindow = -1 // none
+	}
+	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
+	return nil
+}
+
+func isArchive(source string) bool {
+	s := strings.ToLower(source)
+	return strings.HasSuffix(s, ".tar") || strings.HasSuffix(s, ".tar.gz") || strings.HasSuffix(s, ".tgz") || strings.HasSuffix(s, ".zip")
+}
+
+// badRecords prints the bad records of a failed build, one a line, and
+// returns the hint for the error, or "" if err is not about bad records.
+func badRecords(stderr io.Writer, err error) string {
+	var bre *generator.BadRecordsError
+	if !errors.As(err, &bre) {
+		return ""
+	}
+	for _, p := range bre.Problems {
+		fmt.Fprintf(stderr, "rsgen: error: %s\n", p.Error())
+	}
+	if n := bre.Total - len(bre.Problems); n > 0 {
+		fmt.Fprintf(stderr, "rsgen: error: and %d more bad records\n", n)
+	}
+	return "fix them in the export, or give --skip-bad-records to publish the rest"
+}
+
+// finishExport reports a build from a record export: skipped records,
+// warnings, and the summary.
+func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report, quiet bool) error {
+	ex := rep.Export
+	for _, p := range rep.Problems {
+		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
+	}
+	if !quiet {
+		for _, w := range ex.Warnings {
+			fmt.Fprintf(stderr, "rsgen: warning: %s\n", w)
+		}
+		var notes []string
+		if ex.Tombstones > 0 {
+			notes = append(notes, count(ex.Tombstones, "deletion"))
+		}
+		statuses := make([]string, 0, len(ex.Withheld))
+		for s := range ex.Withheld {
+			statuses = append(statuses, s)
+		}
+		slices.Sort(statuses)
+		for _, s := range statuses {
+			notes = append(notes, fmt.Sprintf("%d %s not published", ex.Withheld[s], s))
+		}
+		if ex.ChangeList {
+			notes = append(notes, fmt.Sprintf("%s since %s", count(ex.Changes, "change"), rsxml.FormatTime(ex.From)))
+		}
+		extra := ""
+		if len(notes) > 0 {
+			extra = "; " + strings.Join(notes, ", ")
+		}
+		fmt.Fprintf(stderr, "rsgen: published %s (%s) from %s in %s to %s in %s%s\n",
+			count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, count(rep.Documents, "document"),
+			cfg.Out, rep.Elapsed.Round(time.Millisecond), extra)
+	}
+	if len(rep.Problems) > 0 {
+		return &exitError{code: exitPartial, err: fmt.Errorf("%s skipped (named above)", count(len(rep.Problems), "bad record")),
+			hint: "fix them in the export; without --skip-bad-records they fail the build"}
+	}
+	return nil
+}

@@ -1,0 +1,406 @@
+package generator
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bufio"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/mediatype"
+)
+
+// An archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its
+// members are published as the files of the tree it holds, with the same
+// URL mapping, filter and hashing, read as a stream and never unpacked to
+// disk. Its members' modification times are their lastmod.
+//
+// Members are refused, each as a Problem, never read, and never written
+// anywhere, if their name is absolute, has a "..", "." or empty segment, a
+// backslash, a NUL, or is not valid UTF-8; if they are hard links (use tar
+// --hard-dereference); or if the archive holds the same name twice (tar
+// -r appends a copy; which one is meant cannot be known). Directories,
+// devices and FIFOs are skipped; symbolic links are skipped with a notice.
+//
+// Zip members are hashed in parallel (zip.File.Open reads each one
+// independently); a tar is a stream, hashed member after member by the
+// goroutine that reads it.
+type archive struct {
+	path string
+	kind archiveKind
+	// members maps the path of each published member to its index in the
+	// archive: in zip.Reader.File, or in the order of the tar stream.
+	members map[string]int
+}
+
+// memberName checks the name of a member and returns it as a path
+// relative to the root of the tree, or "" for a directory.
+func memberName(raw string) (string, error) {
+	switch {
+	case !utf8.ValidString(raw):
+		return "", errors.New("the name is not valid UTF-8 and has no URL")
+	case strings.IndexByte(raw, 0) >= 0:
+		return "", errors.New("the name has a NUL character")
+	case strings.IndexByte(raw, '\\') >= 0:
+		return "", errors.New("the name has a backslash, which some tools read as a separator; refused")
+	case strings.HasPrefix(raw, "/") || len(raw) >= 2 && raw[1] == ':' && ('a' <= raw[0]|0x20 && raw[0]|0x20 <= 'z'):
+		return "", errors.New("absolute name; refused, never written or read")
+	}
+	name := raw
+	for strings.HasPrefix(name, "./") {
+		name = name[2:]
+	}
+	if name == "" || name == "." || strings.HasSuffix(name, "/") {
+		return "", nil
+	}
+	for seg := range strings.SplitSeq(name, "/") {
+		switch seg {
+		case "..":
+			return "", errors.New("the name has a .. segment, which leaves the archive; refused, never written or read")
+		case "", ".":
+			return "", fmt.Errorf("the name has an empty or %q segment; refused", ".")
+		}
+	}
+	return name, nil
+}
+
+// displayName quotes a member name that cannot be shown as it is.
+func displayName(raw string) string {
+	if utf8.ValidString(raw) && !strings.ContainsAny(raw, "\x00\n\r") {
+		return raw
+	}
+	return fmt.Sprintf("%q", raw)
+}
+
+// publishes reports whether the member name is published by the filter,
+// checking each of its directories as the walker prunes them, and leaving
+// out rsgen's own documents when the archive is served where they are.
+func (b *build) publishes(name string) bool {
+	if b.cfg.DocsURL == b.cfg.BaseURL && (name == WellKnownFile || name == DocsDir || strings.HasPrefix(name, DocsDir+"/")) {
+		return false
+	}
+	f := &b.cfg.Filter
+	for i := 0; i < len(name); i++ {
+		if name[i] == '/' {
+			dir := name[:i]
+			if f.pruneDir(dir[strings.LastIndexByte(dir, '/')+1:], dir) {
+				return false
+			}
+		}
+	}
+	return f.Publishes(name[strings.LastIndexByte(name, '/')+1:], name)
+}
+
+// scanArchive lists and hashes the published members of the archive,
+// sorted by path.
+func (b *build) scanArchive(ctx context.Context) ([]Resource, error) {
+	a := b.archive
+	a.members = map[string]int{}
+	var out []Resource
+	var err error
+	if a.kind == archiveZip {
+		out, err = b.scanZip(ctx, a)
+	} else {
+		out, err = b.scanTar(ctx, a)
+	}
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(x, y Resource) int { return strings.Compare(x.Path, y.Path) })
+	return out, nil
+}
+
+// member is one entry of an archive, as scanning sees it.
+type member struct {
+	raw   string
+	index int
+	mode  fs.FileMode
+	link  bool // a tar hard link
+}
+
+// admit decides whether a member is published: it returns the member's
+// path, or "" after reporting why not, if that needs reporting.
+func (b *build) admit(m member, seen map[string]int) string {
+	name, err := memberName(m.raw)
+	if err != nil {
+		b.problems.add(Problem{Path: displayName(m.raw), Err: err})
+		return ""
+	}
+	if name == "" || m.mode.IsDir() || !b.publishes(name) {
+		return ""
+	}
+	switch {
+	case m.link:
+		b.problems.add(Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
+		return ""
+	case m.mode&fs.ModeSymlink != 0:
+		b.notice(fmt.Sprintf("%s: symbolic link in the archive, not published", name))
+		return ""
+	case !m.mode.IsRegular():
+		return "" // devices, FIFOs: no bytes to publish
+	}
+	seen[name]++
+	return name
+}
+
+// dropDuplicates removes every resource whose path the archive holds more
+// than once, and reports each such path.
+func (b *build) dropDuplicates(out []Resource, seen map[string]int) []Resource {
+	for name, n := range seen {
+		if n > 1 {
+			b.problems.add(Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			delete(b.archive.members, name)
+		}
+	}
+	return slices.DeleteFunc(out, func(r Resource) bool { return seen[r.Path] > 1 })
+}
+
+// resource makes the Resource of a member that was read.
+func (b *build) resource(name string, n int64, sum []byte, head []byte, mod fs.FileInfo) (Resource, error) {
+	loc, err := b.cfg.BaseURL.Resolve(name)
+	if err != nil {
+		return Resource{}, err
+	}
+	typ := mediatype.ByName(name)
+	if typ == "" {
+		typ = mediatype.Sniff(head)
+	}
+	return Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: b.cfg.Hashes.Format(sum), Type: typ}, nil
+}
+
+// scanZip hashes the members of a zip file with a pool of workers.
+func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
+	zr, err := zip.OpenReader(a.path)
+	if err != nil {
+		return nil, fmt.Errorf("source %s: %w", a.path, err)
+	}
+	defer zr.Close()
+	seen := map[string]int{}
+	var todo []int
+	names := make([]string, len(zr.File))
+	for i, f := range zr.File {
+		m := member{raw: f.Name, index: i, mode: f.Mode()}
+		if names[i] = b.admit(m, seen); names[i] != "" {
+			todo = append(todo, i)
+			a.members[names[i]] = i
+			b.stats.Found.Add(1)
+		}
+	}
+	b.stats.WalkDone.Store(true)
+
+	workers := b.cfg.Jobs
+	if workers <= 0 {
+		workers = hashing.DefaultWorkers()
+	}
+	results := make([]*Resource, len(zr.File))
+	next := make(chan int)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(next)
+		for _, i := range todo {
+			select {
+			case next <- i:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	for range workers {
+		h := hashing.NewHasher(b.cfg.Hashes)
+		g.Go(func() error {
+			for i := range next {
+				f := zr.File[i]
+				r, err := b.readMember(h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return f.Open() })
+				if err != nil {
+					b.problems.add(Problem{Path: names[i], Err: err})
+					continue
+				}
+				results[i] = &r
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var out []Resource
+	for _, r := range results {
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	return b.dropDuplicates(out, seen), nil
+}
+
+// readMember reads and hashes one member.
+func (b *build) readMember(h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (Resource, error) {
+	rc, err := open()
+	if err != nil {
+		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
+	}
+	n, sum, err := h.Sum(make([]byte, 0, b.cfg.Hashes.SumSize()), rc)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	b.stats.Hashed.Add(1)
+	b.stats.Bytes.Add(n)
+	if err != nil {
+		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
+	}
+	if n != info.Size() {
+		return Resource{}, fmt.Errorf("reading from the archive: %d bytes, the archive says %d", n, info.Size())
+	}
+	return b.resource(name, n, sum, h.Head(), info)
+}
+
+// openTar opens the tar stream of the archive, decompressing it if needed.
+func openTar(a *archive) (*tar.Reader, func() error, error) {
+	f, err := os.Open(a.path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("source %s: %w", a.path, unwrapPath(err))
+	}
+	var r io.Reader = bufio.NewReaderSize(f, 256<<10)
+	closeAll := f.Close
+	if a.kind == archiveTarGz {
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("source %s: %w", a.path, err)
+		}
+		r = zr
+		closeAll = func() error { zr.Close(); return f.Close() }
+	}
+	return tar.NewReader(r), closeAll, nil
+}
+
+// scanTar hashes the members of a tar stream in the order they come.
+// Hashing in this goroutine was measured against handing the bytes to
+// another: see BenchmarkScanTar and docs/PERFORMANCE.md.
+func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
+	tr, closeTar, err := openTar(a)
+	if err != nil {
+		return nil, err
+	}
+	defer closeTar()
+	seen := map[string]int{}
+	h := hashing.NewHasher(b.cfg.Hashes)
+	var out []Resource
+	for i := 0; ; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the archive %s: %w", a.path, err)
+		}
+		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
+		name := b.admit(m, seen)
+		if name == "" {
+			continue
+		}
+		b.stats.Found.Add(1)
+		a.members[name] = i
+		r, err := b.readMember(h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
+		if err != nil {
+			b.problems.add(Problem{Path: name, Err: err})
+			continue
+		}
+		out = append(out, r)
+	}
+	b.stats.WalkDone.Store(true)
+	return b.dropDuplicates(out, seen), nil
+}
+
+// tarMode is the type of a tar member, by its type flag alone: the type
+// bits of its mode may say otherwise, and a pax global header (which git
+// archive writes) is no file.
+func tarMode(flag byte) fs.FileMode {
+	switch flag {
+	case tar.TypeReg, tar.TypeCont, tar.TypeGNUSparse, tar.TypeLink:
+		return 0
+	case tar.TypeDir:
+		return fs.ModeDir
+	case tar.TypeSymlink:
+		return fs.ModeSymlink
+	}
+	return fs.ModeIrregular // devices, FIFOs, pax global headers, volume labels
+}
+
+// Each calls fn with the path and bytes of every published member, in the
+// order of the archive, reading it once more: the hook by which a
+// Resource Dump packages an archive's members without unpacking it. A zip
+// member may also be opened on its own (zip.File.Open, by the index in
+// members), so that packages can be filled in parallel; a tar is a stream,
+// and this sequential pass is the only way back to its bytes. Each does not
+// compare the bytes with the scan: a caller that must (a dump never
+// packages a member its manifest would lie about) hashes what it reads.
+func (a *archive) Each(ctx context.Context, fn func(path string, r io.Reader) error) error {
+	byIndex := make(map[int]string, len(a.members))
+	for name, i := range a.members {
+		byIndex[i] = name
+	}
+	if a.kind == archiveZip {
+		zr, err := zip.OpenReader(a.path)
+		if err != nil {
+			return fmt.Errorf("source %s: %w", a.path, err)
+		}
+		defer zr.Close()
+		for i, f := range zr.File {
+			name, ok := byIndex[i]
+			if !ok {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rc, err := f.Open()
+			if err == nil {
+				err = fn(name, rc)
+				if cerr := rc.Close(); err == nil {
+					err = cerr
+				}
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		return nil
+	}
+	tr, closeTar, err := openTar(a)
+	if err != nil {
+		return err
+	}
+	defer closeTar()
+	for i := 0; ; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		_, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading the archive %s: %w", a.path, err)
+		}
+		if name, ok := byIndex[i]; ok {
+			if err := fn(name, tr); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package generator
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// Records of an export are kept, until they are written, as compact byte
+// strings in an extsort.Sorter: a key that orders them and a payload that
+// holds the rest of a Resource.
+//
+// Resource List key: loc, 0x00, line (8 bytes, big-endian). A loc never
+// holds a 0x00 (it is a URI), so the records of one loc are adjacent, in
+// the order of their lines: a duplicate follows the record it repeats.
+//
+// Change List key: datetime (8 bytes: Unix seconds, biased to sort as
+// unsigned), then the Resource List key: chronological, then by loc.
+
+// appendLocKey appends the Resource List key of loc at line.
+func appendLocKey(b []byte, loc string, line int) []byte {
+	b = append(b, loc...)
+	b = append(b, 0)
+	return binary.BigEndian.AppendUint64(b, uint64(line))
+}
+
+// appendChangeKey appends the Change List key of an event.
+func appendChangeKey(b []byte, datetime time.Time, loc string, line int) []byte {
+	b = binary.BigEndian.AppendUint64(b, uint64(datetime.Unix())^(1<<63))
+	return appendLocKey(b, loc, line)
+}
+
+// splitLocKey returns the loc and line of a Resource List key.
+func splitLocKey(key []byte) (loc []byte, line int) {
+	n := len(key) - 9
+	return key[:n], int(binary.BigEndian.Uint64(key[n+1:]))
+}
+
+// splitChangeKey returns the datetime, loc and line of a Change List key.
+func splitChangeKey(key []byte) (time.Time, []byte, int) {
+	t := time.Unix(int64(binary.BigEndian.Uint64(key)^(1<<63)), 0).UTC()
+	loc, line := splitLocKey(key[8:])
+	return t, loc, line
+}
+
+// Payload flags.
+const (
+	itemHasModified = 1 << iota
+	itemHasLength
+	itemHasLinks
+)
+
+// appendItem appends the payload of r (all but its loc) and, for a change
+// document, the change (0 in a Resource List).
+func appendItem(b []byte, r *Resource, change byte) []byte {
+	var flags byte
+	if !r.Modified.IsZero() {
+		flags |= itemHasModified
+	}
+	if r.Length >= 0 {
+		flags |= itemHasLength
+	}
+	if len(r.Links) > 0 {
+		flags |= itemHasLinks
+	}
+	b = append(b, flags, change)
+	if !r.Modified.IsZero() {
+		b = binary.AppendVarint(b, r.Modified.Unix())
+		b = binary.AppendUvarint(b, uint64(r.Modified.Nanosecond()))
+	}
+	if r.Length >= 0 {
+		b = binary.AppendUvarint(b, uint64(r.Length))
+	}
+	b = appendStr(b, r.Hash)
+	b = appendStr(b, r.Type)
+	b = appendStr(b, r.Path)
+	if len(r.Links) > 0 {
+		b = binary.AppendUvarint(b, uint64(len(r.Links)))
+		for i := range r.Links {
+			l := &r.Links[i]
+			for _, s := range [...]string{l.Rel, l.Href, l.Type, l.Hash, l.Length, l.Modified, l.Encoding, l.Path, l.Pri, l.Profile} {
+				b = appendStr(b, s)
+			}
+		}
+	}
+	return b
+}
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+var errCorruptItem = errors.New("corrupt sorted record")
+
+// itemReader decodes a payload.
+type itemReader struct {
+	b   []byte
+	err error
+}
+
+func (d *itemReader) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errCorruptItem
+		d.b = nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *itemReader) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errCorruptItem
+		d.b = nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *itemReader) str() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.err = errCorruptItem
+		d.b = nil
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// decodeItem fills r (but its Loc) from a payload and returns its change.
+func decodeItem(payload []byte, r *Resource) (byte, error) {
+	if len(payload) < 2 {
+		return 0, errCorruptItem
+	}
+	flags, change := payload[0], payload[1]
+	d := itemReader{b: payload[2:]}
+	r.Modified, r.Length, r.Links = time.Time{}, -1, nil
+	if flags&itemHasModified != 0 {
+		sec := d.varint()
+		r.Modified = time.Unix(sec, int64(d.uvarint())).UTC()
+	}
+	if flags&itemHasLength != 0 {
+		n := d.uvarint()
+		if n > math.MaxInt64 {
+			return 0, errCorruptItem
+		}
+		r.Length = int64(n)
+	}
+	r.Hash, r.Type, r.Path = d.str(), d.str(), d.str()
+	if flags&itemHasLinks != 0 {
+		n := d.uvarint()
+		if n > uint64(len(d.b)) {
+			return 0, errCorruptItem
+		}
+		r.Links = make([]rsxml.Link, n)
+		for i := range r.Links {
+			l := &r.Links[i]
+			for _, p := range [...]*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile} {
+				*p = d.str()
+			}
+		}
+	}
+	return change, d.err
+}

@@ -1,0 +1,209 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/mediatype"
+	"github.com/rsgen/rsgen/internal/records"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// Change values in the payload of a sorted record (see appendItem).
+const (
+	itemCreated byte = 'c'
+	itemUpdated byte = 'u'
+	itemDeleted byte = 'd'
+)
+
+func changeName(c byte) string {
+	switch c {
+	case itemCreated:
+		return rsxml.ChangeCreated
+	case itemUpdated:
+		return rsxml.ChangeUpdated
+	}
+	return rsxml.ChangeDeleted
+}
+
+// An exportWorker turns batches of raw records into sorted-record keys and
+// payloads. Each worker has its own Hasher; several run at once.
+type exportWorker struct {
+	b      *build
+	rd     *records.Reader
+	root   *os.Root // the export's directory: local files are read only inside it
+	hasher *hashing.Hasher
+	x      *exportState // read only: window and names
+	sum    []byte
+	res    *exportResult
+	line   int
+}
+
+// batch processes one batch into job.res.
+func (w *exportWorker) batch(job *exportJob) {
+	w.res = &job.res
+	w.res.reset()
+	for i := 0; i < job.batch.Len(); i++ {
+		rec, err := w.rd.Parse(&job.batch, i)
+		w.line = rec.Line
+		w.res.records++
+		if err == nil {
+			err = w.record(&rec)
+		}
+		if err != nil {
+			var re *records.Error
+			if errors.As(err, &re) {
+				err = re.Err
+			}
+			w.res.bad = append(w.res.bad, Problem{Path: w.x.rep.Name, Line: rec.Line, Err: err})
+		}
+	}
+}
+
+// resolve returns the URL of a loc or href: as given if it is one, else
+// the path joined to the base URL.
+func (w *exportWorker) resolve(s string, isURL bool) (string, error) {
+	if isURL {
+		return s, nil
+	}
+	if w.b.cfg.BaseURL.IsZero() {
+		return "", fmt.Errorf("%q is a relative path and no base URL is given (--base-url)", s)
+	}
+	return w.b.cfg.BaseURL.Resolve(s)
+}
+
+// record processes one good record.
+func (w *exportWorker) record(rec *records.Record) error {
+	if !rec.Published() {
+		if w.res.withheld == nil {
+			w.res.withheld = map[string]int{}
+		}
+		w.res.withheld[rec.Status]++
+		return nil
+	}
+	loc, err := w.resolve(rec.Loc, rec.LocIsURL)
+	if err != nil {
+		return fmt.Errorf("loc: %w", err)
+	}
+	links := rec.Links
+	for i := range links {
+		if links[i].Href, err = w.resolve(links[i].Href, rec.LinkURL[i]); err != nil {
+			return fmt.Errorf("link %s: %w", links[i].Rel, err)
+		}
+	}
+	if rec.Deleted {
+		w.res.tombstones++
+		t := rec.DeletionTime()
+		if t.IsZero() {
+			w.noTime()
+			return nil
+		}
+		w.host(loc)
+		w.event(&Resource{Loc: loc, Length: -1}, t, itemDeleted)
+		return nil
+	}
+	r := Resource{Loc: loc, Length: rec.Length, Modified: rec.Lastmod, Hash: rec.Hash, Type: rec.Type, Path: rec.Path, Links: links}
+	if rec.Path != "" {
+		if err := w.readFile(&r, rec); err != nil {
+			return err
+		}
+	}
+	w.host(loc)
+	w.add(false, appendLocKey(w.res.buf, loc, w.line), &r, 0)
+	if rec.Lastmod.IsZero() {
+		w.noTime()
+		return nil
+	}
+	change := itemUpdated
+	if !rec.Created.IsZero() && rec.Created.Truncate(time.Second).Equal(rec.Lastmod.Truncate(time.Second)) {
+		change = itemCreated
+	}
+	w.event(&r, rec.Lastmod, change)
+	return nil
+}
+
+func (w *exportWorker) noTime() {
+	if w.x.window {
+		w.res.noTime.add(w.line)
+	}
+}
+
+func (w *exportWorker) host(loc string) {
+	if w.res.hosts == nil {
+		w.res.hosts = map[string]int{}
+	}
+	w.res.hosts[hostOf(loc)]++
+}
+
+// event adds the change of r at t to the Change List, if t is in its window.
+func (w *exportWorker) event(r *Resource, t time.Time, change byte) {
+	if !w.x.window {
+		return
+	}
+	t = t.Truncate(time.Second)
+	if t.Before(w.x.from) {
+		return
+	}
+	if t.After(w.b.at) {
+		w.res.future.add(w.line)
+		return
+	}
+	w.add(true, appendChangeKey(w.res.buf, t, r.Loc, w.line), r, change)
+}
+
+// add appends the key (already appended to res.buf) and payload of r.
+func (w *exportWorker) add(change bool, buf []byte, r *Resource, c byte) {
+	keyEnd := len(buf)
+	w.res.buf = appendItem(buf, r, c)
+	w.res.adds = append(w.res.adds, exportAdd{change: change, keyEnd: keyEnd, end: len(w.res.buf)})
+}
+
+// readFile reads the local file of a record, inside the export's
+// directory, and publishes its digests, length and (if the record gives
+// none) its media type. Digests and a length the record gives must match.
+func (w *exportWorker) readFile(r *Resource, rec *records.Record) error {
+	f, err := w.root.OpenFile(filepath.FromSlash(rec.Path), rootOpenFlags, 0)
+	if err != nil {
+		return fmt.Errorf("path %s: %w", rec.Path, describeReadError(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("path %s: %w", rec.Path, describeReadError(err))
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("path %s: %w", rec.Path, hashing.ErrNotRegular)
+	}
+	w.sum, err = w.hasher.SumFile(w.sum[:0], f, st.Size())
+	if err != nil {
+		return fmt.Errorf("path %s: %w", rec.Path, describeReadError(err))
+	}
+	w.b.stats.Bytes.Add(st.Size())
+	set := w.b.cfg.Hashes
+	hash := set.Format(w.sum)
+	if rec.Hash != "" {
+		given, _ := rsxml.ParseHash(rec.Hash)
+		have, _ := rsxml.ParseHash(hash)
+		for _, g := range given {
+			for _, h := range have {
+				if g.Alg == h.Alg && g.Digest != h.Digest {
+					return fmt.Errorf("hash: the export gives %s:%s, the file %s has %s:%s", g.Alg, g.Digest, rec.Path, h.Alg, h.Digest)
+				}
+			}
+		}
+	}
+	if rec.Length >= 0 && rec.Length != st.Size() {
+		return fmt.Errorf("length: the export gives %d bytes, the file %s has %d", rec.Length, rec.Path, st.Size())
+	}
+	r.Hash, r.Length = hash, st.Size()
+	if r.Type == "" {
+		if r.Type = mediatype.ByName(rec.Path); r.Type == "" {
+			r.Type = mediatype.Sniff(w.hasher.Head())
+		}
+	}
+	return nil
+}

@@ -1,0 +1,297 @@
+package generator
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/extsort"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// writeExportLists checks the sorted records for duplicates, then writes
+// the Resource List and the Change List from them.
+func (b *build) writeExportLists(x *exportState, completed time.Time) error {
+	if err := b.dedupe(x); err != nil {
+		return err
+	}
+	if len(x.bad) > 0 {
+		slices.SortFunc(x.bad, func(a, b Problem) int { return a.Line - b.Line })
+		return &BadRecordsError{Name: x.rep.Name, Problems: x.bad, Total: x.rep.Bad}
+	}
+	b.warnHosts(x)
+	rl := &cursor{s: x.rl, skip: x.skip(splitLocKey), decode: func(key, val []byte, e *rsxml.Entry) error {
+		var r Resource
+		if _, err := decodeItem(val, &r); err != nil {
+			return err
+		}
+		loc, _ := splitLocKey(key)
+		r.Loc = string(loc)
+		r.entry(e)
+		return nil
+	}}
+	err := b.writeResources(x.rep.Listed, rl.entry, completed)
+	if err = errors.Join(err, rl.close()); err != nil {
+		return err
+	}
+	return b.writeExportChangeList(x)
+}
+
+// skip returns a test of whether a sorted record is a skipped duplicate,
+// or nil if there is none.
+func (x *exportState) skip(split func([]byte) ([]byte, int)) func(key []byte) bool {
+	if len(x.skipped) == 0 {
+		return nil
+	}
+	return func(key []byte) bool {
+		_, line := split(key)
+		return x.skipped[line]
+	}
+}
+
+// dedupe passes over the Resource List records in order of loc: each
+// record whose loc an earlier line has is bad. It counts the rest.
+func (b *build) dedupe(x *exportState) error {
+	it, err := x.rl.Iter()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	var prev []byte
+	prevLine := 0
+	for it.Next() {
+		loc, line := splitLocKey(it.Key())
+		if prevLine > 0 && bytes.Equal(loc, prev) {
+			if x.skipped == nil {
+				x.skipped = map[int]bool{}
+			}
+			x.skipped[line] = true
+			p := Problem{Path: x.rep.Name, Line: line, Err: fmt.Errorf("duplicate loc %s (first at line %d)", loc, prevLine)}
+			if err := b.badRecord(x, p); err != nil {
+				return err
+			}
+			continue
+		}
+		prev, prevLine = append(prev[:0], loc...), line
+		x.rep.Listed++
+		if n := itemLength(it.Value()); n > 0 {
+			x.rep.Bytes += n
+		}
+	}
+	return it.Err()
+}
+
+// itemLength returns the length in a payload, or -1, decoding no more
+// than it must.
+func itemLength(payload []byte) int64 {
+	if len(payload) < 2 || payload[0]&itemHasLength == 0 {
+		return -1
+	}
+	d := itemReader{b: payload[2:]}
+	if payload[0]&itemHasModified != 0 {
+		d.varint()
+		d.uvarint()
+	}
+	n := d.uvarint()
+	if d.err != nil || n > 1<<62 {
+		return -1
+	}
+	return int64(n)
+}
+
+// writeExportChangeList writes the Change List of the window, unless it
+// is not wanted or some record has no time to place it by.
+func (b *build) writeExportChangeList(x *exportState) error {
+	rep := x.rep
+	if !x.window {
+		return nil
+	}
+	if x.future.n > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s changed after the snapshot time %s (first at line %d): they are listed, but their changes are not in the Change List until a build at or after them",
+			countNoun(x.future.n, "record"), rsxml.FormatTime(b.at), x.future.first))
+	}
+	if x.noTime.n > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no Change List: %s no lastmod (or, for a deletion, no time) to place %s in the window by (first at line %d); a Change List would have to invent it",
+			countNoun(x.noTime.n, "record")+pick(x.noTime.n, " has", " have"), pick(x.noTime.n, "it", "them"), x.noTime.first))
+		return nil
+	}
+	// Count the events and note their times, which the index needs; a
+	// tombstone exported twice gives one event.
+	var times []int64
+	var prev []byte
+	it, err := x.ch.Iter()
+	if err != nil {
+		return err
+	}
+	skip := x.skip(func(key []byte) ([]byte, int) { _, loc, line := splitChangeKey(key); return loc, line })
+	same := func(key, val []byte) bool {
+		return prev != nil && bytes.Equal(eventID(key, val), prev)
+	}
+	for it.Next() {
+		if skip != nil && skip(it.Key()) || same(it.Key(), it.Value()) {
+			continue
+		}
+		prev = append(prev[:0], eventID(it.Key(), it.Value())...)
+		times = append(times, int64(bigEndian(it.Key())^(1<<63)))
+	}
+	it.Close()
+	if err := it.Err(); err != nil {
+		return err
+	}
+	prev = nil
+	cur := &cursor{s: x.ch, skip: func(key []byte) bool {
+		return skip != nil && skip(key)
+	}, decode: func(key, val []byte, e *rsxml.Entry) error {
+		var c Change
+		ch, err := decodeItem(val, &c.Resource)
+		if err != nil {
+			return err
+		}
+		var loc []byte
+		c.Datetime, loc, _ = splitChangeKey(key)
+		c.Loc, c.Change = string(loc), changeName(ch)
+		c.entry(e)
+		return nil
+	}}
+	cur.dup = func(key, val []byte) bool {
+		if same(key, val) {
+			return true
+		}
+		prev = append(prev[:0], eventID(key, val)...)
+		return false
+	}
+	cur.restart = func() { prev = nil }
+	wl, err := b.writeChanges("changelist", len(times), func(i int) time.Time { return time.Unix(times[i], 0).UTC() }, cur.entry, x.from, time.Time{})
+	if err = errors.Join(err, cur.close()); err != nil {
+		return err
+	}
+	rep.ChangeList, rep.Changes = true, len(times)
+	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(wl.Name), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
+	return nil
+}
+
+// eventID is what makes an event the same as another: its datetime, loc
+// and change, not the line it came from.
+func eventID(key, val []byte) []byte {
+	id := key[:len(key)-8] // datetime, loc, 0x00
+	if len(val) > 1 {
+		return append(id[:len(id):len(id)], val[1])
+	}
+	return id
+}
+
+func bigEndian(b []byte) uint64 {
+	return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+}
+
+// warnHosts warns when the locs are not all on the host of the documents:
+// Destinations such as the reference client (resync) refuse resources on
+// other hosts by default.
+func (b *build) warnHosts(x *exportState) {
+	docs := hostOf(b.cfg.DocsURL.String())
+	others, n := []string{}, 0
+	for h, c := range x.hosts {
+		if h != docs {
+			n += c
+			if h == "" {
+				h = "more hosts"
+			}
+			others = append(others, fmt.Sprintf("%s (%d)", h, c))
+		}
+	}
+	if n == 0 {
+		return
+	}
+	slices.Sort(others)
+	if len(others) > 5 {
+		others = append(others[:5], fmt.Sprintf("and %d more hosts", len(others)-5))
+	}
+	x.rep.Warnings = append(x.rep.Warnings, fmt.Sprintf("%s not on %s, where the documents are served: %s; Destinations such as the reference client refuse resources on other hosts unless told otherwise",
+		countNoun(n, "record")+pick(n, " is", " are"), docs, strings.Join(others, ", ")))
+}
+
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// A cursor serves the fill function of writeList from passes over a
+// sorter: calls in order of index are one pass; a call for an earlier
+// entry starts a new one. An error is kept for close.
+type cursor struct {
+	s       *extsort.Sorter
+	skip    func(key []byte) bool      // records that are not entries; may be nil
+	dup     func(key, val []byte) bool // like skip, for a record that repeats the previous; may be nil
+	restart func()                     // called when a pass starts; may be nil
+	decode  func(key, val []byte, e *rsxml.Entry) error
+	it      *extsort.Iter
+	next    int // index of the entry the pass gives next
+	last    rsxml.Entry
+	lastI   int
+	err     error
+}
+
+func (c *cursor) entry(i int, e *rsxml.Entry) {
+	if c.err == nil && c.it != nil && i == c.lastI && c.next == i+1 {
+		*e = c.last
+		return
+	}
+	if c.err == nil && (c.it == nil || i < c.next) {
+		c.start()
+	}
+	for c.err == nil && c.next <= i {
+		if !c.it.Next() {
+			c.err = c.it.Err()
+			if c.err == nil {
+				c.err = fmt.Errorf("entry %d of a list is missing from the sorted records", i)
+			}
+			break
+		}
+		key, val := c.it.Key(), c.it.Value()
+		if c.skip != nil && c.skip(key) || c.dup != nil && c.dup(key, val) {
+			continue
+		}
+		if c.next == i {
+			c.err = c.decode(key, val, e)
+			c.last, c.lastI = *e, i
+		}
+		c.next++
+	}
+	if c.err != nil {
+		*e = rsxml.Entry{}
+	}
+}
+
+func (c *cursor) start() {
+	if c.it != nil {
+		c.it.Close()
+	}
+	c.next = 0
+	if c.restart != nil {
+		c.restart()
+	}
+	c.it, c.err = c.s.Iter()
+}
+
+// close ends the pass and returns the first error of any.
+func (c *cursor) close() error {
+	if c.it != nil {
+		if err := c.it.Close(); c.err == nil {
+			c.err = err
+		}
+	}
+	return c.err
+}

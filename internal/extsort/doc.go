@@ -1,0 +1,18 @@
+// Package extsort sorts records by a byte-string key in bounded memory.
+//
+// A [Sorter] gathers records (a key and a payload, both copied) in a chunk
+// of at most a given number of bytes. A full chunk is sorted and written to
+// a file of its own, a run; [Sorter.Iter] merges the runs and the last
+// chunk, still in memory, into one pass in key order, and may be called
+// again for another pass. Records with equal keys come out in the order
+// they were added. An export of a million records thus needs the memory of
+// one chunk, not of a million records, and one that fits in a chunk is
+// never written to disk.
+//
+// Keys are compared as byte strings (bytes.Compare). Within a chunk, the
+// sort first compares eight bytes past the prefix common to all its keys,
+// held beside each record's offset, so that most comparisons touch no
+// record at all: sorted URLs share long prefixes.
+//
+// A Sorter and its Iters are not safe for concurrent use.
+package extsort

@@ -1,0 +1,131 @@
+package extsort
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+)
+
+type rec struct{ key, val string }
+
+func collect(t *testing.T, s *Sorter) []rec {
+	t.Helper()
+	it, err := s.Iter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var out []rec
+	for it.Next() {
+		out = append(out, rec{string(it.Key()), string(it.Value())})
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestSorter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var input []rec
+	for i := range 5000 {
+		// Long shared prefixes, short keys, keys that are prefixes of others,
+		// and many equal keys, whose order of addition must be kept.
+		k := fmt.Sprintf("https://example.org/records/%d", rng.IntN(3000))
+		switch i % 7 {
+		case 0:
+			k = k[:rng.IntN(len(k))]
+		case 1:
+			k += "\x00\x01"
+		}
+		input = append(input, rec{k, fmt.Sprintf("v%d", i)})
+	}
+	want := slices.Clone(input)
+	slices.SortStableFunc(want, func(a, b rec) int { return bytes.Compare([]byte(a.key), []byte(b.key)) })
+
+	for _, chunk := range []int{0, 4096, 20000} {
+		t.Run(fmt.Sprintf("chunk %d", chunk), func(t *testing.T) {
+			dir := t.TempDir()
+			s := New(dir, chunk)
+			for _, r := range input {
+				if err := s.Add([]byte(r.key), []byte(r.val)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if chunk == 0 && s.Runs() != 0 || chunk == 4096 && s.Runs() < 10 {
+				t.Fatalf("%d runs with chunks of %d bytes", s.Runs(), chunk)
+			}
+			for pass := range 2 {
+				if got := collect(t, s); !slices.Equal(got, want) {
+					t.Fatalf("pass %d: %d records out of order or lost (of %d)", pass, len(got), len(want))
+				}
+			}
+			if s.Len() != len(input) {
+				t.Errorf("Len %d", s.Len())
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if left, _ := os.ReadDir(dir); len(left) != 0 {
+				t.Errorf("Close left %d files", len(left))
+			}
+		})
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	s := New(t.TempDir(), 0)
+	if got := collect(t, s); len(got) != 0 {
+		t.Errorf("empty sorter gave %v", got)
+	}
+}
+
+func TestRecordTooLarge(t *testing.T) {
+	s := New(t.TempDir(), 1000)
+	if err := s.Add(make([]byte, 600), nil); err == nil {
+		t.Error("a record of more than half a chunk was accepted")
+	}
+}
+
+func TestSpillFailure(t *testing.T) {
+	s := New("/nonexistent/dir", 1000)
+	var err error
+	for i := 0; i < 100 && err == nil; i++ {
+		err = s.Add([]byte(fmt.Sprint(i)), make([]byte, 100))
+	}
+	if err == nil {
+		t.Fatal("no error spilling into a missing directory")
+	}
+	if _, err := s.Iter(); err == nil {
+		t.Error("Iter after a failed spill")
+	}
+}
+
+func BenchmarkSorter(b *testing.B) {
+	const n = 200000
+	keys := make([][]byte, n)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range keys {
+		keys[i] = fmt.Appendf(nil, "https://example.org/records/%08d", rng.IntN(1<<30))
+	}
+	val := make([]byte, 120)
+	for _, chunk := range []int{DefaultChunkBytes, 4 << 20} {
+		b.Run(fmt.Sprintf("chunk=%dMiB", chunk>>20), func(b *testing.B) {
+			for b.Loop() {
+				s := New(b.TempDir(), chunk)
+				for _, k := range keys {
+					s.Add(k, val)
+				}
+				it, _ := s.Iter()
+				for it.Next() {
+				}
+				it.Close()
+				s.Close()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/record")
+		})
+	}
+}

@@ -1,0 +1,294 @@
+package records
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+)
+
+// Format is the syntax of an export.
+type Format int
+
+// The formats of an export.
+const (
+	JSONL Format = iota + 1 // JSON Lines: one object per line
+	CSV                     // RFC 4180 comma-separated values with a header row
+)
+
+func (f Format) String() string {
+	switch f {
+	case JSONL:
+		return "jsonl"
+	case CSV:
+		return "csv"
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// ParseFormat reads a format name: jsonl (or ndjson) or csv.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "jsonl", "ndjson", "jsonlines":
+		return JSONL, nil
+	case "csv":
+		return CSV, nil
+	}
+	return 0, fmt.Errorf("unknown export format %q (known: jsonl, csv)", s)
+}
+
+// FormatOf returns the format named by the extension of a file name
+// (.jsonl, .ndjson, .csv, each optionally followed by .gz), and false if
+// the extension names none.
+func FormatOf(name string) (Format, bool) {
+	ext := strings.ToLower(path.Ext(name))
+	if ext == ".gz" {
+		ext = strings.ToLower(path.Ext(strings.TrimSuffix(name, path.Ext(name))))
+	}
+	switch ext {
+	case ".jsonl", ".ndjson":
+		return JSONL, true
+	case ".csv":
+		return CSV, true
+	}
+	return 0, false
+}
+
+// MaxLineBytes is the longest record a JSON Lines export may have; a longer
+// line is a bad record, skipped without being held in memory.
+const MaxLineBytes = 1 << 20
+
+// A Reader reads the records of an export. It is not safe for concurrent
+// use, except for Parse.
+type Reader struct {
+	format Format
+	br     *bufio.Reader
+	gz     *gzip.Reader
+	line   int // lines of a JSON Lines export read so far
+	csv    *csv.Reader
+	schema *csvSchema
+	one    Batch // for Next
+	pos    int
+}
+
+// NewReader returns a Reader of the export r in format f. Input compressed
+// with gzip is recognised by its first bytes and decompressed; a leading
+// UTF-8 byte order mark is skipped. For CSV, the header row is read: an
+// error wrapping ErrHeader means it cannot be used.
+func NewReader(r io.Reader, f Format) (*Reader, error) {
+	rd := &Reader{format: f, br: bufio.NewReaderSize(r, 256<<10)}
+	if magic, _ := rd.br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(rd.br)
+		if err != nil {
+			return nil, fmt.Errorf("reading gzip: %w", err)
+		}
+		rd.gz = gz
+		rd.br = bufio.NewReaderSize(gz, 256<<10)
+	}
+	if bom, _ := rd.br.Peek(3); bytes.Equal(bom, []byte("\uFEFF")) {
+		rd.br.Discard(3)
+	}
+	switch f {
+	case JSONL:
+	case CSV:
+		rd.csv = csv.NewReader(rd.br)
+		rd.csv.FieldsPerRecord = -1 // counted by the schema, to report the line
+		header, err := rd.csv.Read()
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: the export is empty; its first row must name the columns", ErrHeader)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrHeader, err)
+		}
+		if rd.schema, err = newCSVSchema(header); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unknown export format %v", f)
+	}
+	return rd, nil
+}
+
+// Format returns the format of the export.
+func (r *Reader) Format() Format { return r.format }
+
+// A Batch holds the raw text of several records, read by ReadBatch. Its
+// buffers are reused by the next ReadBatch into it.
+type Batch struct {
+	buf   []byte // JSON Lines: the lines, one after the other
+	ends  []int  // end of each line in buf
+	lines []int  // line number of each record
+	rows  [][]string
+	errs  []error // a row that could not be read as CSV
+}
+
+// Len returns the number of records in the batch.
+func (b *Batch) Len() int { return len(b.lines) }
+
+// Line returns the line number of record i.
+func (b *Batch) Line(i int) int { return b.lines[i] }
+
+func (b *Batch) reset() {
+	b.buf, b.ends, b.lines, b.rows, b.errs = b.buf[:0], b.ends[:0], b.lines[:0], b.rows[:0], b.errs[:0]
+}
+
+// ReadBatch reads up to max records into b, replacing what it held. It
+// returns io.EOF when the export is exhausted and b is empty; any other
+// error (of reading or decompressing) means the export cannot be read on.
+// Blank lines are not records.
+func (r *Reader) ReadBatch(b *Batch, max int) error {
+	b.reset()
+	for b.Len() < max {
+		var err error
+		if r.format == CSV {
+			err = r.readRow(b)
+		} else {
+			err = r.readLine(b)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if b.Len() == 0 {
+		return io.EOF
+	}
+	return nil
+}
+
+// errLong marks a line past MaxLineBytes in a batch.
+var errLong = fmt.Errorf("line longer than %d bytes", MaxLineBytes)
+
+func (r *Reader) readLine(b *Batch) error {
+	for {
+		start := len(b.buf)
+		long := false
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = r.br.ReadSlice('\n')
+			if !long {
+				if len(b.buf)-start+len(chunk) > MaxLineBytes {
+					long = true
+					b.buf = b.buf[:start]
+				} else {
+					b.buf = append(b.buf, chunk...)
+				}
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			b.buf = b.buf[:start]
+			return r.readErr(err)
+		}
+		eof := err != nil
+		if start == len(b.buf) && eof && !long {
+			return io.EOF
+		}
+		r.line++
+		if long {
+			b.ends = append(b.ends, start)
+			b.lines = append(b.lines, r.line)
+			b.errs = append(b.errs, errLong)
+			return nil
+		}
+		if blank(b.buf[start:]) {
+			b.buf = b.buf[:start]
+			if eof {
+				return io.EOF
+			}
+			continue
+		}
+		b.ends = append(b.ends, len(b.buf))
+		b.lines = append(b.lines, r.line)
+		b.errs = append(b.errs, nil)
+		return nil
+	}
+}
+
+func (r *Reader) readErr(err error) error {
+	if r.gz != nil {
+		return fmt.Errorf("decompressing: %w", err)
+	}
+	return err
+}
+
+func blank(s []byte) bool {
+	for _, c := range s {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Reader) readRow(b *Batch) error {
+	row, err := r.csv.Read()
+	if errors.Is(err, io.EOF) {
+		return io.EOF
+	}
+	var pe *csv.ParseError
+	if err != nil && !errors.As(err, &pe) {
+		return r.readErr(err)
+	}
+	line := 0
+	if err == nil {
+		line, _ = r.csv.FieldPos(0)
+	} else {
+		line = pe.StartLine
+		err = pe.Err
+	}
+	b.rows = append(b.rows, row)
+	b.lines = append(b.lines, line)
+	b.errs = append(b.errs, err)
+	return nil
+}
+
+// Parse parses record i of b. A bad record is returned with an *Error.
+// Parse may be called from several goroutines at once.
+func (r *Reader) Parse(b *Batch, i int) (Record, error) {
+	line := b.lines[i]
+	if err := b.errs[i]; err != nil {
+		return newRecord(line), &Error{Line: line, Err: err}
+	}
+	if r.format == CSV {
+		return r.schema.parse(b.rows[i], line)
+	}
+	start := 0
+	if i > 0 {
+		start = b.ends[i-1]
+	}
+	return ParseJSONLine(b.buf[start:b.ends[i]], line)
+}
+
+// Next returns the next record. A bad record is returned with an *Error,
+// and Next may be called again; io.EOF ends the export; any other error
+// means it cannot be read on.
+func (r *Reader) Next() (Record, error) {
+	if r.pos >= r.one.Len() {
+		if err := r.ReadBatch(&r.one, 256); err != nil {
+			return Record{}, err
+		}
+		r.pos = 0
+	}
+	r.pos++
+	return r.Parse(&r.one, r.pos-1)
+}
+
+// Close releases the decompressor, if any. It does not close the
+// underlying reader.
+func (r *Reader) Close() error {
+	if r.gz != nil {
+		return r.gz.Close()
+	}
+	return nil
+}

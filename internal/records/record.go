@@ -1,0 +1,434 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/mediatype"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// A Record is one record of an export, checked and normalised.
+type Record struct {
+	Line int // line of the record in the export (where a CSV row starts)
+
+	// Loc is the record's URL: an absolute http(s) URL (scheme and host in
+	// lower case) if LocIsURL, else a raw path relative to the base URL,
+	// checked by CheckPath.
+	Loc      string
+	LocIsURL bool
+
+	Lastmod   time.Time // UTC; zero if not given
+	Created   time.Time // UTC; zero if not given
+	Deleted   bool      // a tombstone
+	DeletedAt time.Time // when it was deleted, if given as a time; UTC
+	Status    string    // as given; "" if absent
+	Hash      string    // normalised "alg:hex" tokens; "" if not given
+	Length    int64     // bytes; -1 if not given
+	Type      string    // bare media type; "" if not given
+	Path      string    // local file, slash-separated, relative to the export's directory; "" if none
+	Links     []rsxml.Link
+	// LinkURL[i] reports whether the href of Links[i] is an absolute URI;
+	// otherwise it is a raw path relative to the base URL, like Loc.
+	LinkURL []bool
+}
+
+// Published reports whether the record may appear in a document: its
+// status is "published" (in any case, spaces around it ignored) or absent. Drafts and every other
+// status are never listed, not even as deletions.
+func (r *Record) Published() bool {
+	return r.Status == "" || strings.EqualFold(strings.TrimSpace(r.Status), "published")
+}
+
+// DeletionTime is when a tombstone was deleted: its deletion time if
+// given, else its lastmod (zero if neither is known).
+func (r *Record) DeletionTime() time.Time {
+	if !r.DeletedAt.IsZero() {
+		return r.DeletedAt
+	}
+	return r.Lastmod
+}
+
+// An Error is a bad record: its line and what is wrong with it.
+type Error struct {
+	Line int
+	Err  error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *Error) Unwrap() error { return e.Err }
+
+// The fields of a record, in the order the documentation lists them.
+const (
+	fieldLoc = iota
+	fieldLastmod
+	fieldCreated
+	fieldDeleted
+	fieldStatus
+	fieldHash
+	fieldLength
+	fieldType
+	fieldPath
+	numFields
+)
+
+// FieldNames are the names of a record's fields (JSON keys and CSV
+// columns), besides its links.
+var FieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
+
+func fieldByName(name string) int {
+	for i, n := range FieldNames {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldIndex is fieldByName without converting name to a string.
+func fieldIndex(name []byte) int {
+	switch string(name) {
+	case "loc":
+		return fieldLoc
+	case "lastmod":
+		return fieldLastmod
+	case "created":
+		return fieldCreated
+	case "deleted":
+		return fieldDeleted
+	case "status":
+		return fieldStatus
+	case "hash":
+		return fieldHash
+	case "length":
+		return fieldLength
+	case "type":
+		return fieldType
+	case "path":
+		return fieldPath
+	}
+	return -1
+}
+
+// LinkAttrs are the attributes a link of a record may have (section 14);
+// rel and href are required.
+var LinkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
+
+func isLinkAttr(name string) bool {
+	for _, n := range LinkAttrs {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+const statusPublished = "published"
+
+// newRecord returns an empty record at line.
+func newRecord(line int) Record { return Record{Line: line, Length: -1} }
+
+// set stores the text value of field f, checking it. An empty value is
+// an absent field.
+func (r *Record) set(f int, v string) error {
+	if v == "" {
+		return nil
+	}
+	var err error
+	switch f {
+	case fieldLoc:
+		r.Loc, r.LocIsURL, err = checkLoc(v)
+	case fieldLastmod:
+		r.Lastmod, err = ParseTime(v)
+	case fieldCreated:
+		r.Created, err = ParseTime(v)
+	case fieldDeleted:
+		err = r.setDeleted(v)
+	case fieldStatus:
+		r.Status = v
+		if v == statusPublished {
+			r.Status = statusPublished // one copy for all records
+		}
+	case fieldHash:
+		r.Hash, err = normaliseHash(v)
+	case fieldLength:
+		r.Length, err = parseLength(v)
+	case fieldType:
+		r.Type, err = checkType(v)
+	case fieldPath:
+		if err = checkLocalPath(v); err == nil {
+			r.Path = strings.TrimPrefix(v, "./")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", FieldNames[f], err)
+	}
+	return nil
+}
+
+// setBytes is set for a value in the bytes of a line, converted to a
+// string only where the record keeps it.
+func (r *Record) setBytes(f int, v []byte) error {
+	switch f {
+	case fieldLastmod, fieldCreated:
+		t, ok := parseFull(v)
+		if !ok {
+			break
+		}
+		if f == fieldLastmod {
+			r.Lastmod = t
+		} else {
+			r.Created = t
+		}
+		return nil
+	case fieldStatus:
+		if string(v) == statusPublished {
+			r.Status = statusPublished
+			return nil
+		}
+	case fieldType:
+		if t, ok := commonTypes[string(v)]; ok {
+			r.Type = t
+			return nil
+		}
+	case fieldLength:
+		if n, ok := digits(v); ok && len(v) > 0 && len(v) < 19 {
+			r.Length = int64(n)
+			return nil
+		}
+	}
+	return r.set(f, string(v))
+}
+
+// setDeleted reads deleted: a boolean (true, false, t, f, yes, no, 1, 0,
+// in any case) or the time of the deletion.
+func (r *Record) setDeleted(v string) error {
+	switch strings.ToLower(v) {
+	case "true", "t", "yes", "y", "1":
+		r.Deleted = true
+		return nil
+	case "false", "f", "no", "n", "0":
+		r.Deleted = false
+		return nil
+	}
+	t, err := ParseTime(v)
+	if err != nil {
+		return fmt.Errorf("%q is neither true/false nor a time of deletion", v)
+	}
+	r.Deleted, r.DeletedAt = true, t
+	return nil
+}
+
+// finish checks what concerns several fields, once all are read.
+func (r *Record) finish() error {
+	if r.Loc == "" {
+		return errors.New("missing loc")
+	}
+	if !r.Created.IsZero() && !r.Lastmod.IsZero() && r.Created.Truncate(time.Second).After(r.Lastmod.Truncate(time.Second)) {
+		return fmt.Errorf("created %s is after lastmod %s", rsxml.FormatTime(r.Created), rsxml.FormatTime(r.Lastmod))
+	}
+	return nil
+}
+
+func checkLoc(v string) (string, bool, error) {
+	if Scheme(v) != "" {
+		u, err := CheckURL(v)
+		return u, true, err
+	}
+	p, err := CheckPath(v)
+	if err == nil && len(p) > MaxLocLength {
+		err = fmt.Errorf("path of %d characters: a Sitemap <loc> may have at most 2,048", len(p))
+	}
+	return p, false, err
+}
+
+// normaliseHash checks a hash value with rsxml.ParseHash and returns its
+// tokens in lower case, separated by single spaces.
+func normaliseHash(v string) (string, error) {
+	if simpleHash(v) {
+		return v, nil
+	}
+	tokens, err := rsxml.ParseHash(v)
+	if err != nil {
+		return "", err
+	}
+	if len(tokens) == 1 && len(v) == len(tokens[0].Alg)+1+len(tokens[0].Digest) && isLower(v) {
+		return v, nil
+	}
+	var b strings.Builder
+	for i, t := range tokens {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Alg)
+		b.WriteByte(':')
+		b.WriteString(t.Digest)
+	}
+	return b.String(), nil
+}
+
+// simpleHash reports whether v is one lower-case token of an algorithm of
+// known length, written as ParseHash would normalise it: the common case,
+// checked without allocating.
+func simpleHash(v string) bool {
+	alg, digest, ok := strings.Cut(v, ":")
+	if !ok {
+		return false
+	}
+	var want int
+	switch alg {
+	case "sha-256", "blake3":
+		want = 64
+	case "md5":
+		want = 32
+	case "sha-1":
+		want = 40
+	case "sha-512":
+		want = 128
+	default:
+		return false
+	}
+	if len(digest) != want {
+		return false
+	}
+	for i := 0; i < len(digest); i++ {
+		if c := digest[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// parseLength reads a number of bytes: digits, optionally followed by a
+// fraction of zeros ("1024.0": JSON numbers are not typed, and exporters
+// such as pandas write whole numbers so).
+func parseLength(v string) (int64, error) {
+	if whole, frac, ok := strings.Cut(v, "."); ok && whole != "" && frac != "" && strings.Trim(frac, "0") == "" {
+		v = whole
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, fmt.Errorf("%q is not a whole number of bytes", v)
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is out of range", v)
+	}
+	return n, nil
+}
+
+// checkType returns the bare media type of v (parameters such as charset
+// dropped: the type attribute carries none).
+func checkType(v string) (string, error) {
+	if t, ok := commonTypes[v]; ok {
+		return t, nil
+	}
+	t := mediatype.Bare(v)
+	slash := strings.IndexByte(t, '/')
+	if slash <= 0 || slash == len(t)-1 || !typeToken(t[:slash]) || !typeToken(t[slash+1:]) {
+		return "", fmt.Errorf("%q is not a media type such as text/html", v)
+	}
+	return t, nil
+}
+
+// commonTypes holds one copy of the media types most records have.
+var commonTypes = func() map[string]string {
+	m := map[string]string{}
+	for _, t := range []string{"text/html", "application/xhtml+xml", "application/xml", "text/xml", "application/json",
+		"application/ld+json", "application/pdf", "text/plain", "image/jpeg", "image/png", "image/tiff", "image/jp2",
+		"audio/mpeg", "video/mp4", "application/rdf+xml", "text/turtle", "application/octet-stream", "application/zip"} {
+		m[t] = t
+	}
+	return m
+}()
+
+// typeToken reports whether s is a restricted-name of RFC 6838.
+func typeToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("!#$&^_.+-", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// setLinkAttr stores attribute name of a link, checking its value.
+// isURL is set for href: whether it is an absolute URI or a path.
+func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
+	if v == "" {
+		return nil
+	}
+	var err error
+	switch name {
+	case "rel":
+		if strings.TrimSpace(v) != v || strings.ContainsAny(v, "\t\n\r") {
+			err = fmt.Errorf("%q: a relation type has no surrounding or other white space than single spaces", v)
+		}
+		l.Rel = v
+	case "href":
+		*isURL = Scheme(v) != ""
+		if *isURL {
+			err = CheckURI(v)
+			if Scheme(v) == "http" || Scheme(v) == "https" {
+				v, _ = CheckURL(v)
+			}
+		} else {
+			v, err = CheckPath(v)
+		}
+		l.Href = v
+	case "type":
+		l.Type, err = checkType(v)
+	case "hash":
+		l.Hash, err = normaliseHash(v)
+	case "length":
+		var n int64
+		if n, err = parseLength(v); err == nil {
+			l.Length = strconv.FormatInt(n, 10)
+		}
+	case "modified":
+		var t time.Time
+		if t, err = ParseTime(v); err == nil {
+			l.Modified = rsxml.FormatTime(t)
+		}
+	case "pri":
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 1 || n > 999999 || strconv.Itoa(n) != v {
+			err = fmt.Errorf("%q is not a priority from 1 to 999999", v)
+		}
+		l.Pri = v
+	case "profile":
+		err = CheckURI(v)
+		l.Profile = v
+	case "encoding":
+		if !typeToken(strings.ToLower(v)) {
+			err = fmt.Errorf("%q is not a content coding such as gzip", v)
+		}
+		l.Encoding = v
+	case "path":
+		l.Path = v
+	default:
+		return fmt.Errorf("unknown link attribute %q (known: %s)", name, strings.Join(LinkAttrs, ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// checkLink checks that a link has its required attributes.
+func checkLink(l *rsxml.Link) error {
+	switch {
+	case l.Rel == "" && l.Href == "":
+		return errors.New("a link needs rel and href")
+	case l.Rel == "":
+		return fmt.Errorf("link to %s has no rel", l.Href)
+	case l.Href == "":
+		return fmt.Errorf("link %s has no href", l.Rel)
+	}
+	return nil
+}

@@ -1,0 +1,247 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MaxLocLength is the longest <loc> the Sitemap schema accepts.
+const MaxLocLength = 2048
+
+// uriChars marks the bytes that may appear as they are in a URI after its
+// scheme (RFC 3986: unreserved, gen-delims but [ ], sub-delims, and % for
+// escapes, checked separately).
+var uriChars = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range "-._~:/?#@!$&'()*+,;=%" {
+		t[c] = true
+	}
+	return t
+}()
+
+// Scheme returns the scheme of s, lower-cased, if s starts with one
+// ("https:", "urn:"), and "" if s is a relative reference.
+func Scheme(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return strings.ToLower(s[:i])
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// CheckURL checks that s is an absolute http or https URL that can be
+// published as it is: a host, no credentials, no fragment, and nothing
+// that should have been percent-encoded. It returns s with its scheme and
+// host in lower case.
+func CheckURL(s string) (string, error) {
+	scheme := Scheme(s)
+	if scheme != "http" && scheme != "https" {
+		return "", fmt.Errorf("%q is a %s: URL; only http and https URLs are published", s, scheme)
+	}
+	rest := s[len(scheme)+1:]
+	if !strings.HasPrefix(rest, "//") {
+		return "", fmt.Errorf("%q has no host (expected %s://HOST/…)", s, scheme)
+	}
+	rest = rest[2:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	host := rest[:end]
+	if err := checkHost(host); err != nil {
+		return "", fmt.Errorf("%q: %w", s, err)
+	}
+	tail := rest[end:]
+	if i := strings.IndexByte(tail, '#'); i >= 0 {
+		return "", fmt.Errorf("%q has a fragment (#%s), which names part of a page, not a resource", s, tail[i+1:])
+	}
+	if err := checkURIChars(tail); err != nil {
+		return "", fmt.Errorf("%q: %w", s, err)
+	}
+	if len(s) > MaxLocLength {
+		return "", fmt.Errorf("URL of %d characters: a Sitemap <loc> may have at most 2,048", len(s))
+	}
+	if isLower(scheme) && s[:len(scheme)] == scheme && isLower(host) {
+		return s, nil
+	}
+	return scheme + "://" + strings.ToLower(host) + tail, nil
+}
+
+func isLower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkHost checks the authority of an http(s) URL: a host name or an IP
+// literal in brackets, and an optional port.
+func checkHost(a string) error {
+	if a == "" {
+		return errors.New("no host")
+	}
+	if strings.IndexByte(a, '@') >= 0 {
+		return errors.New("has credentials (user@), which would be published in every document")
+	}
+	host, port := a, ""
+	if a[0] == '[' {
+		i := strings.IndexByte(a, ']')
+		if i < 0 {
+			return errors.New("unclosed [ in the host")
+		}
+		host, port = a[1:i], a[i+1:]
+		if host == "" {
+			return errors.New("empty IP literal")
+		}
+		for j := 0; j < len(host); j++ {
+			c := host[j]
+			if !(c == ':' || c == '.' || '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return fmt.Errorf("IP literal [%s] has a character other than hex digits, : and .", host)
+			}
+		}
+		if port != "" && port[0] != ':' {
+			return errors.New("text after the ] of an IP literal")
+		}
+	} else if i := strings.IndexByte(a, ':'); i >= 0 {
+		host, port = a[:i], a[i:]
+	}
+	if port != "" {
+		p := port[1:]
+		if n, ok := digits(p); !ok || p == "" || len(p) > 5 || n > 65535 {
+			return fmt.Errorf("port %q is not a number from 0 to 65535", p)
+		}
+	}
+	if host == "" {
+		return errors.New("no host")
+	}
+	if a[0] == '[' {
+		return nil
+	}
+	for j := 0; j < len(host); j++ {
+		c := host[j]
+		if !(c == '-' || c == '.' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return fmt.Errorf("host %q has a character other than letters, digits, - and . (write an internationalised name in its xn-- form)", host)
+		}
+	}
+	return nil
+}
+
+// checkURIChars checks that s has only characters a URI may carry as they
+// are, and well-formed percent escapes.
+func checkURIChars(s string) error {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !uriChars[c] {
+			if c >= 0x80 {
+				return fmt.Errorf("non-ASCII character at byte %d: percent-encode its UTF-8 bytes", i)
+			}
+			return fmt.Errorf("character %q at byte %d must be percent-encoded", c, i)
+		}
+		if c == '%' {
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return fmt.Errorf("%% at byte %d does not start an escape such as %%20", i)
+			}
+			i += 2
+		}
+	}
+	return nil
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+// CheckURI checks that s is an absolute URI of any scheme (the href of a
+// link may be a DOI, a urn: or an info: URI), with nothing that should have
+// been percent-encoded.
+func CheckURI(s string) error {
+	scheme := Scheme(s)
+	if scheme == "" {
+		return fmt.Errorf("%q is not an absolute URI", s)
+	}
+	if scheme == "http" || scheme == "https" {
+		_, err := CheckURL(s)
+		return err
+	}
+	if err := checkURIChars(s[len(scheme)+1:]); err != nil {
+		return fmt.Errorf("%q: %w", s, err)
+	}
+	return nil
+}
+
+// CheckPath checks a location given as a path, relative to the base URL.
+// A path is raw text, not percent-encoded: the generator encodes it the
+// way it encodes file names. It must not start with a slash and must have
+// no empty, "." or ".." segment (a trailing slash is kept: a page such as
+// "collections/maps/" is a resource). A leading "./" is dropped, so that a
+// path whose first segment holds a colon can be told from a URL.
+func CheckPath(s string) (string, error) {
+	if scheme := Scheme(s); scheme != "" {
+		return "", fmt.Errorf("%q is a %s: URL; only http and https URLs are published (write a path whose first segment has a colon as ./%s)", s, scheme, s)
+	}
+	p := strings.TrimPrefix(s, "./")
+	switch {
+	case p == "":
+		return "", errors.New("empty path")
+	case strings.HasPrefix(p, "//"):
+		return "", fmt.Errorf("%q is a network-path reference: give an absolute URL", s)
+	case p[0] == '/':
+		return "", fmt.Errorf("%q starts with /: give a path relative to --base-url, or an absolute URL", s)
+	}
+	body := strings.TrimSuffix(p, "/")
+	for seg := range strings.SplitSeq(body, "/") {
+		switch seg {
+		case "":
+			return "", fmt.Errorf("%q has an empty segment (//)", s)
+		case ".", "..":
+			return "", fmt.Errorf("%q has a %q segment; give the path it stands for", s, seg)
+		}
+	}
+	return p, nil
+}
+
+// checkLocalPath checks the path of a local file, relative to the
+// directory of the export, slash-separated.
+func checkLocalPath(s string) error {
+	switch {
+	case s == "":
+		return errors.New("empty path")
+	case s[0] == '/' || s[0] == '\\' || isDrive(s):
+		return fmt.Errorf("%q is absolute: give a path relative to the directory of the export", s)
+	case strings.HasSuffix(s, "/"):
+		return fmt.Errorf("%q ends in a slash: a path names a file", s)
+	}
+	for seg := range strings.SplitSeq(strings.TrimPrefix(s, "./"), "/") {
+		switch seg {
+		case "":
+			return fmt.Errorf("%q has an empty segment (//)", s)
+		case ".":
+			return fmt.Errorf("%q has a . segment", s)
+		case "..":
+			return fmt.Errorf("%q leaves the directory of the export (..); files outside it are never read", s)
+		}
+	}
+	return nil
+}
+
+// isDrive reports whether s starts with a Windows drive ("C:", "C:/…").
+func isDrive(s string) bool {
+	return len(s) >= 2 && s[1] == ':' && ('a' <= s[0]|0x20 && s[0]|0x20 <= 'z') &&
+		(len(s) == 2 || s[2] == '/' || s[2] == '\\')
+}
