@@ -142,7 +142,7 @@ func TestChangesDeterministic(t *testing.T) {
 	for _, jobs := range []int{1, 2, 8} {
 		out := t.TempDir()
 		cfg := acConfig(tr.dir, out, acDay(2))
-		cfg.Changes.Previous = prev
+		cfg.Changes.Previous, cfg.Changes.Dump = prev, true
 		cfg.Jobs = jobs
 		acBuild(t, cfg)
 		got := acSnapshot(t, out)
