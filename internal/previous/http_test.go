@@ -270,8 +270,8 @@ func TestReadHTTPRedirectToAnotherHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(site.Resources) != 9 {
-		t.Errorf("%d resources", len(site.Resources))
+	if len(site.Resources) != 9 || site.DocsBase != s.srv.URL+"/" || site.ChangeLists[0].Rel != "resourcesync/changelist-20240602T000000Z.xml" {
+		t.Errorf("%d resources, documents at %s, first change list at %q", len(site.Resources), site.DocsBase, site.ChangeLists[0].Rel)
 	}
 }
 

@@ -336,6 +336,11 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 		}
 		r.dir.base = docsBase
 	}
+	if r.dir == nil && strings.HasSuffix(loc, "/resourcesync/capabilitylist.xml") {
+		// rsgen's layout: the documents are where the Capability List
+		// is, which is not where --previous pointed if it redirected.
+		docsBase = strings.TrimSuffix(loc, "resourcesync/capabilitylist.xml")
+	}
 	r.site.DocsBase = docsBase
 	r.site.CapabilityList = loc
 	return nil
