@@ -276,7 +276,11 @@ func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error 
 	}
 	for i := range p.items {
 		it := &p.items[i]
-		if err := CheckName(p.names[i]); err != nil {
+		err := CheckName(p.names[i])
+		if err == nil && it.Size < 0 {
+			err = errors.New("its length is unknown")
+		}
+		if err != nil {
 			if err := send(&job{item: i, last: true, whole: true, err: err}); err != nil {
 				return err
 			}
