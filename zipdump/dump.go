@@ -163,12 +163,9 @@ func Run(ctx context.Context, items []Item, opt Options) (*Result, error) {
 	names = entryNames(names)
 
 	p := &packer{opt: &opt, items: items, names: names, res: &Result{}}
-	p.flates.New = func() any {
-		w, _ := flate.NewWriter(nil, opt.Level)
-		return w
-	}
 	window := 2*opt.Workers + 2
 	p.sem = make(chan struct{}, window)
+	p.bufs = make(chan *[]byte, 2*window)
 	g, gctx := errgroup.WithContext(ctx)
 	work := make(chan *job, window)
 	ordered := make(chan *job, window)
@@ -253,6 +250,7 @@ type job struct {
 // dispatch queues the jobs, in item order, holding one token of the
 // window per job: the writer returns it once the job's bytes are written.
 func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error {
+	t := newTools(p.opt)
 	send := func(j *job) error {
 		select {
 		case p.sem <- struct{}{}:
@@ -292,7 +290,7 @@ func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error 
 			}
 			continue
 		}
-		src, method, err := p.openSplit(it)
+		src, method, err := p.openSplit(t, it)
 		if err != nil {
 			if err := send(&job{item: i, last: true, whole: true, err: err}); err != nil {
 				return err
@@ -315,7 +313,7 @@ func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error 
 
 // openSplit opens the file of an item too large for one job and chooses
 // how to store it.
-func (p *packer) openSplit(it *Item) (*source, uint16, error) {
+func (p *packer) openSplit(t *tools, it *Item) (*source, uint16, error) {
 	f, err := p.open(it)
 	if err != nil {
 		return nil, 0, err
@@ -327,7 +325,7 @@ func (p *packer) openSplit(it *Item) (*source, uint16, error) {
 			f.Close()
 			return nil, 0, changed(err)
 		}
-		method = p.probe(head)
+		method = t.decide(head)
 	}
 	return &source{f: f}, method, nil
 }
