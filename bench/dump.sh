@@ -4,7 +4,7 @@
 #
 #   bench/dump.sh [WORKDIR]      (default: a new directory under ${TMPDIR:-/tmp})
 #
-# The corpus (about 250 MB) is made once in WORKDIR/corpus and reused:
+# The corpus (about 280 MB) is made once in WORKDIR/corpus and reused:
 #   text/   a copy of $(go env GOROOT)/src: ~11,000 source files, 157 MB of real text
 #   noise/  40 incompressible files of 1 MiB, named .bin (rsgen's auto mode probes them)
 #   media/  40 incompressible files of 1 MiB, named .jpg (stored by type)
@@ -12,7 +12,8 @@
 # Every command runs RUNS times (default 3), in rounds, with the page cache
 # warmed the same way before each run (every file read once); medians are
 # reported.
-# Needs: go, zip, unzip, coreutils.
+# Needs: go, zip, bc, GNU time (/usr/bin/time), and openssl for reproducible
+# random files (/dev/urandom without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -20,7 +21,7 @@ work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/rsgen-bench.XXXXXX")}
 corpus=$work/corpus
 mkdir -p "$work"
 
-command -v zip >/dev/null && command -v unzip >/dev/null || { echo "bench/dump.sh: needs zip and unzip" >&2; exit 1; }
+for tool in zip bc /usr/bin/time; do command -v "$tool" >/dev/null || { echo "bench/dump.sh: needs $tool" >&2; exit 1; }; done
 
 if [ ! -f "$corpus/.done" ]; then
   echo "== making the corpus in $corpus"
