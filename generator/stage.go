@@ -139,8 +139,9 @@ func (s *Stage) Dir() string { return s.dir }
 // Path returns where name (slash-separated, relative to the output) is staged.
 func (s *Stage) Path(name string) string { return filepath.Join(s.dir, filepath.FromSlash(name)) }
 
-// Create creates the staged file name, for writing (and reading back, as
-// the dump does to digest its packages). Close it and check the error.
+// Create creates the staged file name, for writing and reading back (the
+// Resource Dump reads what it wrote to digest it and to copy its manifests
+// into packages). Close it and check the error.
 func (s *Stage) Create(name string) (*os.File, error) {
 	if s.createHook != nil {
 		if err := s.createHook(name); err != nil {

@@ -1,6 +1,7 @@
 package zipdump
 
 import (
+	"compress/flate"
 	"context"
 	"fmt"
 	"io/fs"
@@ -83,5 +84,29 @@ func BenchmarkRun(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkDeflateLevels measures compress/flate at each level on the text
+// of benchFiles (Go source), with the compressed size as a fraction of the
+// input (ratio): how DefaultLevel was chosen.
+func BenchmarkDeflateLevels(b *testing.B) {
+	files := benchFiles(b)
+	var text []byte
+	for i := range 4 {
+		text = append(text, files[fmt.Sprintf("big/%d.csv", i)]...)
+	}
+	for level := flate.BestSpeed; level <= flate.BestCompression; level++ {
+		b.Run(fmt.Sprintf("level=%d", level), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			var cw countWriter
+			for b.Loop() {
+				cw.n = 0
+				w, _ := flate.NewWriter(&cw, level)
+				w.Write(text)
+				w.Close()
+			}
+			b.ReportMetric(float64(cw.n)/float64(len(text)), "ratio")
+		})
 	}
 }

@@ -14,7 +14,8 @@ type hashPipe struct {
 	full chan []byte // written, to be hashed
 	free chan []byte // hashed, to be reused
 	sum  chan digest
-	cur  []byte // the hasher's buffer being read
+	cur  []byte // the buffer being read by the hasher
+	rest []byte // what is left of it to read
 	err  error  // set by abort: the reader stops with it
 }
 
@@ -56,11 +57,7 @@ func (h *hashPipe) Write(p []byte) (int, error) {
 
 // Read is the hasher's side.
 func (h *hashPipe) Read(p []byte) (int, error) {
-	for len(h.cur) == 0 {
-		if h.cur != nil {
-			h.free <- h.cur[:0]
-			h.cur = nil
-		}
+	if h.cur == nil {
 		b, ok := <-h.full
 		if !ok {
 			if h.err != nil {
@@ -68,11 +65,11 @@ func (h *hashPipe) Read(p []byte) (int, error) {
 			}
 			return 0, io.EOF
 		}
-		h.cur = b
+		h.cur, h.rest = b, b
 	}
-	n := copy(p, h.cur)
-	h.cur = h.cur[n:]
-	if len(h.cur) == 0 {
+	n := copy(p, h.rest)
+	h.rest = h.rest[n:]
+	if len(h.rest) == 0 {
 		h.free <- h.cur[:0]
 		h.cur = nil
 	}

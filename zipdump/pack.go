@@ -2,34 +2,31 @@ package zipdump
 
 import (
 	"bytes"
-	"compress/flate"
 	"context"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"sync"
 	"time"
 
-	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 // packer is the state of one Run. Its writer side (write and what it
 // calls) runs in one goroutine; workers only read items and fill jobs.
 type packer struct {
-	opt    *Options
-	items  []Item
-	names  []string
-	res    *Result
-	sem    chan struct{} // the window: one token per job queued or in work
-	flates sync.Pool     // *flate.Writer at opt.Level, without dictionary
+	opt   *Options
+	items []Item
+	names []string
+	res   *Result
+	sem   chan struct{} // the window: one token per job queued or in work
+	bufs  chan *[]byte  // free buffers
 
-	hasher *hashing.Hasher // the writer's, for split items
-	cur    *pkg            // the package being written
-	item   int             // the item being written
-	line   []byte
+	tools *tools // the writer's
+	cur   *pkg   // the package being written
+	item  int    // the item being written
+	line  []byte
 }
 
 // pkg is a package being written.
@@ -52,15 +49,15 @@ func (p *packer) now() time.Time {
 
 // release returns the window token of j and its buffers.
 func (p *packer) release(j *job) {
-	putBuf(j.raw)
-	putBuf(j.comp)
+	p.putBuf(j.raw)
+	p.putBuf(j.comp)
 	j.raw, j.comp = nil, nil
 	<-p.sem
 }
 
 // write takes the jobs in item order and writes them into packages.
 func (p *packer) write(ctx context.Context, ordered <-chan *job) error {
-	p.hasher = hashing.NewHasher(p.opt.Hashes)
+	p.tools = newTools(p.opt)
 	next := func() (*job, error) {
 		select {
 		case j, ok := <-ordered:
@@ -283,13 +280,12 @@ func (p *packer) finishPackage() error {
 		return p.writeErr(err)
 	}
 	crc := crc32.NewIEEE()
-	fw := p.flates.Get().(*flate.Writer)
+	fw := p.tools.fw
 	fw.Reset(c.zw)
 	_, err = io.Copy(fw, io.TeeReader(io.NewSectionReader(mf, 0, size), crc))
 	if err == nil {
 		err = fw.Close()
 	}
-	p.flates.Put(fw)
 	if err != nil {
 		return p.writeErr(err)
 	}
@@ -396,7 +392,7 @@ func (p *packer) stream(first *job, next func() (*job, error), it *Item, name st
 		return false, p.writeErr(err)
 	}
 	s := &chunkStream{p: p, next: next, first: first}
-	n, sum, _ := p.hasher.Sum(nil, s)
+	n, sum, _ := p.tools.h.Sum(nil, s)
 	if s.fatal != nil {
 		if s.j != nil {
 			p.release(s.j)

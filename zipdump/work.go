@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"sync"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
@@ -19,16 +18,49 @@ import (
 // probeNeeded is the method of an item whose content decides it.
 const probeNeeded uint16 = 0xffff
 
-// bufPool holds read and Deflate buffers of up to chunkSize+dictSize bytes
-// (more for the rare whole item whose Deflate output grows).
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, chunkSize+dictSize); return &b }}
+// bufSize is the capacity of a read or Deflate buffer: a chunk and its
+// dictionary (Deflate output of a chunk that does not compress grows the
+// buffer a little, once).
+const bufSize = chunkSize + dictSize
 
-func getBuf() *[]byte { b := bufPool.Get().(*[]byte); *b = (*b)[:0]; return b }
-
-func putBuf(b *[]byte) {
-	if b != nil && cap(*b) <= 2*(chunkSize+dictSize) {
-		bufPool.Put(b)
+// getBuf returns an empty buffer from the free list, or a new one. The
+// window bounds how many are in use, so the free list (unlike a
+// sync.Pool, which the garbage collector empties) keeps them all.
+func (p *packer) getBuf() *[]byte {
+	select {
+	case b := <-p.bufs:
+		*b = (*b)[:0]
+		return b
+	default:
+		b := make([]byte, 0, bufSize)
+		return &b
 	}
+}
+
+func (p *packer) putBuf(b *[]byte) {
+	if b == nil {
+		return
+	}
+	select {
+	case p.bufs <- b:
+	default:
+	}
+}
+
+// tools are what one goroutine needs to read and compress, reused from
+// one job to the next.
+type tools struct {
+	h     *hashing.Hasher
+	fw    *flate.Writer // at Options.Level
+	probe *flate.Writer // at BestSpeed
+	cw    countWriter
+}
+
+func newTools(opt *Options) *tools {
+	t := &tools{h: hashing.NewHasher(opt.Hashes)}
+	t.fw, _ = flate.NewWriter(nil, opt.Level)
+	t.probe, _ = flate.NewWriter(nil, flate.BestSpeed)
+	return t
 }
 
 // bufWriter appends to a pooled buffer.
@@ -43,7 +75,7 @@ func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); retur
 
 // work runs jobs until work is closed.
 func (p *packer) work(ctx context.Context, work <-chan *job) error {
-	h := hashing.NewHasher(p.opt.Hashes)
+	t := newTools(p.opt)
 	for {
 		var j *job
 		select {
@@ -55,9 +87,9 @@ func (p *packer) work(ctx context.Context, work <-chan *job) error {
 			}
 		}
 		if j.whole {
-			p.doWhole(h, j)
+			p.doWhole(t, j)
 		} else {
-			p.doChunk(j)
+			p.doChunk(t, j)
 		}
 		close(j.done)
 	}
@@ -107,16 +139,16 @@ func (p *packer) method(it *Item) uint16 {
 	return probeNeeded
 }
 
-// probe decides, from the first bytes of a file, whether Deflate pays:
+// decide decides, from the first bytes of a file, whether Deflate pays:
 // it must save 2% of them at level 1, whose verdict on whether data is
 // compressible at all is that of the higher levels at a fraction of their
 // time.
-func (p *packer) probe(head []byte) uint16 {
-	var cw countWriter
-	w, _ := flate.NewWriter(&cw, flate.BestSpeed)
-	w.Write(head)
-	w.Close()
-	if !saves(cw.n, int64(len(head))) {
+func (t *tools) decide(head []byte) uint16 {
+	t.cw.n = 0
+	t.probe.Reset(&t.cw)
+	t.probe.Write(head)
+	t.probe.Close()
+	if !saves(t.cw.n, int64(len(head))) {
 		return methodStore
 	}
 	return methodDeflate
@@ -126,7 +158,7 @@ func (p *packer) probe(head []byte) uint16 {
 func saves(comp, raw int64) bool { return comp*50 <= raw*49 }
 
 // doWhole reads, checks and compresses an item small enough for one job.
-func (p *packer) doWhole(h *hashing.Hasher, j *job) {
+func (p *packer) doWhole(t *tools, j *job) {
 	it := &p.items[j.item]
 	f, err := p.open(it)
 	if err != nil {
@@ -134,7 +166,7 @@ func (p *packer) doWhole(h *hashing.Hasher, j *job) {
 		return
 	}
 	defer f.Close()
-	raw := getBuf()
+	raw := p.getBuf()
 	j.raw = raw
 	// Read one byte more than expected, to see a file that grew. The
 	// buffer holds chunkSize+dictSize bytes, and it.Size <= chunkSize.
@@ -154,7 +186,7 @@ func (p *packer) doWhole(h *hashing.Hasher, j *job) {
 		j.err = fmt.Errorf("%w: it grew past %d bytes", ErrChanged, it.Size)
 		return
 	}
-	_, sum, _ := h.Sum(nil, bytes.NewReader(*raw))
+	_, sum, _ := t.h.Sum(nil, bytes.NewReader(*raw))
 	if p.opt.Hashes.Format(sum) != it.Entry.MD.Hash {
 		j.err = fmt.Errorf("%w: its digest differs", ErrChanged)
 		return
@@ -165,21 +197,19 @@ func (p *packer) doWhole(h *hashing.Hasher, j *job) {
 		return
 	}
 	if j.method == probeNeeded && it.Size > probeSize {
-		if j.method = p.probe((*raw)[:probeSize]); j.method == methodStore {
+		if j.method = t.decide((*raw)[:probeSize]); j.method == methodStore {
 			return
 		}
 	}
-	comp := getBuf()
-	w := p.flates.Get().(*flate.Writer)
-	w.Reset(bufWriter{comp})
-	w.Write(*raw)
-	w.Close()
-	p.flates.Put(w)
+	comp := p.getBuf()
+	t.fw.Reset(bufWriter{comp})
+	t.fw.Write(*raw)
+	t.fw.Close()
 	if j.method == probeNeeded {
 		// Small enough to have been compressed whole: judge the result.
 		j.method = methodDeflate
 		if !saves(int64(len(*comp)), it.Size) {
-			putBuf(comp)
+			p.putBuf(comp)
 			j.method = methodStore
 			return
 		}
@@ -192,12 +222,12 @@ func (p *packer) doWhole(h *hashing.Hasher, j *job) {
 // writer checks that they equal the end of the chunk before, which it
 // has hashed, so that a file changing under the workers can never yield
 // a stream that decodes to other bytes than those hashed.
-func (p *packer) doChunk(j *job) {
+func (p *packer) doChunk(t *tools, j *job) {
 	dict := int64(0)
 	if j.method == methodDeflate {
 		dict = min(dictSize, j.off)
 	}
-	raw := getBuf()
+	raw := p.getBuf()
 	j.raw, j.dict = raw, int(dict)
 	*raw = (*raw)[:dict+j.n]
 	n, err := j.src.f.ReadAt(*raw, j.off-dict)
@@ -217,13 +247,11 @@ func (p *packer) doChunk(j *job) {
 	if j.method != methodDeflate {
 		return
 	}
-	comp := getBuf()
+	comp := p.getBuf()
 	j.comp = comp
-	var w *flate.Writer
+	w := t.fw
 	if j.chunk == 0 {
-		w = p.flates.Get().(*flate.Writer)
 		w.Reset(bufWriter{comp})
-		defer p.flates.Put(w)
 	} else {
 		// A writer with a dictionary cannot be reset to another one.
 		w, _ = flate.NewWriterDict(bufWriter{comp}, p.opt.Level, (*raw)[:dict])

@@ -2,6 +2,7 @@ package zipdump
 
 import (
 	"archive/zip"
+	"compress/flate"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -122,4 +123,38 @@ func TestZip64LargeFile(t *testing.T) {
 		t.Logf("package %s: %d bytes", p.Name, p.Size)
 	}
 	unzipTest(t, filepath.Join(out, p.Name))
+}
+
+// Deflate output never passes deflateBound, on the data it compresses
+// worst (random bytes), at any level, whole or in chunks as split items
+// are compressed.
+func TestDeflateBound(t *testing.T) {
+	data := testRandom(7, 3*chunkSize+5)
+	for _, level := range []int{flate.BestSpeed, DefaultLevel, flate.BestCompression} {
+		for _, n := range []int{0, 1, 100, 65535, 65536, 200000, len(data)} {
+			var cw countWriter
+			w, _ := flate.NewWriter(&cw, level)
+			w.Write(data[:n])
+			w.Close()
+			if cw.n > deflateBound(int64(n)) {
+				t.Errorf("level %d: %d bytes deflated to %d, bound %d", level, n, cw.n, deflateBound(int64(n)))
+			}
+		}
+		// In chunks, each with the 32 KiB before it as dictionary and a
+		// sync flush at its end.
+		var cw countWriter
+		for off := 0; off < len(data); off += chunkSize {
+			end := min(off+chunkSize, len(data))
+			w, _ := flate.NewWriterDict(&cw, level, data[max(0, off-dictSize):off])
+			w.Write(data[off:end])
+			if end == len(data) {
+				w.Close()
+			} else {
+				w.Flush()
+			}
+		}
+		if cw.n > deflateBound(int64(len(data))) {
+			t.Errorf("level %d, in chunks: %d bytes deflated to %d, bound %d", level, len(data), cw.n, deflateBound(int64(len(data))))
+		}
+	}
 }
