@@ -2,7 +2,6 @@ package hashing
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -83,24 +82,16 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 
 func (p *Pool) hashFile(h *Hasher, job Job) Result {
 	res := Result{Job: job}
-	f, info, err := OpenRegular(job.Path)
-	if err != nil {
-		res.Err = err
+	res.Info, res.Sum, res.Err = h.sumPath(make([]byte, 0, p.Set.SumSize()), job.Path)
+	if res.Err != nil {
+		res.Sum = nil
 		return res
 	}
-	defer f.Close()
-	res.Info = info
-	sum, err := h.SumFile(make([]byte, 0, p.Set.SumSize()), f, info.Size)
-	if err != nil {
-		res.Err = fmt.Errorf("reading: %w", err)
-		return res
-	}
-	res.Sum = sum
 	if job.Sniff {
 		res.Head = append([]byte(nil), h.Head()...)
 	}
 	if p.Progress != nil {
-		p.Progress(1, info.Size)
+		p.Progress(1, res.Info.Size)
 	}
 	return res
 }
