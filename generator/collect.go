@@ -96,7 +96,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 				b.problems.add(Problem{Path: res.Name, Err: describeReadError(res.Err)})
 				continue
 			}
-			loc, err := cfg.BaseURL.Resolve(res.Name)
+			path, loc, hash, err := fileStrings(cfg.BaseURL, res.Name, cfg.Hashes, res.Sum)
 			if err != nil {
 				b.problems.add(Problem{Path: res.Name, Err: err})
 				continue
@@ -106,11 +106,11 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 				typ = mediatype.Sniff(res.Head)
 			}
 			out = append(out, Resource{
-				Path:     res.Name,
+				Path:     path,
 				Loc:      loc,
 				Length:   res.Info.Size,
 				Modified: res.Info.ModTime.UTC(),
-				Hash:     cfg.Hashes.Format(res.Sum),
+				Hash:     hash,
 				Type:     typ,
 			})
 		}

@@ -113,11 +113,19 @@ func TestFormat(t *testing.T) {
 		{"md5 then sha-256", Set{MD5, SHA256}, sum(md5Empty, sha256Empty), "md5:" + md5Empty + " sha-256:" + sha256Empty},
 		{"order of the set kept", Set{SHA256, MD5}, sum(sha256Empty, md5Empty), "sha-256:" + sha256Empty + " md5:" + md5Empty},
 		{"lower-case hex", Set{MD5}, bytes.Repeat([]byte{0xAB}, 16), "md5:" + strings.Repeat("ab", 16)},
+		{"all four", Set{MD5, SHA1, SHA256, BLAKE3}, bytes.Repeat([]byte{0x01}, 100),
+			"md5:" + strings.Repeat("01", 16) + " sha-1:" + strings.Repeat("01", 20) + " sha-256:" + strings.Repeat("01", 32) + " blake3:" + strings.Repeat("01", 32)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := tt.set.Format(tt.sum); got != tt.want {
 				t.Errorf("Format = %q, want %q", got, tt.want)
+			}
+			if got := tt.set.FormatLen(); got != len(tt.want) {
+				t.Errorf("FormatLen = %d, want %d", got, len(tt.want))
+			}
+			if got := tt.set.AppendFormat([]byte("x"), tt.sum); string(got) != "x"+tt.want {
+				t.Errorf("AppendFormat = %q, want %q", got, "x"+tt.want)
 			}
 		})
 	}
