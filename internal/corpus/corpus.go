@@ -2,7 +2,7 @@
 // bench/ scripts: many small files spread over directories, or a few large
 // ones. The content is pseudo-random from a seed, so the same Spec gives the
 // same bytes. Write may be called from several goroutines for different
-// directories.
+// directories; it writes with GOMAXPROCS goroutines itself.
 package corpus
 
 import (
@@ -11,6 +11,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // Exts are the extensions given to the files in turn: most are known by
@@ -31,7 +34,9 @@ type Spec struct {
 var Small = Spec{Files: 50000, MinSize: 512, MaxSize: 8 << 10, PerDir: 500, Seed: 1}
 
 // Write creates the corpus of s under dir (which must not exist) and
-// returns the number of bytes written.
+// returns the number of bytes written. Directory d holds files
+// [d*PerDir, (d+1)*PerDir) with sizes and content drawn from a generator
+// seeded with (Seed, d), whatever the order the directories are written in.
 func Write(dir string, s Spec) (int64, error) {
 	if s.MaxSize < s.MinSize || s.MinSize < 0 || s.PerDir < 1 || s.Files < 0 {
 		return 0, errors.New("corpus: MaxSize below MinSize, negative size or count, or PerDir below 1")
@@ -39,17 +44,43 @@ func Write(dir string, s Spec) (int64, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return 0, err
 	}
-	rng := rand.New(rand.NewPCG(s.Seed, 0x5eed))
-	buf := make([]byte, 1<<20)
-	var total int64
-	for i := range s.Files {
-		d := i / s.PerDir
-		sub := filepath.Join(dir, fmt.Sprintf("d%03d", d/100), fmt.Sprintf("d%05d", d))
-		if i%s.PerDir == 0 {
-			if err := os.MkdirAll(sub, 0o755); err != nil {
-				return total, err
+	dirs := (s.Files + s.PerDir - 1) / s.PerDir
+	var next, total atomic.Int64
+	errs := make([]error, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 1<<20)
+			for {
+				d := int(next.Add(1) - 1)
+				if d >= dirs {
+					return
+				}
+				n, err := writeDir(dir, s, d, buf)
+				total.Add(n)
+				if err != nil {
+					errs[w] = err
+					next.Store(int64(dirs)) // stop the others
+					return
+				}
 			}
-		}
+		}()
+	}
+	wg.Wait()
+	return total.Load(), errors.Join(errs...)
+}
+
+// writeDir writes the files of directory d.
+func writeDir(root string, s Spec, d int, buf []byte) (int64, error) {
+	sub := filepath.Join(root, fmt.Sprintf("d%03d", d/100), fmt.Sprintf("d%05d", d))
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		return 0, err
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, uint64(d)))
+	var total int64
+	for i := d * s.PerDir; i < min(s.Files, (d+1)*s.PerDir); i++ {
 		size := s.MinSize
 		if s.MaxSize > s.MinSize {
 			size += rng.Int64N(s.MaxSize - s.MinSize + 1)
@@ -64,7 +95,7 @@ func Write(dir string, s Spec) (int64, error) {
 }
 
 func writeFile(name string, size int64, rng *rand.Rand, buf []byte) error {
-	f, err := os.Create(name)
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
