@@ -77,3 +77,15 @@ func BenchmarkAppendEscaped(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFormatTime formats a lastmod, as every entry of a list does
+// twice (planning, writing).
+func BenchmarkFormatTime(b *testing.B) {
+	t := time.Date(2024, 6, 1, 12, 34, 56, 0, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(FormatTime(t)) != 20 {
+			b.Fatal("wrong length")
+		}
+	}
+}
