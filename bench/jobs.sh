@@ -38,9 +38,11 @@ for ((i = 1; i <= runs; i++)); do
   for j in $jobs; do
     if [ "$warm_only" = 0 ]; then
       drop_caches
-      cold[$j]+="$(ms rsgen_build "$j") "
+      r=$(ms rsgen_build "$j")
+      cold[$j]+="${r% *} "
     fi
-    warm[$j]+="$(ms rsgen_build "$j") " # the cold run just read everything
+    r=$(ms rsgen_build "$j") # the cold run just read everything
+    warm[$j]+="${r% *} "
   done
 done
 load_after=$(loadavg)

@@ -16,13 +16,25 @@ build_tools() {
 }
 
 # ms CMD... runs CMD with its output discarded and prints its wall-clock
-# time in milliseconds.
+# time and the CPU time (user + system) of the processes it ran, both in
+# milliseconds: "WALL CPU". Run it in a command substitution: the CPU time
+# is that of the children the substitution's shell waited for.
+clk_tck=$(getconf CLK_TCK)
+children_ticks() { # sets ticks to cutime + cstime of this shell (its waited-for children's CPU)
+  local st
+  read -r -a st </proc/$BASHPID/stat
+  ticks=$((st[15] + st[16]))
+}
 ms() {
-  local start end
+  local start end c0 c1 ticks
+  children_ticks
+  c0=$ticks
   start=$(date +%s%N)
   "$@" >/dev/null 2>&1 || die "failed: $*"
   end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
+  children_ticks
+  c1=$ticks
+  echo "$(((end - start) / 1000000)) $(((c1 - c0) * 1000 / clk_tck))"
 }
 
 # median reads numbers, one a line, and prints their median (the lower

@@ -56,25 +56,34 @@ warm "$dir/large"
 rsgen_build "$dir/small" && xargs_sha256sum "$dir/small" >/dev/null && rsgen_build "$dir/large"
 
 load_before=$(loadavg)
-declare -A t
+declare -A t c
+# run KEY CMD...: times CMD and appends its wall and CPU milliseconds to t[KEY] and c[KEY].
+run() {
+  local key=$1 r
+  shift
+  r=$(ms "$@")
+  t[$key]+="${r% *} "
+  c[$key]+="${r#* } "
+}
 for ((i = 1; i <= runs; i++)); do
   note "run $i of $runs"
   # Alternate the order so that neither command always runs first.
   if ((i % 2)); then
-    t[rs_small]+="$(ms rsgen_build "$dir/small") "
-    t[xargs]+="$(ms xargs_sha256sum "$dir/small") "
+    run rs_small rsgen_build "$dir/small"
+    run xargs xargs_sha256sum "$dir/small"
   else
-    t[xargs]+="$(ms xargs_sha256sum "$dir/small") "
-    t[rs_small]+="$(ms rsgen_build "$dir/small") "
+    run xargs xargs_sha256sum "$dir/small"
+    run rs_small rsgen_build "$dir/small"
   fi
-  t[rs_large]+="$(ms rsgen_build "$dir/large") "
-  t[openssl2]+="$(ms two openssl dgst -sha256) "
-  t[sha256sum2]+="$(ms two sha256sum) "
+  run rs_large rsgen_build "$dir/large"
+  run openssl2 two openssl dgst -sha256
+  run sha256sum2 two sha256sum
 done
 load_after=$(loadavg)
 speed1=$(openssl speed -seconds 3 -bytes 262144 -evp sha256 2>/dev/null | awk '/^sha256/ {sub("k", "", $NF); print $NF * 1000}')
 
 med() { tr ' ' '\n' <<<"${t[$1]}" | grep . | median; }
+cmed() { tr ' ' '\n' <<<"${c[$1]}" | grep . | median; }
 mbs() { awk -v b="$1" -v ms="$2" 'BEGIN {printf "%.0f", b / 1048576 / (ms / 1000)}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
@@ -83,12 +92,13 @@ echo
 machine "$dir"
 echo "- load average before/after: $load_before / $load_after (the machine is shared)"
 echo
-echo "| corpus | command | runs (ms) | median (ms) | speed | ratio |"
-echo "| --- | --- | --- | --- | --- | --- |"
-echo "| $small files, $((small_bytes / 1048576)) MiB | rsgen build --hash sha-256 | ${t[rs_small]% } | $(med rs_small) | $((small * 1000 / $(med rs_small))) files/s | $(ratio "$(med rs_small)" "$(med xargs)") of the baseline's time |"
-echo "| | find \| xargs -P2 -n 1000 sha256sum | ${t[xargs]% } | $(med xargs) | $((small * 1000 / $(med xargs))) files/s | 1 |"
-echo "| $large x $large_size | rsgen build --hash sha-256 | ${t[rs_large]% } | $(med rs_large) | $(mbs "$large_bytes" "$(med rs_large)") MiB/s | $(ratio "$(med openssl2)" "$(med rs_large)") of two cores' speed |"
-echo "| | 2 x openssl dgst -sha256 at once | ${t[openssl2]% } | $(med openssl2) | $(mbs "$large_bytes" "$(med openssl2)") MiB/s | 1 |"
-echo "| | 2 x sha256sum at once | ${t[sha256sum2]% } | $(med sha256sum2) | $(mbs "$large_bytes" "$(med sha256sum2)") MiB/s | |"
+echo "| corpus | command | wall-clock runs (ms) | median | speed | time ratio | median CPU (user+sys) | CPU ratio |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| $small files, $((small_bytes / 1048576)) MiB | rsgen build --hash sha-256 | ${t[rs_small]% } | $(med rs_small) ms | $((small * 1000 / $(med rs_small))) files/s | **$(ratio "$(med rs_small)" "$(med xargs)")** | $(cmed rs_small) ms | $(ratio "$(cmed rs_small)" "$(cmed xargs)") |"
+echo "| | find \| xargs -0 -P2 -n 1000 sha256sum | ${t[xargs]% } | $(med xargs) ms | $((small * 1000 / $(med xargs))) files/s | 1 | $(cmed xargs) ms | 1 |"
+echo "| $large × $large_size | rsgen build --hash sha-256 | ${t[rs_large]% } | $(med rs_large) ms | $(mbs "$large_bytes" "$(med rs_large)") MiB/s | **$(ratio "$(med rs_large)" "$(med openssl2)")** | $(cmed rs_large) ms | $(ratio "$(cmed rs_large)" "$(cmed openssl2)") |"
+echo "| | 2 × openssl dgst -sha256 at once | ${t[openssl2]% } | $(med openssl2) ms | $(mbs "$large_bytes" "$(med openssl2)") MiB/s | 1 | $(cmed openssl2) ms | 1 |"
+echo "| | 2 × sha256sum at once | ${t[sha256sum2]% } | $(med sha256sum2) ms | $(mbs "$large_bytes" "$(med sha256sum2)") MiB/s | $(ratio "$(med sha256sum2)" "$(med openssl2)") | $(cmed sha256sum2) ms | $(ratio "$(cmed sha256sum2)" "$(cmed openssl2)") |"
 echo
-echo "openssl speed -evp sha256 (one core, 256 KiB blocks, after the runs): $(awk -v s="$speed1" 'BEGIN {printf "%.0f MiB/s", s / 1048576}'); two cores would be twice that."
+echo "Time ratio: the median time over that of the reference row below it (lower is faster). openssl speed -evp sha256,"
+echo "one core, 256 KiB blocks, after the runs: $(awk -v s="$speed1" 'BEGIN {printf "%.0f MiB/s", s / 1048576}') (two cores: twice that, without reading any file)."
