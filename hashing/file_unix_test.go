@@ -97,15 +97,17 @@ func TestSumPath(t *testing.T) {
 	dir, content := specialFiles(t)
 	want := sha256.Sum256(content)
 	h := NewHasher(Set{SHA256})
+	op := newOpener()
+	defer op.close()
 	for _, tt := range openCases {
 		t.Run(tt.name, func(t *testing.T) {
 			var info FileInfo
 			var sum []byte
 			var err error
-			withoutBlocking(t, func() { info, sum, err = h.sumPath(nil, filepath.Join(dir, tt.name)) })
+			withoutBlocking(t, func() { info, sum, err = op.sum(h, nil, filepath.Join(dir, tt.name)) })
 			if tt.wantErr != nil {
 				if err == nil || !tt.wantErr(err) {
-					t.Fatalf("sumPath = %v, want the error of a %s", err, tt.name)
+					t.Fatalf("opener.sum = %v, want the error of a %s", err, tt.name)
 				}
 				return
 			}
@@ -179,5 +181,56 @@ func TestChangedSize(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestOpenerDirectories hashes files of several directories in an order
+// that switches between them, as the workers of a pool see them, and
+// files whose directory cannot be opened.
+func TestOpenerDirectories(t *testing.T) {
+	root := t.TempDir()
+	var paths []string
+	want := map[string][32]byte{}
+	for _, d := range []string{"a", "b", "a/c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			p := filepath.Join(root, d, fmt.Sprintf("f%d", i))
+			content := []byte(p)
+			if err := os.WriteFile(p, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want[p] = sha256.Sum256(content)
+			paths = append(paths, p)
+		}
+	}
+	// a/f0 b/f0 a/c/f0 a/f1 ...: every file in a different directory from the last.
+	var order []string
+	for i := range 3 {
+		for j := 0; j < len(paths); j += 3 {
+			order = append(order, paths[j+i])
+		}
+	}
+	order = append(order, paths...) // then runs of the same directory
+	h := NewHasher(Set{SHA256})
+	op := newOpener()
+	defer op.close()
+	for _, p := range order {
+		_, sum, err := op.sum(h, nil, p)
+		if w := want[p]; err != nil || !bytes.Equal(sum, w[:]) {
+			t.Errorf("%s: sum %x, %v; want %x", p, sum, err, w)
+		}
+	}
+	for _, p := range []string{filepath.Join(root, "missing", "f0"), filepath.Join(root, "a", "f0", "x")} {
+		if _, _, err := op.sum(h, nil, p); err == nil {
+			t.Errorf("%s: no error", p)
+		}
+	}
+	// A relative path with no directory part is opened from the working directory.
+	t.Chdir(filepath.Join(root, "b"))
+	w := want[filepath.Join(root, "b", "f1")]
+	if _, sum, err := op.sum(h, nil, "f1"); err != nil || !bytes.Equal(sum, w[:]) {
+		t.Errorf("f1 in the working directory: %x, %v; want %x", sum, err, w)
 	}
 }

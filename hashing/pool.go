@@ -60,6 +60,8 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	for range n {
 		g.Go(func() error {
 			h := NewHasher(p.Set)
+			op := newOpener()
+			defer op.close()
 			for {
 				var job Job
 				var ok bool
@@ -71,7 +73,7 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 						return nil
 					}
 				}
-				res := p.hashFile(h, job)
+				res := p.hashFile(h, op, job)
 				select {
 				case <-ctx.Done():
 					return ctx.Err()
@@ -83,9 +85,9 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	return g.Wait()
 }
 
-func (p *Pool) hashFile(h *Hasher, job Job) Result {
+func (p *Pool) hashFile(h *Hasher, op *opener, job Job) Result {
 	res := Result{Job: job}
-	res.Info, res.Sum, res.Err = h.sumPath(make([]byte, 0, p.Set.SumSize()), job.Path)
+	res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Path)
 	if res.Err != nil {
 		res.Sum = nil
 		return res

@@ -6,13 +6,66 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// sumPath opens the regular file at path as OpenRegular does, reads it
-// once through h and returns its FileInfo and sum (appended to dst).
+// An opener opens the files of one worker of a Pool. It keeps the
+// directory of the last file open and opens the next file of the same
+// directory relative to it (openat), so that the kernel walks the path of a
+// directory once per worker rather than once per file: the walker hands out
+// a directory's files in a row. A directory renamed or replaced while its
+// files are being hashed is read where the descriptor points, the directory
+// the walker listed, as a file already open would be. An opener is owned by
+// one goroutine.
+type opener struct {
+	dir   string // directory dirfd refers to; "" if none
+	dirfd int
+}
+
+func newOpener() *opener { return &opener{dirfd: -1} }
+
+// close releases the directory descriptor.
+func (o *opener) close() {
+	if o.dirfd >= 0 {
+		unix.Close(o.dirfd)
+	}
+	o.dir, o.dirfd = "", -1
+}
+
+// open opens path with openFlags, relative to its directory's descriptor
+// when it can have one. A directory that cannot be opened is not an error
+// here: the file is then opened by its full path, which reports the error
+// a person can act on.
+func (o *opener) open(path string) (int, error) {
+	dir, base := filepath.Split(path)
+	if dir != o.dir && base != "" {
+		o.close()
+		var fd int
+		err := retryEINTR(func() (err error) {
+			fd, err = unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			return err
+		})
+		if err == nil {
+			o.dir, o.dirfd = dir, fd
+		}
+	}
+	var fd int
+	err := retryEINTR(func() (err error) {
+		if o.dirfd >= 0 && dir == o.dir {
+			fd, err = unix.Openat(o.dirfd, base, openFlags, 0)
+		} else {
+			fd, err = unix.Open(path, openFlags, 0)
+		}
+		return err
+	})
+	return fd, err
+}
+
+// sum opens the regular file at path as OpenRegular does, reads it once
+// through h and returns its FileInfo and sum (appended to dst).
 //
 // It works on the raw descriptor rather than an *os.File: on Linux,
 // os.OpenFile tries to register every descriptor with the netpoller (a
@@ -21,12 +74,8 @@ import (
 // sumRegular, which saves the read(2) that only confirms the end of a
 // small file, this takes reading a small file from 6 system calls to 4
 // (openat, fstat, read, close); see docs/PERFORMANCE.md for the effect.
-func (h *Hasher) sumPath(dst []byte, path string) (FileInfo, []byte, error) {
-	var fd int
-	err := retryEINTR(func() (err error) {
-		fd, err = unix.Open(path, openFlags, 0)
-		return err
-	})
+func (o *opener) sum(h *Hasher, dst []byte, path string) (FileInfo, []byte, error) {
+	fd, err := o.open(path)
 	if err != nil {
 		return FileInfo{}, dst, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
