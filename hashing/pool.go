@@ -12,13 +12,13 @@ import (
 // Measured on the 2-core reference machine with bench/jobs.sh (50,000 files
 // of 0.5-8 KiB; docs/PERFORMANCE.md, "Choosing --jobs"): with a cold page
 // cache reading is bound by I/O latency, and 8 concurrent readers are
-// 2.0-2.5x faster than 1 (7.2 -> 3.6 s and 10.2 -> 4.2 s in two runs), with
-// no gain past 8 (16 and 32 are 10-20% slower). With a warm cache hashing is
-// CPU-bound: in BenchmarkPoolWorkers 2 to 8 workers are about twice as
-// fast as 1 and within the noise of one another. Readers and hashers share
-// one pool: goroutines blocked in read(2) hold no CPU, and at most
-// GOMAXPROCS of them hash at once. On more cores, 2 per core keep every
-// core busy when warm.
+// 2.0-2.4x faster than 1 (10.2 -> 4.2, 7.2 -> 3.6 and 6.6 -> 3.4 s in three
+// runs), with no gain past 8 (16 and 32 are 10-20% slower). With a warm
+// cache hashing is CPU-bound: in BenchmarkPoolWorkers 2 to 8 workers are
+// about twice as fast as 1 and within the noise of one another. Readers and
+// hashers share one pool: goroutines blocked in read(2) hold no CPU, and at
+// most GOMAXPROCS of them hash at once. On more cores, 2 per core keep
+// every core busy when warm.
 func DefaultWorkers() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 
 // A Job asks a Pool to hash one file.
