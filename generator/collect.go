@@ -132,7 +132,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 				b.problems.add(Problem{Path: res.Name, Err: describeReadError(res.Err)})
 				continue
 			}
-			loc, err := cfg.BaseURL.Resolve(res.Name)
+			path, loc, hash, err := fileStrings(cfg.BaseURL, res.Name, cfg.Hashes, res.Sum)
 			if err != nil {
 				b.problems.add(Problem{Path: res.Name, Err: err})
 				continue
@@ -145,11 +145,11 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 				cache.read(res, typ)
 			}
 			out = append(out, Resource{
-				Path:     res.Name,
+				Path:     path,
 				Loc:      loc,
 				Length:   res.Info.Size,
 				Modified: res.Info.ModTime.UTC(),
-				Hash:     cfg.Hashes.Format(res.Sum),
+				Hash:     hash,
 				Type:     typ,
 			})
 		}

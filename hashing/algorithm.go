@@ -136,22 +136,31 @@ func (s Set) SumSize() int {
 // them, as the value of a hash attribute: space-separated "alg:lowercasehex"
 // tokens in the order of s, as section 7 of the spec requires.
 func (s Set) Format(sum []byte) string {
+	return string(s.AppendFormat(make([]byte, 0, s.FormatLen()), sum))
+}
+
+// FormatLen is the length of what Format returns for a sum of s.
+func (s Set) FormatLen() int {
+	n := 2*s.SumSize() + max(len(s)-1, 0)
+	for _, a := range s {
+		n += len(a.String()) + 1
+	}
+	return n
+}
+
+// AppendFormat appends Format(sum) to dst.
+func (s Set) AppendFormat(dst, sum []byte) []byte {
 	if len(sum) != s.SumSize() {
 		panic(fmt.Sprintf("hashing: sum of %d bytes for set %s", len(sum), s))
 	}
-	var b strings.Builder
-	b.Grow(len(sum)*2 + len(s)*8)
-	var buf [64]byte
 	for i, a := range s {
 		if i > 0 {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
-		b.WriteString(a.String())
-		b.WriteByte(':')
-		d := sum[:a.Size()]
+		dst = append(dst, a.String()...)
+		dst = append(dst, ':')
+		dst = hex.AppendEncode(dst, sum[:a.Size()])
 		sum = sum[a.Size():]
-		hex.Encode(buf[:], d)
-		b.Write(buf[:2*len(d)])
 	}
-	return b.String()
+	return dst
 }

@@ -44,12 +44,41 @@ func (h *Hasher) Set() Set { return h.set }
 // of bytes read and the digests appended to dst in the order of the Set.
 // Head returns the first bytes read, until the next call.
 func (h *Hasher) Sum(dst []byte, r io.Reader) (n int64, sum []byte, err error) {
+	return h.sum(dst, r, -1)
+}
+
+// sumRegular is SumFile for r, a regular file read from its start whose
+// size was size when it was opened, read until a short read at size rather
+// than until a read returns nothing: near the expected end it asks for one
+// byte more than is left, and a read of a regular file that returns less
+// than asked has met the end. That saves the read(2) that would only return
+// 0, one of the two of reading a small file. A file that grew fills the
+// extra byte and is read on to its end; one that grew or shrank is
+// reported with ErrChanged.
+func (h *Hasher) sumRegular(dst []byte, r io.Reader, size int64) ([]byte, error) {
+	n, sum, err := h.sum(dst, r, size)
+	if err != nil {
+		return sum, err
+	}
+	if n != size {
+		return sum, fmt.Errorf("%w: %d bytes read, %d expected", ErrChanged, n, size)
+	}
+	return sum, nil
+}
+
+// sum reads r through every hash until EOF or, if size >= 0, until a short
+// read ends at size bytes.
+func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, err error) {
 	for _, hh := range h.hashes {
 		hh.Reset()
 	}
 	h.head = h.head[:0]
 	for {
-		m, rerr := r.Read(h.buf)
+		want := len(h.buf)
+		if left := size - n; size >= 0 && left >= 0 && left < int64(want) {
+			want = int(left) + 1
+		}
+		m, rerr := r.Read(h.buf[:want])
 		if m > 0 {
 			chunk := h.buf[:m]
 			if len(h.head) < SniffLen {
@@ -60,7 +89,7 @@ func (h *Hasher) Sum(dst []byte, r io.Reader) (n int64, sum []byte, err error) {
 			}
 			n += int64(m)
 		}
-		if rerr == io.EOF {
+		if rerr == io.EOF || rerr == nil && size >= 0 && n == size && m < want {
 			break
 		}
 		if rerr != nil {

@@ -2,7 +2,6 @@ package hashing
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -10,13 +9,16 @@ import (
 
 // DefaultWorkers is the number of files read at once unless told otherwise.
 //
-// Measured on the 2-core reference machine (see docs/PERFORMANCE.md): with
-// a cold page cache, reading 50,000 small files is bound by I/O latency and
-// 8 concurrent readers are 2.1x faster than 1, with no gain past 8; with a
-// warm cache hashing is CPU-bound, and the Go scheduler runs at most
-// GOMAXPROCS workers' hashing at once, so 8 readers cost nothing measurable
-// over 2. Readers and hashers thus share one pool: goroutines blocked in
-// read(2) hold no CPU, and those hashing are capped by GOMAXPROCS.
+// Measured on the 2-core reference machine with bench/jobs.sh (50,000 files
+// of 0.5-8 KiB; docs/PERFORMANCE.md, "Choosing --jobs"): with a cold page
+// cache reading is bound by I/O latency, and 8 concurrent readers are
+// 2.0-2.4x faster than 1 (10.2 -> 4.2, 7.2 -> 3.6 and 6.6 -> 3.4 s in three
+// runs), with no gain past 8 (16 and 32 are 10-20% slower). With a warm
+// cache hashing is CPU-bound: in BenchmarkPoolWorkers 2 to 8 workers are
+// about twice as fast as 1 and within the noise of one another. Readers and
+// hashers share one pool: goroutines blocked in read(2) hold no CPU, and at
+// most GOMAXPROCS of them hash at once. On more cores, 2 per core keep
+// every core busy when warm.
 func DefaultWorkers() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 
 // A Job asks a Pool to hash one file.
@@ -58,6 +60,8 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	for range n {
 		g.Go(func() error {
 			h := NewHasher(p.Set)
+			op := newOpener()
+			defer op.close()
 			for {
 				var job Job
 				var ok bool
@@ -69,7 +73,7 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 						return nil
 					}
 				}
-				res := p.hashFile(h, job)
+				res := p.hashFile(h, op, job)
 				select {
 				case <-ctx.Done():
 					return ctx.Err()
@@ -81,26 +85,18 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	return g.Wait()
 }
 
-func (p *Pool) hashFile(h *Hasher, job Job) Result {
+func (p *Pool) hashFile(h *Hasher, op *opener, job Job) Result {
 	res := Result{Job: job}
-	f, info, err := OpenRegular(job.Path)
-	if err != nil {
-		res.Err = err
+	res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Path)
+	if res.Err != nil {
+		res.Sum = nil
 		return res
 	}
-	defer f.Close()
-	res.Info = info
-	sum, err := h.SumFile(make([]byte, 0, p.Set.SumSize()), f, info.Size)
-	if err != nil {
-		res.Err = fmt.Errorf("reading: %w", err)
-		return res
-	}
-	res.Sum = sum
 	if job.Sniff {
 		res.Head = append([]byte(nil), h.Head()...)
 	}
 	if p.Progress != nil {
-		p.Progress(1, info.Size)
+		p.Progress(1, res.Info.Size)
 	}
 	return res
 }

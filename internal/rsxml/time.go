@@ -11,7 +11,8 @@ import (
 // writes: seconds precision ("2013-01-03T09:00:00Z"), or with fractional
 // seconds when t has them, without trailing zeros.
 func FormatTime(t time.Time) string {
-	return string(AppendTime(nil, t))
+	var buf [len("2006-01-02T15:04:05.999999999Z")]byte // on the stack: one allocation, the string
+	return string(AppendTime(buf[:0], t))
 }
 
 // AppendTime appends FormatTime(t) to b.

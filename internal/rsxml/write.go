@@ -6,6 +6,15 @@ import (
 	"unicode/utf8"
 )
 
+// plainASCII marks the bytes appendEscaped copies as they are: printable
+// ASCII other than & < > ".
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '&' && c != '<' && c != '>' && c != '"'
+	}
+	return t
+}()
+
 const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 
 // Writer streams one document. Create it with NewWriter, Add the entries,
@@ -192,28 +201,36 @@ func appendAttr(b []byte, name, value string) []byte {
 // callers that need such characters kept must encode them first (URLs are
 // percent-encoded before they get here).
 func appendEscaped(b []byte, s string) []byte {
+	// Most values (percent-encoded URLs, digests, times, numbers) need no
+	// escaping: copy the longest run of plain ASCII at once.
 	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && plainASCII[s[j]] {
+			j++
+		}
+		b = append(b, s[i:j]...)
+		if i = j; i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '&':
+			switch c {
+			case '&':
 				b = append(b, "&amp;"...)
-			case c == '<':
+			case '<':
 				b = append(b, "&lt;"...)
-			case c == '>':
+			case '>':
 				b = append(b, "&gt;"...)
-			case c == '"':
+			case '"':
 				b = append(b, "&quot;"...)
-			case c == '\t':
+			case '\t':
 				b = append(b, "&#x9;"...)
-			case c == '\n':
+			case '\n':
 				b = append(b, "&#xA;"...)
-			case c == '\r':
+			case '\r':
 				b = append(b, "&#xD;"...)
-			case c < 0x20:
+			default: // the other C0 controls
 				b = append(b, "\uFFFD"...)
-			default:
-				b = append(b, c)
 			}
 			i++
 			continue

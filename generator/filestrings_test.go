@@ -1,0 +1,67 @@
+package generator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rsgen/rsgen/hashing"
+)
+
+func TestFileStrings(t *testing.T) {
+	base, err := ParseBaseURL("https://example.org/site/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := make([]byte, hashing.Set{hashing.MD5, hashing.SHA256}.SumSize())
+	for i := range sum {
+		sum[i] = byte(i)
+	}
+	set := hashing.Set{hashing.MD5, hashing.SHA256}
+	tests := []struct {
+		name, rel string
+		wantErr   error
+	}{
+		{"plain", "d000/d00001/file-0000001.html", nil},
+		{"escaped", "articles/café & crème.html", nil},
+		{"reserved characters", "a#b?c%d+e;f", nil},
+		{"every byte", allBytes(), nil},
+		{"too long", strings.Repeat("x", MaxLocLength), ErrLocTooLong},
+		{"too long once escaped", strings.Repeat("é", MaxLocLength/5), ErrLocTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path, loc, hash, err := fileStrings(base, tt.rel, set, sum)
+			wantLoc, wantErr := base.Resolve(tt.rel)
+			if err != tt.wantErr || wantErr != tt.wantErr {
+				t.Fatalf("err = %v (Resolve: %v), want %v", err, wantErr, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if path != tt.rel || loc != wantLoc || hash != set.Format(sum) {
+				t.Errorf("fileStrings = %q, %q, %q; want %q, %q, %q", path, loc, hash, tt.rel, wantLoc, set.Format(sum))
+			}
+		})
+	}
+}
+
+// TestEscapedLen holds escapedLen to what appendEscapedPath writes, byte
+// by byte.
+func TestEscapedLen(t *testing.T) {
+	for c := range 256 {
+		s := string([]byte{byte(c)})
+		var sb strings.Builder
+		appendEscapedPath(&sb, s)
+		if got := escapedLen(s); got != sb.Len() {
+			t.Errorf("byte %#x: escapedLen %d, appendEscapedPath wrote %d", c, got, sb.Len())
+		}
+	}
+}
+
+func allBytes() string {
+	b := make([]byte, 0, 255)
+	for c := 1; c < 256; c++ {
+		b = append(b, byte(c))
+	}
+	return string(b)
+}

@@ -1,0 +1,206 @@
+package hashing
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// collect runs p over jobs and returns the results by Name.
+func collect(t *testing.T, p *Pool, jobs []Job) map[string]Result {
+	t.Helper()
+	in := make(chan Job)
+	out := make(chan Result)
+	go func() {
+		defer close(in)
+		for _, j := range jobs {
+			in <- j
+		}
+	}()
+	errc := make(chan error, 1)
+	go func() {
+		defer close(out)
+		errc <- p.Run(context.Background(), in, out)
+	}()
+	got := map[string]Result{}
+	for res := range out {
+		if _, dup := got[res.Name]; dup {
+			t.Errorf("two results for %s", res.Name)
+		}
+		got[res.Name] = res
+	}
+	if err := <-errc; err != nil {
+		t.Fatalf("Run = %v", err)
+	}
+	return got
+}
+
+func TestPoolResults(t *testing.T) {
+	dir := t.TempDir()
+	var jobs []Job
+	contents := map[string][]byte{}
+	for i := range 50 {
+		name := "f" + strconv.Itoa(i)
+		data := bytes.Repeat([]byte{byte(i)}, i*997)
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		contents[name] = data
+		jobs = append(jobs, Job{Name: name, Path: filepath.Join(dir, name), Sniff: i%2 == 0})
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Files that cannot be read are reported each in its result and do
+	// not stop the others.
+	jobs = append(jobs,
+		Job{Name: "missing", Path: filepath.Join(dir, "missing")},
+		Job{Name: "sub", Path: filepath.Join(dir, "sub")},
+	)
+	for _, workers := range []int{0, 1, 3, 16} {
+		t.Run("workers="+strconv.Itoa(workers), func(t *testing.T) {
+			var files, bytesDone atomic.Int64
+			p := &Pool{Set: Set{SHA256}, Workers: workers, Progress: func(n int, b int64) {
+				files.Add(int64(n))
+				bytesDone.Add(b)
+			}}
+			got := collect(t, p, jobs)
+			if len(got) != len(jobs) {
+				t.Fatalf("%d results for %d jobs", len(got), len(jobs))
+			}
+			var wantBytes int64
+			for name, data := range contents {
+				res := got[name]
+				if res.Err != nil {
+					t.Errorf("%s: %v", name, res.Err)
+					continue
+				}
+				want := sha256.Sum256(data)
+				if !bytes.Equal(res.Sum, want[:]) || res.Info.Size != int64(len(data)) {
+					t.Errorf("%s: sum %x size %d, want %x size %d", name, res.Sum, res.Info.Size, want, len(data))
+				}
+				if res.Sniff {
+					if !bytes.Equal(res.Head, data[:min(len(data), SniffLen)]) {
+						t.Errorf("%s: Head is not the first bytes", name)
+					}
+				} else if res.Head != nil {
+					t.Errorf("%s: Head set without Sniff", name)
+				}
+				wantBytes += int64(len(data))
+			}
+			if err := got["missing"].Err; !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("missing: err = %v, want ErrNotExist", err)
+			}
+			if err := got["sub"].Err; !errors.Is(err, ErrNotRegular) {
+				t.Errorf("sub: err = %v, want ErrNotRegular", err)
+			}
+			if files.Load() != int64(len(contents)) || bytesDone.Load() != wantBytes {
+				t.Errorf("Progress counted %d files, %d bytes; want %d, %d", files.Load(), bytesDone.Load(), len(contents), wantBytes)
+			}
+		})
+	}
+}
+
+// TestPoolCancel cancels a pool whose jobs never end and whose results
+// nobody reads: Run must return the context's error, and every worker
+// must be gone.
+func TestPoolCancel(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		workers int
+		feed    bool // send jobs that block on the unread results
+	}{
+		{"idle workers", 4, false},
+		{"workers blocked on results", 4, true},
+		{"one worker", 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			ctx, cancel := context.WithCancel(context.Background())
+			jobs := make(chan Job) // never closed
+			results := make(chan Result)
+			errc := make(chan error, 1)
+			p := &Pool{Set: Set{SHA256}, Workers: tt.workers}
+			go func() { errc <- p.Run(ctx, jobs, results) }()
+			if tt.feed {
+				for range tt.workers {
+					jobs <- Job{Name: "f", Path: path}
+				}
+			}
+			cancel()
+			select {
+			case err := <-errc:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("Run = %v, want context.Canceled", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Run did not return after the context was cancelled")
+			}
+			// Goroutines of the pool may take a moment to be accounted gone.
+			deadline := time.Now().Add(10 * time.Second)
+			for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			if n := runtime.NumGoroutine(); n > before {
+				buf := make([]byte, 1<<16)
+				t.Fatalf("%d goroutines left over (%d before):\n%s", n-before, before, buf[:runtime.Stack(buf, true)])
+			}
+		})
+	}
+}
+
+// TestHasherReuse hashes different inputs in turn with one Hasher: each
+// sum must equal that of a fresh Hasher, whatever came before.
+func TestHasherReuse(t *testing.T) {
+	inputs := [][]byte{
+		[]byte("abc"),
+		nil,
+		bytes.Repeat([]byte("0123456789"), 100000),
+		[]byte("abc"),
+		bytes.Repeat([]byte{0}, SniffLen-1),
+	}
+	set := Set{MD5, SHA1, SHA256, BLAKE3}
+	reused := NewHasher(set)
+	var sums []string
+	for i, in := range inputs {
+		_, got, err := reused.Sum(nil, bytes.NewReader(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, want, _ := NewHasher(set).Sum(nil, bytes.NewReader(in))
+		if !bytes.Equal(got, want) {
+			t.Errorf("input %d: reused Hasher gives %x, a fresh one %x", i, got, want)
+		}
+		if !bytes.Equal(reused.Head(), in[:min(len(in), SniffLen)]) {
+			t.Errorf("input %d: Head = %q", i, reused.Head())
+		}
+		sums = append(sums, set.Format(got))
+	}
+	if sums[0] != sums[3] {
+		t.Errorf("same input, different sums: %s, %s", sums[0], sums[3])
+	}
+	if sums[0] == sums[1] || sums[1] == sums[2] {
+		t.Errorf("different inputs, same sum: %v", sums)
+	}
+}
+
+func TestDefaultWorkers(t *testing.T) {
+	if n := DefaultWorkers(); n < runtime.GOMAXPROCS(0) {
+		t.Errorf("DefaultWorkers = %d, fewer than GOMAXPROCS (%d): the cores would idle on a warm cache", n, runtime.GOMAXPROCS(0))
+	}
+}

@@ -1,0 +1,109 @@
+package units
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    int64
+		wantErr string
+	}{
+		{in: "50MB", want: 52428800}, // the Sitemaps limit
+		{in: "50MiB", want: 52428800},
+		{in: "50mb", want: 52428800},
+		{in: "1GiB", want: 1 << 30},
+		{in: "1 GB", want: 1 << 30},
+		{in: "4KiB", want: 4096},
+		{in: "4k", want: 4096},
+		{in: "2000000", want: 2000000},
+		{in: "512B", want: 512},
+		{in: "1.5KiB", want: 1536},
+		{in: "2TB", want: 2 << 40},
+		{in: " 10MB ", want: 10 << 20},
+		{in: "", wantErr: "is not a size"},
+		{in: "MB", wantErr: "is not a size"},
+		{in: "-1MB", wantErr: "is not a size"},
+		{in: "1..5MB", wantErr: "is not a size"},
+		{in: "10XB", wantErr: `unknown unit "xb"`},
+		{in: "10 bytes", wantErr: "unknown unit"},
+		{in: "0", wantErr: "out of range"},
+		{in: "0.1", wantErr: "out of range"},
+		{in: "99999999TB", wantErr: "out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseSize(tt.in)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("ParseSize(%q) = %d, %v; want error containing %q", tt.in, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("ParseSize(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFormatSize(t *testing.T) {
+	tests := []struct {
+		in   int64
+		want string
+	}{
+		{0, "0 B"},
+		{1023, "1023 B"},
+		{1024, "1.0 KiB"},
+		{1536, "1.5 KiB"},
+		{52428800, "50.0 MiB"},
+		{1 << 30, "1.0 GiB"},
+		{5 << 40, "5.0 TiB"},
+		{1 << 60, "1.0 EiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := FormatSize(tt.in); got != tt.want {
+				t.Errorf("FormatSize(%d) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    time.Duration
+		wantErr bool
+	}{
+		{in: "30d", want: 30 * 24 * time.Hour},
+		{in: "1.5d", want: 36 * time.Hour},
+		{in: "0d", want: 0},
+		{in: "36h", want: 36 * time.Hour},
+		{in: "90m", want: 90 * time.Minute},
+		{in: " 7d ", want: 7 * 24 * time.Hour},
+		{in: "", wantErr: true},
+		{in: "d", wantErr: true},
+		{in: "-1d", wantErr: true},
+		{in: "-5h", wantErr: true},
+		{in: "thirty days", wantErr: true},
+		{in: "30", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseDuration(tt.in)
+			if tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), "is not a duration") {
+					t.Fatalf("ParseDuration(%q) = %v, %v; want an error", tt.in, got, err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("ParseDuration(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
