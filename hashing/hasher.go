@@ -1,6 +1,7 @@
 package hashing
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash"
@@ -26,6 +27,7 @@ type Hasher struct {
 	hashes []hash.Hash
 	buf    []byte
 	head   []byte
+	ctx    context.Context // if set, reading stops when it is done
 }
 
 // NewHasher returns a Hasher for the algorithms of set.
@@ -94,6 +96,14 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 		}
 		if rerr != nil {
 			return n, dst, rerr
+		}
+		// A large file is not read to its end once the pool is stopped: an
+		// interrupt would otherwise wait minutes for a file of many GB. The
+		// check runs once a buffer, so a small file never pays for it.
+		if h.ctx != nil && n >= int64(len(h.buf)) {
+			if err := h.ctx.Err(); err != nil {
+				return n, dst, err
+			}
 		}
 	}
 	for _, hh := range h.hashes {

@@ -5,11 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -203,4 +205,61 @@ func TestDefaultWorkers(t *testing.T) {
 	if n := DefaultWorkers(); n < runtime.GOMAXPROCS(0) {
 		t.Errorf("DefaultWorkers = %d, fewer than GOMAXPROCS (%d): the cores would idle on a warm cache", n, runtime.GOMAXPROCS(0))
 	}
+}
+
+// TestPoolStopsInsideALargeFile checks that cancelling the pool stops the
+// reading of a file already being hashed, instead of finishing it: a
+// sparse 8 GiB file would take tens of seconds to hash on two cores.
+func TestPoolStopsInsideALargeFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "large.bin")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(8 << 30); err != nil {
+		f.Close()
+		t.Skipf("no sparse file here: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	h := NewHasher(Set{SHA256})
+	h.ctx = ctx
+	r := &signalReader{r: mustOpen(t, path), started: started}
+	go func() {
+		<-started
+		cancel()
+	}()
+	n, _, err := h.sum(nil, r, 8<<30)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("sum after cancel: err = %v after %d bytes, want context.Canceled", err, n)
+	}
+	if n >= 8<<30 {
+		t.Fatalf("the whole file was read (%d bytes) despite the cancel", n)
+	}
+}
+
+// signalReader closes started after its first read.
+type signalReader struct {
+	r       io.Reader
+	started chan struct{}
+	once    sync.Once
+}
+
+func (s *signalReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.once.Do(func() { close(s.started) })
+	return n, err
+}
+
+func mustOpen(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
