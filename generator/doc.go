@@ -1,0 +1,32 @@
+// Package generator plans and writes the ResourceSync documents of one
+// build: it is what "rsgen build" does, without the command line.
+//
+// [Build] runs one build from a [Config]. The input is a directory tree
+// (scan.go, collect.go: a walker feeding the hashing pool), an archive
+// given as the source (archive.go, source.go), or a record export
+// (export*.go). From the sorted resources it writes, in order:
+//
+//   - the Resource Dump packages (dump.go, with package zipdump), before
+//     the Resource List, so that a file that changed since it was hashed is
+//     left out of both;
+//   - the Resource List, split under an index past the limits of section 7
+//     (listwriter.go plans the parts before writing any of them);
+//   - the Change List of this build and the index over the lists kept from
+//     the previous one (across.go, detect.go, changelists.go, changedump.go),
+//     with the hash cache (cache.go) sparing reads of unchanged files;
+//   - the Capability List, the Source Description, and the files for
+//     static hosts (host.go).
+//
+// Everything is written into a [Stage] inside the output directory, checked
+// with package validate (check.go), and moved into place by Stage.Publish
+// only when the whole build succeeded; a failure or an interrupt discards
+// the stage and leaves the published output as it was.
+//
+// Output depends only on the input and the Config: entries are sorted
+// before they are written, and with a fixed snapshot time (Config.At with
+// FixedTime) no clock reading reaches a document or a package.
+//
+// Build may be called from several goroutines for different output
+// directories; two builds into the same directory at once are not
+// supported. [Config.Stats] may be read while a build runs.
+package generator
