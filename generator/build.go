@@ -290,12 +290,19 @@ func sourceRoot(source string) (string, error) {
 
 // owned reports whether real, a path under the source with symbolic links
 // resolved, is rsgen's own output (when the output is inside the source)
-// or inside it, or the hash cache: never content.
+// or inside it, or the hash cache, or has the URL of rsgen's documents:
+// never content.
 func (b *build) owned(real string) bool {
 	if b.cacheRel != "" && (real == b.cacheRel || strings.HasPrefix(real, b.cacheRel+".tmp-")) {
 		return true // the hash cache, and the file it is saved through
 	}
 	if b.outRel == "\x00" {
+		// The output is elsewhere; served where the resources are, its
+		// documents take these URLs (as for an archive: see publishes).
+		if b.cfg.DocsURL == b.cfg.BaseURL && (real == DocsDir || real == WellKnownFile) {
+			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which --out holds", real))
+			return true
+		}
 		return false
 	}
 	r := real

@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/templates"
 )
 
@@ -220,6 +222,52 @@ func TestRobotsTxtIsNeverWritten(t *testing.T) {
 			lines, _ := os.ReadFile(filepath.Join(out, hosting.RobotsLines))
 			if !strings.Contains(string(lines), "\nSitemap: https://example.org/resourcesync/resourcelist.xml\n") {
 				t.Errorf("%s: %q", hosting.RobotsLines, lines)
+			}
+		})
+	}
+}
+
+// With --out outside SOURCE and the documents served where the resources
+// are, SOURCE's resourcesync/ and .well-known/resourcesync would have the
+// URLs of rsgen's own documents (left over from a build into SOURCE, say):
+// they are not content, as for an archive. Served elsewhere, they are.
+func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
+	src := t.TempDir()
+	writeFile(t, src, "page.html", "<p>page</p>")
+	writeFile(t, src, "resourcesync/resourcelist.xml", "<urlset/>")
+	writeFile(t, src, ".well-known/resourcesync", "<urlset/>")
+	writeFile(t, src, ".well-known/security.txt", "Contact: x")
+	fixMtimes(t, src)
+	for _, tt := range []struct {
+		docs string
+		want []string
+	}{
+		{"", []string{".well-known/security.txt", "page.html"}},
+		{"https://example.org/rs/", []string{".well-known/resourcesync", ".well-known/security.txt", "page.html", "resourcesync/resourcelist.xml"}},
+	} {
+		t.Run("docs at "+tt.docs, func(t *testing.T) {
+			out := t.TempDir()
+			cfg := testConfig(t, src, out)
+			cfg.Filter.Hidden = true
+			if tt.docs != "" {
+				cfg.DocsURL = mustBaseURL(t, tt.docs)
+			}
+			mustBuild(t, cfg)
+			f, err := os.Open(filepath.Join(out, DocsDir, "resourcelist.xml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			_, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range entries {
+				got = append(got, strings.TrimPrefix(e.Loc, "https://example.org/"))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("published %q, want %q", got, tt.want)
 			}
 		})
 	}
