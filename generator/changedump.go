@@ -250,9 +250,15 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 	}
 	name := DocsDir + "/" + p.name
 	if src, ok := prev.LocalPath(p.prev.URL); ok {
-		st, err := os.Stat(src)
+		// Lstat, and only a regular file: a symbolic link would be linked
+		// as a link (published, it leads wherever it points) or copied
+		// from its target.
+		st, err := os.Lstat(src)
 		if err != nil {
 			return fmt.Errorf("%w: %s: %w", ErrPrevious, src, unwrapPath(err))
+		}
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("%w: %s is %s, not the package its entry in the Change Dump describes", ErrPrevious, src, typeName(st.Mode()))
 		}
 		if p.length >= 0 && st.Size() != p.length {
 			return fmt.Errorf("%w: %s is %d bytes, its entry in the Change Dump says %d", ErrPrevious, src, st.Size(), p.length)
