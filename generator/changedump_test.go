@@ -218,6 +218,25 @@ func TestChangeDumpSplit(t *testing.T) {
 		t.Errorf("%d packages for 10 KB of changes at 5 KB a package: %q", len(got), got)
 	}
 	acValidate(t, out)
+
+	// More packages than a document may list (--max-entries): the Change
+	// Dump, which is never an index, cannot hold them; the build fails
+	// rather than publish a document over the limit.
+	before := acSnapshot(t, out)
+	for i, name := range []string{"q1", "q2", "q3", "q4", "q5", "q6"} {
+		b := make([]byte, 2000)
+		for k := range b {
+			b[k] = byte(rnd.Uint32())
+		}
+		tr.write(name+".bin", string(b), acDay(2).Add(time.Duration(i+1)*time.Hour))
+	}
+	cfg = acDumpConfig(tr.dir, out, acDay(3))
+	cfg.Dump.MaxBytes = 2500
+	cfg.Limits.MaxEntries = 5
+	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--dump-max-bytes") {
+		t.Errorf("error %v, want one that says the Change Dump cannot list its packages", err)
+	}
+	acSameFiles(t, "after a failed build", acSnapshot(t, out), before)
 }
 
 func TestChangeDumpFromURL(t *testing.T) {
