@@ -84,7 +84,7 @@ func (b *build) prepareAcross(ctx context.Context) error {
 	b.across.prev = site
 	b.across.report = &ChangeReport{Since: site.At}
 	if site.DocsBase != b.cfg.DocsURL.String() {
-		b.notice(fmt.Sprintf("--previous was published at %s, this build at %s: its Change Lists are carried forward as they are and still link there",
+		b.notice(fmt.Sprintf("--previous was published at %s, this build at %s: what it carries forward still links there",
 			site.DocsBase, b.cfg.DocsURL))
 	}
 	return nil

@@ -108,6 +108,7 @@ type build struct {
 	cfg      *Config
 	root     string // Source, absolute with links resolved
 	outRel   string // Out relative to root, slash-separated, or "" if outside it
+	cacheRel string // the hash cache relative to root, slash-separated, or "" if outside it
 	stage    *Stage
 	stats    *Stats
 	problems problems
@@ -231,6 +232,14 @@ func newBuild(cfg *Config) (*build, error) {
 	} else {
 		b.outRel = "\x00" // never a prefix of a path
 	}
+	if cfg.Cache != "" && root != "" {
+		if abs, err := filepath.Abs(cfg.Cache); err == nil {
+			if abs = resolveExisting(abs); abs != root && within(root, abs) {
+				rel, _ := filepath.Rel(root, abs)
+				b.cacheRel = filepath.ToSlash(rel)
+			}
+		}
+	}
 	return b, nil
 }
 
@@ -281,9 +290,19 @@ func sourceRoot(source string) (string, error) {
 
 // owned reports whether real, a path under the source with symbolic links
 // resolved, is rsgen's own output (when the output is inside the source)
-// or inside it: never content.
+// or inside it, or the hash cache, or has the URL of rsgen's documents:
+// never content.
 func (b *build) owned(real string) bool {
+	if b.cacheRel != "" && (real == b.cacheRel || strings.HasPrefix(real, b.cacheRel+".tmp-")) {
+		return true // the hash cache, and the file it is saved through
+	}
 	if b.outRel == "\x00" {
+		// The output is elsewhere; served where the resources are, its
+		// documents take these URLs (as for an archive: see publishes).
+		if b.cfg.DocsURL == b.cfg.BaseURL && (real == DocsDir || real == WellKnownFile) {
+			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which --out holds", real))
+			return true
+		}
 		return false
 	}
 	r := real

@@ -128,3 +128,34 @@ func TestCacheWithChanges(t *testing.T) {
 		t.Errorf("report %+v, %d cached", rep.Changes, rep.Cached)
 	}
 }
+
+// A cache kept inside SOURCE (--cache site/.rsgen-cache with --hidden, or
+// a name that is not hidden) is rsgen's own file, rewritten after each
+// build has published: never content, or the Resource List would give
+// the digests of the cache before it was rewritten.
+func TestCacheInsideTheSource(t *testing.T) {
+	for _, name := range []string{"rsgen.cache", ".rsgen/cache"} {
+		t.Run(name, func(t *testing.T) {
+			tr := acNewTree(t, acFiles, acT0)
+			cache := filepath.Join(tr.dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(cache), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			for day := 1; day <= 2; day++ {
+				cfg := acCachedConfig(tr.dir, out, cache, acDay(day))
+				cfg.Filter.Hidden = true
+				rep := acBuild(t, cfg)
+				if rep.Files != len(acFiles) {
+					t.Errorf("build %d published %d files, want %d", day, rep.Files, len(acFiles))
+				}
+			}
+			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			for _, e := range entries {
+				if strings.Contains(e.Loc, "cache") {
+					t.Errorf("the cache is published as %s", e.Loc)
+				}
+			}
+		})
+	}
+}

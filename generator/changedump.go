@@ -69,7 +69,9 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 			return err
 		}
 	}
-	carried = b.fitChangeDump(carried, fresh)
+	if carried, err = b.fitChangeDump(carried, fresh); err != nil {
+		return err
+	}
 	for i := range carried {
 		if err := b.copyPackage(ctx, &carried[i]); err != nil {
 			return err
@@ -218,8 +220,9 @@ func carriedPackageNames(p *previous.Package, until time.Time, n int) (string, s
 }
 
 // fitChangeDump drops the oldest carried packages while the Change Dump
-// would pass the limits of one document.
-func (b *build) fitChangeDump(carried, fresh []dumpPackage) []dumpPackage {
+// would pass the limits of one document. The Change Dump is never an
+// index: if this build's packages alone pass them, it fails.
+func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, error) {
 	entries := make([]rsxml.Entry, len(carried)+len(fresh))
 	for i := range carried {
 		carried[i].entry(b, &entries[i])
@@ -229,11 +232,15 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) []dumpPackage {
 	}
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: timeWidth, Until: timeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
-	drop := fitOldest(&doc, entries, len(carried), b.cfg.Limits)
+	drop := fitOldest(&doc, entries, len(entries), b.cfg.Limits)
+	if drop > len(carried) {
+		return nil, fmt.Errorf("the Change Dump cannot list the %d packages of this build in one document (--max-entries %d, --max-bytes %d): raise --dump-max-bytes",
+			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes)
+	}
 	if drop > 0 {
 		b.notice(fmt.Sprintf("the Change Dump can list no more: its %d oldest packages are no longer published", drop))
 	}
-	return carried[drop:]
+	return carried[drop:], nil
 }
 
 // copyPackage publishes a carried package and its manifest copy again, as
@@ -250,9 +257,15 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 	}
 	name := DocsDir + "/" + p.name
 	if src, ok := prev.LocalPath(p.prev.URL); ok {
-		st, err := os.Stat(src)
+		// Lstat, and only a regular file: a symbolic link would be linked
+		// as a link (published, it leads wherever it points) or copied
+		// from its target.
+		st, err := os.Lstat(src)
 		if err != nil {
 			return fmt.Errorf("%w: %s: %w", ErrPrevious, src, unwrapPath(err))
+		}
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("%w: %s is %s, not the package its entry in the Change Dump describes", ErrPrevious, src, typeName(st.Mode()))
 		}
 		if p.length >= 0 && st.Size() != p.length {
 			return fmt.Errorf("%w: %s is %d bytes, its entry in the Change Dump says %d", ErrPrevious, src, st.Size(), p.length)

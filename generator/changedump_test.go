@@ -218,6 +218,25 @@ func TestChangeDumpSplit(t *testing.T) {
 		t.Errorf("%d packages for 10 KB of changes at 5 KB a package: %q", len(got), got)
 	}
 	acValidate(t, out)
+
+	// More packages than a document may list (--max-entries): the Change
+	// Dump, which is never an index, cannot hold them; the build fails
+	// rather than publish a document over the limit.
+	before := acSnapshot(t, out)
+	for i, name := range []string{"q1", "q2", "q3", "q4", "q5", "q6"} {
+		b := make([]byte, 2000)
+		for k := range b {
+			b[k] = byte(rnd.Uint32())
+		}
+		tr.write(name+".bin", string(b), acDay(2).Add(time.Duration(i+1)*time.Hour))
+	}
+	cfg = acDumpConfig(tr.dir, out, acDay(3))
+	cfg.Dump.MaxBytes = 2500
+	cfg.Limits.MaxEntries = 5
+	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--dump-max-bytes") {
+		t.Errorf("error %v, want one that says the Change Dump cannot list its packages", err)
+	}
+	acSameFiles(t, "after a failed build", acSnapshot(t, out), before)
 }
 
 func TestChangeDumpFromURL(t *testing.T) {
@@ -346,4 +365,63 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 	if !slices.Equal(got, []string{"changedump-20240604T000000Z-00001.zip 2024-06-03T00:00:00Z 2024-06-04T00:00:00Z"}) {
 		t.Errorf("packages %q", got)
 	}
+}
+
+// A previous output directory (restored from a CI cache or an artifact,
+// which keep symbolic links) whose package is a symbolic link must not
+// get the link's target published: hard-linking a link publishes the
+// link, which a static host or 'aws s3 sync' follows, and copying it
+// copies the target.
+func TestChangeDumpPackageThatIsALink(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	prev := t.TempDir()
+	acBuild(t, acConfig(tr.dir, prev, acDay(1)))
+	tr.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
+	acBuild(t, acDumpConfig(tr.dir, prev, acDay(2)))
+
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("not for the public"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pkg := filepath.Join(prev, DocsDir, "changedump-20240602T000000Z-00001.zip")
+	info, err := os.Stat(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(pkg); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, pkg); err != nil {
+		t.Fatal(err)
+	}
+	// The Change Dump gives the length of the link's target.
+	cd := filepath.Join(prev, DocsDir, changeDumpName)
+	data, err := os.ReadFile(cd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte(`length="`+itoa(info.Size())+`"`), []byte(`length="18"`), 1)
+	if err := os.WriteFile(cd, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	out := t.TempDir()
+	tr.write("new2.txt", "newer", acTime("2024-06-02T10:00:00Z"))
+	cfg := acDumpConfig(tr.dir, out, acDay(3))
+	cfg.Changes.Previous = prev
+	_, err = Build(context.Background(), cfg)
+	if !errors.Is(err, ErrPrevious) {
+		t.Errorf("error %v, want one about the previous build", err)
+	}
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type()&os.ModeSymlink != 0 {
+			t.Errorf("%s is published as a symbolic link", p)
+		}
+		if err == nil && d.Type().IsRegular() {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte("not for the public")) {
+				t.Errorf("%s holds the link's target", p)
+			}
+		}
+		return nil
+	})
 }

@@ -115,8 +115,22 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 	}
 	run := prev[start:]
 	chainEnd = run[len(run)-1].Until
-	cutoff := b.at.Add(-b.cfg.Changes.Keep)
+	// A list that links rel="index" to another index than this build's
+	// (the site moved to another --docs-url) cannot be published again as
+	// it is; nor can those before it, or the index would have a gap. This
+	// build's list still starts where they end.
+	index := b.docURL(changeListIndexName)
 	k := 0
+	for i := range run {
+		if run[i].Index != "" && run[i].Index != index {
+			k = i + 1
+		}
+	}
+	if k > 0 {
+		b.notice(fmt.Sprintf("--previous: %d Change Lists link to the index %s, not %s: not carried forward",
+			k, run[k-1].Index, index))
+	}
+	cutoff := b.at.Add(-b.cfg.Changes.Keep)
 	for k < len(run) && run[k].Until.Before(cutoff) {
 		k++
 	}

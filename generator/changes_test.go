@@ -295,3 +295,43 @@ func TestRebuildAtTheSameTime(t *testing.T) {
 	}
 	acSameFiles(t, "after a failed build", acSnapshot(t, out), first)
 }
+
+// A site that moves (a new --docs-url) cannot carry its Change Lists
+// forward: each links rel="index" to the index at the old place. They are
+// left behind, and this build's list starts where they ended, so that a
+// Destination that followed them goes on without a gap.
+func TestChangeListsOfAMovedSite(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
+	cfg := acConfig(tr.dir, out, acDay(2))
+	cfg.Changes.Previous = out
+	cfg.Changes.Dump = true
+	acBuild(t, cfg)
+
+	tr.write("a.txt", "alpha!", acTime("2024-06-02T12:00:00Z"))
+	cfg = acConfig(tr.dir, out, acDay(3))
+	cfg.BaseURL = mustBaseURL(t, "https://new.example.org/")
+	cfg.Changes.Previous = out
+	cfg.Changes.Dump = true
+	var notices []string
+	cfg.Notice = func(msg string) { notices = append(notices, msg) }
+	rep := acBuild(t, cfg)
+	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Loc+" "+e.MD.From+" "+e.MD.Until)
+	}
+	want := []string{"https://new.example.org/resourcesync/changelist-20240603T000000Z.xml 2024-06-02T00:00:00Z 2024-06-03T00:00:00Z"}
+	if !slices.Equal(got, want) {
+		t.Errorf("index\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	if rep.Changes.Dropped != 1 {
+		t.Errorf("%d lists reported dropped, want 1", rep.Changes.Dropped)
+	}
+	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "not carried forward") }) {
+		t.Errorf("no notice says the lists are left behind: %q", notices)
+	}
+	acValidate(t, out)
+}

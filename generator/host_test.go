@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/templates"
 )
 
@@ -189,6 +191,54 @@ func TestS3ScriptIsShell(t *testing.T) {
 	}
 }
 
+// A published file whose name starts with "-" is uploaded as a file, not
+// taken by the AWS CLI for an option (--acl=public-read-write…).
+func TestS3ScriptNamesLikeOptions(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	src := t.TempDir()
+	writeFile(t, src, "--acl=public-read-write", "plain text")
+	writeFile(t, src, "-rf", "plain text")
+	fixMtimes(t, src)
+	cfg := testConfig(t, src, src)
+	cfg.Hosts = []string{hosting.S3}
+	mustBuild(t, cfg)
+	// A fake aws that writes each invocation's arguments on a line.
+	bin := t.TempDir()
+	calls := filepath.Join(t.TempDir(), "calls")
+	fake := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\t' \"$a\"; done >> " + calls + "\necho >> " + calls + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "aws"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(sh, filepath.Join(src, hosting.S3Script), "s3://bucket")
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	data, err := os.ReadFile(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := 0
+	for line := range strings.Lines(string(data)) {
+		args := strings.Split(line, "\t")
+		if len(args) < 3 || args[0] != "s3" || args[1] != "cp" {
+			continue
+		}
+		if strings.HasPrefix(args[2], "-") {
+			t.Errorf("aws %s: the file is taken for an option", strings.Join(args, " "))
+		}
+		if strings.Contains(args[2], "-rf") || strings.Contains(args[2], "--acl") {
+			copied++
+		}
+	}
+	if copied != 2 {
+		t.Errorf("the files were copied %d times, want 2:\n%s", copied, data)
+	}
+}
+
 func TestRobotsTxtIsNeverWritten(t *testing.T) {
 	tests := []struct {
 		name, robots string
@@ -220,6 +270,52 @@ func TestRobotsTxtIsNeverWritten(t *testing.T) {
 			lines, _ := os.ReadFile(filepath.Join(out, hosting.RobotsLines))
 			if !strings.Contains(string(lines), "\nSitemap: https://example.org/resourcesync/resourcelist.xml\n") {
 				t.Errorf("%s: %q", hosting.RobotsLines, lines)
+			}
+		})
+	}
+}
+
+// With --out outside SOURCE and the documents served where the resources
+// are, SOURCE's resourcesync/ and .well-known/resourcesync would have the
+// URLs of rsgen's own documents (left over from a build into SOURCE, say):
+// they are not content, as for an archive. Served elsewhere, they are.
+func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
+	src := t.TempDir()
+	writeFile(t, src, "page.html", "<p>page</p>")
+	writeFile(t, src, "resourcesync/resourcelist.xml", "<urlset/>")
+	writeFile(t, src, ".well-known/resourcesync", "<urlset/>")
+	writeFile(t, src, ".well-known/security.txt", "Contact: x")
+	fixMtimes(t, src)
+	for _, tt := range []struct {
+		docs string
+		want []string
+	}{
+		{"", []string{".well-known/security.txt", "page.html"}},
+		{"https://example.org/rs/", []string{".well-known/resourcesync", ".well-known/security.txt", "page.html", "resourcesync/resourcelist.xml"}},
+	} {
+		t.Run("docs at "+tt.docs, func(t *testing.T) {
+			out := t.TempDir()
+			cfg := testConfig(t, src, out)
+			cfg.Filter.Hidden = true
+			if tt.docs != "" {
+				cfg.DocsURL = mustBaseURL(t, tt.docs)
+			}
+			mustBuild(t, cfg)
+			f, err := os.Open(filepath.Join(out, DocsDir, "resourcelist.xml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			_, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range entries {
+				got = append(got, strings.TrimPrefix(e.Loc, "https://example.org/"))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("published %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -74,9 +75,22 @@ type Problem struct {
 
 func (p Problem) Error() string {
 	if p.Line > 0 {
-		return p.Path + ":" + strconv.Itoa(p.Line) + ": " + p.Err.Error()
+		return printable(p.Path) + ":" + strconv.Itoa(p.Line) + ": " + p.Err.Error()
 	}
-	return p.Path + ": " + p.Err.Error()
+	return printable(p.Path) + ": " + p.Err.Error()
+}
+
+// printable quotes a name that a terminal or a log would not show as it
+// is: one with a line break, an escape sequence or another control or
+// bidirectional character could forge lines of a CI log or drive the
+// terminal.
+func printable(name string) string {
+	if !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+	}) {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // scanFile is a regular file found by the walker.
@@ -157,7 +171,7 @@ func (w *walker) dir(ctx context.Context, path, rel, real string, ancestors []st
 				continue
 			}
 			if slices.Contains(ancestors, target) {
-				w.notice(fmt.Sprintf("%s: symbolic link loop, not followed", crel))
+				w.notice(fmt.Sprintf("%s: symbolic link loop, not followed", printable(crel)))
 				continue
 			}
 			if err := w.dir(ctx, target, crel, creal, append(ancestors, target)); err != nil {
@@ -194,16 +208,16 @@ func (w *walker) validName(name, rel string) bool {
 func (w *walker) resolveLink(path, rel string) (string, fs.FileInfo, bool) {
 	resolved, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		w.notice(fmt.Sprintf("%s: symbolic link not followed: %v", rel, unwrapPath(err)))
+		w.notice(fmt.Sprintf("%s: symbolic link not followed: %v", printable(rel), unwrapPath(err)))
 		return "", nil, false
 	}
 	if !within(w.root, resolved) {
-		w.notice(fmt.Sprintf("%s: symbolic link leads outside the source, not followed", rel))
+		w.notice(fmt.Sprintf("%s: symbolic link leads outside the source, not followed", printable(rel)))
 		return "", nil, false
 	}
 	info, err := os.Stat(resolved)
 	if err != nil {
-		w.notice(fmt.Sprintf("%s: symbolic link not followed: %v", rel, unwrapPath(err)))
+		w.notice(fmt.Sprintf("%s: symbolic link not followed: %v", printable(rel), unwrapPath(err)))
 		return "", nil, false
 	}
 	return resolved, info, true

@@ -48,8 +48,12 @@ func ParseBaseURL(raw string) (BaseURL, error) {
 	case !validHost(u):
 		return BaseURL{}, fmt.Errorf("%q has a host with characters a host name cannot have", raw)
 	}
+	host := strings.ToLower(u.Host)
+	if u.Port() == map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)] {
+		host = strings.TrimSuffix(host, ":"+u.Port()) // the scheme's default port is no part of the normal form
+	}
 	var sb strings.Builder
-	sb.WriteString(strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host))
+	sb.WriteString(strings.ToLower(u.Scheme) + "://" + host)
 	p := u.EscapedPath()
 	if p == "" || p[0] != '/' {
 		sb.WriteByte('/')
@@ -63,15 +67,24 @@ func ParseBaseURL(raw string) (BaseURL, error) {
 
 // appendNormalPath writes p, an escaped URL path, with every byte that a
 // URI path may not hold raw (RFC 3986 pchar and "/") percent-encoded;
-// valid escapes are kept as they are.
+// valid escapes are put in their normal form (RFC 3986, 6.2.2): those of
+// unreserved characters decoded, the others in upper case, as Resolve
+// writes them.
 func appendNormalPath(sb *strings.Builder, p string) {
 	const hex = "0123456789ABCDEF"
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
 		case c == '%' && i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]):
-			sb.WriteString(p[i : i+3])
+			d := unhex(p[i+1])<<4 | unhex(p[i+2])
 			i += 2
+			if 'a' <= d && d <= 'z' || 'A' <= d && d <= 'Z' || '0' <= d && d <= '9' || d == '-' || d == '.' || d == '_' || d == '~' {
+				sb.WriteByte(d)
+			} else {
+				sb.WriteByte('%')
+				sb.WriteByte(hex[d>>4])
+				sb.WriteByte(hex[d&15])
+			}
 		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
 			sb.WriteByte(c)
 		default:
@@ -100,6 +113,16 @@ func validHost(u *url.URL) bool {
 }
 
 func ishex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
 
 // unwrapURLError drops the URL a *url.Error repeats: the caller quotes it.
 func unwrapURLError(err error) error {

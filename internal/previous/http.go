@@ -96,6 +96,14 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
 		}
+		// The first document may lead to the host the site lives on; after
+		// it, a redirect is held to the hosts a link is.
+		s.mu.Lock()
+		ok := !s.firstDone || s.hosts[strings.ToLower(req.URL.Host)]
+		s.mu.Unlock()
+		if !ok {
+			return fmt.Errorf("redirected to %s, on another host than the previous build; rsgen follows only documents on the host of --previous", req.URL.Redacted())
+		}
 		return nil
 	}
 	return s

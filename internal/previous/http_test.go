@@ -275,6 +275,38 @@ func TestReadHTTPRedirectToAnotherHost(t *testing.T) {
 	}
 }
 
+// After the first document, a redirect to another host is refused like a
+// link to one: a tampered document, or an open redirect on the site, must
+// not send rsgen to another host (a cloud metadata address, say).
+func TestReadHTTPRedirectAwayLater(t *testing.T) {
+	s := serve(t)
+	var other sync.Map
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		other.Store(r.URL.Path, true)
+		b, _ := os.ReadFile(path.Join("testdata/good", path.Clean(r.URL.Path)))
+		w.Write([]byte(strings.ReplaceAll(string(b), "https://example.org/", s.srv.URL+"/")))
+	}))
+	defer elsewhere.Close()
+	const rl = "/resourcesync/resourcelist.xml"
+	s.set(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == rl {
+			http.Redirect(w, r, elsewhere.URL+rl, http.StatusFound)
+			return true
+		}
+		return false
+	})
+	_, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
+	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "another host") {
+		t.Errorf("error %v, want a refused redirect to another host", err)
+	}
+	if _, asked := other.Load(rl); asked {
+		t.Error("the redirect to another host was followed")
+	}
+	if n := s.count(rl); n != 1 {
+		t.Errorf("%d requests for %s, want 1 (a refused redirect is not retried)", n, rl)
+	}
+}
+
 func TestReadHTTPCancelled(t *testing.T) {
 	s := serve(t)
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {

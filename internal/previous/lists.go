@@ -183,7 +183,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 		return newError(name, 0, ErrInvalid, "covers until %s, after the snapshot time of the Resource List (%s)",
 			rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
 	}
-	cl := ChangeList{URL: u, From: from, Until: until, Entries: len(entries), Data: data}
+	cl := ChangeList{URL: u, From: from, Until: until, Entries: len(entries), Data: data, Index: doc.Link("index")}
 	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
 		cl.Rel = rel
 	}

@@ -99,6 +99,7 @@ type ChangeList struct {
 	From, Until time.Time
 	Entries     int
 	Data        []byte
+	Index       string // the href of its rel="index" link, "" if it has none
 }
 
 // Read reads the build published at location, a directory or an http(s)

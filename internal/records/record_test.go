@@ -348,3 +348,32 @@ func TestCorruptGzip(t *testing.T) {
 		return
 	}
 }
+
+// Absolute URLs are published in the normal form of RFC 3986 (sections
+// 6.2.2 and 6.2.3), so that two records for one resource are found to be
+// duplicates, and a URL given absolute matches the one rsgen makes of a
+// path (upper-case escapes, unreserved characters as they are).
+func TestURLNormalForm(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://example.org/a", "https://example.org/a"},
+		{"HTTPS://Example.ORG:443/a", "https://example.org/a"},
+		{"http://example.org:80/a", "http://example.org/a"},
+		{"https://example.org:8443/a", "https://example.org:8443/a"},
+		{"http://example.org:443/a", "http://example.org:443/a"},
+		{"https://[::1]:443/a", "https://[::1]/a"},
+		{"https://example.org", "https://example.org/"},
+		{"https://example.org?x=1", "https://example.org/?x=1"},
+		{"https://example.org/caf%c3%a9", "https://example.org/caf%C3%A9"},
+		{"https://example.org/%61%2fb%7E?q=%7e%20", "https://example.org/a%2Fb~?q=~%20"},
+	}
+	for _, tt := range tests {
+		got, err := CheckURL(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("CheckURL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			continue
+		}
+		if again, _ := CheckURL(got); again != got {
+			t.Errorf("CheckURL(%q) = %q: not a normal form", got, again)
+		}
+	}
+}

@@ -47,8 +47,11 @@ func Scheme(s string) string {
 
 // CheckURL checks that s is an absolute http or https URL that can be
 // published as it is: a host, no credentials, no fragment, and nothing
-// that should have been percent-encoded. It returns s with its scheme and
-// host in lower case.
+// that should have been percent-encoded. It returns s in the normal form
+// of RFC 3986 (sections 6.2.2 and 6.2.3), so that two spellings of one
+// URL are one: scheme and host in lower case, without the default port of
+// the scheme, "/" for an empty path, percent escapes in upper case and
+// unreserved characters unescaped.
 func CheckURL(s string) (string, error) {
 	scheme := Scheme(s)
 	if scheme != "http" && scheme != "https" {
@@ -77,10 +80,55 @@ func CheckURL(s string) (string, error) {
 	if len(s) > MaxLocLength {
 		return "", fmt.Errorf("URL of %d characters: a Sitemap <loc> may have at most 2,048", len(s))
 	}
-	if isLower(scheme) && s[:len(scheme)] == scheme && isLower(host) {
+	normal := true
+	if def := map[string]string{"http": ":80", "https": ":443"}[scheme]; strings.HasSuffix(host, def) {
+		host, normal = strings.TrimSuffix(host, def), false
+	}
+	if tail == "" || tail[0] == '?' {
+		tail, normal = "/"+tail, false
+	}
+	if strings.IndexByte(tail, '%') >= 0 {
+		tail = normalEscapes(tail)
+		normal = false
+	}
+	if normal && isLower(scheme) && s[:len(scheme)] == scheme && isLower(host) {
 		return s, nil
 	}
 	return scheme + "://" + strings.ToLower(host) + tail, nil
+}
+
+// normalEscapes returns s, whose escapes are well formed, with the escapes
+// of unreserved characters decoded and the others in upper case.
+func normalEscapes(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		c := unhex(s[i+1])<<4 | unhex(s[i+2])
+		i += 2
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }
 
 func isLower(s string) bool {

@@ -19,8 +19,8 @@ cd "$(dirname "$0")"
 # 1. The site, types guessed by the AWS CLI from the extensions.
 aws s3 sync . "$dest" --exclude '.*' --exclude '*/.*' --exclude 'resourcesync/*' --exclude 'resourcesync-s3.sh' --exclude 'resourcesync.nginx.conf' --exclude '_headers' "$@"
 # 2. Published files whose type the AWS CLI may guess otherwise than the Resource List gives it.
-aws s3 cp data/records.jsonl "$dest/"data/records.jsonl --content-type application/jsonl "$@"
-aws s3 cp 'docs/annual report/README' "$dest/"'docs/annual report/README' --content-type text/plain "$@"
+aws s3 cp ./data/records.jsonl "$dest/"data/records.jsonl --content-type application/jsonl "$@"
+aws s3 cp ./'docs/annual report/README' "$dest/"'docs/annual report/README' --content-type text/plain "$@"
 
 # 3. The landing page, robots.txt lines, HTML head link and dump packages.
 aws s3 sync resourcesync "$dest/resourcesync" --exclude '*.xml' "$@"
