@@ -27,6 +27,11 @@ type Changes struct {
 	Dump bool
 	// HTTP tunes how Previous is fetched when it is a URL.
 	HTTP previous.HTTPOptions
+	// FirstBuildOK makes a Previous where nothing is published yet (no
+	// Source Description: no such directory or file, HTTP 404 or 410) a
+	// first build rather than a failure, so that CI can run the same
+	// command line from the first deploy on.
+	FirstBuildOK bool
 }
 
 // ChangeReport says what a build found changed since the previous one.
@@ -78,6 +83,10 @@ func (b *build) prepareAcross(ctx context.Context) error {
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
+		}
+		if b.cfg.Changes.FirstBuildOK && errors.Is(err, previous.ErrNothingPublished) {
+			b.notice(fmt.Sprintf("--previous: %v: publishing a first build, with no Change List yet", err))
+			return nil
 		}
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}

@@ -19,6 +19,7 @@ import (
 func changesFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "the previous build, as published: its output `DIR` or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
+		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
@@ -42,6 +43,10 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 	}
 	cfg.Changes.Keep = keep
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
+	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)
+	if cfg.Changes.FirstBuildOK && cfg.Changes.Previous == "" {
+		return usageErr("it says what to do when nothing is published at --previous yet", "--%s needs --%s", flagFirstBuildOK, flagPrevious)
+	}
 	if cfg.Changes.Dump && cfg.Changes.Previous == "" {
 		return usageErr("a Change Dump holds what changed since --previous: give it (the first build publishes none)", "--change-dump needs --previous")
 	}
@@ -58,6 +63,9 @@ func changesHint(err error) string {
 	case errors.Is(err, previous.ErrLater):
 		return "--previous must be an earlier build: check it, or give this build a later --at"
 	case errors.Is(err, previous.ErrUnreachable):
+		if errors.Is(err, previous.ErrNothingPublished) {
+			return "for the very first build there is nothing to compare with: leave --previous out, or add --" + flagFirstBuildOK + " to run the same command from the first deploy on"
+		}
 		return "check --previous; for the very first build there is nothing to compare with: leave --previous out"
 	case errors.Is(err, previous.ErrNotResourceSync), errors.Is(err, previous.ErrCapability):
 		return "--previous must be the output directory of an earlier rsgen build, or the URL it is served at"

@@ -122,7 +122,7 @@ func TestBuildWithBadPrevious(t *testing.T) {
 	}{
 		{"missing", []string{"--previous", filepath.Join(out, "nope"), "--at", "2024-06-02T00:00:00Z"}, exitFailure, []string{
 			"rsgen: error: the previous build cannot be used: " + filepath.Join(out, "nope") + ": no such file\n",
-			"rsgen: hint: check --previous; for the very first build there is nothing to compare with: leave --previous out\n"}},
+			"rsgen: hint: for the very first build there is nothing to compare with: leave --previous out, or add --first-build-ok to run the same command from the first deploy on\n"}},
 		{"later", []string{"--previous", out, "--at", "2024-05-01T00:00:00Z"}, exitFailure, []string{
 			"later than this build's snapshot time 2024-05-01T00:00:00Z\n",
 			"rsgen: hint: --previous must be an earlier build: check it, or give this build a later --at\n"}},
@@ -179,5 +179,55 @@ func TestBuildWithCache(t *testing.T) {
 		if b[strings.Replace(p, cold, warm, 1)] != c {
 			t.Errorf("%s differs between a cold and a warm build", p)
 		}
+	}
+}
+
+// TestBuildFirstBuildOK runs the command line a CI pipeline keeps from its
+// first deploy on: --previous names the published output, empty the first
+// time. Without --first-build-ok that first build fails and says how to go
+// on; with it, it publishes a first build, and the next one, with the same
+// command line, publishes the Change List.
+func TestBuildFirstBuildOK(t *testing.T) {
+	src := changesSource(t)
+	published := filepath.Join(t.TempDir(), "site") // not deployed yet
+	cmd := func(at string, extra ...string) []string {
+		args := []string{"build", "-q", "--base-url", "https://example.org/", "--out", t.TempDir(), "--previous", published, "--at", at}
+		return append(append(args, extra...), src)
+	}
+
+	code, _, stderr := rsgenRun(cmd("2024-06-01T00:00:00Z")...)
+	if code != exitFailure || !strings.Contains(stderr, "--first-build-ok") {
+		t.Fatalf("first build without --first-build-ok: exit %d, want %d and a hint naming --first-build-ok: %s", code, exitFailure, stderr)
+	}
+
+	first := cmd("2024-06-01T00:00:00Z", "--first-build-ok", "--change-dump")
+	out1 := first[5]
+	if code, _, stderr := rsgenRun(first...); code != 0 {
+		t.Fatalf("first build: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out1, "resourcesync", "changelist.xml")); !os.IsNotExist(err) {
+		t.Errorf("a first build published a Change List (stat: %v)", err)
+	}
+	if err := os.Rename(out1, published); err != nil { // deploy
+		t.Fatal(err)
+	}
+
+	if err := os.WriteFile(filepath.Join(src, "a.txt"), []byte("alpha, edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second := cmd("2024-06-02T00:00:00Z", "--first-build-ok", "--change-dump")
+	if code, _, stderr := rsgenRun(second...); code != 0 {
+		t.Fatalf("second build: exit %d: %s", code, stderr)
+	}
+	index, err := os.ReadFile(filepath.Join(second[5], "resourcesync", "changelist.xml"))
+	if err != nil {
+		t.Fatalf("the second build published no Change List Index: %v", err)
+	}
+	if !strings.Contains(string(index), `from="2024-06-01T00:00:00Z"`) {
+		t.Errorf("the Change List Index does not start at the first build:\n%s", index)
+	}
+
+	if code, _, stderr := rsgenRun("build", "--base-url", "https://example.org/", "--first-build-ok", src); code != exitUsage || !strings.Contains(stderr, "--first-build-ok needs --previous") {
+		t.Errorf("--first-build-ok without --previous: exit %d: %s", code, stderr)
 	}
 }

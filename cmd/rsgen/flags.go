@@ -18,6 +18,7 @@ const (
 	flagFailFast       = "fail-fast"
 	flagQuiet          = "quiet"
 	flagPrevious       = "previous"
+	flagFirstBuildOK   = "first-build-ok"
 	flagChangesKeep    = "changes-keep"
 	flagChangeDump     = "change-dump"
 	flagCache          = "cache"

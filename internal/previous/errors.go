@@ -27,6 +27,12 @@ var (
 	ErrInvalid = errors.New("invalid")
 	// ErrLater: the previous snapshot was taken after this build's.
 	ErrLater = errors.New("previous snapshot is later than this build's")
+	// ErrNothingPublished: there is no Source Description at all where the
+	// previous build should be (no such directory or file, HTTP 404 or
+	// 410), as before a site's first build. An Error of kind
+	// ErrUnreachable matches it too; a network failure, a server error or
+	// a document that is there but broken never does.
+	ErrNothingPublished = errors.New("nothing is published there yet")
 )
 
 // An Error is a failure to read the previous build, in one document.
@@ -35,6 +41,22 @@ type Error struct {
 	Line int    // 0 if the failure has no line
 	Kind error  // one of the Err… sentinels
 	Err  error  // what is wrong, in words
+
+	missing bool // the document does not exist (no such file, HTTP 404 or 410)
+	nothing bool // it is the Source Description: nothing is published at all
+}
+
+// Is reports whether target is ErrNothingPublished and e says so.
+func (e *Error) Is(target error) bool { return target == ErrNothingPublished && e.nothing }
+
+// nothingPublished marks err, a failure to read the Source Description,
+// as ErrNothingPublished if the document does not exist.
+func nothingPublished(err error) error {
+	var pe *Error
+	if errors.As(err, &pe) && pe.missing {
+		pe.nothing = true
+	}
+	return err
 }
 
 func (e *Error) Error() string {

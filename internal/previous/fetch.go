@@ -76,7 +76,7 @@ func (s *dirSource) openFile(u string) (*os.File, fs.FileInfo, error) {
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, nil, &Error{Doc: p, Kind: ErrUnreachable, Err: unwrapPath(err)}
+		return nil, nil, &Error{Doc: p, Kind: ErrUnreachable, Err: unwrapPath(err), missing: errors.Is(err, fs.ErrNotExist)}
 	}
 	st, err := f.Stat()
 	if err != nil {

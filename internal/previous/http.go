@@ -225,7 +225,9 @@ func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, use fun
 			newError(u, 0, ErrUnreachable, "HTTP %s", resp.Status)
 	default:
 		drain(resp)
-		return -1, newError(u, 0, ErrUnreachable, "HTTP %s", resp.Status)
+		e := newError(u, 0, ErrUnreachable, "HTTP %s", resp.Status)
+		e.missing = resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone
+		return -1, e
 	}
 	if resp.ContentLength > limit {
 		drain(resp)

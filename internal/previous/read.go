@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -108,7 +109,7 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 	r := newReader(opts)
 	sd, err := r.start(location)
 	if err != nil {
-		return nil, err
+		return nil, nothingPublished(err)
 	}
 	return r.read(ctx, sd)
 }
@@ -193,7 +194,7 @@ func (r *reader) start(location string) (string, error) {
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return "", &Error{Doc: location, Kind: ErrUnreachable, Err: unwrapPath(err)}
+		return "", &Error{Doc: location, Kind: ErrUnreachable, Err: unwrapPath(err), missing: errors.Is(err, fs.ErrNotExist)}
 	}
 	if !st.IsDir() {
 		return "", newError(location, 0, ErrUnreachable, "not a directory (give the output directory of the previous build, or its URL)")
@@ -293,7 +294,7 @@ func classify(name string, err error, atRoot bool) error {
 func (r *reader) readDescription(ctx context.Context, sd string) error {
 	_, entries, _, err := r.fetch(ctx, sd, rsxml.CapDescription)
 	if err != nil {
-		return err
+		return nothingPublished(err)
 	}
 	name := r.src.name(sd)
 	var lists []*rsxml.Entry
