@@ -182,7 +182,7 @@ type docCheck struct {
 	prev     time.Time // time of the latest entry so far, for chronology
 	prevLine int
 	caps     map[string]int // Capability List: capability → line of its entry
-	locs     map[string]int // Resource List, Resource Dump Manifest: loc → line
+	locs     locSet         // Resource List, Resource Dump Manifest: the locs so far
 	over     int            // line of the first entry past the limit
 }
 
