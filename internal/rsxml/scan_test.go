@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -92,11 +92,7 @@ func checkScanner(t *testing.T, data []byte) {
 	}
 	for _, rd := range readers {
 		got, gerr := scanTokens(rd.r, rd.size)
-		if !reflect.DeepEqual(got, want) {
-			n := 0
-			for n < len(got) && n < len(want) && reflect.DeepEqual(got[n], want[n]) {
-				n++
-			}
+		if n := firstDifference(got, want); n >= 0 {
 			t.Fatalf("%s: token %d differs:\nscanner      %s (%v)\nencoding/xml %s (%v)\nin %q", rd.name, n, show(got, n), gerr, show(want, n), werr, data)
 		}
 		if (gerr == io.EOF) != (werr == io.EOF) {
@@ -107,6 +103,41 @@ func checkScanner(t *testing.T, data []byte) {
 			t.Fatalf("%s: error %v (%T), want a *SyntaxError with a line", rd.name, gerr, gerr)
 		}
 	}
+}
+
+// firstDifference returns the index of the first token that differs
+// between a and b, or -1.
+func firstDifference(a, b []lineToken) int {
+	for i := range min(len(a), len(b)) {
+		if a[i].Line != b[i].Line || !sameToken(a[i].Tok, b[i].Tok) {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+func sameToken(a, b xml.Token) bool {
+	switch x := a.(type) {
+	case xml.StartElement:
+		y, ok := b.(xml.StartElement)
+		return ok && x.Name == y.Name && slices.Equal(x.Attr, y.Attr)
+	case xml.EndElement:
+		y, ok := b.(xml.EndElement)
+		return ok && x == y
+	case xml.CharData:
+		y, ok := b.(xml.CharData)
+		return ok && bytes.Equal(x, y)
+	case xml.Comment:
+		y, ok := b.(xml.Comment)
+		return ok && bytes.Equal(x, y)
+	case xml.ProcInst:
+		y, ok := b.(xml.ProcInst)
+		return ok && x.Target == y.Target && bytes.Equal(x.Inst, y.Inst)
+	}
+	return false
 }
 
 func show(toks []lineToken, i int) string {
