@@ -151,10 +151,12 @@ func (c *docCheck) unique(e *rsxml.Entry) {
 
 // locSet finds the <loc>s a document repeats. Lists are usually sorted
 // (rsgen writes them so): while each loc sorts after the one before, it
-// cannot repeat an earlier one, and the locs are only appended to a slice,
-// without hashing; the first loc out of order moves them to a map.
+// cannot repeat an earlier one, and the locs are only appended to blocks
+// (not one slice, which would be copied as it grows), without hashing;
+// the first loc out of order moves them to a map.
 type locSet struct {
-	sorted []lineOf
+	sorted [][]lineOf     // blocks of locBlock
+	last   lineOf         // the last of sorted
 	byLoc  map[string]int // loc → line of its first entry, once out of order
 }
 
@@ -163,21 +165,28 @@ type lineOf struct {
 	line int
 }
 
+const locBlock = 4096
+
 // add notes loc, on line; if it was there already, it returns the line of
 // its first entry and true.
 func (s *locSet) add(loc string, line int) (int, bool) {
 	if s.byLoc == nil {
-		n := len(s.sorted)
 		switch {
-		case n == 0 || loc > s.sorted[n-1].loc:
-			s.sorted = append(s.sorted, lineOf{loc, line})
+		case len(s.sorted) == 0 || loc > s.last.loc:
+			if len(s.sorted) == 0 || len(s.sorted[len(s.sorted)-1]) == locBlock {
+				s.sorted = append(s.sorted, make([]lineOf, 0, locBlock))
+			}
+			s.last = lineOf{loc, line}
+			s.sorted[len(s.sorted)-1] = append(s.sorted[len(s.sorted)-1], s.last)
 			return 0, false
-		case loc == s.sorted[n-1].loc:
-			return s.sorted[n-1].line, true
+		case loc == s.last.loc:
+			return s.last.line, true
 		}
-		s.byLoc = make(map[string]int, 2*n)
-		for _, l := range s.sorted {
-			s.byLoc[l.loc] = l.line
+		s.byLoc = make(map[string]int, 2*locBlock*len(s.sorted))
+		for _, block := range s.sorted {
+			for _, l := range block {
+				s.byLoc[l.loc] = l.line
+			}
 		}
 		s.sorted = nil
 	}
@@ -348,7 +357,7 @@ func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, 
 		}
 	}
 	if typ != "" {
-		bad, pattern := checkType(typ)
+		bad, pattern := c.checkType(typ)
 		if bad != "" {
 			c.add(line, RuleType, "%s: %s", where, bad)
 		} else if pattern != "" {

@@ -128,8 +128,19 @@ func parseChecked(v, s string) (time.Time, string) {
 	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc).UTC(), ""
 }
 
+// daysIn returns the number of days of a month (1 to 12) in the
+// proleptic Gregorian calendar.
 func daysIn(year, month int) int {
-	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // splitHashToken splits one token of a hash attribute, alg:digest, where
@@ -210,6 +221,9 @@ func nextField(s string) (field, rest string) {
 		i += n
 	}
 	j := i
+	for j < len(s) && s[j] > ' ' && s[j] < utf8.RuneSelf {
+		j++ // printable ASCII, most of a hash attribute
+	}
 	for j < len(s) {
 		space, n := spaceAt(s, j)
 		if space {
