@@ -476,7 +476,7 @@ func isPlainURL(v string) bool {
 	for ; i < len(v); i++ {
 		c := v[i]
 		switch {
-		case isAlpha(c) || isDigit(c) || strings.IndexByte("-._~!$&'()*+,;=:@/?", c) >= 0:
+		case plainURIChar[c]:
 		case c == '%' && i+2 < len(v) && isHexDigit(v[i+1]) && isHexDigit(v[i+2]):
 			i += 2
 		default:
@@ -485,6 +485,15 @@ func isPlainURL(v string) bool {
 	}
 	return true
 }
+
+// plainURIChar marks the characters of a path or query isPlainURL
+// accepts as they are: unreserved, sub-delims, ":", "@", "/" and "?".
+var plainURIChar = func() (t [256]bool) {
+	for c := range len(t) {
+		t[c] = isAlpha(byte(c)) || isDigit(byte(c)) || strings.IndexByte("-._~!$&'()*+,;=:@/?", byte(c)) >= 0
+	}
+	return t
+}()
 
 func isAlpha(c byte) bool    { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool    { return c >= '0' && c <= '9' }

@@ -36,14 +36,14 @@ type scanner struct {
 	data   []byte // text of tokText (references decoded); content of a comment or processing instruction
 	target []byte // of tokProcInst
 
-	open    []openElem        // elements started and not ended
-	ns      map[string]string // prefix → namespace
-	def     string            // the default namespace
-	undo    []nsUndo          // bindings to undo at the end of their elements
-	closing bool              // the start tag just returned was <…/>: its end comes next
-	scratch []byte            // decoded text and attribute values of the token
-	names   map[string]string // interned names and namespaces
-	recent  [128]string       // the names met last, in front of names
+	open    []openElem          // elements started and not ended
+	ns      map[string]string   // prefix → namespace
+	def     string              // the default namespace
+	undo    []nsUndo            // bindings to undo at the end of their elements
+	closing bool                // the start tag just returned was <…/>: its end comes next
+	scratch []byte              // decoded text and attribute values of the token
+	names   map[string]interned // interned names and namespaces
+	recent  [128]interned       // the names met last, in front of names
 }
 
 type tokKind uint8
@@ -87,7 +87,7 @@ const (
 var errMore = errors.New("rsxml: more input needed")
 
 func newScanner(r io.Reader) *scanner {
-	return &scanner{r: r, buf: make([]byte, scanBuffer), line: 1, ns: map[string]string{}, names: map[string]string{}}
+	return &scanner{r: r, buf: make([]byte, scanBuffer), line: 1, ns: map[string]string{}, names: map[string]interned{}}
 }
 
 // lineOf returns the line of buf[p].
@@ -219,37 +219,44 @@ func (s *scanner) scanName(p int) (q int, err error) {
 	return q, nil
 }
 
-// splitName splits a qualified name as encoding/xml does: ok is false
-// for a name with two colons; a colon first or last is part of the local name.
-func splitName(raw string) (prefix, local string, ok bool) {
+// interned is a name (or a namespace) as written, and its parts as
+// encoding/xml splits a qualified name: ok is false for a name with two
+// colons; a colon first or last is part of the local name.
+type interned struct {
+	raw, prefix, local string
+	ok                 bool
+}
+
+func split(raw string) interned {
 	i := strings.IndexByte(raw, ':')
 	switch {
 	case i < 0:
-		return "", raw, true
+		return interned{raw, "", raw, true}
 	case strings.IndexByte(raw[i+1:], ':') >= 0:
-		return "", "", false
+		return interned{raw: raw}
 	case i == 0 || i == len(raw)-1:
-		return "", raw, true
+		return interned{raw, "", raw, true}
 	}
-	return raw[:i], raw[i+1:], true
+	return interned{raw, raw[:i], raw[i+1:], true}
 }
 
-// intern returns b as a string, allocating only for names not seen yet.
-func (s *scanner) intern(b []byte) string {
+// intern returns b as a string, and its parts, allocating only for names
+// not seen yet.
+func (s *scanner) intern(b []byte) interned {
 	if len(b) == 0 {
-		return ""
+		return interned{ok: true}
 	}
 	// A cache by length and three bytes, which tells apart the names of
 	// ResourceSync documents, saves most lookups in the map.
 	slot := &s.recent[(len(b)*31+int(b[0])*5+int(b[len(b)-1])*3+int(b[len(b)/2]))%len(s.recent)]
-	if *slot == string(b) {
+	if slot.raw == string(b) {
 		return *slot
 	}
 	v, ok := s.names[string(b)]
 	if !ok {
-		v = string(b)
+		v = split(string(b))
 		if len(s.names) < maxNames {
-			s.names[v] = v
+			s.names[v.raw] = v
 		}
 	}
 	*slot = v
@@ -272,9 +279,8 @@ func (s *scanner) scanStart(p int) error {
 	if err != nil {
 		return err
 	}
-	raw := s.intern(b[p:q])
-	prefix, local, ok := splitName(raw)
-	if q == p || !ok {
+	n := s.intern(b[p:q])
+	if q == p || !n.ok {
 		return s.syntaxErr(q, "expected element name after <")
 	}
 	s.attrs = s.attrs[:0]
@@ -304,7 +310,8 @@ func (s *scanner) scanStart(p int) error {
 		a := attr{}
 		ok := q > p
 		if ok {
-			a.prefix, a.name.Local, ok = splitName(s.intern(b[p:q]))
+			n := s.intern(b[p:q])
+			a.prefix, a.name.Local, ok = n.prefix, n.local, n.ok
 		}
 		if !ok {
 			return s.syntaxErr(q, "expected attribute name in element")
@@ -329,14 +336,14 @@ func (s *scanner) scanStart(p int) error {
 	s.pos = p
 	s.kind = tokStart
 	s.started = true
-	s.startElement(raw, prefix, local)
+	s.startElement(n)
 	s.closing = empty
 	return nil
 }
 
 // startElement binds the namespaces the attributes of a start tag
 // declare, then translates its names (as Decoder.Token does).
-func (s *scanner) startElement(raw, prefix, local string) {
+func (s *scanner) startElement(n interned) {
 	mark := len(s.undo)
 	for _, a := range s.attrs {
 		switch {
@@ -346,22 +353,22 @@ func (s *scanner) startElement(raw, prefix, local string) {
 			s.bind("", a.value)
 		}
 	}
-	s.name = s.translate(prefix, local, true)
+	s.name = s.translate(n.prefix, n.local, true)
 	for i := range s.attrs {
 		s.attrs[i].name = s.translate(s.attrs[i].prefix, s.attrs[i].name.Local, false)
 	}
-	s.open = append(s.open, openElem{raw: raw, name: s.name, undo: mark})
+	s.open = append(s.open, openElem{raw: n.raw, name: s.name, undo: mark})
 }
 
 func (s *scanner) bind(prefix string, value []byte) {
 	if prefix == "" {
 		s.undo = append(s.undo, nsUndo{"", s.def, true})
-		s.def = s.intern(value)
+		s.def = s.intern(value).raw
 		return
 	}
 	old, had := s.ns[prefix]
 	s.undo = append(s.undo, nsUndo{prefix, old, had})
-	s.ns[prefix] = s.intern(value)
+	s.ns[prefix] = s.intern(value).raw
 }
 
 // translate gives a name its namespace. The default namespace applies to
