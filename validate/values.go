@@ -153,7 +153,7 @@ func splitHashToken(tok string) (alg, digest string, ok bool) {
 	for i := 0; i < len(alg); i++ {
 		c := alg[i]
 		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || !strings.ContainsRune("_.+-", rune(c))) {
+		if !alnum && (i == 0 || c != '_' && c != '.' && c != '+' && c != '-') {
 			return "", "", false
 		}
 	}
@@ -257,6 +257,13 @@ func isHex(s string) bool {
 // parseInteger reads an xsd:integer: an optional sign and digits, white
 // space around allowed.
 func parseInteger(v string) (int64, bool) {
+	if len(v) > 0 && len(v) <= 18 && allDigits(v) {
+		n := int64(0) // 18 digits cannot overflow
+		for i := 0; i < len(v); i++ {
+			n = n*10 + int64(v[i]-'0')
+		}
+		return n, true
+	}
 	s := strings.TrimSpace(v)
 	if s == "" {
 		return 0, false

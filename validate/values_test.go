@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -219,4 +220,22 @@ func TestLocSet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseInteger checks the fast path of parseInteger against
+// strconv.ParseInt, which the slow path uses.
+func FuzzParseInteger(f *testing.F) {
+	for _, s := range []string{"0", "123", "000000000000000042", "999999999999999999", "9223372036854775807", " 5", "+5", "-0", "1e3", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseInteger(s)
+		if !allDigits(s) || s == "" {
+			return
+		}
+		want, err := strconv.ParseInt(s, 10, 64)
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("parseInteger(%q) = %d, %v; strconv says %d, %v", s, got, ok, want, err)
+		}
+	})
 }

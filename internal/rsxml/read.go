@@ -153,7 +153,17 @@ func (r *Reader) wrap(err error) error {
 // token scans the next token, refusing an element with the same
 // attribute twice, which XML 1.0 forbids and encoding/xml let through.
 func (r *Reader) token() error {
-	if err := r.sc.next(); err != nil {
+	return r.checked(r.sc.next())
+}
+
+// markup is token where white space between elements is ignored: it may
+// pass over it.
+func (r *Reader) markup() error {
+	return r.checked(r.sc.nextMarkup())
+}
+
+func (r *Reader) checked(err error) error {
+	if err != nil {
 		return r.wrap(err)
 	}
 	if r.sc.kind == tokStart {
@@ -193,7 +203,7 @@ func isSpace(text []byte) bool { return len(bytes.TrimSpace(text)) == 0 }
 
 func (r *Reader) readRoot() error {
 	for {
-		if err := r.token(); err != nil {
+		if err := r.markup(); err != nil {
 			return err
 		}
 		switch r.sc.kind {
@@ -224,7 +234,7 @@ func (r *Reader) entryName() string {
 // or the end of the root.
 func (r *Reader) readUntilEntry() error {
 	for {
-		if err := r.token(); err != nil {
+		if err := r.markup(); err != nil {
 			return err
 		}
 		switch r.sc.kind {
@@ -300,7 +310,7 @@ func (r *Reader) Next() (*Entry, error) {
 		return nil, io.EOF
 	}
 	for {
-		if err := r.token(); err != nil {
+		if err := r.markup(); err != nil {
 			return nil, err
 		}
 		switch r.sc.kind {
@@ -372,7 +382,7 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 	seenLoc := false
 	rank := -1 // rank of the last child read
 	for {
-		if err := r.token(); err != nil {
+		if err := r.markup(); err != nil {
 			return nil, err
 		}
 		switch r.sc.kind {

@@ -174,6 +174,19 @@ func (s *scanner) next() error {
 	}
 }
 
+// nextMarkup is next, but it passes over character data of XML white
+// space alone followed by markup, which the Reader ignores between
+// elements, instead of returning it: a token fewer for each line break.
+func (s *scanner) nextMarkup() error {
+	if !s.closing {
+		b := s.buf[:s.end]
+		if p := skipSpace(b, s.pos); p < len(b) && b[p] == '<' {
+			s.pos = p
+		}
+	}
+	return s.next()
+}
+
 // scan scans the token at buf[pos].
 func (s *scanner) scan() error {
 	p, b := s.pos, s.buf[:s.end]
