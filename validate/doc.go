@@ -18,5 +18,7 @@
 // negative lengths, links without rel or href are errors.
 //
 // The functions may be called from several goroutines; each call has its
-// own state. An audit reads Options.Jobs resources at once.
+// own state. Path checks the documents of a directory GOMAXPROCS at a time
+// (the report is the same whatever their order); an audit reads
+// Options.Jobs resources at once.
 package validate

@@ -84,7 +84,7 @@ func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *
 		defer zr.Close()
 		src = zr
 	}
-	rd, err := rsxml.NewReader(src, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+	rd, err := rsxml.NewReader(src, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes, ReuseEntries: true})
 	if err != nil {
 		readError(s, name, err)
 		return info
@@ -182,8 +182,20 @@ type docCheck struct {
 	prev     time.Time // time of the latest entry so far, for chronology
 	prevLine int
 	caps     map[string]int // Capability List: capability → line of its entry
-	locs     map[string]int // Resource List, Resource Dump Manifest: loc → line
+	locs     locSet         // Resource List, Resource Dump Manifest: the locs so far
 	over     int            // line of the first entry past the limit
+
+	// The last type checked, and what checkType said of it: a list has
+	// few types, and entries with the same one often follow each other.
+	typ, typBad, typPattern string
+}
+
+func (c *docCheck) checkType(typ string) (bad, pattern string) {
+	if typ != c.typ {
+		c.typ = typ
+		c.typBad, c.typPattern = checkType(typ)
+	}
+	return c.typBad, c.typPattern
 }
 
 func (c *docCheck) add(line int, rule string, format string, args ...any) {

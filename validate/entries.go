@@ -144,14 +144,57 @@ func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
 }
 
 func (c *docCheck) unique(e *rsxml.Entry) {
-	if c.locs == nil {
-		c.locs = make(map[string]int)
-	}
-	if first, dup := c.locs[e.Loc]; dup {
+	if first, dup := c.locs.add(e.Loc, e.Line); dup {
 		c.add(e.Line, RuleDuplicateLoc, "%s is listed again (first on line %d); a %s describes each resource once", clip(e.Loc), first, capabilityName(c.capability))
-		return
 	}
-	c.locs[e.Loc] = e.Line
+}
+
+// locSet finds the <loc>s a document repeats. Lists are usually sorted
+// (rsgen writes them so): while each loc sorts after the one before, it
+// cannot repeat an earlier one, and the locs are only appended to blocks
+// (not one slice, which would be copied as it grows), without hashing;
+// the first loc out of order moves them to a map.
+type locSet struct {
+	sorted [][]lineOf     // blocks of locBlock
+	last   lineOf         // the last of sorted
+	byLoc  map[string]int // loc → line of its first entry, once out of order
+}
+
+type lineOf struct {
+	loc  string
+	line int
+}
+
+const locBlock = 4096
+
+// add notes loc, on line; if it was there already, it returns the line of
+// its first entry and true.
+func (s *locSet) add(loc string, line int) (int, bool) {
+	if s.byLoc == nil {
+		switch {
+		case len(s.sorted) == 0 || loc > s.last.loc:
+			if len(s.sorted) == 0 || len(s.sorted[len(s.sorted)-1]) == locBlock {
+				s.sorted = append(s.sorted, make([]lineOf, 0, locBlock))
+			}
+			s.last = lineOf{loc, line}
+			s.sorted[len(s.sorted)-1] = append(s.sorted[len(s.sorted)-1], s.last)
+			return 0, false
+		case loc == s.last.loc:
+			return s.last.line, true
+		}
+		s.byLoc = make(map[string]int, 2*locBlock*len(s.sorted))
+		for _, block := range s.sorted {
+			for _, l := range block {
+				s.byLoc[l.loc] = l.line
+			}
+		}
+		s.sorted = nil
+	}
+	if first, dup := s.byLoc[loc]; dup {
+		return first, true
+	}
+	s.byLoc[loc] = line
+	return 0, false
 }
 
 func (c *docCheck) manifestPath(e *rsxml.Entry, line int) {
@@ -260,42 +303,41 @@ func allDigits(s string) bool {
 	return true
 }
 
-// datetimeAttrs are the attributes whose values are datetimes.
-func datetimeAttrs(md *rsxml.MD) [][2]string {
-	return [][2]string{{"at", md.At}, {"completed", md.Completed}, {"from", md.From}, {"until", md.Until}, {"datetime", md.Datetime}, {"modified", md.Modified}}
-}
-
 // checkMD checks the values of the attributes of an <rs:md>.
 func (c *docCheck) checkMD(md *rsxml.MD, line int, where string) {
-	times := map[string]time.Time{}
-	for _, a := range datetimeAttrs(md) {
-		if a[1] == "" {
-			continue
-		}
-		t, msg := checkDatetime(a[1])
-		if msg != "" {
-			c.add(line, RuleDatetime, "%s: %s=%s", where, a[0], msg)
-			continue
-		}
-		times[a[0]] = t
-		if a[0] != "modified" && !isUTC(a[1]) {
-			c.add(line, RuleDatetimeUTC, "%s: %s=%q is not in UTC; the spec recommends YYYY-MM-DDThh:mm:ssZ", where, a[0], a[1])
-		}
+	at, okAt := c.mdTime(line, where, "at", md.At)
+	done, okDone := c.mdTime(line, where, "completed", md.Completed)
+	from, okFrom := c.mdTime(line, where, "from", md.From)
+	until, okUntil := c.mdTime(line, where, "until", md.Until)
+	c.mdTime(line, where, "datetime", md.Datetime)
+	c.mdTime(line, where, "modified", md.Modified)
+	if okAt && okDone && done.Before(at) {
+		c.add(line, RuleInterval, "%s: completed=%s is before at=%s", where, md.Completed, md.At)
 	}
-	if at, ok := times["at"]; ok {
-		if done, ok := times["completed"]; ok && done.Before(at) {
-			c.add(line, RuleInterval, "%s: completed=%s is before at=%s", where, md.Completed, md.At)
-		}
-	}
-	if from, ok := times["from"]; ok {
-		if until, ok := times["until"]; ok && until.Before(from) {
-			c.add(line, RuleInterval, "%s: until=%s is before from=%s", where, md.Until, md.From)
-		}
+	if okFrom && okUntil && until.Before(from) {
+		c.add(line, RuleInterval, "%s: until=%s is before from=%s", where, md.Until, md.From)
 	}
 	if md.Change != "" && md.Change != rsxml.ChangeCreated && md.Change != rsxml.ChangeUpdated && md.Change != rsxml.ChangeDeleted {
 		c.add(line, RuleChange, "%s: change=%q is not created, updated or deleted", where, md.Change)
 	}
 	c.checkCommon(line, where, md.Hash, md.Length, md.Type, md.Path, md.Extra)
+}
+
+// mdTime checks the datetime attribute attr of an <rs:md>, of value v
+// ("" when absent), and returns its time and whether it is a valid one.
+func (c *docCheck) mdTime(line int, where, attr, v string) (time.Time, bool) {
+	if v == "" {
+		return time.Time{}, false
+	}
+	t, msg := checkDatetime(v)
+	if msg != "" {
+		c.add(line, RuleDatetime, "%s: %s=%s", where, attr, msg)
+		return time.Time{}, false
+	}
+	if attr != "modified" && !isUTC(v) {
+		c.add(line, RuleDatetimeUTC, "%s: %s=%q is not in UTC; the spec recommends YYYY-MM-DDThh:mm:ssZ", where, attr, v)
+	}
+	return t, true
 }
 
 // checkCommon checks the attributes <rs:md> and <rs:ln> share.
@@ -315,7 +357,7 @@ func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, 
 		}
 	}
 	if typ != "" {
-		bad, pattern := checkType(typ)
+		bad, pattern := c.checkType(typ)
 		if bad != "" {
 			c.add(line, RuleType, "%s: %s", where, bad)
 		} else if pattern != "" {

@@ -8,7 +8,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Path validates a file, or every document of a directory and the links
@@ -36,7 +39,7 @@ func Path(ctx context.Context, path string, opts Options) (*Report, error) {
 	st := newSet(s, &opts, l)
 	if !info.IsDir() {
 		l.root, l.label = filepath.Dir(path), filepath.Dir(label)
-		d, why := l.loadRel(st, filepath.Base(path), "")
+		d, why := l.loadRel(s, filepath.Base(path), "")
 		if d == nil {
 			s.add(label, 0, RuleXML, 0, "cannot read: %s", why)
 			return s.report(), nil
@@ -54,17 +57,7 @@ func Path(ctx context.Context, path string, opts Options) (*Report, error) {
 		s.add(label, 0, RuleXML, 0, "the directory holds no *.xml, *.xml.gz or resourcesync file")
 		return s.report(), nil
 	}
-	for _, rel := range rels {
-		if len(st.order) >= opts.MaxDocuments {
-			st.limited = true
-			break
-		}
-		if d, why := l.loadRel(st, rel, ""); d != nil {
-			st.add(d)
-		} else {
-			s.add(filepath.Join(label, filepath.FromSlash(rel)), 0, RuleXML, 0, "cannot read: %s", why)
-		}
-	}
+	l.loadAll(ctx, st, rels)
 	base := opts.BaseURL
 	if base == "" {
 		base = inferBase(st.order)
@@ -134,11 +127,57 @@ func (l *dirLoader) load(_ context.Context, st *set, u string) (*docInfo, string
 	if rel == "" || strings.Contains(rel, "?") || !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return nil, fmt.Sprintf("no document of %s is served there", l.label)
 	}
-	return l.loadRel(st, rel, u)
+	return l.loadRel(st.s, rel, u)
 }
 
-// loadRel reads and checks the file rel of the directory.
-func (l *dirLoader) loadRel(st *set, rel, u string) (*docInfo, string) {
+// loadAll reads and checks the documents rels of the directory, as many
+// at once as there are processors, and adds them to the set in the order
+// of rels, up to Options.MaxDocuments. Each is checked into a sink of its
+// own, merged into the set's in that order: the report does not depend on
+// which finished first.
+func (l *dirLoader) loadAll(ctx context.Context, st *set, rels []string) {
+	type loaded struct {
+		d   *docInfo
+		why string
+		s   *sink
+	}
+	for len(rels) > 0 {
+		if len(st.order) >= st.opts.MaxDocuments {
+			st.limited = true
+			return
+		}
+		// As many as may still be added; one that cannot be read does
+		// not count, and leaves room for the next round.
+		batch := rels[:min(len(rels), st.opts.MaxDocuments-len(st.order))]
+		rels = rels[len(batch):]
+		done := make([]loaded, len(batch))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), len(batch)) {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(batch) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+					s := newSink()
+					d, why := l.loadRel(s, batch[i], "")
+					done[i] = loaded{d, why, s}
+				}
+			})
+		}
+		wg.Wait()
+		for i, r := range done {
+			switch {
+			case r.s == nil: // cancelled
+			case r.d == nil:
+				st.s.add(filepath.Join(l.label, filepath.FromSlash(batch[i])), 0, RuleXML, 0, "cannot read: %s", r.why)
+			default:
+				st.s.merge(r.s)
+				st.add(r.d)
+			}
+		}
+	}
+}
+
+// loadRel reads and checks the file rel of the directory, into s.
+func (l *dirLoader) loadRel(s *sink, rel, u string) (*docInfo, string) {
 	p := filepath.Join(l.root, filepath.FromSlash(rel))
 	name := filepath.Join(l.label, filepath.FromSlash(rel))
 	info, err := os.Stat(p)
@@ -153,7 +192,7 @@ func (l *dirLoader) loadRel(st *set, rel, u string) (*docInfo, string) {
 		return nil, fmt.Sprintf("%s: %v", name, unwrapPath(err))
 	}
 	defer f.Close()
-	d := checkDocument(st.s, name, u, f, l.opts)
+	d := checkDocument(s, name, u, f, l.opts)
 	d.rel = rel
 	return d, ""
 }

@@ -86,6 +86,31 @@ func (s *sink) add(doc string, line int, rule string, sev Severity, format strin
 	s.findings = append(s.findings, Finding{Document: doc, Line: line, Rule: rule, Section: r.Section, Severity: sev, Message: fmt.Sprintf(format, args...)})
 }
 
+// merge adds the findings of o, keeping at most MaxPerRule of each rule
+// and document, as add does.
+func (s *sink) merge(o *sink) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	room := make(map[sinkKey]int, len(o.counts))
+	for k, n := range o.counts {
+		room[k] = max(0, MaxPerRule-s.counts[k])
+		s.counts[k] += n
+	}
+	for _, f := range o.findings {
+		if k := (sinkKey{f.Document, f.Rule, f.Severity}); room[k] > 0 {
+			room[k]--
+			s.findings = append(s.findings, f)
+		}
+	}
+	for r, n := range o.byRule {
+		s.byRule[r] += n
+	}
+	s.errors += o.errors
+	s.warnings += o.warnings
+}
+
 // report returns the findings sorted, with a summary for each rule whose
 // findings were cut at MaxPerRule.
 func (s *sink) report() *Report {

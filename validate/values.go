@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -127,8 +128,19 @@ func parseChecked(v, s string) (time.Time, string) {
 	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc).UTC(), ""
 }
 
+// daysIn returns the number of days of a month (1 to 12) in the
+// proleptic Gregorian calendar.
 func daysIn(year, month int) int {
-	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
 
 // splitHashToken splits one token of a hash attribute, alg:digest, where
@@ -141,7 +153,7 @@ func splitHashToken(tok string) (alg, digest string, ok bool) {
 	for i := 0; i < len(alg); i++ {
 		c := alg[i]
 		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || !strings.ContainsRune("_.+-", rune(c))) {
+		if !alnum && (i == 0 || c != '_' && c != '.' && c != '+' && c != '-') {
 			return "", "", false
 		}
 	}
@@ -156,25 +168,33 @@ type hashProblem struct {
 }
 
 // checkHash checks a hash attribute: space-separated alg:hexdigest tokens,
-// each algorithm once, digests of the length their algorithm has.
+// each algorithm once, digests of the length their algorithm has. (It
+// allocates nothing for a valid value: it runs once per entry.)
 func checkHash(v string) []hashProblem {
-	tokens := strings.Fields(v)
-	if len(tokens) == 0 {
-		return []hashProblem{{msg: "hash attribute is empty"}}
-	}
 	var probs []hashProblem
-	seen := make(map[string]bool, len(tokens))
-	for _, tok := range tokens {
+	var first [8]string
+	algs := first[:0]        // the algorithms so far, the first 16
+	var more map[string]bool // the others: a hostile value may have thousands
+	n := 0
+	for tok, rest := nextField(v); tok != ""; tok, rest = nextField(rest) {
+		n++
 		alg, digest, ok := splitHashToken(tok)
 		if !ok {
 			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q is not of the form alg:hexdigest", tok)})
 			continue
 		}
 		alg = strings.ToLower(alg)
-		if seen[alg] {
+		if slices.Contains(algs, alg) || more[alg] {
 			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash names %s twice", alg)})
 		}
-		seen[alg] = true
+		if len(algs) < 16 {
+			algs = append(algs, alg)
+		} else {
+			if more == nil {
+				more = make(map[string]bool)
+			}
+			more[alg] = true
+		}
 		if !isHex(digest) {
 			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires (spec Example 27 is not hex either; --lenient-hash makes this a warning)", tok), nonHex: true})
 			continue
@@ -183,7 +203,45 @@ func checkHash(v string) []hashProblem {
 			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, want, len(digest))})
 		}
 	}
+	if n == 0 {
+		return []hashProblem{{msg: "hash attribute is empty"}}
+	}
 	return probs
+}
+
+// nextField returns the first field of s, as strings.Fields splits s,
+// and what follows it: without the allocation of a slice or an iterator.
+func nextField(s string) (field, rest string) {
+	i := 0
+	for i < len(s) {
+		space, n := spaceAt(s, i)
+		if !space {
+			break
+		}
+		i += n
+	}
+	j := i
+	for j < len(s) && s[j] > ' ' && s[j] < utf8.RuneSelf {
+		j++ // printable ASCII, most of a hash attribute
+	}
+	for j < len(s) {
+		space, n := spaceAt(s, j)
+		if space {
+			break
+		}
+		j += n
+	}
+	return s[i:j], s[j:]
+}
+
+// spaceAt reports whether the character at s[i] is white space to
+// unicode.IsSpace, and its length.
+func spaceAt(s string, i int) (bool, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return c == ' ' || c-'\t' <= '\r'-'\t', 1
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return unicode.IsSpace(r), n
 }
 
 func isHex(s string) bool {
@@ -199,6 +257,13 @@ func isHex(s string) bool {
 // parseInteger reads an xsd:integer: an optional sign and digits, white
 // space around allowed.
 func parseInteger(v string) (int64, bool) {
+	if len(v) > 0 && len(v) <= 18 && allDigits(v) {
+		n := int64(0) // 18 digits cannot overflow
+		for i := 0; i < len(v); i++ {
+			n = n*10 + int64(v[i]-'0')
+		}
+		return n, true
+	}
 	s := strings.TrimSpace(v)
 	if s == "" {
 		return 0, false
@@ -296,7 +361,15 @@ func xsdWordDash(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if r != '-' && (unicode.IsPunct(r) || unicode.In(r, unicode.Z, unicode.C)) {
+		if r == '-' {
+			continue
+		}
+		if r < utf8.RuneSelf {
+			// ASCII: Z is the space, C the controls.
+			if r <= ' ' || r == 0x7f || unicode.IsPunct(r) {
+				return false
+			}
+		} else if unicode.IsPunct(r) || unicode.In(r, unicode.Z, unicode.C) {
 			return false
 		}
 	}
@@ -351,6 +424,15 @@ func escapeUnsafe(s string) string {
 // checkLoc checks a <loc>: bad for what the schema or spec reject, escape
 // for characters a URI should carry percent-encoded.
 func checkLoc(v string) (bad, escape string) {
+	if len(v) >= 12 && len(v) <= 2048 && isPlainURL(v) {
+		// What checkLocFully accepts without a word, recognized without
+		// parsing: the <loc>s of nearly every list (FuzzPlainURL).
+		return "", ""
+	}
+	return checkLocFully(v)
+}
+
+func checkLocFully(v string) (bad, escape string) {
 	n := utf8.RuneCountInString(v)
 	if n < 12 || n > 2048 {
 		return fmt.Sprintf("<loc> %q has %d characters; the schema wants 12 to 2,048", clip(v), n), ""
@@ -367,6 +449,62 @@ func checkLoc(v string) (bad, escape string) {
 	}
 	return "", ""
 }
+
+// isPlainURL reports whether v is scheme://host[:port] followed by
+// nothing, or by a path and query of unreserved characters, sub-delims,
+// ":", "@", "/", "?" and well-formed percent escapes (RFC 3986), where
+// scheme is [A-Za-z][A-Za-z0-9+.-]* and host [A-Za-z0-9.-]+: an absolute
+// URI that url.Parse accepts and that has nothing to escape.
+func isPlainURL(v string) bool {
+	i := 0
+	for i < len(v) && (isAlpha(v[i]) || i > 0 && (isDigit(v[i]) || v[i] == '+' || v[i] == '-' || v[i] == '.')) {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(v[i:], "://") {
+		return false
+	}
+	i += 3
+	host := i
+	for i < len(v) && (isAlpha(v[i]) || isDigit(v[i]) || v[i] == '-' || v[i] == '.') {
+		i++
+	}
+	if i == host {
+		return false
+	}
+	if i < len(v) && v[i] == ':' {
+		i++
+		for i < len(v) && isDigit(v[i]) {
+			i++
+		}
+	}
+	if i < len(v) && v[i] != '/' && v[i] != '?' {
+		return false
+	}
+	for ; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case plainURIChar[c]:
+		case c == '%' && i+2 < len(v) && isHexDigit(v[i+1]) && isHexDigit(v[i+2]):
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// plainURIChar marks the characters of a path or query isPlainURL
+// accepts as they are: unreserved, sub-delims, ":", "@", "/" and "?".
+var plainURIChar = func() (t [256]bool) {
+	for c := range len(t) {
+		t[c] = isAlpha(byte(c)) || isDigit(byte(c)) || strings.IndexByte("-._~!$&'()*+,;=:@/?", byte(c)) >= 0
+	}
+	return t
+}()
+
+func isAlpha(c byte) bool    { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
+func isHexDigit(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
 func firstRune(s string) string {
 	_, n := utf8.DecodeRuneInString(s)

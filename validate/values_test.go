@@ -1,6 +1,10 @@
 package validate
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,4 +116,126 @@ func TestValueChecks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzPlainURL checks the fast path of checkLoc: what isPlainURL accepts,
+// the full check accepts without a finding.
+func FuzzPlainURL(f *testing.F) {
+	for _, s := range []string{"https://example.org/a%20b/c?d=e&f", "http://a:/", "HTTP://EXAMPLE.ORG", "https://h:8080/~x/(y)*,;=@:!$'",
+		"https://example.org/a%2", "https://[::1]/", "https://ex ample.org/", "mailto:a@example.org", "h://./", "https://example.org#x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !isPlainURL(s) || len(s) < 12 || len(s) > 2048 {
+			return
+		}
+		if bad, esc := checkLocFully(s); bad != "" || esc != "" {
+			t.Errorf("%q: isPlainURL accepts it, checkLocFully says %q %q", s, bad, esc)
+		}
+	})
+}
+
+func TestPlainURL(t *testing.T) {
+	for s, want := range map[string]bool{
+		"https://example.org/collection/000/item-00001.html": true,
+		"https://example.org/a%20b?x=1&y=%C3%A9":             true,
+		"https://example.org:8443":                           true,
+		"https://example.org/a b":                            false, // to escape: the full check warns
+		"https://example.org/a%2x":                           false, // a bad escape: the full check decides
+		"https://example.org/#top":                           false,
+		"https://user@example.org/":                          false,
+		"https://[2001:db8::1]/":                             false,
+		"urn:isbn:0451450523":                                false,
+		"//example.org/a":                                    false,
+	} {
+		if got := isPlainURL(s); got != want {
+			t.Errorf("isPlainURL(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// checkHashByMaps is checkHash as it was written before it avoided
+// allocations: the reference FuzzCheckHash compares it with.
+func checkHashByMaps(v string) []hashProblem {
+	tokens := strings.Fields(v)
+	if len(tokens) == 0 {
+		return []hashProblem{{msg: "hash attribute is empty"}}
+	}
+	var probs []hashProblem
+	seen := make(map[string]bool, len(tokens))
+	for _, tok := range tokens {
+		alg, digest, ok := splitHashToken(tok)
+		if !ok {
+			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q is not of the form alg:hexdigest", tok)})
+			continue
+		}
+		alg = strings.ToLower(alg)
+		if seen[alg] {
+			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash names %s twice", alg)})
+		}
+		seen[alg] = true
+		if !isHex(digest) {
+			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires (spec Example 27 is not hex either; --lenient-hash makes this a warning)", tok), nonHex: true})
+			continue
+		}
+		if want, ok := rsxml.HexDigits[alg]; ok && len(digest) != want {
+			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, want, len(digest))})
+		}
+	}
+	return probs
+}
+
+func FuzzCheckHash(f *testing.F) {
+	f.Add("md5:1584abdf8ebdc9802ac0c6a7402c03b6 sha-256:" + strings.Repeat("0", 64))
+	f.Add("MD5:00 md5:zz x \u00a0 sha-1:00")
+	f.Add(strings.Repeat("a:0 b:1 c:2 d:3 e:4 f:5 ", 4) + "q:1 q:2")
+	f.Fuzz(func(t *testing.T, v string) {
+		got, want := checkHash(v), checkHashByMaps(v)
+		if !slices.Equal(got, want) {
+			t.Errorf("checkHash(%q) = %v, want %v", v, got, want)
+		}
+	})
+}
+
+func TestLocSet(t *testing.T) {
+	tests := []struct {
+		name string
+		locs []string
+		dups map[int]int // index of a repeat → line of its first entry
+	}{
+		{"sorted", []string{"a", "b", "c"}, nil},
+		{"repeat in order", []string{"a", "b", "b", "c"}, map[int]int{2: 2}},
+		{"out of order", []string{"b", "c", "a", "c", "b", "d", "a"}, map[int]int{3: 2, 4: 1, 6: 3}},
+		{"first out of order is a repeat", []string{"a", "b", "a"}, map[int]int{2: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s locSet
+			for i, loc := range tt.locs {
+				first, dup := s.add(loc, i+1)
+				want, wantDup := tt.dups[i]
+				if dup != wantDup || dup && first != want {
+					t.Errorf("add(%q) on line %d = %d, %v; want %d, %v", loc, i+1, first, dup, want, wantDup)
+				}
+			}
+		})
+	}
+}
+
+// FuzzParseInteger checks the fast path of parseInteger against
+// strconv.ParseInt, which the slow path uses.
+func FuzzParseInteger(f *testing.F) {
+	for _, s := range []string{"0", "123", "000000000000000042", "999999999999999999", "9223372036854775807", " 5", "+5", "-0", "1e3", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseInteger(s)
+		if !allDigits(s) || s == "" {
+			return
+		}
+		want, err := strconv.ParseInt(s, 10, 64)
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("parseInteger(%q) = %d, %v; strconv says %d, %v", s, got, ok, want, err)
+		}
+	})
 }

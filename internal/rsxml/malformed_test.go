@@ -27,6 +27,9 @@ func TestReadRefusesMalformedXML(t *testing.T) {
 		{"attribute twice on an entry rs:ln", root + `<url><loc>a</loc><rs:ln rel="up" href="x" href="y"/></url></urlset>`, "attribute href given twice"},
 		{"one of many attributes twice", root + `<rs:md` + many + ` a0="2"/></urlset>`, "attribute a0 given twice"},
 		{"same namespace, two prefixes", root + `<rs:md xmlns:x="urn:x" xmlns:y="urn:x" x:a="1" y:a="2"/></urlset>`, "attribute a given twice"},
+		{"declaration inside rs:md", root + `<rs:md capability="resourcelist"><!ENTITY x "y"></rs:md></urlset>`, "declaration after the start"},
+		{"declaration inside a foreign element", root + `<url><loc>a</loc><x:y xmlns:x="urn:x"><!DOCTYPE z></x:y></url></urlset>`, "declaration after the start"},
+		{"attribute twice in a foreign element", root + `<url><loc>a</loc><x:y xmlns:x="urn:x"><z b="1" b="2"/></x:y></url></urlset>`, "attribute b given twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := ReadAll(strings.NewReader(tc.doc), ReadOptions{})

@@ -1,11 +1,10 @@
 package rsxml
 
 import (
-	"encoding/xml"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // ErrTooLarge reports a document over the byte limit a Reader was given.
@@ -57,12 +56,20 @@ func (e *SyntaxError) Error() string {
 type ReadOptions struct {
 	MaxBytes   int64 // bytes of input; past it, ErrTooLarge
 	MaxEntries int   // entries; past it, ErrTooManyEntries
+
+	// ReuseEntries makes Next return the same *Entry each time, which the
+	// next call overwrites: for readers that keep no entry (the strings
+	// in it may be kept), it saves an allocation per entry.
+	ReuseEntries bool
 }
 
 // Reader parses one document as a stream.
 type Reader struct {
-	dec     *xml.Decoder
+	sc      *scanner
 	lim     *limitedReader
+	text    []byte      // the text of an element being read
+	batch   stringBatch // the values of the entry being read
+	reused  *Entry      // the last entry read
 	opts    ReadOptions
 	doc     Doc
 	pending *Entry
@@ -79,9 +86,8 @@ type Reader struct {
 }
 
 type limitedReader struct {
-	r   io.Reader
-	n   int64 // bytes left; < 0 means unlimited
-	hit bool
+	r io.Reader
+	n int64 // bytes left; < 0 means unlimited
 }
 
 func (l *limitedReader) Read(p []byte) (int, error) {
@@ -89,7 +95,6 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 		return l.r.Read(p)
 	}
 	if l.n == 0 {
-		l.hit = true
 		return 0, ErrTooLarge
 	}
 	if int64(len(p)) > l.n {
@@ -102,7 +107,6 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 		var one [1]byte
 		m, perr := l.r.Read(one[:])
 		if m > 0 {
-			l.hit = true
 			return n, ErrTooLarge
 		}
 		if perr != nil {
@@ -120,16 +124,7 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	if opts.MaxBytes > 0 {
 		lim.n = opts.MaxBytes
 	}
-	dec := xml.NewDecoder(lim)
-	dec.Strict = true
-	// Only UTF-8 (and its ASCII subset) is accepted: Sitemaps require it.
-	dec.CharsetReader = func(charset string, input io.Reader) (io.Reader, error) {
-		if strings.EqualFold(charset, "utf-8") || strings.EqualFold(charset, "us-ascii") {
-			return input, nil
-		}
-		return nil, fmt.Errorf("encoding %q is not UTF-8, which Sitemap documents must use", charset)
-	}
-	rd := &Reader{dec: dec, lim: lim, opts: opts}
+	rd := &Reader{sc: newScanner(lim), lim: lim, opts: opts}
 	if err := rd.readRoot(); err != nil {
 		return nil, err
 	}
@@ -139,13 +134,10 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 // Doc returns the root of the document.
 func (r *Reader) Doc() *Doc { return &r.doc }
 
-func (r *Reader) line() int {
-	l, _ := r.dec.InputPos()
-	return l
-}
+func (r *Reader) line() int { return r.sc.tokenLine() }
 
 func (r *Reader) wrap(err error) error {
-	if r.lim.hit || errors.Is(err, ErrTooLarge) {
+	if errors.Is(err, ErrTooLarge) {
 		return fmt.Errorf("%w (%d bytes)", ErrTooLarge, r.opts.MaxBytes)
 	}
 	if err == io.EOF {
@@ -155,81 +147,76 @@ func (r *Reader) wrap(err error) error {
 	if errors.As(err, &own) {
 		return own
 	}
-	var se *xml.SyntaxError
-	if errors.As(err, &se) {
-		return &SyntaxError{Line: se.Line, Msg: "not well-formed XML: " + se.Msg}
-	}
 	return &SyntaxError{Line: r.line(), Msg: err.Error()}
 }
 
-// token is dec.Token after the root element has started, refusing what
-// XML 1.0 forbids but encoding/xml lets through: a <!…> declaration inside
-// or after the root element, and an attribute given twice.
-func (r *Reader) token() (xml.Token, error) {
-	tok, err := r.dec.Token()
+// token scans the next token, refusing an element with the same
+// attribute twice, which XML 1.0 forbids and encoding/xml let through.
+func (r *Reader) token() error {
+	return r.checked(r.sc.next())
+}
+
+// markup is token where white space between elements is ignored: it may
+// pass over it.
+func (r *Reader) markup() error {
+	return r.checked(r.sc.nextMarkup())
+}
+
+func (r *Reader) checked(err error) error {
 	if err != nil {
-		return nil, err
+		return r.wrap(err)
 	}
-	switch t := tok.(type) {
-	case xml.Directive:
-		return nil, &SyntaxError{Line: r.line(), Msg: "not well-formed XML: a <!…> declaration after the start of the root element"}
-	case xml.StartElement:
-		if err := r.checkAttrs(t); err != nil {
-			return nil, err
-		}
+	if r.sc.kind == tokStart {
+		return r.checkAttrs()
 	}
-	return tok, nil
+	return nil
 }
 
 // checkAttrs refuses an element with the same attribute twice.
-func (r *Reader) checkAttrs(t xml.StartElement) error {
-	twice := func(n xml.Name) error {
-		return &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("not well-formed XML: attribute %s given twice on <%s>", n.Local, t.Name.Local)}
+func (r *Reader) checkAttrs() error {
+	attrs := r.sc.attrs
+	twice := func(n qname) error {
+		return &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("not well-formed XML: attribute %s given twice on <%s>", n.Local, r.sc.name.Local)}
 	}
-	if len(t.Attr) <= 16 {
-		for i := 1; i < len(t.Attr); i++ {
+	if len(attrs) <= 16 {
+		for i := 1; i < len(attrs); i++ {
 			for j := 0; j < i; j++ {
-				if t.Attr[i].Name == t.Attr[j].Name {
-					return twice(t.Attr[i].Name)
+				if attrs[i].name == attrs[j].name {
+					return twice(attrs[i].name)
 				}
 			}
 		}
 		return nil
 	}
-	seen := make(map[xml.Name]bool, len(t.Attr))
-	for _, a := range t.Attr {
-		if seen[a.Name] {
-			return twice(a.Name)
+	seen := make(map[qname]bool, len(attrs))
+	for _, a := range attrs {
+		if seen[a.name] {
+			return twice(a.name)
 		}
-		seen[a.Name] = true
+		seen[a.name] = true
 	}
 	return nil
 }
 
+// isSpace reports whether text is only white space (to unicode.IsSpace).
+func isSpace(text []byte) bool { return len(bytes.TrimSpace(text)) == 0 }
+
 func (r *Reader) readRoot() error {
 	for {
-		tok, err := r.dec.Token()
-		if err != nil {
-			return r.wrap(err)
+		if err := r.markup(); err != nil {
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if err := r.checkAttrs(t); err != nil {
-				return err
+		switch r.sc.kind {
+		case tokStart:
+			t := r.sc.name
+			if t.Space != NSSitemap || (t.Local != "urlset" && t.Local != "sitemapindex") {
+				return &SyntaxError{Line: r.line(), Kind: SyntaxRoot, Msg: fmt.Sprintf("root element is <%s> in namespace %q; a ResourceSync document is a <urlset> or <sitemapindex> in namespace %s", t.Local, t.Space, NSSitemap)}
 			}
-			if t.Name.Space != NSSitemap || (t.Name.Local != "urlset" && t.Name.Local != "sitemapindex") {
-				return &SyntaxError{Line: r.line(), Kind: SyntaxRoot, Msg: fmt.Sprintf("root element is <%s> in namespace %q; a ResourceSync document is a <urlset> or <sitemapindex> in namespace %s", t.Name.Local, t.Name.Space, NSSitemap)}
-			}
-			r.doc.Index = t.Name.Local == "sitemapindex"
-			r.Deviations = appendAttrDeviations(r.Deviations, r.line(), t)
+			r.doc.Index = t.Local == "sitemapindex"
+			r.Deviations = r.appendAttrDeviations(r.Deviations, r.line())
 			return r.readUntilEntry()
-		case xml.Directive:
-			if strings.HasPrefix(strings.TrimSpace(string(t)), "DOCTYPE") {
-				return &SyntaxError{Line: r.line(), Msg: "a DOCTYPE is not allowed in a ResourceSync document"}
-			}
-			return &SyntaxError{Line: r.line(), Msg: "not well-formed XML: a <!…> declaration before the root element"}
-		case xml.CharData:
-			if len(strings.TrimSpace(string(t))) > 0 {
+		case tokText:
+			if !isSpace(r.sc.data) {
 				return &SyntaxError{Line: r.line(), Msg: "not well-formed XML: text before the root element"}
 			}
 		}
@@ -247,45 +234,44 @@ func (r *Reader) entryName() string {
 // or the end of the root.
 func (r *Reader) readUntilEntry() error {
 	for {
-		tok, err := r.token()
-		if err != nil {
-			return r.wrap(err)
+		if err := r.markup(); err != nil {
+			return err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			line := r.line()
+		switch r.sc.kind {
+		case tokStart:
+			t, line := r.sc.name, r.line()
 			switch {
-			case t.Name.Space == NSRS && t.Name.Local == "md":
+			case t.Space == NSRS && t.Local == "md":
 				r.RootMDCount++
 				if r.RootMDCount == 1 {
-					r.doc.MD = mdFrom(t.Attr)
+					r.readMD(&r.doc.MD, nil)
 					r.doc.MDLine = line
 				}
 				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
 					return err
 				}
-			case t.Name.Space == NSRS && t.Name.Local == "ln":
-				l := linkFrom(t.Attr)
-				l.Line = line
+			case t.Space == NSRS && t.Local == "ln":
+				l := Link{Line: line}
+				r.readLink(&l)
 				r.doc.Links = append(r.doc.Links, l)
 				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
 					return err
 				}
-			case t.Name.Space == NSSitemap && t.Name.Local == r.entryName():
-				e, err := r.readEntry(t, line)
+			case t.Space == NSSitemap && t.Local == r.entryName():
+				e, err := r.readEntry(line)
 				if err != nil {
 					return err
 				}
 				r.pending = e
 				return nil
 			default:
-				return &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Name.Local, t.Name.Space, rootName(r.doc.Index))}
+				return &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Local, t.Space, rootName(r.doc.Index))}
 			}
-		case xml.EndElement:
+		case tokEnd:
 			r.done = true
 			return r.finish()
-		case xml.CharData:
-			if len(strings.TrimSpace(string(t))) > 0 {
+		case tokText:
+			if !isSpace(r.sc.data) {
 				return &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "unexpected text in the root element"}
 			}
 		}
@@ -295,18 +281,18 @@ func (r *Reader) readUntilEntry() error {
 // finish checks that nothing but white space and comments follows the root.
 func (r *Reader) finish() error {
 	for {
-		tok, err := r.token()
+		err := r.sc.next()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return r.wrap(err)
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
+		switch r.sc.kind {
+		case tokStart:
 			return &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "content after the root element"}
-		case xml.CharData:
-			if len(strings.TrimSpace(string(t))) > 0 {
+		case tokText:
+			if !isSpace(r.sc.data) {
 				return &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "text after the root element"}
 			}
 		}
@@ -324,40 +310,39 @@ func (r *Reader) Next() (*Entry, error) {
 		return nil, io.EOF
 	}
 	for {
-		tok, err := r.token()
-		if err != nil {
-			return nil, r.wrap(err)
+		if err := r.markup(); err != nil {
+			return nil, err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			line := r.line()
+		switch r.sc.kind {
+		case tokStart:
+			t, line := r.sc.name, r.line()
 			switch {
-			case t.Name.Space == NSSitemap && t.Name.Local == r.entryName():
-				e, err := r.readEntry(t, line)
+			case t.Space == NSSitemap && t.Local == r.entryName():
+				e, err := r.readEntry(line)
 				if err != nil {
 					return nil, err
 				}
 				return r.count(e)
-			case t.Name.Space == NSRS && (t.Name.Local == "md" || t.Name.Local == "ln"):
+			case t.Space == NSRS && (t.Local == "md" || t.Local == "ln"):
 				r.LateRoot++
-				if t.Name.Local == "md" {
+				if t.Local == "md" {
 					r.RootMDCount++
 				}
-				r.Deviations = append(r.Deviations, Deviation{Line: line, Msg: fmt.Sprintf("root <rs:%s> after the first <%s>: the schema puts <rs:md> and <rs:ln> before the entries", t.Name.Local, r.entryName())})
+				r.Deviations = append(r.Deviations, Deviation{Line: line, Msg: fmt.Sprintf("root <rs:%s> after the first <%s>: the schema puts <rs:md> and <rs:ln> before the entries", t.Local, r.entryName())})
 				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
 					return nil, err
 				}
 			default:
-				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Name.Local, t.Name.Space, rootName(r.doc.Index))}
+				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Local, t.Space, rootName(r.doc.Index))}
 			}
-		case xml.EndElement:
+		case tokEnd:
 			r.done = true
 			if err := r.finish(); err != nil {
 				return nil, err
 			}
 			return nil, io.EOF
-		case xml.CharData:
-			if len(strings.TrimSpace(string(t))) > 0 {
+		case tokText:
+			if !isSpace(r.sc.data) {
 				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "unexpected text in the root element"}
 			}
 		}
@@ -385,69 +370,74 @@ func childRank(local string) int {
 	return -1
 }
 
-func (r *Reader) readEntry(start xml.StartElement, line int) (*Entry, error) {
-	e := &Entry{Line: line}
-	e.Deviations = appendAttrDeviations(e.Deviations, line, start)
+func (r *Reader) readEntry(line int) (*Entry, error) {
+	e := r.reused
+	if e == nil || !r.opts.ReuseEntries {
+		e = new(Entry)
+		r.reused = e
+	}
+	*e = Entry{Line: line}
+	r.batch.reset()
+	e.Deviations = r.appendAttrDeviations(e.Deviations, line)
 	seenLoc := false
 	rank := -1 // rank of the last child read
 	for {
-		tok, err := r.token()
-		if err != nil {
-			return nil, r.wrap(err)
+		if err := r.markup(); err != nil {
+			return nil, err
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			cline := r.line()
-			if t.Name.Space == NSSitemap {
-				k := childRank(t.Name.Local)
+		switch r.sc.kind {
+		case tokStart:
+			t, cline := r.sc.name, r.line()
+			if t.Space == NSSitemap {
+				k := childRank(t.Local)
 				if k < 0 {
-					return nil, &SyntaxError{Line: cline, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Name.Local, r.entryName())}
+					return nil, &SyntaxError{Line: cline, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Local, r.entryName())}
 				}
 				switch {
 				case r.doc.Index && k > 1:
-					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> in a <sitemap>: the Sitemap index schema allows only <loc> and <lastmod>", t.Name.Local)})
+					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> in a <sitemap>: the Sitemap index schema allows only <loc> and <lastmod>", t.Local)})
 				case k == rank && k > 0:
-					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> appears twice in <%s>", t.Name.Local, r.entryName())})
+					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> appears twice in <%s>", t.Local, r.entryName())})
 				case k < rank:
-					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> out of order in <%s>: the schema wants <loc>, <lastmod>, <changefreq>, <priority>, then <rs:md> and <rs:ln>", t.Name.Local, r.entryName())})
+					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> out of order in <%s>: the schema wants <loc>, <lastmod>, <changefreq>, <priority>, then <rs:md> and <rs:ln>", t.Local, r.entryName())})
 				}
 				rank = max(rank, k)
-				e.Deviations = appendAttrDeviations(e.Deviations, cline, t)
-				text, err := r.text()
+				e.Deviations = r.appendAttrDeviations(e.Deviations, cline)
+				text, err := r.readText()
 				if err != nil {
 					return nil, err
 				}
-				switch t.Name.Local {
+				switch t.Local {
 				case "loc":
 					if seenLoc {
 						return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "an entry has more than one <loc>"}
 					}
 					seenLoc = true
-					e.Loc = text
+					e.Loc = string(text) // alone: a reader may keep it without the rest
 				case "lastmod":
-					e.Lastmod = text
+					r.batch.add(&e.Lastmod, text)
 				case "changefreq":
-					e.Changefreq = text
+					r.batch.add(&e.Changefreq, text)
 				case "priority":
-					e.Priority = text
+					r.batch.add(&e.Priority, text)
 				}
 				continue
 			}
 			rank = len(entryChildren)
 			switch {
-			case t.Name.Space == NSRS && t.Name.Local == "md":
+			case t.Space == NSRS && t.Local == "md":
 				e.MDCount++
 				if e.MDCount == 1 {
-					e.MD = mdFrom(t.Attr)
+					r.readMD(&e.MD, &r.batch)
 					e.HasMD = true
 					e.MDLine = cline
 				}
 				if err := r.skipEmpty(t, cline, &e.Deviations); err != nil {
 					return nil, err
 				}
-			case t.Name.Space == NSRS && t.Name.Local == "ln":
-				l := linkFrom(t.Attr)
-				l.Line = cline
+			case t.Space == NSRS && t.Local == "ln":
+				l := Link{Line: cline}
+				r.readLink(&l)
 				e.Links = append(e.Links, l)
 				if err := r.skipEmpty(t, cline, &e.Deviations); err != nil {
 					return nil, err
@@ -456,173 +446,72 @@ func (r *Reader) readEntry(start xml.StartElement, line int) (*Entry, error) {
 				// Other namespaces (image, video, news sitemaps) carry nothing
 				// ResourceSync needs; the schemas, whose wildcard is strict,
 				// cannot validate them.
-				e.Foreign = append(e.Foreign, Deviation{Line: cline, Msg: fmt.Sprintf("element <%s> (namespace %q) is not declared by the ResourceSync schemas", t.Name.Local, t.Name.Space)})
-				if err := r.dec.Skip(); err != nil {
-					return nil, r.wrap(err)
+				e.Foreign = append(e.Foreign, Deviation{Line: cline, Msg: fmt.Sprintf("element <%s> (namespace %q) is not declared by the ResourceSync schemas", t.Local, t.Space)})
+				if _, err := r.skip(); err != nil {
+					return nil, err
 				}
 			}
-		case xml.EndElement:
+		case tokEnd:
 			if !seenLoc {
 				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("<%s> without <loc>", r.entryName())}
 			}
+			r.batch.flush()
 			return e, nil
-		case xml.CharData:
-			if len(strings.TrimSpace(string(t))) > 0 {
+		case tokText:
+			if !isSpace(r.sc.data) {
 				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected text in <%s>", r.entryName())}
 			}
 		}
 	}
 }
 
-// skipEmpty skips the rest of the <rs:md> or <rs:ln> start just read,
-// noting content (which the schema forbids, white space included) in devs.
-func (r *Reader) skipEmpty(start xml.StartElement, line int, devs *[]Deviation) error {
-	content := false
+// skip reads the rest of the element just started, and reports whether it
+// had content (elements or text, white space included).
+func (r *Reader) skip() (content bool, err error) {
 	for depth := 1; depth > 0; {
-		tok, err := r.dec.Token()
-		if err != nil {
-			return r.wrap(err)
+		if err := r.token(); err != nil {
+			return false, err
 		}
-		switch tok.(type) {
-		case xml.StartElement:
+		switch r.sc.kind {
+		case tokStart:
 			depth++
 			content = true
-		case xml.EndElement:
+		case tokEnd:
 			depth--
-		case xml.CharData:
+		case tokText:
 			content = true
 		}
 	}
+	return content, nil
+}
+
+// skipEmpty skips the rest of the <rs:md> or <rs:ln> start just read,
+// noting content (which the schema forbids, white space included) in devs.
+func (r *Reader) skipEmpty(start qname, line int, devs *[]Deviation) error {
+	content, err := r.skip()
+	if err != nil {
+		return err
+	}
 	if content {
-		*devs = append(*devs, Deviation{Line: line, Msg: fmt.Sprintf("<rs:%s> has content; the schema wants it empty", start.Name.Local)})
+		*devs = append(*devs, Deviation{Line: line, Msg: fmt.Sprintf("<rs:%s> has content; the schema wants it empty", start.Local)})
 	}
 	return nil
 }
 
-// appendAttrDeviations notes the attributes of a Sitemap element, which the
-// schemas declare none of (xmlns and xsi: attributes are not attributes to
-// a schema).
-func appendAttrDeviations(devs []Deviation, line int, el xml.StartElement) []Deviation {
-	for _, a := range el.Attr {
-		if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" || a.Name.Space == nsXSI {
+// appendAttrDeviations notes the attributes of the Sitemap element just
+// started, which the schemas declare none of (xmlns and xsi: attributes
+// are not attributes to a schema).
+func (r *Reader) appendAttrDeviations(devs []Deviation, line int) []Deviation {
+	for _, a := range r.sc.attrs {
+		if isNamespaceDecl(a.name) || a.name.Space == nsXSI {
 			continue
 		}
-		devs = append(devs, Deviation{Line: line, Msg: fmt.Sprintf("attribute %q on <%s>: the Sitemap schema declares no attributes there", a.Name.Local, el.Name.Local)})
+		devs = append(devs, Deviation{Line: line, Msg: fmt.Sprintf("attribute %q on <%s>: the Sitemap schema declares no attributes there", a.name.Local, r.sc.name.Local)})
 	}
 	return devs
 }
 
 const nsXSI = "http://www.w3.org/2001/XMLSchema-instance"
-
-// text reads the character content of the element just started, trimmed.
-func (r *Reader) text() (string, error) {
-	var b strings.Builder
-	for {
-		tok, err := r.token()
-		if err != nil {
-			return "", r.wrap(err)
-		}
-		switch t := tok.(type) {
-		case xml.CharData:
-			if b.Len()+len(t) > 1<<16 {
-				return "", &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "element text longer than 64 KiB"}
-			}
-			b.Write(t)
-		case xml.StartElement:
-			return "", &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> inside a text element", t.Name.Local)}
-		case xml.EndElement:
-			return strings.TrimSpace(b.String()), nil
-		}
-	}
-}
-
-// isNamespaceDecl reports whether an attribute declares a namespace
-// (xmlns="…" or xmlns:p="…"): a declaration, not data.
-func isNamespaceDecl(n xml.Name) bool {
-	return n.Space == "xmlns" || n.Space == "" && n.Local == "xmlns"
-}
-
-func mdFrom(attrs []xml.Attr) MD {
-	var md MD
-	for _, a := range attrs {
-		if isNamespaceDecl(a.Name) {
-			continue
-		}
-		if a.Name.Space != "" {
-			md.Extra = append(md.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
-			continue
-		}
-		switch a.Name.Local {
-		case "capability":
-			md.Capability = a.Value
-		case "at":
-			md.At = a.Value
-		case "completed":
-			md.Completed = a.Value
-		case "from":
-			md.From = a.Value
-		case "until":
-			md.Until = a.Value
-		case "change":
-			md.Change = a.Value
-		case "datetime":
-			md.Datetime = a.Value
-		case "hash":
-			md.Hash = a.Value
-		case "length":
-			md.Length = a.Value
-		case "type":
-			md.Type = a.Value
-		case "encoding":
-			md.Encoding = a.Value
-		case "path":
-			md.Path = a.Value
-		case "modified":
-			md.Modified = a.Value
-		default:
-			md.Extra = append(md.Extra, Attr{"", a.Name.Local, a.Value})
-		}
-	}
-	return md
-}
-
-func linkFrom(attrs []xml.Attr) Link {
-	var l Link
-	for _, a := range attrs {
-		if isNamespaceDecl(a.Name) {
-			continue
-		}
-		if a.Name.Space != "" {
-			l.Extra = append(l.Extra, Attr{a.Name.Space, a.Name.Local, a.Value})
-			continue
-		}
-		switch a.Name.Local {
-		case "rel":
-			l.Rel = a.Value
-		case "href":
-			l.Href = a.Value
-		case "type":
-			l.Type = a.Value
-		case "hash":
-			l.Hash = a.Value
-		case "length":
-			l.Length = a.Value
-		case "modified":
-			l.Modified = a.Value
-		case "encoding":
-			l.Encoding = a.Value
-		case "path":
-			l.Path = a.Value
-		case "pri":
-			l.Pri = a.Value
-		case "profile":
-			l.Profile = a.Value
-		default:
-			l.Extra = append(l.Extra, Attr{"", a.Name.Local, a.Value})
-		}
-	}
-	return l
-}
 
 // ReadAll reads a whole document: its root and every entry.
 func ReadAll(r io.Reader, opts ReadOptions) (*Doc, []*Entry, error) {

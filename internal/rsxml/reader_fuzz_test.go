@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -59,8 +60,39 @@ func FuzzReaderBounded(f *testing.F) {
 		if _, err := rd.Next(); err != io.EOF {
 			t.Fatalf("Next after the end = %v, want io.EOF", err)
 		}
+		checkReuse(t, data, entries)
 		checkRoundTrip(t, rd.Doc(), entries)
 	})
+}
+
+// checkReuse reads data again with ReuseEntries: the entries must be
+// those read without it.
+func checkReuse(t *testing.T, data []byte, want []*Entry) {
+	t.Helper()
+	rd, err := NewReader(bytes.NewReader(data), ReadOptions{MaxBytes: fuzzMaxBytes, MaxEntries: fuzzMaxEntries, ReuseEntries: true})
+	if err != nil {
+		t.Fatalf("with ReuseEntries: %v", err)
+	}
+	var prev *Entry
+	for i := 0; ; i++ {
+		e, err := rd.Next()
+		if err == io.EOF {
+			if i != len(want) {
+				t.Fatalf("with ReuseEntries: %d entries, want %d", i, len(want))
+			}
+			return
+		}
+		if err != nil || i >= len(want) {
+			t.Fatalf("with ReuseEntries: entry %d: %v", i, err)
+		}
+		if prev != nil && e != prev {
+			t.Fatalf("with ReuseEntries: entry %d is a new *Entry", i)
+		}
+		prev = e
+		if !reflect.DeepEqual(e, want[i]) {
+			t.Fatalf("with ReuseEntries: entry %d is\n%+v, want\n%+v", i, *e, *want[i])
+		}
+	}
 }
 
 // checkReadError checks that a Reader failed with one of its documented errors.

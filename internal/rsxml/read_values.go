@@ -1,0 +1,169 @@
+package rsxml
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// The values of elements and attributes, as the Reader takes them from
+// the scanner's tokens, which only last until the next one.
+
+// readText reads the character content of the element just started,
+// trimmed. It lasts until the next call.
+func (r *Reader) readText() ([]byte, error) {
+	r.text = r.text[:0]
+	for {
+		if err := r.token(); err != nil {
+			return nil, err
+		}
+		switch r.sc.kind {
+		case tokText:
+			if len(r.text)+len(r.sc.data) > 1<<16 {
+				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "element text longer than 64 KiB"}
+			}
+			r.text = append(r.text, r.sc.data...)
+		case tokStart:
+			return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> inside a text element", r.sc.name.Local)}
+		case tokEnd:
+			return bytes.TrimSpace(r.text), nil
+		}
+	}
+}
+
+// isNamespaceDecl reports whether an attribute declares a namespace
+// (xmlns="…" or xmlns:p="…"): a declaration, not data.
+func isNamespaceDecl(n qname) bool {
+	return n.Space == "xmlns" || n.Space == "" && n.Local == "xmlns"
+}
+
+// readMD sets md to the attributes of the <rs:md> just started, through
+// batch unless it is nil.
+func (r *Reader) readMD(md *MD, batch *stringBatch) {
+	*md = MD{}
+	for _, a := range r.sc.attrs {
+		if isNamespaceDecl(a.name) {
+			continue
+		}
+		if f := md.field(a.name); f != nil && batch != nil {
+			batch.add(f, a.value)
+		} else if f != nil {
+			*f = string(a.value)
+		} else {
+			md.Extra = append(md.Extra, Attr{a.name.Space, a.name.Local, string(a.value)})
+		}
+	}
+}
+
+// field returns the field of the attribute n, or nil for one MD has no
+// field for.
+func (md *MD) field(n qname) *string {
+	if n.Space != "" {
+		return nil
+	}
+	switch n.Local {
+	case "capability":
+		return &md.Capability
+	case "at":
+		return &md.At
+	case "completed":
+		return &md.Completed
+	case "from":
+		return &md.From
+	case "until":
+		return &md.Until
+	case "change":
+		return &md.Change
+	case "datetime":
+		return &md.Datetime
+	case "hash":
+		return &md.Hash
+	case "length":
+		return &md.Length
+	case "type":
+		return &md.Type
+	case "encoding":
+		return &md.Encoding
+	case "path":
+		return &md.Path
+	case "modified":
+		return &md.Modified
+	}
+	return nil
+}
+
+// readLink sets the attributes of l to those of the <rs:ln> just started.
+func (r *Reader) readLink(l *Link) {
+	for _, a := range r.sc.attrs {
+		if isNamespaceDecl(a.name) {
+			continue
+		}
+		if f := l.field(a.name); f != nil {
+			*f = string(a.value)
+		} else {
+			l.Extra = append(l.Extra, Attr{a.name.Space, a.name.Local, string(a.value)})
+		}
+	}
+}
+
+// field returns the field of the attribute n, or nil for one Link has no
+// field for.
+func (l *Link) field(n qname) *string {
+	if n.Space != "" {
+		return nil
+	}
+	switch n.Local {
+	case "rel":
+		return &l.Rel
+	case "href":
+		return &l.Href
+	case "type":
+		return &l.Type
+	case "hash":
+		return &l.Hash
+	case "length":
+		return &l.Length
+	case "modified":
+		return &l.Modified
+	case "encoding":
+		return &l.Encoding
+	case "path":
+		return &l.Path
+	case "pri":
+		return &l.Pri
+	case "profile":
+		return &l.Profile
+	}
+	return nil
+}
+
+// stringBatch makes the values of an entry (but its <loc>) one string,
+// of which each value is a part: one allocation rather than one for
+// each.
+type stringBatch struct {
+	buf  []byte
+	refs []stringRef
+}
+
+type stringRef struct {
+	dst        *string
+	start, end int
+}
+
+func (b *stringBatch) reset() {
+	b.buf, b.refs = b.buf[:0], b.refs[:0]
+}
+
+// add sets *dst to v when the batch is flushed.
+func (b *stringBatch) add(dst *string, v []byte) {
+	b.refs = append(b.refs, stringRef{dst, len(b.buf), len(b.buf) + len(v)})
+	b.buf = append(b.buf, v...)
+}
+
+// flush sets the strings added since the last reset.
+func (b *stringBatch) flush() {
+	all := string(b.buf)
+	for _, ref := range b.refs {
+		*ref.dst = all[ref.start:ref.end]
+	}
+	b.reset()
+}
