@@ -129,7 +129,9 @@ func TestExportResourceDumpNeedsFiles(t *testing.T) {
 // records named with its line.
 func TestExportResourceDumpChanged(t *testing.T) {
 	tree, members := dumpTree(t)
-	export := treeExport(t, tree, members, `{"loc":"again/index.html","lastmod":"2024-05-30T00:00:00Z","path":"index.html"}`+"\n")
+	writeFile(t, tree, "odd\\name.txt", "a backslash: no name in a package")
+	export := treeExport(t, tree, members, `{"loc":"again/index.html","lastmod":"2024-05-30T00:00:00Z","path":"index.html"}`+"\n"+
+		`{"loc":"odd","lastmod":"2024-05-30T00:00:00Z","path":"odd\\name.txt"}`+"\n")
 	testHookBeforeDump = func() {
 		os.WriteFile(filepath.Join(tree, "index.html"), []byte("<p>rewritten after it was read</p>"), 0o644)
 		os.Remove(filepath.Join(tree, "data", "holdings.csv"))
@@ -143,13 +145,19 @@ func TestExportResourceDumpChanged(t *testing.T) {
 	var lines []int
 	for _, p := range rep.Problems {
 		lines = append(lines, p.Line)
-		if p.Path != export || !errors.Is(p.Err, zipdump.ErrChanged) || !strings.Contains(p.Err.Error(), "left out of the Resource List and the Resource Dump") {
+		switch {
+		case p.Line == 12:
+			if !errors.Is(p.Err, zipdump.ErrName) || !strings.HasPrefix(p.Error(), export+`:12: path odd\name.txt: cannot be packaged under this name`) {
+				t.Errorf("%v", p)
+			}
+		case p.Path != export || !errors.Is(p.Err, zipdump.ErrChanged) || !strings.Contains(p.Err.Error(), "left out of the Resource List and the Resource Dump"):
 			t.Errorf("%v", p)
 		}
 	}
 	// The export lists the members backwards: index.html is line 1,
-	// data/holdings.csv line 6, data/big.txt line 8; the copy line 11.
-	if !slices.Equal(lines, []int{1, 6, 8, 11}) || rep.Export.Unpackaged != 4 || rep.Files != len(members)+1-4 {
+	// data/holdings.csv line 6, data/big.txt line 8; the copy line 11,
+	// the odd name line 12.
+	if !slices.Equal(lines, []int{1, 6, 8, 11, 12}) || rep.Export.Unpackaged != 5 || rep.Files != len(members)+2-5 {
 		t.Errorf("lines %v, %d unpackaged, %d listed", lines, rep.Export.Unpackaged, rep.Files)
 	}
 	for _, m := range checkDump(t, cfg.Out, hashing.DefaultSet) {
