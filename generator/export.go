@@ -42,8 +42,9 @@ import (
 //
 // Records are parsed by a pool of workers, which also read, hash and check
 // the local files some records name; the collector puts what they give
-// into two extsort.Sorters (by loc, and by time), which spill to disk past
-// their memory. Each list is then written from passes over its sorter.
+// into two extsort.Sorters (by loc, and by time), and a third (by path)
+// for a Resource Dump (export_dump.go), which spill to disk past their
+// memory. Each list is then written from passes over its sorter.
 
 // DefaultChangesWindow is the trailing window of a record export's Change List.
 const DefaultChangesWindow = 30 * 24 * time.Hour
