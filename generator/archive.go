@@ -19,6 +19,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
+	"github.com/rsgen/rsgen/zipdump"
 )
 
 // An archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its
@@ -341,66 +342,110 @@ func tarMode(flag byte) fs.FileMode {
 	return fs.ModeIrregular // devices, FIFOs, pax global headers, volume labels
 }
 
-// Each calls fn with the path and bytes of every published member, in the
-// order of the archive, reading it once more: the hook by which a
-// Resource Dump packages an archive's members without unpacking it. A zip
-// member may also be opened on its own (zip.File.Open, by the index in
-// members), so that packages can be filled in parallel; a tar is a stream,
-// and this sequential pass is the only way back to its bytes. Each does not
-// compare the bytes with the scan: a caller that must (a dump never
-// packages a member its manifest would lie about) hashes what it reads.
-func (a *archive) Each(ctx context.Context, fn func(path string, r io.Reader) error) error {
-	byIndex := make(map[int]string, len(a.members))
-	for name, i := range a.members {
-		byIndex[i] = name
-	}
+// members reads the bytes of the published members of an archive again,
+// for a Resource Dump, without unpacking it: a zip member is opened on
+// its own (zip.File.Open), by the index the scan noted, and several may
+// be read at once; a tar is a stream, read once more from its start, and
+// its members must be opened in the order of the archive.
+//
+// The archive may have been replaced since it was scanned: a member that
+// is no longer at its index, or no longer a regular file of the length
+// it had, is ErrChanged; the dump hashes every byte it copies, which
+// finds the rest.
+type members struct {
+	a  *archive
+	zr *zip.ReadCloser
+	// A tar stream: the member at index next comes next; err is why it
+	// cannot be read (the stream ended or broke), for it and all after.
+	tr       *tar.Reader
+	closeTar func() error
+	next     int
+	err      error
+}
+
+// openMembers opens the archive for reading its members again.
+func (a *archive) openMembers() (*members, error) {
+	m := &members{a: a}
 	if a.kind == archiveZip {
 		zr, err := zip.OpenReader(a.path)
 		if err != nil {
-			return fmt.Errorf("source %s: %w", a.path, err)
+			return nil, fmt.Errorf("source %s: %w", a.path, err)
 		}
-		defer zr.Close()
-		for i, f := range zr.File {
-			name, ok := byIndex[i]
-			if !ok {
-				continue
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			rc, err := f.Open()
-			if err == nil {
-				err = fn(name, rc)
-				if cerr := rc.Close(); err == nil {
-					err = cerr
-				}
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-		}
-		return nil
+		m.zr = zr
+		return m, nil
 	}
 	tr, closeTar, err := openTar(a)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer closeTar()
-	for i := 0; ; i++ {
-		if err := ctx.Err(); err != nil {
-			return err
+	m.tr, m.closeTar = tr, closeTar
+	return m, nil
+}
+
+// sequential reports whether the members must be opened in the order of
+// the archive (zipdump.Options.Sequential).
+func (m *members) sequential() bool { return m.tr != nil }
+
+func (m *members) close() {
+	if m.zr != nil {
+		m.zr.Close()
+	} else {
+		m.closeTar()
+	}
+}
+
+// open returns the bytes of the member published as it.Name. A zip
+// member's reader checks its CRC-32 at its end.
+func (m *members) open(it *zipdump.Item) (io.ReadCloser, error) {
+	index, ok := m.a.members[it.Name]
+	if !ok {
+		return nil, fmt.Errorf("%s is not a published member of %s", it.Name, m.a.path)
+	}
+	if m.zr != nil {
+		if index >= len(m.zr.File) {
+			return nil, fmt.Errorf("%w: the archive has fewer members since it was read", zipdump.ErrChanged)
 		}
-		_, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
+		f := m.zr.File[index]
+		if err := sameMember(f.Name, f.Mode(), int64(f.UncompressedSize64), it); err != nil {
+			return nil, err
 		}
-		if err != nil {
-			return fmt.Errorf("reading the archive %s: %w", a.path, err)
+		return f.Open()
+	}
+	if index < m.next {
+		return nil, fmt.Errorf("member %d of %s asked for after member %d: a tar can only be read in its order", index, m.a.path, m.next-1)
+	}
+	for m.err == nil {
+		hdr, err := m.tr.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			m.err = fmt.Errorf("%w: the archive ends before it now", zipdump.ErrChanged)
+			continue
+		case err != nil:
+			m.err = fmt.Errorf("reading the archive %s: %w", m.a.path, err)
+			continue
 		}
-		if name, ok := byIndex[i]; ok {
-			if err := fn(name, tr); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+		i := m.next
+		m.next++
+		if i == index {
+			if err := sameMember(hdr.Name, tarMode(hdr.Typeflag), hdr.Size, it); err != nil {
+				return nil, err
 			}
+			return io.NopCloser(m.tr), nil
 		}
 	}
+	return nil, m.err
+}
+
+// sameMember checks that a member is still the one published as it.
+func sameMember(raw string, mode fs.FileMode, size int64, it *zipdump.Item) error {
+	name, err := memberName(raw)
+	switch {
+	case err != nil || name != it.Name:
+		return fmt.Errorf("%w: the archive was replaced since it was read (another member is where it was)", zipdump.ErrChanged)
+	case !mode.IsRegular():
+		return fmt.Errorf("%w: the archive was replaced since it was read (the member is no longer a file)", zipdump.ErrChanged)
+	case size != it.Size:
+		return fmt.Errorf("%w: %d bytes now, %d when hashed", zipdump.ErrChanged, size, it.Size)
+	}
+	return nil
 }

@@ -134,7 +134,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 			return rsxml.MD{Capability: rsxml.CapChangeDumpManifest, From: bound(first, from), Until: bound(end, b.at)}
 		},
 		At:     b.at,
-		Open:   func(it *zipdump.Item) (*os.File, error) { return b.openForDump(root, it.Name) },
+		Open:   b.fileOpener(root),
 		Create: func(name string) (zipdump.File, error) { return b.stage.Create(DocsDir + "/" + name) },
 		Remove: func(name string) error { return os.Remove(b.stage.Path(DocsDir + "/" + name)) },
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -48,16 +50,32 @@ type resourceDump struct {
 // Resource List too, and reported as a problem, as a file that changes
 // while it is hashed is. The packages reuse the digests of the hashing
 // pass and check them against every byte they copy.
+//
+// The files of a tree and the members of a zip file are packaged in the
+// order of their paths, read by several workers at once; the members of
+// a tar, which can only be read from its start, in the order of the
+// archive, in one pass.
 func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]Resource, *resourceDump, error) {
 	if !b.cfg.Dump.Enabled {
 		return resources, nil, nil
 	}
 	testHookBeforeDump()
-	root, err := os.OpenRoot(b.root)
-	if err != nil {
-		return nil, nil, fmt.Errorf("source %s: %w", b.cfg.Source, unwrapPath(err))
+	opt := b.dumpOptions()
+	if b.archive != nil {
+		m, err := b.archive.openMembers()
+		if err != nil {
+			return nil, nil, err
+		}
+		defer m.close()
+		opt.Open, opt.Sequential = m.open, m.sequential()
+	} else {
+		root, err := os.OpenRoot(b.root)
+		if err != nil {
+			return nil, nil, fmt.Errorf("source %s: %w", b.cfg.Source, unwrapPath(err))
+		}
+		defer root.Close()
+		opt.Open = b.fileOpener(root)
 	}
-	defer root.Close()
 
 	items := make([]zipdump.Item, 0, len(resources))
 	of := make([]int, 0, len(resources)) // index in resources of each item
@@ -74,28 +92,19 @@ func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]R
 		items = append(items, it)
 		of = append(of, i)
 	}
-	opt := zipdump.Options{
-		Hashes:         b.cfg.Hashes,
-		Compression:    b.cfg.Dump.Compression,
-		Workers:        b.cfg.Jobs,
-		MaxBytes:       b.cfg.Dump.MaxBytes,
-		MaxEntries:     b.cfg.Limits.MaxEntries,
-		MaxManifestLen: b.cfg.Limits.MaxBytes,
-		Stem:           dumpStem,
-		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
-		At:             b.at,
-		Open:           func(it *zipdump.Item) (*os.File, error) { return b.openForDump(root, it.Name) },
-		Create: func(name string) (zipdump.File, error) {
-			f, err := b.stage.Create(DocsDir + "/" + name)
-			if err != nil {
-				return nil, err
-			}
-			return testHookDumpFile(f), nil
-		},
-		Remove: func(name string) error { return os.Remove(b.stage.Path(DocsDir + "/" + name)) },
-	}
-	if !b.cfg.FixedTime {
-		opt.Now = b.cfg.now
+	if opt.Sequential {
+		// In the order of the archive, which the scan kept (members).
+		order := make([]int, len(items))
+		for k := range order {
+			order[k] = k
+		}
+		members := b.archive.members
+		slices.SortFunc(order, func(x, y int) int { return members[items[x].Name] - members[items[y].Name] })
+		sorted, sortedOf := make([]zipdump.Item, len(items)), make([]int, len(items))
+		for k, o := range order {
+			sorted[k], sortedOf[k] = items[o], of[o]
+		}
+		items, of = sorted, sortedOf
 	}
 	res, err := zipdump.Run(ctx, items, opt)
 	if err != nil {
@@ -112,12 +121,57 @@ func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]R
 			kept = append(kept, resources[i])
 		}
 	}
+	return kept, b.dumpWritten(res), nil
+}
+
+// dumpOptions are the options of the packages of the Resource Dump, but
+// how they open what they package.
+func (b *build) dumpOptions() zipdump.Options {
+	opt := zipdump.Options{
+		Hashes:         b.cfg.Hashes,
+		Compression:    b.cfg.Dump.Compression,
+		Workers:        b.cfg.Jobs,
+		MaxBytes:       b.cfg.Dump.MaxBytes,
+		MaxEntries:     b.cfg.Limits.MaxEntries,
+		MaxManifestLen: b.cfg.Limits.MaxBytes,
+		Stem:           dumpStem,
+		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		At:             b.at,
+		Create: func(name string) (zipdump.File, error) {
+			f, err := b.stage.Create(DocsDir + "/" + name)
+			if err != nil {
+				return nil, err
+			}
+			return testHookDumpFile(f), nil
+		},
+		Remove: func(name string) error { return os.Remove(b.stage.Path(DocsDir + "/" + name)) },
+	}
+	if !b.cfg.FixedTime {
+		opt.Now = b.cfg.now
+	}
+	return opt
+}
+
+// dumpWritten records the packages of the Resource Dump, for
+// writeResourceDump.
+func (b *build) dumpWritten(res *zipdump.Result) *resourceDump {
 	dump := &resourceDump{packages: res.Packages, completed: b.at}
 	if !b.cfg.FixedTime {
 		dump.completed = b.cfg.now().UTC().Truncate(time.Second)
 	}
 	b.docs += len(res.Packages) // the copies of the manifests
-	return kept, dump, nil
+	return dump
+}
+
+// fileOpener opens the files of the tree for packaging: see openForDump.
+func (b *build) fileOpener(root *os.Root) func(it *zipdump.Item) (io.ReadCloser, error) {
+	return func(it *zipdump.Item) (io.ReadCloser, error) {
+		f, err := b.openForDump(root, it.Name)
+		if err != nil {
+			return nil, err // not a nil *os.File in an interface
+		}
+		return f, nil
+	}
 }
 
 // openForDump opens the file published as rel for packaging, through

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -41,8 +42,9 @@ import (
 //
 // Records are parsed by a pool of workers, which also read, hash and check
 // the local files some records name; the collector puts what they give
-// into two extsort.Sorters (by loc, and by time), which spill to disk past
-// their memory. Each list is then written from passes over its sorter.
+// into two extsort.Sorters (by loc, and by time), and a third (by path)
+// for a Resource Dump (export_dump.go), which spill to disk past their
+// memory. Each list is then written from passes over its sorter.
 
 // DefaultChangesWindow is the trailing window of a record export's Change List.
 const DefaultChangesWindow = 30 * 24 * time.Hour
@@ -62,6 +64,7 @@ type ExportReport struct {
 	Tombstones int            // deleted records that were published
 	Withheld   map[string]int // records not published, by status
 	Bad        int            // bad records (skipped, with SkipBadRecords)
+	Unpackaged int            // records left out of every list: their files could not be packaged (Resource Dump)
 	ChangeList bool           // a Change List was written
 	Changes    int            // its entries
 	From       time.Time      // start of its window
@@ -101,15 +104,25 @@ type exportResult struct {
 	hosts      map[string]int // scheme://host of the locs, with their counts
 	noTime     lineCount      // listed records without a time
 	future     lineCount      // events after the snapshot
+	noPath     lineCount      // with a Resource Dump: listed records without a local file
 }
 
 // exportAdd is one record for a sorter: key buf[start:keyEnd], payload
 // buf[keyEnd:end], where start is the end of the previous one.
 type exportAdd struct {
-	change bool
+	to     sorterID
 	keyEnd int
 	end    int
 }
+
+// sorterID names the sorter of an exportAdd.
+type sorterID uint8
+
+const (
+	toResources sorterID = iota // exportState.rl
+	toChanges                   // exportState.ch
+	toDump                      // exportState.dump
+)
 
 // lineCount counts records and remembers the first one's line.
 type lineCount struct{ n, first int }
@@ -130,7 +143,7 @@ func (c *lineCount) merge(o lineCount) {
 
 func (r *exportResult) reset() {
 	r.buf, r.adds, r.bad = r.buf[:0], r.adds[:0], r.bad[:0]
-	r.records, r.tombstones, r.noTime, r.future = 0, 0, lineCount{}, lineCount{}
+	r.records, r.tombstones, r.noTime, r.future, r.noPath = 0, 0, lineCount{}, lineCount{}, lineCount{}
 	clear(r.withheld)
 	clear(r.hosts)
 }
@@ -139,14 +152,19 @@ func (r *exportResult) reset() {
 type exportState struct {
 	rep      *ExportReport
 	rl, ch   *extsort.Sorter
-	bad      []Problem // bad records, when they fail the build
+	dump     *extsort.Sorter // by path, with a Resource Dump; else nil
+	bad      []Problem       // bad records, when they fail the build
 	hosts    map[string]int
 	noTime   lineCount
 	future   lineCount
-	skipped  map[int]bool // lines of skipped duplicates, kept out of the Change List
+	noPath   lineCount
+	skipped  map[int]bool // lines of skipped duplicates, and of records left out of the dump: kept out of every list
 	from     time.Time
 	window   bool // a Change List is wanted
 	failFast bool
+	// noFiles is set once a listed record without a local file makes a
+	// Resource Dump impossible: the files of the others are not read.
+	noFiles atomic.Bool
 }
 
 // exportInput is an open export.
@@ -224,7 +242,7 @@ func (b *build) runExport(ctx context.Context) error {
 	defer root.Close()
 
 	sortDir := b.stage.Path(".sort")
-	for _, d := range []string{"", "resources", "changes"} {
+	for _, d := range []string{"", "resources", "changes", "dump"} {
 		if err := os.Mkdir(filepath.Join(sortDir, d), 0o700); err != nil {
 			return fmt.Errorf("creating a directory to sort records in: %w", err)
 		}
@@ -244,6 +262,10 @@ func (b *build) runExport(ctx context.Context) error {
 	}
 	defer x.rl.Close()
 	defer x.ch.Close()
+	if b.cfg.Dump.Enabled {
+		x.dump = extsort.New(filepath.Join(sortDir, "dump"), chunk)
+		defer x.dump.Close()
+	}
 	b.export = x.rep
 	window := b.cfg.ChangesWindow
 	if window == 0 {
@@ -260,11 +282,14 @@ func (b *build) runExport(ctx context.Context) error {
 		// like this; publishing it would empty the Resource List.
 		return fmt.Errorf("the record export %s holds no records; nothing was published", name)
 	}
+	if x.dump != nil && x.noPath.n > 0 {
+		return &DumpNeedsFilesError{Name: name, Records: x.noPath.n, First: x.noPath.first}
+	}
 	completed := b.at
 	if !b.cfg.FixedTime {
 		completed = b.cfg.now().UTC().Truncate(time.Second)
 	}
-	if err := b.writeExportLists(x, completed); err != nil {
+	if err := b.writeExportLists(ctx, x, root, completed); err != nil {
 		return err
 	}
 	if err := b.writeCapabilityList(); err != nil {
@@ -359,8 +384,11 @@ func (b *build) collect(x *exportState, res *exportResult) error {
 	start := 0
 	for _, a := range res.adds {
 		s := x.rl
-		if a.change {
+		switch a.to {
+		case toChanges:
 			s = x.ch
+		case toDump:
+			s = x.dump
 		}
 		if err := s.Add(res.buf[start:a.keyEnd], res.buf[a.keyEnd:a.end]); err != nil {
 			return err
@@ -382,6 +410,7 @@ func (b *build) collect(x *exportState, res *exportResult) error {
 	}
 	x.noTime.merge(res.noTime)
 	x.future.merge(res.future)
+	x.noPath.merge(res.noPath)
 	for _, p := range res.bad {
 		if err := b.badRecord(x, p); err != nil {
 			return err

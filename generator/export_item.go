@@ -33,6 +33,17 @@ func appendChangeKey(b []byte, datetime time.Time, loc string, line int) []byte 
 	return appendLocKey(b, loc, line)
 }
 
+// Resource Dump key: path, 0x00, line: the records of a Resource Dump in
+// the order of their files, those that share one adjacent. A path with a
+// 0x00 names no file that can be opened: its record is bad, and never
+// added. The payload starts with the loc.
+
+// appendPathKey appends the Resource Dump key of path at line.
+func appendPathKey(b []byte, path string, line int) []byte { return appendLocKey(b, path, line) }
+
+// splitPathKey returns the path and line of a Resource Dump key.
+func splitPathKey(key []byte) (path []byte, line int) { return splitLocKey(key) }
+
 // splitLocKey returns the loc and line of a Resource List key.
 func splitLocKey(key []byte) (loc []byte, line int) {
 	n := len(key) - 9

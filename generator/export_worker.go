@@ -107,13 +107,25 @@ func (w *exportWorker) record(rec *records.Record) error {
 		return nil
 	}
 	r := Resource{Loc: loc, Length: rec.Length, Modified: rec.Lastmod, Hash: rec.Hash, Type: rec.Type, Path: rec.Path, Links: links}
-	if rec.Path != "" {
+	dump := w.x.dump != nil
+	if dump && rec.Path == "" {
+		w.res.noPath.add(w.line)
+		w.x.noFiles.Store(true)
+	}
+	if rec.Path != "" && !(dump && w.x.noFiles.Load()) { // no dump: no need to read
 		if err := w.readFile(&r, rec); err != nil {
 			return err
 		}
 	}
 	w.host(loc)
-	w.add(false, appendLocKey(w.res.buf, loc, w.line), &r, 0)
+	w.add(toResources, appendLocKey(w.res.buf, loc, w.line), &r, 0)
+	if dump && rec.Path != "" {
+		// Key: the path and line; payload: the loc, then as above.
+		buf := appendPathKey(w.res.buf, rec.Path, w.line)
+		keyEnd := len(buf)
+		w.res.buf = appendItem(appendStr(buf, loc), &r, 0)
+		w.res.adds = append(w.res.adds, exportAdd{to: toDump, keyEnd: keyEnd, end: len(w.res.buf)})
+	}
 	if rec.Lastmod.IsZero() {
 		w.noTime()
 		return nil
@@ -152,14 +164,14 @@ func (w *exportWorker) event(r *Resource, t time.Time, change byte) {
 		w.res.future.add(w.line)
 		return
 	}
-	w.add(true, appendChangeKey(w.res.buf, t, r.Loc, w.line), r, change)
+	w.add(toChanges, appendChangeKey(w.res.buf, t, r.Loc, w.line), r, change)
 }
 
 // add appends the key (already appended to res.buf) and payload of r.
-func (w *exportWorker) add(change bool, buf []byte, r *Resource, c byte) {
+func (w *exportWorker) add(to sorterID, buf []byte, r *Resource, c byte) {
 	keyEnd := len(buf)
 	w.res.buf = appendItem(buf, r, c)
-	w.res.adds = append(w.res.adds, exportAdd{change: change, keyEnd: keyEnd, end: len(w.res.buf)})
+	w.res.adds = append(w.res.adds, exportAdd{to: to, keyEnd: keyEnd, end: len(w.res.buf)})
 }
 
 // readFile reads the local file of a record, inside the export's

@@ -2,8 +2,10 @@ package generator
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -13,8 +15,10 @@ import (
 )
 
 // writeExportLists checks the sorted records for duplicates, then writes
-// the Resource List and the Change List from them.
-func (b *build) writeExportLists(x *exportState, completed time.Time) error {
+// the packages of the Resource Dump, if one is wanted (they may leave
+// records out), then the Resource List, the Resource Dump and the Change
+// List.
+func (b *build) writeExportLists(ctx context.Context, x *exportState, root *os.Root, completed time.Time) error {
 	if err := b.dedupe(x); err != nil {
 		return err
 	}
@@ -23,6 +27,10 @@ func (b *build) writeExportLists(x *exportState, completed time.Time) error {
 		return &BadRecordsError{Name: x.rep.Name, Problems: x.bad, Total: x.rep.Bad}
 	}
 	b.warnHosts(x)
+	dump, err := b.packExportDump(ctx, x, root)
+	if err != nil {
+		return err
+	}
 	rl := &cursor{s: x.rl, skip: x.skip(splitLocKey), decode: func(key, val []byte, e *rsxml.Entry) error {
 		var r Resource
 		if _, err := decodeItem(val, &r); err != nil {
@@ -33,8 +41,11 @@ func (b *build) writeExportLists(x *exportState, completed time.Time) error {
 		r.entry(e)
 		return nil
 	}}
-	err := b.writeResources(x.rep.Listed, rl.entry, completed)
+	err = b.writeResources(x.rep.Listed, rl.entry, completed)
 	if err = errors.Join(err, rl.close()); err != nil {
+		return err
+	}
+	if err := b.writeResourceDump(dump); err != nil {
 		return err
 	}
 	return b.writeExportChangeList(x)

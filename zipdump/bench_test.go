@@ -110,3 +110,35 @@ func BenchmarkDeflateLevels(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunOpen packages the corpus of BenchmarkRun with its files
+// opened three ways: as *os.File, whose large files have their chunks read
+// at their offsets by several workers (a tree); as plain readers, read
+// from start to end while their chunks are compressed in parallel (the
+// members of a zip file); and as a stream opened in order, every read in
+// one chain (a tar). The throughput is of file bytes.
+func BenchmarkRunOpen(b *testing.B) {
+	c := newCorpus(b, hashing.DefaultSet, benchFiles(b))
+	var total int64
+	for _, it := range c.items {
+		total += it.Size
+	}
+	for _, comp := range []Compression{Store, Auto} {
+		for _, mode := range []openMode{modeFile, modeReader, modeSequential} {
+			b.Run(fmt.Sprintf("%s/%s", comp, mode), func(b *testing.B) {
+				b.SetBytes(total)
+				for b.Loop() {
+					opt, out := testOptions(b, c)
+					opt.Compression = comp
+					setMode(b, &opt, c, mode)
+					if _, err := Run(context.Background(), c.items, opt); err != nil {
+						b.Fatal(err)
+					}
+					b.StopTimer()
+					os.RemoveAll(out)
+					b.StartTimer()
+				}
+			})
+		}
+	}
+}

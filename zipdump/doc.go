@@ -21,7 +21,18 @@
 // rejects entries over 4 GiB), and it patches the CRC-32 of a streamed
 // entry into place afterwards rather than reading the file twice.
 //
-// Run may be called from several goroutines, each call with its own
-// Options and output files; Options.Open is called concurrently from
-// Run's workers. [CheckName] and [ParseCompression] are pure functions.
+// What is packaged is read through Options.Open, from any reader: the
+// files of a tree (an *os.File, whose large files have their chunks read
+// at their offsets in parallel), the members of a zip file, or, with
+// Options.Sequential, the members of a tar stream, opened in their order
+// and read one after the other while the workers still compress in
+// parallel. The bytes of the packages do not depend on which. [RunSeq]
+// takes the items from a [Seq] instead of a slice, so that millions of
+// them (the records of an export) can stay on disk.
+//
+// Run and RunSeq may be called from several goroutines, each call with
+// its own Options and output files; Options.Open is called concurrently
+// from the workers, unless Options.Sequential is set. The methods of a
+// Seq are called from one goroutine at a time. [CheckName] and
+// [ParseCompression] are pure functions.
 package zipdump

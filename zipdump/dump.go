@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"sync"
 	"time"
 
@@ -71,6 +71,11 @@ type Item struct {
 	// with hash (the digests, in the format of Options.Hashes), length and
 	// type. Run adds the path attribute.
 	Entry rsxml.Entry
+	// Also are the manifest entries of other resources whose bitstream is
+	// this one (records of an export that name the same file): each gets
+	// the same path, and they go into the same package. Their hash and
+	// length must be those of Entry.
+	Also []rsxml.Entry
 	// NoBitstream makes the item an entry of the manifest only, without
 	// bytes or path: a deletion in a Change Dump Manifest (section 13.2).
 	// Name and Size are not used, and Open is not called for it.
@@ -107,9 +112,22 @@ type Options struct {
 	// completed times. Its datetimes must be whole seconds.
 	ManifestMD func(first, end int) rsxml.MD
 
-	// Open opens the file of an item for reading. It is called from
-	// several goroutines at once.
-	Open func(it *Item) (*os.File, error)
+	// Open opens the bytes of an item for reading: exactly it.Size bytes,
+	// then io.EOF. A reader that has a Stat method (an *os.File, a member
+	// of a zip.Reader) must say it is a regular file of it.Size bytes. A
+	// reader that is an io.ReaderAt too (an *os.File) has the chunks of a
+	// large item read at their offsets in parallel; any other is read from
+	// start to end, one chunk after the other, while the chunks are
+	// compressed in parallel. Open is called from several goroutines at
+	// once, unless Sequential is set.
+	Open func(it *Item) (io.ReadCloser, error)
+	// Sequential says the items can only be read one after the other, in
+	// their order, as the members of a tar stream are: Open is then called
+	// in the order of the items, never before the reader of the item
+	// before has been read to its end (or given up on and closed), and
+	// never from two goroutines at once. Reading is then a single stream;
+	// compressing still runs on every worker.
+	Sequential bool
 	// Create creates an output file (a package or the copy of a manifest)
 	// by name; Remove removes one that ends up unused.
 	Create func(name string) (File, error)
@@ -130,7 +148,7 @@ type Package struct {
 
 // A Skipped item was left out of every package, and why.
 type Skipped struct {
-	Index int // in the items given to Run
+	Index int // its position in the items
 	Err   error
 }
 
@@ -138,6 +156,40 @@ type Skipped struct {
 type Result struct {
 	Packages []Package
 	Skipped  []Skipped // in the order of the items
+}
+
+// A Seq is what RunSeq packages: items it reads twice, in the same order,
+// from one goroutine at a time: first their names alone, to choose the
+// name of each in its package (see CheckName), then whole. A caller with
+// millions of items keeps them on disk this way rather than in a slice.
+type Seq interface {
+	// Names calls yield with the Name of every item, in order, until
+	// yield returns false. Names must be distinct.
+	Names(yield func(name string) bool) error
+	// Items calls yield with every item, in order, until yield returns
+	// false. yield copies the item: the caller may reuse it.
+	Items(yield func(it *Item) bool) error
+}
+
+// sliceSeq is the Seq of a slice.
+type sliceSeq []Item
+
+func (s sliceSeq) Names(yield func(string) bool) error {
+	for i := range s {
+		if !yield(s[i].Name) {
+			break
+		}
+	}
+	return nil
+}
+
+func (s sliceSeq) Items(yield func(*Item) bool) error {
+	for i := range s {
+		if !yield(&s[i]) {
+			break
+		}
+	}
+	return nil
 }
 
 // Sizes of the work units. chunkSize is how much of a file one job reads
@@ -165,16 +217,20 @@ const (
 // and reported in Result.Skipped. Any other error (writing the output)
 // stops Run; the files it created are then the caller's to remove.
 func Run(ctx context.Context, items []Item, opt Options) (*Result, error) {
+	return RunSeq(ctx, sliceSeq(items), opt)
+}
+
+// RunSeq is Run for items that a Seq gives: it holds only the items in
+// flight, however many there are.
+func RunSeq(ctx context.Context, items Seq, opt Options) (*Result, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
 	}
-	names := make([]string, len(items))
-	for i := range items {
-		names[i] = items[i].Name
+	renames, n, err := chooseNames(items.Names)
+	if err != nil {
+		return nil, err
 	}
-	names = entryNames(names)
-
-	p := &packer{opt: &opt, items: items, names: names, res: &Result{}}
+	p := &packer{opt: &opt, seq: items, n: n, renames: renames, res: &Result{}}
 	window := 2*opt.Workers + 2
 	p.sem = make(chan struct{}, window)
 	p.bufs = make(chan *[]byte, 2*window)
@@ -190,8 +246,8 @@ func Run(ctx context.Context, items []Item, opt Options) (*Result, error) {
 		g.Go(func() error { return p.work(gctx, work) })
 	}
 	g.Go(func() error { return p.write(gctx, ordered) })
-	err := g.Wait()
-	// Close the files of split items still queued after a failure.
+	err = g.Wait()
+	// Close the readers of split items still queued after a failure.
 	for j := range ordered {
 		if j.src != nil {
 			j.src.close()
@@ -232,23 +288,46 @@ func (o *Options) defaults() error {
 	return nil
 }
 
-// source is the open file of a split item, shared by its chunks.
+// source is the reader of a split item, shared by its chunks. The first
+// chunk's job opens it; the others wait for that.
 type source struct {
-	f    *os.File
-	once sync.Once
+	opened  chan struct{} // closed once the fields up to method are set
+	openErr error         // opening failed: the item is skipped
+	rc      io.ReadCloser
+	r       io.Reader   // rc, or a bufio.Reader on it that probed its head
+	ra      io.ReaderAt // if set, chunks are read at their offsets in parallel
+	method  uint16
+	// Read from start to end (ra is nil), one chunk at a time:
+	readErr error  // a chunk could not be read: the later ones are not
+	tail    []byte // the last dictSize bytes read: the next chunk's dictionary
+	once    sync.Once
 }
 
-func (s *source) close() { s.once.Do(func() { s.f.Close() }) }
+func (s *source) close() {
+	s.once.Do(func() {
+		if s.rc != nil {
+			s.rc.Close()
+		}
+	})
+}
 
 // A job is one unit of work: a whole item, or one chunk of a split item.
 type job struct {
-	item  int
+	item  int   // position in the items
+	it    *Item // the item
+	name  string
 	chunk int  // number of the chunk in its item; 0 for a whole item
 	last  bool // the item's last chunk (always, for a whole item)
 	whole bool
-	src   *source // split items: the open file
+	src   *source // split items: the reader
 	off   int64   // split items: where the chunk's data starts
 	n     int64   // split items: the chunk's length
+
+	// Reads that must happen one after the other (a Sequential source,
+	// the chunks of an item without io.ReaderAt) form a chain: a job
+	// reads once after is closed, and closes readDone when it has read.
+	after    <-chan struct{}
+	readDone chan struct{}
 
 	done   chan struct{} // closed when the fields below are set
 	method uint16
@@ -262,7 +341,28 @@ type job struct {
 // dispatch queues the jobs, in item order, holding one token of the
 // window per job: the writer returns it once the job's bytes are written.
 func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error {
-	t := newTools(p.opt)
+	i := 0
+	var err error
+	serr := p.seq.Items(func(given *Item) bool {
+		it := new(Item)
+		*it = *given
+		err = p.queue(ctx, work, ordered, i, it)
+		i++
+		return err == nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case serr != nil:
+		return serr
+	case i != p.n:
+		return fmt.Errorf("zipdump: %d items, but %d names", i, p.n)
+	}
+	return nil
+}
+
+// queue queues the jobs of item i.
+func (p *packer) queue(ctx context.Context, work, ordered chan<- *job, i int, it *Item) error {
 	send := func(j *job) error {
 		select {
 		case p.sem <- struct{}{}:
@@ -284,68 +384,50 @@ func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error 
 			return ctx.Err()
 		}
 	}
-	for i := range p.items {
-		it := &p.items[i]
-		if it.NoBitstream {
-			if err := send(&job{item: i, last: true, whole: true}); err != nil {
-				return err
-			}
-			continue
+	name := it.Name
+	if r, ok := p.renames[name]; ok {
+		name = r
+	}
+	if it.NoBitstream {
+		return send(&job{item: i, it: it, last: true, whole: true})
+	}
+	err := CheckName(name)
+	if err == nil && it.Size < 0 {
+		err = errors.New("its length is unknown")
+	}
+	if err != nil {
+		return send(&job{item: i, it: it, name: name, last: true, whole: true, err: err})
+	}
+	if it.Size <= chunkSize {
+		j := &job{item: i, it: it, name: name, last: true, whole: true, done: make(chan struct{})}
+		if p.opt.Sequential {
+			p.chain(j)
 		}
-		err := CheckName(p.names[i])
-		if err == nil && it.Size < 0 {
-			err = errors.New("its length is unknown")
+		return send(j)
+	}
+	src := &source{opened: make(chan struct{})}
+	var prev chan struct{} // the chain of the item's chunks, if not of all items
+	for k, off := 0, int64(0); off < it.Size; k, off = k+1, off+chunkSize {
+		n := min(chunkSize, it.Size-off)
+		j := &job{item: i, it: it, name: name, chunk: k, last: off+n == it.Size, src: src, off: off, n: n, done: make(chan struct{})}
+		if p.opt.Sequential {
+			p.chain(j)
+		} else {
+			j.after, j.readDone = prev, make(chan struct{})
+			prev = j.readDone
 		}
-		if err != nil {
-			if err := send(&job{item: i, last: true, whole: true, err: err}); err != nil {
-				return err
-			}
-			continue
-		}
-		if it.Size <= chunkSize {
-			if err := send(&job{item: i, last: true, whole: true, done: make(chan struct{})}); err != nil {
-				return err
-			}
-			continue
-		}
-		src, method, err := p.openSplit(t, it)
-		if err != nil {
-			if err := send(&job{item: i, last: true, whole: true, err: err}); err != nil {
-				return err
-			}
-			continue
-		}
-		for k, off := 0, int64(0); off < it.Size; k, off = k+1, off+chunkSize {
-			n := min(chunkSize, it.Size-off)
-			j := &job{item: i, chunk: k, last: off+n == it.Size, src: src, off: off, n: n, method: method, done: make(chan struct{})}
-			if err := send(j); err != nil {
-				if k == 0 {
-					src.close()
-				}
-				return err
-			}
+		if err := send(j); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// openSplit opens the file of an item too large for one job and chooses
-// how to store it.
-func (p *packer) openSplit(t *tools, it *Item) (*source, uint16, error) {
-	f, err := p.open(it)
-	if err != nil {
-		return nil, 0, err
-	}
-	method := p.method(it)
-	if method == probeNeeded {
-		head := make([]byte, probeSize)
-		if _, err := f.ReadAt(head, 0); err != nil {
-			f.Close()
-			return nil, 0, changed(err)
-		}
-		method = t.decide(head)
-	}
-	return &source{f: f}, method, nil
+// chain makes j read after every job queued before it.
+func (p *packer) chain(j *job) {
+	j.after = p.lastRead
+	j.readDone = make(chan struct{})
+	p.lastRead = j.readDone
 }
 
 // abandon closes what is open after a failure.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -361,7 +362,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	open := opt.Open
 	var opened atomic.Int32
-	opt.Open = func(it *Item) (*os.File, error) {
+	opt.Open = func(it *Item) (io.ReadCloser, error) {
 		if opened.Add(1) == 3 {
 			cancel()
 		}

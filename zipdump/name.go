@@ -54,47 +54,49 @@ func CheckName(name string) error {
 	return nil
 }
 
-// entryNames returns the name each bitstream gets in its package: its own,
-// except for a top-level name that is ManifestName in any letter case
+// chooseNames reads the names of the items and returns the name each
+// bitstream gets in its package where it is not its own, and the number
+// of items. A top-level name that is ManifestName in any letter case
 // (which would hide or overwrite the manifest when unpacked on a
-// case-insensitive file system): that one is prefixed with underscores
-// until it matches no other path, nor the directory of one. The result
-// depends only on the names, so every run names them the same.
-func entryNames(names []string) []string {
-	out := names
-	var taken []string // sorted, built on first need
-	for i, n := range names {
-		if !strings.EqualFold(n, ManifestName) {
-			continue
+// case-insensitive file system) is prefixed with underscores until it
+// matches no other path, nor the directory of one. The result depends
+// only on the names, so every run names them the same.
+//
+// Only the names whose first segment is ManifestName behind underscores
+// can be in the way of such a rename: they alone are kept, so that
+// millions of names cost no memory.
+func chooseNames(names func(yield func(string) bool) error) (map[string]string, int, error) {
+	var taken []string // first segments in the way, as files or directories
+	var todo []string  // names to rename, in order
+	n := 0
+	err := names(func(name string) bool {
+		n++
+		seg, _, _ := strings.Cut(name, "/")
+		if !strings.EqualFold(strings.TrimLeft(seg, "_"), ManifestName) {
+			return true
 		}
-		if taken == nil {
-			taken = slices.Clone(names)
-			slices.Sort(taken)
-			out = slices.Clone(names)
+		if seg == name && strings.EqualFold(name, ManifestName) {
+			todo = append(todo, name)
 		}
-		c := n
+		taken = append(taken, seg)
+		return true
+	})
+	if err != nil || len(todo) == 0 {
+		return nil, n, err
+	}
+	slices.Sort(taken)
+	renames := make(map[string]string, len(todo))
+	for _, name := range todo {
+		c := name
 		for {
 			c = "_" + c
-			if !nameTaken(taken, c) {
+			if _, found := slices.BinarySearch(taken, c); !found {
 				break
 			}
 		}
-		taken = insertSorted(taken, c)
-		out[i] = c
+		i, _ := slices.BinarySearch(taken, c)
+		taken = slices.Insert(taken, i, c)
+		renames[name] = c
 	}
-	return out
-}
-
-// nameTaken reports whether c, or a directory c/, is in sorted.
-func nameTaken(sorted []string, c string) bool {
-	if _, found := slices.BinarySearch(sorted, c); found {
-		return true
-	}
-	i, _ := slices.BinarySearch(sorted, c+"/")
-	return i < len(sorted) && strings.HasPrefix(sorted[i], c+"/")
-}
-
-func insertSorted(sorted []string, s string) []string {
-	i, _ := slices.BinarySearch(sorted, s)
-	return slices.Insert(sorted, i, s)
+	return renames, n, nil
 }

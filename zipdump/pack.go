@@ -16,12 +16,15 @@ import (
 // packer is the state of one Run. Its writer side (write and what it
 // calls) runs in one goroutine; workers only read items and fill jobs.
 type packer struct {
-	opt   *Options
-	items []Item
-	names []string
-	res   *Result
-	sem   chan struct{} // the window: one token per job queued or in work
-	bufs  chan *[]byte  // free buffers
+	opt     *Options
+	seq     Seq
+	n       int               // the number of items
+	renames map[string]string // entry names that are not the item's Name
+	res     *Result
+	sem     chan struct{} // the window: one token per job queued or in work
+	bufs    chan *[]byte  // free buffers
+
+	lastRead chan struct{} // dispatch's: the read that a Sequential job waits for
 
 	tools *tools // the writer's
 	cur   *pkg   // the package being written
@@ -88,7 +91,7 @@ func (p *packer) write(ctx context.Context, ordered <-chan *job) error {
 			return err
 		}
 	}
-	p.item = len(p.items)
+	p.item = p.n
 	if p.cur != nil {
 		return p.finishPackage()
 	}
@@ -99,32 +102,48 @@ func (p *packer) skip(i int, err error) {
 	p.res.Skipped = append(p.res.Skipped, Skipped{Index: i, Err: err})
 }
 
+// errTooLong is the error of room for an item whose manifest entries do
+// not fit in any manifest.
+var errTooLong = errors.New("more than a manifest may hold")
+
 // writeItem writes the item whose first job is first.
 func (p *packer) writeItem(first *job, next func() (*job, error)) error {
-	it := &p.items[first.item]
-	name := p.names[first.item]
+	it, name := first.it, first.name
 	p.item = first.item
-	if first.err != nil && first.whole {
+	if first.err != nil {
 		p.skip(first.item, first.err)
-		p.release(first)
-		return nil
+		return p.drain(first, next)
 	}
 	if it.NoBitstream {
 		p.release(first)
 		e := it.Entry
 		p.line = rsxml.AppendEntry(p.line[:0], false, &e)
 		line := int64(len(p.line))
-		if err := p.room("", 0, line); err != nil {
+		if err := p.room("", 0, line, 1); err != nil {
+			if errors.Is(err, errTooLong) {
+				p.skip(first.item, err)
+				return nil
+			}
 			return err
 		}
 		p.cur.entries = append(p.cur.entries, e)
 		p.cur.manifestLen += line
 		return nil
 	}
-	e := it.Entry
-	e.MD.Path = "/" + name
-	p.line = rsxml.AppendEntry(p.line[:0], false, &e)
+	path := "/" + name
+	entries := make([]rsxml.Entry, 1+len(it.Also))
+	entries[0] = it.Entry
+	copy(entries[1:], it.Also)
+	p.line = p.line[:0]
+	for i := range entries {
+		entries[i].MD.Path = path
+		p.line = rsxml.AppendEntry(p.line, false, &entries[i])
+	}
 	line := int64(len(p.line))
+	if len(entries) > p.opt.MaxEntries {
+		p.skip(first.item, fmt.Errorf("its bitstream is that of %d resources, more than a manifest may list (%d)", len(entries), p.opt.MaxEntries))
+		return p.drain(first, next)
+	}
 	var bound int64
 	switch {
 	case first.whole && first.comp != nil:
@@ -134,7 +153,11 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	default:
 		bound = deflateBound(it.Size)
 	}
-	if err := p.room(name, bound, line); err != nil {
+	if err := p.room(name, bound, line, len(entries)); err != nil {
+		if errors.Is(err, errTooLong) {
+			p.skip(first.item, err)
+			return p.drain(first, next)
+		}
 		if first.src != nil {
 			first.src.close()
 		}
@@ -157,10 +180,31 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		}
 	}
 	c := p.cur
-	c.entries = append(c.entries, e)
+	c.entries = append(c.entries, entries...)
 	c.manifestLen += line
 	c.centralBound += boundCentral + int64(len(name))
 	c.Bitstreams++
+	return nil
+}
+
+// drain releases the jobs of the item whose first job is first, and
+// closes its reader.
+func (p *packer) drain(first *job, next func() (*job, error)) error {
+	if first.src != nil {
+		defer first.src.close()
+	}
+	j := first
+	for !j.last {
+		p.release(j)
+		var err error
+		if j, err = next(); err == nil && j == nil {
+			err = fmt.Errorf("zipdump: the queue ended inside an item")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	p.release(j)
 	return nil
 }
 
@@ -178,16 +222,16 @@ func writing(name string, err error) error {
 }
 
 // room makes sure the current package can take an entry named name of at
-// most bound stored bytes and a manifest line of line bytes: it closes the
-// package that could not, and starts a new one. A package takes its first
-// bitstream whatever its size.
-func (p *packer) room(name string, bound, line int64) error {
+// most bound stored bytes and n manifest entries of line bytes in all: it
+// closes the package that could not, and starts a new one. A package
+// takes its first bitstream whatever its size.
+func (p *packer) room(name string, bound, line int64, n int) error {
 	if c := p.cur; c != nil && len(c.entries) > 0 {
 		manifest := c.manifestLen + line
 		size := c.zw.Offset() + localSize(name, true) + bound + // the entry
 			localSize(ManifestName, true) + deflateBound(manifest) + // the manifest
 			c.centralBound + 2*boundCentral + int64(len(name)+len(ManifestName)) + boundEnd
-		if len(c.entries) >= p.opt.MaxEntries || manifest > p.opt.MaxManifestLen || size > p.opt.MaxBytes {
+		if len(c.entries)+n > p.opt.MaxEntries || manifest > p.opt.MaxManifestLen || size > p.opt.MaxBytes {
 			if err := p.finishPackage(); err != nil {
 				return err
 			}
@@ -199,7 +243,7 @@ func (p *packer) room(name string, bound, line int64) error {
 		}
 	}
 	if p.cur.manifestLen+line > p.opt.MaxManifestLen {
-		return fmt.Errorf("the manifest entry of %s is %d bytes, more than a manifest may have (%d with its root)", name, line, p.opt.MaxManifestLen)
+		return fmt.Errorf("its manifest entries are %d bytes, %w (%d bytes with its root)", line, errTooLong, p.opt.MaxManifestLen)
 	}
 	return nil
 }
@@ -210,7 +254,7 @@ func (p *packer) startPackage() error {
 		Name:         fmt.Sprintf("%s-%05d.zip", p.opt.Stem, n),
 		ManifestName: fmt.Sprintf("%s-%05d.manifest.xml", p.opt.Stem, n),
 		First:        p.item,
-		End:          len(p.items), // the widest root: until is the last item's
+		End:          p.n, // the widest root: until is the last item's
 		At:           p.now(),
 	}}
 	f, err := p.opt.Create(c.Name)

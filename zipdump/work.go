@@ -1,6 +1,7 @@
 package zipdump
 
 import (
+	"bufio"
 	"bytes"
 	"compress/flate"
 	"context"
@@ -9,7 +10,6 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
@@ -87,17 +87,46 @@ func (p *packer) work(ctx context.Context, work <-chan *job) error {
 			}
 		}
 		if j.whole {
-			p.doWhole(t, j)
+			p.doWhole(ctx, t, j)
 		} else {
-			p.doChunk(t, j)
+			p.doChunk(ctx, t, j)
 		}
 		close(j.done)
 	}
 }
 
-// open opens the file of it and checks that it is still a regular file of
-// the length that was published.
-func (p *packer) open(it *Item) (*os.File, error) {
+// waitTurn waits until the job before j in its chain of reads has read.
+func waitTurn(ctx context.Context, j *job) bool {
+	if j.after == nil {
+		return true
+	}
+	select {
+	case <-j.after:
+		return true
+	case <-ctx.Done():
+		j.err = ctx.Err()
+		return false
+	}
+}
+
+// endTurn lets the job after j in its chain of reads read. It may be
+// called more than once.
+func endTurn(j *job) {
+	if j.readDone != nil {
+		close(j.readDone)
+		j.readDone = nil
+	}
+}
+
+// statter is a reader that can say what it reads: an *os.File, a member
+// of a zip.Reader.
+type statter interface {
+	Stat() (fs.FileInfo, error)
+}
+
+// open opens the bytes of it and checks, if the reader can say, that they
+// are still a regular file of the length that was published.
+func (p *packer) open(it *Item) (io.ReadCloser, error) {
 	f, err := p.opt.Open(it)
 	if err != nil {
 		switch {
@@ -108,7 +137,11 @@ func (p *packer) open(it *Item) (*os.File, error) {
 		}
 		return nil, fmt.Errorf("opening: %w", err)
 	}
-	st, err := f.Stat()
+	s, ok := f.(statter)
+	if !ok {
+		return f, nil
+	}
+	st, err := s.Stat()
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("opening: %w", err)
@@ -158,20 +191,25 @@ func (t *tools) decide(head []byte) uint16 {
 func saves(comp, raw int64) bool { return comp*50 <= raw*49 }
 
 // doWhole reads, checks and compresses an item small enough for one job.
-func (p *packer) doWhole(t *tools, j *job) {
-	it := &p.items[j.item]
+func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
+	defer endTurn(j)
+	if !waitTurn(ctx, j) {
+		return
+	}
+	it := j.it
 	f, err := p.open(it)
 	if err != nil {
 		j.err = err
 		return
 	}
-	defer f.Close()
 	raw := p.getBuf()
 	j.raw = raw
 	// Read one byte more than expected, to see a file that grew. The
 	// buffer holds chunkSize+dictSize bytes, and it.Size <= chunkSize.
 	*raw = (*raw)[:it.Size+1]
 	n, err := io.ReadFull(f, *raw)
+	f.Close()
+	endTurn(j)
 	*raw = (*raw)[:n]
 	switch {
 	case err == io.ErrUnexpectedEOF || err == io.EOF:
@@ -217,36 +255,83 @@ func (p *packer) doWhole(t *tools, j *job) {
 	j.comp = comp
 }
 
-// doChunk reads and compresses one chunk of a split item. For Deflate,
-// the 32 KiB before the chunk are read with it, as its dictionary; the
-// writer checks that they equal the end of the chunk before, which it
-// has hashed, so that a file changing under the workers can never yield
-// a stream that decodes to other bytes than those hashed.
-func (p *packer) doChunk(t *tools, j *job) {
-	dict := int64(0)
-	if j.method == methodDeflate {
-		dict = min(dictSize, j.off)
-	}
-	raw := p.getBuf()
-	j.raw, j.dict = raw, int(dict)
-	*raw = (*raw)[:dict+j.n]
-	n, err := j.src.f.ReadAt(*raw, j.off-dict)
-	if int64(n) < dict+j.n {
-		*raw = (*raw)[:n]
-		j.err = changed(err)
+// openSource opens the reader of a split item and chooses how to store
+// the item, for all its chunks.
+func (p *packer) openSource(t *tools, src *source, it *Item) {
+	defer close(src.opened)
+	rc, err := p.open(it)
+	if err != nil {
+		src.openErr = err
 		return
 	}
-	if j.last {
-		// The file must end here.
-		var one [1]byte
-		if m, _ := j.src.f.ReadAt(one[:], j.off+j.n); m > 0 {
-			j.err = fmt.Errorf("%w: it grew", ErrChanged)
+	src.rc, src.r = rc, rc
+	if ra, ok := rc.(io.ReaderAt); ok && !p.opt.Sequential {
+		src.ra = ra
+	}
+	method := p.method(it)
+	if method == probeNeeded {
+		var head []byte
+		if src.ra != nil {
+			head = make([]byte, probeSize)
+			_, err = src.ra.ReadAt(head, 0)
+		} else {
+			br := bufio.NewReaderSize(rc, probeSize)
+			head, err = br.Peek(probeSize)
+			src.r = br
+		}
+		if err != nil {
+			src.openErr = changed(err)
+			src.close()
+			return
+		}
+		method = t.decide(head)
+	}
+	src.method = method
+}
+
+// doChunk reads and compresses one chunk of a split item. For Deflate,
+// the 32 KiB before the chunk are its dictionary: read with it at its
+// offset, or kept from the chunk before when the item is read from start
+// to end. The writer checks that they equal the end of the chunk before,
+// which it has hashed, so that a file changing under the workers can
+// never yield a stream that decodes to other bytes than those hashed.
+func (p *packer) doChunk(ctx context.Context, t *tools, j *job) {
+	src := j.src
+	defer endTurn(j)
+	if j.chunk == 0 {
+		if !waitTurn(ctx, j) {
+			src.openErr = j.err
+			close(src.opened)
+			return
+		}
+		p.openSource(t, src, j.it)
+	} else {
+		select {
+		case <-src.opened:
+		case <-ctx.Done():
+			j.err = ctx.Err()
+			return
+		}
+		if src.ra == nil && !waitTurn(ctx, j) {
 			return
 		}
 	}
-	if j.method != methodDeflate {
+	if src.openErr != nil {
+		j.err = src.openErr
 		return
 	}
+	j.method = src.method
+	if src.ra != nil {
+		endTurn(j) // reads at offsets wait for no one
+		p.readAt(j)
+	} else {
+		p.readNext(j)
+		endTurn(j)
+	}
+	if j.err != nil || j.method != methodDeflate {
+		return
+	}
+	raw, dict := j.raw, j.dict
 	comp := p.getBuf()
 	j.comp = comp
 	w := t.fw
@@ -261,6 +346,76 @@ func (p *packer) doChunk(t *tools, j *job) {
 		w.Close()
 	} else {
 		w.Flush()
+	}
+}
+
+// readAt reads the chunk of j, and its dictionary, at their offset.
+func (p *packer) readAt(j *job) {
+	dict := int64(0)
+	if j.method == methodDeflate {
+		dict = min(dictSize, j.off)
+	}
+	raw := p.getBuf()
+	j.raw, j.dict = raw, int(dict)
+	*raw = (*raw)[:dict+j.n]
+	n, err := j.src.ra.ReadAt(*raw, j.off-dict)
+	if int64(n) < dict+j.n {
+		*raw = (*raw)[:n]
+		j.err = changed(err)
+		return
+	}
+	if j.last {
+		// The file must end here.
+		var one [1]byte
+		if m, _ := j.src.ra.ReadAt(one[:], j.off+j.n); m > 0 {
+			j.err = fmt.Errorf("%w: it grew", ErrChanged)
+		}
+	}
+}
+
+// readNext reads the chunk of j from where the chunk before it ended; its
+// dictionary is the end of that chunk. Chunks read this way are read one
+// at a time, in order (see job.after).
+func (p *packer) readNext(j *job) {
+	src := j.src
+	if src.readErr != nil {
+		j.err = src.readErr
+		return
+	}
+	dict := 0
+	if j.method == methodDeflate {
+		dict = len(src.tail)
+	}
+	raw := p.getBuf()
+	j.raw, j.dict = raw, dict
+	*raw = append((*raw)[:0], src.tail[:dict]...)
+	*raw = (*raw)[:dict+int(j.n)]
+	n, err := io.ReadFull(src.r, (*raw)[dict:])
+	*raw = (*raw)[:dict+n]
+	switch {
+	case int64(n) < j.n:
+		if err == io.ErrUnexpectedEOF {
+			err = io.EOF
+		}
+		j.err = changed(err)
+	case j.last:
+		// The bytes must end here; a member of a zip file checks its
+		// CRC-32 on reaching its end.
+		var one [1]byte
+		if m, err := io.ReadFull(src.r, one[:]); m > 0 {
+			j.err = fmt.Errorf("%w: it grew", ErrChanged)
+		} else if err != io.EOF {
+			j.err = fmt.Errorf("reading: %w", err)
+		}
+	case j.method == methodDeflate:
+		data := (*raw)[dict:]
+		src.tail = append(src.tail[:0], data[len(data)-min(dictSize, len(data)):]...)
+	}
+	if j.err != nil {
+		src.readErr = j.err
+	}
+	if j.err != nil || j.last {
+		src.close()
 	}
 }
 

@@ -168,6 +168,9 @@ func runBuild(c *cli.Context) error {
 	rep, err := generator.Build(c.Context, cfg)
 	stopProgress()
 	if err != nil {
+		if ue := exportUsageErr(err); ue != nil {
+			return ue
+		}
 		hint := badRecords(stderr, err)
 		switch {
 		case hint != "":

@@ -102,6 +102,18 @@ func badRecords(stderr io.Writer, err error) string {
 	return "fix them in the export, or give --skip-bad-records to publish the rest"
 }
 
+// exportUsageErr turns the failure of a build from a record export that
+// the flags cannot make (--resource-dump, with records that have no local
+// file) into a usage error, or returns nil.
+func exportUsageErr(err error) error {
+	var dnf *generator.DumpNeedsFilesError
+	if !errors.As(err, &dnf) {
+		return nil
+	}
+	return usageErr("give every published record a path, the local file with its bytes, or drop --"+flagResourceDump,
+		"--%s with --%s: %v", flagResourceDump, flagExport, err)
+}
+
 // finishExport reports a build from a record export: skipped records,
 // warnings, and the summary.
 func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report, quiet bool) error {
@@ -136,9 +148,27 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 			count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, count(rep.Documents, "document"),
 			cfg.Out, rep.Elapsed.Round(time.Millisecond), extra)
 	}
-	if len(rep.Problems) > 0 {
-		return &exitError{code: exitPartial, err: fmt.Errorf("%s skipped (named above)", count(len(rep.Problems), "bad record")),
-			hint: "fix them in the export; without --skip-bad-records they fail the build"}
+	if len(rep.Problems) == 0 {
+		return nil
 	}
-	return nil
+	var what, hints []string
+	if ex.Bad > 0 {
+		what = append(what, count(ex.Bad, "bad record")+" skipped")
+		hints = append(hints, "fix them in the export; without --skip-bad-records they fail the build")
+	}
+	if ex.Unpackaged > 0 {
+		what = append(what, count(ex.Unpackaged, "record")+" left out, "+pickWord(ex.Unpackaged, "its file", "their files")+" could not be packaged")
+		hints = append(hints, "publish again once the files are stable")
+	}
+	if len(what) == 0 {
+		what = append(what, count(len(rep.Problems), "record")+" not published")
+	}
+	return &exitError{code: exitPartial, err: fmt.Errorf("%s (named above)", strings.Join(what, "; ")), hint: strings.Join(hints, "; ")}
+}
+
+func pickWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,0 +1,239 @@
+package generator
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// The Resource Dump of a record export packages the records' local files
+// (their path). A Capability List promises uniformity (section 9): every
+// resource of the Resource List is in the Resource Dump. A record without
+// a local file has no bytes to package, so a build with a dump refuses an
+// export in which a listed record has none (DumpNeedsFilesError), rather
+// than publish a dump that lacks it or a Resource List that leaves it out.
+//
+// The records are packaged in the order of their paths, from a sorter of
+// their own, so that the dump holds none of them in memory but those in
+// flight. Records that name the same file share one bitstream, with an
+// entry each in the manifest (zipdump.Item.Also). A file that changed or
+// vanished since the export was read is left out of the dump and of every
+// list, and named, as a changed file of a tree is.
+
+// DumpNeedsFilesError fails a build from a record export with a Resource
+// Dump in which some listed record has no local file. Nothing is
+// published.
+type DumpNeedsFilesError struct {
+	Name    string // the export, as messages name it
+	Records int    // listed records without a path
+	First   int    // the line of the first
+}
+
+func (e *DumpNeedsFilesError) Error() string {
+	return fmt.Sprintf("%s of %s %s no path (first at line %d): a Resource Dump packages the records' local files, and must hold every resource of the Resource List (section 9); nothing was published",
+		countNoun(e.Records, "published record"), e.Name, pick(e.Records, "has", "have"), e.First)
+}
+
+// dumpRecord is a record of the Resource Dump, read back from its sorter.
+type dumpRecord struct {
+	line int
+	r    Resource
+}
+
+// leftRecord is a record the dump leaves out, with every list.
+type leftRecord struct {
+	line   int
+	path   string
+	length int64
+	err    error
+}
+
+// exportSeq gives zipdump the records of the Resource Dump: one item per
+// file, with an entry for each record that names it.
+type exportSeq struct {
+	x    *exportState
+	max  int          // entries a manifest may list
+	left []leftRecord // records the last pass of Items left out
+}
+
+// Names gives the path of each file, once.
+func (s *exportSeq) Names(yield func(string) bool) error {
+	it, err := s.x.dump.Iter()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	var prev []byte
+	first := true
+	for it.Next() {
+		path, line := splitPathKey(it.Key())
+		if s.x.skipped[line] || !first && bytes.Equal(path, prev) {
+			continue
+		}
+		first, prev = false, append(prev[:0], path...)
+		if !yield(string(path)) {
+			break
+		}
+	}
+	return it.Err()
+}
+
+// Items gives the item of each file.
+func (s *exportSeq) Items(yield func(*zipdump.Item) bool) error {
+	s.left = s.left[:0]
+	return s.groups(func(path string, kept []dumpRecord, left []leftRecord) bool {
+		s.left = append(s.left, left...)
+		it := zipdump.Item{Name: path, Size: kept[0].r.Length}
+		kept[0].r.entry(&it.Entry)
+		if len(kept) > 1 {
+			it.Also = make([]rsxml.Entry, len(kept)-1)
+			for i := range it.Also {
+				kept[i+1].r.entry(&it.Also[i])
+			}
+		}
+		return yield(&it)
+	})
+}
+
+// groups calls fn with the records of each file, in the order of the
+// paths: those packaged, the first of which has the lowest line, and
+// those left out. A record whose digests or length are not the first's
+// is left out: the file changed between the reads of the two. So is
+// every record past the entries a manifest may list.
+func (s *exportSeq) groups(fn func(path string, kept []dumpRecord, left []leftRecord) bool) error {
+	it, err := s.x.dump.Iter()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	var path []byte
+	var kept []dumpRecord
+	var left []leftRecord
+	flush := func() bool {
+		if len(kept) == 0 {
+			return true
+		}
+		ok := fn(string(path), kept, left)
+		kept, left = kept[:0], left[:0]
+		return ok
+	}
+	for it.Next() {
+		p, line := splitPathKey(it.Key())
+		if s.x.skipped[line] {
+			continue
+		}
+		if len(kept) > 0 && !bytes.Equal(p, path) && !flush() {
+			return nil
+		}
+		d := dumpRecord{line: line}
+		if err := decodeDumpRecord(it.Value(), &d.r); err != nil {
+			return err
+		}
+		if len(kept) == 0 {
+			path = append(path[:0], p...)
+			kept = append(kept, d)
+			continue
+		}
+		switch first := &kept[0]; {
+		case d.r.Hash != first.r.Hash || d.r.Length != first.r.Length:
+			left = append(left, leftRecord{line: line, path: string(p), length: d.r.Length,
+				err: fmt.Errorf("%w: it was read with other bytes for the record at line %d", zipdump.ErrChanged, first.line)})
+		case len(kept) >= s.max:
+			left = append(left, leftRecord{line: line, path: string(p), length: d.r.Length,
+				err: fmt.Errorf("the file is that of more than %d records, more than the manifest of a package may list", s.max)})
+		default:
+			kept = append(kept, d)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	flush()
+	return nil
+}
+
+// decodeDumpRecord decodes the payload of a record of the dump's sorter:
+// its loc, then the rest as in the Resource List's.
+func decodeDumpRecord(payload []byte, r *Resource) error {
+	d := itemReader{b: payload}
+	loc := d.str()
+	if d.err != nil {
+		return d.err
+	}
+	if _, err := decodeItem(d.b, r); err != nil {
+		return err
+	}
+	r.Loc = loc
+	return nil
+}
+
+// packExportDump writes the packages of the Resource Dump of a record
+// export, if the build makes one, before the lists: a record whose file
+// cannot be packaged is left out of them (exportState.skipped).
+func (b *build) packExportDump(ctx context.Context, x *exportState, root *os.Root) (*resourceDump, error) {
+	if x.dump == nil {
+		return nil, nil
+	}
+	testHookBeforeDump()
+	seq := &exportSeq{x: x, max: b.cfg.Limits.MaxEntries}
+	opt := b.dumpOptions()
+	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
+		f, err := root.OpenFile(filepath.FromSlash(it.Name), rootOpenFlags, 0)
+		if err != nil {
+			return nil, err // not a nil *os.File in an interface
+		}
+		return f, nil
+	}
+	res, err := zipdump.RunSeq(ctx, seq, opt)
+	if err != nil {
+		return nil, fmt.Errorf("writing the Resource Dump: %w", err)
+	}
+	left := seq.left
+	if len(res.Skipped) > 0 {
+		// Which records the skipped items are: one more pass.
+		why := make(map[int]error, len(res.Skipped))
+		for _, s := range res.Skipped {
+			why[s.Index] = s.Err
+		}
+		i := 0
+		err := seq.groups(func(path string, kept []dumpRecord, _ []leftRecord) bool {
+			if err, ok := why[i]; ok {
+				for _, d := range kept {
+					left = append(left, leftRecord{line: d.line, path: path, length: d.r.Length, err: err})
+				}
+			}
+			i++
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range left {
+		if x.skipped == nil {
+			x.skipped = map[int]bool{}
+		}
+		x.skipped[l.line] = true
+		x.rep.Listed--
+		x.rep.Bytes -= max(l.length, 0)
+		x.rep.Unpackaged++
+		b.problems.add(Problem{Path: x.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w", l.path, describeRecordDumpError(l.err))})
+	}
+	return b.dumpWritten(res), nil
+}
+
+// describeRecordDumpError says why a record was left out of the dump, and
+// so of every list.
+func describeRecordDumpError(err error) error {
+	if errors.Is(err, zipdump.ErrChanged) {
+		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, publish again once the files are stable", unwrapPath(err))
+	}
+	return fmt.Errorf("%w; left out of the Resource List too, which must list the same resources as the Resource Dump", unwrapPath(err))
+}
