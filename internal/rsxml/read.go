@@ -124,7 +124,7 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	if opts.MaxBytes > 0 {
 		lim.n = opts.MaxBytes
 	}
-	rd := &Reader{sc: newScanner(lim), lim: lim, opts: opts}
+	rd := &Reader{sc: newScanner(skipBOM(lim)), lim: lim, opts: opts}
 	if err := rd.readRoot(); err != nil {
 		return nil, err
 	}
@@ -531,3 +531,23 @@ func ReadAll(r io.Reader, opts ReadOptions) (*Doc, []*Entry, error) {
 		entries = append(entries, e)
 	}
 }
+
+// skipBOM returns r without the UTF-8 byte order mark it may start with:
+// XML allows one before the declaration (XML 1.0, section 4.3.3), and
+// editors on some systems write it.
+func skipBOM(r io.Reader) io.Reader {
+	var head [3]byte
+	n, err := io.ReadFull(r, head[:])
+	if n == 3 && head == [3]byte{0xEF, 0xBB, 0xBF} {
+		return r
+	}
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return io.MultiReader(bytes.NewReader(head[:n]), errReader{err})
+	}
+	return io.MultiReader(bytes.NewReader(head[:n]), r)
+}
+
+// errReader fails every read with its error.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
