@@ -3,6 +3,7 @@ package generator
 import (
 	"errors"
 	"fmt"
+	"github.com/rsgen/rsgen/internal/uri"
 	"net"
 	"net/url"
 	"strings"
@@ -75,16 +76,10 @@ func appendNormalPath(sb *strings.Builder, p string) {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
-		case c == '%' && i+2 < len(p) && ishex(p[i+1]) && ishex(p[i+2]):
-			d := unhex(p[i+1])<<4 | unhex(p[i+2])
+		case c == '%' && i+2 < len(p) && uri.IsHex(p[i+1]) && uri.IsHex(p[i+2]):
+			var buf [3]byte
+			sb.Write(uri.AppendNormal(buf[:0], p[i+1], p[i+2]))
 			i += 2
-			if 'a' <= d && d <= 'z' || 'A' <= d && d <= 'Z' || '0' <= d && d <= '9' || d == '-' || d == '.' || d == '_' || d == '~' {
-				sb.WriteByte(d)
-			} else {
-				sb.WriteByte('%')
-				sb.WriteByte(hex[d>>4])
-				sb.WriteByte(hex[d&15])
-			}
 		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
 			sb.WriteByte(c)
 		default:
@@ -110,18 +105,6 @@ func validHost(u *url.URL) bool {
 		}
 	}
 	return true
-}
-
-func ishex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 // unwrapURLError drops the URL a *url.Error repeats: the caller quotes it.

@@ -122,25 +122,10 @@ func parseChecked(v, s string) (time.Time, string) {
 			loc = time.FixedZone(rest, off)
 		}
 	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
+	if month < 1 || month > 12 || day < 1 || day > rsxml.DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, fmt.Sprintf("%q: a field is out of range", v)
 	}
 	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc).UTC(), ""
-}
-
-// daysIn returns the number of days of a month (1 to 12) in the
-// proleptic Gregorian calendar.
-func daysIn(year, month int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 // splitHashToken splits one token of a hash attribute, alg:digest, where

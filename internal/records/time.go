@@ -78,7 +78,7 @@ func parseFull[S ~string | ~[]byte](s S) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
+	if month < 1 || month > 12 || day < 1 || day > rsxml.DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
@@ -129,17 +129,4 @@ func digits[S ~string | ~[]byte](s S) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
-}
-
-func daysIn(year, month int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }

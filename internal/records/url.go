@@ -3,6 +3,7 @@ package records
 import (
 	"errors"
 	"fmt"
+	"github.com/rsgen/rsgen/internal/uri"
 	"strings"
 )
 
@@ -100,35 +101,16 @@ func CheckURL(s string) (string, error) {
 // normalEscapes returns s, whose escapes are well formed, with the escapes
 // of unreserved characters decoded and the others in upper case.
 func normalEscapes(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(len(s))
+	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		if s[i] != '%' {
-			b.WriteByte(s[i])
+			b = append(b, s[i])
 			continue
 		}
-		c := unhex(s[i+1])<<4 | unhex(s[i+2])
+		b = uri.AppendNormal(b, s[i+1], s[i+2])
 		i += 2
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b.WriteByte(c)
-		} else {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		}
 	}
-	return b.String()
-}
-
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
+	return string(b)
 }
 
 func isLower(s string) bool {
@@ -204,7 +186,7 @@ func checkURIChars(s string) error {
 			return fmt.Errorf("character %q at byte %d must be percent-encoded", c, i)
 		}
 		if c == '%' {
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			if i+2 >= len(s) || !uri.IsHex(s[i+1]) || !uri.IsHex(s[i+2]) {
 				return fmt.Errorf("%% at byte %d does not start an escape such as %%20", i)
 			}
 			i += 2
@@ -212,8 +194,6 @@ func checkURIChars(s string) error {
 	}
 	return nil
 }
-
-func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
 // CheckURI checks that s is an absolute URI of any scheme (the href of a
 // link may be a DOI, a urn: or an info: URI), with nothing that should have

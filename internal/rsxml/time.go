@@ -79,12 +79,23 @@ func ParseTime(s string) (time.Time, error) {
 		}
 		loc = time.FixedZone(tz, off)
 	}
-	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
+	if month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, fmt.Errorf("%q: a field is out of range", s)
 	}
 	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc).UTC(), nil
 }
 
-func daysIn(year, month int) int {
-	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+// DaysIn returns the number of days of a month (1 to 12) in the proleptic
+// Gregorian calendar.
+func DaysIn(year, month int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
 }
