@@ -325,7 +325,7 @@ type job struct {
 
 	// Reads that must happen one after the other (a Sequential source,
 	// the chunks of an item without io.ReaderAt) form a chain: a job
-	// reads once after is closed, and closes readDone when it has read.
+	// reads once its after is closed, and closes readDone when it has read.
 	after    <-chan struct{}
 	readDone chan struct{}
 
