@@ -188,12 +188,12 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 	}
 	defer zr.Close()
 	seen := map[string]int{}
-	var todo []int
+	var pending []int
 	names := make([]string, len(zr.File))
 	for i, f := range zr.File {
 		m := member{raw: f.Name, index: i, mode: f.Mode()}
 		if names[i] = b.admit(m, seen); names[i] != "" {
-			todo = append(todo, i)
+			pending = append(pending, i)
 			a.members[names[i]] = i
 			b.stats.Found.Add(1)
 		}
@@ -209,7 +209,7 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		defer close(next)
-		for _, i := range todo {
+		for _, i := range pending {
 			select {
 			case next <- i:
 			case <-gctx.Done():

@@ -262,7 +262,7 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 	prev := b.across.prev
 	cache := b.across.cache
 	byName := make(map[string]int, len(jobs))
-	var todo []hashing.Job
+	var pending []hashing.Job
 	for k, j := range jobs {
 		r := &resources[j.res]
 		if cache != nil && b.cachedVerdict(r, &prev.Resources[j.prev], j.algs, &verdicts[k]) {
@@ -275,9 +275,9 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 			}
 		}
 		byName[r.Path] = k
-		todo = append(todo, hashing.Job{Name: r.Path, Path: path})
+		pending = append(pending, hashing.Job{Name: r.Path, Path: path})
 	}
-	if len(todo) == 0 {
+	if len(pending) == 0 {
 		return verdicts, nil
 	}
 	g, gctx := errgroup.WithContext(ctx)
@@ -285,7 +285,7 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 	out := make(chan hashing.Result)
 	g.Go(func() error {
 		defer close(in)
-		for _, j := range todo {
+		for _, j := range pending {
 			select {
 			case in <- j:
 			case <-gctx.Done():

@@ -67,7 +67,7 @@ func CheckName(name string) error {
 // millions of names cost no memory.
 func chooseNames(names func(yield func(string) bool) error) (map[string]string, int, error) {
 	var taken []string // first segments in the way, as files or directories
-	var todo []string  // names to rename, in order
+	var pending []string  // names to rename, in order
 	n := 0
 	err := names(func(name string) bool {
 		n++
@@ -76,17 +76,17 @@ func chooseNames(names func(yield func(string) bool) error) (map[string]string, 
 			return true
 		}
 		if seg == name && strings.EqualFold(name, ManifestName) {
-			todo = append(todo, name)
+			pending = append(pending, name)
 		}
 		taken = append(taken, seg)
 		return true
 	})
-	if err != nil || len(todo) == 0 {
+	if err != nil || len(pending) == 0 {
 		return nil, n, err
 	}
 	slices.Sort(taken)
-	renames := make(map[string]string, len(todo))
-	for _, name := range todo {
+	renames := make(map[string]string, len(pending))
+	for _, name := range pending {
 		c := name
 		for {
 			c = "_" + c
