@@ -66,8 +66,8 @@ func CheckName(name string) error {
 // can be in the way of such a rename: they alone are kept, so that
 // millions of names cost no memory.
 func chooseNames(names func(yield func(string) bool) error) (map[string]string, int, error) {
-	var taken []string // first segments in the way, as files or directories
-	var pending []string  // names to rename, in order
+	var taken []string   // first segments in the way, as files or directories
+	var pending []string // names to rename, in order
 	n := 0
 	err := names(func(name string) bool {
 		n++
