@@ -121,23 +121,13 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 		}
 		return rsxml.FormatTime(changes[i].Datetime.Truncate(time.Second))
 	}
-	opt := zipdump.Options{
-		Hashes:         b.cfg.Hashes,
-		Compression:    b.cfg.Dump.Compression,
-		Workers:        b.cfg.Jobs,
-		MaxBytes:       b.cfg.Dump.MaxBytes,
-		MaxEntries:     b.cfg.Limits.MaxEntries,
-		MaxManifestLen: b.cfg.Limits.MaxBytes,
-		Stem:           changeDumpStem + stamp(b.at),
-		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
-		ManifestMD: func(first, end int) rsxml.MD {
-			return rsxml.MD{Capability: rsxml.CapChangeDumpManifest, From: bound(first, from), Until: bound(end, b.at)}
-		},
-		At:     b.at,
-		Open:   b.fileOpener(root),
-		Create: func(name string) (zipdump.File, error) { return b.stage.Create(DocsDir + "/" + name) },
-		Remove: func(name string) error { return os.Remove(b.stage.Path(DocsDir + "/" + name)) },
+	opt := b.dumpOptions() // packaged like the Resource Dump: the same limits, compression and staging
+	opt.Stem = changeDumpStem + stamp(b.at)
+	opt.ManifestMD = func(first, end int) rsxml.MD {
+		return rsxml.MD{Capability: rsxml.CapChangeDumpManifest, From: bound(first, from), Until: bound(end, b.at)}
 	}
+	opt.Open = b.fileOpener(root)
+	opt.Now = nil // a package's times are those of its changes, not the clock's
 	res, err := zipdump.Run(ctx, items, opt)
 	if err != nil {
 		return nil, fmt.Errorf("writing the Change Dump: %w", err)

@@ -125,7 +125,7 @@ func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]R
 }
 
 // dumpOptions are the options of the packages of the Resource Dump, but
-// how they open what they package.
+// how they open what they package; the Change Dump starts from them too.
 func (b *build) dumpOptions() zipdump.Options {
 	opt := zipdump.Options{
 		Hashes:         b.cfg.Hashes,

@@ -164,7 +164,7 @@ type reader struct {
 }
 
 // start opens the source at location and returns the URL of the Source
-// Description (for a directory, a placeholder mapped to its file).
+// Description (for a directory, a stand-in URL mapped to its file).
 func (r *reader) start(location string) (string, error) {
 	r.site = &Site{Location: location}
 	if i := strings.Index(location, "://"); i > 0 && !strings.ContainsAny(location[:i], `/\`) {
@@ -200,7 +200,7 @@ func (r *reader) start(location string) (string, error) {
 		return "", newError(location, 0, ErrUnreachable, "not a directory (give the output directory of the previous build, or its URL)")
 	}
 	// Until the Source Description says where the directory is served,
-	// it is read through a placeholder base.
+	// it is read through a stand-in base URL.
 	r.dir = &dirSource{dir: abs, base: "file:///previous/"}
 	r.src = r.dir
 	return r.dir.base + WellKnown, nil
