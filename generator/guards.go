@@ -175,8 +175,12 @@ type SnapshotTimeError struct {
 }
 
 func (e *SnapshotTimeError) Error() string {
-	return fmt.Sprintf("the previous build's snapshot time %s is this build's too, yet %d resources changed: a Change List needs a later snapshot time",
-		rsxml.FormatTime(e.Previous), e.Changes)
+	what := fmt.Sprintf("%d resources", e.Changes)
+	if e.Changes == 1 {
+		what = "1 resource"
+	}
+	return fmt.Sprintf("the previous build's snapshot time %s is this build's too, yet %s changed: a Change List needs a later snapshot time",
+		rsxml.FormatTime(e.Previous), what)
 }
 
 // maxClockBehind is how far the clock may be behind the previous build's
