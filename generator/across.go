@@ -32,6 +32,16 @@ type Changes struct {
 	// first build rather than a failure, so that CI can run the same
 	// command line from the first deploy on.
 	FirstBuildOK bool
+	// NewHistory lets a previous build published for other URLs (its
+	// documents at another DocsURL) start a new change history: this
+	// build is then published as a first build, with no Change List, and
+	// nothing of the previous one is carried forward. Without it such a
+	// build fails with an *OtherSiteError.
+	NewHistory bool
+	// DropResourceDump and DropChangeDump let a build no longer publish
+	// the Resource Dump or Change Dump that the previous build published;
+	// without them it fails with a *DumpDroppedError.
+	DropResourceDump, DropChangeDump bool
 }
 
 // ChangeReport says what a build found changed since the previous one.
@@ -74,8 +84,12 @@ func (b *build) prepareAcross(ctx context.Context) error {
 	if src == "" {
 		return nil
 	}
+	var at time.Time // without a fixed time, afterPrevious moves b.at past the previous build's
+	if b.cfg.FixedTime {
+		at = b.at
+	}
 	site, err := previous.Read(ctx, src, previous.Options{
-		At:      b.at,
+		At:      at,
 		DocsURL: b.cfg.DocsURL.String(),
 		HTTP:    b.cfg.Changes.HTTP,
 		Notice:  func(msg string) { b.notice("--previous: " + msg) },
@@ -90,11 +104,23 @@ func (b *build) prepareAcross(ctx context.Context) error {
 		}
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
+	if site.DocsBase != b.cfg.DocsURL.String() {
+		if !b.cfg.Changes.NewHistory {
+			return fmt.Errorf("%w: %w", ErrPrevious, &OtherSiteError{Previous: site.DocsBase, This: b.cfg.DocsURL.String()})
+		}
+		b.notice(fmt.Sprintf("--previous was published at %s, this build at %s: starting a new change history, with no Change List yet",
+			site.DocsBase, b.cfg.DocsURL))
+		return nil
+	}
+	if b.cfg.Changes.NewHistory {
+		b.notice("--previous was published at the same URLs as this build: its change history continues")
+	}
+	if !b.cfg.FixedTime {
+		if err := b.afterPrevious(site.At); err != nil {
+			return err
+		}
+	}
 	b.across.prev = site
 	b.across.report = &ChangeReport{Since: site.At}
-	if site.DocsBase != b.cfg.DocsURL.String() {
-		b.notice(fmt.Sprintf("--previous was published at %s, this build at %s: what it carries forward still links there",
-			site.DocsBase, b.cfg.DocsURL))
-	}
-	return nil
+	return b.checkDumps()
 }

@@ -48,7 +48,14 @@ type Config struct {
 	FailFast    bool   // a per-file problem fails the build
 
 	Changes Changes // Change Lists and Change Dump against the previous build (across.go)
-	Cache   string  // hash cache file (--cache); "" for none
+
+	// Guards (guards.go): a source with nothing to publish fails with
+	// ErrEmptySource unless AllowEmpty; a build that deletes more of the
+	// previous build's resources than MaxDelete (DefaultDeleteLimit if
+	// nil) fails with a *MassDeleteError.
+	AllowEmpty bool
+	MaxDelete  *DeleteLimit
+	Cache      string // hash cache file (--cache); "" for none
 
 	Hosts     []string // static hosts to write configuration for (hosting.Hosts)
 	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
@@ -199,6 +206,10 @@ func newBuild(cfg *Config) (*build, error) {
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
+	if cfg.FixedTime && (cfg.At.IsZero() || cfg.At.UTC().Year() > 9999) {
+		// The zero time would be taken for no time at all.
+		return nil, fmt.Errorf("the snapshot time %s is out of range", cfg.At.UTC().Format(time.RFC3339))
+	}
 	if cfg.At.IsZero() {
 		cfg.At = cfg.now()
 	}
@@ -339,15 +350,18 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
 	}
+	if err := b.checkEmpty(len(resources)); err != nil {
+		return nil, err
+	}
 	if err := b.detectChanges(ctx, resources); err != nil {
 		return nil, err
 	}
-	completed := b.at
-	if !b.cfg.FixedTime {
-		completed = b.cfg.now().UTC().Truncate(time.Second)
-	}
+	completed := b.completed()
 	resources, dump, err := b.packResourceDump(ctx, resources) // before the Resource List: see its doc
 	if err != nil {
+		return nil, err
+	}
+	if err := b.checkEmpty(len(resources)); err != nil { // the dump left out every file
 		return nil, err
 	}
 	if err := b.writeResourceList(resources, completed); err != nil {
@@ -357,6 +371,9 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	if err := b.publishChanges(ctx, resources); err != nil {
+		return nil, err
+	}
+	if err := b.checkDeletes(len(resources)); err != nil { // the changes as published
 		return nil, err
 	}
 	if err := b.writeCapabilityList(); err != nil {
@@ -369,6 +386,36 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	return resources, nil
+}
+
+// completed is the time the build completed: its snapshot time if that
+// was given, else the clock, but never before the snapshot time, which
+// may be past the clock (afterPrevious).
+func (b *build) completed() time.Time {
+	if b.cfg.FixedTime {
+		return b.at
+	}
+	if now := b.cfg.now().UTC().Truncate(time.Second); now.After(b.at) {
+		return now
+	}
+	return b.at
+}
+
+// checkEmpty fails with ErrEmptySource if a directory or archive gives
+// no file to publish, unless that is allowed.
+func (b *build) checkEmpty(files int) error {
+	if files > 0 || b.cfg.AllowEmpty {
+		return nil
+	}
+	what := "the source " + b.cfg.Source
+	if b.archive != nil {
+		what = "the archive " + b.cfg.Source
+	}
+	what += " holds no file to publish"
+	if n := len(b.problems.sorted()); n > 0 {
+		what += fmt.Sprintf(" (%d could not be read)", n)
+	}
+	return emptySource(what)
 }
 
 func (b *build) writeResourceList(resources []Resource, completed time.Time) error {

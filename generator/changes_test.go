@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -290,16 +292,18 @@ func TestRebuildAtTheSameTime(t *testing.T) {
 	acSameFiles(t, "a rebuild", acSnapshot(t, out), first)
 	// A change with no time to have happened in is refused.
 	tr.write("later.txt", "later", acTime("2024-06-01T13:00:00Z"))
-	if _, err := Build(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "give this build a later --at") {
+	var ste *SnapshotTimeError
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &ste) || ste.Changes != 1 || !ste.Previous.Equal(acDay(2)) || !errors.Is(err, ErrPrevious) {
 		t.Errorf("error %v", err)
 	}
 	acSameFiles(t, "after a failed build", acSnapshot(t, out), first)
 }
 
-// A site that moves (a new --docs-url) cannot carry its Change Lists
-// forward: each links rel="index" to the index at the old place. They are
-// left behind, and this build's list starts where they ended, so that a
-// Destination that followed them goes on without a gap.
+// A site that moves (a new --docs-url) is refused: the previous build's
+// history is another site's (staging for production, say), and its
+// Change Lists link rel="index" to the index at the old place. With
+// NewHistory it is published as a first build: no Change List, nothing
+// carried forward.
 func TestChangeListsOfAMovedSite(t *testing.T) {
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
@@ -309,29 +313,45 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 	cfg.Changes.Previous = out
 	cfg.Changes.Dump = true
 	acBuild(t, cfg)
+	before := acSnapshot(t, out)
 
 	tr.write("a.txt", "alpha!", acTime("2024-06-02T12:00:00Z"))
 	cfg = acConfig(tr.dir, out, acDay(3))
 	cfg.BaseURL = mustBaseURL(t, "https://new.example.org/")
 	cfg.Changes.Previous = out
 	cfg.Changes.Dump = true
+	var ose *OtherSiteError
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &ose) || ose.Previous != "https://example.org/" || ose.This != "https://new.example.org/" {
+		t.Fatalf("error %v, want an OtherSiteError", err)
+	}
+	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+
+	cfg.Changes.NewHistory = true
 	var notices []string
 	cfg.Notice = func(msg string) { notices = append(notices, msg) }
 	rep := acBuild(t, cfg)
-	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
-	var got []string
-	for _, e := range entries {
-		got = append(got, e.Loc+" "+e.MD.From+" "+e.MD.Until)
+	if rep.Changes != nil {
+		t.Errorf("changes reported: %+v", rep.Changes)
 	}
-	want := []string{"https://new.example.org/resourcesync/changelist-20240603T000000Z.xml 2024-06-02T00:00:00Z 2024-06-03T00:00:00Z"}
-	if !slices.Equal(got, want) {
-		t.Errorf("index\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	for _, name := range []string{"changelist.xml", "changedump.xml", "changelist-20240602T000000Z.xml"} {
+		if _, err := os.Stat(filepath.Join(out, DocsDir, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: %v, want it gone with the old history", name, err)
+		}
 	}
-	if rep.Changes.Dropped != 1 {
-		t.Errorf("%d lists reported dropped, want 1", rep.Changes.Dropped)
-	}
-	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "not carried forward") }) {
-		t.Errorf("no notice says the lists are left behind: %q", notices)
+	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "starting a new change history") }) {
+		t.Errorf("no notice says a new history starts: %q", notices)
 	}
 	acValidate(t, out)
+
+	// NewHistory left on for the next builds (CI) does not restart the
+	// history again: the previous build is this site's.
+	tr.write("b.txt", "beta!", acTime("2024-06-03T12:00:00Z"))
+	cfg.At = acDay(4)
+	notices = nil
+	if rep = acBuild(t, cfg); rep.Changes == nil || rep.Changes.Updated != 1 {
+		t.Errorf("changes %+v, want b.txt updated", rep.Changes)
+	}
+	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "its change history continues") }) {
+		t.Errorf("notices %q", notices)
+	}
 }

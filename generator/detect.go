@@ -88,13 +88,12 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 	}
 	sortChanges(changes)
 	if len(changes) > 0 && !since.Before(b.at) {
-		return fmt.Errorf("%w: its snapshot time %s is this build's too (--at), yet %d resources changed: give this build a later --at",
-			ErrPrevious, rsxml.FormatTime(since), len(changes))
+		return fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: since, At: b.at, Changes: len(changes)})
 	}
 	b.across.changes = changes
 	b.across.scanned = len(resources)
 	b.countChanges()
-	return nil
+	return b.checkDeletes(len(resources)) // before the dumps are packed; again once they are (run)
 }
 
 func (b *build) countChanges() {

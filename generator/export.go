@@ -67,6 +67,7 @@ type ExportReport struct {
 	Unpackaged int            // records left out of every list: their files could not be packaged (Resource Dump)
 	ChangeList bool           // a Change List was written
 	Changes    int            // its entries
+	NoChanges  bool           // no Change List: nothing happened in the window
 	From       time.Time      // start of its window
 	Warnings   []string       // what a publisher should know: other hosts, no Change List…
 }
@@ -277,18 +278,15 @@ func (b *build) runExport(ctx context.Context) error {
 	if err := b.ingest(ctx, rd, root, x); err != nil {
 		return err
 	}
-	if x.rep.Records == 0 {
+	if x.rep.Records == 0 && !b.cfg.AllowEmpty {
 		// An export that failed upstream (a dump piped into rsgen) looks
 		// like this; publishing it would empty the Resource List.
-		return fmt.Errorf("the record export %s holds no records; nothing was published", name)
+		return emptySource("the record export " + name + " holds no records")
 	}
 	if x.dump != nil && x.noPath.n > 0 {
 		return &DumpNeedsFilesError{Name: name, Records: x.noPath.n, First: x.noPath.first}
 	}
-	completed := b.at
-	if !b.cfg.FixedTime {
-		completed = b.cfg.now().UTC().Truncate(time.Second)
-	}
+	completed := b.completed()
 	if err := b.writeExportLists(ctx, x, root, completed); err != nil {
 		return err
 	}

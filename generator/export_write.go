@@ -114,7 +114,8 @@ func itemLength(payload []byte) int64 {
 }
 
 // writeExportChangeList writes the Change List of the window, unless it
-// is not wanted or some record has no time to place it by.
+// is not wanted, some record has no time to place it by, or nothing
+// happened in it.
 func (b *build) writeExportChangeList(x *exportState) error {
 	rep := x.rep
 	if !x.window {
@@ -151,6 +152,13 @@ func (b *build) writeExportChangeList(x *exportState) error {
 	it.Close()
 	if err := it.Err(); err != nil {
 		return err
+	}
+	if len(times) == 0 {
+		// Nothing happened in the window: no list, as a build from a tree
+		// that found nothing changed publishes none (an empty <urlset> is
+		// invalid against the Sitemap schema).
+		rep.NoChanges = true
+		return nil
 	}
 	prev = nil
 	cur := &cursor{s: x.ch, skip: func(key []byte) bool {

@@ -442,6 +442,7 @@ func TestFilter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(t, src, t.TempDir())
 			cfg.Filter.Include, cfg.Filter.Exclude = tc.include, tc.exclude
+			cfg.AllowEmpty = tc.want == nil // see TestEmptySource
 			_, pub := buildAndRead(t, cfg)
 			checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, tc.want, hashing.DefaultSet)
 		})
@@ -464,9 +465,18 @@ func without(files []string, drop ...string) []string {
 	return out
 }
 
+// TestEmptySource: a source with nothing to publish is refused, unless
+// allowed on purpose, and then publishes an empty Resource List.
 func TestEmptySource(t *testing.T) {
 	src := t.TempDir()
 	cfg := testConfig(t, src, t.TempDir())
+	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrEmptySource) || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
+		t.Fatalf("error %v, want ErrEmptySource", err)
+	}
+	if entries, err := os.ReadDir(cfg.Out); err != nil || len(entries) != 0 {
+		t.Fatalf("after a refused build the output holds %v (%v)", entries, err)
+	}
+	cfg.AllowEmpty = true
 	rep, pub := buildAndRead(t, cfg)
 	if rep.Files != 0 || len(pub.entries) != 0 || pub.list.Index {
 		t.Errorf("an empty source: %d files, %d entries, index %v", rep.Files, len(pub.entries), pub.list.Index)

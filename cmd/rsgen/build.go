@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -43,7 +44,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
-		}, append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...)...),
+		}, append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...)...),
 		Action: runBuild,
 		// Without this, cli prints the whole help to stdout before the error.
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -122,18 +123,31 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	if err := dumpConfig(c, &cfg); err != nil {
 		return cfg, err
 	}
-	return cfg, changesConfig(c, &cfg)
+	if err := changesConfig(c, &cfg); err != nil {
+		return cfg, err
+	}
+	return cfg, guardConfig(c, &cfg)
 }
 
 // maxEpoch is 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year.
 const maxEpoch = 253402300799
 
-// snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one was given.
+// leapSecond matches the seconds of a time given as 60: a leap second.
+var leapSecond = regexp.MustCompile(`T\d\d:\d\d:60`)
+
+// snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one
+// was given. Both take the same range: from the Unix epoch (the zero time
+// of Go would read as no time at all) to the end of year 9999.
 func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 	if at != "" {
 		t, err := time.Parse(time.RFC3339Nano, at)
-		if err != nil || t.UTC().Year() < 1 || t.UTC().Year() > 9999 {
-			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time from year 1 to 9999", at)
+		switch {
+		case err != nil && leapSecond.MatchString(at):
+			return t, false, usageErr("give the second before it (:59) or after it", "--at %q is a leap second, which rsgen cannot represent", at)
+		case err != nil:
+			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time", at)
+		case t.Unix() < 0 || t.Unix() > maxEpoch:
+			return t, false, usageErr("give a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z, as $"+envSourceDateEpoch+" takes", "--at %q is out of range", at)
 		}
 		return t.UTC(), true, nil
 	}
@@ -170,6 +184,9 @@ func runBuild(c *cli.Context) error {
 	if err != nil {
 		if ue := exportUsageErr(err); ue != nil {
 			return ue
+		}
+		if ge := guardFailure(c, cfg, err); ge != nil {
+			return ge
 		}
 		hint := badRecords(stderr, err)
 		switch {

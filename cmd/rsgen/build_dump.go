@@ -11,7 +11,7 @@ import (
 // dumpFlags are the flags of the Resource Dump (section 11).
 func dumpFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.BoolFlag{Name: flagResourceDump, Usage: "also publish the files (an archive's members; with --export, the records' local files, which every published record then needs) as ZIP packages (resourcesync/resourcedump-00001.zip, …), each with its manifest.xml, listed in resourcesync/resourcedump.xml"},
+		&cli.BoolFlag{Name: flagResourceDump, Usage: "also publish the files (an archive's members; with --export, the records' local files, which every published record then needs) as ZIP packages (resourcesync/resourcedump-00001.zip, …), each with its manifest.xml, listed in resourcesync/resourcedump.xml. With --previous, a build without it fails if the previous build had one: --resource-dump=false drops it on purpose"},
 		&cli.StringFlag{Name: flagDumpMaxBytes, Value: "1GiB", Usage: "`SIZE` a package is closed before; a larger file gets a package of its own"},
 		&cli.StringFlag{Name: flagDumpCompression, Value: "auto", Usage: "`HOW` files are packaged: store, deflate, or auto (store what is already compressed, deflate the rest)"},
 	}

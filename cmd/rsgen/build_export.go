@@ -139,6 +139,8 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 		}
 		if ex.ChangeList {
 			notes = append(notes, fmt.Sprintf("%s since %s", count(ex.Changes, "change"), rsxml.FormatTime(ex.From)))
+		} else if ex.NoChanges {
+			notes = append(notes, fmt.Sprintf("no change since %s, so no Change List", rsxml.FormatTime(ex.From)))
 		}
 		extra := ""
 		if len(notes) > 0 {

@@ -30,6 +30,10 @@ const (
 	flagExportFormat    = "export-format"
 	flagChangesWindow   = "changes-window"
 	flagSkipBadRecords  = "skip-bad-records"
+
+	flagAllowEmpty = "allow-empty"
+	flagMaxDelete  = "max-delete"
+	flagNewHistory = "new-history"
 )
 
 // Environment variables read in place of flags.

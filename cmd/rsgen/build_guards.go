@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// guardFlags allow on purpose what build refuses by default because it
+// would make every Destination delete its copies (generator/guards.go).
+func guardFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: flagAllowEmpty, Usage: "publish even if SOURCE (or --export) holds nothing to publish; with --previous every resource published before is then deleted"},
+		&cli.StringFlag{Name: flagMaxDelete, Value: generator.DefaultDeleteLimit.String(), Usage: "fail if a build with --previous would delete more than `N` of the resources published before: a count, a percentage (5 deletions or fewer always pass), or all"},
+		&cli.BoolFlag{Name: flagNewHistory, Usage: "if --previous was published at other URLs (a moved site), publish a first build, starting a new change history, instead of failing; no effect once --previous is this site's"},
+	}
+}
+
+// guardConfig reads the flags of guardFlags into cfg.
+func guardConfig(c *cli.Context, cfg *generator.Config) error {
+	cfg.AllowEmpty = c.Bool(flagAllowEmpty)
+	limit, err := generator.ParseDeleteLimit(c.String(flagMaxDelete))
+	if err != nil {
+		return usageErr("for example --"+flagMaxDelete+" 50%, --"+flagMaxDelete+" 200 or --"+flagMaxDelete+" all", "--%s: %v", flagMaxDelete, err)
+	}
+	cfg.MaxDelete = &limit
+	if c.IsSet(flagMaxDelete) && cfg.Changes.Previous == "" {
+		return usageErr("deletions are counted against --previous", "--%s needs --%s", flagMaxDelete, flagPrevious)
+	}
+	cfg.Changes.NewHistory = c.Bool(flagNewHistory)
+	if cfg.Changes.NewHistory && cfg.Changes.Previous == "" {
+		return usageErr("it says what to do when --previous was published at other URLs", "--%s needs --%s", flagNewHistory, flagPrevious)
+	}
+	// A dump is dropped on purpose by saying so: --resource-dump=false.
+	cfg.Changes.DropResourceDump = c.IsSet(flagResourceDump) && !c.Bool(flagResourceDump)
+	cfg.Changes.DropChangeDump = c.IsSet(flagChangeDump) && !c.Bool(flagChangeDump)
+	return nil
+}
+
+// laterTime says how to give a build a later snapshot time, naming where
+// its time came from: --at, else $SOURCE_DATE_EPOCH.
+func laterTime(c *cli.Context) string {
+	if c.String(flagAt) != "" {
+		return "give this build a later --" + flagAt
+	}
+	return "give this build a later $" + envSourceDateEpoch + ", where its snapshot time came from"
+}
+
+// guardFailure turns an error of a guard into the failure to report,
+// with a hint naming the flag that allows on purpose what it refused; it
+// returns nil if err is not a guard's.
+func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
+	var (
+		mde *generator.MassDeleteError
+		ose *generator.OtherSiteError
+		dde *generator.DumpDroppedError
+		ste *generator.SnapshotTimeError
+	)
+	switch {
+	case errors.Is(err, generator.ErrEmptySource):
+		what := "check SOURCE (did the site's own build fail?)"
+		if cfg.Export != "" {
+			what = "check --" + flagExport + " (did the export fail upstream?)"
+		}
+		also := ""
+		if cfg.Changes.Previous != "" {
+			also = ", which deletes every resource published before,"
+		}
+		return failure(err, fmt.Sprintf("%s; to publish an empty Resource List on purpose%s add --%s", what, also, flagAllowEmpty))
+	case errors.As(err, &mde):
+		return failure(err, fmt.Sprintf("check SOURCE; if these deletions are meant, allow them with --%s %d (or a higher percentage, or all)", flagMaxDelete, mde.Deleted))
+	case errors.As(err, &ose):
+		return failure(err, fmt.Sprintf("check --%s (another site's, such as staging?); to start a new change history at %s on purpose, add --%s", flagPrevious, ose.This, flagNewHistory))
+	case errors.As(err, &dde):
+		flag := flagResourceDump
+		if dde.Capability == rsxml.CapChangeDump {
+			flag = flagChangeDump
+		}
+		return failure(err, fmt.Sprintf("add --%s to keep publishing it, or --%s=false to drop it on purpose", flag, flag))
+	case errors.As(err, &ste):
+		source := "--" + flagAt
+		if c.String(flagAt) == "" {
+			source = "$" + envSourceDateEpoch
+		}
+		return failure(fmt.Errorf("%w (this build's snapshot time, from %s)", err, source),
+			laterTime(c)+", or leave --"+flagAt+" and $"+envSourceDateEpoch+" unset to take the clock")
+	case errors.Is(err, previous.ErrLater) && cfg.FixedTime:
+		return failure(err, "--"+flagPrevious+" must be an earlier build: check it, or "+laterTime(c))
+	}
+	return nil
+}

@@ -1,0 +1,263 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+func TestParseDeleteLimit(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want DeleteLimit
+		bad  bool
+	}{
+		{in: "50%", want: DeleteLimit{N: 50, Percent: true}},
+		{in: "0%", want: DeleteLimit{N: 0, Percent: true}},
+		{in: "100%", want: DeleteLimit{N: 100, Percent: true}},
+		{in: "0", want: DeleteLimit{N: 0}},
+		{in: "250", want: DeleteLimit{N: 250}},
+		{in: "all", want: DeleteLimit{N: -1}},
+		{in: "-1", want: DeleteLimit{N: -1}},
+		{in: "101%", bad: true},
+		{in: "-2", bad: true},
+		{in: "+3", bad: true},
+		{in: "%", bad: true},
+		{in: "half", bad: true},
+		{in: "", bad: true},
+	} {
+		got, err := ParseDeleteLimit(tc.in)
+		if tc.bad != (err != nil) || !tc.bad && got != tc.want {
+			t.Errorf("ParseDeleteLimit(%q) = %+v, %v", tc.in, got, err)
+		}
+		if !tc.bad && tc.in != "-1" && got.String() != tc.in {
+			t.Errorf("%+v.String() = %q, want %q", got, got.String(), tc.in)
+		}
+	}
+}
+
+func TestDeleteLimitAllows(t *testing.T) {
+	half := DefaultDeleteLimit
+	for _, tc := range []struct {
+		limit          DeleteLimit
+		deleted, total int
+		want           bool
+	}{
+		{half, 0, 0, true},
+		{half, 1, 2, true},
+		{half, 2, 2, true},   // a small site: up to minPercentDeletes always
+		{half, 5, 6, true},   // still small
+		{half, 6, 12, true},  // exactly half
+		{half, 7, 12, false}, // more than half
+		{half, 501, 1000, false},
+		{DeleteLimit{N: 10, Percent: true}, 5, 20, true},  // 25%, but no more than minPercentDeletes
+		{DeleteLimit{N: 10, Percent: true}, 6, 20, false}, // 30%
+		{DeleteLimit{N: 0}, 1, 1000, false},
+		{DeleteLimit{N: 0}, 0, 1000, true},
+		{DeleteLimit{N: 3}, 3, 3, true},
+		{DeleteLimit{N: 3}, 4, 1000, false},
+		{DeleteLimit{N: -1}, 1000, 1000, true},
+	} {
+		if got := tc.limit.allows(tc.deleted, tc.total); got != tc.want {
+			t.Errorf("%s allows %d of %d: %v, want %v", tc.limit, tc.deleted, tc.total, got, tc.want)
+		}
+	}
+}
+
+// gdFiles are n files, f00.txt …
+func gdFiles(n int) map[string]string {
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("f%02d.txt", i)] = fmt.Sprintf("file %d", i)
+	}
+	return files
+}
+
+// TestMassDelete: a build that deletes more than half of what was
+// published is refused, and nothing changes; a higher limit lets it
+// through.
+func TestMassDelete(t *testing.T) {
+	tr := acNewTree(t, gdFiles(12), acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	before := acSnapshot(t, out)
+	for i := range 7 {
+		tr.remove(fmt.Sprintf("f%02d.txt", i))
+	}
+	cfg := acConfig(tr.dir, out, acDay(2))
+	cfg.Changes.Previous = out
+	var mde *MassDeleteError
+	_, err := Build(t.Context(), cfg)
+	if !errors.As(err, &mde) || mde.Deleted != 7 || mde.Previous != 12 || mde.Limit != DefaultDeleteLimit {
+		t.Fatalf("error %v, want a MassDeleteError of 7 of 12", err)
+	}
+	if want := "this build would delete 7 of the 12 resources published before (58%), more than the limit of 50%; nothing was published"; err.Error() != want {
+		t.Errorf("error %q\nwant  %q", err, want)
+	}
+	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+
+	cfg.MaxDelete = &DeleteLimit{N: 6}
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &mde) || mde.Limit.String() != "6" {
+		t.Fatalf("a count of 6: error %v", err)
+	}
+	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	cfg.MaxDelete = &DeleteLimit{N: 7}
+	if rep := acBuild(t, cfg); rep.Changes.Deleted != 7 {
+		t.Errorf("%d deleted", rep.Changes.Deleted)
+	}
+}
+
+// TestEmptySourceWithPrevious: an empty source would make every
+// Destination delete everything: refused; allowed on purpose, it deletes
+// everything without a limit on deletions to lift too.
+func TestEmptySourceWithPrevious(t *testing.T) {
+	tr := acNewTree(t, gdFiles(12), acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	before := acSnapshot(t, out)
+	for name := range gdFiles(12) {
+		tr.remove(name)
+	}
+	cfg := acConfig(tr.dir, out, acDay(2))
+	cfg.Changes.Previous = out
+	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrEmptySource) {
+		t.Fatalf("error %v, want ErrEmptySource", err)
+	}
+	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	cfg.AllowEmpty = true
+	if rep := acBuild(t, cfg); rep.Files != 0 || rep.Changes.Deleted != 12 {
+		t.Errorf("%d files, %d deleted", rep.Files, rep.Changes.Deleted)
+	}
+	// Not validated: an empty Resource List, which section 7 allows, fails the official schema.
+}
+
+// TestDumpDropped: a build that would no longer publish the dump the
+// previous build published is refused, unless told to drop it.
+func TestDumpDropped(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	cfg := acConfig(tr.dir, out, acDay(1))
+	cfg.Dump.Enabled = true
+	acBuild(t, cfg)
+	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
+	cfg = acDumpConfig(tr.dir, out, acDay(2)) // the Change Dump, not the Resource Dump
+	before := acSnapshot(t, out)
+	var dde *DumpDroppedError
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Capability != rsxml.CapResourceDump {
+		t.Fatalf("error %v, want the Resource Dump dropped", err)
+	}
+	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	cfg.Changes.DropResourceDump = true
+	acBuild(t, cfg)
+
+	tr.write("new2.txt", "newer", acTime("2024-06-02T12:00:00Z"))
+	cfg = acConfig(tr.dir, out, acDay(3))
+	cfg.Changes.Previous = out
+	before = acSnapshot(t, out)
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Capability != rsxml.CapChangeDump ||
+		!strings.Contains(err.Error(), "the previous build published a Change Dump, and with it the changes its packages carry, which this build would delete") {
+		t.Fatalf("error %v, want the Change Dump dropped", err)
+	}
+	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	cfg.Changes.DropChangeDump = true
+	acBuild(t, cfg)
+	if _, err := os.Stat(filepath.Join(out, DocsDir, changeDumpName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the Change Dump: %v, want it dropped", err)
+	}
+}
+
+// TestBuildsInTheSameSecond: without a fixed time, a build whose clock is
+// not past the previous build's snapshot time takes the second after it.
+func TestBuildsInTheSameSecond(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	clock := acTime("2024-06-02T10:00:00Z")
+	cfg := acConfig(tr.dir, out, time.Time{})
+	cfg.FixedTime = false
+	cfg.now = func() time.Time { return clock.Add(400 * time.Millisecond) }
+	acBuild(t, cfg)
+	cfg.Changes.Previous = out
+	for i, want := range []string{"2024-06-02T10:00:01Z", "2024-06-02T10:00:02Z"} {
+		tr.write(fmt.Sprintf("new%d.txt", i), "new", acTime("2024-06-02T09:00:00Z"))
+		var notices []string
+		cfg.Notice = func(msg string) { notices = append(notices, msg) }
+		rep := acBuild(t, cfg)
+		if rep.Changes.Created != 1 {
+			t.Errorf("build %d: %+v", i+2, rep.Changes)
+		}
+		rl, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+		if rl.MD.At != want || rl.MD.Completed != want {
+			t.Errorf("build %d: at %s, completed %s, want %s", i+2, rl.MD.At, rl.MD.Completed, want)
+		}
+		cl, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist-"+stamp(acTime(want))+".xml"))
+		if cl.MD.Until != want || len(entries) != 1 || entries[0].MD.Datetime != want {
+			t.Errorf("build %d: until %s, %d entries", i+2, cl.MD.Until, len(entries))
+		}
+		if len(notices) != 1 || !strings.Contains(notices[0], "this build's is "+want+", a second after it") {
+			t.Errorf("build %d: notices %q", i+2, notices)
+		}
+	}
+	acValidate(t, out)
+
+	// A clock far behind the previous build is not two builds in a second.
+	before := acSnapshot(t, out)
+	cfg.now = func() time.Time { return clock.Add(-time.Hour) }
+	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "later than the clock") {
+		t.Errorf("error %v", err)
+	}
+	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+}
+
+// TestZeroSnapshotTime: a fixed snapshot time of zero is not taken for
+// no time given.
+func TestZeroSnapshotTime(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	cfg := acConfig(tr.dir, t.TempDir(), time.Time{})
+	if _, err := Build(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "0001-01-01T00:00:00Z is out of range") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestExportEmpty: an export with no records is refused as an empty tree
+// is, and allowed the same way.
+func TestExportEmpty(t *testing.T) {
+	export := writeExport(t, "empty.jsonl", "")
+	cfg := exportCfg(t, export)
+	_, err := Build(t.Context(), cfg)
+	if !errors.Is(err, ErrEmptySource) || err.Error() != "nothing to publish: the record export "+export+" holds no records; nothing was published" {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := os.Stat(cfg.Out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("output after a refused build: %v", err)
+	}
+	cfg.AllowEmpty = true
+	if rep := mustBuild(t, cfg); rep.Files != 0 || rep.Export.ChangeList {
+		t.Errorf("%d listed, change list %v", rep.Files, rep.Export.ChangeList)
+	}
+}
+
+// TestExportEmptyWindow: nothing in the window publishes no Change List,
+// as a tree with nothing changed does: an empty one is invalid against
+// the schema.
+func TestExportEmptyWindow(t *testing.T) {
+	export := writeExport(t, "old.jsonl", `{"loc":"a.html","lastmod":"2020-01-01T00:00:00Z"}`+"\n")
+	cfg := exportCfg(t, export)
+	rep := mustBuild(t, cfg)
+	if rep.Export.ChangeList || !rep.Export.NoChanges || rep.Files != 1 {
+		t.Errorf("change list %v, no changes %v, %d listed", rep.Export.ChangeList, rep.Export.NoChanges, rep.Files)
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Out, DocsDir, "changelist.xml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("changelist.xml: %v, want none", err)
+	}
+	for _, c := range acCapabilities(t, cfg.Out) {
+		if c == rsxml.CapChangeList {
+			t.Errorf("capabilities %q", acCapabilities(t, cfg.Out))
+		}
+	}
+}
