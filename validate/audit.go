@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,12 +50,28 @@ type auditor struct {
 	origin  string
 
 	mu      sync.Mutex
-	skipped map[*docInfo]int
+	skipped map[*docInfo]*unreached
 	audited int
 }
 
+// unreached counts the resources of a document that an audit could not
+// reach, and keeps the first few in the document (whichever job met them
+// first) to name them.
+type unreached struct {
+	n     int
+	first []resource
+}
+
+func (u *unreached) add(r resource) {
+	u.n++
+	i, _ := slices.BinarySearchFunc(u.first, r.line, func(x resource, line int) int { return cmp.Compare(x.line, line) })
+	if i < 3 {
+		u.first = slices.Insert(u.first, i, r)[:min(len(u.first)+1, 3)]
+	}
+}
+
 func newAuditor(st *set, base string, opts Options) *auditor {
-	a := &auditor{st: st, opts: opts, resDir: opts.Resources, skipped: map[*docInfo]int{}}
+	a := &auditor{st: st, opts: opts, resDir: opts.Resources, skipped: map[*docInfo]*unreached{}}
 	if u := cmp.Or(opts.ResourcesURL, base); u != "" {
 		a.resKey = urlKey(u)
 	}
@@ -102,15 +119,25 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 	}
 	g.Wait()
 	for _, d := range st.order {
-		if n := a.skipped[d]; n > 0 {
-			where := "over HTTP on this site (--cross-site fetches the others)"
-			if a.resDir != "" {
-				where = fmt.Sprintf("under %s, where --resources is served (set --resources-url)", cmp.Or(a.resKey, "an unknown URL"))
-			} else if !a.opts.Fetch {
-				where = "anywhere: give --resources DIR or --fetch"
-			}
-			st.s.add(d.name, 0, RuleAuditUnchecked, 0, "%d listed resources were not audited: they are not %s", n, where)
+		u := a.skipped[d]
+		if u == nil {
+			continue
 		}
+		where := "on the site validated, and other sites are not fetched (--cross-site fetches them)"
+		if a.resDir != "" {
+			where = fmt.Sprintf("under %s, where the resources directory is served (give its URL)", cmp.Or(a.resKey, "an unknown URL"))
+		} else if !a.opts.Fetch {
+			where = "in a resources directory, and they are not fetched"
+		}
+		var locs []string
+		for _, r := range u.first {
+			locs = append(locs, clip(r.loc))
+		}
+		names := strings.Join(locs, ", ")
+		if u.n > len(u.first) {
+			names += fmt.Sprintf(" and %d more", u.n-len(u.first))
+		}
+		st.s.add(d.name, 0, RuleAuditUnreached, 0, "%d listed resources could not be audited, as they are not %s: %s", u.n, where, names)
 	}
 	st.audited += a.audited
 }
@@ -120,19 +147,24 @@ func (a *auditor) check(ctx context.Context, j auditJob) {
 	loc := urlKey(j.r.loc)
 	// A dump's packages are published beside its documents: look for them
 	// there first.
-	rel := filepath.FromSlash(strings.TrimPrefix(loc, a.docsKey))
-	inDocs := a.resDir != "" && j.r.pkg && a.docsKey != "" && strings.HasPrefix(loc, a.docsKey) &&
-		filepath.IsLocal(rel) && regularFile(filepath.Join(a.docsDir, rel))
+	rel, inDocs := keyPath(loc, a.docsKey)
+	inDocs = inDocs && a.resDir != "" && j.r.pkg && regularFile(filepath.Join(a.docsDir, filepath.FromSlash(rel)))
 	switch {
 	case inDocs:
-		a.checkFile(j, a.docsDir, strings.TrimPrefix(loc, a.docsKey))
+		a.checkFile(j, a.docsDir, rel, true)
 	case a.resDir != "" && a.resKey != "" && strings.HasPrefix(loc, a.resKey):
-		a.checkFile(j, a.resDir, strings.TrimPrefix(loc, a.resKey))
+		rel, ok := keyPath(loc, a.resKey)
+		a.checkFile(j, a.resDir, rel, ok)
 	case a.opts.Fetch && IsURL(j.r.loc) && (a.opts.CrossSite || a.origin != "" && sameOrigin(j.r.loc, a.origin)):
 		a.checkURL(ctx, j)
 	default:
 		a.mu.Lock()
-		a.skipped[j.d]++
+		u := a.skipped[j.d]
+		if u == nil {
+			u = &unreached{}
+			a.skipped[j.d] = u
+		}
+		u.add(j.r)
 		a.mu.Unlock()
 		return
 	}
@@ -150,8 +182,10 @@ func (a *auditor) missing(j auditJob, format string, args ...any) {
 	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, 0, "%s: "+format, append([]any{clip(j.r.loc)}, args...)...)
 }
 
-func (a *auditor) checkFile(j auditJob, dir, rel string) {
-	if rel == "" || strings.Contains(rel, "?") || !filepath.IsLocal(filepath.FromSlash(rel)) {
+// checkFile audits the file rel of dir; ok false says the URL names no
+// file (keyPath).
+func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
+	if !ok {
 		a.missing(j, "no file of %s has this URL", dir)
 		return
 	}

@@ -124,8 +124,8 @@ func (l *dirLoader) inScope(u string) bool {
 }
 
 func (l *dirLoader) load(_ context.Context, st *set, u string) (*docInfo, string) {
-	rel := strings.TrimPrefix(urlKey(u), l.baseKey)
-	if rel == "" || strings.Contains(rel, "?") || !filepath.IsLocal(filepath.FromSlash(rel)) {
+	rel, ok := keyPath(urlKey(u), l.baseKey)
+	if !ok {
 		return nil, fmt.Sprintf("no document of %s is served there", l.label)
 	}
 	return l.loadRel(st.s, rel, u)
@@ -213,9 +213,9 @@ func (l *dirLoader) setBase(st *set, base string) {
 // between them: the prefix that, followed by the relative path of a
 // document, gives the most link targets.
 func inferBase(docs []*docInfo) string {
-	rels := make(map[string]bool, len(docs))
+	rels := make(map[string]bool, len(docs)) // as they are in URL keys
 	for _, d := range docs {
-		rels[d.rel] = true
+		rels[uri.EscapePath(d.rel)] = true
 	}
 	votes := map[string]int{}
 	for _, d := range docs {

@@ -114,6 +114,7 @@ const (
 	RuleAuditHash      = "audit-hash"
 	RuleAuditType      = "audit-type"
 	RuleAuditUnchecked = "audit-unchecked"
+	RuleAuditUnreached = "audit-unreached"
 	RuleDumpManifest   = "dump-manifest"
 )
 
@@ -178,7 +179,8 @@ var catalogue = []Rule{
 	{RuleAuditLength, "§7", Error, "a resource has the length its entry gives (audit)"},
 	{RuleAuditHash, "§7", Error, "a resource has the digests its entry gives (audit)"},
 	{RuleAuditType, "§7", Warning, "a resource is served with the type its entry gives (audit over HTTP)"},
-	{RuleAuditUnchecked, "§7", Warning, "a resource could not be audited: a digest algorithm this validator does not compute, or a location outside the audited tree"},
+	{RuleAuditUnchecked, "§7", Warning, "a digest could not be audited: an algorithm this validator does not compute"},
+	{RuleAuditUnreached, "§10.1", Error, "every listed resource is within the audit's reach: under the URL the resources directory is served at, or on the site validated (other sites with --cross-site)"},
 	{RuleDumpManifest, "§11.2, §13.2", Error, "a dump's ZIP package holds its manifest as manifest.xml at the top level, and it is a valid manifest (audit)"},
 }
 
