@@ -9,17 +9,18 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/zeebo/blake3"
 	"golang.org/x/sync/errgroup"
@@ -211,21 +212,22 @@ func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
 	}
 }
 
+// checkURL downloads the resource of j and audits it. Options.Timeout
+// bounds the whole request, body included, and no more than one byte past
+// the entry's length is read.
 func (a *auditor) checkURL(ctx context.Context, j auditJob) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 	defer cancel()
-	timer := time.AfterFunc(a.opts.Timeout, cancel)
-	defer timer.Stop()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, j.r.loc, nil)
 	if err != nil {
-		a.missing(j, "%v", err)
+		a.missing(j, "cannot be requested: %v", err)
 		return
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept-Encoding", "identity") // length and digests are those of the bytes served
 	resp, err := a.opts.Client.Do(req)
 	if err != nil {
-		a.missing(j, "%v", err)
+		a.missing(j, "%v", a.late(ctx, err))
 		return
 	}
 	defer resp.Body.Close()
@@ -238,7 +240,10 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 			a.st.s.add(j.d.name, j.r.line, RuleAuditType, 0, "%s is served as %s; its entry says type=%q", clip(j.r.loc), mt, j.r.typ)
 		}
 	}
-	body := io.Reader(&idleReader{r: resp.Body, timer: timer, d: a.opts.Timeout})
+	body := io.Reader(&lateReader{r: resp.Body, ctx: ctx, a: a})
+	if want, ok := parseInteger(j.r.length); ok && want >= 0 {
+		body = io.LimitReader(body, want+1) // one byte more tells a longer body
+	}
 	if !j.r.pkg {
 		a.compare(j.d.name, j.r, body)
 		return
@@ -250,27 +255,43 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
-	a.compare(j.d.name, j.r, io.TeeReader(body, tmp))
-	a.checkPackage(j, tmp.Name())
+	if a.compare(j.d.name, j.r, io.TeeReader(body, tmp)) {
+		a.checkPackage(j, tmp.Name())
+	}
 }
 
-// idleReader pushes back a timer at each read: a download may take long,
-// but not stall for longer than d.
-type idleReader struct {
-	r     io.Reader
-	timer *time.Timer
-	d     time.Duration
+// late says that the request of ctx ran out of time, rather than err, if
+// it did.
+func (a *auditor) late(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no complete answer within %s", a.opts.Timeout)
+	}
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
 }
 
-func (ir *idleReader) Read(p []byte) (int, error) {
-	n, err := ir.r.Read(p)
-	ir.timer.Reset(ir.d)
+// lateReader reads a body, and says when its request ran out of time.
+type lateReader struct {
+	r   io.Reader
+	ctx context.Context
+	a   *auditor
+}
+
+func (lr *lateReader) Read(p []byte) (int, error) {
+	n, err := lr.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = lr.a.late(lr.ctx, err)
+	}
 	return n, err
 }
 
 // compare reads r once through every digest the entry gives and reports
-// a length or digest other than the entry's.
-func (a *auditor) compare(doc string, res resource, r io.Reader) {
+// a length or digest other than the entry's. r may stop one byte past the
+// entry's length. It reports whether r was read to its end with the
+// length of the entry.
+func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	type digest struct {
 		alg, want string
 		h         hash.Hash
@@ -295,17 +316,22 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) {
 	n, err := io.Copy(io.MultiWriter(append(ws, io.Discard)...), r)
 	if err != nil {
 		a.st.s.add(doc, res.line, RuleAuditMissing, 0, "%s: reading it failed after %d bytes: %v", clip(res.loc), n, unwrapPath(err))
-		return
+		return false
 	}
 	if want, ok := parseInteger(res.length); ok && want != n {
-		a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
-		return
+		if n > want {
+			a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has more than the %s bytes its entry gives as length (reading stopped there; so its digests differ too)", clip(res.loc), res.length)
+		} else {
+			a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
+		}
+		return false
 	}
 	for _, d := range ds {
 		if got := hex.EncodeToString(d.h.Sum(nil)); got != d.want {
 			a.st.s.add(doc, res.line, RuleAuditHash, 0, "%s has %s:%s; its entry says %s:%s", clip(res.loc), d.alg, got, d.alg, d.want)
 		}
 	}
+	return true
 }
 
 // checkPackage checks the ZIP package of a dump's entry: its manifest.xml,

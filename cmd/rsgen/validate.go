@@ -39,7 +39,7 @@ func validateCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagFetch, Usage: "audit a site over HTTP: download every listed resource"},
 			&cli.BoolFlag{Name: flagCrossSite, Usage: "follow links, and fetch resources, on other hosts too"},
 			&cli.IntFlag{Name: flagMaxDocuments, Value: validate.DefaultMaxDocuments, Usage: "check at most `N` documents per directory or site"},
-			&cli.DurationFlag{Name: flagTimeout, Value: validate.DefaultTimeout, Usage: "give up on an HTTP request after `DURATION` without an answer or a byte"},
+			&cli.DurationFlag{Name: flagTimeout, Value: validate.DefaultTimeout, Usage: "give up on an HTTP request, its whole body included, after `DURATION`"},
 			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: validate.DefaultJobs, Usage: "resources audited at once"},
 			&cli.BoolFlag{Name: flagRules, Usage: "list the rules and exit"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print findings only, no summary"},
