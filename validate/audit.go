@@ -56,8 +56,8 @@ type auditor struct {
 }
 
 // unreached counts the resources of a document that an audit could not
-// reach, and keeps the first few in the document (whichever job met them
-// first) to name them.
+// reach, and keeps the first three by line to name them (the same
+// whatever the order the jobs met them in).
 type unreached struct {
 	n     int
 	first []resource
@@ -124,11 +124,9 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 		if u == nil {
 			continue
 		}
-		where := "on the site validated, and other sites are not fetched (--cross-site fetches them)"
+		where := "on the site validated, and other sites are not fetched"
 		if a.resDir != "" {
-			where = fmt.Sprintf("under %s, where the resources directory is served (give its URL)", cmp.Or(a.resKey, "an unknown URL"))
-		} else if !a.opts.Fetch {
-			where = "in a resources directory, and they are not fetched"
+			where = fmt.Sprintf("under %s, where the resources directory is served", cmp.Or(a.resKey, "an unknown URL"))
 		}
 		var locs []string
 		for _, r := range u.first {
@@ -138,7 +136,7 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 		if u.n > len(u.first) {
 			names += fmt.Sprintf(" and %d more", u.n-len(u.first))
 		}
-		st.s.add(d.name, 0, RuleAuditUnreached, 0, "%d listed resources could not be audited, as they are not %s: %s", u.n, where, names)
+		st.s.add(d.name, 0, RuleAuditUnreached, 0, "%d of the listed resources could not be audited, being out of reach (not %s): %s", u.n, where, names)
 	}
 	st.audited += a.audited
 }

@@ -16,7 +16,7 @@ import (
 // oddNames are file names whose URLs are easy to get wrong: a "?" or "#"
 // that would start a query or fragment, a "%" that starts no escape, a
 // control character, sub-delimiters, non-ASCII and a space.
-var oddNames = []string{"what?.txt", "a#b.txt", "p%zz.txt", "tab\t.txt", "a+b=c&d$e:f@g.txt", "café é.txt", "plain.txt"}
+var oddNames = []string{"new\nline.txt", "what?.txt", "a#b.txt", "p%zz.txt", "tab\t.txt", "a+b=c&d$e:f@g.txt", "café é.txt", "plain.txt"}
 
 // oddSite builds a site of oddNames in place, with its documents.
 func oddSite(t *testing.T, base string) string {

@@ -119,9 +119,23 @@ func runValidate(c *cli.Context) error {
 		}
 	}
 	if !rep.Valid(strict) {
-		return &exitError{code: exitFailure, err: errors.New("")}
+		return &exitError{code: exitFailure, err: errors.New(""), hint: validateHint(rep, opts)}
 	}
 	return nil
+}
+
+// validateHint names the flag that lets an audit reach the resources it
+// could not, if there were any.
+func validateHint(rep *validate.Report, opts validate.Options) string {
+	switch {
+	case rep.ByRule[validate.RuleAuditUnreached] == 0:
+		return ""
+	case opts.Resources != "":
+		return "--resources-url URL says where the --resources directory is served"
+	case !opts.CrossSite:
+		return "--cross-site fetches the resources of other hosts too"
+	}
+	return ""
 }
 
 // summary is the last line of a text report.
