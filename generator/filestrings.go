@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // fileStrings returns the Path, Loc and Hash of the Resource of the file
@@ -15,7 +16,7 @@ import (
 // (docs/PERFORMANCE.md, "Memory").
 func fileStrings(base BaseURL, rel string, set hashing.Set, sum []byte) (path, loc, hash string, err error) {
 	var sb strings.Builder
-	sb.Grow(len(base.s) + escapedLen(rel) + set.FormatLen()) // the exact size: one allocation
+	sb.Grow(len(base.s) + uri.EscapedPathLen(rel) + set.FormatLen()) // the exact size: one allocation
 	sb.WriteString(base.s)
 	appendEscapedPath(&sb, rel)
 	n := sb.Len()
@@ -33,15 +34,9 @@ func fileStrings(base BaseURL, rel string, set hashing.Set, sum []byte) (path, l
 	return path, loc, hash, nil
 }
 
-// escapedLen is the length of rel once appendEscapedPath has encoded it
-// (a test holds the two to the same set of bytes).
-func escapedLen(rel string) int {
-	n := len(rel)
-	for i := 0; i < len(rel); i++ {
-		if c := rel[i]; !(c == '/' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-			c == '-' || c == '.' || c == '_' || c == '~') {
-			n += 2
-		}
-	}
-	return n
+// appendEscapedPath writes rel as the build publishes it
+// (uri.AppendEscapedPath), without allocating for paths of common length.
+func appendEscapedPath(sb *strings.Builder, rel string) {
+	var buf [512]byte
+	sb.Write(uri.AppendEscapedPath(buf[:0], rel))
 }

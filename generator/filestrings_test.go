@@ -45,19 +45,6 @@ func TestFileStrings(t *testing.T) {
 	}
 }
 
-// TestEscapedLen holds escapedLen to what appendEscapedPath writes, byte
-// by byte.
-func TestEscapedLen(t *testing.T) {
-	for c := range 256 {
-		s := string([]byte{byte(c)})
-		var sb strings.Builder
-		appendEscapedPath(&sb, s)
-		if got := escapedLen(s); got != sb.Len() {
-			t.Errorf("byte %#x: escapedLen %d, appendEscapedPath wrote %d", c, got, sb.Len())
-		}
-	}
-}
-
 func allBytes() string {
 	b := make([]byte, 0, 255)
 	for c := 1; c < 256; c++ {

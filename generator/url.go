@@ -130,36 +130,14 @@ func (b BaseURL) HasPath() bool {
 }
 
 // Resolve returns the URL of rel, a slash-separated path relative to the
-// base, with each segment percent-encoded from its bytes.
+// base, with each segment percent-encoded from its bytes
+// (uri.AppendEscapedPath, the one mapping from paths to URLs).
 func (b BaseURL) Resolve(rel string) (string, error) {
-	var sb strings.Builder
-	sb.Grow(len(b.s) + len(rel)*3/2)
-	sb.WriteString(b.s)
-	appendEscapedPath(&sb, rel)
-	if sb.Len() > MaxLocLength {
+	u := uri.AppendEscapedPath(append(make([]byte, 0, len(b.s)+len(rel)*3/2), b.s...), rel)
+	if len(u) > MaxLocLength {
 		return "", ErrLocTooLong
 	}
-	return sb.String(), nil
-}
-
-// appendEscapedPath writes rel with every byte but the RFC 3986
-// unreserved characters (A-Z a-z 0-9 - . _ ~) and the slashes between
-// segments percent-encoded, in upper-case hex. Encoding the sub-delimiters
-// too costs nothing and spares Destinations the servers that read "+" as a
-// space or ";" as a parameter.
-func appendEscapedPath(sb *strings.Builder, rel string) {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(rel); i++ {
-		c := rel[i]
-		if c == '/' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-			c == '-' || c == '.' || c == '_' || c == '~' {
-			sb.WriteByte(c)
-			continue
-		}
-		sb.WriteByte('%')
-		sb.WriteByte(hex[c>>4])
-		sb.WriteByte(hex[c&15])
-	}
+	return string(u), nil
 }
 
 // RelPath returns the path of loc relative to the base, decoded, and

@@ -9,16 +9,18 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/zeebo/blake3"
 	"golang.org/x/sync/errgroup"
@@ -49,12 +51,28 @@ type auditor struct {
 	origin  string
 
 	mu      sync.Mutex
-	skipped map[*docInfo]int
+	skipped map[*docInfo]*unreached
 	audited int
 }
 
+// unreached counts the resources of a document that an audit could not
+// reach, and keeps the first three by line to name them (the same
+// whatever the order the jobs met them in).
+type unreached struct {
+	n     int
+	first []resource
+}
+
+func (u *unreached) add(r resource) {
+	u.n++
+	i, _ := slices.BinarySearchFunc(u.first, r.line, func(x resource, line int) int { return cmp.Compare(x.line, line) })
+	if i < 3 {
+		u.first = slices.Insert(u.first, i, r)[:min(len(u.first)+1, 3)]
+	}
+}
+
 func newAuditor(st *set, base string, opts Options) *auditor {
-	a := &auditor{st: st, opts: opts, resDir: opts.Resources, skipped: map[*docInfo]int{}}
+	a := &auditor{st: st, opts: opts, resDir: opts.Resources, skipped: map[*docInfo]*unreached{}}
 	if u := cmp.Or(opts.ResourcesURL, base); u != "" {
 		a.resKey = urlKey(u)
 	}
@@ -102,15 +120,23 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 	}
 	g.Wait()
 	for _, d := range st.order {
-		if n := a.skipped[d]; n > 0 {
-			where := "over HTTP on this site (--cross-site fetches the others)"
-			if a.resDir != "" {
-				where = fmt.Sprintf("under %s, where --resources is served (set --resources-url)", cmp.Or(a.resKey, "an unknown URL"))
-			} else if !a.opts.Fetch {
-				where = "anywhere: give --resources DIR or --fetch"
-			}
-			st.s.add(d.name, 0, RuleAuditUnchecked, 0, "%d listed resources were not audited: they are not %s", n, where)
+		u := a.skipped[d]
+		if u == nil {
+			continue
 		}
+		where := "on the site validated, and other sites are not fetched"
+		if a.resDir != "" {
+			where = fmt.Sprintf("under %s, where the resources directory is served", cmp.Or(a.resKey, "an unknown URL"))
+		}
+		var locs []string
+		for _, r := range u.first {
+			locs = append(locs, clip(r.loc))
+		}
+		names := strings.Join(locs, ", ")
+		if u.n > len(u.first) {
+			names += fmt.Sprintf(" and %d more", u.n-len(u.first))
+		}
+		st.s.add(d.name, 0, RuleAuditUnreached, 0, "%d of the listed resources could not be audited, being out of reach (not %s): %s", u.n, where, names)
 	}
 	st.audited += a.audited
 }
@@ -120,19 +146,24 @@ func (a *auditor) check(ctx context.Context, j auditJob) {
 	loc := urlKey(j.r.loc)
 	// A dump's packages are published beside its documents: look for them
 	// there first.
-	rel := filepath.FromSlash(strings.TrimPrefix(loc, a.docsKey))
-	inDocs := a.resDir != "" && j.r.pkg && a.docsKey != "" && strings.HasPrefix(loc, a.docsKey) &&
-		filepath.IsLocal(rel) && regularFile(filepath.Join(a.docsDir, rel))
+	rel, inDocs := keyPath(loc, a.docsKey)
+	inDocs = inDocs && a.resDir != "" && j.r.pkg && regularFile(filepath.Join(a.docsDir, filepath.FromSlash(rel)))
 	switch {
 	case inDocs:
-		a.checkFile(j, a.docsDir, strings.TrimPrefix(loc, a.docsKey))
+		a.checkFile(j, a.docsDir, rel, true)
 	case a.resDir != "" && a.resKey != "" && strings.HasPrefix(loc, a.resKey):
-		a.checkFile(j, a.resDir, strings.TrimPrefix(loc, a.resKey))
+		rel, ok := keyPath(loc, a.resKey)
+		a.checkFile(j, a.resDir, rel, ok)
 	case a.opts.Fetch && IsURL(j.r.loc) && (a.opts.CrossSite || a.origin != "" && sameOrigin(j.r.loc, a.origin)):
 		a.checkURL(ctx, j)
 	default:
 		a.mu.Lock()
-		a.skipped[j.d]++
+		u := a.skipped[j.d]
+		if u == nil {
+			u = &unreached{}
+			a.skipped[j.d] = u
+		}
+		u.add(j.r)
 		a.mu.Unlock()
 		return
 	}
@@ -150,8 +181,10 @@ func (a *auditor) missing(j auditJob, format string, args ...any) {
 	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, 0, "%s: "+format, append([]any{clip(j.r.loc)}, args...)...)
 }
 
-func (a *auditor) checkFile(j auditJob, dir, rel string) {
-	if rel == "" || strings.Contains(rel, "?") || !filepath.IsLocal(filepath.FromSlash(rel)) {
+// checkFile audits the file rel of dir; ok false says the URL names no
+// file (keyPath).
+func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
+	if !ok {
 		a.missing(j, "no file of %s has this URL", dir)
 		return
 	}
@@ -177,21 +210,22 @@ func (a *auditor) checkFile(j auditJob, dir, rel string) {
 	}
 }
 
+// checkURL downloads the resource of j and audits it. Options.Timeout
+// bounds the whole request, body included, and no more than one byte past
+// the entry's length is read.
 func (a *auditor) checkURL(ctx context.Context, j auditJob) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 	defer cancel()
-	timer := time.AfterFunc(a.opts.Timeout, cancel)
-	defer timer.Stop()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, j.r.loc, nil)
 	if err != nil {
-		a.missing(j, "%v", err)
+		a.missing(j, "cannot be requested: %v", err)
 		return
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept-Encoding", "identity") // length and digests are those of the bytes served
 	resp, err := a.opts.Client.Do(req)
 	if err != nil {
-		a.missing(j, "%v", err)
+		a.missing(j, "%v", a.late(ctx, err))
 		return
 	}
 	defer resp.Body.Close()
@@ -204,7 +238,10 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 			a.st.s.add(j.d.name, j.r.line, RuleAuditType, 0, "%s is served as %s; its entry says type=%q", clip(j.r.loc), mt, j.r.typ)
 		}
 	}
-	body := io.Reader(&idleReader{r: resp.Body, timer: timer, d: a.opts.Timeout})
+	body := io.Reader(&lateReader{r: resp.Body, ctx: ctx, a: a})
+	if want, ok := parseInteger(j.r.length); ok && want >= 0 {
+		body = io.LimitReader(body, want+1) // one byte more tells a longer body
+	}
 	if !j.r.pkg {
 		a.compare(j.d.name, j.r, body)
 		return
@@ -216,27 +253,43 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
-	a.compare(j.d.name, j.r, io.TeeReader(body, tmp))
-	a.checkPackage(j, tmp.Name())
+	if a.compare(j.d.name, j.r, io.TeeReader(body, tmp)) {
+		a.checkPackage(j, tmp.Name())
+	}
 }
 
-// idleReader pushes back a timer at each read: a download may take long,
-// but not stall for longer than d.
-type idleReader struct {
-	r     io.Reader
-	timer *time.Timer
-	d     time.Duration
+// late says that the request of ctx ran out of time, rather than err, if
+// it did.
+func (a *auditor) late(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no complete answer within %s", a.opts.Timeout)
+	}
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
 }
 
-func (ir *idleReader) Read(p []byte) (int, error) {
-	n, err := ir.r.Read(p)
-	ir.timer.Reset(ir.d)
+// lateReader reads a body, and says when its request ran out of time.
+type lateReader struct {
+	r   io.Reader
+	ctx context.Context
+	a   *auditor
+}
+
+func (lr *lateReader) Read(p []byte) (int, error) {
+	n, err := lr.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = lr.a.late(lr.ctx, err)
+	}
 	return n, err
 }
 
 // compare reads r once through every digest the entry gives and reports
-// a length or digest other than the entry's.
-func (a *auditor) compare(doc string, res resource, r io.Reader) {
+// a length or digest other than the entry's. r may stop one byte past the
+// entry's length. It reports whether r was read to its end with the
+// length of the entry.
+func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	type digest struct {
 		alg, want string
 		h         hash.Hash
@@ -261,17 +314,22 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) {
 	n, err := io.Copy(io.MultiWriter(append(ws, io.Discard)...), r)
 	if err != nil {
 		a.st.s.add(doc, res.line, RuleAuditMissing, 0, "%s: reading it failed after %d bytes: %v", clip(res.loc), n, unwrapPath(err))
-		return
+		return false
 	}
 	if want, ok := parseInteger(res.length); ok && want != n {
-		a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
-		return
+		if n > want {
+			a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has more than the %s bytes its entry gives as length (reading stopped there; so its digests differ too)", clip(res.loc), res.length)
+		} else {
+			a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
+		}
+		return false
 	}
 	for _, d := range ds {
 		if got := hex.EncodeToString(d.h.Sum(nil)); got != d.want {
 			a.st.s.add(doc, res.line, RuleAuditHash, 0, "%s has %s:%s; its entry says %s:%s", clip(res.loc), d.alg, got, d.alg, d.want)
 		}
 	}
+	return true
 }
 
 // checkPackage checks the ZIP package of a dump's entry: its manifest.xml,

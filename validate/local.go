@@ -5,13 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // Path validates a file, or every document of a directory and the links
@@ -123,8 +124,8 @@ func (l *dirLoader) inScope(u string) bool {
 }
 
 func (l *dirLoader) load(_ context.Context, st *set, u string) (*docInfo, string) {
-	rel := strings.TrimPrefix(urlKey(u), l.baseKey)
-	if rel == "" || strings.Contains(rel, "?") || !filepath.IsLocal(filepath.FromSlash(rel)) {
+	rel, ok := keyPath(urlKey(u), l.baseKey)
+	if !ok {
 		return nil, fmt.Sprintf("no document of %s is served there", l.label)
 	}
 	return l.loadRel(st.s, rel, u)
@@ -202,7 +203,7 @@ func (l *dirLoader) setBase(st *set, base string) {
 	l.base, l.baseKey = base, urlKey(base)
 	for _, d := range st.order {
 		if d.rel != "" {
-			d.url = base + escapePath(d.rel)
+			d.url = docURL(base, d.rel)
 			st.byKey[urlKey(d.url)] = d
 		}
 	}
@@ -212,9 +213,9 @@ func (l *dirLoader) setBase(st *set, base string) {
 // between them: the prefix that, followed by the relative path of a
 // document, gives the most link targets.
 func inferBase(docs []*docInfo) string {
-	rels := make(map[string]bool, len(docs))
+	rels := make(map[string]bool, len(docs)) // as they are in URL keys
 	for _, d := range docs {
-		rels[d.rel] = true
+		rels[uri.EscapePath(d.rel)] = true
 	}
 	votes := map[string]int{}
 	for _, d := range docs {
@@ -240,14 +241,9 @@ func inferBase(docs []*docInfo) string {
 	return best
 }
 
-// escapePath percent-encodes the segments of a relative path.
-func escapePath(rel string) string {
-	segs := strings.Split(rel, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
-}
+// docURL returns the URL of the file rel of a directory served at base:
+// the URL the build publishes for it.
+func docURL(base, rel string) string { return base + uri.EscapePath(rel) }
 
 // unwrapPath drops the operation and path of a *fs.PathError: findings
 // name the document already.

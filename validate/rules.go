@@ -114,15 +114,16 @@ const (
 	RuleAuditHash      = "audit-hash"
 	RuleAuditType      = "audit-type"
 	RuleAuditUnchecked = "audit-unchecked"
+	RuleAuditUnreached = "audit-unreached"
 	RuleDumpManifest   = "dump-manifest"
 )
 
 // catalogue lists every rule, in the order the documentation gives them.
 var catalogue = []Rule{
-	{RuleXML, "§7", Error, "the document is well-formed XML in UTF-8, without a DOCTYPE, and can be read"},
+	{RuleXML, "§7", Error, "the document is well-formed XML in UTF-8 (a UTF-16 or UTF-32 document is refused for its encoding), without a DOCTYPE, and can be read"},
 	{RuleRoot, "§7", Error, "the root is a Sitemap <urlset> or <sitemapindex> in namespace " + nsSitemap},
-	{RuleSchema, "schema", Error, "elements and attributes are where the official schemas allow them, in their order, with valid <changefreq> and <priority>"},
-	{RuleForeign, "schema", Warning, "elements of other namespaces inside an entry: the official schemas' strict wildcard rejects them"},
+	{RuleSchema, "schema", Error, "elements and attributes are where the official schemas allow them, in their order, with valid <changefreq> and <priority>; an element of the ResourceSync namespace other than <rs:md> and <rs:ln> (the <rs:size> old resync wrote) is an error"},
+	{RuleForeign, "schema", Warning, "elements of other namespaces inside an entry: the official schemas' strict wildcard rejects them (an undeclared element of the ResourceSync namespace is a schema error)"},
 	{RuleRootMD, "§7", Error, "the root has exactly one <rs:md>"},
 	{RuleCapability, "§7", Error, "the root <rs:md> has a capability, one of the spec's eight"},
 	{RuleNotIndex, "§9, §11.2, §13.2", Error, "a Capability List or a manifest is a <urlset>, never a <sitemapindex>"},
@@ -143,7 +144,7 @@ var catalogue = []Rule{
 	{RuleType, "§7", Error, "type is a bare media type (type/subtype, RFC 6838), without parameters"},
 	{RuleTypePattern, "schema", Warning, "type matches the schema's pattern [\\w-]+/[\\w-]+, which rejects correct IANA names with dots (application/vnd.ms-excel)"},
 	{RuleLoc, "§7, schema", Error, "<loc> is an absolute URI of 12 to 2,048 characters"},
-	{RuleLocEscape, "§7", Warning, "<loc> is percent-encoded: no spaces, non-ASCII or other characters URIs cannot carry"},
+	{RuleLocEscape, "§7", Warning, "<loc> is percent-encoded: no spaces, non-ASCII or other characters URIs cannot carry, and no raw # or ? that a name holds (…/what?.txt names …/what; a ? before name=value pairs is taken for a query)"},
 	{RuleDuplicateLoc, "§10.1, §11.2", Error, "a resource appears once in a Resource List or Resource Dump Manifest"},
 	{RuleLink, "§7, schema", Error, "every <rs:ln> has rel and href, and href is a URI"},
 	{RuleRel, "§7", Warning, "rel values are registered relation types (lower case) or absolute URIs"},
@@ -178,7 +179,8 @@ var catalogue = []Rule{
 	{RuleAuditLength, "§7", Error, "a resource has the length its entry gives (audit)"},
 	{RuleAuditHash, "§7", Error, "a resource has the digests its entry gives (audit)"},
 	{RuleAuditType, "§7", Warning, "a resource is served with the type its entry gives (audit over HTTP)"},
-	{RuleAuditUnchecked, "§7", Warning, "a resource could not be audited: a digest algorithm this validator does not compute, or a location outside the audited tree"},
+	{RuleAuditUnchecked, "§7", Warning, "a digest could not be audited: an algorithm this validator does not compute"},
+	{RuleAuditUnreached, "§10.1", Error, "every listed resource is within the audit's reach: under the URL the resources directory is served at, or on the site validated (other sites with --cross-site)"},
 	{RuleDumpManifest, "§11.2, §13.2", Error, "a dump's ZIP package holds its manifest as manifest.xml at the top level, and it is a valid manifest (audit)"},
 }
 

@@ -3,10 +3,12 @@ package validate
 import (
 	"context"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // A set is the documents of one directory or one site, validated
@@ -105,28 +107,39 @@ func refs(d *docInfo) []string {
 	return out
 }
 
-// urlKey normalizes a URL for lookups: scheme and host in lower case,
-// without a default port or fragment, the path decoded.
+// urlKey normalizes a URL for lookups: uri.Normalize's form (scheme and
+// host in lower case, without a default port, the path percent-encoded as
+// the build writes it), without a fragment. Unlike a decoded path, it
+// keeps a "?" of a name (%3F) apart from the start of a query, and it is
+// a URL whatever bytes a name holds.
 func urlKey(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		return raw
-	}
-	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-	if scheme == "http" {
-		host = strings.TrimSuffix(host, ":80")
-	} else if scheme == "https" {
-		host = strings.TrimSuffix(host, ":443")
-	}
-	p := u.Path
-	if p == "" && host != "" {
-		p = "/"
-	}
-	k := scheme + "://" + host + p
-	if u.RawQuery != "" {
-		k += "?" + u.RawQuery
+	k := uri.Normalize(strings.TrimSpace(raw))
+	if i := strings.IndexByte(k, '#'); i >= 0 {
+		k = k[:i]
 	}
 	return k
+}
+
+// keyPath returns the slash-separated path, decoded, of the file that the
+// URL key k names under the URL key prefix, and whether k names one at
+// all: a key with a query, or whose path has an empty, "." or ".."
+// segment or, once decoded, a slash or NUL byte within a segment, names
+// no file.
+func keyPath(k, prefix string) (string, bool) {
+	rel, ok := strings.CutPrefix(k, prefix)
+	if !ok || rel == "" || prefix == "" || strings.IndexByte(rel, '?') >= 0 {
+		return "", false
+	}
+	segs := strings.Split(rel, "/")
+	for i, seg := range segs {
+		d, ok := uri.UnescapeSegment(seg)
+		if !ok || d == "" || d == "." || d == ".." {
+			return "", false
+		}
+		segs[i] = d
+	}
+	p := strings.Join(segs, "/")
+	return p, filepath.IsLocal(filepath.FromSlash(p))
 }
 
 // sameOrigin reports whether a and b have the same scheme, host and port.

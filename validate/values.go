@@ -290,10 +290,18 @@ func checkPri(v string) string {
 // checkPath checks a path against the schema's pattern /.*[^/] (a whole
 // match, and "." does not match a line break).
 func checkPath(v string) string {
-	if len(v) < 2 || v[0] != '/' || v[len(v)-1] == '/' || strings.ContainsAny(v, "\r\n") {
-		return fmt.Sprintf("path=%q does not match the schema's pattern /.*[^/]: it starts with /, does not end with /, and is on one line", v)
+	var why string
+	switch {
+	case v == "" || v[0] != '/':
+		why = "it does not start with /"
+	case v[len(v)-1] == '/':
+		why = "it ends with /"
+	case strings.ContainsAny(v, "\r\n"):
+		why = "it has a line break"
+	default:
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("path=%q does not match the schema's pattern /.*[^/]: %s", v, why)
 }
 
 // checkType checks a media type. bad says it is not a bare media type at
@@ -412,9 +420,28 @@ func checkLoc(v string) (bad, escape string) {
 	if len(v) >= 12 && len(v) <= 2048 && isPlainURL(v) {
 		// What checkLocFully accepts without a word, recognized without
 		// parsing: the <loc>s of nearly every list (FuzzPlainURL).
-		return "", ""
+		return "", rawDelimiter(v)
 	}
-	return checkLocFully(v)
+	bad, escape = checkLocFully(v)
+	if bad == "" && escape == "" {
+		escape = rawDelimiter(v)
+	}
+	return bad, escape
+}
+
+// rawDelimiter says when a <loc> holds a raw "#", or a raw "?" followed by
+// what does not look like a query (no "="): as a "?" or "#" of a file name
+// written unescaped does (…/what?.txt), which makes the URL name another
+// resource (…/what). A query of name=value pairs is taken as meant.
+func rawDelimiter(v string) string {
+	rest, _, hasFrag := strings.Cut(v, "#")
+	if hasFrag {
+		return fmt.Sprintf("<loc> %q has a raw #, which starts a fragment: the URL names %s, which is what Destinations fetch; a # in a name is written %%23", clip(v), clip(rest))
+	}
+	if path, query, ok := strings.Cut(v, "?"); ok && !strings.Contains(query, "=") {
+		return fmt.Sprintf("<loc> %q has a raw ?, which starts a query: the URL names %s with the query %q; a ? in a name is written %%3F", clip(v), clip(path), clip(query))
+	}
+	return ""
 }
 
 func checkLocFully(v string) (bad, escape string) {

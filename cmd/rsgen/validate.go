@@ -39,7 +39,7 @@ func validateCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagFetch, Usage: "audit a site over HTTP: download every listed resource"},
 			&cli.BoolFlag{Name: flagCrossSite, Usage: "follow links, and fetch resources, on other hosts too"},
 			&cli.IntFlag{Name: flagMaxDocuments, Value: validate.DefaultMaxDocuments, Usage: "check at most `N` documents per directory or site"},
-			&cli.DurationFlag{Name: flagTimeout, Value: validate.DefaultTimeout, Usage: "give up on an HTTP request after `DURATION` without an answer or a byte"},
+			&cli.DurationFlag{Name: flagTimeout, Value: validate.DefaultTimeout, Usage: "give up on an HTTP request, its whole body included, after `DURATION`"},
 			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: validate.DefaultJobs, Usage: "resources audited at once"},
 			&cli.BoolFlag{Name: flagRules, Usage: "list the rules and exit"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print findings only, no summary"},
@@ -119,9 +119,23 @@ func runValidate(c *cli.Context) error {
 		}
 	}
 	if !rep.Valid(strict) {
-		return &exitError{code: exitFailure, err: errors.New("")}
+		return &exitError{code: exitFailure, err: errors.New(""), hint: validateHint(rep, opts)}
 	}
 	return nil
+}
+
+// validateHint names the flag that lets an audit reach the resources it
+// could not, if there were any.
+func validateHint(rep *validate.Report, opts validate.Options) string {
+	switch {
+	case rep.ByRule[validate.RuleAuditUnreached] == 0:
+		return ""
+	case opts.Resources != "":
+		return "--resources-url URL says where the --resources directory is served"
+	case !opts.CrossSite:
+		return "--cross-site fetches the resources of other hosts too"
+	}
+	return ""
 }
 
 // summary is the last line of a text report.

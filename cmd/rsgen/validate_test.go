@@ -43,6 +43,8 @@ func TestValidateCommand(t *testing.T) {
 		{"example 27, lenient", []string{"validate", "--lenient-hash", corpus + "resourcesync_ex_27-nonhex-hash.xml"}, 0, "warning:", "valid"},
 		{"several targets", []string{"validate", corpus + "broken/up.xml", corpus + "broken/rel.xml"}, 0, "rel.xml", "2 documents, 0 errors, 2 warnings"},
 		{"audit", []string{"validate", "--resources", corpus + "broken-sites/audit-hash/resources", corpus + "broken-sites/audit-hash"}, 1, "[audit-hash, §7]", "1 resource audited"},
+		{"audit out of reach", []string{"validate", "--resources", corpus + "broken-sites/audit-unreached/resources", corpus + "broken-sites/audit-unreached"}, 1,
+			"1 of the listed resources could not be audited", "rsgen: hint: --resources-url URL"},
 		{"missing path", []string{"validate", "no/such/dir"}, 1, "no/such/dir: error: cannot read", ""},
 		{"rules", []string{"validate", "--rules"}, 0, "index-until", ""},
 		{"no target", []string{"validate"}, 2, "", "rsgen: error: nothing to validate"},

@@ -7,11 +7,14 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
-// Index returns the index in Resources of the entry for loc.
+// Index returns the index in Resources of the entry for loc, compared in
+// their normal form (uri.Normalize): an entry written by another tool as
+// https://example.org/café.txt is that of https://example.org/caf%C3%A9.txt.
 func (s *Site) Index(loc string) (int, bool) {
-	i, ok := s.byLoc[loc]
+	i, ok := s.byLoc[uri.Normalize(loc)]
 	return i, ok
 }
 
@@ -61,12 +64,13 @@ func (r *reader) addResources(name string, entries []*rsxml.Entry) error {
 		if len(r.site.Resources) >= r.opts.MaxResources {
 			return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", r.opts.MaxResources)
 		}
-		res := Resource{Loc: e.Loc, Length: -1, Type: e.MD.Type}
+		// In rsgen's form, which a deletion then publishes.
+		res := Resource{Loc: uri.Normalize(strings.TrimSpace(e.Loc)), Length: -1, Type: e.MD.Type}
 		if res.Loc == "" {
 			return newError(name, e.Line, ErrInvalid, "an entry with an empty <loc>")
 		}
 		if _, dup := r.site.byLoc[res.Loc]; dup {
-			return newError(name, e.Line, ErrInvalid, "%s is listed twice", res.Loc)
+			return newError(name, e.Line, ErrInvalid, "%s is listed twice", e.Loc)
 		}
 		if e.Lastmod != "" {
 			t, err := parseTime(name, e.Line, "lastmod", e.Lastmod)

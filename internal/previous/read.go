@@ -85,7 +85,7 @@ type Capability struct {
 
 // A Resource is an entry of the previous Resource List.
 type Resource struct {
-	Loc     string
+	Loc     string    // in normal form (uri.Normalize), as rsgen writes URLs
 	Lastmod time.Time // zero if the entry has none
 	Hash    []rsxml.HashToken
 	Length  int64 // -1 if the entry has none

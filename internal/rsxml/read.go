@@ -124,7 +124,11 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	if opts.MaxBytes > 0 {
 		lim.n = opts.MaxBytes
 	}
-	rd := &Reader{sc: newScanner(skipBOM(lim)), lim: lim, opts: opts}
+	body, err := skipBOM(lim)
+	if err != nil {
+		return nil, err
+	}
+	rd := &Reader{sc: newScanner(body), lim: lim, opts: opts}
 	if err := rd.readRoot(); err != nil {
 		return nil, err
 	}
@@ -442,6 +446,14 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 				if err := r.skipEmpty(t, cline, &e.Deviations); err != nil {
 					return nil, err
 				}
+			case t.Space == NSRS:
+				// The ResourceSync namespace is the schema's own: an element
+				// it does not declare (the <rs:size> of old resync) breaks
+				// it, unlike an extension of another namespace.
+				e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("element <rs:%s> is not declared by the ResourceSync schema, whose namespace has only <rs:md> and <rs:ln>", t.Local)})
+				if _, err := r.skip(); err != nil {
+					return nil, err
+				}
 			default:
 				// Other namespaces (image, video, news sitemaps) carry nothing
 				// ResourceSync needs; the schemas, whose wildcard is strict,
@@ -534,17 +546,43 @@ func ReadAll(r io.Reader, opts ReadOptions) (*Doc, []*Entry, error) {
 
 // skipBOM returns r without the UTF-8 byte order mark it may start with:
 // XML allows one before the declaration (XML 1.0, section 4.3.3), and
-// editors on some systems write it.
-func skipBOM(r io.Reader) io.Reader {
-	var head [3]byte
+// editors on some systems write it. A document that starts as one in
+// UTF-16 or UTF-32 does (a byte order mark, or "<" as two or four bytes:
+// XML 1.0, Appendix F) is refused for its encoding, as the declaration of
+// another encoding is: Sitemap documents are UTF-8.
+func skipBOM(r io.Reader) (io.Reader, error) {
+	var head [4]byte
 	n, err := io.ReadFull(r, head[:])
-	if n == 3 && head == [3]byte{0xEF, 0xBB, 0xBF} {
-		return r
+	if n >= 3 && [3]byte(head[:3]) == [3]byte{0xEF, 0xBB, 0xBF} {
+		return io.MultiReader(bytes.NewReader(head[3:n]), r), nil
+	}
+	if enc := wideEncoding(head[:n]); enc != "" {
+		return nil, &SyntaxError{Line: 1, Msg: fmt.Sprintf("the document is encoded in %s, not UTF-8, which Sitemap documents must use", enc)}
 	}
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return io.MultiReader(bytes.NewReader(head[:n]), errReader{err})
+		return io.MultiReader(bytes.NewReader(head[:n]), errReader{err}), nil
 	}
-	return io.MultiReader(bytes.NewReader(head[:n]), r)
+	return io.MultiReader(bytes.NewReader(head[:n]), r), nil
+}
+
+// wideEncoding names the encoding of a document that starts with head, if
+// it is UTF-16 or UTF-32 by XML 1.0's Appendix F, else "".
+func wideEncoding(head []byte) string {
+	var h [4]byte
+	copy(h[:], head)
+	switch {
+	case len(head) < 2:
+		return ""
+	case h == [4]byte{0, 0, 0xFE, 0xFF} || h == [4]byte{0, 0, 0, '<'}:
+		return "UTF-32 (big-endian)"
+	case h == [4]byte{0xFF, 0xFE, 0, 0} || h == [4]byte{'<', 0, 0, 0}:
+		return "UTF-32 (little-endian)"
+	case h[0] == 0xFE && h[1] == 0xFF || h[0] == 0 && h[1] == '<':
+		return "UTF-16 (big-endian)"
+	case h[0] == 0xFF && h[1] == 0xFE || h[0] == '<' && h[1] == 0:
+		return "UTF-16 (little-endian)"
+	}
+	return ""
 }
 
 // errReader fails every read with its error.

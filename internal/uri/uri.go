@@ -1,8 +1,12 @@
 // Package uri holds the byte-level rules of RFC 3986 that rsgen applies in
-// more than one place: which characters are unreserved, and the normal form
-// of a percent-encoded octet (section 6.2.2.2). Its functions are pure and
-// may be called from several goroutines.
+// more than one place: which characters are unreserved, the normal form
+// of a percent-encoded octet (section 6.2.2.2), the URL path rsgen
+// publishes for a file (EscapePath), and the normal form in which URLs
+// are compared (Normalize). Its functions are pure and may be called from
+// several goroutines.
 package uri
+
+import "strings"
 
 // IsUnreserved reports whether c is an unreserved character of RFC 3986
 // (A-Z a-z 0-9 - . _ ~), one that never needs percent-encoding.
@@ -24,14 +28,84 @@ func Unhex(c byte) byte {
 	return c - 'A' + 10
 }
 
+const upperHex = "0123456789ABCDEF"
+
 // AppendNormal appends the octet of the escape "%" hi lo in its normal
 // form: the character itself if it is unreserved, else the escape in upper
 // case. hi and lo must be hexadecimal digits.
 func AppendNormal(b []byte, hi, lo byte) []byte {
-	const hex = "0123456789ABCDEF"
 	d := Unhex(hi)<<4 | Unhex(lo)
 	if IsUnreserved(d) {
 		return append(b, d)
 	}
-	return append(b, '%', hex[d>>4], hex[d&15])
+	return appendEscape(b, d)
+}
+
+func appendEscape(b []byte, c byte) []byte {
+	return append(b, '%', upperHex[c>>4], upperHex[c&15])
+}
+
+// AppendEscapedPath appends rel, a slash-separated path relative to a
+// base URL, as the URL path rsgen publishes for it: every byte but the
+// unreserved characters and the slashes between segments percent-encoded,
+// in upper-case hex. Encoding the sub-delimiters too ("+", "=", "&", "$",
+// ":", "@"…) costs nothing and spares Destinations the servers that read
+// "+" as a space or ";" as a parameter; a "?" or "#" of a name is then no
+// query or fragment. This is the one mapping from file paths to URLs.
+func AppendEscapedPath(b []byte, rel string) []byte {
+	for i := 0; i < len(rel); i++ {
+		if c := rel[i]; c == '/' || IsUnreserved(c) {
+			b = append(b, c)
+		} else {
+			b = appendEscape(b, c)
+		}
+	}
+	return b
+}
+
+// EscapedPathLen returns the length of AppendEscapedPath's form of rel.
+func EscapedPathLen(rel string) int {
+	n := len(rel)
+	for i := 0; i < len(rel); i++ {
+		if c := rel[i]; c != '/' && !IsUnreserved(c) {
+			n += 2
+		}
+	}
+	return n
+}
+
+// EscapePath returns AppendEscapedPath's form of rel.
+func EscapePath(rel string) string {
+	for i := 0; i < len(rel); i++ {
+		if c := rel[i]; c != '/' && !IsUnreserved(c) {
+			return string(AppendEscapedPath(append(make([]byte, 0, len(rel)+16), rel[:i]...), rel[i:]))
+		}
+	}
+	return rel
+}
+
+// UnescapeSegment decodes the percent-escapes of one segment of a path in
+// the form Normalize gives it. ok is false if the segment holds an escape
+// that is not one, or decodes to a slash or a NUL byte: it then names no
+// file.
+func UnescapeSegment(seg string) (string, bool) {
+	if strings.IndexByte(seg, '%') < 0 {
+		return seg, true
+	}
+	b := make([]byte, 0, len(seg))
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c == '%' {
+			if i+2 >= len(seg) || !IsHex(seg[i+1]) || !IsHex(seg[i+2]) {
+				return "", false
+			}
+			c = Unhex(seg[i+1])<<4 | Unhex(seg[i+2])
+			if c == '/' || c == 0 {
+				return "", false
+			}
+			i += 2
+		}
+		b = append(b, c)
+	}
+	return string(b), true
 }

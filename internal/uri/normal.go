@@ -1,0 +1,184 @@
+package uri
+
+import "strings"
+
+// Normalize returns the form in which rsgen compares two URLs (or IRIs,
+// RFC 3987 section 3.1): the scheme and host in lower case, without the
+// scheme's default port, an empty path as "/", and the path written as
+// AppendEscapedPath writes the path of a file: every octet of the UTF-8
+// bytes percent-encoded but the unreserved characters and "/", escapes in
+// upper case, escapes of unreserved characters decoded, and a "%" that
+// starts no escape encoded as "%25". The query and fragment are normalized
+// the same way, but their sub-delimiters, ":", "@", "/" and "?" are kept
+// as they are, since there they may mean something else than their
+// escapes.
+//
+// For the path, this goes beyond RFC 3986's equivalence (section 6.2.2),
+// which keeps "+" and "%2B" apart: for a file served by a static server
+// they name the same file, and rsgen writes the second. A "/" and its
+// escape "%2F" stay apart, as they split segments differently. Dot
+// segments are left as they are. raw is returned as it is if it is in
+// normal form already.
+func Normalize(raw string) string {
+	if isNormal(raw) {
+		return raw
+	}
+	rest, frag, hasFrag := strings.Cut(raw, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
+	b := make([]byte, 0, len(raw)+16)
+	if i := schemeEnd(rest); i > 0 {
+		b = appendLower(b, rest[:i+1])
+		scheme := strings.ToLower(rest[:i])
+		rest = rest[i+1:]
+		if auth, ok := strings.CutPrefix(rest, "//"); ok {
+			end := strings.IndexByte(auth, '/')
+			if end < 0 {
+				end = len(auth)
+			}
+			b = append(b, "//"...)
+			b = appendAuthority(b, auth[:end], scheme)
+			rest = auth[end:]
+			if rest == "" {
+				rest = "/"
+			}
+		}
+	}
+	b = appendNormalized(b, rest, pathKeep)
+	if hasQuery {
+		b = appendNormalized(append(b, '?'), query, queryKeep)
+	}
+	if hasFrag {
+		b = appendNormalized(append(b, '#'), frag, queryKeep)
+	}
+	return string(b)
+}
+
+// pathKeep and queryKeep mark the octets a path and a query or fragment
+// in normal form hold as they are.
+var pathKeep, queryKeep = func() (p, q [256]bool) {
+	for c := range 256 {
+		p[c] = IsUnreserved(byte(c)) || c == '/'
+		q[c] = p[c] || strings.IndexByte("!$&'()*+,;=:@?", byte(c)) >= 0
+	}
+	return p, q
+}()
+
+// appendNormalized appends s with the octets keep does not mark
+// percent-encoded and its escapes in normal form.
+func appendNormalized(b []byte, s string, keep [256]bool) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]):
+			d := Unhex(s[i+1])<<4 | Unhex(s[i+2])
+			if IsUnreserved(d) {
+				b = append(b, d)
+			} else {
+				b = appendEscape(b, d)
+			}
+			i += 2
+		case keep[c]:
+			b = append(b, c)
+		default:
+			b = appendEscape(b, c)
+		}
+	}
+	return b
+}
+
+// appendAuthority appends the authority of a URL of scheme with its host
+// in lower case and without the scheme's default port.
+func appendAuthority(b []byte, auth, scheme string) []byte {
+	host := auth
+	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+		b = append(b, auth[:at+1]...)
+		host = auth[at+1:]
+	}
+	for {
+		i := strings.LastIndexByte(host, ':')
+		if i < 0 || strings.Contains(host[i:], "]") {
+			break
+		}
+		if port := host[i+1:]; port != "" && port != defaultPort(scheme) {
+			break
+		}
+		host = host[:i]
+	}
+	return appendLower(b, host)
+}
+
+func defaultPort(scheme string) string {
+	switch scheme {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
+}
+
+// schemeEnd returns the index of the colon that ends the scheme of s
+// (ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"), or -1.
+func schemeEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return i
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// isNormal recognizes, without allocating, the URLs rsgen writes: http or
+// https, a lower-case host without port (or with one that is not the
+// default) and a path in normal form, without query or fragment.
+func isNormal(s string) bool {
+	var rest string
+	switch {
+	case strings.HasPrefix(s, "https://"):
+		rest = s[len("https://"):]
+	case strings.HasPrefix(s, "http://"):
+		rest = s[len("http://"):]
+	default:
+		return false
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash <= 0 {
+		return false
+	}
+	for i := 0; i < slash; i++ {
+		if c := rest[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.') {
+			return false // a port, an upper-case letter, an IP literal: the slow way
+		}
+	}
+	p := rest[slash:]
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case pathKeep[c]:
+		case c == '%' && i+2 < len(p) && isUpperHex(p[i+1]) && isUpperHex(p[i+2]) && !IsUnreserved(Unhex(p[i+1])<<4|Unhex(p[i+2])):
+			i += 2
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isUpperHex(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }

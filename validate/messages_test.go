@@ -1,0 +1,82 @@
+package validate
+
+import (
+	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// TestUTF16IsNotUTF8: a UTF-16 document (with or without a byte order
+// mark, either byte order) is refused for its encoding, which Sitemaps
+// require to be UTF-8, not as malformed XML.
+func TestUTF16IsNotUTF8(t *testing.T) {
+	doc, err := os.ReadFile("testdata/broken/loc-escape.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(doc), `encoding="UTF-8"`, `encoding="UTF-16"`, 1)
+	encode := func(bom bool, order binary.ByteOrder) []byte {
+		if bom {
+			text = "\uFEFF" + text
+			defer func() { text = text[len("\uFEFF"):] }()
+		}
+		u := utf16.Encode([]rune(text))
+		b := make([]byte, 2*len(u))
+		for i, c := range u {
+			order.PutUint16(b[2*i:], c)
+		}
+		return b
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		data []byte
+	}{
+		{"LE with BOM", encode(true, binary.LittleEndian)},
+		{"BE with BOM", encode(true, binary.BigEndian)},
+		{"LE", encode(false, binary.LittleEndian)},
+		{"BE", encode(false, binary.BigEndian)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(dir, "doc.xml")
+			if err := os.WriteFile(p, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Path(context.Background(), p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Findings) != 1 {
+				t.Fatalf("findings %v, want one", rep.Findings)
+			}
+			f := rep.Findings[0]
+			if f.Rule != RuleXML || !strings.Contains(f.Message, "UTF-16") || !strings.Contains(f.Message, "not UTF-8") || strings.Contains(f.Message, "well-formed") {
+				t.Errorf("finding %s; want rule xml saying the document is UTF-16, not UTF-8", f)
+			}
+		})
+	}
+}
+
+// TestPathMessageSaysWhatIsWrong: the message of a path that breaks the
+// schema's pattern says what it breaks, and does not read as if a path
+// without a leading slash had one.
+func TestPathMessageSaysWhatIsWrong(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"resources/res1", "does not start with /"},
+		{"/resources/", "ends with /"},
+		{"/", "ends with /"},
+		{"/a\nb", "line break"},
+	} {
+		msg := checkPath(tt.path)
+		if !strings.Contains(msg, tt.want) || strings.Contains(msg, "it starts with /") {
+			t.Errorf("checkPath(%q) = %q, want it to say %q", tt.path, msg, tt.want)
+		}
+	}
+	if msg := checkPath("/resources/res1"); msg != "" {
+		t.Errorf("a valid path: %q", msg)
+	}
+}
