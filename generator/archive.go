@@ -3,14 +3,11 @@ package generator
 import (
 	"archive/tar"
 	"archive/zip"
-	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -223,10 +220,13 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		g.Go(func() error {
 			for i := range next {
 				f := zr.File[i]
-				r, err := b.readMember(h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return f.Open() })
-				if err != nil {
+				r, err := b.readMember(h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
+				if errors.Is(err, zip.ErrAlgorithm) {
 					b.problems.add(Problem{Path: names[i], Err: err})
 					continue
+				}
+				if err != nil {
+					return fmt.Errorf("reading the archive %s: %s: %w", a.path, names[i], damaged(err))
 				}
 				results[i] = &r
 			}
@@ -261,40 +261,21 @@ func (b *build) readMember(h *hashing.Hasher, name string, info fs.FileInfo, ope
 		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
 	}
 	if n != info.Size() {
-		return Resource{}, fmt.Errorf("reading from the archive: %d bytes, the archive says %d", n, info.Size())
+		return Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
 	return b.resource(name, n, sum, h.Head(), info)
-}
-
-// openTar opens the tar stream of the archive, decompressing it if needed.
-func openTar(a *archive) (*tar.Reader, func() error, error) {
-	f, err := os.Open(a.path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("source %s: %w", a.path, unwrapPath(err))
-	}
-	var r io.Reader = bufio.NewReaderSize(f, 256<<10)
-	closeAll := f.Close
-	if a.kind == archiveTarGz {
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			f.Close()
-			return nil, nil, fmt.Errorf("source %s: %w", a.path, err)
-		}
-		r = zr
-		closeAll = func() error { zr.Close(); return f.Close() }
-	}
-	return tar.NewReader(r), closeAll, nil
 }
 
 // scanTar hashes the members of a tar stream in the order they come.
 // Hashing in this goroutine was measured against handing the bytes to
 // another: see BenchmarkScanTar and docs/PERFORMANCE.md.
 func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
-	tr, closeTar, err := openTar(a)
+	ts, err := openTar(a)
 	if err != nil {
 		return nil, err
 	}
-	defer closeTar()
+	defer ts.close()
+	tr := ts.tr
 	seen := map[string]int{}
 	h := hashing.NewHasher(b.cfg.Hashes)
 	var out []Resource
@@ -307,7 +288,7 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading the archive %s: %w", a.path, err)
+			return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
 		}
 		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
 		name := b.admit(m, seen)
@@ -318,10 +299,13 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 		a.members[name] = i
 		r, err := b.readMember(h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if err != nil {
-			b.problems.add(Problem{Path: name, Err: err})
-			continue
+			// The stream is broken: nothing after this member can be read.
+			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))
 		}
 		out = append(out, r)
+	}
+	if err := ts.end(); err != nil {
+		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
 	}
 	b.stats.WalkDone.Store(true)
 	return b.dropDuplicates(out, seen), nil
@@ -357,10 +341,9 @@ type members struct {
 	zr *zip.ReadCloser
 	// A tar stream: the member at index next comes next; err is why it
 	// cannot be read (the stream ended or broke), for it and all after.
-	tr       *tar.Reader
-	closeTar func() error
-	next     int
-	err      error
+	tr   *tarStream
+	next int
+	err  error
 }
 
 // openMembers opens the archive for reading its members again.
@@ -374,11 +357,11 @@ func (a *archive) openMembers() (*members, error) {
 		m.zr = zr
 		return m, nil
 	}
-	tr, closeTar, err := openTar(a)
+	ts, err := openTar(a)
 	if err != nil {
 		return nil, err
 	}
-	m.tr, m.closeTar = tr, closeTar
+	m.tr = ts
 	return m, nil
 }
 
@@ -390,7 +373,7 @@ func (m *members) close() {
 	if m.zr != nil {
 		m.zr.Close()
 	} else {
-		m.closeTar()
+		m.tr.close()
 	}
 }
 
@@ -409,13 +392,13 @@ func (m *members) open(it *zipdump.Item) (io.ReadCloser, error) {
 		if err := sameMember(f.Name, f.Mode(), int64(f.UncompressedSize64), it); err != nil {
 			return nil, err
 		}
-		return f.Open()
+		return openZipMember(f)
 	}
 	if index < m.next {
 		return nil, fmt.Errorf("member %d of %s asked for after member %d: a tar can only be read in its order", index, m.a.path, m.next-1)
 	}
 	for m.err == nil {
-		hdr, err := m.tr.Next()
+		hdr, err := m.tr.tr.Next()
 		switch {
 		case errors.Is(err, io.EOF):
 			m.err = fmt.Errorf("%w: the archive ends before it now", zipdump.ErrChanged)
@@ -430,7 +413,7 @@ func (m *members) open(it *zipdump.Item) (io.ReadCloser, error) {
 			if err := sameMember(hdr.Name, tarMode(hdr.Typeflag), hdr.Size, it); err != nil {
 				return nil, err
 			}
-			return io.NopCloser(m.tr), nil
+			return io.NopCloser(m.tr.tr), nil
 		}
 	}
 	return nil, m.err
