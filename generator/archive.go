@@ -40,6 +40,9 @@ type archive struct {
 	// members maps the path of each published member to its index in the
 	// archive: in zip.Reader.File, or in the order of the tar stream.
 	members map[string]int
+	// emptyHash is the hash attribute of empty content, shared by every
+	// empty member.
+	emptyHash string
 }
 
 // memberName checks the name of a member and returns it as a path
@@ -100,23 +103,41 @@ func (b *build) publishes(name string) bool {
 	return f.Publishes(name[strings.LastIndexByte(name, '/')+1:], name)
 }
 
+// MaxArchiveMembers is the most entries (files, directories, links…) an
+// archive may hold. Each published member is held in memory, some 250
+// bytes, until the lists are written, and a .tar.gz of empty members
+// compresses each to a few bytes: a small file could otherwise take all
+// the memory of the machine.
+const MaxArchiveMembers = 2_000_000
+
+// ErrTooManyMembers reports an archive of more than MaxArchiveMembers.
+var ErrTooManyMembers = errors.New("the archive holds too many members")
+
+// maxArchiveMembers is MaxArchiveMembers, lowered by tests.
+var maxArchiveMembers = MaxArchiveMembers
+
 // scanArchive lists and hashes the published members of the archive,
-// sorted by path.
+// sorted by path. The index of each member (archive.members) is kept only
+// for a Resource Dump, which reads the members again.
 func (b *build) scanArchive(ctx context.Context) ([]Resource, error) {
 	a := b.archive
-	a.members = map[string]int{}
-	var out []Resource
-	var err error
-	if a.kind == archiveZip {
-		out, err = b.scanZip(ctx, a)
-	} else {
-		out, err = b.scanTar(ctx, a)
+	if b.cfg.Dump.Enabled {
+		a.members = map[string]int{}
 	}
+	_, empty, err := hashing.NewHasher(b.cfg.Hashes).Sum(nil, strings.NewReader(""))
 	if err != nil {
 		return nil, err
 	}
+	a.emptyHash = b.cfg.Hashes.Format(empty)
+	if a.kind == archiveZip {
+		return b.scanZip(ctx, a)
+	}
+	return b.scanTar(ctx, a)
+}
+
+// sortMembers sorts the resources of an archive by path.
+func sortMembers(out []Resource) {
 	slices.SortFunc(out, func(x, y Resource) int { return strings.Compare(x.Path, y.Path) })
-	return out, nil
 }
 
 // member is one entry of an archive, as scanning sees it.
@@ -128,7 +149,8 @@ type member struct {
 }
 
 // admit decides whether a member is published: it returns the member's
-// path, or "" after reporting why not, if that needs reporting.
+// path, or "" after reporting why not, if that needs reporting. Each path
+// admitted is counted in seen, if it is not nil.
 func (b *build) admit(m member, seen map[string]int) string {
 	name, err := memberName(m.raw)
 	if err != nil {
@@ -148,13 +170,24 @@ func (b *build) admit(m member, seen map[string]int) string {
 	case !m.mode.IsRegular():
 		return "" // devices, FIFOs: no bytes to publish
 	}
-	seen[name]++
+	if seen != nil {
+		seen[name]++
+	}
 	return name
 }
 
 // dropDuplicates removes every resource whose path the archive holds more
-// than once, and reports each such path.
+// than once, and reports each such path. seen counts the members of each
+// path; if it is nil, every member is in out, which is sorted.
 func (b *build) dropDuplicates(out []Resource, seen map[string]int) []Resource {
+	if seen == nil {
+		seen = map[string]int{}
+		for i := 1; i < len(out); i++ {
+			if out[i].Path == out[i-1].Path {
+				seen[out[i].Path] = max(seen[out[i].Path], 1) + 1
+			}
+		}
+	}
 	for name, n := range seen {
 		if n > 1 {
 			b.problems.add(Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
@@ -174,7 +207,11 @@ func (b *build) resource(name string, n int64, sum []byte, head []byte, mod fs.F
 	if typ == "" {
 		typ = mediatype.Sniff(head)
 	}
-	return Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: b.cfg.Hashes.Format(sum), Type: typ}, nil
+	hash := b.archive.emptyHash // one string for every empty member
+	if n > 0 {
+		hash = b.cfg.Hashes.Format(sum)
+	}
+	return Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: hash, Type: typ}, nil
 }
 
 // scanZip hashes the members of a zip file with a pool of workers.
@@ -184,6 +221,9 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		return nil, fmt.Errorf("source %s: %w", a.path, err)
 	}
 	defer zr.Close()
+	if len(zr.File) > maxArchiveMembers {
+		return nil, fmt.Errorf("source %s: %w: %d, more than the %d rsgen holds in memory", a.path, ErrTooManyMembers, len(zr.File), maxArchiveMembers)
+	}
 	seen := map[string]int{}
 	var pending []int
 	names := make([]string, len(zr.File))
@@ -191,7 +231,9 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		m := member{raw: f.Name, index: i, mode: f.Mode()}
 		if names[i] = b.admit(m, seen); names[i] != "" {
 			pending = append(pending, i)
-			a.members[names[i]] = i
+			if a.members != nil {
+				a.members[names[i]] = i
+			}
 			b.stats.Found.Add(1)
 		}
 	}
@@ -242,6 +284,7 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 			out = append(out, *r)
 		}
 	}
+	sortMembers(out)
 	return b.dropDuplicates(out, seen), nil
 }
 
@@ -276,7 +319,6 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 	}
 	defer ts.close()
 	tr := ts.tr
-	seen := map[string]int{}
 	h := hashing.NewHasher(b.cfg.Hashes)
 	var out []Resource
 	for i := 0; ; i++ {
@@ -290,13 +332,18 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
 		}
+		if i >= maxArchiveMembers {
+			return nil, fmt.Errorf("source %s: %w: more than the %d rsgen holds in memory", a.path, ErrTooManyMembers, maxArchiveMembers)
+		}
 		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
-		name := b.admit(m, seen)
+		name := b.admit(m, nil) // every member admitted is read, and is in out
 		if name == "" {
 			continue
 		}
 		b.stats.Found.Add(1)
-		a.members[name] = i
+		if a.members != nil {
+			a.members[name] = i
+		}
 		r, err := b.readMember(h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if err != nil {
 			// The stream is broken: nothing after this member can be read.
@@ -308,7 +355,8 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
 	}
 	b.stats.WalkDone.Store(true)
-	return b.dropDuplicates(out, seen), nil
+	sortMembers(out)
+	return b.dropDuplicates(out, nil), nil
 }
 
 // tarMode is the type of a tar member, by its type flag alone: the type

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // tarBytes is a tar of members, padded with zeros as tar pads its last
@@ -145,5 +146,62 @@ func TestArchiveDamaged(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An archive of more members than the cap is an error naming it, before
+// it takes the memory of the machine (issue 9 item 10).
+func TestArchiveTooManyMembers(t *testing.T) {
+	maxArchiveMembers = 5
+	t.Cleanup(func() { maxArchiveMembers = MaxArchiveMembers })
+	dir := t.TempDir()
+	var members []archiveMember
+	for i := range 6 {
+		members = append(members, archiveMember{name: strings.Repeat("m", i+1)})
+	}
+	for _, name := range []string{"many.tar.gz", "many.zip", "five.tar", "five.zip"} {
+		src := filepath.Join(dir, name)
+		m := members
+		if strings.HasPrefix(name, "five") {
+			m = members[:5]
+		}
+		writeTestArchive(t, src, m)
+		cfg := testConfig(t, src, filepath.Join(dir, "out-"+name))
+		_, err := Build(context.Background(), cfg)
+		if strings.HasPrefix(name, "five") {
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrTooManyMembers) || !strings.Contains(err.Error(), src) {
+			t.Errorf("%s: error %v, want ErrTooManyMembers naming it", name, err)
+		}
+		if _, err := os.Stat(cfg.Out); err == nil {
+			t.Errorf("%s: output published", name)
+		}
+	}
+}
+
+// Empty members share one hash string, and the index of the members is
+// kept only for a Resource Dump: what a tar of many empty members costs.
+func TestArchiveEmptyMembersShareHash(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "empty.tar")
+	writeTestArchive(t, src, []archiveMember{{name: "a"}, {name: "b"}, {name: "c", body: "x"}, {name: "c"}})
+	cfg := testConfig(t, src, filepath.Join(dir, "out"))
+	b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveTar}, stats: new(Stats), notice: func(string) {}}
+	out, err := b.scanArchive(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 || out[0].Hash != out[1].Hash || unsafe.StringData(out[0].Hash) != unsafe.StringData(out[1].Hash) {
+		t.Errorf("resources %+v: want a and b, one hash string", out)
+	}
+	if b.archive.members != nil {
+		t.Errorf("members indexed without a dump: %v", b.archive.members)
+	}
+	if len(b.problems.sorted()) != 1 {
+		t.Errorf("problems %v, want the duplicate c", b.problems.sorted())
 	}
 }
