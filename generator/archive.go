@@ -3,14 +3,11 @@ package generator
 import (
 	"archive/tar"
 	"archive/zip"
-	"bufio"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -43,6 +40,9 @@ type archive struct {
 	// members maps the path of each published member to its index in the
 	// archive: in zip.Reader.File, or in the order of the tar stream.
 	members map[string]int
+	// emptyHash is the hash attribute of empty content, shared by every
+	// empty member.
+	emptyHash string
 }
 
 // memberName checks the name of a member and returns it as a path
@@ -103,23 +103,41 @@ func (b *build) publishes(name string) bool {
 	return f.Publishes(name[strings.LastIndexByte(name, '/')+1:], name)
 }
 
+// MaxArchiveMembers is the most entries (files, directories, links…) an
+// archive may hold. Each published member is held in memory, some 250
+// bytes, until the lists are written, and a .tar.gz of empty members
+// compresses each to a few bytes: a small file could otherwise take all
+// the memory of the machine.
+const MaxArchiveMembers = 2_000_000
+
+// ErrTooManyMembers reports an archive of more than MaxArchiveMembers.
+var ErrTooManyMembers = errors.New("the archive holds too many members")
+
+// maxArchiveMembers is MaxArchiveMembers, lowered by tests.
+var maxArchiveMembers = MaxArchiveMembers
+
 // scanArchive lists and hashes the published members of the archive,
-// sorted by path.
+// sorted by path. The index of each member (archive.members) is kept only
+// for a Resource Dump, which reads the members again.
 func (b *build) scanArchive(ctx context.Context) ([]Resource, error) {
 	a := b.archive
-	a.members = map[string]int{}
-	var out []Resource
-	var err error
-	if a.kind == archiveZip {
-		out, err = b.scanZip(ctx, a)
-	} else {
-		out, err = b.scanTar(ctx, a)
+	if b.cfg.Dump.Enabled {
+		a.members = map[string]int{}
 	}
+	_, empty, err := hashing.NewHasher(b.cfg.Hashes).Sum(nil, strings.NewReader(""))
 	if err != nil {
 		return nil, err
 	}
+	a.emptyHash = b.cfg.Hashes.Format(empty)
+	if a.kind == archiveZip {
+		return b.scanZip(ctx, a)
+	}
+	return b.scanTar(ctx, a)
+}
+
+// sortMembers sorts the resources of an archive by path.
+func sortMembers(out []Resource) {
 	slices.SortFunc(out, func(x, y Resource) int { return strings.Compare(x.Path, y.Path) })
-	return out, nil
 }
 
 // member is one entry of an archive, as scanning sees it.
@@ -131,7 +149,8 @@ type member struct {
 }
 
 // admit decides whether a member is published: it returns the member's
-// path, or "" after reporting why not, if that needs reporting.
+// path, or "" after reporting why not, if that needs reporting. Each path
+// admitted is counted in seen, if it is not nil.
 func (b *build) admit(m member, seen map[string]int) string {
 	name, err := memberName(m.raw)
 	if err != nil {
@@ -151,13 +170,24 @@ func (b *build) admit(m member, seen map[string]int) string {
 	case !m.mode.IsRegular():
 		return "" // devices, FIFOs: no bytes to publish
 	}
-	seen[name]++
+	if seen != nil {
+		seen[name]++
+	}
 	return name
 }
 
 // dropDuplicates removes every resource whose path the archive holds more
-// than once, and reports each such path.
+// than once, and reports each such path. seen counts the members of each
+// path; if it is nil, every member is in out, which is sorted.
 func (b *build) dropDuplicates(out []Resource, seen map[string]int) []Resource {
+	if seen == nil {
+		seen = map[string]int{}
+		for i := 1; i < len(out); i++ {
+			if out[i].Path == out[i-1].Path {
+				seen[out[i].Path] = max(seen[out[i].Path], 1) + 1
+			}
+		}
+	}
 	for name, n := range seen {
 		if n > 1 {
 			b.problems.add(Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
@@ -177,7 +207,11 @@ func (b *build) resource(name string, n int64, sum []byte, head []byte, mod fs.F
 	if typ == "" {
 		typ = mediatype.Sniff(head)
 	}
-	return Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: b.cfg.Hashes.Format(sum), Type: typ}, nil
+	hash := b.archive.emptyHash // one string for every empty member
+	if n > 0 {
+		hash = b.cfg.Hashes.Format(sum)
+	}
+	return Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: hash, Type: typ}, nil
 }
 
 // scanZip hashes the members of a zip file with a pool of workers.
@@ -187,6 +221,9 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		return nil, fmt.Errorf("source %s: %w", a.path, err)
 	}
 	defer zr.Close()
+	if len(zr.File) > maxArchiveMembers {
+		return nil, fmt.Errorf("source %s: %w: %d, more than the %d rsgen holds in memory", a.path, ErrTooManyMembers, len(zr.File), maxArchiveMembers)
+	}
 	seen := map[string]int{}
 	var pending []int
 	names := make([]string, len(zr.File))
@@ -194,7 +231,9 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		m := member{raw: f.Name, index: i, mode: f.Mode()}
 		if names[i] = b.admit(m, seen); names[i] != "" {
 			pending = append(pending, i)
-			a.members[names[i]] = i
+			if a.members != nil {
+				a.members[names[i]] = i
+			}
 			b.stats.Found.Add(1)
 		}
 	}
@@ -223,10 +262,13 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		g.Go(func() error {
 			for i := range next {
 				f := zr.File[i]
-				r, err := b.readMember(h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return f.Open() })
-				if err != nil {
+				r, err := b.readMember(h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
+				if errors.Is(err, zip.ErrAlgorithm) {
 					b.problems.add(Problem{Path: names[i], Err: err})
 					continue
+				}
+				if err != nil {
+					return fmt.Errorf("reading the archive %s: %s: %w", a.path, names[i], damaged(err))
 				}
 				results[i] = &r
 			}
@@ -242,6 +284,7 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 			out = append(out, *r)
 		}
 	}
+	sortMembers(out)
 	return b.dropDuplicates(out, seen), nil
 }
 
@@ -261,41 +304,21 @@ func (b *build) readMember(h *hashing.Hasher, name string, info fs.FileInfo, ope
 		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
 	}
 	if n != info.Size() {
-		return Resource{}, fmt.Errorf("reading from the archive: %d bytes, the archive says %d", n, info.Size())
+		return Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
 	return b.resource(name, n, sum, h.Head(), info)
-}
-
-// openTar opens the tar stream of the archive, decompressing it if needed.
-func openTar(a *archive) (*tar.Reader, func() error, error) {
-	f, err := os.Open(a.path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("source %s: %w", a.path, unwrapPath(err))
-	}
-	var r io.Reader = bufio.NewReaderSize(f, 256<<10)
-	closeAll := f.Close
-	if a.kind == archiveTarGz {
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			f.Close()
-			return nil, nil, fmt.Errorf("source %s: %w", a.path, err)
-		}
-		r = zr
-		closeAll = func() error { zr.Close(); return f.Close() }
-	}
-	return tar.NewReader(r), closeAll, nil
 }
 
 // scanTar hashes the members of a tar stream in the order they come.
 // Hashing in this goroutine was measured against handing the bytes to
 // another: see BenchmarkScanTar and docs/PERFORMANCE.md.
 func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
-	tr, closeTar, err := openTar(a)
+	ts, err := openTar(a)
 	if err != nil {
 		return nil, err
 	}
-	defer closeTar()
-	seen := map[string]int{}
+	defer ts.close()
+	tr := ts.tr
 	h := hashing.NewHasher(b.cfg.Hashes)
 	var out []Resource
 	for i := 0; ; i++ {
@@ -307,24 +330,33 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading the archive %s: %w", a.path, err)
+			return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
+		}
+		if i >= maxArchiveMembers {
+			return nil, fmt.Errorf("source %s: %w: more than the %d rsgen holds in memory", a.path, ErrTooManyMembers, maxArchiveMembers)
 		}
 		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
-		name := b.admit(m, seen)
+		name := b.admit(m, nil) // every member admitted is read, and is in out
 		if name == "" {
 			continue
 		}
 		b.stats.Found.Add(1)
-		a.members[name] = i
+		if a.members != nil {
+			a.members[name] = i
+		}
 		r, err := b.readMember(h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if err != nil {
-			b.problems.add(Problem{Path: name, Err: err})
-			continue
+			// The stream is broken: nothing after this member can be read.
+			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))
 		}
 		out = append(out, r)
 	}
+	if err := ts.end(); err != nil {
+		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
+	}
 	b.stats.WalkDone.Store(true)
-	return b.dropDuplicates(out, seen), nil
+	sortMembers(out)
+	return b.dropDuplicates(out, nil), nil
 }
 
 // tarMode is the type of a tar member, by its type flag alone: the type
@@ -357,10 +389,9 @@ type members struct {
 	zr *zip.ReadCloser
 	// A tar stream: the member at index next comes next; err is why it
 	// cannot be read (the stream ended or broke), for it and all after.
-	tr       *tar.Reader
-	closeTar func() error
-	next     int
-	err      error
+	tr   *tarStream
+	next int
+	err  error
 }
 
 // openMembers opens the archive for reading its members again.
@@ -374,11 +405,11 @@ func (a *archive) openMembers() (*members, error) {
 		m.zr = zr
 		return m, nil
 	}
-	tr, closeTar, err := openTar(a)
+	ts, err := openTar(a)
 	if err != nil {
 		return nil, err
 	}
-	m.tr, m.closeTar = tr, closeTar
+	m.tr = ts
 	return m, nil
 }
 
@@ -390,7 +421,7 @@ func (m *members) close() {
 	if m.zr != nil {
 		m.zr.Close()
 	} else {
-		m.closeTar()
+		m.tr.close()
 	}
 }
 
@@ -409,13 +440,13 @@ func (m *members) open(it *zipdump.Item) (io.ReadCloser, error) {
 		if err := sameMember(f.Name, f.Mode(), int64(f.UncompressedSize64), it); err != nil {
 			return nil, err
 		}
-		return f.Open()
+		return openZipMember(f)
 	}
 	if index < m.next {
 		return nil, fmt.Errorf("member %d of %s asked for after member %d: a tar can only be read in its order", index, m.a.path, m.next-1)
 	}
 	for m.err == nil {
-		hdr, err := m.tr.Next()
+		hdr, err := m.tr.tr.Next()
 		switch {
 		case errors.Is(err, io.EOF):
 			m.err = fmt.Errorf("%w: the archive ends before it now", zipdump.ErrChanged)
@@ -430,7 +461,7 @@ func (m *members) open(it *zipdump.Item) (io.ReadCloser, error) {
 			if err := sameMember(hdr.Name, tarMode(hdr.Typeflag), hdr.Size, it); err != nil {
 				return nil, err
 			}
-			return io.NopCloser(m.tr), nil
+			return io.NopCloser(m.tr.tr), nil
 		}
 	}
 	return nil, m.err

@@ -78,11 +78,12 @@ func BenchmarkScanArchive(b *testing.B) {
 // the reading goroutine only reads (and decompresses), and hands 256 KiB
 // buffers to one goroutine that hashes.
 func scanTarPipelined(a *archive) (int, error) {
-	tr, closeTar, err := openTar(a)
+	ts, err := openTar(a)
 	if err != nil {
 		return 0, err
 	}
-	defer closeTar()
+	defer ts.close()
+	tr := ts.tr
 	type chunk struct {
 		buf []byte
 		end bool // last chunk of a member

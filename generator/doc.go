@@ -3,7 +3,7 @@
 //
 // [Build] runs one build from a [Config]. The input is a directory tree
 // (scan.go, collect.go: a walker feeding the hashing pool), an archive
-// given as the source (archive.go, source.go), or a record export
+// given as the source (archive.go, archive_stream.go, source.go), or a record export
 // (export*.go). From the sorted resources it writes, in order:
 //
 //   - the Resource Dump packages (dump.go, with package zipdump), before

@@ -219,6 +219,7 @@ func TestExportBadRecords(t *testing.T) {
 		{"relative link without base", "r.jsonl", `{"loc":"https://example.org/b","links":[{"rel":"describedby","href":"b.json"}]}`, true, 2, "link describedby: \"b.json\" is a relative path"},
 		{"duplicate loc", "r.jsonl", `{"loc":"https://example.org/a"}`, false, 2, "duplicate loc https://example.org/a (first at line 1)"},
 		{"duplicate loc after resolution", "r.csv", "HTTPS://EXAMPLE.ORG/a,,", false, 3, "duplicate loc https://example.org/a (first at line 2)"},
+		{"duplicate loc after dot segments", "r.jsonl", `{"loc":"https://example.org/x/%2e%2e/a"}`, false, 2, "duplicate loc https://example.org/a (first at line 1)"},
 		{"bad hash token", "r.jsonl", `{"loc":"b","hash":"sha256=abc"}`, false, 2, `hash: hash token "sha256=abc" is not of the form alg:hexdigest`},
 		{"unknown field", "r.jsonl", `{"loc":"b","url":"x"}`, false, 2, `unknown field "url"`},
 		{"bad length", "r.csv", "b,,12.5", false, 3, `length: "12.5" is not a whole number of bytes`},

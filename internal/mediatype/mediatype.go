@@ -4,6 +4,11 @@
 //
 // Types are bare (no parameters): the type attribute of the spec carries
 // a media type, and charset parameters are rejected by the official schema.
+// That schema rejects more: its pattern [\w-]+/[\w-]+ has no room for the
+// dots of vnd. and x. types (.docx is application/vnd.openxmlformats-…),
+// nor for underscores. [SchemaValid] tells which types it accepts: the
+// writer leaves out any other, since a Destination that validates would
+// refuse the whole document for it.
 // All functions may be called from several goroutines.
 package mediatype
 
@@ -11,6 +16,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"unicode"
 )
 
 // Octet is the type of bytes of unknown kind.
@@ -114,3 +120,25 @@ func Bare(t string) string {
 
 // IsCompressed reports whether content of type t is already compressed.
 func IsCompressed(t string) bool { return compressed[t] }
+
+// SchemaValid reports whether t is a value the official ResourceSync
+// schema accepts in a type attribute: its pattern [\w-]+/[\w-]+, where
+// XSD's \w is every character but punctuation, separators and others
+// (so "+", "$" and "^" are in, "." and "_" are not), anchored at both ends.
+func SchemaValid(t string) bool {
+	typ, sub, ok := strings.Cut(t, "/")
+	return ok && xsdWordDash(typ) && xsdWordDash(sub)
+}
+
+// xsdWordDash reports whether s is one or more of XSD's \w and "-".
+func xsdWordDash(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r != '-' && (unicode.IsPunct(r) || unicode.In(r, unicode.Z, unicode.C)) {
+			return false
+		}
+	}
+	return true
+}

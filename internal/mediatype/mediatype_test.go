@@ -114,3 +114,51 @@ func TestIsCompressed(t *testing.T) {
 		})
 	}
 }
+
+// SchemaValid agrees with the official schema's pattern [\w-]+/[\w-]+ for
+// XSD's \w (every character but punctuation, separators and others).
+func TestSchemaValid(t *testing.T) {
+	for _, tt := range []struct {
+		t    string
+		want bool
+	}{
+		{"text/html", true},
+		{"image/svg+xml", true},
+		{"application/ld+json", true},
+		{"application/x-bibtex", true},
+		{"application/vnd.openxmlformats-officedocument.wordprocessingml.document", false},
+		{"application/vnd.ms-excel", false},
+		{"image/vnd.djvu", false},
+		{"application/x_thing", false},
+		{"text/html; charset=utf-8", false},
+		{"text/html;charset=utf-8", false},
+		{"text/html ", false},
+		{"text", false},
+		{"text/", false},
+		{"/html", false},
+		{"text/html/x", false},
+		{"", false},
+	} {
+		if got := SchemaValid(tt.t); got != tt.want {
+			t.Errorf("SchemaValid(%q) = %v, want %v", tt.t, got, tt.want)
+		}
+	}
+}
+
+// Every type of the table is written or left out by SchemaValid: the
+// table may hold types the schema rejects, for IsCompressed and for
+// sniffing not to guess, but each is checked here to be known to.
+func TestTableTypesSchema(t *testing.T) {
+	rejected := 0
+	for _, typ := range byExt {
+		if !SchemaValid(typ) {
+			rejected++
+			if !strings.ContainsAny(typ, "._") {
+				t.Errorf("%s is rejected for another reason than a dot or an underscore", typ)
+			}
+		}
+	}
+	if rejected == 0 {
+		t.Error("no type of the table is rejected: the test checks nothing")
+	}
+}

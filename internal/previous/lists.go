@@ -118,6 +118,9 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List Index must have (section 12.2)")
 	}
 	for _, e := range entries {
+		if err := r.checkChangeListBytes(name); err != nil {
+			return err
+		}
 		ldoc, lentries, ldata, err := r.fetch(ctx, e.Loc, rsxml.CapChangeList)
 		if err != nil {
 			return err
@@ -192,6 +195,21 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 		cl.Rel = rel
 	}
 	r.site.ChangeLists = append(r.site.ChangeLists, cl)
+	return r.checkChangeListBytes(name)
+}
+
+// checkChangeListBytes fails with ErrLimit once the Change Lists kept are
+// more than MaxChangeListBytes together; it is checked before each is
+// read too, so that no more than one document is read past the limit.
+func (r *reader) checkChangeListBytes(name string) error {
+	var n int64
+	for _, cl := range r.site.ChangeLists {
+		n += int64(len(cl.Data))
+	}
+	if n > r.opts.MaxChangeListBytes {
+		return newError(name, 0, ErrLimit, "the closed Change Lists to carry forward, %d so far, are more than %d bytes together",
+			len(r.site.ChangeLists), r.opts.MaxChangeListBytes)
+	}
 	return nil
 }
 

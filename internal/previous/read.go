@@ -25,6 +25,11 @@ const (
 	DefaultMaxResources = 10_000_000
 	// DefaultMaxPackageBytes bounds one Change Dump package.
 	DefaultMaxPackageBytes = 64 << 30
+	// DefaultMaxChangeListBytes bounds the closed Change Lists carried
+	// forward together: their bytes are held in memory until they are
+	// published again. 512 MiB is some forty Change Lists of 50,000
+	// changes each, written as rsgen writes them.
+	DefaultMaxChangeListBytes = 512 << 20
 )
 
 // WellKnown is where the Source Description is, relative to where the
@@ -45,6 +50,9 @@ type Options struct {
 	MaxEntries      int   // per document; rsxml.MaxEntries if zero
 	MaxResources    int   // over all parts of the Resource List; DefaultMaxResources if zero
 	MaxPackageBytes int64 // per Change Dump package; DefaultMaxPackageBytes if zero
+	// MaxChangeListBytes bounds the Change Lists carried forward, all
+	// together; DefaultMaxChangeListBytes if zero.
+	MaxChangeListBytes int64
 
 	HTTP HTTPOptions
 
@@ -126,6 +134,9 @@ func newReader(opts Options) *reader {
 	}
 	if opts.MaxPackageBytes <= 0 {
 		opts.MaxPackageBytes = DefaultMaxPackageBytes
+	}
+	if opts.MaxChangeListBytes <= 0 {
+		opts.MaxChangeListBytes = DefaultMaxChangeListBytes
 	}
 	if opts.Notice == nil {
 		opts.Notice = func(string) {}

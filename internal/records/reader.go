@@ -59,9 +59,84 @@ func FormatOf(name string) (Format, bool) {
 	return 0, false
 }
 
-// MaxLineBytes is the longest record a JSON Lines export may have; a longer
-// line is a bad record, skipped without being held in memory.
+// MaxLineBytes is the longest record an export may have. A longer line of
+// JSON Lines is a bad record, skipped without being held in memory; a
+// longer record of CSV is ErrRecordTooLong, and the export cannot be read
+// on (where a CSV record ends cannot be known without reading it).
 const MaxLineBytes = 1 << 20
+
+// ErrRecordTooLong reports a CSV record longer than MaxLineBytes.
+var ErrRecordTooLong = fmt.Errorf("a CSV record is longer than %d bytes", MaxLineBytes)
+
+// csvLimit passes the bytes of a CSV export on to encoding/csv, which
+// holds a whole record in memory, and fails once a record is longer than
+// MaxLineBytes. It follows the quotes of RFC 4180 to know where a record
+// ends: at a line break outside a quoted field.
+type csvLimit struct {
+	r     io.Reader
+	state csvState
+	n     int // bytes of the record read so far
+	lines int // line breaks read so far
+	line  int // line the record starts on
+	err   error
+}
+
+type csvState byte
+
+const (
+	csvFieldStart csvState = iota
+	csvUnquoted
+	csvQuoted
+	csvQuoteInQuoted // a quote in a quoted field: its end, or the first of ""
+)
+
+func (l *csvLimit) Read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	n, err := l.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '\n' {
+			l.lines++
+			if l.state != csvQuoted {
+				l.state, l.n, l.line = csvFieldStart, 0, l.lines+1
+				continue
+			}
+		}
+		switch l.state {
+		case csvFieldStart:
+			switch c {
+			case '"':
+				l.state = csvQuoted
+			case ',':
+			default:
+				l.state = csvUnquoted
+			}
+		case csvUnquoted:
+			if c == ',' {
+				l.state = csvFieldStart
+			}
+		case csvQuoted:
+			if c == '"' {
+				l.state = csvQuoteInQuoted
+			}
+		case csvQuoteInQuoted:
+			switch c {
+			case '"':
+				l.state = csvQuoted
+			case ',':
+				l.state = csvFieldStart
+			default:
+				l.state = csvUnquoted
+			}
+		}
+		if l.n++; l.n > MaxLineBytes {
+			l.err = fmt.Errorf("line %d: %w; the export cannot be read on", l.line, ErrRecordTooLong)
+			return i, nil
+		}
+	}
+	return n, err
+}
 
 // A Reader reads the records of an export. It is not safe for concurrent
 // use, except for Parse.
@@ -96,7 +171,7 @@ func NewReader(r io.Reader, f Format) (*Reader, error) {
 	switch f {
 	case JSONL:
 	case CSV:
-		rd.csv = csv.NewReader(rd.br)
+		rd.csv = csv.NewReader(&csvLimit{r: rd.br, line: 1})
 		rd.csv.FieldsPerRecord = -1 // counted by the schema, to report the line
 		header, err := rd.csv.Read()
 		if errors.Is(err, io.EOF) {

@@ -123,6 +123,9 @@ func TestBadRecords(t *testing.T) {
 		{"unparsable lastmod", JSONL, `{"loc":"a","lastmod":"yesterday"}`, 1, `lastmod: "yesterday" is not a date and time`},
 		{"lastmod without zone", JSONL, `{"loc":"a","lastmod":"2024-05-01T10:11:12"}`, 1, "has no time zone"},
 		{"lastmod out of range", JSONL, `{"loc":"a","lastmod":"2024-02-30T10:11:12Z"}`, 1, "lastmod:"},
+		{"leap second", JSONL, `{"loc":"a","lastmod":"2016-12-31T23:59:60Z"}`, 1, `lastmod: "2016-12-31T23:59:60Z" is a leap second`},
+		{"leap second with offset", CSV, "loc,created\na,2017-01-01 00:59:60.5+01:00\n", 2, "is a leap second"},
+		{"second 60 of a bad date", JSONL, `{"loc":"a","lastmod":"2016-02-30T23:59:60Z"}`, 1, "is not a date and time"},
 		{"created after lastmod", JSONL, `{"loc":"a","lastmod":"2024-05-01T00:00:00Z","created":"2024-05-02T00:00:00Z"}`, 1, "created 2024-05-02T00:00:00Z is after lastmod"},
 		{"bad hash token", JSONL, `{"loc":"a","hash":"sha-256:xyz"}`, 1, "hash: hash token"},
 		{"short hash", JSONL, `{"loc":"a","hash":"md5:abcd"}`, 1, "a md5 digest has 32 hex digits"},
@@ -158,6 +161,11 @@ func TestBadRecords(t *testing.T) {
 		{"path windows drive", JSONL, `{"loc":"a","path":"C:\\x"}`, 1, "is absolute"},
 		{"link without href", JSONL, `{"loc":"a","links":[{"rel":"describedby"}]}`, 1, "link describedby has no href"},
 		{"link without rel", JSONL, `{"loc":"a","links":[{"href":"https://example.org/x"}]}`, 1, "has no rel"},
+		{"link javascript", JSONL, `{"loc":"a","links":[{"rel":"alternate","href":"javascript:alert(1)"}]}`, 1, "is a javascript: URI"},
+		{"link vbscript", CSV, "loc,link:alternate\na,VBScript:msgbox\n", 2, "is a vbscript: URI"},
+		{"link file", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"file:///etc/passwd"}]}`, 1, "is a file: URI"},
+		{"link data", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"data:text/html,x"}]}`, 1, "is a data: URI"},
+		{"link profile javascript", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"b","profile":"javascript:x"}]}`, 1, "is a javascript: URI"},
 		{"link bad pri", JSONL, `{"loc":"a","links":[{"rel":"duplicate","href":"https://m.example.org/a","pri":0}]}`, 1, "pri"},
 		{"link not an object", JSONL, `{"loc":"a","links":["x"]}`, 1, "is not a link object"},
 		{"csv link attribute without href", CSV, "loc,link:alternate,link:alternate:type\na,,text/html\n", 2, "link:alternate has attributes but no href"},
@@ -365,6 +373,17 @@ func TestURLNormalForm(t *testing.T) {
 		{"https://example.org?x=1", "https://example.org/?x=1"},
 		{"https://example.org/caf%c3%a9", "https://example.org/caf%C3%A9"},
 		{"https://example.org/%61%2fb%7E?q=%7e%20", "https://example.org/a%2Fb~?q=~%20"},
+		// RFC 3986 section 5.2.4, also for escaped dots (section 6.2.2.2)
+		{"https://example.org/a/./b", "https://example.org/a/b"},
+		{"https://example.org/a/b/../c", "https://example.org/a/c"},
+		{"https://example.org/%2e%2e/z", "https://example.org/z"},
+		{"https://example.org/a/%2E/b/%2e%2E/c?x=/../y", "https://example.org/a/c?x=/../y"},
+		{"https://example.org/../../z", "https://example.org/z"},
+		{"https://example.org/a/b/..", "https://example.org/a/"},
+		{"https://example.org/a/.", "https://example.org/a/"},
+		{"https://example.org/..", "https://example.org/"},
+		{"https://example.org/a//../b", "https://example.org/a/b"},
+		{"https://example.org/a..b/.c/..d", "https://example.org/a..b/.c/..d"},
 	}
 	for _, tt := range tests {
 		got, err := CheckURL(tt.in)
@@ -374,6 +393,17 @@ func TestURLNormalForm(t *testing.T) {
 		}
 		if again, _ := CheckURL(got); again != got {
 			t.Errorf("CheckURL(%q) = %q: not a normal form", got, again)
+		}
+	}
+}
+
+// A link's href may be an identifier of another scheme than http(s).
+func TestLinkSchemes(t *testing.T) {
+	for _, href := range []string{"https://example.org/x", "urn:isbn:0451450523", "info:doi/10.1000/182", "doi:10.1000/182",
+		"hdl:20.1000/100", "ark:/13030/tf5p30086k", "tag:example.org,2024:x", "mailto:curator@example.org", "ftp://ftp.example.org/a"} {
+		recs, bad := readAll(t, JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"`+href+`"}]}`)
+		if len(recs) != 1 || len(bad) != 0 {
+			t.Errorf("href %s: %v", href, bad)
 		}
 	}
 }

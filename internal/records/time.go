@@ -25,10 +25,23 @@ func ParseTime(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%q has no time zone (add Z for UTC, or an offset such as +02:00)", s)
 	}
 	t, err := rsxml.ParseTime(s)
+	if err != nil && isLeapSecond(s) {
+		return time.Time{}, fmt.Errorf("%q is a leap second, which Go's time and most readers of W3C Datetimes cannot hold: give the second before it (:59)", s)
+	}
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%q is not a date and time such as 2024-05-01T10:11:12Z", s)
 	}
 	return t, nil
+}
+
+// isLeapSecond reports whether s is a time of the 61st second of a
+// minute, as UTC adds one to some minutes (2016-12-31T23:59:60Z).
+func isLeapSecond(s string) bool {
+	if len(s) < 20 || s[13] != ':' || s[16] != ':' || s[17:19] != "60" {
+		return false
+	}
+	_, ok := parseFull(s[:17] + "59" + s[19:])
+	return ok
 }
 
 // hasZone reports whether rest, what follows the minutes, holds a zone.

@@ -92,10 +92,53 @@ func CheckURL(s string) (string, error) {
 		tail = normalEscapes(tail)
 		normal = false
 	}
+	if path, _, _ := strings.Cut(tail, "?"); hasDotSegment(path) {
+		tail = removeDotSegments(path) + tail[len(path):]
+		normal = false
+	}
 	if normal && isLower(scheme) && s[:len(scheme)] == scheme && isLower(host) {
 		return s, nil
 	}
 	return scheme + "://" + strings.ToLower(host) + tail, nil
+}
+
+// hasDotSegment reports whether the path p has a "." or ".." segment.
+func hasDotSegment(p string) bool {
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// removeDotSegments resolves the "." and ".." segments of the absolute
+// path p as RFC 3986 section 5.2.4 says: "/a/./b" is "/a/b", "/a/b/../c"
+// is "/a/c", and ".." above the root stays at the root ("/../z" is "/z").
+// Escaped dots were decoded first (section 6.2.2.2: "." is unreserved), so
+// that "/%2e%2e/z" is "/z" too.
+func removeDotSegments(p string) string {
+	segs := strings.Split(p[1:], "/")
+	out := make([]string, 0, len(segs))
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		switch seg {
+		case ".":
+			if last {
+				out = append(out, "")
+			}
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, seg)
+		}
+	}
+	return "/" + strings.Join(out, "/")
 }
 
 // normalEscapes returns s, whose escapes are well formed, with the escapes
@@ -195,13 +238,27 @@ func checkURIChars(s string) error {
 	return nil
 }
 
-// CheckURI checks that s is an absolute URI of any scheme (the href of a
-// link may be a DOI, a urn: or an info: URI), with nothing that should have
-// been percent-encoded.
+// linkSchemes are the schemes a link's href or profile may have besides
+// http and https: identifiers of the things a link points to (a DOI, a
+// handle, an ARK, a URN, an info: or tag: URI), a mail address, and ftp,
+// which mirrors still serve. Others are refused: javascript: and vbscript:
+// run code where a client renders the href, file: names a file on the
+// reader's own machine, data: carries content instead of naming it.
+var linkSchemes = map[string]bool{
+	"urn": true, "info": true, "doi": true, "hdl": true, "ark": true, "tag": true, "mailto": true, "ftp": true,
+}
+
+// CheckURI checks that s is an absolute URI that a link may point to: an
+// http or https URL as CheckURL checks one, or a URI of a scheme that
+// identifies a resource (linkSchemes), with nothing that should have been
+// percent-encoded.
 func CheckURI(s string) error {
 	scheme := Scheme(s)
 	if scheme == "" {
 		return fmt.Errorf("%q is not an absolute URI", s)
+	}
+	if scheme != "http" && scheme != "https" && !linkSchemes[scheme] {
+		return fmt.Errorf("%q is a %s: URI; a link points to an http or https URL, a path, or an identifier (urn:, info:, doi:, hdl:, ark:, tag:, mailto:, ftp:)", s, scheme)
 	}
 	if scheme == "http" || scheme == "https" {
 		_, err := CheckURL(s)

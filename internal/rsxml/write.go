@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"io"
 	"unicode/utf8"
+
+	"github.com/rsgen/rsgen/internal/mediatype"
 )
 
 // plainASCII marks the bytes appendEscaped copies as they are: printable
@@ -141,7 +143,7 @@ func appendMD(b []byte, indent string, md *MD) []byte {
 	b = appendAttr(b, "datetime", md.Datetime)
 	b = appendAttr(b, "hash", md.Hash)
 	b = appendAttr(b, "length", md.Length)
-	b = appendAttr(b, "type", md.Type)
+	b = appendType(b, md.Type)
 	b = appendAttr(b, "encoding", md.Encoding)
 	b = appendAttr(b, "path", md.Path)
 	b = appendAttr(b, "modified", md.Modified)
@@ -149,12 +151,22 @@ func appendMD(b []byte, indent string, md *MD) []byte {
 	return append(b, "/>\n"...)
 }
 
+// appendType writes a type attribute, if the official schema accepts its
+// value (mediatype.SchemaValid): type is optional, and a value it rejects
+// makes a validating Destination refuse the whole document.
+func appendType(b []byte, t string) []byte {
+	if !mediatype.SchemaValid(t) {
+		return b
+	}
+	return appendAttr(b, "type", t)
+}
+
 func appendLink(b []byte, indent string, l *Link) []byte {
 	b = append(b, indent...)
 	b = append(b, "<rs:ln"...)
 	b = appendAttr(b, "rel", l.Rel)
 	b = appendAttr(b, "href", l.Href)
-	b = appendAttr(b, "type", l.Type)
+	b = appendType(b, l.Type)
 	b = appendAttr(b, "hash", l.Hash)
 	b = appendAttr(b, "length", l.Length)
 	b = appendAttr(b, "modified", l.Modified)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -200,5 +201,15 @@ func TestWriterErrorSticks(t *testing.T) {
 	}
 	if err := w.Add(&entries[0]); err == nil {
 		t.Error("Add after a failed write succeeded")
+	}
+}
+
+// A type the official schema rejects is left out, of rs:md and rs:ln.
+func TestWriteLeavesOutSchemaRejectedTypes(t *testing.T) {
+	e := Entry{Loc: "https://example.org/a.docx", MD: MD{Type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", Length: "3"},
+		Links: []Link{{Rel: "alternate", Href: "https://example.org/a.pdf", Type: "text/html; charset=utf-8"}, {Rel: "describedby", Href: "https://example.org/a.json", Type: "application/ld+json"}}}
+	got := string(AppendEntry(nil, false, &e))
+	if strings.Count(got, "type=") != 1 || !strings.Contains(got, `type="application/ld+json"`) || !strings.Contains(got, `length="3"`) {
+		t.Errorf("wrote\n%s\nwant only the type application/ld+json", got)
 	}
 }

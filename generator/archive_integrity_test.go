@@ -1,0 +1,207 @@
+package generator
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// tarBytes is a tar of members, padded with zeros as tar pads its last
+// record.
+func tarBytes(t testing.TB, members []archiveMember, pad int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, m := range members {
+		if err := tw.WriteHeader(&tar.Header{Name: m.name, Typeflag: tar.TypeReg, Mode: 0o644, ModTime: archiveMtime, Size: int64(len(m.body))}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(m.body))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	buf.Write(make([]byte, pad))
+	return buf.Bytes()
+}
+
+// gzipBytes compresses data as one gzip member, stored (level 0) so that
+// a flipped byte of content is read back without a flate error.
+func gzipBytes(t testing.TB, data []byte, level int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// A damaged archive is an error that names it, and nothing is published
+// (issue 9 item 2); the legal variants of a good one are published.
+func TestArchiveDamaged(t *testing.T) {
+	body := strings.Repeat("the content of a member; ", 40)
+	members := []archiveMember{{name: "a.txt", body: body}, {name: "b.txt", body: "second"}}
+	plain := tarBytes(t, members, 0)
+	padded := tarBytes(t, members, 8192)
+	stored := gzipBytes(t, plain, gzip.NoCompression)
+	flip := func(b []byte, i int) []byte {
+		b = bytes.Clone(b)
+		b[i] ^= 0x20
+		return b
+	}
+	contentAt := bytes.Index(stored, []byte(body))
+	split := len(plain) / 2
+	twoMembers := append(gzipBytes(t, plain[:split], 6), gzipBytes(t, plain[split:], 6)...)
+	zipStored := func(crcZero bool) []byte {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, m := range members {
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: m.name, Method: zip.Store, Modified: archiveMtime})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write([]byte(m.body))
+		}
+		zw.Close()
+		b := buf.Bytes()
+		if crcZero { // as a writer that leaves the field out would: no data descriptor, CRC 0
+			for i := 0; i+4 <= len(b); i++ {
+				switch binary.LittleEndian.Uint32(b[i:]) {
+				case 0x04034b50: // local header: flags at 6, CRC at 14
+					binary.LittleEndian.PutUint16(b[i+6:], 0)
+					binary.LittleEndian.PutUint32(b[i+14:], 0)
+				case 0x02014b50: // central header: flags at 8, CRC at 16
+					binary.LittleEndian.PutUint16(b[i+8:], 0)
+					binary.LittleEndian.PutUint32(b[i+16:], 0)
+				case 0x08074b50: // data descriptor: CRC at 4
+					binary.LittleEndian.PutUint32(b[i+4:], 0)
+				}
+			}
+		}
+		return b
+	}
+	good := zipStored(false)
+	goodZero := zipStored(true)
+	zipAt := bytes.Index(good, []byte(body))
+
+	for _, c := range []struct {
+		name string
+		data []byte
+		bad  bool
+	}{
+		{"good.tar.gz", gzipBytes(t, plain, 6), false},
+		{"padded-inside.tgz", gzipBytes(t, padded, 6), false},
+		{"two-members.tar.gz", twoMembers, false},
+		{"zeros-after.tar.gz", append(gzipBytes(t, plain, 6), make([]byte, 512)...), false},
+		{"padded.tar", padded, false},
+		{"good.zip", good, false},
+		{"content-flipped.tar.gz", flip(stored, contentAt+3), true},
+		{"crc-flipped.tar.gz", flip(stored, len(stored)-6), true},
+		{"size-flipped.tar.gz", flip(stored, len(stored)-2), true},
+		{"cut-trailer.tar.gz", stored[:len(stored)-4], true},
+		{"garbage-after.tar.gz", append(bytes.Clone(stored), "garbage"...), true},
+		{"second-member-flipped.tar.gz", flip(twoMembers, len(twoMembers)-6), true},
+		{"garbage-after-tar.tar", append(bytes.Clone(padded), "garbage"...), true},
+		{"garbage-after-tar-inside.tgz", gzipBytes(t, append(bytes.Clone(plain), "garbage"...), 6), true},
+		{"content-flipped.zip", flip(good, zipAt+3), true},
+		{"crc-zero-flipped.zip", flip(goodZero, zipAt+3), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, c.name)
+			if err := os.WriteFile(src, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, dump := range []bool{false, true} {
+				out := filepath.Join(dir, "out")
+				os.RemoveAll(out)
+				cfg := testConfig(t, src, out)
+				cfg.Dump.Enabled = dump
+				rep, err := Build(context.Background(), cfg)
+				if !c.bad {
+					if err != nil || len(rep.Problems) > 0 {
+						t.Fatalf("dump %v: %v, %d problems", dump, err, len(rep.Problems))
+					}
+					continue
+				}
+				if err == nil || !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), src) {
+					t.Fatalf("dump %v: error %v, want ErrDamaged naming %s", dump, err, src)
+				}
+				if _, err := os.Stat(out); err == nil {
+					t.Errorf("dump %v: output published from a damaged archive", dump)
+				}
+			}
+		})
+	}
+}
+
+// An archive of more members than the cap is an error naming it, before
+// it takes the memory of the machine (issue 9 item 10).
+func TestArchiveTooManyMembers(t *testing.T) {
+	maxArchiveMembers = 5
+	t.Cleanup(func() { maxArchiveMembers = MaxArchiveMembers })
+	dir := t.TempDir()
+	var members []archiveMember
+	for i := range 6 {
+		members = append(members, archiveMember{name: strings.Repeat("m", i+1)})
+	}
+	for _, name := range []string{"many.tar.gz", "many.zip", "five.tar", "five.zip"} {
+		src := filepath.Join(dir, name)
+		m := members
+		if strings.HasPrefix(name, "five") {
+			m = members[:5]
+		}
+		writeTestArchive(t, src, m)
+		cfg := testConfig(t, src, filepath.Join(dir, "out-"+name))
+		_, err := Build(context.Background(), cfg)
+		if strings.HasPrefix(name, "five") {
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrTooManyMembers) || !strings.Contains(err.Error(), src) {
+			t.Errorf("%s: error %v, want ErrTooManyMembers naming it", name, err)
+		}
+		if _, err := os.Stat(cfg.Out); err == nil {
+			t.Errorf("%s: output published", name)
+		}
+	}
+}
+
+// Empty members share one hash string, and the index of the members is
+// kept only for a Resource Dump: what a tar of many empty members costs.
+func TestArchiveEmptyMembersShareHash(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "empty.tar")
+	writeTestArchive(t, src, []archiveMember{{name: "a"}, {name: "b"}, {name: "c", body: "x"}, {name: "c"}})
+	cfg := testConfig(t, src, filepath.Join(dir, "out"))
+	b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveTar}, stats: new(Stats), notice: func(string) {}}
+	out, err := b.scanArchive(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 || out[0].Hash != out[1].Hash || unsafe.StringData(out[0].Hash) != unsafe.StringData(out[1].Hash) {
+		t.Errorf("resources %+v: want a and b, one hash string", out)
+	}
+	if b.archive.members != nil {
+		t.Errorf("members indexed without a dump: %v", b.archive.members)
+	}
+	if len(b.problems.sorted()) != 1 {
+		t.Errorf("problems %v, want the duplicate c", b.problems.sorted())
+	}
+}

@@ -1,0 +1,74 @@
+package generator
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// officialValidator returns the command that runs the official validator,
+// or skips the test if it or python3-lxml is missing.
+func officialValidator(t *testing.T) (python, script string) {
+	t.Helper()
+	for _, rel := range []string{"../../shared", "../../../shared"} {
+		if p, _ := filepath.Abs(filepath.Join(rel, "tools", "rs-validate.py")); p != "" {
+			if _, err := os.Stat(p); err == nil {
+				script = p
+				break
+			}
+		}
+	}
+	if script == "" {
+		t.Skip("the official validator is not beside the checkout")
+	}
+	python = "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import lxml").Run(); err != nil {
+		t.Skipf("python3-lxml is not installed: %v", err)
+	}
+	return python, script
+}
+
+// A type the official schema rejects (.docx: application/vnd.….document;
+// parameters) is never written, from a tree or an export: the lists pass
+// the official validator (issue 9, the .docx item).
+func TestSchemaRejectedTypesLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "site")
+	writeFile(t, src, "index.html", "<!doctype html><title>x</title>")
+	writeFile(t, src, "report.docx", "PK\x03\x04 not really a document")
+	writeFile(t, src, "sheet.xls", "\xd0\xcf\x11\xe0")
+	export := writeFile(t, dir, "records.jsonl", `{"loc":"a","type":"application/vnd.ms-excel","links":[{"rel":"alternate","href":"a.pdf","type":"text/html; charset=utf-8"},{"rel":"describedby","href":"a.json","type":"application/ld+json"}]}`+"\n")
+	for name, cfg := range map[string]Config{
+		"tree":   testConfig(t, src, filepath.Join(dir, "out-tree")),
+		"export": {Export: export, Out: filepath.Join(dir, "out-export"), BaseURL: mustBaseURL(t, "https://example.org/"), At: testAt, FixedTime: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := Build(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(cfg.Out, DocsDir, "resourcelist.xml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			list := string(data)
+			if strings.Contains(list, "vnd.") || strings.Contains(list, "charset") {
+				t.Errorf("a type the schema rejects is written:\n%s", list)
+			}
+			want := `type="text/html"`
+			if name == "export" {
+				want = `type="application/ld+json"`
+			}
+			if !strings.Contains(list, want) {
+				t.Errorf("%s left out too:\n%s", want, list)
+			}
+			python, script := officialValidator(t)
+			cmd := exec.Command(python, script, "-w", "--require-up", filepath.Join(cfg.Out, DocsDir), filepath.Join(cfg.Out, WellKnownFile))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("the official validator refuses the documents: %v\n%s", err, out)
+			}
+		})
+	}
+}
