@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -52,6 +53,9 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 	}
 	cfg.Changes.HTTP.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
 	cfg.Cache = c.String(flagCache)
+	if st, err := os.Stat(cfg.Cache); cfg.Cache != "" && err == nil && !st.Mode().IsRegular() {
+		return usageErr("--"+flagCache+" names the file rsgen keeps its hash cache in, created if missing", "--%s %s is not a regular file", flagCache, cfg.Cache)
+	}
 	return nil
 }
 
