@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -43,6 +44,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
+			&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
 		}, append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...)...),
 		Action: runBuild,
 		// Without this, cli prints the whole help to stdout before the error.
@@ -164,8 +166,16 @@ func runBuild(c *cli.Context) error {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
 	}
+	ctx := c.Context
+	if d := c.Duration(flagTimeout); d < 0 {
+		return usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
+	} else if d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
+		defer cancel()
+	}
 	stopProgress := startProgress(stderr, cfg.Stats, quiet)
-	rep, err := generator.Build(c.Context, cfg)
+	rep, err := generator.Build(ctx, cfg)
 	stopProgress()
 	if err != nil {
 		if ue := exportUsageErr(err); ue != nil {
@@ -173,6 +183,9 @@ func runBuild(c *cli.Context) error {
 		}
 		hint := badRecords(stderr, err)
 		switch {
+		case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
+			err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
+			hint = "allow more time with --" + flagTimeout
 		case hint != "":
 		case errors.Is(err, generator.ErrFailFast):
 			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
@@ -212,6 +225,9 @@ func runBuild(c *cli.Context) error {
 	}
 	return nil
 }
+
+// errBuildTimeout is the cause of a build's end at --timeout.
+var errBuildTimeout = errors.New("the build took too long")
 
 // plural renders n things: "1 file", "2 files".
 func plural(n int, thing string) string {

@@ -62,3 +62,8 @@ const (
 	flagHost      = "host"
 	flagTemplates = "templates"
 )
+
+// Flags of build that bound its time; build's --timeout is flagTimeout.
+const (
+	flagFetchTimeout = "fetch-timeout"
+)
