@@ -218,12 +218,27 @@ func runBuild(c *cli.Context) error {
 		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
 			plural(rep.Files, "file"), units.FormatSize(rep.Bytes), plural(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
 		printChanges(stderr, rep)
+		if apart(cfg.Source, cfg.Out) {
+			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
+				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
+		}
 	}
 	if len(rep.Problems) > 0 {
 		return &exitError{code: exitPartial, err: fmt.Errorf("%s could not be published (named above)", plural(len(rep.Problems), "file")),
 			hint: "fix or --exclude them; --fail-fast makes this a failure"}
 	}
 	return nil
+}
+
+// apart reports whether out is a directory other than the directory
+// source: served as it is, it has none of the files the documents list.
+func apart(source, out string) bool {
+	if out == "" {
+		return false
+	}
+	src, err1 := os.Stat(source)
+	dst, err2 := os.Stat(out)
+	return err1 == nil && err2 == nil && src.IsDir() && !os.SameFile(src, dst)
 }
 
 // errBuildTimeout is the cause of a build's end at --timeout.

@@ -67,3 +67,8 @@ const (
 const (
 	flagFetchTimeout = "fetch-timeout"
 )
+
+// Flags of serve.
+const (
+	flagContent = "content"
+)
