@@ -8,6 +8,6 @@
 //
 // Configuration files carry Marker in their first lines: CheckConflicts
 // refuses to let a build overwrite a file of the same name without it.
-// Render and CheckConflicts may be called from several goroutines; a
-// Handler serves requests concurrently.
+// Render, CheckConflicts and Handler may be called from several goroutines;
+// a SiteHandler serves requests concurrently.
 package hosting

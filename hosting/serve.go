@@ -17,7 +17,7 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// A Handler serves an output directory the way a correctly configured
+// A SiteHandler serves an output directory the way a correctly configured
 // static host serves it: the Source Description (/.well-known/resourcesync,
 // without an extension) and the XML documents under resourcesync/ as
 // application/xml, with the discovery Link header of section 6.3.3 on every
@@ -31,7 +31,7 @@ import (
 // Source Description is), rsgen's configuration for hosts at the top, and
 // what is not a regular file or a directory (a FIFO, a device) are not
 // served, as on a host that is set up right.
-type Handler struct {
+type SiteHandler struct {
 	layers []*os.Root // the output directory, then the content, if any
 	files  http.Handler
 
@@ -40,12 +40,23 @@ type Handler struct {
 	link     string // the Link header value, "" without a Capability List
 }
 
+// Handler serves the output directory dir as [NewHandler] does, without
+// content, for as long as the program runs; a directory that cannot be
+// opened serves nothing (404).
+func Handler(dir string) http.Handler {
+	h, err := NewHandler(dir, "")
+	if err != nil {
+		return http.NotFoundHandler()
+	}
+	return h
+}
+
 // NewHandler serves the output directory dir. When the build wrote its
 // documents apart from the collection (rsgen build --out), content is the
 // collection, SOURCE: what dir does not have is served from there, as a
-// host serving both from one place would. Close the Handler when done.
-func NewHandler(dir, content string) (*Handler, error) {
-	h := &Handler{}
+// host serving both from one place would. Close the SiteHandler when done.
+func NewHandler(dir, content string) (*SiteHandler, error) {
+	h := &SiteHandler{}
 	for _, d := range []string{dir, content} {
 		if d == "" {
 			continue
@@ -65,14 +76,14 @@ func NewHandler(dir, content string) (*Handler, error) {
 }
 
 // Close releases the directories.
-func (h *Handler) Close() error {
+func (h *SiteHandler) Close() error {
 	for _, r := range h.layers {
 		r.Close()
 	}
 	return nil
 }
 
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *SiteHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	// Checked here as well as in Open: http.FileServer would redirect a
 	// request for a hidden directory (/.git → /.git/) before opening it.
@@ -107,7 +118,7 @@ func hidden(name string) bool {
 
 // linkHeader returns the Link header naming the Capability List that the
 // Source Description lists first.
-func (h *Handler) linkHeader() string {
+func (h *SiteHandler) linkHeader() string {
 	const p = ".well-known/resourcesync"
 	info, err := h.layers[0].Stat(p)
 	if err != nil {
