@@ -78,3 +78,29 @@ func TestFIFOInputs(t *testing.T) {
 	sameTree(t, treeState(t, out), before)
 	noStage(t, out)
 }
+
+// TestFIFOInOutput: FIFOs where the build reads files of the output
+// directory (the site's robots.txt, a host's _headers) do not block it:
+// robots.txt is not read, and a _headers that is not a regular file is the
+// user's, which rsgen does not overwrite.
+func TestFIFOInOutput(t *testing.T) {
+	clearEnv(t)
+	src := copySite(t)
+	out := t.TempDir()
+	robots := filepath.Join(out, "robots.txt")
+	if err := syscall.Mkfifo(robots, 0o600); err != nil {
+		t.Skipf("no FIFO: %v", err)
+	}
+	args := []string{"build", "--base-url", "https://example.org/", "--at", "2024-06-01T00:00:00Z", "--out", out}
+	if code, stderr := runUnblocked(t, robots, append(args, src)...); code != exitOK {
+		t.Fatalf("robots.txt FIFO: exit %d:\n%s", code, stderr)
+	}
+	headers := filepath.Join(out, "_headers")
+	if err := syscall.Mkfifo(headers, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := runUnblocked(t, headers, append(args, "--host", "netlify", src)...)
+	if code != exitFailure || !strings.Contains(stderr, headers+" exists and was not written by rsgen") {
+		t.Errorf("_headers FIFO: exit %d:\n%s", code, stderr)
+	}
+}
