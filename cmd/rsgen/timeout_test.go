@@ -37,7 +37,7 @@ func TestBuildTimeouts(t *testing.T) {
 		err, hint string
 		doc       bool // the error names the document
 	}{
-		{[]string{"--fetch-timeout", "200ms"}, "gave up after 200ms", "--fetch-timeout", true},
+		{[]string{"--fetch-timeout", "200ms"}, "took longer than the 200ms allowed", "--fetch-timeout", true},
 		{[]string{"--timeout", "200ms"}, "the build took longer than --timeout 200ms and was stopped; nothing was published", "--timeout", false},
 	}
 	for _, tt := range tests {

@@ -147,8 +147,17 @@ func (s *httpSource) check(u string) (*url.URL, error) {
 
 // withDeadline bounds ctx by d, with a cause that says so.
 func withDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeoutCause(ctx, d, fmt.Errorf("%w: gave up after %v, the time allowed for it", ErrDeadline, d))
+	return context.WithTimeoutCause(ctx, d, deadlineError(d))
 }
+
+// deadlineError is the cause of giving up on a document at its deadline.
+type deadlineError time.Duration
+
+func (e deadlineError) Error() string {
+	return fmt.Sprintf("took longer than the %v allowed; gave up", time.Duration(e))
+}
+
+func (e deadlineError) Is(target error) bool { return target == ErrDeadline }
 
 func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, error) {
 	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
