@@ -63,12 +63,9 @@ const (
 	flagTemplates = "templates"
 )
 
-// Flags of build that bound its time; build's --timeout is flagTimeout.
+// Flags of the inputs work: build's --fetch-timeout (build's --timeout is
+// flagTimeout, as validate's) and serve's --content.
 const (
 	flagFetchTimeout = "fetch-timeout"
-)
-
-// Flags of serve.
-const (
-	flagContent = "content"
+	flagContent      = "content"
 )
