@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/templates"
@@ -60,7 +61,7 @@ func (b *build) robotsNotice(resourceList string) {
 	if err != nil || u.Path != "/" {
 		return // robots.txt counts at the root of a host only
 	}
-	f, err := os.Open(filepath.Join(b.cfg.Out, "robots.txt"))
+	f, _, err := regfile.Open(filepath.Join(b.cfg.Out, "robots.txt")) // a FIFO is not waited on
 	if err != nil {
 		return
 	}

@@ -4,9 +4,10 @@
 // Apache .htaccess, an upload script for S3), the pages it always writes
 // (a landing page, the robots.txt line, the HTML head link), and Handler,
 // which serves an output directory the way a correctly configured host does
-// (rsgen serve).
+// (rsgen serve), confined to it.
 //
 // Configuration files carry Marker in their first lines: CheckConflicts
 // refuses to let a build overwrite a file of the same name without it.
-// Render, CheckConflicts and Handler may be called from several goroutines.
+// Render, CheckConflicts and Handler may be called from several goroutines;
+// a SiteHandler serves requests concurrently.
 package hosting

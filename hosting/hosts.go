@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // The static hosts rsgen writes configuration for (rsgen build --host).
@@ -134,8 +135,12 @@ func CheckConflicts(out string, hosts []string) error {
 			continue
 		}
 		p := filepath.Join(out, o.name)
-		f, err := os.Open(p)
+		f, _, err := regfile.Open(p) // a FIFO is not waited on
 		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if errors.Is(err, regfile.ErrNotRegular) {
+			theirs = append(theirs, p)
 			continue
 		}
 		if err != nil {

@@ -19,7 +19,12 @@ func TestHandler(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, ".env"), []byte("SECRET=1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv.Config.Handler = hosting.Handler(out)
+	h, err := hosting.NewHandler(out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv.Config.Handler = h
 	srv.Start()
 	defer srv.Close()
 	link := "<" + base + `resourcesync/capabilitylist.xml>; rel="resourcesync"`

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
@@ -35,4 +37,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, "rsgen", c.App.Version) }
 	return report(stderr, app.RunContext(ctx, args))
+}
+
+// onSignals stops the run cleanly at the first SIGINT or SIGTERM on sigs,
+// by cancelling its context: nothing is published, the staging directory
+// is removed. A second one exits at once through exit, with the shell's
+// code for death by that signal (130 for Ctrl-C, 143 for SIGTERM): what
+// the run leaves is what a build killed outright leaves, which the next
+// build removes.
+func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
+	<-sigs
+	cancel()
+	fmt.Fprintln(stderr, "rsgen: interrupted: stopping cleanly; interrupt again to stop at once")
+	s := <-sigs
+	fmt.Fprintln(stderr, "rsgen: error: interrupted again: stopped at once, as if killed; the next build removes the staging directory left behind")
+	code := exitInterrupted
+	if n, ok := s.(syscall.Signal); ok {
+		code = 128 + int(n)
+	}
+	exit(code)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -44,6 +45,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
+			&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
 		}, append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...)...),
 		Action: runBuild,
 		// Without this, cli prints the whole help to stdout before the error.
@@ -178,8 +180,16 @@ func runBuild(c *cli.Context) error {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
 	}
+	ctx := c.Context
+	if d := c.Duration(flagTimeout); d < 0 {
+		return usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
+	} else if d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
+		defer cancel()
+	}
 	stopProgress := startProgress(stderr, cfg.Stats, quiet)
-	rep, err := generator.Build(c.Context, cfg)
+	rep, err := generator.Build(ctx, cfg)
 	stopProgress()
 	if err != nil {
 		if ue := exportUsageErr(err); ue != nil {
@@ -190,6 +200,9 @@ func runBuild(c *cli.Context) error {
 		}
 		hint := badRecords(stderr, err)
 		switch {
+		case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
+			err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
+			hint = "allow more time with --" + flagTimeout
 		case hint != "":
 		case errors.Is(err, generator.ErrFailFast):
 			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
@@ -222,6 +235,10 @@ func runBuild(c *cli.Context) error {
 		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
 			plural(rep.Files, "file"), units.FormatSize(rep.Bytes), plural(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
 		printChanges(stderr, rep)
+		if apart(cfg.Source, cfg.Out) {
+			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
+				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
+		}
 	}
 	if len(rep.Problems) > 0 {
 		return &exitError{code: exitPartial, err: fmt.Errorf("%s could not be published (named above)", plural(len(rep.Problems), "file")),
@@ -229,6 +246,20 @@ func runBuild(c *cli.Context) error {
 	}
 	return nil
 }
+
+// apart reports whether out is a directory other than the directory
+// source: served as it is, it has none of the files the documents list.
+func apart(source, out string) bool {
+	if out == "" {
+		return false
+	}
+	src, err1 := os.Stat(source)
+	dst, err2 := os.Stat(out)
+	return err1 == nil && err2 == nil && src.IsDir() && !os.SameFile(src, dst)
+}
+
+// errBuildTimeout is the cause of a build's end at --timeout.
+var errBuildTimeout = errors.New("the build took too long")
 
 // plural renders n things: "1 file", "2 files".
 func plural(n int, thing string) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -22,6 +23,7 @@ func changesFlags() []cli.Flag {
 		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
+		&cli.DurationFlag{Name: flagFetchTimeout, Value: previous.DefaultDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
 	}
 }
@@ -50,8 +52,14 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 	if cfg.Changes.Dump && cfg.Changes.Previous == "" {
 		return usageErr("a Change Dump holds what changed since --previous: give it (the first build publishes none)", "--change-dump needs --previous")
 	}
+	if cfg.Changes.HTTP.Deadline = c.Duration(flagFetchTimeout); cfg.Changes.HTTP.Deadline <= 0 {
+		return usageErr("for example --"+flagFetchTimeout+" 2m", "--%s must be more than 0", flagFetchTimeout)
+	}
 	cfg.Changes.HTTP.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
 	cfg.Cache = c.String(flagCache)
+	if st, err := os.Stat(cfg.Cache); cfg.Cache != "" && err == nil && !st.Mode().IsRegular() {
+		return usageErr("--"+flagCache+" names the file rsgen keeps its hash cache in, created if missing", "--%s %s is not a regular file", flagCache, cfg.Cache)
+	}
 	return nil
 }
 
@@ -62,6 +70,8 @@ func changesHint(err error) string {
 		return ""
 	case errors.Is(err, previous.ErrLater):
 		return "--previous must be an earlier build: check it, or give this build a later --at"
+	case errors.Is(err, previous.ErrDeadline):
+		return "if the server is slow but sound, allow it more time with --" + flagFetchTimeout
 	case errors.Is(err, previous.ErrUnreachable):
 		if errors.Is(err, previous.ErrNothingPublished) {
 			return "for the very first build there is nothing to compare with: leave --previous out, or add --" + flagFirstBuildOK + " to run the same command from the first deploy on"

@@ -12,6 +12,10 @@ const (
 	exitFailure = 1 // nothing was published; the output is as it was
 	exitUsage   = 2 // the command line is wrong
 	exitPartial = 3 // published, but some files could not be
+
+	// exitInterrupted is the code of a run stopped at once by a second
+	// Ctrl-C: 128 + SIGINT, as a shell reports it (143 for SIGTERM).
+	exitInterrupted = 130
 )
 
 const exitCodesHelp = `EXIT CODES:
@@ -19,7 +23,10 @@ const exitCodesHelp = `EXIT CODES:
    1  failure: nothing was published, the output directory is as it was
    2  usage error: a flag or argument is wrong
    3  published, but some files could not be read (each is named on stderr;
-      --fail-fast turns this into a failure)`
+      --fail-fast turns this into a failure)
+   130 interrupted twice (Ctrl-C, then Ctrl-C again; 143 for SIGTERM): stopped
+      at once, as if killed; the next build removes the staging directory left
+      behind. A single Ctrl-C stops a build cleanly, with code 1`
 
 // exitError carries an exit code and, optionally, a hint naming what to do.
 type exitError struct {

@@ -66,3 +66,10 @@ const (
 	flagHost      = "host"
 	flagTemplates = "templates"
 )
+
+// Flags of the inputs work: build's --fetch-timeout (build's --timeout is
+// flagTimeout, as validate's) and serve's --content.
+const (
+	flagFetchTimeout = "fetch-timeout"
+	flagContent      = "content"
+)

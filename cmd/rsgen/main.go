@@ -11,8 +11,11 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go onSignals(sigs, cancel, os.Stderr, os.Exit)
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -22,14 +24,36 @@ func serveCommand() *cli.Command {
 		ArgsUsage: "DIR",
 		Description: "Serves DIR over HTTP: /.well-known/resourcesync and the documents as application/xml, the\n" +
 			"Link: <…capabilitylist.xml>; rel=\"resourcesync\" header on every response, index.html for\n" +
-			"directories; hidden files and rsgen's host configuration are not served. Point a Destination\n" +
-			"at it before deploying (build with --base-url http://127.0.0.1:8000/ for its links to lead\n" +
-			"here). Ctrl-C stops it.",
+			"directories. Only what is inside DIR is served (a symbolic link that leads out of it is not);\n" +
+			"hidden files and directories (but .well-known/) and rsgen's host configuration are not.\n" +
+			"If the build wrote to --out apart from SOURCE, add --content SOURCE to serve the files too.\n" +
+			"Point a Destination at it before deploying (build with --base-url http://127.0.0.1:8000/\n" +
+			"for its links to lead here). Ctrl-C stops it.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagAddr, Value: "127.0.0.1:8000", Usage: "`HOST:PORT` to listen on"},
+			&cli.StringFlag{Name: flagAddr, Value: "127.0.0.1:8000", Usage: "`HOST:PORT` to listen on; a bare PORT or :PORT listens on 127.0.0.1 (give 0.0.0.0:PORT to be reachable from other machines)"},
+			&cli.StringFlag{Name: flagContent, Usage: "`SOURCE` directory whose files are served where DIR has none: the collection, when the documents were built into --out elsewhere"},
 		},
 		Action: runServe,
 	}
+}
+
+// listenAddr reads --addr: a bare port, or a host left out, means this
+// machine only; listening on every interface must be asked for by name.
+func listenAddr(addr string) (string, error) {
+	if addr != "" && strings.Trim(addr, "0123456789") == "" {
+		addr = ":" + addr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", fmt.Errorf("port %q is not a number from 0 to 65535", port)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
 }
 
 func runServe(c *cli.Context) error {
@@ -40,25 +64,43 @@ func runServe(c *cli.Context) error {
 		return usageErr("run 'rsgen serve DIR'", "give one directory to serve")
 	}
 	dir := c.Args().First()
-	info, err := os.Stat(dir)
-	if err != nil || !info.IsDir() {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return usageErr("give the --out directory of rsgen build", "%s is not a directory", dir)
+	}
+	content := c.String(flagContent)
+	if content != "" {
+		if info, err := os.Stat(content); err != nil || !info.IsDir() {
+			return usageErr("give --"+flagContent+" the SOURCE directory of rsgen build", "--%s %s is not a directory", flagContent, content)
+		}
+	}
+	addr, err := listenAddr(c.String(flagAddr))
+	if err != nil {
+		return usageErr("for example --addr 8001 (this machine only) or --addr 0.0.0.0:8001 (every interface)", "--%s %s: %v", flagAddr, c.String(flagAddr), err)
 	}
 	stderr := c.App.ErrWriter
 	if _, err := os.Stat(filepath.Join(dir, ".well-known", "resourcesync")); err != nil {
 		fmt.Fprintf(stderr, "rsgen: warning: %s has no .well-known/resourcesync: is it the output of rsgen build?\n", dir)
 	}
-	ln, err := net.Listen("tcp", c.String(flagAddr))
+	handler, err := hosting.NewHandler(dir, content)
+	if err != nil {
+		return failure(err, "")
+	}
+	defer handler.Close()
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return failure(err, "choose another address with --addr, e.g. --addr 127.0.0.1:8001")
 	}
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(stderr, "rsgen: warning: listening on %s, which other machines can reach\n", ln.Addr())
 	}
-	srv := &http.Server{Handler: hosting.Handler(dir), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
-	fmt.Fprintf(stderr, "rsgen: serving %s at http://%s/ (Source Description: http://%s/.well-known/resourcesync); Ctrl-C stops\n", dir, ln.Addr(), ln.Addr())
+	what := dir
+	if content != "" {
+		what += " (and " + content + ")"
+	}
+	fmt.Fprintf(stderr, "rsgen: serving %s at http://%s/ (Source Description: http://%s/.well-known/resourcesync); Ctrl-C stops\n", what, ln.Addr(), ln.Addr())
 	select {
 	case err := <-done:
 		return failure(err, "")

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -106,5 +108,94 @@ func waitForStage(out string, done <-chan error) bool {
 			return false
 		case <-time.After(time.Millisecond):
 		}
+	}
+}
+
+// TestOnSignals: the first signal cancels the run and does not exit; the
+// second exits at once with 128 + its number.
+func TestOnSignals(t *testing.T) {
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
+		t.Run(sig.String(), func(t *testing.T) {
+			sigs := make(chan os.Signal)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			exited := make(chan int, 1)
+			var stderr syncBuffer
+			go onSignals(sigs, cancel, &stderr, func(code int) { exited <- code })
+			sigs <- os.Interrupt
+			<-ctx.Done()
+			select {
+			case code := <-exited:
+				t.Fatalf("exited with %d at the first signal", code)
+			default:
+			}
+			sigs <- sig
+			if code := <-exited; code != want {
+				t.Errorf("exit code %d, want %d", code, want)
+			}
+			if !strings.Contains(stderr.String(), "rsgen: error: interrupted again: stopped at once") {
+				t.Errorf("stderr:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+// TestSecondSignal: a second Ctrl-C ends rsgen at once, with code 130,
+// while the first is still waiting for a clean stop. serve waits up to 5 s
+// for the requests under way when it is stopped; a client that does not
+// read a large (sparse) file keeps one under way.
+func TestSecondSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary (-short)")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	big, err := os.Create(filepath.Join(dir, "big.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Truncate(256 << 20); err != nil {
+		t.Fatal(err)
+	}
+	big.Close()
+	var stderr syncBuffer
+	cmd := exec.Command(bin, "serve", "--addr", "0", dir)
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waitFor := func(what string) {
+		t.Helper()
+		for !strings.Contains(stderr.String(), what) {
+			select {
+			case <-done:
+				t.Fatalf("rsgen ended before saying %q:\n%s", what, stderr.String())
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}
+	waitFor("rsgen: serving")
+	addr := regexp.MustCompile(`at (http://[^/]+/)`).FindStringSubmatch(stderr.String())[1]
+	resp, err := http.Get(addr + "big.bin") // never read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	cmd.Process.Signal(syscall.SIGINT)
+	waitFor("interrupt again to stop at once")
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("rsgen did not end")
+	}
+	if strings.Contains(stderr.String(), "rsgen: stopped") {
+		t.Skip("the clean stop ended before the second signal came (a very slow machine)")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Errorf("exit code %d, want %d\n%s", code, exitInterrupted, stderr.String())
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // Version is the version of the file format. It changes whenever the
@@ -29,10 +30,11 @@ const maxFile = 2 << 30
 
 // Why Load refused a file. A missing file is fs.ErrNotExist.
 var (
-	ErrForeign  = errors.New("not an rsgen hash cache")
-	ErrVersion  = errors.New("made by another version of rsgen")
-	ErrCorrupt  = errors.New("damaged")
-	ErrOtherDir = errors.New("made for another source directory")
+	ErrNotRegular = regfile.ErrNotRegular // a FIFO, a device, a directory
+	ErrForeign    = errors.New("not an rsgen hash cache")
+	ErrVersion    = errors.New("made by another version of rsgen")
+	ErrCorrupt    = errors.New("damaged")
+	ErrOtherDir   = errors.New("made for another source directory")
 )
 
 // algorithms are those a cache entry can hold, by their value in the
@@ -202,8 +204,14 @@ func (c *Cache) Put(rel string, e *Entry) {
 }
 
 // Save writes the cache to path: into a new file beside it, renamed over
-// it once complete.
+// it once complete. It refuses, with ErrNotRegular, to replace anything
+// but a regular file.
 func (c *Cache) Save(path string) (err error) {
+	// Renaming over a FIFO, a device or a directory would replace what is
+	// not a cache (think of /dev/null, run as root).
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return ErrNotRegular
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -283,19 +291,19 @@ func commonPrefix(a, b string) int {
 
 // Load reads the cache at path, made for the source directory root. A
 // missing file is an error that wraps fs.ErrNotExist; a file that is not
-// a usable cache one that wraps ErrForeign, ErrVersion, ErrCorrupt or
-// ErrOtherDir.
+// a usable cache one that wraps ErrNotRegular, ErrForeign, ErrVersion,
+// ErrCorrupt or ErrOtherDir. It never blocks on a FIFO or a device.
 func Load(path, root string) (*Cache, error) {
-	f, err := os.Open(path)
+	// Not os.Open: a FIFO would block it until something writes to it.
+	f, st, err := regfile.Open(path)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, ErrNotRegular
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() || st.Size() < int64(len(magic))+4 || st.Size() > maxFile {
+	if st.Size() < int64(len(magic))+4 || st.Size() > maxFile {
 		return nil, ErrForeign
 	}
 	data := make([]byte, st.Size())

@@ -9,12 +9,15 @@
 // List Index and its lists → the Change Dump, if there is one. Every
 // document goes through the defensive [rsxml.Reader]: capped in bytes and
 // entries, no DOCTYPE, no entity expansion. Over HTTP, requests have
-// timeouts, failures of the server (5xx, 429, time-outs, dropped
+// timeouts and each document a deadline over all its attempts
+// ([HTTPOptions.Deadline]: a server that trickles bytes cannot hold the
+// build), failures of the server (5xx, 429, time-outs, dropped
 // connections) are retried a bounded number of times with a growing wait,
 // redirects are bounded and stay on http or https, and only documents on
 // the host of the given URL (or of the one it redirects to first) are
 // followed, so that a tampered document cannot send rsgen elsewhere. From a
-// directory, only files inside it are opened.
+// directory, only files inside it are opened, and only regular files: a
+// FIFO is refused at once, not waited on.
 //
 // Every failure is an [*Error] that names the document (its URL, or its
 // path in the directory) and, where it has one, the line, and wraps one of

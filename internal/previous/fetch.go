@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // A source fetches the documents of a previous build, from a directory or
@@ -74,18 +76,10 @@ func (s *dirSource) openFile(u string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 	}
-	f, err := os.Open(p)
+	// Not os.Open: a FIFO would block it until something writes to it.
+	f, st, err := regfile.Open(p)
 	if err != nil {
 		return nil, nil, &Error{Doc: p, Kind: ErrUnreachable, Err: unwrapPath(err), missing: errors.Is(err, fs.ErrNotExist)}
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, &Error{Doc: p, Kind: ErrUnreachable, Err: unwrapPath(err)}
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, newError(p, 0, ErrUnreachable, "not a regular file")
 	}
 	return f, st, nil
 }
@@ -153,6 +147,9 @@ func unwrapPath(err error) error {
 	if errors.As(err, &pe) {
 		if errors.Is(pe.Err, fs.ErrNotExist) {
 			return errors.New("no such file")
+		}
+		if errors.Is(pe.Err, regfile.ErrNotRegular) {
+			return pe.Err
 		}
 		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}

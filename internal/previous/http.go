@@ -23,6 +23,13 @@ type HTTPOptions struct {
 	Client *http.Client
 	// Timeout bounds one request, its body included; DefaultTimeout if zero.
 	Timeout time.Duration
+	// Deadline bounds all the time spent on one document: every attempt,
+	// the bodies and the waits between attempts; DefaultDeadline if zero.
+	// A server that sends a byte now and then, each in time for any
+	// time-out of a read, is given up on when it passes. A Change Dump
+	// package, which may be large, is given a second more per MiB it may
+	// have.
+	Deadline time.Duration
 	// Attempts is how many times a request is tried when the server fails
 	// (5xx, 429, 408, time-outs, dropped connections); DefaultAttempts if zero.
 	Attempts int
@@ -38,6 +45,7 @@ type HTTPOptions struct {
 // Defaults of HTTPOptions.
 const (
 	DefaultTimeout      = 2 * time.Minute
+	DefaultDeadline     = time.Minute
 	DefaultAttempts     = 4
 	DefaultBackoff      = 500 * time.Millisecond
 	DefaultMaxRedirects = 5
@@ -57,6 +65,9 @@ type httpSource struct {
 func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
+	}
+	if opts.Deadline <= 0 {
+		opts.Deadline = DefaultDeadline
 	}
 	if opts.Attempts <= 0 {
 		opts.Attempts = DefaultAttempts
@@ -134,7 +145,23 @@ func (s *httpSource) check(u string) (*url.URL, error) {
 	return pu, nil
 }
 
+// withDeadline bounds ctx by d, with a cause that says so.
+func withDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, d, deadlineError(d))
+}
+
+// deadlineError is the cause of giving up on a document at its deadline.
+type deadlineError time.Duration
+
+func (e deadlineError) Error() string {
+	return fmt.Sprintf("took longer than the %v allowed; gave up", time.Duration(e))
+}
+
+func (e deadlineError) Is(target error) bool { return target == ErrDeadline }
+
 func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, error) {
+	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
+	defer cancel()
 	var data []byte
 	err := s.do(ctx, u, limit, func(resp *http.Response) error {
 		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
@@ -151,16 +178,23 @@ func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, er
 }
 
 func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
+	// The deadline runs until the package is closed.
+	ctx, cancel := withDeadline(ctx, s.opts.Deadline+time.Duration(limit>>20)*time.Second)
 	var body io.ReadCloser
 	err := s.do(ctx, u, limit, func(resp *http.Response) error {
 		body = resp.Body
 		return nil
 	})
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	return &cappedReader{r: body, c: body, left: limit, doc: u}, nil
+	return &cappedReader{r: body, c: closer(func() error { defer cancel(); return body.Close() }), left: limit, doc: u}, nil
 }
+
+type closer func() error
+
+func (c closer) Close() error { return c() }
 
 // do requests u, retrying failures of the server, and calls use with a
 // 200 response. use reads the body or keeps it: do closes the body only
