@@ -87,11 +87,14 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 	if err != nil {
 		return err
 	}
-	if len(old)+len(changes) == 0 {
-		b.across.report.Lists = 0
-	} else if start, ok := b.fitsOneList(lists, open, from, old, changes); ok {
+	switch start, fits := b.fitsOneList(lists, open, from, old, changes); {
+	case len(old)+len(changes) == 0:
+		// Nothing to publish: no Change List, and none advertised.
+	case fits:
 		err = b.writeOpenChangeList(start, old, changes)
-	} else {
+	default:
+		b.notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
+			len(old)+len(changes), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes))
 		err = b.writeChangeListIndexOver(lists, open, old, changes, stem, from)
 	}
 	if err != nil {

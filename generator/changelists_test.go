@@ -144,7 +144,12 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 		if s.keep != 0 {
 			cfg.Changes.Keep = s.keep
 		}
+		var notices []string
+		cfg.Notice = func(msg string) { notices = append(notices, msg) }
 		rep := acBuild(t, cfg)
+		if warned := slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "resync 2.0.1 cannot read") }); warned != s.index {
+			t.Errorf("build %d: notices %q", i+2, notices)
+		}
 		doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName))
 		if doc.Index != s.index {
 			t.Errorf("build %d: changelist.xml index=%v, want %v", i+2, doc.Index, s.index)
