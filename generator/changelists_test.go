@@ -92,28 +92,29 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 		keep    time.Duration
 		mutate  func()
 		changes []string // what the build changed
+		from    string   // changelist.xml's: the history kept starts there
 		index   bool     // changelist.xml is an index
 		lists   []string // the changelist-*.xml published
 	}{
-		{at: acDay(2), mutate: func() {
+		{at: acDay(2), from: "2024-06-01T00:00:00Z", mutate: func() {
 			tr.write("n1.txt", "one", acTime("2024-06-01T01:00:00Z"))
 			tr.write("n2.txt", "two", acTime("2024-06-01T02:00:00Z"))
 		}, changes: []string{"created n1.txt", "created n2.txt"}},
-		{at: acDay(3), mutate: func() { tr.write("a.txt", "alpha 2", acTime("2024-06-02T01:00:00Z")) },
+		{at: acDay(3), from: "2024-06-01T00:00:00Z", mutate: func() { tr.write("a.txt", "alpha 2", acTime("2024-06-02T01:00:00Z")) },
 			changes: []string{"updated a.txt"}},
 		// 3 kept + 3 new > 4: an index over a list of the 3 changes the open
 		// list held, up to the previous snapshot, and this build's list.
-		{at: acDay(4), mutate: func() {
+		{at: acDay(4), from: "2024-06-01T00:00:00Z", mutate: func() {
 			tr.write("n3.txt", "three", acTime("2024-06-03T01:00:00Z"))
 			tr.write("a.txt", "alpha 3", acTime("2024-06-03T02:00:00Z"))
 			tr.remove("n1.txt")
 		}, changes: []string{"created n3.txt", "updated a.txt", "deleted n1.txt"}, index: true, lists: []string{"changelist-20240603T000000Z.xml", "changelist-20240604T000000Z.xml"}},
 		// Nothing changed: the same index.
-		{at: acDay(5), index: true, lists: []string{"changelist-20240603T000000Z.xml", "changelist-20240604T000000Z.xml"}},
-		{at: acDay(6), mutate: func() { tr.write("n2.txt", "two 2", acTime("2024-06-05T01:00:00Z")) },
+		{at: acDay(5), from: "2024-06-01T00:00:00Z", index: true, lists: []string{"changelist-20240603T000000Z.xml", "changelist-20240604T000000Z.xml"}},
+		{at: acDay(6), from: "2024-06-01T00:00:00Z", mutate: func() { tr.write("n2.txt", "two 2", acTime("2024-06-05T01:00:00Z")) },
 			changes: []string{"updated n2.txt"}, index: true, lists: []string{"changelist-20240603T000000Z.xml", "changelist-20240604T000000Z.xml", "changelist-20240606T000000Z.xml"}},
 		// A build of more changes than one list holds: parts.
-		{at: acDay(7), mutate: func() {
+		{at: acDay(7), from: "2024-06-03T00:00:00Z", mutate: func() {
 			for i, n := range []string{"p1", "p2", "p3", "p4", "p5"} {
 				tr.write(n+".txt", n, acDay(6).Add(time.Duration(i+1)*time.Hour))
 			}
@@ -123,12 +124,12 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 				"changelist-20240607T000000Z-00001.xml", "changelist-20240607T000000Z-00002.xml"}},
 		// --changes-keep 2d at day 10 drops everything before day 8: one
 		// change is left, and changelist.xml is plain again.
-		{at: acDay(10), keep: 2 * 24 * time.Hour, mutate: func() { tr.write("n3.txt", "three 2", acTime("2024-06-09T01:00:00Z")) },
+		{at: acDay(10), from: "2024-06-07T00:00:00Z", keep: 2 * 24 * time.Hour, mutate: func() { tr.write("n3.txt", "three 2", acTime("2024-06-09T01:00:00Z")) },
 			changes: []string{"updated n3.txt"}},
-		{at: acDay(11), mutate: func() { tr.remove("p1.txt") }, changes: []string{"deleted p1.txt"}},
+		{at: acDay(11), from: "2024-06-07T00:00:00Z", mutate: func() { tr.remove("p1.txt") }, changes: []string{"deleted p1.txt"}},
 		// Quiet for longer than --changes-keep: changelist.xml stays, as it
 		// was, rather than vanish from under the Destinations that poll it.
-		{at: acDay(25), keep: 2 * 24 * time.Hour},
+		{at: acDay(25), from: "2024-06-07T00:00:00Z", keep: 2 * 24 * time.Hour},
 	}
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
 	var follower acFollower
@@ -151,6 +152,9 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 			t.Errorf("build %d: notices %q", i+2, notices)
 		}
 		doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName))
+		if doc.MD.From != s.from {
+			t.Errorf("build %d: changelist.xml from %s, want %s", i+2, doc.MD.From, s.from)
+		}
 		if doc.Index != s.index {
 			t.Errorf("build %d: changelist.xml index=%v, want %v", i+2, doc.Index, s.index)
 		}
