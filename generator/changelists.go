@@ -30,10 +30,11 @@ func stamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
 // A carried document is one published by the previous build that this
 // build publishes again, unchanged, under name.
 type carried struct {
-	name string // under DocsDir
-	from time.Time
-	till time.Time
-	data []byte
+	name    string // under DocsDir
+	from    time.Time
+	till    time.Time
+	data    []byte
+	entries int // changes in it
 }
 
 // publishChanges publishes the Change Lists, then the Change Dump if
@@ -83,19 +84,31 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 			}
 		}
 	}
-	old, err := carriedEntries(lists, open)
-	if err != nil {
-		return err
+	// The entries of the lists carried forward are read again only when
+	// they may fit one list: past the limits their number alone says so,
+	// and there may be 50,000 lists of 50,000 changes.
+	total := len(changes)
+	for _, c := range lists {
+		total += c.entries
 	}
-	switch start, fits := b.fitsOneList(lists, open, from, old, changes); {
-	case len(old)+len(changes) == 0:
+	if open != nil {
+		total += len(open.entries)
+	}
+	var old []*rsxml.Entry
+	if total <= b.cfg.Limits.MaxEntries {
+		if old, err = carriedEntries(lists, open); err != nil {
+			return err
+		}
+	}
+	switch start, fits := b.fitsOneList(lists, open, from, old, changes, total); {
+	case total == 0:
 		// Nothing to publish: no Change List, and none advertised.
 	case fits:
 		err = b.writeOpenChangeList(start, old, changes)
 	default:
 		b.notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
-			len(old)+len(changes), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes))
-		err = b.writeChangeListIndexOver(lists, open, old, changes, stem, from)
+			total, b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes))
+		err = b.writeChangeListIndexOver(lists, open, changes, stem, from)
 	}
 	if err != nil {
 		return err
@@ -208,9 +221,10 @@ func carriedEntries(lists []carried, open *openHistory) ([]*rsxml.Entry, error) 
 	return all, nil
 }
 
-// fitsOneList reports whether the changes kept, old and changes, fit one
-// open Change List within the limits, and where it would start.
-func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes []Change) (time.Time, bool) {
+// fitsOneList reports whether the changes kept, old and changes (total in
+// all), fit one open Change List within the limits, and where it would
+// start.
+func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes []Change, total int) (time.Time, bool) {
 	start := from
 	switch {
 	case len(lists) > 0:
@@ -218,7 +232,7 @@ func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, 
 	case open != nil:
 		start = open.from
 	}
-	if len(old)+len(changes) > b.cfg.Limits.MaxEntries {
+	if total > b.cfg.Limits.MaxEntries {
 		return start, false
 	}
 	doc := b.openListDoc(start)
@@ -264,12 +278,12 @@ func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes 
 // writeChangeListIndexOver writes changelist.xml as the Change List Index
 // over closed lists: those carried forward, one (or its parts) for the
 // changes of the open list, ending where it ended, and this build's.
-func (b *build) writeChangeListIndexOver(lists []carried, open *openHistory, old []*rsxml.Entry, changes []Change, stem string, from time.Time) error {
+func (b *build) writeChangeListIndexOver(lists []carried, open *openHistory, changes []Change, stem string, from time.Time) error {
 	index := b.docURL(changeListIndexName)
 	linkIndex := func(bool) string { return index }
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
-		entries := old[len(old)-len(open.entries):]
+		entries := open.entries
 		times := make([]time.Time, len(entries))
 		t := open.from
 		for i, e := range entries {
@@ -364,7 +378,7 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 			return nil, time.Time{}, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, cl.URL, name)
 		}
 		names[name] = cl.URL
-		lists = append(lists, carried{name: name, from: cl.From, till: cl.Until, data: cl.Data})
+		lists = append(lists, carried{name: name, from: cl.From, till: cl.Until, data: cl.Data, entries: cl.Entries})
 	}
 	return lists, chainEnd, nil
 }
