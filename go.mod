@@ -3,6 +3,7 @@ module github.com/rsgen/rsgen
 go 1.26.8
 
 require (
+	github.com/beevik/etree v1.8.1
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/zeebo/blake3 v0.2.4

@@ -48,7 +48,7 @@ type Changes struct {
 type ChangeReport struct {
 	Since                     time.Time // the previous build's snapshot time
 	Created, Updated, Deleted int
-	Lists                     int // Change Lists in the Change List Index (0: none published)
+	Lists                     int // Change Lists published: 1 for the open changelist.xml, else those its index lists (0: none)
 	Dropped                   int // earlier Change Lists no longer published (--changes-keep, gaps)
 	Reread                    int // files read again for a digest the previous build used
 	Packages                  int // Change Dump packages published

@@ -43,10 +43,13 @@ func acCheckChangeDump(t *testing.T, tr *acTree, out string) []string {
 	}
 	// The changes of the Change Lists since the dump starts, in order: the
 	// manifests must list the same, in the same order.
-	_, lists := acReadDoc(t, filepath.Join(docs, changeListIndexName))
+	cl, lists := acReadDoc(t, filepath.Join(docs, changeListIndexName))
 	var changes, listed []*rsxml.Entry
 	for _, l := range lists {
-		if l.MD.From >= doc.MD.From {
+		switch {
+		case !cl.Index && l.MD.Datetime > doc.MD.From:
+			changes = append(changes, l) // the open changelist.xml
+		case cl.Index && l.MD.From >= doc.MD.From:
 			_, entries := acReadDoc(t, filepath.Join(docs, strings.TrimPrefix(l.Loc, acBase+DocsDir+"/")))
 			changes = append(changes, entries...)
 		}

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -11,10 +12,10 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// Names of the Change Lists. Each build's list is a document of its own,
-// named by the end of the interval it covers, so that its URL never
-// changes while it is carried forward; changelist.xml is always the
-// Change List Index over them.
+// Names of the Change Lists. changelist.xml is the URL the Capability List
+// gives: one open Change List while the changes kept fit one document,
+// else the Change List Index over closed lists, each named by the end of
+// the interval it covers so that its URL never changes while it is kept.
 const (
 	changeListIndexName = "changelist.xml"
 	changeListStem      = "changelist-"
@@ -29,16 +30,25 @@ func stamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
 // A carried document is one published by the previous build that this
 // build publishes again, unchanged, under name.
 type carried struct {
-	name string // under DocsDir
-	from time.Time
-	till time.Time
-	data []byte
+	name    string // under DocsDir
+	from    time.Time
+	till    time.Time
+	data    []byte
+	entries int // changes in it
 }
 
-// publishChanges publishes the Change Lists: this build's (if anything
-// changed), the earlier ones carried forward, and the Change List Index
-// over them; then the Change Dump, if asked for. The first build, without
-// a previous one, publishes none: there is nothing to compare with.
+// publishChanges publishes the Change Lists, then the Change Dump if
+// asked for. The first build, without a previous one, publishes none:
+// there is nothing to compare with.
+//
+// changelist.xml, the URL the Capability List gives, is an open Change
+// List (no until: it is rewritten by the next build) with every change
+// kept, the earlier builds' and this one's, while they fit one document;
+// the reference client, resync, reads no Change List Index. Past the
+// limits it is the Change List Index over closed lists that never change:
+// those of earlier builds carried forward byte for byte, a list of the
+// changes the open list held, and this build's (split into parts past the
+// limits). Either way it covers every change kept, without a gap.
 func (b *build) publishChanges(ctx context.Context, resources []Resource) error {
 	prev := b.across.prev
 	if prev == nil {
@@ -49,7 +59,14 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 	if err != nil {
 		return err
 	}
-	// This build's changes start where the published lists end: builds
+	open, err := b.carriedOpenList()
+	if err != nil {
+		return err
+	}
+	if open != nil {
+		chainEnd = open.till
+	}
+	// This build's changes start where the published changes end: builds
 	// that found nothing changed publish no list (an empty <urlset> is
 	// invalid against the Sitemap schema), and the next list covers their
 	// interval too. With none published, they start at the previous
@@ -58,19 +75,236 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 	if !chainEnd.IsZero() {
 		from = chainEnd
 	}
-	var fresh []rsxml.Entry
-	if changes := b.across.changes; len(changes) > 0 {
-		stem := changeListStem + stamp(b.at)
+	changes := b.across.changes
+	stem := changeListStem + stamp(b.at)
+	if len(changes) > 0 {
 		for _, c := range lists {
 			if c.name == stem+".xml" || len(c.name) > len(stem) && c.name[:len(stem)+1] == stem+"-" {
 				return fmt.Errorf("%w: its Change List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}
-		index := b.docURL(changeListIndexName)
-		fresh, err = b.writeChangeParts(stem, changes, from, b.at, func(bool) string { return index })
+	}
+	// The entries of the lists carried forward are read again only when
+	// they may fit one list: past the limits their number alone says so,
+	// and there may be 50,000 lists of 50,000 changes.
+	total := len(changes)
+	for _, c := range lists {
+		total += c.entries
+	}
+	if open != nil {
+		total += len(open.entries)
+	}
+	var old []*rsxml.Entry
+	if total <= b.cfg.Limits.MaxEntries {
+		if old, err = carriedEntries(lists, open); err != nil {
+			return err
+		}
+	}
+	switch start, fits := b.fitsOneList(lists, open, from, old, changes, total); {
+	case total == 0:
+		// Nothing to publish: no Change List, and none advertised.
+	case fits:
+		err = b.writeOpenChangeList(start, old, changes)
+	default:
+		b.notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
+			total, b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes))
+		err = b.writeChangeListIndexOver(lists, open, changes, stem, from)
+	}
+	if err != nil {
+		return err
+	}
+	if b.cfg.Changes.Dump {
+		return b.writeChangeDump(ctx, from)
+	}
+	return nil
+}
+
+// An openHistory is what the previous build's open changelist.xml held,
+// less the changes --changes-keep drops: changes from from to till.
+type openHistory struct {
+	from, till time.Time
+	entries    []*rsxml.Entry
+}
+
+// carriedOpenList returns the changes of the previous build's open
+// changelist.xml to publish again, or nil. They run to the previous
+// snapshot, or to where its Change Dump ends if that is later than every
+// change in the list, so that the Change Dump goes on from there.
+func (b *build) carriedOpenList() (*openHistory, error) {
+	cl := b.across.prev.OpenChangeList
+	if cl == nil {
+		return nil, nil
+	}
+	if want := b.docURL(changeListIndexName); cl.URL != want {
+		b.notice(fmt.Sprintf("--previous: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
+		b.across.report.Dropped++
+		return nil, nil
+	}
+	_, entries, err := rsxml.ReadAll(bytes.NewReader(cl.Data), rsxml.ReadOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: reading %s again: %w", ErrPrevious, cl.URL, err)
+	}
+	h := &openHistory{from: cl.From, till: b.across.prev.At, entries: entries}
+	last := cl.From
+	for _, e := range entries {
+		if t, err := rsxml.ParseTime(e.MD.Datetime); err == nil && t.After(last) {
+			last = t
+		}
+	}
+	if d := b.across.prev.ChangeDump; d != nil && len(d.Packages) > 0 {
+		if end, err := rsxml.ParseTime(d.Packages[len(d.Packages)-1].Until); err == nil && !end.Before(last) && end.Before(h.till) {
+			h.till = end
+		}
+	}
+	// --changes-keep drops the changes before the cutoff, as long as each
+	// has a datetime to tell; from moves to the cutoff.
+	cutoff := b.at.Add(-b.cfg.Changes.Keep)
+	if d := b.across.prev.ChangeDump; d != nil {
+		// The Change Dump keeps whole packages (those that end at the
+		// cutoff or later): the Change List keeps their changes too.
+		for _, p := range d.Packages {
+			until, err1 := rsxml.ParseTime(p.Until)
+			from, err2 := rsxml.ParseTime(p.From)
+			if err1 == nil && err2 == nil && !until.Before(cutoff) {
+				if from.Before(cutoff) {
+					cutoff = from
+				}
+				break
+			}
+		}
+	}
+	if !cutoff.After(h.from) {
+		return h, nil
+	}
+	k := 0
+	for k < len(entries) {
+		t, err := rsxml.ParseTime(entries[k].MD.Datetime)
+		if err != nil {
+			if k > 0 {
+				b.notice(fmt.Sprintf("--previous: %s has a change without a datetime: its older changes are kept", cl.URL))
+			}
+			return h, nil
+		}
+		if !t.Before(cutoff) {
+			break
+		}
+		k++
+	}
+	if k == len(entries) && len(b.across.changes) == 0 {
+		return h, nil // as for lists: changelist.xml stays while nothing replaces it
+	}
+	if k == len(entries) && !h.till.After(cutoff) {
+		b.across.report.Dropped++
+		return nil, nil
+	}
+	h.entries, h.from = entries[k:], cutoff
+	if h.from.After(h.till) {
+		h.from = h.till
+	}
+	return h, nil
+}
+
+// carriedEntries returns the changes of the lists and open carried
+// forward, in order.
+func carriedEntries(lists []carried, open *openHistory) ([]*rsxml.Entry, error) {
+	var all []*rsxml.Entry
+	for _, c := range lists {
+		_, entries, err := rsxml.ReadAll(bytes.NewReader(c.data), rsxml.ReadOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("%w: reading %s again: %w", ErrPrevious, c.name, err)
+		}
+		all = append(all, entries...)
+	}
+	if open != nil {
+		all = append(all, open.entries...)
+	}
+	return all, nil
+}
+
+// fitsOneList reports whether the changes kept, old and changes (total in
+// all), fit one open Change List within the limits, and where it would
+// start.
+func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes []Change, total int) (time.Time, bool) {
+	start := from
+	switch {
+	case len(lists) > 0:
+		start = lists[0].from
+	case open != nil:
+		start = open.from
+	}
+	if total > b.cfg.Limits.MaxEntries {
+		return start, false
+	}
+	doc := b.openListDoc(start)
+	size := int64(len(rsxml.AppendHeader(nil, &doc)) + len(rsxml.AppendFooter(nil, &doc)))
+	var buf []byte
+	for _, e := range old {
+		buf = rsxml.AppendEntry(buf[:0], false, e)
+		size += int64(len(buf))
+	}
+	var e rsxml.Entry
+	for i := range changes {
+		changes[i].entry(&e)
+		buf = rsxml.AppendEntry(buf[:0], false, &e)
+		size += int64(len(buf))
+	}
+	return start, size <= b.cfg.Limits.MaxBytes
+}
+
+// openListDoc is the root of the open changelist.xml: from, no until.
+func (b *build) openListDoc(from time.Time) rsxml.Doc {
+	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
+		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+}
+
+// writeOpenChangeList writes changelist.xml as one open Change List from
+// from: the changes carried forward, then this build's.
+func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes []Change) error {
+	err := b.writeDoc(changeListIndexName, b.openListDoc(from), 0, len(old)+len(changes), func(i int, e *rsxml.Entry) {
+		if i < len(old) {
+			*e = *old[i]
+			return
+		}
+		changes[i-len(old)].entry(e)
+	})
+	if err != nil {
+		return err
+	}
+	b.across.report.Lists = 1
+	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeListIndexName), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
+	return nil
+}
+
+// writeChangeListIndexOver writes changelist.xml as the Change List Index
+// over closed lists: those carried forward, one (or its parts) for the
+// changes of the open list, ending where it ended, and this build's.
+func (b *build) writeChangeListIndexOver(lists []carried, open *openHistory, changes []Change, stem string, from time.Time) error {
+	index := b.docURL(changeListIndexName)
+	linkIndex := func(bool) string { return index }
+	var fresh []rsxml.Entry
+	if open != nil && len(open.entries) > 0 {
+		entries := open.entries
+		times := make([]time.Time, len(entries))
+		t := open.from
+		for i, e := range entries {
+			if d, err := rsxml.ParseTime(e.MD.Datetime); err == nil {
+				t = d
+			}
+			times[i] = t
+		}
+		written, err := b.writeChangeEntries(changeListStem+stamp(open.till), len(entries), func(i int) time.Time { return times[i] },
+			func(i int, e *rsxml.Entry) { *e = *entries[i] }, open.from, open.till, linkIndex)
 		if err != nil {
 			return err
 		}
+		fresh = append(fresh, written...)
+	}
+	if len(changes) > 0 {
+		written, err := b.writeChangeParts(stem, changes, from, b.at, linkIndex)
+		if err != nil {
+			return err
+		}
+		fresh = append(fresh, written...)
 	}
 	lists = b.fitIndex(lists, fresh)
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
@@ -83,15 +317,10 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 	}
 	entries = append(entries, fresh...)
 	b.across.report.Lists = len(entries)
-	if len(entries) > 0 {
-		if err := b.writeChangeListIndex(changeListIndexName, entries); err != nil {
-			return err
-		}
-		b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeListIndexName), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
+	if err := b.writeChangeListIndex(changeListIndexName, entries); err != nil {
+		return err
 	}
-	if b.cfg.Changes.Dump {
-		return b.writeChangeDump(ctx, from)
-	}
+	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeListIndexName), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
 	return nil
 }
 
@@ -130,9 +359,15 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 		b.notice(fmt.Sprintf("--previous: %d Change Lists link to the index %s, not %s: not carried forward",
 			k, run[k-1].Index, index))
 	}
+	// --changes-keep never drops the newest list while this build has no
+	// list of its own: changelist.xml stays where Destinations poll it.
+	moved := k
 	cutoff := b.at.Add(-b.cfg.Changes.Keep)
 	for k < len(run) && run[k].Until.Before(cutoff) {
 		k++
+	}
+	if k == len(run) && k > moved && len(b.across.changes) == 0 {
+		k--
 	}
 	b.across.report.Dropped += k
 	names := map[string]string{}
@@ -143,7 +378,7 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 			return nil, time.Time{}, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, cl.URL, name)
 		}
 		names[name] = cl.URL
-		lists = append(lists, carried{name: name, from: cl.From, till: cl.Until, data: cl.Data})
+		lists = append(lists, carried{name: name, from: cl.From, till: cl.Until, data: cl.Data, entries: cl.Entries})
 	}
 	return lists, chainEnd, nil
 }

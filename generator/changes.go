@@ -86,6 +86,13 @@ const timeWidth = "2006-01-02T15:04:05.999999999Z"
 // rel="index", "" for none. It returns the entries of the lists for a
 // Change List Index, in order.
 func (b *build) writeChangeParts(stem string, changes []Change, from, until time.Time, index func(split bool) string) ([]rsxml.Entry, error) {
+	return b.writeChangeEntries(stem, len(changes), func(i int) time.Time { return changes[i].Datetime },
+		func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until, index)
+}
+
+// writeChangeEntries is writeChangeParts for n changes that fill gives in
+// chronological order; datetime(i) is the time of change i.
+func (b *build) writeChangeEntries(stem string, n int, datetime func(i int) time.Time, fill func(i int, e *rsxml.Entry), from, until time.Time, index func(split bool) string) ([]rsxml.Entry, error) {
 	up := rsxml.Link{Rel: "up", Href: b.capabilityListURL()}
 	plan := rsxml.Doc{
 		MD:    rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
@@ -94,8 +101,7 @@ func (b *build) writeChangeParts(stem string, changes []Change, from, until time
 	if href := index(true); href != "" {
 		plan.Links[1].Href = href
 	}
-	fill := func(i int, e *rsxml.Entry) { changes[i].entry(e) }
-	starts, err := planParts(stem, &plan, b.cfg.Limits, len(changes), fill)
+	starts, err := planParts(stem, &plan, b.cfg.Limits, n, fill)
 	if err != nil {
 		return nil, err
 	}
@@ -112,17 +118,17 @@ func (b *build) writeChangeParts(stem string, changes []Change, from, until time
 	}
 	entries := make([]rsxml.Entry, len(starts))
 	for p, first := range starts {
-		last := len(changes)
+		last := n
 		if p+1 < len(starts) {
 			last = starts[p+1]
 		}
 		md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
 		if p > 0 {
-			md.From = rsxml.FormatTime(changes[first].Datetime.Truncate(time.Second))
+			md.From = rsxml.FormatTime(datetime(first).Truncate(time.Second))
 		}
 		switch {
-		case last < len(changes):
-			md.Until = rsxml.FormatTime(changes[last].Datetime.Truncate(time.Second))
+		case last < n:
+			md.Until = rsxml.FormatTime(datetime(last).Truncate(time.Second))
 		case !until.IsZero():
 			md.Until = rsxml.FormatTime(until)
 		}

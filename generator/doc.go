@@ -11,8 +11,9 @@
 //     left out of both;
 //   - the Resource List, split under an index past the limits of section 7
 //     (listwriter.go plans the parts before writing any of them);
-//   - the Change List of this build and the index over the lists kept from
-//     the previous one (across.go, detect.go, changelists.go, changedump.go),
+//   - changelist.xml, the changes kept from the previous builds and this
+//     one's: one open Change List, or past the limits an index over closed
+//     lists (across.go, detect.go, changelists.go, changedump.go),
 //     with the hash cache (cache.go) sparing reads of unchanged files;
 //   - the Capability List, the Source Description, and the files for
 //     static hosts (host.go).

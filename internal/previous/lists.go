@@ -111,6 +111,9 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 		return err
 	}
 	name := r.src.name(u)
+	if !doc.Index && doc.MD.Until == "" {
+		return r.addOpenChangeList(u, doc, entries, data)
+	}
 	if !doc.Index {
 		return r.addChangeList(u, doc, entries, data, nil)
 	}
@@ -131,6 +134,32 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 		if err := r.addChangeList(e.Loc, ldoc, lentries, ldata, e); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// addOpenChangeList checks the open Change List the Capability List
+// points at and keeps it: its changes run from its from to the snapshot
+// of the Resource List beside it, which must not be earlier than any.
+func (r *reader) addOpenChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry, data []byte) error {
+	name := r.src.name(u)
+	if doc.MD.From == "" {
+		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List must have (section 12.1)")
+	}
+	from, err := parseTime(name, 0, "from", doc.MD.From)
+	if err != nil {
+		return err
+	}
+	if from.After(r.site.At) {
+		return newError(name, 0, ErrInvalid, "from %s is after the snapshot time of the Resource List (%s)",
+			doc.MD.From, rsxml.FormatTime(r.site.At))
+	}
+	if err := checkChanges(name, entries, from, r.site.At); err != nil {
+		return err
+	}
+	r.site.OpenChangeList = &ChangeList{URL: u, From: from, Entries: len(entries), Data: data, Index: doc.Link("index")}
+	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
+		r.site.OpenChangeList.Rel = rel
 	}
 	return nil
 }

@@ -78,6 +78,11 @@ type Site struct {
 	// ChangeLists are the closed Change Lists, in the order of the Change
 	// List Index (chronological), each checked; nil if there is none.
 	ChangeLists []ChangeList
+	// OpenChangeList is the Change List the Capability List points at
+	// when that is an open list (no until) rather than an index, as rsgen
+	// publishes the history while it fits one document: its Until is zero
+	// and its changes run to At.
+	OpenChangeList *ChangeList
 	// ChangeDump is the Change Dump, if the Capability List has one.
 	ChangeDump *ChangeDump
 

@@ -117,6 +117,35 @@ func TestReadOpenChangeListIsNotCarried(t *testing.T) {
 	}
 }
 
+// An open Change List that the Capability List points at (rsgen's
+// changelist.xml while the history fits one document) is kept whole: its
+// changes run to the Resource List's snapshot, and none may be later.
+func TestReadOpenChangeList(t *testing.T) {
+	const open = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
+  <rs:ln rel="up" href="https://example.org/resourcesync/capabilitylist.xml"/>
+  <rs:md capability="changelist" from="2024-06-01T00:00:00Z"/>
+  <url><loc>https://example.org/a.txt</loc><rs:md change="created" datetime="2024-06-01T10:00:00Z"/></url>
+  <url><loc>https://example.org/a.txt</loc><rs:md change="updated" datetime="DT"/></url>
+</urlset>
+`
+	dir := goodDir(t)
+	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1))
+	site, err := Read(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := site.OpenChangeList
+	if len(site.ChangeLists) != 0 || cl == nil || cl.Rel != "resourcesync/changelist.xml" || cl.Entries != 2 ||
+		!cl.From.Equal(mustTime(t, "2024-06-01T00:00:00Z")) || !cl.Until.IsZero() || !strings.Contains(string(cl.Data), "2024-06-01T10:00:00Z") {
+		t.Errorf("closed lists %v, open list %+v", site.ChangeLists, cl)
+	}
+	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))
+	if _, err := Read(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("a change after the snapshot: %v", err)
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	const (
 		part1 = "resourcesync/resourcelist-00001.xml"
