@@ -102,7 +102,9 @@ func NewStage(out string) (*Stage, error) {
 }
 
 // SetSnapshot records the time of the snapshot staged: Publish refuses to
-// replace a published snapshot that is newer.
+// replace a published snapshot that is newer (ErrOlderSnapshot). It checks
+// only then, so that a build against a previous one (across.go) says first
+// what is wrong with that one.
 func (s *Stage) SetSnapshot(at time.Time) { s.at = at }
 
 // Discard removes the staging directory, and the output directory and

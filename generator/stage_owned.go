@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 // manifestName is the file in the documents directory that lists what
@@ -72,6 +74,16 @@ func readManifest(docs string) (*manifest, error) {
 		return nil, fmt.Errorf("%s is not rsgen's manifest", manifestName)
 	}
 	return &m, nil
+}
+
+// checkNotOlder fails with ErrOlderSnapshot if the documents directory
+// whose manifest is published (nil if none) holds a snapshot newer than at.
+func checkNotOlder(published *manifest, at time.Time) error {
+	if published == nil || !at.Before(published.At) {
+		return nil
+	}
+	return fmt.Errorf("%w: this build's is %s, the published one %s", ErrOlderSnapshot,
+		rsxml.FormatTime(at), rsxml.FormatTime(published.At))
 }
 
 // legacyName matches the names rsgen wrote in its documents directory

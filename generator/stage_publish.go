@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 // journalName is the file in a stage that records a publish under way:
@@ -36,21 +34,22 @@ type journal struct {
 //
 //  1. it checks that the documents directory in place holds only what
 //     rsgen wrote, and no snapshot newer than the one staged;
-//  2. it records the staged documents in their manifest, keeps the old
-//     version of each file outside the documents directory, syncs every
+//  2. it records the staged documents in their manifest, syncs every
 //     staged file and directory, and writes the journal;
-//  3. it swaps the documents directory with the published one in one
+//  3. it makes the directories the files outside the documents directory
+//     need, and keeps the old version of each;
+//  4. it swaps the documents directory with the published one in one
 //     atomic rename (where the system has one): this is the commit;
-//  4. it renames the files outside it (the Source Description, the host
+//  5. it renames the files outside it (the Source Description, the host
 //     files) over their old versions, and syncs their directories;
-//  5. it removes the stage, which now holds the old documents.
+//  6. it removes the stage, which now holds the old documents.
 //
 // A Destination reading during Publish sees the old documents or the new
 // ones, never a mix within the documents directory; the Source Description
 // names the Capability List, which both have. If a step fails, what was
 // done is undone: the output is as it was. If the process dies (kill -9,
 // power cut) after step 2, the next NewStage finishes the publish if it
-// had reached step 3, and undoes it otherwise.
+// had reached step 4, and undoes it otherwise.
 func (s *Stage) Publish() error {
 	newDocs := filepath.Join(s.dir, DocsDir)
 	if err := s.step("check"); err != nil {
@@ -60,9 +59,8 @@ func (s *Stage) Publish() error {
 	if err != nil {
 		return err
 	}
-	if prev != nil && s.at.Before(prev.At) {
-		return fmt.Errorf("%w: this build's is %s, the published one %s", ErrOlderSnapshot,
-			rsxml.FormatTime(s.at), rsxml.FormatTime(prev.At))
+	if err := checkNotOlder(prev, s.at); err != nil {
+		return err
 	}
 	if err := s.step("manifest"); err != nil {
 		return err

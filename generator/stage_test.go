@@ -101,6 +101,19 @@ func TestOlderSnapshotRefused(t *testing.T) {
 	}
 	sameSnapshot(t, "after the refused build", snapshot(t, out), before)
 	noStage(t, out)
+
+	// Publish checks again, under the lock, whatever the stage was told.
+	st, err := NewStage(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.at = testAt.Add(-time.Hour)
+	if err := st.Publish(); !errors.Is(err, ErrOlderSnapshot) {
+		t.Errorf("Publish: %v; want ErrOlderSnapshot", err)
+	}
+	st.Discard()
+	sameSnapshot(t, "after the refused publish", snapshot(t, out), before)
+	noStage(t, out)
 }
 
 // TestBusyOutput: while a build holds the output, another is refused at
