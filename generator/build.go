@@ -150,6 +150,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, mark(err, ErrOutput)
 	}
 	b.stage.createHook = cfg.createHook
+	b.stage.SetSnapshot(b.at)
 	resources, err := b.run(ctx)
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial

@@ -21,13 +21,17 @@
 // Everything is written into a [Stage] inside the output directory, checked
 // with package validate (check.go), and moved into place by Stage.Publish
 // only when the whole build succeeded; a failure or an interrupt discards
-// the stage and leaves the published output as it was.
+// the stage and leaves the published output as it was. The stage and its
+// publish are in stage.go (the stage and its locks), stage_owned.go (what
+// rsgen wrote, and may remove) and stage_publish.go (the publish, synced,
+// journaled, and finished or undone after a crash): docs/publishing.md
+// states the guarantees.
 //
 // Output depends only on the input and the Config: entries are sorted
 // before they are written, and with a fixed snapshot time (Config.At with
 // FixedTime) no clock reading reaches a document or a package.
 //
 // Build may be called from several goroutines for different output
-// directories; two builds into the same directory at once are not
-// supported. [Config.Stats] may be read while a build runs.
+// directories; a second build into a directory that a build holds fails
+// with ErrBusy. [Config.Stats] may be read while a build runs.
 package generator

@@ -118,8 +118,8 @@ func TestExportGolden(t *testing.T) {
 				}
 			}
 			want := outputFiles(t, exportGolden)
-			if len(want) != 7 {
-				t.Fatalf("%s holds %d files, want 7 (4 documents, the landing page, robots.txt and head.html): run 'go test ./generator -run TestExportGolden -update'", exportGolden, len(want))
+			if len(want) != 8 {
+				t.Fatalf("%s holds %d files, want 8 (4 documents, the landing page, robots.txt, head.html and the manifest): run 'go test ./generator -run TestExportGolden -update'", exportGolden, len(want))
 			}
 			for name, data := range want {
 				if got[name] != data {

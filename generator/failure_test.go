@@ -3,9 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,37 +151,6 @@ func TestFailureCreatesNothing(t *testing.T) {
 	}
 }
 
-// TestStaleStages: a staging directory left by a build that was killed is
-// removed by the next build; one of a build still running is kept.
-func TestStaleStages(t *testing.T) {
-	src := copySite(t)
-	out := t.TempDir()
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	dead := cmd.Process.Pid
-	stages := map[string]bool{ // name: kept
-		fmt.Sprintf("%s%d-0123456789ab", stagePrefix, dead):        false,
-		fmt.Sprintf("%s%d-0123456789ab.old", stagePrefix, dead):    false,
-		fmt.Sprintf("%s%d-ba9876543210", stagePrefix, os.Getpid()): true,
-		stagePrefix + "not-a-pid":                                  false,
-	}
-	for name := range stages {
-		writeFile(t, out, name+"/"+DocsDir+"/resourcelist.xml", "partial")
-	}
-	mustBuild(t, testConfig(t, src, out))
-	for name, kept := range stages {
-		_, err := os.Stat(filepath.Join(out, name))
-		if kept && err != nil {
-			t.Errorf("%s (a running build's) was removed", name)
-		}
-		if !kept && err == nil {
-			t.Errorf("%s (a dead build's) was not removed", name)
-		}
-	}
-}
-
 // TestPublishRollback: when one of several files outside the documents
 // directory cannot be moved into place, those moved before it get their
 // old versions back, new ones are removed, and the documents are swapped
@@ -192,6 +159,7 @@ func TestPublishRollback(t *testing.T) {
 	out := t.TempDir()
 	writeFile(t, out, "a-old.txt", "old a")
 	writeFile(t, out, DocsDir+"/resourcelist.xml", "old list")
+	writeFile(t, out, DocsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
 	writeFile(t, out, "z/blocked/file", "a directory where a file goes")
 	before := snapshot(t, out)
 	st, err := NewStage(out)

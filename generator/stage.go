@@ -9,8 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
+	"time"
 )
 
 // Names rsgen owns in the output directory.
@@ -21,20 +20,38 @@ const (
 	stagePrefix   = ".rsgen-stage-"
 )
 
+// ErrBusy reports an output directory into which another build is
+// publishing: two builds at once could publish an older snapshot over a
+// newer one.
+var ErrBusy = errors.New("another build is running into it; try again when it is done")
+
 // A Stage is a directory beside the output in which a build writes
 // everything it publishes; Publish moves it into place, Discard removes it.
 // Nothing in the output changes until Publish.
+//
+// From NewStage to Publish or Discard the build holds two locks: one on
+// the output directory, which a second build finds taken (ErrBusy), and
+// one on the stage, by which a later build tells a stage left by a killed
+// build (stale: nobody holds it) from one in use. Both are released by the
+// system when the process dies.
 type Stage struct {
 	out     string // output directory
 	dir     string // the staging directory, inside out
 	created string // the topmost directory of out that the build created, "" if out existed
 	files   []string
+	at      time.Time // the snapshot staged: Publish refuses to replace a newer one
+
+	outLock, stageLock *dirLock // nil once released
 
 	createHook func(name string) error // a test seam: fails Create if it returns an error
+	stepHook   func(step string) error // a test seam: called before each step of Publish; its error fails the step
 }
 
-// NewStage creates a staging directory inside out, creating out if needed,
-// and removes stages left behind by builds that were killed.
+// NewStage creates a staging directory inside out, creating out if needed.
+// It fails with ErrBusy if another build holds out, and with ErrNotWritten
+// if out's documents directory holds files rsgen did not write. It first
+// finishes or undoes the publish of a build killed while publishing, and
+// removes stages left by killed builds.
 func NewStage(out string) (*Stage, error) {
 	created := ""
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
@@ -46,37 +63,71 @@ func NewStage(out string) (*Stage, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
 	}
-	if err := checkDocsDir(out); err != nil {
-		return nil, fmt.Errorf("output directory %s: %w", out, err)
+	s := &Stage{out: out, created: created}
+	lock, err := lockDir(out)
+	if errors.Is(err, errLocked) {
+		// The other build may have created out too: leave it.
+		return nil, fmt.Errorf("output directory %s: %w", out, ErrBusy)
 	}
-	removeDeadStages(out)
-	var rnd [6]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return nil, err
-	}
-	dir := filepath.Join(out, stagePrefix+strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(rnd[:]))
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		removeCreated(out, created)
-		return nil, fmt.Errorf("output directory %s is not writable: %w", out, unwrapPath(err))
-	}
-	if err := os.MkdirAll(filepath.Join(dir, DocsDir), 0o755); err != nil {
-		os.RemoveAll(dir)
-		removeCreated(out, created)
+	if err != nil {
+		s.Discard()
 		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
 	}
-	return &Stage{out: out, dir: dir, created: created}, nil
+	s.outLock = lock
+	recoverStages(out)
+	if _, err := checkOwned(out); err != nil {
+		s.Discard()
+		return nil, fmt.Errorf("output directory %s: %w", out, err)
+	}
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		s.Discard()
+		return nil, err
+	}
+	dir := filepath.Join(out, stagePrefix+hex.EncodeToString(rnd[:]))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		s.Discard()
+		return nil, fmt.Errorf("output directory %s is not writable: %w", out, unwrapPath(err))
+	}
+	s.dir = dir
+	if s.stageLock, err = lockDir(dir); err != nil {
+		s.Discard()
+		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
+	}
+	if err := os.MkdirAll(filepath.Join(dir, DocsDir), 0o755); err != nil {
+		s.Discard()
+		return nil, fmt.Errorf("output directory %s: %w", out, unwrapPath(err))
+	}
+	return s, nil
 }
 
-// checkDocsDir fails if out holds something other than a directory where
-// the documents directory goes: a file or link of the user's, which the
-// swap of Publish would otherwise take away.
-func checkDocsDir(out string) error {
-	info, err := os.Lstat(filepath.Join(out, DocsDir))
-	if err != nil || info.IsDir() {
-		return nil
+// SetSnapshot records the time of the snapshot staged: Publish refuses to
+// replace a published snapshot that is newer (ErrOlderSnapshot). It checks
+// only then, so that a build against a previous one (across.go) says first
+// what is wrong with that one.
+func (s *Stage) SetSnapshot(at time.Time) { s.at = at }
+
+// Discard removes the staging directory, and the output directory and
+// its parents if the build created them, and releases the locks. The
+// output is as it was before the build.
+func (s *Stage) Discard() {
+	if s.dir != "" {
+		os.RemoveAll(s.dir)
 	}
-	return fmt.Errorf("%s is %s, not a directory; rsgen writes its documents there: move it away or choose another --out",
-		DocsDir, typeName(info.Mode()))
+	removeCreated(s.out, s.created)
+	s.release()
+}
+
+// release releases the locks, if held.
+func (s *Stage) release() {
+	if s.stageLock != nil {
+		s.stageLock.unlock()
+		s.stageLock = nil
+	}
+	if s.outLock != nil {
+		s.outLock.unlock()
+		s.outLock = nil
+	}
 }
 
 func typeName(m fs.FileMode) string {
@@ -112,23 +163,6 @@ func removeCreated(dir, top string) {
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if os.Remove(d) != nil || d == top || filepath.Dir(d) == d {
 			return
-		}
-	}
-}
-
-// removeDeadStages removes staging directories of builds whose process is
-// gone (killed with SIGKILL or by a power cut); those of running builds stay.
-func removeDeadStages(out string) {
-	entries, _ := os.ReadDir(out)
-	for _, e := range entries {
-		name := e.Name()
-		if !e.IsDir() || !strings.HasPrefix(name, stagePrefix) {
-			continue
-		}
-		pidStr, _, _ := strings.Cut(strings.TrimPrefix(name, stagePrefix), "-")
-		pid, err := strconv.Atoi(pidStr)
-		if err != nil || !processAlive(pid) {
-			os.RemoveAll(filepath.Join(out, name))
 		}
 	}
 }
@@ -179,118 +213,4 @@ func closeAfter(c io.Closer, err error) error {
 		err = cerr
 	}
 	return err
-}
-
-// Discard removes the staging directory, and the output directory and
-// its parents if the build created them. The output is as it was before
-// the build.
-func (s *Stage) Discard() {
-	os.RemoveAll(s.dir)
-	removeCreated(s.out, s.created)
-}
-
-// Publish moves the staged output into place: the documents directory is
-// swapped with the published one in one atomic rename (where the system
-// has one), then the files outside it are renamed over their old versions,
-// and what the swap displaced is removed. A Destination reading during
-// Publish sees either the old documents or the new ones, never a mix
-// within the documents directory. If a step fails, what was done is
-// undone: the output is as it was.
-func (s *Stage) Publish() error {
-	var rootFiles []string
-	entries, err := os.ReadDir(s.dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.Name() != DocsDir {
-			if err := collectFiles(s.dir, e.Name(), &rootFiles); err != nil {
-				return err
-			}
-		}
-	}
-	// Make the parents of files outside the documents directory first:
-	// nothing after the swap should be able to fail for want of them.
-	var made [][2]string // directories created: {dir, topmost created}
-	undoDirs := func() {
-		for i := len(made) - 1; i >= 0; i-- {
-			removeCreated(made[i][0], made[i][1])
-		}
-	}
-	for _, name := range rootFiles {
-		parent := filepath.Dir(filepath.Join(s.out, name))
-		if _, err := os.Stat(parent); err == nil {
-			continue
-		}
-		made = append(made, [2]string{parent, topMissing(parent)})
-		if err := os.MkdirAll(parent, 0o755); err != nil {
-			undoDirs()
-			return fmt.Errorf("creating %s: %w", filepath.Dir(name), unwrapPath(err))
-		}
-	}
-	newDocs := filepath.Join(s.dir, DocsDir)
-	oldDocs := filepath.Join(s.out, DocsDir)
-	if err := checkDocsDir(s.out); err != nil {
-		undoDirs()
-		return err
-	}
-	swapped, err := exchange(newDocs, oldDocs)
-	if err != nil {
-		undoDirs()
-		return fmt.Errorf("moving %s into place: %w", DocsDir, unwrapLink(err))
-	}
-	// The old version of each root file is kept as a hard link in the
-	// stage until all are in place, to be put back if one fails.
-	backup := filepath.Join(s.dir, ".old")
-	hadOld := make([]bool, len(rootFiles))
-	for i, name := range rootFiles {
-		dst := filepath.Join(s.out, name)
-		old := filepath.Join(backup, name)
-		if os.MkdirAll(filepath.Dir(old), 0o755) == nil && os.Link(dst, old) == nil {
-			hadOld[i] = true
-		}
-		if err := os.Rename(filepath.Join(s.dir, name), dst); err != nil {
-			for j := i - 1; j >= 0; j-- {
-				prev := filepath.Join(s.out, rootFiles[j])
-				if hadOld[j] {
-					os.Rename(filepath.Join(backup, rootFiles[j]), prev)
-				} else {
-					os.Remove(prev)
-				}
-			}
-			if swapped {
-				exchange(newDocs, oldDocs)
-			} else {
-				os.Rename(oldDocs, newDocs)
-			}
-			undoDirs()
-			return fmt.Errorf("moving %s into place: %w", name, unwrapLink(err))
-		}
-	}
-	// The new output is in place: failing to remove what it displaced is
-	// not a failure of the build, and the next build removes it.
-	os.RemoveAll(s.dir)
-	return nil
-}
-
-// unwrapLink drops the two paths an *os.LinkError carries: the caller
-// names the file once, by its name in the output.
-func unwrapLink(err error) error {
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return fmt.Errorf("%s: %w", le.Op, le.Err)
-	}
-	return err
-}
-
-// collectFiles appends the files under dir/name (relative names) to files.
-func collectFiles(dir, name string, files *[]string) error {
-	return filepath.WalkDir(filepath.Join(dir, name), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		*files = append(*files, rel)
-		return nil
-	})
 }

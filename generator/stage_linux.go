@@ -26,8 +26,3 @@ func exchange(newDir, oldDir string) (bool, error) {
 	}
 	return false, err
 }
-
-func processAlive(pid int) bool {
-	err := unix.Kill(pid, 0)
-	return err == nil || errors.Is(err, unix.EPERM)
-}

@@ -208,6 +208,12 @@ func runBuild(c *cli.Context) error {
 			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
 		case errors.Is(err, generator.ErrSource):
 			hint = "give as SOURCE an existing directory that rsgen can read"
+		case errors.Is(err, generator.ErrBusy):
+			hint = "two builds into one --out could publish an older snapshot over a newer one: run them one after the other"
+		case errors.Is(err, generator.ErrNotWritten):
+			hint = "rsgen replaces the resourcesync/ folder of --out at every build: move those files elsewhere, or choose another --out"
+		case errors.Is(err, generator.ErrOlderSnapshot):
+			hint = "give a later --at (or SOURCE_DATE_EPOCH), or publish into another --out"
 		case errors.Is(err, generator.ErrOutput):
 			hint = "give --out a directory that rsgen can create and write into"
 		case errors.Is(err, generator.ErrHostFile):

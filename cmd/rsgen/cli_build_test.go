@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -223,4 +224,41 @@ func TestCLILongURL(t *testing.T) {
 	inOrder(t, stderr, "rsgen: skipped: "+filepath.ToSlash(rel)+": URL longer than the 2,048 characters", "rsgen: published 9 files",
 		"rsgen: error: 1 file could not be published")
 	checkMessages(t, stderr)
+}
+
+// TestCLIOutputNotRsgens: a resourcesync/ folder holding a user's files is
+// refused (exit 1, the file named, nothing changed), and so is an output
+// another build is publishing into.
+func TestCLIOutputNotRsgens(t *testing.T) {
+	clearEnv(t)
+	t.Run("user's file", func(t *testing.T) {
+		src := copySite(t)
+		notes := filepath.Join(src, "resourcesync", "notes.txt")
+		if err := os.MkdirAll(filepath.Dir(notes), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(notes, []byte("precious"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := treeState(t, src)
+		code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--base-url", "https://example.org/", src)
+		if code != exitFailure || !strings.Contains(stderr, "resourcesync/notes.txt") || !strings.Contains(stderr, "rsgen: hint:") {
+			t.Errorf("exit code %d, stderr:\n%s\nwant 1, naming resourcesync/notes.txt, with a hint", code, stderr)
+		}
+		sameTree(t, treeState(t, src), before)
+		noStage(t, src)
+	})
+	t.Run("busy", func(t *testing.T) {
+		src := copySite(t)
+		out := t.TempDir()
+		st, err := generator.NewStage(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Discard()
+		code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--base-url", "https://example.org/", "--out", out, src)
+		if code != exitFailure || !strings.Contains(stderr, "another build") {
+			t.Errorf("exit code %d, stderr:\n%s\nwant 1, saying another build is running", code, stderr)
+		}
+	})
 }

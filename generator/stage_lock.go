@@ -1,0 +1,69 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// A dirLock is an exclusive flock(2) on a directory. The system releases
+// it when the process ends, however it ends: a lock that can be taken is
+// held by no running build.
+type dirLock struct{ f *os.File }
+
+// errLocked reports a directory another open file holds locked.
+var errLocked = errors.New("locked")
+
+// lockDir takes the lock of dir without waiting, or fails with errLocked.
+func lockDir(dir string) (*dirLock, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, errLocked
+		}
+		return nil, &os.PathError{Op: "lock", Path: dir, Err: err}
+	}
+	return &dirLock{f: f}, nil
+}
+
+func (l *dirLock) unlock() { l.f.Close() }
+
+// syncDir makes the entries of dir (names created, renamed, removed)
+// durable. File systems that cannot sync a directory need not: they
+// order their metadata themselves.
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOTSUP) {
+		err = nil
+	}
+	return closeAfter(f, err)
+}
+
+// dirID identifies the directory dir (its device and inode), wherever it
+// is renamed to: a publish tells by it whether its documents were swapped
+// into place.
+func dirID(dir string) (string, error) {
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return "", &os.PathError{Op: "lstat", Path: dir, Err: err}
+	}
+	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
+}

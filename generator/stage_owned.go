@@ -1,0 +1,164 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// manifestName is the file in the documents directory that lists what
+// rsgen wrote there. It is staged and swapped in with the documents, so
+// that it always describes the folder it is in.
+const manifestName = ".rsgen-manifest.json"
+
+// ErrNotWritten reports files in the output's documents directory that
+// rsgen did not write: it replaces that directory at every build, and
+// removes only what it wrote.
+var ErrNotWritten = errors.New("not written by rsgen, which removes only what it wrote")
+
+// ErrOlderSnapshot reports a build whose snapshot is older than the one
+// published: publishing it would take the output back in time, and a
+// Destination would see changes undone.
+var ErrOlderSnapshot = errors.New("the snapshot is older than the one published")
+
+// A manifest is what rsgen records of a documents directory it wrote.
+type manifest struct {
+	Generator string    `json:"generator"` // "rsgen"
+	At        time.Time `json:"at"`        // the snapshot
+	Files     []string  `json:"files"`     // every file rsgen wrote there, slash-separated, but the manifest
+}
+
+// writeManifest records the files of the documents directory docs. Its
+// bytes depend on nothing else: the same snapshot gives the same manifest.
+func writeManifest(docs string, at time.Time) error {
+	m := manifest{Generator: "rsgen", At: at.UTC(), Files: []string{}}
+	err := filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(docs, p)
+		m.Files = append(m.Files, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.Sort(m.Files)
+	data, err := json.MarshalIndent(m, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(docs, manifestName), append(data, '\n'), 0o644)
+}
+
+// readManifest reads the manifest of the documents directory docs; the
+// error wraps fs.ErrNotExist if it has none.
+func readManifest(docs string) (*manifest, error) {
+	data, err := os.ReadFile(filepath.Join(docs, manifestName))
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil || m.Generator != "rsgen" {
+		return nil, fmt.Errorf("%s is not rsgen's manifest", manifestName)
+	}
+	return &m, nil
+}
+
+// checkNotOlder fails with ErrOlderSnapshot if the documents directory
+// whose manifest is published (nil if none) holds a snapshot newer than at.
+func checkNotOlder(published *manifest, at time.Time) error {
+	if published == nil || !at.Before(published.At) {
+		return nil
+	}
+	return fmt.Errorf("%w: this build's is %s, the published one %s", ErrOlderSnapshot,
+		rsxml.FormatTime(at), rsxml.FormatTime(published.At))
+}
+
+// legacyName matches the names rsgen wrote in its documents directory
+// before it kept a manifest: its lists, indexes and parts, the ZIP packages
+// of its dumps and their manifests, and its three pages.
+var legacyName = regexp.MustCompile(`^((resourcelist|resourcedump|changelist|changedump|capabilitylist)(-[0-9A-Za-z_.-]+)?\.(xml|zip)|index\.html|robots\.txt|head\.html)$`)
+
+// checkOwned fails if the documents directory of out holds anything rsgen
+// did not write: a name its manifest does not list or, in a directory
+// written before manifests (without one), a name rsgen's layout does not
+// produce, or no Capability List of rsgen's. It returns the manifest of the
+// directory, nil if it has none.
+func checkOwned(out string) (*manifest, error) {
+	docs := filepath.Join(out, DocsDir)
+	info, err := os.Lstat(docs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s is %s, not a directory; rsgen writes its documents there: move it away or choose another --out",
+			DocsDir, typeName(info.Mode()))
+	}
+	m, err := readManifest(docs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		m = nil // unreadable: judged as a directory without one
+	}
+	var listed map[string]bool
+	if m != nil {
+		listed = make(map[string]bool, len(m.Files))
+		for _, f := range m.Files {
+			listed[f] = true
+		}
+	}
+	var foreign, all []string
+	err = filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(docs, p)
+		rel = filepath.ToSlash(rel)
+		all = append(all, path.Join(DocsDir, rel))
+		switch {
+		case rel == manifestName && m != nil:
+		case m != nil && listed[rel] && d.Type().IsRegular():
+		case m == nil && legacyName.MatchString(rel) && d.Type().IsRegular():
+		default:
+			foreign = append(foreign, path.Join(DocsDir, rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	why := ""
+	if len(foreign) == 0 && m == nil && len(all) > 0 && !legacyCapabilityList(docs) {
+		// Names alone do not tell a user's index.html from rsgen's.
+		foreign, why = all, " (no Capability List of rsgen's beside them)"
+	}
+	if len(foreign) > 0 {
+		more := ""
+		if len(foreign) > 3 {
+			more = fmt.Sprintf(" and %d more", len(foreign)-3)
+			foreign = foreign[:3]
+		}
+		return nil, fmt.Errorf("%s%s%s: %w", strings.Join(foreign, ", "), more, why, ErrNotWritten)
+	}
+	return m, nil
+}
+
+// legacyCapabilityList reports whether the documents directory docs holds
+// a Capability List as rsgen writes it.
+func legacyCapabilityList(docs string) bool {
+	data, err := os.ReadFile(filepath.Join(docs, "capabilitylist.xml"))
+	return err == nil && bytes.Contains(data, []byte(`capability="capabilitylist"`))
+}
