@@ -62,7 +62,7 @@ func TestBuildGuardEmptySource(t *testing.T) {
 		"rsgen: hint: check SOURCE (did the site's own build fail?); to publish an empty Resource List on purpose add --allow-empty\n"},
 		append(base, src)...)
 	sameContents(t, out, map[string]string{})
-	guardRun(t, exitOK, nil, append(base, "-q", "--allow-empty", src)...)
+	guardRun(t, exitOK, nil, append(base, "-q", "--allow-empty", "--at", "2024-05-31T00:00:00Z", src)...)
 
 	// With --previous, every resource published before would be deleted.
 	full := guardTree(t, 3)
