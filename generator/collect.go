@@ -67,6 +67,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	// With a hash cache, files go to workers that stat them and pass on
 	// only those the cache does not know unchanged.
 	cache := b.across.cache
+	var unreadDirs, unreadFiles []string // what could not be read: see keepUnread
 	var files chan scanFile
 	if cache != nil {
 		files = make(chan scanFile, 256)
@@ -77,6 +78,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		follow:  cfg.FollowSymlinks,
 		skip:    b.owned,
 		problem: b.problems.add,
+		unread:  func(rel string) { unreadDirs = append(unreadDirs, rel) },
 		notice:  b.notice,
 		emit: func(f scanFile) error {
 			if cfg.listed != nil {
@@ -88,15 +90,16 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 					b.stats.Found.Add(1)
 					return nil
 				case <-ctx.Done():
+					f.dir.Release()
 					return ctx.Err()
 				}
 			}
-			job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
 			select {
-			case jobs <- job:
+			case jobs <- f.job():
 				b.stats.Found.Add(1)
 				return nil
 			case <-ctx.Done():
+				f.dir.Release()
 				return ctx.Err()
 			}
 		},
@@ -130,6 +133,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 			b.stats.Bytes.Add(res.Info.Size)
 			if res.Err != nil {
 				b.problems.add(Problem{Path: res.Name, Err: describeReadError(res.Err)})
+				unreadFiles = append(unreadFiles, res.Name)
 				continue
 			}
 			path, loc, hash, err := fileStrings(cfg.BaseURL, res.Name, cfg.Hashes, res.Sum)
@@ -155,7 +159,17 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		}
 		return nil
 	})
-	if err := g.Wait(); err != nil {
+	err := g.Wait()
+	// What was found but not read when the scan stopped early.
+	if files != nil {
+		for f := range files {
+			f.dir.Release()
+		}
+	}
+	for j := range jobs {
+		j.Dir.Release()
+	}
+	if err != nil {
 		return nil, err
 	}
 	if cache != nil {
@@ -164,6 +178,11 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	}
 	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
+}
+
+// job is the hashing job of f, which takes over f's hold of its directory.
+func (f scanFile) job() hashing.Job {
+	return hashing.Job{Name: f.rel, Dir: f.dir, Path: f.name, Sniff: mediatype.ByName(f.rel) == ""}
 }
 
 // describeReadError turns the error of reading one file into words a

@@ -44,7 +44,7 @@ func OpenDir(path string) (*Dir, error) {
 // a directory: a symbolic link is not followed.
 func (d *Dir) OpenDir(name string) (*Dir, error) {
 	sub := &Dir{path: d.path + "/" + name}
-	if err := d.sys.openAt(d, sub, name); err != nil {
+	if err := sub.sys.openAt(d, sub, name); err != nil {
 		return nil, &fs.PathError{Op: "open", Path: sub.path, Err: err}
 	}
 	sub.refs.Store(1)
