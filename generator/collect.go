@@ -176,8 +176,67 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		out = append(out, cache.hits...)
 		cache.finish(b)
 	}
+	if out, err = b.keepUnread(out, unreadDirs, unreadFiles); err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
+}
+
+// keepUnread adds to the resources found by the scan the previous build's
+// entries of what could not be read this time: the files under a directory
+// that could not be read (dirs, published paths; "" for the root) and the
+// files that could not be read or hashed. The scan did not find them, but
+// they are not gone: each is kept as it was published, unchanged, rather
+// than announced as deleted, which would make Destinations delete their
+// copies. The problems are reported already, so the build exits with the
+// partial status. A Resource Dump must package every resource of the
+// Resource List, and these cannot be read: with one, such a build fails.
+func (b *build) keepUnread(out []Resource, dirs, files []string) ([]Resource, error) {
+	prev := b.across.prev
+	if prev == nil || len(dirs)+len(files) == 0 {
+		return out, nil
+	}
+	scanned := make(map[string]bool, len(out))
+	for i := range out {
+		scanned[out[i].Loc] = true
+	}
+	unreadFile := make(map[string]bool, len(files))
+	for _, f := range files {
+		unreadFile[f] = true
+	}
+	under := func(rel string) bool {
+		return slices.ContainsFunc(dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
+	}
+	var kept []Resource
+	for i := range prev.Resources {
+		p := &prev.Resources[i]
+		if scanned[p.Loc] {
+			continue
+		}
+		rel, ok := b.cfg.BaseURL.RelPath(p.Loc)
+		if !ok || !unreadFile[rel] && !under(rel) {
+			continue
+		}
+		hash := make([]string, len(p.Hash))
+		for k, t := range p.Hash {
+			hash[k] = t.Alg + ":" + t.Digest
+		}
+		kept = append(kept, Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type})
+	}
+	if len(kept) == 0 {
+		return out, nil
+	}
+	if b.cfg.Dump.Enabled {
+		return nil, fmt.Errorf("%d resources published by the previous build could not be read (%s, …): the Resource Dump cannot package them, and leaving them out would announce them as deleted; publish again once they can be read",
+			len(kept), printable(kept[0].Path))
+	}
+	b.across.unread = make(map[string]bool, len(kept))
+	for i := range kept {
+		b.across.unread[kept[i].Loc] = true
+	}
+	b.notice(fmt.Sprintf("%d resources that could not be read keep their entries of the previous build, unchanged", len(kept)))
+	return append(out, kept...), nil
 }
 
 // job is the hashing job of f, which takes over f's hold of its directory.

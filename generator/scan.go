@@ -121,6 +121,10 @@ type walker struct {
 	top *hashing.Dir // the root, while the walk runs
 }
 
+// testHookReadDir, if set, is called with each directory the walk lists;
+// its error replaces the listing, as if the directory could not be read.
+var testHookReadDir func(rel string) error
+
 // walk lists root's files in lexical order of their names.
 func (w *walker) walk(ctx context.Context) error {
 	top, err := hashing.OpenDir(w.root)
@@ -144,6 +148,11 @@ func (w *walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ance
 		return err
 	}
 	entries, err := d.ReadDir()
+	if testHookReadDir != nil && err == nil {
+		if herr := testHookReadDir(rel); herr != nil {
+			entries, err = nil, herr
+		}
+	}
 	if err != nil {
 		msg := "reading directory"
 		if len(entries) > 0 {
