@@ -3,10 +3,10 @@
 package hashing
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // dirSys outside unix is the directory's path: it is opened by name, and a
@@ -19,7 +19,7 @@ func (s *dirSys) open(d *Dir, path string) error {
 		return err
 	}
 	if !st.IsDir() {
-		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, typeName(st.Mode()))}
+		return &fs.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
 	}
 	s.path = path
 	d.id = DirID{path: path}
@@ -33,7 +33,7 @@ func (s *dirSys) openAt(parent, d *Dir, name string) error {
 		return err
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("%w (%s)", ErrNotRegular, typeName(st.Mode()))
+		return syscall.ENOTDIR
 	}
 	s.path = path
 	d.id = DirID{path: path}
