@@ -107,3 +107,35 @@ func openFiles(t *testing.T) int {
 	}
 	return len(entries)
 }
+
+// TestInterruptedWalkClosesDirectories: a build stopped during the walk
+// leaves no directory open, whatever was queued for the workers.
+func TestInterruptedWalkClosesDirectories(t *testing.T) {
+	src := t.TempDir()
+	for i := range 300 {
+		writeFile(t, src, fmt.Sprintf("d%03d/f", i), "x")
+	}
+	before := openFiles(t)
+	if before < 0 {
+		t.Skip("no /proc/self/fd to count open descriptors")
+	}
+	for _, cache := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cfg := testConfig(t, src, t.TempDir())
+		if cache {
+			cfg.Cache = filepath.Join(t.TempDir(), "cache")
+		}
+		cfg.listed = func(rel string) {
+			if rel == "d150/f" {
+				cancel()
+			}
+		}
+		if _, err := Build(ctx, cfg); err == nil {
+			t.Fatalf("cache %v: the interrupted build succeeded", cache)
+		}
+		cancel()
+		if now := openFiles(t); now > before {
+			t.Errorf("cache %v: %d descriptors open after the interrupted build, %d before", cache, now, before)
+		}
+	}
+}
