@@ -61,7 +61,8 @@ type across struct {
 	changes []Change // chronological
 	scanned int      // resources when the changes were found
 	report  *ChangeReport
-	cache   *scanCache // nil without --cache
+	cache   *scanCache      // nil without --cache
+	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)
 }
 
 // ErrPrevious wraps every failure to read the previous build.

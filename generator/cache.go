@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -90,12 +89,13 @@ func (c *scanCache) check(ctx context.Context, b *build, files <-chan scanFile, 
 		g.Go(func() error {
 			for f := range files {
 				if c.hit(b, f) {
+					f.dir.Release()
 					continue
 				}
-				job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
 				select {
-				case jobs <- job:
+				case jobs <- f.job():
 				case <-ctx.Done():
+					f.dir.Release()
 					return ctx.Err()
 				}
 			}
@@ -108,14 +108,14 @@ func (c *scanCache) check(ctx context.Context, b *build, files <-chan scanFile, 
 // hit looks f up in the cache and records what it finds. It runs on the
 // checking workers.
 func (c *scanCache) hit(b *build, f scanFile) bool {
-	info := f.info
-	if info == nil {
-		var err error
-		if info, err = os.Lstat(f.path); err != nil {
-			return false // reported when the file is read
-		}
+	info, err := f.dir.Lstat(f.name)
+	if err != nil || info.Mode != 0 {
+		return false // reported when the file is read
 	}
-	st := hashcache.StatOf(info)
+	st := hashcache.Stat{Size: info.Size, Mtime: info.ModTime.UnixNano(), Ino: info.Ino, Dev: info.Dev}
+	if !info.Ctime.IsZero() {
+		st.Ctime = info.Ctime.UnixNano()
+	}
 	e, ok := c.old.Lookup(f.rel, st)
 	if ok {
 		typ := mediatype.ByName(f.rel)

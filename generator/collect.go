@@ -67,6 +67,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	// With a hash cache, files go to workers that stat them and pass on
 	// only those the cache does not know unchanged.
 	cache := b.across.cache
+	var unreadDirs, unreadFiles []string // what could not be read: see keepUnread
 	var files chan scanFile
 	if cache != nil {
 		files = make(chan scanFile, 256)
@@ -77,6 +78,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		follow:  cfg.FollowSymlinks,
 		skip:    b.owned,
 		problem: b.problems.add,
+		unread:  func(rel string) { unreadDirs = append(unreadDirs, rel) },
 		notice:  b.notice,
 		emit: func(f scanFile) error {
 			if cfg.listed != nil {
@@ -88,15 +90,16 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 					b.stats.Found.Add(1)
 					return nil
 				case <-ctx.Done():
+					f.dir.Release()
 					return ctx.Err()
 				}
 			}
-			job := hashing.Job{Name: f.rel, Path: f.path, Sniff: mediatype.ByName(f.rel) == ""}
 			select {
-			case jobs <- job:
+			case jobs <- f.job():
 				b.stats.Found.Add(1)
 				return nil
 			case <-ctx.Done():
+				f.dir.Release()
 				return ctx.Err()
 			}
 		},
@@ -130,6 +133,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 			b.stats.Bytes.Add(res.Info.Size)
 			if res.Err != nil {
 				b.problems.add(Problem{Path: res.Name, Err: describeReadError(res.Err)})
+				unreadFiles = append(unreadFiles, res.Name)
 				continue
 			}
 			path, loc, hash, err := fileStrings(cfg.BaseURL, res.Name, cfg.Hashes, res.Sum)
@@ -155,15 +159,89 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		}
 		return nil
 	})
-	if err := g.Wait(); err != nil {
+	err := g.Wait()
+	// What was found but not read when the scan stopped early.
+	if files != nil {
+		for f := range files {
+			f.dir.Release()
+		}
+	}
+	for j := range jobs {
+		j.Dir.Release()
+	}
+	if err != nil {
 		return nil, err
 	}
 	if cache != nil {
 		out = append(out, cache.hits...)
 		cache.finish(b)
 	}
+	if out, err = b.keepUnread(out, unreadDirs, unreadFiles); err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
+}
+
+// keepUnread adds to the resources found by the scan the previous build's
+// entries of what could not be read this time: the files under a directory
+// that could not be read (dirs, published paths; "" for the root) and the
+// files that could not be read or hashed. The scan did not find them, but
+// they are not gone: each is kept as it was published, unchanged, rather
+// than announced as deleted, which would make Destinations delete their
+// copies. The problems are reported already, so the build exits with the
+// partial status. A Resource Dump must package every resource of the
+// Resource List, and these cannot be read: with one, such a build fails.
+func (b *build) keepUnread(out []Resource, dirs, files []string) ([]Resource, error) {
+	prev := b.across.prev
+	if prev == nil || len(dirs)+len(files) == 0 {
+		return out, nil
+	}
+	scanned := make(map[string]bool, len(out))
+	for i := range out {
+		scanned[out[i].Loc] = true
+	}
+	unreadFile := make(map[string]bool, len(files))
+	for _, f := range files {
+		unreadFile[f] = true
+	}
+	under := func(rel string) bool {
+		return slices.ContainsFunc(dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
+	}
+	var kept []Resource
+	for i := range prev.Resources {
+		p := &prev.Resources[i]
+		if scanned[p.Loc] {
+			continue
+		}
+		rel, ok := b.cfg.BaseURL.RelPath(p.Loc)
+		if !ok || !unreadFile[rel] && !under(rel) {
+			continue
+		}
+		hash := make([]string, len(p.Hash))
+		for k, t := range p.Hash {
+			hash[k] = t.Alg + ":" + t.Digest
+		}
+		kept = append(kept, Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type})
+	}
+	if len(kept) == 0 {
+		return out, nil
+	}
+	if b.cfg.Dump.Enabled {
+		return nil, fmt.Errorf("%d resources published by the previous build could not be read (%s, …): the Resource Dump cannot package them, and leaving them out would announce them as deleted; publish again once they can be read",
+			len(kept), printable(kept[0].Path))
+	}
+	b.across.unread = make(map[string]bool, len(kept))
+	for i := range kept {
+		b.across.unread[kept[i].Loc] = true
+	}
+	b.notice(fmt.Sprintf("%d resources that could not be read keep their entries of the previous build, unchanged", len(kept)))
+	return append(out, kept...), nil
+}
+
+// job is the hashing job of f, which takes over f's hold of its directory.
+func (f scanFile) job() hashing.Job {
+	return hashing.Job{Name: f.rel, Dir: f.dir, Path: f.name, Sniff: mediatype.ByName(f.rel) == ""}
 }
 
 // describeReadError turns the error of reading one file into words a

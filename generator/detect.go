@@ -47,6 +47,9 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 			continue
 		}
 		seen[j] = true
+		if b.across.unread[r.Loc] {
+			continue // its previous entry, kept: it could not be read
+		}
 		p := &prev.Resources[j]
 		switch v, extra := compare(r, p, b.cfg.Hashes); v {
 		case unchanged:

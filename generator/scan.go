@@ -5,15 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // A Filter decides which files of a tree are published.
@@ -95,101 +97,161 @@ func printable(name string) string {
 
 // scanFile is a regular file found by the walker.
 type scanFile struct {
-	rel  string      // slash-separated path under the root: the published name
-	path string      // where to open it (a symbolic link resolved, if followed)
-	info fs.FileInfo // the stat of a symbolic link's target, if it was followed; else nil
+	rel  string       // slash-separated path under the root: the published name
+	dir  *hashing.Dir // the directory that holds it (a symbolic link's target, if followed), held for the file
+	name string       // its name in dir
 }
 
-// walker lists the files of a tree.
+// walker lists the files of a tree. It opens every directory relative to
+// the one above it and never through a symbolic link (hashing.Dir), and
+// the files it finds are read the same way: a directory renamed or
+// replaced by a link while the walk runs cannot make it publish a file
+// from outside the root. A symbolic link it follows is resolved one name
+// at a time from the root (resolve), the same way.
 type walker struct {
 	root    string // absolute, symbolic links resolved
 	filter  *Filter
 	follow  bool
 	skip    func(real string) bool // rsgen's own output, by its real path under the root
 	problem func(Problem)
+	unread  func(rel string) // a directory, published as rel, that could not be read (in full)
 	notice  func(string)
-	emit    func(scanFile) error
+	emit    func(scanFile) error // takes over f.dir's hold
+
+	top *hashing.Dir // the root, while the walk runs
 }
+
+// testHookReadDir, if set, is called with each directory the walk lists;
+// its error replaces the listing, as if the directory could not be read.
+var testHookReadDir func(rel string) error
 
 // walk lists root's files in lexical order of their names.
 func (w *walker) walk(ctx context.Context) error {
-	return w.dir(ctx, w.root, "", "", []string{w.root})
+	top, err := hashing.OpenDir(w.root)
+	if err != nil {
+		w.problem(Problem{Path: ".", Err: fmt.Errorf("reading directory: %w", unwrapPath(err))})
+		w.unread("")
+		return nil
+	}
+	defer top.Release()
+	w.top = top
+	return w.dir(ctx, top, "", "", []hashing.DirID{top.ID()})
 }
 
-// dir walks the directory at path, published as rel; real is where it is
-// under the root once symbolic links are resolved (rel, unless reached
-// through a link), which is what decides whether it is rsgen's own output.
-// ancestors holds the resolved paths of the directories above it, to stop
-// symbolic link loops.
-func (w *walker) dir(ctx context.Context, path, rel, real string, ancestors []string) error {
+// dir walks the directory d, published as rel; real is where it is under
+// the root once symbolic links are resolved (rel, unless reached through
+// a link), which is what decides whether it is rsgen's own output.
+// ancestors holds the identities of the directories above it and its own,
+// to stop symbolic link loops.
+func (w *walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ancestors []hashing.DirID) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(path)
-	if err != nil && len(entries) == 0 {
-		w.problem(Problem{Path: displayRel(rel), Err: fmt.Errorf("reading directory: %w", unwrapPath(err))})
-		return nil
-	} else if err != nil {
-		w.problem(Problem{Path: displayRel(rel), Err: fmt.Errorf("reading directory (listed in part): %w", unwrapPath(err))})
+	entries, err := d.ReadDir()
+	if testHookReadDir != nil && err == nil {
+		if herr := testHookReadDir(rel); herr != nil {
+			entries, err = nil, herr
+		}
+	}
+	if err != nil {
+		msg := "reading directory"
+		if len(entries) > 0 {
+			msg = "reading directory (listed in part)"
+		}
+		w.problem(Problem{Path: displayRel(rel), Err: fmt.Errorf("%s: %w", msg, unwrapPath(err))})
+		w.unread(rel)
+		if len(entries) == 0 {
+			return nil
+		}
 	}
 	for _, de := range entries {
-		name := de.Name()
-		crel, creal := name, name
-		if rel != "" {
-			crel = rel + "/" + name
-		}
-		if real != "" {
-			creal = real + "/" + name
-		}
-		if w.skip(creal) {
-			continue
-		}
-		cpath := filepath.Join(path, name)
-		mode := de.Type()
-		target := cpath
-		var info fs.FileInfo
-		if mode&fs.ModeSymlink != 0 {
-			if !w.follow {
-				continue
-			}
-			resolved, rinfo, ok := w.resolveLink(cpath, crel)
-			if !ok {
-				continue
-			}
-			target, mode, info = resolved, rinfo.Mode().Type(), rinfo
-			creal = w.realRel(resolved)
-			if w.skip(creal) {
-				continue
-			}
-		}
-		switch {
-		case mode.IsDir():
-			if w.filter.pruneDir(name, crel) {
-				continue
-			}
-			if !w.validName(name, crel) {
-				continue
-			}
-			if slices.Contains(ancestors, target) {
-				w.notice(fmt.Sprintf("%s: symbolic link loop, not followed", printable(crel)))
-				continue
-			}
-			if err := w.dir(ctx, target, crel, creal, append(ancestors, target)); err != nil {
-				return err
-			}
-		case mode.IsRegular():
-			if !w.filter.Publishes(name, crel) || !w.validName(name, crel) {
-				continue
-			}
-			if err := w.emit(scanFile{rel: crel, path: target, info: info}); err != nil {
-				return err
-			}
-		default:
-			// FIFOs, sockets and devices have no bytes to publish; they are
-			// skipped by type, never opened.
+		if err := w.entry(ctx, d, rel, real, de, ancestors); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// entry walks the entry de of the directory d (see dir).
+func (w *walker) entry(ctx context.Context, d *hashing.Dir, rel, real string, de fs.DirEntry, ancestors []hashing.DirID) error {
+	name := de.Name()
+	crel, creal := name, name
+	if rel != "" {
+		crel = rel + "/" + name
+	}
+	if real != "" {
+		creal = real + "/" + name
+	}
+	if w.skip(creal) {
+		return nil
+	}
+	mode := de.Type()
+	parent, base := d, name
+	var sub *hashing.Dir // a followed link's target directory, opened
+	if mode&fs.ModeSymlink != 0 {
+		if !w.follow {
+			return nil
+		}
+		t, err := w.resolve(d, real, name)
+		if err != nil {
+			if errors.Is(err, errOutside) {
+				w.notice(fmt.Sprintf("%s: symbolic link leads outside the source, not followed", printable(crel)))
+			} else {
+				w.notice(fmt.Sprintf("%s: symbolic link not followed: %v", printable(crel), unwrapPath(err)))
+			}
+			return nil
+		}
+		defer t.dir.Release()
+		creal, mode = t.real, t.mode
+		if t.name == "" {
+			sub = t.dir
+		} else {
+			parent, base = t.dir, t.name
+		}
+		if w.skip(creal) {
+			return nil
+		}
+	}
+	switch {
+	case mode.IsDir():
+		if w.filter.pruneDir(name, crel) || !w.validName(name, crel) {
+			return nil
+		}
+		if sub == nil {
+			var err error
+			if sub, err = parent.OpenDir(base); err != nil {
+				w.problem(Problem{Path: crel, Err: fmt.Errorf("reading directory: %w", describeOpenError(err))})
+				w.unread(crel)
+				return nil
+			}
+			defer sub.Release()
+		}
+		if slices.Contains(ancestors, sub.ID()) {
+			w.notice(fmt.Sprintf("%s: symbolic link loop, not followed", printable(crel)))
+			return nil
+		}
+		return w.dir(ctx, sub, crel, creal, append(ancestors, sub.ID()))
+	case mode.IsRegular():
+		if !w.filter.Publishes(name, crel) || !w.validName(name, crel) {
+			return nil
+		}
+		return w.emit(scanFile{rel: crel, dir: parent.Hold(), name: base})
+	}
+	// FIFOs, sockets and devices have no bytes to publish; they are
+	// skipped by type, never opened.
+	return nil
+}
+
+// describeOpenError says why a directory the walk listed could not be
+// opened.
+func describeOpenError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("vanished during the build (deleted or renamed after it was listed)")
+	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR):
+		return errors.New("replaced during the build by something else than a directory, which is not followed")
+	}
+	return unwrapPath(err)
 }
 
 // validName reports whether name, which would be published as rel, has a
@@ -203,34 +265,127 @@ func (w *walker) validName(name, rel string) bool {
 	return false
 }
 
-// resolveLink follows the symbolic link at path and returns its target if
-// the target stays inside the root.
-func (w *walker) resolveLink(path, rel string) (string, fs.FileInfo, bool) {
-	resolved, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		w.notice(fmt.Sprintf("%s: symbolic link not followed: %v", printable(rel), unwrapPath(err)))
-		return "", nil, false
-	}
-	if !within(w.root, resolved) {
-		w.notice(fmt.Sprintf("%s: symbolic link leads outside the source, not followed", printable(rel)))
-		return "", nil, false
-	}
-	info, err := os.Stat(resolved)
-	if err != nil {
-		w.notice(fmt.Sprintf("%s: symbolic link not followed: %v", printable(rel), unwrapPath(err)))
-		return "", nil, false
-	}
-	return resolved, info, true
+// errOutside reports a symbolic link that leads outside the root.
+var errOutside = errors.New("leads outside the source")
+
+// maxLinks is how many symbolic links resolve follows for one name, as
+// the kernel does (Linux's MAXSYMLINKS).
+const maxLinks = 40
+
+// A linkTarget is where a followed symbolic link leads.
+type linkTarget struct {
+	dir  *hashing.Dir // the target directory if name is "", else the one that holds the target; held
+	name string
+	real string      // the target's path under the root
+	mode fs.FileMode // its type
 }
 
-// realRel returns resolved, a path inside the root, relative to it and
-// slash-separated ("" for the root itself).
-func (w *walker) realRel(resolved string) string {
-	rel, _ := filepath.Rel(w.root, resolved)
-	if rel == "." {
-		return ""
+// resolve follows the symbolic link name of d, which is at real under
+// the root, one name at a time: directories are opened without following
+// a link, and each link met is read and resolved in turn, from the root
+// for "..", so that no rename made meanwhile can lead out of the root.
+// An absolute target must name a path under the root.
+func (w *walker) resolve(d *hashing.Dir, real, name string) (linkTarget, error) {
+	cur := d.Hold()
+	var at []string // cur's path under the root
+	if real != "" {
+		at = strings.Split(real, "/")
 	}
-	return filepath.ToSlash(rel)
+	pending := []string{name}
+	links := 0
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if len(at) == 0 {
+				cur.Release()
+				return linkTarget{}, errOutside
+			}
+			at = at[:len(at)-1]
+			up, err := w.openReal(at)
+			cur.Release()
+			if err != nil {
+				return linkTarget{}, err
+			}
+			cur = up
+			continue
+		}
+		info, err := cur.Lstat(c)
+		if err != nil {
+			cur.Release()
+			return linkTarget{}, err
+		}
+		switch {
+		case info.Mode&fs.ModeSymlink != 0:
+			if links++; links > maxLinks {
+				cur.Release()
+				return linkTarget{}, syscall.ELOOP
+			}
+			target, err := cur.Readlink(c)
+			if err != nil {
+				cur.Release()
+				return linkTarget{}, err
+			}
+			parts := strings.Split(filepath.ToSlash(target), "/")
+			if filepath.IsAbs(target) {
+				under, ok := w.underRoot(parts)
+				if !ok {
+					cur.Release()
+					return linkTarget{}, errOutside
+				}
+				cur.Release()
+				cur, at, parts = w.top.Hold(), nil, under
+			}
+			pending = append(parts, pending...)
+		case info.Mode.IsDir():
+			sub, err := cur.OpenDir(c)
+			cur.Release()
+			if err != nil {
+				return linkTarget{}, err
+			}
+			cur, at = sub, append(at, c)
+		default:
+			if len(pending) > 0 {
+				cur.Release()
+				return linkTarget{}, syscall.ENOTDIR
+			}
+			return linkTarget{dir: cur, name: c, real: strings.Join(append(at, c), "/"), mode: info.Mode}, nil
+		}
+	}
+	return linkTarget{dir: cur, real: strings.Join(at, "/"), mode: fs.ModeDir}, nil
+}
+
+// openReal opens the directory at the path under the root, held, without
+// following a symbolic link.
+func (w *walker) openReal(path []string) (*hashing.Dir, error) {
+	d := w.top.Hold()
+	for _, c := range path {
+		sub, err := d.OpenDir(c)
+		d.Release()
+		if err != nil {
+			return nil, err
+		}
+		d = sub
+	}
+	return d, nil
+}
+
+// underRoot returns the names under the root of parts, an absolute path
+// split at its slashes, if it is the root or below it: its names up to the
+// root's must be the root's, with no "..".
+func (w *walker) underRoot(parts []string) ([]string, bool) {
+	root := strings.Split(filepath.ToSlash(w.root), "/")
+	clean := func(p []string) []string {
+		return slices.DeleteFunc(slices.Clone(p), func(s string) bool { return s == "" || s == "." })
+	}
+	root, parts = clean(root), clean(parts)
+	if len(parts) < len(root) || !slices.Equal(parts[:len(root)], root) {
+		return nil, false
+	}
+	return parts[len(root):], true
 }
 
 // within reports whether path is root or below it. Both are clean and absolute.

@@ -10,8 +10,13 @@
 //
 // [Pool.Run] reads jobs from a channel with a fixed number of workers and
 // may be called from several goroutines, each call with its own channels.
-// On Linux its workers open, stat, read and close each file with raw system
-// calls (four per small file) rather than through [os.File]; elsewhere they
-// use [OpenRegular] and [Hasher.SumFile]. Both refuse what is not a regular
-// file and report a file whose size changed while it was read.
+// A [Dir] is a directory held open by a walk: a Job may name a file in it,
+// which is then opened relative to it, never through a symbolic link. On
+// Linux the workers open, stat, read, stat again and close each file with
+// raw system calls (five per small file) rather than through [os.File];
+// elsewhere they use [os.File]. Both refuse what is not a regular file,
+// and read again a file that changed while it was read (its size or
+// times, compared before and after), reporting [ErrChanged] for one that
+// keeps changing. Hold and Release of a Dir may be called from several
+// goroutines.
 package hashing

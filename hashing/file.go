@@ -1,19 +1,71 @@
 package hashing
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"time"
 )
 
 // FileInfo is what a build needs to know of a file besides its bytes: its
-// size and modification time, and its device and inode for the hash cache.
+// size and modification time, and its status change time, type, device
+// and inode for the hash cache and to tell whether it changed.
 type FileInfo struct {
 	Size    int64
 	ModTime time.Time
+	Ctime   time.Time   // status change time; zero where the system has none
+	Mode    fs.FileMode // type bits only: 0 for a regular file
 	Dev     uint64
 	Ino     uint64
+}
+
+// same reports whether a file stat before and after reading it did not
+// change in between. A write changes the status change time even when it
+// keeps the size and sets the modification time back; Linux (6.13 and
+// later, on the common file systems) gives it a fine-grained value once
+// the time was read by a stat, so that a write right after the stat is
+// seen too.
+func (fi FileInfo) same(after FileInfo) bool {
+	return fi.Size == after.Size && fi.ModTime.Equal(after.ModTime) && fi.Ctime.Equal(after.Ctime) &&
+		fi.Dev == after.Dev && fi.Ino == after.Ino
+}
+
+// readAttempts is how many times a file that keeps changing while it is
+// read is read before it is reported with ErrChanged.
+const readAttempts = 3
+
+// sumStable reads r, an open regular file whose FileInfo was info when it
+// was opened, through h, then stats it again with stat: a file written
+// while it was read (even in place, at the same size) would otherwise get
+// a digest of neither version. One that changed is read again from its
+// start, up to readAttempts times in all, then reported with ErrChanged.
+// It returns the FileInfo of the read that counted.
+func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func() (FileInfo, error)) (FileInfo, []byte, error) {
+	for attempt := 1; ; attempt++ {
+		sum, err := h.sumRegular(dst, r, info.Size)
+		if err != nil && !errors.Is(err, ErrChanged) {
+			return info, sum, fmt.Errorf("reading: %w", err)
+		}
+		after, serr := stat()
+		if serr != nil {
+			return info, sum, serr
+		}
+		if err == nil && info.same(after) {
+			return info, sum, nil
+		}
+		if after.Mode != 0 {
+			return info, sum, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(after.Mode))
+		}
+		if attempt == readAttempts {
+			return info, sum, fmt.Errorf("%w, at each of %d reads", ErrChanged, readAttempts)
+		}
+		if _, err := r.Seek(0, io.SeekStart); err != nil {
+			return info, sum, fmt.Errorf("reading: %w", err)
+		}
+		info = after
+	}
 }
 
 // ErrNotRegular reports a path that is not (or is no longer) a regular file:
@@ -28,21 +80,19 @@ func OpenRegular(path string) (*os.File, FileInfo, error) {
 	if err != nil {
 		return nil, FileInfo{}, err
 	}
-	st, err := f.Stat()
+	info, err := statFile(f)
 	if err != nil {
 		f.Close()
 		return nil, FileInfo{}, err
 	}
-	if !st.Mode().IsRegular() {
+	if info.Mode != 0 {
 		f.Close()
-		return nil, FileInfo{}, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(st.Mode()))
+		return nil, FileInfo{}, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(info.Mode))
 	}
 	if err := clearNonblock(f); err != nil {
 		f.Close()
 		return nil, FileInfo{}, err
 	}
-	info := FileInfo{Size: st.Size(), ModTime: st.ModTime()}
-	info.Dev, info.Ino = devIno(st)
 	return f, info, nil
 }
 

@@ -2,13 +2,17 @@
 
 package hashing
 
-import (
-	"io/fs"
-	"os"
-)
+import "os"
 
 const openFlags = os.O_RDONLY
 
 func clearNonblock(*os.File) error { return nil }
 
-func devIno(fs.FileInfo) (uint64, uint64) { return 0, 0 }
+// statFile returns the FileInfo of an open file.
+func statFile(f *os.File) (FileInfo, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return FileInfo{}, err
+	}
+	return FileInfo{Size: st.Size(), ModTime: st.ModTime(), Mode: st.Mode().Type()}, nil
+}

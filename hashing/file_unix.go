@@ -3,9 +3,12 @@
 package hashing
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // O_NOFOLLOW refuses a symbolic link swapped in after the walk saw a file;
@@ -16,9 +19,30 @@ const openFlags = os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscal
 // reads of a regular file behave on any unix, so the flag can stay set.
 func clearNonblock(*os.File) error { return nil }
 
-func devIno(st fs.FileInfo) (uint64, uint64) {
-	if s, ok := st.Sys().(*syscall.Stat_t); ok {
-		return uint64(s.Dev), uint64(s.Ino) //nolint:unconvert // types differ by platform
+// statFile returns the FileInfo of an open file.
+func statFile(f *os.File) (FileInfo, error) {
+	var st unix.Stat_t
+	if err := retryEINTR(func() error { return unix.Fstat(int(f.Fd()), &st) }); err != nil {
+		return FileInfo{}, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
 	}
-	return 0, 0
+	return fileInfoOf(&st), nil
+}
+
+// open opens the regular file name of d as OpenRegular opens a path.
+func (d *Dir) open(name string) (*os.File, FileInfo, error) {
+	fd, err := d.openFile(name)
+	if err != nil {
+		return nil, FileInfo{}, &fs.PathError{Op: "open", Path: d.path + "/" + name, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), d.path+"/"+name)
+	info, err := statFile(f)
+	if err != nil {
+		f.Close()
+		return nil, FileInfo{}, err
+	}
+	if info.Mode != 0 {
+		f.Close()
+		return nil, FileInfo{}, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(info.Mode))
+	}
+	return f, info, nil
 }

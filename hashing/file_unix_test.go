@@ -104,7 +104,7 @@ func TestSumPath(t *testing.T) {
 			var info FileInfo
 			var sum []byte
 			var err error
-			withoutBlocking(t, func() { info, sum, err = op.sum(h, nil, filepath.Join(dir, tt.name)) })
+			withoutBlocking(t, func() { info, sum, err = op.sum(h, nil, nil, filepath.Join(dir, tt.name)) })
 			if tt.wantErr != nil {
 				if err == nil || !tt.wantErr(err) {
 					t.Fatalf("opener.sum = %v, want the error of a %s", err, tt.name)
@@ -217,20 +217,20 @@ func TestOpenerDirectories(t *testing.T) {
 	op := newOpener()
 	defer op.close()
 	for _, p := range order {
-		_, sum, err := op.sum(h, nil, p)
+		_, sum, err := op.sum(h, nil, nil, p)
 		if w := want[p]; err != nil || !bytes.Equal(sum, w[:]) {
 			t.Errorf("%s: sum %x, %v; want %x", p, sum, err, w)
 		}
 	}
 	for _, p := range []string{filepath.Join(root, "missing", "f0"), filepath.Join(root, "a", "f0", "x")} {
-		if _, _, err := op.sum(h, nil, p); err == nil {
+		if _, _, err := op.sum(h, nil, nil, p); err == nil {
 			t.Errorf("%s: no error", p)
 		}
 	}
 	// A relative path with no directory part is opened from the working directory.
 	t.Chdir(filepath.Join(root, "b"))
 	w := want[filepath.Join(root, "b", "f1")]
-	if _, sum, err := op.sum(h, nil, "f1"); err != nil || !bytes.Equal(sum, w[:]) {
+	if _, sum, err := op.sum(h, nil, nil, "f1"); err != nil || !bytes.Equal(sum, w[:]) {
 		t.Errorf("f1 in the working directory: %x, %v; want %x", sum, err, w)
 	}
 }

@@ -24,8 +24,14 @@ func DefaultWorkers() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 // A Job asks a Pool to hash one file.
 type Job struct {
 	Name  string // caller's name for the file, returned in the Result
-	Path  string // file to read; a symbolic link is refused, not followed
+	Path  string // file to read, or its name in Dir; a symbolic link is refused, not followed
 	Sniff bool   // keep the first SniffLen bytes in Result.Head
+
+	// Dir, if set, holds the file: Path is then a name in it, opened
+	// relative to it. The Job holds Dir once; the Pool releases it when
+	// the file is read (or, after Run, the caller does for the Jobs it did
+	// not take).
+	Dir *Dir
 }
 
 // A Result is the outcome of one Job. A file that could not be read has
@@ -88,7 +94,9 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 
 func (p *Pool) hashFile(h *Hasher, op *opener, job Job) Result {
 	res := Result{Job: job}
-	res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Path)
+	res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
+	job.Dir.Release()
+	res.Dir = nil
 	if res.Err != nil {
 		res.Sum = nil
 		return res

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -64,40 +63,46 @@ func (o *opener) open(path string) (int, error) {
 	return fd, err
 }
 
-// sum opens the regular file at path as OpenRegular does, reads it once
-// through h and returns its FileInfo and sum (appended to dst).
+// sum opens the regular file at path, or named path in dir if dir is not
+// nil, as OpenRegular does, reads it once through h as sumStable does and
+// returns its FileInfo and sum (appended to dst).
 //
 // It works on the raw descriptor rather than an *os.File: on Linux,
 // os.OpenFile tries to register every descriptor with the netpoller (a
 // failing epoll_ctl per file) and sets up locking and a finalizer that a
 // file read once by one goroutine does not need. Together with
 // sumRegular, which saves the read(2) that only confirms the end of a
-// small file, this takes reading a small file from 6 system calls to 4
-// (openat, fstat, read, close); see docs/PERFORMANCE.md for the effect.
-func (o *opener) sum(h *Hasher, dst []byte, path string) (FileInfo, []byte, error) {
-	fd, err := o.open(path)
+// small file, this takes reading a small file from 6 system calls to 5
+// (openat, fstat, read, fstat to see that it did not change, close); see
+// docs/PERFORMANCE.md for the effect.
+func (o *opener) sum(h *Hasher, dst []byte, dir *Dir, path string) (FileInfo, []byte, error) {
+	var fd int
+	var err error
+	if dir != nil {
+		fd, err = dir.openFile(path)
+		path = dir.path + "/" + path
+	} else {
+		fd, err = o.open(path)
+	}
 	if err != nil {
 		return FileInfo{}, dst, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
-		return FileInfo{}, dst, &fs.PathError{Op: "stat", Path: path, Err: err}
+	stat := func() (FileInfo, error) {
+		var st unix.Stat_t
+		if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
+			return FileInfo{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+		}
+		return fileInfoOf(&st), nil
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return FileInfo{}, dst, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(modeType(st.Mode)))
-	}
-	info := FileInfo{
-		Size:    st.Size,
-		ModTime: time.Unix(st.Mtim.Unix()),
-		Dev:     uint64(st.Dev), //nolint:unconvert // uint32 on some architectures
-		Ino:     st.Ino,
-	}
-	sum, err := h.sumRegular(dst, fdReader(fd), info.Size)
+	info, err := stat()
 	if err != nil {
-		return info, sum, fmt.Errorf("reading: %w", err)
+		return FileInfo{}, dst, err
 	}
-	return info, sum, nil
+	if info.Mode != 0 {
+		return FileInfo{}, dst, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(info.Mode))
+	}
+	return h.sumStable(dst, fdReader(fd), info, stat)
 }
 
 // fdReader reads a descriptor with read(2).
@@ -118,28 +123,6 @@ func (r fdReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func retryEINTR(f func() error) error {
-	for {
-		if err := f(); err != unix.EINTR {
-			return err
-		}
-	}
-}
-
-func modeType(m uint32) fs.FileMode {
-	switch m & unix.S_IFMT {
-	case unix.S_IFIFO:
-		return fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		return fs.ModeSocket
-	case unix.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		return fs.ModeDevice
-	case unix.S_IFDIR:
-		return fs.ModeDir
-	case unix.S_IFLNK:
-		return fs.ModeSymlink
-	}
-	return fs.ModeIrregular
+func (r fdReader) Seek(offset int64, whence int) (int64, error) {
+	return unix.Seek(int(r), offset, whence)
 }

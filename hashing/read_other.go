@@ -2,7 +2,7 @@
 
 package hashing
 
-import "fmt"
+import "os"
 
 // An opener opens the files of one worker of a Pool. Outside Linux it
 // keeps nothing: each file is opened by OpenRegular.
@@ -12,17 +12,21 @@ func newOpener() *opener { return &opener{} }
 
 func (o *opener) close() {}
 
-// sum opens the regular file at path with OpenRegular, reads it once
-// through h and returns its FileInfo and sum (appended to dst).
-func (o *opener) sum(h *Hasher, dst []byte, path string) (FileInfo, []byte, error) {
-	f, info, err := OpenRegular(path)
+// sum opens the regular file at path, or named path in dir if dir is not
+// nil, with OpenRegular, reads it once through h as sumStable does and
+// returns its FileInfo and sum (appended to dst).
+func (o *opener) sum(h *Hasher, dst []byte, dir *Dir, path string) (FileInfo, []byte, error) {
+	var f *os.File
+	var info FileInfo
+	var err error
+	if dir != nil {
+		f, info, err = dir.open(path)
+	} else {
+		f, info, err = OpenRegular(path)
+	}
 	if err != nil {
 		return FileInfo{}, dst, err
 	}
 	defer f.Close()
-	sum, err := h.sumRegular(dst, f, info.Size)
-	if err != nil {
-		return info, sum, fmt.Errorf("reading: %w", err)
-	}
-	return info, sum, nil
+	return h.sumStable(dst, f, info, func() (FileInfo, error) { return statFile(f) })
 }

@@ -1,0 +1,65 @@
+//go:build !unix
+
+package hashing
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// dirSys outside unix is the directory's path: it is opened by name, and a
+// directory replaced while the walk runs is not noticed.
+type dirSys struct{ path string }
+
+func (s *dirSys) open(d *Dir, path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return &fs.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
+	}
+	s.path = path
+	d.id = DirID{path: path}
+	return nil
+}
+
+func (s *dirSys) openAt(parent, d *Dir, name string) error {
+	path := filepath.Join(parent.sys.path, name)
+	st, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return syscall.ENOTDIR
+	}
+	s.path = path
+	d.id = DirID{path: path}
+	return nil
+}
+
+func (s *dirSys) close() {}
+
+// ReadDir lists d, sorted by name.
+func (d *Dir) ReadDir() ([]fs.DirEntry, error) { return os.ReadDir(d.sys.path) }
+
+// Lstat returns the FileInfo of name in d, not following a symbolic link.
+func (d *Dir) Lstat(name string) (FileInfo, error) {
+	st, err := os.Lstat(filepath.Join(d.sys.path, name))
+	if err != nil {
+		return FileInfo{}, err
+	}
+	return FileInfo{Size: st.Size(), ModTime: st.ModTime(), Mode: st.Mode().Type()}, nil
+}
+
+// Readlink returns the target of the symbolic link name in d.
+func (d *Dir) Readlink(name string) (string, error) {
+	return os.Readlink(filepath.Join(d.sys.path, name))
+}
+
+// open opens the regular file name of d.
+func (d *Dir) open(name string) (*os.File, FileInfo, error) {
+	return OpenRegular(filepath.Join(d.sys.path, name))
+}
