@@ -89,7 +89,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 				t.Errorf("report %+v: deletions", rep.Changes)
 			}
 			var entries []*rsxml.Entry
-			if cl := filepath.Join(out, DocsDir, "changelist-20240602T000000Z.xml"); tt.unread != "" {
+			if cl := filepath.Join(out, DocsDir, "changelist.xml"); tt.unread != "" {
 				_, entries = acReadDoc(t, cl) // none when the source cannot be read: nothing is seen to change
 			}
 			for _, line := range acChangeLines(entries) {
