@@ -44,7 +44,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
-		}, append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...)...),
+		}, append(append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...), notifyBuildFlags()...)...),
 		Action: runBuild,
 		// Without this, cli prints the whole help to stdout before the error.
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -124,6 +124,9 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 		return cfg, err
 	}
 	if err := changesConfig(c, &cfg); err != nil {
+		return cfg, err
+	}
+	if err := notifyConfig(c, &cfg); err != nil {
 		return cfg, err
 	}
 	return cfg, guardConfig(c, &cfg)
