@@ -125,6 +125,8 @@ func notifyError(err error) error {
 		return failure(err, "the hub URL comes from the Capability List: rebuild with a valid --hub, or give notify --hub")
 	case errors.As(err, &he) && errors.Is(err, notify.ErrRejected) && he.Status >= 400 && he.Status < 500 && he.Status != 429:
 		return &exitError{code: exitHub, err: err, hint: "the hub refused the request: check that it accepts ResourceSync payloads for this topic"}
+	case errors.Is(err, notify.ErrCanceled):
+		return failure(err, "the state file is unchanged: run rsgen notify again to send what was not sent")
 	case errors.As(err, &he):
 		return &exitError{code: exitHub, err: err, hint: "run rsgen notify again later: the state file is unchanged, nothing is lost (see --retries, --timeout)"}
 	case errors.Is(err, notify.ErrNoChannel):
@@ -134,7 +136,7 @@ func notifyError(err error) error {
 	case errors.Is(err, previous.ErrNothingPublished):
 		return failure(err, "give the --out directory of rsgen build")
 	case errors.Is(err, context.DeadlineExceeded):
-		return &exitError{code: exitHub, err: err, hint: "raise --max-time"}
+		return failure(err, "raise --max-time")
 	}
 	return failure(err, "")
 }

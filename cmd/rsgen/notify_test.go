@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -278,5 +280,71 @@ func TestBuildHubFlags(t *testing.T) {
 	}
 	if code, stdout, stderr := notifyRun("validate", "--strict", out); code != 0 {
 		t.Errorf("validate: exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// TestNotifyOfficialValidator runs the official validator (rs-validate.py,
+// in ../shared/tools beside the checkout) on a site that advertises the
+// channels, and the official schemas on the payloads rsgen notify sends.
+func TestNotifyOfficialValidator(t *testing.T) {
+	clearEnv(t)
+	script, err := filepath.Abs("../../../shared/tools/rs-validate.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Skip("../shared/tools/rs-validate.py is not beside the checkout")
+	}
+	const py = "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import lxml").Run(); err != nil {
+		t.Skip("/usr/bin/python3 with lxml is not installed")
+	}
+	src, out := notifySource(t), t.TempDir()
+	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", "https://hub.example.org/"}
+	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	if msg, err := exec.Command(py, script, out).CombinedOutput(); err != nil {
+		t.Fatalf("rs-validate.py on the site: %v\n%s", err, msg)
+	}
+	// The payloads, from a dry run, through the schemas: the spec-level
+	// layer knows only the core capabilities, so only the XSD verdict counts.
+	code, stdout, stderr := notifyRun("notify", "--dry-run", "--since", "2024-01-01T00:00:00Z", out)
+	if code != 0 {
+		t.Fatalf("notify --dry-run: exit %d: %s", code, stderr)
+	}
+	docs := strings.Split(stdout, "<?xml")[1:]
+	if len(docs) != 2 {
+		t.Fatalf("%d payloads, want 2:\n%s", len(docs), stdout)
+	}
+	dir := t.TempDir()
+	var paths []string
+	for i, d := range docs {
+		p := filepath.Join(dir, fmt.Sprintf("payload-%d.xml", i))
+		d, _, _ = strings.Cut(d, "</urlset>")
+		if err := os.WriteFile(p, []byte("<?xml"+d+"</urlset>\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	msg, _ := exec.Command(py, append([]string{script}, paths...)...).CombinedOutput()
+	for _, line := range strings.Split(strings.TrimSpace(string(msg)), "\n") {
+		if strings.HasPrefix(line, "OK ") {
+			continue
+		}
+		// Past the schemas, the only finding may be the capability,
+		// which the 1.1 validator does not know.
+		_, findings, _ := strings.Cut(line, ": ")
+		for _, f := range strings.Split(findings, "; ") {
+			if !strings.Contains(f, "capability='changelist-notification' is not one of") && !strings.Contains(f, "capability='framework-notification' is not one of") {
+				t.Errorf("rs-validate.py: %s", f)
+			}
+		}
 	}
 }

@@ -32,6 +32,9 @@ var (
 	// ErrRejected: the hub answered with an error status (a 4xx at once,
 	// a 5xx or 429 after every attempt).
 	ErrRejected = errors.New("the hub refused the notification")
+	// ErrCanceled: the run was stopped (interrupted) before the hub took
+	// the notification.
+	ErrCanceled = errors.New("stopped before the hub took the notification")
 	// ErrHubURL: the hub URL is not an absolute http(s) URL.
 	ErrHubURL = errors.New("the hub URL is not an absolute http(s) URL")
 )
@@ -41,7 +44,7 @@ type HubError struct {
 	Hub, Topic string
 	Attempts   int    // requests made
 	Status     int    // the last HTTP status, 0 if none
-	Kind       error  // ErrUnreachable, ErrTimeout, ErrRejected or ErrHubURL
+	Kind       error  // ErrUnreachable, ErrTimeout, ErrRejected, ErrCanceled or ErrHubURL
 	Detail     string // what the last attempt met
 }
 
@@ -114,7 +117,7 @@ func (h *Hub) publish(ctx context.Context, ch Channel, endpoint string, body []b
 		d := max(wait, retryAfter)
 		wait = min(2*wait, maxBackoff)
 		if err := h.pause(ctx, min(d, maxBackoff)); err != nil {
-			herr.Kind, herr.Detail = ErrTimeout, "the overall deadline passed"
+			herr.stopped(ctx)
 			break
 		}
 	}
@@ -142,7 +145,7 @@ func (h *Hub) once(ctx context.Context, ch Channel, endpoint string, body []byte
 		herr.Status = 0
 		switch {
 		case ctx.Err() != nil:
-			herr.Kind, herr.Detail = ErrTimeout, "the overall deadline passed"
+			herr.stopped(ctx)
 			return 0, false
 		case rctx.Err() != nil || isTimeout(err):
 			herr.Kind, herr.Detail = ErrTimeout, fmt.Sprintf("no answer within %s", timeout)
@@ -201,6 +204,16 @@ func (h *Hub) pause(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// stopped records why ctx ended: its deadline (ErrTimeout), or a
+// cancellation such as an interrupt (ErrCanceled).
+func (e *HubError) stopped(ctx context.Context) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		e.Kind, e.Detail = ErrTimeout, "the overall deadline passed"
+		return
+	}
+	e.Kind, e.Detail = ErrCanceled, context.Cause(ctx).Error()
 }
 
 func isTimeout(err error) bool {

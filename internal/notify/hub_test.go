@@ -138,12 +138,29 @@ func TestPublishDeadline(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
 	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	h := &Hub{Attempts: 10, sleep: func(context.Context, time.Duration) error { cancel(); return context.Canceled }}
-	err := h.Publish(ctx, Channel{Topic: "t", Hub: srv.URL}, []byte("x"))
-	var he *HubError
-	if !errors.As(err, &he) || !errors.Is(err, ErrTimeout) || he.Attempts != 1 {
-		t.Fatalf("err = %v", err)
+	for _, tc := range []struct {
+		name string
+		end  func(context.Context) (context.Context, func())
+		kind error
+	}{
+		{"deadline", func(ctx context.Context) (context.Context, func()) {
+			return context.WithDeadline(ctx, time.Now().Add(-time.Second))
+		}, ErrTimeout},
+		{"interrupt", func(ctx context.Context) (context.Context, func()) { return context.WithCancel(ctx) }, ErrCanceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := tc.end(context.Background())
+			defer cancel()
+			h := &Hub{Attempts: 10, sleep: func(context.Context, time.Duration) error {
+				cancel()
+				return ctx.Err()
+			}}
+			err := h.Publish(ctx, Channel{Topic: "t", Hub: srv.URL}, []byte("x"))
+			var he *HubError
+			if !errors.As(err, &he) || !errors.Is(err, tc.kind) || he.Attempts != 1 {
+				t.Fatalf("err = %v, want %v after 1 attempt", err, tc.kind)
+			}
+		})
 	}
 }
 
