@@ -176,6 +176,15 @@ func TestNotifyFailures(t *testing.T) {
 		http.Error(w, "overloaded", http.StatusServiceUnavailable)
 	}))
 	defer failing.Close()
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
 
 	src := notifySource(t)
 	site := func(args ...string) string {
@@ -185,7 +194,7 @@ func TestNotifyFailures(t *testing.T) {
 		}
 		return out
 	}
-	unreachable, overloaded, plain := site("--hub", closed), site("--hub", failing.URL), site()
+	unreachable, overloaded, silent, plain := site("--hub", closed), site("--hub", failing.URL), site("--hub", slow.URL), site()
 
 	for _, tc := range []struct {
 		name   string
@@ -196,8 +205,10 @@ func TestNotifyFailures(t *testing.T) {
 		{"unreachable hub", []string{"--retries", "1", unreachable}, exitHub, []string{
 			"rsgen: error: notifying " + closed + " of topic https://example.org/resourcesync/framework-notification: the hub is unreachable: ",
 			"(2 attempts)\n", "rsgen: hint: run rsgen notify again later: the state file is unchanged"}},
-		{"hub answers 503", []string{"--retries", "0", overloaded}, exitHub, []string{
-			"the hub refused the notification: HTTP 503 Service Unavailable: overloaded\n"}},
+		{"hub answers 503", []string{"--retries", "1", overloaded}, exitHub, []string{
+			"the hub refused the notification: HTTP 503 Service Unavailable: overloaded (2 attempts)\n"}},
+		{"hub times out", []string{"--retries", "0", "--timeout", "100ms", silent}, exitHub, []string{
+			"the hub did not answer in time: no answer within 100ms\n"}},
 		{"no channel", []string{plain}, exitFailure, []string{
 			"the Capability List advertises no notification channel\n", "rsgen: hint: build with --hub URL"}},
 		{"not a site", []string{t.TempDir()}, exitFailure, []string{"rsgen: error: "}},
