@@ -131,6 +131,8 @@ func notifyError(err error) error {
 		return &exitError{code: exitHub, err: err, hint: "run rsgen notify again later: the state file is unchanged, nothing is lost (see --retries, --timeout)"}
 	case errors.Is(err, notify.ErrNoChannel):
 		return failure(err, "build with --hub URL to advertise the notification channels")
+	case errors.Is(err, notify.ErrOtherSite):
+		return failure(err, "give each site its own --state file (after a move of the site, delete the old one)")
 	case errors.Is(err, notify.ErrBadState):
 		return failure(err, "give --state a file rsgen notify wrote, or a new path")
 	case errors.Is(err, previous.ErrNothingPublished):

@@ -359,3 +359,35 @@ func TestNotifyOfficialValidator(t *testing.T) {
 		}
 	}
 }
+
+// A state file of another site is refused: comparing with it would
+// notify every document as deleted and created again.
+func TestNotifyStateOfAnotherSite(t *testing.T) {
+	clearEnv(t)
+	hub := notifytest.NewHub()
+	defer hub.Close()
+	src := notifySource(t)
+	state := filepath.Join(t.TempDir(), "state.json")
+	var outs []string
+	for _, base := range []string{"https://example.org/", "https://example.net/"} {
+		out := t.TempDir()
+		if code, _, stderr := notifyRun("build", "-q", "--base-url", base, "--out", out, "--hub", hub.URL, src); code != 0 {
+			t.Fatalf("build: exit %d: %s", code, stderr)
+		}
+		outs = append(outs, out)
+	}
+	if code, _, stderr := notifyRun("notify", "-q", "--state", state, outs[0]); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	before, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := notifyRun("notify", "-q", "--state", state, outs[1])
+	if code != exitFailure || !strings.Contains(stderr, "the state file is of another site") || !strings.Contains(stderr, "rsgen: hint: give each site its own --state file") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(state); !bytes.Equal(before, after) {
+		t.Error("the state file changed")
+	}
+}

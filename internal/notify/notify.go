@@ -2,8 +2,15 @@ package notify
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 )
+
+// ErrOtherSite is returned by Run when the state file was written for
+// another site: comparing with it would notify every document as deleted
+// and created again.
+var ErrOtherSite = errors.New("the state file is of another site")
 
 // Options tune Run.
 type Options struct {
@@ -44,6 +51,9 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 		if st, err = LoadState(opts.State); err != nil {
 			return res, err
 		}
+	}
+	if st != nil && st.CapabilityList != site.CapabilityList {
+		return res, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, st.CapabilityList, site.CapabilityList)
 	}
 	n := Plan(site, st, opts.Since)
 	hub := opts.Hub

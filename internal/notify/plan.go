@@ -14,18 +14,24 @@ type Notifications struct {
 
 // Plan returns what to notify about s. Change notifications carry the
 // Change List entries whose change happened after since if it is not
-// zero, else after the state's ChangesUntil, else (no state: the first
-// run) at or after the Resource List's snapshot time, which are the
-// changes the last build found. Framework notifications carry each
-// document created, updated (its bytes changed) or deleted since the
-// state; with no state, every document is new.
+// zero, else after what the state notified (the newest change, and the
+// snapshot time of the build then published: every change of that build
+// was at or before it), else (no state: the first run) at or after the
+// Resource List's snapshot time, which are the changes the last build
+// found. Framework notifications carry each document created, updated
+// (its bytes changed) or deleted since the state; with no state, every
+// document is new.
 func Plan(s *Site, st *State, since time.Time) Notifications {
 	var n Notifications
 	after, inclusive := since, false
 	switch {
 	case !since.IsZero():
-	case st != nil && st.ChangesUntil != "":
-		after, _ = rsxml.ParseTime(st.ChangesUntil)
+	case st != nil:
+		for _, v := range []string{st.At, st.ChangesUntil} {
+			if t, err := rsxml.ParseTime(v); err == nil && t.After(after) {
+				after = t
+			}
+		}
 	default:
 		after, _ = rsxml.ParseTime(s.At)
 		inclusive = true

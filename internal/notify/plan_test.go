@@ -73,6 +73,22 @@ func TestPlan(t *testing.T) {
 	})
 }
 
+// A state written when the site had no change yet: the changes of every
+// build since count, not only those of the last one.
+func TestPlanAfterBuildsWithoutChanges(t *testing.T) {
+	s := testSite()
+	s.Changes = nil
+	s.At = "2024-05-30T00:00:00Z"
+	st := NewState(s)
+	if st.ChangesUntil != "" {
+		t.Fatalf("changes_until %q with no change", st.ChangesUntil)
+	}
+	n := Plan(testSite(), st, time.Time{})
+	if got := locs(n.Changes); len(got) != 2 {
+		t.Errorf("changes %v, want both builds' since 2024-05-30", got)
+	}
+}
+
 func TestStateRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
 	if st, err := LoadState(path); st != nil || err != nil {

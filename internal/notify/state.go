@@ -26,7 +26,8 @@ const maxStateBytes = 64 << 20
 type State struct {
 	Version        int                 `json:"version"`
 	CapabilityList string              `json:"capability_list"`
-	ChangesUntil   string              `json:"changes_until,omitempty"` // W3C datetime; changes after it are new
+	At             string              `json:"at,omitempty"`            // the Resource List's at when notified
+	ChangesUntil   string              `json:"changes_until,omitempty"` // the newest change notified
 	Documents      map[string]DocState `json:"documents"`
 }
 
@@ -60,9 +61,9 @@ func LoadState(path string) (*State, error) {
 	if st.Version != stateVersion {
 		return nil, fmt.Errorf("reading %s: %w: version %d, this rsgen reads version %d", path, ErrBadState, st.Version, stateVersion)
 	}
-	if st.ChangesUntil != "" {
-		if _, err := rsxml.ParseTime(st.ChangesUntil); err != nil {
-			return nil, fmt.Errorf("reading %s: %w: changes_until: %v", path, ErrBadState, err)
+	for name, v := range map[string]string{"at": st.At, "changes_until": st.ChangesUntil} {
+		if _, err := rsxml.ParseTime(v); v != "" && err != nil {
+			return nil, fmt.Errorf("reading %s: %w: %s: %v", path, ErrBadState, name, err)
 		}
 	}
 	return &st, nil
@@ -116,7 +117,7 @@ func (st *State) Save(path string) error {
 
 // NewState is the state after s has been notified.
 func NewState(s *Site) *State {
-	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, Documents: map[string]DocState{}}
+	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, At: s.At, Documents: map[string]DocState{}}
 	for _, d := range s.Documents {
 		st.Documents[d.URL] = DocState{Capability: d.Capability, Index: d.Index, Hash: d.Hash}
 	}
