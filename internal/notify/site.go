@@ -17,6 +17,10 @@ import (
 // advertises no notification channel.
 var ErrNoChannel = errors.New("the Capability List advertises no notification channel")
 
+// ErrNotDir is returned by ReadSite when its argument is not a
+// directory (a URL, say): notify reads the build where it was written.
+var ErrNotDir = errors.New("not a directory: give the output directory of the build")
+
 // A Channel is a notification channel the Capability List advertises: its
 // topic (the entry's <loc>) and the hub its <rs:ln rel="hub"> names.
 type Channel struct {
@@ -50,6 +54,9 @@ type Site struct {
 
 // ReadSite reads the documents published in the output directory dir.
 func ReadSite(ctx context.Context, dir string) (*Site, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
+	}
 	prev, err := previous.Read(ctx, dir, previous.Options{Notice: func(string) {}})
 	if err != nil {
 		return nil, err
