@@ -216,6 +216,8 @@ func TestNotifyFailures(t *testing.T) {
 		{"bad --hub", []string{"--hub", "ftp://example.org/", unreachable}, exitUsage, []string{`rsgen: error: --hub "ftp://example.org/" is not an absolute http(s) URL`}},
 		{"bad --since", []string{"--since", "yesterday", unreachable}, exitUsage, []string{`--since "yesterday" is not an RFC 3339 time`}},
 		{"two dirs", []string{unreachable, plain}, exitUsage, []string{"give one output directory"}},
+		{"state in no directory", []string{"--state", filepath.Join(t.TempDir(), "missing", "state.json"), overloaded}, exitFailure, []string{
+			"missing/state.json: the directory ", " does not exist\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			state := filepath.Join(t.TempDir(), "state.json")

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -50,6 +52,13 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	if opts.State != "" {
 		if st, err = LoadState(opts.State); err != nil {
 			return res, err
+		}
+		// A state that cannot be written would have every notification
+		// sent again next time: find out before sending any.
+		if dir := filepath.Dir(opts.State); !opts.DryRun {
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return res, fmt.Errorf("writing %s: the directory %s does not exist", opts.State, dir)
+			}
 		}
 	}
 	if st != nil && st.CapabilityList != site.CapabilityList {
