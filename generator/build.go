@@ -47,6 +47,9 @@ type Config struct {
 	Describedby string // optional URL describing the collection (section 8)
 	FailFast    bool   // a per-file problem fails the build
 
+	// Notification channels advertised in the Capability List (notify.go).
+	Notification Notification
+
 	Changes Changes // Change Lists and Change Dump against the previous build (across.go)
 
 	// Guards (guards.go): a source with nothing to publish fails with
@@ -452,7 +455,8 @@ func (b *build) writeCapabilityList() error {
 	if b.cfg.Describedby != "" {
 		doc.Links = append(doc.Links, rsxml.Link{Rel: "describedby", Href: b.cfg.Describedby})
 	}
-	return b.writeDoc("capabilitylist.xml", doc, 0, len(b.caps), func(i int, e *rsxml.Entry) { *e = b.caps[i] })
+	caps := append(b.caps[:len(b.caps):len(b.caps)], b.notificationEntries()...)
+	return b.writeDoc("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
 }
 
 // writeSourceDescription writes the Source Description (section 8) to

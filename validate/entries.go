@@ -8,9 +8,11 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// notificationCapabilities are capabilities of the Notification draft
-// that a Capability List may list.
-var notificationCapabilities = []string{"change-notification", "framework-notification"}
+// notificationCapabilities are the capabilities of notification channels
+// that a Capability List may list: those of ResourceSync Change
+// Notification and Framework Notification 1.0.1, and the alpha draft's
+// change-notification.
+var notificationCapabilities = []string{"changelist-notification", "framework-notification", "change-notification"}
 
 // entry checks one <url> or <sitemap>.
 func (c *docCheck) entry(e *rsxml.Entry) {

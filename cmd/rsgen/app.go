@@ -21,7 +21,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		Commands:        []*cli.Command{buildCommand(), validateCommand(), serveCommand(), versionCommand()},
+		Commands:        []*cli.Command{buildCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand()},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr("see 'rsgen --help' for the commands", "unknown command %q", c.Args().First())

@@ -46,7 +46,7 @@ func buildCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
 			&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
-		}, append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...)...),
+		}, append(append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...), notifyBuildFlags()...)...),
 		Action: runBuild,
 		// Without this, cli prints the whole help to stdout before the error.
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -126,6 +126,9 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 		return cfg, err
 	}
 	if err := changesConfig(c, &cfg); err != nil {
+		return cfg, err
+	}
+	if err := notifyConfig(c, &cfg); err != nil {
 		return cfg, err
 	}
 	return cfg, guardConfig(c, &cfg)

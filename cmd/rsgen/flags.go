@@ -73,3 +73,18 @@ const (
 	flagFetchTimeout = "fetch-timeout"
 	flagContent      = "content"
 )
+
+// Flags of notify, and of build for the channels it advertises.
+const (
+	flagHub            = "hub"
+	flagChangeTopic    = "change-topic"
+	flagFrameworkTopic = "framework-topic"
+	flagState          = "state"
+	flagSince          = "since"
+	flagRetries        = "retries"
+	flagMaxTime        = "max-time"
+	flagDryRun         = "dry-run"
+
+	envHub   = "RSGEN_HUB"
+	envState = "RSGEN_NOTIFY_STATE"
+)

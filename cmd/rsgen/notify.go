@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/notify"
+	"github.com/rsgen/rsgen/internal/previous"
+)
+
+// exitHub is notify's exit code when a hub did not take a notification.
+const exitHub = 4
+
+const notifyExitHelp = `EXIT CODES:
+   0  every notification was taken by its hub (or there was none to send)
+   1  failure: the output directory or the state file could not be read or
+      written, or the Capability List advertises no channel
+   2  usage error: a flag or argument is wrong
+   4  a hub did not take a notification: unreachable, timed out, or it
+      answered with an error status after every attempt; the state file
+      is unchanged, so that running again sends the same notifications`
+
+// Defaults of notify's time limits.
+const (
+	defaultNotifyTimeout = 30 * time.Second
+	defaultNotifyMaxTime = 5 * time.Minute
+)
+
+func notifyCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "notify",
+		Usage:     "send the notifications of the last build to the WebSub hub its Capability List names",
+		ArgsUsage: "DIR",
+		Description: "Reads the build published in DIR (the --out of rsgen build --hub) and posts to the hub:\n" +
+			"  change notifications     the Change List entries newer than the last run (--state), or\n" +
+			"                           than --since; on a first run, the changes of the last build\n" +
+			"  framework notifications  the documents created, updated or deleted since the last run;\n" +
+			"                           on a first run, every document\n" +
+			"Each payload is an HTTP POST of a <urlset> document (application/xml) with the header\n" +
+			"Link: <topic>; rel=\"self\", <hub>; rel=\"hub\" (ResourceSync Change Notification and\n" +
+			"Framework Notification 1.0.1, over WebSub). Failed requests are tried again with a growing\n" +
+			"wait. The state file is written only when every payload was taken.\n\n" + notifyExitHelp,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: flagState, EnvVars: []string{envState}, Usage: "`FILE` that remembers what was notified, read and then rewritten (keep it between runs, in the CI cache say)"},
+			&cli.StringFlag{Name: flagSince, Usage: "notify the changes after `TIME` (RFC 3339), whatever the state file says"},
+			&cli.StringFlag{Name: flagHub, Usage: "post to this hub `URL` rather than the one the Capability List names"},
+			&cli.DurationFlag{Name: flagTimeout, Value: defaultNotifyTimeout, Usage: "give up on one request after `DURATION`"},
+			&cli.IntFlag{Name: flagRetries, Value: notify.DefaultAttempts - 1, Usage: "try a failed request again `N` more times, waiting 0.5s, 1s, 2s… between"},
+			&cli.DurationFlag{Name: flagMaxTime, Value: defaultNotifyMaxTime, Usage: "give up on the whole run after `DURATION`"},
+			&cli.BoolFlag{Name: flagDryRun, Usage: "print the payloads on stdout instead of sending them; the state file is not written"},
+			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
+		},
+		Action: runNotify,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("see 'rsgen notify --help'", "%v", err)
+		},
+	}
+}
+
+func runNotify(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usageErr("rsgen notify [flags] DIR", "give one output directory (the --out of rsgen build), got %d arguments", c.NArg())
+	}
+	if err := flagAmongArgs(c, "DIR"); err != nil {
+		return err
+	}
+	dir := c.Args().First()
+	opts := notify.Options{State: c.String(flagState), DryRun: c.Bool(flagDryRun)}
+	if s := c.String(flagSince); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return usageErr("for example --since 2026-01-02T15:04:05Z", "--since %q is not an RFC 3339 time", s)
+		}
+		opts.Since = t
+	}
+	timeout, maxTime, retries := c.Duration(flagTimeout), c.Duration(flagMaxTime), c.Int(flagRetries)
+	switch {
+	case timeout <= 0:
+		return usageErr("for example --timeout 30s", "--timeout %s: give a positive duration", timeout)
+	case maxTime <= 0:
+		return usageErr("for example --max-time 5m", "--max-time %s: give a positive duration", maxTime)
+	case retries < 0 || retries > 20:
+		return usageErr("", "--retries %d: give a number from 0 to 20", retries)
+	}
+	hubOverride := c.String(flagHub)
+	if hubOverride != "" {
+		if err := checkHubURL(hubOverride); err != nil {
+			return err
+		}
+	}
+	opts.Hub = &notify.Hub{RequestTimeout: timeout, Attempts: retries + 1}
+	out, quiet := c.App.Writer, c.Bool(flagQuiet)
+	opts.Sent = func(ch notify.Channel, capability string, entries int, payload []byte) {
+		switch {
+		case opts.DryRun:
+			fmt.Fprintf(out, "POST %s\nContent-Type: %s\nLink: %s\n\n%s\n", ch.Hub, notify.ContentType, notify.LinkHeader(ch), payload)
+		case !quiet:
+			fmt.Fprintf(c.App.ErrWriter, "rsgen: sent a %s of %d entries to %s (topic %s)\n", capability, entries, ch.Hub, ch.Topic)
+		}
+	}
+	ctx, cancel := context.WithTimeout(c.Context, maxTime)
+	defer cancel()
+	opts.HubURL = hubOverride
+	res, err := notify.Run(ctx, dir, opts)
+	if err != nil {
+		return notifyError(err)
+	}
+	if !quiet && !opts.DryRun {
+		fmt.Fprintf(c.App.ErrWriter, "rsgen: notified %d changes and %d framework changes in %d requests\n", res.Changes, res.Framework, res.Payloads)
+	}
+	return nil
+}
+
+// notifyError gives err its exit code and hint.
+func notifyError(err error) error {
+	var he *notify.HubError
+	switch {
+	case errors.As(err, &he) && errors.Is(err, notify.ErrHubURL):
+		return failure(err, "the hub URL comes from the Capability List: rebuild with a valid --hub, or give notify --hub")
+	case errors.As(err, &he) && errors.Is(err, notify.ErrRejected) && he.Status >= 400 && he.Status < 500 && he.Status != 429:
+		return &exitError{code: exitHub, err: err, hint: "the hub refused the request: check that it accepts ResourceSync payloads for this topic"}
+	case errors.Is(err, notify.ErrCanceled):
+		return failure(err, "the state file is unchanged: run rsgen notify again to send what was not sent")
+	case errors.As(err, &he):
+		return &exitError{code: exitHub, err: err, hint: "run rsgen notify again later: the state file is unchanged, nothing is lost (see --retries, --timeout)"}
+	case errors.Is(err, notify.ErrNoChannel):
+		return failure(err, "build with --hub URL to advertise the notification channels")
+	case errors.Is(err, notify.ErrOtherSite):
+		return failure(err, "give each site its own --state file (after a move of the site, delete the old one)")
+	case errors.Is(err, notify.ErrBadState):
+		return failure(err, "give --state a file rsgen notify wrote, or a new path")
+	case errors.Is(err, notify.ErrNotDir), errors.Is(err, previous.ErrNothingPublished):
+		return failure(err, "give the --out directory of rsgen build")
+	case errors.Is(err, context.DeadlineExceeded):
+		return failure(err, "raise --max-time")
+	}
+	return failure(err, "")
+}
+
+func checkHubURL(s string) error {
+	if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageErr("for example --hub https://hub.example.org/", "--hub %q is not an absolute http(s) URL", s)
+	}
+	return nil
+}
+
+// notifyBuildFlags are the flags of build that advertise the channels.
+func notifyBuildFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
+		&cli.StringFlag{Name: flagChangeTopic, Usage: "topic `URL` of change notifications (default: resourcesync/" + generator.DefaultChangeTopic + " under --docs-url)"},
+		&cli.StringFlag{Name: flagFrameworkTopic, Usage: "topic `URL` of framework notifications (default: resourcesync/" + generator.DefaultFrameworkTopic + " under --docs-url)"},
+	}
+}
+
+// notifyConfig reads the flags of notifyBuildFlags into cfg.
+func notifyConfig(c *cli.Context, cfg *generator.Config) error {
+	n := generator.Notification{Hub: c.String(flagHub), ChangeTopic: c.String(flagChangeTopic), FrameworkTopic: c.String(flagFrameworkTopic)}
+	if n.Hub == "" {
+		if n.ChangeTopic != "" || n.FrameworkTopic != "" {
+			return usageErr("add --hub URL", "--%s and --%s need --%s", flagChangeTopic, flagFrameworkTopic, flagHub)
+		}
+		return nil
+	}
+	if err := checkHubURL(n.Hub); err != nil {
+		return err
+	}
+	for flag, v := range map[string]string{flagChangeTopic: n.ChangeTopic, flagFrameworkTopic: n.FrameworkTopic} {
+		if v == "" {
+			continue
+		}
+		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usageErr("a topic is an absolute http(s) URL", "--%s %q is not an absolute http(s) URL", flag, v)
+		}
+	}
+	if n.ChangeTopic != "" && n.ChangeTopic == n.FrameworkTopic {
+		return usageErr("give each channel its own topic", "--%s and --%s are the same URL", flagChangeTopic, flagFrameworkTopic)
+	}
+	cfg.Notification = n
+	return nil
+}

@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/notify"
+	"github.com/rsgen/rsgen/internal/notify/notifytest"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// notifyRun runs rsgen in-process.
+func notifyRun(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), append([]string{"rsgen"}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// notifySource writes a small tree of old files.
+func notifySource(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	old := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for name, content := range map[string]string{"a.txt": "alpha", "b.html": "<p>b</p>"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// received waits for n deliveries and returns them by topic.
+func received(t *testing.T, sub *notifytest.Subscriber, n int) map[string]notifytest.Delivery {
+	t.Helper()
+	got := map[string]notifytest.Delivery{}
+	for range n {
+		select {
+		case d := <-sub.Deliveries:
+			got[d.Topic] = d
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d of %d notifications arrived", len(got), n)
+		}
+	}
+	return got
+}
+
+// entries parses a delivered payload and checks its root.
+func entries(t *testing.T, d notifytest.Delivery, capability, hub string) []string {
+	t.Helper()
+	if d.ContentType != notify.ContentType || d.Hub != hub {
+		t.Errorf("delivered as %q from hub %q", d.ContentType, d.Hub)
+	}
+	doc, es, err := rsxml.ReadAll(bytes.NewReader(d.Body), rsxml.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Index || doc.MD.Capability != capability || doc.Link("up") != "https://example.org/resourcesync/capabilitylist.xml" {
+		t.Errorf("root %+v", doc)
+	}
+	var out []string
+	for _, e := range es {
+		s := e.MD.Change + " " + strings.TrimPrefix(e.Loc, "https://example.org/")
+		if e.MD.Capability != "" {
+			s += " " + e.MD.Capability
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestNotifyEndToEnd builds a site that advertises a hub, subscribes to
+// both channels at the hub, and checks what the subscriber receives
+// from rsgen notify after a first build, after a second one, and when
+// nothing changed.
+func TestNotifyEndToEnd(t *testing.T) {
+	clearEnv(t)
+	hub := notifytest.NewHub()
+	defer hub.Close()
+	sub := notifytest.NewSubscriber()
+	defer sub.Close()
+	src, out := notifySource(t), t.TempDir()
+	state := filepath.Join(t.TempDir(), "notify.json")
+	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", hub.URL}
+
+	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	changeTopic := "https://example.org/resourcesync/changelist-notification"
+	frameworkTopic := "https://example.org/resourcesync/framework-notification"
+	for _, topic := range []string{changeTopic, frameworkTopic} {
+		if err := sub.Subscribe(hub.URL, topic, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := hub.WaitSubscribers(topic, 1, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, stderr := notifyRun("validate", out); code != 0 {
+		t.Fatalf("validate: exit %d: %s", code, stderr)
+	}
+
+	// First run: no Change List yet; every document is new.
+	code, _, stderr := notifyRun("notify", "--state", state, out)
+	if code != 0 {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	got := received(t, sub, 1)
+	want := []string{"created .well-known/resourcesync description", "created resourcesync/capabilitylist.xml capabilitylist", "created resourcesync/resourcelist.xml resourcelist"}
+	if e := entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hub.URL); strings.Join(e, "|") != strings.Join(want, "|") {
+		t.Errorf("framework notification:\n%s\nwant\n%s", strings.Join(e, "\n"), strings.Join(want, "\n"))
+	}
+
+	// A second build with changes.
+	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(src, "b.html")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("second build: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr = notifyRun("notify", "--state", state, out); code != 0 {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	got = received(t, sub, 2)
+	if e := entries(t, got[changeTopic], notify.CapChangeNotification, hub.URL); strings.Join(e, "|") != "deleted b.html|created new.txt" {
+		t.Errorf("change notification: %v", e)
+	}
+	fw := strings.Join(entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hub.URL), "|")
+	for _, w := range []string{"updated resourcesync/capabilitylist.xml capabilitylist", "updated resourcesync/resourcelist.xml resourcelist", "created resourcesync/changelist"} {
+		if !strings.Contains(fw, w) {
+			t.Errorf("framework notification lacks %q: %s", w, fw)
+		}
+	}
+	if strings.Contains(fw, "description") {
+		t.Errorf("the Source Description did not change, yet: %s", fw)
+	}
+
+	// Nothing new: nothing sent.
+	before := hub.Published()
+	if code, _, stderr = notifyRun("notify", "--state", state, out); code != 0 {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	if n := hub.Published(); n != before {
+		t.Errorf("%d notifications sent when nothing changed", n-before)
+	}
+	if !strings.Contains(stderr, "rsgen: notified 0 changes and 0 framework changes in 0 requests") {
+		t.Errorf("stderr: %s", stderr)
+	}
+}
+
+func TestNotifyFailures(t *testing.T) {
+	clearEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/hub"
+	ln.Close()
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "overloaded", http.StatusServiceUnavailable)
+	}))
+	defer failing.Close()
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer slow.Close()
+	defer close(release)
+
+	src := notifySource(t)
+	site := func(args ...string) string {
+		out := t.TempDir()
+		if code, _, stderr := notifyRun(append([]string{"build", "-q", "--base-url", "https://example.org/", "--out", out}, append(args, src)...)...); code != 0 {
+			t.Fatalf("build: exit %d: %s", code, stderr)
+		}
+		return out
+	}
+	unreachable, overloaded, silent, plain := site("--hub", closed), site("--hub", failing.URL), site("--hub", slow.URL), site()
+
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{"unreachable hub", []string{"--retries", "1", unreachable}, exitHub, []string{
+			"rsgen: error: notifying " + closed + " of topic https://example.org/resourcesync/framework-notification: the hub is unreachable: ",
+			"(2 attempts)\n", "rsgen: hint: run rsgen notify again later: the state file is unchanged"}},
+		{"hub answers 503", []string{"--retries", "1", overloaded}, exitHub, []string{
+			"the hub refused the notification: HTTP 503 Service Unavailable: overloaded (2 attempts)\n"}},
+		{"hub times out", []string{"--retries", "0", "--timeout", "100ms", silent}, exitHub, []string{
+			"the hub did not answer in time: no answer within 100ms\n"}},
+		{"no channel", []string{plain}, exitFailure, []string{
+			"the Capability List advertises no notification channel\n", "rsgen: hint: build with --hub URL"}},
+		{"not a site", []string{t.TempDir()}, exitFailure, []string{"rsgen: error: ", "rsgen: hint: give the --out directory of rsgen build\n"}},
+		{"a URL", []string{"https://example.org/"}, exitFailure, []string{"rsgen: error: https://example.org/: not a directory: give the output directory of the build\n"}},
+		{"bad --hub", []string{"--hub", "ftp://example.org/", unreachable}, exitUsage, []string{`rsgen: error: --hub "ftp://example.org/" is not an absolute http(s) URL`}},
+		{"bad --since", []string{"--since", "yesterday", unreachable}, exitUsage, []string{`--since "yesterday" is not an RFC 3339 time`}},
+		{"two dirs", []string{unreachable, plain}, exitUsage, []string{"give one output directory"}},
+		{"state in no directory", []string{"--state", filepath.Join(t.TempDir(), "missing", "state.json"), overloaded}, exitFailure, []string{
+			"missing/state.json: the directory ", " does not exist\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			state := filepath.Join(t.TempDir(), "state.json")
+			code, _, stderr := notifyRun(append([]string{"notify", "--state", state, "--timeout", "2s"}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			for _, w := range tc.stderr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if _, err := os.Stat(state); !os.IsNotExist(err) {
+				t.Errorf("the state file was written after a failure: %v", err)
+			}
+		})
+	}
+
+	// The hub recovers: the same run succeeds and only then writes the state.
+	hub := notifytest.NewHub()
+	defer hub.Close()
+	state := filepath.Join(t.TempDir(), "state.json")
+	if code, _, stderr := notifyRun("notify", "--state", state, "--hub", hub.URL, unreachable); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(state); err != nil {
+		t.Errorf("no state after a success: %v", err)
+	}
+}
+
+func TestBuildHubFlags(t *testing.T) {
+	clearEnv(t)
+	src := notifySource(t)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"bad hub", []string{"--hub", "hub.example.org"}, `--hub "hub.example.org" is not an absolute http(s) URL`},
+		{"topic without hub", []string{"--change-topic", "https://example.org/t"}, "need --hub"},
+		{"bad topic", []string{"--hub", "https://hub.example.org/", "--framework-topic", "/t"}, `--framework-topic "/t" is not an absolute http(s) URL`},
+		{"same topics", []string{"--hub", "https://hub.example.org/", "--change-topic", "https://example.org/t", "--framework-topic", "https://example.org/t"}, "are the same URL"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			code, _, stderr := notifyRun(append(append([]string{"build", "--base-url", "https://example.org/", "--out", out}, tc.args...), src)...)
+			if code != exitUsage || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d: %s", code, stderr)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("output written after a usage error")
+			}
+		})
+	}
+	// Given topics are advertised as given, and the official schemas'
+	// checks in rsgen validate accept the Capability List.
+	out := t.TempDir()
+	code, _, stderr := notifyRun("build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", "https://hub.example.org/",
+		"--change-topic", "https://example.org/topics/changes", "--framework-topic", "https://example.org/topics/framework", src)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "resourcesync", "capabilitylist.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"<loc>https://example.org/topics/changes</loc>\n    <rs:md capability=\"changelist-notification\"/>\n    <rs:ln rel=\"hub\" href=\"https://hub.example.org/\"/>",
+		"<loc>https://example.org/topics/framework</loc>\n    <rs:md capability=\"framework-notification\"/>\n    <rs:ln rel=\"hub\" href=\"https://hub.example.org/\"/>",
+	} {
+		if !strings.Contains(string(data), w) {
+			t.Errorf("the Capability List lacks\n%s\n%s", w, data)
+		}
+	}
+	if code, stdout, stderr := notifyRun("validate", "--strict", out); code != 0 {
+		t.Errorf("validate: exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// TestNotifyOfficialValidator runs the official validator (rs-validate.py,
+// in ../shared/tools beside the checkout) on a site that advertises the
+// channels, and the official schemas on the payloads rsgen notify sends.
+func TestNotifyOfficialValidator(t *testing.T) {
+	clearEnv(t)
+	script, err := filepath.Abs("../../../shared/tools/rs-validate.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Skip("../shared/tools/rs-validate.py is not beside the checkout")
+	}
+	const py = "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import lxml").Run(); err != nil {
+		t.Skip("/usr/bin/python3 with lxml is not installed")
+	}
+	src, out := notifySource(t), t.TempDir()
+	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", "https://hub.example.org/"}
+	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	if msg, err := exec.Command(py, script, out).CombinedOutput(); err != nil {
+		t.Fatalf("rs-validate.py on the site: %v\n%s", err, msg)
+	}
+	// The payloads, from a dry run, through the schemas: the spec-level
+	// layer knows only the core capabilities, so only the XSD verdict counts.
+	code, stdout, stderr := notifyRun("notify", "--dry-run", "--since", "2024-01-01T00:00:00Z", out)
+	if code != 0 {
+		t.Fatalf("notify --dry-run: exit %d: %s", code, stderr)
+	}
+	docs := strings.Split(stdout, "<?xml")[1:]
+	if len(docs) != 2 {
+		t.Fatalf("%d payloads, want 2:\n%s", len(docs), stdout)
+	}
+	dir := t.TempDir()
+	var paths []string
+	for i, d := range docs {
+		p := filepath.Join(dir, fmt.Sprintf("payload-%d.xml", i))
+		d, _, _ = strings.Cut(d, "</urlset>")
+		if err := os.WriteFile(p, []byte("<?xml"+d+"</urlset>\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	msg, _ := exec.Command(py, append([]string{script}, paths...)...).CombinedOutput()
+	for _, line := range strings.Split(strings.TrimSpace(string(msg)), "\n") {
+		if strings.HasPrefix(line, "OK ") {
+			continue
+		}
+		// Past the schemas, the only finding may be the capability,
+		// which the 1.1 validator does not know.
+		_, findings, _ := strings.Cut(line, ": ")
+		for _, f := range strings.Split(findings, "; ") {
+			if !strings.Contains(f, "capability='changelist-notification' is not one of") && !strings.Contains(f, "capability='framework-notification' is not one of") {
+				t.Errorf("rs-validate.py: %s", f)
+			}
+		}
+	}
+}
+
+// A state file of another site is refused: comparing with it would
+// notify every document as deleted and created again.
+func TestNotifyStateOfAnotherSite(t *testing.T) {
+	clearEnv(t)
+	hub := notifytest.NewHub()
+	defer hub.Close()
+	src := notifySource(t)
+	state := filepath.Join(t.TempDir(), "state.json")
+	var outs []string
+	for _, base := range []string{"https://example.org/", "https://example.net/"} {
+		out := t.TempDir()
+		if code, _, stderr := notifyRun("build", "-q", "--base-url", base, "--out", out, "--hub", hub.URL, src); code != 0 {
+			t.Fatalf("build: exit %d: %s", code, stderr)
+		}
+		outs = append(outs, out)
+	}
+	if code, _, stderr := notifyRun("notify", "-q", "--state", state, outs[0]); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	before, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := notifyRun("notify", "-q", "--state", state, outs[1])
+	if code != exitFailure || !strings.Contains(stderr, "the state file is of another site") || !strings.Contains(stderr, "rsgen: hint: give each site its own --state file") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(state); !bytes.Equal(before, after) {
+		t.Error("the state file changed")
+	}
+}

@@ -1,0 +1,51 @@
+package notify
+
+import (
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// Capability values of the notification specifications: the root <rs:md>
+// of a payload, and the Capability List entry that advertises a channel.
+const (
+	CapChangeNotification    = "changelist-notification" // Change Notification 1.0.1, sections 3 and 5
+	CapFrameworkNotification = "framework-notification"  // Framework Notification 1.0.1, sections 3 and 5
+)
+
+// ContentType is the media type of a payload (Change Notification
+// 1.0.1, section 4.1).
+const ContentType = "application/xml"
+
+// Payloads renders entries as notification documents of capability
+// (CapChangeNotification or CapFrameworkNotification) whose root links
+// up to the Capability List capList. Notifications are never indexes:
+// entries that do not fit one document (rsxml.MaxEntries entries or
+// rsxml.MaxBytes bytes) go on in the next, in order. No entry: no payload.
+func Payloads(capability, capList string, entries []rsxml.Entry) [][]byte {
+	return payloads(capability, capList, entries, rsxml.MaxEntries, rsxml.MaxBytes)
+}
+
+func payloads(capability, capList string, entries []rsxml.Entry, maxEntries, maxBytes int) [][]byte {
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: capList}}}
+	head := rsxml.AppendHeader(nil, &doc)
+	foot := rsxml.AppendFooter(nil, &doc)
+	var out [][]byte
+	var cur []byte
+	n := 0
+	var entry []byte
+	for i := range entries {
+		entry = rsxml.AppendEntry(entry[:0], false, &entries[i])
+		if cur != nil && (n == maxEntries || len(cur)+len(entry)+len(foot) > maxBytes) {
+			out = append(out, append(cur, foot...))
+			cur, n = nil, 0
+		}
+		if cur == nil {
+			cur = append([]byte(nil), head...)
+		}
+		cur = append(cur, entry...)
+		n++
+	}
+	if cur != nil {
+		out = append(out, append(cur, foot...))
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package notify
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+func testSite() *Site {
+	return &Site{
+		CapabilityList: "https://example.org/rs/capabilitylist.xml",
+		At:             "2024-06-02T00:00:00Z",
+		Documents: []Document{
+			{URL: "https://example.org/.well-known/resourcesync", Capability: "description", Hash: "sha-256:1"},
+			{URL: "https://example.org/rs/capabilitylist.xml", Capability: "capabilitylist", Hash: "sha-256:2"},
+			{URL: "https://example.org/rs/resourcelist-00001.xml", Capability: "resourcelist", Index: "https://example.org/rs/resourcelist.xml", Hash: "sha-256:3"},
+		},
+		Changes: []rsxml.Entry{
+			{Loc: "https://example.org/a", MD: rsxml.MD{Change: "created", Datetime: "2024-06-01T00:00:00Z"}},
+			{Loc: "https://example.org/b", MD: rsxml.MD{Change: "deleted", Datetime: "2024-06-02T00:00:00Z"}},
+		},
+	}
+}
+
+func locs(es []rsxml.Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.MD.Change+" "+e.Loc)
+	}
+	return out
+}
+
+func TestPlan(t *testing.T) {
+	s := testSite()
+	t.Run("first run", func(t *testing.T) {
+		n := Plan(s, nil, time.Time{})
+		if got := locs(n.Changes); len(got) != 1 || got[0] != "deleted https://example.org/b" {
+			t.Errorf("changes %v, want only those of the last build", got)
+		}
+		if len(n.Framework) != 3 || n.Framework[2].Link("index") != "https://example.org/rs/resourcelist.xml" || n.Framework[0].MD.Change != "created" {
+			t.Errorf("framework %+v", n.Framework)
+		}
+	})
+	t.Run("since", func(t *testing.T) {
+		n := Plan(s, nil, time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC))
+		if len(n.Changes) != 2 {
+			t.Errorf("changes %v", locs(n.Changes))
+		}
+	})
+	t.Run("state", func(t *testing.T) {
+		st := NewState(s)
+		n := Plan(s, st, time.Time{})
+		if len(n.Changes) != 0 || len(n.Framework) != 0 {
+			t.Fatalf("nothing changed, yet %v and %v", locs(n.Changes), locs(n.Framework))
+		}
+		s2 := testSite()
+		s2.Documents[1].Hash = "sha-256:new"
+		s2.Documents = append(s2.Documents[:2], Document{URL: "https://example.org/rs/changelist.xml", Capability: "changelist", Hash: "sha-256:4"})
+		s2.Changes = append(s2.Changes, rsxml.Entry{Loc: "https://example.org/c", MD: rsxml.MD{Change: "updated", Datetime: "2024-06-03T00:00:00Z"}})
+		n = Plan(s2, st, time.Time{})
+		if got := locs(n.Changes); len(got) != 1 || got[0] != "updated https://example.org/c" {
+			t.Errorf("changes %v", got)
+		}
+		want := []string{"updated https://example.org/rs/capabilitylist.xml", "created https://example.org/rs/changelist.xml", "deleted https://example.org/rs/resourcelist-00001.xml"}
+		if got := locs(n.Framework); len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+			t.Errorf("framework %v, want %v", got, want)
+		}
+		if d := n.Framework[2]; d.MD.Capability != "resourcelist" || d.Link("index") == "" {
+			t.Errorf("the deleted document lost its capability or index: %+v", d)
+		}
+	})
+}
+
+// A state written when the site had no change yet: the changes of every
+// build since count, not only those of the last one.
+func TestPlanAfterBuildsWithoutChanges(t *testing.T) {
+	s := testSite()
+	s.Changes = nil
+	s.At = "2024-05-30T00:00:00Z"
+	st := NewState(s)
+	if st.ChangesUntil != "" {
+		t.Fatalf("changes_until %q with no change", st.ChangesUntil)
+	}
+	n := Plan(testSite(), st, time.Time{})
+	if got := locs(n.Changes); len(got) != 2 {
+		t.Errorf("changes %v, want both builds' since 2024-05-30", got)
+	}
+}
+
+func TestStateRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	if st, err := LoadState(path); st != nil || err != nil {
+		t.Fatalf("a missing file: %v, %v", st, err)
+	}
+	st := NewState(testSite())
+	if err := st.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ChangesUntil != "2024-06-02T00:00:00Z" || len(got.Documents) != 3 {
+		t.Errorf("read back %+v", got)
+	}
+}

@@ -1,0 +1,176 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// ErrNoChannel is returned by ReadSite when the Capability List
+// advertises no notification channel.
+var ErrNoChannel = errors.New("the Capability List advertises no notification channel")
+
+// ErrNotDir is returned by ReadSite when its argument is not a
+// directory (a URL, say): notify reads the build where it was written.
+var ErrNotDir = errors.New("not a directory: give the output directory of the build")
+
+// A Channel is a notification channel the Capability List advertises: its
+// topic (the entry's <loc>) and the hub its <rs:ln rel="hub"> names.
+type Channel struct {
+	Topic string
+	Hub   string
+}
+
+// A Document is a capability document the build published.
+type Document struct {
+	URL        string
+	Capability string
+	Index      string // the URL of the index it is listed by, "" if none
+	Hash       string // "sha-256:hex" of its bytes
+}
+
+// A Site is what ReadSite found in an output directory.
+type Site struct {
+	SourceDescription string
+	CapabilityList    string
+	Change, Framework *Channel // nil where not advertised
+
+	// Documents are the Source Description, the Capability List and the
+	// documents it lists (the parts of an index, not the index itself:
+	// framework notifications are never sent at the index level).
+	Documents []Document
+	// Changes are the entries of the Change List (all its parts, in
+	// order); At is the snapshot time of the Resource List, zero if none.
+	Changes []rsxml.Entry
+	At      string
+}
+
+// ReadSite reads the documents published in the output directory dir.
+func ReadSite(ctx context.Context, dir string) (*Site, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
+	}
+	prev, err := previous.Read(ctx, dir, previous.Options{Notice: func(string) {}})
+	if err != nil {
+		return nil, err
+	}
+	s := &Site{CapabilityList: prev.CapabilityList}
+	if !prev.At.IsZero() {
+		s.At = rsxml.FormatTime(prev.At)
+	}
+	sdPath := filepath.Join(dir, filepath.FromSlash(previous.WellKnown))
+	capDoc, capEntries, err := readDoc(prev, prev.CapabilityList)
+	if err != nil {
+		return nil, err
+	}
+	s.SourceDescription = capDoc.Link("up")
+	sdHash, err := hashFile(sdPath)
+	if err != nil {
+		return nil, err
+	}
+	s.Documents = append(s.Documents,
+		Document{URL: s.SourceDescription, Capability: rsxml.CapDescription, Hash: sdHash})
+	capHash, err := hashFile(mustLocal(prev, prev.CapabilityList))
+	if err != nil {
+		return nil, err
+	}
+	s.Documents = append(s.Documents, Document{URL: prev.CapabilityList, Capability: rsxml.CapCapabilityList, Hash: capHash})
+	for _, e := range capEntries {
+		switch c := e.MD.Capability; c {
+		case CapChangeNotification, CapFrameworkNotification:
+			ch := &Channel{Topic: e.Loc, Hub: e.Link("hub")}
+			if ch.Hub == "" {
+				return nil, fmt.Errorf("%s: the %s entry %s has no <rs:ln rel=\"hub\">", prev.CapabilityList, c, e.Loc)
+			}
+			if c == CapChangeNotification {
+				s.Change = ch
+			} else {
+				s.Framework = ch
+			}
+		default:
+			if err := s.addDocument(prev, e.Loc, c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.Change == nil && s.Framework == nil {
+		return nil, fmt.Errorf("%s: %w", prev.CapabilityList, ErrNoChannel)
+	}
+	return s, nil
+}
+
+// addDocument adds the document at u (or, if it is an index, its parts),
+// and the entries of a Change List.
+func (s *Site) addDocument(prev *previous.Site, u, capability string) error {
+	doc, entries, err := readDoc(prev, u)
+	if err != nil {
+		return err
+	}
+	if !doc.Index {
+		return s.addList(prev, u, capability, "", entries)
+	}
+	for _, e := range entries {
+		_, parts, err := readDoc(prev, e.Loc)
+		if err != nil {
+			return err
+		}
+		if err := s.addList(prev, e.Loc, capability, u, parts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Site) addList(prev *previous.Site, u, capability, index string, entries []*rsxml.Entry) error {
+	h, err := hashFile(mustLocal(prev, u))
+	if err != nil {
+		return err
+	}
+	s.Documents = append(s.Documents, Document{URL: u, Capability: capability, Index: index, Hash: h})
+	if capability == rsxml.CapChangeList {
+		for _, e := range entries {
+			s.Changes = append(s.Changes, *e)
+		}
+	}
+	return nil
+}
+
+func mustLocal(prev *previous.Site, u string) string {
+	p, _ := prev.LocalPath(u)
+	return p
+}
+
+// readDoc reads the published document at u through the defensive reader.
+func readDoc(prev *previous.Site, u string) (*rsxml.Doc, []*rsxml.Entry, error) {
+	p, ok := prev.LocalPath(u)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s is not a file of the output directory", u)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", p, err)
+	}
+	doc, entries, err := rsxml.ReadAll(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: previous.DefaultMaxBytes, MaxEntries: rsxml.MaxEntries})
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", p, err)
+	}
+	return doc, entries, nil
+}
+
+func hashFile(p string) (string, error) {
+	if p == "" {
+		return "", errors.New("a document is not a file of the output directory")
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", p, err)
+	}
+	return fmt.Sprintf("sha-256:%x", sha256.Sum256(data)), nil
+}

@@ -1,0 +1,156 @@
+package notify
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// stateVersion is the version of the state file's format.
+const stateVersion = 1
+
+// maxStateBytes bounds the state file read: it holds one line per
+// published document, a few thousand at most.
+const maxStateBytes = 64 << 20
+
+// State is what the last successful run notified: the Capability List it
+// read, the datetime of the newest change it sent, and the documents then
+// published. It is kept in a JSON file between runs.
+type State struct {
+	Version        int                 `json:"version"`
+	CapabilityList string              `json:"capability_list"`
+	At             string              `json:"at,omitempty"`            // the Resource List's at when notified
+	ChangesUntil   string              `json:"changes_until,omitempty"` // the newest change notified
+	Documents      map[string]DocState `json:"documents"`
+}
+
+// DocState is what the state keeps of a published document.
+type DocState struct {
+	Capability string `json:"capability"`
+	Index      string `json:"index,omitempty"`
+	Hash       string `json:"hash"`
+}
+
+// ErrBadState is wrapped by LoadState when the file is not a state file
+// rsgen can use.
+var ErrBadState = errors.New("not a state file of rsgen notify")
+
+// LoadState reads the state file at path; a file that does not exist
+// gives (nil, nil): the first run.
+func LoadState(path string) (*State, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer f.Close()
+	var st State
+	dec := json.NewDecoder(&limited{r: f, n: maxStateBytes})
+	if err := dec.Decode(&st); err != nil {
+		return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+	}
+	if st.Version != stateVersion {
+		return nil, fmt.Errorf("reading %s: %w: version %d, this rsgen reads version %d", path, ErrBadState, st.Version, stateVersion)
+	}
+	for name, v := range map[string]string{"at": st.At, "changes_until": st.ChangesUntil} {
+		if _, err := rsxml.ParseTime(v); v != "" && err != nil {
+			return nil, fmt.Errorf("reading %s: %w: %s: %v", path, ErrBadState, name, err)
+		}
+	}
+	return &st, nil
+}
+
+type limited struct {
+	r interface{ Read([]byte) (int, error) }
+	n int64
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.n <= 0 {
+		return 0, fmt.Errorf("larger than %d bytes", maxStateBytes)
+	}
+	if int64(len(p)) > l.n {
+		p = p[:l.n]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	return n, err
+}
+
+// Save writes the state to path atomically: into a temporary file next
+// to it, then renamed over it.
+func (st *State) Save(path string) error {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Sync()
+	}
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, werr)
+	}
+	return nil
+}
+
+// NewState is the state after s has been notified.
+func NewState(s *Site) *State {
+	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, At: s.At, Documents: map[string]DocState{}}
+	for _, d := range s.Documents {
+		st.Documents[d.URL] = DocState{Capability: d.Capability, Index: d.Index, Hash: d.Hash}
+	}
+	var newest time.Time
+	for i := range s.Changes {
+		if t, ok := changeTime(&s.Changes[i]); ok && t.After(newest) {
+			newest = t
+		}
+	}
+	if !newest.IsZero() {
+		st.ChangesUntil = rsxml.FormatTime(newest)
+	}
+	return st
+}
+
+// changeTime is when the change of a Change List entry happened: its
+// datetime (ResourceSync 1.1), or its lastmod (0.9.1 lists).
+func changeTime(e *rsxml.Entry) (time.Time, bool) {
+	v := e.MD.Datetime
+	if v == "" {
+		v = e.Lastmod
+	}
+	t, err := rsxml.ParseTime(v)
+	return t, err == nil
+}
+
+// sortedURLs returns the keys of m in order, so that deletions are
+// notified in the same order every time.
+func sortedURLs(m map[string]DocState) []string {
+	urls := make([]string, 0, len(m))
+	for u := range m {
+		urls = append(urls, u)
+	}
+	slices.Sort(urls)
+	return urls
+}
