@@ -93,3 +93,15 @@ func TestTypedFiles(t *testing.T) {
 		t.Errorf("TypedFiles = %v, want %v", got, want)
 	}
 }
+
+func TestAWSGlob(t *testing.T) {
+	for in, want := range map[string]string{
+		"a/b.txt":       "a/b.txt",
+		"odd [1]*?.txt": "odd [[]1][*][?].txt",
+		"-rf":           "-rf",
+	} {
+		if got := awsGlob(in); got != want {
+			t.Errorf("awsGlob(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

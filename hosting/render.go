@@ -82,6 +82,7 @@ type File struct {
 var funcs = map[string]any{
 	"join":    strings.Join,
 	"shquote": shquote,
+	"awsglob": awsGlob,
 	"inc":     func(n int) int { return n + 1 },
 }
 
@@ -148,6 +149,21 @@ func shquote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// awsGlob is a filter of the AWS CLI (--exclude, --include: Python's
+// fnmatch) that matches the path p only.
+func awsGlob(p string) string {
+	var sb strings.Builder
+	for _, r := range p {
+		switch r {
+		case '*', '?', '[':
+			sb.WriteString("[" + string(r) + "]")
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
 }
 
 // awsGuesses are extensions whose type the AWS CLI (Python's mimetypes)
