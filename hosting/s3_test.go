@@ -365,7 +365,7 @@ type s3Client struct{ endpoint string }
 func (c *s3Client) objects(t *testing.T) map[string]object {
 	t.Helper()
 	var list struct {
-		Contents []struct{ Key string }
+		Contents  []struct{ Key string }
 		Truncated bool `xml:"IsTruncated"`
 	}
 	body, _ := c.get(t, "/"+s3Bucket, url.Values{"list-type": {"2"}, "prefix": {s3Prefix + "/"}})
