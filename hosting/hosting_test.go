@@ -105,3 +105,33 @@ func TestAWSGlob(t *testing.T) {
 		}
 	}
 }
+
+func TestMerge(t *testing.T) {
+	ours := "# Written by rsgen\n/x\n  Content-Type: application/xml\n"
+	tests := []struct {
+		name, theirs, want string
+		ok                 bool
+	}{
+		{"block in the middle", "/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\nold\n# END rsgen\n/a\n  B: c\n",
+			"/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\n" + ours + "# END rsgen\n/a\n  B: c\n", true},
+		{"empty block first, CRLF, no final newline", "# BEGIN rsgen\r\n# END rsgen",
+			"# BEGIN rsgen\r\n" + ours + "# END rsgen", true},
+		{"indented markers", "  # BEGIN rsgen\n  # END rsgen\n", "  # BEGIN rsgen\n" + ours + "  # END rsgen\n", true},
+		{"no block", "/*\n  X-Frame-Options: DENY\n", "", false},
+		{"no end", "# BEGIN rsgen\n/*\n", "", false},
+		{"end first", "# END rsgen\n# BEGIN rsgen\n", "", false},
+		{"two blocks", "# BEGIN rsgen\n# END rsgen\n# BEGIN rsgen\n# END rsgen\n", "", false},
+		{"a marker inside a line", "/x # BEGIN rsgen\n# END rsgen\n", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := Merge([]byte(tt.theirs), []byte(ours))
+			if ok != tt.ok || string(got) != tt.want {
+				t.Errorf("Merge = %q, %v; want %q, %v", got, ok, tt.want, tt.ok)
+			}
+			if ok && Ours(got) {
+				t.Errorf("the merged file counts as rsgen's: the next build would overwrite it")
+			}
+		})
+	}
+}
