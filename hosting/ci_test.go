@@ -1,7 +1,10 @@
 package hosting_test
 
 import (
+	"context"
 	"encoding/json"
+	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +12,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/hosting"
 )
 
 // The CI recipes of docs/ci.md are files of docs/ci; gitlabRecipe is the
@@ -161,4 +168,83 @@ func exitStderr(err error) []byte {
 		return ee.Stderr
 	}
 	return nil
+}
+
+// TestCIRsyncRecipeMirrors runs the rsync lines of the rsync recipe to a
+// local directory after a first build and after one that adds, updates
+// and deletes files and drops a dump package: the directory must then be
+// an exact copy of the output, nothing more.
+func TestCIRsyncRecipeMirrors(t *testing.T) {
+	if _, err := exec.LookPath("rsync"); err != nil {
+		need(t, "rsync", "apt-get install rsync")
+	}
+	data, err := os.ReadFile(filepath.Join(ciDir, "rsync-nginx.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var script []string
+	for line := range strings.Lines(string(data)) {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "rsync ") {
+			script = append(script, line)
+		}
+	}
+	if len(script) != 2 {
+		t.Fatalf("%d rsync lines in the recipe, want 2", len(script))
+	}
+	work, dest := t.TempDir(), t.TempDir()
+	public := filepath.Join(work, "public")
+	write(t, public, "index.html", "<!doctype html><title>home</title>")
+	write(t, public, "old.txt", "deleted by the second build\n")
+	write(t, public, "notes.txt", "updated by the second build\n")
+	write(t, public, ".nojekyll", "")
+	write(t, dest, "stale.txt", "not in the output\n")
+	t1 := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	cfg := generator.Config{Source: public, Hosts: []string{hosting.Nginx}, At: t1, FixedTime: true}
+	cfg.BaseURL, _ = generator.ParseBaseURL("https://example.org/")
+	cfg.Dump.Enabled = true
+	deploy := func() {
+		t.Helper()
+		if _, err := generator.Build(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("sh", "-eu", "-c", strings.Join(script, "\n"))
+		cmd.Dir, cmd.Env = work, append(os.Environ(), "DEST="+dest+"/")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if got, want := tree(t, dest), tree(t, public); !maps.Equal(got, want) {
+			t.Errorf("the copy differs from the output:\n got %q\nwant %q", got, want)
+		}
+	}
+	deploy()
+	prev := t.TempDir()
+	copyDir(t, public, prev)
+	write(t, public, "new.txt", "added\n")
+	write(t, public, "notes.txt", "updated, and longer than before\n")
+	if err := os.Remove(filepath.Join(public, "old.txt")); err != nil {
+		t.Fatal(err)
+	}
+	cfg.At = t1.Add(time.Hour)
+	cfg.Dump.Enabled = false
+	cfg.Changes = generator.Changes{Previous: prev, DropResourceDump: true}
+	deploy()
+}
+
+// tree maps the path of every file under dir to its content.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
