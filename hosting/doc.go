@@ -7,6 +7,9 @@
 // (rsgen serve).
 //
 // Configuration files carry Marker in their first lines: CheckConflicts
-// refuses to let a build overwrite a file of the same name without it.
-// Render, CheckConflicts and Handler may be called from several goroutines.
+// refuses to let a build overwrite a file of the same name without it,
+// unless it is a _headers or .htaccess with a block for rsgen (BlockBegin,
+// BlockEnd), into which Merge puts rsgen's part, keeping the user's lines.
+// Render, CheckConflicts, Merge and Handler may be called from several
+// goroutines.
 package hosting
