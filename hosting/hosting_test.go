@@ -87,8 +87,11 @@ func TestTypedFiles(t *testing.T) {
 	got := TypedFiles([]TypedFile{
 		{"a.html", "text/html"}, {"b.PNG", "image/png"}, {"c.jsonl", "application/jsonl"},
 		{"README", "text/plain"}, {"d.xml", "application/xml"}, {"e.txt", ""},
+		// Published hidden files (--hidden): the site's sync leaves them out.
+		{".well-known/security.txt", "text/plain"}, {"a/.b/c.html", "text/html"},
 	})
-	want := []TypedFile{{"c.jsonl", "application/jsonl"}, {"README", "text/plain"}, {"d.xml", "application/xml"}}
+	want := []TypedFile{{"c.jsonl", "application/jsonl"}, {"README", "text/plain"}, {"d.xml", "application/xml"},
+		{".well-known/security.txt", "text/plain"}, {"a/.b/c.html", "text/html"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("TypedFiles = %v, want %v", got, want)
 	}

@@ -177,12 +177,15 @@ var awsGuesses = map[string]string{
 }
 
 // TypedFiles returns the files, of those published, that the upload script
-// gives an explicit type: those whose extension does not tell the AWS CLI
-// the type the Resource List gives. files is sorted by path.
+// uploads one by one with an explicit type: those whose extension does not
+// tell the AWS CLI the type the Resource List gives, and hidden files
+// (published with --hidden), which the script's sync of the site leaves
+// out. files is sorted by path.
 func TypedFiles(files []TypedFile) []TypedFile {
 	var out []TypedFile
 	for _, f := range files {
-		if f.Type == "" || awsGuesses[strings.ToLower(path.Ext(f.Path))] == f.Type {
+		hidden := strings.HasPrefix(f.Path, ".") || strings.Contains(f.Path, "/.")
+		if f.Type == "" || !hidden && awsGuesses[strings.ToLower(path.Ext(f.Path))] == f.Type {
 			continue
 		}
 		out = append(out, f)

@@ -15,8 +15,9 @@
 # the Source Description last; deletions after that, once no document lists what they remove.
 # A file updated in place is the one thing no order can hide: a Destination that read the
 # previous lists before it changed finds new bytes under its old digest, and the next Change
-# List tells it so. Hidden files and rsgen's configuration for hosts are neither uploaded nor
-# deleted.
+# List tells it so. rsgen's configuration for hosts is neither uploaded nor deleted, nor are
+# hidden files, but those the Resource List lists (rsgen build --hidden), which are uploaded
+# and, once gone, left in the bucket: remove those yourself.
 set -eu
 dest=${1:?usage: sh resourcesync-s3.sh s3://BUCKET[/PREFIX] [aws s3 options]}
 shift
