@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -43,7 +44,21 @@ func (b *build) writeHostFiles(resources []Resource, completed time.Time) error 
 				continue // the site has one already: it does the same
 			}
 		}
-		if err := b.stage.WriteFile(f.Name, f.Data); err != nil {
+		data := f.Data
+		if hosting.Mergeable(f.Name) {
+			p := filepath.Join(b.cfg.Out, f.Name)
+			theirs, err := hosting.ReadConfig(p) // never waits on a FIFO
+			if err == nil && !hosting.Ours(theirs) {
+				merged, ok := hosting.Merge(theirs, data)
+				if !ok { // its block went away since checkHostFiles
+					return fmt.Errorf("%w: %s %w", ErrHostFile, p, hosting.ErrNotOurs)
+				}
+				data = merged
+			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("reading %s: %w", p, err)
+			}
+		}
+		if err := b.stage.WriteFile(f.Name, data); err != nil {
 			return fmt.Errorf("writing %s: %w", f.Name, err)
 		}
 	}

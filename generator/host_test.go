@@ -320,3 +320,42 @@ func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
 		})
 	}
 }
+
+// A user's _headers with a block for rsgen gets rsgen's rules in the
+// block at every build, and keeps its own lines; one whose block is broken
+// is refused, unchanged.
+func TestHostFileMergedInBlock(t *testing.T) {
+	out := t.TempDir()
+	p := filepath.Join(out, hosting.Headers)
+	theirs := "# BEGIN rsgen\n# END rsgen\n/*\n  X-Frame-Options: DENY\n"
+	if err := os.WriteFile(p, []byte(theirs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := checkTestConfig(t, out)
+	cfg.Hosts = []string{hosting.Netlify}
+	for build := 1; build <= 2; build++ {
+		if _, err := Build(context.Background(), cfg); err != nil {
+			t.Fatalf("build %d: %v", build, err)
+		}
+		got, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, after, ok := strings.Cut(string(got), "# END rsgen\n")
+		if !ok || after != "/*\n  X-Frame-Options: DENY\n" || !strings.HasPrefix(before, "# BEGIN rsgen\n# "+hosting.Marker) ||
+			!strings.Contains(before, "/.well-known/resourcesync\n  Content-Type: application/xml\n") || strings.Count(string(got), hosting.Marker) != 1 {
+			t.Fatalf("build %d: _headers is\n%s", build, got)
+		}
+	}
+
+	broken := "/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\n"
+	if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), cfg); !errors.Is(err, ErrHostFile) {
+		t.Fatalf("Build with a broken block: %v, want ErrHostFile", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != broken {
+		t.Errorf("_headers was changed:\n%s", got)
+	}
+}

@@ -7,7 +7,10 @@
 // (rsgen serve), confined to it.
 //
 // Configuration files carry Marker in their first lines: CheckConflicts
-// refuses to let a build overwrite a file of the same name without it.
-// Render, CheckConflicts and Handler may be called from several goroutines;
+// refuses to let a build overwrite a file of the same name without it,
+// unless it is a _headers or .htaccess with a block for rsgen (BlockBegin,
+// BlockEnd), into which Merge puts rsgen's part, keeping the user's lines.
+// Render, CheckConflicts, Merge and Handler may be called from several
+// goroutines;
 // a SiteHandler serves requests concurrently.
 package hosting

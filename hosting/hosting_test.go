@@ -87,9 +87,54 @@ func TestTypedFiles(t *testing.T) {
 	got := TypedFiles([]TypedFile{
 		{"a.html", "text/html"}, {"b.PNG", "image/png"}, {"c.jsonl", "application/jsonl"},
 		{"README", "text/plain"}, {"d.xml", "application/xml"}, {"e.txt", ""},
+		// Published hidden files (--hidden): the site's sync leaves them out.
+		{".well-known/security.txt", "text/plain"}, {"a/.b/c.html", "text/html"},
 	})
-	want := []TypedFile{{"c.jsonl", "application/jsonl"}, {"README", "text/plain"}, {"d.xml", "application/xml"}}
+	want := []TypedFile{{"c.jsonl", "application/jsonl"}, {"README", "text/plain"}, {"d.xml", "application/xml"},
+		{".well-known/security.txt", "text/plain"}, {"a/.b/c.html", "text/html"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("TypedFiles = %v, want %v", got, want)
+	}
+}
+
+func TestAWSGlob(t *testing.T) {
+	for in, want := range map[string]string{
+		"a/b.txt":       "a/b.txt",
+		"odd [1]*?.txt": "odd [[]1][*][?].txt",
+		"-rf":           "-rf",
+	} {
+		if got := awsGlob(in); got != want {
+			t.Errorf("awsGlob(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMerge(t *testing.T) {
+	ours := "# Written by rsgen\n/x\n  Content-Type: application/xml\n"
+	tests := []struct {
+		name, theirs, want string
+		ok                 bool
+	}{
+		{"block in the middle", "/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\nold\n# END rsgen\n/a\n  B: c\n",
+			"/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\n" + ours + "# END rsgen\n/a\n  B: c\n", true},
+		{"empty block first, CRLF, no final newline", "# BEGIN rsgen\r\n# END rsgen",
+			"# BEGIN rsgen\r\n" + ours + "# END rsgen", true},
+		{"indented markers", "  # BEGIN rsgen\n  # END rsgen\n", "  # BEGIN rsgen\n" + ours + "  # END rsgen\n", true},
+		{"no block", "/*\n  X-Frame-Options: DENY\n", "", false},
+		{"no end", "# BEGIN rsgen\n/*\n", "", false},
+		{"end first", "# END rsgen\n# BEGIN rsgen\n", "", false},
+		{"two blocks", "# BEGIN rsgen\n# END rsgen\n# BEGIN rsgen\n# END rsgen\n", "", false},
+		{"a marker inside a line", "/x # BEGIN rsgen\n# END rsgen\n", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := Merge([]byte(tt.theirs), []byte(ours))
+			if ok != tt.ok || string(got) != tt.want {
+				t.Errorf("Merge = %q, %v; want %q, %v", got, ok, tt.want, tt.ok)
+			}
+			if ok && Ours(got) {
+				t.Errorf("the merged file counts as rsgen's: the next build would overwrite it")
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -53,17 +54,18 @@ func IsRootFile(rel string) bool { return slices.Contains(RootFiles, rel) }
 type output struct {
 	name, template string
 	hosts          []string
+	mergeable      bool // a user's file with a block (BlockBegin, BlockEnd) gets rsgen's part in it
 }
 
 var outputs = []output{
-	{NoJekyll, "", []string{GitHubPages}},
-	{Headers, "headers.tmpl", []string{Netlify, Cloudflare}},
-	{NginxConf, "nginx.conf.tmpl", []string{Nginx}},
-	{HTAccess, "htaccess.tmpl", []string{Apache}},
-	{S3Script, "s3.sh.tmpl", []string{S3}},
-	{LandingPage, "index.html.tmpl", nil},
-	{RobotsLines, "robots.txt.tmpl", nil},
-	{HeadLink, "head.html.tmpl", nil},
+	{NoJekyll, "", []string{GitHubPages}, false},
+	{Headers, "headers.tmpl", []string{Netlify, Cloudflare}, true},
+	{NginxConf, "nginx.conf.tmpl", []string{Nginx}, false},
+	{HTAccess, "htaccess.tmpl", []string{Apache}, true},
+	{S3Script, "s3.sh.tmpl", []string{S3}, false},
+	{LandingPage, "index.html.tmpl", nil, false},
+	{RobotsLines, "robots.txt.tmpl", nil, false},
+	{HeadLink, "head.html.tmpl", nil, false},
 }
 
 // wanted reports whether o is written for hosts.
@@ -109,7 +111,12 @@ func ParseHosts(values []string) ([]string, error) {
 const Marker = "Written by rsgen"
 
 // Ours reports whether data, the content of a file, was written by rsgen.
+// A file with a block for rsgen (see Merge) is the user's, even if the
+// block starts it.
 func Ours(data []byte) bool {
+	if _, _, ok := block(data); ok {
+		return false
+	}
 	head := data
 	for i := 0; i < 3; i++ {
 		line, rest, _ := bytes.Cut(head, []byte("\n"))
@@ -125,9 +132,61 @@ func Ours(data []byte) bool {
 // exists and was not written by rsgen: rsgen never overwrites it.
 var ErrNotOurs = errors.New("exists and was not written by rsgen, which never overwrites it")
 
+// The lines, each alone on its line, that mark in a user's _headers or
+// .htaccess the block that rsgen rewrites at every build (Merge).
+const (
+	BlockBegin = "# BEGIN rsgen"
+	BlockEnd   = "# END rsgen"
+)
+
+// Mergeable reports whether a user's file named name, relative to the
+// output directory, may hold a block for rsgen's part (Merge).
+func Mergeable(name string) bool {
+	return slices.ContainsFunc(outputs, func(o output) bool { return o.name == name && o.mergeable })
+}
+
+// Merge returns theirs, a user's configuration file, with the lines between
+// its BlockBegin and BlockEnd lines replaced by ours, and true; or false if
+// theirs has no such block, exactly one of each, in that order.
+func Merge(theirs, ours []byte) ([]byte, bool) {
+	start, end, ok := block(theirs)
+	if !ok {
+		return nil, false
+	}
+	if len(ours) > 0 && !bytes.HasSuffix(ours, []byte("\n")) {
+		ours = append(ours[:len(ours):len(ours)], '\n')
+	}
+	return slices.Concat(theirs[:start], ours, theirs[end:]), true
+}
+
+// block returns the offsets of what lies between the BlockBegin line and
+// the BlockEnd line of data: after the first, at the start of the second.
+func block(data []byte) (start, end int, ok bool) {
+	begins, ends := 0, 0
+	start, end = -1, -1
+	for off := 0; off < len(data); {
+		line := data[off:]
+		next := len(data)
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line, next = line[:i], off+i+1
+		}
+		switch string(bytes.TrimSpace(line)) {
+		case BlockBegin:
+			begins++
+			start = next
+		case BlockEnd:
+			ends++
+			end = off
+		}
+		off = next
+	}
+	return start, end, begins == 1 && ends == 1 && start <= end
+}
+
 // CheckConflicts returns an error naming the files that hosts need in the
-// output directory out that exist and are the user's own. An existing
-// .nojekyll is never a conflict: it is kept as it is.
+// output directory out that exist and are the user's own, without a block
+// for rsgen (Merge). An existing .nojekyll is never a conflict: it is kept
+// as it is.
 func CheckConflicts(out string, hosts []string) error {
 	var theirs []string
 	for _, o := range outputs {
@@ -135,7 +194,7 @@ func CheckConflicts(out string, hosts []string) error {
 			continue
 		}
 		p := filepath.Join(out, o.name)
-		f, _, err := regfile.Open(p) // a FIFO is not waited on
+		data, err := ReadConfig(p) // a FIFO is not waited on
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -146,10 +205,10 @@ func CheckConflicts(out string, hosts []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
-		head := make([]byte, 512)
-		n, _ := f.Read(head)
-		f.Close()
-		if !Ours(head[:n]) {
+		if Ours(data) {
+			continue
+		}
+		if _, _, ok := block(data); !ok || !o.mergeable {
 			theirs = append(theirs, p)
 		}
 	}
@@ -157,4 +216,23 @@ func CheckConflicts(out string, hosts []string) error {
 		return fmt.Errorf("%s %w", strings.Join(theirs, " and "), ErrNotOurs)
 	}
 	return nil
+}
+
+// maxConfig bounds what is read of a host configuration file of the
+// user's: rsgen's own are a few KiB per hundred documents.
+const maxConfig = 64 << 20
+
+// ReadConfig reads the configuration file at p, refusing one that is not
+// a regular file (regfile.ErrNotRegular) or is larger than maxConfig.
+func ReadConfig(p string) ([]byte, error) {
+	f, _, err := regfile.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfig+1))
+	if err == nil && len(data) > maxConfig {
+		err = fmt.Errorf("larger than %d bytes: not a configuration file rsgen can merge into", maxConfig)
+	}
+	return data, err
 }

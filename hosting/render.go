@@ -82,6 +82,7 @@ type File struct {
 var funcs = map[string]any{
 	"join":    strings.Join,
 	"shquote": shquote,
+	"awsglob": awsGlob,
 	"inc":     func(n int) int { return n + 1 },
 }
 
@@ -150,6 +151,21 @@ func shquote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// awsGlob is a filter of the AWS CLI (--exclude, --include: Python's
+// fnmatch) that matches the path p only.
+func awsGlob(p string) string {
+	var sb strings.Builder
+	for _, r := range p {
+		switch r {
+		case '*', '?', '[':
+			sb.WriteString("[" + string(r) + "]")
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
 // awsGuesses are extensions whose type the AWS CLI (Python's mimetypes)
 // guesses as rsgen's table names it. Files with other extensions, or none,
 // are uploaded with an explicit type.
@@ -161,12 +177,15 @@ var awsGuesses = map[string]string{
 }
 
 // TypedFiles returns the files, of those published, that the upload script
-// gives an explicit type: those whose extension does not tell the AWS CLI
-// the type the Resource List gives. files is sorted by path.
+// uploads one by one with an explicit type: those whose extension does not
+// tell the AWS CLI the type the Resource List gives, and hidden files
+// (published with --hidden), which the script's sync of the site leaves
+// out. files is sorted by path.
 func TypedFiles(files []TypedFile) []TypedFile {
 	var out []TypedFile
 	for _, f := range files {
-		if f.Type == "" || awsGuesses[strings.ToLower(path.Ext(f.Path))] == f.Type {
+		hidden := strings.HasPrefix(f.Path, ".") || strings.Contains(f.Path, "/.")
+		if f.Type == "" || !hidden && awsGuesses[strings.ToLower(path.Ext(f.Path))] == f.Type {
 			continue
 		}
 		out = append(out, f)

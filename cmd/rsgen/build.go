@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -220,7 +221,8 @@ func runBuild(c *cli.Context) error {
 		case errors.Is(err, generator.ErrOutput):
 			hint = "give --out a directory that rsgen can create and write into"
 		case errors.Is(err, generator.ErrHostFile):
-			hint = "move that file away, or drop the --host that needs it and merge what rsgen would write by hand"
+			hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
+				hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
 		case errors.As(err, new(*generator.InvalidOutputError)):
 			hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
 		case changesHint(err) != "":
