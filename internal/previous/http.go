@@ -244,6 +244,11 @@ func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, use fun
 	}
 	req.Header.Set("User-Agent", s.opts.UserAgent)
 	req.Header.Set("Accept", "application/xml, text/xml;q=0.9, */*;q=0.1")
+	// The previous build must be the one published now, not a cached copy:
+	// behind a CDN (GitHub Pages caches for minutes) a build soon after
+	// another would read the one before and lose a Change List.
+	req.Header.Set("Cache-Control", "no-cache")
+	req.Header.Set("Pragma", "no-cache")
 	resp, err := s.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {

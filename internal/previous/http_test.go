@@ -21,6 +21,7 @@ type site struct {
 
 	mu        sync.Mutex
 	requests  map[string]int
+	uncached  []string // requests that would take a cached copy
 	intercept func(w http.ResponseWriter, r *http.Request) bool // true: handled
 }
 
@@ -30,6 +31,9 @@ func serve(t *testing.T) *site {
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.requests[r.URL.Path]++
+		if cc := r.Header.Get("Cache-Control"); cc != "no-cache" {
+			s.uncached = append(s.uncached, r.URL.Path+": Cache-Control "+cc)
+		}
 		intercept := s.intercept
 		s.mu.Unlock()
 		if intercept != nil && intercept(w, r) {
@@ -44,6 +48,13 @@ func serve(t *testing.T) *site {
 		w.Write([]byte(strings.ReplaceAll(string(b), "https://example.org/", s.srv.URL+"/")))
 	}))
 	t.Cleanup(s.srv.Close)
+	t.Cleanup(func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, u := range s.uncached {
+			t.Errorf("%s: a cache may answer it, want no-cache", u)
+		}
+	})
 	return s
 }
 
