@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -19,7 +21,13 @@ import (
 // mixedFiles has one file of each kind that decides how it is stored,
 // including files split into chunks (over chunkSize), of a length that is
 // not a multiple of it.
+// Made once: callers get their own map, and must clone a slice before
+// they change it.
 func mixedFiles() map[string][]byte {
+	return maps.Clone(mixedFilesOnce())
+}
+
+var mixedFilesOnce = sync.OnceValue(func() map[string][]byte {
 	return map[string][]byte{
 		"empty.txt":                 {},
 		"a.txt":                     []byte("hello\n"),
@@ -32,7 +40,7 @@ func mixedFiles() map[string][]byte {
 		"café & crème/ünïcødé.json": testText(7, 5000),
 		"exactly-one-chunk.txt":     testText(8, chunkSize),
 	}
-}
+})
 
 func TestRunRoundTrip(t *testing.T) {
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
