@@ -275,6 +275,7 @@ func TestResourceDumpGolden(t *testing.T) {
 }
 
 func TestResourceDumpSplits(t *testing.T) {
+	t.Parallel()
 	src := copyDumpSite(t)
 	tests := []struct {
 		name       string

@@ -43,6 +43,7 @@ var mixedFilesOnce = sync.OnceValue(func() map[string][]byte {
 })
 
 func TestRunRoundTrip(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	want := make([]string, len(c.items))
 	for i := range c.items {
@@ -81,6 +82,7 @@ func TestRunRoundTrip(t *testing.T) {
 }
 
 func TestRunSameBytesWhateverWorkers(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	var first [][]byte
 	for _, workers := range []int{1, 3, 8} {
@@ -169,6 +171,7 @@ func TestRunSplits(t *testing.T) {
 }
 
 func TestRunLeavesOutChangedFiles(t *testing.T) {
+	t.Parallel()
 	set := hashing.DefaultSet
 	files := mixedFiles()
 	c := newCorpus(t, set, files)
@@ -341,6 +344,7 @@ func (f *failFile) Write(p []byte) (int, error) {
 }
 
 func TestRunDiskFull(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	for _, limit := range []int64{0, 100, 64 << 10, 1 << 20, 2 << 20} {
 		opt, _ := testOptions(t, c)
