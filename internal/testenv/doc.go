@@ -3,7 +3,6 @@
 //
 // The default `go test ./...` is meant for a newcomer's laptop: about a
 // minute, a few hundred MB of disk at most. Tests whose size is the point
-// (a 4 GiB ZIP64 package, a 50 MB document, a real binary killed by a
-// signal) run only when RSGEN_LONG_TESTS=1, as .ci/run sets it, and never
-// with -short.
+// and that cost minutes or gigabytes (a 4 GiB ZIP64 package) run only when
+// RSGEN_LONG_TESTS=1, as .ci/run sets it, and never with -short.
 package testenv
