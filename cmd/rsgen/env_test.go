@@ -5,13 +5,19 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // callerEnv reports whether the environment variable k is one rsgen (or a
 // library it calls) reads, so that a test must not inherit it from whoever
 // runs `go test`: every RSGEN_* variable, SOURCE_DATE_EPOCH, and the proxy
-// variables net/http reads for --previous URL.
+// variables net/http reads for --previous URL. RSGEN_LONG_TESTS is the
+// tests' own.
 func callerEnv(k string) bool {
+	if k == testenv.LongEnv {
+		return false
+	}
 	if strings.HasPrefix(k, "RSGEN_") {
 		return true
 	}
