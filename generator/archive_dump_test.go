@@ -51,7 +51,6 @@ func dumpTree(t testing.TB) (string, []archiveMember) {
 // depend on --jobs. An archive in the order of the paths gives the tree's
 // output, byte for byte.
 func TestArchiveResourceDump(t *testing.T) {
-	t.Parallel()
 	tree, members := dumpTree(t)
 	treeCfg := dumpConfig(t, tree, filepath.Join(t.TempDir(), "out"))
 	treeCfg.Dump.MaxBytes = 256 << 10 // several packages

@@ -149,7 +149,6 @@ func inode(t *testing.T, path string) uint64 {
 }
 
 func TestChangeDumpChain(t *testing.T) {
-	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))

@@ -23,7 +23,6 @@ var acFiles = map[string]string{
 var acT0 = acTime("2024-01-01T00:00:00Z")
 
 func TestChangeMutations(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name   string
 		mutate func(tr *acTree)
@@ -172,7 +171,6 @@ func acIndexEntries(t *testing.T, out string) []string {
 }
 
 func TestChangeListChain(t *testing.T) {
-	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	steps := []struct {

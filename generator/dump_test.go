@@ -275,7 +275,6 @@ func TestResourceDumpGolden(t *testing.T) {
 }
 
 func TestResourceDumpSplits(t *testing.T) {
-	t.Parallel()
 	src := copyDumpSite(t)
 	tests := []struct {
 		name       string

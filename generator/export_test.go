@@ -204,7 +204,6 @@ const goodHash = "sha-256:f12a3505382b1f644cbb4b490c565f9f5f6efe384e831d4423313e
 // its line and reason: the build fails and writes nothing, or, with
 // SkipBadRecords, publishes the rest and reports each one.
 func TestExportBadRecords(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name    string
 		file    string // export file name: its extension gives the format

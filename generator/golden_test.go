@@ -101,7 +101,6 @@ func TestGolden(t *testing.T) {
 // TestGoldenOfficialValidator runs the official validator, when it is
 // beside the checkout (../shared), over the golden files.
 func TestGoldenOfficialValidator(t *testing.T) {
-	t.Parallel()
 	validator, err := filepath.Abs("../../shared/tools/rs-validate.py")
 	if err != nil {
 		t.Fatal(err)
