@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -19,7 +21,13 @@ import (
 // mixedFiles has one file of each kind that decides how it is stored,
 // including files split into chunks (over chunkSize), of a length that is
 // not a multiple of it.
+// Made once: callers get their own map, and must clone a slice before
+// they change it.
 func mixedFiles() map[string][]byte {
+	return maps.Clone(mixedFilesOnce())
+}
+
+var mixedFilesOnce = sync.OnceValue(func() map[string][]byte {
 	return map[string][]byte{
 		"empty.txt":                 {},
 		"a.txt":                     []byte("hello\n"),
@@ -32,9 +40,10 @@ func mixedFiles() map[string][]byte {
 		"café & crème/ünïcødé.json": testText(7, 5000),
 		"exactly-one-chunk.txt":     testText(8, chunkSize),
 	}
-}
+})
 
 func TestRunRoundTrip(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	want := make([]string, len(c.items))
 	for i := range c.items {
@@ -73,6 +82,7 @@ func TestRunRoundTrip(t *testing.T) {
 }
 
 func TestRunSameBytesWhateverWorkers(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	var first [][]byte
 	for _, workers := range []int{1, 3, 8} {
@@ -161,6 +171,7 @@ func TestRunSplits(t *testing.T) {
 }
 
 func TestRunLeavesOutChangedFiles(t *testing.T) {
+	t.Parallel()
 	set := hashing.DefaultSet
 	files := mixedFiles()
 	c := newCorpus(t, set, files)
@@ -333,6 +344,7 @@ func (f *failFile) Write(p []byte) (int, error) {
 }
 
 func TestRunDiskFull(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	for _, limit := range []int64{0, 100, 64 << 10, 1 << 20, 2 << 20} {
 		opt, _ := testOptions(t, c)

@@ -134,6 +134,7 @@ func readOutput(t testing.TB, out string, res *Result) [][]byte {
 // opened in order — and whatever the number of workers, the packages are
 // the same bytes.
 func TestRunReadersSameBytes(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	var first [][]byte
 	for _, mode := range []openMode{modeFile, modeReader, modeSequential} {
@@ -174,6 +175,7 @@ func TestRunReadersSameBytes(t *testing.T) {
 // A reader gives no size to check before reading: what changed is found
 // by reading, and by the digests.
 func TestRunReadersLeaveOutChanged(t *testing.T) {
+	t.Parallel()
 	files := mixedFiles()
 	files["docs/growing.txt"] = testText(9, 2*chunkSize+100)
 	for _, mode := range []openMode{modeReader, modeSequential} {
@@ -241,6 +243,7 @@ func (f *failingReader) Close() error { return nil }
 // A reader that fails (a corrupt member of an archive) leaves its item
 // out, and the stream goes on with the next.
 func TestRunReaderErrors(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	bad := errors.New("zip: checksum error")
 	for _, sequential := range []bool{false, true} {

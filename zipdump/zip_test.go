@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // More entries than the classic end record can count (65,535): the
@@ -61,9 +62,7 @@ func TestZipManyEntries(t *testing.T) {
 // manifest after it nor of the central directory. Stored, so that the
 // package is a real 4 GiB file to read back.
 func TestZip64LargeFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes and reads a 4 GiB package; skipped with -short")
-	}
+	testenv.LongTest(t, "writes and reads a 4 GiB package")
 	const size = 4<<30 + 1000
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")

@@ -14,7 +14,7 @@ import (
 
 // The environment variables rsgen reads: cleared for every test, so that
 // the caller's environment does not change the results.
-var rsgenEnv = []string{envBaseURL, envDocsURL, envHash, envSourceDateEpoch, envHub, envState}
+var rsgenEnv = []string{envBaseURL, envDocsURL, envHash, envSourceDateEpoch, envPrevious, envCache, envHub, envState}
 
 func clearEnv(t *testing.T) {
 	t.Helper()

@@ -1,0 +1,8 @@
+// Package testenv holds what the tests of several packages share about the
+// environment they run in. Only tests import it.
+//
+// The default `go test ./...` is meant for a newcomer's laptop: about a
+// minute, a few hundred MB of disk at most. Tests whose size is the point
+// and that cost minutes or gigabytes (a 4 GiB ZIP64 package) run only when
+// RSGEN_LONG_TESTS=1, as .ci/run sets it, and never with -short.
+package testenv
