@@ -40,7 +40,14 @@ func lockDir(dir string) (*dirLock, error) {
 	return &dirLock{f: f}, nil
 }
 
-func (l *dirLock) unlock() { l.f.Close() }
+// unlock releases the lock before closing: a process forked meanwhile
+// (os/exec, between its fork and exec) shares the open file, and a lock
+// released only by closing would stay held until that process execs, so
+// that a build right after this one would find the directory busy.
+func (l *dirLock) unlock() {
+	unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	l.f.Close()
+}
 
 // syncDir makes the entries of dir (names created, renamed, removed)
 // durable. File systems that cannot sync a directory need not: they
