@@ -218,19 +218,10 @@ func unzipTest(t testing.TB, path string) {
 	}
 }
 
-// validateDump runs the official validator over the documents of out, if it
-// is beside the checkout (as in CI).
+// validateDump runs the official validator over the documents of out.
 func validateDump(t testing.TB, out string) {
 	t.Helper()
-	const validator = "../../shared/tools/rs-validate.py"
-	if _, err := os.Stat(validator); err != nil {
-		t.Logf("%s not found: documents not checked with it", validator)
-		return
-	}
-	cmd := exec.Command("/usr/bin/python3", validator, "--require-up", filepath.Join(out, DocsDir), filepath.Join(out, WellKnownFile))
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("rs-validate.py: %v\n%s", err, b)
-	}
+	runOfficial(t, out)
 }
 
 func TestResourceDumpGolden(t *testing.T) {
