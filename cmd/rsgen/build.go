@@ -48,10 +48,6 @@ func buildCommand() *cli.Command {
 			&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
 		}, append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...)...),
 		Action: runBuild,
-		// Without this, cli prints the whole help to stdout before the error.
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("see 'rsgen build --help'", "%v", err)
-		},
 	}
 }
 
@@ -65,7 +61,7 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 		}
 	case 1:
 	default:
-		return cfg, usageErr("give one SOURCE; put flags before it", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
+		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
 	}
 	cfg.Source = c.Args().First()
 	cfg.Out = c.String(flagOut)

@@ -57,9 +57,6 @@ func listenAddr(addr string) (string, error) {
 }
 
 func runServe(c *cli.Context) error {
-	if err := flagAmongArgs(c, "DIR"); err != nil {
-		return err
-	}
 	if c.NArg() != 1 {
 		return usageErr("run 'rsgen serve DIR'", "give one directory to serve")
 	}

@@ -84,9 +84,6 @@ func runValidate(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageErr("run 'rsgen validate PATH' or 'rsgen validate https://example.org/'", "nothing to validate: give a file, a directory or a URL")
 	}
-	if err := flagAmongArgs(c, "PATH|URL..."); err != nil {
-		return err
-	}
 	opts, err := validateOptions(c)
 	if err != nil {
 		return err
