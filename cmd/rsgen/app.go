@@ -14,9 +14,10 @@ import (
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:  "rsgen",
-		Usage: "publish a collection as ResourceSync documents (ANSI/NISO Z39.99-2017)",
-		Description: "rsgen scans a file tree, hashes every file, and writes the documents a ResourceSync\n" +
-			"Destination needs into a directory that any static host serves as it is.\n\n" + exitCodesHelp,
+		Usage: "publish a collection as ResourceSync documents (ANSI/NISO Z39.99)",
+		Description: "rsgen scans a file tree, hashes every file, and writes the documents a\n" +
+			"ResourceSync Destination needs into a directory that any static host serves\n" +
+			"as it is. 'rsgen help COMMAND' tells more of each command.\n\n" + exitCodesHelp,
 		Version:         version(),
 		Writer:          stdout,
 		ErrWriter:       stderr,

@@ -18,7 +18,9 @@ import (
 // A flag that takes a value takes the next word, whatever it is
 // (--jobs -1, --out --); a switch (a boolean flag) takes none unless given
 // with =, as --resource-dump=false. A word that names no flag of the
-// command stays a flag, for the parser to refuse.
+// command stays a flag, for the parser to refuse. With --help, the
+// arguments are dropped: urfave/cli would take them for commands to help
+// with.
 //
 // A flag that needs a value but ends the line is an error here: moved
 // before the arguments, it would take the first of them for its value.
@@ -63,10 +65,14 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 		}
 	}
 	out := append(slices.Clone(args[:i+1]), flags...)
-	if len(rest) > 0 {
+	if len(rest) > 0 && !slices.ContainsFunc(flags, isHelp) { // urfave/cli would take them for help topics
 		out = append(append(out, "--"), rest...)
 	}
 	return out, nil
+}
+
+func isHelp(word string) bool {
+	return word == "-h" || word == "--help" || word == "-help"
 }
 
 // isFlag reports whether word is written as a flag: -x, --name, --name=v.

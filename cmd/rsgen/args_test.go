@@ -36,6 +36,7 @@ func TestFlagsFirst(t *testing.T) {
 		{"no arguments", []string{"build", "--hidden"}, []string{"build", "--hidden"}},
 		{"root switches", []string{"--help", "build", "s", "--hidden"}, []string{"--help", "build", "--hidden", "--", "s"}},
 		{"unknown command untouched", []string{"biuld", "s", "--hidden"}, []string{"biuld", "s", "--hidden"}},
+		{"help ignores the arguments", []string{"build", "s", "--help"}, []string{"build", "--help"}},
 		{"nothing", nil, nil},
 	}
 	for _, tt := range tests {

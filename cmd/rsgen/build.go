@@ -19,35 +19,82 @@ import (
 )
 
 func buildCommand() *cli.Command {
-	return &cli.Command{
+	treeFlags := []cli.Flag{
+		&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
+		&cli.StringSliceFlag{Name: flagInclude, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
+		&cli.StringSliceFlag{Name: flagExclude, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
+		&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
+		&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
+		&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
+		&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
+	}
+	outputFlags := []cli.Flag{
+		&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
+		&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
+		&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
+		&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
+		&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
+		&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
+		&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
+		&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
+		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
+	}
+	var flags []cli.Flag
+	for _, g := range []struct {
+		category string
+		flags    []cli.Flag
+	}{
+		{"tree", treeFlags}, {"export", exportFlags()}, {"dumps", dumpFlags()}, {"changes", changesFlags()},
+		{"guards", guardFlags()}, {"hosting", hostFlags()}, {"output", outputFlags},
+	} {
+		for _, f := range g.flags {
+			setCategory(f, g.category)
+		}
+		flags = append(flags, g.flags...)
+	}
+	return withHelp(&cli.Command{
 		Name:      "build",
-		Usage:     "publish the Resource List of a directory, and the documents that lead to it",
+		Usage:     "publish the ResourceSync documents of a tree, archive or export",
 		ArgsUsage: "SOURCE | --export FILE",
 		Description: "Scans SOURCE, hashes every published file in parallel and writes, into --out:\n" +
-			"  .well-known/resourcesync            the Source Description\n" +
-			"  resourcesync/capabilitylist.xml     the Capability List\n" +
-			"  resourcesync/resourcelist.xml       the Resource List, or a Resource List Index over\n" +
-			"                                      resourcelist-00001.xml, … past --max-entries or --max-bytes\n" +
-			"Everything is staged and moved into place only when complete.\n" + exportHelp + "\n\n" + exitCodesHelp,
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
-			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
-			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
-			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
-			&cli.StringSliceFlag{Name: flagInclude, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
-			&cli.StringSliceFlag{Name: flagExclude, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
-			&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
-			&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
-			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
-			&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
-			&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
-			&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
-			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
-			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
-			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
-			&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
-		}, append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...)...),
+			"  .well-known/resourcesync           the Source Description\n" +
+			"  resourcesync/capabilitylist.xml    the Capability List\n" +
+			"  resourcesync/resourcelist.xml      the Resource List, or a Resource List\n" +
+			"                                     Index over resourcelist-00001.xml, …\n" +
+			"                                     past --max-entries or --max-bytes\n" +
+			"Everything is staged and moved into place only when complete.\n\n" + exportHelp + "\n\n" +
+			"Flags may come before or after SOURCE; after --, every word is an argument.",
+		Flags:  flags,
 		Action: runBuild,
+	}, exitCodes,
+		"# Publish public/, served at https://example.org/, into public/ itself\n"+
+			"rsgen build public --base-url https://example.org/",
+		"# In CI: the documents apart, with a Change List since what is live\n"+
+			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
+			"  --previous https://example.org/ --first-build-ok",
+		"# An archive, with its files as a Resource Dump\n"+
+			"rsgen build site.tar.gz --base-url https://example.org/ --out rs \\\n"+
+			"  --resource-dump",
+		"# The records of a catalogue (see docs/EXPORTS.md)\n"+
+			"rsgen build --export records.jsonl --base-url https://example.org/ --out rs",
+	)
+}
+
+// setCategory puts f in the group of flags category of the help.
+func setCategory(f cli.Flag, category string) {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		f.Category = category
+	case *cli.StringSliceFlag:
+		f.Category = category
+	case *cli.BoolFlag:
+		f.Category = category
+	case *cli.IntFlag:
+		f.Category = category
+	case *cli.DurationFlag:
+		f.Category = category
+	default:
+		panic(fmt.Sprintf("setCategory: a flag of type %T", f))
 	}
 }
 
