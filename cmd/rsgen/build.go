@@ -231,7 +231,7 @@ func runBuild(c *cli.Context) error {
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
 		defer cancel()
 	}
-	stopProgress := startProgress(stderr, cfg.Stats, quiet)
+	stopProgress := startProgress(stderr, cfg.Stats, quiet, cfg.Export != "")
 	rep, err := generator.Build(ctx, cfg)
 	stopProgress()
 	if err != nil {
