@@ -70,6 +70,7 @@ func (f *Filter) Publishes(name, rel string) bool {
 type Problem struct {
 	Path string // relative to the source, or the record export
 	Line int    // line of a bad record in the export; 0 for a file
+	Dir  bool   // Path is a directory that could not be read (wholly or in part): its files are unknown
 	Err  error
 }
 
@@ -127,10 +128,10 @@ func (w *walker) dir(ctx context.Context, path, rel, real string, ancestors []st
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil && len(entries) == 0 {
-		w.problem(Problem{Path: displayRel(rel), Err: fmt.Errorf("reading directory: %w", unwrapPath(err))})
+		w.problem(Problem{Path: displayRel(rel), Dir: true, Err: fmt.Errorf("reading directory: %w", unwrapPath(err))})
 		return nil
 	} else if err != nil {
-		w.problem(Problem{Path: displayRel(rel), Err: fmt.Errorf("reading directory (listed in part): %w", unwrapPath(err))})
+		w.problem(Problem{Path: displayRel(rel), Dir: true, Err: fmt.Errorf("reading directory (listed in part): %w", unwrapPath(err))})
 	}
 	for _, de := range entries {
 		name := de.Name()

@@ -104,7 +104,8 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	switch c.NArg() {
 	case 0:
 		if c.String(flagExport) == "" {
-			return cfg, usageErr("run 'rsgen build --base-url URL SOURCE'", "no SOURCE directory given")
+			return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
+				"(or, for a record export, --export FILE)", "no SOURCE given")
 		}
 	case 1:
 	default:
@@ -284,10 +285,35 @@ func runBuild(c *cli.Context) error {
 		}
 	}
 	if len(rep.Problems) > 0 {
-		return &exitError{code: exitPartial, err: fmt.Errorf("%s could not be published (named above)", plural(len(rep.Problems), "file")),
+		return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
 			hint: "fix or --exclude them; --fail-fast makes this a failure"}
 	}
 	return nil
+}
+
+// partialSummary says what a build that published the rest left out:
+// files, and directories that could not be read, whose files are not
+// known, so are not counted as files.
+func partialSummary(problems []generator.Problem) string {
+	files, dirs := 0, 0
+	for _, p := range problems {
+		if p.Dir {
+			dirs++
+		} else {
+			files++
+		}
+	}
+	var what []string
+	if files > 0 {
+		what = append(what, plural(files, "file")+" could not be published")
+	}
+	switch {
+	case dirs == 1:
+		what = append(what, "1 directory could not be read, so files in it may be missing")
+	case dirs > 1:
+		what = append(what, strconv.Itoa(dirs)+" directories could not be read, so files in them may be missing")
+	}
+	return strings.Join(what, ", and ") + " (named above)"
 }
 
 // apart reports whether out is a directory other than the directory

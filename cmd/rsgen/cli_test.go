@@ -146,7 +146,7 @@ func TestCLI(t *testing.T) {
 		usage("version with an argument", []string{"version", "x"}, "version takes no arguments"),
 		usage("unknown command", []string{"publish"}, `unknown command "publish"`, "rsgen: hint: see 'rsgen --help'"),
 		usage("unknown flag", []string{"build", "--bogus", src}, "bogus", "rsgen: hint: see 'rsgen build --help'"),
-		usage("no source", []string{"build", "--base-url", base}, "no SOURCE directory given", "rsgen: hint: run 'rsgen build --base-url URL SOURCE'"),
+		usage("no source", []string{"build", "--base-url", base}, "no SOURCE given", "rsgen: hint: give a directory, or a .tar, .tar.gz, .tgz or .zip archive"),
 		usage("too many arguments", []string{"build", "--base-url", base, src, "extra"}, "too many arguments", "rsgen: hint: give one SOURCE"),
 		usage("no base URL", []string{"build", src}, "--base-url is required", "rsgen: hint: set --base-url (or $RSGEN_BASE_URL)"),
 		usage("relative base URL", []string{"build", "--base-url", "example.org/site", src}, "--base-url", "not an absolute http or https URL", "hint: give an absolute URL"),

@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -123,7 +127,13 @@ func runValidate(c *cli.Context) error {
 		}
 	}
 	if !rep.Valid(strict) {
-		return &exitError{code: exitFailure, err: errors.New(""), hint: validateHint(rep, opts)}
+		hint := validateHint(rep, opts)
+		for _, target := range c.Args().Slice() {
+			if u := siteURL(target); u != "" && hint == "" {
+				hint = "to check a site, give its URL: rsgen validate " + u
+			}
+		}
+		return &exitError{code: exitFailure, err: errors.New(""), hint: hint}
 	}
 	return nil
 }
@@ -140,6 +150,27 @@ func validateHint(rep *validate.Report, opts validate.Options) string {
 		return "--cross-site fetches the resources of other hosts too"
 	}
 	return ""
+}
+
+// hostName matches a name such as example.org or www.example.org: labels,
+// the last of letters only.
+var hostName = regexp.MustCompile(`^(?i)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$`)
+
+// siteURL returns the URL a target most likely means if it is no file but
+// reads as a site without its scheme ("example.org/data"), or "".
+func siteURL(target string) string {
+	if strings.Contains(target, "://") {
+		return ""
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	host, path, _ := strings.Cut(target, "/")
+	ext := strings.ToLower(host[strings.LastIndex(host, ".")+1:])
+	if !hostName.MatchString(host) || slices.Contains([]string{"xml", "gz", "zip", "tar", "tgz", "txt", "json", "html", "htm"}, ext) {
+		return ""
+	}
+	return "https://" + host + "/" + path
 }
 
 // summary is the last line of a text report.
