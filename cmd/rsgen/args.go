@@ -41,6 +41,7 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 		return args, nil
 	}
 	var flags, rest []string
+	help := false
 	words := args[i+1:]
 	for k := 0; k < len(words); k++ {
 		w := words[k]
@@ -54,6 +55,7 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 			flags = append(flags, w)
 		default:
 			flags = append(flags, w)
+			help = help || isHelp(w)
 			if !takesValue(cmd, strings.TrimLeft(w, "-")) {
 				break
 			}
@@ -65,7 +67,7 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 		}
 	}
 	out := append(slices.Clone(args[:i+1]), flags...)
-	if len(rest) > 0 && !slices.ContainsFunc(flags, isHelp) { // urfave/cli would take them for help topics
+	if len(rest) > 0 && !help { // with --help, urfave/cli would take them for help topics
 		out = append(append(out, "--"), rest...)
 	}
 	return out, nil

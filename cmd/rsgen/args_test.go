@@ -37,6 +37,7 @@ func TestFlagsFirst(t *testing.T) {
 		{"root switches", []string{"--help", "build", "s", "--hidden"}, []string{"--help", "build", "--hidden", "--", "s"}},
 		{"unknown command untouched", []string{"biuld", "s", "--hidden"}, []string{"biuld", "s", "--hidden"}},
 		{"help ignores the arguments", []string{"build", "s", "--help"}, []string{"build", "--help"}},
+		{"-h as a value is no help", []string{"build", "s", "--out", "-h"}, []string{"build", "--out", "-h", "--", "s"}},
 		{"nothing", nil, nil},
 	}
 	for _, tt := range tests {
