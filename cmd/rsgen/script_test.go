@@ -37,7 +37,8 @@ func TestScript(t *testing.T) {
 }
 
 // cmdExits runs "exits CODE PROGRAM [ARGS...]": PROGRAM must exit with
-// CODE; its stdout and stderr are kept for the commands that follow.
+// CODE, and its error and hint lines be in rsgen's style (messageStyle);
+// its stdout and stderr are kept for the commands that follow.
 func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: exits CODE PROGRAM [ARGS...]")
@@ -56,6 +57,12 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+	// Every error and hint reads the same way: lower case, no final period.
+	for _, line := range strings.Split(ts.ReadFile("stderr"), "\n") {
+		if (strings.HasPrefix(line, "rsgen: error:") || strings.HasPrefix(line, "rsgen: hint:")) && !messageStyle.MatchString(line) {
+			ts.Fatalf("stderr line %q: messages are lower case, without a final period", line)
+		}
 	}
 }
 
