@@ -159,6 +159,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
 	}
 	if err == nil {
+		b.stats.enter(PhaseChecking)
 		err = b.check(ctx) // never publish what fails validation
 	}
 	if err != nil {
@@ -342,11 +343,16 @@ func (b *build) sourceDescriptionURL() string { return b.cfg.DocsURL.String() + 
 // run does the work of Build inside the stage.
 func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if b.cfg.Export != "" {
+		b.stats.enter(PhaseScanning)
 		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
+	}
+	if b.cfg.Changes.Previous != "" {
+		b.stats.enter(PhasePrevious)
 	}
 	if err := b.prepareAcross(ctx); err != nil {
 		return nil, err
 	}
+	b.stats.enter(PhaseScanning)
 	resources, err := b.scan(ctx)
 	if err != nil {
 		return nil, err
@@ -365,6 +371,7 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.stats.enter(PhaseWriting)
 	if err := b.checkEmpty(len(resources)); err != nil { // the dump left out every file
 		return nil, err
 	}

@@ -21,12 +21,29 @@ import (
 // Stats counts a build's progress. Its fields are updated while the build
 // runs and may be read from other goroutines at any time.
 type Stats struct {
+	Phase    atomic.Int32 // the step the build is at: a Phase
 	Found    atomic.Int64 // files found by the walk so far
 	Hashed   atomic.Int64 // files read and hashed (or failed), or found unchanged in the hash cache
 	Cached   atomic.Int64 // files found unchanged in the hash cache, not read
 	Bytes    atomic.Int64 // bytes read
 	WalkDone atomic.Bool  // the walk has finished: Found is the total
+	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
 }
+
+// Phase is a step of a build, in the order a build takes them; steps it
+// has no work for are skipped.
+type Phase int32
+
+const (
+	PhaseStarting  Phase = iota // checking the configuration, opening the source
+	PhasePrevious               // reading the previous build (Config.Changes.Previous)
+	PhaseScanning               // walking the source and hashing its files, or reading the records of an export
+	PhasePackaging              // writing the packages of the Resource Dump (of a tree or an archive)
+	PhaseWriting                // writing the lists and the other documents
+	PhaseChecking               // validating what was written, before it is published
+)
+
+func (s *Stats) enter(p Phase) { s.Phase.Store(int32(p)) }
 
 // problems collects per-file problems; it may be called from several goroutines.
 type problems struct {

@@ -60,6 +60,7 @@ func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]R
 		return resources, nil, nil
 	}
 	testHookBeforeDump()
+	b.stats.enter(PhasePackaging)
 	opt := b.dumpOptions()
 	if b.archive != nil {
 		m, err := b.archive.openMembers()
@@ -105,6 +106,11 @@ func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]R
 			sorted[k], sortedOf[k] = items[o], of[o]
 		}
 		items, of = sorted, sortedOf
+	}
+	open := opt.Open
+	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
+		b.stats.Packed.Add(1)
+		return open(it)
 	}
 	res, err := zipdump.Run(ctx, items, opt)
 	if err != nil {

@@ -72,6 +72,7 @@ func (f *Filter) Publishes(name, rel string) bool {
 type Problem struct {
 	Path string // relative to the source, or the record export
 	Line int    // line of a bad record in the export; 0 for a file
+	Dir  bool   // Path is a directory that could not be read (wholly or in part): its files are unknown
 	Err  error
 }
 
@@ -158,7 +159,7 @@ func (w *walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ance
 		if len(entries) > 0 {
 			msg = "reading directory (listed in part)"
 		}
-		w.problem(Problem{Path: displayRel(rel), Err: fmt.Errorf("%s: %w", msg, unwrapPath(err))})
+		w.problem(Problem{Path: displayRel(rel), Dir: true, Err: fmt.Errorf("%s: %w", msg, unwrapPath(err))})
 		w.unread(rel)
 		if len(entries) == 0 {
 			return nil
@@ -220,7 +221,7 @@ func (w *walker) entry(ctx context.Context, d *hashing.Dir, rel, real string, de
 		if sub == nil {
 			var err error
 			if sub, err = parent.OpenDir(base); err != nil {
-				w.problem(Problem{Path: crel, Err: fmt.Errorf("reading directory: %w", describeOpenError(err))})
+				w.problem(Problem{Path: crel, Dir: true, Err: fmt.Errorf("reading directory: %w", describeOpenError(err))})
 				w.unread(crel)
 				return nil
 			}

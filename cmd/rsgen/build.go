@@ -20,39 +20,82 @@ import (
 )
 
 func buildCommand() *cli.Command {
-	return &cli.Command{
+	treeFlags := []cli.Flag{
+		&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
+		&cli.StringSliceFlag{Name: flagInclude, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
+		&cli.StringSliceFlag{Name: flagExclude, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
+		&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
+		&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
+		&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
+		&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
+	}
+	outputFlags := []cli.Flag{
+		&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
+		&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
+		&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
+		&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
+		&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
+		&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
+		&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
+		&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
+		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
+	}
+	var flags []cli.Flag
+	for _, g := range []struct {
+		category string
+		flags    []cli.Flag
+	}{
+		{"tree", treeFlags}, {"export", exportFlags()}, {"dumps", dumpFlags()}, {"changes", changesFlags()},
+		{"guards", guardFlags()}, {"hosting", hostFlags()}, {"notifications", notifyBuildFlags()}, {"output", outputFlags},
+	} {
+		for _, f := range g.flags {
+			setCategory(f, g.category)
+		}
+		flags = append(flags, g.flags...)
+	}
+	return withHelp(&cli.Command{
 		Name:      "build",
-		Usage:     "publish the Resource List of a directory, and the documents that lead to it",
+		Usage:     "publish the ResourceSync documents of a tree, archive or export",
 		ArgsUsage: "SOURCE | --export FILE",
 		Description: "Scans SOURCE, hashes every published file in parallel and writes, into --out:\n" +
-			"  .well-known/resourcesync            the Source Description\n" +
-			"  resourcesync/capabilitylist.xml     the Capability List\n" +
-			"  resourcesync/resourcelist.xml       the Resource List, or a Resource List Index over\n" +
-			"                                      resourcelist-00001.xml, … past --max-entries or --max-bytes\n" +
-			"Everything is staged and moved into place only when complete.\n" + exportHelp + "\n\n" + exitCodesHelp,
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
-			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
-			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
-			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
-			&cli.StringSliceFlag{Name: flagInclude, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
-			&cli.StringSliceFlag{Name: flagExclude, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
-			&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
-			&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
-			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
-			&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
-			&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
-			&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
-			&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
-			&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
-			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
-			&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
-		}, append(append(append(append(append(hostFlags(), dumpFlags()...), exportFlags()...), changesFlags()...), guardFlags()...), notifyBuildFlags()...)...),
+			"  .well-known/resourcesync           the Source Description\n" +
+			"  resourcesync/capabilitylist.xml    the Capability List\n" +
+			"  resourcesync/resourcelist.xml      the Resource List, or a Resource List\n" +
+			"                                     Index over resourcelist-00001.xml, …\n" +
+			"                                     past --max-entries or --max-bytes\n" +
+			"Everything is staged and moved into place only when complete.\n\n" + exportHelp + "\n\n" +
+			"Flags may come before or after SOURCE; after --, every word is an argument.",
+		Flags:  flags,
 		Action: runBuild,
-		// Without this, cli prints the whole help to stdout before the error.
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("see 'rsgen build --help'", "%v", err)
-		},
+	}, exitCodes,
+		"# Publish public/, served at https://example.org/, into public/ itself\n"+
+			"rsgen build public --base-url https://example.org/",
+		"# In CI: the documents apart, with a Change List since what is live\n"+
+			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
+			"  --previous https://example.org/ --first-build-ok",
+		"# An archive, with its files as a Resource Dump\n"+
+			"rsgen build site.tar.gz --base-url https://example.org/ --out rs \\\n"+
+			"  --resource-dump",
+		"# The records of a catalogue (see docs/EXPORTS.md)\n"+
+			"rsgen build --export records.jsonl --base-url https://example.org/ --out rs",
+	)
+}
+
+// setCategory puts f in the group of flags category of the help.
+func setCategory(f cli.Flag, category string) {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		f.Category = category
+	case *cli.StringSliceFlag:
+		f.Category = category
+	case *cli.BoolFlag:
+		f.Category = category
+	case *cli.IntFlag:
+		f.Category = category
+	case *cli.DurationFlag:
+		f.Category = category
+	default:
+		panic(fmt.Sprintf("setCategory: a flag of type %T", f))
 	}
 }
 
@@ -62,11 +105,12 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	switch c.NArg() {
 	case 0:
 		if c.String(flagExport) == "" {
-			return cfg, usageErr("run 'rsgen build --base-url URL SOURCE'", "no SOURCE directory given")
+			return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
+				"(or, for a record export, --export FILE)", "no SOURCE given")
 		}
 	case 1:
 	default:
-		return cfg, usageErr("give one SOURCE; put flags before it", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
+		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
 	}
 	cfg.Source = c.Args().First()
 	cfg.Out = c.String(flagOut)
@@ -192,7 +236,7 @@ func runBuild(c *cli.Context) error {
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
 		defer cancel()
 	}
-	stopProgress := startProgress(stderr, cfg.Stats, quiet)
+	stopProgress := startProgress(stderr, cfg.Stats, quiet, cfg.Export != "")
 	rep, err := generator.Build(ctx, cfg)
 	stopProgress()
 	if err != nil {
@@ -252,10 +296,35 @@ func runBuild(c *cli.Context) error {
 		}
 	}
 	if len(rep.Problems) > 0 {
-		return &exitError{code: exitPartial, err: fmt.Errorf("%s could not be published (named above)", plural(len(rep.Problems), "file")),
+		return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
 			hint: "fix or --exclude them; --fail-fast makes this a failure"}
 	}
 	return nil
+}
+
+// partialSummary says what a build that published the rest left out:
+// files, and directories that could not be read, whose files are not
+// known, so are not counted as files.
+func partialSummary(problems []generator.Problem) string {
+	files, dirs := 0, 0
+	for _, p := range problems {
+		if p.Dir {
+			dirs++
+		} else {
+			files++
+		}
+	}
+	var what []string
+	if files > 0 {
+		what = append(what, plural(files, "file")+" could not be published")
+	}
+	switch {
+	case dirs == 1:
+		what = append(what, "1 directory could not be read, so files in it may be missing")
+	case dirs > 1:
+		what = append(what, strconv.Itoa(dirs)+" directories could not be read, so files in them may be missing")
+	}
+	return strings.Join(what, ", and ") + " (named above)"
 }
 
 // apart reports whether out is a directory other than the directory

@@ -19,7 +19,7 @@ import (
 // builds: Change Lists, the Change Dump and the hash cache.
 func changesFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "the previous build, as published: its output `DIR` or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
+		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
 		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},

@@ -17,9 +17,10 @@ import (
 )
 
 // exportHelp is what build's help says of archives and record exports.
-const exportHelp = "SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With --export FILE, the\n" +
-	"records of a catalogue (JSON Lines or CSV) are published instead, with a Change List of a trailing\n" +
-	"window (resourcesync/changelist.xml); see docs/EXPORTS.md."
+const exportHelp = "SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With\n" +
+	"--export FILE, the records of a catalogue (JSON Lines or CSV) are published\n" +
+	"instead, with a Change List of a trailing window (changelist.xml); see\n" +
+	"docs/EXPORTS.md."
 
 // exportFlags are the flags of record exports.
 func exportFlags() []cli.Flag {

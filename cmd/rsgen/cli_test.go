@@ -136,19 +136,11 @@ func TestCLI(t *testing.T) {
 		return tc{name: name, args: args, code: exitUsage, stderr: append([]string{"rsgen: error: "}, want...)}
 	}
 	for _, c := range []tc{
-		{name: "help", args: []string{"--help"}, stdout: []string{"EXIT CODES", "0  success", "1  failure", "2  usage error", "3  published, but some files", "build", "version"}, quiet: true},
-		{name: "no arguments", args: nil, stdout: []string{"USAGE", "EXIT CODES"}, quiet: true},
-		{name: "build help", args: []string{"build", "--help"}, quiet: true,
-			stdout: []string{"rsgen build", "SOURCE", "EXIT CODES", "3  published", "--base-url URL", "$RSGEN_BASE_URL", "--out DIR", "--hash LIST",
-				"--include GLOB", "--exclude GLOB", "--follow-symlinks", "--jobs N", "--max-entries N", "--max-bytes SIZE", "--at TIME", "--fail-fast", "--quiet"}},
-		{name: "version", args: []string{"version"}, stdout: []string{"rsgen "}, quiet: true},
-		{name: "version flag", args: []string{"--version"}, stdout: []string{"rsgen "}, quiet: true},
-		usage("version with an argument", []string{"version", "x"}, "version takes no arguments"),
+		// help and version: testdata/script/help.txtar, version.txtar
 		usage("unknown command", []string{"publish"}, `unknown command "publish"`, "rsgen: hint: see 'rsgen --help'"),
 		usage("unknown flag", []string{"build", "--bogus", src}, "bogus", "rsgen: hint: see 'rsgen build --help'"),
-		usage("no source", []string{"build", "--base-url", base}, "no SOURCE directory given", "rsgen: hint: run 'rsgen build --base-url URL SOURCE'"),
-		usage("too many arguments", []string{"build", "--base-url", base, src, "extra"}, "too many arguments", "rsgen: hint: give one SOURCE; put flags before it"),
-		usage("a flag after SOURCE", []string{"build", src, "--base-url", base}, "too many arguments", "put flags before it"),
+		usage("no source", []string{"build", "--base-url", base}, "no SOURCE given", "rsgen: hint: give a directory, or a .tar, .tar.gz, .tgz or .zip archive"),
+		usage("too many arguments", []string{"build", "--base-url", base, src, "extra"}, "too many arguments", "rsgen: hint: give one SOURCE"),
 		usage("no base URL", []string{"build", src}, "--base-url is required", "rsgen: hint: set --base-url (or $RSGEN_BASE_URL)"),
 		usage("relative base URL", []string{"build", "--base-url", "example.org/site", src}, "--base-url", "not an absolute http or https URL", "hint: give an absolute URL"),
 		usage("path as base URL", []string{"build", "--base-url", "/site/", src}, "--base-url", "not an absolute"),

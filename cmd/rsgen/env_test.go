@@ -28,17 +28,16 @@ func callerEnv(k string) bool {
 	return false
 }
 
-// TestMain clears the caller's environment of what rsgen reads, before any
+// clearCallerEnv (called by TestMain) clears the caller's environment of what rsgen reads, before any
 // test runs (and before net/http caches its proxy settings); tests that
 // want a variable set it with t.Setenv.
-func TestMain(m *testing.M) {
+func clearCallerEnv() {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if callerEnv(k) {
 			os.Unsetenv(k)
 		}
 	}
-	os.Exit(m.Run())
 }
 
 // TestCallerEnvironmentIgnored runs this package's CLI tests again in a

@@ -18,15 +18,17 @@ const (
 	exitInterrupted = 130
 )
 
-const exitCodesHelp = `EXIT CODES:
-   0  success
+const exitCodesHelp = "EXIT CODES:\n" + exitCodes
+
+// exitCodes is the body of exitCodesHelp, indented to follow a heading.
+const exitCodes = `   0  success
    1  failure: nothing was published, the output directory is as it was
    2  usage error: a flag or argument is wrong
    3  published, but some files could not be read (each is named on stderr;
       --fail-fast turns this into a failure)
-   130 interrupted twice (Ctrl-C, then Ctrl-C again; 143 for SIGTERM): stopped
-      at once, as if killed; the next build removes the staging directory left
-      behind. A single Ctrl-C stops a build cleanly, with code 1`
+   130 interrupted twice (Ctrl-C, then Ctrl-C again; 143 for SIGTERM):
+      stopped at once, as if killed; the next build removes the staging
+      directory left behind. A single Ctrl-C stops a build cleanly (code 1)`
 
 // exitError carries an exit code and, optionally, a hint naming what to do.
 type exitError struct {

@@ -11,11 +11,18 @@ import (
 )
 
 func main() {
+	os.Exit(Main())
+}
+
+// Main runs rsgen with the arguments of the process and returns its exit
+// code; the tests' scripts run it as the command rsgen.
+func Main() int {
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go onSignals(sigs, cancel, os.Stderr, os.Exit)
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
 	signal.Stop(sigs)
-	os.Exit(code)
+	return code
 }

@@ -17,8 +17,7 @@ import (
 // exitHub is notify's exit code when a hub did not take a notification.
 const exitHub = 4
 
-const notifyExitHelp = `EXIT CODES:
-   0  every notification was taken by its hub (or there was none to send)
+const notifyExitCodes = `   0  every notification was taken by its hub (or there was none to send)
    1  failure: the output directory or the state file could not be read or
       written, or the Capability List advertises no channel
    2  usage error: a flag or argument is wrong
@@ -33,19 +32,22 @@ const (
 )
 
 func notifyCommand() *cli.Command {
-	return &cli.Command{
+	return withHelp(&cli.Command{
 		Name:      "notify",
-		Usage:     "send the notifications of the last build to the WebSub hub its Capability List names",
+		Usage:     "send the notifications of the last build to its WebSub hub",
 		ArgsUsage: "DIR",
-		Description: "Reads the build published in DIR (the --out of rsgen build --hub) and posts to the hub:\n" +
-			"  change notifications     the Change List entries newer than the last run (--state), or\n" +
-			"                           than --since; on a first run, the changes of the last build\n" +
-			"  framework notifications  the documents created, updated or deleted since the last run;\n" +
-			"                           on a first run, every document\n" +
-			"Each payload is an HTTP POST of a <urlset> document (application/xml) with the header\n" +
-			"Link: <topic>; rel=\"self\", <hub>; rel=\"hub\" (ResourceSync Change Notification and\n" +
-			"Framework Notification 1.0.1, over WebSub). Failed requests are tried again with a growing\n" +
-			"wait. The state file is written only when every payload was taken.\n\n" + notifyExitHelp,
+		Description: "Reads the build published in DIR (the --out of rsgen build --hub) and\n" +
+			"posts to the hub:\n" +
+			"  change notifications     the Change List entries newer than the last\n" +
+			"                           run (--state), or than --since; on a first\n" +
+			"                           run, the changes of the last build\n" +
+			"  framework notifications  the documents created, updated or deleted\n" +
+			"                           since the last run; on a first run, every one\n" +
+			"Each payload is an HTTP POST of a <urlset> document (application/xml)\n" +
+			"with the header Link: <topic>; rel=\"self\", <hub>; rel=\"hub\"\n" +
+			"(ResourceSync Change Notification and Framework Notification 1.0.1, over\n" +
+			"WebSub). Failed requests are tried again with a growing wait. The state\n" +
+			"file is written only when every payload was taken.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagState, EnvVars: []string{envState}, Usage: "`FILE` that remembers what was notified, read and then rewritten (keep it between runs, in the CI cache say)"},
 			&cli.StringFlag{Name: flagSince, Usage: "notify the changes after `TIME` (RFC 3339), whatever the state file says"},
@@ -57,18 +59,17 @@ func notifyCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
 		},
 		Action: runNotify,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("see 'rsgen notify --help'", "%v", err)
-		},
-	}
+	}, notifyExitCodes,
+		"# After the deploy of a build made with --hub, keeping the state in the CI cache\n"+
+			"rsgen notify --state .rsgen-notify.json public",
+		"# See what would be sent, sending nothing\n"+
+			"rsgen notify --dry-run --since 2026-01-01T00:00:00Z public",
+	)
 }
 
 func runNotify(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usageErr("rsgen notify [flags] DIR", "give one output directory (the --out of rsgen build), got %d arguments", c.NArg())
-	}
-	if err := flagAmongArgs(c, "DIR"); err != nil {
-		return err
 	}
 	dir := c.Args().First()
 	opts := notify.Options{State: c.String(flagState), DryRun: c.Bool(flagDryRun)}

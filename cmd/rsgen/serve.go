@@ -18,9 +18,9 @@ import (
 )
 
 func serveCommand() *cli.Command {
-	return &cli.Command{
+	return withHelp(&cli.Command{
 		Name:      "serve",
-		Usage:     "preview an output directory on this machine, served the way a correctly configured host serves it",
+		Usage:     "preview an output directory, served as a static host should",
 		ArgsUsage: "DIR",
 		Description: "Serves DIR over HTTP: /.well-known/resourcesync and the documents as application/xml, the\n" +
 			"Link: <…capabilitylist.xml>; rel=\"resourcesync\" header on every response, index.html for\n" +
@@ -34,7 +34,12 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: flagContent, Usage: "`SOURCE` directory whose files are served where DIR has none: the collection, when the documents were built into --out elsewhere"},
 		},
 		Action: runServe,
-	}
+	}, "",
+		"# The documents and the files, built into public/ itself\n"+
+			"rsgen build public --base-url http://127.0.0.1:8000/ && rsgen serve public",
+		"# The documents built into rs/, apart from the files of public/\n"+
+			"rsgen serve rs --content public --addr 8001",
+	)
 }
 
 // listenAddr reads --addr: a bare port, or a host left out, means this
@@ -57,9 +62,6 @@ func listenAddr(addr string) (string, error) {
 }
 
 func runServe(c *cli.Context) error {
-	if err := flagAmongArgs(c, "DIR"); err != nil {
-		return err
-	}
 	if c.NArg() != 1 {
 		return usageErr("run 'rsgen serve DIR'", "give one directory to serve")
 	}

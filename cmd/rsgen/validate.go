@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -13,22 +17,22 @@ import (
 	"github.com/rsgen/rsgen/validate"
 )
 
-const validateExitHelp = `EXIT CODES:
-   0  every document is valid (warnings do not count, unless --strict)
+const validateExitCodes = `   0  every document is valid (warnings do not count, unless --strict)
    1  a document is not valid, or could not be read or fetched
    2  usage error: a flag or argument is wrong`
 
 func validateCommand() *cli.Command {
-	return &cli.Command{
+	return withHelp(&cli.Command{
 		Name:      "validate",
-		Usage:     "check ResourceSync documents: files, a directory, or a site over HTTP",
+		Usage:     "check ResourceSync documents: files, directories, or a site",
 		ArgsUsage: "PATH|URL...",
 		Description: "Checks each document against the spec and what the official schemas check, then the links\n" +
 			"between them: a directory (every document in it) or a site URL (followed from\n" +
 			"/.well-known/resourcesync through every capability, index and part). With --resources or\n" +
 			"--fetch it also checks the length and digests of every listed resource (the audit).\n" +
 			"Each finding names the document, the line, the rule and its section of the spec;\n" +
-			"--rules lists them all.\n\n" + validateExitHelp,
+			"--rules lists them all.\n\n" +
+			"Flags may come before or after the arguments; after --, every word is an argument.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text or json"},
 			&cli.BoolFlag{Name: flagStrict, Usage: "warnings (should-level rules) fail too"},
@@ -40,12 +44,19 @@ func validateCommand() *cli.Command {
 			&cli.BoolFlag{Name: flagCrossSite, Usage: "follow links, and fetch resources, on other hosts too"},
 			&cli.IntFlag{Name: flagMaxDocuments, Value: validate.DefaultMaxDocuments, Usage: "check at most `N` documents per directory or site"},
 			&cli.DurationFlag{Name: flagTimeout, Value: validate.DefaultTimeout, Usage: "give up on an HTTP request, its whole body included, after `DURATION`"},
-			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: validate.DefaultJobs, Usage: "resources audited at once"},
+			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: validate.DefaultJobs, Usage: "`N` resources audited at once"},
 			&cli.BoolFlag{Name: flagRules, Usage: "list the rules and exit"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print findings only, no summary"},
 		},
 		Action: runValidate,
-	}
+	}, validateExitCodes,
+		"# The output of a build, before it is deployed\n"+
+			"rsgen validate public --base-url https://example.org/",
+		"# A site as Destinations see it, with every resource downloaded and checked\n"+
+			"rsgen validate https://example.org/ --fetch",
+		"# Findings as JSON, for a CI job\n"+
+			"rsgen validate public --strict --format json",
+	)
 }
 
 // validateOptions turns the flags of c into validate.Options.
@@ -84,9 +95,6 @@ func runValidate(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usageErr("run 'rsgen validate PATH' or 'rsgen validate https://example.org/'", "nothing to validate: give a file, a directory or a URL")
 	}
-	if err := flagAmongArgs(c, "PATH|URL..."); err != nil {
-		return err
-	}
 	opts, err := validateOptions(c)
 	if err != nil {
 		return err
@@ -119,7 +127,13 @@ func runValidate(c *cli.Context) error {
 		}
 	}
 	if !rep.Valid(strict) {
-		return &exitError{code: exitFailure, err: errors.New(""), hint: validateHint(rep, opts)}
+		hint := validateHint(rep, opts)
+		for _, target := range c.Args().Slice() {
+			if u := siteURL(target); u != "" && hint == "" {
+				hint = "to check a site, give its URL: rsgen validate " + u
+			}
+		}
+		return &exitError{code: exitFailure, err: errors.New(""), hint: hint}
 	}
 	return nil
 }
@@ -136,6 +150,27 @@ func validateHint(rep *validate.Report, opts validate.Options) string {
 		return "--cross-site fetches the resources of other hosts too"
 	}
 	return ""
+}
+
+// hostName matches a name such as example.org or www.example.org: labels,
+// the last of letters only.
+var hostName = regexp.MustCompile(`^(?i)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$`)
+
+// siteURL returns the URL a target most likely means if it is no file but
+// reads as a site without its scheme ("example.org/data"), or "".
+func siteURL(target string) string {
+	if strings.Contains(target, "://") {
+		return ""
+	}
+	if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	host, path, _ := strings.Cut(target, "/")
+	ext := strings.ToLower(host[strings.LastIndex(host, ".")+1:])
+	if !hostName.MatchString(host) || slices.Contains([]string{"xml", "gz", "zip", "tar", "tgz", "txt", "json", "html", "htm"}, ext) {
+		return ""
+	}
+	return "https://" + host + "/" + path
 }
 
 // summary is the last line of a text report.

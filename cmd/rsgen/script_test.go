@@ -1,0 +1,88 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the scripts run rsgen: testscript puts a command of that
+// name, this test binary running Main, on their PATH.
+func TestMain(m *testing.M) {
+	// testscript runs this binary again as the scripts' "rsgen", named so
+	// in os.Args[0]: that run keeps the environment the script gave it.
+	if filepath.Base(os.Args[0]) != "rsgen" {
+		clearCallerEnv()
+	}
+	testscript.RunMain(m, map[string]func() int{"rsgen": Main})
+}
+
+// TestScript runs the scripts of testdata/script: the behaviour of the
+// command line as a user sees it, command by command (see their README).
+func TestScript(t *testing.T) {
+	// What the caller's environment holds must not reach the scripts:
+	// testscript starts from a clean one, and scrubEnv makes sure.
+	t.Setenv(envBaseURL, "https://leaked.example/")
+	t.Setenv(envSourceDateEpoch, "0")
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			env.Vars = scrubEnv(env.Vars)
+			return nil
+		},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": cmdExits},
+		RequireExplicitExec: true,
+	})
+}
+
+// cmdExits runs "exits CODE PROGRAM [ARGS...]": PROGRAM must exit with
+// CODE, and its error and hint lines be in rsgen's style (messageStyle);
+// its stdout and stderr are kept for the commands that follow.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %v", err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+	// Every error and hint reads the same way: lower case, no final period.
+	for _, line := range strings.Split(ts.ReadFile("stderr"), "\n") {
+		if (strings.HasPrefix(line, "rsgen: error:") || strings.HasPrefix(line, "rsgen: hint:")) && !messageStyle.MatchString(line) {
+			ts.Fatalf("stderr line %q: messages are lower case, without a final period", line)
+		}
+	}
+}
+
+// scrubEnv drops from vars every variable that rsgen reads.
+func scrubEnv(vars []string) []string {
+	return slices.DeleteFunc(slices.Clone(vars), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return strings.HasPrefix(k, "RSGEN_") || k == envSourceDateEpoch
+	})
+}
+
+func TestScrubEnv(t *testing.T) {
+	got := scrubEnv([]string{"PATH=/bin", envBaseURL + "=https://x/", "RSGEN_ANYTHING=1", envSourceDateEpoch + "=1", "HOME=/no-home"})
+	if want := []string{"PATH=/bin", "HOME=/no-home"}; !slices.Equal(got, want) {
+		t.Errorf("scrubEnv = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// parseError turns an error of the parser of the command line (Go's flag
+// package, through urfave/cli) into a usage error in rsgen's words: the
+// flag as it is written (--jobs), what is wrong with its value, and the
+// flag meant by a misspelt one. cmd is nil for the flags of rsgen itself.
+func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
+	help := "see 'rsgen --help'"
+	if cmd != nil {
+		help = "see 'rsgen " + cmd.Name + " --help'"
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		hint := help
+		if s := closest(name, flagNames(flags)); s != "" {
+			hint = "did you mean " + dashed(s) + "? " + help
+		}
+		return usageErr(hint, "unknown flag %s", dashed(name))
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return usageErr(help, "%s needs a value", dashed(name))
+	}
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		value, _ := strconv.Unquote(m[1])
+		return usageErr(help, "%s %s: %s", dashed(m[2]), value, valueProblem(find(flags, m[2]), m[3]))
+	}
+	if m := badSwitch.FindStringSubmatch(msg); m != nil {
+		value, _ := strconv.Unquote(m[1])
+		return usageErr(help, "%s=%s: give true or false, or leave the value out for true", dashed(m[2]), value)
+	}
+	return usageErr(help, "%s", msg)
+}
+
+// The errors of Go's flag package about a value (flag.FlagSet.Parse).
+var (
+	badValue  = regexp.MustCompile(`^invalid value (".*") for flag -([^:\s]+): (.*)$`)
+	badSwitch = regexp.MustCompile(`^invalid boolean value (".*") for -([^:\s]+): (.*)$`)
+)
+
+// valueProblem says what is wrong with the value of f, given the reason
+// the parser gave.
+func valueProblem(f cli.Flag, reason string) string {
+	if reason == "value out of range" {
+		return "out of range"
+	}
+	switch f.(type) {
+	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+		return "not a number"
+	case *cli.DurationFlag:
+		return "not a duration, such as 90s, 30m or 2h"
+	}
+	return reason
+}
+
+// dashed writes a flag's name the way rsgen's help does: -o, --out.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+func find(flags []cli.Flag, name string) cli.Flag {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+func flagNames(flags []cli.Flag) []string {
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
+	return append(names, "help")
+}
+
+// closest returns the one of names that typed most likely misspells, or
+// "" if none is close: at most two edits away (a third of a long name),
+// or a name it begins.
+func closest(typed string, names []string) string {
+	limit := max(2, len(typed)/3)
+	best, bestD := "", limit+1
+	for _, n := range names {
+		if len(n) < 2 {
+			continue
+		}
+		d := editDistance(typed, n)
+		if len(typed) >= 3 && strings.HasPrefix(n, typed) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// unknownCommand is the error of a first argument that names no command.
+func unknownCommand(app *cli.App, name string) error {
+	var names []string
+	for _, c := range app.Commands {
+		names = append(names, c.Names()...)
+	}
+	if s := closest(name, names); s != "" {
+		return usageErr("did you mean 'rsgen "+s+"'? see 'rsgen --help' for the commands", "unknown command %q", name)
+	}
+	return usageErr("see 'rsgen --help' for the commands", "unknown command %q", name)
+}
+
+// showHelp runs "rsgen help [COMMAND]": the help of rsgen, or of COMMAND.
+func showHelp(c *cli.Context) error {
+	switch c.NArg() {
+	case 1:
+		return cli.ShowAppHelp(c)
+	case 2:
+		name := c.Args().Get(1)
+		if c.App.Command(name) == nil {
+			return unknownCommand(c.App, name)
+		}
+		return cli.ShowCommandHelp(c, name)
+	}
+	return usageErr("run 'rsgen help COMMAND'", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
+}

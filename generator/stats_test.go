@@ -1,0 +1,32 @@
+package generator
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// Stats tells the CLI which step a build is at and how far the packaging
+// has gone: a build ends checking what it wrote, having opened every
+// file it packaged.
+func TestStatsPhaseAndPacked(t *testing.T) {
+	src := t.TempDir()
+	for _, name := range []string{"a.txt", "b.txt", "c/d.txt"} {
+		writeFile(t, src, name, name)
+	}
+	for _, dump := range []bool{false, true} {
+		cfg := testConfig(t, src, filepath.Join(t.TempDir(), "out"))
+		cfg.Dump.Enabled = dump
+		cfg.Stats = new(Stats)
+		rep := mustBuild(t, cfg)
+		if got := Phase(cfg.Stats.Phase.Load()); got != PhaseChecking {
+			t.Errorf("dump %v: Phase at the end = %d, want PhaseChecking", dump, got)
+		}
+		want := int64(0)
+		if dump {
+			want = int64(rep.Files)
+		}
+		if got := cfg.Stats.Packed.Load(); got != want {
+			t.Errorf("dump %v: Packed = %d, want %d", dump, got, want)
+		}
+	}
+}
