@@ -130,7 +130,7 @@ var testHookReadDir func(rel string) error
 func (w *walker) walk(ctx context.Context) error {
 	top, err := hashing.OpenDir(w.root)
 	if err != nil {
-		w.problem(Problem{Path: ".", Err: fmt.Errorf("reading directory: %w", unwrapPath(err))})
+		w.problem(Problem{Path: ".", Dir: true, Err: fmt.Errorf("reading directory: %w", unwrapPath(err))})
 		w.unread("")
 		return nil
 	}
