@@ -31,20 +31,7 @@ var uriChars = func() (t [256]bool) {
 
 // Scheme returns the scheme of s, lower-cased, if s starts with one
 // ("https:", "urn:"), and "" if s is a relative reference.
-func Scheme(s string) string {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return strings.ToLower(s[:i])
-		default:
-			return ""
-		}
-	}
-	return ""
-}
+func Scheme(s string) string { return uri.Scheme(s) }
 
 // CheckURL checks that s is an absolute http or https URL that can be
 // published as it is: a host, no credentials, no fragment, and nothing

@@ -117,6 +117,15 @@ func defaultPort(scheme string) string {
 	return ""
 }
 
+// Scheme returns the scheme of s, lower-cased, if s starts with one
+// ("https:", "urn:"), and "" if s is a relative reference.
+func Scheme(s string) string {
+	if i := schemeEnd(s); i > 0 {
+		return strings.ToLower(s[:i])
+	}
+	return ""
+}
+
 // schemeEnd returns the index of the colon that ends the scheme of s
 // (ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"), or -1.
 func schemeEnd(s string) int {
