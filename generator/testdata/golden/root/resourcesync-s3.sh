@@ -30,7 +30,7 @@ aws s3 sync . "$dest" --exclude '.*' --exclude '*/.*' --exclude 'resourcesync/*'
 aws s3 cp ./data/records.jsonl "$dest/"data/records.jsonl --content-type application/jsonl "$@"
 aws s3 cp ./'docs/annual report/README' "$dest/"'docs/annual report/README' --content-type text/plain "$@"
 # 3. The dump packages.
-aws s3 sync resourcesync "$dest/resourcesync" --exclude '*.xml' --exclude index.html --exclude robots.txt --exclude head.html "$@"
+aws s3 sync resourcesync "$dest/resourcesync" --exclude '*.xml' --exclude '.*' --exclude index.html --exclude robots.txt --exclude head.html "$@"
 # 4. The documents that capability documents list: parts of indexes, manifests, Change Lists.
 aws s3 sync resourcesync "$dest/resourcesync" --exclude '*' --include '*.xml' --exclude resourcelist.xml --exclude capabilitylist.xml --content-type application/xml "$@"
 # 5. The capability documents, the Capability List, the Source Description, one after the other.
@@ -40,6 +40,7 @@ aws s3 cp .well-known/resourcesync "$dest/.well-known/resourcesync" --content-ty
 # 6. The landing page, robots.txt lines and HTML head link, which link to the documents.
 aws s3 sync resourcesync "$dest/resourcesync" --exclude '*' --include index.html --include robots.txt --include head.html "$@"
 # 7. Deletions: documents and packages of earlier builds that this one no longer has, then removed content
-#    (--size-only: all is uploaded by now, and a clock ahead of S3's must not upload again untyped).
-aws s3 sync resourcesync "$dest/resourcesync" --delete --size-only "$@"
+#    (--size-only: all is uploaded by now, and a clock ahead of S3's must not upload again untyped;
+#    rsgen's own state, such as .rsgen-manifest.json, is never uploaded).
+aws s3 sync resourcesync "$dest/resourcesync" --delete --size-only --exclude '.*' "$@"
 aws s3 sync . "$dest" --delete --size-only --exclude '.*' --exclude '*/.*' --exclude 'resourcesync/*' --exclude resourcesync-s3.sh --exclude resourcesync.nginx.conf --exclude _headers --exclude _headers.rsgen --exclude=data/records.jsonl --exclude='docs/annual report/README' "$@"
