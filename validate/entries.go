@@ -342,7 +342,11 @@ func (c *docCheck) mdTime(line int, where, attr, v string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	if attr != "modified" && !isUTC(v) {
-		c.add(line, RuleDatetimeUTC, "%s: %s=%q is not in UTC; the spec recommends YYYY-MM-DDThh:mm:ssZ", where, attr, v)
+		what := "is not in UTC"
+		if zeroOffset(v) {
+			what = "is in UTC, but written with an offset rather than Z"
+		}
+		c.add(line, RuleDatetimeUTC, "%s: %s=%q %s; the spec recommends YYYY-MM-DDThh:mm:ss[.s]Z", where, attr, v, what)
 	}
 	return t, true
 }

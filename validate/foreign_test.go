@@ -26,6 +26,8 @@ type foreignDoc struct {
 	// says why rsgen's differs, and is empty when they agree.
 	official bool
 	differs  string
+	// message, if set, is a part of the message of one finding.
+	message string
 }
 
 var foreignDocs = []foreignDoc{
@@ -71,9 +73,12 @@ var foreignDocs = []foreignDoc{
 	{file: "default-namespace-per-element.xml", style: "a namespace declared on each ResourceSync element",
 		valid: true, official: true},
 	{file: "draft-2012-namespace.xml", style: "the 2012 drafts (D-Lib paper): namespace http://www.openarchives.org/rs/, modified, etag",
-		rules: []string{validate.RuleSchema}},
+		rules: []string{validate.RuleSchema}, message: "ResourceSync 1.0 and 1.1 use http://www.openarchives.org/rs/terms/"},
 	{file: "times-without-zone.xml", style: "a writer of local times without a zone (LocalDateTime, strftime without %z)",
 		rules: []string{validate.RuleDatetime}},
+	{file: "python-isoformat-utc-offset.xml", style: "Python's datetime.isoformat() of an aware UTC time: +00:00, microseconds",
+		rules: []string{validate.RuleDatetimeUTC}, valid: true, official: true,
+		message: `from="2021-03-04T00:00:00+00:00" is in UTC, but written with an offset rather than Z`},
 	{file: "times-fraction-offset-date.xml", style: "fractional seconds with an offset; a date-only <lastmod>",
 		rules: []string{validate.RuleDatetimeUTC}, valid: true, official: true},
 	{file: "times-minutes-only.xml", style: "py-resourcesync's w3c_datetime, which drops zero seconds (12:00Z)",
@@ -121,6 +126,9 @@ func TestForeignDocuments(t *testing.T) {
 			slices.Sort(rules)
 			if !slices.Equal(rules, d.rules) {
 				t.Errorf("findings of rules %q, want %q: %v", rules, d.rules, rep.Findings)
+			}
+			if d.message != "" && !slices.ContainsFunc(rep.Findings, func(f validate.Finding) bool { return strings.Contains(f.Message, d.message) }) {
+				t.Errorf("no finding says %q: %v", d.message, rep.Findings)
 			}
 			if got := rep.Valid(false); got != d.valid {
 				t.Errorf("valid=%v, want %v: %v", got, d.valid, rep.Findings)
