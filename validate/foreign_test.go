@@ -100,6 +100,8 @@ var foreignDocs = []foreignDoc{
 		differs: "the Sitemaps protocol requires UTF-8; lxml reads ISO-8859-1"},
 	{file: "python-hashlib-names.xml", style: "Python's hashlib names: sha256 for sha-256",
 		valid: true, official: true},
+	{file: "minidom-prettyxml-whitespace.xml", style: "Python 2's minidom.toprettyxml: text on lines of its own, tabs, a line break inside hash, spaces around length",
+		valid: true, official: true},
 	{file: "links-duplicate-pri.xml", style: "the spec's mirrors: rs:ln duplicate with pri and modified, alternate with hash, describedby with profile",
 		valid: true, official: true},
 	{file: "links-mime-size-pri0.xml", style: "attributes other tools invented: mime for type, size for length; pri=\"0\"",

@@ -82,6 +82,13 @@ var foreignStyles = []struct {
 	{"date-only lastmod", func(s string) string {
 		return midnight.ReplaceAllString(s, "<lastmod>$1</lastmod>")
 	}},
+	{"text on lines of its own (Python 2's minidom.toprettyxml)", func(s string) string {
+		for _, tag := range []string{"loc", "lastmod"} {
+			s = strings.ReplaceAll(s, "<"+tag+">", "<"+tag+">\n\t\t\t")
+			s = strings.ReplaceAll(s, "</"+tag+">", "\n\t\t</"+tag+">")
+		}
+		return s
+	}},
 	{"comments and a processing instruction", func(s string) string {
 		s = strings.Replace(s, "?>\n", "?>\n<?xml-stylesheet type=\"text/xsl\" href=\"/sitemap.xsl\"?>\n<!-- written elsewhere -->\n", 1)
 		return strings.ReplaceAll(s, "  <url>", "  <!-- an entry -->\n  <url>")
