@@ -102,6 +102,8 @@ var foreignDocs = []foreignDoc{
 		valid: true, official: true},
 	{file: "minidom-prettyxml-whitespace.xml", style: "Python 2's minidom.toprettyxml: text on lines of its own, tabs, a line break inside hash, spaces around length",
 		valid: true, official: true},
+	{file: "template-xml-oddities.xml", style: "a template engine's XML: character references and a comment inside <loc>, another prefix for ResourceSync on an entry, a processing instruction, tags broken across lines",
+		valid: true, official: true},
 	{file: "links-duplicate-pri.xml", style: "the spec's mirrors: rs:ln duplicate with pri and modified, alternate with hash, describedby with profile",
 		valid: true, official: true},
 	{file: "links-mime-size-pri0.xml", style: "attributes other tools invented: mime for type, size for length; pri=\"0\"",
