@@ -8,11 +8,16 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// notificationCapabilities are the capabilities of notification channels
-// that a Capability List may list: those of ResourceSync Change
-// Notification and Framework Notification 1.0.1, and the alpha draft's
-// change-notification.
-var notificationCapabilities = []string{"changelist-notification", "framework-notification", "change-notification"}
+// otherCapabilities are capabilities of the other ResourceSync
+// specifications that a Capability List may list, which this validator
+// knows but does not follow: the notification channels of ResourceSync
+// Change Notification and Framework Notification 1.0.1 (and the alpha
+// draft's change-notification), and the archives of ResourceSync
+// Archives 1.0, documents of another specification.
+var otherCapabilities = []string{
+	"changelist-notification", "framework-notification", "change-notification",
+	"resourcelist-archive", "resourcedump-archive", "changelist-archive", "changedump-archive",
+}
 
 // entry checks one <url> or <sitemap>.
 func (c *docCheck) entry(e *rsxml.Entry) {
@@ -132,8 +137,8 @@ func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
 		return
 	case capability == rsxml.CapDescription || capability == rsxml.CapCapabilityList || isManifest(capability):
 		c.add(line, RuleCapListEntry, "capability=%q: a Capability List lists Resource Lists, Resource Dumps, Change Lists and Change Dumps, not a %s", capability, capabilityName(capability))
-	case !slices.Contains(rsxml.Capabilities, capability) && !slices.Contains(notificationCapabilities, capability):
-		c.add(line, RuleCapListUnknown, "capability=%q is not a capability of ResourceSync 1.1 or its notification draft", capability)
+	case !slices.Contains(rsxml.Capabilities, capability) && !slices.Contains(otherCapabilities, capability):
+		c.add(line, RuleCapListUnknown, "capability=%q is not a capability of ResourceSync 1.1, its notification specifications or its archives", capability)
 	}
 	if c.caps == nil {
 		c.caps = make(map[string]int)
@@ -337,7 +342,11 @@ func (c *docCheck) mdTime(line int, where, attr, v string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	if attr != "modified" && !isUTC(v) {
-		c.add(line, RuleDatetimeUTC, "%s: %s=%q is not in UTC; the spec recommends YYYY-MM-DDThh:mm:ssZ", where, attr, v)
+		what := "is not in UTC"
+		if zeroOffset(v) {
+			what = "is in UTC, but written with an offset rather than Z"
+		}
+		c.add(line, RuleDatetimeUTC, "%s: %s=%q %s; the spec recommends YYYY-MM-DDThh:mm:ss[.s]Z", where, attr, v, what)
 	}
 	return t, true
 }

@@ -205,6 +205,7 @@ func (l *dirLoader) setBase(st *set, base string) {
 		if d.rel != "" {
 			d.url = docURL(base, d.rel)
 			st.byKey[urlKey(d.url)] = d
+			d.resolveRefs()
 		}
 	}
 }

@@ -158,7 +158,7 @@ var catalogue = []Rule{
 	{RuleCapListUp, "§9", Error, "a Capability List links rel=\"up\" to the Source Description"},
 	{RuleCapListEntry, "§9", Error, "every entry of a Capability List has <rs:md capability> naming a capability document"},
 	{RuleCapListUnique, "§9", Error, "a Capability List lists each capability once"},
-	{RuleCapListUnknown, "§9", Warning, "a Capability List lists capabilities this validator knows"},
+	{RuleCapListUnknown, "§9", Warning, "a Capability List lists capabilities this validator knows: those of the core, the notification channels and the archives of the other ResourceSync specifications"},
 	{RuleDescEntry, "§8", Error, "an <rs:md> of a Source Description entry has capability=capabilitylist"},
 	{RuleLastmodOmit, "§8, §9", Warning, "a Source Description or Capability List has no <lastmod>, unless it is rewritten each time a document it lists changes"},
 

@@ -41,8 +41,36 @@ func newSet(s *sink, opts *Options, l loader) *set {
 func (st *set) add(d *docInfo) {
 	if d.url != "" {
 		st.byKey[urlKey(d.url)] = d
+		d.resolveRefs()
 	}
 	st.order = append(st.order, d)
+}
+
+// resolveRefs resolves the relative references among d's links and the
+// <loc>s of the documents it lists against d's URL, as a Destination
+// does (RFC 3986, section 5): href is an xsd:anyURI, which may be
+// relative. (A relative <loc> is an error of its own.) It is called once
+// d.url is known, and changes nothing twice.
+func (d *docInfo) resolveRefs() {
+	base, err := url.Parse(d.url)
+	if err != nil || !base.IsAbs() {
+		return
+	}
+	resolve := func(ref *string) {
+		if *ref == "" {
+			return
+		}
+		if u, err := url.Parse(strings.TrimSpace(*ref)); err == nil && !u.IsAbs() {
+			*ref = base.ResolveReference(u).String()
+		}
+	}
+	for i := range d.links {
+		resolve(&d.links[i].Href)
+	}
+	for i := range d.children {
+		resolve(&d.children[i].loc)
+		resolve(&d.children[i].contents.Href)
+	}
 }
 
 // get returns the document at u, loading it if needed. in says whether u
@@ -97,7 +125,7 @@ func refs(d *docInfo) []string {
 	}
 	lists := d.capability == rsxml.CapDescription || d.capability == rsxml.CapCapabilityList || d.index && d.capability != ""
 	for _, c := range d.children {
-		if lists && c.loc != "" && !slices.Contains(notificationCapabilities, c.md.Capability) {
+		if lists && c.loc != "" && !slices.Contains(otherCapabilities, c.md.Capability) {
 			out = append(out, c.loc)
 		}
 		if c.contents.Href != "" {

@@ -561,3 +561,10 @@ func checkRel(v string) (bad, odd string) {
 
 // isUTC reports whether a valid datetime is given in UTC ("Z").
 func isUTC(v string) bool { return strings.HasSuffix(strings.TrimSpace(v), "Z") }
+
+// zeroOffset reports whether a valid datetime is given with the offset
+// +00:00 or -00:00: in UTC, though not in the form the spec recommends.
+func zeroOffset(v string) bool {
+	v = strings.TrimSpace(v)
+	return strings.HasSuffix(v, "+00:00") || strings.HasSuffix(v, "-00:00")
+}

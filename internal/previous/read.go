@@ -272,6 +272,12 @@ func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc
 		if e.MDCount > 1 {
 			return nil, nil, newError(name, e.Line, ErrInvalid, "an entry has %d <rs:md> elements; one is allowed", e.MDCount)
 		}
+		if !isAbsoluteURL(e.Loc) {
+			// Section 7: the URI of the resource. A relative one, as some
+			// tools write, names nothing a build publishes: read, it
+			// would come out of the next build as a deletion.
+			return nil, nil, newError(name, e.Line, ErrInvalid, "<loc> %q is not an absolute URL", e.Loc)
+		}
 		entries = append(entries, e)
 	}
 	doc := rd.Doc()
@@ -284,6 +290,25 @@ func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc
 		return nil, nil, newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
 	}
 	return doc, entries, nil
+}
+
+// isAbsoluteURL reports whether loc (white space around it aside) is
+// scheme://authority…, with a scheme of RFC 3986's characters and an
+// authority that is not empty.
+func isAbsoluteURL(loc string) bool {
+	loc = strings.TrimSpace(loc)
+	scheme, rest, ok := strings.Cut(loc, "://")
+	if !ok || scheme == "" || rest == "" || rest[0] == '/' {
+		return false
+	}
+	for i := 0; i < len(scheme); i++ {
+		c := scheme[i]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
 }
 
 // classify turns an error of rsxml into an *Error of the right kind.

@@ -269,7 +269,7 @@ func (r *Reader) readUntilEntry() error {
 				r.pending = e
 				return nil
 			default:
-				return &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Local, t.Space, rootName(r.doc.Index))}
+				return r.unexpectedInRoot(t, line)
 			}
 		case tokEnd:
 			r.done = true
@@ -301,6 +301,13 @@ func (r *Reader) finish() error {
 			}
 		}
 	}
+}
+
+// unexpectedInRoot is the error of an element of the root that is neither
+// an entry nor a root <rs:md> or <rs:ln>.
+func (r *Reader) unexpectedInRoot(t qname, line int) *SyntaxError {
+	msg := fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Local, t.Space, rootName(r.doc.Index))
+	return &SyntaxError{Line: line, Kind: SyntaxShape, Msg: msg + draftHint(t.Space)}
 }
 
 // Next returns the next entry, or io.EOF after the last one.
@@ -337,7 +344,7 @@ func (r *Reader) Next() (*Entry, error) {
 					return nil, err
 				}
 			default:
-				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Local, t.Space, rootName(r.doc.Index))}
+				return nil, r.unexpectedInRoot(t, line)
 			}
 		case tokEnd:
 			r.done = true
@@ -458,7 +465,7 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 				// Other namespaces (image, video, news sitemaps) carry nothing
 				// ResourceSync needs; the schemas, whose wildcard is strict,
 				// cannot validate them.
-				e.Foreign = append(e.Foreign, Deviation{Line: cline, Msg: fmt.Sprintf("element <%s> (namespace %q) is not declared by the ResourceSync schemas", t.Local, t.Space)})
+				e.Foreign = append(e.Foreign, Deviation{Line: cline, Msg: fmt.Sprintf("element <%s> (namespace %q) is not declared by the ResourceSync schemas", t.Local, t.Space) + draftHint(t.Space)})
 				if _, err := r.skip(); err != nil {
 					return nil, err
 				}
