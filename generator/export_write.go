@@ -183,7 +183,7 @@ func (b *build) writeExportChangeList(x *exportState) error {
 		return false
 	}
 	cur.restart = func() { prev = nil }
-	wl, err := b.writeChanges("changelist", len(times), func(i int) time.Time { return time.Unix(times[i], 0).UTC() }, cur.entry, x.from, time.Time{})
+	wl, err := b.writeChanges("changelist", len(times), cur.entry, x.from, time.Time{})
 	if err = errors.Join(err, cur.close()); err != nil {
 		return err
 	}
