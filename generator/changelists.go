@@ -304,7 +304,10 @@ func (b *build) writeChangeListIndexOver(lists []carried, open *openHistory, cha
 		}
 		fresh = append(fresh, written...)
 	}
-	lists = b.fitIndex(lists, fresh)
+	lists, err := b.fitIndex(lists, fresh)
+	if err != nil {
+		return err
+	}
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
 		if err := b.stage.WriteFile(DocsDir+"/"+c.name, c.data); err != nil {
@@ -392,8 +395,9 @@ func carriedName(cl *previous.ChangeList) string {
 }
 
 // fitIndex drops the oldest carried lists while the index over them and
-// fresh would pass the limits of one document.
-func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) []carried {
+// fresh would pass the limits of one document. If fresh alone passes them,
+// it fails: an index is not split.
+func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
 		entries = append(entries, rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
@@ -401,10 +405,14 @@ func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) []carried {
 	entries = append(entries, fresh...)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
-	drop := listwriter.FitOldest(&doc, entries, len(lists), b.cfg.Limits)
+	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), b.cfg.Limits)
+	if !fits {
+		return nil, fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most); raise --max-entries or --max-bytes",
+			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes)
+	}
 	if drop > 0 {
 		b.notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))
 		b.across.report.Dropped += drop
 	}
-	return lists[drop:]
+	return lists[drop:], nil
 }

@@ -237,7 +237,7 @@ func (w *Writer) Add(e *rsxml.Entry) error {
 // start starts a part from from: into a body file if its header cannot be
 // written yet, else into its document.
 func (w *Writer) start(from string) error {
-	if len(w.parts) >= w.limits.MaxEntries && w.own {
+	if len(w.parts) >= w.limits.MaxEntries { // an index lists them, the caller's or ours
 		return &IndexError{List: w.opt.Name, Parts: len(w.parts), Limits: w.limits}
 	}
 	c := &part{from: from, size: w.fixed(from)}
@@ -464,9 +464,9 @@ func closeAfter(c io.Closer, err error) error {
 
 // FitOldest returns how many of the first n entries (those that may be
 // dropped, oldest first) to leave out so that a document with the root
-// of doc and the other entries fits limits. It is n if even the others
-// do not fit.
-func FitOldest(doc *rsxml.Doc, entries []rsxml.Entry, n int, limits Limits) int {
+// of doc and the other entries fits limits, and whether it then fits: it
+// does not if the entries that may not be dropped are too many alone.
+func FitOldest(doc *rsxml.Doc, entries []rsxml.Entry, n int, limits Limits) (drop int, fits bool) {
 	limits = limits.orSpec()
 	size := int64(len(rsxml.AppendHeader(nil, doc)) + len(rsxml.AppendFooter(nil, doc)))
 	sizes := make([]int64, len(entries))
@@ -476,12 +476,12 @@ func FitOldest(doc *rsxml.Doc, entries []rsxml.Entry, n int, limits Limits) int 
 		sizes[i] = int64(len(buf))
 		size += sizes[i]
 	}
-	drop := 0
-	for drop < n && (len(entries)-drop > limits.MaxEntries || size > limits.MaxBytes) {
+	over := func() bool { return len(entries)-drop > limits.MaxEntries || size > limits.MaxBytes }
+	for drop < n && over() {
 		size -= sizes[drop]
 		drop++
 	}
-	return drop
+	return drop, !over()
 }
 
 // A Measure adds up the size of one document, entry by entry, as a Writer

@@ -383,15 +383,22 @@ func TestCreateFails(t *testing.T) {
 func TestFitOldestAndMeasure(t *testing.T) {
 	es := entries(10)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList}}
-	if got := FitOldest(&doc, es, 6, Limits{MaxEntries: 7}); got != 3 {
-		t.Errorf("FitOldest with MaxEntries 7 of 10: %d, want 3", got)
-	}
-	if got := FitOldest(&doc, es, 2, Limits{MaxEntries: 7}); got != 2 {
-		t.Errorf("FitOldest of only 2 droppable: %d, want 2", got)
-	}
 	size := int64(len(render(doc, es[4:])))
-	if got := FitOldest(&doc, es, 10, Limits{MaxBytes: size}); got != 4 {
-		t.Errorf("FitOldest to %d bytes: %d, want 4", size, got)
+	for _, tc := range []struct {
+		n      int
+		limits Limits
+		drop   int
+		fits   bool
+	}{
+		{n: 6, limits: Limits{MaxEntries: 7}, drop: 3, fits: true},
+		{n: 2, limits: Limits{MaxEntries: 7}, drop: 2, fits: false},
+		{n: 10, limits: Limits{MaxBytes: size}, drop: 4, fits: true},
+		{n: 3, limits: Limits{MaxBytes: size}, drop: 3, fits: false},
+		{n: 10, limits: Limits{MaxEntries: 10}, drop: 0, fits: true},
+	} {
+		if drop, fits := FitOldest(&doc, es, tc.n, tc.limits); drop != tc.drop || fits != tc.fits {
+			t.Errorf("FitOldest of %d droppable within %+v: %d, %v; want %d, %v", tc.n, tc.limits, drop, fits, tc.drop, tc.fits)
+		}
 	}
 	m := NewMeasure(&doc, Limits{MaxBytes: size})
 	for i := range es[4:] {
