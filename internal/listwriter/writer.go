@@ -504,10 +504,24 @@ func NewMeasure(doc *rsxml.Doc, limits Limits) *Measure {
 // Add adds e and reports whether the document still fits the limits.
 func (m *Measure) Add(e *rsxml.Entry) bool {
 	m.buf = rsxml.AppendEntry(m.buf[:0], m.index, e)
-	m.n++
-	m.size += int64(len(m.buf))
+	m.AddSize(int64(len(m.buf)), 1)
 	return m.Fits()
 }
 
+// AddSize adds n entries of size bytes in all, rendered by the caller
+// with rsxml.AppendEntry.
+func (m *Measure) AddSize(size int64, n int) {
+	m.n += n
+	m.size += size
+}
+
+// Room reports whether n more entries of size bytes in all would fit.
+func (m *Measure) Room(size int64, n int) bool {
+	return m.n+n <= m.limits.MaxEntries && m.size+size <= m.limits.MaxBytes
+}
+
 // Fits reports whether the document fits the limits.
-func (m *Measure) Fits() bool { return m.n <= m.limits.MaxEntries && m.size <= m.limits.MaxBytes }
+func (m *Measure) Fits() bool { return m.Room(0, 0) }
+
+// Size returns the bytes of the document so far, its root included.
+func (m *Measure) Size() int64 { return m.size }

@@ -410,3 +410,21 @@ func TestFitOldestAndMeasure(t *testing.T) {
 		t.Error("Measure: one entry over fits")
 	}
 }
+
+// TestMeasureRoom: Room says whether n more entries fit, to the byte and
+// to the entry; AddSize counts what the caller rendered itself.
+func TestMeasureRoom(t *testing.T) {
+	doc := listDoc()
+	fixed := int64(len(render(doc, nil)))
+	m := NewMeasure(&doc, Limits{MaxEntries: 3, MaxBytes: fixed + 100})
+	if m.Size() != fixed || !m.Fits() {
+		t.Fatalf("empty: %d bytes (want %d), fits %v", m.Size(), fixed, m.Fits())
+	}
+	if !m.Room(100, 3) || m.Room(101, 1) || m.Room(0, 4) {
+		t.Error("Room of an empty document: wrong at the byte or entry limit")
+	}
+	m.AddSize(60, 2)
+	if !m.Room(40, 1) || m.Room(41, 1) || m.Room(0, 2) {
+		t.Error("Room after 2 entries of 60 bytes: wrong at the byte or entry limit")
+	}
+}
