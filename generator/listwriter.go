@@ -29,7 +29,10 @@ func (f listFiles) Create(name string) (io.WriteCloser, error) {
 	return f.s.Create(DocsDir + "/" + name)
 }
 
-func (f listFiles) Temp() (*os.File, error) { return os.CreateTemp(f.s.Dir(), ".list-body-*") }
+func (f listFiles) Temp() (*os.File, error) { return os.CreateTemp(f.s.Dir(), bodyPattern) }
+
+// bodyPattern names the body files of lists in the stage.
+const bodyPattern = ".list-body-*"
 
 // newList returns a listwriter of opt into the stage, with the URLs and
 // limits of the build.

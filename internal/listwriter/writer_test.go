@@ -428,3 +428,35 @@ func TestMeasureRoom(t *testing.T) {
 		t.Error("Room after 2 entries of 60 bytes: wrong at the byte or entry limit")
 	}
 }
+
+// TestChangePartCutAtMaxBytes: a part of a change document is measured
+// with its own from and until, to the byte: a part that fits exactly is
+// not cut short.
+func TestChangePartCutAtMaxBytes(t *testing.T) {
+	es := entries(6)
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: "2024-05-01T00:00:00Z", Until: "2024-07-01T00:00:00Z"}}
+	pd := partDocOf(doc, "changelist")
+	pd.MD.Until = es[3].MD.Datetime
+	exact := int64(len(render(pd, es[:3])))
+	for _, tc := range []struct {
+		max   int64
+		parts []int
+	}{
+		{max: exact, parts: []int{3, 3}},
+		{max: exact - 1, parts: []int{2, 2, 2}},
+	} {
+		f := newFiles(t)
+		wl := write(t, f, Options{Name: "changelist", Doc: doc, Index: url("changelist.xml"), Limits: Limits{MaxBytes: tc.max},
+			Time: func(e *rsxml.Entry) string { return e.MD.Datetime }}, es)
+		var got []int
+		for _, p := range wl.Parts {
+			got = append(got, p.Entries)
+			if n := int64(f.docs[p.Name].Len()); n > tc.max {
+				t.Errorf("%s is %d bytes, over %d", p.Name, n, tc.max)
+			}
+		}
+		if !slices.Equal(got, tc.parts) {
+			t.Errorf("MaxBytes %d: parts of %v entries, want %v", tc.max, got, tc.parts)
+		}
+	}
+}
