@@ -75,7 +75,7 @@ type Part struct {
 
 // Written says what a Writer wrote.
 type Written struct {
-	Name  string // the document to link to: the list, or the index over its parts
+	Name  string // the document to link to: the list, or the index over its parts; "" for parts under the caller's index
 	Index bool   // Name is an index written by Close
 	Parts []Part // the documents of the list: one if whole
 	Docs  int    // documents written, the index included
@@ -434,7 +434,7 @@ func (w *Writer) Close() (Written, error) {
 		return Written{}, w.fail(err)
 	}
 	if !w.own {
-		return Written{Name: w.parts[0].Name, Parts: w.parts, Docs: len(w.parts)}, nil
+		return Written{Parts: w.parts, Docs: len(w.parts)}, nil
 	}
 	name := w.opt.Name + ".xml"
 	f, err := w.files.Create(name)
