@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -459,4 +460,35 @@ func TestChangePartCutAtMaxBytes(t *testing.T) {
 			t.Errorf("MaxBytes %d: parts of %v entries, want %v", tc.max, got, tc.parts)
 		}
 	}
+}
+
+// TestAddHoldsNoEntry: past the first entry, Add allocates (almost)
+// nothing: the Writer renders into one buffer and keeps no entry, so its
+// memory does not grow with the list.
+func TestAddHoldsNoEntry(t *testing.T) {
+	f := newFiles(t)
+	w := New(f, Options{Name: "changelist", Doc: listDoc(), URL: url, Time: func(e *rsxml.Entry) string { return e.MD.Datetime }})
+	defer w.Abort()
+	e := entries(1)[0]
+	if err := w.Add(&e); err != nil {
+		t.Fatal(err)
+	}
+	// Bytes, not allocations: a slice that kept every entry would grow
+	// by doubling, a few allocations in all, but of their whole size.
+	const n = 2000
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		if err := w.Add(&e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > n*8 {
+		t.Errorf("%d entries added: %d bytes allocated, more than an entry's %d bytes would take if kept", n, grown, entrySize(&e))
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.checkNoBody(t)
 }
