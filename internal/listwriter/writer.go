@@ -207,16 +207,16 @@ func (w *Writer) Add(e *rsxml.Entry) error {
 	if w.cur == nil && len(w.parts) == 0 {
 		from = w.opt.Doc.MD.From
 	}
-	// An entry must fit a part of its own.
-	if alone := w.fixed(from) + l; alone > w.limits.MaxBytes {
-		return w.fail(&EntryError{List: w.opt.Name, Loc: e.Loc, Size: l, Limit: w.limits.MaxBytes})
-	}
 	if c := w.cur; c != nil && (c.n == w.limits.MaxEntries || c.size+l > w.limits.MaxBytes) {
 		if err := w.finish(t); err != nil {
 			return w.fail(err)
 		}
 	}
 	if w.cur == nil {
+		// An entry that starts a part must fit it alone.
+		if w.fixed(from)+l > w.limits.MaxBytes {
+			return w.fail(&EntryError{List: w.opt.Name, Loc: e.Loc, Size: l, Limit: w.limits.MaxBytes})
+		}
 		if err := w.start(from); err != nil {
 			return w.fail(err)
 		}

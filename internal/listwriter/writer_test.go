@@ -492,3 +492,27 @@ func TestAddHoldsNoEntry(t *testing.T) {
 	}
 	f.checkNoBody(t)
 }
+
+// TestAddRendersNoHeader: a change document's entries each have their own
+// time, and Add measures the root of a part only when it starts one.
+func TestAddRendersNoHeader(t *testing.T) {
+	f := newFiles(t)
+	w := New(f, Options{Name: "changelist", Doc: listDoc(), URL: url, Time: func(e *rsxml.Entry) string { return e.MD.Datetime }})
+	defer w.Abort()
+	es := entries(600)
+	if err := w.Add(&es[0]); err != nil {
+		t.Fatal(err)
+	}
+	i := 1
+	if allocs := testing.AllocsPerRun(500, func() {
+		if err := w.Add(&es[i]); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	}); allocs > 0 {
+		t.Errorf("Add of entries of distinct times allocates %v times each", allocs)
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
