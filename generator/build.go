@@ -13,6 +13,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -437,14 +438,12 @@ func (b *build) writeResourceList(resources []Resource, completed time.Time) err
 // fill gives in order (see writeList), and adds it to the capabilities.
 func (b *build) writeResources(n int, fill func(i int, e *rsxml.Entry), completed time.Time) error {
 	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
-	spec := listSpec{
-		name:   "resourcelist",
-		md:     md,
-		links:  []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}},
-		limits: b.cfg.Limits,
-		partMD: func(int, int) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
+	opt := listwriter.Options{
+		Name:   "resourcelist",
+		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		PartMD: func(_, _ *rsxml.MD) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
 	}
-	wl, err := b.writeList(spec, n, fill)
+	wl, err := b.writeList(opt, n, fill)
 	if err != nil {
 		return err
 	}

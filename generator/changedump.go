@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/zipdump"
@@ -222,8 +223,8 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 	}
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: timeWidth, Until: timeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
-	drop := fitOldest(&doc, entries, len(entries), b.cfg.Limits)
-	if drop > len(carried) {
+	drop, fits := listwriter.FitOldest(&doc, entries, len(carried), b.cfg.Limits)
+	if !fits {
 		return nil, fmt.Errorf("the Change Dump cannot list the %d packages of this build in one document (--max-entries %d, --max-bytes %d): raise --dump-max-bytes",
 			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes)
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -236,19 +237,16 @@ func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, 
 		return start, false
 	}
 	doc := b.openListDoc(start)
-	size := int64(len(rsxml.AppendHeader(nil, &doc)) + len(rsxml.AppendFooter(nil, &doc)))
-	var buf []byte
+	m := listwriter.NewMeasure(&doc, b.cfg.Limits)
 	for _, e := range old {
-		buf = rsxml.AppendEntry(buf[:0], false, e)
-		size += int64(len(buf))
+		m.Add(e)
 	}
 	var e rsxml.Entry
 	for i := range changes {
 		changes[i].entry(&e)
-		buf = rsxml.AppendEntry(buf[:0], false, &e)
-		size += int64(len(buf))
+		m.Add(&e)
 	}
-	return start, size <= b.cfg.Limits.MaxBytes
+	return start, m.Fits()
 }
 
 // openListDoc is the root of the open changelist.xml: from, no until.
@@ -280,33 +278,36 @@ func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes 
 // changes of the open list, ending where it ended, and this build's.
 func (b *build) writeChangeListIndexOver(lists []carried, open *openHistory, changes []Change, stem string, from time.Time) error {
 	index := b.docURL(changeListIndexName)
-	linkIndex := func(bool) string { return index }
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
 		entries := open.entries
-		times := make([]time.Time, len(entries))
+		// A part starts at the datetime of its first change, or, for one
+		// without a datetime to read, at that of the change before it.
 		t := open.from
-		for i, e := range entries {
+		partTime := func(e *rsxml.Entry) string {
 			if d, err := rsxml.ParseTime(e.MD.Datetime); err == nil {
 				t = d
 			}
-			times[i] = t
+			return rsxml.FormatTime(t.Truncate(time.Second))
 		}
-		written, err := b.writeChangeEntries(changeListStem+stamp(open.till), len(entries), func(i int) time.Time { return times[i] },
-			func(i int, e *rsxml.Entry) { *e = *entries[i] }, open.from, open.till, linkIndex)
+		written, err := b.writeChangeEntries(changeListStem+stamp(open.till), len(entries), partTime,
+			func(i int, e *rsxml.Entry) { *e = *entries[i] }, open.from, open.till, index)
 		if err != nil {
 			return err
 		}
 		fresh = append(fresh, written...)
 	}
 	if len(changes) > 0 {
-		written, err := b.writeChangeParts(stem, changes, from, b.at, linkIndex)
+		written, err := b.writeChangeParts(stem, changes, from, b.at, index)
 		if err != nil {
 			return err
 		}
 		fresh = append(fresh, written...)
 	}
-	lists = b.fitIndex(lists, fresh)
+	lists, err := b.fitIndex(lists, fresh)
+	if err != nil {
+		return err
+	}
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
 		if err := b.stage.WriteFile(DocsDir+"/"+c.name, c.data); err != nil {
@@ -394,8 +395,9 @@ func carriedName(cl *previous.ChangeList) string {
 }
 
 // fitIndex drops the oldest carried lists while the index over them and
-// fresh would pass the limits of one document.
-func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) []carried {
+// fresh would pass the limits of one document. If fresh alone passes them,
+// it fails: an index is not split.
+func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
 		entries = append(entries, rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
@@ -403,30 +405,14 @@ func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) []carried {
 	entries = append(entries, fresh...)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
-	drop := fitOldest(&doc, entries, len(lists), b.cfg.Limits)
+	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), b.cfg.Limits)
+	if !fits {
+		return nil, fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most); raise --max-entries or --max-bytes",
+			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes)
+	}
 	if drop > 0 {
 		b.notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))
 		b.across.report.Dropped += drop
 	}
-	return lists[drop:]
-}
-
-// fitOldest returns how many of the first n entries (those carried
-// forward, oldest first) to leave out so that a document with the root of
-// doc and the other entries fits limits.
-func fitOldest(doc *rsxml.Doc, entries []rsxml.Entry, n int, limits Limits) int {
-	size := int64(len(rsxml.AppendHeader(nil, doc)) + len(rsxml.AppendFooter(nil, doc)))
-	sizes := make([]int64, len(entries))
-	var buf []byte
-	for i := range entries {
-		buf = rsxml.AppendEntry(buf[:0], doc.Index, &entries[i])
-		sizes[i] = int64(len(buf))
-		size += sizes[i]
-	}
-	drop := 0
-	for drop < n && (len(entries)-drop > limits.MaxEntries || size > limits.MaxBytes) {
-		size -= sizes[drop]
-		drop++
-	}
-	return drop
+	return lists[drop:], nil
 }

@@ -1,9 +1,9 @@
 package generator
 
 import (
-	"fmt"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -40,37 +40,35 @@ func (c *Change) entry(e *rsxml.Entry) {
 // the Change List DocsDir/<name>.xml (split into parts under an index at
 // that name past the limits), covering from to until. A zero until writes
 // an open list, still growing.
-func (b *build) writeChangeList(name string, changes []Change, from, until time.Time) (writtenList, error) {
-	return b.writeChanges(name, len(changes), func(i int) time.Time { return changes[i].Datetime },
-		func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until)
+func (b *build) writeChangeList(name string, changes []Change, from, until time.Time) (listwriter.Written, error) {
+	return b.writeChanges(name, len(changes), func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until)
 }
 
 // writeChanges is writeChangeList for n changes that fill gives in
-// chronological order (see writeList); datetime(i) is the time of change i.
-func (b *build) writeChanges(name string, n int, datetime func(i int) time.Time, fill func(i int, e *rsxml.Entry), from, until time.Time) (writtenList, error) {
+// chronological order (see writeList). A part starts at the datetime of
+// its first change.
+func (b *build) writeChanges(name string, n int, fill func(i int, e *rsxml.Entry), from, until time.Time) (listwriter.Written, error) {
+	return b.writeList(b.changeListOptions(name, from, until, "", changeTime), n, fill)
+}
+
+// changeTime is the time a part that starts with e starts at: the
+// datetime of its change, which Change.entry writes to the second.
+func changeTime(e *rsxml.Entry) string { return e.MD.Datetime }
+
+// changeListOptions are those of a Change List covering from to until (a
+// zero until: open), whose parts link to index ("" for their own) and
+// start at time(first entry).
+func (b *build) changeListOptions(name string, from, until time.Time, index string, time func(e *rsxml.Entry) string) listwriter.Options {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
 	if !until.IsZero() {
 		md.Until = rsxml.FormatTime(until)
 	}
-	spec := listSpec{
-		name:   name,
-		md:     md,
-		links:  []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}},
-		limits: b.cfg.Limits,
-		partMD: func(first, last int) rsxml.MD {
-			pm := rsxml.MD{From: rsxml.FormatTime(datetime(first).Truncate(time.Second))}
-			if first == 0 {
-				pm.From = md.From
-			}
-			if last == n-1 {
-				pm.Until = md.Until
-			} else {
-				pm.Until = rsxml.FormatTime(datetime(last + 1).Truncate(time.Second))
-			}
-			return pm
-		},
+	return listwriter.Options{
+		Name:  name,
+		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		Index: index,
+		Time:  time,
 	}
-	return b.writeList(spec, n, fill)
 }
 
 // timeWidth is the longest a datetime rsgen writes can be
@@ -82,64 +80,23 @@ const timeWidth = "2006-01-02T15:04:05.999999999Z"
 // <stem>.xml or, past the limits, <stem>-00001.xml, …: each one a whole
 // Change List whose own from and until are its share of [from, until]
 // (they meet at the datetime of the first change of the next part, so that
-// there is no gap). index(split) names the index the lists link to with
-// rel="index", "" for none. It returns the entries of the lists for a
-// Change List Index, in order.
-func (b *build) writeChangeParts(stem string, changes []Change, from, until time.Time, index func(split bool) string) ([]rsxml.Entry, error) {
-	return b.writeChangeEntries(stem, len(changes), func(i int) time.Time { return changes[i].Datetime },
-		func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until, index)
+// there is no gap), linked with rel="index" to index. It returns the
+// entries of the lists for a Change List Index, in order.
+func (b *build) writeChangeParts(stem string, changes []Change, from, until time.Time, index string) ([]rsxml.Entry, error) {
+	return b.writeChangeEntries(stem, len(changes), changeTime, func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until, index)
 }
 
 // writeChangeEntries is writeChangeParts for n changes that fill gives in
-// chronological order; datetime(i) is the time of change i.
-func (b *build) writeChangeEntries(stem string, n int, datetime func(i int) time.Time, fill func(i int, e *rsxml.Entry), from, until time.Time, index func(split bool) string) ([]rsxml.Entry, error) {
-	up := rsxml.Link{Rel: "up", Href: b.capabilityListURL()}
-	plan := rsxml.Doc{
-		MD:    rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
-		Links: []rsxml.Link{up, {Rel: "index", Href: b.docURL(stem + ".xml")}},
-	}
-	if href := index(true); href != "" {
-		plan.Links[1].Href = href
-	}
-	starts, err := planParts(stem, &plan, b.cfg.Limits, n, fill)
+// chronological order; time(e) is the time a part that starts with e
+// starts at (see listwriter.Options.Time).
+func (b *build) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
+	wl, err := b.writeList(b.changeListOptions(stem, from, until, index, time), n, fill)
 	if err != nil {
 		return nil, err
 	}
-	if len(starts) == 0 {
-		starts = []int{0} // no change: one empty list
-	}
-	if len(starts) > b.cfg.Limits.MaxEntries {
-		return nil, fmt.Errorf("%s needs %d parts, more than one index may list (%d); raise --max-entries or --max-bytes", stem, len(starts), b.cfg.Limits.MaxEntries)
-	}
-	split := len(starts) > 1
-	links := []rsxml.Link{up}
-	if href := index(split); href != "" {
-		links = append(links, rsxml.Link{Rel: "index", Href: href})
-	}
-	entries := make([]rsxml.Entry, len(starts))
-	for p, first := range starts {
-		last := n
-		if p+1 < len(starts) {
-			last = starts[p+1]
-		}
-		md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
-		if p > 0 {
-			md.From = rsxml.FormatTime(datetime(first).Truncate(time.Second))
-		}
-		switch {
-		case last < n:
-			md.Until = rsxml.FormatTime(datetime(last).Truncate(time.Second))
-		case !until.IsZero():
-			md.Until = rsxml.FormatTime(until)
-		}
-		name := stem + ".xml"
-		if split {
-			name = partName(stem, p+1)
-		}
-		if err := b.writeDoc(name, rsxml.Doc{MD: md, Links: links}, first, last, fill); err != nil {
-			return nil, err
-		}
-		entries[p] = rsxml.Entry{Loc: b.docURL(name), MD: rsxml.MD{From: md.From, Until: md.Until}}
+	entries := make([]rsxml.Entry, len(wl.Parts))
+	for i, p := range wl.Parts {
+		entries[i] = rsxml.Entry{Loc: b.docURL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
 	}
 	return entries, nil
 }

@@ -347,3 +347,32 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 		t.Errorf("notices %q", notices)
 	}
 }
+
+// TestChangeListIndexOverTheLimits: the Change List Index is never split.
+// When the lists of this build alone (the parts of the changes the open
+// list held, and of this build's) are more than it may list, the build
+// fails and says which limit to raise; nothing is published.
+func TestChangeListIndexOverTheLimits(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	// Updates only: the Resource List of four files fits two parts of two.
+	for i, name := range []string{"a.txt", "b.txt", "dir/c.txt"} {
+		tr.write(name, "one", acDay(1).Add(time.Duration(i+1)*time.Hour))
+	}
+	cfg := acConfig(tr.dir, out, acDay(2))
+	cfg.Changes.Previous = out
+	acBuild(t, cfg) // an open list of three changes
+	before := acSnapshot(t, out)
+	for i, name := range []string{"a.txt", "b.txt", "dir/c.txt"} {
+		tr.write(name, "two", acDay(2).Add(time.Duration(i+1)*time.Hour))
+	}
+	cfg = acConfig(tr.dir, out, acDay(3))
+	cfg.Changes.Previous = out
+	cfg.Limits.MaxEntries = 2 // two parts of the open list's changes, two of this build's
+	_, err := Build(t.Context(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "--max-entries") || strings.Contains(err.Error(), "validation") {
+		t.Fatalf("error %v, want one that names --max-entries", err)
+	}
+	acSameFiles(t, "after a failed build", acSnapshot(t, out), before)
+}

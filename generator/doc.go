@@ -10,7 +10,8 @@
 //     the Resource List, so that a file that changed since it was hashed is
 //     left out of both;
 //   - the Resource List, split under an index past the limits of section 7
-//     (listwriter.go plans the parts before writing any of them);
+//     (by package internal/listwriter, the one splitter of every list:
+//     listwriter.go creates its documents in the stage);
 //   - changelist.xml, the changes kept from the previous builds and this
 //     one's: one open Change List, or past the limits an index over closed
 //     lists (across.go, detect.go, changelists.go, changedump.go),

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -229,16 +230,14 @@ func (b *build) writeResourceDump(dump *resourceDump) error {
 	}
 	pkgs := dump.packages
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(dump.completed)}
-	spec := listSpec{
-		name:   dumpStem,
-		md:     md,
-		links:  []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}},
-		limits: b.cfg.Limits,
-		partMD: func(first, last int) rsxml.MD {
-			return rsxml.MD{At: rsxml.FormatTime(pkgs[first].At), Completed: rsxml.FormatTime(pkgs[last].Completed)}
+	opt := listwriter.Options{
+		Name: dumpStem,
+		Doc:  rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		PartMD: func(first, last *rsxml.MD) rsxml.MD {
+			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
 	}
-	wl, err := b.writeList(spec, len(pkgs), func(i int, e *rsxml.Entry) {
+	wl, err := b.writeList(opt, len(pkgs), func(i int, e *rsxml.Entry) {
 		p := &pkgs[i]
 		*e = rsxml.Entry{
 			Loc: b.docURL(p.Name),

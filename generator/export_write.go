@@ -130,9 +130,8 @@ func (b *build) writeExportChangeList(x *exportState) error {
 			countNoun(x.noTime.n, "record")+pick(x.noTime.n, " has", " have"), pick(x.noTime.n, "it", "them"), x.noTime.first))
 		return nil
 	}
-	// Count the events and note their times, which the index needs; a
-	// tombstone exported twice gives one event.
-	var times []int64
+	// Count the events: a tombstone exported twice gives one event.
+	events := 0
 	var prev []byte
 	it, err := x.ch.Iter()
 	if err != nil {
@@ -147,13 +146,13 @@ func (b *build) writeExportChangeList(x *exportState) error {
 			continue
 		}
 		prev = append(prev[:0], eventID(it.Key(), it.Value())...)
-		times = append(times, int64(bigEndian(it.Key())^(1<<63)))
+		events++
 	}
 	it.Close()
 	if err := it.Err(); err != nil {
 		return err
 	}
-	if len(times) == 0 {
+	if events == 0 {
 		// Nothing happened in the window: no list, as a build from a tree
 		// that found nothing changed publishes none (an empty <urlset> is
 		// invalid against the Sitemap schema).
@@ -183,11 +182,11 @@ func (b *build) writeExportChangeList(x *exportState) error {
 		return false
 	}
 	cur.restart = func() { prev = nil }
-	wl, err := b.writeChanges("changelist", len(times), func(i int) time.Time { return time.Unix(times[i], 0).UTC() }, cur.entry, x.from, time.Time{})
+	wl, err := b.writeChanges("changelist", events, cur.entry, x.from, time.Time{})
 	if err = errors.Join(err, cur.close()); err != nil {
 		return err
 	}
-	rep.ChangeList, rep.Changes = true, len(times)
+	rep.ChangeList, rep.Changes = true, events
 	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(wl.Name), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
 	return nil
 }
@@ -200,11 +199,6 @@ func eventID(key, val []byte) []byte {
 		return append(id[:len(id):len(id)], val[1])
 	}
 	return id
-}
-
-func bigEndian(b []byte) uint64 {
-	return uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
-		uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
 }
 
 // warnHosts warns when the locs are not all on the host of the documents:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -83,8 +84,21 @@ func TestSplit(t *testing.T) {
 				}
 			}
 			checkPartsFull(t, cfg, pub)
+			checkNoBodyFiles(t, cfg.Out)
 		})
 	}
+}
+
+// checkNoBodyFiles checks that the listwriter's body files did not reach
+// the output.
+func checkNoBodyFiles(t *testing.T, out string) {
+	t.Helper()
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".list-body") {
+			t.Errorf("a body file was published: %s", p)
+		}
+		return nil
+	})
 }
 
 // checkPartsFull checks that each part but the last is full: the first

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -35,12 +36,12 @@ type packer struct {
 // pkg is a package being written.
 type pkg struct {
 	Package
-	f            File
-	zw           *zipWriter
-	manifest     File          // the copy of the manifest, while it is written
-	entries      []rsxml.Entry // its manifest's entries
-	manifestLen  int64         // bytes of its manifest so far, root and end included
-	centralBound int64         // bytes its central directory headers take at most
+	f               File
+	zw              *zipWriter
+	manifest        File                // the copy of the manifest, while it is written
+	entries         []rsxml.Entry       // its manifest's entries
+	manifestMeasure *listwriter.Measure // its manifest so far, root and end included
+	centralBound    int64               // bytes its central directory headers take at most
 }
 
 func (p *packer) now() time.Time {
@@ -127,7 +128,7 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 			return err
 		}
 		p.cur.entries = append(p.cur.entries, e)
-		p.cur.manifestLen += line
+		p.cur.manifestMeasure.AddSize(line, 1)
 		return nil
 	}
 	path := "/" + name
@@ -181,7 +182,7 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	}
 	c := p.cur
 	c.entries = append(c.entries, entries...)
-	c.manifestLen += line
+	c.manifestMeasure.AddSize(line, len(entries))
 	c.centralBound += boundCentral + int64(len(name))
 	c.Bitstreams++
 	return nil
@@ -227,11 +228,10 @@ func writing(name string, err error) error {
 // takes its first bitstream whatever its size.
 func (p *packer) room(name string, bound, line int64, n int) error {
 	if c := p.cur; c != nil && len(c.entries) > 0 {
-		manifest := c.manifestLen + line
 		size := c.zw.Offset() + localSize(name, true) + bound + // the entry
-			localSize(ManifestName, true) + deflateBound(manifest) + // the manifest
+			localSize(ManifestName, true) + deflateBound(c.manifestMeasure.Size()+line) + // the manifest
 			c.centralBound + 2*boundCentral + int64(len(name)+len(ManifestName)) + boundEnd
-		if len(c.entries)+n > p.opt.MaxEntries || manifest > p.opt.MaxManifestLen || size > p.opt.MaxBytes {
+		if !c.manifestMeasure.Room(line, n) || size > p.opt.MaxBytes {
 			if err := p.finishPackage(); err != nil {
 				return err
 			}
@@ -242,7 +242,7 @@ func (p *packer) room(name string, bound, line int64, n int) error {
 			return err
 		}
 	}
-	if p.cur.manifestLen+line > p.opt.MaxManifestLen {
+	if !p.cur.manifestMeasure.Room(line, n) {
 		return fmt.Errorf("its manifest entries are %d bytes, %w (%d bytes with its root)", line, errTooLong, p.opt.MaxManifestLen)
 	}
 	return nil
@@ -264,7 +264,7 @@ func (p *packer) startPackage() error {
 	c.f = f
 	c.zw = newZipWriter(f, p.opt.At, p.opt.Hashes)
 	doc := p.manifestDoc(c) // completed has the length of at: both are whole seconds
-	c.manifestLen = int64(len(rsxml.AppendHeader(nil, &doc)) + len(rsxml.AppendFooter(nil, &doc)))
+	c.manifestMeasure = listwriter.NewMeasure(&doc, listwriter.Limits{MaxEntries: p.opt.MaxEntries, MaxBytes: p.opt.MaxManifestLen})
 	p.cur = c
 	return nil
 }

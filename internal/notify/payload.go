@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -26,23 +27,25 @@ func Payloads(capability, capList string, entries []rsxml.Entry) [][]byte {
 
 func payloads(capability, capList string, entries []rsxml.Entry, maxEntries, maxBytes int) [][]byte {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: capList}}}
+	limits := listwriter.Limits{MaxEntries: maxEntries, MaxBytes: int64(maxBytes)}
 	head := rsxml.AppendHeader(nil, &doc)
 	foot := rsxml.AppendFooter(nil, &doc)
 	var out [][]byte
 	var cur []byte
-	n := 0
+	var m *listwriter.Measure
 	var entry []byte
 	for i := range entries {
 		entry = rsxml.AppendEntry(entry[:0], false, &entries[i])
-		if cur != nil && (n == maxEntries || len(cur)+len(entry)+len(foot) > maxBytes) {
+		if cur != nil && !m.Room(int64(len(entry)), 1) {
 			out = append(out, append(cur, foot...))
-			cur, n = nil, 0
+			cur = nil
 		}
 		if cur == nil {
 			cur = append([]byte(nil), head...)
+			m = listwriter.NewMeasure(&doc, limits)
 		}
 		cur = append(cur, entry...)
-		n++
+		m.AddSize(int64(len(entry)), 1)
 	}
 	if cur != nil {
 		out = append(out, append(cur, foot...))
