@@ -262,7 +262,8 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		g.Go(func() error {
 			for i := range next {
 				f := zr.File[i]
-				r, err := b.readMember(h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
+				// ctx, not gctx: an interrupt stops the member under way.
+				r, err := b.readMember(ctx, h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
 				if errors.Is(err, zip.ErrAlgorithm) {
 					b.problems.add(Problem{Path: names[i], Err: err})
 					continue
@@ -288,13 +289,16 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 	return b.dropDuplicates(out, seen), nil
 }
 
-// readMember reads and hashes one member.
-func (b *build) readMember(h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (Resource, error) {
+// readMember reads and hashes one member, until ctx is done: a member may
+// expand to far more than the archive holds (a sparse tar member of a
+// petabyte takes a few hundred bytes), so an interrupt must not wait for
+// its end.
+func (b *build) readMember(ctx context.Context, h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (Resource, error) {
 	rc, err := open()
 	if err != nil {
 		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
 	}
-	n, sum, err := h.Sum(make([]byte, 0, b.cfg.Hashes.SumSize()), rc)
+	n, sum, err := h.Sum(make([]byte, 0, b.cfg.Hashes.SumSize()), ctxReader{ctx, rc})
 	if cerr := rc.Close(); err == nil {
 		err = cerr
 	}
@@ -344,7 +348,7 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 		if a.members != nil {
 			a.members[name] = i
 		}
-		r, err := b.readMember(h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
+		r, err := b.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if err != nil {
 			// The stream is broken: nothing after this member can be read.
 			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))
@@ -357,6 +361,19 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 	b.stats.WalkDone.Store(true)
 	sortMembers(out)
 	return b.dropDuplicates(out, nil), nil
+}
+
+// ctxReader reads r until ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // tarMode is the type of a tar member, by its type flag alone: the type

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 )
@@ -203,5 +204,71 @@ func TestArchiveEmptyMembersShareHash(t *testing.T) {
 	}
 	if len(b.problems.sorted()) != 1 {
 		t.Errorf("problems %v, want the duplicate c", b.problems.sorted())
+	}
+}
+
+// cancelAfter is a context cancelled once its Err has been asked for
+// calls times: a cancellation that comes while a member is being read.
+type cancelAfter struct {
+	context.Context
+	mu    sync.Mutex
+	calls int
+	done  chan struct{}
+}
+
+func newCancelAfter(calls int) *cancelAfter {
+	return &cancelAfter{Context: context.Background(), calls: calls, done: make(chan struct{})}
+}
+
+func (c *cancelAfter) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.calls > 0 {
+		if c.calls--; c.calls == 0 {
+			close(c.done)
+		}
+		return nil
+	}
+	return context.Canceled
+}
+
+func (c *cancelAfter) Done() <-chan struct{} { return c.done }
+
+// An interrupt stops the scan inside a member too: a member of a .tar.gz
+// or a zip may expand to far more than the archive holds (a sparse tar
+// member of a petabyte takes a few hundred bytes), and an interrupted
+// build that reads it to its end never stops.
+func TestArchiveScanInterruptedInsideMember(t *testing.T) {
+	zeros := strings.Repeat("\x00", 8<<20)
+	for _, kind := range []string{"tar.gz", "zip"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "big."+kind)
+			a := &archive{path: src, kind: archiveTarGz}
+			if kind == "zip" {
+				a.kind = archiveZip
+				var buf bytes.Buffer
+				zw := zip.NewWriter(&buf)
+				w, err := zw.CreateHeader(&zip.FileHeader{Name: "zeros.bin", Method: zip.Deflate, Modified: archiveMtime})
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.Write([]byte(zeros))
+				if err := zw.Close(); err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(src, buf.Bytes(), 0o644)
+			} else {
+				os.WriteFile(src, gzipBytes(t, tarBytes(t, []archiveMember{{name: "zeros.bin", body: zeros}}, 0), gzip.BestCompression), 0o644)
+			}
+			cfg := testConfig(t, src, filepath.Join(dir, "out"))
+			cfg.Jobs = 1
+			b := &build{cfg: &cfg, archive: a, stats: new(Stats), notice: func(string) {}}
+			ctx := newCancelAfter(3)
+			out, err := b.scanArchive(ctx)
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("scanArchive = %d resources, %v; want context.Canceled from inside the member", len(out), err)
+			}
+		})
 	}
 }
