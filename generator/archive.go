@@ -237,6 +237,9 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 			b.stats.Found.Add(1)
 		}
 	}
+	if err := checkOverlap(zr.File, pending); err != nil {
+		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
+	}
 	b.stats.WalkDone.Store(true)
 
 	workers := b.cfg.Jobs

@@ -272,3 +272,50 @@ func TestArchiveScanInterruptedInsideMember(t *testing.T) {
 		})
 	}
 }
+
+// A zip whose central directory lists one member's bytes under several
+// names (the "overlapping" zip bomb: 46 MB that expand to petabytes) is
+// damaged: no zip writer shares a member's data between entries.
+func TestArchiveZipOverlappingMembers(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "a.txt", Method: zip.Deflate, Modified: archiveMtime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(strings.Repeat("kernel ", 100)))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Copy the central directory record of a.txt as b.txt, c.txt.
+	data := buf.Bytes()
+	eocd := bytes.LastIndex(data, []byte("PK\x05\x06"))
+	cdSize := binary.LittleEndian.Uint32(data[eocd+12:])
+	cdOff := binary.LittleEndian.Uint32(data[eocd+16:])
+	rec := data[cdOff : cdOff+cdSize]
+	var out []byte
+	out = append(out, data[:cdOff]...)
+	out = append(out, rec...)
+	for _, name := range []string{"b.txt", "c.txt"} {
+		r := bytes.Clone(rec)
+		copy(r[46:], name)
+		out = append(out, r...)
+	}
+	end := bytes.Clone(data[eocd : eocd+22])
+	binary.LittleEndian.PutUint16(end[8:], 3)
+	binary.LittleEndian.PutUint16(end[10:], 3)
+	binary.LittleEndian.PutUint32(end[12:], 3*cdSize)
+	out = append(out, end...)
+
+	dir := t.TempDir()
+	src := filepath.Join(dir, "overlap.zip")
+	if err := os.WriteFile(src, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t, src, filepath.Join(dir, "out"))
+	b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveZip}, stats: new(Stats), notice: func(string) {}}
+	res, err := b.scanArchive(context.Background())
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), src) {
+		t.Errorf("scanArchive = %d resources, %v; want ErrDamaged naming the archive", len(res), err)
+	}
+}
