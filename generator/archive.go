@@ -129,10 +129,27 @@ func (b *build) scanArchive(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	a.emptyHash = b.cfg.Hashes.Format(empty)
+	var out []Resource
 	if a.kind == archiveZip {
-		return b.scanZip(ctx, a)
+		out, err = b.scanZip(ctx, a)
+	} else {
+		out, err = b.scanTar(ctx, a)
 	}
-	return b.scanTar(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	// A member reported as a problem (a name two members hold, a method
+	// of compression not supported, a hard link) was not published: it
+	// keeps its previous entry rather than being announced as deleted.
+	var unread []string
+	for _, p := range b.problems.sorted() {
+		unread = append(unread, p.Path)
+	}
+	if out, err = b.keepUnread(out, nil, unread); err != nil {
+		return nil, err
+	}
+	sortMembers(out)
+	return out, nil
 }
 
 // sortMembers sorts the resources of an archive by path.
