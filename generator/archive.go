@@ -284,7 +284,7 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 				f := zr.File[i]
 				// ctx, not gctx: an interrupt stops the member under way.
 				r, err := b.readMember(ctx, h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
-				if errors.Is(err, zip.ErrAlgorithm) {
+				if errors.Is(err, zip.ErrAlgorithm) || errors.Is(err, ErrLocTooLong) {
 					b.problems.add(Problem{Path: names[i], Err: err})
 					continue
 				}
@@ -369,6 +369,10 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 			a.members[name] = i
 		}
 		r, err := b.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
+		if errors.Is(err, ErrLocTooLong) { // read to its end: the stream goes on
+			b.problems.add(Problem{Path: name, Err: err})
+			continue
+		}
 		if err != nil {
 			// The stream is broken: nothing after this member can be read.
 			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))

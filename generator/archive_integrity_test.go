@@ -319,3 +319,30 @@ func TestArchiveZipOverlappingMembers(t *testing.T) {
 		t.Errorf("scanArchive = %d resources, %v; want ErrDamaged naming the archive", len(res), err)
 	}
 }
+
+// A member whose URL would be too long for a <loc> is skipped and
+// reported, as a file of a tree is; the rest of the archive is published
+// (it is not damaged).
+func TestArchiveMemberURLTooLong(t *testing.T) {
+	long := "d/" + strings.Repeat("x", MaxLocLength)
+	for _, ext := range []string{"tar", "tar.gz", "zip"} {
+		t.Run(ext, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "site."+ext)
+			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: long, body: "l"}, {name: "b.txt", body: "b"}})
+			cfg := testConfig(t, src, filepath.Join(dir, "out"))
+			kind := map[string]archiveKind{"tar": archiveTar, "tar.gz": archiveTarGz, "zip": archiveZip}[ext]
+			b := &build{cfg: &cfg, archive: &archive{path: src, kind: kind}, stats: new(Stats), notice: func(string) {}}
+			out, err := b.scanArchive(context.Background())
+			if err != nil {
+				t.Fatalf("scanArchive: %v; want the long name skipped", err)
+			}
+			if len(out) != 2 || out[0].Path != "a.txt" || out[1].Path != "b.txt" {
+				t.Errorf("resources %v, want a.txt and b.txt", out)
+			}
+			if p := b.problems.sorted(); len(p) != 1 || p[0].Path != long || !errors.Is(p[0].Err, ErrLocTooLong) {
+				t.Errorf("problems %v, want the long name", p)
+			}
+		})
+	}
+}
