@@ -76,6 +76,25 @@ func memberName(raw string) (string, error) {
 	return name, nil
 }
 
+// maxProblemName is the longest member name a problem keeps: a name
+// too long for a URL was never published, so none is needed whole, and a
+// tar's names may be a MiB each (PAX), which a .tar.gz compresses to a few
+// KiB: kept whole, a small archive could take all the memory.
+const maxProblemName = 512
+
+// clipName returns name, cut to maxProblemName bytes (at a character) and
+// marked with "…" if it is longer.
+func clipName(name string) string {
+	if len(name) <= maxProblemName {
+		return name
+	}
+	i := maxProblemName
+	for i > 0 && !utf8.RuneStart(name[i]) {
+		i--
+	}
+	return strings.Clone(name[:i]) + "…"
+}
+
 // displayName quotes a member name that cannot be shown as it is.
 func displayName(raw string) string {
 	if utf8.ValidString(raw) && !strings.ContainsAny(raw, "\x00\n\r") {
@@ -171,7 +190,7 @@ type member struct {
 func (b *build) admit(m member, seen map[string]int) string {
 	name, err := memberName(m.raw)
 	if err != nil {
-		b.problems.add(Problem{Path: displayName(m.raw), Err: err})
+		b.problems.add(Problem{Path: clipName(displayName(m.raw)), Err: err})
 		return ""
 	}
 	if name == "" || m.mode.IsDir() || !b.publishes(name) {
@@ -285,7 +304,7 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 				// ctx, not gctx: an interrupt stops the member under way.
 				r, err := b.readMember(ctx, h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
 				if errors.Is(err, zip.ErrAlgorithm) || errors.Is(err, ErrLocTooLong) {
-					b.problems.add(Problem{Path: names[i], Err: err})
+					b.problems.add(Problem{Path: clipName(names[i]), Err: err})
 					continue
 				}
 				if err != nil {
@@ -370,7 +389,7 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 		}
 		r, err := b.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if errors.Is(err, ErrLocTooLong) { // read to its end: the stream goes on
-			b.problems.add(Problem{Path: name, Err: err})
+			b.problems.add(Problem{Path: clipName(name), Err: err})
 			continue
 		}
 		if err != nil {

@@ -324,7 +324,7 @@ func TestArchiveZipOverlappingMembers(t *testing.T) {
 // reported, as a file of a tree is; the rest of the archive is published
 // (it is not damaged).
 func TestArchiveMemberURLTooLong(t *testing.T) {
-	long := "d/" + strings.Repeat("x", MaxLocLength)
+	long := "d/" + strings.Repeat("x", 60<<10) // a zip name has at most 64 KiB
 	for _, ext := range []string{"tar", "tar.gz", "zip"} {
 		t.Run(ext, func(t *testing.T) {
 			dir := t.TempDir()
@@ -340,8 +340,10 @@ func TestArchiveMemberURLTooLong(t *testing.T) {
 			if len(out) != 2 || out[0].Path != "a.txt" || out[1].Path != "b.txt" {
 				t.Errorf("resources %v, want a.txt and b.txt", out)
 			}
-			if p := b.problems.sorted(); len(p) != 1 || p[0].Path != long || !errors.Is(p[0].Err, ErrLocTooLong) {
-				t.Errorf("problems %v, want the long name", p)
+			// The name a problem keeps is clipped: a tar's names may be a
+			// MiB each (PAX), which a few KiB of .tar.gz compress.
+			if p := b.problems.sorted(); len(p) != 1 || !strings.HasPrefix(p[0].Path, "d/xxx") || len(p[0].Path) > maxProblemName+10 || !errors.Is(p[0].Err, ErrLocTooLong) {
+				t.Errorf("problems %v, want the long name, clipped", p)
 			}
 		})
 	}
