@@ -303,8 +303,12 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 				f := zr.File[i]
 				// ctx, not gctx: an interrupt stops the member under way.
 				r, err := b.readMember(ctx, h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
-				if errors.Is(err, zip.ErrAlgorithm) || errors.Is(err, ErrLocTooLong) {
+				if errors.Is(err, ErrLocTooLong) { // never published: its name is not needed whole
 					b.problems.add(Problem{Path: clipName(names[i]), Err: err})
+					continue
+				}
+				if errors.Is(err, zip.ErrAlgorithm) { // its previous entry is kept by its name
+					b.problems.add(Problem{Path: names[i], Err: err})
 					continue
 				}
 				if err != nil {
