@@ -76,6 +76,25 @@ func memberName(raw string) (string, error) {
 	return name, nil
 }
 
+// maxProblemName is the longest member name a problem keeps: a name
+// too long for a URL was never published, so none is needed whole, and a
+// tar's names may be a MiB each (PAX), which a .tar.gz compresses to a few
+// KiB: kept whole, a small archive could take all the memory.
+const maxProblemName = 512
+
+// clipName returns name, cut to maxProblemName bytes (at a character) and
+// marked with "…" if it is longer.
+func clipName(name string) string {
+	if len(name) <= maxProblemName {
+		return name
+	}
+	i := maxProblemName
+	for i > 0 && !utf8.RuneStart(name[i]) {
+		i--
+	}
+	return strings.Clone(name[:i]) + "…"
+}
+
 // displayName quotes a member name that cannot be shown as it is.
 func displayName(raw string) string {
 	if utf8.ValidString(raw) && !strings.ContainsAny(raw, "\x00\n\r") {
@@ -129,10 +148,27 @@ func (b *build) scanArchive(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	a.emptyHash = b.cfg.Hashes.Format(empty)
+	var out []Resource
 	if a.kind == archiveZip {
-		return b.scanZip(ctx, a)
+		out, err = b.scanZip(ctx, a)
+	} else {
+		out, err = b.scanTar(ctx, a)
 	}
-	return b.scanTar(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	// A member reported as a problem (a name two members hold, a method
+	// of compression not supported, a hard link) was not published: it
+	// keeps its previous entry rather than being announced as deleted.
+	var unread []string
+	for _, p := range b.problems.sorted() {
+		unread = append(unread, p.Path)
+	}
+	if out, err = b.keepUnread(out, nil, unread); err != nil {
+		return nil, err
+	}
+	sortMembers(out)
+	return out, nil
 }
 
 // sortMembers sorts the resources of an archive by path.
@@ -154,7 +190,7 @@ type member struct {
 func (b *build) admit(m member, seen map[string]int) string {
 	name, err := memberName(m.raw)
 	if err != nil {
-		b.problems.add(Problem{Path: displayName(m.raw), Err: err})
+		b.problems.add(Problem{Path: clipName(displayName(m.raw)), Err: err})
 		return ""
 	}
 	if name == "" || m.mode.IsDir() || !b.publishes(name) {
@@ -237,6 +273,9 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 			b.stats.Found.Add(1)
 		}
 	}
+	if err := checkOverlap(zr.File, pending); err != nil {
+		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
+	}
 	b.stats.WalkDone.Store(true)
 
 	workers := b.cfg.Jobs
@@ -262,8 +301,13 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		g.Go(func() error {
 			for i := range next {
 				f := zr.File[i]
-				r, err := b.readMember(h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
-				if errors.Is(err, zip.ErrAlgorithm) {
+				// ctx, not gctx: an interrupt stops the member under way.
+				r, err := b.readMember(ctx, h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
+				if errors.Is(err, ErrLocTooLong) { // never published: its name is not needed whole
+					b.problems.add(Problem{Path: clipName(names[i]), Err: err})
+					continue
+				}
+				if errors.Is(err, zip.ErrAlgorithm) { // its previous entry is kept by its name
 					b.problems.add(Problem{Path: names[i], Err: err})
 					continue
 				}
@@ -288,13 +332,16 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 	return b.dropDuplicates(out, seen), nil
 }
 
-// readMember reads and hashes one member.
-func (b *build) readMember(h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (Resource, error) {
+// readMember reads and hashes one member, until ctx is done: a member may
+// expand to far more than the archive holds (a sparse tar member of a
+// petabyte takes a few hundred bytes), so an interrupt must not wait for
+// its end.
+func (b *build) readMember(ctx context.Context, h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (Resource, error) {
 	rc, err := open()
 	if err != nil {
 		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
 	}
-	n, sum, err := h.Sum(make([]byte, 0, b.cfg.Hashes.SumSize()), rc)
+	n, sum, err := h.Sum(make([]byte, 0, b.cfg.Hashes.SumSize()), ctxReader{ctx, rc})
 	if cerr := rc.Close(); err == nil {
 		err = cerr
 	}
@@ -344,7 +391,11 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 		if a.members != nil {
 			a.members[name] = i
 		}
-		r, err := b.readMember(h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
+		r, err := b.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
+		if errors.Is(err, ErrLocTooLong) { // read to its end: the stream goes on
+			b.problems.add(Problem{Path: clipName(name), Err: err})
+			continue
+		}
 		if err != nil {
 			// The stream is broken: nothing after this member can be read.
 			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))
@@ -357,6 +408,19 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 	b.stats.WalkDone.Store(true)
 	sortMembers(out)
 	return b.dropDuplicates(out, nil), nil
+}
+
+// ctxReader reads r until ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // tarMode is the type of a tar member, by its type flag alone: the type

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 )
@@ -203,5 +204,147 @@ func TestArchiveEmptyMembersShareHash(t *testing.T) {
 	}
 	if len(b.problems.sorted()) != 1 {
 		t.Errorf("problems %v, want the duplicate c", b.problems.sorted())
+	}
+}
+
+// cancelAfter is a context cancelled once its Err has been asked for
+// calls times: a cancellation that comes while a member is being read.
+type cancelAfter struct {
+	context.Context
+	mu    sync.Mutex
+	calls int
+	done  chan struct{}
+}
+
+func newCancelAfter(calls int) *cancelAfter {
+	return &cancelAfter{Context: context.Background(), calls: calls, done: make(chan struct{})}
+}
+
+func (c *cancelAfter) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.calls > 0 {
+		if c.calls--; c.calls == 0 {
+			close(c.done)
+		}
+		return nil
+	}
+	return context.Canceled
+}
+
+func (c *cancelAfter) Done() <-chan struct{} { return c.done }
+
+// An interrupt stops the scan inside a member too: a member of a .tar.gz
+// or a zip may expand to far more than the archive holds (a sparse tar
+// member of a petabyte takes a few hundred bytes), and an interrupted
+// build that reads it to its end never stops.
+func TestArchiveScanInterruptedInsideMember(t *testing.T) {
+	zeros := strings.Repeat("\x00", 8<<20)
+	for _, kind := range []string{"tar.gz", "zip"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "big."+kind)
+			a := &archive{path: src, kind: archiveTarGz}
+			if kind == "zip" {
+				a.kind = archiveZip
+				var buf bytes.Buffer
+				zw := zip.NewWriter(&buf)
+				w, err := zw.CreateHeader(&zip.FileHeader{Name: "zeros.bin", Method: zip.Deflate, Modified: archiveMtime})
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.Write([]byte(zeros))
+				if err := zw.Close(); err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(src, buf.Bytes(), 0o644)
+			} else {
+				os.WriteFile(src, gzipBytes(t, tarBytes(t, []archiveMember{{name: "zeros.bin", body: zeros}}, 0), gzip.BestCompression), 0o644)
+			}
+			cfg := testConfig(t, src, filepath.Join(dir, "out"))
+			cfg.Jobs = 1
+			b := &build{cfg: &cfg, archive: a, stats: new(Stats), notice: func(string) {}}
+			ctx := newCancelAfter(3)
+			out, err := b.scanArchive(ctx)
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("scanArchive = %d resources, %v; want context.Canceled from inside the member", len(out), err)
+			}
+		})
+	}
+}
+
+// A zip whose central directory lists one member's bytes under several
+// names (the "overlapping" zip bomb: 46 MB that expand to petabytes) is
+// damaged: no zip writer shares a member's data between entries.
+func TestArchiveZipOverlappingMembers(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "a.txt", Method: zip.Deflate, Modified: archiveMtime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(strings.Repeat("kernel ", 100)))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Copy the central directory record of a.txt as b.txt, c.txt.
+	data := buf.Bytes()
+	eocd := bytes.LastIndex(data, []byte("PK\x05\x06"))
+	cdSize := binary.LittleEndian.Uint32(data[eocd+12:])
+	cdOff := binary.LittleEndian.Uint32(data[eocd+16:])
+	rec := data[cdOff : cdOff+cdSize]
+	var out []byte
+	out = append(out, data[:cdOff]...)
+	out = append(out, rec...)
+	for _, name := range []string{"b.txt", "c.txt"} {
+		r := bytes.Clone(rec)
+		copy(r[46:], name)
+		out = append(out, r...)
+	}
+	end := bytes.Clone(data[eocd : eocd+22])
+	binary.LittleEndian.PutUint16(end[8:], 3)
+	binary.LittleEndian.PutUint16(end[10:], 3)
+	binary.LittleEndian.PutUint32(end[12:], 3*cdSize)
+	out = append(out, end...)
+
+	dir := t.TempDir()
+	src := filepath.Join(dir, "overlap.zip")
+	if err := os.WriteFile(src, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t, src, filepath.Join(dir, "out"))
+	b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveZip}, stats: new(Stats), notice: func(string) {}}
+	res, err := b.scanArchive(context.Background())
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), src) {
+		t.Errorf("scanArchive = %d resources, %v; want ErrDamaged naming the archive", len(res), err)
+	}
+}
+
+// A member whose URL would be too long for a <loc> is skipped and
+// reported, as a file of a tree is; the rest of the archive is published
+// (it is not damaged).
+func TestArchiveMemberURLTooLong(t *testing.T) {
+	long := "d/" + strings.Repeat("x", 60<<10) // a zip name has at most 64 KiB
+	for _, ext := range []string{"tar", "tar.gz", "zip"} {
+		t.Run(ext, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "site."+ext)
+			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: long, body: "l"}, {name: "b.txt", body: "b"}})
+			cfg := testConfig(t, src, filepath.Join(dir, "out"))
+			kind := map[string]archiveKind{"tar": archiveTar, "tar.gz": archiveTarGz, "zip": archiveZip}[ext]
+			b := &build{cfg: &cfg, archive: &archive{path: src, kind: kind}, stats: new(Stats), notice: func(string) {}}
+			out, err := b.scanArchive(context.Background())
+			if err != nil {
+				t.Fatalf("scanArchive: %v; want the long name skipped", err)
+			}
+			if len(out) != 2 || out[0].Path != "a.txt" || out[1].Path != "b.txt" {
+				t.Errorf("resources %v, want a.txt and b.txt", out)
+			}
+			// The name a problem keeps is clipped: a tar's names may be a
+			// MiB each (PAX), which a few KiB of .tar.gz compress.
+			if p := b.problems.sorted(); len(p) != 1 || !strings.HasPrefix(p[0].Path, "d/xxx") || len(p[0].Path) > maxProblemName+10 || !errors.Is(p[0].Err, ErrLocTooLong) {
+				t.Errorf("problems %v, want the long name, clipped", p)
+			}
+		})
 	}
 }

@@ -140,3 +140,40 @@ func TestUnreadWithResourceDump(t *testing.T) {
 	}
 	sameSnapshot(t, "after the failed build", snapshot(t, out), snap)
 }
+
+// TestArchiveUnpublishedIsNotDeleted: a member of an archive that cannot
+// be published this time (its name is now held by two members, it is
+// now a hard link) keeps its entry of the previous build, as a file of a
+// tree that cannot be read does; it is not announced as deleted.
+func TestArchiveUnpublishedIsNotDeleted(t *testing.T) {
+	for _, kind := range []string{"tar", "zip"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "site."+kind)
+			out := filepath.Join(dir, "out")
+			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "b.txt", body: "b"}})
+			acBuild(t, acConfig(src, out, acDay(1)))
+			_, before := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+
+			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "a.txt", body: "A"}, {name: "b.txt", body: "b"}, {name: "new.txt", body: "n"}})
+			cfg := acConfig(src, out, acDay(2))
+			cfg.Changes.Previous = out
+			rep := acBuild(t, cfg)
+			if len(rep.Problems) != 1 || rep.Changes.Deleted != 0 {
+				t.Errorf("problems %v, changes %+v; want the duplicate reported, nothing deleted", rep.Problems, rep.Changes)
+			}
+			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+			for _, line := range acChangeLines(entries) {
+				if strings.HasPrefix(line, rsxml.ChangeDeleted) {
+					t.Errorf("the Change List announces %s", line)
+				}
+			}
+			_, after := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			i := slices.IndexFunc(before, func(e *rsxml.Entry) bool { return e.Loc == acBase+"a.txt" })
+			j := slices.IndexFunc(after, func(e *rsxml.Entry) bool { return e.Loc == acBase+"a.txt" })
+			if i < 0 || j < 0 || !reflect.DeepEqual(before[i], after[j]) {
+				t.Errorf("a.txt not kept as it was: before %v, after %v", i >= 0, j >= 0)
+			}
+		})
+	}
+}

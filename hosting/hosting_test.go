@@ -54,6 +54,32 @@ func TestOurs(t *testing.T) {
 	}
 }
 
+// A user's file merged once keeps rsgen's marker near its top. If its
+// block is later broken (a second BEGIN, an END deleted), it must still
+// count as the user's: overwriting it would lose their own rules.
+func TestOursBrokenBlock(t *testing.T) {
+	merged, ok := Merge([]byte("# BEGIN rsgen\n# END rsgen\n/custom\n  X-Mine: keep\n"), []byte("# Written by rsgen (--host netlify)\n/x\n"))
+	if !ok {
+		t.Fatal("Merge refused an empty block")
+	}
+	for name, data := range map[string]string{
+		"second begin":  string(merged) + "# BEGIN rsgen\n",
+		"end deleted":   strings.Replace(string(merged), "# END rsgen\n", "", 1),
+		"begin deleted": strings.Replace(string(merged), "# BEGIN rsgen\n", "", 1),
+	} {
+		if Ours([]byte(data)) {
+			t.Errorf("%s: Ours = true for a user's file with a broken block: the next build would overwrite it", name)
+		}
+		out := t.TempDir()
+		if err := os.WriteFile(filepath.Join(out, Headers), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckConflicts(out, []string{Netlify}); err == nil {
+			t.Errorf("%s: CheckConflicts = nil, want the broken block named as a conflict", name)
+		}
+	}
+}
+
 func TestCheckConflicts(t *testing.T) {
 	out := t.TempDir()
 	write := func(name, content string) {

@@ -112,9 +112,11 @@ const Marker = "Written by rsgen"
 
 // Ours reports whether data, the content of a file, was written by rsgen.
 // A file with a block for rsgen (see Merge) is the user's, even if the
-// block starts it.
+// block starts it; so is one with a BlockBegin or BlockEnd line that makes
+// no block (a second BEGIN, an END deleted): once merged, it has rsgen's
+// marker near its top, and overwriting it would lose the user's rules.
 func Ours(data []byte) bool {
-	if _, _, ok := block(data); ok {
+	if _, _, _, marked := block(data); marked {
 		return false
 	}
 	head := data
@@ -149,7 +151,7 @@ func Mergeable(name string) bool {
 // its BlockBegin and BlockEnd lines replaced by ours, and true; or false if
 // theirs has no such block, exactly one of each, in that order.
 func Merge(theirs, ours []byte) ([]byte, bool) {
-	start, end, ok := block(theirs)
+	start, end, ok, _ := block(theirs)
 	if !ok {
 		return nil, false
 	}
@@ -160,8 +162,10 @@ func Merge(theirs, ours []byte) ([]byte, bool) {
 }
 
 // block returns the offsets of what lies between the BlockBegin line and
-// the BlockEnd line of data: after the first, at the start of the second.
-func block(data []byte) (start, end int, ok bool) {
+// the BlockEnd line of data: after the first, at the start of the second;
+// ok is false unless there is exactly one of each, in that order. marked
+// reports whether data has any BlockBegin or BlockEnd line.
+func block(data []byte) (start, end int, ok, marked bool) {
 	begins, ends := 0, 0
 	start, end = -1, -1
 	for off := 0; off < len(data); {
@@ -180,7 +184,7 @@ func block(data []byte) (start, end int, ok bool) {
 		}
 		off = next
 	}
-	return start, end, begins == 1 && ends == 1 && start <= end
+	return start, end, begins == 1 && ends == 1 && start <= end, begins+ends > 0
 }
 
 // CheckConflicts returns an error naming the files that hosts need in the
@@ -208,7 +212,7 @@ func CheckConflicts(out string, hosts []string) error {
 		if Ours(data) {
 			continue
 		}
-		if _, _, ok := block(data); !ok || !o.mergeable {
+		if _, _, ok, _ := block(data); !ok || !o.mergeable {
 			theirs = append(theirs, p)
 		}
 	}

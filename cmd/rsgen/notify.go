@@ -172,12 +172,17 @@ func notifyConfig(c *cli.Context, cfg *generator.Config) error {
 	if err := checkHubURL(n.Hub); err != nil {
 		return err
 	}
-	for flag, v := range map[string]string{flagChangeTopic: n.ChangeTopic, flagFrameworkTopic: n.FrameworkTopic} {
-		if v == "" {
+	for _, f := range []struct{ flag, v string }{{flagHub, n.Hub}, {flagChangeTopic, n.ChangeTopic}, {flagFrameworkTopic, n.FrameworkTopic}} {
+		if f.v == "" {
 			continue
 		}
-		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageErr("a topic is an absolute http(s) URL", "--%s %q is not an absolute http(s) URL", flag, v)
+		u, err := url.Parse(f.v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usageErr("a topic is an absolute http(s) URL", "--%s %q is not an absolute http(s) URL", f.flag, f.v)
+		}
+		// The Capability List advertises these URLs to anyone who reads it.
+		if u.User != nil {
+			return usageErr("give a hub that needs credentials to rsgen notify --hub only, which does not publish it", "--%s %q has credentials, which the Capability List would publish", f.flag, u.Redacted())
 		}
 	}
 	if n.ChangeTopic != "" && n.ChangeTopic == n.FrameworkTopic {

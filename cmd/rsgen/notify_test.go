@@ -260,6 +260,9 @@ func TestBuildHubFlags(t *testing.T) {
 		{"topic without hub", []string{"--change-topic", "https://example.org/t"}, "need --hub"},
 		{"bad topic", []string{"--hub", "https://hub.example.org/", "--framework-topic", "/t"}, `--framework-topic "/t" is not an absolute http(s) URL`},
 		{"same topics", []string{"--hub", "https://hub.example.org/", "--change-topic", "https://example.org/t", "--framework-topic", "https://example.org/t"}, "are the same URL"},
+		// The Capability List is public: a password in it is published.
+		{"hub with credentials", []string{"--hub", "https://user:s3cret@hub.example.org/"}, `--hub "https://user:xxxxx@hub.example.org/" has credentials`},
+		{"topic with credentials", []string{"--hub", "https://hub.example.org/", "--change-topic", "https://user:s3cret@example.org/t"}, `--change-topic "https://user:xxxxx@example.org/t" has credentials`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
