@@ -25,6 +25,7 @@ import (
 	"github.com/zeebo/blake3"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -189,16 +190,13 @@ func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
 		return
 	}
 	p := filepath.Join(dir, filepath.FromSlash(rel))
-	info, err := os.Stat(p)
-	if err != nil {
-		a.missing(j, "%s: %v", p, unwrapPath(err))
-		return
-	}
-	if !info.Mode().IsRegular() {
+	// Opened, then checked: a file swapped for a FIFO after a stat would
+	// hold the audit forever.
+	f, _, err := regfile.Open(p)
+	if errors.Is(err, regfile.ErrNotRegular) {
 		a.missing(j, "%s is not a regular file", p)
 		return
 	}
-	f, err := os.Open(p)
 	if err != nil {
 		a.missing(j, "%s: %v", p, unwrapPath(err))
 		return

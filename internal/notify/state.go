@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -45,7 +46,7 @@ var ErrBadState = errors.New("not a state file of rsgen notify")
 // LoadState reads the state file at path; a file that does not exist
 // gives (nil, nil): the first run.
 func LoadState(path string) (*State, error) {
-	f, err := os.Open(path)
+	f, _, err := regfile.Open(path) // a FIFO is refused, not waited on
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
