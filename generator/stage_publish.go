@@ -373,7 +373,26 @@ func readJournal(dir string) (*journal, error) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, err
 	}
+	for _, names := range [][]string{j.Root, j.Old, j.Made} {
+		for _, rel := range names {
+			if !journaled(rel) {
+				return nil, fmt.Errorf("%s names %q, which no publish moves", journalName, rel)
+			}
+		}
+	}
 	return &j, nil
+}
+
+// journaled reports whether rel may be named in a journal: a publish moves
+// only files inside the output, and outside its documents directory and
+// its stages. A journal naming anything else was not written by a publish,
+// and recovering it could remove files rsgen did not write.
+func journaled(rel string) bool {
+	if !filepath.IsLocal(rel) {
+		return false
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(filepath.Clean(rel)), "/")
+	return first != DocsDir && first != "." && !strings.HasPrefix(first, stagePrefix)
 }
 
 // syncTree syncs every file and directory under dir to disk: after a power

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -357,4 +358,32 @@ func snapshotsEqual(a, b map[string]fileState) bool {
 		}
 	}
 	return true
+}
+
+// TestJournalConfinedToOutput: a journal found in a stage (left by an
+// older copy of the output, damaged, or written by someone else) names
+// files outside the output or in the documents directory; recovering it
+// must not remove or replace any of them.
+func TestJournalConfinedToOutput(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	writeFile(t, parent, "victim", "precious")
+	writeFile(t, parent, "kept/x", "precious")
+	writeFile(t, out, "outside", "mine")
+	st, err := NewStage(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Discard()
+	stage := filepath.Join(out, stagePrefix+"forged")
+	root := []string{"../victim", "../kept/x", filepath.Join(parent, "victim"), DocsDir + "/mine.txt"}
+	data, _ := json.Marshal(journal{Docs: "0:0", Root: root, Made: []string{"../kept"}})
+	writeFile(t, stage, journalName, string(data))
+	writeFile(t, out, DocsDir+"/mine.txt", "a user's")
+	recoverStages(out)
+	for _, f := range []string{filepath.Join(parent, "victim"), filepath.Join(parent, "kept/x"), filepath.Join(out, DocsDir, "mine.txt")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("recovering a forged journal removed %s", f)
+		}
+	}
 }
