@@ -387,3 +387,45 @@ func TestJournalConfinedToOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestUserFileDuringPublish: a user's file that appears in the documents
+// directory while Publish syncs the stage (after its first check, before
+// the swap) is not swapped out and removed with the old documents.
+func TestUserFileDuringPublish(t *testing.T) {
+	for _, at := range []string{"manifest", "sync", "journal", "prepare", "swap"} {
+		out := t.TempDir()
+		st, err := NewStage(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.at = testAt
+		if err := st.WriteFile(DocsDir+"/capabilitylist.xml", []byte(`capability="capabilitylist"`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Publish(); err != nil {
+			t.Fatal(err)
+		}
+		st, err = NewStage(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.at = testAt
+		if err := st.WriteFile(DocsDir+"/capabilitylist.xml", []byte(`capability="capabilitylist" new`)); err != nil {
+			t.Fatal(err)
+		}
+		st.stepHook = func(step string) error {
+			if step == at {
+				writeFile(t, out, DocsDir+"/mine.html", "a user's")
+			}
+			return nil
+		}
+		err = st.Publish()
+		st.Discard()
+		if _, serr := os.Stat(filepath.Join(out, DocsDir, "mine.html")); serr != nil {
+			t.Errorf("a user's file written before step %q was removed (publish: %v)", at, err)
+		}
+		if !errors.Is(err, ErrNotWritten) {
+			t.Errorf("a user's file written before step %q: publish = %v, want ErrNotWritten", at, err)
+		}
+	}
+}
