@@ -429,3 +429,18 @@ func TestUserFileDuringPublish(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignNamePrintable: the name of a user's file in the documents
+// directory is quoted in the error if it holds a newline or another
+// control character, so that it cannot forge a line of rsgen's output.
+func TestForeignNamePrintable(t *testing.T) {
+	out := t.TempDir()
+	writeFile(t, out, DocsDir+"/evil\nrsgen: published\x1b[2K", "a user's")
+	_, err := NewStage(out)
+	if !errors.Is(err, ErrNotWritten) {
+		t.Fatalf("NewStage = %v, want ErrNotWritten", err)
+	}
+	if strings.ContainsAny(err.Error(), "\n\x1b") {
+		t.Errorf("the error holds the name raw: %q", err)
+	}
+}
