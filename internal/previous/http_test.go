@@ -21,7 +21,7 @@ type site struct {
 
 	mu        sync.Mutex
 	requests  map[string]int
-	uncached  []string // requests that would take a cached copy
+	uncached  []string                                          // requests that would take a cached copy
 	intercept func(w http.ResponseWriter, r *http.Request) bool // true: handled
 }
 
