@@ -170,6 +170,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		return nil, err
 	}
+	// The snapshot time may have moved since the stage was made: a second
+	// after the previous build's (afterPrevious).
+	b.stage.SetSnapshot(b.at)
 	if err := b.stage.Publish(); err != nil {
 		b.stage.Discard()
 		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)

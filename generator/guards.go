@@ -190,6 +190,20 @@ func (e *SnapshotTimeError) Error() string {
 // is wrong (a --previous of the future), and the build fails.
 const maxClockBehind = 5 * time.Minute
 
+// A ClockBehindError reports a previous build whose snapshot time is
+// later than the clock by more than maxClockBehind: built with a --at in
+// the future, or on a runner whose clock ran ahead. It is an ErrPrevious.
+type ClockBehindError struct {
+	Previous, Clock time.Time
+}
+
+func (e *ClockBehindError) Error() string {
+	return fmt.Sprintf("%v: its snapshot time %s is later than the clock, %s", ErrPrevious,
+		rsxml.FormatTime(e.Previous), rsxml.FormatTime(e.Clock))
+}
+
+func (e *ClockBehindError) Unwrap() error { return ErrPrevious }
+
 // afterPrevious moves the snapshot time of a build without a fixed time
 // to one second after the previous build's, if the clock has not passed
 // it: the Change List of this build then covers an interval that starts
@@ -200,7 +214,7 @@ func (b *build) afterPrevious(prevAt time.Time) error {
 		return nil
 	}
 	if prevAt.Sub(b.at) > maxClockBehind {
-		return fmt.Errorf("%w: its snapshot time %s is later than the clock, %s", ErrPrevious, rsxml.FormatTime(prevAt), rsxml.FormatTime(b.at))
+		return &ClockBehindError{Previous: prevAt, Clock: b.at}
 	}
 	next := prevAt.Add(time.Second)
 	b.notice(fmt.Sprintf("the clock (%s) is not past the previous build's snapshot time: this build's is %s, a second after it",

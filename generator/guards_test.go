@@ -204,6 +204,19 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 		if len(notices) != 1 || !strings.Contains(notices[0], "this build's is "+want+", a second after it") {
 			t.Errorf("build %d: notices %q", i+2, notices)
 		}
+		// The manifest records the snapshot published, which the next
+		// build must not be older than.
+		if m, err := readManifest(filepath.Join(out, DocsDir)); err != nil || rsxml.FormatTime(m.At) != want {
+			t.Errorf("build %d: manifest %+v, %v, want at %s", i+2, m, err, want)
+		}
+	}
+	// Without --previous, a build at the clock is older than the snapshot
+	// published: refused.
+	noPrev := cfg
+	noPrev.Changes.Previous = ""
+	noPrev.Notice = nil
+	if _, err := Build(t.Context(), noPrev); !errors.Is(err, ErrOlderSnapshot) {
+		t.Errorf("a build at the clock without --previous: %v, want ErrOlderSnapshot", err)
 	}
 	acValidate(t, out)
 

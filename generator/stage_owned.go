@@ -127,13 +127,13 @@ func checkOwned(out string) (*manifest, error) {
 		}
 		rel, _ := filepath.Rel(docs, p)
 		rel = filepath.ToSlash(rel)
-		all = append(all, path.Join(DocsDir, rel))
+		all = append(all, printable(path.Join(DocsDir, rel)))
 		switch {
 		case rel == manifestName && m != nil:
 		case m != nil && listed[rel] && d.Type().IsRegular():
 		case m == nil && legacyName.MatchString(rel) && d.Type().IsRegular():
 		default:
-			foreign = append(foreign, path.Join(DocsDir, rel))
+			foreign = append(foreign, printable(path.Join(DocsDir, rel)))
 		}
 		return nil
 	})

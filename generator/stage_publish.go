@@ -38,8 +38,10 @@ type journal struct {
 //     staged file and directory, and writes the journal;
 //  3. it makes the directories the files outside the documents directory
 //     need, and keeps the old version of each;
-//  4. it swaps the documents directory with the published one in one
-//     atomic rename (where the system has one): this is the commit;
+//  4. it checks again that the documents directory in place holds only
+//     what rsgen wrote (a user may have added a file meanwhile), then
+//     swaps it with the staged one in one atomic rename (where the system
+//     has one): this is the commit;
 //  5. it renames the files outside it (the Source Description, the host
 //     files) over their old versions, and syncs their directories;
 //  6. it removes the stage, which now holds the old documents.
@@ -123,6 +125,13 @@ func (s *Stage) Publish() error {
 		return err
 	}
 	if err := s.step("swap"); err != nil {
+		s.rollBack(j)
+		return err
+	}
+	// Checked again just before the swap: a file a user put into the
+	// documents directory while the stage was synced would otherwise be
+	// swapped out with the old documents and removed with the stage.
+	if _, err := checkOwned(s.out); err != nil {
 		s.rollBack(j)
 		return err
 	}
@@ -373,7 +382,26 @@ func readJournal(dir string) (*journal, error) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, err
 	}
+	for _, names := range [][]string{j.Root, j.Old, j.Made} {
+		for _, rel := range names {
+			if !journaled(rel) {
+				return nil, fmt.Errorf("%s names %q, which no publish moves", journalName, rel)
+			}
+		}
+	}
 	return &j, nil
+}
+
+// journaled reports whether rel may be named in a journal: a publish moves
+// only files inside the output, and outside its documents directory and
+// its stages. A journal naming anything else was not written by a publish,
+// and recovering it could remove files rsgen did not write.
+func journaled(rel string) bool {
+	if !filepath.IsLocal(rel) {
+		return false
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(filepath.Clean(rel)), "/")
+	return first != DocsDir && first != "." && !strings.HasPrefix(first, stagePrefix)
 }
 
 // syncTree syncs every file and directory under dir to disk: after a power

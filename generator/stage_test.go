@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -357,4 +358,89 @@ func snapshotsEqual(a, b map[string]fileState) bool {
 		}
 	}
 	return true
+}
+
+// TestJournalConfinedToOutput: a journal found in a stage (left by an
+// older copy of the output, damaged, or written by someone else) names
+// files outside the output or in the documents directory; recovering it
+// must not remove or replace any of them.
+func TestJournalConfinedToOutput(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	writeFile(t, parent, "victim", "precious")
+	writeFile(t, parent, "kept/x", "precious")
+	writeFile(t, out, "outside", "mine")
+	st, err := NewStage(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Discard()
+	stage := filepath.Join(out, stagePrefix+"forged")
+	root := []string{"../victim", "../kept/x", filepath.Join(parent, "victim"), DocsDir + "/mine.txt"}
+	data, _ := json.Marshal(journal{Docs: "0:0", Root: root, Made: []string{"../kept"}})
+	writeFile(t, stage, journalName, string(data))
+	writeFile(t, out, DocsDir+"/mine.txt", "a user's")
+	recoverStages(out)
+	for _, f := range []string{filepath.Join(parent, "victim"), filepath.Join(parent, "kept/x"), filepath.Join(out, DocsDir, "mine.txt")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("recovering a forged journal removed %s", f)
+		}
+	}
+}
+
+// TestUserFileDuringPublish: a user's file that appears in the documents
+// directory while Publish syncs the stage (after its first check, before
+// the swap) is not swapped out and removed with the old documents.
+func TestUserFileDuringPublish(t *testing.T) {
+	for _, at := range []string{"manifest", "sync", "journal", "prepare", "swap"} {
+		out := t.TempDir()
+		st, err := NewStage(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.at = testAt
+		if err := st.WriteFile(DocsDir+"/capabilitylist.xml", []byte(`capability="capabilitylist"`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Publish(); err != nil {
+			t.Fatal(err)
+		}
+		st, err = NewStage(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.at = testAt
+		if err := st.WriteFile(DocsDir+"/capabilitylist.xml", []byte(`capability="capabilitylist" new`)); err != nil {
+			t.Fatal(err)
+		}
+		st.stepHook = func(step string) error {
+			if step == at {
+				writeFile(t, out, DocsDir+"/mine.html", "a user's")
+			}
+			return nil
+		}
+		err = st.Publish()
+		st.Discard()
+		if _, serr := os.Stat(filepath.Join(out, DocsDir, "mine.html")); serr != nil {
+			t.Errorf("a user's file written before step %q was removed (publish: %v)", at, err)
+		}
+		if !errors.Is(err, ErrNotWritten) {
+			t.Errorf("a user's file written before step %q: publish = %v, want ErrNotWritten", at, err)
+		}
+	}
+}
+
+// TestForeignNamePrintable: the name of a user's file in the documents
+// directory is quoted in the error if it holds a newline or another
+// control character, so that it cannot forge a line of rsgen's output.
+func TestForeignNamePrintable(t *testing.T) {
+	out := t.TempDir()
+	writeFile(t, out, DocsDir+"/evil\nrsgen: published\x1b[2K", "a user's")
+	_, err := NewStage(out)
+	if !errors.Is(err, ErrNotWritten) {
+		t.Fatalf("NewStage = %v, want ErrNotWritten", err)
+	}
+	if strings.ContainsAny(err.Error(), "\n\x1b") {
+		t.Errorf("the error holds the name raw: %q", err)
+	}
 }

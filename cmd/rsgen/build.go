@@ -261,7 +261,7 @@ func runBuild(c *cli.Context) error {
 		case errors.Is(err, generator.ErrNotWritten):
 			hint = "rsgen replaces the resourcesync/ folder of --out at every build: move those files elsewhere, or choose another --out"
 		case errors.Is(err, generator.ErrOlderSnapshot):
-			hint = "give a later --at (or SOURCE_DATE_EPOCH), or publish into another --out"
+			hint = "give a later --at (or SOURCE_DATE_EPOCH), or publish into another --out; if the published snapshot time is wrong, remove resourcesync/ from --out (Destinations then sync afresh)"
 		case errors.Is(err, generator.ErrOutput):
 			hint = "give --out a directory that rsgen can create and write into"
 		case errors.Is(err, generator.ErrHostFile):

@@ -68,6 +68,8 @@ func changesHint(err error) string {
 	switch {
 	case !errors.Is(err, generator.ErrPrevious):
 		return ""
+	case errors.As(err, new(*generator.ClockBehindError)):
+		return "wait until the clock has passed it, or give a later --at; if that snapshot time is wrong, start afresh: remove resourcesync/ from --out and build without --previous"
 	case errors.Is(err, previous.ErrLater):
 		return "--previous must be an earlier build: check it, or give this build a later --at"
 	case errors.Is(err, previous.ErrDeadline):

@@ -213,3 +213,17 @@ func TestBuildGuardExport(t *testing.T) {
 		t.Errorf("changelist.xml: %v, want none", err)
 	}
 }
+
+// TestBuildFutureSnapshotWayOut: a build with --at far in the future was
+// published; the builds with the clock after it are refused, and the hints
+// must lead out: "build once without --previous" alone is refused too.
+func TestBuildFutureSnapshotWayOut(t *testing.T) {
+	clearEnv(t)
+	src, out := guardTree(t, 3), t.TempDir()
+	base := []string{"-q", "--base-url", "https://example.org/", "--out", out}
+	guardRun(t, exitOK, nil, append(base, "--at", "2999-01-01T00:00:00Z", src)...)
+	guardRun(t, exitFailure, []string{"rsgen: hint: wait until the clock has passed it, or give a later --at; if that snapshot time is wrong, start afresh: remove resourcesync/ from --out and build without --previous\n"}, append(base, "--previous", out, src)...)
+	guardRun(t, exitFailure, []string{"rsgen: hint: give a later --at (or SOURCE_DATE_EPOCH), or publish into another --out; if the published snapshot time is wrong, remove resourcesync/ from --out (Destinations then sync afresh)\n"}, append(base, src)...)
+	os.RemoveAll(filepath.Join(out, "resourcesync"))
+	guardRun(t, exitOK, nil, append(base, src)...)
+}
