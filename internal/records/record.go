@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -278,20 +279,8 @@ func simpleHash(v string) bool {
 	if !ok {
 		return false
 	}
-	var want int
-	switch alg {
-	case "sha-256", "blake3":
-		want = 64
-	case "md5":
-		want = 32
-	case "sha-1":
-		want = 40
-	case "sha-512":
-		want = 128
-	default:
-		return false
-	}
-	if len(digest) != want {
+	a, known := hashing.Lookup(alg)
+	if !known || len(digest) != 2*a.Size() {
 		return false
 	}
 	for i := 0; i < len(digest); i++ {

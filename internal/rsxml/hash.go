@@ -3,13 +3,9 @@ package rsxml
 import (
 	"fmt"
 	"strings"
-)
 
-// HexDigits is the digest length in hex digits of the algorithms whose
-// length is known (IANA "Hash Function Textual Names" and BLAKE3).
-var HexDigits = map[string]int{
-	"md5": 32, "sha-1": 40, "sha-224": 56, "sha-256": 64, "sha-384": 96, "sha-512": 128, "blake3": 64,
-}
+	"github.com/rsgen/rsgen/hashing"
+)
 
 // A HashToken is one "alg:hexdigest" token of a hash attribute.
 type HashToken struct {
@@ -44,8 +40,8 @@ func ParseHash(value string) ([]HashToken, error) {
 				return nil, fmt.Errorf("hash token %q: digest is not hex (section 7 requires hex encoding)", f)
 			}
 		}
-		if want, ok := HexDigits[alg]; ok && len(digest) != want {
-			return nil, fmt.Errorf("hash token %q: a %s digest has %d hex digits, not %d", f, alg, want, len(digest))
+		if a, ok := hashing.Lookup(alg); ok && len(digest) != 2*a.Size() {
+			return nil, fmt.Errorf("hash token %q: a %s digest has %d hex digits, not %d", f, alg, 2*a.Size(), len(digest))
 		}
 		for _, t := range tokens {
 			if t.Alg == alg {
