@@ -198,8 +198,8 @@ func (w *exportWorker) readFile(r *Resource, rec *records.Record) error {
 	set := w.b.cfg.Hashes
 	hash := set.Format(w.sum)
 	if rec.Hash != "" {
-		given, _ := rsxml.ParseHash(rec.Hash)
-		have, _ := rsxml.ParseHash(hash)
+		given, _ := hashing.ParseAttr(rec.Hash)
+		have, _ := hashing.ParseAttr(hash)
 		for _, g := range given {
 			for _, h := range have {
 				if g.Alg == h.Alg && g.Digest != h.Digest {

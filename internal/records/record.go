@@ -246,13 +246,13 @@ func checkLoc(v string) (string, bool, error) {
 	return p, false, err
 }
 
-// normaliseHash checks a hash value with rsxml.ParseHash and returns its
+// normaliseHash checks a hash value with hashing.ParseAttr and returns its
 // tokens in lower case, separated by single spaces.
 func normaliseHash(v string) (string, error) {
 	if simpleHash(v) {
 		return v, nil
 	}
-	tokens, err := rsxml.ParseHash(v)
+	tokens, err := hashing.ParseAttr(v)
 	if err != nil {
 		return "", err
 	}
@@ -272,7 +272,7 @@ func normaliseHash(v string) (string, error) {
 }
 
 // simpleHash reports whether v is one lower-case token of an algorithm of
-// known length, written as ParseHash would normalise it: the common case,
+// known length, written as hashing.ParseAttr would normalise it: the common case,
 // checked without allocating.
 func simpleHash(v string) bool {
 	alg, digest, ok := strings.Cut(v, ":")

@@ -1,28 +1,29 @@
-package rsxml
+package hashing
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/rsgen/rsgen/hashing"
 )
 
-// A HashToken is one "alg:hexdigest" token of a hash attribute.
-type HashToken struct {
+// A Token is one "alg:hexdigest" token of a hash attribute, as
+// [ParseAttr] returns it.
+type Token struct {
 	Alg    string // lower case, as in the spec ("sha-256")
 	Digest string // lower-case hex
 }
 
-// ParseHash parses the value of a hash attribute: one or more
+// ParseAttr parses the value of a hash attribute: one or more
 // space-separated "alg:hexdigest" tokens (section 7). Digests must be hex
-// and, for algorithms of known length, of that length; an algorithm may
-// appear once.
-func ParseHash(value string) ([]HashToken, error) {
+// and, for the algorithms of the table (see [Lookup]), of their length; an
+// algorithm may appear once. Tokens of other algorithms are kept: another
+// publisher may use them, and a record export may give them to republish.
+// It is the one parser of the attribute; rsgen writes it with [Set.Format].
+func ParseAttr(value string) ([]Token, error) {
 	fields := strings.Fields(value)
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("empty hash attribute")
 	}
-	tokens := make([]HashToken, 0, len(fields))
+	tokens := make([]Token, 0, len(fields))
 	for _, f := range fields {
 		alg, digest, ok := strings.Cut(f, ":")
 		if !ok || alg == "" || digest == "" {
@@ -40,7 +41,7 @@ func ParseHash(value string) ([]HashToken, error) {
 				return nil, fmt.Errorf("hash token %q: digest is not hex (section 7 requires hex encoding)", f)
 			}
 		}
-		if a, ok := hashing.Lookup(alg); ok && len(digest) != 2*a.Size() {
+		if a, ok := Lookup(alg); ok && len(digest) != 2*a.Size() {
 			return nil, fmt.Errorf("hash token %q: a %s digest has %d hex digits, not %d", f, alg, 2*a.Size(), len(digest))
 		}
 		for _, t := range tokens {
@@ -48,7 +49,7 @@ func ParseHash(value string) ([]HashToken, error) {
 				return nil, fmt.Errorf("hash attribute names %s twice", alg)
 			}
 		}
-		tokens = append(tokens, HashToken{Alg: alg, Digest: strings.ToLower(digest)})
+		tokens = append(tokens, Token{Alg: alg, Digest: strings.ToLower(digest)})
 	}
 	return tokens, nil
 }
