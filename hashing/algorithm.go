@@ -84,6 +84,17 @@ func Lookup(token string) (Algorithm, bool) {
 	return 0, false
 }
 
+// AllPublishable returns every algorithm rsgen publishes, in value order.
+// Values never change meaning (a new algorithm gets a new value), so a file
+// may store them, as the hash cache does.
+func AllPublishable() Set {
+	s := make(Set, numPublishable)
+	for a := range numPublishable {
+		s[a] = a
+	}
+	return s
+}
+
 // Known lists the tokens of every algorithm, publishable or not, for messages.
 func Known() string { return tokens(numAlgorithms) }
 

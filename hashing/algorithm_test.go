@@ -215,3 +215,15 @@ func TestOneTable(t *testing.T) {
 		t.Errorf("Known() = %q, want %q", got, want)
 	}
 }
+
+// TestAllPublishable pins the values the hash cache stores in its files.
+func TestAllPublishable(t *testing.T) {
+	if got, want := AllPublishable().String(), "md5,sha-1,sha-256,blake3"; got != want {
+		t.Errorf("AllPublishable() = %s, want %s", got, want)
+	}
+	for i, a := range AllPublishable() {
+		if int(a) != i || !a.Publishable() {
+			t.Errorf("AllPublishable()[%d] = %v (value %d)", i, a, a)
+		}
+	}
+}
