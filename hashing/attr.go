@@ -29,6 +29,19 @@ func (s Set) IsAttr(attr string, sum []byte) bool {
 	return attr == ""
 }
 
+// Digest returns the digest by a in sum, the digests of s concatenated in
+// order, if s has a.
+func (s Set) Digest(sum []byte, a Algorithm) ([]byte, bool) {
+	off := 0
+	for _, b := range s {
+		if b == a {
+			return sum[off : off+a.Size()], true
+		}
+		off += b.Size()
+	}
+	return nil, false
+}
+
 // HexIs reports whether digest, lower-case hex as a hash attribute holds
 // it once parsed, encodes d.
 func HexIs(digest string, d []byte) bool {

@@ -55,3 +55,20 @@ func TestHexIs(t *testing.T) {
 		}
 	}
 }
+
+func TestSetDigest(t *testing.T) {
+	set := Set{SHA1, MD5}
+	sum := make([]byte, set.SumSize())
+	for i := range sum {
+		sum[i] = byte(i)
+	}
+	if d, ok := set.Digest(sum, MD5); !ok || !bytes.Equal(d, sum[20:]) {
+		t.Errorf("Digest(MD5) = %x, %v", d, ok)
+	}
+	if d, ok := set.Digest(sum, SHA1); !ok || !bytes.Equal(d, sum[:20]) {
+		t.Errorf("Digest(SHA1) = %x, %v", d, ok)
+	}
+	if d, ok := set.Digest(sum, SHA256); ok {
+		t.Errorf("Digest(SHA256) = %x, true; the set has none", d)
+	}
+}
