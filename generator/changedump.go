@@ -298,7 +298,7 @@ var errDigest = errors.New("not the bytes its entry in the Change Dump describes
 
 // checkDigests reads f from its start through the algorithms of tokens
 // that rsgen knows and compares the digests.
-func checkDigests(f *os.File, tokens []rsxml.HashToken) error {
+func checkDigests(f *os.File, tokens []hashing.Token) error {
 	var set hashing.Set
 	var want []string
 	for _, t := range tokens {

@@ -2,7 +2,6 @@ package generator
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -312,7 +311,7 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 				verdicts[k] = changed
 				continue
 			}
-			if b.cfg.Hashes.Format(res.Sum[:own]) != r.Hash {
+			if !b.cfg.Hashes.IsAttr(r.Hash, res.Sum[:own]) {
 				b.problems.add(Problem{Path: res.Name, Err: errors.New("changed during the build; publish again once the tree is stable")})
 				verdicts[k] = changed
 				continue
@@ -361,7 +360,7 @@ func (b *build) cachedVerdict(r *Resource, p *previous.Resource, algs []hashing.
 func prevDigestIs(p *previous.Resource, a hashing.Algorithm, d []byte) bool {
 	for _, t := range p.Hash {
 		if pa, err := hashing.ParseAlgorithm(t.Alg); err == nil && pa == a {
-			return t.Digest == hex.EncodeToString(d)
+			return hashing.HexIs(t.Digest, d)
 		}
 	}
 	return true

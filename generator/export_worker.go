@@ -198,13 +198,11 @@ func (w *exportWorker) readFile(r *Resource, rec *records.Record) error {
 	set := w.b.cfg.Hashes
 	hash := set.Format(w.sum)
 	if rec.Hash != "" {
-		given, _ := rsxml.ParseHash(rec.Hash)
-		have, _ := rsxml.ParseHash(hash)
+		given, _ := hashing.ParseAttr(rec.Hash)
 		for _, g := range given {
-			for _, h := range have {
-				if g.Alg == h.Alg && g.Digest != h.Digest {
-					return fmt.Errorf("hash: the export gives %s:%s, the file %s has %s:%s", g.Alg, g.Digest, rec.Path, h.Alg, h.Digest)
-				}
+			a, _ := hashing.Lookup(g.Alg)
+			if d, ok := set.Digest(w.sum, a); ok && g.Alg == a.String() && !hashing.HexIs(g.Digest, d) {
+				return fmt.Errorf("hash: the export gives %s:%s, the file %s has %s:%x", g.Alg, g.Digest, rec.Path, g.Alg, d)
 			}
 		}
 	}

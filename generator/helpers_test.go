@@ -407,7 +407,7 @@ func checkEntry(t testing.TB, e *rsxml.Entry, content []byte, hashes hashing.Set
 	if e.MD.Length != strconv.Itoa(len(content)) {
 		t.Errorf("%s: length %q, the resource has %d bytes", e.Loc, e.MD.Length, len(content))
 	}
-	tokens, err := rsxml.ParseHash(e.MD.Hash)
+	tokens, err := hashing.ParseAttr(e.MD.Hash)
 	if err != nil {
 		t.Errorf("%s: %v", e.Loc, err)
 		return

@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
 	"hash"
@@ -12,48 +13,102 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// Algorithm is a digest algorithm rsgen can publish.
+// Algorithm is a digest algorithm whose token may appear in a hash
+// attribute. The first four are those rsgen publishes ([Algorithm.Publishable]);
+// the others are recognised in what it reads (a previous build by another
+// tool, a record export, a site to validate) and computed only to check them.
 type Algorithm uint8
 
-// The algorithms, in the order their tokens are documented.
+// The algorithms: first those rsgen publishes, in the order their tokens
+// are documented, then those it only checks.
 const (
 	MD5 Algorithm = iota
 	SHA1
 	SHA256
 	BLAKE3
+	SHA224
+	SHA384
+	SHA512
 	numAlgorithms
 )
 
-var algNames = [numAlgorithms]string{"md5", "sha-1", "sha-256", "blake3"}
+// numPublishable is how many of the algorithms, the first ones, rsgen publishes.
+const numPublishable = BLAKE3 + 1
 
-// digestSizes are the digest lengths in bytes.
-var digestSizes = [numAlgorithms]int{md5.Size, sha1.Size, sha256.Size, 32}
+// algorithms is the one table of hash algorithms: the IANA "Hash Function
+// Textual Names" token (and BLAKE3's), the digest size in bytes, and the
+// hash function.
+var algorithms = [numAlgorithms]struct {
+	token string
+	size  int
+	new   func() hash.Hash
+}{
+	MD5:    {"md5", md5.Size, md5.New},
+	SHA1:   {"sha-1", sha1.Size, sha1.New},
+	SHA256: {"sha-256", sha256.Size, sha256.New},
+	BLAKE3: {"blake3", 32, func() hash.Hash { return blake3.New() }},
+	SHA224: {"sha-224", sha256.Size224, sha256.New224},
+	SHA384: {"sha-384", sha512.Size384, sha512.New384},
+	SHA512: {"sha-512", sha512.Size, sha512.New},
+}
 
 // String returns the token the spec uses for the algorithm ("sha-256").
 func (a Algorithm) String() string {
 	if a < numAlgorithms {
-		return algNames[a]
+		return algorithms[a].token
 	}
 	return fmt.Sprintf("Algorithm(%d)", uint8(a))
 }
 
 // Size is the length of the algorithm's digest in bytes.
-func (a Algorithm) Size() int { return digestSizes[a] }
+func (a Algorithm) Size() int { return algorithms[a].size }
 
-func (a Algorithm) new() hash.Hash {
-	switch a {
-	case MD5:
-		return md5.New()
-	case SHA1:
-		return sha1.New()
-	case SHA256:
-		return sha256.New()
-	default:
-		return blake3.New()
+// Publishable reports whether rsgen publishes digests by a (whether a
+// [Set] may hold it).
+func (a Algorithm) Publishable() bool { return a < numPublishable }
+
+// New returns a new hash state for a.
+func (a Algorithm) New() hash.Hash { return algorithms[a].new() }
+
+func (a Algorithm) new() hash.Hash { return algorithms[a].new() }
+
+// Lookup returns the algorithm whose token, in lower case, is token: the
+// spelling of a hash attribute. Unlike [ParseAlgorithm] it knows the
+// algorithms rsgen only checks and takes no other spelling.
+func Lookup(token string) (Algorithm, bool) {
+	for a := range numAlgorithms {
+		if algorithms[a].token == token {
+			return a, true
+		}
 	}
+	return 0, false
 }
 
-// ParseAlgorithm returns the algorithm named by token. Tokens are matched
+// AllPublishable returns every algorithm rsgen publishes, in value order.
+// Values never change meaning (a new algorithm gets a new value), so a file
+// may store them, as the hash cache does.
+func AllPublishable() Set {
+	s := make(Set, numPublishable)
+	for a := range numPublishable {
+		s[a] = a
+	}
+	return s
+}
+
+// Known lists the tokens of every algorithm, publishable or not, for messages.
+func Known() string { return tokens(numAlgorithms) }
+
+// tokens joins the tokens of the first n algorithms.
+func tokens(n Algorithm) string {
+	names := make([]string, n)
+	for a := range n {
+		names[a] = algorithms[a].token
+	}
+	return strings.Join(names, ", ")
+}
+
+// ParseAlgorithm returns the publishable algorithm named by token, as a
+// user names it (rsgen build --hash). Tokens are matched
 // case-insensitively, and the common spellings without a dash ("sha256",
 // "sha1") are accepted as well.
 func ParseAlgorithm(token string) (Algorithm, error) {
@@ -68,7 +123,7 @@ func ParseAlgorithm(token string) (Algorithm, error) {
 	case "blake3":
 		return BLAKE3, nil
 	}
-	return 0, fmt.Errorf("unknown hash algorithm %q (known: %s)", token, strings.Join(algNames[:], ", "))
+	return 0, fmt.Errorf("unknown hash algorithm %q (known: %s)", token, tokens(numPublishable))
 }
 
 // Set is the ordered list of algorithms a build publishes. Digests appear
@@ -83,7 +138,7 @@ var DefaultSet = Set{SHA256}
 // are an error, as is an empty list.
 func ParseSet(list string) (Set, error) {
 	var s Set
-	var seen [numAlgorithms]bool
+	var seen [numPublishable]bool
 	for _, tok := range strings.Split(list, ",") {
 		if strings.TrimSpace(tok) == "" {
 			continue
@@ -99,7 +154,7 @@ func ParseSet(list string) (Set, error) {
 		s = append(s, a)
 	}
 	if len(s) == 0 {
-		return nil, fmt.Errorf("no hash algorithm given (known: %s)", strings.Join(algNames[:], ", "))
+		return nil, fmt.Errorf("no hash algorithm given (known: %s)", tokens(numPublishable))
 	}
 	return s, nil
 }

@@ -191,3 +191,39 @@ func TestAlgorithmSizes(t *testing.T) {
 		t.Errorf("SumSize of all = %d", got)
 	}
 }
+
+// TestOneTable checks that every token of the table is found by Lookup and
+// that --hash takes only the publishable ones: a Destination must be able
+// to check what rsgen publishes, and the validator must know the others.
+func TestOneTable(t *testing.T) {
+	for a := range numAlgorithms {
+		got, ok := Lookup(a.String())
+		if !ok || got != a {
+			t.Errorf("Lookup(%q) = %v, %v", a.String(), got, ok)
+		}
+		_, err := ParseAlgorithm(a.String())
+		if (err == nil) != a.Publishable() {
+			t.Errorf("ParseAlgorithm(%q) error %v, publishable %v", a.String(), err, a.Publishable())
+		}
+	}
+	for _, tok := range []string{"SHA-256", "sha256", "sha-3", ""} {
+		if a, ok := Lookup(tok); ok {
+			t.Errorf("Lookup(%q) = %v, want none (attribute tokens are lower case, dashed)", tok, a)
+		}
+	}
+	if got, want := Known(), "md5, sha-1, sha-256, blake3, sha-224, sha-384, sha-512"; got != want {
+		t.Errorf("Known() = %q, want %q", got, want)
+	}
+}
+
+// TestAllPublishable pins the values the hash cache stores in its files.
+func TestAllPublishable(t *testing.T) {
+	if got, want := AllPublishable().String(), "md5,sha-1,sha-256,blake3"; got != want {
+		t.Errorf("AllPublishable() = %s, want %s", got, want)
+	}
+	for i, a := range AllPublishable() {
+		if int(a) != i || !a.Publishable() {
+			t.Errorf("AllPublishable()[%d] = %v (value %d)", i, a, a)
+		}
+	}
+}

@@ -2,8 +2,28 @@
 // hash attribute of <rs:md> (ResourceSync 1.1, section 7), and runs the
 // worker pool that reads and hashes the files of a build.
 //
-// An [Algorithm] names one digest by its IANA token (md5, sha-1, sha-256,
-// blake3); a [Set] is the ordered list a build publishes. A [Hasher] holds
+// The one table of hash algorithms is here: an [Algorithm] names one digest
+// by its IANA token, with its size and hash function. md5, sha-1, sha-256
+// and blake3 are publishable (a [Set], the ordered list a build publishes,
+// holds only those, as [ParseAlgorithm] and [ParseSet] read them from the
+// user); sha-224, sha-384 and sha-512 are known to [Lookup] so that what
+// rsgen reads (a previous build by another tool, a record export, a site it
+// validates) is checked for their lengths and audited, but rsgen does not
+// publish them. The validator, records, rsxml, the hash cache and zipdump
+// have no table of their own.
+//
+// A sum is the digests of a Set concatenated in set order, as a [Hasher]
+// returns them: bytes until the XML writer. The hash attribute is written
+// in one place, [Set.Format] / [Set.AppendFormat] ("md5:hex sha-256:hex",
+// lower-case hex, in set order), and parsed in one place, [ParseAttr],
+// which returns its tokens in the order given and keeps tokens of
+// algorithms outside the table. [Set.IsAttr] compares a sum with an
+// attribute rsgen wrote, and [HexIs] one digest with a parsed token, on
+// bytes, without formatting either (the validator keeps its own reading of
+// the attribute, since it reports every problem of a token rather than the
+// first, but takes lengths from the table).
+//
+// A [Hasher] holds
 // one reusable hash state per algorithm and a read buffer, so that each
 // file is read exactly once whatever the number of digests. A Hasher is not
 // safe for concurrent use: each worker of a [Pool] owns one.

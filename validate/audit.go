@@ -4,10 +4,6 @@ import (
 	"archive/zip"
 	"cmp"
 	"context"
-	"crypto/md5"
-	"crypto/sha1"
-	"crypto/sha256"
-	"crypto/sha512"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -22,9 +18,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/zeebo/blake3"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -33,12 +29,6 @@ import (
 // and every package a dump lists, is read once, through each digest its
 // entry gives; its length and digests must be those of the entry. A
 // package must hold its manifest, whose bitstreams are audited in turn.
-
-// digestFuncs are the algorithms an audit computes, by their tokens.
-var digestFuncs = map[string]func() hash.Hash{
-	"md5": md5.New, "sha-1": sha1.New, "sha-224": sha256.New224, "sha-256": sha256.New,
-	"sha-384": sha512.New384, "sha-512": sha512.New, "blake3": func() hash.Hash { return blake3.New() },
-}
 
 // auditor locates resources: in a directory (Options.Resources, served at
 // resKey), among the documents of a directory (packages), or over HTTP.
@@ -300,12 +290,12 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 		if !ok || !isHex(want) {
 			continue // reported with the document
 		}
-		f, known := digestFuncs[alg]
+		algo, known := hashing.Lookup(alg)
 		if !known {
-			a.st.s.add(doc, res.line, RuleAuditUnchecked, 0, "%s: the %s digest cannot be checked (known: md5, sha-1, sha-224, sha-256, sha-384, sha-512, blake3)", clip(res.loc), alg)
+			a.st.s.add(doc, res.line, RuleAuditUnchecked, 0, "%s: the %s digest cannot be checked (known: %s)", clip(res.loc), alg, hashing.Known())
 			continue
 		}
-		h := f()
+		h := algo.New()
 		ds = append(ds, digest{alg, strings.ToLower(want), h})
 		ws = append(ws, h)
 	}

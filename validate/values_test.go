@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -178,7 +179,8 @@ func checkHashByMaps(v string) []hashProblem {
 			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires (spec Example 27 is not hex either; --lenient-hash makes this a warning)", tok), nonHex: true})
 			continue
 		}
-		if want, ok := rsxml.HexDigits[alg]; ok && len(digest) != want {
+		if a, ok := hashing.Lookup(alg); ok && len(digest) != 2*a.Size() {
+			want := 2 * a.Size()
 			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, want, len(digest))})
 		}
 	}

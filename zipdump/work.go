@@ -225,7 +225,7 @@ func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 		return
 	}
 	_, sum, _ := t.h.Sum(nil, bytes.NewReader(*raw))
-	if p.opt.Hashes.Format(sum) != it.Entry.MD.Hash {
+	if !p.opt.Hashes.IsAttr(it.Entry.MD.Hash, sum) {
 		j.err = fmt.Errorf("%w: its digest differs", ErrChanged)
 		return
 	}

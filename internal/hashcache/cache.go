@@ -38,9 +38,9 @@ var (
 )
 
 // algorithms are those a cache entry can hold, by their value in the
-// bitmask of an entry. hashing.Algorithm values are stable: they are the
-// order the tokens are documented in.
-var algorithms = []hashing.Algorithm{hashing.MD5, hashing.SHA1, hashing.SHA256, hashing.BLAKE3}
+// bitmask of an entry: the publishable ones of hashing's table, whose
+// values are stable.
+var algorithms = hashing.AllPublishable()
 
 // Stat is what the cache compares to decide that a file is unchanged.
 type Stat struct {

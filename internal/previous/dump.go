@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -22,7 +23,7 @@ type Package struct {
 	Rel     string // URL relative to DocsBase, "" if not under it
 	Entry   rsxml.Entry
 	Length  int64 // -1 if the entry has none
-	Hash    []rsxml.HashToken
+	Hash    []hashing.Token
 	From    string // as published
 	Until   string
 	Content *Document // the copy of the package's manifest (rel="contents"), if linked
@@ -116,7 +117,7 @@ func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc 
 			p.Length = n
 		}
 		if e.MD.Hash != "" {
-			h, err := rsxml.ParseHash(e.MD.Hash)
+			h, err := hashing.ParseAttr(e.MD.Hash)
 			if err != nil {
 				return newError(name, e.Line, ErrInvalid, "%v", err)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -80,7 +81,7 @@ func (r *reader) addResources(name string, entries []*rsxml.Entry) error {
 			res.Lastmod = t
 		}
 		if e.MD.Hash != "" {
-			h, err := rsxml.ParseHash(e.MD.Hash)
+			h, err := hashing.ParseAttr(e.MD.Hash)
 			if err != nil {
 				return newError(name, e.Line, ErrInvalid, "%v", err)
 			}

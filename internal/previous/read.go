@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -100,7 +101,7 @@ type Capability struct {
 type Resource struct {
 	Loc     string    // in normal form (uri.Normalize), as rsgen writes URLs
 	Lastmod time.Time // zero if the entry has none
-	Hash    []rsxml.HashToken
+	Hash    []hashing.Token
 	Length  int64 // -1 if the entry has none
 	Type    string
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -245,13 +246,13 @@ func checkLoc(v string) (string, bool, error) {
 	return p, false, err
 }
 
-// normaliseHash checks a hash value with rsxml.ParseHash and returns its
+// normaliseHash checks a hash value with hashing.ParseAttr and returns its
 // tokens in lower case, separated by single spaces.
 func normaliseHash(v string) (string, error) {
 	if simpleHash(v) {
 		return v, nil
 	}
-	tokens, err := rsxml.ParseHash(v)
+	tokens, err := hashing.ParseAttr(v)
 	if err != nil {
 		return "", err
 	}
@@ -271,27 +272,15 @@ func normaliseHash(v string) (string, error) {
 }
 
 // simpleHash reports whether v is one lower-case token of an algorithm of
-// known length, written as ParseHash would normalise it: the common case,
+// known length, written as hashing.ParseAttr would normalise it: the common case,
 // checked without allocating.
 func simpleHash(v string) bool {
 	alg, digest, ok := strings.Cut(v, ":")
 	if !ok {
 		return false
 	}
-	var want int
-	switch alg {
-	case "sha-256", "blake3":
-		want = 64
-	case "md5":
-		want = 32
-	case "sha-1":
-		want = 40
-	case "sha-512":
-		want = 128
-	default:
-		return false
-	}
-	if len(digest) != want {
+	a, known := hashing.Lookup(alg)
+	if !known || len(digest) != 2*a.Size() {
 		return false
 	}
 	for i := 0; i < len(digest); i++ {

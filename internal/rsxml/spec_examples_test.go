@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // specExamples is the copy of the spec's examples in the repository (see
@@ -292,9 +294,9 @@ func TestSpecExamplesHashes(t *testing.T) {
 				continue
 			}
 			checked++
-			_, err := ParseHash(e.MD.Hash)
+			_, err := hashing.ParseAttr(e.MD.Hash)
 			if invalid && err == nil {
-				t.Errorf("%s line %d: ParseHash(%q) accepted a digest that is not hex", file, e.Line, e.MD.Hash)
+				t.Errorf("%s line %d: hashing.ParseAttr(%q) accepted a digest that is not hex", file, e.Line, e.MD.Hash)
 			}
 			if !invalid && err != nil {
 				t.Errorf("%s line %d: %v", file, e.Line, err)

@@ -1,32 +1,29 @@
-package rsxml
+package hashing
 
 import (
 	"fmt"
 	"strings"
 )
 
-// HexDigits is the digest length in hex digits of the algorithms whose
-// length is known (IANA "Hash Function Textual Names" and BLAKE3).
-var HexDigits = map[string]int{
-	"md5": 32, "sha-1": 40, "sha-224": 56, "sha-256": 64, "sha-384": 96, "sha-512": 128, "blake3": 64,
-}
-
-// A HashToken is one "alg:hexdigest" token of a hash attribute.
-type HashToken struct {
+// A Token is one "alg:hexdigest" token of a hash attribute, as
+// [ParseAttr] returns it.
+type Token struct {
 	Alg    string // lower case, as in the spec ("sha-256")
 	Digest string // lower-case hex
 }
 
-// ParseHash parses the value of a hash attribute: one or more
+// ParseAttr parses the value of a hash attribute: one or more
 // space-separated "alg:hexdigest" tokens (section 7). Digests must be hex
-// and, for algorithms of known length, of that length; an algorithm may
-// appear once.
-func ParseHash(value string) ([]HashToken, error) {
+// and, for the algorithms of the table (see [Lookup]), of their length; an
+// algorithm may appear once. Tokens of other algorithms are kept: another
+// publisher may use them, and a record export may give them to republish.
+// It is the one parser of the attribute; rsgen writes it with [Set.Format].
+func ParseAttr(value string) ([]Token, error) {
 	fields := strings.Fields(value)
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("empty hash attribute")
 	}
-	tokens := make([]HashToken, 0, len(fields))
+	tokens := make([]Token, 0, len(fields))
 	for _, f := range fields {
 		alg, digest, ok := strings.Cut(f, ":")
 		if !ok || alg == "" || digest == "" {
@@ -44,15 +41,15 @@ func ParseHash(value string) ([]HashToken, error) {
 				return nil, fmt.Errorf("hash token %q: digest is not hex (section 7 requires hex encoding)", f)
 			}
 		}
-		if want, ok := HexDigits[alg]; ok && len(digest) != want {
-			return nil, fmt.Errorf("hash token %q: a %s digest has %d hex digits, not %d", f, alg, want, len(digest))
+		if a, ok := Lookup(alg); ok && len(digest) != 2*a.Size() {
+			return nil, fmt.Errorf("hash token %q: a %s digest has %d hex digits, not %d", f, alg, 2*a.Size(), len(digest))
 		}
 		for _, t := range tokens {
 			if t.Alg == alg {
 				return nil, fmt.Errorf("hash attribute names %s twice", alg)
 			}
 		}
-		tokens = append(tokens, HashToken{Alg: alg, Digest: strings.ToLower(digest)})
+		tokens = append(tokens, Token{Alg: alg, Digest: strings.ToLower(digest)})
 	}
 	return tokens, nil
 }

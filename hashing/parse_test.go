@@ -1,25 +1,25 @@
-package rsxml
+package hashing
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestParseHash(t *testing.T) {
+func TestParseAttr(t *testing.T) {
 	md5 := "1584abdf8ebdc9802ac0c6a7402c03b6"
 	sha256 := "854f61290e2e197a11bc91063afce22e43f8ccc655237050ace766adc68dc784"
 	tests := []struct {
 		name    string
 		in      string
-		want    []HashToken
+		want    []Token
 		wantErr string
 	}{
-		{name: "one token", in: "md5:" + md5, want: []HashToken{{"md5", md5}}},
-		{name: "two tokens in order", in: "md5:" + md5 + " sha-256:" + sha256, want: []HashToken{{"md5", md5}, {"sha-256", sha256}}},
-		{name: "extra white space", in: "  sha-256:" + sha256 + "\t md5:" + md5 + " ", want: []HashToken{{"sha-256", sha256}, {"md5", md5}}},
-		{name: "case folded", in: "MD5:" + strings.ToUpper(md5), want: []HashToken{{"md5", md5}}},
-		{name: "unknown algorithm, any length", in: "x-crc32:0a1b2c3d", want: []HashToken{{"x-crc32", "0a1b2c3d"}}},
-		{name: "blake3", in: "blake3:" + sha256, want: []HashToken{{"blake3", sha256}}},
+		{name: "one token", in: "md5:" + md5, want: []Token{{"md5", md5}}},
+		{name: "two tokens in order", in: "md5:" + md5 + " sha-256:" + sha256, want: []Token{{"md5", md5}, {"sha-256", sha256}}},
+		{name: "extra white space", in: "  sha-256:" + sha256 + "\t md5:" + md5 + " ", want: []Token{{"sha-256", sha256}, {"md5", md5}}},
+		{name: "case folded", in: "MD5:" + strings.ToUpper(md5), want: []Token{{"md5", md5}}},
+		{name: "unknown algorithm, any length", in: "x-crc32:0a1b2c3d", want: []Token{{"x-crc32", "0a1b2c3d"}}},
+		{name: "blake3", in: "blake3:" + sha256, want: []Token{{"blake3", sha256}}},
 		{name: "empty", in: "", wantErr: "empty hash attribute"},
 		{name: "blank", in: "   ", wantErr: "empty hash attribute"},
 		{name: "no colon", in: md5, wantErr: "not of the form alg:hexdigest"},
@@ -34,10 +34,10 @@ func TestParseHash(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseHash(tt.in)
+			got, err := ParseAttr(tt.in)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ParseHash(%q) = %v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
+					t.Fatalf("ParseAttr(%q) = %v, %v; want error containing %q", tt.in, got, err, tt.wantErr)
 				}
 				return
 			}
@@ -45,7 +45,7 @@ func TestParseHash(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(got) != len(tt.want) {
-				t.Fatalf("ParseHash(%q) = %v, want %v", tt.in, got, tt.want)
+				t.Fatalf("ParseAttr(%q) = %v, want %v", tt.in, got, tt.want)
 			}
 			for i := range got {
 				if got[i] != tt.want[i] {
