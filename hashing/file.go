@@ -80,14 +80,9 @@ func OpenRegular(path string) (*os.File, FileInfo, error) {
 	if err != nil {
 		return nil, FileInfo{}, err
 	}
-	info, err := statFile(f)
+	info, err := regularInfo(f)
 	if err != nil {
-		f.Close()
 		return nil, FileInfo{}, err
-	}
-	if info.Mode != 0 {
-		f.Close()
-		return nil, FileInfo{}, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(info.Mode))
 	}
 	if err := clearNonblock(f); err != nil {
 		f.Close()
@@ -110,4 +105,20 @@ func typeName(m fs.FileMode) string {
 		return "directory"
 	}
 	return m.Type().String()
+}
+
+// regularInfo stats the open file f and returns what it found if f is a
+// regular file; otherwise it closes f and returns an error (ErrNotRegular
+// for another type).
+func regularInfo(f *os.File) (FileInfo, error) {
+	info, err := statFile(f)
+	if err != nil {
+		f.Close()
+		return FileInfo{}, err
+	}
+	if info.Mode != 0 {
+		f.Close()
+		return FileInfo{}, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(info.Mode))
+	}
+	return info, nil
 }

@@ -3,7 +3,6 @@
 package hashing
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
@@ -35,14 +34,9 @@ func (d *Dir) open(name string) (*os.File, FileInfo, error) {
 		return nil, FileInfo{}, &fs.PathError{Op: "open", Path: d.path + "/" + name, Err: err}
 	}
 	f := os.NewFile(uintptr(fd), d.path+"/"+name)
-	info, err := statFile(f)
+	info, err := regularInfo(f)
 	if err != nil {
-		f.Close()
 		return nil, FileInfo{}, err
-	}
-	if info.Mode != 0 {
-		f.Close()
-		return nil, FileInfo{}, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(info.Mode))
 	}
 	return f, info, nil
 }
