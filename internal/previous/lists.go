@@ -2,11 +2,9 @@ package previous
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -19,14 +17,34 @@ func (s *Site) Index(loc string) (int, bool) {
 	return i, ok
 }
 
-// readResourceList reads the Resource List, or its index and every part.
+// readResourceList reads the root of the Resource List, and the list of
+// its documents if it is an index; unless Options.Stream, it loads their
+// entries too.
 func (r *reader) readResourceList(ctx context.Context) error {
 	u := r.site.capability(rsxml.CapResourceList)
-	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapResourceList)
+	name := r.src.name(u)
+	if r.seen[u] {
+		return newError(name, 0, ErrInvalid, "listed twice (a loop of documents)")
+	}
+	r.seen[u] = true
+	if err := ctx.Err(); err != nil {
+		return context.Cause(ctx)
+	}
+	// Read as far as its first entry: a list of 50,000 entries is read
+	// by the iterator, an index here.
+	body, err := r.src.part(ctx, u, r.opts.MaxBytes, "")
 	if err != nil {
 		return err
 	}
-	name := r.src.name(u)
+	defer body.Close()
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: r.opts.MaxBytes})
+	if err != nil {
+		return classify(name, err, true)
+	}
+	if err := checkHeader(name, rd, rsxml.CapResourceList); err != nil {
+		return err
+	}
+	doc := rd.Doc()
 	if doc.MD.At == "" {
 		return newError(name, 0, ErrInvalid, "the root <rs:md> has no at, which a Resource List must have (section 10.1)")
 	}
@@ -40,64 +58,46 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	}
 	r.site.ResourceList = u
 	r.site.At = at
-	r.site.byLoc = map[string]int{}
 	if !doc.Index {
-		return r.addResources(name, entries)
-	}
-	for _, e := range entries {
-		pdoc, pentries, _, err := r.fetch(ctx, e.Loc, rsxml.CapResourceList)
+		r.site.parts = []string{u}
+	} else {
+		entries, err := readEntries(name, rd, r.opts.MaxEntries)
 		if err != nil {
 			return err
 		}
-		if pdoc.Index {
-			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", u)
-		}
-		if err := r.addResources(r.src.name(e.Loc), pentries); err != nil {
-			return err
+		for _, e := range entries {
+			if r.seen[e.Loc] {
+				return newError(r.src.name(e.Loc), 0, ErrInvalid, "listed twice (a loop of documents)")
+			}
+			r.seen[e.Loc] = true
+			r.site.parts = append(r.site.parts, e.Loc)
 		}
 	}
-	return nil
+	if r.opts.Stream {
+		return nil
+	}
+	return r.site.load(ctx)
 }
 
-// addResources adds the entries of one Resource List.
-func (r *reader) addResources(name string, entries []*rsxml.Entry) error {
-	for _, e := range entries {
-		if len(r.site.Resources) >= r.opts.MaxResources {
-			return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", r.opts.MaxResources)
+// load reads every entry of the Resource List into Resources.
+func (s *Site) load(ctx context.Context) error {
+	s.byLoc = map[string]int{}
+	l := s.newListReader(ctx, "")
+	defer l.close()
+	for {
+		ok, err := l.next()
+		if err != nil {
+			return err
 		}
-		// In rsgen's form, which a deletion then publishes.
-		res := Resource{Loc: uri.Normalize(strings.TrimSpace(e.Loc)), Length: -1, Type: e.MD.Type}
-		if res.Loc == "" {
-			return newError(name, e.Line, ErrInvalid, "an entry with an empty <loc>")
+		if !ok {
+			return nil
 		}
-		if _, dup := r.site.byLoc[res.Loc]; dup {
-			return newError(name, e.Line, ErrInvalid, "%s is listed twice", e.Loc)
+		if _, dup := s.byLoc[l.res.Loc]; dup {
+			return newError(l.name, l.line, ErrInvalid, "%s is listed twice", l.raw)
 		}
-		if e.Lastmod != "" {
-			t, err := parseTime(name, e.Line, "lastmod", e.Lastmod)
-			if err != nil {
-				return err
-			}
-			res.Lastmod = t
-		}
-		if e.MD.Hash != "" {
-			h, err := hashing.ParseAttr(e.MD.Hash)
-			if err != nil {
-				return newError(name, e.Line, ErrInvalid, "%v", err)
-			}
-			res.Hash = h
-		}
-		if e.MD.Length != "" {
-			n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-			if err != nil || n < 0 {
-				return newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
-			}
-			res.Length = n
-		}
-		r.site.byLoc[res.Loc] = len(r.site.Resources)
-		r.site.Resources = append(r.site.Resources, res)
+		s.byLoc[l.res.Loc] = len(s.Resources)
+		s.Resources = append(s.Resources, l.res)
 	}
-	return nil
 }
 
 // readChangeLists reads the Change List Index and every Change List it
