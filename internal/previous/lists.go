@@ -2,6 +2,7 @@ package previous
 
 import (
 	"context"
+	"crypto/sha256"
 	"strings"
 	"time"
 
@@ -158,7 +159,7 @@ func (r *reader) addOpenChangeList(u string, doc *rsxml.Doc, entries []*rsxml.En
 	if err := checkChanges(name, entries, from, r.site.At); err != nil {
 		return err
 	}
-	r.site.OpenChangeList = &ChangeList{URL: u, From: from, Entries: len(entries), Data: data, Index: doc.Link("index")}
+	r.site.OpenChangeList = &ChangeList{URL: u, From: from, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
 	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
 		r.site.OpenChangeList.Rel = rel
 	}
@@ -220,7 +221,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 		return newError(name, 0, ErrInvalid, "covers until %s, after the snapshot time of the Resource List (%s)",
 			rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
 	}
-	cl := ChangeList{URL: u, From: from, Until: until, Entries: len(entries), Data: data, Index: doc.Link("index")}
+	cl := ChangeList{URL: u, From: from, Until: until, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
 	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
 		cl.Rel = rel
 	}
@@ -234,7 +235,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 func (r *reader) checkChangeListBytes(name string) error {
 	var n int64
 	for _, cl := range r.site.ChangeLists {
-		n += int64(len(cl.Data))
+		n += cl.Bytes
 	}
 	if n > r.opts.MaxChangeListBytes {
 		return newError(name, 0, ErrLimit, "the closed Change Lists to carry forward, %d so far, are more than %d bytes together",

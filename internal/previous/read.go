@@ -3,6 +3,7 @@ package previous
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"io/fs"
@@ -27,9 +28,9 @@ const (
 	// DefaultMaxPackageBytes bounds one Change Dump package.
 	DefaultMaxPackageBytes = 64 << 30
 	// DefaultMaxChangeListBytes bounds the closed Change Lists carried
-	// forward together: their bytes are held in memory until they are
-	// published again. 512 MiB is some forty Change Lists of 50,000
-	// changes each, written as rsgen writes them.
+	// forward together: the bytes a build copies again. 512 MiB is some
+	// forty Change Lists of 50,000 changes each, written as rsgen writes
+	// them.
 	DefaultMaxChangeListBytes = 512 << 20
 )
 
@@ -127,15 +128,17 @@ type Resource struct {
 	Type    string
 }
 
-// A ChangeList is one closed Change List of the previous build, kept as
-// published so that it can be published again unchanged.
+// A ChangeList is one closed Change List of the previous build, to be
+// published again unchanged. Its bytes are not kept: [Site.OpenList]
+// reads them again, and checks that they are those Read checked.
 type ChangeList struct {
 	URL         string
 	Rel         string // URL relative to DocsBase ("resourcesync/changelist-….xml"), "" if not under it
 	From, Until time.Time
 	Entries     int
-	Data        []byte
+	Bytes       int64  // its size as published
 	Index       string // the href of its rel="index" link, "" if it has none
+	sum         [sha256.Size]byte
 }
 
 // Read reads the build published at location, a directory or an http(s)
