@@ -122,19 +122,10 @@ func plural(n int) string {
 
 // member parses "key": value.
 func (p *jsonParser) member(rec *Record) error {
-	if p.i >= len(p.s) || p.s[p.i] != '"' {
-		return p.unexpected()
-	}
-	kb, err := p.strBytes()
+	kb, err := p.key()
 	if err != nil {
 		return err
 	}
-	p.ws()
-	if p.i >= len(p.s) || p.s[p.i] != ':' {
-		return p.unexpected()
-	}
-	p.i++
-	p.ws()
 	f := fieldIndex(kb)
 	switch {
 	case string(kb) == "links":
@@ -283,14 +274,27 @@ func (p *jsonParser) number() error {
 	return nil
 }
 
-// str parses a string at p.i (on its opening quote) and returns it unescaped.
-func (p *jsonParser) str() (string, error) {
-	b, err := p.strBytes()
-	return string(b), err
+// key parses the key of an object member and the colon after it, at p.i
+// (on the key's opening quote), and stops at the start of the value.
+func (p *jsonParser) key() ([]byte, error) {
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return nil, p.unexpected()
+	}
+	k, err := p.strBytes()
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.i >= len(p.s) || p.s[p.i] != ':' {
+		return nil, p.unexpected()
+	}
+	p.i++
+	p.ws()
+	return k, nil
 }
 
-// strBytes is str without the copy: the bytes of a string without escapes
-// are those of the line.
+// strBytes parses a string at p.i (on its opening quote) and returns it
+// unescaped: the bytes of a string without escapes are those of the line.
 func (p *jsonParser) strBytes() ([]byte, error) {
 	p.i++
 	start := p.i
@@ -424,18 +428,9 @@ func (p *jsonParser) skip(depth int) error {
 		}
 		for {
 			if open == '{' {
-				if p.i >= len(p.s) || p.s[p.i] != '"' {
-					return p.unexpected()
-				}
-				if _, err := p.strBytes(); err != nil {
+				if _, err := p.key(); err != nil {
 					return err
 				}
-				p.ws()
-				if p.i >= len(p.s) || p.s[p.i] != ':' {
-					return p.unexpected()
-				}
-				p.i++
-				p.ws()
 			}
 			if err := p.skip(depth + 1); err != nil {
 				return err
@@ -519,19 +514,11 @@ func (p *jsonParser) link(rec *Record) error {
 		p.i++
 	} else {
 		for {
-			if p.i >= len(p.s) || p.s[p.i] != '"' {
-				return p.unexpected()
-			}
-			key, err := p.str()
+			kb, err := p.key()
 			if err != nil {
 				return err
 			}
-			p.ws()
-			if p.i >= len(p.s) || p.s[p.i] != ':' {
-				return p.unexpected()
-			}
-			p.i++
-			p.ws()
+			key := string(kb)
 			v, kind, err := p.scalar()
 			if err != nil {
 				return err
