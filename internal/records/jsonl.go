@@ -79,26 +79,8 @@ func (p *jsonParser) object(rec *Record) error {
 		return p.unexpected()
 	}
 	p.i++
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-	} else {
-		for {
-			if err := p.member(rec); err != nil {
-				return err
-			}
-			p.ws()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				p.ws()
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
-				break
-			}
-			return p.unexpected()
-		}
+	if err := p.elements('}', func() error { return p.member(rec) }); err != nil {
+		return err
 	}
 	p.ws()
 	if p.i != len(p.s) {
@@ -421,32 +403,14 @@ func (p *jsonParser) skip(depth int) error {
 			close = ']'
 		}
 		p.i++
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == close {
-			p.i++
-			return nil
-		}
-		for {
+		return p.elements(close, func() error {
 			if open == '{' {
 				if _, err := p.key(); err != nil {
 					return err
 				}
 			}
-			if err := p.skip(depth + 1); err != nil {
-				return err
-			}
-			p.ws()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				p.ws()
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == close {
-				p.i++
-				return nil
-			}
-			return p.unexpected()
-		}
+			return p.skip(depth + 1)
+		})
 	default:
 		_, _, err := p.scalar()
 		return err
@@ -470,26 +434,33 @@ func (p *jsonParser) links(rec *Record) error {
 		return err
 	}
 	p.i++
+	return p.elements(']', func() error { return p.link(rec) })
+}
+
+// elements parses the elements of an array or the members of an object,
+// separated by commas, each with elem, and the close byte that ends them,
+// from just after the opening byte.
+func (p *jsonParser) elements(close byte, elem func() error) error {
 	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
+	if p.i < len(p.s) && p.s[p.i] == close {
 		p.i++
 		return nil
 	}
 	for {
-		if err := p.link(rec); err != nil {
+		if err := elem(); err != nil {
 			return err
 		}
 		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == ',' {
+		switch {
+		case p.i < len(p.s) && p.s[p.i] == ',':
 			p.i++
 			p.ws()
-			continue
-		}
-		if p.i < len(p.s) && p.s[p.i] == ']' {
+		case p.i < len(p.s) && p.s[p.i] == close:
 			p.i++
 			return nil
+		default:
+			return p.unexpected()
 		}
-		return p.unexpected()
 	}
 }
 
@@ -510,46 +481,35 @@ func (p *jsonParser) link(rec *Record) error {
 	var l rsxml.Link
 	var isURL bool
 	var seen []string
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-	} else {
-		for {
-			kb, err := p.key()
-			if err != nil {
-				return err
-			}
-			key := string(kb)
-			v, kind, err := p.scalar()
-			if err != nil {
-				return err
-			}
-			switch {
-			case !isLinkAttr(key):
-				p.unknown = append(p.unknown, strconv.Quote("links."+key))
-			case slices.Contains(seen, key):
-				p.valueErr(fmt.Errorf("links: attribute %q is given twice", key))
-			case kind == '"' || kind == '0' && (key == "length" || key == "pri"):
-				seen = append(seen, key)
-				if err := setLinkAttr(&l, &isURL, key, v); err != nil {
-					p.valueErr(fmt.Errorf("links: %w", err))
-				}
-			case kind == 'n':
-				seen = append(seen, key)
-			default:
-				p.valueErr(fmt.Errorf("links: %s: %s is not a string", key, kindName(kind)))
-			}
-			p.ws()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				p.ws()
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
-				break
-			}
-			return p.unexpected()
+	err := p.elements('}', func() error {
+		kb, err := p.key()
+		if err != nil {
+			return err
 		}
+		key := string(kb)
+		v, kind, err := p.scalar()
+		if err != nil {
+			return err
+		}
+		switch {
+		case !isLinkAttr(key):
+			p.unknown = append(p.unknown, strconv.Quote("links."+key))
+		case slices.Contains(seen, key):
+			p.valueErr(fmt.Errorf("links: attribute %q is given twice", key))
+		case kind == '"' || kind == '0' && (key == "length" || key == "pri"):
+			seen = append(seen, key)
+			if err := setLinkAttr(&l, &isURL, key, v); err != nil {
+				p.valueErr(fmt.Errorf("links: %w", err))
+			}
+		case kind == 'n':
+			seen = append(seen, key)
+		default:
+			p.valueErr(fmt.Errorf("links: %s: %s is not a string", key, kindName(kind)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := checkLink(&l); err != nil {
 		p.valueErr(fmt.Errorf("links: %w", err))
