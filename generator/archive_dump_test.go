@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -57,7 +58,7 @@ func TestArchiveResourceDump(t *testing.T) {
 	if rep := mustBuild(t, treeCfg); len(rep.Problems) != 0 {
 		t.Fatal(rep.Problems)
 	}
-	want := outputFiles(t, treeCfg.Out)
+	want := testenv.ReadTree(t, treeCfg.Out)
 	reversed := slices.Clone(members)
 	slices.Reverse(reversed)
 
@@ -79,7 +80,7 @@ func TestArchiveResourceDump(t *testing.T) {
 						t.Fatalf("--jobs %d: %d files, problems %v", jobs, rep.Files, rep.Problems)
 					}
 					manifests := checkDump(t, cfg.Out, hashing.DefaultSet)
-					got := outputFiles(t, cfg.Out)
+					got := testenv.ReadTree(t, cfg.Out)
 					if first == nil {
 						first = got
 						if got["resourcesync/resourcelist.xml"] != want["resourcesync/resourcelist.xml"] {

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -156,7 +157,7 @@ func TestArchives(t *testing.T) {
 	if _, err := Build(context.Background(), treeCfg); err != nil {
 		t.Fatal(err)
 	}
-	want := outputFiles(t, treeCfg.Out)
+	want := testenv.ReadTree(t, treeCfg.Out)
 
 	for _, name := range []string{"site.tar", "site.tar.gz", "site.tgz", "SITE.ZIP"} {
 		t.Run(name, func(t *testing.T) {
@@ -172,7 +173,7 @@ func TestArchives(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := outputFiles(t, cfg.Out)
+			got := testenv.ReadTree(t, cfg.Out)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("the archive's documents differ from the tree's:\n%s", got["resourcesync/resourcelist.xml"])
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -43,7 +44,7 @@ func TestExportResourceDumpLikeTree(t *testing.T) {
 	if rep := mustBuild(t, treeCfg); len(rep.Problems) != 0 {
 		t.Fatal(rep.Problems)
 	}
-	want := outputFiles(t, treeCfg.Out)
+	want := testenv.ReadTree(t, treeCfg.Out)
 	export := treeExport(t, tree, members, "")
 	for _, jobs := range []int{1, 3} {
 		t.Run(fmt.Sprint("jobs=", jobs), func(t *testing.T) {
@@ -57,7 +58,7 @@ func TestExportResourceDumpLikeTree(t *testing.T) {
 				t.Fatalf("%d records, problems %v", rep.Files, rep.Problems)
 			}
 			checkDump(t, cfg.Out, hashing.DefaultSet)
-			sameFiles(t, "the tree's output", outputFiles(t, cfg.Out), want)
+			sameFiles(t, "the tree's output", testenv.ReadTree(t, cfg.Out), want)
 		})
 	}
 }

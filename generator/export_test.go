@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // exportAt is the snapshot time of the export tests: the Change List
@@ -30,25 +31,6 @@ func exportCfg(t testing.TB, export string) Config {
 		t.Fatal(err)
 	}
 	return Config{Export: export, Out: filepath.Join(t.TempDir(), "out"), BaseURL: base, At: exportAt, FixedTime: true}
-}
-
-// outputFiles reads every file under dir, by slash-separated path.
-func outputFiles(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
 
 func writeExport(t testing.TB, name, content string) string {
@@ -105,7 +87,7 @@ func TestExportGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := outputFiles(t, cfg.Out)
+			got := testenv.ReadTree(t, cfg.Out)
 			if *update && tc.name == "jsonl" {
 				os.RemoveAll(exportGolden)
 				for name, data := range got {
@@ -116,7 +98,7 @@ func TestExportGolden(t *testing.T) {
 					}
 				}
 			}
-			want := outputFiles(t, exportGolden)
+			want := testenv.ReadTree(t, exportGolden)
 			if len(want) != 8 {
 				t.Fatalf("%s holds %d files, want 8 (4 documents, the landing page, robots.txt, head.html and the manifest): run 'go test ./generator -run TestExportGolden -update'", exportGolden, len(want))
 			}
@@ -183,7 +165,7 @@ func TestExportChangeListRules(t *testing.T) {
 // TestExportOfficialValidator runs the official validator over the golden
 // documents.
 func TestExportOfficialValidator(t *testing.T) {
-	if officialValidator(t) == "" {
+	if testenv.Official(t) == nil {
 		t.Skip("the official validator cannot run here")
 	}
 	runOfficial(t, exportGolden)
@@ -264,7 +246,7 @@ func TestExportBadRecords(t *testing.T) {
 			if len(rep.Problems) != 1 || rep.Problems[0].Line != tc.line || rep.Export.Bad != 1 || rep.Export.Listed != 1 {
 				t.Errorf("skipping: problems %v, report %+v", rep.Problems, rep.Export)
 			}
-			rl := outputFiles(t, cfg.Out)["resourcesync/resourcelist.xml"]
+			rl := testenv.ReadTree(t, cfg.Out)["resourcesync/resourcelist.xml"]
 			if strings.Count(rl, "<url>") != 1 || !strings.Contains(rl, "<loc>https://example.org/a</loc>") {
 				t.Errorf("the Resource List does not hold just the good record:\n%s", rl)
 			}
@@ -302,12 +284,12 @@ func TestExportFailureKeepsOutput(t *testing.T) {
 	if _, err := Build(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	before := outputFiles(t, cfg.Out)
+	before := testenv.ReadTree(t, cfg.Out)
 	cfg.Export = writeExport(t, "r.jsonl", `{"loc":"b","lastmod":"2024-05-01T00:00:00Z"}`+"\n"+`{"loc":"c","x":1}`+"\n")
 	if _, err := Build(context.Background(), cfg); err == nil {
 		t.Fatal("no error")
 	}
-	after := outputFiles(t, cfg.Out)
+	after := testenv.ReadTree(t, cfg.Out)
 	if fmt.Sprint(before) != fmt.Sprint(after) {
 		t.Error("a failed build changed the output")
 	}
@@ -324,7 +306,7 @@ func TestExportNoChangeList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files := outputFiles(t, cfg.Out)
+		files := testenv.ReadTree(t, cfg.Out)
 		if _, ok := files["resourcesync/changelist.xml"]; ok || strings.Contains(files["resourcesync/capabilitylist.xml"], "changelist") {
 			t.Errorf("window %v: a Change List was written", window)
 		}
@@ -364,7 +346,7 @@ func TestExportSpill(t *testing.T) {
 		if rep.Export.Listed != 2700 || rep.Export.Changes == 0 {
 			t.Fatalf("report %+v", rep.Export)
 		}
-		files := outputFiles(t, cfg.Out)
+		files := testenv.ReadTree(t, cfg.Out)
 		if _, ok := files["resourcesync/resourcelist-00007.xml"]; !ok {
 			t.Fatalf("the Resource List is not split in 7 parts: %d files", len(files))
 		}
@@ -487,7 +469,7 @@ func TestExportDeterministic(t *testing.T) {
 		if _, err := Build(context.Background(), cfg); err != nil {
 			t.Fatal(err)
 		}
-		outs = append(outs, outputFiles(t, cfg.Out))
+		outs = append(outs, testenv.ReadTree(t, cfg.Out))
 	}
 	for i := 1; i < len(outs); i++ {
 		if fmt.Sprint(outs[i]) != fmt.Sprint(outs[0]) {

@@ -61,9 +61,11 @@ func (b *build) writeHostFiles(resources []Resource, completed time.Time) error 
 		if err := b.stage.WriteFile(f.Name, data); err != nil {
 			return fmt.Errorf("writing %s: %w", f.Name, err)
 		}
-	}
-	if slices.Contains(b.cfg.Hosts, hosting.Cloudflare) && len(d.Documents)+2 > cloudflareMaxRules {
-		b.notice(fmt.Sprintf("_headers has %d rules; Cloudflare Pages applies the first %d, so some documents are served with its default type for .xml", len(d.Documents)+2, cloudflareMaxRules))
+		if f.Name == hosting.Headers && slices.Contains(b.cfg.Hosts, hosting.Cloudflare) {
+			if n := hosting.HeaderRules(data); n > cloudflareMaxRules { // the user's rules count too
+				b.notice(fmt.Sprintf("%s has %d rules; Cloudflare Pages applies the first %d, so some documents are served with its default type for .xml", f.Name, n, cloudflareMaxRules))
+			}
+		}
 	}
 	b.robotsNotice(d.ResourceListURL)
 	return nil

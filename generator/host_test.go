@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -357,5 +358,34 @@ func TestHostFileMergedInBlock(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(p); string(got) != broken {
 		t.Errorf("_headers was changed:\n%s", got)
+	}
+}
+
+// Cloudflare Pages applies the first 100 rules of _headers: the user's
+// rules around rsgen's block count as well as rsgen's own.
+func TestCloudflareRuleLimitCountsTheUsersRules(t *testing.T) {
+	for _, tt := range []struct {
+		theirs int
+		notice bool
+	}{{0, false}, {99, true}} {
+		out := t.TempDir()
+		var theirs strings.Builder
+		theirs.WriteString("# BEGIN rsgen\n# END rsgen\n")
+		for i := range tt.theirs {
+			fmt.Fprintf(&theirs, "/page-%d\n  X-Robots-Tag: noindex\n", i)
+		}
+		if err := os.WriteFile(filepath.Join(out, hosting.Headers), []byte(theirs.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := checkTestConfig(t, out)
+		cfg.Hosts = []string{hosting.Cloudflare}
+		var notices []string
+		cfg.Notice = func(msg string) { notices = append(notices, msg) }
+		if _, err := Build(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		if noticed := strings.Contains(strings.Join(notices, "\n"), "Cloudflare Pages applies the first 100"); noticed != tt.notice {
+			t.Errorf("%d rules of the user's: notices %q; want the Cloudflare one: %v", tt.theirs, notices, tt.notice)
+		}
 	}
 }

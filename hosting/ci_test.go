@@ -3,7 +3,6 @@ package hosting_test
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // The CI recipes of docs/ci.md are files of docs/ci; gitlabRecipe is the
@@ -212,7 +212,7 @@ func TestCIRsyncRecipeMirrors(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
-		if got, want := tree(t, dest), tree(t, public); !maps.Equal(got, want) {
+		if got, want := testenv.ReadTree(t, dest), testenv.ReadTree(t, public); !maps.Equal(got, want) {
 			t.Errorf("the copy differs from the output:\n got %q\nwant %q", got, want)
 		}
 	}
@@ -228,23 +228,4 @@ func TestCIRsyncRecipeMirrors(t *testing.T) {
 	cfg.Dump.Enabled = false
 	cfg.Changes = generator.Changes{Previous: prev, DropResourceDump: true}
 	deploy()
-}
-
-// tree maps the path of every file under dir to its content.
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }

@@ -144,7 +144,9 @@ func TestMerge(t *testing.T) {
 		{"block in the middle", "/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\nold\n# END rsgen\n/a\n  B: c\n",
 			"/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\n" + ours + "# END rsgen\n/a\n  B: c\n", true},
 		{"empty block first, CRLF, no final newline", "# BEGIN rsgen\r\n# END rsgen",
-			"# BEGIN rsgen\r\n" + ours + "# END rsgen", true},
+			"# BEGIN rsgen\r\n" + strings.ReplaceAll(ours, "\n", "\r\n") + "# END rsgen", true},
+		{"CRLF around an LF block", "/*\r\n  A: b\r\n# BEGIN rsgen\r\nold\r\n# END rsgen\r\n",
+			"/*\r\n  A: b\r\n# BEGIN rsgen\r\n" + strings.ReplaceAll(ours, "\n", "\r\n") + "# END rsgen\r\n", true},
 		{"indented markers", "  # BEGIN rsgen\n  # END rsgen\n", "  # BEGIN rsgen\n" + ours + "  # END rsgen\n", true},
 		{"no block", "/*\n  X-Frame-Options: DENY\n", "", false},
 		{"no end", "# BEGIN rsgen\n/*\n", "", false},
@@ -162,5 +164,23 @@ func TestMerge(t *testing.T) {
 				t.Errorf("the merged file counts as rsgen's: the next build would overwrite it")
 			}
 		})
+	}
+}
+
+func TestHeaderRules(t *testing.T) {
+	tests := []struct {
+		data string
+		want int
+	}{
+		{"", 0},
+		{"# only a comment\n\n", 0},
+		{"/a\n  Content-Type: application/xml\n/b\n  X: y\n", 2},
+		{"/a\r\n  X: y\r\n\r\n# c\r\n/b\r\n\tX: y\r\n", 2},
+		{"/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\n/x\n  A: b\n# END rsgen\nhttps://example.org/*\n  B: c", 3},
+	}
+	for _, tt := range tests {
+		if got := HeaderRules([]byte(tt.data)); got != tt.want {
+			t.Errorf("HeaderRules(%q) = %d, want %d", tt.data, got, tt.want)
+		}
 	}
 }

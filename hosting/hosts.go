@@ -149,7 +149,9 @@ func Mergeable(name string) bool {
 
 // Merge returns theirs, a user's configuration file, with the lines between
 // its BlockBegin and BlockEnd lines replaced by ours, and true; or false if
-// theirs has no such block, exactly one of each, in that order.
+// theirs has no such block, exactly one of each, in that order. ours takes
+// the line endings of the BlockBegin line: a file written on Windows stays
+// CRLF throughout.
 func Merge(theirs, ours []byte) ([]byte, bool) {
 	start, end, ok, _ := block(theirs)
 	if !ok {
@@ -158,7 +160,24 @@ func Merge(theirs, ours []byte) ([]byte, bool) {
 	if len(ours) > 0 && !bytes.HasSuffix(ours, []byte("\n")) {
 		ours = append(ours[:len(ours):len(ours)], '\n')
 	}
+	if bytes.HasSuffix(theirs[:start], []byte("\r\n")) {
+		ours = bytes.ReplaceAll(bytes.ReplaceAll(ours, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	}
 	return slices.Concat(theirs[:start], ours, theirs[end:]), true
+}
+
+// HeaderRules counts the rules of a _headers file (Netlify, Cloudflare
+// Pages): a rule starts with a line that is not indented, blank or a
+// comment (its URL pattern); the indented lines after it are its headers.
+func HeaderRules(data []byte) int {
+	n := 0
+	for line := range bytes.Lines(data) {
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) > 0 && line[0] != ' ' && line[0] != '\t' && line[0] != '#' {
+			n++
+		}
+	}
+	return n
 }
 
 // block returns the offsets of what lies between the BlockBegin line and

@@ -131,23 +131,7 @@ http {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			resp, err := client.Get(base + tt.path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != tt.status {
-				t.Fatalf("HTTP %d, want %d", resp.StatusCode, tt.status)
-			}
-			if tt.status != 200 {
-				return
-			}
-			if ct, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";"); ct != tt.contentType {
-				t.Errorf("Content-Type %q, want %s", ct, tt.contentType)
-			}
-			if got := resp.Header.Get("Link"); got != link {
-				t.Errorf("Link %q, want %q", got, link)
-			}
+			checkServed(t, client, base+tt.path, tt.status, tt.contentType, link)
 		})
 	}
 	rep, err := validate.Site(context.Background(), base, validate.Options{})

@@ -42,27 +42,36 @@ func TestHandler(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			resp, err := http.Get(base + tt.path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != tt.status {
-				t.Fatalf("HTTP %d, want %d", resp.StatusCode, tt.status)
-			}
-			if tt.status != 200 {
-				return
-			}
-			if ct, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";"); ct != tt.contentType {
-				t.Errorf("Content-Type %q, want %s", ct, tt.contentType)
-			}
-			if got := resp.Header.Get("Link"); got != link {
-				t.Errorf("Link %q, want %q", got, link)
-			}
+			body := checkServed(t, http.DefaultClient, base+tt.path, tt.status, tt.contentType, link)
 			if !strings.Contains(string(body), tt.body) {
 				t.Errorf("body lacks %q", tt.body)
 			}
 		})
 	}
+}
+
+// checkServed gets u and checks its status and, for a 200, its media type
+// and the Link header that points to the Capability List; it returns the
+// body.
+func checkServed(t *testing.T, client *http.Client, u string, status int, contentType, link string) []byte {
+	t.Helper()
+	resp, err := client.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != status {
+		t.Fatalf("HTTP %d, want %d", resp.StatusCode, status)
+	}
+	if status != 200 {
+		return body
+	}
+	if ct, _, _ := strings.Cut(resp.Header.Get("Content-Type"), ";"); ct != contentType {
+		t.Errorf("Content-Type %q, want %s", ct, contentType)
+	}
+	if got := resp.Header.Get("Link"); got != link {
+		t.Errorf("Link %q, want %q", got, link)
+	}
+	return body
 }

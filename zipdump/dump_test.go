@@ -203,17 +203,7 @@ func TestRunLeavesOutChangedFiles(t *testing.T) {
 			opt, out := testOptions(t, c)
 			opt.Compression = comp
 			res := run(t, c.items, opt)
-			var skipped []string
-			for _, s := range res.Skipped {
-				if !errors.Is(s.Err, ErrChanged) {
-					t.Errorf("%s: %v, want ErrChanged", c.items[s.Index].Name, s.Err)
-				}
-				skipped = append(skipped, c.items[s.Index].Name)
-			}
-			slices.Sort(skipped)
-			if !slices.Equal(skipped, changed) {
-				t.Errorf("skipped %q, want %q", skipped, changed)
-			}
+			checkSkippedChanged(t, c, res, changed)
 			paths, _ := verifyAll(t, out, opt.Hashes, res)
 			for _, p := range paths {
 				if slices.Contains(changed, p) {
@@ -399,5 +389,22 @@ func TestRunNothing(t *testing.T) {
 	res = run(t, nil, opt)
 	if len(res.Packages) != 0 {
 		t.Errorf("%d packages of nothing", len(res.Packages))
+	}
+}
+
+// checkSkippedChanged checks that the files left out of res are those
+// named by changed, sorted, each for having changed while it was packaged.
+func checkSkippedChanged(t *testing.T, c *corpus, res *Result, changed []string) {
+	t.Helper()
+	var skipped []string
+	for _, s := range res.Skipped {
+		if !errors.Is(s.Err, ErrChanged) {
+			t.Errorf("%s: %v, want ErrChanged", c.items[s.Index].Name, s.Err)
+		}
+		skipped = append(skipped, c.items[s.Index].Name)
+	}
+	slices.Sort(skipped)
+	if !slices.Equal(skipped, changed) {
+		t.Errorf("skipped %q, want %q", skipped, changed)
 	}
 }

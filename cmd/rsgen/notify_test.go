@@ -17,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/internal/notify"
 	"github.com/rsgen/rsgen/internal/notify/notifytest"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // notifyRun runs rsgen in-process.
@@ -305,16 +306,9 @@ func TestBuildHubFlags(t *testing.T) {
 // channels, and the official schemas on the payloads rsgen notify sends.
 func TestNotifyOfficialValidator(t *testing.T) {
 	clearEnv(t)
-	script, err := filepath.Abs("../../../shared/tools/rs-validate.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(script); err != nil {
-		t.Skip("../shared/tools/rs-validate.py is not beside the checkout")
-	}
-	const py = "/usr/bin/python3"
-	if err := exec.Command(py, "-c", "import lxml").Run(); err != nil {
-		t.Skip("/usr/bin/python3 with lxml is not installed")
+	official := testenv.Official(t)
+	if official == nil {
+		t.Skip("the official validator cannot run here")
 	}
 	src, out := notifySource(t), t.TempDir()
 	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", "https://hub.example.org/"}
@@ -327,7 +321,7 @@ func TestNotifyOfficialValidator(t *testing.T) {
 	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
-	if msg, err := exec.Command(py, script, out).CombinedOutput(); err != nil {
+	if msg, err := exec.Command(official[0], official[1], out).CombinedOutput(); err != nil {
 		t.Fatalf("rs-validate.py on the site: %v\n%s", err, msg)
 	}
 	// The payloads, from a dry run, through the schemas: the spec-level
@@ -350,7 +344,7 @@ func TestNotifyOfficialValidator(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	msg, _ := exec.Command(py, append([]string{script}, paths...)...).CombinedOutput()
+	msg, _ := exec.Command(official[0], append(official[1:len(official):len(official)], paths...)...).CombinedOutput()
 	for _, line := range strings.Split(strings.TrimSpace(string(msg)), "\n") {
 		if strings.HasPrefix(line, "OK ") {
 			continue

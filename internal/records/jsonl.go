@@ -79,26 +79,8 @@ func (p *jsonParser) object(rec *Record) error {
 		return p.unexpected()
 	}
 	p.i++
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-	} else {
-		for {
-			if err := p.member(rec); err != nil {
-				return err
-			}
-			p.ws()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				p.ws()
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
-				break
-			}
-			return p.unexpected()
-		}
+	if err := p.elements('}', func() error { return p.member(rec) }); err != nil {
+		return err
 	}
 	p.ws()
 	if p.i != len(p.s) {
@@ -122,19 +104,10 @@ func plural(n int) string {
 
 // member parses "key": value.
 func (p *jsonParser) member(rec *Record) error {
-	if p.i >= len(p.s) || p.s[p.i] != '"' {
-		return p.unexpected()
-	}
-	kb, err := p.strBytes()
+	kb, err := p.key()
 	if err != nil {
 		return err
 	}
-	p.ws()
-	if p.i >= len(p.s) || p.s[p.i] != ':' {
-		return p.unexpected()
-	}
-	p.i++
-	p.ws()
 	f := fieldIndex(kb)
 	switch {
 	case string(kb) == "links":
@@ -283,14 +256,27 @@ func (p *jsonParser) number() error {
 	return nil
 }
 
-// str parses a string at p.i (on its opening quote) and returns it unescaped.
-func (p *jsonParser) str() (string, error) {
-	b, err := p.strBytes()
-	return string(b), err
+// key parses the key of an object member and the colon after it, at p.i
+// (on the key's opening quote), and stops at the start of the value.
+func (p *jsonParser) key() ([]byte, error) {
+	if p.i >= len(p.s) || p.s[p.i] != '"' {
+		return nil, p.unexpected()
+	}
+	k, err := p.strBytes()
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.i >= len(p.s) || p.s[p.i] != ':' {
+		return nil, p.unexpected()
+	}
+	p.i++
+	p.ws()
+	return k, nil
 }
 
-// strBytes is str without the copy: the bytes of a string without escapes
-// are those of the line.
+// strBytes parses a string at p.i (on its opening quote) and returns it
+// unescaped: the bytes of a string without escapes are those of the line.
 func (p *jsonParser) strBytes() ([]byte, error) {
 	p.i++
 	start := p.i
@@ -417,41 +403,14 @@ func (p *jsonParser) skip(depth int) error {
 			close = ']'
 		}
 		p.i++
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == close {
-			p.i++
-			return nil
-		}
-		for {
+		return p.elements(close, func() error {
 			if open == '{' {
-				if p.i >= len(p.s) || p.s[p.i] != '"' {
-					return p.unexpected()
-				}
-				if _, err := p.strBytes(); err != nil {
+				if _, err := p.key(); err != nil {
 					return err
 				}
-				p.ws()
-				if p.i >= len(p.s) || p.s[p.i] != ':' {
-					return p.unexpected()
-				}
-				p.i++
-				p.ws()
 			}
-			if err := p.skip(depth + 1); err != nil {
-				return err
-			}
-			p.ws()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				p.ws()
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == close {
-				p.i++
-				return nil
-			}
-			return p.unexpected()
-		}
+			return p.skip(depth + 1)
+		})
 	default:
 		_, _, err := p.scalar()
 		return err
@@ -475,26 +434,33 @@ func (p *jsonParser) links(rec *Record) error {
 		return err
 	}
 	p.i++
+	return p.elements(']', func() error { return p.link(rec) })
+}
+
+// elements parses the elements of an array or the members of an object,
+// separated by commas, each with elem, and the close byte that ends them,
+// from just after the opening byte.
+func (p *jsonParser) elements(close byte, elem func() error) error {
 	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
+	if p.i < len(p.s) && p.s[p.i] == close {
 		p.i++
 		return nil
 	}
 	for {
-		if err := p.link(rec); err != nil {
+		if err := elem(); err != nil {
 			return err
 		}
 		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == ',' {
+		switch {
+		case p.i < len(p.s) && p.s[p.i] == ',':
 			p.i++
 			p.ws()
-			continue
-		}
-		if p.i < len(p.s) && p.s[p.i] == ']' {
+		case p.i < len(p.s) && p.s[p.i] == close:
 			p.i++
 			return nil
+		default:
+			return p.unexpected()
 		}
-		return p.unexpected()
 	}
 }
 
@@ -515,54 +481,35 @@ func (p *jsonParser) link(rec *Record) error {
 	var l rsxml.Link
 	var isURL bool
 	var seen []string
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
-	} else {
-		for {
-			if p.i >= len(p.s) || p.s[p.i] != '"' {
-				return p.unexpected()
-			}
-			key, err := p.str()
-			if err != nil {
-				return err
-			}
-			p.ws()
-			if p.i >= len(p.s) || p.s[p.i] != ':' {
-				return p.unexpected()
-			}
-			p.i++
-			p.ws()
-			v, kind, err := p.scalar()
-			if err != nil {
-				return err
-			}
-			switch {
-			case !isLinkAttr(key):
-				p.unknown = append(p.unknown, strconv.Quote("links."+key))
-			case slices.Contains(seen, key):
-				p.valueErr(fmt.Errorf("links: attribute %q is given twice", key))
-			case kind == '"' || kind == '0' && (key == "length" || key == "pri"):
-				seen = append(seen, key)
-				if err := setLinkAttr(&l, &isURL, key, v); err != nil {
-					p.valueErr(fmt.Errorf("links: %w", err))
-				}
-			case kind == 'n':
-				seen = append(seen, key)
-			default:
-				p.valueErr(fmt.Errorf("links: %s: %s is not a string", key, kindName(kind)))
-			}
-			p.ws()
-			if p.i < len(p.s) && p.s[p.i] == ',' {
-				p.i++
-				p.ws()
-				continue
-			}
-			if p.i < len(p.s) && p.s[p.i] == '}' {
-				p.i++
-				break
-			}
-			return p.unexpected()
+	err := p.elements('}', func() error {
+		kb, err := p.key()
+		if err != nil {
+			return err
 		}
+		key := string(kb)
+		v, kind, err := p.scalar()
+		if err != nil {
+			return err
+		}
+		switch {
+		case !isLinkAttr(key):
+			p.unknown = append(p.unknown, strconv.Quote("links."+key))
+		case slices.Contains(seen, key):
+			p.valueErr(fmt.Errorf("links: attribute %q is given twice", key))
+		case kind == '"' || kind == '0' && (key == "length" || key == "pri"):
+			seen = append(seen, key)
+			if err := setLinkAttr(&l, &isURL, key, v); err != nil {
+				p.valueErr(fmt.Errorf("links: %w", err))
+			}
+		case kind == 'n':
+			seen = append(seen, key)
+		default:
+			p.valueErr(fmt.Errorf("links: %s: %s is not a string", key, kindName(kind)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := checkLink(&l); err != nil {
 		p.valueErr(fmt.Errorf("links: %w", err))

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/testenv"
+)
+
+// resyncClient returns the command that runs the reference client,
+// resync-sync of resync 2.0.1 (a copy in testdata/third_party/resync), or
+// skips t where Python lacks what it imports; in CI, which installs it, t
+// fails instead.
+func resyncClient(t *testing.T) []string {
+	t.Helper()
+	script, err := filepath.Abs("testdata/third_party/resync/resync-sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command(testenv.Python, "-c", "import dateutil, defusedxml").Run(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s cannot import dateutil and defusedxml (Debian python3-dateutil, python3-defusedxml), and CI must run resync", testenv.Python)
+		}
+		t.Skipf("%s cannot import dateutil and defusedxml (Debian python3-dateutil, python3-defusedxml): resync not run", testenv.Python)
+	}
+	return []string{testenv.Python, script}
+}
+
+// TestResyncClient runs the reference client as a Destination would, from
+// cron: a baseline sync from the Capability List, then incremental syncs
+// from the Change List URL that rsgen advertises, across builds that
+// create, update and delete files. After each sync the Destination's copy
+// must equal the source. The Resource List is split into an index and
+// parts, which a Destination must follow; the Change List stays one list
+// (resync 2.0.1 cannot read a Change List Index: README.md).
+func TestResyncClient(t *testing.T) {
+	clearEnv(t)
+	client := resyncClient(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String() + "/"
+	src, out, dst, state := t.TempDir(), filepath.Join(t.TempDir(), "public"), t.TempDir(), t.TempDir()
+
+	files := map[string]string{
+		"index.html":          "<h1>home</h1>",
+		"a.txt":               "one",
+		"data/b.csv":          "x,y\n1,2\n",
+		"data/deep/c.json":    `{"c": 3}`,
+		"docs/report (1).pdf": "%PDF-1.4 report",
+		"docs/notes.md":       "# notes",
+		"img/1.png":           "\x89PNG 1",
+		"img/2.png":           "\x89PNG 2",
+		"img/3.png":           "\x89PNG 3",
+	}
+	// Files older than every snapshot: resync starts its incremental sync
+	// at the latest lastmod it fetched in the baseline.
+	mtime := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	write := func(rel, content string) {
+		t.Helper()
+		p := filepath.Join(src, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		files[rel] = content
+	}
+	remove := func(rel string) {
+		t.Helper()
+		if err := os.Remove(filepath.Join(src, filepath.FromSlash(rel))); err != nil {
+			t.Fatal(err)
+		}
+		delete(files, rel)
+	}
+	for rel, content := range files {
+		write(rel, content)
+	}
+	build := func(at string, previous bool) {
+		t.Helper()
+		args := []string{"build", "-q", "--base-url", base, "--out", out, "--at", at, "--max-entries", "7"}
+		if previous {
+			args = append(args, "--previous", out)
+		}
+		if code, _, stderr := runCLI(t, context.Background(), append(args, src)...); code != exitOK {
+			t.Fatalf("build at %s: exit %d\n%s", at, code, stderr)
+		}
+	}
+	build("2024-06-01T00:00:00Z", false)
+
+	h, err := hosting.NewHandler(out, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	sync := func(args ...string) {
+		t.Helper()
+		args = append(append(client[1:len(client):len(client)], args...), "--tries", "1", "--timeout", "10", base+"="+dst)
+		cmd := exec.Command(client[0], args...)
+		cmd.Dir = state // where resync keeps the time it synced up to
+		msg, err := cmd.CombinedOutput()
+		// resync exits 0 after a FatalError.
+		if err != nil || strings.Contains(string(msg), "Traceback") || strings.Contains(string(msg), "Error") {
+			t.Fatalf("resync-sync %s: %v\n%s", strings.Join(args, " "), err, msg)
+		}
+		checkMirror(t, dst, files)
+	}
+	sync("--baseline", "--delete", "--capabilitylist", base+"resourcesync/capabilitylist.xml")
+
+	write("a.txt", "one, changed")
+	write("new file.txt", "new")
+	remove("data/deep/c.json")
+	build("2024-06-02T00:00:00Z", true)
+	sync("--incremental", "--delete", "--changelist-uri", base+"resourcesync/changelist.xml")
+
+	// A second incremental sync reads the Change List of both builds and
+	// applies the changes after the first.
+	write("data/b.csv", "x,y\n1,2\n3,4\n")
+	remove("index.html")
+	write("data/deep/c.json", `{"c": "back"}`)
+	build("2024-06-03T00:00:00Z", true)
+	sync("--incremental", "--delete", "--changelist-uri", base+"resourcesync/changelist.xml")
+}
+
+// checkMirror checks that the Destination's directory dst holds exactly
+// files. resync names a local copy by the path of its URL as it stands,
+// percent-encoding and all ("new%20file.txt"): names are compared decoded.
+func checkMirror(t *testing.T, dst string, files map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	for rel, content := range testenv.ReadTree(t, dst) {
+		name, err := url.PathUnescape(rel)
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		got[name] = content
+	}
+	for rel, want := range files {
+		if content, ok := got[rel]; !ok {
+			t.Errorf("the Destination lacks %s", rel)
+		} else if content != want {
+			t.Errorf("the Destination's %s is %q, want %q", rel, content, want)
+		}
+	}
+	for rel := range got {
+		if _, ok := files[rel]; !ok {
+			t.Errorf("the Destination keeps %s, which the source no longer has", rel)
+		}
+	}
+}
