@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -630,4 +631,41 @@ func syntheticList(tb testing.TB, n int, reverse bool) memSource {
 	index.WriteString("</sitemapindex>\n")
 	docs["https://example.org/resourcesync/resourcelist.xml"] = []byte(index.String())
 	return docs
+}
+
+// countingSource counts the documents fetched.
+type countingSource struct {
+	memSource
+	parts map[string]int
+}
+
+func (c *countingSource) part(ctx context.Context, u string, limit int64, dir string) (io.ReadCloser, error) {
+	c.parts[u]++
+	return c.memSource.part(ctx, u, limit, dir)
+}
+
+// A Resource List of one document is fetched once by Read when it loads
+// the entries, and once more by each iterator when it streams them: Read
+// reads only its root then.
+func TestResourceListFetchedOnce(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		src := &countingSource{loadDocs(t, "testdata/dump"), map[string]int{}}
+		r := newReader(Options{Stream: stream})
+		r.site = &Site{Location: "https://example.org/"}
+		r.src = src
+		site, err := r.read(context.Background(), "https://example.org/"+WellKnown)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const list = "https://example.org/resourcesync/resourcelist.xml"
+		if n := src.parts[list]; n != 1 {
+			t.Errorf("stream %v: Read fetched the list %d times", stream, n)
+		}
+		if got, _, err := iterate(t, site, IterOptions{}); err != nil || len(got) == 0 {
+			t.Fatalf("stream %v: %d entries, %v", stream, len(got), err)
+		}
+		if n := src.parts[list]; n != 2 {
+			t.Errorf("stream %v: fetched %d times after an iterator, want 2", stream, n)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package previous
 import (
 	"context"
 	"crypto/sha256"
+	"io"
 	"strings"
 	"time"
 
@@ -37,7 +38,12 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer body.Close()
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			body.Close()
+		}
+	}()
 	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: r.opts.MaxBytes})
 	if err != nil {
 		return classify(name, err, true)
@@ -77,13 +83,20 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	if r.opts.Stream {
 		return nil
 	}
-	return r.site.load(ctx)
+	var first io.ReadSeekCloser
+	if rs, ok := body.(io.ReadSeekCloser); ok && !doc.Index {
+		// The list itself: read it again from its bytes, not fetched again.
+		first, handedOver = rs, true
+	}
+	return r.site.load(ctx, first)
 }
 
-// load reads every entry of the Resource List into Resources.
-func (s *Site) load(ctx context.Context) error {
+// load reads every entry of the Resource List into Resources. first, if
+// not nil, holds the bytes of its first document.
+func (s *Site) load(ctx context.Context, first io.ReadSeekCloser) error {
 	s.byLoc = map[string]int{}
 	l := s.newListReader(ctx, "")
+	l.first = first
 	defer l.close()
 	for {
 		ok, err := l.next()

@@ -31,8 +31,9 @@ type listReader struct {
 	ctx      context.Context
 	spillDir string // where a part fetched over HTTP is kept while it is read; "" holds it in memory
 
-	part    int  // index in site.parts of the document open, or about to be
-	onlyOne bool // stop at the end of the first document, keeping it open for rewind
+	first   io.ReadSeekCloser // the bytes of the first document, if Read has them
+	part    int               // index in site.parts of the document open, or about to be
+	onlyOne bool              // stop at the end of the first document, keeping it open for rewind
 	rd      *rsxml.Reader
 	body    io.ReadCloser
 	name    string // of the document open
@@ -92,6 +93,15 @@ func (l *listReader) open() error {
 	l.name = l.site.src.name(u)
 	if err := l.ctx.Err(); err != nil {
 		return context.Cause(l.ctx)
+	}
+	if l.part == 0 && l.first != nil {
+		body := l.first
+		l.first = nil
+		if _, err := body.Seek(0, io.SeekStart); err != nil {
+			body.Close()
+			return &Error{Doc: l.name, Kind: ErrUnreachable, Err: err}
+		}
+		return l.start(body)
 	}
 	body, err := l.site.src.part(l.ctx, u, l.site.limits.maxBytes, l.spillDir)
 	if err != nil {
@@ -155,8 +165,14 @@ func lateRoot(name string) error {
 
 func (l *listReader) close() error {
 	var err error
+	if l.first != nil {
+		err = l.first.Close()
+		l.first = nil
+	}
 	if l.body != nil {
-		err = l.body.Close()
+		if cerr := l.body.Close(); err == nil {
+			err = cerr
+		}
 	}
 	l.rd, l.body = nil, nil
 	return err
