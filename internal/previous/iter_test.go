@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // keyUnder returns the Key of a build whose base URL is base: the path
@@ -446,8 +447,10 @@ func TestResourceIterErrors(t *testing.T) {
 }
 
 // Over HTTP, with an index of three parts, the parts are fetched as the
-// entries are read, each once; a part that fails ends the pass with an
-// error naming it, after the entries before it.
+// entries are read, each once; a part that fails (after its retries) ends
+// the pass with an error naming it, after the entries before it, and the
+// part after it is never fetched. With a spill directory the next part is
+// fetched while one is read; without one, only when it is reached.
 func TestResourceIterHTTP(t *testing.T) {
 	s := serve(t)
 	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
@@ -461,15 +464,24 @@ func TestResourceIterHTTP(t *testing.T) {
 		}
 	}
 	key := keyUnder(s.srv.URL + "/")
-	spill := t.TempDir()
-	it, err := site.ResourceIter(context.Background(), IterOptions{Key: key, SpillDir: spill})
+	loaded, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.count(parts[0]) != 1 || s.count(parts[1]) != 0 || s.count(parts[2]) != 0 {
-		t.Errorf("after the start: %d, %d, %d requests of the parts, want 1, 0, 0", s.count(parts[0]), s.count(parts[1]), s.count(parts[2]))
+	for _, spill := range []string{"", t.TempDir()} {
+		before := []int{s.count(parts[0]), s.count(parts[1]), s.count(parts[2])}
+		fetched := func(i int) int { return s.count(parts[i]) - before[i] }
+		got, _, err := iterate(t, site, IterOptions{Key: key, SpillDir: spill})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameEntries(t, got, sortedByKey(loaded.Resources, key))
+		if fetched(0) != 1 || fetched(1) != 1 || fetched(2) != 1 {
+			t.Errorf("spill %q: the parts fetched %d, %d, %d times, want once each", spill, fetched(0), fetched(1), fetched(2))
+		}
 	}
-	// Part 2 fails from now on, after its headers: a dropped connection.
+
+	// Part 2 fails: a dropped connection, every time.
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Path != parts[1] {
 			return false
@@ -479,65 +491,76 @@ func TestResourceIterHTTP(t *testing.T) {
 		fmt.Fprint(w, `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
 		return true
 	})
-	n := 0
-	for it.Next() {
-		n++
+	for _, spill := range []string{"", t.TempDir()} {
+		before := []int{s.count(parts[0]), s.count(parts[1]), s.count(parts[2])}
+		fetched := func(i int) int { return s.count(parts[i]) - before[i] }
+		it, err := site.ResourceIter(context.Background(), IterOptions{Key: key, SpillDir: spill})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for it.Next() {
+			if n++; n == 4 && spill == "" && fetched(1) != 0 {
+				t.Errorf("part 2 fetched before it was reached, without a spill directory")
+			}
+		}
+		err = it.Err()
+		var pe *Error
+		if !errors.As(err, &pe) || !errors.Is(err, ErrUnreachable) || pe.Doc != s.srv.URL+parts[1] {
+			t.Errorf("spill %q: err = %v, want an *Error of ErrUnreachable naming part 2", spill, err)
+		}
+		if n != 4 {
+			t.Errorf("spill %q: %d entries before the failure, want part 1's 4", spill, n)
+		}
+		if err := it.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if fetched(1) != fast.Attempts || fetched(2) != 0 {
+			t.Errorf("spill %q: part 2 fetched %d times (want %d attempts), part 3 %d", spill, fetched(1), fast.Attempts, fetched(2))
+		}
+		if left, _ := os.ReadDir(spill); spill != "" && len(left) != 0 {
+			t.Errorf("files left in the spill directory: %v", left)
+		}
 	}
-	err = it.Err()
-	var pe *Error
-	if !errors.As(err, &pe) || !errors.Is(err, ErrUnreachable) || pe.Doc != s.srv.URL+parts[1] {
-		t.Fatalf("err = %v, want an *Error of ErrUnreachable naming part 2", err)
+}
+
+// With a spill directory, the part after the one being read is fetched
+// ahead; an iterator closed meanwhile stops that fetch and leaves no file.
+func TestResourceIterFetchAhead(t *testing.T) {
+	s := serve(t)
+	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n != 4 {
-		t.Errorf("%d entries before the failure, want part 1's 4", n)
+	const part2 = "/resourcesync/resourcelist-00002.xml"
+	release := make(chan struct{})
+	s.set(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path != part2 {
+			return false
+		}
+		select { // held until the client gives up, or the test ends
+		case <-r.Context().Done():
+		case <-release:
+		}
+		return true
+	})
+	defer close(release)
+	spill := t.TempDir()
+	it, err := site.ResourceIter(context.Background(), IterOptions{Key: keyUnder(s.srv.URL + "/"), SpillDir: spill})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if s.count(parts[1]) != fast.Attempts || s.count(parts[2]) != 0 {
-		t.Errorf("part 2 fetched %d times (want %d attempts), part 3 %d", s.count(parts[1]), fast.Attempts, s.count(parts[2]))
+	for i := 0; s.count(part2) == 0; i++ {
+		if i == 500 {
+			t.Fatal("part 2 was not fetched ahead while part 1 was read")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	if err := it.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if left, _ := os.ReadDir(spill); len(left) != 0 {
-		t.Errorf("files left in the spill directory: %v", left)
-	}
-
-	// Served again, it reads whole, with and without a spill directory.
-	s.set(nil)
-	loaded, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, dir := range []string{"", t.TempDir()} {
-		got, _, err := iterate(t, site, IterOptions{Key: key, SpillDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameEntries(t, got, sortedByKey(loaded.Resources, key))
-	}
-}
-
-// A cancelled context ends the pass with its cause.
-func TestResourceIterCancel(t *testing.T) {
-	site, err := readMem(syntheticList(t, 20_000, false), Options{Stream: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	it, err := site.ResourceIter(ctx, IterOptions{Key: keyUnder("https://example.org/")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer it.Close()
-	stop := errors.New("stopped")
-	n := 0
-	for it.Next() {
-		if n++; n == 5000 {
-			cancel(stop)
-		}
-	}
-	if !errors.Is(it.Err(), stop) || n >= 20_000 {
-		t.Errorf("after %d entries: err = %v, want the cause of the cancellation", n, it.Err())
+		t.Errorf("files left in the spill directory after Close: %v", left)
 	}
 }
 

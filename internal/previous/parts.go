@@ -32,6 +32,7 @@ type listReader struct {
 	spillDir string // where a part fetched over HTTP is kept while it is read; "" holds it in memory
 
 	first   io.ReadSeekCloser // the bytes of the first document, if Read has them
+	ahead   *prefetch         // the next document, being fetched
 	part    int               // index in site.parts of the document open, or about to be
 	onlyOne bool              // stop at the end of the first document, keeping it open for rewind
 	rd      *rsxml.Reader
@@ -103,10 +104,11 @@ func (l *listReader) open() error {
 		}
 		return l.start(body)
 	}
-	body, err := l.site.src.part(l.ctx, u, l.site.limits.maxBytes, l.spillDir)
+	body, err := l.fetch(l.part)
 	if err != nil {
 		return err
 	}
+	l.fetchAhead(l.part + 1)
 	return l.start(body)
 }
 
@@ -151,9 +153,12 @@ func (l *listReader) rewind() error {
 // finishPart checks the end of the document open and moves to the next.
 func (l *listReader) finishPart() error {
 	late := l.rd.LateRoot > 0
-	l.close()
+	err := l.closeBody()
 	if late {
 		return lateRoot(l.name)
+	}
+	if err != nil {
+		return &Error{Doc: l.name, Kind: ErrUnreachable, Err: err}
 	}
 	l.part++
 	return nil
@@ -163,16 +168,27 @@ func lateRoot(name string) error {
 	return newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
 }
 
+// close closes the document open, and stops the fetch ahead.
 func (l *listReader) close() error {
-	var err error
+	err := l.stopAhead()
 	if l.first != nil {
-		err = l.first.Close()
-		l.first = nil
-	}
-	if l.body != nil {
-		if cerr := l.body.Close(); err == nil {
+		if cerr := l.first.Close(); err == nil {
 			err = cerr
 		}
+		l.first = nil
+	}
+	if cerr := l.closeBody(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// closeBody closes the document open (removing its copy in the spill
+// directory, if it has one).
+func (l *listReader) closeBody() error {
+	var err error
+	if l.body != nil {
+		err = l.body.Close()
 	}
 	l.rd, l.body = nil, nil
 	return err
