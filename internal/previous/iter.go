@@ -31,10 +31,11 @@ type IterOptions struct {
 	Key func(loc string) (key string, ok bool)
 	// SpillDir is where the entries are sorted on disk when they were
 	// not published in key order, and where a document fetched over HTTP
-	// is kept while it is read. The build gives a directory inside its
-	// stage, so that the files vanish with it. "" makes a temporary
-	// directory for the sort (removed by Close) and keeps fetched
-	// documents in memory, one at a time.
+	// is kept while it is read (and the next one while it is fetched
+	// ahead). The build gives a directory inside its stage, so that the
+	// files vanish with it. "" makes a temporary directory for the sort
+	// (removed by Close) and keeps fetched documents in memory, one at a
+	// time, each fetched when it is reached.
 	SpillDir string
 	// Memory is how many bytes of entries the sort holds before it writes
 	// them to a run in SpillDir: extsort.DefaultChunkBytes if zero, at
