@@ -33,10 +33,17 @@ func (b *build) copyCarried(ctx context.Context, c carried) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
+	return b.stageFromPrevious(c.name, rc)
+}
+
+// stageFromPrevious stages the document name (under DocsDir) with the
+// bytes of rc, a document of the previous build read again, and closes
+// rc.
+func (b *build) stageFromPrevious(name string, rc io.ReadCloser) error {
 	defer rc.Close()
-	f, err := b.stage.Create(DocsDir + "/" + c.name)
+	f, err := b.stage.Create(DocsDir + "/" + name)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", c.name, err)
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	_, err = io.Copy(f, rc)
 	err = closeAfter(f, err)
@@ -45,7 +52,7 @@ func (b *build) copyCarried(ctx context.Context, c carried) error {
 	case errors.As(err, &pe):
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	case err != nil:
-		return fmt.Errorf("writing %s: %w", c.name, err)
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	b.docs++
 	return nil
