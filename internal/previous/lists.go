@@ -14,6 +14,9 @@ import (
 // Index returns the index in Resources of the entry for loc, compared in
 // their normal form (uri.Normalize): an entry written by another tool as
 // https://example.org/café.txt is that of https://example.org/caf%C3%A9.txt.
+//
+// Deprecated: it finds nothing when Options.Stream was given; a build
+// joins the entries of [Site.ResourceIter] with its own, in path order.
 func (s *Site) Index(loc string) (int, bool) {
 	i, ok := s.byLoc[uri.Normalize(loc)]
 	return i, ok

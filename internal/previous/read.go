@@ -62,11 +62,8 @@ type Options struct {
 	// List are read by [Site.ResourceIter], a document at a time, and Read
 	// reads no more of the Resource List than its index (or, if it is one
 	// document, its root). Without it Read also loads every entry into
-	// Site.Resources, as it always has.
-	//
-	// Deprecated: loading is for builds that join with the previous build
-	// through Site.Index; it goes once the build streams, and Stream with
-	// it.
+	// Site.Resources, as it always has: that is deprecated (see
+	// Site.Resources), and goes once the build streams.
 	Stream bool
 
 	// Notice, if set, is told about what is read but not used (an open
