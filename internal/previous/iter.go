@@ -74,9 +74,11 @@ type IterOptions struct {
 //	}
 //	if err := it.Err(); err != nil { … }
 //
-// Every error is an [*Error] that names the document and, where it has
-// one, the line (or ctx's cause when it is cancelled). A ResourceIter is
-// not safe for concurrent use; several may read one Site at once.
+// Every error in a document is an [*Error] that names the document and,
+// where it has one, the line. Other errors are ctx's cause when it is
+// cancelled, and a failure to write or read the sort's files in SpillDir
+// (a full disk), which names the file. A ResourceIter is not safe for
+// concurrent use; several may read one Site at once.
 type ResourceIter struct {
 	site *Site
 	ctx  context.Context
@@ -199,7 +201,7 @@ func (it *ResourceIter) add() error {
 		if dir == "" {
 			d, err := os.MkdirTemp("", "rsgen-previous-")
 			if err != nil {
-				return &Error{Doc: it.site.ResourceList, Kind: ErrUnreachable, Err: fmt.Errorf("sorting the entries: %w", err)}
+				return fmt.Errorf("sorting the previous Resource List: %w", err)
 			}
 			it.tempDir, dir = d, d
 		}
@@ -222,7 +224,7 @@ func (it *ResourceIter) add() error {
 		return newError(lr.name, lr.line, ErrLimit, "an entry of %d bytes, more than the %d bytes of memory given to sort the Resource List allow", n, it.maxRecord)
 	}
 	if err := it.sorter.Add(it.tagged, it.payload); err != nil {
-		return &Error{Doc: lr.name, Line: lr.line, Kind: ErrUnreachable, Err: err}
+		return fmt.Errorf("sorting the previous Resource List: %w", err)
 	}
 	return nil
 }
@@ -233,7 +235,7 @@ func (it *ResourceIter) startSorted() error {
 	}
 	sit, err := it.sorter.Iter()
 	if err != nil {
-		return &Error{Doc: it.site.ResourceList, Kind: ErrUnreachable, Err: err}
+		return fmt.Errorf("sorting the previous Resource List: %w", err)
 	}
 	it.sit = sit
 	return nil
@@ -312,14 +314,14 @@ func (it *ResourceIter) nextSorted() (bool, error) {
 	}
 	if !it.sit.Next() {
 		if err := it.sit.Err(); err != nil {
-			return false, &Error{Doc: it.site.ResourceList, Kind: ErrUnreachable, Err: err}
+			return false, fmt.Errorf("sorting the previous Resource List: %w", err)
 		}
 		return false, nil
 	}
 	tagged := it.sit.Key()
 	part, line, err := decodeEntry(it.sit.Value(), &it.res)
 	if err != nil || part >= len(it.site.parts) || len(tagged) == 0 {
-		return false, &Error{Doc: it.site.ResourceList, Kind: ErrUnreachable, Err: errors.New("a sorted entry cannot be read back")}
+		return false, errors.New("sorting the previous Resource List: a sorted entry cannot be read back")
 	}
 	if it.have && bytes.Equal(tagged, it.prevKey) {
 		return false, it.duplicate(it.site.src.name(it.site.parts[part]), line, it.res.Loc, it.prevLoc)

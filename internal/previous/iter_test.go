@@ -692,3 +692,18 @@ func TestResourceListFetchedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A sort that cannot write its files fails with an error that says so and
+// names the file, not as a document of the previous build.
+func TestResourceIterSpillFails(t *testing.T) {
+	site, err := readMem(syntheticList(t, 20_000, true), Options{Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "gone")
+	_, err = site.ResourceIter(context.Background(), IterOptions{Key: keyUnder("https://example.org/"), SpillDir: gone, Memory: 1})
+	var pe *Error
+	if err == nil || errors.As(err, &pe) || !strings.Contains(err.Error(), "sorting the previous Resource List") || !strings.Contains(err.Error(), gone) {
+		t.Errorf("err = %v, want a failure to sort naming %s", err, gone)
+	}
+}
