@@ -165,3 +165,38 @@ func TestResourceListFetchedOnce(t *testing.T) {
 		}
 	}
 }
+
+// Several iterators read one Site at once (run with -race).
+func TestResourceIterConcurrent(t *testing.T) {
+	s := serve(t)
+	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := keyUnder(s.srv.URL + "/")
+	errs := make(chan error, 4)
+	for i := range 4 {
+		go func() {
+			opt := IterOptions{Key: key, SpillDir: t.TempDir(), Sort: i%2 == 1}
+			it, err := site.ResourceIter(context.Background(), opt)
+			if err != nil {
+				errs <- err
+				return
+			}
+			n := 0
+			for it.Next() {
+				n++
+			}
+			err = errors.Join(it.Err(), it.Close())
+			if err == nil && n != 9 {
+				err = fmt.Errorf("%d entries, want 9", n)
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
