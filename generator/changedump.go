@@ -241,10 +241,13 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 	prev := b.across.prev
 	if p.manifest != "" {
-		if err := b.stage.WriteFile(DocsDir+"/"+p.manifest, p.prev.Content.Data); err != nil {
-			return fmt.Errorf("writing %s: %w", p.manifest, err)
+		rc, err := prev.OpenDocument(ctx, p.prev.Content)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		b.docs++
+		if err := b.stageFromPrevious(p.manifest, rc); err != nil {
+			return err
+		}
 	}
 	name := DocsDir + "/" + p.name
 	if src, ok := prev.LocalPath(p.prev.URL); ok {

@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -34,8 +33,8 @@ type carried struct {
 	name    string // under DocsDir
 	from    time.Time
 	till    time.Time
-	data    []byte
-	entries int // changes in it
+	list    *previous.ChangeList // read again with previous.Site.OpenList
+	entries int                  // changes in it
 }
 
 // publishChanges publishes the Change Lists, then the Change Dump if
@@ -60,7 +59,7 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 	if err != nil {
 		return err
 	}
-	open, err := b.carriedOpenList()
+	open, err := b.carriedOpenList(ctx)
 	if err != nil {
 		return err
 	}
@@ -97,7 +96,7 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 	}
 	var old []*rsxml.Entry
 	if total <= b.cfg.Limits.MaxEntries {
-		if old, err = carriedEntries(lists, open); err != nil {
+		if old, err = b.carriedEntries(ctx, lists, open); err != nil {
 			return err
 		}
 	}
@@ -109,7 +108,7 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 	default:
 		b.notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
 			total, b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes))
-		err = b.writeChangeListIndexOver(lists, open, changes, stem, from)
+		err = b.writeChangeListIndexOver(ctx, lists, open, changes, stem, from)
 	}
 	if err != nil {
 		return err
@@ -131,7 +130,7 @@ type openHistory struct {
 // changelist.xml to publish again, or nil. They run to the previous
 // snapshot, or to where its Change Dump ends if that is later than every
 // change in the list, so that the Change Dump goes on from there.
-func (b *build) carriedOpenList() (*openHistory, error) {
+func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
 	cl := b.across.prev.OpenChangeList
 	if cl == nil {
 		return nil, nil
@@ -141,9 +140,9 @@ func (b *build) carriedOpenList() (*openHistory, error) {
 		b.across.report.Dropped++
 		return nil, nil
 	}
-	_, entries, err := rsxml.ReadAll(bytes.NewReader(cl.Data), rsxml.ReadOptions{})
+	entries, err := b.readCarried(ctx, cl)
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading %s again: %w", ErrPrevious, cl.URL, err)
+		return nil, err
 	}
 	h := &openHistory{from: cl.From, till: b.across.prev.At, entries: entries}
 	last := cl.From
@@ -207,12 +206,12 @@ func (b *build) carriedOpenList() (*openHistory, error) {
 
 // carriedEntries returns the changes of the lists and open carried
 // forward, in order.
-func carriedEntries(lists []carried, open *openHistory) ([]*rsxml.Entry, error) {
+func (b *build) carriedEntries(ctx context.Context, lists []carried, open *openHistory) ([]*rsxml.Entry, error) {
 	var all []*rsxml.Entry
 	for _, c := range lists {
-		_, entries, err := rsxml.ReadAll(bytes.NewReader(c.data), rsxml.ReadOptions{})
+		entries, err := b.readCarried(ctx, c.list)
 		if err != nil {
-			return nil, fmt.Errorf("%w: reading %s again: %w", ErrPrevious, c.name, err)
+			return nil, err
 		}
 		all = append(all, entries...)
 	}
@@ -276,7 +275,7 @@ func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes 
 // writeChangeListIndexOver writes changelist.xml as the Change List Index
 // over closed lists: those carried forward, one (or its parts) for the
 // changes of the open list, ending where it ended, and this build's.
-func (b *build) writeChangeListIndexOver(lists []carried, open *openHistory, changes []Change, stem string, from time.Time) error {
+func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes []Change, stem string, from time.Time) error {
 	index := b.docURL(changeListIndexName)
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
@@ -310,10 +309,9 @@ func (b *build) writeChangeListIndexOver(lists []carried, open *openHistory, cha
 	}
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
-		if err := b.stage.WriteFile(DocsDir+"/"+c.name, c.data); err != nil {
-			return fmt.Errorf("writing %s: %w", c.name, err)
+		if err := b.copyCarried(ctx, c); err != nil {
+			return err
 		}
-		b.docs++
 		entries = append(entries, rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
@@ -379,7 +377,7 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 			return nil, time.Time{}, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, cl.URL, name)
 		}
 		names[name] = cl.URL
-		lists = append(lists, carried{name: name, from: cl.From, till: cl.Until, data: cl.Data, entries: cl.Entries})
+		lists = append(lists, carried{name: name, from: cl.From, till: cl.Until, list: cl, entries: cl.Entries})
 	}
 	return lists, chainEnd, nil
 }

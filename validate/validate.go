@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/previous"
 )
 
 // Options change what a validation checks. The zero value checks the
@@ -45,7 +47,8 @@ type Options struct {
 	// Jobs is the number of resources audited at once (DefaultJobs if zero).
 	Jobs int
 
-	// Client makes the HTTP requests; nil means a client of its own.
+	// Client makes the HTTP requests; nil means previous.NewClient's, with
+	// Timeout: the client rsgen build reads a previous build with.
 	Client *http.Client
 
 	// Label names the file or directory validated in findings, instead of
@@ -83,12 +86,9 @@ func (o *Options) normalize() error {
 		o.Jobs = DefaultJobs
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("more than 5 redirects")
-			}
-			return nil
-		}}
+		// The client rsgen build reads --previous with: the same time-outs,
+		// and the same rule of redirects (five at most, http or https).
+		o.Client = previous.NewClient(previous.HTTPOptions{Timeout: o.Timeout})
 	}
 	for _, u := range []*string{&o.BaseURL, &o.ResourcesURL} {
 		if *u == "" {

@@ -72,6 +72,8 @@ func changesHint(err error) string {
 		return "wait until the clock has passed it, or give a later --at; if that snapshot time is wrong, start afresh: remove resourcesync/ from --out and build without --previous"
 	case errors.Is(err, previous.ErrLater):
 		return "--previous must be an earlier build: check it, or give this build a later --at"
+	case errors.Is(err, previous.ErrChanged):
+		return "--previous was published again while this build ran: run the build again"
 	case errors.Is(err, previous.ErrDeadline):
 		return "if the server is slow but sound, allow it more time with --" + flagFetchTimeout
 	case errors.Is(err, previous.ErrUnreachable):

@@ -2,6 +2,7 @@ package previous
 
 import (
 	"context"
+	"crypto/sha256"
 	"io"
 	"strconv"
 	"strings"
@@ -31,11 +32,13 @@ type Package struct {
 	until   int64
 }
 
-// A Document is a document kept as published.
+// A Document is a document to publish again as it was published. Its
+// bytes are not kept: [Site.OpenDocument] reads them again.
 type Document struct {
-	URL  string
-	Rel  string // URL relative to DocsBase, "" if not under it
-	Data []byte
+	URL   string
+	Rel   string // URL relative to DocsBase, "" if not under it
+	Bytes int64  // its size as published
+	sum   [sha256.Size]byte
 }
 
 // readChangeDump reads the Change Dump, or the Change Dump Index and its
@@ -136,7 +139,7 @@ func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc 
 				return newError(r.src.name(c), 0, ErrInvalid, "covers from %s until %s, but its package's entry says from %s until %s",
 					mdoc.MD.From, mdoc.MD.Until, p.From, p.Until)
 			}
-			d := &Document{URL: c, Data: data}
+			d := &Document{URL: c, Bytes: int64(len(data)), sum: sha256.Sum256(data)}
 			if rel, ok := strings.CutPrefix(c, r.site.DocsBase); ok {
 				d.Rel = rel
 			}

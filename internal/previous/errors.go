@@ -33,6 +33,9 @@ var (
 	// ErrUnreachable matches it too; a network failure, a server error or
 	// a document that is there but broken never does.
 	ErrNothingPublished = errors.New("nothing is published there yet")
+	// ErrChanged: a Change List read again to be published (Site.OpenList)
+	// is no longer what Read checked.
+	ErrChanged = errors.New("changed since it was read")
 	// ErrDeadline: fetching a document took longer than HTTPOptions.Deadline
 	// allows. An Error that wraps it is of kind ErrUnreachable.
 	ErrDeadline = errors.New("took too long")

@@ -22,6 +22,11 @@ type source interface {
 	// open streams the file at u (a dump package), refusing more than max
 	// bytes: the reader fails once it passes max. Close it.
 	open(ctx context.Context, u string, max int64) (io.ReadCloser, error)
+	// part returns a document of the Resource List to read at the
+	// caller's pace, refusing more than max bytes; spillDir, if not "",
+	// is where a copy fetched from elsewhere may be kept while it is read.
+	// Close it.
+	part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error)
 	// name is how errors and notices name the document at u.
 	name(u string) string
 	// local returns the path of the file at u, if the source is a

@@ -134,7 +134,7 @@ func TestReadForeignStyles(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if string(cl.Data) != string(data) {
+				if string(listData(t, site, &cl)) != string(data) {
 					t.Errorf("change list %d: the bytes kept are not those published", i)
 				}
 			}

@@ -34,6 +34,14 @@ func (m memSource) open(ctx context.Context, u string, limit int64) (io.ReadClos
 	return io.NopCloser(bytes.NewReader(b)), nil
 }
 
+func (m memSource) part(ctx context.Context, u string, limit int64, _ string) (io.ReadCloser, error) {
+	b, err := m.get(ctx, u, limit)
+	if err != nil {
+		return nil, err
+	}
+	return nopSeekCloser{bytes.NewReader(b)}, nil
+}
+
 func (m memSource) name(u string) string        { return u }
 func (m memSource) local(string) (string, bool) { return "", false }
 func (m memSource) clone() memSource {
@@ -132,10 +140,50 @@ func TestSeedCorpus(t *testing.T) {
 	}
 	for name, data := range seedCorpus(t) {
 		for _, role := range roles {
-			_, err := readMem(withRole(good, dump, role, data), Options{})
+			m := withRole(good, dump, role, data)
+			site, err := readMem(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+			streamAgrees(t, m, site, err)
 			var pe *Error
 			if err != nil && !errors.As(err, &pe) {
 				t.Errorf("%s as %s: error %v is not an *Error", name, role, err)
+			}
+		}
+	}
+}
+
+// streamAgrees checks that the documents m, which Read loaded as site or
+// failed to read with lerr, stream the same entries sorted by loc, or
+// fail too: a pass that meets ErrUnsorted is run again with Sort.
+func streamAgrees(t *testing.T, m memSource, site *Site, lerr error) {
+	t.Helper()
+	opts := Options{MaxBytes: 1 << 20, MaxEntries: 1000, Stream: true}
+	streamedSite, err := readMem(m, opts)
+	var got []streamed
+	if err == nil {
+		got, _, err = iterate(t, streamedSite, IterOptions{SpillDir: t.TempDir()})
+		if errors.Is(err, ErrUnsorted) {
+			got, _, err = iterate(t, streamedSite, IterOptions{SpillDir: t.TempDir(), Sort: true})
+		}
+	}
+	if err != nil {
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Doc == "" || pe.Kind == nil {
+			t.Fatalf("streaming: error %v (%T) is not an *Error with a document and a kind", err, err)
+		}
+	}
+	switch {
+	case lerr == nil && err != nil:
+		t.Fatalf("Read loads the entries, the iterator fails: %v", err)
+	case lerr != nil && err == nil:
+		t.Fatalf("Read fails (%v), the iterator does not", lerr)
+	case lerr == nil:
+		want := sortedByKey(site.Resources, func(loc string) (string, bool) { return loc, true })
+		if len(got) != len(want) {
+			t.Fatalf("the iterator returns %d entries, Read %d", len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Loc != want[i].Loc || got[i].Length != want[i].Length || !got[i].Lastmod.Equal(want[i].Lastmod) {
+				t.Fatalf("entry %d is %+v, want %+v", i, got[i], want[i])
 			}
 		}
 	}
@@ -155,6 +203,7 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, role uint8, data []byte) {
 		m := withRole(good, dump, roles[int(role)%len(roles)], data)
 		site, err := readMem(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+		streamAgrees(t, m, site, err)
 		if err != nil {
 			var pe *Error
 			if !errors.As(err, &pe) {

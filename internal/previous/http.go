@@ -62,7 +62,8 @@ type httpSource struct {
 	firstDone bool            // a first document was fetched
 }
 
-func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
+// withDefaults returns opts with the defaults in place of zero values.
+func (opts HTTPOptions) withDefaults() HTTPOptions {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
@@ -81,12 +82,24 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	if opts.UserAgent == "" {
 		opts.UserAgent = "rsgen"
 	}
-	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
+	return opts
+}
+
+// NewClient returns the HTTP client rsgen reads published sites with:
+// opts.Client (copied) or one with time-outs on dialing, TLS and response
+// headers and the proxy of the environment; opts.Timeout on each request,
+// body included; at most opts.MaxRedirects redirects per request, and only
+// to http or https. Read adds its own rule on top: documents stay on the
+// host of the site. Requests carry no User-Agent of the client's: callers
+// set theirs.
+func NewClient(opts HTTPOptions) *http.Client {
+	opts = opts.withDefaults()
+	var c *http.Client
 	if opts.Client != nil {
-		c := *opts.Client
-		s.client = &c
+		cc := *opts.Client
+		c = &cc
 	} else {
-		s.client = &http.Client{
+		c = &http.Client{
 			Transport: &http.Transport{
 				Proxy:                 http.ProxyFromEnvironment,
 				DialContext:           (&net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -99,13 +112,29 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 			},
 		}
 	}
-	s.client.Timeout = opts.Timeout
+	c.Timeout = opts.Timeout
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error { return checkRedirect(req, via, opts.MaxRedirects) }
+	return c
+}
+
+// checkRedirect is NewClient's rule of redirects.
+func checkRedirect(req *http.Request, via []*http.Request, maxRedirects int) error {
+	if len(via) > maxRedirects {
+		return fmt.Errorf("more than %d redirects", maxRedirects)
+	}
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
+	}
+	return nil
+}
+
+func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
+	opts = opts.withDefaults()
+	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
+	s.client = NewClient(opts)
 	s.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) > opts.MaxRedirects {
-			return fmt.Errorf("more than %d redirects", opts.MaxRedirects)
-		}
-		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
+		if err := checkRedirect(req, via, opts.MaxRedirects); err != nil {
+			return err
 		}
 		// The first document may lead to the host the site lives on; after
 		// it, a redirect is held to the hosts a link is.

@@ -2,11 +2,11 @@ package previous
 
 import (
 	"context"
-	"strconv"
+	"crypto/sha256"
+	"io"
 	"strings"
 	"time"
 
-	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -14,19 +14,47 @@ import (
 // Index returns the index in Resources of the entry for loc, compared in
 // their normal form (uri.Normalize): an entry written by another tool as
 // https://example.org/café.txt is that of https://example.org/caf%C3%A9.txt.
+//
+// Deprecated: it finds nothing when Options.Stream was given; a build
+// joins the entries of [Site.ResourceIter] with its own, in path order.
 func (s *Site) Index(loc string) (int, bool) {
 	i, ok := s.byLoc[uri.Normalize(loc)]
 	return i, ok
 }
 
-// readResourceList reads the Resource List, or its index and every part.
+// readResourceList reads the root of the Resource List, and the list of
+// its documents if it is an index; unless Options.Stream, it loads their
+// entries too.
 func (r *reader) readResourceList(ctx context.Context) error {
 	u := r.site.capability(rsxml.CapResourceList)
-	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapResourceList)
+	name := r.src.name(u)
+	if r.seen[u] {
+		return newError(name, 0, ErrInvalid, "listed twice (a loop of documents)")
+	}
+	r.seen[u] = true
+	if err := ctx.Err(); err != nil {
+		return context.Cause(ctx)
+	}
+	// Read as far as its first entry: a list of 50,000 entries is read
+	// by the iterator, an index here.
+	body, err := r.src.part(ctx, u, r.opts.MaxBytes, "")
 	if err != nil {
 		return err
 	}
-	name := r.src.name(u)
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			body.Close()
+		}
+	}()
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: r.opts.MaxBytes})
+	if err != nil {
+		return classify(name, err, true)
+	}
+	if err := checkHeader(name, rd, rsxml.CapResourceList); err != nil {
+		return err
+	}
+	doc := rd.Doc()
 	if doc.MD.At == "" {
 		return newError(name, 0, ErrInvalid, "the root <rs:md> has no at, which a Resource List must have (section 10.1)")
 	}
@@ -40,64 +68,53 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	}
 	r.site.ResourceList = u
 	r.site.At = at
-	r.site.byLoc = map[string]int{}
 	if !doc.Index {
-		return r.addResources(name, entries)
-	}
-	for _, e := range entries {
-		pdoc, pentries, _, err := r.fetch(ctx, e.Loc, rsxml.CapResourceList)
+		r.site.parts = []string{u}
+	} else {
+		entries, err := readEntries(name, rd, r.opts.MaxEntries)
 		if err != nil {
 			return err
 		}
-		if pdoc.Index {
-			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", u)
-		}
-		if err := r.addResources(r.src.name(e.Loc), pentries); err != nil {
-			return err
+		for _, e := range entries {
+			if r.seen[e.Loc] {
+				return newError(r.src.name(e.Loc), 0, ErrInvalid, "listed twice (a loop of documents)")
+			}
+			r.seen[e.Loc] = true
+			r.site.parts = append(r.site.parts, e.Loc)
 		}
 	}
-	return nil
+	if r.opts.Stream {
+		return nil
+	}
+	var first io.ReadSeekCloser
+	if rs, ok := body.(io.ReadSeekCloser); ok && !doc.Index {
+		// The list itself: read it again from its bytes, not fetched again.
+		first, handedOver = rs, true
+	}
+	return r.site.load(ctx, first)
 }
 
-// addResources adds the entries of one Resource List.
-func (r *reader) addResources(name string, entries []*rsxml.Entry) error {
-	for _, e := range entries {
-		if len(r.site.Resources) >= r.opts.MaxResources {
-			return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", r.opts.MaxResources)
+// load reads every entry of the Resource List into Resources. first, if
+// not nil, holds the bytes of its first document.
+func (s *Site) load(ctx context.Context, first io.ReadSeekCloser) error {
+	s.byLoc = map[string]int{}
+	l := s.newListReader(ctx, "")
+	l.first = first
+	defer l.close()
+	for {
+		ok, err := l.next()
+		if err != nil {
+			return err
 		}
-		// In rsgen's form, which a deletion then publishes.
-		res := Resource{Loc: uri.Normalize(strings.TrimSpace(e.Loc)), Length: -1, Type: e.MD.Type}
-		if res.Loc == "" {
-			return newError(name, e.Line, ErrInvalid, "an entry with an empty <loc>")
+		if !ok {
+			return nil
 		}
-		if _, dup := r.site.byLoc[res.Loc]; dup {
-			return newError(name, e.Line, ErrInvalid, "%s is listed twice", e.Loc)
+		if _, dup := s.byLoc[l.res.Loc]; dup {
+			return newError(l.name, l.line, ErrInvalid, "%s is listed twice", l.raw)
 		}
-		if e.Lastmod != "" {
-			t, err := parseTime(name, e.Line, "lastmod", e.Lastmod)
-			if err != nil {
-				return err
-			}
-			res.Lastmod = t
-		}
-		if e.MD.Hash != "" {
-			h, err := hashing.ParseAttr(e.MD.Hash)
-			if err != nil {
-				return newError(name, e.Line, ErrInvalid, "%v", err)
-			}
-			res.Hash = h
-		}
-		if e.MD.Length != "" {
-			n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-			if err != nil || n < 0 {
-				return newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
-			}
-			res.Length = n
-		}
-		r.site.byLoc[res.Loc] = len(r.site.Resources)
-		r.site.Resources = append(r.site.Resources, res)
+		s.byLoc[l.res.Loc] = len(s.Resources)
+		s.Resources = append(s.Resources, l.res)
 	}
-	return nil
 }
 
 // readChangeLists reads the Change List Index and every Change List it
@@ -158,7 +175,7 @@ func (r *reader) addOpenChangeList(u string, doc *rsxml.Doc, entries []*rsxml.En
 	if err := checkChanges(name, entries, from, r.site.At); err != nil {
 		return err
 	}
-	r.site.OpenChangeList = &ChangeList{URL: u, From: from, Entries: len(entries), Data: data, Index: doc.Link("index")}
+	r.site.OpenChangeList = &ChangeList{URL: u, From: from, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
 	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
 		r.site.OpenChangeList.Rel = rel
 	}
@@ -220,7 +237,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 		return newError(name, 0, ErrInvalid, "covers until %s, after the snapshot time of the Resource List (%s)",
 			rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
 	}
-	cl := ChangeList{URL: u, From: from, Until: until, Entries: len(entries), Data: data, Index: doc.Link("index")}
+	cl := ChangeList{URL: u, From: from, Until: until, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
 	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
 		cl.Rel = rel
 	}
@@ -234,7 +251,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 func (r *reader) checkChangeListBytes(name string) error {
 	var n int64
 	for _, cl := range r.site.ChangeLists {
-		n += int64(len(cl.Data))
+		n += cl.Bytes
 	}
 	if n > r.opts.MaxChangeListBytes {
 		return newError(name, 0, ErrLimit, "the closed Change Lists to carry forward, %d so far, are more than %d bytes together",

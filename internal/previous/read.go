@@ -3,6 +3,7 @@ package previous
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"io/fs"
@@ -22,14 +23,14 @@ const (
 	// some slack for publishers that count the limit differently.
 	DefaultMaxBytes = rsxml.MaxBytes + 1<<20
 	// DefaultMaxResources bounds the resources of a Resource List and its
-	// parts together, and so the memory a previous build can take.
+	// parts together.
 	DefaultMaxResources = 10_000_000
 	// DefaultMaxPackageBytes bounds one Change Dump package.
 	DefaultMaxPackageBytes = 64 << 30
 	// DefaultMaxChangeListBytes bounds the closed Change Lists carried
-	// forward together: their bytes are held in memory until they are
-	// published again. 512 MiB is some forty Change Lists of 50,000
-	// changes each, written as rsgen writes them.
+	// forward together: the bytes a build copies again. 512 MiB is some
+	// forty Change Lists of 50,000 changes each, written as rsgen writes
+	// them.
 	DefaultMaxChangeListBytes = 512 << 20
 )
 
@@ -57,6 +58,14 @@ type Options struct {
 
 	HTTP HTTPOptions
 
+	// Stream leaves Site.Resources empty: the entries of the Resource
+	// List are read by [Site.ResourceIter], a document at a time, and Read
+	// reads no more of the Resource List than its index (or, if it is one
+	// document, its root). Without it Read also loads every entry into
+	// Site.Resources, as it always has: that is deprecated (see
+	// Site.Resources), and goes once the build streams.
+	Stream bool
+
 	// Notice, if set, is told about what is read but not used (an open
 	// Change List, say).
 	Notice func(msg string)
@@ -70,11 +79,20 @@ type Site struct {
 	Capabilities   []Capability
 
 	// ResourceList is the URL of the Resource List (or its index), At its
-	// snapshot time, and Resources its entries in document order.
+	// snapshot time.
 	ResourceList string
 	At           time.Time
-	Resources    []Resource
-	byLoc        map[string]int
+	// Resources are the entries of the Resource List in document order,
+	// unless Options.Stream was given: then it is empty, and
+	// [Site.ResourceIter] reads them.
+	//
+	// Deprecated: use Site.ResourceIter, whose memory does not grow with
+	// the Resource List.
+	Resources []Resource
+	byLoc     map[string]int
+	// parts are the URLs of the documents of the Resource List: the one
+	// list, or the lists of its index, in its order.
+	parts []string
 
 	// ChangeLists are the closed Change Lists, in the order of the Change
 	// List Index (chronological), each checked; nil if there is none.
@@ -88,6 +106,7 @@ type Site struct {
 	ChangeDump *ChangeDump
 
 	src             source
+	limits          limits
 	maxPackageBytes int64
 }
 
@@ -106,15 +125,17 @@ type Resource struct {
 	Type    string
 }
 
-// A ChangeList is one closed Change List of the previous build, kept as
-// published so that it can be published again unchanged.
+// A ChangeList is one closed Change List of the previous build, to be
+// published again unchanged. Its bytes are not kept: [Site.OpenList]
+// reads them again, and checks that they are those Read checked.
 type ChangeList struct {
 	URL         string
 	Rel         string // URL relative to DocsBase ("resourcesync/changelist-….xml"), "" if not under it
 	From, Until time.Time
 	Entries     int
-	Data        []byte
+	Bytes       int64  // its size as published
 	Index       string // the href of its rel="index" link, "" if it has none
+	sum         [sha256.Size]byte
 }
 
 // Read reads the build published at location, a directory or an http(s)
@@ -153,6 +174,7 @@ func newReader(opts Options) *reader {
 // read follows the documents from the Source Description at sd.
 func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 	r.site.src = r.src
+	r.site.limits = limits{maxBytes: r.opts.MaxBytes, maxEntries: r.opts.MaxEntries, maxResources: r.opts.MaxResources}
 	r.site.maxPackageBytes = r.opts.MaxPackageBytes
 	if err := r.readDescription(ctx, sd); err != nil {
 		return nil, err
@@ -252,12 +274,22 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 // document must be: a Sitemap root with exactly one <rs:md capability>,
 // and entries with at most one <rs:md>.
 func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc, []*rsxml.Entry, error) {
-	// The entry limit is checked here rather than by the Reader, so that
-	// the error has the line of the first entry too many.
 	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: maxBytes})
 	if err != nil {
 		return nil, nil, classify(name, err, true)
 	}
+	entries, err := readEntries(name, rd, maxEntries)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rd.Doc(), entries, nil
+}
+
+// readEntries reads the rest of a document from rd and checks it as
+// parse does.
+func readEntries(name string, rd *rsxml.Reader, maxEntries int) ([]*rsxml.Entry, error) {
+	// The entry limit is checked here rather than by the Reader, so that
+	// the error has the line of the first entry too many.
 	var entries []*rsxml.Entry
 	for {
 		e, err := rd.Next()
@@ -265,32 +297,26 @@ func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc
 			if err == io.EOF {
 				break
 			}
-			return nil, nil, classify(name, err, false)
+			return nil, classify(name, err, false)
 		}
 		if len(entries) == maxEntries {
-			return nil, nil, newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", maxEntries)
+			return nil, newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", maxEntries)
 		}
-		if e.MDCount > 1 {
-			return nil, nil, newError(name, e.Line, ErrInvalid, "an entry has %d <rs:md> elements; one is allowed", e.MDCount)
-		}
-		if !isAbsoluteURL(e.Loc) {
-			// Section 7: the URI of the resource. A relative one, as some
-			// tools write, names nothing a build publishes: read, it
-			// would come out of the next build as a deletion.
-			return nil, nil, newError(name, e.Line, ErrInvalid, "<loc> %q is not an absolute URL", e.Loc)
+		if err := checkEntry(name, e); err != nil {
+			return nil, err
 		}
 		entries = append(entries, e)
 	}
 	doc := rd.Doc()
 	switch {
 	case rd.RootMDCount == 0 || doc.MD.Capability == "":
-		return nil, nil, newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…>")
+		return nil, newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…>")
 	case rd.RootMDCount > 1:
-		return nil, nil, newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
+		return nil, newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
 	case rd.LateRoot > 0:
-		return nil, nil, newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+		return nil, newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
 	}
-	return doc, entries, nil
+	return entries, nil
 }
 
 // isAbsoluteURL reports whether loc (white space around it aside) is

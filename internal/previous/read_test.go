@@ -3,6 +3,7 @@ package previous
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,21 @@ func write(t *testing.T, dir, rel, content string) {
 	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// listData reads the bytes of cl with OpenList.
+func listData(t *testing.T, site *Site, cl *ChangeList) []byte {
+	t.Helper()
+	rc, err := site.OpenList(context.Background(), cl)
+	if err != nil {
+		t.Fatalf("OpenList(%s): %v", cl.URL, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatalf("reading %s again: %v", cl.URL, err)
+	}
+	return b
 }
 
 func mustTime(t *testing.T, s string) time.Time {
@@ -91,8 +107,8 @@ func TestReadDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cl.Rel != want.rel || !cl.From.Equal(mustTime(t, want.from)) || !cl.Until.Equal(mustTime(t, want.until)) || string(cl.Data) != string(data) {
-			t.Errorf("change list %d: %s %v %v (%d bytes), want %+v", k, cl.Rel, cl.From, cl.Until, len(cl.Data), want)
+		if got := listData(t, site, &cl); cl.Rel != want.rel || !cl.From.Equal(mustTime(t, want.from)) || !cl.Until.Equal(mustTime(t, want.until)) || string(got) != string(data) || cl.Bytes != int64(len(data)) {
+			t.Errorf("change list %d: %s %v %v (%d bytes), want %+v", k, cl.Rel, cl.From, cl.Until, cl.Bytes, want)
 		}
 	}
 	if site.ChangeDump != nil {
@@ -137,7 +153,7 @@ func TestReadOpenChangeList(t *testing.T) {
 	}
 	cl := site.OpenChangeList
 	if len(site.ChangeLists) != 0 || cl == nil || cl.Rel != "resourcesync/changelist.xml" || cl.Entries != 2 ||
-		!cl.From.Equal(mustTime(t, "2024-06-01T00:00:00Z")) || !cl.Until.IsZero() || !strings.Contains(string(cl.Data), "2024-06-01T10:00:00Z") {
+		!cl.From.Equal(mustTime(t, "2024-06-01T00:00:00Z")) || !cl.Until.IsZero() || !strings.Contains(string(listData(t, site, cl)), "2024-06-01T10:00:00Z") {
 		t.Errorf("closed lists %v, open list %+v", site.ChangeLists, cl)
 	}
 	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))

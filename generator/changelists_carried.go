@@ -1,0 +1,59 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// readCarried reads the changes of a Change List of the previous build
+// again: the build holds no copy of its bytes.
+func (b *build) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*rsxml.Entry, error) {
+	rc, err := b.across.prev.OpenList(ctx, cl)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	defer rc.Close()
+	_, entries, err := rsxml.ReadAll(rc, rsxml.ReadOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: reading %s again: %w", ErrPrevious, cl.URL, err)
+	}
+	return entries, nil
+}
+
+// copyCarried publishes a Change List of the previous build again, byte
+// for byte, copying it from the previous output (or fetching it again)
+// into the stage: the bytes that Read checked, or a failure.
+func (b *build) copyCarried(ctx context.Context, c carried) error {
+	rc, err := b.across.prev.OpenList(ctx, c.list)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	return b.stageFromPrevious(c.name, rc)
+}
+
+// stageFromPrevious stages the document name (under DocsDir) with the
+// bytes of rc, a document of the previous build read again, and closes
+// rc.
+func (b *build) stageFromPrevious(name string, rc io.ReadCloser) error {
+	defer rc.Close()
+	f, err := b.stage.Create(DocsDir + "/" + name)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	_, err = io.Copy(f, rc)
+	err = closeAfter(f, err)
+	var pe *previous.Error
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	case err != nil:
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	b.docs++
+	return nil
+}

@@ -1,0 +1,351 @@
+package previous
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
+)
+
+// limits are the caps Read was given, kept by the Site for the documents
+// it reads later (the parts of the Resource List).
+type limits struct {
+	maxBytes     int64
+	maxEntries   int
+	maxResources int
+}
+
+// listReader reads the entries of the Resource List's documents one at a
+// time, in document order, and checks each as Read always has: a
+// document at a time is open, and one entry is held.
+type listReader struct {
+	site     *Site
+	ctx      context.Context
+	spillDir string // where a part fetched over HTTP is kept while it is read; "" holds it in memory
+
+	first   io.ReadSeekCloser // the bytes of the first document, if Read has them
+	ahead   *prefetch         // the next document, being fetched
+	part    int               // index in site.parts of the document open, or about to be
+	onlyOne bool              // stop at the end of the first document, keeping it open for rewind
+	rd      *rsxml.Reader
+	body    io.ReadCloser
+	name    string // of the document open
+	entries int    // of the document open
+	count   int    // over all documents
+
+	res  Resource // the entry just read
+	raw  string   // its <loc> as written
+	line int      // its line
+}
+
+func (s *Site) newListReader(ctx context.Context, spillDir string) *listReader {
+	return &listReader{site: s, ctx: ctx, spillDir: spillDir}
+}
+
+// next reads the next entry into l.res. It returns false at the end of
+// the last document, or with an error.
+func (l *listReader) next() (bool, error) {
+	for {
+		if l.rd == nil {
+			if l.part == len(l.site.parts) {
+				return false, nil
+			}
+			if err := l.open(); err != nil {
+				return false, err
+			}
+		}
+		e, err := l.rd.Next()
+		if err == io.EOF {
+			if l.onlyOne {
+				if l.rd.LateRoot > 0 {
+					return false, lateRoot(l.name)
+				}
+				return false, nil
+			}
+			if err := l.finishPart(); err != nil {
+				return false, err
+			}
+			continue
+		}
+		if err != nil {
+			return false, classify(l.name, err, false)
+		}
+		if l.count&4095 == 0 && l.ctx.Err() != nil {
+			return false, context.Cause(l.ctx)
+		}
+		if err := l.entry(e); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+}
+
+// open opens the document l.part and checks its root.
+func (l *listReader) open() error {
+	u := l.site.parts[l.part]
+	l.name = l.site.src.name(u)
+	if err := l.ctx.Err(); err != nil {
+		return context.Cause(l.ctx)
+	}
+	if l.part == 0 && l.first != nil {
+		body := l.first
+		l.first = nil
+		if _, err := body.Seek(0, io.SeekStart); err != nil {
+			body.Close()
+			return &Error{Doc: l.name, Kind: ErrUnreachable, Err: err}
+		}
+		return l.start(body)
+	}
+	body, err := l.fetch(l.part)
+	if err != nil {
+		return err
+	}
+	l.fetchAhead(l.part + 1)
+	return l.start(body)
+}
+
+// start reads the root of the document in body.
+func (l *listReader) start(body io.ReadCloser) error {
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.limits.maxBytes, ReuseEntries: true})
+	if err != nil {
+		body.Close()
+		return classify(l.name, err, true)
+	}
+	doc := rd.Doc()
+	if err := checkHeader(l.name, rd, rsxml.CapResourceList); err != nil {
+		body.Close()
+		return err
+	}
+	if doc.Index {
+		body.Close()
+		return newError(l.name, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.site.ResourceList)
+	}
+	l.rd, l.body, l.entries = rd, body, 0
+	return nil
+}
+
+// rewind starts the first document again, reading it again from its
+// bytes if they are still at hand, and reads on to the last.
+func (l *listReader) rewind() error {
+	l.onlyOne = false
+	if l.part == 0 && l.rd != nil {
+		if s, ok := l.body.(io.Seeker); ok {
+			if _, err := s.Seek(0, io.SeekStart); err == nil {
+				body := l.body
+				l.rd, l.body, l.count = nil, nil, 0
+				return l.start(body)
+			}
+		}
+	}
+	l.close()
+	l.part, l.count = 0, 0
+	return nil
+}
+
+// finishPart checks the end of the document open and moves to the next.
+func (l *listReader) finishPart() error {
+	late := l.rd.LateRoot > 0
+	err := l.closeBody()
+	if late {
+		return lateRoot(l.name)
+	}
+	if err != nil {
+		return &Error{Doc: l.name, Kind: ErrUnreachable, Err: err}
+	}
+	l.part++
+	return nil
+}
+
+func lateRoot(name string) error {
+	return newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+}
+
+// close closes the document open, and stops the fetch ahead.
+func (l *listReader) close() error {
+	err := l.stopAhead()
+	if l.first != nil {
+		if cerr := l.first.Close(); err == nil {
+			err = cerr
+		}
+		l.first = nil
+	}
+	if cerr := l.closeBody(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// closeBody closes the document open (removing its copy in the spill
+// directory, if it has one).
+func (l *listReader) closeBody() error {
+	var err error
+	if l.body != nil {
+		err = l.body.Close()
+	}
+	l.rd, l.body = nil, nil
+	return err
+}
+
+// entry checks e and turns it into l.res.
+func (l *listReader) entry(e *rsxml.Entry) error {
+	name := l.name
+	if l.entries == l.site.limits.maxEntries {
+		return newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", l.site.limits.maxEntries)
+	}
+	l.entries++
+	if l.count >= l.site.limits.maxResources {
+		return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", l.site.limits.maxResources)
+	}
+	l.count++
+	if err := checkEntry(name, e); err != nil {
+		return err
+	}
+	l.raw, l.line = e.Loc, e.Line
+	return toResource(name, e, &l.res)
+}
+
+// checkEntry checks what every entry of a document must be.
+func checkEntry(name string, e *rsxml.Entry) error {
+	if e.MDCount > 1 {
+		return newError(name, e.Line, ErrInvalid, "an entry has %d <rs:md> elements; one is allowed", e.MDCount)
+	}
+	if !isAbsoluteURL(e.Loc) {
+		// Section 7: the URI of the resource. A relative one, as some
+		// tools write, names nothing a build publishes: read, it
+		// would come out of the next build as a deletion.
+		return newError(name, e.Line, ErrInvalid, "<loc> %q is not an absolute URL", e.Loc)
+	}
+	return nil
+}
+
+// toResource reads an entry of a Resource List into res.
+func toResource(name string, e *rsxml.Entry, res *Resource) error {
+	// In rsgen's form, which a deletion then publishes.
+	*res = Resource{Loc: uri.Normalize(strings.TrimSpace(e.Loc)), Length: -1, Type: e.MD.Type}
+	if res.Loc == "" {
+		return newError(name, e.Line, ErrInvalid, "an entry with an empty <loc>")
+	}
+	if e.Lastmod != "" {
+		t, err := parseTime(name, e.Line, "lastmod", e.Lastmod)
+		if err != nil {
+			return err
+		}
+		res.Lastmod = t
+	}
+	if e.MD.Hash != "" {
+		h, err := hashing.ParseAttr(e.MD.Hash)
+		if err != nil {
+			return newError(name, e.Line, ErrInvalid, "%v", err)
+		}
+		res.Hash = h
+	}
+	if e.MD.Length != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
+		if err != nil || n < 0 {
+			return newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+		}
+		res.Length = n
+	}
+	return nil
+}
+
+// checkHeader checks the root of a document read as far as its first
+// entry: ResourceSync, with one root <rs:md> of capability want.
+func checkHeader(name string, rd *rsxml.Reader, want string) error {
+	doc := rd.Doc()
+	switch {
+	case rd.RootMDCount == 0 || doc.MD.Capability == "":
+		return newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…> before its first entry")
+	case rd.RootMDCount > 1:
+		return newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
+	case doc.MD.Capability != want:
+		return newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
+	}
+	return nil
+}
+
+// part opens a document of the Resource List in the directory.
+func (s *dirSource) part(ctx context.Context, u string, max int64, _ string) (io.ReadCloser, error) {
+	f, st, err := s.openFile(u)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > max {
+		f.Close()
+		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d a document may have", st.Size(), max)
+	}
+	return f, nil
+}
+
+// part fetches a document of the Resource List whole, with the deadline
+// and retries of a document, into a file in spillDir (removed when it is
+// closed) or, without one, into memory. The caller reads it at its own
+// pace: a build that hashes between two entries holds no connection open.
+func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
+	if spillDir == "" {
+		data, err := s.get(ctx, u, max)
+		if err != nil {
+			return nil, err
+		}
+		return nopSeekCloser{bytes.NewReader(data)}, nil
+	}
+	f, err := os.CreateTemp(spillDir, "previous-part-*.xml")
+	if err != nil {
+		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+	}
+	sf := &spillFile{f}
+	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
+	defer cancel()
+	err = s.do(ctx, u, max, func(resp *http.Response) error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		if err := f.Truncate(0); err != nil {
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				// Writing the spill file failed (a full disk): not the server.
+				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+			}
+			return err
+		}
+		if n > max {
+			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
+		}
+		return resp.Body.Close()
+	})
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		sf.Close()
+		return nil, err
+	}
+	return sf, nil
+}
+
+// spillFile is a part fetched into a file; closing it removes it.
+type spillFile struct{ *os.File }
+
+func (f *spillFile) Close() error {
+	err := f.File.Close()
+	if rerr := os.Remove(f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+type nopSeekCloser struct{ *bytes.Reader }
+
+func (nopSeekCloser) Close() error { return nil }
