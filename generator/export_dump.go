@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -38,7 +39,7 @@ type DumpNeedsFilesError struct {
 
 func (e *DumpNeedsFilesError) Error() string {
 	return fmt.Sprintf("%s of %s %s no path (first at line %d): a Resource Dump packages the records' local files, and must hold every resource of the Resource List (section 9); nothing was published",
-		countNoun(e.Records, "published record"), e.Name, pick(e.Records, "has", "have"), e.First)
+		units.Count(e.Records, "published record"), e.Name, units.Plural(e.Records, "has", "have"), e.First)
 }
 
 // dumpRecord is a record of the Resource Dump, read back from its sorter.

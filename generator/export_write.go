@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // writeExportLists checks the sorted records for duplicates, then writes
@@ -123,11 +124,11 @@ func (b *build) writeExportChangeList(x *exportState) error {
 	}
 	if x.future.n > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s changed after the snapshot time %s (first at line %d): they are listed, but their changes are not in the Change List until a build at or after them",
-			countNoun(x.future.n, "record"), rsxml.FormatTime(b.at), x.future.first))
+			units.Count(x.future.n, "record"), rsxml.FormatTime(b.at), x.future.first))
 	}
 	if x.noTime.n > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no Change List: %s no lastmod (or, for a deletion, no time) to place %s in the window by (first at line %d); a Change List would have to invent it",
-			countNoun(x.noTime.n, "record")+pick(x.noTime.n, " has", " have"), pick(x.noTime.n, "it", "them"), x.noTime.first))
+			units.Count(x.noTime.n, "record")+units.Plural(x.noTime.n, " has", " have"), units.Plural(x.noTime.n, "it", "them"), x.noTime.first))
 		return nil
 	}
 	// Count the events: a tombstone exported twice gives one event.
@@ -224,21 +225,7 @@ func (b *build) warnHosts(x *exportState) {
 		others = append(others[:5], fmt.Sprintf("and %d more hosts", len(others)-5))
 	}
 	x.rep.Warnings = append(x.rep.Warnings, fmt.Sprintf("%s not on %s, where the documents are served: %s; Destinations such as the reference client refuse resources on other hosts unless told otherwise",
-		countNoun(n, "record")+pick(n, " is", " are"), docs, strings.Join(others, ", ")))
-}
-
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func pick(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		units.Count(n, "record")+units.Plural(n, " is", " are"), docs, strings.Join(others, ", ")))
 }
 
 // A cursor serves the fill function of writeList from passes over a

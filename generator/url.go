@@ -3,11 +3,12 @@ package generator
 import (
 	"errors"
 	"fmt"
-	"github.com/rsgen/rsgen/internal/uri"
 	"net"
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // MaxLocLength is the longest <loc> the Sitemap schema accepts.

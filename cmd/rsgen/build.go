@@ -288,7 +288,7 @@ func runBuild(c *cli.Context) error {
 			out = cfg.Source
 		}
 		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
-			plural(rep.Files, "file"), units.FormatSize(rep.Bytes), plural(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
+			units.Count(rep.Files, "file"), units.FormatSize(rep.Bytes), units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
 		printChanges(stderr, rep)
 		if apart(cfg.Source, cfg.Out) {
 			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
@@ -316,7 +316,7 @@ func partialSummary(problems []generator.Problem) string {
 	}
 	var what []string
 	if files > 0 {
-		what = append(what, plural(files, "file")+" could not be published")
+		what = append(what, units.Count(files, "file")+" could not be published")
 	}
 	switch {
 	case dirs == 1:
@@ -340,11 +340,3 @@ func apart(source, out string) bool {
 
 // errBuildTimeout is the cause of a build's end at --timeout.
 var errBuildTimeout = errors.New("the build took too long")
-
-// plural renders n things: "1 file", "2 files".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return strconv.Itoa(n) + " " + thing + "s"
-}

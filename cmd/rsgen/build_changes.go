@@ -91,19 +91,19 @@ func changesHint(err error) string {
 // the hash cache spared.
 func printChanges(w io.Writer, rep *generator.Report) {
 	if rep.Cached > 0 {
-		fmt.Fprintf(w, "rsgen: %d of %s unchanged in the hash cache, not read\n", rep.Cached, plural(rep.Files, "file"))
+		fmt.Fprintf(w, "rsgen: %d of %s unchanged in the hash cache, not read\n", rep.Cached, units.Count(rep.Files, "file"))
 	}
 	ch := rep.Changes
 	if ch == nil {
 		return
 	}
 	fmt.Fprintf(w, "rsgen: since %s: %d created, %d updated, %d deleted; %s published",
-		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, plural(ch.Lists, "Change List"))
+		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, units.Count(ch.Lists, "Change List"))
 	if ch.Dropped > 0 {
 		fmt.Fprintf(w, ", %d older dropped", ch.Dropped)
 	}
 	if ch.Packages > 0 {
-		fmt.Fprintf(w, ", %s in the Change Dump", plural(ch.Packages, "package"))
+		fmt.Fprintf(w, ", %s in the Change Dump", units.Count(ch.Packages, "package"))
 	}
 	fmt.Fprintln(w)
 }

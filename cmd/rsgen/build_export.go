@@ -128,7 +128,7 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 		}
 		var notes []string
 		if ex.Tombstones > 0 {
-			notes = append(notes, count(ex.Tombstones, "deletion"))
+			notes = append(notes, units.Count(ex.Tombstones, "deletion"))
 		}
 		statuses := make([]string, 0, len(ex.Withheld))
 		for s := range ex.Withheld {
@@ -139,7 +139,7 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 			notes = append(notes, fmt.Sprintf("%d %s not published", ex.Withheld[s], s))
 		}
 		if ex.ChangeList {
-			notes = append(notes, fmt.Sprintf("%s since %s", count(ex.Changes, "change"), rsxml.FormatTime(ex.From)))
+			notes = append(notes, fmt.Sprintf("%s since %s", units.Count(ex.Changes, "change"), rsxml.FormatTime(ex.From)))
 		} else if ex.NoChanges {
 			notes = append(notes, fmt.Sprintf("no change since %s, so no Change List", rsxml.FormatTime(ex.From)))
 		}
@@ -148,7 +148,7 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 			extra = "; " + strings.Join(notes, ", ")
 		}
 		fmt.Fprintf(stderr, "rsgen: published %s (%s) from %s in %s to %s in %s%s\n",
-			count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, count(rep.Documents, "document"),
+			units.Count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, units.Count(rep.Documents, "document"),
 			cfg.Out, rep.Elapsed.Round(time.Millisecond), extra)
 	}
 	if len(rep.Problems) == 0 {
@@ -156,22 +156,15 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 	}
 	var what, hints []string
 	if ex.Bad > 0 {
-		what = append(what, count(ex.Bad, "bad record")+" skipped")
+		what = append(what, units.Count(ex.Bad, "bad record")+" skipped")
 		hints = append(hints, "fix them in the export; without --skip-bad-records they fail the build")
 	}
 	if ex.Unpackaged > 0 {
-		what = append(what, count(ex.Unpackaged, "record")+" left out, "+pickWord(ex.Unpackaged, "its file", "their files")+" could not be packaged")
+		what = append(what, units.Count(ex.Unpackaged, "record")+" left out, "+units.Plural(ex.Unpackaged, "its file", "their files")+" could not be packaged")
 		hints = append(hints, "publish again once the files are stable")
 	}
 	if len(what) == 0 {
-		what = append(what, count(len(rep.Problems), "record")+" not published")
+		what = append(what, units.Count(len(rep.Problems), "record")+" not published")
 	}
 	return &exitError{code: exitPartial, err: fmt.Errorf("%s (named above)", strings.Join(what, "; ")), hint: strings.Join(hints, "; ")}
-}
-
-func pickWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

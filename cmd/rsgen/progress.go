@@ -85,7 +85,7 @@ func progressLine(p progress, elapsed time.Duration) string {
 		return "rsgen: reading the previous build (" + seconds(elapsed) + ")"
 	case generator.PhaseScanning:
 		if p.export {
-			return fmt.Sprintf("rsgen: reading the export: %s (%s)", count(int(p.hashed), "record"), seconds(elapsed))
+			return fmt.Sprintf("rsgen: reading the export: %s (%s)", units.Count(int(p.hashed), "record"), seconds(elapsed))
 		}
 		rate := float64(p.bytes) / max(elapsed.Seconds(), 0.001)
 		if !p.walkDone {

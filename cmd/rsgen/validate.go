@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -179,25 +180,17 @@ func summary(rep *validate.Report, strict bool) string {
 	if !rep.Valid(strict) {
 		verdict = "NOT valid"
 	}
-	s := fmt.Sprintf("rsgen: %s: %s, %s, %s", verdict, count(len(rep.Documents), "document"), count(rep.Errors, "error"), count(rep.Warnings, "warning"))
+	s := fmt.Sprintf("rsgen: %s: %s, %s, %s", verdict, units.Count(len(rep.Documents), "document"), units.Count(rep.Errors, "error"), units.Count(rep.Warnings, "warning"))
 	if strict && rep.Errors == 0 && rep.Warnings > 0 {
 		s += " (--strict)"
 	}
 	if rep.Audited > 0 {
-		s += fmt.Sprintf(", %s audited", count(rep.Audited, "resource"))
+		s += fmt.Sprintf(", %s audited", units.Count(rep.Audited, "resource"))
 	}
 	if rep.NotFollowed > 0 {
-		s += fmt.Sprintf(", %s to other sites not followed", count(rep.NotFollowed, "link"))
+		s += fmt.Sprintf(", %s to other sites not followed", units.Count(rep.NotFollowed, "link"))
 	}
 	return s
-}
-
-// count renders n things, in the plural unless n is 1.
-func count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 func writeJSONReport(w io.Writer, rep *validate.Report, strict bool) error {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // A CSV export has a header row naming its columns: the FieldNames (in any
@@ -83,9 +84,9 @@ func newCSVSchema(header []string) (*csvSchema, error) {
 	switch {
 	case len(unknown) > 0:
 		return nil, fmt.Errorf("%w: unknown column%s %s (known: %s, and link:REL, link:REL:ATTR)", ErrHeader,
-			plural(len(unknown)), strings.Join(unknown, ", "), strings.Join(FieldNames[:], ", "))
+			units.Plural(len(unknown), "", "s"), strings.Join(unknown, ", "), strings.Join(FieldNames[:], ", "))
 	case len(twice) > 0:
-		return nil, fmt.Errorf("%w: column%s %s given twice", ErrHeader, plural(len(twice)), strings.Join(twice, ", "))
+		return nil, fmt.Errorf("%w: column%s %s given twice", ErrHeader, units.Plural(len(twice), "", "s"), strings.Join(twice, ", "))
 	case len(missing) > 0:
 		return nil, fmt.Errorf("%w: attributes of a link without its href column %s", ErrHeader, strings.Join(missing, ", "))
 	case !seen["loc"]:

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // maxDepth bounds the nesting of a value skipped in a bad record.
@@ -87,19 +88,12 @@ func (p *jsonParser) object(rec *Record) error {
 		return p.errf("text after the object")
 	}
 	if len(p.unknown) > 0 {
-		return fmt.Errorf("unknown field%s %s (known: %s, links)", plural(len(p.unknown)), strings.Join(p.unknown, ", "), strings.Join(FieldNames[:], ", "))
+		return fmt.Errorf("unknown field%s %s (known: %s, links)", units.Plural(len(p.unknown), "", "s"), strings.Join(p.unknown, ", "), strings.Join(FieldNames[:], ", "))
 	}
 	if p.first != nil {
 		return p.first
 	}
 	return rec.finish()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // member parses "key": value.

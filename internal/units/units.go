@@ -75,3 +75,17 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	return v, nil
 }
+
+// Count renders n of a thing, in the plural (an s added) unless n is 1:
+// "1 file", "2 files", "0 files".
+func Count(n int, thing string) string {
+	return strconv.Itoa(n) + " " + Plural(n, thing, thing+"s")
+}
+
+// Plural returns one if n is 1, else many.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

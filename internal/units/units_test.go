@@ -107,3 +107,14 @@ func TestParseDuration(t *testing.T) {
 		})
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 files", 1: "1 file", 2: "2 files", -1: "-1 files"} {
+		if got := Count(n, "file"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if Plural(1, "is", "are") != "is" || Plural(3, "is", "are") != "are" {
+		t.Error("Plural picks the wrong word")
+	}
+}
