@@ -63,6 +63,9 @@ type across struct {
 	report  *ChangeReport
 	cache   *scanCache      // nil without --cache
 	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)
+
+	prevResources int      // entries of the previous Resource List (detectChanges)
+	dropped       []string // locs of resources the Resource Dump left out (reconcileChanges)
 }
 
 // ErrPrevious wraps every failure to read the previous build.
@@ -90,6 +93,7 @@ func (b *build) prepareAcross(ctx context.Context) error {
 		at = b.at
 	}
 	site, err := previous.Read(ctx, src, previous.Options{
+		Stream:  true, // the entries are read by detectChanges, as they are joined
 		At:      at,
 		DocsURL: b.cfg.DocsURL.String(),
 		HTTP:    b.cfg.Changes.HTTP,

@@ -164,11 +164,8 @@ func (b *build) scanArchive(ctx context.Context) ([]Resource, error) {
 	for _, p := range b.problems.sorted() {
 		unread = append(unread, p.Path)
 	}
-	if out, err = b.keepUnread(out, nil, unread); err != nil {
-		return nil, err
-	}
 	sortMembers(out)
-	return out, nil
+	return b.keepUnread(ctx, out, nil, unread)
 }
 
 // sortMembers sorts the resources of an archive by path.

@@ -54,7 +54,7 @@ func (b *build) publishChanges(ctx context.Context, resources []Resource) error 
 	if prev == nil {
 		return nil
 	}
-	b.reconcileChanges(resources)
+	b.reconcileChanges()
 	lists, chainEnd, err := b.carriedChangeLists()
 	if err != nil {
 		return err

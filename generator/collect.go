@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
+	"github.com/rsgen/rsgen/internal/previous"
 )
 
 // Stats counts a build's progress. Its fields are updated while the build
@@ -77,6 +79,7 @@ func (p *problems) sorted() []Problem {
 // workers and returns the resources sorted by path.
 func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	cfg := b.cfg
+	parent := ctx // the errgroup's is cancelled once it is done
 	g, ctx := errgroup.WithContext(ctx)
 	jobs := make(chan hashing.Job, 256)
 	results := make(chan hashing.Result, 256)
@@ -193,11 +196,8 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		out = append(out, cache.hits...)
 		cache.finish(b)
 	}
-	if out, err = b.keepUnread(out, unreadDirs, unreadFiles); err != nil {
-		return nil, err
-	}
 	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
-	return out, nil
+	return b.keepUnread(parent, out, unreadDirs, unreadFiles)
 }
 
 // keepUnread adds to the resources found by the scan the previous build's
@@ -209,37 +209,20 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 // copies. The problems are reported already, so the build exits with the
 // partial status. A Resource Dump must package every resource of the
 // Resource List, and these cannot be read: with one, such a build fails.
-func (b *build) keepUnread(out []Resource, dirs, files []string) ([]Resource, error) {
+func (b *build) keepUnread(ctx context.Context, out []Resource, dirs, files []string) ([]Resource, error) {
 	prev := b.across.prev
 	if prev == nil || len(dirs)+len(files) == 0 {
 		return out, nil
 	}
-	scanned := make(map[string]bool, len(out))
-	for i := range out {
-		scanned[out[i].Loc] = true
+	kept, err := b.unreadEntries(ctx, out, dirs, files, false)
+	if errors.Is(err, previous.ErrUnsorted) {
+		kept, err = b.unreadEntries(ctx, out, dirs, files, true)
 	}
-	unreadFile := make(map[string]bool, len(files))
-	for _, f := range files {
-		unreadFile[f] = true
-	}
-	under := func(rel string) bool {
-		return slices.ContainsFunc(dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
-	}
-	var kept []Resource
-	for i := range prev.Resources {
-		p := &prev.Resources[i]
-		if scanned[p.Loc] {
-			continue
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
 		}
-		rel, ok := b.cfg.BaseURL.RelPath(p.Loc)
-		if !ok || !unreadFile[rel] && !under(rel) {
-			continue
-		}
-		hash := make([]string, len(p.Hash))
-		for k, t := range p.Hash {
-			hash[k] = t.Alg + ":" + t.Digest
-		}
-		kept = append(kept, Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type})
+		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
 	if len(kept) == 0 {
 		return out, nil
@@ -253,7 +236,61 @@ func (b *build) keepUnread(out []Resource, dirs, files []string) ([]Resource, er
 		b.across.unread[kept[i].Loc] = true
 	}
 	b.notice(fmt.Sprintf("%d resources that could not be read keep their entries of the previous build, unchanged", len(kept)))
-	return append(out, kept...), nil
+	out = append(out, kept...)
+	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+// unreadEntries streams the previous build's entries (see joinPrevious)
+// and returns, as resources, those of the files that could not be read or
+// lie under a directory that could not be: the resources the scan found,
+// out, sorted by path, are not among them.
+func (b *build) unreadEntries(ctx context.Context, out []Resource, dirs, files []string, sort bool) ([]Resource, error) {
+	spill, err := os.MkdirTemp(b.stage.Dir(), ".previous-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(spill) // before Publish, which would publish it
+	it, err := b.across.prev.ResourceIter(ctx, previous.IterOptions{
+		Key:      b.cfg.BaseURL.RelPath,
+		SpillDir: spill,
+		Memory:   previousSortMemory,
+		Sort:     sort,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	unreadFile := make(map[string]bool, len(files))
+	for _, f := range files {
+		unreadFile[f] = true
+	}
+	under := func(rel string) bool {
+		return slices.ContainsFunc(dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
+	}
+	var kept []Resource
+	for it.Next() {
+		if it.Foreign() {
+			break // keyless entries come last: none is a file
+		}
+		rel := it.Key()
+		if !unreadFile[rel] && !under(rel) {
+			continue
+		}
+		if _, found := slices.BinarySearchFunc(out, rel, func(r Resource, rel string) int { return strings.Compare(r.Path, rel) }); found {
+			continue
+		}
+		p := it.Resource()
+		hash := make([]string, len(p.Hash))
+		for k, t := range p.Hash {
+			hash[k] = t.Alg + ":" + t.Digest
+		}
+		kept = append(kept, Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type})
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
+	}
+	return kept, nil
 }
 
 // job is the hashing job of f, which takes over f's hold of its directory.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,35 +30,27 @@ const (
 // Resource List, by content: a new URI is created, a URI gone is deleted,
 // a digest (or length) that differs is updated. An unchanged resource
 // keeps the lastmod it was published with, whatever its mtime says now.
+//
+// The previous build's entries are not held: they stream from
+// previous.Site.ResourceIter in the order of their paths, which is the
+// order of resources, and the two are merged as they come.
 func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 	prev := b.across.prev
 	if prev == nil {
 		return nil
 	}
 	since := prev.At
-	seen := make([]bool, len(prev.Resources))
-	var changes []Change
-	var reread []rereadJob
-	for i := range resources {
-		r := &resources[i]
-		j, ok := prev.Index(r.Loc)
-		if !ok {
-			changes = append(changes, b.newChange(r, nil, rsxml.ChangeCreated, since))
-			continue
+	changes, reread, err := b.joinPrevious(ctx, resources, false)
+	if errors.Is(err, previous.ErrUnsorted) {
+		// A later part of the previous Resource List was out of order:
+		// once more, through a sort.
+		changes, reread, err = b.joinPrevious(ctx, resources, true)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
 		}
-		seen[j] = true
-		if b.across.unread[r.Loc] {
-			continue // its previous entry, kept: it could not be read
-		}
-		p := &prev.Resources[j]
-		switch v, extra := compare(r, p, b.cfg.Hashes); v {
-		case unchanged:
-			keepLastmod(r, p)
-		case changed:
-			changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
-		case unknown:
-			reread = append(reread, rereadJob{res: i, prev: j, algs: extra})
-		}
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
 	if len(reread) > 0 {
 		verdicts := make([]verdict, len(reread)) // unchanged: an archive cannot be read again
@@ -70,22 +63,14 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 			}
 			b.across.report.Reread = len(reread)
 		}
-		for k, job := range reread {
-			r, p := &resources[job.res], &prev.Resources[job.prev]
+		for k := range reread {
+			job := &reread[k]
+			r := &resources[job.res]
 			if verdicts[k] == unchanged {
-				keepLastmod(r, p)
+				keepLastmod(r, &job.prev)
 			} else {
-				changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
+				changes = append(changes, b.newChange(r, &job.prev, rsxml.ChangeUpdated, since))
 			}
-		}
-	}
-	for j := range prev.Resources {
-		if !seen[j] {
-			changes = append(changes, Change{
-				Resource: Resource{Loc: prev.Resources[j].Loc, Length: -1},
-				Change:   rsxml.ChangeDeleted,
-				Datetime: b.at,
-			})
 		}
 	}
 	sortChanges(changes)
@@ -97,6 +82,79 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 	b.countChanges()
 	return b.checkDeletes(len(resources)) // before the dumps are packed; again once they are (run)
 }
+
+// joinPrevious merges the resources, sorted by path, with the previous
+// build's entries in the same order, and returns the changes it can tell
+// and the resources it cannot tell without reading them again. With sort,
+// the previous entries go through an external sort first, whatever their
+// order; without it, a list out of order fails with previous.ErrUnsorted.
+// It counts the previous build's resources into b.across.prevResources.
+func (b *build) joinPrevious(ctx context.Context, resources []Resource, sort bool) (changes []Change, reread []rereadJob, err error) {
+	prev := b.across.prev
+	since := prev.At
+	spill, err := os.MkdirTemp(b.stage.Dir(), ".previous-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(spill) // before Publish, which would publish it
+	it, err := prev.ResourceIter(ctx, previous.IterOptions{
+		Key:      b.cfg.BaseURL.RelPath,
+		SpillDir: spill,
+		Memory:   previousSortMemory,
+		Sort:     sort,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer it.Close()
+	deleted := func(loc string) {
+		changes = append(changes, Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
+	}
+	b.across.prevResources = 0
+	i := 0 // resources[:i] are joined
+	for it.Next() {
+		b.across.prevResources++
+		p := it.Resource()
+		if it.Foreign() {
+			deleted(p.Loc) // not a file under the base URL: none of this build's
+			continue
+		}
+		key := it.Key()
+		for ; i < len(resources) && resources[i].Path < key; i++ {
+			changes = append(changes, b.newChange(&resources[i], nil, rsxml.ChangeCreated, since))
+		}
+		if i == len(resources) || resources[i].Path != key {
+			deleted(p.Loc)
+			continue
+		}
+		r := &resources[i]
+		i++
+		if b.across.unread[r.Loc] {
+			continue // its previous entry, kept: it could not be read
+		}
+		switch v, extra := compare(r, p, b.cfg.Hashes); v {
+		case unchanged:
+			keepLastmod(r, p)
+		case changed:
+			changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
+		case unknown:
+			job := rereadJob{res: i - 1, prev: *p, algs: extra}
+			job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
+			reread = append(reread, job)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return nil, nil, err
+	}
+	for ; i < len(resources); i++ {
+		changes = append(changes, b.newChange(&resources[i], nil, rsxml.ChangeCreated, since))
+	}
+	return changes, reread, nil
+}
+
+// previousSortMemory is the memory of the sort of a previous Resource List
+// that was not published in the order of its paths.
+const previousSortMemory = 32 << 20
 
 func (b *build) countChanges() {
 	rep := b.across.report
@@ -115,22 +173,24 @@ func (b *build) countChanges() {
 
 // reconcileChanges makes the changes agree with the resources that are
 // published in the end: a file left out after the changes were found
-// (the Resource Dump leaves out a file that changed after it was hashed)
-// is not in the Resource List, so for a Destination it is gone: deleted
-// if it was published before, not created if it was not.
-func (b *build) reconcileChanges(resources []Resource) {
-	if len(resources) == b.across.scanned {
+// (the Resource Dump leaves out a file that changed after it was hashed;
+// b.across.dropped) is not in the Resource List, so for a Destination it
+// is gone: deleted if it was published before, not created if it was not.
+// A dropped resource without a change was unchanged, so published before.
+func (b *build) reconcileChanges() {
+	if len(b.across.dropped) == 0 {
 		return
 	}
-	published := make(map[string]bool, len(resources))
-	for i := range resources {
-		published[resources[i].Loc] = true
+	dropped := make(map[string]bool, len(b.across.dropped))
+	for _, loc := range b.across.dropped {
+		dropped[loc] = true
 	}
 	seen := map[string]bool{}
 	kept := b.across.changes[:0]
 	for _, c := range b.across.changes {
-		if c.Change != rsxml.ChangeDeleted && !published[c.Loc] {
+		if c.Change != rsxml.ChangeDeleted && dropped[c.Loc] {
 			if c.Change == rsxml.ChangeCreated {
+				seen[c.Loc] = true
 				continue
 			}
 			c = Change{Resource: Resource{Loc: c.Loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at}
@@ -138,9 +198,9 @@ func (b *build) reconcileChanges(resources []Resource) {
 		seen[c.Loc] = true
 		kept = append(kept, c)
 	}
-	for _, p := range b.across.prev.Resources {
-		if !published[p.Loc] && !seen[p.Loc] {
-			kept = append(kept, Change{Resource: Resource{Loc: p.Loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
+	for _, loc := range b.across.dropped {
+		if !seen[loc] {
+			kept = append(kept, Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
 		}
 	}
 	sortChanges(kept)
@@ -242,8 +302,9 @@ func (b *build) newChange(r *Resource, p *previous.Resource, kind string, since 
 // A rereadJob is a resource to read again for the digests of the previous
 // build, which this build does not publish.
 type rereadJob struct {
-	res, prev int
-	algs      []hashing.Algorithm
+	res  int               // in the resources
+	prev previous.Resource // its previous entry
+	algs []hashing.Algorithm
 }
 
 // reread reads the files of jobs again through the published digests and
@@ -260,13 +321,12 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 		}
 	}
 	verdicts := make([]verdict, len(jobs))
-	prev := b.across.prev
 	cache := b.across.cache
 	byName := make(map[string]int, len(jobs))
 	var pending []hashing.Job
 	for k, j := range jobs {
 		r := &resources[j.res]
-		if cache != nil && b.cachedVerdict(r, &prev.Resources[j.prev], j.algs, &verdicts[k]) {
+		if cache != nil && b.cachedVerdict(r, &j.prev, j.algs, &verdicts[k]) {
 			continue
 		}
 		path := filepath.Join(b.root, filepath.FromSlash(r.Path))
@@ -327,7 +387,7 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 				if cache != nil {
 					cache.addDigest(r.Path, a, d)
 				}
-				if !prevDigestIs(&prev.Resources[j.prev], a, d) {
+				if !prevDigestIs(&j.prev, a, d) {
 					verdicts[k] = changed
 				}
 			}

@@ -124,7 +124,9 @@ func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]R
 	}
 	kept := resources[:0:0]
 	for i := range resources {
-		if !dropped[i] {
+		if dropped[i] {
+			b.across.dropped = append(b.across.dropped, resources[i].Loc)
+		} else {
 			kept = append(kept, resources[i])
 		}
 	}

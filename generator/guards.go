@@ -118,10 +118,10 @@ func (b *build) checkDeletes(published int) error {
 			deleted++
 		}
 	}
-	if limit.allows(deleted, len(prev.Resources)) {
+	if limit.allows(deleted, b.across.prevResources) {
 		return nil
 	}
-	return &MassDeleteError{Deleted: deleted, Previous: len(prev.Resources), Limit: limit}
+	return &MassDeleteError{Deleted: deleted, Previous: b.across.prevResources, Limit: limit}
 }
 
 // OtherSiteError fails a build whose previous build was published for

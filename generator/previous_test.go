@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -256,5 +257,83 @@ func TestPreviousOfAnArchive(t *testing.T) {
 	cfg.Changes.Dump, cfg.Notice = true, nil
 	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--change-dump needs a directory tree") {
 		t.Errorf("a Change Dump of an archive: %v", err)
+	}
+}
+
+// TestPreviousInAnotherOrder: the previous build's entries are joined with
+// the scan in the order of their paths; a previous Resource List written
+// in another order (by another tool) gives the same changes, whether the
+// first part shows it or only a later one does, and a loc with an encoded
+// slash, which names no file, is a deletion.
+func TestPreviousInAnotherOrder(t *testing.T) {
+	files := map[string]string{}
+	for _, name := range []string{"a.txt", "b-c.txt", "b/c.txt", "b0.txt", "c.txt", "d/e/f.txt", "é.txt", "z.txt"} {
+		files[name] = "content of " + name
+	}
+	reverse := func(t *testing.T, path string) {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		first, last := strings.Index(s, "<url>"), strings.LastIndex(s, "</url>")+len("</url>")
+		blocks := strings.SplitAfter(s[first:last], "</url>")
+		blocks = blocks[:len(blocks)-1]
+		for i := range blocks {
+			blocks[i] = strings.TrimSpace(blocks[i])
+		}
+		slices.Reverse(blocks)
+		if err := os.WriteFile(path, []byte(s[:first]+strings.Join(blocks, "\n  ")+s[last:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name   string
+		tamper func(t *testing.T, docs string)
+	}{
+		{"as rsgen writes it", func(*testing.T, string) {}},
+		{"every part reversed", func(t *testing.T, docs string) {
+			reverse(t, filepath.Join(docs, "resourcelist-00001.xml"))
+			reverse(t, filepath.Join(docs, "resourcelist-00002.xml"))
+			reverse(t, filepath.Join(docs, "resourcelist-00003.xml"))
+		}},
+		{"a later part reversed", func(t *testing.T, docs string) {
+			reverse(t, filepath.Join(docs, "resourcelist-00003.xml"))
+		}},
+		{"a later part before an earlier one", func(t *testing.T, docs string) {
+			one, two := filepath.Join(docs, "resourcelist-00001.xml"), filepath.Join(docs, "resourcelist-00002.xml")
+			a, _ := os.ReadFile(one)
+			b, _ := os.ReadFile(two)
+			os.WriteFile(one, []byte(strings.Replace(string(b), "resourcelist-00002", "resourcelist-00001", 1)), 0o644)
+			os.WriteFile(two, []byte(strings.Replace(string(a), "resourcelist-00001", "resourcelist-00002", 1)), 0o644)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := acNewTree(t, files, acT0)
+			out := t.TempDir()
+			cfg := acConfig(tr.dir, out, acDay(1))
+			cfg.Limits.MaxEntries = 3
+			acBuild(t, cfg)
+			tt.tamper(t, filepath.Join(out, DocsDir))
+			tr.write("b/c.txt", "changed", acT0)
+			tr.remove("b0.txt")
+			tr.write("b.txt", "new", acT0)
+			cfg.At, cfg.Changes.Previous = acDay(2), out
+			rep := acBuild(t, cfg)
+			if c := rep.Changes; c.Created != 1 || c.Updated != 1 || c.Deleted != 1 {
+				t.Fatalf("changes %+v, want 1 created, 1 updated, 1 deleted", c)
+			}
+			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+			got := map[string]string{}
+			for _, e := range entries {
+				got[strings.TrimPrefix(e.Loc, acBase)] = e.MD.Change
+			}
+			want := map[string]string{"b.txt": "created", "b/c.txt": "updated", "b0.txt": "deleted"}
+			if !maps.Equal(got, want) {
+				t.Errorf("Change List %v, want %v", got, want)
+			}
+		})
 	}
 }

@@ -144,10 +144,12 @@ func (b BaseURL) Resolve(rel string) (string, error) {
 // RelPath returns the path of loc relative to the base, decoded, and
 // whether loc is the URL of a file under the base at all: it undoes
 // Resolve. A URL with a query or fragment, or whose path has an empty, "."
-// or ".." segment or a NUL byte once decoded, names no file under the base.
+// or ".." segment, an encoded slash or a NUL byte once decoded, names no
+// file under the base: Resolve never makes one, and each would otherwise
+// stand for a path that another URL names too.
 func (b BaseURL) RelPath(loc string) (string, bool) {
 	raw, ok := strings.CutPrefix(loc, b.s)
-	if !ok || raw == "" || strings.ContainsAny(raw, "?#") {
+	if !ok || raw == "" || strings.ContainsAny(raw, "?#") || strings.Contains(raw, "%2F") || strings.Contains(raw, "%2f") {
 		return "", false
 	}
 	p, err := url.PathUnescape(raw)

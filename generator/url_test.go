@@ -130,6 +130,10 @@ func TestRelPath(t *testing.T) {
 		{"https://example.org/site/a?b", "", false},
 		{"https://example.org/site/a#b", "", false},
 		{"https://example.org/site/a%zz", "", false},
+		// A file's name holds no slash: an encoded one is no file's, and
+		// would otherwise stand for the file a/b too.
+		{"https://example.org/site/a%2Fb", "", false},
+		{"https://example.org/site/a%2fb", "", false},
 	} {
 		rel, ok := base.RelPath(tc.loc)
 		if rel != tc.want || ok != tc.ok {
