@@ -30,12 +30,22 @@ type scanCache struct {
 	mu       sync.Mutex
 	hits     []Resource
 	hitEntry []*hashcache.Entry // the entry of hits[i]
-	misses   map[string]miss
+	// misses are the files sent to be read that have not come back from
+	// the hashing pool: the collector takes each out as its result comes
+	// (read), so the map holds the files in flight, not every file read.
+	misses map[string]miss
 
-	// Written by the collecting goroutine only, read after the scan.
-	readFiles map[string]readFile
+	// Written by the collecting goroutine only, read after the scan: the
+	// entries of the files read, to save.
+	readEntries []cacheItem
 
 	next *hashcache.Cache // filled by finish
+}
+
+// A cacheItem is an entry of the cache to save, and its path.
+type cacheItem struct {
+	path  string
+	entry *hashcache.Entry
 }
 
 // A miss is a file the cache does not know unchanged.
@@ -44,21 +54,12 @@ type miss struct {
 	partial *hashcache.Entry // its entry, if it has the right stat but lacks a digest
 }
 
-// readFile is what the scan learned of a file it read.
-type readFile struct {
-	info  hashing.FileInfo
-	sum   []byte
-	typ   string
-	sniff bool
-}
-
 // loadCache loads the hash cache named by --cache. A cache that cannot be
 // used is reported and replaced by an empty one: it is only a cache.
 func (b *build) loadCache() *scanCache {
 	c := &scanCache{
-		start:     b.cfg.now(),
-		misses:    map[string]miss{},
-		readFiles: map[string]readFile{},
+		start:  b.cfg.now(),
+		misses: map[string]miss{},
 	}
 	old, err := hashcache.Load(b.cfg.Cache, b.root)
 	switch {
@@ -152,46 +153,50 @@ func (c *scanCache) hit(b *build, f scanFile) bool {
 	return false
 }
 
-// read records a file the scan read. It runs on the collecting goroutine.
-func (c *scanCache) read(res hashing.Result, typ string) {
-	c.readFiles[res.Name] = readFile{info: res.Info, sum: res.Sum, typ: typ, sniff: res.Sniff}
+// read records a file the scan read, and makes its entry of the cache to
+// save if its stat did not change while it was read and its times are
+// settled. It runs on the collecting goroutine.
+func (c *scanCache) read(b *build, res hashing.Result, typ string) {
+	c.mu.Lock()
+	m, ok := c.misses[res.Name]
+	delete(c.misses, res.Name)
+	c.mu.Unlock()
+	st := m.stat
+	if !ok || res.Info.Size != st.Size || res.Info.ModTime.UnixNano() != st.Mtime || !st.SettledBefore(c.start) {
+		return
+	}
+	e := &hashcache.Entry{Stat: st}
+	if m.partial != nil {
+		*e = *m.partial // keep the digests of other algorithms: the file is the same
+	}
+	if res.Sniff {
+		e.Type = typ
+	}
+	e.SetSum(b.cfg.Hashes, res.Sum)
+	c.readEntries = append(c.readEntries, cacheItem{res.Name, e})
+}
+
+// failed forgets a file that could not be read: it gets no entry.
+func (c *scanCache) failed(rel string) {
+	c.mu.Lock()
+	delete(c.misses, rel)
+	c.mu.Unlock()
 }
 
 // finish makes the cache to save: the entries of files found unchanged,
-// and new entries for files read whose stat did not change while they were
-// read and whose times are settled. Files that were not published (a
+// and those of the files read (read). Files that were not published (a
 // problem) have no entry.
 func (c *scanCache) finish(b *build) {
-	type item struct {
-		path  string
-		entry *hashcache.Entry
-	}
-	items := make([]item, 0, len(c.hits)+len(c.readFiles))
+	items := c.readEntries
 	for i := range c.hits {
-		items = append(items, item{c.hits[i].Path, c.hitEntry[i]})
+		items = append(items, cacheItem{c.hits[i].Path, c.hitEntry[i]})
 	}
-	for rel, rf := range c.readFiles {
-		m, ok := c.misses[rel]
-		st := m.stat
-		if !ok || rf.info.Size != st.Size || rf.info.ModTime.UnixNano() != st.Mtime || !st.SettledBefore(c.start) {
-			continue
-		}
-		e := &hashcache.Entry{Stat: st}
-		if m.partial != nil {
-			*e = *m.partial // keep the digests of other algorithms: the file is the same
-		}
-		if rf.sniff {
-			e.Type = rf.typ
-		}
-		e.SetSum(b.cfg.Hashes, rf.sum)
-		items = append(items, item{rel, e})
-	}
-	slices.SortFunc(items, func(x, y item) int { return strings.Compare(x.path, y.path) })
+	slices.SortFunc(items, func(x, y cacheItem) int { return strings.Compare(x.path, y.path) })
 	c.next = hashcache.New(b.root)
 	for _, it := range items {
 		c.next.Put(it.path, it.entry) // in order: appended
 	}
-	c.hits, c.hitEntry, c.readFiles, c.misses = nil, nil, nil, nil
+	c.hits, c.hitEntry, c.readEntries, c.misses = nil, nil, nil, nil
 }
 
 // digest returns the digest by a of the file at rel, if the cache to save

@@ -154,11 +154,17 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 			if res.Err != nil {
 				b.problems.add(Problem{Path: res.Name, Err: describeReadError(res.Err)})
 				unreadFiles = append(unreadFiles, res.Name)
+				if cache != nil {
+					cache.failed(res.Name)
+				}
 				continue
 			}
 			path, loc, hash, err := fileStrings(cfg.BaseURL, res.Name, cfg.Hashes, res.Sum)
 			if err != nil {
 				b.problems.add(Problem{Path: res.Name, Err: err})
+				if cache != nil {
+					cache.failed(res.Name)
+				}
 				continue
 			}
 			typ := mediatype.ByName(res.Name)
@@ -166,7 +172,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 				typ = mediatype.Sniff(res.Head)
 			}
 			if cache != nil {
-				cache.read(res, typ)
+				cache.read(b, res, typ)
 			}
 			out = append(out, Resource{
 				Path:     path,
@@ -193,7 +199,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	if cache != nil {
-		out = append(out, cache.hits...)
+		out = append(cache.hits, out...) // on a warm cache nearly every file is a hit: copy the few others
 		cache.finish(b)
 	}
 	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
