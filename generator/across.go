@@ -59,7 +59,6 @@ type ChangeReport struct {
 type across struct {
 	prev    *previous.Site
 	changes []Change // chronological
-	scanned int      // resources when the changes were found
 	report  *ChangeReport
 	cache   *scanCache      // nil without --cache
 	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)

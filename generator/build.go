@@ -385,7 +385,7 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if err := b.writeResourceDump(dump); err != nil {
 		return nil, err
 	}
-	if err := b.publishChanges(ctx, resources); err != nil {
+	if err := b.publishChanges(ctx); err != nil {
 		return nil, err
 	}
 	if err := b.checkDeletes(len(resources)); err != nil { // the changes as published

@@ -49,7 +49,7 @@ type carried struct {
 // those of earlier builds carried forward byte for byte, a list of the
 // changes the open list held, and this build's (split into parts past the
 // limits). Either way it covers every change kept, without a gap.
-func (b *build) publishChanges(ctx context.Context, resources []Resource) error {
+func (b *build) publishChanges(ctx context.Context) error {
 	prev := b.across.prev
 	if prev == nil {
 		return nil

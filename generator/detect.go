@@ -78,7 +78,6 @@ func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
 		return fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: since, At: b.at, Changes: len(changes)})
 	}
 	b.across.changes = changes
-	b.across.scanned = len(resources)
 	b.countChanges()
 	return b.checkDeletes(len(resources)) // before the dumps are packed; again once they are (run)
 }
