@@ -3,6 +3,7 @@ package generator
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -375,4 +376,42 @@ func TestChangeListIndexOverTheLimits(t *testing.T) {
 		t.Fatalf("error %v, want one that names --max-entries", err)
 	}
 	acSameFiles(t, "after a failed build", acSnapshot(t, out), before)
+}
+
+// TestChangesOfFilesTheDumpDropped: a file that changes after it was
+// hashed is left out of the Resource Dump and so of the Resource List; the
+// Change List must then agree with the list: an unchanged or updated file
+// left out is deleted, a created one is not announced at all.
+func TestChangesOfFilesTheDumpDropped(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	cfg := acConfig(tr.dir, out, acDay(1))
+	cfg.Dump.Enabled = true
+	acBuild(t, cfg)
+
+	tr.write("b.txt", "bravo, updated", acT0)
+	tr.write("new.txt", "new", acT0)
+	testHookBeforeDump = func() {
+		for _, rel := range []string{"a.txt", "b.txt", "new.txt"} { // unchanged, updated, created
+			tr.write(rel, "changed while the build ran", acT0)
+		}
+	}
+	defer func() { testHookBeforeDump = func() {} }()
+	cfg.At, cfg.Changes.Previous = acDay(2), out
+	rep := acBuild(t, cfg)
+	if len(rep.Problems) != 3 {
+		t.Errorf("problems %v, want the three files left out", rep.Problems)
+	}
+	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+	got := map[string]string{}
+	for _, e := range entries {
+		got[strings.TrimPrefix(e.Loc, acBase)] = e.MD.Change
+	}
+	want := map[string]string{"a.txt": "deleted", "b.txt": "deleted"}
+	if !maps.Equal(got, want) {
+		t.Errorf("Change List %v, want %v", got, want)
+	}
+	if c := rep.Changes; c.Created != 0 || c.Updated != 0 || c.Deleted != 2 {
+		t.Errorf("report %+v, want 2 deleted", c)
+	}
 }
