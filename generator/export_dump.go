@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
@@ -163,12 +164,12 @@ func (s *exportSeq) groups(fn func(path string, kept []dumpRecord, left []leftRe
 // decodeDumpRecord decodes the payload of a record of the dump's sorter:
 // its loc, then the rest as in the Resource List's.
 func decodeDumpRecord(payload []byte, r *Resource) error {
-	d := itemReader{b: payload}
-	loc := d.str()
-	if d.err != nil {
-		return d.err
+	d := binrec.NewReader(payload, errCorruptItem)
+	loc := d.String()
+	if d.Err() != nil {
+		return d.Err()
 	}
-	if _, err := decodeItem(d.b, r); err != nil {
+	if _, err := decodeItem(d.Rest(), r); err != nil {
 		return err
 	}
 	r.Loc = loc

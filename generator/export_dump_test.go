@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -186,7 +187,7 @@ func TestExportSeqGroups(t *testing.T) {
 	add := func(path string, line int, hash string) {
 		r := Resource{Loc: fmt.Sprintf("https://example.org/%d", line), Length: 5, Hash: hash, Path: path}
 		key := appendPathKey(nil, path, line)
-		if err := x.dump.Add(key, appendItem(appendStr(nil, r.Loc), &r, 0)); err != nil {
+		if err := x.dump.Add(key, appendItem(binrec.AppendBytes(nil, r.Loc), &r, 0)); err != nil {
 			t.Fatal(err)
 		}
 	}

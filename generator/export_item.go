@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -85,67 +86,22 @@ func appendItem(b []byte, r *Resource, change byte) []byte {
 	if r.Length >= 0 {
 		b = binary.AppendUvarint(b, uint64(r.Length))
 	}
-	b = appendStr(b, r.Hash)
-	b = appendStr(b, r.Type)
-	b = appendStr(b, r.Path)
+	b = binrec.AppendBytes(b, r.Hash)
+	b = binrec.AppendBytes(b, r.Type)
+	b = binrec.AppendBytes(b, r.Path)
 	if len(r.Links) > 0 {
 		b = binary.AppendUvarint(b, uint64(len(r.Links)))
 		for i := range r.Links {
 			l := &r.Links[i]
 			for _, s := range [...]string{l.Rel, l.Href, l.Type, l.Hash, l.Length, l.Modified, l.Encoding, l.Path, l.Pri, l.Profile} {
-				b = appendStr(b, s)
+				b = binrec.AppendBytes(b, s)
 			}
 		}
 	}
 	return b
 }
 
-func appendStr(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
 var errCorruptItem = errors.New("corrupt sorted record")
-
-// itemReader decodes a payload.
-type itemReader struct {
-	b   []byte
-	err error
-}
-
-func (d *itemReader) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errCorruptItem
-		d.b = nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *itemReader) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errCorruptItem
-		d.b = nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *itemReader) str() string {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.err = errCorruptItem
-		d.b = nil
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
-}
 
 // decodeItem fills r (but its Loc) from a payload and returns its change.
 func decodeItem(payload []byte, r *Resource) (byte, error) {
@@ -153,32 +109,32 @@ func decodeItem(payload []byte, r *Resource) (byte, error) {
 		return 0, errCorruptItem
 	}
 	flags, change := payload[0], payload[1]
-	d := itemReader{b: payload[2:]}
+	d := binrec.NewReader(payload[2:], errCorruptItem)
 	r.Modified, r.Length, r.Links = time.Time{}, -1, nil
 	if flags&itemHasModified != 0 {
-		sec := d.varint()
-		r.Modified = time.Unix(sec, int64(d.uvarint())).UTC()
+		sec := d.Varint()
+		r.Modified = time.Unix(sec, int64(d.Uvarint())).UTC()
 	}
 	if flags&itemHasLength != 0 {
-		n := d.uvarint()
+		n := d.Uvarint()
 		if n > math.MaxInt64 {
 			return 0, errCorruptItem
 		}
 		r.Length = int64(n)
 	}
-	r.Hash, r.Type, r.Path = d.str(), d.str(), d.str()
+	r.Hash, r.Type, r.Path = d.String(), d.String(), d.String()
 	if flags&itemHasLinks != 0 {
-		n := d.uvarint()
-		if n > uint64(len(d.b)) {
+		n := d.Uvarint()
+		if n > uint64(d.Len()) {
 			return 0, errCorruptItem
 		}
 		r.Links = make([]rsxml.Link, n)
 		for i := range r.Links {
 			l := &r.Links[i]
 			for _, p := range [...]*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile} {
-				*p = d.str()
+				*p = d.String()
 			}
 		}
 	}
-	return change, d.err
+	return change, d.Err()
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -123,7 +124,7 @@ func (w *exportWorker) record(rec *records.Record) error {
 		// Key: the path and line; payload: the loc, then as above.
 		buf := appendPathKey(w.res.buf, rec.Path, w.line)
 		keyEnd := len(buf)
-		w.res.buf = appendItem(appendStr(buf, loc), &r, 0)
+		w.res.buf = appendItem(binrec.AppendBytes(buf, loc), &r, 0)
 		w.res.adds = append(w.res.adds, exportAdd{to: toDump, keyEnd: keyEnd, end: len(w.res.buf)})
 	}
 	if rec.Lastmod.IsZero() {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -102,13 +103,13 @@ func itemLength(payload []byte) int64 {
 	if len(payload) < 2 || payload[0]&itemHasLength == 0 {
 		return -1
 	}
-	d := itemReader{b: payload[2:]}
+	d := binrec.NewReader(payload[2:], errCorruptItem)
 	if payload[0]&itemHasModified != 0 {
-		d.varint()
-		d.uvarint()
+		d.Varint()
+		d.Uvarint()
 	}
-	n := d.uvarint()
-	if d.err != nil || n > 1<<62 {
+	n := d.Uvarint()
+	if d.Err() != nil || n > 1<<62 {
 		return -1
 	}
 	return int64(n)

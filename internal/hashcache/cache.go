@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/regfile"
 )
 
@@ -247,7 +248,7 @@ func (c *Cache) encode(w *bufio.Writer) error {
 	var buf []byte
 	buf = append(buf, magic...)
 	buf = binary.AppendUvarint(buf, Version)
-	buf = appendString(buf, c.root)
+	buf = binrec.AppendBytes(buf, c.root)
 	buf = binary.AppendUvarint(buf, uint64(len(c.list)))
 	if _, err := w.Write(buf); err != nil {
 		return err
@@ -257,7 +258,7 @@ func (c *Cache) encode(w *bufio.Writer) error {
 		p, e := it.path, it.entry
 		shared := commonPrefix(prev, p)
 		buf = binary.AppendUvarint(buf[:0], uint64(shared))
-		buf = appendString(buf, p[shared:])
+		buf = binrec.AppendBytes(buf, p[shared:])
 		buf = binary.AppendVarint(buf, e.Size)
 		buf = binary.AppendVarint(buf, e.Mtime)
 		buf = binary.AppendVarint(buf, e.Ctime)
@@ -265,18 +266,13 @@ func (c *Cache) encode(w *bufio.Writer) error {
 		buf = binary.AppendUvarint(buf, e.Dev)
 		buf = append(buf, e.algs)
 		buf = append(buf, e.sums...)
-		buf = appendString(buf, e.Type)
+		buf = binrec.AppendBytes(buf, e.Type)
 		if _, err := w.Write(buf); err != nil {
 			return err
 		}
 		prev = p
 	}
 	return nil
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
 }
 
 func commonPrefix(a, b string) int {
@@ -318,36 +314,36 @@ func decode(data []byte, root string) (*Cache, error) {
 	if !strings.HasPrefix(string(data[:min(len(data), len(magic))]), magic) {
 		return nil, ErrForeign
 	}
-	d := &decoder{b: data[len(magic):]}
-	if v := d.uvarint(); d.err != nil || v != Version {
+	d := binrec.NewReader(data[len(magic):], ErrCorrupt)
+	if v := d.Uvarint(); d.Err() != nil || v != Version {
 		return nil, fmt.Errorf("%w (format %d, this rsgen reads %d)", ErrVersion, v, Version)
 	}
-	if len(d.b) < 4 {
+	if d.Len() < 4 {
 		return nil, ErrCorrupt
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
 	if crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) != binary.BigEndian.Uint32(sum) {
 		return nil, fmt.Errorf("%w (checksum mismatch)", ErrCorrupt)
 	}
-	d.b = d.b[:len(d.b)-4]
-	if r := d.string(); d.err == nil && r != root {
+	d = binrec.NewReader(data[len(data)-d.Len():len(data)-4], ErrCorrupt) // the rest, but the checksum
+	if r := d.String(); d.Err() == nil && r != root {
 		return nil, fmt.Errorf("%w (%s)", ErrOtherDir, r)
 	}
-	n := d.uvarint()
-	if d.err != nil || n > uint64(len(d.b)) {
+	n := d.Uvarint()
+	if d.Err() != nil || n > uint64(d.Len()) {
 		return nil, ErrCorrupt
 	}
 	c := &Cache{root: root, list: make([]item, 0, n), byPath: make(map[string]*Entry, n)}
 	// Paths are rebuilt into one arena, converted to a string once: one
 	// allocation for all of them rather than one each.
-	arena := make([]byte, 0, len(d.b))
+	arena := make([]byte, 0, d.Len())
 	ends := make([]int, 0, n)
 	entries := make([]Entry, n)
 	prevStart := 0
 	for i := range entries {
-		shared := d.uvarint()
-		suffix := d.bytes()
-		if d.err != nil || shared > uint64(len(arena)-prevStart) {
+		shared := d.Uvarint()
+		suffix := d.Bytes()
+		if d.Err() != nil || shared > uint64(len(arena)-prevStart) {
 			return nil, ErrCorrupt
 		}
 		start := len(arena)
@@ -356,12 +352,12 @@ func decode(data []byte, root string) (*Cache, error) {
 		prevStart = start
 		ends = append(ends, len(arena))
 		e := &entries[i]
-		e.Size = d.varint()
-		e.Mtime = d.varint()
-		e.Ctime = d.varint()
-		e.Ino = d.uvarint()
-		e.Dev = d.uvarint()
-		e.algs = d.byte()
+		e.Size = d.Varint()
+		e.Mtime = d.Varint()
+		e.Ctime = d.Varint()
+		e.Ino = d.Uvarint()
+		e.Dev = d.Uvarint()
+		e.algs = d.Byte()
 		size := 0
 		for _, a := range algorithms {
 			if e.algs&(1<<a) != 0 {
@@ -371,13 +367,13 @@ func decode(data []byte, root string) (*Cache, error) {
 		if e.algs&^uint8(1<<len(algorithms)-1) != 0 {
 			return nil, ErrCorrupt
 		}
-		e.sums = d.fixed(size)
-		e.Type = string(d.bytes())
-		if d.err != nil {
+		e.sums = d.Fixed(size)
+		e.Type = string(d.Bytes())
+		if d.Err() != nil {
 			return nil, ErrCorrupt
 		}
 	}
-	if len(d.b) != 0 {
+	if d.Len() != 0 {
 		return nil, ErrCorrupt
 	}
 	paths := string(arena)
@@ -393,62 +389,3 @@ func decode(data []byte, root string) (*Cache, error) {
 	}
 	return c, nil
 }
-
-// decoder reads the fields of a cache file; the first error sticks.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) fail() { d.err, d.b = ErrCorrupt, nil }
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) byte() byte {
-	if len(d.b) < 1 {
-		d.fail()
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *decoder) fixed(n int) []byte {
-	if n > len(d.b) {
-		d.fail()
-		return nil
-	}
-	b := d.b[:n:n]
-	d.b = d.b[n:]
-	return b
-}
-
-func (d *decoder) bytes() []byte {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return nil
-	}
-	return d.fixed(int(n))
-}
-
-func (d *decoder) string() string { return string(d.bytes()) }

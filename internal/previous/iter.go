@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
 )
 
@@ -389,7 +390,7 @@ func (it *ResourceIter) Close() error {
 func encodeEntry(b []byte, part, line int, r *Resource) []byte {
 	b = binary.AppendUvarint(b, uint64(part))
 	b = binary.AppendUvarint(b, uint64(line))
-	b = appendString(b, r.Loc)
+	b = binrec.AppendBytes(b, r.Loc)
 	if r.Lastmod.IsZero() {
 		b = append(b, 0)
 	} else {
@@ -398,91 +399,40 @@ func encodeEntry(b []byte, part, line int, r *Resource) []byte {
 		b = binary.AppendUvarint(b, uint64(r.Lastmod.Nanosecond()))
 	}
 	b = binary.AppendVarint(b, r.Length)
-	b = appendString(b, r.Type)
+	b = binrec.AppendBytes(b, r.Type)
 	b = binary.AppendUvarint(b, uint64(len(r.Hash)))
 	for _, h := range r.Hash {
-		b = appendString(b, h.Alg)
-		b = appendString(b, h.Digest)
+		b = binrec.AppendBytes(b, h.Alg)
+		b = binrec.AppendBytes(b, h.Digest)
 	}
 	return b
-}
-
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
 var errRecord = errors.New("corrupt record")
 
 // decodeEntry reads a record of encodeEntry into r.
 func decodeEntry(b []byte, r *Resource) (part, line int, err error) {
-	d := decoder{b: b}
-	part, line = int(d.uvarint()), int(d.uvarint())
-	*r = Resource{Loc: d.string(), Hash: r.Hash[:0]}
-	if d.byte() == 1 {
-		sec := d.varint()
-		r.Lastmod = time.Unix(sec, int64(d.uvarint())).UTC()
+	d := binrec.NewReader(b, errRecord)
+	part, line = int(d.Uvarint()), int(d.Uvarint())
+	*r = Resource{Loc: d.String(), Hash: r.Hash[:0]}
+	if d.Byte() == 1 {
+		sec := d.Varint()
+		r.Lastmod = time.Unix(sec, int64(d.Uvarint())).UTC()
 	}
-	r.Length = d.varint()
-	r.Type = d.string()
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
+	r.Length = d.Varint()
+	r.Type = d.String()
+	n := d.Uvarint()
+	if n > uint64(d.Len()) {
 		return 0, 0, errRecord
 	}
 	for range n {
-		r.Hash = append(r.Hash, hashing.Token{Alg: d.string(), Digest: d.string()})
+		r.Hash = append(r.Hash, hashing.Token{Alg: d.String(), Digest: d.String()})
 	}
 	if len(r.Hash) == 0 {
 		r.Hash = nil
 	}
-	if d.err != nil || len(d.b) != 0 {
+	if d.Err() != nil || d.Len() != 0 {
 		return 0, 0, errRecord
 	}
 	return part, line, nil
-}
-
-// decoder reads the fields of a record; a short record sets err.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err, d.b = errRecord, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err, d.b = errRecord, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) byte() byte {
-	if len(d.b) == 0 {
-		d.err = errRecord
-		return 0
-	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *decoder) string() string {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.err, d.b = errRecord, nil
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
 }

@@ -1,0 +1,102 @@
+// Package binrec writes and reads the compact binary records rsgen keeps
+// for itself: the hash cache file, and the records of its external sorts.
+// A record is a sequence of fields, each an unsigned or signed varint
+// (encoding/binary), a byte, a fixed number of bytes, or bytes prefixed by
+// their length as an unsigned varint.
+//
+// A [Reader] reads the fields of one record in order. The first field
+// that the record is too short for sets the error the Reader was made
+// with, which sticks: every later read returns a zero value, so a decoder
+// reads all its fields and checks [Reader.Err] once at the end.
+package binrec
+
+import "encoding/binary"
+
+// AppendBytes appends s to b, prefixed by its length.
+func AppendBytes[S ~string | ~[]byte](b []byte, s S) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// A Reader reads the fields of a record.
+type Reader struct {
+	b       []byte
+	err     error
+	corrupt error
+}
+
+// NewReader returns a Reader of the fields of b; corrupt is the error
+// that a field past the end of b, or a malformed varint, sets.
+func NewReader(b []byte, corrupt error) *Reader { return &Reader{b: b, corrupt: corrupt} }
+
+// Err returns the error of the first field that could not be read.
+func (r *Reader) Err() error { return r.err }
+
+// Len returns the number of bytes not read yet.
+func (r *Reader) Len() int { return len(r.b) }
+
+// Rest returns the bytes not read yet, for a record that ends with
+// another record.
+func (r *Reader) Rest() []byte { return r.b }
+
+func (r *Reader) fail() {
+	r.err, r.b = r.corrupt, nil
+}
+
+// Uvarint reads an unsigned varint.
+func (r *Reader) Uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// Varint reads a signed varint.
+func (r *Reader) Varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// Byte reads one byte.
+func (r *Reader) Byte() byte {
+	if len(r.b) < 1 {
+		r.fail()
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+// Fixed reads n bytes. The result shares the record's memory, capped so
+// that an append to it copies.
+func (r *Reader) Fixed(n int) []byte {
+	if n < 0 || n > len(r.b) {
+		r.fail()
+		return nil
+	}
+	b := r.b[:n:n]
+	r.b = r.b[n:]
+	return b
+}
+
+// Bytes reads bytes prefixed by their length; they share the record's
+// memory, as with Fixed.
+func (r *Reader) Bytes() []byte {
+	n := r.Uvarint()
+	if n > uint64(len(r.b)) {
+		r.fail()
+		return nil
+	}
+	return r.Fixed(int(n))
+}
+
+// String reads bytes prefixed by their length, as a string of their own.
+func (r *Reader) String() string { return string(r.Bytes()) }

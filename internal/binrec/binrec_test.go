@@ -1,0 +1,65 @@
+package binrec
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+)
+
+var errShort = errors.New("short record")
+
+func TestRoundTrip(t *testing.T) {
+	var b []byte
+	b = binary.AppendUvarint(b, 300)
+	b = binary.AppendVarint(b, -5)
+	b = append(b, 7)
+	b = append(b, "abcd"...)
+	b = AppendBytes(b, "héllo")
+	b = AppendBytes(b, []byte{})
+	r := NewReader(b, errShort)
+	if u, v, c, f, s, e := r.Uvarint(), r.Varint(), r.Byte(), string(r.Fixed(4)), r.String(), r.Bytes(); u != 300 || v != -5 || c != 7 || f != "abcd" || s != "héllo" || len(e) != 0 {
+		t.Fatalf("read %d %d %d %q %q %q", u, v, c, f, s, e)
+	}
+	if r.Err() != nil || r.Len() != 0 {
+		t.Fatalf("err %v, %d bytes left", r.Err(), r.Len())
+	}
+}
+
+// Every field past the end of a record, or whose length runs past it,
+// sets the Reader's error, which sticks, and reads as zero.
+func TestShortRecords(t *testing.T) {
+	full := AppendBytes(binary.AppendVarint(binary.AppendUvarint(nil, 1<<40), -1<<40), "payload")
+	for n := range len(full) {
+		r := NewReader(full[:n], errShort)
+		r.Uvarint()
+		r.Varint()
+		s := r.String()
+		if !errors.Is(r.Err(), errShort) {
+			t.Errorf("%d bytes of %d: no error", n, len(full))
+		}
+		if s != "" && n < len(full) {
+			t.Errorf("%d bytes: read %q", n, s)
+		}
+		if r.Byte() != 0 || r.Fixed(1) != nil || r.Uvarint() != 0 || !errors.Is(r.Err(), errShort) {
+			t.Errorf("%d bytes: a read after the error is not zero, or the error went", n)
+		}
+	}
+	if r := NewReader(binary.AppendUvarint(nil, 1<<62), errShort); r.Bytes() != nil || r.Err() == nil {
+		t.Error("a length past the record is read")
+	}
+	if r := NewReader([]byte{1, 2}, errShort); r.Fixed(-1) != nil || r.Err() == nil {
+		t.Error("a negative length is read")
+	}
+}
+
+// Fixed and Bytes share the record's memory, but an append to what they
+// return does not overwrite the fields after it.
+func TestFixedIsCapped(t *testing.T) {
+	b := []byte("abcdef")
+	r := NewReader(b, errShort)
+	f := r.Fixed(2)
+	_ = append(f, 'X')
+	if string(b) != "abcdef" {
+		t.Errorf("an append to a field wrote into the record: %q", b)
+	}
+}
