@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -112,25 +111,6 @@ func acReadDoc(t *testing.T, path string) (*rsxml.Doc, []*rsxml.Entry) {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return doc, entries
-}
-
-// acSnapshot returns every file under dir with its content.
-func acSnapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
 
 func acSameFiles(t *testing.T, what string, got, want map[string]string) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // acCachedConfig is acConfig with a hash cache, and a clock an hour ahead:
@@ -32,7 +33,7 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 		t.Helper()
 		cfg.Notice = func(m string) { notices = append(notices, m) }
 		rep := acBuild(t, cfg)
-		return rep, acSnapshot(t, cfg.Out)
+		return rep, testenv.ReadTree(t, cfg.Out)
 	}
 
 	_, plain := build(acConfig(tr.dir, t.TempDir(), acDay(1)))
@@ -123,7 +124,7 @@ func TestCacheWithChanges(t *testing.T) {
 	plain := acConfig(tr.dir, plainOut, acDay(2))
 	plain.Changes.Previous = plainOut
 	acBuild(t, plain)
-	acSameFiles(t, "changes found with the cache", acSnapshot(t, out), acSnapshot(t, plainOut))
+	acSameFiles(t, "changes found with the cache", testenv.ReadTree(t, out), testenv.ReadTree(t, plainOut))
 	if rep.Changes.Updated != 1 || rep.Changes.Created != 1 || rep.Cached != 2 {
 		t.Errorf("report %+v, %d cached", rep.Changes, rep.Cached)
 	}

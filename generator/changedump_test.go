@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // acDumpConfig is acConfig for a build with --previous out and --change-dump.
@@ -225,7 +226,7 @@ func TestChangeDumpSplit(t *testing.T) {
 	// More packages than a document may list (--max-entries): the Change
 	// Dump, which is never an index, cannot hold them; the build fails
 	// rather than publish a document over the limit.
-	before := acSnapshot(t, out)
+	before := testenv.ReadTree(t, out)
 	for i, name := range []string{"q1", "q2", "q3", "q4", "q5", "q6"} {
 		b := make([]byte, 2000)
 		for k := range b {
@@ -239,7 +240,7 @@ func TestChangeDumpSplit(t *testing.T) {
 	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--dump-max-bytes") {
 		t.Errorf("error %v, want one that says the Change Dump cannot list its packages", err)
 	}
-	acSameFiles(t, "after a failed build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)
 }
 
 func TestChangeDumpFromURL(t *testing.T) {
@@ -277,14 +278,14 @@ func TestChangeDumpFromURL(t *testing.T) {
 
 	// A package that is not what its entry says fails the build.
 	tamper = true
-	before := acSnapshot(t, fresh)
+	before := testenv.ReadTree(t, fresh)
 	cfg = acServedConfig(t, tr.dir, fresh, base, acDay(3))
 	cfg.Changes.Previous, cfg.Changes.Dump = srv.URL, true
 	_, err := Build(context.Background(), cfg)
 	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "sha-256 digest") {
 		t.Errorf("a tampered package: %v", err)
 	}
-	acSameFiles(t, "the output after a failure", acSnapshot(t, fresh), before)
+	acSameFiles(t, "the output after a failure", testenv.ReadTree(t, fresh), before)
 }
 
 func TestChangeDumpTurnedOnLater(t *testing.T) {

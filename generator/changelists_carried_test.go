@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // The closed Change Lists of the previous build are copied into the stage
@@ -62,12 +63,12 @@ func TestCarriedChangeListChangedSinceRead(t *testing.T) {
 		}
 		return nil
 	}
-	before := acSnapshot(t, out)
+	before := testenv.ReadTree(t, out)
 	_, err := Build(context.Background(), cfg)
 	if !errors.Is(err, ErrPrevious) || !errors.Is(err, previous.ErrChanged) || !strings.Contains(err.Error(), "changelist-20240603T000000Z.xml") {
 		t.Fatalf("err = %v, want ErrPrevious and previous.ErrChanged naming the list", err)
 	}
-	changed := acSnapshot(t, out)
+	changed := testenv.ReadTree(t, out)
 	if !strings.Contains(changed[carriedList], "<url> ") {
 		t.Fatal("the test did not change the list")
 	}
@@ -76,7 +77,7 @@ func TestCarriedChangeListChangedSinceRead(t *testing.T) {
 	// Without the change, the same build copies the list as it is.
 	cfg.createHook = nil
 	acBuild(t, cfg)
-	if got := acSnapshot(t, out)[carriedList]; got != changed[carriedList] {
+	if got := testenv.ReadTree(t, out)[carriedList]; got != changed[carriedList] {
 		t.Errorf("the carried list was not copied byte for byte")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // acFollower is a Destination that polls changelist.xml after every build,
@@ -134,7 +135,7 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
 	var follower acFollower
 	var want []string // every change, in order, as the follower should apply them
-	prev := acSnapshot(t, out)
+	prev := testenv.ReadTree(t, out)
 	for i, s := range steps {
 		if s.mutate != nil {
 			s.mutate()
@@ -165,7 +166,7 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 			t.Errorf("build %d: %d lists reported", i+2, rep.Changes.Lists)
 		}
 		// A list that stays published never changes.
-		after := acSnapshot(t, out)
+		after := testenv.ReadTree(t, out)
 		for name, content := range after {
 			if old, ok := prev[name]; ok && strings.HasPrefix(name, DocsDir+"/changelist-") && old != content {
 				t.Errorf("build %d rewrote %s", i+2, name)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 var acFiles = map[string]string{
@@ -209,7 +210,7 @@ func TestChangeListChain(t *testing.T) {
 			cfg.Changes.Keep = s.keep
 		}
 		rep := acBuild(t, cfg)
-		after := acSnapshot(t, out)
+		after := testenv.ReadTree(t, out)
 		if files := acChangeListFiles(t, out); len(files) != 0 {
 			t.Errorf("build %d published %v beside changelist.xml", i+1, files)
 		}
@@ -278,18 +279,18 @@ func TestRebuildAtTheSameTime(t *testing.T) {
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
 	acBuild(t, cfg)
-	first := acSnapshot(t, out)
+	first := testenv.ReadTree(t, out)
 	// The same build again, against its own output: nothing changed since
 	// its snapshot, and it publishes the same bytes.
 	acBuild(t, cfg)
-	acSameFiles(t, "a rebuild", acSnapshot(t, out), first)
+	acSameFiles(t, "a rebuild", testenv.ReadTree(t, out), first)
 	// A change with no time to have happened in is refused.
 	tr.write("later.txt", "later", acTime("2024-06-01T13:00:00Z"))
 	var ste *SnapshotTimeError
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &ste) || ste.Changes != 1 || !ste.Previous.Equal(acDay(2)) || !errors.Is(err, ErrPrevious) {
 		t.Errorf("error %v", err)
 	}
-	acSameFiles(t, "after a failed build", acSnapshot(t, out), first)
+	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), first)
 }
 
 // A site that moves (a new --docs-url) is refused: the previous build's
@@ -306,7 +307,7 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 	cfg.Changes.Previous = out
 	cfg.Changes.Dump = true
 	acBuild(t, cfg)
-	before := acSnapshot(t, out)
+	before := testenv.ReadTree(t, out)
 
 	tr.write("a.txt", "alpha!", acTime("2024-06-02T12:00:00Z"))
 	cfg = acConfig(tr.dir, out, acDay(3))
@@ -317,7 +318,7 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &ose) || ose.Previous != "https://example.org/" || ose.This != "https://new.example.org/" {
 		t.Fatalf("error %v, want an OtherSiteError", err)
 	}
-	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 
 	cfg.Changes.NewHistory = true
 	var notices []string
@@ -364,7 +365,7 @@ func TestChangeListIndexOverTheLimits(t *testing.T) {
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
 	acBuild(t, cfg) // an open list of three changes
-	before := acSnapshot(t, out)
+	before := testenv.ReadTree(t, out)
 	for i, name := range []string{"a.txt", "b.txt", "dir/c.txt"} {
 		tr.write(name, "two", acDay(2).Add(time.Duration(i+1)*time.Hour))
 	}
@@ -375,7 +376,7 @@ func TestChangeListIndexOverTheLimits(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--max-entries") || strings.Contains(err.Error(), "validation") {
 		t.Fatalf("error %v, want one that names --max-entries", err)
 	}
-	acSameFiles(t, "after a failed build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)
 }
 
 // TestChangesOfFilesTheDumpDropped: a file that changes after it was

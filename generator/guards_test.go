@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 func TestParseDeleteLimit(t *testing.T) {
@@ -86,7 +87,7 @@ func TestMassDelete(t *testing.T) {
 	tr := acNewTree(t, gdFiles(12), acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
-	before := acSnapshot(t, out)
+	before := testenv.ReadTree(t, out)
 	for i := range 7 {
 		tr.remove(fmt.Sprintf("f%02d.txt", i))
 	}
@@ -100,13 +101,13 @@ func TestMassDelete(t *testing.T) {
 	if want := "this build would delete 7 of the 12 resources published before (58%), more than the limit of 50%; nothing was published"; err.Error() != want {
 		t.Errorf("error %q\nwant  %q", err, want)
 	}
-	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 
 	cfg.MaxDelete = &DeleteLimit{N: 6}
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &mde) || mde.Limit.String() != "6" {
 		t.Fatalf("a count of 6: error %v", err)
 	}
-	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.MaxDelete = &DeleteLimit{N: 7}
 	if rep := acBuild(t, cfg); rep.Changes.Deleted != 7 {
 		t.Errorf("%d deleted", rep.Changes.Deleted)
@@ -120,7 +121,7 @@ func TestEmptySourceWithPrevious(t *testing.T) {
 	tr := acNewTree(t, gdFiles(12), acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
-	before := acSnapshot(t, out)
+	before := testenv.ReadTree(t, out)
 	for name := range gdFiles(12) {
 		tr.remove(name)
 	}
@@ -129,7 +130,7 @@ func TestEmptySourceWithPrevious(t *testing.T) {
 	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrEmptySource) {
 		t.Fatalf("error %v, want ErrEmptySource", err)
 	}
-	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.AllowEmpty = true
 	if rep := acBuild(t, cfg); rep.Files != 0 || rep.Changes.Deleted != 12 {
 		t.Errorf("%d files, %d deleted", rep.Files, rep.Changes.Deleted)
@@ -147,24 +148,24 @@ func TestDumpDropped(t *testing.T) {
 	acBuild(t, cfg)
 	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
 	cfg = acDumpConfig(tr.dir, out, acDay(2)) // the Change Dump, not the Resource Dump
-	before := acSnapshot(t, out)
+	before := testenv.ReadTree(t, out)
 	var dde *DumpDroppedError
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Capability != rsxml.CapResourceDump {
 		t.Fatalf("error %v, want the Resource Dump dropped", err)
 	}
-	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.Changes.DropResourceDump = true
 	acBuild(t, cfg)
 
 	tr.write("new2.txt", "newer", acTime("2024-06-02T12:00:00Z"))
 	cfg = acConfig(tr.dir, out, acDay(3))
 	cfg.Changes.Previous = out
-	before = acSnapshot(t, out)
+	before = testenv.ReadTree(t, out)
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Capability != rsxml.CapChangeDump ||
 		!strings.Contains(err.Error(), "the previous build published a Change Dump, and with it the changes its packages carry, which this build would delete") {
 		t.Fatalf("error %v, want the Change Dump dropped", err)
 	}
-	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.Changes.DropChangeDump = true
 	acBuild(t, cfg)
 	if _, err := os.Stat(filepath.Join(out, DocsDir, changeDumpName)); !errors.Is(err, os.ErrNotExist) {
@@ -221,12 +222,12 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 	acValidate(t, out)
 
 	// A clock far behind the previous build is not two builds in a second.
-	before := acSnapshot(t, out)
+	before := testenv.ReadTree(t, out)
 	cfg.now = func() time.Time { return clock.Add(-time.Hour) }
 	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "later than the clock") {
 		t.Errorf("error %v", err)
 	}
-	acSameFiles(t, "after a refused build", acSnapshot(t, out), before)
+	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 }
 
 // TestZeroSnapshotTime: a fixed snapshot time of zero is not taken for

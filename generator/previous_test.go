@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // acServedConfig is acConfig for a site served at base.
@@ -52,7 +53,7 @@ func TestPreviousOverHTTP(t *testing.T) {
 	cfg = acServedConfig(t, tr.dir, fromDir, base, acDay(2))
 	cfg.Changes.Previous = live
 	acBuild(t, cfg)
-	acSameFiles(t, "from the URL and from the directory", acSnapshot(t, fromURL), acSnapshot(t, fromDir))
+	acSameFiles(t, "from the URL and from the directory", testenv.ReadTree(t, fromURL), testenv.ReadTree(t, fromDir))
 
 	// Publish, and go on from the live site: the history survives the
 	// fresh output directory.
@@ -114,7 +115,7 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
 			acBuild(t, acConfig(tr.dir, out, acDay(1)))
-			before := acSnapshot(t, out)
+			before := testenv.ReadTree(t, out)
 			tr.write("new.txt", "new", acDay(1))
 			defer tr.remove("new.txt")
 			cfg := acConfig(tr.dir, out, tt.at)
@@ -127,7 +128,7 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("error %q does not say %q", err, tt.msg)
 			}
-			acSameFiles(t, "the output after a failed build", acSnapshot(t, out), before)
+			acSameFiles(t, "the output after a failed build", testenv.ReadTree(t, out), before)
 		})
 	}
 }
@@ -147,7 +148,7 @@ func TestChangesDeterministic(t *testing.T) {
 		cfg.Changes.Previous, cfg.Changes.Dump = prev, true
 		cfg.Jobs = jobs
 		acBuild(t, cfg)
-		got := acSnapshot(t, out)
+		got := testenv.ReadTree(t, out)
 		if first == nil {
 			first = got
 			continue
