@@ -3,7 +3,9 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -337,4 +339,98 @@ func TestPreviousInAnotherOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPreviousJoinRandomTrees compares the changes of builds over random
+// trees, with names chosen to sort differently as bytes, as paths and as
+// URLs (a separator before and after "/", escapes, non-ASCII), with what
+// comparing the two trees' sets of files says.
+func TestPreviousJoinRandomTrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	parts := []string{"a", "a-b", "a.b", "a0", "b", "é", "z z", "%41", "+", "~x", "A"}
+	name := func() string {
+		n := 1 + rng.IntN(3)
+		segs := make([]string, n)
+		for i := range segs {
+			segs[i] = parts[rng.IntN(len(parts))]
+		}
+		return strings.Join(segs, "/") + ".txt" // a file's name never names a directory
+	}
+	for round := range 12 {
+		before := map[string]string{}
+		for range 1 + rng.IntN(16) {
+			before[name()] = fmt.Sprint("v", rng.IntN(3))
+		}
+		tr := acNewTree(t, before, acT0)
+		out := t.TempDir()
+		cfg := acConfig(tr.dir, out, acDay(1))
+		cfg.Limits.MaxEntries = 4 + rng.IntN(4) // the previous list in parts under an index, or not
+		acBuild(t, cfg)
+
+		after := maps.Clone(before)
+		for rel := range before {
+			switch rng.IntN(4) {
+			case 0:
+				tr.remove(rel)
+				delete(after, rel)
+			case 1:
+				after[rel] = before[rel] + "+changed"
+				tr.write(rel, after[rel], acT0)
+			}
+		}
+		for range rng.IntN(6) {
+			if rel := name(); after[rel] == "" && !clashes(after, rel) {
+				after[rel] = "new"
+				tr.write(rel, "new", acT0)
+			}
+		}
+		want := map[string]string{}
+		for rel, content := range after {
+			switch old, ok := before[rel]; {
+			case !ok:
+				want[rel] = "created"
+			case old != content:
+				want[rel] = "updated"
+			}
+		}
+		for rel := range before {
+			if _, ok := after[rel]; !ok {
+				want[rel] = "deleted"
+			}
+		}
+		cfg.At, cfg.Changes.Previous = acDay(2), out
+		cfg.Limits.MaxEntries = 0 // the Change List in one document
+		if len(after) == 0 {
+			cfg.AllowEmpty = true
+		}
+		limit := DeleteLimit{N: 100, Percent: true}
+		cfg.MaxDelete = &limit
+		acBuild(t, cfg)
+		got := map[string]string{}
+		if _, err := os.Stat(filepath.Join(out, DocsDir, "changelist.xml")); err == nil {
+			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+			base := mustBaseURL(t, acBase)
+			for _, e := range entries {
+				rel, ok := base.RelPath(e.Loc)
+				if !ok {
+					t.Fatalf("round %d: %s is not under the base URL", round, e.Loc)
+				}
+				got[rel] = e.MD.Change
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("round %d: changes %v, want %v", round, got, want)
+		}
+	}
+}
+
+// clashes reports whether rel cannot be a file beside files: one of them is
+// a directory of its path, or it is a directory of one of theirs.
+func clashes(files map[string]string, rel string) bool {
+	for f := range files {
+		if strings.HasPrefix(f, rel+"/") || strings.HasPrefix(rel, f+"/") {
+			return true
+		}
+	}
+	return false
 }
