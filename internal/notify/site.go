@@ -57,7 +57,7 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
 	}
-	prev, err := previous.Read(ctx, dir, previous.Options{Notice: func(string) {}})
+	prev, err := previous.Read(ctx, dir, previous.Options{Stream: true, Notice: func(string) {}}) // the resources are not needed
 	if err != nil {
 		return nil, err
 	}

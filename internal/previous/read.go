@@ -23,8 +23,11 @@ const (
 	// some slack for publishers that count the limit differently.
 	DefaultMaxBytes = rsxml.MaxBytes + 1<<20
 	// DefaultMaxResources bounds the resources of a Resource List and its
-	// parts together.
-	DefaultMaxResources = 10_000_000
+	// parts together: as many as an index of 50,000 lists of 50,000 can
+	// hold (section 7). The entries stream (Site.ResourceIter), so the
+	// bound is on time, not memory, and a collection of tens of millions
+	// of resources is read as any other.
+	DefaultMaxResources = rsxml.MaxEntries * rsxml.MaxEntries
 	// DefaultMaxPackageBytes bounds one Change Dump package.
 	DefaultMaxPackageBytes = 64 << 30
 	// DefaultMaxChangeListBytes bounds the closed Change Lists carried
