@@ -1,7 +1,10 @@
 package main
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,7 +40,11 @@ func TestScript(t *testing.T) {
 			env.Vars = scrubEnv(env.Vars)
 			return nil
 		},
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": cmdExits},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"exits":     cmdExits,
+			"snapshot":  cmdSnapshot,
+			"unchanged": cmdUnchanged,
+		},
 		RequireExplicitExec: true,
 	})
 }
@@ -70,6 +77,49 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("stderr line %q: messages are lower case, without a final period", line)
 		}
 	}
+}
+
+// cmdSnapshot runs "snapshot DIR": it remembers every file under DIR, with
+// its content, for unchanged.
+func cmdSnapshot(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: snapshot DIR")
+	}
+	ts.Setenv("SNAPSHOT_"+args[0], treeDigest(ts, args[0]))
+}
+
+// cmdUnchanged runs "unchanged DIR": DIR must hold exactly the files, with
+// the same contents, that it held at its last snapshot.
+func cmdUnchanged(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: unchanged DIR")
+	}
+	before := ts.Getenv("SNAPSHOT_" + args[0])
+	if before == "" {
+		ts.Fatalf("unchanged %s: no snapshot of it", args[0])
+	}
+	if now := treeDigest(ts, args[0]); now != before {
+		ts.Fatalf("%s changed since its snapshot:\nbefore:\n%s\nnow:\n%s", args[0], before, now)
+	}
+}
+
+// treeDigest lists the files under dir, each with the SHA-256 of its
+// content, one a line, sorted.
+func treeDigest(ts *testscript.TestScript, dir string) string {
+	root := ts.MkAbs(dir)
+	var lines []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		lines = append(lines, fmt.Sprintf("%x %s", sha256.Sum256(data), filepath.ToSlash(rel)))
+		return err
+	})
+	ts.Check(err)
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
 }
 
 // scrubEnv drops from vars every variable that rsgen reads.
