@@ -1,14 +1,11 @@
 package hashcache
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -120,6 +117,13 @@ func (e *Entry) SetDigest(a hashing.Algorithm, sum []byte) {
 	e.algs |= 1 << a
 }
 
+// Clone returns a copy of e that shares nothing with it.
+func (e *Entry) Clone() *Entry {
+	c := *e
+	c.sums = slices.Clone(e.sums)
+	return &c
+}
+
 // Sum appends to dst the digests of set, in its order, as a
 // [hashing.Hasher] returns them; false if one is missing.
 func (e *Entry) Sum(dst []byte, set hashing.Set) ([]byte, bool) {
@@ -204,75 +208,19 @@ func (c *Cache) Put(rel string, e *Entry) {
 	c.list = slices.Insert(c.list, i, item{rel, e})
 }
 
-// Save writes the cache to path: into a new file beside it, renamed over
-// it once complete. It refuses, with ErrNotRegular, to replace anything
-// but a regular file.
-func (c *Cache) Save(path string) (err error) {
-	// Renaming over a FIFO, a device or a directory would replace what is
-	// not a cache (think of /dev/null, run as root).
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return ErrNotRegular
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, base+".tmp-*")
+// Save writes the cache to path, as a [Writer] does: into a new file
+// beside it, synced and renamed over it once complete. It refuses, with
+// ErrNotRegular, to replace anything but a regular file. All entries are
+// written, settled or not.
+func (c *Cache) Save(path string) error {
+	w, err := Create(path, c.root)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	crc := crc32.New(crc32.MakeTable(crc32.Castagnoli))
-	bw := bufio.NewWriterSize(io.MultiWriter(f, crc), 256<<10)
-	if err := c.encode(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if _, err := f.Write(crc.Sum(nil)); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
-
-func (c *Cache) encode(w *bufio.Writer) error {
-	var buf []byte
-	buf = append(buf, magic...)
-	buf = binary.AppendUvarint(buf, Version)
-	buf = binrec.AppendBytes(buf, c.root)
-	buf = binary.AppendUvarint(buf, uint64(len(c.list)))
-	if _, err := w.Write(buf); err != nil {
-		return err
-	}
-	prev := ""
 	for _, it := range c.list {
-		p, e := it.path, it.entry
-		shared := commonPrefix(prev, p)
-		buf = binary.AppendUvarint(buf[:0], uint64(shared))
-		buf = binrec.AppendBytes(buf, p[shared:])
-		buf = binary.AppendVarint(buf, e.Size)
-		buf = binary.AppendVarint(buf, e.Mtime)
-		buf = binary.AppendVarint(buf, e.Ctime)
-		buf = binary.AppendUvarint(buf, e.Ino)
-		buf = binary.AppendUvarint(buf, e.Dev)
-		buf = append(buf, e.algs)
-		buf = append(buf, e.sums...)
-		buf = binrec.AppendBytes(buf, e.Type)
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
-		prev = p
+		w.put(it.path, it.entry) // in order: the list is sorted
 	}
-	return nil
+	return w.Commit()
 }
 
 func commonPrefix(a, b string) int {
@@ -322,7 +270,7 @@ func decode(data []byte, root string) (*Cache, error) {
 		return nil, ErrCorrupt
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
-	if crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)) != binary.BigEndian.Uint32(sum) {
+	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(sum) {
 		return nil, fmt.Errorf("%w (checksum mismatch)", ErrCorrupt)
 	}
 	d = binrec.NewReader(data[len(data)-d.Len():len(data)-4], ErrCorrupt) // the rest, but the checksum

@@ -5,13 +5,25 @@
 //
 // The cache is a single file in a versioned binary format: a magic
 // string, the format [Version], the source directory it belongs to, the
-// entries sorted by path (each path stored as the length of the prefix it
-// shares with the one before and the rest), and a CRC-32C of everything
-// before it. [Load] refuses a file that is not a cache, of another version
-// or another source, or damaged, with an error the caller reports as a
-// notice before it starts with an empty cache; [Cache.Save] writes a new
-// file beside the old one and renames it over it, so that a reader sees
-// the old cache or the new one, never a mix.
+// number of entries (a varint padded to ten bytes, so that a writer can
+// fill it in at the end; older files have it unpadded, which reads the
+// same), the entries sorted by path in byte order (each path stored as the
+// length of the prefix it shares with the one before and the rest), and a
+// CRC-32C of everything before it.
+//
+// A build reads and writes the cache as streams in the order of the walk:
+// [Open] returns a [Reader], a cursor that [Reader.Find] moves forward
+// through ascending paths, and [Create] a [Writer] that takes entries in
+// ascending order and [Writer.Commit] renames over the cache. Each holds
+// one entry and a buffer, whatever the number of files. Open checks the
+// whole file (checksum included) in a first pass before any entry is used
+// and refuses a file that is not a cache, of another version or another
+// source, or damaged, with an error the caller reports as a notice before
+// it starts with an empty cache; the Writer writes a new file beside the
+// old one (named as the cache with ".tmp-" and a random suffix) and
+// renames it over it, so that a reader sees the old cache or the new one,
+// never a mix, and a crash leaves the old one. [Load] and [Cache.Save] do
+// the same for a whole cache held in memory.
 //
 // What no stat cache can see: a write that leaves the size, the
 // modification time and the change time as they were. The change time
@@ -23,5 +35,6 @@
 // [Stat.SettledBefore]), as git does for its index.
 //
 // A Cache is not safe for concurrent use; Get may be called from several
-// goroutines at once as long as nothing calls Put.
+// goroutines at once as long as nothing calls Put. A Reader and a Writer
+// are used by one goroutine at a time.
 package hashcache
