@@ -78,7 +78,7 @@ func (b *build) prepareAcross(ctx context.Context) error {
 	case b.cfg.Cache != "" && b.archive != nil:
 		b.notice("--cache is for a directory tree: an archive is read whole every time")
 	case b.cfg.Cache != "":
-		b.across.cache = b.loadCache()
+		b.across.cache = b.openCache()
 	}
 	if b.cfg.Changes.Dump && b.archive != nil {
 		return errors.New("--change-dump needs a directory tree as SOURCE, not an archive: its packages are made from the files")

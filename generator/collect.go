@@ -12,10 +12,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/hashcache"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/previous"
 )
@@ -76,21 +78,34 @@ func (p *problems) sorted() []Problem {
 }
 
 // scanTree walks the source, hashes every published file with a pool of
-// workers and returns the resources sorted by path.
+// workers and returns the resources in the order of their paths.
+//
+// The walk gives the files in that order (walker.sort), and they leave
+// the scan in it: each takes a slot of a window of scanWindow files in
+// flight as the walk finds it, and gives it back when it leaves, after
+// all the files before it. A file that takes long to read holds back at
+// most a window of others; memory is that of a window, whatever the size
+// of the tree. With a hash cache, the walk reads the cache as a cursor in
+// the same order, and checking workers stat each file and decide whether
+// it must be read at all (scanCache.decide).
 func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	cfg := b.cfg
 	parent := ctx // the errgroup's is cancelled once it is done
 	g, ctx := errgroup.WithContext(ctx)
-	jobs := make(chan hashing.Job, 256)
-	results := make(chan hashing.Result, 256)
-
-	// With a hash cache, files go to workers that stat them and pass on
-	// only those the cache does not know unchanged.
-	cache := b.across.cache
-	var unreadDirs, unreadFiles []string // what could not be read: see keepUnread
-	var files chan scanFile
-	if cache != nil {
-		files = make(chan scanFile, 256)
+	workers := cfg.Jobs
+	if workers <= 0 {
+		workers = hashing.DefaultWorkers()
+	}
+	s := &treeScan{
+		b:      b,
+		cache:  b.across.cache,
+		window: make([]*scanItem, scanWindow),
+		slots:  make(chan struct{}, scanWindow),
+		jobs:   make(chan hashing.Job, workers),
+		hits:   make(chan *scanItem, workers),
+	}
+	if s.cache != nil {
+		s.files = make(chan *scanItem, workers)
 	}
 	w := &walker{
 		root:    b.root,
@@ -98,112 +113,211 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		follow:  cfg.FollowSymlinks,
 		skip:    b.owned,
 		problem: b.problems.add,
-		unread:  func(rel string) { unreadDirs = append(unreadDirs, rel) },
+		unread:  func(rel string) { s.unreadDirs = append(s.unreadDirs, rel) },
 		notice:  b.notice,
-		emit: func(f scanFile) error {
-			if cfg.listed != nil {
-				cfg.listed(f.rel)
-			}
-			if files != nil {
-				select {
-				case files <- f:
-					b.stats.Found.Add(1)
-					return nil
-				case <-ctx.Done():
-					f.dir.Release()
-					return ctx.Err()
-				}
-			}
-			select {
-			case jobs <- f.job():
-				b.stats.Found.Add(1)
-				return nil
-			case <-ctx.Done():
-				f.dir.Release()
-				return ctx.Err()
-			}
-		},
+		emit:    func(f scanFile) error { return s.found(ctx, f) },
 	}
 	g.Go(func() error {
-		if files != nil {
-			defer close(files)
+		if s.cache != nil {
+			defer close(s.files)
 		} else {
-			defer close(jobs)
+			defer close(s.jobs)
 		}
 		err := w.walk(ctx)
 		b.stats.WalkDone.Store(true)
 		return err
 	})
-	if cache != nil {
+	if s.cache != nil {
 		g.Go(func() error {
-			defer close(jobs)
-			return cache.check(ctx, b, files, jobs)
+			defer close(s.jobs)
+			defer close(s.hits)
+			return s.check(ctx, workers)
 		})
+	} else {
+		close(s.hits)
 	}
-	pool := &hashing.Pool{Set: cfg.Hashes, Workers: cfg.Jobs}
+	results := make(chan hashing.Result, workers)
+	pool := &hashing.Pool{Set: cfg.Hashes, Workers: workers}
 	g.Go(func() error {
 		defer close(results)
-		return pool.Run(ctx, jobs, results)
+		return pool.Run(ctx, s.jobs, results)
 	})
-
-	var out []Resource
-	g.Go(func() error {
-		for res := range results {
-			b.stats.Hashed.Add(1)
-			b.stats.Bytes.Add(res.Info.Size)
-			if res.Err != nil {
-				b.problems.add(Problem{Path: res.Name, Err: describeReadError(res.Err)})
-				unreadFiles = append(unreadFiles, res.Name)
-				if cache != nil {
-					cache.failed(res.Name)
-				}
-				continue
-			}
-			path, loc, hash, err := fileStrings(cfg.BaseURL, res.Name, cfg.Hashes, res.Sum)
-			if err != nil {
-				b.problems.add(Problem{Path: res.Name, Err: err})
-				if cache != nil {
-					cache.failed(res.Name)
-				}
-				continue
-			}
-			typ := mediatype.ByName(res.Name)
-			if typ == "" {
-				typ = mediatype.Sniff(res.Head)
-			}
-			if cache != nil {
-				cache.read(b, res, typ)
-			}
-			out = append(out, Resource{
-				Path:     path,
-				Loc:      loc,
-				Length:   res.Info.Size,
-				Modified: res.Info.ModTime.UTC(),
-				Hash:     hash,
-				Type:     typ,
-			})
-		}
-		return nil
-	})
+	g.Go(func() error { return s.collect(results) })
 	err := g.Wait()
 	// What was found but not read when the scan stopped early.
-	if files != nil {
-		for f := range files {
-			f.dir.Release()
+	if s.files != nil {
+		for it := range s.files {
+			it.file.dir.Release()
 		}
 	}
-	for j := range jobs {
+	for j := range s.jobs {
 		j.Dir.Release()
+	}
+	if s.cache != nil {
+		s.cache.close(b)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if cache != nil {
-		out = append(cache.hits, out...) // on a warm cache nearly every file is a hit: copy the few others
-		cache.finish(b)
+	return b.keepUnread(parent, s.out, s.unreadDirs, s.unreadFiles)
+}
+
+// scanWindow is how many files may be in flight in a scan, between the
+// walk and the collector: enough that the workers never wait for the
+// file at the head of the window to be read while others are ready.
+var scanWindow = 4096 // a variable for the tests
+
+// treeScan is the state of scanTree.
+type treeScan struct {
+	b     *build
+	cache *scanCache // nil without a hash cache
+
+	// The window: the walk takes a slot for each file it finds, and the
+	// collector gives it back when the file leaves the scan, in order.
+	slots chan struct{}
+	seq   uint64 // files found (the walk's)
+
+	// The files that are done, at window[seq%scanWindow], until all those
+	// before them are (the collector's).
+	window []*scanItem
+
+	files  chan *scanItem   // to the checking workers (with a cache)
+	jobs   chan hashing.Job // to the hashing pool
+	hits   chan *scanItem   // files the cache knows unchanged
+	out    []Resource       // the collector's
+	last   string           // the path of the last resource out
+	anyOut bool
+
+	unreadDirs  []string // the walk's
+	unreadFiles []string // the collector's
+}
+
+// A scanItem is a file in flight in a scan.
+type scanItem struct {
+	file    scanFile
+	seq     uint64
+	cached  *hashcache.Entry // the cache's entry of the file, while it may be of use
+	stat    hashcache.Stat   // the file's, before it was read (with a cache)
+	statted bool
+	hit     bool           // found unchanged in the cache: not read
+	res     hashing.Result // the pool's result, if it was read
+}
+
+// found takes a file the walk found into the window: it waits for a slot.
+func (s *treeScan) found(ctx context.Context, f scanFile) error {
+	b := s.b
+	if b.cfg.listed != nil {
+		b.cfg.listed(f.rel)
 	}
-	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
-	return b.keepUnread(parent, out, unreadDirs, unreadFiles)
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		f.dir.Release()
+		return ctx.Err()
+	}
+	it := &scanItem{file: f, seq: s.seq}
+	s.seq++
+	b.stats.Found.Add(1)
+	if s.cache != nil {
+		it.cached = s.cache.candidate(f.rel)
+		select {
+		case s.files <- it:
+			return nil
+		case <-ctx.Done():
+			f.dir.Release()
+			return ctx.Err()
+		}
+	}
+	select {
+	case s.jobs <- it.job():
+		return nil
+	case <-ctx.Done():
+		f.dir.Release()
+		return ctx.Err()
+	}
+}
+
+// check runs the checking workers: each stats the files it takes and
+// sends on to be read those the cache does not know unchanged. Statting
+// in parallel matters when the inodes are not in memory: each stat may
+// wait for the disk, as each read does.
+func (s *treeScan) check(ctx context.Context, workers int) error {
+	g, ctx := errgroup.WithContext(ctx)
+	set := s.b.cfg.Hashes
+	for range workers {
+		g.Go(func() error {
+			for it := range s.files {
+				if s.cache.decide(set, it) {
+					it.hit = true
+					it.file.dir.Release()
+					select {
+					case s.hits <- it:
+						continue
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				}
+				select {
+				case s.jobs <- it.job():
+				case <-ctx.Done():
+					it.file.dir.Release()
+					return ctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// job is the hashing job of the file of it, which takes over its hold of
+// its directory.
+func (it *scanItem) job() hashing.Job {
+	j := it.file.job()
+	j.Seq, j.Tag = it.seq, it
+	return j
+}
+
+// collect takes the files as they are read or found in the cache, and
+// passes them on in the order of the walk.
+func (s *treeScan) collect(results <-chan hashing.Result) error {
+	var next uint64 // the seq at the head of the window
+	hits, res := s.hits, results
+	for hits != nil || res != nil {
+		var it *scanItem
+		select {
+		case h, ok := <-hits:
+			if !ok {
+				hits = nil
+				continue
+			}
+			it = h
+		case r, ok := <-res:
+			if !ok {
+				res = nil
+				continue
+			}
+			if it, _ = r.Tag.(*scanItem); it == nil {
+				it = &scanItem{file: scanFile{rel: r.Name}, seq: r.Seq}
+			}
+			r.Tag = nil
+			it.res = r
+		}
+		s.window[it.seq%uint64(len(s.window))] = it
+		for {
+			it := s.window[next%uint64(len(s.window))]
+			if it == nil || it.seq != next {
+				break
+			}
+			s.window[next%uint64(len(s.window))] = nil
+			next++
+			if err := s.pass(it); err != nil {
+				return err
+			}
+			<-s.slots
+		}
+	}
+	return nil
 }
 
 // keepUnread adds to the resources found by the scan the previous build's
@@ -325,3 +439,66 @@ func describeReadError(err error) error {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// pass makes the resource of a file that leaves the scan, in order, and
+// its entry of the hash cache; a file that could not be read is a
+// problem.
+func (s *treeScan) pass(it *scanItem) error {
+	b := s.b
+	rel := it.file.rel
+	// The walk's order is that of the paths, unless the tree changed
+	// under it (a followed link that became a file): the Resource List
+	// and the joins that follow need that order.
+	if s.anyOut && rel <= s.last {
+		return fmt.Errorf("%s: found after %s while the source was walked: the tree changed during the build; publish again once it is stable", printable(rel), printable(s.last))
+	}
+	s.last, s.anyOut = rel, true
+	b.stats.Hashed.Add(1)
+	if it.hit {
+		b.stats.Cached.Add(1)
+		s.cache.hit(it)
+		loc, err := b.cfg.BaseURL.Resolve(rel)
+		if err != nil {
+			b.problems.add(Problem{Path: rel, Err: err})
+			return nil
+		}
+		sum, _ := it.cached.Sum(nil, b.cfg.Hashes)
+		s.out = append(s.out, Resource{
+			Path:     rel,
+			Loc:      loc,
+			Length:   it.stat.Size,
+			Modified: time.Unix(0, it.stat.Mtime).UTC(),
+			Hash:     b.cfg.Hashes.Format(sum),
+			Type:     it.cachedType(),
+		})
+		return nil
+	}
+	res := &it.res
+	b.stats.Bytes.Add(res.Info.Size)
+	if res.Err != nil {
+		b.problems.add(Problem{Path: rel, Err: describeReadError(res.Err)})
+		s.unreadFiles = append(s.unreadFiles, rel)
+		return nil
+	}
+	path, loc, hash, err := fileStrings(b.cfg.BaseURL, rel, b.cfg.Hashes, res.Sum)
+	if err != nil {
+		b.problems.add(Problem{Path: rel, Err: err})
+		return nil
+	}
+	typ := mediatype.ByName(rel)
+	if typ == "" {
+		typ = mediatype.Sniff(res.Head)
+	}
+	if s.cache != nil {
+		s.cache.read(b.cfg.Hashes, it, res, typ)
+	}
+	s.out = append(s.out, Resource{
+		Path:     path,
+		Loc:      loc,
+		Length:   res.Info.Size,
+		Modified: res.Info.ModTime.UTC(),
+		Hash:     hash,
+		Type:     typ,
+	})
+	return nil
+}

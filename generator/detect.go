@@ -320,14 +320,10 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 		}
 	}
 	verdicts := make([]verdict, len(jobs))
-	cache := b.across.cache
 	byName := make(map[string]int, len(jobs))
 	var pending []hashing.Job
 	for k, j := range jobs {
 		r := &resources[j.res]
-		if cache != nil && b.cachedVerdict(r, &j.prev, j.algs, &verdicts[k]) {
-			continue
-		}
 		path := filepath.Join(b.root, filepath.FromSlash(r.Path))
 		if b.cfg.FollowSymlinks {
 			if resolved, err := filepath.EvalSymlinks(path); err == nil {
@@ -383,9 +379,6 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 				if !slices.Contains(j.algs, a) {
 					continue
 				}
-				if cache != nil {
-					cache.addDigest(r.Path, a, d)
-				}
 				if !prevDigestIs(&j.prev, a, d) {
 					verdicts[k] = changed
 				}
@@ -397,22 +390,6 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 		return nil, err
 	}
 	return verdicts, context.Cause(ctx)
-}
-
-// cachedVerdict decides from the hash cache, if it has the digests of the
-// previous build's algorithms for a file it found unchanged.
-func (b *build) cachedVerdict(r *Resource, p *previous.Resource, algs []hashing.Algorithm, v *verdict) bool {
-	*v = unchanged
-	for _, a := range algs {
-		d, ok := b.across.cache.digest(r.Path, a)
-		if !ok {
-			return false
-		}
-		if !prevDigestIs(p, a, d) {
-			*v = changed
-		}
-	}
-	return true
 }
 
 // prevDigestIs reports whether the previous entry's digest by a is d.

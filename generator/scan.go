@@ -165,12 +165,65 @@ func (w *walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ance
 			return nil
 		}
 	}
+	w.sort(d, real, entries)
 	for _, de := range entries {
 		if err := w.entry(ctx, d, rel, real, de, ancestors); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sort puts the entries of the directory d, at real under the root, in
+// the order of the walk: by name, a directory's name followed by "/" (as
+// git orders a tree). Walked depth first in that order, a tree gives its
+// files in byte order of their paths ("a-b" < "a/x" < "a0"), the order of
+// the Resource List, without a sort of them all. A symbolic link that is
+// followed sorts as what it leads to; one that leads nowhere, as a file
+// (it is not walked).
+func (w *walker) sort(d *hashing.Dir, real string, entries []fs.DirEntry) {
+	dirs := 0
+	isDir := make(map[string]bool)
+	for _, de := range entries {
+		switch {
+		case de.IsDir():
+			isDir[de.Name()] = true
+			dirs++
+		case de.Type()&fs.ModeSymlink != 0 && w.follow:
+			if t, err := w.resolve(d, real, de.Name()); err == nil {
+				isDir[de.Name()] = t.mode.IsDir()
+				t.dir.Release()
+				dirs++
+			}
+		}
+	}
+	if dirs == 0 {
+		return // ReadDir sorted them by name
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int {
+		return treeOrder(a.Name(), isDir[a.Name()], b.Name(), isDir[b.Name()])
+	})
+}
+
+// treeOrder compares the names a and b of two entries of a directory as
+// a+"/" if aDir, b+"/" if bDir.
+func treeOrder(a string, aDir bool, b string, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	// One is a prefix of the other: compare what follows it, "/" for a
+	// directory's name that ends, nothing for a file's.
+	next := func(s string, dir bool) int {
+		switch {
+		case len(s) > n:
+			return int(s[n])
+		case dir:
+			return '/'
+		}
+		return -1
+	}
+	return next(a, aDir) - next(b, bDir)
 }
 
 // entry walks the entry de of the directory d (see dir).

@@ -26,6 +26,8 @@ type Job struct {
 	Name  string // caller's name for the file, returned in the Result
 	Path  string // file to read, or its name in Dir; a symbolic link is refused, not followed
 	Sniff bool   // keep the first SniffLen bytes in Result.Head
+	Seq   uint64 // caller's number for the job, returned in the Result
+	Tag   any    // caller's data for the job, returned in the Result
 
 	// Dir, if set, holds the file: Path is then a name in it, opened
 	// relative to it. The Job holds Dir once; the Pool releases it when
