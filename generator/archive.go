@@ -135,37 +135,49 @@ var ErrTooManyMembers = errors.New("the archive holds too many members")
 // maxArchiveMembers is MaxArchiveMembers, lowered by tests.
 var maxArchiveMembers = MaxArchiveMembers
 
-// scanArchive lists and hashes the published members of the archive,
-// sorted by path. The index of each member (archive.members) is kept only
-// for a Resource Dump, which reads the members again.
-func (b *build) scanArchive(ctx context.Context) ([]Resource, error) {
+// scanArchive lists and hashes the published members of the archive, and
+// spools them sorted by path. The index of each member (archive.members)
+// is kept only for a Resource Dump, which reads the members again.
+func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
+	out, unread, err := b.listArchive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	found, err := b.spoolOf(out)
+	if err != nil {
+		return nil, err
+	}
+	return b.keepUnread(ctx, found, nil, unread)
+}
+
+// listArchive lists and hashes the published members of the archive,
+// sorted by path, and the paths of those that could not be published.
+func (b *build) listArchive(ctx context.Context) (out []Resource, unread []string, err error) {
 	a := b.archive
 	if b.cfg.Dump.Enabled {
 		a.members = map[string]int{}
 	}
 	_, empty, err := hashing.NewHasher(b.cfg.Hashes).Sum(nil, strings.NewReader(""))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	a.emptyHash = b.cfg.Hashes.Format(empty)
-	var out []Resource
 	if a.kind == archiveZip {
 		out, err = b.scanZip(ctx, a)
 	} else {
 		out, err = b.scanTar(ctx, a)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// A member reported as a problem (a name two members hold, a method
 	// of compression not supported, a hard link) was not published: it
 	// keeps its previous entry rather than being announced as deleted.
-	var unread []string
 	for _, p := range b.problems.sorted() {
 		unread = append(unread, p.Path)
 	}
 	sortMembers(out)
-	return b.keepUnread(ctx, out, nil, unread)
+	return out, unread, nil
 }
 
 // sortMembers sorts the resources of an archive by path.

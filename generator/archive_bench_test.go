@@ -54,7 +54,7 @@ func BenchmarkScanArchive(b *testing.B) {
 			b.SetBytes(n * size)
 			for b.Loop() {
 				bld := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveKindOf(src)}, stats: new(Stats), notice: func(string) {}}
-				out, err := bld.scanArchive(context.Background())
+				out, _, err := bld.listArchive(context.Background())
 				if err != nil || len(out) != n {
 					b.Fatalf("%d resources, %v", len(out), err)
 				}

@@ -192,7 +192,7 @@ func TestArchiveEmptyMembersShareHash(t *testing.T) {
 	writeTestArchive(t, src, []archiveMember{{name: "a"}, {name: "b"}, {name: "c", body: "x"}, {name: "c"}})
 	cfg := testConfig(t, src, filepath.Join(dir, "out"))
 	b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveTar}, stats: new(Stats), notice: func(string) {}}
-	out, err := b.scanArchive(context.Background())
+	out, _, err := b.listArchive(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,9 +265,9 @@ func TestArchiveScanInterruptedInsideMember(t *testing.T) {
 			cfg.Jobs = 1
 			b := &build{cfg: &cfg, archive: a, stats: new(Stats), notice: func(string) {}}
 			ctx := newCancelAfter(3)
-			out, err := b.scanArchive(ctx)
+			out, _, err := b.listArchive(ctx)
 			if !errors.Is(err, context.Canceled) {
-				t.Errorf("scanArchive = %d resources, %v; want context.Canceled from inside the member", len(out), err)
+				t.Errorf("listArchive = %d resources, %v; want context.Canceled from inside the member", len(out), err)
 			}
 		})
 	}
@@ -314,9 +314,9 @@ func TestArchiveZipOverlappingMembers(t *testing.T) {
 	}
 	cfg := testConfig(t, src, filepath.Join(dir, "out"))
 	b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveZip}, stats: new(Stats), notice: func(string) {}}
-	res, err := b.scanArchive(context.Background())
+	res, _, err := b.listArchive(context.Background())
 	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), src) {
-		t.Errorf("scanArchive = %d resources, %v; want ErrDamaged naming the archive", len(res), err)
+		t.Errorf("listArchive = %d resources, %v; want ErrDamaged naming the archive", len(res), err)
 	}
 }
 
@@ -333,9 +333,9 @@ func TestArchiveMemberURLTooLong(t *testing.T) {
 			cfg := testConfig(t, src, filepath.Join(dir, "out"))
 			kind := map[string]archiveKind{"tar": archiveTar, "tar.gz": archiveTarGz, "zip": archiveZip}[ext]
 			b := &build{cfg: &cfg, archive: &archive{path: src, kind: kind}, stats: new(Stats), notice: func(string) {}}
-			out, err := b.scanArchive(context.Background())
+			out, _, err := b.listArchive(context.Background())
 			if err != nil {
-				t.Fatalf("scanArchive: %v; want the long name skipped", err)
+				t.Fatalf("listArchive: %v; want the long name skipped", err)
 			}
 			if len(out) != 2 || out[0].Path != "a.txt" || out[1].Path != "b.txt" {
 				t.Errorf("resources %v, want a.txt and b.txt", out)

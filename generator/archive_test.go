@@ -212,7 +212,7 @@ func TestArchives(t *testing.T) {
 			b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveKindOf(src)}, stats: new(Stats), notice: func(string) {}}
 			cfg.DocsURL = base
 			cfg.Dump.Enabled = true // the index of the members is kept for a dump only
-			if _, err := b.scanArchive(context.Background()); err != nil {
+			if _, _, err := b.listArchive(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			m, err := b.archive.openMembers()

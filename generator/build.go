@@ -121,6 +121,8 @@ type build struct {
 	outRel   string // Out relative to root, slash-separated, or "" if outside it
 	cacheRel string // the hash cache relative to root, slash-separated, or "" if outside it
 	stage    *Stage
+	spill    string           // the directory of spill files in the stage, if made (spillDir)
+	spools   []*resourceSpool // the spools made, removed with spill
 	stats    *Stats
 	problems problems
 	notice   func(string)
@@ -160,6 +162,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
 	}
+	if rerr := b.removeSpill(); err == nil && rerr != nil { // before the check, and Publish, which would publish it
+		err = fmt.Errorf("removing the spill files: %w", rerr)
+	}
 	if err == nil {
 		b.stats.enter(PhaseChecking)
 		err = b.check(ctx) // never publish what fails validation
@@ -179,10 +184,10 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
 	}
 	b.saveCache()
-	rep := &Report{Files: len(resources), Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start),
+	rep := &Report{Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start),
 		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
-	for i := range resources {
-		rep.Bytes += resources[i].Length
+	if resources != nil {
+		rep.Files, rep.Bytes = resources.len(), resources.bytes
 	}
 	if b.export != nil {
 		rep.Files, rep.Bytes, rep.Export = b.export.Listed, b.export.Bytes, b.export
@@ -346,7 +351,7 @@ func (b *build) capabilityListURL() string { return b.docURL("capabilitylist.xml
 func (b *build) sourceDescriptionURL() string { return b.cfg.DocsURL.String() + WellKnownFile }
 
 // run does the work of Build inside the stage.
-func (b *build) run(ctx context.Context) ([]Resource, error) {
+func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if b.cfg.Export != "" {
 		b.stats.enter(PhaseScanning)
 		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
@@ -365,10 +370,10 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
 	}
-	if err := b.checkEmpty(len(resources)); err != nil {
+	if err := b.checkEmpty(resources.len()); err != nil {
 		return nil, err
 	}
-	if err := b.detectChanges(ctx, resources); err != nil {
+	if resources, err = b.detectChanges(ctx, resources); err != nil {
 		return nil, err
 	}
 	completed := b.completed()
@@ -377,7 +382,7 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 		return nil, err
 	}
 	b.stats.enter(PhaseWriting)
-	if err := b.checkEmpty(len(resources)); err != nil { // the dump left out every file
+	if err := b.checkEmpty(resources.len()); err != nil { // the dump left out every file
 		return nil, err
 	}
 	if err := b.writeResourceList(resources, completed); err != nil {
@@ -389,7 +394,7 @@ func (b *build) run(ctx context.Context) ([]Resource, error) {
 	if err := b.publishChanges(ctx); err != nil {
 		return nil, err
 	}
-	if err := b.checkDeletes(len(resources)); err != nil { // the changes as published
+	if err := b.checkDeletes(resources.len()); err != nil { // the changes as published
 		return nil, err
 	}
 	if err := b.writeCapabilityList(); err != nil {
@@ -434,20 +439,36 @@ func (b *build) checkEmpty(files int) error {
 	return emptySource(what)
 }
 
-func (b *build) writeResourceList(resources []Resource, completed time.Time) error {
-	return b.writeResources(len(resources), func(i int, e *rsxml.Entry) { resources[i].entry(e) }, completed)
+// writeResourceList writes the Resource List of the resources.
+func (b *build) writeResourceList(resources *resourceSpool, completed time.Time) error {
+	w := b.newResourceList(completed)
+	defer w.Abort()
+	var e rsxml.Entry
+	err := resources.each(func(r *Resource) error {
+		r.entry(&e)
+		return w.Add(&e)
+	})
+	if err != nil {
+		return listError(err)
+	}
+	return b.closeResourceList(w)
 }
 
-// writeResources writes the Resource List of n resources, whose entries
-// fill gives in order (see writeList), and adds it to the capabilities.
-func (b *build) writeResources(n int, fill func(i int, e *rsxml.Entry), completed time.Time) error {
+// newResourceList returns the writer of the Resource List, whose entries
+// the caller adds in order and closeResourceList completes.
+func (b *build) newResourceList(completed time.Time) *listwriter.Writer {
 	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
-	opt := listwriter.Options{
+	return b.newList(listwriter.Options{
 		Name:   "resourcelist",
 		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
 		PartMD: func(_, _ *rsxml.MD) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
-	}
-	wl, err := b.writeList(opt, n, fill)
+	})
+}
+
+// closeResourceList completes the Resource List and adds it to the
+// capabilities.
+func (b *build) closeResourceList(w *listwriter.Writer) error {
+	wl, err := b.closeList(w)
 	if err != nil {
 		return err
 	}

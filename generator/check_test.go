@@ -81,7 +81,14 @@ func BenchmarkCheck(b *testing.B) {
 		resources[i] = Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
 			Hash: "sha-256:" + strings.Repeat(fmt.Sprintf("%08x", i), 8), Type: "text/html"}
 	}
-	if err := bd.writeResourceList(resources, bd.at); err != nil {
+	spooled, err := bd.spoolOf(resources)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := bd.writeResourceList(spooled, bd.at); err != nil {
+		b.Fatal(err)
+	}
+	if err := bd.removeSpill(); err != nil {
 		b.Fatal(err)
 	}
 	if err := bd.writeCapabilityList(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,8 +87,12 @@ func (p *problems) sorted() []Problem {
 // of the tree. With a hash cache, the walk reads the cache as a cursor in
 // the same order, and checking workers stat each file and decide whether
 // it must be read at all (scanCache.decide).
-func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
+func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 	cfg := b.cfg
+	found, err := b.newResources()
+	if err != nil {
+		return nil, err
+	}
 	parent := ctx // the errgroup's is cancelled once it is done
 	g, ctx := errgroup.WithContext(ctx)
 	workers := cfg.Jobs
@@ -99,6 +102,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 	s := &treeScan{
 		b:      b,
 		cache:  b.across.cache,
+		spool:  found,
 		window: make([]*scanItem, scanWindow),
 		slots:  make(chan struct{}, scanWindow),
 		jobs:   make(chan hashing.Job, workers),
@@ -143,7 +147,7 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		return pool.Run(ctx, s.jobs, results)
 	})
 	g.Go(func() error { return s.collect(results) })
-	err := g.Wait()
+	err = g.Wait()
 	// What was found but not read when the scan stopped early.
 	if s.files != nil {
 		for it := range s.files {
@@ -157,9 +161,10 @@ func (b *build) scanTree(ctx context.Context) ([]Resource, error) {
 		s.cache.close(b)
 	}
 	if err != nil {
+		found.close()
 		return nil, err
 	}
-	return b.keepUnread(parent, s.out, s.unreadDirs, s.unreadFiles)
+	return b.keepUnread(parent, found, s.unreadDirs, s.unreadFiles)
 }
 
 // scanWindow is how many files may be in flight in a scan, between the
@@ -184,7 +189,7 @@ type treeScan struct {
 	files  chan *scanItem   // to the checking workers (with a cache)
 	jobs   chan hashing.Job // to the hashing pool
 	hits   chan *scanItem   // files the cache knows unchanged
-	out    []Resource       // the collector's
+	spool  *resourceSpool   // the resources, in order (the collector's)
 	last   string           // the path of the last resource out
 	anyOut bool
 
@@ -329,48 +334,54 @@ func (s *treeScan) collect(results <-chan hashing.Result) error {
 // copies. The problems are reported already, so the build exits with the
 // partial status. A Resource Dump must package every resource of the
 // Resource List, and these cannot be read: with one, such a build fails.
-func (b *build) keepUnread(ctx context.Context, out []Resource, dirs, files []string) ([]Resource, error) {
+func (b *build) keepUnread(ctx context.Context, found *resourceSpool, dirs, files []string) (*resourceSpool, error) {
 	prev := b.across.prev
 	if prev == nil || len(dirs)+len(files) == 0 {
-		return out, nil
+		return found, nil
 	}
-	kept, err := b.unreadEntries(ctx, out, dirs, files, false)
+	out, kept, err := b.mergeUnread(ctx, found, dirs, files, false)
 	if errors.Is(err, previous.ErrUnsorted) {
-		kept, err = b.unreadEntries(ctx, out, dirs, files, true)
+		out, kept, err = b.mergeUnread(ctx, found, dirs, files, true)
 	}
 	if err != nil {
+		found.close()
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
+		if errors.Is(err, errSpool) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
-	if len(kept) == 0 {
-		return out, nil
+	if kept.n == 0 {
+		out.close()
+		return found, nil
 	}
+	found.close()
 	if b.cfg.Dump.Enabled {
+		out.close()
 		return nil, fmt.Errorf("%d resources published by the previous build could not be read (%s, …): the Resource Dump cannot package them, and leaving them out would announce them as deleted; publish again once they can be read",
-			len(kept), printable(kept[0].Path))
+			kept.n, printable(kept.first))
 	}
-	b.across.unread = make(map[string]bool, len(kept))
-	for i := range kept {
-		b.across.unread[kept[i].Loc] = true
-	}
-	b.notice(fmt.Sprintf("%d resources that could not be read keep their entries of the previous build, unchanged", len(kept)))
-	out = append(out, kept...)
-	slices.SortFunc(out, func(a, b Resource) int { return strings.Compare(a.Path, b.Path) })
+	b.notice(fmt.Sprintf("%d resources that could not be read keep their entries of the previous build, unchanged", kept.n))
 	return out, nil
 }
 
-// unreadEntries streams the previous build's entries (see joinPrevious)
-// and returns, as resources, those of the files that could not be read or
-// lie under a directory that could not be: the resources the scan found,
-// out, sorted by path, are not among them.
-func (b *build) unreadEntries(ctx context.Context, out []Resource, dirs, files []string, sort bool) ([]Resource, error) {
-	spill, err := os.MkdirTemp(b.stage.Dir(), ".previous-")
+// keptCount counts the resources keepUnread kept, and names the first.
+type keptCount struct {
+	n     int
+	first string
+}
+
+// mergeUnread streams the previous build's entries (see joinPrevious)
+// beside the resources the scan found, and spools them all with the
+// previous entries of the files that could not be read or lie under a
+// directory that could not be, which the scan did not find.
+func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, files []string, sort bool) (out *resourceSpool, kept keptCount, err error) {
+	spill, err := b.spillDir()
 	if err != nil {
-		return nil, err
+		return nil, kept, err
 	}
-	defer os.RemoveAll(spill) // before Publish, which would publish it
 	it, err := b.across.prev.ResourceIter(ctx, previous.IterOptions{
 		Key:      b.cfg.BaseURL.RelPath,
 		SpillDir: spill,
@@ -378,9 +389,21 @@ func (b *build) unreadEntries(ctx context.Context, out []Resource, dirs, files [
 		Sort:     sort,
 	})
 	if err != nil {
-		return nil, err
+		return nil, kept, err
 	}
 	defer it.Close()
+	scan, err := found.iter()
+	if err != nil {
+		return nil, kept, err
+	}
+	if out, err = b.newResources(); err != nil {
+		return nil, kept, err
+	}
+	defer func() {
+		if err != nil {
+			out.close()
+		}
+	}()
 	unreadFile := make(map[string]bool, len(files))
 	for _, f := range files {
 		unreadFile[f] = true
@@ -388,7 +411,21 @@ func (b *build) unreadEntries(ctx context.Context, out []Resource, dirs, files [
 	under := func(rel string) bool {
 		return slices.ContainsFunc(dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
 	}
-	var kept []Resource
+	more := scan.next()
+	// pass spools the resources the scan found before rel, and reports
+	// whether it found rel.
+	pass := func(rel string, all bool) (bool, error) {
+		for more && (all || scan.cur.Path <= rel) {
+			if !all && scan.cur.Path == rel {
+				return true, nil
+			}
+			if err := out.add(&scan.cur); err != nil {
+				return false, err
+			}
+			more = scan.next()
+		}
+		return false, nil
+	}
 	for it.Next() {
 		if it.Foreign() {
 			break // keyless entries come last: none is a file
@@ -397,7 +434,10 @@ func (b *build) unreadEntries(ctx context.Context, out []Resource, dirs, files [
 		if !unreadFile[rel] && !under(rel) {
 			continue
 		}
-		if _, found := slices.BinarySearchFunc(out, rel, func(r Resource, rel string) int { return strings.Compare(r.Path, rel) }); found {
+		if isFound, err := pass(rel, false); err != nil || isFound {
+			if err != nil {
+				return nil, kept, err
+			}
 			continue
 		}
 		p := it.Resource()
@@ -405,12 +445,24 @@ func (b *build) unreadEntries(ctx context.Context, out []Resource, dirs, files [
 		for k, t := range p.Hash {
 			hash[k] = t.Alg + ":" + t.Digest
 		}
-		kept = append(kept, Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type})
+		r := Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type, kept: true}
+		if err := out.add(&r); err != nil {
+			return nil, kept, err
+		}
+		if kept.n++; kept.n == 1 {
+			kept.first = rel
+		}
 	}
 	if err := it.Err(); err != nil {
-		return nil, err
+		return nil, kept, err
 	}
-	return kept, nil
+	if _, err := pass("", true); err != nil {
+		return nil, kept, err
+	}
+	if err := scan.err(); err != nil {
+		return nil, kept, err
+	}
+	return out, kept, nil
 }
 
 // job is the hashing job of f, which takes over f's hold of its directory.
@@ -463,7 +515,7 @@ func (s *treeScan) pass(it *scanItem) error {
 			return nil
 		}
 		sum, _ := it.cached.Sum(nil, b.cfg.Hashes)
-		s.out = append(s.out, Resource{
+		return s.spool.add(&Resource{
 			Path:     rel,
 			Loc:      loc,
 			Length:   it.stat.Size,
@@ -471,7 +523,6 @@ func (s *treeScan) pass(it *scanItem) error {
 			Hash:     b.cfg.Hashes.Format(sum),
 			Type:     it.cachedType(),
 		})
-		return nil
 	}
 	res := &it.res
 	b.stats.Bytes.Add(res.Info.Size)
@@ -492,7 +543,7 @@ func (s *treeScan) pass(it *scanItem) error {
 	if s.cache != nil {
 		s.cache.read(b.cfg.Hashes, it, res, typ)
 	}
-	s.out = append(s.out, Resource{
+	return s.spool.add(&Resource{
 		Path:     path,
 		Loc:      loc,
 		Length:   res.Info.Size,
@@ -500,5 +551,4 @@ func (s *treeScan) pass(it *scanItem) error {
 		Hash:     hash,
 		Type:     typ,
 	})
-	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,73 +28,80 @@ const (
 // detectChanges compares the scanned resources with the previous build's
 // Resource List, by content: a new URI is created, a URI gone is deleted,
 // a digest (or length) that differs is updated. An unchanged resource
-// keeps the lastmod it was published with, whatever its mtime says now.
+// keeps the lastmod it was published with, whatever its mtime says now:
+// the resources are spooled again with their lastmods, and the spool of
+// the scan is closed.
 //
 // The previous build's entries are not held: they stream from
 // previous.Site.ResourceIter in the order of their paths, which is the
 // order of resources, and the two are merged as they come.
-func (b *build) detectChanges(ctx context.Context, resources []Resource) error {
+func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*resourceSpool, error) {
 	prev := b.across.prev
 	if prev == nil {
-		return nil
+		return resources, nil
 	}
 	since := prev.At
-	changes, reread, err := b.joinPrevious(ctx, resources, false)
+	out, changes, reread, err := b.joinPrevious(ctx, resources, false)
 	if errors.Is(err, previous.ErrUnsorted) {
 		// A later part of the previous Resource List was out of order:
 		// once more, through a sort.
-		changes, reread, err = b.joinPrevious(ctx, resources, true)
+		out, changes, reread, err = b.joinPrevious(ctx, resources, true)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return context.Cause(ctx)
+			return nil, context.Cause(ctx)
 		}
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		if errors.Is(err, errSpool) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
+	resources.close()
 	if len(reread) > 0 {
 		verdicts := make([]verdict, len(reread)) // unchanged: an archive cannot be read again
 		if b.archive != nil {
 			b.notice(fmt.Sprintf("--previous published other digests than --hash, and an archive cannot be read again for them: %d members of unchanged length count as unchanged", len(reread)))
 		} else {
 			var err error
-			if verdicts, err = b.reread(ctx, resources, reread); err != nil {
-				return err
+			if verdicts, err = b.reread(ctx, reread); err != nil {
+				return nil, err
 			}
 			b.across.report.Reread = len(reread)
 		}
 		for k := range reread {
 			job := &reread[k]
-			r := &resources[job.res]
+			r := &job.res
 			if verdicts[k] == unchanged {
 				keepLastmod(r, &job.prev)
 			} else {
 				changes = append(changes, b.newChange(r, &job.prev, rsxml.ChangeUpdated, since))
 			}
+			out.patch(job.i, r.Modified) // it was spooled before its verdict
 		}
 	}
 	sortChanges(changes)
 	if len(changes) > 0 && !since.Before(b.at) {
-		return fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: since, At: b.at, Changes: len(changes)})
+		return nil, fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: since, At: b.at, Changes: len(changes)})
 	}
 	b.across.changes = changes
 	b.countChanges()
-	return b.checkDeletes(len(resources)) // before the dumps are packed; again once they are (run)
+	return out, b.checkDeletes(out.len()) // before the dumps are packed; again once they are (run)
 }
 
 // joinPrevious merges the resources, sorted by path, with the previous
-// build's entries in the same order, and returns the changes it can tell
+// build's entries in the same order, and returns the resources spooled
+// again with the lastmods the join gives them, the changes it can tell,
 // and the resources it cannot tell without reading them again. With sort,
 // the previous entries go through an external sort first, whatever their
 // order; without it, a list out of order fails with previous.ErrUnsorted.
 // It counts the previous build's resources into b.across.prevResources.
-func (b *build) joinPrevious(ctx context.Context, resources []Resource, sort bool) (changes []Change, reread []rereadJob, err error) {
+func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort bool) (out *resourceSpool, changes []Change, reread []rereadJob, err error) {
 	prev := b.across.prev
 	since := prev.At
-	spill, err := os.MkdirTemp(b.stage.Dir(), ".previous-")
+	spill, err := b.spillDir()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	defer os.RemoveAll(spill) // before Publish, which would publish it
 	it, err := prev.ResourceIter(ctx, previous.IterOptions{
 		Key:      b.cfg.BaseURL.RelPath,
 		SpillDir: spill,
@@ -103,14 +109,36 @@ func (b *build) joinPrevious(ctx context.Context, resources []Resource, sort boo
 		Sort:     sort,
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer it.Close()
+	scan, err := resources.iter()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if out, err = b.newResources(); err != nil {
+		return nil, nil, nil, err
+	}
+	defer func() {
+		if err != nil {
+			out.close()
+		}
+	}()
 	deleted := func(loc string) {
 		changes = append(changes, Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
 	}
+	more := scan.next()
+	// pass spools the resource at the head of the scan and moves on.
+	pass := func() error {
+		err := out.add(&scan.cur)
+		more = scan.next()
+		return err
+	}
+	created := func() error {
+		changes = append(changes, b.newChange(&scan.cur, nil, rsxml.ChangeCreated, since))
+		return pass()
+	}
 	b.across.prevResources = 0
-	i := 0 // resources[:i] are joined
 	for it.Next() {
 		b.across.prevResources++
 		p := it.Resource()
@@ -119,36 +147,46 @@ func (b *build) joinPrevious(ctx context.Context, resources []Resource, sort boo
 			continue
 		}
 		key := it.Key()
-		for ; i < len(resources) && resources[i].Path < key; i++ {
-			changes = append(changes, b.newChange(&resources[i], nil, rsxml.ChangeCreated, since))
+		for more && scan.cur.Path < key {
+			if err := created(); err != nil {
+				return nil, nil, nil, err
+			}
 		}
-		if i == len(resources) || resources[i].Path != key {
+		if !more || scan.cur.Path != key {
 			deleted(p.Loc)
 			continue
 		}
-		r := &resources[i]
-		i++
-		if b.across.unread[r.Loc] {
-			continue // its previous entry, kept: it could not be read
+		r := &scan.cur
+		if r.kept {
+			// its previous entry, kept: it could not be read
+		} else {
+			switch v, extra := compare(r, p, b.cfg.Hashes); v {
+			case unchanged:
+				keepLastmod(r, p)
+			case changed:
+				changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
+			case unknown:
+				job := rereadJob{i: out.len(), res: r.clone(), prev: *p, algs: extra}
+				job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
+				reread = append(reread, job)
+			}
 		}
-		switch v, extra := compare(r, p, b.cfg.Hashes); v {
-		case unchanged:
-			keepLastmod(r, p)
-		case changed:
-			changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
-		case unknown:
-			job := rereadJob{res: i - 1, prev: *p, algs: extra}
-			job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
-			reread = append(reread, job)
+		if err := pass(); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	if err := it.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	for ; i < len(resources); i++ {
-		changes = append(changes, b.newChange(&resources[i], nil, rsxml.ChangeCreated, since))
+	for more {
+		if err := created(); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	return changes, reread, nil
+	if err := scan.err(); err != nil {
+		return nil, nil, nil, err
+	}
+	return out, changes, reread, nil
 }
 
 // previousSortMemory is the memory of the sort of a previous Resource List
@@ -295,13 +333,14 @@ func (b *build) newChange(r *Resource, p *previous.Resource, kind string, since 
 	if kind == rsxml.ChangeUpdated && p != nil && !p.Lastmod.IsZero() && !r.Modified.Truncate(time.Second).After(p.Lastmod) {
 		r.Modified = dt
 	}
-	return Change{Resource: *r, Change: kind, Datetime: dt}
+	return Change{Resource: r.clone(), Change: kind, Datetime: dt}
 }
 
 // A rereadJob is a resource to read again for the digests of the previous
 // build, which this build does not publish.
 type rereadJob struct {
-	res  int               // in the resources
+	i    int // its index in the resources
+	res  Resource
 	prev previous.Resource // its previous entry
 	algs []hashing.Algorithm
 }
@@ -310,7 +349,7 @@ type rereadJob struct {
 // the previous build's, and says whether each is unchanged. The published
 // digests must come out as the scan found them: a file that changed in
 // between is reported as a problem and counted as updated.
-func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJob) ([]verdict, error) {
+func (b *build) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) {
 	set := append(hashing.Set(nil), b.cfg.Hashes...)
 	for _, j := range jobs {
 		for _, a := range j.algs {
@@ -323,7 +362,7 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 	byName := make(map[string]int, len(jobs))
 	var pending []hashing.Job
 	for k, j := range jobs {
-		r := &resources[j.res]
+		r := &j.res
 		path := filepath.Join(b.root, filepath.FromSlash(r.Path))
 		if b.cfg.FollowSymlinks {
 			if resolved, err := filepath.EvalSymlinks(path); err == nil {
@@ -360,7 +399,7 @@ func (b *build) reread(ctx context.Context, resources []Resource, jobs []rereadJ
 		for res := range out {
 			k := byName[res.Name]
 			j := jobs[k]
-			r := &resources[j.res]
+			r := &j.res
 			if res.Err != nil {
 				b.problems.add(Problem{Path: res.Name, Err: fmt.Errorf("reading again for the previous build's digests: %w", describeReadError(res.Err))})
 				verdicts[k] = changed

@@ -56,7 +56,7 @@ type resourceDump struct {
 // order of their paths, read by several workers at once; the members of
 // a tar, which can only be read from its start, in the order of the
 // archive, in one pass.
-func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]Resource, *resourceDump, error) {
+func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) (*resourceSpool, *resourceDump, error) {
 	if !b.cfg.Dump.Enabled {
 		return resources, nil, nil
 	}
@@ -79,20 +79,29 @@ func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]R
 		opt.Open = b.fileOpener(root)
 	}
 
-	items := make([]zipdump.Item, 0, len(resources))
-	of := make([]int, 0, len(resources)) // index in resources of each item
-	dropped := make([]bool, len(resources))
-	for i := range resources {
-		r := &resources[i]
+	// The packages are made from a list of every item: the Resource Dump
+	// holds the tree in memory, which the build without one does not.
+	n := resources.len()
+	items := make([]zipdump.Item, 0, n)
+	of := make([]int, 0, n) // index in resources of each item
+	dropped := make([]bool, n)
+	i := 0
+	err := resources.each(func(r *Resource) error {
+		defer func() { i++ }()
 		if r.Path == "" {
 			b.problems.add(Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
 			dropped[i] = true
-			continue
+			return nil
 		}
 		it := zipdump.Item{Name: r.Path, Size: r.Length}
-		r.entry(&it.Entry)
+		c := r.clone()
+		c.entry(&it.Entry)
 		items = append(items, it)
 		of = append(of, i)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if opt.Sequential {
 		// In the order of the archive, which the scan kept (members).
@@ -117,19 +126,30 @@ func (b *build) packResourceDump(ctx context.Context, resources []Resource) ([]R
 	if err != nil {
 		return nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 	}
+	if len(res.Skipped) == 0 && !slices.Contains(dropped, true) {
+		return resources, b.dumpWritten(res), nil
+	}
 	for _, s := range res.Skipped {
-		i := of[s.Index]
-		dropped[i] = true
-		b.problems.add(Problem{Path: resources[i].Path, Err: describeDumpError(s.Err)})
+		dropped[of[s.Index]] = true
+		b.problems.add(Problem{Path: items[s.Index].Name, Err: describeDumpError(s.Err)})
 	}
-	kept := resources[:0:0]
-	for i := range resources {
+	kept, err := b.newResources()
+	if err != nil {
+		return nil, nil, err
+	}
+	i = 0
+	err = resources.each(func(r *Resource) error {
+		defer func() { i++ }()
 		if dropped[i] {
-			b.across.dropped = append(b.across.dropped, resources[i].Loc)
-		} else {
-			kept = append(kept, resources[i])
+			b.across.dropped = append(b.across.dropped, r.Loc)
+			return nil
 		}
+		return kept.add(r)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	resources.close()
 	return kept, b.dumpWritten(res), nil
 }
 

@@ -25,7 +25,7 @@ const cloudflareMaxRules = 100
 // writeHostFiles stages the pages rsgen always writes (landing page,
 // robots.txt line, HTML head link) and the configuration of cfg.Hosts,
 // from the templates. It runs after every document is staged.
-func (b *build) writeHostFiles(resources []Resource, completed time.Time) error {
+func (b *build) writeHostFiles(resources *resourceSpool, completed time.Time) error {
 	fsys := b.cfg.Templates
 	if fsys == nil {
 		fsys = templates.FS
@@ -94,7 +94,7 @@ func (b *build) robotsNotice(resourceList string) {
 }
 
 // hostData gathers what the templates show.
-func (b *build) hostData(resources []Resource, completed time.Time) (*hosting.Data, error) {
+func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hosting.Data, error) {
 	docs, base := b.cfg.DocsURL.String(), b.cfg.BaseURL.String()
 	du, err := url.Parse(docs)
 	if err != nil {
@@ -118,16 +118,15 @@ func (b *build) hostData(resources []Resource, completed time.Time) (*hosting.Da
 		Describedby:           b.cfg.Describedby,
 		At:                    rsxml.FormatTime(b.at),
 		Completed:             rsxml.FormatTime(completed),
-		Resources:             len(resources),
 		Hashes:                b.cfg.Hashes.String(),
 	}
 	if bu.Scheme == du.Scheme && bu.Host == du.Host {
 		d.ContentPath = bu.EscapedPath()
 	}
-	for i := range resources {
-		d.Bytes += max(resources[i].Length, 0)
+	if resources != nil {
+		d.Resources, d.Bytes = resources.len(), resources.bytes
 	}
-	if b.export != nil { // a record export has no []Resource: see export.go
+	if b.export != nil { // a record export has no resourceSpool: see export.go
 		d.Resources, d.Bytes = b.export.Listed, b.export.Bytes
 	}
 	d.Size = units.FormatSize(d.Bytes)
@@ -158,13 +157,17 @@ func (b *build) hostData(resources []Resource, completed time.Time) (*hosting.Da
 	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })
 	if b.outRel == "" {
 		d.S3.ContentHere = true
-		typed := make([]hosting.TypedFile, 0, len(resources))
-		for _, r := range resources {
-			if r.Path != "" {
-				typed = append(typed, hosting.TypedFile{Path: r.Path, Type: r.Type})
+		if resources != nil && slices.Contains(b.cfg.Hosts, hosting.S3) {
+			err := resources.each(func(r *Resource) error {
+				if f := (hosting.TypedFile{Path: r.Path, Type: r.Type}); r.Path != "" && hosting.UploadedTyped(f) {
+					d.S3.Typed = append(d.S3.Typed, f)
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
-		d.S3.Typed = hosting.TypedFiles(typed)
 	}
 	return d, nil
 }

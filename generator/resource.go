@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -15,6 +16,16 @@ type Resource struct {
 	Hash     string    // value of the hash attribute ("sha-256:…"), "" if unknown
 	Type     string    // media type, bare
 	Links    []rsxml.Link
+
+	kept bool // the previous build's entry, kept as it was: the file could not be read (keepUnread)
+}
+
+// clone returns a copy of r that shares no memory that r's owner may
+// reuse.
+func (r *Resource) clone() Resource {
+	c := *r
+	c.Links = slices.Clone(r.Links)
+	return c
 }
 
 // entry fills e with r as an entry of a Resource List. e's slices are reused.

@@ -58,7 +58,7 @@ func archiveKindOf(source string) archiveKind {
 }
 
 // scan lists and hashes the files of a tree or an archive, sorted by path.
-func (b *build) scan(ctx context.Context) ([]Resource, error) {
+func (b *build) scan(ctx context.Context) (*resourceSpool, error) {
 	if b.archive != nil {
 		return b.scanArchive(ctx)
 	}

@@ -109,17 +109,22 @@ func TestShquote(t *testing.T) {
 	}
 }
 
-func TestTypedFiles(t *testing.T) {
-	got := TypedFiles([]TypedFile{
+func TestUploadedTyped(t *testing.T) {
+	var got []TypedFile
+	for _, f := range []TypedFile{
 		{"a.html", "text/html"}, {"b.PNG", "image/png"}, {"c.jsonl", "application/jsonl"},
 		{"README", "text/plain"}, {"d.xml", "application/xml"}, {"e.txt", ""},
 		// Published hidden files (--hidden): the site's sync leaves them out.
 		{".well-known/security.txt", "text/plain"}, {"a/.b/c.html", "text/html"},
-	})
+	} {
+		if UploadedTyped(f) {
+			got = append(got, f)
+		}
+	}
 	want := []TypedFile{{"c.jsonl", "application/jsonl"}, {"README", "text/plain"}, {"d.xml", "application/xml"},
 		{".well-known/security.txt", "text/plain"}, {"a/.b/c.html", "text/html"}}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("TypedFiles = %v, want %v", got, want)
+		t.Errorf("uploaded typed: %v, want %v", got, want)
 	}
 }
 

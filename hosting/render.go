@@ -176,19 +176,12 @@ var awsGuesses = map[string]string{
 	".zip": "application/zip", ".mp3": "audio/mpeg", ".mp4": "video/mp4",
 }
 
-// TypedFiles returns the files, of those published, that the upload script
-// uploads one by one with an explicit type: those whose extension does not
-// tell the AWS CLI the type the Resource List gives, and hidden files
-// (published with --hidden), which the script's sync of the site leaves
-// out. files is sorted by path.
-func TypedFiles(files []TypedFile) []TypedFile {
-	var out []TypedFile
-	for _, f := range files {
-		hidden := strings.HasPrefix(f.Path, ".") || strings.Contains(f.Path, "/.")
-		if f.Type == "" || !hidden && awsGuesses[strings.ToLower(path.Ext(f.Path))] == f.Type {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
+// UploadedTyped reports whether the upload script uploads the published
+// file f on its own with an explicit type: its extension does not tell the
+// AWS CLI the type the Resource List gives, or it is hidden (published
+// with --hidden), which the script's sync of the site leaves out. The
+// builder collects such files, in the order of their paths, into S3.Typed.
+func UploadedTyped(f TypedFile) bool {
+	hidden := strings.HasPrefix(f.Path, ".") || strings.Contains(f.Path, "/.")
+	return f.Type != "" && (hidden || awsGuesses[strings.ToLower(path.Ext(f.Path))] != f.Type)
 }

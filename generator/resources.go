@@ -1,0 +1,300 @@
+package generator
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/spool"
+)
+
+// resourceSpool holds the resources of a build in the order of their
+// paths, on disk: the scan writes them, and each step after it (the join
+// with the previous build, the Resource Dump, the Resource List, the host
+// files) reads them once, one at a time, and may write the next step's.
+// A build's memory is then that of one resource per step, whatever the
+// size of the tree. The file is in the stage's spill directory and goes
+// with it (build.spillDir).
+type resourceSpool struct {
+	file   *spool.File
+	closed bool
+	bytes  int64 // the sum of the known lengths
+	buf    []byte
+	last   Resource // the one added last, for the prefixes of the next
+	any    bool
+
+	// patches change the lastmod of some resources as they are read,
+	// ascending by index: those the join had to read again (reread)
+	// were spooled before their verdict was known.
+	patches []lastmodPatch
+}
+
+// A lastmodPatch gives the resource at index i the lastmod modified.
+type lastmodPatch struct {
+	i        int
+	modified time.Time
+}
+
+// newResources creates an empty spool of resources.
+func (b *build) newResources() (*resourceSpool, error) {
+	dir, err := b.spillDir()
+	if err != nil {
+		return nil, err
+	}
+	f, err := spool.Create(dir, "resources-*")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errSpool, err)
+	}
+	s := &resourceSpool{file: f}
+	b.spools = append(b.spools, s)
+	return s, nil
+}
+
+// spoolOf spools resources, sorted by path.
+func (b *build) spoolOf(resources []Resource) (*resourceSpool, error) {
+	s, err := b.newResources()
+	if err != nil {
+		return nil, err
+	}
+	for i := range resources {
+		if err := s.add(&resources[i]); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// The flags of a spooled resource.
+const (
+	spoolModified = 1 << iota // it has a lastmod
+	spoolKept                 // Resource.kept
+)
+
+// errSpool marks the errors of writing or reading the spool: a full disk.
+var errSpool = errors.New("spooling the resources")
+
+// errResourceOrder is a resource added out of the order of paths.
+var errResourceOrder = errors.New("resources out of order")
+
+// add appends r, which must come after the resource added before it in
+// the order of paths (resources without a path, of a record export, are
+// not spooled). Its error is that of writing the file, a full disk.
+func (s *resourceSpool) add(r *Resource) error {
+	if s.any && r.Path <= s.last.Path {
+		return fmt.Errorf("%w: %q after %q", errResourceOrder, r.Path, s.last.Path)
+	}
+	b := s.buf[:0]
+	b = appendShared(b, s.last.Path, r.Path)
+	b = appendShared(b, s.last.Loc, r.Loc)
+	b = binary.AppendVarint(b, r.Length)
+	flags := byte(0)
+	if !r.Modified.IsZero() {
+		flags |= spoolModified
+	}
+	if r.kept {
+		flags |= spoolKept
+	}
+	b = append(b, flags)
+	if flags&spoolModified != 0 {
+		b = binary.AppendVarint(b, r.Modified.Unix())
+		b = binary.AppendUvarint(b, uint64(r.Modified.Nanosecond()))
+	}
+	b = binrec.AppendBytes(b, r.Hash)
+	b = binrec.AppendBytes(b, r.Type)
+	b = binary.AppendUvarint(b, uint64(len(r.Links)))
+	for _, l := range r.Links {
+		for _, f := range linkFields(&l) {
+			b = binrec.AppendBytes(b, *f)
+		}
+	}
+	s.buf = b
+	if err := s.file.Append(b); err != nil {
+		return fmt.Errorf("%w: %w", errSpool, err)
+	}
+	s.last.Path, s.last.Loc, s.any = r.Path, r.Loc, true
+	s.bytes += max(r.Length, 0)
+	return nil
+}
+
+// appendShared appends s as the length of the prefix it shares with prev
+// and the rest.
+func appendShared(b []byte, prev, s string) []byte {
+	n := 0
+	for n < len(prev) && n < len(s) && prev[n] == s[n] {
+		n++
+	}
+	b = binary.AppendUvarint(b, uint64(n))
+	return binrec.AppendBytes(b, s[n:])
+}
+
+// linkFields are the fields of l, in the order they are spooled.
+func linkFields(l *rsxml.Link) []*string {
+	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path}
+}
+
+// len returns the number of resources.
+func (s *resourceSpool) len() int { return s.file.Len() }
+
+// close removes the file, once it is of no more use; removeSpill closes
+// those left open.
+func (s *resourceSpool) close() {
+	if s != nil && !s.closed {
+		s.closed = true
+		s.file.Close()
+	}
+}
+
+// patch sets the lastmod of the resource at index i when it is read; i
+// must ascend across calls.
+func (s *resourceSpool) patch(i int, modified time.Time) {
+	s.patches = append(s.patches, lastmodPatch{i, modified})
+}
+
+// iter returns an iterator over the resources, from the first.
+func (s *resourceSpool) iter() (*resourceIter, error) {
+	r, err := s.file.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errSpool, err)
+	}
+	return &resourceIter{r: r, patches: s.patches, i: -1, types: map[string]string{}}, nil
+}
+
+// each calls fn with each resource in order, until it returns an error.
+// The resource is valid until fn returns.
+func (s *resourceSpool) each(fn func(r *Resource) error) error {
+	it, err := s.iter()
+	if err != nil {
+		return err
+	}
+	for it.next() {
+		if err := fn(&it.cur); err != nil {
+			return err
+		}
+	}
+	return it.err()
+}
+
+// A resourceIter reads a resourceSpool.
+type resourceIter struct {
+	r       *spool.Reader
+	patches []lastmodPatch
+	i       int // index of cur
+	cur     Resource
+	types   map[string]string // media types, shared: a site has few
+	fail    error
+}
+
+// next reads the next resource into cur. The strings of cur are its own;
+// the Links slice is reused.
+func (it *resourceIter) next() bool {
+	if it.fail != nil || !it.r.Next() {
+		return false
+	}
+	it.i++
+	d := binrec.NewReader(it.r.Record(), spool.ErrCorrupt)
+	r := &it.cur
+	r.Path = readShared(d, r.Path)
+	r.Loc = readShared(d, r.Loc)
+	r.Length = d.Varint()
+	r.Modified = time.Time{}
+	flags := d.Byte()
+	r.kept = flags&spoolKept != 0
+	if flags&spoolModified != 0 {
+		sec := d.Varint()
+		r.Modified = time.Unix(sec, int64(d.Uvarint())).UTC()
+	}
+	r.Hash = string(d.Bytes())
+	r.Type = it.intern(d.Bytes())
+	r.Links = r.Links[:0]
+	for n := d.Uvarint(); n > 0 && d.Err() == nil; n-- {
+		var l rsxml.Link
+		for _, f := range linkFields(&l) {
+			*f = string(d.Bytes())
+		}
+		r.Links = append(r.Links, l)
+	}
+	if len(r.Links) == 0 {
+		r.Links = nil
+	}
+	if err := d.Err(); err != nil {
+		it.fail = fmt.Errorf("%w: %w", errSpool, err)
+		return false
+	}
+	for len(it.patches) > 0 && it.patches[0].i <= it.i {
+		if it.patches[0].i == it.i {
+			r.Modified = it.patches[0].modified
+		}
+		it.patches = it.patches[1:]
+	}
+	return true
+}
+
+// readShared reads a string spooled by appendShared after prev.
+func readShared(d *binrec.Reader, prev string) string {
+	n := d.Uvarint()
+	rest := d.Bytes()
+	if n > uint64(len(prev)) {
+		d.Fixed(d.Len() + 1) // past the end: the record is damaged
+		return ""
+	}
+	var sb strings.Builder
+	sb.Grow(int(n) + len(rest))
+	sb.WriteString(prev[:n])
+	sb.Write(rest)
+	return sb.String()
+}
+
+func (it *resourceIter) intern(b []byte) string {
+	if s, ok := it.types[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(it.types) < 256 {
+		it.types[s] = s
+	}
+	return s
+}
+
+// err returns the error that ended the iteration early, if one did.
+func (it *resourceIter) err() error {
+	if it.fail != nil {
+		return it.fail
+	}
+	if err := it.r.Err(); err != nil {
+		return fmt.Errorf("%w: %w", errSpool, err)
+	}
+	return nil
+}
+
+// spillDir returns the directory of the build's spill files in the
+// stage, made on first use; removeSpill removes it before the stage is
+// checked and published.
+func (b *build) spillDir() (string, error) {
+	if b.spill == "" {
+		dir, err := os.MkdirTemp(b.stage.Dir(), ".spill-")
+		if err != nil {
+			return "", fmt.Errorf("making a directory for spill files: %w", err)
+		}
+		b.spill = dir
+	}
+	return b.spill, nil
+}
+
+func (b *build) removeSpill() error {
+	for _, s := range b.spools {
+		s.close()
+	}
+	b.spools = nil
+	if b.spill == "" {
+		return nil
+	}
+	err := os.RemoveAll(b.spill)
+	b.spill = ""
+	return err
+}
