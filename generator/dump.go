@@ -79,18 +79,107 @@ func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) 
 		opt.Open = b.fileOpener(root)
 	}
 
-	// The packages are made from a list of every item: the Resource Dump
-	// holds the tree in memory, which the build without one does not.
+	open := opt.Open
+	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
+		b.stats.Packed.Add(1)
+		return open(it)
+	}
+	var res *zipdump.Result
+	var left []int        // the resources left out, by index, ascending
+	var why map[int]error // why, for those not reported yet
+	var err error
+	if b.archive == nil {
+		// The files of a tree, read from the spool as they are packaged.
+		res, err = zipdump.RunSeq(ctx, spoolItems{resources}, opt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
+		}
+		why = make(map[int]error, len(res.Skipped))
+		for _, s := range res.Skipped {
+			left = append(left, s.Index)
+			why[s.Index] = s.Err
+		}
+	} else if res, left, err = b.packArchiveDump(ctx, resources, opt); err != nil {
+		return nil, nil, err
+	}
+	if len(left) == 0 {
+		return resources, b.dumpWritten(res), nil
+	}
+	kept, err := b.newResources()
+	if err != nil {
+		return nil, nil, err
+	}
+	i := 0
+	err = resources.each(func(r *Resource) error {
+		defer func() { i++ }()
+		if len(left) > 0 && left[0] == i {
+			left = left[1:]
+			if err, ok := why[i]; ok {
+				b.problems.add(Problem{Path: r.Path, Err: describeDumpError(err)})
+			}
+			b.across.dropped = append(b.across.dropped, r.Loc)
+			return nil
+		}
+		return kept.add(r)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	resources.close()
+	return kept, b.dumpWritten(res), nil
+}
+
+// spoolItems is the zipdump.Seq of the resources of a spool, each of which
+// has a file: those of a tree.
+type spoolItems struct{ s *resourceSpool }
+
+// errStopped ends an iteration that its consumer stopped.
+var errStopped = errors.New("stopped")
+
+func (q spoolItems) Names(yield func(name string) bool) error {
+	err := q.s.each(func(r *Resource) error {
+		if !yield(r.Path) {
+			return errStopped
+		}
+		return nil
+	})
+	if errors.Is(err, errStopped) {
+		return nil
+	}
+	return err
+}
+
+func (q spoolItems) Items(yield func(it *zipdump.Item) bool) error {
+	var it zipdump.Item
+	err := q.s.each(func(r *Resource) error {
+		it = zipdump.Item{Name: r.Path, Size: r.Length}
+		c := r.clone() // the iterator reuses its links
+		c.entry(&it.Entry)
+		if !yield(&it) {
+			return errStopped
+		}
+		return nil
+	})
+	if errors.Is(err, errStopped) {
+		return nil
+	}
+	return err
+}
+
+// packArchiveDump packages the members of an archive, listed in memory as
+// the archive's scan lists them, and returns the indexes of the resources
+// it left out, ascending, reported as problems.
+func (b *build) packArchiveDump(ctx context.Context, resources *resourceSpool, opt zipdump.Options) (*zipdump.Result, []int, error) {
 	n := resources.len()
 	items := make([]zipdump.Item, 0, n)
 	of := make([]int, 0, n) // index in resources of each item
-	dropped := make([]bool, n)
+	var left []int
 	i := 0
 	err := resources.each(func(r *Resource) error {
 		defer func() { i++ }()
 		if r.Path == "" {
 			b.problems.add(Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
-			dropped[i] = true
+			left = append(left, i)
 			return nil
 		}
 		it := zipdump.Item{Name: r.Path, Size: r.Length}
@@ -117,40 +206,16 @@ func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) 
 		}
 		items, of = sorted, sortedOf
 	}
-	open := opt.Open
-	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
-		b.stats.Packed.Add(1)
-		return open(it)
-	}
 	res, err := zipdump.Run(ctx, items, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 	}
-	if len(res.Skipped) == 0 && !slices.Contains(dropped, true) {
-		return resources, b.dumpWritten(res), nil
-	}
 	for _, s := range res.Skipped {
-		dropped[of[s.Index]] = true
+		left = append(left, of[s.Index])
 		b.problems.add(Problem{Path: items[s.Index].Name, Err: describeDumpError(s.Err)})
 	}
-	kept, err := b.newResources()
-	if err != nil {
-		return nil, nil, err
-	}
-	i = 0
-	err = resources.each(func(r *Resource) error {
-		defer func() { i++ }()
-		if dropped[i] {
-			b.across.dropped = append(b.across.dropped, r.Loc)
-			return nil
-		}
-		return kept.add(r)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	resources.close()
-	return kept, b.dumpWritten(res), nil
+	slices.Sort(left)
+	return res, left, nil
 }
 
 // dumpOptions are the options of the packages of the Resource Dump, but
