@@ -76,7 +76,7 @@ var ErrPrevious = errors.New("the previous build cannot be used")
 func (b *build) prepareAcross(ctx context.Context) error {
 	switch {
 	case b.cfg.Cache != "" && b.archive != nil:
-		b.notice("--cache is for a directory tree: an archive is read whole every time")
+		b.notice("the hash cache is for a directory tree: an archive is read whole every time")
 	case b.cfg.Cache != "":
 		b.across.cache = b.openCache()
 	}
@@ -96,14 +96,14 @@ func (b *build) prepareAcross(ctx context.Context) error {
 		At:      at,
 		DocsURL: b.cfg.DocsURL.String(),
 		HTTP:    b.cfg.Changes.HTTP,
-		Notice:  func(msg string) { b.notice("--previous: " + msg) },
+		Notice:  func(msg string) { b.notice("the previous build: " + msg) },
 	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
 		if b.cfg.Changes.FirstBuildOK && errors.Is(err, previous.ErrNothingPublished) {
-			b.notice(fmt.Sprintf("--previous: %v: publishing a first build, with no Change List yet", err))
+			b.notice(fmt.Sprintf("the previous build: %v: publishing a first build, with no Change List yet", err))
 			return nil
 		}
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
@@ -112,12 +112,12 @@ func (b *build) prepareAcross(ctx context.Context) error {
 		if !b.cfg.Changes.NewHistory {
 			return fmt.Errorf("%w: %w", ErrPrevious, &OtherSiteError{Previous: site.DocsBase, This: b.cfg.DocsURL.String()})
 		}
-		b.notice(fmt.Sprintf("--previous was published at %s, this build at %s: starting a new change history, with no Change List yet",
+		b.notice(fmt.Sprintf("the previous build was published at %s, this build at %s: starting a new change history, with no Change List yet",
 			site.DocsBase, b.cfg.DocsURL))
 		return nil
 	}
 	if b.cfg.Changes.NewHistory {
-		b.notice("--previous was published at the same URLs as this build: its change history continues")
+		b.notice("the previous build was published at the same URLs as this build: its change history continues")
 	}
 	if !b.cfg.FixedTime {
 		if err := b.afterPrevious(site.At); err != nil {

@@ -477,7 +477,7 @@ func describeReadError(err error) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return errors.New("vanished during the build (deleted or renamed after it was listed)")
 	case errors.Is(err, fs.ErrPermission):
-		return errors.New("permission denied; make it readable or --exclude it")
+		return errors.New("permission denied; make it readable or exclude it")
 	case errors.Is(err, hashing.ErrChanged):
 		return fmt.Errorf("%w; publish again once the tree is stable", unwrapPath(err))
 	case errors.Is(err, hashing.ErrNotRegular):

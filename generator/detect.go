@@ -60,7 +60,7 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 	if len(reread) > 0 {
 		verdicts := make([]verdict, len(reread)) // unchanged: an archive cannot be read again
 		if b.archive != nil {
-			b.notice(fmt.Sprintf("--previous published other digests than --hash, and an archive cannot be read again for them: %d members of unchanged length count as unchanged", len(reread)))
+			b.notice(fmt.Sprintf("the previous build published other digests than this one, and an archive cannot be read again for them: %d members of unchanged length count as unchanged", len(reread)))
 		} else {
 			var err error
 			if verdicts, err = b.reread(ctx, reread); err != nil {

@@ -303,7 +303,7 @@ func describeDumpError(err error) error {
 	case errors.Is(err, zipdump.ErrChanged):
 		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, publish again once the tree is stable", unwrapPath(err))
 	case errors.Is(err, zipdump.ErrName):
-		return fmt.Errorf("%w; left out of the Resource List too, which must list the same files as the Resource Dump (or --exclude it)", err)
+		return fmt.Errorf("%w; left out of the Resource List too, which must list the same files as the Resource Dump (or exclude it)", err)
 	}
 	return fmt.Errorf("%w; left out of the Resource List and the Resource Dump", describeReadError(err))
 }

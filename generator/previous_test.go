@@ -248,7 +248,7 @@ func TestPreviousOfAnArchive(t *testing.T) {
 	if rep.Changes.Created != 1 || rep.Changes.Deleted != 1 || rep.Changes.Updated != 0 || rep.Cached != 0 {
 		t.Errorf("report %+v, %d cached", rep.Changes, rep.Cached)
 	}
-	want := []string{"--cache is for a directory tree", "an archive cannot be read again"}
+	want := []string{"the hash cache is for a directory tree", "an archive cannot be read again"}
 	if len(notices) != len(want) {
 		t.Fatalf("notices %q", notices)
 	}

@@ -55,10 +55,12 @@ func Create(path, root string) (*Writer, error) {
 	if dir == "" {
 		dir = "."
 	}
+	removeStale(dir, base+".tmp-")
 	f, err := os.CreateTemp(dir, base+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
+	lock(f) // held until the file is renamed or removed: it is in use
 	w := &Writer{path: path, f: f, bw: bufio.NewWriterSize(f, 64<<10)}
 	var head []byte
 	head = append(head, magic...)

@@ -3,6 +3,7 @@ package hashcache
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -257,5 +258,42 @@ func TestMemoryFlat(t *testing.T) {
 	const slack = 32 << 10
 	if wb > ws+slack || rb > rs+slack {
 		t.Errorf("allocations grow with the entries: write %d → %d, read %d → %d bytes", ws, wb, rs, rb)
+	}
+}
+
+// A temporary file left by a writer that was killed is removed by the
+// next writer; one that a running writer holds is not.
+func TestCreateRemovesStaleTemporaryFiles(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("no flock")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cache")
+	stale := filepath.Join(dir, "cache.tmp-123")
+	if err := os.WriteFile(stale, []byte("left by a killed build"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.tmp-1") // another cache's: not ours to remove
+	if err := os.WriteFile(other, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	running, err := Create(path, "/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer running.Abort()
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the stale temporary file is still there: %v", err)
+	}
+	second, err := Create(path, "/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Abort()
+	if _, err := os.Stat(running.f.Name()); err != nil {
+		t.Errorf("the temporary file of a running writer was removed: %v", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another file was removed: %v", err)
 	}
 }
