@@ -79,6 +79,10 @@ const (
 // errSpool marks the errors of writing or reading the spool: a full disk.
 var errSpool = errors.New("spooling the resources")
 
+// testHookSpoolAdd, if set, is called after each resource is spooled; its
+// error is taken for the spool's (a full disk).
+var testHookSpoolAdd func() error
+
 // errResourceOrder is a resource added out of the order of paths.
 var errResourceOrder = errors.New("resources out of order")
 
@@ -114,7 +118,11 @@ func (s *resourceSpool) add(r *Resource) error {
 		}
 	}
 	s.buf = b
-	if err := s.file.Append(b); err != nil {
+	err := s.file.Append(b)
+	if testHookSpoolAdd != nil && err == nil {
+		err = testHookSpoolAdd()
+	}
+	if err != nil {
 		return fmt.Errorf("%w: %w", errSpool, err)
 	}
 	s.last.Path, s.last.Loc, s.any = r.Path, r.Loc, true
