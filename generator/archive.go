@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -15,7 +16,11 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/mediatype"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/spool"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -139,45 +144,35 @@ var maxArchiveMembers = MaxArchiveMembers
 // spools them sorted by path. The index of each member (archive.members)
 // is kept only for a Resource Dump, which reads the members again.
 func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
-	out, unread, err := b.listArchive(ctx)
-	if err != nil {
-		return nil, err
-	}
-	found, err := b.spoolOf(out)
-	if err != nil {
-		return nil, err
-	}
-	return b.keepUnread(ctx, found, nil, unread)
-}
-
-// listArchive lists and hashes the published members of the archive,
-// sorted by path, and the paths of those that could not be published.
-func (b *build) listArchive(ctx context.Context) (out []Resource, unread []string, err error) {
 	a := b.archive
 	if b.cfg.Dump.Enabled {
 		a.members = map[string]int{}
 	}
 	_, empty, err := hashing.NewHasher(b.cfg.Hashes).Sum(nil, strings.NewReader(""))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	a.emptyHash = b.cfg.Hashes.Format(empty)
+	var found *resourceSpool
 	if a.kind == archiveZip {
-		out, err = b.scanZip(ctx, a)
+		var out []Resource
+		if out, err = b.scanZip(ctx, a); err == nil {
+			found, err = b.spoolOf(out)
+		}
 	} else {
-		out, err = b.scanTar(ctx, a)
+		found, err = b.scanTar(ctx, a)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// A member reported as a problem (a name two members hold, a method
 	// of compression not supported, a hard link) was not published: it
 	// keeps its previous entry rather than being announced as deleted.
+	var unread []string
 	for _, p := range b.problems.sorted() {
 		unread = append(unread, p.Path)
 	}
-	sortMembers(out)
-	return out, unread, nil
+	return b.keepUnread(ctx, found, nil, unread)
 }
 
 // sortMembers sorts the resources of an archive by path.
@@ -365,18 +360,30 @@ func (b *build) readMember(ctx context.Context, h *hashing.Hasher, name string, 
 	return b.resource(name, n, sum, h.Head(), info)
 }
 
-// scanTar hashes the members of a tar stream in the order they come.
+// scanTar hashes the members of a tar stream in the order they come, and
+// spools them in the order of their paths through an external sort in the
+// stage: its memory is that of the sort, whatever the size of the archive.
 // Hashing in this goroutine was measured against handing the bytes to
 // another: see BenchmarkScanTar and docs/PERFORMANCE.md.
-func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
+func (b *build) scanTar(ctx context.Context, a *archive) (*resourceSpool, error) {
 	ts, err := openTar(a)
 	if err != nil {
 		return nil, err
 	}
 	defer ts.close()
+	spill, err := b.spillDir()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(spill, "archive-")
+	if err != nil {
+		return nil, err
+	}
+	sorter := extsort.New(dir, archiveSortMemory)
+	defer sorter.Close()
 	tr := ts.tr
 	h := hashing.NewHasher(b.cfg.Hashes)
-	var out []Resource
+	var rec []byte
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -388,11 +395,11 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
 		}
-		if i >= maxArchiveMembers {
-			return nil, fmt.Errorf("source %s: %w: more than the %d rsgen holds in memory", a.path, ErrTooManyMembers, maxArchiveMembers)
+		if i >= maxTarMembers {
+			return nil, fmt.Errorf("source %s: %w: more than %d", a.path, ErrTooManyMembers, maxTarMembers)
 		}
 		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
-		name := b.admit(m, nil) // every member admitted is read, and is in out
+		name := b.admit(m, nil) // every member admitted is read, and is sorted
 		if name == "" {
 			continue
 		}
@@ -409,14 +416,73 @@ func (b *build) scanTar(ctx context.Context, a *archive) ([]Resource, error) {
 			// The stream is broken: nothing after this member can be read.
 			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))
 		}
-		out = append(out, r)
+		rec = appendResource(rec[:0], &Resource{}, &r)
+		if err := sorter.Add([]byte(name), rec); err != nil {
+			return nil, fmt.Errorf("%w: %w", errSpool, err)
+		}
 	}
 	if err := ts.end(); err != nil {
 		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
 	}
 	b.stats.WalkDone.Store(true)
-	sortMembers(out)
-	return b.dropDuplicates(out, nil), nil
+	return b.spoolSorted(sorter)
+}
+
+// archiveSortMemory is the memory of the sort of a tar's members.
+var archiveSortMemory = 32 << 20 // a variable for the tests
+
+// maxTarMembers bounds the members of a tar: the most resources the spec
+// lets a Resource List index (50,000 lists of 50,000). A tar is sorted on
+// disk, so this bounds the time and the disk a hostile archive of empty
+// members can take, not the memory.
+var maxTarMembers = rsxml.MaxEntries * rsxml.MaxEntries
+
+// spoolSorted spools the members of an archive that sorter holds, keyed
+// by path, leaving out and reporting every path that several members have.
+func (b *build) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, error) {
+	it, err := sorter.Iter()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errSpool, err)
+	}
+	defer it.Close()
+	found, err := b.newResources()
+	if err != nil {
+		return nil, err
+	}
+	var cur Resource
+	n := 0 // members of cur's path
+	flush := func() error {
+		switch {
+		case n == 1:
+			return found.add(&cur)
+		case n > 1:
+			b.problems.add(Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			delete(b.archive.members, cur.Path)
+		}
+		return nil
+	}
+	intern := func(t []byte) string { return string(t) }
+	for it.Next() {
+		if n > 0 && string(it.Key()) == cur.Path {
+			n++
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		cur = Resource{}
+		if err := readResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
+			return nil, fmt.Errorf("%w: %w", errSpool, err)
+		}
+		n = 1
+	}
+	if err := it.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %w", errSpool, err)
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return found, nil
 }
 
 // ctxReader reads r until ctx is done.

@@ -53,10 +53,9 @@ func BenchmarkScanArchive(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(n * size)
 			for b.Loop() {
-				bld := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveKindOf(src)}, stats: new(Stats), notice: func(string) {}}
-				out, _, err := bld.listArchive(context.Background())
-				if err != nil || len(out) != n {
-					b.Fatalf("%d resources, %v", len(out), err)
+				bld := archiveBuild(b, &cfg, &archive{path: src, kind: archiveKindOf(src)})
+				if out := scannedArchive(b, bld, context.Background()); len(out) != n {
+					b.Fatalf("%d resources", len(out))
 				}
 			}
 		})

@@ -8,12 +8,16 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"unsafe"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // tarBytes is a tar of members, padded with zeros as tar pads its last
@@ -153,8 +157,8 @@ func TestArchiveDamaged(t *testing.T) {
 // An archive of more members than the cap is an error naming it, before
 // it takes the memory of the machine (issue 9 item 10).
 func TestArchiveTooManyMembers(t *testing.T) {
-	maxArchiveMembers = 5
-	t.Cleanup(func() { maxArchiveMembers = MaxArchiveMembers })
+	maxArchiveMembers, maxTarMembers = 5, 5
+	t.Cleanup(func() { maxArchiveMembers, maxTarMembers = MaxArchiveMembers, rsxml.MaxEntries*rsxml.MaxEntries })
 	dir := t.TempDir()
 	var members []archiveMember
 	for i := range 6 {
@@ -184,20 +188,17 @@ func TestArchiveTooManyMembers(t *testing.T) {
 	}
 }
 
-// Empty members share one hash string, and the index of the members is
-// kept only for a Resource Dump: what a tar of many empty members costs.
-func TestArchiveEmptyMembersShareHash(t *testing.T) {
+// The index of the members is kept only for a Resource Dump: a tar of
+// many empty members costs the disk of its sort, not memory.
+func TestArchiveIndexesMembersOnlyForADump(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "empty.tar")
 	writeTestArchive(t, src, []archiveMember{{name: "a"}, {name: "b"}, {name: "c", body: "x"}, {name: "c"}})
 	cfg := testConfig(t, src, filepath.Join(dir, "out"))
-	b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveTar}, stats: new(Stats), notice: func(string) {}}
-	out, _, err := b.listArchive(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out) != 2 || out[0].Hash != out[1].Hash || unsafe.StringData(out[0].Hash) != unsafe.StringData(out[1].Hash) {
-		t.Errorf("resources %+v: want a and b, one hash string", out)
+	b := archiveBuild(t, &cfg, &archive{path: src, kind: archiveTar})
+	out := scannedArchive(t, b, context.Background())
+	if len(out) != 2 || out[0].Path != "a" || out[1].Path != "b" || out[0].Hash != out[1].Hash {
+		t.Errorf("resources %+v: want a and b, with the digests of nothing", out)
 	}
 	if b.archive.members != nil {
 		t.Errorf("members indexed without a dump: %v", b.archive.members)
@@ -263,11 +264,11 @@ func TestArchiveScanInterruptedInsideMember(t *testing.T) {
 			}
 			cfg := testConfig(t, src, filepath.Join(dir, "out"))
 			cfg.Jobs = 1
-			b := &build{cfg: &cfg, archive: a, stats: new(Stats), notice: func(string) {}}
+			b := archiveBuild(t, &cfg, a)
 			ctx := newCancelAfter(3)
-			out, _, err := b.listArchive(ctx)
+			_, err := b.scanArchive(ctx)
 			if !errors.Is(err, context.Canceled) {
-				t.Errorf("listArchive = %d resources, %v; want context.Canceled from inside the member", len(out), err)
+				t.Errorf("scanArchive: %v; want context.Canceled from inside the member", err)
 			}
 		})
 	}
@@ -313,10 +314,10 @@ func TestArchiveZipOverlappingMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := testConfig(t, src, filepath.Join(dir, "out"))
-	b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveZip}, stats: new(Stats), notice: func(string) {}}
-	res, _, err := b.listArchive(context.Background())
+	b := archiveBuild(t, &cfg, &archive{path: src, kind: archiveZip})
+	_, err = b.scanArchive(context.Background())
 	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), src) {
-		t.Errorf("listArchive = %d resources, %v; want ErrDamaged naming the archive", len(res), err)
+		t.Errorf("scanArchive: %v; want ErrDamaged naming the archive", err)
 	}
 }
 
@@ -332,11 +333,8 @@ func TestArchiveMemberURLTooLong(t *testing.T) {
 			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: long, body: "l"}, {name: "b.txt", body: "b"}})
 			cfg := testConfig(t, src, filepath.Join(dir, "out"))
 			kind := map[string]archiveKind{"tar": archiveTar, "tar.gz": archiveTarGz, "zip": archiveZip}[ext]
-			b := &build{cfg: &cfg, archive: &archive{path: src, kind: kind}, stats: new(Stats), notice: func(string) {}}
-			out, _, err := b.listArchive(context.Background())
-			if err != nil {
-				t.Fatalf("listArchive: %v; want the long name skipped", err)
-			}
+			b := archiveBuild(t, &cfg, &archive{path: src, kind: kind})
+			out := scannedArchive(t, b, context.Background())
 			if len(out) != 2 || out[0].Path != "a.txt" || out[1].Path != "b.txt" {
 				t.Errorf("resources %v, want a.txt and b.txt", out)
 			}
@@ -346,5 +344,45 @@ func TestArchiveMemberURLTooLong(t *testing.T) {
 				t.Errorf("problems %v, want the long name, clipped", p)
 			}
 		})
+	}
+}
+
+// A tar's members are sorted on disk: an archive larger than the sort's
+// memory, in no order, with names that several members hold, gives the
+// same output as one sorted in memory.
+func TestTarSortSpills(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var members []archiveMember
+	for i := range 3000 {
+		name := fmt.Sprintf("d%d/f%04d.txt", rng.IntN(9), rng.IntN(2500)) // some names twice
+		members = append(members, archiveMember{name: name, body: strings.Repeat("z", i%50)})
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "site.tar.gz")
+	writeTestArchive(t, src, members)
+	var golden map[string]string
+	var problems int
+	for _, mem := range []int{32 << 20, 16 << 10} {
+		func() {
+			defer func(m int) { archiveSortMemory = m }(archiveSortMemory)
+			archiveSortMemory = mem
+			cfg := testConfig(t, src, filepath.Join(dir, fmt.Sprint("out-", mem)))
+			rep, err := Build(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := testenv.ReadTree(t, cfg.Out)
+			if golden == nil {
+				golden, problems = got, len(rep.Problems)
+				if problems == 0 || rep.Files < 1000 {
+					t.Fatalf("%d files, %d problems: want names held twice", rep.Files, problems)
+				}
+				return
+			}
+			acSameFiles(t, fmt.Sprintf("a sort in %d bytes", mem), got, golden)
+			if len(rep.Problems) != problems {
+				t.Errorf("%d problems, want %d", len(rep.Problems), problems)
+			}
+		}()
 	}
 }

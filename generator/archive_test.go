@@ -209,12 +209,10 @@ func TestArchives(t *testing.T) {
 
 			// What the Resource Dump reads: the bytes of exactly the
 			// published members, again, in the order of the archive.
-			b := &build{cfg: &cfg, archive: &archive{path: src, kind: archiveKindOf(src)}, stats: new(Stats), notice: func(string) {}}
 			cfg.DocsURL = base
 			cfg.Dump.Enabled = true // the index of the members is kept for a dump only
-			if _, _, err := b.listArchive(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			b := archiveBuild(t, &cfg, &archive{path: src, kind: archiveKindOf(src)})
+			scannedArchive(t, b, context.Background())
 			m, err := b.archive.openMembers()
 			if err != nil {
 				t.Fatal(err)

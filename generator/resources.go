@@ -93,9 +93,26 @@ func (s *resourceSpool) add(r *Resource) error {
 	if s.any && r.Path <= s.last.Path {
 		return fmt.Errorf("%w: %q after %q", errResourceOrder, r.Path, s.last.Path)
 	}
-	b := s.buf[:0]
-	b = appendShared(b, s.last.Path, r.Path)
-	b = appendShared(b, s.last.Loc, r.Loc)
+	b := appendResource(s.buf[:0], &s.last, r)
+	s.buf = b
+	err := s.file.Append(b)
+	if testHookSpoolAdd != nil && err == nil {
+		err = testHookSpoolAdd()
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %w", errSpool, err)
+	}
+	s.last.Path, s.last.Loc, s.any = r.Path, r.Loc, true
+	s.bytes += max(r.Length, 0)
+	return nil
+}
+
+// appendResource appends the record of r, whose path and URL are stored
+// as the prefix they share with those of last (the resource before it, or
+// an empty one) and the rest.
+func appendResource(b []byte, last, r *Resource) []byte {
+	b = appendShared(b, last.Path, r.Path)
+	b = appendShared(b, last.Loc, r.Loc)
 	b = binary.AppendVarint(b, r.Length)
 	flags := byte(0)
 	if !r.Modified.IsZero() {
@@ -117,17 +134,37 @@ func (s *resourceSpool) add(r *Resource) error {
 			b = binrec.AppendBytes(b, *f)
 		}
 	}
-	s.buf = b
-	err := s.file.Append(b)
-	if testHookSpoolAdd != nil && err == nil {
-		err = testHookSpoolAdd()
+	return b
+}
+
+// readResource reads a record of appendResource into r, which holds the
+// resource it was appended after (or an empty one); intern shares the
+// strings of media types. The Links slice of r is reused.
+func readResource(d *binrec.Reader, r *Resource, intern func([]byte) string) error {
+	r.Path = readShared(d, r.Path)
+	r.Loc = readShared(d, r.Loc)
+	r.Length = d.Varint()
+	r.Modified = time.Time{}
+	flags := d.Byte()
+	r.kept = flags&spoolKept != 0
+	if flags&spoolModified != 0 {
+		sec := d.Varint()
+		r.Modified = time.Unix(sec, int64(d.Uvarint())).UTC()
 	}
-	if err != nil {
-		return fmt.Errorf("%w: %w", errSpool, err)
+	r.Hash = string(d.Bytes())
+	r.Type = intern(d.Bytes())
+	r.Links = r.Links[:0]
+	for n := d.Uvarint(); n > 0 && d.Err() == nil; n-- {
+		var l rsxml.Link
+		for _, f := range linkFields(&l) {
+			*f = string(d.Bytes())
+		}
+		r.Links = append(r.Links, l)
 	}
-	s.last.Path, s.last.Loc, s.any = r.Path, r.Loc, true
-	s.bytes += max(r.Length, 0)
-	return nil
+	if len(r.Links) == 0 {
+		r.Links = nil
+	}
+	return d.Err()
 }
 
 // appendShared appends s as the length of the prefix it shares with prev
@@ -207,30 +244,7 @@ func (it *resourceIter) next() bool {
 	it.i++
 	d := binrec.NewReader(it.r.Record(), spool.ErrCorrupt)
 	r := &it.cur
-	r.Path = readShared(d, r.Path)
-	r.Loc = readShared(d, r.Loc)
-	r.Length = d.Varint()
-	r.Modified = time.Time{}
-	flags := d.Byte()
-	r.kept = flags&spoolKept != 0
-	if flags&spoolModified != 0 {
-		sec := d.Varint()
-		r.Modified = time.Unix(sec, int64(d.Uvarint())).UTC()
-	}
-	r.Hash = string(d.Bytes())
-	r.Type = it.intern(d.Bytes())
-	r.Links = r.Links[:0]
-	for n := d.Uvarint(); n > 0 && d.Err() == nil; n-- {
-		var l rsxml.Link
-		for _, f := range linkFields(&l) {
-			*f = string(d.Bytes())
-		}
-		r.Links = append(r.Links, l)
-	}
-	if len(r.Links) == 0 {
-		r.Links = nil
-	}
-	if err := d.Err(); err != nil {
+	if err := readResource(d, r, it.intern); err != nil {
 		it.fail = fmt.Errorf("%w: %w", errSpool, err)
 		return false
 	}
