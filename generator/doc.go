@@ -2,9 +2,17 @@
 // build: it is what "rsgen build" does, without the command line.
 //
 // [Build] runs one build from a [Config]. The input is a directory tree
-// (scan.go, collect.go: a walker feeding the hashing pool), an archive
-// given as the source (archive.go, archive_stream.go, source.go), or a record export
-// (export*.go). From the sorted resources it writes, in order:
+// (scan.go: a walker that gives the files in the order of their paths;
+// collect.go: the hashing pool behind a window that keeps that order; the
+// hash cache read and written in it, cache.go), an archive given as the
+// source (archive.go, archive_stream.go, source.go: a tar sorted on disk),
+// or a record export (export*.go).
+//
+// The resources of a tree or an archive pass from step to step in the
+// order of their paths through spool files in the stage (resources.go),
+// one resource at a time: the scan writes them, and each step reads them
+// and writes the next step's. A build's memory does not depend on the
+// number of files. The steps write, in order:
 //
 //   - the Resource Dump packages (dump.go, with package zipdump), before
 //     the Resource List, so that a file that changed since it was hashed is
@@ -28,8 +36,8 @@
 // journaled, and finished or undone after a crash): docs/publishing.md
 // states the guarantees.
 //
-// Output depends only on the input and the Config: entries are sorted
-// before they are written, and with a fixed snapshot time (Config.At with
+// Output depends only on the input and the Config: entries are written in
+// the order of their paths (or, for an export, sorted first), and with a fixed snapshot time (Config.At with
 // FixedTime) no clock reading reaches a document or a package.
 //
 // Build may be called from several goroutines for different output
