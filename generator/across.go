@@ -58,7 +58,7 @@ type ChangeReport struct {
 // previous build, the changes since, and the hash cache.
 type across struct {
 	prev    *previous.Site
-	changes []Change // chronological
+	changes *changeSet // chronological; nil without a previous build
 	report  *ChangeReport
 	cache   *scanCache      // nil without --cache
 	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)

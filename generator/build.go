@@ -121,8 +121,8 @@ type build struct {
 	outRel   string // Out relative to root, slash-separated, or "" if outside it
 	cacheRel string // the hash cache relative to root, slash-separated, or "" if outside it
 	stage    *Stage
-	spill    string           // the directory of spill files in the stage, if made (spillDir)
-	spools   []*resourceSpool // the spools made, removed with spill
+	spill    string                 // the directory of spill files in the stage, if made (spillDir)
+	spools   []interface{ close() } // the spools made, closed before spill is removed
 	stats    *Stats
 	problems problems
 	notice   func(string)

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
@@ -65,7 +66,7 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 		return err
 	}
 	var fresh []dumpPackage
-	if len(b.across.changes) > 0 {
+	if b.across.changes.len() > 0 {
 		if fresh, err = b.packChanges(ctx, from); err != nil {
 			return err
 		}
@@ -103,24 +104,13 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 		return nil, fmt.Errorf("source %s: %w", b.cfg.Source, unwrapPath(err))
 	}
 	defer root.Close()
-	items := make([]zipdump.Item, len(changes))
-	for i := range changes {
-		c := &changes[i]
-		it := &items[i]
-		c.entry(&it.Entry)
-		if c.Change == rsxml.ChangeDeleted || c.Path == "" {
-			it.NoBitstream = true
-			continue
-		}
-		it.Name, it.Size = c.Path, c.Length
-	}
 	// The bounds of a package's share: a package that starts with a change
 	// starts at its datetime, and ends where the next one starts.
 	bound := func(i int, edge time.Time) string {
-		if i <= 0 || i >= len(changes) {
+		if i <= 0 || i >= changes.len() {
 			return rsxml.FormatTime(edge)
 		}
-		return rsxml.FormatTime(changes[i].Datetime.Truncate(time.Second))
+		return rsxml.FormatTime(time.Unix(changes.times[i], 0).UTC())
 	}
 	opt := b.dumpOptions() // packaged like the Resource Dump: the same limits, compression and staging
 	opt.Stem = changeDumpStem + stamp(b.at)
@@ -129,12 +119,26 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 	}
 	opt.Open = b.fileOpener(root)
 	opt.Now = nil // a package's times are those of its changes, not the clock's
-	res, err := zipdump.Run(ctx, items, opt)
+	res, err := zipdump.RunSeq(ctx, changeItems{changes}, opt)
 	if err != nil {
 		return nil, fmt.Errorf("writing the Change Dump: %w", err)
 	}
-	for _, s := range res.Skipped {
-		b.problems.add(Problem{Path: changes[s.Index].Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: publish again once the tree is stable", unwrapPath(s.Err))})
+	if len(res.Skipped) > 0 {
+		why := make(map[int]error, len(res.Skipped))
+		for _, s := range res.Skipped {
+			why[s.Index] = s.Err
+		}
+		i := 0
+		err := changes.each(func(c *Change) error {
+			if err, ok := why[i]; ok {
+				b.problems.add(Problem{Path: c.Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: publish again once the tree is stable", unwrapPath(err))})
+			}
+			i++
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	b.docs += len(res.Packages) // the copies of the manifests
 	pkgs := make([]dumpPackage, len(res.Packages))
@@ -162,7 +166,7 @@ func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 		b.notice(fmt.Sprintf("--previous: %d earlier Change Dump packages end before a gap: not carried forward", start))
 	}
 	run := pkgs[start:]
-	if len(b.across.changes) > 0 {
+	if b.across.changes.len() > 0 {
 		if end, err := rsxml.ParseTime(run[len(run)-1].Until); err != nil || !end.Equal(from) {
 			b.notice(fmt.Sprintf("--previous: its Change Dump ends at %s, its Change Lists at %s (a build without --change-dump?): its packages are not carried forward",
 				run[len(run)-1].Until, rsxml.FormatTime(from)))
@@ -352,4 +356,49 @@ func (s *Stage) Link(name, src string) error {
 	}
 	_, err = io.Copy(out, in)
 	return closeAfter(out, err)
+}
+
+// changeItems is the zipdump.Seq of the changes of a set: the new bytes of
+// the files created and updated, and a manifest entry without bytes for
+// each deletion.
+type changeItems struct{ s *changeSet }
+
+func (q changeItems) Names(yield func(name string) bool) error {
+	err := q.s.each(func(c *Change) error {
+		name := c.Path
+		if c.Change == rsxml.ChangeDeleted {
+			name = ""
+		}
+		if !yield(name) {
+			return errStopped
+		}
+		return nil
+	})
+	if errors.Is(err, errStopped) {
+		return nil
+	}
+	return err
+}
+
+func (q changeItems) Items(yield func(it *zipdump.Item) bool) error {
+	var it zipdump.Item
+	err := q.s.each(func(c *Change) error {
+		it = zipdump.Item{}
+		cc := *c
+		cc.Links = slices.Clone(c.Links) // the iterator's are reused
+		cc.entry(&it.Entry)
+		if c.Change == rsxml.ChangeDeleted || c.Path == "" {
+			it.NoBitstream = true
+		} else {
+			it.Name, it.Size = c.Path, c.Length
+		}
+		if !yield(&it) {
+			return errStopped
+		}
+		return nil
+	})
+	if errors.Is(err, errStopped) {
+		return nil
+	}
+	return err
 }

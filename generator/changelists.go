@@ -54,7 +54,9 @@ func (b *build) publishChanges(ctx context.Context) error {
 	if prev == nil {
 		return nil
 	}
-	b.reconcileChanges()
+	if err := b.reconcileChanges(); err != nil {
+		return err
+	}
 	lists, chainEnd, err := b.carriedChangeLists()
 	if err != nil {
 		return err
@@ -77,7 +79,7 @@ func (b *build) publishChanges(ctx context.Context) error {
 	}
 	changes := b.across.changes
 	stem := changeListStem + stamp(b.at)
-	if len(changes) > 0 {
+	if changes.len() > 0 {
 		for _, c := range lists {
 			if c.name == stem+".xml" || len(c.name) > len(stem) && c.name[:len(stem)+1] == stem+"-" {
 				return fmt.Errorf("%w: its Change List %s has the name of this build's", ErrPrevious, c.name)
@@ -87,7 +89,7 @@ func (b *build) publishChanges(ctx context.Context) error {
 	// The entries of the lists carried forward are read again only when
 	// they may fit one list: past the limits their number alone says so,
 	// and there may be 50,000 lists of 50,000 changes.
-	total := len(changes)
+	total := changes.len()
 	for _, c := range lists {
 		total += c.entries
 	}
@@ -100,7 +102,11 @@ func (b *build) publishChanges(ctx context.Context) error {
 			return err
 		}
 	}
-	switch start, fits := b.fitsOneList(lists, open, from, old, changes, total); {
+	start, fits, err := b.fitsOneList(lists, open, from, old, changes, total)
+	if err != nil {
+		return err
+	}
+	switch {
 	case total == 0:
 		// Nothing to publish: no Change List, and none advertised.
 	case fits:
@@ -190,7 +196,7 @@ func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
 		}
 		k++
 	}
-	if k == len(entries) && len(b.across.changes) == 0 {
+	if k == len(entries) && b.across.changes.len() == 0 {
 		return h, nil // as for lists: changelist.xml stays while nothing replaces it
 	}
 	if k == len(entries) && !h.till.After(cutoff) {
@@ -224,7 +230,7 @@ func (b *build) carriedEntries(ctx context.Context, lists []carried, open *openH
 // fitsOneList reports whether the changes kept, old and changes (total in
 // all), fit one open Change List within the limits, and where it would
 // start.
-func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes []Change, total int) (time.Time, bool) {
+func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes *changeSet, total int) (time.Time, bool, error) {
 	start := from
 	switch {
 	case len(lists) > 0:
@@ -233,7 +239,7 @@ func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, 
 		start = open.from
 	}
 	if total > b.cfg.Limits.MaxEntries {
-		return start, false
+		return start, false, nil
 	}
 	doc := b.openListDoc(start)
 	m := listwriter.NewMeasure(&doc, b.cfg.Limits)
@@ -241,11 +247,12 @@ func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, 
 		m.Add(e)
 	}
 	var e rsxml.Entry
-	for i := range changes {
-		changes[i].entry(&e)
+	err := changes.each(func(c *Change) error {
+		c.entry(&e)
 		m.Add(&e)
-	}
-	return start, m.Fits()
+		return nil
+	})
+	return start, m.Fits(), err
 }
 
 // openListDoc is the root of the open changelist.xml: from, no until.
@@ -256,14 +263,21 @@ func (b *build) openListDoc(from time.Time) rsxml.Doc {
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
 // from: the changes carried forward, then this build's.
-func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes []Change) error {
-	err := b.writeDoc(changeListIndexName, b.openListDoc(from), 0, len(old)+len(changes), func(i int, e *rsxml.Entry) {
+func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *changeSet) error {
+	it, err := changes.iter()
+	if err != nil {
+		return err
+	}
+	err = b.writeDoc(changeListIndexName, b.openListDoc(from), 0, len(old)+changes.len(), func(i int, e *rsxml.Entry) {
 		if i < len(old) {
 			*e = *old[i]
 			return
 		}
-		changes[i-len(old)].entry(e)
+		it.fill(i, e)
 	})
+	if err == nil {
+		err = it.err()
+	}
 	if err != nil {
 		return err
 	}
@@ -275,7 +289,7 @@ func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes 
 // writeChangeListIndexOver writes changelist.xml as the Change List Index
 // over closed lists: those carried forward, one (or its parts) for the
 // changes of the open list, ending where it ended, and this build's.
-func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes []Change, stem string, from time.Time) error {
+func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *changeSet, stem string, from time.Time) error {
 	index := b.docURL(changeListIndexName)
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
@@ -296,7 +310,7 @@ func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, o
 		}
 		fresh = append(fresh, written...)
 	}
-	if len(changes) > 0 {
+	if changes.len() > 0 {
 		written, err := b.writeChangeParts(stem, changes, from, b.at, index)
 		if err != nil {
 			return err
@@ -365,7 +379,7 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 	for k < len(run) && run[k].Until.Before(cutoff) {
 		k++
 	}
-	if k == len(run) && k > moved && len(b.across.changes) == 0 {
+	if k == len(run) && k > moved && b.across.changes.len() == 0 {
 		k--
 	}
 	b.across.report.Dropped += k

@@ -36,17 +36,11 @@ func (c *Change) entry(e *rsxml.Entry) {
 	}
 }
 
-// writeChangeList writes changes, which must be in chronological order, as
-// the Change List DocsDir/<name>.xml (split into parts under an index at
-// that name past the limits), covering from to until. A zero until writes
-// an open list, still growing.
-func (b *build) writeChangeList(name string, changes []Change, from, until time.Time) (listwriter.Written, error) {
-	return b.writeChanges(name, len(changes), func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until)
-}
-
-// writeChanges is writeChangeList for n changes that fill gives in
-// chronological order (see writeList). A part starts at the datetime of
-// its first change.
+// writeChanges writes the Change List DocsDir/<name>.xml (split into
+// parts under an index at that name past the limits) of n changes that
+// fill gives in chronological order (see writeList), covering from to
+// until; a zero until writes an open list, still growing. A part starts at
+// the datetime of its first change.
 func (b *build) writeChanges(name string, n int, fill func(i int, e *rsxml.Entry), from, until time.Time) (listwriter.Written, error) {
 	return b.writeList(b.changeListOptions(name, from, until, "", changeTime), n, fill)
 }
@@ -82,8 +76,16 @@ const timeWidth = "2006-01-02T15:04:05.999999999Z"
 // (they meet at the datetime of the first change of the next part, so that
 // there is no gap), linked with rel="index" to index. It returns the
 // entries of the lists for a Change List Index, in order.
-func (b *build) writeChangeParts(stem string, changes []Change, from, until time.Time, index string) ([]rsxml.Entry, error) {
-	return b.writeChangeEntries(stem, len(changes), changeTime, func(i int, e *rsxml.Entry) { changes[i].entry(e) }, from, until, index)
+func (b *build) writeChangeParts(stem string, changes *changeSet, from, until time.Time, index string) ([]rsxml.Entry, error) {
+	it, err := changes.iter()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := b.writeChangeEntries(stem, changes.len(), changeTime, it.fill, from, until, index)
+	if err == nil {
+		err = it.err()
+	}
+	return entries, err
 }
 
 // writeChangeEntries is writeChangeParts for n changes that fill gives in

@@ -74,16 +74,21 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 			if verdicts[k] == unchanged {
 				keepLastmod(r, &job.prev)
 			} else {
-				changes = append(changes, b.newChange(r, &job.prev, rsxml.ChangeUpdated, since))
+				c := b.newChange(r, &job.prev, rsxml.ChangeUpdated, since)
+				if err := changes.add(&c); err != nil {
+					return nil, err
+				}
 			}
 			out.patch(job.i, r.Modified) // it was spooled before its verdict
 		}
 	}
-	sortChanges(changes)
-	if len(changes) > 0 && !since.Before(b.at) {
-		return nil, fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: since, At: b.at, Changes: len(changes)})
+	if err := changes.finish(b); err != nil {
+		return nil, err
 	}
 	b.across.changes = changes
+	if changes.len() > 0 && !since.Before(b.at) {
+		return nil, fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: since, At: b.at, Changes: changes.len()})
+	}
 	b.countChanges()
 	return out, b.checkDeletes(out.len()) // before the dumps are packed; again once they are (run)
 }
@@ -95,7 +100,7 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 // the previous entries go through an external sort first, whatever their
 // order; without it, a list out of order fails with previous.ErrUnsorted.
 // It counts the previous build's resources into b.across.prevResources.
-func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort bool) (out *resourceSpool, changes []Change, reread []rereadJob, err error) {
+func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort bool) (out *resourceSpool, changes *changeSet, reread []rereadJob, err error) {
 	prev := b.across.prev
 	since := prev.At
 	spill, err := b.spillDir()
@@ -119,13 +124,18 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort
 	if out, err = b.newResources(); err != nil {
 		return nil, nil, nil, err
 	}
+	if changes, err = b.newChangeSet(); err != nil {
+		out.close()
+		return nil, nil, nil, err
+	}
 	defer func() {
 		if err != nil {
 			out.close()
+			changes.close()
 		}
 	}()
-	deleted := func(loc string) {
-		changes = append(changes, Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
+	deleted := func(loc string) error {
+		return changes.add(&Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
 	}
 	more := scan.next()
 	// pass spools the resource at the head of the scan and moves on.
@@ -135,7 +145,10 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort
 		return err
 	}
 	created := func() error {
-		changes = append(changes, b.newChange(&scan.cur, nil, rsxml.ChangeCreated, since))
+		c := b.newChange(&scan.cur, nil, rsxml.ChangeCreated, since)
+		if err := changes.add(&c); err != nil {
+			return err
+		}
 		return pass()
 	}
 	b.across.prevResources = 0
@@ -143,7 +156,10 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort
 		b.across.prevResources++
 		p := it.Resource()
 		if it.Foreign() {
-			deleted(p.Loc) // not a file under the base URL: none of this build's
+			// not a file under the base URL: none of this build's
+			if err := deleted(p.Loc); err != nil {
+				return nil, nil, nil, err
+			}
 			continue
 		}
 		key := it.Key()
@@ -153,7 +169,9 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort
 			}
 		}
 		if !more || scan.cur.Path != key {
-			deleted(p.Loc)
+			if err := deleted(p.Loc); err != nil {
+				return nil, nil, nil, err
+			}
 			continue
 		}
 		r := &scan.cur
@@ -164,7 +182,10 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort
 			case unchanged:
 				keepLastmod(r, p)
 			case changed:
-				changes = append(changes, b.newChange(r, p, rsxml.ChangeUpdated, since))
+				c := b.newChange(r, p, rsxml.ChangeUpdated, since)
+				if err := changes.add(&c); err != nil {
+					return nil, nil, nil, err
+				}
 			case unknown:
 				job := rereadJob{i: out.len(), res: r.clone(), prev: *p, algs: extra}
 				job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
@@ -194,18 +215,12 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort
 const previousSortMemory = 32 << 20
 
 func (b *build) countChanges() {
-	rep := b.across.report
-	rep.Created, rep.Updated, rep.Deleted = 0, 0, 0
-	for i := range b.across.changes {
-		switch b.across.changes[i].Change {
-		case rsxml.ChangeCreated:
-			rep.Created++
-		case rsxml.ChangeUpdated:
-			rep.Updated++
-		default:
-			rep.Deleted++
-		}
+	rep, c := b.across.report, b.across.changes
+	if c == nil {
+		rep.Created, rep.Updated, rep.Deleted = 0, 0, 0
+		return
 	}
+	rep.Created, rep.Updated, rep.Deleted = c.created, c.updated, c.deleted
 }
 
 // reconcileChanges makes the changes agree with the resources that are
@@ -214,46 +229,49 @@ func (b *build) countChanges() {
 // b.across.dropped) is not in the Resource List, so for a Destination it
 // is gone: deleted if it was published before, not created if it was not.
 // A dropped resource without a change was unchanged, so published before.
-func (b *build) reconcileChanges() {
-	if len(b.across.dropped) == 0 {
-		return
+func (b *build) reconcileChanges() error {
+	if len(b.across.dropped) == 0 || b.across.changes == nil {
+		return nil
 	}
 	dropped := make(map[string]bool, len(b.across.dropped))
 	for _, loc := range b.across.dropped {
 		dropped[loc] = true
 	}
-	seen := map[string]bool{}
-	kept := b.across.changes[:0]
-	for _, c := range b.across.changes {
-		if c.Change != rsxml.ChangeDeleted && dropped[c.Loc] {
-			if c.Change == rsxml.ChangeCreated {
-				seen[c.Loc] = true
-				continue
-			}
-			c = Change{Resource: Resource{Loc: c.Loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at}
+	next, err := b.newChangeSet()
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{} // the dropped locs that have a change
+	err = b.across.changes.each(func(c *Change) error {
+		if !dropped[c.Loc] {
+			return next.add(c)
 		}
 		seen[c.Loc] = true
-		kept = append(kept, c)
+		switch c.Change {
+		case rsxml.ChangeCreated:
+			return nil
+		case rsxml.ChangeUpdated:
+			return next.add(&Change{Resource: Resource{Loc: c.Loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
+		}
+		return next.add(c)
+	})
+	if err != nil {
+		return err
 	}
 	for _, loc := range b.across.dropped {
 		if !seen[loc] {
-			kept = append(kept, Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
+			if err := next.add(&Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at}); err != nil {
+				return err
+			}
 		}
 	}
-	sortChanges(kept)
-	b.across.changes = kept
+	if err := next.finish(b); err != nil {
+		return err
+	}
+	b.across.changes.close()
+	b.across.changes = next
 	b.countChanges()
-}
-
-// sortChanges puts changes in chronological order, then by URL, so that
-// the same trees give the same bytes.
-func sortChanges(changes []Change) {
-	slices.SortStableFunc(changes, func(x, y Change) int {
-		if c := x.Datetime.Compare(y.Datetime); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Loc, y.Loc)
-	})
+	return nil
 }
 
 // compare compares a scanned resource with its previous entry. Digests are

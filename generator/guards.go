@@ -113,10 +113,8 @@ func (b *build) checkDeletes(published int) error {
 		limit = *b.cfg.MaxDelete
 	}
 	deleted := 0
-	for i := range b.across.changes {
-		if b.across.changes[i].Change == rsxml.ChangeDeleted {
-			deleted++
-		}
+	if b.across.changes != nil {
+		deleted = b.across.changes.deleted
 	}
 	if limit.allows(deleted, b.across.prevResources) {
 		return nil

@@ -1,0 +1,215 @@
+package generator
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/extsort"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/spool"
+)
+
+// changeSet holds the changes a build found, in chronological order and
+// then by URL, so that the same trees give the same bytes: they are added
+// in any order to an external sort in the stage's spill directory and,
+// once sorted (finish), read back one at a time from a spool file. A build
+// that changes every file of a large tree holds none of them in memory.
+type changeSet struct {
+	sorter *extsort.Sorter // until finish
+	file   *spool.File     // after finish
+	closed bool
+	buf    []byte
+
+	n, created, updated, deleted int
+	times                        []int64 // the datetime of each change, in order, in unix seconds (after finish)
+}
+
+// changesSortMemory is the memory of the sort of a build's changes.
+var changesSortMemory = 16 << 20 // a variable for the tests
+
+// newChangeSet returns an empty set of changes.
+func (b *build) newChangeSet() (*changeSet, error) {
+	spill, err := b.spillDir()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(spill, "changes-")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errSpool, err)
+	}
+	s := &changeSet{sorter: extsort.New(dir, changesSortMemory)}
+	b.spools = append(b.spools, s)
+	return s, nil
+}
+
+// add adds c; it must come before finish.
+func (s *changeSet) add(c *Change) error {
+	key := appendTimeKey(s.buf[:0], c.Datetime)
+	key = append(key, c.Loc...)
+	n := len(key)
+	rec := append(key, c.Change...)
+	rec = append(rec, 0)
+	rec = binary.AppendVarint(rec, c.Datetime.Unix())
+	rec = binary.AppendUvarint(rec, uint64(c.Datetime.Nanosecond()))
+	rec = appendResource(rec, &Resource{}, &c.Resource)
+	s.buf = rec
+	if err := s.sorter.Add(rec[:n], rec[n:]); err != nil {
+		return fmt.Errorf("%w: %w", errSpool, err)
+	}
+	s.n++
+	switch c.Change {
+	case rsxml.ChangeCreated:
+		s.created++
+	case rsxml.ChangeUpdated:
+		s.updated++
+	default:
+		s.deleted++
+	}
+	return nil
+}
+
+// appendTimeKey appends t as 12 bytes that sort as the times do.
+func appendTimeKey(b []byte, t time.Time) []byte {
+	b = binary.BigEndian.AppendUint64(b, uint64(t.Unix())^1<<63)
+	return binary.BigEndian.AppendUint32(b, uint32(t.Nanosecond()))
+}
+
+// finish sorts the changes into the spool they are read from.
+func (s *changeSet) finish(b *build) error {
+	it, err := s.sorter.Iter()
+	if err != nil {
+		return fmt.Errorf("%w: %w", errSpool, err)
+	}
+	defer it.Close()
+	spill, err := b.spillDir()
+	if err != nil {
+		return err
+	}
+	if s.file, err = spool.Create(spill, "changes-*"); err != nil {
+		return fmt.Errorf("%w: %w", errSpool, err)
+	}
+	s.times = make([]int64, 0, s.n)
+	for it.Next() {
+		key := it.Key()
+		s.times = append(s.times, int64(binary.BigEndian.Uint64(key)^1<<63))
+		if err := s.file.Append(it.Value()); err != nil {
+			return fmt.Errorf("%w: %w", errSpool, err)
+		}
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("%w: %w", errSpool, err)
+	}
+	s.sorter.Close()
+	s.sorter = nil
+	return nil
+}
+
+// len returns the number of changes.
+func (s *changeSet) len() int {
+	if s == nil {
+		return 0
+	}
+	return s.n
+}
+
+// close removes the set's files.
+func (s *changeSet) close() {
+	if s == nil || s.closed {
+		return
+	}
+	s.closed = true
+	if s.sorter != nil {
+		s.sorter.Close()
+	}
+	if s.file != nil {
+		s.file.Close()
+	}
+}
+
+// each calls fn with each change in order, until it returns an error. The
+// change is valid until fn returns.
+func (s *changeSet) each(fn func(c *Change) error) error {
+	it, err := s.iter()
+	if err != nil {
+		return err
+	}
+	for it.next() {
+		if err := fn(&it.cur); err != nil {
+			return err
+		}
+	}
+	return it.err()
+}
+
+// iter returns an iterator over the changes, from the first.
+func (s *changeSet) iter() (*changeIter, error) {
+	if s == nil {
+		return &changeIter{}, nil
+	}
+	r, err := s.file.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errSpool, err)
+	}
+	return &changeIter{r: r}, nil
+}
+
+// A changeIter reads a changeSet.
+type changeIter struct {
+	r    *spool.Reader // nil for an empty set
+	cur  Change
+	fail error
+}
+
+func (it *changeIter) next() bool {
+	if it.r == nil || it.fail != nil || !it.r.Next() {
+		return false
+	}
+	rec := it.r.Record()
+	k := 0
+	for k < len(rec) && rec[k] != 0 {
+		k++
+	}
+	it.cur.Change = changeKind(rec[:k])
+	d := binrec.NewReader(rec[min(k+1, len(rec)):], spool.ErrCorrupt)
+	sec := d.Varint()
+	it.cur.Datetime = time.Unix(sec, int64(d.Uvarint())).UTC()
+	it.cur.Resource = Resource{}
+	if err := readResource(d, &it.cur.Resource, func(t []byte) string { return string(t) }); err != nil || it.cur.Change == "" {
+		it.fail = fmt.Errorf("%w: %w", errSpool, spool.ErrCorrupt)
+		return false
+	}
+	return true
+}
+
+// changeKind returns the constant of a change kind read back.
+func changeKind(b []byte) string {
+	for _, k := range []string{rsxml.ChangeCreated, rsxml.ChangeUpdated, rsxml.ChangeDeleted} {
+		if string(b) == k {
+			return k
+		}
+	}
+	return ""
+}
+
+func (it *changeIter) err() error {
+	if it.fail != nil {
+		return it.fail
+	}
+	if it.r != nil && it.r.Err() != nil {
+		return fmt.Errorf("%w: %w", errSpool, it.r.Err())
+	}
+	return nil
+}
+
+// fill fills e with the next change: a fill function of writeList, which
+// calls it once for each index, in order. An error is it.err's.
+func (it *changeIter) fill(_ int, e *rsxml.Entry) {
+	if !it.next() {
+		*e = rsxml.Entry{}
+		return
+	}
+	it.cur.entry(e)
+}
