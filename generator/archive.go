@@ -119,7 +119,7 @@ func (b *build) publishes(name string) bool {
 	for i := 0; i < len(name); i++ {
 		if name[i] == '/' {
 			dir := name[:i]
-			if f.pruneDir(dir[strings.LastIndexByte(dir, '/')+1:], dir) {
+			if f.PruneDir(dir[strings.LastIndexByte(dir, '/')+1:], dir) {
 				return false
 			}
 		}

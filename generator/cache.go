@@ -70,7 +70,7 @@ func statOf(info hashing.FileInfo) hashcache.Stat {
 // then becomes a resource without being read. It runs on the checking
 // workers.
 func (c *scanCache) decide(set hashing.Set, it *scanItem) bool {
-	info, err := it.file.dir.Lstat(it.file.name)
+	info, err := it.file.Dir.Lstat(it.file.Name)
 	if err != nil || info.Mode != 0 {
 		it.cached = nil
 		return false // reported when the file is read
@@ -88,7 +88,7 @@ func (c *scanCache) decide(set hashing.Set, it *scanItem) bool {
 
 // cachedType is the media type of a file found in the cache.
 func (it *scanItem) cachedType() string {
-	if t := mediatype.ByName(it.file.rel); t != "" {
+	if t := mediatype.ByName(it.file.Rel); t != "" {
 		return t
 	}
 	return it.cached.Type
@@ -96,7 +96,7 @@ func (it *scanItem) cachedType() string {
 
 // hit saves the entry of a file found unchanged.
 func (c *scanCache) hit(it *scanItem) {
-	c.put(it.file.rel, it.cached)
+	c.put(it.file.Rel, it.cached)
 }
 
 // read saves the entry of a file the scan read, if its stat did not change
@@ -114,7 +114,7 @@ func (c *scanCache) read(set hashing.Set, it *scanItem, res *hashing.Result, typ
 		e.Type = typ
 	}
 	e.SetSum(set, res.Sum)
-	c.put(it.file.rel, e)
+	c.put(it.file.Rel, e)
 }
 
 func (c *scanCache) put(rel string, e *hashcache.Entry) {

@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/internal/hashcache"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // Stats counts a build's progress. Its fields are updated while the build
@@ -111,15 +112,18 @@ func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 	if s.cache != nil {
 		s.files = make(chan *scanItem, workers)
 	}
-	w := &walker{
-		root:    b.root,
-		filter:  &cfg.Filter,
-		follow:  cfg.FollowSymlinks,
-		skip:    b.owned,
-		problem: b.problems.add,
-		unread:  func(rel string) { s.unreadDirs = append(s.unreadDirs, rel) },
-		notice:  b.notice,
-		emit:    func(f scanFile) error { return s.found(ctx, f) },
+	w := &tree.Walker{
+		Root:   b.root,
+		Filter: &cfg.Filter,
+		Follow: cfg.FollowSymlinks,
+		Skip:   b.owned,
+		Problem: func(rel string, dir bool, err error) {
+			b.problems.add(Problem{Path: rel, Dir: dir, Err: err})
+		},
+		Unread:      func(rel string) { s.unreadDirs = append(s.unreadDirs, rel) },
+		Notice:      b.notice,
+		Emit:        func(f tree.File) error { return s.found(ctx, f) },
+		ReadDirHook: testHookReadDir,
 	}
 	g.Go(func() error {
 		if s.cache != nil {
@@ -127,7 +131,7 @@ func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 		} else {
 			defer close(s.jobs)
 		}
-		err := w.walk(ctx)
+		err := w.Walk(ctx)
 		b.stats.WalkDone.Store(true)
 		return err
 	})
@@ -151,7 +155,7 @@ func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 	// What was found but not read when the scan stopped early.
 	if s.files != nil {
 		for it := range s.files {
-			it.file.dir.Release()
+			it.file.Dir.Release()
 		}
 	}
 	for j := range s.jobs {
@@ -166,6 +170,10 @@ func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 	}
 	return b.keepUnread(parent, found, s.unreadDirs, s.unreadFiles)
 }
+
+// testHookReadDir, if set, is called with each directory the walk lists;
+// its error replaces the listing, as if the directory could not be read.
+var testHookReadDir func(rel string) error
 
 // scanWindow is how many files may be in flight in a scan, between the
 // walk and the collector: enough that the workers never wait for the
@@ -199,7 +207,7 @@ type treeScan struct {
 
 // A scanItem is a file in flight in a scan.
 type scanItem struct {
-	file    scanFile
+	file    tree.File
 	seq     uint64
 	cached  *hashcache.Entry // the cache's entry of the file, while it may be of use
 	stat    hashcache.Stat   // the file's, before it was read (with a cache)
@@ -209,27 +217,27 @@ type scanItem struct {
 }
 
 // found takes a file the walk found into the window: it waits for a slot.
-func (s *treeScan) found(ctx context.Context, f scanFile) error {
+func (s *treeScan) found(ctx context.Context, f tree.File) error {
 	b := s.b
 	if b.cfg.listed != nil {
-		b.cfg.listed(f.rel)
+		b.cfg.listed(f.Rel)
 	}
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
-		f.dir.Release()
+		f.Dir.Release()
 		return ctx.Err()
 	}
 	it := &scanItem{file: f, seq: s.seq}
 	s.seq++
 	b.stats.Found.Add(1)
 	if s.cache != nil {
-		it.cached = s.cache.candidate(f.rel)
+		it.cached = s.cache.candidate(f.Rel)
 		select {
 		case s.files <- it:
 			return nil
 		case <-ctx.Done():
-			f.dir.Release()
+			f.Dir.Release()
 			return ctx.Err()
 		}
 	}
@@ -237,7 +245,7 @@ func (s *treeScan) found(ctx context.Context, f scanFile) error {
 	case s.jobs <- it.job():
 		return nil
 	case <-ctx.Done():
-		f.dir.Release()
+		f.Dir.Release()
 		return ctx.Err()
 	}
 }
@@ -254,7 +262,7 @@ func (s *treeScan) check(ctx context.Context, workers int) error {
 			for it := range s.files {
 				if s.cache.decide(set, it) {
 					it.hit = true
-					it.file.dir.Release()
+					it.file.Dir.Release()
 					select {
 					case s.hits <- it:
 						continue
@@ -265,7 +273,7 @@ func (s *treeScan) check(ctx context.Context, workers int) error {
 				select {
 				case s.jobs <- it.job():
 				case <-ctx.Done():
-					it.file.dir.Release()
+					it.file.Dir.Release()
 					return ctx.Err()
 				}
 			}
@@ -278,7 +286,7 @@ func (s *treeScan) check(ctx context.Context, workers int) error {
 // job is the hashing job of the file of it, which takes over its hold of
 // its directory.
 func (it *scanItem) job() hashing.Job {
-	j := it.file.job()
+	j := fileJob(it.file)
 	j.Seq, j.Tag = it.seq, it
 	return j
 }
@@ -303,7 +311,7 @@ func (s *treeScan) collect(results <-chan hashing.Result) error {
 				continue
 			}
 			if it, _ = r.Tag.(*scanItem); it == nil {
-				it = &scanItem{file: scanFile{rel: r.Name}, seq: r.Seq}
+				it = &scanItem{file: tree.File{Rel: r.Name}, seq: r.Seq}
 			}
 			r.Tag = nil
 			it.res = r
@@ -465,9 +473,10 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 	return out, kept, nil
 }
 
-// job is the hashing job of f, which takes over f's hold of its directory.
-func (f scanFile) job() hashing.Job {
-	return hashing.Job{Name: f.rel, Dir: f.dir, Path: f.name, Sniff: mediatype.ByName(f.rel) == ""}
+// fileJob is the hashing job of f, which takes over f's hold of its
+// directory.
+func fileJob(f tree.File) hashing.Job {
+	return hashing.Job{Name: f.Rel, Dir: f.Dir, Path: f.Name, Sniff: mediatype.ByName(f.Rel) == ""}
 }
 
 // describeReadError turns the error of reading one file into words a
@@ -497,7 +506,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // problem.
 func (s *treeScan) pass(it *scanItem) error {
 	b := s.b
-	rel := it.file.rel
+	rel := it.file.Rel
 	// The walk's order is that of the paths, unless the tree changed
 	// under it (a followed link that became a file): the Resource List
 	// and the joins that follow need that order.

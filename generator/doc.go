@@ -2,9 +2,10 @@
 // build: it is what "rsgen build" does, without the command line.
 //
 // [Build] runs one build from a [Config]. The input is a directory tree
-// (scan.go: a walker that gives the files in the order of their paths;
-// collect.go: the hashing pool behind a window that keeps that order; the
-// hash cache read and written in it, cache.go), an archive given as the
+// (package internal/tree: a walker that gives the files in the order of
+// their paths, and the filter; collect.go: the hashing pool behind a
+// window that keeps that order; the hash cache read and written in it,
+// cache.go), an archive given as the
 // source (archive.go, archive_stream.go, source.go: a tar sorted on disk),
 // or a record export (export*.go).
 //

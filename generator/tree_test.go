@@ -449,8 +449,9 @@ func TestFilter(t *testing.T) {
 	}
 	cfg := testConfig(t, src, t.TempDir())
 	cfg.Filter.Exclude = []string{"[unclosed"}
-	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--exclude") {
-		t.Errorf("a malformed pattern: error %v, want one naming --exclude", err)
+	var pe *PatternError
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &pe) || pe.Include || pe.Pattern != "[unclosed" {
+		t.Errorf("a malformed pattern: error %v, want a *PatternError of the exclude pattern", err)
 	}
 }
 

@@ -138,6 +138,14 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	}
 	cfg.Filter = generator.Filter{Include: c.StringSlice(flagInclude), Exclude: c.StringSlice(flagExclude), Hidden: c.Bool(flagHidden)}
 	if err := cfg.Filter.Validate(); err != nil {
+		var pe *generator.PatternError
+		if errors.As(err, &pe) {
+			flag := "--" + flagExclude
+			if pe.Include {
+				flag = "--" + flagInclude
+			}
+			return cfg, usageErr("patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'", "%s %q is not a valid pattern", flag, pe.Pattern)
+		}
 		return cfg, usageErr("patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'", "%v", err)
 	}
 	cfg.FollowSymlinks = c.Bool(flagFollowSymlinks)

@@ -1,0 +1,73 @@
+package tree
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// A Filter decides which files of a tree are published.
+type Filter struct {
+	Include []string // doublestar patterns; if any, a file must match one
+	Exclude []string // doublestar patterns; a match is never published
+	Hidden  bool     // publish names starting with "." too
+}
+
+// A PatternError is a pattern of a Filter that is not a doublestar
+// pattern.
+type PatternError struct {
+	Include bool // one of Include, else of Exclude
+	Pattern string
+}
+
+func (e *PatternError) Error() string {
+	which := "exclude"
+	if e.Include {
+		which = "include"
+	}
+	return fmt.Sprintf("the %s pattern %q is not valid", which, e.Pattern)
+}
+
+// Validate reports the first malformed pattern, as a *PatternError.
+func (f *Filter) Validate() error {
+	for _, p := range f.Include {
+		if !doublestar.ValidatePattern(p) {
+			return &PatternError{Include: true, Pattern: p}
+		}
+	}
+	for _, p := range f.Exclude {
+		if !doublestar.ValidatePattern(p) {
+			return &PatternError{Pattern: p}
+		}
+	}
+	return nil
+}
+
+func matchAny(patterns []string, rel string) bool {
+	for _, p := range patterns {
+		if ok, _ := doublestar.Match(p, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// PruneDir reports whether a directory rel is excluded with all it holds.
+func (f *Filter) PruneDir(name, rel string) bool {
+	if !f.Hidden && strings.HasPrefix(name, ".") {
+		return true
+	}
+	return matchAny(f.Exclude, rel) || matchAny(f.Exclude, rel+"/")
+}
+
+// Publishes reports whether the file rel (base name name) is published.
+func (f *Filter) Publishes(name, rel string) bool {
+	if !f.Hidden && strings.HasPrefix(name, ".") {
+		return false
+	}
+	if matchAny(f.Exclude, rel) {
+		return false
+	}
+	return len(f.Include) == 0 || matchAny(f.Include, rel)
+}
