@@ -34,7 +34,7 @@
 // the stage and leaves the published output as it was. The stage and its
 // publish are in stage.go (the stage and its locks), stage_owned.go (what
 // rsgen wrote, and may remove) and stage_publish.go (the publish, synced,
-// journaled, and finished or undone after a crash): docs/publishing.md
+// journaled, and finished or undone after a crash): docs/PUBLISHING.md
 // states the guarantees.
 //
 // Output depends only on the input and the Config: entries are written in

@@ -18,10 +18,10 @@ import (
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
-// The CI recipes of docs/ci.md are files of docs/ci; gitlabRecipe is the
+// The CI recipes of docs/CI.md are files of docs/ci; gitlabRecipe is the
 // one that is not a GitHub workflow.
 const (
-	ciDoc        = "../docs/ci.md"
+	ciDoc        = "../docs/CI.md"
 	ciDir        = "../docs/ci"
 	gitlabRecipe = "gitlab-pages.yml"
 )
@@ -38,10 +38,10 @@ func ciRecipes(t *testing.T) []string {
 	return names
 }
 
-// ciBlock is a code block of docs/ci.md marked "<!-- file: ci/NAME -->".
+// ciBlock is a code block of docs/CI.md marked "<!-- file: ci/NAME -->".
 var ciBlock = regexp.MustCompile("(?s)<!-- file: ci/([^ ]+) -->\n```yaml\n(.*?)```\n")
 
-// TestCIDocQuotesTheRecipes checks that docs/ci.md quotes every recipe of
+// TestCIDocQuotesTheRecipes checks that docs/CI.md quotes every recipe of
 // docs/ci exactly once, byte for byte, and nothing else as one: what a
 // user copies is what the other tests check.
 func TestCIDocQuotesTheRecipes(t *testing.T) {
@@ -55,16 +55,16 @@ func TestCIDocQuotesTheRecipes(t *testing.T) {
 		quoted[name]++
 		file, err := os.ReadFile(filepath.Join(ciDir, name))
 		if err != nil {
-			t.Errorf("docs/ci.md quotes %s: %v", name, err)
+			t.Errorf("docs/CI.md quotes %s: %v", name, err)
 			continue
 		}
 		if block != string(file) {
-			t.Errorf("docs/ci.md's copy of docs/ci/%s differs from the file: copy the file into it", name)
+			t.Errorf("docs/CI.md's copy of docs/ci/%s differs from the file: copy the file into it", name)
 		}
 	}
 	for _, p := range ciRecipes(t) {
 		if n := quoted[filepath.Base(p)]; n != 1 {
-			t.Errorf("docs/ci.md quotes docs/ci/%s %d times, want once", filepath.Base(p), n)
+			t.Errorf("docs/CI.md quotes docs/ci/%s %d times, want once", filepath.Base(p), n)
 		}
 	}
 }

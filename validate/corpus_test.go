@@ -187,15 +187,15 @@ func TestValidSiteWithAudit(t *testing.T) {
 	}
 }
 
-// TestDocsListEveryRule keeps docs/validate.md in step with the catalogue.
+// TestDocsListEveryRule keeps docs/VALIDATE.md in step with the catalogue.
 func TestDocsListEveryRule(t *testing.T) {
-	doc, err := os.ReadFile("../docs/validate.md")
+	doc, err := os.ReadFile("../docs/VALIDATE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range Rules() {
 		if !strings.Contains(string(doc), "| `"+r.ID+"` | "+r.Severity.String()+" |") {
-			t.Errorf("docs/validate.md does not list rule %s (%s) in its table", r.ID, r.Severity)
+			t.Errorf("docs/VALIDATE.md does not list rule %s (%s) in its table", r.ID, r.Severity)
 		}
 	}
 }

@@ -13,7 +13,7 @@
 //
 // The validator agrees with the official one (rs-validate.py: the
 // schemas plus its spec checks) on every rule the two share, and is
-// stricter or more lenient in a few documented places (docs/validate.md):
+// stricter or more lenient in a few documented places (docs/VALIDATE.md):
 // correct media types with dots are warnings, not errors; relative <loc>s,
 // negative lengths, links without rel or href are errors.
 //

@@ -15,7 +15,7 @@ import (
 // implementations write them (each file says whose habits it imitates;
 // none is copied from one). The table gives rsgen's verdict on each, and
 // the official validator's; where the two differ, differs says why
-// rsgen's verdict is the deliberate one (docs/validate.md, "Documents
+// rsgen's verdict is the deliberate one (docs/VALIDATE.md, "Documents
 // written by other implementations").
 type foreignDoc struct {
 	file  string
@@ -180,16 +180,16 @@ func TestForeignDocumentsOfficial(t *testing.T) {
 	}
 }
 
-// TestDocsListForeignDocuments keeps the table of docs/validate.md in step
+// TestDocsListForeignDocuments keeps the table of docs/VALIDATE.md in step
 // with the documents.
 func TestDocsListForeignDocuments(t *testing.T) {
-	doc, err := os.ReadFile("../docs/validate.md")
+	doc, err := os.ReadFile("../docs/VALIDATE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range foreignDocs {
 		if !strings.Contains(string(doc), "`"+d.file+"`") {
-			t.Errorf("docs/validate.md does not mention %s", d.file)
+			t.Errorf("docs/VALIDATE.md does not mention %s", d.file)
 		}
 	}
 }

@@ -22,7 +22,7 @@ import (
 // where it (or python3 with lxml) is absent.
 
 // pythonDiffers lists the corpus documents on which the official validator
-// knowingly disagrees, and why (docs/validate.md).
+// knowingly disagrees, and why (docs/VALIDATE.md).
 var pythonDiffers = map[string]string{
 	"xml--doctype.xml":               "rsgen refuses any DOCTYPE (entity expansion is an attack surface); lxml reads an internal subset",
 	"xml--utf16.xml":                 "the Sitemaps protocol requires UTF-8; lxml reads UTF-16",

@@ -8,7 +8,7 @@
 // names the topic (rel="self") and the hub (rel="hub"). It distributes
 // the body, its Content-Type and those links to every verified subscriber
 // of the topic. No WebSub hub that takes publications with content could
-// be installed where rsgen is built and tested (see docs/notifications.md),
+// be installed where rsgen is built and tested (see docs/NOTIFICATIONS.md),
 // so this one is kept small and strict instead: a publication that lacks
 // any of those parts is refused with 400, as a hub would refuse it.
 //
