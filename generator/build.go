@@ -441,34 +441,24 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(resources *resourceSpool, completed time.Time) error {
-	w := b.newResourceList(completed)
-	defer w.Abort()
-	var e rsxml.Entry
-	err := resources.each(func(r *Resource) error {
-		r.entry(&e)
-		return w.Add(&e)
-	})
+	it, err := resources.iter()
 	if err != nil {
-		return listError(err)
+		return err
 	}
-	return b.closeResourceList(w)
+	err = b.writeResources(resources.len(), it.fill, completed)
+	return errors.Join(err, it.err())
 }
 
-// newResourceList returns the writer of the Resource List, whose entries
-// the caller adds in order and closeResourceList completes.
-func (b *build) newResourceList(completed time.Time) *listwriter.Writer {
+// writeResources writes the Resource List of n resources, whose entries
+// fill gives in order (see writeList), and adds it to the capabilities.
+func (b *build) writeResources(n int, fill func(i int, e *rsxml.Entry), completed time.Time) error {
 	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
-	return b.newList(listwriter.Options{
+	opt := listwriter.Options{
 		Name:   "resourcelist",
 		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
 		PartMD: func(_, _ *rsxml.MD) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
-	})
-}
-
-// closeResourceList completes the Resource List and adds it to the
-// capabilities.
-func (b *build) closeResourceList(w *listwriter.Writer) error {
-	wl, err := b.closeList(w)
+	}
+	wl, err := b.writeList(opt, n, fill)
 	if err != nil {
 		return err
 	}

@@ -364,41 +364,40 @@ func (s *Stage) Link(name, src string) error {
 type changeItems struct{ s *changeSet }
 
 func (q changeItems) Names(yield func(name string) bool) error {
-	err := q.s.each(func(c *Change) error {
-		name := c.Path
-		if c.Change == rsxml.ChangeDeleted {
-			name = ""
-		}
-		if !yield(name) {
-			return errStopped
-		}
-		return nil
-	})
-	if errors.Is(err, errStopped) {
-		return nil
+	it, err := q.s.iter()
+	if err != nil {
+		return err
 	}
-	return err
+	for it.next() && yield(changeItem(&it.cur).Name) {
+	}
+	return it.err()
 }
 
 func (q changeItems) Items(yield func(it *zipdump.Item) bool) error {
-	var it zipdump.Item
-	err := q.s.each(func(c *Change) error {
-		it = zipdump.Item{}
-		cc := *c
-		cc.Links = slices.Clone(c.Links) // the iterator's are reused
-		cc.entry(&it.Entry)
-		if c.Change == rsxml.ChangeDeleted || c.Path == "" {
-			it.NoBitstream = true
-		} else {
-			it.Name, it.Size = c.Path, c.Length
-		}
-		if !yield(&it) {
-			return errStopped
-		}
-		return nil
-	})
-	if errors.Is(err, errStopped) {
-		return nil
+	it, err := q.s.iter()
+	if err != nil {
+		return err
 	}
-	return err
+	for it.next() {
+		item := changeItem(&it.cur)
+		if !yield(&item) {
+			break
+		}
+	}
+	return it.err()
+}
+
+// changeItem is the item of the Change Dump of c: its new bytes, or none
+// for a deletion.
+func changeItem(c *Change) zipdump.Item {
+	var it zipdump.Item
+	cc := *c
+	cc.Links = slices.Clone(c.Links) // the iterator reuses them
+	cc.entry(&it.Entry)
+	if c.Change == rsxml.ChangeDeleted || c.Path == "" {
+		it.NoBitstream = true
+	} else {
+		it.Name, it.Size = c.Path, c.Length
+	}
+	return it
 }

@@ -52,8 +52,7 @@ func (s *changeSet) add(c *Change) error {
 	n := len(key)
 	rec := append(key, c.Change...)
 	rec = append(rec, 0)
-	rec = binary.AppendVarint(rec, c.Datetime.Unix())
-	rec = binary.AppendUvarint(rec, uint64(c.Datetime.Nanosecond()))
+	rec = binrec.AppendTime(rec, c.Datetime)
 	rec = appendResource(rec, &Resource{}, &c.Resource)
 	s.buf = rec
 	if err := s.sorter.Add(rec[:n], rec[n:]); err != nil {
@@ -136,12 +135,7 @@ func (s *changeSet) each(fn func(c *Change) error) error {
 	if err != nil {
 		return err
 	}
-	for it.next() {
-		if err := fn(&it.cur); err != nil {
-			return err
-		}
-	}
-	return it.err()
+	return drain(it.next, &it.cur, it.err, fn)
 }
 
 // iter returns an iterator over the changes, from the first.
@@ -174,8 +168,7 @@ func (it *changeIter) next() bool {
 	}
 	it.cur.Change = changeKind(rec[:k])
 	d := binrec.NewReader(rec[min(k+1, len(rec)):], spool.ErrCorrupt)
-	sec := d.Varint()
-	it.cur.Datetime = time.Unix(sec, int64(d.Uvarint())).UTC()
+	it.cur.Datetime = d.Time()
 	it.cur.Resource = Resource{}
 	if err := readResource(d, &it.cur.Resource, func(t []byte) string { return string(t) }); err != nil || it.cur.Change == "" {
 		it.fail = fmt.Errorf("%w: %w", errSpool, spool.ErrCorrupt)

@@ -133,37 +133,30 @@ func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) 
 // has a file: those of a tree.
 type spoolItems struct{ s *resourceSpool }
 
-// errStopped ends an iteration that its consumer stopped.
-var errStopped = errors.New("stopped")
-
 func (q spoolItems) Names(yield func(name string) bool) error {
-	err := q.s.each(func(r *Resource) error {
-		if !yield(r.Path) {
-			return errStopped
-		}
-		return nil
-	})
-	if errors.Is(err, errStopped) {
-		return nil
+	it, err := q.s.iter()
+	if err != nil {
+		return err
 	}
-	return err
+	for it.next() && yield(it.cur.Path) {
+	}
+	return it.err()
 }
 
 func (q spoolItems) Items(yield func(it *zipdump.Item) bool) error {
-	var it zipdump.Item
-	err := q.s.each(func(r *Resource) error {
-		it = zipdump.Item{Name: r.Path, Size: r.Length}
-		c := r.clone() // the iterator reuses its links
-		c.entry(&it.Entry)
-		if !yield(&it) {
-			return errStopped
-		}
-		return nil
-	})
-	if errors.Is(err, errStopped) {
-		return nil
+	it, err := q.s.iter()
+	if err != nil {
+		return err
 	}
-	return err
+	for it.next() {
+		item := zipdump.Item{Name: it.cur.Path, Size: it.cur.Length}
+		r := it.cur.clone() // the iterator reuses its links
+		r.entry(&item.Entry)
+		if !yield(&item) {
+			break
+		}
+	}
+	return it.err()
 }
 
 // packArchiveDump packages the members of an archive, listed in memory as

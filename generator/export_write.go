@@ -43,7 +43,7 @@ func (b *build) writeExportLists(ctx context.Context, x *exportState, root *os.R
 		r.entry(e)
 		return nil
 	}}
-	err = b.writeExportResources(x.rep.Listed, rl.entry, completed)
+	err = b.writeResources(x.rep.Listed, rl.entry, completed)
 	if err = errors.Join(err, rl.close()); err != nil {
 		return err
 	}
@@ -51,21 +51,6 @@ func (b *build) writeExportLists(ctx context.Context, x *exportState, root *os.R
 		return err
 	}
 	return b.writeExportChangeList(x)
-}
-
-// writeExportResources writes the Resource List of n resources, whose
-// entries fill gives in order.
-func (b *build) writeExportResources(n int, fill func(i int, e *rsxml.Entry), completed time.Time) error {
-	w := b.newResourceList(completed)
-	defer w.Abort()
-	var e rsxml.Entry
-	for i := range n {
-		fill(i, &e)
-		if err := w.Add(&e); err != nil {
-			return listError(err)
-		}
-	}
-	return b.closeResourceList(w)
 }
 
 // skip returns a test of whether a sorted record is a skipped duplicate,

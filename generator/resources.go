@@ -72,8 +72,7 @@ func (b *build) spoolOf(resources []Resource) (*resourceSpool, error) {
 
 // The flags of a spooled resource.
 const (
-	spoolModified = 1 << iota // it has a lastmod
-	spoolKept                 // Resource.kept
+	spoolKept = 1 << iota // Resource.kept
 )
 
 // errSpool marks the errors of writing or reading the spool: a full disk.
@@ -115,17 +114,11 @@ func appendResource(b []byte, last, r *Resource) []byte {
 	b = appendShared(b, last.Loc, r.Loc)
 	b = binary.AppendVarint(b, r.Length)
 	flags := byte(0)
-	if !r.Modified.IsZero() {
-		flags |= spoolModified
-	}
 	if r.kept {
 		flags |= spoolKept
 	}
 	b = append(b, flags)
-	if flags&spoolModified != 0 {
-		b = binary.AppendVarint(b, r.Modified.Unix())
-		b = binary.AppendUvarint(b, uint64(r.Modified.Nanosecond()))
-	}
+	b = binrec.AppendTime(b, r.Modified)
 	b = binrec.AppendBytes(b, r.Hash)
 	b = binrec.AppendBytes(b, r.Type)
 	b = binary.AppendUvarint(b, uint64(len(r.Links)))
@@ -144,13 +137,8 @@ func readResource(d *binrec.Reader, r *Resource, intern func([]byte) string) err
 	r.Path = readShared(d, r.Path)
 	r.Loc = readShared(d, r.Loc)
 	r.Length = d.Varint()
-	r.Modified = time.Time{}
-	flags := d.Byte()
-	r.kept = flags&spoolKept != 0
-	if flags&spoolModified != 0 {
-		sec := d.Varint()
-		r.Modified = time.Unix(sec, int64(d.Uvarint())).UTC()
-	}
+	r.kept = d.Byte()&spoolKept != 0
+	r.Modified = d.Time()
 	r.Hash = string(d.Bytes())
 	r.Type = intern(d.Bytes())
 	r.Links = r.Links[:0]
@@ -217,12 +205,18 @@ func (s *resourceSpool) each(fn func(r *Resource) error) error {
 	if err != nil {
 		return err
 	}
-	for it.next() {
-		if err := fn(&it.cur); err != nil {
-			return err
+	return drain(it.next, &it.cur, it.err, fn)
+}
+
+// drain calls fn with cur after each next, until next returns false or fn
+// an error; then it returns err() if fn did not fail.
+func drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error) error {
+	for next() {
+		if e := fn(cur); e != nil {
+			return e
 		}
 	}
-	return it.err()
+	return err()
 }
 
 // A resourceIter reads a resourceSpool.
@@ -281,6 +275,16 @@ func (it *resourceIter) intern(b []byte) string {
 		it.types[s] = s
 	}
 	return s
+}
+
+// fill fills e with the next resource: a fill function of writeList, which
+// calls it once for each index, in order. An error is it.err's.
+func (it *resourceIter) fill(_ int, e *rsxml.Entry) {
+	if !it.next() {
+		*e = rsxml.Entry{}
+		return
+	}
+	it.cur.entry(e)
 }
 
 // err returns the error that ended the iteration early, if one did.

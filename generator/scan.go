@@ -1,9 +1,6 @@
 package generator
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,19 +46,7 @@ func within(root, path string) bool {
 	return strings.HasPrefix(path, prefix)
 }
 
-func displayRel(rel string) string {
-	if rel == "" {
-		return "."
-	}
-	return rel
-}
+func displayRel(rel string) string { return display.Rel(rel) }
 
-// unwrapPath drops the path an *fs.PathError carries: callers name the
-// file once, by its published name.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return err
-}
+// unwrapPath drops the path an *fs.PathError carries (display.WithoutPath).
+func unwrapPath(err error) error { return display.WithoutPath(err) }

@@ -3,6 +3,9 @@
 package display
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,4 +23,24 @@ func Name(name string) string {
 		return strconv.Quote(name)
 	}
 	return name
+}
+
+// Rel shows rel, a slash-separated path under a root, as a message names
+// it: "." for the root itself.
+func Rel(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
+}
+
+// WithoutPath drops the path an *fs.PathError carries, keeping what was
+// done and what went wrong: a message names the file once, by the name it
+// is published under, not by the path it was opened at.
+func WithoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
@@ -391,13 +390,7 @@ func encodeEntry(b []byte, part, line int, r *Resource) []byte {
 	b = binary.AppendUvarint(b, uint64(part))
 	b = binary.AppendUvarint(b, uint64(line))
 	b = binrec.AppendBytes(b, r.Loc)
-	if r.Lastmod.IsZero() {
-		b = append(b, 0)
-	} else {
-		b = append(b, 1)
-		b = binary.AppendVarint(b, r.Lastmod.Unix())
-		b = binary.AppendUvarint(b, uint64(r.Lastmod.Nanosecond()))
-	}
+	b = binrec.AppendTime(b, r.Lastmod)
 	b = binary.AppendVarint(b, r.Length)
 	b = binrec.AppendBytes(b, r.Type)
 	b = binary.AppendUvarint(b, uint64(len(r.Hash)))
@@ -415,10 +408,7 @@ func decodeEntry(b []byte, r *Resource) (part, line int, err error) {
 	d := binrec.NewReader(b, errRecord)
 	part, line = int(d.Uvarint()), int(d.Uvarint())
 	*r = Resource{Loc: d.String(), Hash: r.Hash[:0]}
-	if d.Byte() == 1 {
-		sec := d.Varint()
-		r.Lastmod = time.Unix(sec, int64(d.Uvarint())).UTC()
-	}
+	r.Lastmod = d.Time()
 	r.Length = d.Varint()
 	r.Type = d.String()
 	n := d.Uvarint()

@@ -61,7 +61,7 @@ type Walker struct {
 func (w *Walker) Walk(ctx context.Context) error {
 	top, err := hashing.OpenDir(w.Root)
 	if err != nil {
-		w.Problem(".", true, fmt.Errorf("reading directory: %w", unwrapPath(err)))
+		w.Problem(".", true, fmt.Errorf("reading directory: %w", display.WithoutPath(err)))
 		w.Unread("")
 		return nil
 	}
@@ -90,7 +90,7 @@ func (w *Walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ance
 		if len(entries) > 0 {
 			msg = "reading directory (listed in part)"
 		}
-		w.Problem(displayRel(rel), true, fmt.Errorf("%s: %w", msg, unwrapPath(err)))
+		w.Problem(display.Rel(rel), true, fmt.Errorf("%s: %w", msg, display.WithoutPath(err)))
 		w.Unread(rel)
 		if len(entries) == 0 {
 			return nil
@@ -182,7 +182,7 @@ func (w *Walker) entry(ctx context.Context, d *hashing.Dir, rel, real string, de
 			if errors.Is(err, errOutside) {
 				w.Notice(fmt.Sprintf("%s: symbolic link leads outside the source, not followed", display.Name(crel)))
 			} else {
-				w.Notice(fmt.Sprintf("%s: symbolic link not followed: %v", display.Name(crel), unwrapPath(err)))
+				w.Notice(fmt.Sprintf("%s: symbolic link not followed: %v", display.Name(crel), display.WithoutPath(err)))
 			}
 			return nil
 		}
@@ -236,7 +236,7 @@ func describeOpenError(err error) error {
 	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR):
 		return errors.New("replaced during the build by something else than a directory, which is not followed")
 	}
-	return unwrapPath(err)
+	return display.WithoutPath(err)
 }
 
 // validName reports whether name, which would be published as rel, has a
@@ -371,21 +371,4 @@ func (w *Walker) underRoot(parts []string) ([]string, bool) {
 		return nil, false
 	}
 	return parts[len(root):], true
-}
-
-func displayRel(rel string) string {
-	if rel == "" {
-		return "."
-	}
-	return rel
-}
-
-// unwrapPath drops the path an *fs.PathError carries: callers name the
-// file once, by its published name.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return err
 }
