@@ -80,9 +80,6 @@ func (b *build) prepareAcross(ctx context.Context) error {
 	case b.cfg.Cache != "":
 		b.across.cache = b.openCache()
 	}
-	if b.cfg.Changes.Dump && b.archive != nil {
-		return errors.New("--change-dump needs a directory tree as SOURCE, not an archive: its packages are made from the files")
-	}
 	src := b.cfg.Changes.Previous
 	if src == "" {
 		return nil

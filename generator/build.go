@@ -114,6 +114,10 @@ func mark(err, sentinel error) error {
 // ErrFailFast wraps the first per-file problem of a build run with FailFast.
 var ErrFailFast = errors.New("stopped at the first file that could not be published (--fail-fast)")
 
+// testHookBeforeCheck, if set, is called with the stage before it is
+// checked: a test makes rsgen's output invalid, as a bug would.
+var testHookBeforeCheck func(*Stage)
+
 // build is the state of one run of Build.
 type build struct {
 	cfg      *Config
@@ -139,6 +143,9 @@ type build struct {
 // documents are staged first and moved into place together.
 func Build(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	b, err := newBuild(&cfg)
 	if err != nil {
 		return nil, err
@@ -167,6 +174,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if err == nil {
 		b.stats.enter(PhaseChecking)
+		if testHookBeforeCheck != nil {
+			testHookBeforeCheck(b.stage)
+		}
 		err = b.check(ctx) // never publish what fails validation
 	}
 	if err != nil {
@@ -200,10 +210,7 @@ func newBuild(cfg *Config) (*build, error) {
 	if err != nil {
 		return nil, mark(err, ErrSource)
 	}
-	if cfg.Out == "" {
-		if root == "" {
-			return nil, errors.New("no output directory given")
-		}
+	if cfg.Out == "" { // a directory tree, published in place (Validate)
 		cfg.Out = cfg.Source
 	}
 	if cfg.DocsURL.IsZero() {
@@ -212,27 +219,17 @@ func newBuild(cfg *Config) (*build, error) {
 	if cfg.Hashes == nil {
 		cfg.Hashes = hashing.DefaultSet
 	}
-	if cfg.Limits.MaxEntries <= 0 || cfg.Limits.MaxEntries > rsxml.MaxEntries {
+	if cfg.Limits.MaxEntries == 0 {
 		cfg.Limits.MaxEntries = rsxml.MaxEntries
 	}
-	if cfg.Limits.MaxBytes <= 0 || cfg.Limits.MaxBytes > rsxml.MaxBytes {
+	if cfg.Limits.MaxBytes == 0 {
 		cfg.Limits.MaxBytes = rsxml.MaxBytes
 	}
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
-	if cfg.FixedTime && (cfg.At.IsZero() || cfg.At.UTC().Year() > 9999) {
-		// The zero time would be taken for no time at all.
-		return nil, fmt.Errorf("the snapshot time %s is out of range", cfg.At.UTC().Format(time.RFC3339))
-	}
 	if cfg.At.IsZero() {
 		cfg.At = cfg.now()
-	}
-	if err := cfg.Filter.Validate(); err != nil {
-		return nil, err
-	}
-	if cfg.DocsURL.IsZero() {
-		return nil, errors.New("no URL for the documents: give a base URL or a docs URL")
 	}
 	b := &build{cfg: cfg, root: root, archive: arch, stats: cfg.Stats, notice: cfg.Notice, at: cfg.At.UTC().Truncate(time.Second)}
 	if b.stats == nil {

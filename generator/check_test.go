@@ -34,10 +34,22 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The library trusts its caller for Describedby (the CLI checks it): a
-	// URL that is no URI makes the Source Description invalid.
+	// A bug of rsgen, simulated: a link that is no URI in the staged
+	// Source Description.
+	testHookBeforeCheck = func(s *Stage) {
+		p := s.Path(WellKnownFile)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = []byte(strings.Replace(string(b), "<url>", `<rs:ln rel="describedby" href="http://[example.org/about"/><url>`, 1))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { testHookBeforeCheck = nil }()
 	cfg := checkTestConfig(t, out)
-	cfg.Describedby = "http://[example.org/about"
+	cfg.At = cfg.At.Add(time.Hour)
 	_, err = Build(context.Background(), cfg)
 	var ie *InvalidOutputError
 	if !errors.As(err, &ie) {

@@ -1,7 +1,11 @@
 // Package generator plans and writes the ResourceSync documents of one
 // build: it is what "rsgen build" does, without the command line.
 //
-// [Build] runs one build from a [Config]. The input is a directory tree
+// [Build] runs one build from a [Config], after [Config.Validate] has
+// checked its fields and how they combine: a program that uses this
+// package gets the checks of the command line, as [FieldError]s that name
+// the fields (the command line names its flags for them). The input is a
+// directory tree
 // (package internal/tree: a walker that gives the files in the order of
 // their paths, and the filter; collect.go: the hashing pool behind a
 // window that keeps that order; the hash cache read and written in it,

@@ -391,8 +391,9 @@ func TestExportStdin(t *testing.T) {
 		t.Errorf("report %+v", rep.Export)
 	}
 	cfg.ExportFormat = ""
-	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "cannot tell the format of stdin") {
-		t.Errorf("no format: %v", err)
+	var fe *FieldError
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "ExportFormat" || !errors.Is(err, ErrRequired) {
+		t.Errorf("no format: %v, want ExportFormat required", err)
 	}
 }
 
@@ -401,7 +402,7 @@ func TestExportStdin(t *testing.T) {
 func TestExportFatalErrors(t *testing.T) {
 	tests := []struct{ name, file, content, want string }{
 		{"unknown column", "r.csv", "loc,title\na,b\n", `unknown column "title"`},
-		{"no format", "r.txt", "x", "cannot tell the format"},
+		{"no format", "r.txt", "x", "ExportFormat is required: the name"},
 		{"missing", "", "", "no such file"},
 		{"empty", "r.jsonl", "\n\n", "holds no records; nothing was published"},
 		{"header only", "r.csv", "loc,lastmod\n", "holds no records"},

@@ -258,8 +258,9 @@ func TestPreviousOfAnArchive(t *testing.T) {
 		}
 	}
 	cfg.Changes.Dump, cfg.Notice = true, nil
-	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--change-dump needs a directory tree") {
-		t.Errorf("a Change Dump of an archive: %v", err)
+	var fe *FieldError
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "Changes.Dump" || !errors.Is(err, ErrConflict) {
+		t.Errorf("a Change Dump of an archive: %v, want Changes.Dump in conflict with Source", err)
 	}
 }
 

@@ -449,9 +449,9 @@ func TestFilter(t *testing.T) {
 	}
 	cfg := testConfig(t, src, t.TempDir())
 	cfg.Filter.Exclude = []string{"[unclosed"}
-	var pe *PatternError
-	if _, err := Build(context.Background(), cfg); !errors.As(err, &pe) || pe.Include || pe.Pattern != "[unclosed" {
-		t.Errorf("a malformed pattern: error %v, want a *PatternError of the exclude pattern", err)
+	var fe *FieldError
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "Filter.Exclude" || fe.Value != "[unclosed" || !errors.Is(err, ErrInvalid) {
+		t.Errorf("a malformed pattern: error %v, want Filter.Exclude invalid", err)
 	}
 }
 

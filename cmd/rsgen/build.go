@@ -248,6 +248,9 @@ func runBuild(c *cli.Context) error {
 	rep, err := generator.Build(ctx, cfg)
 	stopProgress()
 	if err != nil {
+		if ue := configUsageErr(err); ue != nil {
+			return ue
+		}
 		if ue := exportUsageErr(err); ue != nil {
 			return ue
 		}

@@ -28,7 +28,9 @@ func guardConfig(c *cli.Context, cfg *generator.Config) error {
 	if err != nil {
 		return usageErr("for example --"+flagMaxDelete+" 50%, --"+flagMaxDelete+" 200 or --"+flagMaxDelete+" all", "--%s: %v", flagMaxDelete, err)
 	}
-	cfg.MaxDelete = &limit
+	if cfg.Changes.Previous != "" {
+		cfg.MaxDelete = &limit
+	}
 	if c.IsSet(flagMaxDelete) && cfg.Changes.Previous == "" {
 		return usageErr("deletions are counted against --previous", "--%s needs --%s", flagMaxDelete, flagPrevious)
 	}

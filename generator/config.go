@@ -1,0 +1,319 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/records"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// The kinds of a *FieldError: what is wrong with a field of a Config.
+var (
+	// ErrRequired: the field must be given.
+	ErrRequired = errors.New("is required")
+	// ErrOutOfRange: the value is outside the range the field takes.
+	ErrOutOfRange = errors.New("is out of range")
+	// ErrInvalid: the value is malformed (a URL, a pattern, a name).
+	ErrInvalid = errors.New("is not valid")
+	// ErrNeeds: the field only has a meaning with another one, not given.
+	ErrNeeds = errors.New("needs")
+	// ErrConflict: the field does not apply with another one, given.
+	ErrConflict = errors.New("does not apply with")
+	// ErrSame: the field has the same value as another, which must differ.
+	ErrSame = errors.New("is the same as")
+)
+
+// Limits of a Config, checked by Validate.
+const (
+	// MaxJobs bounds Config.Jobs.
+	MaxJobs = 1024
+	// MinMaxBytes is the least Limits.MaxBytes: a document must hold its
+	// header and at least one entry.
+	MinMaxBytes = 4096
+)
+
+// maxEpoch is 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year.
+const maxEpoch = 253402300799
+
+// A FieldError is what Config.Validate finds wrong with one field of a
+// Config. Field names the field as Go spells it, with the struct it is in:
+// "Changes.Previous", "Limits.MaxEntries". Err is one of ErrRequired,
+// ErrOutOfRange, ErrInvalid, ErrNeeds, ErrConflict and ErrSame; With names
+// the other field of the last three. Detail says, in words, what the field
+// takes or why, or is "".
+//
+// A program that shows the error in its own terms (a command line names
+// its flags) renders it with Describe and a name for each field.
+type FieldError struct {
+	Field  string
+	Value  any // the value refused; nil for a field that is missing
+	Err    error
+	With   string
+	Detail string
+}
+
+func (e *FieldError) Error() string { return e.Describe(nil) }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// Describe renders e with name(field) for the name of each field, or the
+// field itself if name is nil: "Limits.MaxEntries 60000 is out of range:
+// give a number from 1 to 50000".
+func (e *FieldError) Describe(name func(field string) string) string {
+	if name == nil {
+		name = func(field string) string { return field }
+	}
+	s := name(e.Field)
+	if e.Value != nil {
+		s += " " + formatValue(e.Value)
+	}
+	s += " " + e.Err.Error()
+	if e.With != "" {
+		s += " " + name(e.With)
+	}
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+func formatValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", v)
+	case time.Time:
+		return v.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprint(v)
+}
+
+// Validate checks c as Build does before it starts: the values of its
+// fields and how they combine. It returns nil, or the *FieldError of each
+// field that is wrong, joined with errors.Join. It reads nothing but the
+// type of the hash cache file, if it exists; whether the source can be read
+// is found out by Build.
+func (c Config) Validate() error {
+	var errs []error
+	add := func(e *FieldError) { errs = append(errs, e) }
+	c.validateSource(add)
+	c.validateTree(add)
+	c.validateOutput(add)
+	c.validateChanges(add)
+	c.validateNotification(add)
+	return errors.Join(errs...)
+}
+
+// validateSource checks what is published: a tree, an archive or an
+// export, and the URL of its resources.
+func (c *Config) validateSource(add func(*FieldError)) {
+	switch {
+	case c.Source == "" && c.Export == "":
+		add(&FieldError{Field: "Source", Err: ErrRequired,
+			Detail: "give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one, or a record export"})
+	case c.Source != "" && c.Export != "":
+		add(&FieldError{Field: "Export", Err: ErrConflict, With: "Source", Detail: "give one of them"})
+	case c.Export != "" && c.Out == "":
+		add(&FieldError{Field: "Export", Err: ErrNeeds, With: "Out", Detail: "the directory to write the documents into"})
+	case c.Export == "" && c.Out == "" && archiveKindOf(c.Source) != 0:
+		add(&FieldError{Field: "Source", Value: c.Source, Err: ErrNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
+	}
+	switch {
+	case c.Export == "" && c.BaseURL.IsZero():
+		add(&FieldError{Field: "BaseURL", Err: ErrRequired, Detail: "the URL where the source is served"})
+	case c.Export != "" && c.BaseURL.IsZero() && c.DocsURL.IsZero():
+		add(&FieldError{Field: "DocsURL", Err: ErrRequired,
+			Detail: "the URL where the documents are served; or a base URL, which relative locs are joined to and which it defaults to"})
+	}
+	if c.Export == "" {
+		for _, f := range []struct {
+			field string
+			set   bool
+		}{{"ExportFormat", c.ExportFormat != ""}, {"ChangesWindow", c.ChangesWindow != 0}, {"SkipBadRecords", c.SkipBadRecords}} {
+			if f.set {
+				add(&FieldError{Field: f.field, Err: ErrNeeds, With: "Export", Detail: "it applies to a record export only"})
+			}
+		}
+		return
+	}
+	for _, f := range []struct {
+		field string
+		set   bool
+	}{{"Filter.Include", len(c.Filter.Include) > 0}, {"Filter.Exclude", len(c.Filter.Exclude) > 0},
+		{"Filter.Hidden", c.Filter.Hidden}, {"FollowSymlinks", c.FollowSymlinks}} {
+		if f.set {
+			add(&FieldError{Field: f.field, Err: ErrConflict, With: "Export", Detail: "records are selected by their status in the export"})
+		}
+	}
+	if c.ExportFormat != "" {
+		if _, err := records.ParseFormat(c.ExportFormat); err != nil {
+			add(&FieldError{Field: "ExportFormat", Value: c.ExportFormat, Err: ErrInvalid, Detail: "give jsonl or csv"})
+		}
+	} else if _, ok := records.FormatOf(c.Export); !ok {
+		add(&FieldError{Field: "ExportFormat", Err: ErrRequired,
+			Detail: fmt.Sprintf("the name %s does not tell it (.jsonl, .ndjson or .csv, optionally .gz)", c.Export)})
+	}
+}
+
+// validateTree checks how a tree is read and hashed.
+func (c *Config) validateTree(add func(*FieldError)) {
+	for _, f := range []struct {
+		field    string
+		patterns []string
+	}{{"Filter.Include", c.Filter.Include}, {"Filter.Exclude", c.Filter.Exclude}} {
+		for _, p := range f.patterns {
+			if !doublestar.ValidatePattern(p) {
+				add(&FieldError{Field: f.field, Value: p, Err: ErrInvalid, Detail: "not a doublestar pattern"})
+			}
+		}
+	}
+	if c.Jobs < 0 || c.Jobs > MaxJobs {
+		add(&FieldError{Field: "Jobs", Value: c.Jobs, Err: ErrOutOfRange, Detail: fmt.Sprintf("give a number from 1 to %d", MaxJobs)})
+	}
+	seen := map[hashing.Algorithm]bool{}
+	for _, a := range c.Hashes {
+		switch {
+		case !a.Publishable():
+			add(&FieldError{Field: "Hashes", Value: a.String(), Err: ErrInvalid, Detail: "not an algorithm rsgen publishes"})
+		case seen[a]:
+			add(&FieldError{Field: "Hashes", Value: a.String(), Err: ErrInvalid, Detail: "listed twice"})
+		}
+		seen[a] = true
+	}
+	if c.Hashes != nil && len(c.Hashes) == 0 {
+		add(&FieldError{Field: "Hashes", Err: ErrRequired, Detail: "at least one algorithm, or nil for the default"})
+	}
+}
+
+// validateOutput checks the documents: their limits, time and links, the
+// dump and the files for hosts.
+func (c *Config) validateOutput(add func(*FieldError)) {
+	if n := c.Limits.MaxEntries; n < 0 || n > rsxml.MaxEntries {
+		add(&FieldError{Field: "Limits.MaxEntries", Value: n, Err: ErrOutOfRange,
+			Detail: fmt.Sprintf("give a number from 1 to %d, the most the spec allows in a document", rsxml.MaxEntries)})
+	}
+	if n := c.Limits.MaxBytes; n < 0 || n > 0 && n < MinMaxBytes || n > rsxml.MaxBytes {
+		add(&FieldError{Field: "Limits.MaxBytes", Value: n, Err: ErrOutOfRange,
+			Detail: fmt.Sprintf("give a size from %d bytes to %d, the most the spec allows in a document", MinMaxBytes, rsxml.MaxBytes)})
+	}
+	// The zero time would be taken for no time at all; a W3C Datetime has
+	// four digits of year.
+	if (c.FixedTime || !c.At.IsZero()) && (c.At.Unix() < 0 || c.At.Unix() > maxEpoch) {
+		add(&FieldError{Field: "At", Value: c.At, Err: ErrOutOfRange, Detail: "give a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"})
+	}
+	if d := c.Describedby; d != "" && !httpURL(d) {
+		add(&FieldError{Field: "Describedby", Value: d, Err: ErrInvalid, Detail: "not an absolute http(s) URL"})
+	}
+	if c.Dump.MaxBytes < 0 {
+		add(&FieldError{Field: "Dump.MaxBytes", Value: c.Dump.MaxBytes, Err: ErrOutOfRange, Detail: "give a positive size, or 0 for the default"})
+	}
+	if s := c.Dump.Compression.String(); c.Dump.Compression < zipdump.Auto || c.Dump.Compression > zipdump.Deflate {
+		add(&FieldError{Field: "Dump.Compression", Value: s, Err: ErrInvalid, Detail: "give zipdump.Auto, Store or Deflate"})
+	}
+	if !c.Dump.Enabled && !c.Changes.Dump { // the Change Dump's packages are made alike
+		if c.Dump.MaxBytes != 0 {
+			add(&FieldError{Field: "Dump.MaxBytes", Err: ErrNeeds, With: "Dump.Enabled", Detail: "it sizes the packages of a dump"})
+		}
+		if c.Dump.Compression != zipdump.Auto {
+			add(&FieldError{Field: "Dump.Compression", Err: ErrNeeds, With: "Dump.Enabled", Detail: "it compresses the packages of a dump"})
+		}
+	}
+	for _, h := range c.Hosts {
+		if !slices.Contains(hosting.Hosts, h) {
+			add(&FieldError{Field: "Hosts", Value: h, Err: ErrInvalid, Detail: "not a host rsgen writes configuration for"})
+		}
+	}
+	if c.MaxDelete != nil && c.MaxDelete.Percent && c.MaxDelete.N > 100 {
+		add(&FieldError{Field: "MaxDelete", Value: c.MaxDelete.String(), Err: ErrOutOfRange, Detail: "give a percentage from 0% to 100%"})
+	}
+}
+
+// validateChanges checks what is carried across builds: the previous
+// build, the Change Dump, the hash cache.
+func (c *Config) validateChanges(add func(*FieldError)) {
+	ch := &c.Changes
+	if c.Export != "" {
+		// A record export publishes a Change List of its own, from its
+		// records' times.
+		for _, f := range []struct {
+			field string
+			set   bool
+		}{{"Changes.Previous", ch.Previous != ""}, {"Changes.Dump", ch.Dump}, {"Cache", c.Cache != ""}} {
+			if f.set {
+				add(&FieldError{Field: f.field, Err: ErrConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times"})
+			}
+		}
+	}
+	if ch.Previous == "" {
+		for _, f := range []struct {
+			field, detail string
+			set           bool
+		}{
+			{"Changes.Dump", "a Change Dump holds what changed since the previous build (the first build publishes none)", ch.Dump && c.Export == ""},
+			{"Changes.FirstBuildOK", "it says what to do when nothing is published at the previous build's place yet", ch.FirstBuildOK},
+			{"Changes.NewHistory", "it says what to do when the previous build was published at other URLs", ch.NewHistory},
+			{"MaxDelete", "deletions are counted against the previous build", c.MaxDelete != nil},
+		} {
+			if f.set {
+				add(&FieldError{Field: f.field, Err: ErrNeeds, With: "Changes.Previous", Detail: f.detail})
+			}
+		}
+	}
+	if ch.Dump && c.Export == "" && archiveKindOf(c.Source) != 0 {
+		add(&FieldError{Field: "Changes.Dump", Err: ErrConflict, With: "Source",
+			Detail: "its packages are made from the files of a directory tree, not of an archive"})
+	}
+	if ch.Keep < 0 {
+		add(&FieldError{Field: "Changes.Keep", Value: ch.Keep, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+	}
+	if ch.HTTP.Deadline < 0 {
+		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: ErrOutOfRange, Detail: "give a positive duration, or 0 for the default"})
+	}
+	if c.Cache != "" {
+		if st, err := os.Stat(c.Cache); err == nil && !st.Mode().IsRegular() {
+			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+				Detail: "not a regular file; it names the file the hash cache is kept in, created if missing"})
+		}
+	}
+}
+
+// validateNotification checks the channels the Capability List advertises:
+// their URLs are published for anyone to read.
+func (c *Config) validateNotification(add func(*FieldError)) {
+	n := &c.Notification
+	if n.Hub == "" {
+		for _, f := range []struct{ field, v string }{{"Notification.ChangeTopic", n.ChangeTopic}, {"Notification.FrameworkTopic", n.FrameworkTopic}} {
+			if f.v != "" {
+				add(&FieldError{Field: f.field, Err: ErrNeeds, With: "Notification.Hub", Detail: "a topic is advertised with its hub"})
+			}
+		}
+		return
+	}
+	for _, f := range []struct{ field, v string }{{"Notification.Hub", n.Hub}, {"Notification.ChangeTopic", n.ChangeTopic}, {"Notification.FrameworkTopic", n.FrameworkTopic}} {
+		switch u, err := url.Parse(f.v); {
+		case f.v == "":
+		case err != nil || !httpURL(f.v):
+			add(&FieldError{Field: f.field, Value: f.v, Err: ErrInvalid, Detail: "not an absolute http(s) URL"})
+		case u.User != nil:
+			add(&FieldError{Field: f.field, Value: u.Redacted(), Err: ErrInvalid, Detail: "it has credentials, which the Capability List would publish"})
+		}
+	}
+	if n.ChangeTopic != "" && n.ChangeTopic == n.FrameworkTopic {
+		add(&FieldError{Field: "Notification.FrameworkTopic", Err: ErrSame, With: "Notification.ChangeTopic", Detail: "each channel needs a topic of its own"})
+	}
+}
+
+// httpURL reports whether s is an absolute http or https URL.
+func httpURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}

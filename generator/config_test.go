@@ -1,0 +1,109 @@
+package generator
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// Config.Validate names the field that is wrong and how, for each rule; a
+// valid Config passes, and Build refuses an invalid one before it touches
+// the disk.
+func TestConfigValidate(t *testing.T) {
+	dir := t.TempDir()
+	base, _ := ParseBaseURL("https://example.org/")
+	valid := func() Config { return Config{Source: dir, BaseURL: base} }
+	notRegular := filepath.Join(dir, "cachedir")
+	if err := os.Mkdir(notRegular, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		edit  func(c *Config)
+		field string
+		kind  error
+	}{
+		{"no source", func(c *Config) { c.Source = "" }, "Source", ErrRequired},
+		{"source and export", func(c *Config) { c.Export = "r.jsonl"; c.Out = dir }, "Export", ErrConflict},
+		{"export without out", func(c *Config) { c.Source, c.Export = "", "r.jsonl" }, "Export", ErrNeeds},
+		{"archive without out", func(c *Config) { c.Source = "site.tar.gz" }, "Source", ErrNeeds},
+		{"no base URL", func(c *Config) { c.BaseURL = BaseURL{} }, "BaseURL", ErrRequired},
+		{"export without URLs", func(c *Config) { c.Source, c.Export, c.Out, c.BaseURL = "", "r.jsonl", dir, BaseURL{} }, "DocsURL", ErrRequired},
+		{"export format of a tree", func(c *Config) { c.ExportFormat = "csv" }, "ExportFormat", ErrNeeds},
+		{"filter of an export", func(c *Config) { c.Source, c.Export, c.Out = "", "r.jsonl", dir; c.Filter.Hidden = true }, "Filter.Hidden", ErrConflict},
+		{"unknown export format", func(c *Config) { c.Source, c.Export, c.Out, c.ExportFormat = "", "r", dir, "xml" }, "ExportFormat", ErrInvalid},
+		{"export format not told", func(c *Config) { c.Source, c.Export, c.Out = "", "records.txt", dir }, "ExportFormat", ErrRequired},
+		{"bad pattern", func(c *Config) { c.Filter.Include = []string{"a/{b"} }, "Filter.Include", ErrInvalid},
+		{"jobs", func(c *Config) { c.Jobs = MaxJobs + 1 }, "Jobs", ErrOutOfRange},
+		{"hash twice", func(c *Config) { c.Hashes = hashing.Set{hashing.SHA256, hashing.SHA256} }, "Hashes", ErrInvalid},
+		{"no hash", func(c *Config) { c.Hashes = hashing.Set{} }, "Hashes", ErrRequired},
+		{"entries past the spec", func(c *Config) { c.Limits.MaxEntries = 50001 }, "Limits.MaxEntries", ErrOutOfRange},
+		{"bytes below a document", func(c *Config) { c.Limits.MaxBytes = 100 }, "Limits.MaxBytes", ErrOutOfRange},
+		{"time before 1970", func(c *Config) { c.At, c.FixedTime = time.Date(1969, 1, 1, 0, 0, 0, 0, time.UTC), true }, "At", ErrOutOfRange},
+		{"fixed zero time", func(c *Config) { c.FixedTime = true }, "At", ErrOutOfRange},
+		{"describedby", func(c *Config) { c.Describedby = "about.html" }, "Describedby", ErrInvalid},
+		{"negative package size", func(c *Config) { c.Dump.Enabled, c.Dump.MaxBytes = true, -1 }, "Dump.MaxBytes", ErrOutOfRange},
+		{"package size without a dump", func(c *Config) { c.Dump.MaxBytes = 1 << 20 }, "Dump.MaxBytes", ErrNeeds},
+		{"compression without a dump", func(c *Config) { c.Dump.Compression = zipdump.Deflate }, "Dump.Compression", ErrNeeds},
+		{"unknown host", func(c *Config) { c.Hosts = []string{"geocities"} }, "Hosts", ErrInvalid},
+		{"percent past 100", func(c *Config) { c.Changes.Previous = dir; c.MaxDelete = &DeleteLimit{N: 101, Percent: true} }, "MaxDelete", ErrOutOfRange},
+		{"previous of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.Previous = "", "r.jsonl", dir, dir }, "Changes.Previous", ErrConflict},
+		{"change dump without previous", func(c *Config) { c.Changes.Dump = true }, "Changes.Dump", ErrNeeds},
+		{"first build ok without previous", func(c *Config) { c.Changes.FirstBuildOK = true }, "Changes.FirstBuildOK", ErrNeeds},
+		{"delete limit without previous", func(c *Config) { c.MaxDelete = &DeleteLimit{N: 5} }, "MaxDelete", ErrNeeds},
+		{"change dump of an archive", func(c *Config) { c.Source, c.Out, c.Changes.Previous, c.Changes.Dump = "s.zip", dir, dir, true }, "Changes.Dump", ErrConflict},
+		{"negative keep", func(c *Config) { c.Changes.Keep = -time.Hour }, "Changes.Keep", ErrOutOfRange},
+		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", ErrInvalid},
+		{"topic without hub", func(c *Config) { c.Notification.ChangeTopic = "https://example.org/t" }, "Notification.ChangeTopic", ErrNeeds},
+		{"hub with credentials", func(c *Config) { c.Notification.Hub = "https://user:secret@hub.example/" }, "Notification.Hub", ErrInvalid},
+		{"one topic for both", func(c *Config) {
+			c.Notification = Notification{Hub: "https://hub.example/", ChangeTopic: "https://example.org/t", FrameworkTopic: "https://example.org/t"}
+		}, "Notification.FrameworkTopic", ErrSame},
+	}
+	if err := valid().Validate(); err != nil {
+		t.Fatalf("a valid config: %v", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := valid()
+			tt.edit(&c)
+			err := c.Validate()
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != tt.field || !errors.Is(fe, tt.kind) {
+				t.Fatalf("Validate: %v; want %s %v", err, tt.field, tt.kind)
+			}
+			if strings.Contains(err.Error(), "--") {
+				t.Errorf("the library names a flag: %v", err)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			if c.Out != "" || c.Source == dir {
+				c.Out = out // not where the rule is about
+			}
+			if _, err := Build(t.Context(), c); !errors.As(err, &fe) {
+				t.Errorf("Build: %v, want the field error", err)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("Build touched the disk")
+			}
+		})
+	}
+}
+
+// Describe renders a field with the caller's name for it.
+func TestFieldErrorDescribe(t *testing.T) {
+	e := &FieldError{Field: "Limits.MaxEntries", Value: 60000, Err: ErrOutOfRange, Detail: "give a number from 1 to 50000"}
+	if got, want := e.Error(), "Limits.MaxEntries 60000 is out of range: give a number from 1 to 50000"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	e = &FieldError{Field: "Changes.Dump", Err: ErrNeeds, With: "Changes.Previous"}
+	flags := map[string]string{"Changes.Dump": "--change-dump", "Changes.Previous": "--previous"}
+	if got, want := e.Describe(func(f string) string { return flags[f] }), "--change-dump needs --previous"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}
