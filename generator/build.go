@@ -112,7 +112,7 @@ func mark(err, sentinel error) error {
 }
 
 // ErrFailFast wraps the first per-file problem of a build run with FailFast.
-var ErrFailFast = errors.New("stopped at the first file that could not be published (--fail-fast)")
+var ErrFailFast = errors.New("stopped at the first file that could not be published")
 
 // testHookBeforeCheck, if set, is called with the stage before it is
 // checked: a test makes rsgen's output invalid, as a bug would.
@@ -244,7 +244,7 @@ func newBuild(cfg *Config) (*build, error) {
 	}
 	out = resolveExisting(out)
 	if docs := filepath.Join(out, DocsDir); within(docs, root) {
-		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another --out", cfg.Source, docs), ErrOutput)
+		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another output directory", cfg.Source, docs), ErrOutput)
 	}
 	if root != "" && within(root, out) {
 		rel, _ := filepath.Rel(root, out)
@@ -323,7 +323,7 @@ func (b *build) owned(real string) bool {
 		// The output is elsewhere; served where the resources are, its
 		// documents take these URLs (as for an archive: see publishes).
 		if b.cfg.DocsURL == b.cfg.BaseURL && (real == DocsDir || real == WellKnownFile) {
-			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which --out holds", real))
+			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which the output directory holds", real))
 			return true
 		}
 		return false

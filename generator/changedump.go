@@ -163,12 +163,12 @@ func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 		start--
 	}
 	if start > 0 {
-		b.notice(fmt.Sprintf("--previous: %d earlier Change Dump packages end before a gap: not carried forward", start))
+		b.notice(fmt.Sprintf("the previous build: %d earlier Change Dump packages end before a gap: not carried forward", start))
 	}
 	run := pkgs[start:]
 	if b.across.changes.len() > 0 {
 		if end, err := rsxml.ParseTime(run[len(run)-1].Until); err != nil || !end.Equal(from) {
-			b.notice(fmt.Sprintf("--previous: its Change Dump ends at %s, its Change Lists at %s (a build without --change-dump?): its packages are not carried forward",
+			b.notice(fmt.Sprintf("the previous build: its Change Dump ends at %s, its Change Lists at %s (a build without a Change Dump?): its packages are not carried forward",
 				run[len(run)-1].Until, rsxml.FormatTime(from)))
 			return nil, nil
 		}
@@ -229,8 +229,8 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(carried), b.cfg.Limits)
 	if !fits {
-		return nil, fmt.Errorf("the Change Dump cannot list the %d packages of this build in one document (--max-entries %d, --max-bytes %d): raise --dump-max-bytes",
-			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes)
+		return nil, &LimitError{Err: fmt.Errorf("the Change Dump cannot list the %d packages of this build in one document (%d entries, %d bytes at most)",
+			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Dump.MaxBytes"}}
 	}
 	if drop > 0 {
 		b.notice(fmt.Sprintf("the Change Dump can list no more: its %d oldest packages are no longer published", drop))

@@ -237,7 +237,8 @@ func TestChangeDumpSplit(t *testing.T) {
 	cfg = acDumpConfig(tr.dir, out, acDay(3))
 	cfg.Dump.MaxBytes = 2500
 	cfg.Limits.MaxEntries = 5
-	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "--dump-max-bytes") {
+	var le *LimitError
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &le) || !slices.Equal(le.Raise, []string{"Dump.MaxBytes"}) {
 		t.Errorf("error %v, want one that says the Change Dump cannot list its packages", err)
 	}
 	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)

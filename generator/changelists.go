@@ -142,7 +142,7 @@ func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
 		return nil, nil
 	}
 	if want := b.docURL(changeListIndexName); cl.URL != want {
-		b.notice(fmt.Sprintf("--previous: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
+		b.notice(fmt.Sprintf("the previous build: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
 		b.across.report.Dropped++
 		return nil, nil
 	}
@@ -187,7 +187,7 @@ func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
 		t, err := rsxml.ParseTime(entries[k].MD.Datetime)
 		if err != nil {
 			if k > 0 {
-				b.notice(fmt.Sprintf("--previous: %s has a change without a datetime: its older changes are kept", cl.URL))
+				b.notice(fmt.Sprintf("the previous build: %s has a change without a datetime: its older changes are kept", cl.URL))
 			}
 			return h, nil
 		}
@@ -351,7 +351,7 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 		start--
 	}
 	if start > 0 {
-		b.notice(fmt.Sprintf("--previous: %d earlier Change Lists end before a gap (%s to %s): not carried forward",
+		b.notice(fmt.Sprintf("the previous build: %d earlier Change Lists end before a gap (%s to %s): not carried forward",
 			start, rsxml.FormatTime(prev[start-1].Until), rsxml.FormatTime(prev[start].From)))
 		b.across.report.Dropped += start
 	}
@@ -369,7 +369,7 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 		}
 	}
 	if k > 0 {
-		b.notice(fmt.Sprintf("--previous: %d Change Lists link to the index %s, not %s: not carried forward",
+		b.notice(fmt.Sprintf("the previous build: %d Change Lists link to the index %s, not %s: not carried forward",
 			k, run[k-1].Index, index))
 	}
 	// --changes-keep never drops the newest list while this build has no
@@ -419,8 +419,8 @@ func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error
 		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), b.cfg.Limits)
 	if !fits {
-		return nil, fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most); raise --max-entries or --max-bytes",
-			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes)
+		return nil, &LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",
+			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	}
 	if drop > 0 {
 		b.notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))

@@ -373,8 +373,9 @@ func TestChangeListIndexOverTheLimits(t *testing.T) {
 	cfg.Changes.Previous = out
 	cfg.Limits.MaxEntries = 2 // two parts of the open list's changes, two of this build's
 	_, err := Build(t.Context(), cfg)
-	if err == nil || !strings.Contains(err.Error(), "--max-entries") || strings.Contains(err.Error(), "validation") {
-		t.Fatalf("error %v, want one that names --max-entries", err)
+	var le *LimitError
+	if !errors.As(err, &le) || !slices.Contains(le.Raise, "Limits.MaxEntries") || strings.Contains(err.Error(), "validation") {
+		t.Fatalf("error %v, want a LimitError that raises Limits.MaxEntries", err)
 	}
 	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)
 }

@@ -375,7 +375,7 @@ func (b *build) ingest(ctx context.Context, rd *records.Reader, root *os.Root, x
 }
 
 // errStopAtBad stops reading at the first bad record with FailFast.
-var errStopAtBad = errors.New("stopped at the first bad record (--fail-fast)")
+var errStopAtBad = errors.New("stopped at the first bad record")
 
 // collect adds what a worker made of a batch to the state.
 func (b *build) collect(x *exportState, res *exportResult) error {

@@ -188,7 +188,7 @@ func TestExportBadRecords(t *testing.T) {
 		{"missing loc", "r.jsonl", `{"lastmod":"2024-05-01T00:00:00Z"}`, false, 2, "missing loc"},
 		{"unparsable time", "r.jsonl", `{"loc":"b","lastmod":"01/05/2024"}`, false, 2, `lastmod: "01/05/2024" is not a date and time`},
 		{"time without zone", "r.csv", "b,2024-05-01T10:00:00,", false, 3, "has no time zone"},
-		{"relative loc without base", "r.jsonl", `{"loc":"b"}`, true, 2, `loc: "b" is a relative path and no base URL is given (--base-url)`},
+		{"relative loc without base", "r.jsonl", `{"loc":"b"}`, true, 2, `loc: "b" is a relative path and no base URL is given`},
 		{"relative link without base", "r.jsonl", `{"loc":"https://example.org/b","links":[{"rel":"describedby","href":"b.json"}]}`, true, 2, "link describedby: \"b.json\" is a relative path"},
 		{"duplicate loc", "r.jsonl", `{"loc":"https://example.org/a"}`, false, 2, "duplicate loc https://example.org/a (first at line 1)"},
 		{"duplicate loc after resolution", "r.csv", "HTTPS://EXAMPLE.ORG/a,,", false, 3, "duplicate loc https://example.org/a (first at line 2)"},

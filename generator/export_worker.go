@@ -72,7 +72,7 @@ func (w *exportWorker) resolve(s string, isURL bool) (string, error) {
 		return s, nil
 	}
 	if w.b.cfg.BaseURL.IsZero() {
-		return "", fmt.Errorf("%q is a relative path and no base URL is given (--base-url)", s)
+		return "", fmt.Errorf("%q is a relative path and no base URL is given", s)
 	}
 	return w.b.cfg.BaseURL.Resolve(s)
 }

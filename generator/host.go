@@ -194,4 +194,4 @@ func checkHostFiles(cfg *Config) error {
 }
 
 // ErrHostFile reports a configuration file for a host that the user wrote.
-var ErrHostFile = errors.New("--host")
+var ErrHostFile = errors.New("a configuration file for a static host")

@@ -68,17 +68,29 @@ func (b *build) writeList(opt listwriter.Options, n int, fill func(i int, e *rsx
 	return b.closeList(w)
 }
 
+// A LimitError is a document that the limits of a Config do not let a
+// build write (an entry larger than Limits.MaxBytes, an index that would
+// pass them): Raise names the fields of the Config to raise.
+type LimitError struct {
+	Err   error
+	Raise []string
+}
+
+func (e *LimitError) Error() string { return e.Err.Error() }
+
+func (e *LimitError) Unwrap() error { return e.Err }
+
 // listError says which limit to raise when a list does not fit.
 func listError(err error) error {
 	var ee *listwriter.EntryError
 	var ie *listwriter.IndexError
 	switch {
 	case errors.As(err, &ee):
-		return fmt.Errorf("%w; raise --max-bytes", err)
+		return &LimitError{Err: err, Raise: []string{"Limits.MaxBytes"}}
 	case errors.As(err, &ie) && ie.Bytes == 0:
-		return fmt.Errorf("%w; raise --max-entries or --max-bytes", err)
+		return &LimitError{Err: err, Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	case errors.As(err, &ie):
-		return fmt.Errorf("%w; raise --max-bytes", err)
+		return &LimitError{Err: err, Raise: []string{"Limits.MaxBytes"}}
 	}
 	return err
 }

@@ -148,8 +148,8 @@ func TestSplitLimitsOfTheIndex(t *testing.T) {
 		limits Limits
 		flag   string
 	}{
-		{name: "too many parts for the entries of an index", limits: Limits{MaxEntries: 10}, flag: "--max-entries"},
-		{name: "an index over the byte limit", limits: Limits{MaxBytes: 4096}, flag: "--max-bytes"},
+		{name: "too many parts for the entries of an index", limits: Limits{MaxEntries: 10}, flag: "Limits.MaxEntries"},
+		{name: "an index over the byte limit", limits: Limits{MaxBytes: 4096}, flag: "Limits.MaxBytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()
@@ -161,8 +161,9 @@ func TestSplitLimitsOfTheIndex(t *testing.T) {
 				t.Errorf("Build published %d parts within the limits; want an error", len(pub.parts))
 				return
 			}
-			if !strings.Contains(err.Error(), tc.flag) {
-				t.Errorf("error %q does not name %s", err, tc.flag)
+			var le *LimitError
+			if !errors.As(err, &le) || !slices.Contains(le.Raise, tc.flag) {
+				t.Errorf("error %q: want a LimitError that raises %s", err, tc.flag)
 			}
 			if entries, _ := os.ReadDir(out); len(entries) != 0 {
 				t.Errorf("a failed build left %d files in the output", len(entries))

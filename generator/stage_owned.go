@@ -106,7 +106,7 @@ func checkOwned(out string) (*manifest, error) {
 		return nil, err
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("%s is %s, not a directory; rsgen writes its documents there: move it away or choose another --out",
+		return nil, fmt.Errorf("%s is %s, not a directory; rsgen writes its documents there: move it away or choose another output directory",
 			DocsDir, typeName(info.Mode()))
 	}
 	m, err := readManifest(docs)

@@ -258,6 +258,7 @@ func runBuild(c *cli.Context) error {
 			return ge
 		}
 		hint := badRecords(stderr, err)
+		var limit *generator.LimitError
 		switch {
 		case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
 			err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
@@ -278,6 +279,12 @@ func runBuild(c *cli.Context) error {
 		case errors.Is(err, generator.ErrHostFile):
 			hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
 				hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
+		case errors.As(err, &limit):
+			flags := make([]string, len(limit.Raise))
+			for i, f := range limit.Raise {
+				flags[i] = flagOf(f)
+			}
+			hint = "raise " + strings.Join(flags, " or ")
 		case errors.As(err, new(*generator.InvalidOutputError)):
 			hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
 		case changesHint(err) != "":

@@ -55,7 +55,7 @@ func TestCLIExport(t *testing.T) {
 		{"absolute locs need no base", []string{"build", at, "--docs-url", "https://example.org/", "--export", absolute},
 			0, []string{"rsgen: published 1 record (0 B) from " + absolute + " in 4 documents to OUT in", "1 draft not published, 1 change since 2024-05-02T00:00:00Z"}, "resourcesync/changelist.xml", false},
 		{"relative loc without base", []string{"build", at, "--docs-url", "https://example.org/", "--export", relative},
-			1, []string{"rsgen: error: " + relative + `:2: loc: "b" is a relative path and no base URL is given (--base-url)`,
+			1, []string{"rsgen: error: " + relative + `:2: loc: "b" is a relative path and no base URL is given`,
 				"rsgen: error: 1 bad record in " + relative + "; nothing was published", "rsgen: hint: fix them in the export, or give --skip-bad-records to publish the rest"}, "-", false},
 		{"skip bad records", []string{"build", at, "--docs-url", "https://example.org/", "--skip-bad-records", "--export", relative},
 			3, []string{"rsgen: skipped: " + relative + `:2: loc: "b" is a relative path`, "rsgen: published 1 record", "rsgen: error: 1 bad record skipped (named above)"}, "resourcesync/resourcelist.xml", false},

@@ -83,7 +83,7 @@ func TestCLIPartial(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("--fail-fast: exit code %d, want %d\n%s", code, exitFailure, stderr)
 	}
-	inOrder(t, stderr, "rsgen: error: ", "--fail-fast", `data/bad\xff.csv`, "rsgen: hint: fix or --exclude the file, or drop --fail-fast")
+	inOrder(t, stderr, "rsgen: error: stopped at the first file", `data/bad\xff.csv`, "rsgen: hint: fix or --exclude the file, or drop --fail-fast")
 	checkMessages(t, stderr)
 	sameTree(t, treeState(t, out), before)
 	noStage(t, out)

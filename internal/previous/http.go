@@ -142,7 +142,7 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 		ok := !s.firstDone || s.hosts[strings.ToLower(req.URL.Host)]
 		s.mu.Unlock()
 		if !ok {
-			return fmt.Errorf("redirected to %s, on another host than the previous build; rsgen follows only documents on the host of --previous", req.URL.Redacted())
+			return fmt.Errorf("redirected to %s, on another host than the previous build; rsgen follows only documents on the host of the previous build", req.URL.Redacted())
 		}
 		return nil
 	}
@@ -169,7 +169,7 @@ func (s *httpSource) check(u string) (*url.URL, error) {
 	ok := s.hosts[strings.ToLower(pu.Host)]
 	s.mu.Unlock()
 	if !ok {
-		return nil, newError(u, 0, ErrInvalid, "on another host than the previous build; rsgen follows only documents on the host of --previous")
+		return nil, newError(u, 0, ErrInvalid, "on another host than the previous build; rsgen follows only documents on its host")
 	}
 	return pu, nil
 }

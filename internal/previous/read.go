@@ -402,7 +402,7 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 		case r.opts.DocsURL != "" && strings.HasPrefix(loc, r.opts.DocsURL):
 			docsBase = r.opts.DocsURL
 		default:
-			return newError(name, chosen.Line, ErrInvalid, "the Capability List %s is not where rsgen publishes it, and not under --docs-url; cannot find it in the directory", loc)
+			return newError(name, chosen.Line, ErrInvalid, "the Capability List %s is not where rsgen publishes it, and not under the documents' URL; cannot find it in the directory", loc)
 		}
 		if u, err := url.Parse(docsBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 			return newError(name, chosen.Line, ErrInvalid, "the Capability List %q is not an http or https URL", loc)

@@ -274,7 +274,7 @@ func CheckPath(s string) (string, error) {
 	case strings.HasPrefix(p, "//"):
 		return "", fmt.Errorf("%q is a network-path reference: give an absolute URL", s)
 	case p[0] == '/':
-		return "", fmt.Errorf("%q starts with /: give a path relative to --base-url, or an absolute URL", s)
+		return "", fmt.Errorf("%q starts with /: give a path relative to the base URL, or an absolute URL", s)
 	}
 	body := strings.TrimSuffix(p, "/")
 	for seg := range strings.SplitSeq(body, "/") {
