@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -23,7 +22,7 @@ func changesFlags() []cli.Flag {
 		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
-		&cli.DurationFlag{Name: flagFetchTimeout, Value: previous.DefaultDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
+		&cli.DurationFlag{Name: flagFetchTimeout, Value: generator.DefaultFetchDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
 	}
 }
@@ -70,18 +69,18 @@ func changesHint(err error) string {
 		return ""
 	case errors.As(err, new(*generator.ClockBehindError)):
 		return "wait until the clock has passed it, or give a later --at; if that snapshot time is wrong, start afresh: remove resourcesync/ from --out and build without --previous"
-	case errors.Is(err, previous.ErrLater):
+	case errors.Is(err, generator.ErrPreviousLater):
 		return "--previous must be an earlier build: check it, or give this build a later --at"
-	case errors.Is(err, previous.ErrChanged):
+	case errors.Is(err, generator.ErrPreviousChanged):
 		return "--previous was published again while this build ran: run the build again"
-	case errors.Is(err, previous.ErrDeadline):
+	case errors.Is(err, generator.ErrPreviousDeadline):
 		return "if the server is slow but sound, allow it more time with --" + flagFetchTimeout
-	case errors.Is(err, previous.ErrUnreachable):
-		if errors.Is(err, previous.ErrNothingPublished) {
+	case errors.Is(err, generator.ErrPreviousUnreachable):
+		if errors.Is(err, generator.ErrPreviousNothing) {
 			return "for the very first build there is nothing to compare with: leave --previous out, or add --" + flagFirstBuildOK + " to run the same command from the first deploy on"
 		}
 		return "check --previous; for the very first build there is nothing to compare with: leave --previous out"
-	case errors.Is(err, previous.ErrNotResourceSync), errors.Is(err, previous.ErrCapability):
+	case errors.Is(err, generator.ErrPreviousNotResourceSync), errors.Is(err, generator.ErrPreviousCapability):
 		return "--previous must be the output directory of an earlier rsgen build, or the URL it is served at"
 	}
 	return "--previous must be a valid earlier build; to start the change history afresh, build once without it"

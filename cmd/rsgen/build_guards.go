@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -91,7 +90,7 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
 		}
 		return failure(fmt.Errorf("%w (this build's snapshot time, from %s)", err, source),
 			laterTime(c)+", or leave --"+flagAt+" and $"+envSourceDateEpoch+" unset to take the clock")
-	case errors.Is(err, previous.ErrLater) && cfg.FixedTime:
+	case errors.Is(err, generator.ErrPreviousLater) && cfg.FixedTime:
 		return failure(err, "--"+flagPrevious+" must be an earlier build: check it, or "+laterTime(c))
 	}
 	return nil

@@ -11,7 +11,6 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/notify"
-	"github.com/rsgen/rsgen/internal/previous"
 )
 
 // exitHub is notify's exit code when a hub did not take a notification.
@@ -136,7 +135,7 @@ func notifyError(err error) error {
 		return failure(err, "give each site its own --state file (after a move of the site, delete the old one)")
 	case errors.Is(err, notify.ErrBadState):
 		return failure(err, "give --state a file rsgen notify wrote, or a new path")
-	case errors.Is(err, notify.ErrNotDir), errors.Is(err, previous.ErrNothingPublished):
+	case errors.Is(err, notify.ErrNotDir), errors.Is(err, generator.ErrPreviousNothing):
 		return failure(err, "give the --out directory of rsgen build")
 	case errors.Is(err, context.DeadlineExceeded):
 		return failure(err, "raise --max-time")
