@@ -49,6 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+trap 'echo "bench: error: stopped at line $LINENO" >&2' ERR
 
 build_tools "$dir/bin/new"
 revs=(new)
@@ -91,7 +92,8 @@ for size in $sizes; do
     case $mode in
     changed)
       # arXiv's daily rate: 2,000 files get new bytes, the same for every rev.
-      find "$src" -type f | awk 'NR % 97 == 0' | head -2000 | while read -r f; do echo "changed $day" >>"$f"; done ;;
+      # (awk reads to the end: head would stop find with SIGPIPE, a failure under pipefail)
+      find "$src" -type f | awk 'NR % 97 == 0 && ++n <= 2000' | while read -r f; do echo "changed $day" >>"$f"; done ;;
     tar)
       [ -f "$dir/c-$size.tar" ] || tar -cf "$dir/c-$size.tar" -C "$dir" "c-$size" ;;
     export)
