@@ -64,15 +64,12 @@ note "machine:"
 machine "$dir" >&2
 printf '%-9s %-15s %-5s %8s %8s %8s %8s\n' size mode rev rss-MB wall-s user-s sys-s
 
-day=1
-# run SIZE MODE REV ARGS...: one timed build, one row.
+# run SIZE MODE REV ARGS...: one timed build, one row. Builds take the
+# clock's time, so that outputs kept with -d stay earlier than the next run.
 run() {
   local size=$1 mode=$2 rev=$3
   shift 3
-  day=$((day + 1))
-  local at
-  at=$(date -u -d "2026-01-01 + $day days" +%Y-%m-%dT%H:%M:%SZ)
-  /usr/bin/time -f "%M %e %U %S" -o "$dir/time" "$dir/bin/$rev/rsgen" build -q --hash sha-256 --at "$at" "$@" \
+  /usr/bin/time -f "%M %e %U %S" -o "$dir/time" "$dir/bin/$rev/rsgen" build -q --hash sha-256 "$@" \
     >"$dir/log" 2>&1 || { cat "$dir/log" >&2; die "$mode at $size files ($rev): rsgen build failed"; }
   read -r kib wall user sys <"$dir/time"
   printf '%-9s %-15s %-5s %8d %8s %8s %8s\n' "$size" "$mode" "$rev" $((kib / 1024)) "$wall" "$user" "$sys"
@@ -93,7 +90,7 @@ for size in $sizes; do
     changed)
       # arXiv's daily rate: 2,000 files get new bytes, the same for every rev.
       # (awk reads to the end: head would stop find with SIGPIPE, a failure under pipefail)
-      find "$src" -type f | awk 'NR % 97 == 0 && ++n <= 2000' | while read -r f; do echo "changed $day" >>"$f"; done ;;
+      find "$src" -type f | awk 'NR % 97 == 0 && ++n <= 2000' | while read -r f; do echo "changed $(date +%s%N)" >>"$f"; done ;;
     tar)
       [ -f "$dir/c-$size.tar" ] || tar -cf "$dir/c-$size.tar" -C "$dir" "c-$size" ;;
     export)
@@ -117,7 +114,7 @@ for size in $sizes; do
         port=$(free_port)
         rm -rf "$out-url"
         "$dir/bin/$rev/rsgen" build -q --hash sha-256 "$src" --base-url "http://127.0.0.1:$port/" --out "$out-url" \
-          --at 2026-01-01T00:00:00Z || die "previous-url at $size files ($rev): the first build failed"
+          || die "previous-url at $size files ($rev): the first build failed"
         (cd "$out-url" && exec python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1) &
         server=$!
         for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$port/.well-known/resourcesync" && break; sleep 0.1; done
