@@ -80,7 +80,7 @@ func (p *problems) sorted() []Problem {
 // scanTree walks the source, hashes every published file with a pool of
 // workers and returns the resources in the order of their paths.
 //
-// The walk gives the files in that order (walker.sort), and they leave
+// The walk gives the files in that order (tree.Walker), and they leave
 // the scan in it: each takes a slot of a window of scanWindow files in
 // flight as the walk finds it, and gives it back when it leaves, after
 // all the files before it. A file that takes long to read holds back at
@@ -190,7 +190,7 @@ type treeScan struct {
 	slots chan struct{}
 	seq   uint64 // files found (the walk's)
 
-	// The files that are done, at window[seq%scanWindow], until all those
+	// The files that are done, at window[seq%len(window)], until all those
 	// before them are (the collector's).
 	window []*scanItem
 
