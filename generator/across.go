@@ -63,8 +63,9 @@ type across struct {
 	cache   *scanCache      // nil without --cache
 	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)
 
-	prevResources int      // entries of the previous Resource List (detectChanges)
-	dropped       []string // locs of resources the Resource Dump left out (reconcileChanges)
+	prevEntries   *prevEntries // the previous build's Resource List, spooled while the tree is scanned
+	prevResources int          // entries of the previous Resource List (detectChanges)
+	dropped       []string     // locs of resources the Resource Dump left out (reconcileChanges)
 }
 
 // ErrPrevious wraps every failure to read the previous build.

@@ -125,8 +125,9 @@ type build struct {
 	outRel   string // Out relative to root, slash-separated, or "" if outside it
 	cacheRel string // the hash cache relative to root, slash-separated, or "" if outside it
 	stage    *Stage
-	spill    string                 // the directory of spill files in the stage, if made (spillDir)
-	spools   []interface{ close() } // the spools made, closed before spill is removed
+	spill    string                  // the directory of spill files in the stage, if made (spillDir)
+	fail     context.CancelCauseFunc // ends the build with an error, from any goroutine
+	spools   []interface{ close() }  // the spools made, closed before spill is removed
 	stats    *Stats
 	problems problems
 	notice   func(string)
@@ -155,6 +156,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	b.fail = cancel
 	if cfg.FailFast {
 		b.problems.failFast = func(err error) { cancel(fmt.Errorf("%w: %w", ErrFailFast, err)) }
 	}
@@ -181,7 +183,10 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if err != nil {
 		b.stage.Discard()
-		if cause := context.Cause(ctx); cause != nil && errors.Is(cause, ErrFailFast) {
+		// The build's own reasons to stop early (the first problem with
+		// FailFast, a previous build that cannot be read while the tree
+		// is scanned) beat the cancellation they caused.
+		if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrFailFast) || errors.Is(cause, ErrPrevious) || errors.Is(cause, errSpool)) {
 			return nil, cause
 		}
 		return nil, err
@@ -358,6 +363,12 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	}
 	if err := b.prepareAcross(ctx); err != nil {
 		return nil, err
+	}
+	if b.across.prev != nil {
+		var err error
+		if b.across.prevEntries, err = b.readPrevious(ctx, b.fail); err != nil {
+			return nil, err
+		}
 	}
 	b.stats.enter(PhaseScanning)
 	resources, err := b.scan(ctx)

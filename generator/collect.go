@@ -18,7 +18,6 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/hashcache"
 	"github.com/rsgen/rsgen/internal/mediatype"
-	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/tree"
 )
 
@@ -347,19 +346,13 @@ func (b *build) keepUnread(ctx context.Context, found *resourceSpool, dirs, file
 	if prev == nil || len(dirs)+len(files) == 0 {
 		return found, nil
 	}
-	out, kept, err := b.mergeUnread(ctx, found, dirs, files, false)
-	if errors.Is(err, previous.ErrUnsorted) {
-		out, kept, err = b.mergeUnread(ctx, found, dirs, files, true)
-	}
+	out, kept, err := b.mergeUnread(ctx, found, dirs, files)
 	if err != nil {
 		found.close()
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		if errors.Is(err, errSpool) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
+		return nil, err
 	}
 	if kept.n == 0 {
 		out.close()
@@ -385,21 +378,11 @@ type keptCount struct {
 // beside the resources the scan found, and spools them all with the
 // previous entries of the files that could not be read or lie under a
 // directory that could not be, which the scan did not find.
-func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, files []string, sort bool) (out *resourceSpool, kept keptCount, err error) {
-	spill, err := b.spillDir()
+func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, files []string) (out *resourceSpool, kept keptCount, err error) {
+	it, err := b.across.prevEntries.iter(ctx)
 	if err != nil {
 		return nil, kept, err
 	}
-	it, err := b.across.prev.ResourceIter(ctx, previous.IterOptions{
-		Key:      b.cfg.BaseURL.RelPath,
-		SpillDir: spill,
-		Memory:   previousSortMemory,
-		Sort:     sort,
-	})
-	if err != nil {
-		return nil, kept, err
-	}
-	defer it.Close()
 	scan, err := found.iter()
 	if err != nil {
 		return nil, kept, err
@@ -434,11 +417,11 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 		}
 		return false, nil
 	}
-	for it.Next() {
-		if it.Foreign() {
+	for it.next() {
+		if it.foreign {
 			break // keyless entries come last: none is a file
 		}
-		rel := it.Key()
+		rel := it.key
 		if !unreadFile[rel] && !under(rel) {
 			continue
 		}
@@ -448,7 +431,7 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 			}
 			continue
 		}
-		p := it.Resource()
+		p := &it.res
 		hash := make([]string, len(p.Hash))
 		for k, t := range p.Hash {
 			hash[k] = t.Alg + ":" + t.Digest
@@ -461,7 +444,7 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 			kept.first = rel
 		}
 	}
-	if err := it.Err(); err != nil {
+	if err := it.err(); err != nil {
 		return nil, kept, err
 	}
 	if _, err := pass("", true); err != nil {

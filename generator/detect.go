@@ -41,17 +41,12 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 		return resources, nil
 	}
 	since := prev.At
-	out, changes, reread, err := b.joinPrevious(ctx, resources, false)
-	if errors.Is(err, previous.ErrUnsorted) {
-		// A later part of the previous Resource List was out of order:
-		// once more, through a sort.
-		out, changes, reread, err = b.joinPrevious(ctx, resources, true)
-	}
+	out, changes, reread, err := b.joinPrevious(ctx, resources)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		if errors.Is(err, errSpool) {
+		if errors.Is(err, errSpool) || errors.Is(err, ErrPrevious) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
@@ -94,29 +89,17 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 }
 
 // joinPrevious merges the resources, sorted by path, with the previous
-// build's entries in the same order, and returns the resources spooled
-// again with the lastmods the join gives them, the changes it can tell,
-// and the resources it cannot tell without reading them again. With sort,
-// the previous entries go through an external sort first, whatever their
-// order; without it, a list out of order fails with previous.ErrUnsorted.
-// It counts the previous build's resources into b.across.prevResources.
-func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort bool) (out *resourceSpool, changes *changeSet, reread []rereadJob, err error) {
-	prev := b.across.prev
-	since := prev.At
-	spill, err := b.spillDir()
+// build's entries in the same order (prevEntries), and returns the
+// resources spooled again with the lastmods the join gives them, the
+// changes it can tell, and the resources it cannot tell without reading
+// them again. It counts the previous build's resources into
+// b.across.prevResources.
+func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool) (out *resourceSpool, changes *changeSet, reread []rereadJob, err error) {
+	since := b.across.prev.At
+	it, err := b.across.prevEntries.iter(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	it, err := prev.ResourceIter(ctx, previous.IterOptions{
-		Key:      b.cfg.BaseURL.RelPath,
-		SpillDir: spill,
-		Memory:   previousSortMemory,
-		Sort:     sort,
-	})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	defer it.Close()
 	scan, err := resources.iter()
 	if err != nil {
 		return nil, nil, nil, err
@@ -151,18 +134,17 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort
 		}
 		return pass()
 	}
-	b.across.prevResources = 0
-	for it.Next() {
-		b.across.prevResources++
-		p := it.Resource()
-		if it.Foreign() {
+	b.across.prevResources = b.across.prevEntries.n
+	for it.next() {
+		p := &it.res
+		if it.foreign {
 			// not a file under the base URL: none of this build's
 			if err := deleted(p.Loc); err != nil {
 				return nil, nil, nil, err
 			}
 			continue
 		}
-		key := it.Key()
+		key := it.key
 		for more && scan.cur.Path < key {
 			if err := created(); err != nil {
 				return nil, nil, nil, err
@@ -196,7 +178,7 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool, sort
 			return nil, nil, nil, err
 		}
 	}
-	if err := it.Err(); err != nil {
+	if err := it.err(); err != nil {
 		return nil, nil, nil, err
 	}
 	for more {

@@ -389,6 +389,24 @@ func (it *ResourceIter) Close() error {
 func encodeEntry(b []byte, part, line int, r *Resource) []byte {
 	b = binary.AppendUvarint(b, uint64(part))
 	b = binary.AppendUvarint(b, uint64(line))
+	return AppendResource(b, r)
+}
+
+var errRecord = errors.New("corrupt record")
+
+// decodeEntry reads a record of encodeEntry into r.
+func decodeEntry(b []byte, r *Resource) (part, line int, err error) {
+	d := binrec.NewReader(b, errRecord)
+	part, line = int(d.Uvarint()), int(d.Uvarint())
+	if err := ReadResource(d, r); err != nil || d.Len() != 0 {
+		return 0, 0, errRecord
+	}
+	return part, line, nil
+}
+
+// AppendResource appends r to b as a binary record (package binrec), for a
+// caller that keeps entries on disk; ReadResource reads it back.
+func AppendResource(b []byte, r *Resource) []byte {
 	b = binrec.AppendBytes(b, r.Loc)
 	b = binrec.AppendTime(b, r.Lastmod)
 	b = binary.AppendVarint(b, r.Length)
@@ -401,19 +419,17 @@ func encodeEntry(b []byte, part, line int, r *Resource) []byte {
 	return b
 }
 
-var errRecord = errors.New("corrupt record")
-
-// decodeEntry reads a record of encodeEntry into r.
-func decodeEntry(b []byte, r *Resource) (part, line int, err error) {
-	d := binrec.NewReader(b, errRecord)
-	part, line = int(d.Uvarint()), int(d.Uvarint())
+// ReadResource reads a record of AppendResource from d into r, reusing
+// r.Hash. Its error is d's.
+func ReadResource(d *binrec.Reader, r *Resource) error {
 	*r = Resource{Loc: d.String(), Hash: r.Hash[:0]}
 	r.Lastmod = d.Time()
 	r.Length = d.Varint()
 	r.Type = d.String()
 	n := d.Uvarint()
 	if n > uint64(d.Len()) {
-		return 0, 0, errRecord
+		d.Fixed(d.Len() + 1) // past the end: the record is damaged
+		return d.Err()
 	}
 	for range n {
 		r.Hash = append(r.Hash, hashing.Token{Alg: d.String(), Digest: d.String()})
@@ -421,8 +437,5 @@ func decodeEntry(b []byte, r *Resource) (part, line int, err error) {
 	if len(r.Hash) == 0 {
 		r.Hash = nil
 	}
-	if d.Err() != nil || d.Len() != 0 {
-		return 0, 0, errRecord
-	}
-	return part, line, nil
+	return d.Err()
 }
