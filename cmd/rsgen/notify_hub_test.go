@@ -7,13 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/notify"
 	"github.com/rsgen/rsgen/internal/notify/notifytest"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -23,12 +21,8 @@ import (
 // Building it fetches the library's dependencies from the Go module proxy.
 func startWebSubHub(t *testing.T) string {
 	t.Helper()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		t.Skip("no go command to build the hub with")
-	}
 	bin := filepath.Join(t.TempDir(), "websubhub")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
+	build := exec.Command(goCommand(t), "build", "-o", bin, ".")
 	build.Dir = filepath.Join("testdata", "websubhub")
 	if out, err := build.CombinedOutput(); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -103,35 +97,7 @@ func TestNotifyRealHub(t *testing.T) {
 	// The hub names itself without the final slash.
 	hubLink := strings.TrimSuffix(hub, "/")
 
-	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 {
-		t.Fatalf("notify: exit %d: %s", code, stderr)
-	}
-	got := received(t, sub, 1)
-	want := []string{"created .well-known/resourcesync description", "created resourcesync/capabilitylist.xml capabilitylist", "created resourcesync/resourcelist.xml resourcelist"}
-	if e := entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hubLink); strings.Join(e, "|") != strings.Join(want, "|") {
-		t.Errorf("framework notification:\n%s\nwant\n%s", strings.Join(e, "\n"), strings.Join(want, "\n"))
-	}
-
-	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(src, "b.html")); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
-		t.Fatalf("second build: exit %d: %s", code, stderr)
-	}
-	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 {
-		t.Fatalf("notify: exit %d: %s", code, stderr)
-	}
-	got = received(t, sub, 2)
-	if e := entries(t, got[changeTopic], notify.CapChangeNotification, hubLink); strings.Join(e, "|") != "deleted b.html|created new.txt" {
-		t.Errorf("change notification: %v", e)
-	}
-	fw := strings.Join(entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hubLink), "|")
-	if !strings.Contains(fw, "created resourcesync/changelist") {
-		t.Errorf("framework notification: %s", fw)
-	}
+	notifyTwoBuilds(t, sub, build, src, out, state, hubLink)
 
 	// The library alone takes a publication only its own way (a form, or
 	// a body with hub.content=body in the query): it refuses ResourceSync's

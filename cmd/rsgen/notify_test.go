@@ -114,47 +114,12 @@ func TestNotifyEndToEnd(t *testing.T) {
 		t.Fatalf("validate: exit %d: %s", code, stderr)
 	}
 
-	// First run: no Change List yet; every document is new.
-	code, _, stderr := notifyRun("notify", "--state", state, out)
-	if code != 0 {
-		t.Fatalf("notify: exit %d: %s", code, stderr)
-	}
-	got := received(t, sub, 1)
-	want := []string{"created .well-known/resourcesync description", "created resourcesync/capabilitylist.xml capabilitylist", "created resourcesync/resourcelist.xml resourcelist"}
-	if e := entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hub.URL); strings.Join(e, "|") != strings.Join(want, "|") {
-		t.Errorf("framework notification:\n%s\nwant\n%s", strings.Join(e, "\n"), strings.Join(want, "\n"))
-	}
-
-	// A second build with changes.
-	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(src, "b.html")); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
-		t.Fatalf("second build: exit %d: %s", code, stderr)
-	}
-	if code, _, stderr = notifyRun("notify", "--state", state, out); code != 0 {
-		t.Fatalf("notify: exit %d: %s", code, stderr)
-	}
-	got = received(t, sub, 2)
-	if e := entries(t, got[changeTopic], notify.CapChangeNotification, hub.URL); strings.Join(e, "|") != "deleted b.html|created new.txt" {
-		t.Errorf("change notification: %v", e)
-	}
-	fw := strings.Join(entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hub.URL), "|")
-	for _, w := range []string{"updated resourcesync/capabilitylist.xml capabilitylist", "updated resourcesync/resourcelist.xml resourcelist", "created resourcesync/changelist"} {
-		if !strings.Contains(fw, w) {
-			t.Errorf("framework notification lacks %q: %s", w, fw)
-		}
-	}
-	if strings.Contains(fw, "description") {
-		t.Errorf("the Source Description did not change, yet: %s", fw)
-	}
+	notifyTwoBuilds(t, sub, build, src, out, state, hub.URL)
 
 	// Nothing new: nothing sent.
 	before := hub.Published()
-	if code, _, stderr = notifyRun("notify", "--state", state, out); code != 0 {
+	code, _, stderr := notifyRun("notify", "--state", state, out)
+	if code != 0 {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	if n := hub.Published(); n != before {
@@ -389,5 +354,51 @@ func TestNotifyStateOfAnotherSite(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(state); !bytes.Equal(before, after) {
 		t.Error("the state file changed")
+	}
+}
+
+// notifyTwoBuilds runs rsgen notify on out, built with the arguments build
+// from src once already, and after a second build with a file created and
+// one deleted; sub, subscribed to both channels, must receive what each
+// run sends, from the hub that deliveries name hubLink.
+func notifyTwoBuilds(t *testing.T, sub *notifytest.Subscriber, build []string, src, out, state, hubLink string) {
+	t.Helper()
+	changeTopic := "https://example.org/resourcesync/changelist-notification"
+	frameworkTopic := "https://example.org/resourcesync/framework-notification"
+	// First run: no Change List yet; every document is new.
+	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	got := received(t, sub, 1)
+	want := []string{"created .well-known/resourcesync description", "created resourcesync/capabilitylist.xml capabilitylist", "created resourcesync/resourcelist.xml resourcelist"}
+	if e := entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hubLink); strings.Join(e, "|") != strings.Join(want, "|") {
+		t.Errorf("framework notification:\n%s\nwant\n%s", strings.Join(e, "\n"), strings.Join(want, "\n"))
+	}
+
+	// A second build with changes.
+	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(src, "b.html")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("second build: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	got = received(t, sub, 2)
+	if e := entries(t, got[changeTopic], notify.CapChangeNotification, hubLink); strings.Join(e, "|") != "deleted b.html|created new.txt" {
+		t.Errorf("change notification: %v", e)
+	}
+	fw := strings.Join(entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hubLink), "|")
+	for _, w := range []string{"updated resourcesync/capabilitylist.xml capabilitylist", "updated resourcesync/resourcelist.xml resourcelist", "created resourcesync/changelist"} {
+		if !strings.Contains(fw, w) {
+			t.Errorf("framework notification lacks %q: %s", w, fw)
+		}
+	}
+	if strings.Contains(fw, "description") {
+		t.Errorf("the Source Description did not change, yet: %s", fw)
 	}
 }

@@ -16,16 +16,23 @@ import (
 )
 
 // buildBinary compiles rsgen into a temporary directory.
-func buildBinary(t *testing.T) string {
+// goCommand returns the go command of the toolchain running the tests, or
+// skips t where there is none.
+func goCommand(t *testing.T) string {
 	t.Helper()
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goTool); err != nil {
 		if goTool, err = exec.LookPath("go"); err != nil {
-			t.Skip("no go command to build rsgen with")
+			t.Skip("no go command to build with")
 		}
 	}
+	return goTool
+}
+
+func buildBinary(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "rsgen")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	cmd := exec.Command(goCommand(t), "build", "-o", bin, ".")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
