@@ -435,3 +435,53 @@ func clashes(files map[string]string, rel string) bool {
 	}
 	return false
 }
+
+// A build that fails while the previous build is still being read beside
+// the scan (a part of its Resource List hangs, served over HTTP) returns
+// its own error at once: reading the previous build stops with it.
+func TestScanFailureStopsReadingThePrevious(t *testing.T) {
+	files := map[string]string{"a.txt": "a", "b.txt": "b", "c.txt": "c", "d/e.txt": "e", "f.txt": "f"}
+	tr := acNewTree(t, files, acT0)
+	live := t.TempDir()
+	hung := make(chan struct{})
+	defer close(hung)
+	fileServer := http.FileServer(http.Dir(live))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "resourcelist-00002.xml") {
+			select { // until the client gives up, or the test ends
+			case <-r.Context().Done():
+			case <-hung:
+			}
+			return
+		}
+		fileServer.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	base := srv.URL + "/"
+	cfg := acServedConfig(t, tr.dir, live, base, acDay(1))
+	cfg.Limits.MaxEntries = 3 // two parts under an index
+	acBuild(t, cfg)
+
+	// The second build finds nothing to publish (ErrEmptySource), which
+	// fails it once the scan is done, without cancelling anything.
+	for rel := range files {
+		tr.remove(rel)
+	}
+	cfg = acServedConfig(t, tr.dir, t.TempDir(), base, acDay(2))
+	cfg.Limits.MaxEntries = 3
+	cfg.Changes.Previous = base
+	cfg.Changes.HTTP.Deadline = time.Hour // the hanging part would hold the build that long
+	done := make(chan error, 1)
+	go func() {
+		_, err := Build(context.Background(), cfg)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrEmptySource) {
+			t.Errorf("error %v, want ErrEmptySource", err)
+		}
+	case <-time.After(time.Minute): // a guard against a hang, not a measure
+		t.Fatal("the build waited for the previous build it no longer needed")
+	}
+}

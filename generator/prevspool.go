@@ -20,6 +20,7 @@ import (
 // runs.
 type prevEntries struct {
 	done chan struct{} // closed when the spool is complete, or failed
+	stop context.CancelFunc
 	file *spool.File
 	n    int // the previous build's resources (for the mass-delete guard)
 	err  error
@@ -32,7 +33,8 @@ func (b *build) readPrevious(ctx context.Context, fail context.CancelCauseFunc) 
 	if err != nil {
 		return nil, err
 	}
-	p := &prevEntries{done: make(chan struct{})}
+	ctx, stop := context.WithCancel(ctx)
+	p := &prevEntries{done: make(chan struct{}), stop: stop}
 	b.spools = append(b.spools, p)
 	go func() {
 		defer close(p.done)
@@ -102,8 +104,10 @@ func (p *prevEntries) wait(ctx context.Context) error {
 	}
 }
 
-// close removes the spool, once it is done with.
+// close removes the spool, once it is done with; a build that ends
+// before it is complete (an error of the scan) stops it first.
 func (p *prevEntries) close() {
+	p.stop()
 	<-p.done
 	if p.file != nil {
 		p.file.Close()
