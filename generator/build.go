@@ -164,7 +164,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, mark(err, ErrOutput)
 	}
-	b.stage.createHook = cfg.createHook
+	b.stage.CreateHook = cfg.createHook
 	defer func() { b.across.cache.abort() }() // the new cache, if the build fails before saveCache
 	b.stage.SetSnapshot(b.at)
 	resources, err := b.run(ctx)

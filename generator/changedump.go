@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -263,7 +263,7 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 			return fmt.Errorf("%w: %s: %w", ErrPrevious, src, unwrapPath(err))
 		}
 		if !st.Mode().IsRegular() {
-			return fmt.Errorf("%w: %s is %s, not the package its entry in the Change Dump describes", ErrPrevious, src, typeName(st.Mode()))
+			return fmt.Errorf("%w: %s is %s, not the package its entry in the Change Dump describes", ErrPrevious, src, stage.TypeName(st.Mode()))
 		}
 		if p.length >= 0 && st.Size() != p.length {
 			return fmt.Errorf("%w: %s is %d bytes, its entry in the Change Dump says %d", ErrPrevious, src, st.Size(), p.length)
@@ -331,31 +331,6 @@ func checkDigests(f *os.File, tokens []hashing.Token) error {
 		sum = sum[a.Size():]
 	}
 	return nil
-}
-
-// Link stages name as a hard link to src, a file outside the stage: a file
-// published before is published again without copying its bytes. Where
-// the file system cannot link (another device, no links), it copies.
-func (s *Stage) Link(name, src string) error {
-	p := s.Path(name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	if err := os.Link(src, p); err == nil {
-		s.files = append(s.files, name)
-		return nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := s.Create(name)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	return closeAfter(out, err)
 }
 
 // changeItems is the zipdump.Seq of the changes of a set: the new bytes of

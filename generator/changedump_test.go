@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -355,7 +356,7 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 	}
 	// The manifest of build 3 does not list them: without it, the folder
 	// is judged by the names of rsgen's layout, as before manifests.
-	if err := os.Remove(filepath.Join(out, DocsDir, manifestName)); err != nil {
+	if err := os.Remove(filepath.Join(out, DocsDir, stage.ManifestName)); err != nil {
 		t.Fatal(err)
 	}
 	caps := filepath.Join(out, DocsDir, "capabilitylist.xml")

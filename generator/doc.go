@@ -36,14 +36,14 @@
 // with package validate (check.go), and moved into place by Stage.Publish
 // only when the whole build succeeded; a failure or an interrupt discards
 // the stage and leaves the published output as it was. The stage and its
-// publish are in stage.go (the stage and its locks), stage_owned.go (what
-// rsgen wrote, and may remove) and stage_publish.go (the publish, synced,
-// journaled, and finished or undone after a crash): docs/PUBLISHING.md
-// states the guarantees.
+// publish are package internal/stage (the stage and its locks, what rsgen
+// wrote and may remove, the publish: synced, journaled, and finished or
+// undone after a crash): docs/PUBLISHING.md states the guarantees.
 //
 // Output depends only on the input and the Config: entries are written in
-// the order of their paths (or, for an export, sorted first), and with a fixed snapshot time (Config.At with
-// FixedTime) no clock reading reaches a document or a package.
+// the order of their paths (or, for an export, sorted first), and with a
+// fixed snapshot time (Config.At with FixedTime) no clock reading reaches a
+// document or a package.
 //
 // Build may be called from several goroutines for different output
 // directories; a second build into a directory that a build holds fails

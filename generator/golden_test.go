@@ -58,7 +58,7 @@ func TestGolden(t *testing.T) {
 			want := snapshot(t, golden)
 			var names []string
 			for name, st := range want {
-				if st.mode.IsRegular() {
+				if st.Mode.IsRegular() {
 					names = append(names, name)
 				}
 			}
@@ -67,12 +67,12 @@ func TestGolden(t *testing.T) {
 			}
 			slices.Sort(names)
 			for _, name := range names {
-				if got[name].data != want[name].data {
-					t.Errorf("%s differs from %s/%s (rerun with -update if the change is intended):\n%s", name, golden, name, got[name].data)
+				if got[name].Data != want[name].Data {
+					t.Errorf("%s differs from %s/%s (rerun with -update if the change is intended):\n%s", name, golden, name, got[name].Data)
 				}
 			}
 			for name, st := range got {
-				if _, ok := want[name]; !ok && st.mode.IsRegular() {
+				if _, ok := want[name]; !ok && st.Mode.IsRegular() {
 					t.Errorf("%s written, but not in %s", name, golden)
 				}
 			}

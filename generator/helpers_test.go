@@ -22,6 +22,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // siteDir is the example collection of the repository.
@@ -87,17 +88,6 @@ func fixMtimes(t testing.TB, dir string) {
 }
 
 // writeFile creates dir/rel (slash-separated) with content, and its parents.
-func writeFile(t testing.TB, dir, rel, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func mustBaseURL(t testing.TB, raw string) BaseURL {
 	t.Helper()
@@ -125,73 +115,11 @@ func mustBuild(t testing.TB, cfg Config) *Report {
 }
 
 // fileState is one entry of a tree snapshot.
-type fileState struct {
-	mode fs.FileMode
-	data string // content of a file, target of a link
-}
 
 // snapshot records every name under dir with its mode and bytes (or link
 // target): two equal snapshots are the same tree.
-func snapshot(t testing.TB, dir string) map[string]fileState {
-	t.Helper()
-	snap := map[string]fileState{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		st := fileState{mode: info.Mode()}
-		switch {
-		case info.Mode().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			st.data = string(b)
-		case info.Mode()&fs.ModeSymlink != 0:
-			st.data, _ = os.Readlink(p)
-		}
-		snap[filepath.ToSlash(rel)] = st
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return snap
-}
 
 // sameSnapshot reports the first differences between two snapshots.
-func sameSnapshot(t testing.TB, what string, got, want map[string]fileState) {
-	t.Helper()
-	var diffs []string
-	for name, w := range want {
-		g, ok := got[name]
-		switch {
-		case !ok:
-			diffs = append(diffs, "missing "+name)
-		case g.mode != w.mode:
-			diffs = append(diffs, fmt.Sprintf("%s: mode %v, was %v", name, g.mode, w.mode))
-		case g.data != w.data:
-			diffs = append(diffs, name+": content changed")
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			diffs = append(diffs, "new "+name)
-		}
-	}
-	slices.Sort(diffs)
-	if len(diffs) > 0 {
-		if len(diffs) > 10 {
-			diffs = append(diffs[:10], "…")
-		}
-		t.Errorf("%s: the tree changed:\n  %s", what, strings.Join(diffs, "\n  "))
-	}
-}
 
 // noStage fails if a staging directory is left in dir.
 func noStage(t testing.TB, dir string) {
@@ -497,4 +425,22 @@ func scannedArchive(t testing.TB, b *build, ctx context.Context) []Resource {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// The tree helpers of package testenv, by their short names here.
+type fileState = testenv.FileState
+
+func writeFile(t testing.TB, dir, rel, content string) string {
+	t.Helper()
+	return testenv.WriteFile(t, dir, rel, content)
+}
+
+func snapshot(t testing.TB, dir string) map[string]fileState {
+	t.Helper()
+	return testenv.Snapshot(t, dir)
+}
+
+func sameSnapshot(t testing.TB, what string, got, want map[string]fileState) {
+	t.Helper()
+	testenv.SameSnapshot(t, what, got, want)
 }

@@ -1,5 +1,5 @@
 //go:build !linux
 
-package generator
+package stage
 
 func exchange(newDir, oldDir string) (bool, error) { return exchangeByRename(newDir, oldDir) }

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package generator
+package stage
 
 import (
 	"crypto/sha256"
@@ -32,7 +32,7 @@ func syncDir(string) error { return nil }
 // dirID identifies the documents directory dir by the digest of its
 // manifest: this system gives no inode numbers to compare.
 func dirID(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, manifestName))
+	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return "", err
 	}

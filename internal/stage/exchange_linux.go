@@ -1,4 +1,4 @@
-package generator
+package stage
 
 import (
 	"errors"

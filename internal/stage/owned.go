@@ -1,4 +1,4 @@
-package generator
+package stage
 
 import (
 	"bytes"
@@ -14,13 +14,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// manifestName is the file in the documents directory that lists what
+// ManifestName is the file in the documents directory that lists what
 // rsgen wrote there. It is staged and swapped in with the documents, so
 // that it always describes the folder it is in.
-const manifestName = ".rsgen-manifest.json"
+const ManifestName = ".rsgen-manifest.json"
 
 // ErrNotWritten reports files in the output's documents directory that
 // rsgen did not write: it replaces that directory at every build, and
@@ -59,21 +60,31 @@ func writeManifest(docs string, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(docs, manifestName), append(data, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(docs, ManifestName), append(data, '\n'), 0o644)
 }
 
 // readManifest reads the manifest of the documents directory docs; the
 // error wraps fs.ErrNotExist if it has none.
 func readManifest(docs string) (*manifest, error) {
-	data, err := os.ReadFile(filepath.Join(docs, manifestName))
+	data, err := os.ReadFile(filepath.Join(docs, ManifestName))
 	if err != nil {
 		return nil, err
 	}
 	var m manifest
 	if err := json.Unmarshal(data, &m); err != nil || m.Generator != "rsgen" {
-		return nil, fmt.Errorf("%s is not rsgen's manifest", manifestName)
+		return nil, fmt.Errorf("%s is not rsgen's manifest", ManifestName)
 	}
 	return &m, nil
+}
+
+// PublishedAt returns the snapshot time rsgen published in the documents
+// directory docs, from its manifest.
+func PublishedAt(docs string) (time.Time, error) {
+	m, err := readManifest(docs)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return m.At, nil
 }
 
 // checkNotOlder fails with ErrOlderSnapshot if the documents directory
@@ -107,7 +118,7 @@ func checkOwned(out string) (*manifest, error) {
 	}
 	if !info.IsDir() {
 		return nil, fmt.Errorf("%s is %s, not a directory; rsgen writes its documents there: move it away or choose another output directory",
-			DocsDir, typeName(info.Mode()))
+			DocsDir, TypeName(info.Mode()))
 	}
 	m, err := readManifest(docs)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -127,13 +138,13 @@ func checkOwned(out string) (*manifest, error) {
 		}
 		rel, _ := filepath.Rel(docs, p)
 		rel = filepath.ToSlash(rel)
-		all = append(all, printable(path.Join(DocsDir, rel)))
+		all = append(all, display.Name(path.Join(DocsDir, rel)))
 		switch {
-		case rel == manifestName && m != nil:
+		case rel == ManifestName && m != nil:
 		case m != nil && listed[rel] && d.Type().IsRegular():
 		case m == nil && legacyName.MatchString(rel) && d.Type().IsRegular():
 		default:
-			foreign = append(foreign, printable(path.Join(DocsDir, rel)))
+			foreign = append(foreign, display.Name(path.Join(DocsDir, rel)))
 		}
 		return nil
 	})

@@ -1,4 +1,4 @@
-package generator
+package stage
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rsgen/rsgen/internal/display"
 )
 
 // journalName is the file in a stage that records a publish under way:
@@ -50,7 +52,7 @@ type journal struct {
 // ones, never a mix within the documents directory; the Source Description
 // names the Capability List, which both have. If a step fails, what was
 // done is undone: the output is as it was. If the process dies (kill -9,
-// power cut) after step 2, the next NewStage finishes the publish if it
+// power cut) after step 2, the next New finishes the publish if it
 // had reached step 4, and undoes it otherwise.
 func (s *Stage) Publish() error {
 	newDocs := filepath.Join(s.dir, DocsDir)
@@ -68,7 +70,7 @@ func (s *Stage) Publish() error {
 		return err
 	}
 	if err := writeManifest(newDocs, s.at); err != nil {
-		return fmt.Errorf("writing %s/%s: %w", DocsDir, manifestName, unwrapPath(err))
+		return fmt.Errorf("writing %s/%s: %w", DocsDir, ManifestName, display.WithoutPath(err))
 	}
 	id, err := dirID(newDocs)
 	if err != nil {
@@ -112,7 +114,7 @@ func (s *Stage) Publish() error {
 		return err
 	}
 	if err := writeJournal(s.dir, j); err != nil {
-		return fmt.Errorf("writing the journal of the publish: %w", unwrapPath(err))
+		return fmt.Errorf("writing the journal of the publish: %w", display.WithoutPath(err))
 	}
 	// Nothing after the swap should be able to fail for want of a parent,
 	// and a failure puts the old versions back.
@@ -145,7 +147,7 @@ func (s *Stage) Publish() error {
 	}
 	if err := syncDir(s.out); err != nil {
 		s.rollBack(j)
-		return fmt.Errorf("syncing %s: %w", DocsDir, unwrapPath(err))
+		return fmt.Errorf("syncing %s: %w", DocsDir, display.WithoutPath(err))
 	}
 	for _, rel := range j.Root {
 		if err := s.step("rename " + filepath.ToSlash(rel)); err != nil {
@@ -163,7 +165,7 @@ func (s *Stage) Publish() error {
 	}
 	if err := syncParents(s.out, j.Root); err != nil {
 		s.rollBack(j)
-		return fmt.Errorf("syncing the output: %w", unwrapPath(err))
+		return fmt.Errorf("syncing the output: %w", display.WithoutPath(err))
 	}
 	// The new output is in place and on disk: failing to remove what it
 	// displaced is not a failure of the build, and the next build removes
@@ -180,10 +182,10 @@ func (s *Stage) Publish() error {
 
 // step calls the test hook of Publish, if any.
 func (s *Stage) step(name string) error {
-	if s.stepHook == nil {
+	if s.StepHook == nil {
 		return nil
 	}
-	return s.stepHook(name)
+	return s.StepHook(name)
 }
 
 // prepareRoot creates the missing parents of j.Root in the output and
@@ -192,7 +194,7 @@ func (s *Stage) prepareRoot(j *journal) error {
 	for _, rel := range j.Root {
 		parent := filepath.Dir(filepath.Join(s.out, rel))
 		if err := os.MkdirAll(parent, 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", filepath.ToSlash(filepath.Dir(rel)), unwrapPath(err))
+			return fmt.Errorf("creating %s: %w", filepath.ToSlash(filepath.Dir(rel)), display.WithoutPath(err))
 		}
 	}
 	for _, rel := range j.Old {
@@ -202,7 +204,7 @@ func (s *Stage) prepareRoot(j *journal) error {
 		}
 		if err := os.Link(dst, old); err != nil {
 			if err := copyFile(dst, old); err != nil {
-				return fmt.Errorf("keeping the old %s: %w", filepath.ToSlash(rel), unwrapPath(err))
+				return fmt.Errorf("keeping the old %s: %w", filepath.ToSlash(rel), display.WithoutPath(err))
 			}
 		}
 	}
@@ -332,7 +334,7 @@ func removeEmptyTree(dir string) {
 func recoverStages(out string) {
 	entries, _ := os.ReadDir(out)
 	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), stagePrefix) {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), Prefix) {
 			continue
 		}
 		dir := filepath.Join(out, e.Name())
@@ -401,7 +403,7 @@ func journaled(rel string) bool {
 		return false
 	}
 	first, _, _ := strings.Cut(filepath.ToSlash(filepath.Clean(rel)), "/")
-	return first != DocsDir && first != "." && !strings.HasPrefix(first, stagePrefix)
+	return first != DocsDir && first != "." && !strings.HasPrefix(first, Prefix)
 }
 
 // syncTree syncs every file and directory under dir to disk: after a power

@@ -1,0 +1,314 @@
+package stage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
+)
+
+// testAt is the snapshot time of the tests' stages.
+var testAt = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// errSimulated is the error of a publish step that fails on purpose.
+var errSimulated = errors.New("simulated failure")
+
+type fileState = testenv.FileState
+
+func writeFile(t testing.TB, dir, rel, content string) string {
+	t.Helper()
+	return testenv.WriteFile(t, dir, rel, content)
+}
+
+func snapshot(t testing.TB, dir string) map[string]fileState {
+	t.Helper()
+	return testenv.Snapshot(t, dir)
+}
+
+func sameSnapshot(t testing.TB, what string, got, want map[string]fileState) {
+	t.Helper()
+	testenv.SameSnapshot(t, what, got, want)
+}
+
+// noStage fails t if a staging directory is left in dir.
+func noStage(t testing.TB, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), Prefix) {
+			t.Errorf("staging directory %s left behind", e.Name())
+		}
+	}
+}
+
+// TestStaleStages: a staging directory that no running build holds is
+// removed by the next build, whatever its name says; one a build holds is
+// kept, even if its name carries the PID of a process that is gone.
+func TestStaleStages(t *testing.T) {
+	out := t.TempDir()
+	stages := map[string]bool{ // name: held by a running build
+		Prefix + "1-0123456789ab":                             false, // PID 1, alive in every container
+		fmt.Sprintf("%s%d-ba9876543210", Prefix, os.Getpid()): false,
+		Prefix + "0123456789ab.old":                           false,
+		Prefix + "not-a-pid":                                  false,
+		Prefix + "999999999-0123456789ab":                     true, // no such PID, but held
+	}
+	for name, held := range stages {
+		writeFile(t, out, name+"/"+DocsDir+"/resourcelist.xml", "partial")
+		if held {
+			l, err := lockDir(filepath.Join(out, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.unlock()
+		}
+	}
+	st, err := New(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Discard()
+	for name, held := range stages {
+		_, err := os.Stat(filepath.Join(out, name))
+		if held && err != nil {
+			t.Errorf("%s (held by a running build) was removed", name)
+		}
+		if !held && err == nil {
+			t.Errorf("%s (held by no build) was not removed", name)
+		}
+	}
+}
+
+// errKilled is the panic of a publish step that simulates a kill: no code
+// of Publish runs after it, as after SIGKILL or a power cut.
+var errKilled = errors.New("killed")
+
+// TestPublishFaults: whether Publish fails at step N or is killed there,
+// for every N, the site found afterwards (after the next build's clean-up,
+// for a kill) is the complete old one or the complete new one.
+func TestPublishFaults(t *testing.T) {
+	oldFiles := map[string]string{
+		DocsDir + "/resourcelist.xml": "old list", DocsDir + "/capabilitylist.xml": `capability="capabilitylist" old`,
+		DocsDir + "/changelist-old.xml": "old changes", WellKnownFile: "old description", "_headers": "# Written by rsgen old",
+		"user.html": "the user's",
+	}
+	newFiles := map[string]string{
+		DocsDir + "/resourcelist.xml": "new list", DocsDir + "/capabilitylist.xml": `capability="capabilitylist" new`,
+		DocsDir + "/resourcelist-00001.xml": "new part", WellKnownFile: "new description", "_headers": "# Written by rsgen new",
+		"resourcesync.nginx.conf": "# Written by rsgen new",
+	}
+	for _, firstBuild := range []bool{false, true} {
+		setup := func(t *testing.T) (out string, st *Stage) {
+			out = t.TempDir()
+			for name, data := range oldFiles {
+				if !firstBuild || name == "user.html" {
+					writeFile(t, out, name, data)
+				}
+			}
+			st, err := New(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st.SetSnapshot(testAt)
+			for name, data := range newFiles {
+				if err := st.WriteFile(name, []byte(data)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return out, st
+		}
+		outNew, st := setup(t)
+		if err := st.Publish(); err != nil {
+			t.Fatal(err)
+		}
+		want := withoutManifest(snapshot(t, outNew))
+		outOld, st := setup(t)
+		st.Discard()
+		old := withoutManifest(snapshot(t, outOld))
+		steps := 0
+		for n := 0; ; n++ {
+			var reached bool
+			for _, kill := range []bool{false, true} {
+				name := fmt.Sprintf("first build %v, step %d, kill %v", firstBuild, n, kill)
+				out, st := setup(t)
+				i, at := 0, ""
+				st.StepHook = func(step string) error {
+					if i++; i-1 != n {
+						return nil
+					}
+					reached, at = true, step
+					if kill {
+						panic(errKilled)
+					}
+					return fmt.Errorf("%s: %w", step, errSimulated)
+				}
+				err := publishOrDie(st)
+				switch {
+				case !reached:
+					if err != nil {
+						t.Fatalf("%s: Publish: %v", name, err)
+					}
+				case kill:
+					if err != errKilled {
+						t.Fatalf("%s: Publish: %v, want the simulated kill", name, err)
+					}
+					st.release() // the process is gone, and its locks with it
+					next, err := New(out)
+					if err != nil {
+						t.Fatalf("%s: the next build: %v", name, err)
+					}
+					next.Discard()
+				case err == nil && at == "clean up":
+					// Failing to remove the stage is not a failure of the
+					// publish: the next build removes it.
+					next, err := New(out)
+					if err != nil {
+						t.Fatalf("%s: the next build: %v", name, err)
+					}
+					next.Discard()
+				case !errors.Is(err, errSimulated):
+					t.Fatalf("%s: Publish: %v, want the simulated failure", name, err)
+				default:
+					st.Discard()
+				}
+				got := withoutManifest(snapshot(t, out))
+				if !snapshotsEqual(got, old) && !snapshotsEqual(got, want) {
+					sameSnapshot(t, name+": neither the old site nor the new", got, want)
+				}
+				if !kill && reached && at != "clean up" && !snapshotsEqual(got, old) {
+					t.Errorf("%s: a failed Publish left the new site, not the old one", name)
+				}
+				noStage(t, out)
+			}
+			if !reached {
+				break
+			}
+			steps++
+		}
+		if steps < 5 {
+			t.Errorf("only %d steps: the hook is not called", steps)
+		}
+	}
+}
+
+// publishOrDie runs st.Publish, turning the panic of a simulated kill
+// into its error.
+func publishOrDie(st *Stage) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r != errKilled {
+				panic(r)
+			}
+			err = errKilled
+		}
+	}()
+	return st.Publish()
+}
+
+func withoutManifest(snap map[string]fileState) map[string]fileState {
+	delete(snap, DocsDir+"/"+ManifestName)
+	return snap
+}
+
+func snapshotsEqual(a, b map[string]fileState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, s := range a {
+		if b[name] != s {
+			return false
+		}
+	}
+	return true
+}
+
+// TestJournalConfinedToOutput: a journal found in a stage (left by an
+// older copy of the output, damaged, or written by someone else) names
+// files outside the output or in the documents directory; recovering it
+// must not remove or replace any of them.
+func TestJournalConfinedToOutput(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	writeFile(t, parent, "victim", "precious")
+	writeFile(t, parent, "kept/x", "precious")
+	writeFile(t, out, "outside", "mine")
+	st, err := New(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Discard()
+	stage := filepath.Join(out, Prefix+"forged")
+	root := []string{"../victim", "../kept/x", filepath.Join(parent, "victim"), DocsDir + "/mine.txt"}
+	data, _ := json.Marshal(journal{Docs: "0:0", Root: root, Made: []string{"../kept"}})
+	writeFile(t, stage, journalName, string(data))
+	writeFile(t, out, DocsDir+"/mine.txt", "a user's")
+	recoverStages(out)
+	for _, f := range []string{filepath.Join(parent, "victim"), filepath.Join(parent, "kept/x"), filepath.Join(out, DocsDir, "mine.txt")} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("recovering a forged journal removed %s", f)
+		}
+	}
+}
+
+// TestUserFileDuringPublish: a user's file that appears in the documents
+// directory while Publish syncs the stage (after its first check, before
+// the swap) is not swapped out and removed with the old documents.
+func TestUserFileDuringPublish(t *testing.T) {
+	for _, at := range []string{"manifest", "sync", "journal", "prepare", "swap"} {
+		out := t.TempDir()
+		st, err := New(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.SetSnapshot(testAt)
+		if err := st.WriteFile(DocsDir+"/capabilitylist.xml", []byte(`capability="capabilitylist"`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Publish(); err != nil {
+			t.Fatal(err)
+		}
+		st, err = New(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.SetSnapshot(testAt)
+		if err := st.WriteFile(DocsDir+"/capabilitylist.xml", []byte(`capability="capabilitylist" new`)); err != nil {
+			t.Fatal(err)
+		}
+		st.StepHook = func(step string) error {
+			if step == at {
+				writeFile(t, out, DocsDir+"/mine.html", "a user's")
+			}
+			return nil
+		}
+		err = st.Publish()
+		st.Discard()
+		if _, serr := os.Stat(filepath.Join(out, DocsDir, "mine.html")); serr != nil {
+			t.Errorf("a user's file written before step %q was removed (publish: %v)", at, err)
+		}
+		if !errors.Is(err, ErrNotWritten) {
+			t.Errorf("a user's file written before step %q: publish = %v, want ErrNotWritten", at, err)
+		}
+	}
+}
+
+// TestForeignNamePrintable: the name of a user's file in the documents
+// directory is quoted in the error if it holds a newline or another
+// control character, so that it cannot forge a line of rsgen's output.
+func TestForeignNamePrintable(t *testing.T) {
+	out := t.TempDir()
+	writeFile(t, out, DocsDir+"/evil\nrsgen: published\x1b[2K", "a user's")
+	_, err := New(out)
+	if !errors.Is(err, ErrNotWritten) {
+		t.Fatalf("NewStage = %v, want ErrNotWritten", err)
+	}
+	if strings.ContainsAny(err.Error(), "\n\x1b") {
+		t.Errorf("the error holds the name raw: %q", err)
+	}
+}
