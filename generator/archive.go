@@ -157,7 +157,7 @@ func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
 	if a.kind == archiveZip {
 		var out []Resource
 		if out, err = b.scanZip(ctx, a); err == nil {
-			found, err = b.spoolOf(out)
+			found, err = b.spill.resourcesOf(out)
 		}
 	} else {
 		found, err = b.scanTar(ctx, a)
@@ -371,7 +371,7 @@ func (b *build) scanTar(ctx context.Context, a *archive) (*resourceSpool, error)
 		return nil, err
 	}
 	defer ts.close()
-	spill, err := b.spillDir()
+	spill, err := b.spill.path()
 	if err != nil {
 		return nil, err
 	}
@@ -445,7 +445,7 @@ func (b *build) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, error) {
 		return nil, fmt.Errorf("%w: %w", errSpool, err)
 	}
 	defer it.Close()
-	found, err := b.newResources()
+	found, err := b.spill.resources()
 	if err != nil {
 		return nil, err
 	}

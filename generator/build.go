@@ -125,9 +125,8 @@ type build struct {
 	outRel   string // Out relative to root, slash-separated, or "" if outside it
 	cacheRel string // the hash cache relative to root, slash-separated, or "" if outside it
 	stage    *Stage
-	spill    string                  // the directory of spill files in the stage, if made (spillDir)
+	spill    spillArea               // the spill files, in the stage
 	fail     context.CancelCauseFunc // ends the build with an error, from any goroutine
-	spools   []interface{ close() }  // the spools made, closed before spill is removed
 	stats    *Stats
 	problems problems
 	notice   func(string)
@@ -165,13 +164,14 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, mark(err, ErrOutput)
 	}
 	b.stage.CreateHook = cfg.createHook
+	b.spill.stage = b.stage
 	defer func() { b.across.cache.abort() }() // the new cache, if the build fails before saveCache
 	b.stage.SetSnapshot(b.at)
 	resources, err := b.run(ctx)
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
 	}
-	if rerr := b.removeSpill(); err == nil && rerr != nil { // before the check, and Publish, which would publish it
+	if rerr := b.spill.remove(); err == nil && rerr != nil { // before the check, and Publish, which would publish it
 		err = fmt.Errorf("removing the spill files: %w", rerr)
 	}
 	if err == nil {

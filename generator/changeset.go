@@ -31,8 +31,8 @@ type changeSet struct {
 var changesSortMemory = 16 << 20 // a variable for the tests
 
 // newChangeSet returns an empty set of changes.
-func (b *build) newChangeSet() (*changeSet, error) {
-	spill, err := b.spillDir()
+func (a *spillArea) changes() (*changeSet, error) {
+	spill, err := a.path()
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func (b *build) newChangeSet() (*changeSet, error) {
 		return nil, fmt.Errorf("%w: %w", errSpool, err)
 	}
 	s := &changeSet{sorter: extsort.New(dir, changesSortMemory)}
-	b.spools = append(b.spools, s)
+	a.track(s)
 	return s, nil
 }
 
@@ -77,13 +77,13 @@ func appendTimeKey(b []byte, t time.Time) []byte {
 }
 
 // finish sorts the changes into the spool they are read from.
-func (s *changeSet) finish(b *build) error {
+func (s *changeSet) finish(a *spillArea) error {
 	it, err := s.sorter.Iter()
 	if err != nil {
 		return fmt.Errorf("%w: %w", errSpool, err)
 	}
 	defer it.Close()
-	spill, err := b.spillDir()
+	spill, err := a.path()
 	if err != nil {
 		return err
 	}

@@ -85,6 +85,7 @@ func BenchmarkCheck(b *testing.B) {
 	if bd.stage, err = NewStage(cfg.Out); err != nil {
 		b.Fatal(err)
 	}
+	bd.spill.stage = bd.stage
 	defer bd.stage.Discard()
 	resources := make([]Resource, n)
 	for i := range resources {
@@ -93,14 +94,14 @@ func BenchmarkCheck(b *testing.B) {
 		resources[i] = Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
 			Hash: "sha-256:" + strings.Repeat(fmt.Sprintf("%08x", i), 8), Type: "text/html"}
 	}
-	spooled, err := bd.spoolOf(resources)
+	spooled, err := bd.spill.resourcesOf(resources)
 	if err != nil {
 		b.Fatal(err)
 	}
 	if err := bd.writeResourceList(spooled, bd.at); err != nil {
 		b.Fatal(err)
 	}
-	if err := bd.removeSpill(); err != nil {
+	if err := bd.spill.remove(); err != nil {
 		b.Fatal(err)
 	}
 	if err := bd.writeCapabilityList(); err != nil {

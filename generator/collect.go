@@ -89,7 +89,7 @@ func (p *problems) sorted() []Problem {
 // it must be read at all (scanCache.decide).
 func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 	cfg := b.cfg
-	found, err := b.newResources()
+	found, err := b.spill.resources()
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +387,7 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 	if err != nil {
 		return nil, kept, err
 	}
-	if out, err = b.newResources(); err != nil {
+	if out, err = b.spill.resources(); err != nil {
 		return nil, kept, err
 	}
 	defer func() {

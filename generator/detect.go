@@ -77,7 +77,7 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 			out.patch(job.i, r.Modified) // it was spooled before its verdict
 		}
 	}
-	if err := changes.finish(b); err != nil {
+	if err := changes.finish(&b.spill); err != nil {
 		return nil, err
 	}
 	b.across.changes = changes
@@ -104,10 +104,10 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool) (out
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if out, err = b.newResources(); err != nil {
+	if out, err = b.spill.resources(); err != nil {
 		return nil, nil, nil, err
 	}
-	if changes, err = b.newChangeSet(); err != nil {
+	if changes, err = b.spill.changes(); err != nil {
 		out.close()
 		return nil, nil, nil, err
 	}
@@ -219,7 +219,7 @@ func (b *build) reconcileChanges() error {
 	for _, loc := range b.across.dropped {
 		dropped[loc] = true
 	}
-	next, err := b.newChangeSet()
+	next, err := b.spill.changes()
 	if err != nil {
 		return err
 	}
@@ -247,7 +247,7 @@ func (b *build) reconcileChanges() error {
 			}
 		}
 	}
-	if err := next.finish(b); err != nil {
+	if err := next.finish(&b.spill); err != nil {
 		return err
 	}
 	b.across.changes.close()

@@ -105,7 +105,7 @@ func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) 
 	if len(left) == 0 {
 		return resources, b.dumpWritten(res), nil
 	}
-	kept, err := b.newResources()
+	kept, err := b.spill.resources()
 	if err != nil {
 		return nil, nil, err
 	}

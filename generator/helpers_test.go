@@ -405,9 +405,9 @@ func archiveBuild(t testing.TB, cfg *Config, a *archive) *build {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.stage = st
+	b.stage, b.spill.stage = st, st
 	t.Cleanup(func() {
-		b.removeSpill()
+		b.spill.remove()
 		st.Discard()
 	})
 	return b

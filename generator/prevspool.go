@@ -29,13 +29,13 @@ type prevEntries struct {
 // readPrevious starts spooling the entries of the previous build, and
 // cancels the build with its error if it fails.
 func (b *build) readPrevious(ctx context.Context, fail context.CancelCauseFunc) (*prevEntries, error) {
-	spill, err := b.spillDir() // before the goroutine: the scan makes its spools there too
+	spill, err := b.spill.path() // before the goroutine: the scan makes its spools there too
 	if err != nil {
 		return nil, err
 	}
 	ctx, stop := context.WithCancel(ctx)
 	p := &prevEntries{done: make(chan struct{}), stop: stop}
-	b.spools = append(b.spools, p)
+	b.spill.track(p)
 	go func() {
 		defer close(p.done)
 		p.file, p.n, p.err = b.spoolPrevious(ctx, spill, false)

@@ -41,8 +41,8 @@ type lastmodPatch struct {
 }
 
 // newResources creates an empty spool of resources.
-func (b *build) newResources() (*resourceSpool, error) {
-	dir, err := b.spillDir()
+func (a *spillArea) resources() (*resourceSpool, error) {
+	dir, err := a.path()
 	if err != nil {
 		return nil, err
 	}
@@ -51,13 +51,13 @@ func (b *build) newResources() (*resourceSpool, error) {
 		return nil, fmt.Errorf("%w: %w", errSpool, err)
 	}
 	s := &resourceSpool{file: f}
-	b.spools = append(b.spools, s)
+	a.track(s)
 	return s, nil
 }
 
 // spoolOf spools resources, sorted by path.
-func (b *build) spoolOf(resources []Resource) (*resourceSpool, error) {
-	s, err := b.newResources()
+func (a *spillArea) resourcesOf(resources []Resource) (*resourceSpool, error) {
+	s, err := a.resources()
 	if err != nil {
 		return nil, err
 	}
@@ -298,29 +298,41 @@ func (it *resourceIter) err() error {
 	return nil
 }
 
-// spillDir returns the directory of the build's spill files in the
-// stage, made on first use; removeSpill removes it before the stage is
-// checked and published.
-func (b *build) spillDir() (string, error) {
-	if b.spill == "" {
-		dir, err := os.MkdirTemp(b.stage.Dir(), ".spill-")
+// A spillArea is the directory of a build's spill files in its stage:
+// the spools between the steps and the external sorts. It is made on first
+// use; remove closes every spool made in it and removes it, before the
+// stage is checked and published (on a failure it goes with the stage).
+type spillArea struct {
+	stage *Stage
+	dir   string
+	open  []interface{ close() } // the spools made, closed by remove
+}
+
+// path returns the directory, made on first use.
+func (a *spillArea) path() (string, error) {
+	if a.dir == "" {
+		dir, err := os.MkdirTemp(a.stage.Dir(), ".spill-")
 		if err != nil {
 			return "", fmt.Errorf("making a directory for spill files: %w", err)
 		}
-		b.spill = dir
+		a.dir = dir
 	}
-	return b.spill, nil
+	return a.dir, nil
 }
 
-func (b *build) removeSpill() error {
-	for _, s := range b.spools {
+// track has remove close c.
+func (a *spillArea) track(c interface{ close() }) { a.open = append(a.open, c) }
+
+// remove closes the spools and removes the directory.
+func (a *spillArea) remove() error {
+	for _, s := range a.open {
 		s.close()
 	}
-	b.spools = nil
-	if b.spill == "" {
+	a.open = nil
+	if a.dir == "" {
 		return nil
 	}
-	err := os.RemoveAll(b.spill)
-	b.spill = ""
+	err := os.RemoveAll(a.dir)
+	a.dir = ""
 	return err
 }

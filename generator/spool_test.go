@@ -106,7 +106,7 @@ func TestChangesSortSpills(t *testing.T) {
 // whole.
 func TestResourceSpoolRoundTrip(t *testing.T) {
 	b := archiveBuild(t, &Config{Out: t.TempDir()}, nil)
-	s, err := b.newResources()
+	s, err := b.spill.resources()
 	if err != nil {
 		t.Fatal(err)
 	}
