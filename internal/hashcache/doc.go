@@ -22,8 +22,8 @@
 // it starts with an empty cache; the Writer writes a new file beside the
 // old one (named as the cache with ".tmp-" and a random suffix) and
 // renames it over it, so that a reader sees the old cache or the new one,
-// never a mix, and a crash leaves the old one. [Load] and [Cache.Save] do
-// the same for a whole cache held in memory.
+// never a mix, and a crash leaves the old one; it removes the temporary
+// files that writers killed before they committed left behind.
 //
 // What no stat cache can see: a write that leaves the size, the
 // modification time and the change time as they were. The change time
@@ -34,7 +34,5 @@
 // whose times are that close to the build are not stored (see
 // [Stat.SettledBefore]), as git does for its index.
 //
-// A Cache is not safe for concurrent use; Get may be called from several
-// goroutines at once as long as nothing calls Put. A Reader and a Writer
-// are used by one goroutine at a time.
+// A Reader and a Writer are used by one goroutine at a time.
 package hashcache
