@@ -17,7 +17,7 @@ const Version = 1
 
 const magic = "RSGENHC\n"
 
-// Why Load refused a file. A missing file is fs.ErrNotExist.
+// Why Open refuses a file. A missing file is fs.ErrNotExist.
 var (
 	ErrNotRegular = regfile.ErrNotRegular // a FIFO, a device, a directory
 	ErrForeign    = errors.New("not an rsgen hash cache")
