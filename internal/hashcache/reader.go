@@ -59,11 +59,11 @@ type Reader struct {
 }
 
 // Open opens the cache at path, made for the source directory root, for
-// streaming. Before it returns, it checks the whole file as [Load] does (a
-// cache, of this Version, for root, with a matching checksum) in a first
-// pass that holds no entry, and fails with the errors Load fails with; a
-// missing file is an error wrapping fs.ErrNotExist. It never blocks on a
-// FIFO or a device.
+// streaming. Before it returns, it checks the whole file (a cache, of this
+// Version, for root, with a matching checksum) in a first pass that holds
+// no entry, and fails with ErrNotRegular, ErrForeign, ErrVersion,
+// ErrCorrupt or ErrOtherDir; a missing file is an error wrapping
+// fs.ErrNotExist. It never blocks on a FIFO or a device.
 //
 // Both passes read the one open file, so a cache renamed over path
 // meanwhile (by another build) is not seen; one written in place is
