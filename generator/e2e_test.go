@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // staticHost serves the files under root by their decoded path, as nginx
@@ -88,7 +89,7 @@ func TestEndToEnd(t *testing.T) {
 	src := copySite(t)
 	for i, name := range awkwardNames {
 		content := strings.Repeat(name+"\n", i)
-		writeFile(t, src, "awkward/"+name, content)
+		testenv.WriteFile(t, src, "awkward/"+name, content)
 	}
 	fixMtimes(t, src)
 

@@ -131,7 +131,7 @@ func TestExportResourceDumpNeedsFiles(t *testing.T) {
 // records named with its line.
 func TestExportResourceDumpChanged(t *testing.T) {
 	tree, members := dumpTree(t)
-	writeFile(t, tree, "odd\\name.txt", "a backslash: no name in a package")
+	testenv.WriteFile(t, tree, "odd\\name.txt", "a backslash: no name in a package")
 	export := treeExport(t, tree, members, `{"loc":"again/index.html","lastmod":"2024-05-30T00:00:00Z","path":"index.html"}`+"\n"+
 		`{"loc":"odd","lastmod":"2024-05-30T00:00:00Z","path":"odd\\name.txt"}`+"\n")
 	testHookBeforeDump = func() {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 var errSimulated = errors.New("simulated write failure")
@@ -32,7 +34,7 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 		{name: "source is a file", setup: func(t *testing.T, e *env) { e.cfg.Source = filepath.Join(e.src, "index.html") },
 			msg: "index.html is not a directory"},
 		{name: "fail-fast with a bad file", setup: func(t *testing.T, e *env) {
-			writeFile(t, e.src, "bad\xff.txt", "x")
+			testenv.WriteFile(t, e.src, "bad\xff.txt", "x")
 			e.cfg.FailFast = true
 		}, wantErr: func(err error) bool { return errors.Is(err, ErrFailFast) }, msg: `"bad\xff.txt"`},
 		{name: "fail-fast with a file that vanishes", setup: func(t *testing.T, e *env) {
@@ -86,13 +88,13 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 			out := t.TempDir()
 			cfg := testConfig(t, src, out)
 			mustBuild(t, cfg) // the old output
-			writeFile(t, out, "user.html", "not rsgen's")
+			testenv.WriteFile(t, out, "user.html", "not rsgen's")
 			if tc.noDocs {
 				os.RemoveAll(filepath.Join(out, DocsDir))
 			}
 			e := &env{src: src, out: out, cfg: &cfg, ctx: context.Background()}
 			tc.setup(t, e)
-			before := snapshot(t, out)
+			before := testenv.Snapshot(t, out)
 			rep, err := Build(e.ctx, cfg)
 			if err == nil {
 				t.Fatalf("Build succeeded (%d files, problems %v); want an error", rep.Files, rep.Problems)
@@ -106,7 +108,7 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 			if strings.Count(err.Error(), src) > 1 || strings.Count(err.Error(), out) > 1 {
 				t.Errorf("error %q names a path more than once", err)
 			}
-			sameSnapshot(t, "after "+tc.name, snapshot(t, out), before)
+			testenv.SameSnapshot(t, "after "+tc.name, testenv.Snapshot(t, out), before)
 			noStage(t, out)
 		})
 	}
@@ -130,14 +132,14 @@ func blockWellKnown(t *testing.T, out string) {
 	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
-	writeFile(t, out, WellKnownFile+"/blocker", "x")
+	testenv.WriteFile(t, out, WellKnownFile+"/blocker", "x")
 }
 
 // TestFailureCreatesNothing: a failed build into an output directory that
 // did not exist leaves it, and its parents, uncreated.
 func TestFailureCreatesNothing(t *testing.T) {
 	src := copySite(t)
-	writeFile(t, src, "bad\xff.txt", "x")
+	testenv.WriteFile(t, src, "bad\xff.txt", "x")
 	parent := t.TempDir()
 	for _, out := range []string{filepath.Join(parent, "out"), filepath.Join(parent, "a", "b", "out")} {
 		cfg := testConfig(t, src, out)
@@ -157,11 +159,11 @@ func TestFailureCreatesNothing(t *testing.T) {
 // back: the output is as it was.
 func TestPublishRollback(t *testing.T) {
 	out := t.TempDir()
-	writeFile(t, out, "a-old.txt", "old a")
-	writeFile(t, out, DocsDir+"/resourcelist.xml", "old list")
-	writeFile(t, out, DocsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
-	writeFile(t, out, "z/blocked/file", "a directory where a file goes")
-	before := snapshot(t, out)
+	testenv.WriteFile(t, out, "a-old.txt", "old a")
+	testenv.WriteFile(t, out, DocsDir+"/resourcelist.xml", "old list")
+	testenv.WriteFile(t, out, DocsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
+	testenv.WriteFile(t, out, "z/blocked/file", "a directory where a file goes")
+	before := testenv.Snapshot(t, out)
 	st, err := NewStage(out)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +180,7 @@ func TestPublishRollback(t *testing.T) {
 		t.Fatalf("Publish: %v, want an error naming z/blocked", err)
 	}
 	st.Discard()
-	sameSnapshot(t, "after a failed Publish", snapshot(t, out), before)
+	testenv.SameSnapshot(t, "after a failed Publish", testenv.Snapshot(t, out), before)
 	noStage(t, out)
 }
 
@@ -192,16 +194,16 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 			out := t.TempDir()
 			p := filepath.Join(out, DocsDir)
 			if kind == "file" {
-				writeFile(t, out, DocsDir, "the user's notes")
+				testenv.WriteFile(t, out, DocsDir, "the user's notes")
 			} else if err := os.Symlink(src, p); err != nil {
 				t.Fatal(err)
 			}
-			before := snapshot(t, out)
+			before := testenv.Snapshot(t, out)
 			_, err := Build(context.Background(), testConfig(t, src, out))
 			if err == nil || !strings.Contains(err.Error(), DocsDir) || !errors.Is(err, ErrOutput) {
 				t.Errorf("Build: %v; want an output error naming %s", err, DocsDir)
 			}
-			sameSnapshot(t, "after the build", snapshot(t, out), before)
+			testenv.SameSnapshot(t, "after the build", testenv.Snapshot(t, out), before)
 			noStage(t, out)
 		})
 	}
@@ -215,12 +217,12 @@ func TestSourceInsideTheDocumentsFolder(t *testing.T) {
 			out := t.TempDir()
 			src := filepath.Join(out, filepath.FromSlash(rel))
 			copyTree(t, siteDir, src)
-			before := snapshot(t, out)
+			before := testenv.Snapshot(t, out)
 			_, err := Build(context.Background(), testConfig(t, src, out))
 			if err == nil || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), "choose another output directory") {
 				t.Errorf("Build: %v; want an output error", err)
 			}
-			sameSnapshot(t, "after the build", snapshot(t, out), before)
+			testenv.SameSnapshot(t, "after the build", testenv.Snapshot(t, out), before)
 			noStage(t, out)
 		})
 	}

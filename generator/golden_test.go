@@ -47,7 +47,7 @@ func TestGolden(t *testing.T) {
 			if rep.Documents != tc.docs || rep.Files != 9 || len(rep.Problems) != 0 {
 				t.Errorf("report: %d documents, %d files, problems %v; want %d documents, 9 files", rep.Documents, rep.Files, rep.Problems, tc.docs)
 			}
-			got := snapshot(t, out)
+			got := testenv.Snapshot(t, out)
 			golden := filepath.Join("testdata", "golden", tc.name)
 			if *update {
 				if err := os.RemoveAll(golden); err != nil {
@@ -55,7 +55,7 @@ func TestGolden(t *testing.T) {
 				}
 				copyTree(t, out, golden)
 			}
-			want := snapshot(t, golden)
+			want := testenv.Snapshot(t, golden)
 			var names []string
 			for name, st := range want {
 				if st.Mode.IsRegular() {

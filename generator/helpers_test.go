@@ -22,7 +22,6 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // siteDir is the example collection of the repository.
@@ -114,7 +113,7 @@ func mustBuild(t testing.TB, cfg Config) *Report {
 	return rep
 }
 
-// fileState is one entry of a tree snapshot.
+// testenv.FileState is one entry of a tree snapshot.
 
 // snapshot records every name under dir with its mode and bytes (or link
 // target): two equal snapshots are the same tree.
@@ -425,22 +424,4 @@ func scannedArchive(t testing.TB, b *build, ctx context.Context) []Resource {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// The tree helpers of package testenv, by their short names here.
-type fileState = testenv.FileState
-
-func writeFile(t testing.TB, dir, rel, content string) string {
-	t.Helper()
-	return testenv.WriteFile(t, dir, rel, content)
-}
-
-func snapshot(t testing.TB, dir string) map[string]fileState {
-	t.Helper()
-	return testenv.Snapshot(t, dir)
-}
-
-func sameSnapshot(t testing.TB, what string, got, want map[string]fileState) {
-	t.Helper()
-	testenv.SameSnapshot(t, what, got, want)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/templates"
 )
 
@@ -200,8 +201,8 @@ func TestS3ScriptNamesLikeOptions(t *testing.T) {
 		t.Skip("no sh")
 	}
 	src := t.TempDir()
-	writeFile(t, src, "--acl=public-read-write", "plain text")
-	writeFile(t, src, "-rf", "plain text")
+	testenv.WriteFile(t, src, "--acl=public-read-write", "plain text")
+	testenv.WriteFile(t, src, "-rf", "plain text")
 	fixMtimes(t, src)
 	cfg := testConfig(t, src, src)
 	cfg.Hosts = []string{hosting.S3}
@@ -282,10 +283,10 @@ func TestRobotsTxtIsNeverWritten(t *testing.T) {
 // they are not content, as for an archive. Served elsewhere, they are.
 func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
 	src := t.TempDir()
-	writeFile(t, src, "page.html", "<p>page</p>")
-	writeFile(t, src, "resourcesync/resourcelist.xml", "<urlset/>")
-	writeFile(t, src, ".well-known/resourcesync", "<urlset/>")
-	writeFile(t, src, ".well-known/security.txt", "Contact: x")
+	testenv.WriteFile(t, src, "page.html", "<p>page</p>")
+	testenv.WriteFile(t, src, "resourcesync/resourcelist.xml", "<urlset/>")
+	testenv.WriteFile(t, src, ".well-known/resourcesync", "<urlset/>")
+	testenv.WriteFile(t, src, ".well-known/security.txt", "Contact: x")
 	fixMtimes(t, src)
 	for _, tt := range []struct {
 		docs string

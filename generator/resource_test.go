@@ -16,10 +16,10 @@ import (
 func TestSchemaRejectedTypesLeftOut(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "site")
-	writeFile(t, src, "index.html", "<!doctype html><title>x</title>")
-	writeFile(t, src, "report.docx", "PK\x03\x04 not really a document")
-	writeFile(t, src, "sheet.xls", "\xd0\xcf\x11\xe0")
-	export := writeFile(t, dir, "records.jsonl", `{"loc":"a","type":"application/vnd.ms-excel","links":[{"rel":"alternate","href":"a.pdf","type":"text/html; charset=utf-8"},{"rel":"describedby","href":"a.json","type":"application/ld+json"}]}`+"\n")
+	testenv.WriteFile(t, src, "index.html", "<!doctype html><title>x</title>")
+	testenv.WriteFile(t, src, "report.docx", "PK\x03\x04 not really a document")
+	testenv.WriteFile(t, src, "sheet.xls", "\xd0\xcf\x11\xe0")
+	export := testenv.WriteFile(t, dir, "records.jsonl", `{"loc":"a","type":"application/vnd.ms-excel","links":[{"rel":"alternate","href":"a.pdf","type":"text/html; charset=utf-8"},{"rel":"describedby","href":"a.json","type":"application/ld+json"}]}`+"\n")
 	for name, cfg := range map[string]Config{
 		"tree":   testConfig(t, src, filepath.Join(dir, "out-tree")),
 		"export": {Export: export, Out: filepath.Join(dir, "out-export"), BaseURL: mustBaseURL(t, "https://example.org/"), At: testAt, FixedTime: true},

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // makeTree writes n files of varied names, sizes and types under dir, the
@@ -34,7 +35,7 @@ func makeTree(t testing.TB, dir string, n int, seed uint64) {
 		for j := range b {
 			b[j] = byte(rng.IntN(256))
 		}
-		writeFile(t, dir, name, string(b))
+		testenv.WriteFile(t, dir, name, string(b))
 	}
 	fixMtimes(t, dir)
 }
@@ -141,7 +142,7 @@ func checkPartsFull(t *testing.T, cfg Config, pub *published) {
 func TestSplitLimitsOfTheIndex(t *testing.T) {
 	src := t.TempDir()
 	for i := range 600 {
-		writeFile(t, src, fmt.Sprintf("f%03d.txt", i), "x")
+		testenv.WriteFile(t, src, fmt.Sprintf("f%03d.txt", i), "x")
 	}
 	for _, tc := range []struct {
 		name   string
@@ -177,7 +178,7 @@ func TestSplitLimitsOfTheIndex(t *testing.T) {
 func TestDeterministicAcrossJobs(t *testing.T) {
 	src := t.TempDir()
 	makeTree(t, src, 300, 2)
-	var first map[string]fileState
+	var first map[string]testenv.FileState
 	for _, jobs := range []int{1, 2, 8} {
 		out := t.TempDir()
 		cfg := testConfig(t, src, out)
@@ -185,7 +186,7 @@ func TestDeterministicAcrossJobs(t *testing.T) {
 		cfg.Limits.MaxEntries = 64
 		cfg.Hashes = hashing.Set{hashing.SHA256, hashing.MD5}
 		mustBuild(t, cfg)
-		snap := snapshot(t, out)
+		snap := testenv.Snapshot(t, out)
 		if first == nil {
 			first = snap
 			if len(snap) < 8 {
@@ -193,7 +194,7 @@ func TestDeterministicAcrossJobs(t *testing.T) {
 			}
 			continue
 		}
-		sameSnapshot(t, fmt.Sprintf("--jobs %d against --jobs 1", jobs), snap, first)
+		testenv.SameSnapshot(t, fmt.Sprintf("--jobs %d against --jobs 1", jobs), snap, first)
 	}
 }
 

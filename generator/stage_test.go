@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestUserFilesInTheDocumentsFolder: rsgen removes only what it wrote. A
@@ -26,18 +27,18 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 	}{
 		{name: "a user's folder, no build before", setup: func(t *testing.T, src, out string) {
 			os.RemoveAll(filepath.Join(out, DocsDir))
-			writeFile(t, out, DocsDir+"/notes.txt", "precious")
+			testenv.WriteFile(t, out, DocsDir+"/notes.txt", "precious")
 		}, refused: "notes.txt"},
 		{name: "a user's content folder scanned in place", inPlace: true, setup: func(t *testing.T, src, out string) {
 			os.RemoveAll(filepath.Join(out, DocsDir))
-			writeFile(t, out, DocsDir+"/notes.txt", "precious")
+			testenv.WriteFile(t, out, DocsDir+"/notes.txt", "precious")
 		}, refused: "notes.txt"},
 		{name: "a user's file added to rsgen's output", setup: func(t *testing.T, src, out string) {
-			writeFile(t, out, DocsDir+"/sub/notes.txt", "precious")
+			testenv.WriteFile(t, out, DocsDir+"/sub/notes.txt", "precious")
 		}, refused: "sub/notes.txt"},
 		{name: "a user's page named like rsgen's, no Capability List", setup: func(t *testing.T, src, out string) {
 			os.RemoveAll(filepath.Join(out, DocsDir))
-			writeFile(t, out, DocsDir+"/index.html", "my own page")
+			testenv.WriteFile(t, out, DocsDir+"/index.html", "my own page")
 		}, refused: "index.html"},
 		{name: "a symbolic link", setup: func(t *testing.T, src, out string) {
 			if err := os.Symlink(src, filepath.Join(out, DocsDir, "mine")); err != nil {
@@ -65,7 +66,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 			cfg := testConfig(t, src, out)
 			mustBuild(t, cfg)
 			tc.setup(t, src, out)
-			before := snapshot(t, out)
+			before := testenv.Snapshot(t, out)
 			cfg.At = cfg.At.Add(time.Hour)
 			_, err := Build(context.Background(), cfg)
 			if tc.refused == "" {
@@ -80,7 +81,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 			if !errors.Is(err, ErrNotWritten) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), tc.refused) {
 				t.Errorf("Build: %v; want an error naming %s", err, tc.refused)
 			}
-			sameSnapshot(t, "after the refused build", snapshot(t, out), before)
+			testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 			noStage(t, out)
 		})
 	}
@@ -94,13 +95,13 @@ func TestOlderSnapshotRefused(t *testing.T) {
 	cfg := testConfig(t, src, out)
 	mustBuild(t, cfg)
 	mustBuild(t, cfg) // the same snapshot again: reproducible, allowed
-	before := snapshot(t, out)
+	before := testenv.Snapshot(t, out)
 	cfg.At = cfg.At.Add(-time.Second)
 	_, err := Build(context.Background(), cfg)
 	if !errors.Is(err, ErrOlderSnapshot) || !strings.Contains(err.Error(), "2024-06-01T12:00:00Z") {
 		t.Errorf("Build: %v; want ErrOlderSnapshot naming the published time", err)
 	}
-	sameSnapshot(t, "after the refused build", snapshot(t, out), before)
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 	noStage(t, out)
 
 	// Publish checks again, under the lock, whatever the stage was told.
@@ -113,7 +114,7 @@ func TestOlderSnapshotRefused(t *testing.T) {
 		t.Errorf("Publish: %v; want ErrOlderSnapshot", err)
 	}
 	st.Discard()
-	sameSnapshot(t, "after the refused publish", snapshot(t, out), before)
+	testenv.SameSnapshot(t, "after the refused publish", testenv.Snapshot(t, out), before)
 	noStage(t, out)
 }
 
@@ -129,13 +130,13 @@ func TestBusyOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Discard()
-	before := snapshot(t, out)
+	before := testenv.Snapshot(t, out)
 	cfg.At = cfg.At.Add(time.Hour)
 	_, err = Build(context.Background(), cfg)
 	if !errors.Is(err, ErrBusy) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), out) {
 		t.Errorf("Build: %v; want ErrBusy naming %s", err, out)
 	}
-	sameSnapshot(t, "after the refused build", snapshot(t, out), before)
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 }
 
 // TestConcurrentBuilds: builds of different snapshots started together

@@ -3,6 +3,8 @@ package generator
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // Stats tells the CLI which step a build is at and how far the packaging
@@ -11,7 +13,7 @@ import (
 func TestStatsPhaseAndPacked(t *testing.T) {
 	src := t.TempDir()
 	for _, name := range []string{"a.txt", "b.txt", "c/d.txt"} {
-		writeFile(t, src, name, name)
+		testenv.WriteFile(t, src, name, name)
 	}
 	for _, dump := range []bool{false, true} {
 		cfg := testConfig(t, src, filepath.Join(t.TempDir(), "out"))

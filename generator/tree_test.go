@@ -14,6 +14,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // siteFiles are the files of testdata/site a default build publishes.
@@ -106,7 +107,7 @@ func TestAwkwardNames(t *testing.T) {
 	deep := strings.Repeat("d/", 100) + "deep.txt" // 100 levels
 	names := append(slices.Clone(awkwardNames), long, longUTF8, deep, "empty-dir-sibling/zero")
 	for i, name := range names {
-		writeFile(t, src, name, strings.Repeat("x", i%3))
+		testenv.WriteFile(t, src, name, strings.Repeat("x", i%3))
 	}
 	os.MkdirAll(filepath.Join(src, "empty-dir"), 0o755)
 	fixMtimes(t, src)
@@ -158,9 +159,9 @@ func TestLongURL(t *testing.T) {
 	base := "https://example.org/"                         // 20
 	fits := dir + strings.Repeat("f", MaxLocLength-len(base)-len(dir))
 	over := dir + strings.Repeat("o", MaxLocLength-len(base)-len(dir)+1)
-	writeFile(t, src, fits, "fits")
-	writeFile(t, src, over, "over")
-	writeFile(t, src, "short.txt", "short")
+	testenv.WriteFile(t, src, fits, "fits")
+	testenv.WriteFile(t, src, over, "over")
+	testenv.WriteFile(t, src, "short.txt", "short")
 	cfg := testConfig(t, src, t.TempDir())
 	rep, pub := buildAndRead(t, cfg)
 	if got := relPaths(t, cfg.BaseURL, pub.entries); !slices.Equal(got, []string{fits, "short.txt"}) {
@@ -176,10 +177,10 @@ func TestLongURL(t *testing.T) {
 
 func TestInvalidUTF8Names(t *testing.T) {
 	src := t.TempDir()
-	writeFile(t, src, "good.txt", "good")
-	writeFile(t, src, "bad\xff.txt", "bad")
-	writeFile(t, src, "bad-dir\xfe/inside.txt", "inside")
-	writeFile(t, src, "sub/also\xc3(.txt", "bad too")
+	testenv.WriteFile(t, src, "good.txt", "good")
+	testenv.WriteFile(t, src, "bad\xff.txt", "bad")
+	testenv.WriteFile(t, src, "bad-dir\xfe/inside.txt", "inside")
+	testenv.WriteFile(t, src, "sub/also\xc3(.txt", "bad too")
 	cfg := testConfig(t, src, t.TempDir())
 	rep, pub := buildAndRead(t, cfg)
 	if got := relPaths(t, cfg.BaseURL, pub.entries); !slices.Equal(got, []string{"good.txt"}) {
@@ -201,11 +202,11 @@ func TestInvalidUTF8Names(t *testing.T) {
 // its bytes: nothing was lost.
 func TestInvalidUTF8NamesNotPublishedAnyway(t *testing.T) {
 	src := t.TempDir()
-	writeFile(t, src, "good.txt", "good")
-	writeFile(t, src, ".hidden\xff", "hidden")
-	writeFile(t, src, ".hidden-dir/bad\xff", "hidden")
-	writeFile(t, src, "skip\xff.tmp", "excluded")
-	writeFile(t, src, "excluded-dir\xff/x.txt", "excluded")
+	testenv.WriteFile(t, src, "good.txt", "good")
+	testenv.WriteFile(t, src, ".hidden\xff", "hidden")
+	testenv.WriteFile(t, src, ".hidden-dir/bad\xff", "hidden")
+	testenv.WriteFile(t, src, "skip\xff.tmp", "excluded")
+	testenv.WriteFile(t, src, "excluded-dir\xff/x.txt", "excluded")
 	if err := syscall.Mkfifo(filepath.Join(src, "fifo\xff"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -225,11 +226,11 @@ func TestInvalidUTF8NamesNotPublishedAnyway(t *testing.T) {
 
 func TestSymlinks(t *testing.T) {
 	outside := t.TempDir()
-	writeFile(t, outside, "secret.txt", "outside the source")
+	testenv.WriteFile(t, outside, "secret.txt", "outside the source")
 	setup := func(t *testing.T) string {
 		src := t.TempDir()
-		writeFile(t, src, "target.txt", "target")
-		writeFile(t, src, "dir/inner.txt", "inner")
+		testenv.WriteFile(t, src, "target.txt", "target")
+		testenv.WriteFile(t, src, "dir/inner.txt", "inner")
 		links := map[string]string{
 			"link-file":     "target.txt",
 			"link-dir":      "dir",
@@ -313,7 +314,7 @@ func TestSymlinks(t *testing.T) {
 // the output is the source) does not publish the documents as content.
 func TestSymlinkToOwnOutput(t *testing.T) {
 	src := t.TempDir()
-	writeFile(t, src, "a.txt", "a")
+	testenv.WriteFile(t, src, "a.txt", "a")
 	for name, target := range map[string]string{"docs-link": DocsDir, "wk-link": WellKnownDir, "sd-link": WellKnownFile} {
 		if err := os.Symlink(target, filepath.Join(src, name)); err != nil {
 			t.Fatal(err)
@@ -330,8 +331,8 @@ func TestSymlinkToOwnOutput(t *testing.T) {
 
 	// A link to the folder that holds the output, inside the source.
 	src = t.TempDir()
-	writeFile(t, src, "a.txt", "a")
-	writeFile(t, src, "public/b.txt", "b")
+	testenv.WriteFile(t, src, "a.txt", "a")
+	testenv.WriteFile(t, src, "public/b.txt", "b")
 	if err := os.Symlink("public", filepath.Join(src, "pub")); err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +350,7 @@ func TestSymlinkToOwnOutput(t *testing.T) {
 // blocking on the FIFO.
 func TestSpecialFiles(t *testing.T) {
 	src := t.TempDir()
-	writeFile(t, src, "a.txt", "a")
+	testenv.WriteFile(t, src, "a.txt", "a")
 	if err := syscall.Mkfifo(filepath.Join(src, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -399,9 +400,9 @@ func TestSpecialFiles(t *testing.T) {
 
 func TestHidden(t *testing.T) {
 	src := copySite(t)
-	writeFile(t, src, ".git/config", "[core]")
-	writeFile(t, src, "data/.env", "SECRET=1")
-	writeFile(t, src, ".well-known/security.txt", "Contact: x")
+	testenv.WriteFile(t, src, ".git/config", "[core]")
+	testenv.WriteFile(t, src, "data/.env", "SECRET=1")
+	testenv.WriteFile(t, src, ".well-known/security.txt", "Contact: x")
 	fixMtimes(t, src)
 	for _, hidden := range []bool{false, true} {
 		cfg := testConfig(t, src, "") // the output is the source: its own files are hidden too
@@ -517,7 +518,7 @@ func TestOutputIsSource(t *testing.T) {
 // documents are not content; other files there are.
 func TestOutputInsideSource(t *testing.T) {
 	src := copySite(t)
-	writeFile(t, src, "public/extra.html", "<p>extra</p>")
+	testenv.WriteFile(t, src, "public/extra.html", "<p>extra</p>")
 	out := filepath.Join(src, "public")
 	cfg := testConfig(t, src, out)
 	cfg.Filter.Hidden = true

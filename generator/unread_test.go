@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestUnreadIsNotDeleted: what a build cannot read (a directory, the
@@ -123,7 +124,7 @@ func TestUnreadWithResourceDump(t *testing.T) {
 	cfg := acConfig(tr.dir, out, acDay(1))
 	cfg.Dump.Enabled = true
 	acBuild(t, cfg)
-	snap := snapshot(t, out)
+	snap := testenv.Snapshot(t, out)
 
 	cfg = acConfig(tr.dir, out, acDay(2))
 	cfg.Dump.Enabled = true
@@ -138,7 +139,7 @@ func TestUnreadWithResourceDump(t *testing.T) {
 	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "could not be read") {
 		t.Fatalf("Build = %v, want an error about what could not be read", err)
 	}
-	sameSnapshot(t, "after the failed build", snapshot(t, out), snap)
+	testenv.SameSnapshot(t, "after the failed build", testenv.Snapshot(t, out), snap)
 }
 
 // TestArchiveUnpublishedIsNotDeleted: a member of an archive that cannot

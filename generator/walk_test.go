@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestSwapDirForLinkDuringWalk: a directory replaced by a symbolic link to
@@ -29,16 +30,16 @@ func TestSwapDirForLinkDuringWalk(t *testing.T) {
 	secret := map[string]bool{}
 	for i := range n {
 		name := fmt.Sprintf("f%02d", i)
-		writeFile(t, src, "zz/"+name, "inside, the published one")
+		testenv.WriteFile(t, src, "zz/"+name, "inside, the published one")
 		content := fmt.Sprintf("outside the source, never published %02d", i)
-		writeFile(t, outside, name, content)
-		writeFile(t, outside, "sub/"+name, content)
+		testenv.WriteFile(t, outside, name, content)
+		testenv.WriteFile(t, outside, "sub/"+name, content)
 		sum := sha256.Sum256([]byte(content))
 		secret["sha-256:"+hex.EncodeToString(sum[:])] = true
 	}
-	writeFile(t, outside, "only-outside", "outside")
-	writeFile(t, src, "zz/sub/f00", "inside")
-	writeFile(t, src, "a.txt", "a")
+	testenv.WriteFile(t, outside, "only-outside", "outside")
+	testenv.WriteFile(t, src, "zz/sub/f00", "inside")
+	testenv.WriteFile(t, src, "a.txt", "a")
 	// Links inside the source, followed with --follow-symlinks, through
 	// the directory that is swapped.
 	for name, target := range map[string]string{"l": "zz", "lsub": "zz/sub", "lf": "zz/f01", "labs": filepath.Join(src, "zz", "sub", "f00")} {
@@ -113,7 +114,7 @@ func openFiles(t *testing.T) int {
 func TestInterruptedWalkClosesDirectories(t *testing.T) {
 	src := t.TempDir()
 	for i := range 300 {
-		writeFile(t, src, fmt.Sprintf("d%03d/f", i), "x")
+		testenv.WriteFile(t, src, fmt.Sprintf("d%03d/f", i), "x")
 	}
 	before := openFiles(t)
 	if before < 0 {

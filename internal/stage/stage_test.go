@@ -19,23 +19,6 @@ var testAt = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 // errSimulated is the error of a publish step that fails on purpose.
 var errSimulated = errors.New("simulated failure")
 
-type fileState = testenv.FileState
-
-func writeFile(t testing.TB, dir, rel, content string) string {
-	t.Helper()
-	return testenv.WriteFile(t, dir, rel, content)
-}
-
-func snapshot(t testing.TB, dir string) map[string]fileState {
-	t.Helper()
-	return testenv.Snapshot(t, dir)
-}
-
-func sameSnapshot(t testing.TB, what string, got, want map[string]fileState) {
-	t.Helper()
-	testenv.SameSnapshot(t, what, got, want)
-}
-
 // noStage fails t if a staging directory is left in dir.
 func noStage(t testing.TB, dir string) {
 	t.Helper()
@@ -60,7 +43,7 @@ func TestStaleStages(t *testing.T) {
 		Prefix + "999999999-0123456789ab":                     true, // no such PID, but held
 	}
 	for name, held := range stages {
-		writeFile(t, out, name+"/"+DocsDir+"/resourcelist.xml", "partial")
+		testenv.WriteFile(t, out, name+"/"+DocsDir+"/resourcelist.xml", "partial")
 		if held {
 			l, err := lockDir(filepath.Join(out, name))
 			if err != nil {
@@ -108,7 +91,7 @@ func TestPublishFaults(t *testing.T) {
 			out = t.TempDir()
 			for name, data := range oldFiles {
 				if !firstBuild || name == "user.html" {
-					writeFile(t, out, name, data)
+					testenv.WriteFile(t, out, name, data)
 				}
 			}
 			st, err := New(out)
@@ -127,10 +110,10 @@ func TestPublishFaults(t *testing.T) {
 		if err := st.Publish(); err != nil {
 			t.Fatal(err)
 		}
-		want := withoutManifest(snapshot(t, outNew))
+		want := withoutManifest(testenv.Snapshot(t, outNew))
 		outOld, st := setup(t)
 		st.Discard()
-		old := withoutManifest(snapshot(t, outOld))
+		old := withoutManifest(testenv.Snapshot(t, outOld))
 		steps := 0
 		for n := 0; ; n++ {
 			var reached bool
@@ -177,9 +160,9 @@ func TestPublishFaults(t *testing.T) {
 				default:
 					st.Discard()
 				}
-				got := withoutManifest(snapshot(t, out))
+				got := withoutManifest(testenv.Snapshot(t, out))
 				if !snapshotsEqual(got, old) && !snapshotsEqual(got, want) {
-					sameSnapshot(t, name+": neither the old site nor the new", got, want)
+					testenv.SameSnapshot(t, name+": neither the old site nor the new", got, want)
 				}
 				if !kill && reached && at != "clean up" && !snapshotsEqual(got, old) {
 					t.Errorf("%s: a failed Publish left the new site, not the old one", name)
@@ -211,12 +194,12 @@ func publishOrDie(st *Stage) (err error) {
 	return st.Publish()
 }
 
-func withoutManifest(snap map[string]fileState) map[string]fileState {
+func withoutManifest(snap map[string]testenv.FileState) map[string]testenv.FileState {
 	delete(snap, DocsDir+"/"+ManifestName)
 	return snap
 }
 
-func snapshotsEqual(a, b map[string]fileState) bool {
+func snapshotsEqual(a, b map[string]testenv.FileState) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -235,9 +218,9 @@ func snapshotsEqual(a, b map[string]fileState) bool {
 func TestJournalConfinedToOutput(t *testing.T) {
 	parent := t.TempDir()
 	out := filepath.Join(parent, "out")
-	writeFile(t, parent, "victim", "precious")
-	writeFile(t, parent, "kept/x", "precious")
-	writeFile(t, out, "outside", "mine")
+	testenv.WriteFile(t, parent, "victim", "precious")
+	testenv.WriteFile(t, parent, "kept/x", "precious")
+	testenv.WriteFile(t, out, "outside", "mine")
 	st, err := New(out)
 	if err != nil {
 		t.Fatal(err)
@@ -246,8 +229,8 @@ func TestJournalConfinedToOutput(t *testing.T) {
 	stage := filepath.Join(out, Prefix+"forged")
 	root := []string{"../victim", "../kept/x", filepath.Join(parent, "victim"), DocsDir + "/mine.txt"}
 	data, _ := json.Marshal(journal{Docs: "0:0", Root: root, Made: []string{"../kept"}})
-	writeFile(t, stage, journalName, string(data))
-	writeFile(t, out, DocsDir+"/mine.txt", "a user's")
+	testenv.WriteFile(t, stage, journalName, string(data))
+	testenv.WriteFile(t, out, DocsDir+"/mine.txt", "a user's")
 	recoverStages(out)
 	for _, f := range []string{filepath.Join(parent, "victim"), filepath.Join(parent, "kept/x"), filepath.Join(out, DocsDir, "mine.txt")} {
 		if _, err := os.Stat(f); err != nil {
@@ -283,7 +266,7 @@ func TestUserFileDuringPublish(t *testing.T) {
 		}
 		st.StepHook = func(step string) error {
 			if step == at {
-				writeFile(t, out, DocsDir+"/mine.html", "a user's")
+				testenv.WriteFile(t, out, DocsDir+"/mine.html", "a user's")
 			}
 			return nil
 		}
@@ -303,7 +286,7 @@ func TestUserFileDuringPublish(t *testing.T) {
 // control character, so that it cannot forge a line of rsgen's output.
 func TestForeignNamePrintable(t *testing.T) {
 	out := t.TempDir()
-	writeFile(t, out, DocsDir+"/evil\nrsgen: published\x1b[2K", "a user's")
+	testenv.WriteFile(t, out, DocsDir+"/evil\nrsgen: published\x1b[2K", "a user's")
 	_, err := New(out)
 	if !errors.Is(err, ErrNotWritten) {
 		t.Fatalf("NewStage = %v, want ErrNotWritten", err)
