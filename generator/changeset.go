@@ -30,7 +30,7 @@ type changeSet struct {
 // changesSortMemory is the memory of the sort of a build's changes.
 var changesSortMemory = 16 << 20 // a variable for the tests
 
-// newChangeSet returns an empty set of changes.
+// changes returns an empty set of changes, sorted in the spill area.
 func (a *spillArea) changes() (*changeSet, error) {
 	spill, err := a.path()
 	if err != nil {

@@ -111,11 +111,16 @@ func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 	if s.cache != nil {
 		s.files = make(chan *scanItem, workers)
 	}
+	spill, err := b.spill.path()
+	if err != nil {
+		return nil, err
+	}
 	w := &tree.Walker{
-		Root:   b.root,
-		Filter: &cfg.Filter,
-		Follow: cfg.FollowSymlinks,
-		Skip:   b.owned,
+		Root:     b.root,
+		Filter:   &cfg.Filter,
+		Follow:   cfg.FollowSymlinks,
+		Skip:     b.owned,
+		SpillDir: spill,
 		Problem: func(rel string, dir bool, err error) {
 			b.problems.add(Problem{Path: rel, Dir: dir, Err: err})
 		},

@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // The walk gives files in byte order of their paths, which the scan
 // keeps whatever order the workers finish in: nothing sorts them after.
 // A name that sorts between a directory's name and its files ("a-b"
 // between "a" and "a/x"), and a followed link to a directory, are where
-// a walk in order of names would go wrong; the scan then fails.
+// a walk in order of names would go wrong; the scan then fails. The
+// same holds of directories too large to sort in memory.
 func TestScanKeepsThePathOrder(t *testing.T) {
 	files := map[string]string{}
 	for _, rel := range []string{"a", "a-b", "a.b", "a0", "b/c", "b-c/d", "b0", "z/a/b", "z/a-b", "z/a0"} {
@@ -47,9 +49,13 @@ func TestScanKeepsThePathOrder(t *testing.T) {
 	var golden map[string]string
 	for _, window := range []int{4096, 1, 2, 3, 7} {
 		for _, jobs := range []int{1, 3, 16} {
-			t.Run(fmt.Sprintf("window %d, %d jobs", window, jobs), func(t *testing.T) {
-				defer func(w int) { scanWindow = w }(scanWindow)
-				scanWindow = window
+			big := tree.BigDir
+			if jobs == 3 {
+				big = 2 // every directory sorted on disk
+			}
+			t.Run(fmt.Sprintf("window %d, %d jobs, directories of %d in memory", window, jobs, big), func(t *testing.T) {
+				defer func(w, b int) { scanWindow, tree.BigDir = w, b }(scanWindow, tree.BigDir)
+				scanWindow, tree.BigDir = window, big
 				out := t.TempDir()
 				cfg := acConfig(tr.dir, out, acDay(1))
 				cfg.FollowSymlinks, cfg.Jobs = true, jobs

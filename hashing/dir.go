@@ -2,6 +2,7 @@ package hashing
 
 import (
 	"io/fs"
+	"os"
 	"sync/atomic"
 )
 
@@ -70,3 +71,14 @@ func (d *Dir) Release() {
 		d.sys.close()
 	}
 }
+
+// A Listing lists a directory a batch at a time (Dir.List).
+type Listing struct{ f *os.File }
+
+// Next returns up to n more entries (all that are left if n <= 0), and
+// io.EOF once there are none (with n > 0). On another error it returns
+// what it could list, with the error.
+func (l *Listing) Next(n int) ([]fs.DirEntry, error) { return l.f.ReadDir(n) }
+
+// Close ends the listing.
+func (l *Listing) Close() error { return l.f.Close() }

@@ -45,6 +45,16 @@ func (s *dirSys) close() {}
 // ReadDir lists d, sorted by name.
 func (d *Dir) ReadDir() ([]fs.DirEntry, error) { return os.ReadDir(d.sys.path) }
 
+// List starts listing d a batch at a time, in the order the file system
+// gives, for a directory too large to list at once.
+func (d *Dir) List() (*Listing, error) {
+	f, err := os.Open(d.sys.path)
+	if err != nil {
+		return nil, err
+	}
+	return &Listing{f: f}, nil
+}
+
 // Lstat returns the FileInfo of name in d, not following a symbolic link.
 func (d *Dir) Lstat(name string) (FileInfo, error) {
 	st, err := os.Lstat(filepath.Join(d.sys.path, name))

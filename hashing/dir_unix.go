@@ -60,17 +60,26 @@ func openRetry(open func() (int, error)) (int, error) {
 // ReadDir lists d, sorted by name. On an error it returns what it could
 // list, with the error.
 func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
+	l, err := d.List()
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	entries, err := l.Next(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
+// List starts listing d a batch at a time, in the order the file system
+// gives, for a directory too large to list at once.
+func (d *Dir) List() (*Listing, error) {
 	// A duplicate, read and closed by an *os.File, leaves d's own
 	// descriptor to the openat calls of other goroutines.
 	fd, err := unix.FcntlInt(uintptr(d.sys.fd), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: d.path, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), d.path)
-	defer f.Close()
-	entries, err := f.ReadDir(-1)
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return entries, err
+	return &Listing{f: os.NewFile(uintptr(fd), d.path)}, nil
 }
 
 // Lstat returns the FileInfo of name in d, not following a symbolic link.

@@ -5,9 +5,12 @@ package tree
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +19,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/extsort"
 )
 
 // A File is a regular file found by the Walker.
@@ -49,6 +53,11 @@ type Walker struct {
 	Notice  func(string)
 	Emit    func(f File) error
 
+	// SpillDir, if set, is a directory for the sorted listings of
+	// directories larger than BigDir entries: their names are sorted on
+	// disk there, not in memory. Without it they are sorted in memory.
+	SpillDir string
+
 	// ReadDirHook, if set, is called with each directory the walk lists;
 	// its error replaces the listing, as if the directory could not be
 	// read. It is for tests.
@@ -79,23 +88,34 @@ func (w *Walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ance
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := d.ReadDir()
-	if w.ReadDirHook != nil && err == nil {
-		if herr := w.ReadDirHook(rel); herr != nil {
-			entries, err = nil, herr
+	var l *hashing.Listing
+	err := error(nil)
+	if w.ReadDirHook != nil {
+		err = w.ReadDirHook(rel)
+	}
+	if err == nil {
+		l, err = d.List()
+	}
+	var entries []fs.DirEntry
+	if err == nil {
+		defer l.Close()
+		entries, err = l.Next(BigDir + 1)
+		if err == io.EOF {
+			entries, err = nil, nil
+		}
+		if err == nil && len(entries) > BigDir && w.SpillDir != "" {
+			return w.bigDir(ctx, d, l, entries, rel, real, ancestors)
+		}
+		if err == nil && len(entries) > BigDir {
+			var more []fs.DirEntry
+			more, err = l.Next(-1)
+			entries = append(entries, more...)
 		}
 	}
-	if err != nil {
-		msg := "reading directory"
-		if len(entries) > 0 {
-			msg = "reading directory (listed in part)"
-		}
-		w.Problem(display.Rel(rel), true, fmt.Errorf("%s: %w", msg, display.WithoutPath(err)))
-		w.Unread(rel)
-		if len(entries) == 0 {
-			return nil
-		}
+	if err != nil && !w.unreadable(rel, err, len(entries) > 0) {
+		return nil
 	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	w.sort(d, real, entries)
 	for _, de := range entries {
 		if err := w.entry(ctx, d, rel, real, de, ancestors); err != nil {
@@ -104,6 +124,102 @@ func (w *Walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ance
 	}
 	return nil
 }
+
+// unreadable reports a directory that could not be listed, or only in part
+// (some entries were), and says whether to walk what was listed.
+func (w *Walker) unreadable(rel string, err error, some bool) bool {
+	msg := "reading directory"
+	if some {
+		msg = "reading directory (listed in part)"
+	}
+	w.Problem(display.Rel(rel), true, fmt.Errorf("%s: %w", msg, display.WithoutPath(err)))
+	w.Unread(rel)
+	return some
+}
+
+// BigDir is the most entries of a directory a Walker sorts in memory; a
+// larger one is sorted on disk, in SpillDir. A directory of millions of
+// files (a flat export of records) then costs the memory of a sort's
+// chunk, not about 200 bytes an entry.
+var BigDir = 65536
+
+// bigDirSortMemory is the memory of the sort of a big directory's names.
+const bigDirSortMemory = 16 << 20
+
+// bigDir walks a directory with more than BigDir entries, whose first
+// ones, entries, were read from l: its names and types go through an
+// external sort in SpillDir, keyed by the order of the walk (a directory's
+// name followed by "/"), and are walked as they come out of it.
+func (w *Walker) bigDir(ctx context.Context, d *hashing.Dir, l *hashing.Listing, entries []fs.DirEntry, rel, real string, ancestors []hashing.DirID) error {
+	dir, err := os.MkdirTemp(w.SpillDir, "dir-")
+	if err != nil {
+		return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
+	}
+	defer os.RemoveAll(dir)
+	sorter := extsort.New(dir, bigDirSortMemory)
+	defer sorter.Close()
+	var key []byte
+	var typ [4]byte
+	add := func(batch []fs.DirEntry) error {
+		for _, de := range batch {
+			key = append(key[:0], de.Name()...)
+			if w.sortsAsDir(d, real, de) {
+				key = append(key, '/')
+			}
+			binary.BigEndian.PutUint32(typ[:], uint32(de.Type()))
+			if err := sorter.Add(key, typ[:]); err != nil {
+				return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
+			}
+		}
+		return nil
+	}
+	for {
+		if err := add(entries); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		entries, err = l.Next(BigDir)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if err := add(entries); err != nil {
+				return err
+			}
+			w.unreadable(rel, err, true)
+			break
+		}
+	}
+	it, err := sorter.Iter()
+	if err != nil {
+		return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
+	}
+	defer it.Close()
+	for it.Next() {
+		name := strings.TrimSuffix(string(it.Key()), "/")
+		de := sortedEntry{name: name, typ: fs.FileMode(binary.BigEndian.Uint32(it.Value()))}
+		if err := w.entry(ctx, d, rel, real, de, ancestors); err != nil {
+			return err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
+	}
+	return nil
+}
+
+// A sortedEntry is an entry of a big directory, as its sort gives it back.
+type sortedEntry struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (e sortedEntry) Name() string               { return e.name }
+func (e sortedEntry) IsDir() bool                { return e.typ.IsDir() }
+func (e sortedEntry) Type() fs.FileMode          { return e.typ }
+func (e sortedEntry) Info() (fs.FileInfo, error) { return nil, errors.New("not kept") }
 
 // sort puts the entries of the directory d, at real under the root, in
 // the order of the walk: by name, a directory's name followed by "/" (as
@@ -116,24 +232,35 @@ func (w *Walker) sort(d *hashing.Dir, real string, entries []fs.DirEntry) {
 	dirs := 0
 	isDir := make(map[string]bool)
 	for _, de := range entries {
-		switch {
-		case de.IsDir():
+		if w.sortsAsDir(d, real, de) {
 			isDir[de.Name()] = true
 			dirs++
-		case de.Type()&fs.ModeSymlink != 0 && w.Follow:
-			if t, err := w.resolve(d, real, de.Name()); err == nil {
-				isDir[de.Name()] = t.mode.IsDir()
-				t.dir.Release()
-				dirs++
-			}
 		}
 	}
 	if dirs == 0 {
-		return // ReadDir sorted them by name
+		return // sorted by name already
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int {
 		return treeOrder(a.Name(), isDir[a.Name()], b.Name(), isDir[b.Name()])
 	})
+}
+
+// sortsAsDir reports whether the entry de of the directory d, at real
+// under the root, sorts as a directory: it is one, or a symbolic link the
+// walk follows to one.
+func (w *Walker) sortsAsDir(d *hashing.Dir, real string, de fs.DirEntry) bool {
+	switch {
+	case de.IsDir():
+		return true
+	case de.Type()&fs.ModeSymlink != 0 && w.Follow:
+		t, err := w.resolve(d, real, de.Name())
+		if err != nil {
+			return false
+		}
+		t.dir.Release()
+		return t.mode.IsDir()
+	}
+	return false
 }
 
 // treeOrder compares the names a and b of two entries of a directory as

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,5 +79,75 @@ func TestTreeOrder(t *testing.T) {
 	}
 	if want := []string{"a", "a-b", "a.b/", "a/", "a0", "b"}; !slices.Equal(got, want) {
 		t.Errorf("order %q, want %q", got, want)
+	}
+}
+
+// A directory of more than BigDir entries is sorted on disk: the walk
+// gives the same files in the same order, the order of their paths, as
+// with the sort in memory; links followed to directories sort as them.
+func TestBigDirectory(t *testing.T) {
+	defer func(n int) { BigDir = n }(BigDir)
+	BigDir = 7
+	root := t.TempDir()
+	var want []string
+	for i := range 60 {
+		for _, name := range []string{fmt.Sprintf("f%02d", i), fmt.Sprintf("f%02d-x", i), fmt.Sprintf("f%02d0", i)} {
+			if err := os.WriteFile(filepath.Join(root, name), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i%10 == 0 { // a directory "gNN" that sorts as "gNN/": after "gNN-x", before "gNN0"
+			for _, name := range []string{fmt.Sprintf("g%02d-x", i), fmt.Sprintf("g%02d0", i)} {
+				if err := os.WriteFile(filepath.Join(root, name), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sub := filepath.Join(root, fmt.Sprintf("g%02d", i))
+			for k := range 9 {
+				if err := os.MkdirAll(sub, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(sub, fmt.Sprint(k)), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	// A link followed to a directory sorts as "h/": after "h-x", before "h0".
+	for _, name := range []string{"h-x", "h0"} {
+		if err := os.WriteFile(filepath.Join(root, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("g10", filepath.Join(root, "h")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	walk := func(spill string) []string {
+		var got []string
+		w := &Walker{
+			Root: root, Filter: &Filter{}, Follow: true, SpillDir: spill,
+			Skip:    func(string) bool { return false },
+			Problem: func(rel string, dir bool, err error) { t.Errorf("%s: %v", rel, err) },
+			Unread:  func(string) {},
+			Notice:  func(string) {},
+			Emit:    func(f File) error { f.Dir.Release(); got = append(got, f.Rel); return nil },
+		}
+		if err := w.Walk(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	spill := t.TempDir()
+	onDisk, inMemory := walk(spill), walk("")
+	if !slices.Equal(onDisk, inMemory) {
+		t.Errorf("sorted on disk:\n%q\nin memory:\n%q", onDisk, inMemory)
+	}
+	want = slices.Clone(inMemory)
+	slices.Sort(want)
+	if !slices.Equal(inMemory, want) || len(want) != 60*3+6*(9+2)+9+2 {
+		t.Errorf("%d files, in order %v", len(want), slices.Equal(inMemory, want))
+	}
+	if left, _ := os.ReadDir(spill); len(left) != 0 {
+		t.Errorf("left in the spill directory: %v", left)
 	}
 }
