@@ -19,7 +19,11 @@ type Token struct {
 // publisher may use them, and a record export may give them to republish.
 // It is the one parser of the attribute; rsgen writes it with [Set.Format].
 func ParseAttr(value string) ([]Token, error) {
-	fields := strings.Fields(value)
+	var one [1]string
+	fields := asciiFields(value, one[:0])
+	if fields == nil {
+		fields = strings.Fields(value)
+	}
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("empty hash attribute")
 	}
@@ -35,11 +39,17 @@ func ParseAttr(value string) ([]Token, error) {
 				return nil, fmt.Errorf("hash token %q: algorithm name %q has a character other than a-z, 0-9, - _ . +", f, alg)
 			}
 		}
+		upper := false
 		for i := 0; i < len(digest); i++ {
 			c := digest[i]
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			if c >= 'A' && c <= 'F' {
+				upper = true
+			} else if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
 				return nil, fmt.Errorf("hash token %q: digest is not hex (section 7 requires hex encoding)", f)
 			}
+		}
+		if upper {
+			digest = strings.ToLower(digest)
 		}
 		if a, ok := Lookup(alg); ok && len(digest) != 2*a.Size() {
 			return nil, fmt.Errorf("hash token %q: a %s digest has %d hex digits, not %d", f, alg, 2*a.Size(), len(digest))
@@ -49,7 +59,36 @@ func ParseAttr(value string) ([]Token, error) {
 				return nil, fmt.Errorf("hash attribute names %s twice", alg)
 			}
 		}
-		tokens = append(tokens, Token{Alg: alg, Digest: strings.ToLower(digest)})
+		tokens = append(tokens, Token{Alg: alg, Digest: digest})
 	}
 	return tokens, nil
+}
+
+// asciiFields appends the fields of s, split at ASCII white space, to
+// fields, as strings.Fields does without allocating for the usual one
+// token (fields has room for it). It returns nil if s has a byte past
+// ASCII, whose white space strings.Fields knows.
+func asciiFields(s string, fields []string) []string {
+	start := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return nil
+		}
+		if c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' {
+			if start >= 0 {
+				fields = append(fields, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		fields = append(fields, s[start:])
+	}
+	if fields == nil {
+		return []string{}
+	}
+	return fields
 }

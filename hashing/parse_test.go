@@ -1,6 +1,7 @@
 package hashing
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,7 @@ func TestParseAttr(t *testing.T) {
 		{name: "algorithm with slash", in: "sha/256:" + sha256, wantErr: "has a character other than"},
 		{name: "short md5", in: "md5:" + md5[:31], wantErr: "has 32 hex digits, not 31"},
 		{name: "sha-256 digest as sha-1", in: "sha-1:" + sha256, wantErr: "has 40 hex digits, not 64"},
+		{name: "split at non-ASCII white space", in: "md5:" + md5 + "\u00a0sha-256:" + sha256, want: []Token{{"md5", md5}, {"sha-256", sha256}}},
 		{name: "twice", in: "md5:" + md5 + " MD5:" + md5, wantErr: "names md5 twice"},
 	}
 	for _, tt := range tests {
@@ -54,4 +56,27 @@ func TestParseAttr(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzASCIIFields holds asciiFields to strings.Fields, whose split
+// ParseAttr had before it.
+func FuzzASCIIFields(f *testing.F) {
+	for _, s := range []string{"", " ", "md5:ab", " a\tb\nc\vd\fe\rf ", "a\u00a0b", "a\u0085b", "\x80", "a  b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var one [1]string
+		got := asciiFields(s, one[:0])
+		if got == nil {
+			for i := 0; i < len(s); i++ {
+				if s[i] >= 0x80 {
+					return
+				}
+			}
+			t.Fatalf("asciiFields(%q) = nil for ASCII", s)
+		}
+		if want := strings.Fields(s); !slices.Equal(got, want) {
+			t.Fatalf("asciiFields(%q) = %q, strings.Fields %q", s, got, want)
+		}
+	})
 }

@@ -42,6 +42,14 @@ var w3cDatetime = regexp.MustCompile(`^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):
 // ParseTime parses a W3C Datetime. Reduced forms (a year, a month, a day)
 // stand for the start of that period in UTC.
 func ParseTime(s string) (time.Time, error) {
+	if t, ok := parseFullUTC(s); ok {
+		return t, nil
+	}
+	return parseW3C(s)
+}
+
+// parseW3C is ParseTime by the regular expression, for every form.
+func parseW3C(s string) (time.Time, error) {
 	m := w3cDatetime.FindStringSubmatch(s)
 	if m == nil {
 		return time.Time{}, fmt.Errorf("%q is not a W3C Datetime (YYYY-MM-DDThh:mm:ssZ)", s)
@@ -83,6 +91,34 @@ func ParseTime(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%q: a field is out of range", s)
 	}
 	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc).UTC(), nil
+}
+
+// parseFullUTC parses the form rsgen writes, "2006-01-02T15:04:05Z",
+// without the regular expression: a Resource List holds one a resource,
+// and a previous build's lists are read on every rebuild. It reports false
+// for any other form, and for fields out of range, which ParseTime then
+// parses or reports.
+func parseFullUTC(s string) (time.Time, bool) {
+	if len(s) != len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+		return time.Time{}, false
+	}
+	ok := true
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				ok = false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	year, month, day := num(0, 4), num(5, 2), num(8, 2)
+	hour, minute, sec := num(11, 2), num(14, 2), num(17, 2)
+	if !ok || month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC), true
 }
 
 // DaysIn returns the number of days of a month (1 to 12) in the proleptic
