@@ -51,7 +51,11 @@ type Options struct {
 	// document links to it with rel="index", whole or not, and Close
 	// writes no index. If empty, parts link to Name.xml, where Close
 	// writes the index over them.
-	Index  string
+	Index string
+	// Apart, with Index empty, writes the parts for a caller that lists
+	// them in a document that is no index (a Change List Archive): they
+	// link to no index, and Close writes none.
+	Apart  bool
 	Limits Limits
 	// Time, if set, makes the list a change document covering Doc.MD.From
 	// to Doc.MD.Until ("" while open): each part carries its own from and
@@ -150,7 +154,7 @@ type part struct {
 
 // New returns a Writer of the list opt describes into files.
 func New(files Files, opt Options) *Writer {
-	w := &Writer{files: files, opt: opt, limits: opt.Limits.orSpec(), own: opt.Index == "", fixedSize: -1}
+	w := &Writer{files: files, opt: opt, limits: opt.Limits.orSpec(), own: opt.Index == "" && !opt.Apart, fixedSize: -1}
 	w.index = rsxml.Link{Rel: "index", Href: opt.Index}
 	if w.own {
 		w.index.Href = opt.URL(opt.Name + ".xml")
@@ -162,7 +166,10 @@ func partName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", nam
 
 // partDoc returns the root of a part from from to until.
 func (w *Writer) partDoc(from, until string) rsxml.Doc {
-	doc := rsxml.Doc{MD: w.opt.Doc.MD, Links: append(w.opt.Doc.Links[:len(w.opt.Doc.Links):len(w.opt.Doc.Links)], w.index)}
+	doc := rsxml.Doc{MD: w.opt.Doc.MD, Links: w.opt.Doc.Links}
+	if w.index.Href != "" {
+		doc.Links = append(doc.Links[:len(doc.Links):len(doc.Links)], w.index)
+	}
 	if w.opt.Time != nil {
 		doc.MD.From, doc.MD.Until = from, until
 	}
@@ -413,7 +420,7 @@ func (w *Writer) Close() (Written, error) {
 	if len(w.parts) == 0 { // whole
 		c := w.cur
 		doc := rsxml.Doc{MD: w.opt.Doc.MD, Links: w.opt.Doc.Links}
-		if !w.own {
+		if !w.own && w.index.Href != "" {
 			doc.Links = append(doc.Links[:len(doc.Links):len(doc.Links)], w.index)
 		}
 		p := Part{Name: w.opt.Name + ".xml", Entries: c.n}

@@ -347,6 +347,37 @@ func TestExternalIndex(t *testing.T) {
 	}
 }
 
+// TestApart: parts for a caller that lists them in no index link to none,
+// and Close writes none; each covers its share of the interval.
+func TestApart(t *testing.T) {
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: "2024-05-01T00:00:00Z", Until: "2024-07-01T00:00:00Z"},
+		Links: []rsxml.Link{{Rel: "up", Href: url("capabilitylist.xml")}}}
+	opt := Options{Name: "archive/changelist-20240701T000000Z", Doc: doc, Apart: true, Limits: Limits{MaxEntries: 4},
+		Time: func(e *rsxml.Entry) string { return e.MD.Datetime }}
+	f := newFiles(t)
+	es := entries(4)
+	write(t, f, opt, es)
+	if got, want := f.docs["archive/changelist-20240701T000000Z.xml"].String(), render(doc, es); got != want || len(f.docs) != 1 {
+		t.Errorf("whole list (of %v):\n%s\nwant:\n%s", f.order, got, want)
+	}
+	f = newFiles(t)
+	es = entries(9)
+	wl := write(t, f, opt, es)
+	if len(wl.Parts) != 3 || len(f.docs) != 3 || wl.Docs != 3 || wl.Index || wl.Name != "" {
+		t.Fatalf("wrote %v (%+v), want three parts and no index", f.order, wl)
+	}
+	for i, p := range wl.Parts {
+		part := doc
+		part.MD.From, part.MD.Until = p.From, p.Until
+		if got, want := f.docs[p.Name].String(), render(part, es[4*i:min(4*i+4, len(es))]); got != want {
+			t.Errorf("part %s:\n%s\nwant:\n%s", p.Name, got, want)
+		}
+		if i > 0 && p.From != wl.Parts[i-1].Until {
+			t.Errorf("part %s starts at %s, not where the one before ends (%s)", p.Name, p.From, wl.Parts[i-1].Until)
+		}
+	}
+}
+
 // TestPartMD: the entry of a part in the index is PartMD of its first
 // and last entries.
 func TestPartMD(t *testing.T) {
