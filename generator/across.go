@@ -38,6 +38,17 @@ type Changes struct {
 	// nothing of the previous one is carried forward. Without it such a
 	// build fails with an *OtherSiteError.
 	NewHistory bool
+	// ArchiveKeep, if more than 0, publishes a Change List Archive
+	// (ResourceSync Archives, section 5) beside the Change Lists: each
+	// build's changes are also written as closed Change Lists under
+	// resourcesync/archive/, carried forward from Previous until they end
+	// before the snapshot time minus ArchiveKeep. It may not be less than
+	// Keep: the archive keeps what the Change Lists drop.
+	ArchiveKeep time.Duration
+	// DropArchive lets a build no longer publish the Change List Archive
+	// the previous build published (ArchiveKeep 0); without it such a
+	// build fails with an *ArchiveDroppedError.
+	DropArchive bool
 	// DropResourceDump and DropChangeDump let a build no longer publish
 	// the Resource Dump or Change Dump that the previous build published;
 	// without them it fails with a *DumpDroppedError.
@@ -52,6 +63,7 @@ type ChangeReport struct {
 	Dropped                   int // earlier Change Lists no longer published (--changes-keep, gaps)
 	Reread                    int // files read again for a digest the previous build used
 	Packages                  int // Change Dump packages published
+	Archived                  int // Change Lists the Change List Archive lists (0: none published)
 }
 
 // across is the state of a build that depends on earlier builds: the
@@ -63,9 +75,10 @@ type across struct {
 	cache   *scanCache      // nil without --cache
 	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)
 
-	prevEntries   *prevEntries // the previous build's Resource List, spooled while the tree is scanned
-	prevResources int          // entries of the previous Resource List (detectChanges)
-	dropped       []string     // locs of resources the Resource Dump left out (reconcileChanges)
+	prevEntries   *prevEntries   // the previous build's Resource List, spooled while the tree is scanned
+	prevResources int            // entries of the previous Resource List (detectChanges)
+	dropped       []string       // locs of resources the Resource Dump left out (reconcileChanges)
+	archive       *changeArchive // the Change List Archive to publish (publishChanges); nil for none
 }
 
 // ErrPrevious wraps every failure to read the previous build.

@@ -78,6 +78,9 @@ func (b *build) publishChanges(ctx context.Context) error {
 		from = chainEnd
 	}
 	changes := b.across.changes
+	if b.across.archive, err = b.planArchive(from); err != nil {
+		return err
+	}
 	stem := changeListStem + stamp(b.at)
 	if changes.len() > 0 {
 		for _, c := range lists {
@@ -120,9 +123,11 @@ func (b *build) publishChanges(ctx context.Context) error {
 		return err
 	}
 	if b.cfg.Changes.Dump {
-		return b.writeChangeDump(ctx, from)
+		if err := b.writeChangeDump(ctx, from); err != nil {
+			return err
+		}
 	}
-	return nil
+	return b.writeArchive(ctx, b.across.archive)
 }
 
 // An openHistory is what the previous build's open changelist.xml held,
@@ -258,7 +263,7 @@ func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, 
 // openListDoc is the root of the open changelist.xml: from, no until.
 func (b *build) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
-		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+		Links: append([]rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
 }
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
@@ -416,7 +421,7 @@ func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error
 	}
 	entries = append(entries, fresh...)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
-		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+		Links: append([]rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), b.cfg.Limits)
 	if !fits {
 		return nil, &LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",

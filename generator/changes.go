@@ -109,6 +109,6 @@ func (b *build) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry)
 // if that one is closed.
 func (b *build) writeChangeListIndex(name string, entries []rsxml.Entry) error {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
-	doc := rsxml.Doc{Index: true, MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
 	return b.writeDoc(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
 }

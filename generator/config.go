@@ -14,6 +14,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -31,6 +32,9 @@ var (
 	ErrConflict = errors.New("does not apply with")
 	// ErrSame: the field has the same value as another, which must differ.
 	ErrSame = errors.New("is the same as")
+	// ErrShorter: the field is a duration shorter than another, which it
+	// must not be.
+	ErrShorter = errors.New("is shorter than")
 )
 
 // Limits of a Config, checked by Validate.
@@ -48,8 +52,8 @@ const maxEpoch = 253402300799
 // A FieldError is what Config.Validate finds wrong with one field of a
 // Config. Field names the field as Go spells it, with the struct it is in:
 // "Changes.Previous", "Limits.MaxEntries". Err is one of ErrRequired,
-// ErrOutOfRange, ErrInvalid, ErrNeeds, ErrConflict and ErrSame; With names
-// the other field of the last three. Detail says, in words, what the field
+// ErrOutOfRange, ErrInvalid, ErrNeeds, ErrConflict, ErrSame and ErrShorter;
+// With names the other field of the last four. Detail says, in words, what the field
 // takes or why, or is "".
 //
 // A program that shows the error in its own terms (a command line names
@@ -93,6 +97,8 @@ func formatValue(v any) string {
 		return fmt.Sprintf("%q", v)
 	case time.Time:
 		return v.UTC().Format(time.RFC3339)
+	case time.Duration:
+		return units.FormatDuration(v)
 	}
 	return fmt.Sprint(v)
 }
@@ -274,6 +280,21 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	}
 	if ch.Keep < 0 {
 		add(&FieldError{Field: "Changes.Keep", Value: ch.Keep, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+	}
+	switch {
+	case ch.ArchiveKeep < 0:
+		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+	case ch.ArchiveKeep > 0 && ch.ArchiveKeep < ch.Keep:
+		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: "Changes.Keep",
+			Detail: "the archive keeps the changes the Change List drops"})
+	case ch.ArchiveKeep > 0 && ch.DropArchive:
+		add(&FieldError{Field: "Changes.DropArchive", Err: ErrConflict, With: "Changes.ArchiveKeep", Detail: "one drops the Change List Archive, the other keeps it"})
+	}
+	if ch.ArchiveKeep > 0 && c.Export == "" && ch.Previous == "" {
+		add(&FieldError{Field: "Changes.ArchiveKeep", Err: ErrNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
+	}
+	if ch.ArchiveKeep > 0 && c.Export != "" {
+		add(&FieldError{Field: "Changes.ArchiveKeep", Err: ErrConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times, without an archive"})
 	}
 	if ch.HTTP.Deadline < 0 {
 		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: ErrOutOfRange, Detail: "give a positive duration, or 0 for the default"})

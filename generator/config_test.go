@@ -59,6 +59,15 @@ func TestConfigValidate(t *testing.T) {
 		{"delete limit without previous", func(c *Config) { c.MaxDelete = &DeleteLimit{N: 5} }, "MaxDelete", ErrNeeds},
 		{"change dump of an archive", func(c *Config) { c.Source, c.Out, c.Changes.Previous, c.Changes.Dump = "s.zip", dir, dir, true }, "Changes.Dump", ErrConflict},
 		{"negative keep", func(c *Config) { c.Changes.Keep = -time.Hour }, "Changes.Keep", ErrOutOfRange},
+		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveKeep = dir, -time.Hour }, "Changes.ArchiveKeep", ErrOutOfRange},
+		{"archive shorter than the Change Lists", func(c *Config) {
+			c.Changes.Previous, c.Changes.Keep, c.Changes.ArchiveKeep = dir, 30*24*time.Hour, 24*time.Hour
+		}, "Changes.ArchiveKeep", ErrShorter},
+		{"archive kept and dropped", func(c *Config) {
+			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.DropArchive = dir, time.Hour, true
+		}, "Changes.DropArchive", ErrConflict},
+		{"archive without previous", func(c *Config) { c.Changes.ArchiveKeep = time.Hour }, "Changes.ArchiveKeep", ErrNeeds},
+		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.ArchiveKeep = "", "r.jsonl", dir, time.Hour }, "Changes.ArchiveKeep", ErrConflict},
 		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", ErrInvalid},
 		{"topic without hub", func(c *Config) { c.Notification.ChangeTopic = "https://example.org/t" }, "Notification.ChangeTopic", ErrNeeds},
 		{"hub with credentials", func(c *Config) { c.Notification.Hub = "https://user:secret@hub.example/" }, "Notification.Hub", ErrInvalid},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // Guards: a build refuses, publishing nothing, what looks like a mistake
@@ -150,8 +151,20 @@ func (e *DumpDroppedError) Error() string {
 	return fmt.Sprintf("the previous build published a %s, which this build would delete", what)
 }
 
+// ArchiveDroppedError fails a build that would no longer publish the
+// Change List Archive the previous build published: Destinations that were
+// away longer than the Change Lists reach would lose the history it keeps.
+type ArchiveDroppedError struct {
+	Lists int // the Change Lists the archive lists
+}
+
+func (e *ArchiveDroppedError) Error() string {
+	return fmt.Sprintf("the previous build published a Change List Archive of %s, which this build would delete", units.Count(e.Lists, "Change List"))
+}
+
 // checkDumps fails with a *DumpDroppedError if the previous build
-// published a dump that this one would not.
+// published a dump that this one would not, and with an
+// *ArchiveDroppedError for its Change List Archive.
 func (b *build) checkDumps() error {
 	prev := b.across.prev
 	for _, c := range prev.Capabilities {
@@ -159,6 +172,12 @@ func (b *build) checkDumps() error {
 		case c.Name == rsxml.CapResourceDump && !b.cfg.Dump.Enabled && !b.cfg.Changes.DropResourceDump,
 			c.Name == rsxml.CapChangeDump && !b.cfg.Changes.Dump && !b.cfg.Changes.DropChangeDump:
 			return &DumpDroppedError{Capability: c.Name}
+		case c.Name == rsxml.CapChangeListArchive && b.cfg.Changes.ArchiveKeep == 0 && !b.cfg.Changes.DropArchive:
+			n := 0
+			if prev.ChangeListArchive != nil {
+				n = len(prev.ChangeListArchive.Lists)
+			}
+			return &ArchiveDroppedError{Lists: n}
 		}
 	}
 	return nil

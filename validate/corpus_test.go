@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -184,6 +185,43 @@ func TestValidSiteWithAudit(t *testing.T) {
 	}
 	if n := len(rep.Documents); n != 5 {
 		t.Errorf("%d documents, want 5: %v", n, rep.Documents)
+	}
+}
+
+// TestArchiveSite: a site with a Change List Archive (ResourceSync
+// Archives) is followed through the archive to the lists it keeps, and is
+// valid; an archived list listed for another capability is not.
+func TestArchiveSite(t *testing.T) {
+	const site = "testdata/sites/archive"
+	rep, err := Path(context.Background(), site, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) > 0 {
+		t.Errorf("findings on a valid site: %v", rep.Findings)
+	}
+	if n := len(rep.Documents); n != 7 {
+		t.Errorf("%d documents, want 7 (2 archived lists): %v", n, rep.Documents)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(site)); err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(dir, "resourcesync", "changelist-archive.xml")
+	b, err := os.ReadFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), "archive/changelist-20240102T000000Z.xml", "resourcelist.xml", 1))
+	if err := os.WriteFile(archive, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Path(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fmt.Sprint(rep.Findings), "is a Resource List; a Change List Archive lists Change Lists") {
+		t.Errorf("an archive listing a Resource List: %v", rep.Findings)
 	}
 }
 

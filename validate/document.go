@@ -164,6 +164,21 @@ func timeTable(capability string, index bool) (timeRules, bool) {
 	case rsxml.CapChangeDumpManifest:
 		return timeRules{rootFrom: required}, true
 	}
+	switch archived[capability] {
+	case "":
+	case rsxml.CapResourceList, rsxml.CapResourceDump:
+		// The times are those of the documents listed, on the entries
+		// (archiveEntry); an archive has none of its own.
+		if index {
+			return timeRules{}, true
+		}
+		return timeRules{entryAt: required}, true
+	default:
+		if index {
+			return timeRules{}, true
+		}
+		return timeRules{entryFrom: required}, true
+	}
 	return timeRules{}, false
 }
 
@@ -217,8 +232,8 @@ func (c *docCheck) root() {
 		// Reported when the whole document is read: a late <rs:md> counts.
 	case capability == "":
 		c.add(line, RuleCapability, "the root <rs:md> has no capability attribute, which every ResourceSync document needs")
-	case !slices.Contains(rsxml.Capabilities, capability):
-		c.add(line, RuleCapability, "capability=%q is not one of %s", capability, strings.Join(rsxml.Capabilities, ", "))
+	case !knownCapability(capability):
+		c.add(line, RuleCapability, "capability=%q is not one of %s, nor an archive of ResourceSync Archives", capability, strings.Join(rsxml.Capabilities, ", "))
 	default:
 		c.capability = capability
 		info.capability = capability
@@ -333,6 +348,9 @@ func capabilityName(capability string) string {
 		return "Change Dump"
 	case rsxml.CapChangeDumpManifest:
 		return "Change Dump Manifest"
+	}
+	if of, ok := archived[capability]; ok {
+		return capabilityName(of) + " Archive"
 	}
 	return fmt.Sprintf("%q document", capability)
 }

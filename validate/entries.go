@@ -12,11 +12,49 @@ import (
 // specifications that a Capability List may list, which this validator
 // knows but does not follow: the notification channels of ResourceSync
 // Change Notification and Framework Notification 1.0.1 (and the alpha
-// draft's change-notification), and the archives of ResourceSync
-// Archives 1.0, documents of another specification.
+// draft's change-notification), whose URLs are topics, not documents.
 var otherCapabilities = []string{
 	"changelist-notification", "framework-notification", "change-notification",
-	"resourcelist-archive", "resourcedump-archive", "changelist-archive", "changedump-archive",
+}
+
+// archived maps the capability of each archive of ResourceSync Archives
+// (sections 3-6) to that of the documents it lists: a Resource List
+// Archive lists Resource Lists of the past, and so on. Archives are
+// followed and checked like the documents of the core.
+var archived = map[string]string{
+	"resourcelist-archive": rsxml.CapResourceList,
+	"resourcedump-archive": rsxml.CapResourceDump,
+	"changelist-archive":   rsxml.CapChangeList,
+	"changedump-archive":   rsxml.CapChangeDump,
+}
+
+// isArchive reports whether capability is that of an archive.
+func isArchive(capability string) bool { _, ok := archived[capability]; return ok }
+
+// knownCapability reports whether capability is one of a document this
+// validator checks: of the core, or an archive.
+func knownCapability(capability string) bool {
+	return slices.Contains(rsxml.Capabilities, capability) || isArchive(capability)
+}
+
+// archiveEntry checks an entry of an archive (not of its index): the times
+// that say which past document it is (at for the snapshots of Resource
+// Lists and Dumps, from and until for the intervals of Change Lists and
+// Dumps), oldest first.
+func (c *docCheck) archiveEntry(e *rsxml.Entry, line int) {
+	name := capabilityName(c.capability)
+	switch archived[c.capability] {
+	case rsxml.CapResourceList, rsxml.CapResourceDump:
+		if e.MD.At == "" {
+			c.add(line, RuleTimeRequired, "the entry of %s has no at: an entry of a %s gives the snapshot time of the document it lists (ResourceSync Archives)", clip(e.Loc), name)
+		}
+		c.chronology(e.MD.At, line, RuleArchiveEntry, "at")
+	default:
+		if e.MD.From == "" || e.MD.Until == "" {
+			c.add(line, RuleTimeRequired, "the entry of %s lacks from or until: an entry of a %s gives the interval of the document it lists (ResourceSync Archives)", clip(e.Loc), name)
+		}
+		c.chronology(e.MD.From, line, RuleArchiveEntry, "from")
+	}
 }
 
 // entry checks one <url> or <sitemap>.
@@ -92,6 +130,11 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 		c.capListEntry(e, mdLine)
 		c.lastmodOmitted(e)
 		c.keepChild(e)
+	case isArchive(c.capability):
+		c.keepChild(e)
+		if !info.index {
+			c.archiveEntry(e, mdLine)
+		}
 	case info.index:
 		c.keepChild(e)
 		switch c.capability {
@@ -137,7 +180,7 @@ func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
 		return
 	case capability == rsxml.CapDescription || capability == rsxml.CapCapabilityList || isManifest(capability):
 		c.add(line, RuleCapListEntry, "capability=%q: a Capability List lists Resource Lists, Resource Dumps, Change Lists and Change Dumps, not a %s", capability, capabilityName(capability))
-	case !slices.Contains(rsxml.Capabilities, capability) && !slices.Contains(otherCapabilities, capability):
+	case !knownCapability(capability) && !slices.Contains(otherCapabilities, capability):
 		c.add(line, RuleCapListUnknown, "capability=%q is not a capability of ResourceSync 1.1, its notification specifications or its archives", capability)
 	}
 	if c.caps == nil {

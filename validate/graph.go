@@ -29,6 +29,8 @@ func (st *set) checkLinks(ctx context.Context) {
 			})
 		case d.index:
 			st.checkParts(ctx, d)
+		case isArchive(d.capability):
+			st.checkArchived(ctx, d)
 		}
 		st.checkContents(ctx, d)
 	}
@@ -140,6 +142,42 @@ func (st *set) checkParts(ctx context.Context, d *docInfo) {
 	}
 }
 
+// checkArchived checks the documents an archive lists: each is of the
+// capability it archives (a list or an index), with the times its entry
+// gives.
+func (st *set) checkArchived(ctx context.Context, d *docInfo) {
+	want := archived[d.capability]
+	for i := range d.children {
+		c := &d.children[i]
+		t := st.target(ctx, d, c.line, "the entry", c.loc)
+		if t == nil {
+			continue
+		}
+		if t.capability != want {
+			st.s.add(d.name, c.line, RuleArchiveEntry, 0, "%s is a %s; a %s lists %ss", clip(c.loc), describe(t), capabilityName(d.capability), capabilityName(want))
+			continue
+		}
+		for _, a := range [][3]string{{"at", c.md.At, t.md.At}, {"from", c.md.From, t.md.From}, {"until", c.md.Until, t.md.Until}} {
+			if a[1] == "" {
+				continue
+			}
+			entry, ok1 := checkDatetimeQuiet(a[1])
+			root, ok2 := checkDatetimeQuiet(a[2])
+			if ok1 && (!ok2 || !entry.Equal(root)) {
+				st.s.add(d.name, c.line, RuleArchiveEntry, 0, "the entry gives %s=%s, but %s has %s", a[0], a[1], clip(c.loc), describeTime(a[0], a[2]))
+			}
+		}
+	}
+}
+
+// describeTime renders the attribute attr of a root as a message says it.
+func describeTime(attr, v string) string {
+	if v == "" {
+		return "no " + attr
+	}
+	return attr + "=" + v
+}
+
 // checkContents checks that the contents links of a dump's packages lead
 // to manifests.
 func (st *set) checkContents(ctx context.Context, d *docInfo) {
@@ -201,7 +239,7 @@ func (st *set) checkReachable() {
 		queue = queue[1:]
 		for _, c := range d.children {
 			for _, u := range []string{c.loc, c.contents.Href} {
-				if d.capability != rsxml.CapDescription && d.capability != rsxml.CapCapabilityList && !d.index && u == c.loc {
+				if d.capability != rsxml.CapDescription && d.capability != rsxml.CapCapabilityList && !d.index && !isArchive(d.capability) && u == c.loc {
 					continue // a dump's package, not a document
 				}
 				if t, ok := st.byKey[urlKey(u)]; ok && u != "" && !reached[t] {
@@ -213,7 +251,7 @@ func (st *set) checkReachable() {
 	}
 	for _, d := range st.order {
 		if !reached[d] && d.readable {
-			st.s.add(d.name, 0, RuleOrphan, 0, "no Source Description, Capability List or index leads to this document")
+			st.s.add(d.name, 0, RuleOrphan, 0, "no Source Description, Capability List, index or archive leads to this document")
 		}
 	}
 }

@@ -100,6 +100,7 @@ const (
 	RuleIndexPart      = "index-part"
 	RuleIndexLink      = "index-link"
 	RuleIndexUntil     = "index-until"
+	RuleArchiveEntry   = "archive-entry"
 	RuleUpConsistent   = "up-consistent"
 	RuleCapListListed  = "caplist-listed"
 	RuleOrphan         = "orphan"
@@ -167,6 +168,7 @@ var catalogue = []Rule{
 	{RuleIndexPart, "§10.2, §12.2", Error, "the documents of an index are <urlset>s of its capability that link rel=\"index\" back to it"},
 	{RuleIndexLink, "§10.1, §11.1, §12.1, §13.1", Warning, "a document listed by an index links rel=\"index\" to it"},
 	{RuleIndexUntil, "§12.2", Error, "a Change List Index gives until for a closed Change List and none for the open one"},
+	{RuleArchiveEntry, "Archives §3-§6", Error, "an archive lists documents of the capability it archives, oldest first, each with the times of its root (at, or from and until)"},
 	{RuleUpConsistent, "§6.2", Warning, "the documents of an index link up to the same Capability List as the index"},
 	{RuleCapListListed, "§8", Warning, "a Capability List is listed by the Source Description it links up to"},
 	{RuleOrphan, "§6.2", Warning, "every document of the site is reachable from the Source Description"},

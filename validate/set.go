@@ -123,7 +123,7 @@ func refs(d *docInfo) []string {
 			out = append(out, l.Href)
 		}
 	}
-	lists := d.capability == rsxml.CapDescription || d.capability == rsxml.CapCapabilityList || d.index && d.capability != ""
+	lists := d.capability == rsxml.CapDescription || d.capability == rsxml.CapCapabilityList || d.index && d.capability != "" || isArchive(d.capability)
 	for _, c := range d.children {
 		if lists && c.loc != "" && !slices.Contains(otherCapabilities, c.md.Capability) {
 			out = append(out, c.loc)

@@ -21,6 +21,7 @@ func changesFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
 		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
+		&cli.StringFlag{Name: flagArchiveKeep, Usage: "also publish a Change List Archive: each build's changes kept as closed Change Lists for `DURATION` (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous). 0 drops the archive --previous has; without the flag, a build fails if --previous has one"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
 		&cli.DurationFlag{Name: flagFetchTimeout, Value: generator.DefaultFetchDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
@@ -30,7 +31,7 @@ func changesFlags() []cli.Flag {
 // changesConfig fills cfg from the flags of changesFlags.
 func changesConfig(c *cli.Context, cfg *generator.Config) error {
 	if c.String(flagExport) != "" {
-		for _, f := range []string{flagPrevious, flagChangeDump, flagCache} {
+		for _, f := range []string{flagPrevious, flagChangeDump, flagCache, flagArchiveKeep} {
 			if c.IsSet(f) {
 				return usageErr("a record export publishes a Change List of its own, from its records' times (--"+flagChangesWindow+")",
 					"--%s does not apply to --%s", f, flagExport)
@@ -43,6 +44,13 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 		return usageErr("for example --changes-keep 30d or --changes-keep 36h", "--changes-keep: %v", err)
 	}
 	cfg.Changes.Keep = keep
+	if c.IsSet(flagArchiveKeep) {
+		archive, err := units.ParseDuration(c.String(flagArchiveKeep))
+		if err != nil {
+			return usageErr("for example --"+flagArchiveKeep+" 365d, or 0 to drop the archive", "--%s: %v", flagArchiveKeep, err)
+		}
+		cfg.Changes.ArchiveKeep, cfg.Changes.DropArchive = archive, archive == 0
+	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)
 	if cfg.Changes.FirstBuildOK && cfg.Changes.Previous == "" {
@@ -103,6 +111,9 @@ func printChanges(w io.Writer, rep *generator.Report) {
 	}
 	if ch.Packages > 0 {
 		fmt.Fprintf(w, ", %s in the Change Dump", units.Count(ch.Packages, "package"))
+	}
+	if ch.Archived > 0 {
+		fmt.Fprintf(w, ", %s in the archive", units.Count(ch.Archived, "Change List"))
 	}
 	fmt.Fprintln(w)
 }

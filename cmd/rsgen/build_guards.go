@@ -60,6 +60,7 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
 		mde *generator.MassDeleteError
 		ose *generator.OtherSiteError
 		dde *generator.DumpDroppedError
+		ade *generator.ArchiveDroppedError
 		ste *generator.SnapshotTimeError
 	)
 	switch {
@@ -83,6 +84,8 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
 			flag = flagChangeDump
 		}
 		return failure(err, fmt.Sprintf("add --%s to keep publishing it, or --%s=false to drop it on purpose", flag, flag))
+	case errors.As(err, &ade):
+		return failure(err, fmt.Sprintf("add --%s DURATION to keep archiving (at least --%s), or --%s 0 to drop it on purpose", flagArchiveKeep, flagChangesKeep, flagArchiveKeep))
 	case errors.As(err, &ste):
 		source := "--" + flagAt
 		if c.String(flagAt) == "" {

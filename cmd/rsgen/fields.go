@@ -38,6 +38,8 @@ var fieldFlags = map[string]string{
 	"Changes.FirstBuildOK":        "--" + flagFirstBuildOK,
 	"Changes.NewHistory":          "--" + flagNewHistory,
 	"Changes.Keep":                "--" + flagChangesKeep,
+	"Changes.ArchiveKeep":         "--" + flagArchiveKeep,
+	"Changes.DropArchive":         "--" + flagArchiveKeep + " 0",
 	"Changes.HTTP.Deadline":       "--" + flagFetchTimeout,
 	"Cache":                       "--" + flagCache,
 	"Notification.Hub":            "--" + flagHub,

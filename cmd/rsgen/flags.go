@@ -20,6 +20,7 @@ const (
 	flagPrevious       = "previous"
 	flagFirstBuildOK   = "first-build-ok"
 	flagChangesKeep    = "changes-keep"
+	flagArchiveKeep    = "archive-keep"
 	flagChangeDump     = "change-dump"
 	flagCache          = "cache"
 

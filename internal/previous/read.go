@@ -107,6 +107,9 @@ type Site struct {
 	OpenChangeList *ChangeList
 	// ChangeDump is the Change Dump, if the Capability List has one.
 	ChangeDump *ChangeDump
+	// ChangeListArchive is the Change List Archive, if the Capability
+	// List has one.
+	ChangeListArchive *ChangeListArchive
 
 	src             source
 	limits          limits
@@ -192,6 +195,9 @@ func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 		return nil, err
 	}
 	if err := r.readChangeDump(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readChangeListArchive(ctx); err != nil {
 		return nil, err
 	}
 	return r.site, nil

@@ -22,6 +22,10 @@ const (
 	CapChangeList           = "changelist"
 	CapChangeDump           = "changedump"
 	CapChangeDumpManifest   = "changedump-manifest"
+
+	// CapChangeListArchive is the Change List Archive of ResourceSync
+	// Archives (section 5): the Change Lists of the past.
+	CapChangeListArchive = "changelist-archive"
 )
 
 // Capabilities lists the capability values of the core specification.

@@ -76,6 +76,16 @@ func ParseDuration(s string) (time.Duration, error) {
 	return v, nil
 }
 
+// FormatDuration renders d as ParseDuration reads it: in days when it is
+// a whole number of them ("30d"), else in Go's syntax ("36h0m0s").
+func FormatDuration(d time.Duration) string {
+	const day = 24 * time.Hour
+	if d != 0 && d%day == 0 {
+		return strconv.FormatInt(int64(d/day), 10) + "d"
+	}
+	return d.String()
+}
+
 // Count renders n of a thing, in the plural (an s added) unless n is 1:
 // "1 file", "2 files", "0 files".
 func Count(n int, thing string) string {

@@ -118,3 +118,26 @@ func TestCount(t *testing.T) {
 		t.Error("Plural picks the wrong word")
 	}
 }
+
+// FormatDuration renders what ParseDuration reads back to the same value,
+// in days when it is whole days.
+func TestFormatDuration(t *testing.T) {
+	for _, tt := range []struct {
+		in   time.Duration
+		want string
+	}{
+		{30 * 24 * time.Hour, "30d"},
+		{36 * time.Hour, "36h0m0s"},
+		{90 * time.Minute, "1h30m0s"},
+		{0, "0s"},
+		{-48 * time.Hour, "-2d"},
+	} {
+		got := FormatDuration(tt.in)
+		if got != tt.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+		if back, err := ParseDuration(got); tt.in >= 0 && (err != nil || back != tt.in) {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", got, back, err, tt.in)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package generator
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// Names of the Change List Archive (ResourceSync Archives, section 5):
+// changelist-archive.xml lists closed Change Lists kept under archive/,
+// one (or its parts, past the limits) for each build that found changes,
+// named by the end of the interval it covers.
+const (
+	changeListArchiveName = "changelist-archive.xml"
+	archiveDir            = "archive"
+)
+
+// A changeArchive is what the Change List Archive of a build lists: the
+// archived lists of the previous build that are kept, and this build's
+// changes, if it found any, from from.
+type changeArchive struct {
+	carried []carried
+	fresh   bool
+	from    time.Time
+}
+
+// planArchive returns the Change List Archive this build publishes, or
+// nil for none: with Changes.ArchiveKeep, the previous build's archived
+// lists that end at the snapshot time minus ArchiveKeep or later, and this
+// build's changes, which start at from. An archive with nothing to list is
+// not published (an empty <urlset> is invalid against the Sitemap schema).
+//
+// This build's archived changes start where the previous archive ends:
+// the builds since found nothing changed (each has archived its changes,
+// or checkDumps would have refused it), so the archive has no gap; and
+// this build's changes are dated from the previous snapshot on, so it has
+// no overlap either, where the Change List starts earlier (at the end of
+// the Change Dump).
+func (b *build) planArchive(from time.Time) (*changeArchive, error) {
+	prev := b.across.prev.ChangeListArchive
+	keep := b.cfg.Changes.ArchiveKeep
+	if keep == 0 {
+		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive (checkDumps)
+			b.notice(fmt.Sprintf("the Change List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change List")))
+		}
+		return nil, nil
+	}
+	a := &changeArchive{fresh: b.across.changes.len() > 0, from: from}
+	if prev != nil && len(prev.Lists) > 0 {
+		a.from = prev.Lists[len(prev.Lists)-1].Until
+	}
+	if prev != nil {
+		cutoff := b.at.Add(-keep)
+		dropped := 0
+		for i := range prev.Lists {
+			cl := &prev.Lists[i]
+			if cl.Until.Before(cutoff) {
+				dropped++
+				continue
+			}
+			dir, base := path.Split(cl.Rel)
+			if dir != DocsDir+"/"+archiveDir+"/" || !changeListFile.MatchString(base) {
+				return nil, fmt.Errorf("%w: the Change List Archive lists %s, which is not where rsgen archives a Change List (%s)",
+					ErrPrevious, cl.URL, b.docURL(archiveDir+"/"+changeListStem+"…"))
+			}
+			a.carried = append(a.carried, carried{name: archiveDir + "/" + base, from: cl.From, till: cl.Until, list: cl, entries: cl.Entries})
+		}
+		if dropped > 0 {
+			b.notice(fmt.Sprintf("the Change List Archive: %s that ended before %s no longer published",
+				units.Count(dropped, "Change List"), rsxml.FormatTime(cutoff)))
+		}
+	}
+	if len(a.carried) == 0 && !a.fresh {
+		return nil, nil
+	}
+	return a, nil
+}
+
+// archivesLink is the link of changelist.xml to the Change List Archive,
+// if the build publishes one (ResourceSync Archives, section 2.2).
+func (b *build) archivesLink(a *changeArchive) []rsxml.Link {
+	if a == nil {
+		return nil
+	}
+	return []rsxml.Link{{Rel: "archives", Href: b.docURL(changeListArchiveName)}}
+}
+
+// writeArchive publishes the Change List Archive a: the previous build's
+// archived lists again, byte for byte, this build's changes as closed
+// Change Lists from a.from to the snapshot time, and the archive listing
+// them all, oldest first; and advertises it in the Capability List.
+func (b *build) writeArchive(ctx context.Context, a *changeArchive) error {
+	if a == nil {
+		return nil
+	}
+	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
+	for _, c := range a.carried {
+		if err := b.copyCarried(ctx, c); err != nil {
+			return err
+		}
+		entries = append(entries, rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+	}
+	if a.fresh {
+		name := archiveDir + "/" + changeListStem + stamp(b.at)
+		for _, c := range a.carried {
+			if c.name == name+".xml" || len(c.name) > len(name) && c.name[:len(name)+1] == name+"-" {
+				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", ErrPrevious, c.name)
+			}
+		}
+		it, err := b.across.changes.iter()
+		if err != nil {
+			return err
+		}
+		opt := b.changeListOptions(name, a.from, b.at, "", changeTime)
+		opt.Apart = true
+		wl, err := b.writeList(opt, b.across.changes.len(), it.fill)
+		if err == nil {
+			err = it.err()
+		}
+		if err != nil {
+			return err
+		}
+		for _, p := range wl.Parts {
+			entries = append(entries, rsxml.Entry{Loc: b.docURL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
+		}
+	}
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+	m := listwriter.NewMeasure(&doc, b.cfg.Limits)
+	for i := range entries {
+		m.Add(&entries[i])
+	}
+	if !m.Fits() {
+		return &LimitError{Err: fmt.Errorf("the Change List Archive cannot list its %s in one document (%d entries, %d bytes at most): keeping it for less time lists fewer",
+			units.Count(len(entries), "Change List"), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+	}
+	if err := b.writeDoc(changeListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
+		return err
+	}
+	b.across.report.Archived = len(entries)
+	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeListArchiveName), MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}})
+	return nil
+}

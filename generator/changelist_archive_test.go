@@ -1,0 +1,180 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/validate"
+)
+
+// archiveOf returns the lists the Change List Archive of out lists, as
+// "from until name" lines, or nil if out has none.
+func archiveOf(t *testing.T, out string) []string {
+	t.Helper()
+	p := filepath.Join(out, DocsDir, changeListArchiveName)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	doc, entries := acReadDoc(t, p)
+	if doc.Index || doc.MD.Capability != rsxml.CapChangeListArchive {
+		t.Fatalf("%s: capability %q (index %v)", p, doc.MD.Capability, doc.Index)
+	}
+	lists := []string{}
+	for _, e := range entries {
+		lists = append(lists, e.MD.From+" "+e.MD.Until+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
+	}
+	return lists
+}
+
+// checkSite fails the test unless out is valid, without a warning, for
+// rsgen validate and the official validator.
+func checkSite(t *testing.T, out string) {
+	t.Helper()
+	rep, err := validate.Path(context.Background(), out, validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) > 0 {
+		t.Errorf("rsgen validate %s: %v", out, rep.Findings)
+	}
+	runOfficial(t, out)
+}
+
+func archiveConfig(src, out, prev string, at time.Time, keep time.Duration) Config {
+	cfg := acConfig(src, out, at)
+	cfg.Changes.Previous, cfg.Changes.ArchiveKeep = prev, keep
+	return cfg
+}
+
+// Each build that finds changes archives them as a closed Change List;
+// the archive lists them oldest first without a gap, builds that found
+// nothing included, and carries them forward byte for byte.
+func TestChangeListArchive(t *testing.T) {
+	const year = 365 * 24 * time.Hour
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+
+	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
+	acBuild(t, archiveConfig(tr.dir, out, out, acDay(2), year))
+	first := testenv.ReadTree(t, out)["resourcesync/archive/changelist-20240602T000000Z.xml"]
+	acBuild(t, archiveConfig(tr.dir, out, out, acDay(3), year)) // nothing changed
+	tr.remove("b.txt")
+	rep := acBuild(t, archiveConfig(tr.dir, out, out, acDay(4), year))
+
+	want := []string{
+		"2024-06-01T00:00:00Z 2024-06-02T00:00:00Z archive/changelist-20240602T000000Z.xml",
+		"2024-06-02T00:00:00Z 2024-06-04T00:00:00Z archive/changelist-20240604T000000Z.xml",
+	}
+	if got := archiveOf(t, out); !slices.Equal(got, want) {
+		t.Errorf("the archive lists\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Changes.Archived != 2 {
+		t.Errorf("report: %d archived, want 2", rep.Changes.Archived)
+	}
+	files := testenv.ReadTree(t, out)
+	if got := files["resourcesync/archive/changelist-20240602T000000Z.xml"]; first == "" || got != first {
+		t.Errorf("the archived list of the second build, carried forward:\n%s\nwas:\n%s", got, first)
+	}
+	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, "archive", "changelist-20240604T000000Z.xml"))
+	if doc.MD.Until != "2024-06-04T00:00:00Z" || doc.Link("index") != "" || len(entries) != 1 || entries[0].MD.Change != rsxml.ChangeDeleted {
+		t.Errorf("the archived list of the last build: %+v, %d entries", doc.MD, len(entries))
+	}
+	clDoc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName))
+	if got := clDoc.Link("archives"); got != acBase+DocsDir+"/"+changeListArchiveName {
+		t.Errorf("changelist.xml links rel=\"archives\" to %q", got)
+	}
+	_, caps := acReadDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
+	var names []string
+	for _, c := range caps {
+		names = append(names, c.MD.Capability)
+	}
+	if !slices.Equal(names, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeListArchive}) {
+		t.Errorf("the Capability List lists %q", names)
+	}
+	checkSite(t, out)
+
+	// A year later, the lists that ended more than ArchiveKeep before are
+	// dropped; the new one still starts where the archive ended.
+	tr.write("c.txt", "gamma", acTime("2025-06-10T00:00:00Z"))
+	late := time.Date(2025, 6, 11, 0, 0, 0, 0, time.UTC)
+	acBuild(t, archiveConfig(tr.dir, out, out, late, year))
+	want = []string{"2024-06-04T00:00:00Z 2025-06-11T00:00:00Z archive/changelist-20250611T000000Z.xml"}
+	if got := archiveOf(t, out); !slices.Equal(got, want) {
+		t.Errorf("after a year, the archive lists\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := os.Stat(filepath.Join(out, DocsDir, "archive", "changelist-20240602T000000Z.xml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a dropped archived list is still published: %v", err)
+	}
+	checkSite(t, out)
+}
+
+// A build that would no longer publish the archive is refused, and
+// changes nothing, unless it drops the archive on purpose.
+func TestChangeListArchiveDropped(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
+	acBuild(t, archiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
+	before := testenv.Snapshot(t, out)
+
+	tr.write("new.txt", "new", acTime("2024-06-02T12:00:00Z"))
+	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(3), 0))
+	var ade *ArchiveDroppedError
+	if !errors.As(err, &ade) || ade.Lists != 1 {
+		t.Fatalf("a build without the archive: %v, want an *ArchiveDroppedError of 1 list", err)
+	}
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
+
+	cfg := archiveConfig(tr.dir, out, out, acDay(3), 0)
+	cfg.Changes.DropArchive = true
+	acBuild(t, cfg)
+	if got := archiveOf(t, out); got != nil {
+		t.Errorf("the archive dropped on purpose still lists %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(out, DocsDir, archiveDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s/%s is still published: %v", DocsDir, archiveDir, err)
+	}
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName)); doc.Link("archives") != "" {
+		t.Errorf("changelist.xml still links to the archive")
+	}
+	checkSite(t, out)
+}
+
+// The archive is carried forward from the live site as from its
+// directory, to the same bytes; an archived list changed on the site
+// after it was checked fails the build.
+func TestChangeListArchiveOverHTTP(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	live := t.TempDir()
+	srv := httptest.NewServer(http.FileServer(http.Dir(live)))
+	defer srv.Close()
+	base := srv.URL + "/"
+	acBuild(t, acServedConfig(t, tr.dir, live, base, acDay(1)))
+	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
+	cfg := acServedConfig(t, tr.dir, live, base, acDay(2))
+	cfg.Changes.Previous, cfg.Changes.ArchiveKeep = live, 60*24*time.Hour
+	acBuild(t, cfg)
+
+	tr.remove("b.txt")
+	fromURL, fromDir := t.TempDir(), t.TempDir()
+	for _, c := range []struct{ out, prev string }{{fromURL, srv.URL}, {fromDir, live}} {
+		cfg := acServedConfig(t, tr.dir, c.out, base, acDay(3))
+		cfg.Changes.Previous, cfg.Changes.ArchiveKeep = c.prev, 60*24*time.Hour
+		if rep := acBuild(t, cfg); rep.Changes.Archived != 2 {
+			t.Errorf("from %s: %d lists archived, want 2", c.prev, rep.Changes.Archived)
+		}
+	}
+	acSameFiles(t, "from the URL and from the directory", testenv.ReadTree(t, fromURL), testenv.ReadTree(t, fromDir))
+}
