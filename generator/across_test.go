@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/validate"
 )
 
 // Helpers shared by the tests of builds across builds.
@@ -178,9 +179,16 @@ func acCapabilities(t *testing.T, out string) []string {
 	return caps
 }
 
-// acValidate runs the official validator over out where it can run; rsgen's
-// own reader has checked the documents in any case.
+// acValidate fails the test unless out is valid without a warning for
+// rsgen validate, and for the official validator where it can run.
 func acValidate(t *testing.T, out string) {
 	t.Helper()
+	rep, err := validate.Path(context.Background(), out, validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) > 0 {
+		t.Errorf("rsgen validate %s: %v", out, rep.Findings)
+	}
 	runOfficial(t, out)
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/validate"
 )
 
 // archiveOf returns the lists the Change List Archive of out lists, as
@@ -34,20 +33,6 @@ func archiveOf(t *testing.T, out string) []string {
 		lists = append(lists, e.MD.From+" "+e.MD.Until+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
 	}
 	return lists
-}
-
-// checkSite fails the test unless out is valid, without a warning, for
-// rsgen validate and the official validator.
-func checkSite(t *testing.T, out string) {
-	t.Helper()
-	rep, err := validate.Path(context.Background(), out, validate.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Findings) > 0 {
-		t.Errorf("rsgen validate %s: %v", out, rep.Findings)
-	}
-	runOfficial(t, out)
 }
 
 func archiveConfig(src, out, prev string, at time.Time, keep time.Duration) Config {
@@ -94,15 +79,10 @@ func TestChangeListArchive(t *testing.T) {
 	if got := clDoc.Link("archives"); got != acBase+DocsDir+"/"+changeListArchiveName {
 		t.Errorf("changelist.xml links rel=\"archives\" to %q", got)
 	}
-	_, caps := acReadDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
-	var names []string
-	for _, c := range caps {
-		names = append(names, c.MD.Capability)
+	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeListArchive}) {
+		t.Errorf("the Capability List lists %q", got)
 	}
-	if !slices.Equal(names, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeListArchive}) {
-		t.Errorf("the Capability List lists %q", names)
-	}
-	checkSite(t, out)
+	acValidate(t, out)
 
 	// A year later, the lists that ended more than ArchiveKeep before are
 	// dropped; the new one still starts where the archive ended.
@@ -116,7 +96,7 @@ func TestChangeListArchive(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, DocsDir, "archive", "changelist-20240602T000000Z.xml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a dropped archived list is still published: %v", err)
 	}
-	checkSite(t, out)
+	acValidate(t, out)
 }
 
 // A build that would no longer publish the archive is refused, and
@@ -149,7 +129,7 @@ func TestChangeListArchiveDropped(t *testing.T) {
 	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName)); doc.Link("archives") != "" {
 		t.Errorf("changelist.xml still links to the archive")
 	}
-	checkSite(t, out)
+	acValidate(t, out)
 }
 
 // The archive is carried forward from the live site as from its

@@ -9,19 +9,8 @@ import (
 	"testing"
 )
 
-// archiveDir copies testdata/archive, a build with a Change List Archive
-// of two lists as rsgen publishes it, into a temporary directory.
-func archiveDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/archive")); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 func TestReadChangeListArchive(t *testing.T) {
-	dir := archiveDir(t)
+	dir := fixture(t, "archive")
 	site, err := Read(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +75,7 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := archiveDir(t)
+			dir := fixture(t, "archive")
 			for _, e := range tt.edits {
 				edit(t, dir, e.rel, e.old, e.new)
 			}

@@ -26,7 +26,7 @@ func TestOpenListDirectory(t *testing.T) {
 		{"shorter", func(s string) string { return strings.TrimSuffix(s, "\n") }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := goodDir(t)
+			dir := fixture(t, "good")
 			site, err := Read(context.Background(), dir, Options{Stream: true})
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +118,7 @@ func TestOpenListHTTP(t *testing.T) {
 // The manifest copy of a Change Dump package is read again as a Change
 // List is: the bytes Read checked, or ErrChanged.
 func TestOpenDocumentChanged(t *testing.T) {
-	dir := dumpDir(t)
+	dir := fixture(t, "dump")
 	site, err := Read(context.Background(), dir, Options{Stream: true})
 	if err != nil {
 		t.Fatal(err)

@@ -12,18 +12,8 @@ import (
 	"testing"
 )
 
-// dumpDir copies testdata/dump, a previous build with a Change Dump.
-func dumpDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/dump")); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 func TestReadChangeDump(t *testing.T) {
-	dir := dumpDir(t)
+	dir := fixture(t, "dump")
 	site, err := Read(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +52,7 @@ func TestReadChangeDump(t *testing.T) {
 
 func TestReadChangeDumpOverHTTP(t *testing.T) {
 	s := serve(t)
-	dir := dumpDir(t)
+	dir := fixture(t, "dump")
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(r.URL.Path)))
 		if err != nil {
@@ -151,7 +141,7 @@ func TestReadChangeDumpErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := dumpDir(t)
+			dir := fixture(t, "dump")
 			if tt.mutate != nil {
 				tt.mutate(t, dir)
 			}

@@ -50,7 +50,7 @@ func unblocking(t *testing.T, fifo string, f func() error) error {
 func TestReadRefusesFIFO(t *testing.T) {
 	for _, rel := range []string{".well-known/resourcesync", "resourcesync/capabilitylist.xml", "resourcesync/changelist.xml"} {
 		t.Run(rel, func(t *testing.T) {
-			dir := goodDir(t)
+			dir := fixture(t, "good")
 			fifo := mkfifo(t, dir, rel)
 			err := unblocking(t, fifo, func() error {
 				_, err := Read(context.Background(), dir, Options{})
@@ -66,7 +66,7 @@ func TestReadRefusesFIFO(t *testing.T) {
 		})
 	}
 	t.Run("package", func(t *testing.T) {
-		dir := dumpDir(t)
+		dir := fixture(t, "dump")
 		site, err := Read(context.Background(), dir, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -97,13 +97,13 @@ var foreignStyles = []struct {
 
 func TestReadForeignStyles(t *testing.T) {
 	at := mustTime(t, "2024-06-03T00:00:00Z")
-	want, err := Read(context.Background(), goodDir(t), Options{At: at})
+	want, err := Read(context.Background(), fixture(t, "good"), Options{At: at})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, style := range foreignStyles {
 		t.Run(style.name, func(t *testing.T) {
-			dir := goodDir(t)
+			dir := fixture(t, "good")
 			restyle(t, dir, style.rewrite)
 			site, err := Read(context.Background(), dir, Options{At: at})
 			if err != nil {
@@ -182,7 +182,7 @@ func TestReadRelativeLocs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := goodDir(t)
+			dir := fixture(t, "good")
 			edit(t, dir, tt.rel, tt.old, tt.new)
 			_, err := Read(context.Background(), dir, Options{})
 			var pe *Error

@@ -76,7 +76,7 @@ func TestNothingPublished(t *testing.T) {
 			return err
 		}},
 		{name: "a missing Resource List in a directory", read: func(t *testing.T) error {
-			dir := goodDir(t)
+			dir := fixture(t, "good")
 			if err := os.Remove(filepath.Join(dir, "resourcesync", "resourcelist.xml")); err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestNothingPublished(t *testing.T) {
 			return err
 		}},
 		{name: "a Source Description that is not ResourceSync", read: func(t *testing.T) error {
-			dir := goodDir(t)
+			dir := fixture(t, "good")
 			write(t, dir, ".well-known/resourcesync", "<html><body>not found</body></html>")
 			_, err := Read(context.Background(), dir, Options{})
 			return err

@@ -11,12 +11,13 @@ import (
 	"time"
 )
 
-// goodDir copies testdata/good, a previous build as rsgen publishes it,
-// into a temporary directory.
-func goodDir(t *testing.T) string {
+// fixture copies testdata/name into a temporary directory: good, a
+// previous build as rsgen publishes it; dump, one with a Change Dump;
+// archive, one with a Change List Archive of two lists.
+func fixture(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/good")); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", name))); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -68,7 +69,7 @@ func mustTime(t *testing.T, s string) time.Time {
 }
 
 func TestReadDirectory(t *testing.T) {
-	dir := goodDir(t)
+	dir := fixture(t, "good")
 	var notices []string
 	site, err := Read(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z"), Notice: func(m string) { notices = append(notices, m) }})
 	if err != nil {
@@ -120,7 +121,7 @@ func TestReadDirectory(t *testing.T) {
 }
 
 func TestReadOpenChangeListIsNotCarried(t *testing.T) {
-	dir := goodDir(t)
+	dir := fixture(t, "good")
 	edit(t, dir, "resourcesync/changelist-20240603T000000Z.xml", ` until="2024-06-03T00:00:00Z"`, "")
 	edit(t, dir, "resourcesync/changelist.xml", `from="2024-06-02T00:00:00Z" until="2024-06-03T00:00:00Z"`, `from="2024-06-02T00:00:00Z"`)
 	var notices []string
@@ -145,7 +146,7 @@ func TestReadOpenChangeList(t *testing.T) {
   <url><loc>https://example.org/a.txt</loc><rs:md change="updated" datetime="DT"/></url>
 </urlset>
 `
-	dir := goodDir(t)
+	dir := fixture(t, "good")
 	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1))
 	site, err := Read(context.Background(), dir, Options{})
 	if err != nil {
@@ -283,7 +284,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := goodDir(t)
+			dir := fixture(t, "good")
 			if tt.mutate != nil {
 				tt.mutate(t, dir)
 			}
