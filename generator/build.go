@@ -130,9 +130,8 @@ type build struct {
 	stats    *Stats
 	problems problems
 	notice   func(string)
-	docs     int
+	docs     *docWriter // the documents written, into the stage
 	at       time.Time
-	caps     []rsxml.Entry // Capability List entries, in the order written
 	across   across        // the previous build, the changes since, the hash cache
 	archive  *archive      // Source, when it is an archive
 	export   *ExportReport // what a record export held, when one is published
@@ -165,6 +164,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	b.stage.CreateHook = cfg.createHook
 	b.spill.stage = b.stage
+	b.docs = &docWriter{stage: b.stage, base: cfg.DocsURL.String(), limits: cfg.Limits}
 	defer func() { b.across.cache.abort() }() // the new cache, if the build fails before saveCache
 	b.stage.SetSnapshot(b.at)
 	resources, err := b.run(ctx)
@@ -199,7 +199,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
 	}
 	b.saveCache()
-	rep := &Report{Documents: b.docs, Problems: b.problems.sorted(), Elapsed: time.Since(start),
+	rep := &Report{Documents: b.docs.n, Problems: b.problems.sorted(), Elapsed: time.Since(start),
 		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
 	if resources != nil {
 		rep.Files, rep.Bytes = resources.len(), resources.bytes
@@ -345,13 +345,6 @@ func (b *build) owned(real string) bool {
 		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
-// docURL is the URL of DocsDir/name.
-func (b *build) docURL(name string) string { return b.cfg.DocsURL.String() + DocsDir + "/" + name }
-
-func (b *build) capabilityListURL() string { return b.docURL("capabilitylist.xml") }
-
-func (b *build) sourceDescriptionURL() string { return b.cfg.DocsURL.String() + WellKnownFile }
-
 // run does the work of Build inside the stage.
 func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if b.cfg.Export != "" {
@@ -463,14 +456,14 @@ func (b *build) writeResources(n int, fill func(i int, e *rsxml.Entry), complete
 	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
 	opt := listwriter.Options{
 		Name:   "resourcelist",
-		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
 		PartMD: func(_, _ *rsxml.MD) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
 	}
-	wl, err := b.writeList(opt, n, fill)
+	wl, err := b.docs.list(opt, n, fill)
 	if err != nil {
 		return err
 	}
-	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(wl.Name), MD: rsxml.MD{Capability: rsxml.CapResourceList}})
+	b.docs.advertise(b.docs.url(wl.Name), rsxml.CapResourceList)
 	return nil
 }
 
@@ -479,13 +472,13 @@ func (b *build) writeResources(n int, fill func(i int, e *rsxml.Entry), complete
 func (b *build) writeCapabilityList() error {
 	doc := rsxml.Doc{
 		MD:    rsxml.MD{Capability: rsxml.CapCapabilityList},
-		Links: []rsxml.Link{{Rel: "up", Href: b.sourceDescriptionURL()}},
+		Links: []rsxml.Link{{Rel: "up", Href: b.docs.sourceDescriptionURL()}},
 	}
 	if b.cfg.Describedby != "" {
 		doc.Links = append(doc.Links, rsxml.Link{Rel: "describedby", Href: b.cfg.Describedby})
 	}
-	caps := append(b.caps[:len(b.caps):len(b.caps)], b.notificationEntries()...)
-	return b.writeDoc("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
+	caps := append(b.docs.caps[:len(b.docs.caps):len(b.docs.caps)], b.notificationEntries()...)
+	return b.docs.write("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
 }
 
 // writeSourceDescription writes the Source Description (section 8) to
@@ -500,10 +493,10 @@ func (b *build) writeSourceDescription() error {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}
 	w := rsxml.NewWriter(f, doc)
-	w.Add(&rsxml.Entry{Loc: b.capabilityListURL(), MD: rsxml.MD{Capability: rsxml.CapCapabilityList}})
+	w.Add(&rsxml.Entry{Loc: b.docs.capabilityListURL(), MD: rsxml.MD{Capability: rsxml.CapCapabilityList}})
 	if err := closeAfter(f, w.Close()); err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}
-	b.docs++
+	b.docs.n++
 	return nil
 }

@@ -44,12 +44,12 @@ type dumpPackage struct {
 }
 
 func (p *dumpPackage) entry(b *build, e *rsxml.Entry) {
-	*e = rsxml.Entry{Loc: b.docURL(p.name), MD: rsxml.MD{Type: "application/zip", Hash: p.hash, From: p.from, Until: p.until}}
+	*e = rsxml.Entry{Loc: b.docs.url(p.name), MD: rsxml.MD{Type: "application/zip", Hash: p.hash, From: p.from, Until: p.until}}
 	if p.length >= 0 {
 		e.MD.Length = itoa(p.length)
 	}
 	if p.manifest != "" {
-		e.Links = []rsxml.Link{{Rel: "contents", Href: b.docURL(p.manifest), Type: "application/xml"}}
+		e.Links = []rsxml.Link{{Rel: "contents", Href: b.docs.url(p.manifest), Type: "application/xml"}}
 	}
 }
 
@@ -85,11 +85,11 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 		return nil
 	}
 	md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].from, Until: all[len(all)-1].until}
-	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
-	if err := b.writeDoc(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b, e) }); err != nil {
+	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
+	if err := b.docs.write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b, e) }); err != nil {
 		return err
 	}
-	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeDumpName), MD: rsxml.MD{Capability: rsxml.CapChangeDump}})
+	b.docs.advertise(b.docs.url(changeDumpName), rsxml.CapChangeDump)
 	return nil
 }
 
@@ -140,7 +140,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 			return nil, err
 		}
 	}
-	b.docs += len(res.Packages) // the copies of the manifests
+	b.docs.n += len(res.Packages) // the copies of the manifests
 	pkgs := make([]dumpPackage, len(res.Packages))
 	for i, p := range res.Packages {
 		pkgs[i] = dumpPackage{name: p.Name, manifest: p.ManifestName, from: bound(p.First, from), until: bound(p.End, b.at), length: p.Size, hash: p.Hash}
@@ -226,7 +226,7 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 		fresh[i].entry(b, &entries[len(carried)+i])
 	}
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: timeWidth, Until: timeWidth},
-		Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+		Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(carried), b.cfg.Limits)
 	if !fits {
 		return nil, &LimitError{Err: fmt.Errorf("the Change Dump cannot list the %d packages of this build in one document (%d entries, %d bytes at most)",
@@ -249,7 +249,7 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		if err := b.stageFromPrevious(p.manifest, rc); err != nil {
+		if err := b.docs.copy(p.manifest, rc); err != nil {
 			return err
 		}
 	}

@@ -66,7 +66,7 @@ func (b *build) planArchive(from time.Time) (*changeArchive, error) {
 			dir, base := path.Split(cl.Rel)
 			if dir != DocsDir+"/"+archiveDir+"/" || !changeListFile.MatchString(base) {
 				return nil, fmt.Errorf("%w: the Change List Archive lists %s, which is not where rsgen archives a Change List (%s)",
-					ErrPrevious, cl.URL, b.docURL(archiveDir+"/"+changeListStem+"…"))
+					ErrPrevious, cl.URL, b.docs.url(archiveDir+"/"+changeListStem+"…"))
 			}
 			a.carried = append(a.carried, carried{name: archiveDir + "/" + base, from: cl.From, till: cl.Until, list: cl, entries: cl.Entries})
 		}
@@ -87,7 +87,7 @@ func (b *build) archivesLink(a *changeArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: b.docURL(changeListArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: b.docs.url(changeListArchiveName)}}
 }
 
 // writeArchive publishes the Change List Archive a: the previous build's
@@ -103,7 +103,7 @@ func (b *build) writeArchive(ctx context.Context, a *changeArchive) error {
 		if err := b.copyCarried(ctx, c); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	if a.fresh {
 		name := archiveDir + "/" + changeListStem + stamp(b.at)
@@ -118,7 +118,7 @@ func (b *build) writeArchive(ctx context.Context, a *changeArchive) error {
 		}
 		opt := b.changeListOptions(name, a.from, b.at, "", changeTime)
 		opt.Apart = true
-		wl, err := b.writeList(opt, b.across.changes.len(), it.fill)
+		wl, err := b.docs.list(opt, b.across.changes.len(), it.fill)
 		if err == nil {
 			err = it.err()
 		}
@@ -126,10 +126,10 @@ func (b *build) writeArchive(ctx context.Context, a *changeArchive) error {
 			return err
 		}
 		for _, p := range wl.Parts {
-			entries = append(entries, rsxml.Entry{Loc: b.docURL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
+			entries = append(entries, rsxml.Entry{Loc: b.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
 		}
 	}
-	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}}
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
 	m := listwriter.NewMeasure(&doc, b.cfg.Limits)
 	for i := range entries {
 		m.Add(&entries[i])
@@ -138,10 +138,10 @@ func (b *build) writeArchive(ctx context.Context, a *changeArchive) error {
 		return &LimitError{Err: fmt.Errorf("the Change List Archive cannot list its %s in one document (%d entries, %d bytes at most): keeping it for less time lists fewer",
 			units.Count(len(entries), "Change List"), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	}
-	if err := b.writeDoc(changeListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
+	if err := b.docs.write(changeListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
 		return err
 	}
 	b.across.report.Archived = len(entries)
-	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeListArchiveName), MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}})
+	b.docs.advertise(b.docs.url(changeListArchiveName), rsxml.CapChangeListArchive)
 	return nil
 }

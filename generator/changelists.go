@@ -146,7 +146,7 @@ func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
 	if cl == nil {
 		return nil, nil
 	}
-	if want := b.docURL(changeListIndexName); cl.URL != want {
+	if want := b.docs.url(changeListIndexName); cl.URL != want {
 		b.notice(fmt.Sprintf("the previous build: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
 		b.across.report.Dropped++
 		return nil, nil
@@ -263,7 +263,7 @@ func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, 
 // openListDoc is the root of the open changelist.xml: from, no until.
 func (b *build) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
-		Links: append([]rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
 }
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
@@ -273,7 +273,7 @@ func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes 
 	if err != nil {
 		return err
 	}
-	err = b.writeDoc(changeListIndexName, b.openListDoc(from), 0, len(old)+changes.len(), func(i int, e *rsxml.Entry) {
+	err = b.docs.write(changeListIndexName, b.openListDoc(from), 0, len(old)+changes.len(), func(i int, e *rsxml.Entry) {
 		if i < len(old) {
 			*e = *old[i]
 			return
@@ -287,7 +287,7 @@ func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes 
 		return err
 	}
 	b.across.report.Lists = 1
-	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeListIndexName), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
+	b.docs.advertise(b.docs.url(changeListIndexName), rsxml.CapChangeList)
 	return nil
 }
 
@@ -295,7 +295,7 @@ func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes 
 // over closed lists: those carried forward, one (or its parts) for the
 // changes of the open list, ending where it ended, and this build's.
 func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *changeSet, stem string, from time.Time) error {
-	index := b.docURL(changeListIndexName)
+	index := b.docs.url(changeListIndexName)
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
 		entries := open.entries
@@ -331,14 +331,14 @@ func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, o
 		if err := b.copyCarried(ctx, c); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
 	b.across.report.Lists = len(entries)
 	if err := b.writeChangeListIndex(changeListIndexName, entries); err != nil {
 		return err
 	}
-	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(changeListIndexName), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
+	b.docs.advertise(b.docs.url(changeListIndexName), rsxml.CapChangeList)
 	return nil
 }
 
@@ -366,7 +366,7 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 	// (the site moved to another --docs-url) cannot be published again as
 	// it is; nor can those before it, or the index would have a gap. This
 	// build's list still starts where they end.
-	index := b.docURL(changeListIndexName)
+	index := b.docs.url(changeListIndexName)
 	k := 0
 	for i := range run {
 		if run[i].Index != "" && run[i].Index != index {
@@ -417,11 +417,11 @@ func carriedName(cl *previous.ChangeList) string {
 func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
-		entries = append(entries, rsxml.Entry{Loc: b.docURL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
-		Links: append([]rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), b.cfg.Limits)
 	if !fits {
 		return nil, &LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",

@@ -2,9 +2,7 @@ package generator
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -33,27 +31,5 @@ func (b *build) copyCarried(ctx context.Context, c carried) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
-	return b.stageFromPrevious(c.name, rc)
-}
-
-// stageFromPrevious stages the document name (under DocsDir) with the
-// bytes of rc, a document of the previous build read again, and closes
-// rc.
-func (b *build) stageFromPrevious(name string, rc io.ReadCloser) error {
-	defer rc.Close()
-	f, err := b.stage.Create(DocsDir + "/" + name)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	_, err = io.Copy(f, rc)
-	err = closeAfter(f, err)
-	var pe *previous.Error
-	switch {
-	case errors.As(err, &pe):
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
-	case err != nil:
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	b.docs++
-	return nil
+	return b.docs.copy(c.name, rc)
 }

@@ -42,7 +42,7 @@ func (c *Change) entry(e *rsxml.Entry) {
 // until; a zero until writes an open list, still growing. A part starts at
 // the datetime of its first change.
 func (b *build) writeChanges(name string, n int, fill func(i int, e *rsxml.Entry), from, until time.Time) (listwriter.Written, error) {
-	return b.writeList(b.changeListOptions(name, from, until, "", changeTime), n, fill)
+	return b.docs.list(b.changeListOptions(name, from, until, "", changeTime), n, fill)
 }
 
 // changeTime is the time a part that starts with e starts at: the
@@ -59,7 +59,7 @@ func (b *build) changeListOptions(name string, from, until time.Time, index stri
 	}
 	return listwriter.Options{
 		Name:  name,
-		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
 		Index: index,
 		Time:  time,
 	}
@@ -92,13 +92,13 @@ func (b *build) writeChangeParts(stem string, changes *changeSet, from, until ti
 // chronological order; time(e) is the time a part that starts with e
 // starts at (see listwriter.Options.Time).
 func (b *build) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
-	wl, err := b.writeList(b.changeListOptions(stem, from, until, index, time), n, fill)
+	wl, err := b.docs.list(b.changeListOptions(stem, from, until, index, time), n, fill)
 	if err != nil {
 		return nil, err
 	}
 	entries := make([]rsxml.Entry, len(wl.Parts))
 	for i, p := range wl.Parts {
-		entries[i] = rsxml.Entry{Loc: b.docURL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
+		entries[i] = rsxml.Entry{Loc: b.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
 	}
 	return entries, nil
 }
@@ -109,6 +109,6 @@ func (b *build) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry)
 // if that one is closed.
 func (b *build) writeChangeListIndex(name string, entries []rsxml.Entry) error {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
-	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
-	return b.writeDoc(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
+	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
+	return b.docs.write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
 }

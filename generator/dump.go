@@ -222,7 +222,7 @@ func (b *build) dumpOptions() zipdump.Options {
 		MaxEntries:     b.cfg.Limits.MaxEntries,
 		MaxManifestLen: b.cfg.Limits.MaxBytes,
 		Stem:           dumpStem,
-		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
 		At:             b.at,
 		Create: func(name string) (zipdump.File, error) {
 			f, err := b.stage.Create(DocsDir + "/" + name)
@@ -246,7 +246,7 @@ func (b *build) dumpWritten(res *zipdump.Result) *resourceDump {
 	if !b.cfg.FixedTime {
 		dump.completed = b.cfg.now().UTC().Truncate(time.Second)
 	}
-	b.docs += len(res.Packages) // the copies of the manifests
+	b.docs.n += len(res.Packages) // the copies of the manifests
 	return dump
 }
 
@@ -312,23 +312,23 @@ func (b *build) writeResourceDump(dump *resourceDump) error {
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(dump.completed)}
 	opt := listwriter.Options{
 		Name: dumpStem,
-		Doc:  rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.capabilityListURL()}}},
+		Doc:  rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
 		PartMD: func(first, last *rsxml.MD) rsxml.MD {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
 	}
-	wl, err := b.writeList(opt, len(pkgs), func(i int, e *rsxml.Entry) {
+	wl, err := b.docs.list(opt, len(pkgs), func(i int, e *rsxml.Entry) {
 		p := &pkgs[i]
 		*e = rsxml.Entry{
-			Loc: b.docURL(p.Name),
+			Loc: b.docs.url(p.Name),
 			MD: rsxml.MD{Type: "application/zip", Length: itoa(p.Size), Hash: p.Hash,
 				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
-			Links: []rsxml.Link{{Rel: "contents", Href: b.docURL(p.ManifestName), Type: "application/xml"}},
+			Links: []rsxml.Link{{Rel: "contents", Href: b.docs.url(p.ManifestName), Type: "application/xml"}},
 		}
 	})
 	if err != nil {
 		return err
 	}
-	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(wl.Name), MD: rsxml.MD{Capability: rsxml.CapResourceDump}})
+	b.docs.advertise(b.docs.url(wl.Name), rsxml.CapResourceDump)
 	return nil
 }

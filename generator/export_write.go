@@ -189,7 +189,7 @@ func (b *build) writeExportChangeList(x *exportState) error {
 		return err
 	}
 	rep.ChangeList, rep.Changes = true, events
-	b.caps = append(b.caps, rsxml.Entry{Loc: b.docURL(wl.Name), MD: rsxml.MD{Capability: rsxml.CapChangeList}})
+	b.docs.advertise(b.docs.url(wl.Name), rsxml.CapChangeList)
 	return nil
 }
 

@@ -112,9 +112,9 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		SitePath:              du.EscapedPath(),
 		DocsPath:              du.EscapedPath() + DocsDir + "/",
 		SourceDescriptionPath: du.EscapedPath() + WellKnownFile,
-		SourceDescriptionURL:  b.sourceDescriptionURL(),
-		CapabilityListURL:     b.capabilityListURL(),
-		ResourceListURL:       b.docURL("resourcelist.xml"),
+		SourceDescriptionURL:  b.docs.sourceDescriptionURL(),
+		CapabilityListURL:     b.docs.capabilityListURL(),
+		ResourceListURL:       b.docs.url("resourcelist.xml"),
 		Describedby:           b.cfg.Describedby,
 		At:                    rsxml.FormatTime(b.at),
 		Completed:             rsxml.FormatTime(completed),
@@ -130,9 +130,9 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		d.Resources, d.Bytes = b.export.Listed, b.export.Bytes
 	}
 	d.Size = units.FormatSize(d.Bytes)
-	for _, c := range b.caps {
+	for _, c := range b.docs.caps {
 		capability := hosting.Capability{Capability: c.MD.Capability, Name: capabilityNames[c.MD.Capability], URL: c.Loc, Href: c.Loc}
-		if name, ok := strings.CutPrefix(c.Loc, b.docURL("")); ok {
+		if name, ok := strings.CutPrefix(c.Loc, b.docs.url("")); ok {
 			d.S3.Top = append(d.S3.Top, name)
 			capability.Href = name
 		}
@@ -151,7 +151,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		if err != nil {
 			return nil, err
 		}
-		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: b.docURL(rel), Path: d.DocsPath + escapePath(rel),
+		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: b.docs.url(rel), Path: d.DocsPath + escapePath(rel),
 			Bytes: info.Size(), Size: units.FormatSize(info.Size()), XML: strings.HasSuffix(rel, ".xml")})
 	}
 	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })

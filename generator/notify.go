@@ -30,10 +30,10 @@ func (b *build) notificationEntries() []rsxml.Entry {
 	}
 	change, framework := n.ChangeTopic, n.FrameworkTopic
 	if change == "" {
-		change = b.docURL(DefaultChangeTopic)
+		change = b.docs.url(DefaultChangeTopic)
 	}
 	if framework == "" {
-		framework = b.docURL(DefaultFrameworkTopic)
+		framework = b.docs.url(DefaultFrameworkTopic)
 	}
 	hub := []rsxml.Link{{Rel: "hub", Href: n.Hub}}
 	return []rsxml.Entry{

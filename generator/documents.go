@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -34,29 +35,37 @@ func (f listFiles) Temp() (*os.File, error) { return os.CreateTemp(f.s.Dir(), bo
 // bodyPattern names the body files of lists in the stage.
 const bodyPattern = ".list-body-*"
 
-// newList returns a listwriter of opt into the stage, with the URLs and
-// limits of the build.
-func (b *build) newList(opt listwriter.Options) *listwriter.Writer {
-	opt.URL, opt.Limits = b.docURL, b.cfg.Limits
-	return listwriter.New(listFiles{b.stage}, opt)
+// A docWriter writes the documents of a build into its stage: it knows
+// their URLs and the limits of one document, and keeps count of what it
+// wrote and of the Capability List's entries, in the order written.
+type docWriter struct {
+	stage  *Stage
+	base   string // the URL the output is served at (Config.DocsURL), ending in "/"
+	limits Limits
+	n      int           // documents written
+	caps   []rsxml.Entry // the Capability List's entries
 }
 
-// closeList closes w and counts the documents it wrote.
-func (b *build) closeList(w *listwriter.Writer) (listwriter.Written, error) {
-	wl, err := w.Close()
-	if err != nil {
-		return wl, listError(err)
-	}
-	b.docs += wl.Docs
-	return wl, nil
+// url is the URL of DocsDir/name.
+func (d *docWriter) url(name string) string { return d.base + DocsDir + "/" + name }
+
+func (d *docWriter) capabilityListURL() string { return d.url("capabilitylist.xml") }
+
+func (d *docWriter) sourceDescriptionURL() string { return d.base + WellKnownFile }
+
+// advertise adds the document at loc to the Capability List, as the
+// document of capability.
+func (d *docWriter) advertise(loc, capability string) {
+	d.caps = append(d.caps, rsxml.Entry{Loc: loc, MD: rsxml.MD{Capability: capability}})
 }
 
-// writeList writes the n entries that fill produces, in order, through a
+// list writes the n entries that fill produces, in order, through a
 // listwriter of opt: the document DocsDir/<name>.xml or, past the limits,
 // parts under an index at that same name, so that the URL a Destination
 // knows never changes. fill is called once for each i, in order.
-func (b *build) writeList(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) (listwriter.Written, error) {
-	w := b.newList(opt)
+func (d *docWriter) list(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) (listwriter.Written, error) {
+	opt.URL, opt.Limits = d.url, d.limits
+	w := listwriter.New(listFiles{d.stage}, opt)
 	defer w.Abort()
 	var e rsxml.Entry
 	for i := range n {
@@ -65,7 +74,12 @@ func (b *build) writeList(opt listwriter.Options, n int, fill func(i int, e *rsx
 			return listwriter.Written{}, listError(err)
 		}
 	}
-	return b.closeList(w)
+	wl, err := w.Close()
+	if err != nil {
+		return wl, listError(err)
+	}
+	d.n += wl.Docs
+	return wl, nil
 }
 
 // A LimitError is a document that the limits of a Config do not let a
@@ -95,9 +109,9 @@ func listError(err error) error {
 	return err
 }
 
-// writeDoc stages DocsDir/name with entries [from, to) of fill.
-func (b *build) writeDoc(name string, doc rsxml.Doc, from, to int, fill func(i int, e *rsxml.Entry)) error {
-	f, err := b.stage.Create(DocsDir + "/" + name)
+// write stages DocsDir/name with entries [from, to) of fill.
+func (d *docWriter) write(name string, doc rsxml.Doc, from, to int, fill func(i int, e *rsxml.Entry)) error {
+	f, err := d.stage.Create(DocsDir + "/" + name)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
@@ -113,6 +127,27 @@ func (b *build) writeDoc(name string, doc rsxml.Doc, from, to int, fill func(i i
 	if err = closeAfter(f, err); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	b.docs++
+	d.n++
+	return nil
+}
+
+// copy stages the document name (under DocsDir) with the bytes of rc, a
+// document of the previous build read again, and closes rc.
+func (d *docWriter) copy(name string, rc io.ReadCloser) error {
+	defer rc.Close()
+	f, err := d.stage.Create(DocsDir + "/" + name)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	_, err = io.Copy(f, rc)
+	err = closeAfter(f, err)
+	var pe *previous.Error
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	case err != nil:
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	d.n++
 	return nil
 }
