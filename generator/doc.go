@@ -23,12 +23,15 @@
 //     the Resource List, so that a file that changed since it was hashed is
 //     left out of both;
 //   - the Resource List, split under an index past the limits of section 7
-//     (by package internal/listwriter, the one splitter of every list:
-//     listwriter.go creates its documents in the stage);
+//     (by package internal/listwriter, the one splitter of every list,
+//     through the docWriter of documents.go, which writes every document
+//     into the stage and knows its URL);
 //   - changelist.xml, the changes kept from the previous builds and this
 //     one's: one open Change List, or past the limits an index over closed
 //     lists (across.go, detect.go, changelists.go, changedump.go),
-//     with the hash cache (cache.go) sparing reads of unchanged files;
+//     with the hash cache (cache.go) sparing reads of unchanged files; and,
+//     when asked, the Change List Archive of every build's changes
+//     (changelist_archive.go);
 //   - the Capability List, the Source Description, and the files for
 //     static hosts (host.go).
 //
