@@ -75,10 +75,9 @@ type across struct {
 	cache   *scanCache      // nil without --cache
 	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)
 
-	prevEntries   *prevEntries   // the previous build's Resource List, spooled while the tree is scanned
-	prevResources int            // entries of the previous Resource List (detectChanges)
-	dropped       []string       // locs of resources the Resource Dump left out (reconcileChanges)
-	archive       *changeArchive // the Change List Archive to publish (publishChanges); nil for none
+	prevEntries   *prevEntries // the previous build's Resource List, spooled while the tree is scanned
+	prevResources int          // entries of the previous Resource List (detectChanges)
+	dropped       []string     // locs of resources the Resource Dump left out (reconcileChanges)
 }
 
 // ErrPrevious wraps every failure to read the previous build.

@@ -41,21 +41,21 @@ type changeArchive struct {
 // this build's changes are dated from the previous snapshot on, so it has
 // no overlap either, where the Change List starts earlier (at the end of
 // the Change Dump).
-func (b *build) planArchive(from time.Time) (*changeArchive, error) {
-	prev := b.across.prev.ChangeListArchive
-	keep := b.cfg.Changes.ArchiveKeep
+func (ch *changeLists) planArchive(from time.Time) (*changeArchive, error) {
+	prev := ch.prev.ChangeListArchive
+	keep := ch.opts.ArchiveKeep
 	if keep == 0 {
 		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive (checkDumps)
-			b.notice(fmt.Sprintf("the Change List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change List")))
+			ch.notice(fmt.Sprintf("the Change List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change List")))
 		}
 		return nil, nil
 	}
-	a := &changeArchive{fresh: b.across.changes.len() > 0, from: from}
+	a := &changeArchive{fresh: ch.changes.len() > 0, from: from}
 	if prev != nil && len(prev.Lists) > 0 {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
 	if prev != nil {
-		cutoff := b.at.Add(-keep)
+		cutoff := ch.at.Add(-keep)
 		dropped := 0
 		for i := range prev.Lists {
 			cl := &prev.Lists[i]
@@ -66,12 +66,12 @@ func (b *build) planArchive(from time.Time) (*changeArchive, error) {
 			dir, base := path.Split(cl.Rel)
 			if dir != DocsDir+"/"+archiveDir+"/" || !changeListFile.MatchString(base) {
 				return nil, fmt.Errorf("%w: the Change List Archive lists %s, which is not where rsgen archives a Change List (%s)",
-					ErrPrevious, cl.URL, b.docs.url(archiveDir+"/"+changeListStem+"…"))
+					ErrPrevious, cl.URL, ch.docs.url(archiveDir+"/"+changeListStem+"…"))
 			}
 			a.carried = append(a.carried, carried{name: archiveDir + "/" + base, from: cl.From, till: cl.Until, list: cl, entries: cl.Entries})
 		}
 		if dropped > 0 {
-			b.notice(fmt.Sprintf("the Change List Archive: %s that ended before %s no longer published",
+			ch.notice(fmt.Sprintf("the Change List Archive: %s that ended before %s no longer published",
 				units.Count(dropped, "Change List"), rsxml.FormatTime(cutoff)))
 		}
 	}
@@ -83,42 +83,43 @@ func (b *build) planArchive(from time.Time) (*changeArchive, error) {
 
 // archivesLink is the link of changelist.xml to the Change List Archive,
 // if the build publishes one (ResourceSync Archives, section 2.2).
-func (b *build) archivesLink(a *changeArchive) []rsxml.Link {
-	if a == nil {
+func (ch *changeLists) archivesLink() []rsxml.Link {
+	if ch.archive == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: b.docs.url(changeListArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: ch.docs.url(changeListArchiveName)}}
 }
 
-// writeArchive publishes the Change List Archive a: the previous build's
+// writeArchive publishes the Change List Archive planned, if any: the previous build's
 // archived lists again, byte for byte, this build's changes as closed
 // Change Lists from a.from to the snapshot time, and the archive listing
 // them all, oldest first; and advertises it in the Capability List.
-func (b *build) writeArchive(ctx context.Context, a *changeArchive) error {
+func (ch *changeLists) writeArchive(ctx context.Context) error {
+	a := ch.archive
 	if a == nil {
 		return nil
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		if err := b.copyCarried(ctx, c); err != nil {
+		if err := ch.copyCarried(ctx, c); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: ch.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	if a.fresh {
-		name := archiveDir + "/" + changeListStem + stamp(b.at)
+		name := archiveDir + "/" + changeListStem + stamp(ch.at)
 		for _, c := range a.carried {
 			if c.name == name+".xml" || len(c.name) > len(name) && c.name[:len(name)+1] == name+"-" {
 				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}
-		it, err := b.across.changes.iter()
+		it, err := ch.changes.iter()
 		if err != nil {
 			return err
 		}
-		opt := b.changeListOptions(name, a.from, b.at, "", changeTime)
+		opt := ch.docs.changeListOptions(name, a.from, ch.at, "", changeTime)
 		opt.Apart = true
-		wl, err := b.docs.list(opt, b.across.changes.len(), it.fill)
+		wl, err := ch.docs.list(opt, ch.changes.len(), it.fill)
 		if err == nil {
 			err = it.err()
 		}
@@ -126,22 +127,22 @@ func (b *build) writeArchive(ctx context.Context, a *changeArchive) error {
 			return err
 		}
 		for _, p := range wl.Parts {
-			entries = append(entries, rsxml.Entry{Loc: b.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
+			entries = append(entries, rsxml.Entry{Loc: ch.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
 		}
 	}
-	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
-	m := listwriter.NewMeasure(&doc, b.cfg.Limits)
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}, Links: []rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}}
+	m := listwriter.NewMeasure(&doc, ch.limits)
 	for i := range entries {
 		m.Add(&entries[i])
 	}
 	if !m.Fits() {
 		return &LimitError{Err: fmt.Errorf("the Change List Archive cannot list its %s in one document (%d entries, %d bytes at most): keeping it for less time lists fewer",
-			units.Count(len(entries), "Change List"), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+			units.Count(len(entries), "Change List"), ch.limits.MaxEntries, ch.limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	}
-	if err := b.docs.write(changeListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
+	if err := ch.docs.write(changeListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
 		return err
 	}
-	b.across.report.Archived = len(entries)
-	b.docs.advertise(b.docs.url(changeListArchiveName), rsxml.CapChangeListArchive)
+	ch.report.Archived = len(entries)
+	ch.docs.advertise(ch.docs.url(changeListArchiveName), rsxml.CapChangeListArchive)
 	return nil
 }

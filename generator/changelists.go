@@ -38,8 +38,47 @@ type carried struct {
 }
 
 // publishChanges publishes the Change Lists, then the Change Dump if
-// asked for. The first build, without a previous one, publishes none:
-// there is nothing to compare with.
+// asked for, then the Change List Archive if asked for. The first build,
+// without a previous one, publishes none: there is nothing to compare
+// with.
+func (b *build) publishChanges(ctx context.Context) error {
+	if b.across.prev == nil {
+		return nil
+	}
+	if err := b.reconcileChanges(); err != nil {
+		return err
+	}
+	ch := &changeLists{docs: b.docs, opts: &b.cfg.Changes, limits: b.cfg.Limits, at: b.at,
+		prev: b.across.prev, changes: b.across.changes, report: b.across.report, notice: b.notice}
+	from, err := ch.publish(ctx)
+	if err != nil {
+		return err
+	}
+	if b.cfg.Changes.Dump {
+		if err := b.writeChangeDump(ctx, from); err != nil {
+			return err
+		}
+	}
+	return ch.writeArchive(ctx)
+}
+
+// changeLists publishes the Change Lists of a build from the changes it
+// found and those the previous build published: changelist.xml, the
+// closed lists of its index, and the Change List Archive.
+type changeLists struct {
+	docs    *docWriter
+	opts    *Changes
+	limits  Limits
+	at      time.Time // the snapshot time
+	prev    *previous.Site
+	changes *changeSet // this build's, chronological
+	report  *ChangeReport
+	notice  func(string)
+	archive *changeArchive // planned by publish; nil for none
+}
+
+// publish publishes changelist.xml and returns where this build's changes
+// start: where the published ones end.
 //
 // changelist.xml, the URL the Capability List gives, is an open Change
 // List (no until: it is rewritten by the next build) with every change
@@ -49,21 +88,14 @@ type carried struct {
 // those of earlier builds carried forward byte for byte, a list of the
 // changes the open list held, and this build's (split into parts past the
 // limits). Either way it covers every change kept, without a gap.
-func (b *build) publishChanges(ctx context.Context) error {
-	prev := b.across.prev
-	if prev == nil {
-		return nil
-	}
-	if err := b.reconcileChanges(); err != nil {
-		return err
-	}
-	lists, chainEnd, err := b.carriedChangeLists()
+func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) {
+	lists, chainEnd, err := ch.carriedChangeLists()
 	if err != nil {
-		return err
+		return from, err
 	}
-	open, err := b.carriedOpenList(ctx)
+	open, err := ch.carriedOpenList(ctx)
 	if err != nil {
-		return err
+		return from, err
 	}
 	if open != nil {
 		chainEnd = open.till
@@ -73,19 +105,19 @@ func (b *build) publishChanges(ctx context.Context) error {
 	// invalid against the Sitemap schema), and the next list covers their
 	// interval too. With none published, they start at the previous
 	// snapshot.
-	from := prev.At
+	from = ch.prev.At
 	if !chainEnd.IsZero() {
 		from = chainEnd
 	}
-	changes := b.across.changes
-	if b.across.archive, err = b.planArchive(from); err != nil {
-		return err
+	changes := ch.changes
+	if ch.archive, err = ch.planArchive(from); err != nil {
+		return from, err
 	}
-	stem := changeListStem + stamp(b.at)
+	stem := changeListStem + stamp(ch.at)
 	if changes.len() > 0 {
 		for _, c := range lists {
 			if c.name == stem+".xml" || len(c.name) > len(stem) && c.name[:len(stem)+1] == stem+"-" {
-				return fmt.Errorf("%w: its Change List %s has the name of this build's", ErrPrevious, c.name)
+				return from, fmt.Errorf("%w: its Change List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}
 	}
@@ -100,34 +132,26 @@ func (b *build) publishChanges(ctx context.Context) error {
 		total += len(open.entries)
 	}
 	var old []*rsxml.Entry
-	if total <= b.cfg.Limits.MaxEntries {
-		if old, err = b.carriedEntries(ctx, lists, open); err != nil {
-			return err
+	if total <= ch.limits.MaxEntries {
+		if old, err = ch.carriedEntries(ctx, lists, open); err != nil {
+			return from, err
 		}
 	}
-	start, fits, err := b.fitsOneList(lists, open, from, old, changes, total)
+	start, fits, err := ch.fitsOneList(lists, open, from, old, changes, total)
 	if err != nil {
-		return err
+		return from, err
 	}
 	switch {
 	case total == 0:
 		// Nothing to publish: no Change List, and none advertised.
 	case fits:
-		err = b.writeOpenChangeList(start, old, changes)
+		err = ch.writeOpenChangeList(start, old, changes)
 	default:
-		b.notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
-			total, b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes))
-		err = b.writeChangeListIndexOver(ctx, lists, open, changes, stem, from)
+		ch.notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
+			total, ch.limits.MaxEntries, ch.limits.MaxBytes))
+		err = ch.writeChangeListIndexOver(ctx, lists, open, changes, stem, from)
 	}
-	if err != nil {
-		return err
-	}
-	if b.cfg.Changes.Dump {
-		if err := b.writeChangeDump(ctx, from); err != nil {
-			return err
-		}
-	}
-	return b.writeArchive(ctx, b.across.archive)
+	return from, err
 }
 
 // An openHistory is what the previous build's open changelist.xml held,
@@ -141,36 +165,36 @@ type openHistory struct {
 // changelist.xml to publish again, or nil. They run to the previous
 // snapshot, or to where its Change Dump ends if that is later than every
 // change in the list, so that the Change Dump goes on from there.
-func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
-	cl := b.across.prev.OpenChangeList
+func (ch *changeLists) carriedOpenList(ctx context.Context) (*openHistory, error) {
+	cl := ch.prev.OpenChangeList
 	if cl == nil {
 		return nil, nil
 	}
-	if want := b.docs.url(changeListIndexName); cl.URL != want {
-		b.notice(fmt.Sprintf("the previous build: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
-		b.across.report.Dropped++
+	if want := ch.docs.url(changeListIndexName); cl.URL != want {
+		ch.notice(fmt.Sprintf("the previous build: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
+		ch.report.Dropped++
 		return nil, nil
 	}
-	entries, err := b.readCarried(ctx, cl)
+	entries, err := ch.readCarried(ctx, cl)
 	if err != nil {
 		return nil, err
 	}
-	h := &openHistory{from: cl.From, till: b.across.prev.At, entries: entries}
+	h := &openHistory{from: cl.From, till: ch.prev.At, entries: entries}
 	last := cl.From
 	for _, e := range entries {
 		if t, err := rsxml.ParseTime(e.MD.Datetime); err == nil && t.After(last) {
 			last = t
 		}
 	}
-	if d := b.across.prev.ChangeDump; d != nil && len(d.Packages) > 0 {
+	if d := ch.prev.ChangeDump; d != nil && len(d.Packages) > 0 {
 		if end, err := rsxml.ParseTime(d.Packages[len(d.Packages)-1].Until); err == nil && !end.Before(last) && end.Before(h.till) {
 			h.till = end
 		}
 	}
 	// --changes-keep drops the changes before the cutoff, as long as each
 	// has a datetime to tell; from moves to the cutoff.
-	cutoff := b.at.Add(-b.cfg.Changes.Keep)
-	if d := b.across.prev.ChangeDump; d != nil {
+	cutoff := ch.at.Add(-ch.opts.Keep)
+	if d := ch.prev.ChangeDump; d != nil {
 		// The Change Dump keeps whole packages (those that end at the
 		// cutoff or later): the Change List keeps their changes too.
 		for _, p := range d.Packages {
@@ -192,7 +216,7 @@ func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
 		t, err := rsxml.ParseTime(entries[k].MD.Datetime)
 		if err != nil {
 			if k > 0 {
-				b.notice(fmt.Sprintf("the previous build: %s has a change without a datetime: its older changes are kept", cl.URL))
+				ch.notice(fmt.Sprintf("the previous build: %s has a change without a datetime: its older changes are kept", cl.URL))
 			}
 			return h, nil
 		}
@@ -201,11 +225,11 @@ func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
 		}
 		k++
 	}
-	if k == len(entries) && b.across.changes.len() == 0 {
+	if k == len(entries) && ch.changes.len() == 0 {
 		return h, nil // as for lists: changelist.xml stays while nothing replaces it
 	}
 	if k == len(entries) && !h.till.After(cutoff) {
-		b.across.report.Dropped++
+		ch.report.Dropped++
 		return nil, nil
 	}
 	h.entries, h.from = entries[k:], cutoff
@@ -217,10 +241,10 @@ func (b *build) carriedOpenList(ctx context.Context) (*openHistory, error) {
 
 // carriedEntries returns the changes of the lists and open carried
 // forward, in order.
-func (b *build) carriedEntries(ctx context.Context, lists []carried, open *openHistory) ([]*rsxml.Entry, error) {
+func (ch *changeLists) carriedEntries(ctx context.Context, lists []carried, open *openHistory) ([]*rsxml.Entry, error) {
 	var all []*rsxml.Entry
 	for _, c := range lists {
-		entries, err := b.readCarried(ctx, c.list)
+		entries, err := ch.readCarried(ctx, c.list)
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +259,7 @@ func (b *build) carriedEntries(ctx context.Context, lists []carried, open *openH
 // fitsOneList reports whether the changes kept, old and changes (total in
 // all), fit one open Change List within the limits, and where it would
 // start.
-func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes *changeSet, total int) (time.Time, bool, error) {
+func (ch *changeLists) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes *changeSet, total int) (time.Time, bool, error) {
 	start := from
 	switch {
 	case len(lists) > 0:
@@ -243,11 +267,11 @@ func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, 
 	case open != nil:
 		start = open.from
 	}
-	if total > b.cfg.Limits.MaxEntries {
+	if total > ch.limits.MaxEntries {
 		return start, false, nil
 	}
-	doc := b.openListDoc(start)
-	m := listwriter.NewMeasure(&doc, b.cfg.Limits)
+	doc := ch.openListDoc(start)
+	m := listwriter.NewMeasure(&doc, ch.limits)
 	for _, e := range old {
 		m.Add(e)
 	}
@@ -261,19 +285,19 @@ func (b *build) fitsOneList(lists []carried, open *openHistory, from time.Time, 
 }
 
 // openListDoc is the root of the open changelist.xml: from, no until.
-func (b *build) openListDoc(from time.Time) rsxml.Doc {
+func (ch *changeLists) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
-		Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}, ch.archivesLink()...)}
 }
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
 // from: the changes carried forward, then this build's.
-func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *changeSet) error {
+func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *changeSet) error {
 	it, err := changes.iter()
 	if err != nil {
 		return err
 	}
-	err = b.docs.write(changeListIndexName, b.openListDoc(from), 0, len(old)+changes.len(), func(i int, e *rsxml.Entry) {
+	err = ch.docs.write(changeListIndexName, ch.openListDoc(from), 0, len(old)+changes.len(), func(i int, e *rsxml.Entry) {
 		if i < len(old) {
 			*e = *old[i]
 			return
@@ -286,16 +310,16 @@ func (b *build) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes 
 	if err != nil {
 		return err
 	}
-	b.across.report.Lists = 1
-	b.docs.advertise(b.docs.url(changeListIndexName), rsxml.CapChangeList)
+	ch.report.Lists = 1
+	ch.docs.advertise(ch.docs.url(changeListIndexName), rsxml.CapChangeList)
 	return nil
 }
 
 // writeChangeListIndexOver writes changelist.xml as the Change List Index
 // over closed lists: those carried forward, one (or its parts) for the
 // changes of the open list, ending where it ended, and this build's.
-func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *changeSet, stem string, from time.Time) error {
-	index := b.docs.url(changeListIndexName)
+func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *changeSet, stem string, from time.Time) error {
+	index := ch.docs.url(changeListIndexName)
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
 		entries := open.entries
@@ -308,7 +332,7 @@ func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, o
 			}
 			return rsxml.FormatTime(t.Truncate(time.Second))
 		}
-		written, err := b.writeChangeEntries(changeListStem+stamp(open.till), len(entries), partTime,
+		written, err := ch.writeChangeEntries(changeListStem+stamp(open.till), len(entries), partTime,
 			func(i int, e *rsxml.Entry) { *e = *entries[i] }, open.from, open.till, index)
 		if err != nil {
 			return err
@@ -316,29 +340,29 @@ func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, o
 		fresh = append(fresh, written...)
 	}
 	if changes.len() > 0 {
-		written, err := b.writeChangeParts(stem, changes, from, b.at, index)
+		written, err := ch.writeChangeParts(stem, changes, from, ch.at, index)
 		if err != nil {
 			return err
 		}
 		fresh = append(fresh, written...)
 	}
-	lists, err := b.fitIndex(lists, fresh)
+	lists, err := ch.fitIndex(lists, fresh)
 	if err != nil {
 		return err
 	}
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
-		if err := b.copyCarried(ctx, c); err != nil {
+		if err := ch.copyCarried(ctx, c); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: ch.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
-	b.across.report.Lists = len(entries)
-	if err := b.writeChangeListIndex(changeListIndexName, entries); err != nil {
+	ch.report.Lists = len(entries)
+	if err := ch.writeChangeListIndex(changeListIndexName, entries); err != nil {
 		return err
 	}
-	b.docs.advertise(b.docs.url(changeListIndexName), rsxml.CapChangeList)
+	ch.docs.advertise(ch.docs.url(changeListIndexName), rsxml.CapChangeList)
 	return nil
 }
 
@@ -346,8 +370,8 @@ func (b *build) writeChangeListIndexOver(ctx context.Context, lists []carried, o
 // again: the newest run without gaps (a list must start where the one
 // before it ends), less those that ended before the snapshot time minus
 // --changes-keep. chainEnd is where that run ends, kept or not.
-func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err error) {
-	prev := b.across.prev.ChangeLists
+func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time, err error) {
+	prev := ch.prev.ChangeLists
 	if len(prev) == 0 {
 		return nil, time.Time{}, nil
 	}
@@ -356,9 +380,9 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 		start--
 	}
 	if start > 0 {
-		b.notice(fmt.Sprintf("the previous build: %d earlier Change Lists end before a gap (%s to %s): not carried forward",
+		ch.notice(fmt.Sprintf("the previous build: %d earlier Change Lists end before a gap (%s to %s): not carried forward",
 			start, rsxml.FormatTime(prev[start-1].Until), rsxml.FormatTime(prev[start].From)))
-		b.across.report.Dropped += start
+		ch.report.Dropped += start
 	}
 	run := prev[start:]
 	chainEnd = run[len(run)-1].Until
@@ -366,7 +390,7 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 	// (the site moved to another --docs-url) cannot be published again as
 	// it is; nor can those before it, or the index would have a gap. This
 	// build's list still starts where they end.
-	index := b.docs.url(changeListIndexName)
+	index := ch.docs.url(changeListIndexName)
 	k := 0
 	for i := range run {
 		if run[i].Index != "" && run[i].Index != index {
@@ -374,20 +398,20 @@ func (b *build) carriedChangeLists() (lists []carried, chainEnd time.Time, err e
 		}
 	}
 	if k > 0 {
-		b.notice(fmt.Sprintf("the previous build: %d Change Lists link to the index %s, not %s: not carried forward",
+		ch.notice(fmt.Sprintf("the previous build: %d Change Lists link to the index %s, not %s: not carried forward",
 			k, run[k-1].Index, index))
 	}
 	// --changes-keep never drops the newest list while this build has no
 	// list of its own: changelist.xml stays where Destinations poll it.
 	moved := k
-	cutoff := b.at.Add(-b.cfg.Changes.Keep)
+	cutoff := ch.at.Add(-ch.opts.Keep)
 	for k < len(run) && run[k].Until.Before(cutoff) {
 		k++
 	}
-	if k == len(run) && k > moved && b.across.changes.len() == 0 {
+	if k == len(run) && k > moved && ch.changes.len() == 0 {
 		k--
 	}
-	b.across.report.Dropped += k
+	ch.report.Dropped += k
 	names := map[string]string{}
 	for i := range run[k:] {
 		cl := &run[k+i]
@@ -414,22 +438,22 @@ func carriedName(cl *previous.ChangeList) string {
 // fitIndex drops the oldest carried lists while the index over them and
 // fresh would pass the limits of one document. If fresh alone passes them,
 // it fails: an index is not split.
-func (b *build) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
+func (ch *changeLists) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
-		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: ch.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
-		Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
-	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), b.cfg.Limits)
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}, ch.archivesLink()...)}
+	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), ch.limits)
 	if !fits {
 		return nil, &LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",
-			len(fresh), b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+			len(fresh), ch.limits.MaxEntries, ch.limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	}
 	if drop > 0 {
-		b.notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))
-		b.across.report.Dropped += drop
+		ch.notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))
+		ch.report.Dropped += drop
 	}
 	return lists[drop:], nil
 }

@@ -10,8 +10,8 @@ import (
 
 // readCarried reads the changes of a Change List of the previous build
 // again: the build holds no copy of its bytes.
-func (b *build) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*rsxml.Entry, error) {
-	rc, err := b.across.prev.OpenList(ctx, cl)
+func (ch *changeLists) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*rsxml.Entry, error) {
+	rc, err := ch.prev.OpenList(ctx, cl)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
@@ -26,10 +26,10 @@ func (b *build) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*rs
 // copyCarried publishes a Change List of the previous build again, byte
 // for byte, copying it from the previous output (or fetching it again)
 // into the stage: the bytes that Read checked, or a failure.
-func (b *build) copyCarried(ctx context.Context, c carried) error {
-	rc, err := b.across.prev.OpenList(ctx, c.list)
+func (ch *changeLists) copyCarried(ctx context.Context, c carried) error {
+	rc, err := ch.prev.OpenList(ctx, c.list)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
-	return b.docs.copy(c.name, rc)
+	return ch.docs.copy(c.name, rc)
 }

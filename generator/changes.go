@@ -42,7 +42,7 @@ func (c *Change) entry(e *rsxml.Entry) {
 // until; a zero until writes an open list, still growing. A part starts at
 // the datetime of its first change.
 func (b *build) writeChanges(name string, n int, fill func(i int, e *rsxml.Entry), from, until time.Time) (listwriter.Written, error) {
-	return b.docs.list(b.changeListOptions(name, from, until, "", changeTime), n, fill)
+	return b.docs.list(b.docs.changeListOptions(name, from, until, "", changeTime), n, fill)
 }
 
 // changeTime is the time a part that starts with e starts at: the
@@ -52,14 +52,14 @@ func changeTime(e *rsxml.Entry) string { return e.MD.Datetime }
 // changeListOptions are those of a Change List covering from to until (a
 // zero until: open), whose parts link to index ("" for their own) and
 // start at time(first entry).
-func (b *build) changeListOptions(name string, from, until time.Time, index string, time func(e *rsxml.Entry) string) listwriter.Options {
+func (d *docWriter) changeListOptions(name string, from, until time.Time, index string, time func(e *rsxml.Entry) string) listwriter.Options {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
 	if !until.IsZero() {
 		md.Until = rsxml.FormatTime(until)
 	}
 	return listwriter.Options{
 		Name:  name,
-		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
+		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: d.capabilityListURL()}}},
 		Index: index,
 		Time:  time,
 	}
@@ -76,12 +76,12 @@ const timeWidth = "2006-01-02T15:04:05.999999999Z"
 // (they meet at the datetime of the first change of the next part, so that
 // there is no gap), linked with rel="index" to index. It returns the
 // entries of the lists for a Change List Index, in order.
-func (b *build) writeChangeParts(stem string, changes *changeSet, from, until time.Time, index string) ([]rsxml.Entry, error) {
+func (ch *changeLists) writeChangeParts(stem string, changes *changeSet, from, until time.Time, index string) ([]rsxml.Entry, error) {
 	it, err := changes.iter()
 	if err != nil {
 		return nil, err
 	}
-	entries, err := b.writeChangeEntries(stem, changes.len(), changeTime, it.fill, from, until, index)
+	entries, err := ch.writeChangeEntries(stem, changes.len(), changeTime, it.fill, from, until, index)
 	if err == nil {
 		err = it.err()
 	}
@@ -91,14 +91,14 @@ func (b *build) writeChangeParts(stem string, changes *changeSet, from, until ti
 // writeChangeEntries is writeChangeParts for n changes that fill gives in
 // chronological order; time(e) is the time a part that starts with e
 // starts at (see listwriter.Options.Time).
-func (b *build) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
-	wl, err := b.docs.list(b.changeListOptions(stem, from, until, index, time), n, fill)
+func (ch *changeLists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
+	wl, err := ch.docs.list(ch.docs.changeListOptions(stem, from, until, index, time), n, fill)
 	if err != nil {
 		return nil, err
 	}
 	entries := make([]rsxml.Entry, len(wl.Parts))
 	for i, p := range wl.Parts {
-		entries[i] = rsxml.Entry{Loc: b.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
+		entries[i] = rsxml.Entry{Loc: ch.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
 	}
 	return entries, nil
 }
@@ -107,8 +107,8 @@ func (b *build) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry)
 // lists of entries, which are in chronological order and carry their from
 // and until: its own from is the first list's, its until the last list's
 // if that one is closed.
-func (b *build) writeChangeListIndex(name string, entries []rsxml.Entry) error {
+func (ch *changeLists) writeChangeListIndex(name string, entries []rsxml.Entry) error {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
-	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, b.archivesLink(b.across.archive)...)}
-	return b.docs.write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
+	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}, ch.archivesLink()...)}
+	return ch.docs.write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
 }
