@@ -111,11 +111,11 @@ func displayName(raw string) string {
 // publishes reports whether the member name is published by the filter,
 // checking each of its directories as the walker prunes them, and leaving
 // out rsgen's own documents when the archive is served where they are.
-func (b *build) publishes(name string) bool {
-	if b.cfg.DocsURL == b.cfg.BaseURL && (name == WellKnownFile || name == DocsDir || strings.HasPrefix(name, DocsDir+"/")) {
+func (sc *archiveScan) publishes(name string) bool {
+	if sc.cfg.DocsURL == sc.cfg.BaseURL && (name == WellKnownFile || name == DocsDir || strings.HasPrefix(name, DocsDir+"/")) {
 		return false
 	}
-	f := &b.cfg.Filter
+	f := &sc.cfg.Filter
 	for i := 0; i < len(name); i++ {
 		if name[i] == '/' {
 			dir := name[:i]
@@ -145,6 +145,7 @@ var maxArchiveMembers = MaxArchiveMembers
 // is kept only for a Resource Dump, which reads the members again.
 func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
 	a := b.archive
+	sc := &archiveScan{cfg: b.cfg, a: a, stats: b.stats, problems: &b.problems, spill: &b.spill, notice: b.notice}
 	if b.cfg.Dump.Enabled {
 		a.members = map[string]int{}
 	}
@@ -156,11 +157,11 @@ func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
 	var found *resourceSpool
 	if a.kind == archiveZip {
 		var out []Resource
-		if out, err = b.scanZip(ctx, a); err == nil {
+		if out, err = sc.scanZip(ctx, a); err == nil {
 			found, err = b.spill.resourcesOf(out)
 		}
 	} else {
-		found, err = b.scanTar(ctx, a)
+		found, err = sc.scanTar(ctx, a)
 	}
 	if err != nil {
 		return nil, err
@@ -173,6 +174,18 @@ func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
 		unread = append(unread, p.Path)
 	}
 	return b.keepUnread(ctx, found, nil, unread)
+}
+
+// An archiveScan reads the members of the archive given as the source
+// (a), and hashes those it publishes: a zip's several at once, a tar's in
+// its order, sorted on disk.
+type archiveScan struct {
+	cfg      *Config
+	a        *archive
+	stats    *Stats
+	problems *problems
+	spill    *spillArea
+	notice   func(string)
 }
 
 // sortMembers sorts the resources of an archive by path.
@@ -191,21 +204,21 @@ type member struct {
 // admit decides whether a member is published: it returns the member's
 // path, or "" after reporting why not, if that needs reporting. Each path
 // admitted is counted in seen, if it is not nil.
-func (b *build) admit(m member, seen map[string]int) string {
+func (sc *archiveScan) admit(m member, seen map[string]int) string {
 	name, err := memberName(m.raw)
 	if err != nil {
-		b.problems.add(Problem{Path: clipName(displayName(m.raw)), Err: err})
+		sc.problems.add(Problem{Path: clipName(displayName(m.raw)), Err: err})
 		return ""
 	}
-	if name == "" || m.mode.IsDir() || !b.publishes(name) {
+	if name == "" || m.mode.IsDir() || !sc.publishes(name) {
 		return ""
 	}
 	switch {
 	case m.link:
-		b.problems.add(Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
+		sc.problems.add(Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
 		return ""
 	case m.mode&fs.ModeSymlink != 0:
-		b.notice(fmt.Sprintf("%s: symbolic link in the archive, not published", name))
+		sc.notice(fmt.Sprintf("%s: symbolic link in the archive, not published", name))
 		return ""
 	case !m.mode.IsRegular():
 		return "" // devices, FIFOs: no bytes to publish
@@ -219,7 +232,7 @@ func (b *build) admit(m member, seen map[string]int) string {
 // dropDuplicates removes every resource whose path the archive holds more
 // than once, and reports each such path. seen counts the members of each
 // path; if it is nil, every member is in out, which is sorted.
-func (b *build) dropDuplicates(out []Resource, seen map[string]int) []Resource {
+func (sc *archiveScan) dropDuplicates(out []Resource, seen map[string]int) []Resource {
 	if seen == nil {
 		seen = map[string]int{}
 		for i := 1; i < len(out); i++ {
@@ -230,16 +243,16 @@ func (b *build) dropDuplicates(out []Resource, seen map[string]int) []Resource {
 	}
 	for name, n := range seen {
 		if n > 1 {
-			b.problems.add(Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
-			delete(b.archive.members, name)
+			sc.problems.add(Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			delete(sc.a.members, name)
 		}
 	}
 	return slices.DeleteFunc(out, func(r Resource) bool { return seen[r.Path] > 1 })
 }
 
 // resource makes the Resource of a member that was read.
-func (b *build) resource(name string, n int64, sum []byte, head []byte, mod fs.FileInfo) (Resource, error) {
-	loc, err := b.cfg.BaseURL.Resolve(name)
+func (sc *archiveScan) resource(name string, n int64, sum []byte, head []byte, mod fs.FileInfo) (Resource, error) {
+	loc, err := sc.cfg.BaseURL.Resolve(name)
 	if err != nil {
 		return Resource{}, err
 	}
@@ -247,15 +260,15 @@ func (b *build) resource(name string, n int64, sum []byte, head []byte, mod fs.F
 	if typ == "" {
 		typ = mediatype.Sniff(head)
 	}
-	hash := b.archive.emptyHash // one string for every empty member
+	hash := sc.a.emptyHash // one string for every empty member
 	if n > 0 {
-		hash = b.cfg.Hashes.Format(sum)
+		hash = sc.cfg.Hashes.Format(sum)
 	}
 	return Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: hash, Type: typ}, nil
 }
 
 // scanZip hashes the members of a zip file with a pool of workers.
-func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
+func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 	zr, err := zip.OpenReader(a.path)
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", a.path, err)
@@ -269,20 +282,20 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 	names := make([]string, len(zr.File))
 	for i, f := range zr.File {
 		m := member{raw: f.Name, index: i, mode: f.Mode()}
-		if names[i] = b.admit(m, seen); names[i] != "" {
+		if names[i] = sc.admit(m, seen); names[i] != "" {
 			pending = append(pending, i)
 			if a.members != nil {
 				a.members[names[i]] = i
 			}
-			b.stats.Found.Add(1)
+			sc.stats.Found.Add(1)
 		}
 	}
 	if err := checkOverlap(zr.File, pending); err != nil {
 		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
 	}
-	b.stats.WalkDone.Store(true)
+	sc.stats.WalkDone.Store(true)
 
-	workers := b.cfg.Jobs
+	workers := sc.cfg.Jobs
 	if workers <= 0 {
 		workers = hashing.DefaultWorkers()
 	}
@@ -301,18 +314,18 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		return nil
 	})
 	for range workers {
-		h := hashing.NewHasher(b.cfg.Hashes)
+		h := hashing.NewHasher(sc.cfg.Hashes)
 		g.Go(func() error {
 			for i := range next {
 				f := zr.File[i]
 				// ctx, not gctx: an interrupt stops the member under way.
-				r, err := b.readMember(ctx, h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
+				r, err := sc.readMember(ctx, h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
 				if errors.Is(err, ErrLocTooLong) { // never published: its name is not needed whole
-					b.problems.add(Problem{Path: clipName(names[i]), Err: err})
+					sc.problems.add(Problem{Path: clipName(names[i]), Err: err})
 					continue
 				}
 				if errors.Is(err, zip.ErrAlgorithm) { // its previous entry is kept by its name
-					b.problems.add(Problem{Path: names[i], Err: err})
+					sc.problems.add(Problem{Path: names[i], Err: err})
 					continue
 				}
 				if err != nil {
@@ -333,31 +346,31 @@ func (b *build) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
 		}
 	}
 	sortMembers(out)
-	return b.dropDuplicates(out, seen), nil
+	return sc.dropDuplicates(out, seen), nil
 }
 
 // readMember reads and hashes one member, until ctx is done: a member may
 // expand to far more than the archive holds (a sparse tar member of a
 // petabyte takes a few hundred bytes), so an interrupt must not wait for
 // its end.
-func (b *build) readMember(ctx context.Context, h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (Resource, error) {
+func (sc *archiveScan) readMember(ctx context.Context, h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (Resource, error) {
 	rc, err := open()
 	if err != nil {
 		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
 	}
-	n, sum, err := h.Sum(make([]byte, 0, b.cfg.Hashes.SumSize()), ctxReader{ctx, rc})
+	n, sum, err := h.Sum(make([]byte, 0, sc.cfg.Hashes.SumSize()), ctxReader{ctx, rc})
 	if cerr := rc.Close(); err == nil {
 		err = cerr
 	}
-	b.stats.Hashed.Add(1)
-	b.stats.Bytes.Add(n)
+	sc.stats.Hashed.Add(1)
+	sc.stats.Bytes.Add(n)
 	if err != nil {
 		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
 	}
 	if n != info.Size() {
 		return Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
-	return b.resource(name, n, sum, h.Head(), info)
+	return sc.resource(name, n, sum, h.Head(), info)
 }
 
 // scanTar hashes the members of a tar stream in the order they come, and
@@ -365,13 +378,13 @@ func (b *build) readMember(ctx context.Context, h *hashing.Hasher, name string, 
 // stage: its memory is that of the sort, whatever the size of the archive.
 // Hashing in this goroutine was measured against handing the bytes to
 // another: see BenchmarkScanTar and docs/PERFORMANCE.md.
-func (b *build) scanTar(ctx context.Context, a *archive) (*resourceSpool, error) {
+func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*resourceSpool, error) {
 	ts, err := openTar(a)
 	if err != nil {
 		return nil, err
 	}
 	defer ts.close()
-	spill, err := b.spill.path()
+	spill, err := sc.spill.path()
 	if err != nil {
 		return nil, err
 	}
@@ -382,7 +395,7 @@ func (b *build) scanTar(ctx context.Context, a *archive) (*resourceSpool, error)
 	sorter := extsort.New(dir, archiveSortMemory)
 	defer sorter.Close()
 	tr := ts.tr
-	h := hashing.NewHasher(b.cfg.Hashes)
+	h := hashing.NewHasher(sc.cfg.Hashes)
 	var rec []byte
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
@@ -399,17 +412,17 @@ func (b *build) scanTar(ctx context.Context, a *archive) (*resourceSpool, error)
 			return nil, fmt.Errorf("source %s: %w: more than %d", a.path, ErrTooManyMembers, maxTarMembers)
 		}
 		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
-		name := b.admit(m, nil) // every member admitted is read, and is sorted
+		name := sc.admit(m, nil) // every member admitted is read, and is sorted
 		if name == "" {
 			continue
 		}
-		b.stats.Found.Add(1)
+		sc.stats.Found.Add(1)
 		if a.members != nil {
 			a.members[name] = i
 		}
-		r, err := b.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
+		r, err := sc.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if errors.Is(err, ErrLocTooLong) { // read to its end: the stream goes on
-			b.problems.add(Problem{Path: clipName(name), Err: err})
+			sc.problems.add(Problem{Path: clipName(name), Err: err})
 			continue
 		}
 		if err != nil {
@@ -424,8 +437,8 @@ func (b *build) scanTar(ctx context.Context, a *archive) (*resourceSpool, error)
 	if err := ts.end(); err != nil {
 		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
 	}
-	b.stats.WalkDone.Store(true)
-	return b.spoolSorted(sorter)
+	sc.stats.WalkDone.Store(true)
+	return sc.spoolSorted(sorter)
 }
 
 // archiveSortMemory is the memory of the sort of a tar's members.
@@ -439,13 +452,13 @@ var maxTarMembers = rsxml.MaxEntries * rsxml.MaxEntries
 
 // spoolSorted spools the members of an archive that sorter holds, keyed
 // by path, leaving out and reporting every path that several members have.
-func (b *build) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, error) {
+func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, error) {
 	it, err := sorter.Iter()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errSpool, err)
 	}
 	defer it.Close()
-	found, err := b.spill.resources()
+	found, err := sc.spill.resources()
 	if err != nil {
 		return nil, err
 	}
@@ -456,8 +469,8 @@ func (b *build) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, error) {
 		case n == 1:
 			return found.add(&cur)
 		case n > 1:
-			b.problems.add(Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
-			delete(b.archive.members, cur.Path)
+			sc.problems.add(Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			delete(sc.a.members, cur.Path)
 		}
 		return nil
 	}
