@@ -7,11 +7,21 @@
 // the fields (the command line names its flags for them). The input is a
 // directory tree
 // (package internal/tree: a walker that gives the files in the order of
-// their paths, and the filter; collect.go: the hashing pool behind a
-// window that keeps that order; the hash cache read and written in it,
-// cache.go), an archive given as the
-// source (archive.go, archive_stream.go, source.go: a tar sorted on disk),
-// or a record export (export*.go).
+// their paths, and the filter; collect.go: treeScan, the hashing pool
+// behind a window that keeps that order; the hash cache read and written
+// in it, cache.go), an archive given as the source (archive.go:
+// archiveScan, a zip's members hashed several at once, a tar's sorted on
+// disk; archive_stream.go, source.go), or a record export (export*.go).
+//
+// The build is a sequence of steps (build.go: build.run) over components
+// that each own their state: the spill area and the spools of resources
+// between steps (spillArea, resourceSpool: resources.go), the changes
+// found (changeSet: changeset.go), the documents written (docWriter:
+// documents.go) and the Change Lists published from those changes
+// (changeLists: changelists.go). The data walk is: file (tree.File or an
+// archive member) → hashing job → digests → Resource, spooled in path
+// order → joined with the previous build (detect.go) → entries of the
+// documents, through the docWriter → the stage → published.
 //
 // The resources of a tree or an archive pass from step to step in the
 // order of their paths through spool files in the stage (resources.go),
