@@ -249,7 +249,7 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		if err := b.docs.copy(p.manifest, rc); err != nil {
+		if err := b.docs.copy(p.manifest, p.prev.Content.URL, rc); err != nil {
 			return err
 		}
 	}

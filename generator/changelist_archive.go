@@ -1,12 +1,15 @@
 package generator
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"path"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -24,9 +27,20 @@ const (
 // archived lists of the previous build that are kept, and this build's
 // changes, if it found any, from from.
 type changeArchive struct {
-	carried []carried
+	carried []archived
 	fresh   bool
 	from    time.Time
+}
+
+// An archived list of the previous build, to publish again under name.
+type archived struct {
+	name string // under DocsDir
+	list *previous.ArchivedList
+}
+
+// entry is the entry of an archived list in the archive.
+func (ch *changeLists) archiveEntry(name string, from, until time.Time) rsxml.Entry {
+	return rsxml.Entry{Loc: ch.docs.url(name), MD: rsxml.MD{From: rsxml.FormatTime(from), Until: rsxml.FormatTime(until)}}
 }
 
 // planArchive returns the Change List Archive this build publishes, or
@@ -68,7 +82,7 @@ func (ch *changeLists) planArchive(from time.Time) (*changeArchive, error) {
 				return nil, fmt.Errorf("%w: the Change List Archive lists %s, which is not where rsgen archives a Change List (%s)",
 					ErrPrevious, cl.URL, ch.docs.url(archiveDir+"/"+changeListStem+"…"))
 			}
-			a.carried = append(a.carried, carried{name: archiveDir + "/" + base, from: cl.From, till: cl.Until, list: cl, entries: cl.Entries})
+			a.carried = append(a.carried, archived{name: archiveDir + "/" + base, list: cl})
 		}
 		if dropped > 0 {
 			ch.notice(fmt.Sprintf("the Change List Archive: %s that ended before %s no longer published",
@@ -90,10 +104,13 @@ func (ch *changeLists) archivesLink() []rsxml.Link {
 	return []rsxml.Link{{Rel: "archives", Href: ch.docs.url(changeListArchiveName)}}
 }
 
-// writeArchive publishes the Change List Archive planned, if any: the previous build's
-// archived lists again, byte for byte, this build's changes as closed
-// Change Lists from a.from to the snapshot time, and the archive listing
-// them all, oldest first; and advertises it in the Capability List.
+// writeArchive publishes the Change List Archive planned, if any: this
+// build's changes as closed Change Lists from a.from to the snapshot time,
+// the previous build's archived lists again, byte for byte, each checked,
+// and the archive listing them all, oldest first; and advertises it in
+// the Capability List. An archive that would pass the limits of one
+// document leaves out its oldest lists, with a notice, as the Change List
+// Index does.
 func (ch *changeLists) writeArchive(ctx context.Context) error {
 	a := ch.archive
 	if a == nil {
@@ -101,10 +118,7 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		if err := ch.copyCarried(ctx, c); err != nil {
-			return err
-		}
-		entries = append(entries, rsxml.Entry{Loc: ch.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, ch.archiveEntry(c.name, c.list.From, c.list.Until))
 	}
 	if a.fresh {
 		name := archiveDir + "/" + changeListStem + stamp(ch.at)
@@ -131,14 +145,24 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 		}
 	}
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}, Links: []rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}}
-	m := listwriter.NewMeasure(&doc, ch.limits)
-	for i := range entries {
-		m.Add(&entries[i])
+	drop, fits := listwriter.FitOldest(&doc, entries, len(a.carried), ch.limits)
+	if !fits {
+		return &LimitError{Err: fmt.Errorf("the Change List Archive cannot list the %s of this build's changes in one document (%d entries, %d bytes at most)",
+			units.Count(len(entries)-len(a.carried), "Change List"), ch.limits.MaxEntries, ch.limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	}
-	if !m.Fits() {
-		return &LimitError{Err: fmt.Errorf("the Change List Archive cannot list its %s in one document (%d entries, %d bytes at most): keeping it for less time lists fewer",
-			units.Count(len(entries), "Change List"), ch.limits.MaxEntries, ch.limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+	if drop > 0 {
+		ch.notice(fmt.Sprintf("the Change List Archive can list no more: its %s no longer published", units.Count(drop, "oldest Change List")))
 	}
+	for _, c := range a.carried[drop:] {
+		data, err := ch.prev.ReadArchived(ctx, c.list)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrPrevious, err)
+		}
+		if err := ch.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data))); err != nil {
+			return err
+		}
+	}
+	entries = entries[drop:]
 	if err := ch.docs.write(changeListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -157,4 +159,108 @@ func TestChangeListArchiveOverHTTP(t *testing.T) {
 		}
 	}
 	acSameFiles(t, "from the URL and from the directory", testenv.ReadTree(t, fromURL), testenv.ReadTree(t, fromDir))
+}
+
+// An archive that would pass the limits of one document leaves out its
+// oldest lists, with a notice, as the Change List Index does; a list that
+// retention or --archive-keep 0 drops is not read, even if it is gone.
+func TestChangeListArchiveFull(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	var notices []string
+	build := func(day int, keep time.Duration) {
+		t.Helper()
+		tr.write("a.txt", fmt.Sprintf("alpha %d", day), acDay(day).Add(-time.Hour))
+		cfg := archiveConfig(tr.dir, out, out, acDay(day), keep)
+		cfg.Limits.MaxEntries = 3
+		cfg.Notice = func(m string) { notices = append(notices, m) }
+		acBuild(t, cfg)
+	}
+	for day := 2; day <= 5; day++ {
+		build(day, 365*24*time.Hour)
+	}
+	got := archiveOf(t, out)
+	if len(got) != 3 || !strings.HasPrefix(got[0], "2024-06-02T00:00:00Z 2024-06-03T00:00:00Z ") {
+		t.Errorf("a full archive lists\n%s\nwant the 3 newest", strings.Join(got, "\n"))
+	}
+	if !slices.ContainsFunc(notices, func(m string) bool {
+		return strings.Contains(m, "can list no more: its 1 oldest Change List no longer published")
+	}) {
+		t.Errorf("no notice of the list left out: %q", notices)
+	}
+	acValidate(t, out)
+
+	// The oldest list kept is gone from the output: a build that drops it
+	// by retention does not need it.
+	if err := os.Remove(filepath.Join(out, DocsDir, "archive", "changelist-20240603T000000Z.xml")); err != nil {
+		t.Fatal(err)
+	}
+	cfg := archiveConfig(tr.dir, out, out, acDay(34), 30*24*time.Hour)
+	cfg.Limits.MaxEntries = 3
+	tr.write("b.txt", "beta 34", acDay(33))
+	acBuild(t, cfg)
+	if got := archiveOf(t, out); len(got) != 3 || strings.Contains(strings.Join(got, "\n"), "20240603") {
+		t.Errorf("after retention the archive lists\n%s", strings.Join(got, "\n"))
+	}
+	// Nor does a build that drops the whole archive.
+	if err := os.Remove(filepath.Join(out, DocsDir, "archive", "changelist-20240604T000000Z.xml")); err != nil {
+		t.Fatal(err)
+	}
+	cfg = archiveConfig(tr.dir, out, out, acDay(35), 0)
+	cfg.Changes.DropArchive = true
+	acBuild(t, cfg)
+	if got := archiveOf(t, out); got != nil {
+		t.Errorf("the archive dropped still lists %q", got)
+	}
+}
+
+// A document of the previous build that is published again but fails
+// validation is the previous build's fault, said so before the check of
+// the stage would blame rsgen.
+func TestCarriedInvalidIsThePreviousBuilds(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
+	acBuild(t, archiveConfig(tr.dir, out, out, acDay(2), 365*24*time.Hour))
+	p := filepath.Join(out, DocsDir, "archive", "changelist-20240602T000000Z.xml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(b), `length="7"`, `length="-7"`, 1)
+	if bad == string(b) {
+		t.Fatalf("no length=\"7\" in\n%s", b)
+	}
+	if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr.write("new.txt", "new", acTime("2024-06-02T12:00:00Z"))
+	_, err = Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(3), 365*24*time.Hour))
+	var ipe *InvalidPreviousError
+	if !errors.Is(err, ErrPrevious) || !errors.As(err, &ipe) || !strings.Contains(err.Error(), "changelist-20240602T000000Z.xml") {
+		t.Fatalf("a carried list with a negative length: %v, want an *InvalidPreviousError naming it", err)
+	}
+}
+
+// The S3 script uploads the archive before changelist.xml, which links to
+// it: a Destination never follows a link to a document not there yet.
+func TestChangeListArchiveUploadedFirst(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
+	cfg := archiveConfig(tr.dir, out, out, acDay(2), 365*24*time.Hour)
+	cfg.Hosts = []string{hosting.S3}
+	acBuild(t, cfg)
+	b, err := os.ReadFile(filepath.Join(out, "resourcesync-s3.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := string(b)
+	archive, list := strings.Index(script, "aws s3 cp resourcesync/changelist-archive.xml"), strings.Index(script, "aws s3 cp resourcesync/changelist.xml")
+	if archive < 0 || list < 0 || archive > list {
+		t.Errorf("the script uploads changelist.xml at %d, the archive at %d:\n%s", list, archive, script)
+	}
 }

@@ -31,6 +31,38 @@ func (e *InvalidOutputError) Error() string {
 	return b.String()
 }
 
+// InvalidPreviousError reports a document of the previous build that a
+// build would publish again but that fails validation: the build would
+// otherwise fail its own check, as if rsgen had written it.
+type InvalidPreviousError struct {
+	Findings []validate.Finding // the error findings
+}
+
+func (e *InvalidPreviousError) Error() string {
+	var b strings.Builder
+	b.WriteString("a document it published, to be published again, is not valid")
+	for i, f := range e.Findings {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n  … (%d more)", len(e.Findings)-i)
+			break
+		}
+		b.WriteString("\n  ")
+		b.WriteString(f.String())
+	}
+	return b.String()
+}
+
+// errorFindings are the error findings of rep.
+func errorFindings(rep *validate.Report) []validate.Finding {
+	var out []validate.Finding
+	for _, f := range rep.Findings {
+		if f.Severity == validate.Error {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // check validates the staged output the way rsgen validate reads a
 // published directory, before Publish: a build never publishes documents
 // that fail. Warnings become one notice per rule. It re-reads every
@@ -48,13 +80,7 @@ func (b *build) check(ctx context.Context) error {
 		return context.Cause(ctx)
 	}
 	if rep.Errors > 0 {
-		ie := &InvalidOutputError{Errors: rep.Errors}
-		for _, f := range rep.Findings {
-			if f.Severity == validate.Error {
-				ie.Findings = append(ie.Findings, f)
-			}
-		}
-		return ie
+		return &InvalidOutputError{Errors: rep.Errors, Findings: errorFindings(rep)}
 	}
 	first := map[string]validate.Finding{}
 	for _, f := range rep.Findings {

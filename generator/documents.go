@@ -9,6 +9,7 @@ import (
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/validate"
 )
 
 // Limits bound the size of one document (section 7). Both may be lowered
@@ -132,14 +133,24 @@ func (d *docWriter) write(name string, doc rsxml.Doc, from, to int, fill func(i 
 }
 
 // copy stages the document name (under DocsDir) with the bytes of rc, a
-// document of the previous build read again, and closes rc.
-func (d *docWriter) copy(name string, rc io.ReadCloser) error {
+// document of the previous build read again from the URL from, and
+// closes rc. The document is checked as the stage will be before it is
+// published: one that fails is the previous build's fault, reported as
+// such (ErrPrevious), not as a document rsgen wrote wrong.
+func (d *docWriter) copy(name, from string, rc io.ReadCloser) error {
 	defer rc.Close()
 	f, err := d.stage.Create(DocsDir + "/" + name)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	_, err = io.Copy(f, rc)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	var rep *validate.Report
+	if err == nil {
+		rep = validate.Document(from, f)
+	}
 	err = closeAfter(f, err)
 	var pe *previous.Error
 	switch {
@@ -147,6 +158,8 @@ func (d *docWriter) copy(name string, rc io.ReadCloser) error {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	case err != nil:
 		return fmt.Errorf("writing %s: %w", name, err)
+	case rep.Errors > 0:
+		return fmt.Errorf("%w: %w", ErrPrevious, &InvalidPreviousError{Findings: errorFindings(rep)})
 	}
 	d.n++
 	return nil

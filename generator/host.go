@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -138,6 +139,15 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		}
 		d.Capabilities = append(d.Capabilities, capability)
 	}
+	// An archive first: changelist.xml links to it (rel="archives"), and
+	// the script uploads a document after those it leads to.
+	archiveFirst := func(name string) int {
+		if strings.Contains(name, "-archive") {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(d.S3.Top, func(a, b string) int { return cmp.Compare(archiveFirst(a), archiveFirst(b)) })
 	d.S3.Top = append(d.S3.Top, "capabilitylist.xml")
 	if info, err := os.Stat(b.stage.Path(WellKnownFile)); err == nil {
 		d.SourceDescriptionSize = units.FormatSize(info.Size())

@@ -133,6 +133,7 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 	case isArchive(c.capability):
 		c.keepChild(e)
 		if !info.index {
+			c.unique(e)
 			c.archiveEntry(e, mdLine)
 		}
 	case info.index:

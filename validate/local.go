@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,19 @@ import (
 
 	"github.com/rsgen/rsgen/internal/uri"
 )
+
+// Document validates the one document r holds, named name in the report,
+// for everything that one document alone can show: what Path checks of a
+// file, without following its links.
+func Document(name string, r io.Reader) *Report {
+	s := newSink()
+	d := checkDocument(s, name, "", r, docOptions{})
+	rep := s.report()
+	if d.readable {
+		rep.Documents = []string{name}
+	}
+	return rep
+}
 
 // Path validates a file, or every document of a directory and the links
 // between them.

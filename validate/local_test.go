@@ -2,6 +2,8 @@ package validate
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -64,5 +66,29 @@ func TestSinkMerge(t *testing.T) {
 	// and b.xml's.
 	if len(rep.Findings) != MaxPerRule+2 {
 		t.Errorf("%d findings, want %d: %v", len(rep.Findings), MaxPerRule+2, rep.Findings)
+	}
+}
+
+// Document finds in one document what Path finds in it as a file, for
+// every document of the broken corpus.
+func TestDocumentAsPath(t *testing.T) {
+	files, err := filepath.Glob("testdata/broken/*.xml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	for _, f := range files {
+		want, err := Path(context.Background(), f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Document(f, r)
+		r.Close()
+		if !slices.Equal(got.Findings, want.Findings) || got.Errors != want.Errors {
+			t.Errorf("%s: Document finds %v, Path %v", f, got.Findings, want.Findings)
+		}
 	}
 }

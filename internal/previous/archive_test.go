@@ -23,22 +23,41 @@ func TestReadChangeListArchive(t *testing.T) {
 		{"resourcesync/archive/changelist-20240102T000000Z.xml", "2024-01-01T00:00:00Z", "2024-01-02T00:00:00Z"},
 		{"resourcesync/archive/changelist-20240103T000000Z.xml", "2024-01-02T00:00:00Z", "2024-01-03T00:00:00Z"},
 	} {
-		cl := &a.Lists[i]
-		if cl.Rel != want.rel || !cl.From.Equal(mustTime(t, want.from)) || !cl.Until.Equal(mustTime(t, want.until)) || cl.Entries != 1 {
-			t.Errorf("list %d: %+v, want %+v", i, cl, want)
+		l := &a.Lists[i]
+		if l.Rel != want.rel || !l.From.Equal(mustTime(t, want.from)) || !l.Until.Equal(mustTime(t, want.until)) {
+			t.Errorf("list %d: %+v, want %+v", i, l, want)
 		}
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(want.rel)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := listData(t, site, cl); string(got) != string(b) {
-			t.Errorf("OpenList(%s) gives other bytes than the file", cl.URL)
+		got, err := site.ReadArchived(context.Background(), l)
+		if err != nil || string(got) != string(b) {
+			t.Errorf("ReadArchived(%s): %v, or other bytes than the file", l.URL, err)
 		}
 	}
 }
 
+// The archived lists are read only by ReadArchived: one that is missing
+// or broken does not stop Read, so that a build that drops it (retention,
+// or no archive any more) goes on.
+func TestReadChangeListArchiveLazily(t *testing.T) {
+	dir := fixture(t, "archive")
+	if err := os.Remove(filepath.Join(dir, "resourcesync", "archive", "changelist-20240102T000000Z.xml")); err != nil {
+		t.Fatal(err)
+	}
+	site, err := Read(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatalf("Read with a missing archived list: %v", err)
+	}
+	if _, err := site.ReadArchived(context.Background(), &site.ChangeListArchive.Lists[0]); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("ReadArchived of the missing list: %v, want ErrUnreachable", err)
+	}
+}
+
 // An archive whose lists are not what it says, or not closed Change Lists
-// in order, cannot be carried forward.
+// in order, cannot be carried forward: Read refuses what the archive says,
+// ReadArchived what a list holds.
 func TestReadChangeListArchiveRefused(t *testing.T) {
 	const (
 		archive = "resourcesync/changelist-archive.xml"
@@ -49,29 +68,26 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 	tests := []struct {
 		name    string
 		edits   []change
+		read    bool // Read fails, not ReadArchived
 		kind    error
 		message string
 	}{
-		{"an open list", []change{{first, ` until="2024-01-02T00:00:00Z"/>`, `/>`}}, ErrInvalid, "an open Change List (no until)"},
-		{"an until the list does not have", []change{{archive, `until="2024-01-02T00:00:00Z"`, `until="2024-01-02T06:00:00Z"`}}, ErrInvalid, `until is "2024-01-02T00:00:00Z", but the Change List Archive`},
-		{"a from the list does not have", []change{{archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-01T00:00:00Z"`}}, ErrInvalid, `from is "2024-01-02T00:00:00Z"`},
-		{"an entry without until", []change{{archive, ` until="2024-01-02T00:00:00Z"`, ``}}, ErrInvalid, "has no from or no until"},
-		{"lists that overlap", []change{
-			{archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-01T12:00:00Z"`},
-			{second, `from="2024-01-02T00:00:00Z"`, `from="2024-01-01T12:00:00Z"`},
-		}, ErrInvalid, "before the until of the entry before it"},
-		{"a change outside the list", []change{{first, `datetime="2024-01-01T12:00:00Z"`, `datetime="2024-01-02T12:00:00Z"`}}, ErrInvalid, "is outside the document's from"},
-		{"a list after the snapshot", []change{
-			{archive, `until="2024-01-03T00:00:00Z"`, `until="2024-01-04T00:00:00Z"`},
-			{second, `until="2024-01-03T00:00:00Z"`, `until="2024-01-04T00:00:00Z"`},
-		}, ErrInvalid, "after the snapshot time"},
-		{"a Resource List in the archive", []change{{archive, "archive/changelist-20240102T000000Z.xml", "resourcelist.xml"}}, ErrInvalid, "listed twice"},
-		{"a document of another capability", []change{{first, `capability="changelist"`, `capability="changedump"`}}, ErrCapability, `capability "changedump" where "changelist" was expected`},
+		{"an open list", []change{{first, ` until="2024-01-02T00:00:00Z"/>`, `/>`}}, false, ErrInvalid, "an open Change List (no until)"},
+		{"an until the list does not have", []change{{archive, `until="2024-01-02T00:00:00Z"`, `until="2024-01-02T00:00:00Z"`}, {first, `until="2024-01-02T00:00:00Z"`, `until="2024-01-01T23:00:00Z"`}}, false, ErrInvalid, `until is "2024-01-01T23:00:00Z", but the Change List Archive`},
+		{"a from the list does not have", []change{{first, `from="2024-01-01T00:00:00Z"`, `from="2024-01-01T06:00:00Z"`}}, false, ErrInvalid, `from is "2024-01-01T06:00:00Z"`},
+		{"a list linked to an index", []change{{first, `<rs:md capability`, `<rs:ln rel="index" href="http://example.com/resourcesync/changelist.xml"/><rs:md capability`}}, false, ErrInvalid, `links rel="index"`},
+		{"a change outside the list", []change{{first, `datetime="2024-01-01T12:00:00Z"`, `datetime="2024-01-02T12:00:00Z"`}}, false, ErrInvalid, "is outside the document's from"},
+		{"a document of another capability", []change{{first, `capability="changelist"`, `capability="changedump"`}}, false, ErrCapability, `capability "changedump" where "changelist" was expected`},
+		{"an entry without until", []change{{archive, ` until="2024-01-02T00:00:00Z"`, ``}}, true, ErrInvalid, "has no from or no until"},
+		{"lists that overlap", []change{{archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-01T12:00:00Z"`}}, true, ErrInvalid, "before the until of the entry before it"},
+		{"a list after the snapshot", []change{{archive, `until="2024-01-03T00:00:00Z"`, `until="2024-01-04T00:00:00Z"`}}, true, ErrInvalid, "after the snapshot time"},
+		{"a list listed twice", []change{{archive, "changelist-20240103T000000Z.xml", "changelist-20240102T000000Z.xml"}, {archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-02T00:00:00Z"`}}, true, ErrInvalid, "is listed twice"},
+		{"the Resource List in the archive", []change{{archive, "archive/changelist-20240102T000000Z.xml", "resourcelist.xml"}}, true, ErrInvalid, "is listed twice, or is another document of the build"},
 		{"an archive index", []change{
 			{archive, "<urlset", "<sitemapindex"}, {archive, "</urlset>", "</sitemapindex>"},
 			{archive, "<url>", "<sitemap>"}, {archive, "</url>", "</sitemap>"},
 			{archive, "<url>", "<sitemap>"}, {archive, "</url>", "</sitemap>"},
-		}, ErrInvalid, "a Change List Archive Index"},
+		}, true, ErrInvalid, "a Change List Archive Index"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,9 +95,15 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 			for _, e := range tt.edits {
 				edit(t, dir, e.rel, e.old, e.new)
 			}
-			_, err := Read(context.Background(), dir, Options{})
+			site, err := Read(context.Background(), dir, Options{})
+			if !tt.read {
+				if err != nil {
+					t.Fatalf("Read: %v", err)
+				}
+				_, err = site.ReadArchived(context.Background(), &site.ChangeListArchive.Lists[0])
+			}
 			if !errors.Is(err, tt.kind) || err == nil || !strings.Contains(err.Error(), tt.message) {
-				t.Fatalf("Read: %v; want %v with %q", err, tt.kind, tt.message)
+				t.Fatalf("%v; want %v with %q", err, tt.kind, tt.message)
 			}
 		})
 	}

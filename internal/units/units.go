@@ -59,13 +59,20 @@ func FormatSize(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
+// maxDays is the longest duration in days that a time.Duration holds
+// (about 292 years).
+const maxDays = float64(math.MaxInt64/int64(24*time.Hour)) - 1
+
 // ParseDuration reads a duration in Go's syntax ("36h") or in days ("30d").
 func ParseDuration(s string) (time.Duration, error) {
 	t := strings.TrimSpace(s)
 	if d, ok := strings.CutSuffix(t, "d"); ok {
 		n, err := strconv.ParseFloat(d, 64)
-		if err != nil || n < 0 {
+		if err != nil || n < 0 || math.IsNaN(n) {
 			return 0, fmt.Errorf("%q is not a duration (examples: 30d, 36h)", s)
+		}
+		if n > maxDays {
+			return 0, fmt.Errorf("%q is too long: at most %dd", s, int64(maxDays))
 		}
 		return time.Duration(n * 24 * float64(time.Hour)), nil
 	}
