@@ -402,3 +402,47 @@ func notifyTwoBuilds(t *testing.T, sub *notifytest.Subscriber, build []string, s
 		t.Errorf("the Source Description did not change, yet: %s", fw)
 	}
 }
+
+// A Change List Archive is a document of the framework, and so is each
+// list it keeps; their changes are notified once, from changelist.xml.
+func TestNotifyArchive(t *testing.T) {
+	clearEnv(t)
+	hub := notifytest.NewHub()
+	defer hub.Close()
+	sub := notifytest.NewSubscriber()
+	defer sub.Close()
+	src, out := notifySource(t), t.TempDir()
+	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", hub.URL}
+	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun(append(build, "--previous", out, "--archive-keep", "365d", "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+		t.Fatalf("second build: exit %d: %s", code, stderr)
+	}
+	changeTopic := "https://example.org/resourcesync/changelist-notification"
+	frameworkTopic := "https://example.org/resourcesync/framework-notification"
+	for _, topic := range []string{changeTopic, frameworkTopic} {
+		if err := sub.Subscribe(hub.URL, topic, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := hub.WaitSubscribers(topic, 1, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, stderr := notifyRun("notify", "--since", "2024-06-01T00:00:00Z", out); code != 0 {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	got := received(t, sub, 2)
+	if e := entries(t, got[changeTopic], notify.CapChangeNotification, hub.URL); strings.Join(e, "|") != "created new.txt" {
+		t.Errorf("change notification: %v, want the one change once", e)
+	}
+	fw := strings.Join(entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hub.URL), "|")
+	for _, w := range []string{"created resourcesync/changelist-archive.xml changelist-archive", "created resourcesync/archive/changelist-20240602T000000Z.xml changelist"} {
+		if !strings.Contains(fw, w) {
+			t.Errorf("framework notification lacks %q: %s", w, fw)
+		}
+	}
+}

@@ -94,6 +94,10 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 			} else {
 				s.Framework = ch
 			}
+		case rsxml.CapChangeListArchive:
+			if err := s.addArchive(prev, e.Loc, c); err != nil {
+				return nil, err
+			}
 		default:
 			if err := s.addDocument(prev, e.Loc, c); err != nil {
 				return nil, err
@@ -104,6 +108,31 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 		return nil, fmt.Errorf("%s: %w", prev.CapabilityList, ErrNoChannel)
 	}
 	return s, nil
+}
+
+// addArchive adds the Change List Archive at u and the Change Lists it
+// lists: documents of the framework, whose changes the change notification
+// carries from changelist.xml already.
+func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
+	_, entries, err := readDoc(prev, u)
+	if err != nil {
+		return err
+	}
+	if err := s.addList(prev, u, capability, "", nil); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p, ok := prev.LocalPath(e.Loc)
+		if !ok {
+			return fmt.Errorf("%s lists %s, which is not a file of the output directory", u, e.Loc)
+		}
+		h, err := hashFile(p)
+		if err != nil {
+			return err
+		}
+		s.Documents = append(s.Documents, Document{URL: e.Loc, Capability: rsxml.CapChangeList, Hash: h})
+	}
+	return nil
 }
 
 // addDocument adds the document at u (or, if it is an index, its parts),
