@@ -94,7 +94,10 @@ func TestResyncClient(t *testing.T) {
 		t.Helper()
 		args := []string{"build", "-q", "--base-url", base, "--out", out, "--at", at, "--max-entries", "7"}
 		if previous {
-			args = append(args, "--previous", out)
+			// With a Change List Archive: changelist.xml links to it,
+			// and the Capability List lists it, which the client must
+			// pass over.
+			args = append(args, "--previous", out, "--archive-keep", "365d")
 		}
 		if code, _, stderr := runCLI(t, context.Background(), append(args, src)...); code != exitOK {
 			t.Fatalf("build at %s: exit %d\n%s", at, code, stderr)
