@@ -38,7 +38,8 @@ type archived struct {
 	list *previous.ArchivedList
 }
 
-// entry is the entry of an archived list in the archive.
+// archiveEntry is the entry in the archive of the list name, covering
+// from to until.
 func (ch *changeLists) archiveEntry(name string, from, until time.Time) rsxml.Entry {
 	return rsxml.Entry{Loc: ch.docs.url(name), MD: rsxml.MD{From: rsxml.FormatTime(from), Until: rsxml.FormatTime(until)}}
 }
