@@ -295,47 +295,59 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 	}
 	sc.stats.WalkDone.Store(true)
 
-	workers := sc.cfg.Jobs
-	if workers <= 0 {
-		workers = hashing.DefaultWorkers()
-	}
 	results := make([]*Resource, len(zr.File))
-	next := make(chan int)
+	jobs := make(chan hashing.Job)
+	done := make(chan hashing.Result)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
-		defer close(next)
+		defer close(jobs)
 		for _, i := range pending {
+			f := zr.File[i]
+			// ctx, not gctx: an interrupt stops the member under way.
+			open := func() (io.ReadCloser, error) {
+				rc, err := openZipMember(f)
+				if err != nil {
+					return nil, err
+				}
+				return struct {
+					io.Reader
+					io.Closer
+				}{ctxReader{ctx, rc}, rc}, nil
+			}
+			job := hashing.Job{Name: names[i], Seq: uint64(i), Sniff: true, Open: open}
 			select {
-			case next <- i:
+			case jobs <- job:
 			case <-gctx.Done():
 				return gctx.Err()
 			}
 		}
 		return nil
 	})
-	for range workers {
-		h := hashing.NewHasher(sc.cfg.Hashes)
-		g.Go(func() error {
-			for i := range next {
-				f := zr.File[i]
-				// ctx, not gctx: an interrupt stops the member under way.
-				r, err := sc.readMember(ctx, h, names[i], f.FileInfo(), func() (io.ReadCloser, error) { return openZipMember(f) })
-				if errors.Is(err, ErrLocTooLong) { // never published: its name is not needed whole
-					sc.problems.add(Problem{Path: clipName(names[i]), Err: err})
-					continue
-				}
-				if errors.Is(err, zip.ErrAlgorithm) { // its previous entry is kept by its name
-					sc.problems.add(Problem{Path: names[i], Err: err})
-					continue
-				}
-				if err != nil {
-					return fmt.Errorf("reading the archive %s: %s: %w", a.path, names[i], damaged(err))
-				}
+	pool := &hashing.Pool{Set: sc.cfg.Hashes, Workers: sc.cfg.Jobs, Progress: func(files int, bytes int64) {
+		sc.stats.Hashed.Add(int64(files))
+		sc.stats.Bytes.Add(bytes)
+	}}
+	g.Go(func() error {
+		defer close(done)
+		return pool.Run(gctx, jobs, done)
+	})
+	g.Go(func() error {
+		for res := range done {
+			i := int(res.Seq)
+			r, err := sc.member(res, zr.File[i].FileInfo())
+			switch {
+			case errors.Is(err, ErrLocTooLong): // never published: its name is not needed whole
+				sc.problems.add(Problem{Path: clipName(res.Name), Err: err})
+			case errors.Is(err, zip.ErrAlgorithm): // its previous entry is kept by its name
+				sc.problems.add(Problem{Path: res.Name, Err: err})
+			case err != nil:
+				return fmt.Errorf("reading the archive %s: %s: %w", a.path, res.Name, damaged(err))
+			default:
 				results[i] = &r
 			}
-			return nil
-		})
-	}
+		}
+		return nil
+	})
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
@@ -371,6 +383,17 @@ func (sc *archiveScan) readMember(ctx context.Context, h *hashing.Hasher, name s
 		return Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
 	return sc.resource(name, n, sum, h.Head(), info)
+}
+
+// member makes the Resource of a zip member the hashing pool read.
+func (sc *archiveScan) member(res hashing.Result, info fs.FileInfo) (Resource, error) {
+	if res.Err != nil {
+		return Resource{}, fmt.Errorf("reading from the archive: %w", res.Err)
+	}
+	if n := res.Info.Size; n != info.Size() {
+		return Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
+	}
+	return sc.resource(res.Name, res.Info.Size, res.Sum, res.Head, info)
 }
 
 // scanTar hashes the members of a tar stream in the order they come, and

@@ -2,6 +2,7 @@ package hashing
 
 import (
 	"context"
+	"io"
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
@@ -34,6 +35,11 @@ type Job struct {
 	// the file is read (or, after Run, the caller does for the Jobs it did
 	// not take).
 	Dir *Dir
+
+	// Open, if set, opens what to hash in place of a file at Path: a
+	// stream, such as a member of an archive, read to its end and closed.
+	// Result.Info then has only the Size read.
+	Open func() (io.ReadCloser, error)
 }
 
 // A Result is the outcome of one Job. A file that could not be read has
@@ -96,7 +102,11 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 
 func (p *Pool) hashFile(h *Hasher, op *opener, job Job) Result {
 	res := Result{Job: job}
-	res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
+	if job.Open != nil {
+		res.Info, res.Sum, res.Err = openSum(h, make([]byte, 0, p.Set.SumSize()), job.Open)
+	} else {
+		res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
+	}
 	job.Dir.Release()
 	res.Dir = nil
 	if res.Err != nil {
@@ -110,4 +120,17 @@ func (p *Pool) hashFile(h *Hasher, op *opener, job Job) Result {
 		p.Progress(1, res.Info.Size)
 	}
 	return res
+}
+
+// openSum hashes the stream open returns, to its end.
+func openSum(h *Hasher, dst []byte, open func() (io.ReadCloser, error)) (FileInfo, []byte, error) {
+	rc, err := open()
+	if err != nil {
+		return FileInfo{}, dst, err
+	}
+	n, sum, err := h.Sum(dst, rc)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	return FileInfo{Size: n}, sum, err
 }

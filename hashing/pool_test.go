@@ -263,3 +263,43 @@ func mustOpen(t *testing.T, path string) *os.File {
 	t.Cleanup(func() { f.Close() })
 	return f
 }
+
+// closeErr is a stream whose Close fails.
+type closeErr struct{ io.Reader }
+
+func (closeErr) Close() error { return errors.New("close failed") }
+
+// A Job with Open hashes the stream it opens, to its end, as a file of
+// those bytes would be; failures to open, read or close are its Result's.
+func TestPoolOpenJobs(t *testing.T) {
+	body := bytes.Repeat([]byte("member "), 100000)
+	open := func(r io.Reader) func() (io.ReadCloser, error) {
+		return func() (io.ReadCloser, error) { return io.NopCloser(r), nil }
+	}
+	p := &Pool{Set: Set{SHA256}, Workers: 3}
+	got := collect(t, p, []Job{
+		{Name: "stream", Sniff: true, Open: open(bytes.NewReader(body))},
+		{Name: "empty", Open: open(bytes.NewReader(nil))},
+		{Name: "unopened", Open: func() (io.ReadCloser, error) { return nil, fs.ErrPermission }},
+		{Name: "unclosed", Open: func() (io.ReadCloser, error) { return closeErr{bytes.NewReader(body)}, nil }},
+		{Name: "unread", Open: open(iotestErrReader{})},
+	})
+	want := sha256.Sum256(body)
+	if r := got["stream"]; r.Err != nil || !bytes.Equal(r.Sum, want[:]) || r.Info.Size != int64(len(body)) || !bytes.HasPrefix(body, r.Head) || len(r.Head) == 0 {
+		t.Errorf("stream: %v, size %d, sum %x, head %q", r.Err, r.Info.Size, r.Sum, r.Head)
+	}
+	empty := sha256.Sum256(nil)
+	if r := got["empty"]; r.Err != nil || !bytes.Equal(r.Sum, empty[:]) || r.Info.Size != 0 {
+		t.Errorf("empty: %v, size %d, sum %x", r.Err, r.Info.Size, r.Sum)
+	}
+	for name, want := range map[string]string{"unopened": "permission denied", "unclosed": "close failed", "unread": "read failed"} {
+		if r := got[name]; r.Err == nil || r.Err.Error() != want && !errors.Is(r.Err, fs.ErrPermission) {
+			t.Errorf("%s: %v, want %q", name, r.Err, want)
+		}
+	}
+}
+
+// iotestErrReader fails every read.
+type iotestErrReader struct{}
+
+func (iotestErrReader) Read([]byte) (int, error) { return 0, errors.New("read failed") }
