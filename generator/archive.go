@@ -296,8 +296,8 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 	sc.stats.WalkDone.Store(true)
 
 	results := make([]*Resource, len(zr.File))
-	jobs := make(chan hashing.Job)
-	done := make(chan hashing.Result)
+	jobs := make(chan hashing.Job, 256)
+	done := make(chan hashing.Result, 256)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		defer close(jobs)
