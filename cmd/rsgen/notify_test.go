@@ -83,6 +83,24 @@ func entries(t *testing.T, d notifytest.Delivery, capability, hub string) []stri
 	return out
 }
 
+// subscribeBoth subscribes sub at hub to the two channels of the site at
+// https://example.org/ and returns their topics, once the hub has the
+// subscriptions.
+func subscribeBoth(t *testing.T, hub *notifytest.Hub, sub *notifytest.Subscriber) (changeTopic, frameworkTopic string) {
+	t.Helper()
+	changeTopic = "https://example.org/resourcesync/changelist-notification"
+	frameworkTopic = "https://example.org/resourcesync/framework-notification"
+	for _, topic := range []string{changeTopic, frameworkTopic} {
+		if err := sub.Subscribe(hub.URL, topic, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := hub.WaitSubscribers(topic, 1, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return changeTopic, frameworkTopic
+}
+
 // TestNotifyEndToEnd builds a site that advertises a hub, subscribes to
 // both channels at the hub, and checks what the subscriber receives
 // from rsgen notify after a first build, after a second one, and when
@@ -100,16 +118,7 @@ func TestNotifyEndToEnd(t *testing.T) {
 	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
-	changeTopic := "https://example.org/resourcesync/changelist-notification"
-	frameworkTopic := "https://example.org/resourcesync/framework-notification"
-	for _, topic := range []string{changeTopic, frameworkTopic} {
-		if err := sub.Subscribe(hub.URL, topic, 10*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		if err := hub.WaitSubscribers(topic, 1, 10*time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
+	subscribeBoth(t, hub, sub)
 	if code, _, stderr := notifyRun("validate", out); code != 0 {
 		t.Fatalf("validate: exit %d: %s", code, stderr)
 	}
@@ -422,16 +431,7 @@ func TestNotifyArchive(t *testing.T) {
 	if code, _, stderr := notifyRun(append(build, "--previous", out, "--archive-keep", "365d", "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("second build: exit %d: %s", code, stderr)
 	}
-	changeTopic := "https://example.org/resourcesync/changelist-notification"
-	frameworkTopic := "https://example.org/resourcesync/framework-notification"
-	for _, topic := range []string{changeTopic, frameworkTopic} {
-		if err := sub.Subscribe(hub.URL, topic, 10*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		if err := hub.WaitSubscribers(topic, 1, 10*time.Second); err != nil {
-			t.Fatal(err)
-		}
-	}
+	changeTopic, frameworkTopic := subscribeBoth(t, hub, sub)
 	if code, _, stderr := notifyRun("notify", "--since", "2024-06-01T00:00:00Z", out); code != 0 {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
