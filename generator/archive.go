@@ -250,6 +250,73 @@ func (sc *archiveScan) dropDuplicates(out []Resource, seen map[string]int) []Res
 	return slices.DeleteFunc(out, func(r Resource) bool { return seen[r.Path] > 1 })
 }
 
+// dirConflicts finds, in paths given in byte order, each file that an
+// archive also holds as a directory, with members under it (x, and x/y):
+// no tree holds both. Its memory is a chain of paths, each the one before
+// it followed by more (a byte up to '/' first): those a later path may
+// still lie under. A path is at most MaxLocLength bytes, so the chain is
+// at most that many paths long, whatever the archive.
+type dirConflicts struct {
+	chain []heldPath
+	found []dirConflict
+}
+
+type heldPath struct {
+	path     string
+	reported bool
+}
+
+// A dirConflict is a path in conflict: a file with members under it, or a
+// member under a file (under names that file).
+type dirConflict struct {
+	path, under string
+}
+
+// add takes the next path, after those added before it.
+func (d *dirConflicts) add(q string) {
+	for len(d.chain) > 0 {
+		p := d.chain[len(d.chain)-1].path
+		if len(q) > len(p) && q[len(p)] <= '/' && strings.HasPrefix(q, p) {
+			break // q, and later paths, may still lie under p
+		}
+		d.chain = d.chain[:len(d.chain)-1]
+	}
+	under := ""
+	for i := range d.chain {
+		h := &d.chain[i]
+		if q[len(h.path)] != '/' {
+			continue
+		}
+		if !h.reported {
+			h.reported = true
+			d.found = append(d.found, dirConflict{path: h.path})
+		}
+		if under == "" {
+			under = h.path
+		}
+	}
+	if under != "" {
+		d.found = append(d.found, dirConflict{path: q, under: under})
+	}
+	d.chain = append(d.chain, heldPath{path: q, reported: under != ""})
+}
+
+// dropConflicts reports each path in conflict as not published, and
+// returns them as a set.
+func (sc *archiveScan) dropConflicts(found []dirConflict) map[string]bool {
+	drop := map[string]bool{}
+	for _, c := range found {
+		err := errors.New("the archive holds this name as a file and as a directory of other members; no tree holds both, and neither is published")
+		if c.under != "" {
+			err = fmt.Errorf("under %s, which the archive holds as a file too; no tree holds both, and neither is published", c.under)
+		}
+		sc.problems.add(Problem{Path: c.path, Err: err})
+		delete(sc.a.members, c.path)
+		drop[c.path] = true
+	}
+	return drop
+}
+
 // resource makes the Resource of a member that was read.
 func (sc *archiveScan) resource(name string, n int64, sum []byte, head []byte, mod fs.FileInfo) (Resource, error) {
 	loc, err := sc.cfg.BaseURL.Resolve(name)
@@ -358,7 +425,13 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 		}
 	}
 	sortMembers(out)
-	return sc.dropDuplicates(out, seen), nil
+	out = sc.dropDuplicates(out, seen)
+	var dc dirConflicts
+	for i := range out {
+		dc.add(out[i].Path)
+	}
+	drop := sc.dropConflicts(dc.found)
+	return slices.DeleteFunc(out, func(r Resource) bool { return drop[r.Path] }), nil
 }
 
 // readMember reads and hashes one member, until ctx is done: a member may
@@ -486,10 +559,12 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, erro
 		return nil, err
 	}
 	var cur Resource
+	var dc dirConflicts
 	n := 0 // members of cur's path
 	flush := func() error {
 		switch {
 		case n == 1:
+			dc.add(cur.Path)
 			return found.add(&cur)
 		case n > 1:
 			sc.problems.add(Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
@@ -518,7 +593,27 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, erro
 	if err := flush(); err != nil {
 		return nil, err
 	}
-	return found, nil
+	if len(dc.found) == 0 {
+		return found, nil
+	}
+	// Rare, and only in an archive no tree could be unpacked from: spooled
+	// again without the paths in conflict.
+	defer found.close()
+	kept, err := sc.spill.resources()
+	if err != nil {
+		return nil, err
+	}
+	drop := sc.dropConflicts(dc.found)
+	err = found.each(func(r *Resource) error {
+		if drop[r.Path] {
+			return nil
+		}
+		return kept.add(r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return kept, nil
 }
 
 // ctxReader reads r until ctx is done.

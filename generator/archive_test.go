@@ -56,16 +56,27 @@ var awkwardMembers = []archiveMember{
 	{name: "fifo", typeflag: tar.TypeFifo},
 	{name: "pax_global_header", typeflag: tar.TypeXGlobalHeader},
 	{name: "resourcesync/capabilitylist.xml", body: "<old/>"},
+	// A file that is also a directory of other members, which no tree
+	// holds: both left out, but not "x!", which sorts between them.
+	{name: "x", body: "a file"},
+	{name: "x!", body: "between"},
+	{name: "x/y", body: "under the file"},
+	{name: "x/z/w", body: "deeper"},
+	{name: "d/", typeflag: tar.TypeDir},
+	{name: "d/f", body: "in the directory"},
+	{name: "d", body: "a file of the directory's name"},
 }
 
 // publishedMembers are the members of awkwardMembers that are published.
 var publishedMembers = map[string]string{
 	"index.html": "<!doctype html><title>home</title>", "docs/a b & c.txt": "spaces", "data.bin": "%PDF-1.7 sniffed", "empty": "",
+	"x!": "between",
 }
 
 // refusedMembers are the problems awkwardMembers give.
 var refusedMembers = []string{
-	`"bad\xff.txt"`, "../../../../tmp/evil2.txt", "../evil.txt", "/etc/evil3", "a/../b.txt", "a//b.txt", "dup.txt", "hard", `win\path.txt`,
+	`"bad\xff.txt"`, "../../../../tmp/evil2.txt", "../evil.txt", "/etc/evil3", "a/../b.txt", "a//b.txt", "d", "d/f", "dup.txt", "hard", `win\path.txt`,
+	"x", "x/y", "x/z/w",
 }
 
 func writeTestArchive(t testing.TB, path string, members []archiveMember) {
@@ -289,5 +300,48 @@ func TestMemberName(t *testing.T) {
 		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("memberName(%q) = %q, %v; want %q, %q", tc.raw, got, err, tc.want, tc.err)
 		}
+	}
+}
+
+// dirConflicts finds every file that is also a directory of a later path,
+// and every path under one, once each, whatever sorts between them.
+func TestDirConflicts(t *testing.T) {
+	for _, tt := range []struct {
+		paths []string
+		want  string
+	}{
+		{[]string{"a", "a-b", "a.c", "a0", "b"}, ""},
+		{[]string{"a", "a!", "a!/b", "a/c"}, "a! a!/b<a! a a/c<a"},
+		{[]string{"x", "x/y", "x/y/z"}, "x x/y<x x/y/z<x"},
+		{[]string{"x", "x\x00", "x\x01/q", "x/y"}, "x x/y<x"},
+		{[]string{"d/e", "d/e!", "d/e/f", "d/e0"}, "d/e d/e/f<d/e"},
+	} {
+		var d dirConflicts
+		for _, p := range tt.paths {
+			d.add(p)
+		}
+		var got []string
+		for _, c := range d.found {
+			s := c.path
+			if c.under != "" {
+				s += "<" + c.under
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%q: %q, want %q", tt.paths, strings.Join(got, " "), tt.want)
+		}
+	}
+	// The chain holds the paths a later one may lie under, no more: 3,000
+	// names each the one before it and "!" (a byte below "/").
+	var d dirConflicts
+	name := "n"
+	for range 3000 {
+		d.add(name)
+		name += "!"
+	}
+	d.add("o")
+	if len(d.chain) != 1 || len(d.found) != 0 {
+		t.Errorf("chain of %d, %d found after a path past them all", len(d.chain), len(d.found))
 	}
 }

@@ -1,11 +1,14 @@
 package generator
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -299,12 +302,33 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	if ch.HTTP.Deadline < 0 {
 		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: ErrOutOfRange, Detail: "give a positive duration, or 0 for the default"})
 	}
+	if c.Cache != "" && cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)) {
+		add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+			Detail: "it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"})
+	}
 	if c.Cache != "" {
 		if st, err := os.Stat(c.Cache); err == nil && !st.Mode().IsRegular() {
 			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
 				Detail: "not a regular file; it names the file the hash cache is kept in, created if missing"})
 		}
 	}
+}
+
+// cacheInDocuments reports whether the hash cache file cache lies among
+// the documents rsgen owns in the output directory out: its folder, which
+// every build replaces (and whose files it must have written), and the
+// Source Description.
+func cacheInDocuments(cache, out string) bool {
+	c, err1 := filepath.Abs(cache)
+	o, err2 := filepath.Abs(out)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	if c == filepath.Join(o, filepath.FromSlash(WellKnownFile)) {
+		return true
+	}
+	rel, err := filepath.Rel(filepath.Join(o, DocsDir), c)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // validateNotification checks the channels the Capability List advertises:

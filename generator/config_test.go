@@ -19,6 +19,7 @@ func TestConfigValidate(t *testing.T) {
 	dir := t.TempDir()
 	base, _ := ParseBaseURL("https://example.org/")
 	valid := func() Config { return Config{Source: dir, BaseURL: base} }
+	site := t.TempDir() // built in place: Out is Source
 	notRegular := filepath.Join(dir, "cachedir")
 	if err := os.Mkdir(notRegular, 0o755); err != nil {
 		t.Fatal(err)
@@ -68,6 +69,8 @@ func TestConfigValidate(t *testing.T) {
 		}, "Changes.DropArchive", ErrConflict},
 		{"archive without previous", func(c *Config) { c.Changes.ArchiveKeep = time.Hour }, "Changes.ArchiveKeep", ErrNeeds},
 		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.ArchiveKeep = "", "r.jsonl", dir, time.Hour }, "Changes.ArchiveKeep", ErrConflict},
+		{"cache among the documents", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, "resourcesync", "hc.bin") }, "Cache", ErrInvalid},
+		{"cache as the Source Description", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, ".well-known", "resourcesync") }, "Cache", ErrInvalid},
 		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", ErrInvalid},
 		{"topic without hub", func(c *Config) { c.Notification.ChangeTopic = "https://example.org/t" }, "Notification.ChangeTopic", ErrNeeds},
 		{"hub with credentials", func(c *Config) { c.Notification.Hub = "https://user:secret@hub.example/" }, "Notification.Hub", ErrInvalid},
@@ -114,5 +117,29 @@ func TestFieldErrorDescribe(t *testing.T) {
 	flags := map[string]string{"Changes.Dump": "--change-dump", "Changes.Previous": "--previous"}
 	if got, want := e.Describe(func(f string) string { return flags[f] }), "--change-dump needs --previous"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}
+
+// The hash cache may lie anywhere but among the documents of the output,
+// which every build replaces.
+func TestCacheInDocuments(t *testing.T) {
+	for _, tt := range []struct {
+		cache, out string
+		in         bool
+	}{
+		{"out/resourcesync/hc.bin", "out", true},
+		{"out/resourcesync/sub/hc.bin", "out", true},
+		{"out/./resourcesync/../resourcesync/hc.bin", "out", true},
+		{"out/.well-known/resourcesync", "out", true},
+		{"out/hc.bin", "out", false},
+		{"out/.well-known/hc.bin", "out", false},
+		{"out/resourcesync-cache", "out", false},
+		{"out/..resourcesync/hc.bin", "out", false},
+		{"hc.bin", "out", false},
+		{"resourcesync/hc.bin", "out", false},
+	} {
+		if got := cacheInDocuments(tt.cache, tt.out); got != tt.in {
+			t.Errorf("cacheInDocuments(%q, %q) = %v", tt.cache, tt.out, got)
+		}
 	}
 }
