@@ -18,11 +18,16 @@ type InvalidOutputError struct {
 }
 
 func (e *InvalidOutputError) Error() string {
+	return withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %d errors, so nothing was published", e.Errors), e.Findings)
+}
+
+// withFindings is msg followed by the first ten findings, a line each.
+func withFindings(msg string, findings []validate.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "this is a bug of rsgen: the documents it was about to publish fail validation with %d errors, so nothing was published", e.Errors)
-	for i, f := range e.Findings {
+	b.WriteString(msg)
+	for i, f := range findings {
 		if i == 10 {
-			fmt.Fprintf(&b, "\n  … (%d more)", len(e.Findings)-i)
+			fmt.Fprintf(&b, "\n  … (%d more)", len(findings)-i)
 			break
 		}
 		b.WriteString("\n  ")
@@ -39,17 +44,7 @@ type InvalidPreviousError struct {
 }
 
 func (e *InvalidPreviousError) Error() string {
-	var b strings.Builder
-	b.WriteString("a document it published, to be published again, is not valid")
-	for i, f := range e.Findings {
-		if i == 10 {
-			fmt.Fprintf(&b, "\n  … (%d more)", len(e.Findings)-i)
-			break
-		}
-		b.WriteString("\n  ")
-		b.WriteString(f.String())
-	}
-	return b.String()
+	return withFindings("a document it published, to be published again, is not valid", e.Findings)
 }
 
 // errorFindings are the error findings of rep.
