@@ -223,6 +223,18 @@ func TestArchiveSite(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(rep.Findings), "is a Resource List; a Change List Archive lists Change Lists") {
 		t.Errorf("an archive listing a Resource List: %v", rep.Findings)
 	}
+
+	// The same list twice.
+	b = []byte(strings.Replace(string(b), "resourcelist.xml", "archive/changelist-20240103T000000Z.xml", 1))
+	if err := os.WriteFile(archive, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = Path(context.Background(), dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if rep.ByRule[RuleDuplicateLoc] != 1 {
+		t.Errorf("an archive listing a list twice: %v", rep.Findings)
+	}
 }
 
 // TestDocsListEveryRule keeps docs/VALIDATE.md in step with the catalogue.

@@ -146,7 +146,7 @@ var catalogue = []Rule{
 	{RuleTypePattern, "schema", Warning, "type matches the schema's pattern [\\w-]+/[\\w-]+, which rejects correct IANA names with dots (application/vnd.ms-excel)"},
 	{RuleLoc, "§7, schema", Error, "<loc> is an absolute URI of 12 to 2,048 characters"},
 	{RuleLocEscape, "§7", Warning, "<loc> is percent-encoded: no spaces, non-ASCII or other characters URIs cannot carry, and no raw # or ? that a name holds (…/what?.txt names …/what; a ? before name=value pairs is taken for a query)"},
-	{RuleDuplicateLoc, "§10.1, §11.2", Error, "a resource appears once in a Resource List or Resource Dump Manifest"},
+	{RuleDuplicateLoc, "§10.1, §11.2, Archives", Error, "a resource appears once in a Resource List or Resource Dump Manifest, a document once in an archive"},
 	{RuleLink, "§7, schema", Error, "every <rs:ln> has rel and href, and href is a URI"},
 	{RuleRel, "§7", Warning, "rel values are registered relation types (lower case) or absolute URIs"},
 	{RulePri, "§7, schema", Error, "pri is an integer from 1 to 999999"},
