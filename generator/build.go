@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -477,8 +479,33 @@ func (b *build) writeCapabilityList() error {
 	if b.cfg.Describedby != "" {
 		doc.Links = append(doc.Links, rsxml.Link{Rel: "describedby", Href: b.cfg.Describedby})
 	}
-	caps := append(b.docs.caps[:len(b.docs.caps):len(b.docs.caps)], b.notificationEntries()...)
+	// In the order of the specification's examples: the core capabilities,
+	// then their archives (ResourceSync Archives, example 2.1).
+	caps := slices.Clone(b.docs.caps)
+	slices.SortStableFunc(caps, func(x, y rsxml.Entry) int {
+		return cmp.Compare(capabilityRank(x.MD.Capability), capabilityRank(y.MD.Capability))
+	})
+	caps = append(caps, b.notificationEntries()...)
 	return b.docs.write("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
+}
+
+// capabilityRank is the place of a capability in the Capability List.
+func capabilityRank(capability string) int {
+	switch capability {
+	case rsxml.CapResourceList:
+		return 0
+	case rsxml.CapResourceDump:
+		return 1
+	case rsxml.CapChangeList:
+		return 2
+	case rsxml.CapChangeDump:
+		return 3
+	case rsxml.CapChangeListArchive:
+		return 6
+	case rsxml.CapChangeDumpArchive:
+		return 7
+	}
+	return 8
 }
 
 // writeSourceDescription writes the Source Description (section 8) to

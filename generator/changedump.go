@@ -74,23 +74,31 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	if carried, err = b.fitChangeDump(carried, fresh); err != nil {
 		return err
 	}
+	archive, err := b.planDumpArchive(from, len(fresh) > 0)
+	if err != nil {
+		return err
+	}
+	published := map[string]bool{}
 	for i := range carried {
 		if err := b.copyPackage(ctx, &carried[i]); err != nil {
 			return err
 		}
+		published[carried[i].name] = true
+	}
+	for _, p := range fresh {
+		published[p.name] = true
 	}
 	all := append(carried, fresh...)
 	b.across.report.Packages = len(all)
-	if len(all) == 0 {
-		return nil
+	if len(all) > 0 {
+		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].from, Until: all[len(all)-1].until}
+		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, b.dumpArchivesLink(archive)...)}
+		if err := b.docs.write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b, e) }); err != nil {
+			return err
+		}
+		b.docs.advertise(b.docs.url(changeDumpName), rsxml.CapChangeDump)
 	}
-	md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].from, Until: all[len(all)-1].until}
-	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
-	if err := b.docs.write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b, e) }); err != nil {
-		return err
-	}
-	b.docs.advertise(b.docs.url(changeDumpName), rsxml.CapChangeDump)
-	return nil
+	return b.writeDumpArchive(ctx, archive, fresh, published)
 }
 
 // packChanges writes this build's packages: the bytes of the created and

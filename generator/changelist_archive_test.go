@@ -264,3 +264,111 @@ func TestChangeListArchiveUploadedFirst(t *testing.T) {
 		t.Errorf("the script uploads changelist.xml at %d, the archive at %d:\n%s", list, archive, script)
 	}
 }
+
+// dumpArchiveOf returns what the Change Dump Archive of out lists, as
+// "from until name" lines, or nil if out has none.
+func dumpArchiveOf(t *testing.T, out string) []string {
+	t.Helper()
+	p := filepath.Join(out, DocsDir, changeDumpArchiveName)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	doc, entries := acReadDoc(t, p)
+	if doc.Index || doc.MD.Capability != rsxml.CapChangeDumpArchive {
+		t.Fatalf("%s: capability %q (index %v)", p, doc.MD.Capability, doc.Index)
+	}
+	lists := []string{}
+	for _, e := range entries {
+		lists = append(lists, e.MD.From+" "+e.MD.Until+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
+	}
+	return lists
+}
+
+// With the Change Dump, each build that packages changes archives a
+// Change Dump of its packages; the packages stay published while an
+// archived dump lists them, after the Change Dump has let them go.
+func TestChangeDumpArchive(t *testing.T) {
+	const year = 365 * 24 * time.Hour
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	build := func(at time.Time, out, prev string) {
+		t.Helper()
+		cfg := archiveConfig(tr.dir, out, prev, at, year)
+		cfg.Changes.Dump = true
+		acBuild(t, cfg)
+	}
+	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
+	build(acDay(2), out, out)
+	build(acDay(3), out, out) // nothing changed
+	tr.write("new.txt", "new", acTime("2024-06-03T12:00:00Z"))
+	build(acDay(4), out, out)
+	want := []string{
+		"2024-06-01T00:00:00Z 2024-06-02T00:00:00Z archive/changedump-20240602T000000Z.xml",
+		"2024-06-02T00:00:00Z 2024-06-04T00:00:00Z archive/changedump-20240604T000000Z.xml",
+	}
+	if got := dumpArchiveOf(t, out); !slices.Equal(got, want) {
+		t.Errorf("the Change Dump Archive lists\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeDump, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}) {
+		t.Errorf("the Capability List lists %q", got)
+	}
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeDumpName)); doc.Link("archives") != acBase+DocsDir+"/"+changeDumpArchiveName {
+		t.Errorf("changedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
+	}
+	acValidate(t, out)
+
+	// Two months on, the Change Dump holds only the new package; the
+	// archived dumps still list theirs, which are still published, from
+	// the directory as from a fresh output.
+	tr.write("late.txt", "late", acTime("2024-08-01T12:00:00Z"))
+	late := time.Date(2024, 8, 2, 0, 0, 0, 0, time.UTC)
+	fresh := t.TempDir()
+	build(late, fresh, out)
+	build(late, out, out)
+	acSameFiles(t, "into a fresh output and into the same", testenv.ReadTree(t, fresh), testenv.ReadTree(t, out))
+	if _, entries := acReadDoc(t, filepath.Join(out, DocsDir, changeDumpName)); len(entries) != 1 {
+		t.Errorf("the Change Dump lists %d packages, want this build's", len(entries))
+	}
+	for _, name := range []string{"changedump-20240602T000000Z-00001.zip", "changedump-20240604T000000Z-00001.manifest.xml"} {
+		if _, err := os.Stat(filepath.Join(out, DocsDir, name)); err != nil {
+			t.Errorf("%s, which an archived dump lists: %v", name, err)
+		}
+	}
+	if got := dumpArchiveOf(t, out); len(got) != 3 || !strings.HasPrefix(got[2], "2024-06-04T00:00:00Z 2024-08-02T00:00:00Z ") {
+		t.Errorf("the Change Dump Archive lists\n%s", strings.Join(got, "\n"))
+	}
+	acValidate(t, out)
+
+	// Forty days later, nothing changed: the Change Dump has let every
+	// package go, but the archive keeps them, and a build without the
+	// Change Dump would drop it with them.
+	quiet := late.Add(40 * 24 * time.Hour)
+	build(quiet, out, out)
+	if _, err := os.Stat(filepath.Join(out, DocsDir, changeDumpName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("changedump.xml with every package expired: %v", err)
+	}
+	if got := dumpArchiveOf(t, out); len(got) != 3 {
+		t.Errorf("the Change Dump Archive lists\n%s", strings.Join(got, "\n"))
+	}
+	acValidate(t, out)
+	before := testenv.Snapshot(t, out)
+	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, quiet.Add(time.Hour), year))
+	var dde *DumpDroppedError
+	if !errors.As(err, &dde) {
+		t.Errorf("a build without the Change Dump: %v, want a *DumpDroppedError", err)
+	}
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
+
+	// A year after that, everything has gone: no archive, no package.
+	cfg := archiveConfig(tr.dir, out, out, late.Add(2*year), year)
+	cfg.Changes.Dump = true
+	acBuild(t, cfg)
+	if got := dumpArchiveOf(t, out); got != nil {
+		t.Errorf("after retention the archive lists %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(out, DocsDir, "changedump-20240602T000000Z-00001.zip")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a package no document lists is still published: %v", err)
+	}
+	acValidate(t, out)
+}

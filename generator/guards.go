@@ -155,11 +155,16 @@ func (e *DumpDroppedError) Error() string {
 // Change List Archive the previous build published: Destinations that were
 // away longer than the Change Lists reach would lose the history it keeps.
 type ArchiveDroppedError struct {
-	Lists int // the Change Lists the archive lists
+	Capability string // rsxml.CapChangeListArchive or rsxml.CapChangeDumpArchive
+	Lists      int    // the documents the archive lists
 }
 
 func (e *ArchiveDroppedError) Error() string {
-	return fmt.Sprintf("the previous build published a Change List Archive of %s, which this build would delete", units.Count(e.Lists, "Change List"))
+	what, of := "Change List Archive", "Change List"
+	if e.Capability == rsxml.CapChangeDumpArchive {
+		what, of = "Change Dump Archive", "Change Dump"
+	}
+	return fmt.Sprintf("the previous build published a %s of %s, which this build would delete", what, units.Count(e.Lists, of))
 }
 
 // checkDumps fails with a *DumpDroppedError if the previous build
@@ -172,12 +177,20 @@ func (b *build) checkDumps() error {
 		case c.Name == rsxml.CapResourceDump && !b.cfg.Dump.Enabled && !b.cfg.Changes.DropResourceDump,
 			c.Name == rsxml.CapChangeDump && !b.cfg.Changes.Dump && !b.cfg.Changes.DropChangeDump:
 			return &DumpDroppedError{Capability: c.Name}
-		case c.Name == rsxml.CapChangeListArchive && b.cfg.Changes.ArchiveKeep == 0 && !b.cfg.Changes.DropArchive:
-			n := 0
-			if prev.ChangeListArchive != nil {
-				n = len(prev.ChangeListArchive.Lists)
+		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && b.cfg.Changes.ArchiveKeep == 0 && !b.cfg.Changes.DropArchive:
+			a := prev.ChangeListArchive
+			if c.Name == rsxml.CapChangeDumpArchive {
+				a = prev.ChangeDumpArchive
 			}
-			return &ArchiveDroppedError{Lists: n}
+			n := 0
+			if a != nil {
+				n = len(a.Lists)
+			}
+			return &ArchiveDroppedError{Capability: c.Name, Lists: n}
+		case c.Name == rsxml.CapChangeDumpArchive && !b.cfg.Changes.Dump && !b.cfg.Changes.DropChangeDump:
+			// The archive of a Change Dump whose packages have all
+			// expired: the dump, gone, is not listed any more.
+			return &DumpDroppedError{Capability: rsxml.CapChangeDump}
 		}
 	}
 	return nil

@@ -191,7 +191,7 @@ func escapePath(rel string) string {
 var capabilityNames = map[string]string{
 	rsxml.CapResourceList: "Resource List", rsxml.CapResourceDump: "Resource Dump",
 	rsxml.CapChangeList: "Change List", rsxml.CapChangeDump: "Change Dump",
-	rsxml.CapChangeListArchive: "Change List Archive",
+	rsxml.CapChangeListArchive: "Change List Archive", rsxml.CapChangeDumpArchive: "Change Dump Archive",
 }
 
 // checkHostFiles fails a build, before it scans anything, when a file the

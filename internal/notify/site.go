@@ -94,7 +94,7 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 			} else {
 				s.Framework = ch
 			}
-		case rsxml.CapChangeListArchive:
+		case rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive:
 			if err := s.addArchive(prev, e.Loc, c); err != nil {
 				return nil, err
 			}
@@ -110,10 +110,14 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 	return s, nil
 }
 
-// addArchive adds the Change List Archive at u and the Change Lists it
-// lists: documents of the framework, whose changes the change notification
-// carries from changelist.xml already.
+// addArchive adds the archive at u and the documents it lists (Change
+// Lists, or Change Dumps): documents of the framework, whose changes the
+// change notification carries from changelist.xml already.
 func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
+	listed := rsxml.CapChangeList
+	if capability == rsxml.CapChangeDumpArchive {
+		listed = rsxml.CapChangeDump
+	}
 	_, entries, err := readDoc(prev, u)
 	if err != nil {
 		return err
@@ -130,7 +134,7 @@ func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 		if err != nil {
 			return err
 		}
-		s.Documents = append(s.Documents, Document{URL: e.Loc, Capability: rsxml.CapChangeList, Hash: h})
+		s.Documents = append(s.Documents, Document{URL: e.Loc, Capability: listed, Hash: h})
 	}
 	return nil
 }

@@ -8,17 +8,21 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// A ChangeListArchive is a Change List Archive (ResourceSync Archives,
-// section 5): the closed Change Lists of the past it lists, in its order
-// (chronological). Read checks the archive; each list is read and checked
-// by ReadArchived, when a build keeps it: one it drops is never fetched.
-type ChangeListArchive struct {
+// An Archive is a Change List Archive or a Change Dump Archive
+// (ResourceSync Archives, sections 5 and 6): the closed documents of the
+// past it lists, in its order (chronological). Read checks the archive;
+// each document is read and checked when a build keeps it (ReadArchived,
+// ReadArchivedDump): one it drops is never fetched.
+type Archive struct {
 	URL   string
 	Lists []ArchivedList
 }
 
-// An ArchivedList is an entry of a Change List Archive: a closed Change
-// List covering From to Until.
+// A ChangeListArchive is a Change List Archive.
+type ChangeListArchive = Archive
+
+// An ArchivedList is an entry of an archive: a closed Change List (or
+// Change Dump) covering From to Until.
 type ArchivedList struct {
 	URL         string
 	Rel         string // URL relative to DocsBase ("resourcesync/archive/changelist-….xml"), "" if not under it
@@ -26,47 +30,58 @@ type ArchivedList struct {
 	line        int // of its entry in the archive
 }
 
-// readChangeListArchive reads the Change List Archive the Capability List
-// points at, if any: its entries must give the from and until of distinct
-// lists, oldest first without overlap, none after the snapshot of the
-// Resource List.
-func (r *reader) readChangeListArchive(ctx context.Context) error {
-	u := r.site.capability(rsxml.CapChangeListArchive)
-	if u == "" {
-		return nil
-	}
-	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapChangeListArchive)
-	if err != nil {
+// readArchives reads the Change List Archive and the Change Dump Archive
+// the Capability List points at, if any.
+func (r *reader) readArchives(ctx context.Context) error {
+	var err error
+	if r.site.ChangeListArchive, err = r.readArchive(ctx, rsxml.CapChangeListArchive, "Change List Archive"); err != nil {
 		return err
+	}
+	r.site.ChangeDumpArchive, err = r.readArchive(ctx, rsxml.CapChangeDumpArchive, "Change Dump Archive")
+	return err
+}
+
+// readArchive reads the archive of capability the Capability List points
+// at, if any: its entries must give the from and until of distinct
+// documents, oldest first without overlap, none after the snapshot of the
+// Resource List.
+func (r *reader) readArchive(ctx context.Context, capability, what string) (*Archive, error) {
+	u := r.site.capability(capability)
+	if u == "" {
+		return nil, nil
+	}
+	doc, entries, _, err := r.fetch(ctx, u, capability)
+	if err != nil {
+		return nil, err
 	}
 	name := r.src.name(u)
 	if doc.Index {
-		return newError(name, 0, ErrInvalid, "a Change List Archive Index; rsgen publishes its archive as one document")
+		return nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
 	}
-	a := &ChangeListArchive{URL: u}
+	a := &Archive{URL: u}
 	for _, e := range entries {
 		if e.MD.From == "" || e.MD.Until == "" {
-			return newError(name, e.Line, ErrInvalid, "the entry %s has no from or no until, which an entry of a Change List Archive must have (ResourceSync Archives, section 5)", e.Loc)
+			return nil, newError(name, e.Line, ErrInvalid, "the entry %s has no from or no until, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
 		}
 		from, err := parseTime(name, e.Line, "from", e.MD.From)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		until, err := parseTime(name, e.Line, "until", e.MD.Until)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		switch {
 		case until.Before(from):
-			return newError(name, e.Line, ErrInvalid, "until %s is before from %s", e.MD.Until, e.MD.From)
+			return nil, newError(name, e.Line, ErrInvalid, "until %s is before from %s", e.MD.Until, e.MD.From)
 		case until.After(r.site.At):
-			return newError(name, e.Line, ErrInvalid, "%s covers until %s, after the snapshot time of the Resource List (%s)",
+			return nil, newError(name, e.Line, ErrInvalid, "%s covers until %s, after the snapshot time of the Resource List (%s)",
 				e.Loc, rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
 		case r.seen[e.Loc]:
-			return newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
+			return nil, newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
 		}
 		if n := len(a.Lists); n > 0 && from.Before(a.Lists[n-1].Until) {
-			return newError(name, e.Line, ErrInvalid, "from %s is before the until of the entry before it (%s): an archive lists its Change Lists oldest first, without overlap",
+			return nil, newError(name, e.Line, ErrInvalid, "from %s is before the until of the entry before it (%s): an archive lists its documents oldest first, without overlap",
 				e.MD.From, rsxml.FormatTime(a.Lists[n-1].Until))
 		}
 		r.seen[e.Loc] = true
@@ -76,8 +91,7 @@ func (r *reader) readChangeListArchive(ctx context.Context) error {
 		}
 		a.Lists = append(a.Lists, l)
 	}
-	r.site.ChangeListArchive = a
-	return nil
+	return a, nil
 }
 
 // ReadArchived reads the Change List l of the Change List Archive and
@@ -116,6 +130,45 @@ func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error
 		return nil, err
 	}
 	return data, nil
+}
+
+// ReadArchivedDump reads the Change Dump l of the Change Dump Archive and
+// returns its bytes and its packages, once checked: a Change Dump, linked
+// to no index, whose from and until are those its entry gives, listing
+// closed ZIP packages in order inside them, each checked as Read checks
+// those of the Change Dump, with the copy of the manifest it links to.
+func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
+	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapChangeDump)
+	if err != nil {
+		return nil, nil, err
+	}
+	name := s.src.name(l.URL)
+	archive := s.ChangeDumpArchive.URL
+	switch {
+	case doc.Index:
+		return nil, nil, newError(name, 0, ErrInvalid, "a Change Dump Index, listed by the Change Dump Archive %s as a Change Dump", archive)
+	case !sameTime(doc.MD.From, l.From):
+		return nil, nil, newError(name, 0, ErrInvalid, "from is %q, but the Change Dump Archive %s says %s", doc.MD.From, archive, rsxml.FormatTime(l.From))
+	case !sameTime(doc.MD.Until, l.Until):
+		return nil, nil, newError(name, 0, ErrInvalid, "until is %q, but the Change Dump Archive %s says %s", doc.MD.Until, archive, rsxml.FormatTime(l.Until))
+	case doc.Link("index") != "":
+		return nil, nil, newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Change Dump is listed by the Change Dump Archive %s, not an index", doc.Link("index"), archive)
+	}
+	cd := &ChangeDump{URL: l.URL}
+	if err := r.addPackages(ctx, cd, l.URL, doc, entries); err != nil {
+		return nil, nil, err
+	}
+	if len(cd.Packages) != len(entries) {
+		return nil, nil, newError(name, 0, ErrInvalid, "a package without from and until: every package of an archived Change Dump is closed")
+	}
+	for _, p := range cd.Packages {
+		if p.from < l.From.Unix() || p.until > l.Until.Unix() {
+			return nil, nil, newError(name, p.Entry.Line, ErrInvalid, "package %s covers from %s until %s, outside the Change Dump's from %s and until %s",
+				p.URL, p.From, p.Until, rsxml.FormatTime(l.From), rsxml.FormatTime(l.Until))
+		}
+	}
+	return data, cd.Packages, nil
 }
 
 // sameTime reports whether the datetime v is the instant t.

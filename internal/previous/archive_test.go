@@ -108,3 +108,65 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 		})
 	}
 }
+
+func TestReadChangeDumpArchive(t *testing.T) {
+	dir := fixture(t, "dumparchive")
+	site, err := Read(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := site.ChangeDumpArchive
+	if a == nil || len(a.Lists) != 2 || a.Lists[1].Rel != "resourcesync/archive/changedump-20240103T000000Z.xml" {
+		t.Fatalf("the archive: %+v", a)
+	}
+	data, pkgs, err := site.ReadArchivedDump(context.Background(), &a.Lists[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "resourcesync", "archive", "changedump-20240103T000000Z.xml"))
+	if err != nil || string(data) != string(b) {
+		t.Errorf("ReadArchivedDump gives other bytes than the file (%v)", err)
+	}
+	if len(pkgs) != 1 || pkgs[0].Rel != "resourcesync/changedump-20240103T000000Z-00001.zip" || pkgs[0].Content == nil ||
+		pkgs[0].Content.Rel != "resourcesync/changedump-20240103T000000Z-00001.manifest.xml" {
+		t.Errorf("packages %+v", pkgs)
+	}
+}
+
+// An archived Change Dump that is not what the archive says, or whose
+// packages lie outside it, cannot be carried forward.
+func TestReadChangeDumpArchiveRefused(t *testing.T) {
+	const (
+		archive = "resourcesync/changedump-archive.xml"
+		second  = "resourcesync/archive/changedump-20240103T000000Z.xml"
+	)
+	type change struct{ rel, old, new string }
+	for _, tt := range []struct {
+		name    string
+		edits   []change
+		message string
+	}{
+		{"another until", []change{{second, `until="2024-01-03T00:00:00Z"/>`, `until="2024-01-02T23:00:00Z"/>`}}, `until is "2024-01-02T23:00:00Z"`},
+		{"linked to an index", []change{{second, `<rs:md capability`, `<rs:ln rel="index" href="http://example.com/resourcesync/changedump.xml"/><rs:md capability`}}, `links rel="index"`},
+		{"a package outside", []change{
+			{archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-02T06:00:00Z"`},
+			{second, `capability="changedump" from="2024-01-02T00:00:00Z"`, `capability="changedump" from="2024-01-02T06:00:00Z"`},
+		}, "outside the Change Dump's from"},
+		{"a package that is not a zip", []change{{second, `type="application/zip"`, `type="application/x-tar"`}}, "ZIP packages only"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := fixture(t, "dumparchive")
+			for _, e := range tt.edits {
+				edit(t, dir, e.rel, e.old, e.new)
+			}
+			site, err := Read(context.Background(), dir, Options{})
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			_, _, err = site.ReadArchivedDump(context.Background(), &site.ChangeDumpArchive.Lists[1])
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.message) {
+				t.Fatalf("%v; want ErrInvalid with %q", err, tt.message)
+			}
+		})
+	}
+}

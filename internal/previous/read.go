@@ -107,13 +107,15 @@ type Site struct {
 	OpenChangeList *ChangeList
 	// ChangeDump is the Change Dump, if the Capability List has one.
 	ChangeDump *ChangeDump
-	// ChangeListArchive is the Change List Archive, if the Capability
-	// List has one.
+	// ChangeListArchive and ChangeDumpArchive are the archives of
+	// ResourceSync Archives the Capability List has, if any.
 	ChangeListArchive *ChangeListArchive
+	ChangeDumpArchive *Archive
 
 	src             source
 	limits          limits
 	maxPackageBytes int64
+	opts            Options // of Read, for the documents read later (ReadArchivedDump)
 }
 
 // A Capability is an entry of the Capability List.
@@ -182,6 +184,7 @@ func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 	r.site.src = r.src
 	r.site.limits = limits{maxBytes: r.opts.MaxBytes, maxEntries: r.opts.MaxEntries, maxResources: r.opts.MaxResources}
 	r.site.maxPackageBytes = r.opts.MaxPackageBytes
+	r.site.opts = r.opts
 	if err := r.readDescription(ctx, sd); err != nil {
 		return nil, err
 	}
@@ -197,7 +200,7 @@ func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 	if err := r.readChangeDump(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.readChangeListArchive(ctx); err != nil {
+	if err := r.readArchives(ctx); err != nil {
 		return nil, err
 	}
 	return r.site, nil

@@ -26,6 +26,9 @@ const (
 	// CapChangeListArchive is the Change List Archive of ResourceSync
 	// Archives (section 5): the Change Lists of the past.
 	CapChangeListArchive = "changelist-archive"
+	// CapChangeDumpArchive is the Change Dump Archive of ResourceSync
+	// Archives (section 6): the Change Dumps of the past.
+	CapChangeDumpArchive = "changedump-archive"
 )
 
 // Capabilities lists the capability values of the core specification.

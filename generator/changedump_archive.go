@@ -1,0 +1,179 @@
+package generator
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// The Change Dump Archive (ResourceSync Archives, section 6):
+// changedump-archive.xml lists closed Change Dumps kept under archive/,
+// one for each build that packaged changes, named by the end of the
+// interval it covers and listing that build's packages, which stay
+// published beside the Change Dump's while an archived dump lists them.
+const changeDumpArchiveName = "changedump-archive.xml"
+
+// archivedDumpFile matches the names rsgen gives archived Change Dumps.
+var archivedDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z\.xml$`)
+
+// A dumpArchive is what the Change Dump Archive of a build lists: the
+// archived dumps of the previous build that are kept, and one of this
+// build's packages, if it made any, covering from from.
+type dumpArchive struct {
+	carried []archived
+	fresh   bool
+	from    time.Time
+}
+
+// planDumpArchive returns the Change Dump Archive this build publishes,
+// or nil for none, as planArchive does for the Change Lists: with
+// Changes.ArchiveKeep and the Change Dump, the previous build's archived
+// dumps that end at the snapshot time minus ArchiveKeep or later, and
+// this build's packages (fresh), which start at from, or where the
+// previous archive ends.
+func (b *build) planDumpArchive(from time.Time, fresh bool) (*dumpArchive, error) {
+	prev := b.across.prev.ChangeDumpArchive
+	keep := b.cfg.Changes.ArchiveKeep
+	if keep == 0 || !b.cfg.Changes.Dump {
+		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive or DropChangeDump (checkDumps)
+			b.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change Dump")))
+		}
+		return nil, nil
+	}
+	a := &dumpArchive{fresh: fresh, from: from}
+	if prev == nil {
+		if !fresh {
+			return nil, nil
+		}
+		return a, nil
+	}
+	if len(prev.Lists) > 0 {
+		a.from = prev.Lists[len(prev.Lists)-1].Until
+	}
+	cutoff := b.at.Add(-keep)
+	dropped := 0
+	for i := range prev.Lists {
+		l := &prev.Lists[i]
+		if l.Until.Before(cutoff) {
+			dropped++
+			continue
+		}
+		dir, base := path.Split(l.Rel)
+		if dir != DocsDir+"/"+archiveDir+"/" || !archivedDumpFile.MatchString(base) {
+			return nil, fmt.Errorf("%w: the Change Dump Archive lists %s, which is not where rsgen archives a Change Dump (%s)",
+				ErrPrevious, l.URL, b.docs.url(archiveDir+"/"+changeDumpStem+"…"))
+		}
+		a.carried = append(a.carried, archived{name: archiveDir + "/" + base, list: l})
+	}
+	if dropped > 0 {
+		b.notice(fmt.Sprintf("the Change Dump Archive: %s that ended before %s no longer published",
+			units.Count(dropped, "Change Dump"), rsxml.FormatTime(cutoff)))
+	}
+	if len(a.carried) == 0 && !a.fresh {
+		return nil, nil
+	}
+	return a, nil
+}
+
+// dumpArchivesLink is the link of changedump.xml to the Change Dump
+// Archive, if the build publishes one.
+func (b *build) dumpArchivesLink(a *dumpArchive) []rsxml.Link {
+	if a == nil {
+		return nil
+	}
+	return []rsxml.Link{{Rel: "archives", Href: b.docs.url(changeDumpArchiveName)}}
+}
+
+// writeDumpArchive publishes the Change Dump Archive a: this build's
+// packages (fresh) as a closed Change Dump from a.from to the snapshot
+// time, the previous build's archived dumps again, byte for byte, each
+// checked, with the packages they list that the Change Dump no longer
+// does (published, the names of all the packages published so far), and
+// the archive listing them all, oldest first; and advertises it. Past the
+// limits of one document its oldest dumps are left out, with a notice.
+func (b *build) writeDumpArchive(ctx context.Context, a *dumpArchive, fresh []dumpPackage, published map[string]bool) error {
+	if a == nil {
+		return nil
+	}
+	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
+	for _, c := range a.carried {
+		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.list.From), Until: rsxml.FormatTime(c.list.Until)}})
+	}
+	if a.fresh {
+		name := archiveDir + "/" + changeDumpStem + stamp(b.at) + ".xml"
+		for _, c := range a.carried {
+			if c.name == name {
+				return fmt.Errorf("%w: its archived Change Dump %s has the name of this build's", ErrPrevious, c.name)
+			}
+		}
+		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(b.at)}
+		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
+		if err := b.docs.write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].entry(b, e) }); err != nil {
+			return err
+		}
+		entries = append(entries, rsxml.Entry{Loc: b.docs.url(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
+	}
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDumpArchive}, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
+	drop, fits := listwriter.FitOldest(&doc, entries, len(a.carried), b.cfg.Limits)
+	if !fits {
+		return &LimitError{Err: fmt.Errorf("the Change Dump Archive cannot list this build's Change Dump (%d entries, %d bytes at most)",
+			b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+	}
+	if drop > 0 {
+		b.notice(fmt.Sprintf("the Change Dump Archive can list no more: its %s no longer published", units.Count(drop, "oldest Change Dump")))
+	}
+	for _, c := range a.carried[drop:] {
+		if err := b.copyArchivedDump(ctx, c, published); err != nil {
+			return err
+		}
+	}
+	entries = entries[drop:]
+	if err := b.docs.write(changeDumpArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
+		return err
+	}
+	b.docs.advertise(b.docs.url(changeDumpArchiveName), rsxml.CapChangeDumpArchive)
+	return nil
+}
+
+// copyArchivedDump publishes an archived Change Dump of the previous
+// build again, and the packages it lists that are not published yet (their
+// names are in published), under the names they had: the archived dump
+// lists them by URL, byte for byte.
+func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[string]bool) error {
+	prev := b.across.prev
+	data, pkgs, err := prev.ReadArchivedDump(ctx, c.list)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	for i := range pkgs {
+		p := &pkgs[i]
+		dir, base := path.Split(p.Rel)
+		if dir != DocsDir+"/" || !changeDumpFile.MatchString(base) {
+			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.list.URL, p.URL)
+		}
+		if published[base] {
+			continue
+		}
+		dp := dumpPackage{prev: p, name: base, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
+		if p.Content != nil {
+			mdir, mbase := path.Split(p.Content.Rel)
+			if mdir != DocsDir+"/" || !changeManifestFile.MatchString(mbase) {
+				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", ErrPrevious, c.list.URL, p.Content.URL)
+			}
+			dp.manifest = mbase
+		}
+		if err := b.copyPackage(ctx, &dp); err != nil {
+			return err
+		}
+		published[base] = true
+	}
+	return b.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+}
