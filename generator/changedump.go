@@ -78,15 +78,15 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	if err != nil {
 		return err
 	}
-	published := map[string]bool{}
+	published := map[string]bool{} // the packages published so far; false: this build's
+	for _, p := range fresh {
+		published[p.name] = false
+	}
 	for i := range carried {
 		if err := b.copyPackage(ctx, &carried[i]); err != nil {
 			return err
 		}
 		published[carried[i].name] = true
-	}
-	for _, p := range fresh {
-		published[p.name] = true
 	}
 	all := append(carried, fresh...)
 	b.across.report.Packages = len(all)

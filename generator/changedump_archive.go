@@ -144,9 +144,10 @@ func (b *build) writeDumpArchive(ctx context.Context, a *dumpArchive, fresh []du
 }
 
 // copyArchivedDump publishes an archived Change Dump of the previous
-// build again, and the packages it lists that are not published yet (their
-// names are in published), under the names they had: the archived dump
-// lists them by URL, byte for byte.
+// build again, and the packages it lists that are not published yet (the
+// names in published are, true for those of the previous build, false for
+// this build's), under the names they had: the archived dump lists them by
+// URL, byte for byte.
 func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[string]bool) error {
 	prev := b.across.prev
 	data, pkgs, err := prev.ReadArchivedDump(ctx, c.list)
@@ -159,7 +160,10 @@ func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[
 		if dir != DocsDir+"/" || !changeDumpFile.MatchString(base) {
 			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.list.URL, p.URL)
 		}
-		if published[base] {
+		if carried, ok := published[base]; ok {
+			if !carried {
+				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", ErrPrevious, c.list.URL, p.URL)
+			}
 			continue
 		}
 		dp := dumpPackage{prev: p, name: base, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}

@@ -10,6 +10,7 @@ import (
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // Names of the Change Lists. changelist.xml is the URL the Capability List
@@ -58,6 +59,8 @@ func (b *build) publishChanges(ctx context.Context) error {
 		if err := b.writeChangeDump(ctx, from); err != nil {
 			return err
 		}
+	} else if a := b.across.prev.ChangeDumpArchive; a != nil && len(a.Lists) > 0 { // dropped with the Change Dump (checkDumps)
+		b.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published, with the Change Dump", units.Count(len(a.Lists), "Change Dump")))
 	}
 	return ch.writeArchive(ctx)
 }
