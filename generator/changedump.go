@@ -78,15 +78,15 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	if err != nil {
 		return err
 	}
-	published := map[string]bool{} // the packages published so far; false: this build's
-	for _, p := range fresh {
-		published[p.name] = false
+	published := map[string]*publishedPackage{} // by name
+	for i := range fresh {
+		published[fresh[i].name] = &publishedPackage{dumpPackage: &fresh[i], fresh: true}
 	}
 	for i := range carried {
 		if err := b.copyPackage(ctx, &carried[i]); err != nil {
 			return err
 		}
-		published[carried[i].name] = true
+		published[carried[i].name] = &publishedPackage{dumpPackage: &carried[i]}
 	}
 	all := append(carried, fresh...)
 	b.across.report.Packages = len(all)
@@ -159,7 +159,11 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 // carriedPackages returns the previous build's packages to publish again:
 // the newest run without gaps, which must end where this build's changes
 // start if it has any, less those that ended before the snapshot time
-// minus --changes-keep.
+// minus --changes-keep. A run that ends earlier leaves changes of the
+// Change Lists in no package (a build whose every changed file changed
+// again while it was packaged, or a dump put back by hand): it is not
+// carried forward, so that the Change Dump covers every change of its
+// interval; the Change Dump Archive, if any, keeps its packages.
 func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 	cd := b.across.prev.ChangeDump
 	if cd == nil || len(cd.Packages) == 0 {

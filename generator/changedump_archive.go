@@ -99,7 +99,7 @@ func (b *build) dumpArchivesLink(a *dumpArchive) []rsxml.Link {
 // does (published, the names of all the packages published so far), and
 // the archive listing them all, oldest first; and advertises it. Past the
 // limits of one document its oldest dumps are left out, with a notice.
-func (b *build) writeDumpArchive(ctx context.Context, a *dumpArchive, fresh []dumpPackage, published map[string]bool) error {
+func (b *build) writeDumpArchive(ctx context.Context, a *dumpArchive, fresh []dumpPackage, published map[string]*publishedPackage) error {
 	if a == nil {
 		return nil
 	}
@@ -143,12 +143,21 @@ func (b *build) writeDumpArchive(ctx context.Context, a *dumpArchive, fresh []du
 	return nil
 }
 
+// A publishedPackage is a package this build publishes: one of its own
+// (fresh), or one of the previous build, listed by the Change Dump or by
+// an archived dump (archived).
+type publishedPackage struct {
+	*dumpPackage
+	fresh, archived bool
+}
+
 // copyArchivedDump publishes an archived Change Dump of the previous
-// build again, and the packages it lists that are not published yet (the
-// names in published are, true for those of the previous build, false for
-// this build's), under the names they had: the archived dump lists them by
-// URL, byte for byte.
-func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[string]bool) error {
+// build again, byte for byte, and the packages it lists that are not
+// published yet (published has those that are, by name), under the names
+// they had: it lists them by URL. A package the Change Dump lists too must
+// be the same there (length, digests, manifest); none may be listed by two
+// archived dumps, nor have the name of one of this build's.
+func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[string]*publishedPackage) error {
 	prev := b.across.prev
 	data, pkgs, err := prev.ReadArchivedDump(ctx, c.list)
 	if err != nil {
@@ -160,12 +169,6 @@ func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[
 		if dir != DocsDir+"/" || !changeDumpFile.MatchString(base) {
 			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.list.URL, p.URL)
 		}
-		if carried, ok := published[base]; ok {
-			if !carried {
-				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", ErrPrevious, c.list.URL, p.URL)
-			}
-			continue
-		}
 		dp := dumpPackage{prev: p, name: base, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
 		if p.Content != nil {
 			mdir, mbase := path.Split(p.Content.Rel)
@@ -174,10 +177,22 @@ func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[
 			}
 			dp.manifest = mbase
 		}
+		if pp, ok := published[base]; ok {
+			switch {
+			case pp.fresh:
+				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", ErrPrevious, c.list.URL, p.URL)
+			case pp.archived:
+				return fmt.Errorf("%w: the package %s is listed by two archived Change Dumps (%s is one)", ErrPrevious, p.URL, c.list.URL)
+			case pp.length != dp.length || pp.hash != dp.hash || pp.manifest != dp.manifest || pp.from != dp.from || pp.until != dp.until:
+				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s otherwise than the Change Dump does (length, digests, interval or manifest)", ErrPrevious, c.list.URL, p.URL)
+			}
+			pp.archived = true
+			continue
+		}
 		if err := b.copyPackage(ctx, &dp); err != nil {
 			return err
 		}
-		published[base] = true
+		published[base] = &publishedPackage{dumpPackage: &dp, archived: true}
 	}
 	return b.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
 }

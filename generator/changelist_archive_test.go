@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -371,4 +372,39 @@ func TestChangeDumpArchive(t *testing.T) {
 		t.Errorf("a package no document lists is still published: %v", err)
 	}
 	acValidate(t, out)
+}
+
+// An archived dump must list a package as the Change Dump does: one that
+// does not is the previous build's error, and nothing is published. (A
+// package listed by two archived dumps is refused too, but the intervals
+// of the dumps, which may not overlap, refuse it first.)
+func TestChangeDumpArchiveDisagreement(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	build := func(day int) error {
+		cfg := archiveConfig(tr.dir, out, out, acDay(day), 365*24*time.Hour)
+		cfg.Changes.Dump = true
+		_, err := Build(context.Background(), cfg)
+		return err
+	}
+	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
+	if err := build(2); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(out, DocsDir, "archive", "changedump-20240602T000000Z.xml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, regexp.MustCompile(`length="[0-9]+"`).ReplaceAll(b, []byte(`length="1"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := testenv.Snapshot(t, out)
+	tr.write("c.txt", "charlie", acTime("2024-06-02T12:00:00Z"))
+	err = build(3)
+	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "otherwise than the Change Dump") {
+		t.Fatalf("build: %v, want the previous build's error", err)
+	}
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 }
