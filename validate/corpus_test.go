@@ -152,6 +152,18 @@ func TestSpecExamples(t *testing.T) {
 	}
 }
 
+// TestArchiveSpecExamples: the examples of ResourceSync Archives are
+// valid, without a warning.
+func TestArchiveSpecExamples(t *testing.T) {
+	rep, err := Path(context.Background(), "testdata/archive-examples", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rep.Documents); n != 7 || len(rep.Findings) > 0 {
+		t.Errorf("%d documents checked (want 7), findings %v", n, rep.Findings)
+	}
+}
+
 func TestExample27(t *testing.T) {
 	const ex27 = "testdata/resourcesync_ex_27-nonhex-hash.xml"
 	rep, err := Path(context.Background(), ex27, Options{})
