@@ -223,58 +223,6 @@ func TestNotifyFailures(t *testing.T) {
 	}
 }
 
-func TestBuildHubFlags(t *testing.T) {
-	clearEnv(t)
-	src := notifySource(t)
-	for _, tc := range []struct {
-		name   string
-		args   []string
-		stderr string
-	}{
-		{"bad hub", []string{"--hub", "hub.example.org"}, `--hub "hub.example.org" is not an absolute http(s) URL`},
-		{"topic without hub", []string{"--change-topic", "https://example.org/t"}, "need --hub"},
-		{"bad topic", []string{"--hub", "https://hub.example.org/", "--framework-topic", "/t"}, `--framework-topic "/t" is not an absolute http(s) URL`},
-		{"same topics", []string{"--hub", "https://hub.example.org/", "--change-topic", "https://example.org/t", "--framework-topic", "https://example.org/t"}, "are the same URL"},
-		// The Capability List is public: a password in it is published.
-		{"hub with credentials", []string{"--hub", "https://user:s3cret@hub.example.org/"}, `--hub "https://user:xxxxx@hub.example.org/" has credentials`},
-		{"topic with credentials", []string{"--hub", "https://hub.example.org/", "--change-topic", "https://user:s3cret@example.org/t"}, `--change-topic "https://user:xxxxx@example.org/t" has credentials`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "out")
-			code, _, stderr := notifyRun(append(append([]string{"build", "--base-url", "https://example.org/", "--out", out}, tc.args...), src)...)
-			if code != exitUsage || !strings.Contains(stderr, tc.stderr) {
-				t.Errorf("exit %d: %s", code, stderr)
-			}
-			if _, err := os.Stat(out); !os.IsNotExist(err) {
-				t.Errorf("output written after a usage error")
-			}
-		})
-	}
-	// Given topics are advertised as given, and the official schemas'
-	// checks in rsgen validate accept the Capability List.
-	out := t.TempDir()
-	code, _, stderr := notifyRun("build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", "https://hub.example.org/",
-		"--change-topic", "https://example.org/topics/changes", "--framework-topic", "https://example.org/topics/framework", src)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	data, err := os.ReadFile(filepath.Join(out, "resourcesync", "capabilitylist.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range []string{
-		"<loc>https://example.org/topics/changes</loc>\n    <rs:md capability=\"changelist-notification\"/>\n    <rs:ln rel=\"hub\" href=\"https://hub.example.org/\"/>",
-		"<loc>https://example.org/topics/framework</loc>\n    <rs:md capability=\"framework-notification\"/>\n    <rs:ln rel=\"hub\" href=\"https://hub.example.org/\"/>",
-	} {
-		if !strings.Contains(string(data), w) {
-			t.Errorf("the Capability List lacks\n%s\n%s", w, data)
-		}
-	}
-	if code, stdout, stderr := notifyRun("validate", "--strict", out); code != 0 {
-		t.Errorf("validate: exit %d: %s%s", code, stdout, stderr)
-	}
-}
-
 // TestNotifyOfficialValidator runs the official validator (rs-validate.py,
 // in ../shared/tools beside the checkout) on a site that advertises the
 // channels, and the official schemas on the payloads rsgen notify sends.
