@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -493,6 +494,10 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*resourceSpool,
 	tr := ts.tr
 	h := hashing.NewHasher(sc.cfg.Hashes)
 	var rec []byte
+	most := int64(math.MaxInt64) // the most bytes a member can expand to
+	if st, err := os.Stat(a.path); err == nil && st.Size() < (math.MaxInt64-maxMemberSlack)/maxExpansion {
+		most = st.Size()*maxExpansion + maxMemberSlack
+	}
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -510,6 +515,14 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*resourceSpool,
 		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
 		name := sc.admit(m, nil) // every member admitted is read, and is sorted
 		if name == "" {
+			continue
+		}
+		if hdr.Size > most {
+			// A sparse member (GNU or PAX) says how large it is, whatever
+			// bytes it holds: a few hundred bytes may declare a petabyte of
+			// holes, which would be hashed for days. tar.Reader.Next skips
+			// its data, not its holes.
+			sc.problems.add(Problem{Path: name, Err: fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most)})
 			continue
 		}
 		sc.stats.Found.Add(1)
@@ -536,6 +549,19 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*resourceSpool,
 	sc.stats.WalkDone.Store(true)
 	return sc.spoolSorted(sorter)
 }
+
+// ErrMemberTooLarge reports a member of a tar larger than the archive
+// could expand to: a sparse file of mostly holes, or a hostile one.
+var ErrMemberTooLarge = errors.New("member too large")
+
+// maxExpansion and maxMemberSlack bound the size of a tar member by the
+// size of the archive: Deflate cannot expand data more than 1,032 times,
+// so a member larger than maxExpansion times the archive, give or take the
+// slack, is one whose size is not its bytes (a sparse file).
+const (
+	maxExpansion   = 1100
+	maxMemberSlack = 1 << 20
+)
 
 // archiveSortMemory is the memory of the sort of a tar's members.
 var archiveSortMemory = 32 << 20 // a variable for the tests

@@ -6,11 +6,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -343,5 +345,43 @@ func TestDirConflicts(t *testing.T) {
 	d.add("o")
 	if len(d.chain) != 1 || len(d.found) != 0 {
 		t.Errorf("chain of %d, %d found after a path past them all", len(d.chain), len(d.found))
+	}
+}
+
+// A sparse member declares its size, whatever bytes it holds: a tar of a
+// few kilobytes may declare a petabyte of holes, which would be hashed for
+// days. One larger than the archive could expand to is skipped, reported,
+// and the rest published. GNU tar makes the sparse member.
+func TestArchiveSparseMemberTooLarge(t *testing.T) {
+	gnutar, err := exec.LookPath("tar")
+	if err != nil {
+		t.Skip("no tar to make a sparse member with:", err)
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	os.MkdirAll(src, 0o755)
+	f, err := os.Create(filepath.Join(src, "holes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil {
+		t.Skip("no sparse file here:", err)
+	}
+	f.Close()
+	os.WriteFile(filepath.Join(src, "small.txt"), []byte("small"), 0o644)
+	archive := filepath.Join(dir, "s.tar")
+	if out, err := exec.Command(gnutar, "--sparse", "-cf", archive, "-C", src, "holes", "small.txt").CombinedOutput(); err != nil {
+		t.Skipf("tar --sparse: %v\n%s", err, out)
+	}
+	if st, err := os.Stat(archive); err != nil || st.Size() > 1<<20 {
+		t.Skipf("tar did not make a sparse member (%v)", err)
+	}
+	cfg := testConfig(t, archive, filepath.Join(dir, "out"))
+	rep, err := Build(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) != 1 || rep.Problems[0].Path != "holes" || !errors.Is(rep.Problems[0].Err, ErrMemberTooLarge) || rep.Files != 1 {
+		t.Errorf("problems %v, %d files; want holes skipped and small.txt published", rep.Problems, rep.Files)
 	}
 }
