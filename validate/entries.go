@@ -22,10 +22,10 @@ var otherCapabilities = []string{
 // Archive lists Resource Lists of the past, and so on. Archives are
 // followed and checked like the documents of the core.
 var archived = map[string]string{
-	"resourcelist-archive": rsxml.CapResourceList,
-	"resourcedump-archive": rsxml.CapResourceDump,
-	"changelist-archive":   rsxml.CapChangeList,
-	"changedump-archive":   rsxml.CapChangeDump,
+	rsxml.CapResourceListArchive: rsxml.CapResourceList,
+	rsxml.CapResourceDumpArchive: rsxml.CapResourceDump,
+	rsxml.CapChangeListArchive:   rsxml.CapChangeList,
+	rsxml.CapChangeDumpArchive:   rsxml.CapChangeDump,
 }
 
 // isArchive reports whether capability is that of an archive.

@@ -23,12 +23,12 @@ const (
 	CapChangeDump           = "changedump"
 	CapChangeDumpManifest   = "changedump-manifest"
 
-	// CapChangeListArchive is the Change List Archive of ResourceSync
-	// Archives (section 5): the Change Lists of the past.
-	CapChangeListArchive = "changelist-archive"
-	// CapChangeDumpArchive is the Change Dump Archive of ResourceSync
-	// Archives (section 6): the Change Dumps of the past.
-	CapChangeDumpArchive = "changedump-archive"
+	// The archives of ResourceSync Archives (sections 3-6): the Resource
+	// Lists, Resource Dumps, Change Lists and Change Dumps of the past.
+	CapResourceListArchive = "resourcelist-archive"
+	CapResourceDumpArchive = "resourcedump-archive"
+	CapChangeListArchive   = "changelist-archive"
+	CapChangeDumpArchive   = "changedump-archive"
 )
 
 // Capabilities lists the capability values of the core specification.
