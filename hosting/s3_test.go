@@ -120,7 +120,9 @@ func TestS3ScriptMirrors(t *testing.T) {
 		t.Fatal("the first build's dump package was not uploaded")
 	}
 
-	// Add, update, delete; drop the Resource Dump, publish a Change Dump.
+	// Add, update, delete; drop the Resource Dump, publish a Change Dump,
+	// and the archives of the Change Lists and of the Change Dump, whose
+	// documents are in a folder of their own (resourcesync/archive/).
 	prev := t.TempDir()
 	copyDir(t, site, prev)
 	write(t, site, "new/page.html", "<!doctype html><title>new</title>")
@@ -130,7 +132,7 @@ func TestS3ScriptMirrors(t *testing.T) {
 	}
 	cfg.At = t1.Add(24 * time.Hour)
 	cfg.Dump.Enabled = false
-	cfg.Changes = generator.Changes{Previous: prev, Dump: true, DropResourceDump: true}
+	cfg.Changes = generator.Changes{Previous: prev, Dump: true, DropResourceDump: true, ArchiveKeep: 365 * 24 * time.Hour}
 	if _, err := generator.Build(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +142,12 @@ func TestS3ScriptMirrors(t *testing.T) {
 	for _, gone := range []string{"old.txt", "resourcesync/resourcedump.xml", "resourcesync/resourcedump-00001.zip", "resourcesync/resourcedump-00001.manifest.xml"} {
 		if _, ok := got[gone]; ok {
 			t.Errorf("%s is still in the bucket after the build that removed it was deployed", gone)
+		}
+	}
+	for _, there := range []string{"resourcesync/changelist-archive.xml", "resourcesync/archive/changelist-20240602T000000Z.xml",
+		"resourcesync/changedump-archive.xml", "resourcesync/archive/changedump-20240602T000000Z.xml"} {
+		if _, ok := got[there]; !ok {
+			t.Errorf("%s was not uploaded", there)
 		}
 	}
 }
