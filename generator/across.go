@@ -45,6 +45,12 @@ type Changes struct {
 	// before the snapshot time minus ArchiveKeep. It may not be less than
 	// Keep: the archive keeps what the Change Lists drop.
 	ArchiveKeep time.Duration
+	// ArchiveResourceLists, with ArchiveKeep, publishes a Resource List
+	// Archive too (ResourceSync Archives, section 3): the Resource List is
+	// also written under resourcesync/archive/ when the newest one
+	// archived was taken at least ArchiveResourceLists before (every build
+	// if it is that short), and kept for ArchiveKeep. 0 publishes none.
+	ArchiveResourceLists time.Duration
 	// DropArchive lets a build no longer publish the Change List Archive
 	// the previous build published (ArchiveKeep 0); without it such a
 	// build fails with an *ArchiveDroppedError.

@@ -388,7 +388,7 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if err := b.checkEmpty(resources.len()); err != nil { // the dump left out every file
 		return nil, err
 	}
-	if err := b.writeResourceList(resources, completed); err != nil {
+	if err := b.writeResourceList(ctx, resources, completed); err != nil {
 		return nil, err
 	}
 	if err := b.writeResourceDump(dump); err != nil {
@@ -443,24 +443,44 @@ func (b *build) checkEmpty(files int) error {
 }
 
 // writeResourceList writes the Resource List of the resources.
-func (b *build) writeResourceList(resources *resourceSpool, completed time.Time) error {
+func (b *build) writeResourceList(ctx context.Context, resources *resourceSpool, completed time.Time) error {
+	archive, err := b.planListArchive()
+	if err != nil {
+		return err
+	}
 	it, err := resources.iter()
 	if err != nil {
 		return err
 	}
-	err = b.writeResources(resources.len(), it.fill, completed)
+	opt := b.resourceListOptions(completed)
+	opt.Doc.Links = append(opt.Doc.Links, b.listArchivesLink(archive)...)
+	err = b.writeResources(opt, resources.len(), it.fill)
+	if err = errors.Join(err, it.err()); err != nil || archive == nil {
+		return err
+	}
+	if archive.fresh {
+		if it, err = resources.iter(); err != nil { // read again, for the archived copy
+			return err
+		}
+	}
+	err = b.writeListArchive(ctx, archive, b.resourceListOptions(completed), resources.len(), it.fill)
 	return errors.Join(err, it.err())
 }
 
-// writeResources writes the Resource List of n resources, whose entries
-// fill gives in order (see writeList), and adds it to the capabilities.
-func (b *build) writeResources(n int, fill func(i int, e *rsxml.Entry), completed time.Time) error {
+// resourceListOptions are those of the Resource List of this build.
+func (b *build) resourceListOptions(completed time.Time) listwriter.Options {
 	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
-	opt := listwriter.Options{
+	return listwriter.Options{
 		Name:   "resourcelist",
 		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
 		PartMD: func(_, _ *rsxml.MD) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
 	}
+}
+
+// writeResources writes the Resource List of opt with n resources, whose
+// entries fill gives in order (see writeList), and adds it to the
+// capabilities.
+func (b *build) writeResources(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
 	wl, err := b.docs.list(opt, n, fill)
 	if err != nil {
 		return err
@@ -500,6 +520,8 @@ func capabilityRank(capability string) int {
 		return 2
 	case rsxml.CapChangeDump:
 		return 3
+	case rsxml.CapResourceListArchive:
+		return 4
 	case rsxml.CapChangeListArchive:
 		return 6
 	case rsxml.CapChangeDumpArchive:

@@ -408,3 +408,85 @@ func TestChangeDumpArchiveDisagreement(t *testing.T) {
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 }
+
+// listArchiveOf returns what the Resource List Archive of out lists, as
+// "at name" lines, or nil if out has none.
+func listArchiveOf(t *testing.T, out string) []string {
+	t.Helper()
+	p := filepath.Join(out, DocsDir, resourceListArchiveName)
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	doc, entries := acReadDoc(t, p)
+	if doc.Index || doc.MD.Capability != rsxml.CapResourceListArchive {
+		t.Fatalf("%s: capability %q (index %v)", p, doc.MD.Capability, doc.Index)
+	}
+	lists := []string{}
+	for _, e := range entries {
+		lists = append(lists, e.MD.At+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
+	}
+	return lists
+}
+
+// The Resource List is archived whole, an index and its parts past the
+// limits, when the newest archived one is old enough; archived lists are
+// carried forward byte for byte, and dropped after ArchiveKeep.
+func TestResourceListArchive(t *testing.T) {
+	const day = 24 * time.Hour
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	build := func(at time.Time, out string) {
+		t.Helper()
+		cfg := archiveConfig(tr.dir, out, out, at, 60*day)
+		cfg.Changes.ArchiveResourceLists = 2 * day
+		cfg.Limits.MaxEntries = 2 // the archived lists are indexes over parts
+		acBuild(t, cfg)
+	}
+	build(acDay(2), out)
+	first := testenv.ReadTree(t, out)
+	for d := 3; d <= 5; d++ {
+		build(acDay(d), out)
+	}
+	want := []string{"2024-06-02T00:00:00Z archive/resourcelist-20240602T000000Z.xml", "2024-06-04T00:00:00Z archive/resourcelist-20240604T000000Z.xml"}
+	if got := listArchiveOf(t, out); !slices.Equal(got, want) {
+		t.Errorf("the Resource List Archive lists\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	files := testenv.ReadTree(t, out)
+	index := files["resourcesync/archive/resourcelist-20240602T000000Z.xml"]
+	if !strings.Contains(index, "<sitemapindex") || files["resourcesync/archive/resourcelist-20240602T000000Z-00001.xml"] == "" {
+		t.Errorf("the archived list is not an index over its parts:\n%s", index)
+	}
+	for name, content := range first {
+		if strings.HasPrefix(name, "resourcesync/archive/resourcelist-") && files[name] != content {
+			t.Errorf("%s changed when carried forward", name)
+		}
+	}
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml")); doc.Link("archives") != acBase+DocsDir+"/"+resourceListArchiveName {
+		t.Errorf("resourcelist.xml links rel=\"archives\" to %q", doc.Link("archives"))
+	}
+	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapResourceListArchive}) {
+		t.Errorf("the Capability List lists %q", got) // no change: no Change List, nor its archive
+	}
+	acValidate(t, out)
+
+	// Without the flag, the archive would be dropped: refused.
+	before := testenv.Snapshot(t, out)
+	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(6), 60*day))
+	var ade *ArchiveDroppedError
+	if !errors.As(err, &ade) || ade.Capability != rsxml.CapResourceListArchive || ade.Lists != 2 {
+		t.Fatalf("a build without ArchiveResourceLists: %v", err)
+	}
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
+
+	// 60 days after the first, it is dropped; the newest is kept, and a
+	// new one taken.
+	build(acDay(2).Add(61*day), out)
+	if got := listArchiveOf(t, out); len(got) != 2 || !strings.HasPrefix(got[0], "2024-06-04T00:00:00Z ") {
+		t.Errorf("after retention the archive lists\n%s", strings.Join(got, "\n"))
+	}
+	if _, err := os.Stat(filepath.Join(out, DocsDir, "archive", "resourcelist-20240602T000000Z-00001.xml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a part of a dropped list is still published: %v", err)
+	}
+	acValidate(t, out)
+}

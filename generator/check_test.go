@@ -98,7 +98,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := bd.writeResourceList(spooled, bd.at); err != nil {
+	if err := bd.writeResourceList(context.Background(), spooled, bd.at); err != nil {
 		b.Fatal(err)
 	}
 	if err := bd.spill.remove(); err != nil {

@@ -293,6 +293,12 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	case ch.ArchiveKeep > 0 && ch.DropArchive:
 		add(&FieldError{Field: "Changes.DropArchive", Err: ErrConflict, With: "Changes.ArchiveKeep", Detail: "one drops the Change List Archive, the other keeps it"})
 	}
+	switch {
+	case ch.ArchiveResourceLists < 0:
+		add(&FieldError{Field: "Changes.ArchiveResourceLists", Value: ch.ArchiveResourceLists, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+	case ch.ArchiveResourceLists > 0 && ch.ArchiveKeep == 0:
+		add(&FieldError{Field: "Changes.ArchiveResourceLists", Err: ErrNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived Resource Lists are kept"})
+	}
 	if ch.ArchiveKeep > 0 && c.Export == "" && ch.Previous == "" {
 		add(&FieldError{Field: "Changes.ArchiveKeep", Err: ErrNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
 	}

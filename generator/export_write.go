@@ -43,7 +43,7 @@ func (b *build) writeExportLists(ctx context.Context, x *exportState, root *os.R
 		r.entry(e)
 		return nil
 	}}
-	err = b.writeResources(x.rep.Listed, rl.entry, completed)
+	err = b.writeResources(b.resourceListOptions(completed), x.rep.Listed, rl.entry)
 	if err = errors.Join(err, rl.close()); err != nil {
 		return err
 	}

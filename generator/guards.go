@@ -161,8 +161,11 @@ type ArchiveDroppedError struct {
 
 func (e *ArchiveDroppedError) Error() string {
 	what, of := "Change List Archive", "Change List"
-	if e.Capability == rsxml.CapChangeDumpArchive {
+	switch e.Capability {
+	case rsxml.CapChangeDumpArchive:
 		what, of = "Change Dump Archive", "Change Dump"
+	case rsxml.CapResourceListArchive:
+		what, of = "Resource List Archive", "Resource List"
 	}
 	return fmt.Sprintf("the previous build published a %s of %s, which this build would delete", what, units.Count(e.Lists, of))
 }
@@ -177,10 +180,14 @@ func (b *build) checkDumps() error {
 		case c.Name == rsxml.CapResourceDump && !b.cfg.Dump.Enabled && !b.cfg.Changes.DropResourceDump,
 			c.Name == rsxml.CapChangeDump && !b.cfg.Changes.Dump && !b.cfg.Changes.DropChangeDump:
 			return &DumpDroppedError{Capability: c.Name}
-		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && b.cfg.Changes.ArchiveKeep == 0 && !b.cfg.Changes.DropArchive:
+		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && b.cfg.Changes.ArchiveKeep == 0 && !b.cfg.Changes.DropArchive,
+			c.Name == rsxml.CapResourceListArchive && b.cfg.Changes.ArchiveResourceLists == 0 && !b.cfg.Changes.DropArchive:
 			a := prev.ChangeListArchive
-			if c.Name == rsxml.CapChangeDumpArchive {
+			switch c.Name {
+			case rsxml.CapChangeDumpArchive:
 				a = prev.ChangeDumpArchive
+			case rsxml.CapResourceListArchive:
+				a = prev.ResourceListArchive
 			}
 			n := 0
 			if a != nil {

@@ -21,8 +21,10 @@ const (
 	flagFirstBuildOK   = "first-build-ok"
 	flagChangesKeep    = "changes-keep"
 	flagArchiveKeep    = "archive-keep"
-	flagChangeDump     = "change-dump"
-	flagCache          = "cache"
+
+	flagArchiveResourceLists = "archive-resource-lists"
+	flagChangeDump           = "change-dump"
+	flagCache                = "cache"
 
 	flagResourceDump    = "resource-dump"
 	flagDumpMaxBytes    = "dump-max-bytes"

@@ -94,7 +94,7 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 			} else {
 				s.Framework = ch
 			}
-		case rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive:
+		case rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive, rsxml.CapResourceListArchive:
 			if err := s.addArchive(prev, e.Loc, c); err != nil {
 				return nil, err
 			}
@@ -115,8 +115,23 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 // change notification carries from changelist.xml already.
 func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 	listed := rsxml.CapChangeList
-	if capability == rsxml.CapChangeDumpArchive {
+	switch capability {
+	case rsxml.CapChangeDumpArchive:
 		listed = rsxml.CapChangeDump
+	case rsxml.CapResourceListArchive: // an archived list may be an index over parts
+		_, entries, err := readDoc(prev, u)
+		if err != nil {
+			return err
+		}
+		if err := s.addList(prev, u, capability, "", nil); err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if err := s.addDocument(prev, e.Loc, rsxml.CapResourceList); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	_, entries, err := readDoc(prev, u)
 	if err != nil {

@@ -22,23 +22,121 @@ type Archive struct {
 type ChangeListArchive = Archive
 
 // An ArchivedList is an entry of an archive: a closed Change List (or
-// Change Dump) covering From to Until.
+// Change Dump) covering From to Until, or a Resource List taken At.
 type ArchivedList struct {
 	URL         string
 	Rel         string // URL relative to DocsBase ("resourcesync/archive/changelist-….xml"), "" if not under it
 	From, Until time.Time
-	line        int // of its entry in the archive
+	At          time.Time // of a Resource List
+	line        int       // of its entry in the archive
 }
 
-// readArchives reads the Change List Archive and the Change Dump Archive
-// the Capability List points at, if any.
+// readArchives reads the archives the Capability List points at, if any.
 func (r *reader) readArchives(ctx context.Context) error {
 	var err error
 	if r.site.ChangeListArchive, err = r.readArchive(ctx, rsxml.CapChangeListArchive, "Change List Archive"); err != nil {
 		return err
 	}
-	r.site.ChangeDumpArchive, err = r.readArchive(ctx, rsxml.CapChangeDumpArchive, "Change Dump Archive")
+	if r.site.ChangeDumpArchive, err = r.readArchive(ctx, rsxml.CapChangeDumpArchive, "Change Dump Archive"); err != nil {
+		return err
+	}
+	r.site.ResourceListArchive, err = r.readSnapshotArchive(ctx, rsxml.CapResourceListArchive, "Resource List Archive")
 	return err
+}
+
+// readSnapshotArchive reads the archive of snapshots (a Resource List
+// Archive) of capability the Capability List points at, if any: its
+// entries must give the at of distinct documents, oldest first, none after
+// the snapshot of the Resource List.
+func (r *reader) readSnapshotArchive(ctx context.Context, capability, what string) (*Archive, error) {
+	u := r.site.capability(capability)
+	if u == "" {
+		return nil, nil
+	}
+	doc, entries, _, err := r.fetch(ctx, u, capability)
+	if err != nil {
+		return nil, err
+	}
+	name := r.src.name(u)
+	if doc.Index {
+		return nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
+	}
+	a := &Archive{URL: u}
+	for _, e := range entries {
+		if e.MD.At == "" {
+			return nil, newError(name, e.Line, ErrInvalid, "the entry %s has no at, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
+		}
+		at, err := parseTime(name, e.Line, "at", e.MD.At)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case at.After(r.site.At):
+			return nil, newError(name, e.Line, ErrInvalid, "%s was taken at %s, after the snapshot time of the Resource List (%s)",
+				e.Loc, rsxml.FormatTime(at), rsxml.FormatTime(r.site.At))
+		case r.seen[e.Loc]:
+			return nil, newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
+		}
+		if n := len(a.Lists); n > 0 && !at.After(a.Lists[n-1].At) {
+			return nil, newError(name, e.Line, ErrInvalid, "at %s is not after that of the entry before it: an archive lists its documents oldest first", e.MD.At)
+		}
+		r.seen[e.Loc] = true
+		l := ArchivedList{URL: e.Loc, At: at, line: e.Line}
+		if rel, ok := strings.CutPrefix(e.Loc, r.site.DocsBase); ok {
+			l.Rel = rel
+		}
+		a.Lists = append(a.Lists, l)
+	}
+	return a, nil
+}
+
+// ReadArchivedList reads the Resource List l of the Resource List Archive,
+// and, if it is an index, each of its parts, and calls fn with the URL and
+// bytes of each document, once checked: a Resource List taken at the at
+// its entry gives, its parts linked to it with rel="index"; the index
+// last. The documents are read one at a time.
+func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u string, data []byte) error) error {
+	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+	archive := s.ResourceListArchive.URL
+	check := func(u string, doc *rsxml.Doc) error {
+		name := s.src.name(u)
+		switch {
+		case !sameTime(doc.MD.At, l.At):
+			return newError(name, 0, ErrInvalid, "at is %q, but the Resource List Archive %s says %s", doc.MD.At, archive, rsxml.FormatTime(l.At))
+		case u == l.URL && doc.Link("index") != "":
+			return newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Resource List is listed by the Resource List Archive %s, not an index", doc.Link("index"), archive)
+		}
+		return nil
+	}
+	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceList)
+	if err != nil {
+		return err
+	}
+	if err := check(l.URL, doc); err != nil {
+		return err
+	}
+	if doc.Index {
+		for _, e := range entries {
+			pdoc, _, pdata, err := r.fetch(ctx, e.Loc, rsxml.CapResourceList)
+			if err != nil {
+				return err
+			}
+			if err := check(e.Loc, pdoc); err != nil {
+				return err
+			}
+			pname := s.src.name(e.Loc)
+			switch {
+			case pdoc.Index:
+				return newError(pname, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.URL)
+			case pdoc.Link("index") != l.URL:
+				return newError(pname, 0, ErrInvalid, "a part of the archived Resource List %s that does not link rel=\"index\" to it", l.URL)
+			}
+			if err := fn(e.Loc, pdata); err != nil {
+				return err
+			}
+		}
+	}
+	return fn(l.URL, data)
 }
 
 // readArchive reads the archive of capability the Capability List points

@@ -109,8 +109,9 @@ type Site struct {
 	ChangeDump *ChangeDump
 	// ChangeListArchive and ChangeDumpArchive are the archives of
 	// ResourceSync Archives the Capability List has, if any.
-	ChangeListArchive *ChangeListArchive
-	ChangeDumpArchive *Archive
+	ChangeListArchive   *ChangeListArchive
+	ChangeDumpArchive   *Archive
+	ResourceListArchive *Archive
 
 	src             source
 	limits          limits

@@ -1,0 +1,165 @@
+package generator
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// The Resource List Archive (ResourceSync Archives, section 3):
+// resourcelist-archive.xml lists Resource Lists of earlier snapshots kept
+// under archive/, each named by its snapshot time (and, past the limits,
+// an index over its own parts), with its at.
+const resourceListArchiveName = "resourcelist-archive.xml"
+
+// archivedListFile matches the names rsgen gives an archived Resource List
+// and the parts of one.
+var archivedListFile = regexp.MustCompile(`^resourcelist-[0-9]{8}T[0-9]{6}Z(-[0-9]{5})?\.xml$`)
+
+// A listArchive is what the Resource List Archive of a build lists: the
+// archived lists of the previous build that are kept, and this build's
+// Resource List, if it is due (fresh).
+type listArchive struct {
+	carried []archived
+	fresh   bool
+}
+
+// planListArchive returns the Resource List Archive this build publishes,
+// or nil for none: with Changes.ArchiveResourceLists, the previous build's
+// archived lists taken at the snapshot time minus ArchiveKeep or later,
+// and this build's Resource List if the newest archived one was taken
+// ArchiveResourceLists before it or more (or there is none).
+func (b *build) planListArchive() (*listArchive, error) {
+	var prev *previous.Archive
+	if b.across.prev != nil {
+		prev = b.across.prev.ResourceListArchive
+	}
+	every := b.cfg.Changes.ArchiveResourceLists
+	if every == 0 || b.across.prev == nil {
+		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive (checkDumps)
+			b.notice(fmt.Sprintf("the Resource List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Resource List")))
+		}
+		return nil, nil
+	}
+	a := &listArchive{fresh: true}
+	if prev != nil {
+		if n := len(prev.Lists); n > 0 && b.at.Sub(prev.Lists[n-1].At) < every {
+			a.fresh = false
+		}
+		cutoff := b.at.Add(-b.cfg.Changes.ArchiveKeep)
+		dropped := 0
+		for i := range prev.Lists {
+			l := &prev.Lists[i]
+			if l.At.Before(cutoff) {
+				dropped++
+				continue
+			}
+			dir, base := path.Split(l.Rel)
+			if dir != DocsDir+"/"+archiveDir+"/" || !archivedListFile.MatchString(base) || strings.Count(base, "-") != 1 {
+				return nil, fmt.Errorf("%w: the Resource List Archive lists %s, which is not where rsgen archives a Resource List (%s)",
+					ErrPrevious, l.URL, b.docs.url(archiveDir+"/resourcelist-…"))
+			}
+			a.carried = append(a.carried, archived{name: archiveDir + "/" + base, list: l})
+		}
+		if dropped > 0 {
+			b.notice(fmt.Sprintf("the Resource List Archive: %s taken before %s no longer published",
+				units.Count(dropped, "Resource List"), rsxml.FormatTime(cutoff)))
+		}
+	}
+	if len(a.carried) == 0 && !a.fresh {
+		return nil, nil
+	}
+	return a, nil
+}
+
+// listArchivesLink is the link of resourcelist.xml to the Resource List
+// Archive, if the build publishes one.
+func (b *build) listArchivesLink(a *listArchive) []rsxml.Link {
+	if a == nil {
+		return nil
+	}
+	return []rsxml.Link{{Rel: "archives", Href: b.docs.url(resourceListArchiveName)}}
+}
+
+// writeListArchive publishes the Resource List Archive a: this build's
+// Resource List again under archive/ if it is due (opt, n and fill write
+// it, as they wrote resourcelist.xml), the previous build's archived lists
+// again, byte for byte, each checked, and the archive listing them all,
+// oldest first; and advertises it. Past the limits of one document its
+// oldest lists are left out, with a notice.
+func (b *build) writeListArchive(ctx context.Context, a *listArchive, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
+	if a == nil {
+		return nil
+	}
+	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
+	for _, c := range a.carried {
+		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At)}})
+	}
+	if a.fresh {
+		stem := archiveDir + "/resourcelist-" + stamp(b.at)
+		for _, c := range a.carried {
+			if strings.HasPrefix(c.name, stem) {
+				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", ErrPrevious, c.name)
+			}
+		}
+		opt.Name = stem
+		wl, err := b.docs.list(opt, n, fill)
+		if err != nil {
+			return err
+		}
+		entries = append(entries, rsxml.Entry{Loc: b.docs.url(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
+	}
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapResourceListArchive}, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
+	drop, fits := listwriter.FitOldest(&doc, entries, len(a.carried), b.cfg.Limits)
+	if !fits {
+		return &LimitError{Err: fmt.Errorf("the Resource List Archive cannot list this build's Resource List (%d entries, %d bytes at most)",
+			b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+	}
+	if drop > 0 {
+		b.notice(fmt.Sprintf("the Resource List Archive can list no more: its %s no longer published", units.Count(drop, "oldest Resource List")))
+	}
+	for _, c := range a.carried[drop:] {
+		if err := b.copyArchivedList(ctx, c); err != nil {
+			return err
+		}
+	}
+	entries = entries[drop:]
+	if err := b.docs.write(resourceListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
+		return err
+	}
+	b.docs.advertise(b.docs.url(resourceListArchiveName), rsxml.CapResourceListArchive)
+	return nil
+}
+
+// copyArchivedList publishes an archived Resource List of the previous
+// build again, and its parts if it is an index, byte for byte, under the
+// names they had.
+func (b *build) copyArchivedList(ctx context.Context, c archived) error {
+	stem := strings.TrimSuffix(c.name, ".xml")
+	err := b.across.prev.ReadArchivedList(ctx, c.list, func(u string, data []byte) error {
+		name := c.name
+		if u != c.list.URL {
+			base, ok := strings.CutPrefix(u, b.docs.url(archiveDir+"/"))
+			if !ok || strings.Contains(base, "/") || !strings.HasPrefix(archiveDir+"/"+base, stem+"-") || !archivedListFile.MatchString(base) {
+				return fmt.Errorf("%w: the archived Resource List %s has a part %s, which is not where rsgen archives one", ErrPrevious, c.list.URL, u)
+			}
+			name = archiveDir + "/" + base
+		}
+		return b.docs.copy(name, u, io.NopCloser(bytes.NewReader(data)))
+	})
+	var pe *previous.Error
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	return err
+}
