@@ -490,3 +490,53 @@ func TestResourceListArchive(t *testing.T) {
 	}
 	acValidate(t, out)
 }
+
+// An archived Resource List must be where rsgen archives one taken at its
+// at, and its parts numbered as rsgen numbers them: one edited by hand is
+// the previous build's error.
+func TestResourceListArchiveRefused(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(t *testing.T, docs string)
+		want string
+	}{
+		{"taken at another time than its name says", func(t *testing.T, docs string) {
+			for _, rel := range []string{resourceListArchiveName, "archive/resourcelist-20240602T000000Z.xml", "archive/resourcelist-20240602T000000Z-00001.xml", "archive/resourcelist-20240602T000000Z-00002.xml"} {
+				p := filepath.Join(docs, filepath.FromSlash(rel))
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(p, []byte(strings.ReplaceAll(string(b), `at="2024-06-02T00:00:00Z"`, `at="2024-06-01T23:00:00Z"`)), 0o644)
+			}
+		}, "which is not where rsgen archives a Resource List taken then"},
+		{"a part numbered otherwise", func(t *testing.T, docs string) {
+			dir := filepath.Join(docs, "archive")
+			os.Rename(filepath.Join(dir, "resourcelist-20240602T000000Z-00002.xml"), filepath.Join(dir, "resourcelist-20240602T000000Z-00009.xml"))
+			p := filepath.Join(dir, "resourcelist-20240602T000000Z.xml")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), "-00002.xml", "-00009.xml", 1)), 0o644)
+		}, "where rsgen archives"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := acNewTree(t, acFiles, acT0)
+			out := t.TempDir()
+			acBuild(t, acConfig(tr.dir, out, acDay(1)))
+			build := func(day int, into string) error {
+				cfg := archiveConfig(tr.dir, into, out, acDay(day), 60*24*time.Hour)
+				cfg.Changes.ArchiveResourceLists = time.Nanosecond
+				cfg.Limits.MaxEntries = 2
+				_, err := Build(context.Background(), cfg)
+				return err
+			}
+			if err := build(2, out); err != nil {
+				t.Fatal(err)
+			}
+			tt.edit(t, filepath.Join(out, DocsDir))
+			err := build(3, t.TempDir()) // a fresh output: out's own files are guarded otherwise
+			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -298,6 +298,9 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 		add(&FieldError{Field: "Changes.ArchiveResourceLists", Value: ch.ArchiveResourceLists, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
 	case ch.ArchiveResourceLists > 0 && ch.ArchiveKeep == 0:
 		add(&FieldError{Field: "Changes.ArchiveResourceLists", Err: ErrNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived Resource Lists are kept"})
+	case ch.ArchiveResourceLists > 0 && ch.ArchiveKeep < ch.ArchiveResourceLists:
+		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: "Changes.ArchiveResourceLists",
+			Detail: "each archived Resource List would be dropped before the next one is taken"})
 	}
 	if ch.ArchiveKeep > 0 && c.Export == "" && ch.Previous == "" {
 		add(&FieldError{Field: "Changes.ArchiveKeep", Err: ErrNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})

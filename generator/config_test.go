@@ -67,6 +67,10 @@ func TestConfigValidate(t *testing.T) {
 		{"archive kept and dropped", func(c *Config) {
 			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.DropArchive = dir, time.Hour, true
 		}, "Changes.DropArchive", ErrConflict},
+		{"resource lists archived less often than kept", func(c *Config) {
+			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceLists = dir, 24*time.Hour, 48*time.Hour
+		}, "Changes.ArchiveKeep", ErrShorter},
+		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveResourceLists = dir, time.Hour }, "Changes.ArchiveResourceLists", ErrNeeds},
 		{"archive without previous", func(c *Config) { c.Changes.ArchiveKeep = time.Hour }, "Changes.ArchiveKeep", ErrNeeds},
 		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.ArchiveKeep = "", "r.jsonl", dir, time.Hour }, "Changes.ArchiveKeep", ErrConflict},
 		{"cache among the documents", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, "resourcesync", "hc.bin") }, "Cache", ErrInvalid},

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
@@ -21,10 +20,6 @@ import (
 // under archive/, each named by its snapshot time (and, past the limits,
 // an index over its own parts), with its at.
 const resourceListArchiveName = "resourcelist-archive.xml"
-
-// archivedListFile matches the names rsgen gives an archived Resource List
-// and the parts of one.
-var archivedListFile = regexp.MustCompile(`^resourcelist-[0-9]{8}T[0-9]{6}Z(-[0-9]{5})?\.xml$`)
 
 // A listArchive is what the Resource List Archive of a build lists: the
 // archived lists of the previous build that are kept, and this build's
@@ -65,9 +60,9 @@ func (b *build) planListArchive() (*listArchive, error) {
 				continue
 			}
 			dir, base := path.Split(l.Rel)
-			if dir != DocsDir+"/"+archiveDir+"/" || !archivedListFile.MatchString(base) || strings.Count(base, "-") != 1 {
-				return nil, fmt.Errorf("%w: the Resource List Archive lists %s, which is not where rsgen archives a Resource List (%s)",
-					ErrPrevious, l.URL, b.docs.url(archiveDir+"/resourcelist-…"))
+			if dir != DocsDir+"/"+archiveDir+"/" || base != "resourcelist-"+stamp(l.At)+".xml" {
+				return nil, fmt.Errorf("%w: the Resource List Archive lists %s, taken at %s, which is not where rsgen archives a Resource List taken then (%s)",
+					ErrPrevious, l.URL, rsxml.FormatTime(l.At), b.docs.url(archiveDir+"/resourcelist-"+stamp(l.At)+".xml"))
 			}
 			a.carried = append(a.carried, archived{name: archiveDir + "/" + base, list: l})
 		}
@@ -115,7 +110,9 @@ func (b *build) writeListArchive(ctx context.Context, a *listArchive, opt listwr
 		opt.Name = stem
 		wl, err := b.docs.list(opt, n, fill)
 		if err != nil {
-			return err
+			// Its index's locs are longer than those of resourcelist.xml's:
+			// with a low Limits.MaxBytes, it may not fit where that did.
+			return fmt.Errorf("the archived copy of the Resource List: %w", err)
 		}
 		entries = append(entries, rsxml.Entry{Loc: b.docs.url(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
 	}
@@ -146,14 +143,15 @@ func (b *build) writeListArchive(ctx context.Context, a *listArchive, opt listwr
 // names they had.
 func (b *build) copyArchivedList(ctx context.Context, c archived) error {
 	stem := strings.TrimSuffix(c.name, ".xml")
+	parts := 0
 	err := b.across.prev.ReadArchivedList(ctx, c.list, func(u string, data []byte) error {
 		name := c.name
 		if u != c.list.URL {
-			base, ok := strings.CutPrefix(u, b.docs.url(archiveDir+"/"))
-			if !ok || strings.Contains(base, "/") || !strings.HasPrefix(archiveDir+"/"+base, stem+"-") || !archivedListFile.MatchString(base) {
-				return fmt.Errorf("%w: the archived Resource List %s has a part %s, which is not where rsgen archives one", ErrPrevious, c.list.URL, u)
+			parts++
+			name = partName(stem, parts) // numbered from 1 in the order of the index, as the listwriter names them
+			if u != b.docs.url(name) {
+				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.list.URL, u, b.docs.url(name))
 			}
-			name = archiveDir + "/" + base
 		}
 		return b.docs.copy(name, u, io.NopCloser(bytes.NewReader(data)))
 	})
