@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -58,24 +58,11 @@ func (b *build) planDumpArchive(from time.Time, fresh bool) (*dumpArchive, error
 	if len(prev.Lists) > 0 {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
-	cutoff := b.at.Add(-keep)
-	dropped := 0
-	for i := range prev.Lists {
-		l := &prev.Lists[i]
-		if l.Until.Before(cutoff) {
-			dropped++
-			continue
-		}
-		dir, base := path.Split(l.Rel)
-		if dir != DocsDir+"/"+archiveDir+"/" || !archivedDumpFile.MatchString(base) {
-			return nil, fmt.Errorf("%w: the Change Dump Archive lists %s, which is not where rsgen archives a Change Dump (%s)",
-				ErrPrevious, l.URL, b.docs.url(archiveDir+"/"+changeDumpStem+"…"))
-		}
-		a.carried = append(a.carried, archived{name: archiveDir + "/" + base, list: l})
-	}
-	if dropped > 0 {
-		b.notice(fmt.Sprintf("the Change Dump Archive: %s that ended before %s no longer published",
-			units.Count(dropped, "Change Dump"), rsxml.FormatTime(cutoff)))
+	var err error
+	a.carried, err = b.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.Until }, b.at.Add(-keep), "Change Dump", b.notice,
+		func(_ *previous.ArchivedList, base string) bool { return archivedDumpFile.MatchString(base) })
+	if err != nil {
+		return nil, err
 	}
 	if len(a.carried) == 0 && !a.fresh {
 		return nil, nil
@@ -121,26 +108,9 @@ func (b *build) writeDumpArchive(ctx context.Context, a *dumpArchive, fresh []du
 		}
 		entries = append(entries, rsxml.Entry{Loc: b.docs.url(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
 	}
-	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDumpArchive}, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
-	drop, fits := listwriter.FitOldest(&doc, entries, len(a.carried), b.cfg.Limits)
-	if !fits {
-		return &LimitError{Err: fmt.Errorf("the Change Dump Archive cannot list this build's Change Dump (%d entries, %d bytes at most)",
-			b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
-	}
-	if drop > 0 {
-		b.notice(fmt.Sprintf("the Change Dump Archive can list no more: its %s no longer published", units.Count(drop, "oldest Change Dump")))
-	}
-	for _, c := range a.carried[drop:] {
-		if err := b.copyArchivedDump(ctx, c, published); err != nil {
-			return err
-		}
-	}
-	entries = entries[drop:]
-	if err := b.docs.write(changeDumpArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
-		return err
-	}
-	b.docs.advertise(b.docs.url(changeDumpArchiveName), rsxml.CapChangeDumpArchive)
-	return nil
+	_, err := b.docs.writeArchiveDoc(changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), b.notice,
+		func(i int) error { return b.copyArchivedDump(ctx, a.carried[i], published) })
+	return err
 }
 
 // A publishedPackage is a package this build publishes: one of its own

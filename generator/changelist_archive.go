@@ -5,10 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -69,26 +67,11 @@ func (ch *changeLists) planArchive(from time.Time) (*changeArchive, error) {
 	if prev != nil && len(prev.Lists) > 0 {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
-	if prev != nil {
-		cutoff := ch.at.Add(-keep)
-		dropped := 0
-		for i := range prev.Lists {
-			cl := &prev.Lists[i]
-			if cl.Until.Before(cutoff) {
-				dropped++
-				continue
-			}
-			dir, base := path.Split(cl.Rel)
-			if dir != DocsDir+"/"+archiveDir+"/" || !changeListFile.MatchString(base) {
-				return nil, fmt.Errorf("%w: the Change List Archive lists %s, which is not where rsgen archives a Change List (%s)",
-					ErrPrevious, cl.URL, ch.docs.url(archiveDir+"/"+changeListStem+"…"))
-			}
-			a.carried = append(a.carried, archived{name: archiveDir + "/" + base, list: cl})
-		}
-		if dropped > 0 {
-			ch.notice(fmt.Sprintf("the Change List Archive: %s that ended before %s no longer published",
-				units.Count(dropped, "Change List"), rsxml.FormatTime(cutoff)))
-		}
+	var err error
+	a.carried, err = ch.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.Until }, ch.at.Add(-keep), "Change List", ch.notice,
+		func(_ *previous.ArchivedList, base string) bool { return changeListFile.MatchString(base) })
+	if err != nil {
+		return nil, err
 	}
 	if len(a.carried) == 0 && !a.fresh {
 		return nil, nil
@@ -145,29 +128,17 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 			entries = append(entries, rsxml.Entry{Loc: ch.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
 		}
 	}
-	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeListArchive}, Links: []rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}}
-	drop, fits := listwriter.FitOldest(&doc, entries, len(a.carried), ch.limits)
-	if !fits {
-		return &LimitError{Err: fmt.Errorf("the Change List Archive cannot list the %s of this build's changes in one document (%d entries, %d bytes at most)",
-			units.Count(len(entries)-len(a.carried), "Change List"), ch.limits.MaxEntries, ch.limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
-	}
-	if drop > 0 {
-		ch.notice(fmt.Sprintf("the Change List Archive can list no more: its %s no longer published", units.Count(drop, "oldest Change List")))
-	}
-	for _, c := range a.carried[drop:] {
+	listed, err := ch.docs.writeArchiveDoc(changeListArchiveName, rsxml.CapChangeListArchive, "Change List", entries, len(a.carried), ch.notice, func(i int) error {
+		c := a.carried[i]
 		data, err := ch.prev.ReadArchived(ctx, c.list)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		if err := ch.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data))); err != nil {
-			return err
-		}
-	}
-	entries = entries[drop:]
-	if err := ch.docs.write(changeListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
+		return ch.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+	})
+	if err != nil {
 		return err
 	}
-	ch.report.Archived = len(entries)
-	ch.docs.advertise(ch.docs.url(changeListArchiveName), rsxml.CapChangeListArchive)
+	ch.report.Archived = listed
 	return nil
 }

@@ -23,19 +23,27 @@ import (
 // "from until name" lines, or nil if out has none.
 func archiveOf(t *testing.T, out string) []string {
 	t.Helper()
-	p := filepath.Join(out, DocsDir, changeListArchiveName)
+	return archivedIn(t, out, changeListArchiveName, rsxml.CapChangeListArchive, func(md *rsxml.MD) string { return md.From + " " + md.Until })
+}
+
+// archivedIn returns what the archive name of out lists, as lines of its
+// entries' times (times) and their names under DocsDir, or nil if out has
+// none.
+func archivedIn(t *testing.T, out, name, capability string, times func(md *rsxml.MD) string) []string {
+	t.Helper()
+	p := filepath.Join(out, DocsDir, name)
 	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	doc, entries := acReadDoc(t, p)
-	if doc.Index || doc.MD.Capability != rsxml.CapChangeListArchive {
+	if doc.Index || doc.MD.Capability != capability {
 		t.Fatalf("%s: capability %q (index %v)", p, doc.MD.Capability, doc.Index)
 	}
-	lists := []string{}
+	lines := []string{}
 	for _, e := range entries {
-		lists = append(lists, e.MD.From+" "+e.MD.Until+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
+		lines = append(lines, times(&e.MD)+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
 	}
-	return lists
+	return lines
 }
 
 func archiveConfig(src, out, prev string, at time.Time, keep time.Duration) Config {
@@ -270,19 +278,7 @@ func TestChangeListArchiveUploadedFirst(t *testing.T) {
 // "from until name" lines, or nil if out has none.
 func dumpArchiveOf(t *testing.T, out string) []string {
 	t.Helper()
-	p := filepath.Join(out, DocsDir, changeDumpArchiveName)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	doc, entries := acReadDoc(t, p)
-	if doc.Index || doc.MD.Capability != rsxml.CapChangeDumpArchive {
-		t.Fatalf("%s: capability %q (index %v)", p, doc.MD.Capability, doc.Index)
-	}
-	lists := []string{}
-	for _, e := range entries {
-		lists = append(lists, e.MD.From+" "+e.MD.Until+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
-	}
-	return lists
+	return archivedIn(t, out, changeDumpArchiveName, rsxml.CapChangeDumpArchive, func(md *rsxml.MD) string { return md.From + " " + md.Until })
 }
 
 // With the Change Dump, each build that packages changes archives a
@@ -413,19 +409,7 @@ func TestChangeDumpArchiveDisagreement(t *testing.T) {
 // "at name" lines, or nil if out has none.
 func listArchiveOf(t *testing.T, out string) []string {
 	t.Helper()
-	p := filepath.Join(out, DocsDir, resourceListArchiveName)
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	doc, entries := acReadDoc(t, p)
-	if doc.Index || doc.MD.Capability != rsxml.CapResourceListArchive {
-		t.Fatalf("%s: capability %q (index %v)", p, doc.MD.Capability, doc.Index)
-	}
-	lists := []string{}
-	for _, e := range entries {
-		lists = append(lists, e.MD.At+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
-	}
-	return lists
+	return archivedIn(t, out, resourceListArchiveName, rsxml.CapResourceListArchive, func(md *rsxml.MD) string { return md.At })
 }
 
 // The Resource List is archived whole, an index and its parts past the
@@ -509,7 +493,7 @@ func TestResourceListArchiveRefused(t *testing.T) {
 				}
 				os.WriteFile(p, []byte(strings.ReplaceAll(string(b), `at="2024-06-02T00:00:00Z"`, `at="2024-06-01T23:00:00Z"`)), 0o644)
 			}
-		}, "which is not where rsgen archives a Resource List taken then"},
+		}, "which is not where rsgen archives a Resource List"},
 		{"a part numbered otherwise", func(t *testing.T, docs string) {
 			dir := filepath.Join(docs, "archive")
 			os.Rename(filepath.Join(dir, "resourcelist-20240602T000000Z-00002.xml"), filepath.Join(dir, "resourcelist-20240602T000000Z-00009.xml"))

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strings"
+	"time"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -51,24 +51,11 @@ func (b *build) planListArchive() (*listArchive, error) {
 		if n := len(prev.Lists); n > 0 && b.at.Sub(prev.Lists[n-1].At) < every {
 			a.fresh = false
 		}
-		cutoff := b.at.Add(-b.cfg.Changes.ArchiveKeep)
-		dropped := 0
-		for i := range prev.Lists {
-			l := &prev.Lists[i]
-			if l.At.Before(cutoff) {
-				dropped++
-				continue
-			}
-			dir, base := path.Split(l.Rel)
-			if dir != DocsDir+"/"+archiveDir+"/" || base != "resourcelist-"+stamp(l.At)+".xml" {
-				return nil, fmt.Errorf("%w: the Resource List Archive lists %s, taken at %s, which is not where rsgen archives a Resource List taken then (%s)",
-					ErrPrevious, l.URL, rsxml.FormatTime(l.At), b.docs.url(archiveDir+"/resourcelist-"+stamp(l.At)+".xml"))
-			}
-			a.carried = append(a.carried, archived{name: archiveDir + "/" + base, list: l})
-		}
-		if dropped > 0 {
-			b.notice(fmt.Sprintf("the Resource List Archive: %s taken before %s no longer published",
-				units.Count(dropped, "Resource List"), rsxml.FormatTime(cutoff)))
+		var err error
+		a.carried, err = b.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.At }, b.at.Add(-b.cfg.Changes.ArchiveKeep), "Resource List", b.notice,
+			func(l *previous.ArchivedList, base string) bool { return base == "resourcelist-"+stamp(l.At)+".xml" }) // named by its at
+		if err != nil {
+			return nil, err
 		}
 	}
 	if len(a.carried) == 0 && !a.fresh {
@@ -116,26 +103,9 @@ func (b *build) writeListArchive(ctx context.Context, a *listArchive, opt listwr
 		}
 		entries = append(entries, rsxml.Entry{Loc: b.docs.url(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
 	}
-	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapResourceListArchive}, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
-	drop, fits := listwriter.FitOldest(&doc, entries, len(a.carried), b.cfg.Limits)
-	if !fits {
-		return &LimitError{Err: fmt.Errorf("the Resource List Archive cannot list this build's Resource List (%d entries, %d bytes at most)",
-			b.cfg.Limits.MaxEntries, b.cfg.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
-	}
-	if drop > 0 {
-		b.notice(fmt.Sprintf("the Resource List Archive can list no more: its %s no longer published", units.Count(drop, "oldest Resource List")))
-	}
-	for _, c := range a.carried[drop:] {
-		if err := b.copyArchivedList(ctx, c); err != nil {
-			return err
-		}
-	}
-	entries = entries[drop:]
-	if err := b.docs.write(resourceListArchiveName, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
-		return err
-	}
-	b.docs.advertise(b.docs.url(resourceListArchiveName), rsxml.CapResourceListArchive)
-	return nil
+	_, err := b.docs.writeArchiveDoc(resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.carried), b.notice,
+		func(i int) error { return b.copyArchivedList(ctx, a.carried[i]) })
+	return err
 }
 
 // copyArchivedList publishes an archived Resource List of the previous

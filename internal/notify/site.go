@@ -111,28 +111,10 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 }
 
 // addArchive adds the archive at u and the documents it lists (Change
-// Lists, or Change Dumps): documents of the framework, whose changes the
-// change notification carries from changelist.xml already.
+// Lists, Change Dumps, or Resource Lists with their parts): documents of
+// the framework, whose changes the change notification carries from
+// changelist.xml already.
 func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
-	listed := rsxml.CapChangeList
-	switch capability {
-	case rsxml.CapChangeDumpArchive:
-		listed = rsxml.CapChangeDump
-	case rsxml.CapResourceListArchive: // an archived list may be an index over parts
-		_, entries, err := readDoc(prev, u)
-		if err != nil {
-			return err
-		}
-		if err := s.addList(prev, u, capability, "", nil); err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if err := s.addDocument(prev, e.Loc, rsxml.CapResourceList); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	_, entries, err := readDoc(prev, u)
 	if err != nil {
 		return err
@@ -141,6 +123,16 @@ func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 		return err
 	}
 	for _, e := range entries {
+		if capability == rsxml.CapResourceListArchive { // an archived list may be an index over parts
+			if err := s.addDocument(prev, e.Loc, rsxml.CapResourceList); err != nil {
+				return err
+			}
+			continue
+		}
+		listed := rsxml.CapChangeList
+		if capability == rsxml.CapChangeDumpArchive {
+			listed = rsxml.CapChangeDump
+		}
 		p, ok := prev.LocalPath(e.Loc)
 		if !ok {
 			return fmt.Errorf("%s lists %s, which is not a file of the output directory", u, e.Loc)

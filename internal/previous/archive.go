@@ -44,24 +44,34 @@ func (r *reader) readArchives(ctx context.Context) error {
 	return err
 }
 
+// fetchArchive fetches the archive of capability the Capability List
+// points at, if any (else it returns a nil Archive), and returns it empty,
+// with its name for errors and its entries.
+func (r *reader) fetchArchive(ctx context.Context, capability, what string) (*Archive, string, []*rsxml.Entry, error) {
+	u := r.site.capability(capability)
+	if u == "" {
+		return nil, "", nil, nil
+	}
+	doc, entries, _, err := r.fetch(ctx, u, capability)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	name := r.src.name(u)
+	if doc.Index {
+		return nil, "", nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
+	}
+	return &Archive{URL: u}, name, entries, nil
+}
+
 // readSnapshotArchive reads the archive of snapshots (a Resource List
 // Archive) of capability the Capability List points at, if any: its
 // entries must give the at of distinct documents, oldest first, none after
 // the snapshot of the Resource List.
 func (r *reader) readSnapshotArchive(ctx context.Context, capability, what string) (*Archive, error) {
-	u := r.site.capability(capability)
-	if u == "" {
-		return nil, nil
-	}
-	doc, entries, _, err := r.fetch(ctx, u, capability)
-	if err != nil {
+	a, name, entries, err := r.fetchArchive(ctx, capability, what)
+	if a == nil || err != nil {
 		return nil, err
 	}
-	name := r.src.name(u)
-	if doc.Index {
-		return nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
-	}
-	a := &Archive{URL: u}
 	for _, e := range entries {
 		if e.MD.At == "" {
 			return nil, newError(name, e.Line, ErrInvalid, "the entry %s has no at, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
@@ -144,19 +154,10 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 // documents, oldest first without overlap, none after the snapshot of the
 // Resource List.
 func (r *reader) readArchive(ctx context.Context, capability, what string) (*Archive, error) {
-	u := r.site.capability(capability)
-	if u == "" {
-		return nil, nil
-	}
-	doc, entries, _, err := r.fetch(ctx, u, capability)
-	if err != nil {
+	a, name, entries, err := r.fetchArchive(ctx, capability, what)
+	if a == nil || err != nil {
 		return nil, err
 	}
-	name := r.src.name(u)
-	if doc.Index {
-		return nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
-	}
-	a := &Archive{URL: u}
 	for _, e := range entries {
 		if e.MD.From == "" || e.MD.Until == "" {
 			return nil, newError(name, e.Line, ErrInvalid, "the entry %s has no from or no until, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)

@@ -1,0 +1,75 @@
+package generator
+
+import (
+	"fmt"
+	"path"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// The archives of ResourceSync Archives share their shape: each lists
+// documents of the past kept under archive/ (changelist_archive.go,
+// changedump_archive.go, resourcelist_archive.go). These are what they
+// do alike.
+
+// retained returns the lists of the previous build's archive that a build
+// keeps, those whose time (when) is not before cutoff, and says in a
+// notice how many it drops, naming them what ("Change List"). Each must be
+// under archive/ with a name that named accepts: one elsewhere was not
+// archived by rsgen, and fails the build.
+func (d *docWriter) retained(prev *previous.Archive, when func(*previous.ArchivedList) time.Time, cutoff time.Time, what string,
+	notice func(string), named func(l *previous.ArchivedList, base string) bool) ([]archived, error) {
+	if prev == nil {
+		return nil, nil
+	}
+	var kept []archived
+	for i := range prev.Lists {
+		l := &prev.Lists[i]
+		if when(l).Before(cutoff) {
+			continue
+		}
+		dir, base := path.Split(l.Rel)
+		if dir != DocsDir+"/"+archiveDir+"/" || !named(l, base) {
+			return nil, fmt.Errorf("%w: the %s Archive lists %s, which is not where rsgen archives a %s (under %s)",
+				ErrPrevious, what, l.URL, what, d.url(archiveDir+"/"))
+		}
+		kept = append(kept, archived{name: archiveDir + "/" + base, list: l})
+	}
+	if dropped := len(prev.Lists) - len(kept); dropped > 0 {
+		notice(fmt.Sprintf("the %s Archive: %s older than %s no longer published", what, units.Count(dropped, what), rsxml.FormatTime(cutoff)))
+	}
+	return kept, nil
+}
+
+// writeArchiveDoc publishes the archive (name, capability) of entries,
+// the first carried of which are documents of the previous build: past
+// the limits of one document it leaves out the oldest of those, with a
+// notice; it publishes again each one it keeps (publish, given its index),
+// then writes the archive and advertises it. It returns the entries it
+// lists.
+func (d *docWriter) writeArchiveDoc(name, capability, what string, entries []rsxml.Entry, carried int, notice func(string), publish func(i int) error) (int, error) {
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: d.capabilityListURL()}}}
+	drop, fits := listwriter.FitOldest(&doc, entries, carried, d.limits)
+	if !fits {
+		return 0, &LimitError{Err: fmt.Errorf("the %s Archive cannot list the %s of this build in one document (%d entries, %d bytes at most)",
+			what, units.Count(len(entries)-carried, what), d.limits.MaxEntries, d.limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+	}
+	if drop > 0 {
+		notice(fmt.Sprintf("the %s Archive can list no more: its %s no longer published", what, units.Count(drop, "oldest "+what)))
+	}
+	for i := drop; i < carried; i++ {
+		if err := publish(i); err != nil {
+			return 0, err
+		}
+	}
+	entries = entries[drop:]
+	if err := d.write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
+		return 0, err
+	}
+	d.advertise(d.url(name), capability)
+	return len(entries), nil
+}
