@@ -444,7 +444,8 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *resourceSpool, completed time.Time) error {
-	archive, err := b.planListArchive()
+	la := &listArchiver{docs: b.docs, prev: b.across.prev, opts: &b.cfg.Changes, at: b.at, notice: b.notice}
+	archive, err := la.plan()
 	if err != nil {
 		return err
 	}
@@ -453,7 +454,7 @@ func (b *build) writeResourceList(ctx context.Context, resources *resourceSpool,
 		return err
 	}
 	opt := b.resourceListOptions(completed)
-	opt.Doc.Links = append(opt.Doc.Links, b.listArchivesLink(archive)...)
+	opt.Doc.Links = append(opt.Doc.Links, la.link(archive)...)
 	err = b.writeResources(opt, resources.len(), it.fill)
 	if err = errors.Join(err, it.err()); err != nil || archive == nil {
 		return err
@@ -463,7 +464,7 @@ func (b *build) writeResourceList(ctx context.Context, resources *resourceSpool,
 			return err
 		}
 	}
-	err = b.writeListArchive(ctx, archive, b.resourceListOptions(completed), resources.len(), it.fill)
+	err = la.write(ctx, archive, b.resourceListOptions(completed), resources.len(), it.fill)
 	return errors.Join(err, it.err())
 }
 

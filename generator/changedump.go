@@ -43,13 +43,13 @@ type dumpPackage struct {
 	prev           *previous.Package // carried forward: where its bytes come from
 }
 
-func (p *dumpPackage) entry(b *build, e *rsxml.Entry) {
-	*e = rsxml.Entry{Loc: b.docs.url(p.name), MD: rsxml.MD{Type: "application/zip", Hash: p.hash, From: p.from, Until: p.until}}
+func (p *dumpPackage) entry(d *docWriter, e *rsxml.Entry) {
+	*e = rsxml.Entry{Loc: d.url(p.name), MD: rsxml.MD{Type: "application/zip", Hash: p.hash, From: p.from, Until: p.until}}
 	if p.length >= 0 {
 		e.MD.Length = itoa(p.length)
 	}
 	if p.manifest != "" {
-		e.Links = []rsxml.Link{{Rel: "contents", Href: b.docs.url(p.manifest), Type: "application/xml"}}
+		e.Links = []rsxml.Link{{Rel: "contents", Href: d.url(p.manifest), Type: "application/xml"}}
 	}
 }
 
@@ -74,7 +74,8 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	if carried, err = b.fitChangeDump(carried, fresh); err != nil {
 		return err
 	}
-	archive, err := b.planDumpArchive(from, len(fresh) > 0)
+	da := &dumpArchiver{docs: b.docs, prev: b.across.prev, opts: &b.cfg.Changes, at: b.at, notice: b.notice, copyPackage: b.copyPackage}
+	archive, err := da.plan(from, len(fresh) > 0)
 	if err != nil {
 		return err
 	}
@@ -92,13 +93,13 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	b.across.report.Packages = len(all)
 	if len(all) > 0 {
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].from, Until: all[len(all)-1].until}
-		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, b.dumpArchivesLink(archive)...)}
-		if err := b.docs.write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b, e) }); err != nil {
+		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, da.link(archive)...)}
+		if err := b.docs.write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b.docs, e) }); err != nil {
 			return err
 		}
 		b.docs.advertise(b.docs.url(changeDumpName), rsxml.CapChangeDump)
 	}
-	return b.writeDumpArchive(ctx, archive, fresh, published)
+	return da.write(ctx, archive, fresh, published)
 }
 
 // packChanges writes this build's packages: the bytes of the created and
@@ -232,10 +233,10 @@ func carriedPackageNames(p *previous.Package, until time.Time, n int) (string, s
 func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, error) {
 	entries := make([]rsxml.Entry, len(carried)+len(fresh))
 	for i := range carried {
-		carried[i].entry(b, &entries[i])
+		carried[i].entry(b.docs, &entries[i])
 	}
 	for i := range fresh {
-		fresh[i].entry(b, &entries[len(carried)+i])
+		fresh[i].entry(b.docs, &entries[len(carried)+i])
 	}
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: timeWidth, Until: timeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}

@@ -24,6 +24,17 @@ const changeDumpArchiveName = "changedump-archive.xml"
 // archivedDumpFile matches the names rsgen gives archived Change Dumps.
 var archivedDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z\.xml$`)
 
+// A dumpArchiver publishes the Change Dump Archive of a build.
+type dumpArchiver struct {
+	docs   *docWriter
+	prev   *previous.Site
+	opts   *Changes
+	at     time.Time // the snapshot time
+	notice func(string)
+	// copyPackage publishes a package of the previous build again.
+	copyPackage func(ctx context.Context, p *dumpPackage) error
+}
+
 // A dumpArchive is what the Change Dump Archive of a build lists: the
 // archived dumps of the previous build that are kept, and one of this
 // build's packages, if it made any, covering from from.
@@ -39,12 +50,12 @@ type dumpArchive struct {
 // dumps that end at the snapshot time minus ArchiveKeep or later, and
 // this build's packages (fresh), which start at from, or where the
 // previous archive ends.
-func (b *build) planDumpArchive(from time.Time, fresh bool) (*dumpArchive, error) {
-	prev := b.across.prev.ChangeDumpArchive
-	keep := b.cfg.Changes.ArchiveKeep
-	if keep == 0 || !b.cfg.Changes.Dump {
+func (da *dumpArchiver) plan(from time.Time, fresh bool) (*dumpArchive, error) {
+	prev := da.prev.ChangeDumpArchive
+	keep := da.opts.ArchiveKeep
+	if keep == 0 || !da.opts.Dump {
 		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive or DropChangeDump (checkDumps)
-			b.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change Dump")))
+			da.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change Dump")))
 		}
 		return nil, nil
 	}
@@ -59,7 +70,7 @@ func (b *build) planDumpArchive(from time.Time, fresh bool) (*dumpArchive, error
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
 	var err error
-	a.carried, err = b.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.Until }, b.at.Add(-keep), "Change Dump", b.notice,
+	a.carried, err = da.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.Until }, da.at.Add(-keep), "Change Dump", da.notice,
 		func(_ *previous.ArchivedList, base string) bool { return archivedDumpFile.MatchString(base) })
 	if err != nil {
 		return nil, err
@@ -72,11 +83,11 @@ func (b *build) planDumpArchive(from time.Time, fresh bool) (*dumpArchive, error
 
 // dumpArchivesLink is the link of changedump.xml to the Change Dump
 // Archive, if the build publishes one.
-func (b *build) dumpArchivesLink(a *dumpArchive) []rsxml.Link {
+func (da *dumpArchiver) link(a *dumpArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: b.docs.url(changeDumpArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: da.docs.url(changeDumpArchiveName)}}
 }
 
 // writeDumpArchive publishes the Change Dump Archive a: this build's
@@ -86,30 +97,30 @@ func (b *build) dumpArchivesLink(a *dumpArchive) []rsxml.Link {
 // does (published, the names of all the packages published so far), and
 // the archive listing them all, oldest first; and advertises it. Past the
 // limits of one document its oldest dumps are left out, with a notice.
-func (b *build) writeDumpArchive(ctx context.Context, a *dumpArchive, fresh []dumpPackage, published map[string]*publishedPackage) error {
+func (da *dumpArchiver) write(ctx context.Context, a *dumpArchive, fresh []dumpPackage, published map[string]*publishedPackage) error {
 	if a == nil {
 		return nil
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.list.From), Until: rsxml.FormatTime(c.list.Until)}})
+		entries = append(entries, rsxml.Entry{Loc: da.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.list.From), Until: rsxml.FormatTime(c.list.Until)}})
 	}
 	if a.fresh {
-		name := archiveDir + "/" + changeDumpStem + stamp(b.at) + ".xml"
+		name := archiveDir + "/" + changeDumpStem + stamp(da.at) + ".xml"
 		for _, c := range a.carried {
 			if c.name == name {
 				return fmt.Errorf("%w: its archived Change Dump %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}
-		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(b.at)}
-		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
-		if err := b.docs.write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].entry(b, e) }); err != nil {
+		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(da.at)}
+		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: da.docs.capabilityListURL()}}}
+		if err := da.docs.write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].entry(da.docs, e) }); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: b.docs.url(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
+		entries = append(entries, rsxml.Entry{Loc: da.docs.url(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
 	}
-	_, err := b.docs.writeArchiveDoc(changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), b.notice,
-		func(i int) error { return b.copyArchivedDump(ctx, a.carried[i], published) })
+	_, err := da.docs.writeArchiveDoc(changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.notice,
+		func(i int) error { return da.copyDump(ctx, a.carried[i], published) })
 	return err
 }
 
@@ -127,9 +138,8 @@ type publishedPackage struct {
 // they had: it lists them by URL. A package the Change Dump lists too must
 // be the same there (length, digests, manifest); none may be listed by two
 // archived dumps, nor have the name of one of this build's.
-func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[string]*publishedPackage) error {
-	prev := b.across.prev
-	data, pkgs, err := prev.ReadArchivedDump(ctx, c.list)
+func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[string]*publishedPackage) error {
+	data, pkgs, err := da.prev.ReadArchivedDump(ctx, c.list)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
@@ -159,10 +169,10 @@ func (b *build) copyArchivedDump(ctx context.Context, c archived, published map[
 			pp.archived = true
 			continue
 		}
-		if err := b.copyPackage(ctx, &dp); err != nil {
+		if err := da.copyPackage(ctx, &dp); err != nil {
 			return err
 		}
 		published[base] = &publishedPackage{dumpPackage: &dp, archived: true}
 	}
-	return b.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+	return da.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
 }

@@ -29,30 +29,39 @@ type listArchive struct {
 	fresh   bool
 }
 
+// A listArchiver publishes the Resource List Archive of a build.
+type listArchiver struct {
+	docs   *docWriter
+	prev   *previous.Site // nil for a first build
+	opts   *Changes
+	at     time.Time // the snapshot time
+	notice func(string)
+}
+
 // planListArchive returns the Resource List Archive this build publishes,
 // or nil for none: with Changes.ArchiveResourceLists, the previous build's
 // archived lists taken at the snapshot time minus ArchiveKeep or later,
 // and this build's Resource List if the newest archived one was taken
 // ArchiveResourceLists before it or more (or there is none).
-func (b *build) planListArchive() (*listArchive, error) {
+func (la *listArchiver) plan() (*listArchive, error) {
 	var prev *previous.Archive
-	if b.across.prev != nil {
-		prev = b.across.prev.ResourceListArchive
+	if la.prev != nil {
+		prev = la.prev.ResourceListArchive
 	}
-	every := b.cfg.Changes.ArchiveResourceLists
-	if every == 0 || b.across.prev == nil {
+	every := la.opts.ArchiveResourceLists
+	if every == 0 || la.prev == nil {
 		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive (checkDumps)
-			b.notice(fmt.Sprintf("the Resource List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Resource List")))
+			la.notice(fmt.Sprintf("the Resource List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Resource List")))
 		}
 		return nil, nil
 	}
 	a := &listArchive{fresh: true}
 	if prev != nil {
-		if n := len(prev.Lists); n > 0 && b.at.Sub(prev.Lists[n-1].At) < every {
+		if n := len(prev.Lists); n > 0 && la.at.Sub(prev.Lists[n-1].At) < every {
 			a.fresh = false
 		}
 		var err error
-		a.carried, err = b.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.At }, b.at.Add(-b.cfg.Changes.ArchiveKeep), "Resource List", b.notice,
+		a.carried, err = la.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.At }, la.at.Add(-la.opts.ArchiveKeep), "Resource List", la.notice,
 			func(l *previous.ArchivedList, base string) bool { return base == "resourcelist-"+stamp(l.At)+".xml" }) // named by its at
 		if err != nil {
 			return nil, err
@@ -66,11 +75,11 @@ func (b *build) planListArchive() (*listArchive, error) {
 
 // listArchivesLink is the link of resourcelist.xml to the Resource List
 // Archive, if the build publishes one.
-func (b *build) listArchivesLink(a *listArchive) []rsxml.Link {
+func (la *listArchiver) link(a *listArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: b.docs.url(resourceListArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: la.docs.url(resourceListArchiveName)}}
 }
 
 // writeListArchive publishes the Resource List Archive a: this build's
@@ -79,51 +88,51 @@ func (b *build) listArchivesLink(a *listArchive) []rsxml.Link {
 // again, byte for byte, each checked, and the archive listing them all,
 // oldest first; and advertises it. Past the limits of one document its
 // oldest lists are left out, with a notice.
-func (b *build) writeListArchive(ctx context.Context, a *listArchive, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
+func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
 	if a == nil {
 		return nil
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: b.docs.url(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At)}})
+		entries = append(entries, rsxml.Entry{Loc: la.docs.url(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At)}})
 	}
 	if a.fresh {
-		stem := archiveDir + "/resourcelist-" + stamp(b.at)
+		stem := archiveDir + "/resourcelist-" + stamp(la.at)
 		for _, c := range a.carried {
 			if strings.HasPrefix(c.name, stem) {
 				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}
 		opt.Name = stem
-		wl, err := b.docs.list(opt, n, fill)
+		wl, err := la.docs.list(opt, n, fill)
 		if err != nil {
 			// Its index's locs are longer than those of resourcelist.xml's:
 			// with a low Limits.MaxBytes, it may not fit where that did.
 			return fmt.Errorf("the archived copy of the Resource List: %w", err)
 		}
-		entries = append(entries, rsxml.Entry{Loc: b.docs.url(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
+		entries = append(entries, rsxml.Entry{Loc: la.docs.url(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
 	}
-	_, err := b.docs.writeArchiveDoc(resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.carried), b.notice,
-		func(i int) error { return b.copyArchivedList(ctx, a.carried[i]) })
+	_, err := la.docs.writeArchiveDoc(resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.carried), la.notice,
+		func(i int) error { return la.copyList(ctx, a.carried[i]) })
 	return err
 }
 
 // copyArchivedList publishes an archived Resource List of the previous
 // build again, and its parts if it is an index, byte for byte, under the
 // names they had.
-func (b *build) copyArchivedList(ctx context.Context, c archived) error {
+func (la *listArchiver) copyList(ctx context.Context, c archived) error {
 	stem := strings.TrimSuffix(c.name, ".xml")
 	parts := 0
-	err := b.across.prev.ReadArchivedList(ctx, c.list, func(u string, data []byte) error {
+	err := la.prev.ReadArchivedList(ctx, c.list, func(u string, data []byte) error {
 		name := c.name
 		if u != c.list.URL {
 			parts++
 			name = partName(stem, parts) // numbered from 1 in the order of the index, as the listwriter names them
-			if u != b.docs.url(name) {
-				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.list.URL, u, b.docs.url(name))
+			if u != la.docs.url(name) {
+				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.list.URL, u, la.docs.url(name))
 			}
 		}
-		return b.docs.copy(name, u, io.NopCloser(bytes.NewReader(data)))
+		return la.docs.copy(name, u, io.NopCloser(bytes.NewReader(data)))
 	})
 	var pe *previous.Error
 	if errors.As(err, &pe) {
