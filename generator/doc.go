@@ -40,8 +40,10 @@
 //     one's: one open Change List, or past the limits an index over closed
 //     lists (across.go, detect.go, changelists.go, changedump.go),
 //     with the hash cache (cache.go) sparing reads of unchanged files; and,
-//     when asked, the Change List Archive of every build's changes
-//     (changelist_archive.go);
+//     when asked, the archives of ResourceSync Archives (archives.go): of
+//     every build's changes (changelist_archive.go), of its Change Dump
+//     packages (changedump_archive.go: dumpArchiver) and of Resource Lists
+//     now and then (resourcelist_archive.go: listArchiver);
 //   - the Capability List, the Source Description, and the files for
 //     static hosts (host.go).
 //
