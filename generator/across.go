@@ -51,6 +51,10 @@ type Changes struct {
 	// archived was taken at least ArchiveResourceLists before (every build
 	// if it is that short), and kept for ArchiveKeep. 0 publishes none.
 	ArchiveResourceLists time.Duration
+	// DropResourceListArchive lets a build no longer publish the Resource
+	// List Archive the previous build published (ArchiveResourceLists 0),
+	// while it keeps its other archives; DropArchive drops them all.
+	DropResourceListArchive bool
 	// DropArchive lets a build no longer publish the Change List Archive
 	// the previous build published (ArchiveKeep 0); without it such a
 	// build fails with an *ArchiveDroppedError.

@@ -296,6 +296,10 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	switch {
 	case ch.ArchiveResourceLists < 0:
 		add(&FieldError{Field: "Changes.ArchiveResourceLists", Value: ch.ArchiveResourceLists, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+	case ch.ArchiveResourceLists > 0 && ch.DropArchive:
+		add(&FieldError{Field: "Changes.ArchiveResourceLists", Err: ErrConflict, With: "Changes.DropArchive", Detail: "every archive is dropped"})
+	case ch.ArchiveResourceLists > 0 && ch.DropResourceListArchive:
+		add(&FieldError{Field: "Changes.DropResourceListArchive", Err: ErrConflict, With: "Changes.ArchiveResourceLists", Detail: "one drops the Resource List Archive, the other keeps it"})
 	case ch.ArchiveResourceLists > 0 && ch.ArchiveKeep == 0:
 		add(&FieldError{Field: "Changes.ArchiveResourceLists", Err: ErrNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived Resource Lists are kept"})
 	case ch.ArchiveResourceLists > 0 && ch.ArchiveKeep < ch.ArchiveResourceLists:

@@ -70,6 +70,12 @@ func TestConfigValidate(t *testing.T) {
 		{"resource lists archived less often than kept", func(c *Config) {
 			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceLists = dir, 24*time.Hour, 48*time.Hour
 		}, "Changes.ArchiveKeep", ErrShorter},
+		{"resource lists archived, every archive dropped", func(c *Config) {
+			c.Changes.Previous, c.Changes.DropArchive, c.Changes.ArchiveResourceLists = dir, true, time.Hour
+		}, "Changes.ArchiveResourceLists", ErrConflict},
+		{"resource lists archived and dropped", func(c *Config) {
+			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceLists, c.Changes.DropResourceListArchive = dir, time.Hour, time.Hour, true
+		}, "Changes.DropResourceListArchive", ErrConflict},
 		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveResourceLists = dir, time.Hour }, "Changes.ArchiveResourceLists", ErrNeeds},
 		{"archive without previous", func(c *Config) { c.Changes.ArchiveKeep = time.Hour }, "Changes.ArchiveKeep", ErrNeeds},
 		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.ArchiveKeep = "", "r.jsonl", dir, time.Hour }, "Changes.ArchiveKeep", ErrConflict},

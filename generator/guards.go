@@ -181,7 +181,7 @@ func (b *build) checkDumps() error {
 			c.Name == rsxml.CapChangeDump && !b.cfg.Changes.Dump && !b.cfg.Changes.DropChangeDump:
 			return &DumpDroppedError{Capability: c.Name}
 		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && b.cfg.Changes.ArchiveKeep == 0 && !b.cfg.Changes.DropArchive,
-			c.Name == rsxml.CapResourceListArchive && b.cfg.Changes.ArchiveResourceLists == 0 && !b.cfg.Changes.DropArchive:
+			c.Name == rsxml.CapResourceListArchive && b.cfg.Changes.ArchiveResourceLists == 0 && !b.cfg.Changes.DropArchive && !b.cfg.Changes.DropResourceListArchive:
 			a := prev.ChangeListArchive
 			switch c.Name {
 			case rsxml.CapChangeDumpArchive:

@@ -128,7 +128,7 @@ var catalogue = []Rule{
 	{RuleRootMD, "§7", Error, "the root has exactly one <rs:md>"},
 	{RuleCapability, "§7", Error, "the root <rs:md> has a capability, one of the spec's eight"},
 	{RuleNotIndex, "§9, §11.2, §13.2", Error, "a Capability List or a manifest is a <urlset>, never a <sitemapindex>"},
-	{RuleTimeRequired, "Appendix A", Error, "the root <rs:md> has at (Resource List, Resource Dump, their indexes, Resource Dump Manifest) or from (Change List, Change Dump, their indexes, Change Dump Manifest)"},
+	{RuleTimeRequired, "Appendix A, Archives", Error, "the root <rs:md> has at (Resource List, Resource Dump, their indexes, Resource Dump Manifest) or from (Change List, Change Dump, their indexes, Change Dump Manifest); an archive's entries have at (of Resource Lists and Dumps) or from and until (of Change Lists and Dumps)"},
 	{RuleTimeUnused, "Appendix A", Warning, "at/completed and from/until only where Table 4 uses them"},
 	{RuleTimeRecommended, "Appendix A", Warning, "entries of a Change List Index, Change Dump and Change Dump Index have from"},
 	{RuleDatetime, "§7", Error, "datetimes are W3C Datetimes the schema's types accept: attributes YYYY-MM-DDThh:mm:ss[.s]TZD, <lastmod> also YYYY-MM-DD"},

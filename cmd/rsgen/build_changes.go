@@ -21,8 +21,8 @@ func changesFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
 		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
-		&cli.StringFlag{Name: flagArchiveKeep, Usage: "also publish a Change List Archive: each build's changes kept as closed Change Lists for `DURATION` (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous). 0 drops the archive --previous has; without the flag, a build fails if --previous has one"},
-		&cli.StringFlag{Name: flagArchiveResourceLists, Usage: "with --archive-keep, also publish a Resource List Archive: the Resource List is archived whole when the newest archived one is `DURATION` old or more (e.g. 30d; 0s archives every build's)"},
+		&cli.StringFlag{Name: flagArchiveKeep, Usage: "also publish a Change List Archive (and with --change-dump a Change Dump Archive): each build's changes kept as closed Change Lists for `DURATION` (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous). 0 drops the archives --previous has; without the flag, a build fails if --previous has one"},
+		&cli.StringFlag{Name: flagArchiveResourceLists, Usage: "with --archive-keep, also publish a Resource List Archive: the Resource List is archived whole when the newest archived one is `EVERY` old or more (e.g. 30d; 1s: every build's but the first). 0 drops the Resource List Archive --previous has"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
 		&cli.DurationFlag{Name: flagFetchTimeout, Value: generator.DefaultFetchDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
@@ -57,9 +57,7 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 		if err != nil {
 			return usageErr("for example --"+flagArchiveResourceLists+" 30d", "--%s: %v", flagArchiveResourceLists, err)
 		}
-		// 0s archives every build's list: a duration shorter than any
-		// interval between two snapshots.
-		cfg.Changes.ArchiveResourceLists = max(every, time.Nanosecond)
+		cfg.Changes.ArchiveResourceLists, cfg.Changes.DropResourceListArchive = every, every == 0
 	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)

@@ -85,7 +85,7 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
 		}
 		return failure(err, fmt.Sprintf("add --%s to keep publishing it, or --%s=false to drop it on purpose", flag, flag))
 	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceListArchive:
-		return failure(err, fmt.Sprintf("add --%s DURATION (with --%s) to keep archiving Resource Lists, or --%s 0 to drop every archive on purpose", flagArchiveResourceLists, flagArchiveKeep, flagArchiveKeep))
+		return failure(err, fmt.Sprintf("add --%s EVERY (with --%s) to keep archiving Resource Lists, or --%s 0 to drop that archive on purpose", flagArchiveResourceLists, flagArchiveKeep, flagArchiveResourceLists))
 	case errors.As(err, &ade):
 		return failure(err, fmt.Sprintf("add --%s DURATION to keep archiving (at least --%s), or --%s 0 to drop it on purpose", flagArchiveKeep, flagChangesKeep, flagArchiveKeep))
 	case errors.As(err, &ste):

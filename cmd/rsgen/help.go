@@ -15,7 +15,7 @@ const helpWidth = 80
 
 // flagCategories orders the groups of flags in a command's help: the
 // Category of each flag (build has them all; validate and serve none).
-var flagCategories = []string{"tree", "export", "dumps", "changes", "guards", "hosting", "output"}
+var flagCategories = []string{"tree", "export", "dumps", "changes", "guards", "hosting", "notifications", "output"}
 
 // categoryTitles are the headings of the groups of flagCategories.
 var categoryTitles = map[string]string{
@@ -27,6 +27,8 @@ var categoryTitles = map[string]string{
 	"guards":  "GUARD FLAGS",
 	"hosting": "HOSTING FLAGS",
 	"output":  "OUTPUT FLAGS",
+
+	"notifications": "NOTIFICATION FLAGS",
 }
 
 // withHelp sets the help of cmd, which urfave/cli prints for "rsgen CMD
