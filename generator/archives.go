@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
@@ -72,4 +73,11 @@ func (d *docWriter) writeArchiveDoc(name, capability, what string, entries []rsx
 	}
 	d.advertise(d.url(name), capability)
 	return len(entries), nil
+}
+
+// ofStem reports whether name (under DocsDir) is a document of the list
+// stem: stem.xml, or one of its parts, stem-00001.xml, … A document of the
+// previous build so named would be overwritten by this build's.
+func ofStem(name, stem string) bool {
+	return name == stem+".xml" || strings.HasPrefix(name, stem+"-")
 }

@@ -107,7 +107,7 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 	if a.fresh {
 		name := archiveDir + "/" + changeListStem + stamp(ch.at)
 		for _, c := range a.carried {
-			if c.name == name+".xml" || len(c.name) > len(name) && c.name[:len(name)+1] == name+"-" {
+			if ofStem(c.name, name) {
 				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}

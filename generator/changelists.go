@@ -119,7 +119,7 @@ func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) 
 	stem := changeListStem + stamp(ch.at)
 	if changes.len() > 0 {
 		for _, c := range lists {
-			if c.name == stem+".xml" || len(c.name) > len(stem) && c.name[:len(stem)+1] == stem+"-" {
+			if ofStem(c.name, stem) {
 				return from, fmt.Errorf("%w: its Change List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}

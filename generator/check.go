@@ -36,9 +36,10 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-// InvalidPreviousError reports a document of the previous build that a
-// build would publish again but that fails validation: the build would
-// otherwise fail its own check, as if rsgen had written it.
+// InvalidPreviousError reports documents of the previous build that a
+// build would publish again but that fail validation (the check of the
+// stage finds them), named by the URLs they were read from: not a bug of
+// rsgen, as InvalidOutputError is.
 type InvalidPreviousError struct {
 	Findings []validate.Finding // the error findings
 }
@@ -75,6 +76,9 @@ func (b *build) check(ctx context.Context) error {
 		return context.Cause(ctx)
 	}
 	if rep.Errors > 0 {
+		if e := b.docs.previousFault(errorFindings(rep), b.cfg.Out); e != nil {
+			return fmt.Errorf("%w: %w", ErrPrevious, e)
+		}
 		return &InvalidOutputError{Errors: rep.Errors, Findings: errorFindings(rep)}
 	}
 	first := map[string]validate.Finding{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -43,8 +44,9 @@ type docWriter struct {
 	stage  *Stage
 	base   string // the URL the output is served at (Config.DocsURL), ending in "/"
 	limits Limits
-	n      int           // documents written
-	caps   []rsxml.Entry // the Capability List's entries
+	n      int               // documents written
+	caps   []rsxml.Entry     // the Capability List's entries
+	copied map[string]string // documents of the previous build published again: name under DocsDir → URL read from
 }
 
 // url is the URL of DocsDir/name.
@@ -134,9 +136,9 @@ func (d *docWriter) write(name string, doc rsxml.Doc, from, to int, fill func(i 
 
 // copy stages the document name (under DocsDir) with the bytes of rc, a
 // document of the previous build read again from the URL from, and
-// closes rc. The document is checked as the stage will be before it is
-// published: one that fails is the previous build's fault, reported as
-// such (ErrPrevious), not as a document rsgen wrote wrong.
+// closes rc. The check of the stage, before it is published, says a
+// document copied so that fails is the previous build's fault
+// (previousFault), not one rsgen wrote wrong.
 func (d *docWriter) copy(name, from string, rc io.ReadCloser) error {
 	defer rc.Close()
 	f, err := d.stage.Create(DocsDir + "/" + name)
@@ -144,13 +146,6 @@ func (d *docWriter) copy(name, from string, rc io.ReadCloser) error {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	_, err = io.Copy(f, rc)
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
-	var rep *validate.Report
-	if err == nil {
-		rep = validate.Document(from, f)
-	}
 	err = closeAfter(f, err)
 	var pe *previous.Error
 	switch {
@@ -158,9 +153,35 @@ func (d *docWriter) copy(name, from string, rc io.ReadCloser) error {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	case err != nil:
 		return fmt.Errorf("writing %s: %w", name, err)
-	case rep.Errors > 0:
-		return fmt.Errorf("%w: %w", ErrPrevious, &InvalidPreviousError{Findings: errorFindings(rep)})
 	}
+	if d.copied == nil {
+		d.copied = map[string]string{}
+	}
+	d.copied[name] = from
 	d.n++
 	return nil
+}
+
+// previousFault returns the error of findings (of the stage's check, whose
+// documents are named under out) that are all in documents copied from the
+// previous build, named by the URL each was read from; or nil if one is a
+// document this build wrote.
+func (d *docWriter) previousFault(findings []validate.Finding, out string) *InvalidPreviousError {
+	if len(d.copied) == 0 {
+		return nil
+	}
+	from := make(map[string]string, len(d.copied))
+	for name, u := range d.copied {
+		from[filepath.Join(out, DocsDir, filepath.FromSlash(name))] = u
+	}
+	e := &InvalidPreviousError{}
+	for _, f := range findings {
+		u, ok := from[f.Document]
+		if !ok {
+			return nil
+		}
+		f.Document = u
+		e.Findings = append(e.Findings, f)
+	}
+	return e
 }

@@ -99,7 +99,7 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 	if a.fresh {
 		stem := archiveDir + "/resourcelist-" + stamp(la.at)
 		for _, c := range a.carried {
-			if strings.HasPrefix(c.name, stem) {
+			if ofStem(c.name, stem) {
 				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}
