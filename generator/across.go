@@ -143,6 +143,7 @@ func (b *build) prepareAcross(ctx context.Context) error {
 		Stream:  true, // the entries are read by detectChanges, as they are joined
 		At:      at,
 		DocsURL: b.cfg.DocsURL.String(),
+		Set:     b.cfg.Set,
 		HTTP:    b.cfg.Changes.HTTP,
 		Notice:  func(msg string) { b.notice("the previous build: " + msg) },
 	})

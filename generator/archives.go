@@ -34,7 +34,7 @@ func (d *docWriter) retained(prev *previous.Archive, when func(*previous.Archive
 			continue
 		}
 		dir, base := path.Split(l.Rel)
-		if dir != DocsDir+"/"+archiveDir+"/" || !named(l, base) {
+		if dir != d.dir+"/"+archiveDir+"/" || !named(l, base) {
 			return nil, fmt.Errorf("%w: the %s Archive lists %s, which is not where rsgen archives a %s (under %s)",
 				ErrPrevious, what, l.URL, what, d.url(archiveDir+"/"))
 		}
@@ -75,7 +75,7 @@ func (d *docWriter) writeArchiveDoc(name, capability, what string, entries []rsx
 	return len(entries), nil
 }
 
-// ofStem reports whether name (under DocsDir) is a document of the list
+// ofStem reports whether name (of the documents' directory) is a document of the list
 // stem: stem.xml, or one of its parts, stem-00001.xml, … A document of the
 // previous build so named would be overwritten by this build's.
 func ofStem(name, stem string) bool {

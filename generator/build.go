@@ -22,6 +22,11 @@ import (
 // Config is what a build needs. The CLI fills it from flags; the zero
 // values of the optional fields are the documented defaults.
 type Config struct {
+	// Set names the resource set, when the build is one of several that
+	// BuildSite publishes together: its documents are under
+	// resourcesync/<Set>/. "" for the one set of Build.
+	Set string
+
 	Source  string  // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
 	Out     string  // output directory; Source if empty (required for an archive or an export)
 	BaseURL BaseURL // where Source is served; relative locs of an export are joined to it
@@ -134,6 +139,7 @@ type build struct {
 	notice   func(string)
 	docs     *docWriter // the documents written, into the stage
 	at       time.Time
+	done     time.Time     // when the build completed (completed), once its lists are written
 	across   across        // the previous build, the changes since, the hash cache
 	archive  *archive      // Source, when it is an archive
 	export   *ExportReport // what a record export held, when one is published
@@ -147,6 +153,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if cfg.Set != "" {
+		return nil, &FieldError{Field: "Set", Value: cfg.Set, Err: ErrInvalid, Detail: "a resource set is built with the others of its site, by BuildSite"}
+	}
 	b, err := newBuild(&cfg)
 	if err != nil {
 		return nil, err
@@ -154,53 +163,80 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err := checkHostFiles(&cfg); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	b.fail = cancel
-	if cfg.FailFast {
-		b.problems.failFast = func(err error) { cancel(fmt.Errorf("%w: %w", ErrFailFast, err)) }
-	}
-	b.stage, err = NewStage(cfg.Out)
+	stg, err := NewStage(cfg.Out)
 	if err != nil {
 		return nil, mark(err, ErrOutput)
 	}
-	b.stage.CreateHook = cfg.createHook
-	b.spill.stage = b.stage
-	b.docs = &docWriter{stage: b.stage, base: cfg.DocsURL.String(), limits: cfg.Limits}
+	b.attach(stg)
 	defer func() { b.across.cache.abort() }() // the new cache, if the build fails before saveCache
-	b.stage.SetSnapshot(b.at)
-	resources, err := b.run(ctx)
+	stg.SetSnapshot(b.at)
+	resources, err := b.execute(ctx, func(ctx context.Context) (*resourceSpool, error) {
+		resources, err := b.run(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := writeSourceDescription(stg, b.docs.sourceDescriptionURL(), cfg.Describedby, []*build{b}); err != nil {
+			return nil, err
+		}
+		return resources, b.writeHostFiles(resources, b.done)
+	})
+	if err == nil {
+		err = checkStage(ctx, stg, []*build{b}, b.stats, b.notice)
+	}
+	if err != nil {
+		stg.Discard()
+		return nil, err
+	}
+	// The snapshot time may have moved since the stage was made: a second
+	// after the previous build's (afterPrevious).
+	stg.SetSnapshot(b.at)
+	if err := stg.Publish(); err != nil {
+		stg.Discard()
+		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
+	}
+	b.saveCache()
+	return b.report(resources, start), nil
+}
+
+// attach has b write its documents into stg, in the directory of its set.
+func (b *build) attach(stg *Stage) {
+	b.stage = stg
+	b.stage.CreateHook = b.cfg.createHook
+	b.spill.stage = stg
+	b.docs = &docWriter{stage: stg, base: b.cfg.DocsURL.String(), dir: setDir(b.cfg.Set), limits: b.cfg.Limits}
+}
+
+// execute runs steps, the work of b in its stage, under a context that
+// b.fail and a first problem with FailFast end, and removes b's spill
+// files. The build's own reasons to stop early (the first problem with
+// FailFast, a previous build that cannot be read while the tree is
+// scanned) beat the cancellation they caused.
+func (b *build) execute(ctx context.Context, steps func(context.Context) (*resourceSpool, error)) (*resourceSpool, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	b.fail = cancel
+	if b.cfg.FailFast {
+		b.problems.failFast = func(err error) { cancel(fmt.Errorf("%w: %w", ErrFailFast, err)) }
+	}
+	resources, err := steps(ctx)
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
 	}
 	if rerr := b.spill.remove(); err == nil && rerr != nil { // before the check, and Publish, which would publish it
 		err = fmt.Errorf("removing the spill files: %w", rerr)
 	}
-	if err == nil {
-		b.stats.enter(PhaseChecking)
-		if testHookBeforeCheck != nil {
-			testHookBeforeCheck(b.stage)
-		}
-		err = b.check(ctx) // never publish what fails validation
-	}
 	if err != nil {
-		b.stage.Discard()
-		// The build's own reasons to stop early (the first problem with
-		// FailFast, a previous build that cannot be read while the tree
-		// is scanned) beat the cancellation they caused.
 		if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrFailFast) || errors.Is(cause, ErrPrevious) || errors.Is(cause, errSpool)) {
 			return nil, cause
 		}
 		return nil, err
 	}
-	// The snapshot time may have moved since the stage was made: a second
-	// after the previous build's (afterPrevious).
-	b.stage.SetSnapshot(b.at)
-	if err := b.stage.Publish(); err != nil {
-		b.stage.Discard()
-		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
-	}
-	b.saveCache()
+	return resources, nil
+}
+
+// report is the Report of b, which published resources (nil for a record
+// export).
+func (b *build) report(resources *resourceSpool, start time.Time) *Report {
 	rep := &Report{Documents: b.docs.n, Problems: b.problems.sorted(), Elapsed: time.Since(start),
 		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
 	if resources != nil {
@@ -209,7 +245,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if b.export != nil {
 		rep.Files, rep.Bytes, rep.Export = b.export.Listed, b.export.Bytes, b.export
 	}
-	return rep, nil
+	return rep
 }
 
 func newBuild(cfg *Config) (*build, error) {
@@ -347,7 +383,9 @@ func (b *build) owned(real string) bool {
 		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
-// run does the work of Build inside the stage.
+// run writes the documents of b's set into the stage, up to its
+// Capability List, and sets b.done; the caller writes the Source
+// Description and the files for hosts.
 func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if b.cfg.Export != "" {
 		b.stats.enter(PhaseScanning)
@@ -379,7 +417,7 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if resources, err = b.detectChanges(ctx, resources); err != nil {
 		return nil, err
 	}
-	completed := b.completed()
+	b.done = b.completed()
 	resources, dump, err := b.packResourceDump(ctx, resources) // before the Resource List: see its doc
 	if err != nil {
 		return nil, err
@@ -388,7 +426,7 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if err := b.checkEmpty(resources.len()); err != nil { // the dump left out every file
 		return nil, err
 	}
-	if err := b.writeResourceList(ctx, resources, completed); err != nil {
+	if err := b.writeResourceList(ctx, resources, b.done); err != nil {
 		return nil, err
 	}
 	if err := b.writeResourceDump(dump); err != nil {
@@ -401,12 +439,6 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 		return nil, err
 	}
 	if err := b.writeCapabilityList(); err != nil {
-		return nil, err
-	}
-	if err := b.writeSourceDescription(); err != nil {
-		return nil, err
-	}
-	if err := b.writeHostFiles(resources, completed); err != nil {
 		return nil, err
 	}
 	return resources, nil
@@ -532,21 +564,31 @@ func capabilityRank(capability string) int {
 }
 
 // writeSourceDescription writes the Source Description (section 8) to
-// /.well-known/resourcesync.
-func (b *build) writeSourceDescription() error {
+// /.well-known/resourcesync in stg, linked to describedby if it is not "",
+// with the Capability List of each set, in the order given; it is counted
+// among the documents of the first.
+func writeSourceDescription(stg *Stage, url, describedby string, sets []*build) error {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapDescription}}
-	if b.cfg.Describedby != "" {
-		doc.Links = []rsxml.Link{{Rel: "describedby", Href: b.cfg.Describedby}}
+	if describedby != "" {
+		doc.Links = []rsxml.Link{{Rel: "describedby", Href: describedby}}
 	}
-	f, err := b.stage.Create(WellKnownFile)
+	f, err := stg.Create(WellKnownFile)
 	if err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}
 	w := rsxml.NewWriter(f, doc)
-	w.Add(&rsxml.Entry{Loc: b.docs.capabilityListURL(), MD: rsxml.MD{Capability: rsxml.CapCapabilityList}})
+	for _, b := range sets {
+		e := rsxml.Entry{Loc: b.docs.capabilityListURL(), MD: rsxml.MD{Capability: rsxml.CapCapabilityList}}
+		if b.cfg.Describedby != "" && len(sets) > 1 {
+			e.Links = []rsxml.Link{{Rel: "describedby", Href: b.cfg.Describedby}}
+		}
+		if err := w.Add(&e); err != nil {
+			break
+		}
+	}
 	if err := closeAfter(f, w.Close()); err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}
-	b.docs.n++
+	sets[0].docs.n++
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"regexp"
 	"slices"
 	"time"
@@ -196,7 +195,7 @@ func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 			continue
 		}
 		dp := dumpPackage{prev: p, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
-		dp.name, dp.manifest = carriedPackageNames(p, until, i+1)
+		dp.name, dp.manifest = b.docs.carriedPackageNames(p, until, i+1)
 		for _, n := range []string{dp.name, dp.manifest} {
 			if other, dup := names[n]; n != "" && dup {
 				return nil, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, p.URL, n)
@@ -211,9 +210,9 @@ func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 // carriedPackageNames are the names a carried package and its manifest
 // copy are published under: those they had, if rsgen gave them, else the
 // names rsgen gives a package that ends when it ends.
-func carriedPackageNames(p *previous.Package, until time.Time, n int) (string, string) {
+func (d *docWriter) carriedPackageNames(p *previous.Package, until time.Time, n int) (string, string) {
 	pkg := ""
-	if dir, base := path.Split(p.Rel); dir == DocsDir+"/" && changeDumpFile.MatchString(base) {
+	if base, ok := d.mine(p.Rel); ok && changeDumpFile.MatchString(base) {
 		pkg = base
 	} else {
 		pkg = fmt.Sprintf("%s%s-%05d.zip", changeDumpStem, stamp(until), n)
@@ -221,7 +220,7 @@ func carriedPackageNames(p *previous.Package, until time.Time, n int) (string, s
 	if p.Content == nil {
 		return pkg, ""
 	}
-	if dir, base := path.Split(p.Content.Rel); dir == DocsDir+"/" && changeManifestFile.MatchString(base) {
+	if base, ok := d.mine(p.Content.Rel); ok && changeManifestFile.MatchString(base) {
 		return pkg, base
 	}
 	return pkg, pkg[:len(pkg)-len(".zip")] + ".manifest.xml"
@@ -266,7 +265,7 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 			return err
 		}
 	}
-	name := DocsDir + "/" + p.name
+	name := b.docs.dir + "/" + p.name
 	if src, ok := prev.LocalPath(p.prev.URL); ok {
 		// Lstat, and only a regular file: a symbolic link would be linked
 		// as a link (published, it leads wherever it points) or copied

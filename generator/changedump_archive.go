@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path"
 	"regexp"
 	"time"
 
@@ -145,14 +144,14 @@ func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[
 	}
 	for i := range pkgs {
 		p := &pkgs[i]
-		dir, base := path.Split(p.Rel)
-		if dir != DocsDir+"/" || !changeDumpFile.MatchString(base) {
+		base, ok := da.docs.mine(p.Rel)
+		if !ok || !changeDumpFile.MatchString(base) {
 			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.list.URL, p.URL)
 		}
 		dp := dumpPackage{prev: p, name: base, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
 		if p.Content != nil {
-			mdir, mbase := path.Split(p.Content.Rel)
-			if mdir != DocsDir+"/" || !changeManifestFile.MatchString(mbase) {
+			mbase, ok := da.docs.mine(p.Content.Rel)
+			if !ok || !changeManifestFile.MatchString(mbase) {
 				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", ErrPrevious, c.list.URL, p.Content.URL)
 			}
 			dp.manifest = mbase

@@ -3,7 +3,6 @@ package generator
 import (
 	"context"
 	"fmt"
-	"path"
 	"regexp"
 	"time"
 
@@ -418,7 +417,7 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 	names := map[string]string{}
 	for i := range run[k:] {
 		cl := &run[k+i]
-		name := carriedName(cl)
+		name := ch.docs.carriedName(cl)
 		if other, dup := names[name]; dup {
 			return nil, time.Time{}, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, cl.URL, name)
 		}
@@ -431,8 +430,8 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 // carriedName is the name a carried Change List is published under: the
 // name it had, if rsgen gave it, else the one rsgen gives a list that ends
 // when it ends.
-func carriedName(cl *previous.ChangeList) string {
-	if dir, base := path.Split(cl.Rel); dir == DocsDir+"/" && changeListFile.MatchString(base) {
+func (d *docWriter) carriedName(cl *previous.ChangeList) string {
+	if base, ok := d.mine(cl.Rel); ok && changeListFile.MatchString(base) {
 		return base
 	}
 	return changeListStem + stamp(cl.Until) + ".xml"

@@ -59,14 +59,20 @@ func errorFindings(rep *validate.Report) []validate.Finding {
 	return out
 }
 
-// check validates the staged output the way rsgen validate reads a
-// published directory, before Publish: a build never publishes documents
-// that fail. Warnings become one notice per rule. It re-reads every
-// document once, as a stream; see BenchmarkCheck for its cost.
-func (b *build) check(ctx context.Context) error {
-	rep, err := validate.Path(ctx, b.stage.Dir(), validate.Options{
-		BaseURL:      b.cfg.DocsURL.String(),
-		Label:        b.cfg.Out,
+// checkStage validates the staged output of the builds of sets, which
+// share stg, the way rsgen validate reads a published directory, before
+// Publish: a build never publishes documents that fail. Warnings become
+// one notice per rule. It re-reads every document once, as a stream; see
+// BenchmarkCheck for its cost.
+func checkStage(ctx context.Context, stg *Stage, sets []*build, stats *Stats, notice func(string)) error {
+	stats.enter(PhaseChecking)
+	if testHookBeforeCheck != nil {
+		testHookBeforeCheck(stg)
+	}
+	cfg := sets[0].cfg
+	rep, err := validate.Path(ctx, stg.Dir(), validate.Options{
+		BaseURL:      cfg.DocsURL.String(),
+		Label:        cfg.Out,
 		MaxDocuments: math.MaxInt,
 	})
 	if err != nil {
@@ -76,7 +82,13 @@ func (b *build) check(ctx context.Context) error {
 		return context.Cause(ctx)
 	}
 	if rep.Errors > 0 {
-		if e := b.docs.previousFault(errorFindings(rep), b.cfg.Out); e != nil {
+		copied := map[string]string{}
+		for _, b := range sets {
+			for name, u := range b.docs.copied {
+				copied[b.docs.dir+"/"+name] = u
+			}
+		}
+		if e := previousFault(copied, errorFindings(rep), cfg.Out); e != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, e)
 		}
 		return &InvalidOutputError{Errors: rep.Errors, Findings: errorFindings(rep)}
@@ -94,7 +106,7 @@ func (b *build) check(ctx context.Context) error {
 	sort.Strings(rules)
 	for _, r := range rules {
 		f := first[r]
-		b.notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, moreText(rep.ByRule[r]-1)))
+		notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, moreText(rep.ByRule[r]-1)))
 	}
 	return nil
 }

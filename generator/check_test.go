@@ -82,11 +82,12 @@ func BenchmarkCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if bd.stage, err = NewStage(cfg.Out); err != nil {
+	stg, err := NewStage(cfg.Out)
+	if err != nil {
 		b.Fatal(err)
 	}
-	bd.spill.stage = bd.stage
-	defer bd.stage.Discard()
+	bd.attach(stg)
+	defer stg.Discard()
 	resources := make([]Resource, n)
 	for i := range resources {
 		p := fmt.Sprintf("collection/%03d/item-%05d.html", i/1000, i)
@@ -107,14 +108,14 @@ func BenchmarkCheck(b *testing.B) {
 	if err := bd.writeCapabilityList(); err != nil {
 		b.Fatal(err)
 	}
-	if err := bd.writeSourceDescription(); err != nil {
+	if err := writeSourceDescription(stg, bd.docs.sourceDescriptionURL(), "", []*build{bd}); err != nil {
 		b.Fatal(err)
 	}
 	info, _ := os.Stat(bd.stage.Path(DocsDir + "/resourcelist.xml"))
 	b.SetBytes(info.Size())
 	cpu := cpuTime()
 	for b.Loop() {
-		if err := bd.check(context.Background()); err != nil {
+		if err := checkStage(context.Background(), stg, []*build{bd}, bd.stats, bd.notice); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -114,6 +115,10 @@ func formatValue(v any) string {
 func (c Config) Validate() error {
 	var errs []error
 	add := func(e *FieldError) { errs = append(errs, e) }
+	if c.Set != "" && !previous.ValidSetName(c.Set) {
+		add(&FieldError{Field: "Set", Value: c.Set, Err: ErrInvalid,
+			Detail: "give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit"})
+	}
 	c.validateSource(add)
 	c.validateTree(add)
 	c.validateOutput(add)

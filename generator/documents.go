@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
@@ -23,13 +24,16 @@ var DefaultLimits = Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxByte
 func partName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
 
 // listFiles creates the documents of a listwriter in the stage, under
-// DocsDir, and its body files beside them, in the stage's root: the
+// dir, and its body files beside them, in the stage's root: the
 // listwriter removes those before it returns, and they go with the stage
 // on a failure.
-type listFiles struct{ s *Stage }
+type listFiles struct {
+	s   *Stage
+	dir string
+}
 
 func (f listFiles) Create(name string) (io.WriteCloser, error) {
-	return f.s.Create(DocsDir + "/" + name)
+	return f.s.Create(f.dir + "/" + name)
 }
 
 func (f listFiles) Temp() (*os.File, error) { return os.CreateTemp(f.s.Dir(), bodyPattern) }
@@ -43,14 +47,23 @@ const bodyPattern = ".list-body-*"
 type docWriter struct {
 	stage  *Stage
 	base   string // the URL the output is served at (Config.DocsURL), ending in "/"
+	dir    string // the directory of the documents in the stage: DocsDir, or DocsDir/<set> (setDir)
 	limits Limits
 	n      int               // documents written
 	caps   []rsxml.Entry     // the Capability List's entries
-	copied map[string]string // documents of the previous build published again: name under DocsDir → URL read from
+	copied map[string]string // documents of the previous build published again: name under dir → URL read from
 }
 
-// url is the URL of DocsDir/name.
-func (d *docWriter) url(name string) string { return d.base + DocsDir + "/" + name }
+// url is the URL of the document name.
+func (d *docWriter) url(name string) string { return d.base + d.dir + "/" + name }
+
+// mine reports whether rel, a URL relative to the output's (a previous
+// build's document), is a document of this set's directory, not below it,
+// and returns its name there.
+func (d *docWriter) mine(rel string) (string, bool) {
+	dir, base := path.Split(rel)
+	return base, dir == d.dir+"/"
+}
 
 func (d *docWriter) capabilityListURL() string { return d.url("capabilitylist.xml") }
 
@@ -68,7 +81,7 @@ func (d *docWriter) advertise(loc, capability string) {
 // knows never changes. fill is called once for each i, in order.
 func (d *docWriter) list(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) (listwriter.Written, error) {
 	opt.URL, opt.Limits = d.url, d.limits
-	w := listwriter.New(listFiles{d.stage}, opt)
+	w := listwriter.New(listFiles{d.stage, d.dir}, opt)
 	defer w.Abort()
 	var e rsxml.Entry
 	for i := range n {
@@ -112,9 +125,9 @@ func listError(err error) error {
 	return err
 }
 
-// write stages DocsDir/name with entries [from, to) of fill.
+// write stages the document name with entries [from, to) of fill.
 func (d *docWriter) write(name string, doc rsxml.Doc, from, to int, fill func(i int, e *rsxml.Entry)) error {
-	f, err := d.stage.Create(DocsDir + "/" + name)
+	f, err := d.stage.Create(d.dir + "/" + name)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
@@ -134,14 +147,14 @@ func (d *docWriter) write(name string, doc rsxml.Doc, from, to int, fill func(i 
 	return nil
 }
 
-// copy stages the document name (under DocsDir) with the bytes of rc, a
+// copy stages the document name with the bytes of rc, a
 // document of the previous build read again from the URL from, and
 // closes rc. The check of the stage, before it is published, says a
 // document copied so that fails is the previous build's fault
 // (previousFault), not one rsgen wrote wrong.
 func (d *docWriter) copy(name, from string, rc io.ReadCloser) error {
 	defer rc.Close()
-	f, err := d.stage.Create(DocsDir + "/" + name)
+	f, err := d.stage.Create(d.dir + "/" + name)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
@@ -164,15 +177,16 @@ func (d *docWriter) copy(name, from string, rc io.ReadCloser) error {
 
 // previousFault returns the error of findings (of the stage's check, whose
 // documents are named under out) that are all in documents copied from the
-// previous build, named by the URL each was read from; or nil if one is a
-// document this build wrote.
-func (d *docWriter) previousFault(findings []validate.Finding, out string) *InvalidPreviousError {
-	if len(d.copied) == 0 {
+// previous build (copied: their paths under out, slash-separated → the URL
+// each was read from), named by that URL; or nil if one is a document this
+// build wrote.
+func previousFault(copied map[string]string, findings []validate.Finding, out string) *InvalidPreviousError {
+	if len(copied) == 0 {
 		return nil
 	}
-	from := make(map[string]string, len(d.copied))
-	for name, u := range d.copied {
-		from[filepath.Join(out, DocsDir, filepath.FromSlash(name))] = u
+	from := make(map[string]string, len(copied))
+	for name, u := range copied {
+		from[filepath.Join(out, filepath.FromSlash(name))] = u
 	}
 	e := &InvalidPreviousError{}
 	for _, f := range findings {

@@ -225,13 +225,13 @@ func (b *build) dumpOptions() zipdump.Options {
 		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
 		At:             b.at,
 		Create: func(name string) (zipdump.File, error) {
-			f, err := b.stage.Create(DocsDir + "/" + name)
+			f, err := b.stage.Create(b.docs.dir + "/" + name)
 			if err != nil {
 				return nil, err
 			}
 			return testHookDumpFile(f), nil
 		},
-		Remove: func(name string) error { return os.Remove(b.stage.Path(DocsDir + "/" + name)) },
+		Remove: func(name string) error { return os.Remove(b.stage.Path(b.docs.dir + "/" + name)) },
 	}
 	if !b.cfg.FixedTime {
 		opt.Now = b.cfg.now

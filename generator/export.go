@@ -286,17 +286,11 @@ func (b *build) runExport(ctx context.Context) error {
 	if x.dump != nil && x.noPath.n > 0 {
 		return &DumpNeedsFilesError{Name: name, Records: x.noPath.n, First: x.noPath.first}
 	}
-	completed := b.completed()
-	if err := b.writeExportLists(ctx, x, root, completed); err != nil {
+	b.done = b.completed()
+	if err := b.writeExportLists(ctx, x, root, b.done); err != nil {
 		return err
 	}
-	if err := b.writeCapabilityList(); err != nil {
-		return err
-	}
-	if err := b.writeSourceDescription(); err != nil {
-		return err
-	}
-	return b.writeHostFiles(nil, completed) // counts from b.export
+	return b.writeCapabilityList()
 }
 
 // ingest reads the export with a pool of workers and sorts what they make

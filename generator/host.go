@@ -111,7 +111,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		DocsURL:               docs,
 		HostURL:               du.Scheme + "://" + du.Host + "/",
 		SitePath:              du.EscapedPath(),
-		DocsPath:              du.EscapedPath() + DocsDir + "/",
+		DocsPath:              du.EscapedPath() + escapePath(b.docs.dir) + "/",
 		SourceDescriptionPath: du.EscapedPath() + WellKnownFile,
 		SourceDescriptionURL:  b.docs.sourceDescriptionURL(),
 		CapabilityListURL:     b.docs.capabilityListURL(),
@@ -153,7 +153,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		d.SourceDescriptionSize = units.FormatSize(info.Size())
 	}
 	for _, name := range b.stage.Files() {
-		rel, ok := strings.CutPrefix(name, DocsDir+"/")
+		rel, ok := strings.CutPrefix(name, b.docs.dir+"/")
 		if !ok {
 			continue
 		}

@@ -15,7 +15,7 @@ func NewStage(out string) (*Stage, error) { return stage.New(out) }
 
 // Names rsgen owns in the output directory.
 const (
-	DocsDir       = stage.DocsDir       // every document but the Source Description
+	DocsDir       = stage.DocsDir       // every document but the Source Description; those of a set in DocsDir/<set>
 	WellKnownDir  = stage.WellKnownDir  // RFC 8615
 	WellKnownFile = stage.WellKnownFile // the Source Description (section 6.3.1)
 	stagePrefix   = stage.Prefix
@@ -38,4 +38,13 @@ func closeAfter(c io.Closer, err error) error {
 		err = cerr
 	}
 	return err
+}
+
+// setDir is the directory of the documents of the resource set named set
+// ("" for the one set of a build without sets).
+func setDir(set string) string {
+	if set == "" {
+		return DocsDir
+	}
+	return DocsDir + "/" + set
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/url"
@@ -50,6 +51,12 @@ type Options struct {
 	// document URLs to files when the previous build is a directory whose
 	// documents do not follow rsgen's layout.
 	DocsURL string
+	// Set is the resource set to read, of a build that published several
+	// (its Capability List at resourcesync/<Set>/capabilitylist.xml); ""
+	// reads the one set of a build without sets. A Source Description
+	// that does not list the set fails with an error that matches
+	// ErrNothingPublished: nothing of that set is published yet.
+	Set string
 
 	MaxBytes        int64 // per document; DefaultMaxBytes if zero
 	MaxEntries      int   // per document; rsxml.MaxEntries if zero
@@ -371,47 +378,46 @@ func classify(name string, err error, atRoot bool) error {
 }
 
 // readDescription reads the Source Description and finds the Capability
-// List in it.
+// List of the set in it.
 func (r *reader) readDescription(ctx context.Context, sd string) error {
-	_, entries, _, err := r.fetch(ctx, sd, rsxml.CapDescription)
+	lists, err := r.capabilityLists(ctx, sd)
 	if err != nil {
-		return nothingPublished(err)
+		return err
 	}
 	name := r.src.name(sd)
-	var lists []*rsxml.Entry
-	for _, e := range entries {
-		if e.MD.Capability == rsxml.CapCapabilityList {
-			lists = append(lists, e)
-		}
-	}
-	if len(lists) == 0 {
-		return newError(name, 0, ErrInvalid, "lists no Capability List")
-	}
 	docsBase := strings.TrimSuffix(sd, WellKnown)
-	chosen := lists[0]
-	if len(lists) > 1 {
-		// Several resource sets: rsgen's is the one at its own place.
-		chosen = nil
-		for _, e := range lists {
-			if r.dir == nil && e.Loc == docsBase+"resourcesync/capabilitylist.xml" ||
-				r.dir != nil && r.opts.DocsURL != "" && e.Loc == r.opts.DocsURL+"resourcesync/capabilitylist.xml" {
-				chosen = e
-			}
+	want := r.opts.Set
+	var chosen *rsxml.Entry
+	for _, e := range lists {
+		base, set, ok := SetOf(e.Loc)
+		// rsgen's own place: under the Source Description's directory,
+		// or for a directory read, under any URL (which the directory is
+		// then learnt to be served at), or the documents' URL if given.
+		if ok && set == want && (r.dir == nil && base == docsBase || r.dir != nil && (r.opts.DocsURL == "" || base == r.opts.DocsURL)) {
+			chosen = e
+			break
 		}
-		if chosen == nil {
-			return newError(name, 0, ErrInvalid, "lists %d Capability Lists and none is where rsgen publishes its own", len(lists))
+	}
+	switch {
+	case chosen == nil && want != "":
+		return &Error{Doc: name, Kind: ErrUnreachable, Err: fmt.Errorf("lists no Capability List of the resource set %q", want), nothing: true}
+	case chosen == nil && len(lists) > 1:
+		return newError(name, 0, ErrInvalid, "lists %d Capability Lists and none is where rsgen publishes its own", len(lists))
+	case chosen == nil:
+		chosen = lists[0] // another tool's layout: see below
+		if _, set, ok := SetOf(chosen.Loc); ok && set != "" {
+			return newError(name, chosen.Line, ErrInvalid, "the previous build published the resource set %q (%s), not one set: build the sets it published together", set, chosen.Loc)
 		}
 	}
 	loc := chosen.Loc
 	if r.dir != nil {
 		// Learn where the directory is served from the URL of its
 		// Capability List.
-		switch {
-		case strings.HasSuffix(loc, "/resourcesync/capabilitylist.xml"):
-			docsBase = strings.TrimSuffix(loc, "resourcesync/capabilitylist.xml")
-		case r.opts.DocsURL != "" && strings.HasPrefix(loc, r.opts.DocsURL):
+		if base, _, ok := SetOf(loc); ok {
+			docsBase = base
+		} else if r.opts.DocsURL != "" && strings.HasPrefix(loc, r.opts.DocsURL) {
 			docsBase = r.opts.DocsURL
-		default:
+		} else {
 			return newError(name, chosen.Line, ErrInvalid, "the Capability List %s is not where rsgen publishes it, and not under the documents' URL; cannot find it in the directory", loc)
 		}
 		if u, err := url.Parse(docsBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
@@ -419,14 +425,99 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 		}
 		r.dir.base = docsBase
 	}
-	if r.dir == nil && strings.HasSuffix(loc, "/resourcesync/capabilitylist.xml") {
+	if base, _, ok := SetOf(loc); r.dir == nil && ok {
 		// rsgen's layout: the documents are where the Capability List
 		// is, which is not where --previous pointed if it redirected.
-		docsBase = strings.TrimSuffix(loc, "resourcesync/capabilitylist.xml")
+		docsBase = base
 	}
 	r.site.DocsBase = docsBase
 	r.site.CapabilityList = loc
 	return nil
+}
+
+// capabilityLists reads the Source Description at sd and returns its
+// Capability Lists, at least one.
+func (r *reader) capabilityLists(ctx context.Context, sd string) ([]*rsxml.Entry, error) {
+	_, entries, _, err := r.fetch(ctx, sd, rsxml.CapDescription)
+	if err != nil {
+		return nil, nothingPublished(err)
+	}
+	var lists []*rsxml.Entry
+	for _, e := range entries {
+		if e.MD.Capability == rsxml.CapCapabilityList {
+			lists = append(lists, e)
+		}
+	}
+	if len(lists) == 0 {
+		return nil, newError(r.src.name(sd), 0, ErrInvalid, "lists no Capability List")
+	}
+	return lists, nil
+}
+
+// SetOf parses the URL of a Capability List where rsgen publishes one:
+// base/resourcesync/capabilitylist.xml, the one set of a build without
+// sets (set ""), or base/resourcesync/<set>/capabilitylist.xml, with set a
+// name that ValidSetName takes. It returns base, ending in "/", and set.
+func SetOf(loc string) (base, set string, ok bool) {
+	rest, ok := strings.CutSuffix(loc, "/capabilitylist.xml")
+	if !ok {
+		return "", "", false
+	}
+	if base, ok := strings.CutSuffix(rest, "/resourcesync"); ok {
+		return base + "/", "", true
+	}
+	i := strings.LastIndexByte(rest, '/')
+	if i < 0 || !ValidSetName(rest[i+1:]) {
+		return "", "", false
+	}
+	if base, ok := strings.CutSuffix(rest[:i], "/resourcesync"); ok {
+		return base + "/", rest[i+1:], true
+	}
+	return "", "", false
+}
+
+// ValidSetName reports whether name can name a resource set: 1 to 64
+// lowercase ASCII letters, digits, "-" and "_", starting with a letter or
+// a digit, so that it is the same name in a URL, on every file system, and
+// on the command line.
+func ValidSetName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case (c == '-' || c == '_') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Sets reads the Source Description of the build published at location (a
+// directory or a URL, as for Read) and returns the names of the resource
+// sets rsgen published there, in its order: "" for the one set of a build
+// without sets. Capability Lists that are not where rsgen publishes one
+// are not named. It fails as Read does when nothing is published there.
+func Sets(ctx context.Context, location string, opts Options) ([]string, error) {
+	r := newReader(opts)
+	sd, err := r.start(location)
+	if err != nil {
+		return nil, nothingPublished(err)
+	}
+	lists, err := r.capabilityLists(ctx, sd)
+	if err != nil {
+		return nil, err
+	}
+	var sets []string
+	for _, e := range lists {
+		if _, set, ok := SetOf(e.Loc); ok {
+			sets = append(sets, set)
+		}
+	}
+	return sets, nil
 }
 
 // readCapabilityList reads the capabilities of the Capability List.
