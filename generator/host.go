@@ -27,15 +27,7 @@ const cloudflareMaxRules = 100
 // robots.txt line, HTML head link) and the configuration of cfg.Hosts,
 // from the templates. It runs after every document is staged.
 func (b *build) writeHostFiles(resources *resourceSpool, completed time.Time) error {
-	fsys := b.cfg.Templates
-	if fsys == nil {
-		fsys = templates.FS
-	}
-	d, err := b.hostData(resources, completed)
-	if err != nil {
-		return err
-	}
-	files, err := hosting.Render(fsys, b.cfg.Hosts, d)
+	files, err := b.renderHostFiles(resources, completed)
 	if err != nil {
 		return err
 	}
@@ -68,8 +60,21 @@ func (b *build) writeHostFiles(resources *resourceSpool, completed time.Time) er
 			}
 		}
 	}
-	b.robotsNotice(d.ResourceListURL)
+	b.robotsNotice(b.docs.url("resourcelist.xml"))
 	return nil
+}
+
+// renderHostFiles renders the pages and the files of cfg.Hosts.
+func (b *build) renderHostFiles(resources *resourceSpool, completed time.Time) ([]hosting.File, error) {
+	fsys := b.cfg.Templates
+	if fsys == nil {
+		fsys = templates.FS
+	}
+	d, err := b.hostData(resources, completed)
+	if err != nil {
+		return nil, err
+	}
+	return hosting.Render(fsys, b.cfg.Hosts, d)
 }
 
 // robotsNotice tells when the site's own robots.txt does not name the

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -398,16 +399,21 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 			break
 		}
 	}
+	var sets []string
+	for _, e := range lists {
+		if _, set, ok := SetOf(e.Loc); ok && set != "" {
+			sets = append(sets, strconv.Quote(set))
+		}
+	}
 	switch {
 	case chosen == nil && want != "":
 		return &Error{Doc: name, Kind: ErrUnreachable, Err: fmt.Errorf("lists no Capability List of the resource set %q", want), nothing: true}
+	case chosen == nil && len(sets) > 0:
+		return newError(name, 0, ErrInvalid, "the previous build published the resource sets %s, not one set: publish them as sets, together", strings.Join(sets, ", "))
 	case chosen == nil && len(lists) > 1:
 		return newError(name, 0, ErrInvalid, "lists %d Capability Lists and none is where rsgen publishes its own", len(lists))
 	case chosen == nil:
 		chosen = lists[0] // another tool's layout: see below
-		if _, set, ok := SetOf(chosen.Loc); ok && set != "" {
-			return newError(name, chosen.Line, ErrInvalid, "the previous build published the resource set %q (%s), not one set: build the sets it published together", set, chosen.Loc)
-		}
 	}
 	loc := chosen.Loc
 	if r.dir != nil {

@@ -1,0 +1,346 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/previous"
+)
+
+// A Site is several resource sets published together into one output
+// directory (ResourceSync 1.1, sections 8 and 9): one Source Description
+// lists the Capability List of each set, and each set has its documents,
+// its change history and its archives under resourcesync/<set>/.
+// BuildSite publishes all of them or none.
+type Site struct {
+	Out         string  // the output directory
+	DocsURL     BaseURL // where Out is served
+	Describedby string  // optional URL describing the Source, linked from the Source Description
+
+	// Sets are the builds of the sets, each named by its Set, in the order
+	// the Source Description lists them. Out and DocsURL are the Site's:
+	// left empty, they are set to it. Every set reads the same previous
+	// build (Changes.Previous, Changes.HTTP), or none.
+	Sets []Config
+
+	// RemoveSets names the sets the previous build published that this
+	// one may stop publishing, with their change history ("." is the one
+	// set of a build without sets). Any other set the previous build
+	// published and Sets lacks fails the build with a *SetRemovedError.
+	RemoveSets []string
+
+	Stats  *Stats           // progress counters; may be nil
+	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
+}
+
+// OneSet names, in Site.RemoveSets and SetRemovedError, the one set of a
+// build without sets, whose documents are in resourcesync/ itself.
+const OneSet = "."
+
+// A SiteReport is the outcome of a successful BuildSite.
+type SiteReport struct {
+	Sets      []*Report // of each set, in the order of Site.Sets
+	Added     []string  // the sets the previous build did not publish
+	Removed   []string  // the sets the previous build published, which are no longer published
+	Documents int       // of every set, and the Source Description
+	Elapsed   time.Duration
+}
+
+// A SetRemovedError is a build that would stop publishing sets that the
+// previous build published, and with them every resource and the change
+// history of each: a Destination would see a Source drop them. The sets
+// are named as in Site.RemoveSets, which allows it.
+type SetRemovedError struct {
+	Sets []string
+}
+
+func (e *SetRemovedError) Error() string {
+	names := make([]string, len(e.Sets))
+	for i, s := range e.Sets {
+		names[i] = setLabel(s)
+	}
+	return fmt.Sprintf("the previous build published %s, which this build does not: publishing it would drop %s resources and change history",
+		strings.Join(names, ", "), map[bool]string{true: "its", false: "their"}[len(e.Sets) == 1])
+}
+
+// setLabel names the set name for people.
+func setLabel(name string) string {
+	if name == OneSet {
+		return "the one set of a build without sets (resourcesync/capabilitylist.xml)"
+	}
+	return fmt.Sprintf("the set %q", name)
+}
+
+// A SetError is the failure of the build of one set of a Site.
+type SetError struct {
+	Set string
+	Err error
+}
+
+func (e *SetError) Error() string { return fmt.Sprintf("set %s: %v", e.Set, e.Err) }
+
+func (e *SetError) Unwrap() error { return e.Err }
+
+// Validate checks s as BuildSite does before it starts: the Site's fields,
+// each set's (as Config.Validate, with the field named "Sets[i].Field"),
+// and how the sets combine. It returns nil or the *FieldErrors joined.
+func (s Site) Validate() error {
+	var errs []error
+	add := func(e *FieldError) { errs = append(errs, e) }
+	if s.Out == "" {
+		add(&FieldError{Field: "Out", Err: ErrRequired, Detail: "the directory to write the documents of every set into"})
+	}
+	if s.DocsURL.IsZero() {
+		add(&FieldError{Field: "DocsURL", Err: ErrRequired, Detail: "the URL where the output directory is served"})
+	}
+	if d := s.Describedby; d != "" && !httpURL(d) {
+		add(&FieldError{Field: "Describedby", Value: d, Err: ErrInvalid, Detail: "not an absolute http(s) URL"})
+	}
+	if len(s.Sets) == 0 {
+		add(&FieldError{Field: "Sets", Err: ErrRequired, Detail: "at least one set"})
+	}
+	names := map[string]int{}
+	caches := map[string]int{}
+	stdin := -1
+	for i, c := range s.Sets {
+		field := func(f string) string { return fmt.Sprintf("Sets[%d].%s", i, f) }
+		switch j, dup := names[c.Set]; {
+		case c.Set == "":
+			add(&FieldError{Field: field("Set"), Err: ErrRequired, Detail: "the name of the set, which its documents' URLs take"})
+		case dup:
+			add(&FieldError{Field: field("Set"), Value: c.Set, Err: ErrSame, With: fmt.Sprintf("Sets[%d].Set", j), Detail: "each set needs a name of its own"})
+		default:
+			names[c.Set] = i
+		}
+		if c.Out != "" && c.Out != s.Out {
+			add(&FieldError{Field: field("Out"), Value: c.Out, Err: ErrConflict, With: "Out", Detail: "every set is written into the Site's output directory"})
+		}
+		if !c.DocsURL.IsZero() && c.DocsURL != s.DocsURL {
+			add(&FieldError{Field: field("DocsURL"), Value: c.DocsURL.String(), Err: ErrConflict, With: "DocsURL", Detail: "every set is served where the Site is"})
+		}
+		if len(c.Hosts) > 0 {
+			add(&FieldError{Field: field("Hosts"), Err: ErrConflict, With: "Sets", Detail: "the files for static hosts are written for a build without sets only"})
+		}
+		if c.Cache != "" {
+			if j, dup := caches[c.Cache]; dup {
+				add(&FieldError{Field: field("Cache"), Value: c.Cache, Err: ErrSame, With: fmt.Sprintf("Sets[%d].Cache", j), Detail: "each set needs a hash cache of its own"})
+			}
+			caches[c.Cache] = i
+		}
+		if c.Export == "-" {
+			if stdin >= 0 {
+				add(&FieldError{Field: field("Export"), Value: c.Export, Err: ErrSame, With: fmt.Sprintf("Sets[%d].Export", stdin), Detail: "standard input can be read once"})
+			}
+			stdin = i
+		}
+		if i > 0 && (c.Changes.Previous != s.Sets[0].Changes.Previous || c.Changes.HTTP != s.Sets[0].Changes.HTTP) {
+			add(&FieldError{Field: field("Changes.Previous"), Value: c.Changes.Previous, Err: ErrConflict, With: "Sets[0].Changes.Previous",
+				Detail: "every set reads the same previous build, the site's"})
+		}
+		c.Out, c.DocsURL = s.Out, s.DocsURL
+		if err := c.Validate(); err != nil {
+			for _, e := range fieldErrors(err) {
+				e.Field = field(e.Field)
+				if e.With != "" && e.With != "Sets" {
+					e.With = field(e.With)
+				}
+				add(e)
+			}
+		}
+	}
+	for _, r := range s.RemoveSets {
+		switch _, ok := names[r]; {
+		case r != OneSet && !previous.ValidSetName(r):
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrInvalid, Detail: "not the name of a set, nor " + OneSet})
+		case ok:
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrConflict, With: "Sets", Detail: "the set is published by this build"})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// fieldErrors are the *FieldErrors joined in err.
+func fieldErrors(err error) []*FieldError {
+	var out []*FieldError
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			out = append(out, fieldErrors(e)...)
+		}
+		return out
+	}
+	if fe, ok := err.(*FieldError); ok {
+		return []*FieldError{fe}
+	}
+	return nil
+}
+
+// BuildSite publishes the sets of site into site.Out in one publish: every
+// set's documents and the Source Description that lists them are staged
+// and checked together, and moved into place only when every set
+// succeeded. A set that the previous build did not publish starts its
+// history with this build (as with Changes.FirstBuildOK); one that it
+// published and site lacks is refused unless site.RemoveSets names it.
+func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
+	start := time.Now()
+	if err := site.Validate(); err != nil {
+		return nil, err
+	}
+	notice := site.Notice
+	if notice == nil {
+		notice = func(string) {}
+	}
+	stats := site.Stats
+	if stats == nil {
+		stats = new(Stats)
+	}
+	cfgs := slices.Clone(site.Sets)
+	now := time.Now()
+	for i := range cfgs {
+		c := &cfgs[i]
+		c.Out, c.DocsURL, c.Stats = site.Out, site.DocsURL, stats
+		name := c.Set
+		c.Notice = func(msg string) { notice("set " + name + ": " + msg) }
+		if c.At.IsZero() { // one snapshot time for every set
+			if c.now != nil {
+				now = c.now()
+			}
+			c.At = now
+		}
+	}
+	rep := &SiteReport{}
+	if err := siteHistory(ctx, cfgs, site.RemoveSets, rep, notice); err != nil {
+		return nil, err
+	}
+	builds := make([]*build, len(cfgs))
+	for i := range cfgs {
+		b, err := newBuild(&cfgs[i])
+		if err != nil {
+			return nil, &SetError{Set: cfgs[i].Set, Err: err}
+		}
+		builds[i] = b
+	}
+	stg, err := NewStage(site.Out)
+	if err != nil {
+		return nil, mark(err, ErrOutput)
+	}
+	resources := make([]*resourceSpool, len(builds))
+	for _, b := range builds {
+		b.attach(stg)
+		defer func() { b.across.cache.abort() }() // the new caches, if the build fails before they are saved
+	}
+	err = func() error {
+		for i, b := range builds {
+			r, err := b.execute(ctx, func(ctx context.Context) (*resourceSpool, error) {
+				r, err := b.run(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return r, b.writePages(r, b.done)
+			})
+			if err != nil {
+				return &SetError{Set: b.cfg.Set, Err: err}
+			}
+			resources[i] = r
+		}
+		if err := writeSourceDescription(stg, builds[0].docs.sourceDescriptionURL(), site.Describedby, builds); err != nil {
+			return err
+		}
+		return checkStage(ctx, stg, builds, stats, notice)
+	}()
+	if err != nil {
+		stg.Discard()
+		return nil, err
+	}
+	at := builds[0].at
+	for _, b := range builds {
+		if b.at.After(at) {
+			at = b.at
+		}
+	}
+	stg.SetSnapshot(at)
+	if err := stg.Publish(); err != nil {
+		stg.Discard()
+		return nil, mark(fmt.Errorf("publishing into %s: %w", site.Out, err), ErrOutput)
+	}
+	for i, b := range builds {
+		b.saveCache()
+		r := b.report(resources[i], start)
+		rep.Sets = append(rep.Sets, r)
+		rep.Documents += r.Documents
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// siteHistory compares the sets of cfgs with those the previous build
+// published: it refuses to drop one that removable does not name, and has
+// each new set start its history (Changes.FirstBuildOK). It reports both
+// in rep.
+func siteHistory(ctx context.Context, cfgs []Config, removable []string, rep *SiteReport, notice func(string)) error {
+	ch := cfgs[0].Changes
+	if ch.Previous == "" {
+		return nil
+	}
+	published, err := previous.Sets(ctx, ch.Previous, previous.Options{DocsURL: cfgs[0].DocsURL.String(), HTTP: ch.HTTP})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return context.Cause(ctx)
+	case err != nil && ch.FirstBuildOK && errors.Is(err, previous.ErrNothingPublished):
+		return nil // each set says so, as a first build
+	case err != nil:
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	have := map[string]bool{}
+	for i := range cfgs {
+		have[cfgs[i].Set] = true
+	}
+	var refused []string
+	for _, p := range published {
+		if p == "" {
+			p = OneSet
+		}
+		if have[p] {
+			delete(have, p)
+			continue
+		}
+		rep.Removed = append(rep.Removed, p)
+		if !slices.Contains(removable, p) {
+			refused = append(refused, p)
+		}
+	}
+	if len(refused) > 0 {
+		return &SetRemovedError{Sets: refused}
+	}
+	for _, r := range rep.Removed {
+		notice(fmt.Sprintf("%s is no longer published, nor its change history", setLabel(r)))
+	}
+	for i := range cfgs {
+		if c := &cfgs[i]; have[c.Set] {
+			rep.Added = append(rep.Added, c.Set)
+			c.Changes.FirstBuildOK = true
+			notice(fmt.Sprintf("%s is new: publishing its first build, its change history starts", setLabel(c.Set)))
+		}
+	}
+	return nil
+}
+
+// writePages stages the pages rsgen writes for each set (its landing page,
+// the robots.txt line, the HTML head link) in the set's directory.
+func (b *build) writePages(resources *resourceSpool, completed time.Time) error {
+	files, err := b.renderHostFiles(resources, completed)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		name := b.docs.dir + "/" + path.Base(f.Name)
+		if err := b.stage.WriteFile(name, f.Data); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,240 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
+)
+
+// siteOf is a Site of two sets, articles and data, over the trees a and d,
+// published into out at, each reading the previous build in out.
+func siteOf(t *testing.T, a, d *acTree, out string, at time.Time) Site {
+	base := mustBaseURL(t, acBase)
+	set := func(name string, tr *acTree, path string) Config {
+		c := acConfig(tr.dir, "", at)
+		c.Set = name
+		c.BaseURL = mustBaseURL(t, acBase+path)
+		c.Changes.Previous = out
+		c.Changes.FirstBuildOK = true
+		return c
+	}
+	return Site{Out: out, DocsURL: base, Describedby: acBase + "about.html",
+		Sets: []Config{set("articles", a, "articles/"), set("data", d, "data/")}}
+}
+
+func mustBuildSite(t *testing.T, site Site) *SiteReport {
+	t.Helper()
+	rep, err := BuildSite(context.Background(), site)
+	if err != nil {
+		t.Fatalf("BuildSite: %v", err)
+	}
+	return rep
+}
+
+// TestBuildSite publishes two sets into one output across three builds:
+// one Source Description lists both Capability Lists, each set keeps its
+// own Resource List and Change List, the output is valid for rsgen
+// validate and the official schemas, and each set's history is its own.
+func TestBuildSite(t *testing.T) {
+	a := acNewTree(t, map[string]string{"one.html": "1", "two.html": "2"}, acDay(1))
+	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
+	out := t.TempDir()
+
+	rep := mustBuildSite(t, siteOf(t, a, d, out, acDay(2)))
+	if len(rep.Sets) != 2 || rep.Sets[0].Files != 2 || rep.Sets[1].Files != 1 {
+		t.Fatalf("report %+v", rep)
+	}
+	acValidate(t, out)
+	_, sd := acReadDoc(t, filepath.Join(out, WellKnownFile))
+	var lists []string
+	for _, e := range sd {
+		lists = append(lists, e.Loc+" "+e.Link("describedby"))
+	}
+	want := []string{acBase + "resourcesync/articles/capabilitylist.xml ", acBase + "resourcesync/data/capabilitylist.xml "}
+	if !slices.Equal(lists, want) {
+		t.Errorf("Source Description lists %q, want %q", lists, want)
+	}
+	for _, p := range []string{"resourcesync/articles/resourcelist.xml", "resourcesync/data/resourcelist.xml", "resourcesync/articles/index.html"} {
+		if _, err := os.Stat(filepath.Join(out, p)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, DocsDir, "capabilitylist.xml")); err == nil {
+		t.Error("a Capability List of no set in resourcesync/")
+	}
+
+	// The second build: one article changes, data does not.
+	a.write("two.html", "2b", acDay(3))
+	rep = mustBuildSite(t, siteOf(t, a, d, out, acDay(4)))
+	if c := rep.Sets[0].Changes; c == nil || c.Updated != 1 {
+		t.Errorf("articles: changes %+v, want 1 updated", c)
+	}
+	if c := rep.Sets[1].Changes; c == nil || c.Updated+c.Created+c.Deleted != 0 {
+		t.Errorf("data: changes %+v, want none", c)
+	}
+	_, cl := acReadDoc(t, filepath.Join(out, DocsDir, "articles", "changelist.xml"))
+	if got := acChangeLines(cl); len(got) != 1 || !strings.HasPrefix(got[0], "updated articles/two.html ") {
+		t.Errorf("articles' Change List %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(out, DocsDir, "data", "changelist.xml")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("data, unchanged, has a Change List: %v", err)
+	}
+	acValidate(t, out)
+
+	// The third build adds a set: it starts its own history.
+	m := acNewTree(t, map[string]string{"m.txt": "m"}, acDay(1))
+	site := siteOf(t, a, d, out, acDay(5))
+	extra := site.Sets[1]
+	extra.Set, extra.Source, extra.BaseURL = "media", m.dir, mustBaseURL(t, acBase+"media/")
+	site.Sets = append(site.Sets, extra)
+	rep = mustBuildSite(t, site)
+	if !slices.Equal(rep.Added, []string{"media"}) || rep.Sets[2].Changes != nil {
+		t.Errorf("added %q, media's changes %+v; want media added, with no changes", rep.Added, rep.Sets[2].Changes)
+	}
+	if _, cl := acReadDoc(t, filepath.Join(out, DocsDir, "articles", "changelist.xml")); len(cl) != 1 {
+		t.Errorf("articles' history lost: %d changes", len(cl))
+	}
+	acValidate(t, out)
+}
+
+// TestBuildSiteRemovedSet refuses to drop a set the previous build
+// published, leaving the output as it was, unless RemoveSets names it; a
+// site that replaces a build without sets is refused the same way.
+func TestBuildSiteRemovedSet(t *testing.T) {
+	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
+	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
+	out := t.TempDir()
+	mustBuildSite(t, siteOf(t, a, d, out, acDay(2)))
+	before := testenv.Snapshot(t, out)
+
+	site := siteOf(t, a, d, out, acDay(3))
+	site.Sets = site.Sets[:1]
+	_, err := BuildSite(context.Background(), site)
+	var re *SetRemovedError
+	if !errors.As(err, &re) || !slices.Equal(re.Sets, []string{"data"}) {
+		t.Fatalf("BuildSite without data: %v, want a SetRemovedError for data", err)
+	}
+	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
+	noStage(t, out)
+
+	site.RemoveSets = []string{"data"}
+	rep := mustBuildSite(t, site)
+	if !slices.Equal(rep.Removed, []string{"data"}) {
+		t.Errorf("removed %q", rep.Removed)
+	}
+	if _, err := os.Stat(filepath.Join(out, DocsDir, "data")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the removed set's documents are still published: %v", err)
+	}
+	acValidate(t, out)
+
+	// A build without sets, then a site: the one set is refused too.
+	single := t.TempDir()
+	cfg := acConfig(a.dir, single, acDay(2))
+	acBuild(t, cfg)
+	site = siteOf(t, a, d, single, acDay(3))
+	if _, err := BuildSite(context.Background(), site); !errors.As(err, &re) || !slices.Equal(re.Sets, []string{OneSet}) {
+		t.Fatalf("a site over a build without sets: %v, want a SetRemovedError for %s", err, OneSet)
+	}
+	site.RemoveSets = []string{OneSet}
+	mustBuildSite(t, site)
+	acValidate(t, single)
+
+	// And back: a build without sets over a site is refused by the reading
+	// of the previous build.
+	cfg = acConfig(a.dir, single, acDay(4))
+	cfg.Changes.Previous = single
+	if _, err := Build(context.Background(), cfg); !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "resource set") {
+		t.Errorf("a build without sets over a site: %v, want ErrPrevious naming the sets", err)
+	}
+}
+
+// TestBuildSiteAllOrNothing: a set that fails leaves the output as the
+// previous build published it, every set's documents included.
+func TestBuildSiteAllOrNothing(t *testing.T) {
+	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
+	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
+	out := t.TempDir()
+	mustBuildSite(t, siteOf(t, a, d, out, acDay(2)))
+	before := testenv.Snapshot(t, out)
+
+	a.write("new.html", "n", acDay(2))
+	d.remove("x.csv") // data is now empty: refused (ErrEmptySource)
+	_, err := BuildSite(context.Background(), siteOf(t, a, d, out, acDay(3)))
+	var se *SetError
+	if !errors.Is(err, ErrEmptySource) || !errors.As(err, &se) || se.Set != "data" {
+		t.Fatalf("BuildSite with data empty: %v, want ErrEmptySource of the set data", err)
+	}
+	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
+	noStage(t, out)
+}
+
+// TestSiteValidate names the field of each mistake, in the set it is in.
+func TestSiteValidate(t *testing.T) {
+	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
+	out := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		edit  func(s *Site)
+		field string
+		kind  error
+	}{
+		{"no sets", func(s *Site) { s.Sets = nil }, "Sets", ErrRequired},
+		{"no name", func(s *Site) { s.Sets[1].Set = "" }, "Sets[1].Set", ErrRequired},
+		{"bad name", func(s *Site) { s.Sets[1].Set = "Data/x" }, "Sets[1].Set", ErrInvalid},
+		{"same name", func(s *Site) { s.Sets[1].Set = "articles" }, "Sets[1].Set", ErrSame},
+		{"same cache", func(s *Site) { s.Sets[0].Cache, s.Sets[1].Cache = "c", "c" }, "Sets[1].Cache", ErrSame},
+		{"other out", func(s *Site) { s.Sets[1].Out = "elsewhere" }, "Sets[1].Out", ErrConflict},
+		{"other previous", func(s *Site) { s.Sets[1].Changes.Previous = "elsewhere" }, "Sets[1].Changes.Previous", ErrConflict},
+		{"hosts", func(s *Site) { s.Sets[0].Hosts = []string{"nginx"} }, "Sets[0].Hosts", ErrConflict},
+		{"a set's own field", func(s *Site) { s.Sets[1].Limits.MaxEntries = 60000 }, "Sets[1].Limits.MaxEntries", ErrOutOfRange},
+		{"remove a set built", func(s *Site) { s.RemoveSets = []string{"data"} }, "RemoveSets", ErrConflict},
+		{"remove a bad name", func(s *Site) { s.RemoveSets = []string{"../x"} }, "RemoveSets", ErrInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := siteOf(t, a, a, out, acDay(2))
+			tc.edit(&s)
+			err := s.Validate()
+			var fe *FieldError
+			found := false
+			for _, e := range fieldErrors(err) {
+				if e.Field == tc.field && errors.Is(e, tc.kind) {
+					found = true
+				}
+			}
+			if !found || !errors.As(err, &fe) {
+				t.Errorf("Validate: %v; want %s %v", err, tc.field, tc.kind)
+			}
+			if _, err := BuildSite(context.Background(), s); err == nil {
+				t.Error("BuildSite took it")
+			}
+		})
+	}
+	if err := siteOf(t, a, a, out, acDay(2)).Validate(); err != nil {
+		t.Errorf("a good site: %v", err)
+	}
+}
+
+// TestSetDocsURL: a set's documents have the URLs of its directory, and
+// its Capability List leads up to the one Source Description.
+func TestSetDocsURL(t *testing.T) {
+	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
+	out := t.TempDir()
+	mustBuildSite(t, siteOf(t, a, a, out, acDay(2)))
+	_, caps := acReadDoc(t, filepath.Join(out, DocsDir, "data", "capabilitylist.xml"))
+	for _, e := range caps {
+		if !strings.HasPrefix(e.Loc, acBase+"resourcesync/data/") {
+			t.Errorf("the data set's Capability List lists %s", e.Loc)
+		}
+	}
+	doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "data", "capabilitylist.xml"))
+	if doc.Link("up") != acBase+WellKnownFile {
+		t.Errorf("up %s", doc.Link("up"))
+	}
+}
