@@ -22,7 +22,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		Commands:        []*cli.Command{buildCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand()},
+		Commands:        []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand()},
 		Action: func(c *cli.Context) error {
 			if c.Args().First() == "help" {
 				return showHelp(c)

@@ -46,7 +46,7 @@ func buildCommand() *cli.Command {
 		flags    []cli.Flag
 	}{
 		{"tree", treeFlags}, {"export", exportFlags()}, {"dumps", dumpFlags()}, {"changes", changesFlags()},
-		{"guards", guardFlags()}, {"hosting", hostFlags()}, {"notifications", notifyBuildFlags()}, {"output", outputFlags},
+		{"sets", setsFlags()}, {"guards", guardFlags()}, {"hosting", hostFlags()}, {"notifications", notifyBuildFlags()}, {"output", outputFlags},
 	} {
 		for _, f := range g.flags {
 			setCategory(f, g.category)
@@ -220,6 +220,12 @@ func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 }
 
 func runBuild(c *cli.Context) error {
+	if c.String(flagConfig) != "" {
+		return runSite(c)
+	}
+	if c.IsSet(flagRemoveSet) {
+		return usageErr("sets are built from a configuration file", "--%s needs --%s", flagRemoveSet, flagConfig)
+	}
 	cfg, err := buildConfig(c)
 	if err != nil {
 		return err
@@ -251,48 +257,7 @@ func runBuild(c *cli.Context) error {
 		if ue := configUsageErr(err); ue != nil {
 			return ue
 		}
-		if ue := exportUsageErr(err); ue != nil {
-			return ue
-		}
-		if ge := guardFailure(c, cfg, err); ge != nil {
-			return ge
-		}
-		hint := badRecords(stderr, err)
-		var limit *generator.LimitError
-		switch {
-		case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
-			err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
-			hint = "allow more time with --" + flagTimeout
-		case hint != "":
-		case errors.Is(err, generator.ErrFailFast):
-			hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
-		case errors.Is(err, generator.ErrSource):
-			hint = "give as SOURCE an existing directory that rsgen can read"
-		case errors.Is(err, generator.ErrBusy):
-			hint = "two builds into one --out could publish an older snapshot over a newer one: run them one after the other"
-		case errors.Is(err, generator.ErrNotWritten):
-			hint = "rsgen replaces the resourcesync/ folder of --out at every build: move those files elsewhere, or choose another --out"
-		case errors.Is(err, generator.ErrOlderSnapshot):
-			hint = "give a later --at (or SOURCE_DATE_EPOCH), or publish into another --out; if the published snapshot time is wrong, remove resourcesync/ from --out (Destinations then sync afresh)"
-		case errors.Is(err, generator.ErrOutput):
-			hint = "give --out a directory that rsgen can create and write into"
-		case errors.Is(err, generator.ErrHostFile):
-			hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
-				hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
-		case errors.As(err, &limit):
-			flags := make([]string, len(limit.Raise))
-			for i, f := range limit.Raise {
-				flags[i] = flagOf(f)
-			}
-			hint = "raise " + strings.Join(flags, " or ")
-		case errors.As(err, new(*generator.InvalidOutputError)):
-			hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
-		case changesHint(err) != "":
-			hint = changesHint(err)
-		case c.Context.Err() != nil:
-			err = errors.New("interrupted; nothing was published, the output is as it was")
-		}
-		return failure(err, hint)
+		return buildFailure(c, ctx, cfg, err)
 	}
 	if rep.Export != nil {
 		return finishExport(stderr, cfg, rep, quiet)
@@ -318,6 +283,54 @@ func runBuild(c *cli.Context) error {
 			hint: "fix or --exclude them; --fail-fast makes this a failure"}
 	}
 	return nil
+}
+
+// buildFailure is the failure to report for err, the error of a build of
+// cfg run under ctx, with a hint that says what to do.
+func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error) error {
+	stderr := c.App.ErrWriter
+	if ue := exportUsageErr(err); ue != nil {
+		return ue
+	}
+	if ge := guardFailure(c, cfg, err); ge != nil {
+		return ge
+	}
+	hint := badRecords(stderr, err)
+	var limit *generator.LimitError
+	switch {
+	case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
+		err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
+		hint = "allow more time with --" + flagTimeout
+	case hint != "":
+	case errors.Is(err, generator.ErrFailFast):
+		hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
+	case errors.Is(err, generator.ErrSource):
+		hint = "give as SOURCE an existing directory that rsgen can read"
+	case errors.Is(err, generator.ErrBusy):
+		hint = "two builds into one --out could publish an older snapshot over a newer one: run them one after the other"
+	case errors.Is(err, generator.ErrNotWritten):
+		hint = "rsgen replaces the resourcesync/ folder of --out at every build: move those files elsewhere, or choose another --out"
+	case errors.Is(err, generator.ErrOlderSnapshot):
+		hint = "give a later --at (or SOURCE_DATE_EPOCH), or publish into another --out; if the published snapshot time is wrong, remove resourcesync/ from --out (Destinations then sync afresh)"
+	case errors.Is(err, generator.ErrOutput):
+		hint = "give --out a directory that rsgen can create and write into"
+	case errors.Is(err, generator.ErrHostFile):
+		hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
+			hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
+	case errors.As(err, &limit):
+		flags := make([]string, len(limit.Raise))
+		for i, f := range limit.Raise {
+			flags[i] = flagOf(f)
+		}
+		hint = "raise " + strings.Join(flags, " or ")
+	case errors.As(err, new(*generator.InvalidOutputError)):
+		hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
+	case changesHint(err) != "":
+		hint = changesHint(err)
+	case c.Context.Err() != nil:
+		err = errors.New("interrupted; nothing was published, the output is as it was")
+	}
+	return failure(err, hint)
 }
 
 // partialSummary says what a build that published the rest left out:

@@ -34,6 +34,9 @@ const (
 	flagChangesWindow   = "changes-window"
 	flagSkipBadRecords  = "skip-bad-records"
 
+	flagConfig    = "config"
+	flagRemoveSet = "remove-set"
+
 	flagAllowEmpty = "allow-empty"
 	flagMaxDelete  = "max-delete"
 	flagNewHistory = "new-history"

@@ -1,0 +1,410 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// setsFlags build several resource sets from a configuration file.
+func setsFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: flagConfig, Usage: "build the resource sets of the configuration `FILE` together, in place of SOURCE (docs/SETS.md; 'rsgen init' writes one)"},
+		&cli.StringSliceFlag{Name: flagRemoveSet, Usage: "with --config: stop publishing the set `NAME` that --previous published, and its change history (. names the one set of a build without sets)"},
+	}
+}
+
+// runSite is rsgen build --config FILE.
+func runSite(c *cli.Context) error {
+	path := c.String(flagConfig)
+	if c.NArg() > 0 {
+		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
+	}
+	allowed := append(slices.Clone(siteKeys), flagConfig, flagRemoveSet, flagQuiet, flagTimeout)
+	for _, fl := range c.Command.Flags {
+		if name := fl.Names()[0]; c.IsSet(name) && !slices.Contains(allowed, name) && !envOnly(c, name) {
+			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes --"+
+				strings.Join(siteKeys, ", --")+", --"+flagRemoveSet+", --"+flagQuiet+" and --"+flagTimeout,
+				"--%s with --%s", name, flagConfig)
+		}
+	}
+	f, err := readSiteFile(path, c.Command.Flags)
+	if err != nil {
+		return err
+	}
+	site, err := f.site(c)
+	if err != nil {
+		return err
+	}
+	stderr := c.App.ErrWriter
+	quiet := c.Bool(flagQuiet)
+	site.Stats = new(generator.Stats)
+	site.Notice = func(msg string) {
+		if !quiet {
+			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
+		}
+	}
+	ctx := c.Context
+	if d := c.Duration(flagTimeout); d < 0 {
+		return usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
+	} else if d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
+		defer cancel()
+	}
+	stopProgress := startProgress(stderr, site.Stats, quiet, false)
+	rep, err := generator.BuildSite(ctx, site)
+	stopProgress()
+	if err != nil {
+		return f.failure(c, ctx, site, err)
+	}
+	var problems []generator.Problem
+	for i, r := range rep.Sets {
+		for _, p := range r.Problems {
+			fmt.Fprintf(stderr, "rsgen: skipped: set %s: %s\n", site.Sets[i].Set, p.Error())
+		}
+		problems = append(problems, r.Problems...)
+		if quiet {
+			continue
+		}
+		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
+			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
+		if r.Changes != nil {
+			var b strings.Builder
+			printChanges(&b, r)
+			for _, line := range strings.SplitAfter(b.String(), "\n") {
+				if rest, ok := strings.CutPrefix(line, "rsgen: "); ok {
+					fmt.Fprintf(stderr, "rsgen: set %s: %s", site.Sets[i].Set, rest)
+				}
+			}
+		}
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
+			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
+	}
+	if len(problems) > 0 {
+		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
+			hint: "fix or exclude them in " + path + "; fail-fast makes this a failure"}
+	}
+	return nil
+}
+
+// envOnly reports whether the flag name of c has the value of its
+// environment variable, not one of the command line: the environment of
+// CI gives RSGEN_BASE_URL and the like to every build, which the file
+// overrides.
+func envOnly(c *cli.Context, name string) bool {
+	for _, fl := range c.Command.Flags {
+		if fl.Names()[0] != name || !fl.IsSet() {
+			continue
+		}
+		for _, e := range envVarsOf(fl) {
+			if v, ok := os.LookupEnv(e); ok && v == c.String(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// site is the generator.Site of the file, with the site's flags of c.
+func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
+	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
+	for i := range f.sets {
+		cfg, err := f.setConfig(c, &f.sets[i])
+		if err != nil {
+			return site, err
+		}
+		site.Sets = append(site.Sets, cfg)
+	}
+	first := site.Sets[0]
+	site.Out, site.DocsURL = first.Out, first.DocsURL
+	if site.Out == "" {
+		return site, f.errorAt(1, "%s is required: the directory to write the documents of every set into", flagOut)
+	}
+	if site.DocsURL.IsZero() {
+		return site, f.errorAt(1, "%s is required: the URL where %s is served", flagDocsURL, flagOut)
+	}
+	site.Describedby = c.String(flagDescribedby)
+	if v, ok := f.top.values[flagDescribedby]; ok && !c.IsSet(flagDescribedby) {
+		site.Describedby = v.values[0]
+	}
+	return site, nil
+}
+
+// setConfig is the generator.Config of the set t: build's flags set to
+// the top level's values, then t's, then the site's flags of c, read as
+// rsgen build reads its command line.
+func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, error) {
+	cmd := buildCommand()
+	set := flag.NewFlagSet("build", flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	for _, fl := range cmd.Flags {
+		dropEnvVars(fl)
+		if err := fl.Apply(set); err != nil {
+			return generator.Config{}, err
+		}
+	}
+	apply := func(k string, v fileValue) error {
+		for _, s := range v.values {
+			if err := set.Set(k, s); err != nil {
+				return f.errorAt(v.line, "%s %q: %v", k, s, err)
+			}
+		}
+		return nil
+	}
+	for _, k := range sortedKeys(f.top.values) {
+		if k != flagDescribedby { // the site's own
+			if err := apply(k, f.top.values[k]); err != nil {
+				return generator.Config{}, err
+			}
+		}
+	}
+	for _, k := range sortedKeys(t.values) {
+		if k != keyName && k != keySource {
+			if err := apply(k, t.values[k]); err != nil {
+				return generator.Config{}, err
+			}
+		}
+	}
+	for _, k := range siteKeys {
+		if k == flagDescribedby || !c.IsSet(k) {
+			continue
+		}
+		if err := set.Set(k, c.Generic(k).(flag.Value).String()); err != nil {
+			return generator.Config{}, usageErr("", "--%s: %v", k, err)
+		}
+	}
+	var args []string
+	if v, ok := t.values[keySource]; ok {
+		args = []string{"--", v.values[0]}
+	}
+	if err := set.Parse(args); err != nil {
+		return generator.Config{}, err
+	}
+	sc := cli.NewContext(c.App, set, nil)
+	sc.Context, sc.Command = c.Context, cmd
+	cfg, err := buildConfig(sc)
+	if err != nil {
+		return cfg, f.inSet(c, t, err)
+	}
+	cfg.Set = t.name()
+	return cfg, nil
+}
+
+// flagWord matches a flag named in a message of buildConfig.
+var flagWord = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)
+
+// inSet turns err, an error of buildConfig for the set t, into one that
+// names the file, the line of the key it is about, the set and the keys
+// for the flags (a flag of the command line stays a flag).
+func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		return err
+	}
+	line := t.line
+	found := false
+	msg := flagWord.ReplaceAllStringFunc(ee.err.Error(), func(w string) string {
+		k := w[2:]
+		if slices.Contains(siteKeys, k) && c.IsSet(k) {
+			return w
+		}
+		v, ok := t.values[k]
+		if !ok {
+			v, ok = f.top.values[k]
+		}
+		if ok && !found {
+			line, found = v.line, true
+		}
+		return k
+	})
+	msg = strings.Replace(msg, "no SOURCE given", "no "+keySource+" given", 1)
+	return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: set %q: %s", f.path, line, t.name(), msg), hint: ee.hint}
+}
+
+// failure is the failure to report for err, of BuildSite.
+func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.Site, err error) error {
+	var sre *generator.SetRemovedError
+	if errors.As(err, &sre) {
+		args := make([]string, len(sre.Sets))
+		for i, s := range sre.Sets {
+			args[i] = "--" + flagRemoveSet + " " + s
+		}
+		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.path)
+	}
+	if fields := fieldErrorsOf(err); len(fields) > 0 {
+		msgs := make([]string, len(fields))
+		for i, fe := range fields {
+			msgs[i] = f.describe(c, fe)
+		}
+		return usageErr("see docs/SETS.md", "%s", strings.Join(msgs, "; "))
+	}
+	cfg := site.Sets[0]
+	var se *generator.SetError
+	if errors.As(err, &se) {
+		for _, s := range site.Sets {
+			if s.Set == se.Set {
+				cfg = s
+			}
+		}
+	}
+	return buildFailure(c, ctx, cfg, err)
+}
+
+// setField matches the field of a set in a FieldError of Site.Validate.
+var setField = regexp.MustCompile(`^Sets\[(\d+)\]\.(.+)$`)
+
+// describe renders fe with the file's keys, at the line of its field; a
+// field of another set than fe's is named with its set.
+func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
+	line, subject := 1, -1
+	first := true
+	name := func(field string) string {
+		switch field {
+		case "RemoveSets":
+			return "--" + flagRemoveSet
+		case "Sets":
+			return "[[" + keySet + "]]"
+		}
+		t, set, k := &f.top, -1, strings.TrimPrefix(flagOf(field), "--")
+		if m := setField.FindStringSubmatch(field); m != nil {
+			set, _ = strconv.Atoi(m[1])
+			t = &f.sets[set]
+			switch m[2] {
+			case "Set":
+				k = keyName
+			case "Source":
+				k = keySource
+			default:
+				k = strings.TrimPrefix(flagOf(m[2]), "--")
+			}
+		}
+		subjectField := first
+		first = false
+		if subjectField {
+			subject = set
+			line = t.line
+		}
+		if slices.Contains(siteKeys, k) && c.IsSet(k) {
+			return "--" + k
+		}
+		v, ok := t.values[k]
+		if !ok {
+			v, ok = f.top.values[k]
+		}
+		if subjectField && ok {
+			line = v.line
+		}
+		if set != subject && set >= 0 {
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmpOr(v.line, t.line))
+		}
+		return k
+	}
+	msg := fe.Describe(name)
+	if subject >= 0 {
+		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
+}
+
+// fieldErrorsOf returns the *FieldErrors joined in err.
+func fieldErrorsOf(err error) []*generator.FieldError {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []*generator.FieldError
+		for _, e := range j.Unwrap() {
+			out = append(out, fieldErrorsOf(e)...)
+		}
+		return out
+	}
+	if fe, ok := err.(*generator.FieldError); ok {
+		return []*generator.FieldError{fe}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]fileValue) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// envVarsOf returns the environment variables of fl.
+func envVarsOf(fl cli.Flag) []string {
+	if e, ok := fl.(interface{ GetEnvVars() []string }); ok {
+		return e.GetEnvVars()
+	}
+	return nil
+}
+
+// dropEnvVars drops the environment variables of fl: a set takes its values
+// from the file, and the command line's from the site's flags.
+func dropEnvVars(fl cli.Flag) {
+	switch fl := fl.(type) {
+	case *cli.StringFlag:
+		fl.EnvVars = nil
+	case *cli.StringSliceFlag:
+		fl.EnvVars = nil
+	case *cli.BoolFlag:
+		fl.EnvVars = nil
+	case *cli.IntFlag:
+		fl.EnvVars = nil
+	case *cli.DurationFlag:
+		fl.EnvVars = nil
+	}
+}
+
+// initCommand writes a configuration file to start from.
+func initCommand() *cli.Command {
+	return withHelp(&cli.Command{
+		Name:      "init",
+		Usage:     "write a configuration file of several resource sets to start from",
+		ArgsUsage: "[FILE]",
+		Description: "Writes FILE (default: rsgen.toml) for 'rsgen build --config FILE': two resource sets\n" +
+			"published together, with every key commented. An existing FILE is never overwritten.",
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usageErr("give one FILE", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
+			}
+			path := c.Args().First()
+			if path == "" {
+				path = "rsgen.toml"
+			}
+			fd, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if errors.Is(err, os.ErrExist) {
+				return failure(fmt.Errorf("%s exists; rsgen init never overwrites a file", path), "edit it, or give another FILE")
+			}
+			if err != nil {
+				return failure(err, "")
+			}
+			_, err = fd.Write(initFile)
+			if cerr := fd.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				os.Remove(path)
+				return failure(fmt.Errorf("writing %s: %w", path, err), "")
+			}
+			fmt.Fprintf(c.App.ErrWriter, "rsgen: wrote %s; edit it, then: rsgen build --config %s\n", path, path)
+			return nil
+		},
+	}, "   0  written\n   1  FILE exists or cannot be written\n   2  usage error",
+		"# Start a configuration of several sets\nrsgen init\nrsgen build --config rsgen.toml")
+}
