@@ -60,6 +60,12 @@
 // fixed snapshot time (Config.At with FixedTime) no clock reading reaches a
 // document or a package.
 //
+// [BuildSite] publishes several resource sets into one output directory
+// (site.go): each set is a build as above, of a Config named by its Set,
+// writing its documents into resourcesync/<set>/ of one shared stage
+// (docWriter.dir); the Source Description lists every set's Capability
+// List, and the stage is checked and published once, for all of them.
+//
 // Build may be called from several goroutines for different output
 // directories; a second build into a directory that a build holds fails
 // with ErrBusy. [Config.Stats] may be read while a build runs.

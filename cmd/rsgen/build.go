@@ -56,7 +56,7 @@ func buildCommand() *cli.Command {
 	return withHelp(&cli.Command{
 		Name:      "build",
 		Usage:     "publish the ResourceSync documents of a tree, archive or export",
-		ArgsUsage: "SOURCE | --export FILE",
+		ArgsUsage: "SOURCE | --export FILE | --config FILE",
 		Description: "Scans SOURCE, hashes every published file in parallel and writes, into --out:\n" +
 			"  .well-known/resourcesync           the Source Description\n" +
 			"  resourcesync/capabilitylist.xml    the Capability List\n" +
@@ -78,6 +78,8 @@ func buildCommand() *cli.Command {
 			"  --resource-dump",
 		"# The records of a catalogue (see docs/EXPORTS.md)\n"+
 			"rsgen build --export records.jsonl --base-url https://example.org/ --out rs",
+		"# Several resource sets, from a file that 'rsgen init' starts (docs/SETS.md)\n"+
+			"rsgen build --config rsgen.toml",
 	)
 }
 
