@@ -51,6 +51,16 @@ type Changes struct {
 	// archived was taken at least ArchiveResourceLists before (every build
 	// if it is that short), and kept for ArchiveKeep. 0 publishes none.
 	ArchiveResourceLists time.Duration
+	// ArchiveResourceDumps, with ArchiveKeep and Dump.Enabled, publishes a
+	// Resource Dump Archive (ResourceSync Archives, section 4): the
+	// Resource Dump is also published under resourcesync/archive/, its
+	// packages with it, when the newest one archived was taken at least
+	// ArchiveResourceDumps before, and kept for ArchiveKeep. 0 publishes
+	// none. Each archived dump keeps a whole copy of the collection.
+	ArchiveResourceDumps time.Duration
+	// DropResourceDumpArchive lets a build no longer publish the Resource
+	// Dump Archive the previous build published (ArchiveResourceDumps 0).
+	DropResourceDumpArchive bool
 	// DropResourceListArchive lets a build no longer publish the Resource
 	// List Archive the previous build published (ArchiveResourceLists 0),
 	// while it keeps its other archives; DropArchive drops them all.

@@ -429,7 +429,7 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if err := b.writeResourceList(ctx, resources, b.done); err != nil {
 		return nil, err
 	}
-	if err := b.writeResourceDump(dump); err != nil {
+	if err := b.writeResourceDump(ctx, dump); err != nil {
 		return nil, err
 	}
 	if err := b.publishChanges(ctx); err != nil {

@@ -311,6 +311,21 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: "Changes.ArchiveResourceLists",
 			Detail: "each archived Resource List would be dropped before the next one is taken"})
 	}
+	switch {
+	case ch.ArchiveResourceDumps < 0:
+		add(&FieldError{Field: "Changes.ArchiveResourceDumps", Value: ch.ArchiveResourceDumps, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+	case ch.ArchiveResourceDumps > 0 && ch.DropArchive:
+		add(&FieldError{Field: "Changes.ArchiveResourceDumps", Err: ErrConflict, With: "Changes.DropArchive", Detail: "every archive is dropped"})
+	case ch.ArchiveResourceDumps > 0 && ch.DropResourceDumpArchive:
+		add(&FieldError{Field: "Changes.DropResourceDumpArchive", Err: ErrConflict, With: "Changes.ArchiveResourceDumps", Detail: "one drops the Resource Dump Archive, the other keeps it"})
+	case ch.ArchiveResourceDumps > 0 && !c.Dump.Enabled:
+		add(&FieldError{Field: "Changes.ArchiveResourceDumps", Err: ErrNeeds, With: "Dump.Enabled", Detail: "it archives the Resource Dump"})
+	case ch.ArchiveResourceDumps > 0 && ch.ArchiveKeep == 0:
+		add(&FieldError{Field: "Changes.ArchiveResourceDumps", Err: ErrNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived Resource Dumps are kept"})
+	case ch.ArchiveResourceDumps > 0 && ch.ArchiveKeep < ch.ArchiveResourceDumps:
+		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: "Changes.ArchiveResourceDumps",
+			Detail: "each archived Resource Dump would be dropped before the next one is taken"})
+	}
 	if ch.ArchiveKeep > 0 && c.Export == "" && ch.Previous == "" {
 		add(&FieldError{Field: "Changes.ArchiveKeep", Err: ErrNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
 	}

@@ -304,31 +304,36 @@ func describeDumpError(err error) error {
 // writeResourceDump writes the Resource Dump (section 11.1): one entry per
 // package, with its length, digests and times, linked to the copy of its
 // manifest; a Resource Dump Index over parts past the limits.
-func (b *build) writeResourceDump(dump *resourceDump) error {
+func (b *build) writeResourceDump(ctx context.Context, dump *resourceDump) error {
 	if dump == nil {
 		return nil
+	}
+	ra := &resourceDumpArchiver{docs: b.docs, prev: b.across.prev, opts: &b.cfg.Changes, at: b.at, notice: b.notice, copyPackage: b.copyPackage}
+	archive, err := ra.plan()
+	if err != nil {
+		return err
 	}
 	pkgs := dump.packages
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(dump.completed)}
 	opt := listwriter.Options{
 		Name: dumpStem,
-		Doc:  rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
+		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, ra.link(archive)...)},
 		PartMD: func(first, last *rsxml.MD) rsxml.MD {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
 	}
-	wl, err := b.docs.list(opt, len(pkgs), func(i int, e *rsxml.Entry) {
-		p := &pkgs[i]
+	entry := func(p *zipdump.Package, e *rsxml.Entry) {
 		*e = rsxml.Entry{
 			Loc: b.docs.url(p.Name),
 			MD: rsxml.MD{Type: "application/zip", Length: itoa(p.Size), Hash: p.Hash,
 				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
 			Links: []rsxml.Link{{Rel: "contents", Href: b.docs.url(p.ManifestName), Type: "application/xml"}},
 		}
-	})
+	}
+	wl, err := b.docs.list(opt, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) })
 	if err != nil {
 		return err
 	}
 	b.docs.advertise(b.docs.url(wl.Name), rsxml.CapResourceDump)
-	return nil
+	return ra.write(ctx, archive, dump, entry)
 }

@@ -166,6 +166,8 @@ func (e *ArchiveDroppedError) Error() string {
 		what, of = "Change Dump Archive", "Change Dump"
 	case rsxml.CapResourceListArchive:
 		what, of = "Resource List Archive", "Resource List"
+	case rsxml.CapResourceDumpArchive:
+		what, of = "Resource Dump Archive", "Resource Dump"
 	}
 	return fmt.Sprintf("the previous build published a %s of %s, which this build would delete", what, units.Count(e.Lists, of))
 }
@@ -181,13 +183,16 @@ func (b *build) checkDumps() error {
 			c.Name == rsxml.CapChangeDump && !b.cfg.Changes.Dump && !b.cfg.Changes.DropChangeDump:
 			return &DumpDroppedError{Capability: c.Name}
 		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && b.cfg.Changes.ArchiveKeep == 0 && !b.cfg.Changes.DropArchive,
-			c.Name == rsxml.CapResourceListArchive && b.cfg.Changes.ArchiveResourceLists == 0 && !b.cfg.Changes.DropArchive && !b.cfg.Changes.DropResourceListArchive:
+			c.Name == rsxml.CapResourceListArchive && b.cfg.Changes.ArchiveResourceLists == 0 && !b.cfg.Changes.DropArchive && !b.cfg.Changes.DropResourceListArchive,
+			c.Name == rsxml.CapResourceDumpArchive && b.cfg.Changes.ArchiveResourceDumps == 0 && !b.cfg.Changes.DropArchive && !b.cfg.Changes.DropResourceDumpArchive:
 			a := prev.ChangeListArchive
 			switch c.Name {
 			case rsxml.CapChangeDumpArchive:
 				a = prev.ChangeDumpArchive
 			case rsxml.CapResourceListArchive:
 				a = prev.ResourceListArchive
+			case rsxml.CapResourceDumpArchive:
+				a = prev.ResourceDumpArchive
 			}
 			n := 0
 			if a != nil {

@@ -41,7 +41,7 @@ func archiveCapabilityOnly(line string) bool {
 	if !ok || !strings.HasPrefix(line, "FAIL ") || strings.Contains(msg, "; ") {
 		return false
 	}
-	for _, name := range []string{changeListArchiveName, changeDumpArchiveName, resourceListArchiveName} {
+	for _, name := range []string{changeListArchiveName, changeDumpArchiveName, resourceListArchiveName, resourceDumpArchiveName} {
 		capability := strings.TrimSuffix(name, ".xml")
 		if filepath.Base(file) == name && strings.HasPrefix(msg, "root <rs:md> capability='"+capability+"' is not one of ") {
 			return true

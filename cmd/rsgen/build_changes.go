@@ -23,6 +23,7 @@ func changesFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
 		&cli.StringFlag{Name: flagArchiveKeep, Usage: "also publish a Change List Archive (and with --change-dump a Change Dump Archive): each build's changes kept as closed Change Lists for `DURATION` (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous). 0 drops the archives --previous has; without the flag, a build fails if --previous has one"},
 		&cli.StringFlag{Name: flagArchiveResourceLists, Usage: "with --archive-keep, also publish a Resource List Archive: the Resource List is archived whole when the newest archived one is `EVERY` old or more (e.g. 30d; 1s: every build's but the first). 0 drops the Resource List Archive --previous has"},
+		&cli.StringFlag{Name: flagArchiveResourceDumps, Usage: "with --archive-keep and --resource-dump, also publish a Resource Dump Archive: the Resource Dump is archived with its packages (a whole copy of the collection) when the newest archived one is `EVERY` old or more. 0 drops the Resource Dump Archive --previous has"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
 		&cli.DurationFlag{Name: flagFetchTimeout, Value: generator.DefaultFetchDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
@@ -58,6 +59,13 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 			return usageErr("for example --"+flagArchiveResourceLists+" 30d", "--%s: %v", flagArchiveResourceLists, err)
 		}
 		cfg.Changes.ArchiveResourceLists, cfg.Changes.DropResourceListArchive = every, every == 0
+	}
+	if c.IsSet(flagArchiveResourceDumps) {
+		every, err := units.ParseDuration(c.String(flagArchiveResourceDumps))
+		if err != nil {
+			return usageErr("for example --"+flagArchiveResourceDumps+" 90d", "--%s: %v", flagArchiveResourceDumps, err)
+		}
+		cfg.Changes.ArchiveResourceDumps, cfg.Changes.DropResourceDumpArchive = every, every == 0
 	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)

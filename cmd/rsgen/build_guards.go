@@ -86,6 +86,8 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
 		return failure(err, fmt.Sprintf("add --%s to keep publishing it, or --%s=false to drop it on purpose", flag, flag))
 	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceListArchive:
 		return failure(err, fmt.Sprintf("add --%s EVERY (with --%s) to keep archiving Resource Lists, or --%s 0 to drop that archive on purpose", flagArchiveResourceLists, flagArchiveKeep, flagArchiveResourceLists))
+	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceDumpArchive:
+		return failure(err, fmt.Sprintf("add --%s EVERY (with --%s and --%s) to keep archiving Resource Dumps, or --%s 0 to drop that archive on purpose", flagArchiveResourceDumps, flagArchiveKeep, flagResourceDump, flagArchiveResourceDumps))
 	case errors.As(err, &ade):
 		return failure(err, fmt.Sprintf("add --%s DURATION to keep archiving (at least --%s), or --%s 0 to drop it on purpose", flagArchiveKeep, flagChangesKeep, flagArchiveKeep))
 	case errors.As(err, &ste):

@@ -42,6 +42,8 @@ var fieldFlags = map[string]string{
 	"Changes.DropArchive":             "--" + flagArchiveKeep + " 0",
 	"Changes.ArchiveResourceLists":    "--" + flagArchiveResourceLists,
 	"Changes.DropResourceListArchive": "--" + flagArchiveResourceLists + " 0",
+	"Changes.ArchiveResourceDumps":    "--" + flagArchiveResourceDumps,
+	"Changes.DropResourceDumpArchive": "--" + flagArchiveResourceDumps + " 0",
 	"Changes.HTTP.Deadline":           "--" + flagFetchTimeout,
 	"Cache":                           "--" + flagCache,
 	"Notification.Hub":                "--" + flagHub,

@@ -23,6 +23,7 @@ const (
 	flagArchiveKeep    = "archive-keep"
 
 	flagArchiveResourceLists = "archive-resource-lists"
+	flagArchiveResourceDumps = "archive-resource-dumps"
 	flagChangeDump           = "change-dump"
 	flagCache                = "cache"
 

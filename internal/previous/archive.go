@@ -27,7 +27,8 @@ type ArchivedList struct {
 	URL         string
 	Rel         string // URL relative to DocsBase ("resourcesync/archive/changelist-….xml"), "" if not under it
 	From, Until time.Time
-	At          time.Time // of a Resource List
+	At          time.Time // of a Resource List or Resource Dump
+	Completed   time.Time // of a Resource List or Resource Dump, if its entry gives it
 	line        int       // of its entry in the archive
 }
 
@@ -40,7 +41,10 @@ func (r *reader) readArchives(ctx context.Context) error {
 	if r.site.ChangeDumpArchive, err = r.readArchive(ctx, rsxml.CapChangeDumpArchive, "Change Dump Archive"); err != nil {
 		return err
 	}
-	r.site.ResourceListArchive, err = r.readSnapshotArchive(ctx, rsxml.CapResourceListArchive, "Resource List Archive")
+	if r.site.ResourceListArchive, err = r.readSnapshotArchive(ctx, rsxml.CapResourceListArchive, "Resource List Archive"); err != nil {
+		return err
+	}
+	r.site.ResourceDumpArchive, err = r.readSnapshotArchive(ctx, rsxml.CapResourceDumpArchive, "Resource Dump Archive")
 	return err
 }
 
@@ -92,6 +96,11 @@ func (r *reader) readSnapshotArchive(ctx context.Context, capability, what strin
 		}
 		r.seen[e.Loc] = true
 		l := ArchivedList{URL: e.Loc, At: at, line: e.Line}
+		if e.MD.Completed != "" {
+			if l.Completed, err = parseTime(name, e.Line, "completed", e.MD.Completed); err != nil {
+				return nil, err
+			}
+		}
 		if rel, ok := strings.CutPrefix(e.Loc, r.site.DocsBase); ok {
 			l.Rel = rel
 		}
@@ -268,6 +277,42 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 		}
 	}
 	return data, cd.Packages, nil
+}
+
+// ReadArchivedResourceDump reads the Resource Dump l of the Resource Dump
+// Archive and returns its bytes and its packages, once checked: one
+// Resource Dump, linked to no index, taken at the at its entry gives,
+// listing ZIP packages, each with the copy of its manifest if it links to
+// one (a Resource Dump Manifest of the same at), as Read checks those of a
+// Change Dump.
+func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
+	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceDump)
+	if err != nil {
+		return nil, nil, err
+	}
+	name := s.src.name(l.URL)
+	archive := s.ResourceDumpArchive.URL
+	switch {
+	case doc.Index:
+		return nil, nil, newError(name, 0, ErrInvalid, "a Resource Dump Index, listed by the Resource Dump Archive %s as a Resource Dump; rsgen archives a dump as one document", archive)
+	case !sameTime(doc.MD.At, l.At):
+		return nil, nil, newError(name, 0, ErrInvalid, "at is %q, but the Resource Dump Archive %s says %s", doc.MD.At, archive, rsxml.FormatTime(l.At))
+	case doc.Link("index") != "":
+		return nil, nil, newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Resource Dump is listed by the Resource Dump Archive %s, not an index", doc.Link("index"), archive)
+	}
+	var pkgs []Package
+	for _, e := range entries {
+		p, mdoc, err := r.parsePackage(ctx, name, e, rsxml.CapResourceDumpManifest)
+		if err != nil {
+			return nil, nil, err
+		}
+		if mdoc != nil && !sameTime(mdoc.MD.At, l.At) {
+			return nil, nil, newError(r.src.name(p.Content.URL), 0, ErrInvalid, "at is %q, but the Resource Dump %s was taken at %s", mdoc.MD.At, l.URL, rsxml.FormatTime(l.At))
+		}
+		pkgs = append(pkgs, p)
+	}
+	return data, pkgs, nil
 }
 
 // sameTime reports whether the datetime v is the instant t.

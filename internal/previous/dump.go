@@ -102,52 +102,68 @@ func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc 
 		if until.After(r.site.At) {
 			return newError(name, e.Line, ErrInvalid, "package covers until %s, after the snapshot time of the Resource List (%s)", p.Until, rsxml.FormatTime(r.site.At))
 		}
-		p.from, p.until = from.Unix(), until.Unix()
-		if n := len(cd.Packages); n > 0 && p.from < cd.Packages[n-1].until {
+		if n := len(cd.Packages); n > 0 && from.Unix() < cd.Packages[n-1].until {
 			return newError(name, e.Line, ErrInvalid, "package covers from %s, before the end of the package before it: packages must be in chronological order and may not overlap", p.From)
 		}
-		if t := e.MD.Type; t != "" && t != "application/zip" {
-			return newError(name, e.Line, ErrInvalid, "package of type %q; rsgen carries forward ZIP packages only", t)
+		q, mdoc, err := r.parsePackage(ctx, name, e, rsxml.CapChangeDumpManifest)
+		if err != nil {
+			return err
 		}
-		if e.MD.Length != "" {
-			n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-			if err != nil || n < 0 {
-				return newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
-			}
-			if n > r.opts.MaxPackageBytes {
-				return newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, n, r.opts.MaxPackageBytes)
-			}
-			p.Length = n
+		if mdoc != nil && (mdoc.MD.From != p.From || mdoc.MD.Until != p.Until) {
+			return newError(r.src.name(q.Content.URL), 0, ErrInvalid, "covers from %s until %s, but its package's entry says from %s until %s",
+				mdoc.MD.From, mdoc.MD.Until, p.From, p.Until)
 		}
-		if e.MD.Hash != "" {
-			h, err := hashing.ParseAttr(e.MD.Hash)
-			if err != nil {
-				return newError(name, e.Line, ErrInvalid, "%v", err)
-			}
-			p.Hash = h
-		}
-		p.Rel, _ = strings.CutPrefix(p.URL, r.site.DocsBase)
-		if p.Rel == p.URL {
-			p.Rel = ""
-		}
-		if c := e.Link("contents"); c != "" {
-			mdoc, _, data, err := r.fetch(ctx, c, rsxml.CapChangeDumpManifest)
-			if err != nil {
-				return err
-			}
-			if mdoc.MD.From != p.From || mdoc.MD.Until != p.Until {
-				return newError(r.src.name(c), 0, ErrInvalid, "covers from %s until %s, but its package's entry says from %s until %s",
-					mdoc.MD.From, mdoc.MD.Until, p.From, p.Until)
-			}
-			d := &Document{URL: c, Bytes: int64(len(data)), sum: sha256.Sum256(data)}
-			if rel, ok := strings.CutPrefix(c, r.site.DocsBase); ok {
-				d.Rel = rel
-			}
-			p.Content = d
-		}
-		cd.Packages = append(cd.Packages, p)
+		q.From, q.Until = p.From, p.Until
+		q.from, q.until = from.Unix(), until.Unix()
+		cd.Packages = append(cd.Packages, q)
 	}
 	return nil
+}
+
+// parsePackage reads the entry e of the dump name as a ZIP package: its
+// length, digests, URL relative to the documents and, if it links to one
+// (rel="contents"), the copy of its manifest, a document of capability
+// manifest, which it returns for the caller's checks.
+func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, manifest string) (Package, *rsxml.Doc, error) {
+	p := Package{URL: e.Loc, Entry: *e, Length: -1}
+	if t := e.MD.Type; t != "" && t != "application/zip" {
+		return p, nil, newError(name, e.Line, ErrInvalid, "package of type %q; rsgen carries forward ZIP packages only", t)
+	}
+	if e.MD.Length != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
+		if err != nil || n < 0 {
+			return p, nil, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+		}
+		if n > r.opts.MaxPackageBytes {
+			return p, nil, newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, n, r.opts.MaxPackageBytes)
+		}
+		p.Length = n
+	}
+	if e.MD.Hash != "" {
+		h, err := hashing.ParseAttr(e.MD.Hash)
+		if err != nil {
+			return p, nil, newError(name, e.Line, ErrInvalid, "%v", err)
+		}
+		p.Hash = h
+	}
+	p.Rel, _ = strings.CutPrefix(p.URL, r.site.DocsBase)
+	if p.Rel == p.URL {
+		p.Rel = ""
+	}
+	c := e.Link("contents")
+	if c == "" {
+		return p, nil, nil
+	}
+	mdoc, _, data, err := r.fetch(ctx, c, manifest)
+	if err != nil {
+		return p, nil, err
+	}
+	d := &Document{URL: c, Bytes: int64(len(data)), sum: sha256.Sum256(data)}
+	if rel, ok := strings.CutPrefix(c, r.site.DocsBase); ok {
+		d.Rel = rel
+	}
+	p.Content = d
+	return p, mdoc, nil
 }
 
 // OpenPackage streams the bytes of a package, refusing more than its

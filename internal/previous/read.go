@@ -120,6 +120,7 @@ type Site struct {
 	ChangeListArchive   *ChangeListArchive
 	ChangeDumpArchive   *Archive
 	ResourceListArchive *Archive
+	ResourceDumpArchive *Archive
 
 	src             source
 	limits          limits

@@ -1,0 +1,207 @@
+package generator
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// The Resource Dump Archive (ResourceSync Archives, section 4):
+// resourcedump-archive.xml lists Resource Dumps of earlier snapshots kept
+// under archive/, each one document named by its snapshot time, with its
+// at and completed. The packages of an archived dump are kept beside it,
+// named after it: archive/resourcedump-<at>-00001.zip and the copy of its
+// manifest, archive/resourcedump-<at>-00001.manifest.xml. A package is
+// linked, not copied, where the file system allows: from this build's
+// Resource Dump when it is archived, from the previous build's output
+// when it is carried forward.
+const resourceDumpArchiveName = "resourcedump-archive.xml"
+
+// archivedPackageFile matches the names of the packages (and manifest
+// copies) of an archived Resource Dump, and gives its stamp.
+var archivedPackageFile = regexp.MustCompile(`^resourcedump-([0-9]{8}T[0-9]{6}Z)-[0-9]{5}\.(zip|manifest\.xml)$`)
+
+// A resourceDumpArchive is what the Resource Dump Archive of a build
+// lists: the archived dumps of the previous build that are kept, and this
+// build's Resource Dump, if it is due (fresh).
+type resourceDumpArchive struct {
+	carried []archived
+	fresh   bool
+}
+
+// A resourceDumpArchiver publishes the Resource Dump Archive of a build.
+type resourceDumpArchiver struct {
+	docs   *docWriter
+	prev   *previous.Site // nil for a first build
+	opts   *Changes
+	at     time.Time // the snapshot time
+	notice func(string)
+	// copyPackage publishes a package of the previous build again.
+	copyPackage func(ctx context.Context, p *dumpPackage) error
+}
+
+// plan returns the Resource Dump Archive this build publishes, or nil for
+// none: with Changes.ArchiveResourceDumps, the previous build's archived
+// dumps taken at the snapshot time minus ArchiveKeep or later, and this
+// build's Resource Dump if the newest archived one was taken
+// ArchiveResourceDumps before it or more (or there is none).
+func (ra *resourceDumpArchiver) plan() (*resourceDumpArchive, error) {
+	var prev *previous.Archive
+	if ra.prev != nil {
+		prev = ra.prev.ResourceDumpArchive
+	}
+	every := ra.opts.ArchiveResourceDumps
+	if every == 0 || ra.prev == nil {
+		if prev != nil && len(prev.Lists) > 0 { // allowed by a Drop (checkDumps)
+			ra.notice(fmt.Sprintf("the Resource Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Resource Dump")))
+		}
+		return nil, nil
+	}
+	a := &resourceDumpArchive{fresh: true}
+	if prev != nil {
+		if n := len(prev.Lists); n > 0 && ra.at.Sub(prev.Lists[n-1].At) < every {
+			a.fresh = false
+		}
+		var err error
+		a.carried, err = ra.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.At }, ra.at.Add(-ra.opts.ArchiveKeep), "Resource Dump", ra.notice,
+			func(l *previous.ArchivedList, base string) bool { return base == dumpStem+"-"+stamp(l.At)+".xml" }) // named by its at
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(a.carried) == 0 && !a.fresh {
+		return nil, nil
+	}
+	return a, nil
+}
+
+// link is the link of resourcedump.xml to the Resource Dump Archive, if
+// the build publishes one.
+func (ra *resourceDumpArchiver) link(a *resourceDumpArchive) []rsxml.Link {
+	if a == nil {
+		return nil
+	}
+	return []rsxml.Link{{Rel: "archives", Href: ra.docs.url(resourceDumpArchiveName)}}
+}
+
+// write publishes the Resource Dump Archive a: this build's Resource Dump
+// again under archive/ if it is due, its packages and manifest copies
+// linked there under names of its own; the previous build's archived dumps
+// again, byte for byte, each checked, with their packages; and the
+// archive listing them all, oldest first; and advertises it. Past the
+// limits of one document its oldest dumps are left out, with a notice.
+func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) error {
+	if a == nil {
+		return nil
+	}
+	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
+	for _, c := range a.carried {
+		entries = append(entries, rsxml.Entry{Loc: ra.docs.url(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At), Completed: formatTimeOrEmpty(c.list.Completed)}})
+	}
+	if a.fresh {
+		e, err := ra.archiveThis(a, dump, entry)
+		if err != nil {
+			return err
+		}
+		entries = append(entries, e)
+	}
+	_, err := ra.docs.writeArchiveDoc(resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.carried), ra.notice,
+		func(i int) error { return ra.copyDump(ctx, a.carried[i]) })
+	return err
+}
+
+// archiveThis writes this build's Resource Dump under archive/, as one
+// document, with its packages linked beside it, and returns its entry in
+// the archive.
+func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) (rsxml.Entry, error) {
+	stem := archiveDir + "/" + dumpStem + "-" + stamp(ra.at)
+	for _, c := range a.carried {
+		if ofStem(c.name, stem) {
+			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", ErrPrevious, c.name)
+		}
+	}
+	pkgs := make([]zipdump.Package, len(dump.packages))
+	for i, p := range dump.packages {
+		q := p
+		q.Name = fmt.Sprintf("%s-%05d.zip", stem, i+1)
+		q.ManifestName = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
+		for _, l := range [][2]string{{q.Name, p.Name}, {q.ManifestName, p.ManifestName}} {
+			name := ra.docs.dir + "/" + l[0]
+			if err := ra.docs.stage.Link(name, ra.docs.stage.Path(ra.docs.dir+"/"+l[1])); err != nil {
+				return rsxml.Entry{}, fmt.Errorf("writing %s: %w", name, err)
+			}
+		}
+		pkgs[i] = q
+	}
+	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(ra.at), Completed: rsxml.FormatTime(dump.completed)}
+	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: ra.docs.capabilityListURL()}}}
+	if n := ra.docs.limits.MaxEntries; len(pkgs) > n {
+		return rsxml.Entry{}, &LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d entries at most", units.Count(len(pkgs), "package"), n),
+			Raise: []string{"Limits.MaxEntries", "Dump.MaxBytes"}}
+	}
+	if err := ra.docs.write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
+		return rsxml.Entry{}, err
+	}
+	return rsxml.Entry{Loc: ra.docs.url(stem + ".xml"), MD: rsxml.MD{At: md.At, Completed: md.Completed}}, nil
+}
+
+// copyDump publishes an archived Resource Dump of the previous build
+// again, byte for byte, with its packages and their manifest copies, which
+// must be where rsgen archives them with it.
+func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error {
+	data, pkgs, err := ra.prev.ReadArchivedResourceDump(ctx, c.list)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	at := stamp(c.list.At)
+	for i := range pkgs {
+		p := &pkgs[i]
+		dp := dumpPackage{prev: p, length: p.Length, hash: p.Entry.MD.Hash}
+		var ok bool
+		if dp.name, ok = ra.archived(p.Rel, at, "zip"); !ok {
+			return fmt.Errorf("%w: the archived Resource Dump %s lists the package %s, which is not where rsgen archives its packages", ErrPrevious, c.list.URL, p.URL)
+		}
+		if p.Content != nil {
+			if dp.manifest, ok = ra.archived(p.Content.Rel, at, "manifest.xml"); !ok {
+				return fmt.Errorf("%w: the archived Resource Dump %s links to the manifest %s, which is not where rsgen archives manifests", ErrPrevious, c.list.URL, p.Content.URL)
+			}
+		}
+		if err := ra.copyPackage(ctx, &dp); err != nil {
+			return err
+		}
+	}
+	return ra.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+}
+
+// archived returns the name, in the documents' directory, of rel (a URL
+// relative to the output's) if it is a package (ext "zip") or a manifest
+// copy (ext "manifest.xml") that rsgen archives with the Resource Dump of
+// the snapshot at.
+func (ra *resourceDumpArchiver) archived(rel, at, ext string) (string, bool) {
+	dir, base := path.Split(rel)
+	if dir != ra.docs.dir+"/"+archiveDir+"/" {
+		return "", false
+	}
+	m := archivedPackageFile.FindStringSubmatch(base)
+	if m == nil || m[1] != at || m[2] != ext {
+		return "", false
+	}
+	return archiveDir + "/" + base, true
+}
+
+// formatTimeOrEmpty formats t, or gives "" for the zero time.
+func formatTimeOrEmpty(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return rsxml.FormatTime(t)
+}

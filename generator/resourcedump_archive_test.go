@@ -1,0 +1,188 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
+)
+
+// dumpArchiveConfig is a build with a Resource Dump archived every two
+// days and kept for keep.
+func dumpArchiveConfig(src, out, prev string, at time.Time, keep time.Duration) Config {
+	cfg := archiveConfig(src, out, prev, at, keep)
+	cfg.Dump.Enabled = true
+	cfg.Changes.ArchiveResourceDumps = 2 * 24 * time.Hour
+	return cfg
+}
+
+// The Resource Dump is archived with its packages when the newest archived
+// one is old enough; archived dumps and their packages are carried forward
+// byte for byte, from a directory or over HTTP, and dropped after
+// ArchiveKeep; a build that would drop the archive is refused.
+func TestResourceDumpArchive(t *testing.T) {
+	const day = 24 * time.Hour
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	first := acConfig(tr.dir, out, acDay(1))
+	first.Dump.Enabled = true
+	acBuild(t, first)
+	for d := 2; d <= 5; d++ {
+		tr.write("day.txt", strings.Repeat("x", d), acDay(d)) // a package of other bytes each day
+		acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(d), 60*day))
+	}
+	dumpArchiveOf := func(out string) []string {
+		return archivedIn(t, out, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, func(md *rsxml.MD) string { return md.At })
+	}
+	want := []string{"2024-06-02T00:00:00Z archive/resourcedump-20240602T000000Z.xml", "2024-06-04T00:00:00Z archive/resourcedump-20240604T000000Z.xml"}
+	if got := dumpArchiveOf(out); !slices.Equal(got, want) {
+		t.Errorf("the Resource Dump Archive lists\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The archived packages hold the files as they were at 06-02.
+	files := testenv.ReadTree(t, out)
+	pkg := files["resourcesync/archive/resourcedump-20240602T000000Z-00001.zip"]
+	if pkg == "" || files["resourcesync/archive/resourcedump-20240602T000000Z-00001.manifest.xml"] == "" {
+		t.Fatal("the packages of the archived dump are not published")
+	}
+	if !strings.Contains(pkg, "xx") || strings.Contains(pkg, "xxx") || pkg == files["resourcesync/resourcedump-00001.zip"] {
+		t.Error("the archived package is not the Resource Dump of its snapshot")
+	}
+	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "archive", "resourcedump-20240602T000000Z.xml"))
+	if len(entries) != 1 || entries[0].Loc != acBase+"resourcesync/archive/resourcedump-20240602T000000Z-00001.zip" ||
+		entries[0].Link("contents") != acBase+"resourcesync/archive/resourcedump-20240602T000000Z-00001.manifest.xml" {
+		t.Errorf("the archived dump lists %+v", entries)
+	}
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml")); doc.Link("archives") != acBase+DocsDir+"/"+resourceDumpArchiveName {
+		t.Errorf("resourcedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
+	}
+	acValidate(t, out)
+
+	// Carried forward from the directory into a fresh output (the
+	// packages copied: linked only within a file system), byte for byte.
+	fromDir := t.TempDir()
+	acBuild(t, dumpArchiveConfig(tr.dir, fromDir, out, acDay(5).Add(time.Hour), 60*day))
+	got := testenv.ReadTree(t, fromDir)
+	for name, content := range files {
+		if strings.HasPrefix(name, "resourcesync/archive/resourcedump-") && got[name] != content {
+			t.Errorf("%s changed when carried forward", name)
+		}
+	}
+
+	// Without the flag, the archive would be dropped: refused.
+	before := testenv.Snapshot(t, out)
+	cfg := archiveConfig(tr.dir, out, out, acDay(6), 60*day)
+	cfg.Dump.Enabled = true
+	_, err := Build(context.Background(), cfg)
+	var ade *ArchiveDroppedError
+	cfg.Limits = Limits{}
+	if !errors.As(err, &ade) || ade.Capability != rsxml.CapResourceDumpArchive || ade.Lists != 2 {
+		t.Fatalf("a build without ArchiveResourceDumps: %v", err)
+	}
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
+
+	// 60 days after the first, it is dropped, with its packages.
+	acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2).Add(61*day), 60*day))
+	if got := dumpArchiveOf(out); len(got) != 2 || !strings.HasPrefix(got[0], "2024-06-04T00:00:00Z ") {
+		t.Errorf("after retention the archive lists\n%s", strings.Join(got, "\n"))
+	}
+	if _, err := os.Stat(filepath.Join(out, DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a package of a dropped dump is still published: %v", err)
+	}
+	acValidate(t, out)
+
+	// Dropped on purpose.
+	cfg = archiveConfig(tr.dir, out, out, acDay(2).Add(62*day), 60*day)
+	cfg.Dump.Enabled, cfg.Changes.DropResourceDumpArchive = true, true
+	acBuild(t, cfg)
+	if _, err := os.Stat(filepath.Join(out, DocsDir, resourceDumpArchiveName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the archive dropped on purpose is still published: %v", err)
+	}
+}
+
+// An archived package must be where rsgen archives it, and be the bytes
+// its entry describes: one edited by hand is the previous build's error.
+func TestResourceDumpArchiveRefused(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(t *testing.T, docs string)
+		want string
+	}{
+		{"a package renamed", func(t *testing.T, docs string) {
+			dir := filepath.Join(docs, "archive")
+			os.Rename(filepath.Join(dir, "resourcedump-20240602T000000Z-00001.zip"), filepath.Join(dir, "other.zip"))
+			p := filepath.Join(dir, "resourcedump-20240602T000000Z.xml")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), "resourcedump-20240602T000000Z-00001.zip", "other.zip", 1)), 0o644)
+		}, "not where rsgen archives its packages"},
+		{"a package truncated", func(t *testing.T, docs string) {
+			if err := os.Truncate(filepath.Join(docs, "archive", "resourcedump-20240602T000000Z-00001.zip"), 10); err != nil {
+				t.Fatal(err)
+			}
+		}, "is 10 bytes"},
+		{"taken at another time", func(t *testing.T, docs string) {
+			p := filepath.Join(docs, "archive", "resourcedump-20240602T000000Z.xml")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), `at="2024-06-02T00:00:00Z"`, `at="2024-06-01T00:00:00Z"`, 1)), 0o644)
+		}, "but the Resource Dump Archive"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := acNewTree(t, acFiles, acT0)
+			out := t.TempDir()
+			first := acConfig(tr.dir, out, acDay(1))
+			first.Dump.Enabled = true
+			acBuild(t, first)
+			acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
+			tt.edit(t, filepath.Join(out, DocsDir))
+			_, err := Build(context.Background(), dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour))
+			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// Over HTTP, the archived dumps and their packages are fetched, checked
+// against their entries and published again into a fresh output.
+func TestResourceDumpArchiveHTTP(t *testing.T) {
+	const day = 24 * time.Hour
+	tr := acNewTree(t, acFiles, acT0)
+	live := t.TempDir()
+	srv := httptest.NewServer(http.FileServer(http.Dir(live)))
+	defer srv.Close()
+	base := mustBaseURL(t, srv.URL+"/")
+	cfg := acConfig(tr.dir, live, acDay(1))
+	cfg.BaseURL, cfg.Dump.Enabled = base, true
+	acBuild(t, cfg)
+	cfg = dumpArchiveConfig(tr.dir, live, srv.URL+"/", acDay(2), 60*day)
+	cfg.BaseURL = base
+	acBuild(t, cfg)
+	want := testenv.ReadTree(t, live)
+
+	fresh := t.TempDir()
+	tr.write("day.txt", "new", acDay(3))
+	cfg = dumpArchiveConfig(tr.dir, fresh, srv.URL+"/", acDay(3), 60*day)
+	cfg.BaseURL = base
+	acBuild(t, cfg)
+	got := testenv.ReadTree(t, fresh)
+	n := 0
+	for name, content := range want {
+		if strings.HasPrefix(name, "resourcesync/archive/resourcedump-") {
+			n++
+			if got[name] != content {
+				t.Errorf("%s differs when carried over HTTP", name)
+			}
+		}
+	}
+	if n != 3 { // the dump, its package, its manifest
+		t.Errorf("%d archived files, want 3", n)
+	}
+}
