@@ -31,15 +31,26 @@ func (b *build) writeHostFiles(resources *resourceSpool, completed time.Time) er
 	if err != nil {
 		return err
 	}
+	if err := writeHostFiles(b.stage, b.cfg.Out, b.cfg.Hosts, files, b.notice); err != nil {
+		return err
+	}
+	b.robotsNotice(b.docs.url("resourcelist.xml"))
+	return nil
+}
+
+// writeHostFiles stages files, rendered for hosts, into stg, the stage of
+// the output directory out: a configuration file the user wrote gets
+// rsgen's part in its block.
+func writeHostFiles(stg *Stage, out string, hosts []string, files []hosting.File, notice func(string)) error {
 	for _, f := range files {
 		if f.Name == hosting.NoJekyll {
-			if _, err := os.Lstat(filepath.Join(b.cfg.Out, f.Name)); err == nil {
+			if _, err := os.Lstat(filepath.Join(out, f.Name)); err == nil {
 				continue // the site has one already: it does the same
 			}
 		}
 		data := f.Data
 		if hosting.Mergeable(f.Name) {
-			p := filepath.Join(b.cfg.Out, f.Name)
+			p := filepath.Join(out, f.Name)
 			theirs, err := hosting.ReadConfig(p) // never waits on a FIFO
 			if err == nil && !hosting.Ours(theirs) {
 				merged, ok := hosting.Merge(theirs, data)
@@ -51,16 +62,15 @@ func (b *build) writeHostFiles(resources *resourceSpool, completed time.Time) er
 				return fmt.Errorf("reading %s: %w", p, err)
 			}
 		}
-		if err := b.stage.WriteFile(f.Name, data); err != nil {
+		if err := stg.WriteFile(f.Name, data); err != nil {
 			return fmt.Errorf("writing %s: %w", f.Name, err)
 		}
-		if f.Name == hosting.Headers && slices.Contains(b.cfg.Hosts, hosting.Cloudflare) {
+		if f.Name == hosting.Headers && slices.Contains(hosts, hosting.Cloudflare) {
 			if n := hosting.HeaderRules(data); n > cloudflareMaxRules { // the user's rules count too
-				b.notice(fmt.Sprintf("%s has %d rules; Cloudflare Pages applies the first %d, so some documents are served with its default type for .xml", f.Name, n, cloudflareMaxRules))
+				notice(fmt.Sprintf("%s has %d rules; Cloudflare Pages applies the first %d, so some documents are served with its default type for .xml", f.Name, n, cloudflareMaxRules))
 			}
 		}
 	}
-	b.robotsNotice(b.docs.url("resourcelist.xml"))
 	return nil
 }
 
@@ -129,6 +139,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 	if bu.Scheme == du.Scheme && bu.Host == du.Host {
 		d.ContentPath = bu.EscapedPath()
 	}
+	d.Sets = []hosting.SetData{{Name: b.cfg.Set, ContentPath: d.ContentPath, CapabilityListURL: d.CapabilityListURL, ResourceListURL: d.ResourceListURL}}
 	if resources != nil {
 		d.Resources, d.Bytes = resources.len(), resources.bytes
 	}
@@ -172,19 +183,30 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })
 	if b.outRel == "" {
 		d.S3.ContentHere = true
-		if resources != nil && slices.Contains(b.cfg.Hosts, hosting.S3) {
-			err := resources.each(func(r *Resource) error {
-				if f := (hosting.TypedFile{Path: r.Path, Type: r.Type}); r.Path != "" && hosting.UploadedTyped(f) {
-					d.S3.Typed = append(d.S3.Typed, f)
-				}
-				return nil
-			})
-			if err != nil {
+		if slices.Contains(b.cfg.Hosts, hosting.S3) {
+			if d.S3.Typed, err = typedFiles(resources, ""); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return d, nil
+}
+
+// typedFiles are the files of resources that the upload script gives a
+// type of their own, their paths under prefix (a directory of the output,
+// slash-separated and ending in "/", or "").
+func typedFiles(resources *resourceSpool, prefix string) ([]hosting.TypedFile, error) {
+	var typed []hosting.TypedFile
+	if resources == nil {
+		return nil, nil
+	}
+	err := resources.each(func(r *Resource) error {
+		if f := (hosting.TypedFile{Path: prefix + r.Path, Type: r.Type}); r.Path != "" && hosting.UploadedTyped(f) {
+			typed = append(typed, f)
+		}
+		return nil
+	})
+	return typed, err
 }
 
 func escapePath(rel string) string {
@@ -197,6 +219,7 @@ var capabilityNames = map[string]string{
 	rsxml.CapResourceList: "Resource List", rsxml.CapResourceDump: "Resource Dump",
 	rsxml.CapChangeList: "Change List", rsxml.CapChangeDump: "Change Dump",
 	rsxml.CapChangeListArchive: "Change List Archive", rsxml.CapChangeDumpArchive: "Change Dump Archive",
+	rsxml.CapResourceListArchive: "Resource List Archive", rsxml.CapResourceDumpArchive: "Resource Dump Archive",
 }
 
 // checkHostFiles fails a build, before it scans anything, when a file the

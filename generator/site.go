@@ -4,12 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"net/url"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/templates"
 )
 
 // A Site is several resource sets published together into one output
@@ -33,6 +38,12 @@ type Site struct {
 	// set of a build without sets). Any other set the previous build
 	// published and Sets lacks fails the build with a *SetRemovedError.
 	RemoveSets []string
+
+	// Hosts are the static hosts to write configuration for, as
+	// Config.Hosts, for every set; Templates replace the built-in
+	// templates of those files and of each set's pages.
+	Hosts     []string
+	Templates fs.FS
 
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
@@ -110,6 +121,11 @@ func (s Site) Validate() error {
 	if len(s.Sets) == 0 {
 		add(&FieldError{Field: "Sets", Err: ErrRequired, Detail: "at least one set"})
 	}
+	for _, h := range s.Hosts {
+		if !slices.Contains(hosting.Hosts, h) {
+			add(&FieldError{Field: "Hosts", Value: h, Err: ErrInvalid, Detail: "not a host rsgen writes configuration for"})
+		}
+	}
 	names := map[string]int{}
 	caches := map[string]int{}
 	stdin := -1
@@ -130,7 +146,10 @@ func (s Site) Validate() error {
 			add(&FieldError{Field: field("DocsURL"), Value: c.DocsURL.String(), Err: ErrConflict, With: "DocsURL", Detail: "every set is served where the Site is"})
 		}
 		if len(c.Hosts) > 0 {
-			add(&FieldError{Field: field("Hosts"), Err: ErrConflict, With: "Sets", Detail: "the files for static hosts are written for a build without sets only"})
+			add(&FieldError{Field: field("Hosts"), Err: ErrConflict, With: "Hosts", Detail: "the files for static hosts are written for the whole site"})
+		}
+		if c.Templates != nil {
+			add(&FieldError{Field: field("Templates"), Err: ErrConflict, With: "Templates", Detail: "the templates are the whole site's"})
 		}
 		if c.Cache != "" {
 			if j, dup := caches[c.Cache]; dup {
@@ -204,11 +223,14 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	if stats == nil {
 		stats = new(Stats)
 	}
+	if err := checkHostFiles(&Config{Out: site.Out, Hosts: site.Hosts}); err != nil {
+		return nil, err
+	}
 	cfgs := slices.Clone(site.Sets)
 	now := time.Now()
 	for i := range cfgs {
 		c := &cfgs[i]
-		c.Out, c.DocsURL, c.Stats = site.Out, site.DocsURL, stats
+		c.Out, c.DocsURL, c.Stats, c.Templates = site.Out, site.DocsURL, stats, site.Templates
 		name := c.Set
 		c.Notice = func(msg string) { notice("set " + name + ": " + msg) }
 		if c.At.IsZero() { // one snapshot time for every set
@@ -235,6 +257,12 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		return nil, mark(err, ErrOutput)
 	}
 	resources := make([]*resourceSpool, len(builds))
+	parts := make([]*hostPart, len(builds))
+	out, err := filepath.Abs(site.Out)
+	if err != nil {
+		return nil, mark(err, ErrOutput)
+	}
+	out = resolveExisting(out)
 	for _, b := range builds {
 		b.attach(stg)
 		defer func() { b.across.cache.abort() }() // the new caches, if the build fails before they are saved
@@ -246,7 +274,15 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 				if err != nil {
 					return nil, err
 				}
-				return r, b.writePages(r, b.done)
+				if err := b.writePages(r, b.done); err != nil {
+					return nil, err
+				}
+				if len(site.Hosts) > 0 {
+					if parts[i], err = b.hostPart(&site, out, r); err != nil {
+						return nil, err
+					}
+				}
+				return r, nil
 			})
 			if err != nil {
 				return &SetError{Set: b.cfg.Set, Err: err}
@@ -254,6 +290,9 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 			resources[i] = r
 		}
 		if err := writeSourceDescription(stg, builds[0].docs.sourceDescriptionURL(), site.Describedby, builds); err != nil {
+			return err
+		}
+		if err := writeSiteHostFiles(stg, &site, builds, parts, notice); err != nil {
 			return err
 		}
 		return checkStage(ctx, stg, builds, stats, notice)
@@ -333,6 +372,94 @@ func siteHistory(ctx context.Context, cfgs []Config, removable []string, rep *Si
 		}
 	}
 	return nil
+}
+
+// hostPart is what a set gives the configuration of the site's hosts,
+// gathered while its resources are at hand.
+type hostPart struct {
+	data  *hosting.Data // of the set alone
+	here  bool          // its resources are in the output directory
+	typed []hosting.TypedFile
+}
+
+// hostPart gathers b's part of the configuration of site's hosts; out is
+// the output directory, absolute, with links resolved.
+func (b *build) hostPart(site *Site, out string, resources *resourceSpool) (*hostPart, error) {
+	d, err := b.hostData(resources, b.done)
+	if err != nil {
+		return nil, err
+	}
+	p := &hostPart{data: d}
+	if b.root == "" || b.archive != nil || !within(out, b.root) { // an export, an archive, or a tree elsewhere
+		return p, nil
+	}
+	p.here = true
+	if slices.Contains(site.Hosts, hosting.S3) {
+		rel, _ := filepath.Rel(out, b.root)
+		prefix := ""
+		if rel = filepath.ToSlash(rel); rel != "." {
+			prefix = rel + "/"
+		}
+		if p.typed, err = typedFiles(resources, prefix); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// writeSiteHostFiles stages the configuration of site.Hosts for every set
+// of builds, from the parts of each, as writeHostFiles does for a build
+// without sets: each set's discovery link on its resources, the documents
+// of every set as XML, and an upload script that uploads each set's
+// documents before its Capability List. The script uploads the resources
+// only if every set's are in the output directory.
+func writeSiteHostFiles(stg *Stage, site *Site, builds []*build, parts []*hostPart, notice func(string)) error {
+	if len(site.Hosts) == 0 {
+		return nil
+	}
+	du, err := url.Parse(site.DocsURL.String())
+	if err != nil {
+		return err
+	}
+	d := *parts[0].data
+	d.Hosts, d.SetDirs = site.Hosts, true
+	d.DocsPath = du.EscapedPath() + DocsDir + "/"
+	d.Sets, d.Documents, d.Capabilities = nil, nil, nil
+	d.S3 = hosting.S3Data{ContentHere: true}
+	for i, b := range builds {
+		p := parts[i]
+		d.Sets = append(d.Sets, p.data.Sets...)
+		for _, t := range p.data.S3.Top {
+			d.S3.Top = append(d.S3.Top, b.cfg.Set+"/"+t)
+		}
+		for _, doc := range p.data.Documents {
+			if slices.Contains([]string{hosting.LandingPage, hosting.RobotsLines, hosting.HeadLink}, DocsDir+"/"+doc.Name) {
+				continue // the set's pages, staged already
+			}
+			doc.Name = b.cfg.Set + "/" + doc.Name
+			d.Documents = append(d.Documents, doc)
+		}
+		d.S3.ContentHere = d.S3.ContentHere && p.here
+		d.S3.Typed = append(d.S3.Typed, p.typed...)
+	}
+	if !d.S3.ContentHere {
+		d.S3.Typed = nil
+	}
+	fsys := site.Templates
+	if fsys == nil {
+		fsys = templates.FS
+	}
+	files, err := hosting.Render(fsys, site.Hosts, &d)
+	if err != nil {
+		return err
+	}
+	var root []hosting.File
+	for _, f := range files {
+		if !strings.HasPrefix(f.Name, DocsDir+"/") { // the pages are each set's
+			root = append(root, f)
+		}
+	}
+	return writeHostFiles(stg, site.Out, site.Hosts, root, notice)
 }
 
 // writePages stages the pages rsgen writes for each set (its landing page,

@@ -40,6 +40,21 @@ type Data struct {
 	Capabilities []Capability // what the Capability List lists, in its order
 	Documents    []Document   // every file under resourcesync/ but the pages, by name
 	S3           S3Data
+
+	// Sets are the resource sets published, each with its Capability
+	// List: one, named "", for a build without sets, whose fields are
+	// those above. SetDirs says the documents of each set are in
+	// resourcesync/<name>/ (rsgen build --config), and the pages too.
+	Sets    []SetData
+	SetDirs bool
+}
+
+// SetData is one resource set of the output.
+type SetData struct {
+	Name              string
+	ContentPath       string // URL path of its resources if the same host serves them, else ""
+	CapabilityListURL string
+	ResourceListURL   string
 }
 
 // Capability is an entry of the Capability List.

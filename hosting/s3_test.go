@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	gobuild "go/build"
 	"io"
@@ -148,6 +149,68 @@ func TestS3ScriptMirrors(t *testing.T) {
 		"resourcesync/changedump-archive.xml", "resourcesync/archive/changedump-20240602T000000Z.xml"} {
 		if _, ok := got[there]; !ok {
 			t.Errorf("%s was not uploaded", there)
+		}
+	}
+}
+
+// The upload script of several resource sets mirrors the output into a
+// bucket as that of one set does: every set's documents, its pages and
+// packages, and the content of every set, each with its type.
+func TestS3ScriptMirrorsSets(t *testing.T) {
+	if !longTests() {
+		t.Skip("a long test: RSGEN_LONG_TESTS=1 runs it")
+	}
+	aws := findTool("RSGEN_AWS", "aws", "/usr/bin/aws")
+	if aws == "" {
+		need(t, "the AWS CLI (aws)", "apt-get install awscli, or RSGEN_AWS=PATH")
+	}
+	gw := findTool("RSGEN_VERSITYGW", "versitygw")
+	if gw == "" {
+		need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@latest, or RSGEN_VERSITYGW=PATH")
+	}
+	endpoint := startVersityGW(t, gw)
+	env := awsEnv(t, aws)
+	runAWS(t, env, "s3api", "create-bucket", "--bucket", s3Bucket, "--endpoint-url", endpoint)
+	s3 := &s3Client{endpoint: endpoint}
+
+	site := t.TempDir()
+	for name, content := range map[string]string{
+		"articles/one.html":     "<!doctype html><title>one</title>",
+		"articles/notes/README": "no extension: typed explicitly\n",
+		"data/records.jsonl":    "{\"id\":1}\n",
+		"data/index.html":       "a set's page name, as content",
+		"about.txt":             "in no set, still the site's\n",
+	} {
+		write(t, site, name, content)
+	}
+	docs, _ := generator.ParseBaseURL("https://example.org/")
+	set := func(name, dir string, dump bool) generator.Config {
+		c := generator.Config{Set: name, Source: filepath.Join(site, dir), At: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC), FixedTime: true}
+		c.BaseURL, _ = generator.ParseBaseURL("https://example.org/" + dir + "/")
+		c.Dump.Enabled = dump
+		return c
+	}
+	s := generator.Site{Out: site, DocsURL: docs, Hosts: []string{hosting.S3},
+		Sets: []generator.Config{set("articles", "articles", true), set("data", "data", false)}}
+	if _, err := generator.BuildSite(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	types := resourceTypes(t, site)
+	types["about.txt"] = "text/plain" // in no Resource List: the AWS CLI's guess
+	deploy(t, env, site, endpoint)
+	got := s3.objects(t)
+	for _, key := range []string{".well-known/resourcesync", "resourcesync/articles/capabilitylist.xml", "resourcesync/articles/resourcedump-00001.zip",
+		"resourcesync/articles/index.html", "resourcesync/data/resourcelist.xml", "articles/notes/README", "data/index.html", "about.txt"} {
+		if _, ok := got[key]; !ok {
+			t.Errorf("%s was not uploaded", key)
+		}
+	}
+	if o := got["articles/notes/README"]; o.contentType != types["articles/notes/README"] {
+		t.Errorf("articles/notes/README: Content-Type %q, want %q", o.contentType, types["articles/notes/README"])
+	}
+	for _, key := range []string{".well-known/resourcesync", "resourcesync/data/capabilitylist.xml"} {
+		if o := got[key]; o.contentType != "application/xml" {
+			t.Errorf("%s: Content-Type %q", key, o.contentType)
 		}
 	}
 }
@@ -344,22 +407,29 @@ func (c *s3Client) checkMirror(t *testing.T, site string) {
 
 // resourceTypes reads the types the Resource List gives, by path.
 func resourceTypes(t *testing.T, site string) map[string]string {
-	f, err := os.Open(filepath.Join(site, "resourcesync", "resourcelist.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lists, _ := filepath.Glob(filepath.Join(site, "resourcesync", "*", "resourcelist.xml")) // those of each set
+	lists = append(lists, filepath.Join(site, "resourcesync", "resourcelist.xml"))
 	types := map[string]string{}
-	for _, e := range entries {
-		u, err := url.Parse(e.Loc)
+	for _, l := range lists {
+		f, err := os.Open(l)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		types[strings.TrimPrefix(u.Path, "/")] = e.MD.Type
+		_, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			u, err := url.Parse(e.Loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			types[strings.TrimPrefix(u.Path, "/")] = e.MD.Type
+		}
 	}
 	return types
 }

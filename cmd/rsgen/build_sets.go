@@ -133,6 +133,10 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	}
 	first := site.Sets[0]
 	site.Out, site.DocsURL = first.Out, first.DocsURL
+	site.Hosts, site.Templates = first.Hosts, first.Templates // the site's keys, in every set's flags
+	for i := range site.Sets {
+		site.Sets[i].Hosts, site.Sets[i].Templates = nil, nil
+	}
 	if site.Out == "" {
 		return site, f.errorAt(1, "%s is required: the directory to write the documents of every set into", flagOut)
 	}
@@ -167,8 +171,9 @@ func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, er
 		}
 		return nil
 	}
+	onCommandLine := func(k string) bool { return slices.Contains(siteKeys, k) && c.IsSet(k) }
 	for _, k := range sortedKeys(f.top.values) {
-		if k != flagDescribedby { // the site's own
+		if k != flagDescribedby && !onCommandLine(k) { // describedby: the site's own
 			if err := apply(k, f.top.values[k]); err != nil {
 				return generator.Config{}, err
 			}
@@ -182,11 +187,17 @@ func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, er
 		}
 	}
 	for _, k := range siteKeys {
-		if k == flagDescribedby || !c.IsSet(k) {
+		if k == flagDescribedby || !onCommandLine(k) {
 			continue
 		}
-		if err := set.Set(k, c.Generic(k).(flag.Value).String()); err != nil {
-			return generator.Config{}, usageErr("", "--%s: %v", k, err)
+		values := []string{c.Generic(k).(flag.Value).String()}
+		if _, ok := flagKinds(cmd.Flags)[k].(*cli.StringSliceFlag); ok {
+			values = c.StringSlice(k)
+		}
+		for _, v := range values {
+			if err := set.Set(k, v); err != nil {
+				return generator.Config{}, usageErr("", "--%s: %v", k, err)
+			}
 		}
 	}
 	var args []string

@@ -35,14 +35,14 @@ const (
 
 // siteKeys apply to the whole site: at the top of the file only, and
 // overridden by the same flags on the command line.
-var siteKeys = []string{flagOut, flagDocsURL, flagDescribedby, flagPrevious, flagFirstBuildOK, flagNewHistory, flagFetchTimeout, flagAt, flagJobs, flagFailFast}
+var siteKeys = []string{flagOut, flagDocsURL, flagDescribedby, flagPrevious, flagFirstBuildOK, flagNewHistory, flagFetchTimeout, flagAt, flagJobs, flagFailFast, flagHost, flagTemplates}
 
 // commandOnly are build's flags that the file does not take: how this run
 // behaves, or what a build without sets only does.
-var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagHost, flagTemplates, flagHub, flagChangeTopic, flagFrameworkTopic}
+var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagHub, flagChangeTopic, flagFrameworkTopic}
 
 // pathKeys are resolved against the directory of the file.
-var pathKeys = []string{keySource, flagOut, flagExport, flagCache, flagPrevious}
+var pathKeys = []string{keySource, flagOut, flagExport, flagCache, flagPrevious, flagTemplates}
 
 // maxSiteFile bounds the size of a configuration file.
 const maxSiteFile = 1 << 20
