@@ -298,34 +298,8 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	case ch.ArchiveKeep > 0 && ch.DropArchive:
 		add(&FieldError{Field: "Changes.DropArchive", Err: ErrConflict, With: "Changes.ArchiveKeep", Detail: "one drops the Change List Archive, the other keeps it"})
 	}
-	switch {
-	case ch.ArchiveResourceLists < 0:
-		add(&FieldError{Field: "Changes.ArchiveResourceLists", Value: ch.ArchiveResourceLists, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
-	case ch.ArchiveResourceLists > 0 && ch.DropArchive:
-		add(&FieldError{Field: "Changes.ArchiveResourceLists", Err: ErrConflict, With: "Changes.DropArchive", Detail: "every archive is dropped"})
-	case ch.ArchiveResourceLists > 0 && ch.DropResourceListArchive:
-		add(&FieldError{Field: "Changes.DropResourceListArchive", Err: ErrConflict, With: "Changes.ArchiveResourceLists", Detail: "one drops the Resource List Archive, the other keeps it"})
-	case ch.ArchiveResourceLists > 0 && ch.ArchiveKeep == 0:
-		add(&FieldError{Field: "Changes.ArchiveResourceLists", Err: ErrNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived Resource Lists are kept"})
-	case ch.ArchiveResourceLists > 0 && ch.ArchiveKeep < ch.ArchiveResourceLists:
-		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: "Changes.ArchiveResourceLists",
-			Detail: "each archived Resource List would be dropped before the next one is taken"})
-	}
-	switch {
-	case ch.ArchiveResourceDumps < 0:
-		add(&FieldError{Field: "Changes.ArchiveResourceDumps", Value: ch.ArchiveResourceDumps, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
-	case ch.ArchiveResourceDumps > 0 && ch.DropArchive:
-		add(&FieldError{Field: "Changes.ArchiveResourceDumps", Err: ErrConflict, With: "Changes.DropArchive", Detail: "every archive is dropped"})
-	case ch.ArchiveResourceDumps > 0 && ch.DropResourceDumpArchive:
-		add(&FieldError{Field: "Changes.DropResourceDumpArchive", Err: ErrConflict, With: "Changes.ArchiveResourceDumps", Detail: "one drops the Resource Dump Archive, the other keeps it"})
-	case ch.ArchiveResourceDumps > 0 && !c.Dump.Enabled:
-		add(&FieldError{Field: "Changes.ArchiveResourceDumps", Err: ErrNeeds, With: "Dump.Enabled", Detail: "it archives the Resource Dump"})
-	case ch.ArchiveResourceDumps > 0 && ch.ArchiveKeep == 0:
-		add(&FieldError{Field: "Changes.ArchiveResourceDumps", Err: ErrNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived Resource Dumps are kept"})
-	case ch.ArchiveResourceDumps > 0 && ch.ArchiveKeep < ch.ArchiveResourceDumps:
-		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: "Changes.ArchiveResourceDumps",
-			Detail: "each archived Resource Dump would be dropped before the next one is taken"})
-	}
+	ch.validateSnapshots(add, "Resource List", ch.ArchiveResourceLists, ch.DropResourceListArchive, true)
+	ch.validateSnapshots(add, "Resource Dump", ch.ArchiveResourceDumps, ch.DropResourceDumpArchive, c.Dump.Enabled)
 	if ch.ArchiveKeep > 0 && c.Export == "" && ch.Previous == "" {
 		add(&FieldError{Field: "Changes.ArchiveKeep", Err: ErrNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
 	}
@@ -344,6 +318,30 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
 				Detail: "not a regular file; it names the file the hash cache is kept in, created if missing"})
 		}
+	}
+}
+
+// validateSnapshots checks the fields of the archive of snapshots of what
+// (a Resource List or a Resource Dump, which has is true when the build
+// publishes it): Changes.Archive<what>s every and Changes.Drop<what>Archive
+// drop.
+func (ch *Changes) validateSnapshots(add func(*FieldError), what string, every time.Duration, drop, has bool) {
+	field := "Changes.Archive" + strings.ReplaceAll(what, " ", "") + "s"
+	dropField := "Changes.Drop" + strings.ReplaceAll(what, " ", "") + "Archive"
+	switch {
+	case every < 0:
+		add(&FieldError{Field: field, Value: every, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+	case every > 0 && ch.DropArchive:
+		add(&FieldError{Field: field, Err: ErrConflict, With: "Changes.DropArchive", Detail: "every archive is dropped"})
+	case every > 0 && drop:
+		add(&FieldError{Field: dropField, Err: ErrConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
+	case every > 0 && !has:
+		add(&FieldError{Field: field, Err: ErrNeeds, With: "Dump.Enabled", Detail: "it archives the " + what})
+	case every > 0 && ch.ArchiveKeep == 0:
+		add(&FieldError{Field: field, Err: ErrNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived " + what + "s are kept"})
+	case every > 0 && ch.ArchiveKeep < every:
+		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: field,
+			Detail: "each archived " + what + " would be dropped before the next one is taken"})
 	}
 }
 

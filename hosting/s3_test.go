@@ -76,22 +76,7 @@ const (
 // every object, its bytes and Content-Type, and nothing more (removed
 // content and a dropped dump package are gone).
 func TestS3ScriptMirrors(t *testing.T) {
-	if !longTests() {
-		t.Skip("a long test: RSGEN_LONG_TESTS=1 runs it")
-	}
-	// Debian's /usr/bin/aws first: a pyenv shim named aws may be on PATH.
-	aws := findTool("RSGEN_AWS", "aws", "/usr/bin/aws")
-	if aws == "" {
-		need(t, "the AWS CLI (aws)", "apt-get install awscli, or RSGEN_AWS=PATH")
-	}
-	gw := findTool("RSGEN_VERSITYGW", "versitygw")
-	if gw == "" {
-		need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@latest, or RSGEN_VERSITYGW=PATH")
-	}
-	endpoint := startVersityGW(t, gw)
-	env := awsEnv(t, aws)
-	runAWS(t, env, "s3api", "create-bucket", "--bucket", s3Bucket, "--endpoint-url", endpoint)
-	s3 := &s3Client{endpoint: endpoint}
+	env, endpoint, s3 := startS3(t)
 
 	site := t.TempDir()
 	files := map[string]string{
@@ -157,21 +142,7 @@ func TestS3ScriptMirrors(t *testing.T) {
 // bucket as that of one set does: every set's documents, its pages and
 // packages, and the content of every set, each with its type.
 func TestS3ScriptMirrorsSets(t *testing.T) {
-	if !longTests() {
-		t.Skip("a long test: RSGEN_LONG_TESTS=1 runs it")
-	}
-	aws := findTool("RSGEN_AWS", "aws", "/usr/bin/aws")
-	if aws == "" {
-		need(t, "the AWS CLI (aws)", "apt-get install awscli, or RSGEN_AWS=PATH")
-	}
-	gw := findTool("RSGEN_VERSITYGW", "versitygw")
-	if gw == "" {
-		need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@latest, or RSGEN_VERSITYGW=PATH")
-	}
-	endpoint := startVersityGW(t, gw)
-	env := awsEnv(t, aws)
-	runAWS(t, env, "s3api", "create-bucket", "--bucket", s3Bucket, "--endpoint-url", endpoint)
-	s3 := &s3Client{endpoint: endpoint}
+	env, endpoint, s3 := startS3(t)
 
 	site := t.TempDir()
 	for name, content := range map[string]string{
@@ -213,6 +184,29 @@ func TestS3ScriptMirrorsSets(t *testing.T) {
 			t.Errorf("%s: Content-Type %q", key, o.contentType)
 		}
 	}
+}
+
+// startS3 starts an S3 server with a bucket for the upload scripts, and
+// returns the environment of the AWS CLI, the server's URL and a client;
+// the test is a long one, and needs the AWS CLI and versitygw.
+func startS3(t *testing.T) ([]string, string, *s3Client) {
+	t.Helper()
+	if !longTests() {
+		t.Skip("a long test: RSGEN_LONG_TESTS=1 runs it")
+	}
+	// Debian's /usr/bin/aws first: a pyenv shim named aws may be on PATH.
+	aws := findTool("RSGEN_AWS", "aws", "/usr/bin/aws")
+	if aws == "" {
+		need(t, "the AWS CLI (aws)", "apt-get install awscli, or RSGEN_AWS=PATH")
+	}
+	gw := findTool("RSGEN_VERSITYGW", "versitygw")
+	if gw == "" {
+		need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@latest, or RSGEN_VERSITYGW=PATH")
+	}
+	endpoint := startVersityGW(t, gw)
+	env := awsEnv(t, aws)
+	runAWS(t, env, "s3api", "create-bucket", "--bucket", s3Bucket, "--endpoint-url", endpoint)
+	return env, endpoint, &s3Client{endpoint: endpoint}
 }
 
 func write(t *testing.T, dir, rel, content string) {

@@ -85,20 +85,25 @@ func buildCommand() *cli.Command {
 
 // setCategory puts f in the group of flags category of the help.
 func setCategory(f cli.Flag, category string) {
+	c, _ := flagFields(f)
+	*c = category
+}
+
+// flagFields returns the category and the environment variables of f.
+func flagFields(f cli.Flag) (category *string, envVars *[]string) {
 	switch f := f.(type) {
 	case *cli.StringFlag:
-		f.Category = category
+		return &f.Category, &f.EnvVars
 	case *cli.StringSliceFlag:
-		f.Category = category
+		return &f.Category, &f.EnvVars
 	case *cli.BoolFlag:
-		f.Category = category
+		return &f.Category, &f.EnvVars
 	case *cli.IntFlag:
-		f.Category = category
+		return &f.Category, &f.EnvVars
 	case *cli.DurationFlag:
-		f.Category = category
-	default:
-		panic(fmt.Sprintf("setCategory: a flag of type %T", f))
+		return &f.Category, &f.EnvVars
 	}
+	panic(fmt.Sprintf("flagFields: a flag of type %T", f))
 }
 
 // buildConfig turns the flags of c into a generator.Config.

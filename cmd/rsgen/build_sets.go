@@ -368,18 +368,8 @@ func envVarsOf(fl cli.Flag) []string {
 // dropEnvVars drops the environment variables of fl: a set takes its values
 // from the file, and the command line's from the site's flags.
 func dropEnvVars(fl cli.Flag) {
-	switch fl := fl.(type) {
-	case *cli.StringFlag:
-		fl.EnvVars = nil
-	case *cli.StringSliceFlag:
-		fl.EnvVars = nil
-	case *cli.BoolFlag:
-		fl.EnvVars = nil
-	case *cli.IntFlag:
-		fl.EnvVars = nil
-	case *cli.DurationFlag:
-		fl.EnvVars = nil
-	}
+	_, env := flagFields(fl)
+	*env = nil
 }
 
 // initCommand writes a configuration file to start from.
