@@ -169,3 +169,93 @@ func checkMirror(t *testing.T, dst string, files map[string]string) {
 		}
 	}
 }
+
+// The reference client syncs one set of several, from its Capability
+// List, baseline then incrementally from its own Change List, while the
+// other set changes beside it.
+func TestResyncClientSets(t *testing.T) {
+	clearEnv(t)
+	client := resyncClient(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String() + "/"
+	dir := t.TempDir()
+	src, out, dst, state := filepath.Join(dir, "src"), filepath.Join(dir, "public"), t.TempDir(), t.TempDir()
+	mtime := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	articles := map[string]string{}
+	write := func(rel, content string) {
+		t.Helper()
+		p := filepath.Join(src, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		if rest, ok := strings.CutPrefix(rel, "articles/"); ok {
+			articles[rest] = content
+		}
+	}
+	for rel, content := range map[string]string{"articles/one.html": "one", "articles/two/2.html": "two", "data/x.csv": "x"} {
+		write(rel, content)
+	}
+	config := filepath.Join(dir, "rsgen.toml")
+	err = os.WriteFile(config, []byte(`out = "public"
+docs-url = "`+base+`"
+previous = "public"
+first-build-ok = true
+archive-keep = "365d"
+
+[[set]]
+name = "articles"
+source = "src/articles"
+base-url = "`+base+`articles/"
+
+[[set]]
+name = "data"
+source = "src/data"
+base-url = "`+base+`data/"
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(at string) {
+		t.Helper()
+		if code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--config", config, "--at", at); code != exitOK {
+			t.Fatalf("build at %s: exit %d\n%s", at, code, stderr)
+		}
+	}
+	build("2024-06-01T00:00:00Z")
+	h, err := hosting.NewHandler(out, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	sync := func(args ...string) {
+		t.Helper()
+		args = append(append(client[1:len(client):len(client)], args...), "--tries", "1", "--timeout", "10", base+"articles/="+dst)
+		cmd := exec.Command(client[0], args...)
+		cmd.Dir = state
+		msg, err := cmd.CombinedOutput()
+		if err != nil || strings.Contains(string(msg), "Traceback") || strings.Contains(string(msg), "Error") {
+			t.Fatalf("resync-sync %s: %v\n%s", strings.Join(args, " "), err, msg)
+		}
+		checkMirror(t, dst, articles)
+	}
+	sync("--baseline", "--delete", "--capabilitylist", base+"resourcesync/articles/capabilitylist.xml")
+
+	write("articles/one.html", "one, changed")
+	write("articles/three.html", "three")
+	write("data/y.csv", "y")
+	build("2024-06-02T00:00:00Z")
+	sync("--incremental", "--delete", "--changelist-uri", base+"resourcesync/articles/changelist.xml")
+}
