@@ -579,7 +579,7 @@ func writeSourceDescription(stg *Stage, url, describedby string, sets []*build) 
 	w := rsxml.NewWriter(f, doc)
 	for _, b := range sets {
 		e := rsxml.Entry{Loc: b.docs.capabilityListURL(), MD: rsxml.MD{Capability: rsxml.CapCapabilityList}}
-		if b.cfg.Describedby != "" && len(sets) > 1 {
+		if b.cfg.Describedby != "" && b.cfg.Set != "" { // a set's; that of a build without sets links the document
 			e.Links = []rsxml.Link{{Rel: "describedby", Href: b.cfg.Describedby}}
 		}
 		if err := w.Add(&e); err != nil {

@@ -117,7 +117,7 @@ func (c Config) Validate() error {
 	add := func(e *FieldError) { errs = append(errs, e) }
 	if c.Set != "" && !previous.ValidSetName(c.Set) {
 		add(&FieldError{Field: "Set", Value: c.Set, Err: ErrInvalid,
-			Detail: "give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit"})
+			Detail: "give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit (not resourcesync)"})
 	}
 	c.validateSource(add)
 	c.validateTree(add)
@@ -140,6 +140,11 @@ func (c *Config) validateSource(add func(*FieldError)) {
 		add(&FieldError{Field: "Export", Err: ErrNeeds, With: "Out", Detail: "the directory to write the documents into"})
 	case c.Export == "" && c.Out == "" && archiveKindOf(c.Source) != 0:
 		add(&FieldError{Field: "Source", Value: c.Source, Err: ErrNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
+	}
+	if docs := c.DocsURL.String(); !c.DocsURL.IsZero() && !c.BaseURL.IsZero() &&
+		(strings.HasPrefix(c.BaseURL.String(), docs+DocsDir+"/") || strings.HasPrefix(c.BaseURL.String(), docs+WellKnownDir+"/")) {
+		add(&FieldError{Field: "BaseURL", Value: c.BaseURL.String(), Err: ErrConflict, With: "DocsURL",
+			Detail: "the resources would have the URLs of rsgen's documents, under " + docs + DocsDir + "/"})
 	}
 	switch {
 	case c.Export == "" && c.BaseURL.IsZero():

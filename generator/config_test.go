@@ -35,6 +35,14 @@ func TestConfigValidate(t *testing.T) {
 		{"export without out", func(c *Config) { c.Source, c.Export = "", "r.jsonl" }, "Export", ErrNeeds},
 		{"archive without out", func(c *Config) { c.Source = "site.tar.gz" }, "Source", ErrNeeds},
 		{"no base URL", func(c *Config) { c.BaseURL = BaseURL{} }, "BaseURL", ErrRequired},
+		{"resources among the documents", func(c *Config) {
+			c.DocsURL, c.Out = base, site
+			c.BaseURL, _ = ParseBaseURL("https://example.org/resourcesync/a/")
+		}, "BaseURL", ErrConflict},
+		{"a set named resourcesync", func(c *Config) { c.Set = "resourcesync" }, "Set", ErrInvalid},
+		{"resource dumps archived without a dump", func(c *Config) {
+			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceDumps = dir, 48*time.Hour, 24*time.Hour
+		}, "Changes.ArchiveResourceDumps", ErrNeeds},
 		{"export without URLs", func(c *Config) { c.Source, c.Export, c.Out, c.BaseURL = "", "r.jsonl", dir, BaseURL{} }, "DocsURL", ErrRequired},
 		{"export format of a tree", func(c *Config) { c.ExportFormat = "csv" }, "ExportFormat", ErrNeeds},
 		{"filter of an export", func(c *Config) { c.Source, c.Export, c.Out = "", "r.jsonl", dir; c.Filter.Hidden = true }, "Filter.Hidden", ErrConflict},

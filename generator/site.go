@@ -29,8 +29,9 @@ type Site struct {
 
 	// Sets are the builds of the sets, each named by its Set, in the order
 	// the Source Description lists them. Out and DocsURL are the Site's:
-	// left empty, they are set to it. Every set reads the same previous
-	// build (Changes.Previous, Changes.HTTP), or none.
+	// left empty, they are set to it. Every set of a tree or an archive
+	// reads the same previous build (Changes.Previous, Changes.HTTP), or
+	// none; a record export has a Change List of its own.
 	Sets []Config
 
 	// RemoveSets names the sets the previous build published that this
@@ -163,8 +164,8 @@ func (s Site) Validate() error {
 			}
 			stdin = i
 		}
-		if i > 0 && (c.Changes.Previous != s.Sets[0].Changes.Previous || c.Changes.HTTP != s.Sets[0].Changes.HTTP) {
-			add(&FieldError{Field: field("Changes.Previous"), Value: c.Changes.Previous, Err: ErrConflict, With: "Sets[0].Changes.Previous",
+		if j := s.historyOf(); c.Export == "" && j >= 0 && j != i && (c.Changes.Previous != s.Sets[j].Changes.Previous || c.Changes.HTTP != s.Sets[j].Changes.HTTP) {
+			add(&FieldError{Field: field("Changes.Previous"), Value: c.Changes.Previous, Err: ErrConflict, With: fmt.Sprintf("Sets[%d].Changes.Previous", j),
 				Detail: "every set reads the same previous build, the site's"})
 		}
 		c.Out, c.DocsURL = s.Out, s.DocsURL
@@ -187,6 +188,18 @@ func (s Site) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// historyOf returns the index of the first set of a tree or an archive,
+// whose previous build is the site's, or -1 if every set is a record
+// export.
+func (s *Site) historyOf() int {
+	for i := range s.Sets {
+		if s.Sets[i].Export == "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // fieldErrors are the *FieldErrors joined in err.
@@ -241,7 +254,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		}
 	}
 	rep := &SiteReport{}
-	if err := siteHistory(ctx, cfgs, site.RemoveSets, rep, notice); err != nil {
+	if err := siteHistory(ctx, cfgs, site.historyOf(), site.RemoveSets, rep, notice); err != nil {
 		return nil, err
 	}
 	builds := make([]*build, len(cfgs))
@@ -323,15 +336,15 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 }
 
 // siteHistory compares the sets of cfgs with those the previous build
-// published: it refuses to drop one that removable does not name, and has
-// each new set start its history (Changes.FirstBuildOK). It reports both
-// in rep.
-func siteHistory(ctx context.Context, cfgs []Config, removable []string, rep *SiteReport, notice func(string)) error {
-	ch := cfgs[0].Changes
-	if ch.Previous == "" {
+// (that of cfgs[history], -1 for none) published: it refuses to drop one
+// that removable does not name, and has each new set start its history
+// (Changes.FirstBuildOK). It reports both in rep.
+func siteHistory(ctx context.Context, cfgs []Config, history int, removable []string, rep *SiteReport, notice func(string)) error {
+	if history < 0 || cfgs[history].Changes.Previous == "" {
 		return nil
 	}
-	published, err := previous.Sets(ctx, ch.Previous, previous.Options{DocsURL: cfgs[0].DocsURL.String(), HTTP: ch.HTTP})
+	ch := cfgs[history].Changes
+	published, err := previous.Sets(ctx, ch.Previous, previous.Options{DocsURL: cfgs[history].DocsURL.String(), HTTP: ch.HTTP})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return context.Cause(ctx)
@@ -367,7 +380,7 @@ func siteHistory(ctx context.Context, cfgs []Config, removable []string, rep *Si
 	for i := range cfgs {
 		if c := &cfgs[i]; have[c.Set] {
 			rep.Added = append(rep.Added, c.Set)
-			c.Changes.FirstBuildOK = true
+			c.Changes.FirstBuildOK = c.Changes.Previous != ""
 			notice(fmt.Sprintf("%s is new: publishing its first build, its change history starts", setLabel(c.Set)))
 		}
 	}

@@ -155,6 +155,54 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 	}
 }
 
+// A site published at other URLs (moved, or read under another name) is
+// not a first build of each set: it is refused as for a build without
+// sets, whatever FirstBuildOK says, unless NewHistory starts afresh.
+func TestBuildSiteMoved(t *testing.T) {
+	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
+	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
+	out := t.TempDir()
+	mustBuildSite(t, siteOf(t, a, d, out, acDay(2)))
+	a.write("two.html", "2", acDay(2))
+	mustBuildSite(t, siteOf(t, a, d, out, acDay(3)))
+	before := testenv.Snapshot(t, out)
+
+	moved := siteOf(t, a, d, out, acDay(4))
+	moved.DocsURL = mustBaseURL(t, "https://other.example/")
+	for i := range moved.Sets {
+		moved.Sets[i].BaseURL = mustBaseURL(t, "https://other.example/"+moved.Sets[i].Set+"/")
+	}
+	_, err := BuildSite(context.Background(), moved)
+	var ose *OtherSiteError
+	if !errors.As(err, &ose) {
+		t.Fatalf("a moved site: %v, want an OtherSiteError", err)
+	}
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
+	for i := range moved.Sets {
+		moved.Sets[i].Changes.NewHistory = true
+	}
+	rep := mustBuildSite(t, moved)
+	if rep.Sets[0].Changes != nil || len(rep.Added) != 0 {
+		t.Errorf("a new history: changes %+v, added %q", rep.Sets[0].Changes, rep.Added)
+	}
+	acValidate(t, out)
+}
+
+// A site of one set links the set's describedby from its entry in the
+// Source Description, as for several.
+func TestBuildSiteOneSetDescribedby(t *testing.T) {
+	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
+	out := t.TempDir()
+	site := siteOf(t, a, a, out, acDay(2))
+	site.Sets = site.Sets[:1]
+	site.Sets[0].Describedby = acBase + "about/articles.html"
+	mustBuildSite(t, site)
+	_, sd := acReadDoc(t, filepath.Join(out, WellKnownFile))
+	if len(sd) != 1 || sd[0].Link("describedby") != acBase+"about/articles.html" {
+		t.Errorf("the Source Description lists %+v", sd)
+	}
+}
+
 // TestBuildSiteAllOrNothing: a set that fails leaves the output as the
 // previous build published it, every set's documents included.
 func TestBuildSiteAllOrNothing(t *testing.T) {

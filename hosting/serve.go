@@ -37,7 +37,7 @@ type SiteHandler struct {
 
 	mu       sync.Mutex
 	modified time.Time
-	link     string // the Link header value, "" without a Capability List
+	links    []string // the Link header values, none without a Capability List
 }
 
 // Handler serves the output directory dir as [NewHandler] does, without
@@ -91,7 +91,7 @@ func (h *SiteHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if l := h.linkHeader(); l != "" {
+	for _, l := range h.linkHeader() {
 		w.Header().Add("Link", l)
 	}
 	if p == "/.well-known/resourcesync" || strings.HasPrefix(p, "/resourcesync/") && strings.HasSuffix(p, ".xml") {
@@ -116,37 +116,39 @@ func hidden(name string) bool {
 	return len(segs) == 1 && IsRootFile(segs[0])
 }
 
-// linkHeader returns the Link header naming the Capability List that the
-// Source Description lists first.
-func (h *SiteHandler) linkHeader() string {
+// linkHeader returns the Link headers naming the Capability Lists that the
+// Source Description lists (one for each resource set), or its first
+// entry if it lists none.
+func (h *SiteHandler) linkHeader() []string {
 	const p = ".well-known/resourcesync"
 	info, err := h.layers[0].Stat(p)
 	if err != nil {
-		return ""
+		return nil
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if info.ModTime().Equal(h.modified) {
-		return h.link
+		return h.links
 	}
-	h.modified, h.link = info.ModTime(), ""
+	h.modified, h.links = info.ModTime(), nil
 	f, _, err := regfile.OpenIn(h.layers[0], p)
 	if err != nil {
-		return ""
+		return nil
 	}
 	defer f.Close()
 	_, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
 	if err != nil {
-		return ""
+		return nil
 	}
-	i := slices.IndexFunc(entries, func(e *rsxml.Entry) bool { return e.MD.Capability == rsxml.CapCapabilityList })
-	if i < 0 && len(entries) > 0 {
-		i = 0
+	for _, e := range entries {
+		if e.MD.Capability == rsxml.CapCapabilityList {
+			h.links = append(h.links, "<"+e.Loc+`>; rel="resourcesync"`)
+		}
 	}
-	if i >= 0 {
-		h.link = "<" + entries[i].Loc + `>; rel="resourcesync"`
+	if len(h.links) == 0 && len(entries) > 0 {
+		h.links = []string{"<" + entries[0].Loc + `>; rel="resourcesync"`}
 	}
-	return h.link
+	return h.links
 }
 
 // layered is the file system of the site: each name is looked up in the

@@ -1,14 +1,17 @@
 package hosting_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
 )
 
@@ -74,4 +77,46 @@ func checkServed(t *testing.T, client *http.Client, u string, status int, conten
 		t.Errorf("Link %q, want %q", got, link)
 	}
 	return body
+}
+
+// Over several resource sets, every response links to each set's
+// Capability List, and each set's documents are XML.
+func TestHandlerSets(t *testing.T) {
+	srv := httptest.NewUnstartedServer(nil)
+	base := "http://" + srv.Listener.Addr().String() + "/"
+	out := t.TempDir()
+	docs, _ := generator.ParseBaseURL(base)
+	site := generator.Site{Out: out, DocsURL: docs}
+	for _, name := range []string{"articles", "data"} {
+		src := t.TempDir()
+		if err := os.WriteFile(filepath.Join(src, "f.txt"), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := generator.Config{Set: name, Source: src}
+		c.BaseURL, _ = generator.ParseBaseURL(base + name + "/")
+		site.Sets = append(site.Sets, c)
+	}
+	if _, err := generator.BuildSite(context.Background(), site); err != nil {
+		t.Fatal(err)
+	}
+	h, err := hosting.NewHandler(out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv.Config.Handler = h
+	srv.Start()
+	defer srv.Close()
+	resp, err := http.Get(base + "resourcesync/data/resourcelist.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	want := []string{"<" + base + `resourcesync/articles/capabilitylist.xml>; rel="resourcesync"`, "<" + base + `resourcesync/data/capabilitylist.xml>; rel="resourcesync"`}
+	if got := resp.Header.Values("Link"); !slices.Equal(got, want) {
+		t.Errorf("Link %q, want %q", got, want)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/xml" {
+		t.Errorf("Content-Type %q", ct)
+	}
 }

@@ -51,6 +51,11 @@ func runSite(c *cli.Context) error {
 	}
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
+	if !quiet {
+		for _, msg := range f.envNotices(c) {
+			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
+		}
+	}
 	site.Stats = new(generator.Stats)
 	site.Notice = func(msg string) {
 		if !quiet {
@@ -121,6 +126,27 @@ func envOnly(c *cli.Context, name string) bool {
 	return false
 }
 
+// envNotices say which environment variables of build's flags the file
+// does not take (those of a set's keys) and which override a key of its
+// top level (those of the site's keys, as their flags do).
+func (f *siteFile) envNotices(c *cli.Context) []string {
+	var out []string
+	for _, fl := range c.Command.Flags {
+		name := fl.Names()[0]
+		for _, e := range envVarsOf(fl) {
+			v, ok := os.LookupEnv(e)
+			switch {
+			case !ok || v == "" || !envOnly(c, name):
+			case !slices.Contains(siteKeys, name):
+				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
+			case f.top.values[name].values != nil:
+				out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
+			}
+		}
+	}
+	return out
+}
+
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
@@ -171,9 +197,16 @@ func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, er
 		}
 		return nil
 	}
-	onCommandLine := func(k string) bool { return slices.Contains(siteKeys, k) && c.IsSet(k) }
+	_, export := t.values[flagExport]
+	// A default that does not apply to a record export is not given to
+	// one: the site's history, the filters and archives of trees.
+	skip := func(k string) bool {
+		_, own := t.values[k] // the set's own value replaces the default, a list too
+		return own || k == flagDescribedby /* the site's own */ || slices.Contains(siteKeys, k) && c.IsSet(k) ||
+			export && slices.Contains(notForExport, k)
+	}
 	for _, k := range sortedKeys(f.top.values) {
-		if k != flagDescribedby && !onCommandLine(k) { // describedby: the site's own
+		if !skip(k) {
 			if err := apply(k, f.top.values[k]); err != nil {
 				return generator.Config{}, err
 			}
@@ -187,7 +220,7 @@ func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, er
 		}
 	}
 	for _, k := range siteKeys {
-		if k == flagDescribedby || !onCommandLine(k) {
+		if k == flagDescribedby || !c.IsSet(k) || export && slices.Contains(notForExport, k) {
 			continue
 		}
 		values := []string{c.Generic(k).(flag.Value).String()}
@@ -229,23 +262,48 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 		return err
 	}
 	line := t.line
-	found := false
+	found, ofSite := false, false
 	msg := flagWord.ReplaceAllStringFunc(ee.err.Error(), func(w string) string {
 		k := w[2:]
 		if slices.Contains(siteKeys, k) && c.IsSet(k) {
 			return w
 		}
 		v, ok := t.values[k]
+		top := false
 		if !ok {
 			v, ok = f.top.values[k]
+			top = ok
 		}
 		if ok && !found {
-			line, found = v.line, true
+			line, found, ofSite = v.line, true, top && slices.Contains(siteKeys, k)
 		}
 		return k
 	})
 	msg = strings.Replace(msg, "no SOURCE given", "no "+keySource+" given", 1)
-	return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: set %q: %s", f.path, line, t.name(), msg), hint: ee.hint}
+	if ofSite { // a key of the whole site, at the top of the file
+		return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: %s", f.path, line, msg), hint: f.keysHint(ee.hint, "")}
+	}
+	return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: set %q: %s", f.path, line, t.name(), msg), hint: f.keysHint(ee.hint, t.name())}
+}
+
+// keysHint turns hint, which names flags of rsgen build, into one for the
+// file: the keys of the set, or of the top of the file if set is "".
+func (f *siteFile) keysHint(hint, set string) string {
+	if !flagWord.MatchString(hint) {
+		return hint
+	}
+	where := "at the top of " + f.path
+	if set != "" {
+		where = fmt.Sprintf("in the set %q of %s", set, f.path)
+	}
+	hint = flagWord.ReplaceAllStringFunc(hint, func(w string) string {
+		if k := w[2:]; k != flagConfig && k != flagRemoveSet && k != flagQuiet && k != flagTimeout {
+			return k
+		}
+		return w
+	})
+	hint = strings.NewReplacer("(or $RSGEN_BASE_URL) ", "", "SOURCE", keySource).Replace(hint)
+	return hint + " (keys " + where + ")"
 }
 
 // failure is the failure to report for err, of BuildSite.
@@ -267,14 +325,21 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	}
 	cfg := site.Sets[0]
 	var se *generator.SetError
+	set := ""
 	if errors.As(err, &se) {
+		set = se.Set
 		for _, s := range site.Sets {
 			if s.Set == se.Set {
 				cfg = s
 			}
 		}
 	}
-	return buildFailure(c, ctx, cfg, err)
+	ferr := buildFailure(c, ctx, cfg, err)
+	var ee *exitError
+	if errors.As(ferr, &ee) {
+		ee.hint = f.keysHint(ee.hint, set)
+	}
+	return ferr
 }
 
 // setField matches the field of a set in a FieldError of Site.Validate.

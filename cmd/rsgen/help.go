@@ -15,7 +15,7 @@ const helpWidth = 80
 
 // flagCategories orders the groups of flags in a command's help: the
 // Category of each flag (build has them all; validate and serve none).
-var flagCategories = []string{"tree", "export", "dumps", "changes", "guards", "hosting", "notifications", "output"}
+var flagCategories = []string{"tree", "export", "dumps", "changes", "sets", "guards", "hosting", "notifications", "output"}
 
 // categoryTitles are the headings of the groups of flagCategories.
 var categoryTitles = map[string]string{
@@ -24,6 +24,7 @@ var categoryTitles = map[string]string{
 	"export":  "RECORD EXPORT FLAGS",
 	"dumps":   "DUMP FLAGS",
 	"changes": "CHANGE FLAGS",
+	"sets":    "RESOURCE SET FLAGS",
 	"guards":  "GUARD FLAGS",
 	"hosting": "HOSTING FLAGS",
 	"output":  "OUTPUT FLAGS",

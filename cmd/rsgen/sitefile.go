@@ -41,6 +41,11 @@ var siteKeys = []string{flagOut, flagDocsURL, flagDescribedby, flagPrevious, fla
 // behaves, or what a build without sets only does.
 var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagHub, flagChangeTopic, flagFrameworkTopic}
 
+// notForExport are the keys of the top level that a set of a record
+// export does not take from it: the export has a Change List of its own.
+var notForExport = []string{flagPrevious, flagFirstBuildOK, flagNewHistory, flagFetchTimeout, flagChangeDump, flagCache,
+	flagArchiveKeep, flagArchiveResourceLists, flagArchiveResourceDumps, flagInclude, flagExclude, flagHidden, flagFollowSymlinks}
+
 // pathKeys are resolved against the directory of the file.
 var pathKeys = []string{keySource, flagOut, flagExport, flagCache, flagPrevious, flagTemplates}
 
@@ -95,6 +100,7 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 	if len(data) > maxSiteFile {
 		return nil, usageErr("", "--%s: %s is larger than %d bytes: not a configuration file", flagConfig, path, maxSiteFile)
 	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark, as some editors write
 	f := &siteFile{path: path, top: fileTable{line: 1, values: map[string]fileValue{}}}
 	var doc map[string]any
 	if err := toml.Unmarshal(data, &doc); err != nil {
@@ -172,6 +178,9 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 	for k, v := range m {
 		line := cmpOr(lines[prefix+k], t.line)
 		flag, isFlag := kinds[k]
+		if _, table := v.(map[string]any); table {
+			return f.errorAt(line, "%s is a table, which the file does not have: give %s%s", k, map[bool]string{true: "each set as [[set]], and ", false: ""}[top], "keys and values")
+		}
 		switch {
 		case k == keyName || k == keySource:
 			if top {
@@ -182,7 +191,7 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 				return f.errorAt(line, "%s: give a string", k)
 			}
 			if k == keyName && !generator.ValidSetName(s) {
-				return f.errorAt(line, "%s %q: give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit", k, s)
+				return f.errorAt(line, "%s %q: give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit (not resourcesync)", k, s)
 			}
 			t.values[k] = fileValue{line: line, values: []string{f.resolve(k, s)}}
 			continue
@@ -192,7 +201,8 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 				hint = fmt.Sprintf(" (did you mean %s?)", s)
 			}
 			if isFlag {
-				return f.errorAt(line, "%s is not taken from the file: give --%s on the command line%s", k, k, map[bool]string{true: "", false: " (it applies to a build without sets only)"}[k == flagQuiet || k == flagTimeout || k == flagRemoveSet])
+				return f.errorAt(line, "%s is not taken from the file: give --%s on the command line%s", k, k,
+					map[bool]string{true: "", false: " (it applies to a build without sets only)"}[k == flagQuiet || k == flagTimeout || k == flagRemoveSet || k == flagConfig])
 			}
 			return f.errorAt(line, "unknown key %s%s", k, hint)
 		case !top && slices.Contains(siteKeys, k) && k != flagDescribedby:
@@ -234,6 +244,11 @@ func flagValues(flag cli.Flag, v any) ([]string, error) {
 			return []string{strconv.FormatInt(n, 10)}, nil
 		}
 		return nil, errors.New("give a whole number")
+	case *cli.DurationFlag:
+		if s, ok := v.(string); ok {
+			return []string{s}, nil
+		}
+		return nil, errors.New(`give a duration as a string, such as "30s" or "2m"`)
 	case *cli.StringSliceFlag:
 		switch v := v.(type) {
 		case string:
@@ -258,6 +273,8 @@ func flagValues(flag cli.Flag, v any) ([]string, error) {
 			return []string{strconv.FormatInt(v, 10)}, nil
 		case time.Time: // at = 2024-05-01T12:00:00Z
 			return []string{v.Format(time.RFC3339Nano)}, nil
+		case toml.LocalDateTime, toml.LocalDate, toml.LocalTime:
+			return nil, errors.New("give a date-time with its offset, such as 2024-06-01T00:00:00Z")
 		case []any: // hash = ["sha-256", "md5"]
 			var out []string
 			for _, e := range v {
@@ -305,6 +322,17 @@ func keyLines(data []byte) (map[string]int, error) {
 	p.Reset(data)
 	table := ""
 	count := map[string]int{}
+	// record gives key and each key it is in ("a.b.c": "a", "a.b") the
+	// line, unless they have one.
+	record := func(key string, line int) {
+		for i := 0; i <= len(key); i++ {
+			if i == len(key) || key[i] == '.' {
+				if _, ok := lines[key[:i]]; !ok {
+					lines[key[:i]] = line
+				}
+			}
+		}
+	}
 	for p.NextExpression() {
 		e := p.Expression()
 		switch e.Kind {
@@ -314,17 +342,18 @@ func keyLines(data []byte) (map[string]int, error) {
 				base := name
 				name = fmt.Sprintf("%s[%d]", base, count[base])
 				count[base]++
+			} else if first, rest, ok := strings.Cut(name, "."); ok && count[first] > 0 {
+				name = fmt.Sprintf("%s[%d].%s", first, count[first]-1, rest) // [set.x]: a table in the last [[set]]
 			}
 			table = name
 			lines[name] = lineOf(&p, e.Key())
+			record(name, lines[name])
 		case unstable.KeyValue:
 			k := joinKey(e.Key())
 			if table != "" {
 				k = table + "." + k
 			}
-			if _, ok := lines[k]; !ok {
-				lines[k] = lineOf(&p, e.Key())
-			}
+			record(k, lineOf(&p, e.Key()))
 		}
 	}
 	return lines, p.Error()

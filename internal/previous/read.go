@@ -400,6 +400,17 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 			break
 		}
 	}
+	if chosen == nil && want != "" {
+		// The set, published at other URLs (a site moved, or served
+		// under another name): read it, and let the caller say whether
+		// its history is this build's.
+		for _, e := range lists {
+			if _, set, ok := SetOf(e.Loc); ok && set == want {
+				chosen = e
+				break
+			}
+		}
+	}
 	var sets []string
 	for _, e := range lists {
 		if _, set, ok := SetOf(e.Loc); ok && set != "" {
@@ -464,7 +475,8 @@ func (r *reader) capabilityLists(ctx context.Context, sd string) ([]*rsxml.Entry
 // SetOf parses the URL of a Capability List where rsgen publishes one:
 // base/resourcesync/capabilitylist.xml, the one set of a build without
 // sets (set ""), or base/resourcesync/<set>/capabilitylist.xml, with set a
-// name that ValidSetName takes. It returns base, ending in "/", and set.
+// name that ValidSetName takes (never "resourcesync": the URL is then
+// that of one set). It returns base, ending in "/", and set.
 func SetOf(loc string) (base, set string, ok bool) {
 	rest, ok := strings.CutSuffix(loc, "/capabilitylist.xml")
 	if !ok {
@@ -486,9 +498,10 @@ func SetOf(loc string) (base, set string, ok bool) {
 // ValidSetName reports whether name can name a resource set: 1 to 64
 // lowercase ASCII letters, digits, "-" and "_", starting with a letter or
 // a digit, so that it is the same name in a URL, on every file system, and
-// on the command line.
+// on the command line; and not "resourcesync", whose documents' URLs would
+// read as those of one set published under a path resourcesync/.
 func ValidSetName(name string) bool {
-	if name == "" || len(name) > 64 {
+	if name == "" || len(name) > 64 || name == "resourcesync" { // resourcesync/resourcesync/ would read as the one set of resourcesync/
 		return false
 	}
 	for i := 0; i < len(name); i++ {
