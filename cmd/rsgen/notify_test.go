@@ -369,14 +369,14 @@ func TestNotifyArchive(t *testing.T) {
 	sub := notifytest.NewSubscriber()
 	defer sub.Close()
 	src, out := notifySource(t), t.TempDir()
-	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", hub.URL}
+	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", hub.URL, "--resource-dump"}
 	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun(append(build, "--previous", out, "--archive-keep", "365d", "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := notifyRun(append(build, "--previous", out, "--archive-keep", "365d", "--archive-resource-dumps", "1s", "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("second build: exit %d: %s", code, stderr)
 	}
 	changeTopic, frameworkTopic := subscribeBoth(t, hub, sub)
@@ -388,7 +388,8 @@ func TestNotifyArchive(t *testing.T) {
 		t.Errorf("change notification: %v, want the one change once", e)
 	}
 	fw := strings.Join(entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hub.URL), "|")
-	for _, w := range []string{"created resourcesync/changelist-archive.xml changelist-archive", "created resourcesync/archive/changelist-20240602T000000Z.xml changelist"} {
+	for _, w := range []string{"created resourcesync/changelist-archive.xml changelist-archive", "created resourcesync/archive/changelist-20240602T000000Z.xml changelist",
+		"created resourcesync/resourcedump-archive.xml resourcedump-archive", "created resourcesync/archive/resourcedump-20240602T000000Z.xml resourcedump"} {
 		if !strings.Contains(fw, w) {
 			t.Errorf("framework notification lacks %q: %s", w, fw)
 		}

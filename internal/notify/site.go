@@ -94,7 +94,7 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 			} else {
 				s.Framework = ch
 			}
-		case rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive, rsxml.CapResourceListArchive:
+		case rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive, rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive:
 			if err := s.addArchive(prev, e.Loc, c); err != nil {
 				return nil, err
 			}
@@ -111,7 +111,8 @@ func ReadSite(ctx context.Context, dir string) (*Site, error) {
 }
 
 // addArchive adds the archive at u and the documents it lists (Change
-// Lists, Change Dumps, or Resource Lists with their parts): documents of
+// Lists, Change Dumps, Resource Dumps, or Resource Lists with their
+// parts): documents of
 // the framework, whose changes the change notification carries from
 // changelist.xml already.
 func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
@@ -130,8 +131,11 @@ func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 			continue
 		}
 		listed := rsxml.CapChangeList
-		if capability == rsxml.CapChangeDumpArchive {
+		switch capability {
+		case rsxml.CapChangeDumpArchive:
 			listed = rsxml.CapChangeDump
+		case rsxml.CapResourceDumpArchive:
+			listed = rsxml.CapResourceDump
 		}
 		p, ok := prev.LocalPath(e.Loc)
 		if !ok {
