@@ -129,6 +129,7 @@ func (s Site) Validate() error {
 	}
 	names := map[string]int{}
 	caches := map[string]int{}
+	topics := map[string]string{} // explicit topic → the field that gives it
 	stdin := -1
 	for i, c := range s.Sets {
 		field := func(f string) string { return fmt.Sprintf("Sets[%d].%s", i, f) }
@@ -157,6 +158,15 @@ func (s Site) Validate() error {
 				add(&FieldError{Field: field("Cache"), Value: c.Cache, Err: ErrSame, With: fmt.Sprintf("Sets[%d].Cache", j), Detail: "each set needs a hash cache of its own"})
 			}
 			caches[c.Cache] = i
+		}
+		for _, tf := range []struct{ field, topic string }{{"Notification.ChangeTopic", c.Notification.ChangeTopic}, {"Notification.FrameworkTopic", c.Notification.FrameworkTopic}} {
+			if tf.topic == "" {
+				continue
+			}
+			if other, dup := topics[tf.topic]; dup && other != field(tf.field) {
+				add(&FieldError{Field: field(tf.field), Value: tf.topic, Err: ErrSame, With: other, Detail: "each channel of each set needs a topic of its own"})
+			}
+			topics[tf.topic] = field(tf.field)
 		}
 		if c.Export == "-" {
 			if stdin >= 0 {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -393,5 +395,103 @@ func TestNotifyArchive(t *testing.T) {
 		if !strings.Contains(fw, w) {
 			t.Errorf("framework notification lacks %q: %s", w, fw)
 		}
+	}
+}
+
+// A site of several resource sets, built from a configuration file with a
+// hub, advertises each set's channels (under the set's documents) and
+// rsgen notify sends each set's notifications to its own topics, keeping
+// one state file for all of them.
+func TestNotifySets(t *testing.T) {
+	clearEnv(t)
+	hub := notifytest.NewHub()
+	defer hub.Close()
+	sub := notifytest.NewSubscriber()
+	defer sub.Close()
+	dir := t.TempDir()
+	for _, s := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(dir, "src", s), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "src", s, "f.txt"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := filepath.Join(dir, "rsgen.toml")
+	err := os.WriteFile(config, []byte(`out = "out"
+docs-url = "https://example.org/"
+previous = "out"
+first-build-ok = true
+hub = "`+hub.URL+`"
+[[set]]
+name = "a"
+source = "src/a"
+base-url = "https://example.org/a/"
+[[set]]
+name = "b"
+source = "src/b"
+base-url = "https://example.org/b/"
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, state := filepath.Join(dir, "out"), filepath.Join(dir, "state.json")
+	if code, _, stderr := notifyRun("build", "-q", "--config", config, "--at", "2024-06-01T00:00:00Z"); code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	topics := map[string]string{}
+	for _, s := range []string{"a", "b"} {
+		for _, ch := range []string{"changelist-notification", "framework-notification"} {
+			topic := "https://example.org/resourcesync/" + s + "/" + ch
+			topics[topic] = s
+			if err := sub.Subscribe(hub.URL, topic, 10*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if err := hub.WaitSubscribers(topic, 1, 10*time.Second); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The first run: each set's framework notification (the change
+	// notifications of a first build are empty: not sent).
+	if code, _, stderr := notifyRun("notify", "-q", "--state", state, out); code != 0 {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	got := received(t, sub, 2)
+	for _, s := range []string{"a", "b"} {
+		d, ok := got["https://example.org/resourcesync/"+s+"/framework-notification"]
+		if !ok {
+			t.Fatalf("set %s: no framework notification; got %v", s, slices.Collect(maps.Keys(got)))
+		}
+		if !strings.Contains(string(d.Body), "https://example.org/resourcesync/"+s+"/resourcelist.xml") ||
+			strings.Contains(string(d.Body), "/resourcesync/"+map[string]string{"a": "b", "b": "a"}[s]+"/") {
+			t.Errorf("set %s's framework notification:\n%s", s, d.Body)
+		}
+	}
+	// A change in b only: one change notification, on b's topic.
+	if err := os.WriteFile(filepath.Join(dir, "src", "b", "new.txt"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun("build", "-q", "--config", config, "--at", "2024-06-02T00:00:00Z"); code != 0 {
+		t.Fatalf("second build: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 || !strings.Contains(stderr, "notified 1 changes") {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	got = received(t, sub, 3) // b's change, and the framework notifications of a and b (the Source Description, b's lists)
+	d, ok := got["https://example.org/resourcesync/b/changelist-notification"]
+	if !ok || !strings.Contains(string(d.Body), "https://example.org/b/new.txt") {
+		t.Errorf("b's change notification: %v %s", ok, d.Body)
+	}
+	if _, ok := got["https://example.org/resourcesync/a/changelist-notification"]; ok {
+		t.Error("a change notification of a, which did not change")
+	}
+	// A state file of a build without sets is another site's.
+	single := filepath.Join(dir, "single.json")
+	if err := os.WriteFile(single, []byte(`{"version":1,"capability_list":"https://example.org/resourcesync/capabilitylist.xml","documents":{}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun("notify", "--state", single, "--dry-run", out); code == 0 || !strings.Contains(stderr, "another site") {
+		t.Errorf("notify with the state of a build without sets: exit %d: %s", code, stderr)
 	}
 }

@@ -35,11 +35,11 @@ const (
 
 // siteKeys apply to the whole site: at the top of the file only, and
 // overridden by the same flags on the command line.
-var siteKeys = []string{flagOut, flagDocsURL, flagDescribedby, flagPrevious, flagFirstBuildOK, flagNewHistory, flagFetchTimeout, flagAt, flagJobs, flagFailFast, flagHost, flagTemplates}
+var siteKeys = []string{flagOut, flagDocsURL, flagDescribedby, flagPrevious, flagFirstBuildOK, flagNewHistory, flagFetchTimeout, flagAt, flagJobs, flagFailFast, flagHost, flagTemplates, flagHub}
 
 // commandOnly are build's flags that the file does not take: how this run
 // behaves, or what a build without sets only does.
-var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagHub, flagChangeTopic, flagFrameworkTopic}
+var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout}
 
 // notForExport are the keys of the top level that a set of a record
 // export does not take from it: the export has a Change List of its own.
@@ -202,7 +202,7 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 			}
 			if isFlag {
 				return f.errorAt(line, "%s is not taken from the file: give --%s on the command line%s", k, k,
-					map[bool]string{true: "", false: " (it applies to a build without sets only)"}[k == flagQuiet || k == flagTimeout || k == flagRemoveSet || k == flagConfig])
+					"")
 			}
 			return f.errorAt(line, "unknown key %s%s", k, hint)
 		case !top && slices.Contains(siteKeys, k) && k != flagDescribedby:

@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/previous"
 )
 
 // ErrOtherSite is returned by Run when the state file was written for
@@ -38,13 +42,18 @@ type Result struct {
 
 // Run reads the build published in dir, sends the change notifications
 // and then the framework notifications it has not sent yet to the hubs
-// its Capability List advertises, and, once every payload was taken,
-// writes the state file. On any failure the state file is left as it
-// was, so that the next run sends the same notifications again (a
-// Destination may so see one twice, never miss one).
+// its Capability List advertises (for a build of several resource sets,
+// those of each set's Capability List, in the order of the Source
+// Description), and, once every payload was taken, writes the state
+// file. On any failure the state file is left as it was, so that the next
+// run sends the same notifications again (a Destination may so see one
+// twice, never miss one).
 func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	var res Result
-	site, err := ReadSite(ctx, dir)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return res, fmt.Errorf("%s: %w", dir, ErrNotDir)
+	}
+	sets, err := previous.Sets(ctx, dir, previous.Options{})
 	if err != nil {
 		return res, err
 	}
@@ -61,14 +70,76 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 			}
 		}
 	}
-	if st != nil && st.CapabilityList != site.CapabilityList {
-		return res, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, st.CapabilityList, site.CapabilityList)
-	}
-	n := Plan(site, st, opts.Since)
 	hub := opts.Hub
 	if hub == nil {
 		hub = &Hub{}
 	}
+	if len(sets) == 0 || len(sets) == 1 && sets[0] == "" { // a build without sets
+		site, err := ReadSite(ctx, dir, "")
+		if err != nil {
+			return res, err
+		}
+		if st != nil && st.CapabilityList != site.CapabilityList {
+			return res, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, other(st), site.CapabilityList)
+		}
+		if err := notifySite(ctx, site, st, hub, opts, &res); err != nil {
+			return res, err
+		}
+		if opts.State != "" && !opts.DryRun {
+			return res, NewState(site).Save(opts.State)
+		}
+		return res, nil
+	}
+	if st != nil && st.Sets == nil {
+		return res, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not of resource sets", opts.State, ErrOtherSite, other(st))
+	}
+	next := &State{Version: stateVersion, Sets: map[string]*State{}}
+	for _, name := range sets {
+		site, err := ReadSite(ctx, dir, name)
+		if errors.Is(err, ErrNoChannel) {
+			continue // this set advertises no channel
+		}
+		if err != nil {
+			return res, err
+		}
+		var prev *State
+		if st != nil {
+			prev = st.Sets[name]
+		}
+		if prev != nil && prev.CapabilityList != site.CapabilityList {
+			return res, fmt.Errorf("%s: %w: its set %q is of the Capability List %s, not %s", opts.State, ErrOtherSite, name, prev.CapabilityList, site.CapabilityList)
+		}
+		if err := notifySite(ctx, site, prev, hub, opts, &res); err != nil {
+			return res, err
+		}
+		next.Sets[name] = NewState(site)
+	}
+	if len(next.Sets) == 0 {
+		return res, fmt.Errorf("%s: no resource set's Capability List: %w", dir, ErrNoChannel)
+	}
+	if opts.State != "" && !opts.DryRun {
+		return res, next.Save(opts.State)
+	}
+	return res, nil
+}
+
+// other names what the state st is of, for an error.
+func other(st *State) string {
+	if st.CapabilityList == "" {
+		names := make([]string, 0, len(st.Sets))
+		for n := range st.Sets {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return "none (it is of the resource sets " + strings.Join(names, ", ") + ")"
+	}
+	return st.CapabilityList
+}
+
+// notifySite sends the notifications of site, whose last state is st (nil
+// for none), and counts them in res.
+func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Options, res *Result) error {
+	n := Plan(site, st, opts.Since)
 	send := func(ch *Channel, capability string, entries int, payloads [][]byte) error {
 		if ch == nil {
 			return nil
@@ -87,21 +158,13 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 		return nil
 	}
 	if site.Change != nil {
-		res.Changes = len(n.Changes)
+		res.Changes += len(n.Changes)
 	}
 	if err := send(site.Change, CapChangeNotification, len(n.Changes), Payloads(CapChangeNotification, site.CapabilityList, n.Changes)); err != nil {
-		return res, err
+		return err
 	}
 	if site.Framework != nil {
-		res.Framework = len(n.Framework)
+		res.Framework += len(n.Framework)
 	}
-	if err := send(site.Framework, CapFrameworkNotification, len(n.Framework), Payloads(CapFrameworkNotification, site.CapabilityList, n.Framework)); err != nil {
-		return res, err
-	}
-	if opts.State != "" && !opts.DryRun {
-		if err := NewState(site).Save(opts.State); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
+	return send(site.Framework, CapFrameworkNotification, len(n.Framework), Payloads(CapFrameworkNotification, site.CapabilityList, n.Framework))
 }

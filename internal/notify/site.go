@@ -52,12 +52,14 @@ type Site struct {
 	At      string
 }
 
-// ReadSite reads the documents published in the output directory dir.
-func ReadSite(ctx context.Context, dir string) (*Site, error) {
+// ReadSite reads the documents published in the output directory dir:
+// those of the resource set named set, or of the one set of a build
+// without sets if set is "".
+func ReadSite(ctx context.Context, dir, set string) (*Site, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
 	}
-	prev, err := previous.Read(ctx, dir, previous.Options{Stream: true, Notice: func(string) {}}) // the resources are not needed
+	prev, err := previous.Read(ctx, dir, previous.Options{Stream: true, Set: set, Notice: func(string) {}}) // the resources are not needed
 	if err != nil {
 		return nil, err
 	}

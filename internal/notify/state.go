@@ -30,6 +30,9 @@ type State struct {
 	At             string              `json:"at,omitempty"`            // the Resource List's at when notified
 	ChangesUntil   string              `json:"changes_until,omitempty"` // the newest change notified
 	Documents      map[string]DocState `json:"documents"`
+	// Sets are the states of each resource set of a build of several,
+	// by name; the fields above are then empty.
+	Sets map[string]*State `json:"sets,omitempty"`
 }
 
 // DocState is what the state keeps of a published document.
