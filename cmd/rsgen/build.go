@@ -249,14 +249,11 @@ func runBuild(c *cli.Context) error {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
 	}
-	ctx := c.Context
-	if d := c.Duration(flagTimeout); d < 0 {
-		return usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
-	} else if d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
-		defer cancel()
+	ctx, cancel, err := buildContext(c)
+	if err != nil {
+		return err
 	}
+	defer cancel()
 	stopProgress := startProgress(stderr, cfg.Stats, quiet, cfg.Export != "")
 	rep, err := generator.Build(ctx, cfg)
 	stopProgress()
@@ -374,6 +371,19 @@ func apart(source, out string) bool {
 	src, err1 := os.Stat(source)
 	dst, err2 := os.Stat(out)
 	return err1 == nil && err2 == nil && src.IsDir() && !os.SameFile(src, dst)
+}
+
+// buildContext is the context of a build: c's, ended at --timeout.
+func buildContext(c *cli.Context) (context.Context, context.CancelFunc, error) {
+	d := c.Duration(flagTimeout)
+	switch {
+	case d < 0:
+		return nil, nil, usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
+	case d > 0:
+		ctx, cancel := context.WithTimeoutCause(c.Context, d, errBuildTimeout)
+		return ctx, cancel, nil
+	}
+	return c.Context, func() {}, nil
 }
 
 // errBuildTimeout is the cause of a build's end at --timeout.

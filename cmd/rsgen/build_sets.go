@@ -62,14 +62,11 @@ func runSite(c *cli.Context) error {
 			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
 		}
 	}
-	ctx := c.Context
-	if d := c.Duration(flagTimeout); d < 0 {
-		return usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
-	} else if d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
-		defer cancel()
+	ctx, cancel, err := buildContext(c)
+	if err != nil {
+		return err
 	}
+	defer cancel()
 	stopProgress := startProgress(stderr, site.Stats, quiet, false)
 	rep, err := generator.BuildSite(ctx, site)
 	stopProgress()

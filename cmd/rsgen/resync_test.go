@@ -105,25 +105,10 @@ func TestResyncClient(t *testing.T) {
 	}
 	build("2024-06-01T00:00:00Z", false)
 
-	h, err := hosting.NewHandler(out, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	defer srv.Close()
-
+	serveOn(t, ln, out, src)
 	sync := func(args ...string) {
 		t.Helper()
-		args = append(append(client[1:len(client):len(client)], args...), "--tries", "1", "--timeout", "10", base+"="+dst)
-		cmd := exec.Command(client[0], args...)
-		cmd.Dir = state // where resync keeps the time it synced up to
-		msg, err := cmd.CombinedOutput()
-		// resync exits 0 after a FatalError.
-		if err != nil || strings.Contains(string(msg), "Traceback") || strings.Contains(string(msg), "Error") {
-			t.Fatalf("resync-sync %s: %v\n%s", strings.Join(args, " "), err, msg)
-		}
+		resyncSync(t, client, state, base+"="+dst, args...)
 		checkMirror(t, dst, files)
 	}
 	sync("--baseline", "--delete", "--capabilitylist", base+"resourcesync/capabilitylist.xml")
@@ -141,6 +126,33 @@ func TestResyncClient(t *testing.T) {
 	write("data/deep/c.json", `{"c": "back"}`)
 	build("2024-06-03T00:00:00Z", true)
 	sync("--incremental", "--delete", "--changelist-uri", base+"resourcesync/changelist.xml")
+}
+
+// serveOn serves the output out, with the files of content, on ln until
+// the test ends, as rsgen serve does.
+func serveOn(t *testing.T, ln net.Listener, out, content string) {
+	t.Helper()
+	h, err := hosting.NewHandler(out, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close(); h.Close() })
+}
+
+// resyncSync runs resync-sync with args for the mapping URL=DIR, in the
+// directory state, where it keeps the time it synced up to.
+func resyncSync(t *testing.T, client []string, state, mapping string, args ...string) {
+	t.Helper()
+	args = append(append(client[1:len(client):len(client)], args...), "--tries", "1", "--timeout", "10", mapping)
+	cmd := exec.Command(client[0], args...)
+	cmd.Dir = state
+	msg, err := cmd.CombinedOutput()
+	// resync exits 0 after a FatalError.
+	if err != nil || strings.Contains(string(msg), "Traceback") || strings.Contains(string(msg), "Error") {
+		t.Fatalf("resync-sync %s: %v\n%s", strings.Join(args, " "), err, msg)
+	}
 }
 
 // checkMirror checks that the Destination's directory dst holds exactly
@@ -231,24 +243,10 @@ base-url = "`+base+`data/"
 		}
 	}
 	build("2024-06-01T00:00:00Z")
-	h, err := hosting.NewHandler(out, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	defer srv.Close()
-
+	serveOn(t, ln, out, src)
 	sync := func(args ...string) {
 		t.Helper()
-		args = append(append(client[1:len(client):len(client)], args...), "--tries", "1", "--timeout", "10", base+"articles/="+dst)
-		cmd := exec.Command(client[0], args...)
-		cmd.Dir = state
-		msg, err := cmd.CombinedOutput()
-		if err != nil || strings.Contains(string(msg), "Traceback") || strings.Contains(string(msg), "Error") {
-			t.Fatalf("resync-sync %s: %v\n%s", strings.Join(args, " "), err, msg)
-		}
+		resyncSync(t, client, state, base+"articles/="+dst, args...)
 		checkMirror(t, dst, articles)
 	}
 	sync("--baseline", "--delete", "--capabilitylist", base+"resourcesync/articles/capabilitylist.xml")
