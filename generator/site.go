@@ -290,8 +290,11 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		b.attach(stg)
 		defer func() { b.across.cache.abort() }() // the new caches, if the build fails before they are saved
 	}
+	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
 	err = func() error {
 		for i, b := range builds {
+			stats.WalkDone.Store(false) // Found is the total once this set's walk is done too
+			before := stats.Cached.Load()
 			r, err := b.execute(ctx, func(ctx context.Context) (*resourceSpool, error) {
 				r, err := b.run(ctx)
 				if err != nil {
@@ -310,7 +313,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 			if err != nil {
 				return &SetError{Set: b.cfg.Set, Err: err}
 			}
-			resources[i] = r
+			resources[i], cached[i] = r, stats.Cached.Load()-before
 		}
 		if err := writeSourceDescription(stg, builds[0].docs.sourceDescriptionURL(), site.Describedby, builds); err != nil {
 			return err
@@ -338,6 +341,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	for i, b := range builds {
 		b.saveCache()
 		r := b.report(resources[i], start)
+		r.Cached = int(cached[i])
 		rep.Sets = append(rep.Sets, r)
 		rep.Documents += r.Documents
 	}

@@ -46,8 +46,15 @@ func TestBuildSite(t *testing.T) {
 	a := acNewTree(t, map[string]string{"one.html": "1", "two.html": "2"}, acDay(1))
 	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
 	out := t.TempDir()
-
-	rep := mustBuildSite(t, siteOf(t, a, d, out, acDay(2)))
+	// Each set with a hash cache, and a clock an hour ahead (acCachedConfig).
+	cacheFiles := []string{filepath.Join(t.TempDir(), "a.cache"), filepath.Join(t.TempDir(), "d.cache")}
+	withCaches := func(s Site) Site {
+		for i := range s.Sets {
+			s.Sets[i].Cache, s.Sets[i].now = cacheFiles[i], func() time.Time { return time.Now().Add(time.Hour) }
+		}
+		return s
+	}
+	rep := mustBuildSite(t, withCaches(siteOf(t, a, d, out, acDay(2))))
 	if len(rep.Sets) != 2 || rep.Sets[0].Files != 2 || rep.Sets[1].Files != 1 {
 		t.Fatalf("report %+v", rep)
 	}
@@ -70,9 +77,13 @@ func TestBuildSite(t *testing.T) {
 		t.Error("a Capability List of no set in resourcesync/")
 	}
 
-	// The second build: one article changes, data does not.
+	// The second build: one article changes, data does not; each set's
+	// hash cache spares what did not change, counted by set.
 	a.write("two.html", "2b", acDay(3))
-	rep = mustBuildSite(t, siteOf(t, a, d, out, acDay(4)))
+	rep = mustBuildSite(t, withCaches(siteOf(t, a, d, out, acDay(4))))
+	if rep.Sets[0].Cached != 1 || rep.Sets[1].Cached != 1 {
+		t.Errorf("files found in the hash caches: %d and %d, want 1 and 1", rep.Sets[0].Cached, rep.Sets[1].Cached)
+	}
 	if c := rep.Sets[0].Changes; c == nil || c.Updated != 1 {
 		t.Errorf("articles: changes %+v, want 1 updated", c)
 	}
