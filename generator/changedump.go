@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/zipdump"
@@ -252,42 +254,36 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 
 // copyPackage publishes a carried package and its manifest copy again, as
 // they were published: linked to the previous output's files when it is a
-// directory on the same file system, else copied, and checked against the
-// length and digests its entry gives.
+// directory on the same file system (a hard link shares the bytes that
+// were published, which are checked by their length), else copied and
+// checked against the length and digests its entry gives. A copy gets the
+// time its entry gives as its modification time, so that an upload that
+// compares times (the S3 script) does not send it again.
 func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 	prev := b.across.prev
 	if p.manifest != "" {
-		rc, err := prev.OpenDocument(ctx, p.prev.Content)
+		mrc, err := prev.OpenDocument(ctx, p.prev.Content)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		if err := b.docs.copy(p.manifest, p.prev.Content.URL, rc); err != nil {
+		if err := b.docs.copy(p.manifest, p.prev.Content.URL, mrc); err != nil {
 			return err
 		}
 	}
 	name := b.docs.dir + "/" + p.name
+	var rc io.ReadCloser
+	var err error
 	if src, ok := prev.LocalPath(p.prev.URL); ok {
-		// Lstat, and only a regular file: a symbolic link would be linked
-		// as a link (published, it leads wherever it points) or copied
-		// from its target.
-		st, err := os.Lstat(src)
+		linked, err := b.linkPackage(name, src, p)
+		if err != nil || linked {
+			return err
+		}
+		f, _, err := regfile.Open(src)
 		if err != nil {
 			return fmt.Errorf("%w: %s: %w", ErrPrevious, src, unwrapPath(err))
 		}
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("%w: %s is %s, not the package its entry in the Change Dump describes", ErrPrevious, src, stage.TypeName(st.Mode()))
-		}
-		if p.length >= 0 && st.Size() != p.length {
-			return fmt.Errorf("%w: %s is %d bytes, its entry in the Change Dump says %d", ErrPrevious, src, st.Size(), p.length)
-		}
-		if err := b.stage.Link(name, src); err != nil {
-			return fmt.Errorf("writing %s: %w", p.name, err)
-		}
-		p.length = st.Size()
-		return nil
-	}
-	rc, err := prev.OpenPackage(ctx, p.prev)
-	if err != nil {
+		rc = f
+	} else if rc, err = prev.OpenPackage(ctx, p.prev); err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
 	defer rc.Close()
@@ -307,13 +303,65 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 		return fmt.Errorf("copying %s: %w", p.prev.URL, err)
 	}
 	if p.length >= 0 && n != p.length {
-		return fmt.Errorf("%w: %s is %d bytes, its entry in the Change Dump says %d", ErrPrevious, p.prev.URL, n, p.length)
+		return fmt.Errorf("%w: %s is %d bytes, its entry says %d", ErrPrevious, p.prev.URL, n, p.length)
 	}
 	p.length = n
+	if t, ok := packageTime(&p.prev.Entry.MD); ok {
+		os.Chtimes(b.stage.Path(name), t, t) // a time that cannot be set only costs an upload
+	}
 	return nil
 }
 
-var errDigest = errors.New("not the bytes its entry in the Change Dump describes")
+// linkPackage stages name as a hard link to src, the file of the carried
+// package p in the previous output directory, if it is a regular file
+// inside that directory of the length its entry gives and the file
+// systems allow the link; linked reports whether it was linked.
+func (b *build) linkPackage(name, src string, p *dumpPackage) (linked bool, err error) {
+	// Lstat, and only a regular file: a symbolic link would be linked as
+	// a link (published, it leads wherever it points) or copied from its
+	// target. And inside the previous output: a directory of it replaced
+	// by a link to elsewhere would lead outside.
+	st, err := os.Lstat(src)
+	if err != nil {
+		return false, fmt.Errorf("%w: %s: %w", ErrPrevious, src, unwrapPath(err))
+	}
+	if !st.Mode().IsRegular() {
+		return false, fmt.Errorf("%w: %s is %s, not the package its entry describes", ErrPrevious, src, stage.TypeName(st.Mode()))
+	}
+	dir, err1 := filepath.EvalSymlinks(b.across.prev.Location)
+	real, err2 := filepath.EvalSymlinks(src)
+	if err1 != nil || err2 != nil || !within(dir, real) {
+		return false, fmt.Errorf("%w: %s leads outside the previous output directory", ErrPrevious, src)
+	}
+	if p.length >= 0 && st.Size() != p.length {
+		return false, fmt.Errorf("%w: %s is %d bytes, its entry says %d", ErrPrevious, src, st.Size(), p.length)
+	}
+	if !hardLinks {
+		return false, nil
+	}
+	if err := b.stage.HardLink(name, real); err != nil {
+		return false, nil // another file system: copied, and checked
+	}
+	p.length = st.Size()
+	return true, nil
+}
+
+// hardLinks is false in tests that have packages copied, as from another
+// file system.
+var hardLinks = true
+
+// packageTime is the time a package's entry gives: when its packaging
+// completed, else the end of the changes it holds, else its snapshot.
+func packageTime(md *rsxml.MD) (time.Time, bool) {
+	for _, v := range []string{md.Completed, md.Until, md.At} {
+		if t, err := rsxml.ParseTime(v); v != "" && err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+var errDigest = errors.New("not the bytes its entry describes")
 
 // checkDigests reads f from its start through the algorithms of tokens
 // that rsgen knows and compares the digests.

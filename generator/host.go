@@ -181,7 +181,11 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 			Bytes: info.Size(), Size: units.FormatSize(info.Size()), XML: strings.HasSuffix(rel, ".xml")})
 	}
 	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })
-	if b.outRel == "" {
+	// The resources are uploaded from the output directory if they are in
+	// it and served where the documents' directory says: with a base URL
+	// of another path than the documents', the files would go under keys
+	// their URLs do not have.
+	if b.outRel == "" && bu.Scheme == du.Scheme && bu.Host == du.Host && bu.EscapedPath() == du.EscapedPath() {
 		d.S3.ContentHere = true
 		if slices.Contains(b.cfg.Hosts, hosting.S3) {
 			if d.S3.Typed, err = typedFiles(resources, ""); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"regexp"
 	"time"
@@ -151,6 +152,12 @@ func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resour
 	if err := ra.docs.write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
 		return rsxml.Entry{}, err
 	}
+	if st, err := os.Stat(ra.docs.stage.Path(ra.docs.dir + "/" + stem + ".xml")); err != nil {
+		return rsxml.Entry{}, err
+	} else if n := ra.docs.limits.MaxBytes; st.Size() > n {
+		return rsxml.Entry{}, &LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d bytes at most (it takes %d)", units.Count(len(pkgs), "package"), n, st.Size()),
+			Raise: []string{"Limits.MaxBytes", "Dump.MaxBytes"}}
+	}
 	return rsxml.Entry{Loc: ra.docs.url(stem + ".xml"), MD: rsxml.MD{At: md.At, Completed: md.Completed}}, nil
 }
 
@@ -163,6 +170,7 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
 	at := stamp(c.list.At)
+	seen := map[string]bool{}
 	for i := range pkgs {
 		p := &pkgs[i]
 		dp := dumpPackage{prev: p, length: p.Length, hash: p.Entry.MD.Hash}
@@ -174,6 +182,12 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 			if dp.manifest, ok = ra.archived(p.Content.Rel, at, "manifest.xml"); !ok {
 				return fmt.Errorf("%w: the archived Resource Dump %s links to the manifest %s, which is not where rsgen archives manifests", ErrPrevious, c.list.URL, p.Content.URL)
 			}
+		}
+		for _, n := range []string{dp.name, dp.manifest} {
+			if n != "" && seen[n] {
+				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.list.URL, ra.docs.url(n))
+			}
+			seen[n] = true
 		}
 		if err := ra.copyPackage(ctx, &dp); err != nil {
 			return err

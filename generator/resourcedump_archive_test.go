@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -128,6 +129,13 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "is 10 bytes"},
+		{"a package listed twice", func(t *testing.T, docs string) {
+			p := filepath.Join(docs, "archive", "resourcedump-20240602T000000Z.xml")
+			b, _ := os.ReadFile(p)
+			s := string(b)
+			i, j := strings.Index(s, "<url>"), strings.Index(s, "</url>")+len("</url>")
+			os.WriteFile(p, []byte(s[:j]+s[i:j]+s[j:]), 0o644)
+		}, "twice"},
 		{"taken at another time", func(t *testing.T, docs string) {
 			p := filepath.Join(docs, "archive", "resourcedump-20240602T000000Z.xml")
 			b, _ := os.ReadFile(p)
@@ -184,5 +192,71 @@ func TestResourceDumpArchiveHTTP(t *testing.T) {
 	}
 	if n != 3 { // the dump, its package, its manifest
 		t.Errorf("%d archived files, want 3", n)
+	}
+}
+
+// Packages that cannot be linked (another file system) are copied, checked
+// against the digests of their entries, and given the time of their entry,
+// so that an upload that compares times does not send them again.
+func TestResourceDumpArchiveCopied(t *testing.T) {
+	hardLinks = false
+	defer func() { hardLinks = true }()
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	first := acConfig(tr.dir, out, acDay(1))
+	first.Dump.Enabled = true
+	acBuild(t, first)
+	acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
+
+	fresh := t.TempDir()
+	acBuild(t, dumpArchiveConfig(tr.dir, fresh, out, acDay(3), 60*24*time.Hour))
+	pkg := filepath.Join(fresh, DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
+	st, err := os.Stat(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.ModTime().Equal(acDay(2)) {
+		t.Errorf("the copied package's time is %v, want its entry's %v", st.ModTime(), acDay(2))
+	}
+
+	// Corrupted at the same length: refused, by its digest.
+	p := filepath.Join(out, DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0xff
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(context.Background(), dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour))
+	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "digest") {
+		t.Fatalf("a corrupted package copied: %v, want the previous build's error naming its digest", err)
+	}
+}
+
+// An archived Resource Dump is one document: one that would pass the
+// limits of a document is refused, naming them.
+func TestResourceDumpArchiveLimits(t *testing.T) {
+	files := map[string]string{}
+	for i := range 12 {
+		files[fmt.Sprintf("f%02d.bin", i)] = strings.Repeat(string(rune('a'+i)), 900)
+	}
+	tr := acNewTree(t, files, acT0)
+	out := t.TempDir()
+	build := func(cfg Config) error {
+		cfg.Dump.MaxBytes, cfg.Limits.MaxBytes = 1024, MinMaxBytes
+		_, err := Build(context.Background(), cfg)
+		return err
+	}
+	first := acConfig(tr.dir, out, acDay(1))
+	first.Dump.Enabled = true
+	if err := build(first); err != nil {
+		t.Fatal(err)
+	}
+	err := build(dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
+	var le *LimitError
+	if !errors.As(err, &le) || !slices.Contains(le.Raise, "Limits.MaxBytes") {
+		t.Fatalf("an archived dump past the limit: %v, want a LimitError", err)
 	}
 }

@@ -417,16 +417,26 @@ func (b *build) hostPart(site *Site, out string, resources *resourceSpool) (*hos
 		return nil, err
 	}
 	p := &hostPart{data: d}
-	if b.root == "" || b.archive != nil || !within(out, b.root) { // an export, an archive, or a tree elsewhere
+	if b.export != nil || b.cfg.Export != "" {
+		p.here = true // no file of its own to upload
+		return p, nil
+	}
+	if b.root == "" || b.archive != nil || !within(out, b.root) { // an archive, or a tree elsewhere
+		return p, nil
+	}
+	rel, _ := filepath.Rel(out, b.root)
+	prefix := ""
+	if rel = filepath.ToSlash(rel); rel != "." {
+		prefix = rel + "/"
+	}
+	// Served where its place in the output directory says, or its files
+	// would be uploaded under keys their URLs do not have.
+	du, bu := site.DocsURL.String(), b.cfg.BaseURL.String()
+	if bu != du+escapePath(strings.TrimSuffix(prefix, "/"))+map[bool]string{true: "/", false: ""}[prefix != ""] {
 		return p, nil
 	}
 	p.here = true
 	if slices.Contains(site.Hosts, hosting.S3) {
-		rel, _ := filepath.Rel(out, b.root)
-		prefix := ""
-		if rel = filepath.ToSlash(rel); rel != "." {
-			prefix = rel + "/"
-		}
 		if p.typed, err = typedFiles(resources, prefix); err != nil {
 			return nil, err
 		}

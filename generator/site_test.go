@@ -297,3 +297,48 @@ func TestSetDocsURL(t *testing.T) {
 		t.Errorf("up %s", doc.Link("up"))
 	}
 }
+
+// The upload script of a site uploads the sets' files only if each set's
+// files are in the output directory, served where their place in it says:
+// a set whose base URL is elsewhere would have its files uploaded under
+// keys their URLs do not have. A record export has no files to upload.
+func TestSiteS3Content(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		base string // of the set "b", whose source is out/b
+		here bool
+	}{
+		{"in place", "https://example.org/b/", true},
+		{"another path", "https://example.org/data/", false},
+		{"another host", "https://cdn.example.org/b/", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			for _, f := range []string{"a/one.html", "b/x.csv"} {
+				p := filepath.Join(out, filepath.FromSlash(f))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(f), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			records := filepath.Join(t.TempDir(), "r.jsonl")
+			if err := os.WriteFile(records, []byte(`{"loc": "r1", "lastmod": "2024-05-01T00:00:00Z"}`+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			set := func(name, src, base string) Config {
+				return Config{Set: name, Source: src, BaseURL: mustBaseURL(t, base), At: acDay(2), FixedTime: true}
+			}
+			ex := Config{Set: "records", Export: records, BaseURL: mustBaseURL(t, acBase+"records/"), At: acDay(2), FixedTime: true}
+			site := Site{Out: out, DocsURL: mustBaseURL(t, acBase), Hosts: []string{"s3"},
+				Sets: []Config{set("a", filepath.Join(out, "a"), acBase+"a/"), set("b", filepath.Join(out, "b"), tc.base), ex}}
+			mustBuildSite(t, site)
+			script, err := os.ReadFile(filepath.Join(out, "resourcesync-s3.sh"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if here := strings.Contains(string(script), "aws s3 sync . "); here != tc.here {
+				t.Errorf("the script uploads the files: %v, want %v\n%s", here, tc.here, script)
+			}
+		})
+	}
+}

@@ -128,6 +128,7 @@ http {
 		{"resourcesync/index.html", "text/html", 200},
 		{"resourcesync/", "text/html", 200},
 		{hosting.NginxConf, "", 404},
+		{"resourcesync/.rsgen-manifest.json", "", 404}, // rsgen's own state
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

@@ -81,8 +81,17 @@ func (s *dirSource) openFile(u string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 	}
-	// Not os.Open: a FIFO would block it until something writes to it.
-	f, st, err := regfile.Open(p)
+	// Inside the directory, as os.Root resolves names: a symbolic link
+	// (or a directory replaced by one) that leads outside it is refused,
+	// not followed. Not os.Open: a FIFO would block it until something
+	// writes to it.
+	root, err := os.OpenRoot(s.dir)
+	if err != nil {
+		return nil, nil, &Error{Doc: s.dir, Kind: ErrUnreachable, Err: unwrapPath(err), missing: errors.Is(err, fs.ErrNotExist)}
+	}
+	defer root.Close()
+	rel, _ := filepath.Rel(s.dir, p)
+	f, st, err := regfile.OpenIn(root, rel)
 	if err != nil {
 		return nil, nil, &Error{Doc: p, Kind: ErrUnreachable, Err: unwrapPath(err), missing: errors.Is(err, fs.ErrNotExist)}
 	}

@@ -315,3 +315,54 @@ func TestReadErrors(t *testing.T) {
 		})
 	}
 }
+
+// A document of the previous directory that is a symbolic link leading
+// outside it (or under a directory that is one) is refused, not read: a
+// build would publish its bytes again. A link inside the directory is
+// followed.
+func TestReadDirectorySymlinkOutside(t *testing.T) {
+	outside := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		set  func(t *testing.T, dir string)
+		ok   bool
+	}{
+		{"a list linked outside", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, "resourcesync", "changelist-20240602T000000Z.xml")
+			data, _ := os.ReadFile(p)
+			os.WriteFile(filepath.Join(outside, "cl.xml"), data, 0o644)
+			os.Remove(p)
+			if err := os.Symlink(filepath.Join(outside, "cl.xml"), p); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"the documents' directory linked outside", func(t *testing.T, dir string) {
+			docs := filepath.Join(dir, "resourcesync")
+			moved := filepath.Join(outside, "docs")
+			if err := os.Rename(docs, moved); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(moved, docs); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a list linked inside", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, "resourcesync", "changelist-20240602T000000Z.xml")
+			if err := os.Rename(p, filepath.Join(dir, "cl.xml")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("../cl.xml", p); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := fixture(t, "good")
+			tc.set(t, dir)
+			_, err := Read(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z")})
+			if tc.ok != (err == nil) || err != nil && !errors.Is(err, ErrUnreachable) {
+				t.Errorf("Read: %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
