@@ -136,6 +136,16 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 			i, j := strings.Index(s, "<url>"), strings.Index(s, "</url>")+len("</url>")
 			os.WriteFile(p, []byte(s[:j]+s[i:j]+s[j:]), 0o644)
 		}, "twice"},
+		{"linked up elsewhere", func(t *testing.T, docs string) {
+			p := filepath.Join(docs, "archive", "resourcedump-20240602T000000Z.xml")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), `rel="up" href="https://example.org/`, `rel="up" href="https://evil.example/`, 1)), 0o644)
+		}, "not to the Capability List"},
+		{"a package of a later time", func(t *testing.T, docs string) {
+			p := filepath.Join(docs, "archive", "resourcedump-20240602T000000Z.xml")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), `completed="2024-06-02T00:00:00Z" hash=`, `completed="2025-01-01T00:00:00Z" hash=`, 1)), 0o644)
+		}, "not a time before the snapshot"},
 		{"taken at another time", func(t *testing.T, docs string) {
 			p := filepath.Join(docs, "archive", "resourcedump-20240602T000000Z.xml")
 			b, _ := os.ReadFile(p)

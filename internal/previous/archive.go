@@ -125,7 +125,7 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 		case u == l.URL && doc.Link("index") != "":
 			return newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Resource List is listed by the Resource List Archive %s, not an index", doc.Link("index"), archive)
 		}
-		return nil
+		return s.checkUp(name, doc)
 	}
 	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceList)
 	if err != nil {
@@ -234,6 +234,9 @@ func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error
 	case doc.Link("index") != "":
 		return nil, newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Change List is listed by the Change List Archive %s, not an index", doc.Link("index"), archive)
 	}
+	if err := s.checkUp(name, doc); err != nil {
+		return nil, err
+	}
 	if err := checkChanges(name, entries, l.From, l.Until); err != nil {
 		return nil, err
 	}
@@ -262,6 +265,9 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 		return nil, nil, newError(name, 0, ErrInvalid, "until is %q, but the Change Dump Archive %s says %s", doc.MD.Until, archive, rsxml.FormatTime(l.Until))
 	case doc.Link("index") != "":
 		return nil, nil, newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Change Dump is listed by the Change Dump Archive %s, not an index", doc.Link("index"), archive)
+	}
+	if err := s.checkUp(name, doc); err != nil {
+		return nil, nil, err
 	}
 	cd := &ChangeDump{URL: l.URL}
 	if err := r.addPackages(ctx, cd, l.URL, doc, entries); err != nil {
@@ -301,11 +307,19 @@ func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([
 	case doc.Link("index") != "":
 		return nil, nil, newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Resource Dump is listed by the Resource Dump Archive %s, not an index", doc.Link("index"), archive)
 	}
+	if err := s.checkUp(name, doc); err != nil {
+		return nil, nil, err
+	}
 	var pkgs []Package
 	for _, e := range entries {
 		p, mdoc, err := r.parsePackage(ctx, name, e, rsxml.CapResourceDumpManifest)
 		if err != nil {
 			return nil, nil, err
+		}
+		for _, v := range []string{p.Entry.MD.At, p.Entry.MD.Completed} {
+			if t, err := rsxml.ParseTime(strings.TrimSpace(v)); v != "" && (err != nil || t.After(s.At)) {
+				return nil, nil, newError(name, p.Entry.Line, ErrInvalid, "package %s gives the time %q, which is not a time before the snapshot of the Resource List (%s)", p.URL, v, rsxml.FormatTime(s.At))
+			}
 		}
 		if mdoc != nil && !sameTime(mdoc.MD.At, l.At) {
 			return nil, nil, newError(r.src.name(p.Content.URL), 0, ErrInvalid, "at is %q, but the Resource Dump %s was taken at %s", mdoc.MD.At, l.URL, rsxml.FormatTime(l.At))
@@ -313,6 +327,16 @@ func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([
 		pkgs = append(pkgs, p)
 	}
 	return data, pkgs, nil
+}
+
+// checkUp checks that doc, an archived document read as name, links up to
+// the Capability List of the site, as rsgen's do: it is published again
+// byte for byte, its links with it.
+func (s *Site) checkUp(name string, doc *rsxml.Doc) error {
+	if up := doc.Link("up"); up != "" && up != s.CapabilityList {
+		return newError(name, 0, ErrInvalid, "links rel=\"up\" to %s, not to the Capability List %s", up, s.CapabilityList)
+	}
+	return nil
 }
 
 // sameTime reports whether the datetime v is the instant t.
