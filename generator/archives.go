@@ -22,7 +22,7 @@ import (
 // notice how many it drops, naming them what ("Change List"). Each must be
 // under archive/ with a name that named accepts: one elsewhere was not
 // archived by rsgen, and fails the build.
-func (d *docWriter) retained(prev *previous.Archive, when func(*previous.ArchivedList) time.Time, cutoff time.Time, what string,
+func retained(d *docWriter, prev *previous.Archive, when func(*previous.ArchivedList) time.Time, cutoff time.Time, what string,
 	notice func(string), named func(l *previous.ArchivedList, base string) bool) ([]archived, error) {
 	if prev == nil {
 		return nil, nil
@@ -34,9 +34,9 @@ func (d *docWriter) retained(prev *previous.Archive, when func(*previous.Archive
 			continue
 		}
 		dir, base := path.Split(l.Rel)
-		if dir != d.dir+"/"+archiveDir+"/" || !named(l, base) {
+		if dir != d.Dir+"/"+archiveDir+"/" || !named(l, base) {
 			return nil, fmt.Errorf("%w: the %s Archive lists %s, which is not where rsgen archives a %s (under %s)",
-				ErrPrevious, what, l.URL, what, d.url(archiveDir+"/"))
+				ErrPrevious, what, l.URL, what, d.URL(archiveDir+"/"))
 		}
 		kept = append(kept, archived{name: archiveDir + "/" + base, list: l})
 	}
@@ -52,12 +52,12 @@ func (d *docWriter) retained(prev *previous.Archive, when func(*previous.Archive
 // notice; it publishes again each one it keeps (publish, given its index),
 // then writes the archive and advertises it. It returns the entries it
 // lists.
-func (d *docWriter) writeArchiveDoc(name, capability, what string, entries []rsxml.Entry, carried int, notice func(string), publish func(i int) error) (int, error) {
-	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: d.capabilityListURL()}}}
-	drop, fits := listwriter.FitOldest(&doc, entries, carried, d.limits)
+func writeArchiveDoc(d *docWriter, name, capability, what string, entries []rsxml.Entry, carried int, notice func(string), publish func(i int) error) (int, error) {
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: d.CapabilityListURL()}}}
+	drop, fits := listwriter.FitOldest(&doc, entries, carried, d.Limits)
 	if !fits {
 		return 0, &LimitError{Err: fmt.Errorf("the %s Archive cannot list the %s of this build in one document (%d entries, %d bytes at most)",
-			what, units.Count(len(entries)-carried, what), d.limits.MaxEntries, d.limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+			what, units.Count(len(entries)-carried, what), d.Limits.MaxEntries, d.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	}
 	if drop > 0 {
 		notice(fmt.Sprintf("the %s Archive can list no more: its %s no longer published", what, units.Count(drop, "oldest "+what)))
@@ -68,10 +68,10 @@ func (d *docWriter) writeArchiveDoc(name, capability, what string, entries []rsx
 		}
 	}
 	entries = entries[drop:]
-	if err := d.write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
+	if err := d.Write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] }); err != nil {
 		return 0, err
 	}
-	d.advertise(d.url(name), capability)
+	d.Advertise(d.URL(name), capability)
 	return len(entries), nil
 }
 

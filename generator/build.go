@@ -175,7 +175,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := writeSourceDescription(stg, b.docs.sourceDescriptionURL(), cfg.Describedby, []*build{b}); err != nil {
+		if err := writeSourceDescription(stg, b.docs.SourceDescriptionURL(), cfg.Describedby, []*build{b}); err != nil {
 			return nil, err
 		}
 		return resources, b.writeHostFiles(resources, b.done)
@@ -203,7 +203,7 @@ func (b *build) attach(stg *Stage) {
 	b.stage = stg
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.stage = stg
-	b.docs = &docWriter{stage: stg, base: b.cfg.DocsURL.String(), dir: setDir(b.cfg.Set), limits: b.cfg.Limits}
+	b.docs = &docWriter{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits}
 }
 
 // execute runs steps, the work of b in its stage, under a context that
@@ -237,7 +237,7 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*resou
 // report is the Report of b, which published resources (nil for a record
 // export).
 func (b *build) report(resources *resourceSpool, start time.Time) *Report {
-	rep := &Report{Documents: b.docs.n, Problems: b.problems.sorted(), Elapsed: time.Since(start),
+	rep := &Report{Documents: b.docs.N, Problems: b.problems.sorted(), Elapsed: time.Since(start),
 		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
 	if resources != nil {
 		rep.Files, rep.Bytes = resources.len(), resources.bytes
@@ -505,7 +505,7 @@ func (b *build) resourceListOptions(completed time.Time) listwriter.Options {
 	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
 	return listwriter.Options{
 		Name:   "resourcelist",
-		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
+		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}},
 		PartMD: func(_, _ *rsxml.MD) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
 	}
 }
@@ -514,11 +514,11 @@ func (b *build) resourceListOptions(completed time.Time) listwriter.Options {
 // entries fill gives in order (see writeList), and adds it to the
 // capabilities.
 func (b *build) writeResources(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
-	wl, err := b.docs.list(opt, n, fill)
+	wl, err := b.docs.List(opt, n, fill)
 	if err != nil {
 		return err
 	}
-	b.docs.advertise(b.docs.url(wl.Name), rsxml.CapResourceList)
+	b.docs.Advertise(b.docs.URL(wl.Name), rsxml.CapResourceList)
 	return nil
 }
 
@@ -527,19 +527,19 @@ func (b *build) writeResources(opt listwriter.Options, n int, fill func(i int, e
 func (b *build) writeCapabilityList() error {
 	doc := rsxml.Doc{
 		MD:    rsxml.MD{Capability: rsxml.CapCapabilityList},
-		Links: []rsxml.Link{{Rel: "up", Href: b.docs.sourceDescriptionURL()}},
+		Links: []rsxml.Link{{Rel: "up", Href: b.docs.SourceDescriptionURL()}},
 	}
 	if b.cfg.Describedby != "" {
 		doc.Links = append(doc.Links, rsxml.Link{Rel: "describedby", Href: b.cfg.Describedby})
 	}
 	// In the order of the specification's examples: the core capabilities,
 	// then their archives (ResourceSync Archives, example 2.1).
-	caps := slices.Clone(b.docs.caps)
+	caps := slices.Clone(b.docs.Caps)
 	slices.SortStableFunc(caps, func(x, y rsxml.Entry) int {
 		return cmp.Compare(capabilityRank(x.MD.Capability), capabilityRank(y.MD.Capability))
 	})
 	caps = append(caps, b.notificationEntries()...)
-	return b.docs.write("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
+	return b.docs.Write("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
 }
 
 // capabilityRank is the place of a capability in the Capability List.
@@ -578,7 +578,7 @@ func writeSourceDescription(stg *Stage, url, describedby string, sets []*build) 
 	}
 	w := rsxml.NewWriter(f, doc)
 	for _, b := range sets {
-		e := rsxml.Entry{Loc: b.docs.capabilityListURL(), MD: rsxml.MD{Capability: rsxml.CapCapabilityList}}
+		e := rsxml.Entry{Loc: b.docs.CapabilityListURL(), MD: rsxml.MD{Capability: rsxml.CapCapabilityList}}
 		if b.cfg.Describedby != "" && b.cfg.Set != "" { // a set's; that of a build without sets links the document
 			e.Links = []rsxml.Link{{Rel: "describedby", Href: b.cfg.Describedby}}
 		}
@@ -589,6 +589,6 @@ func writeSourceDescription(stg *Stage, url, describedby string, sets []*build) 
 	if err := closeAfter(f, w.Close()); err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}
-	sets[0].docs.n++
+	sets[0].docs.N++
 	return nil
 }

@@ -45,12 +45,12 @@ type dumpPackage struct {
 }
 
 func (p *dumpPackage) entry(d *docWriter, e *rsxml.Entry) {
-	*e = rsxml.Entry{Loc: d.url(p.name), MD: rsxml.MD{Type: "application/zip", Hash: p.hash, From: p.from, Until: p.until}}
+	*e = rsxml.Entry{Loc: d.URL(p.name), MD: rsxml.MD{Type: "application/zip", Hash: p.hash, From: p.from, Until: p.until}}
 	if p.length >= 0 {
 		e.MD.Length = itoa(p.length)
 	}
 	if p.manifest != "" {
-		e.Links = []rsxml.Link{{Rel: "contents", Href: d.url(p.manifest), Type: "application/xml"}}
+		e.Links = []rsxml.Link{{Rel: "contents", Href: d.URL(p.manifest), Type: "application/xml"}}
 	}
 }
 
@@ -94,11 +94,11 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	b.across.report.Packages = len(all)
 	if len(all) > 0 {
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].from, Until: all[len(all)-1].until}
-		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, da.link(archive)...)}
-		if err := b.docs.write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b.docs, e) }); err != nil {
+		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}, da.link(archive)...)}
+		if err := b.docs.Write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b.docs, e) }); err != nil {
 			return err
 		}
-		b.docs.advertise(b.docs.url(changeDumpName), rsxml.CapChangeDump)
+		b.docs.Advertise(b.docs.URL(changeDumpName), rsxml.CapChangeDump)
 	}
 	return da.write(ctx, archive, fresh, published)
 }
@@ -150,7 +150,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 			return nil, err
 		}
 	}
-	b.docs.n += len(res.Packages) // the copies of the manifests
+	b.docs.N += len(res.Packages) // the copies of the manifests
 	pkgs := make([]dumpPackage, len(res.Packages))
 	for i, p := range res.Packages {
 		pkgs[i] = dumpPackage{name: p.Name, manifest: p.ManifestName, from: bound(p.First, from), until: bound(p.End, b.at), length: p.Size, hash: p.Hash}
@@ -197,7 +197,7 @@ func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 			continue
 		}
 		dp := dumpPackage{prev: p, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
-		dp.name, dp.manifest = b.docs.carriedPackageNames(p, until, i+1)
+		dp.name, dp.manifest = carriedPackageNames(b.docs, p, until, i+1)
 		for _, n := range []string{dp.name, dp.manifest} {
 			if other, dup := names[n]; n != "" && dup {
 				return nil, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, p.URL, n)
@@ -212,9 +212,9 @@ func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 // carriedPackageNames are the names a carried package and its manifest
 // copy are published under: those they had, if rsgen gave them, else the
 // names rsgen gives a package that ends when it ends.
-func (d *docWriter) carriedPackageNames(p *previous.Package, until time.Time, n int) (string, string) {
+func carriedPackageNames(d *docWriter, p *previous.Package, until time.Time, n int) (string, string) {
 	pkg := ""
-	if base, ok := d.mine(p.Rel); ok && changeDumpFile.MatchString(base) {
+	if base, ok := d.Mine(p.Rel); ok && changeDumpFile.MatchString(base) {
 		pkg = base
 	} else {
 		pkg = fmt.Sprintf("%s%s-%05d.zip", changeDumpStem, stamp(until), n)
@@ -222,7 +222,7 @@ func (d *docWriter) carriedPackageNames(p *previous.Package, until time.Time, n 
 	if p.Content == nil {
 		return pkg, ""
 	}
-	if base, ok := d.mine(p.Content.Rel); ok && changeManifestFile.MatchString(base) {
+	if base, ok := d.Mine(p.Content.Rel); ok && changeManifestFile.MatchString(base) {
 		return pkg, base
 	}
 	return pkg, pkg[:len(pkg)-len(".zip")] + ".manifest.xml"
@@ -240,7 +240,7 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 		fresh[i].entry(b.docs, &entries[len(carried)+i])
 	}
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: timeWidth, Until: timeWidth},
-		Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}}
+		Links: []rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(carried), b.cfg.Limits)
 	if !fits {
 		return nil, &LimitError{Err: fmt.Errorf("the Change Dump cannot list the %d packages of this build in one document (%d entries, %d bytes at most)",
@@ -266,11 +266,11 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		if err := b.docs.copy(p.manifest, p.prev.Content.URL, mrc); err != nil {
+		if err := previousErr(b.docs.Copy(p.manifest, p.prev.Content.URL, mrc)); err != nil {
 			return err
 		}
 	}
-	name := b.docs.dir + "/" + p.name
+	name := b.docs.Dir + "/" + p.name
 	var rc io.ReadCloser
 	var err error
 	if src, ok := prev.LocalPath(p.prev.URL); ok {

@@ -69,7 +69,7 @@ func (da *dumpArchiver) plan(from time.Time, fresh bool) (*dumpArchive, error) {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
 	var err error
-	a.carried, err = da.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.Until }, da.at.Add(-keep), "Change Dump", da.notice,
+	a.carried, err = retained(da.docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, da.at.Add(-keep), "Change Dump", da.notice,
 		func(_ *previous.ArchivedList, base string) bool { return archivedDumpFile.MatchString(base) })
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func (da *dumpArchiver) link(a *dumpArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: da.docs.url(changeDumpArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: da.docs.URL(changeDumpArchiveName)}}
 }
 
 // writeDumpArchive publishes the Change Dump Archive a: this build's
@@ -102,7 +102,7 @@ func (da *dumpArchiver) write(ctx context.Context, a *dumpArchive, fresh []dumpP
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: da.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.list.From), Until: rsxml.FormatTime(c.list.Until)}})
+		entries = append(entries, rsxml.Entry{Loc: da.docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.list.From), Until: rsxml.FormatTime(c.list.Until)}})
 	}
 	if a.fresh {
 		name := archiveDir + "/" + changeDumpStem + stamp(da.at) + ".xml"
@@ -112,13 +112,13 @@ func (da *dumpArchiver) write(ctx context.Context, a *dumpArchive, fresh []dumpP
 			}
 		}
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(da.at)}
-		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: da.docs.capabilityListURL()}}}
-		if err := da.docs.write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].entry(da.docs, e) }); err != nil {
+		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: da.docs.CapabilityListURL()}}}
+		if err := da.docs.Write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].entry(da.docs, e) }); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: da.docs.url(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
+		entries = append(entries, rsxml.Entry{Loc: da.docs.URL(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
 	}
-	_, err := da.docs.writeArchiveDoc(changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.notice,
+	_, err := writeArchiveDoc(da.docs, changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.notice,
 		func(i int) error { return da.copyDump(ctx, a.carried[i], published) })
 	return err
 }
@@ -144,13 +144,13 @@ func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[
 	}
 	for i := range pkgs {
 		p := &pkgs[i]
-		base, ok := da.docs.mine(p.Rel)
+		base, ok := da.docs.Mine(p.Rel)
 		if !ok || !changeDumpFile.MatchString(base) {
 			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.list.URL, p.URL)
 		}
 		dp := dumpPackage{prev: p, name: base, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
 		if p.Content != nil {
-			mbase, ok := da.docs.mine(p.Content.Rel)
+			mbase, ok := da.docs.Mine(p.Content.Rel)
 			if !ok || !changeManifestFile.MatchString(mbase) {
 				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", ErrPrevious, c.list.URL, p.Content.URL)
 			}
@@ -173,5 +173,5 @@ func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[
 		}
 		published[base] = &publishedPackage{dumpPackage: &dp, archived: true}
 	}
-	return da.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+	return da.docs.Copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
 }

@@ -39,7 +39,7 @@ type archived struct {
 // archiveEntry is the entry in the archive of the list name, covering
 // from to until.
 func (ch *changeLists) archiveEntry(name string, from, until time.Time) rsxml.Entry {
-	return rsxml.Entry{Loc: ch.docs.url(name), MD: rsxml.MD{From: rsxml.FormatTime(from), Until: rsxml.FormatTime(until)}}
+	return rsxml.Entry{Loc: ch.docs.URL(name), MD: rsxml.MD{From: rsxml.FormatTime(from), Until: rsxml.FormatTime(until)}}
 }
 
 // planArchive returns the Change List Archive this build publishes, or
@@ -68,7 +68,7 @@ func (ch *changeLists) planArchive(from time.Time) (*changeArchive, error) {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
 	var err error
-	a.carried, err = ch.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.Until }, ch.at.Add(-keep), "Change List", ch.notice,
+	a.carried, err = retained(ch.docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, ch.at.Add(-keep), "Change List", ch.notice,
 		func(_ *previous.ArchivedList, base string) bool { return changeListFile.MatchString(base) })
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (ch *changeLists) archivesLink() []rsxml.Link {
 	if ch.archive == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: ch.docs.url(changeListArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: ch.docs.URL(changeListArchiveName)}}
 }
 
 // writeArchive publishes the Change List Archive planned, if any: this
@@ -115,9 +115,9 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		opt := ch.docs.changeListOptions(name, a.from, ch.at, "", changeTime)
+		opt := changeListOptions(ch.docs, name, a.from, ch.at, "", changeTime)
 		opt.Apart = true
-		wl, err := ch.docs.list(opt, ch.changes.len(), it.fill)
+		wl, err := ch.docs.List(opt, ch.changes.len(), it.fill)
 		if err == nil {
 			err = it.err()
 		}
@@ -125,16 +125,16 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 			return err
 		}
 		for _, p := range wl.Parts {
-			entries = append(entries, rsxml.Entry{Loc: ch.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
+			entries = append(entries, rsxml.Entry{Loc: ch.docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
 		}
 	}
-	listed, err := ch.docs.writeArchiveDoc(changeListArchiveName, rsxml.CapChangeListArchive, "Change List", entries, len(a.carried), ch.notice, func(i int) error {
+	listed, err := writeArchiveDoc(ch.docs, changeListArchiveName, rsxml.CapChangeListArchive, "Change List", entries, len(a.carried), ch.notice, func(i int) error {
 		c := a.carried[i]
 		data, err := ch.prev.ReadArchived(ctx, c.list)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		return ch.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+		return ch.docs.Copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
 	})
 	if err != nil {
 		return err

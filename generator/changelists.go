@@ -172,7 +172,7 @@ func (ch *changeLists) carriedOpenList(ctx context.Context) (*openHistory, error
 	if cl == nil {
 		return nil, nil
 	}
-	if want := ch.docs.url(changeListIndexName); cl.URL != want {
+	if want := ch.docs.URL(changeListIndexName); cl.URL != want {
 		ch.notice(fmt.Sprintf("the previous build: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
 		ch.report.Dropped++
 		return nil, nil
@@ -289,7 +289,7 @@ func (ch *changeLists) fitsOneList(lists []carried, open *openHistory, from time
 // openListDoc is the root of the open changelist.xml: from, no until.
 func (ch *changeLists) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}, ch.archivesLink()...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.CapabilityListURL()}}, ch.archivesLink()...)}
 }
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
@@ -299,7 +299,7 @@ func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, c
 	if err != nil {
 		return err
 	}
-	err = ch.docs.write(changeListIndexName, ch.openListDoc(from), 0, len(old)+changes.len(), func(i int, e *rsxml.Entry) {
+	err = ch.docs.Write(changeListIndexName, ch.openListDoc(from), 0, len(old)+changes.len(), func(i int, e *rsxml.Entry) {
 		if i < len(old) {
 			*e = *old[i]
 			return
@@ -313,7 +313,7 @@ func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, c
 		return err
 	}
 	ch.report.Lists = 1
-	ch.docs.advertise(ch.docs.url(changeListIndexName), rsxml.CapChangeList)
+	ch.docs.Advertise(ch.docs.URL(changeListIndexName), rsxml.CapChangeList)
 	return nil
 }
 
@@ -321,7 +321,7 @@ func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, c
 // over closed lists: those carried forward, one (or its parts) for the
 // changes of the open list, ending where it ended, and this build's.
 func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *changeSet, stem string, from time.Time) error {
-	index := ch.docs.url(changeListIndexName)
+	index := ch.docs.URL(changeListIndexName)
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
 		entries := open.entries
@@ -357,14 +357,14 @@ func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []car
 		if err := ch.copyCarried(ctx, c); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: ch.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: ch.docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
 	ch.report.Lists = len(entries)
 	if err := ch.writeChangeListIndex(changeListIndexName, entries); err != nil {
 		return err
 	}
-	ch.docs.advertise(ch.docs.url(changeListIndexName), rsxml.CapChangeList)
+	ch.docs.Advertise(ch.docs.URL(changeListIndexName), rsxml.CapChangeList)
 	return nil
 }
 
@@ -392,7 +392,7 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 	// (the site moved to another --docs-url) cannot be published again as
 	// it is; nor can those before it, or the index would have a gap. This
 	// build's list still starts where they end.
-	index := ch.docs.url(changeListIndexName)
+	index := ch.docs.URL(changeListIndexName)
 	k := 0
 	for i := range run {
 		if run[i].Index != "" && run[i].Index != index {
@@ -417,7 +417,7 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 	names := map[string]string{}
 	for i := range run[k:] {
 		cl := &run[k+i]
-		name := ch.docs.carriedName(cl)
+		name := carriedName(ch.docs, cl)
 		if other, dup := names[name]; dup {
 			return nil, time.Time{}, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, cl.URL, name)
 		}
@@ -430,8 +430,8 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 // carriedName is the name a carried Change List is published under: the
 // name it had, if rsgen gave it, else the one rsgen gives a list that ends
 // when it ends.
-func (d *docWriter) carriedName(cl *previous.ChangeList) string {
-	if base, ok := d.mine(cl.Rel); ok && changeListFile.MatchString(base) {
+func carriedName(d *docWriter, cl *previous.ChangeList) string {
+	if base, ok := d.Mine(cl.Rel); ok && changeListFile.MatchString(base) {
 		return base
 	}
 	return changeListStem + stamp(cl.Until) + ".xml"
@@ -443,11 +443,11 @@ func (d *docWriter) carriedName(cl *previous.ChangeList) string {
 func (ch *changeLists) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
-		entries = append(entries, rsxml.Entry{Loc: ch.docs.url(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: ch.docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}, ch.archivesLink()...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.CapabilityListURL()}}, ch.archivesLink()...)}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), ch.limits)
 	if !fits {
 		return nil, &LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",

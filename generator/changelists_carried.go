@@ -31,5 +31,5 @@ func (ch *changeLists) copyCarried(ctx context.Context, c carried) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
-	return ch.docs.copy(c.name, c.list.URL, rc)
+	return previousErr(ch.docs.Copy(c.name, c.list.URL, rc))
 }

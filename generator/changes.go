@@ -42,7 +42,7 @@ func (c *Change) entry(e *rsxml.Entry) {
 // until; a zero until writes an open list, still growing. A part starts at
 // the datetime of its first change.
 func (b *build) writeChanges(name string, n int, fill func(i int, e *rsxml.Entry), from, until time.Time) (listwriter.Written, error) {
-	return b.docs.list(b.docs.changeListOptions(name, from, until, "", changeTime), n, fill)
+	return b.docs.List(changeListOptions(b.docs, name, from, until, "", changeTime), n, fill)
 }
 
 // changeTime is the time a part that starts with e starts at: the
@@ -52,14 +52,14 @@ func changeTime(e *rsxml.Entry) string { return e.MD.Datetime }
 // changeListOptions are those of a Change List covering from to until (a
 // zero until: open), whose parts link to index ("" for their own) and
 // start at time(first entry).
-func (d *docWriter) changeListOptions(name string, from, until time.Time, index string, time func(e *rsxml.Entry) string) listwriter.Options {
+func changeListOptions(d *docWriter, name string, from, until time.Time, index string, time func(e *rsxml.Entry) string) listwriter.Options {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
 	if !until.IsZero() {
 		md.Until = rsxml.FormatTime(until)
 	}
 	return listwriter.Options{
 		Name:  name,
-		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: d.capabilityListURL()}}},
+		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: d.CapabilityListURL()}}},
 		Index: index,
 		Time:  time,
 	}
@@ -92,13 +92,13 @@ func (ch *changeLists) writeChangeParts(stem string, changes *changeSet, from, u
 // chronological order; time(e) is the time a part that starts with e
 // starts at (see listwriter.Options.Time).
 func (ch *changeLists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
-	wl, err := ch.docs.list(ch.docs.changeListOptions(stem, from, until, index, time), n, fill)
+	wl, err := ch.docs.List(changeListOptions(ch.docs, stem, from, until, index, time), n, fill)
 	if err != nil {
 		return nil, err
 	}
 	entries := make([]rsxml.Entry, len(wl.Parts))
 	for i, p := range wl.Parts {
-		entries[i] = rsxml.Entry{Loc: ch.docs.url(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
+		entries[i] = rsxml.Entry{Loc: ch.docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
 	}
 	return entries, nil
 }
@@ -109,6 +109,6 @@ func (ch *changeLists) writeChangeEntries(stem string, n int, time func(e *rsxml
 // if that one is closed.
 func (ch *changeLists) writeChangeListIndex(name string, entries []rsxml.Entry) error {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
-	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.capabilityListURL()}}, ch.archivesLink()...)}
-	return ch.docs.write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
+	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.CapabilityListURL()}}, ch.archivesLink()...)}
+	return ch.docs.Write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
 }

@@ -84,8 +84,8 @@ func checkStage(ctx context.Context, stg *Stage, sets []*build, stats *Stats, no
 	if rep.Errors > 0 {
 		copied := map[string]string{}
 		for _, b := range sets {
-			for name, u := range b.docs.copied {
-				copied[b.docs.dir+"/"+name] = u
+			for name, u := range b.docs.Copied {
+				copied[b.docs.Dir+"/"+name] = u
 			}
 		}
 		if e := previousFault(copied, errorFindings(rep), cfg.Out); e != nil {

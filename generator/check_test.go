@@ -108,7 +108,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err := bd.writeCapabilityList(); err != nil {
 		b.Fatal(err)
 	}
-	if err := writeSourceDescription(stg, bd.docs.sourceDescriptionURL(), "", []*build{bd}); err != nil {
+	if err := writeSourceDescription(stg, bd.docs.SourceDescriptionURL(), "", []*build{bd}); err != nil {
 		b.Fatal(err)
 	}
 	info, _ := os.Stat(bd.stage.Path(DocsDir + "/resourcelist.xml"))

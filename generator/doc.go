@@ -16,8 +16,9 @@
 // The build is a sequence of steps (build.go: build.run) over components
 // that each own their state: the spill area and the spools of resources
 // between steps (spillArea, resourceSpool: resources.go), the changes
-// found (changeSet: changeset.go), the documents written (docWriter:
-// documents.go) and the Change Lists published from those changes
+// found (changeSet: changeset.go), the documents written (docWriter: the
+// package generator/internal/docs, the first component moved out of this
+// package) and the Change Lists published from those changes
 // (changeLists: changelists.go). The data walk is: file (tree.File or an
 // archive member) → hashing job → digests → Resource, spooled in path
 // order → joined with the previous build (detect.go) → entries of the
@@ -34,7 +35,7 @@
 //     left out of both;
 //   - the Resource List, split under an index past the limits of section 7
 //     (by package internal/listwriter, the one splitter of every list,
-//     through the docWriter of documents.go, which writes every document
+//     through the docWriter (docs.Writer), which writes every document
 //     into the stage and knows its URL);
 //   - changelist.xml, the changes kept from the previous builds and this
 //     one's: one open Change List, or past the limits an index over closed
@@ -63,7 +64,7 @@
 // [BuildSite] publishes several resource sets into one output directory
 // (site.go): each set is a build as above, of a Config named by its Set,
 // writing its documents into resourcesync/<set>/ of one shared stage
-// (docWriter.dir); the Source Description lists every set's Capability
+// (docs.Writer.Dir); the Source Description lists every set's Capability
 // List, and the stage is checked and published once, for all of them.
 //
 // Build may be called from several goroutines for different output

@@ -222,16 +222,16 @@ func (b *build) dumpOptions() zipdump.Options {
 		MaxEntries:     b.cfg.Limits.MaxEntries,
 		MaxManifestLen: b.cfg.Limits.MaxBytes,
 		Stem:           dumpStem,
-		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}},
+		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}},
 		At:             b.at,
 		Create: func(name string) (zipdump.File, error) {
-			f, err := b.stage.Create(b.docs.dir + "/" + name)
+			f, err := b.stage.Create(b.docs.Dir + "/" + name)
 			if err != nil {
 				return nil, err
 			}
 			return testHookDumpFile(f), nil
 		},
-		Remove: func(name string) error { return os.Remove(b.stage.Path(b.docs.dir + "/" + name)) },
+		Remove: func(name string) error { return os.Remove(b.stage.Path(b.docs.Dir + "/" + name)) },
 	}
 	if !b.cfg.FixedTime {
 		opt.Now = b.cfg.now
@@ -246,7 +246,7 @@ func (b *build) dumpWritten(res *zipdump.Result) *resourceDump {
 	if !b.cfg.FixedTime {
 		dump.completed = b.cfg.now().UTC().Truncate(time.Second)
 	}
-	b.docs.n += len(res.Packages) // the copies of the manifests
+	b.docs.N += len(res.Packages) // the copies of the manifests
 	return dump
 }
 
@@ -317,23 +317,23 @@ func (b *build) writeResourceDump(ctx context.Context, dump *resourceDump) error
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(dump.completed)}
 	opt := listwriter.Options{
 		Name: dumpStem,
-		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.capabilityListURL()}}, ra.link(archive)...)},
+		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}, ra.link(archive)...)},
 		PartMD: func(first, last *rsxml.MD) rsxml.MD {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
 	}
 	entry := func(p *zipdump.Package, e *rsxml.Entry) {
 		*e = rsxml.Entry{
-			Loc: b.docs.url(p.Name),
+			Loc: b.docs.URL(p.Name),
 			MD: rsxml.MD{Type: "application/zip", Length: itoa(p.Size), Hash: p.Hash,
 				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
-			Links: []rsxml.Link{{Rel: "contents", Href: b.docs.url(p.ManifestName), Type: "application/xml"}},
+			Links: []rsxml.Link{{Rel: "contents", Href: b.docs.URL(p.ManifestName), Type: "application/xml"}},
 		}
 	}
-	wl, err := b.docs.list(opt, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) })
+	wl, err := b.docs.List(opt, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) })
 	if err != nil {
 		return err
 	}
-	b.docs.advertise(b.docs.url(wl.Name), rsxml.CapResourceDump)
+	b.docs.Advertise(b.docs.URL(wl.Name), rsxml.CapResourceDump)
 	return ra.write(ctx, archive, dump, entry)
 }

@@ -189,7 +189,7 @@ func (b *build) writeExportChangeList(x *exportState) error {
 		return err
 	}
 	rep.ChangeList, rep.Changes = true, events
-	b.docs.advertise(b.docs.url(wl.Name), rsxml.CapChangeList)
+	b.docs.Advertise(b.docs.URL(wl.Name), rsxml.CapChangeList)
 	return nil
 }
 

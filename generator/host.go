@@ -34,7 +34,7 @@ func (b *build) writeHostFiles(resources *resourceSpool, completed time.Time) er
 	if err := writeHostFiles(b.stage, b.cfg.Out, b.cfg.Hosts, files, b.notice); err != nil {
 		return err
 	}
-	b.robotsNotice(b.docs.url("resourcelist.xml"))
+	b.robotsNotice(b.docs.URL("resourcelist.xml"))
 	return nil
 }
 
@@ -126,11 +126,11 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		DocsURL:               docs,
 		HostURL:               du.Scheme + "://" + du.Host + "/",
 		SitePath:              du.EscapedPath(),
-		DocsPath:              du.EscapedPath() + escapePath(b.docs.dir) + "/",
+		DocsPath:              du.EscapedPath() + escapePath(b.docs.Dir) + "/",
 		SourceDescriptionPath: du.EscapedPath() + WellKnownFile,
-		SourceDescriptionURL:  b.docs.sourceDescriptionURL(),
-		CapabilityListURL:     b.docs.capabilityListURL(),
-		ResourceListURL:       b.docs.url("resourcelist.xml"),
+		SourceDescriptionURL:  b.docs.SourceDescriptionURL(),
+		CapabilityListURL:     b.docs.CapabilityListURL(),
+		ResourceListURL:       b.docs.URL("resourcelist.xml"),
 		Describedby:           b.cfg.Describedby,
 		At:                    rsxml.FormatTime(b.at),
 		Completed:             rsxml.FormatTime(completed),
@@ -147,9 +147,9 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		d.Resources, d.Bytes = b.export.Listed, b.export.Bytes
 	}
 	d.Size = units.FormatSize(d.Bytes)
-	for _, c := range b.docs.caps {
+	for _, c := range b.docs.Caps {
 		capability := hosting.Capability{Capability: c.MD.Capability, Name: capabilityNames[c.MD.Capability], URL: c.Loc, Href: c.Loc}
-		if name, ok := strings.CutPrefix(c.Loc, b.docs.url("")); ok {
+		if name, ok := strings.CutPrefix(c.Loc, b.docs.URL("")); ok {
 			d.S3.Top = append(d.S3.Top, name)
 			capability.Href = name
 		}
@@ -169,7 +169,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		d.SourceDescriptionSize = units.FormatSize(info.Size())
 	}
 	for _, name := range b.stage.Files() {
-		rel, ok := strings.CutPrefix(name, b.docs.dir+"/")
+		rel, ok := strings.CutPrefix(name, b.docs.Dir+"/")
 		if !ok {
 			continue
 		}
@@ -177,7 +177,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 		if err != nil {
 			return nil, err
 		}
-		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: b.docs.url(rel), Path: d.DocsPath + escapePath(rel),
+		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: b.docs.URL(rel), Path: d.DocsPath + escapePath(rel),
 			Bytes: info.Size(), Size: units.FormatSize(info.Size()), XML: strings.HasSuffix(rel, ".xml")})
 	}
 	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })

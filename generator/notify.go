@@ -30,10 +30,10 @@ func (b *build) notificationEntries() []rsxml.Entry {
 	}
 	change, framework := n.ChangeTopic, n.FrameworkTopic
 	if change == "" {
-		change = b.docs.url(DefaultChangeTopic)
+		change = b.docs.URL(DefaultChangeTopic)
 	}
 	if framework == "" {
-		framework = b.docs.url(DefaultFrameworkTopic)
+		framework = b.docs.URL(DefaultFrameworkTopic)
 	}
 	hub := []rsxml.Link{{Rel: "hub", Href: n.Hub}}
 	return []rsxml.Entry{

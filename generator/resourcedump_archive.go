@@ -73,7 +73,7 @@ func (ra *resourceDumpArchiver) plan() (*resourceDumpArchive, error) {
 			a.fresh = false
 		}
 		var err error
-		a.carried, err = ra.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.At }, ra.at.Add(-ra.opts.ArchiveKeep), "Resource Dump", ra.notice,
+		a.carried, err = retained(ra.docs, prev, func(l *previous.ArchivedList) time.Time { return l.At }, ra.at.Add(-ra.opts.ArchiveKeep), "Resource Dump", ra.notice,
 			func(l *previous.ArchivedList, base string) bool { return base == dumpStem+"-"+stamp(l.At)+".xml" }) // named by its at
 		if err != nil {
 			return nil, err
@@ -91,7 +91,7 @@ func (ra *resourceDumpArchiver) link(a *resourceDumpArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: ra.docs.url(resourceDumpArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: ra.docs.URL(resourceDumpArchiveName)}}
 }
 
 // write publishes the Resource Dump Archive a: this build's Resource Dump
@@ -106,7 +106,7 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: ra.docs.url(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At), Completed: formatTimeOrEmpty(c.list.Completed)}})
+		entries = append(entries, rsxml.Entry{Loc: ra.docs.URL(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At), Completed: formatTimeOrEmpty(c.list.Completed)}})
 	}
 	if a.fresh {
 		e, err := ra.archiveThis(a, dump, entry)
@@ -115,7 +115,7 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 		}
 		entries = append(entries, e)
 	}
-	_, err := ra.docs.writeArchiveDoc(resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.carried), ra.notice,
+	_, err := writeArchiveDoc(ra.docs, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.carried), ra.notice,
 		func(i int) error { return ra.copyDump(ctx, a.carried[i]) })
 	return err
 }
@@ -136,29 +136,29 @@ func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resour
 		q.Name = fmt.Sprintf("%s-%05d.zip", stem, i+1)
 		q.ManifestName = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
 		for _, l := range [][2]string{{q.Name, p.Name}, {q.ManifestName, p.ManifestName}} {
-			name := ra.docs.dir + "/" + l[0]
-			if err := ra.docs.stage.Link(name, ra.docs.stage.Path(ra.docs.dir+"/"+l[1])); err != nil {
+			name := ra.docs.Dir + "/" + l[0]
+			if err := ra.docs.Stage.Link(name, ra.docs.Stage.Path(ra.docs.Dir+"/"+l[1])); err != nil {
 				return rsxml.Entry{}, fmt.Errorf("writing %s: %w", name, err)
 			}
 		}
 		pkgs[i] = q
 	}
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(ra.at), Completed: rsxml.FormatTime(dump.completed)}
-	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: ra.docs.capabilityListURL()}}}
-	if n := ra.docs.limits.MaxEntries; len(pkgs) > n {
+	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: ra.docs.CapabilityListURL()}}}
+	if n := ra.docs.Limits.MaxEntries; len(pkgs) > n {
 		return rsxml.Entry{}, &LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d entries at most", units.Count(len(pkgs), "package"), n),
 			Raise: []string{"Limits.MaxEntries", "Dump.MaxBytes"}}
 	}
-	if err := ra.docs.write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
+	if err := ra.docs.Write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
 		return rsxml.Entry{}, err
 	}
-	if st, err := os.Stat(ra.docs.stage.Path(ra.docs.dir + "/" + stem + ".xml")); err != nil {
+	if st, err := os.Stat(ra.docs.Stage.Path(ra.docs.Dir + "/" + stem + ".xml")); err != nil {
 		return rsxml.Entry{}, err
-	} else if n := ra.docs.limits.MaxBytes; st.Size() > n {
+	} else if n := ra.docs.Limits.MaxBytes; st.Size() > n {
 		return rsxml.Entry{}, &LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d bytes at most (it takes %d)", units.Count(len(pkgs), "package"), n, st.Size()),
 			Raise: []string{"Limits.MaxBytes", "Dump.MaxBytes"}}
 	}
-	return rsxml.Entry{Loc: ra.docs.url(stem + ".xml"), MD: rsxml.MD{At: md.At, Completed: md.Completed}}, nil
+	return rsxml.Entry{Loc: ra.docs.URL(stem + ".xml"), MD: rsxml.MD{At: md.At, Completed: md.Completed}}, nil
 }
 
 // copyDump publishes an archived Resource Dump of the previous build
@@ -185,7 +185,7 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 		}
 		for _, n := range []string{dp.name, dp.manifest} {
 			if n != "" && seen[n] {
-				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.list.URL, ra.docs.url(n))
+				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.list.URL, ra.docs.URL(n))
 			}
 			seen[n] = true
 		}
@@ -193,7 +193,7 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 			return err
 		}
 	}
-	return ra.docs.copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+	return ra.docs.Copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
 }
 
 // archived returns the name, in the documents' directory, of rel (a URL
@@ -202,7 +202,7 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 // the snapshot at.
 func (ra *resourceDumpArchiver) archived(rel, at, ext string) (string, bool) {
 	dir, base := path.Split(rel)
-	if dir != ra.docs.dir+"/"+archiveDir+"/" {
+	if dir != ra.docs.Dir+"/"+archiveDir+"/" {
 		return "", false
 	}
 	m := archivedPackageFile.FindStringSubmatch(base)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -61,7 +62,7 @@ func (la *listArchiver) plan() (*listArchive, error) {
 			a.fresh = false
 		}
 		var err error
-		a.carried, err = la.docs.retained(prev, func(l *previous.ArchivedList) time.Time { return l.At }, la.at.Add(-la.opts.ArchiveKeep), "Resource List", la.notice,
+		a.carried, err = retained(la.docs, prev, func(l *previous.ArchivedList) time.Time { return l.At }, la.at.Add(-la.opts.ArchiveKeep), "Resource List", la.notice,
 			func(l *previous.ArchivedList, base string) bool { return base == "resourcelist-"+stamp(l.At)+".xml" }) // named by its at
 		if err != nil {
 			return nil, err
@@ -79,7 +80,7 @@ func (la *listArchiver) link(a *listArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: la.docs.url(resourceListArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: la.docs.URL(resourceListArchiveName)}}
 }
 
 // writeListArchive publishes the Resource List Archive a: this build's
@@ -94,7 +95,7 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: la.docs.url(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At)}})
+		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At)}})
 	}
 	if a.fresh {
 		stem := archiveDir + "/resourcelist-" + stamp(la.at)
@@ -104,15 +105,15 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 			}
 		}
 		opt.Name = stem
-		wl, err := la.docs.list(opt, n, fill)
+		wl, err := la.docs.List(opt, n, fill)
 		if err != nil {
 			// Its index's locs are longer than those of resourcelist.xml's:
 			// with a low Limits.MaxBytes, it may not fit where that did.
 			return fmt.Errorf("the archived copy of the Resource List: %w", err)
 		}
-		entries = append(entries, rsxml.Entry{Loc: la.docs.url(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
+		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
 	}
-	_, err := la.docs.writeArchiveDoc(resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.carried), la.notice,
+	_, err := writeArchiveDoc(la.docs, resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.carried), la.notice,
 		func(i int) error { return la.copyList(ctx, a.carried[i]) })
 	return err
 }
@@ -127,12 +128,12 @@ func (la *listArchiver) copyList(ctx context.Context, c archived) error {
 		name := c.name
 		if u != c.list.URL {
 			parts++
-			name = partName(stem, parts) // numbered from 1 in the order of the index, as the listwriter names them
-			if u != la.docs.url(name) {
-				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.list.URL, u, la.docs.url(name))
+			name = docs.PartName(stem, parts) // numbered from 1 in the order of the index, as the listwriter names them
+			if u != la.docs.URL(name) {
+				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.list.URL, u, la.docs.URL(name))
 			}
 		}
-		return la.docs.copy(name, u, io.NopCloser(bytes.NewReader(data)))
+		return la.docs.Copy(name, u, io.NopCloser(bytes.NewReader(data)))
 	})
 	var pe *previous.Error
 	if errors.As(err, &pe) {

@@ -315,7 +315,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 			}
 			resources[i], cached[i] = r, stats.Cached.Load()-before
 		}
-		if err := writeSourceDescription(stg, builds[0].docs.sourceDescriptionURL(), site.Describedby, builds); err != nil {
+		if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
 			return err
 		}
 		if err := writeSiteHostFiles(stg, &site, builds, parts, notice); err != nil {
@@ -507,7 +507,7 @@ func (b *build) writePages(resources *resourceSpool, completed time.Time) error 
 		return err
 	}
 	for _, f := range files {
-		name := b.docs.dir + "/" + path.Base(f.Name)
+		name := b.docs.Dir + "/" + path.Base(f.Name)
 		if err := b.stage.WriteFile(name, f.Data); err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}

@@ -1,0 +1,206 @@
+// Package docs writes the ResourceSync documents of one resource set of a
+// build into the build's stage. A [Writer] knows the URL of each document
+// (the output's URL, then the set's directory, then the name) and the
+// limits of one document; it writes lists through the one splitter of
+// every list (package internal/listwriter: one document, or past the
+// limits parts under an index at the same URL), single documents, and
+// documents of the previous build copied byte for byte; and it keeps
+// count of what it wrote, of the Capability List's entries (in the order
+// advertised) and of the documents copied, which the check of the stage
+// names as the previous build's when they fail.
+//
+// A Writer is used by one goroutine at a time.
+package docs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
+)
+
+// A Writer writes the documents of one set into its stage.
+type Writer struct {
+	Stage  *stage.Stage
+	Base   string // the URL the output is served at, ending in "/"
+	Dir    string // the directory of the documents in the stage: resourcesync, or resourcesync/<set>
+	Limits listwriter.Limits
+
+	N      int               // documents written
+	Caps   []rsxml.Entry     // the Capability List's entries, in the order advertised
+	Copied map[string]string // documents of the previous build published again: name under Dir → URL read from
+}
+
+// URL is the URL of the document name.
+func (d *Writer) URL(name string) string { return d.Base + d.Dir + "/" + name }
+
+// Mine reports whether rel, a URL relative to the output's (a previous
+// build's document), is a document of this set's directory, not below it,
+// and returns its name there.
+func (d *Writer) Mine(rel string) (string, bool) {
+	dir, base := path.Split(rel)
+	return base, dir == d.Dir+"/"
+}
+
+// CapabilityListURL is the URL of the set's Capability List.
+func (d *Writer) CapabilityListURL() string { return d.URL("capabilitylist.xml") }
+
+// SourceDescriptionURL is the URL of the Source Description.
+func (d *Writer) SourceDescriptionURL() string { return d.Base + stage.WellKnownFile }
+
+// Advertise adds the document at loc to the Capability List, as the
+// document of capability.
+func (d *Writer) Advertise(loc, capability string) {
+	d.Caps = append(d.Caps, rsxml.Entry{Loc: loc, MD: rsxml.MD{Capability: capability}})
+}
+
+// List writes the n entries that fill produces, in order, through a
+// listwriter of opt: the document <name>.xml or, past the limits, parts
+// under an index at that same name, so that the URL a Destination knows
+// never changes. fill is called once for each i, in order. A list that the
+// limits cannot hold fails with a *LimitError.
+func (d *Writer) List(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) (listwriter.Written, error) {
+	opt.URL, opt.Limits = d.URL, d.Limits
+	w := listwriter.New(listFiles{d.Stage, d.Dir}, opt)
+	defer w.Abort()
+	var e rsxml.Entry
+	for i := range n {
+		fill(i, &e)
+		if err := w.Add(&e); err != nil {
+			return listwriter.Written{}, listError(err)
+		}
+	}
+	wl, err := w.Close()
+	if err != nil {
+		return wl, listError(err)
+	}
+	d.N += wl.Docs
+	return wl, nil
+}
+
+// Write stages the document name with entries [from, to) of fill, as one
+// document whatever the limits.
+func (d *Writer) Write(name string, doc rsxml.Doc, from, to int, fill func(i int, e *rsxml.Entry)) error {
+	f, err := d.Stage.Create(d.Dir + "/" + name)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	w := rsxml.NewWriter(f, doc)
+	var e rsxml.Entry
+	for i := from; i < to; i++ {
+		fill(i, &e)
+		if err := w.Add(&e); err != nil {
+			break
+		}
+	}
+	err = w.Close()
+	if err = closeAfter(f, err); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	d.N++
+	return nil
+}
+
+// Copy stages the document name with the bytes of rc, a document of the
+// previous build read again from the URL from, and closes rc; it records
+// the copy in Copied. An error of reading rc is returned wrapped with %w,
+// for the caller, who knows where rc comes from, to classify; one of
+// writing names the document.
+func (d *Writer) Copy(name, from string, rc io.ReadCloser) error {
+	defer rc.Close()
+	f, err := d.Stage.Create(d.Dir + "/" + name)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	var rerr error
+	_, err = io.Copy(f, readErr{rc, &rerr})
+	err = closeAfter(f, err)
+	switch {
+	case rerr != nil:
+		return fmt.Errorf("reading %s again: %w", from, rerr)
+	case err != nil:
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if d.Copied == nil {
+		d.Copied = map[string]string{}
+	}
+	d.Copied[name] = from
+	d.N++
+	return nil
+}
+
+// readErr is r, which keeps its error (not io.EOF) in *err: a failure of
+// io.Copy is then told apart as one of reading or of writing.
+type readErr struct {
+	r   io.Reader
+	err *error
+}
+
+func (r readErr) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		*r.err = err
+	}
+	return n, err
+}
+
+// A LimitError is a document that the limits do not let a build write (an
+// entry larger than Limits.MaxBytes, an index that would pass them): Raise
+// names the fields of the build's configuration to raise.
+type LimitError struct {
+	Err   error
+	Raise []string
+}
+
+func (e *LimitError) Error() string { return e.Err.Error() }
+
+func (e *LimitError) Unwrap() error { return e.Err }
+
+// listError says which limit to raise when a list does not fit.
+func listError(err error) error {
+	var ee *listwriter.EntryError
+	var ie *listwriter.IndexError
+	switch {
+	case errors.As(err, &ee):
+		return &LimitError{Err: err, Raise: []string{"Limits.MaxBytes"}}
+	case errors.As(err, &ie) && ie.Bytes == 0:
+		return &LimitError{Err: err, Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+	case errors.As(err, &ie):
+		return &LimitError{Err: err, Raise: []string{"Limits.MaxBytes"}}
+	}
+	return err
+}
+
+// PartName is the name of the i-th part (from 1) of the list name, as the
+// listwriter names them.
+func PartName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
+
+// listFiles creates the documents of a listwriter in the stage, under
+// dir, and its body files beside them, in the stage's root: the
+// listwriter removes those before it returns, and they go with the stage
+// on a failure.
+type listFiles struct {
+	s   *stage.Stage
+	dir string
+}
+
+func (f listFiles) Create(name string) (io.WriteCloser, error) {
+	return f.s.Create(f.dir + "/" + name)
+}
+
+func (f listFiles) Temp() (*os.File, error) { return os.CreateTemp(f.s.Dir(), BodyPattern) }
+
+// BodyPattern names the body files of lists in the stage.
+const BodyPattern = ".list-body-*"
+
+func closeAfter(c io.Closer, err error) error {
+	if cerr := c.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
