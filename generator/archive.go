@@ -159,7 +159,7 @@ func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
 	if a.kind == archiveZip {
 		var out []Resource
 		if out, err = sc.scanZip(ctx, a); err == nil {
-			found, err = b.spill.resourcesOf(out)
+			found, err = b.spill.ResourcesOf(out)
 		}
 	} else {
 		found, err = sc.scanTar(ctx, a)
@@ -481,7 +481,7 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*resourceSpool,
 		return nil, err
 	}
 	defer ts.close()
-	spill, err := sc.spill.path()
+	spill, err := sc.spill.Path()
 	if err != nil {
 		return nil, err
 	}
@@ -538,9 +538,9 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*resourceSpool,
 			// The stream is broken: nothing after this member can be read.
 			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))
 		}
-		rec = appendResource(rec[:0], &Resource{}, &r)
+		rec = AppendResource(rec[:0], &Resource{}, &r)
 		if err := sorter.Add([]byte(name), rec); err != nil {
-			return nil, fmt.Errorf("%w: %w", errSpool, err)
+			return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 		}
 	}
 	if err := ts.end(); err != nil {
@@ -577,10 +577,10 @@ var maxTarMembers = rsxml.MaxEntries * rsxml.MaxEntries
 func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, error) {
 	it, err := sorter.Iter()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errSpool, err)
+		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	defer it.Close()
-	found, err := sc.spill.resources()
+	found, err := sc.spill.Resources()
 	if err != nil {
 		return nil, err
 	}
@@ -591,7 +591,7 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, erro
 		switch {
 		case n == 1:
 			dc.add(cur.Path)
-			return found.add(&cur)
+			return found.Add(&cur)
 		case n > 1:
 			sc.problems.add(Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
 			delete(sc.a.members, cur.Path)
@@ -608,13 +608,13 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, erro
 			return nil, err
 		}
 		cur = Resource{}
-		if err := readResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
-			return nil, fmt.Errorf("%w: %w", errSpool, err)
+		if err := ReadResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 		}
 		n = 1
 	}
 	if err := it.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", errSpool, err)
+		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	if err := flush(); err != nil {
 		return nil, err
@@ -624,17 +624,17 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, erro
 	}
 	// Rare, and only in an archive no tree could be unpacked from: spooled
 	// again without the paths in conflict.
-	defer found.close()
-	kept, err := sc.spill.resources()
+	defer found.Close()
+	kept, err := sc.spill.Resources()
 	if err != nil {
 		return nil, err
 	}
 	drop := sc.dropConflicts(dc.found)
-	err = found.each(func(r *Resource) error {
+	err = found.Each(func(r *Resource) error {
 		if drop[r.Path] {
 			return nil
 		}
-		return kept.add(r)
+		return kept.Add(r)
 	})
 	if err != nil {
 		return nil, err

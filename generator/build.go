@@ -222,11 +222,11 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*resou
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
 	}
-	if rerr := b.spill.remove(); err == nil && rerr != nil { // before the check, and Publish, which would publish it
+	if rerr := b.spill.Remove(); err == nil && rerr != nil { // before the check, and Publish, which would publish it
 		err = fmt.Errorf("removing the spill files: %w", rerr)
 	}
 	if err != nil {
-		if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrFailFast) || errors.Is(cause, ErrPrevious) || errors.Is(cause, errSpool)) {
+		if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrFailFast) || errors.Is(cause, ErrPrevious) || errors.Is(cause, ErrSpool)) {
 			return nil, cause
 		}
 		return nil, err
@@ -240,7 +240,7 @@ func (b *build) report(resources *resourceSpool, start time.Time) *Report {
 	rep := &Report{Documents: b.docs.N, Problems: b.problems.sorted(), Elapsed: time.Since(start),
 		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
 	if resources != nil {
-		rep.Files, rep.Bytes = resources.len(), resources.bytes
+		rep.Files, rep.Bytes = resources.Len(), resources.bytes
 	}
 	if b.export != nil {
 		rep.Files, rep.Bytes, rep.Export = b.export.Listed, b.export.Bytes, b.export
@@ -411,7 +411,7 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
 	}
-	if err := b.checkEmpty(resources.len()); err != nil {
+	if err := b.checkEmpty(resources.Len()); err != nil {
 		return nil, err
 	}
 	if resources, err = b.detectChanges(ctx, resources); err != nil {
@@ -423,7 +423,7 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 		return nil, err
 	}
 	b.stats.enter(PhaseWriting)
-	if err := b.checkEmpty(resources.len()); err != nil { // the dump left out every file
+	if err := b.checkEmpty(resources.Len()); err != nil { // the dump left out every file
 		return nil, err
 	}
 	if err := b.writeResourceList(ctx, resources, b.done); err != nil {
@@ -435,7 +435,7 @@ func (b *build) run(ctx context.Context) (*resourceSpool, error) {
 	if err := b.publishChanges(ctx); err != nil {
 		return nil, err
 	}
-	if err := b.checkDeletes(resources.len()); err != nil { // the changes as published
+	if err := b.checkDeletes(resources.Len()); err != nil { // the changes as published
 		return nil, err
 	}
 	if err := b.writeCapabilityList(); err != nil {
@@ -481,23 +481,23 @@ func (b *build) writeResourceList(ctx context.Context, resources *resourceSpool,
 	if err != nil {
 		return err
 	}
-	it, err := resources.iter()
+	it, err := resources.Iter()
 	if err != nil {
 		return err
 	}
 	opt := b.resourceListOptions(completed)
 	opt.Doc.Links = append(opt.Doc.Links, la.link(archive)...)
-	err = b.writeResources(opt, resources.len(), it.fill)
-	if err = errors.Join(err, it.err()); err != nil || archive == nil {
+	err = b.writeResources(opt, resources.Len(), it.Fill)
+	if err = errors.Join(err, it.Err()); err != nil || archive == nil {
 		return err
 	}
 	if archive.fresh {
-		if it, err = resources.iter(); err != nil { // read again, for the archived copy
+		if it, err = resources.Iter(); err != nil { // read again, for the archived copy
 			return err
 		}
 	}
-	err = la.write(ctx, archive, b.resourceListOptions(completed), resources.len(), it.fill)
-	return errors.Join(err, it.err())
+	err = la.write(ctx, archive, b.resourceListOptions(completed), resources.Len(), it.Fill)
+	return errors.Join(err, it.Err())
 }
 
 // resourceListOptions are those of the Resource List of this build.

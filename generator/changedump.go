@@ -67,7 +67,7 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 		return err
 	}
 	var fresh []dumpPackage
-	if b.across.changes.len() > 0 {
+	if b.across.changes.Len() > 0 {
 		if fresh, err = b.packChanges(ctx, from); err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 	// The bounds of a package's share: a package that starts with a change
 	// starts at its datetime, and ends where the next one starts.
 	bound := func(i int, edge time.Time) string {
-		if i <= 0 || i >= changes.len() {
+		if i <= 0 || i >= changes.Len() {
 			return rsxml.FormatTime(edge)
 		}
 		return rsxml.FormatTime(time.Unix(changes.times[i], 0).UTC())
@@ -139,7 +139,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 			why[s.Index] = s.Err
 		}
 		i := 0
-		err := changes.each(func(c *Change) error {
+		err := changes.Each(func(c *Change) error {
 			if err, ok := why[i]; ok {
 				b.problems.add(Problem{Path: c.Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: publish again once the tree is stable", unwrapPath(err))})
 			}
@@ -180,7 +180,7 @@ func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 		b.notice(fmt.Sprintf("the previous build: %d earlier Change Dump packages end before a gap: not carried forward", start))
 	}
 	run := pkgs[start:]
-	if b.across.changes.len() > 0 {
+	if b.across.changes.Len() > 0 {
 		if end, err := rsxml.ParseTime(run[len(run)-1].Until); err != nil || !end.Equal(from) {
 			b.notice(fmt.Sprintf("the previous build: its Change Dump ends at %s, its Change Lists at %s (a build without a Change Dump?): its packages are not carried forward",
 				run[len(run)-1].Until, rsxml.FormatTime(from)))
@@ -399,27 +399,27 @@ func checkDigests(f *os.File, tokens []hashing.Token) error {
 type changeItems struct{ s *changeSet }
 
 func (q changeItems) Names(yield func(name string) bool) error {
-	it, err := q.s.iter()
+	it, err := q.s.Iter()
 	if err != nil {
 		return err
 	}
-	for it.next() && yield(changeItem(&it.cur).Name) {
+	for it.Next() && yield(changeItem(&it.cur).Name) {
 	}
-	return it.err()
+	return it.Err()
 }
 
 func (q changeItems) Items(yield func(it *zipdump.Item) bool) error {
-	it, err := q.s.iter()
+	it, err := q.s.Iter()
 	if err != nil {
 		return err
 	}
-	for it.next() {
+	for it.Next() {
 		item := changeItem(&it.cur)
 		if !yield(&item) {
 			break
 		}
 	}
-	return it.err()
+	return it.Err()
 }
 
 // changeItem is the item of the Change Dump of c: its new bytes, or none
@@ -428,7 +428,7 @@ func changeItem(c *Change) zipdump.Item {
 	var it zipdump.Item
 	cc := *c
 	cc.Links = slices.Clone(c.Links) // the iterator reuses them
-	cc.entry(&it.Entry)
+	cc.Entry(&it.Entry)
 	if c.Change == rsxml.ChangeDeleted || c.Path == "" {
 		it.NoBitstream = true
 	} else {

@@ -63,7 +63,7 @@ func (ch *changeLists) planArchive(from time.Time) (*changeArchive, error) {
 		}
 		return nil, nil
 	}
-	a := &changeArchive{fresh: ch.changes.len() > 0, from: from}
+	a := &changeArchive{fresh: ch.changes.Len() > 0, from: from}
 	if prev != nil && len(prev.Lists) > 0 {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
@@ -111,15 +111,15 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}
-		it, err := ch.changes.iter()
+		it, err := ch.changes.Iter()
 		if err != nil {
 			return err
 		}
 		opt := changeListOptions(ch.docs, name, a.from, ch.at, "", changeTime)
 		opt.Apart = true
-		wl, err := ch.docs.List(opt, ch.changes.len(), it.fill)
+		wl, err := ch.docs.List(opt, ch.changes.Len(), it.Fill)
 		if err == nil {
-			err = it.err()
+			err = it.Err()
 		}
 		if err != nil {
 			return err

@@ -116,7 +116,7 @@ func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) 
 		return from, err
 	}
 	stem := changeListStem + stamp(ch.at)
-	if changes.len() > 0 {
+	if changes.Len() > 0 {
 		for _, c := range lists {
 			if ofStem(c.name, stem) {
 				return from, fmt.Errorf("%w: its Change List %s has the name of this build's", ErrPrevious, c.name)
@@ -126,7 +126,7 @@ func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) 
 	// The entries of the lists carried forward are read again only when
 	// they may fit one list: past the limits their number alone says so,
 	// and there may be 50,000 lists of 50,000 changes.
-	total := changes.len()
+	total := changes.Len()
 	for _, c := range lists {
 		total += c.entries
 	}
@@ -227,7 +227,7 @@ func (ch *changeLists) carriedOpenList(ctx context.Context) (*openHistory, error
 		}
 		k++
 	}
-	if k == len(entries) && ch.changes.len() == 0 {
+	if k == len(entries) && ch.changes.Len() == 0 {
 		return h, nil // as for lists: changelist.xml stays while nothing replaces it
 	}
 	if k == len(entries) && !h.till.After(cutoff) {
@@ -278,8 +278,8 @@ func (ch *changeLists) fitsOneList(lists []carried, open *openHistory, from time
 		m.Add(e)
 	}
 	var e rsxml.Entry
-	err := changes.each(func(c *Change) error {
-		c.entry(&e)
+	err := changes.Each(func(c *Change) error {
+		c.Entry(&e)
 		m.Add(&e)
 		return nil
 	})
@@ -295,19 +295,19 @@ func (ch *changeLists) openListDoc(from time.Time) rsxml.Doc {
 // writeOpenChangeList writes changelist.xml as one open Change List from
 // from: the changes carried forward, then this build's.
 func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *changeSet) error {
-	it, err := changes.iter()
+	it, err := changes.Iter()
 	if err != nil {
 		return err
 	}
-	err = ch.docs.Write(changeListIndexName, ch.openListDoc(from), 0, len(old)+changes.len(), func(i int, e *rsxml.Entry) {
+	err = ch.docs.Write(changeListIndexName, ch.openListDoc(from), 0, len(old)+changes.Len(), func(i int, e *rsxml.Entry) {
 		if i < len(old) {
 			*e = *old[i]
 			return
 		}
-		it.fill(i, e)
+		it.Fill(i, e)
 	})
 	if err == nil {
-		err = it.err()
+		err = it.Err()
 	}
 	if err != nil {
 		return err
@@ -341,7 +341,7 @@ func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []car
 		}
 		fresh = append(fresh, written...)
 	}
-	if changes.len() > 0 {
+	if changes.Len() > 0 {
 		written, err := ch.writeChangeParts(stem, changes, from, ch.at, index)
 		if err != nil {
 			return err
@@ -410,7 +410,7 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 	for k < len(run) && run[k].Until.Before(cutoff) {
 		k++
 	}
-	if k == len(run) && k > moved && ch.changes.len() == 0 {
+	if k == len(run) && k > moved && ch.changes.Len() == 0 {
 		k--
 	}
 	ch.report.Dropped += k

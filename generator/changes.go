@@ -15,11 +15,11 @@ type Change struct {
 	Datetime time.Time // when the change happened: from <= Datetime <= until of its list
 }
 
-// entry fills e with c as an entry of a change document. Both lastmod and
+// Entry fills e with c as an Entry of a change document. Both lastmod and
 // datetime are written: 1.1 clients read datetime, 0.9 and 1.0 clients the
 // lastmod, which they take for the time of the change. A deletion carries
 // no digest or length: there are no bytes left to check.
-func (c *Change) entry(e *rsxml.Entry) {
+func (c *Change) Entry(e *rsxml.Entry) {
 	*e = rsxml.Entry{Loc: c.Loc, Links: c.Links}
 	e.Lastmod = rsxml.FormatTime(c.Datetime.Truncate(time.Second))
 	if c.Change != rsxml.ChangeDeleted && !c.Modified.IsZero() {
@@ -77,13 +77,13 @@ const timeWidth = "2006-01-02T15:04:05.999999999Z"
 // there is no gap), linked with rel="index" to index. It returns the
 // entries of the lists for a Change List Index, in order.
 func (ch *changeLists) writeChangeParts(stem string, changes *changeSet, from, until time.Time, index string) ([]rsxml.Entry, error) {
-	it, err := changes.iter()
+	it, err := changes.Iter()
 	if err != nil {
 		return nil, err
 	}
-	entries, err := ch.writeChangeEntries(stem, changes.len(), changeTime, it.fill, from, until, index)
+	entries, err := ch.writeChangeEntries(stem, changes.Len(), changeTime, it.Fill, from, until, index)
 	if err == nil {
-		err = it.err()
+		err = it.Err()
 	}
 	return entries, err
 }

@@ -27,36 +27,36 @@ type changeSet struct {
 	times                        []int64 // the datetime of each change, in order, in unix seconds (after finish)
 }
 
-// changesSortMemory is the memory of the sort of a build's changes.
-var changesSortMemory = 16 << 20 // a variable for the tests
+// ChangesSortMemory is the memory of the sort of a build's changes.
+var ChangesSortMemory = 16 << 20 // a variable for the tests
 
-// changes returns an empty set of changes, sorted in the spill area.
-func (a *spillArea) changes() (*changeSet, error) {
-	spill, err := a.path()
+// Changes returns an empty set of Changes, sorted in the spill area.
+func (a *spillArea) Changes() (*changeSet, error) {
+	spill, err := a.Path()
 	if err != nil {
 		return nil, err
 	}
 	dir, err := os.MkdirTemp(spill, "changes-")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errSpool, err)
+		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s := &changeSet{sorter: extsort.New(dir, changesSortMemory)}
-	a.track(s)
+	s := &changeSet{sorter: extsort.New(dir, ChangesSortMemory)}
+	a.Track(s)
 	return s, nil
 }
 
-// add adds c; it must come before finish.
-func (s *changeSet) add(c *Change) error {
+// Add adds c; it must come before finish.
+func (s *changeSet) Add(c *Change) error {
 	key := appendTimeKey(s.buf[:0], c.Datetime)
 	key = append(key, c.Loc...)
 	n := len(key)
 	rec := append(key, c.Change...)
 	rec = append(rec, 0)
 	rec = binrec.AppendTime(rec, c.Datetime)
-	rec = appendResource(rec, &Resource{}, &c.Resource)
+	rec = AppendResource(rec, &Resource{}, &c.Resource)
 	s.buf = rec
 	if err := s.sorter.Add(rec[:n], rec[n:]); err != nil {
-		return fmt.Errorf("%w: %w", errSpool, err)
+		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	s.n++
 	switch c.Change {
@@ -76,46 +76,46 @@ func appendTimeKey(b []byte, t time.Time) []byte {
 	return binary.BigEndian.AppendUint32(b, uint32(t.Nanosecond()))
 }
 
-// finish sorts the changes into the spool they are read from.
-func (s *changeSet) finish(a *spillArea) error {
+// Finish sorts the changes into the spool they are read from.
+func (s *changeSet) Finish(a *spillArea) error {
 	it, err := s.sorter.Iter()
 	if err != nil {
-		return fmt.Errorf("%w: %w", errSpool, err)
+		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	defer it.Close()
-	spill, err := a.path()
+	spill, err := a.Path()
 	if err != nil {
 		return err
 	}
 	if s.file, err = spool.Create(spill, "changes-*"); err != nil {
-		return fmt.Errorf("%w: %w", errSpool, err)
+		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	s.times = make([]int64, 0, s.n)
 	for it.Next() {
 		key := it.Key()
 		s.times = append(s.times, int64(binary.BigEndian.Uint64(key)^1<<63))
 		if err := s.file.Append(it.Value()); err != nil {
-			return fmt.Errorf("%w: %w", errSpool, err)
+			return fmt.Errorf("%w: %w", ErrSpool, err)
 		}
 	}
 	if err := it.Err(); err != nil {
-		return fmt.Errorf("%w: %w", errSpool, err)
+		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	s.sorter.Close()
 	s.sorter = nil
 	return nil
 }
 
-// len returns the number of changes.
-func (s *changeSet) len() int {
+// Len returns the number of changes.
+func (s *changeSet) Len() int {
 	if s == nil {
 		return 0
 	}
 	return s.n
 }
 
-// close removes the set's files.
-func (s *changeSet) close() {
+// Close removes the set's files.
+func (s *changeSet) Close() {
 	if s == nil || s.closed {
 		return
 	}
@@ -128,24 +128,24 @@ func (s *changeSet) close() {
 	}
 }
 
-// each calls fn with each change in order, until it returns an error. The
+// Each calls fn with Each change in order, until it returns an error. The
 // change is valid until fn returns.
-func (s *changeSet) each(fn func(c *Change) error) error {
-	it, err := s.iter()
+func (s *changeSet) Each(fn func(c *Change) error) error {
+	it, err := s.Iter()
 	if err != nil {
 		return err
 	}
-	return drain(it.next, &it.cur, it.err, fn)
+	return Drain(it.Next, &it.cur, it.Err, fn)
 }
 
-// iter returns an iterator over the changes, from the first.
-func (s *changeSet) iter() (*changeIter, error) {
+// Iter returns an iterator over the changes, from the first.
+func (s *changeSet) Iter() (*changeIter, error) {
 	if s == nil {
 		return &changeIter{}, nil
 	}
 	r, err := s.file.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errSpool, err)
+		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	return &changeIter{r: r}, nil
 }
@@ -157,7 +157,7 @@ type changeIter struct {
 	fail error
 }
 
-func (it *changeIter) next() bool {
+func (it *changeIter) Next() bool {
 	if it.r == nil || it.fail != nil || !it.r.Next() {
 		return false
 	}
@@ -170,8 +170,8 @@ func (it *changeIter) next() bool {
 	d := binrec.NewReader(rec[min(k+1, len(rec)):], spool.ErrCorrupt)
 	it.cur.Datetime = d.Time()
 	it.cur.Resource = Resource{}
-	if err := readResource(d, &it.cur.Resource, func(t []byte) string { return string(t) }); err != nil || it.cur.Change == "" {
-		it.fail = fmt.Errorf("%w: %w", errSpool, spool.ErrCorrupt)
+	if err := ReadResource(d, &it.cur.Resource, func(t []byte) string { return string(t) }); err != nil || it.cur.Change == "" {
+		it.fail = fmt.Errorf("%w: %w", ErrSpool, spool.ErrCorrupt)
 		return false
 	}
 	return true
@@ -187,22 +187,22 @@ func changeKind(b []byte) string {
 	return ""
 }
 
-func (it *changeIter) err() error {
+func (it *changeIter) Err() error {
 	if it.fail != nil {
 		return it.fail
 	}
 	if it.r != nil && it.r.Err() != nil {
-		return fmt.Errorf("%w: %w", errSpool, it.r.Err())
+		return fmt.Errorf("%w: %w", ErrSpool, it.r.Err())
 	}
 	return nil
 }
 
-// fill fills e with the next change: a fill function of writeList, which
+// Fill fills e with the next change: a Fill function of writeList, which
 // calls it once for each index, in order. An error is it.err's.
-func (it *changeIter) fill(_ int, e *rsxml.Entry) {
-	if !it.next() {
+func (it *changeIter) Fill(_ int, e *rsxml.Entry) {
+	if !it.Next() {
 		*e = rsxml.Entry{}
 		return
 	}
-	it.cur.entry(e)
+	it.cur.Entry(e)
 }

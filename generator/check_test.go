@@ -95,14 +95,14 @@ func BenchmarkCheck(b *testing.B) {
 		resources[i] = Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
 			Hash: "sha-256:" + strings.Repeat(fmt.Sprintf("%08x", i), 8), Type: "text/html"}
 	}
-	spooled, err := bd.spill.resourcesOf(resources)
+	spooled, err := bd.spill.ResourcesOf(resources)
 	if err != nil {
 		b.Fatal(err)
 	}
 	if err := bd.writeResourceList(context.Background(), spooled, bd.at); err != nil {
 		b.Fatal(err)
 	}
-	if err := bd.spill.remove(); err != nil {
+	if err := bd.spill.Remove(); err != nil {
 		b.Fatal(err)
 	}
 	if err := bd.writeCapabilityList(); err != nil {

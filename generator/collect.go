@@ -89,7 +89,7 @@ func (p *problems) sorted() []Problem {
 // it must be read at all (scanCache.decide).
 func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 	cfg := b.cfg
-	found, err := b.spill.resources()
+	found, err := b.spill.Resources()
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 	if s.cache != nil {
 		s.files = make(chan *scanItem, workers)
 	}
-	spill, err := b.spill.path()
+	spill, err := b.spill.Path()
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
 		s.cache.close(b)
 	}
 	if err != nil {
-		found.close()
+		found.Close()
 		return nil, err
 	}
 	return b.keepUnread(parent, found, s.unreadDirs, s.unreadFiles)
@@ -353,19 +353,19 @@ func (b *build) keepUnread(ctx context.Context, found *resourceSpool, dirs, file
 	}
 	out, kept, err := b.mergeUnread(ctx, found, dirs, files)
 	if err != nil {
-		found.close()
+		found.Close()
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
 		return nil, err
 	}
 	if kept.n == 0 {
-		out.close()
+		out.Close()
 		return found, nil
 	}
-	found.close()
+	found.Close()
 	if b.cfg.Dump.Enabled {
-		out.close()
+		out.Close()
 		return nil, fmt.Errorf("%d resources published by the previous build could not be read (%s, …): the Resource Dump cannot package them, and leaving them out would announce them as deleted; publish again once they can be read",
 			kept.n, printable(kept.first))
 	}
@@ -388,16 +388,16 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 	if err != nil {
 		return nil, kept, err
 	}
-	scan, err := found.iter()
+	scan, err := found.Iter()
 	if err != nil {
 		return nil, kept, err
 	}
-	if out, err = b.spill.resources(); err != nil {
+	if out, err = b.spill.Resources(); err != nil {
 		return nil, kept, err
 	}
 	defer func() {
 		if err != nil {
-			out.close()
+			out.Close()
 		}
 	}()
 	unreadFile := make(map[string]bool, len(files))
@@ -407,7 +407,7 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 	under := func(rel string) bool {
 		return slices.ContainsFunc(dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
 	}
-	more := scan.next()
+	more := scan.Next()
 	// pass spools the resources the scan found before rel, and reports
 	// whether it found rel.
 	pass := func(rel string, all bool) (bool, error) {
@@ -415,10 +415,10 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 			if !all && scan.cur.Path == rel {
 				return true, nil
 			}
-			if err := out.add(&scan.cur); err != nil {
+			if err := out.Add(&scan.cur); err != nil {
 				return false, err
 			}
-			more = scan.next()
+			more = scan.Next()
 		}
 		return false, nil
 	}
@@ -442,7 +442,7 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 			hash[k] = t.Alg + ":" + t.Digest
 		}
 		r := Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type, kept: true}
-		if err := out.add(&r); err != nil {
+		if err := out.Add(&r); err != nil {
 			return nil, kept, err
 		}
 		if kept.n++; kept.n == 1 {
@@ -455,7 +455,7 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 	if _, err := pass("", true); err != nil {
 		return nil, kept, err
 	}
-	if err := scan.err(); err != nil {
+	if err := scan.Err(); err != nil {
 		return nil, kept, err
 	}
 	return out, kept, nil
@@ -512,7 +512,7 @@ func (s *treeScan) pass(it *scanItem) error {
 			return nil
 		}
 		sum, _ := it.cached.Sum(nil, b.cfg.Hashes)
-		return s.spool.add(&Resource{
+		return s.spool.Add(&Resource{
 			Path:     rel,
 			Loc:      loc,
 			Length:   it.stat.Size,
@@ -540,7 +540,7 @@ func (s *treeScan) pass(it *scanItem) error {
 	if s.cache != nil {
 		s.cache.read(b.cfg.Hashes, it, res, typ)
 	}
-	return s.spool.add(&Resource{
+	return s.spool.Add(&Resource{
 		Path:     path,
 		Loc:      loc,
 		Length:   res.Info.Size,

@@ -46,12 +46,12 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		if errors.Is(err, errSpool) || errors.Is(err, ErrPrevious) {
+		if errors.Is(err, ErrSpool) || errors.Is(err, ErrPrevious) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
-	resources.close()
+	resources.Close()
 	if len(reread) > 0 {
 		verdicts := make([]verdict, len(reread)) // unchanged: an archive cannot be read again
 		if b.archive != nil {
@@ -70,22 +70,22 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 				keepLastmod(r, &job.prev)
 			} else {
 				c := b.newChange(r, &job.prev, rsxml.ChangeUpdated, since)
-				if err := changes.add(&c); err != nil {
+				if err := changes.Add(&c); err != nil {
 					return nil, err
 				}
 			}
-			out.patch(job.i, r.Modified) // it was spooled before its verdict
+			out.Patch(job.i, r.Modified) // it was spooled before its verdict
 		}
 	}
-	if err := changes.finish(&b.spill); err != nil {
+	if err := changes.Finish(&b.spill); err != nil {
 		return nil, err
 	}
 	b.across.changes = changes
-	if changes.len() > 0 && !since.Before(b.at) {
-		return nil, fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: since, At: b.at, Changes: changes.len()})
+	if changes.Len() > 0 && !since.Before(b.at) {
+		return nil, fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: since, At: b.at, Changes: changes.Len()})
 	}
 	b.countChanges()
-	return out, b.checkDeletes(out.len()) // before the dumps are packed; again once they are (run)
+	return out, b.checkDeletes(out.Len()) // before the dumps are packed; again once they are (run)
 }
 
 // joinPrevious merges the resources, sorted by path, with the previous
@@ -100,36 +100,36 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool) (out
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	scan, err := resources.iter()
+	scan, err := resources.Iter()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if out, err = b.spill.resources(); err != nil {
+	if out, err = b.spill.Resources(); err != nil {
 		return nil, nil, nil, err
 	}
-	if changes, err = b.spill.changes(); err != nil {
-		out.close()
+	if changes, err = b.spill.Changes(); err != nil {
+		out.Close()
 		return nil, nil, nil, err
 	}
 	defer func() {
 		if err != nil {
-			out.close()
-			changes.close()
+			out.Close()
+			changes.Close()
 		}
 	}()
 	deleted := func(loc string) error {
-		return changes.add(&Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
+		return changes.Add(&Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
 	}
-	more := scan.next()
+	more := scan.Next()
 	// pass spools the resource at the head of the scan and moves on.
 	pass := func() error {
-		err := out.add(&scan.cur)
-		more = scan.next()
+		err := out.Add(&scan.cur)
+		more = scan.Next()
 		return err
 	}
 	created := func() error {
 		c := b.newChange(&scan.cur, nil, rsxml.ChangeCreated, since)
-		if err := changes.add(&c); err != nil {
+		if err := changes.Add(&c); err != nil {
 			return err
 		}
 		return pass()
@@ -165,11 +165,11 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool) (out
 				keepLastmod(r, p)
 			case changed:
 				c := b.newChange(r, p, rsxml.ChangeUpdated, since)
-				if err := changes.add(&c); err != nil {
+				if err := changes.Add(&c); err != nil {
 					return nil, nil, nil, err
 				}
 			case unknown:
-				job := rereadJob{i: out.len(), res: r.clone(), prev: *p, algs: extra}
+				job := rereadJob{i: out.Len(), res: r.Clone(), prev: *p, algs: extra}
 				job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
 				reread = append(reread, job)
 			}
@@ -186,7 +186,7 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool) (out
 			return nil, nil, nil, err
 		}
 	}
-	if err := scan.err(); err != nil {
+	if err := scan.Err(); err != nil {
 		return nil, nil, nil, err
 	}
 	return out, changes, reread, nil
@@ -219,38 +219,38 @@ func (b *build) reconcileChanges() error {
 	for _, loc := range b.across.dropped {
 		dropped[loc] = true
 	}
-	next, err := b.spill.changes()
+	next, err := b.spill.Changes()
 	if err != nil {
 		return err
 	}
 	seen := map[string]bool{} // the dropped locs that have a change
-	err = b.across.changes.each(func(c *Change) error {
+	err = b.across.changes.Each(func(c *Change) error {
 		if !dropped[c.Loc] {
-			return next.add(c)
+			return next.Add(c)
 		}
 		seen[c.Loc] = true
 		switch c.Change {
 		case rsxml.ChangeCreated:
 			return nil
 		case rsxml.ChangeUpdated:
-			return next.add(&Change{Resource: Resource{Loc: c.Loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
+			return next.Add(&Change{Resource: Resource{Loc: c.Loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at})
 		}
-		return next.add(c)
+		return next.Add(c)
 	})
 	if err != nil {
 		return err
 	}
 	for _, loc := range b.across.dropped {
 		if !seen[loc] {
-			if err := next.add(&Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at}); err != nil {
+			if err := next.Add(&Change{Resource: Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: b.at}); err != nil {
 				return err
 			}
 		}
 	}
-	if err := next.finish(&b.spill); err != nil {
+	if err := next.Finish(&b.spill); err != nil {
 		return err
 	}
-	b.across.changes.close()
+	b.across.changes.Close()
 	b.across.changes = next
 	b.countChanges()
 	return nil
@@ -333,7 +333,7 @@ func (b *build) newChange(r *Resource, p *previous.Resource, kind string, since 
 	if kind == rsxml.ChangeUpdated && p != nil && !p.Lastmod.IsZero() && !r.Modified.Truncate(time.Second).After(p.Lastmod) {
 		r.Modified = dt
 	}
-	return Change{Resource: r.clone(), Change: kind, Datetime: dt}
+	return Change{Resource: r.Clone(), Change: kind, Datetime: dt}
 }
 
 // A rereadJob is a resource to read again for the digests of the previous

@@ -105,12 +105,12 @@ func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) 
 	if len(left) == 0 {
 		return resources, b.dumpWritten(res), nil
 	}
-	kept, err := b.spill.resources()
+	kept, err := b.spill.Resources()
 	if err != nil {
 		return nil, nil, err
 	}
 	i := 0
-	err = resources.each(func(r *Resource) error {
+	err = resources.Each(func(r *Resource) error {
 		defer func() { i++ }()
 		if len(left) > 0 && left[0] == i {
 			left = left[1:]
@@ -120,12 +120,12 @@ func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) 
 			b.across.dropped = append(b.across.dropped, r.Loc)
 			return nil
 		}
-		return kept.add(r)
+		return kept.Add(r)
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	resources.close()
+	resources.Close()
 	return kept, b.dumpWritten(res), nil
 }
 
@@ -134,41 +134,41 @@ func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) 
 type spoolItems struct{ s *resourceSpool }
 
 func (q spoolItems) Names(yield func(name string) bool) error {
-	it, err := q.s.iter()
+	it, err := q.s.Iter()
 	if err != nil {
 		return err
 	}
-	for it.next() && yield(it.cur.Path) {
+	for it.Next() && yield(it.cur.Path) {
 	}
-	return it.err()
+	return it.Err()
 }
 
 func (q spoolItems) Items(yield func(it *zipdump.Item) bool) error {
-	it, err := q.s.iter()
+	it, err := q.s.Iter()
 	if err != nil {
 		return err
 	}
-	for it.next() {
+	for it.Next() {
 		item := zipdump.Item{Name: it.cur.Path, Size: it.cur.Length}
-		r := it.cur.clone() // the iterator reuses its links
-		r.entry(&item.Entry)
+		r := it.cur.Clone() // the iterator reuses its links
+		r.Entry(&item.Entry)
 		if !yield(&item) {
 			break
 		}
 	}
-	return it.err()
+	return it.Err()
 }
 
 // packArchiveDump packages the members of an archive, listed in memory as
 // the archive's scan lists them, and returns the indexes of the resources
 // it left out, ascending, reported as problems.
 func (b *build) packArchiveDump(ctx context.Context, resources *resourceSpool, opt zipdump.Options) (*zipdump.Result, []int, error) {
-	n := resources.len()
+	n := resources.Len()
 	items := make([]zipdump.Item, 0, n)
 	of := make([]int, 0, n) // index in resources of each item
 	var left []int
 	i := 0
-	err := resources.each(func(r *Resource) error {
+	err := resources.Each(func(r *Resource) error {
 		defer func() { i++ }()
 		if r.Path == "" {
 			b.problems.add(Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
@@ -176,8 +176,8 @@ func (b *build) packArchiveDump(ctx context.Context, resources *resourceSpool, o
 			return nil
 		}
 		it := zipdump.Item{Name: r.Path, Size: r.Length}
-		c := r.clone()
-		c.entry(&it.Entry)
+		c := r.Clone()
+		c.Entry(&it.Entry)
 		items = append(items, it)
 		of = append(of, i)
 		return nil

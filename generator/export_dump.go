@@ -93,11 +93,11 @@ func (s *exportSeq) Items(yield func(*zipdump.Item) bool) error {
 	return s.groups(func(path string, kept []dumpRecord, left []leftRecord) bool {
 		s.left = append(s.left, left...)
 		it := zipdump.Item{Name: path, Size: kept[0].r.Length}
-		kept[0].r.entry(&it.Entry)
+		kept[0].r.Entry(&it.Entry)
 		if len(kept) > 1 {
 			it.Also = make([]rsxml.Entry, len(kept)-1)
 			for i := range it.Also {
-				kept[i+1].r.entry(&it.Also[i])
+				kept[i+1].r.Entry(&it.Also[i])
 			}
 		}
 		return yield(&it)

@@ -40,7 +40,7 @@ func (b *build) writeExportLists(ctx context.Context, x *exportState, root *os.R
 		}
 		loc, _ := splitLocKey(key)
 		r.Loc = string(loc)
-		r.entry(e)
+		r.Entry(e)
 		return nil
 	}}
 	err = b.writeResources(b.resourceListOptions(completed), x.rep.Listed, rl.entry)
@@ -173,7 +173,7 @@ func (b *build) writeExportChangeList(x *exportState) error {
 		var loc []byte
 		c.Datetime, loc, _ = splitChangeKey(key)
 		c.Loc, c.Change = string(loc), changeName(ch)
-		c.entry(e)
+		c.Entry(e)
 		return nil
 	}}
 	cur.dup = func(key, val []byte) bool {

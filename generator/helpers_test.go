@@ -406,7 +406,7 @@ func archiveBuild(t testing.TB, cfg *Config, a *archive) *build {
 	}
 	b.stage, b.spill.stage = st, st
 	t.Cleanup(func() {
-		b.spill.remove()
+		b.spill.Remove()
 		st.Discard()
 	})
 	return b
@@ -420,7 +420,7 @@ func scannedArchive(t testing.TB, b *build, ctx context.Context) []Resource {
 		t.Fatal(err)
 	}
 	var out []Resource
-	if err := s.each(func(r *Resource) error { out = append(out, r.clone()); return nil }); err != nil {
+	if err := s.Each(func(r *Resource) error { out = append(out, r.Clone()); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return out

@@ -141,7 +141,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 	}
 	d.Sets = []hosting.SetData{{Name: b.cfg.Set, ContentPath: d.ContentPath, CapabilityListURL: d.CapabilityListURL, ResourceListURL: d.ResourceListURL}}
 	if resources != nil {
-		d.Resources, d.Bytes = resources.len(), resources.bytes
+		d.Resources, d.Bytes = resources.Len(), resources.bytes
 	}
 	if b.export != nil { // a record export has no resourceSpool: see export.go
 		d.Resources, d.Bytes = b.export.Listed, b.export.Bytes
@@ -204,7 +204,7 @@ func typedFiles(resources *resourceSpool, prefix string) ([]hosting.TypedFile, e
 	if resources == nil {
 		return nil, nil
 	}
-	err := resources.each(func(r *Resource) error {
+	err := resources.Each(func(r *Resource) error {
 		if f := (hosting.TypedFile{Path: prefix + r.Path, Type: r.Type}); r.Path != "" && hosting.UploadedTyped(f) {
 			typed = append(typed, f)
 		}

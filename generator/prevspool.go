@@ -29,13 +29,13 @@ type prevEntries struct {
 // readPrevious starts spooling the entries of the previous build, and
 // cancels the build with its error if it fails.
 func (b *build) readPrevious(ctx context.Context, fail context.CancelCauseFunc) (*prevEntries, error) {
-	spill, err := b.spill.path() // before the goroutine: the scan makes its spools there too
+	spill, err := b.spill.Path() // before the goroutine: the scan makes its spools there too
 	if err != nil {
 		return nil, err
 	}
 	ctx, stop := context.WithCancel(ctx)
 	p := &prevEntries{done: make(chan struct{}), stop: stop}
-	b.spill.track(p)
+	b.spill.Track(p)
 	go func() {
 		defer close(p.done)
 		p.file, p.n, p.err = b.spoolPrevious(ctx, spill, false)
@@ -45,7 +45,7 @@ func (b *build) readPrevious(ctx context.Context, fail context.CancelCauseFunc) 
 			p.file, p.n, p.err = b.spoolPrevious(ctx, spill, true)
 		}
 		if p.err != nil && ctx.Err() == nil {
-			if !errors.Is(p.err, errSpool) {
+			if !errors.Is(p.err, ErrSpool) {
 				p.err = fmt.Errorf("%w: %w", ErrPrevious, p.err)
 			}
 			fail(p.err)
@@ -68,7 +68,7 @@ func (b *build) spoolPrevious(ctx context.Context, spill string, sort bool) (*sp
 	defer it.Close()
 	f, err := spool.Create(spill, "previous-*")
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %w", errSpool, err)
+		return nil, 0, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	n := 0
 	var rec []byte
@@ -84,7 +84,7 @@ func (b *build) spoolPrevious(ctx context.Context, spill string, sort bool) (*sp
 		rec = previous.AppendResource(rec, it.Resource())
 		if err := f.Append(rec); err != nil {
 			f.Close()
-			return nil, 0, fmt.Errorf("%w: %w", errSpool, err)
+			return nil, 0, fmt.Errorf("%w: %w", ErrSpool, err)
 		}
 	}
 	if err := it.Err(); err != nil {
@@ -104,9 +104,9 @@ func (p *prevEntries) wait(ctx context.Context) error {
 	}
 }
 
-// close removes the spool, once it is done with; a build that ends
+// Close removes the spool, once it is done with; a build that ends
 // before it is complete (an error of the scan) stops it first.
-func (p *prevEntries) close() {
+func (p *prevEntries) Close() {
 	p.stop()
 	<-p.done
 	if p.file != nil {
@@ -124,7 +124,7 @@ func (p *prevEntries) iter(ctx context.Context) (*prevIter, error) {
 	}
 	r, err := p.file.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errSpool, err)
+		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	return &prevIter{r: r}, nil
 }
@@ -149,7 +149,7 @@ func (it *prevIter) next() bool {
 		it.key = d.String()
 	}
 	if err := previous.ReadResource(d, &it.res); err != nil {
-		it.fail = fmt.Errorf("%w: %w", errSpool, err)
+		it.fail = fmt.Errorf("%w: %w", ErrSpool, err)
 		return false
 	}
 	return true
@@ -160,7 +160,7 @@ func (it *prevIter) err() error {
 		return it.fail
 	}
 	if err := it.r.Err(); err != nil {
-		return fmt.Errorf("%w: %w", errSpool, err)
+		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	return nil
 }

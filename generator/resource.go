@@ -20,16 +20,16 @@ type Resource struct {
 	kept bool // the previous build's entry, kept as it was: the file could not be read (keepUnread)
 }
 
-// clone returns a copy of r that shares no memory that r's owner may
+// Clone returns a copy of r that shares no memory that r's owner may
 // reuse.
-func (r *Resource) clone() Resource {
+func (r *Resource) Clone() Resource {
 	c := *r
 	c.Links = slices.Clone(r.Links)
 	return c
 }
 
-// entry fills e with r as an entry of a Resource List. e's slices are reused.
-func (r *Resource) entry(e *rsxml.Entry) {
+// Entry fills e with r as an Entry of a Resource List. e's slices are reused.
+func (r *Resource) Entry(e *rsxml.Entry) {
 	*e = rsxml.Entry{Loc: r.Loc, Links: r.Links}
 	if !r.Modified.IsZero() {
 		e.Lastmod = rsxml.FormatTime(r.Modified.Truncate(time.Second))

@@ -40,30 +40,30 @@ type lastmodPatch struct {
 	modified time.Time
 }
 
-// newResources creates an empty spool of resources.
-func (a *spillArea) resources() (*resourceSpool, error) {
-	dir, err := a.path()
+// newResources creates an empty spool of Resources.
+func (a *spillArea) Resources() (*resourceSpool, error) {
+	dir, err := a.Path()
 	if err != nil {
 		return nil, err
 	}
 	f, err := spool.Create(dir, "resources-*")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errSpool, err)
+		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	s := &resourceSpool{file: f}
-	a.track(s)
+	a.Track(s)
 	return s, nil
 }
 
 // spoolOf spools resources, sorted by path.
-func (a *spillArea) resourcesOf(resources []Resource) (*resourceSpool, error) {
-	s, err := a.resources()
+func (a *spillArea) ResourcesOf(resources []Resource) (*resourceSpool, error) {
+	s, err := a.Resources()
 	if err != nil {
 		return nil, err
 	}
 	for i := range resources {
-		if err := s.add(&resources[i]); err != nil {
-			s.close()
+		if err := s.Add(&resources[i]); err != nil {
+			s.Close()
 			return nil, err
 		}
 	}
@@ -75,41 +75,41 @@ const (
 	spoolKept = 1 << iota // Resource.kept
 )
 
-// errSpool marks the errors of writing or reading the spool: a full disk.
-var errSpool = errors.New("spooling the resources")
+// ErrSpool marks the errors of writing or reading the spool: a full disk.
+var ErrSpool = errors.New("spooling the resources")
 
-// testHookSpoolAdd, if set, is called after each resource is spooled; its
+// TestHookAdd, if set, is called after each resource is spooled; its
 // error is taken for the spool's (a full disk).
-var testHookSpoolAdd func() error
+var TestHookAdd func() error
 
 // errResourceOrder is a resource added out of the order of paths.
 var errResourceOrder = errors.New("resources out of order")
 
-// add appends r, which must come after the resource added before it in
+// Add appends r, which must come after the resource added before it in
 // the order of paths (resources without a path, of a record export, are
 // not spooled). Its error is that of writing the file, a full disk.
-func (s *resourceSpool) add(r *Resource) error {
+func (s *resourceSpool) Add(r *Resource) error {
 	if s.any && r.Path <= s.last.Path {
 		return fmt.Errorf("%w: %q after %q", errResourceOrder, r.Path, s.last.Path)
 	}
-	b := appendResource(s.buf[:0], &s.last, r)
+	b := AppendResource(s.buf[:0], &s.last, r)
 	s.buf = b
 	err := s.file.Append(b)
-	if testHookSpoolAdd != nil && err == nil {
-		err = testHookSpoolAdd()
+	if TestHookAdd != nil && err == nil {
+		err = TestHookAdd()
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %w", errSpool, err)
+		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	s.last.Path, s.last.Loc, s.any = r.Path, r.Loc, true
 	s.bytes += max(r.Length, 0)
 	return nil
 }
 
-// appendResource appends the record of r, whose path and URL are stored
+// AppendResource appends the record of r, whose path and URL are stored
 // as the prefix they share with those of last (the resource before it, or
 // an empty one) and the rest.
-func appendResource(b []byte, last, r *Resource) []byte {
+func AppendResource(b []byte, last, r *Resource) []byte {
 	b = appendShared(b, last.Path, r.Path)
 	b = appendShared(b, last.Loc, r.Loc)
 	b = binary.AppendVarint(b, r.Length)
@@ -130,10 +130,10 @@ func appendResource(b []byte, last, r *Resource) []byte {
 	return b
 }
 
-// readResource reads a record of appendResource into r, which holds the
+// ReadResource reads a record of appendResource into r, which holds the
 // resource it was appended after (or an empty one); intern shares the
 // strings of media types. The Links slice of r is reused.
-func readResource(d *binrec.Reader, r *Resource, intern func([]byte) string) error {
+func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) error {
 	r.Path = readShared(d, r.Path)
 	r.Loc = readShared(d, r.Loc)
 	r.Length = d.Varint()
@@ -171,46 +171,46 @@ func linkFields(l *rsxml.Link) []*string {
 	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path}
 }
 
-// len returns the number of resources.
-func (s *resourceSpool) len() int { return s.file.Len() }
+// Len returns the number of resources.
+func (s *resourceSpool) Len() int { return s.file.Len() }
 
-// close removes the file, once it is of no more use; removeSpill closes
+// Close removes the file, once it is of no more use; removeSpill closes
 // those left open.
-func (s *resourceSpool) close() {
+func (s *resourceSpool) Close() {
 	if s != nil && !s.closed {
 		s.closed = true
 		s.file.Close()
 	}
 }
 
-// patch sets the lastmod of the resource at index i when it is read; i
+// Patch sets the lastmod of the resource at index i when it is read; i
 // must ascend across calls.
-func (s *resourceSpool) patch(i int, modified time.Time) {
+func (s *resourceSpool) Patch(i int, modified time.Time) {
 	s.patches = append(s.patches, lastmodPatch{i, modified})
 }
 
-// iter returns an iterator over the resources, from the first.
-func (s *resourceSpool) iter() (*resourceIter, error) {
+// Iter returns an iterator over the resources, from the first.
+func (s *resourceSpool) Iter() (*resourceIter, error) {
 	r, err := s.file.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errSpool, err)
+		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	return &resourceIter{r: r, patches: s.patches, i: -1, types: map[string]string{}}, nil
 }
 
-// each calls fn with each resource in order, until it returns an error.
+// Each calls fn with Each resource in order, until it returns an error.
 // The resource is valid until fn returns.
-func (s *resourceSpool) each(fn func(r *Resource) error) error {
-	it, err := s.iter()
+func (s *resourceSpool) Each(fn func(r *Resource) error) error {
+	it, err := s.Iter()
 	if err != nil {
 		return err
 	}
-	return drain(it.next, &it.cur, it.err, fn)
+	return Drain(it.Next, &it.cur, it.Err, fn)
 }
 
-// drain calls fn with cur after each next, until next returns false or fn
+// Drain calls fn with cur after each next, until next returns false or fn
 // an error; then it returns err() if fn did not fail.
-func drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error) error {
+func Drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error) error {
 	for next() {
 		if e := fn(cur); e != nil {
 			return e
@@ -229,17 +229,17 @@ type resourceIter struct {
 	fail    error
 }
 
-// next reads the next resource into cur. The strings of cur are its own;
+// Next reads the Next resource into cur. The strings of cur are its own;
 // the Links slice is reused.
-func (it *resourceIter) next() bool {
+func (it *resourceIter) Next() bool {
 	if it.fail != nil || !it.r.Next() {
 		return false
 	}
 	it.i++
 	d := binrec.NewReader(it.r.Record(), spool.ErrCorrupt)
 	r := &it.cur
-	if err := readResource(d, r, it.intern); err != nil {
-		it.fail = fmt.Errorf("%w: %w", errSpool, err)
+	if err := ReadResource(d, r, it.intern); err != nil {
+		it.fail = fmt.Errorf("%w: %w", ErrSpool, err)
 		return false
 	}
 	for len(it.patches) > 0 && it.patches[0].i <= it.i {
@@ -277,23 +277,23 @@ func (it *resourceIter) intern(b []byte) string {
 	return s
 }
 
-// fill fills e with the next resource: a fill function of writeList, which
+// Fill fills e with the next resource: a Fill function of writeList, which
 // calls it once for each index, in order. An error is it.err's.
-func (it *resourceIter) fill(_ int, e *rsxml.Entry) {
-	if !it.next() {
+func (it *resourceIter) Fill(_ int, e *rsxml.Entry) {
+	if !it.Next() {
 		*e = rsxml.Entry{}
 		return
 	}
-	it.cur.entry(e)
+	it.cur.Entry(e)
 }
 
-// err returns the error that ended the iteration early, if one did.
-func (it *resourceIter) err() error {
+// Err returns the error that ended the iteration early, if one did.
+func (it *resourceIter) Err() error {
 	if it.fail != nil {
 		return it.fail
 	}
 	if err := it.r.Err(); err != nil {
-		return fmt.Errorf("%w: %w", errSpool, err)
+		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	return nil
 }
@@ -305,11 +305,11 @@ func (it *resourceIter) err() error {
 type spillArea struct {
 	stage *Stage
 	dir   string
-	open  []interface{ close() } // the spools made, closed by remove
+	open  []interface{ Close() } // the spools made, closed by remove
 }
 
-// path returns the directory, made on first use.
-func (a *spillArea) path() (string, error) {
+// Path returns the directory, made on first use.
+func (a *spillArea) Path() (string, error) {
 	if a.dir == "" {
 		dir, err := os.MkdirTemp(a.stage.Dir(), ".spill-")
 		if err != nil {
@@ -320,13 +320,13 @@ func (a *spillArea) path() (string, error) {
 	return a.dir, nil
 }
 
-// track has remove close c.
-func (a *spillArea) track(c interface{ close() }) { a.open = append(a.open, c) }
+// Track has remove close c.
+func (a *spillArea) Track(c interface{ Close() }) { a.open = append(a.open, c) }
 
-// remove closes the spools and removes the directory.
-func (a *spillArea) remove() error {
+// Remove closes the spools and removes the directory.
+func (a *spillArea) Remove() error {
 	for _, s := range a.open {
-		s.close()
+		s.Close()
 	}
 	a.open = nil
 	if a.dir == "" {

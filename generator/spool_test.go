@@ -33,11 +33,11 @@ func TestSpoolFullDisk(t *testing.T) {
 	acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
 	tr.write("new.txt", "new", acDay(1))
 	before := testenv.ReadTree(t, dir)
-	defer func() { testHookSpoolAdd = nil }()
+	defer func() { TestHookAdd = nil }()
 	// The scan spools each of the 301 resources, the join each again.
 	for _, after := range []int{0, 150, len(files) + 1, len(files) + 150} {
 		n := 0
-		testHookSpoolAdd = func() error {
+		TestHookAdd = func() error {
 			if n++; n > after {
 				return &os.PathError{Op: "write", Path: "spool", Err: syscall.ENOSPC}
 			}
@@ -67,8 +67,8 @@ func TestChangesSortSpills(t *testing.T) {
 	var golden map[string]string
 	for _, mem := range []int{16 << 20, 8 << 10} {
 		func() {
-			defer func(m int) { changesSortMemory = m }(changesSortMemory)
-			changesSortMemory = mem
+			defer func(m int) { ChangesSortMemory = m }(ChangesSortMemory)
+			ChangesSortMemory = mem
 			tr := acNewTree(t, files, acT0)
 			out := t.TempDir()
 			acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -106,7 +106,7 @@ func TestChangesSortSpills(t *testing.T) {
 // whole.
 func TestResourceSpoolRoundTrip(t *testing.T) {
 	b := archiveBuild(t, &Config{Out: t.TempDir()}, nil)
-	s, err := b.spill.resources()
+	s, err := b.spill.Resources()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,25 +120,25 @@ func TestResourceSpoolRoundTrip(t *testing.T) {
 		{Path: "b\n\x00é", Loc: "https://example.org/b%0A%00%C3%A9"},
 	}
 	for i := range want {
-		if err := s.add(&want[i]); err != nil {
+		if err := s.Add(&want[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.add(&Resource{Path: "a"}); !errors.Is(err, errResourceOrder) {
+	if err := s.Add(&Resource{Path: "a"}); !errors.Is(err, errResourceOrder) {
 		t.Errorf("a path out of order: %v", err)
 	}
-	s.patch(3, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
+	s.Patch(3, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
 	want[3].Modified = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	for pass := range 2 {
 		var got []Resource
-		if err := s.each(func(r *Resource) error { got = append(got, r.clone()); return nil }); err != nil {
+		if err := s.Each(func(r *Resource) error { got = append(got, r.Clone()); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("pass %d: read back\n%+v\nwant\n%+v", pass, got, want)
 		}
 	}
-	if s.len() != len(want) || s.bytes != 1<<40 {
-		t.Errorf("len %d, bytes %d", s.len(), s.bytes)
+	if s.Len() != len(want) || s.bytes != 1<<40 {
+		t.Errorf("len %d, bytes %d", s.Len(), s.bytes)
 	}
 }
