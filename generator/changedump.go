@@ -328,8 +328,14 @@ func (b *build) linkPackage(name, src string, p *dumpPackage) (linked bool, err 
 	if !st.Mode().IsRegular() {
 		return false, fmt.Errorf("%w: %s is %s, not the package its entry describes", ErrPrevious, src, stage.TypeName(st.Mode()))
 	}
-	dir, err1 := filepath.EvalSymlinks(b.across.prev.Location)
+	dir, err1 := filepath.Abs(b.across.prev.Location) // as given: relative to the working directory
+	if err1 == nil {
+		dir, err1 = filepath.EvalSymlinks(dir)
+	}
 	real, err2 := filepath.EvalSymlinks(src)
+	if err2 == nil {
+		real, err2 = filepath.Abs(real)
+	}
 	if err1 != nil || err2 != nil || !within(dir, real) {
 		return false, fmt.Errorf("%w: %s leads outside the previous output directory", ErrPrevious, src)
 	}

@@ -270,3 +270,23 @@ func TestResourceDumpArchiveLimits(t *testing.T) {
 		t.Fatalf("an archived dump past the limit: %v, want a LimitError", err)
 	}
 }
+
+// A previous build given by a relative path (as rsgen.toml's previous =
+// "out" is, and --previous out): its packages are its own, linked.
+func TestCarriedPackagesRelativePrevious(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	work := t.TempDir()
+	t.Chdir(work)
+	first := acConfig(tr.dir, "out", acDay(1))
+	first.Dump.Enabled = true
+	acBuild(t, first)
+	for d := 2; d <= 4; d++ {
+		tr.write("day.txt", strings.Repeat("x", d), acDay(d))
+		cfg := dumpArchiveConfig(tr.dir, "out", "out", acDay(d), 60*24*time.Hour)
+		cfg.Changes.Dump = true
+		acBuild(t, cfg)
+	}
+	if _, err := os.Stat(filepath.Join(work, "out", DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")); err != nil {
+		t.Error(err)
+	}
+}
