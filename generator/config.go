@@ -388,9 +388,30 @@ func (c *Config) validateNotification(add func(*FieldError)) {
 			add(&FieldError{Field: f.field, Value: u.Redacted(), Err: ErrInvalid, Detail: "it has credentials, which the Capability List would publish"})
 		}
 	}
-	if n.ChangeTopic != "" && n.ChangeTopic == n.FrameworkTopic {
-		add(&FieldError{Field: "Notification.FrameworkTopic", Err: ErrSame, With: "Notification.ChangeTopic", Detail: "each channel needs a topic of its own"})
+	if change, framework := c.topics(); change == framework {
+		field, with := "Notification.FrameworkTopic", "Notification.ChangeTopic"
+		if n.FrameworkTopic == "" {
+			field, with = with, field
+		}
+		add(&FieldError{Field: field, Err: ErrSame, With: with, Detail: "each channel needs a topic of its own (" + change + ")"})
 	}
+}
+
+// topics are the topics of the change and framework channels: those given,
+// else the default ones under the documents of the build's set.
+func (c *Config) topics() (change, framework string) {
+	change, framework = c.Notification.ChangeTopic, c.Notification.FrameworkTopic
+	docs := c.DocsURL
+	if docs.IsZero() {
+		docs = c.BaseURL
+	}
+	if change == "" {
+		change = docs.String() + setDir(c.Set) + "/" + DefaultChangeTopic
+	}
+	if framework == "" {
+		framework = docs.String() + setDir(c.Set) + "/" + DefaultFrameworkTopic
+	}
+	return change, framework
 }
 
 // httpURL reports whether s is an absolute http or https URL.

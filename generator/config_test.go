@@ -40,6 +40,9 @@ func TestConfigValidate(t *testing.T) {
 			c.BaseURL, _ = ParseBaseURL("https://example.org/resourcesync/a/")
 		}, "BaseURL", ErrConflict},
 		{"a set named resourcesync", func(c *Config) { c.Set = "resourcesync" }, "Set", ErrInvalid},
+		{"a change topic that is the default framework topic", func(c *Config) {
+			c.Notification.Hub, c.Notification.ChangeTopic = "https://hub.example.org/", "https://example.org/resourcesync/framework-notification"
+		}, "Notification.ChangeTopic", ErrSame},
 		{"resource dumps archived without a dump", func(c *Config) {
 			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceDumps = dir, 48*time.Hour, 24*time.Hour
 		}, "Changes.ArchiveResourceDumps", ErrNeeds},

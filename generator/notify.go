@@ -28,13 +28,7 @@ func (b *build) notificationEntries() []rsxml.Entry {
 	if n.Hub == "" {
 		return nil
 	}
-	change, framework := n.ChangeTopic, n.FrameworkTopic
-	if change == "" {
-		change = b.docs.URL(DefaultChangeTopic)
-	}
-	if framework == "" {
-		framework = b.docs.URL(DefaultFrameworkTopic)
-	}
+	change, framework := b.cfg.topics()
 	hub := []rsxml.Link{{Rel: "hub", Href: n.Hub}}
 	return []rsxml.Entry{
 		{Loc: change, MD: rsxml.MD{Capability: notify.CapChangeNotification}, Links: hub},

@@ -159,14 +159,16 @@ func (s Site) Validate() error {
 			}
 			caches[c.Cache] = i
 		}
-		for _, tf := range []struct{ field, topic string }{{"Notification.ChangeTopic", c.Notification.ChangeTopic}, {"Notification.FrameworkTopic", c.Notification.FrameworkTopic}} {
-			if tf.topic == "" {
-				continue
+		if c.Notification.Hub != "" {
+			cc := c
+			cc.DocsURL = s.DocsURL
+			change, framework := cc.topics() // given, or the defaults under the set's documents
+			for _, tf := range []struct{ field, topic string }{{"Notification.ChangeTopic", change}, {"Notification.FrameworkTopic", framework}} {
+				if other, dup := topics[tf.topic]; dup && other != field(tf.field) {
+					add(&FieldError{Field: field(tf.field), Value: tf.topic, Err: ErrSame, With: other, Detail: "each channel of each set needs a topic of its own"})
+				}
+				topics[tf.topic] = field(tf.field)
 			}
-			if other, dup := topics[tf.topic]; dup && other != field(tf.field) {
-				add(&FieldError{Field: field(tf.field), Value: tf.topic, Err: ErrSame, With: other, Detail: "each channel of each set needs a topic of its own"})
-			}
-			topics[tf.topic] = field(tf.field)
 		}
 		if c.Export == "-" {
 			if stdin >= 0 {

@@ -254,6 +254,10 @@ func TestSiteValidate(t *testing.T) {
 		{"hosts", func(s *Site) { s.Sets[0].Hosts = []string{"nginx"} }, "Sets[0].Hosts", ErrConflict},
 		{"a set's own field", func(s *Site) { s.Sets[1].Limits.MaxEntries = 60000 }, "Sets[1].Limits.MaxEntries", ErrOutOfRange},
 		{"remove a set built", func(s *Site) { s.RemoveSets = []string{"data"} }, "RemoveSets", ErrConflict},
+		{"a topic of another set's", func(s *Site) {
+			s.Sets[0].Notification.Hub, s.Sets[1].Notification.Hub = "https://hub.example.org/", "https://hub.example.org/"
+			s.Sets[0].Notification.ChangeTopic = acBase + "resourcesync/data/changelist-notification"
+		}, "Sets[1].Notification.ChangeTopic", ErrSame},
 		{"remove a bad name", func(s *Site) { s.RemoveSets = []string{"../x"} }, "RemoveSets", ErrInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

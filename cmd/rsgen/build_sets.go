@@ -289,8 +289,12 @@ func (f *siteFile) keysHint(hint, set string) string {
 	if !flagWord.MatchString(hint) {
 		return hint
 	}
+	ofSite := true // every key the hint names is the whole site's
+	for _, m := range flagWord.FindAllStringSubmatch(hint, -1) {
+		ofSite = ofSite && (slices.Contains(siteKeys, m[1]) || slices.Contains(commandOnly, m[1]))
+	}
 	where := "at the top of " + f.path
-	if set != "" {
+	if set != "" && !ofSite {
 		where = fmt.Sprintf("in the set %q of %s", set, f.path)
 	}
 	hint = flagWord.ReplaceAllStringFunc(hint, func(w string) string {

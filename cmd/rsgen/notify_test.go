@@ -486,6 +486,47 @@ base-url = "https://example.org/b/"
 	if _, ok := got["https://example.org/resourcesync/a/changelist-notification"]; ok {
 		t.Error("a change notification of a, which did not change")
 	}
+	// A state whose set c is of another Capability List: refused before a
+	// payload is sent (a's and b's would be sent again at every run).
+	bad := filepath.Join(dir, "bad.json")
+	data, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(data), "resourcesync/b/capabilitylist.xml\",", "resourcesync/x/capabilitylist.xml\",", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun("notify", "--state", bad, "--since", "2024-01-01T00:00:00Z", out); code == 0 || !strings.Contains(stderr, "another site") {
+		t.Fatalf("notify with a bad set state: exit %d: %s", code, stderr)
+	}
+	select {
+	case d := <-sub.Deliveries:
+		t.Fatalf("a notification was sent before the state was refused: %s", d.Topic)
+	case <-time.After(500 * time.Millisecond):
+	}
+
+	// Set a removed: its documents are notified as deleted on its own
+	// framework channel, and it leaves the state.
+	config2 := filepath.Join(dir, "one.toml")
+	cfg, _ := os.ReadFile(config)
+	if err := os.WriteFile(config2, []byte(strings.SplitN(string(cfg), "[[set]]\nname = \"b\"", 2)[0]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := notifyRun("build", "-q", "--config", config2, "--remove-set", "b", "--at", "2024-06-03T00:00:00Z"); code != 0 {
+		t.Fatalf("build without b: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := notifyRun("notify", "-q", "--state", state, out); code != 0 {
+		t.Fatalf("notify: exit %d: %s", code, stderr)
+	}
+	got = received(t, sub, 2) // a's framework (the Source Description), b's deletions
+	d, ok = got["https://example.org/resourcesync/b/framework-notification"]
+	if !ok || !strings.Contains(string(d.Body), `change="deleted"`) || !strings.Contains(string(d.Body), "https://example.org/resourcesync/b/resourcelist.xml") {
+		t.Errorf("b's deletions: %v\n%s", ok, d.Body)
+	}
+	if st, _ := os.ReadFile(state); strings.Contains(string(st), `"b"`) {
+		t.Errorf("the state keeps the removed set:\n%s", st)
+	}
+
 	// A state file of a build without sets is another site's.
 	single := filepath.Join(dir, "single.json")
 	if err := os.WriteFile(single, []byte(`{"version":1,"capability_list":"https://example.org/resourcesync/capabilitylist.xml","documents":{}}`), 0o644); err != nil {

@@ -93,7 +93,15 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	if st != nil && st.Sets == nil {
 		return res, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not of resource sets", opts.State, ErrOtherSite, other(st))
 	}
-	next := &State{Version: stateVersion, Sets: map[string]*State{}}
+	// Every set read, and its state checked, before anything is sent: a
+	// failure after some sets' notifications would send them again at
+	// every run.
+	type setSite struct {
+		name string
+		site *Site
+		prev *State
+	}
+	var todo []setSite
 	for _, name := range sets {
 		site, err := ReadSite(ctx, dir, name)
 		if errors.Is(err, ErrNoChannel) {
@@ -109,13 +117,32 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 		if prev != nil && prev.CapabilityList != site.CapabilityList {
 			return res, fmt.Errorf("%s: %w: its set %q is of the Capability List %s, not %s", opts.State, ErrOtherSite, name, prev.CapabilityList, site.CapabilityList)
 		}
-		if err := notifySite(ctx, site, prev, hub, opts, &res); err != nil {
+		todo = append(todo, setSite{name, site, prev})
+	}
+	if len(todo) == 0 {
+		return res, fmt.Errorf("%s: no resource set's Capability List: %w", dir, ErrNoChannel)
+	}
+	next := &State{Version: stateVersion, Sets: map[string]*State{}}
+	for _, s := range todo {
+		if err := notifySite(ctx, s.site, s.prev, hub, opts, &res); err != nil {
 			return res, err
 		}
-		next.Sets[name] = NewState(site)
+		next.Sets[s.name] = NewState(s.site)
 	}
-	if len(next.Sets) == 0 {
-		return res, fmt.Errorf("%s: no resource set's Capability List: %w", dir, ErrNoChannel)
+	// A set the last run notified and this build no longer publishes (or
+	// no longer advertises channels for): its documents are deleted, said
+	// on the framework channel it had.
+	if st != nil {
+		for _, name := range sortedSets(st.Sets) {
+			old := st.Sets[name]
+			if _, ok := next.Sets[name]; ok || old.FrameworkTopic == "" || old.Hub == "" {
+				continue
+			}
+			gone := &Site{CapabilityList: old.CapabilityList, Framework: &Channel{Topic: old.FrameworkTopic, Hub: old.Hub}, At: todo[0].site.At}
+			if err := notifySite(ctx, gone, old, hub, opts, &res); err != nil {
+				return res, err
+			}
+		}
 	}
 	if opts.State != "" && !opts.DryRun {
 		return res, next.Save(opts.State)
@@ -123,15 +150,20 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	return res, nil
 }
 
+// sortedSets returns the names of sets in order.
+func sortedSets(sets map[string]*State) []string {
+	names := make([]string, 0, len(sets))
+	for n := range sets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
 // other names what the state st is of, for an error.
 func other(st *State) string {
 	if st.CapabilityList == "" {
-		names := make([]string, 0, len(st.Sets))
-		for n := range st.Sets {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return "none (it is of the resource sets " + strings.Join(names, ", ") + ")"
+		return "none (it is of the resource sets " + strings.Join(sortedSets(st.Sets), ", ") + ")"
 	}
 	return st.CapabilityList
 }

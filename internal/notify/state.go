@@ -30,6 +30,10 @@ type State struct {
 	At             string              `json:"at,omitempty"`            // the Resource List's at when notified
 	ChangesUntil   string              `json:"changes_until,omitempty"` // the newest change notified
 	Documents      map[string]DocState `json:"documents"`
+	// FrameworkTopic and Hub are the framework channel notified, where
+	// the deletion of the whole set is said once it is gone.
+	FrameworkTopic string `json:"framework_topic,omitempty"`
+	Hub            string `json:"hub,omitempty"`
 	// Sets are the states of each resource set of a build of several,
 	// by name; the fields above are then empty.
 	Sets map[string]*State `json:"sets,omitempty"`
@@ -62,15 +66,35 @@ func LoadState(path string) (*State, error) {
 	if err := dec.Decode(&st); err != nil {
 		return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
 	}
+	if err := st.check(""); err != nil {
+		return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+	}
+	for _, name := range sortedSets(st.Sets) {
+		s := st.Sets[name]
+		if s == nil || s.Sets != nil || s.CapabilityList == "" {
+			return nil, fmt.Errorf("reading %s: %w: the set %q is not the state of one set", path, ErrBadState, name)
+		}
+		if err := s.check(fmt.Sprintf("the set %q: ", name)); err != nil {
+			return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+		}
+	}
+	if st.CapabilityList == "" && len(st.Sets) == 0 {
+		return nil, fmt.Errorf("reading %s: %w: the state of no Capability List and no set", path, ErrBadState)
+	}
+	return &st, nil
+}
+
+// check checks the version and the times of st; what prefixes an error.
+func (st *State) check(what string) error {
 	if st.Version != stateVersion {
-		return nil, fmt.Errorf("reading %s: %w: version %d, this rsgen reads version %d", path, ErrBadState, st.Version, stateVersion)
+		return fmt.Errorf("%sversion %d, this rsgen reads version %d", what, st.Version, stateVersion)
 	}
 	for name, v := range map[string]string{"at": st.At, "changes_until": st.ChangesUntil} {
 		if _, err := rsxml.ParseTime(v); v != "" && err != nil {
-			return nil, fmt.Errorf("reading %s: %w: %s: %v", path, ErrBadState, name, err)
+			return fmt.Errorf("%s%s: %v", what, name, err)
 		}
 	}
-	return &st, nil
+	return nil
 }
 
 type limited struct {
@@ -122,6 +146,9 @@ func (st *State) Save(path string) error {
 // NewState is the state after s has been notified.
 func NewState(s *Site) *State {
 	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, At: s.At, Documents: map[string]DocState{}}
+	if s.Framework != nil {
+		st.FrameworkTopic, st.Hub = s.Framework.Topic, s.Framework.Hub
+	}
 	for _, d := range s.Documents {
 		st.Documents[d.URL] = DocState{Capability: d.Capability, Index: d.Index, Hash: d.Hash}
 	}
