@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
@@ -90,7 +91,7 @@ type ChangeReport struct {
 // previous build, the changes since, and the hash cache.
 type across struct {
 	prev    *previous.Site
-	changes *changeSet // chronological; nil without a previous build
+	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *ChangeReport
 	cache   *scanCache      // nil without --cache
 	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)

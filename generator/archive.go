@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
@@ -144,7 +145,7 @@ var maxArchiveMembers = MaxArchiveMembers
 // scanArchive lists and hashes the published members of the archive, and
 // spools them sorted by path. The index of each member (archive.members)
 // is kept only for a Resource Dump, which reads the members again.
-func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
+func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 	a := b.archive
 	sc := &archiveScan{cfg: b.cfg, a: a, stats: b.stats, problems: &b.problems, spill: &b.spill, notice: b.notice}
 	if b.cfg.Dump.Enabled {
@@ -155,7 +156,7 @@ func (b *build) scanArchive(ctx context.Context) (*resourceSpool, error) {
 		return nil, err
 	}
 	a.emptyHash = b.cfg.Hashes.Format(empty)
-	var found *resourceSpool
+	var found *spill.ResourceSpool
 	if a.kind == archiveZip {
 		var out []Resource
 		if out, err = sc.scanZip(ctx, a); err == nil {
@@ -185,7 +186,7 @@ type archiveScan struct {
 	a        *archive
 	stats    *Stats
 	problems *problems
-	spill    *spillArea
+	spill    *spill.Area
 	notice   func(string)
 }
 
@@ -475,17 +476,17 @@ func (sc *archiveScan) member(res hashing.Result, info fs.FileInfo) (Resource, e
 // stage: its memory is that of the sort, whatever the size of the archive.
 // Hashing in this goroutine was measured against handing the bytes to
 // another: see BenchmarkScanTar and docs/PERFORMANCE.md.
-func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*resourceSpool, error) {
+func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*spill.ResourceSpool, error) {
 	ts, err := openTar(a)
 	if err != nil {
 		return nil, err
 	}
 	defer ts.close()
-	spill, err := sc.spill.Path()
+	spillDir, err := sc.spill.Path()
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(spill, "archive-")
+	dir, err := os.MkdirTemp(spillDir, "archive-")
 	if err != nil {
 		return nil, err
 	}
@@ -538,9 +539,9 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*resourceSpool,
 			// The stream is broken: nothing after this member can be read.
 			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))
 		}
-		rec = AppendResource(rec[:0], &Resource{}, &r)
+		rec = spill.AppendResource(rec[:0], &Resource{}, &r)
 		if err := sorter.Add([]byte(name), rec); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrSpool, err)
+			return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		}
 	}
 	if err := ts.end(); err != nil {
@@ -574,10 +575,10 @@ var maxTarMembers = rsxml.MaxEntries * rsxml.MaxEntries
 
 // spoolSorted spools the members of an archive that sorter holds, keyed
 // by path, leaving out and reporting every path that several members have.
-func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, error) {
+func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error) {
 	it, err := sorter.Iter()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
+		return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
 	defer it.Close()
 	found, err := sc.spill.Resources()
@@ -608,13 +609,13 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*resourceSpool, erro
 			return nil, err
 		}
 		cur = Resource{}
-		if err := ReadResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrSpool, err)
+		if err := spill.ReadResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
+			return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		}
 		n = 1
 	}
 	if err := it.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
+		return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
 	if err := flush(); err != nil {
 		return nil, err

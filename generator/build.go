@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/listwriter"
@@ -132,7 +133,7 @@ type build struct {
 	outRel   string // Out relative to root, slash-separated, or "" if outside it
 	cacheRel string // the hash cache relative to root, slash-separated, or "" if outside it
 	stage    *Stage
-	spill    spillArea               // the spill files, in the stage
+	spill    spill.Area              // the spill files, in the stage
 	fail     context.CancelCauseFunc // ends the build with an error, from any goroutine
 	stats    *Stats
 	problems problems
@@ -170,7 +171,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	b.attach(stg)
 	defer func() { b.across.cache.abort() }() // the new cache, if the build fails before saveCache
 	stg.SetSnapshot(b.at)
-	resources, err := b.execute(ctx, func(ctx context.Context) (*resourceSpool, error) {
+	resources, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
 		resources, err := b.run(ctx)
 		if err != nil {
 			return nil, err
@@ -202,7 +203,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 func (b *build) attach(stg *Stage) {
 	b.stage = stg
 	b.stage.CreateHook = b.cfg.createHook
-	b.spill.stage = stg
+	b.spill.Stage = stg
 	b.docs = &docWriter{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits}
 }
 
@@ -211,7 +212,7 @@ func (b *build) attach(stg *Stage) {
 // files. The build's own reasons to stop early (the first problem with
 // FailFast, a previous build that cannot be read while the tree is
 // scanned) beat the cancellation they caused.
-func (b *build) execute(ctx context.Context, steps func(context.Context) (*resourceSpool, error)) (*resourceSpool, error) {
+func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill.ResourceSpool, error)) (*spill.ResourceSpool, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	b.fail = cancel
@@ -226,7 +227,7 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*resou
 		err = fmt.Errorf("removing the spill files: %w", rerr)
 	}
 	if err != nil {
-		if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrFailFast) || errors.Is(cause, ErrPrevious) || errors.Is(cause, ErrSpool)) {
+		if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrFailFast) || errors.Is(cause, ErrPrevious) || errors.Is(cause, spill.ErrSpool)) {
 			return nil, cause
 		}
 		return nil, err
@@ -236,11 +237,11 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*resou
 
 // report is the Report of b, which published resources (nil for a record
 // export).
-func (b *build) report(resources *resourceSpool, start time.Time) *Report {
+func (b *build) report(resources *spill.ResourceSpool, start time.Time) *Report {
 	rep := &Report{Documents: b.docs.N, Problems: b.problems.sorted(), Elapsed: time.Since(start),
 		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
 	if resources != nil {
-		rep.Files, rep.Bytes = resources.Len(), resources.bytes
+		rep.Files, rep.Bytes = resources.Len(), resources.Bytes
 	}
 	if b.export != nil {
 		rep.Files, rep.Bytes, rep.Export = b.export.Listed, b.export.Bytes, b.export
@@ -386,7 +387,7 @@ func (b *build) owned(real string) bool {
 // run writes the documents of b's set into the stage, up to its
 // Capability List, and sets b.done; the caller writes the Source
 // Description and the files for hosts.
-func (b *build) run(ctx context.Context) (*resourceSpool, error) {
+func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.cfg.Export != "" {
 		b.stats.enter(PhaseScanning)
 		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
@@ -475,7 +476,7 @@ func (b *build) checkEmpty(files int) error {
 }
 
 // writeResourceList writes the Resource List of the resources.
-func (b *build) writeResourceList(ctx context.Context, resources *resourceSpool, completed time.Time) error {
+func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
 	la := &listArchiver{docs: b.docs, prev: b.across.prev, opts: &b.cfg.Changes, at: b.at, notice: b.notice}
 	archive, err := la.plan()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -120,7 +121,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 		if i <= 0 || i >= changes.Len() {
 			return rsxml.FormatTime(edge)
 		}
-		return rsxml.FormatTime(time.Unix(changes.times[i], 0).UTC())
+		return rsxml.FormatTime(changes.Datetime(i))
 	}
 	opt := b.dumpOptions() // packaged like the Resource Dump: the same limits, compression and staging
 	opt.Stem = changeDumpStem + stamp(b.at)
@@ -402,14 +403,14 @@ func checkDigests(f *os.File, tokens []hashing.Token) error {
 // changeItems is the zipdump.Seq of the changes of a set: the new bytes of
 // the files created and updated, and a manifest entry without bytes for
 // each deletion.
-type changeItems struct{ s *changeSet }
+type changeItems struct{ s *spill.ChangeSet }
 
 func (q changeItems) Names(yield func(name string) bool) error {
 	it, err := q.s.Iter()
 	if err != nil {
 		return err
 	}
-	for it.Next() && yield(changeItem(&it.cur).Name) {
+	for it.Next() && yield(changeItem(&it.Cur).Name) {
 	}
 	return it.Err()
 }
@@ -420,7 +421,7 @@ func (q changeItems) Items(yield func(it *zipdump.Item) bool) error {
 		return err
 	}
 	for it.Next() {
-		item := changeItem(&it.cur)
+		item := changeItem(&it.Cur)
 		if !yield(&item) {
 			break
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -73,7 +74,7 @@ type changeLists struct {
 	limits  Limits
 	at      time.Time // the snapshot time
 	prev    *previous.Site
-	changes *changeSet // this build's, chronological
+	changes *spill.ChangeSet // this build's, chronological
 	report  *ChangeReport
 	notice  func(string)
 	archive *changeArchive // planned by publish; nil for none
@@ -261,7 +262,7 @@ func (ch *changeLists) carriedEntries(ctx context.Context, lists []carried, open
 // fitsOneList reports whether the changes kept, old and changes (total in
 // all), fit one open Change List within the limits, and where it would
 // start.
-func (ch *changeLists) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes *changeSet, total int) (time.Time, bool, error) {
+func (ch *changeLists) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes *spill.ChangeSet, total int) (time.Time, bool, error) {
 	start := from
 	switch {
 	case len(lists) > 0:
@@ -294,7 +295,7 @@ func (ch *changeLists) openListDoc(from time.Time) rsxml.Doc {
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
 // from: the changes carried forward, then this build's.
-func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *changeSet) error {
+func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *spill.ChangeSet) error {
 	it, err := changes.Iter()
 	if err != nil {
 		return err
@@ -320,7 +321,7 @@ func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, c
 // writeChangeListIndexOver writes changelist.xml as the Change List Index
 // over closed lists: those carried forward, one (or its parts) for the
 // changes of the open list, ending where it ended, and this build's.
-func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *changeSet, stem string, from time.Time) error {
+func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *spill.ChangeSet, stem string, from time.Time) error {
 	index := ch.docs.URL(changeListIndexName)
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/hashcache"
 	"github.com/rsgen/rsgen/internal/mediatype"
@@ -87,7 +88,7 @@ func (p *problems) sorted() []Problem {
 // of the tree. With a hash cache, the walk reads the cache as a cursor in
 // the same order, and checking workers stat each file and decide whether
 // it must be read at all (scanCache.decide).
-func (b *build) scanTree(ctx context.Context) (*resourceSpool, error) {
+func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 	cfg := b.cfg
 	found, err := b.spill.Resources()
 	if err != nil {
@@ -198,11 +199,11 @@ type treeScan struct {
 	// before them are (the collector's).
 	window []*scanItem
 
-	files  chan *scanItem   // to the checking workers (with a cache)
-	jobs   chan hashing.Job // to the hashing pool
-	hits   chan *scanItem   // files the cache knows unchanged
-	spool  *resourceSpool   // the resources, in order (the collector's)
-	last   string           // the path of the last resource out
+	files  chan *scanItem       // to the checking workers (with a cache)
+	jobs   chan hashing.Job     // to the hashing pool
+	hits   chan *scanItem       // files the cache knows unchanged
+	spool  *spill.ResourceSpool // the resources, in order (the collector's)
+	last   string               // the path of the last resource out
 	anyOut bool
 
 	unreadDirs  []string // the walk's
@@ -346,7 +347,7 @@ func (s *treeScan) collect(results <-chan hashing.Result) error {
 // copies. The problems are reported already, so the build exits with the
 // partial status. A Resource Dump must package every resource of the
 // Resource List, and these cannot be read: with one, such a build fails.
-func (b *build) keepUnread(ctx context.Context, found *resourceSpool, dirs, files []string) (*resourceSpool, error) {
+func (b *build) keepUnread(ctx context.Context, found *spill.ResourceSpool, dirs, files []string) (*spill.ResourceSpool, error) {
 	prev := b.across.prev
 	if prev == nil || len(dirs)+len(files) == 0 {
 		return found, nil
@@ -383,7 +384,7 @@ type keptCount struct {
 // beside the resources the scan found, and spools them all with the
 // previous entries of the files that could not be read or lie under a
 // directory that could not be, which the scan did not find.
-func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, files []string) (out *resourceSpool, kept keptCount, err error) {
+func (b *build) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dirs, files []string) (out *spill.ResourceSpool, kept keptCount, err error) {
 	it, err := b.across.prevEntries.iter(ctx)
 	if err != nil {
 		return nil, kept, err
@@ -411,11 +412,11 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 	// pass spools the resources the scan found before rel, and reports
 	// whether it found rel.
 	pass := func(rel string, all bool) (bool, error) {
-		for more && (all || scan.cur.Path <= rel) {
-			if !all && scan.cur.Path == rel {
+		for more && (all || scan.Cur.Path <= rel) {
+			if !all && scan.Cur.Path == rel {
 				return true, nil
 			}
-			if err := out.Add(&scan.cur); err != nil {
+			if err := out.Add(&scan.Cur); err != nil {
 				return false, err
 			}
 			more = scan.Next()
@@ -441,7 +442,7 @@ func (b *build) mergeUnread(ctx context.Context, found *resourceSpool, dirs, fil
 		for k, t := range p.Hash {
 			hash[k] = t.Alg + ":" + t.Digest
 		}
-		r := Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type, kept: true}
+		r := Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type, Kept: true}
 		if err := out.Add(&r); err != nil {
 			return nil, kept, err
 		}

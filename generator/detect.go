@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -35,7 +36,7 @@ const (
 // The previous build's entries are not held: they stream from
 // previous.Site.ResourceIter in the order of their paths, which is the
 // order of resources, and the two are merged as they come.
-func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*resourceSpool, error) {
+func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, error) {
 	prev := b.across.prev
 	if prev == nil {
 		return resources, nil
@@ -46,7 +47,7 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
-		if errors.Is(err, ErrSpool) || errors.Is(err, ErrPrevious) {
+		if errors.Is(err, spill.ErrSpool) || errors.Is(err, ErrPrevious) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
@@ -94,7 +95,7 @@ func (b *build) detectChanges(ctx context.Context, resources *resourceSpool) (*r
 // changes it can tell, and the resources it cannot tell without reading
 // them again. It counts the previous build's resources into
 // b.across.prevResources.
-func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool) (out *resourceSpool, changes *changeSet, reread []rereadJob, err error) {
+func (b *build) joinPrevious(ctx context.Context, resources *spill.ResourceSpool) (out *spill.ResourceSpool, changes *spill.ChangeSet, reread []rereadJob, err error) {
 	since := b.across.prev.At
 	it, err := b.across.prevEntries.iter(ctx)
 	if err != nil {
@@ -123,12 +124,12 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool) (out
 	more := scan.Next()
 	// pass spools the resource at the head of the scan and moves on.
 	pass := func() error {
-		err := out.Add(&scan.cur)
+		err := out.Add(&scan.Cur)
 		more = scan.Next()
 		return err
 	}
 	created := func() error {
-		c := b.newChange(&scan.cur, nil, rsxml.ChangeCreated, since)
+		c := b.newChange(&scan.Cur, nil, rsxml.ChangeCreated, since)
 		if err := changes.Add(&c); err != nil {
 			return err
 		}
@@ -145,19 +146,19 @@ func (b *build) joinPrevious(ctx context.Context, resources *resourceSpool) (out
 			continue
 		}
 		key := it.key
-		for more && scan.cur.Path < key {
+		for more && scan.Cur.Path < key {
 			if err := created(); err != nil {
 				return nil, nil, nil, err
 			}
 		}
-		if !more || scan.cur.Path != key {
+		if !more || scan.Cur.Path != key {
 			if err := deleted(p.Loc); err != nil {
 				return nil, nil, nil, err
 			}
 			continue
 		}
-		r := &scan.cur
-		if r.kept {
+		r := &scan.Cur
+		if r.Kept {
 			// its previous entry, kept: it could not be read
 		} else {
 			switch v, extra := compare(r, p, b.cfg.Hashes); v {
@@ -202,7 +203,7 @@ func (b *build) countChanges() {
 		rep.Created, rep.Updated, rep.Deleted = 0, 0, 0
 		return
 	}
-	rep.Created, rep.Updated, rep.Deleted = c.created, c.updated, c.deleted
+	rep.Created, rep.Updated, rep.Deleted = c.Created, c.Updated, c.Deleted
 }
 
 // reconcileChanges makes the changes agree with the resources that are

@@ -15,8 +15,8 @@
 //
 // The build is a sequence of steps (build.go: build.run) over components
 // that each own their state: the spill area and the spools of resources
-// between steps (spillArea, resourceSpool: resources.go), the changes
-// found (changeSet: changeset.go), the documents written (docWriter: the
+// between steps, and the changes found, sorted on disk (spill.Area,
+// spill.ResourceSpool, spill.ChangeSet: the package generator/internal/spill), the documents written (docWriter: the
 // package generator/internal/docs, the first component moved out of this
 // package) and the Change Lists published from those changes
 // (changeLists: changelists.go). The data walk is: file (tree.File or an
@@ -25,7 +25,7 @@
 // documents, through the docWriter → the stage → published.
 //
 // The resources of a tree or an archive pass from step to step in the
-// order of their paths through spool files in the stage (resources.go),
+// order of their paths through spool files in the stage (package spill),
 // one resource at a time: the scan writes them, and each step reads them
 // and writes the next step's. A build's memory does not depend on the
 // number of files. The steps write, in order:

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/zipdump"
@@ -56,7 +57,7 @@ type resourceDump struct {
 // order of their paths, read by several workers at once; the members of
 // a tar, which can only be read from its start, in the order of the
 // archive, in one pass.
-func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) (*resourceSpool, *resourceDump, error) {
+func (b *build) packResourceDump(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, *resourceDump, error) {
 	if !b.cfg.Dump.Enabled {
 		return resources, nil, nil
 	}
@@ -131,14 +132,14 @@ func (b *build) packResourceDump(ctx context.Context, resources *resourceSpool) 
 
 // spoolItems is the zipdump.Seq of the resources of a spool, each of which
 // has a file: those of a tree.
-type spoolItems struct{ s *resourceSpool }
+type spoolItems struct{ s *spill.ResourceSpool }
 
 func (q spoolItems) Names(yield func(name string) bool) error {
 	it, err := q.s.Iter()
 	if err != nil {
 		return err
 	}
-	for it.Next() && yield(it.cur.Path) {
+	for it.Next() && yield(it.Cur.Path) {
 	}
 	return it.Err()
 }
@@ -149,8 +150,8 @@ func (q spoolItems) Items(yield func(it *zipdump.Item) bool) error {
 		return err
 	}
 	for it.Next() {
-		item := zipdump.Item{Name: it.cur.Path, Size: it.cur.Length}
-		r := it.cur.Clone() // the iterator reuses its links
+		item := zipdump.Item{Name: it.Cur.Path, Size: it.Cur.Length}
+		r := it.Cur.Clone() // the iterator reuses its links
 		r.Entry(&item.Entry)
 		if !yield(&item) {
 			break
@@ -162,7 +163,7 @@ func (q spoolItems) Items(yield func(it *zipdump.Item) bool) error {
 // packArchiveDump packages the members of an archive, listed in memory as
 // the archive's scan lists them, and returns the indexes of the resources
 // it left out, ascending, reported as problems.
-func (b *build) packArchiveDump(ctx context.Context, resources *resourceSpool, opt zipdump.Options) (*zipdump.Result, []int, error) {
+func (b *build) packArchiveDump(ctx context.Context, resources *spill.ResourceSpool, opt zipdump.Options) (*zipdump.Result, []int, error) {
 	n := resources.Len()
 	items := make([]zipdump.Item, 0, n)
 	of := make([]int, 0, n) // index in resources of each item

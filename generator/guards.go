@@ -115,7 +115,7 @@ func (b *build) checkDeletes(published int) error {
 	}
 	deleted := 0
 	if b.across.changes != nil {
-		deleted = b.across.changes.deleted
+		deleted = b.across.changes.Deleted
 	}
 	if limit.allows(deleted, b.across.prevResources) {
 		return nil

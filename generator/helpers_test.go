@@ -404,7 +404,7 @@ func archiveBuild(t testing.TB, cfg *Config, a *archive) *build {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.stage, b.spill.stage = st, st
+	b.stage, b.spill.Stage = st, st
 	t.Cleanup(func() {
 		b.spill.Remove()
 		st.Discard()

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -26,7 +27,7 @@ const cloudflareMaxRules = 100
 // writeHostFiles stages the pages rsgen always writes (landing page,
 // robots.txt line, HTML head link) and the configuration of cfg.Hosts,
 // from the templates. It runs after every document is staged.
-func (b *build) writeHostFiles(resources *resourceSpool, completed time.Time) error {
+func (b *build) writeHostFiles(resources *spill.ResourceSpool, completed time.Time) error {
 	files, err := b.renderHostFiles(resources, completed)
 	if err != nil {
 		return err
@@ -75,7 +76,7 @@ func writeHostFiles(stg *Stage, out string, hosts []string, files []hosting.File
 }
 
 // renderHostFiles renders the pages and the files of cfg.Hosts.
-func (b *build) renderHostFiles(resources *resourceSpool, completed time.Time) ([]hosting.File, error) {
+func (b *build) renderHostFiles(resources *spill.ResourceSpool, completed time.Time) ([]hosting.File, error) {
 	fsys := b.cfg.Templates
 	if fsys == nil {
 		fsys = templates.FS
@@ -110,7 +111,7 @@ func (b *build) robotsNotice(resourceList string) {
 }
 
 // hostData gathers what the templates show.
-func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hosting.Data, error) {
+func (b *build) hostData(resources *spill.ResourceSpool, completed time.Time) (*hosting.Data, error) {
 	docs, base := b.cfg.DocsURL.String(), b.cfg.BaseURL.String()
 	du, err := url.Parse(docs)
 	if err != nil {
@@ -141,7 +142,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 	}
 	d.Sets = []hosting.SetData{{Name: b.cfg.Set, ContentPath: d.ContentPath, CapabilityListURL: d.CapabilityListURL, ResourceListURL: d.ResourceListURL}}
 	if resources != nil {
-		d.Resources, d.Bytes = resources.Len(), resources.bytes
+		d.Resources, d.Bytes = resources.Len(), resources.Bytes
 	}
 	if b.export != nil { // a record export has no resourceSpool: see export.go
 		d.Resources, d.Bytes = b.export.Listed, b.export.Bytes
@@ -199,7 +200,7 @@ func (b *build) hostData(resources *resourceSpool, completed time.Time) (*hostin
 // typedFiles are the files of resources that the upload script gives a
 // type of their own, their paths under prefix (a directory of the output,
 // slash-separated and ending in "/", or "").
-func typedFiles(resources *resourceSpool, prefix string) ([]hosting.TypedFile, error) {
+func typedFiles(resources *spill.ResourceSpool, prefix string) ([]hosting.TypedFile, error) {
 	var typed []hosting.TypedFile
 	if resources == nil {
 		return nil, nil

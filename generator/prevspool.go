@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/spool"
@@ -29,7 +30,7 @@ type prevEntries struct {
 // readPrevious starts spooling the entries of the previous build, and
 // cancels the build with its error if it fails.
 func (b *build) readPrevious(ctx context.Context, fail context.CancelCauseFunc) (*prevEntries, error) {
-	spill, err := b.spill.Path() // before the goroutine: the scan makes its spools there too
+	spillDir, err := b.spill.Path() // before the goroutine: the scan makes its spools there too
 	if err != nil {
 		return nil, err
 	}
@@ -38,14 +39,14 @@ func (b *build) readPrevious(ctx context.Context, fail context.CancelCauseFunc) 
 	b.spill.Track(p)
 	go func() {
 		defer close(p.done)
-		p.file, p.n, p.err = b.spoolPrevious(ctx, spill, false)
+		p.file, p.n, p.err = b.spoolPrevious(ctx, spillDir, false)
 		if errors.Is(p.err, previous.ErrUnsorted) {
 			// A later part of the previous Resource List was out of
 			// order: once more, through a sort.
-			p.file, p.n, p.err = b.spoolPrevious(ctx, spill, true)
+			p.file, p.n, p.err = b.spoolPrevious(ctx, spillDir, true)
 		}
 		if p.err != nil && ctx.Err() == nil {
-			if !errors.Is(p.err, ErrSpool) {
+			if !errors.Is(p.err, spill.ErrSpool) {
 				p.err = fmt.Errorf("%w: %w", ErrPrevious, p.err)
 			}
 			fail(p.err)
@@ -55,10 +56,10 @@ func (b *build) readPrevious(ctx context.Context, fail context.CancelCauseFunc) 
 }
 
 // spoolPrevious reads the previous build's entries into a new spool file.
-func (b *build) spoolPrevious(ctx context.Context, spill string, sort bool) (*spool.File, int, error) {
+func (b *build) spoolPrevious(ctx context.Context, spillDir string, sort bool) (*spool.File, int, error) {
 	it, err := b.across.prev.ResourceIter(ctx, previous.IterOptions{
 		Key:      b.cfg.BaseURL.RelPath,
-		SpillDir: spill,
+		SpillDir: spillDir,
 		Memory:   previousSortMemory,
 		Sort:     sort,
 	})
@@ -66,9 +67,9 @@ func (b *build) spoolPrevious(ctx context.Context, spill string, sort bool) (*sp
 		return nil, 0, err
 	}
 	defer it.Close()
-	f, err := spool.Create(spill, "previous-*")
+	f, err := spool.Create(spillDir, "previous-*")
 	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %w", ErrSpool, err)
+		return nil, 0, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
 	n := 0
 	var rec []byte
@@ -84,7 +85,7 @@ func (b *build) spoolPrevious(ctx context.Context, spill string, sort bool) (*sp
 		rec = previous.AppendResource(rec, it.Resource())
 		if err := f.Append(rec); err != nil {
 			f.Close()
-			return nil, 0, fmt.Errorf("%w: %w", ErrSpool, err)
+			return nil, 0, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		}
 	}
 	if err := it.Err(); err != nil {
@@ -124,7 +125,7 @@ func (p *prevEntries) iter(ctx context.Context) (*prevIter, error) {
 	}
 	r, err := p.file.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
+		return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
 	return &prevIter{r: r}, nil
 }
@@ -149,7 +150,7 @@ func (it *prevIter) next() bool {
 		it.key = d.String()
 	}
 	if err := previous.ReadResource(d, &it.res); err != nil {
-		it.fail = fmt.Errorf("%w: %w", ErrSpool, err)
+		it.fail = fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		return false
 	}
 	return true
@@ -160,7 +161,7 @@ func (it *prevIter) err() error {
 		return it.fail
 	}
 	if err := it.r.Err(); err != nil {
-		return fmt.Errorf("%w: %w", ErrSpool, err)
+		return fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
 	return nil
 }

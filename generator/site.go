@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/templates"
@@ -281,7 +282,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	if err != nil {
 		return nil, mark(err, ErrOutput)
 	}
-	resources := make([]*resourceSpool, len(builds))
+	resources := make([]*spill.ResourceSpool, len(builds))
 	parts := make([]*hostPart, len(builds))
 	out, err := filepath.Abs(site.Out)
 	if err != nil {
@@ -297,7 +298,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		for i, b := range builds {
 			stats.WalkDone.Store(false) // Found is the total once this set's walk is done too
 			before := stats.Cached.Load()
-			r, err := b.execute(ctx, func(ctx context.Context) (*resourceSpool, error) {
+			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
 				r, err := b.run(ctx)
 				if err != nil {
 					return nil, err
@@ -413,7 +414,7 @@ type hostPart struct {
 
 // hostPart gathers b's part of the configuration of site's hosts; out is
 // the output directory, absolute, with links resolved.
-func (b *build) hostPart(site *Site, out string, resources *resourceSpool) (*hostPart, error) {
+func (b *build) hostPart(site *Site, out string, resources *spill.ResourceSpool) (*hostPart, error) {
 	d, err := b.hostData(resources, b.done)
 	if err != nil {
 		return nil, err
@@ -503,7 +504,7 @@ func writeSiteHostFiles(stg *Stage, site *Site, builds []*build, parts []*hostPa
 
 // writePages stages the pages rsgen writes for each set (its landing page,
 // the robots.txt line, the HTML head link) in the set's directory.
-func (b *build) writePages(resources *resourceSpool, completed time.Time) error {
+func (b *build) writePages(resources *spill.ResourceSpool, completed time.Time) error {
 	files, err := b.renderHostFiles(resources, completed)
 	if err != nil {
 		return err

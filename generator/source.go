@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/rsgen/rsgen/generator/internal/spill"
 )
 
 // A build publishes one of three sources. A directory tree and an archive
@@ -58,7 +60,7 @@ func archiveKindOf(source string) archiveKind {
 }
 
 // scan lists and hashes the files of a tree or an archive, sorted by path.
-func (b *build) scan(ctx context.Context) (*resourceSpool, error) {
+func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.archive != nil {
 		return b.scanArchive(ctx)
 	}

@@ -6,14 +6,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -33,11 +32,11 @@ func TestSpoolFullDisk(t *testing.T) {
 	acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
 	tr.write("new.txt", "new", acDay(1))
 	before := testenv.ReadTree(t, dir)
-	defer func() { TestHookAdd = nil }()
+	defer func() { spill.TestHookAdd = nil }()
 	// The scan spools each of the 301 resources, the join each again.
 	for _, after := range []int{0, 150, len(files) + 1, len(files) + 150} {
 		n := 0
-		TestHookAdd = func() error {
+		spill.TestHookAdd = func() error {
 			if n++; n > after {
 				return &os.PathError{Op: "write", Path: "spool", Err: syscall.ENOSPC}
 			}
@@ -67,8 +66,8 @@ func TestChangesSortSpills(t *testing.T) {
 	var golden map[string]string
 	for _, mem := range []int{16 << 20, 8 << 10} {
 		func() {
-			defer func(m int) { ChangesSortMemory = m }(ChangesSortMemory)
-			ChangesSortMemory = mem
+			defer func(m int) { spill.ChangesSortMemory = m }(spill.ChangesSortMemory)
+			spill.ChangesSortMemory = mem
 			tr := acNewTree(t, files, acT0)
 			out := t.TempDir()
 			acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -98,47 +97,5 @@ func TestChangesSortSpills(t *testing.T) {
 			}
 			acSameFiles(t, fmt.Sprintf("changes sorted in %d bytes", mem), got, golden)
 		}()
-	}
-}
-
-// A resource reads back from the spool as it was added, whatever its
-// fields hold, and the paths and URLs stored as shared prefixes come back
-// whole.
-func TestResourceSpoolRoundTrip(t *testing.T) {
-	b := archiveBuild(t, &Config{Out: t.TempDir()}, nil)
-	s, err := b.spill.Resources()
-	if err != nil {
-		t.Fatal(err)
-	}
-	long := strings.Repeat("x", 5000)
-	want := []Resource{
-		{Path: "a", Loc: "https://example.org/a", Length: 0, Hash: "sha-256:00", Type: "text/plain"},
-		{Path: "a/" + long, Loc: "https://example.org/a/" + long, Length: -1, Modified: time.Date(2024, 6, 1, 1, 2, 3, 456789, time.UTC)},
-		{Path: "a/" + long + "y", Loc: "https://other.example/", Length: 1 << 40, kept: true,
-			Links: []rsxml.Link{{Rel: "alternate", Href: "https://example.org/x", Type: "text/html"}, {Rel: "describedby", Href: ""}}},
-		{Path: "b", Loc: "", Modified: time.Unix(0, 0).UTC(), Hash: "md5:ab sha-256:cd", Type: "application/octet-stream"},
-		{Path: "b\n\x00é", Loc: "https://example.org/b%0A%00%C3%A9"},
-	}
-	for i := range want {
-		if err := s.Add(&want[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.Add(&Resource{Path: "a"}); !errors.Is(err, errResourceOrder) {
-		t.Errorf("a path out of order: %v", err)
-	}
-	s.Patch(3, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
-	want[3].Modified = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	for pass := range 2 {
-		var got []Resource
-		if err := s.Each(func(r *Resource) error { got = append(got, r.Clone()); return nil }); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("pass %d: read back\n%+v\nwant\n%+v", pass, got, want)
-		}
-	}
-	if s.Len() != len(want) || s.bytes != 1<<40 {
-		t.Errorf("len %d, bytes %d", s.Len(), s.bytes)
 	}
 }

@@ -1,4 +1,4 @@
-package generator
+package spill
 
 import (
 	"encoding/binary"
@@ -11,19 +11,20 @@ import (
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/spool"
+	"github.com/rsgen/rsgen/internal/stage"
 )
 
-// resourceSpool holds the resources of a build in the order of their
+// ResourceSpool holds the resources of a build in the order of their
 // paths, on disk: the scan writes them, and each step after it (the join
 // with the previous build, the Resource Dump, the Resource List, the host
 // files) reads them once, one at a time, and may write the next step's.
 // A build's memory is then that of one resource per step, whatever the
 // size of the tree. The file is in the stage's spill directory and goes
 // with it (build.spillDir).
-type resourceSpool struct {
+type ResourceSpool struct {
 	file   *spool.File
 	closed bool
-	bytes  int64 // the sum of the known lengths
+	Bytes  int64 // the sum of the known lengths
 	buf    []byte
 	last   Resource // the one added last, for the prefixes of the next
 	any    bool
@@ -41,7 +42,7 @@ type lastmodPatch struct {
 }
 
 // newResources creates an empty spool of Resources.
-func (a *spillArea) Resources() (*resourceSpool, error) {
+func (a *Area) Resources() (*ResourceSpool, error) {
 	dir, err := a.Path()
 	if err != nil {
 		return nil, err
@@ -50,13 +51,13 @@ func (a *spillArea) Resources() (*resourceSpool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s := &resourceSpool{file: f}
+	s := &ResourceSpool{file: f}
 	a.Track(s)
 	return s, nil
 }
 
 // spoolOf spools resources, sorted by path.
-func (a *spillArea) ResourcesOf(resources []Resource) (*resourceSpool, error) {
+func (a *Area) ResourcesOf(resources []Resource) (*ResourceSpool, error) {
 	s, err := a.Resources()
 	if err != nil {
 		return nil, err
@@ -88,7 +89,7 @@ var errResourceOrder = errors.New("resources out of order")
 // Add appends r, which must come after the resource added before it in
 // the order of paths (resources without a path, of a record export, are
 // not spooled). Its error is that of writing the file, a full disk.
-func (s *resourceSpool) Add(r *Resource) error {
+func (s *ResourceSpool) Add(r *Resource) error {
 	if s.any && r.Path <= s.last.Path {
 		return fmt.Errorf("%w: %q after %q", errResourceOrder, r.Path, s.last.Path)
 	}
@@ -102,7 +103,7 @@ func (s *resourceSpool) Add(r *Resource) error {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	s.last.Path, s.last.Loc, s.any = r.Path, r.Loc, true
-	s.bytes += max(r.Length, 0)
+	s.Bytes += max(r.Length, 0)
 	return nil
 }
 
@@ -114,7 +115,7 @@ func AppendResource(b []byte, last, r *Resource) []byte {
 	b = appendShared(b, last.Loc, r.Loc)
 	b = binary.AppendVarint(b, r.Length)
 	flags := byte(0)
-	if r.kept {
+	if r.Kept {
 		flags |= spoolKept
 	}
 	b = append(b, flags)
@@ -137,7 +138,7 @@ func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) err
 	r.Path = readShared(d, r.Path)
 	r.Loc = readShared(d, r.Loc)
 	r.Length = d.Varint()
-	r.kept = d.Byte()&spoolKept != 0
+	r.Kept = d.Byte()&spoolKept != 0
 	r.Modified = d.Time()
 	r.Hash = string(d.Bytes())
 	r.Type = intern(d.Bytes())
@@ -172,11 +173,11 @@ func linkFields(l *rsxml.Link) []*string {
 }
 
 // Len returns the number of resources.
-func (s *resourceSpool) Len() int { return s.file.Len() }
+func (s *ResourceSpool) Len() int { return s.file.Len() }
 
 // Close removes the file, once it is of no more use; removeSpill closes
 // those left open.
-func (s *resourceSpool) Close() {
+func (s *ResourceSpool) Close() {
 	if s != nil && !s.closed {
 		s.closed = true
 		s.file.Close()
@@ -185,27 +186,27 @@ func (s *resourceSpool) Close() {
 
 // Patch sets the lastmod of the resource at index i when it is read; i
 // must ascend across calls.
-func (s *resourceSpool) Patch(i int, modified time.Time) {
+func (s *ResourceSpool) Patch(i int, modified time.Time) {
 	s.patches = append(s.patches, lastmodPatch{i, modified})
 }
 
 // Iter returns an iterator over the resources, from the first.
-func (s *resourceSpool) Iter() (*resourceIter, error) {
+func (s *ResourceSpool) Iter() (*ResourceIter, error) {
 	r, err := s.file.Reader()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	return &resourceIter{r: r, patches: s.patches, i: -1, types: map[string]string{}}, nil
+	return &ResourceIter{r: r, patches: s.patches, i: -1, types: map[string]string{}}, nil
 }
 
 // Each calls fn with Each resource in order, until it returns an error.
 // The resource is valid until fn returns.
-func (s *resourceSpool) Each(fn func(r *Resource) error) error {
+func (s *ResourceSpool) Each(fn func(r *Resource) error) error {
 	it, err := s.Iter()
 	if err != nil {
 		return err
 	}
-	return Drain(it.Next, &it.cur, it.Err, fn)
+	return Drain(it.Next, &it.Cur, it.Err, fn)
 }
 
 // Drain calls fn with cur after each next, until next returns false or fn
@@ -219,25 +220,25 @@ func Drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error)
 	return err()
 }
 
-// A resourceIter reads a resourceSpool.
-type resourceIter struct {
+// A ResourceIter reads a resourceSpool.
+type ResourceIter struct {
 	r       *spool.Reader
 	patches []lastmodPatch
 	i       int // index of cur
-	cur     Resource
+	Cur     Resource
 	types   map[string]string // media types, shared: a site has few
 	fail    error
 }
 
 // Next reads the Next resource into cur. The strings of cur are its own;
 // the Links slice is reused.
-func (it *resourceIter) Next() bool {
+func (it *ResourceIter) Next() bool {
 	if it.fail != nil || !it.r.Next() {
 		return false
 	}
 	it.i++
 	d := binrec.NewReader(it.r.Record(), spool.ErrCorrupt)
-	r := &it.cur
+	r := &it.Cur
 	if err := ReadResource(d, r, it.intern); err != nil {
 		it.fail = fmt.Errorf("%w: %w", ErrSpool, err)
 		return false
@@ -266,7 +267,7 @@ func readShared(d *binrec.Reader, prev string) string {
 	return sb.String()
 }
 
-func (it *resourceIter) intern(b []byte) string {
+func (it *ResourceIter) intern(b []byte) string {
 	if s, ok := it.types[string(b)]; ok {
 		return s
 	}
@@ -279,16 +280,16 @@ func (it *resourceIter) intern(b []byte) string {
 
 // Fill fills e with the next resource: a Fill function of writeList, which
 // calls it once for each index, in order. An error is it.err's.
-func (it *resourceIter) Fill(_ int, e *rsxml.Entry) {
+func (it *ResourceIter) Fill(_ int, e *rsxml.Entry) {
 	if !it.Next() {
 		*e = rsxml.Entry{}
 		return
 	}
-	it.cur.Entry(e)
+	it.Cur.Entry(e)
 }
 
 // Err returns the error that ended the iteration early, if one did.
-func (it *resourceIter) Err() error {
+func (it *ResourceIter) Err() error {
 	if it.fail != nil {
 		return it.fail
 	}
@@ -298,20 +299,20 @@ func (it *resourceIter) Err() error {
 	return nil
 }
 
-// A spillArea is the directory of a build's spill files in its stage:
+// An Area is the directory of a build's spill files in its stage:
 // the spools between the steps and the external sorts. It is made on first
 // use; remove closes every spool made in it and removes it, before the
 // stage is checked and published (on a failure it goes with the stage).
-type spillArea struct {
-	stage *Stage
+type Area struct {
+	Stage *stage.Stage
 	dir   string
 	open  []interface{ Close() } // the spools made, closed by remove
 }
 
 // Path returns the directory, made on first use.
-func (a *spillArea) Path() (string, error) {
+func (a *Area) Path() (string, error) {
 	if a.dir == "" {
-		dir, err := os.MkdirTemp(a.stage.Dir(), ".spill-")
+		dir, err := os.MkdirTemp(a.Stage.Dir(), ".spill-")
 		if err != nil {
 			return "", fmt.Errorf("making a directory for spill files: %w", err)
 		}
@@ -321,10 +322,10 @@ func (a *spillArea) Path() (string, error) {
 }
 
 // Track has remove close c.
-func (a *spillArea) Track(c interface{ Close() }) { a.open = append(a.open, c) }
+func (a *Area) Track(c interface{ Close() }) { a.open = append(a.open, c) }
 
 // Remove closes the spools and removes the directory.
-func (a *spillArea) Remove() error {
+func (a *Area) Remove() error {
 	for _, s := range a.open {
 		s.Close()
 	}

@@ -1,7 +1,8 @@
-package generator
+package spill
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -17,7 +18,7 @@ type Resource struct {
 	Type     string    // media type, bare
 	Links    []rsxml.Link
 
-	kept bool // the previous build's entry, kept as it was: the file could not be read (keepUnread)
+	Kept bool // the previous build's entry, kept as it was: the file could not be read (keepUnread)
 }
 
 // Clone returns a copy of r that shares no memory that r's owner may
@@ -36,7 +37,7 @@ func (r *Resource) Entry(e *rsxml.Entry) {
 	}
 	e.MD.Hash = r.Hash
 	if r.Length >= 0 {
-		e.MD.Length = itoa(r.Length)
+		e.MD.Length = strconv.FormatInt(r.Length, 10)
 	}
 	e.MD.Type = r.Type
 }

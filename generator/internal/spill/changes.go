@@ -1,4 +1,4 @@
-package generator
+package spill
 
 import (
 	"encoding/binary"
@@ -12,18 +12,18 @@ import (
 	"github.com/rsgen/rsgen/internal/spool"
 )
 
-// changeSet holds the changes a build found, in chronological order and
+// ChangeSet holds the changes a build found, in chronological order and
 // then by URL, so that the same trees give the same bytes: they are added
 // in any order to an external sort in the stage's spill directory and,
 // once sorted (finish), read back one at a time from a spool file. A build
 // that changes every file of a large tree holds none of them in memory.
-type changeSet struct {
+type ChangeSet struct {
 	sorter *extsort.Sorter // until finish
 	file   *spool.File     // after finish
 	closed bool
 	buf    []byte
 
-	n, created, updated, deleted int
+	n, Created, Updated, Deleted int
 	times                        []int64 // the datetime of each change, in order, in unix seconds (after finish)
 }
 
@@ -31,7 +31,7 @@ type changeSet struct {
 var ChangesSortMemory = 16 << 20 // a variable for the tests
 
 // Changes returns an empty set of Changes, sorted in the spill area.
-func (a *spillArea) Changes() (*changeSet, error) {
+func (a *Area) Changes() (*ChangeSet, error) {
 	spill, err := a.Path()
 	if err != nil {
 		return nil, err
@@ -40,13 +40,13 @@ func (a *spillArea) Changes() (*changeSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s := &changeSet{sorter: extsort.New(dir, ChangesSortMemory)}
+	s := &ChangeSet{sorter: extsort.New(dir, ChangesSortMemory)}
 	a.Track(s)
 	return s, nil
 }
 
 // Add adds c; it must come before finish.
-func (s *changeSet) Add(c *Change) error {
+func (s *ChangeSet) Add(c *Change) error {
 	key := appendTimeKey(s.buf[:0], c.Datetime)
 	key = append(key, c.Loc...)
 	n := len(key)
@@ -61,11 +61,11 @@ func (s *changeSet) Add(c *Change) error {
 	s.n++
 	switch c.Change {
 	case rsxml.ChangeCreated:
-		s.created++
+		s.Created++
 	case rsxml.ChangeUpdated:
-		s.updated++
+		s.Updated++
 	default:
-		s.deleted++
+		s.Deleted++
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func appendTimeKey(b []byte, t time.Time) []byte {
 }
 
 // Finish sorts the changes into the spool they are read from.
-func (s *changeSet) Finish(a *spillArea) error {
+func (s *ChangeSet) Finish(a *Area) error {
 	it, err := s.sorter.Iter()
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
@@ -107,7 +107,7 @@ func (s *changeSet) Finish(a *spillArea) error {
 }
 
 // Len returns the number of changes.
-func (s *changeSet) Len() int {
+func (s *ChangeSet) Len() int {
 	if s == nil {
 		return 0
 	}
@@ -115,7 +115,7 @@ func (s *changeSet) Len() int {
 }
 
 // Close removes the set's files.
-func (s *changeSet) Close() {
+func (s *ChangeSet) Close() {
 	if s == nil || s.closed {
 		return
 	}
@@ -130,34 +130,34 @@ func (s *changeSet) Close() {
 
 // Each calls fn with Each change in order, until it returns an error. The
 // change is valid until fn returns.
-func (s *changeSet) Each(fn func(c *Change) error) error {
+func (s *ChangeSet) Each(fn func(c *Change) error) error {
 	it, err := s.Iter()
 	if err != nil {
 		return err
 	}
-	return Drain(it.Next, &it.cur, it.Err, fn)
+	return Drain(it.Next, &it.Cur, it.Err, fn)
 }
 
 // Iter returns an iterator over the changes, from the first.
-func (s *changeSet) Iter() (*changeIter, error) {
+func (s *ChangeSet) Iter() (*ChangeIter, error) {
 	if s == nil {
-		return &changeIter{}, nil
+		return &ChangeIter{}, nil
 	}
 	r, err := s.file.Reader()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	return &changeIter{r: r}, nil
+	return &ChangeIter{r: r}, nil
 }
 
-// A changeIter reads a changeSet.
-type changeIter struct {
+// A ChangeIter reads a changeSet.
+type ChangeIter struct {
 	r    *spool.Reader // nil for an empty set
-	cur  Change
+	Cur  Change
 	fail error
 }
 
-func (it *changeIter) Next() bool {
+func (it *ChangeIter) Next() bool {
 	if it.r == nil || it.fail != nil || !it.r.Next() {
 		return false
 	}
@@ -166,11 +166,11 @@ func (it *changeIter) Next() bool {
 	for k < len(rec) && rec[k] != 0 {
 		k++
 	}
-	it.cur.Change = changeKind(rec[:k])
+	it.Cur.Change = changeKind(rec[:k])
 	d := binrec.NewReader(rec[min(k+1, len(rec)):], spool.ErrCorrupt)
-	it.cur.Datetime = d.Time()
-	it.cur.Resource = Resource{}
-	if err := ReadResource(d, &it.cur.Resource, func(t []byte) string { return string(t) }); err != nil || it.cur.Change == "" {
+	it.Cur.Datetime = d.Time()
+	it.Cur.Resource = Resource{}
+	if err := ReadResource(d, &it.Cur.Resource, func(t []byte) string { return string(t) }); err != nil || it.Cur.Change == "" {
 		it.fail = fmt.Errorf("%w: %w", ErrSpool, spool.ErrCorrupt)
 		return false
 	}
@@ -187,7 +187,7 @@ func changeKind(b []byte) string {
 	return ""
 }
 
-func (it *changeIter) Err() error {
+func (it *ChangeIter) Err() error {
 	if it.fail != nil {
 		return it.fail
 	}
@@ -199,10 +199,14 @@ func (it *changeIter) Err() error {
 
 // Fill fills e with the next change: a Fill function of writeList, which
 // calls it once for each index, in order. An error is it.err's.
-func (it *changeIter) Fill(_ int, e *rsxml.Entry) {
+func (it *ChangeIter) Fill(_ int, e *rsxml.Entry) {
 	if !it.Next() {
 		*e = rsxml.Entry{}
 		return
 	}
-	it.cur.Entry(e)
+	it.Cur.Entry(e)
 }
+
+// Datetime is the datetime of the i-th change, in their order, once the set
+// is finished.
+func (s *ChangeSet) Datetime(i int) time.Time { return time.Unix(s.times[i], 0).UTC() }

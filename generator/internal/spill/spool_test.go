@@ -1,0 +1,60 @@
+package spill
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
+)
+
+// A resource reads back from the spool as it was added, whatever its
+// fields hold, and the paths and URLs stored as shared prefixes come back
+// whole.
+func TestResourceSpoolRoundTrip(t *testing.T) {
+	stg, err := stage.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stg.Discard()
+	a := &Area{Stage: stg}
+	defer a.Remove()
+	s, err := a.Resources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("x", 5000)
+	want := []Resource{
+		{Path: "a", Loc: "https://example.org/a", Length: 0, Hash: "sha-256:00", Type: "text/plain"},
+		{Path: "a/" + long, Loc: "https://example.org/a/" + long, Length: -1, Modified: time.Date(2024, 6, 1, 1, 2, 3, 456789, time.UTC)},
+		{Path: "a/" + long + "y", Loc: "https://other.example/", Length: 1 << 40, Kept: true,
+			Links: []rsxml.Link{{Rel: "alternate", Href: "https://example.org/x", Type: "text/html"}, {Rel: "describedby", Href: ""}}},
+		{Path: "b", Loc: "", Modified: time.Unix(0, 0).UTC(), Hash: "md5:ab sha-256:cd", Type: "application/octet-stream"},
+		{Path: "b\n\x00é", Loc: "https://example.org/b%0A%00%C3%A9"},
+	}
+	for i := range want {
+		if err := s.Add(&want[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Add(&Resource{Path: "a"}); !errors.Is(err, errResourceOrder) {
+		t.Errorf("a path out of order: %v", err)
+	}
+	s.Patch(3, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
+	want[3].Modified = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	for pass := range 2 {
+		var got []Resource
+		if err := s.Each(func(r *Resource) error { got = append(got, r.Clone()); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("pass %d: read back\n%+v\nwant\n%+v", pass, got, want)
+		}
+	}
+	if s.Len() != len(want) || s.Bytes != 1<<40 {
+		t.Errorf("len %d, bytes %d", s.Len(), s.Bytes)
+	}
+}
