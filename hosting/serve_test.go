@@ -22,14 +22,7 @@ func TestHandler(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, ".env"), []byte("SECRET=1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h, err := hosting.NewHandler(out, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	srv.Config.Handler = h
-	srv.Start()
-	defer srv.Close()
+	serve(t, srv, out)
 	link := "<" + base + `resourcesync/capabilitylist.xml>; rel="resourcesync"`
 	tests := []struct {
 		path, contentType string
@@ -51,6 +44,18 @@ func TestHandler(t *testing.T) {
 			}
 		})
 	}
+}
+
+// serve starts srv with the handler of the output out, until the test ends.
+func serve(t *testing.T, srv *httptest.Server, out string) {
+	t.Helper()
+	h, err := hosting.NewHandler(out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = h
+	srv.Start()
+	t.Cleanup(func() { srv.Close(); h.Close() })
 }
 
 // checkServed gets u and checks its status and, for a 200, its media type
@@ -99,14 +104,7 @@ func TestHandlerSets(t *testing.T) {
 	if _, err := generator.BuildSite(context.Background(), site); err != nil {
 		t.Fatal(err)
 	}
-	h, err := hosting.NewHandler(out, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	srv.Config.Handler = h
-	srv.Start()
-	defer srv.Close()
+	serve(t, srv, out)
 	resp, err := http.Get(base + "resourcesync/data/resourcelist.xml")
 	if err != nil {
 		t.Fatal(err)

@@ -68,16 +68,7 @@ func TestResyncClient(t *testing.T) {
 	mtime := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
 	write := func(rel, content string) {
 		t.Helper()
-		p := filepath.Join(src, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(p, mtime, mtime); err != nil {
-			t.Fatal(err)
-		}
+		writeOld(t, src, rel, content, mtime)
 		files[rel] = content
 	}
 	remove := func(rel string) {
@@ -126,6 +117,16 @@ func TestResyncClient(t *testing.T) {
 	write("data/deep/c.json", `{"c": "back"}`)
 	build("2024-06-03T00:00:00Z", true)
 	sync("--incremental", "--delete", "--changelist-uri", base+"resourcesync/changelist.xml")
+}
+
+// writeOld writes content to rel under dir with the modification time
+// mtime.
+func writeOld(t *testing.T, dir, rel, content string, mtime time.Time) {
+	t.Helper()
+	p := testenv.WriteFile(t, dir, rel, content)
+	if err := os.Chtimes(p, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // serveOn serves the output out, with the files of content, on ln until
@@ -199,16 +200,7 @@ func TestResyncClientSets(t *testing.T) {
 	articles := map[string]string{}
 	write := func(rel, content string) {
 		t.Helper()
-		p := filepath.Join(src, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(p, mtime, mtime); err != nil {
-			t.Fatal(err)
-		}
+		writeOld(t, src, rel, content, mtime)
 		if rest, ok := strings.CutPrefix(rel, "articles/"); ok {
 			articles[rest] = content
 		}
