@@ -15,7 +15,7 @@ type Change struct {
 	Datetime time.Time // when the change happened: from <= Datetime <= until of its list
 }
 
-// Entry fills e with c as an Entry of a change document. Both lastmod and
+// Entry fills e with c as an entry of a change document. Both lastmod and
 // datetime are written: 1.1 clients read datetime, 0.9 and 1.0 clients the
 // lastmod, which they take for the time of the change. A deletion carries
 // no digest or length: there are no bytes left to check.

@@ -15,7 +15,7 @@ import (
 // ChangeSet holds the changes a build found, in chronological order and
 // then by URL, so that the same trees give the same bytes: they are added
 // in any order to an external sort in the stage's spill directory and,
-// once sorted (finish), read back one at a time from a spool file. A build
+// once sorted (Finish), read back one at a time from a spool file. A build
 // that changes every file of a large tree holds none of them in memory.
 type ChangeSet struct {
 	sorter *extsort.Sorter // until finish
@@ -30,7 +30,7 @@ type ChangeSet struct {
 // ChangesSortMemory is the memory of the sort of a build's changes.
 var ChangesSortMemory = 16 << 20 // a variable for the tests
 
-// Changes returns an empty set of Changes, sorted in the spill area.
+// Changes returns an empty set of changes, sorted in the spill area.
 func (a *Area) Changes() (*ChangeSet, error) {
 	spill, err := a.Path()
 	if err != nil {
@@ -45,7 +45,7 @@ func (a *Area) Changes() (*ChangeSet, error) {
 	return s, nil
 }
 
-// Add adds c; it must come before finish.
+// Add adds c; it must come before Finish.
 func (s *ChangeSet) Add(c *Change) error {
 	key := appendTimeKey(s.buf[:0], c.Datetime)
 	key = append(key, c.Loc...)
@@ -128,14 +128,14 @@ func (s *ChangeSet) Close() {
 	}
 }
 
-// Each calls fn with Each change in order, until it returns an error. The
+// Each calls fn with each change in order, until it returns an error. The
 // change is valid until fn returns.
 func (s *ChangeSet) Each(fn func(c *Change) error) error {
 	it, err := s.Iter()
 	if err != nil {
 		return err
 	}
-	return Drain(it.Next, &it.Cur, it.Err, fn)
+	return drain(it.Next, &it.Cur, it.Err, fn)
 }
 
 // Iter returns an iterator over the changes, from the first.
@@ -150,7 +150,7 @@ func (s *ChangeSet) Iter() (*ChangeIter, error) {
 	return &ChangeIter{r: r}, nil
 }
 
-// A ChangeIter reads a changeSet.
+// A ChangeIter reads a ChangeSet.
 type ChangeIter struct {
 	r    *spool.Reader // nil for an empty set
 	Cur  Change
@@ -197,8 +197,8 @@ func (it *ChangeIter) Err() error {
 	return nil
 }
 
-// Fill fills e with the next change: a Fill function of writeList, which
-// calls it once for each index, in order. An error is it.err's.
+// Fill fills e with the next change: a fill function of a list, which
+// calls it once for each index, in order. An error is Err's.
 func (it *ChangeIter) Fill(_ int, e *rsxml.Entry) {
 	if !it.Next() {
 		*e = rsxml.Entry{}

@@ -29,7 +29,7 @@ func (r *Resource) Clone() Resource {
 	return c
 }
 
-// Entry fills e with r as an Entry of a Resource List. e's slices are reused.
+// Entry fills e with r as an entry of a Resource List. e's slices are reused.
 func (r *Resource) Entry(e *rsxml.Entry) {
 	*e = rsxml.Entry{Loc: r.Loc, Links: r.Links}
 	if !r.Modified.IsZero() {

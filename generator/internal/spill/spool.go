@@ -20,7 +20,7 @@ import (
 // files) reads them once, one at a time, and may write the next step's.
 // A build's memory is then that of one resource per step, whatever the
 // size of the tree. The file is in the stage's spill directory and goes
-// with it (build.spillDir).
+// with it (Area).
 type ResourceSpool struct {
 	file   *spool.File
 	closed bool
@@ -41,7 +41,7 @@ type lastmodPatch struct {
 	modified time.Time
 }
 
-// newResources creates an empty spool of Resources.
+// Resources creates an empty spool of resources.
 func (a *Area) Resources() (*ResourceSpool, error) {
 	dir, err := a.Path()
 	if err != nil {
@@ -56,7 +56,7 @@ func (a *Area) Resources() (*ResourceSpool, error) {
 	return s, nil
 }
 
-// spoolOf spools resources, sorted by path.
+// ResourcesOf spools resources, sorted by path.
 func (a *Area) ResourcesOf(resources []Resource) (*ResourceSpool, error) {
 	s, err := a.Resources()
 	if err != nil {
@@ -131,7 +131,7 @@ func AppendResource(b []byte, last, r *Resource) []byte {
 	return b
 }
 
-// ReadResource reads a record of appendResource into r, which holds the
+// ReadResource reads a record of AppendResource into r, which holds the
 // resource it was appended after (or an empty one); intern shares the
 // strings of media types. The Links slice of r is reused.
 func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) error {
@@ -175,7 +175,7 @@ func linkFields(l *rsxml.Link) []*string {
 // Len returns the number of resources.
 func (s *ResourceSpool) Len() int { return s.file.Len() }
 
-// Close removes the file, once it is of no more use; removeSpill closes
+// Close removes the file, once it is of no more use; Area.Remove closes
 // those left open.
 func (s *ResourceSpool) Close() {
 	if s != nil && !s.closed {
@@ -199,19 +199,19 @@ func (s *ResourceSpool) Iter() (*ResourceIter, error) {
 	return &ResourceIter{r: r, patches: s.patches, i: -1, types: map[string]string{}}, nil
 }
 
-// Each calls fn with Each resource in order, until it returns an error.
+// Each calls fn with each resource in order, until it returns an error.
 // The resource is valid until fn returns.
 func (s *ResourceSpool) Each(fn func(r *Resource) error) error {
 	it, err := s.Iter()
 	if err != nil {
 		return err
 	}
-	return Drain(it.Next, &it.Cur, it.Err, fn)
+	return drain(it.Next, &it.Cur, it.Err, fn)
 }
 
-// Drain calls fn with cur after each next, until next returns false or fn
+// drain calls fn with cur after each next, until next returns false or fn
 // an error; then it returns err() if fn did not fail.
-func Drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error) error {
+func drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error) error {
 	for next() {
 		if e := fn(cur); e != nil {
 			return e
@@ -220,7 +220,7 @@ func Drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error)
 	return err()
 }
 
-// A ResourceIter reads a resourceSpool.
+// A ResourceIter reads a ResourceSpool.
 type ResourceIter struct {
 	r       *spool.Reader
 	patches []lastmodPatch
@@ -230,7 +230,7 @@ type ResourceIter struct {
 	fail    error
 }
 
-// Next reads the Next resource into cur. The strings of cur are its own;
+// Next reads the next resource into Cur. The strings of Cur are its own;
 // the Links slice is reused.
 func (it *ResourceIter) Next() bool {
 	if it.fail != nil || !it.r.Next() {
@@ -278,8 +278,8 @@ func (it *ResourceIter) intern(b []byte) string {
 	return s
 }
 
-// Fill fills e with the next resource: a Fill function of writeList, which
-// calls it once for each index, in order. An error is it.err's.
+// Fill fills e with the next resource: a fill function of a list, which
+// calls it once for each index, in order. An error is Err's.
 func (it *ResourceIter) Fill(_ int, e *rsxml.Entry) {
 	if !it.Next() {
 		*e = rsxml.Entry{}
