@@ -43,8 +43,9 @@
 //     with the hash cache (cache.go) sparing reads of unchanged files; and,
 //     when asked, the archives of ResourceSync Archives (archives.go): of
 //     every build's changes (changelist_archive.go), of its Change Dump
-//     packages (changedump_archive.go: dumpArchiver) and of Resource Lists
-//     now and then (resourcelist_archive.go: listArchiver);
+//     packages (changedump_archive.go: dumpArchiver), of Resource Lists
+//     now and then (resourcelist_archive.go: listArchiver) and of Resource
+//     Dumps with their packages (resourcedump_archive.go);
 //   - the Capability List, the Source Description, and the files for
 //     static hosts (host.go).
 //

@@ -235,7 +235,14 @@ func (b *build) dumpOptions() zipdump.Options {
 		Remove: func(name string) error { return os.Remove(b.stage.Path(b.docs.Dir + "/" + name)) },
 	}
 	if !b.cfg.FixedTime {
-		opt.Now = b.cfg.now
+		// Never before the snapshot time, which may be past the clock
+		// (afterPrevious: a build within the second of the one before).
+		opt.Now = func() time.Time {
+			if now := b.cfg.now(); now.After(b.at) {
+				return now
+			}
+			return b.at
+		}
 	}
 	return opt
 }
@@ -243,10 +250,7 @@ func (b *build) dumpOptions() zipdump.Options {
 // dumpWritten records the packages of the Resource Dump, for
 // writeResourceDump.
 func (b *build) dumpWritten(res *zipdump.Result) *resourceDump {
-	dump := &resourceDump{packages: res.Packages, completed: b.at}
-	if !b.cfg.FixedTime {
-		dump.completed = b.cfg.now().UTC().Truncate(time.Second)
-	}
+	dump := &resourceDump{packages: res.Packages, completed: b.completed()}
 	b.docs.N += len(res.Packages) // the copies of the manifests
 	return dump
 }

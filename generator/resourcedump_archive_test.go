@@ -290,3 +290,33 @@ func TestCarriedPackagesRelativePrevious(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Two builds within one second without a fixed time: the second's
+// snapshot is a second after the first's, past the clock, and the times of
+// its Resource Dump, its Change Dump and their archives are never before
+// it (they were the clock's, and failed the check).
+func TestDumpsWithinTheSecond(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	clock := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	build := func(previous bool) {
+		t.Helper()
+		cfg := acConfig(tr.dir, out, time.Time{})
+		cfg.FixedTime, cfg.now = false, func() time.Time { return clock }
+		cfg.Dump.Enabled = true
+		if previous {
+			cfg.Changes.Previous, cfg.Changes.Dump = out, true
+			cfg.Changes.ArchiveKeep, cfg.Changes.ArchiveResourceDumps = 30*24*time.Hour, time.Second
+		}
+		acBuild(t, cfg)
+	}
+	build(false)
+	tr.write("new.txt", "new", acT0)
+	build(true)
+	build(true)
+	doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml"))
+	if doc.MD.At != "2024-06-01T12:00:02Z" || doc.MD.Completed < doc.MD.At {
+		t.Errorf("resourcedump.xml at %s completed %s", doc.MD.At, doc.MD.Completed)
+	}
+	acValidate(t, out)
+}

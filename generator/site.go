@@ -397,7 +397,9 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 	for i := range cfgs {
 		if c := &cfgs[i]; have[c.Set] {
 			rep.Added = append(rep.Added, c.Set)
-			c.Changes.FirstBuildOK = c.Changes.Previous != ""
+			// A first build of its own: nothing of it to read in the
+			// previous build (Validate has checked the Config as given).
+			c.Changes.Previous, c.Changes.FirstBuildOK, c.Changes.NewHistory, c.MaxDelete = "", false, false, nil
 			notice(fmt.Sprintf("%s is new: publishing its first build, its change history starts", setLabel(c.Set)))
 		}
 	}

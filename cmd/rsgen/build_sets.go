@@ -289,9 +289,15 @@ func (f *siteFile) keysHint(hint, set string) string {
 	if !flagWord.MatchString(hint) {
 		return hint
 	}
-	ofSite := true // every key the hint names is the whole site's
+	ofSite, keys := true, 0 // every key the hint names is the whole site's; how many it names
 	for _, m := range flagWord.FindAllStringSubmatch(hint, -1) {
-		ofSite = ofSite && (slices.Contains(siteKeys, m[1]) || slices.Contains(commandOnly, m[1]))
+		if !slices.Contains(commandOnly, m[1]) {
+			keys++
+			ofSite = ofSite && slices.Contains(siteKeys, m[1])
+		}
+	}
+	if keys == 0 {
+		return hint // flags of the command line only: --timeout, --remove-set…
 	}
 	where := "at the top of " + f.path
 	if set != "" && !ofSite {
@@ -445,7 +451,7 @@ func initCommand() *cli.Command {
 		Usage:     "write a configuration file of several resource sets to start from",
 		ArgsUsage: "[FILE]",
 		Description: "Writes FILE (default: rsgen.toml) for 'rsgen build --config FILE': two resource sets\n" +
-			"published together, with every key commented. An existing FILE is never overwritten.",
+			"published together, the common keys commented. An existing FILE is never overwritten.",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usageErr("give one FILE", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))

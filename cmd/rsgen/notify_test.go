@@ -520,7 +520,8 @@ base-url = "https://example.org/b/"
 	}
 	got = received(t, sub, 2) // a's framework (the Source Description), b's deletions
 	d, ok = got["https://example.org/resourcesync/b/framework-notification"]
-	if !ok || !strings.Contains(string(d.Body), `change="deleted"`) || !strings.Contains(string(d.Body), "https://example.org/resourcesync/b/resourcelist.xml") {
+	if !ok || !strings.Contains(string(d.Body), `change="deleted"`) || !strings.Contains(string(d.Body), "https://example.org/resourcesync/b/resourcelist.xml") ||
+		strings.Contains(string(d.Body), ".well-known/resourcesync") { // still published
 		t.Errorf("b's deletions: %v\n%s", ok, d.Body)
 	}
 	if st, _ := os.ReadFile(state); strings.Contains(string(st), `"b"`) {

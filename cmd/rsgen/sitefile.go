@@ -297,7 +297,9 @@ func flagValues(flag cli.Flag, v any) ([]string, error) {
 func flagKinds(flags []cli.Flag) map[string]cli.Flag {
 	m := map[string]cli.Flag{}
 	for _, f := range flags {
-		m[f.Names()[0]] = f
+		if n := f.Names()[0]; n != "help" { // urfave/cli's own, not a key
+			m[n] = f
+		}
 	}
 	return m
 }
@@ -384,7 +386,8 @@ var initFile = bytes.TrimLeft([]byte(`
 # of each set; each set has its documents under resourcesync/<name>/.
 # The keys are the long names of the flags of 'rsgen build', with the same
 # values (see 'rsgen build --help' and docs/SETS.md). Relative paths are
-# relative to this file. A flag on the command line overrides the key of the
+# relative to this file. A flag of the whole site on the command line (--out,
+# --docs-url, --previous, --at, --jobs, --host…) overrides the key of the
 # same name at the top of this file.
 
 # The whole site: where the documents are written and served.
@@ -399,7 +402,7 @@ docs-url = "https://example.org/"      # where out is served
 # Defaults of every set; each [[set]] may give its own.
 hash = "sha-256"                       # or ["sha-256", "md5"]
 # changes-keep = "30d"
-# archive-keep = "1y"
+# archive-keep = "365d"
 
 [[set]]
 name = "articles"                      # its documents: resourcesync/articles/
@@ -414,5 +417,5 @@ name = "datasets"
 source = "public/data"
 base-url = "https://example.org/data/"
 exclude = ["tmp/**"]
-# cache = ".rsgen/datasets.cache"      # a hash cache of its own
+# cache = "datasets.rsgencache"       # a hash cache of its own (its directory must exist)
 `), "\n")

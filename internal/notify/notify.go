@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 // ErrOtherSite is returned by Run when the state file was written for
@@ -139,7 +141,16 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 				continue
 			}
 			gone := &Site{CapabilityList: old.CapabilityList, Framework: &Channel{Topic: old.FrameworkTopic, Hub: old.Hub}, At: todo[0].site.At}
-			if err := notifySite(ctx, gone, old, hub, opts, &res); err != nil {
+			// The Source Description is still published: its change is
+			// said on the channels of the sets that remain.
+			left := *old
+			left.Documents = maps.Clone(old.Documents)
+			for u, d := range left.Documents {
+				if d.Capability == rsxml.CapDescription {
+					delete(left.Documents, u)
+				}
+			}
+			if err := notifySite(ctx, gone, &left, hub, opts, &res); err != nil {
 				return res, err
 			}
 		}
