@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
@@ -172,7 +173,7 @@ func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 	// of compression not supported, a hard link) was not published: it
 	// keeps its previous entry rather than being announced as deleted.
 	var unread []string
-	for _, p := range b.problems.sorted() {
+	for _, p := range b.problems.Sorted() {
 		unread = append(unread, p.Path)
 	}
 	return b.keepUnread(ctx, found, nil, unread)
@@ -185,7 +186,7 @@ type archiveScan struct {
 	cfg      *Config
 	a        *archive
 	stats    *Stats
-	problems *problems
+	problems *report.Problems
 	spill    *spill.Area
 	notice   func(string)
 }
@@ -209,7 +210,7 @@ type member struct {
 func (sc *archiveScan) admit(m member, seen map[string]int) string {
 	name, err := memberName(m.raw)
 	if err != nil {
-		sc.problems.add(Problem{Path: clipName(displayName(m.raw)), Err: err})
+		sc.problems.Add(Problem{Path: clipName(displayName(m.raw)), Err: err})
 		return ""
 	}
 	if name == "" || m.mode.IsDir() || !sc.publishes(name) {
@@ -217,7 +218,7 @@ func (sc *archiveScan) admit(m member, seen map[string]int) string {
 	}
 	switch {
 	case m.link:
-		sc.problems.add(Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
+		sc.problems.Add(Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
 		return ""
 	case m.mode&fs.ModeSymlink != 0:
 		sc.notice(fmt.Sprintf("%s: symbolic link in the archive, not published", name))
@@ -245,7 +246,7 @@ func (sc *archiveScan) dropDuplicates(out []Resource, seen map[string]int) []Res
 	}
 	for name, n := range seen {
 		if n > 1 {
-			sc.problems.add(Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			sc.problems.Add(Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
 			delete(sc.a.members, name)
 		}
 	}
@@ -312,7 +313,7 @@ func (sc *archiveScan) dropConflicts(found []dirConflict) map[string]bool {
 		if c.under != "" {
 			err = fmt.Errorf("under %s, which the archive holds as a file too; no tree holds both, and neither is published", c.under)
 		}
-		sc.problems.add(Problem{Path: c.path, Err: err})
+		sc.problems.Add(Problem{Path: c.path, Err: err})
 		delete(sc.a.members, c.path)
 		drop[c.path] = true
 	}
@@ -406,9 +407,9 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 			r, err := sc.member(res, zr.File[i].FileInfo())
 			switch {
 			case errors.Is(err, ErrLocTooLong): // never published: its name is not needed whole
-				sc.problems.add(Problem{Path: clipName(res.Name), Err: err})
+				sc.problems.Add(Problem{Path: clipName(res.Name), Err: err})
 			case errors.Is(err, zip.ErrAlgorithm): // its previous entry is kept by its name
-				sc.problems.add(Problem{Path: res.Name, Err: err})
+				sc.problems.Add(Problem{Path: res.Name, Err: err})
 			case err != nil:
 				return fmt.Errorf("reading the archive %s: %s: %w", a.path, res.Name, damaged(err))
 			default:
@@ -523,7 +524,7 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*spill.Resource
 			// bytes it holds: a few hundred bytes may declare a petabyte of
 			// holes, which would be hashed for days. tar.Reader.Next skips
 			// its data, not its holes.
-			sc.problems.add(Problem{Path: name, Err: fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most)})
+			sc.problems.Add(Problem{Path: name, Err: fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most)})
 			continue
 		}
 		sc.stats.Found.Add(1)
@@ -532,7 +533,7 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*spill.Resource
 		}
 		r, err := sc.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if errors.Is(err, ErrLocTooLong) { // read to its end: the stream goes on
-			sc.problems.add(Problem{Path: clipName(name), Err: err})
+			sc.problems.Add(Problem{Path: clipName(name), Err: err})
 			continue
 		}
 		if err != nil {
@@ -594,7 +595,7 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool
 			dc.add(cur.Path)
 			return found.Add(&cur)
 		case n > 1:
-			sc.problems.add(Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			sc.problems.Add(Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
 			delete(sc.a.members, cur.Path)
 		}
 		return nil

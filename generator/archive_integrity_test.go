@@ -203,8 +203,8 @@ func TestArchiveIndexesMembersOnlyForADump(t *testing.T) {
 	if b.archive.members != nil {
 		t.Errorf("members indexed without a dump: %v", b.archive.members)
 	}
-	if len(b.problems.sorted()) != 1 {
-		t.Errorf("problems %v, want the duplicate c", b.problems.sorted())
+	if len(b.problems.Sorted()) != 1 {
+		t.Errorf("problems %v, want the duplicate c", b.problems.Sorted())
 	}
 }
 
@@ -340,7 +340,7 @@ func TestArchiveMemberURLTooLong(t *testing.T) {
 			}
 			// The name a problem keeps is clipped: a tar's names may be a
 			// MiB each (PAX), which a few KiB of .tar.gz compress.
-			if p := b.problems.sorted(); len(p) != 1 || !strings.HasPrefix(p[0].Path, "d/xxx") || len(p[0].Path) > maxProblemName+10 || !errors.Is(p[0].Err, ErrLocTooLong) {
+			if p := b.problems.Sorted(); len(p) != 1 || !strings.HasPrefix(p[0].Path, "d/xxx") || len(p[0].Path) > maxProblemName+10 || !errors.Is(p[0].Err, ErrLocTooLong) {
 				t.Errorf("problems %v, want the long name, clipped", p)
 			}
 		})

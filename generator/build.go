@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
@@ -136,7 +137,7 @@ type build struct {
 	spill    spill.Area              // the spill files, in the stage
 	fail     context.CancelCauseFunc // ends the build with an error, from any goroutine
 	stats    *Stats
-	problems problems
+	problems report.Problems
 	notice   func(string)
 	docs     *docWriter // the documents written, into the stage
 	at       time.Time
@@ -217,7 +218,7 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 	defer cancel(nil)
 	b.fail = cancel
 	if b.cfg.FailFast {
-		b.problems.failFast = func(err error) { cancel(fmt.Errorf("%w: %w", ErrFailFast, err)) }
+		b.problems.FailFast = func(err error) { cancel(fmt.Errorf("%w: %w", ErrFailFast, err)) }
 	}
 	resources, err := steps(ctx)
 	if err == nil {
@@ -238,7 +239,7 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 // report is the Report of b, which published resources (nil for a record
 // export).
 func (b *build) report(resources *spill.ResourceSpool, start time.Time) *Report {
-	rep := &Report{Documents: b.docs.N, Problems: b.problems.sorted(), Elapsed: time.Since(start),
+	rep := &Report{Documents: b.docs.N, Problems: b.problems.Sorted(), Elapsed: time.Since(start),
 		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
 	if resources != nil {
 		rep.Files, rep.Bytes = resources.Len(), resources.Bytes
@@ -389,11 +390,11 @@ func (b *build) owned(real string) bool {
 // Description and the files for hosts.
 func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.cfg.Export != "" {
-		b.stats.enter(PhaseScanning)
+		b.stats.Enter(PhaseScanning)
 		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
 	}
 	if b.cfg.Changes.Previous != "" {
-		b.stats.enter(PhasePrevious)
+		b.stats.Enter(PhasePrevious)
 	}
 	if err := b.prepareAcross(ctx); err != nil {
 		return nil, err
@@ -404,7 +405,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 			return nil, err
 		}
 	}
-	b.stats.enter(PhaseScanning)
+	b.stats.Enter(PhaseScanning)
 	resources, err := b.scan(ctx)
 	if err != nil {
 		return nil, err
@@ -423,7 +424,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.stats.enter(PhaseWriting)
+	b.stats.Enter(PhaseWriting)
 	if err := b.checkEmpty(resources.Len()); err != nil { // the dump left out every file
 		return nil, err
 	}
@@ -469,7 +470,7 @@ func (b *build) checkEmpty(files int) error {
 		what = "the archive " + b.cfg.Source
 	}
 	what += " holds no file to publish"
-	if n := len(b.problems.sorted()); n > 0 {
+	if n := len(b.problems.Sorted()); n > 0 {
 		what += fmt.Sprintf(" (%d could not be read)", n)
 	}
 	return emptySource(what)

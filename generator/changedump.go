@@ -142,7 +142,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 		i := 0
 		err := changes.Each(func(c *Change) error {
 			if err, ok := why[i]; ok {
-				b.problems.add(Problem{Path: c.Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: publish again once the tree is stable", unwrapPath(err))})
+				b.problems.Add(Problem{Path: c.Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: publish again once the tree is stable", unwrapPath(err))})
 			}
 			i++
 			return nil

@@ -65,7 +65,7 @@ func errorFindings(rep *validate.Report) []validate.Finding {
 // one notice per rule. It re-reads every document once, as a stream; see
 // BenchmarkCheck for its cost.
 func checkStage(ctx context.Context, stg *Stage, sets []*build, stats *Stats, notice func(string)) error {
-	stats.enter(PhaseChecking)
+	stats.Enter(PhaseChecking)
 	if testHookBeforeCheck != nil {
 		testHookBeforeCheck(stg)
 	}

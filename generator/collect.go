@@ -8,13 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/hashcache"
@@ -22,60 +21,24 @@ import (
 	"github.com/rsgen/rsgen/internal/tree"
 )
 
-// Stats counts a build's progress. Its fields are updated while the build
-// runs and may be read from other goroutines at any time.
-type Stats struct {
-	Phase    atomic.Int32 // the step the build is at: a Phase
-	Found    atomic.Int64 // files found by the walk so far
-	Hashed   atomic.Int64 // files read and hashed (or failed), or found unchanged in the hash cache
-	Cached   atomic.Int64 // files found unchanged in the hash cache, not read
-	Bytes    atomic.Int64 // bytes read
-	WalkDone atomic.Bool  // the walk has finished: Found is the total
-	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
-}
+// Stats counts a build's progress (package report). Its fields are
+// updated while the build runs and may be read from other goroutines at
+// any time.
+type Stats = report.Stats
 
 // Phase is a step of a build, in the order a build takes them; steps it
 // has no work for are skipped.
-type Phase int32
+type Phase = report.Phase
 
+// The steps of a build.
 const (
-	PhaseStarting  Phase = iota // checking the configuration, opening the source
-	PhasePrevious               // reading the previous build (Config.Changes.Previous)
-	PhaseScanning               // walking the source and hashing its files, or reading the records of an export
-	PhasePackaging              // writing the packages of the Resource Dump (of a tree or an archive)
-	PhaseWriting                // writing the lists and the other documents
-	PhaseChecking               // validating what was written, before it is published
+	PhaseStarting  = report.PhaseStarting  // checking the configuration, opening the source
+	PhasePrevious  = report.PhasePrevious  // reading the previous build (Config.Changes.Previous)
+	PhaseScanning  = report.PhaseScanning  // walking the source and hashing its files, or reading the records of an export
+	PhasePackaging = report.PhasePackaging // writing the packages of the Resource Dump (of a tree or an archive)
+	PhaseWriting   = report.PhaseWriting   // writing the lists and the other documents
+	PhaseChecking  = report.PhaseChecking  // validating what was written, before it is published
 )
-
-func (s *Stats) enter(p Phase) { s.Phase.Store(int32(p)) }
-
-// problems collects per-file problems; it may be called from several goroutines.
-type problems struct {
-	mu       sync.Mutex
-	list     []Problem
-	failFast func(error) // cancels the build on the first problem, if set
-}
-
-func (p *problems) add(pr Problem) {
-	p.mu.Lock()
-	p.list = append(p.list, pr)
-	p.mu.Unlock()
-	if p.failFast != nil {
-		p.failFast(pr)
-	}
-}
-
-func (p *problems) sorted() []Problem {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	slices.SortStableFunc(p.list, func(a, b Problem) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		return a.Line - b.Line
-	})
-	return p.list
-}
 
 // scanTree walks the source, hashes every published file with a pool of
 // workers and returns the resources in the order of their paths.
@@ -123,7 +86,7 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 		Skip:     b.owned,
 		SpillDir: spill,
 		Problem: func(rel string, dir bool, err error) {
-			b.problems.add(Problem{Path: rel, Dir: dir, Err: err})
+			b.problems.Add(Problem{Path: rel, Dir: dir, Err: err})
 		},
 		Unread:      func(rel string) { s.unreadDirs = append(s.unreadDirs, rel) },
 		Notice:      b.notice,
@@ -509,7 +472,7 @@ func (s *treeScan) pass(it *scanItem) error {
 		s.cache.hit(it)
 		loc, err := b.cfg.BaseURL.Resolve(rel)
 		if err != nil {
-			b.problems.add(Problem{Path: rel, Err: err})
+			b.problems.Add(Problem{Path: rel, Err: err})
 			return nil
 		}
 		sum, _ := it.cached.Sum(nil, b.cfg.Hashes)
@@ -525,13 +488,13 @@ func (s *treeScan) pass(it *scanItem) error {
 	res := &it.res
 	b.stats.Bytes.Add(res.Info.Size)
 	if res.Err != nil {
-		b.problems.add(Problem{Path: rel, Err: describeReadError(res.Err)})
+		b.problems.Add(Problem{Path: rel, Err: describeReadError(res.Err)})
 		s.unreadFiles = append(s.unreadFiles, rel)
 		return nil
 	}
 	path, loc, hash, err := fileStrings(b.cfg.BaseURL, rel, b.cfg.Hashes, res.Sum)
 	if err != nil {
-		b.problems.add(Problem{Path: rel, Err: err})
+		b.problems.Add(Problem{Path: rel, Err: err})
 		return nil
 	}
 	typ := mediatype.ByName(rel)

@@ -402,12 +402,12 @@ func (b *build) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error)
 			j := jobs[k]
 			r := &j.res
 			if res.Err != nil {
-				b.problems.add(Problem{Path: res.Name, Err: fmt.Errorf("reading again for the previous build's digests: %w", describeReadError(res.Err))})
+				b.problems.Add(Problem{Path: res.Name, Err: fmt.Errorf("reading again for the previous build's digests: %w", describeReadError(res.Err))})
 				verdicts[k] = changed
 				continue
 			}
 			if !b.cfg.Hashes.IsAttr(r.Hash, res.Sum[:own]) {
-				b.problems.add(Problem{Path: res.Name, Err: errors.New("changed during the build; publish again once the tree is stable")})
+				b.problems.Add(Problem{Path: res.Name, Err: errors.New("changed during the build; publish again once the tree is stable")})
 				verdicts[k] = changed
 				continue
 			}

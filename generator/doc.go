@@ -14,7 +14,9 @@
 // disk; archive_stream.go, source.go), or a record export (export*.go).
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state: the spill area and the spools of resources
+// that each own their state: what the build tells of itself as it runs,
+// its progress and the files it could not publish (report.Stats,
+// report.Problems: the package generator/internal/report); the spill area and the spools of resources
 // between steps, and the changes found, sorted on disk (spill.Area,
 // spill.ResourceSpool, spill.ChangeSet: the package generator/internal/spill), the documents written (docWriter: the
 // package generator/internal/docs, the first component moved out of this

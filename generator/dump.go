@@ -62,7 +62,7 @@ func (b *build) packResourceDump(ctx context.Context, resources *spill.ResourceS
 		return resources, nil, nil
 	}
 	testHookBeforeDump()
-	b.stats.enter(PhasePackaging)
+	b.stats.Enter(PhasePackaging)
 	opt := b.dumpOptions()
 	if b.archive != nil {
 		m, err := b.archive.openMembers()
@@ -116,7 +116,7 @@ func (b *build) packResourceDump(ctx context.Context, resources *spill.ResourceS
 		if len(left) > 0 && left[0] == i {
 			left = left[1:]
 			if err, ok := why[i]; ok {
-				b.problems.add(Problem{Path: r.Path, Err: describeDumpError(err)})
+				b.problems.Add(Problem{Path: r.Path, Err: describeDumpError(err)})
 			}
 			b.across.dropped = append(b.across.dropped, r.Loc)
 			return nil
@@ -172,7 +172,7 @@ func (b *build) packArchiveDump(ctx context.Context, resources *spill.ResourceSp
 	err := resources.Each(func(r *Resource) error {
 		defer func() { i++ }()
 		if r.Path == "" {
-			b.problems.add(Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
+			b.problems.Add(Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
 			left = append(left, i)
 			return nil
 		}
@@ -206,7 +206,7 @@ func (b *build) packArchiveDump(ctx context.Context, resources *spill.ResourceSp
 	}
 	for _, s := range res.Skipped {
 		left = append(left, of[s.Index])
-		b.problems.add(Problem{Path: items[s.Index].Name, Err: describeDumpError(s.Err)})
+		b.problems.Add(Problem{Path: items[s.Index].Name, Err: describeDumpError(s.Err)})
 	}
 	slices.Sort(left)
 	return res, left, nil

@@ -416,7 +416,7 @@ func (b *build) collect(x *exportState, res *exportResult) error {
 func (b *build) badRecord(x *exportState, p Problem) error {
 	x.rep.Bad++
 	if b.cfg.SkipBadRecords {
-		b.problems.add(p)
+		b.problems.Add(p)
 		return nil
 	}
 	if len(x.bad) < maxReportedBad {

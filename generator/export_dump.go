@@ -226,7 +226,7 @@ func (b *build) packExportDump(ctx context.Context, x *exportState, root *os.Roo
 		x.rep.Listed--
 		x.rep.Bytes -= max(l.length, 0)
 		x.rep.Unpackaged++
-		b.problems.add(Problem{Path: x.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w", l.path, describeRecordDumpError(l.err))})
+		b.problems.Add(Problem{Path: x.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w", l.path, describeRecordDumpError(l.err))})
 	}
 	return b.dumpWritten(res), nil
 }

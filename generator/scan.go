@@ -2,9 +2,9 @@ package generator
 
 import (
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/tree"
 )
@@ -15,20 +15,9 @@ type Filter = tree.Filter
 // A PatternError is a pattern of a Filter that is not valid (Filter.Validate).
 type PatternError = tree.PatternError
 
-// A Problem is a file that was not published, and why.
-type Problem struct {
-	Path string // relative to the source, or the record export
-	Line int    // line of a bad record in the export; 0 for a file
-	Dir  bool   // Path is a directory that could not be read (wholly or in part): its files are unknown
-	Err  error
-}
-
-func (p Problem) Error() string {
-	if p.Line > 0 {
-		return printable(p.Path) + ":" + strconv.Itoa(p.Line) + ": " + p.Err.Error()
-	}
-	return printable(p.Path) + ": " + p.Err.Error()
-}
+// A Problem is a file (or a directory, or a record of an export) that a
+// build could not publish, and why (package report).
+type Problem = report.Problem
 
 // printable quotes a name that a terminal or a log would not show as it
 // is (display.Name).

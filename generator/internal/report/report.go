@@ -1,0 +1,90 @@
+// Package report keeps what a build tells of itself while it runs: its
+// progress ([Stats], which another goroutine may read at any time, as the
+// command line's progress line does) and the files it could not publish
+// ([Problems], collected from the goroutines that read them).
+package report
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rsgen/rsgen/internal/display"
+)
+
+// A Problem is a file (or a directory, or a record of an export) that was
+// not published, and why.
+type Problem struct {
+	Path string // relative to the source, or the record export
+	Line int    // line of a bad record in the export; 0 for a file
+	Dir  bool   // Path is a directory that could not be read (wholly or in part): its files are unknown
+	Err  error
+}
+
+func (p Problem) Error() string {
+	if p.Line > 0 {
+		return display.Name(p.Path) + ":" + strconv.Itoa(p.Line) + ": " + p.Err.Error()
+	}
+	return display.Name(p.Path) + ": " + p.Err.Error()
+}
+
+// Stats counts a build's progress. Its fields are updated while the build
+// runs and may be read from other goroutines at any time.
+type Stats struct {
+	Phase    atomic.Int32 // the step the build is at: a Phase
+	Found    atomic.Int64 // files found by the walk so far
+	Hashed   atomic.Int64 // files read and hashed (or failed), or found unchanged in the hash cache
+	Cached   atomic.Int64 // files found unchanged in the hash cache, not read
+	Bytes    atomic.Int64 // bytes read
+	WalkDone atomic.Bool  // the walk has finished: Found is the total
+	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
+}
+
+// Phase is a step of a build, in the order a build takes them; steps it
+// has no work for are skipped.
+type Phase int32
+
+const (
+	PhaseStarting  Phase = iota // checking the configuration, opening the source
+	PhasePrevious               // reading the previous build (Config.Changes.Previous)
+	PhaseScanning               // walking the source and hashing its files, or reading the records of an export
+	PhasePackaging              // writing the packages of the Resource Dump (of a tree or an archive)
+	PhaseWriting                // writing the lists and the other documents
+	PhaseChecking               // validating what was written, before it is published
+)
+
+// Enter records that the build is at step p.
+func (s *Stats) Enter(p Phase) { s.Phase.Store(int32(p)) }
+
+// Problems collects the problems of a build; Add may be called from
+// several goroutines.
+type Problems struct {
+	mu       sync.Mutex
+	list     []Problem
+	FailFast func(error) // cancels the build on the first problem, if set
+}
+
+// Add adds pr, and with FailFast set, tells it.
+func (p *Problems) Add(pr Problem) {
+	p.mu.Lock()
+	p.list = append(p.list, pr)
+	p.mu.Unlock()
+	if p.FailFast != nil {
+		p.FailFast(pr)
+	}
+}
+
+// Sorted returns the problems by path, then line.
+func (p *Problems) Sorted() []Problem {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	slices.SortStableFunc(p.list, func(a, b Problem) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return a.Line - b.Line
+	})
+	return p.list
+}
