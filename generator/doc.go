@@ -14,17 +14,26 @@
 // disk; archive_stream.go, source.go), or a record export (export*.go).
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state: what the build tells of itself as it runs,
-// its progress and the files it could not publish (report.Stats,
-// report.Problems: the package generator/internal/report); the spill area and the spools of resources
-// between steps, and the changes found, sorted on disk (spill.Area,
-// spill.ResourceSpool, spill.ChangeSet: the package generator/internal/spill), the documents written (docWriter: the
-// package generator/internal/docs, the first component moved out of this
-// package) and the Change Lists published from those changes
-// (changeLists: changelists.go). The data walk is: file (tree.File or an
-// archive member) → hashing job → digests → Resource, spooled in path
-// order → joined with the previous build (detect.go) → entries of the
-// documents, through the docWriter → the stage → published.
+// that each own their state. Three are packages of their own, under
+// generator/internal:
+//
+//   - report: what the build tells of itself as it runs, its progress
+//     (Stats) and the files it could not publish (Problems);
+//   - spill: the spill area in the stage, the spools that carry the
+//     resources from step to step in the order of their paths, and the
+//     changes found, sorted on disk (Area, ResourceSpool, ChangeSet);
+//   - docs: the document writer of a set (docWriter here), which knows the
+//     URLs and the limits, writes every document into the stage and counts
+//     what it wrote and copied.
+//
+// The others are still types of this package: the Change Lists published
+// from the changes (changeLists: changelists.go), the archives
+// (listArchiver, dumpArchiver, resourceDumpArchiver) and the sources (the
+// tree's scan in collect.go, archiveScan, the export). The data walk is:
+// file (tree.File or an archive member) → hashing job → digests →
+// Resource, spooled in path order → joined with the previous build
+// (detect.go) → entries of the documents, through the docWriter → the
+// stage → published.
 //
 // The resources of a tree or an archive pass from step to step in the
 // order of their paths through spool files in the stage (package spill),
