@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/previous"
 )
@@ -102,7 +103,7 @@ type across struct {
 }
 
 // ErrPrevious wraps every failure to read the previous build.
-var ErrPrevious = errors.New("the previous build cannot be used")
+var ErrPrevious = docs.ErrPrevious
 
 // What went wrong with the previous build, for errors.Is on an error that
 // ErrPrevious wraps.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/listwriter"
@@ -124,7 +125,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 		return rsxml.FormatTime(changes.Datetime(i))
 	}
 	opt := b.dumpOptions() // packaged like the Resource Dump: the same limits, compression and staging
-	opt.Stem = changeDumpStem + stamp(b.at)
+	opt.Stem = changeDumpStem + docs.Stamp(b.at)
 	opt.ManifestMD = func(first, end int) rsxml.MD {
 		return rsxml.MD{Capability: rsxml.CapChangeDumpManifest, From: bound(first, from), Until: bound(end, b.at)}
 	}
@@ -218,7 +219,7 @@ func carriedPackageNames(d *docWriter, p *previous.Package, until time.Time, n i
 	if base, ok := d.Mine(p.Rel); ok && changeDumpFile.MatchString(base) {
 		pkg = base
 	} else {
-		pkg = fmt.Sprintf("%s%s-%05d.zip", changeDumpStem, stamp(until), n)
+		pkg = fmt.Sprintf("%s%s-%05d.zip", changeDumpStem, docs.Stamp(until), n)
 	}
 	if p.Content == nil {
 		return pkg, ""
@@ -267,7 +268,7 @@ func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		if err := previousErr(b.docs.Copy(p.manifest, p.prev.Content.URL, mrc)); err != nil {
+		if err := docs.PreviousErr(b.docs.Copy(p.manifest, p.prev.Content.URL, mrc)); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -69,7 +70,7 @@ func (da *dumpArchiver) plan(from time.Time, fresh bool) (*dumpArchive, error) {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
 	var err error
-	a.carried, err = retained(da.docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, da.at.Add(-keep), "Change Dump", da.notice,
+	a.carried, err = docs.Retained(da.docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, da.at.Add(-keep), "Change Dump", da.notice,
 		func(_ *previous.ArchivedList, base string) bool { return archivedDumpFile.MatchString(base) })
 	if err != nil {
 		return nil, err
@@ -102,13 +103,13 @@ func (da *dumpArchiver) write(ctx context.Context, a *dumpArchive, fresh []dumpP
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: da.docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.list.From), Until: rsxml.FormatTime(c.list.Until)}})
+		entries = append(entries, rsxml.Entry{Loc: da.docs.URL(c.Name), MD: rsxml.MD{From: rsxml.FormatTime(c.List.From), Until: rsxml.FormatTime(c.List.Until)}})
 	}
 	if a.fresh {
-		name := archiveDir + "/" + changeDumpStem + stamp(da.at) + ".xml"
+		name := docs.ArchiveDir + "/" + changeDumpStem + docs.Stamp(da.at) + ".xml"
 		for _, c := range a.carried {
-			if c.name == name {
-				return fmt.Errorf("%w: its archived Change Dump %s has the name of this build's", ErrPrevious, c.name)
+			if c.Name == name {
+				return fmt.Errorf("%w: its archived Change Dump %s has the name of this build's", ErrPrevious, c.Name)
 			}
 		}
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(da.at)}
@@ -118,7 +119,7 @@ func (da *dumpArchiver) write(ctx context.Context, a *dumpArchive, fresh []dumpP
 		}
 		entries = append(entries, rsxml.Entry{Loc: da.docs.URL(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
 	}
-	_, err := writeArchiveDoc(da.docs, changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.notice,
+	_, err := docs.WriteArchiveDoc(da.docs, changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.notice,
 		func(i int) error { return da.copyDump(ctx, a.carried[i], published) })
 	return err
 }
@@ -138,7 +139,7 @@ type publishedPackage struct {
 // be the same there (length, digests, manifest); none may be listed by two
 // archived dumps, nor have the name of one of this build's.
 func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[string]*publishedPackage) error {
-	data, pkgs, err := da.prev.ReadArchivedDump(ctx, c.list)
+	data, pkgs, err := da.prev.ReadArchivedDump(ctx, c.List)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
@@ -146,24 +147,24 @@ func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[
 		p := &pkgs[i]
 		base, ok := da.docs.Mine(p.Rel)
 		if !ok || !changeDumpFile.MatchString(base) {
-			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.list.URL, p.URL)
+			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.List.URL, p.URL)
 		}
 		dp := dumpPackage{prev: p, name: base, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
 		if p.Content != nil {
 			mbase, ok := da.docs.Mine(p.Content.Rel)
 			if !ok || !changeManifestFile.MatchString(mbase) {
-				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", ErrPrevious, c.list.URL, p.Content.URL)
+				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", ErrPrevious, c.List.URL, p.Content.URL)
 			}
 			dp.manifest = mbase
 		}
 		if pp, ok := published[base]; ok {
 			switch {
 			case pp.fresh:
-				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", ErrPrevious, c.list.URL, p.URL)
+				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", ErrPrevious, c.List.URL, p.URL)
 			case pp.archived:
-				return fmt.Errorf("%w: the package %s is listed by two archived Change Dumps (%s is one)", ErrPrevious, p.URL, c.list.URL)
+				return fmt.Errorf("%w: the package %s is listed by two archived Change Dumps (%s is one)", ErrPrevious, p.URL, c.List.URL)
 			case pp.length != dp.length || pp.hash != dp.hash || pp.manifest != dp.manifest || pp.from != dp.from || pp.until != dp.until:
-				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s otherwise than the Change Dump does (length, digests, interval or manifest)", ErrPrevious, c.list.URL, p.URL)
+				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s otherwise than the Change Dump does (length, digests, interval or manifest)", ErrPrevious, c.List.URL, p.URL)
 			}
 			pp.archived = true
 			continue
@@ -173,5 +174,5 @@ func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[
 		}
 		published[base] = &publishedPackage{dumpPackage: &dp, archived: true}
 	}
-	return da.docs.Copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+	return da.docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -16,10 +17,7 @@ import (
 // changelist-archive.xml lists closed Change Lists kept under archive/,
 // one (or its parts, past the limits) for each build that found changes,
 // named by the end of the interval it covers.
-const (
-	changeListArchiveName = "changelist-archive.xml"
-	archiveDir            = "archive"
-)
+const changeListArchiveName = "changelist-archive.xml"
 
 // A changeArchive is what the Change List Archive of a build lists: the
 // archived lists of the previous build that are kept, and this build's
@@ -31,10 +29,7 @@ type changeArchive struct {
 }
 
 // An archived list of the previous build, to publish again under name.
-type archived struct {
-	name string // under DocsDir
-	list *previous.ArchivedList
-}
+type archived = docs.Archived
 
 // archiveEntry is the entry in the archive of the list name, covering
 // from to until.
@@ -68,7 +63,7 @@ func (ch *changeLists) planArchive(from time.Time) (*changeArchive, error) {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
 	var err error
-	a.carried, err = retained(ch.docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, ch.at.Add(-keep), "Change List", ch.notice,
+	a.carried, err = docs.Retained(ch.docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, ch.at.Add(-keep), "Change List", ch.notice,
 		func(_ *previous.ArchivedList, base string) bool { return changeListFile.MatchString(base) })
 	if err != nil {
 		return nil, err
@@ -102,13 +97,13 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, ch.archiveEntry(c.name, c.list.From, c.list.Until))
+		entries = append(entries, ch.archiveEntry(c.Name, c.List.From, c.List.Until))
 	}
 	if a.fresh {
-		name := archiveDir + "/" + changeListStem + stamp(ch.at)
+		name := docs.ArchiveDir + "/" + changeListStem + docs.Stamp(ch.at)
 		for _, c := range a.carried {
-			if ofStem(c.name, name) {
-				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", ErrPrevious, c.name)
+			if docs.OfStem(c.Name, name) {
+				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", ErrPrevious, c.Name)
 			}
 		}
 		it, err := ch.changes.Iter()
@@ -128,13 +123,13 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 			entries = append(entries, rsxml.Entry{Loc: ch.docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
 		}
 	}
-	listed, err := writeArchiveDoc(ch.docs, changeListArchiveName, rsxml.CapChangeListArchive, "Change List", entries, len(a.carried), ch.notice, func(i int) error {
+	listed, err := docs.WriteArchiveDoc(ch.docs, changeListArchiveName, rsxml.CapChangeListArchive, "Change List", entries, len(a.carried), ch.notice, func(i int) error {
 		c := a.carried[i]
-		data, err := ch.prev.ReadArchived(ctx, c.list)
+		data, err := ch.prev.ReadArchived(ctx, c.List)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrPrevious, err)
 		}
-		return ch.docs.Copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+		return ch.docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 	})
 	if err != nil {
 		return err

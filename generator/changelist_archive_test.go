@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -134,8 +135,8 @@ func TestChangeListArchiveDropped(t *testing.T) {
 	if got := archiveOf(t, out); got != nil {
 		t.Errorf("the archive dropped on purpose still lists %q", got)
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, archiveDir)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("%s/%s is still published: %v", DocsDir, archiveDir, err)
+	if _, err := os.Stat(filepath.Join(out, DocsDir, docs.ArchiveDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s/%s is still published: %v", DocsDir, docs.ArchiveDir, err)
 	}
 	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName)); doc.Link("archives") != "" {
 		t.Errorf("changelist.xml still links to the archive")

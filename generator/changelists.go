@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -24,9 +25,6 @@ const (
 
 // changeListFile matches the names rsgen gives Change Lists, and parts of them.
 var changeListFile = regexp.MustCompile(`^changelist-[0-9]{8}T[0-9]{6}Z(-[0-9]{5})?\.xml$`)
-
-// stamp renders t for a file name: 20240601T000000Z.
-func stamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
 
 // A carried document is one published by the previous build that this
 // build publishes again, unchanged, under name.
@@ -116,10 +114,10 @@ func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) 
 	if ch.archive, err = ch.planArchive(from); err != nil {
 		return from, err
 	}
-	stem := changeListStem + stamp(ch.at)
+	stem := changeListStem + docs.Stamp(ch.at)
 	if changes.Len() > 0 {
 		for _, c := range lists {
-			if ofStem(c.name, stem) {
+			if docs.OfStem(c.name, stem) {
 				return from, fmt.Errorf("%w: its Change List %s has the name of this build's", ErrPrevious, c.name)
 			}
 		}
@@ -335,7 +333,7 @@ func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []car
 			}
 			return rsxml.FormatTime(t.Truncate(time.Second))
 		}
-		written, err := ch.writeChangeEntries(changeListStem+stamp(open.till), len(entries), partTime,
+		written, err := ch.writeChangeEntries(changeListStem+docs.Stamp(open.till), len(entries), partTime,
 			func(i int, e *rsxml.Entry) { *e = *entries[i] }, open.from, open.till, index)
 		if err != nil {
 			return err
@@ -435,7 +433,7 @@ func carriedName(d *docWriter, cl *previous.ChangeList) string {
 	if base, ok := d.Mine(cl.Rel); ok && changeListFile.MatchString(base) {
 		return base
 	}
-	return changeListStem + stamp(cl.Until) + ".xml"
+	return changeListStem + docs.Stamp(cl.Until) + ".xml"
 }
 
 // fitIndex drops the oldest carried lists while the index over them and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -31,5 +32,5 @@ func (ch *changeLists) copyCarried(ctx context.Context, c carried) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
-	return previousErr(ch.docs.Copy(c.name, c.list.URL, rc))
+	return docs.PreviousErr(ch.docs.Copy(c.name, c.list.URL, rc))
 }

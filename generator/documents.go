@@ -1,14 +1,11 @@
 package generator
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/validate"
 )
@@ -32,16 +29,6 @@ type docWriter = docs.Writer
 // build write (an entry larger than Limits.MaxBytes, an index that would
 // pass them): Raise names the fields of the Config to raise.
 type LimitError = docs.LimitError
-
-// previousErr marks err, of copying a document of the previous build
-// (docWriter.Copy), as the previous build's when reading it failed.
-func previousErr(err error) error {
-	var pe *previous.Error
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
-	}
-	return err
-}
 
 // previousFault returns the error of findings (of the stage's check, whose
 // documents are named under out) that are all in documents copied from the

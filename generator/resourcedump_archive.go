@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -73,8 +74,8 @@ func (ra *resourceDumpArchiver) plan() (*resourceDumpArchive, error) {
 			a.fresh = false
 		}
 		var err error
-		a.carried, err = retained(ra.docs, prev, func(l *previous.ArchivedList) time.Time { return l.At }, ra.at.Add(-ra.opts.ArchiveKeep), "Resource Dump", ra.notice,
-			func(l *previous.ArchivedList, base string) bool { return base == dumpStem+"-"+stamp(l.At)+".xml" }) // named by its at
+		a.carried, err = docs.Retained(ra.docs, prev, func(l *previous.ArchivedList) time.Time { return l.At }, ra.at.Add(-ra.opts.ArchiveKeep), "Resource Dump", ra.notice,
+			func(l *previous.ArchivedList, base string) bool { return base == dumpStem+"-"+docs.Stamp(l.At)+".xml" }) // named by its at
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +107,7 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: ra.docs.URL(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At), Completed: formatTimeOrEmpty(c.list.Completed)}})
+		entries = append(entries, rsxml.Entry{Loc: ra.docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At), Completed: formatTimeOrEmpty(c.List.Completed)}})
 	}
 	if a.fresh {
 		e, err := ra.archiveThis(a, dump, entry)
@@ -115,7 +116,7 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 		}
 		entries = append(entries, e)
 	}
-	_, err := writeArchiveDoc(ra.docs, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.carried), ra.notice,
+	_, err := docs.WriteArchiveDoc(ra.docs, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.carried), ra.notice,
 		func(i int) error { return ra.copyDump(ctx, a.carried[i]) })
 	return err
 }
@@ -124,10 +125,10 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 // document, with its packages linked beside it, and returns its entry in
 // the archive.
 func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) (rsxml.Entry, error) {
-	stem := archiveDir + "/" + dumpStem + "-" + stamp(ra.at)
+	stem := docs.ArchiveDir + "/" + dumpStem + "-" + docs.Stamp(ra.at)
 	for _, c := range a.carried {
-		if ofStem(c.name, stem) {
-			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", ErrPrevious, c.name)
+		if docs.OfStem(c.Name, stem) {
+			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", ErrPrevious, c.Name)
 		}
 	}
 	pkgs := make([]zipdump.Package, len(dump.packages))
@@ -165,27 +166,27 @@ func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resour
 // again, byte for byte, with its packages and their manifest copies, which
 // must be where rsgen archives them with it.
 func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error {
-	data, pkgs, err := ra.prev.ReadArchivedResourceDump(ctx, c.list)
+	data, pkgs, err := ra.prev.ReadArchivedResourceDump(ctx, c.List)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
-	at := stamp(c.list.At)
+	at := docs.Stamp(c.List.At)
 	seen := map[string]bool{}
 	for i := range pkgs {
 		p := &pkgs[i]
 		dp := dumpPackage{prev: p, length: p.Length, hash: p.Entry.MD.Hash}
 		var ok bool
 		if dp.name, ok = ra.archived(p.Rel, at, "zip"); !ok {
-			return fmt.Errorf("%w: the archived Resource Dump %s lists the package %s, which is not where rsgen archives its packages", ErrPrevious, c.list.URL, p.URL)
+			return fmt.Errorf("%w: the archived Resource Dump %s lists the package %s, which is not where rsgen archives its packages", ErrPrevious, c.List.URL, p.URL)
 		}
 		if p.Content != nil {
 			if dp.manifest, ok = ra.archived(p.Content.Rel, at, "manifest.xml"); !ok {
-				return fmt.Errorf("%w: the archived Resource Dump %s links to the manifest %s, which is not where rsgen archives manifests", ErrPrevious, c.list.URL, p.Content.URL)
+				return fmt.Errorf("%w: the archived Resource Dump %s links to the manifest %s, which is not where rsgen archives manifests", ErrPrevious, c.List.URL, p.Content.URL)
 			}
 		}
 		for _, n := range []string{dp.name, dp.manifest} {
 			if n != "" && seen[n] {
-				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.list.URL, ra.docs.URL(n))
+				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.List.URL, ra.docs.URL(n))
 			}
 			seen[n] = true
 		}
@@ -193,7 +194,7 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 			return err
 		}
 	}
-	return ra.docs.Copy(c.name, c.list.URL, io.NopCloser(bytes.NewReader(data)))
+	return ra.docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 }
 
 // archived returns the name, in the documents' directory, of rel (a URL
@@ -202,14 +203,14 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 // the snapshot at.
 func (ra *resourceDumpArchiver) archived(rel, at, ext string) (string, bool) {
 	dir, base := path.Split(rel)
-	if dir != ra.docs.Dir+"/"+archiveDir+"/" {
+	if dir != ra.docs.Dir+"/"+docs.ArchiveDir+"/" {
 		return "", false
 	}
 	m := archivedPackageFile.FindStringSubmatch(base)
 	if m == nil || m[1] != at || m[2] != ext {
 		return "", false
 	}
-	return archiveDir + "/" + base, true
+	return docs.ArchiveDir + "/" + base, true
 }
 
 // formatTimeOrEmpty formats t, or gives "" for the zero time.

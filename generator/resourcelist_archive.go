@@ -62,8 +62,10 @@ func (la *listArchiver) plan() (*listArchive, error) {
 			a.fresh = false
 		}
 		var err error
-		a.carried, err = retained(la.docs, prev, func(l *previous.ArchivedList) time.Time { return l.At }, la.at.Add(-la.opts.ArchiveKeep), "Resource List", la.notice,
-			func(l *previous.ArchivedList, base string) bool { return base == "resourcelist-"+stamp(l.At)+".xml" }) // named by its at
+		a.carried, err = docs.Retained(la.docs, prev, func(l *previous.ArchivedList) time.Time { return l.At }, la.at.Add(-la.opts.ArchiveKeep), "Resource List", la.notice,
+			func(l *previous.ArchivedList, base string) bool {
+				return base == "resourcelist-"+docs.Stamp(l.At)+".xml"
+			}) // named by its at
 		if err != nil {
 			return nil, err
 		}
@@ -95,13 +97,13 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(c.name), MD: rsxml.MD{At: rsxml.FormatTime(c.list.At)}})
+		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At)}})
 	}
 	if a.fresh {
-		stem := archiveDir + "/resourcelist-" + stamp(la.at)
+		stem := docs.ArchiveDir + "/resourcelist-" + docs.Stamp(la.at)
 		for _, c := range a.carried {
-			if ofStem(c.name, stem) {
-				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", ErrPrevious, c.name)
+			if docs.OfStem(c.Name, stem) {
+				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", ErrPrevious, c.Name)
 			}
 		}
 		opt.Name = stem
@@ -113,7 +115,7 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 		}
 		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
 	}
-	_, err := writeArchiveDoc(la.docs, resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.carried), la.notice,
+	_, err := docs.WriteArchiveDoc(la.docs, resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.carried), la.notice,
 		func(i int) error { return la.copyList(ctx, a.carried[i]) })
 	return err
 }
@@ -122,15 +124,15 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 // build again, and its parts if it is an index, byte for byte, under the
 // names they had.
 func (la *listArchiver) copyList(ctx context.Context, c archived) error {
-	stem := strings.TrimSuffix(c.name, ".xml")
+	stem := strings.TrimSuffix(c.Name, ".xml")
 	parts := 0
-	err := la.prev.ReadArchivedList(ctx, c.list, func(u string, data []byte) error {
-		name := c.name
-		if u != c.list.URL {
+	err := la.prev.ReadArchivedList(ctx, c.List, func(u string, data []byte) error {
+		name := c.Name
+		if u != c.List.URL {
 			parts++
 			name = docs.PartName(stem, parts) // numbered from 1 in the order of the index, as the listwriter names them
 			if u != la.docs.URL(name) {
-				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.list.URL, u, la.docs.URL(name))
+				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.List.URL, u, la.docs.URL(name))
 			}
 		}
 		return la.docs.Copy(name, u, io.NopCloser(bytes.NewReader(data)))

@@ -1,6 +1,7 @@
-package generator
+package docs
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -13,32 +14,58 @@ import (
 )
 
 // The archives of ResourceSync Archives share their shape: each lists
-// documents of the past kept under archive/ (changelist_archive.go,
-// changedump_archive.go, resourcelist_archive.go). These are what they
-// do alike.
+// documents of the past kept under archive/. These are what they do alike.
 
-// retained returns the lists of the previous build's archive that a build
+// ArchiveDir is the directory of the archived documents, in the documents'
+// directory of a set.
+const ArchiveDir = "archive"
+
+// An Archived is a document of the previous build's archive that a build
+// keeps: the name it is published under again, and its entry.
+type Archived struct {
+	Name string // in the documents' directory
+	List *previous.ArchivedList
+}
+
+// ErrPrevious wraps every failure to read the previous build, and to
+// publish again a document of it.
+var ErrPrevious = errors.New("the previous build cannot be used")
+
+// PreviousErr marks err, of copying a document of the previous build
+// (Writer.Copy), as the previous build's when reading it failed.
+func PreviousErr(err error) error {
+	var pe *previous.Error
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%w: %w", ErrPrevious, err)
+	}
+	return err
+}
+
+// Stamp renders t for a file name: 20240601T000000Z.
+func Stamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
+
+// Retained returns the lists of the previous build's archive that a build
 // keeps, those whose time (when) is not before cutoff, and says in a
 // notice how many it drops, naming them what ("Change List"). Each must be
 // under archive/ with a name that named accepts: one elsewhere was not
 // archived by rsgen, and fails the build.
-func retained(d *docWriter, prev *previous.Archive, when func(*previous.ArchivedList) time.Time, cutoff time.Time, what string,
-	notice func(string), named func(l *previous.ArchivedList, base string) bool) ([]archived, error) {
+func Retained(d *Writer, prev *previous.Archive, when func(*previous.ArchivedList) time.Time, cutoff time.Time, what string,
+	notice func(string), named func(l *previous.ArchivedList, base string) bool) ([]Archived, error) {
 	if prev == nil {
 		return nil, nil
 	}
-	var kept []archived
+	var kept []Archived
 	for i := range prev.Lists {
 		l := &prev.Lists[i]
 		if when(l).Before(cutoff) {
 			continue
 		}
 		dir, base := path.Split(l.Rel)
-		if dir != d.Dir+"/"+archiveDir+"/" || !named(l, base) {
+		if dir != d.Dir+"/"+ArchiveDir+"/" || !named(l, base) {
 			return nil, fmt.Errorf("%w: the %s Archive lists %s, which is not where rsgen archives a %s (under %s)",
-				ErrPrevious, what, l.URL, what, d.URL(archiveDir+"/"))
+				ErrPrevious, what, l.URL, what, d.URL(ArchiveDir+"/"))
 		}
-		kept = append(kept, archived{name: archiveDir + "/" + base, list: l})
+		kept = append(kept, Archived{Name: ArchiveDir + "/" + base, List: l})
 	}
 	if dropped := len(prev.Lists) - len(kept); dropped > 0 {
 		notice(fmt.Sprintf("the %s Archive: %s older than %s no longer published", what, units.Count(dropped, what), rsxml.FormatTime(cutoff)))
@@ -46,13 +73,13 @@ func retained(d *docWriter, prev *previous.Archive, when func(*previous.Archived
 	return kept, nil
 }
 
-// writeArchiveDoc publishes the archive (name, capability) of entries,
+// WriteArchiveDoc publishes the archive (name, capability) of entries,
 // the first carried of which are documents of the previous build: past
 // the limits of one document it leaves out the oldest of those, with a
 // notice; it publishes again each one it keeps (publish, given its index),
 // then writes the archive and advertises it. It returns the entries it
 // lists.
-func writeArchiveDoc(d *docWriter, name, capability, what string, entries []rsxml.Entry, carried int, notice func(string), publish func(i int) error) (int, error) {
+func WriteArchiveDoc(d *Writer, name, capability, what string, entries []rsxml.Entry, carried int, notice func(string), publish func(i int) error) (int, error) {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: d.CapabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, carried, d.Limits)
 	if !fits {
@@ -75,9 +102,10 @@ func writeArchiveDoc(d *docWriter, name, capability, what string, entries []rsxm
 	return len(entries), nil
 }
 
-// ofStem reports whether name (of the documents' directory) is a document of the list
-// stem: stem.xml, or one of its parts, stem-00001.xml, … A document of the
-// previous build so named would be overwritten by this build's.
-func ofStem(name, stem string) bool {
+// OfStem reports whether name (of the documents' directory) is a document
+// of the list stem: stem.xml, or one of its parts, stem-00001.xml, … A
+// document of the previous build so named would be overwritten by this
+// build's.
+func OfStem(name, stem string) bool {
 	return name == stem+".xml" || strings.HasPrefix(name, stem+"-")
 }
