@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/previous"
 )
@@ -77,16 +78,9 @@ type Changes struct {
 	DropResourceDump, DropChangeDump bool
 }
 
-// ChangeReport says what a build found changed since the previous one.
-type ChangeReport struct {
-	Since                     time.Time // the previous build's snapshot time
-	Created, Updated, Deleted int
-	Lists                     int // Change Lists published: 1 for the open changelist.xml, else those its index lists (0: none)
-	Dropped                   int // earlier Change Lists no longer published (--changes-keep, gaps)
-	Reread                    int // files read again for a digest the previous build used
-	Packages                  int // Change Dump packages published
-	Archived                  int // Change Lists the Change List Archive lists (0: none published)
-}
+// A ChangeReport says what changed since the previous build, and what
+// was published of it (package report).
+type ChangeReport = report.ChangeReport
 
 // across is the state of a build that depends on earlier builds: the
 // previous build, the changes since, and the hash cache.

@@ -241,7 +241,7 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 	for i := range fresh {
 		fresh[i].entry(b.docs, &entries[len(carried)+i])
 	}
-	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: timeWidth, Until: timeWidth},
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: docs.TimeWidth, Until: docs.TimeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(carried), b.cfg.Limits)
 	if !fits {

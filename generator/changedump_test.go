@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -45,7 +46,7 @@ func acCheckChangeDump(t *testing.T, tr *acTree, out string) []string {
 	}
 	// The changes of the Change Lists since the dump starts, in order: the
 	// manifests must list the same, in the same order.
-	cl, lists := acReadDoc(t, filepath.Join(docs, changeListIndexName))
+	cl, lists := acReadDoc(t, filepath.Join(docs, changelists.IndexName))
 	var changes, listed []*rsxml.Entry
 	for _, l := range lists {
 		switch {

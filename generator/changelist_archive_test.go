@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -24,7 +25,7 @@ import (
 // "from until name" lines, or nil if out has none.
 func archiveOf(t *testing.T, out string) []string {
 	t.Helper()
-	return archivedIn(t, out, changeListArchiveName, rsxml.CapChangeListArchive, func(md *rsxml.MD) string { return md.From + " " + md.Until })
+	return archivedIn(t, out, changelists.ArchiveName, rsxml.CapChangeListArchive, func(md *rsxml.MD) string { return md.From + " " + md.Until })
 }
 
 // archivedIn returns what the archive name of out lists, as lines of its
@@ -87,8 +88,8 @@ func TestChangeListArchive(t *testing.T) {
 	if doc.MD.Until != "2024-06-04T00:00:00Z" || doc.Link("index") != "" || len(entries) != 1 || entries[0].MD.Change != rsxml.ChangeDeleted {
 		t.Errorf("the archived list of the last build: %+v, %d entries", doc.MD, len(entries))
 	}
-	clDoc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName))
-	if got := clDoc.Link("archives"); got != acBase+DocsDir+"/"+changeListArchiveName {
+	clDoc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
+	if got := clDoc.Link("archives"); got != acBase+DocsDir+"/"+changelists.ArchiveName {
 		t.Errorf("changelist.xml links rel=\"archives\" to %q", got)
 	}
 	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeListArchive}) {
@@ -138,7 +139,7 @@ func TestChangeListArchiveDropped(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, DocsDir, docs.ArchiveDir)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("%s/%s is still published: %v", DocsDir, docs.ArchiveDir, err)
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName)); doc.Link("archives") != "" {
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName)); doc.Link("archives") != "" {
 		t.Errorf("changelist.xml still links to the archive")
 	}
 	acValidate(t, out)

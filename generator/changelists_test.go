@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -26,7 +27,7 @@ type acFollower struct {
 // snapshot time of the build that published out.
 func (f *acFollower) poll(t *testing.T, out string, at time.Time) (index bool) {
 	t.Helper()
-	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName))
+	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
 	if doc.MD.Capability != rsxml.CapChangeList || doc.Link("up") != acBase+DocsDir+"/capabilitylist.xml" {
 		t.Fatalf("changelist.xml: %+v", doc)
 	}
@@ -49,7 +50,7 @@ func (f *acFollower) poll(t *testing.T, out string, at time.Time) (index bool) {
 			}
 			name := strings.TrimPrefix(e.Loc, acBase+DocsDir+"/")
 			ldoc, lentries := acReadDoc(t, filepath.Join(out, DocsDir, name))
-			if ldoc.Index || ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != acBase+DocsDir+"/"+changeListIndexName {
+			if ldoc.Index || ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != acBase+DocsDir+"/"+changelists.IndexName {
 				t.Errorf("%s: from %s until %s index %s; its entry says from %s until %s", name, ldoc.MD.From, ldoc.MD.Until, ldoc.Link("index"), e.MD.From, e.MD.Until)
 			}
 			for _, c := range lentries {
@@ -152,7 +153,7 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 		if warned := slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "resync 2.0.1 cannot read") }); warned != s.index {
 			t.Errorf("build %d: notices %q", i+2, notices)
 		}
-		doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName))
+		doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
 		if doc.MD.From != s.from {
 			t.Errorf("build %d: changelist.xml from %s, want %s", i+2, doc.MD.From, s.from)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -219,7 +220,7 @@ func TestChangeListChain(t *testing.T) {
 				t.Fatalf("build %d published a Change List", i+1)
 			}
 		} else {
-			doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changeListIndexName))
+			doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
 			var got []string
 			for _, e := range entries {
 				got = append(got, e.MD.Change+" "+strings.TrimPrefix(e.Loc, acBase))

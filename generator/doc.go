@@ -14,7 +14,7 @@
 // disk; archive_stream.go, source.go), or a record export (export*.go).
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Three are packages of their own, under
+// that each own their state. Four are packages of their own, under
 // generator/internal:
 //
 //   - report: what the build tells of itself as it runs, its progress
@@ -24,12 +24,14 @@
 //     changes found, sorted on disk (Area, ResourceSpool, ChangeSet);
 //   - docs: the document writer of a set (docWriter here), which knows the
 //     URLs and the limits, writes every document into the stage and counts
-//     what it wrote and copied.
+//     what it wrote and copied, with what every archive shares;
+//   - changelists: the Change Lists published from the changes found and
+//     those of the previous build, and their archive (Lists).
 //
-// The others are still types of this package: the Change Lists published
-// from the changes (changeLists: changelists.go), the archives
-// (listArchiver, dumpArchiver, resourceDumpArchiver) and the sources (the
-// tree's scan in collect.go, archiveScan, the export). The data walk is:
+// The others are still types of this package: the Change Dump
+// (changedump.go), the other archives (listArchiver, dumpArchiver,
+// resourceDumpArchiver) and the sources (the tree's scan in collect.go,
+// archiveScan, the export). The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (detect.go) → entries of the documents, through the docWriter → the
@@ -50,10 +52,10 @@
 //     into the stage and knows its URL);
 //   - changelist.xml, the changes kept from the previous builds and this
 //     one's: one open Change List, or past the limits an index over closed
-//     lists (across.go, detect.go, changelists.go, changedump.go),
+//     lists (across.go, detect.go, package changelists, changedump.go),
 //     with the hash cache (cache.go) sparing reads of unchanged files; and,
 //     when asked, the archives of ResourceSync Archives (archives.go): of
-//     every build's changes (changelist_archive.go), of its Change Dump
+//     every build's changes (package changelists), of its Change Dump
 //     packages (changedump_archive.go: dumpArchiver), of Resource Lists
 //     now and then (resourcelist_archive.go: listArchiver) and of Resource
 //     Dumps with their packages (resourcedump_archive.go);

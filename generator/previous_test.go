@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -70,7 +71,7 @@ func TestPreviousOverHTTP(t *testing.T) {
 	cfg = acServedConfig(t, tr.dir, next, base, acDay(3))
 	cfg.Changes.Previous = srv.URL + "/"
 	acBuild(t, cfg)
-	doc, entries := acReadDoc(t, filepath.Join(next, DocsDir, changeListIndexName))
+	doc, entries := acReadDoc(t, filepath.Join(next, DocsDir, changelists.IndexName))
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.MD.Change+" "+strings.TrimPrefix(e.Loc, base))

@@ -109,3 +109,8 @@ func WriteArchiveDoc(d *Writer, name, capability, what string, entries []rsxml.E
 func OfStem(name, stem string) bool {
 	return name == stem+".xml" || strings.HasPrefix(name, stem+"-")
 }
+
+// TimeWidth is the longest a datetime rsgen writes can be
+// ("2006-01-02T15:04:05.999999999Z"): plans use it so that they hold
+// whatever the times.
+const TimeWidth = "2006-01-02T15:04:05.999999999Z"

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rsgen/rsgen/internal/display"
 )
@@ -87,4 +88,15 @@ func (p *Problems) Sorted() []Problem {
 		return a.Line - b.Line
 	})
 	return p.list
+}
+
+// ChangeReport says what a build found changed since the previous one.
+type ChangeReport struct {
+	Since                     time.Time // the previous build's snapshot time
+	Created, Updated, Deleted int
+	Lists                     int // Change Lists published: 1 for the open changelist.xml, else those its index lists (0: none)
+	Dropped                   int // earlier Change Lists no longer published (Changes.Keep, gaps)
+	Reread                    int // files read again for a digest the previous build used
+	Packages                  int // Change Dump packages published
+	Archived                  int // Change Lists the Change List Archive lists (0: none published)
 }

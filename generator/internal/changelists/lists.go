@@ -1,4 +1,4 @@
-package generator
+package changelists
 
 import (
 	"context"
@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
 )
 
 // Names of the Change Lists. changelist.xml is the URL the Capability List
@@ -19,8 +19,8 @@ import (
 // else the Change List Index over closed lists, each named by the end of
 // the interval it covers so that its URL never changes while it is kept.
 const (
-	changeListIndexName = "changelist.xml"
-	changeListStem      = "changelist-"
+	IndexName      = "changelist.xml"
+	changeListStem = "changelist-"
 )
 
 // changeListFile matches the names rsgen gives Change Lists, and parts of them.
@@ -36,52 +36,26 @@ type carried struct {
 	entries int                  // changes in it
 }
 
-// publishChanges publishes the Change Lists, then the Change Dump if
-// asked for, then the Change List Archive if asked for. The first build,
-// without a previous one, publishes none: there is nothing to compare
-// with.
-func (b *build) publishChanges(ctx context.Context) error {
-	if b.across.prev == nil {
-		return nil
-	}
-	if err := b.reconcileChanges(); err != nil {
-		return err
-	}
-	ch := &changeLists{docs: b.docs, opts: &b.cfg.Changes, limits: b.cfg.Limits, at: b.at,
-		prev: b.across.prev, changes: b.across.changes, report: b.across.report, notice: b.notice}
-	from, err := ch.publish(ctx)
-	if err != nil {
-		return err
-	}
-	if b.cfg.Changes.Dump {
-		if err := b.writeChangeDump(ctx, from); err != nil {
-			return err
-		}
-	} else if a := b.across.prev.ChangeDumpArchive; a != nil && len(a.Lists) > 0 { // dropped with the Change Dump (checkDumps)
-		b.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published, with the Change Dump", units.Count(len(a.Lists), "Change Dump")))
-	}
-	return ch.writeArchive(ctx)
-}
-
-// changeLists publishes the Change Lists of a build from the changes it
+// Lists publishes the Change Lists of a build from the changes it
 // found and those the previous build published: changelist.xml, the
 // closed lists of its index, and the Change List Archive.
-type changeLists struct {
-	docs    *docWriter
-	opts    *Changes
-	limits  Limits
-	at      time.Time // the snapshot time
-	prev    *previous.Site
-	changes *spill.ChangeSet // this build's, chronological
-	report  *ChangeReport
-	notice  func(string)
-	archive *changeArchive // planned by publish; nil for none
+type Lists struct {
+	Docs        *docs.Writer
+	Keep        time.Duration // how long a Change List stays published, by the end of its interval
+	ArchiveKeep time.Duration // how long the archive keeps one; 0 for no archive
+	Limits      listwriter.Limits
+	At          time.Time            // the snapshot time
+	Prev        *previous.Site       // the previous build
+	Changes     *spill.ChangeSet     // this build's changes, chronological
+	Report      *report.ChangeReport // told what was published
+	Notice      func(string)
+	archive     *changeArchive // planned by Publish; nil for none
 }
 
-// publish publishes changelist.xml and returns where this build's changes
+// Publish publishes changelist.xml and returns where this build's changes
 // start: where the published ones end.
 //
-// changelist.xml, the URL the Capability List gives, is an open Change
+// changelist.xml, the URL the Capability List gives, is an open spill.Change
 // List (no until: it is rewritten by the next build) with every change
 // kept, the earlier builds' and this one's, while they fit one document;
 // the reference client, resync, reads no Change List Index. Past the
@@ -89,7 +63,7 @@ type changeLists struct {
 // those of earlier builds carried forward byte for byte, a list of the
 // changes the open list held, and this build's (split into parts past the
 // limits). Either way it covers every change kept, without a gap.
-func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) {
+func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 	lists, chainEnd, err := ch.carriedChangeLists()
 	if err != nil {
 		return from, err
@@ -106,19 +80,19 @@ func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) 
 	// invalid against the Sitemap schema), and the next list covers their
 	// interval too. With none published, they start at the previous
 	// snapshot.
-	from = ch.prev.At
+	from = ch.Prev.At
 	if !chainEnd.IsZero() {
 		from = chainEnd
 	}
-	changes := ch.changes
+	changes := ch.Changes
 	if ch.archive, err = ch.planArchive(from); err != nil {
 		return from, err
 	}
-	stem := changeListStem + docs.Stamp(ch.at)
+	stem := changeListStem + docs.Stamp(ch.At)
 	if changes.Len() > 0 {
 		for _, c := range lists {
 			if docs.OfStem(c.name, stem) {
-				return from, fmt.Errorf("%w: its Change List %s has the name of this build's", ErrPrevious, c.name)
+				return from, fmt.Errorf("%w: its Change List %s has the name of this build's", docs.ErrPrevious, c.name)
 			}
 		}
 	}
@@ -133,7 +107,7 @@ func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) 
 		total += len(open.entries)
 	}
 	var old []*rsxml.Entry
-	if total <= ch.limits.MaxEntries {
+	if total <= ch.Limits.MaxEntries {
 		if old, err = ch.carriedEntries(ctx, lists, open); err != nil {
 			return from, err
 		}
@@ -148,8 +122,8 @@ func (ch *changeLists) publish(ctx context.Context) (from time.Time, err error) 
 	case fits:
 		err = ch.writeOpenChangeList(start, old, changes)
 	default:
-		ch.notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
-			total, ch.limits.MaxEntries, ch.limits.MaxBytes))
+		ch.Notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
+			total, ch.Limits.MaxEntries, ch.Limits.MaxBytes))
 		err = ch.writeChangeListIndexOver(ctx, lists, open, changes, stem, from)
 	}
 	return from, err
@@ -166,36 +140,36 @@ type openHistory struct {
 // changelist.xml to publish again, or nil. They run to the previous
 // snapshot, or to where its Change Dump ends if that is later than every
 // change in the list, so that the Change Dump goes on from there.
-func (ch *changeLists) carriedOpenList(ctx context.Context) (*openHistory, error) {
-	cl := ch.prev.OpenChangeList
+func (ch *Lists) carriedOpenList(ctx context.Context) (*openHistory, error) {
+	cl := ch.Prev.OpenChangeList
 	if cl == nil {
 		return nil, nil
 	}
-	if want := ch.docs.URL(changeListIndexName); cl.URL != want {
-		ch.notice(fmt.Sprintf("the previous build: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
-		ch.report.Dropped++
+	if want := ch.Docs.URL(IndexName); cl.URL != want {
+		ch.Notice(fmt.Sprintf("the previous build: its open Change List is %s, not %s: its changes are not carried forward", cl.URL, want))
+		ch.Report.Dropped++
 		return nil, nil
 	}
 	entries, err := ch.readCarried(ctx, cl)
 	if err != nil {
 		return nil, err
 	}
-	h := &openHistory{from: cl.From, till: ch.prev.At, entries: entries}
+	h := &openHistory{from: cl.From, till: ch.Prev.At, entries: entries}
 	last := cl.From
 	for _, e := range entries {
 		if t, err := rsxml.ParseTime(e.MD.Datetime); err == nil && t.After(last) {
 			last = t
 		}
 	}
-	if d := ch.prev.ChangeDump; d != nil && len(d.Packages) > 0 {
+	if d := ch.Prev.ChangeDump; d != nil && len(d.Packages) > 0 {
 		if end, err := rsxml.ParseTime(d.Packages[len(d.Packages)-1].Until); err == nil && !end.Before(last) && end.Before(h.till) {
 			h.till = end
 		}
 	}
 	// --changes-keep drops the changes before the cutoff, as long as each
 	// has a datetime to tell; from moves to the cutoff.
-	cutoff := ch.at.Add(-ch.opts.Keep)
-	if d := ch.prev.ChangeDump; d != nil {
+	cutoff := ch.At.Add(-ch.Keep)
+	if d := ch.Prev.ChangeDump; d != nil {
 		// The Change Dump keeps whole packages (those that end at the
 		// cutoff or later): the Change List keeps their changes too.
 		for _, p := range d.Packages {
@@ -217,7 +191,7 @@ func (ch *changeLists) carriedOpenList(ctx context.Context) (*openHistory, error
 		t, err := rsxml.ParseTime(entries[k].MD.Datetime)
 		if err != nil {
 			if k > 0 {
-				ch.notice(fmt.Sprintf("the previous build: %s has a change without a datetime: its older changes are kept", cl.URL))
+				ch.Notice(fmt.Sprintf("the previous build: %s has a change without a datetime: its older changes are kept", cl.URL))
 			}
 			return h, nil
 		}
@@ -226,11 +200,11 @@ func (ch *changeLists) carriedOpenList(ctx context.Context) (*openHistory, error
 		}
 		k++
 	}
-	if k == len(entries) && ch.changes.Len() == 0 {
+	if k == len(entries) && ch.Changes.Len() == 0 {
 		return h, nil // as for lists: changelist.xml stays while nothing replaces it
 	}
 	if k == len(entries) && !h.till.After(cutoff) {
-		ch.report.Dropped++
+		ch.Report.Dropped++
 		return nil, nil
 	}
 	h.entries, h.from = entries[k:], cutoff
@@ -242,7 +216,7 @@ func (ch *changeLists) carriedOpenList(ctx context.Context) (*openHistory, error
 
 // carriedEntries returns the changes of the lists and open carried
 // forward, in order.
-func (ch *changeLists) carriedEntries(ctx context.Context, lists []carried, open *openHistory) ([]*rsxml.Entry, error) {
+func (ch *Lists) carriedEntries(ctx context.Context, lists []carried, open *openHistory) ([]*rsxml.Entry, error) {
 	var all []*rsxml.Entry
 	for _, c := range lists {
 		entries, err := ch.readCarried(ctx, c.list)
@@ -260,7 +234,7 @@ func (ch *changeLists) carriedEntries(ctx context.Context, lists []carried, open
 // fitsOneList reports whether the changes kept, old and changes (total in
 // all), fit one open Change List within the limits, and where it would
 // start.
-func (ch *changeLists) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes *spill.ChangeSet, total int) (time.Time, bool, error) {
+func (ch *Lists) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes *spill.ChangeSet, total int) (time.Time, bool, error) {
 	start := from
 	switch {
 	case len(lists) > 0:
@@ -268,16 +242,16 @@ func (ch *changeLists) fitsOneList(lists []carried, open *openHistory, from time
 	case open != nil:
 		start = open.from
 	}
-	if total > ch.limits.MaxEntries {
+	if total > ch.Limits.MaxEntries {
 		return start, false, nil
 	}
 	doc := ch.openListDoc(start)
-	m := listwriter.NewMeasure(&doc, ch.limits)
+	m := listwriter.NewMeasure(&doc, ch.Limits)
 	for _, e := range old {
 		m.Add(e)
 	}
 	var e rsxml.Entry
-	err := changes.Each(func(c *Change) error {
+	err := changes.Each(func(c *spill.Change) error {
 		c.Entry(&e)
 		m.Add(&e)
 		return nil
@@ -286,19 +260,19 @@ func (ch *changeLists) fitsOneList(lists []carried, open *openHistory, from time
 }
 
 // openListDoc is the root of the open changelist.xml: from, no until.
-func (ch *changeLists) openListDoc(from time.Time) rsxml.Doc {
+func (ch *Lists) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.CapabilityListURL()}}, ch.archivesLink()...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
 }
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
 // from: the changes carried forward, then this build's.
-func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *spill.ChangeSet) error {
+func (ch *Lists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *spill.ChangeSet) error {
 	it, err := changes.Iter()
 	if err != nil {
 		return err
 	}
-	err = ch.docs.Write(changeListIndexName, ch.openListDoc(from), 0, len(old)+changes.Len(), func(i int, e *rsxml.Entry) {
+	err = ch.Docs.Write(IndexName, ch.openListDoc(from), 0, len(old)+changes.Len(), func(i int, e *rsxml.Entry) {
 		if i < len(old) {
 			*e = *old[i]
 			return
@@ -311,16 +285,16 @@ func (ch *changeLists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, c
 	if err != nil {
 		return err
 	}
-	ch.report.Lists = 1
-	ch.docs.Advertise(ch.docs.URL(changeListIndexName), rsxml.CapChangeList)
+	ch.Report.Lists = 1
+	ch.Docs.Advertise(ch.Docs.URL(IndexName), rsxml.CapChangeList)
 	return nil
 }
 
 // writeChangeListIndexOver writes changelist.xml as the Change List Index
 // over closed lists: those carried forward, one (or its parts) for the
 // changes of the open list, ending where it ended, and this build's.
-func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *spill.ChangeSet, stem string, from time.Time) error {
-	index := ch.docs.URL(changeListIndexName)
+func (ch *Lists) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *spill.ChangeSet, stem string, from time.Time) error {
+	index := ch.Docs.URL(IndexName)
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
 		entries := open.entries
@@ -341,7 +315,7 @@ func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []car
 		fresh = append(fresh, written...)
 	}
 	if changes.Len() > 0 {
-		written, err := ch.writeChangeParts(stem, changes, from, ch.at, index)
+		written, err := ch.writeChangeParts(stem, changes, from, ch.At, index)
 		if err != nil {
 			return err
 		}
@@ -356,14 +330,14 @@ func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []car
 		if err := ch.copyCarried(ctx, c); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: ch.docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: ch.Docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
-	ch.report.Lists = len(entries)
-	if err := ch.writeChangeListIndex(changeListIndexName, entries); err != nil {
+	ch.Report.Lists = len(entries)
+	if err := ch.writeChangeListIndex(IndexName, entries); err != nil {
 		return err
 	}
-	ch.docs.Advertise(ch.docs.URL(changeListIndexName), rsxml.CapChangeList)
+	ch.Docs.Advertise(ch.Docs.URL(IndexName), rsxml.CapChangeList)
 	return nil
 }
 
@@ -371,8 +345,8 @@ func (ch *changeLists) writeChangeListIndexOver(ctx context.Context, lists []car
 // again: the newest run without gaps (a list must start where the one
 // before it ends), less those that ended before the snapshot time minus
 // --changes-keep. chainEnd is where that run ends, kept or not.
-func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time, err error) {
-	prev := ch.prev.ChangeLists
+func (ch *Lists) carriedChangeLists() (lists []carried, chainEnd time.Time, err error) {
+	prev := ch.Prev.ChangeLists
 	if len(prev) == 0 {
 		return nil, time.Time{}, nil
 	}
@@ -381,9 +355,9 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 		start--
 	}
 	if start > 0 {
-		ch.notice(fmt.Sprintf("the previous build: %d earlier Change Lists end before a gap (%s to %s): not carried forward",
+		ch.Notice(fmt.Sprintf("the previous build: %d earlier Change Lists end before a gap (%s to %s): not carried forward",
 			start, rsxml.FormatTime(prev[start-1].Until), rsxml.FormatTime(prev[start].From)))
-		ch.report.Dropped += start
+		ch.Report.Dropped += start
 	}
 	run := prev[start:]
 	chainEnd = run[len(run)-1].Until
@@ -391,7 +365,7 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 	// (the site moved to another --docs-url) cannot be published again as
 	// it is; nor can those before it, or the index would have a gap. This
 	// build's list still starts where they end.
-	index := ch.docs.URL(changeListIndexName)
+	index := ch.Docs.URL(IndexName)
 	k := 0
 	for i := range run {
 		if run[i].Index != "" && run[i].Index != index {
@@ -399,26 +373,26 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 		}
 	}
 	if k > 0 {
-		ch.notice(fmt.Sprintf("the previous build: %d Change Lists link to the index %s, not %s: not carried forward",
+		ch.Notice(fmt.Sprintf("the previous build: %d Change Lists link to the index %s, not %s: not carried forward",
 			k, run[k-1].Index, index))
 	}
 	// --changes-keep never drops the newest list while this build has no
 	// list of its own: changelist.xml stays where Destinations poll it.
 	moved := k
-	cutoff := ch.at.Add(-ch.opts.Keep)
+	cutoff := ch.At.Add(-ch.Keep)
 	for k < len(run) && run[k].Until.Before(cutoff) {
 		k++
 	}
-	if k == len(run) && k > moved && ch.changes.Len() == 0 {
+	if k == len(run) && k > moved && ch.Changes.Len() == 0 {
 		k--
 	}
-	ch.report.Dropped += k
+	ch.Report.Dropped += k
 	names := map[string]string{}
 	for i := range run[k:] {
 		cl := &run[k+i]
-		name := carriedName(ch.docs, cl)
+		name := carriedName(ch.Docs, cl)
 		if other, dup := names[name]; dup {
-			return nil, time.Time{}, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, cl.URL, name)
+			return nil, time.Time{}, fmt.Errorf("%w: %s and %s would both be published as %s", docs.ErrPrevious, other, cl.URL, name)
 		}
 		names[name] = cl.URL
 		lists = append(lists, carried{name: name, from: cl.From, till: cl.Until, list: cl, entries: cl.Entries})
@@ -429,7 +403,7 @@ func (ch *changeLists) carriedChangeLists() (lists []carried, chainEnd time.Time
 // carriedName is the name a carried Change List is published under: the
 // name it had, if rsgen gave it, else the one rsgen gives a list that ends
 // when it ends.
-func carriedName(d *docWriter, cl *previous.ChangeList) string {
+func carriedName(d *docs.Writer, cl *previous.ChangeList) string {
 	if base, ok := d.Mine(cl.Rel); ok && changeListFile.MatchString(base) {
 		return base
 	}
@@ -439,22 +413,22 @@ func carriedName(d *docWriter, cl *previous.ChangeList) string {
 // fitIndex drops the oldest carried lists while the index over them and
 // fresh would pass the limits of one document. If fresh alone passes them,
 // it fails: an index is not split.
-func (ch *changeLists) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
+func (ch *Lists) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
-		entries = append(entries, rsxml.Entry{Loc: ch.docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
+		entries = append(entries, rsxml.Entry{Loc: ch.Docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
-	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: timeWidth, Until: timeWidth},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.docs.CapabilityListURL()}}, ch.archivesLink()...)}
-	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), ch.limits)
+	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: docs.TimeWidth, Until: docs.TimeWidth},
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
+	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), ch.Limits)
 	if !fits {
-		return nil, &LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",
-			len(fresh), ch.limits.MaxEntries, ch.limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+		return nil, &docs.LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",
+			len(fresh), ch.Limits.MaxEntries, ch.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	}
 	if drop > 0 {
-		ch.notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))
-		ch.report.Dropped += drop
+		ch.Notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))
+		ch.Report.Dropped += drop
 	}
 	return lists[drop:], nil
 }

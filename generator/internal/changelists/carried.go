@@ -1,4 +1,4 @@
-package generator
+package changelists
 
 import (
 	"context"
@@ -11,15 +11,15 @@ import (
 
 // readCarried reads the changes of a Change List of the previous build
 // again: the build holds no copy of its bytes.
-func (ch *changeLists) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*rsxml.Entry, error) {
-	rc, err := ch.prev.OpenList(ctx, cl)
+func (ch *Lists) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*rsxml.Entry, error) {
+	rc, err := ch.Prev.OpenList(ctx, cl)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrPrevious, err)
+		return nil, fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
 	defer rc.Close()
 	_, entries, err := rsxml.ReadAll(rc, rsxml.ReadOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading %s again: %w", ErrPrevious, cl.URL, err)
+		return nil, fmt.Errorf("%w: reading %s again: %w", docs.ErrPrevious, cl.URL, err)
 	}
 	return entries, nil
 }
@@ -27,10 +27,10 @@ func (ch *changeLists) readCarried(ctx context.Context, cl *previous.ChangeList)
 // copyCarried publishes a Change List of the previous build again, byte
 // for byte, copying it from the previous output (or fetching it again)
 // into the stage: the bytes that Read checked, or a failure.
-func (ch *changeLists) copyCarried(ctx context.Context, c carried) error {
-	rc, err := ch.prev.OpenList(ctx, c.list)
+func (ch *Lists) copyCarried(ctx context.Context, c carried) error {
+	rc, err := ch.Prev.OpenList(ctx, c.list)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
-	return docs.PreviousErr(ch.docs.Copy(c.name, c.list.URL, rc))
+	return docs.PreviousErr(ch.Docs.Copy(c.name, c.list.URL, rc))
 }

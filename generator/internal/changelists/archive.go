@@ -1,4 +1,4 @@
-package generator
+package changelists
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // changelist-archive.xml lists closed Change Lists kept under archive/,
 // one (or its parts, past the limits) for each build that found changes,
 // named by the end of the interval it covers.
-const changeListArchiveName = "changelist-archive.xml"
+const ArchiveName = "changelist-archive.xml"
 
 // A changeArchive is what the Change List Archive of a build lists: the
 // archived lists of the previous build that are kept, and this build's
@@ -28,13 +28,13 @@ type changeArchive struct {
 	from    time.Time
 }
 
-// An archived list of the previous build, to publish again under name.
+// An archived list of the previous build, to publish again under its name.
 type archived = docs.Archived
 
 // archiveEntry is the entry in the archive of the list name, covering
 // from to until.
-func (ch *changeLists) archiveEntry(name string, from, until time.Time) rsxml.Entry {
-	return rsxml.Entry{Loc: ch.docs.URL(name), MD: rsxml.MD{From: rsxml.FormatTime(from), Until: rsxml.FormatTime(until)}}
+func (ch *Lists) archiveEntry(name string, from, until time.Time) rsxml.Entry {
+	return rsxml.Entry{Loc: ch.Docs.URL(name), MD: rsxml.MD{From: rsxml.FormatTime(from), Until: rsxml.FormatTime(until)}}
 }
 
 // planArchive returns the Change List Archive this build publishes, or
@@ -49,21 +49,21 @@ func (ch *changeLists) archiveEntry(name string, from, until time.Time) rsxml.En
 // this build's changes are dated from the previous snapshot on, so it has
 // no overlap either, where the Change List starts earlier (at the end of
 // the Change Dump).
-func (ch *changeLists) planArchive(from time.Time) (*changeArchive, error) {
-	prev := ch.prev.ChangeListArchive
-	keep := ch.opts.ArchiveKeep
+func (ch *Lists) planArchive(from time.Time) (*changeArchive, error) {
+	prev := ch.Prev.ChangeListArchive
+	keep := ch.ArchiveKeep
 	if keep == 0 {
 		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive (checkDumps)
-			ch.notice(fmt.Sprintf("the Change List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change List")))
+			ch.Notice(fmt.Sprintf("the Change List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change List")))
 		}
 		return nil, nil
 	}
-	a := &changeArchive{fresh: ch.changes.Len() > 0, from: from}
+	a := &changeArchive{fresh: ch.Changes.Len() > 0, from: from}
 	if prev != nil && len(prev.Lists) > 0 {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
 	var err error
-	a.carried, err = docs.Retained(ch.docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, ch.at.Add(-keep), "Change List", ch.notice,
+	a.carried, err = docs.Retained(ch.Docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, ch.At.Add(-keep), "Change List", ch.Notice,
 		func(_ *previous.ArchivedList, base string) bool { return changeListFile.MatchString(base) })
 	if err != nil {
 		return nil, err
@@ -76,21 +76,21 @@ func (ch *changeLists) planArchive(from time.Time) (*changeArchive, error) {
 
 // archivesLink is the link of changelist.xml to the Change List Archive,
 // if the build publishes one (ResourceSync Archives, section 2.2).
-func (ch *changeLists) archivesLink() []rsxml.Link {
+func (ch *Lists) archivesLink() []rsxml.Link {
 	if ch.archive == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: ch.docs.URL(changeListArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: ch.Docs.URL(ArchiveName)}}
 }
 
-// writeArchive publishes the Change List Archive planned, if any: this
+// WriteArchive publishes the Change List Archive planned, if any: this
 // build's changes as closed Change Lists from a.from to the snapshot time,
 // the previous build's archived lists again, byte for byte, each checked,
 // and the archive listing them all, oldest first; and advertises it in
 // the Capability List. An archive that would pass the limits of one
 // document leaves out its oldest lists, with a notice, as the Change List
 // Index does.
-func (ch *changeLists) writeArchive(ctx context.Context) error {
+func (ch *Lists) WriteArchive(ctx context.Context) error {
 	a := ch.archive
 	if a == nil {
 		return nil
@@ -100,19 +100,19 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 		entries = append(entries, ch.archiveEntry(c.Name, c.List.From, c.List.Until))
 	}
 	if a.fresh {
-		name := docs.ArchiveDir + "/" + changeListStem + docs.Stamp(ch.at)
+		name := docs.ArchiveDir + "/" + changeListStem + docs.Stamp(ch.At)
 		for _, c := range a.carried {
 			if docs.OfStem(c.Name, name) {
-				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", ErrPrevious, c.Name)
+				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", docs.ErrPrevious, c.Name)
 			}
 		}
-		it, err := ch.changes.Iter()
+		it, err := ch.Changes.Iter()
 		if err != nil {
 			return err
 		}
-		opt := changeListOptions(ch.docs, name, a.from, ch.at, "", changeTime)
+		opt := Options(ch.Docs, name, a.from, ch.At, "", ChangeTime)
 		opt.Apart = true
-		wl, err := ch.docs.List(opt, ch.changes.Len(), it.Fill)
+		wl, err := ch.Docs.List(opt, ch.Changes.Len(), it.Fill)
 		if err == nil {
 			err = it.Err()
 		}
@@ -120,20 +120,20 @@ func (ch *changeLists) writeArchive(ctx context.Context) error {
 			return err
 		}
 		for _, p := range wl.Parts {
-			entries = append(entries, rsxml.Entry{Loc: ch.docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
+			entries = append(entries, rsxml.Entry{Loc: ch.Docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
 		}
 	}
-	listed, err := docs.WriteArchiveDoc(ch.docs, changeListArchiveName, rsxml.CapChangeListArchive, "Change List", entries, len(a.carried), ch.notice, func(i int) error {
+	listed, err := docs.WriteArchiveDoc(ch.Docs, ArchiveName, rsxml.CapChangeListArchive, "Change List", entries, len(a.carried), ch.Notice, func(i int) error {
 		c := a.carried[i]
-		data, err := ch.prev.ReadArchived(ctx, c.List)
+		data, err := ch.Prev.ReadArchived(ctx, c.List)
 		if err != nil {
-			return fmt.Errorf("%w: %w", ErrPrevious, err)
+			return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 		}
-		return ch.docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
+		return ch.Docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 	})
 	if err != nil {
 		return err
 	}
-	ch.report.Archived = listed
+	ch.Report.Archived = listed
 	return nil
 }

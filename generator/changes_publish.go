@@ -1,0 +1,36 @@
+package generator
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rsgen/rsgen/generator/internal/changelists"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// publishChanges publishes the Change Lists, then the Change Dump if
+// asked for, then the Change List Archive if asked for. The first build,
+// without a previous one, publishes none: there is nothing to compare
+// with.
+func (b *build) publishChanges(ctx context.Context) error {
+	if b.across.prev == nil {
+		return nil
+	}
+	if err := b.reconcileChanges(); err != nil {
+		return err
+	}
+	ch := &changelists.Lists{Docs: b.docs, Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.ArchiveKeep, Limits: b.cfg.Limits, At: b.at,
+		Prev: b.across.prev, Changes: b.across.changes, Report: b.across.report, Notice: b.notice}
+	from, err := ch.Publish(ctx)
+	if err != nil {
+		return err
+	}
+	if b.cfg.Changes.Dump {
+		if err := b.writeChangeDump(ctx, from); err != nil {
+			return err
+		}
+	} else if a := b.across.prev.ChangeDumpArchive; a != nil && len(a.Lists) > 0 { // dropped with the Change Dump (checkDumps)
+		b.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published, with the Change Dump", units.Count(len(a.Lists), "Change Dump")))
+	}
+	return ch.WriteArchive(ctx)
+}

@@ -1,0 +1,73 @@
+package changelists
+
+import (
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// ChangeTime is the time a part that starts with e starts at: the
+// datetime of its change, which Change.entry writes to the second.
+func ChangeTime(e *rsxml.Entry) string { return e.MD.Datetime }
+
+// Options are those of a Change List covering from to until (a
+// zero until: open), whose parts link to index ("" for their own) and
+// start at time(first entry).
+func Options(d *docs.Writer, name string, from, until time.Time, index string, time func(e *rsxml.Entry) string) listwriter.Options {
+	md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
+	if !until.IsZero() {
+		md.Until = rsxml.FormatTime(until)
+	}
+	return listwriter.Options{
+		Name:  name,
+		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: d.CapabilityListURL()}}},
+		Index: index,
+		Time:  time,
+	}
+}
+
+// writeChangeParts writes changes (chronological) as Change Lists named
+// <stem>.xml or, past the limits, <stem>-00001.xml, …: each one a whole
+// Change List whose own from and until are its share of [from, until]
+// (they meet at the datetime of the first change of the next part, so that
+// there is no gap), linked with rel="index" to index. It returns the
+// entries of the lists for a Change List Index, in order.
+func (ch *Lists) writeChangeParts(stem string, changes *spill.ChangeSet, from, until time.Time, index string) ([]rsxml.Entry, error) {
+	it, err := changes.Iter()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := ch.writeChangeEntries(stem, changes.Len(), ChangeTime, it.Fill, from, until, index)
+	if err == nil {
+		err = it.Err()
+	}
+	return entries, err
+}
+
+// writeChangeEntries is writeChangeParts for n changes that fill gives in
+// chronological order; time(e) is the time a part that starts with e
+// starts at (see listwriter.Options.Time).
+func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
+	wl, err := ch.Docs.List(Options(ch.Docs, stem, from, until, index, time), n, fill)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]rsxml.Entry, len(wl.Parts))
+	for i, p := range wl.Parts {
+		entries[i] = rsxml.Entry{Loc: ch.Docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
+	}
+	return entries, nil
+}
+
+// writeChangeListIndex writes a Change List Index (section 12.2) over the
+// lists of entries, which are in chronological order and carry their from
+// and until: its own from is the first list's, its until the last list's
+// if that one is closed.
+func (ch *Lists) writeChangeListIndex(name string, entries []rsxml.Entry) error {
+	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
+	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
+	return ch.Docs.Write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
+}
