@@ -54,7 +54,8 @@
 //     one's: one open Change List, or past the limits an index over closed
 //     lists (across.go, detect.go, package changelists, changedump.go),
 //     with the hash cache (cache.go) sparing reads of unchanged files; and,
-//     when asked, the archives of ResourceSync Archives (archives.go): of
+//     when asked, the archives of ResourceSync Archives (what they share is
+//     in package docs): of
 //     every build's changes (package changelists), of its Change Dump
 //     packages (changedump_archive.go: dumpArchiver), of Resource Lists
 //     now and then (resourcelist_archive.go: listArchiver) and of Resource
