@@ -55,11 +55,10 @@
 //     lists (across.go, detect.go, package changelists, changedump.go),
 //     with the hash cache (cache.go) sparing reads of unchanged files; and,
 //     when asked, the archives of ResourceSync Archives (what they share is
-//     in package docs): of
-//     every build's changes (package changelists), of its Change Dump
-//     packages (changedump_archive.go: dumpArchiver), of Resource Lists
-//     now and then (resourcelist_archive.go: listArchiver) and of Resource
-//     Dumps with their packages (resourcedump_archive.go);
+//     in package docs): of every build's changes (package changelists), of
+//     its Change Dump packages (changedump_archive.go: dumpArchiver), of
+//     Resource Lists now and then (resourcelist_archive.go: listArchiver)
+//     and of Resource Dumps with their packages (resourcedump_archive.go);
 //   - the Capability List, the Source Description, and the files for
 //     static hosts (host.go).
 //
