@@ -157,6 +157,7 @@ type ChangeIter struct {
 	fail error
 }
 
+// Next reads the next change into Cur, and reports whether there was one.
 func (it *ChangeIter) Next() bool {
 	if it.r == nil || it.fail != nil || !it.r.Next() {
 		return false
@@ -187,6 +188,7 @@ func changeKind(b []byte) string {
 	return ""
 }
 
+// Err returns the error that ended the iteration early, if one did.
 func (it *ChangeIter) Err() error {
 	if it.fail != nil {
 		return it.fail
