@@ -493,7 +493,7 @@ func (b *build) writeResourceList(ctx context.Context, resources *spill.Resource
 	if err = errors.Join(err, it.Err()); err != nil || archive == nil {
 		return err
 	}
-	if archive.fresh {
+	if archive.Fresh {
 		if it, err = resources.Iter(); err != nil { // read again, for the archived copy
 			return err
 		}

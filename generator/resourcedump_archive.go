@@ -32,13 +32,8 @@ const resourceDumpArchiveName = "resourcedump-archive.xml"
 // copies) of an archived Resource Dump, and gives its stamp.
 var archivedPackageFile = regexp.MustCompile(`^resourcedump-([0-9]{8}T[0-9]{6}Z)-[0-9]{5}\.(zip|manifest\.xml)$`)
 
-// A resourceDumpArchive is what the Resource Dump Archive of a build
-// lists: the archived dumps of the previous build that are kept, and this
-// build's Resource Dump, if it is due (fresh).
-type resourceDumpArchive struct {
-	carried []archived
-	fresh   bool
-}
+// A resourceDumpArchive is what the archive of a build lists (docs.PlanSnapshots).
+type resourceDumpArchive = docs.SnapshotPlan
 
 // A resourceDumpArchiver publishes the Resource Dump Archive of a build.
 type resourceDumpArchiver struct {
@@ -61,29 +56,7 @@ func (ra *resourceDumpArchiver) plan() (*resourceDumpArchive, error) {
 	if ra.prev != nil {
 		prev = ra.prev.ResourceDumpArchive
 	}
-	every := ra.opts.ArchiveResourceDumps
-	if every == 0 || ra.prev == nil {
-		if prev != nil && len(prev.Lists) > 0 { // allowed by a Drop (checkDumps)
-			ra.notice(fmt.Sprintf("the Resource Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Resource Dump")))
-		}
-		return nil, nil
-	}
-	a := &resourceDumpArchive{fresh: true}
-	if prev != nil {
-		if n := len(prev.Lists); n > 0 && ra.at.Sub(prev.Lists[n-1].At) < every {
-			a.fresh = false
-		}
-		var err error
-		a.carried, err = docs.Retained(ra.docs, prev, func(l *previous.ArchivedList) time.Time { return l.At }, ra.at.Add(-ra.opts.ArchiveKeep), "Resource Dump", ra.notice,
-			func(l *previous.ArchivedList, base string) bool { return base == dumpStem+"-"+docs.Stamp(l.At)+".xml" }) // named by its at
-		if err != nil {
-			return nil, err
-		}
-	}
-	if len(a.carried) == 0 && !a.fresh {
-		return nil, nil
-	}
-	return a, nil
+	return docs.PlanSnapshots(ra.docs, prev, ra.prev != nil, ra.opts.ArchiveResourceDumps, ra.opts.ArchiveKeep, ra.at, "Resource Dump", dumpStem, ra.notice)
 }
 
 // link is the link of resourcedump.xml to the Resource Dump Archive, if
@@ -105,19 +78,19 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 	if a == nil {
 		return nil
 	}
-	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
-	for _, c := range a.carried {
+	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
+	for _, c := range a.Carried {
 		entries = append(entries, rsxml.Entry{Loc: ra.docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At), Completed: formatTimeOrEmpty(c.List.Completed)}})
 	}
-	if a.fresh {
+	if a.Fresh {
 		e, err := ra.archiveThis(a, dump, entry)
 		if err != nil {
 			return err
 		}
 		entries = append(entries, e)
 	}
-	_, err := docs.WriteArchiveDoc(ra.docs, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.carried), ra.notice,
-		func(i int) error { return ra.copyDump(ctx, a.carried[i]) })
+	_, err := docs.WriteArchiveDoc(ra.docs, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.Carried), ra.notice,
+		func(i int) error { return ra.copyDump(ctx, a.Carried[i]) })
 	return err
 }
 
@@ -126,7 +99,7 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 // the archive.
 func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) (rsxml.Entry, error) {
 	stem := docs.ArchiveDir + "/" + dumpStem + "-" + docs.Stamp(ra.at)
-	for _, c := range a.carried {
+	for _, c := range a.Carried {
 		if docs.OfStem(c.Name, stem) {
 			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", ErrPrevious, c.Name)
 		}

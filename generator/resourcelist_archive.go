@@ -13,7 +13,6 @@ import (
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
 )
 
 // The Resource List Archive (ResourceSync Archives, section 3):
@@ -22,13 +21,8 @@ import (
 // an index over its own parts), with its at.
 const resourceListArchiveName = "resourcelist-archive.xml"
 
-// A listArchive is what the Resource List Archive of a build lists: the
-// archived lists of the previous build that are kept, and this build's
-// Resource List, if it is due (fresh).
-type listArchive struct {
-	carried []archived
-	fresh   bool
-}
+// A listArchive is what the archive of a build lists (docs.PlanSnapshots).
+type listArchive = docs.SnapshotPlan
 
 // A listArchiver publishes the Resource List Archive of a build.
 type listArchiver struct {
@@ -49,31 +43,7 @@ func (la *listArchiver) plan() (*listArchive, error) {
 	if la.prev != nil {
 		prev = la.prev.ResourceListArchive
 	}
-	every := la.opts.ArchiveResourceLists
-	if every == 0 || la.prev == nil {
-		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive (checkDumps)
-			la.notice(fmt.Sprintf("the Resource List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Resource List")))
-		}
-		return nil, nil
-	}
-	a := &listArchive{fresh: true}
-	if prev != nil {
-		if n := len(prev.Lists); n > 0 && la.at.Sub(prev.Lists[n-1].At) < every {
-			a.fresh = false
-		}
-		var err error
-		a.carried, err = docs.Retained(la.docs, prev, func(l *previous.ArchivedList) time.Time { return l.At }, la.at.Add(-la.opts.ArchiveKeep), "Resource List", la.notice,
-			func(l *previous.ArchivedList, base string) bool {
-				return base == "resourcelist-"+docs.Stamp(l.At)+".xml"
-			}) // named by its at
-		if err != nil {
-			return nil, err
-		}
-	}
-	if len(a.carried) == 0 && !a.fresh {
-		return nil, nil
-	}
-	return a, nil
+	return docs.PlanSnapshots(la.docs, prev, la.prev != nil, la.opts.ArchiveResourceLists, la.opts.ArchiveKeep, la.at, "Resource List", "resourcelist", la.notice)
 }
 
 // listArchivesLink is the link of resourcelist.xml to the Resource List
@@ -95,13 +65,13 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 	if a == nil {
 		return nil
 	}
-	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
-	for _, c := range a.carried {
+	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
+	for _, c := range a.Carried {
 		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At)}})
 	}
-	if a.fresh {
+	if a.Fresh {
 		stem := docs.ArchiveDir + "/resourcelist-" + docs.Stamp(la.at)
-		for _, c := range a.carried {
+		for _, c := range a.Carried {
 			if docs.OfStem(c.Name, stem) {
 				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", ErrPrevious, c.Name)
 			}
@@ -115,8 +85,8 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 		}
 		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
 	}
-	_, err := docs.WriteArchiveDoc(la.docs, resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.carried), la.notice,
-		func(i int) error { return la.copyList(ctx, a.carried[i]) })
+	_, err := docs.WriteArchiveDoc(la.docs, resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.Carried), la.notice,
+		func(i int) error { return la.copyList(ctx, a.Carried[i]) })
 	return err
 }
 

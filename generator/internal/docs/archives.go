@@ -114,3 +114,43 @@ func OfStem(name, stem string) bool {
 // ("2006-01-02T15:04:05.999999999Z"): plans use it so that they hold
 // whatever the times.
 const TimeWidth = "2006-01-02T15:04:05.999999999Z"
+
+// A SnapshotPlan is what an archive of snapshots (of Resource Lists, of
+// Resource Dumps) lists in a build: the previous build's archived
+// snapshots that are kept, and this build's, if it is due (Fresh).
+type SnapshotPlan struct {
+	Carried []Archived
+	Fresh   bool
+}
+
+// PlanSnapshots plans the archive of snapshots of what ("Resource List"),
+// each named stem-<its at>.xml under ArchiveDir: the snapshots of prev (the
+// previous build's archive, nil for none) taken at the snapshot time at
+// minus keep or later, and this build's if the newest archived one was
+// taken every before at or more (or there is none). It returns nil for no
+// archive: every 0 (dropped, which a notice says when prev had one) or no
+// previous build (havePrev false).
+func PlanSnapshots(d *Writer, prev *previous.Archive, havePrev bool, every, keep time.Duration, at time.Time, what, stem string, notice func(string)) (*SnapshotPlan, error) {
+	if every == 0 || !havePrev {
+		if prev != nil && len(prev.Lists) > 0 { // allowed by a drop (the guards)
+			notice(fmt.Sprintf("the %s Archive of the previous build (%s) is no longer published", what, units.Count(len(prev.Lists), what)))
+		}
+		return nil, nil
+	}
+	p := &SnapshotPlan{Fresh: true}
+	if prev != nil {
+		if n := len(prev.Lists); n > 0 && at.Sub(prev.Lists[n-1].At) < every {
+			p.Fresh = false
+		}
+		var err error
+		p.Carried, err = Retained(d, prev, func(l *previous.ArchivedList) time.Time { return l.At }, at.Add(-keep), what, notice,
+			func(l *previous.ArchivedList, base string) bool { return base == stem+"-"+Stamp(l.At)+".xml" }) // named by its at
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(p.Carried) == 0 && !p.Fresh {
+		return nil, nil
+	}
+	return p, nil
+}
