@@ -2,24 +2,18 @@ package generator
 
 import (
 	"context"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
-	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -37,24 +31,8 @@ var (
 )
 
 // A dumpPackage is a package listed in the Change Dump: carried forward
-// from the previous build, or written by this one.
-type dumpPackage struct {
-	name, manifest string // under DocsDir; manifest "" if it has no copy
-	from, until    string
-	length         int64
-	hash           string
-	prev           *previous.Package // carried forward: where its bytes come from
-}
-
-func (p *dumpPackage) entry(d *docWriter, e *rsxml.Entry) {
-	*e = rsxml.Entry{Loc: d.URL(p.name), MD: rsxml.MD{Type: "application/zip", Hash: p.hash, From: p.from, Until: p.until}}
-	if p.length >= 0 {
-		e.MD.Length = itoa(p.length)
-	}
-	if p.manifest != "" {
-		e.Links = []rsxml.Link{{Rel: "contents", Href: d.URL(p.manifest), Type: "application/xml"}}
-	}
-}
+// from the previous build, or written by this one (package packages).
+type dumpPackage = packages.Package
 
 // writeChangeDump publishes the Change Dump (section 13.1): ZIP packages
 // with the new bytes of what this build found created or updated, and a
@@ -84,20 +62,20 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	}
 	published := map[string]*publishedPackage{} // by name
 	for i := range fresh {
-		published[fresh[i].name] = &publishedPackage{dumpPackage: &fresh[i], fresh: true}
+		published[fresh[i].Name] = &publishedPackage{dumpPackage: &fresh[i], fresh: true}
 	}
 	for i := range carried {
 		if err := b.copyPackage(ctx, &carried[i]); err != nil {
 			return err
 		}
-		published[carried[i].name] = &publishedPackage{dumpPackage: &carried[i]}
+		published[carried[i].Name] = &publishedPackage{dumpPackage: &carried[i]}
 	}
 	all := append(carried, fresh...)
 	b.across.report.Packages = len(all)
 	if len(all) > 0 {
-		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].from, Until: all[len(all)-1].until}
+		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].From, Until: all[len(all)-1].Until}
 		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}, da.link(archive)...)}
-		if err := b.docs.Write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].entry(b.docs, e) }); err != nil {
+		if err := b.docs.Write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].Entry(b.docs, e) }); err != nil {
 			return err
 		}
 		b.docs.Advertise(b.docs.URL(changeDumpName), rsxml.CapChangeDump)
@@ -155,7 +133,7 @@ func (b *build) packChanges(ctx context.Context, from time.Time) ([]dumpPackage,
 	b.docs.N += len(res.Packages) // the copies of the manifests
 	pkgs := make([]dumpPackage, len(res.Packages))
 	for i, p := range res.Packages {
-		pkgs[i] = dumpPackage{name: p.Name, manifest: p.ManifestName, from: bound(p.First, from), until: bound(p.End, b.at), length: p.Size, hash: p.Hash}
+		pkgs[i] = dumpPackage{Name: p.Name, Manifest: p.ManifestName, From: bound(p.First, from), Until: bound(p.End, b.at), Length: p.Size, Hash: p.Hash}
 	}
 	return pkgs, nil
 }
@@ -198,9 +176,9 @@ func (b *build) carriedPackages(from time.Time) ([]dumpPackage, error) {
 		if until.Before(cutoff) {
 			continue
 		}
-		dp := dumpPackage{prev: p, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
-		dp.name, dp.manifest = carriedPackageNames(b.docs, p, until, i+1)
-		for _, n := range []string{dp.name, dp.manifest} {
+		dp := dumpPackage{Prev: p, From: p.From, Until: p.Until, Length: p.Length, Hash: p.Entry.MD.Hash}
+		dp.Name, dp.Manifest = carriedPackageNames(b.docs, p, until, i+1)
+		for _, n := range []string{dp.Name, dp.Manifest} {
 			if other, dup := names[n]; n != "" && dup {
 				return nil, fmt.Errorf("%w: %s and %s would both be published as %s", ErrPrevious, other, p.URL, n)
 			}
@@ -236,10 +214,10 @@ func carriedPackageNames(d *docWriter, p *previous.Package, until time.Time, n i
 func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, error) {
 	entries := make([]rsxml.Entry, len(carried)+len(fresh))
 	for i := range carried {
-		carried[i].entry(b.docs, &entries[i])
+		carried[i].Entry(b.docs, &entries[i])
 	}
 	for i := range fresh {
-		fresh[i].entry(b.docs, &entries[len(carried)+i])
+		fresh[i].Entry(b.docs, &entries[len(carried)+i])
 	}
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: docs.TimeWidth, Until: docs.TimeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}}
@@ -254,151 +232,11 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 	return carried[drop:], nil
 }
 
-// copyPackage publishes a carried package and its manifest copy again, as
-// they were published: linked to the previous output's files when it is a
-// directory on the same file system (a hard link shares the bytes that
-// were published, which are checked by their length), else copied and
-// checked against the length and digests its entry gives. A copy gets the
-// time its entry gives as its modification time, so that an upload that
-// compares times (the S3 script) does not send it again.
+// copyPackage publishes a carried package and its manifest copy again
+// (packages.Copier).
 func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
-	prev := b.across.prev
-	if p.manifest != "" {
-		mrc, err := prev.OpenDocument(ctx, p.prev.Content)
-		if err != nil {
-			return fmt.Errorf("%w: %w", ErrPrevious, err)
-		}
-		if err := docs.PreviousErr(b.docs.Copy(p.manifest, p.prev.Content.URL, mrc)); err != nil {
-			return err
-		}
-	}
-	name := b.docs.Dir + "/" + p.name
-	var rc io.ReadCloser
-	var err error
-	if src, ok := prev.LocalPath(p.prev.URL); ok {
-		linked, err := b.linkPackage(name, src, p)
-		if err != nil || linked {
-			return err
-		}
-		f, _, err := regfile.Open(src)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %w", ErrPrevious, src, unwrapPath(err))
-		}
-		rc = f
-	} else if rc, err = prev.OpenPackage(ctx, p.prev); err != nil {
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
-	}
-	defer rc.Close()
-	f, err := b.stage.Create(name)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", p.name, err)
-	}
-	n, err := io.Copy(f, rc)
-	if err == nil {
-		err = checkDigests(f, p.prev.Hash)
-	}
-	if err = closeAfter(f, err); err != nil {
-		var pe *previous.Error
-		if errors.As(err, &pe) || errors.Is(err, errDigest) {
-			return fmt.Errorf("%w: %s: %w", ErrPrevious, p.prev.URL, err)
-		}
-		return fmt.Errorf("copying %s: %w", p.prev.URL, err)
-	}
-	if p.length >= 0 && n != p.length {
-		return fmt.Errorf("%w: %s is %d bytes, its entry says %d", ErrPrevious, p.prev.URL, n, p.length)
-	}
-	p.length = n
-	if t, ok := packageTime(&p.prev.Entry.MD); ok {
-		os.Chtimes(b.stage.Path(name), t, t) // a time that cannot be set only costs an upload
-	}
-	return nil
-}
-
-// linkPackage stages name as a hard link to src, the file of the carried
-// package p in the previous output directory, if it is a regular file
-// inside that directory of the length its entry gives and the file
-// systems allow the link; linked reports whether it was linked.
-func (b *build) linkPackage(name, src string, p *dumpPackage) (linked bool, err error) {
-	// Lstat, and only a regular file: a symbolic link would be linked as
-	// a link (published, it leads wherever it points) or copied from its
-	// target. And inside the previous output: a directory of it replaced
-	// by a link to elsewhere would lead outside.
-	st, err := os.Lstat(src)
-	if err != nil {
-		return false, fmt.Errorf("%w: %s: %w", ErrPrevious, src, unwrapPath(err))
-	}
-	if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%w: %s is %s, not the package its entry describes", ErrPrevious, src, stage.TypeName(st.Mode()))
-	}
-	dir, err1 := filepath.Abs(b.across.prev.Location) // as given: relative to the working directory
-	if err1 == nil {
-		dir, err1 = filepath.EvalSymlinks(dir)
-	}
-	real, err2 := filepath.EvalSymlinks(src)
-	if err2 == nil {
-		real, err2 = filepath.Abs(real)
-	}
-	if err1 != nil || err2 != nil || !within(dir, real) {
-		return false, fmt.Errorf("%w: %s leads outside the previous output directory", ErrPrevious, src)
-	}
-	if p.length >= 0 && st.Size() != p.length {
-		return false, fmt.Errorf("%w: %s is %d bytes, its entry says %d", ErrPrevious, src, st.Size(), p.length)
-	}
-	if !hardLinks {
-		return false, nil
-	}
-	if err := b.stage.HardLink(name, real); err != nil {
-		return false, nil // another file system: copied, and checked
-	}
-	p.length = st.Size()
-	return true, nil
-}
-
-// hardLinks is false in tests that have packages copied, as from another
-// file system.
-var hardLinks = true
-
-// packageTime is the time a package's entry gives: when its packaging
-// completed, else the end of the changes it holds, else its snapshot.
-func packageTime(md *rsxml.MD) (time.Time, bool) {
-	for _, v := range []string{md.Completed, md.Until, md.At} {
-		if t, err := rsxml.ParseTime(v); v != "" && err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
-
-var errDigest = errors.New("not the bytes its entry describes")
-
-// checkDigests reads f from its start through the algorithms of tokens
-// that rsgen knows and compares the digests.
-func checkDigests(f *os.File, tokens []hashing.Token) error {
-	var set hashing.Set
-	var want []string
-	for _, t := range tokens {
-		if a, err := hashing.ParseAlgorithm(t.Alg); err == nil && !set.Has(a) {
-			set = append(set, a)
-			want = append(want, t.Digest)
-		}
-	}
-	if len(set) == 0 {
-		return nil
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	_, sum, err := hashing.NewHasher(set).Sum(nil, f)
-	if err != nil {
-		return err
-	}
-	for i, a := range set {
-		if got := hex.EncodeToString(sum[:a.Size()]); got != want[i] {
-			return fmt.Errorf("%w: its %s digest is %s, not %s", errDigest, a, got, want[i])
-		}
-		sum = sum[a.Size():]
-	}
-	return nil
+	c := packages.Copier{Docs: b.docs, Prev: b.across.prev}
+	return c.Copy(ctx, p)
 }
 
 // changeItems is the zipdump.Seq of the changes of a set: the new bytes of

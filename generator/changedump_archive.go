@@ -114,7 +114,7 @@ func (da *dumpArchiver) write(ctx context.Context, a *dumpArchive, fresh []dumpP
 		}
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(da.at)}
 		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: da.docs.CapabilityListURL()}}}
-		if err := da.docs.Write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].entry(da.docs, e) }); err != nil {
+		if err := da.docs.Write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].Entry(da.docs, e) }); err != nil {
 			return err
 		}
 		entries = append(entries, rsxml.Entry{Loc: da.docs.URL(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
@@ -149,13 +149,13 @@ func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[
 		if !ok || !changeDumpFile.MatchString(base) {
 			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.List.URL, p.URL)
 		}
-		dp := dumpPackage{prev: p, name: base, from: p.From, until: p.Until, length: p.Length, hash: p.Entry.MD.Hash}
+		dp := dumpPackage{Prev: p, Name: base, From: p.From, Until: p.Until, Length: p.Length, Hash: p.Entry.MD.Hash}
 		if p.Content != nil {
 			mbase, ok := da.docs.Mine(p.Content.Rel)
 			if !ok || !changeManifestFile.MatchString(mbase) {
 				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", ErrPrevious, c.List.URL, p.Content.URL)
 			}
-			dp.manifest = mbase
+			dp.Manifest = mbase
 		}
 		if pp, ok := published[base]; ok {
 			switch {
@@ -163,7 +163,7 @@ func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[
 				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", ErrPrevious, c.List.URL, p.URL)
 			case pp.archived:
 				return fmt.Errorf("%w: the package %s is listed by two archived Change Dumps (%s is one)", ErrPrevious, p.URL, c.List.URL)
-			case pp.length != dp.length || pp.hash != dp.hash || pp.manifest != dp.manifest || pp.from != dp.from || pp.until != dp.until:
+			case pp.Length != dp.Length || pp.Hash != dp.Hash || pp.Manifest != dp.Manifest || pp.From != dp.From || pp.Until != dp.Until:
 				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s otherwise than the Change Dump does (length, digests, interval or manifest)", ErrPrevious, c.List.URL, p.URL)
 			}
 			pp.archived = true

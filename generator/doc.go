@@ -14,7 +14,7 @@
 // disk; archive_stream.go, source.go), or a record export (export*.go).
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Four are packages of their own, under
+// that each own their state. Five are packages of their own, under
 // generator/internal:
 //
 //   - report: what the build tells of itself as it runs, its progress
@@ -26,7 +26,9 @@
 //     URLs and the limits, writes every document into the stage and counts
 //     what it wrote and copied, with what every archive shares;
 //   - changelists: the Change Lists published from the changes found and
-//     those of the previous build, and their archive (Lists).
+//     those of the previous build, and their archive (Lists);
+//   - packages: the packages of the previous build's dumps published again,
+//     linked or copied and checked (Package, Copier).
 //
 // The others are still types of this package: the Change Dump
 // (changedump.go), the other archives (listArchiver, dumpArchiver,

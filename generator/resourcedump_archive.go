@@ -147,17 +147,17 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 	seen := map[string]bool{}
 	for i := range pkgs {
 		p := &pkgs[i]
-		dp := dumpPackage{prev: p, length: p.Length, hash: p.Entry.MD.Hash}
+		dp := dumpPackage{Prev: p, Length: p.Length, Hash: p.Entry.MD.Hash}
 		var ok bool
-		if dp.name, ok = ra.archived(p.Rel, at, "zip"); !ok {
+		if dp.Name, ok = ra.archived(p.Rel, at, "zip"); !ok {
 			return fmt.Errorf("%w: the archived Resource Dump %s lists the package %s, which is not where rsgen archives its packages", ErrPrevious, c.List.URL, p.URL)
 		}
 		if p.Content != nil {
-			if dp.manifest, ok = ra.archived(p.Content.Rel, at, "manifest.xml"); !ok {
+			if dp.Manifest, ok = ra.archived(p.Content.Rel, at, "manifest.xml"); !ok {
 				return fmt.Errorf("%w: the archived Resource Dump %s links to the manifest %s, which is not where rsgen archives manifests", ErrPrevious, c.List.URL, p.Content.URL)
 			}
 		}
-		for _, n := range []string{dp.name, dp.manifest} {
+		for _, n := range []string{dp.Name, dp.Manifest} {
 			if n != "" && seen[n] {
 				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.List.URL, ra.docs.URL(n))
 			}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -209,8 +210,8 @@ func TestResourceDumpArchiveHTTP(t *testing.T) {
 // against the digests of their entries, and given the time of their entry,
 // so that an upload that compares times does not send them again.
 func TestResourceDumpArchiveCopied(t *testing.T) {
-	hardLinks = false
-	defer func() { hardLinks = true }()
+	packages.HardLinks = false
+	defer func() { packages.HardLinks = true }()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	first := acConfig(tr.dir, out, acDay(1))
