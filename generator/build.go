@@ -478,8 +478,8 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
-	la := &listArchiver{docs: b.docs, prev: b.across.prev, opts: &b.cfg.Changes, at: b.at, notice: b.notice}
-	archive, err := la.plan()
+	la := &listArchiver{Docs: b.docs, Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceLists, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice}
+	archive, err := la.Plan()
 	if err != nil {
 		return err
 	}
@@ -488,7 +488,7 @@ func (b *build) writeResourceList(ctx context.Context, resources *spill.Resource
 		return err
 	}
 	opt := b.resourceListOptions(completed)
-	opt.Doc.Links = append(opt.Doc.Links, la.link(archive)...)
+	opt.Doc.Links = append(opt.Doc.Links, la.Link(archive)...)
 	err = b.writeResources(opt, resources.Len(), it.Fill)
 	if err = errors.Join(err, it.Err()); err != nil || archive == nil {
 		return err
@@ -498,7 +498,7 @@ func (b *build) writeResourceList(ctx context.Context, resources *spill.Resource
 			return err
 		}
 	}
-	err = la.write(ctx, archive, b.resourceListOptions(completed), resources.Len(), it.Fill)
+	err = la.Write(ctx, archive, b.resourceListOptions(completed), resources.Len(), it.Fill)
 	return errors.Join(err, it.Err())
 }
 

@@ -55,8 +55,8 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	if carried, err = b.fitChangeDump(carried, fresh); err != nil {
 		return err
 	}
-	da := &dumpArchiver{docs: b.docs, prev: b.across.prev, opts: &b.cfg.Changes, at: b.at, notice: b.notice, copyPackage: b.copyPackage}
-	archive, err := da.plan(from, len(fresh) > 0)
+	da := &dumpArchiver{Docs: b.docs, Prev: b.across.prev, Keep: b.cfg.Changes.ArchiveKeep, Dump: b.cfg.Changes.Dump, At: b.at, Notice: b.notice, CopyPackage: b.copyPackage}
+	archive, err := da.Plan(from, len(fresh) > 0)
 	if err != nil {
 		return err
 	}
@@ -74,13 +74,13 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	b.across.report.Packages = len(all)
 	if len(all) > 0 {
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].From, Until: all[len(all)-1].Until}
-		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}, da.link(archive)...)}
+		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}, da.Link(archive)...)}
 		if err := b.docs.Write(changeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].Entry(b.docs, e) }); err != nil {
 			return err
 		}
 		b.docs.Advertise(b.docs.URL(changeDumpName), rsxml.CapChangeDump)
 	}
-	return da.write(ctx, archive, fresh, published)
+	return da.Write(ctx, archive, fresh, published)
 }
 
 // packChanges writes this build's packages: the bytes of the created and

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -26,13 +27,14 @@ var archivedDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z\.xml$`
 
 // A dumpArchiver publishes the Change Dump Archive of a build.
 type dumpArchiver struct {
-	docs   *docWriter
-	prev   *previous.Site
-	opts   *Changes
-	at     time.Time // the snapshot time
-	notice func(string)
-	// copyPackage publishes a package of the previous build again.
-	copyPackage func(ctx context.Context, p *dumpPackage) error
+	Docs   *docs.Writer
+	Prev   *previous.Site
+	Keep   time.Duration // how long an archived Change Dump is kept (Changes.ArchiveKeep); 0 for no archive
+	Dump   bool          // the build publishes a Change Dump
+	At     time.Time     // the snapshot time
+	Notice func(string)
+	// CopyPackage publishes a package of the previous build again.
+	CopyPackage func(ctx context.Context, p *packages.Package) error
 }
 
 // A dumpArchive is what the Change Dump Archive of a build lists: the
@@ -50,12 +52,12 @@ type dumpArchive struct {
 // dumps that end at the snapshot time minus ArchiveKeep or later, and
 // this build's packages (fresh), which start at from, or where the
 // previous archive ends.
-func (da *dumpArchiver) plan(from time.Time, fresh bool) (*dumpArchive, error) {
-	prev := da.prev.ChangeDumpArchive
-	keep := da.opts.ArchiveKeep
-	if keep == 0 || !da.opts.Dump {
+func (da *dumpArchiver) Plan(from time.Time, fresh bool) (*dumpArchive, error) {
+	prev := da.Prev.ChangeDumpArchive
+	keep := da.Keep
+	if keep == 0 || !da.Dump {
 		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive or DropChangeDump (checkDumps)
-			da.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change Dump")))
+			da.Notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change Dump")))
 		}
 		return nil, nil
 	}
@@ -70,7 +72,7 @@ func (da *dumpArchiver) plan(from time.Time, fresh bool) (*dumpArchive, error) {
 		a.from = prev.Lists[len(prev.Lists)-1].Until
 	}
 	var err error
-	a.carried, err = docs.Retained(da.docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, da.at.Add(-keep), "Change Dump", da.notice,
+	a.carried, err = docs.Retained(da.Docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, da.At.Add(-keep), "Change Dump", da.Notice,
 		func(_ *previous.ArchivedList, base string) bool { return archivedDumpFile.MatchString(base) })
 	if err != nil {
 		return nil, err
@@ -83,11 +85,11 @@ func (da *dumpArchiver) plan(from time.Time, fresh bool) (*dumpArchive, error) {
 
 // dumpArchivesLink is the link of changedump.xml to the Change Dump
 // Archive, if the build publishes one.
-func (da *dumpArchiver) link(a *dumpArchive) []rsxml.Link {
+func (da *dumpArchiver) Link(a *dumpArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: da.docs.URL(changeDumpArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: da.Docs.URL(changeDumpArchiveName)}}
 }
 
 // writeDumpArchive publishes the Change Dump Archive a: this build's
@@ -97,29 +99,29 @@ func (da *dumpArchiver) link(a *dumpArchive) []rsxml.Link {
 // does (published, the names of all the packages published so far), and
 // the archive listing them all, oldest first; and advertises it. Past the
 // limits of one document its oldest dumps are left out, with a notice.
-func (da *dumpArchiver) write(ctx context.Context, a *dumpArchive, fresh []dumpPackage, published map[string]*publishedPackage) error {
+func (da *dumpArchiver) Write(ctx context.Context, a *dumpArchive, fresh []dumpPackage, published map[string]*publishedPackage) error {
 	if a == nil {
 		return nil
 	}
 	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
 	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: da.docs.URL(c.Name), MD: rsxml.MD{From: rsxml.FormatTime(c.List.From), Until: rsxml.FormatTime(c.List.Until)}})
+		entries = append(entries, rsxml.Entry{Loc: da.Docs.URL(c.Name), MD: rsxml.MD{From: rsxml.FormatTime(c.List.From), Until: rsxml.FormatTime(c.List.Until)}})
 	}
 	if a.fresh {
-		name := docs.ArchiveDir + "/" + changeDumpStem + docs.Stamp(da.at) + ".xml"
+		name := docs.ArchiveDir + "/" + changeDumpStem + docs.Stamp(da.At) + ".xml"
 		for _, c := range a.carried {
 			if c.Name == name {
 				return fmt.Errorf("%w: its archived Change Dump %s has the name of this build's", ErrPrevious, c.Name)
 			}
 		}
-		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(da.at)}
-		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: da.docs.CapabilityListURL()}}}
-		if err := da.docs.Write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].Entry(da.docs, e) }); err != nil {
+		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(da.At)}
+		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: da.Docs.CapabilityListURL()}}}
+		if err := da.Docs.Write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].Entry(da.Docs, e) }); err != nil {
 			return err
 		}
-		entries = append(entries, rsxml.Entry{Loc: da.docs.URL(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
+		entries = append(entries, rsxml.Entry{Loc: da.Docs.URL(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
 	}
-	_, err := docs.WriteArchiveDoc(da.docs, changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.notice,
+	_, err := docs.WriteArchiveDoc(da.Docs, changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.Notice,
 		func(i int) error { return da.copyDump(ctx, a.carried[i], published) })
 	return err
 }
@@ -139,19 +141,19 @@ type publishedPackage struct {
 // be the same there (length, digests, manifest); none may be listed by two
 // archived dumps, nor have the name of one of this build's.
 func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[string]*publishedPackage) error {
-	data, pkgs, err := da.prev.ReadArchivedDump(ctx, c.List)
+	data, pkgs, err := da.Prev.ReadArchivedDump(ctx, c.List)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
 	for i := range pkgs {
 		p := &pkgs[i]
-		base, ok := da.docs.Mine(p.Rel)
+		base, ok := da.Docs.Mine(p.Rel)
 		if !ok || !changeDumpFile.MatchString(base) {
 			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.List.URL, p.URL)
 		}
 		dp := dumpPackage{Prev: p, Name: base, From: p.From, Until: p.Until, Length: p.Length, Hash: p.Entry.MD.Hash}
 		if p.Content != nil {
-			mbase, ok := da.docs.Mine(p.Content.Rel)
+			mbase, ok := da.Docs.Mine(p.Content.Rel)
 			if !ok || !changeManifestFile.MatchString(mbase) {
 				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", ErrPrevious, c.List.URL, p.Content.URL)
 			}
@@ -169,10 +171,10 @@ func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[
 			pp.archived = true
 			continue
 		}
-		if err := da.copyPackage(ctx, &dp); err != nil {
+		if err := da.CopyPackage(ctx, &dp); err != nil {
 			return err
 		}
 		published[base] = &publishedPackage{dumpPackage: &dp, archived: true}
 	}
-	return da.docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
+	return da.Docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 }

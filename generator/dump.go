@@ -313,8 +313,8 @@ func (b *build) writeResourceDump(ctx context.Context, dump *resourceDump) error
 	if dump == nil {
 		return nil
 	}
-	ra := &resourceDumpArchiver{docs: b.docs, prev: b.across.prev, opts: &b.cfg.Changes, at: b.at, notice: b.notice, copyPackage: b.copyPackage}
-	archive, err := ra.plan()
+	ra := &resourceDumpArchiver{Docs: b.docs, Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceDumps, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice, CopyPackage: b.copyPackage}
+	archive, err := ra.Plan()
 	if err != nil {
 		return err
 	}
@@ -322,7 +322,7 @@ func (b *build) writeResourceDump(ctx context.Context, dump *resourceDump) error
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(dump.completed)}
 	opt := listwriter.Options{
 		Name: dumpStem,
-		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}, ra.link(archive)...)},
+		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}, ra.Link(archive)...)},
 		PartMD: func(first, last *rsxml.MD) rsxml.MD {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
@@ -340,5 +340,5 @@ func (b *build) writeResourceDump(ctx context.Context, dump *resourceDump) error
 		return err
 	}
 	b.docs.Advertise(b.docs.URL(wl.Name), rsxml.CapResourceDump)
-	return ra.write(ctx, archive, dump, entry)
+	return ra.Write(ctx, archive, dump, entry)
 }

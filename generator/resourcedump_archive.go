@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -37,13 +38,14 @@ type resourceDumpArchive = docs.SnapshotPlan
 
 // A resourceDumpArchiver publishes the Resource Dump Archive of a build.
 type resourceDumpArchiver struct {
-	docs   *docWriter
-	prev   *previous.Site // nil for a first build
-	opts   *Changes
-	at     time.Time // the snapshot time
-	notice func(string)
-	// copyPackage publishes a package of the previous build again.
-	copyPackage func(ctx context.Context, p *dumpPackage) error
+	Docs   *docs.Writer
+	Prev   *previous.Site // nil for a first build
+	Every  time.Duration  // how often the Resource Dump is archived; 0 for no archive
+	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
+	At     time.Time      // the snapshot time
+	Notice func(string)
+	// CopyPackage publishes a package of the previous build again.
+	CopyPackage func(ctx context.Context, p *packages.Package) error
 }
 
 // plan returns the Resource Dump Archive this build publishes, or nil for
@@ -51,21 +53,21 @@ type resourceDumpArchiver struct {
 // dumps taken at the snapshot time minus ArchiveKeep or later, and this
 // build's Resource Dump if the newest archived one was taken
 // ArchiveResourceDumps before it or more (or there is none).
-func (ra *resourceDumpArchiver) plan() (*resourceDumpArchive, error) {
+func (ra *resourceDumpArchiver) Plan() (*resourceDumpArchive, error) {
 	var prev *previous.Archive
-	if ra.prev != nil {
-		prev = ra.prev.ResourceDumpArchive
+	if ra.Prev != nil {
+		prev = ra.Prev.ResourceDumpArchive
 	}
-	return docs.PlanSnapshots(ra.docs, prev, ra.prev != nil, ra.opts.ArchiveResourceDumps, ra.opts.ArchiveKeep, ra.at, "Resource Dump", dumpStem, ra.notice)
+	return docs.PlanSnapshots(ra.Docs, prev, ra.Prev != nil, ra.Every, ra.Keep, ra.At, "Resource Dump", dumpStem, ra.Notice)
 }
 
 // link is the link of resourcedump.xml to the Resource Dump Archive, if
 // the build publishes one.
-func (ra *resourceDumpArchiver) link(a *resourceDumpArchive) []rsxml.Link {
+func (ra *resourceDumpArchiver) Link(a *resourceDumpArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: ra.docs.URL(resourceDumpArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: ra.Docs.URL(resourceDumpArchiveName)}}
 }
 
 // write publishes the Resource Dump Archive a: this build's Resource Dump
@@ -74,13 +76,13 @@ func (ra *resourceDumpArchiver) link(a *resourceDumpArchive) []rsxml.Link {
 // again, byte for byte, each checked, with their packages; and the
 // archive listing them all, oldest first; and advertises it. Past the
 // limits of one document its oldest dumps are left out, with a notice.
-func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) error {
+func (ra *resourceDumpArchiver) Write(ctx context.Context, a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) error {
 	if a == nil {
 		return nil
 	}
 	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
 	for _, c := range a.Carried {
-		entries = append(entries, rsxml.Entry{Loc: ra.docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At), Completed: formatTimeOrEmpty(c.List.Completed)}})
+		entries = append(entries, rsxml.Entry{Loc: ra.Docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At), Completed: formatTimeOrEmpty(c.List.Completed)}})
 	}
 	if a.Fresh {
 		e, err := ra.archiveThis(a, dump, entry)
@@ -89,7 +91,7 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 		}
 		entries = append(entries, e)
 	}
-	_, err := docs.WriteArchiveDoc(ra.docs, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.Carried), ra.notice,
+	_, err := docs.WriteArchiveDoc(ra.Docs, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.Carried), ra.Notice,
 		func(i int) error { return ra.copyDump(ctx, a.Carried[i]) })
 	return err
 }
@@ -98,7 +100,7 @@ func (ra *resourceDumpArchiver) write(ctx context.Context, a *resourceDumpArchiv
 // document, with its packages linked beside it, and returns its entry in
 // the archive.
 func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) (rsxml.Entry, error) {
-	stem := docs.ArchiveDir + "/" + dumpStem + "-" + docs.Stamp(ra.at)
+	stem := docs.ArchiveDir + "/" + dumpStem + "-" + docs.Stamp(ra.At)
 	for _, c := range a.Carried {
 		if docs.OfStem(c.Name, stem) {
 			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", ErrPrevious, c.Name)
@@ -110,36 +112,36 @@ func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resour
 		q.Name = fmt.Sprintf("%s-%05d.zip", stem, i+1)
 		q.ManifestName = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
 		for _, l := range [][2]string{{q.Name, p.Name}, {q.ManifestName, p.ManifestName}} {
-			name := ra.docs.Dir + "/" + l[0]
-			if err := ra.docs.Stage.Link(name, ra.docs.Stage.Path(ra.docs.Dir+"/"+l[1])); err != nil {
+			name := ra.Docs.Dir + "/" + l[0]
+			if err := ra.Docs.Stage.Link(name, ra.Docs.Stage.Path(ra.Docs.Dir+"/"+l[1])); err != nil {
 				return rsxml.Entry{}, fmt.Errorf("writing %s: %w", name, err)
 			}
 		}
 		pkgs[i] = q
 	}
-	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(ra.at), Completed: rsxml.FormatTime(dump.completed)}
-	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: ra.docs.CapabilityListURL()}}}
-	if n := ra.docs.Limits.MaxEntries; len(pkgs) > n {
+	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(ra.At), Completed: rsxml.FormatTime(dump.completed)}
+	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: ra.Docs.CapabilityListURL()}}}
+	if n := ra.Docs.Limits.MaxEntries; len(pkgs) > n {
 		return rsxml.Entry{}, &LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d entries at most", units.Count(len(pkgs), "package"), n),
 			Raise: []string{"Limits.MaxEntries", "Dump.MaxBytes"}}
 	}
-	if err := ra.docs.Write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
+	if err := ra.Docs.Write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
 		return rsxml.Entry{}, err
 	}
-	if st, err := os.Stat(ra.docs.Stage.Path(ra.docs.Dir + "/" + stem + ".xml")); err != nil {
+	if st, err := os.Stat(ra.Docs.Stage.Path(ra.Docs.Dir + "/" + stem + ".xml")); err != nil {
 		return rsxml.Entry{}, err
-	} else if n := ra.docs.Limits.MaxBytes; st.Size() > n {
+	} else if n := ra.Docs.Limits.MaxBytes; st.Size() > n {
 		return rsxml.Entry{}, &LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d bytes at most (it takes %d)", units.Count(len(pkgs), "package"), n, st.Size()),
 			Raise: []string{"Limits.MaxBytes", "Dump.MaxBytes"}}
 	}
-	return rsxml.Entry{Loc: ra.docs.URL(stem + ".xml"), MD: rsxml.MD{At: md.At, Completed: md.Completed}}, nil
+	return rsxml.Entry{Loc: ra.Docs.URL(stem + ".xml"), MD: rsxml.MD{At: md.At, Completed: md.Completed}}, nil
 }
 
 // copyDump publishes an archived Resource Dump of the previous build
 // again, byte for byte, with its packages and their manifest copies, which
 // must be where rsgen archives them with it.
 func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error {
-	data, pkgs, err := ra.prev.ReadArchivedResourceDump(ctx, c.List)
+	data, pkgs, err := ra.Prev.ReadArchivedResourceDump(ctx, c.List)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPrevious, err)
 	}
@@ -159,15 +161,15 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 		}
 		for _, n := range []string{dp.Name, dp.Manifest} {
 			if n != "" && seen[n] {
-				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.List.URL, ra.docs.URL(n))
+				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.List.URL, ra.Docs.URL(n))
 			}
 			seen[n] = true
 		}
-		if err := ra.copyPackage(ctx, &dp); err != nil {
+		if err := ra.CopyPackage(ctx, &dp); err != nil {
 			return err
 		}
 	}
-	return ra.docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
+	return ra.Docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 }
 
 // archived returns the name, in the documents' directory, of rel (a URL
@@ -176,7 +178,7 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 // the snapshot at.
 func (ra *resourceDumpArchiver) archived(rel, at, ext string) (string, bool) {
 	dir, base := path.Split(rel)
-	if dir != ra.docs.Dir+"/"+docs.ArchiveDir+"/" {
+	if dir != ra.Docs.Dir+"/"+docs.ArchiveDir+"/" {
 		return "", false
 	}
 	m := archivedPackageFile.FindStringSubmatch(base)

@@ -26,11 +26,12 @@ type listArchive = docs.SnapshotPlan
 
 // A listArchiver publishes the Resource List Archive of a build.
 type listArchiver struct {
-	docs   *docWriter
-	prev   *previous.Site // nil for a first build
-	opts   *Changes
-	at     time.Time // the snapshot time
-	notice func(string)
+	Docs   *docs.Writer
+	Prev   *previous.Site // nil for a first build
+	Every  time.Duration  // how often the Resource List is archived; 0 for no archive
+	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
+	At     time.Time      // the snapshot time
+	Notice func(string)
 }
 
 // planListArchive returns the Resource List Archive this build publishes,
@@ -38,21 +39,21 @@ type listArchiver struct {
 // archived lists taken at the snapshot time minus ArchiveKeep or later,
 // and this build's Resource List if the newest archived one was taken
 // ArchiveResourceLists before it or more (or there is none).
-func (la *listArchiver) plan() (*listArchive, error) {
+func (la *listArchiver) Plan() (*listArchive, error) {
 	var prev *previous.Archive
-	if la.prev != nil {
-		prev = la.prev.ResourceListArchive
+	if la.Prev != nil {
+		prev = la.Prev.ResourceListArchive
 	}
-	return docs.PlanSnapshots(la.docs, prev, la.prev != nil, la.opts.ArchiveResourceLists, la.opts.ArchiveKeep, la.at, "Resource List", "resourcelist", la.notice)
+	return docs.PlanSnapshots(la.Docs, prev, la.Prev != nil, la.Every, la.Keep, la.At, "Resource List", "resourcelist", la.Notice)
 }
 
 // listArchivesLink is the link of resourcelist.xml to the Resource List
 // Archive, if the build publishes one.
-func (la *listArchiver) link(a *listArchive) []rsxml.Link {
+func (la *listArchiver) Link(a *listArchive) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: la.docs.URL(resourceListArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: la.Docs.URL(resourceListArchiveName)}}
 }
 
 // writeListArchive publishes the Resource List Archive a: this build's
@@ -61,31 +62,31 @@ func (la *listArchiver) link(a *listArchive) []rsxml.Link {
 // again, byte for byte, each checked, and the archive listing them all,
 // oldest first; and advertises it. Past the limits of one document its
 // oldest lists are left out, with a notice.
-func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
+func (la *listArchiver) Write(ctx context.Context, a *listArchive, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
 	if a == nil {
 		return nil
 	}
 	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
 	for _, c := range a.Carried {
-		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At)}})
+		entries = append(entries, rsxml.Entry{Loc: la.Docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At)}})
 	}
 	if a.Fresh {
-		stem := docs.ArchiveDir + "/resourcelist-" + docs.Stamp(la.at)
+		stem := docs.ArchiveDir + "/resourcelist-" + docs.Stamp(la.At)
 		for _, c := range a.Carried {
 			if docs.OfStem(c.Name, stem) {
 				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", ErrPrevious, c.Name)
 			}
 		}
 		opt.Name = stem
-		wl, err := la.docs.List(opt, n, fill)
+		wl, err := la.Docs.List(opt, n, fill)
 		if err != nil {
 			// Its index's locs are longer than those of resourcelist.xml's:
 			// with a low Limits.MaxBytes, it may not fit where that did.
 			return fmt.Errorf("the archived copy of the Resource List: %w", err)
 		}
-		entries = append(entries, rsxml.Entry{Loc: la.docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
+		entries = append(entries, rsxml.Entry{Loc: la.Docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
 	}
-	_, err := docs.WriteArchiveDoc(la.docs, resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.Carried), la.notice,
+	_, err := docs.WriteArchiveDoc(la.Docs, resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.Carried), la.Notice,
 		func(i int) error { return la.copyList(ctx, a.Carried[i]) })
 	return err
 }
@@ -96,16 +97,16 @@ func (la *listArchiver) write(ctx context.Context, a *listArchive, opt listwrite
 func (la *listArchiver) copyList(ctx context.Context, c archived) error {
 	stem := strings.TrimSuffix(c.Name, ".xml")
 	parts := 0
-	err := la.prev.ReadArchivedList(ctx, c.List, func(u string, data []byte) error {
+	err := la.Prev.ReadArchivedList(ctx, c.List, func(u string, data []byte) error {
 		name := c.Name
 		if u != c.List.URL {
 			parts++
 			name = docs.PartName(stem, parts) // numbered from 1 in the order of the index, as the listwriter names them
-			if u != la.docs.URL(name) {
-				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.List.URL, u, la.docs.URL(name))
+			if u != la.Docs.URL(name) {
+				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.List.URL, u, la.Docs.URL(name))
 			}
 		}
-		return la.docs.Copy(name, u, io.NopCloser(bytes.NewReader(data)))
+		return la.Docs.Copy(name, u, io.NopCloser(bytes.NewReader(data)))
 	})
 	var pe *previous.Error
 	if errors.As(err, &pe) {
