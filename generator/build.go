@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
@@ -478,7 +479,7 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
-	la := &listArchiver{Docs: b.docs, Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceLists, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice}
+	la := &archives.ResourceLists{Docs: b.docs, Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceLists, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice}
 	archive, err := la.Plan()
 	if err != nil {
 		return err

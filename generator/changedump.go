@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
@@ -22,12 +22,12 @@ import (
 // each package's manifest beside it (changedump-UNTIL-00001.manifest.xml).
 const (
 	changeDumpName = "changedump.xml"
-	changeDumpStem = "changedump-"
+	changeDumpStem = packages.ChangeDumpStem
 )
 
 var (
-	changeDumpFile     = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.zip$`)
-	changeManifestFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.manifest\.xml$`)
+	changeDumpFile     = packages.ChangeDumpFile
+	changeManifestFile = packages.ChangeManifestFile
 )
 
 // A dumpPackage is a package listed in the Change Dump: carried forward
@@ -55,20 +55,20 @@ func (b *build) writeChangeDump(ctx context.Context, from time.Time) error {
 	if carried, err = b.fitChangeDump(carried, fresh); err != nil {
 		return err
 	}
-	da := &dumpArchiver{Docs: b.docs, Prev: b.across.prev, Keep: b.cfg.Changes.ArchiveKeep, Dump: b.cfg.Changes.Dump, At: b.at, Notice: b.notice, CopyPackage: b.copyPackage}
+	da := &archives.ChangeDumps{Docs: b.docs, Prev: b.across.prev, Keep: b.cfg.Changes.ArchiveKeep, Dump: b.cfg.Changes.Dump, At: b.at, Notice: b.notice, CopyPackage: b.copyPackage}
 	archive, err := da.Plan(from, len(fresh) > 0)
 	if err != nil {
 		return err
 	}
-	published := map[string]*publishedPackage{} // by name
+	published := map[string]*archives.Published{} // by name
 	for i := range fresh {
-		published[fresh[i].Name] = &publishedPackage{dumpPackage: &fresh[i], fresh: true}
+		published[fresh[i].Name] = &archives.Published{Package: &fresh[i], Fresh: true}
 	}
 	for i := range carried {
 		if err := b.copyPackage(ctx, &carried[i]); err != nil {
 			return err
 		}
-		published[carried[i].Name] = &publishedPackage{dumpPackage: &carried[i]}
+		published[carried[i].Name] = &archives.Published{Package: &carried[i]}
 	}
 	all := append(carried, fresh...)
 	b.across.report.Packages = len(all)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/hosting"
@@ -280,7 +281,7 @@ func TestChangeListArchiveUploadedFirst(t *testing.T) {
 // "from until name" lines, or nil if out has none.
 func dumpArchiveOf(t *testing.T, out string) []string {
 	t.Helper()
-	return archivedIn(t, out, changeDumpArchiveName, rsxml.CapChangeDumpArchive, func(md *rsxml.MD) string { return md.From + " " + md.Until })
+	return archivedIn(t, out, archives.ChangeDumpArchiveName, rsxml.CapChangeDumpArchive, func(md *rsxml.MD) string { return md.From + " " + md.Until })
 }
 
 // With the Change Dump, each build that packages changes archives a
@@ -312,7 +313,7 @@ func TestChangeDumpArchive(t *testing.T) {
 	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeDump, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}) {
 		t.Errorf("the Capability List lists %q", got)
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeDumpName)); doc.Link("archives") != acBase+DocsDir+"/"+changeDumpArchiveName {
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeDumpName)); doc.Link("archives") != acBase+DocsDir+"/"+archives.ChangeDumpArchiveName {
 		t.Errorf("changedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	acValidate(t, out)
@@ -411,7 +412,7 @@ func TestChangeDumpArchiveDisagreement(t *testing.T) {
 // "at name" lines, or nil if out has none.
 func listArchiveOf(t *testing.T, out string) []string {
 	t.Helper()
-	return archivedIn(t, out, resourceListArchiveName, rsxml.CapResourceListArchive, func(md *rsxml.MD) string { return md.At })
+	return archivedIn(t, out, archives.ResourceListArchiveName, rsxml.CapResourceListArchive, func(md *rsxml.MD) string { return md.At })
 }
 
 // The Resource List is archived whole, an index and its parts past the
@@ -448,7 +449,7 @@ func TestResourceListArchive(t *testing.T) {
 			t.Errorf("%s changed when carried forward", name)
 		}
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml")); doc.Link("archives") != acBase+DocsDir+"/"+resourceListArchiveName {
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml")); doc.Link("archives") != acBase+DocsDir+"/"+archives.ResourceListArchiveName {
 		t.Errorf("resourcelist.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapResourceListArchive}) {
@@ -487,7 +488,7 @@ func TestResourceListArchiveRefused(t *testing.T) {
 		want string
 	}{
 		{"taken at another time than its name says", func(t *testing.T, docs string) {
-			for _, rel := range []string{resourceListArchiveName, "archive/resourcelist-20240602T000000Z.xml", "archive/resourcelist-20240602T000000Z-00001.xml", "archive/resourcelist-20240602T000000Z-00002.xml"} {
+			for _, rel := range []string{archives.ResourceListArchiveName, "archive/resourcelist-20240602T000000Z.xml", "archive/resourcelist-20240602T000000Z-00001.xml", "archive/resourcelist-20240602T000000Z-00002.xml"} {
 				p := filepath.Join(docs, filepath.FromSlash(rel))
 				b, err := os.ReadFile(p)
 				if err != nil {

@@ -14,7 +14,7 @@
 // disk; archive_stream.go, source.go), or a record export (export*.go).
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Five are packages of their own, under
+// that each own their state. Six are packages of their own, under
 // generator/internal:
 //
 //   - report: what the build tells of itself as it runs, its progress
@@ -28,12 +28,13 @@
 //   - changelists: the Change Lists published from the changes found and
 //     those of the previous build, and their archive (Lists);
 //   - packages: the packages of the previous build's dumps published again,
-//     linked or copied and checked (Package, Copier).
+//     linked or copied and checked (Package, Copier);
+//   - archives: the Resource List, Resource Dump and Change Dump Archives
+//     (ResourceLists, ResourceDumps, ChangeDumps).
 //
 // The others are still types of this package: the Change Dump
-// (changedump.go), the other archives (listArchiver, dumpArchiver,
-// resourceDumpArchiver) and the sources (the tree's scan in collect.go,
-// archiveScan, the export). The data walk is:
+// (changedump.go), the Resource Dump (dump.go) and the sources (the tree's
+// scan in collect.go, archiveScan, the export). The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (detect.go) → entries of the documents, through the docWriter → the
@@ -58,9 +59,8 @@
 //     with the hash cache (cache.go) sparing reads of unchanged files; and,
 //     when asked, the archives of ResourceSync Archives (what they share is
 //     in package docs): of every build's changes (package changelists), of
-//     its Change Dump packages (changedump_archive.go: dumpArchiver), of
-//     Resource Lists now and then (resourcelist_archive.go: listArchiver)
-//     and of Resource Dumps with their packages (resourcedump_archive.go);
+//     its Change Dump packages, of Resource Lists now and then and of
+//     Resource Dumps with their packages (package archives);
 //   - the Capability List, the Source Description, and the files for
 //     static hosts (host.go).
 //

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/archives"
+	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -27,7 +29,7 @@ type DumpConfig struct {
 // dumpStem names the Resource Dump and its files: resourcedump.xml (the
 // dump, or its index), resourcedump-00001.zip (a package) and
 // resourcedump-00001.manifest.xml (the copy of its manifest).
-const dumpStem = "resourcedump"
+const dumpStem = packages.ResourceDumpStem
 
 // Test hooks: testHookBeforeDump runs once the tree is hashed, before
 // anything is packaged; testHookDumpFile wraps each file the dump writes.
@@ -313,7 +315,7 @@ func (b *build) writeResourceDump(ctx context.Context, dump *resourceDump) error
 	if dump == nil {
 		return nil
 	}
-	ra := &resourceDumpArchiver{Docs: b.docs, Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceDumps, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice, CopyPackage: b.copyPackage}
+	ra := &archives.ResourceDumps{Docs: b.docs, Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceDumps, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice, CopyPackage: b.copyPackage}
 	archive, err := ra.Plan()
 	if err != nil {
 		return err
@@ -340,5 +342,5 @@ func (b *build) writeResourceDump(ctx context.Context, dump *resourceDump) error
 		return err
 	}
 	b.docs.Advertise(b.docs.URL(wl.Name), rsxml.CapResourceDump)
-	return ra.Write(ctx, archive, dump, entry)
+	return ra.Write(ctx, archive, dump.packages, dump.completed, entry)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -42,7 +43,7 @@ func archiveCapabilityOnly(line string) bool {
 	if !ok || !strings.HasPrefix(line, "FAIL ") || strings.Contains(msg, "; ") {
 		return false
 	}
-	for _, name := range []string{changelists.ArchiveName, changeDumpArchiveName, resourceListArchiveName, resourceDumpArchiveName} {
+	for _, name := range []string{changelists.ArchiveName, archives.ChangeDumpArchiveName, archives.ResourceListArchiveName, archives.ResourceDumpArchiveName} {
 		capability := strings.TrimSuffix(name, ".xml")
 		if filepath.Base(file) == name && strings.HasPrefix(msg, "root <rs:md> capability='"+capability+"' is not one of ") {
 			return true

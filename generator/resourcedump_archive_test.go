@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -43,7 +44,7 @@ func TestResourceDumpArchive(t *testing.T) {
 		acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(d), 60*day))
 	}
 	dumpArchiveOf := func(out string) []string {
-		return archivedIn(t, out, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, func(md *rsxml.MD) string { return md.At })
+		return archivedIn(t, out, archives.ResourceDumpArchiveName, rsxml.CapResourceDumpArchive, func(md *rsxml.MD) string { return md.At })
 	}
 	want := []string{"2024-06-02T00:00:00Z archive/resourcedump-20240602T000000Z.xml", "2024-06-04T00:00:00Z archive/resourcedump-20240604T000000Z.xml"}
 	if got := dumpArchiveOf(out); !slices.Equal(got, want) {
@@ -63,7 +64,7 @@ func TestResourceDumpArchive(t *testing.T) {
 		entries[0].Link("contents") != acBase+"resourcesync/archive/resourcedump-20240602T000000Z-00001.manifest.xml" {
 		t.Errorf("the archived dump lists %+v", entries)
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml")); doc.Link("archives") != acBase+DocsDir+"/"+resourceDumpArchiveName {
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml")); doc.Link("archives") != acBase+DocsDir+"/"+archives.ResourceDumpArchiveName {
 		t.Errorf("resourcedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	acValidate(t, out)
@@ -105,7 +106,7 @@ func TestResourceDumpArchive(t *testing.T) {
 	cfg = archiveConfig(tr.dir, out, out, acDay(2).Add(62*day), 60*day)
 	cfg.Dump.Enabled, cfg.Changes.DropResourceDumpArchive = true, true
 	acBuild(t, cfg)
-	if _, err := os.Stat(filepath.Join(out, DocsDir, resourceDumpArchiveName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, DocsDir, archives.ResourceDumpArchiveName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the archive dropped on purpose is still published: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -24,6 +25,22 @@ import (
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
+)
+
+// The names rsgen gives the packages of dumps: the Resource Dump's
+// resourcedump-00001.zip, …, and each build's Change Dump packages,
+// changedump-<until>-00001.zip, …, each with a copy of its manifest beside
+// it (….manifest.xml).
+const (
+	ResourceDumpStem = "resourcedump"
+	ChangeDumpStem   = "changedump-"
+)
+
+var (
+	// ChangeDumpFile matches the names of Change Dump packages.
+	ChangeDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.zip$`)
+	// ChangeManifestFile matches the names of their manifests' copies.
+	ChangeManifestFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.manifest\.xml$`)
 )
 
 // A Package is a package listed in the Change Dump: carried forward

@@ -1,4 +1,4 @@
-package generator
+package archives
 
 import (
 	"bytes"
@@ -19,13 +19,10 @@ import (
 // resourcelist-archive.xml lists Resource Lists of earlier snapshots kept
 // under archive/, each named by its snapshot time (and, past the limits,
 // an index over its own parts), with its at.
-const resourceListArchiveName = "resourcelist-archive.xml"
+const ResourceListArchiveName = "resourcelist-archive.xml"
 
-// A listArchive is what the archive of a build lists (docs.PlanSnapshots).
-type listArchive = docs.SnapshotPlan
-
-// A listArchiver publishes the Resource List Archive of a build.
-type listArchiver struct {
+// A ResourceLists publishes the Resource List Archive of a build.
+type ResourceLists struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site // nil for a first build
 	Every  time.Duration  // how often the Resource List is archived; 0 for no archive
@@ -39,7 +36,7 @@ type listArchiver struct {
 // archived lists taken at the snapshot time minus ArchiveKeep or later,
 // and this build's Resource List if the newest archived one was taken
 // ArchiveResourceLists before it or more (or there is none).
-func (la *listArchiver) Plan() (*listArchive, error) {
+func (la *ResourceLists) Plan() (*docs.SnapshotPlan, error) {
 	var prev *previous.Archive
 	if la.Prev != nil {
 		prev = la.Prev.ResourceListArchive
@@ -49,11 +46,11 @@ func (la *listArchiver) Plan() (*listArchive, error) {
 
 // listArchivesLink is the link of resourcelist.xml to the Resource List
 // Archive, if the build publishes one.
-func (la *listArchiver) Link(a *listArchive) []rsxml.Link {
+func (la *ResourceLists) Link(a *docs.SnapshotPlan) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: la.Docs.URL(resourceListArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: la.Docs.URL(ResourceListArchiveName)}}
 }
 
 // writeListArchive publishes the Resource List Archive a: this build's
@@ -62,7 +59,7 @@ func (la *listArchiver) Link(a *listArchive) []rsxml.Link {
 // again, byte for byte, each checked, and the archive listing them all,
 // oldest first; and advertises it. Past the limits of one document its
 // oldest lists are left out, with a notice.
-func (la *listArchiver) Write(ctx context.Context, a *listArchive, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
+func (la *ResourceLists) Write(ctx context.Context, a *docs.SnapshotPlan, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
 	if a == nil {
 		return nil
 	}
@@ -74,7 +71,7 @@ func (la *listArchiver) Write(ctx context.Context, a *listArchive, opt listwrite
 		stem := docs.ArchiveDir + "/resourcelist-" + docs.Stamp(la.At)
 		for _, c := range a.Carried {
 			if docs.OfStem(c.Name, stem) {
-				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", ErrPrevious, c.Name)
+				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", docs.ErrPrevious, c.Name)
 			}
 		}
 		opt.Name = stem
@@ -86,7 +83,7 @@ func (la *listArchiver) Write(ctx context.Context, a *listArchive, opt listwrite
 		}
 		entries = append(entries, rsxml.Entry{Loc: la.Docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
 	}
-	_, err := docs.WriteArchiveDoc(la.Docs, resourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.Carried), la.Notice,
+	_, err := docs.WriteArchiveDoc(la.Docs, ResourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.Carried), la.Notice,
 		func(i int) error { return la.copyList(ctx, a.Carried[i]) })
 	return err
 }
@@ -94,7 +91,7 @@ func (la *listArchiver) Write(ctx context.Context, a *listArchive, opt listwrite
 // copyArchivedList publishes an archived Resource List of the previous
 // build again, and its parts if it is an index, byte for byte, under the
 // names they had.
-func (la *listArchiver) copyList(ctx context.Context, c archived) error {
+func (la *ResourceLists) copyList(ctx context.Context, c archived) error {
 	stem := strings.TrimSuffix(c.Name, ".xml")
 	parts := 0
 	err := la.Prev.ReadArchivedList(ctx, c.List, func(u string, data []byte) error {
@@ -103,14 +100,14 @@ func (la *listArchiver) copyList(ctx context.Context, c archived) error {
 			parts++
 			name = docs.PartName(stem, parts) // numbered from 1 in the order of the index, as the listwriter names them
 			if u != la.Docs.URL(name) {
-				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", ErrPrevious, c.List.URL, u, la.Docs.URL(name))
+				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", docs.ErrPrevious, c.List.URL, u, la.Docs.URL(name))
 			}
 		}
 		return la.Docs.Copy(name, u, io.NopCloser(bytes.NewReader(data)))
 	})
 	var pe *previous.Error
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
 	return err
 }

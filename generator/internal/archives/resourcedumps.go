@@ -1,4 +1,4 @@
-package generator
+package archives
 
 import (
 	"bytes"
@@ -27,17 +27,14 @@ import (
 // linked, not copied, where the file system allows: from this build's
 // Resource Dump when it is archived, from the previous build's output
 // when it is carried forward.
-const resourceDumpArchiveName = "resourcedump-archive.xml"
+const ResourceDumpArchiveName = "resourcedump-archive.xml"
 
 // archivedPackageFile matches the names of the packages (and manifest
 // copies) of an archived Resource Dump, and gives its stamp.
 var archivedPackageFile = regexp.MustCompile(`^resourcedump-([0-9]{8}T[0-9]{6}Z)-[0-9]{5}\.(zip|manifest\.xml)$`)
 
-// A resourceDumpArchive is what the archive of a build lists (docs.PlanSnapshots).
-type resourceDumpArchive = docs.SnapshotPlan
-
-// A resourceDumpArchiver publishes the Resource Dump Archive of a build.
-type resourceDumpArchiver struct {
+// A ResourceDumps publishes the Resource Dump Archive of a build.
+type ResourceDumps struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site // nil for a first build
 	Every  time.Duration  // how often the Resource Dump is archived; 0 for no archive
@@ -53,21 +50,21 @@ type resourceDumpArchiver struct {
 // dumps taken at the snapshot time minus ArchiveKeep or later, and this
 // build's Resource Dump if the newest archived one was taken
 // ArchiveResourceDumps before it or more (or there is none).
-func (ra *resourceDumpArchiver) Plan() (*resourceDumpArchive, error) {
+func (ra *ResourceDumps) Plan() (*docs.SnapshotPlan, error) {
 	var prev *previous.Archive
 	if ra.Prev != nil {
 		prev = ra.Prev.ResourceDumpArchive
 	}
-	return docs.PlanSnapshots(ra.Docs, prev, ra.Prev != nil, ra.Every, ra.Keep, ra.At, "Resource Dump", dumpStem, ra.Notice)
+	return docs.PlanSnapshots(ra.Docs, prev, ra.Prev != nil, ra.Every, ra.Keep, ra.At, "Resource Dump", packages.ResourceDumpStem, ra.Notice)
 }
 
 // link is the link of resourcedump.xml to the Resource Dump Archive, if
 // the build publishes one.
-func (ra *resourceDumpArchiver) Link(a *resourceDumpArchive) []rsxml.Link {
+func (ra *ResourceDumps) Link(a *docs.SnapshotPlan) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: ra.Docs.URL(resourceDumpArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: ra.Docs.URL(ResourceDumpArchiveName)}}
 }
 
 // write publishes the Resource Dump Archive a: this build's Resource Dump
@@ -76,7 +73,7 @@ func (ra *resourceDumpArchiver) Link(a *resourceDumpArchive) []rsxml.Link {
 // again, byte for byte, each checked, with their packages; and the
 // archive listing them all, oldest first; and advertises it. Past the
 // limits of one document its oldest dumps are left out, with a notice.
-func (ra *resourceDumpArchiver) Write(ctx context.Context, a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) error {
+func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs []zipdump.Package, completed time.Time, entry func(p *zipdump.Package, e *rsxml.Entry)) error {
 	if a == nil {
 		return nil
 	}
@@ -85,13 +82,13 @@ func (ra *resourceDumpArchiver) Write(ctx context.Context, a *resourceDumpArchiv
 		entries = append(entries, rsxml.Entry{Loc: ra.Docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At), Completed: formatTimeOrEmpty(c.List.Completed)}})
 	}
 	if a.Fresh {
-		e, err := ra.archiveThis(a, dump, entry)
+		e, err := ra.archiveThis(a, pkgs, completed, entry)
 		if err != nil {
 			return err
 		}
 		entries = append(entries, e)
 	}
-	_, err := docs.WriteArchiveDoc(ra.Docs, resourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.Carried), ra.Notice,
+	_, err := docs.WriteArchiveDoc(ra.Docs, ResourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.Carried), ra.Notice,
 		func(i int) error { return ra.copyDump(ctx, a.Carried[i]) })
 	return err
 }
@@ -99,15 +96,15 @@ func (ra *resourceDumpArchiver) Write(ctx context.Context, a *resourceDumpArchiv
 // archiveThis writes this build's Resource Dump under archive/, as one
 // document, with its packages linked beside it, and returns its entry in
 // the archive.
-func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resourceDump, entry func(p *zipdump.Package, e *rsxml.Entry)) (rsxml.Entry, error) {
-	stem := docs.ArchiveDir + "/" + dumpStem + "-" + docs.Stamp(ra.At)
+func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []zipdump.Package, completed time.Time, entry func(p *zipdump.Package, e *rsxml.Entry)) (rsxml.Entry, error) {
+	stem := docs.ArchiveDir + "/" + packages.ResourceDumpStem + "-" + docs.Stamp(ra.At)
 	for _, c := range a.Carried {
 		if docs.OfStem(c.Name, stem) {
-			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", ErrPrevious, c.Name)
+			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", docs.ErrPrevious, c.Name)
 		}
 	}
-	pkgs := make([]zipdump.Package, len(dump.packages))
-	for i, p := range dump.packages {
+	pkgs := make([]zipdump.Package, len(live))
+	for i, p := range live {
 		q := p
 		q.Name = fmt.Sprintf("%s-%05d.zip", stem, i+1)
 		q.ManifestName = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
@@ -119,10 +116,10 @@ func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resour
 		}
 		pkgs[i] = q
 	}
-	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(ra.At), Completed: rsxml.FormatTime(dump.completed)}
+	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(ra.At), Completed: rsxml.FormatTime(completed)}
 	doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: ra.Docs.CapabilityListURL()}}}
 	if n := ra.Docs.Limits.MaxEntries; len(pkgs) > n {
-		return rsxml.Entry{}, &LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d entries at most", units.Count(len(pkgs), "package"), n),
+		return rsxml.Entry{}, &docs.LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d entries at most", units.Count(len(pkgs), "package"), n),
 			Raise: []string{"Limits.MaxEntries", "Dump.MaxBytes"}}
 	}
 	if err := ra.Docs.Write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
@@ -131,7 +128,7 @@ func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resour
 	if st, err := os.Stat(ra.Docs.Stage.Path(ra.Docs.Dir + "/" + stem + ".xml")); err != nil {
 		return rsxml.Entry{}, err
 	} else if n := ra.Docs.Limits.MaxBytes; st.Size() > n {
-		return rsxml.Entry{}, &LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d bytes at most (it takes %d)", units.Count(len(pkgs), "package"), n, st.Size()),
+		return rsxml.Entry{}, &docs.LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d bytes at most (it takes %d)", units.Count(len(pkgs), "package"), n, st.Size()),
 			Raise: []string{"Limits.MaxBytes", "Dump.MaxBytes"}}
 	}
 	return rsxml.Entry{Loc: ra.Docs.URL(stem + ".xml"), MD: rsxml.MD{At: md.At, Completed: md.Completed}}, nil
@@ -140,28 +137,28 @@ func (ra *resourceDumpArchiver) archiveThis(a *resourceDumpArchive, dump *resour
 // copyDump publishes an archived Resource Dump of the previous build
 // again, byte for byte, with its packages and their manifest copies, which
 // must be where rsgen archives them with it.
-func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error {
+func (ra *ResourceDumps) copyDump(ctx context.Context, c archived) error {
 	data, pkgs, err := ra.Prev.ReadArchivedResourceDump(ctx, c.List)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
 	at := docs.Stamp(c.List.At)
 	seen := map[string]bool{}
 	for i := range pkgs {
 		p := &pkgs[i]
-		dp := dumpPackage{Prev: p, Length: p.Length, Hash: p.Entry.MD.Hash}
+		dp := packages.Package{Prev: p, Length: p.Length, Hash: p.Entry.MD.Hash}
 		var ok bool
 		if dp.Name, ok = ra.archived(p.Rel, at, "zip"); !ok {
-			return fmt.Errorf("%w: the archived Resource Dump %s lists the package %s, which is not where rsgen archives its packages", ErrPrevious, c.List.URL, p.URL)
+			return fmt.Errorf("%w: the archived Resource Dump %s lists the package %s, which is not where rsgen archives its packages", docs.ErrPrevious, c.List.URL, p.URL)
 		}
 		if p.Content != nil {
 			if dp.Manifest, ok = ra.archived(p.Content.Rel, at, "manifest.xml"); !ok {
-				return fmt.Errorf("%w: the archived Resource Dump %s links to the manifest %s, which is not where rsgen archives manifests", ErrPrevious, c.List.URL, p.Content.URL)
+				return fmt.Errorf("%w: the archived Resource Dump %s links to the manifest %s, which is not where rsgen archives manifests", docs.ErrPrevious, c.List.URL, p.Content.URL)
 			}
 		}
 		for _, n := range []string{dp.Name, dp.Manifest} {
 			if n != "" && seen[n] {
-				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", ErrPrevious, c.List.URL, ra.Docs.URL(n))
+				return fmt.Errorf("%w: the archived Resource Dump %s lists %s twice", docs.ErrPrevious, c.List.URL, ra.Docs.URL(n))
 			}
 			seen[n] = true
 		}
@@ -176,7 +173,7 @@ func (ra *resourceDumpArchiver) copyDump(ctx context.Context, c archived) error 
 // relative to the output's) if it is a package (ext "zip") or a manifest
 // copy (ext "manifest.xml") that rsgen archives with the Resource Dump of
 // the snapshot at.
-func (ra *resourceDumpArchiver) archived(rel, at, ext string) (string, bool) {
+func (ra *ResourceDumps) archived(rel, at, ext string) (string, bool) {
 	dir, base := path.Split(rel)
 	if dir != ra.Docs.Dir+"/"+docs.ArchiveDir+"/" {
 		return "", false

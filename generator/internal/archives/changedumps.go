@@ -1,4 +1,4 @@
-package generator
+package archives
 
 import (
 	"bytes"
@@ -20,13 +20,13 @@ import (
 // one for each build that packaged changes, named by the end of the
 // interval it covers and listing that build's packages, which stay
 // published beside the Change Dump's while an archived dump lists them.
-const changeDumpArchiveName = "changedump-archive.xml"
+const ChangeDumpArchiveName = "changedump-archive.xml"
 
 // archivedDumpFile matches the names rsgen gives archived Change Dumps.
 var archivedDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z\.xml$`)
 
-// A dumpArchiver publishes the Change Dump Archive of a build.
-type dumpArchiver struct {
+// A ChangeDumps publishes the Change Dump Archive of a build.
+type ChangeDumps struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site
 	Keep   time.Duration // how long an archived Change Dump is kept (Changes.ArchiveKeep); 0 for no archive
@@ -37,10 +37,10 @@ type dumpArchiver struct {
 	CopyPackage func(ctx context.Context, p *packages.Package) error
 }
 
-// A dumpArchive is what the Change Dump Archive of a build lists: the
+// A ChangeDumpPlan is what the Change Dump Archive of a build lists: the
 // archived dumps of the previous build that are kept, and one of this
 // build's packages, if it made any, covering from from.
-type dumpArchive struct {
+type ChangeDumpPlan struct {
 	carried []archived
 	fresh   bool
 	from    time.Time
@@ -52,7 +52,7 @@ type dumpArchive struct {
 // dumps that end at the snapshot time minus ArchiveKeep or later, and
 // this build's packages (fresh), which start at from, or where the
 // previous archive ends.
-func (da *dumpArchiver) Plan(from time.Time, fresh bool) (*dumpArchive, error) {
+func (da *ChangeDumps) Plan(from time.Time, fresh bool) (*ChangeDumpPlan, error) {
 	prev := da.Prev.ChangeDumpArchive
 	keep := da.Keep
 	if keep == 0 || !da.Dump {
@@ -61,7 +61,7 @@ func (da *dumpArchiver) Plan(from time.Time, fresh bool) (*dumpArchive, error) {
 		}
 		return nil, nil
 	}
-	a := &dumpArchive{fresh: fresh, from: from}
+	a := &ChangeDumpPlan{fresh: fresh, from: from}
 	if prev == nil {
 		if !fresh {
 			return nil, nil
@@ -85,11 +85,11 @@ func (da *dumpArchiver) Plan(from time.Time, fresh bool) (*dumpArchive, error) {
 
 // dumpArchivesLink is the link of changedump.xml to the Change Dump
 // Archive, if the build publishes one.
-func (da *dumpArchiver) Link(a *dumpArchive) []rsxml.Link {
+func (da *ChangeDumps) Link(a *ChangeDumpPlan) []rsxml.Link {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: da.Docs.URL(changeDumpArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: da.Docs.URL(ChangeDumpArchiveName)}}
 }
 
 // writeDumpArchive publishes the Change Dump Archive a: this build's
@@ -99,7 +99,7 @@ func (da *dumpArchiver) Link(a *dumpArchive) []rsxml.Link {
 // does (published, the names of all the packages published so far), and
 // the archive listing them all, oldest first; and advertises it. Past the
 // limits of one document its oldest dumps are left out, with a notice.
-func (da *dumpArchiver) Write(ctx context.Context, a *dumpArchive, fresh []dumpPackage, published map[string]*publishedPackage) error {
+func (da *ChangeDumps) Write(ctx context.Context, a *ChangeDumpPlan, fresh []packages.Package, published map[string]*Published) error {
 	if a == nil {
 		return nil
 	}
@@ -108,10 +108,10 @@ func (da *dumpArchiver) Write(ctx context.Context, a *dumpArchive, fresh []dumpP
 		entries = append(entries, rsxml.Entry{Loc: da.Docs.URL(c.Name), MD: rsxml.MD{From: rsxml.FormatTime(c.List.From), Until: rsxml.FormatTime(c.List.Until)}})
 	}
 	if a.fresh {
-		name := docs.ArchiveDir + "/" + changeDumpStem + docs.Stamp(da.At) + ".xml"
+		name := docs.ArchiveDir + "/" + packages.ChangeDumpStem + docs.Stamp(da.At) + ".xml"
 		for _, c := range a.carried {
 			if c.Name == name {
-				return fmt.Errorf("%w: its archived Change Dump %s has the name of this build's", ErrPrevious, c.Name)
+				return fmt.Errorf("%w: its archived Change Dump %s has the name of this build's", docs.ErrPrevious, c.Name)
 			}
 		}
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(da.At)}
@@ -121,17 +121,17 @@ func (da *dumpArchiver) Write(ctx context.Context, a *dumpArchive, fresh []dumpP
 		}
 		entries = append(entries, rsxml.Entry{Loc: da.Docs.URL(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
 	}
-	_, err := docs.WriteArchiveDoc(da.Docs, changeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.Notice,
+	_, err := docs.WriteArchiveDoc(da.Docs, ChangeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.Notice,
 		func(i int) error { return da.copyDump(ctx, a.carried[i], published) })
 	return err
 }
 
-// A publishedPackage is a package this build publishes: one of its own
+// A Published is a package this build publishes: one of its own
 // (fresh), or one of the previous build, listed by the Change Dump or by
 // an archived dump (archived).
-type publishedPackage struct {
-	*dumpPackage
-	fresh, archived bool
+type Published struct {
+	*packages.Package
+	Fresh, Archived bool
 }
 
 // copyArchivedDump publishes an archived Change Dump of the previous
@@ -140,41 +140,41 @@ type publishedPackage struct {
 // they had: it lists them by URL. A package the Change Dump lists too must
 // be the same there (length, digests, manifest); none may be listed by two
 // archived dumps, nor have the name of one of this build's.
-func (da *dumpArchiver) copyDump(ctx context.Context, c archived, published map[string]*publishedPackage) error {
+func (da *ChangeDumps) copyDump(ctx context.Context, c archived, published map[string]*Published) error {
 	data, pkgs, err := da.Prev.ReadArchivedDump(ctx, c.List)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
 	for i := range pkgs {
 		p := &pkgs[i]
 		base, ok := da.Docs.Mine(p.Rel)
-		if !ok || !changeDumpFile.MatchString(base) {
-			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", ErrPrevious, c.List.URL, p.URL)
+		if !ok || !packages.ChangeDumpFile.MatchString(base) {
+			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", docs.ErrPrevious, c.List.URL, p.URL)
 		}
-		dp := dumpPackage{Prev: p, Name: base, From: p.From, Until: p.Until, Length: p.Length, Hash: p.Entry.MD.Hash}
+		dp := packages.Package{Prev: p, Name: base, From: p.From, Until: p.Until, Length: p.Length, Hash: p.Entry.MD.Hash}
 		if p.Content != nil {
 			mbase, ok := da.Docs.Mine(p.Content.Rel)
-			if !ok || !changeManifestFile.MatchString(mbase) {
-				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", ErrPrevious, c.List.URL, p.Content.URL)
+			if !ok || !packages.ChangeManifestFile.MatchString(mbase) {
+				return fmt.Errorf("%w: the archived Change Dump %s links to the manifest %s, which is not where rsgen publishes manifests", docs.ErrPrevious, c.List.URL, p.Content.URL)
 			}
 			dp.Manifest = mbase
 		}
 		if pp, ok := published[base]; ok {
 			switch {
-			case pp.fresh:
-				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", ErrPrevious, c.List.URL, p.URL)
-			case pp.archived:
-				return fmt.Errorf("%w: the package %s is listed by two archived Change Dumps (%s is one)", ErrPrevious, p.URL, c.List.URL)
+			case pp.Fresh:
+				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", docs.ErrPrevious, c.List.URL, p.URL)
+			case pp.Archived:
+				return fmt.Errorf("%w: the package %s is listed by two archived Change Dumps (%s is one)", docs.ErrPrevious, p.URL, c.List.URL)
 			case pp.Length != dp.Length || pp.Hash != dp.Hash || pp.Manifest != dp.Manifest || pp.From != dp.From || pp.Until != dp.Until:
-				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s otherwise than the Change Dump does (length, digests, interval or manifest)", ErrPrevious, c.List.URL, p.URL)
+				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s otherwise than the Change Dump does (length, digests, interval or manifest)", docs.ErrPrevious, c.List.URL, p.URL)
 			}
-			pp.archived = true
+			pp.Archived = true
 			continue
 		}
 		if err := da.CopyPackage(ctx, &dp); err != nil {
 			return err
 		}
-		published[base] = &publishedPackage{dumpPackage: &dp, archived: true}
+		published[base] = &Published{Package: &dp, Archived: true}
 	}
 	return da.Docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 }
