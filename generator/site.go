@@ -15,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/templates"
 )
 
@@ -120,8 +121,12 @@ func (s Site) Validate() error {
 	if d := s.Describedby; d != "" && !httpURL(d) {
 		add(&FieldError{Field: "Describedby", Value: d, Err: ErrInvalid, Detail: "not an absolute http(s) URL"})
 	}
-	if len(s.Sets) == 0 {
+	switch {
+	case len(s.Sets) == 0:
 		add(&FieldError{Field: "Sets", Err: ErrRequired, Detail: "at least one set"})
+	case len(s.Sets) > rsxml.MaxEntries:
+		add(&FieldError{Field: "Sets", Value: len(s.Sets), Err: ErrOutOfRange,
+			Detail: fmt.Sprintf("give at most %d sets, the entries one Source Description may have", rsxml.MaxEntries)})
 	}
 	for _, h := range s.Hosts {
 		if !slices.Contains(hosting.Hosts, h) {

@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -245,6 +246,13 @@ func TestSiteValidate(t *testing.T) {
 		kind  error
 	}{
 		{"no sets", func(s *Site) { s.Sets = nil }, "Sets", ErrRequired},
+		{"more sets than a Source Description holds", func(s *Site) {
+			for len(s.Sets) <= 50000 {
+				c := s.Sets[0]
+				c.Set = fmt.Sprintf("s%d", len(s.Sets))
+				s.Sets = append(s.Sets, c)
+			}
+		}, "Sets", ErrOutOfRange},
 		{"no name", func(s *Site) { s.Sets[1].Set = "" }, "Sets[1].Set", ErrRequired},
 		{"bad name", func(s *Site) { s.Sets[1].Set = "Data/x" }, "Sets[1].Set", ErrInvalid},
 		{"same name", func(s *Site) { s.Sets[1].Set = "articles" }, "Sets[1].Set", ErrSame},
