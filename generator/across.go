@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -86,6 +87,7 @@ type ChangeReport = report.ChangeReport
 // previous build, the changes since, and the hash cache.
 type across struct {
 	prev    *previous.Site
+	copier  *packages.Copier // publishes its packages again; made on first use
 	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *ChangeReport
 	cache   *scanCache      // nil without --cache

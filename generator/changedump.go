@@ -235,8 +235,10 @@ func (b *build) fitChangeDump(carried, fresh []dumpPackage) ([]dumpPackage, erro
 // copyPackage publishes a carried package and its manifest copy again
 // (packages.Copier).
 func (b *build) copyPackage(ctx context.Context, p *dumpPackage) error {
-	c := packages.Copier{Docs: b.docs, Prev: b.across.prev}
-	return c.Copy(ctx, p)
+	if b.across.copier == nil {
+		b.across.copier = &packages.Copier{Docs: b.docs, Prev: b.across.prev}
+	}
+	return b.across.copier.Copy(ctx, p)
 }
 
 // changeItems is the zipdump.Seq of the changes of a set: the new bytes of

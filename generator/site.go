@@ -188,7 +188,7 @@ func (s Site) Validate() error {
 		}
 		c.Out, c.DocsURL = s.Out, s.DocsURL
 		if err := c.Validate(); err != nil {
-			for _, e := range fieldErrors(err) {
+			for _, e := range FieldErrors(err) {
 				e.Field = field(e.Field)
 				if e.With != "" && e.With != "Sets" {
 					e.With = field(e.With)
@@ -220,16 +220,18 @@ func (s *Site) historyOf() int {
 	return -1
 }
 
-// fieldErrors are the *FieldErrors joined in err.
-func fieldErrors(err error) []*FieldError {
-	var out []*FieldError
+// FieldErrors returns the *FieldErrors in err, as Validate joins them (and
+// as an error that wraps one holds it), in order.
+func FieldErrors(err error) []*FieldError {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []*FieldError
 		for _, e := range j.Unwrap() {
-			out = append(out, fieldErrors(e)...)
+			out = append(out, FieldErrors(e)...)
 		}
 		return out
 	}
-	if fe, ok := err.(*FieldError); ok {
+	var fe *FieldError
+	if errors.As(err, &fe) {
 		return []*FieldError{fe}
 	}
 	return nil
@@ -441,8 +443,7 @@ func (b *build) hostPart(site *Site, out string, resources *spill.ResourceSpool)
 	}
 	// Served where its place in the output directory says, or its files
 	// would be uploaded under keys their URLs do not have.
-	du, bu := site.DocsURL.String(), b.cfg.BaseURL.String()
-	if bu != du+escapePath(strings.TrimSuffix(prefix, "/"))+map[bool]string{true: "/", false: ""}[prefix != ""] {
+	if b.cfg.BaseURL.String() != site.DocsURL.String()+escapePath(prefix) {
 		return p, nil
 	}
 	p.here = true

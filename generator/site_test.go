@@ -274,7 +274,7 @@ func TestSiteValidate(t *testing.T) {
 			err := s.Validate()
 			var fe *FieldError
 			found := false
-			for _, e := range fieldErrors(err) {
+			for _, e := range FieldErrors(err) {
 				if e.Field == tc.field && errors.Is(e, tc.kind) {
 					found = true
 				}

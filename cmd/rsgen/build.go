@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"regexp"
@@ -240,11 +241,7 @@ func runBuild(c *cli.Context) error {
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
 	cfg.Stats = new(generator.Stats)
-	cfg.Notice = func(msg string) {
-		if !quiet {
-			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
-		}
-	}
+	cfg.Notice = noticer(stderr, quiet)
 	if !quiet && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
@@ -276,7 +273,7 @@ func runBuild(c *cli.Context) error {
 		}
 		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
 			units.Count(rep.Files, "file"), units.FormatSize(rep.Bytes), units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
-		printChanges(stderr, rep)
+		printChanges(stderr, "rsgen: ", rep)
 		if apart(cfg.Source, cfg.Out) {
 			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
 				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
@@ -371,6 +368,15 @@ func apart(source, out string) bool {
 	src, err1 := os.Stat(source)
 	dst, err2 := os.Stat(out)
 	return err1 == nil && err2 == nil && src.IsDir() && !os.SameFile(src, dst)
+}
+
+// noticer prints the notices of a build on stderr, unless quiet.
+func noticer(stderr io.Writer, quiet bool) func(msg string) {
+	return func(msg string) {
+		if !quiet {
+			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
+		}
+	}
 }
 
 // buildContext is the context of a build: c's, ended at --timeout.

@@ -112,15 +112,15 @@ func changesHint(err error) string {
 
 // printChanges reports what a build found changed, on one line, and what
 // the hash cache spared.
-func printChanges(w io.Writer, rep *generator.Report) {
+func printChanges(w io.Writer, prefix string, rep *generator.Report) {
 	if rep.Cached > 0 {
-		fmt.Fprintf(w, "rsgen: %d of %s unchanged in the hash cache, not read\n", rep.Cached, units.Count(rep.Files, "file"))
+		fmt.Fprintf(w, "%s%d of %s unchanged in the hash cache, not read\n", prefix, rep.Cached, units.Count(rep.Files, "file"))
 	}
 	ch := rep.Changes
 	if ch == nil {
 		return
 	}
-	fmt.Fprintf(w, "rsgen: since %s: %d created, %d updated, %d deleted; %s published",
+	fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted; %s published", prefix,
 		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, units.Count(ch.Lists, "Change List"))
 	if ch.Dropped > 0 {
 		fmt.Fprintf(w, ", %d older dropped", ch.Dropped)

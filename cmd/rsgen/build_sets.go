@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -51,16 +52,9 @@ func runSite(c *cli.Context) error {
 	}
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
-	if !quiet {
-		for _, msg := range f.envNotices(c) {
-			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
-		}
-	}
-	site.Stats = new(generator.Stats)
-	site.Notice = func(msg string) {
-		if !quiet {
-			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
-		}
+	site.Stats, site.Notice = new(generator.Stats), noticer(stderr, quiet)
+	for _, msg := range f.envNotices(c) {
+		site.Notice(msg)
 	}
 	ctx, cancel, err := buildContext(c)
 	if err != nil {
@@ -85,13 +79,7 @@ func runSite(c *cli.Context) error {
 		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
 			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
 		if r.Changes != nil {
-			var b strings.Builder
-			printChanges(&b, r)
-			for _, line := range strings.SplitAfter(b.String(), "\n") {
-				if rest, ok := strings.CutPrefix(line, "rsgen: "); ok {
-					fmt.Fprintf(stderr, "rsgen: set %s: %s", site.Sets[i].Set, rest)
-				}
-			}
+			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r)
 		}
 	}
 	if !quiet {
@@ -323,7 +311,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 		}
 		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.path)
 	}
-	if fields := fieldErrorsOf(err); len(fields) > 0 {
+	if fields := generator.FieldErrors(err); len(fields) > 0 {
 		msgs := make([]string, len(fields))
 		for i, fe := range fields {
 			msgs[i] = f.describe(c, fe)
@@ -394,7 +382,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			line = v.line
 		}
 		if set != subject && set >= 0 {
-			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmpOr(v.line, t.line))
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmp.Or(v.line, t.line))
 		}
 		return k
 	}
@@ -403,21 +391,6 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
-}
-
-// fieldErrorsOf returns the *FieldErrors joined in err.
-func fieldErrorsOf(err error) []*generator.FieldError {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []*generator.FieldError
-		for _, e := range j.Unwrap() {
-			out = append(out, fieldErrorsOf(e)...)
-		}
-		return out
-	}
-	if fe, ok := err.(*generator.FieldError); ok {
-		return []*generator.FieldError{fe}
-	}
-	return nil
 }
 
 func sortedKeys(m map[string]fileValue) []string {

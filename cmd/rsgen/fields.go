@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/rsgen/rsgen/generator"
@@ -64,22 +63,7 @@ func flagOf(field string) string {
 // none. The CLI checks its flags before it builds; this is for the
 // combinations only the library knows.
 func configUsageErr(err error) error {
-	var fields []*generator.FieldError
-	var walk func(error)
-	walk = func(err error) {
-		var fe *generator.FieldError
-		switch e := err.(type) {
-		case interface{ Unwrap() []error }:
-			for _, inner := range e.Unwrap() {
-				walk(inner)
-			}
-		default:
-			if errors.As(err, &fe) {
-				fields = append(fields, fe)
-			}
-		}
-	}
-	walk(err)
+	fields := generator.FieldErrors(err)
 	if len(fields) == 0 {
 		return nil
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -134,7 +135,7 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 					return nil, f.errorAt(lines[k], "%s: give each set as a table, [[%s]]", k, keySet)
 				}
 				prefix := fmt.Sprintf("%s[%d]", keySet, i)
-				table := fileTable{line: cmpOr(lines[prefix], lines[k]), values: map[string]fileValue{}}
+				table := fileTable{line: cmp.Or(lines[prefix], lines[k]), values: map[string]fileValue{}}
 				if err := f.fill(&table, m, kinds, lines, prefix+".", false); err != nil {
 					return nil, err
 				}
@@ -165,21 +166,16 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 	return f, nil
 }
 
-func cmpOr(a, b int) int {
-	if a != 0 {
-		return a
-	}
-	return b
-}
-
 // fill checks the keys of m, of the top level (top) or of a set, and adds
 // them to t as flag values.
 func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Flag, lines map[string]int, prefix string, top bool) error {
 	for k, v := range m {
-		line := cmpOr(lines[prefix+k], t.line)
+		line := cmp.Or(lines[prefix+k], t.line)
 		flag, isFlag := kinds[k]
-		if _, table := v.(map[string]any); table {
-			return f.errorAt(line, "%s is a table, which the file does not have: give %s%s", k, map[bool]string{true: "each set as [[set]], and ", false: ""}[top], "keys and values")
+		if _, table := v.(map[string]any); table && top {
+			return f.errorAt(line, "%s is a table, which the file does not have: give each set as [[set]], and keys and values", k)
+		} else if table {
+			return f.errorAt(line, "%s is a table, which the file does not have: give keys and values", k)
 		}
 		switch {
 		case k == keyName || k == keySource:
@@ -195,14 +191,12 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 			}
 			t.values[k] = fileValue{line: line, values: []string{f.resolve(k, s)}}
 			continue
-		case !isFlag || slices.Contains(commandOnly, k):
+		case isFlag && slices.Contains(commandOnly, k):
+			return f.errorAt(line, "%s is not taken from the file: give --%s on the command line", k, k)
+		case !isFlag:
 			hint := ""
 			if s := closest(k, fileKeys(kinds)); s != "" {
 				hint = fmt.Sprintf(" (did you mean %s?)", s)
-			}
-			if isFlag {
-				return f.errorAt(line, "%s is not taken from the file: give --%s on the command line%s", k, k,
-					"")
 			}
 			return f.errorAt(line, "unknown key %s%s", k, hint)
 		case !top && slices.Contains(siteKeys, k) && k != flagDescribedby:
@@ -212,10 +206,8 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 		if err != nil {
 			return f.errorAt(line, "%s: %v", k, err)
 		}
-		if slices.Contains(pathKeys, k) {
-			for i := range values {
-				values[i] = f.resolve(k, values[i])
-			}
+		for i := range values {
+			values[i] = f.resolve(k, values[i])
 		}
 		t.values[k] = fileValue{line: line, values: values}
 	}
@@ -254,15 +246,9 @@ func flagValues(flag cli.Flag, v any) ([]string, error) {
 		case string:
 			return []string{v}, nil
 		case []any:
-			var out []string
-			for _, e := range v {
-				s, ok := e.(string)
-				if !ok {
-					return nil, errors.New("give a string or a list of strings")
-				}
-				out = append(out, s)
+			if out, ok := stringList(v); ok {
+				return out, nil
 			}
-			return out, nil
 		}
 		return nil, errors.New("give a string or a list of strings")
 	case *cli.StringFlag:
@@ -276,21 +262,26 @@ func flagValues(flag cli.Flag, v any) ([]string, error) {
 		case toml.LocalDateTime, toml.LocalDate, toml.LocalTime:
 			return nil, errors.New("give a date-time with its offset, such as 2024-06-01T00:00:00Z")
 		case []any: // hash = ["sha-256", "md5"]
-			var out []string
-			for _, e := range v {
-				s, ok := e.(string)
-				if !ok {
-					return nil, errors.New("give a string")
-				}
-				out = append(out, s)
-			}
-			if flag.Names()[0] == flagHash {
+			if out, ok := stringList(v); ok && flag.Names()[0] == flagHash {
 				return []string{strings.Join(out, ",")}, nil
 			}
 		}
 		return nil, errors.New("give a string")
 	}
 	return nil, fmt.Errorf("a flag of type %T", flag)
+}
+
+// stringList returns the strings of a TOML array, if it holds only strings.
+func stringList(v []any) ([]string, bool) {
+	out := make([]string, len(v))
+	for i, e := range v {
+		s, ok := e.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
 }
 
 // flagKinds maps the long name of each flag to it.

@@ -92,73 +92,88 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 		}
 		return res, nil
 	}
-	if st != nil && st.Sets == nil {
-		return res, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not of resource sets", opts.State, ErrOtherSite, other(st))
+	next, err := notifySets(ctx, dir, sets, st, hub, opts, &res)
+	if err == nil && opts.State != "" && !opts.DryRun {
+		err = next.Save(opts.State)
 	}
-	// Every set read, and its state checked, before anything is sent: a
-	// failure after some sets' notifications would send them again at
-	// every run.
+	return res, err
+}
+
+// notifySets sends the notifications of each resource set of the build in
+// dir (sets, as the Source Description lists them), whose last state is st
+// (nil for none), and returns the state to save. Every set is read, and its
+// state checked, before anything is sent: a failure after some sets'
+// notifications would send them again at every run.
+func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *Hub, opts Options, res *Result) (*State, error) {
+	if st != nil && st.Sets == nil {
+		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not of resource sets", opts.State, ErrOtherSite, other(st))
+	}
 	type setSite struct {
 		name string
 		site *Site
 		prev *State
 	}
-	var todo []setSite
+	var pending []setSite
 	for _, name := range sets {
 		site, err := ReadSite(ctx, dir, name)
 		if errors.Is(err, ErrNoChannel) {
 			continue // this set advertises no channel
 		}
 		if err != nil {
-			return res, err
+			return nil, err
 		}
 		var prev *State
 		if st != nil {
 			prev = st.Sets[name]
 		}
 		if prev != nil && prev.CapabilityList != site.CapabilityList {
-			return res, fmt.Errorf("%s: %w: its set %q is of the Capability List %s, not %s", opts.State, ErrOtherSite, name, prev.CapabilityList, site.CapabilityList)
+			return nil, fmt.Errorf("%s: %w: its set %q is of the Capability List %s, not %s", opts.State, ErrOtherSite, name, prev.CapabilityList, site.CapabilityList)
 		}
-		todo = append(todo, setSite{name, site, prev})
+		pending = append(pending, setSite{name, site, prev})
 	}
-	if len(todo) == 0 {
-		return res, fmt.Errorf("%s: no resource set's Capability List: %w", dir, ErrNoChannel)
+	if len(pending) == 0 {
+		return nil, fmt.Errorf("%s: no resource set's Capability List: %w", dir, ErrNoChannel)
 	}
 	next := &State{Version: stateVersion, Sets: map[string]*State{}}
-	for _, s := range todo {
-		if err := notifySite(ctx, s.site, s.prev, hub, opts, &res); err != nil {
-			return res, err
+	for _, s := range pending {
+		if err := notifySite(ctx, s.site, s.prev, hub, opts, res); err != nil {
+			return nil, err
 		}
 		next.Sets[s.name] = NewState(s.site)
 	}
-	// A set the last run notified and this build no longer publishes (or
-	// no longer advertises channels for): its documents are deleted, said
-	// on the framework channel it had.
 	if st != nil {
-		for _, name := range sortedSets(st.Sets) {
-			old := st.Sets[name]
-			if _, ok := next.Sets[name]; ok || old.FrameworkTopic == "" || old.Hub == "" {
-				continue
-			}
-			gone := &Site{CapabilityList: old.CapabilityList, Framework: &Channel{Topic: old.FrameworkTopic, Hub: old.Hub}, At: todo[0].site.At}
-			// The Source Description is still published: its change is
-			// said on the channels of the sets that remain.
-			left := *old
-			left.Documents = maps.Clone(old.Documents)
-			for u, d := range left.Documents {
-				if d.Capability == rsxml.CapDescription {
-					delete(left.Documents, u)
-				}
-			}
-			if err := notifySite(ctx, gone, &left, hub, opts, &res); err != nil {
-				return res, err
-			}
+		if err := notifyRemoved(ctx, st, next, pending[0].site.At, hub, opts, res); err != nil {
+			return nil, err
 		}
 	}
-	if opts.State != "" && !opts.DryRun {
-		return res, next.Save(opts.State)
+	return next, nil
+}
+
+// notifyRemoved tells, on the framework channel each had, that the
+// documents of the sets of st (the last run's state) that next (this
+// run's) no longer holds are deleted, at the time at: the set is no longer
+// published, or no longer advertises channels. The Source Description,
+// still published, is not among them: its change is said on the channels
+// of the sets that remain.
+func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, opts Options, res *Result) error {
+	for _, name := range sortedSets(st.Sets) {
+		old := st.Sets[name]
+		if _, ok := next.Sets[name]; ok || old.FrameworkTopic == "" || old.Hub == "" {
+			continue
+		}
+		gone := &Site{CapabilityList: old.CapabilityList, Framework: &Channel{Topic: old.FrameworkTopic, Hub: old.Hub}, At: at}
+		left := *old
+		left.Documents = maps.Clone(old.Documents)
+		for u, d := range left.Documents {
+			if d.Capability == rsxml.CapDescription {
+				delete(left.Documents, u)
+			}
+		}
+		if err := notifySite(ctx, gone, &left, hub, opts, res); err != nil {
+			return err
+		}
 	}
-	return res, nil
+	return nil
 }
 
 // sortedSets returns the names of sets in order.

@@ -411,13 +411,7 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 			}
 		}
 	}
-	var sets []string
-	for _, e := range lists {
-		if _, set, ok := SetOf(e.Loc); ok && set != "" {
-			sets = append(sets, strconv.Quote(set))
-		}
-	}
-	switch {
+	switch sets := namedSets(lists); {
 	case chosen == nil && want != "":
 		return &Error{Doc: name, Kind: ErrUnreachable, Err: fmt.Errorf("lists no Capability List of the resource set %q", want), nothing: true}
 	case chosen == nil && len(sets) > 0:
@@ -451,6 +445,18 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 	r.site.DocsBase = docsBase
 	r.site.CapabilityList = loc
 	return nil
+}
+
+// namedSets are the names, quoted, of the resource sets whose Capability
+// Lists are among lists.
+func namedSets(lists []*rsxml.Entry) []string {
+	var sets []string
+	for _, e := range lists {
+		if _, set, ok := SetOf(e.Loc); ok && set != "" {
+			sets = append(sets, strconv.Quote(set))
+		}
+	}
+	return sets
 }
 
 // capabilityLists reads the Source Description at sd and returns its

@@ -68,6 +68,21 @@ func (p *Package) Entry(d *docs.Writer, e *rsxml.Entry) {
 type Copier struct {
 	Docs *docs.Writer
 	Prev *previous.Site
+
+	dir    string // the previous output directory, absolute, links resolved: once
+	dirErr error
+}
+
+// prevDir returns the previous output directory, absolute, with its
+// symbolic links resolved, as given (relative to the working directory).
+func (c *Copier) prevDir() (string, error) {
+	if c.dir == "" && c.dirErr == nil {
+		c.dir, c.dirErr = filepath.Abs(c.Prev.Location)
+		if c.dirErr == nil {
+			c.dir, c.dirErr = filepath.EvalSymlinks(c.dir)
+		}
+	}
+	return c.dir, c.dirErr
 }
 
 // Copy publishes a carried package and its manifest copy again, as
@@ -149,10 +164,7 @@ func (c *Copier) link(name, src string, p *Package) (linked bool, err error) {
 	if !st.Mode().IsRegular() {
 		return false, fmt.Errorf("%w: %s is %s, not the package its entry describes", docs.ErrPrevious, src, stage.TypeName(st.Mode()))
 	}
-	dir, err1 := filepath.Abs(c.Prev.Location) // as given: relative to the working directory
-	if err1 == nil {
-		dir, err1 = filepath.EvalSymlinks(dir)
-	}
+	dir, err1 := c.prevDir()
 	real, err2 := filepath.EvalSymlinks(src)
 	if err2 == nil {
 		real, err2 = filepath.Abs(real)
