@@ -16,8 +16,8 @@ import (
 // (docs/PERFORMANCE.md, "Memory").
 func fileStrings(base BaseURL, rel string, set hashing.Set, sum []byte) (path, loc, hash string, err error) {
 	var sb strings.Builder
-	sb.Grow(len(base.s) + uri.EscapedPathLen(rel) + set.FormatLen()) // the exact size: one allocation
-	sb.WriteString(base.s)
+	sb.Grow(len(base.String()) + uri.EscapedPathLen(rel) + set.FormatLen()) // the exact size: one allocation
+	sb.WriteString(base.String())
 	appendEscapedPath(&sb, rel)
 	n := sb.Len()
 	if n > MaxLocLength {
@@ -28,8 +28,8 @@ func fileStrings(base BaseURL, rel string, set hashing.Set, sum []byte) (path, l
 	all := sb.String()
 	loc, hash = all[:n], all[n:]
 	path = rel
-	if n-len(base.s) == len(rel) { // nothing was escaped: the tail of loc is rel
-		path = loc[len(base.s):]
+	if n-len(base.String()) == len(rel) { // nothing was escaped: the tail of loc is rel
+		path = loc[len(base.String()):]
 	}
 	return path, loc, hash, nil
 }

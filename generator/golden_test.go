@@ -27,7 +27,11 @@ var goldenCases = []struct {
 	// Every digest, a base URL with a path, a describedby link, and parts
 	// cut by size.
 	{name: "split-bytes-base-path", docs: 5, edit: func(cfg *Config) {
-		cfg.BaseURL = BaseURL{s: "https://example.org/collection/"}
+		base, err := ParseBaseURL("https://example.org/collection/")
+		if err != nil {
+			panic(err)
+		}
+		cfg.BaseURL = base
 		cfg.Hashes = hashing.Set{hashing.MD5, hashing.SHA1, hashing.SHA256, hashing.BLAKE3}
 		cfg.Describedby = "https://example.org/about.html"
 		cfg.Limits.MaxBytes = 4096

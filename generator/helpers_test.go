@@ -86,8 +86,7 @@ func fixMtimes(t testing.TB, dir string) {
 	}
 }
 
-// writeFile creates dir/rel (slash-separated) with content, and its parents.
-
+// mustBaseURL parses raw, a base URL the test knows valid.
 func mustBaseURL(t testing.TB, raw string) BaseURL {
 	t.Helper()
 	b, err := ParseBaseURL(raw)

@@ -18,6 +18,7 @@ import (
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/templates"
 )
 
@@ -127,7 +128,7 @@ func (b *build) hostData(resources *spill.ResourceSpool, completed time.Time) (*
 		DocsURL:               docs,
 		HostURL:               du.Scheme + "://" + du.Host + "/",
 		SitePath:              du.EscapedPath(),
-		DocsPath:              du.EscapedPath() + escapePath(b.docs.Dir) + "/",
+		DocsPath:              du.EscapedPath() + uri.EscapePath(b.docs.Dir) + "/",
 		SourceDescriptionPath: du.EscapedPath() + WellKnownFile,
 		SourceDescriptionURL:  b.docs.SourceDescriptionURL(),
 		CapabilityListURL:     b.docs.CapabilityListURL(),
@@ -178,7 +179,7 @@ func (b *build) hostData(resources *spill.ResourceSpool, completed time.Time) (*
 		if err != nil {
 			return nil, err
 		}
-		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: b.docs.URL(rel), Path: d.DocsPath + escapePath(rel),
+		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: b.docs.URL(rel), Path: d.DocsPath + uri.EscapePath(rel),
 			Bytes: info.Size(), Size: units.FormatSize(info.Size()), XML: strings.HasSuffix(rel, ".xml")})
 	}
 	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })
@@ -212,12 +213,6 @@ func typedFiles(resources *spill.ResourceSpool, prefix string) ([]hosting.TypedF
 		return nil
 	})
 	return typed, err
-}
-
-func escapePath(rel string) string {
-	var sb strings.Builder
-	appendEscapedPath(&sb, rel)
-	return sb.String()
 }
 
 var capabilityNames = map[string]string{

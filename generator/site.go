@@ -16,6 +16,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/templates"
 )
 
@@ -443,7 +444,7 @@ func (b *build) hostPart(site *Site, out string, resources *spill.ResourceSpool)
 	}
 	// Served where its place in the output directory says, or its files
 	// would be uploaded under keys their URLs do not have.
-	if b.cfg.BaseURL.String() != site.DocsURL.String()+escapePath(prefix) {
+	if b.cfg.BaseURL.String() != site.DocsURL.String()+uri.EscapePath(prefix) {
 		return p, nil
 	}
 	p.here = true

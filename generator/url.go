@@ -1,165 +1,18 @@
 package generator
 
-import (
-	"errors"
-	"fmt"
-	"net"
-	"net/url"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/rsgen/rsgen/internal/uri"
-)
-
-// MaxLocLength is the longest <loc> the Sitemap schema accepts.
-const MaxLocLength = 2048
-
-// ErrLocTooLong reports a file whose URL would pass MaxLocLength.
-var ErrLocTooLong = errors.New("URL longer than the 2,048 characters a Sitemap <loc> may have")
+import "github.com/rsgen/rsgen/internal/uri"
 
 // A BaseURL is where a directory is served: an absolute http or https URL
-// whose path ends in a slash.
-type BaseURL struct {
-	s string
-}
+// whose path ends in a slash. The mapping of paths to URLs is package
+// internal/uri's, the one every part of rsgen uses.
+type BaseURL = uri.Base
 
-// ParseBaseURL checks that raw is an absolute http(s) URL with an ASCII
-// host and without query, fragment or credentials, and returns it with a
-// trailing slash added to its path, its scheme and host in lower case, and
-// every character a URI path may not hold raw percent-encoded.
-func ParseBaseURL(raw string) (BaseURL, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return BaseURL{}, fmt.Errorf("%q is not a URL: %w", raw, unwrapURLError(err))
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return BaseURL{}, fmt.Errorf("%q is not an absolute http or https URL", raw)
-	case u.Hostname() == "":
-		return BaseURL{}, fmt.Errorf("%q has no host", raw)
-	case u.User != nil:
-		return BaseURL{}, fmt.Errorf("%q has credentials, which would be published in every document", raw)
-	case u.RawQuery != "" || u.ForceQuery:
-		return BaseURL{}, fmt.Errorf("%q has a query; a base URL is a directory", raw)
-	case u.Fragment != "" || strings.Contains(raw, "#"):
-		return BaseURL{}, fmt.Errorf("%q has a fragment; a base URL is a directory", raw)
-	case strings.Contains(u.Host, "%"):
-		return BaseURL{}, fmt.Errorf("%q has an IPv6 zone or an escaped host, which no Destination elsewhere can reach", raw)
-	case strings.ContainsFunc(u.Host, func(r rune) bool { return r >= utf8.RuneSelf }):
-		return BaseURL{}, fmt.Errorf("%q has a host that is not ASCII; give its ASCII (punycode, xn--…) form", raw)
-	case !validHost(u):
-		return BaseURL{}, fmt.Errorf("%q has a host with characters a host name cannot have", raw)
-	}
-	host := strings.ToLower(u.Host)
-	if u.Port() == map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)] {
-		host = strings.TrimSuffix(host, ":"+u.Port()) // the scheme's default port is no part of the normal form
-	}
-	var sb strings.Builder
-	sb.WriteString(strings.ToLower(u.Scheme) + "://" + host)
-	p := u.EscapedPath()
-	if p == "" || p[0] != '/' {
-		sb.WriteByte('/')
-	}
-	appendNormalPath(&sb, p)
-	if !strings.HasSuffix(sb.String(), "/") {
-		sb.WriteByte('/')
-	}
-	return BaseURL{s: sb.String()}, nil
-}
+// ParseBaseURL checks raw and returns it in the normal form every URL
+// under it is written in (see uri.ParseBase).
+func ParseBaseURL(raw string) (BaseURL, error) { return uri.ParseBase(raw) }
 
-// appendNormalPath writes p, an escaped URL path, with every byte that a
-// URI path may not hold raw (RFC 3986 pchar and "/") percent-encoded;
-// valid escapes are put in their normal form (RFC 3986, 6.2.2): those of
-// unreserved characters decoded, the others in upper case, as Resolve
-// writes them.
-func appendNormalPath(sb *strings.Builder, p string) {
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '%' && i+2 < len(p) && uri.IsHex(p[i+1]) && uri.IsHex(p[i+2]):
-			var buf [3]byte
-			sb.Write(uri.AppendNormal(buf[:0], p[i+1], p[i+2]))
-			i += 2
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
-			sb.WriteByte(c)
-		default:
-			sb.WriteByte('%')
-			sb.WriteByte(hex[c>>4])
-			sb.WriteByte(hex[c&15])
-		}
-	}
-}
+// MaxLocLength is the longest <loc> the Sitemap schema accepts.
+const MaxLocLength = uri.MaxLocLength
 
-// validHost reports whether the host of u is an IP literal or a host name
-// made of the characters RFC 3986 allows in one (url.Parse lets others,
-// such as '"', through).
-func validHost(u *url.URL) bool {
-	h := u.Hostname()
-	if strings.HasPrefix(u.Host, "[") {
-		return net.ParseIP(h) != nil
-	}
-	for i := 0; i < len(h); i++ {
-		c := h[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
-
-// unwrapURLError drops the URL a *url.Error repeats: the caller quotes it.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}
-
-// String returns the URL, ending in a slash.
-func (b BaseURL) String() string { return b.s }
-
-// IsZero reports whether b is unset.
-func (b BaseURL) IsZero() bool { return b.s == "" }
-
-// HasPath reports whether the URL has a path other than "/": its
-// /.well-known/ is then not at the root of the host.
-func (b BaseURL) HasPath() bool {
-	u, _ := url.Parse(b.s)
-	return u.Path != "/"
-}
-
-// Resolve returns the URL of rel, a slash-separated path relative to the
-// base, with each segment percent-encoded from its bytes
-// (uri.AppendEscapedPath, the one mapping from paths to URLs).
-func (b BaseURL) Resolve(rel string) (string, error) {
-	u := uri.AppendEscapedPath(append(make([]byte, 0, len(b.s)+len(rel)*3/2), b.s...), rel)
-	if len(u) > MaxLocLength {
-		return "", ErrLocTooLong
-	}
-	return string(u), nil
-}
-
-// RelPath returns the path of loc relative to the base, decoded, and
-// whether loc is the URL of a file under the base at all: it undoes
-// Resolve. A URL with a query or fragment, or whose path has an empty, "."
-// or ".." segment, an encoded slash or a NUL byte once decoded, names no
-// file under the base: Resolve never makes one, and each would otherwise
-// stand for a path that another URL names too.
-func (b BaseURL) RelPath(loc string) (string, bool) {
-	raw, ok := strings.CutPrefix(loc, b.s)
-	if !ok || raw == "" || strings.ContainsAny(raw, "?#") || strings.Contains(raw, "%2F") || strings.Contains(raw, "%2f") {
-		return "", false
-	}
-	p, err := url.PathUnescape(raw)
-	if err != nil || strings.IndexByte(p, 0) >= 0 {
-		return "", false
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return "", false
-		}
-	}
-	return p, true
-}
+// ErrLocTooLong reports a file whose URL would pass MaxLocLength.
+var ErrLocTooLong = uri.ErrLocTooLong

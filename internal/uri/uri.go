@@ -1,8 +1,9 @@
 // Package uri holds the byte-level rules of RFC 3986 that rsgen applies in
 // more than one place: which characters are unreserved, the normal form
 // of a percent-encoded octet (section 6.2.2.2), the URL path rsgen
-// publishes for a file (EscapePath), and the normal form in which URLs
-// are compared (Normalize). Its functions are pure and may be called from
+// publishes for a file (EscapePath) under a Base, the directory URL a
+// build publishes, and the normal form in which URLs are compared
+// (Normalize). Its functions are pure and may be called from
 // several goroutines.
 package uri
 

@@ -1,4 +1,4 @@
-package generator
+package uri
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func TestParseBaseURL(t *testing.T) {
+func TestParseBase(t *testing.T) {
 	for _, tc := range []struct {
 		raw  string
 		want string // "" for an error
@@ -55,10 +55,10 @@ func TestParseBaseURL(t *testing.T) {
 		{raw: "", err: "not an absolute http or https URL"},
 	} {
 		t.Run(tc.raw, func(t *testing.T) {
-			b, err := ParseBaseURL(tc.raw)
+			b, err := ParseBase(tc.raw)
 			if tc.want == "" {
 				if err == nil {
-					t.Fatalf("ParseBaseURL(%q) = %s, want an error", tc.raw, b)
+					t.Fatalf("ParseBase(%q) = %s, want an error", tc.raw, b)
 				}
 				if !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("error %q does not say %q", err, tc.err)
@@ -66,10 +66,10 @@ func TestParseBaseURL(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("ParseBaseURL(%q): %v", tc.raw, err)
+				t.Fatalf("ParseBase(%q): %v", tc.raw, err)
 			}
 			if b.String() != tc.want {
-				t.Errorf("ParseBaseURL(%q) = %s, want %s", tc.raw, b, tc.want)
+				t.Errorf("ParseBase(%q) = %s, want %s", tc.raw, b, tc.want)
 			}
 			checkURI(t, b.String())
 		})
@@ -77,7 +77,7 @@ func TestParseBaseURL(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	base := mustBaseURL(t, "https://example.org/site/")
+	base := mustBase(t, "https://example.org/site/")
 	for _, tc := range []struct{ rel, want string }{
 		{"index.html", "https://example.org/site/index.html"},
 		{"a/b/c.txt", "https://example.org/site/a/b/c.txt"},
@@ -110,7 +110,7 @@ func TestResolve(t *testing.T) {
 // TestRelPath: only URLs that Resolve could have made map back to a path;
 // a URL that leaves the base, or names a path no file can have, does not.
 func TestRelPath(t *testing.T) {
-	base := mustBaseURL(t, "https://example.org/site/")
+	base := mustBase(t, "https://example.org/site/")
 	for _, tc := range []struct {
 		loc  string
 		want string
@@ -187,13 +187,13 @@ func walkerPath(rel string) bool {
 	return true
 }
 
-// FuzzURLMapping: for any base URL ParseBaseURL accepts and any path the
+// FuzzURLMapping: for any base URL ParseBase accepts and any path the
 // walker can produce, Resolve gives a valid URI under the base, at most
 // 2,048 characters (or ErrLocTooLong), and RelPath gives the path back.
 func FuzzURLMapping(f *testing.F) {
 	f.Add("https://example.org/", "café & crème.html")
 	f.Fuzz(func(t *testing.T, raw, rel string) {
-		base, err := ParseBaseURL(raw)
+		base, err := ParseBase(raw)
 		if err != nil {
 			return
 		}
@@ -202,8 +202,8 @@ func FuzzURLMapping(f *testing.F) {
 			t.Fatalf("base %q does not end in a slash", bs)
 		}
 		checkURI(t, bs)
-		if again, err := ParseBaseURL(bs); err != nil || again != base {
-			t.Fatalf("ParseBaseURL(%q) = %q, %v: not a fixed point", bs, again, err)
+		if again, err := ParseBase(bs); err != nil || again != base {
+			t.Fatalf("ParseBase(%q) = %q, %v: not a fixed point", bs, again, err)
 		}
 		if !walkerPath(rel) {
 			return
@@ -275,4 +275,14 @@ func TestFuzzURLMappingCorpus(t *testing.T) {
 			t.Errorf("%s is not a (string, string) seed in the Go fuzz corpus format", f)
 		}
 	}
+}
+
+// mustBase parses raw, a base URL the test knows valid.
+func mustBase(t testing.TB, raw string) Base {
+	t.Helper()
+	b, err := ParseBase(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
