@@ -10,6 +10,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
@@ -90,7 +91,7 @@ type across struct {
 	copier  *packages.Copier // publishes its packages again; made on first use
 	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *ChangeReport
-	cache   *scanCache      // nil without --cache
+	cache   *treescan.Cache // nil without --cache
 	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)
 
 	prevEntries   *prevEntries // the previous build's Resource List, spooled while the tree is scanned
@@ -137,7 +138,7 @@ func (b *build) prepareAcross(ctx context.Context) error {
 	case b.cfg.Cache != "" && b.archive != nil:
 		b.notice("the hash cache is for a directory tree: an archive is read whole every time")
 	case b.cfg.Cache != "":
-		b.across.cache = b.openCache()
+		b.across.cache = treescan.OpenCache(b.cfg.Cache, b.root, b.cfg.now(), b.notice)
 	}
 	src := b.cfg.Changes.Previous
 	if src == "" {

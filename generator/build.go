@@ -171,7 +171,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, mark(err, ErrOutput)
 	}
 	b.attach(stg)
-	defer func() { b.across.cache.abort() }() // the new cache, if the build fails before saveCache
+	defer func() { b.across.cache.Abort() }() // the new cache, if the build fails before saveCache
 	stg.SetSnapshot(b.at)
 	resources, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
 		resources, err := b.run(ctx)
@@ -197,7 +197,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		stg.Discard()
 		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
 	}
-	b.saveCache()
+	b.across.cache.Commit()
 	return b.report(resources, start), nil
 }
 

@@ -5,18 +5,20 @@
 // checked its fields and how they combine: a program that uses this
 // package gets the checks of the command line, as [FieldError]s that name
 // the fields (the command line names its flags for them). The input is a
-// directory tree
-// (package internal/tree: a walker that gives the files in the order of
-// their paths, and the filter; collect.go: treeScan, the hashing pool
-// behind a window that keeps that order; the hash cache read and written
-// in it, cache.go), an archive given as the source (archive.go:
-// archiveScan, a zip's members hashed several at once, a tar's sorted on
-// disk; archive_stream.go, source.go), or a record export (export*.go).
+// directory tree (package treescan: the walk of package internal/tree,
+// which gives the files in the order of their paths, filtered; the
+// hashing pool behind a window that keeps that order; the hash cache read
+// and written as streams in it), an archive given as the source
+// (archive.go: archiveScan, a zip's members hashed several at once, a
+// tar's sorted on disk; archive_stream.go, source.go), or a record export
+// (export*.go). The URLs of files under the base URL are package
+// internal/uri's, the one mapping every part of rsgen uses.
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Six are packages of their own, under
+// that each own their state. Seven are packages of their own, under
 // generator/internal:
 //
+//   - treescan: the source that is a directory tree (Scan, Cache);
 //   - report: what the build tells of itself as it runs, its progress
 //     (Stats) and the files it could not publish (Problems);
 //   - spill: the spill area in the stage, the spools that carry the
@@ -33,8 +35,8 @@
 //     (ResourceLists, ResourceDumps, ChangeDumps).
 //
 // The others are still types of this package: the Change Dump
-// (changedump.go), the Resource Dump (dump.go) and the sources (the tree's
-// scan in collect.go, archiveScan, the export). The data walk is:
+// (changedump.go), the Resource Dump (dump.go) and the other sources
+// (archiveScan, the export). The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (detect.go) → entries of the documents, through the docWriter → the
@@ -56,7 +58,8 @@
 //   - changelist.xml, the changes kept from the previous builds and this
 //     one's: one open Change List, or past the limits an index over closed
 //     lists (across.go, detect.go, package changelists, changedump.go),
-//     with the hash cache (cache.go) sparing reads of unchanged files; and,
+//     with the hash cache (package treescan) sparing reads of unchanged
+//     files; and,
 //     when asked, the archives of ResourceSync Archives (what they share is
 //     in package docs): of every build's changes (package changelists), of
 //     its Change Dump packages, of Resource Lists now and then and of

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/treescan"
 )
 
 // A build publishes one of three sources. A directory tree and an archive
@@ -65,4 +66,40 @@ func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 		return b.scanArchive(ctx)
 	}
 	return b.scanTree(ctx)
+}
+
+// testHookReadDir, if set, is called with each directory the walk lists;
+// its error replaces the listing, as if the directory could not be read.
+var testHookReadDir func(rel string) error
+
+// scanWindow is how many files may be in flight in a tree's scan
+// (treescan.Scan.Window); a variable for the tests.
+var scanWindow = treescan.DefaultWindow
+
+// scanTree walks the source tree and hashes its files (package treescan),
+// and keeps the previous build's entries of what it could not read.
+func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
+	cfg := b.cfg
+	sc := &treescan.Scan{
+		Root:     b.root,
+		Filter:   &cfg.Filter,
+		Follow:   cfg.FollowSymlinks,
+		Skip:     b.owned,
+		Jobs:     cfg.Jobs,
+		Hashes:   cfg.Hashes,
+		Base:     cfg.BaseURL,
+		Cache:    b.across.cache,
+		Spill:    &b.spill,
+		Problems: &b.problems,
+		Stats:    b.stats,
+		Notice:   b.notice,
+		Window:   scanWindow,
+		Listed:   cfg.listed,
+		ReadDir:  testHookReadDir,
+	}
+	found, unread, err := sc.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return b.keepUnread(ctx, found, unread.Dirs, unread.Files)
 }

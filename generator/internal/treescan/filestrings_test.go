@@ -1,14 +1,15 @@
-package generator
+package treescan
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 func TestFileStrings(t *testing.T) {
-	base, err := ParseBaseURL("https://example.org/site/")
+	base, err := uri.ParseBase("https://example.org/site/")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,8 +26,8 @@ func TestFileStrings(t *testing.T) {
 		{"escaped", "articles/café & crème.html", nil},
 		{"reserved characters", "a#b?c%d+e;f", nil},
 		{"every byte", allBytes(), nil},
-		{"too long", strings.Repeat("x", MaxLocLength), ErrLocTooLong},
-		{"too long once escaped", strings.Repeat("é", MaxLocLength/5), ErrLocTooLong},
+		{"too long", strings.Repeat("x", uri.MaxLocLength), uri.ErrLocTooLong},
+		{"too long once escaped", strings.Repeat("é", uri.MaxLocLength/5), uri.ErrLocTooLong},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

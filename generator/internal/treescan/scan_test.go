@@ -1,0 +1,171 @@
+package treescan
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/internal/uri"
+)
+
+// scanOf scans root with a window of window files, spilling into a stage
+// of its own, and returns the resources, what was unread, the stats and
+// the problems.
+func scanOf(t *testing.T, root string, window int, cache *Cache) ([]spill.Resource, Unread, *report.Stats, []report.Problem) {
+	t.Helper()
+	stg, err := stage.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stg.Discard)
+	area := &spill.Area{Stage: stg}
+	t.Cleanup(func() { area.Remove() })
+	base, err := uri.ParseBase("https://example.org/c/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var problems report.Problems
+	sc := &Scan{
+		Root:     root,
+		Filter:   &tree.Filter{Exclude: []string{"skip/**"}},
+		Jobs:     3,
+		Hashes:   hashing.Set{hashing.SHA256},
+		Base:     base,
+		Cache:    cache,
+		Spill:    area,
+		Problems: &problems,
+		Stats:    new(report.Stats),
+		Notice:   func(s string) { t.Log("notice:", s) },
+		Window:   window,
+	}
+	found, unread, err := sc.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer found.Close()
+	var got []spill.Resource
+	if err := found.Each(func(r *spill.Resource) error {
+		got = append(got, *r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return got, unread, sc.Stats, problems.Sorted()
+}
+
+// makeTree writes n files over nested directories, with names that need
+// escaping, and returns their contents by path.
+func makeTree(t *testing.T, root string, n int) map[string]string {
+	t.Helper()
+	files := map[string]string{"skip/me.txt": "not published"}
+	for i := range n {
+		rel := fmt.Sprintf("d%d/sub %d/file-%03d é.txt", i%3, i%5, i)
+		files[rel] = strings.Repeat(fmt.Sprint(i), i%7)
+	}
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	delete(files, "skip/me.txt")
+	return files
+}
+
+// A scan gives every published file once, in the order of the paths
+// whatever the window, with its digest, length and URL; a second scan
+// with the hash cache the first one saved reads none of them and gives
+// the same resources.
+func TestScanOrderDigestsAndCache(t *testing.T) {
+	root := t.TempDir()
+	files := makeTree(t, root, 200)
+	cachePath := filepath.Join(t.TempDir(), "cache")
+
+	// Entries are saved only once the files' times are settled: a start
+	// well after them has every entry saved.
+	later := time.Now().Add(time.Hour)
+	first := OpenCache(cachePath, root, later, func(s string) { t.Log(s) })
+	got, unread, stats, problems := scanOf(t, root, 1, first)
+	first.Commit()
+	if len(problems) > 0 || len(unread.Dirs)+len(unread.Files) > 0 {
+		t.Fatalf("problems %v, unread %+v", problems, unread)
+	}
+	if len(got) != len(files) || stats.Found.Load() != int64(len(files)) || stats.Cached.Load() != 0 {
+		t.Fatalf("%d resources, %d found, %d cached; want %d, %d, 0", len(got), stats.Found.Load(), stats.Cached.Load(), len(files), len(files))
+	}
+	if !slices.IsSortedFunc(got, func(a, b spill.Resource) int { return strings.Compare(a.Path, b.Path) }) {
+		t.Error("the resources are not in the order of their paths")
+	}
+	for _, r := range got {
+		content, ok := files[r.Path]
+		if !ok {
+			t.Fatalf("%q published, not a file of the tree", r.Path)
+		}
+		sum := sha256.Sum256([]byte(content))
+		if want := "sha-256:" + hex.EncodeToString(sum[:]); r.Hash != want || r.Length != int64(len(content)) {
+			t.Errorf("%s: hash %s, length %d; want %s, %d", r.Path, r.Hash, r.Length, want, len(content))
+		}
+		if want := "https://example.org/c/" + uri.EscapePath(r.Path); r.Loc != want {
+			t.Errorf("%s: loc %s, want %s", r.Path, r.Loc, want)
+		}
+	}
+
+	again := OpenCache(cachePath, root, later, func(s string) { t.Log(s) })
+	defer again.Abort()
+	second, _, stats, _ := scanOf(t, root, 0, again)
+	if stats.Cached.Load() != int64(len(files)) || stats.Bytes.Load() != 0 {
+		t.Errorf("second scan: %d cached, %d bytes read; want %d, 0", stats.Cached.Load(), stats.Bytes.Load(), len(files))
+	}
+	if !slices.EqualFunc(got, second, func(a, b spill.Resource) bool {
+		return a.Path == b.Path && a.Loc == b.Loc && a.Hash == b.Hash && a.Length == b.Length && a.Modified.Equal(b.Modified) && a.Type == b.Type
+	}) {
+		t.Error("the scan with the hash cache gives other resources than the one without")
+	}
+}
+
+// A file changed since the cache was saved is read again, the others are
+// not.
+func TestScanCacheSeesAChange(t *testing.T) {
+	root := t.TempDir()
+	files := makeTree(t, root, 20)
+	cachePath := filepath.Join(t.TempDir(), "cache")
+	later := time.Now().Add(time.Hour)
+	c := OpenCache(cachePath, root, later, func(s string) { t.Log(s) })
+	scanOf(t, root, 0, c)
+	c.Commit()
+
+	rel := "d1/sub 1/file-001 é.txt"
+	if _, ok := files[rel]; !ok {
+		t.Fatalf("%s is not in the tree", rel)
+	}
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.WriteFile(p, []byte("changed, and longer than before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c = OpenCache(cachePath, root, later, func(s string) { t.Log(s) })
+	defer c.Abort()
+	got, _, stats, _ := scanOf(t, root, 0, c)
+	if want := int64(len(files) - 1); stats.Cached.Load() != want {
+		t.Errorf("%d cached, want %d", stats.Cached.Load(), want)
+	}
+	for _, r := range got {
+		if r.Path == rel && r.Length != int64(len("changed, and longer than before")) {
+			t.Errorf("%s: length %d, the old one", rel, r.Length)
+		}
+	}
+}
