@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -278,7 +277,7 @@ func compare(r *Resource, p *previous.Resource, set hashing.Set) (verdict, []has
 			continue
 		}
 		shared = true
-		if d, _ := digestOf(r.Hash, a); d != t.Digest {
+		if d, _ := hashing.AttrDigest(r.Hash, a); d != t.Digest {
 			return changed, nil
 		}
 	}
@@ -289,19 +288,6 @@ func compare(r *Resource, p *previous.Resource, set hashing.Set) (verdict, []has
 		return unknown, extra
 	}
 	return unchanged, nil
-}
-
-// digestOf returns the hex digest by a in a hash attribute rsgen wrote.
-func digestOf(hash string, a hashing.Algorithm) (string, bool) {
-	name := a.String()
-	for hash != "" {
-		tok, rest, _ := strings.Cut(hash, " ")
-		if alg, d, ok := strings.Cut(tok, ":"); ok && alg == name {
-			return d, true
-		}
-		hash = rest
-	}
-	return "", false
 }
 
 // keepLastmod gives an unchanged resource the lastmod it was published

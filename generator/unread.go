@@ -9,6 +9,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // keepUnread adds to the resources found by the scan the previous build's
@@ -111,11 +112,7 @@ func (b *build) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dir
 			continue
 		}
 		p := &it.res
-		hash := make([]string, len(p.Hash))
-		for k, t := range p.Hash {
-			hash[k] = t.Alg + ":" + t.Digest
-		}
-		r := Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: strings.Join(hash, " "), Type: p.Type, Kept: true}
+		r := Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: hashing.FormatTokens(p.Hash), Type: p.Type, Kept: true}
 		if err := out.Add(&r); err != nil {
 			return nil, kept, err
 		}

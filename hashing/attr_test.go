@@ -2,6 +2,7 @@ package hashing
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,47 @@ func TestSetDigest(t *testing.T) {
 	}
 	if d, ok := set.Digest(sum, SHA256); ok {
 		t.Errorf("Digest(SHA256) = %x, true; the set has none", d)
+	}
+}
+
+// What Set.Format writes, ParseAttr reads back, FormatTokens writes again
+// byte for byte, and AttrDigest finds each digest of, by its algorithm.
+func TestFormatTokensAndAttrDigest(t *testing.T) {
+	for _, set := range []Set{{SHA256}, {MD5, SHA256}, {BLAKE3, SHA1, MD5}} {
+		_, sum, err := NewHasher(set).Sum(nil, bytes.NewReader([]byte("hello\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		attr := set.Format(sum)
+		tokens, err := ParseAttr(attr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FormatTokens(tokens); got != attr {
+			t.Errorf("FormatTokens(ParseAttr(%q)) = %q", attr, got)
+		}
+		for i, a := range set {
+			d, ok := AttrDigest(attr, a)
+			if !ok || d != tokens[i].Digest {
+				t.Errorf("AttrDigest(%q, %s) = %q, %v; want %q", attr, a, d, ok, tokens[i].Digest)
+			}
+		}
+		for _, a := range AllPublishable() {
+			if _, ok := AttrDigest(attr, a); ok != set.Has(a) {
+				t.Errorf("AttrDigest(%q, %s) found: %v", attr, a, ok)
+			}
+		}
+	}
+	// A token of another algorithm, upper case, extra spaces: ParseAttr's
+	// normal form.
+	tokens, err := ParseAttr("  X-Custom:ABCD   md5:" + strings.Repeat("0", 32) + " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := FormatTokens(tokens), "x-custom:abcd md5:"+strings.Repeat("0", 32); got != want {
+		t.Errorf("FormatTokens = %q, want %q", got, want)
+	}
+	if FormatTokens(nil) != "" {
+		t.Error("FormatTokens(nil) is not empty")
 	}
 }

@@ -64,6 +64,42 @@ func ParseAttr(value string) ([]Token, error) {
 	return tokens, nil
 }
 
+// FormatTokens returns tokens as a hash attribute: each "alg:digest",
+// separated by single spaces; it writes back what ParseAttr parsed, in its
+// normal form.
+func FormatTokens(tokens []Token) string {
+	n := 0
+	for _, t := range tokens {
+		n += len(t.Alg) + 1 + len(t.Digest) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, t := range tokens {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Alg)
+		b.WriteByte(':')
+		b.WriteString(t.Digest)
+	}
+	return b.String()
+}
+
+// AttrDigest returns the hex digest by a in attr, a hash attribute in the
+// normal form [Set.Format] and [FormatTokens] write, without allocating:
+// the digest a build computed, to compare with one [ParseAttr] read.
+func AttrDigest(attr string, a Algorithm) (string, bool) {
+	name := a.String()
+	for attr != "" {
+		tok, rest, _ := strings.Cut(attr, " ")
+		if alg, d, ok := strings.Cut(tok, ":"); ok && alg == name {
+			return d, true
+		}
+		attr = rest
+	}
+	return "", false
+}
+
 // asciiFields appends the fields of s, split at ASCII white space, to
 // fields, as strings.Fields does without allocating for the usual one
 // token (fields has room for it). It returns nil if s has a byte past

@@ -259,16 +259,7 @@ func normaliseHash(v string) (string, error) {
 	if len(tokens) == 1 && len(v) == len(tokens[0].Alg)+1+len(tokens[0].Digest) && isLower(v) {
 		return v, nil
 	}
-	var b strings.Builder
-	for i, t := range tokens {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(t.Alg)
-		b.WriteByte(':')
-		b.WriteString(t.Digest)
-	}
-	return b.String(), nil
+	return hashing.FormatTokens(tokens), nil
 }
 
 // simpleHash reports whether v is one lower-case token of an algorithm of
