@@ -2,15 +2,10 @@ package generator
 
 import (
 	"archive/tar"
-	"archive/zip"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,10 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/zipdump"
 )
 
 // archiveMember is one entry written into a test archive.
@@ -32,7 +25,7 @@ type archiveMember struct {
 	link     string
 }
 
-var archiveMtime = time.Date(2024, 5, 1, 8, 30, 15, 0, time.UTC)
+var archiveMtime = testenv.ArchiveMtime
 
 // awkwardMembers are what the archive tests hold: good files, and names
 // that must be refused or skipped, never written anywhere.
@@ -81,69 +74,20 @@ var refusedMembers = []string{
 	"x", "x/y", "x/z/w",
 }
 
+// writeTestArchive writes members into an archive at path
+// (testenv.WriteArchive).
 func writeTestArchive(t testing.TB, path string, members []archiveMember) {
 	t.Helper()
-	var buf bytes.Buffer
-	if strings.HasSuffix(strings.ToLower(path), ".zip") {
-		zw := zip.NewWriter(&buf)
-		for _, m := range members {
-			if m.typeflag == tar.TypeLink || m.typeflag == tar.TypeFifo || m.typeflag == tar.TypeXGlobalHeader {
-				continue
-			}
-			h := &zip.FileHeader{Name: m.name, Modified: archiveMtime, Method: zip.Deflate}
-			switch m.typeflag {
-			case tar.TypeDir:
-				h.SetMode(fs.ModeDir | 0o755)
-			case tar.TypeSymlink:
-				h.SetMode(fs.ModeSymlink | 0o777)
-				m.body = m.link
-			default:
-				h.SetMode(0o644)
-			}
-			w, err := zw.CreateHeader(h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.WriteString(w, m.body)
-		}
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		var w io.Writer = &buf
-		var zw *gzip.Writer
-		if strings.HasSuffix(path, "gz") {
-			zw = gzip.NewWriter(&buf)
-			w = zw
-		}
-		tw := tar.NewWriter(w)
-		for _, m := range members {
-			flag := m.typeflag
-			if flag == 0 {
-				flag = tar.TypeReg
-			}
-			h := &tar.Header{Name: m.name, Typeflag: flag, Linkname: m.link, Mode: 0o644, ModTime: archiveMtime, Size: int64(len(m.body)), Format: tar.FormatPAX}
-			if flag != tar.TypeReg {
-				h.Size = 0
-			}
-			if flag == tar.TypeXGlobalHeader { // as git archive writes it
-				h = &tar.Header{Name: m.name, Typeflag: flag, PAXRecords: map[string]string{"comment": "0123abcd"}, Format: tar.FormatPAX}
-			}
-			if err := tw.WriteHeader(h); err != nil {
-				t.Fatal(err)
-			}
-			io.WriteString(tw, m.body)
-		}
-		if err := tw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if zw != nil {
-			zw.Close()
-		}
+	testenv.WriteArchive(t, path, testMembers(members))
+}
+
+// testMembers are members as package testenv writes them.
+func testMembers(members []archiveMember) []testenv.Member {
+	out := make([]testenv.Member, len(members))
+	for i, m := range members {
+		out[i] = testenv.Member{Name: m.name, Body: m.body, Typeflag: m.typeflag, Link: m.link}
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return out
 }
 
 type notices struct {
@@ -219,39 +163,6 @@ func TestArchives(t *testing.T) {
 			if len(stray) > 0 {
 				t.Errorf("files written outside the output: %q", stray)
 			}
-
-			// What the Resource Dump reads: the bytes of exactly the
-			// published members, again, in the order of the archive.
-			cfg.DocsURL = base
-			cfg.Dump.Enabled = true // the index of the members is kept for a dump only
-			b := archiveBuild(t, &cfg, &archive{path: src, kind: archiveKindOf(src)})
-			scannedArchive(t, b, context.Background())
-			m, err := b.archive.openMembers()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.close()
-			if m.sequential() == strings.HasSuffix(name, ".ZIP") {
-				t.Errorf("sequential: %v", m.sequential())
-			}
-			paths := slices.Collect(maps.Keys(b.archive.members))
-			slices.SortFunc(paths, func(x, y string) int { return b.archive.members[x] - b.archive.members[y] })
-			seen := map[string]string{}
-			for _, p := range paths {
-				r, err := m.open(&zipdump.Item{Name: p, Size: int64(len(publishedMembers[p]))})
-				if err != nil {
-					t.Fatalf("%s: %v", p, err)
-				}
-				data, err := io.ReadAll(r)
-				if err != nil {
-					t.Fatal(err)
-				}
-				seen[p] = string(data)
-				r.Close()
-			}
-			if fmt.Sprint(seen) != fmt.Sprint(publishedMembers) {
-				t.Errorf("read again %q", seen)
-			}
 		})
 	}
 }
@@ -275,76 +186,6 @@ func TestArchiveErrors(t *testing.T) {
 		if _, err := os.Stat(cfg.Out); err == nil {
 			t.Errorf("%s: output left behind", filepath.Base(src))
 		}
-	}
-}
-
-func TestMemberName(t *testing.T) {
-	tests := []struct{ raw, want, err string }{
-		{"a/b.txt", "a/b.txt", ""},
-		{"./a", "a", ""},
-		{"././a", "a", ""},
-		{"dir/", "", ""},
-		{".", "", ""},
-		{"./", "", ""},
-		{"..", "", ".. segment"},
-		{"a/..", "", ".. segment"},
-		{"/a", "", "absolute"},
-		{"C:/a", "", "absolute"},
-		{"c:", "", "absolute"},
-		{"a\\b", "", "backslash"},
-		{"a\x00b", "", "NUL"},
-		{"a/./b", "", "segment"},
-		{"\xc3", "", "UTF-8"},
-		{"ab:c", "ab:c", ""},
-	}
-	for _, tc := range tests {
-		got, err := memberName(tc.raw)
-		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
-			t.Errorf("memberName(%q) = %q, %v; want %q, %q", tc.raw, got, err, tc.want, tc.err)
-		}
-	}
-}
-
-// dirConflicts finds every file that is also a directory of a later path,
-// and every path under one, once each, whatever sorts between them.
-func TestDirConflicts(t *testing.T) {
-	for _, tt := range []struct {
-		paths []string
-		want  string
-	}{
-		{[]string{"a", "a-b", "a.c", "a0", "b"}, ""},
-		{[]string{"a", "a!", "a!/b", "a/c"}, "a! a!/b<a! a a/c<a"},
-		{[]string{"x", "x/y", "x/y/z"}, "x x/y<x x/y/z<x"},
-		{[]string{"x", "x\x00", "x\x01/q", "x/y"}, "x x/y<x"},
-		{[]string{"d/e", "d/e!", "d/e/f", "d/e0"}, "d/e d/e/f<d/e"},
-	} {
-		var d dirConflicts
-		for _, p := range tt.paths {
-			d.add(p)
-		}
-		var got []string
-		for _, c := range d.found {
-			s := c.path
-			if c.under != "" {
-				s += "<" + c.under
-			}
-			got = append(got, s)
-		}
-		if strings.Join(got, " ") != tt.want {
-			t.Errorf("%q: %q, want %q", tt.paths, strings.Join(got, " "), tt.want)
-		}
-	}
-	// The chain holds the paths a later one may lie under, no more: 3,000
-	// names each the one before it and "!" (a byte below "/").
-	var d dirConflicts
-	name := "n"
-	for range 3000 {
-		d.add(name)
-		name += "!"
-	}
-	d.add("o")
-	if len(d.chain) != 1 || len(d.found) != 0 {
-		t.Errorf("chain of %d, %d found after a path past them all", len(d.chain), len(d.found))
 	}
 }
 

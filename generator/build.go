@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
+	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
@@ -142,10 +143,10 @@ type build struct {
 	notice   func(string)
 	docs     *docWriter // the documents written, into the stage
 	at       time.Time
-	done     time.Time     // when the build completed (completed), once its lists are written
-	across   across        // the previous build, the changes since, the hash cache
-	archive  *archive      // Source, when it is an archive
-	export   *ExportReport // what a record export held, when one is published
+	done     time.Time            // when the build completed (completed), once its lists are written
+	across   across               // the previous build, the changes since, the hash cache
+	archive  *archivescan.Archive // Source, when it is an archive
+	export   *ExportReport        // what a record export held, when one is published
 }
 
 // Build publishes the Resource List of cfg.Source and the documents that

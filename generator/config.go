@@ -13,6 +13,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -138,7 +139,7 @@ func (c *Config) validateSource(add func(*FieldError)) {
 		add(&FieldError{Field: "Export", Err: ErrConflict, With: "Source", Detail: "give one of them"})
 	case c.Export != "" && c.Out == "":
 		add(&FieldError{Field: "Export", Err: ErrNeeds, With: "Out", Detail: "the directory to write the documents into"})
-	case c.Export == "" && c.Out == "" && archiveKindOf(c.Source) != 0:
+	case c.Export == "" && c.Out == "" && archivescan.KindOf(c.Source) != 0:
 		add(&FieldError{Field: "Source", Value: c.Source, Err: ErrNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
 	}
 	if docs := c.DocsURL.String(); !c.DocsURL.IsZero() && !c.BaseURL.IsZero() &&
@@ -287,7 +288,7 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 			}
 		}
 	}
-	if ch.Dump && c.Export == "" && archiveKindOf(c.Source) != 0 {
+	if ch.Dump && c.Export == "" && archivescan.KindOf(c.Source) != 0 {
 		add(&FieldError{Field: "Changes.Dump", Err: ErrConflict, With: "Source",
 			Detail: "its packages are made from the files of a directory tree, not of an archive"})
 	}

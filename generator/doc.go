@@ -8,17 +8,17 @@
 // directory tree (package treescan: the walk of package internal/tree,
 // which gives the files in the order of their paths, filtered; the
 // hashing pool behind a window that keeps that order; the hash cache read
-// and written as streams in it), an archive given as the source
-// (archive.go: archiveScan, a zip's members hashed several at once, a
-// tar's sorted on disk; archive_stream.go, source.go), or a record export
-// (export*.go). The URLs of files under the base URL are package
+// and written as streams in it), an archive given as the source (package
+// archivescan: a zip's members hashed several at once, a tar's sorted on
+// disk), or a record export (export*.go). The URLs of files under the base URL are package
 // internal/uri's, the one mapping every part of rsgen uses.
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Seven are packages of their own, under
+// that each own their state. Eight are packages of their own, under
 // generator/internal:
 //
 //   - treescan: the source that is a directory tree (Scan, Cache);
+//   - archivescan: the source that is an archive (Scan, Archive, Members);
 //   - report: what the build tells of itself as it runs, its progress
 //     (Stats) and the files it could not publish (Problems);
 //   - spill: the spill area in the stage, the spools that carry the
@@ -35,8 +35,7 @@
 //     (ResourceLists, ResourceDumps, ChangeDumps).
 //
 // The others are still types of this package: the Change Dump
-// (changedump.go), the Resource Dump (dump.go) and the other sources
-// (archiveScan, the export). The data walk is:
+// (changedump.go), the Resource Dump (dump.go) and the export. The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (detect.go) → entries of the documents, through the docWriter → the

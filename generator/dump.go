@@ -67,12 +67,12 @@ func (b *build) packResourceDump(ctx context.Context, resources *spill.ResourceS
 	b.stats.Enter(PhasePackaging)
 	opt := b.dumpOptions()
 	if b.archive != nil {
-		m, err := b.archive.openMembers()
+		m, err := b.archive.OpenMembers()
 		if err != nil {
 			return nil, nil, err
 		}
-		defer m.close()
-		opt.Open, opt.Sequential = m.open, m.sequential()
+		defer m.Close()
+		opt.Open, opt.Sequential = m.Open, m.Sequential()
 	} else {
 		root, err := os.OpenRoot(b.root)
 		if err != nil {
@@ -194,8 +194,8 @@ func (b *build) packArchiveDump(ctx context.Context, resources *spill.ResourceSp
 		for k := range order {
 			order[k] = k
 		}
-		members := b.archive.members
-		slices.SortFunc(order, func(x, y int) int { return members[items[x].Name] - members[items[y].Name] })
+		index := func(k int) int { i, _ := b.archive.Index(items[k].Name); return i }
+		slices.SortFunc(order, func(x, y int) int { return index(x) - index(y) })
 		sorted, sortedOf := make([]zipdump.Item, len(items)), make([]int, len(items))
 		for k, o := range order {
 			sorted[k], sortedOf[k] = items[o], of[o]

@@ -393,34 +393,3 @@ func checkPublishesExactly(t testing.TB, entries []*rsxml.Entry, base BaseURL, s
 		t.Errorf("published %d files, want %d:\n got  %q\n want %q", len(got), len(want), got, want)
 	}
 }
-
-// archiveBuild is a build of the archive a, with a stage in cfg.Out for
-// its spill files, discarded when the test ends.
-func archiveBuild(t testing.TB, cfg *Config, a *archive) *build {
-	t.Helper()
-	b := &build{cfg: cfg, archive: a, stats: new(Stats), notice: func(string) {}}
-	st, err := NewStage(cfg.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.stage, b.spill.Stage = st, st
-	t.Cleanup(func() {
-		b.spill.Remove()
-		st.Discard()
-	})
-	return b
-}
-
-// scannedArchive scans the archive of b and returns its resources.
-func scannedArchive(t testing.TB, b *build, ctx context.Context) []Resource {
-	t.Helper()
-	s, err := b.scanArchive(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []Resource
-	if err := s.Each(func(r *Resource) error { out = append(out, r.Clone()); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}

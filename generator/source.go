@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 )
@@ -17,17 +18,17 @@ import (
 
 // sourceOf checks the source of cfg and returns the root of a directory
 // tree, or an archive, or neither for a record export.
-func sourceOf(cfg *Config) (root string, arch *archive, err error) {
+func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
 	if cfg.Export != "" {
 		if cfg.Source != "" {
 			return "", nil, errors.New("give a source or a record export, not both")
 		}
 		return "", nil, nil
 	}
-	if kind := archiveKindOf(cfg.Source); kind != 0 {
+	if kind := archivescan.KindOf(cfg.Source); kind != 0 {
 		st, err := os.Stat(cfg.Source)
 		if err == nil && st.Mode().IsRegular() {
-			return "", &archive{path: cfg.Source, kind: kind}, nil
+			return "", &archivescan.Archive{Path: cfg.Source, Kind: kind}, nil
 		}
 		if err != nil {
 			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, unwrapPath(err))
@@ -35,29 +36,6 @@ func sourceOf(cfg *Config) (root string, arch *archive, err error) {
 	}
 	root, err = sourceRoot(cfg.Source)
 	return root, nil, err
-}
-
-// archiveKind is the format of an archive source.
-type archiveKind int
-
-const (
-	archiveTar archiveKind = iota + 1
-	archiveTarGz
-	archiveZip
-)
-
-// archiveKindOf returns the kind of archive the name of source says, or 0.
-func archiveKindOf(source string) archiveKind {
-	name := strings.ToLower(source)
-	switch {
-	case strings.HasSuffix(name, ".tar"):
-		return archiveTar
-	case strings.HasSuffix(name, ".tar.gz"), strings.HasSuffix(name, ".tgz"):
-		return archiveTarGz
-	case strings.HasSuffix(name, ".zip"):
-		return archiveZip
-	}
-	return 0
 }
 
 // scan lists and hashes the files of a tree or an archive, sorted by path.
@@ -75,6 +53,46 @@ var testHookReadDir func(rel string) error
 // scanWindow is how many files may be in flight in a tree's scan
 // (treescan.Scan.Window); a variable for the tests.
 var scanWindow = treescan.DefaultWindow
+
+// scanArchive lists and hashes the published members of the archive
+// (package archivescan), and keeps the previous build's entries of those
+// it reported as problems. The position of each member in the archive is
+// kept only for a Resource Dump, which reads the members again.
+func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
+	cfg := b.cfg
+	sc := &archivescan.Scan{
+		Archive:  b.archive,
+		Filter:   &cfg.Filter,
+		Skip:     b.servedDocument,
+		Base:     cfg.BaseURL,
+		Hashes:   cfg.Hashes,
+		Jobs:     cfg.Jobs,
+		Index:    cfg.Dump.Enabled,
+		Spill:    &b.spill,
+		Problems: &b.problems,
+		Stats:    b.stats,
+		Notice:   b.notice,
+	}
+	found, err := sc.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// A member reported as a problem (a name two members hold, a method
+	// of compression not supported, a hard link) was not published: it
+	// keeps its previous entry rather than being announced as deleted.
+	var unread []string
+	for _, p := range b.problems.Sorted() {
+		unread = append(unread, p.Path)
+	}
+	return b.keepUnread(ctx, found, nil, unread)
+}
+
+// servedDocument reports whether a member of an archive has the path of
+// one of rsgen's documents, when the archive is served where they are: it
+// is not published.
+func (b *build) servedDocument(name string) bool {
+	return b.cfg.DocsURL == b.cfg.BaseURL && (name == WellKnownFile || name == DocsDir || strings.HasPrefix(name, DocsDir+"/"))
+}
 
 // scanTree walks the source tree and hashes its files (package treescan),
 // and keeps the previous build's entries of what it could not read.
@@ -103,3 +121,20 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 	}
 	return b.keepUnread(ctx, found, unread.Dirs, unread.Files)
 }
+
+// MaxArchiveMembers is the most entries (files, directories, links…) a
+// zip given as the source may hold (archivescan.MaxMembers).
+const MaxArchiveMembers = archivescan.MaxMembers
+
+// The errors of an archive given as the source (package archivescan).
+var (
+	// ErrDamaged reports an archive whose bytes are not what it says they
+	// are; nothing of it is published.
+	ErrDamaged = archivescan.ErrDamaged
+	// ErrTooManyMembers reports an archive of more members than rsgen
+	// takes.
+	ErrTooManyMembers = archivescan.ErrTooManyMembers
+	// ErrMemberTooLarge reports a member of a tar larger than the archive
+	// could expand to (a sparse file).
+	ErrMemberTooLarge = archivescan.ErrMemberTooLarge
+)

@@ -1,4 +1,4 @@
-package generator
+package archivescan
 
 import (
 	"archive/tar"
@@ -13,6 +13,8 @@ import (
 	"io"
 	"os"
 	"slices"
+
+	"github.com/rsgen/rsgen/internal/display"
 )
 
 // An archive is trusted only once all of it has been read: a tar reader
@@ -37,18 +39,18 @@ type tarStream struct {
 }
 
 // openTar opens the tar stream of the archive, decompressing it if needed.
-func openTar(a *archive) (*tarStream, error) {
-	f, err := os.Open(a.path)
+func openTar(a *Archive) (*tarStream, error) {
+	f, err := os.Open(a.Path)
 	if err != nil {
-		return nil, fmt.Errorf("source %s: %w", a.path, unwrapPath(err))
+		return nil, fmt.Errorf("source %s: %w", a.Path, display.WithoutPath(err))
 	}
 	br := bufio.NewReaderSize(f, 256<<10)
 	s := &tarStream{rest: br, close: f.Close}
-	if a.kind == archiveTarGz {
+	if a.Kind == TarGz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("source %s: %w", a.path, err)
+			return nil, fmt.Errorf("source %s: %w", a.Path, err)
 		}
 		zr.Multistream(false)
 		s.rest = &gzipStream{br: br, zr: zr}

@@ -1,4 +1,4 @@
-package generator
+package archivescan
 
 import (
 	"archive/tar"
@@ -24,10 +24,12 @@ import (
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/spool"
+	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// An archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its
+// An Archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its
 // members are published as the files of the tree it holds, with the same
 // URL mapping, filter and hashing, read as a stream and never unpacked to
 // disk. Its members' modification times are their lastmod.
@@ -42,15 +44,23 @@ import (
 // Zip members are hashed in parallel (zip.File.Open reads each one
 // independently); a tar is a stream, hashed member after member by the
 // goroutine that reads it.
-type archive struct {
-	path string
-	kind archiveKind
+type Archive struct {
+	Path string
+	Kind Kind
 	// members maps the path of each published member to its index in the
-	// archive: in zip.Reader.File, or in the order of the tar stream.
+	// archive: in zip.Reader.File, or in the order of the tar stream. A
+	// scan keeps it only when asked to (Scan.Index), for a Resource Dump.
 	members map[string]int
 	// emptyHash is the hash attribute of empty content, shared by every
 	// empty member.
 	emptyHash string
+}
+
+// Index returns the position in the archive of the member published as
+// name, which Scan.Index kept, and whether it has one.
+func (a *Archive) Index(name string) (int, bool) {
+	i, ok := a.members[name]
+	return i, ok
 }
 
 // memberName checks the name of a member and returns it as a path
@@ -113,12 +123,12 @@ func displayName(raw string) string {
 
 // publishes reports whether the member name is published by the filter,
 // checking each of its directories as the walker prunes them, and leaving
-// out rsgen's own documents when the archive is served where they are.
-func (sc *archiveScan) publishes(name string) bool {
-	if sc.cfg.DocsURL == sc.cfg.BaseURL && (name == WellKnownFile || name == DocsDir || strings.HasPrefix(name, DocsDir+"/")) {
+// out those Scan.Skip names.
+func (sc *Scan) publishes(name string) bool {
+	if sc.Skip != nil && sc.Skip(name) {
 		return false
 	}
-	f := &sc.cfg.Filter
+	f := sc.Filter
 	for i := 0; i < len(name); i++ {
 		if name[i] == '/' {
 			dir := name[:i]
@@ -130,70 +140,67 @@ func (sc *archiveScan) publishes(name string) bool {
 	return f.Publishes(name[strings.LastIndexByte(name, '/')+1:], name)
 }
 
-// MaxArchiveMembers is the most entries (files, directories, links…) an
+// MaxMembers is the most entries (files, directories, links…) an
 // archive may hold. Each published member is held in memory, some 250
 // bytes, until the lists are written, and a .tar.gz of empty members
 // compresses each to a few bytes: a small file could otherwise take all
 // the memory of the machine.
-const MaxArchiveMembers = 2_000_000
+const MaxMembers = 2_000_000
 
-// ErrTooManyMembers reports an archive of more than MaxArchiveMembers.
+// ErrTooManyMembers reports an archive of more than MaxMembers.
 var ErrTooManyMembers = errors.New("the archive holds too many members")
 
-// maxArchiveMembers is MaxArchiveMembers, lowered by tests.
-var maxArchiveMembers = MaxArchiveMembers
+// maxMembers is MaxMembers, lowered by tests.
+var maxMembers = MaxMembers
 
-// scanArchive lists and hashes the published members of the archive, and
-// spools them sorted by path. The index of each member (archive.members)
-// is kept only for a Resource Dump, which reads the members again.
-func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
-	a := b.archive
-	sc := &archiveScan{cfg: b.cfg, a: a, stats: b.stats, problems: &b.problems, spill: &b.spill, notice: b.notice}
-	if b.cfg.Dump.Enabled {
-		a.members = map[string]int{}
-	}
-	_, empty, err := hashing.NewHasher(b.cfg.Hashes).Sum(nil, strings.NewReader(""))
-	if err != nil {
-		return nil, err
-	}
-	a.emptyHash = b.cfg.Hashes.Format(empty)
-	var found *spill.ResourceSpool
-	if a.kind == archiveZip {
-		var out []Resource
-		if out, err = sc.scanZip(ctx, a); err == nil {
-			found, err = b.spill.ResourcesOf(out)
-		}
-	} else {
-		found, err = sc.scanTar(ctx, a)
-	}
-	if err != nil {
-		return nil, err
-	}
-	// A member reported as a problem (a name two members hold, a method
-	// of compression not supported, a hard link) was not published: it
-	// keeps its previous entry rather than being announced as deleted.
-	var unread []string
-	for _, p := range b.problems.Sorted() {
-		unread = append(unread, p.Path)
-	}
-	return b.keepUnread(ctx, found, nil, unread)
+// A Scan reads the members of an archive given as the source, and hashes
+// those it publishes: a zip's several at once, a tar's in its order,
+// sorted on disk.
+type Scan struct {
+	Archive *Archive
+	Filter  *tree.Filter           // what is published, as of a tree
+	Skip    func(name string) bool // members never published (rsgen's own documents); nil: none
+	Base    uri.Base               // the URL of the tree the archive holds
+	Hashes  hashing.Set            // the digests of each member
+	Jobs    int                    // hashing workers for a zip; 0 or less: hashing.DefaultWorkers
+	// Index keeps the position of each published member in the archive,
+	// for reading them again (Archive.OpenMembers): a Resource Dump.
+	Index bool
+
+	Spill    *spill.Area      // where the resources are spooled, and a tar sorted
+	Problems *report.Problems // the members that cannot be published
+	Stats    *report.Stats    // Found, Hashed, Bytes, WalkDone
+	Notice   func(string)
 }
 
-// An archiveScan reads the members of the archive given as the source
-// (a), and hashes those it publishes: a zip's several at once, a tar's in
-// its order, sorted on disk.
-type archiveScan struct {
-	cfg      *Config
-	a        *archive
-	stats    *Stats
-	problems *report.Problems
-	spill    *spill.Area
-	notice   func(string)
+// Run lists and hashes the published members of the archive, and spools
+// them sorted by path. A member that cannot be published (a name refused,
+// a name two members hold, a method of compression not supported, a hard
+// link) is a problem; a damaged archive is an error wrapping ErrDamaged.
+func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, error) {
+	a := sc.Archive
+	a.members = nil
+	if sc.Index {
+		a.members = map[string]int{}
+	}
+	_, empty, err := hashing.NewHasher(sc.Hashes).Sum(nil, strings.NewReader(""))
+	if err != nil {
+		return nil, err
+	}
+	a.emptyHash = sc.Hashes.Format(empty)
+	if a.Kind == Zip {
+		out, err := sc.scanZip(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		return sc.Spill.ResourcesOf(out)
+	}
+	return sc.scanTar(ctx, a)
 }
 
 // sortMembers sorts the resources of an archive by path.
-func sortMembers(out []Resource) {
-	slices.SortFunc(out, func(x, y Resource) int { return strings.Compare(x.Path, y.Path) })
+func sortMembers(out []spill.Resource) {
+	slices.SortFunc(out, func(x, y spill.Resource) int { return strings.Compare(x.Path, y.Path) })
 }
 
 // member is one entry of an archive, as scanning sees it.
@@ -207,10 +214,10 @@ type member struct {
 // admit decides whether a member is published: it returns the member's
 // path, or "" after reporting why not, if that needs reporting. Each path
 // admitted is counted in seen, if it is not nil.
-func (sc *archiveScan) admit(m member, seen map[string]int) string {
+func (sc *Scan) admit(m member, seen map[string]int) string {
 	name, err := memberName(m.raw)
 	if err != nil {
-		sc.problems.Add(Problem{Path: clipName(displayName(m.raw)), Err: err})
+		sc.Problems.Add(report.Problem{Path: clipName(displayName(m.raw)), Err: err})
 		return ""
 	}
 	if name == "" || m.mode.IsDir() || !sc.publishes(name) {
@@ -218,10 +225,10 @@ func (sc *archiveScan) admit(m member, seen map[string]int) string {
 	}
 	switch {
 	case m.link:
-		sc.problems.Add(Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
+		sc.Problems.Add(report.Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
 		return ""
 	case m.mode&fs.ModeSymlink != 0:
-		sc.notice(fmt.Sprintf("%s: symbolic link in the archive, not published", name))
+		sc.Notice(fmt.Sprintf("%s: symbolic link in the archive, not published", name))
 		return ""
 	case !m.mode.IsRegular():
 		return "" // devices, FIFOs: no bytes to publish
@@ -235,7 +242,7 @@ func (sc *archiveScan) admit(m member, seen map[string]int) string {
 // dropDuplicates removes every resource whose path the archive holds more
 // than once, and reports each such path. seen counts the members of each
 // path; if it is nil, every member is in out, which is sorted.
-func (sc *archiveScan) dropDuplicates(out []Resource, seen map[string]int) []Resource {
+func (sc *Scan) dropDuplicates(out []spill.Resource, seen map[string]int) []spill.Resource {
 	if seen == nil {
 		seen = map[string]int{}
 		for i := 1; i < len(out); i++ {
@@ -246,11 +253,11 @@ func (sc *archiveScan) dropDuplicates(out []Resource, seen map[string]int) []Res
 	}
 	for name, n := range seen {
 		if n > 1 {
-			sc.problems.Add(Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
-			delete(sc.a.members, name)
+			sc.Problems.Add(report.Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			delete(sc.Archive.members, name)
 		}
 	}
-	return slices.DeleteFunc(out, func(r Resource) bool { return seen[r.Path] > 1 })
+	return slices.DeleteFunc(out, func(r spill.Resource) bool { return seen[r.Path] > 1 })
 }
 
 // dirConflicts finds, in paths given in byte order, each file that an
@@ -306,46 +313,46 @@ func (d *dirConflicts) add(q string) {
 
 // dropConflicts reports each path in conflict as not published, and
 // returns them as a set.
-func (sc *archiveScan) dropConflicts(found []dirConflict) map[string]bool {
+func (sc *Scan) dropConflicts(found []dirConflict) map[string]bool {
 	drop := map[string]bool{}
 	for _, c := range found {
 		err := errors.New("the archive holds this name as a file and as a directory of other members; no tree holds both, and neither is published")
 		if c.under != "" {
 			err = fmt.Errorf("under %s, which the archive holds as a file too; no tree holds both, and neither is published", c.under)
 		}
-		sc.problems.Add(Problem{Path: c.path, Err: err})
-		delete(sc.a.members, c.path)
+		sc.Problems.Add(report.Problem{Path: c.path, Err: err})
+		delete(sc.Archive.members, c.path)
 		drop[c.path] = true
 	}
 	return drop
 }
 
 // resource makes the Resource of a member that was read.
-func (sc *archiveScan) resource(name string, n int64, sum []byte, head []byte, mod fs.FileInfo) (Resource, error) {
-	loc, err := sc.cfg.BaseURL.Resolve(name)
+func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, mod fs.FileInfo) (spill.Resource, error) {
+	loc, err := sc.Base.Resolve(name)
 	if err != nil {
-		return Resource{}, err
+		return spill.Resource{}, err
 	}
 	typ := mediatype.ByName(name)
 	if typ == "" {
 		typ = mediatype.Sniff(head)
 	}
-	hash := sc.a.emptyHash // one string for every empty member
+	hash := sc.Archive.emptyHash // one string for every empty member
 	if n > 0 {
-		hash = sc.cfg.Hashes.Format(sum)
+		hash = sc.Hashes.Format(sum)
 	}
-	return Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: hash, Type: typ}, nil
+	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: hash, Type: typ}, nil
 }
 
 // scanZip hashes the members of a zip file with a pool of workers.
-func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, error) {
-	zr, err := zip.OpenReader(a.path)
+func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, error) {
+	zr, err := zip.OpenReader(a.Path)
 	if err != nil {
-		return nil, fmt.Errorf("source %s: %w", a.path, err)
+		return nil, fmt.Errorf("source %s: %w", a.Path, err)
 	}
 	defer zr.Close()
-	if len(zr.File) > maxArchiveMembers {
-		return nil, fmt.Errorf("source %s: %w: %d, more than the %d rsgen holds in memory", a.path, ErrTooManyMembers, len(zr.File), maxArchiveMembers)
+	if len(zr.File) > maxMembers {
+		return nil, fmt.Errorf("source %s: %w: %d, more than the %d rsgen holds in memory", a.Path, ErrTooManyMembers, len(zr.File), maxMembers)
 	}
 	seen := map[string]int{}
 	var pending []int
@@ -357,15 +364,15 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 			if a.members != nil {
 				a.members[names[i]] = i
 			}
-			sc.stats.Found.Add(1)
+			sc.Stats.Found.Add(1)
 		}
 	}
 	if err := checkOverlap(zr.File, pending); err != nil {
-		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
+		return nil, fmt.Errorf("reading the archive %s: %w", a.Path, damaged(err))
 	}
-	sc.stats.WalkDone.Store(true)
+	sc.Stats.WalkDone.Store(true)
 
-	results := make([]*Resource, len(zr.File))
+	results := make([]*spill.Resource, len(zr.File))
 	jobs := make(chan hashing.Job, 256)
 	done := make(chan hashing.Result, 256)
 	g, gctx := errgroup.WithContext(ctx)
@@ -393,9 +400,9 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 		}
 		return nil
 	})
-	pool := &hashing.Pool{Set: sc.cfg.Hashes, Workers: sc.cfg.Jobs, Progress: func(files int, bytes int64) {
-		sc.stats.Hashed.Add(int64(files))
-		sc.stats.Bytes.Add(bytes)
+	pool := &hashing.Pool{Set: sc.Hashes, Workers: sc.Jobs, Progress: func(files int, bytes int64) {
+		sc.Stats.Hashed.Add(int64(files))
+		sc.Stats.Bytes.Add(bytes)
 	}}
 	g.Go(func() error {
 		defer close(done)
@@ -406,12 +413,12 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 			i := int(res.Seq)
 			r, err := sc.member(res, zr.File[i].FileInfo())
 			switch {
-			case errors.Is(err, ErrLocTooLong): // never published: its name is not needed whole
-				sc.problems.Add(Problem{Path: clipName(res.Name), Err: err})
+			case errors.Is(err, uri.ErrLocTooLong): // never published: its name is not needed whole
+				sc.Problems.Add(report.Problem{Path: clipName(res.Name), Err: err})
 			case errors.Is(err, zip.ErrAlgorithm): // its previous entry is kept by its name
-				sc.problems.Add(Problem{Path: res.Name, Err: err})
+				sc.Problems.Add(report.Problem{Path: res.Name, Err: err})
 			case err != nil:
-				return fmt.Errorf("reading the archive %s: %s: %w", a.path, res.Name, damaged(err))
+				return fmt.Errorf("reading the archive %s: %s: %w", a.Path, res.Name, damaged(err))
 			default:
 				results[i] = &r
 			}
@@ -421,7 +428,7 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	var out []Resource
+	var out []spill.Resource
 	for _, r := range results {
 		if r != nil {
 			out = append(out, *r)
@@ -434,40 +441,40 @@ func (sc *archiveScan) scanZip(ctx context.Context, a *archive) ([]Resource, err
 		dc.add(out[i].Path)
 	}
 	drop := sc.dropConflicts(dc.found)
-	return slices.DeleteFunc(out, func(r Resource) bool { return drop[r.Path] }), nil
+	return slices.DeleteFunc(out, func(r spill.Resource) bool { return drop[r.Path] }), nil
 }
 
 // readMember reads and hashes one member, until ctx is done: a member may
 // expand to far more than the archive holds (a sparse tar member of a
 // petabyte takes a few hundred bytes), so an interrupt must not wait for
 // its end.
-func (sc *archiveScan) readMember(ctx context.Context, h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (Resource, error) {
+func (sc *Scan) readMember(ctx context.Context, h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (spill.Resource, error) {
 	rc, err := open()
 	if err != nil {
-		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", err)
 	}
-	n, sum, err := h.Sum(make([]byte, 0, sc.cfg.Hashes.SumSize()), ctxReader{ctx, rc})
+	n, sum, err := h.Sum(make([]byte, 0, sc.Hashes.SumSize()), ctxReader{ctx, rc})
 	if cerr := rc.Close(); err == nil {
 		err = cerr
 	}
-	sc.stats.Hashed.Add(1)
-	sc.stats.Bytes.Add(n)
+	sc.Stats.Hashed.Add(1)
+	sc.Stats.Bytes.Add(n)
 	if err != nil {
-		return Resource{}, fmt.Errorf("reading from the archive: %w", err)
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", err)
 	}
 	if n != info.Size() {
-		return Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
 	return sc.resource(name, n, sum, h.Head(), info)
 }
 
 // member makes the Resource of a zip member the hashing pool read.
-func (sc *archiveScan) member(res hashing.Result, info fs.FileInfo) (Resource, error) {
+func (sc *Scan) member(res hashing.Result, info fs.FileInfo) (spill.Resource, error) {
 	if res.Err != nil {
-		return Resource{}, fmt.Errorf("reading from the archive: %w", res.Err)
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", res.Err)
 	}
 	if n := res.Info.Size; n != info.Size() {
-		return Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
 	return sc.resource(res.Name, res.Info.Size, res.Sum, res.Head, info)
 }
@@ -477,13 +484,13 @@ func (sc *archiveScan) member(res hashing.Result, info fs.FileInfo) (Resource, e
 // stage: its memory is that of the sort, whatever the size of the archive.
 // Hashing in this goroutine was measured against handing the bytes to
 // another: see BenchmarkScanTar and docs/PERFORMANCE.md.
-func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*spill.ResourceSpool, error) {
+func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, error) {
 	ts, err := openTar(a)
 	if err != nil {
 		return nil, err
 	}
 	defer ts.close()
-	spillDir, err := sc.spill.Path()
+	spillDir, err := sc.Spill.Path()
 	if err != nil {
 		return nil, err
 	}
@@ -494,10 +501,10 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*spill.Resource
 	sorter := extsort.New(dir, archiveSortMemory)
 	defer sorter.Close()
 	tr := ts.tr
-	h := hashing.NewHasher(sc.cfg.Hashes)
+	h := hashing.NewHasher(sc.Hashes)
 	var rec []byte
 	most := int64(math.MaxInt64) // the most bytes a member can expand to
-	if st, err := os.Stat(a.path); err == nil && st.Size() < (math.MaxInt64-maxMemberSlack)/maxExpansion {
+	if st, err := os.Stat(a.Path); err == nil && st.Size() < (math.MaxInt64-maxMemberSlack)/maxExpansion {
 		most = st.Size()*maxExpansion + maxMemberSlack
 	}
 	for i := 0; ; i++ {
@@ -509,10 +516,10 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*spill.Resource
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
+			return nil, fmt.Errorf("reading the archive %s: %w", a.Path, damaged(err))
 		}
 		if i >= maxTarMembers {
-			return nil, fmt.Errorf("source %s: %w: more than %d", a.path, ErrTooManyMembers, maxTarMembers)
+			return nil, fmt.Errorf("source %s: %w: more than %d", a.Path, ErrTooManyMembers, maxTarMembers)
 		}
 		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
 		name := sc.admit(m, nil) // every member admitted is read, and is sorted
@@ -524,31 +531,31 @@ func (sc *archiveScan) scanTar(ctx context.Context, a *archive) (*spill.Resource
 			// bytes it holds: a few hundred bytes may declare a petabyte of
 			// holes, which would be hashed for days. tar.Reader.Next skips
 			// its data, not its holes.
-			sc.problems.Add(Problem{Path: name, Err: fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most)})
+			sc.Problems.Add(report.Problem{Path: name, Err: fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most)})
 			continue
 		}
-		sc.stats.Found.Add(1)
+		sc.Stats.Found.Add(1)
 		if a.members != nil {
 			a.members[name] = i
 		}
 		r, err := sc.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
-		if errors.Is(err, ErrLocTooLong) { // read to its end: the stream goes on
-			sc.problems.Add(Problem{Path: clipName(name), Err: err})
+		if errors.Is(err, uri.ErrLocTooLong) { // read to its end: the stream goes on
+			sc.Problems.Add(report.Problem{Path: clipName(name), Err: err})
 			continue
 		}
 		if err != nil {
 			// The stream is broken: nothing after this member can be read.
-			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.path, name, damaged(err))
+			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.Path, name, damaged(err))
 		}
-		rec = spill.AppendResource(rec[:0], &Resource{}, &r)
+		rec = spill.AppendResource(rec[:0], &spill.Resource{}, &r)
 		if err := sorter.Add([]byte(name), rec); err != nil {
 			return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		}
 	}
 	if err := ts.end(); err != nil {
-		return nil, fmt.Errorf("reading the archive %s: %w", a.path, damaged(err))
+		return nil, fmt.Errorf("reading the archive %s: %w", a.Path, damaged(err))
 	}
-	sc.stats.WalkDone.Store(true)
+	sc.Stats.WalkDone.Store(true)
 	return sc.spoolSorted(sorter)
 }
 
@@ -576,17 +583,17 @@ var maxTarMembers = rsxml.MaxEntries * rsxml.MaxEntries
 
 // spoolSorted spools the members of an archive that sorter holds, keyed
 // by path, leaving out and reporting every path that several members have.
-func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error) {
+func (sc *Scan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error) {
 	it, err := sorter.Iter()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
 	defer it.Close()
-	found, err := sc.spill.Resources()
+	found, err := sc.Spill.Resources()
 	if err != nil {
 		return nil, err
 	}
-	var cur Resource
+	var cur spill.Resource
 	var dc dirConflicts
 	n := 0 // members of cur's path
 	flush := func() error {
@@ -595,8 +602,8 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool
 			dc.add(cur.Path)
 			return found.Add(&cur)
 		case n > 1:
-			sc.problems.Add(Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
-			delete(sc.a.members, cur.Path)
+			sc.Problems.Add(report.Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			delete(sc.Archive.members, cur.Path)
 		}
 		return nil
 	}
@@ -609,7 +616,7 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool
 		if err := flush(); err != nil {
 			return nil, err
 		}
-		cur = Resource{}
+		cur = spill.Resource{}
 		if err := spill.ReadResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
 			return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		}
@@ -627,12 +634,12 @@ func (sc *archiveScan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool
 	// Rare, and only in an archive no tree could be unpacked from: spooled
 	// again without the paths in conflict.
 	defer found.Close()
-	kept, err := sc.spill.Resources()
+	kept, err := sc.Spill.Resources()
 	if err != nil {
 		return nil, err
 	}
 	drop := sc.dropConflicts(dc.found)
-	err = found.Each(func(r *Resource) error {
+	err = found.Each(func(r *spill.Resource) error {
 		if drop[r.Path] {
 			return nil
 		}
@@ -672,7 +679,7 @@ func tarMode(flag byte) fs.FileMode {
 	return fs.ModeIrregular // devices, FIFOs, pax global headers, volume labels
 }
 
-// members reads the bytes of the published members of an archive again,
+// Members reads the bytes of the published members of an archive again,
 // for a Resource Dump, without unpacking it: a zip member is opened on
 // its own (zip.File.Open), by the index the scan noted, and several may
 // be read at once; a tar is a stream, read once more from its start, and
@@ -682,8 +689,8 @@ func tarMode(flag byte) fs.FileMode {
 // is no longer at its index, or no longer a regular file of the length
 // it had, is ErrChanged; the dump hashes every byte it copies, which
 // finds the rest.
-type members struct {
-	a  *archive
+type Members struct {
+	a  *Archive
 	zr *zip.ReadCloser
 	// A tar stream: the member at index next comes next; err is why it
 	// cannot be read (the stream ended or broke), for it and all after.
@@ -692,13 +699,13 @@ type members struct {
 	err  error
 }
 
-// openMembers opens the archive for reading its members again.
-func (a *archive) openMembers() (*members, error) {
-	m := &members{a: a}
-	if a.kind == archiveZip {
-		zr, err := zip.OpenReader(a.path)
+// OpenMembers opens the archive for reading its members again.
+func (a *Archive) OpenMembers() (*Members, error) {
+	m := &Members{a: a}
+	if a.Kind == Zip {
+		zr, err := zip.OpenReader(a.Path)
 		if err != nil {
-			return nil, fmt.Errorf("source %s: %w", a.path, err)
+			return nil, fmt.Errorf("source %s: %w", a.Path, err)
 		}
 		m.zr = zr
 		return m, nil
@@ -711,11 +718,12 @@ func (a *archive) openMembers() (*members, error) {
 	return m, nil
 }
 
-// sequential reports whether the members must be opened in the order of
+// Sequential reports whether the members must be opened in the order of
 // the archive (zipdump.Options.Sequential).
-func (m *members) sequential() bool { return m.tr != nil }
+func (m *Members) Sequential() bool { return m.tr != nil }
 
-func (m *members) close() {
+// Close closes the archive.
+func (m *Members) Close() {
 	if m.zr != nil {
 		m.zr.Close()
 	} else {
@@ -723,12 +731,12 @@ func (m *members) close() {
 	}
 }
 
-// open returns the bytes of the member published as it.Name. A zip
+// Open returns the bytes of the member published as it.Name. A zip
 // member's reader checks its CRC-32 at its end.
-func (m *members) open(it *zipdump.Item) (io.ReadCloser, error) {
+func (m *Members) Open(it *zipdump.Item) (io.ReadCloser, error) {
 	index, ok := m.a.members[it.Name]
 	if !ok {
-		return nil, fmt.Errorf("%s is not a published member of %s", it.Name, m.a.path)
+		return nil, fmt.Errorf("%s is not a published member of %s", it.Name, m.a.Path)
 	}
 	if m.zr != nil {
 		if index >= len(m.zr.File) {
@@ -741,7 +749,7 @@ func (m *members) open(it *zipdump.Item) (io.ReadCloser, error) {
 		return openZipMember(f)
 	}
 	if index < m.next {
-		return nil, fmt.Errorf("member %d of %s asked for after member %d: a tar can only be read in its order", index, m.a.path, m.next-1)
+		return nil, fmt.Errorf("member %d of %s asked for after member %d: a tar can only be read in its order", index, m.a.Path, m.next-1)
 	}
 	for m.err == nil {
 		hdr, err := m.tr.tr.Next()
@@ -750,7 +758,7 @@ func (m *members) open(it *zipdump.Item) (io.ReadCloser, error) {
 			m.err = fmt.Errorf("%w: the archive ends before it now", zipdump.ErrChanged)
 			continue
 		case err != nil:
-			m.err = fmt.Errorf("reading the archive %s: %w", m.a.path, err)
+			m.err = fmt.Errorf("reading the archive %s: %w", m.a.Path, err)
 			continue
 		}
 		i := m.next

@@ -1,0 +1,15 @@
+// Package archivescan is the source of a build that publishes the tree a
+// .tar, .tar.gz, .tgz or .zip file holds, without unpacking it: the
+// members are the files, under the same URL mapping, filter and hashing
+// as a tree's, their modification times the lastmod. The walk of the
+// data is: member → hashing (a zip's members by the pool of package
+// hashing, several at once; a tar's in this goroutine, as the stream
+// comes) → Resource → sorted (a zip's in memory, a tar's on disk through
+// package internal/extsort) → spooled (package spill).
+//
+// An archive is trusted only once all of it has been read (stream.go):
+// a damaged one is ErrDamaged, and nothing of it is published. A member
+// that cannot be published is a problem of the build, never written
+// anywhere. A Resource Dump reads the published members again
+// (Archive.OpenMembers), by the positions Scan.Index kept.
+package archivescan
