@@ -2,13 +2,10 @@ package generator
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -16,6 +13,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/hashcache"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/tree"
@@ -432,24 +430,8 @@ func fileJob(f tree.File) hashing.Job {
 }
 
 // describeReadError turns the error of reading one file into words a
-// person can act on.
-func describeReadError(err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("vanished during the build (deleted or renamed after it was listed)")
-	case errors.Is(err, fs.ErrPermission):
-		return errors.New("permission denied; make it readable or exclude it")
-	case errors.Is(err, hashing.ErrChanged):
-		return fmt.Errorf("%w; publish again once the tree is stable", unwrapPath(err))
-	case errors.Is(err, hashing.ErrNotRegular):
-		return fmt.Errorf("replaced during the build: %w", unwrapPath(err))
-	case errors.Is(err, syscall.ELOOP):
-		// Files are opened without following a final symbolic link: one
-		// that is there now was not when the walk listed a file.
-		return errors.New("replaced during the build by a symbolic link, which is not followed")
-	}
-	return unwrapPath(err)
-}
+// person can act on (display.ReadError).
+func describeReadError(err error) error { return display.ReadError(err) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
