@@ -11,10 +11,11 @@
 // behind a window that keeps that order; the hash cache read and written
 // in it, cache.go), an archive given as the source (archive.go:
 // archiveScan, a zip's members hashed several at once, a tar's sorted on
-// disk; archive_stream.go, source.go), or a record export (export*.go).
+// disk; archive_stream.go, source.go), or a record export (package
+// exports, wired in exports.go).
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Six are packages of their own, under
+// that each own their state. Seven are packages of their own, under
 // generator/internal:
 //
 //   - report: what the build tells of itself as it runs, its progress
@@ -30,11 +31,14 @@
 //   - packages: the packages of the previous build's dumps published again,
 //     linked or copied and checked (Package, Copier);
 //   - archives: the Resource List, Resource Dump and Change Dump Archives
-//     (ResourceLists, ResourceDumps, ChangeDumps).
+//     (ResourceLists, ResourceDumps, ChangeDumps);
+//   - exports: the record export as a source (Source), read by a pool of
+//     workers and sorted on disk, which writes its Resource List, Resource
+//     Dump and Change List through the writers the build gives it.
 //
 // The others are still types of this package: the Change Dump
-// (changedump.go), the Resource Dump (dump.go) and the sources (the tree's
-// scan in collect.go, archiveScan, the export). The data walk is:
+// (changedump.go), the Resource Dump (dump.go) and the other sources (the
+// tree's scan in collect.go, archiveScan). The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (detect.go) → entries of the documents, through the docWriter → the
