@@ -36,7 +36,7 @@ type Config struct {
 	BaseURL BaseURL // where Source is served; relative locs of an export are joined to it
 	DocsURL BaseURL // where Out is served; BaseURL if zero
 
-	// A record export is published instead of Source: see export.go.
+	// A record export is published instead of Source (package exports).
 	Export         string        // the export file; "-" for standard input
 	ExportFormat   string        // "jsonl" or "csv"; from the name of Export if empty
 	ChangesWindow  time.Duration // trailing window of its Change List; DefaultChangesWindow if zero, none if negative

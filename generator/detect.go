@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -388,7 +389,7 @@ func (b *build) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error)
 			j := jobs[k]
 			r := &j.res
 			if res.Err != nil {
-				b.problems.Add(Problem{Path: res.Name, Err: fmt.Errorf("reading again for the previous build's digests: %w", describeReadError(res.Err))})
+				b.problems.Add(Problem{Path: res.Name, Err: fmt.Errorf("reading again for the previous build's digests: %w", display.ReadError(res.Err))})
 				verdicts[k] = changed
 				continue
 			}

@@ -10,11 +10,12 @@
 // hashing pool behind a window that keeps that order; the hash cache read
 // and written as streams in it), an archive given as the source (package
 // archivescan: a zip's members hashed several at once, a tar's sorted on
-// disk), or a record export (export*.go). The URLs of files under the base URL are package
-// internal/uri's, the one mapping every part of rsgen uses.
+// disk), or a record export (package exports, wired in exports.go). The
+// URLs of files under the base URL are package internal/uri's, the one
+// mapping every part of rsgen uses.
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Eight are packages of their own, under
+// that each own their state. Nine are packages of their own, under
 // generator/internal:
 //
 //   - treescan: the source that is a directory tree (Scan, Cache);
@@ -32,10 +33,13 @@
 //   - packages: the packages of the previous build's dumps published again,
 //     linked or copied and checked (Package, Copier);
 //   - archives: the Resource List, Resource Dump and Change Dump Archives
-//     (ResourceLists, ResourceDumps, ChangeDumps).
+//     (ResourceLists, ResourceDumps, ChangeDumps);
+//   - exports: the record export as a source (Source), read by a pool of
+//     workers and sorted on disk, which writes its Resource List, Resource
+//     Dump and Change List through the writers the build gives it.
 //
 // The others are still types of this package: the Change Dump
-// (changedump.go), the Resource Dump (dump.go) and the export. The data walk is:
+// (changedump.go) and the Resource Dump (dump.go). The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (detect.go) → entries of the documents, through the docWriter → the

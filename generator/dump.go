@@ -14,6 +14,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/zipdump"
@@ -305,7 +306,7 @@ func describeDumpError(err error) error {
 	case errors.Is(err, zipdump.ErrName):
 		return fmt.Errorf("%w; left out of the Resource List too, which must list the same files as the Resource Dump (or exclude it)", err)
 	}
-	return fmt.Errorf("%w; left out of the Resource List and the Resource Dump", describeReadError(err))
+	return fmt.Errorf("%w; left out of the Resource List and the Resource Dump", display.ReadError(err))
 }
 
 // writeResourceDump writes the Resource Dump (section 11.1): one entry per

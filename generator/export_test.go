@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/exports"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -255,7 +256,7 @@ func TestExportBadRecords(t *testing.T) {
 }
 
 // TestExportManyBadRecords reports them in order of line, the first
-// maxReportedBad by name, and stops at the first with FailFast.
+// exports.MaxReportedBad by name, and stops at the first with FailFast.
 func TestExportManyBadRecords(t *testing.T) {
 	var sb strings.Builder
 	for i := range 1500 {
@@ -265,7 +266,7 @@ func TestExportManyBadRecords(t *testing.T) {
 	cfg.Jobs = 4
 	_, err := Build(context.Background(), cfg)
 	var bre *BadRecordsError
-	if !errors.As(err, &bre) || bre.Total != 1500 || len(bre.Problems) != maxReportedBad {
+	if !errors.As(err, &bre) || bre.Total != 1500 || len(bre.Problems) != exports.MaxReportedBad {
 		t.Fatalf("error %v", err)
 	}
 	if !slices.IsSortedFunc(bre.Problems, func(a, b Problem) int { return a.Line - b.Line }) || bre.Error() != "1500 bad records in "+cfg.Export+"; nothing was published" {

@@ -145,7 +145,7 @@ func (b *build) hostData(resources *spill.ResourceSpool, completed time.Time) (*
 	if resources != nil {
 		d.Resources, d.Bytes = resources.Len(), resources.Bytes
 	}
-	if b.export != nil { // a record export has no spool of resources: see export.go
+	if b.export != nil { // a record export has no spool of resources: see package exports
 		d.Resources, d.Bytes = b.export.Listed, b.export.Bytes
 	}
 	d.Size = units.FormatSize(d.Bytes)

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 )
@@ -131,8 +130,5 @@ func (b *build) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dir
 	}
 	return out, kept, nil
 }
-
-// describeReadError is report.ReadError.
-func describeReadError(err error) error { return report.ReadError(err) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,5 +1,6 @@
 // Package display shows names that come from outside (files, archive
-// members, records) in messages.
+// members, records) in messages, and the errors of reading them in words
+// a person can act on (ReadError).
 package display
 
 import (
@@ -8,8 +9,11 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // Name quotes a name that a terminal or a log would not show as it is:
@@ -43,4 +47,24 @@ func WithoutPath(err error) error {
 		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}
 	return err
+}
+
+// ReadError turns the error of reading one file into words a person can
+// act on.
+func ReadError(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("vanished during the build (deleted or renamed after it was listed)")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("permission denied; make it readable or exclude it")
+	case errors.Is(err, hashing.ErrChanged):
+		return fmt.Errorf("%w; publish again once the tree is stable", WithoutPath(err))
+	case errors.Is(err, hashing.ErrNotRegular):
+		return fmt.Errorf("replaced during the build: %w", WithoutPath(err))
+	case errors.Is(err, syscall.ELOOP):
+		// Files are opened without following a final symbolic link: one
+		// that is there now was not when the walk listed a file.
+		return errors.New("replaced during the build by a symbolic link, which is not followed")
+	}
+	return WithoutPath(err)
 }

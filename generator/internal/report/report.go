@@ -5,18 +5,13 @@
 package report
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
-	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
 )
 
@@ -27,26 +22,6 @@ type Problem struct {
 	Line int    // line of a bad record in the export; 0 for a file
 	Dir  bool   // Path is a directory that could not be read (wholly or in part): its files are unknown
 	Err  error
-}
-
-// ReadError turns the error of reading one file into words a person can
-// act on: the Err of its Problem.
-func ReadError(err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return errors.New("vanished during the build (deleted or renamed after it was listed)")
-	case errors.Is(err, fs.ErrPermission):
-		return errors.New("permission denied; make it readable or exclude it")
-	case errors.Is(err, hashing.ErrChanged):
-		return fmt.Errorf("%w; publish again once the tree is stable", display.WithoutPath(err))
-	case errors.Is(err, hashing.ErrNotRegular):
-		return fmt.Errorf("replaced during the build: %w", display.WithoutPath(err))
-	case errors.Is(err, syscall.ELOOP):
-		// Files are opened without following a final symbolic link: one
-		// that is there now was not when the walk listed a file.
-		return errors.New("replaced during the build by a symbolic link, which is not followed")
-	}
-	return display.WithoutPath(err)
 }
 
 func (p Problem) Error() string {

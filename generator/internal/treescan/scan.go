@@ -357,7 +357,7 @@ func (s *run) pass(it *item) error {
 	res := &it.res
 	s.Stats.Bytes.Add(res.Info.Size)
 	if res.Err != nil {
-		s.Problems.Add(report.Problem{Path: rel, Err: report.ReadError(res.Err)})
+		s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.Err)})
 		s.unread.Files = append(s.unread.Files, rel)
 		return nil
 	}

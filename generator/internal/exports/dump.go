@@ -1,4 +1,4 @@
-package generator
+package exports
 
 import (
 	"bytes"
@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
@@ -46,7 +48,7 @@ func (e *DumpNeedsFilesError) Error() string {
 // dumpRecord is a record of the Resource Dump, read back from its sorter.
 type dumpRecord struct {
 	line int
-	r    Resource
+	r    spill.Resource
 }
 
 // leftRecord is a record the dump leaves out, with every list.
@@ -57,17 +59,17 @@ type leftRecord struct {
 	err    error
 }
 
-// exportSeq gives zipdump the records of the Resource Dump: one item per
+// dumpSeq gives zipdump the records of the Resource Dump: one item per
 // file, with an entry for each record that names it.
-type exportSeq struct {
-	x    *exportState
+type dumpSeq struct {
+	s    *Source
 	max  int          // entries a manifest may list
 	left []leftRecord // records the last pass of Items left out
 }
 
 // Names gives the path of each file, once.
-func (s *exportSeq) Names(yield func(string) bool) error {
-	it, err := s.x.dump.Iter()
+func (q *dumpSeq) Names(yield func(string) bool) error {
+	it, err := q.s.dump.Iter()
 	if err != nil {
 		return err
 	}
@@ -76,7 +78,7 @@ func (s *exportSeq) Names(yield func(string) bool) error {
 	first := true
 	for it.Next() {
 		path, line := splitPathKey(it.Key())
-		if s.x.skipped[line] || !first && bytes.Equal(path, prev) {
+		if q.s.skipped[line] || !first && bytes.Equal(path, prev) {
 			continue
 		}
 		first, prev = false, append(prev[:0], path...)
@@ -88,10 +90,10 @@ func (s *exportSeq) Names(yield func(string) bool) error {
 }
 
 // Items gives the item of each file.
-func (s *exportSeq) Items(yield func(*zipdump.Item) bool) error {
-	s.left = s.left[:0]
-	return s.groups(func(path string, kept []dumpRecord, left []leftRecord) bool {
-		s.left = append(s.left, left...)
+func (q *dumpSeq) Items(yield func(*zipdump.Item) bool) error {
+	q.left = q.left[:0]
+	return q.groups(func(path string, kept []dumpRecord, left []leftRecord) bool {
+		q.left = append(q.left, left...)
 		it := zipdump.Item{Name: path, Size: kept[0].r.Length}
 		kept[0].r.Entry(&it.Entry)
 		if len(kept) > 1 {
@@ -109,8 +111,8 @@ func (s *exportSeq) Items(yield func(*zipdump.Item) bool) error {
 // those left out. A record whose digests or length are not the first's
 // is left out: the file changed between the reads of the two. So is
 // every record past the entries a manifest may list.
-func (s *exportSeq) groups(fn func(path string, kept []dumpRecord, left []leftRecord) bool) error {
-	it, err := s.x.dump.Iter()
+func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftRecord) bool) error {
+	it, err := q.s.dump.Iter()
 	if err != nil {
 		return err
 	}
@@ -128,7 +130,7 @@ func (s *exportSeq) groups(fn func(path string, kept []dumpRecord, left []leftRe
 	}
 	for it.Next() {
 		p, line := splitPathKey(it.Key())
-		if s.x.skipped[line] {
+		if q.s.skipped[line] {
 			continue
 		}
 		if len(kept) > 0 && !bytes.Equal(p, path) && !flush() {
@@ -147,9 +149,9 @@ func (s *exportSeq) groups(fn func(path string, kept []dumpRecord, left []leftRe
 		case d.r.Hash != first.r.Hash || d.r.Length != first.r.Length:
 			left = append(left, leftRecord{line: line, path: string(p), length: d.r.Length,
 				err: fmt.Errorf("%w: it was read with other bytes for the record at line %d", zipdump.ErrChanged, first.line)})
-		case len(kept) >= s.max:
+		case len(kept) >= q.max:
 			left = append(left, leftRecord{line: line, path: string(p), length: d.r.Length,
-				err: fmt.Errorf("the file is that of more than %d records, more than the manifest of a package may list", s.max)})
+				err: fmt.Errorf("the file is that of more than %d records, more than the manifest of a package may list", q.max)})
 		default:
 			kept = append(kept, d)
 		}
@@ -163,7 +165,7 @@ func (s *exportSeq) groups(fn func(path string, kept []dumpRecord, left []leftRe
 
 // decodeDumpRecord decodes the payload of a record of the dump's sorter:
 // its loc, then the rest as in the Resource List's.
-func decodeDumpRecord(payload []byte, r *Resource) error {
+func decodeDumpRecord(payload []byte, r *spill.Resource) error {
 	d := binrec.NewReader(payload, errCorruptItem)
 	loc := d.String()
 	if d.Err() != nil {
@@ -176,18 +178,20 @@ func decodeDumpRecord(payload []byte, r *Resource) error {
 	return nil
 }
 
-// packExportDump writes the packages of the Resource Dump of a record
-// export, if the build makes one, before the lists: a record whose file
-// cannot be packaged is left out of them (exportState.skipped).
-func (b *build) packExportDump(ctx context.Context, x *exportState, root *os.Root) (*resourceDump, error) {
-	if x.dump == nil {
-		return nil, nil
+// packDump writes the packages of the Resource Dump, if the build makes
+// one, before the lists: a record whose file cannot be packaged is left
+// out of them (Source.skipped).
+func (s *Source) packDump(ctx context.Context) error {
+	if s.dump == nil {
+		return nil
 	}
-	testHookBeforeDump()
-	seq := &exportSeq{x: x, max: b.cfg.Limits.MaxEntries}
-	opt := b.dumpOptions()
+	if s.opt.BeforeDump != nil {
+		s.opt.BeforeDump()
+	}
+	seq := &dumpSeq{s: s, max: s.opt.Dump.MaxEntries}
+	opt := *s.opt.Dump
 	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
-		f, err := root.OpenFile(filepath.FromSlash(it.Name), rootOpenFlags, 0)
+		f, err := s.root.OpenFile(filepath.FromSlash(it.Name), openFlags, 0)
 		if err != nil {
 			return nil, err // not a nil *os.File in an interface
 		}
@@ -195,14 +199,14 @@ func (b *build) packExportDump(ctx context.Context, x *exportState, root *os.Roo
 	}
 	res, err := zipdump.RunSeq(ctx, seq, opt)
 	if err != nil {
-		return nil, fmt.Errorf("writing the Resource Dump: %w", err)
+		return fmt.Errorf("writing the Resource Dump: %w", err)
 	}
 	left := seq.left
 	if len(res.Skipped) > 0 {
 		// Which records the skipped items are: one more pass.
 		why := make(map[int]error, len(res.Skipped))
-		for _, s := range res.Skipped {
-			why[s.Index] = s.Err
+		for _, sk := range res.Skipped {
+			why[sk.Index] = sk.Err
 		}
 		i := 0
 		err := seq.groups(func(path string, kept []dumpRecord, _ []leftRecord) bool {
@@ -215,27 +219,28 @@ func (b *build) packExportDump(ctx context.Context, x *exportState, root *os.Roo
 			return true
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, l := range left {
-		if x.skipped == nil {
-			x.skipped = map[int]bool{}
+		if s.skipped == nil {
+			s.skipped = map[int]bool{}
 		}
-		x.skipped[l.line] = true
-		x.rep.Listed--
-		x.rep.Bytes -= max(l.length, 0)
-		x.rep.Unpackaged++
-		b.problems.Add(Problem{Path: x.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w", l.path, describeRecordDumpError(l.err))})
+		s.skipped[l.line] = true
+		s.rep.Listed--
+		s.rep.Bytes -= max(l.length, 0)
+		s.rep.Unpackaged++
+		s.opt.Problems.Add(report.Problem{Path: s.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w", l.path, describeDumpError(l.err))})
 	}
-	return b.dumpWritten(res), nil
+	s.opt.Packed(res)
+	return nil
 }
 
-// describeRecordDumpError says why a record was left out of the dump, and
+// describeDumpError says why a record was left out of the dump, and
 // so of every list.
-func describeRecordDumpError(err error) error {
+func describeDumpError(err error) error {
 	if errors.Is(err, zipdump.ErrChanged) {
-		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, publish again once the files are stable", unwrapPath(err))
+		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, publish again once the files are stable", display.WithoutPath(err))
 	}
-	return fmt.Errorf("%w; left out of the Resource List too, which must list the same resources as the Resource Dump", unwrapPath(err))
+	return fmt.Errorf("%w; left out of the Resource List too, which must list the same resources as the Resource Dump", display.WithoutPath(err))
 }

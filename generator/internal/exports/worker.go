@@ -1,14 +1,16 @@
-package generator
+package exports
 
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -31,25 +33,22 @@ func changeName(c byte) string {
 	return rsxml.ChangeDeleted
 }
 
-// An exportWorker turns batches of raw records into sorted-record keys and
+// A worker turns batches of raw records into sorted-record keys and
 // payloads. Each worker has its own Hasher; several run at once.
-type exportWorker struct {
-	b      *build
-	rd     *records.Reader
-	root   *os.Root // the export's directory: local files are read only inside it
+type worker struct {
+	s      *Source // read only: options, window and names
 	hasher *hashing.Hasher
-	x      *exportState // read only: window and names
 	sum    []byte
-	res    *exportResult
+	res    *result
 	line   int
 }
 
-// batch processes one batch into job.res.
-func (w *exportWorker) batch(job *exportJob) {
-	w.res = &job.res
+// batch processes one batch into j.res.
+func (w *worker) batch(j *job) {
+	w.res = &j.res
 	w.res.reset()
-	for i := 0; i < job.batch.Len(); i++ {
-		rec, err := w.rd.Parse(&job.batch, i)
+	for i := 0; i < j.batch.Len(); i++ {
+		rec, err := w.s.in.rd.Parse(&j.batch, i)
 		w.line = rec.Line
 		w.res.records++
 		if err == nil {
@@ -60,25 +59,25 @@ func (w *exportWorker) batch(job *exportJob) {
 			if errors.As(err, &re) {
 				err = re.Err
 			}
-			w.res.bad = append(w.res.bad, Problem{Path: w.x.rep.Name, Line: rec.Line, Err: err})
+			w.res.bad = append(w.res.bad, report.Problem{Path: w.s.rep.Name, Line: rec.Line, Err: err})
 		}
 	}
 }
 
 // resolve returns the URL of a loc or href: as given if it is one, else
 // the path joined to the base URL.
-func (w *exportWorker) resolve(s string, isURL bool) (string, error) {
+func (w *worker) resolve(s string, isURL bool) (string, error) {
 	if isURL {
 		return s, nil
 	}
-	if w.b.cfg.BaseURL.IsZero() {
+	if w.s.opt.Resolve == nil {
 		return "", fmt.Errorf("%q is a relative path and no base URL is given", s)
 	}
-	return w.b.cfg.BaseURL.Resolve(s)
+	return w.s.opt.Resolve(s)
 }
 
 // record processes one good record.
-func (w *exportWorker) record(rec *records.Record) error {
+func (w *worker) record(rec *records.Record) error {
 	if !rec.Published() {
 		if w.res.withheld == nil {
 			w.res.withheld = map[string]int{}
@@ -104,16 +103,16 @@ func (w *exportWorker) record(rec *records.Record) error {
 			return nil
 		}
 		w.host(loc)
-		w.event(&Resource{Loc: loc, Length: -1}, t, itemDeleted)
+		w.event(&spill.Resource{Loc: loc, Length: -1}, t, itemDeleted)
 		return nil
 	}
-	r := Resource{Loc: loc, Length: rec.Length, Modified: rec.Lastmod, Hash: rec.Hash, Type: rec.Type, Path: rec.Path, Links: links}
-	dump := w.x.dump != nil
+	r := spill.Resource{Loc: loc, Length: rec.Length, Modified: rec.Lastmod, Hash: rec.Hash, Type: rec.Type, Path: rec.Path, Links: links}
+	dump := w.s.dump != nil
 	if dump && rec.Path == "" {
 		w.res.noPath.add(w.line)
-		w.x.noFiles.Store(true)
+		w.s.noFiles.Store(true)
 	}
-	if rec.Path != "" && !(dump && w.x.noFiles.Load()) { // no dump: no need to read
+	if rec.Path != "" && !(dump && w.s.noFiles.Load()) { // no dump: no need to read
 		if err := w.readFile(&r, rec); err != nil {
 			return err
 		}
@@ -125,7 +124,7 @@ func (w *exportWorker) record(rec *records.Record) error {
 		buf := appendPathKey(w.res.buf, rec.Path, w.line)
 		keyEnd := len(buf)
 		w.res.buf = appendItem(binrec.AppendBytes(buf, loc), &r, 0)
-		w.res.adds = append(w.res.adds, exportAdd{to: toDump, keyEnd: keyEnd, end: len(w.res.buf)})
+		w.res.adds = append(w.res.adds, sortAdd{to: toDump, keyEnd: keyEnd, end: len(w.res.buf)})
 	}
 	if rec.Lastmod.IsZero() {
 		w.noTime()
@@ -139,13 +138,13 @@ func (w *exportWorker) record(rec *records.Record) error {
 	return nil
 }
 
-func (w *exportWorker) noTime() {
-	if w.x.window {
+func (w *worker) noTime() {
+	if w.s.window {
 		w.res.noTime.add(w.line)
 	}
 }
 
-func (w *exportWorker) host(loc string) {
+func (w *worker) host(loc string) {
 	if w.res.hosts == nil {
 		w.res.hosts = map[string]int{}
 	}
@@ -153,15 +152,15 @@ func (w *exportWorker) host(loc string) {
 }
 
 // event adds the change of r at t to the Change List, if t is in its window.
-func (w *exportWorker) event(r *Resource, t time.Time, change byte) {
-	if !w.x.window {
+func (w *worker) event(r *spill.Resource, t time.Time, change byte) {
+	if !w.s.window {
 		return
 	}
 	t = t.Truncate(time.Second)
-	if t.Before(w.x.from) {
+	if t.Before(w.s.from) {
 		return
 	}
-	if t.After(w.b.at) {
+	if t.After(w.s.opt.At) {
 		w.res.future.add(w.line)
 		return
 	}
@@ -169,34 +168,34 @@ func (w *exportWorker) event(r *Resource, t time.Time, change byte) {
 }
 
 // add appends the key (already appended to res.buf) and payload of r.
-func (w *exportWorker) add(to sorterID, buf []byte, r *Resource, c byte) {
+func (w *worker) add(to sorterID, buf []byte, r *spill.Resource, c byte) {
 	keyEnd := len(buf)
 	w.res.buf = appendItem(buf, r, c)
-	w.res.adds = append(w.res.adds, exportAdd{to: to, keyEnd: keyEnd, end: len(w.res.buf)})
+	w.res.adds = append(w.res.adds, sortAdd{to: to, keyEnd: keyEnd, end: len(w.res.buf)})
 }
 
 // readFile reads the local file of a record, inside the export's
 // directory, and publishes its digests, length and (if the record gives
 // none) its media type. Digests and a length the record gives must match.
-func (w *exportWorker) readFile(r *Resource, rec *records.Record) error {
-	f, err := w.root.OpenFile(filepath.FromSlash(rec.Path), rootOpenFlags, 0)
+func (w *worker) readFile(r *spill.Resource, rec *records.Record) error {
+	f, err := w.s.root.OpenFile(filepath.FromSlash(rec.Path), openFlags, 0)
 	if err != nil {
-		return fmt.Errorf("path %s: %w", rec.Path, describeReadError(err))
+		return fmt.Errorf("path %s: %w", rec.Path, display.ReadError(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("path %s: %w", rec.Path, describeReadError(err))
+		return fmt.Errorf("path %s: %w", rec.Path, display.ReadError(err))
 	}
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("path %s: %w", rec.Path, hashing.ErrNotRegular)
 	}
 	w.sum, err = w.hasher.SumFile(w.sum[:0], f, st.Size())
 	if err != nil {
-		return fmt.Errorf("path %s: %w", rec.Path, describeReadError(err))
+		return fmt.Errorf("path %s: %w", rec.Path, display.ReadError(err))
 	}
-	w.b.stats.Bytes.Add(st.Size())
-	set := w.b.cfg.Hashes
+	w.s.opt.Stats.Bytes.Add(st.Size())
+	set := w.s.opt.Hashes
 	hash := set.Format(w.sum)
 	if rec.Hash != "" {
 		given, _ := hashing.ParseAttr(rec.Hash)

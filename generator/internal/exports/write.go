@@ -1,40 +1,40 @@
-package generator
+package exports
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// writeExportLists checks the sorted records for duplicates, then writes
-// the packages of the Resource Dump, if one is wanted (they may leave
-// records out), then the Resource List, the Resource Dump and the Change
-// List.
-func (b *build) writeExportLists(ctx context.Context, x *exportState, root *os.Root, completed time.Time) error {
-	if err := b.dedupe(x); err != nil {
+// Write checks the sorted records for duplicates, then writes the
+// packages of the Resource Dump, if one is wanted (they may leave records
+// out), then the Resource List, the Resource Dump and the Change List.
+func (s *Source) Write(ctx context.Context) error {
+	if err := s.dedupe(); err != nil {
 		return err
 	}
-	if len(x.bad) > 0 {
-		slices.SortFunc(x.bad, func(a, b Problem) int { return a.Line - b.Line })
-		return &BadRecordsError{Name: x.rep.Name, Problems: x.bad, Total: x.rep.Bad}
+	if len(s.bad) > 0 {
+		slices.SortFunc(s.bad, func(a, b report.Problem) int { return a.Line - b.Line })
+		return &BadRecordsError{Name: s.rep.Name, Problems: s.bad, Total: s.rep.Bad}
 	}
-	b.warnHosts(x)
-	dump, err := b.packExportDump(ctx, x, root)
-	if err != nil {
+	s.warnHosts()
+	if err := s.packDump(ctx); err != nil {
 		return err
 	}
-	rl := &cursor{s: x.rl, skip: x.skip(splitLocKey), decode: func(key, val []byte, e *rsxml.Entry) error {
-		var r Resource
+	rl := &cursor{s: s.rl, skip: s.skip(splitLocKey), decode: func(key, val []byte, e *rsxml.Entry) error {
+		var r spill.Resource
 		if _, err := decodeItem(val, &r); err != nil {
 			return err
 		}
@@ -43,32 +43,34 @@ func (b *build) writeExportLists(ctx context.Context, x *exportState, root *os.R
 		r.Entry(e)
 		return nil
 	}}
-	err = b.writeResources(b.resourceListOptions(completed), x.rep.Listed, rl.entry)
+	err := s.opt.ResourceList(s.rep.Listed, rl.entry)
 	if err = errors.Join(err, rl.close()); err != nil {
 		return err
 	}
-	if err := b.writeResourceDump(ctx, dump); err != nil {
-		return err
+	if s.dump != nil {
+		if err := s.opt.ResourceDump(ctx); err != nil {
+			return err
+		}
 	}
-	return b.writeExportChangeList(x)
+	return s.writeChangeList()
 }
 
 // skip returns a test of whether a sorted record is a skipped duplicate,
 // or nil if there is none.
-func (x *exportState) skip(split func([]byte) ([]byte, int)) func(key []byte) bool {
-	if len(x.skipped) == 0 {
+func (s *Source) skip(split func([]byte) ([]byte, int)) func(key []byte) bool {
+	if len(s.skipped) == 0 {
 		return nil
 	}
 	return func(key []byte) bool {
 		_, line := split(key)
-		return x.skipped[line]
+		return s.skipped[line]
 	}
 }
 
 // dedupe passes over the Resource List records in order of loc: each
 // record whose loc an earlier line has is bad. It counts the rest.
-func (b *build) dedupe(x *exportState) error {
-	it, err := x.rl.Iter()
+func (s *Source) dedupe() error {
+	it, err := s.rl.Iter()
 	if err != nil {
 		return err
 	}
@@ -78,20 +80,20 @@ func (b *build) dedupe(x *exportState) error {
 	for it.Next() {
 		loc, line := splitLocKey(it.Key())
 		if prevLine > 0 && bytes.Equal(loc, prev) {
-			if x.skipped == nil {
-				x.skipped = map[int]bool{}
+			if s.skipped == nil {
+				s.skipped = map[int]bool{}
 			}
-			x.skipped[line] = true
-			p := Problem{Path: x.rep.Name, Line: line, Err: fmt.Errorf("duplicate loc %s (first at line %d)", loc, prevLine)}
-			if err := b.badRecord(x, p); err != nil {
+			s.skipped[line] = true
+			p := report.Problem{Path: s.rep.Name, Line: line, Err: fmt.Errorf("duplicate loc %s (first at line %d)", loc, prevLine)}
+			if err := s.badRecord(p); err != nil {
 				return err
 			}
 			continue
 		}
 		prev, prevLine = append(prev[:0], loc...), line
-		x.rep.Listed++
+		s.rep.Listed++
 		if n := itemLength(it.Value()); n > 0 {
-			x.rep.Bytes += n
+			s.rep.Bytes += n
 		}
 	}
 	return it.Err()
@@ -115,31 +117,31 @@ func itemLength(payload []byte) int64 {
 	return int64(n)
 }
 
-// writeExportChangeList writes the Change List of the window, unless it
+// writeChangeList writes the Change List of the window, unless it
 // is not wanted, some record has no time to place it by, or nothing
 // happened in it.
-func (b *build) writeExportChangeList(x *exportState) error {
-	rep := x.rep
-	if !x.window {
+func (s *Source) writeChangeList() error {
+	rep := s.rep
+	if !s.window {
 		return nil
 	}
-	if x.future.n > 0 {
+	if s.future.n > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s changed after the snapshot time %s (first at line %d): they are listed, but their changes are not in the Change List until a build at or after them",
-			units.Count(x.future.n, "record"), rsxml.FormatTime(b.at), x.future.first))
+			units.Count(s.future.n, "record"), rsxml.FormatTime(s.opt.At), s.future.first))
 	}
-	if x.noTime.n > 0 {
+	if s.noTime.n > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no Change List: %s no lastmod (or, for a deletion, no time) to place %s in the window by (first at line %d); a Change List would have to invent it",
-			units.Count(x.noTime.n, "record")+units.Plural(x.noTime.n, " has", " have"), units.Plural(x.noTime.n, "it", "them"), x.noTime.first))
+			units.Count(s.noTime.n, "record")+units.Plural(s.noTime.n, " has", " have"), units.Plural(s.noTime.n, "it", "them"), s.noTime.first))
 		return nil
 	}
 	// Count the events: a tombstone exported twice gives one event.
 	events := 0
 	var prev []byte
-	it, err := x.ch.Iter()
+	it, err := s.ch.Iter()
 	if err != nil {
 		return err
 	}
-	skip := x.skip(func(key []byte) ([]byte, int) { _, loc, line := splitChangeKey(key); return loc, line })
+	skip := s.skip(func(key []byte) ([]byte, int) { _, loc, line := splitChangeKey(key); return loc, line })
 	same := func(key, val []byte) bool {
 		return prev != nil && bytes.Equal(eventID(key, val), prev)
 	}
@@ -162,10 +164,10 @@ func (b *build) writeExportChangeList(x *exportState) error {
 		return nil
 	}
 	prev = nil
-	cur := &cursor{s: x.ch, skip: func(key []byte) bool {
+	cur := &cursor{s: s.ch, skip: func(key []byte) bool {
 		return skip != nil && skip(key)
 	}, decode: func(key, val []byte, e *rsxml.Entry) error {
-		var c Change
+		var c spill.Change
 		ch, err := decodeItem(val, &c.Resource)
 		if err != nil {
 			return err
@@ -184,12 +186,13 @@ func (b *build) writeExportChangeList(x *exportState) error {
 		return false
 	}
 	cur.restart = func() { prev = nil }
-	wl, err := b.writeChanges("changelist", events, cur.entry, x.from, time.Time{})
+	d := s.opt.Docs
+	wl, err := d.List(changelists.Options(d, "changelist", s.from, time.Time{}, "", changelists.ChangeTime), events, cur.entry)
 	if err = errors.Join(err, cur.close()); err != nil {
 		return err
 	}
 	rep.ChangeList, rep.Changes = true, events
-	b.docs.Advertise(b.docs.URL(wl.Name), rsxml.CapChangeList)
+	d.Advertise(d.URL(wl.Name), rsxml.CapChangeList)
 	return nil
 }
 
@@ -206,10 +209,10 @@ func eventID(key, val []byte) []byte {
 // warnHosts warns when the locs are not all on the host of the documents:
 // Destinations such as the reference client (resync) refuse resources on
 // other hosts by default.
-func (b *build) warnHosts(x *exportState) {
-	docs := hostOf(b.cfg.DocsURL.String())
+func (s *Source) warnHosts() {
+	docs := hostOf(s.opt.Docs.Base)
 	others, n := []string{}, 0
-	for h, c := range x.hosts {
+	for h, c := range s.hosts {
 		if h != docs {
 			n += c
 			if h == "" {
@@ -225,11 +228,11 @@ func (b *build) warnHosts(x *exportState) {
 	if len(others) > 5 {
 		others = append(others[:5], fmt.Sprintf("and %d more hosts", len(others)-5))
 	}
-	x.rep.Warnings = append(x.rep.Warnings, fmt.Sprintf("%s not on %s, where the documents are served: %s; Destinations such as the reference client refuse resources on other hosts unless told otherwise",
+	s.rep.Warnings = append(s.rep.Warnings, fmt.Sprintf("%s not on %s, where the documents are served: %s; Destinations such as the reference client refuse resources on other hosts unless told otherwise",
 		units.Count(n, "record")+units.Plural(n, " is", " are"), docs, strings.Join(others, ", ")))
 }
 
-// A cursor serves the fill function of writeList from passes over a
+// A cursor serves the fill function of a list (docs.Writer.List) from passes over a
 // sorter: calls in order of index are one pass; a call for an earlier
 // entry starts a new one. An error is kept for close.
 type cursor struct {

@@ -1,4 +1,4 @@
-package generator
+package exports
 
 import (
 	"encoding/binary"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -67,7 +68,7 @@ const (
 
 // appendItem appends the payload of r (all but its loc) and, for a change
 // document, the change (0 in a Resource List).
-func appendItem(b []byte, r *Resource, change byte) []byte {
+func appendItem(b []byte, r *spill.Resource, change byte) []byte {
 	var flags byte
 	if !r.Modified.IsZero() {
 		flags |= itemHasModified
@@ -104,7 +105,7 @@ func appendItem(b []byte, r *Resource, change byte) []byte {
 var errCorruptItem = errors.New("corrupt sorted record")
 
 // decodeItem fills r (but its Loc) from a payload and returns its change.
-func decodeItem(payload []byte, r *Resource) (byte, error) {
+func decodeItem(payload []byte, r *spill.Resource) (byte, error) {
 	if len(payload) < 2 {
 		return 0, errCorruptItem
 	}

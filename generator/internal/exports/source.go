@@ -1,0 +1,468 @@
+package exports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/extsort"
+	"github.com/rsgen/rsgen/internal/records"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// DefaultChangesWindow is the trailing window of a record export's Change List.
+const DefaultChangesWindow = 30 * 24 * time.Hour
+
+// MaxReportedBad bounds the bad records a failed build names one by one
+// (BadRecordsError.Problems).
+const MaxReportedBad = 1000
+
+// batchSize is the number of records a worker parses at a time.
+const batchSize = 256
+
+// Report says what a build from a record export found.
+type Report struct {
+	Name       string         // the export, as messages name it
+	Records    int            // records read, bad ones included
+	Listed     int            // in the Resource List
+	Bytes      int64          // their known lengths, summed
+	Tombstones int            // deleted records that were published
+	Withheld   map[string]int // records not published, by status
+	Bad        int            // bad records (skipped, with SkipBadRecords)
+	Unpackaged int            // records left out of every list: their files could not be packaged (Resource Dump)
+	ChangeList bool           // a Change List was written
+	Changes    int            // its entries
+	NoChanges  bool           // no Change List: nothing happened in the window
+	From       time.Time      // start of its window
+	Warnings   []string       // what a publisher should know: other hosts, no Change List…
+}
+
+// BadRecordsError fails a build from an export with bad records, unless
+// SkipBadRecords is set. Nothing is published.
+type BadRecordsError struct {
+	Name     string
+	Problems []report.Problem // the first MaxReportedBad, in order of line
+	Total    int
+}
+
+func (e *BadRecordsError) Error() string {
+	s := "s"
+	if e.Total == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("%d bad record%s in %s; nothing was published", e.Total, s, e.Name)
+}
+
+// Options are what a Source needs from its build.
+type Options struct {
+	Export string        // the export file; "-" for standard input
+	Format string        // "jsonl" or "csv"; from the name of Export if empty
+	Stdin  io.Reader     // the export "-"; os.Stdin if nil
+	Window time.Duration // trailing window of the Change List; DefaultChangesWindow if zero, none if negative
+
+	SkipBadRecords bool // bad records are problems, not a failure
+	FailFast       bool // the first bad record fails the build
+
+	Jobs   int         // workers; hashing.DefaultWorkers() if zero
+	Hashes hashing.Set // the digests of the local files
+	// Resolve joins a relative loc or href to the base URL; nil if no base
+	// URL is given.
+	Resolve func(rel string) (string, error)
+	At      time.Time // the snapshot time
+
+	SortDir string // a directory, created by Open and removed by Close, where the sorters spill
+	Chunk   int    // memory of each sorter; extsort.DefaultChunkBytes/2 if zero
+
+	Docs     *docs.Writer // writes the documents, and knows where they are served
+	Stats    *report.Stats
+	Problems *report.Problems
+
+	// Dump, if not nil, has the Resource Dump packaged (but for how its
+	// files are opened); BeforeDump, if not nil, is called before.
+	Dump       *zipdump.Options
+	BeforeDump func()
+
+	// The lists every source of a build writes alike, written by the
+	// build: ResourceList writes the Resource List of n entries that fill
+	// gives in order; Packed is given the packages of the Resource Dump
+	// once they are written, and ResourceDump writes the Resource Dump of
+	// them, after the Resource List.
+	ResourceList func(n int, fill func(i int, e *rsxml.Entry)) error
+	Packed       func(*zipdump.Result)
+	ResourceDump func(ctx context.Context) error
+}
+
+// A Source is a record export being published: the open export and what
+// the collector gathers from all its batches.
+type Source struct {
+	opt     Options
+	in      *input
+	root    *os.Root // the export's directory: local files are read only inside it
+	sortDir string   // Options.SortDir, once made
+	rep     *Report
+
+	rl, ch  *extsort.Sorter
+	dump    *extsort.Sorter  // by path, with a Resource Dump; else nil
+	bad     []report.Problem // bad records, when they fail the build
+	hosts   map[string]int
+	noTime  lineCount
+	future  lineCount
+	noPath  lineCount
+	skipped map[int]bool // lines of skipped duplicates, and of records left out of the dump: kept out of every list
+	from    time.Time
+	window  bool // a Change List is wanted
+	// noFiles is set once a listed record without a local file makes a
+	// Resource Dump impossible: the files of the others are not read.
+	noFiles atomic.Bool
+}
+
+// job carries one batch to a worker and its result back.
+type job struct {
+	batch records.Batch
+	res   result
+}
+
+// result is what a worker made of a batch.
+type result struct {
+	buf        []byte    // keys and payloads, back to back
+	adds       []sortAdd // what to put in which sorter, in order
+	bad        []report.Problem
+	records    int
+	tombstones int
+	withheld   map[string]int
+	hosts      map[string]int // scheme://host of the locs, with their counts
+	noTime     lineCount      // listed records without a time
+	future     lineCount      // events after the snapshot
+	noPath     lineCount      // with a Resource Dump: listed records without a local file
+}
+
+// sortAdd is one record for a sorter: key buf[start:keyEnd], payload
+// buf[keyEnd:end], where start is the end of the previous one.
+type sortAdd struct {
+	to     sorterID
+	keyEnd int
+	end    int
+}
+
+// sorterID names the sorter of a sortAdd.
+type sorterID uint8
+
+const (
+	toResources sorterID = iota // Source.rl
+	toChanges                   // Source.ch
+	toDump                      // Source.dump
+)
+
+// lineCount counts records and remembers the first one's line.
+type lineCount struct{ n, first int }
+
+func (c *lineCount) add(line int) {
+	if c.n == 0 || line < c.first {
+		c.first = line
+	}
+	c.n++
+}
+
+func (c *lineCount) merge(o lineCount) {
+	if o.n > 0 && (c.n == 0 || o.first < c.first) {
+		c.first = o.first
+	}
+	c.n += o.n
+}
+
+func (r *result) reset() {
+	r.buf, r.adds, r.bad = r.buf[:0], r.adds[:0], r.bad[:0]
+	r.records, r.tombstones, r.noTime, r.future, r.noPath = 0, 0, lineCount{}, lineCount{}, lineCount{}
+	clear(r.withheld)
+	clear(r.hosts)
+}
+
+// input is an open export.
+type input struct {
+	rd   *records.Reader
+	name string   // as messages name it
+	dir  string   // its paths are relative to this directory
+	file *os.File // the export, or os.Stdin
+}
+
+// close closes the file of the export: a read waiting on it returns. It
+// may be called from another goroutine than the one reading.
+func (in *input) close() {
+	if in.file != nil {
+		in.file.Close()
+	}
+}
+
+// openInput opens the export and reads its CSV header, if any.
+func openInput(opt *Options) (*input, error) {
+	in := &input{name: opt.Export, dir: filepath.Dir(opt.Export)}
+	var r io.Reader
+	if opt.Export == "-" {
+		in.name, in.dir = "stdin", "."
+		r = opt.Stdin
+		if r == nil {
+			in.file, r = os.Stdin, os.Stdin
+		}
+	}
+	format, ok := records.FormatOf(opt.Export)
+	if opt.Format != "" {
+		var err error
+		if format, err = records.ParseFormat(opt.Format); err != nil {
+			return nil, err
+		}
+	} else if !ok {
+		return nil, fmt.Errorf("cannot tell the format of %s from its name (.jsonl, .ndjson, .csv, optionally .gz): give the export format", in.name)
+	}
+	if r == nil {
+		f, err := os.Open(opt.Export)
+		if err != nil {
+			return nil, fmt.Errorf("record export %s: %w", in.name, display.WithoutPath(err))
+		}
+		in.file, r = f, f
+	}
+	var err error
+	if in.rd, err = records.NewReader(r, format); err != nil {
+		in.close()
+		return nil, fmt.Errorf("record export %s: %w", in.name, err)
+	}
+	return in, nil
+}
+
+// Open opens the export of opt, reads its CSV header, if any, and makes
+// the directories its records are sorted in. The caller closes the
+// Source, whatever Read and Write return.
+func Open(opt Options) (*Source, error) {
+	in, err := openInput(&opt)
+	if err != nil {
+		return nil, err
+	}
+	s := &Source{opt: opt, in: in, rep: &Report{Name: in.name, Withheld: map[string]int{}}, hosts: map[string]int{}, window: opt.Window >= 0}
+	if s.root, err = os.OpenRoot(in.dir); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("directory of the record export: %w", display.WithoutPath(err))
+	}
+	for _, d := range []string{"", "resources", "changes", "dump"} {
+		if err := os.Mkdir(filepath.Join(opt.SortDir, d), 0o700); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("creating a directory to sort records in: %w", err)
+		}
+		s.sortDir = opt.SortDir
+	}
+	chunk := opt.Chunk
+	if chunk <= 0 {
+		chunk = extsort.DefaultChunkBytes / 2
+	}
+	s.rl = extsort.New(filepath.Join(opt.SortDir, "resources"), chunk)
+	s.ch = extsort.New(filepath.Join(opt.SortDir, "changes"), chunk)
+	if opt.Dump != nil {
+		s.dump = extsort.New(filepath.Join(opt.SortDir, "dump"), chunk)
+	}
+	window := opt.Window
+	if window == 0 {
+		window = DefaultChangesWindow
+	}
+	s.from = opt.At.Add(-window).Truncate(time.Second)
+	s.rep.From = s.from
+	return s, nil
+}
+
+// Report is what the export held, as far as it was read and written.
+func (s *Source) Report() *Report { return s.rep }
+
+// Close closes the export and removes the sorted records; it may be
+// called once, after Open succeeded or as it fails.
+func (s *Source) Close() {
+	for _, x := range []*extsort.Sorter{s.dump, s.ch, s.rl} {
+		if x != nil {
+			x.Close()
+		}
+	}
+	if s.sortDir != "" {
+		os.RemoveAll(s.sortDir) // before the stage is published, which would publish it
+	}
+	if s.root != nil {
+		s.root.Close()
+	}
+	if s.in.file != os.Stdin {
+		s.in.close()
+	}
+	s.in.rd.Close()
+}
+
+// Read reads the export with a pool of workers and sorts what they make
+// of it. A build with a Resource Dump fails with a *DumpNeedsFilesError
+// if a listed record has no local file.
+func (s *Source) Read(ctx context.Context) error {
+	// An interrupt must not wait for a pipe that sends nothing: closing
+	// the export (stdin too, then) ends the read.
+	stop := context.AfterFunc(ctx, s.in.close)
+	defer stop()
+	if err := s.ingest(ctx); err != nil {
+		return err
+	}
+	if s.dump != nil && s.noPath.n > 0 {
+		return &DumpNeedsFilesError{Name: s.rep.Name, Records: s.noPath.n, First: s.noPath.first}
+	}
+	return nil
+}
+
+// ingest runs the pool: one goroutine reads batches, the workers make
+// sortable records of them, and the collector sorts them.
+func (s *Source) ingest(ctx context.Context) error {
+	rd, stats := s.in.rd, s.opt.Stats
+	g, gctx := errgroup.WithContext(ctx)
+	workers := s.opt.Jobs
+	if workers <= 0 {
+		workers = hashing.DefaultWorkers()
+	}
+	free := make(chan *job, 2*workers+2)
+	for range cap(free) {
+		free <- new(job)
+	}
+	jobs := make(chan *job, cap(free))
+	results := make(chan *job, cap(free))
+
+	g.Go(func() error {
+		defer close(jobs)
+		for {
+			var j *job
+			select {
+			case j = <-free:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			err := rd.ReadBatch(&j.batch, batchSize)
+			if errors.Is(err, io.EOF) {
+				stats.WalkDone.Store(true) // Found is the total
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("reading the record export %s: %w", s.rep.Name, err)
+			}
+			stats.Found.Add(int64(j.batch.Len()))
+			select {
+			case jobs <- j:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+	})
+	var wg errgroup.Group
+	for range workers {
+		w := &worker{s: s, hasher: hashing.NewHasher(s.opt.Hashes)}
+		wg.Go(func() error {
+			for j := range jobs {
+				w.batch(j)
+				select {
+				case results <- j:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		defer close(results)
+		return wg.Wait()
+	})
+	g.Go(func() error {
+		for j := range results {
+			if err := s.collect(&j.res); err != nil {
+				return err
+			}
+			stats.Hashed.Add(int64(j.batch.Len()))
+			free <- j
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// collect adds what a worker made of a batch to the Source.
+func (s *Source) collect(res *result) error {
+	start := 0
+	for _, a := range res.adds {
+		x := s.rl
+		switch a.to {
+		case toChanges:
+			x = s.ch
+		case toDump:
+			x = s.dump
+		}
+		if err := x.Add(res.buf[start:a.keyEnd], res.buf[a.keyEnd:a.end]); err != nil {
+			return err
+		}
+		start = a.end
+	}
+	rep := s.rep
+	rep.Records += res.records
+	rep.Tombstones += res.tombstones
+	for status, n := range res.withheld {
+		rep.Withheld[status] += n
+	}
+	for h, n := range res.hosts {
+		if _, ok := s.hosts[h]; ok || len(s.hosts) < 100 {
+			s.hosts[h] += n
+		} else {
+			s.hosts[""] += n // the hundred-and-first host and after
+		}
+	}
+	s.noTime.merge(res.noTime)
+	s.future.merge(res.future)
+	s.noPath.merge(res.noPath)
+	for _, p := range res.bad {
+		if err := s.badRecord(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// badRecord reports a bad record: a Problem if they are skipped, else
+// one more reason to fail.
+func (s *Source) badRecord(p report.Problem) error {
+	s.rep.Bad++
+	if s.opt.SkipBadRecords {
+		s.opt.Problems.Add(p)
+		return nil
+	}
+	if len(s.bad) < MaxReportedBad {
+		s.bad = append(s.bad, p)
+	}
+	if s.opt.FailFast {
+		return &BadRecordsError{Name: s.rep.Name, Problems: s.bad, Total: 1}
+	}
+	return nil
+}
+
+// hostOf returns the scheme and host of an absolute URL ("https://example.org").
+func hostOf(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return ""
+	}
+	if j := strings.IndexByte(u[i+3:], '/'); j >= 0 {
+		return u[:i+3+j]
+	}
+	if j := strings.IndexByte(u[i+3:], '?'); j >= 0 {
+		return u[:i+3+j]
+	}
+	return u
+}
