@@ -20,9 +20,9 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/uri"
@@ -33,13 +33,6 @@ import (
 // own, with the default digests and a worker per core.
 func newScan(t testing.TB, src string) *Scan {
 	t.Helper()
-	stg, err := stage.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
-	area := &spill.Area{Stage: stg}
-	t.Cleanup(func() { area.Remove() })
 	base, err := uri.ParseBase("https://example.org/")
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +42,7 @@ func newScan(t testing.TB, src string) *Scan {
 		Filter:   &tree.Filter{},
 		Base:     base,
 		Hashes:   hashing.DefaultSet,
-		Spill:    area,
+		Spill:    spilltest.Area(t),
 		Problems: new(report.Problems),
 		Stats:    new(report.Stats),
 		Notice:   func(string) {},
@@ -63,12 +56,7 @@ func resources(t testing.TB, sc *Scan, ctx context.Context) []spill.Resource {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	var out []spill.Resource
-	if err := s.Each(func(r *spill.Resource) error { out = append(out, r.Clone()); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return spilltest.Resources(t, s)
 }
 
 // The members a Resource Dump reads again (OpenMembers) are the bytes of

@@ -14,8 +14,8 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -25,13 +25,6 @@ import (
 // the problems.
 func scanOf(t *testing.T, root string, window int, cache *Cache) ([]spill.Resource, Unread, *report.Stats, []report.Problem) {
 	t.Helper()
-	stg, err := stage.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
-	area := &spill.Area{Stage: stg}
-	t.Cleanup(func() { area.Remove() })
 	base, err := uri.ParseBase("https://example.org/c/")
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +37,7 @@ func scanOf(t *testing.T, root string, window int, cache *Cache) ([]spill.Resour
 		Hashes:   hashing.Set{hashing.SHA256},
 		Base:     base,
 		Cache:    cache,
-		Spill:    area,
+		Spill:    spilltest.Area(t),
 		Problems: &problems,
 		Stats:    new(report.Stats),
 		Notice:   func(s string) { t.Log("notice:", s) },
@@ -54,15 +47,7 @@ func scanOf(t *testing.T, root string, window int, cache *Cache) ([]spill.Resour
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer found.Close()
-	var got []spill.Resource
-	if err := found.Each(func(r *spill.Resource) error {
-		got = append(got, *r)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return got, unread, sc.Stats, problems.Sorted()
+	return spilltest.Resources(t, found), unread, sc.Stats, problems.Sorted()
 }
 
 // makeTree writes n files over nested directories, with names that need

@@ -1,0 +1,35 @@
+// Package spilltest gives the tests of the build's components a spill
+// area of their own and the resources of a spool. Only tests import it.
+package spilltest
+
+import (
+	"testing"
+
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/internal/stage"
+)
+
+// Area is a spill area in a stage of a temporary directory, both removed
+// when the test ends.
+func Area(t testing.TB) *spill.Area {
+	t.Helper()
+	stg, err := stage.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stg.Discard)
+	area := &spill.Area{Stage: stg}
+	t.Cleanup(func() { area.Remove() })
+	return area
+}
+
+// Resources returns the resources of s, in its order, and closes it.
+func Resources(t testing.TB, s *spill.ResourceSpool) []spill.Resource {
+	t.Helper()
+	defer s.Close()
+	var out []spill.Resource
+	if err := s.Each(func(r *spill.Resource) error { out = append(out, r.Clone()); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
