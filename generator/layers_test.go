@@ -1,0 +1,101 @@
+package generator
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// layers are the packages of the module from the bottom up: a package
+// imports only packages of the layers below its own. The first layer is
+// the foundation every part shares (its packages may import one another;
+// Go forbids cycles), and a package no layer names is a failure, so that a
+// new one takes its place here, in the order of generator/doc.go.
+var layers = [][]string{
+	{"hashing", "internal/..."},
+	{"zipdump", "validate", "hosting", "templates"},
+	{"generator/internal/report", "generator/internal/spill"},
+	{"generator/internal/docs", "generator/internal/treescan", "generator/internal/archivescan", "generator/internal/spill/spilltest"},
+	{"generator/internal/changelists", "generator/internal/packages"},
+	{"generator/internal/archives", "generator/internal/exports"},
+	{"generator"},
+	{"cmd/...", "bench/..."},
+}
+
+// layerOf returns the layer of the package at dir (slash-separated, from
+// the module's root), or -1.
+func layerOf(dir string) int {
+	for i, l := range layers {
+		for _, p := range l {
+			if pre, ok := strings.CutSuffix(p, "/..."); ok && (dir == pre || strings.HasPrefix(dir, pre+"/")) || dir == p {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// TestLayers: no package imports one above it, or one beside it above the
+// foundation; the folders show the architecture, and this keeps it so.
+func TestLayers(t *testing.T) {
+	const module = "github.com/rsgen/rsgen/"
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	checked := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (name == "testdata" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		dir := filepath.ToSlash(rel)
+		own := layerOf(dir)
+		if own < 0 {
+			t.Errorf("%s: a package of no layer; give it one in layers", dir)
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			target, ok := strings.CutPrefix(strings.Trim(imp.Path.Value, `"`), module)
+			if !ok {
+				continue
+			}
+			switch l := layerOf(target); {
+			case l < 0:
+				t.Errorf("%s imports %s, a package of no layer", path.Join(dir, filepath.Base(p)), target)
+			case l > own, l == own && own > 0:
+				t.Errorf("%s imports %s: layer %d imports layer %d", path.Join(dir, filepath.Base(p)), target, own, l)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Fatalf("%d files checked under %s: the walk missed the module", checked, root)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("%s is not the module's root: %v", root, err)
+	}
+}
