@@ -47,7 +47,7 @@ func (b *build) writeExportLists(ctx context.Context, x *exportState, root *os.R
 	if err = errors.Join(err, rl.close()); err != nil {
 		return err
 	}
-	if err := b.writeResourceDump(ctx, dump); err != nil {
+	if err := b.dump().Write(ctx, dump); err != nil {
 		return err
 	}
 	return b.writeExportChangeList(x)
