@@ -112,7 +112,7 @@ func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Packa
 	}
 	opt.Open = files.Open
 	opt.Now = nil // a package's times are those of its changes, not the clock's
-	res, err := zipdump.RunSeq(ctx, changeItems{changes}, opt)
+	res, err := zipdump.RunSeq(ctx, changeItems(changes), opt)
 	if err != nil {
 		return nil, fmt.Errorf("writing the Change Dump: %w", err)
 	}
@@ -238,30 +238,12 @@ func (d *ChangeDump) fit(carried, fresh []packages.Package) ([]packages.Package,
 // changeItems is the zipdump.Seq of the changes of a set: the new bytes of
 // the files created and updated, and a manifest entry without bytes for
 // each deletion.
-type changeItems struct{ s *spill.ChangeSet }
-
-func (q changeItems) Names(yield func(name string) bool) error {
-	it, err := q.s.Iter()
-	if err != nil {
-		return err
+func changeItems(s *spill.ChangeSet) zipdump.Seq {
+	return spoolSeq[*spill.ChangeIter]{
+		iter: s.Iter,
+		name: func(it *spill.ChangeIter) string { return changeItem(&it.Cur).Name },
+		item: func(it *spill.ChangeIter) zipdump.Item { return changeItem(&it.Cur) },
 	}
-	for it.Next() && yield(changeItem(&it.Cur).Name) {
-	}
-	return it.Err()
-}
-
-func (q changeItems) Items(yield func(it *zipdump.Item) bool) error {
-	it, err := q.s.Iter()
-	if err != nil {
-		return err
-	}
-	for it.Next() {
-		item := changeItem(&it.Cur)
-		if !yield(&item) {
-			break
-		}
-	}
-	return it.Err()
 }
 
 // changeItem is the item of the Change Dump of c: its new bytes, or none

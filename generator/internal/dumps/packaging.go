@@ -88,3 +88,43 @@ func (p *Packaging) Options() zipdump.Options {
 	}
 	return opt
 }
+
+// A cursor reads the elements of a spill spool one after the other, each
+// into its Cur, which it reuses.
+type cursor interface {
+	Next() bool
+	Err() error
+}
+
+// spoolSeq is the zipdump.Seq of the elements of a spool, in its order,
+// read again for each pass: name and item give the name and the item of
+// the element the cursor is at.
+type spoolSeq[C cursor] struct {
+	iter func() (C, error)
+	name func(C) string
+	item func(C) zipdump.Item
+}
+
+func (q spoolSeq[C]) Names(yield func(name string) bool) error {
+	it, err := q.iter()
+	if err != nil {
+		return err
+	}
+	for it.Next() && yield(q.name(it)) {
+	}
+	return it.Err()
+}
+
+func (q spoolSeq[C]) Items(yield func(it *zipdump.Item) bool) error {
+	it, err := q.iter()
+	if err != nil {
+		return err
+	}
+	for it.Next() {
+		item := q.item(it)
+		if !yield(&item) {
+			break
+		}
+	}
+	return it.Err()
+}

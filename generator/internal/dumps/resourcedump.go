@@ -81,7 +81,7 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 	var why map[int]error // why, for those not reported yet
 	if files.Members == nil {
 		// The files of a tree, read from the spool as they are packaged.
-		res, err = zipdump.RunSeq(ctx, spoolItems{resources}, opt)
+		res, err = zipdump.RunSeq(ctx, resourceItems(resources), opt)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 		}
@@ -119,34 +119,19 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 	return kept, dropped, d.Written(res), nil
 }
 
-// spoolItems is the zipdump.Seq of the resources of a spool, each of which
-// has a file: those of a tree.
-type spoolItems struct{ s *spill.ResourceSpool }
-
-func (q spoolItems) Names(yield func(name string) bool) error {
-	it, err := q.s.Iter()
-	if err != nil {
-		return err
+// resourceItems is the zipdump.Seq of the resources of a spool, each of
+// which has a file: those of a tree.
+func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
+	return spoolSeq[*spill.ResourceIter]{
+		iter: s.Iter,
+		name: func(it *spill.ResourceIter) string { return it.Cur.Path },
+		item: func(it *spill.ResourceIter) zipdump.Item {
+			item := zipdump.Item{Name: it.Cur.Path, Size: it.Cur.Length}
+			r := it.Cur.Clone() // the iterator reuses its links
+			r.Entry(&item.Entry)
+			return item
+		},
 	}
-	for it.Next() && yield(it.Cur.Path) {
-	}
-	return it.Err()
-}
-
-func (q spoolItems) Items(yield func(it *zipdump.Item) bool) error {
-	it, err := q.s.Iter()
-	if err != nil {
-		return err
-	}
-	for it.Next() {
-		item := zipdump.Item{Name: it.Cur.Path, Size: it.Cur.Length}
-		r := it.Cur.Clone() // the iterator reuses its links
-		r.Entry(&item.Entry)
-		if !yield(&item) {
-			break
-		}
-	}
-	return it.Err()
 }
 
 // packMembers packages the members of an archive, listed in memory as
