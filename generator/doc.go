@@ -14,7 +14,7 @@
 // disk; archive_stream.go, source.go), or a record export (export*.go).
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Six are packages of their own, under
+// that each own their state. Seven are packages of their own, under
 // generator/internal:
 //
 //   - report: what the build tells of itself as it runs, its progress
@@ -30,11 +30,14 @@
 //   - packages: the packages of the previous build's dumps published again,
 //     linked or copied and checked (Package, Copier);
 //   - archives: the Resource List, Resource Dump and Change Dump Archives
-//     (ResourceLists, ResourceDumps, ChangeDumps).
+//     (ResourceLists, ResourceDumps, ChangeDumps);
+//   - dumps: the Resource Dump and the Change Dump, their packages written
+//     alike (ResourceDump, ChangeDump, Packaging), of the files a Source
+//     opens: the tree's (treefiles.go) or the archive's members; the build
+//     makes them in dump.go.
 //
-// The others are still types of this package: the Change Dump
-// (changedump.go), the Resource Dump (dump.go) and the sources (the tree's
-// scan in collect.go, archiveScan, the export). The data walk is:
+// The sources are still types of this package: the tree's scan in
+// collect.go, archiveScan, the export. The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (detect.go) → entries of the documents, through the docWriter → the
@@ -46,21 +49,22 @@
 // and writes the next step's. A build's memory does not depend on the
 // number of files. The steps write, in order:
 //
-//   - the Resource Dump packages (dump.go, with package zipdump), before
-//     the Resource List, so that a file that changed since it was hashed is
-//     left out of both;
+//   - the Resource Dump packages (package dumps, with package zipdump),
+//     before the Resource List, so that a file that changed since it was
+//     hashed is left out of both;
 //   - the Resource List, split under an index past the limits of section 7
 //     (by package internal/listwriter, the one splitter of every list,
 //     through the docWriter (docs.Writer), which writes every document
 //     into the stage and knows its URL);
 //   - changelist.xml, the changes kept from the previous builds and this
 //     one's: one open Change List, or past the limits an index over closed
-//     lists (across.go, detect.go, package changelists, changedump.go),
-//     with the hash cache (cache.go) sparing reads of unchanged files; and,
-//     when asked, the archives of ResourceSync Archives (what they share is
-//     in package docs): of every build's changes (package changelists), of
-//     its Change Dump packages, of Resource Lists now and then and of
-//     Resource Dumps with their packages (package archives);
+//     lists (across.go, detect.go, package changelists; the Change Dump in
+//     package dumps), with the hash cache (cache.go) sparing reads of
+//     unchanged files; and, when asked, the archives of ResourceSync
+//     Archives (what they share is in package docs): of every build's
+//     changes (package changelists), of its Change Dump packages, of
+//     Resource Lists now and then and of Resource Dumps with their
+//     packages (package archives);
 //   - the Capability List, the Source Description, and the files for
 //     static hosts (host.go).
 //
