@@ -88,7 +88,7 @@ type ChangeReport = report.ChangeReport
 // previous build, the changes since, and the hash cache.
 type across struct {
 	prev    *previous.Site
-	copier  *packages.Copier // publishes its packages again; made on first use
+	copier  *packages.Copier // publishes its packages again
 	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *ChangeReport
 	cache   *treescan.Cache // nil without --cache
@@ -183,6 +183,7 @@ func (b *build) prepareAcross(ctx context.Context) error {
 		}
 	}
 	b.across.prev = site
+	b.across.copier = &packages.Copier{Docs: b.docs, Prev: site}
 	b.across.report = &ChangeReport{Since: site.At}
 	return b.checkDumps()
 }

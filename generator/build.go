@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
+	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
@@ -422,9 +423,13 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 		return nil, err
 	}
 	b.done = b.completed()
-	resources, dump, err := b.packResourceDump(ctx, resources) // before the Resource List: see its doc
-	if err != nil {
-		return nil, err
+	dump := b.dump()
+	var packed *dumps.Packed
+	if b.cfg.Dump.Enabled { // before the Resource List: see ResourceDump.Pack
+		testHookBeforeDump()
+		if resources, b.across.dropped, packed, err = dump.Pack(ctx, resources); err != nil {
+			return nil, err
+		}
 	}
 	b.stats.Enter(PhaseWriting)
 	if err := b.checkEmpty(resources.Len()); err != nil { // the dump left out every file
@@ -433,7 +438,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if err := b.writeResourceList(ctx, resources, b.done); err != nil {
 		return nil, err
 	}
-	if err := b.writeResourceDump(ctx, dump); err != nil {
+	if err := dump.Write(ctx, packed); err != nil {
 		return nil, err
 	}
 	if err := b.publishChanges(ctx); err != nil {

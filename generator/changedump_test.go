@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/changelists"
+	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -40,7 +41,7 @@ func acDumpConfig(src, out string, at time.Time) Config {
 func acCheckChangeDump(t *testing.T, tr *acTree, out string) []string {
 	t.Helper()
 	docs := filepath.Join(out, DocsDir)
-	doc, pkgs := acReadDoc(t, filepath.Join(docs, changeDumpName))
+	doc, pkgs := acReadDoc(t, filepath.Join(docs, dumps.ChangeDumpName))
 	if doc.Index || doc.MD.Capability != rsxml.CapChangeDump || doc.Link("up") == "" {
 		t.Fatalf("the Change Dump is %+v", doc)
 	}
@@ -346,7 +347,7 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 	acBuild(t, acConfig(tr2.dir, old, acDay(1)))
 	tr2.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
 	acBuild(t, acDumpConfig(tr2.dir, old, acDay(2)))
-	for _, name := range []string{changeDumpName, "changedump-20240602T000000Z-00001.zip", "changedump-20240602T000000Z-00001.manifest.xml"} {
+	for _, name := range []string{dumps.ChangeDumpName, "changedump-20240602T000000Z-00001.zip", "changedump-20240602T000000Z-00001.manifest.xml"} {
 		b, err := os.ReadFile(filepath.Join(old, DocsDir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -409,7 +410,7 @@ func TestChangeDumpPackageThatIsALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The Change Dump gives the length of the link's target.
-	cd := filepath.Join(prev, DocsDir, changeDumpName)
+	cd := filepath.Join(prev, DocsDir, dumps.ChangeDumpName)
 	data, err := os.ReadFile(cd)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -313,7 +314,7 @@ func TestChangeDumpArchive(t *testing.T) {
 	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeDump, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}) {
 		t.Errorf("the Capability List lists %q", got)
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changeDumpName)); doc.Link("archives") != acBase+DocsDir+"/"+archives.ChangeDumpArchiveName {
+	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, dumps.ChangeDumpName)); doc.Link("archives") != acBase+DocsDir+"/"+archives.ChangeDumpArchiveName {
 		t.Errorf("changedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	acValidate(t, out)
@@ -327,7 +328,7 @@ func TestChangeDumpArchive(t *testing.T) {
 	build(late, fresh, out)
 	build(late, out, out)
 	acSameFiles(t, "into a fresh output and into the same", testenv.ReadTree(t, fresh), testenv.ReadTree(t, out))
-	if _, entries := acReadDoc(t, filepath.Join(out, DocsDir, changeDumpName)); len(entries) != 1 {
+	if _, entries := acReadDoc(t, filepath.Join(out, DocsDir, dumps.ChangeDumpName)); len(entries) != 1 {
 		t.Errorf("the Change Dump lists %d packages, want this build's", len(entries))
 	}
 	for _, name := range []string{"changedump-20240602T000000Z-00001.zip", "changedump-20240604T000000Z-00001.manifest.xml"} {
@@ -345,7 +346,7 @@ func TestChangeDumpArchive(t *testing.T) {
 	// Change Dump would drop it with them.
 	quiet := late.Add(40 * 24 * time.Hour)
 	build(quiet, out, out)
-	if _, err := os.Stat(filepath.Join(out, DocsDir, changeDumpName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, DocsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("changedump.xml with every package expired: %v", err)
 	}
 	if got := dumpArchiveOf(t, out); len(got) != 3 {

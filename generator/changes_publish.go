@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rsgen/rsgen/generator/internal/changelists"
+	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -26,7 +27,9 @@ func (b *build) publishChanges(ctx context.Context) error {
 		return err
 	}
 	if b.cfg.Changes.Dump {
-		if err := b.writeChangeDump(ctx, from); err != nil {
+		cd := &dumps.ChangeDump{Packaging: b.dump().Packaging, Changes: b.across.changes, Prev: b.across.prev, Copier: b.across.copier,
+			Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.ArchiveKeep, Report: b.across.report}
+		if err := cd.Write(ctx, from); err != nil {
 			return err
 		}
 	} else if a := b.across.prev.ChangeDumpArchive; a != nil && len(a.Lists) > 0 { // dropped with the Change Dump (checkDumps)

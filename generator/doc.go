@@ -15,7 +15,7 @@
 // mapping every part of rsgen uses.
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Nine are packages of their own, under
+// that each own their state. Ten are packages of their own, under
 // generator/internal:
 //
 //   - treescan: the source that is a directory tree (Scan, Cache);
@@ -36,10 +36,16 @@
 //     (ResourceLists, ResourceDumps, ChangeDumps);
 //   - exports: the record export as a source (Source), read by a pool of
 //     workers and sorted on disk, which writes its Resource List, Resource
-//     Dump and Change List through the writers the build gives it.
+//     Dump and Change List through the writers the build gives it;
+//   - dumps: the Resource Dump and the Change Dump, their packages written
+//     alike (ResourceDump, ChangeDump, Packaging), of the files a Source
+//     opens: the tree's (treefiles.go) or the archive's members; the build
+//     makes them in dump.go.
 //
-// The others are still types of this package: the Change Dump
-// (changedump.go) and the Resource Dump (dump.go). The data walk is:
+// What is left here orders the steps, joins the resources with the
+// previous build (detect.go), guards against publishing what would lose
+// data (guards.go), and writes the Capability List, the Source
+// Description and the files for hosts. The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (detect.go) → entries of the documents, through the docWriter → the
@@ -51,22 +57,22 @@
 // and writes the next step's. A build's memory does not depend on the
 // number of files. The steps write, in order:
 //
-//   - the Resource Dump packages (dump.go, with package zipdump), before
-//     the Resource List, so that a file that changed since it was hashed is
-//     left out of both;
+//   - the Resource Dump packages (package dumps, with package zipdump),
+//     before the Resource List, so that a file that changed since it was
+//     hashed is left out of both;
 //   - the Resource List, split under an index past the limits of section 7
 //     (by package internal/listwriter, the one splitter of every list,
 //     through the docWriter (docs.Writer), which writes every document
 //     into the stage and knows its URL);
 //   - changelist.xml, the changes kept from the previous builds and this
 //     one's: one open Change List, or past the limits an index over closed
-//     lists (across.go, detect.go, package changelists, changedump.go),
-//     with the hash cache (package treescan) sparing reads of unchanged
-//     files; and,
-//     when asked, the archives of ResourceSync Archives (what they share is
-//     in package docs): of every build's changes (package changelists), of
-//     its Change Dump packages, of Resource Lists now and then and of
-//     Resource Dumps with their packages (package archives);
+//     lists (across.go, detect.go, package changelists; the Change Dump in
+//     package dumps), with the hash cache (package treescan) sparing reads
+//     of unchanged files; and, when asked, the archives of ResourceSync
+//     Archives (what they share is in package docs): of every build's
+//     changes (package changelists), of its Change Dump packages, of
+//     Resource Lists now and then and of Resource Dumps with their
+//     packages (package archives);
 //   - the Capability List, the Source Description, and the files for
 //     static hosts (host.go).
 //

@@ -30,6 +30,7 @@ type DumpNeedsFilesError = exports.DumpNeedsFilesError
 // runExport publishes a record export: its Resource List, its Resource
 // Dump and its Change List, then the Capability List.
 func (b *build) runExport(ctx context.Context) error {
+	rd := b.dump()
 	var dump *resourceDump
 	opt := exports.Options{
 		Export: b.cfg.Export, Format: b.cfg.ExportFormat, Stdin: b.cfg.stdin, Window: b.cfg.ChangesWindow,
@@ -41,14 +42,14 @@ func (b *build) runExport(ctx context.Context) error {
 		ResourceList: func(n int, fill func(int, *rsxml.Entry)) error {
 			return b.writeResources(b.resourceListOptions(b.done), n, fill)
 		},
-		Packed:       func(res *zipdump.Result) { dump = b.dumpWritten(res) },
-		ResourceDump: func(ctx context.Context) error { return b.writeResourceDump(ctx, dump) },
+		Packed:       func(res *zipdump.Result) { dump = rd.Written(res) },
+		ResourceDump: func(ctx context.Context) error { return rd.Write(ctx, dump) },
 	}
 	if !b.cfg.BaseURL.IsZero() {
 		opt.Resolve = b.cfg.BaseURL.Resolve
 	}
 	if b.cfg.Dump.Enabled {
-		d := b.dumpOptions()
+		d := rd.Options()
 		opt.Dump = &d
 	}
 	src, err := exports.Open(opt)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -169,7 +170,7 @@ func TestDumpDropped(t *testing.T) {
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.Changes.DropChangeDump = true
 	acBuild(t, cfg)
-	if _, err := os.Stat(filepath.Join(out, DocsDir, changeDumpName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, DocsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the Change Dump: %v, want it dropped", err)
 	}
 }

@@ -23,6 +23,7 @@ var layers = [][]string{
 	{"generator/internal/docs", "generator/internal/treescan", "generator/internal/archivescan", "generator/internal/spill/spilltest"},
 	{"generator/internal/changelists", "generator/internal/packages"},
 	{"generator/internal/archives", "generator/internal/exports"},
+	{"generator/internal/dumps"},
 	{"generator"},
 	{"cmd/...", "bench/..."},
 }
@@ -50,6 +51,7 @@ func TestLayers(t *testing.T) {
 	}
 	fset := token.NewFileSet()
 	checked := 0
+	unplaced := map[string]bool{}
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -67,7 +69,10 @@ func TestLayers(t *testing.T) {
 		dir := filepath.ToSlash(rel)
 		own := layerOf(dir)
 		if own < 0 {
-			t.Errorf("%s: a package of no layer; give it one in layers", dir)
+			if !unplaced[dir] {
+				t.Errorf("%s: a package of no layer; give it one in layers", dir)
+			}
+			unplaced[dir] = true
 			return nil
 		}
 		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)

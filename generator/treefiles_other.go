@@ -4,4 +4,4 @@ package generator
 
 import "os"
 
-const dumpOpenFlags = os.O_RDONLY
+const treeOpenFlags = os.O_RDONLY

@@ -1,0 +1,262 @@
+package dumps
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/archives"
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/packages"
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// ChangeDumpName is the Change Dump, which lists the packages; each build
+// that finds changes writes changedump-UNTIL-00001.zip, … with a copy of
+// each package's manifest beside it (changedump-UNTIL-00001.manifest.xml:
+// package packages names them).
+const ChangeDumpName = "changedump.xml"
+
+// A ChangeDump writes the Change Dump (section 13) of a build, whose
+// packages are written like those of the Resource Dump (Packaging, whose
+// Files are those of the tree).
+type ChangeDump struct {
+	Packaging
+	Changes     *spill.ChangeSet     // this build's, chronological
+	Prev        *previous.Site       // the previous build, whose packages are carried forward
+	Copier      *packages.Copier     // publishes them again
+	Keep        time.Duration        // how long a package is kept (Changes.Keep)
+	ArchiveKeep time.Duration        // how long the Change Dump Archive keeps one; 0 for none
+	Report      *report.ChangeReport // counts the packages published
+}
+
+// Write publishes the Change Dump (section 13.1): ZIP packages
+// with the new bytes of what this build found created or updated, and a
+// Change Dump Manifest (section 13.2) in each that lists every change,
+// deletions included, in chronological order; the packages of earlier
+// builds carried forward as they were published; and changedump.xml over
+// them all. from is where this build's changes start, as in its Change
+// List.
+func (d *ChangeDump) Write(ctx context.Context, from time.Time) error {
+	carried, err := d.carried(from)
+	if err != nil {
+		return err
+	}
+	var fresh []packages.Package
+	if d.Changes.Len() > 0 {
+		if fresh, err = d.pack(ctx, from); err != nil {
+			return err
+		}
+	}
+	if carried, err = d.fit(carried, fresh); err != nil {
+		return err
+	}
+	da := &archives.ChangeDumps{Docs: d.Docs, Prev: d.Prev, Keep: d.ArchiveKeep, Dump: true, At: d.At, Notice: d.Notice, CopyPackage: d.Copier.Copy}
+	archive, err := da.Plan(from, len(fresh) > 0)
+	if err != nil {
+		return err
+	}
+	published := map[string]*archives.Published{} // by name
+	for i := range fresh {
+		published[fresh[i].Name] = &archives.Published{Package: &fresh[i], Fresh: true}
+	}
+	for i := range carried {
+		if err := d.Copier.Copy(ctx, &carried[i]); err != nil {
+			return err
+		}
+		published[carried[i].Name] = &archives.Published{Package: &carried[i]}
+	}
+	all := append(carried, fresh...)
+	d.Report.Packages = len(all)
+	if len(all) > 0 {
+		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].From, Until: all[len(all)-1].Until}
+		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, da.Link(archive)...)}
+		if err := d.Docs.Write(ChangeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].Entry(d.Docs, e) }); err != nil {
+			return err
+		}
+		d.Docs.Advertise(d.Docs.URL(ChangeDumpName), rsxml.CapChangeDump)
+	}
+	return da.Write(ctx, archive, fresh, published)
+}
+
+// pack writes this build's packages: the bytes of the created and
+// updated files, and manifest entries for every change. A package's
+// manifest covers its share of [from, until], as the parts of a Change
+// List do.
+func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Package, error) {
+	changes := d.Changes
+	files, err := d.Files()
+	if err != nil {
+		return nil, err
+	}
+	defer files.Close()
+	// The bounds of a package's share: a package that starts with a change
+	// starts at its datetime, and ends where the next one starts.
+	bound := func(i int, edge time.Time) string {
+		if i <= 0 || i >= changes.Len() {
+			return rsxml.FormatTime(edge)
+		}
+		return rsxml.FormatTime(changes.Datetime(i))
+	}
+	opt := d.Options() // packaged like the Resource Dump: the same limits, compression and staging
+	opt.Stem = packages.ChangeDumpStem + docs.Stamp(d.At)
+	opt.ManifestMD = func(first, end int) rsxml.MD {
+		return rsxml.MD{Capability: rsxml.CapChangeDumpManifest, From: bound(first, from), Until: bound(end, d.At)}
+	}
+	opt.Open = files.Open
+	opt.Now = nil // a package's times are those of its changes, not the clock's
+	res, err := zipdump.RunSeq(ctx, changeItems(changes), opt)
+	if err != nil {
+		return nil, fmt.Errorf("writing the Change Dump: %w", err)
+	}
+	if len(res.Skipped) > 0 {
+		why := make(map[int]error, len(res.Skipped))
+		for _, s := range res.Skipped {
+			why[s.Index] = s.Err
+		}
+		i := 0
+		err := changes.Each(func(c *spill.Change) error {
+			if err, ok := why[i]; ok {
+				d.Problems.Add(report.Problem{Path: c.Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: publish again once the tree is stable", display.WithoutPath(err))})
+			}
+			i++
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	d.Docs.N += len(res.Packages) // the copies of the manifests
+	pkgs := make([]packages.Package, len(res.Packages))
+	for i, p := range res.Packages {
+		pkgs[i] = packages.Package{Name: p.Name, Manifest: p.ManifestName, From: bound(p.First, from), Until: bound(p.End, d.At), Length: p.Size, Hash: p.Hash}
+	}
+	return pkgs, nil
+}
+
+// carried returns the previous build's packages to publish again:
+// the newest run without gaps, which must end where this build's changes
+// start if it has any, less those that ended before the snapshot time
+// minus --changes-keep. A run that ends earlier leaves changes of the
+// Change Lists in no package (a build whose every changed file changed
+// again while it was packaged, or a dump put back by hand): it is not
+// carried forward, so that the Change Dump covers every change of its
+// interval; the Change Dump Archive, if any, keeps its packages.
+func (d *ChangeDump) carried(from time.Time) ([]packages.Package, error) {
+	cd := d.Prev.ChangeDump
+	if cd == nil || len(cd.Packages) == 0 {
+		return nil, nil
+	}
+	pkgs := cd.Packages
+	start := len(pkgs) - 1
+	for start > 0 && pkgs[start-1].Until == pkgs[start].From {
+		start--
+	}
+	if start > 0 {
+		d.Notice(fmt.Sprintf("the previous build: %d earlier Change Dump packages end before a gap: not carried forward", start))
+	}
+	run := pkgs[start:]
+	if d.Changes.Len() > 0 {
+		if end, err := rsxml.ParseTime(run[len(run)-1].Until); err != nil || !end.Equal(from) {
+			d.Notice(fmt.Sprintf("the previous build: its Change Dump ends at %s, its Change Lists at %s (a build without a Change Dump?): its packages are not carried forward",
+				run[len(run)-1].Until, rsxml.FormatTime(from)))
+			return nil, nil
+		}
+	}
+	cutoff := d.At.Add(-d.Keep)
+	var out []packages.Package
+	names := map[string]string{}
+	for i := range run {
+		p := &run[i]
+		until, _ := rsxml.ParseTime(p.Until)
+		if until.Before(cutoff) {
+			continue
+		}
+		dp := packages.Package{Prev: p, From: p.From, Until: p.Until, Length: p.Length, Hash: p.Entry.MD.Hash}
+		dp.Name, dp.Manifest = carriedNames(d.Docs, p, until, i+1)
+		for _, n := range []string{dp.Name, dp.Manifest} {
+			if other, dup := names[n]; n != "" && dup {
+				return nil, fmt.Errorf("%w: %s and %s would both be published as %s", docs.ErrPrevious, other, p.URL, n)
+			}
+			names[n] = p.URL
+		}
+		out = append(out, dp)
+	}
+	return out, nil
+}
+
+// carriedNames are the names a carried package and its manifest
+// copy are published under: those they had, if rsgen gave them, else the
+// names rsgen gives a package that ends when it ends.
+func carriedNames(d *docs.Writer, p *previous.Package, until time.Time, n int) (string, string) {
+	pkg := ""
+	if base, ok := d.Mine(p.Rel); ok && packages.ChangeDumpFile.MatchString(base) {
+		pkg = base
+	} else {
+		pkg = fmt.Sprintf("%s%s-%05d.zip", packages.ChangeDumpStem, docs.Stamp(until), n)
+	}
+	if p.Content == nil {
+		return pkg, ""
+	}
+	if base, ok := d.Mine(p.Content.Rel); ok && packages.ChangeManifestFile.MatchString(base) {
+		return pkg, base
+	}
+	return pkg, pkg[:len(pkg)-len(".zip")] + ".manifest.xml"
+}
+
+// fit drops the oldest carried packages while the Change Dump
+// would pass the limits of one document. The Change Dump is never an
+// index: if this build's packages alone pass them, it fails.
+func (d *ChangeDump) fit(carried, fresh []packages.Package) ([]packages.Package, error) {
+	entries := make([]rsxml.Entry, len(carried)+len(fresh))
+	for i := range carried {
+		carried[i].Entry(d.Docs, &entries[i])
+	}
+	for i := range fresh {
+		fresh[i].Entry(d.Docs, &entries[len(carried)+i])
+	}
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: docs.TimeWidth, Until: docs.TimeWidth},
+		Links: []rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}}
+	drop, fits := listwriter.FitOldest(&doc, entries, len(carried), d.Limits)
+	if !fits {
+		return nil, &docs.LimitError{Err: fmt.Errorf("the Change Dump cannot list the %d packages of this build in one document (%d entries, %d bytes at most)",
+			len(fresh), d.Limits.MaxEntries, d.Limits.MaxBytes), Raise: []string{"Dump.MaxBytes"}}
+	}
+	if drop > 0 {
+		d.Notice(fmt.Sprintf("the Change Dump can list no more: its %d oldest packages are no longer published", drop))
+	}
+	return carried[drop:], nil
+}
+
+// changeItems is the zipdump.Seq of the changes of a set: the new bytes of
+// the files created and updated, and a manifest entry without bytes for
+// each deletion.
+func changeItems(s *spill.ChangeSet) zipdump.Seq {
+	return spoolSeq[*spill.ChangeIter]{
+		iter: s.Iter,
+		name: func(it *spill.ChangeIter) string { return changeItem(&it.Cur).Name },
+		item: func(it *spill.ChangeIter) zipdump.Item { return changeItem(&it.Cur) },
+	}
+}
+
+// changeItem is the item of the Change Dump of c: its new bytes, or none
+// for a deletion.
+func changeItem(c *spill.Change) zipdump.Item {
+	var it zipdump.Item
+	cc := *c
+	cc.Links = slices.Clone(c.Links) // the iterator reuses them
+	cc.Entry(&it.Entry)
+	if c.Change == rsxml.ChangeDeleted || c.Path == "" {
+		it.NoBitstream = true
+	} else {
+		it.Name, it.Size = c.Path, c.Length
+	}
+	return it
+}

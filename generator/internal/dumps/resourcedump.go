@@ -1,0 +1,249 @@
+package dumps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/archives"
+	"github.com/rsgen/rsgen/generator/internal/packages"
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// ResourceDumpStem names the Resource Dump and its files: resourcedump.xml
+// (the dump, or its index), resourcedump-00001.zip (a package) and
+// resourcedump-00001.manifest.xml (the copy of its manifest).
+const ResourceDumpStem = packages.ResourceDumpStem
+
+// A ResourceDump writes the Resource Dump (section 11) of a build: Pack
+// writes its packages, Write the document over them.
+type ResourceDump struct {
+	Packaging
+	Stats *report.Stats
+	Spill *spill.Area // where the resources it keeps are spooled
+	// ReadError puts the error of reading a file into words a person can
+	// act on, as the scan does.
+	ReadError func(error) error
+
+	// The Resource Dump Archive (package archives), if Every is not 0.
+	Prev   *previous.Site // nil for a first build
+	Every  time.Duration  // how often the Resource Dump is archived
+	Keep   time.Duration  // how long an archived one is kept
+	Copier *packages.Copier
+}
+
+// Packed is what Pack wrote, for Write.
+type Packed struct {
+	Packages  []zipdump.Package
+	Completed time.Time
+}
+
+// Pack writes the packages of the Resource Dump and returns the resources
+// that are in them, and the locs of those it left out.
+//
+// It runs before the Resource List is written, for uniformity (section 9:
+// a resource in the Resource List must also be in the Resource Dump): a
+// file that changed or vanished since it was hashed, or whose name a
+// package cannot hold, is left out of the packages, and so of the
+// Resource List too, and reported as a problem, as a file that changes
+// while it is hashed is. The packages reuse the digests of the hashing
+// pass and check them against every byte they copy.
+//
+// The files of a tree and the members of a zip file are packaged in the
+// order of their paths, read by several workers at once; the members of
+// a tar, which can only be read from its start, in the order of the
+// archive, in one pass.
+func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool) (kept *spill.ResourceSpool, dropped []string, p *Packed, err error) {
+	d.Stats.Enter(report.PhasePackaging)
+	files, err := d.Files()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer files.Close()
+	opt := d.Options()
+	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
+		d.Stats.Packed.Add(1)
+		return files.Open(it)
+	}
+	opt.Sequential = files.Sequential
+	var res *zipdump.Result
+	var left []int        // the resources left out, by index, ascending
+	var why map[int]error // why, for those not reported yet
+	if files.Index == nil {
+		// The files of a tree, read from the spool as they are packaged.
+		res, err = zipdump.RunSeq(ctx, resourceItems(resources), opt)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
+		}
+		why = make(map[int]error, len(res.Skipped))
+		for _, s := range res.Skipped {
+			left = append(left, s.Index)
+			why[s.Index] = s.Err
+		}
+	} else if res, left, err = d.packMembers(ctx, resources, files.Index, opt); err != nil {
+		return nil, nil, nil, err
+	}
+	if len(left) == 0 {
+		return resources, nil, d.Written(res), nil
+	}
+	if kept, err = d.Spill.Resources(); err != nil {
+		return nil, nil, nil, err
+	}
+	i := 0
+	err = resources.Each(func(r *spill.Resource) error {
+		defer func() { i++ }()
+		if len(left) > 0 && left[0] == i {
+			left = left[1:]
+			if err, ok := why[i]; ok {
+				d.Problems.Add(report.Problem{Path: r.Path, Err: d.describe(err)})
+			}
+			dropped = append(dropped, r.Loc)
+			return nil
+		}
+		return kept.Add(r)
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	resources.Close()
+	return kept, dropped, d.Written(res), nil
+}
+
+// resourceItems is the zipdump.Seq of the resources of a spool, each of
+// which has a file: those of a tree.
+func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
+	return spoolSeq[*spill.ResourceIter]{
+		iter: s.Iter,
+		name: func(it *spill.ResourceIter) string { return it.Cur.Path },
+		item: func(it *spill.ResourceIter) zipdump.Item {
+			item := zipdump.Item{Name: it.Cur.Path, Size: it.Cur.Length}
+			r := it.Cur.Clone() // the iterator reuses its links
+			r.Entry(&item.Entry)
+			return item
+		},
+	}
+}
+
+// packMembers packages the members of an archive, listed in memory as
+// the archive's scan lists them (members: the index of each in the
+// archive), and returns the indexes of the resources it left out,
+// ascending, reported as problems.
+func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.ResourceSpool, index func(name string) (int, bool), opt zipdump.Options) (*zipdump.Result, []int, error) {
+	n := resources.Len()
+	items := make([]zipdump.Item, 0, n)
+	of := make([]int, 0, n) // index in resources of each item
+	var left []int
+	i := 0
+	err := resources.Each(func(r *spill.Resource) error {
+		defer func() { i++ }()
+		if r.Path == "" {
+			d.Problems.Add(report.Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
+			left = append(left, i)
+			return nil
+		}
+		it := zipdump.Item{Name: r.Path, Size: r.Length}
+		c := r.Clone()
+		c.Entry(&it.Entry)
+		items = append(items, it)
+		of = append(of, i)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if opt.Sequential {
+		// In the order of the archive, which the scan kept (members).
+		order := make([]int, len(items))
+		for k := range order {
+			order[k] = k
+		}
+		at := func(k int) int { i, _ := index(items[k].Name); return i }
+		slices.SortFunc(order, func(x, y int) int { return at(x) - at(y) })
+		sorted, sortedOf := make([]zipdump.Item, len(items)), make([]int, len(items))
+		for k, o := range order {
+			sorted[k], sortedOf[k] = items[o], of[o]
+		}
+		items, of = sorted, sortedOf
+	}
+	res, err := zipdump.Run(ctx, items, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
+	}
+	for _, s := range res.Skipped {
+		left = append(left, of[s.Index])
+		d.Problems.Add(report.Problem{Path: items[s.Index].Name, Err: d.describe(s.Err)})
+	}
+	slices.Sort(left)
+	return res, left, nil
+}
+
+// Written records the packages res wrote, for Write: Pack's, or those of
+// the dump of a record export.
+func (d *ResourceDump) Written(res *zipdump.Result) *Packed {
+	p := &Packed{Packages: res.Packages, Completed: d.Completed()}
+	d.Docs.N += len(res.Packages) // the copies of the manifests
+	return p
+}
+
+// describe says why a file was left out of the dump, and so of every
+// document.
+func (d *ResourceDump) describe(err error) error {
+	switch {
+	case errors.Is(err, zipdump.ErrChanged):
+		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, publish again once the tree is stable", display.WithoutPath(err))
+	case errors.Is(err, zipdump.ErrName):
+		return fmt.Errorf("%w; left out of the Resource List too, which must list the same files as the Resource Dump (or exclude it)", err)
+	}
+	return fmt.Errorf("%w; left out of the Resource List and the Resource Dump", d.ReadError(err))
+}
+
+// Write writes the Resource Dump (section 11.1) of the packages p, if
+// there are any: one entry per package, with its length, digests and
+// times, linked to the copy of its manifest; a Resource Dump Index over
+// parts past the limits; and the Resource Dump Archive.
+func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
+	if p == nil {
+		return nil
+	}
+	ra := &archives.ResourceDumps{Docs: d.Docs, Prev: d.Prev, Every: d.Every, Keep: d.Keep, At: d.At, Notice: d.Notice}
+	if d.Copier != nil {
+		ra.CopyPackage = d.Copier.Copy
+	}
+	archive, err := ra.Plan()
+	if err != nil {
+		return err
+	}
+	pkgs := p.Packages
+	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(d.At), Completed: rsxml.FormatTime(p.Completed)}
+	opt := listwriter.Options{
+		Name: ResourceDumpStem,
+		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, ra.Link(archive)...)},
+		PartMD: func(first, last *rsxml.MD) rsxml.MD {
+			return rsxml.MD{At: first.At, Completed: last.Completed}
+		},
+	}
+	entry := func(p *zipdump.Package, e *rsxml.Entry) {
+		*e = rsxml.Entry{
+			Loc: d.Docs.URL(p.Name),
+			MD: rsxml.MD{Type: "application/zip", Length: strconv.FormatInt(p.Size, 10), Hash: p.Hash,
+				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
+			Links: []rsxml.Link{{Rel: "contents", Href: d.Docs.URL(p.ManifestName), Type: "application/xml"}},
+		}
+	}
+	wl, err := d.Docs.List(opt, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) })
+	if err != nil {
+		return err
+	}
+	d.Docs.Advertise(d.Docs.URL(wl.Name), rsxml.CapResourceDump)
+	return ra.Write(ctx, archive, p.Packages, p.Completed, entry)
+}
