@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
@@ -92,11 +93,8 @@ type across struct {
 	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *ChangeReport
 	cache   *treescan.Cache // nil without --cache
-	unread  map[string]bool // locs kept from the previous build as they were: they could not be read (keepUnread)
-
-	prevEntries   *prevEntries // the previous build's Resource List, spooled while the tree is scanned
-	prevResources int          // entries of the previous Resource List (detectChanges)
-	dropped       []string     // locs of resources the Resource Dump left out (reconcileChanges)
+	join    *detect.Join    // the join with the previous build's resources; nil without one
+	dropped []string        // locs of resources the Resource Dump left out (detect.Join.Reconcile)
 }
 
 // ErrPrevious wraps every failure to read the previous build.

@@ -403,8 +403,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 		return nil, err
 	}
 	if b.across.prev != nil {
-		var err error
-		if b.across.prevEntries, err = b.readPrevious(ctx, b.fail); err != nil {
+		if err := b.startJoin(ctx); err != nil {
 			return nil, err
 		}
 	}

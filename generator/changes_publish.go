@@ -17,7 +17,8 @@ func (b *build) publishChanges(ctx context.Context) error {
 	if b.across.prev == nil {
 		return nil
 	}
-	if err := b.reconcileChanges(); err != nil {
+	var err error
+	if b.across.changes, err = b.across.join.Reconcile(b.across.changes, b.across.dropped); err != nil {
 		return err
 	}
 	ch := &changelists.Lists{Docs: b.docs, Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.ArchiveKeep, Limits: b.cfg.Limits, At: b.at,

@@ -15,11 +15,14 @@
 // mapping every part of rsgen uses.
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Ten are packages of their own, under
+// that each own their state. Eleven are packages of their own, under
 // generator/internal:
 //
 //   - treescan: the source that is a directory tree (Scan, Cache);
 //   - archivescan: the source that is an archive (Scan, Archive, Members);
+//   - detect: the changes since the previous build, found by a merge-join
+//     of the resources with its Resource List, spooled beside the scan
+//     (Join, Previous), wired in detect.go;
 //   - report: what the build tells of itself as it runs, its progress
 //     (Stats) and the files it could not publish (Problems);
 //   - spill: the spill area in the stage, the spools that carry the
@@ -42,14 +45,14 @@
 //     opens: the tree's (treefiles.go) or the archive's members; the build
 //     makes them in dump.go.
 //
-// What is left here orders the steps, joins the resources with the
-// previous build (detect.go), guards against publishing what would lose
-// data (guards.go), and writes the Capability List, the Source
+// What is left here orders the steps, wires the components (source.go,
+// detect.go, dump.go, exports.go), guards against publishing what would
+// lose data (guards.go), and writes the Capability List, the Source
 // Description and the files for hosts. The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
-// (detect.go) → entries of the documents, through the docWriter → the
-// stage → published.
+// (package detect) → entries of the documents, through the docWriter →
+// the stage → published.
 //
 // The resources of a tree or an archive pass from step to step in the
 // order of their paths through spool files in the stage (package spill),
@@ -66,7 +69,7 @@
 //     into the stage and knows its URL);
 //   - changelist.xml, the changes kept from the previous builds and this
 //     one's: one open Change List, or past the limits an index over closed
-//     lists (across.go, detect.go, package changelists; the Change Dump in
+//     lists (across.go, packages detect and changelists; the Change Dump in
 //     package dumps), with the hash cache (package treescan) sparing reads
 //     of unchanged files; and, when asked, the archives of ResourceSync
 //     Archives (what they share is in package docs): of every build's

@@ -117,10 +117,14 @@ func (b *build) checkDeletes(published int) error {
 	if b.across.changes != nil {
 		deleted = b.across.changes.Deleted
 	}
-	if limit.allows(deleted, b.across.prevResources) {
+	before := 0 // the previous build's resources
+	if b.across.join != nil {
+		before = b.across.join.Previous.Len()
+	}
+	if limit.allows(deleted, before) {
 		return nil
 	}
-	return &MassDeleteError{Deleted: deleted, Previous: b.across.prevResources, Limit: limit}
+	return &MassDeleteError{Deleted: deleted, Previous: before, Limit: limit}
 }
 
 // OtherSiteError fails a build whose previous build was published for

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/report"
@@ -36,6 +37,8 @@ func within(root, path string) bool {
 }
 
 func displayRel(rel string) string { return display.Rel(rel) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // unwrapPath drops the path an *fs.PathError carries (display.WithoutPath).
 func unwrapPath(err error) error { return display.WithoutPath(err) }

@@ -1,0 +1,265 @@
+package detect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/rsxml"
+)
+
+// A Join finds the changes of a build since the previous one: it joins
+// the resources the build found with the previous build's entries, both
+// in the order of their paths. It is made once the previous build is
+// read, before the scan, and used by one goroutine, step after step:
+// [Join.KeepUnread] while the source is scanned, [Join.Run] once it is,
+// [Join.Reconcile] once the resources published are known.
+type Join struct {
+	Previous *Previous   // the previous build's entries, spooled (SpoolPrevious)
+	Since    time.Time   // the previous build's snapshot time
+	At       time.Time   // this build's snapshot time, after Since unless nothing changed
+	Hashes   hashing.Set // the digests this build publishes
+	Jobs     int         // workers reading files again; hashing.DefaultWorkers if 0 or less
+
+	// ReadAgain gives the job of a pool (package hashing) that reads the
+	// file of a resource, by its path, again: for the digests of the
+	// previous build that this build does not publish. Nil when the source
+	// cannot be read again (an archive, read once): equal lengths then
+	// count as unchanged, and Notice says so.
+	ReadAgain func(path string) hashing.Job
+
+	Spill    *spill.Area          // where the resources and the changes are spooled
+	Problems *report.Problems     // files that changed while they were read again
+	Report   *report.ChangeReport // Created, Updated, Deleted and Reread are set; may be nil
+	Notice   func(string)
+}
+
+// Run compares the resources with the previous build's entries, by
+// content: a new path is created, a path gone is deleted, a digest (or
+// length) that differs is updated. An unchanged resource keeps the lastmod
+// it was published with, whatever its mtime says now. Run returns the
+// resources spooled again with their lastmods (resources is closed) and
+// the changes, in chronological order. A failure to read the previous
+// entries is a docs.ErrPrevious.
+//
+// The previous build's entries are not held: they stream from the spool
+// of Previous, and the two are merged as they come.
+func (j *Join) Run(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, *spill.ChangeSet, error) {
+	out, changes, reread, err := j.join(ctx, resources)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, context.Cause(ctx)
+		}
+		if errors.Is(err, spill.ErrSpool) || errors.Is(err, docs.ErrPrevious) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%w: %w", docs.ErrPrevious, err)
+	}
+	resources.Close()
+	if len(reread) > 0 {
+		verdicts := make([]verdict, len(reread)) // unchanged: an archive cannot be read again
+		if j.ReadAgain == nil {
+			j.Notice(fmt.Sprintf("the previous build published other digests than this one, and an archive cannot be read again for them: %d members of unchanged length count as unchanged", len(reread)))
+		} else {
+			var err error
+			if verdicts, err = j.reread(ctx, reread); err != nil {
+				return nil, nil, err
+			}
+			if j.Report != nil {
+				j.Report.Reread = len(reread)
+			}
+		}
+		for k := range reread {
+			job := &reread[k]
+			r := &job.res
+			if verdicts[k] == unchanged {
+				keepLastmod(r, &job.prev)
+			} else {
+				c := j.newChange(r, &job.prev, rsxml.ChangeUpdated)
+				if err := changes.Add(&c); err != nil {
+					return nil, nil, err
+				}
+			}
+			out.Patch(job.i, r.Modified) // it was spooled before its verdict
+		}
+	}
+	if err := changes.Finish(j.Spill); err != nil {
+		return nil, nil, err
+	}
+	j.count(changes)
+	return out, changes, nil
+}
+
+// join merges the resources, sorted by path, with the previous build's
+// entries in the same order, and returns the resources spooled again with
+// the lastmods the join gives them, the changes it can tell, and the
+// resources it cannot tell without reading them again.
+func (j *Join) join(ctx context.Context, resources *spill.ResourceSpool) (out *spill.ResourceSpool, changes *spill.ChangeSet, reread []rereadJob, err error) {
+	it, err := j.Previous.Iter(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	scan, err := resources.Iter()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if out, err = j.Spill.Resources(); err != nil {
+		return nil, nil, nil, err
+	}
+	if changes, err = j.Spill.Changes(); err != nil {
+		out.Close()
+		return nil, nil, nil, err
+	}
+	defer func() {
+		if err != nil {
+			out.Close()
+			changes.Close()
+		}
+	}()
+	deleted := func(loc string) error {
+		c := j.deleted(loc)
+		return changes.Add(&c)
+	}
+	more := scan.Next()
+	// pass spools the resource at the head of the scan and moves on.
+	pass := func() error {
+		err := out.Add(&scan.Cur)
+		more = scan.Next()
+		return err
+	}
+	created := func() error {
+		c := j.newChange(&scan.Cur, nil, rsxml.ChangeCreated)
+		if err := changes.Add(&c); err != nil {
+			return err
+		}
+		return pass()
+	}
+	for it.Next() {
+		p := &it.Cur.Resource
+		if it.Cur.Foreign {
+			// not a file under the base URL: none of this build's
+			if err := deleted(p.Loc); err != nil {
+				return nil, nil, nil, err
+			}
+			continue
+		}
+		key := it.Cur.Key
+		for more && scan.Cur.Path < key {
+			if err := created(); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		if !more || scan.Cur.Path != key {
+			if err := deleted(p.Loc); err != nil {
+				return nil, nil, nil, err
+			}
+			continue
+		}
+		r := &scan.Cur
+		if r.Kept {
+			// its previous entry, kept: it could not be read
+		} else {
+			switch v, extra := compare(r, p, j.Hashes); v {
+			case unchanged:
+				keepLastmod(r, p)
+			case changed:
+				c := j.newChange(r, p, rsxml.ChangeUpdated)
+				if err := changes.Add(&c); err != nil {
+					return nil, nil, nil, err
+				}
+			case unknown:
+				job := rereadJob{i: out.Len(), res: r.Clone(), prev: *p, algs: extra}
+				job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
+				reread = append(reread, job)
+			}
+		}
+		if err := pass(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	for more {
+		if err := created(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if err := scan.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	return out, changes, reread, nil
+}
+
+// count sets the counts of the report from the changes.
+func (j *Join) count(c *spill.ChangeSet) {
+	if j.Report != nil {
+		j.Report.Created, j.Report.Updated, j.Report.Deleted = c.Created, c.Updated, c.Deleted
+	}
+}
+
+// deleted is the change of a resource published at loc that is gone. A
+// deletion leaves no mtime: it gets the snapshot time.
+func (j *Join) deleted(loc string) spill.Change {
+	return spill.Change{Resource: spill.Resource{Loc: loc, Length: -1}, Change: rsxml.ChangeDeleted, Datetime: j.At}
+}
+
+// Reconcile makes the changes Run found agree with the resources that are
+// published in the end: a resource left out after the changes were found
+// (dropped, by loc: the Resource Dump leaves out a file that changed after
+// it was hashed) is not in the Resource List, so for a Destination it is
+// gone: deleted if it was published before, not created if it was not. A
+// dropped resource without a change was unchanged, so published before.
+// It returns the changes, in a new set if any was dropped (changes is
+// closed then).
+func (j *Join) Reconcile(changes *spill.ChangeSet, dropped []string) (*spill.ChangeSet, error) {
+	if len(dropped) == 0 || changes == nil {
+		return changes, nil
+	}
+	isDropped := make(map[string]bool, len(dropped))
+	for _, loc := range dropped {
+		isDropped[loc] = true
+	}
+	next, err := j.Spill.Changes()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{} // the dropped locs that have a change
+	err = changes.Each(func(c *spill.Change) error {
+		if !isDropped[c.Loc] {
+			return next.Add(c)
+		}
+		seen[c.Loc] = true
+		switch c.Change {
+		case rsxml.ChangeCreated:
+			return nil
+		case rsxml.ChangeUpdated:
+			d := j.deleted(c.Loc)
+			return next.Add(&d)
+		}
+		return next.Add(c)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, loc := range dropped {
+		if !seen[loc] {
+			d := j.deleted(loc)
+			if err := next.Add(&d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := next.Finish(j.Spill); err != nil {
+		return nil, err
+	}
+	changes.Close()
+	j.count(next)
+	return next, nil
+}

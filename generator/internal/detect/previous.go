@@ -1,0 +1,196 @@
+package detect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/spool"
+)
+
+// Previous is the previous build's Resource List, read while the tree is
+// scanned and spooled in the order of the paths, the order the join with
+// the scan needs (previous.Site.ResourceIter: a list published in another
+// order goes through an external sort, also when only a later part shows
+// it). Parsing the XML of a large list costs as much CPU as the scan; done
+// beside it, on a second core, the join then reads binary records from
+// the spool. An error fails the build at once, while the scan runs.
+type Previous struct {
+	done chan struct{} // closed when the spool is complete, or failed
+	stop context.CancelFunc
+	file *spool.File
+	n    int // the previous build's resources (for the mass-delete guard)
+	err  error
+}
+
+// SortMemory is the memory of the sort of a previous Resource List that
+// was not published in the order of its paths.
+const SortMemory = 32 << 20
+
+// SpoolPrevious starts spooling the entries of site into area, each with
+// its key (the path under the base URL that key maps its loc to), and
+// calls fail with its error if it fails. area closes the spool when it is
+// removed, and stops it first if it is not complete.
+func SpoolPrevious(ctx context.Context, site *previous.Site, key func(loc string) (string, bool), area *spill.Area, fail context.CancelCauseFunc) (*Previous, error) {
+	spillDir, err := area.Path() // before the goroutine: the scan makes its spools there too
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	p := &Previous{done: make(chan struct{}), stop: stop}
+	area.Track(p)
+	go func() {
+		defer close(p.done)
+		p.file, p.n, p.err = spoolPrevious(ctx, site, key, spillDir, false)
+		if errors.Is(p.err, previous.ErrUnsorted) {
+			// A later part of the previous Resource List was out of
+			// order: once more, through a sort.
+			p.file, p.n, p.err = spoolPrevious(ctx, site, key, spillDir, true)
+		}
+		if p.err != nil && ctx.Err() == nil {
+			if !errors.Is(p.err, spill.ErrSpool) {
+				p.err = fmt.Errorf("%w: %w", docs.ErrPrevious, p.err)
+			}
+			fail(p.err)
+		}
+	}()
+	return p, nil
+}
+
+// spoolPrevious reads the previous build's entries into a new spool file.
+func spoolPrevious(ctx context.Context, site *previous.Site, key func(string) (string, bool), spillDir string, sort bool) (*spool.File, int, error) {
+	it, err := site.ResourceIter(ctx, previous.IterOptions{
+		Key:      key,
+		SpillDir: spillDir,
+		Memory:   SortMemory,
+		Sort:     sort,
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	defer it.Close()
+	f, err := spool.Create(spillDir, "previous-*")
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: %w", spill.ErrSpool, err)
+	}
+	n := 0
+	var rec []byte
+	for it.Next() {
+		n++
+		rec = rec[:0]
+		if it.Foreign() {
+			rec = append(rec, 1)
+		} else {
+			rec = append(rec, 0)
+			rec = binrec.AppendBytes(rec, it.Key())
+		}
+		rec = previous.AppendResource(rec, it.Resource())
+		if err := f.Append(rec); err != nil {
+			f.Close()
+			return nil, 0, fmt.Errorf("%w: %w", spill.ErrSpool, err)
+		}
+	}
+	if err := it.Err(); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, n, nil
+}
+
+// wait waits for the spool to be complete and returns its error.
+func (p *Previous) wait(ctx context.Context) error {
+	select {
+	case <-p.done:
+		return p.err
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// Len is the number of the previous build's entries, once they are all
+// spooled (0 before, and for a nil Previous).
+func (p *Previous) Len() int {
+	if p == nil {
+		return 0
+	}
+	select {
+	case <-p.done:
+		return p.n
+	default:
+		return 0
+	}
+}
+
+// Close removes the spool, once it is done with; a build that ends
+// before it is complete (an error of the scan) stops it first.
+func (p *Previous) Close() {
+	p.stop()
+	<-p.done
+	if p.file != nil {
+		p.file.Close()
+		p.file = nil
+	}
+}
+
+// Iter returns an iterator over the entries, once they are all spooled:
+// in the order of their keys (paths under the base URL), then those with
+// no key (foreign).
+func (p *Previous) Iter(ctx context.Context) (*Iter, error) {
+	if err := p.wait(ctx); err != nil {
+		return nil, err
+	}
+	r, err := p.file.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
+	}
+	return &Iter{r: r}, nil
+}
+
+// An Entry is one entry of the previous build's Resource List.
+type Entry struct {
+	Key      string // its path under the base URL; "" if Foreign
+	Foreign  bool   // its loc is not under the base URL: no file of this build's
+	Resource previous.Resource
+}
+
+// An Iter reads the entries of a Previous: Next moves to the next one,
+// Cur, until it returns false; then Err says why.
+type Iter struct {
+	Cur  Entry // its slices are reused by Next
+	r    *spool.Reader
+	fail error
+}
+
+// Next reads the next entry into it.Cur, and reports whether there was one.
+func (it *Iter) Next() bool {
+	if it.fail != nil || !it.r.Next() {
+		return false
+	}
+	d := binrec.NewReader(it.r.Record(), spool.ErrCorrupt)
+	c := &it.Cur
+	c.Foreign = d.Byte() == 1
+	c.Key = ""
+	if !c.Foreign {
+		c.Key = d.String()
+	}
+	if err := previous.ReadResource(d, &c.Resource); err != nil {
+		it.fail = fmt.Errorf("%w: %w", spill.ErrSpool, err)
+		return false
+	}
+	return true
+}
+
+// Err is the error that ended the entries, nil at their end.
+func (it *Iter) Err() error {
+	if it.fail != nil {
+		return it.fail
+	}
+	if err := it.r.Err(); err != nil {
+		return fmt.Errorf("%w: %w", spill.ErrSpool, err)
+	}
+	return nil
+}
