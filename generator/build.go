@@ -183,7 +183,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		if err := writeSourceDescription(stg, b.docs.SourceDescriptionURL(), cfg.Describedby, []*build{b}); err != nil {
 			return nil, err
 		}
-		return resources, b.writeHostFiles(resources, b.done)
+		return resources, b.hostFiles(resources).Write(cfg.Out)
 	})
 	if err == nil {
 		err = checkStage(ctx, stg, []*build{b}, b.stats, b.notice)

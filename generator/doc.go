@@ -15,7 +15,7 @@
 // mapping every part of rsgen uses.
 //
 // The build is a sequence of steps (build.go: build.run) over components
-// that each own their state. Eleven are packages of their own, under
+// that each own their state. Twelve are packages of their own, under
 // generator/internal:
 //
 //   - treescan: the source that is a directory tree (Scan, Cache);
@@ -43,12 +43,14 @@
 //   - dumps: the Resource Dump and the Change Dump, their packages written
 //     alike (ResourceDump, ChangeDump, Packaging), of the files a Source
 //     opens: the tree's (treefiles.go) or the archive's members; the build
-//     makes them in dump.go.
+//     makes them in dump.go;
+//   - hostfiles: the pages rsgen always writes and the configuration of
+//     the static hosts, of a build (Set) or of a site of sets (StageSite).
 //
 // What is left here orders the steps, wires the components (source.go,
 // detect.go, dump.go, exports.go), guards against publishing what would
-// lose data (guards.go), and writes the Capability List, the Source
-// Description and the files for hosts. The data walk is:
+// lose data (guards.go), and writes the Capability List and the Source
+// Description. The data walk is:
 // file (tree.File or an archive member) → hashing job → digests →
 // Resource, spooled in path order → joined with the previous build
 // (package detect) → entries of the documents, through the docWriter →
@@ -77,7 +79,7 @@
 //     Resource Lists now and then and of Resource Dumps with their
 //     packages (package archives);
 //   - the Capability List, the Source Description, and the files for
-//     static hosts (host.go).
+//     static hosts (package hostfiles).
 //
 // Everything is written into a [Stage] inside the output directory, checked
 // with package validate (check.go), and moved into place by Stage.Publish

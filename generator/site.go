@@ -5,19 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/hostfiles"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/uri"
-	"github.com/rsgen/rsgen/templates"
 )
 
 // A Site is several resource sets published together into one output
@@ -291,7 +289,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		return nil, mark(err, ErrOutput)
 	}
 	resources := make([]*spill.ResourceSpool, len(builds))
-	parts := make([]*hostPart, len(builds))
+	parts := make([]*hostfiles.Part, len(builds))
 	out, err := filepath.Abs(site.Out)
 	if err != nil {
 		return nil, mark(err, ErrOutput)
@@ -311,7 +309,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 				if err != nil {
 					return nil, err
 				}
-				if err := b.writePages(r, b.done); err != nil {
+				if err := b.hostFiles(r).WritePages(); err != nil {
 					return nil, err
 				}
 				if len(site.Hosts) > 0 {
@@ -329,7 +327,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
 			return err
 		}
-		if err := writeSiteHostFiles(stg, &site, builds, parts, notice); err != nil {
+		if err := hostfiles.StageSite(stg, site.Out, site.DocsURL, site.Hosts, site.Templates, parts, notice); err != nil {
 			return err
 		}
 		return checkStage(ctx, stg, builds, stats, notice)
@@ -414,24 +412,16 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 	return nil
 }
 
-// hostPart is what a set gives the configuration of the site's hosts,
-// gathered while its resources are at hand.
-type hostPart struct {
-	data  *hosting.Data // of the set alone
-	here  bool          // its resources are in the output directory
-	typed []hosting.TypedFile
-}
-
 // hostPart gathers b's part of the configuration of site's hosts; out is
 // the output directory, absolute, with links resolved.
-func (b *build) hostPart(site *Site, out string, resources *spill.ResourceSpool) (*hostPart, error) {
-	d, err := b.hostData(resources, b.done)
+func (b *build) hostPart(site *Site, out string, resources *spill.ResourceSpool) (*hostfiles.Part, error) {
+	d, err := b.hostFiles(resources).Data()
 	if err != nil {
 		return nil, err
 	}
-	p := &hostPart{data: d}
+	p := &hostfiles.Part{Name: b.cfg.Set, Data: d}
 	if b.export != nil || b.cfg.Export != "" {
-		p.here = true // no file of its own to upload
+		p.Here = true // no file of its own to upload
 		return p, nil
 	}
 	if b.root == "" || b.archive != nil || !within(out, b.root) { // an archive, or a tree elsewhere
@@ -447,82 +437,11 @@ func (b *build) hostPart(site *Site, out string, resources *spill.ResourceSpool)
 	if b.cfg.BaseURL.String() != site.DocsURL.String()+uri.EscapePath(prefix) {
 		return p, nil
 	}
-	p.here = true
+	p.Here = true
 	if slices.Contains(site.Hosts, hosting.S3) {
-		if p.typed, err = typedFiles(resources, prefix); err != nil {
+		if p.Typed, err = hostfiles.TypedFiles(resources, prefix); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
-}
-
-// writeSiteHostFiles stages the configuration of site.Hosts for every set
-// of builds, from the parts of each, as writeHostFiles does for a build
-// without sets: each set's discovery link on its resources, the documents
-// of every set as XML, and an upload script that uploads each set's
-// documents before its Capability List. The script uploads the resources
-// only if every set's are in the output directory.
-func writeSiteHostFiles(stg *Stage, site *Site, builds []*build, parts []*hostPart, notice func(string)) error {
-	if len(site.Hosts) == 0 {
-		return nil
-	}
-	du, err := url.Parse(site.DocsURL.String())
-	if err != nil {
-		return err
-	}
-	d := *parts[0].data
-	d.Hosts, d.SetDirs = site.Hosts, true
-	d.DocsPath = du.EscapedPath() + DocsDir + "/"
-	d.Sets, d.Documents, d.Capabilities = nil, nil, nil
-	d.S3 = hosting.S3Data{ContentHere: true}
-	for i, b := range builds {
-		p := parts[i]
-		d.Sets = append(d.Sets, p.data.Sets...)
-		for _, t := range p.data.S3.Top {
-			d.S3.Top = append(d.S3.Top, b.cfg.Set+"/"+t)
-		}
-		for _, doc := range p.data.Documents {
-			if slices.Contains([]string{hosting.LandingPage, hosting.RobotsLines, hosting.HeadLink}, DocsDir+"/"+doc.Name) {
-				continue // the set's pages, staged already
-			}
-			doc.Name = b.cfg.Set + "/" + doc.Name
-			d.Documents = append(d.Documents, doc)
-		}
-		d.S3.ContentHere = d.S3.ContentHere && p.here
-		d.S3.Typed = append(d.S3.Typed, p.typed...)
-	}
-	if !d.S3.ContentHere {
-		d.S3.Typed = nil
-	}
-	fsys := site.Templates
-	if fsys == nil {
-		fsys = templates.FS
-	}
-	files, err := hosting.Render(fsys, site.Hosts, &d)
-	if err != nil {
-		return err
-	}
-	var root []hosting.File
-	for _, f := range files {
-		if !strings.HasPrefix(f.Name, DocsDir+"/") { // the pages are each set's
-			root = append(root, f)
-		}
-	}
-	return writeHostFiles(stg, site.Out, site.Hosts, root, notice)
-}
-
-// writePages stages the pages rsgen writes for each set (its landing page,
-// the robots.txt line, the HTML head link) in the set's directory.
-func (b *build) writePages(resources *spill.ResourceSpool, completed time.Time) error {
-	files, err := b.renderHostFiles(resources, completed)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		name := b.docs.Dir + "/" + path.Base(f.Name)
-		if err := b.stage.WriteFile(name, f.Data); err != nil {
-			return fmt.Errorf("writing %s: %w", name, err)
-		}
-	}
-	return nil
 }

@@ -1,0 +1,351 @@
+// Package hostfiles writes into a build's stage the files that are not
+// ResourceSync documents but make them work where they are served: the
+// pages rsgen always writes (a landing page, the robots.txt line, the HTML
+// head link) and the configuration of the static hosts asked for (content
+// types, discovery links, the S3 upload script), rendered by package
+// hosting from the templates. A configuration file the user wrote keeps
+// its own lines, with rsgen's block in it.
+//
+// The walk of the data is: the build's documents, as staged, and its
+// resources (Set) → hosting.Data → the templates → files staged.
+package hostfiles
+
+import (
+	"bufio"
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/regfile"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/templates"
+)
+
+// ErrHostFile reports a configuration file for a host that the user wrote.
+var ErrHostFile = errors.New("a configuration file for a static host")
+
+// cloudflareMaxRules is how many rules of a _headers file Cloudflare Pages applies.
+const cloudflareMaxRules = 100
+
+// Check fails a build, before it scans anything, when a file the hosts
+// need exists in the output directory out and is the user's.
+func Check(out string, hosts []string) error {
+	err := hosting.CheckConflicts(out, hosts)
+	if errors.Is(err, hosting.ErrNotOurs) {
+		return fmt.Errorf("%w: %w", ErrHostFile, err)
+	}
+	return err
+}
+
+// A Set is what the pages and the hosts' files show of one build (one
+// resource set of a site, or the one build of a site without sets), once
+// its documents are staged.
+type Set struct {
+	Name        string // the set; "" for a build without sets
+	Hosts       []string
+	Templates   fs.FS    // the embedded templates if nil
+	BaseURL     uri.Base // where the resources are served
+	DocsURL     uri.Base // where the output directory is served
+	Describedby string
+	Hashes      hashing.Set
+	At          time.Time // the snapshot
+	Completed   time.Time
+
+	Docs  *docs.Writer // the documents written, and their URLs
+	Stage *stage.Stage
+	// Resources are the resources published, or nil; a record export,
+	// which has no spool of them, gives their number and size instead.
+	Resources   *spill.ResourceSpool
+	Listed      int
+	Bytes       int64
+	OutIsSource bool // the output directory is the source tree itself
+	Notice      func(string)
+}
+
+// Write stages the pages rsgen always writes and the configuration of the
+// set's hosts. It runs after every document is staged.
+func (s *Set) Write(out string) error {
+	d, err := s.Data()
+	if err != nil {
+		return err
+	}
+	files, err := hosting.Render(templatesOf(s.Templates), s.Hosts, d)
+	if err != nil {
+		return err
+	}
+	if err := Stage(s.Stage, out, s.Hosts, files, s.Notice); err != nil {
+		return err
+	}
+	RobotsNotice(s.DocsURL, out, s.Docs.URL("resourcelist.xml"), s.Notice)
+	return nil
+}
+
+// WritePages stages the pages rsgen writes for a set of a site (its
+// landing page, the robots.txt line, the HTML head link) in the set's
+// directory; the hosts' files are the site's (StageSite).
+func (s *Set) WritePages() error {
+	d, err := s.Data()
+	if err != nil {
+		return err
+	}
+	files, err := hosting.Render(templatesOf(s.Templates), s.Hosts, d)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		name := s.Docs.Dir + "/" + path.Base(f.Name)
+		if err := s.Stage.WriteFile(name, f.Data); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func templatesOf(fsys fs.FS) fs.FS {
+	if fsys == nil {
+		return templates.FS
+	}
+	return fsys
+}
+
+// Stage stages files, rendered for hosts, into stg, the stage of the
+// output directory out: a configuration file the user wrote gets rsgen's
+// part in its block.
+func Stage(stg *stage.Stage, out string, hosts []string, files []hosting.File, notice func(string)) error {
+	for _, f := range files {
+		if f.Name == hosting.NoJekyll {
+			if _, err := os.Lstat(filepath.Join(out, f.Name)); err == nil {
+				continue // the site has one already: it does the same
+			}
+		}
+		data := f.Data
+		if hosting.Mergeable(f.Name) {
+			p := filepath.Join(out, f.Name)
+			theirs, err := hosting.ReadConfig(p) // never waits on a FIFO
+			if err == nil && !hosting.Ours(theirs) {
+				merged, ok := hosting.Merge(theirs, data)
+				if !ok { // its block went away since Check
+					return fmt.Errorf("%w: %s %w", ErrHostFile, p, hosting.ErrNotOurs)
+				}
+				data = merged
+			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("reading %s: %w", p, err)
+			}
+		}
+		if err := stg.WriteFile(f.Name, data); err != nil {
+			return fmt.Errorf("writing %s: %w", f.Name, err)
+		}
+		if f.Name == hosting.Headers && slices.Contains(hosts, hosting.Cloudflare) {
+			if n := hosting.HeaderRules(data); n > cloudflareMaxRules { // the user's rules count too
+				notice(fmt.Sprintf("%s has %d rules; Cloudflare Pages applies the first %d, so some documents are served with its default type for .xml", f.Name, n, cloudflareMaxRules))
+			}
+		}
+	}
+	return nil
+}
+
+// RobotsNotice tells when the site's own robots.txt does not name the
+// Resource List (section 6.3.4). rsgen never writes that file.
+func RobotsNotice(docsURL uri.Base, out, resourceList string, notice func(string)) {
+	u, err := url.Parse(docsURL.String())
+	if err != nil || u.Path != "/" {
+		return // robots.txt counts at the root of a host only
+	}
+	f, _, err := regfile.Open(filepath.Join(out, "robots.txt")) // a FIFO is not waited on
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") && strings.TrimSpace(v) == resourceList {
+			return
+		}
+	}
+	notice(fmt.Sprintf("robots.txt does not name the Resource List: add the line 'Sitemap: %s' (as in %s)", resourceList, hosting.RobotsLines))
+}
+
+// Data gathers what the templates show of the set.
+func (s *Set) Data() (*hosting.Data, error) {
+	docsURL, base := s.DocsURL.String(), s.BaseURL.String()
+	du, err := url.Parse(docsURL)
+	if err != nil {
+		return nil, err
+	}
+	bu, err := url.Parse(base)
+	if err != nil {
+		return nil, err
+	}
+	d := &hosting.Data{
+		Hosts:                 s.Hosts,
+		BaseURL:               base,
+		DocsURL:               docsURL,
+		HostURL:               du.Scheme + "://" + du.Host + "/",
+		SitePath:              du.EscapedPath(),
+		DocsPath:              du.EscapedPath() + uri.EscapePath(s.Docs.Dir) + "/",
+		SourceDescriptionPath: du.EscapedPath() + stage.WellKnownFile,
+		SourceDescriptionURL:  s.Docs.SourceDescriptionURL(),
+		CapabilityListURL:     s.Docs.CapabilityListURL(),
+		ResourceListURL:       s.Docs.URL("resourcelist.xml"),
+		Describedby:           s.Describedby,
+		At:                    rsxml.FormatTime(s.At),
+		Completed:             rsxml.FormatTime(s.Completed),
+		Hashes:                s.Hashes.String(),
+	}
+	if bu.Scheme == du.Scheme && bu.Host == du.Host {
+		d.ContentPath = bu.EscapedPath()
+	}
+	d.Sets = []hosting.SetData{{Name: s.Name, ContentPath: d.ContentPath, CapabilityListURL: d.CapabilityListURL, ResourceListURL: d.ResourceListURL}}
+	if s.Resources != nil {
+		d.Resources, d.Bytes = s.Resources.Len(), s.Resources.Bytes
+	} else {
+		d.Resources, d.Bytes = s.Listed, s.Bytes
+	}
+	d.Size = units.FormatSize(d.Bytes)
+	for _, c := range s.Docs.Caps {
+		capability := hosting.Capability{Capability: c.MD.Capability, Name: capabilityNames[c.MD.Capability], URL: c.Loc, Href: c.Loc}
+		if name, ok := strings.CutPrefix(c.Loc, s.Docs.URL("")); ok {
+			d.S3.Top = append(d.S3.Top, name)
+			capability.Href = name
+		}
+		d.Capabilities = append(d.Capabilities, capability)
+	}
+	// An archive first: changelist.xml links to it (rel="archives"), and
+	// the script uploads a document after those it leads to.
+	archiveFirst := func(name string) int {
+		if strings.Contains(name, "-archive") {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(d.S3.Top, func(a, b string) int { return cmp.Compare(archiveFirst(a), archiveFirst(b)) })
+	d.S3.Top = append(d.S3.Top, "capabilitylist.xml")
+	if info, err := os.Stat(s.Stage.Path(stage.WellKnownFile)); err == nil {
+		d.SourceDescriptionSize = units.FormatSize(info.Size())
+	}
+	for _, name := range s.Stage.Files() {
+		rel, ok := strings.CutPrefix(name, s.Docs.Dir+"/")
+		if !ok {
+			continue
+		}
+		info, err := os.Stat(s.Stage.Path(name))
+		if err != nil {
+			return nil, err
+		}
+		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: s.Docs.URL(rel), Path: d.DocsPath + uri.EscapePath(rel),
+			Bytes: info.Size(), Size: units.FormatSize(info.Size()), XML: strings.HasSuffix(rel, ".xml")})
+	}
+	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })
+	// The resources are uploaded from the output directory if they are in
+	// it and served where the documents' directory says: with a base URL
+	// of another path than the documents', the files would go under keys
+	// their URLs do not have.
+	if s.OutIsSource && bu.Scheme == du.Scheme && bu.Host == du.Host && bu.EscapedPath() == du.EscapedPath() {
+		d.S3.ContentHere = true
+		if slices.Contains(s.Hosts, hosting.S3) {
+			if d.S3.Typed, err = TypedFiles(s.Resources, ""); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return d, nil
+}
+
+// TypedFiles are the files of resources that the upload script gives a
+// type of their own, their paths under prefix (a directory of the output,
+// slash-separated and ending in "/", or "").
+func TypedFiles(resources *spill.ResourceSpool, prefix string) ([]hosting.TypedFile, error) {
+	var typed []hosting.TypedFile
+	if resources == nil {
+		return nil, nil
+	}
+	err := resources.Each(func(r *spill.Resource) error {
+		if f := (hosting.TypedFile{Path: prefix + r.Path, Type: r.Type}); r.Path != "" && hosting.UploadedTyped(f) {
+			typed = append(typed, f)
+		}
+		return nil
+	})
+	return typed, err
+}
+
+var capabilityNames = map[string]string{
+	rsxml.CapResourceList: "Resource List", rsxml.CapResourceDump: "Resource Dump",
+	rsxml.CapChangeList: "Change List", rsxml.CapChangeDump: "Change Dump",
+	rsxml.CapChangeListArchive: "Change List Archive", rsxml.CapChangeDumpArchive: "Change Dump Archive",
+	rsxml.CapResourceListArchive: "Resource List Archive", rsxml.CapResourceDumpArchive: "Resource Dump Archive",
+}
+
+// A Part is what a set of a site gives the configuration of the site's
+// hosts, gathered while its resources are at hand.
+type Part struct {
+	Name  string        // the set
+	Data  *hosting.Data // of the set alone
+	Here  bool          // its resources are in the output directory, where their URLs say
+	Typed []hosting.TypedFile
+}
+
+// StageSite stages the configuration of hosts for a site of several sets,
+// from the parts of each, as Set.Write does for a build without sets: each
+// set's discovery link on its resources, the documents of every set as
+// XML, and an upload script that uploads each set's documents before its
+// Capability List. The script uploads the resources only if every set's
+// are in the output directory, out.
+func StageSite(stg *stage.Stage, out string, docsURL uri.Base, hosts []string, fsys fs.FS, parts []*Part, notice func(string)) error {
+	if len(hosts) == 0 {
+		return nil
+	}
+	du, err := url.Parse(docsURL.String())
+	if err != nil {
+		return err
+	}
+	d := *parts[0].Data
+	d.Hosts, d.SetDirs = hosts, true
+	d.DocsPath = du.EscapedPath() + stage.DocsDir + "/"
+	d.Sets, d.Documents, d.Capabilities = nil, nil, nil
+	d.S3 = hosting.S3Data{ContentHere: true}
+	for _, p := range parts {
+		d.Sets = append(d.Sets, p.Data.Sets...)
+		for _, t := range p.Data.S3.Top {
+			d.S3.Top = append(d.S3.Top, p.Name+"/"+t)
+		}
+		for _, doc := range p.Data.Documents {
+			if slices.Contains([]string{hosting.LandingPage, hosting.RobotsLines, hosting.HeadLink}, stage.DocsDir+"/"+doc.Name) {
+				continue // the set's pages, staged already
+			}
+			doc.Name = p.Name + "/" + doc.Name
+			d.Documents = append(d.Documents, doc)
+		}
+		d.S3.ContentHere = d.S3.ContentHere && p.Here
+		d.S3.Typed = append(d.S3.Typed, p.Typed...)
+	}
+	if !d.S3.ContentHere {
+		d.S3.Typed = nil
+	}
+	files, err := hosting.Render(templatesOf(fsys), hosts, &d)
+	if err != nil {
+		return err
+	}
+	var root []hosting.File
+	for _, f := range files {
+		if !strings.HasPrefix(f.Name, stage.DocsDir+"/") { // the pages are each set's
+			root = append(root, f)
+		}
+	}
+	return Stage(stg, out, hosts, root, notice)
+}
