@@ -563,6 +563,8 @@ func capabilityRank(capability string) int {
 		return 3
 	case rsxml.CapResourceListArchive:
 		return 4
+	case rsxml.CapResourceDumpArchive:
+		return 5
 	case rsxml.CapChangeListArchive:
 		return 6
 	case rsxml.CapChangeDumpArchive:

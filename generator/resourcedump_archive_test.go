@@ -68,6 +68,20 @@ func TestResourceDumpArchive(t *testing.T) {
 		t.Errorf("resourcedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	acValidate(t, out)
+	// The Capability List gives each archive after the documents it
+	// archives, in one order whatever the build wrote first.
+	order := []string{rsxml.CapResourceList, rsxml.CapResourceDump, rsxml.CapChangeList, rsxml.CapChangeDump,
+		rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}
+	_, caps := acReadDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
+	var listed []string
+	for _, c := range caps {
+		listed = append(listed, c.MD.Capability)
+	}
+	if !slices.Contains(listed, rsxml.CapResourceDumpArchive) || !slices.IsSortedFunc(listed, func(a, b string) int {
+		return slices.Index(order, a) - slices.Index(order, b)
+	}) {
+		t.Errorf("the Capability List lists %q, not in the order %q", listed, order)
+	}
 
 	// Carried forward from the directory into a fresh output (the
 	// packages copied: linked only within a file system), byte for byte.
