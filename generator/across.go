@@ -92,7 +92,7 @@ type across struct {
 	copier  *packages.Copier // publishes its packages again
 	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *ChangeReport
-	cache   *treescan.Cache // nil without --cache
+	cache   *treescan.Cache // nil without Config.Cache
 	join    *detect.Join    // the join with the previous build's resources; nil without one
 	dropped []string        // locs of resources the Resource Dump left out (detect.Join.Reconcile)
 }

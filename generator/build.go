@@ -49,8 +49,9 @@ type Config struct {
 	Jobs           int // hashing workers; hashing.DefaultWorkers() if zero
 	Limits         Limits
 
-	// At is the time of the snapshot; FixedTime says it was given (--at or
-	// SOURCE_DATE_EPOCH), and then completed equals it too, so that the
+	// At is the time of the snapshot; FixedTime says it was given (the
+	// command line's --at or SOURCE_DATE_EPOCH), and then completed equals
+	// it too, so that the
 	// same tree gives the same bytes.
 	At        time.Time
 	FixedTime bool
@@ -71,7 +72,7 @@ type Config struct {
 	// nil) fails with a *MassDeleteError.
 	AllowEmpty bool
 	MaxDelete  *DeleteLimit
-	Cache      string // hash cache file (--cache); "" for none
+	Cache      string // hash cache file; "" for none
 
 	Hosts     []string // static hosts to write configuration for (hosting.Hosts)
 	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,9 @@ var layers = [][]string{
 	{"cmd/...", "bench/..."},
 }
 
+// testOnly are the packages that only tests import.
+var testOnly = []string{"internal/testenv", "generator/internal/spill/spilltest", "internal/notify/notifytest"}
+
 // layerOf returns the layer of the package at dir (slash-separated, from
 // the module's root), or -1.
 func layerOf(dir string) int {
@@ -42,7 +46,8 @@ func layerOf(dir string) int {
 }
 
 // TestLayers: no package imports one above it, or one beside it above the
-// foundation; the folders show the architecture, and this keeps it so.
+// foundation, and only tests import the packages made for them; the
+// folders show the architecture, and this keeps it so.
 func TestLayers(t *testing.T) {
 	const module = "github.com/rsgen/rsgen/"
 	root, err := filepath.Abs("..")
@@ -86,6 +91,8 @@ func TestLayers(t *testing.T) {
 				continue
 			}
 			switch l := layerOf(target); {
+			case slices.Contains(testOnly, target):
+				t.Errorf("%s imports %s, which only tests may import", path.Join(dir, filepath.Base(p)), target)
 			case l < 0:
 				t.Errorf("%s imports %s, a package of no layer", path.Join(dir, filepath.Base(p)), target)
 			case l > own, l == own && own > 0:

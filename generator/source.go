@@ -12,9 +12,11 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 )
 
-// A build publishes one of three sources. A directory tree and an archive
-// of one give a []Resource (scan); a record export streams through sorters
-// on disk instead, since it may hold millions of records (runExport).
+// A build publishes one of three sources. A directory tree (package
+// treescan) and an archive of one (package archivescan) give a spool of
+// resources in the order of their paths (scan); a record export (package
+// exports) streams through sorters on disk instead and writes its own
+// lists (runExport).
 
 // sourceOf checks the source of cfg and returns the root of a directory
 // tree, or an archive, or neither for a record export.

@@ -1,5 +1,8 @@
-// Package testenv holds what the tests of several packages share about the
-// environment they run in. Only tests import it.
+// Package testenv holds what the tests of several packages share: the
+// environment they run in (Long, the official validator), trees and their
+// snapshots (WriteFile, Snapshot, ReadTree) and archives written as test
+// input (WriteArchive, TarBytes, GzipBytes, TextMembers). Only tests
+// import it.
 //
 // The default `go test ./...` is meant for a newcomer's laptop: about a
 // minute, a few hundred MB of disk at most. Tests whose size is the point

@@ -7,9 +7,12 @@
 // comes) → Resource → sorted (a zip's in memory, a tar's on disk through
 // package internal/extsort) → spooled (package spill).
 //
-// An archive is trusted only once all of it has been read (stream.go):
-// a damaged one is ErrDamaged, and nothing of it is published. A member
+// An archive is trusted only once all of it has been read: a damaged one is ErrDamaged, and nothing of it is published. A member
 // that cannot be published is a problem of the build, never written
 // anywhere. A Resource Dump reads the published members again
 // (Archive.OpenMembers), by the positions Scan.Index kept.
+//
+// A Scan runs once, from one goroutine, and writes into its Archive the
+// positions it keeps; Members may then be opened from several goroutines
+// for a zip, and in the order of the archive, from one, for a tar.
 package archivescan

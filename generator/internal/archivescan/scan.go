@@ -483,7 +483,7 @@ func (sc *Scan) member(res hashing.Result, info fs.FileInfo) (spill.Resource, er
 // spools them in the order of their paths through an external sort in the
 // stage: its memory is that of the sort, whatever the size of the archive.
 // Hashing in this goroutine was measured against handing the bytes to
-// another: see BenchmarkScanTar and docs/PERFORMANCE.md.
+// another: see BenchmarkScanArchive and docs/PERFORMANCE.md.
 func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, error) {
 	ts, err := openTar(a)
 	if err != nil {

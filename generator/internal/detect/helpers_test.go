@@ -14,9 +14,9 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
@@ -93,23 +93,6 @@ func writePrevious(t *testing.T, entries ...entry) *previous.Site {
 	return site
 }
 
-// newArea is a spill area in a stage of its own, removed with the test.
-func newArea(t *testing.T) *spill.Area {
-	t.Helper()
-	stg, err := stage.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &spill.Area{Stage: stg}
-	t.Cleanup(func() {
-		if err := a.Remove(); err != nil {
-			t.Error(err)
-		}
-		stg.Discard()
-	})
-	return a
-}
-
 // spoolOf spools the entries of site, keyed by their paths under base.
 func spoolOf(t *testing.T, area *spill.Area, site *previous.Site) *Previous {
 	t.Helper()
@@ -128,7 +111,7 @@ func spoolOf(t *testing.T, area *spill.Area, site *previous.Site) *Previous {
 // since, publishing SHA-256.
 func newJoin(t *testing.T, entries ...entry) *Join {
 	t.Helper()
-	area := newArea(t)
+	area := spilltest.Area(t)
 	return &Join{
 		Previous: spoolOf(t, area, writePrevious(t, entries...)),
 		Since:    since,
@@ -149,16 +132,6 @@ func spoolResources(t *testing.T, area *spill.Area, rs ...spill.Resource) *spill
 		t.Fatal(err)
 	}
 	return s
-}
-
-// resources reads back the resources of s.
-func resources(t *testing.T, s *spill.ResourceSpool) []spill.Resource {
-	t.Helper()
-	var out []spill.Resource
-	if err := s.Each(func(r *spill.Resource) error { out = append(out, r.Clone()); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // A change, as a test states it.

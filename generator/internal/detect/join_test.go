@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -62,7 +63,7 @@ func TestJoinRun(t *testing.T) {
 		t.Errorf("changes\n%v\nwant\n%v", got, wantChanges)
 	}
 	lastmods := map[string]time.Time{}
-	for _, r := range resources(t, out) {
+	for _, r := range spilltest.Resources(t, out) {
 		lastmods[r.Path] = r.Modified
 	}
 	wantLastmods := map[string]time.Time{"a.txt": published, "b.txt": day2, "d.txt": day2.Add(time.Hour), "e.txt": at}
@@ -116,7 +117,7 @@ func TestJoinReadsAgain(t *testing.T) {
 			if got := changes(t, set); !reflect.DeepEqual(got, tt.wantChanges) {
 				t.Errorf("changes %v, want %v", got, tt.wantChanges)
 			}
-			if rs := resources(t, out); !rs[0].Modified.Equal(published) {
+			if rs := spilltest.Resources(t, out); !rs[0].Modified.Equal(published) {
 				t.Errorf("a.txt, unchanged, has lastmod %v, want %v", rs[0].Modified, published)
 			}
 			if j.Report.Reread != tt.reread || len(notices) != tt.notices {

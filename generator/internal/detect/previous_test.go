@@ -4,13 +4,15 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 )
 
 // A previous Resource List published in another order than its paths (and
 // with a loc outside the base URL first) is spooled in the order of the
 // paths, the entries with no path last.
 func TestSpoolPreviousSorts(t *testing.T) {
-	area := newArea(t)
+	area := spilltest.Area(t)
 	p := spoolOf(t, area, writePrevious(t,
 		entry{"https://other.example/x", published, sha("x"), 1},
 		entry{"c/d.txt", published, sha("d"), 1},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 )
 
 // The previous entries of the files that could not be read, or lie under
@@ -44,7 +45,7 @@ func TestKeepUnread(t *testing.T) {
 		kept     bool
 	}
 	var got []res
-	for _, r := range resources(t, out) {
+	for _, r := range spilltest.Resources(t, out) {
 		got = append(got, res{r.Path, r.Modified, r.Kept})
 	}
 	want := []res{{"a.txt", day2, false}, {"b.txt", published, true}, {"dir/c.txt", published, true}, {"dir/d.txt", day2, false}, {"e.txt", day2, false}}

@@ -144,7 +144,7 @@ func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Packa
 // carried returns the previous build's packages to publish again:
 // the newest run without gaps, which must end where this build's changes
 // start if it has any, less those that ended before the snapshot time
-// minus --changes-keep. A run that ends earlier leaves changes of the
+// minus Keep (Changes.Keep). A run that ends earlier leaves changes of the
 // Change Lists in no package (a build whose every changed file changed
 // again while it was packaged, or a dump put back by hand): it is not
 // carried forward, so that the Change Dump covers every change of its

@@ -18,7 +18,7 @@ type Resource struct {
 	Type     string    // media type, bare
 	Links    []rsxml.Link
 
-	Kept bool // the previous build's entry, kept as it was: the file could not be read (keepUnread)
+	Kept bool // the previous build's entry, kept as it was: the file could not be read (detect.Join.KeepUnread)
 }
 
 // Clone returns a copy of r that shares no memory that r's owner may

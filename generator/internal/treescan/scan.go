@@ -1,15 +1,3 @@
-// Package treescan is the source of a build that publishes a directory
-// tree: it walks the tree (package internal/tree gives the files in the
-// order of their paths, filtered), hashes every file it publishes with a
-// pool of workers (package hashing), spares the reads of the files the
-// hash cache knows unchanged (Cache), and spools the resources in the
-// order of their paths (package spill), one at a time, for the build's
-// next steps. The walk of the data is: file (tree.File) → hashing job
-// (or the cache's entry) → digests → Resource, spooled.
-//
-// Its memory does not depend on the size of the tree: the files in flight
-// are a window of Scan.Window, and the hash cache is read and written as
-// streams in the order of the walk.
 package treescan
 
 import (
@@ -388,8 +376,7 @@ func (s *run) pass(it *item) error {
 // Loc followed by the Hash, and the Path as the tail of the Loc when the
 // path needs no percent-encoding (the common case). Strings are immutable,
 // so sharing their bytes changes nothing for their users; it saves two of
-// the three allocations per file and about a sixth of a build's memory
-// (docs/PERFORMANCE.md, "Memory").
+// the three allocations per file.
 func fileStrings(base uri.Base, rel string, set hashing.Set, sum []byte) (path, loc, hash string, err error) {
 	bs := base.String()
 	var sb strings.Builder

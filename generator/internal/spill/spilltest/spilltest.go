@@ -19,14 +19,18 @@ func Area(t testing.TB) *spill.Area {
 	}
 	t.Cleanup(stg.Discard)
 	area := &spill.Area{Stage: stg}
-	t.Cleanup(func() { area.Remove() })
+	t.Cleanup(func() {
+		if err := area.Remove(); err != nil {
+			t.Error(err)
+		}
+	})
 	return area
 }
 
-// Resources returns the resources of s, in its order, and closes it.
+// Resources returns the resources of s, in its order; s may be read
+// again (the spill area closes it).
 func Resources(t testing.TB, s *spill.ResourceSpool) []spill.Resource {
 	t.Helper()
-	defer s.Close()
 	var out []spill.Resource
 	if err := s.Each(func(r *spill.Resource) error { out = append(out, r.Clone()); return nil }); err != nil {
 		t.Fatal(err)
