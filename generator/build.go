@@ -20,6 +20,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -343,18 +344,18 @@ func sourceRoot(source string) (string, error) {
 	}
 	resolved, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return "", fmt.Errorf("source %s: %w", source, unwrapPath(err))
+		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
 	}
 	st, err := os.Stat(resolved)
 	if err != nil {
-		return "", fmt.Errorf("source %s: %w", source, unwrapPath(err))
+		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
 	}
 	if !st.IsDir() {
 		return "", fmt.Errorf("source %s is not a directory (nor a .tar, .tar.gz, .tgz or .zip archive)", source)
 	}
 	f, err := os.Open(resolved)
 	if err != nil {
-		return "", fmt.Errorf("source %s cannot be read: %w", source, unwrapPath(err))
+		return "", fmt.Errorf("source %s cannot be read: %w", source, display.WithoutPath(err))
 	}
 	f.Close()
 	return resolved, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/display"
 )
 
 // startJoin makes the join of this build with the previous one (package
@@ -80,7 +81,7 @@ func (b *build) keepUnread(ctx context.Context, found *spill.ResourceSpool, dirs
 	if b.cfg.Dump.Enabled {
 		out.Close()
 		return nil, fmt.Errorf("%d resources published by the previous build could not be read (%s, …): the Resource Dump cannot package them, and leaving them out would announce them as deleted; publish again once they can be read",
-			kept.N, printable(kept.First))
+			kept.N, display.Name(kept.First))
 	}
 	b.notice(fmt.Sprintf("%d resources that could not be read keep their entries of the previous build, unchanged", kept.N))
 	return out, nil

@@ -393,3 +393,5 @@ func checkPublishesExactly(t testing.TB, entries []*rsxml.Entry, base BaseURL, s
 		t.Errorf("published %d files, want %d:\n got  %q\n want %q", len(got), len(want), got, want)
 	}
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -10,6 +10,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/internal/display"
 )
 
 // A build publishes one of three sources. A directory tree (package
@@ -33,7 +34,7 @@ func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
 			return "", &archivescan.Archive{Path: cfg.Source, Kind: kind}, nil
 		}
 		if err != nil {
-			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, unwrapPath(err))
+			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, display.WithoutPath(err))
 		}
 	}
 	root, err = sourceRoot(cfg.Source)

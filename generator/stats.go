@@ -20,3 +20,7 @@ const (
 	PhaseWriting   = report.PhaseWriting   // writing the lists and the other documents
 	PhaseChecking  = report.PhaseChecking  // validating what was written, before it is published
 )
+
+// A Problem is a file (or a directory, or a record of an export) that a
+// build could not publish, and why (package report).
+type Problem = report.Problem

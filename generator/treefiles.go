@@ -10,6 +10,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -27,7 +28,7 @@ func sourceFiles(cfg *Config, root string, arch *archivescan.Archive) dumps.Sour
 		}
 		r, err := os.OpenRoot(root)
 		if err != nil {
-			return nil, fmt.Errorf("source %s: %w", cfg.Source, unwrapPath(err))
+			return nil, fmt.Errorf("source %s: %w", cfg.Source, display.WithoutPath(err))
 		}
 		t := &treeFiles{root: r, dir: root, follow: cfg.FollowSymlinks}
 		return &dumps.Files{Open: t.open, Close: func() { r.Close() }}, nil

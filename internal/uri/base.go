@@ -71,23 +71,23 @@ func ParseBase(raw string) (Base, error) {
 // unreserved characters decoded, the others in upper case, as Resolve
 // writes them.
 func appendNormalPath(sb *strings.Builder, p string) {
-	const hex = "0123456789ABCDEF"
+	var buf [3]byte
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
 		case c == '%' && i+2 < len(p) && IsHex(p[i+1]) && IsHex(p[i+2]):
-			var buf [3]byte
 			sb.Write(AppendNormal(buf[:0], p[i+1], p[i+2]))
 			i += 2
-		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0:
+		case IsUnreserved(c) || isSubDelim(c) || c == ':' || c == '@' || c == '/':
 			sb.WriteByte(c)
 		default:
-			sb.WriteByte('%')
-			sb.WriteByte(hex[c>>4])
-			sb.WriteByte(hex[c&15])
+			sb.Write(appendEscape(buf[:0], c))
 		}
 	}
 }
+
+// isSubDelim reports whether c is a sub-delimiter of RFC 3986.
+func isSubDelim(c byte) bool { return strings.IndexByte("!$&'()*+,;=", c) >= 0 }
 
 // validHost reports whether the host of u is an IP literal or a host name
 // made of the characters RFC 3986 allows in one (url.Parse lets others,
@@ -99,7 +99,7 @@ func validHost(u *url.URL) bool {
 	}
 	for i := 0; i < len(h); i++ {
 		c := h[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=", c) >= 0) {
+		if !IsUnreserved(c) && !isSubDelim(c) {
 			return false
 		}
 	}

@@ -26,7 +26,6 @@ import (
 	"github.com/rsgen/rsgen/internal/spool"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/uri"
-	"github.com/rsgen/rsgen/zipdump"
 )
 
 // An Archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its
@@ -240,75 +239,22 @@ func (sc *Scan) admit(m member, seen map[string]int) string {
 }
 
 // dropDuplicates removes every resource whose path the archive holds more
-// than once, and reports each such path. seen counts the members of each
-// path; if it is nil, every member is in out, which is sorted.
+// than once, and reports each such path; seen counts the members of each
+// path.
 func (sc *Scan) dropDuplicates(out []spill.Resource, seen map[string]int) []spill.Resource {
-	if seen == nil {
-		seen = map[string]int{}
-		for i := 1; i < len(out); i++ {
-			if out[i].Path == out[i-1].Path {
-				seen[out[i].Path] = max(seen[out[i].Path], 1) + 1
-			}
-		}
-	}
 	for name, n := range seen {
 		if n > 1 {
-			sc.Problems.Add(report.Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
-			delete(sc.Archive.members, name)
+			sc.duplicate(name, n)
 		}
 	}
 	return slices.DeleteFunc(out, func(r spill.Resource) bool { return seen[r.Path] > 1 })
 }
 
-// dirConflicts finds, in paths given in byte order, each file that an
-// archive also holds as a directory, with members under it (x, and x/y):
-// no tree holds both. Its memory is a chain of paths, each the one before
-// it followed by more (a byte up to '/' first): those a later path may
-// still lie under. A path is at most MaxLocLength bytes, so the chain is
-// at most that many paths long, whatever the archive.
-type dirConflicts struct {
-	chain []heldPath
-	found []dirConflict
-}
-
-type heldPath struct {
-	path     string
-	reported bool
-}
-
-// A dirConflict is a path in conflict: a file with members under it, or a
-// member under a file (under names that file).
-type dirConflict struct {
-	path, under string
-}
-
-// add takes the next path, after those added before it.
-func (d *dirConflicts) add(q string) {
-	for len(d.chain) > 0 {
-		p := d.chain[len(d.chain)-1].path
-		if len(q) > len(p) && q[len(p)] <= '/' && strings.HasPrefix(q, p) {
-			break // q, and later paths, may still lie under p
-		}
-		d.chain = d.chain[:len(d.chain)-1]
-	}
-	under := ""
-	for i := range d.chain {
-		h := &d.chain[i]
-		if q[len(h.path)] != '/' {
-			continue
-		}
-		if !h.reported {
-			h.reported = true
-			d.found = append(d.found, dirConflict{path: h.path})
-		}
-		if under == "" {
-			under = h.path
-		}
-	}
-	if under != "" {
-		d.found = append(d.found, dirConflict{path: q, under: under})
-	}
-	d.chain = append(d.chain, heldPath{path: q, reported: under != ""})
+// duplicate reports the n members of the archive published as name: none
+// is published.
+func (sc *Scan) duplicate(name string, n int) {
+	sc.Problems.Add(report.Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+	delete(sc.Archive.members, name)
 }
 
 // dropConflicts reports each path in conflict as not published, and
@@ -602,8 +548,7 @@ func (sc *Scan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error
 			dc.add(cur.Path)
 			return found.Add(&cur)
 		case n > 1:
-			sc.Problems.Add(report.Problem{Path: cur.Path, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
-			delete(sc.Archive.members, cur.Path)
+			sc.duplicate(cur.Path, n)
 		}
 		return nil
 	}
@@ -677,112 +622,4 @@ func tarMode(flag byte) fs.FileMode {
 		return fs.ModeSymlink
 	}
 	return fs.ModeIrregular // devices, FIFOs, pax global headers, volume labels
-}
-
-// Members reads the bytes of the published members of an archive again,
-// for a Resource Dump, without unpacking it: a zip member is opened on
-// its own (zip.File.Open), by the index the scan noted, and several may
-// be read at once; a tar is a stream, read once more from its start, and
-// its members must be opened in the order of the archive.
-//
-// The archive may have been replaced since it was scanned: a member that
-// is no longer at its index, or no longer a regular file of the length
-// it had, is ErrChanged; the dump hashes every byte it copies, which
-// finds the rest.
-type Members struct {
-	a  *Archive
-	zr *zip.ReadCloser
-	// A tar stream: the member at index next comes next; err is why it
-	// cannot be read (the stream ended or broke), for it and all after.
-	tr   *tarStream
-	next int
-	err  error
-}
-
-// OpenMembers opens the archive for reading its members again.
-func (a *Archive) OpenMembers() (*Members, error) {
-	m := &Members{a: a}
-	if a.Kind == Zip {
-		zr, err := zip.OpenReader(a.Path)
-		if err != nil {
-			return nil, fmt.Errorf("source %s: %w", a.Path, err)
-		}
-		m.zr = zr
-		return m, nil
-	}
-	ts, err := openTar(a)
-	if err != nil {
-		return nil, err
-	}
-	m.tr = ts
-	return m, nil
-}
-
-// Sequential reports whether the members must be opened in the order of
-// the archive (zipdump.Options.Sequential).
-func (m *Members) Sequential() bool { return m.tr != nil }
-
-// Close closes the archive.
-func (m *Members) Close() {
-	if m.zr != nil {
-		m.zr.Close()
-	} else {
-		m.tr.close()
-	}
-}
-
-// Open returns the bytes of the member published as it.Name. A zip
-// member's reader checks its CRC-32 at its end.
-func (m *Members) Open(it *zipdump.Item) (io.ReadCloser, error) {
-	index, ok := m.a.members[it.Name]
-	if !ok {
-		return nil, fmt.Errorf("%s is not a published member of %s", it.Name, m.a.Path)
-	}
-	if m.zr != nil {
-		if index >= len(m.zr.File) {
-			return nil, fmt.Errorf("%w: the archive has fewer members since it was read", zipdump.ErrChanged)
-		}
-		f := m.zr.File[index]
-		if err := sameMember(f.Name, f.Mode(), int64(f.UncompressedSize64), it); err != nil {
-			return nil, err
-		}
-		return openZipMember(f)
-	}
-	if index < m.next {
-		return nil, fmt.Errorf("member %d of %s asked for after member %d: a tar can only be read in its order", index, m.a.Path, m.next-1)
-	}
-	for m.err == nil {
-		hdr, err := m.tr.tr.Next()
-		switch {
-		case errors.Is(err, io.EOF):
-			m.err = fmt.Errorf("%w: the archive ends before it now", zipdump.ErrChanged)
-			continue
-		case err != nil:
-			m.err = fmt.Errorf("reading the archive %s: %w", m.a.Path, err)
-			continue
-		}
-		i := m.next
-		m.next++
-		if i == index {
-			if err := sameMember(hdr.Name, tarMode(hdr.Typeflag), hdr.Size, it); err != nil {
-				return nil, err
-			}
-			return io.NopCloser(m.tr.tr), nil
-		}
-	}
-	return nil, m.err
-}
-
-// sameMember checks that a member is still the one published as it.
-func sameMember(raw string, mode fs.FileMode, size int64, it *zipdump.Item) error {
-	name, err := memberName(raw)
-	switch {
-	case err != nil || name != it.Name:
-		return fmt.Errorf("%w: the archive was replaced since it was read (another member is where it was)", zipdump.ErrChanged)
-	case !mode.IsRegular():
-		return fmt.Errorf("%w: the archive was replaced since it was read (the member is no longer a file)", zipdump.ErrChanged)
-	case size != it.Size:
-		return fmt.Errorf("%w: %d bytes now, %d when hashed", zipdump.ErrChanged, size, it.Size)
-	}
-	return nil
 }
