@@ -226,3 +226,37 @@ func TestArchiveSparseMemberTooLarge(t *testing.T) {
 		t.Errorf("problems %v, %d files; want holes skipped and small.txt published", rep.Problems, rep.Files)
 	}
 }
+
+// The build keeps the index of an archive's members only for a Resource
+// Dump, which reads them again: a tar of many empty members costs the disk
+// of its sort, not memory.
+func TestArchiveIndexedOnlyForADump(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "site.tar")
+	writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "b.txt", body: "b"}})
+	for _, dump := range []bool{false, true} {
+		cfg := testConfig(t, src, filepath.Join(dir, fmt.Sprint("out-", dump)))
+		cfg.Dump.Enabled = dump
+		b, err := newBuild(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stg, err := NewStage(cfg.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.attach(stg)
+		found, err := b.scanArchive(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := found.Len(); n != 2 {
+			t.Errorf("dump %v: %d resources, want 2", dump, n)
+		}
+		if _, indexed := b.archive.Index("a.txt"); indexed != dump {
+			t.Errorf("with a dump %v, the members are indexed: %v", dump, indexed)
+		}
+		b.spill.Remove()
+		stg.Discard()
+	}
+}

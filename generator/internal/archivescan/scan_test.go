@@ -72,6 +72,8 @@ func TestMembersReadAgain(t *testing.T) {
 		{Name: "dup", Body: "two"},
 		{Name: "a.txt", Body: "ay"},
 		{Name: "empty", Body: ""},
+		{Name: "x", Body: "a file"}, // and a directory: neither is published
+		{Name: "x/y", Body: "under the file"},
 	}
 	published := map[string]string{"b.txt": "bee", "dir/a b.txt": "spaces", "a.txt": "ay", "empty": ""}
 	for _, name := range []string{"site.tar", "site.tar.gz", "site.tgz", "SITE.ZIP"} {
@@ -88,8 +90,8 @@ func TestMembersReadAgain(t *testing.T) {
 			if want := []string{"a.txt", "b.txt", "dir/a b.txt", "empty"}; !slices.Equal(paths, want) {
 				t.Fatalf("resources %q, want %q", paths, want)
 			}
-			if p := sc.Problems.Sorted(); len(p) != 2 || p[0].Path != "../evil" || p[1].Path != "dup" {
-				t.Errorf("problems %v, want ../evil and dup", p)
+			if p := sc.Problems.Sorted(); len(p) != 4 || p[0].Path != "../evil" || p[1].Path != "dup" || p[2].Path != "x" || p[3].Path != "x/y" {
+				t.Errorf("problems %v, want ../evil, dup, x and x/y", p)
 			}
 			m, err := sc.Archive.OpenMembers()
 			if err != nil {
@@ -118,6 +120,11 @@ func TestMembersReadAgain(t *testing.T) {
 				r.Close()
 				if err != nil || string(data) != published[p] {
 					t.Errorf("%s read again: %q, %v; want %q", p, data, err, published[p])
+				}
+			}
+			for _, name := range []string{"dup", "x", "x/y"} {
+				if _, ok := sc.Archive.Index(name); ok {
+					t.Errorf("%s, not published, is indexed", name)
 				}
 			}
 			if _, err := m.Open(&zipdump.Item{Name: "dup", Size: 3}); err == nil {
