@@ -94,7 +94,6 @@ type across struct {
 	report  *ChangeReport
 	cache   *treescan.Cache // nil without Config.Cache
 	join    *detect.Join    // the join with the previous build's resources; nil without one
-	dropped []string        // locs of resources the Resource Dump left out (detect.Join.Reconcile)
 }
 
 // ErrPrevious wraps every failure to read the previous build.

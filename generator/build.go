@@ -23,6 +23,7 @@ import (
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // Config is what a build needs. The CLI fills it from flags; the zero
@@ -293,10 +294,10 @@ func newBuild(cfg *Config) (*build, error) {
 		return nil, err
 	}
 	out = resolveExisting(out)
-	if docs := filepath.Join(out, DocsDir); within(docs, root) {
+	if docs := filepath.Join(out, DocsDir); tree.Within(docs, root) {
 		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another output directory", cfg.Source, docs), ErrOutput)
 	}
-	if root != "" && within(root, out) {
+	if root != "" && tree.Within(root, out) {
 		rel, _ := filepath.Rel(root, out)
 		b.outRel = filepath.ToSlash(rel)
 		if b.outRel == "." {
@@ -307,7 +308,7 @@ func newBuild(cfg *Config) (*build, error) {
 	}
 	if cfg.Cache != "" && root != "" {
 		if abs, err := filepath.Abs(cfg.Cache); err == nil {
-			if abs = resolveExisting(abs); abs != root && within(root, abs) {
+			if abs = resolveExisting(abs); abs != root && tree.Within(root, abs) {
 				rel, _ := filepath.Rel(root, abs)
 				b.cacheRel = filepath.ToSlash(rel)
 			}
@@ -428,8 +429,14 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	var packed *dumps.Packed
 	if b.cfg.Dump.Enabled { // before the Resource List: see ResourceDump.Pack
 		testHookBeforeDump()
-		if resources, b.across.dropped, packed, err = dump.Pack(ctx, resources); err != nil {
+		var dropped []string
+		if resources, dropped, packed, err = dump.Pack(ctx, resources); err != nil {
 			return nil, err
+		}
+		if j := b.across.join; j != nil { // the changes as the lists will have them
+			if b.across.changes, err = j.Reconcile(b.across.changes, dropped); err != nil {
+				return nil, err
+			}
 		}
 	}
 	b.stats.Enter(PhaseWriting)

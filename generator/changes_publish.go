@@ -17,10 +17,6 @@ func (b *build) publishChanges(ctx context.Context) error {
 	if b.across.prev == nil {
 		return nil
 	}
-	var err error
-	if b.across.changes, err = b.across.join.Reconcile(b.across.changes, b.across.dropped); err != nil {
-		return err
-	}
 	ch := &changelists.Lists{Docs: b.docs, Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.ArchiveKeep, Limits: b.cfg.Limits, At: b.at,
 		Prev: b.across.prev, Changes: b.across.changes, Report: b.across.report, Notice: b.notice}
 	from, err := ch.Publish(ctx)
@@ -28,7 +24,7 @@ func (b *build) publishChanges(ctx context.Context) error {
 		return err
 	}
 	if b.cfg.Changes.Dump {
-		cd := &dumps.ChangeDump{Packaging: b.dump().Packaging, Changes: b.across.changes, Prev: b.across.prev, Copier: b.across.copier,
+		cd := &dumps.ChangeDump{Packaging: b.packaging(), Changes: b.across.changes, Prev: b.across.prev, Copier: b.across.copier,
 			Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.ArchiveKeep, Report: b.across.report}
 		if err := cd.Write(ctx, from); err != nil {
 			return err

@@ -3,11 +3,10 @@ package generator
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/spill"
-	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/display"
 )
 
@@ -32,15 +31,7 @@ func (b *build) startJoin(ctx context.Context) error {
 		Notice:   b.notice,
 	}
 	if b.archive == nil {
-		j.ReadAgain = func(rel string) hashing.Job {
-			path := filepath.Join(b.root, filepath.FromSlash(rel))
-			if b.cfg.FollowSymlinks {
-				if resolved, err := filepath.EvalSymlinks(path); err == nil {
-					path = resolved
-				}
-			}
-			return hashing.Job{Path: path}
-		}
+		j.ReadAgain = treescan.Tree{Root: b.root, Follow: b.cfg.FollowSymlinks}.Job
 	}
 	b.across.join = j
 	return nil

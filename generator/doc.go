@@ -18,7 +18,8 @@
 // that each own their state. Twelve are packages of their own, under
 // generator/internal:
 //
-//   - treescan: the source that is a directory tree (Scan, Cache);
+//   - treescan: the source that is a directory tree (Scan, Cache), and its
+//     files read again after the scan (Tree);
 //   - archivescan: the source that is an archive (Scan, Archive, Members);
 //   - detect: the changes since the previous build, found by a merge-join
 //     of the resources with its Resource List, spooled beside the scan
@@ -42,8 +43,8 @@
 //     Dump and Change List through the writers the build gives it;
 //   - dumps: the Resource Dump and the Change Dump, their packages written
 //     alike (ResourceDump, ChangeDump, Packaging), of the files a Source
-//     opens: the tree's (treefiles.go) or the archive's members; the build
-//     makes them in dump.go;
+//     opens: the tree's (treescan.Tree) or the archive's members
+//     (archivescan.Members); the build makes them in dump.go;
 //   - hostfiles: the pages rsgen always writes and the configuration of
 //     the static hosts, of a build (Set) or of a site of sets (StageSite).
 //

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
-	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -22,23 +21,24 @@ var (
 	testHookDumpFile   = func(f zipdump.File) zipdump.File { return f }
 )
 
-// resourceDump is what the packages of the Resource Dump hold, for its
-// document (dumps.ResourceDump.Write).
-type resourceDump = dumps.Packed
-
-// dump is the Resource Dump of b (package dumps), of the files of its
-// source; the Change Dump is packaged alike. It is made once the previous
-// build is read, which may move b.at (afterPrevious).
-func (b *build) dump() *dumps.ResourceDump {
+// packaging is how the dumps of b write their packages (package dumps),
+// of the files of its source. It is made once the previous build is read,
+// which may move b.at (afterPrevious).
+func (b *build) packaging() dumps.Packaging {
 	var clock func() time.Time
 	if !b.cfg.FixedTime {
 		clock = b.cfg.now
 	}
+	return dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Workers: b.cfg.Jobs,
+		MaxBytes: b.cfg.Dump.MaxBytes, Limits: b.cfg.Limits, At: b.at, Clock: clock, Completed: b.completed,
+		Files: sourceFiles(b.cfg, b.root, b.archive), Problems: &b.problems, Notice: b.notice, WrapFile: testHookDumpFile}
+}
+
+// dump is the Resource Dump of b (package dumps).
+func (b *build) dump() *dumps.ResourceDump {
 	return &dumps.ResourceDump{
-		Packaging: dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Workers: b.cfg.Jobs,
-			MaxBytes: b.cfg.Dump.MaxBytes, Limits: b.cfg.Limits, At: b.at, Clock: clock, Completed: b.completed,
-			Files: sourceFiles(b.cfg, b.root, b.archive), Problems: &b.problems, Notice: b.notice, WrapFile: testHookDumpFile},
-		Stats: b.stats, Spill: &b.spill, ReadError: display.ReadError,
+		Packaging: b.packaging(),
+		Stats:     b.stats, Spill: &b.spill,
 		Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceDumps, Keep: b.cfg.Changes.ArchiveKeep, Copier: b.across.copier,
 	}
 }

@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 
+	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/exports"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/zipdump"
@@ -31,7 +32,7 @@ type DumpNeedsFilesError = exports.DumpNeedsFilesError
 // Dump and its Change List, then the Capability List.
 func (b *build) runExport(ctx context.Context) error {
 	rd := b.dump()
-	var dump *resourceDump
+	var dump *dumps.Packed
 	opt := exports.Options{
 		Export: b.cfg.Export, Format: b.cfg.ExportFormat, Stdin: b.cfg.stdin, Window: b.cfg.ChangesWindow,
 		SkipBadRecords: b.cfg.SkipBadRecords, FailFast: b.cfg.FailFast,

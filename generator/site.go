@@ -15,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
@@ -424,7 +425,7 @@ func (b *build) hostPart(site *Site, out string, resources *spill.ResourceSpool)
 		p.Here = true // no file of its own to upload
 		return p, nil
 	}
-	if b.root == "" || b.archive != nil || !within(out, b.root) { // an archive, or a tree elsewhere
+	if b.root == "" || b.archive != nil || !tree.Within(out, b.root) { // an archive, or a tree elsewhere
 		return p, nil
 	}
 	rel, _ := filepath.Rel(out, b.root)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
+	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/display"
@@ -56,6 +57,26 @@ var testHookReadDir func(rel string) error
 // scanWindow is how many files may be in flight in a tree's scan
 // (treescan.Scan.Window); a variable for the tests.
 var scanWindow = treescan.DefaultWindow
+
+// sourceFiles opens the files of the source of cfg for the dumps to
+// package: the members of the archive arch if it is one, else the files
+// of the tree at root (absolute, with links resolved).
+func sourceFiles(cfg *Config, root string, arch *archivescan.Archive) dumps.Source {
+	return func() (dumps.Files, error) {
+		if arch != nil {
+			m, err := arch.OpenMembers()
+			if err != nil {
+				return nil, err
+			}
+			return m, nil
+		}
+		f, err := treescan.Tree{Root: root, Follow: cfg.FollowSymlinks}.Open()
+		if err != nil {
+			return nil, fmt.Errorf("source %s: %w", cfg.Source, display.WithoutPath(err))
+		}
+		return f, nil
+	}
+}
 
 // scanArchive lists and hashes the published members of the archive
 // (package archivescan), and keeps the previous build's entries of those

@@ -49,6 +49,10 @@ func (a *Archive) OpenMembers() (*Members, error) {
 	return m, nil
 }
 
+// Index returns the position in the archive of the member published as
+// name (Archive.Index).
+func (m *Members) Index(name string) (int, bool) { return m.a.Index(name) }
+
 // Sequential reports whether the members must be opened in the order of
 // the archive (zipdump.Options.Sequential).
 func (m *Members) Sequential() bool { return m.tr != nil }

@@ -33,22 +33,28 @@ type Packaging struct {
 	WrapFile  func(zipdump.File) zipdump.File // wraps each package written (a test's hook); nil for none
 }
 
-// Files are the files of a source, open for packaging.
-type Files struct {
+// Files are the files of a source, open for packaging: a tree's
+// (treescan.Files) or an archive's members (Members).
+type Files interface {
 	// Open opens the bytes of an item (zipdump.Options.Open), from
-	// several goroutines at once unless Sequential.
-	Open  func(it *zipdump.Item) (io.ReadCloser, error)
-	Close func()
-	// Index gives the position in the archive of each published member,
-	// nil for a tree; Sequential says the members can only be read in that
-	// order (a tar).
-	Index      func(name string) (int, bool)
-	Sequential bool
+	// several goroutines at once unless the files are Members that are
+	// Sequential.
+	Open(it *zipdump.Item) (io.ReadCloser, error)
+	Close()
+}
+
+// Members are the members of an archive, open for packaging
+// (archivescan.Members): listed in memory rather than read from the
+// spool, and opened in the order of the archive if Sequential (a tar).
+type Members interface {
+	Files
+	Index(name string) (int, bool) // the position in the archive of the member published as name
+	Sequential() bool
 }
 
 // A Source opens the files of a tree, or the members of an archive, for
 // packaging.
-type Source func() (*Files, error)
+type Source func() (Files, error)
 
 // Options are the options of the packages of the Resource Dump, but how
 // they open what they package; the Change Dump starts from them too, and

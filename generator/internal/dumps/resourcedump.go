@@ -31,9 +31,6 @@ type ResourceDump struct {
 	Packaging
 	Stats *report.Stats
 	Spill *spill.Area // where the resources it keeps are spooled
-	// ReadError puts the error of reading a file into words a person can
-	// act on, as the scan does.
-	ReadError func(error) error
 
 	// The Resource Dump Archive (package archives), if Every is not 0.
 	Prev   *previous.Site // nil for a first build
@@ -75,11 +72,14 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 		d.Stats.Packed.Add(1)
 		return files.Open(it)
 	}
-	opt.Sequential = files.Sequential
+	members, isArchive := files.(Members)
+	if isArchive {
+		opt.Sequential = members.Sequential()
+	}
 	var res *zipdump.Result
 	var left []int        // the resources left out, by index, ascending
 	var why map[int]error // why, for those not reported yet
-	if files.Index == nil {
+	if !isArchive {
 		// The files of a tree, read from the spool as they are packaged.
 		res, err = zipdump.RunSeq(ctx, resourceItems(resources), opt)
 		if err != nil {
@@ -90,7 +90,7 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 			left = append(left, s.Index)
 			why[s.Index] = s.Err
 		}
-	} else if res, left, err = d.packMembers(ctx, resources, files.Index, opt); err != nil {
+	} else if res, left, err = d.packMembers(ctx, resources, members.Index, opt); err != nil {
 		return nil, nil, nil, err
 	}
 	if len(left) == 0 {
@@ -204,7 +204,7 @@ func (d *ResourceDump) describe(err error) error {
 	case errors.Is(err, zipdump.ErrName):
 		return fmt.Errorf("%w; left out of the Resource List too, which must list the same files as the Resource Dump (or exclude it)", err)
 	}
-	return fmt.Errorf("%w; left out of the Resource List and the Resource Dump", d.ReadError(err))
+	return fmt.Errorf("%w; left out of the Resource List and the Resource Dump", display.ReadError(err))
 }
 
 // Write writes the Resource Dump (section 11.1) of the packages p, if

@@ -1,0 +1,85 @@
+package treescan
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+// A Tree is the tree a scan read, for reading its files again after the
+// scan: the Resource Dump and the Change Dump package them (Open), and the
+// join with the previous build reads again those of which it published
+// digests of other algorithms (Job).
+type Tree struct {
+	Root   string // absolute, with links resolved
+	Follow bool   // symbolic links are followed, as the scan followed them
+}
+
+// Job is the hashing job that reads the file published as rel again.
+func (t Tree) Job(rel string) hashing.Job {
+	path := filepath.Join(t.Root, filepath.FromSlash(rel))
+	if t.Follow {
+		if resolved, err := filepath.EvalSymlinks(path); err == nil {
+			path = resolved
+		}
+	}
+	return hashing.Job{Path: path}
+}
+
+// Open opens the tree for packaging its files.
+func (t Tree) Open() (*Files, error) {
+	r, err := os.OpenRoot(t.Root)
+	if err != nil {
+		return nil, err
+	}
+	return &Files{root: r, tree: t}, nil
+}
+
+// Files are the files of a tree, open for packaging; Open may be called
+// from several goroutines at once.
+type Files struct {
+	root *os.Root
+	tree Tree
+}
+
+// Close closes the tree.
+func (f *Files) Close() { f.root.Close() }
+
+// Open opens the file published as it.Name, through the tree's os.Root,
+// so that no symbolic link or rename made since the walk can lead outside
+// the source. With Follow, links inside the source are resolved first, as
+// the walk resolved them.
+func (f *Files) Open(it *zipdump.Item) (io.ReadCloser, error) {
+	dir := f.tree.Root
+	name := filepath.FromSlash(it.Name)
+	if f.tree.Follow {
+		resolved, err := filepath.EvalSymlinks(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		if !tree.Within(dir, resolved) {
+			return nil, fmt.Errorf("%w: a symbolic link on its path now leads outside the source", zipdump.ErrChanged)
+		}
+		if name, err = filepath.Rel(dir, resolved); err != nil {
+			return nil, err
+		}
+	}
+	file, err := f.root.OpenFile(name, openFlags, 0)
+	if err != nil {
+		// Say why root refused it, if that is why.
+		if !errors.Is(err, fs.ErrNotExist) {
+			if resolved, rerr := filepath.EvalSymlinks(filepath.Join(dir, name)); rerr == nil && !tree.Within(dir, resolved) {
+				return nil, fmt.Errorf("%w: a symbolic link on its path, put there after the walk, leads outside the source", zipdump.ErrChanged)
+			}
+		}
+		return nil, err // not a nil *os.File in an interface
+	}
+	return file, nil
+}

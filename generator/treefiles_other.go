@@ -1,7 +1,0 @@
-//go:build !unix
-
-package generator
-
-import "os"
-
-const treeOpenFlags = os.O_RDONLY
