@@ -199,7 +199,7 @@ func TestExportBadRecords(t *testing.T) {
 		{"bad length", "r.csv", "b,,12.5", false, 3, `length: "12.5" is not a whole number of bytes`},
 		{"bad link", "r.jsonl", `{"loc":"b","links":[{"rel":"alternate"}]}`, false, 2, "link alternate has no href"},
 		{"path outside the export", "r.jsonl", `{"loc":"b","path":"../etc/passwd"}`, false, 2, "leaves the directory of the export"},
-		{"path missing", "r.jsonl", `{"loc":"b","path":"nothing.txt"}`, false, 2, "path nothing.txt: vanished"},
+		{"path missing", "r.jsonl", `{"loc":"b","path":"nothing.txt"}`, false, 2, "path nothing.txt: no such file in the directory of the export"},
 		{"path through a link out", "r.jsonl", `{"loc":"b","path":"out/secret"}`, false, 2, "path out/secret:"},
 		{"hash not of the file", "r.jsonl", `{"loc":"b","path":"report.txt","hash":"sha-256:` + strings.Repeat("0", 64) + `"}`, false, 2, "hash: the export gives sha-256:000"},
 		{"length not of the file", "r.jsonl", `{"loc":"b","path":"report.txt","length":3}`, false, 2, "length: the export gives 3 bytes, the file report.txt has 19"},

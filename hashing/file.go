@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // FileInfo is what a build needs to know of a file besides its bytes: its
@@ -70,7 +72,7 @@ func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func
 
 // ErrNotRegular reports a path that is not (or is no longer) a regular file:
 // a FIFO, socket, device, directory or symbolic link found where a file was.
-var ErrNotRegular = fmt.Errorf("not a regular file")
+var ErrNotRegular = regfile.ErrNotRegular
 
 // OpenRegular opens path for reading without following a final symbolic
 // link and without blocking on a FIFO, and returns it only if it is a

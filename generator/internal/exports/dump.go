@@ -12,6 +12,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
@@ -191,7 +192,7 @@ func (s *Source) packDump(ctx context.Context) error {
 	seq := &dumpSeq{s: s, max: s.opt.Dump.MaxEntries}
 	opt := *s.opt.Dump
 	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
-		f, err := s.root.OpenFile(filepath.FromSlash(it.Name), openFlags, 0)
+		f, err := s.root.OpenFile(filepath.FromSlash(it.Name), regfile.OpenFlags, 0) // zipdump checks what it is
 		if err != nil {
 			return nil, err // not a nil *os.File in an interface
 		}

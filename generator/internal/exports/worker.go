@@ -3,6 +3,7 @@ package exports
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/records"
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -178,18 +180,16 @@ func (w *worker) add(to sorterID, buf []byte, r *spill.Resource, c byte) {
 // directory, and publishes its digests, length and (if the record gives
 // none) its media type. Digests and a length the record gives must match.
 func (w *worker) readFile(r *spill.Resource, rec *records.Record) error {
-	f, err := w.s.root.OpenFile(filepath.FromSlash(rec.Path), openFlags, 0)
-	if err != nil {
+	f, st, err := regfile.OpenIn(w.s.root, filepath.FromSlash(rec.Path))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("path %s: no such file in the directory of the export", rec.Path)
+	case errors.Is(err, regfile.ErrNotRegular):
+		return fmt.Errorf("path %s: %w", rec.Path, regfile.ErrNotRegular)
+	case err != nil:
 		return fmt.Errorf("path %s: %w", rec.Path, display.ReadError(err))
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("path %s: %w", rec.Path, display.ReadError(err))
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("path %s: %w", rec.Path, hashing.ErrNotRegular)
-	}
 	w.sum, err = w.hasher.SumFile(w.sum[:0], f, st.Size())
 	if err != nil {
 		return fmt.Errorf("path %s: %w", rec.Path, display.ReadError(err))

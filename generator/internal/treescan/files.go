@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -71,7 +72,7 @@ func (f *Files) Open(it *zipdump.Item) (io.ReadCloser, error) {
 			return nil, err
 		}
 	}
-	file, err := f.root.OpenFile(name, openFlags, 0)
+	file, err := f.root.OpenFile(name, regfile.OpenFlags, 0) // zipdump checks what it is
 	if err != nil {
 		// Say why root refused it, if that is why.
 		if !errors.Is(err, fs.ErrNotExist) {

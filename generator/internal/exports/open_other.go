@@ -1,8 +1,0 @@
-//go:build !unix
-
-package exports
-
-import "os"
-
-// openFlags opens the local file of a record.
-const openFlags = os.O_RDONLY
