@@ -29,6 +29,24 @@ func (s Set) IsAttr(attr string, sum []byte) bool {
 	return attr == ""
 }
 
+// Mismatch returns the first of tokens (a hash attribute, parsed) whose
+// algorithm s has and whose digest is not the one in sum, the digests of s
+// concatenated in order, with sum's digest by that algorithm. Tokens of
+// algorithms s does not have are not compared; an algorithm is recognised
+// as a user may spell it (ParseAlgorithm).
+func (s Set) Mismatch(sum []byte, tokens []Token) (Token, []byte, bool) {
+	for _, t := range tokens {
+		a, err := ParseAlgorithm(t.Alg)
+		if err != nil {
+			continue
+		}
+		if d, ok := s.Digest(sum, a); ok && !HexIs(t.Digest, d) {
+			return t, d, true
+		}
+	}
+	return Token{}, nil, false
+}
+
 // Digest returns the digest by a in sum, the digests of s concatenated in
 // order, if s has a.
 func (s Set) Digest(sum []byte, a Algorithm) ([]byte, bool) {

@@ -115,3 +115,31 @@ func TestFormatTokensAndAttrDigest(t *testing.T) {
 		t.Error("FormatTokens(nil) is not empty")
 	}
 }
+
+// Mismatch finds a token whose digest is not the sum's, by an algorithm
+// of the set however it is spelled, and compares no other.
+func TestMismatch(t *testing.T) {
+	set := Set{MD5, SHA256}
+	_, sum, err := NewHasher(set).Sum(nil, bytes.NewReader([]byte("hello\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := ParseAttr(set.Format(sum))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok, _, bad := set.Mismatch(sum, good); bad {
+		t.Errorf("the set's own digests mismatch at %v", tok)
+	}
+	wrong := Token{Alg: "sha256", Digest: strings.Repeat("0", 64)}
+	tok, d, bad := set.Mismatch(sum, append([]Token{{Alg: "x-other", Digest: "00"}, {Alg: "sha-1", Digest: strings.Repeat("0", 40)}}, wrong))
+	if !bad || tok != wrong {
+		t.Fatalf("Mismatch = %v, %v; want the sha256 token", tok, bad)
+	}
+	if want, _ := set.Digest(sum, SHA256); !bytes.Equal(d, want) {
+		t.Errorf("Mismatch gives the digest %x, want %x", d, want)
+	}
+	if _, _, bad := (Set{MD5}).Mismatch(sum[:MD5.Size()], []Token{wrong}); bad {
+		t.Error("a token of an algorithm outside the set was compared")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -87,16 +86,10 @@ func (j *Join) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) 
 				continue
 			}
 			verdicts[k] = unchanged
-			rest := res.Sum[own:]
-			for _, a := range set[len(j.Hashes):] {
-				d := rest[:a.Size()]
-				rest = rest[a.Size():]
-				if !slices.Contains(job.algs, a) {
-					continue
-				}
-				if !prevDigestIs(&job.prev, a, d) {
-					verdicts[k] = changed
-				}
+			// The previous build's digests of the algorithms this one does
+			// not publish, each against this reading's.
+			if _, _, bad := set[len(j.Hashes):].Mismatch(res.Sum[own:], job.prev.Hash); bad {
+				verdicts[k] = changed
 			}
 		}
 		return nil
@@ -105,14 +98,4 @@ func (j *Join) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) 
 		return nil, err
 	}
 	return verdicts, context.Cause(ctx)
-}
-
-// prevDigestIs reports whether the previous entry's digest by a is d.
-func prevDigestIs(p *previous.Resource, a hashing.Algorithm, d []byte) bool {
-	for _, t := range p.Hash {
-		if pa, err := hashing.ParseAlgorithm(t.Alg); err == nil && pa == a {
-			return hashing.HexIs(t.Digest, d)
-		}
-	}
-	return true
 }

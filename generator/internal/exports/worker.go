@@ -198,12 +198,9 @@ func (w *worker) readFile(r *spill.Resource, rec *records.Record) error {
 	set := w.s.opt.Hashes
 	hash := set.Format(w.sum)
 	if rec.Hash != "" {
-		given, _ := hashing.ParseAttr(rec.Hash)
-		for _, g := range given {
-			a, _ := hashing.Lookup(g.Alg)
-			if d, ok := set.Digest(w.sum, a); ok && g.Alg == a.String() && !hashing.HexIs(g.Digest, d) {
-				return fmt.Errorf("hash: the export gives %s:%s, the file %s has %s:%x", g.Alg, g.Digest, rec.Path, g.Alg, d)
-			}
+		given, _ := hashing.ParseAttr(rec.Hash) // checked when the record was read
+		if g, d, bad := set.Mismatch(w.sum, given); bad {
+			return fmt.Errorf("hash: the export gives %s:%s, the file %s has %s:%x", g.Alg, g.Digest, rec.Path, g.Alg, d)
 		}
 	}
 	if rec.Length >= 0 && rec.Length != st.Size() {
