@@ -158,6 +158,15 @@ type Result struct {
 	Skipped  []Skipped // in the order of the items
 }
 
+// Why returns why each item left out was, by its index among the items.
+func (r *Result) Why() map[int]error {
+	why := make(map[int]error, len(r.Skipped))
+	for _, s := range r.Skipped {
+		why[s.Index] = s.Err
+	}
+	return why
+}
+
 // A Seq is what RunSeq packages: items it reads twice, in the same order,
 // from one goroutine at a time: first their names alone, to choose the
 // name of each in its package (see CheckName), then whole. A caller with

@@ -407,4 +407,13 @@ func checkSkippedChanged(t *testing.T, c *corpus, res *Result, changed []string)
 	if !slices.Equal(skipped, changed) {
 		t.Errorf("skipped %q, want %q", skipped, changed)
 	}
+	why := res.Why()
+	for _, s := range res.Skipped {
+		if why[s.Index] != s.Err {
+			t.Errorf("Why gives %v for item %d, skipped for %v", why[s.Index], s.Index, s.Err)
+		}
+	}
+	if len(why) != len(res.Skipped) {
+		t.Errorf("Why gives %d reasons for %d items skipped", len(why), len(res.Skipped))
+	}
 }

@@ -117,10 +117,7 @@ func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Packa
 		return nil, fmt.Errorf("writing the Change Dump: %w", err)
 	}
 	if len(res.Skipped) > 0 {
-		why := make(map[int]error, len(res.Skipped))
-		for _, s := range res.Skipped {
-			why[s.Index] = s.Err
-		}
+		why := res.Why()
 		i := 0
 		err := changes.Each(func(c *spill.Change) error {
 			if err, ok := why[i]; ok {

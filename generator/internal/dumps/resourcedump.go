@@ -85,10 +85,9 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 		}
-		why = make(map[int]error, len(res.Skipped))
+		why = res.Why()
 		for _, s := range res.Skipped {
 			left = append(left, s.Index)
-			why[s.Index] = s.Err
 		}
 	} else if res, left, err = d.packMembers(ctx, resources, members.Index, opt); err != nil {
 		return nil, nil, nil, err

@@ -205,10 +205,7 @@ func (s *Source) packDump(ctx context.Context) error {
 	left := seq.left
 	if len(res.Skipped) > 0 {
 		// Which records the skipped items are: one more pass.
-		why := make(map[int]error, len(res.Skipped))
-		for _, sk := range res.Skipped {
-			why[sk.Index] = sk.Err
-		}
+		why := res.Why()
 		i := 0
 		err := seq.groups(func(path string, kept []dumpRecord, _ []leftRecord) bool {
 			if err, ok := why[i]; ok {
