@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rsgen/rsgen/generator/internal/detect"
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/display"
@@ -61,11 +62,11 @@ func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpoo
 // the build exits with the partial status. A Resource Dump must package
 // every resource of the Resource List, and these cannot be read: with
 // one, such a build fails.
-func (b *build) keepUnread(ctx context.Context, found *spill.ResourceSpool, dirs, files []string) (*spill.ResourceSpool, error) {
+func (b *build) keepUnread(ctx context.Context, found *spill.ResourceSpool, unread report.Unread) (*spill.ResourceSpool, error) {
 	if b.across.join == nil {
 		return found, nil
 	}
-	out, kept, err := b.across.join.KeepUnread(ctx, found, dirs, files)
+	out, kept, err := b.across.join.KeepUnread(ctx, found, unread)
 	if err != nil || kept.N == 0 {
 		return out, err
 	}

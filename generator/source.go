@@ -97,18 +97,11 @@ func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 		Stats:    b.stats,
 		Notice:   b.notice,
 	}
-	found, err := sc.Run(ctx)
+	found, unread, err := sc.Run(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// A member reported as a problem (a name two members hold, a method
-	// of compression not supported, a hard link) was not published: it
-	// keeps its previous entry rather than being announced as deleted.
-	var unread []string
-	for _, p := range b.problems.Sorted() {
-		unread = append(unread, p.Path)
-	}
-	return b.keepUnread(ctx, found, nil, unread)
+	return b.keepUnread(ctx, found, unread)
 }
 
 // servedDocument reports whether a member of an archive has the path of
@@ -143,7 +136,7 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.keepUnread(ctx, found, unread.Dirs, unread.Files)
+	return b.keepUnread(ctx, found, unread)
 }
 
 // MaxArchiveMembers is the most entries (files, directories, links…) a

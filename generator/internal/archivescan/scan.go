@@ -170,13 +170,32 @@ type Scan struct {
 	Problems *report.Problems // the members that cannot be published
 	Stats    *report.Stats    // Found, Hashed, Bytes, WalkDone
 	Notice   func(string)
+
+	unread report.Unread // the members reported as problems (Run's)
 }
 
 // Run lists and hashes the published members of the archive, and spools
 // them sorted by path. A member that cannot be published (a name refused,
 // a name two members hold, a method of compression not supported, a hard
-// link) is a problem; a damaged archive is an error wrapping ErrDamaged.
-func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, error) {
+// link) is a problem, and unread: it keeps its previous entry rather than
+// being announced as deleted. A damaged archive is an error wrapping
+// ErrDamaged.
+func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
+	sc.unread = report.Unread{}
+	found, err := sc.run(ctx)
+	if err != nil {
+		return nil, report.Unread{}, err
+	}
+	return found, sc.unread, nil
+}
+
+// problem reports a member that is not published.
+func (sc *Scan) problem(p report.Problem) {
+	sc.Problems.Add(p)
+	sc.unread.Files = append(sc.unread.Files, p.Path)
+}
+
+func (sc *Scan) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	a := sc.Archive
 	a.members = nil
 	if sc.Index {
@@ -216,7 +235,7 @@ type member struct {
 func (sc *Scan) admit(m member, seen map[string]int) string {
 	name, err := memberName(m.raw)
 	if err != nil {
-		sc.Problems.Add(report.Problem{Path: clipName(displayName(m.raw)), Err: err})
+		sc.problem(report.Problem{Path: clipName(displayName(m.raw)), Err: err})
 		return ""
 	}
 	if name == "" || m.mode.IsDir() || !sc.publishes(name) {
@@ -224,7 +243,7 @@ func (sc *Scan) admit(m member, seen map[string]int) string {
 	}
 	switch {
 	case m.link:
-		sc.Problems.Add(report.Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
+		sc.problem(report.Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
 		return ""
 	case m.mode&fs.ModeSymlink != 0:
 		sc.Notice(fmt.Sprintf("%s: symbolic link in the archive, not published", name))
@@ -253,7 +272,7 @@ func (sc *Scan) dropDuplicates(out []spill.Resource, seen map[string]int) []spil
 // duplicate reports the n members of the archive published as name: none
 // is published.
 func (sc *Scan) duplicate(name string, n int) {
-	sc.Problems.Add(report.Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+	sc.problem(report.Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
 	delete(sc.Archive.members, name)
 }
 
@@ -266,7 +285,7 @@ func (sc *Scan) dropConflicts(found []dirConflict) map[string]bool {
 		if c.under != "" {
 			err = fmt.Errorf("under %s, which the archive holds as a file too; no tree holds both, and neither is published", c.under)
 		}
-		sc.Problems.Add(report.Problem{Path: c.path, Err: err})
+		sc.problem(report.Problem{Path: c.path, Err: err})
 		delete(sc.Archive.members, c.path)
 		drop[c.path] = true
 	}
@@ -360,9 +379,9 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, erro
 			r, err := sc.member(res, zr.File[i].FileInfo())
 			switch {
 			case errors.Is(err, uri.ErrLocTooLong): // never published: its name is not needed whole
-				sc.Problems.Add(report.Problem{Path: clipName(res.Name), Err: err})
+				sc.problem(report.Problem{Path: clipName(res.Name), Err: err})
 			case errors.Is(err, zip.ErrAlgorithm): // its previous entry is kept by its name
-				sc.Problems.Add(report.Problem{Path: res.Name, Err: err})
+				sc.problem(report.Problem{Path: res.Name, Err: err})
 			case err != nil:
 				return fmt.Errorf("reading the archive %s: %s: %w", a.Path, res.Name, damaged(err))
 			default:
@@ -477,7 +496,7 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 			// bytes it holds: a few hundred bytes may declare a petabyte of
 			// holes, which would be hashed for days. tar.Reader.Next skips
 			// its data, not its holes.
-			sc.Problems.Add(report.Problem{Path: name, Err: fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most)})
+			sc.problem(report.Problem{Path: name, Err: fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most)})
 			continue
 		}
 		sc.Stats.Found.Add(1)
@@ -486,7 +505,7 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 		}
 		r, err := sc.readMember(ctx, h, name, hdr.FileInfo(), func() (io.ReadCloser, error) { return io.NopCloser(tr), nil })
 		if errors.Is(err, uri.ErrLocTooLong) { // read to its end: the stream goes on
-			sc.Problems.Add(report.Problem{Path: clipName(name), Err: err})
+			sc.problem(report.Problem{Path: clipName(name), Err: err})
 			continue
 		}
 		if err != nil {

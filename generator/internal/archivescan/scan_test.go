@@ -52,7 +52,7 @@ func newScan(t testing.TB, src string) *Scan {
 // resources runs sc and returns the resources it spooled.
 func resources(t testing.TB, sc *Scan, ctx context.Context) []spill.Resource {
 	t.Helper()
-	s, err := sc.Run(ctx)
+	s, _, err := sc.Run(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestTooManyMembers(t *testing.T) {
 			m = members[:5]
 		}
 		testenv.WriteArchive(t, src, m)
-		_, err := newScan(t, src).Run(context.Background())
+		_, _, err := newScan(t, src).Run(context.Background())
 		if strings.HasPrefix(name, "five") {
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
@@ -215,7 +215,14 @@ func TestIndexOnlyWhenAsked(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "empty.tar")
 	testenv.WriteArchive(t, src, []testenv.Member{{Name: "a"}, {Name: "b"}, {Name: "c", Body: "x"}, {Name: "c"}})
 	sc := newScan(t, src)
-	out := resources(t, sc, context.Background())
+	found, unread, err := sc.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(unread.Dirs) != 0 || !slices.Equal(unread.Files, []string{"c"}) {
+		t.Errorf("unread %+v, want the duplicate c", unread)
+	}
+	out := spilltest.Resources(t, found)
 	if len(out) != 2 || out[0].Path != "a" || out[1].Path != "b" || out[0].Hash != out[1].Hash {
 		t.Errorf("resources %+v: want a and b, with the digests of nothing", out)
 	}
@@ -280,7 +287,7 @@ func TestInterruptedInsideMember(t *testing.T) {
 			}
 			sc := newScan(t, src)
 			sc.Jobs = 1
-			if _, err := sc.Run(newCancelAfter(3)); !errors.Is(err, context.Canceled) {
+			if _, _, err := sc.Run(newCancelAfter(3)); !errors.Is(err, context.Canceled) {
 				t.Errorf("Run: %v; want context.Canceled from inside the member", err)
 			}
 		})
@@ -325,7 +332,7 @@ func TestZipOverlappingMembers(t *testing.T) {
 	if err := os.WriteFile(src, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err = newScan(t, src).Run(context.Background()); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), src) {
+	if _, _, err = newScan(t, src).Run(context.Background()); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), src) {
 		t.Errorf("Run: %v; want ErrDamaged naming the archive", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 )
@@ -25,7 +26,8 @@ type Kept struct {
 //
 // It returns the resources, found or a new spool with the kept ones (found
 // is closed then), and what it kept. On an error found is closed.
-func (j *Join) KeepUnread(ctx context.Context, found *spill.ResourceSpool, dirs, files []string) (*spill.ResourceSpool, Kept, error) {
+func (j *Join) KeepUnread(ctx context.Context, found *spill.ResourceSpool, unread report.Unread) (*spill.ResourceSpool, Kept, error) {
+	dirs, files := unread.Dirs, unread.Files
 	if len(dirs)+len(files) == 0 {
 		return found, Kept{}, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 )
@@ -29,10 +30,10 @@ func TestKeepUnread(t *testing.T) {
 		)
 	}
 	in := found()
-	if out, kept, err := j.KeepUnread(context.Background(), in, nil, nil); out != in || kept != (Kept{}) || err != nil {
+	if out, kept, err := j.KeepUnread(context.Background(), in, report.Unread{}); out != in || kept != (Kept{}) || err != nil {
 		t.Fatalf("nothing unread: KeepUnread returned %p, %+v, %v; want the same spool", out, kept, err)
 	}
-	out, kept, err := j.KeepUnread(context.Background(), found(), []string{"dir"}, []string{"b.txt"})
+	out, kept, err := j.KeepUnread(context.Background(), found(), report.Unread{Dirs: []string{"dir"}, Files: []string{"b.txt"}})
 	if err != nil {
 		t.Fatal(err)
 	}

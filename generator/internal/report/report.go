@@ -15,6 +15,14 @@ import (
 	"github.com/rsgen/rsgen/internal/display"
 )
 
+// Unread is what a scan could not read: the directories (published paths,
+// "" for the root) and the files, each reported as a Problem. Their
+// resources were not spooled, but they are not gone from the source: the
+// build keeps their previous entries (detect.Join.KeepUnread).
+type Unread struct {
+	Dirs, Files []string
+}
+
 // A Problem is a file (or a directory, or a record of an export) that was
 // not published, and why.
 type Problem struct {

@@ -50,13 +50,6 @@ type Scan struct {
 // others are ready.
 const DefaultWindow = 4096
 
-// Unread is what a scan could not read: the directories (published
-// paths, "" for the root) and the files. Their resources were not
-// spooled, but they are not gone from the tree.
-type Unread struct {
-	Dirs, Files []string
-}
-
 // Run walks the tree, hashes every published file with a pool of workers
 // and returns the resources in the order of their paths, with what could
 // not be read. A file that cannot be published is a problem
@@ -70,10 +63,10 @@ type Unread struct {
 // With a hash cache, the walk reads the cache as a cursor in the same
 // order, and checking workers stat each file and decide whether it must
 // be read at all (Cache.decide).
-func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, Unread, error) {
+func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
 	found, err := sc.Spill.Resources()
 	if err != nil {
-		return nil, Unread{}, err
+		return nil, report.Unread{}, err
 	}
 	g, ctx := errgroup.WithContext(ctx)
 	workers := sc.Jobs
@@ -97,7 +90,7 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, Unread, error) {
 	}
 	spillDir, err := sc.Spill.Path()
 	if err != nil {
-		return nil, Unread{}, err
+		return nil, report.Unread{}, err
 	}
 	skip := sc.Skip
 	if skip == nil {
@@ -158,7 +151,7 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, Unread, error) {
 	}
 	if err != nil {
 		found.Close()
-		return nil, Unread{}, err
+		return nil, report.Unread{}, err
 	}
 	return found, s.unread, nil
 }
@@ -183,7 +176,7 @@ type run struct {
 	last   string               // the path of the last resource out
 	anyOut bool
 
-	unread Unread // Dirs the walk's, Files the collector's
+	unread report.Unread // Dirs the walk's, Files the collector's
 }
 
 // An item is a file in flight in a scan.

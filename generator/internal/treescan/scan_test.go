@@ -23,7 +23,7 @@ import (
 // scanOf scans root with a window of window files, spilling into a stage
 // of its own, and returns the resources, what was unread, the stats and
 // the problems.
-func scanOf(t *testing.T, root string, window int, cache *Cache) ([]spill.Resource, Unread, *report.Stats, []report.Problem) {
+func scanOf(t *testing.T, root string, window int, cache *Cache) ([]spill.Resource, report.Unread, *report.Stats, []report.Problem) {
 	t.Helper()
 	base, err := uri.ParseBase("https://example.org/c/")
 	if err != nil {
