@@ -29,7 +29,7 @@ func (b *build) packaging() dumps.Packaging {
 	if !b.cfg.FixedTime {
 		clock = b.cfg.now
 	}
-	return dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Workers: b.cfg.Jobs,
+	return dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Jobs: b.cfg.Jobs,
 		MaxBytes: b.cfg.Dump.MaxBytes, Limits: b.cfg.Limits, At: b.at, Clock: clock, Completed: b.completed,
 		Files: sourceFiles(b.cfg, b.root, b.archive), Problems: &b.problems, Notice: b.notice, WrapFile: testHookDumpFile}
 }

@@ -32,7 +32,7 @@ type ChangeDumps struct {
 	Keep   time.Duration // how long an archived Change Dump is kept (Changes.ArchiveKeep); 0 for no archive
 	Dump   bool          // the build publishes a Change Dump
 	At     time.Time     // the snapshot time
-	Notice func(string)
+	Notice func(string)  // tells the user what they should know; never nil
 	// CopyPackage publishes a package of the previous build again.
 	CopyPackage func(ctx context.Context, p *packages.Package) error
 }

@@ -40,7 +40,7 @@ type ResourceDumps struct {
 	Every  time.Duration  // how often the Resource Dump is archived; 0 for no archive
 	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
 	At     time.Time      // the snapshot time
-	Notice func(string)
+	Notice func(string)   // tells the user what they should know; never nil
 	// CopyPackage publishes a package of the previous build again.
 	CopyPackage func(ctx context.Context, p *packages.Package) error
 }

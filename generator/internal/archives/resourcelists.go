@@ -28,7 +28,7 @@ type ResourceLists struct {
 	Every  time.Duration  // how often the Resource List is archived; 0 for no archive
 	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
 	At     time.Time      // the snapshot time
-	Notice func(string)
+	Notice func(string)   // tells the user what they should know; never nil
 }
 
 // planListArchive returns the Resource List Archive this build publishes,

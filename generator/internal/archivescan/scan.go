@@ -169,7 +169,7 @@ type Scan struct {
 	Spill    *spill.Area      // where the resources are spooled, and a tar sorted
 	Problems *report.Problems // the members that cannot be published
 	Stats    *report.Stats    // Found, Hashed, Bytes, WalkDone
-	Notice   func(string)
+	Notice   func(string)     // tells the user what they should know; never nil
 
 	unread report.Unread // the members reported as problems (Run's)
 }

@@ -48,8 +48,8 @@ type Lists struct {
 	Prev        *previous.Site       // the previous build
 	Changes     *spill.ChangeSet     // this build's changes, chronological
 	Report      *report.ChangeReport // told what was published
-	Notice      func(string)
-	archive     *changeArchive // planned by Publish; nil for none
+	Notice      func(string)         // tells the user what they should know; never nil
+	archive     *changeArchive       // planned by Publish; nil for none
 }
 
 // Publish publishes changelist.xml and returns where this build's changes

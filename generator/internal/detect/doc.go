@@ -19,5 +19,5 @@
 // resources the build left out in the end into deletions.
 //
 // A Join is used by one goroutine; a [Previous] is written by a goroutine
-// of its own, and its entries may be read ([Previous.Iter]) once complete.
+// of its own, and its entries may be read ([Previous.iter]) once complete.
 package detect

@@ -37,7 +37,7 @@ type Join struct {
 	Spill    *spill.Area          // where the resources and the changes are spooled
 	Problems *report.Problems     // files that changed while they were read again
 	Report   *report.ChangeReport // Created, Updated, Deleted and Reread are set; may be nil
-	Notice   func(string)
+	Notice   func(string)         // tells the user what they should know; never nil
 }
 
 // Run compares the resources with the previous build's entries, by
@@ -101,7 +101,7 @@ func (j *Join) Run(ctx context.Context, resources *spill.ResourceSpool) (*spill.
 // the lastmods the join gives them, the changes it can tell, and the
 // resources it cannot tell without reading them again.
 func (j *Join) join(ctx context.Context, resources *spill.ResourceSpool) (out *spill.ResourceSpool, changes *spill.ChangeSet, reread []rereadJob, err error) {
-	it, err := j.Previous.Iter(ctx)
+	it, err := j.Previous.iter(ctx)
 	if err != nil {
 		return nil, nil, nil, err
 	}

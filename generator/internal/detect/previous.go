@@ -27,9 +27,9 @@ type Previous struct {
 	err  error
 }
 
-// SortMemory is the memory of the sort of a previous Resource List that
+// sortMemory is the memory of the sort of a previous Resource List that
 // was not published in the order of its paths.
-const SortMemory = 32 << 20
+const sortMemory = 32 << 20
 
 // SpoolPrevious starts spooling the entries of site into area, each with
 // its key (the path under the base URL that key maps its loc to), and
@@ -66,7 +66,7 @@ func spoolPrevious(ctx context.Context, site *previous.Site, key func(string) (s
 	it, err := site.ResourceIter(ctx, previous.IterOptions{
 		Key:      key,
 		SpillDir: spillDir,
-		Memory:   SortMemory,
+		Memory:   sortMemory,
 		Sort:     sort,
 	})
 	if err != nil {
@@ -136,10 +136,10 @@ func (p *Previous) Close() {
 	}
 }
 
-// Iter returns an iterator over the entries, once they are all spooled:
+// iter returns an iterator over the entries, once they are all spooled:
 // in the order of their keys (paths under the base URL), then those with
 // no key (foreign).
-func (p *Previous) Iter(ctx context.Context) (*Iter, error) {
+func (p *Previous) iter(ctx context.Context) (*prevIter, error) {
 	if err := p.wait(ctx); err != nil {
 		return nil, err
 	}
@@ -147,26 +147,26 @@ func (p *Previous) Iter(ctx context.Context) (*Iter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
-	return &Iter{r: r}, nil
+	return &prevIter{r: r}, nil
 }
 
-// An Entry is one entry of the previous build's Resource List.
-type Entry struct {
+// A prevEntry is one entry of the previous build's Resource List.
+type prevEntry struct {
 	Key      string // its path under the base URL; "" if Foreign
 	Foreign  bool   // its loc is not under the base URL: no file of this build's
 	Resource previous.Resource
 }
 
-// An Iter reads the entries of a Previous: Next moves to the next one,
+// A prevIter reads the entries of a Previous: Next moves to the next one,
 // Cur, until it returns false; then Err says why.
-type Iter struct {
-	Cur  Entry // its slices are reused by Next
+type prevIter struct {
+	Cur  prevEntry // its slices are reused by Next
 	r    *spool.Reader
 	fail error
 }
 
 // Next reads the next entry into it.Cur, and reports whether there was one.
-func (it *Iter) Next() bool {
+func (it *prevIter) Next() bool {
 	if it.fail != nil || !it.r.Next() {
 		return false
 	}
@@ -185,7 +185,7 @@ func (it *Iter) Next() bool {
 }
 
 // Err is the error that ended the entries, nil at their end.
-func (it *Iter) Err() error {
+func (it *prevIter) Err() error {
 	if it.fail != nil {
 		return it.fail
 	}

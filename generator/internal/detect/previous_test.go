@@ -20,18 +20,18 @@ func TestSpoolPreviousSorts(t *testing.T) {
 		entry{"c.txt", published, sha("c"), 1},
 		entry{"b%20c.txt", published, sha("b c"), 3},
 	))
-	it, err := p.Iter(context.Background())
+	it, err := p.iter(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []Entry
+	var got []prevEntry
 	for it.Next() {
-		got = append(got, Entry{Key: it.Cur.Key, Foreign: it.Cur.Foreign})
+		got = append(got, prevEntry{Key: it.Cur.Key, Foreign: it.Cur.Foreign})
 	}
 	if err := it.Err(); err != nil {
 		t.Fatal(err)
 	}
-	want := []Entry{{Key: "a.txt"}, {Key: "b c.txt"}, {Key: "c.txt"}, {Key: "c/d.txt"}, {Foreign: true}}
+	want := []prevEntry{{Key: "a.txt"}, {Key: "b c.txt"}, {Key: "c.txt"}, {Key: "c/d.txt"}, {Foreign: true}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("entries %+v, want %+v", got, want)
 	}

@@ -52,7 +52,7 @@ func (j *Join) KeepUnread(ctx context.Context, found *spill.ResourceSpool, unrea
 // of the files that could not be read or lie under a directory that could
 // not be, which the scan did not find.
 func (j *Join) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dirs, files []string) (out *spill.ResourceSpool, kept Kept, err error) {
-	it, err := j.Previous.Iter(ctx)
+	it, err := j.Previous.iter(ctx)
 	if err != nil {
 		return nil, kept, err
 	}

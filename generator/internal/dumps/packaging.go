@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/listwriter"
@@ -19,17 +20,17 @@ type Packaging struct {
 	Docs        *docs.Writer // the packages and their manifests' copies are staged in its directory
 	Hashes      hashing.Set
 	Compression zipdump.Compression
-	Workers     int
+	Jobs        int
 	MaxBytes    int64             // a package is closed before it passes this size; zipdump.DefaultMaxBytes if 0
 	Limits      listwriter.Limits // those of a manifest, as of every document
 	At          time.Time         // the snapshot time
 	// Clock is the clock, nil when the snapshot time was given: At is then
 	// every package's time too, so that the same input gives the same bytes.
 	Clock     func() time.Time
-	Completed func() time.Time // the time the build completed
-	Files     Source           // opens the files to package
-	Problems  *report.Problems // the files that could not be packaged
-	Notice    func(string)
+	Completed func() time.Time                // the time the build completed
+	Files     Source                          // opens the files to package
+	Problems  *report.Problems                // the files that could not be packaged
+	Notice    func(string)                    // tells the user what they should know; never nil
 	WrapFile  func(zipdump.File) zipdump.File // wraps each package written (a test's hook); nil for none
 }
 
@@ -63,11 +64,11 @@ func (p *Packaging) Options() zipdump.Options {
 	opt := zipdump.Options{
 		Hashes:         p.Hashes,
 		Compression:    p.Compression,
-		Workers:        p.Workers,
+		Workers:        p.Jobs,
 		MaxBytes:       p.MaxBytes,
 		MaxEntries:     p.Limits.MaxEntries,
 		MaxManifestLen: p.Limits.MaxBytes,
-		Stem:           ResourceDumpStem,
+		Stem:           packages.ResourceDumpStem,
 		Manifest:       rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: p.Docs.CapabilityListURL()}}},
 		At:             p.At,
 		Create: func(name string) (zipdump.File, error) {

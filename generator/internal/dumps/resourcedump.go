@@ -20,11 +20,6 @@ import (
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// ResourceDumpStem names the Resource Dump and its files: resourcedump.xml
-// (the dump, or its index), resourcedump-00001.zip (a package) and
-// resourcedump-00001.manifest.xml (the copy of its manifest).
-const ResourceDumpStem = packages.ResourceDumpStem
-
 // A ResourceDump writes the Resource Dump (section 11) of a build: Pack
 // writes its packages, Write the document over them.
 type ResourceDump struct {
@@ -225,7 +220,7 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 	pkgs := p.Packages
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(d.At), Completed: rsxml.FormatTime(p.Completed)}
 	opt := listwriter.Options{
-		Name: ResourceDumpStem,
+		Name: packages.ResourceDumpStem,
 		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, ra.Link(archive)...)},
 		PartMD: func(first, last *rsxml.MD) rsxml.MD {
 			return rsxml.MD{At: first.At, Completed: last.Completed}

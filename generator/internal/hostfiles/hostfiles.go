@@ -73,8 +73,8 @@ type Set struct {
 	Resources   *spill.ResourceSpool
 	Listed      int
 	Bytes       int64
-	OutIsSource bool // the output directory is the source tree itself
-	Notice      func(string)
+	OutIsSource bool         // the output directory is the source tree itself
+	Notice      func(string) // tells the user what they should know; never nil
 }
 
 // Write stages the pages rsgen always writes and the configuration of the

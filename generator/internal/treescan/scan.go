@@ -33,7 +33,7 @@ type Scan struct {
 	Spill    *spill.Area      // where the resources are spooled
 	Problems *report.Problems // the files that cannot be published
 	Stats    *report.Stats    // Found, Hashed, Cached, Bytes, WalkDone
-	Notice   func(string)
+	Notice   func(string)     // tells the user what they should know; never nil
 
 	// Window is how many files may be in flight between the walk and the
 	// spool; 0 means DefaultWindow.
