@@ -249,7 +249,7 @@ func TestPreviousOfAnArchive(t *testing.T) {
 	if rep.Changes.Created != 1 || rep.Changes.Deleted != 1 || rep.Changes.Updated != 0 || rep.Cached != 0 {
 		t.Errorf("report %+v, %d cached", rep.Changes, rep.Cached)
 	}
-	want := []string{"the hash cache is for a directory tree", "an archive cannot be read again"}
+	want := []string{"the hash cache is for a directory tree", "the members of an archive are not read a second time"}
 	if len(notices) != len(want) {
 		t.Fatalf("notices %q", notices)
 	}

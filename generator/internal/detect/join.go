@@ -29,9 +29,9 @@ type Join struct {
 
 	// ReadAgain gives the job of a pool (package hashing) that reads the
 	// file of a resource, by its path, again: for the digests of the
-	// previous build that this build does not publish. Nil when the source
-	// cannot be read again (an archive, read once): equal lengths then
-	// count as unchanged, and Notice says so.
+	// previous build that this build does not publish. Nil for an
+	// archive, whose members are not read a second time for this: equal
+	// lengths then count as unchanged, and Notice says so.
 	ReadAgain func(path string) hashing.Job
 
 	Spill    *spill.Area          // where the resources and the changes are spooled
@@ -63,9 +63,9 @@ func (j *Join) Run(ctx context.Context, resources *spill.ResourceSpool) (*spill.
 	}
 	resources.Close()
 	if len(reread) > 0 {
-		verdicts := make([]verdict, len(reread)) // unchanged: an archive cannot be read again
+		verdicts := make([]verdict, len(reread)) // unchanged: an archive is not read a second time
 		if j.ReadAgain == nil {
-			j.Notice(fmt.Sprintf("the previous build published other digests than this one, and an archive cannot be read again for them: %d members of unchanged length count as unchanged", len(reread)))
+			j.Notice(fmt.Sprintf("the previous build published other digests than this one, and the members of an archive are not read a second time for them: %d members of unchanged length count as unchanged", len(reread)))
 		} else {
 			var err error
 			if verdicts, err = j.reread(ctx, reread); err != nil {
