@@ -21,7 +21,6 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/tree"
 )
@@ -502,9 +501,9 @@ func (b *build) writeResourceList(ctx context.Context, resources *spill.Resource
 	if err != nil {
 		return err
 	}
-	opt := b.resourceListOptions(completed)
+	opt := b.docs.ResourceListOptions(b.at, completed)
 	opt.Doc.Links = append(opt.Doc.Links, la.Link(archive)...)
-	err = b.writeResources(opt, resources.Len(), it.Fill)
+	err = b.docs.WriteResourceList(opt, resources.Len(), it.Fill)
 	if err = errors.Join(err, it.Err()); err != nil || archive == nil {
 		return err
 	}
@@ -513,30 +512,8 @@ func (b *build) writeResourceList(ctx context.Context, resources *spill.Resource
 			return err
 		}
 	}
-	err = la.Write(ctx, archive, b.resourceListOptions(completed), resources.Len(), it.Fill)
+	err = la.Write(ctx, archive, b.docs.ResourceListOptions(b.at, completed), resources.Len(), it.Fill)
 	return errors.Join(err, it.Err())
-}
-
-// resourceListOptions are those of the Resource List of this build.
-func (b *build) resourceListOptions(completed time.Time) listwriter.Options {
-	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(b.at), Completed: rsxml.FormatTime(completed)}
-	return listwriter.Options{
-		Name:   "resourcelist",
-		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: b.docs.CapabilityListURL()}}},
-		PartMD: func(_, _ *rsxml.MD) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
-	}
-}
-
-// writeResources writes the Resource List of opt with n resources, whose
-// entries fill gives in order (see writeList), and adds it to the
-// capabilities.
-func (b *build) writeResources(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
-	wl, err := b.docs.List(opt, n, fill)
-	if err != nil {
-		return err
-	}
-	b.docs.Advertise(b.docs.URL(wl.Name), rsxml.CapResourceList)
-	return nil
 }
 
 // writeCapabilityList writes the Capability List (section 9): one entry per

@@ -39,8 +39,8 @@
 //   - archives: the Resource List, Resource Dump and Change Dump Archives
 //     (ResourceLists, ResourceDumps, ChangeDumps);
 //   - exports: the record export as a source (Source), read by a pool of
-//     workers and sorted on disk, which writes its Resource List, Resource
-//     Dump and Change List through the writers the build gives it;
+//     workers and sorted on disk, which packages its files and writes its
+//     Resource List and Change List in the steps the build orders;
 //   - dumps: the Resource Dump and the Change Dump, their packages written
 //     alike (ResourceDump, ChangeDump, Packaging), of the files a Source
 //     opens: the tree's (treescan.Tree) or the archive's members

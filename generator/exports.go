@@ -5,8 +5,6 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/exports"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/zipdump"
 )
 
 // A record export is published by package exports: the build gives it
@@ -31,26 +29,17 @@ type DumpNeedsFilesError = exports.DumpNeedsFilesError
 // runExport publishes a record export: its Resource List, its Resource
 // Dump and its Change List, then the Capability List.
 func (b *build) runExport(ctx context.Context) error {
-	rd := b.dump()
-	var dump *dumps.Packed
 	opt := exports.Options{
 		Export: b.cfg.Export, Format: b.cfg.ExportFormat, Stdin: b.cfg.stdin, Window: b.cfg.ChangesWindow,
 		SkipBadRecords: b.cfg.SkipBadRecords, FailFast: b.cfg.FailFast,
-		Jobs: b.cfg.Jobs, Hashes: b.cfg.Hashes, At: b.at,
+		Jobs: b.cfg.Jobs, Hashes: b.cfg.Hashes, Base: b.cfg.BaseURL, At: b.at,
 		SortDir: b.stage.Path(".sort"), Chunk: b.cfg.chunk,
 		Docs: b.docs, Stats: b.stats, Problems: &b.problems,
 		BeforeDump: func() { testHookBeforeDump() },
-		ResourceList: func(n int, fill func(int, *rsxml.Entry)) error {
-			return b.writeResources(b.resourceListOptions(b.done), n, fill)
-		},
-		Packed:       func(res *zipdump.Result) { dump = rd.Written(res) },
-		ResourceDump: func(ctx context.Context) error { return rd.Write(ctx, dump) },
 	}
-	if !b.cfg.BaseURL.IsZero() {
-		opt.Resolve = b.cfg.BaseURL.Resolve
-	}
+	dump := b.dump()
 	if b.cfg.Dump.Enabled {
-		d := rd.Options()
+		d := dump.Options()
 		opt.Dump = &d
 	}
 	src, err := exports.Open(opt)
@@ -68,7 +57,24 @@ func (b *build) runExport(ctx context.Context) error {
 		return emptySource("the record export " + b.export.Name + " holds no records")
 	}
 	b.done = b.completed()
-	if err := src.Write(ctx); err != nil {
+	if err := src.Check(); err != nil {
+		return err
+	}
+	res, err := src.PackDump(ctx) // before the lists: it may leave records out
+	if err != nil {
+		return err
+	}
+	var packed *dumps.Packed
+	if res != nil {
+		packed = dump.Written(res)
+	}
+	if err := src.WriteResourceList(b.done); err != nil {
+		return err
+	}
+	if err := dump.Write(ctx, packed); err != nil {
+		return err
+	}
+	if err := src.WriteChangeList(); err != nil {
 		return err
 	}
 	return b.writeCapabilityList()

@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"time"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -57,6 +58,29 @@ func (d *Writer) SourceDescriptionURL() string { return d.Base + stage.WellKnown
 // document of capability.
 func (d *Writer) Advertise(loc, capability string) {
 	d.Caps = append(d.Caps, rsxml.Entry{Loc: loc, MD: rsxml.MD{Capability: capability}})
+}
+
+// ResourceListOptions are those of the Resource List of a build whose
+// snapshot was taken at at and completed at completed.
+func (d *Writer) ResourceListOptions(at, completed time.Time) listwriter.Options {
+	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(at), Completed: rsxml.FormatTime(completed)}
+	return listwriter.Options{
+		Name:   "resourcelist",
+		Doc:    rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: d.CapabilityListURL()}}},
+		PartMD: func(_, _ *rsxml.MD) rsxml.MD { return rsxml.MD{At: md.At, Completed: md.Completed} },
+	}
+}
+
+// WriteResourceList writes the Resource List of opt with n resources,
+// whose entries fill gives in order (see List), and advertises it in the
+// Capability List.
+func (d *Writer) WriteResourceList(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
+	wl, err := d.List(opt, n, fill)
+	if err != nil {
+		return err
+	}
+	d.Advertise(d.URL(wl.Name), rsxml.CapResourceList)
+	return nil
 }
 
 // List writes the n entries that fill produces, in order, through a

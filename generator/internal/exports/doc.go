@@ -24,9 +24,11 @@
 //
 // A [Source] is one export in one build, made by [Open] from [Options]:
 // what the build gives it (its settings, its document writer, its
-// progress and problems, the writers of the lists every source shares).
-// The build calls [Source.Read], then [Source.Write], then [Source.Close];
-// [Source.Report] says what the export held.
+// progress and problems, the options of the Resource Dump's packages).
+// The build calls its steps in order: [Source.Read], [Source.Check],
+// [Source.PackDump] (whose packages the build's Resource Dump lists),
+// [Source.WriteResourceList], [Source.WriteChangeList], and then
+// [Source.Close]; [Source.Report] says what the export held.
 //
 // The data walk: a record (a batch of raw lines, read by one goroutine) →
 // a job of a pool of workers (worker.go), which parse the records and

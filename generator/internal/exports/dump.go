@@ -179,12 +179,12 @@ func decodeDumpRecord(payload []byte, r *spill.Resource) error {
 	return nil
 }
 
-// packDump writes the packages of the Resource Dump, if the build makes
-// one, before the lists: a record whose file cannot be packaged is left
-// out of them (Source.skipped).
-func (s *Source) packDump(ctx context.Context) error {
+// PackDump writes the packages of the Resource Dump, if the build makes
+// one (nil otherwise), before the lists: a record whose file cannot be
+// packaged is left out of them (Source.skipped).
+func (s *Source) PackDump(ctx context.Context) (*zipdump.Result, error) {
 	if s.dump == nil {
-		return nil
+		return nil, nil
 	}
 	if s.opt.BeforeDump != nil {
 		s.opt.BeforeDump()
@@ -200,7 +200,7 @@ func (s *Source) packDump(ctx context.Context) error {
 	}
 	res, err := zipdump.RunSeq(ctx, seq, opt)
 	if err != nil {
-		return fmt.Errorf("writing the Resource Dump: %w", err)
+		return nil, fmt.Errorf("writing the Resource Dump: %w", err)
 	}
 	left := seq.left
 	if len(res.Skipped) > 0 {
@@ -217,7 +217,7 @@ func (s *Source) packDump(ctx context.Context) error {
 			return true
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, l := range left {
@@ -230,8 +230,7 @@ func (s *Source) packDump(ctx context.Context) error {
 		s.rep.Unpackaged++
 		s.opt.Problems.Add(report.Problem{Path: s.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w", l.path, describeDumpError(l.err))})
 	}
-	s.opt.Packed(res)
-	return nil
+	return res, nil
 }
 
 // describeDumpError says why a record was left out of the dump, and

@@ -19,7 +19,7 @@ import (
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/records"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -78,10 +78,8 @@ type Options struct {
 
 	Jobs   int         // workers; hashing.DefaultWorkers() if zero
 	Hashes hashing.Set // the digests of the local files
-	// Resolve joins a relative loc or href to the base URL; nil if no base
-	// URL is given.
-	Resolve func(rel string) (string, error)
-	At      time.Time // the snapshot time
+	Base   uri.Base    // a relative loc or href is joined to it; zero if none is given
+	At     time.Time   // the snapshot time
 
 	SortDir string // a directory, created by Open and removed by Close, where the sorters spill
 	Chunk   int    // memory of each sorter; extsort.DefaultChunkBytes/2 if zero
@@ -91,18 +89,10 @@ type Options struct {
 	Problems *report.Problems
 
 	// Dump, if not nil, has the Resource Dump packaged (but for how its
-	// files are opened); BeforeDump, if not nil, is called before.
+	// files are opened); BeforeDump, if not nil, is called before (a
+	// test's hook).
 	Dump       *zipdump.Options
 	BeforeDump func()
-
-	// The lists every source of a build writes alike, written by the
-	// build: ResourceList writes the Resource List of n entries that fill
-	// gives in order; Packed is given the packages of the Resource Dump
-	// once they are written, and ResourceDump writes the Resource Dump of
-	// them, after the Resource List.
-	ResourceList func(n int, fill func(i int, e *rsxml.Entry)) error
-	Packed       func(*zipdump.Result)
-	ResourceDump func(ctx context.Context) error
 }
 
 // A Source is a record export being published: the open export and what

@@ -72,10 +72,10 @@ func (w *worker) resolve(s string, isURL bool) (string, error) {
 	if isURL {
 		return s, nil
 	}
-	if w.s.opt.Resolve == nil {
+	if w.s.opt.Base.IsZero() {
 		return "", fmt.Errorf("%q is a relative path and no base URL is given", s)
 	}
-	return w.s.opt.Resolve(s)
+	return w.s.opt.Base.Resolve(s)
 }
 
 // record processes one good record.

@@ -2,7 +2,6 @@ package exports
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -18,10 +17,14 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// Write checks the sorted records for duplicates, then writes the
-// packages of the Resource Dump, if one is wanted (they may leave records
-// out), then the Resource List, the Resource Dump and the Change List.
-func (s *Source) Write(ctx context.Context) error {
+// Check checks the sorted records once they are read: duplicates, and
+// bad records, which fail the build unless skipped; and it warns of locs
+// on other hosts than the documents'. The build then writes, in order:
+// the packages of the Resource Dump, if one is wanted (PackDump; they may
+// leave records out), the Resource List (WriteResourceList), the Resource
+// Dump of the packages (package dumps) and the Change List
+// (WriteChangeList).
+func (s *Source) Check() error {
 	if err := s.dedupe(); err != nil {
 		return err
 	}
@@ -30,9 +33,12 @@ func (s *Source) Write(ctx context.Context) error {
 		return &BadRecordsError{Name: s.rep.Name, Problems: s.bad, Total: s.rep.Bad}
 	}
 	s.warnHosts()
-	if err := s.packDump(ctx); err != nil {
-		return err
-	}
+	return nil
+}
+
+// WriteResourceList writes the Resource List of the records published,
+// completed at completed.
+func (s *Source) WriteResourceList(completed time.Time) error {
 	rl := &cursor{s: s.rl, skip: s.skip(splitLocKey), decode: func(key, val []byte, e *rsxml.Entry) error {
 		var r spill.Resource
 		if _, err := decodeItem(val, &r); err != nil {
@@ -43,16 +49,9 @@ func (s *Source) Write(ctx context.Context) error {
 		r.Entry(e)
 		return nil
 	}}
-	err := s.opt.ResourceList(s.rep.Listed, rl.entry)
-	if err = errors.Join(err, rl.close()); err != nil {
-		return err
-	}
-	if s.dump != nil {
-		if err := s.opt.ResourceDump(ctx); err != nil {
-			return err
-		}
-	}
-	return s.writeChangeList()
+	d := s.opt.Docs
+	err := d.WriteResourceList(d.ResourceListOptions(s.opt.At, completed), s.rep.Listed, rl.entry)
+	return errors.Join(err, rl.close())
 }
 
 // skip returns a test of whether a sorted record is a skipped duplicate,
@@ -117,10 +116,10 @@ func itemLength(payload []byte) int64 {
 	return int64(n)
 }
 
-// writeChangeList writes the Change List of the window, unless it
+// WriteChangeList writes the Change List of the window, unless it
 // is not wanted, some record has no time to place it by, or nothing
 // happened in it.
-func (s *Source) writeChangeList() error {
+func (s *Source) WriteChangeList() error {
 	rep := s.rep
 	if !s.window {
 		return nil
