@@ -191,3 +191,17 @@ func isNormal(s string) bool {
 }
 
 func isUpperHex(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'F' }
+
+// Origin returns the scheme and authority of an absolute URL
+// ("https://example.org"), as written, or "" if u has none. It allocates
+// nothing: it runs once per record of an export.
+func Origin(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return ""
+	}
+	if j := strings.IndexAny(u[i+3:], "/?#"); j >= 0 {
+		return u[:i+3+j]
+	}
+	return u
+}

@@ -96,3 +96,18 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+func TestOrigin(t *testing.T) {
+	for u, want := range map[string]string{
+		"https://example.org/a/b":  "https://example.org",
+		"https://example.org?q=1":  "https://example.org",
+		"https://example.org#frag": "https://example.org",
+		"https://example.org":      "https://example.org",
+		"http://h:8080/x":          "http://h:8080",
+		"example.org/a":            "",
+	} {
+		if got := Origin(u); got != want {
+			t.Errorf("Origin(%q) = %q, want %q", u, got, want)
+		}
+	}
+}

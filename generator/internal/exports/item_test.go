@@ -52,16 +52,3 @@ func TestItemRoundTrip(t *testing.T) {
 		t.Errorf("change key gives %v, %q, %d", at, loc, line)
 	}
 }
-
-func TestHostOf(t *testing.T) {
-	for u, want := range map[string]string{
-		"https://example.org/a/b": "https://example.org",
-		"https://example.org?q=1": "https://example.org",
-		"https://example.org":     "https://example.org",
-		"example.org/a":           "",
-	} {
-		if got := hostOf(u); got != want {
-			t.Errorf("hostOf(%q) = %q, want %q", u, got, want)
-		}
-	}
-}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -440,19 +439,4 @@ func (s *Source) badRecord(p report.Problem) error {
 		return &BadRecordsError{Name: s.rep.Name, Problems: s.bad, Total: 1}
 	}
 	return nil
-}
-
-// hostOf returns the scheme and host of an absolute URL ("https://example.org").
-func hostOf(u string) string {
-	i := strings.Index(u, "://")
-	if i < 0 {
-		return ""
-	}
-	if j := strings.IndexByte(u[i+3:], '/'); j >= 0 {
-		return u[:i+3+j]
-	}
-	if j := strings.IndexByte(u[i+3:], '?'); j >= 0 {
-		return u[:i+3+j]
-	}
-	return u
 }

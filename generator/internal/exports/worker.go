@@ -16,6 +16,7 @@ import (
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // Change values in the payload of a sorted record (see appendItem).
@@ -150,7 +151,7 @@ func (w *worker) host(loc string) {
 	if w.res.hosts == nil {
 		w.res.hosts = map[string]int{}
 	}
-	w.res.hosts[hostOf(loc)]++
+	w.res.hosts[uri.Origin(loc)]++
 }
 
 // event adds the change of r at t to the Change List, if t is in its window.

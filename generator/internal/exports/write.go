@@ -15,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // Check checks the sorted records once they are read: duplicates, and
@@ -209,7 +210,7 @@ func eventID(key, val []byte) []byte {
 // Destinations such as the reference client (resync) refuse resources on
 // other hosts by default.
 func (s *Source) warnHosts() {
-	docs := hostOf(s.opt.Docs.Base)
+	docs := uri.Origin(s.opt.Docs.Base)
 	others, n := []string{}, 0
 	for h, c := range s.hosts {
 		if h != docs {
