@@ -80,11 +80,7 @@ type Set struct {
 // Write stages the pages rsgen always writes and the configuration of the
 // set's hosts. It runs after every document is staged.
 func (s *Set) Write(out string) error {
-	d, err := s.Data()
-	if err != nil {
-		return err
-	}
-	files, err := hosting.Render(templatesOf(s.Templates), s.Hosts, d)
+	files, err := s.render()
 	if err != nil {
 		return err
 	}
@@ -99,11 +95,7 @@ func (s *Set) Write(out string) error {
 // landing page, the robots.txt line, the HTML head link) in the set's
 // directory; the hosts' files are the site's (StageSite).
 func (s *Set) WritePages() error {
-	d, err := s.Data()
-	if err != nil {
-		return err
-	}
-	files, err := hosting.Render(templatesOf(s.Templates), s.Hosts, d)
+	files, err := s.render()
 	if err != nil {
 		return err
 	}
@@ -114,6 +106,15 @@ func (s *Set) WritePages() error {
 		}
 	}
 	return nil
+}
+
+// render renders the set's pages and the files of its hosts.
+func (s *Set) render() ([]hosting.File, error) {
+	d, err := s.Data()
+	if err != nil {
+		return nil, err
+	}
+	return hosting.Render(templatesOf(s.Templates), s.Hosts, d)
 }
 
 func templatesOf(fsys fs.FS) fs.FS {
