@@ -65,7 +65,7 @@ type Config struct {
 	// Notification channels advertised in the Capability List (notify.go).
 	Notification Notification
 
-	Changes Changes // Change Lists and Change Dump against the previous build (across.go)
+	Changes Changes // Change Lists and Change Dump against the previous build (history.go)
 
 	// Guards (guards.go): a source with nothing to publish fails with
 	// ErrEmptySource unless AllowEmpty; a build that deletes more of the
@@ -147,7 +147,7 @@ type build struct {
 	docs     *docWriter // the documents written, into the stage
 	at       time.Time
 	done     time.Time            // when the build completed (completed), once its lists are written
-	across   across               // the previous build, the changes since, the hash cache
+	history  history              // the previous build, the changes since, the hash cache
 	archive  *archivescan.Archive // Source, when it is an archive
 	export   *ExportReport        // what a record export held, when one is published
 }
@@ -175,7 +175,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, mark(err, ErrOutput)
 	}
 	b.attach(stg)
-	defer func() { b.across.cache.Abort() }() // the new cache, if the build fails before saveCache
+	defer func() { b.history.cache.Abort() }() // the new cache, if the build fails before saveCache
 	stg.SetSnapshot(b.at)
 	resources, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
 		resources, err := b.run(ctx)
@@ -201,7 +201,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		stg.Discard()
 		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
 	}
-	b.across.cache.Commit()
+	b.history.cache.Commit()
 	return b.report(resources, start), nil
 }
 
@@ -245,7 +245,7 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 // export).
 func (b *build) report(resources *spill.ResourceSpool, start time.Time) *Report {
 	rep := &Report{Documents: b.docs.N, Problems: b.problems.Sorted(), Elapsed: time.Since(start),
-		Cached: int(b.stats.Cached.Load()), Changes: b.across.report}
+		Cached: int(b.stats.Cached.Load()), Changes: b.history.report}
 	if resources != nil {
 		rep.Files, rep.Bytes = resources.Len(), resources.Bytes
 	}
@@ -401,10 +401,10 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.cfg.Changes.Previous != "" {
 		b.stats.Enter(PhasePrevious)
 	}
-	if err := b.prepareAcross(ctx); err != nil {
+	if err := b.prepareHistory(ctx); err != nil {
 		return nil, err
 	}
-	if b.across.prev != nil {
+	if b.history.prev != nil {
 		if err := b.startJoin(ctx); err != nil {
 			return nil, err
 		}
@@ -432,8 +432,8 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 		if resources, dropped, packed, err = dump.Pack(ctx, resources); err != nil {
 			return nil, err
 		}
-		if j := b.across.join; j != nil { // the changes as the lists will have them
-			if b.across.changes, err = j.Reconcile(b.across.changes, dropped); err != nil {
+		if j := b.history.join; j != nil { // the changes as the lists will have them
+			if b.history.changes, err = j.Reconcile(b.history.changes, dropped); err != nil {
 				return nil, err
 			}
 		}
@@ -492,7 +492,7 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
-	la := &archives.ResourceLists{Docs: b.docs, Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceLists, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice}
+	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: b.cfg.Changes.ArchiveResourceLists, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice}
 	archive, err := la.Plan()
 	if err != nil {
 		return err

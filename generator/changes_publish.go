@@ -14,22 +14,22 @@ import (
 // without a previous one, publishes none: there is nothing to compare
 // with.
 func (b *build) publishChanges(ctx context.Context) error {
-	if b.across.prev == nil {
+	if b.history.prev == nil {
 		return nil
 	}
 	ch := &changelists.Lists{Docs: b.docs, Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.ArchiveKeep, Limits: b.cfg.Limits, At: b.at,
-		Prev: b.across.prev, Changes: b.across.changes, Report: b.across.report, Notice: b.notice}
+		Prev: b.history.prev, Changes: b.history.changes, Report: b.history.report, Notice: b.notice}
 	from, err := ch.Publish(ctx)
 	if err != nil {
 		return err
 	}
 	if b.cfg.Changes.Dump {
-		cd := &dumps.ChangeDump{Packaging: b.packaging(), Changes: b.across.changes, Prev: b.across.prev, Copier: b.across.copier,
-			Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.ArchiveKeep, Report: b.across.report}
+		cd := &dumps.ChangeDump{Packaging: b.packaging(), Changes: b.history.changes, Prev: b.history.prev, Copier: b.history.copier,
+			Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.ArchiveKeep, Report: b.history.report}
 		if err := cd.Write(ctx, from); err != nil {
 			return err
 		}
-	} else if a := b.across.prev.ChangeDumpArchive; a != nil && len(a.Lists) > 0 { // dropped with the Change Dump (checkDumps)
+	} else if a := b.history.prev.ChangeDumpArchive; a != nil && len(a.Lists) > 0 { // dropped with the Change Dump (checkDumps)
 		b.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published, with the Change Dump", units.Count(len(a.Lists), "Change Dump")))
 	}
 	return ch.WriteArchive(ctx)

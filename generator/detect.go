@@ -15,7 +15,7 @@ import (
 // detect), and starts spooling the previous build's entries beside the
 // scan; if that fails, it cancels the build with its error.
 func (b *build) startJoin(ctx context.Context) error {
-	prev := b.across.prev
+	prev := b.history.prev
 	entries, err := detect.SpoolPrevious(ctx, prev, b.cfg.BaseURL.RelPath, &b.spill, b.fail)
 	if err != nil {
 		return err
@@ -28,13 +28,13 @@ func (b *build) startJoin(ctx context.Context) error {
 		Jobs:     b.cfg.Jobs,
 		Spill:    &b.spill,
 		Problems: &b.problems,
-		Report:   b.across.report,
+		Report:   b.history.report,
 		Notice:   b.notice,
 	}
 	if b.archive == nil {
 		j.ReadAgain = treescan.Tree{Root: b.root, Follow: b.cfg.FollowSymlinks}.Job
 	}
-	b.across.join = j
+	b.history.join = j
 	return nil
 }
 
@@ -42,7 +42,7 @@ func (b *build) startJoin(ctx context.Context) error {
 // (detect.Join.Run) and returns them with the lastmods the join gives
 // them; the spool of the scan is closed.
 func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, error) {
-	j := b.across.join
+	j := b.history.join
 	if j == nil {
 		return resources, nil
 	}
@@ -50,7 +50,7 @@ func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpoo
 	if err != nil {
 		return nil, err
 	}
-	b.across.changes = changes
+	b.history.changes = changes
 	if changes.Len() > 0 && !j.Since.Before(b.at) {
 		return nil, fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: j.Since, At: b.at, Changes: changes.Len()})
 	}
@@ -63,10 +63,10 @@ func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpoo
 // every resource of the Resource List, and these cannot be read: with
 // one, such a build fails.
 func (b *build) keepUnread(ctx context.Context, found *spill.ResourceSpool, unread report.Unread) (*spill.ResourceSpool, error) {
-	if b.across.join == nil {
+	if b.history.join == nil {
 		return found, nil
 	}
-	out, kept, err := b.across.join.KeepUnread(ctx, found, unread)
+	out, kept, err := b.history.join.KeepUnread(ctx, found, unread)
 	if err != nil || kept.N == 0 {
 		return out, err
 	}

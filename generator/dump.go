@@ -39,6 +39,6 @@ func (b *build) dump() *dumps.ResourceDump {
 	return &dumps.ResourceDump{
 		Packaging: b.packaging(),
 		Stats:     b.stats, Spill: &b.spill,
-		Prev: b.across.prev, Every: b.cfg.Changes.ArchiveResourceDumps, Keep: b.cfg.Changes.ArchiveKeep, Copier: b.across.copier,
+		Prev: b.history.prev, Every: b.cfg.Changes.ArchiveResourceDumps, Keep: b.cfg.Changes.ArchiveKeep, Copier: b.history.copier,
 	}
 }

@@ -105,7 +105,7 @@ func percentOf(n, total int) int {
 // more than the limit allows. An empty build allowed on purpose deletes
 // everything on purpose.
 func (b *build) checkDeletes(published int) error {
-	prev := b.across.prev
+	prev := b.history.prev
 	if prev == nil || published == 0 && b.cfg.AllowEmpty {
 		return nil
 	}
@@ -114,12 +114,12 @@ func (b *build) checkDeletes(published int) error {
 		limit = *b.cfg.MaxDelete
 	}
 	deleted := 0
-	if b.across.changes != nil {
-		deleted = b.across.changes.Deleted
+	if b.history.changes != nil {
+		deleted = b.history.changes.Deleted
 	}
 	before := 0 // the previous build's resources
-	if b.across.join != nil {
-		before = b.across.join.Previous.Len()
+	if b.history.join != nil {
+		before = b.history.join.Previous.Len()
 	}
 	if limit.allows(deleted, before) {
 		return nil
@@ -180,7 +180,7 @@ func (e *ArchiveDroppedError) Error() string {
 // published a dump that this one would not, and with an
 // *ArchiveDroppedError for its Change List Archive.
 func (b *build) checkDumps() error {
-	prev := b.across.prev
+	prev := b.history.prev
 	for _, c := range prev.Capabilities {
 		switch {
 		case c.Name == rsxml.CapResourceDump && !b.cfg.Dump.Enabled && !b.cfg.Changes.DropResourceDump,

@@ -298,7 +298,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	out = resolveExisting(out)
 	for _, b := range builds {
 		b.attach(stg)
-		defer func() { b.across.cache.Abort() }() // the new caches, if the build fails before they are saved
+		defer func() { b.history.cache.Abort() }() // the new caches, if the build fails before they are saved
 	}
 	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
 	err = func() error {
@@ -349,7 +349,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		return nil, mark(fmt.Errorf("publishing into %s: %w", site.Out, err), ErrOutput)
 	}
 	for i, b := range builds {
-		b.across.cache.Commit()
+		b.history.cache.Commit()
 		r := b.report(resources[i], start)
 		r.Cached = int(cached[i])
 		rep.Sets = append(rep.Sets, r)

@@ -123,7 +123,7 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 		Jobs:     cfg.Jobs,
 		Hashes:   cfg.Hashes,
 		Base:     cfg.BaseURL,
-		Cache:    b.across.cache,
+		Cache:    b.history.cache,
 		Spill:    &b.spill,
 		Problems: &b.problems,
 		Stats:    b.stats,

@@ -85,9 +85,9 @@ type Changes struct {
 // was published of it (package report).
 type ChangeReport = report.ChangeReport
 
-// across is the state of a build that depends on earlier builds: the
+// history is the state of a build that depends on earlier builds: the
 // previous build, the changes since, and the hash cache.
-type across struct {
+type history struct {
 	prev    *previous.Site
 	copier  *packages.Copier // publishes its packages again
 	changes *spill.ChangeSet // chronological; nil without a previous build
@@ -127,15 +127,15 @@ var (
 // over HTTP may take, retries included, when Changes.HTTP.Deadline is 0.
 const DefaultFetchDeadline = previous.DefaultDeadline
 
-// prepareAcross reads the previous build and loads the hash cache, before
+// prepareHistory reads the previous build and loads the hash cache, before
 // anything is scanned: a previous build that cannot be used fails the
 // build at once.
-func (b *build) prepareAcross(ctx context.Context) error {
+func (b *build) prepareHistory(ctx context.Context) error {
 	switch {
 	case b.cfg.Cache != "" && b.archive != nil:
 		b.notice("the hash cache is for a directory tree: an archive is read whole every time")
 	case b.cfg.Cache != "":
-		b.across.cache = treescan.OpenCache(b.cfg.Cache, b.root, b.cfg.now(), b.notice)
+		b.history.cache = treescan.OpenCache(b.cfg.Cache, b.root, b.cfg.now(), b.notice)
 	}
 	src := b.cfg.Changes.Previous
 	if src == "" {
@@ -179,8 +179,8 @@ func (b *build) prepareAcross(ctx context.Context) error {
 			return err
 		}
 	}
-	b.across.prev = site
-	b.across.copier = &packages.Copier{Docs: b.docs, Prev: site}
-	b.across.report = &ChangeReport{Since: site.At}
+	b.history.prev = site
+	b.history.copier = &packages.Copier{Docs: b.docs, Prev: site}
+	b.history.report = &ChangeReport{Since: site.At}
 	return b.checkDumps()
 }

@@ -1,0 +1,129 @@
+package archivescan
+
+import (
+	"archive/zip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/uri"
+)
+
+// scanZip hashes the members of a zip file with a pool of workers.
+func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, error) {
+	zr, err := zip.OpenReader(a.Path)
+	if err != nil {
+		return nil, fmt.Errorf("source %s: %w", a.Path, err)
+	}
+	defer zr.Close()
+	if len(zr.File) > maxMembers {
+		return nil, fmt.Errorf("source %s: %w: %d, more than the %d rsgen holds in memory", a.Path, ErrTooManyMembers, len(zr.File), maxMembers)
+	}
+	seen := map[string]int{}
+	var pending []int
+	names := make([]string, len(zr.File))
+	for i, f := range zr.File {
+		m := member{raw: f.Name, index: i, mode: f.Mode()}
+		if names[i] = sc.admit(m, seen); names[i] != "" {
+			pending = append(pending, i)
+			if a.members != nil {
+				a.members[names[i]] = i
+			}
+			sc.Stats.Found.Add(1)
+		}
+	}
+	if err := checkOverlap(zr.File, pending); err != nil {
+		return nil, fmt.Errorf("reading the archive %s: %w", a.Path, damaged(err))
+	}
+	sc.Stats.WalkDone.Store(true)
+
+	results := make([]*spill.Resource, len(zr.File))
+	jobs := make(chan hashing.Job, 256)
+	done := make(chan hashing.Result, 256)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(jobs)
+		for _, i := range pending {
+			f := zr.File[i]
+			// ctx, not gctx: an interrupt stops the member under way.
+			open := func() (io.ReadCloser, error) {
+				rc, err := openZipMember(f)
+				if err != nil {
+					return nil, err
+				}
+				return struct {
+					io.Reader
+					io.Closer
+				}{ctxReader{ctx, rc}, rc}, nil
+			}
+			job := hashing.Job{Name: names[i], Seq: uint64(i), Sniff: true, Open: open}
+			select {
+			case jobs <- job:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	pool := &hashing.Pool{Set: sc.Hashes, Workers: sc.Jobs, Progress: func(files int, bytes int64) {
+		sc.Stats.Hashed.Add(int64(files))
+		sc.Stats.Bytes.Add(bytes)
+	}}
+	g.Go(func() error {
+		defer close(done)
+		return pool.Run(gctx, jobs, done)
+	})
+	g.Go(func() error {
+		for res := range done {
+			i := int(res.Seq)
+			r, err := sc.member(res, zr.File[i].FileInfo())
+			switch {
+			case errors.Is(err, uri.ErrLocTooLong): // never published: its name is not needed whole
+				sc.problem(report.Problem{Path: clipName(res.Name), Err: err})
+			case errors.Is(err, zip.ErrAlgorithm): // its previous entry is kept by its name
+				sc.problem(report.Problem{Path: res.Name, Err: err})
+			case err != nil:
+				return fmt.Errorf("reading the archive %s: %s: %w", a.Path, res.Name, damaged(err))
+			default:
+				results[i] = &r
+			}
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var out []spill.Resource
+	for _, r := range results {
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	sortMembers(out)
+	out = sc.dropDuplicates(out, seen)
+	var dc dirConflicts
+	for i := range out {
+		dc.add(out[i].Path)
+	}
+	drop := sc.dropConflicts(dc.found)
+	return slices.DeleteFunc(out, func(r spill.Resource) bool { return drop[r.Path] }), nil
+}
+
+// member makes the Resource of a zip member the hashing pool read.
+func (sc *Scan) member(res hashing.Result, info fs.FileInfo) (spill.Resource, error) {
+	if res.Err != nil {
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", res.Err)
+	}
+	if n := res.Info.Size; n != info.Size() {
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
+	}
+	return sc.resource(res.Name, res.Info.Size, res.Sum, res.Head, info)
+}
