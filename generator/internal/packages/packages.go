@@ -1,9 +1,3 @@
-// Package packages publishes again the packages of the dumps of the
-// previous build (the Change Dump's, those of the archived Change Dumps and
-// Resource Dumps), as they were published: each [Package] is hard-linked
-// from a previous output directory on the same file system, else copied
-// (from another file system, or over HTTP) and checked against the length
-// and digests its entry gives.
 package packages
 
 import (

@@ -1,7 +1,3 @@
-// Package report keeps what a build tells of itself while it runs: its
-// progress ([Stats], which another goroutine may read at any time, as the
-// command line's progress line does) and the files it could not publish
-// ([Problems], collected from the goroutines that read them).
 package report
 
 import (
