@@ -25,10 +25,6 @@ type Resource = spill.Resource
 // (package docs).
 type docWriter = docs.Writer
 
-// An archived document of the previous build, to publish again under its
-// name (docs.Archived).
-type archived = docs.Archived
-
 // A LimitError is a document that the limits of a Config do not let a
 // build write (an entry larger than Limits.MaxBytes, an index that would
 // pass them): Raise names the fields of the Config to raise.

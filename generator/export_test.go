@@ -172,8 +172,6 @@ func TestExportOfficialValidator(t *testing.T) {
 	runOfficial(t, exportGolden)
 }
 
-const goodHash = "sha-256:f12a3505382b1f644cbb4b490c565f9f5f6efe384e831d4423313ea33b83d7ec"
-
 // TestExportBadRecords checks that every kind of bad record is named with
 // its line and reason: the build fails and writes nothing, or, with
 // SkipBadRecords, publishes the rest and reports each one.

@@ -96,6 +96,10 @@ type history struct {
 	join    *detect.Join    // the join with the previous build's resources; nil without one
 }
 
+// A Change is one entry of a Change List (section 12.1): what happened to
+// a resource, and when.
+type Change = spill.Change
+
 // ErrPrevious wraps every failure to read the previous build.
 var ErrPrevious = docs.ErrPrevious
 

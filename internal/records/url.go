@@ -174,7 +174,7 @@ func checkHost(a string) error {
 		for j := 0; j < len(host); j++ {
 			c := host[j]
 			if !(c == ':' || c == '.' || '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return fmt.Errorf("IP literal [%s] has a character other than hex digits, : and .", host)
+				return fmt.Errorf("IP literal [%s] has a character other than hex digits, colons and dots", host)
 			}
 		}
 		if port != "" && port[0] != ':' {
