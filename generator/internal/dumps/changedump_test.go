@@ -1,11 +1,20 @@
 package dumps
 
 import (
+	"context"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/packages"
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 // A carried package keeps the names rsgen gave it and its manifest's
@@ -34,5 +43,69 @@ func TestCarriedNames(t *testing.T) {
 				t.Errorf("published as %s and %s, want %s and %s", pkg, manifest, tt.wantPkg, tt.wantManifest)
 			}
 		})
+	}
+}
+
+// The Change Dump of a build whose previous one published none (nothing
+// to carry forward) is one package of its changes: the new bytes of the
+// files created and updated, none for a deletion, and a manifest of all
+// three; changedump.xml lists it, with its interval and its manifest's
+// copy, and is advertised.
+func TestChangeDumpWrite(t *testing.T) {
+	dir := t.TempDir()
+	resources := writeFiles(t, dir, map[string]string{"created.txt": "new", "updated.txt": "newer"})
+	area := spilltest.Area(t)
+	changes, err := area.Changes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := snapshot.Add(-time.Hour)
+	for i, c := range []spill.Change{
+		{Resource: resources[0], Change: rsxml.ChangeCreated},
+		{Resource: resources[1], Change: rsxml.ChangeUpdated},
+		{Resource: spill.Resource{Path: "deleted.txt", Loc: "https://example.org/deleted.txt", Length: -1}, Change: rsxml.ChangeDeleted},
+	} {
+		c.Datetime = from.Add(time.Duration(i+1) * time.Minute)
+		if err := changes.Add(&c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := changes.Finish(area); err != nil {
+		t.Fatal(err)
+	}
+	d := &ChangeDump{Packaging: newPackaging(t, dir), Changes: changes, Prev: &previous.Site{}, Report: new(report.ChangeReport)}
+
+	if err := d.Write(context.Background(), from); err != nil {
+		t.Fatal(err)
+	}
+	if problems := d.Problems.Sorted(); len(problems) > 0 || d.Report.Packages != 1 {
+		t.Fatalf("problems %v, %d packages reported; want none and 1", problems, d.Report.Packages)
+	}
+	name := packages.ChangeDumpStem + docs.Stamp(snapshot) + "-00001"
+	if got, want := zipNames(t, d.Docs.Stage.Path("resourcesync/"+name+".zip")), []string{"created.txt", "updated.txt", "manifest.xml"}; !slices.Equal(got, want) {
+		t.Errorf("the package holds %v, want %v", got, want)
+	}
+	b, err := os.ReadFile(d.Docs.Stage.Path("resourcesync/" + ChangeDumpName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<rs:md capability="changedump" from="2024-06-01T23:00:00Z" until="2024-06-02T00:00:00Z"/>`,
+		"<loc>https://example.org/resourcesync/" + name + ".zip</loc>",
+		`<rs:ln rel="contents" href="https://example.org/resourcesync/` + name + `.manifest.xml"`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s has no %s:\n%s", ChangeDumpName, want, b)
+		}
+	}
+	manifest, err := os.ReadFile(d.Docs.Stage.Path("resourcesync/" + name + ".manifest.xml"))
+	if err != nil {
+		t.Fatalf("the copy of the manifest is not staged: %v", err)
+	}
+	if n := strings.Count(string(manifest), "<url>"); n != 3 || !strings.Contains(string(manifest), `change="deleted"`) {
+		t.Errorf("the manifest lists %d changes, want 3, the deletion too:\n%s", n, manifest)
+	}
+	if len(d.Docs.Caps) != 1 || d.Docs.Caps[0].MD.Capability != rsxml.CapChangeDump {
+		t.Errorf("advertised %v, want the Change Dump", d.Docs.Caps)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,12 +27,23 @@ import (
 // the problems.
 func scanOf(t *testing.T, root string, window int, cache *Cache) ([]spill.Resource, report.Unread, *report.Stats, []report.Problem) {
 	t.Helper()
+	sc := newScan(t, root, window, cache)
+	found, unread, err := sc.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spilltest.Resources(t, found), unread, sc.Stats, sc.Problems.Sorted()
+}
+
+// newScan is the Scan of scanOf, for a test to set its hooks before it
+// runs.
+func newScan(t *testing.T, root string, window int, cache *Cache) *Scan {
+	t.Helper()
 	base, err := uri.ParseBase("https://example.org/c/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var problems report.Problems
-	sc := &Scan{
+	return &Scan{
 		Root:     root,
 		Filter:   &tree.Filter{Exclude: []string{"skip/**"}},
 		Jobs:     3,
@@ -38,16 +51,11 @@ func scanOf(t *testing.T, root string, window int, cache *Cache) ([]spill.Resour
 		Base:     base,
 		Cache:    cache,
 		Spill:    spilltest.Area(t),
-		Problems: &problems,
+		Problems: new(report.Problems),
 		Stats:    new(report.Stats),
 		Notice:   func(s string) { t.Log("notice:", s) },
 		Window:   window,
 	}
-	found, unread, err := sc.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spilltest.Resources(t, found), unread, sc.Stats, problems.Sorted()
 }
 
 // makeTree writes n files over nested directories, with names that need
@@ -151,5 +159,73 @@ func TestScanCacheSeesAChange(t *testing.T) {
 	i := slices.IndexFunc(got, func(r spill.Resource) bool { return r.Path == rel })
 	if i < 0 || got[i].Length != int64(len("changed, and longer than before")) {
 		t.Errorf("%s: not scanned again (%d resources)", rel, len(got))
+	}
+}
+
+// A directory that cannot be listed, and a file that cannot be read (it
+// is removed between the walk and its read), are what the scan could not
+// read: each is a problem and in Unread, and nothing under them is
+// spooled; the rest of the tree is.
+func TestScanUnread(t *testing.T) {
+	root := t.TempDir()
+	makeTree(t, root, 12) // d0, d1 and d2, each with files
+	gone := "d2/sub 2/file-002 é.txt"
+	sc := newScan(t, root, 0, nil)
+	sc.ReadDir = func(rel string) error {
+		if rel == "d1" {
+			return fs.ErrPermission
+		}
+		return nil
+	}
+	sc.Listed = func(rel string) {
+		if rel == gone {
+			if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	found, unread, err := sc.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(unread.Dirs, []string{"d1"}) || !slices.Equal(unread.Files, []string{gone}) {
+		t.Errorf("unread %+v, want the directory d1 and the file %s", unread, gone)
+	}
+	problems := sc.Problems.Sorted()
+	if len(problems) != 2 || problems[0].Path != "d1" || !problems[0].Dir || problems[1].Path != gone || problems[1].Dir {
+		t.Errorf("problems %v, want one of the directory d1 and one of the file %s", problems, gone)
+	}
+	got := spilltest.Resources(t, found)
+	for _, r := range got {
+		if strings.HasPrefix(r.Path, "d1/") || r.Path == gone {
+			t.Errorf("%s spooled, but it was not read", r.Path)
+		}
+	}
+	if want := 12 - 4 - 1; len(got) != want { // d1 holds 4 of the 12 files
+		t.Errorf("%d resources spooled, want %d", len(got), want)
+	}
+}
+
+// A scan whose context is cancelled while it runs stops with
+// context.Canceled, whatever is in flight: the walk waiting for a slot of
+// the window, the workers and the collector all return, or Run would not.
+func TestScanCancelled(t *testing.T) {
+	root := t.TempDir()
+	makeTree(t, root, 50)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sc := newScan(t, root, 1, nil) // a window of one file: the walk waits on it
+	listed := 0
+	sc.Listed = func(string) {
+		if listed++; listed == 3 {
+			cancel()
+		}
+	}
+	found, _, err := sc.Run(ctx)
+	if !errors.Is(err, context.Canceled) || found != nil {
+		t.Errorf("Run returned %v (and a spool: %t), want context.Canceled and no spool", err, found != nil)
+	}
+	if listed >= 50 {
+		t.Errorf("the walk listed all %d files after it was cancelled", listed)
 	}
 }

@@ -1,0 +1,150 @@
+package dumps
+
+import (
+	"archive/zip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
+	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/zipdump"
+)
+
+var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
+
+// newPackaging is the Packaging of the files of the tree dir, into a
+// stage of its own, at the snapshot time.
+func newPackaging(t *testing.T, dir string) Packaging {
+	t.Helper()
+	stg, err := stage.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stg.Discard)
+	return Packaging{
+		Docs:      &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}},
+		Hashes:    hashing.Set{hashing.SHA256},
+		Jobs:      2,
+		At:        snapshot,
+		Completed: func() time.Time { return snapshot.Add(time.Minute) },
+		Files: func() (Files, error) {
+			f, err := treescan.Tree{Root: dir}.Open()
+			if err != nil {
+				return nil, err // not a nil *treescan.Files in an interface
+			}
+			return f, nil
+		},
+		Problems: new(report.Problems),
+		Notice:   func(s string) { t.Log("notice:", s) },
+	}
+}
+
+// writeFiles writes files (path → content) under dir and returns their
+// resources, hashed as a scan hashes them, in the order of their paths.
+func writeFiles(t *testing.T, dir string, files map[string]string) []spill.Resource {
+	t.Helper()
+	var rs []spill.Resource
+	for rel, content := range files {
+		testenv.WriteFile(t, dir, rel, content)
+		sum := sha256.Sum256([]byte(content))
+		rs = append(rs, spill.Resource{Path: rel, Loc: "https://example.org/" + rel, Length: int64(len(content)),
+			Hash: "sha-256:" + hex.EncodeToString(sum[:]), Type: "text/plain"})
+	}
+	slices.SortFunc(rs, func(a, b spill.Resource) int { return strings.Compare(a.Path, b.Path) })
+	return rs
+}
+
+// zipNames returns the names of the members of the zip file at path.
+func zipNames(t *testing.T, path string) []string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// Pack writes the files of the resources into packages in the stage,
+// each with the copy of its manifest, and keeps their resources; a file
+// rewritten after it was hashed (its length is no longer the resource's)
+// is left out of the packages and of kept, its loc is dropped, and it is
+// a problem. Write then writes resourcedump.xml, which lists the package
+// and links its manifest, and advertises it.
+func TestResourceDumpPackAndWrite(t *testing.T) {
+	dir := t.TempDir()
+	resources := writeFiles(t, dir, map[string]string{"a.txt": "alpha", "b/c.txt": "gamma", "d.txt": "delta"})
+	testenv.WriteFile(t, dir, "b/c.txt", "gamma, rewritten since it was hashed")
+	area := spilltest.Area(t)
+	spool, err := area.ResourcesOf(resources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &ResourceDump{Packaging: newPackaging(t, dir), Stats: new(report.Stats), Spill: area}
+
+	kept, dropped, packed, err := d.Pack(context.Background(), spool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keptPaths []string
+	for _, r := range spilltest.Resources(t, kept) {
+		keptPaths = append(keptPaths, r.Path)
+	}
+	if !slices.Equal(keptPaths, []string{"a.txt", "d.txt"}) || !slices.Equal(dropped, []string{"https://example.org/b/c.txt"}) {
+		t.Errorf("kept %v and dropped %v, want a.txt and d.txt kept, b/c.txt dropped", keptPaths, dropped)
+	}
+	problems := d.Problems.Sorted()
+	if len(problems) != 1 || problems[0].Path != "b/c.txt" || !errors.Is(problems[0].Err, zipdump.ErrChanged) {
+		t.Errorf("problems %v, want one of b/c.txt, changed", problems)
+	}
+	if len(packed.Packages) != 1 {
+		t.Fatalf("%d packages, want 1", len(packed.Packages))
+	}
+	pkg := packed.Packages[0]
+	names := zipNames(t, d.Docs.Stage.Path("resourcesync/"+pkg.Name))
+	if want := []string{"a.txt", "d.txt", "manifest.xml"}; !slices.Equal(names, want) {
+		t.Errorf("the package holds %v, want %v", names, want)
+	}
+	if _, err := os.Stat(d.Docs.Stage.Path("resourcesync/" + pkg.ManifestName)); err != nil {
+		t.Errorf("the copy of the manifest is not staged: %v", err)
+	}
+
+	if err := d.Write(context.Background(), packed); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(d.Docs.Stage.Path("resourcesync/resourcedump.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`<rs:md capability="resourcedump"`,
+		"<loc>https://example.org/resourcesync/" + pkg.Name + "</loc>",
+		`href="https://example.org/resourcesync/` + pkg.ManifestName + `"`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("resourcedump.xml has no %s:\n%s", want, b)
+		}
+	}
+	if len(d.Docs.Caps) != 1 || d.Docs.Caps[0].MD.Capability != rsxml.CapResourceDump {
+		t.Errorf("advertised %v, want the Resource Dump", d.Docs.Caps)
+	}
+}

@@ -1,0 +1,163 @@
+package exports
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/uri"
+)
+
+var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
+
+// openExport writes lines as the JSON Lines export r.jsonl, beside the
+// file files/c.txt, and opens it with documents written into a stage of
+// their own. The caller closes it.
+func openExport(t *testing.T, lines []string, skipBad bool) *Source {
+	t.Helper()
+	dir := t.TempDir()
+	testenv.WriteFile(t, dir, "files/c.txt", "the bytes of c")
+	export := testenv.WriteFile(t, dir, "r.jsonl", strings.Join(lines, "\n")+"\n")
+	stg, err := stage.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stg.Discard)
+	base, err := uri.ParseBase("https://example.org/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Options{
+		Export: export, SkipBadRecords: skipBad,
+		Jobs: 2, Hashes: hashing.Set{hashing.SHA256}, Base: base, At: snapshot,
+		SortDir:  filepath.Join(t.TempDir(), "sort"),
+		Docs:     &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}},
+		Stats:    new(report.Stats),
+		Problems: new(report.Problems),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// locs returns the locs of the document name of s's stage, in order.
+func locs(t *testing.T, s *Source, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(s.opt.Docs.Stage.Path("resourcesync/" + name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range regexp.MustCompile(`<loc>([^<]*)</loc>`).FindAllStringSubmatch(string(b), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// The steps of a build from an export, in the build's order: the
+// Resource List lists the published records sorted by loc, with the
+// digest and length of a local file; a tombstone is not in it, nor a
+// draft; the Change List holds, oldest first, the record created, the
+// tombstone and the record updated; Report counts them all; Close
+// removes the sorted records.
+func TestSourceSteps(t *testing.T) {
+	s := openExport(t, []string{
+		`{"loc":"c","lastmod":"2024-06-01T10:00:00Z","created":"2024-06-01T10:00:00Z","path":"files/c.txt"}`,
+		`{"loc":"a","lastmod":"2024-06-01T12:00:00Z"}`,
+		`{"loc":"b","deleted":"2024-06-01T11:00:00Z"}`,
+		`{"loc":"d","status":"draft","lastmod":"2024-06-01T00:00:00Z"}`,
+	}, false)
+	open := true
+	defer func() {
+		if open {
+			s.Close()
+		}
+	}()
+	if err := s.Read(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteResourceList(snapshot.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteChangeList(); err != nil {
+		t.Fatal(err)
+	}
+
+	if got, want := locs(t, s, "resourcelist.xml"), []string{"https://example.org/a", "https://example.org/c"}; !slices.Equal(got, want) {
+		t.Errorf("the Resource List lists %v, want %v", got, want)
+	}
+	rl, _ := os.ReadFile(s.opt.Docs.Stage.Path("resourcesync/resourcelist.xml"))
+	if !strings.Contains(string(rl), `hash="sha-256:`) || !strings.Contains(string(rl), `length="14"`) {
+		t.Errorf("the Resource List has no digest and length of files/c.txt:\n%s", rl)
+	}
+	if got, want := locs(t, s, "changelist.xml"), []string{"https://example.org/c", "https://example.org/b", "https://example.org/a"}; !slices.Equal(got, want) {
+		t.Errorf("the Change List lists %v, want %v", got, want)
+	}
+	cl, _ := os.ReadFile(s.opt.Docs.Stage.Path("resourcesync/changelist.xml"))
+	if got := regexp.MustCompile(`change="(\w+)"`).FindAllStringSubmatch(string(cl), -1); len(got) != 3 ||
+		got[0][1] != "created" || got[1][1] != "deleted" || got[2][1] != "updated" {
+		t.Errorf("the Change List's changes are %v, want created, deleted, updated", got)
+	}
+	rep := s.Report()
+	if rep.Records != 4 || rep.Listed != 2 || rep.Tombstones != 1 || rep.Withheld["draft"] != 1 || !rep.ChangeList || rep.Changes != 3 {
+		t.Errorf("report %+v, want 4 records, 2 listed, 1 tombstone, 1 draft withheld, a Change List of 3", rep)
+	}
+
+	sortDir := s.opt.SortDir
+	if _, err := os.Stat(sortDir); err != nil {
+		t.Fatalf("no directory of sorted records while the export is open: %v", err)
+	}
+	s.Close()
+	open = false
+	if _, err := os.Stat(sortDir); !os.IsNotExist(err) {
+		t.Errorf("the sorted records are still there after Close: %v", err)
+	}
+}
+
+// A bad record fails the build at Check with a *BadRecordsError naming
+// its line, unless bad records are skipped: each is then a problem, the
+// others are listed, and Report counts it.
+func TestSourceBadRecords(t *testing.T) {
+	lines := []string{`{"loc":"a"}`, `{"loc":"b","url":"x"}`}
+	t.Run("failing", func(t *testing.T) {
+		s := openExport(t, lines, false)
+		defer s.Close()
+		if err := s.Read(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var bad *BadRecordsError
+		if err := s.Check(); !errors.As(err, &bad) || bad.Total != 1 || len(bad.Problems) != 1 || bad.Problems[0].Line != 2 {
+			t.Errorf("Check: %v, want a BadRecordsError of line 2", err)
+		}
+	})
+	t.Run("skipped", func(t *testing.T) {
+		s := openExport(t, lines, true)
+		defer s.Close()
+		if err := s.Read(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Check(); err != nil {
+			t.Fatalf("Check: %v", err)
+		}
+		if problems := s.opt.Problems.Sorted(); len(problems) != 1 || problems[0].Line != 2 || s.Report().Bad != 1 || s.Report().Listed != 1 {
+			t.Errorf("problems %v, report %+v; want one problem of line 2, 1 bad, 1 listed", problems, s.Report())
+		}
+	})
+}
