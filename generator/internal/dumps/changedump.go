@@ -30,7 +30,7 @@ const ChangeDumpName = "changedump.xml"
 type ChangeDump struct {
 	Packaging
 	Changes     *spill.ChangeSet     // this build's, chronological
-	Prev        *previous.Site       // the previous build, whose packages are carried forward
+	Prev        *previous.Site       // the previous build, whose packages are carried forward; never nil (a first build has no Change Dump)
 	Copier      *packages.Copier     // publishes them again
 	Keep        time.Duration        // how long a package is kept (Changes.Keep)
 	ArchiveKeep time.Duration        // how long the Change Dump Archive keeps one; 0 for none

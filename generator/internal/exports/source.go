@@ -101,6 +101,7 @@ type Source struct {
 	in      *input
 	root    *os.Root // the export's directory: local files are read only inside it
 	sortDir string   // Options.SortDir, once made
+	closed  bool
 	rep     *Report
 
 	rl, ch  *extsort.Sorter
@@ -271,9 +272,13 @@ func Open(opt Options) (*Source, error) {
 // Report is what the export held, as far as it was read and written.
 func (s *Source) Report() *Report { return s.rep }
 
-// Close closes the export and removes the sorted records; it may be
-// called once, after Open succeeded or as it fails.
+// Close closes the export and removes the sorted records, once (a second
+// call does nothing), after Open succeeded or as it fails.
 func (s *Source) Close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
 	for _, x := range []*extsort.Sorter{s.dump, s.ch, s.rl} {
 		if x != nil {
 			x.Close()
