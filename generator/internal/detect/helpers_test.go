@@ -100,7 +100,7 @@ func spoolOf(t *testing.T, area *spill.Area, site *previous.Site) *Previous {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := SpoolPrevious(context.Background(), site, b.RelPath, area, func(err error) { t.Errorf("spooling the previous entries: %v", err) })
+	p, err := SpoolPrevious(context.Background(), site, b, area, func(err error) { t.Errorf("spooling the previous entries: %v", err) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/spool"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // Previous is the previous build's Resource List, read while the tree is
@@ -32,10 +33,11 @@ type Previous struct {
 const sortMemory = 32 << 20
 
 // SpoolPrevious starts spooling the entries of site into area, each with
-// its key (the path under the base URL that key maps its loc to), and
+// its key (the path of its loc under base, the build's base URL), and
 // calls fail with its error if it fails. area closes the spool when it is
 // removed, and stops it first if it is not complete.
-func SpoolPrevious(ctx context.Context, site *previous.Site, key func(loc string) (string, bool), area *spill.Area, fail context.CancelCauseFunc) (*Previous, error) {
+func SpoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, area *spill.Area, fail context.CancelCauseFunc) (*Previous, error) {
+	key := base.RelPath
 	spillDir, err := area.Path() // before the goroutine: the scan makes its spools there too
 	if err != nil {
 		return nil, err

@@ -74,10 +74,10 @@ func (s *Set) Write(out string) error {
 	if err != nil {
 		return err
 	}
-	if err := Stage(s.Stage, out, s.Hosts, files, s.Notice); err != nil {
+	if err := stageFiles(s.Stage, out, s.Hosts, files, s.Notice); err != nil {
 		return err
 	}
-	RobotsNotice(s.DocsURL, out, s.Docs.URL("resourcelist.xml"), s.Notice)
+	robotsNotice(s.DocsURL, out, s.Docs.URL("resourcelist.xml"), s.Notice)
 	return nil
 }
 
@@ -114,10 +114,10 @@ func templatesOf(fsys fs.FS) fs.FS {
 	return fsys
 }
 
-// Stage stages files, rendered for hosts, into stg, the stage of the
+// stageFiles stages files, rendered for hosts, into stg, the stage of the
 // output directory out: a configuration file the user wrote gets rsgen's
 // part in its block.
-func Stage(stg *stage.Stage, out string, hosts []string, files []hosting.File, notice func(string)) error {
+func stageFiles(stg *stage.Stage, out string, hosts []string, files []hosting.File, notice func(string)) error {
 	for _, f := range files {
 		if f.Name == hosting.NoJekyll {
 			if _, err := os.Lstat(filepath.Join(out, f.Name)); err == nil {
@@ -150,9 +150,9 @@ func Stage(stg *stage.Stage, out string, hosts []string, files []hosting.File, n
 	return nil
 }
 
-// RobotsNotice tells when the site's own robots.txt does not name the
+// robotsNotice tells when the site's own robots.txt does not name the
 // Resource List (section 6.3.4). rsgen never writes that file.
-func RobotsNotice(docsURL uri.Base, out, resourceList string, notice func(string)) {
+func robotsNotice(docsURL uri.Base, out, resourceList string, notice func(string)) {
 	u, err := url.Parse(docsURL.String())
 	if err != nil || u.Path != "/" {
 		return // robots.txt counts at the root of a host only
@@ -338,5 +338,5 @@ func StageSite(stg *stage.Stage, out string, docsURL uri.Base, hosts []string, f
 			root = append(root, f)
 		}
 	}
-	return Stage(stg, out, hosts, root, notice)
+	return stageFiles(stg, out, hosts, root, notice)
 }

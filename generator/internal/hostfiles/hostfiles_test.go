@@ -40,7 +40,7 @@ func TestRobotsNotice(t *testing.T) {
 				}
 			}
 			var got []string
-			RobotsNotice(tc.docs, out, list, func(s string) { got = append(got, s) })
+			robotsNotice(tc.docs, out, list, func(s string) { got = append(got, s) })
 			if (len(got) > 0) != tc.notice || tc.notice && !strings.Contains(got[0], "Sitemap: "+list) {
 				t.Errorf("notices %q, want one: %v", got, tc.notice)
 			}
