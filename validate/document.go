@@ -31,6 +31,17 @@ type docInfo struct {
 	children   []child    // entries of a Source Description, Capability List, index; packages of a dump
 	resources  []resource // entries to audit
 	entries    int
+	span       *locSpan // a Resource List that is no index: its first and last <loc>
+}
+
+// locSpan is what a check of a Resource List notes of its <loc>s, so that
+// the parts of an index can be told apart without holding their locs:
+// parts each in order, each starting after the one before ends, cannot
+// list a resource twice (checkPartsUnique). The order is that of the
+// <loc>s decoded (uri.CompareDecoded).
+type locSpan struct {
+	first, last string
+	ordered     bool // each <loc> sorts after the one before, decoded
 }
 
 // child is an entry that names another document.
@@ -73,17 +84,12 @@ type docOptions struct {
 // document alone can show.
 func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *docInfo {
 	info := &docInfo{name: name, url: docURL}
-	br := bufio.NewReaderSize(r, 64<<10)
-	var src io.Reader = br
-	if head, _ := br.Peek(2); len(head) == 2 && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			s.add(name, 0, RuleXML, 0, "cannot decompress: %v", err)
-			return info
-		}
-		defer zr.Close()
-		src = zr
+	src, closeSrc, err := decompressed(r)
+	if err != nil {
+		s.add(name, 0, RuleXML, 0, "cannot decompress: %v", err)
+		return info
 	}
+	defer closeSrc()
 	rd, err := rsxml.NewReader(src, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes, ReuseEntries: true})
 	if err != nil {
 		readError(s, name, err)
@@ -106,6 +112,45 @@ func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *
 	}
 	c.finish(rd, true)
 	return info
+}
+
+// decompressed returns the document r holds, gunzipped if it is gzip.
+func decompressed(r io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if head, _ := br.Peek(2); len(head) == 2 && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, err
+		}
+		return zr, func() { zr.Close() }, nil
+	}
+	return br, func() {}, nil
+}
+
+// readEntries reads the <loc> and line of each entry of the document r
+// holds, as checkDocument read them.
+func readEntries(r io.Reader, yield func(loc string, line int) error) error {
+	src, closeSrc, err := decompressed(r)
+	if err != nil {
+		return err
+	}
+	defer closeSrc()
+	rd, err := rsxml.NewReader(src, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes, ReuseEntries: true})
+	if err != nil {
+		return err
+	}
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := yield(e.Loc, e.Line); err != nil {
+			return err
+		}
+	}
 }
 
 // readError reports why a document could not be read (on).
@@ -198,7 +243,9 @@ type docCheck struct {
 	prevLine int
 	caps     map[string]int // Capability List: capability → line of its entry
 	locs     locSet         // Resource List, Resource Dump Manifest: the locs so far
-	over     int            // line of the first entry past the limit
+	span     locSpan        // Resource List: the first and last locs so far
+	locsSeen int
+	over     int // line of the first entry past the limit
 
 	// The last type checked, and what checkType said of it: a list has
 	// few types, and entries with the same one often follow each other.
@@ -305,6 +352,11 @@ func (c *docCheck) unusedTimes(md *rsxml.MD, line int, at, from timeUse, where, 
 // was read to its end.
 func (c *docCheck) finish(rd *rsxml.Reader, complete bool) {
 	name := c.info.name
+	if complete && c.capability == rsxml.CapResourceList && !c.info.index && c.locsSeen > 0 {
+		sp := c.span
+		sp.first, sp.last = strings.Clone(sp.first), strings.Clone(sp.last)
+		c.info.span = &sp
+	}
 	for _, d := range rd.Deviations {
 		c.add(d.Line, RuleSchema, "%s", d.Msg)
 	}

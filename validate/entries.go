@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // otherCapabilities are capabilities of the other ResourceSync
@@ -146,6 +147,7 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 		}
 	case c.capability == rsxml.CapResourceList:
 		c.unique(e)
+		c.spanOf(e.Loc)
 		c.keepResource(e, false)
 	case c.capability == rsxml.CapResourceDumpManifest:
 		c.unique(e)
@@ -192,6 +194,22 @@ func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
 		return
 	}
 	c.caps[capability] = e.Line
+}
+
+// spanOf notes loc, the next <loc> of a Resource List, in its span: the
+// first and last, and whether each sorts after the one before once
+// decoded (uri.CompareDecoded: the order of the paths, which rsgen writes
+// a list in).
+func (c *docCheck) spanOf(loc string) {
+	sp := &c.span
+	switch {
+	case c.locsSeen == 0:
+		sp.first, sp.ordered = loc, true
+	case sp.ordered && uri.CompareDecoded(sp.last, loc) >= 0:
+		sp.ordered = false
+	}
+	sp.last = loc
+	c.locsSeen++
 }
 
 func (c *docCheck) unique(e *rsxml.Entry) {

@@ -1,10 +1,17 @@
 package validate
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
 	"slices"
+	"sync/atomic"
 
+	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // checkLinks runs the checks that span documents: where the navigation
@@ -29,6 +36,9 @@ func (st *set) checkLinks(ctx context.Context) {
 			})
 		case d.index:
 			st.checkParts(ctx, d)
+			if d.capability == rsxml.CapResourceList {
+				st.checkPartsUnique(ctx, d)
+			}
 		case isArchive(d.capability):
 			st.checkArchived(ctx, d)
 		}
@@ -284,4 +294,100 @@ func describe(d *docInfo) string {
 		name += " Index"
 	}
 	return name
+}
+
+// checkPartsUnique finds the resources that two parts of the Resource List
+// index d list: a Resource List describes each resource once (section
+// 10.1), whether it is one document or parts under an index; each part
+// finds its own repeats. Parts each in the order of their <loc>s (decoded:
+// the order of the paths), each starting after the one before ends, as
+// rsgen writes them, cannot share one: that is read from what the check of each part noted (locSpan), in
+// no memory to speak of. Parts in another order are read again and their
+// <loc>s sorted on disk (package internal/extsort), so that memory stays
+// bounded whatever their size.
+func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
+	var parts []*docInfo
+	for i := range d.children {
+		t, _, _ := st.get(ctx, d.children[i].loc) // loaded by checkParts
+		if t == nil || t.index || t.capability != rsxml.CapResourceList || t.span == nil || slices.Contains(parts, t) {
+			continue
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) < 2 {
+		return
+	}
+	ordered := true
+	for i, t := range parts {
+		if !t.span.ordered || i > 0 && uri.CompareDecoded(t.span.first, parts[i-1].span.last) <= 0 {
+			ordered = false
+			break
+		}
+	}
+	if ordered {
+		return
+	}
+	if err := st.duplicatesAcross(ctx, parts); err != nil {
+		st.s.add(d.name, 0, RuleDuplicateLoc, Warning, "its parts could not be read again to find a resource listed in two of them: %v", err)
+	}
+}
+
+// partsReadAgain counts the calls of duplicatesAcross, for the tests.
+var partsReadAgain atomic.Int64
+
+// duplicatesAcross reads the <loc>s of parts again, sorts them on disk,
+// and reports each <loc> that two parts list, in the later part, naming
+// the first.
+func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
+	partsReadAgain.Add(1)
+	dir, err := os.MkdirTemp("", "rsgen-validate-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	sorter := extsort.New(dir, 32<<20)
+	defer sorter.Close()
+	var val []byte
+	for i, t := range parts {
+		err := st.loader.entries(ctx, t, func(loc string, line int) error {
+			val = binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(val[:0], uint32(i)), uint32(line))
+			return sorter.Add([]byte(loc), val)
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", t.name, err)
+		}
+	}
+	it, err := sorter.Iter()
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	// The entries of one <loc>, in the order of the parts and their lines
+	// (the payloads sort so): the first is the one listed first.
+	type at struct{ part, line uint32 }
+	var loc string
+	var run []at
+	flush := func() {
+		slices.SortFunc(run, func(a, b at) int { return cmp.Or(cmp.Compare(a.part, b.part), cmp.Compare(a.line, b.line)) })
+		for _, a := range run[1:] {
+			if a.part != run[0].part { // a repeat within a part is that part's finding
+				first := parts[run[0].part]
+				st.s.add(parts[a.part].name, int(a.line), RuleDuplicateLoc, 0, "%s is listed again (first in %s, line %d); a Resource List describes each resource once, across the parts of its index", clip(loc), first.displayURL(), run[0].line)
+			}
+		}
+	}
+	for it.Next() {
+		if k := string(it.Key()); len(run) == 0 || k != loc {
+			if len(run) > 1 {
+				flush()
+			}
+			loc, run = k, run[:0]
+		}
+		v := it.Value()
+		run = append(run, at{binary.BigEndian.Uint32(v), binary.BigEndian.Uint32(v[4:])})
+	}
+	if len(run) > 1 {
+		flush()
+	}
+	return it.Err()
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
@@ -143,6 +144,18 @@ func (l *dirLoader) load(_ context.Context, st *set, u string) (*docInfo, string
 		return nil, fmt.Sprintf("no document of %s is served there", l.label)
 	}
 	return l.loadRel(st.s, rel, u)
+}
+
+func (l *dirLoader) entries(_ context.Context, d *docInfo, yield func(loc string, line int) error) error {
+	if d.rel == "" {
+		return fmt.Errorf("%s is not a document of %s", d.name, l.label)
+	}
+	f, _, err := regfile.Open(filepath.Join(l.root, filepath.FromSlash(d.rel)))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return readEntries(f, yield)
 }
 
 // loadAll reads and checks the documents rels of the directory, as many

@@ -86,6 +86,20 @@ func (l *httpLoader) load(ctx context.Context, st *set, u string) (*docInfo, str
 	return d, ""
 }
 
+func (l *httpLoader) entries(ctx context.Context, d *docInfo, yield func(loc string, line int) error) error {
+	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+	defer cancel()
+	resp, err := get(ctx, l.opts.Client, d.url, "application/xml, text/xml;q=0.9, */*;q=0.1")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %s", resp.Status)
+	}
+	return readEntries(resp.Body, yield)
+}
+
 // get makes a GET request with rsgen's User-Agent.
 func get(ctx context.Context, c *http.Client, u, accept string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)

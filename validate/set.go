@@ -31,6 +31,8 @@ type loader interface {
 	inScope(u string) bool
 	// load reads and checks the document at u, or says why it cannot.
 	load(ctx context.Context, s *set, u string) (*docInfo, string)
+	// entries reads the <loc> and line of each entry of d again.
+	entries(ctx context.Context, d *docInfo, yield func(loc string, line int) error) error
 }
 
 func newSet(s *sink, opts *Options, l loader) *set {

@@ -110,3 +110,38 @@ func UnescapeSegment(seg string) (string, bool) {
 	}
 	return string(b), true
 }
+
+// CompareDecoded compares a and b as the bytes they stand for once their
+// percent-escapes are decoded (an escape that is not one stands for
+// itself), without allocating: the order of the paths a list of URLs was
+// written in, where the order of the URLs themselves is not (an escaped
+// byte sorts as "%", before the letters, whatever it is).
+func CompareDecoded(a, b string) int {
+	for a != "" && b != "" {
+		ca, na := decodedByte(a)
+		cb, nb := decodedByte(b)
+		if ca != cb {
+			if ca < cb {
+				return -1
+			}
+			return 1
+		}
+		a, b = a[na:], b[nb:]
+	}
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return -1
+	}
+	return 1
+}
+
+// decodedByte returns the byte s starts with once decoded, and how many
+// bytes of s stand for it.
+func decodedByte(s string) (byte, int) {
+	if s[0] == '%' && len(s) >= 3 && IsHex(s[1]) && IsHex(s[2]) {
+		return Unhex(s[1])<<4 | Unhex(s[2]), 3
+	}
+	return s[0], 1
+}

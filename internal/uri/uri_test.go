@@ -1,6 +1,9 @@
 package uri
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAppendNormal(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
@@ -26,6 +29,38 @@ func TestIsUnreserved(t *testing.T) {
 	for _, c := range []byte("/%?#[]@!$&'()*+,;=: ") {
 		if IsUnreserved(c) {
 			t.Errorf("%q is reserved or not allowed, not unreserved", c)
+		}
+	}
+}
+
+// CompareDecoded orders URLs as the paths they were made from: the order
+// in which rsgen writes a list, sorted by path, is that of its <loc>s
+// decoded, not of the <loc>s.
+func TestCompareDecoded(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"https://x/a%C3%A9", "https://x/az", 1}, // é (0xC3 0xA9) after z, though % sorts before z
+		{"https://x/az", "https://x/a%C3%A9", -1},
+		{"https://x/a%41", "https://x/aA", 0},
+		{"https://x/a%4", "https://x/a%4", 0}, // not an escape: itself
+		{"https://x/a%zz", "https://x/a%", 1},
+		{"https://x/a", "https://x/a/b", -1},
+		{"", "", 0},
+	} {
+		if got := CompareDecoded(tc.a, tc.b); got != tc.want {
+			t.Errorf("CompareDecoded(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+	// Against decoding first, on paths escaped as rsgen escapes them.
+	paths := []string{"a b", "a!b", "a~b", "a+", "a-", "aé", "az", "a/b", "a%41", "\xff", "a.", "a,"}
+	for _, p := range paths {
+		for _, q := range paths {
+			want := strings.Compare(p, q)
+			if got := CompareDecoded(EscapePath(p), EscapePath(q)); got != want {
+				t.Errorf("CompareDecoded(%q, %q) = %d, want %d (the order of the paths)", EscapePath(p), EscapePath(q), got, want)
+			}
 		}
 	}
 }
