@@ -37,11 +37,13 @@ type docInfo struct {
 // locSpan is what a check of a Resource List notes of its <loc>s, so that
 // the parts of an index can be told apart without holding their locs:
 // parts each in order, each starting after the one before ends, cannot
-// list a resource twice (checkPartsUnique). The order is that of the
-// <loc>s decoded (uri.CompareDecoded).
+// list a resource twice (checkPartsUnique), in either of two orders: that
+// of the <loc>s (an export's, sorted by loc) or that of the <loc>s decoded
+// (uri.CompareDecoded: a tree's, sorted by path).
 type locSpan struct {
 	first, last string
-	ordered     bool // each <loc> sorts after the one before, decoded
+	ordered     bool // each <loc> sorts after the one before
+	decoded     bool // likewise, decoded
 }
 
 // child is an entry that names another document.

@@ -197,16 +197,16 @@ func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
 }
 
 // spanOf notes loc, the next <loc> of a Resource List, in its span: the
-// first and last, and whether each sorts after the one before once
-// decoded (uri.CompareDecoded: the order of the paths, which rsgen writes
-// a list in).
+// first and last, and whether each sorts after the one before, as it is
+// and once decoded (uri.CompareDecoded: the order of the paths, which
+// rsgen writes a tree's list in).
 func (c *docCheck) spanOf(loc string) {
 	sp := &c.span
-	switch {
-	case c.locsSeen == 0:
-		sp.first, sp.ordered = loc, true
-	case sp.ordered && uri.CompareDecoded(sp.last, loc) >= 0:
-		sp.ordered = false
+	if c.locsSeen == 0 {
+		sp.first, sp.ordered, sp.decoded = loc, true, true
+	} else {
+		sp.ordered = sp.ordered && sp.last < loc
+		sp.decoded = sp.decoded && uri.CompareDecoded(sp.last, loc) < 0
 	}
 	sp.last = loc
 	c.locsSeen++

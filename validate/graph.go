@@ -299,9 +299,10 @@ func describe(d *docInfo) string {
 // checkPartsUnique finds the resources that two parts of the Resource List
 // index d list: a Resource List describes each resource once (section
 // 10.1), whether it is one document or parts under an index; each part
-// finds its own repeats. Parts each in the order of their <loc>s (decoded:
-// the order of the paths), each starting after the one before ends, as
-// rsgen writes them, cannot share one: that is read from what the check of each part noted (locSpan), in
+// finds its own repeats. Parts each in the order of their <loc>s, each
+// starting after the one before ends, as rsgen writes them (a tree's in
+// the order of the <loc>s decoded, that of the paths; an export's in the
+// order of the <loc>s), cannot share one: that is read from what the check of each part noted (locSpan), in
 // no memory to speak of. Parts in another order are read again and their
 // <loc>s sorted on disk (package internal/extsort), so that memory stays
 // bounded whatever their size.
@@ -317,14 +318,12 @@ func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
 	if len(parts) < 2 {
 		return
 	}
-	ordered := true
+	ordered, decoded := true, true
 	for i, t := range parts {
-		if !t.span.ordered || i > 0 && uri.CompareDecoded(t.span.first, parts[i-1].span.last) <= 0 {
-			ordered = false
-			break
-		}
+		ordered = ordered && t.span.ordered && (i == 0 || t.span.first > parts[i-1].span.last)
+		decoded = decoded && t.span.decoded && (i == 0 || uri.CompareDecoded(t.span.first, parts[i-1].span.last) > 0)
 	}
-	if ordered {
+	if ordered || decoded {
 		return
 	}
 	if err := st.duplicatesAcross(ctx, parts); err != nil {

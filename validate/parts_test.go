@@ -75,6 +75,8 @@ func TestDuplicatesAcrossParts(t *testing.T) {
 		{"parts in reverse order, each once", [][]string{{"c", "d"}, {"a", "b"}}, nil, false},
 		{"parts in the order of their paths, escaped", [][]string{{"a/%20", "a/z"}, {"a/%C3%A9", "b"}}, nil, true},
 		{"in order", [][]string{{"a", "b"}, {"c", "d"}}, nil, true},
+		{"parts in the order of their locs, escaped", [][]string{{"a/%C3%A9", "a/%FF"}, {"a/z"}}, nil, true},
+		{"parts in neither order", [][]string{{"a/z", "a/%C3%A9"}, {"a/%C3%80"}}, nil, false},
 	} {
 		docs := indexedSite(tc.parts...)
 		check := func(t *testing.T, rep *validate.Report, readAgain int64) {
