@@ -3,8 +3,6 @@ package validate_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,18 +112,7 @@ func TestDuplicatesAcrossParts(t *testing.T) {
 			check(t, rep, validate.PartsReadAgain.Load()-before)
 		})
 		t.Run(tc.name+"/http", func(t *testing.T) {
-			var base string
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				doc, ok := docs[strings.TrimPrefix(r.URL.Path, "/")]
-				if !ok {
-					http.NotFound(w, r)
-					return
-				}
-				w.Header().Set("Content-Type", "application/xml")
-				_, _ = w.Write([]byte(strings.ReplaceAll(doc, "BASE", base)))
-			}))
-			defer srv.Close()
-			base = srv.URL + "/"
+			base := serveDocs(t, docs)
 			before := validate.PartsReadAgain.Load()
 			rep, err := validate.Site(context.Background(), base, validate.Options{})
 			if err != nil {

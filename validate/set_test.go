@@ -18,7 +18,6 @@ func TestRelativeLinksOverHTTP(t *testing.T) {
 	const head = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
 `
-	var base string
 	docs := map[string]string{
 		"/.well-known/resourcesync": head + `<rs:md capability="description"/>
 <url><loc>BASEresourcesync/capabilitylist.xml</loc><rs:md capability="capabilitylist"/></url></urlset>`,
@@ -27,17 +26,7 @@ func TestRelativeLinksOverHTTP(t *testing.T) {
 		"/resourcesync/resourcelist.xml": head + `<rs:ln rel="up" href="capabilitylist-wrong.xml"/><rs:md capability="resourcelist" at="2013-01-03T09:00:00Z"/>
 <url><loc>BASEa.txt</loc></url></urlset>`,
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		doc, ok := docs[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/xml")
-		_, _ = w.Write([]byte(strings.ReplaceAll(doc, "BASE", base)))
-	}))
-	defer srv.Close()
-	base = srv.URL + "/"
+	base := serveDocs(t, docs)
 	rep, err := validate.Site(context.Background(), base, validate.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -48,4 +37,27 @@ func TestRelativeLinksOverHTTP(t *testing.T) {
 	if len(rep.Findings) != 1 || rep.Findings[0].Rule != validate.RuleLinkResolve || !strings.Contains(rep.Findings[0].Message, base+"resourcesync/capabilitylist-wrong.xml") {
 		t.Errorf("findings %v, want one link-resolve of the up link, resolved", rep.Findings)
 	}
+}
+
+// serveDocs serves docs (by path, with or without a leading slash) on
+// 127.0.0.1 as XML, with BASE in each replaced by the URL of the server,
+// which it returns, ending in a slash.
+func serveDocs(t *testing.T, docs map[string]string) string {
+	t.Helper()
+	var base string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		doc, ok := docs[r.URL.Path]
+		if !ok {
+			doc, ok = docs[strings.TrimPrefix(r.URL.Path, "/")]
+		}
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/xml")
+		_, _ = w.Write([]byte(strings.ReplaceAll(doc, "BASE", base)))
+	}))
+	t.Cleanup(srv.Close)
+	base = srv.URL + "/"
+	return base
 }

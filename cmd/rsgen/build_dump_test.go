@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // writeArchive writes files (name → content) into a .tgz or .zip.
@@ -105,15 +106,7 @@ func TestBuildResourceDumpSources(t *testing.T) {
 				}
 				return
 			}
-			zr, err := zip.OpenReader(filepath.Join(out, "resourcesync", "resourcedump-00001.zip"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer zr.Close()
-			var names []string
-			for _, f := range zr.File {
-				names = append(names, f.Name)
-			}
+			names := testenv.ZipNames(t, filepath.Join(out, "resourcesync", "resourcedump-00001.zip"))
 			if want := []string{"docs/a.txt", "index.html", "manifest.xml"}; !slices.Equal(names, want) {
 				t.Errorf("package holds %q, want %q", names, want)
 			}

@@ -147,3 +147,19 @@ func TextMembers(n, size int) []Member {
 	}
 	return members
 }
+
+// ZipNames returns the names of the members of the zip file at path, in
+// the order of its central directory.
+func ZipNames(t testing.TB, path string) []string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	return names
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // A carried package keeps the names rsgen gave it and its manifest's
@@ -82,7 +83,7 @@ func TestChangeDumpWrite(t *testing.T) {
 		t.Fatalf("problems %v, %d packages reported; want none and 1", problems, d.Report.Packages)
 	}
 	name := packages.ChangeDumpStem + docs.Stamp(snapshot) + "-00001"
-	if got, want := zipNames(t, d.Docs.Stage.Path("resourcesync/"+name+".zip")), []string{"created.txt", "updated.txt", "manifest.xml"}; !slices.Equal(got, want) {
+	if got, want := testenv.ZipNames(t, d.Docs.Stage.Path("resourcesync/"+name+".zip")), []string{"created.txt", "updated.txt", "manifest.xml"}; !slices.Equal(got, want) {
 		t.Errorf("the package holds %v, want %v", got, want)
 	}
 	b, err := os.ReadFile(d.Docs.Stage.Path("resourcesync/" + ChangeDumpName))

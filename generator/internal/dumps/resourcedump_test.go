@@ -1,7 +1,6 @@
 package dumps
 
 import (
-	"archive/zip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -69,21 +68,6 @@ func writeFiles(t *testing.T, dir string, files map[string]string) []spill.Resou
 	return rs
 }
 
-// zipNames returns the names of the members of the zip file at path.
-func zipNames(t *testing.T, path string) []string {
-	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	var names []string
-	for _, f := range zr.File {
-		names = append(names, f.Name)
-	}
-	return names
-}
-
 // Pack writes the files of the resources into packages in the stage,
 // each with the copy of its manifest, and keeps their resources; a file
 // rewritten after it was hashed (its length is no longer the resource's)
@@ -120,7 +104,7 @@ func TestResourceDumpPackAndWrite(t *testing.T) {
 		t.Fatalf("%d packages, want 1", len(packed.Packages))
 	}
 	pkg := packed.Packages[0]
-	names := zipNames(t, d.Docs.Stage.Path("resourcesync/"+pkg.Name))
+	names := testenv.ZipNames(t, d.Docs.Stage.Path("resourcesync/"+pkg.Name))
 	if want := []string{"a.txt", "d.txt", "manifest.xml"}; !slices.Equal(names, want) {
 		t.Errorf("the package holds %v, want %v", names, want)
 	}
