@@ -484,7 +484,7 @@ func (b *build) checkEmpty(files int) error {
 		what = "the archive " + b.cfg.Source
 	}
 	what += " holds no file to publish"
-	if n := len(b.problems.Sorted()); n > 0 {
+	if n := b.problems.Len(); n > 0 {
 		what += fmt.Sprintf(" (%d could not be read)", n)
 	}
 	return emptySource(what)

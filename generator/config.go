@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -364,8 +365,7 @@ func cacheInDocuments(cache, out string) bool {
 	if c == filepath.Join(o, filepath.FromSlash(WellKnownFile)) {
 		return true
 	}
-	rel, err := filepath.Rel(filepath.Join(o, DocsDir), c)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return tree.Within(filepath.Join(o, DocsDir), c)
 }
 
 // validateNotification checks the channels the Capability List advertises:

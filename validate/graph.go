@@ -361,8 +361,8 @@ func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
 		return err
 	}
 	defer it.Close()
-	// The entries of one <loc>, in the order of the parts and their lines
-	// (the payloads sort so): the first is the one listed first.
+	// The entries of one <loc>, sorted by part and line: the first is the
+	// one listed first.
 	type at struct{ part, line uint32 }
 	var loc string
 	var run []at

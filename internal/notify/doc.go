@@ -4,7 +4,7 @@
 // (ResourceSync Framework Notification 1.0.1) for the documents that were
 // created, updated or deleted since the last time it notified.
 //
-// [ReadSite] reads what a build published in its output directory: the
+// [readSite] reads what a build published in its output directory: the
 // channels its Capability List advertises (capability
 // changelist-notification and framework-notification, each with an
 // <rs:ln rel="hub">), its documents and the entries of its Change List.

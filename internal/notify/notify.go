@@ -77,7 +77,7 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 		hub = &Hub{}
 	}
 	if len(sets) == 0 || len(sets) == 1 && sets[0] == "" { // a build without sets
-		site, err := ReadSite(ctx, dir, "")
+		site, err := readSite(ctx, dir, "")
 		if err != nil {
 			return res, err
 		}
@@ -115,7 +115,7 @@ func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *
 	}
 	var pending []setSite
 	for _, name := range sets {
-		site, err := ReadSite(ctx, dir, name)
+		site, err := readSite(ctx, dir, name)
 		if errors.Is(err, ErrNoChannel) {
 			continue // this set advertises no channel
 		}

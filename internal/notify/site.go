@@ -13,11 +13,11 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// ErrNoChannel is returned by ReadSite when the Capability List
+// ErrNoChannel is returned by readSite when the Capability List
 // advertises no notification channel.
 var ErrNoChannel = errors.New("the Capability List advertises no notification channel")
 
-// ErrNotDir is returned by ReadSite when its argument is not a
+// ErrNotDir is returned by readSite when its argument is not a
 // directory (a URL, say): notify reads the build where it was written.
 var ErrNotDir = errors.New("not a directory: give the output directory of the build")
 
@@ -36,7 +36,7 @@ type Document struct {
 	Hash       string // "sha-256:hex" of its bytes
 }
 
-// A Site is what ReadSite found in an output directory.
+// A Site is what readSite found in an output directory.
 type Site struct {
 	SourceDescription string
 	CapabilityList    string
@@ -52,10 +52,10 @@ type Site struct {
 	At      string
 }
 
-// ReadSite reads the documents published in the output directory dir:
+// readSite reads the documents published in the output directory dir:
 // those of the resource set named set, or of the one set of a build
 // without sets if set is "".
-func ReadSite(ctx context.Context, dir, set string) (*Site, error) {
+func readSite(ctx context.Context, dir, set string) (*Site, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
 	}

@@ -391,7 +391,7 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 	want := r.opts.Set
 	var chosen *rsxml.Entry
 	for _, e := range lists {
-		base, set, ok := SetOf(e.Loc)
+		base, set, ok := setOf(e.Loc)
 		// rsgen's own place: under the Source Description's directory,
 		// or for a directory read, under any URL (which the directory is
 		// then learnt to be served at), or the documents' URL if given.
@@ -405,7 +405,7 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 		// under another name): read it, and let the caller say whether
 		// its history is this build's.
 		for _, e := range lists {
-			if _, set, ok := SetOf(e.Loc); ok && set == want {
+			if _, set, ok := setOf(e.Loc); ok && set == want {
 				chosen = e
 				break
 			}
@@ -425,7 +425,7 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 	if r.dir != nil {
 		// Learn where the directory is served from the URL of its
 		// Capability List.
-		if base, _, ok := SetOf(loc); ok {
+		if base, _, ok := setOf(loc); ok {
 			docsBase = base
 		} else if r.opts.DocsURL != "" && strings.HasPrefix(loc, r.opts.DocsURL) {
 			docsBase = r.opts.DocsURL
@@ -437,7 +437,7 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 		}
 		r.dir.base = docsBase
 	}
-	if base, _, ok := SetOf(loc); r.dir == nil && ok {
+	if base, _, ok := setOf(loc); r.dir == nil && ok {
 		// rsgen's layout: the documents are where the Capability List
 		// is, which is not where --previous pointed if it redirected.
 		docsBase = base
@@ -452,7 +452,7 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 func namedSets(lists []*rsxml.Entry) []string {
 	var sets []string
 	for _, e := range lists {
-		if _, set, ok := SetOf(e.Loc); ok && set != "" {
+		if _, set, ok := setOf(e.Loc); ok && set != "" {
 			sets = append(sets, strconv.Quote(set))
 		}
 	}
@@ -478,12 +478,12 @@ func (r *reader) capabilityLists(ctx context.Context, sd string) ([]*rsxml.Entry
 	return lists, nil
 }
 
-// SetOf parses the URL of a Capability List where rsgen publishes one:
+// setOf parses the URL of a Capability List where rsgen publishes one:
 // base/resourcesync/capabilitylist.xml, the one set of a build without
 // sets (set ""), or base/resourcesync/<set>/capabilitylist.xml, with set a
 // name that ValidSetName takes (never "resourcesync": the URL is then
 // that of one set). It returns base, ending in "/", and set.
-func SetOf(loc string) (base, set string, ok bool) {
+func setOf(loc string) (base, set string, ok bool) {
 	rest, ok := strings.CutSuffix(loc, "/capabilitylist.xml")
 	if !ok {
 		return "", "", false
@@ -539,7 +539,7 @@ func Sets(ctx context.Context, location string, opts Options) ([]string, error) 
 	}
 	var sets []string
 	for _, e := range lists {
-		if _, set, ok := SetOf(e.Loc); ok {
+		if _, set, ok := setOf(e.Loc); ok {
 			sets = append(sets, set)
 		}
 	}

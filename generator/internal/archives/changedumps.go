@@ -30,7 +30,6 @@ type ChangeDumps struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site
 	Keep   time.Duration // how long an archived Change Dump is kept (Changes.ArchiveKeep); 0 for no archive
-	Dump   bool          // the build publishes a Change Dump
 	At     time.Time     // the snapshot time
 	Notice func(string)  // tells the user what they should know; never nil
 	// CopyPackage publishes a package of the previous build again.
@@ -41,7 +40,7 @@ type ChangeDumps struct {
 // archived dumps of the previous build that are kept, and one of this
 // build's packages, if it made any, covering from from.
 type ChangeDumpPlan struct {
-	carried []archived
+	carried []docs.Archived
 	fresh   bool
 	from    time.Time
 }
@@ -55,7 +54,7 @@ type ChangeDumpPlan struct {
 func (da *ChangeDumps) Plan(from time.Time, fresh bool) (*ChangeDumpPlan, error) {
 	prev := da.Prev.ChangeDumpArchive
 	keep := da.Keep
-	if keep == 0 || !da.Dump {
+	if keep == 0 {
 		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive or DropChangeDump (checkDumps)
 			da.Notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change Dump")))
 		}
@@ -140,7 +139,7 @@ type Published struct {
 // they had: it lists them by URL. A package the Change Dump lists too must
 // be the same there (length, digests, manifest); none may be listed by two
 // archived dumps, nor have the name of one of this build's.
-func (da *ChangeDumps) copyDump(ctx context.Context, c archived, published map[string]*Published) error {
+func (da *ChangeDumps) copyDump(ctx context.Context, c docs.Archived, published map[string]*Published) error {
 	data, pkgs, err := da.Prev.ReadArchivedDump(ctx, c.List)
 	if err != nil {
 		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)

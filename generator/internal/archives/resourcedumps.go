@@ -137,7 +137,7 @@ func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []zipdump.Packag
 // copyDump publishes an archived Resource Dump of the previous build
 // again, byte for byte, with its packages and their manifest copies, which
 // must be where rsgen archives them with it.
-func (ra *ResourceDumps) copyDump(ctx context.Context, c archived) error {
+func (ra *ResourceDumps) copyDump(ctx context.Context, c docs.Archived) error {
 	data, pkgs, err := ra.Prev.ReadArchivedResourceDump(ctx, c.List)
 	if err != nil {
 		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)

@@ -3,7 +3,6 @@ package archives
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -91,7 +90,7 @@ func (la *ResourceLists) Write(ctx context.Context, a *docs.SnapshotPlan, opt li
 // copyArchivedList publishes an archived Resource List of the previous
 // build again, and its parts if it is an index, byte for byte, under the
 // names they had.
-func (la *ResourceLists) copyList(ctx context.Context, c archived) error {
+func (la *ResourceLists) copyList(ctx context.Context, c docs.Archived) error {
 	stem := strings.TrimSuffix(c.Name, ".xml")
 	parts := 0
 	err := la.Prev.ReadArchivedList(ctx, c.List, func(u string, data []byte) error {
@@ -105,9 +104,5 @@ func (la *ResourceLists) copyList(ctx context.Context, c archived) error {
 		}
 		return la.Docs.Copy(name, u, io.NopCloser(bytes.NewReader(data)))
 	})
-	var pe *previous.Error
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
-	}
-	return err
+	return docs.PreviousErr(err)
 }

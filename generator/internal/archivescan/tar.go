@@ -43,7 +43,7 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 	defer sorter.Close()
 	tr := ts.tr
 	h := hashing.NewHasher(sc.Hashes)
-	var rec []byte
+	var rec, key []byte
 	most := int64(math.MaxInt64) // the most bytes a member can expand to
 	if st, err := os.Stat(a.Path); err == nil && st.Size() < (math.MaxInt64-maxMemberSlack)/maxExpansion {
 		most = st.Size()*maxExpansion + maxMemberSlack
@@ -89,7 +89,8 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 			return nil, fmt.Errorf("reading the archive %s: %s: %w", a.Path, name, damaged(err))
 		}
 		rec = spill.AppendResource(rec[:0], &spill.Resource{}, &r)
-		if err := sorter.Add([]byte(name), rec); err != nil {
+		key = append(key[:0], name...) // Add copies it
+		if err := sorter.Add(key, rec); err != nil {
 			return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		}
 	}

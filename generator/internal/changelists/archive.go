@@ -23,13 +23,10 @@ const ArchiveName = "changelist-archive.xml"
 // archived lists of the previous build that are kept, and this build's
 // changes, if it found any, from from.
 type changeArchive struct {
-	carried []archived
+	carried []docs.Archived
 	fresh   bool
 	from    time.Time
 }
-
-// An archived list of the previous build, to publish again under its name.
-type archived = docs.Archived
 
 // archiveEntry is the entry in the archive of the list name, covering
 // from to until.

@@ -205,10 +205,10 @@ func (f listFiles) Create(name string) (io.WriteCloser, error) {
 	return f.s.Create(f.dir + "/" + name)
 }
 
-func (f listFiles) Temp() (*os.File, error) { return os.CreateTemp(f.s.Dir(), BodyPattern) }
+func (f listFiles) Temp() (*os.File, error) { return os.CreateTemp(f.s.Dir(), bodyPattern) }
 
-// BodyPattern names the body files of lists in the stage.
-const BodyPattern = ".list-body-*"
+// bodyPattern names the body files of lists in the stage.
+const bodyPattern = ".list-body-*"
 
 func closeAfter(c io.Closer, err error) error {
 	if cerr := c.Close(); err == nil {

@@ -81,6 +81,13 @@ func (p *Problems) Add(pr Problem) {
 	}
 }
 
+// Len returns how many problems there are.
+func (p *Problems) Len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.list)
+}
+
 // Sorted returns the problems by path, then line.
 func (p *Problems) Sorted() []Problem {
 	p.mu.Lock()

@@ -23,15 +23,33 @@ type Tree struct {
 	Follow bool   // symbolic links are followed, as the scan followed them
 }
 
-// Job is the hashing job that reads the file published as rel again.
+// Job is the hashing job that reads the file published as rel again. A
+// path whose links no longer resolve inside the tree is read as it is,
+// without following its last link: it then fails, as the walk would.
 func (t Tree) Job(rel string) hashing.Job {
-	path := filepath.Join(t.Root, filepath.FromSlash(rel))
-	if t.Follow {
-		if resolved, err := filepath.EvalSymlinks(path); err == nil {
-			path = resolved
-		}
+	name, err := t.resolve(rel)
+	if err != nil {
+		name = filepath.FromSlash(rel)
 	}
-	return hashing.Job{Path: path}
+	return hashing.Job{Path: filepath.Join(t.Root, name)}
+}
+
+// resolve returns the name under the root of the file published as rel:
+// rel itself, or with Follow, where its links lead, which must be inside
+// the tree.
+func (t Tree) resolve(rel string) (string, error) {
+	name := filepath.FromSlash(rel)
+	if !t.Follow {
+		return name, nil
+	}
+	resolved, err := filepath.EvalSymlinks(filepath.Join(t.Root, name))
+	if err != nil {
+		return "", err
+	}
+	if !tree.Within(t.Root, resolved) {
+		return "", fmt.Errorf("%w: a symbolic link on its path now leads outside the source", zipdump.ErrChanged)
+	}
+	return filepath.Rel(t.Root, resolved)
 }
 
 // Open opens the tree for packaging its files.
@@ -59,18 +77,9 @@ func (f *Files) Close() { f.root.Close() }
 // the walk resolved them.
 func (f *Files) Open(it *zipdump.Item) (io.ReadCloser, error) {
 	dir := f.tree.Root
-	name := filepath.FromSlash(it.Name)
-	if f.tree.Follow {
-		resolved, err := filepath.EvalSymlinks(filepath.Join(dir, name))
-		if err != nil {
-			return nil, err
-		}
-		if !tree.Within(dir, resolved) {
-			return nil, fmt.Errorf("%w: a symbolic link on its path now leads outside the source", zipdump.ErrChanged)
-		}
-		if name, err = filepath.Rel(dir, resolved); err != nil {
-			return nil, err
-		}
+	name, err := f.tree.resolve(it.Name)
+	if err != nil {
+		return nil, err
 	}
 	file, err := f.root.OpenFile(name, regfile.OpenFlags, 0) // zipdump checks what it is
 	if err != nil {
