@@ -487,7 +487,7 @@ func (b *build) checkEmpty(files int) error {
 	if n := b.problems.Len(); n > 0 {
 		what += fmt.Sprintf(" (%d could not be read)", n)
 	}
-	return emptySource(what)
+	return b.emptySource(what)
 }
 
 // writeResourceList writes the Resource List of the resources.

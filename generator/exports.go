@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/exports"
@@ -51,10 +52,17 @@ func (b *build) runExport(ctx context.Context) error {
 	if err := src.Read(ctx); err != nil {
 		return err
 	}
-	if b.export.Records == 0 && !b.cfg.AllowEmpty {
+	if !b.cfg.AllowEmpty {
 		// An export that failed upstream (a dump piped into rsgen) looks
-		// like this; publishing it would empty the Resource List.
-		return emptySource("the record export " + b.export.Name + " holds no records")
+		// like this; publishing it would empty the Resource List. So does
+		// one whose every record is bad, skipped (without SkipBadRecords,
+		// Check fails with them).
+		switch rep := b.export; {
+		case rep.Records == 0:
+			return b.emptySource("the record export " + rep.Name + " holds no records")
+		case rep.Records == rep.Bad && b.cfg.SkipBadRecords:
+			return b.emptySource(fmt.Sprintf("every record of the record export %s is bad (%d, skipped)", rep.Name, rep.Bad))
+		}
 	}
 	b.done = b.completed()
 	if err := src.Check(); err != nil {

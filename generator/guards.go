@@ -22,9 +22,24 @@ import (
 // Config.AllowEmpty is set.
 var ErrEmptySource = errors.New("nothing to publish")
 
-// emptySource is the error of an empty source, named as messages name it.
-func emptySource(what string) error {
-	return fmt.Errorf("%w: %s; nothing was published", ErrEmptySource, what)
+// An EmptySourceError is the ErrEmptySource of a build, with the files
+// (or records) it could not publish: a source that is empty because every
+// file of it was refused says why.
+type EmptySourceError struct {
+	What     string    // the source, and why it is empty
+	Problems []Problem // the files or records refused, if any
+}
+
+func (e *EmptySourceError) Error() string {
+	return fmt.Sprintf("%v: %s; nothing was published", ErrEmptySource, e.What)
+}
+
+func (e *EmptySourceError) Unwrap() error { return ErrEmptySource }
+
+// emptySource is the error of an empty source, named as messages name it,
+// with the problems of b.
+func (b *build) emptySource(what string) error {
+	return &EmptySourceError{What: what, Problems: b.problems.Sorted()}
 }
 
 // A DeleteLimit bounds the deletions of one build, counted against the

@@ -260,6 +260,29 @@ func TestExportEmpty(t *testing.T) {
 	}
 }
 
+// TestExportAllBadSkipped: an export whose every record is bad, skipped,
+// has nothing to publish either: it does not replace the published
+// Resource List with an empty one unless that is allowed.
+func TestExportAllBadSkipped(t *testing.T) {
+	out := t.TempDir()
+	good := exportCfg(t, writeExport(t, "good.jsonl", `{"loc":"r/1","lastmod":"2026-11-20T00:00:00Z"}`+"\n"))
+	good.Out = out
+	mustBuild(t, good)
+	before := testenv.Snapshot(t, out)
+
+	cfg := exportCfg(t, writeExport(t, "bad.jsonl", `{"loc":"r/1","lastmod":"bad"}`+"\n"+`{"loc":"r/2","lastmod":"worse"}`+"\n"))
+	cfg.Out, cfg.SkipBadRecords = out, true
+	_, err := Build(t.Context(), cfg)
+	if !errors.Is(err, ErrEmptySource) || !strings.Contains(err.Error(), "is bad (2, skipped)") {
+		t.Fatalf("error %v, want ErrEmptySource naming the bad records", err)
+	}
+	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
+	cfg.AllowEmpty = true
+	if rep := mustBuild(t, cfg); rep.Files != 0 || len(rep.Problems) != 2 {
+		t.Errorf("%d listed, %d problems; want 0 and the 2 bad records", rep.Files, len(rep.Problems))
+	}
+}
+
 // TestExportEmptyWindow: nothing in the window publishes no Change List,
 // as a tree with nothing changed does: an empty one is invalid against
 // the schema.

@@ -119,12 +119,18 @@ func (st *set) checkChildren(ctx context.Context, d *docInfo, want func(*child) 
 // checkParts checks the documents an index lists.
 func (st *set) checkParts(ctx context.Context, d *docInfo) {
 	up, _ := d.link("up")
+	listed := map[*docInfo]int{} // each part, by the line of its first entry
 	for i := range d.children {
 		c := &d.children[i]
 		t := st.target(ctx, d, c.line, "the entry", c.loc)
 		if t == nil {
 			continue
 		}
+		if first, again := listed[t]; again {
+			st.s.add(d.name, c.line, RuleDuplicateLoc, 0, "%s is listed again (first on line %d, under the same or another spelling of its URL); an index lists each of its parts once, or what they list is listed twice", clip(c.loc), first)
+			continue
+		}
+		listed[t] = c.line
 		switch {
 		case t.index:
 			st.s.add(d.name, c.line, RuleIndexPart, 0, "%s is an index itself; an index lists <urlset> documents only", clip(c.loc))

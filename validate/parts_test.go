@@ -122,3 +122,21 @@ func TestDuplicatesAcrossParts(t *testing.T) {
 		})
 	}
 }
+
+// An index that lists one part twice, under any spelling of its URL,
+// lists that part's resources twice.
+func TestPartListedTwice(t *testing.T) {
+	for _, again := range []string{"BASEresourcesync/resourcelist-00001.xml", "BASEresourcesync/resourcelist-0000%31.xml"} {
+		docs := indexedSite([]string{"a"}, []string{"b"})
+		docs["resourcesync/resourcelist.xml"] = strings.Replace(docs["resourcesync/resourcelist.xml"], "</sitemapindex>",
+			`<sitemap><loc>`+again+`</loc><rs:md at="2024-06-01T00:00:00Z"/></sitemap>`+"\n</sitemapindex>", 1)
+		base := serveDocs(t, docs)
+		rep, err := validate.Site(context.Background(), base, validate.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := duplicates(rep); len(got) != 1 || !strings.HasPrefix(got[0], "resourcelist.xml:5: ") {
+			t.Errorf("%s listed again: duplicate findings %q, want one on line 5 of the index", again, got)
+		}
+	}
+}

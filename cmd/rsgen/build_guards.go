@@ -65,6 +65,12 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
 	)
 	switch {
 	case errors.Is(err, generator.ErrEmptySource):
+		var ese *generator.EmptySourceError
+		if errors.As(err, &ese) {
+			for _, p := range ese.Problems { // why each file was refused
+				fmt.Fprintf(c.App.ErrWriter, "rsgen: skipped: %s\n", p.Error())
+			}
+		}
 		what := "check SOURCE (did the site's own build fail?)"
 		if cfg.Export != "" {
 			what = "check --" + flagExport + " (did the export fail upstream?)"
