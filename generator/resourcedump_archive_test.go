@@ -181,6 +181,14 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
 			}
+			// The way out: a build without that archive.
+			var pae *PreviousArchiveError
+			if !errors.As(err, &pae) || pae.Drop != "Changes.DropResourceDumpArchive" {
+				t.Errorf("build: %v, want a PreviousArchiveError naming Changes.DropResourceDumpArchive", err)
+			}
+			cfg := dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour)
+			cfg.Changes.ArchiveResourceDumps, cfg.Changes.DropResourceDumpArchive = 0, true
+			acBuild(t, cfg)
 		})
 	}
 }
