@@ -127,6 +127,11 @@ var (
 	ErrPreviousDeadline = previous.ErrDeadline
 )
 
+// A PreviousArchiveError is an ErrPrevious of a document of an archive of
+// the previous build, which cannot be published again: a build that drops
+// that archive (its Drop field) can go on with the rest of the history.
+type PreviousArchiveError = docs.ArchiveError
+
 // DefaultFetchDeadline is how long a document of a previous build served
 // over HTTP may take, retries included, when Changes.HTTP.Deadline is 0.
 const DefaultFetchDeadline = previous.DefaultDeadline

@@ -3,6 +3,7 @@ package generator
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // deletion and a creation, and a deletion is published in rsgen's form
 // (issue 12, item 4).
 func TestPreviousWithUnescapedURLs(t *testing.T) {
-	files := map[string]string{"café.txt": "c", "with space.txt": "w", "a+b.txt": "a", "tilde~.txt": "t", "gone é.txt": "g"}
+	files := map[string]string{"café.txt": "c", "with space.txt": "w", "a+b.txt": "a", "tilde~.txt": "t", "gone é.txt": "g", "gone+.txt": "p"}
 	tr := acNewTree(t, files, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -30,6 +31,7 @@ func TestPreviousWithUnescapedURLs(t *testing.T) {
 		"https://example.org/a%2Bb.txt", "HTTPS://Example.ORG:443/a+b.txt",
 		"https://example.org/tilde~.txt", "https://example.org/tilde%7e.txt",
 		"https://example.org/gone%20%C3%A9.txt", "https://example.org/gone é.txt",
+		"https://example.org/gone%2B.txt", "https://example.org/gone+.txt",
 	).Replace(string(b))
 	if s == string(b) || strings.Contains(s, "%2B") {
 		t.Fatalf("the Resource List is not what the test expects:\n%s", b)
@@ -38,18 +40,63 @@ func TestPreviousWithUnescapedURLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.remove("gone é.txt")
+	tr.remove("gone+.txt")
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
 	rep := acBuild(t, cfg)
-	if rep.Changes.Created != 0 || rep.Changes.Updated != 0 || rep.Changes.Deleted != 1 {
-		t.Errorf("report %+v, want the one file removed deleted and nothing else", rep.Changes)
+	if rep.Changes.Created != 0 || rep.Changes.Updated != 0 || rep.Changes.Deleted != 2 {
+		t.Errorf("report %+v, want the two files removed deleted and nothing else", rep.Changes)
 	}
 	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.MD.Change+" "+e.Loc)
 	}
-	if want := rsxml.ChangeDeleted + " https://example.org/gone%20%C3%A9.txt"; len(got) != 1 || got[0] != want {
-		t.Errorf("Change List %q, want [%q]", got, want)
+	slices.Sort(got)
+	want := []string{rsxml.ChangeDeleted + " https://example.org/gone%20%C3%A9.txt", rsxml.ChangeDeleted + " https://example.org/gone%2B.txt"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Change List %q, want %q", got, want)
+	}
+}
+
+// A base URL whose path holds reserved characters, escapes or a name given
+// raw is published as written (but for what RFC 3986 normalizes), and read
+// back from the previous build in the same form: an unchanged rebuild
+// finds no change ("+" and "%2B" are different paths, RFC 3986 6.2.2.2;
+// the previous build's "a+b/" was read as "a%2Bb/" and every resource was
+// deleted and created again).
+func TestBaseURLReservedRoundTrip(t *testing.T) {
+	files := map[string]string{"f.txt": "f", "a+b/c d.txt": "c", "é@x.txt": "e"}
+	for _, p := range [][2]string{
+		{"a+b", "a+b"}, {"(x)", "(x)"}, {"@team", "@team"}, {"c++", "c++"}, {"a:b", "a:b"},
+		{"!", "!"}, {"$", "$"}, {"&", "&"}, {"'", "'"}, {"*", "*"}, {",", ","}, {";", ";"}, {"=", "="},
+		{"x!$&'()*+,;=:@y", "x!$&'()*+,;=:@y"}, {"a%2Bb", "a%2Bb"}, {"caf%C3%A9", "caf%C3%A9"}, {"café", "caf%C3%A9"},
+	} {
+		t.Run(p[0], func(t *testing.T) {
+			tr := acNewTree(t, files, acT0)
+			out := t.TempDir()
+			base, err := ParseBaseURL("https://example.org/" + p[0] + "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "https://example.org/" + p[1] + "/"
+			for day, prev := range []string{"", out} {
+				cfg := acConfig(tr.dir, out, acDay(day+1))
+				cfg.BaseURL, cfg.Changes.Previous = base, prev
+				rep := acBuild(t, cfg)
+				if c := rep.Changes; c != nil && c.Created+c.Updated+c.Deleted != 0 {
+					t.Errorf("an unchanged rebuild: %d created, %d updated, %d deleted", c.Created, c.Updated, c.Deleted)
+				}
+			}
+			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			for _, e := range entries {
+				if !strings.HasPrefix(e.Loc, want) {
+					t.Errorf("published %s, not under %s", e.Loc, want)
+				}
+			}
+			if len(entries) != len(files) {
+				t.Errorf("%d entries, want %d", len(entries), len(files))
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -161,7 +162,7 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 			p := filepath.Join(docs, "archive", "resourcedump-20240602T000000Z.xml")
 			b, _ := os.ReadFile(p)
 			os.WriteFile(p, []byte(strings.Replace(string(b), `completed="2024-06-02T00:00:00Z" hash=`, `completed="2025-01-01T00:00:00Z" hash=`, 1)), 0o644)
-		}, "not a time before the snapshot"},
+		}, "is after the dump's completed"},
 		{"taken at another time", func(t *testing.T, docs string) {
 			p := filepath.Join(docs, "archive", "resourcedump-20240602T000000Z.xml")
 			b, _ := os.ReadFile(p)
@@ -180,6 +181,14 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
 			}
+			// The way out: a build without that archive.
+			var pae *PreviousArchiveError
+			if !errors.As(err, &pae) || pae.Drop != "Changes.DropResourceDumpArchive" {
+				t.Errorf("build: %v, want a PreviousArchiveError naming Changes.DropResourceDumpArchive", err)
+			}
+			cfg := dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour)
+			cfg.Changes.ArchiveResourceDumps, cfg.Changes.DropResourceDumpArchive = 0, true
+			acBuild(t, cfg)
 		})
 	}
 }
@@ -333,6 +342,42 @@ func TestDumpsWithinTheSecond(t *testing.T) {
 	doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml"))
 	if doc.MD.At != "2024-06-01T12:00:02Z" || doc.MD.Completed < doc.MD.At {
 		t.Errorf("resourcedump.xml at %s completed %s", doc.MD.At, doc.MD.Completed)
+	}
+	acValidate(t, out)
+}
+
+// Packaging that runs into the next seconds: each package is taken after
+// the dump's at, within its completed (rsxml.PackageTimes), and the next
+// builds read the archived dump back and publish it again. The clock ticks
+// a second at each reading, so that every package's time is past the
+// snapshot's whatever the speed of the machine.
+func TestResourceDumpArchivePackagedLater(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	out := t.TempDir()
+	var ticks atomic.Int64
+	clock := func() time.Time {
+		return time.Date(2026, 11, 27, 13, 2, 4, 0, time.UTC).Add(time.Duration(ticks.Add(1)) * time.Second)
+	}
+	build := func(previous bool) {
+		t.Helper()
+		cfg := acConfig(tr.dir, out, time.Time{})
+		cfg.FixedTime, cfg.now = false, clock
+		cfg.Dump.Enabled, cfg.Dump.MaxBytes = true, 1 // a package per file
+		if previous {
+			cfg.Changes.Previous = out
+			cfg.Changes.ArchiveKeep, cfg.Changes.ArchiveResourceDumps = 365*24*time.Hour, time.Second
+		}
+		acBuild(t, cfg)
+	}
+	build(false)
+	for i, name := range []string{"one.txt", "two.txt"} {
+		tr.write(name, strings.Repeat("x", i+1), acT0)
+		build(true)
+	}
+	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml"))
+	if last := entries[len(entries)-1].MD; last.At <= doc.MD.At || last.Completed > doc.MD.Completed {
+		t.Errorf("resourcedump.xml at %s completed %s, its last package at %s completed %s: want it taken after the dump's at, within its completed",
+			doc.MD.At, doc.MD.Completed, last.At, last.Completed)
 	}
 	acValidate(t, out)
 }

@@ -162,10 +162,21 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 	case c.capability == rsxml.CapResourceDump:
 		c.keepChild(e)
 		c.keepResource(e, true)
+		c.packageTimes(e, mdLine)
 	case c.capability == rsxml.CapChangeDump:
 		c.keepChild(e)
 		c.keepResource(e, true)
+		c.packageTimes(e, mdLine)
 		c.chronology(e.MD.From, mdLine, RuleChronologyDump, "from")
+	}
+}
+
+// packageTimes checks the times of a dump's package against the dump's
+// (rsxml.PackageTimes, the rule rsgen writes by and reads a previous build
+// by); its manifest's are checked with the links (set.checkContents).
+func (c *docCheck) packageTimes(e *rsxml.Entry, line int) {
+	if msg := rsxml.PackageTimes(&c.doc.MD, &e.MD, nil); msg != "" {
+		c.add(line, RulePackageTimes, "%s: %s", clip(e.Loc), msg)
 	}
 }
 

@@ -195,7 +195,7 @@ func describeTime(attr, v string) string {
 }
 
 // checkContents checks that the contents links of a dump's packages lead
-// to manifests.
+// to manifests, which give the times of their packages.
 func (st *set) checkContents(ctx context.Context, d *docInfo) {
 	want := ""
 	switch d.capability {
@@ -213,8 +213,14 @@ func (st *set) checkContents(ctx context.Context, d *docInfo) {
 			continue
 		}
 		t := st.target(ctx, d, c.contents.Line, "rel=\"contents\"", c.contents.Href)
-		if t != nil && t.capability != want {
+		switch {
+		case t == nil:
+		case t.capability != want:
 			st.s.add(d.name, c.contents.Line, RuleLinkCapability, 0, "rel=\"contents\" leads to %s, a %s; it should lead to a %s", clip(c.contents.Href), describe(t), capabilityName(want))
+		case rsxml.PackageTimes(&d.md, &c.md, nil) == "": // else reported with the entry
+			if msg := rsxml.PackageTimes(&d.md, &c.md, &t.md); msg != "" {
+				st.s.add(d.name, c.line, RulePackageTimes, 0, "%s: %s", clip(c.loc), msg)
+			}
 		}
 	}
 }

@@ -66,6 +66,7 @@ const (
 	RuleDatetimeUTC     = "datetime-utc"
 	RuleInterval        = "interval"
 	RuleDatetimeRange   = "datetime-range"
+	RulePackageTimes    = "package-times"
 	RuleChronology      = "chronology"
 	RuleChronologyDump  = "chronology-dump"
 	RuleChange          = "change"
@@ -135,6 +136,7 @@ var catalogue = []Rule{
 	{RuleDatetimeUTC, "§7", Warning, "datetimes of rs:md are in UTC (Z), as the spec recommends"},
 	{RuleInterval, "§7", Error, "completed is not before at, until is not before from"},
 	{RuleDatetimeRange, "§7", Error, "an entry's datetime lies within the document's from and until"},
+	{RulePackageTimes, "§11.1, §13.1", Error, "a dump's package is taken within the dump (its at and completed between the dump's, its from and until between the dump's), and its manifest gives the times its entry gives"},
 	{RuleChronology, "§12.1, §12.2, §13.2", Error, "Change Lists, Change List Indexes and Change Dump Manifests list their entries oldest first"},
 	{RuleChronologyDump, "§13.1", Warning, "Change Dumps and their indexes list their packages oldest first"},
 	{RuleChange, "§12.1, §13.2", Error, "entries of a Change List or Change Dump Manifest have change=created|updated|deleted"},

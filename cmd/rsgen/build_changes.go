@@ -88,6 +88,7 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 
 // changesHint names what to do about a failure to use --previous.
 func changesHint(err error) string {
+	var pae *generator.PreviousArchiveError
 	switch {
 	case !errors.Is(err, generator.ErrPrevious):
 		return ""
@@ -106,6 +107,8 @@ func changesHint(err error) string {
 		return "check --previous; for the very first build there is nothing to compare with: leave --previous out"
 	case errors.Is(err, generator.ErrPreviousNotResourceSync), errors.Is(err, generator.ErrPreviousCapability):
 		return "--previous must be the output directory of an earlier rsgen build, or the URL it is served at"
+	case errors.As(err, &pae):
+		return "to go on without that archive, keeping the rest of the change history, add " + flagOf(pae.Drop)
 	}
 	return "--previous must be a valid earlier build; to start the change history afresh, build once without it"
 }

@@ -230,3 +230,41 @@ func TestBuildFirstBuildOK(t *testing.T) {
 		t.Errorf("--first-build-ok without --previous: exit %d: %s", code, stderr)
 	}
 }
+
+// An archived document of the previous build that cannot be published
+// again names the way out: a build without that archive, which keeps the
+// rest of the change history.
+func TestBuildWithBadArchivedDump(t *testing.T) {
+	src, out := changesSource(t), t.TempDir()
+	build := func(at string, extra ...string) (int, string) {
+		args := append([]string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--resource-dump", "--at", at}, extra...)
+		code, _, stderr := rsgenRun(append(args, src)...)
+		return code, stderr
+	}
+	archive := []string{"--previous", out, "--archive-keep", "30d", "--archive-resource-dumps", "1s"}
+	if code, stderr := build("2024-06-01T00:00:00Z"); code != 0 {
+		t.Fatalf("first build: exit %d: %s", code, stderr)
+	}
+	if code, stderr := build("2024-06-02T00:00:00Z", archive...); code != 0 {
+		t.Fatalf("second build: exit %d: %s", code, stderr)
+	}
+	p := filepath.Join(out, "resourcesync", "archive", "resourcedump-20240602T000000Z.xml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(b), `completed="2024-06-02T00:00:00Z" hash=`, `completed="2025-01-01T00:00:00Z" hash=`, 1)
+	if bad == string(b) {
+		t.Fatalf("the archived Resource Dump is not what the test expects:\n%s", b)
+	}
+	if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := build("2024-06-03T00:00:00Z", archive...)
+	if want := "rsgen: hint: to go on without that archive, keeping the rest of the change history, add --archive-resource-dumps 0\n"; code != exitFailure || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
+	}
+	if code, stderr := build("2024-06-03T00:00:00Z", "--previous", out, "--archive-keep", "30d", "--archive-resource-dumps", "0"); code != 0 {
+		t.Errorf("the way out: exit %d: %s", code, stderr)
+	}
+}

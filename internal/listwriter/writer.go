@@ -61,7 +61,11 @@ type Options struct {
 	// to Doc.MD.Until ("" while open): each part carries its own from and
 	// until, which meet at the time of the first entry of the next part.
 	// Time(e) is that time, as the from of a part that starts with e. It
-	// is called once for each entry, in order.
+	// is called once for each entry, in order. Parts are split between
+	// two times, never inside one: a Destination that resumes from the
+	// last datetime it saw misses nothing. The entries of the time a full
+	// part ends with start the next part; only a time with more entries
+	// than one part holds is split, which Written.Inside tells.
 	Time func(e *rsxml.Entry) string
 	// PartMD, if set, gives the <rs:md> of a part's entry in the index from
 	// those of its first and last entries. For a change document, the
@@ -83,6 +87,9 @@ type Written struct {
 	Index bool   // Name is an index written by Close
 	Parts []Part // the documents of the list: one if whole
 	Docs  int    // documents written, the index included
+	// Inside are the times (Options.Time) with more entries than one
+	// part holds, each split between two parts.
+	Inside []string
 }
 
 // An EntryError is the error of an entry that does not fit a document
@@ -133,6 +140,7 @@ type Writer struct {
 	parts  []Part
 	cur    *part
 	isize  int64 // bytes of the index over parts
+	inside []string
 	err    error
 	done   bool
 
@@ -147,9 +155,23 @@ type part struct {
 	size        int64 // header, footer and entries, as measured
 	first, last rsxml.MD
 	body        *os.File // the entries, when the header waits for the end
+	written     int64    // bytes of entries in body
 	f           io.WriteCloser
 	name        string
 	bw          *bufio.Writer
+	run         run // of a change document: the entries of its last time
+}
+
+// A run is the entries a part of a change document ends with that share
+// one time: where it starts in the body, how many and how large they are,
+// and the last entry before them.
+type run struct {
+	time      string
+	off       int64
+	n         int
+	size      int64
+	first     rsxml.MD
+	lastAhead rsxml.MD
 }
 
 // New returns a Writer of the list opt describes into files.
@@ -214,7 +236,19 @@ func (w *Writer) Add(e *rsxml.Entry) error {
 	if w.cur == nil && len(w.parts) == 0 {
 		from = w.opt.Doc.MD.From
 	}
-	if c := w.cur; c != nil && (c.n == w.limits.MaxEntries || c.size+l > w.limits.MaxBytes) {
+	for c := w.cur; c != nil && (c.n == w.limits.MaxEntries || c.size+l > w.limits.MaxBytes); c = w.cur {
+		sameTime := w.opt.Time != nil && t == c.run.time
+		if sameTime && c.run.n < c.n {
+			// The part ends before the entries of this time, which
+			// start the next; then e may not fit that one either.
+			if err := w.moveRun(); err != nil {
+				return w.fail(err)
+			}
+			continue
+		}
+		if sameTime && (len(w.inside) == 0 || w.inside[len(w.inside)-1] != t) {
+			w.inside = append(w.inside, t)
+		}
 		if err := w.finish(t); err != nil {
 			return w.fail(err)
 		}
@@ -224,7 +258,7 @@ func (w *Writer) Add(e *rsxml.Entry) error {
 		if w.fixed(from)+l > w.limits.MaxBytes {
 			return w.fail(&EntryError{List: w.opt.Name, Loc: e.Loc, Size: l, Limit: w.limits.MaxBytes})
 		}
-		if err := w.start(from); err != nil {
+		if err := w.start(from, nil); err != nil {
 			return w.fail(err)
 		}
 	}
@@ -232,27 +266,71 @@ func (w *Writer) Add(e *rsxml.Entry) error {
 	if c.n == 0 {
 		c.first = e.MD
 	}
+	if w.opt.Time != nil && (c.n == 0 || t != c.run.time) {
+		c.run = run{time: t, off: c.written, first: e.MD, lastAhead: c.last}
+	}
+	c.run.n++
+	c.run.size += l
 	c.last = e.MD
 	c.n++
 	c.size += l
+	c.written += l
 	if _, err := c.bw.Write(w.buf); err != nil {
 		return w.fail(w.writeErr(err))
 	}
 	return nil
 }
 
+// moveRun ends the current part of a change document before the entries
+// of its last time, and starts the next part with them.
+func (w *Writer) moveRun() error {
+	c := w.cur
+	r, last := c.run, c.last
+	if err := c.bw.Flush(); err != nil {
+		return w.writeErr(err)
+	}
+	tail, err := w.files.Temp()
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", w.opt.Name+".xml", err)
+	}
+	_, err = io.Copy(tail, io.NewSectionReader(c.body, r.off, c.written-r.off))
+	if err == nil {
+		err = c.body.Truncate(r.off)
+	}
+	if err == nil {
+		c.n, c.size, c.written, c.last = c.n-r.n, c.size-r.size, r.off, r.lastAhead
+		err = w.finish(r.time)
+	}
+	if err == nil {
+		err = w.start(r.time, tail) // its body: the entries are written
+	}
+	if err != nil {
+		tail.Close()
+		os.Remove(tail.Name())
+		return err
+	}
+	n := w.cur
+	n.first, n.last, n.n, n.size, n.written = r.first, last, r.n, n.size+r.size, r.size
+	n.run = run{time: r.time, n: r.n, size: r.size, first: r.first}
+	return nil
+}
+
 // start starts a part from from: into a body file if its header cannot be
-// written yet, else into its document.
-func (w *Writer) start(from string) error {
+// written yet (body, if not nil, which holds its first entries already),
+// else into its document.
+func (w *Writer) start(from string, body *os.File) error {
 	if len(w.parts) >= w.limits.MaxEntries { // an index lists them, the caller's or ours
 		return &IndexError{List: w.opt.Name, Parts: len(w.parts), Limits: w.limits}
 	}
 	c := &part{from: from, size: w.fixed(from)}
 	w.cur = c
 	if len(w.parts) == 0 || w.opt.Time != nil {
-		f, err := w.files.Temp()
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", w.opt.Name+".xml", err)
+		f := body
+		if f == nil {
+			var err error
+			if f, err = w.files.Temp(); err != nil {
+				return fmt.Errorf("writing %s: %w", w.opt.Name+".xml", err)
+			}
 		}
 		c.body, c.name = f, w.opt.Name+".xml"
 		c.bw = bufio.NewWriterSize(f, 64<<10)
@@ -413,7 +491,7 @@ func (w *Writer) Close() (Written, error) {
 	}
 	w.done = true
 	if w.cur == nil && len(w.parts) == 0 {
-		if err := w.start(w.opt.Doc.MD.From); err != nil {
+		if err := w.start(w.opt.Doc.MD.From, nil); err != nil {
 			return Written{}, w.fail(err)
 		}
 	}
@@ -441,7 +519,7 @@ func (w *Writer) Close() (Written, error) {
 		return Written{}, w.fail(err)
 	}
 	if !w.own {
-		return Written{Parts: w.parts, Docs: len(w.parts)}, nil
+		return Written{Parts: w.parts, Docs: len(w.parts), Inside: w.inside}, nil
 	}
 	name := w.opt.Name + ".xml"
 	f, err := w.files.Create(name)
@@ -458,7 +536,7 @@ func (w *Writer) Close() (Written, error) {
 	if err := closeAfter(f, iw.Close()); err != nil {
 		return Written{}, w.fail(fmt.Errorf("writing %s: %w", name, err))
 	}
-	return Written{Name: name, Index: true, Parts: w.parts, Docs: len(w.parts) + 1}, nil
+	return Written{Name: name, Index: true, Parts: w.parts, Docs: len(w.parts) + 1, Inside: w.inside}, nil
 }
 
 // closeAfter closes c and returns err, or the error of Close if err is nil.

@@ -547,3 +547,78 @@ func TestAddRendersNoHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestChangePartsBetweenTimes: the parts of a change document are split
+// between two datetimes, never inside one (a Destination that resumes
+// after the last datetime it saw would skip the rest): the entries of the
+// time a full part ends with start the next, by count and by bytes; only a
+// time with more entries than a part holds is split, and Written.Inside
+// says so. Each part's until is the next one's from, and every entry lies
+// within its part's.
+func TestChangePartsBetweenTimes(t *testing.T) {
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: "2024-05-01T00:00:00Z", Until: "2024-07-01T00:00:00Z"},
+		Links: []rsxml.Link{{Rel: "up", Href: url("capabilitylist.xml")}}}
+	// seconds gives the second of each entry's datetime.
+	changes := func(seconds ...int) []rsxml.Entry {
+		es := make([]rsxml.Entry, len(seconds))
+		for i, s := range seconds {
+			es[i] = rsxml.Entry{Loc: fmt.Sprintf("https://example.org/f%03d", i),
+				MD: rsxml.MD{Datetime: fmt.Sprintf("2024-06-01T00:00:%02dZ", s), Change: rsxml.ChangeCreated}}
+		}
+		return es
+	}
+	oneEntry := entrySize(&changes(0)[0])
+	pd := partDocOf(doc, "changelist")
+	pd.MD.From, pd.MD.Until = "2024-06-01T00:00:00Z", "2024-06-01T00:00:00Z"
+	fixed := int64(len(render(pd, nil)))
+	for _, tc := range []struct {
+		name    string
+		limits  Limits
+		seconds []int
+		parts   []int
+		inside  []string
+	}{
+		{"the cut falls between two times", Limits{MaxEntries: 3}, []int{1, 2, 3, 4, 5}, []int{3, 2}, nil},
+		{"a time across the cut moves", Limits{MaxEntries: 3}, []int{1, 2, 2, 2, 3}, []int{1, 3, 1}, nil},
+		{"two times across two cuts", Limits{MaxEntries: 4}, []int{1, 1, 2, 2, 2, 3, 3, 3, 3}, []int{2, 3, 4}, nil},
+		{"by bytes", Limits{MaxBytes: fixed + 3*oneEntry}, []int{1, 2, 2, 2, 3}, []int{1, 3, 1}, nil},
+		{"a time that fills a part alone", Limits{MaxEntries: 3}, []int{1, 2, 2, 2, 2, 3}, []int{1, 3, 2}, []string{"2024-06-01T00:00:02Z"}},
+		{"a time longer than two parts", Limits{MaxEntries: 3}, []int{2, 2, 2, 2, 2, 2, 2}, []int{3, 3, 1}, []string{"2024-06-01T00:00:02Z"}},
+		{"a moved time that fills the next part", Limits{MaxEntries: 4}, []int{1, 2, 2, 2, 2, 2, 2, 3}, []int{1, 4, 3}, []string{"2024-06-01T00:00:02Z"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			es := changes(tc.seconds...)
+			f := newFiles(t)
+			wl := write(t, f, Options{Name: "changelist", Doc: doc, Index: url("changelist.xml"), Limits: tc.limits,
+				Time: func(e *rsxml.Entry) string { return e.MD.Datetime }}, es)
+			var got []int
+			i := 0
+			for k, p := range wl.Parts {
+				got = append(got, p.Entries)
+				if k > 0 && p.From != wl.Parts[k-1].Until {
+					t.Errorf("%s starts at %s, but the part before ends at %s", p.Name, p.From, wl.Parts[k-1].Until)
+				}
+				pd := partDocOf(doc, "changelist")
+				pd.MD.From, pd.MD.Until = p.From, p.Until
+				if got, want := f.docs[p.Name].String(), render(pd, es[i:min(i+p.Entries, len(es))]); got != want {
+					t.Errorf("%s:\n%s\nwant:\n%s", p.Name, got, want)
+				}
+				for _, e := range es[i:min(i+p.Entries, len(es))] {
+					if e.MD.Datetime < p.From || e.MD.Datetime > p.Until {
+						t.Errorf("%s: a change at %s, outside %s..%s", p.Name, e.MD.Datetime, p.From, p.Until)
+					}
+				}
+				i += p.Entries
+				if n := int64(f.docs[p.Name].Len()); tc.limits.MaxBytes > 0 && n > tc.limits.MaxBytes {
+					t.Errorf("%s is %d bytes, over %d", p.Name, n, tc.limits.MaxBytes)
+				}
+			}
+			if !slices.Equal(got, tc.parts) || !slices.Equal(wl.Inside, tc.inside) {
+				t.Errorf("parts of %v entries, split inside %v; want %v, %v", got, wl.Inside, tc.parts, tc.inside)
+			}
+			if wl.Parts[0].From != doc.MD.From || wl.Parts[len(wl.Parts)-1].Until != doc.MD.Until {
+				t.Errorf("parts from %s until %s, want the list's %s, %s", wl.Parts[0].From, wl.Parts[len(wl.Parts)-1].Until, doc.MD.From, doc.MD.Until)
+			}
+		})
+	}
+}

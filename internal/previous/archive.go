@@ -276,12 +276,6 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 	if len(cd.Packages) != len(entries) {
 		return nil, nil, newError(name, 0, ErrInvalid, "a package without from and until: every package of an archived Change Dump is closed")
 	}
-	for _, p := range cd.Packages {
-		if p.from < l.From.Unix() || p.until > l.Until.Unix() {
-			return nil, nil, newError(name, p.Entry.Line, ErrInvalid, "package %s covers from %s until %s, outside the Change Dump's from %s and until %s",
-				p.URL, p.From, p.Until, rsxml.FormatTime(l.From), rsxml.FormatTime(l.Until))
-		}
-	}
 	return data, cd.Packages, nil
 }
 
@@ -289,8 +283,8 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 // Archive and returns its bytes and its packages, once checked: one
 // Resource Dump, linked to no index, taken at the at its entry gives,
 // listing ZIP packages, each with the copy of its manifest if it links to
-// one (a Resource Dump Manifest of the same at), as Read checks those of a
-// Change Dump.
+// one, taken within the dump's snapshot (rsxml.PackageTimes), as Read
+// checks those of a Change Dump.
 func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
 	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
 	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceDump)
@@ -316,17 +310,26 @@ func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, v := range []string{p.Entry.MD.At, p.Entry.MD.Completed} {
-			if t, err := rsxml.ParseTime(strings.TrimSpace(v)); v != "" && (err != nil || t.After(s.At)) {
-				return nil, nil, newError(name, p.Entry.Line, ErrInvalid, "package %s gives the time %q, which is not a time before the snapshot of the Resource List (%s)", p.URL, v, rsxml.FormatTime(s.At))
-			}
-		}
-		if mdoc != nil && !sameTime(mdoc.MD.At, l.At) {
-			return nil, nil, newError(r.src.name(p.Content.URL), 0, ErrInvalid, "at is %q, but the Resource Dump %s was taken at %s", mdoc.MD.At, l.URL, rsxml.FormatTime(l.At))
+		if err := packageTimes(name, doc, &p, mdoc); err != nil {
+			return nil, nil, err
 		}
 		pkgs = append(pkgs, p)
 	}
 	return data, pkgs, nil
+}
+
+// packageTimes checks the times of the package p of the dump doc, read as
+// name, and of the manifest it links to (mdoc, or nil), by the rule the
+// writer and the validator follow too (rsxml.PackageTimes).
+func packageTimes(name string, doc *rsxml.Doc, p *Package, mdoc *rsxml.Doc) error {
+	var manifest *rsxml.MD
+	if mdoc != nil {
+		manifest = &mdoc.MD
+	}
+	if msg := rsxml.PackageTimes(&doc.MD, &p.Entry.MD, manifest); msg != "" {
+		return newError(name, p.Entry.Line, ErrInvalid, "package %s: %s", p.URL, msg)
+	}
+	return nil
 }
 
 // checkUp checks that doc, an archived document read as name, links up to

@@ -151,7 +151,7 @@ func TestReadChangeDumpArchiveRefused(t *testing.T) {
 		{"a package outside", []change{
 			{archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-02T06:00:00Z"`},
 			{second, `capability="changedump" from="2024-01-02T00:00:00Z"`, `capability="changedump" from="2024-01-02T06:00:00Z"`},
-		}, "outside the Change Dump's from"},
+		}, "is before the dump's from"},
 		{"a package that is not a zip", []change{{second, `type="application/zip"`, `type="application/x-tar"`}}, "ZIP packages only"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -109,9 +109,8 @@ func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc 
 		if err != nil {
 			return err
 		}
-		if mdoc != nil && (mdoc.MD.From != p.From || mdoc.MD.Until != p.Until) {
-			return newError(r.src.name(q.Content.URL), 0, ErrInvalid, "covers from %s until %s, but its package's entry says from %s until %s",
-				mdoc.MD.From, mdoc.MD.Until, p.From, p.Until)
+		if err := packageTimes(name, doc, &q, mdoc); err != nil {
+			return err
 		}
 		q.From, q.Until = p.From, p.Until
 		q.from, q.until = from.Unix(), until.Unix()

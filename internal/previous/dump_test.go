@@ -127,7 +127,7 @@ func TestReadChangeDumpErrors(t *testing.T) {
 		}, Options{}, ErrInvalid, dump, "ZIP packages only"},
 		{"a manifest of another interval", func(t *testing.T, dir string) {
 			edit(t, dir, manifest, `from="2024-06-02T00:00:00Z"`, `from="2024-06-02T01:00:00Z"`)
-		}, Options{}, ErrInvalid, manifest, "its package's entry says from 2024-06-02T00:00:00Z"},
+		}, Options{}, ErrInvalid, dump, "its manifest gives from=2024-06-02T01:00:00Z, but the package's entry gives from=2024-06-02T00:00:00Z"},
 		{"a manifest of another capability", func(t *testing.T, dir string) {
 			edit(t, dir, manifest, `capability="changedump-manifest"`, `capability="resourcedump-manifest"`)
 		}, Options{}, ErrCapability, manifest, "changedump-manifest"},

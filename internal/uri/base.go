@@ -24,7 +24,8 @@ type Base struct {
 // ParseBase checks that raw is an absolute http(s) URL with an ASCII
 // host and without query, fragment or credentials, and returns it with a
 // trailing slash added to its path, its scheme and host in lower case, and
-// every character a URI path may not hold raw percent-encoded.
+// its path in the normal form of Normalize: every character a URI path may
+// not hold raw percent-encoded, its reserved characters as written.
 func ParseBase(raw string) (Base, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -58,32 +59,11 @@ func ParseBase(raw string) (Base, error) {
 	if p == "" || p[0] != '/' {
 		sb.WriteByte('/')
 	}
-	appendNormalPath(&sb, p)
+	sb.Write(appendNormalized(nil, p, pathKeep)) // as Normalize writes a path: "a+b" stays "a+b"
 	if !strings.HasSuffix(sb.String(), "/") {
 		sb.WriteByte('/')
 	}
 	return Base{s: sb.String()}, nil
-}
-
-// appendNormalPath writes p, an escaped URL path, with every byte that a
-// URI path may not hold raw (RFC 3986 pchar and "/") percent-encoded;
-// valid escapes are put in their normal form (RFC 3986, 6.2.2): those of
-// unreserved characters decoded, the others in upper case, as Resolve
-// writes them.
-func appendNormalPath(sb *strings.Builder, p string) {
-	var buf [3]byte
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '%' && i+2 < len(p) && IsHex(p[i+1]) && IsHex(p[i+2]):
-			sb.Write(AppendNormal(buf[:0], p[i+1], p[i+2]))
-			i += 2
-		case IsUnreserved(c) || isSubDelim(c) || c == ':' || c == '@' || c == '/':
-			sb.WriteByte(c)
-		default:
-			sb.Write(appendEscape(buf[:0], c))
-		}
-	}
 }
 
 // isSubDelim reports whether c is a sub-delimiter of RFC 3986.

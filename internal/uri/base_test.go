@@ -286,3 +286,45 @@ func mustBase(t testing.TB, raw string) Base {
 	}
 	return b
 }
+
+// reservedBasePaths are base paths with every reserved character a path
+// may hold (the gen-delims ":" and "@", every sub-delim), escapes and a
+// name given raw, each with the form the base URL publishes: the path as
+// written, but for what RFC 3986 normalizes (escapes in upper case, those
+// of unreserved characters decoded) and what a URI may not hold raw.
+var reservedBasePaths = [][2]string{
+	{"a+b", "a+b"}, {"(x)", "(x)"}, {"@team", "@team"}, {"c++", "c++"},
+	{"!", "!"}, {"$", "$"}, {"&", "&"}, {"'", "'"}, {"*", "*"}, {",", ","}, {";", ";"}, {"=", "="}, {":", ":"},
+	{"x!$&'()*+,;=:@y", "x!$&'()*+,;=:@y"},
+	{"a%2Bb", "a%2Bb"}, {"a%2bb", "a%2Bb"}, {"caf%C3%A9", "caf%C3%A9"}, {"caf%c3%a9", "caf%C3%A9"}, {"café", "caf%C3%A9"},
+	{"%7Euser", "~user"}, {"a b", "a%20b"},
+}
+
+// Every URL Resolve gives under a base of reserved characters is in
+// normal form (the form a previous build's URLs are read in) and RelPath
+// maps it back to its path: the base is kept as written, not re-escaped.
+func TestBaseRoundTrip(t *testing.T) {
+	for _, p := range reservedBasePaths {
+		t.Run(p[0], func(t *testing.T) {
+			b, err := ParseBase("https://example.org/" + p[0] + "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "https://example.org/" + p[1] + "/"; b.String() != want {
+				t.Fatalf("ParseBase = %s, want %s", b, want)
+			}
+			for _, rel := range []string{"f.txt", "a+b/c d.txt", "x%2By(1).txt", "é/@:;=.txt"} {
+				u, err := b.Resolve(rel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := Normalize(u); n != u {
+					t.Errorf("Resolve(%q) = %s, normalized to %s", rel, u, n)
+				}
+				if got, ok := b.RelPath(Normalize(u)); !ok || got != rel {
+					t.Errorf("RelPath(%s) = %q, %v; want %q", u, got, ok, rel)
+				}
+			}
+		})
+	}
+}

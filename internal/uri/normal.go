@@ -4,21 +4,19 @@ import "strings"
 
 // Normalize returns the form in which rsgen compares two URLs (or IRIs,
 // RFC 3987 section 3.1): the scheme and host in lower case, without the
-// scheme's default port, an empty path as "/", and the path written as
-// AppendEscapedPath writes the path of a file: every octet of the UTF-8
-// bytes percent-encoded but the unreserved characters and "/", escapes in
-// upper case, escapes of unreserved characters decoded, and a "%" that
-// starts no escape encoded as "%25". The query and fragment are normalized
-// the same way, but their sub-delimiters, ":", "@", "/" and "?" are kept
-// as they are, since there they may mean something else than their
-// escapes.
-//
-// For the path, this goes beyond RFC 3986's equivalence (section 6.2.2),
-// which keeps "+" and "%2B" apart: for a file served by a static server
-// they name the same file, and rsgen writes the second. A "/" and its
-// escape "%2F" stay apart, as they split segments differently. Dot
-// segments are left as they are. raw is returned as it is if it is in
-// normal form already.
+// scheme's default port, an empty path as "/", and the path in the normal
+// form of RFC 3986 (section 6.2.2): escapes in upper case, escapes of
+// unreserved characters decoded, and every octet a path may not hold raw
+// (pchar and "/") percent-encoded, as are the UTF-8 bytes of an IRI and a
+// "%" that starts no escape ("%25"). The reserved characters a path may
+// hold ("!$&'()*+,;=:@") are kept as they are written, raw or escaped:
+// "+" and "%2B" are different paths (section 6.2.2.2), and a base URL's
+// "a+b/" is the one its user gave (ParseBase puts its path in this form
+// too). The files rsgen publishes have every reserved character escaped
+// (AppendEscapedPath), which is this form already. The query and fragment
+// are normalized the same way, with "/" and "?" kept too. Dot segments are
+// left as they are. raw is returned as it is if it is in normal form
+// already.
 func Normalize(raw string) string {
 	if isNormal(raw) {
 		return raw
@@ -54,11 +52,11 @@ func Normalize(raw string) string {
 }
 
 // pathKeep and queryKeep mark the octets a path and a query or fragment
-// in normal form hold as they are.
+// in normal form hold as they are: those RFC 3986 allows there raw.
 var pathKeep, queryKeep = func() (p, q [256]bool) {
 	for c := range 256 {
-		p[c] = IsUnreserved(byte(c)) || c == '/'
-		q[c] = p[c] || strings.IndexByte("!$&'()*+,;=:@?", byte(c)) >= 0
+		p[c] = IsUnreserved(byte(c)) || strings.IndexByte("!$&'()*+,;=:@/", byte(c)) >= 0
+		q[c] = p[c] || c == '?'
 	}
 	return p, q
 }()

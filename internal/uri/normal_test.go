@@ -19,10 +19,12 @@ func TestNormalize(t *testing.T) {
 		{"https://example.org/caf%c3%a9.txt", "https://example.org/caf%C3%A9.txt"},
 		{"https://example.org/with space.txt", "https://example.org/with%20space.txt"},
 		{"https://example.org/tab\t.txt", "https://example.org/tab%09.txt"},
-		// Unreserved escapes decoded, sub-delimiters escaped, as rsgen writes a path.
+		// Unreserved escapes decoded; reserved characters as written,
+		// raw or escaped: "+" and "%2B" are different paths (RFC 3986, 6.2.2.2).
 		{"https://example.org/%7Euser/%41%2d", "https://example.org/~user/A-"},
-		{"https://example.org/a+b=c&d$e:f@g", "https://example.org/a%2Bb%3Dc%26d%24e%3Af%40g"},
+		{"https://example.org/a+b=c&d$e:f@g!'()*,;", "https://example.org/a+b=c&d$e:f@g!'()*,;"},
 		{"https://example.org/a%2bb", "https://example.org/a%2Bb"},
+		{"https://example.org/a%2Bb%3Dc%26d%24e%3Af%40g", "https://example.org/a%2Bb%3Dc%26d%24e%3Af%40g"},
 		// A "%" that starts no escape is a percent sign.
 		{"https://example.org/p%zz.txt", "https://example.org/p%25zz.txt"},
 		{"https://example.org/100%", "https://example.org/100%25"},

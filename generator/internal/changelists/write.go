@@ -1,6 +1,7 @@
 package changelists
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
@@ -33,7 +34,8 @@ func Options(d *docs.Writer, name string, from, until time.Time, index string, t
 // <stem>.xml or, past the limits, <stem>-00001.xml, …: each one a whole
 // Change List whose own from and until are its share of [from, until]
 // (they meet at the datetime of the first change of the next part, so that
-// there is no gap), linked with rel="index" to index. It returns the
+// there is no gap), split between two datetimes (listwriter.Options.Time),
+// linked with rel="index" to index. It returns the
 // entries of the lists for a Change List Index, in order.
 func (ch *Lists) writeChangeParts(stem string, changes *spill.ChangeSet, from, until time.Time, index string) ([]rsxml.Entry, error) {
 	it, err := changes.Iter()
@@ -54,6 +56,10 @@ func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry
 	wl, err := ch.Docs.List(Options(ch.Docs, stem, from, until, index, time), n, fill)
 	if err != nil {
 		return nil, err
+	}
+	for _, t := range wl.Inside {
+		ch.Notice(fmt.Sprintf("the changes at %s are more than one Change List holds (%d entries, %d bytes at most): they are split between two lists, and a Destination that resumes after the last datetime it saw may miss those of the second",
+			t, ch.Limits.MaxEntries, ch.Limits.MaxBytes))
 	}
 	entries := make([]rsxml.Entry, len(wl.Parts))
 	for i, p := range wl.Parts {

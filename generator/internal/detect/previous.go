@@ -37,7 +37,6 @@ const sortMemory = 32 << 20
 // calls fail with its error if it fails. area closes the spool when it is
 // removed, and stops it first if it is not complete.
 func SpoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, area *spill.Area, fail context.CancelCauseFunc) (*Previous, error) {
-	key := base.RelPath
 	spillDir, err := area.Path() // before the goroutine: the scan makes its spools there too
 	if err != nil {
 		return nil, err
@@ -47,11 +46,11 @@ func SpoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, area
 	area.Track(p)
 	go func() {
 		defer close(p.done)
-		p.file, p.n, p.err = spoolPrevious(ctx, site, key, spillDir, false)
+		p.file, p.n, p.err = spoolPrevious(ctx, site, base, spillDir, false)
 		if errors.Is(p.err, previous.ErrUnsorted) {
 			// A later part of the previous Resource List was out of
 			// order: once more, through a sort.
-			p.file, p.n, p.err = spoolPrevious(ctx, site, key, spillDir, true)
+			p.file, p.n, p.err = spoolPrevious(ctx, site, base, spillDir, true)
 		}
 		if p.err != nil && ctx.Err() == nil {
 			if !errors.Is(p.err, spill.ErrSpool) {
@@ -64,9 +63,14 @@ func SpoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, area
 }
 
 // spoolPrevious reads the previous build's entries into a new spool file.
-func spoolPrevious(ctx context.Context, site *previous.Site, key func(string) (string, bool), spillDir string, sort bool) (*spool.File, int, error) {
+// The URL of a file under base is the one this build gives its path
+// (base.Resolve, the one mapping of paths to URLs, which base.RelPath
+// undoes): the same as it was for rsgen's own, and rsgen's form for one
+// another tool wrote otherwise ("a+b.txt" for "a%2Bb.txt"), in which a
+// deletion is then published.
+func spoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, spillDir string, sort bool) (*spool.File, int, error) {
 	it, err := site.ResourceIter(ctx, previous.IterOptions{
-		Key:      key,
+		Key:      base.RelPath,
 		SpillDir: spillDir,
 		Memory:   sortMemory,
 		Sort:     sort,
@@ -89,6 +93,9 @@ func spoolPrevious(ctx context.Context, site *previous.Site, key func(string) (s
 		} else {
 			rec = append(rec, 0)
 			rec = binrec.AppendBytes(rec, it.Key())
+			if u, err := base.Resolve(string(it.Key())); err == nil {
+				it.Resource().Loc = u
+			}
 		}
 		rec = previous.AppendResource(rec, it.Resource())
 		if err := f.Append(rec); err != nil {

@@ -41,6 +41,28 @@ func PreviousErr(err error) error {
 	return err
 }
 
+// An ArchiveError is a document of an archive of the previous build that
+// cannot be published again (an ErrPrevious): a build that drops that
+// archive on purpose, by the field Drop of the configuration, can go on
+// with the rest of the history.
+type ArchiveError struct {
+	Capability string // of the archive
+	Drop       string // the field of the configuration that drops it
+	Err        error
+}
+
+func (e *ArchiveError) Error() string { return e.Err.Error() }
+
+func (e *ArchiveError) Unwrap() error { return e.Err }
+
+// dropField is the field of the configuration that drops each archive.
+var dropField = map[string]string{
+	rsxml.CapResourceListArchive: "Changes.DropResourceListArchive",
+	rsxml.CapResourceDumpArchive: "Changes.DropResourceDumpArchive",
+	rsxml.CapChangeListArchive:   "Changes.DropArchive",
+	rsxml.CapChangeDumpArchive:   "Changes.DropArchive",
+}
+
 // Stamp renders t for a file name: 20240601T000000Z.
 func Stamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
 
@@ -78,7 +100,8 @@ func Retained(d *Writer, prev *previous.Archive, when func(*previous.ArchivedLis
 // the limits of one document it leaves out the oldest of those, with a
 // notice; it publishes again each one it keeps (publish, given its index),
 // then writes the archive and advertises it. It returns the entries it
-// lists.
+// lists; a document of the previous build that cannot be published again
+// fails it with an *ArchiveError.
 func WriteArchiveDoc(d *Writer, name, capability, what string, entries []rsxml.Entry, carried int, notice func(string), publish func(i int) error) (int, error) {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: d.CapabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, carried, d.Limits)
@@ -91,6 +114,9 @@ func WriteArchiveDoc(d *Writer, name, capability, what string, entries []rsxml.E
 	}
 	for i := drop; i < carried; i++ {
 		if err := publish(i); err != nil {
+			if errors.Is(err, ErrPrevious) {
+				err = &ArchiveError{Capability: capability, Drop: dropField[capability], Err: err}
+			}
 			return 0, err
 		}
 	}

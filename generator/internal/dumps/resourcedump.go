@@ -182,9 +182,15 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 }
 
 // Written records the packages res wrote, for Write: Pack's, or those of
-// the dump of a record export.
+// the dump of a record export. The dump completes once its last package
+// has, whatever the clock says now.
 func (d *ResourceDump) Written(res *zipdump.Result) *Packed {
 	p := &Packed{Packages: res.Packages, Completed: d.Completed()}
+	for _, q := range res.Packages {
+		if q.Completed.After(p.Completed) {
+			p.Completed = q.Completed
+		}
+	}
 	d.Docs.N += len(res.Packages) // the copies of the manifests
 	return p
 }
@@ -232,6 +238,14 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 			MD: rsxml.MD{Type: "application/zip", Length: strconv.FormatInt(p.Size, 10), Hash: p.Hash,
 				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
 			Links: []rsxml.Link{{Rel: "contents", Href: d.Docs.URL(p.ManifestName), Type: "application/xml"}},
+		}
+	}
+	for i := range pkgs {
+		// The rule the reader of the next build and the validator apply.
+		var e rsxml.Entry
+		entry(&pkgs[i], &e)
+		if msg := rsxml.PackageTimes(&md, &e.MD, nil); msg != "" {
+			return fmt.Errorf("writing the Resource Dump: package %s: %s", pkgs[i].Name, msg)
 		}
 	}
 	wl, err := d.Docs.List(opt, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) })
