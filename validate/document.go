@@ -30,8 +30,12 @@ type docInfo struct {
 	links      []rsxml.Link
 	children   []child    // entries of a Source Description, Capability List, index; packages of a dump
 	resources  []resource // entries to audit
-	entries    int
-	span       *locSpan // a Resource List that is no index: its first and last <loc>
+	// archived: an archive lists it (or the index it is a part of), so
+	// it describes a snapshot of the past: its resources are not audited
+	// against today's (checkArchived sets it).
+	archived bool
+	entries  int
+	span     *locSpan // a Resource List that is no index: its first and last <loc>
 }
 
 // locSpan is what a check of a Resource List notes of its <loc>s, so that

@@ -173,6 +173,14 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 			st.s.add(d.name, c.line, RuleArchiveEntry, 0, "%s is a %s; a %s lists %ss", clip(c.loc), describe(t), capabilityName(d.capability), capabilityName(want))
 			continue
 		}
+		t.archived = true
+		if t.index {
+			for _, p := range t.children {
+				if part := st.byKey[urlKey(p.loc)]; part != nil {
+					part.archived = true
+				}
+			}
+		}
 		for _, a := range [][3]string{{"at", c.md.At, t.md.At}, {"from", c.md.From, t.md.From}, {"until", c.md.Until, t.md.Until}} {
 			if a[1] == "" {
 				continue
