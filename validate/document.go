@@ -215,6 +215,9 @@ func timeTable(capability string, index bool) (timeRules, bool) {
 	case rsxml.CapChangeDumpManifest:
 		return timeRules{rootFrom: required}, true
 	}
+	if isNotification(capability) {
+		return timeRules{}, true // no times of its own; its entries may give a datetime
+	}
 	switch archived[capability] {
 	case "":
 	case rsxml.CapResourceList, rsxml.CapResourceDump:
@@ -286,7 +289,7 @@ func (c *docCheck) root() {
 	case capability == "":
 		c.add(line, RuleCapability, "the root <rs:md> has no capability attribute, which every ResourceSync document needs")
 	case !knownCapability(capability):
-		c.add(line, RuleCapability, "capability=%q is not one of %s, nor an archive of ResourceSync Archives", capability, strings.Join(rsxml.Capabilities, ", "))
+		c.add(line, RuleCapability, "capability=%q is not one of %s, nor an archive of ResourceSync Archives", capability, strings.Join(slices.Concat(rsxml.Capabilities, rsxml.Notifications), ", "))
 	default:
 		c.capability = capability
 		info.capability = capability
@@ -294,7 +297,7 @@ func (c *docCheck) root() {
 	if c.capability == "" {
 		return
 	}
-	if d.Index && (capability == rsxml.CapCapabilityList || capability == rsxml.CapResourceDumpManifest || capability == rsxml.CapChangeDumpManifest) {
+	if d.Index && (capability == rsxml.CapCapabilityList || capability == rsxml.CapResourceDumpManifest || capability == rsxml.CapChangeDumpManifest || isNotification(capability)) {
 		c.add(line, RuleNotIndex, "a %s is a <urlset>; this one is a <sitemapindex>", capabilityName(capability))
 	}
 	c.times, c.hasTimes = timeTable(capability, d.Index)
@@ -406,6 +409,10 @@ func capabilityName(capability string) string {
 		return "Change Dump"
 	case rsxml.CapChangeDumpManifest:
 		return "Change Dump Manifest"
+	case rsxml.CapChangeListNotification:
+		return "change notification"
+	case rsxml.CapFrameworkNotification:
+		return "framework notification"
 	}
 	if of, ok := archived[capability]; ok {
 		return capabilityName(of) + " Archive"

@@ -29,7 +29,7 @@ func (st *set) checkLinks(ctx context.Context) {
 			st.checkChildren(ctx, d, func(c *child) string { return rsxml.CapCapabilityList })
 		case d.capability == rsxml.CapCapabilityList:
 			st.checkChildren(ctx, d, func(c *child) string {
-				if slices.Contains(otherCapabilities, c.md.Capability) {
+				if isNotification(c.md.Capability) {
 					return ""
 				}
 				return c.md.Capability
