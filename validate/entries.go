@@ -314,9 +314,9 @@ func (c *docCheck) notificationEntry(e *rsxml.Entry, line int) {
 	}
 	switch capability := e.MD.Capability; {
 	case capability == "":
-		c.add(line, RuleNotificationEntry, "the entry of %s has no capability attribute: an entry of a framework notification names the capability of the document it is about", clip(e.Loc))
+		c.add(line, RuleNotifyEntry, "the entry of %s has no capability attribute: an entry of a framework notification names the capability of the document it is about", clip(e.Loc))
 	case !knownCapability(capability) || isNotification(capability):
-		c.add(line, RuleNotificationEntry, "capability=%q is not that of a document of the framework", capability)
+		c.add(line, RuleNotifyEntry, "capability=%q is not that of a document of the framework", capability)
 	}
 }
 
