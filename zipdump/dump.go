@@ -243,6 +243,9 @@ func RunSeq(ctx context.Context, items Seq, opt Options) (*Result, error) {
 	window := 2*opt.Workers + 2
 	p.sem = make(chan struct{}, window)
 	p.bufs = make(chan *[]byte, 2*window)
+	p.smallBufs = make(chan *[]byte, 2*window)
+	p.flates = make(chan *flate.Writer, opt.Workers+1)
+	p.probes = make(chan *flate.Writer, opt.Workers+1)
 	g, gctx := errgroup.WithContext(ctx)
 	work := make(chan *job, window)
 	ordered := make(chan *job, window)
@@ -447,5 +450,6 @@ func (p *packer) abandon() {
 		if p.cur.manifest != nil {
 			p.cur.manifest.Close()
 		}
+		p.dropPart(p.cur) // the caller removes what is left
 	}
 }
