@@ -129,7 +129,9 @@ type Options struct {
 	// compressing still runs on every worker.
 	Sequential bool
 	// Create creates an output file (a package or the copy of a manifest)
-	// by name; Remove removes one that ends up unused.
+	// by name, or a file of work (Stem-00001.manifest.xml.part: the entries
+	// of a manifest, while its package is written); Remove removes one
+	// that ends up unused, and each file of work.
 	Create func(name string) (File, error)
 	Remove func(name string) error
 }
