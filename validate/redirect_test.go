@@ -75,7 +75,9 @@ func TestRedirectToAnotherSite(t *testing.T) {
 		srv.Listener = ln
 		srv.Start()
 		t.Cleanup(srv.Close)
-		return "http://" + ln.Addr().String()
+		host, _, _ := net.SplitHostPort(addr)
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		return "http://" + net.JoinHostPort(host, port)
 	}
 	otherHost := serve("localhost:0")
 	otherPort := serve("127.0.0.1:0")
