@@ -68,6 +68,18 @@ func TestAuditLeavesArchivedListsAlone(t *testing.T) {
 	}
 
 	write("a.txt", "alpha, changed after the build")
+	// An archive that names the live list too does not take it out of
+	// the audit.
+	archive := filepath.Join(out, "resourcesync", "resourcelist-archive.xml")
+	data, err := os.ReadFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := "  <url>\n    <loc>https://example.org/resourcesync/resourcelist.xml</loc>\n    <rs:md at=\"2024-06-03T00:00:00Z\"/>\n  </url>\n</urlset>"
+	forged := strings.Replace(string(data), "</urlset>", live, 1)
+	if err := os.WriteFile(archive, []byte(forged), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	rep, err = validate.Path(context.Background(), out, validate.Options{Resources: src})
 	if err != nil {
 		t.Fatal(err)

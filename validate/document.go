@@ -31,11 +31,12 @@ type docInfo struct {
 	children   []child    // entries of a Source Description, Capability List, index; packages of a dump
 	resources  []resource // entries to audit
 	// archived: an archive lists it (or the index it is a part of), so
-	// it describes a snapshot of the past: its resources are not audited
-	// against today's (checkArchived sets it).
-	archived bool
-	entries  int
-	span     *locSpan // a Resource List that is no index: its first and last <loc>
+	// it describes a snapshot of the past: unless it is live too (a
+	// Capability List lists it, or its index), its resources are not
+	// audited against today's.
+	archived, live bool
+	entries        int
+	span           *locSpan // a Resource List that is no index: its first and last <loc>
 }
 
 // locSpan is what a check of a Resource List notes of its <loc>s, so that
