@@ -49,11 +49,11 @@ func nginxLocation(p string) (string, error) {
 	}
 	for _, seg := range strings.Split(dec, "/") {
 		if seg == "." || seg == ".." {
-			return "", &nginxError{fmt.Sprintf("the URL path %q is %q decoded, whose %q segment nginx resolves: it cannot match a location of its own", p, dec, seg)}
+			return "", &nginxError{fmt.Sprintf("the URL path %q has a %q segment once decoded, which nginx resolves: it cannot match a location of its own", p, seg)}
 		}
 	}
 	if strings.IndexFunc(dec, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-		return "", &nginxError{fmt.Sprintf("the URL path %q holds a control character once decoded, which nginx refuses in a request", p)}
+		return "", &nginxError{fmt.Sprintf("the URL path %q holds a control character once decoded, which rsgen does not write into nginx's configuration", p)}
 	}
 	return nginxQuote(dec, `"`), nil
 }

@@ -207,17 +207,23 @@ func TestNginxSnippetBasePaths(t *testing.T) {
 		})
 	}
 
-	b, err := generator.ParseBaseURL("https://example.org/a$b/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	cfg := generator.Config{Source: "../testdata/site", Out: out, BaseURL: b, Hosts: []string{hosting.Nginx}}
-	_, err = generator.Build(context.Background(), cfg)
-	if err == nil || !strings.Contains(err.Error(), `holds a "$"`) || !strings.Contains(err.Error(), "%24") {
-		t.Errorf("a base path with $: %v, want a refusal that says to write %%24", err)
-	}
-	if entries, _ := os.ReadDir(out); len(entries) != 0 {
-		t.Errorf("the refused build wrote %d files", len(entries))
+	for _, tt := range []struct{ base, want string }{
+		{"https://example.org/a$b/", `holds a "$", which nginx reads as a variable in the Link header and has no escape for: write it %24`},
+		{"https://example.org/a%0Ab/", "holds a control character once decoded"},
+		{"https://example.org/a/%2E%2E/b/", `has a ".." segment once decoded, which nginx resolves`},
+	} {
+		b, err := generator.ParseBaseURL(tt.base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		cfg := generator.Config{Source: "../testdata/site", Out: out, BaseURL: b, Hosts: []string{hosting.Nginx}}
+		_, err = generator.Build(context.Background(), cfg)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("base URL %s: %v, want a refusal that says %q", tt.base, err, tt.want)
+		}
+		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("base URL %s: the refused build wrote %d files", tt.base, len(entries))
+		}
 	}
 }
