@@ -46,7 +46,7 @@ type pkg struct {
 	manifest        File                // the copy of the manifest, while it is written
 	manifestMeasure *listwriter.Measure // its manifest so far, root and end included
 	// The entries of its manifest, as the manifest has them, wait in a
-	// file beside it (PartName) until the root can be written: memory
+	// file beside it (partName) until the root can be written: memory
 	// stays the same whatever the number of entries.
 	part         File
 	partW        *bufio.Writer
