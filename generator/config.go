@@ -253,6 +253,11 @@ func (c *Config) validateOutput(add func(*FieldError)) {
 			add(&FieldError{Field: "Hosts", Value: h, Err: ErrInvalid, Detail: "not a host rsgen writes configuration for"})
 		}
 	}
+	if docs := cmp.Or(c.DocsURL, c.BaseURL); slices.Contains(c.Hosts, hosting.Nginx) && !docs.IsZero() {
+		if err := hosting.CheckNginx(docs.String()); err != nil {
+			add(&FieldError{Field: "Hosts", Value: hosting.Nginx, Err: ErrInvalid, Detail: err.Error()})
+		}
+	}
 	if c.MaxDelete != nil && c.MaxDelete.Percent && c.MaxDelete.N > 100 {
 		add(&FieldError{Field: "MaxDelete", Value: c.MaxDelete.String(), Err: ErrOutOfRange, Detail: "give a percentage from 0% to 100%"})
 	}

@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"github.com/rsgen/rsgen/internal/notify"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -31,7 +30,7 @@ func (b *build) notificationEntries() []rsxml.Entry {
 	change, framework := b.cfg.topics()
 	hub := []rsxml.Link{{Rel: "hub", Href: n.Hub}}
 	return []rsxml.Entry{
-		{Loc: change, MD: rsxml.MD{Capability: notify.CapChangeNotification}, Links: hub},
-		{Loc: framework, MD: rsxml.MD{Capability: notify.CapFrameworkNotification}, Links: hub},
+		{Loc: change, MD: rsxml.MD{Capability: rsxml.CapChangeListNotification}, Links: hub},
+		{Loc: framework, MD: rsxml.MD{Capability: rsxml.CapFrameworkNotification}, Links: hub},
 	}
 }

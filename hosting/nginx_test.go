@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,14 +57,15 @@ func nginxBinary(t *testing.T) string {
 	return ""
 }
 
-// TestNginxSnippet starts a real nginx on 127.0.0.1 with the snippet rsgen
-// writes included in its server block, and checks what it serves, then
-// validates the site through it.
-func TestNginxSnippet(t *testing.T) {
+// quote quotes s for nginx's configuration.
+func quote(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }
+
+// startNginx checks (nginx -t), then starts, a real nginx that serves
+// root on 127.0.0.1:port with the snippet included in its server block,
+// and waits until it answers. It is stopped at the end of the test.
+func startNginx(t *testing.T, root, snippet string, port int) {
+	t.Helper()
 	bin := nginxBinary(t)
-	port := freePort(t)
-	base := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	out := build(t, base, hosting.Nginx)
 	prefix := t.TempDir()
 	types := "types { text/html html; text/xml xml; text/plain txt; }"
 	if _, err := os.Stat("/etc/nginx/mime.types"); err == nil {
@@ -89,10 +91,14 @@ http {
         include %s;
     }
 }
-`, filepath.Join(prefix, "nginx.pid"), types, temps.String(), port, out, filepath.Join(out, hosting.NginxConf))
+`, filepath.Join(prefix, "nginx.pid"), types, temps.String(), port, quote(root), quote(snippet))
 	confPath := filepath.Join(prefix, "nginx.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "-t", "-p", prefix, "-c", confPath, "-e", "stderr").CombinedOutput(); err != nil {
+		data, _ := os.ReadFile(snippet)
+		t.Fatalf("nginx -t: %v\n%s\nthe snippet:\n%s", err, out, data)
 	}
 	cmd := exec.Command(bin, "-p", prefix, "-c", confPath, "-e", "stderr")
 	var stderr strings.Builder
@@ -105,18 +111,25 @@ http {
 		cmd.Wait()
 	})
 	client := &http.Client{Timeout: 5 * time.Second}
-	ready := false
 	for range 100 {
-		if resp, err := client.Get(base); err == nil {
+		if resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/", port)); err == nil {
 			resp.Body.Close()
-			ready = true
-			break
+			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if !ready {
-		t.Fatalf("nginx did not answer on %s:\n%s", base, stderr.String())
-	}
+	t.Fatalf("nginx did not answer on 127.0.0.1:%d:\n%s", port, stderr.String())
+}
+
+// TestNginxSnippet starts a real nginx on 127.0.0.1 with the snippet rsgen
+// writes included in its server block, and checks what it serves, then
+// validates the site through it.
+func TestNginxSnippet(t *testing.T) {
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	out := build(t, base, hosting.Nginx)
+	startNginx(t, out, filepath.Join(out, hosting.NginxConf), port)
+	client := &http.Client{Timeout: 5 * time.Second}
 	link := `<` + base + `resourcesync/capabilitylist.xml>; rel="resourcesync"`
 	tests := []struct {
 		path, contentType string
@@ -141,5 +154,76 @@ http {
 	}
 	if !rep.Valid(true) || len(rep.Documents) != 3 {
 		t.Errorf("the site served by nginx: %d documents, findings %v", len(rep.Documents), rep.Findings)
+	}
+}
+
+// The snippet serves a site at any base path a URL can have: each reserved
+// character (raw where a path may hold it, else percent-encoded), UTF-8
+// raw and percent-encoded, a space, a percent sign, quotes, braces and a
+// backslash. For each, a real nginx takes the snippet (nginx -t), serves
+// the Source Description and the Capability List as XML with the Link
+// header, and does not serve the snippet. A path nginx cannot be told
+// ("$": add_header has no escape for it) is refused when the build is
+// configured, before anything is written (issue 22, item 11: ";" and "$"
+// failed nginx -t; /caf%C3%A9/ matched no location).
+func TestNginxSnippetBasePaths(t *testing.T) {
+	nginxBinary(t)
+	paths := []string{"/caf%C3%A9/", "/café/", "/a%20b/", "/a%25b/", "/a%24b/", "/a%22b/", "/a%5Cb/", "/a%7Bb%7D/", "/a%2Fb/", "/deep/er/"}
+	for _, c := range ":@!&'()*+,;=" {
+		paths = append(paths, "/a"+string(c)+"b/")
+	}
+	for _, c := range "?#[]" {
+		paths = append(paths, fmt.Sprintf("/a%%%02Xb/", c))
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	for _, p := range paths {
+		t.Run(p, func(t *testing.T) {
+			port := freePort(t)
+			b, err := generator.ParseBaseURL(fmt.Sprintf("http://127.0.0.1:%d%s", port, p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := b.String()
+			u, _ := url.Parse(base)
+			www := t.TempDir()
+			out := filepath.Join(www, filepath.FromSlash(u.Path)) // where nginx looks: the path decoded
+			cfg := generator.Config{Source: "../testdata/site", Out: out, BaseURL: b, Hosts: []string{hosting.Nginx},
+				At: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC), FixedTime: true}
+			if _, err := generator.Build(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			startNginx(t, www, filepath.Join(out, hosting.NginxConf), port)
+			link := `<` + base + `resourcesync/capabilitylist.xml>; rel="resourcesync"`
+			checkServed(t, client, base+".well-known/resourcesync", 200, "application/xml", link)
+			checkServed(t, client, base+"resourcesync/capabilitylist.xml", 200, "application/xml", link)
+			resp, err := client.Get(base + hosting.NginxConf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 404 && resp.StatusCode != 403 {
+				t.Errorf("the snippet itself: HTTP %d, want 404 or 403", resp.StatusCode)
+			}
+		})
+	}
+
+	for _, tt := range []struct{ base, want string }{
+		{"https://example.org/a$b/", `holds a "$", which nginx reads as a variable in the Link header and has no escape for: write it %24`},
+		{"https://example.org/a%0Ab/", "holds a control character once decoded"},
+		{"https://example.org/a/%2E%2E/b/", `has a ".." segment once decoded, which nginx resolves`},
+	} {
+		b, err := generator.ParseBaseURL(tt.base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		cfg := generator.Config{Source: "../testdata/site", Out: out, BaseURL: b, Hosts: []string{hosting.Nginx}}
+		_, err = generator.Build(context.Background(), cfg)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("base URL %s: %v, want a refusal that says %q", tt.base, err, tt.want)
+		}
+		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("base URL %s: the refused build wrote %d files", tt.base, len(entries))
+		}
 	}
 }

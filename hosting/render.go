@@ -99,6 +99,10 @@ var funcs = map[string]any{
 	"shquote": shquote,
 	"awsglob": awsGlob,
 	"inc":     func(n int) int { return n + 1 },
+	// nginx.conf.tmpl: a location that matches a URL path as nginx does,
+	// and a quoted string of a directive that takes variables.
+	"nginxloc": nginxLocation,
+	"nginxstr": nginxString,
 }
 
 // Render renders, from the templates of fsys, the files the hosts need
@@ -134,7 +138,7 @@ func Render(fsys fs.FS, hosts []string, d *Data) ([]File, error) {
 				err = t.Execute(&buf, d)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("template %s: %w", o.template, err)
+				return nil, fmt.Errorf("template %s: %w", o.template, asNginxError(err))
 			}
 		}
 		data := buf.Bytes()

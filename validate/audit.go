@@ -92,6 +92,9 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 		defer close(jobs)
 		for _, d := range st.order {
 			for _, r := range d.resources {
+				if d.archived && !d.live && !r.pkg {
+					continue // a snapshot of the past; its packages still hold it
+				}
 				select {
 				case jobs <- auditJob{d, r}:
 				case <-gctx.Done():

@@ -30,8 +30,13 @@ type docInfo struct {
 	links      []rsxml.Link
 	children   []child    // entries of a Source Description, Capability List, index; packages of a dump
 	resources  []resource // entries to audit
-	entries    int
-	span       *locSpan // a Resource List that is no index: its first and last <loc>
+	// archived: an archive lists it (or the index it is a part of), so
+	// it describes a snapshot of the past: unless it is live too (a
+	// Capability List lists it, or its index), its resources are not
+	// audited against today's.
+	archived, live bool
+	entries        int
+	span           *locSpan // a Resource List that is no index: its first and last <loc>
 }
 
 // locSpan is what a check of a Resource List notes of its <loc>s, so that
@@ -211,6 +216,9 @@ func timeTable(capability string, index bool) (timeRules, bool) {
 	case rsxml.CapChangeDumpManifest:
 		return timeRules{rootFrom: required}, true
 	}
+	if isNotification(capability) {
+		return timeRules{}, true // no times of its own; its entries may give a datetime
+	}
 	switch archived[capability] {
 	case "":
 	case rsxml.CapResourceList, rsxml.CapResourceDump:
@@ -282,7 +290,7 @@ func (c *docCheck) root() {
 	case capability == "":
 		c.add(line, RuleCapability, "the root <rs:md> has no capability attribute, which every ResourceSync document needs")
 	case !knownCapability(capability):
-		c.add(line, RuleCapability, "capability=%q is not one of %s, nor an archive of ResourceSync Archives", capability, strings.Join(rsxml.Capabilities, ", "))
+		c.add(line, RuleCapability, "capability=%q is not one of %s, nor an archive of ResourceSync Archives", capability, strings.Join(slices.Concat(rsxml.Capabilities, rsxml.Notifications), ", "))
 	default:
 		c.capability = capability
 		info.capability = capability
@@ -290,7 +298,7 @@ func (c *docCheck) root() {
 	if c.capability == "" {
 		return
 	}
-	if d.Index && (capability == rsxml.CapCapabilityList || capability == rsxml.CapResourceDumpManifest || capability == rsxml.CapChangeDumpManifest) {
+	if d.Index && (capability == rsxml.CapCapabilityList || capability == rsxml.CapResourceDumpManifest || capability == rsxml.CapChangeDumpManifest || isNotification(capability)) {
 		c.add(line, RuleNotIndex, "a %s is a <urlset>; this one is a <sitemapindex>", capabilityName(capability))
 	}
 	c.times, c.hasTimes = timeTable(capability, d.Index)
@@ -402,6 +410,10 @@ func capabilityName(capability string) string {
 		return "Change Dump"
 	case rsxml.CapChangeDumpManifest:
 		return "Change Dump Manifest"
+	case rsxml.CapChangeListNotification:
+		return "change notification"
+	case rsxml.CapFrameworkNotification:
+		return "framework notification"
 	}
 	if of, ok := archived[capability]; ok {
 		return capabilityName(of) + " Archive"

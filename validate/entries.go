@@ -9,15 +9,6 @@ import (
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
-// otherCapabilities are capabilities of the other ResourceSync
-// specifications that a Capability List may list, which this validator
-// knows but does not follow: the notification channels of ResourceSync
-// Change Notification and Framework Notification 1.0.1 (and the alpha
-// draft's change-notification), whose URLs are topics, not documents.
-var otherCapabilities = []string{
-	"changelist-notification", "framework-notification", "change-notification",
-}
-
 // archived maps the capability of each archive of ResourceSync Archives
 // (sections 3-6) to that of the documents it lists: a Resource List
 // Archive lists Resource Lists of the past, and so on. Archives are
@@ -32,10 +23,18 @@ var archived = map[string]string{
 // isArchive reports whether capability is that of an archive.
 func isArchive(capability string) bool { _, ok := archived[capability]; return ok }
 
+// isNotification reports whether capability is that of a notification
+// (ResourceSync Change Notification and Framework Notification 1.0.1):
+// the root of a payload, or a channel in a Capability List, whose <loc>
+// is a topic, not a document, and is not followed.
+func isNotification(capability string) bool {
+	return slices.Contains(rsxml.Notifications, capability)
+}
+
 // knownCapability reports whether capability is one of a document this
-// validator checks: of the core, or an archive.
+// validator checks: of the core, an archive or a notification.
 func knownCapability(capability string) bool {
-	return slices.Contains(rsxml.Capabilities, capability) || isArchive(capability)
+	return slices.Contains(rsxml.Capabilities, capability) || isArchive(capability) || isNotification(capability)
 }
 
 // archiveEntry checks an entry of an archive (not of its index): the times
@@ -153,6 +152,8 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 		c.unique(e)
 		c.manifestPath(e, mdLine)
 		c.keepBitstream(e)
+	case isNotification(c.capability):
+		c.notificationEntry(e, mdLine)
 	case c.capability == rsxml.CapChangeList || c.capability == rsxml.CapChangeDumpManifest:
 		c.change(e, mdLine)
 		if c.capability == rsxml.CapChangeDumpManifest {
@@ -194,7 +195,7 @@ func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
 		return
 	case capability == rsxml.CapDescription || capability == rsxml.CapCapabilityList || isManifest(capability):
 		c.add(line, RuleCapListEntry, "capability=%q: a Capability List lists Resource Lists, Resource Dumps, Change Lists and Change Dumps, not a %s", capability, capabilityName(capability))
-	case !knownCapability(capability) && !slices.Contains(otherCapabilities, capability):
+	case !knownCapability(capability):
 		c.add(line, RuleCapListUnknown, "capability=%q is not a capability of ResourceSync 1.1, its notification specifications or its archives", capability)
 	}
 	if c.caps == nil {
@@ -308,6 +309,26 @@ func (c *docCheck) change(e *rsxml.Entry, line int) {
 		c.add(line, RuleDatetimeRange, "datetime=%s is after the document's until=%s", e.MD.Datetime, c.doc.MD.Until)
 	}
 	c.chronology(e.MD.Datetime, line, RuleChronology, "datetime")
+}
+
+// notificationEntry checks an entry of a notification (Change Notification
+// and Framework Notification 1.0.1, section 3): each says what changed
+// (change=created|updated|deleted), and that of a framework notification
+// names the capability of the document it is about. Unlike a Change
+// List's, the entries of a payload need not be in chronological order.
+func (c *docCheck) notificationEntry(e *rsxml.Entry, line int) {
+	if e.MD.Change == "" {
+		c.add(line, RuleChange, "the entry of %s has no change attribute, which every entry of a notification needs", clip(e.Loc))
+	}
+	if c.capability != rsxml.CapFrameworkNotification {
+		return
+	}
+	switch capability := e.MD.Capability; {
+	case capability == "":
+		c.add(line, RuleNotifyEntry, "the entry of %s has no capability attribute: an entry of a framework notification names the capability of the document it is about", clip(e.Loc))
+	case !knownCapability(capability) || isNotification(capability):
+		c.add(line, RuleNotifyEntry, "capability=%q is not that of a document of the framework", capability)
+	}
 }
 
 // chronology checks that the time v of this entry is not before that of

@@ -29,11 +29,16 @@ func (st *set) checkLinks(ctx context.Context) {
 			st.checkChildren(ctx, d, func(c *child) string { return rsxml.CapCapabilityList })
 		case d.capability == rsxml.CapCapabilityList:
 			st.checkChildren(ctx, d, func(c *child) string {
-				if slices.Contains(otherCapabilities, c.md.Capability) {
+				if isNotification(c.md.Capability) {
 					return ""
 				}
 				return c.md.Capability
 			})
+			for _, c := range d.children {
+				if t := st.byKey[urlKey(c.loc)]; t != nil {
+					st.withParts(t, func(d *docInfo) { d.live = true })
+				}
+			}
 		case d.index:
 			st.checkParts(ctx, d)
 			if d.capability == rsxml.CapResourceList {
@@ -173,6 +178,7 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 			st.s.add(d.name, c.line, RuleArchiveEntry, 0, "%s is a %s; a %s lists %ss", clip(c.loc), describe(t), capabilityName(d.capability), capabilityName(want))
 			continue
 		}
+		st.withParts(t, func(d *docInfo) { d.archived = true })
 		for _, a := range [][3]string{{"at", c.md.At, t.md.At}, {"from", c.md.From, t.md.From}, {"until", c.md.Until, t.md.Until}} {
 			if a[1] == "" {
 				continue
@@ -182,6 +188,19 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 			if ok1 && (!ok2 || !entry.Equal(root)) {
 				st.s.add(d.name, c.line, RuleArchiveEntry, 0, "the entry gives %s=%s, but %s has %s", a[0], a[1], clip(c.loc), describeTime(a[0], a[2]))
 			}
+		}
+	}
+}
+
+// withParts calls f with d and, if d is an index, each of its parts.
+func (st *set) withParts(d *docInfo, f func(*docInfo)) {
+	f(d)
+	if !d.index {
+		return
+	}
+	for _, c := range d.children {
+		if part := st.byKey[urlKey(c.loc)]; part != nil {
+			f(part)
 		}
 	}
 }

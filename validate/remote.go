@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/rsgen/rsgen/internal/previous"
 )
 
 // Site validates a site over HTTP. A URL whose path ends in a slash is a
@@ -35,6 +37,9 @@ func Site(ctx context.Context, target string, opts Options) (*Report, error) {
 	}
 	s := newSink()
 	l := &httpLoader{opts: &opts, origin: target, docOpts: docOptions{audit: opts.auditing(), lenientHash: opts.LenientHash}}
+	// One rule of redirects for every request, of a document or of a
+	// resource: a redirect may lead where a link may.
+	opts.Client = previous.NewClient(previous.HTTPOptions{Client: opts.Client, Timeout: opts.Timeout}, l.redirect)
 	st := newSet(s, &opts, l)
 	if d, why, _ := st.get(ctx, start); d == nil {
 		if siteRoot {
@@ -63,6 +68,14 @@ func (l *httpLoader) inScope(u string) bool {
 		return false
 	}
 	return l.opts.CrossSite || sameOrigin(u, l.origin)
+}
+
+// redirect refuses a redirect out of the scope of the crawl.
+func (l *httpLoader) redirect(to *url.URL) error {
+	if !l.inScope(to.String()) {
+		return fmt.Errorf("redirected to %s, on another site than %s; --cross-site follows it", to.Redacted(), l.origin)
+	}
+	return nil
 }
 
 func (l *httpLoader) load(ctx context.Context, st *set, u string) (*docInfo, string) {

@@ -94,6 +94,7 @@ const (
 	RuleCapListUnknown  = "caplist-unknown"
 	RuleDescEntry       = "description-entry"
 	RuleLastmodOmit     = "lastmod-omit"
+	RuleNotifyEntry     = "notification-entry"
 
 	// Several documents.
 	RuleLinkResolve    = "link-resolve"
@@ -127,8 +128,8 @@ var catalogue = []Rule{
 	{RuleSchema, "schema", Error, "elements and attributes are where the official schemas allow them, in their order, with valid <changefreq> and <priority>; an element of the ResourceSync namespace other than <rs:md> and <rs:ln> (the <rs:size> old resync wrote) is an error"},
 	{RuleForeign, "schema", Warning, "elements of other namespaces inside an entry: the official schemas' strict wildcard rejects them (an undeclared element of the ResourceSync namespace is a schema error)"},
 	{RuleRootMD, "§7", Error, "the root has exactly one <rs:md>"},
-	{RuleCapability, "§7", Error, "the root <rs:md> has a capability, one of the spec's eight"},
-	{RuleNotIndex, "§9, §11.2, §13.2", Error, "a Capability List or a manifest is a <urlset>, never a <sitemapindex>"},
+	{RuleCapability, "§7", Error, "the root <rs:md> has a capability: one of the spec's eight, an archive's or a notification's"},
+	{RuleNotIndex, "§9, §11.2, §13.2, Change Notification §3", Error, "a Capability List, a manifest or a notification is a <urlset>, never a <sitemapindex>"},
 	{RuleTimeRequired, "Appendix A, Archives", Error, "the root <rs:md> has at (Resource List, Resource Dump, their indexes, Resource Dump Manifest) or from (Change List, Change Dump, their indexes, Change Dump Manifest); an archive's entries have at (of Resource Lists and Dumps) or from and until (of Change Lists and Dumps)"},
 	{RuleTimeUnused, "Appendix A", Warning, "at/completed and from/until only where Table 4 uses them"},
 	{RuleTimeRecommended, "Appendix A", Warning, "entries of a Change List Index, Change Dump and Change Dump Index have from"},
@@ -139,7 +140,7 @@ var catalogue = []Rule{
 	{RulePackageTimes, "§11.1, §13.1", Error, "a dump's package is taken within the dump (its at and completed between the dump's, its from and until between the dump's), and its manifest gives the times its entry gives"},
 	{RuleChronology, "§12.1, §12.2, §13.2", Error, "Change Lists, Change List Indexes and Change Dump Manifests list their entries oldest first"},
 	{RuleChronologyDump, "§13.1", Warning, "Change Dumps and their indexes list their packages oldest first"},
-	{RuleChange, "§12.1, §13.2", Error, "entries of a Change List or Change Dump Manifest have change=created|updated|deleted"},
+	{RuleChange, "§12.1, §13.2, Change Notification §3", Error, "entries of a Change List, Change Dump Manifest or notification have change=created|updated|deleted"},
 	{RulePath, "§11.2, §13.2", Error, "manifest entries have a path starting with / and not ending with / (schema pattern /.*[^/]); only deletions may lack it"},
 	{RulePathUnused, "§7", Warning, "path is used only in manifests"},
 	{RuleHash, "§7", Error, "hash is space-separated alg:hexdigest tokens, each algorithm once, with the digest length of md5, sha-1, sha-256…"},
@@ -164,6 +165,7 @@ var catalogue = []Rule{
 	{RuleCapListUnknown, "§9", Warning, "a Capability List lists capabilities this validator knows: those of the core, the notification channels and the archives of the other ResourceSync specifications"},
 	{RuleDescEntry, "§8", Error, "an <rs:md> of a Source Description entry has capability=capabilitylist"},
 	{RuleLastmodOmit, "§8, §9", Warning, "a Source Description or Capability List has no <lastmod>, unless it is rewritten each time a document it lists changes"},
+	{RuleNotifyEntry, "Framework Notification §3", Error, "an entry of a framework notification names the capability of the document it is about"},
 
 	{RuleLinkResolve, "§6.2", Error, "up, index, contents links and listed documents within the site lead to a document"},
 	{RuleLinkCapability, "§6.2", Error, "a linked document is what the link says: up leads to the Capability List (from a Capability List: the Source Description), a listed document has the capability its parent gives, contents leads to a manifest"},

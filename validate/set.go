@@ -127,7 +127,7 @@ func refs(d *docInfo) []string {
 	}
 	lists := d.capability == rsxml.CapDescription || d.capability == rsxml.CapCapabilityList || d.index && d.capability != "" || isArchive(d.capability)
 	for _, c := range d.children {
-		if lists && c.loc != "" && !slices.Contains(otherCapabilities, c.md.Capability) {
+		if lists && c.loc != "" && !isNotification(c.md.Capability) {
 			out = append(out, c.loc)
 		}
 		if c.contents.Href != "" {

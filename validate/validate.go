@@ -88,7 +88,7 @@ func (o *Options) normalize() error {
 	if o.Client == nil {
 		// The client rsgen build reads --previous with: the same time-outs,
 		// and the same rule of redirects (five at most, http or https).
-		o.Client = previous.NewClient(previous.HTTPOptions{Timeout: o.Timeout})
+		o.Client = previous.NewClient(previous.HTTPOptions{Timeout: o.Timeout}, nil)
 	}
 	for _, u := range []*string{&o.BaseURL, &o.ResourcesURL} {
 		if *u == "" {

@@ -129,7 +129,9 @@ type Options struct {
 	// compressing still runs on every worker.
 	Sequential bool
 	// Create creates an output file (a package or the copy of a manifest)
-	// by name; Remove removes one that ends up unused.
+	// by name, or a file of work (Stem-00001.manifest.xml.part: the entries
+	// of a manifest, while its package is written); Remove removes one
+	// that ends up unused, and each file of work.
 	Create func(name string) (File, error)
 	Remove func(name string) error
 }
@@ -243,6 +245,9 @@ func RunSeq(ctx context.Context, items Seq, opt Options) (*Result, error) {
 	window := 2*opt.Workers + 2
 	p.sem = make(chan struct{}, window)
 	p.bufs = make(chan *[]byte, 2*window)
+	p.smallBufs = make(chan *[]byte, 2*window)
+	p.flates = make(chan *flate.Writer, opt.Workers+1)
+	p.probes = make(chan *flate.Writer, opt.Workers+1)
 	g, gctx := errgroup.WithContext(ctx)
 	work := make(chan *job, window)
 	ordered := make(chan *job, window)
@@ -447,5 +452,6 @@ func (p *packer) abandon() {
 		if p.cur.manifest != nil {
 			p.cur.manifest.Close()
 		}
+		p.dropPart(p.cur) // the caller removes what is left
 	}
 }

@@ -1,7 +1,9 @@
 package zipdump
 
 import (
+	"bufio"
 	"bytes"
+	"compress/flate"
 	"context"
 	"errors"
 	"fmt"
@@ -17,13 +19,16 @@ import (
 // packer is the state of one Run. Its writer side (write and what it
 // calls) runs in one goroutine; workers only read items and fill jobs.
 type packer struct {
-	opt     *Options
-	seq     Seq
-	n       int               // the number of items
-	renames map[string]string // entry names that are not the item's Name
-	res     *Result
-	sem     chan struct{} // the window: one token per job queued or in work
-	bufs    chan *[]byte  // free buffers
+	opt       *Options
+	seq       Seq
+	n         int               // the number of items
+	renames   map[string]string // entry names that are not the item's Name
+	res       *Result
+	sem       chan struct{}      // the window: one token per job queued or in work
+	bufs      chan *[]byte       // free buffers of bufSize
+	smallBufs chan *[]byte       // free buffers of smallBufSize
+	flates    chan *flate.Writer // free writers at Options.Level
+	probes    chan *flate.Writer // free writers at BestSpeed
 
 	lastRead chan struct{} // dispatch's: the read that a Sequential job waits for
 
@@ -39,9 +44,15 @@ type pkg struct {
 	f               File
 	zw              *zipWriter
 	manifest        File                // the copy of the manifest, while it is written
-	entries         []rsxml.Entry       // its manifest's entries
 	manifestMeasure *listwriter.Measure // its manifest so far, root and end included
-	centralBound    int64               // bytes its central directory headers take at most
+	// The entries of its manifest, as the manifest has them, wait in a
+	// file beside it (partName) until the root can be written: memory
+	// stays the same whatever the number of entries.
+	part         File
+	partW        *bufio.Writer
+	partSize     int64
+	entries      int
+	centralBound int64 // bytes its central directory headers take at most
 }
 
 func (p *packer) now() time.Time {
@@ -127,7 +138,9 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 			}
 			return err
 		}
-		p.cur.entries = append(p.cur.entries, e)
+		if err := p.keepLines(1); err != nil {
+			return err
+		}
 		p.cur.manifestMeasure.AddSize(line, 1)
 		return nil
 	}
@@ -180,8 +193,10 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 			return err
 		}
 	}
+	if err := p.keepLines(len(entries)); err != nil {
+		return err
+	}
 	c := p.cur
-	c.entries = append(c.entries, entries...)
 	c.manifestMeasure.AddSize(line, len(entries))
 	c.centralBound += boundCentral + int64(len(name))
 	c.Bitstreams++
@@ -227,7 +242,7 @@ func writing(name string, err error) error {
 // closes the package that could not, and starts a new one. A package
 // takes its first bitstream whatever its size.
 func (p *packer) room(name string, bound, line int64, n int) error {
-	if c := p.cur; c != nil && len(c.entries) > 0 {
+	if c := p.cur; c != nil && c.entries > 0 {
 		size := c.zw.Offset() + localSize(name, true) + bound + // the entry
 			localSize(ManifestName, true) + deflateBound(c.manifestMeasure.Size()+line) + // the manifest
 			c.centralBound + 2*boundCentral + int64(len(name)+len(ManifestName)) + boundEnd
@@ -262,10 +277,40 @@ func (p *packer) startPackage() error {
 		return writing(c.Name, err)
 	}
 	c.f = f
+	if c.part, err = p.opt.Create(partName(c.ManifestName)); err != nil {
+		f.Close()
+		return writing(partName(c.ManifestName), err)
+	}
+	c.partW = bufio.NewWriterSize(c.part, 64<<10)
 	c.zw = newZipWriter(f, p.opt.At, p.opt.Hashes)
 	doc := p.manifestDoc(c) // completed has the length of at: both are whole seconds
 	c.manifestMeasure = listwriter.NewMeasure(&doc, listwriter.Limits{MaxEntries: p.opt.MaxEntries, MaxBytes: p.opt.MaxManifestLen})
 	p.cur = c
+	return nil
+}
+
+// partName names the file that holds the entries of the manifest name
+// while its package is written.
+func partName(manifest string) string { return manifest + ".part" }
+
+// keepLines adds the n entries that p.line holds to the manifest of the
+// current package.
+func (p *packer) keepLines(n int) error {
+	c := p.cur
+	if _, err := c.partW.Write(p.line); err != nil {
+		return writing(partName(c.ManifestName), err)
+	}
+	c.partSize += int64(len(p.line))
+	c.entries += n
+	return nil
+}
+
+// dropPart closes and removes the file of the entries of c's manifest.
+func (p *packer) dropPart(c *pkg) error {
+	c.part.Close()
+	if err := p.opt.Remove(partName(c.ManifestName)); err != nil {
+		return fmt.Errorf("removing %s: %w", partName(c.ManifestName), err)
+	}
 	return nil
 }
 
@@ -289,32 +334,51 @@ func (p *packer) manifestDoc(c *pkg) rsxml.Doc {
 func (p *packer) finishPackage() error {
 	c := p.cur
 	c.End = p.item
-	if len(c.entries) == 0 {
+	if c.entries == 0 {
 		// Every item meant for it was skipped: it was the last one.
 		p.cur = nil
 		c.zw.discard()
 		c.f.Close()
+		if err := p.dropPart(c); err != nil {
+			return err
+		}
 		if err := p.opt.Remove(c.Name); err != nil {
 			return fmt.Errorf("removing the empty %s: %w", c.Name, err)
 		}
 		return nil
 	}
+	if err := c.partW.Flush(); err != nil {
+		return writing(partName(c.ManifestName), err)
+	}
+	partSize := c.partSize
 	c.Completed = p.now()
 	mf, err := p.opt.Create(c.ManifestName)
 	if err != nil {
 		return writing(c.ManifestName, err)
 	}
 	c.manifest = mf
-	w := rsxml.NewWriter(mf, p.manifestDoc(c))
-	for i := range c.entries {
-		if w.Add(&c.entries[i]) != nil {
-			break
-		}
+	// The manifest is its root, the entries kept aside, and its end: what
+	// rsxml.Writer writes, Add by Add.
+	doc := p.manifestDoc(c)
+	bw := bufio.NewWriterSize(mf, 64<<10)
+	head, foot := rsxml.AppendHeader(nil, &doc), rsxml.AppendFooter(nil, &doc)
+	_, err = bw.Write(head)
+	if err == nil {
+		_, err = io.Copy(bw, io.NewSectionReader(c.part, 0, partSize))
 	}
-	if err := w.Close(); err != nil {
+	if err == nil {
+		_, err = bw.Write(foot)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
 		return writing(c.ManifestName, err)
 	}
-	size := w.Size()
+	if err := p.dropPart(c); err != nil {
+		return err
+	}
+	size := int64(len(head)) + partSize + int64(len(foot))
 	if size > p.opt.MaxManifestLen {
 		return fmt.Errorf("zipdump: manifest of %s is %d bytes, past the limit of %d", c.Name, size, p.opt.MaxManifestLen)
 	}
@@ -324,12 +388,13 @@ func (p *packer) finishPackage() error {
 		return p.writeErr(err)
 	}
 	crc := crc32.NewIEEE()
-	fw := p.tools.fw
+	fw := p.getFlate(p.opt.Level)
 	fw.Reset(c.zw)
 	_, err = io.Copy(fw, io.TeeReader(io.NewSectionReader(mf, 0, size), crc))
 	if err == nil {
 		err = fw.Close()
 	}
+	p.putFlate(p.opt.Level, fw)
 	if err != nil {
 		return p.writeErr(err)
 	}

@@ -23,16 +23,26 @@ const probeNeeded uint16 = 0xffff
 // buffer a little, once).
 const bufSize = chunkSize + dictSize
 
-// getBuf returns an empty buffer from the free list, or a new one. The
-// window bounds how many are in use, so the free list (unlike a
-// sync.Pool, which the garbage collector empties) keeps them all.
-func (p *packer) getBuf() *[]byte {
+// smallBufSize is the capacity of the buffers of small items, which are
+// most items of most trees: a tree of small files then needs a small
+// fraction of the memory that buffers of bufSize would take.
+const smallBufSize = 64 << 10
+
+// getBuf returns an empty buffer for n bytes from a free list, or a new
+// one: of smallBufSize if n fits, else of bufSize. The window bounds how
+// many are in use, so the free lists (unlike a sync.Pool, which the
+// garbage collector empties) keep them all.
+func (p *packer) getBuf(n int) *[]byte {
+	list, size := p.bufs, bufSize
+	if n <= smallBufSize {
+		list, size = p.smallBufs, smallBufSize
+	}
 	select {
-	case b := <-p.bufs:
+	case b := <-list:
 		*b = (*b)[:0]
 		return b
 	default:
-		b := make([]byte, 0, bufSize)
+		b := make([]byte, 0, size)
 		return &b
 	}
 }
@@ -41,8 +51,12 @@ func (p *packer) putBuf(b *[]byte) {
 	if b == nil {
 		return
 	}
+	list := p.bufs
+	if cap(*b) < bufSize {
+		list = p.smallBufs
+	}
 	select {
-	case p.bufs <- b:
+	case list <- b:
 	default:
 	}
 }
@@ -50,17 +64,42 @@ func (p *packer) putBuf(b *[]byte) {
 // tools are what one goroutine needs to read and compress, reused from
 // one job to the next.
 type tools struct {
-	h     *hashing.Hasher
-	fw    *flate.Writer // at Options.Level
-	probe *flate.Writer // at BestSpeed
-	cw    countWriter
+	h  *hashing.Hasher
+	cw countWriter
 }
 
 func newTools(opt *Options) *tools {
-	t := &tools{h: hashing.NewHasher(opt.Hashes)}
-	t.fw, _ = flate.NewWriter(nil, opt.Level)
-	t.probe, _ = flate.NewWriter(nil, flate.BestSpeed)
-	return t
+	return &tools{h: hashing.NewHasher(opt.Hashes)}
+}
+
+// getFlate returns a flate.Writer at level (Options.Level, or BestSpeed
+// for a probe) from the free list of the Run, or a new one; putFlate gives
+// it back. One is taken for each compression and given back after it, so
+// that a Run has as many as compress at once (about GOMAXPROCS), not two
+// for each worker, most of which wait for reads: each holds about 1 MB.
+func (p *packer) getFlate(level int) *flate.Writer {
+	list := p.flates
+	if level == flate.BestSpeed {
+		list = p.probes
+	}
+	select {
+	case w := <-list:
+		return w
+	default:
+		w, _ := flate.NewWriter(nil, level)
+		return w
+	}
+}
+
+func (p *packer) putFlate(level int, w *flate.Writer) {
+	list := p.flates
+	if level == flate.BestSpeed {
+		list = p.probes
+	}
+	select {
+	case list <- w:
+	default:
+	}
 }
 
 // bufWriter appends to a pooled buffer.
@@ -176,11 +215,13 @@ func (p *packer) method(it *Item) uint16 {
 // it must save 2% of them at level 1, whose verdict on whether data is
 // compressible at all is that of the higher levels at a fraction of their
 // time.
-func (t *tools) decide(head []byte) uint16 {
+func (p *packer) decide(t *tools, head []byte) uint16 {
 	t.cw.n = 0
-	t.probe.Reset(&t.cw)
-	t.probe.Write(head)
-	t.probe.Close()
+	probe := p.getFlate(flate.BestSpeed)
+	probe.Reset(&t.cw)
+	probe.Write(head)
+	probe.Close()
+	p.putFlate(flate.BestSpeed, probe)
 	if !saves(t.cw.n, int64(len(head))) {
 		return methodStore
 	}
@@ -202,10 +243,10 @@ func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 		j.err = err
 		return
 	}
-	raw := p.getBuf()
+	raw := p.getBuf(int(it.Size) + 1)
 	j.raw = raw
 	// Read one byte more than expected, to see a file that grew. The
-	// buffer holds chunkSize+dictSize bytes, and it.Size <= chunkSize.
+	// buffer holds that (getBuf), and it.Size <= chunkSize.
 	*raw = (*raw)[:it.Size+1]
 	n, err := io.ReadFull(f, *raw)
 	f.Close()
@@ -235,14 +276,16 @@ func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 		return
 	}
 	if j.method == probeNeeded && it.Size > probeSize {
-		if j.method = t.decide((*raw)[:probeSize]); j.method == methodStore {
+		if j.method = p.decide(t, (*raw)[:probeSize]); j.method == methodStore {
 			return
 		}
 	}
-	comp := p.getBuf()
-	t.fw.Reset(bufWriter{comp})
-	t.fw.Write(*raw)
-	t.fw.Close()
+	comp := p.getBuf(len(*raw))
+	fw := p.getFlate(p.opt.Level)
+	fw.Reset(bufWriter{comp})
+	fw.Write(*raw)
+	fw.Close()
+	p.putFlate(p.opt.Level, fw)
 	if j.method == probeNeeded {
 		// Small enough to have been compressed whole: judge the result.
 		j.method = methodDeflate
@@ -284,7 +327,7 @@ func (p *packer) openSource(t *tools, src *source, it *Item) {
 			src.close()
 			return
 		}
-		method = t.decide(head)
+		method = p.decide(t, head)
 	}
 	src.method = method
 }
@@ -332,10 +375,12 @@ func (p *packer) doChunk(ctx context.Context, t *tools, j *job) {
 		return
 	}
 	raw, dict := j.raw, j.dict
-	comp := p.getBuf()
+	comp := p.getBuf(bufSize)
 	j.comp = comp
-	w := t.fw
+	var w *flate.Writer
 	if j.chunk == 0 {
+		w = p.getFlate(p.opt.Level)
+		defer p.putFlate(p.opt.Level, w)
 		w.Reset(bufWriter{comp})
 	} else {
 		// A writer with a dictionary cannot be reset to another one.
@@ -355,7 +400,7 @@ func (p *packer) readAt(j *job) {
 	if j.method == methodDeflate {
 		dict = min(dictSize, j.off)
 	}
-	raw := p.getBuf()
+	raw := p.getBuf(bufSize)
 	j.raw, j.dict = raw, int(dict)
 	*raw = (*raw)[:dict+j.n]
 	n, err := j.src.ra.ReadAt(*raw, j.off-dict)
@@ -386,7 +431,7 @@ func (p *packer) readNext(j *job) {
 	if j.method == methodDeflate {
 		dict = len(src.tail)
 	}
-	raw := p.getBuf()
+	raw := p.getBuf(bufSize)
 	j.raw, j.dict = raw, dict
 	*raw = append((*raw)[:0], src.tail[:dict]...)
 	*raw = (*raw)[:dict+int(j.n)]

@@ -20,6 +20,7 @@ import (
 	"github.com/rsgen/rsgen/internal/notify/notifytest"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/validate"
 )
 
 // notifyRun runs rsgen in-process.
@@ -73,6 +74,10 @@ func entries(t *testing.T, d notifytest.Delivery, capability, hub string) []stri
 	}
 	if doc.Index || doc.MD.Capability != capability || doc.Link("up") != "https://example.org/resourcesync/capabilitylist.xml" {
 		t.Errorf("root %+v", doc)
+	}
+	// rsgen validate accepts what rsgen sends (issue 22, item 10).
+	if rep := validate.Document(capability, bytes.NewReader(d.Body)); len(rep.Findings) > 0 {
+		t.Errorf("the %s payload is not valid: %v", capability, rep.Findings)
 	}
 	var out []string
 	for _, e := range es {
@@ -330,7 +335,7 @@ func notifyTwoBuilds(t *testing.T, sub *notifytest.Subscriber, build []string, s
 	}
 	got := received(t, sub, 1)
 	want := []string{"created .well-known/resourcesync description", "created resourcesync/capabilitylist.xml capabilitylist", "created resourcesync/resourcelist.xml resourcelist"}
-	if e := entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hubLink); strings.Join(e, "|") != strings.Join(want, "|") {
+	if e := entries(t, got[frameworkTopic], rsxml.CapFrameworkNotification, hubLink); strings.Join(e, "|") != strings.Join(want, "|") {
 		t.Errorf("framework notification:\n%s\nwant\n%s", strings.Join(e, "\n"), strings.Join(want, "\n"))
 	}
 
@@ -348,10 +353,10 @@ func notifyTwoBuilds(t *testing.T, sub *notifytest.Subscriber, build []string, s
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got = received(t, sub, 2)
-	if e := entries(t, got[changeTopic], notify.CapChangeNotification, hubLink); strings.Join(e, "|") != "deleted b.html|created new.txt" {
+	if e := entries(t, got[changeTopic], rsxml.CapChangeListNotification, hubLink); strings.Join(e, "|") != "deleted b.html|created new.txt" {
 		t.Errorf("change notification: %v", e)
 	}
-	fw := strings.Join(entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hubLink), "|")
+	fw := strings.Join(entries(t, got[frameworkTopic], rsxml.CapFrameworkNotification, hubLink), "|")
 	for _, w := range []string{"updated resourcesync/capabilitylist.xml capabilitylist", "updated resourcesync/resourcelist.xml resourcelist", "created resourcesync/changelist"} {
 		if !strings.Contains(fw, w) {
 			t.Errorf("framework notification lacks %q: %s", w, fw)
@@ -386,10 +391,10 @@ func TestNotifyArchive(t *testing.T) {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got := received(t, sub, 2)
-	if e := entries(t, got[changeTopic], notify.CapChangeNotification, hub.URL); strings.Join(e, "|") != "created new.txt" {
+	if e := entries(t, got[changeTopic], rsxml.CapChangeListNotification, hub.URL); strings.Join(e, "|") != "created new.txt" {
 		t.Errorf("change notification: %v, want the one change once", e)
 	}
-	fw := strings.Join(entries(t, got[frameworkTopic], notify.CapFrameworkNotification, hub.URL), "|")
+	fw := strings.Join(entries(t, got[frameworkTopic], rsxml.CapFrameworkNotification, hub.URL), "|")
 	for _, w := range []string{"created resourcesync/changelist-archive.xml changelist-archive", "created resourcesync/archive/changelist-20240602T000000Z.xml changelist",
 		"created resourcesync/resourcedump-archive.xml resourcedump-archive", "created resourcesync/archive/resourcedump-20240602T000000Z.xml resourcedump"} {
 		if !strings.Contains(fw, w) {

@@ -218,11 +218,11 @@ func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Optio
 	if site.Change != nil {
 		res.Changes += len(n.Changes)
 	}
-	if err := send(site.Change, CapChangeNotification, len(n.Changes), Payloads(CapChangeNotification, site.CapabilityList, n.Changes)); err != nil {
+	if err := send(site.Change, rsxml.CapChangeListNotification, len(n.Changes), Payloads(rsxml.CapChangeListNotification, site.CapabilityList, n.Changes)); err != nil {
 		return err
 	}
 	if site.Framework != nil {
 		res.Framework += len(n.Framework)
 	}
-	return send(site.Framework, CapFrameworkNotification, len(n.Framework), Payloads(CapFrameworkNotification, site.CapabilityList, n.Framework))
+	return send(site.Framework, rsxml.CapFrameworkNotification, len(n.Framework), Payloads(rsxml.CapFrameworkNotification, site.CapabilityList, n.Framework))
 }

@@ -5,20 +5,14 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// Capability values of the notification specifications: the root <rs:md>
-// of a payload, and the Capability List entry that advertises a channel.
-const (
-	CapChangeNotification    = "changelist-notification" // Change Notification 1.0.1, sections 3 and 5
-	CapFrameworkNotification = "framework-notification"  // Framework Notification 1.0.1, sections 3 and 5
-)
-
 // ContentType is the media type of a payload (Change Notification
 // 1.0.1, section 4.1).
 const ContentType = "application/xml"
 
 // Payloads renders entries as notification documents of capability
-// (CapChangeNotification or CapFrameworkNotification) whose root links
-// up to the Capability List capList. Notifications are never indexes:
+// (rsxml.CapChangeListNotification or rsxml.CapFrameworkNotification)
+// whose root links up to the Capability List capList. Notifications are
+// never indexes:
 // entries that do not fit one document (rsxml.MaxEntries entries or
 // rsxml.MaxBytes bytes) go on in the next, in order. No entry: no payload.
 func Payloads(capability, capList string, entries []rsxml.Entry) [][]byte {

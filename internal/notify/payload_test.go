@@ -15,7 +15,7 @@ func TestPayloadReadsBack(t *testing.T) {
 		{Loc: "http://example.com/res1", Lastmod: "2013-01-02T13:03:00Z", MD: rsxml.MD{Change: "updated", Datetime: "2013-01-02T13:03:00Z", Hash: "md5:1584abdf8ebdc9802ac0c6a7402c03b6", Length: "8876", Type: "text/html"}},
 		{Loc: "http://example.com/res2", Lastmod: "2013-01-02T13:23:00Z", MD: rsxml.MD{Change: "deleted", Datetime: "2013-01-02T13:23:00Z"}},
 	}
-	ps := Payloads(CapChangeNotification, "http://example.com/dataset1/capabilitylist.xml", entries)
+	ps := Payloads(rsxml.CapChangeListNotification, "http://example.com/dataset1/capabilitylist.xml", entries)
 	if len(ps) != 1 {
 		t.Fatalf("%d payloads, want 1", len(ps))
 	}
@@ -23,7 +23,7 @@ func TestPayloadReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.Index || doc.MD.Capability != CapChangeNotification || doc.Link("up") != "http://example.com/dataset1/capabilitylist.xml" {
+	if doc.Index || doc.MD.Capability != rsxml.CapChangeListNotification || doc.Link("up") != "http://example.com/dataset1/capabilitylist.xml" {
 		t.Errorf("root: %+v", doc)
 	}
 	if len(got) != 2 || got[0].Loc != entries[0].Loc || got[0].MD.Hash != entries[0].MD.Hash || got[1].MD.Change != "deleted" {
@@ -46,7 +46,7 @@ func TestPayloadsSplit(t *testing.T) {
 		{"one", 7, 1 << 20, []int{7}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ps := payloads(CapFrameworkNotification, "https://example.org/cl.xml", entries, tc.maxEntries, tc.maxBytes)
+			ps := payloads(rsxml.CapFrameworkNotification, "https://example.org/cl.xml", entries, tc.maxEntries, tc.maxBytes)
 			var sizes []int
 			n := 0
 			for _, p := range ps {
@@ -76,7 +76,7 @@ func TestPayloadsSplit(t *testing.T) {
 			}
 		})
 	}
-	if ps := Payloads(CapChangeNotification, "x", nil); ps != nil {
+	if ps := Payloads(rsxml.CapChangeListNotification, "x", nil); ps != nil {
 		t.Errorf("no entry gave %d payloads", len(ps))
 	}
 }

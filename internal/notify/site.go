@@ -86,12 +86,12 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 	s.Documents = append(s.Documents, Document{URL: prev.CapabilityList, Capability: rsxml.CapCapabilityList, Hash: capHash})
 	for _, e := range capEntries {
 		switch c := e.MD.Capability; c {
-		case CapChangeNotification, CapFrameworkNotification:
+		case rsxml.CapChangeListNotification, rsxml.CapFrameworkNotification:
 			ch := &Channel{Topic: e.Loc, Hub: e.Link("hub")}
 			if ch.Hub == "" {
 				return nil, fmt.Errorf("%s: the %s entry %s has no <rs:ln rel=\"hub\">", prev.CapabilityList, c, e.Loc)
 			}
-			if c == CapChangeNotification {
+			if c == rsxml.CapChangeListNotification {
 				s.Change = ch
 			} else {
 				s.Framework = ch

@@ -89,10 +89,12 @@ func (opts HTTPOptions) withDefaults() HTTPOptions {
 // opts.Client (copied) or one with time-outs on dialing, TLS and response
 // headers and the proxy of the environment; opts.Timeout on each request,
 // body included; at most opts.MaxRedirects redirects per request, and only
-// to http or https. Read adds its own rule on top: documents stay on the
-// host of the site. Requests carry no User-Agent of the client's: callers
-// set theirs.
-func NewClient(opts HTTPOptions) *http.Client {
+// to http or https, and, if allow is not nil, where allow says (an error
+// refuses the redirect and is the error of the request): the one rule of
+// redirects of every request rsgen makes (Read's: documents stay on the
+// host of the site; rsgen validate's: on the site validated). Requests
+// carry no User-Agent of the client's: callers set theirs.
+func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	opts = opts.withDefaults()
 	var c *http.Client
 	if opts.Client != nil {
@@ -113,39 +115,36 @@ func NewClient(opts HTTPOptions) *http.Client {
 		}
 	}
 	c.Timeout = opts.Timeout
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error { return checkRedirect(req, via, opts.MaxRedirects) }
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > opts.MaxRedirects {
+			return fmt.Errorf("more than %d redirects", opts.MaxRedirects)
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
+		}
+		if allow != nil {
+			return allow(req.URL)
+		}
+		return nil
+	}
 	return c
-}
-
-// checkRedirect is NewClient's rule of redirects.
-func checkRedirect(req *http.Request, via []*http.Request, maxRedirects int) error {
-	if len(via) > maxRedirects {
-		return fmt.Errorf("more than %d redirects", maxRedirects)
-	}
-	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-		return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
-	}
-	return nil
 }
 
 func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	opts = opts.withDefaults()
 	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
-	s.client = NewClient(opts)
-	s.client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := checkRedirect(req, via, opts.MaxRedirects); err != nil {
-			return err
-		}
+	allow := func(to *url.URL) error {
 		// The first document may lead to the host the site lives on; after
 		// it, a redirect is held to the hosts a link is.
 		s.mu.Lock()
-		ok := !s.firstDone || s.hosts[strings.ToLower(req.URL.Host)]
+		ok := !s.firstDone || s.hosts[strings.ToLower(to.Host)]
 		s.mu.Unlock()
 		if !ok {
-			return fmt.Errorf("redirected to %s, on another host than the previous build; rsgen follows only documents on the host of the previous build", req.URL.Redacted())
+			return fmt.Errorf("redirected to %s, on another host than the previous build; rsgen follows only documents on the host of the previous build", to.Redacted())
 		}
 		return nil
 	}
+	s.client = NewClient(opts, allow)
 	return s
 }
 

@@ -29,6 +29,13 @@ const (
 	CapResourceDumpArchive = "resourcedump-archive"
 	CapChangeListArchive   = "changelist-archive"
 	CapChangeDumpArchive   = "changedump-archive"
+
+	// The notifications of ResourceSync Change Notification and Framework
+	// Notification 1.0.1 (section 3 of each): the capability of the root
+	// of a payload, and of the Capability List entry that advertises its
+	// channel (section 5 of each).
+	CapChangeListNotification = "changelist-notification"
+	CapFrameworkNotification  = "framework-notification"
 )
 
 // Capabilities lists the capability values of the core specification.
@@ -36,6 +43,10 @@ var Capabilities = []string{
 	CapDescription, CapCapabilityList, CapResourceList, CapResourceDump,
 	CapResourceDumpManifest, CapChangeList, CapChangeDump, CapChangeDumpManifest,
 }
+
+// Notifications lists the capability values of the notification
+// specifications.
+var Notifications = []string{CapChangeListNotification, CapFrameworkNotification}
 
 // Change values of a change document entry (section 12.1).
 const (

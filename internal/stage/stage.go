@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/display"
@@ -217,6 +218,16 @@ func (s *Stage) WriteFile(name string, data []byte) error {
 
 // Files returns the names of the staged files, in the order created.
 func (s *Stage) Files() []string { return s.files }
+
+// Remove removes the staged file name, which is then no longer one of
+// Files (a dump's package that ended up empty, a file of work).
+func (s *Stage) Remove(name string) error {
+	if err := os.Remove(s.Path(name)); err != nil {
+		return err
+	}
+	s.files = slices.DeleteFunc(s.files, func(f string) bool { return f == name })
+	return nil
+}
 
 // closeAfter closes c and returns err, or the error of Close if err is nil.
 func closeAfter(c io.Closer, err error) error {
