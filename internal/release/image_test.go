@@ -6,6 +6,8 @@ import (
 	"crypto/x509"
 	"debug/elf"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,14 +32,18 @@ type ociDescriptor struct {
 // binaries as release.yml does, checks its index (linux/amd64 and
 // linux/arm64), and runs the host's image as a container would: its layers
 // unpacked into a directory, rsgen run in it (chroot) as the image's user,
-// on testdata/site.
+// on testdata/site, directly and by the script of the GitLab template.
 func testImage(t *testing.T, rel snapshot) {
 	if os.Geteuid() != 0 {
 		need(t, "root (to chroot into the image and run as its user)", "run the tests as root")
 	}
+	busybox := os.Getenv("RSGEN_BUSYBOX")
+	if busybox == "" {
+		need(t, "RSGEN_BUSYBOX", "internal/release/busybox.sh DIR; RSGEN_BUSYBOX=DIR")
+	}
 	layout := filepath.Join(t.TempDir(), "image")
 	args := []string{"run", ".", "-out", layout, "-version", rel.version, "-revision", rel.commit, "-created", rel.date,
-		"-certs", "/etc/ssl/certs/ca-certificates.crt"}
+		"-certs", "/etc/ssl/certs/ca-certificates.crt", "-busybox", busybox}
 	bins := binaries(t, rel)
 	for _, p := range []string{"linux/amd64", "linux/arm64"} {
 		args = append(args, p+"="+bins[p])
@@ -85,21 +91,25 @@ func testImage(t *testing.T, rel snapshot) {
 		t.Error("/etc/ssl/certs/ca-certificates.crt holds no certificate")
 	}
 	command(t, "", nil, "cp", "-R", filepath.Join(root, "testdata", "site"), filepath.Join(dir, "site"))
+	// The site's host: it serves the first build, which the second reads as --previous.
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(dir, "tmp", "out"))))
+	defer srv.Close()
+	siteURL := srv.URL + "/"
 	inImage := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command("/usr/local/bin/rsgen", args...)
-		cmd.Dir, cmd.Env = "/", []string{"PATH=/usr/local/bin", "HOME=/home/rsgen"}
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir, cmd.Env = "/home/rsgen", []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/home/rsgen", "SITE_URL=" + siteURL}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Chroot: dir, Credential: &syscall.Credential{Uid: imageUID, Gid: imageUID}}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("rsgen %s in the image: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatalf("%s in the image: %v\n%s", strings.Join(args, " "), err, out)
 		}
 		return string(out)
 	}
-	if got := inImage("version"); !strings.HasPrefix(got, "rsgen "+rel.version+"\n") {
+	if got := inImage("/usr/local/bin/rsgen", "version"); !strings.HasPrefix(got, "rsgen "+rel.version+"\n") {
 		t.Errorf("rsgen version in the image: %q", got)
 	}
-	out := inImage("build", "--base-url", "https://example.org/", "--out", "/tmp/out", "--at", "2024-06-01T00:00:00Z", "/site")
+	out := inImage("/usr/local/bin/rsgen", "build", "--base-url", siteURL, "--out", "/tmp/out", "--at", "2024-06-01T00:00:00Z", "/site")
 	if !strings.Contains(out, "rsgen: published 9 files") {
 		t.Errorf("rsgen build in the image said:\n%s", out)
 	}
@@ -112,6 +122,22 @@ func testImage(t *testing.T, rel snapshot) {
 		if uid := info.Sys().(*syscall.Stat_t).Uid; uid != imageUID {
 			t.Errorf("%s belongs to uid %d, want the image's user %d", name, uid, imageUID)
 		}
+	}
+
+	// The GitLab template's script, run by the image's shell as GitLab
+	// would, in a directory that holds the site as public/.
+	tmpl, err := os.ReadFile(filepath.Join(root, "docs", "ci", "gitlab-rsgen.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, script, _ := strings.Cut(string(tmpl), "\n  script:\n    - ")
+	script, _, _ = strings.Cut(script, "\n")
+	if !strings.HasPrefix(script, "rsgen build public ") {
+		t.Fatalf("docs/ci/gitlab-rsgen.yml: the script is %q, want rsgen build public …", script)
+	}
+	out = inImage("/bin/sh", "-c", "set -e; mkdir public; cp -R /site/. public/; "+script+"; ls public/resourcesync")
+	if !strings.Contains(out, "resourcelist.xml") || !strings.Contains(out, ": 0 created, 0 updated, 0 deleted;") {
+		t.Errorf("the GitLab template's script in the image said:\n%s", out)
 	}
 }
 
@@ -167,6 +193,14 @@ func unpack(t *testing.T, layout, digest, dir string) imageConfig {
 				if data, err = io.ReadAll(tr); err == nil {
 					err = os.WriteFile(p, data, 0o600)
 				}
+			case tar.TypeSymlink:
+				if err = os.Symlink(h.Linkname, p); err == nil {
+					err = os.Lchown(p, h.Uid, h.Gid)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				continue
 			default:
 				t.Fatalf("layer %s: %s is of tar type %c", l.Digest, h.Name, h.Typeflag)
 			}

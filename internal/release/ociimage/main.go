@@ -3,13 +3,16 @@
 // pulling a base image: from an empty image plus two layers it makes.
 //
 //	go run . -out DIR -version v0.1.0 -revision HASH -created 2026-11-27T14:00:00Z \
-//	    -certs /etc/ssl/certs/ca-certificates.crt \
+//	    -certs /etc/ssl/certs/ca-certificates.crt -busybox BUSYBOX \
 //	    linux/amd64=../../../dist/rsgen_linux_amd64_v1/rsgen linux/arm64=…/rsgen
 //
 // Each image holds a base layer (/etc/passwd and /etc/group with the
 // non-root user rsgen, uid and gid 65532; the CA certificates, so that
-// --previous https://… can be read; /tmp; the user's home) and a layer
-// with the static binary at /usr/local/bin/rsgen, its entrypoint. Every
+// --previous https://… can be read; /tmp; the user's home), a layer with
+// Debian's static busybox as /bin/sh and the usual commands (GitLab CI,
+// Woodpecker and Tekton run a job's script with /bin/sh; ../busybox.sh
+// fetches it into BUSYBOX/ARCH/busybox), and a layer with the static
+// binary at /usr/local/bin/rsgen, the entrypoint. Every
 // time in the layers and the configuration is -created, so that the same
 // binaries give the same image, byte for byte. DIR's index.json is the
 // multi-platform image index: "crane push --index DIR REF" pushes it.
@@ -27,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -60,11 +64,12 @@ func run(args []string) error {
 	revision := fs.String("revision", "", "the commit, for the image's labels")
 	created := fs.String("created", "", "the time of every file and of the image (RFC 3339): the commit's time")
 	certs := fs.String("certs", "/etc/ssl/certs/ca-certificates.crt", "the CA certificates (PEM) to put in the image")
+	busybox := fs.String("busybox", "", "the directory of a static busybox per architecture, ARCH/busybox (../busybox.sh)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *out == "" || *created == "" || fs.NArg() == 0 {
-		return errors.New("usage: ociimage -out DIR -created TIME [-version V] [-revision R] [-certs FILE] OS/ARCH=BINARY...")
+	if *out == "" || *created == "" || *busybox == "" || fs.NArg() == 0 {
+		return errors.New("usage: ociimage -out DIR -created TIME -busybox DIR [-version V] [-revision R] [-certs FILE] OS/ARCH=BINARY...")
 	}
 	at, err := time.Parse(time.RFC3339, *created)
 	if err != nil {
@@ -96,7 +101,15 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		img, err := image(at, osName, arch, *version, *revision, base, bin)
+		bb, err := os.ReadFile(filepath.Join(*busybox, arch, "busybox"))
+		if err != nil {
+			return err
+		}
+		shell, err := layer(at, shellFiles(bb))
+		if err != nil {
+			return err
+		}
+		img, err := image(at, osName, arch, *version, *revision, base, shell, bin)
 		if err != nil {
 			return fmt.Errorf("%s: %w", platform, err)
 		}
@@ -114,7 +127,7 @@ func run(args []string) error {
 func image(at time.Time, osName, arch, version, revision string, layers ...v1.Layer) (v1.Image, error) {
 	img := mutate.ConfigMediaType(mutate.MediaType(empty.Image, types.OCIManifestSchema1), types.OCIConfigJSON)
 	for i, l := range layers {
-		what := []string{"the user rsgen, the CA certificates", "the rsgen binary"}[i]
+		what := []string{"the user rsgen, the CA certificates", "busybox, for /bin/sh", "the rsgen binary"}[i]
 		var err error
 		img, err = mutate.Append(img, mutate.Addendum{Layer: l, History: v1.History{Created: v1.Time{Time: at}, CreatedBy: "ociimage: " + what}})
 		if err != nil {
@@ -142,12 +155,13 @@ func image(at time.Time, osName, arch, version, revision string, layers ...v1.La
 	return mutate.ConfigFile(img, cfg)
 }
 
-// file is a member of a layer, a directory if dir; owner is its uid and
-// gid.
+// file is a member of a layer: a directory if dir, a symbolic link to
+// link if set; owner is its uid and gid.
 type file struct {
 	name  string
 	mode  int64
 	dir   bool
+	link  string
 	owner int
 	data  []byte
 }
@@ -174,6 +188,27 @@ func baseFiles(pem []byte) []file {
 	}
 }
 
+// applets are the commands of busybox the image offers, each a link to
+// /bin/busybox: a shell and what scripts of CI jobs commonly call.
+var applets = []string{"[", "awk", "basename", "cat", "chmod", "cp", "cut", "date", "dirname", "echo", "env", "false",
+	"find", "grep", "gunzip", "gzip", "head", "id", "ln", "ls", "mkdir", "mktemp", "mv", "printf", "pwd", "readlink",
+	"rm", "rmdir", "sed", "sh", "sha256sum", "sleep", "sort", "tail", "tar", "tee", "test", "touch", "tr", "true",
+	"uname", "wc", "wget", "xargs"}
+
+// shellFiles are the files of the shell layer: busybox and its links.
+func shellFiles(busybox []byte) []file {
+	files := []file{
+		{name: "/bin", mode: 0o755, dir: true},
+		{name: "/bin/busybox", mode: 0o755, data: busybox},
+		{name: "/usr/bin", mode: 0o755, dir: true},
+		{name: "/usr/bin/env", link: "/bin/busybox"},
+	}
+	for _, a := range applets {
+		files = append(files, file{name: "/bin/" + a, link: "busybox"})
+	}
+	return files
+}
+
 // layer is a gzipped tar layer of files, each dated at.
 func layer(at time.Time, files []file) (v1.Layer, error) {
 	var buf bytes.Buffer
@@ -181,8 +216,11 @@ func layer(at time.Time, files []file) (v1.Layer, error) {
 	for _, f := range files {
 		h := &tar.Header{Name: strings.TrimPrefix(f.name, "/"), Mode: f.mode, ModTime: at, Uid: f.owner, Gid: f.owner,
 			Typeflag: tar.TypeReg, Size: int64(len(f.data))}
-		if f.dir {
-			h.Typeflag, h.Name, h.Size = tar.TypeDir, h.Name+"/", 0
+		switch {
+		case f.dir:
+			h.Typeflag, h.Name = tar.TypeDir, h.Name+"/"
+		case f.link != "":
+			h.Typeflag, h.Linkname, h.Mode = tar.TypeSymlink, f.link, 0o777
 		}
 		if err := tw.WriteHeader(h); err != nil {
 			return nil, err
