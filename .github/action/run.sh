@@ -58,7 +58,13 @@ else
   [ "$got" = "$want" ] ||
     fail "checksum mismatch: $archive has SHA-256 $got, checksums.txt says $want: the download is corrupt or tampered with; not installed"
   mkdir -p "$tmp/x"
-  if [ "$ext" = zip ]; then unzip -q "$tmp/$archive" -d "$tmp/x"; else tar -xzf "$tmp/$archive" -C "$tmp/x"; fi
+  if [ "$ext" = tar.gz ]; then
+    tar -xzf "$tmp/$archive" -C "$tmp/x"
+  elif command -v unzip >/dev/null 2>&1; then
+    unzip -q "$tmp/$archive" -d "$tmp/x"
+  else
+    7z x -y -o"$tmp/x" "$tmp/$archive" >/dev/null # Windows runners have 7-Zip
+  fi
   [ -f "$tmp/x/$exe" ] || fail "$archive holds no $exe"
   rm -rf "$dir" "$cache/$arch.complete"
   mkdir -p "$dir"
