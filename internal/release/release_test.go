@@ -194,8 +194,35 @@ func TestRelease(t *testing.T) {
 			}
 		}
 	})
+	t.Run("go install", func(t *testing.T) { testGoInstall(t, rel) })
 	t.Run("image", func(t *testing.T) { testImage(t, rel) })
 	t.Run("action", func(t *testing.T) { testAction(t, rel) })
+}
+
+// testGoInstall tags the snapshot's commit with the newest release of
+// CHANGELOG.md and installs it as a user would, "go install
+// github.com/rsgen/rsgen/cmd/rsgen@vX.Y.Z", with git fetching the module
+// from the copy in place of GitHub (and its dependencies from the module
+// proxy as usual): Go makes the module from the tag as the proxy would
+// (a file name a module cannot hold would fail here), and the binary
+// says its version.
+func testGoInstall(t *testing.T, rel snapshot) {
+	version := newestRelease(t)
+	command(t, rel.repo, nil, "git", "tag", version)
+	tmp := t.TempDir()
+	gitconfig := filepath.Join(tmp, "gitconfig")
+	config := "[url \"file://" + rel.repo + "\"]\n\tinsteadOf = https://github.com/rsgen/rsgen\n"
+	if err := os.WriteFile(gitconfig, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(tmp, "bin")
+	command(t, tmp, []string{"GIT_CONFIG_GLOBAL=" + gitconfig, "GIT_ALLOW_PROTOCOL=file", "GOPRIVATE=github.com/rsgen/rsgen",
+		"GOMODCACHE=" + filepath.Join(tmp, "mod"), "GOFLAGS=-modcacherw", "GOBIN=" + bin, "GOWORK=off"},
+		"go", "install", "github.com/rsgen/rsgen/cmd/rsgen@"+version)
+	got := command(t, "", nil, filepath.Join(bin, "rsgen"), "version")
+	if want := "rsgen " + version + "\ncommit: unknown\nbuilt:  unknown\ngo:     go"; !strings.HasPrefix(got, want) {
+		t.Errorf("rsgen version of go install …@%s says\n%s\nwant it to start\n%s", version, got, want)
+	}
 }
 
 func fileSum(t *testing.T, path string) string {
