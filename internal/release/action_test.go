@@ -116,6 +116,13 @@ func testAction(t *testing.T, rel snapshot) {
 		t.Errorf("the second run did not use the tool cache:\n%s", second.log)
 	}
 
+	// A failing build fails the step with rsgen's exit code, and says it.
+	inputs["args"] = "--no-such-flag"
+	failed := runAction(t, srv.URL, cache, inputs)
+	if failed.code != 2 || failed.outputs["exit-code"] != "2" {
+		t.Errorf("a usage error: exit %d, outputs %q, want 2\n%s", failed.code, failed.outputs, failed.log)
+	}
+
 	for _, tc := range []struct {
 		name   string
 		tamper func(name string, data []byte) []byte
