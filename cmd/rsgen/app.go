@@ -22,7 +22,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		Commands:        []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand()},
+		Commands:        []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand(), manCommand()},
 		Action: func(c *cli.Context) error {
 			if c.Args().First() == "help" {
 				return showHelp(c)
@@ -44,7 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return parseError(cmd, cmd.Flags, err)
 		}
 	}
-	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, "rsgen", c.App.Version) }
+	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
 	args, err := flagsFirst(app, args)
 	if err != nil {
 		return report(stderr, err)

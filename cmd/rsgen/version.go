@@ -2,31 +2,101 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 )
 
-// version is the module version rsgen was built from ("v1.2.0" when
-// installed with go install …@v1.2.0), or "devel" in a checkout.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok || info.Main.Version == "" || info.Main.Version == "(devel)" {
-		return "devel"
+// Stamped by the release build (.goreleaser.yaml):
+//
+//	-X main.stampVersion=v1.2.0 -X main.stampCommit=… -X main.stampDate=…
+//
+// Empty in any other build, which falls back to the build information Go
+// records (buildInfo).
+var stampVersion, stampCommit, stampDate string
+
+// buildVersion is what "rsgen version" prints.
+type buildVersion struct {
+	Version string // v1.2.0, or "devel" in a checkout
+	Commit  string // the full hash, "-dirty" added for uncommitted changes; "" if not known
+	Date    string // the commit time, RFC 3339; "" if not known
+	Go      string // go1.26.8
+}
+
+// currentVersion is the version of this binary: the release build's
+// stamps where set, else what Go recorded in it (buildInfo).
+func currentVersion() buildVersion {
+	info, _ := debug.ReadBuildInfo()
+	v := buildInfo(info)
+	if stampVersion != "" {
+		v.Version = stampVersion
 	}
-	return info.Main.Version
+	if stampCommit != "" {
+		v.Commit = stampCommit
+	}
+	if stampDate != "" {
+		v.Date = stampDate
+	}
+	return v
+}
+
+// buildInfo reads a version from the build information Go records: the
+// module version for "go install …@v1.2.0", and the commit and its time
+// (vcs.revision, vcs.time) for a build in a git checkout. info may be nil.
+func buildInfo(info *debug.BuildInfo) buildVersion {
+	v := buildVersion{Version: "devel", Go: runtime.Version()}
+	if info == nil {
+		return v
+	}
+	if m := info.Main.Version; m != "" && m != "(devel)" {
+		v.Version = m
+	}
+	if info.GoVersion != "" {
+		v.Go = info.GoVersion
+	}
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Commit = s.Value
+		case "vcs.time":
+			v.Date = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if dirty && v.Commit != "" {
+		v.Commit += "-dirty"
+	}
+	return v
+}
+
+// version is the version alone, as the User-Agent and --help give it.
+func version() string { return currentVersion().Version }
+
+// print writes v as "rsgen version" and "rsgen --version" print it.
+func (v buildVersion) print(w io.Writer) {
+	orUnknown := func(s string) string {
+		if s == "" {
+			return "unknown"
+		}
+		return s
+	}
+	fmt.Fprintf(w, "rsgen %s\ncommit: %s\nbuilt:  %s\ngo:     %s %s/%s\n",
+		v.Version, orUnknown(v.Commit), orUnknown(v.Date), v.Go, runtime.GOOS, runtime.GOARCH)
 }
 
 func versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "version",
-		Usage: "print the version of rsgen",
+		Usage: "print the version of rsgen, its commit, build date and Go version",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr("", "version takes no arguments")
 			}
-			fmt.Fprintf(c.App.Writer, "rsgen %s (%s, %s/%s)\n", version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			currentVersion().print(c.App.Writer)
 			return nil
 		},
 	}

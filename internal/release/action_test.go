@@ -1,0 +1,165 @@
+package release_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// actionRun is a run of the Action's script: its exit code, its output,
+// and the outputs it gave (GITHUB_OUTPUT).
+type actionRun struct {
+	code    int
+	log     string
+	outputs map[string]string
+}
+
+// runAction runs .github/action/run.sh as action.yml does, with the
+// inputs, on a runner whose tool cache is cache, downloading the releases
+// from releases.
+func runAction(t *testing.T, releases, cache string, inputs map[string]string) actionRun {
+	t.Helper()
+	tmp := t.TempDir()
+	outputs, path := filepath.Join(tmp, "github_output"), filepath.Join(tmp, "github_path")
+	arch := map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
+	cmd := exec.Command("bash", filepath.Join(root, ".github", "action", "run.sh"))
+	cmd.Env = append(os.Environ(), "RUNNER_OS=Linux", "RUNNER_ARCH="+arch, "RUNNER_TOOL_CACHE="+cache, "RUNNER_TEMP="+tmp,
+		"GITHUB_OUTPUT="+outputs, "GITHUB_PATH="+path, "RSGEN_RELEASES="+releases)
+	for k, v := range inputs {
+		cmd.Env = append(cmd.Env, "INPUT_"+strings.ToUpper(strings.ReplaceAll(k, "-", "_"))+"="+v)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	r := actionRun{log: out.String(), outputs: map[string]string{}}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(outputs)
+	for line := range strings.Lines(string(data)) {
+		k, v, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "=")
+		r.outputs[k] = v
+	}
+	return r
+}
+
+// testAction runs the Action's script against the snapshot served from
+// 127.0.0.1, as GitHub serves a release: it installs rsgen into the tool
+// cache and runs it, twice, giving the counts of changes; a tampered
+// archive or a wrong checksums.txt stops it before it runs anything.
+func testAction(t *testing.T, rel snapshot) {
+	// tamper, if set, changes a file of the release as it is served.
+	var tamper func(name string, data []byte) []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutPrefix(r.URL.Path, "/"+rel.version+"/")
+		data, err := os.ReadFile(filepath.Join(rel.dist, filepath.Base(name)))
+		if !ok || err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		if tamper != nil {
+			data = tamper(name, data)
+		}
+		w.Write(data)
+	}))
+	defer srv.Close()
+
+	site := filepath.Join(t.TempDir(), "site")
+	command(t, "", nil, "cp", "-R", filepath.Join(root, "testdata", "site"), site)
+	work := t.TempDir()
+	cache := filepath.Join(work, "toolcache")
+	inputs := map[string]string{"version": rel.version, "source": site, "base-url": "https://example.org/",
+		"out": filepath.Join(work, "first"), "args": "--at 2024-06-01T00:00:00Z"}
+	first := runAction(t, srv.URL, cache, inputs)
+	if first.code != 0 || first.outputs["exit-code"] != "0" || first.outputs["version"] != rel.version {
+		t.Fatalf("first run: exit %d, outputs %q\n%s", first.code, first.outputs, first.log)
+	}
+	if !strings.Contains(first.log, "verified against checksums.txt") || first.outputs["created"] != "" {
+		t.Errorf("first run: outputs %q, log:\n%s", first.outputs, first.log)
+	}
+	installed := filepath.Join(cache, "rsgen", strings.TrimPrefix(rel.version, "v"), runtime.GOARCH)
+	if _, err := os.Stat(filepath.Join(installed, "rsgen")); err != nil {
+		t.Errorf("rsgen not in the tool cache: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(work, "first", "resourcesync", "resourcelist.xml")); err != nil {
+		t.Errorf("the first run published no Resource List: %v", err)
+	}
+
+	// One file added, one changed, one deleted: the second run reports them.
+	if err := os.WriteFile(filepath.Join(site, "added.txt"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(site, "index.html"), []byte("<!doctype html><title>changed</title>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(site, "data", "holdings.csv")); err != nil {
+		t.Fatal(err)
+	}
+	inputs["out"], inputs["previous"] = filepath.Join(work, "second"), filepath.Join(work, "first")
+	inputs["args"] = "--at 2024-06-02T00:00:00Z"
+	second := runAction(t, srv.URL, cache, inputs)
+	want := map[string]string{"exit-code": "0", "created": "1", "updated": "1", "deleted": "1", "version": rel.version}
+	for k, v := range want {
+		if second.outputs[k] != v {
+			t.Errorf("second run: output %s=%q, want %q\n%s", k, second.outputs[k], v, second.log)
+		}
+	}
+	if !strings.Contains(second.log, "in the tool cache") {
+		t.Errorf("the second run did not use the tool cache:\n%s", second.log)
+	}
+
+	// A failing build fails the step with rsgen's exit code, and says it.
+	inputs["args"] = "--no-such-flag"
+	failed := runAction(t, srv.URL, cache, inputs)
+	if failed.code != 2 || failed.outputs["exit-code"] != "2" {
+		t.Errorf("a usage error: exit %d, outputs %q, want 2\n%s", failed.code, failed.outputs, failed.log)
+	}
+
+	for _, tc := range []struct {
+		name   string
+		tamper func(name string, data []byte) []byte
+	}{
+		{"a tampered archive", func(name string, data []byte) []byte {
+			if strings.HasSuffix(name, ".tar.gz") {
+				data = bytes.Clone(data)
+				data[len(data)/2] ^= 1
+			}
+			return data
+		}},
+		{"a wrong checksum", func(name string, data []byte) []byte {
+			if name != "checksums.txt" {
+				return data
+			}
+			var b bytes.Buffer
+			for line := range strings.Lines(string(data)) {
+				b.WriteString("0" + line[1:]) // the first digit of each SHA-256 (or it was 0 already: 1 in 16)
+			}
+			return b.Bytes()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tamper = tc.tamper
+			defer func() { tamper = nil }()
+			fresh := filepath.Join(t.TempDir(), "toolcache")
+			inputs["out"] = filepath.Join(t.TempDir(), "out")
+			r := runAction(t, srv.URL, fresh, inputs)
+			if r.code == 0 || !strings.Contains(r.log, "checksum mismatch") || !strings.Contains(r.log, "not installed") {
+				t.Errorf("exit %d, want a failure saying checksum mismatch:\n%s", r.code, r.log)
+			}
+			if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+				t.Errorf("the tool cache was written: %v", err)
+			}
+			if _, err := os.Stat(inputs["out"]); !os.IsNotExist(err) {
+				t.Error("rsgen ran")
+			}
+		})
+	}
+}
