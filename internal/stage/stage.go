@@ -16,8 +16,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
 )
 
@@ -28,6 +30,12 @@ const (
 	WellKnownFile = ".well-known/resourcesync" // the Source Description (section 6.3.1)
 	Prefix        = ".rsgen-stage-"            // the names of staging directories, which are never content
 )
+
+// Moved are the files a publish moves into place outside the documents
+// directory: the Source Description and the files hosts need
+// (hosting.RootFiles: a test of hostfiles keeps the two equal). A journal
+// naming any other file is not acted on.
+var Moved = []string{WellKnownFile, ".nojekyll", "_headers", "resourcesync.nginx.conf", ".htaccess", "resourcesync-s3.sh"}
 
 // ErrBusy reports an output directory into which another build is
 // publishing: two builds at once could publish an older snapshot over a
@@ -44,8 +52,11 @@ var ErrBusy = errors.New("another build is running into it; try again when it is
 // build (stale: nobody holds it) from one in use. Both are released by the
 // system when the process dies.
 type Stage struct {
-	out     string // output directory
-	dir     string // the staging directory, inside out
+	out     string         // output directory
+	root    *confined.Root // out, opened once: every change to it goes through root
+	name    string         // the staging directory, in out
+	dir     string         // its path
+	notices []string
 	created string // the topmost directory of out that the build created, "" if out existed
 	files   []string
 	at      time.Time // the snapshot staged: Publish refuses to replace a newer one
@@ -65,7 +76,7 @@ func New(out string) (*Stage, error) {
 	created := ""
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
 		created = topMissing(out)
-		if err := os.MkdirAll(out, 0o755); err != nil {
+		if err := confined.MkdirAll(out); err != nil {
 			removeCreated(out, created)
 			return nil, fmt.Errorf("creating output directory %s: %w", out, display.WithoutPath(err))
 		}
@@ -73,6 +84,12 @@ func New(out string) (*Stage, error) {
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
 	s := &Stage{out: out, created: created}
+	root, err := confined.Open(out)
+	if err != nil {
+		s.Discard()
+		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
+	}
+	s.root = root
 	lock, err := lockDir(out)
 	if errors.Is(err, errLocked) {
 		// The other build may have created out too: leave it.
@@ -83,7 +100,7 @@ func New(out string) (*Stage, error) {
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
 	s.outLock = lock
-	recoverStages(out)
+	s.notices = recoverStages(root)
 	if _, err := checkOwned(out); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s: %w", out, err)
@@ -93,17 +110,17 @@ func New(out string) (*Stage, error) {
 		s.Discard()
 		return nil, err
 	}
-	dir := filepath.Join(out, Prefix+hex.EncodeToString(rnd[:]))
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	name := Prefix + hex.EncodeToString(rnd[:])
+	if err := root.Mkdir(name, 0o755); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s is not writable: %w", out, display.WithoutPath(err))
 	}
-	s.dir = dir
-	if s.stageLock, err = lockDir(dir); err != nil {
+	s.name, s.dir = name, filepath.Join(out, name)
+	if s.stageLock, err = lockDir(s.dir); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
-	if err := os.MkdirAll(filepath.Join(dir, DocsDir), 0o755); err != nil {
+	if err := root.Mkdir(name+"/"+DocsDir, 0o755); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
@@ -120,12 +137,20 @@ func (s *Stage) SetSnapshot(at time.Time) { s.at = at }
 // its parents if the build created them, and releases the locks. The
 // output is as it was before the build.
 func (s *Stage) Discard() {
-	if s.dir != "" {
-		os.RemoveAll(s.dir)
+	if s.name != "" {
+		s.root.RemoveAll(s.name)
+	}
+	if s.root != nil {
+		s.root.Close()
+		s.root = nil
 	}
 	removeCreated(s.out, s.created)
 	s.release()
 }
+
+// Notices returns what New found that the user should know: stages it
+// could not prove a build of rsgen's left, and left alone.
+func (s *Stage) Notices() []string { return s.notices }
 
 // release releases the locks, if held.
 func (s *Stage) release() {
@@ -172,7 +197,7 @@ func removeCreated(dir, top string) {
 		return
 	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if os.Remove(d) != nil || d == top || filepath.Dir(d) == d {
+		if confined.RemoveEmpty(d) != nil || d == top || filepath.Dir(d) == d {
 			return
 		}
 	}
@@ -193,16 +218,42 @@ func (s *Stage) Create(name string) (*os.File, error) {
 			return nil, err
 		}
 	}
-	p := s.Path(name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := s.root.Create(s.name + "/" + name)
 	if err != nil {
 		return nil, err
 	}
 	s.files = append(s.files, name)
 	return f, nil
+}
+
+// CreateTemp creates a scratch file in the stage's root (never published:
+// the caller removes it with Remove), named by pattern as os.CreateTemp
+// names; it returns the file and its name in the stage.
+func (s *Stage) CreateTemp(pattern string) (*os.File, string, error) {
+	f, name, err := s.root.CreateTemp(s.name, pattern)
+	return f, strings.TrimPrefix(name, s.name+"/"), err
+}
+
+// MkdirTemp makes a scratch directory in the stage's root, named by
+// pattern, and opens it: the caller removes it with RemoveAll.
+func (s *Stage) MkdirTemp(pattern string) (*confined.Root, string, error) {
+	name, err := s.root.MkdirTemp(s.name, pattern)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := s.root.OpenRoot(name)
+	return r, strings.TrimPrefix(name, s.name+"/"), err
+}
+
+// Remove removes the staged file (or empty directory) name.
+func (s *Stage) Remove(name string) error { return s.root.Remove(s.name + "/" + name) }
+
+// RemoveAll removes the staged name and everything under it.
+func (s *Stage) RemoveAll(name string) error { return s.root.RemoveAll(s.name + "/" + name) }
+
+// Chtimes sets the modification time of the staged file name.
+func (s *Stage) Chtimes(name string, t time.Time) error {
+	return s.root.Chtimes(s.name+"/"+name, t, t)
 }
 
 // WriteFile stages a file with the given content.

@@ -2,7 +2,6 @@ package dumps
 
 import (
 	"io"
-	"os"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
@@ -81,7 +80,7 @@ func (p *Packaging) Options() zipdump.Options {
 			}
 			return f, nil
 		},
-		Remove: func(name string) error { return os.Remove(p.Docs.Stage.Path(p.Docs.Dir + "/" + name)) },
+		Remove: func(name string) error { return p.Docs.Stage.Remove(p.Docs.Dir + "/" + name) },
 	}
 	if p.Clock != nil {
 		// Never before the snapshot time, which may be past the clock (a
