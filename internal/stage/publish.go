@@ -32,10 +32,10 @@ const backupDir = ".old"
 type journal struct {
 	Stage string   `json:"stage"` // the identity of the stage directory (dirID)
 	Self  string   `json:"self"`  // the identity of the journal file (fileID)
-	Docs string   `json:"docs"` // the identity of the staged documents directory (dirID)
-	Root []string `json:"root"` // files outside the documents directory, in the order moved
-	Old  []string `json:"old"`  // those of Root with an old version, kept in backupDir
-	Made []string `json:"made"` // directories of the output created for Root
+	Docs  string   `json:"docs"`  // the identity of the staged documents directory (dirID)
+	Root  []string `json:"root"`  // files outside the documents directory, in the order moved
+	Old   []string `json:"old"`   // those of Root with an old version, kept in backupDir
+	Made  []string `json:"made"`  // directories of the output created for Root
 }
 
 // Publish moves the staged output into place and syncs it to disk:
