@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -371,7 +372,7 @@ func (w *Writer) dropBody() error {
 		return nil
 	}
 	err := c.body.Close()
-	if rerr := os.Remove(c.body.Name()); err == nil {
+	if rerr := confined.Remove(c.body.Name()); err == nil {
 		err = rerr
 	}
 	c.body = nil

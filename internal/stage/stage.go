@@ -235,14 +235,14 @@ func (s *Stage) CreateTemp(pattern string) (*os.File, string, error) {
 }
 
 // MkdirTemp makes a scratch directory in the stage's root, named by
-// pattern, and opens it: the caller removes it with RemoveAll.
-func (s *Stage) MkdirTemp(pattern string) (*confined.Root, string, error) {
+// pattern, and returns its path: the caller removes it with RemoveAll
+// (of its base name).
+func (s *Stage) MkdirTemp(pattern string) (string, error) {
 	name, err := s.root.MkdirTemp(s.name, pattern)
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
-	r, err := s.root.OpenRoot(name)
-	return r, strings.TrimPrefix(name, s.name+"/"), err
+	return s.root.Path(name), nil
 }
 
 // Remove removes the staged file (or empty directory) name.
