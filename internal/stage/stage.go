@@ -3,7 +3,10 @@
 // place by [Stage.Publish] only when everything was written (synced,
 // journaled, and finished or undone after a crash), and removed by
 // [Stage.Discard] otherwise. It removes only what rsgen wrote: a
-// documents directory holding other files is refused (ErrNotWritten).
+// documents directory holding other files is refused (ErrNotWritten). It
+// writes, renames and removes only through internal/confined, which
+// follows no symbolic link in the output, and it acts on a stage left by a
+// killed build only if its journal proves a publish wrote it (readJournal).
 // docs/PUBLISHING.md states the guarantees.
 package stage
 
