@@ -332,3 +332,25 @@ func (r *Root) Sync(name string) error {
 	}
 	return err
 }
+
+// linkByName makes base in dirfd a hard link to the file f by the name f
+// was opened by, and keeps it only if it is the very file f (its device
+// and inode): a name swapped meanwhile for another file or a link is
+// undone, and reported as errors.ErrUnsupported (copy from f then).
+func linkByName(f *os.File, dirfd int, base string) error {
+	var want, got unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &want); err != nil {
+		return errors.ErrUnsupported
+	}
+	if err := unix.Linkat(unix.AT_FDCWD, f.Name(), dirfd, base, 0); err != nil {
+		if errors.Is(err, unix.EEXIST) {
+			return err
+		}
+		return errors.ErrUnsupported
+	}
+	if unix.Fstatat(dirfd, base, &got, unix.AT_SYMLINK_NOFOLLOW) != nil || got.Dev != want.Dev || got.Ino != want.Ino {
+		unix.Unlinkat(dirfd, base, 0)
+		return errors.ErrUnsupported
+	}
+	return nil
+}

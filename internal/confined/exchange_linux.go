@@ -24,9 +24,9 @@ func renameat2(ofd int, obase string, nfd int, nbase string, flags uint) error {
 }
 
 // Link makes name a hard link to the open file f, the very file opened
-// (through /proc/self/fd), whatever its name now leads to. It fails with
-// errors.ErrUnsupported where that cannot be done (no /proc, another file
-// system): copy from f then.
+// (through /proc/self/fd, or by its name and then checked to be f),
+// whatever its name now leads to. It fails with errors.ErrUnsupported
+// where that cannot be done (another file system): copy from f then.
 func (r *Root) Link(f *os.File, name string) error {
 	dirfd, base, err := r.parent("link", name, true)
 	if err != nil {
@@ -40,6 +40,9 @@ func (r *Root) Link(f *os.File, name string) error {
 		return nil
 	case errors.Is(err, unix.EEXIST):
 		return &fs.PathError{Op: "link", Path: r.Path(name), Err: err}
+	case errors.Is(err, unix.EXDEV):
+		return errors.ErrUnsupported
 	}
-	return errors.ErrUnsupported
+	return linkByName(f, dirfd, base) // no /proc
+
 }
