@@ -6,28 +6,21 @@ import (
 	"os"
 )
 
-// Link stages name as the open regular file f, a file outside the stage
-// (a package published before, checked by the caller through f): a hard
-// link to the very file f is, where the system and file systems allow,
-// else a copy of its bytes from f's start. It reports whether it linked.
+// Link stages name as a hard link to the open regular file f, a file
+// outside the stage (a package published before, checked by the caller
+// through f): to the very file f, whatever its name leads to by now. It
+// reports false, having staged nothing, where the system or file systems
+// cannot link it: the caller copies from f then.
 func (s *Stage) Link(name string, f *os.File) (linked bool, err error) {
 	err = s.root.Link(f, s.name+"/"+name)
-	if err == nil {
-		s.files = append(s.files, name)
-		return true, nil
+	if errors.Is(err, errors.ErrUnsupported) {
+		return false, nil
 	}
-	if !errors.Is(err, errors.ErrUnsupported) {
-		return false, err
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return false, err
-	}
-	out, err := s.Create(name)
 	if err != nil {
 		return false, err
 	}
-	_, err = io.Copy(out, f)
-	return false, closeAfter(out, err)
+	s.files = append(s.files, name)
+	return true, nil
 }
 
 // LinkStaged stages name as a hard link to the staged file staged (or a
@@ -43,6 +36,10 @@ func (s *Stage) LinkStaged(name, staged string) error {
 		return err
 	}
 	defer in.Close()
-	_, err = s.Link(name, in)
-	return err
+	out, err := s.Create(name)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	return closeAfter(out, err)
 }

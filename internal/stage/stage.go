@@ -140,12 +140,8 @@ func (s *Stage) SetSnapshot(at time.Time) { s.at = at }
 // its parents if the build created them, and releases the locks. The
 // output is as it was before the build.
 func (s *Stage) Discard() {
-	if s.name != "" {
+	if s.name != "" && s.root != nil {
 		s.root.RemoveAll(s.name)
-	}
-	if s.root != nil {
-		s.root.Close()
-		s.root = nil
 	}
 	removeCreated(s.out, s.created)
 	s.release()
@@ -155,8 +151,12 @@ func (s *Stage) Discard() {
 // could not prove a build of rsgen's left, and left alone.
 func (s *Stage) Notices() []string { return s.notices }
 
-// release releases the locks, if held.
+// release releases the locks, if held, and closes the output directory.
 func (s *Stage) release() {
+	if s.root != nil {
+		s.root.Close()
+		s.root = nil
+	}
 	if s.stageLock != nil {
 		s.stageLock.unlock()
 		s.stageLock = nil

@@ -156,11 +156,8 @@ func (c *Copier) link(name string, f *os.File, p *Package) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", p.Name, err)
 	}
-	if !linked { // copied from f: checked as copied
+	if !linked { // another file system: copied from f, and the copy checked
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		if err := c.Docs.Stage.Remove(name); err != nil {
 			return err
 		}
 		return c.copy(name, f, p)
