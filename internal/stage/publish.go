@@ -349,7 +349,7 @@ func recoverStages(root *confined.Root) (notices []string) {
 		}
 		j, err := readJournal(root, dir)
 		switch {
-		case errors.Is(err, fs.ErrNotExist): // killed before it published anything
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete): // killed before it changed anything
 		case err != nil:
 			notices = append(notices, fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
 				display.Name(dir), err))
@@ -397,11 +397,18 @@ func writeJournal(root *confined.Root, dir string, j *journal) error {
 	return syncDir(root.Path(dir))
 }
 
+// errIncomplete reports a journal that is not whole (empty, cut short):
+// one a kill interrupted while it was written, before anything in the
+// output changed, as the journal is synced first. Its stage is removed as
+// one without a journal.
+var errIncomplete = errors.New("an incomplete journal")
+
 // errForeign reports a journal that no publish of rsgen's wrote.
 var errForeign = errors.New("its journal was not written by a publish of rsgen's")
 
 // readJournal reads the journal of the stage dir of root, or fails with
-// an error wrapping fs.ErrNotExist if it has none. A journal is acted on
+// an error wrapping fs.ErrNotExist if it has none (errIncomplete if it
+// is not whole JSON). A journal is acted on
 // only if it proves that a publish wrote it there: it is a regular file
 // (not a link) whose identity, and that of the stage directory, are those
 // it records, which no file put there otherwise (a git checkout, a copy)
@@ -418,11 +425,11 @@ func readJournal(root *confined.Root, dir string) (*journal, error) {
 	defer f.Close()
 	var j journal
 	self, err := fileID(f)
-	if err == nil {
-		err = json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&j)
-	}
 	if err != nil {
 		return nil, fmt.Errorf("%w (%v)", errForeign, err)
+	}
+	if err := json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&j); err != nil {
+		return nil, errIncomplete
 	}
 	id, err := stageID(root.Path(dir))
 	if err != nil || self != j.Self || id != j.Stage || j.Self == "" {

@@ -311,6 +311,20 @@ func TestPlantedJournal(t *testing.T) {
 	}
 }
 
+// TestIncompleteJournal: a journal cut short (a kill while it was
+// written, before anything in the output changed) has its stage removed,
+// without a notice.
+func TestIncompleteJournal(t *testing.T) {
+	out := t.TempDir()
+	for _, data := range []string{"", `{"stage":"1:2","self":"3:`} {
+		testenv.WriteFile(t, out, Prefix+"x/"+journalName, data)
+		if n := recoverIn(t, out); len(n) != 0 {
+			t.Errorf("notices %q", n)
+		}
+		noStage(t, out)
+	}
+}
+
 // TestUserFileDuringPublish: a user's file that appears in the documents
 // directory while Publish syncs the stage (after its first check, before
 // the swap) is not swapped out and removed with the old documents.
