@@ -132,3 +132,23 @@ func TestCarriedPackageSwapped(t *testing.T) {
 	}
 	t.Logf("%d of 30 builds published", published)
 }
+
+// TestCarriedManifestFromPackage: the manifest copy published beside a
+// carried package is taken from the package checked, not from the file
+// beside it in the previous output, which nothing checks.
+func TestCarriedManifestFromPackage(t *testing.T) {
+	tr, out, pkg := carriedSetup(t)
+	copyPath := strings.TrimSuffix(pkg, ".zip") + ".manifest.xml"
+	want, err := os.ReadFile(copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copyPath, []byte(strings.Replace(string(want), "new.txt", "forged", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr.write("dir/c.txt", "charlie!", acTime("2024-06-03T12:00:00Z"))
+	acBuild(t, acDumpConfig(tr.dir, out, acDay(4)))
+	if got, _ := os.ReadFile(copyPath); string(got) != string(want) {
+		t.Errorf("the manifest copy published is not the package's:\n%s", got)
+	}
+}

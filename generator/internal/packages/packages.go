@@ -1,6 +1,7 @@
 package packages
 
 import (
+	"archive/zip"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/zipdump"
 )
 
 // The names rsgen gives the packages of dumps: the Resource Dump's
@@ -67,26 +69,39 @@ type Copier struct {
 // refused: it cannot be checked). From a previous output directory, the
 // file is opened once, checked through that descriptor, and linked (the
 // very file checked, never a name looked up again) or, on another file
-// system, copied from it; over HTTP it is copied and the copy checked. A
-// copy gets the time its entry gives as its modification time, so that an
+// system, copied from it; over HTTP it is copied and the copy checked. The
+// manifest copy is taken from the package checked (its manifest.xml, of
+// which it is a copy byte for byte), not from the file beside it. A copy
+// gets the time its entry gives as its modification time, so that an
 // upload that compares times (the S3 script) does not send it again.
 func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	prev := c.Prev
-	if p.Manifest != "" {
-		mrc, err := prev.OpenDocument(ctx, p.Prev.Content)
-		if err != nil {
-			return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
-		}
-		if err := docs.PreviousErr(c.Docs.Copy(p.Manifest, p.Prev.Content.URL, mrc)); err != nil {
-			return err
-		}
-	}
 	if !verifiable(p.Prev.Hash) {
 		return fmt.Errorf("%w: %s: its entry gives no digest rsgen computes, so its bytes cannot be checked: it is not published again unchecked",
 			docs.ErrPrevious, prev.Name(p.Prev.URL))
 	}
 	name := c.Docs.Dir + "/" + p.Name
-	f, local, err := prev.OpenLocal(p.Prev.URL)
+	if err := c.stagePackage(ctx, name, p); err != nil {
+		return err
+	}
+	if p.Manifest == "" {
+		return nil
+	}
+	zr, err := zip.OpenReader(c.Docs.Stage.Path(name))
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, prev.Name(p.Prev.URL), err)
+	}
+	defer zr.Close()
+	m, err := zr.Open(zipdump.ManifestName)
+	if err != nil {
+		return fmt.Errorf("%w: %s has no %s to publish beside it: %w", docs.ErrPrevious, prev.Name(p.Prev.URL), zipdump.ManifestName, err)
+	}
+	return docs.PreviousErr(c.Docs.Copy(p.Manifest, p.Prev.Content.URL, m))
+}
+
+// stagePackage stages name as the carried package p, checked.
+func (c *Copier) stagePackage(ctx context.Context, name string, p *Package) error {
+	f, local, err := c.Prev.OpenLocal(p.Prev.URL)
 	if err != nil {
 		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
@@ -94,7 +109,7 @@ func (c *Copier) Copy(ctx context.Context, p *Package) error {
 		defer f.Close()
 		return c.link(name, f, p)
 	}
-	rc, err := prev.OpenPackage(ctx, p.Prev)
+	rc, err := c.Prev.OpenPackage(ctx, p.Prev)
 	if err != nil {
 		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
