@@ -243,15 +243,15 @@ func removeAllAt(dirfd int, name string) error {
 	}
 	d := os.NewFile(uintptr(fd), name)
 	defer d.Close()
-	for {
-		names, err := d.Readdirnames(256)
-		for _, n := range names {
-			if err := removeAllAt(fd, n); err != nil && !errors.Is(err, unix.ENOENT) {
-				return err
-			}
-		}
-		if err != nil {
-			break
+	// All the names first: removing entries while a directory is read may
+	// make the reading skip some.
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := removeAllAt(fd, n); err != nil && !errors.Is(err, unix.ENOENT) {
+			return err
 		}
 	}
 	return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
