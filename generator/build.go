@@ -175,6 +175,9 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, mark(err, ErrOutput)
 	}
 	b.attach(stg)
+	for _, n := range stg.Notices() {
+		b.notice(n)
+	}
 	defer func() { b.history.cache.Abort() }() // the new cache, if the build fails before saveCache
 	stg.SetSnapshot(b.at)
 	resources, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {

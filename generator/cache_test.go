@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,12 +81,12 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 	}
 
 	// A damaged cache is reported and ignored.
-	if err := os.WriteFile(cache, []byte("garbage that is not a cache"), 0o644); err != nil {
+	if err := os.WriteFile(cache, []byte("RSGENHC\ngarbage after the magic"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	notices = nil
 	rep, damaged := build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
-	if rep.Cached != 0 || len(notices) != 1 || !strings.Contains(notices[0], "not an rsgen hash cache: ignored") {
+	if rep.Cached != 0 || len(notices) != 1 || !strings.Contains(notices[0], ": ignored") {
 		t.Errorf("%d cached, notices %q", rep.Cached, notices)
 	}
 	acSameFiles(t, "a build with a damaged cache", damaged, plainChanged)
@@ -158,5 +160,38 @@ func TestCacheInsideTheSource(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCacheNotACache: a cache that names a file that is not one (the
+// configuration file, a file of the source) is refused before anything
+// is built, and the file is left as it was; one that does not exist yet,
+// inside the source, is neither published nor hashed as content.
+func TestCacheNotACache(t *testing.T) {
+	tr := acNewTree(t, acFiles, acT0)
+	conf := filepath.Join(t.TempDir(), "rsgen.toml")
+	testenv.WriteFile(t, filepath.Dir(conf), "rsgen.toml", "base-url = \"https://example.org/\"\n")
+	for _, path := range []string{conf, filepath.Join(tr.dir, "a.txt")} {
+		before, _ := os.ReadFile(path)
+		out := t.TempDir()
+		_, err := Build(context.Background(), acCachedConfig(tr.dir, out, path, acDay(1)))
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != "Cache" || !strings.Contains(err.Error(), "not an rsgen hash cache") {
+			t.Errorf("--cache %s: %v, want a usage error naming the field", path, err)
+		}
+		if after, _ := os.ReadFile(path); string(after) != string(before) {
+			t.Errorf("%s was changed", path)
+		}
+		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("a refused build wrote %s", entries[0].Name())
+		}
+	}
+	cache := filepath.Join(tr.dir, "rsgen.cache")
+	for range 2 {
+		out := t.TempDir()
+		acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
+		if b, _ := os.ReadFile(filepath.Join(out, DocsDir, "resourcelist.xml")); strings.Contains(string(b), "rsgen.cache") {
+			t.Error("the cache inside the source is published")
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,8 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/internal/hashcache"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -326,9 +327,16 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 			Detail: "it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"})
 	}
 	if c.Cache != "" {
-		if st, err := os.Stat(c.Cache); err == nil && !st.Mode().IsRegular() {
+		switch err := hashcache.Check(c.Cache); {
+		case errors.Is(err, hashcache.ErrNotRegular):
 			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
 				Detail: "not a regular file; it names the file the hash cache is kept in, created if missing"})
+		case errors.Is(err, hashcache.ErrForeign):
+			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+				Detail: "that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad"})
+		case errors.Is(err, confined.ErrDanglingLink):
+			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+				Detail: "a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads"})
 		}
 	}
 }

@@ -64,8 +64,8 @@
 //   - dumps: the Resource Dump and the Change Dump, whose packages are
 //     written alike by package zipdump (ResourceDump, ChangeDump,
 //     Packaging);
-//   - packages: the previous build's packages published again, linked or
-//     copied and checked (Package, Copier);
+//   - packages: the previous build's packages published again, checked by
+//     their digests, then linked or copied (Package, Copier);
 //   - archives: the Resource List, Resource Dump and Change Dump Archives
 //     of ResourceSync Archives (ResourceLists, ResourceDumps, ChangeDumps);
 //   - hostfiles: the pages rsgen always writes and the configuration of

@@ -159,25 +159,25 @@ func TestFailureCreatesNothing(t *testing.T) {
 // back: the output is as it was.
 func TestPublishRollback(t *testing.T) {
 	out := t.TempDir()
-	testenv.WriteFile(t, out, "a-old.txt", "old a")
+	testenv.WriteFile(t, out, "_headers", "old a")
 	testenv.WriteFile(t, out, DocsDir+"/resourcelist.xml", "old list")
 	testenv.WriteFile(t, out, DocsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
-	testenv.WriteFile(t, out, "z/blocked/file", "a directory where a file goes")
+	testenv.WriteFile(t, out, "resourcesync.nginx.conf/file", "a directory where a file goes")
 	before := testenv.Snapshot(t, out)
 	st, err := NewStage(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, data := range map[string]string{
-		"a-old.txt": "new a", "b-new/c.txt": "new c", "z/blocked": "new z", DocsDir + "/resourcelist.xml": "new list",
+		"_headers": "new a", WellKnownFile: "new c", "resourcesync.nginx.conf": "new z", DocsDir + "/resourcelist.xml": "new list",
 	} {
 		if err := st.WriteFile(name, []byte(data)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	err = st.Publish()
-	if err == nil || !strings.Contains(err.Error(), "z/blocked") {
-		t.Fatalf("Publish: %v, want an error naming z/blocked", err)
+	if err == nil || !strings.Contains(err.Error(), "resourcesync.nginx.conf") {
+		t.Fatalf("Publish: %v, want an error naming resourcesync.nginx.conf", err)
 	}
 	st.Discard()
 	testenv.SameSnapshot(t, "after a failed Publish", testenv.Snapshot(t, out), before)

@@ -289,6 +289,9 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	if err != nil {
 		return nil, mark(err, ErrOutput)
 	}
+	for _, n := range stg.Notices() {
+		notice(n)
+	}
 	resources := make([]*spill.ResourceSpool, len(builds))
 	parts := make([]*hostfiles.Part, len(builds))
 	out, err := filepath.Abs(site.Out)

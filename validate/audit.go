@@ -21,6 +21,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -237,12 +238,12 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 		a.compare(j.d.name, j.r, body)
 		return
 	}
-	tmp, err := os.CreateTemp("", "rsgen-validate-*.zip")
+	tmp, err := confined.CreateTemp("", "rsgen-validate-*.zip")
 	if err != nil {
 		a.missing(j, "cannot keep the package to check its manifest: %v", err)
 		return
 	}
-	defer os.Remove(tmp.Name())
+	defer confined.Remove(tmp.Name())
 	defer tmp.Close()
 	if a.compare(j.d.name, j.r, io.TeeReader(body, tmp)) {
 		a.checkPackage(j, tmp.Name())

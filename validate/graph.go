@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"os"
 	"slices"
 	"sync/atomic"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/uri"
@@ -370,11 +370,11 @@ var partsReadAgain atomic.Int64
 // the first.
 func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
 	partsReadAgain.Add(1)
-	dir, err := os.MkdirTemp("", "rsgen-validate-")
+	dir, err := confined.MkdirTemp("", "rsgen-validate-*")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer confined.RemoveAll(dir)
 	sorter := extsort.New(dir, 32<<20)
 	defer sorter.Close()
 	var val []byte

@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -433,7 +434,7 @@ func initCommand() *cli.Command {
 			if path == "" {
 				path = "rsgen.toml"
 			}
-			fd, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			fd, err := confined.CreateNew(path, 0o644)
 			if errors.Is(err, os.ErrExist) {
 				return failure(fmt.Errorf("%s exists; rsgen init never overwrites a file", path), "edit it, or give another FILE")
 			}
@@ -445,7 +446,7 @@ func initCommand() *cli.Command {
 				err = cerr
 			}
 			if err != nil {
-				os.Remove(path)
+				confined.Remove(path)
 				return failure(fmt.Errorf("writing %s: %w", path, err), "")
 			}
 			fmt.Fprintf(c.App.ErrWriter, "rsgen: wrote %s; edit it, then: rsgen build --config %s\n", path, path)

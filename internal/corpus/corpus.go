@@ -10,10 +10,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // Exts are the extensions given to the files in turn: most are known by
@@ -41,9 +42,14 @@ func Write(dir string, s Spec) (int64, error) {
 	if s.MaxSize < s.MinSize || s.MinSize < 0 || s.PerDir < 1 || s.Files < 0 {
 		return 0, errors.New("corpus: MaxSize below MinSize, negative size or count, or PerDir below 1")
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := confined.Mkdir(dir, 0o755); err != nil {
 		return 0, err
 	}
+	root, err := confined.Open(dir)
+	if err != nil {
+		return 0, err
+	}
+	defer root.Close()
 	dirs := (s.Files + s.PerDir - 1) / s.PerDir
 	var next, total atomic.Int64
 	errs := make([]error, runtime.GOMAXPROCS(0))
@@ -58,7 +64,7 @@ func Write(dir string, s Spec) (int64, error) {
 				if d >= dirs {
 					return
 				}
-				n, err := writeDir(dir, s, d, buf)
+				n, err := writeDir(root, s, d, buf)
 				total.Add(n)
 				if err != nil {
 					errs[w] = err
@@ -73,9 +79,9 @@ func Write(dir string, s Spec) (int64, error) {
 }
 
 // writeDir writes the files of directory d.
-func writeDir(root string, s Spec, d int, buf []byte) (int64, error) {
-	sub := filepath.Join(root, fmt.Sprintf("d%03d", d/100), fmt.Sprintf("d%05d", d))
-	if err := os.MkdirAll(sub, 0o755); err != nil {
+func writeDir(root *confined.Root, s Spec, d int, buf []byte) (int64, error) {
+	sub := fmt.Sprintf("d%03d/d%05d", d/100, d)
+	if err := root.MkdirAll(sub, 0o755); err != nil {
 		return 0, err
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, uint64(d)))
@@ -85,8 +91,8 @@ func writeDir(root string, s Spec, d int, buf []byte) (int64, error) {
 		if s.MaxSize > s.MinSize {
 			size += rng.Int64N(s.MaxSize - s.MinSize + 1)
 		}
-		name := filepath.Join(sub, fmt.Sprintf("file-%07d%s", i, Exts[i%len(Exts)]))
-		if err := writeFile(name, size, rng, buf); err != nil {
+		name := fmt.Sprintf("%s/file-%07d%s", sub, i, Exts[i%len(Exts)])
+		if err := writeFile(root, name, size, rng, buf); err != nil {
 			return total, err
 		}
 		total += size
@@ -94,8 +100,8 @@ func writeDir(root string, s Spec, d int, buf []byte) (int64, error) {
 	return total, nil
 }
 
-func writeFile(name string, size int64, rng *rand.Rand, buf []byte) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+func writeFile(root *confined.Root, name string, size int64, rng *rand.Rand, buf []byte) error {
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}

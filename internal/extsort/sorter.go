@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // DefaultChunkBytes is the memory a Sorter holds records in before it
@@ -157,7 +159,7 @@ func (s *Sorter) sortChunk() {
 func (s *Sorter) spill() error {
 	s.sortChunk()
 	name := filepath.Join(s.dir, fmt.Sprintf("run-%05d", len(s.runs)+1))
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := confined.CreateNew(name, 0o600)
 	if err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
@@ -228,7 +230,7 @@ func (s *Sorter) Iter() (*Iter, error) {
 func (s *Sorter) Close() error {
 	var errs []error
 	for _, name := range s.runs {
-		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := confined.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}

@@ -5,10 +5,11 @@ package hashcache
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // lock takes an exclusive flock(2) of f without waiting, and reports
@@ -28,6 +29,11 @@ func lock(f *os.File) bool {
 // scanned): each is as large as a cache. A file a running writer holds is
 // locked, and left.
 func removeStale(dir, prefix string) {
+	root, err := confined.Open(dir)
+	if err != nil {
+		return
+	}
+	defer root.Close()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -36,13 +42,12 @@ func removeStale(dir, prefix string) {
 		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() {
 			continue
 		}
-		name := filepath.Join(dir, e.Name())
-		f, err := os.OpenFile(name, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+		f, err := root.OpenFile(e.Name(), os.O_RDONLY|unix.O_NONBLOCK, 0)
 		if err != nil {
 			continue
 		}
 		if lock(f) {
-			os.Remove(name)
+			root.Remove(e.Name())
 		}
 		f.Close()
 	}

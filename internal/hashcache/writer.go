@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // countSize is the room kept in the header for the number of entries,
@@ -29,7 +32,7 @@ const countSize = binary.MaxVarintLen64
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
-	path    string
+	rep     *confined.Replacement
 	f       *os.File
 	bw      *bufio.Writer
 	countAt int64  // offset of the padded count
@@ -44,24 +47,27 @@ type Writer struct {
 }
 
 // Create starts a new cache for the source directory root, to replace the
-// one at path when committed. It refuses, with ErrNotRegular, a path that
-// holds something other than a regular file (a FIFO, a device, a
-// directory): renaming over it would replace what is not a cache.
+// one at path when committed. It refuses a path that holds anything but
+// a cache (see Check): renaming over it would replace what is not a
+// cache. A symbolic link at path keeps working: the cache it leads to is
+// replaced.
 func Create(path, root string) (*Writer, error) {
-	if err := replaceable(path); err != nil {
+	if err := Check(path); err != nil {
 		return nil, err
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	removeStale(dir, base+".tmp-")
-	f, err := os.CreateTemp(dir, base+".tmp-*")
+	target, err := confined.Resolve(path)
 	if err != nil {
 		return nil, err
 	}
+	base := filepath.Base(target)
+	removeStale(filepath.Dir(target), base+".tmp-")
+	rep, err := confined.Replace(target, base+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	f := rep.File
 	lock(f) // held until the file is renamed or removed: it is in use
-	w := &Writer{path: path, f: f, bw: bufio.NewWriterSize(f, 64<<10)}
+	w := &Writer{rep: rep, f: f, bw: bufio.NewWriterSize(f, 64<<10)}
 	var head []byte
 	head = append(head, magic...)
 	head = binary.AppendUvarint(head, Version)
@@ -76,11 +82,29 @@ func Create(path, root string) (*Writer, error) {
 	return w, nil
 }
 
-// replaceable reports ErrNotRegular if path holds something other than a
-// regular file.
-func replaceable(path string) error {
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+// Check fails if path holds something other than a hash cache of
+// rsgen's (of any version, damaged or not), which a build would replace:
+// with ErrNotRegular for a directory, a FIFO, a device, and ErrForeign for
+// a file that does not begin as a cache does (an empty one included). A
+// path where nothing is, is no error; a symbolic link to nothing is
+// (confined.ErrDanglingLink).
+func Check(path string) error {
+	if _, err := confined.Resolve(path); err != nil {
+		return err
+	}
+	f, _, err := regfile.Open(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case errors.Is(err, regfile.ErrNotRegular):
 		return ErrNotRegular
+	case err != nil:
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, len(magic))
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != magic {
+		return ErrForeign
 	}
 	return nil
 }
@@ -185,21 +209,15 @@ func (w *Writer) Commit() (err error) {
 	if _, err := w.f.WriteAt(crc.Sum(nil), w.size); err != nil {
 		return err
 	}
-	if err := w.f.Sync(); err != nil {
-		return err
-	}
-	if err := w.f.Close(); err != nil {
-		return err
-	}
 	// The build ran since Create: check again what the rename replaces.
-	if err := replaceable(w.path); err != nil {
+	if err := Check(w.rep.Target); err != nil {
 		return err
 	}
-	if err := os.Rename(w.f.Name(), w.path); err != nil {
+	if err := w.rep.Commit(); err != nil {
 		return err
 	}
 	w.done = true
-	return syncDir(filepath.Dir(w.path))
+	return nil
 }
 
 // Abort removes the temporary file. It may be called after Commit, which
@@ -209,22 +227,5 @@ func (w *Writer) Abort() {
 		return
 	}
 	w.done = true
-	w.f.Close()
-	os.Remove(w.f.Name())
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("syncing %s: %w", dir, err)
-	}
-	return nil
+	w.rep.Abort()
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -306,7 +307,7 @@ func (w *Writer) moveRun() error {
 	}
 	if err != nil {
 		tail.Close()
-		os.Remove(tail.Name())
+		confined.Remove(tail.Name())
 		return err
 	}
 	n := w.cur
@@ -449,7 +450,7 @@ func (w *Writer) dropBody() error {
 		return nil
 	}
 	err := c.body.Close()
-	if rerr := os.Remove(c.body.Name()); err == nil {
+	if rerr := confined.Remove(c.body.Name()); err == nil {
 		err = rerr
 	}
 	c.body = nil

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -104,5 +105,46 @@ func TestStateRoundTrip(t *testing.T) {
 	}
 	if got.ChangesUntil != "2024-06-02T00:00:00Z" || len(got.Documents) != 3 {
 		t.Errorf("read back %+v", got)
+	}
+}
+
+// TestStateThroughLink: a state file kept behind a symbolic link stays
+// behind it, the file it leads to updated; a link to nothing, or to a
+// file that is not a state file (one planted to have it overwritten), is
+// refused and what it leads to is left as it was.
+func TestStateThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "state.json")
+	st := NewState(testSite())
+	if err := st.Save(real); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	st.ChangesUntil = "2024-06-03T00:00:00Z"
+	if err := st.Save(link); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v, %v", fi, err)
+	}
+	if got, err := LoadState(real); err != nil || got.ChangesUntil != "2024-06-03T00:00:00Z" {
+		t.Errorf("the file the link leads to: %+v, %v", got, err)
+	}
+	victim := filepath.Join(dir, "authorized_keys")
+	os.WriteFile(victim, []byte("a key"), 0o600)
+	for _, to := range []string{victim, filepath.Join(dir, "missing")} {
+		os.Remove(link)
+		os.Symlink(to, link)
+		if err := st.Save(link); err == nil {
+			t.Errorf("saved through a link to %s", to)
+		}
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "a key" {
+		t.Errorf("written through the link: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing")); err == nil {
+		t.Error("created where a dangling link leads")
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -115,30 +115,33 @@ func (l *limited) Read(p []byte) (int, error) {
 }
 
 // Save writes the state to path atomically: into a temporary file next
-// to it, then renamed over it.
+// to it, then renamed over it. A symbolic link at path keeps working: the
+// file it leads to is replaced, if it is a state file (or nothing is
+// there yet); a link to nothing, or to a file that is not a state file,
+// is refused and left as it is.
 func (st *State) Save(path string) error {
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err
 	}
 	data = append(data, '\n')
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	target, err := confined.Resolve(path)
+	if err == nil && target != path {
+		_, err = LoadState(target)
+	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
+	rep, err := confined.Replace(target, "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
+	if _, err := rep.File.Write(data); err != nil {
+		rep.Abort()
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, werr)
+	if err := rep.Commit(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

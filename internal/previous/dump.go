@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -178,6 +179,19 @@ func (s *Site) OpenPackage(ctx context.Context, p *Package) (io.ReadCloser, erro
 // LocalPath returns the file that holds the document or package at u when
 // the previous build was read from a directory.
 func (s *Site) LocalPath(u string) (string, bool) { return s.src.local(u) }
+
+// OpenLocal opens the regular file that holds the package at u, inside
+// the previous output directory (a link leading outside it is refused),
+// when the previous build was read from a directory; local reports
+// whether it was.
+func (s *Site) OpenLocal(u string) (f *os.File, local bool, err error) {
+	d, ok := s.src.(*dirSource)
+	if !ok {
+		return nil, false, nil
+	}
+	f, _, err = d.openFile(u)
+	return f, true, err
+}
 
 // Name is how errors name the document or package at u: its path when the
 // previous build was read from a directory, else its URL.

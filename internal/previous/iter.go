@@ -6,10 +6,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
 )
 
@@ -199,7 +199,7 @@ func (it *ResourceIter) add() error {
 	if it.sorter == nil {
 		dir := it.opt.SpillDir
 		if dir == "" {
-			d, err := os.MkdirTemp("", "rsgen-previous-")
+			d, err := confined.MkdirTemp("", "rsgen-previous-*")
 			if err != nil {
 				return fmt.Errorf("sorting the previous Resource List: %w", err)
 			}
@@ -377,7 +377,7 @@ func (it *ResourceIter) Close() error {
 		it.sorter = nil
 	}
 	if it.tempDir != "" {
-		errs = append(errs, os.RemoveAll(it.tempDir))
+		errs = append(errs, confined.RemoveAll(it.tempDir))
 		it.tempDir = ""
 	}
 	it.finished = true

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -297,7 +298,7 @@ func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir str
 		}
 		return nopSeekCloser{bytes.NewReader(data)}, nil
 	}
-	f, err := os.CreateTemp(spillDir, "previous-part-*.xml")
+	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
 	if err != nil {
 		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 	}
@@ -340,7 +341,7 @@ type spillFile struct{ *os.File }
 
 func (f *spillFile) Close() error {
 	err := f.File.Close()
-	if rerr := os.Remove(f.Name()); err == nil {
+	if rerr := confined.Remove(f.Name()); err == nil {
 		err = rerr
 	}
 	return err

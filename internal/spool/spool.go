@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // ErrCorrupt reports a spool file that does not hold what was written to
@@ -40,7 +42,7 @@ type File struct {
 // Create creates an empty spool file in dir, named after pattern as
 // os.CreateTemp names it.
 func Create(dir, pattern string) (*File, error) {
-	f, err := os.CreateTemp(dir, pattern)
+	f, err := confined.CreateTemp(dir, pattern)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +99,7 @@ func (s *File) Reader() (*Reader, error) {
 // Close closes and removes the file. Readers of it are left to fail.
 func (s *File) Close() error {
 	err := s.f.Close()
-	if rerr := os.Remove(s.f.Name()); err == nil {
+	if rerr := confined.Remove(s.f.Name()); err == nil {
 		err = rerr
 	}
 	return err

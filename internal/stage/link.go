@@ -1,38 +1,37 @@
 package stage
 
 import (
+	"errors"
 	"io"
 	"os"
-	"path/filepath"
 )
 
-// HardLink stages name as a hard link to src, a file outside the stage,
-// or fails if the file system cannot link them: Link copies instead.
-func (s *Stage) HardLink(name, src string) error {
-	p := s.Path(name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+// Link stages name as a hard link to the open regular file f, a file
+// outside the stage (a package published before, checked by the caller
+// through f): to the very file f, whatever its name leads to by now. It
+// reports false, having staged nothing, where the system or file systems
+// cannot link it: the caller copies from f then.
+func (s *Stage) Link(name string, f *os.File) (linked bool, err error) {
+	err = s.root.Link(f, s.name+"/"+name)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return false, nil
 	}
-	if err := os.Link(src, p); err != nil {
-		return err
+	if err != nil {
+		return false, err
 	}
 	s.files = append(s.files, name)
-	return nil
+	return true, nil
 }
 
-// Link stages name as a hard link to src, a file outside the stage: a file
-// published before is published again without copying its bytes. Where
-// the file system cannot link (another device, no links), it copies.
-func (s *Stage) Link(name, src string) error {
-	p := s.Path(name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	if err := os.Link(src, p); err == nil {
+// LinkStaged stages name as a hard link to the staged file staged (or a
+// copy of it where the file system has no links).
+func (s *Stage) LinkStaged(name, staged string) error {
+	err := s.root.LinkAt(s.name+"/"+staged, s.root, s.name+"/"+name)
+	if err == nil {
 		s.files = append(s.files, name)
 		return nil
 	}
-	in, err := os.Open(src)
+	in, err := s.root.OpenFile(s.name+"/"+staged, os.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}

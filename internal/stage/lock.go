@@ -74,3 +74,15 @@ func dirID(dir string) (string, error) {
 	}
 	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
 }
+
+// fileID identifies the open file f (its device and inode).
+func fileID(f *os.File) (string, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
+}
+
+// stageID identifies the stage directory dir.
+func stageID(dir string) (string, error) { return dirID(dir) }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // A dirLock would be an exclusive lock on a directory. This system has no
@@ -39,3 +40,17 @@ func dirID(dir string) (string, error) {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), nil
 }
+
+// fileID identifies the open file f by its modification time, to the
+// nanosecond: this system gives no inode numbers, and a file put there by
+// a checkout or a copy has the time it was put there.
+func fileID(f *os.File) (string, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(st.ModTime().UnixNano(), 10), nil
+}
+
+// stageID is "": only the journal's own identity (fileID) tells here.
+func stageID(string) (string, error) { return "", nil }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -42,7 +43,8 @@ type manifest struct {
 
 // writeManifest records the files of the documents directory docs. Its
 // bytes depend on nothing else: the same snapshot gives the same manifest.
-func writeManifest(docs string, at time.Time) error {
+func writeManifest(root *confined.Root, name string, at time.Time) error {
+	docs := root.Path(name)
 	m := manifest{Generator: "rsgen", At: at.UTC(), Files: []string{}}
 	err := filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -60,7 +62,7 @@ func writeManifest(docs string, at time.Time) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(docs, ManifestName), append(data, '\n'), 0o644)
+	return root.WriteFile(name+"/"+ManifestName, append(data, '\n'))
 }
 
 // readManifest reads the manifest of the documents directory docs; the
@@ -108,6 +110,9 @@ var legacyName = regexp.MustCompile(`^((resourcelist|resourcedump|changelist|cha
 // produce, or no Capability List of rsgen's. It returns the manifest of the
 // directory, nil if it has none.
 func checkOwned(out string) (*manifest, error) {
+	if info, err := os.Lstat(filepath.Join(out, WellKnownDir)); err == nil && !info.IsDir() {
+		return nil, notADirectory(WellKnownDir, info)
+	}
 	docs := filepath.Join(out, DocsDir)
 	info, err := os.Lstat(docs)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -117,8 +122,7 @@ func checkOwned(out string) (*manifest, error) {
 		return nil, err
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("%s is %s, not a directory; rsgen writes its documents there: move it away or choose another output directory",
-			DocsDir, TypeName(info.Mode()))
+		return nil, notADirectory(DocsDir, info)
 	}
 	m, err := readManifest(docs)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -165,6 +169,22 @@ func checkOwned(out string) (*manifest, error) {
 		return nil, fmt.Errorf("%s%s%s: %w", strings.Join(foreign, ", "), more, why, ErrNotWritten)
 	}
 	return m, nil
+}
+
+// ErrNotADirectory reports a name in the output where rsgen writes, into
+// a directory, that is something else: a symbolic link (which rsgen never
+// writes through: it could lead anywhere), a file.
+var ErrNotADirectory = errors.New("not a directory")
+
+// notADirectory is the error of the name dir of the output, which info
+// describes, that is not a directory.
+func notADirectory(dir string, info fs.FileInfo) error {
+	what := "its documents"
+	if dir == WellKnownDir {
+		what = "the Source Description"
+	}
+	return fmt.Errorf("%s is %s, %w; rsgen writes %s there, and never through a link: move it away or choose another output directory",
+		dir, TypeName(info.Mode()), ErrNotADirectory, what)
 }
 
 // legacyCapabilityList reports whether the documents directory docs holds

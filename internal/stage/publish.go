@@ -1,17 +1,21 @@
 package stage
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // journalName is the file in a stage that records a publish under way:
@@ -26,10 +30,12 @@ const backupDir = ".old"
 // A journal is what a publish under way records in its stage, before the
 // first change to the output.
 type journal struct {
-	Docs string   `json:"docs"` // the identity of the staged documents directory (dirID)
-	Root []string `json:"root"` // files outside the documents directory, in the order moved
-	Old  []string `json:"old"`  // those of Root with an old version, kept in backupDir
-	Made []string `json:"made"` // directories of the output created for Root (the topmost of each)
+	Stage string   `json:"stage"` // the identity of the stage directory (dirID)
+	Self  string   `json:"self"`  // the identity of the journal file (fileID)
+	Docs  string   `json:"docs"`  // the identity of the staged documents directory (dirID)
+	Root  []string `json:"root"`  // files outside the documents directory, in the order moved
+	Old   []string `json:"old"`   // those of Root with an old version, kept in backupDir
+	Made  []string `json:"made"`  // directories of the output created for Root
 }
 
 // Publish moves the staged output into place and syncs it to disk:
@@ -55,7 +61,7 @@ type journal struct {
 // power cut) after step 2, the next New finishes the publish if it
 // had reached step 4, and undoes it otherwise.
 func (s *Stage) Publish() error {
-	newDocs := filepath.Join(s.dir, DocsDir)
+	newDocs := s.name + "/" + DocsDir
 	if err := s.step("check"); err != nil {
 		return err
 	}
@@ -69,10 +75,10 @@ func (s *Stage) Publish() error {
 	if err := s.step("manifest"); err != nil {
 		return err
 	}
-	if err := writeManifest(newDocs, s.at); err != nil {
+	if err := writeManifest(s.root, newDocs, s.at); err != nil {
 		return fmt.Errorf("writing %s/%s: %w", DocsDir, ManifestName, display.WithoutPath(err))
 	}
-	id, err := dirID(newDocs)
+	id, err := dirID(filepath.Join(s.dir, DocsDir))
 	if err != nil {
 		return err
 	}
@@ -93,14 +99,23 @@ func (s *Stage) Publish() error {
 	// before anything in the output changes: a kill from then on leaves
 	// what the next build can undo or finish.
 	for _, rel := range j.Root {
-		parent := filepath.Dir(filepath.Join(s.out, rel))
-		if _, err := os.Stat(parent); err != nil {
-			top, _ := filepath.Rel(s.out, topMissing(parent))
-			if !slices.Contains(j.Made, top) {
-				j.Made = append(j.Made, top)
+		if !slices.Contains(Moved, rel) {
+			return fmt.Errorf("staged %s, which a publish does not move (a bug of rsgen)", rel)
+		}
+		if parent := path.Dir(rel); parent != "." {
+			info, err := os.Lstat(filepath.Join(s.out, parent))
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				if !slices.Contains(j.Made, parent) {
+					j.Made = append(j.Made, parent)
+				}
+			case err != nil:
+				return err
+			case !info.IsDir():
+				return notADirectory(parent, info)
 			}
 		}
-		if _, err := os.Lstat(filepath.Join(s.out, rel)); err == nil {
+		if _, err := os.Lstat(filepath.Join(s.out, filepath.FromSlash(rel))); err == nil {
 			j.Old = append(j.Old, rel)
 		}
 	}
@@ -113,7 +128,7 @@ func (s *Stage) Publish() error {
 	if err := s.step("journal"); err != nil {
 		return err
 	}
-	if err := writeJournal(s.dir, j); err != nil {
+	if err := writeJournal(s.root, s.name, j); err != nil {
 		return fmt.Errorf("writing the journal of the publish: %w", display.WithoutPath(err))
 	}
 	// Nothing after the swap should be able to fail for want of a parent,
@@ -137,7 +152,7 @@ func (s *Stage) Publish() error {
 		s.rollBack(j)
 		return err
 	}
-	if _, err := exchange(newDocs, filepath.Join(s.out, DocsDir)); err != nil {
+	if _, err := exchange(s.root, newDocs, DocsDir); err != nil {
 		s.rollBack(j)
 		return fmt.Errorf("moving %s into place: %w", DocsDir, unwrapLink(err))
 	}
@@ -150,13 +165,13 @@ func (s *Stage) Publish() error {
 		return fmt.Errorf("syncing %s: %w", DocsDir, display.WithoutPath(err))
 	}
 	for _, rel := range j.Root {
-		if err := s.step("rename " + filepath.ToSlash(rel)); err != nil {
+		if err := s.step("rename " + rel); err != nil {
 			s.rollBack(j)
 			return err
 		}
-		if err := os.Rename(filepath.Join(s.dir, rel), filepath.Join(s.out, rel)); err != nil {
+		if err := s.root.Rename(s.name+"/"+rel, s.root, rel); err != nil {
 			s.rollBack(j)
-			return fmt.Errorf("moving %s into place: %w", filepath.ToSlash(rel), unwrapLink(err))
+			return fmt.Errorf("moving %s into place: %w", rel, unwrapLink(err))
 		}
 	}
 	if err := s.step("sync directories"); err != nil {
@@ -174,8 +189,8 @@ func (s *Stage) Publish() error {
 		s.release()
 		return nil
 	}
-	os.Remove(filepath.Join(s.dir, journalName))
-	os.RemoveAll(s.dir)
+	s.root.Remove(s.name + "/" + journalName)
+	s.root.RemoveAll(s.name)
 	s.release()
 	return nil
 }
@@ -192,33 +207,32 @@ func (s *Stage) step(name string) error {
 // links (or copies) the old version of each into the stage's backupDir.
 func (s *Stage) prepareRoot(j *journal) error {
 	for _, rel := range j.Root {
-		parent := filepath.Dir(filepath.Join(s.out, rel))
-		if err := os.MkdirAll(parent, 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", filepath.ToSlash(filepath.Dir(rel)), display.WithoutPath(err))
+		if err := s.root.MkdirAll(path.Dir(rel), 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", path.Dir(rel), display.WithoutPath(err))
 		}
 	}
 	for _, rel := range j.Old {
-		dst, old := filepath.Join(s.out, rel), filepath.Join(s.dir, backupDir, rel)
-		if err := os.MkdirAll(filepath.Dir(old), 0o755); err != nil {
-			return err
-		}
-		if err := os.Link(dst, old); err != nil {
-			if err := copyFile(dst, old); err != nil {
-				return fmt.Errorf("keeping the old %s: %w", filepath.ToSlash(rel), display.WithoutPath(err))
+		old := s.name + "/" + backupDir + "/" + rel
+		if err := s.root.LinkAt(rel, s.root, old); err != nil {
+			if err := copyFile(s.root, rel, old); err != nil {
+				return fmt.Errorf("keeping the old %s: %w", rel, display.WithoutPath(err))
 			}
 		}
 	}
 	return syncParents(s.out, j.Root)
 }
 
-// copyFile copies the regular file src to dst, a new file.
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+// copyFile copies the regular file src of root to dst, a new file.
+func copyFile(root *confined.Root, src, dst string) error {
+	in, err := root.OpenFile(src, os.O_RDONLY|regfile.OpenFlags, 0)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
+		return cmp.Or(err, regfile.ErrNotRegular)
+	}
+	out, err := root.Create(dst)
 	if err != nil {
 		return err
 	}
@@ -235,21 +249,23 @@ func copyFile(src, dst string) error {
 // If the documents cannot be swapped back, the stage, which holds the old
 // ones, is kept for the next build, which finishes the publish instead.
 func (s *Stage) rollBack(j *journal) {
-	if !rollBack(s.out, s.dir, j) {
-		s.dir = "" // not Discard's to remove
+	if !rollBack(s.root, s.name, j) {
+		s.name = "" // not Discard's to remove
 	}
 }
 
-// rollBack undoes the publish of j from the stage dir into out; it reports
-// false, having changed nothing, if the documents cannot be swapped back.
-func rollBack(out, dir string, j *journal) bool {
-	newDocs, oldDocs := filepath.Join(dir, DocsDir), filepath.Join(out, DocsDir)
+// rollBack undoes the publish of j from the stage dir into root; it
+// reports false, having changed nothing, if the documents cannot be
+// swapped back.
+func rollBack(root *confined.Root, dir string, j *journal) bool {
+	out := root.Name()
+	newDocs := dir + "/" + DocsDir
 	if inPlace(out, j) {
 		var err error
-		if _, lerr := os.Lstat(newDocs); errors.Is(lerr, fs.ErrNotExist) {
-			err = os.Rename(oldDocs, newDocs) // there were no old documents
+		if _, lerr := os.Lstat(root.Path(newDocs)); errors.Is(lerr, fs.ErrNotExist) {
+			err = root.Rename(DocsDir, root, newDocs) // there were no old documents
 		} else {
-			_, err = exchange(newDocs, oldDocs)
+			_, err = exchange(root, newDocs, DocsDir)
 		}
 		if err != nil {
 			return false
@@ -257,18 +273,17 @@ func rollBack(out, dir string, j *journal) bool {
 		syncDir(out)
 	}
 	for _, rel := range slices.Backward(j.Root) {
-		if _, err := os.Lstat(filepath.Join(dir, rel)); err == nil {
+		if _, err := os.Lstat(root.Path(dir + "/" + rel)); err == nil {
 			continue // not moved
 		}
-		dst := filepath.Join(out, rel)
 		if slices.Contains(j.Old, rel) {
-			os.Rename(filepath.Join(dir, backupDir, rel), dst)
+			root.Rename(dir+"/"+backupDir+"/"+rel, root, rel)
 		} else {
-			os.Remove(dst)
+			root.Remove(rel)
 		}
 	}
 	for _, top := range slices.Backward(j.Made) {
-		removeEmptyTree(filepath.Join(out, top))
+		root.RemoveDir(top)
 	}
 	syncParents(out, j.Root)
 	return true
@@ -276,20 +291,19 @@ func rollBack(out, dir string, j *journal) bool {
 
 // rollForward finishes a publish that was killed after its swap: the
 // files outside the documents directory not yet moved are moved.
-func rollForward(out, dir string, j *journal) {
-	newDocs, oldDocs := filepath.Join(dir, DocsDir), filepath.Join(out, DocsDir)
-	if _, err := os.Lstat(oldDocs); errors.Is(err, fs.ErrNotExist) {
-		os.Rename(newDocs, oldDocs) // killed between the two renames of exchangeByRename
+func rollForward(root *confined.Root, dir string, j *journal) {
+	out := root.Name()
+	if _, err := os.Lstat(filepath.Join(out, DocsDir)); errors.Is(err, fs.ErrNotExist) {
+		root.Rename(dir+"/"+DocsDir, root, DocsDir) // killed between the two renames of exchangeByRename
 		syncDir(out)
 	}
 	for _, rel := range j.Root {
-		src := filepath.Join(dir, rel)
-		if _, err := os.Lstat(src); err != nil {
+		src := dir + "/" + rel
+		if _, err := os.Lstat(root.Path(src)); err != nil {
 			continue // moved already
 		}
-		dst := filepath.Join(out, rel)
-		os.MkdirAll(filepath.Dir(dst), 0o755)
-		os.Rename(src, dst)
+		root.MkdirAll(path.Dir(rel), 0o755)
+		root.Rename(src, root, rel)
 	}
 	syncParents(out, j.Root)
 }
@@ -312,98 +326,126 @@ func committed(out, dir string, j *journal) bool {
 	if _, err := os.Lstat(filepath.Join(out, DocsDir)); !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
-	id, err := dirID(filepath.Join(dir, DocsDir))
+	id, err := dirID(filepath.Join(out, dir, DocsDir))
 	return err == nil && id == j.Docs
 }
 
-// removeEmptyTree removes dir and the directories under it, if they hold
-// no file.
-func removeEmptyTree(dir string) {
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if e.IsDir() {
-			removeEmptyTree(filepath.Join(dir, e.Name()))
-		}
-	}
-	os.Remove(dir)
-}
-
-// recoverStages deals with the stages in out that no running build holds:
-// those of builds killed while publishing are finished or undone (by their
-// journal), then every such stage is removed. The caller holds out's lock.
-func recoverStages(out string) {
+// recoverStages deals with the stages in root that no running build
+// holds: those of builds killed while publishing are finished or undone
+// (by their journal), then every such stage is removed. A stage whose
+// journal rsgen cannot prove it wrote (see readJournal) is left alone,
+// and named in a notice returned. The caller holds root's lock.
+func recoverStages(root *confined.Root) (notices []string) {
+	out := root.Name()
 	entries, _ := os.ReadDir(out)
 	for _, e := range entries {
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), Prefix) {
 			continue
 		}
-		dir := filepath.Join(out, e.Name())
-		lock, err := lockDir(dir)
+		dir := e.Name()
+		lock, err := lockDir(filepath.Join(out, dir))
 		if err != nil {
 			continue // in use, or not ours to judge
 		}
-		if j, err := readJournal(dir); err == nil {
-			if committed(out, dir, j) {
-				rollForward(out, dir, j)
-			} else if !rollBack(out, dir, j) {
-				lock.unlock()
-				continue // keeps the old documents: never removed
-			}
+		j, err := readJournal(root, dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete): // killed before it changed anything
+		case err != nil:
+			notices = append(notices, fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
+				display.Name(dir), err))
+			lock.unlock()
+			continue
+		case committed(out, dir, j):
+			rollForward(root, dir, j)
+		case !rollBack(root, dir, j):
+			lock.unlock()
+			continue // keeps the old documents: never removed
 		}
-		os.RemoveAll(dir)
+		root.RemoveAll(dir)
 		lock.unlock()
 	}
 	syncDir(out)
+	return notices
 }
 
-func writeJournal(dir string, j *journal) error {
-	data, err := json.Marshal(j)
+// writeJournal writes j in the stage dir of root, with the identities of
+// that directory and of the journal itself, which tell the next build
+// that this journal is one a publish wrote (readJournal).
+func writeJournal(root *confined.Root, dir string, j *journal) error {
+	var err error
+	if j.Stage, err = stageID(root.Path(dir)); err != nil {
+		return err
+	}
+	f, err := root.OpenFile(dir+"/"+journalName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, journalName), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
+	j.Self, err = fileID(f)
+	var data []byte
+	if err == nil {
+		data, err = json.Marshal(j)
 	}
-	_, err = f.Write(data)
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
 	if err := closeAfter(f, err); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return syncDir(root.Path(dir))
 }
 
-func readJournal(dir string) (*journal, error) {
-	data, err := os.ReadFile(filepath.Join(dir, journalName))
+// errIncomplete reports a journal that is not whole (empty, cut short):
+// one a kill interrupted while it was written, before anything in the
+// output changed, as the journal is synced first. Its stage is removed as
+// one without a journal.
+var errIncomplete = errors.New("an incomplete journal")
+
+// errForeign reports a journal that no publish of rsgen's wrote.
+var errForeign = errors.New("its journal was not written by a publish of rsgen's")
+
+// readJournal reads the journal of the stage dir of root, or fails with
+// an error wrapping fs.ErrNotExist if it has none (errIncomplete if it
+// is not whole JSON). A journal is acted on
+// only if it proves that a publish wrote it there: it is a regular file
+// (not a link) whose identity, and that of the stage directory, are those
+// it records, which no file put there otherwise (a git checkout, a copy)
+// has; and it names only files a publish moves (Moved) and the
+// directory it makes for them. Anything else fails with errForeign.
+func readJournal(root *confined.Root, dir string) (*journal, error) {
+	f, err := root.OpenFile(dir+"/"+journalName, os.O_RDONLY|regfile.OpenFlags, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (%v)", errForeign, display.WithoutPath(err))
 	}
+	defer f.Close()
 	var j journal
-	if err := json.Unmarshal(data, &j); err != nil {
-		return nil, err
+	self, err := fileID(f)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%v)", errForeign, err)
 	}
-	for _, names := range [][]string{j.Root, j.Old, j.Made} {
-		for _, rel := range names {
-			if !journaled(rel) {
-				return nil, fmt.Errorf("%s names %q, which no publish moves", journalName, rel)
-			}
+	if err := json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&j); err != nil {
+		return nil, errIncomplete
+	}
+	id, err := stageID(root.Path(dir))
+	if err != nil || self != j.Self || id != j.Stage || j.Self == "" {
+		return nil, errForeign
+	}
+	for _, rel := range slices.Concat(j.Root, j.Old) {
+		if !slices.Contains(Moved, rel) {
+			return nil, fmt.Errorf("%w (it names %q, which no publish moves)", errForeign, rel)
+		}
+	}
+	for _, rel := range j.Made {
+		if rel != WellKnownDir {
+			return nil, fmt.Errorf("%w (it names %q, which no publish makes)", errForeign, rel)
 		}
 	}
 	return &j, nil
-}
-
-// journaled reports whether rel may be named in a journal: a publish moves
-// only files inside the output, and outside its documents directory and
-// its stages. A journal naming anything else was not written by a publish,
-// and recovering it could remove files rsgen did not write.
-func journaled(rel string) bool {
-	if !filepath.IsLocal(rel) {
-		return false
-	}
-	first, _, _ := strings.Cut(filepath.ToSlash(filepath.Clean(rel)), "/")
-	return first != DocsDir && first != "." && !strings.HasPrefix(first, Prefix)
 }
 
 // syncTree syncs every file and directory under dir to disk: after a power
@@ -431,7 +473,7 @@ func syncTree(dir string) error {
 func syncParents(out string, rels []string) error {
 	dirs := []string{out}
 	for _, rel := range rels {
-		if d := filepath.Dir(filepath.Join(out, rel)); !slices.Contains(dirs, d) {
+		if d := filepath.Dir(filepath.Join(out, filepath.FromSlash(rel))); !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
 		}
 	}
@@ -460,7 +502,7 @@ func collectFiles(dir, name string, files *[]string) error {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		*files = append(*files, rel)
+		*files = append(*files, filepath.ToSlash(rel))
 		return nil
 	})
 }

@@ -3,22 +3,42 @@ package stage
 import (
 	"errors"
 	"io/fs"
-	"os"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
+
+// exchange puts the directory newDir of root at oldDir. If oldDir exists,
+// the two are swapped atomically where the system can (renameat2
+// RENAME_EXCHANGE), else by two renames (exchangeByRename), and newDir
+// then holds the old content; it reports whether a swap happened.
+func exchange(root *confined.Root, newDir, oldDir string) (bool, error) {
+	err := root.Exchange(newDir, root, oldDir)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, errors.ErrUnsupported):
+		return exchangeByRename(root, newDir, oldDir)
+	case errors.Is(err, fs.ErrNotExist):
+		if err := root.Rename(newDir, root, oldDir); err == nil {
+			return false, nil
+		}
+	}
+	return false, err
+}
 
 // exchangeByRename swaps two directories with two renames, for systems
 // without an atomic exchange: for a moment oldDir does not exist.
-func exchangeByRename(newDir, oldDir string) (bool, error) {
+func exchangeByRename(root *confined.Root, newDir, oldDir string) (bool, error) {
 	aside := newDir + ".old"
-	if err := os.Rename(oldDir, aside); err != nil {
+	if err := root.Rename(oldDir, root, aside); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return false, os.Rename(newDir, oldDir)
+			return false, root.Rename(newDir, root, oldDir)
 		}
 		return false, err
 	}
-	if err := os.Rename(newDir, oldDir); err != nil {
-		os.Rename(aside, oldDir)
+	if err := root.Rename(newDir, root, oldDir); err != nil {
+		root.Rename(aside, root, oldDir)
 		return false, err
 	}
-	return true, os.Rename(aside, newDir)
+	return true, root.Rename(aside, root, newDir)
 }

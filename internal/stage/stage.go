@@ -3,7 +3,10 @@
 // place by [Stage.Publish] only when everything was written (synced,
 // journaled, and finished or undone after a crash), and removed by
 // [Stage.Discard] otherwise. It removes only what rsgen wrote: a
-// documents directory holding other files is refused (ErrNotWritten).
+// documents directory holding other files is refused (ErrNotWritten). It
+// writes, renames and removes only through internal/confined, which
+// follows no symbolic link in the output, and it acts on a stage left by a
+// killed build only if its journal proves a publish wrote it (readJournal).
 // docs/PUBLISHING.md states the guarantees.
 package stage
 
@@ -17,8 +20,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
 )
 
@@ -29,6 +34,12 @@ const (
 	WellKnownFile = ".well-known/resourcesync" // the Source Description (section 6.3.1)
 	Prefix        = ".rsgen-stage-"            // the names of staging directories, which are never content
 )
+
+// Moved are the files a publish moves into place outside the documents
+// directory: the Source Description and the files hosts need
+// (hosting.RootFiles: a test of hostfiles keeps the two equal). A journal
+// naming any other file is not acted on.
+var Moved = []string{WellKnownFile, ".nojekyll", "_headers", "resourcesync.nginx.conf", ".htaccess", "resourcesync-s3.sh"}
 
 // ErrBusy reports an output directory into which another build is
 // publishing: two builds at once could publish an older snapshot over a
@@ -45,8 +56,11 @@ var ErrBusy = errors.New("another build is running into it; try again when it is
 // build (stale: nobody holds it) from one in use. Both are released by the
 // system when the process dies.
 type Stage struct {
-	out     string // output directory
-	dir     string // the staging directory, inside out
+	out     string         // output directory
+	root    *confined.Root // out, opened once: every change to it goes through root
+	name    string         // the staging directory, in out
+	dir     string         // its path
+	notices []string
 	created string // the topmost directory of out that the build created, "" if out existed
 	files   []string
 	at      time.Time // the snapshot staged: Publish refuses to replace a newer one
@@ -66,7 +80,7 @@ func New(out string) (*Stage, error) {
 	created := ""
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
 		created = topMissing(out)
-		if err := os.MkdirAll(out, 0o755); err != nil {
+		if err := confined.MkdirAll(out); err != nil {
 			removeCreated(out, created)
 			return nil, fmt.Errorf("creating output directory %s: %w", out, display.WithoutPath(err))
 		}
@@ -74,6 +88,12 @@ func New(out string) (*Stage, error) {
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
 	s := &Stage{out: out, created: created}
+	root, err := confined.Open(out)
+	if err != nil {
+		s.Discard()
+		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
+	}
+	s.root = root
 	lock, err := lockDir(out)
 	if errors.Is(err, errLocked) {
 		// The other build may have created out too: leave it.
@@ -84,7 +104,7 @@ func New(out string) (*Stage, error) {
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
 	s.outLock = lock
-	recoverStages(out)
+	s.notices = recoverStages(root)
 	if _, err := checkOwned(out); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s: %w", out, err)
@@ -94,17 +114,17 @@ func New(out string) (*Stage, error) {
 		s.Discard()
 		return nil, err
 	}
-	dir := filepath.Join(out, Prefix+hex.EncodeToString(rnd[:]))
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	name := Prefix + hex.EncodeToString(rnd[:])
+	if err := root.Mkdir(name, 0o755); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s is not writable: %w", out, display.WithoutPath(err))
 	}
-	s.dir = dir
-	if s.stageLock, err = lockDir(dir); err != nil {
+	s.name, s.dir = name, filepath.Join(out, name)
+	if s.stageLock, err = lockDir(s.dir); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
-	if err := os.MkdirAll(filepath.Join(dir, DocsDir), 0o755); err != nil {
+	if err := root.Mkdir(name+"/"+DocsDir, 0o755); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
@@ -121,15 +141,23 @@ func (s *Stage) SetSnapshot(at time.Time) { s.at = at }
 // its parents if the build created them, and releases the locks. The
 // output is as it was before the build.
 func (s *Stage) Discard() {
-	if s.dir != "" {
-		os.RemoveAll(s.dir)
+	if s.name != "" && s.root != nil {
+		s.root.RemoveAll(s.name)
 	}
 	removeCreated(s.out, s.created)
 	s.release()
 }
 
-// release releases the locks, if held.
+// Notices returns what New found that the user should know: stages it
+// could not prove a build of rsgen's left, and left alone.
+func (s *Stage) Notices() []string { return s.notices }
+
+// release releases the locks, if held, and closes the output directory.
 func (s *Stage) release() {
+	if s.root != nil {
+		s.root.Close()
+		s.root = nil
+	}
 	if s.stageLock != nil {
 		s.stageLock.unlock()
 		s.stageLock = nil
@@ -173,7 +201,7 @@ func removeCreated(dir, top string) {
 		return
 	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if os.Remove(d) != nil || d == top || filepath.Dir(d) == d {
+		if confined.RemoveEmpty(d) != nil || d == top || filepath.Dir(d) == d {
 			return
 		}
 	}
@@ -194,16 +222,48 @@ func (s *Stage) Create(name string) (*os.File, error) {
 			return nil, err
 		}
 	}
-	p := s.Path(name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := s.root.Create(s.name + "/" + name)
 	if err != nil {
 		return nil, err
 	}
 	s.files = append(s.files, name)
 	return f, nil
+}
+
+// CreateTemp creates a scratch file in the stage's root (never published:
+// the caller removes it with Remove), named by pattern as os.CreateTemp
+// names; it returns the file and its name in the stage.
+func (s *Stage) CreateTemp(pattern string) (*os.File, string, error) {
+	f, name, err := s.root.CreateTemp(s.name, pattern)
+	return f, strings.TrimPrefix(name, s.name+"/"), err
+}
+
+// MkdirTemp makes a scratch directory in the stage's root, named by
+// pattern, and returns its path: the caller removes it with RemoveAll
+// (of its base name).
+func (s *Stage) MkdirTemp(pattern string) (string, error) {
+	name, err := s.root.MkdirTemp(s.name, pattern)
+	if err != nil {
+		return "", err
+	}
+	return s.root.Path(name), nil
+}
+
+// Remove removes the staged file (or empty directory) name.
+func (s *Stage) Remove(name string) error {
+	if err := s.root.Remove(s.name + "/" + name); err != nil {
+		return err
+	}
+	s.files = slices.DeleteFunc(s.files, func(f string) bool { return f == name })
+	return nil
+}
+
+// RemoveAll removes the staged name and everything under it.
+func (s *Stage) RemoveAll(name string) error { return s.root.RemoveAll(s.name + "/" + name) }
+
+// Chtimes sets the modification time of the staged file name.
+func (s *Stage) Chtimes(name string, t time.Time) error {
+	return s.root.Chtimes(s.name+"/"+name, t, t)
 }
 
 // WriteFile stages a file with the given content.
@@ -221,13 +281,6 @@ func (s *Stage) Files() []string { return s.files }
 
 // Remove removes the staged file name, which is then no longer one of
 // Files (a dump's package that ended up empty, a file of work).
-func (s *Stage) Remove(name string) error {
-	if err := os.Remove(s.Path(name)); err != nil {
-		return err
-	}
-	s.files = slices.DeleteFunc(s.files, func(f string) bool { return f == name })
-	return nil
-}
 
 // closeAfter closes c and returns err, or the error of Close if err is nil.
 func closeAfter(c io.Closer, err error) error {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -231,11 +232,96 @@ func TestJournalConfinedToOutput(t *testing.T) {
 	data, _ := json.Marshal(journal{Docs: "0:0", Root: root, Made: []string{"../kept"}})
 	testenv.WriteFile(t, stage, journalName, string(data))
 	testenv.WriteFile(t, out, DocsDir+"/mine.txt", "a user's")
-	recoverStages(out)
+	recoverIn(t, out)
 	for _, f := range []string{filepath.Join(parent, "victim"), filepath.Join(parent, "kept/x"), filepath.Join(out, DocsDir, "mine.txt")} {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("recovering a forged journal removed %s", f)
 		}
+	}
+}
+
+// recoverIn runs recoverStages in out, and returns its notices.
+func recoverIn(t *testing.T, out string) []string {
+	t.Helper()
+	root, err := confined.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	return recoverStages(root)
+}
+
+// TestPlantedJournal: a stage with a journal that a checkout of SOURCE
+// (the output) put there, with a symbolic link in the output leading
+// elsewhere, is not acted on: nothing outside the output is removed or
+// written, nothing in it either, and the stage is named in a notice.
+func TestPlantedJournal(t *testing.T) {
+	parent := t.TempDir()
+	out, elsewhere := filepath.Join(parent, "site"), filepath.Join(parent, "elsewhere")
+	testenv.WriteFile(t, elsewhere, "important.txt", "precious")
+	testenv.WriteFile(t, elsewhere, "authorized_keys", "the owner's key")
+	testenv.WriteFile(t, out, "index.html", "the site")
+	if err := os.Symlink(elsewhere, filepath.Join(out, "evil")); err != nil {
+		t.Fatal(err)
+	}
+	stage := Prefix + "x"
+	testenv.WriteFile(t, out, stage+"/"+journalName,
+		`{"docs":"0:0","root":["evil/important.txt","evil/authorized_keys","index.html"],"old":["evil/authorized_keys"],"made":[]}`)
+	testenv.WriteFile(t, out, stage+"/"+backupDir+"/evil/authorized_keys", "the attacker's key")
+	before := testenv.Snapshot(t, parent)
+	st, err := New(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := st.Notices(); len(n) != 1 || !strings.Contains(n[0], stage) || !strings.Contains(n[0], "left alone") {
+		t.Errorf("notices %q, want one naming %s", n, stage)
+	}
+	st.Discard()
+	testenv.SameSnapshot(t, "after a build", testenv.Snapshot(t, parent), before)
+
+	// Even with the identities a publish records, names outside those a
+	// publish moves are refused, and a link on the way is never followed.
+	j := journal{Docs: "0:0", Root: []string{"index.html"}}
+	os.Remove(filepath.Join(out, stage, journalName))
+	root, err := confined.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if err := writeJournal(root, stage, &j); err != nil {
+		t.Fatal(err)
+	}
+	if n := recoverIn(t, out); len(n) != 1 || !strings.Contains(n[0], `"index.html"`) {
+		t.Errorf("notices %q, want one naming index.html", n)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Error("index.html was removed")
+	}
+	j = journal{Docs: "0:0", Root: []string{WellKnownFile}, Old: []string{WellKnownFile}}
+	os.Remove(filepath.Join(out, stage, journalName))
+	os.Symlink(elsewhere, filepath.Join(out, WellKnownDir))
+	testenv.WriteFile(t, elsewhere, "resourcesync", "theirs")
+	testenv.WriteFile(t, out, stage+"/"+backupDir+"/"+WellKnownFile, "forged")
+	if err := writeJournal(root, stage, &j); err != nil {
+		t.Fatal(err)
+	}
+	recoverIn(t, out)
+	if b, err := os.ReadFile(filepath.Join(elsewhere, "resourcesync")); string(b) != "theirs" {
+		t.Errorf("written through .well-known: %q, %v", b, err)
+	}
+}
+
+// TestIncompleteJournal: a journal cut short (a kill while it was
+// written, before anything in the output changed) has its stage removed,
+// without a notice.
+func TestIncompleteJournal(t *testing.T) {
+	out := t.TempDir()
+	for _, data := range []string{"", `{"stage":"1:2","self":"3:`} {
+		testenv.WriteFile(t, out, Prefix+"x/"+journalName, data)
+		if n := recoverIn(t, out); len(n) != 0 {
+			t.Errorf("notices %q", n)
+		}
+		noStage(t, out)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/extsort"
 )
@@ -151,11 +151,11 @@ const bigDirSortMemory = 16 << 20
 // external sort in SpillDir, keyed by the order of the walk (a directory's
 // name followed by "/"), and are walked as they come out of it.
 func (w *Walker) bigDir(ctx context.Context, d *hashing.Dir, l *hashing.Listing, entries []fs.DirEntry, rel, real string, ancestors []hashing.DirID) error {
-	dir, err := os.MkdirTemp(w.SpillDir, "dir-")
+	dir, err := confined.MkdirTemp(w.SpillDir, "dir-*")
 	if err != nil {
 		return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
 	}
-	defer os.RemoveAll(dir)
+	defer confined.RemoveAll(dir)
 	sorter := extsort.New(dir, bigDirSortMemory)
 	defer sorter.Close()
 	var key []byte

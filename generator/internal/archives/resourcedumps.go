@@ -110,7 +110,7 @@ func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []zipdump.Packag
 		q.ManifestName = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
 		for _, l := range [][2]string{{q.Name, p.Name}, {q.ManifestName, p.ManifestName}} {
 			name := ra.Docs.Dir + "/" + l[0]
-			if err := ra.Docs.Stage.Link(name, ra.Docs.Stage.Path(ra.Docs.Dir+"/"+l[1])); err != nil {
+			if err := ra.Docs.Stage.LinkStaged(name, ra.Docs.Dir+"/"+l[1]); err != nil {
 				return rsxml.Entry{}, fmt.Errorf("writing %s: %w", name, err)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/spool"
@@ -35,7 +36,7 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(spillDir, "archive-")
+	dir, err := confined.MkdirTemp(spillDir, "archive-*")
 	if err != nil {
 		return nil, err
 	}

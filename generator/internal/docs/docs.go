@@ -205,7 +205,10 @@ func (f listFiles) Create(name string) (io.WriteCloser, error) {
 	return f.s.Create(f.dir + "/" + name)
 }
 
-func (f listFiles) Temp() (*os.File, error) { return os.CreateTemp(f.s.Dir(), bodyPattern) }
+func (f listFiles) Temp() (*os.File, error) {
+	t, _, err := f.s.CreateTemp(bodyPattern)
+	return t, err
+}
 
 // bodyPattern names the body files of lists in the stage.
 const bodyPattern = ".list-body-*"

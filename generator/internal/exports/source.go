@@ -15,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/records"
@@ -245,7 +246,7 @@ func Open(opt Options) (*Source, error) {
 		return nil, fmt.Errorf("directory of the record export: %w", display.WithoutPath(err))
 	}
 	for _, d := range []string{"", "resources", "changes", "dump"} {
-		if err := os.Mkdir(filepath.Join(opt.SortDir, d), 0o700); err != nil {
+		if err := confined.Mkdir(filepath.Join(opt.SortDir, d), 0o700); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("creating a directory to sort records in: %w", err)
 		}
@@ -285,7 +286,7 @@ func (s *Source) Close() {
 		}
 	}
 	if s.sortDir != "" {
-		os.RemoveAll(s.sortDir) // before the stage is published, which would publish it
+		confined.RemoveAll(s.sortDir) // before the stage is published, which would publish it
 	}
 	if s.root != nil {
 		s.root.Close()

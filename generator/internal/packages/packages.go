@@ -1,13 +1,13 @@
 package packages
 
 import (
+	"archive/zip"
 	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"time"
@@ -16,9 +16,8 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/zipdump"
 )
 
 // The names rsgen gives the packages of dumps: the Resource Dump's
@@ -62,58 +61,65 @@ func (p *Package) Entry(d *docs.Writer, e *rsxml.Entry) {
 type Copier struct {
 	Docs *docs.Writer
 	Prev *previous.Site
-
-	dir    string // the previous output directory, absolute, links resolved: once
-	dirErr error
-}
-
-// prevDir returns the previous output directory, absolute, with its
-// symbolic links resolved, as given (relative to the working directory).
-func (c *Copier) prevDir() (string, error) {
-	if c.dir == "" && c.dirErr == nil {
-		c.dir, c.dirErr = filepath.Abs(c.Prev.Location)
-		if c.dirErr == nil {
-			c.dir, c.dirErr = filepath.EvalSymlinks(c.dir)
-		}
-	}
-	return c.dir, c.dirErr
 }
 
 // Copy publishes a carried package and its manifest copy again, as
-// they were published: linked to the previous output's files when it is a
-// directory on the same file system (a hard link shares the bytes that
-// were published, which are checked by their length), else copied and
-// checked against the length and digests its entry gives. A copy gets the
-// time its entry gives as its modification time, so that an upload that
-// compares times (the S3 script) does not send it again.
+// they were published, once its bytes are checked against the digests its
+// entry gives (a package whose entry gives none that rsgen computes is
+// refused: it cannot be checked). From a previous output directory, the
+// file is opened once, checked through that descriptor, and linked (the
+// very file checked, never a name looked up again) or, on another file
+// system, copied from it; over HTTP it is copied and the copy checked. The
+// manifest copy is taken from the package checked (its manifest.xml, of
+// which it is a copy byte for byte), not from the file beside it. A copy
+// gets the time its entry gives as its modification time, so that an
+// upload that compares times (the S3 script) does not send it again.
 func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	prev := c.Prev
-	if p.Manifest != "" {
-		mrc, err := prev.OpenDocument(ctx, p.Prev.Content)
-		if err != nil {
-			return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
-		}
-		if err := docs.PreviousErr(c.Docs.Copy(p.Manifest, p.Prev.Content.URL, mrc)); err != nil {
-			return err
-		}
+	if !verifiable(p.Prev.Hash) {
+		return fmt.Errorf("%w: %s: its entry gives no digest rsgen computes, so its bytes cannot be checked: it is not published again unchecked",
+			docs.ErrPrevious, prev.Name(p.Prev.URL))
 	}
 	name := c.Docs.Dir + "/" + p.Name
-	var rc io.ReadCloser
-	var err error
-	if src, ok := prev.LocalPath(p.Prev.URL); ok {
-		linked, err := c.link(name, src, p)
-		if err != nil || linked {
-			return err
-		}
-		f, _, err := regfile.Open(src)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, src, display.WithoutPath(err))
-		}
-		rc = f
-	} else if rc, err = prev.OpenPackage(ctx, p.Prev); err != nil {
+	if err := c.stagePackage(ctx, name, p); err != nil {
+		return err
+	}
+	if p.Manifest == "" {
+		return nil
+	}
+	zr, err := zip.OpenReader(c.Docs.Stage.Path(name))
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, prev.Name(p.Prev.URL), err)
+	}
+	defer zr.Close()
+	m, err := zr.Open(zipdump.ManifestName)
+	if err != nil {
+		return fmt.Errorf("%w: %s has no %s to publish beside it: %w", docs.ErrPrevious, prev.Name(p.Prev.URL), zipdump.ManifestName, err)
+	}
+	return docs.PreviousErr(c.Docs.Copy(p.Manifest, p.Prev.Content.URL, m))
+}
+
+// stagePackage stages name as the carried package p, checked.
+func (c *Copier) stagePackage(ctx context.Context, name string, p *Package) error {
+	f, local, err := c.Prev.OpenLocal(p.Prev.URL)
+	if err != nil {
+		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
+	}
+	if local {
+		defer f.Close()
+		return c.link(name, f, p)
+	}
+	rc, err := c.Prev.OpenPackage(ctx, p.Prev)
+	if err != nil {
 		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
 	defer rc.Close()
+	return c.copy(name, rc, p)
+}
+
+// copy stages name as a copy of rc, the bytes of the carried package p,
+// and checks the copy.
+func (c *Copier) copy(name string, rc io.Reader, p *Package) error {
 	f, err := c.Docs.Stage.Create(name)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", p.Name, err)
@@ -128,55 +134,51 @@ func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	if err != nil {
 		var pe *previous.Error
 		if errors.As(err, &pe) || errors.Is(err, errDigest) {
-			return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, p.Prev.URL, err)
+			return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, c.Prev.Name(p.Prev.URL), err)
 		}
 		return fmt.Errorf("copying %s: %w", p.Prev.URL, err)
 	}
 	if p.Length >= 0 && n != p.Length {
-		return fmt.Errorf("%w: %s is %d bytes, its entry says %d", docs.ErrPrevious, p.Prev.URL, n, p.Length)
+		return fmt.Errorf("%w: %s is %d bytes, its entry says %d", docs.ErrPrevious, c.Prev.Name(p.Prev.URL), n, p.Length)
 	}
 	p.Length = n
 	if t, ok := packageTime(&p.Prev.Entry.MD); ok {
-		os.Chtimes(c.Docs.Stage.Path(name), t, t) // a time that cannot be set only costs an upload
+		c.Docs.Stage.Chtimes(name, t) // a time that cannot be set only costs an upload
 	}
 	return nil
 }
 
-// link stages name as a hard link to src, the file of the carried
-// package p in the previous output directory, if it is a regular file
-// inside that directory of the length its entry gives and the file
-// systems allow the link; linked reports whether it was linked.
-func (c *Copier) link(name, src string, p *Package) (linked bool, err error) {
-	// Lstat, and only a regular file: a symbolic link would be linked as
-	// a link (published, it leads wherever it points) or copied from its
-	// target. And inside the previous output: a directory of it replaced
-	// by a link to elsewhere would lead outside.
-	st, err := os.Lstat(src)
+// link stages name as the file f of the carried package p, opened in the
+// previous output directory (a regular file inside it), once f's length
+// and digests are those its entry gives: a hard link to f where the file
+// systems allow, else a copy from f, checked again.
+func (c *Copier) link(name string, f *os.File, p *Package) error {
+	src := f.Name()
+	st, err := f.Stat()
 	if err != nil {
-		return false, fmt.Errorf("%w: %s: %w", docs.ErrPrevious, src, display.WithoutPath(err))
-	}
-	if !st.Mode().IsRegular() {
-		return false, fmt.Errorf("%w: %s is %s, not the package its entry describes", docs.ErrPrevious, src, stage.TypeName(st.Mode()))
-	}
-	dir, err1 := c.prevDir()
-	real, err2 := filepath.EvalSymlinks(src)
-	if err2 == nil {
-		real, err2 = filepath.Abs(real)
-	}
-	if rel, err := filepath.Rel(dir, real); err1 != nil || err2 != nil || err != nil || !filepath.IsLocal(rel) {
-		return false, fmt.Errorf("%w: %s leads outside the previous output directory", docs.ErrPrevious, src)
+		return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, src, display.WithoutPath(err))
 	}
 	if p.Length >= 0 && st.Size() != p.Length {
-		return false, fmt.Errorf("%w: %s is %d bytes, its entry says %d", docs.ErrPrevious, src, st.Size(), p.Length)
+		return fmt.Errorf("%w: %s is %d bytes, its entry says %d", docs.ErrPrevious, src, st.Size(), p.Length)
 	}
 	if !HardLinks {
-		return false, nil
+		return c.copy(name, f, p)
 	}
-	if err := c.Docs.Stage.HardLink(name, real); err != nil {
-		return false, nil // another file system: copied, and checked
+	if err := checkDigests(f, p.Prev.Hash); err != nil {
+		return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, src, err)
+	}
+	linked, err := c.Docs.Stage.Link(name, f)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", p.Name, err)
+	}
+	if !linked { // another file system: copied from f, and the copy checked
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		return c.copy(name, f, p)
 	}
 	p.Length = st.Size()
-	return true, nil
+	return nil
 }
 
 // HardLinks is false in tests that have packages copied, as from another
@@ -196,19 +198,32 @@ func packageTime(md *rsxml.MD) (time.Time, bool) {
 
 var errDigest = errors.New("not the bytes its entry describes")
 
-// checkDigests reads f from its start through the algorithms of tokens
-// that rsgen knows and compares the digests.
-func checkDigests(f *os.File, tokens []hashing.Token) error {
-	var set hashing.Set
-	var want []string
+var errUnverifiable = errors.New("its entry gives no digest rsgen computes")
+
+// known returns the algorithms of tokens that rsgen computes, once each,
+// and the digests tokens give for them.
+func known(tokens []hashing.Token) (set hashing.Set, want []string) {
 	for _, t := range tokens {
 		if a, err := hashing.ParseAlgorithm(t.Alg); err == nil && !set.Has(a) {
 			set = append(set, a)
 			want = append(want, t.Digest)
 		}
 	}
+	return set, want
+}
+
+// verifiable reports whether tokens give a digest rsgen computes.
+func verifiable(tokens []hashing.Token) bool {
+	set, _ := known(tokens)
+	return len(set) > 0
+}
+
+// checkDigests reads f from its start through the algorithms of tokens
+// that rsgen knows and compares the digests.
+func checkDigests(f *os.File, tokens []hashing.Token) error {
+	set, want := known(tokens)
 	if len(set) == 0 {
-		return nil
+		return errUnverifiable
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return err

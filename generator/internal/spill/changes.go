@@ -3,10 +3,10 @@ package spill
 import (
 	"encoding/binary"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/spool"
@@ -36,7 +36,7 @@ func (a *Area) Changes() (*ChangeSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(spill, "changes-")
+	dir, err := confined.MkdirTemp(spill, "changes-*")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}

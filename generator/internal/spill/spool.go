@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -312,7 +312,7 @@ type Area struct {
 // Path returns the directory, made on first use.
 func (a *Area) Path() (string, error) {
 	if a.dir == "" {
-		dir, err := os.MkdirTemp(a.Stage.Dir(), ".spill-")
+		dir, err := a.Stage.MkdirTemp(".spill-*")
 		if err != nil {
 			return "", fmt.Errorf("making a directory for spill files: %w", err)
 		}
@@ -333,7 +333,7 @@ func (a *Area) Remove() error {
 	if a.dir == "" {
 		return nil
 	}
-	err := os.RemoveAll(a.dir)
+	err := a.Stage.RemoveAll(filepath.Base(a.dir))
 	a.dir = ""
 	return err
 }

@@ -1,0 +1,163 @@
+//go:build !unix
+
+package confined
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+)
+
+// A Root is a directory opened once: see the package documentation. Here
+// it is an os.Root, which refuses names leading outside it.
+type Root struct {
+	r    *os.Root
+	f    *os.File
+	name string
+}
+
+// Open opens the directory dir as a Root.
+func Open(dir string) (*Root, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.Open(".")
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return &Root{r: r, f: f, name: dir}, nil
+}
+
+// Close closes r.
+func (r *Root) Close() error { r.f.Close(); return r.r.Close() }
+
+// File returns the open directory of r.
+func (r *Root) File() *os.File { return r.f }
+
+func (r *Root) check(op, name string) error {
+	if _, err := split(name); err != nil {
+		return &fs.PathError{Op: op, Path: r.Path(name), Err: err}
+	}
+	return nil
+}
+
+// OpenFile opens name with flag and, if it is created, perm.
+func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	if err := r.check("open", name); err != nil {
+		return nil, err
+	}
+	return r.r.OpenFile(filepath.FromSlash(name), flag, perm)
+}
+
+// OpenRoot opens the directory name as a Root.
+func (r *Root) OpenRoot(name string) (*Root, error) {
+	if err := r.check("open", name); err != nil {
+		return nil, err
+	}
+	sub, err := r.r.OpenRoot(filepath.FromSlash(name))
+	if err != nil {
+		return nil, err
+	}
+	f, err := sub.Open(".")
+	if err != nil {
+		sub.Close()
+		return nil, err
+	}
+	return &Root{r: sub, f: f, name: r.Path(name)}, nil
+}
+
+// Mkdir makes the directory name.
+func (r *Root) Mkdir(name string, perm fs.FileMode) error {
+	if err := r.check("mkdir", name); err != nil {
+		return err
+	}
+	return r.r.Mkdir(filepath.FromSlash(name), perm)
+}
+
+// MkdirAll makes the directory name and those missing on the way.
+func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
+	if err := r.check("mkdir", name); err != nil {
+		return err
+	}
+	if path.Clean(name) == "." {
+		return nil
+	}
+	return r.r.MkdirAll(filepath.FromSlash(name), perm)
+}
+
+// Remove removes the file, link or empty directory name.
+func (r *Root) Remove(name string) error {
+	if err := r.check("remove", name); err != nil {
+		return err
+	}
+	return r.r.Remove(filepath.FromSlash(name))
+}
+
+// RemoveDir removes the directory name if it is empty.
+func (r *Root) RemoveDir(name string) error {
+	if st, err := r.r.Lstat(filepath.FromSlash(name)); err != nil || !st.IsDir() {
+		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: errors.New("not a directory")}
+	}
+	return r.Remove(name)
+}
+
+// RemoveAll removes name and everything in it.
+func (r *Root) RemoveAll(name string) error {
+	if err := r.check("remove", name); err != nil {
+		return err
+	}
+	if path.Clean(name) == "." {
+		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: errName}
+	}
+	return r.r.RemoveAll(filepath.FromSlash(name))
+}
+
+// Rename renames oldname in r to newname in dst, which must be r.
+func (r *Root) Rename(oldname string, dst *Root, newname string) error {
+	if dst != r {
+		return errors.ErrUnsupported
+	}
+	return r.r.Rename(filepath.FromSlash(oldname), filepath.FromSlash(newname))
+}
+
+// LinkAt makes newname in dst, which must be r, a hard link to oldname.
+func (r *Root) LinkAt(oldname string, dst *Root, newname string) error {
+	if dst != r {
+		return errors.ErrUnsupported
+	}
+	if err := r.r.MkdirAll(filepath.Dir(filepath.FromSlash(newname)), 0o755); err != nil {
+		return err
+	}
+	return r.r.Link(filepath.FromSlash(oldname), filepath.FromSlash(newname))
+}
+
+// Exchange fails with errors.ErrUnsupported.
+func (r *Root) Exchange(oldname string, dst *Root, newname string) error {
+	return errors.ErrUnsupported
+}
+
+// Link fails with errors.ErrUnsupported: copy from f.
+func (r *Root) Link(f *os.File, name string) error { return errors.ErrUnsupported }
+
+// Chtimes sets the access and modification times of name.
+func (r *Root) Chtimes(name string, atime, mtime time.Time) error {
+	return r.r.Chtimes(filepath.FromSlash(name), atime, mtime)
+}
+
+// Sync syncs the file name to disk.
+func (r *Root) Sync(name string) error {
+	f, err := r.OpenFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

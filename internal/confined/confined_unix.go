@@ -1,0 +1,356 @@
+//go:build unix
+
+package confined
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A Root is a directory opened once: see the package documentation.
+type Root struct {
+	f    *os.File
+	name string
+}
+
+// Open opens the directory dir as a Root.
+func Open(dir string) (*Root, error) {
+	f, err := os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &Root{f: f, name: dir}, nil
+}
+
+// Close closes r.
+func (r *Root) Close() error { return r.f.Close() }
+
+// File returns the open directory of r (to lock it, to sync it).
+func (r *Root) File() *os.File { return r.f }
+
+// retry calls f again while it fails with EINTR.
+func retry(f func() error) error {
+	for {
+		if err := f(); !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
+}
+
+// openDir opens the directory name in the directory dirfd, not following a
+// symbolic link.
+func openDir(dirfd int, name string) (int, error) {
+	var fd int
+	err := retry(func() (err error) {
+		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		return -1, linkErr(dirfd, name, err)
+	}
+	return fd, nil
+}
+
+// linkErr returns ErrSymlink if name in dirfd is a symbolic link (what
+// O_NOFOLLOW reports as ELOOP, ENOTDIR or EMLINK, by system), else err.
+func linkErr(dirfd int, name string, err error) error {
+	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EMLINK) {
+		var st unix.Stat_t
+		if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return ErrSymlink
+		}
+	}
+	return err
+}
+
+// parent opens the directory that holds the last part of name, walking
+// from r without following a link (and making the directories missing on
+// the way if mkdir), and returns it with that last part. The caller closes
+// the directory with closeDir. For "." it returns r's directory and ".".
+func (r *Root) parent(op, name string, mkdir bool) (int, string, error) {
+	parts, err := split(name)
+	if err != nil {
+		return -1, "", &fs.PathError{Op: op, Path: r.Path(name), Err: err}
+	}
+	fd := int(r.f.Fd())
+	if len(parts) == 0 {
+		return fd, ".", nil
+	}
+	for i, p := range parts[:len(parts)-1] {
+		next, err := openDir(fd, p)
+		if mkdir && errors.Is(err, unix.ENOENT) {
+			if err = unix.Mkdirat(fd, p, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
+				next, err = openDir(fd, p)
+			}
+		}
+		r.closeDir(fd)
+		if err != nil {
+			return -1, "", &fs.PathError{Op: op, Path: r.Path(filepath.Join(parts[:i+1]...)), Err: err}
+		}
+		fd = next
+	}
+	return fd, parts[len(parts)-1], nil
+}
+
+// closeDir closes fd unless it is r's own.
+func (r *Root) closeDir(fd int) {
+	if fd != int(r.f.Fd()) {
+		unix.Close(fd)
+	}
+}
+
+// OpenFile opens name with flag (os.O_RDONLY and the others) and, if it is
+// created, perm; a last name that is a link fails with ErrSymlink.
+func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	dirfd, base, err := r.parent("open", name, false)
+	if err != nil {
+		return nil, err
+	}
+	defer r.closeDir(dirfd)
+	var fd int
+	err = retry(func() (err error) {
+		fd, err = unix.Openat(dirfd, base, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+		return err
+	})
+	if err != nil {
+		if !errors.Is(err, unix.EEXIST) {
+			err = linkErr(dirfd, base, err)
+		}
+		return nil, &fs.PathError{Op: "open", Path: r.Path(name), Err: err}
+	}
+	return os.NewFile(uintptr(fd), r.Path(name)), nil
+}
+
+// OpenRoot opens the directory name as a Root.
+func (r *Root) OpenRoot(name string) (*Root, error) {
+	dirfd, base, err := r.parent("open", name, false)
+	if err != nil {
+		return nil, err
+	}
+	defer r.closeDir(dirfd)
+	fd, err := openDir(dirfd, base)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: r.Path(name), Err: err}
+	}
+	return &Root{f: os.NewFile(uintptr(fd), r.Path(name)), name: r.Path(name)}, nil
+}
+
+// Mkdir makes the directory name.
+func (r *Root) Mkdir(name string, perm fs.FileMode) error {
+	dirfd, base, err := r.parent("mkdir", name, false)
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(dirfd)
+	if err := unix.Mkdirat(dirfd, base, uint32(perm.Perm())); err != nil {
+		return &fs.PathError{Op: "mkdir", Path: r.Path(name), Err: err}
+	}
+	return nil
+}
+
+// MkdirAll makes the directory name and those missing on the way; a link
+// on the way, or as name, fails it.
+func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
+	dirfd, base, err := r.parent("mkdir", name, true)
+	if err != nil || base == "." {
+		return err
+	}
+	defer r.closeDir(dirfd)
+	err = unix.Mkdirat(dirfd, base, uint32(perm.Perm()))
+	if errors.Is(err, unix.EEXIST) {
+		var fd int
+		if fd, err = openDir(dirfd, base); err == nil {
+			unix.Close(fd)
+		}
+	}
+	if err != nil {
+		return &fs.PathError{Op: "mkdir", Path: r.Path(name), Err: err}
+	}
+	return nil
+}
+
+// Remove removes the file, link or empty directory name.
+func (r *Root) Remove(name string) error {
+	dirfd, base, err := r.parent("remove", name, false)
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(dirfd)
+	if err := removeAt(dirfd, base); err != nil {
+		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: err}
+	}
+	return nil
+}
+
+// removeAt removes name in dirfd: a file or link, else an empty directory.
+func removeAt(dirfd int, name string) error {
+	err := unix.Unlinkat(dirfd, name, 0)
+	if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EPERM) {
+		if derr := unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR); !errors.Is(derr, unix.ENOTDIR) {
+			err = derr
+		}
+	}
+	return err
+}
+
+// RemoveDir removes the directory name if it is empty; a link there is
+// left.
+func (r *Root) RemoveDir(name string) error {
+	dirfd, base, err := r.parent("remove", name, false)
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(dirfd)
+	if err := unix.Unlinkat(dirfd, base, unix.AT_REMOVEDIR); err != nil {
+		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: err}
+	}
+	return nil
+}
+
+// RemoveAll removes name and, if it is a directory, everything in it; a
+// link is removed, never followed. A name that does not exist is no error.
+func (r *Root) RemoveAll(name string) error {
+	dirfd, base, err := r.parent("remove", name, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(dirfd)
+	if base == "." {
+		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: errName}
+	}
+	if err := removeAllAt(dirfd, base); err != nil && !errors.Is(err, unix.ENOENT) {
+		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: err}
+	}
+	return nil
+}
+
+func removeAllAt(dirfd int, name string) error {
+	err := removeAt(dirfd, name)
+	if err == nil || !(errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST)) {
+		return err
+	}
+	fd, err := openDir(dirfd, name)
+	if err != nil {
+		return err
+	}
+	d := os.NewFile(uintptr(fd), name)
+	defer d.Close()
+	// All the names first: removing entries while a directory is read may
+	// make the reading skip some.
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := removeAllAt(fd, n); err != nil && !errors.Is(err, unix.ENOENT) {
+			return err
+		}
+	}
+	return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
+}
+
+// Rename renames oldname in r to newname in dst (r itself, or another Root
+// on the same file system), replacing what newname is unless it is a
+// non-empty directory; neither name is followed if it is a link.
+func (r *Root) Rename(oldname string, dst *Root, newname string) error {
+	return r.renameAt("rename", oldname, dst, newname, 0)
+}
+
+func (r *Root) renameAt(op, oldname string, dst *Root, newname string, flags uint) error {
+	ofd, obase, err := r.parent(op, oldname, false)
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(ofd)
+	nfd, nbase, err := dst.parent(op, newname, false)
+	if err != nil {
+		return err
+	}
+	defer dst.closeDir(nfd)
+	if flags == 0 {
+		err = unix.Renameat(ofd, obase, nfd, nbase)
+	} else {
+		err = renameat2(ofd, obase, nfd, nbase, flags)
+	}
+	if err != nil {
+		return &os.LinkError{Op: op, Old: r.Path(oldname), New: dst.Path(newname), Err: err}
+	}
+	return nil
+}
+
+// LinkAt makes newname in dst a hard link to oldname in r, which is linked
+// itself if it is a symbolic link, never its target.
+func (r *Root) LinkAt(oldname string, dst *Root, newname string) error {
+	ofd, obase, err := r.parent("link", oldname, false)
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(ofd)
+	nfd, nbase, err := dst.parent("link", newname, true)
+	if err != nil {
+		return err
+	}
+	defer dst.closeDir(nfd)
+	if err := unix.Linkat(ofd, obase, nfd, nbase, 0); err != nil {
+		return &os.LinkError{Op: "link", Old: r.Path(oldname), New: dst.Path(newname), Err: err}
+	}
+	return nil
+}
+
+// Chtimes sets the access and modification times of name, not of what it
+// leads to if it is a link.
+func (r *Root) Chtimes(name string, atime, mtime time.Time) error {
+	dirfd, base, err := r.parent("chtimes", name, false)
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(dirfd)
+	ts := []unix.Timespec{unix.NsecToTimespec(atime.UnixNano()), unix.NsecToTimespec(mtime.UnixNano())}
+	if err := unix.UtimesNanoAt(dirfd, base, ts, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return &fs.PathError{Op: "chtimes", Path: r.Path(name), Err: err}
+	}
+	return nil
+}
+
+// Sync syncs the file or directory name to disk.
+func (r *Root) Sync(name string) error {
+	f, err := r.OpenFile(name, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// linkByName makes base in dirfd a hard link to the file f by the name f
+// was opened by, and keeps it only if it is the very file f (its device
+// and inode): a name swapped meanwhile for another file or a link is
+// undone, and reported as errors.ErrUnsupported (copy from f then).
+func linkByName(f *os.File, dirfd int, base string) error {
+	var want, got unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &want); err != nil {
+		return errors.ErrUnsupported
+	}
+	if err := unix.Linkat(unix.AT_FDCWD, f.Name(), dirfd, base, 0); err != nil {
+		if errors.Is(err, unix.EEXIST) {
+			return err
+		}
+		return errors.ErrUnsupported
+	}
+	if unix.Fstatat(dirfd, base, &got, unix.AT_SYMLINK_NOFOLLOW) != nil || got.Dev != want.Dev || got.Ino != want.Ino {
+		unix.Unlinkat(dirfd, base, 0)
+		return errors.ErrUnsupported
+	}
+	return nil
+}

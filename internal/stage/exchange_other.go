@@ -1,5 +1,0 @@
-//go:build !linux
-
-package stage
-
-func exchange(newDir, oldDir string) (bool, error) { return exchangeByRename(newDir, oldDir) }
