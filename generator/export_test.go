@@ -477,3 +477,22 @@ func TestExportDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestExportChangesOfOneSecondSplit: records changed in one second, more
+// than a Change List holds, are split between two lists, and the build
+// says so, as it does for a tree.
+func TestExportChangesOfOneSecondSplit(t *testing.T) {
+	var sb strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&sb, `{"loc":"r%d","lastmod":"2024-05-20T00:00:00Z"}`+"\n", i)
+	}
+	cfg := exportCfg(t, writeExport(t, "r.jsonl", sb.String()))
+	cfg.Limits = Limits{MaxEntries: 5, MaxBytes: rsxml.MaxBytes}
+	rep, err := Build(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Export.Warnings) != 1 || !strings.Contains(rep.Export.Warnings[0], "the changes at 2024-05-20T00:00:00Z are more than one Change List holds") {
+		t.Errorf("warnings %q", rep.Export.Warnings)
+	}
+}

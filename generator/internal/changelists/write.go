@@ -58,14 +58,21 @@ func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry
 		return nil, err
 	}
 	for _, t := range wl.Inside {
-		ch.Notice(fmt.Sprintf("the changes at %s are more than one Change List holds (%d entries, %d bytes at most): they are split between two lists, and a Destination that resumes after the last datetime it saw may miss those of the second",
-			t, ch.Limits.MaxEntries, ch.Limits.MaxBytes))
+		ch.Notice(InsideNotice(t, ch.Limits))
 	}
 	entries := make([]rsxml.Entry, len(wl.Parts))
 	for i, p := range wl.Parts {
 		entries[i] = rsxml.Entry{Loc: ch.Docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
 	}
 	return entries, nil
+}
+
+// InsideNotice is what a build says of the changes at t, more than one
+// Change List within limits holds, when they are split between two lists
+// (listwriter.Written.Inside).
+func InsideNotice(t string, limits listwriter.Limits) string {
+	return fmt.Sprintf("the changes at %s are more than one Change List holds (%d entries, %d bytes at most): they are split between two lists, and a Destination that resumes after the last datetime it saw may miss those of the second",
+		t, limits.MaxEntries, limits.MaxBytes)
 }
 
 // writeChangeListIndex writes a Change List Index (section 12.2) over the

@@ -160,3 +160,24 @@ func TestJoinReconcile(t *testing.T) {
 		t.Errorf("report %+v, want 2 deleted", r)
 	}
 }
+
+// A file changed within the second of the previous snapshot, after it
+// (here half a second), gets a datetime after that snapshot, never the
+// snapshot's own second: the previous build's Change List already gave
+// that datetime (its deletions, at least), and a Destination that resumes
+// after the last datetime it saw would miss the change.
+func TestJoinChangeWithinSnapshotSecond(t *testing.T) {
+	j := newJoin(t, entry{"a.txt", published, sha("a"), 1})
+	in := spoolResources(t, j.Spill,
+		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: sha("A"), Modified: since.Add(500 * time.Millisecond)},
+		spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: sha("b"), Modified: since.Add(1500 * time.Millisecond)},
+	)
+	_, set, err := j.Run(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []change{{"a.txt", rsxml.ChangeUpdated, since.Add(time.Second)}, {"b.txt", rsxml.ChangeCreated, since.Add(time.Second)}}
+	if got := byTime(changes(t, set)); !reflect.DeepEqual(got, want) {
+		t.Errorf("changes %v, want %v", got, want)
+	}
+}

@@ -65,9 +65,18 @@ func keepLastmod(r *spill.Resource, p *previous.Resource) {
 // found between the previous snapshot and this one: mod if it lies in
 // between, else this snapshot's time, the latest the change can have
 // happened. A deletion leaves no mtime and always gets the snapshot time.
+// Datetimes are whole seconds: a change within the second of the previous
+// snapshot, after it, gets the next second, not a datetime the previous
+// build's Change List already gave (a Destination resumes after it).
 func (j *Join) changeTime(mod time.Time) time.Time {
-	if mod.After(j.Since) && !mod.After(j.At) {
-		return mod.Truncate(time.Second)
+	if !mod.After(j.Since) || mod.After(j.At) {
+		return j.At
+	}
+	if t := mod.Truncate(time.Second); t.After(j.Since) {
+		return t
+	}
+	if t := j.Since.Truncate(time.Second).Add(time.Second); t.Before(j.At) {
+		return t
 	}
 	return j.At
 }

@@ -191,6 +191,9 @@ func (s *Source) WriteChangeList() error {
 	if err = errors.Join(err, cur.close()); err != nil {
 		return err
 	}
+	for _, t := range wl.Inside {
+		rep.Warnings = append(rep.Warnings, changelists.InsideNotice(t, d.Limits))
+	}
 	rep.ChangeList, rep.Changes = true, events
 	d.Advertise(d.URL(wl.Name), rsxml.CapChangeList)
 	return nil
