@@ -48,6 +48,8 @@ type Site struct {
 	Hosts     []string
 	Templates fs.FS
 
+	DryRun bool // as Config.DryRun, for every set
+
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
 }
@@ -344,12 +346,13 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		}
 	}
 	stg.SetSnapshot(at)
-	if err := stg.Publish(); err != nil {
-		stg.Discard()
-		return nil, mark(fmt.Errorf("publishing into %s: %w", site.Out, err), ErrOutput)
+	if err := publish(stg, site.Out, site.DryRun); err != nil {
+		return nil, err
 	}
 	for i, b := range builds {
-		b.history.cache.Commit()
+		if !site.DryRun {
+			b.history.cache.Commit()
+		}
 		r := b.report(resources[i], start)
 		r.Cached = int(cached[i])
 		rep.Sets = append(rep.Sets, r)

@@ -40,6 +40,8 @@ func buildCommand() *cli.Command {
 		&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 		&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
 		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
+		&cli.BoolFlag{Name: flagDryRun, Usage: "do everything but publish: say what would be published, leave --out as it was, exit as the build would"},
+		&cli.BoolFlag{Name: flagVerbose, Aliases: []string{"v"}, Usage: "with --dry-run, list on stdout the URLs that would be created, updated and deleted"},
 	}
 	var flags []cli.Flag
 	for _, g := range []struct {
@@ -242,6 +244,7 @@ func runBuild(c *cli.Context) error {
 	quiet := c.Bool(flagQuiet)
 	cfg.Stats = new(generator.Stats)
 	cfg.Notice = noticer(stderr, quiet)
+	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
 	if !quiet && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
@@ -266,11 +269,16 @@ func runBuild(c *cli.Context) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
 	}
-	if !quiet {
-		out := cfg.Out
-		if out == "" {
-			out = cfg.Source
-		}
+	out := cfg.Out
+	if out == "" {
+		out = cfg.Source
+	}
+	switch {
+	case quiet:
+	case cfg.DryRun:
+		printDryRun(stderr, "", rep)
+		printDryRunEnd(stderr, out)
+	default:
 		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
 			units.Count(rep.Files, "file"), units.FormatSize(rep.Bytes), units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
 		printChanges(stderr, "rsgen: ", rep)
