@@ -256,7 +256,7 @@ func runBuild(c *cli.Context) error {
 	defer cancel()
 	stopProgress := startProgress(stderr, cfg.Stats, quiet, cfg.Export != "")
 	rep, err := generator.Build(ctx, cfg)
-	stopProgress()
+	stopProgress(err != nil)
 	if err != nil {
 		if ue := configUsageErr(err); ue != nil {
 			return ue

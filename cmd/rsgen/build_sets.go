@@ -67,7 +67,7 @@ func runSite(c *cli.Context) error {
 	defer cancel()
 	stopProgress := startProgress(stderr, site.Stats, quiet, false)
 	rep, err := generator.BuildSite(ctx, site)
-	stopProgress()
+	stopProgress(err != nil)
 	if err != nil {
 		return f.failure(c, ctx, site, err)
 	}

@@ -45,6 +45,11 @@ type Stats struct {
 	Bytes    atomic.Int64 // bytes read
 	WalkDone atomic.Bool  // the walk has finished: Found is the total
 	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
+
+	// Entered, if set before the build starts, is called by Enter with
+	// each step the build enters, from the build's goroutine: a log of
+	// the steps misses none, however short.
+	Entered func(Phase)
 }
 
 // Phase is a step of a build, in the order a build takes them; steps it
@@ -61,7 +66,12 @@ const (
 )
 
 // Enter records that the build is at step p.
-func (s *Stats) Enter(p Phase) { s.Phase.Store(int32(p)) }
+func (s *Stats) Enter(p Phase) {
+	s.Phase.Store(int32(p))
+	if s.Entered != nil {
+		s.Entered(p)
+	}
+}
 
 // Problems collects the problems of a build; Add may be called from
 // several goroutines.
