@@ -293,6 +293,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	}
 	resources := make([]*spill.ResourceSpool, len(builds))
 	parts := make([]*hostfiles.Part, len(builds))
+	pages := make([]*hostfiles.SiteSet, len(builds)) // what the site's landing page shows of each
 	out, err := filepath.Abs(site.Out)
 	if err != nil {
 		return nil, mark(err, ErrOutput)
@@ -315,6 +316,9 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 				if err := b.hostFiles(r).WritePages(); err != nil {
 					return nil, err
 				}
+				if pages[i], err = b.hostFiles(r).SiteSet(b.changeCounts()); err != nil {
+					return nil, err
+				}
 				if len(site.Hosts) > 0 {
 					if parts[i], err = b.hostPart(&site, out, r); err != nil {
 						return nil, err
@@ -333,19 +337,16 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		if err := hostfiles.StageSite(stg, site.Out, site.DocsURL, site.Hosts, site.Templates, parts, notice); err != nil {
 			return err
 		}
+		if err := hostfiles.StageSitePage(stg, site.Templates, site.DocsURL.String(), site.Describedby, latest(builds), pages); err != nil {
+			return err
+		}
 		return checkStage(ctx, stg, builds, stats, notice)
 	}()
 	if err != nil {
 		stg.Discard()
 		return nil, err
 	}
-	at := builds[0].at
-	for _, b := range builds {
-		if b.at.After(at) {
-			at = b.at
-		}
-	}
-	stg.SetSnapshot(at)
+	stg.SetSnapshot(latest(builds))
 	if err := publish(stg, site.Out, site.DryRun); err != nil {
 		return nil, err
 	}
@@ -360,6 +361,27 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// latest is the latest snapshot time of builds: the site's.
+func latest(builds []*build) time.Time {
+	at := builds[0].at
+	for _, b := range builds {
+		if b.at.After(at) {
+			at = b.at
+		}
+	}
+	return at
+}
+
+// changeCounts are the changes b found since the previous build, nil
+// without one.
+func (b *build) changeCounts() *hosting.ChangeCounts {
+	r := b.history.report
+	if r == nil {
+		return nil
+	}
+	return &hosting.ChangeCounts{Created: r.Created, Updated: r.Updated, Deleted: r.Deleted}
 }
 
 // siteHistory compares the sets of cfgs with those the previous build

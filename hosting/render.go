@@ -23,6 +23,7 @@ type Data struct {
 	SitePath              string // URL path of the output directory: "/" or "/project/"
 	DocsPath              string // URL path of resourcesync/
 	SourceDescriptionPath string // URL path of .well-known/resourcesync
+	SiteRel               string // the output directory relative to the documents' directory: "../", or "../../" for a set's
 	ContentPath           string // URL path of the resources if the same host serves them, else ""
 
 	SourceDescriptionURL  string

@@ -191,6 +191,7 @@ func (s *Set) Data() (*hosting.Data, error) {
 		SitePath:              du.EscapedPath(),
 		DocsPath:              du.EscapedPath() + uri.EscapePath(s.Docs.Dir) + "/",
 		SourceDescriptionPath: du.EscapedPath() + stage.WellKnownFile,
+		SiteRel:               strings.Repeat("../", strings.Count(s.Docs.Dir, "/")+1),
 		SourceDescriptionURL:  s.Docs.SourceDescriptionURL(),
 		CapabilityListURL:     s.Docs.CapabilityListURL(),
 		ResourceListURL:       s.Docs.URL("resourcelist.xml"),
