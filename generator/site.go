@@ -307,6 +307,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	err = func() error {
 		for i, b := range builds {
 			stats.WalkDone.Store(false) // Found is the total once this set's walk is done too
+			stats.Counted.Store(false)  // and Total once its counting walk is
 			before := stats.Cached.Load()
 			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
 				r, err := b.run(ctx)

@@ -167,20 +167,27 @@ func (l *progressLog) endLocked(now time.Time, failed bool) {
 type progress struct {
 	phase                        generator.Phase
 	found, hashed, bytes, packed int64
-	walkDone                     bool // found is the total
-	export                       bool // the counts are records of an export
+	walkDone                     bool  // found is the total
+	totalBytes                   int64 // the bytes of the found files, if counted ahead; else 0
+	cached                       int64 // files found unchanged in the hash cache, not read
+	export                       bool  // the counts are records of an export
 }
 
 func readStats(s *generator.Stats, export bool) progress {
-	return progress{
+	p := progress{
 		phase:    generator.Phase(s.Phase.Load()),
 		found:    s.Found.Load(),
 		hashed:   s.Hashed.Load(),
 		bytes:    s.Bytes.Load(),
 		packed:   s.Packed.Load(),
 		walkDone: s.WalkDone.Load(),
+		cached:   s.Cached.Load(),
 		export:   export,
 	}
+	if s.Counted.Load() { // the walk that counts ahead is done: the totals
+		p.found, p.totalBytes, p.walkDone = s.Total.Load(), s.TotalBytes.Load(), true
+	}
+	return p
 }
 
 // etaAfter is how long a phase runs before the progress line guesses
@@ -216,12 +223,16 @@ func counts(p progress, elapsed time.Duration) string {
 		if p.export {
 			return units.Count(int(p.hashed), "record")
 		}
-		rate := float64(p.bytes) / max(elapsed.Seconds(), 0.001)
-		files := fmt.Sprintf("%d files", p.hashed)
-		if p.walkDone {
-			files = fmt.Sprintf("%d/%d files", p.hashed, p.found)
+		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
+		if !p.walkDone {
+			return fmt.Sprintf("%d files, %s, %s", p.hashed, units.FormatSize(p.bytes), rate)
 		}
-		return fmt.Sprintf("%s, %s, %s/s", files, units.FormatSize(p.bytes), units.FormatSize(int64(rate)))
+		size := units.FormatSize(p.bytes)
+		if p.totalBytes > 0 {
+			size += "/" + units.FormatSize(p.totalBytes)
+		}
+		done, total := p.hashMeasure()
+		return fmt.Sprintf("%d/%d files, %s, %s, %d%%", p.hashed, p.found, size, rate, 100*min(done, total)/max(total, 1))
 	case generator.PhasePackaging:
 		if p.walkDone {
 			return fmt.Sprintf("%d/%d files", min(p.packed, p.hashed), p.hashed)
@@ -236,11 +247,23 @@ func counts(p progress, elapsed time.Duration) string {
 func eta(p progress, elapsed time.Duration) string {
 	switch {
 	case p.phase == generator.PhaseScanning && !p.export && p.walkDone:
-		return timeLeft(p.hashed, p.found, elapsed)
+		done, total := p.hashMeasure()
+		return timeLeft(done, total, elapsed)
 	case p.phase == generator.PhasePackaging:
 		return timeLeft(min(p.packed, p.hashed), p.hashed, elapsed)
 	}
 	return ""
+}
+
+// hashMeasure is how far hashing is, done of total: in bytes when their
+// total is known and every file is read, which tells the time left best
+// when files differ in size; else in files (a file found unchanged in
+// the hash cache is done without reading its bytes).
+func (p progress) hashMeasure() (done, total int64) {
+	if p.totalBytes > 0 && p.cached == 0 {
+		return p.bytes, p.totalBytes
+	}
+	return p.hashed, p.found
 }
 
 // progressLine renders the progress p of a build, whose current phase

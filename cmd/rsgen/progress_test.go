@@ -25,11 +25,15 @@ func TestProgressLine(t *testing.T) {
 		{"hashing while the walk counts", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib}, 5 * time.Second,
 			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; still counting"},
 		{"hashing, too early for an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: mib, walkDone: true}, time.Second,
-			"rsgen: hashing: 100/500 files, 1.0 MiB, 1.0 MiB/s"},
+			"rsgen: hashing: 100/500 files, 1.0 MiB, 1.0 MiB/s, 20%"},
 		{"hashing with an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
-			"rsgen: hashing: 100/500 files, 10.0 MiB, 1.0 MiB/s, ETA 40s"},
+			"rsgen: hashing: 100/500 files, 10.0 MiB, 1.0 MiB/s, 20%, ETA 40s"},
+		{"hashing, the totals counted ahead: by bytes", progress{phase: generator.PhaseScanning, found: 500, hashed: 400, bytes: 10 * mib, totalBytes: 40 * mib, walkDone: true}, 10 * time.Second,
+			"rsgen: hashing: 400/500 files, 10.0 MiB/40.0 MiB, 1.0 MiB/s, 25%, ETA 30s"},
+		{"hashing with a hash cache: by files", progress{phase: generator.PhaseScanning, found: 500, hashed: 400, cached: 300, bytes: 10 * mib, totalBytes: 40 * mib, walkDone: true}, 10 * time.Second,
+			"rsgen: hashing: 400/500 files, 10.0 MiB/40.0 MiB, 1.0 MiB/s, 80%, ETA 3s"},
 		{"hashing done", progress{phase: generator.PhaseScanning, found: 500, hashed: 500, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
-			"rsgen: hashing: 500/500 files, 10.0 MiB, 1.0 MiB/s"},
+			"rsgen: hashing: 500/500 files, 10.0 MiB, 1.0 MiB/s, 100%"},
 		{"packaging: no frozen 50000/50000", progress{phase: generator.PhasePackaging, found: 50000, hashed: 50000, packed: 12500, walkDone: true}, 30 * time.Second,
 			"rsgen: packaging: 12500/50000 files, ETA 1m30s"},
 		{"packaging, nothing opened yet", progress{phase: generator.PhasePackaging, hashed: 50000}, 30 * time.Second,
@@ -71,7 +75,9 @@ func TestProgressLog(t *testing.T) {
 	l.tick(at(40 * time.Second)) // 9 s into the step: nothing
 	l.tick(at(61 * time.Second)) // 30 s into it: a line
 	l.tick(at(90 * time.Second)) // 29 s after that line: nothing
-	stats.WalkDone.Store(true)
+	stats.Total.Store(1000) // the walk that counts ahead is done
+	stats.TotalBytes.Store(120 * mib)
+	stats.Counted.Store(true)
 	stats.Hashed.Store(500)
 	stats.Bytes.Store(60 * mib)
 	l.tick(at(91 * time.Second)) // 30 s after the last line: a line with the total and an ETA
@@ -86,7 +92,7 @@ func TestProgressLog(t *testing.T) {
 rsgen: reading the previous build: done in 31s
 rsgen: hashing: started
 rsgen: hashing: 100 files, 30.0 MiB, 1.0 MiB/s, 30s so far
-rsgen: hashing: 500/1000 files, 60.0 MiB, 1.0 MiB/s, ETA 1m0s, 1m0s so far
+rsgen: hashing: 500/1000 files, 60.0 MiB/120.0 MiB, 1.0 MiB/s, 50%, ETA 1m0s, 1m0s so far
 rsgen: hashing: done in 2m0s: 1000 files, 120.0 MiB, 1.0 MiB/s
 rsgen: writing the documents: started
 rsgen: writing the documents: done in 2s

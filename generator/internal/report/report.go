@@ -46,6 +46,13 @@ type Stats struct {
 	WalkDone atomic.Bool  // the walk has finished: Found is the total
 	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
 
+	// A walk of a tree that only counts, ahead of the one that hashes,
+	// gives the totals early (restic's scanner): Total files of TotalBytes
+	// so far, the whole of them once Counted.
+	Total      atomic.Int64
+	TotalBytes atomic.Int64
+	Counted    atomic.Bool
+
 	// Entered, if set before the build starts, is called by Enter with
 	// each step the build enters, from the build's goroutine: a log of
 	// the steps misses none, however short.
