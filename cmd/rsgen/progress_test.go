@@ -75,7 +75,7 @@ func TestProgressLog(t *testing.T) {
 	l.tick(at(40 * time.Second)) // 9 s into the step: nothing
 	l.tick(at(61 * time.Second)) // 30 s into it: a line
 	l.tick(at(90 * time.Second)) // 29 s after that line: nothing
-	stats.Total.Store(1000) // the walk that counts ahead is done
+	stats.Total.Store(1000)      // the walk that counts ahead is done
 	stats.TotalBytes.Store(120 * mib)
 	stats.Counted.Store(true)
 	stats.Hashed.Store(500)
