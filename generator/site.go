@@ -306,8 +306,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
 	err = func() error {
 		for i, b := range builds {
-			stats.WalkDone.Store(false) // Found is the total once this set's walk is done too
-			stats.Counted.Store(false)  // and Total once its counting walk is
+			stats.NextSet(b.cfg.Set) // the progress counts each set's files
 			before := stats.Cached.Load()
 			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
 				r, err := b.run(ctx)

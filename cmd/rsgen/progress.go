@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -74,6 +75,9 @@ func drawProgress(f *os.File, stats *generator.Stats, export bool) func(bool) {
 					phase, since = p.phase, now // the time of each phase, for its rate and ETA
 				}
 				line := progressLine(p, now.Sub(since))
+				if set := stats.Set(); set != "" {
+					line = "rsgen: set " + set + ": " + strings.TrimPrefix(line, "rsgen: ")
+				}
 				if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 1 && len(line) >= width {
 					line = line[:width-1] // a line that wraps cannot be drawn over
 				}
@@ -98,6 +102,7 @@ type progressLog struct {
 
 	mu    sync.Mutex
 	phase generator.Phase // the step under way; -1 before the first
+	set   string          // the set of a site it is of, "" for a build without sets
 	since time.Time       // when it began
 	last  time.Time       // when its last line was written
 }
@@ -107,13 +112,13 @@ type progressLog struct {
 func (l *progressLog) enter(p generator.Phase, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if p == l.phase {
+	if p == l.phase && l.stats.Set() == l.set {
 		return
 	}
 	l.endLocked(now, false)
-	l.phase, l.since, l.last = p, now, now
+	l.phase, l.since, l.last, l.set = p, now, now, l.stats.Set()
 	if p != generator.PhaseStarting {
-		fmt.Fprintf(l.w, "rsgen: %s: started\n", phaseName(p, l.export))
+		fmt.Fprintf(l.w, "%s%s: started\n", l.prefix(), phaseName(p, l.export))
 	}
 }
 
@@ -129,7 +134,7 @@ func (l *progressLog) tick(now time.Time) {
 	p := readStats(l.stats, l.export)
 	p.phase = l.phase
 	elapsed := now.Sub(l.since)
-	line := "rsgen: " + phaseName(l.phase, l.export) + ": "
+	line := l.prefix() + phaseName(l.phase, l.export) + ": "
 	if c := counts(p, elapsed); c != "" {
 		line += c + eta(p, elapsed) + ", "
 	}
@@ -150,9 +155,9 @@ func (l *progressLog) endLocked(now time.Time, failed bool) {
 		return
 	}
 	elapsed := now.Sub(l.since)
-	line := "rsgen: " + phaseName(l.phase, l.export) + ": done in " + seconds(elapsed)
+	line := l.prefix() + phaseName(l.phase, l.export) + ": done in " + seconds(elapsed)
 	if failed {
-		line = "rsgen: " + phaseName(l.phase, l.export) + ": stopped after " + seconds(elapsed)
+		line = l.prefix() + phaseName(l.phase, l.export) + ": stopped after " + seconds(elapsed)
 	}
 	p := readStats(l.stats, l.export)
 	p.phase, p.walkDone = l.phase, false // the counts of what was done, not of a total
@@ -160,6 +165,15 @@ func (l *progressLog) endLocked(now time.Time, failed bool) {
 		line += ": " + c
 	}
 	fmt.Fprintln(l.w, line)
+}
+
+// prefix begins the lines of the step under way: "rsgen: ", and the set
+// of a site it is of.
+func (l *progressLog) prefix() string {
+	if l.set != "" && l.phase != generator.PhaseChecking { // the site's documents are checked together
+		return "rsgen: set " + l.set + ": "
+	}
+	return "rsgen: "
 }
 
 // progress is what the progress line shows: the counts of a build's

@@ -114,6 +114,39 @@ rsgen: checking the documents: done in 1s
 	}
 }
 
+// In the log of a site, each set's steps name it, and its counts are its
+// own; the documents of every set are checked together.
+func TestProgressLogSets(t *testing.T) {
+	var out strings.Builder
+	stats := new(generator.Stats)
+	l := &progressLog{w: &out, stats: stats, phase: -1}
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	stats.NextSet("articles")
+	l.enter(generator.PhaseScanning, t0)
+	stats.Hashed.Store(3)
+	l.enter(generator.PhaseWriting, t0.Add(time.Second))
+	stats.NextSet("data")
+	l.enter(generator.PhaseWriting, t0.Add(2*time.Second)) // the next set's (were it to start there): a step of its own
+	l.enter(generator.PhaseScanning, t0.Add(3*time.Second))
+	stats.Hashed.Store(2)
+	l.enter(generator.PhaseChecking, t0.Add(4*time.Second))
+	l.end(t0.Add(5*time.Second), false)
+	want := `rsgen: set articles: hashing: started
+rsgen: set articles: hashing: done in 1s: 3 files, 0 B, 0 B/s
+rsgen: set articles: writing the documents: started
+rsgen: set articles: writing the documents: done in 1s
+rsgen: set data: writing the documents: started
+rsgen: set data: writing the documents: done in 1s
+rsgen: set data: hashing: started
+rsgen: set data: hashing: done in 1s: 2 files, 0 B, 0 B/s
+rsgen: checking the documents: started
+rsgen: checking the documents: done in 1s
+`
+	if got := out.String(); got != want {
+		t.Errorf("the log:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // With --quiet nothing is written, even in a log.
 func TestProgressQuiet(t *testing.T) {
 	var out strings.Builder

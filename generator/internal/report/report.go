@@ -53,6 +53,8 @@ type Stats struct {
 	TotalBytes atomic.Int64
 	Counted    atomic.Bool
 
+	set atomic.Value // the set of a site being built (NextSet)
+
 	// Entered, if set before the build starts, is called by Enter with
 	// each step the build enters, from the build's goroutine: a log of
 	// the steps misses none, however short.
@@ -71,6 +73,23 @@ const (
 	PhaseWriting                // writing the lists and the other documents
 	PhaseChecking               // validating what was written, before it is published
 )
+
+// NextSet sets the counts of files back to zero (all but Cached) for the
+// build of the set name of a site, which the progress then names.
+func (s *Stats) NextSet(name string) {
+	for _, n := range []*atomic.Int64{&s.Found, &s.Hashed, &s.Bytes, &s.Packed, &s.Total, &s.TotalBytes} {
+		n.Store(0)
+	}
+	s.WalkDone.Store(false)
+	s.Counted.Store(false)
+	s.set.Store(name)
+}
+
+// Set is the set of a site being built, "" for a build without sets.
+func (s *Stats) Set() string {
+	name, _ := s.set.Load().(string)
+	return name
+}
 
 // Enter records that the build is at step p.
 func (s *Stats) Enter(p Phase) {
