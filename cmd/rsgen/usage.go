@@ -111,11 +111,6 @@ var sourceSynonyms = []string{"source", "src", "input", "in", "dir", "root"}
 func suggestFlag(cmd *cli.Command, flags []cli.Flag, typed string) string {
 	names := flagNames(flags)
 	key := fold(typed)
-	for _, n := range names {
-		if len(n) > 1 && fold(n) == key {
-			return "did you mean " + dashed(n) + "?"
-		}
-	}
 	for flag, other := range synonyms {
 		if slices.Contains(other, key) && slices.Contains(names, flag) {
 			return "did you mean " + dashed(flag) + "?"
@@ -124,7 +119,7 @@ func suggestFlag(cmd *cli.Command, flags []cli.Flag, typed string) string {
 	if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains(sourceSynonyms, key) {
 		return "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + typed + " public;"
 	}
-	if s := closest(strings.ToLower(typed), names); s != "" {
+	if s := closest(typed, names); s != "" {
 		return "did you mean " + dashed(s) + "?"
 	}
 	return ""
@@ -136,14 +131,21 @@ func fold(name string) string {
 	return strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name))
 }
 
-// closest returns the one of names that typed most likely misspells, or
-// "" if none is close: at most two edits away (a third of a long name),
-// or a name it begins. A single letter is close to nothing: it is two
-// edits from every name of two.
+// closest returns the one of names that typed most likely means, or ""
+// if none is close: the same name in another case or spelling (baseURL,
+// base_url for base-url), else one at most two edits away (a third of a
+// long name), or a name it begins. A single letter is close to nothing:
+// it is two edits from every name of two.
 func closest(typed string, names []string) string {
 	if len(typed) < 2 {
 		return ""
 	}
+	for _, n := range names {
+		if len(n) > 1 && fold(n) == fold(typed) {
+			return n
+		}
+	}
+	typed = strings.ToLower(typed)
 	limit := max(2, len(typed)/3)
 	best, bestD := "", limit+1
 	for _, n := range names {

@@ -53,3 +53,14 @@ func TestUnknownFlagSuggestion(t *testing.T) {
 		})
 	}
 }
+
+// The keys of a configuration file are matched as the flags are: another
+// case or spelling of a key names it.
+func TestClosestSpelling(t *testing.T) {
+	keys := []string{"base-url", "docs-url", "max-entries", "name", "source"}
+	for typed, want := range map[string]string{"baseURL": "base-url", "docs_url": "docs-url", "MaxEntries": "max-entries", "sourse": "source", "x": "", "zzzzzz": ""} {
+		if got := closest(typed, keys); got != want {
+			t.Errorf("closest(%q) = %q, want %q", typed, got, want)
+		}
+	}
+}
