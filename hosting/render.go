@@ -38,7 +38,9 @@ type Data struct {
 	Size          string // their size for people ("1.3 KiB")
 	Hashes        string // the digests published ("sha-256")
 
-	Capabilities []Capability // what the Capability List lists, in its order
+	Capabilities []Capability      // what the Capability List lists, in its order
+	Changes      []ChangeCounts    // what its Change Lists list, by day, in order
+	Chart        htmltemplate.HTML // Changes drawn (ChangeChart); "" if none
 	Documents    []Document   // every file under resourcesync/ but the pages, by name
 	S3           S3Data
 

@@ -21,7 +21,7 @@ import (
 // gathered once the set's documents are staged (Set.SiteSet).
 type SiteSet struct {
 	hosting.SiteSet
-	days map[time.Time]*hosting.ChangeCounts // the changes its Change Lists list, by day
+	days []hosting.ChangeCounts // the changes its Change Lists list, by day
 }
 
 // SiteSet gathers what the landing page of the site shows of s; changes
@@ -42,8 +42,8 @@ func (s *Set) SiteSet(changes *hosting.ChangeCounts) (*SiteSet, error) {
 		}
 		set.Capabilities = append(set.Capabilities, c)
 	}
-	set.days, err = countChanges(s.Stage, s.Docs)
-	return set, err
+	set.days = d.Changes
+	return set, nil
 }
 
 // StageSitePage stages the landing page of a site of sets (hosting.SitePage),
@@ -53,21 +53,16 @@ func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at
 	days := map[time.Time]*hosting.ChangeCounts{}
 	for _, s := range sets {
 		d.Sets = append(d.Sets, s.SiteSet)
-		for day, c := range s.days {
-			sum := days[day]
+		for _, c := range s.days {
+			sum := days[c.Day]
 			if sum == nil {
-				sum = &hosting.ChangeCounts{Day: day}
-				days[day] = sum
+				sum = &hosting.ChangeCounts{Day: c.Day}
+				days[c.Day] = sum
 			}
 			sum.Created, sum.Updated, sum.Deleted = sum.Created+c.Created, sum.Updated+c.Updated, sum.Deleted+c.Deleted
 		}
 	}
-	var list []hosting.ChangeCounts
-	for _, c := range days {
-		list = append(list, *c)
-	}
-	slices.SortFunc(list, func(a, b hosting.ChangeCounts) int { return a.Day.Compare(b.Day) })
-	d.Chart = hosting.ChangeChart(list)
+	d.Chart = hosting.ChangeChart(sortedDays(days))
 	page, err := hosting.RenderSite(templatesOf(fsys), d)
 	if err != nil {
 		return err
@@ -78,14 +73,14 @@ func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at
 	return nil
 }
 
-// countChanges counts, by day, the changes that the Change Lists of the
-// set of w list as staged: changelist.xml, or the lists its index lists.
-// Only the counts are kept, one entry at a time.
-func countChanges(stg *stage.Stage, w *docs.Writer) (map[time.Time]*hosting.ChangeCounts, error) {
+// countChanges counts, by day, in order, the changes that the Change
+// Lists of the set of w list as staged: changelist.xml, or the lists its
+// index lists. Only the counts are kept, one entry at a time.
+func countChanges(stg *stage.Stage, w *docs.Writer) ([]hosting.ChangeCounts, error) {
 	days := map[time.Time]*hosting.ChangeCounts{}
 	index, err := readList(stg, w.Dir+"/changelist.xml", func(e *rsxml.Entry) { count(days, e) })
 	if errors.Is(err, fs.ErrNotExist) {
-		return days, nil // no previous build: no Change List
+		return nil, nil // no previous build: no Change List
 	}
 	if err != nil {
 		return nil, err
@@ -99,7 +94,17 @@ func countChanges(stg *stage.Stage, w *docs.Writer) (map[time.Time]*hosting.Chan
 			return nil, err
 		}
 	}
-	return days, nil
+	return sortedDays(days), nil
+}
+
+// sortedDays are the counts of days, in order.
+func sortedDays(days map[time.Time]*hosting.ChangeCounts) []hosting.ChangeCounts {
+	list := make([]hosting.ChangeCounts, 0, len(days))
+	for _, c := range days {
+		list = append(list, *c)
+	}
+	slices.SortFunc(list, func(a, b hosting.ChangeCounts) int { return a.Day.Compare(b.Day) })
+	return list
 }
 
 // readList reads the staged list name, calling each with its entries; if
