@@ -41,7 +41,7 @@ type Data struct {
 	Capabilities []Capability      // what the Capability List lists, in its order
 	Changes      []ChangeCounts    // what its Change Lists list, by day, in order
 	Chart        htmltemplate.HTML // Changes drawn (ChangeChart); "" if none
-	Documents    []Document   // every file under resourcesync/ but the pages, by name
+	Documents    []Document        // every file under resourcesync/ but the pages, by name
 	S3           S3Data
 
 	// Sets are the resource sets published, each with its Capability
