@@ -17,24 +17,26 @@ type ChangeCounts struct {
 // Chart dimensions, in the units of the SVG's viewBox; the page scales it
 // to its width.
 const (
-	chartW, chartH = 640, 180
-	chartLeft      = 40 // room for the scale
-	chartTop       = 24 // room for the legend
-	chartBottom    = 20 // room for the dates
+	chartW, chartH = 640, 200
+	chartLeft      = 44 // room for the scale
+	chartTop       = 28 // room for the legend
+	chartBottom    = 22 // room for the dates
 	chartMaxBars   = 90
 	chartMinDays   = 14 // the shortest span drawn, so that one build is one narrow bar
 )
 
-// ChangeChart draws days (in order, each day once) as an inline SVG of
-// stacked bars, created, updated and deleted, per day, or per week or
-// month when the days span more than chartMaxBars of them: no script, no
-// external asset, a <title> on each bar for its counts. It returns ""
+// ChangeChart draws days (in order, each day once) up to the snapshot at
+// as an inline SVG of stacked bars, created, updated and deleted, per
+// day, or per week or month when the days span more than chartMaxBars of
+// them: no script, no external asset, a <title> on each bar for its
+// counts. The days after the last change, up to at, are drawn empty: how
+// long the collection has not changed tells as much. It returns ""
 // without days.
-func ChangeChart(days []ChangeCounts) htmltemplate.HTML {
+func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	if len(days) == 0 {
 		return ""
 	}
-	bars, unit := bucket(days)
+	bars, unit := bucket(days, at.UTC().Truncate(24*time.Hour))
 	peak := 1
 	var total ChangeCounts
 	for _, b := range bars {
@@ -52,13 +54,13 @@ func ChangeChart(days []ChangeCounts) htmltemplate.HTML {
 		name, color string
 		n           int
 	}{{"created", colorCreated, total.Created}, {"updated", colorUpdated, total.Updated}, {"deleted", colorDeleted, total.Deleted}} {
-		lx := float64(chartLeft + i*150)
-		fmt.Fprintf(&sb, `<rect x="%.0f" y="6" width="10" height="10" fill="%s"/><text x="%.0f" y="15" font-size="12">%s %d</text>`, lx, kind.color, lx+14, kind.name, kind.n)
+		lx := float64(chartLeft + i*170)
+		fmt.Fprintf(&sb, `<rect x="%.0f" y="5" width="12" height="12" fill="%s"/><text x="%.0f" y="17" font-size="15">%s %d</text>`, lx, kind.color, lx+17, kind.name, kind.n)
 	}
 	base := float64(chartH - chartBottom)
 	fmt.Fprintf(&sb, `<line x1="%d" y1="%.0f" x2="%d" y2="%.0f" stroke="#999"/>`, chartLeft, base, chartW, base)
-	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="11" text-anchor="end">%d</text>`, chartLeft-4, chartTop+8, peak)
-	fmt.Fprintf(&sb, `<text x="%d" y="%.0f" font-size="11" text-anchor="end">0</text>`, chartLeft-4, base)
+	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14" text-anchor="end">%d</text>`, chartLeft-4, chartTop+8, peak)
+	fmt.Fprintf(&sb, `<text x="%d" y="%.0f" font-size="14" text-anchor="end">0</text>`, chartLeft-4, base)
 	for _, b := range bars {
 		fmt.Fprintf(&sb, `<g><title>%s: %d created, %d updated, %d deleted</title>`, label(b.Day, unit), b.Created, b.Updated, b.Deleted)
 		y := base
@@ -76,9 +78,9 @@ func ChangeChart(days []ChangeCounts) htmltemplate.HTML {
 		sb.WriteString(`</g>`)
 		x += step
 	}
-	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="11">%s</text>`, chartLeft, chartH-4, label(bars[0].Day, unit))
+	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14">%s</text>`, chartLeft, chartH-4, label(bars[0].Day, unit))
 	if len(bars) > 1 {
-		fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="11" text-anchor="end">%s</text>`, chartW, chartH-4, label(bars[len(bars)-1].Day, unit))
+		fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14" text-anchor="end">%s</text>`, chartW, chartH-4, label(bars[len(bars)-1].Day, unit))
 	}
 	sb.WriteString(`</svg>`)
 	return htmltemplate.HTML(sb.String()) // only numbers and dates are written into it
@@ -92,10 +94,13 @@ const (
 
 // bucket sums days into bars of one day, one week (from Monday) or one
 // month, the shortest that needs at most chartMaxBars bars from the first
-// day (or chartMinDays before the last) to the last; a bar without
-// changes is kept, so that the gaps show.
-func bucket(days []ChangeCounts) ([]ChangeCounts, string) {
+// day (or chartMinDays before the last) to the last, or through if later;
+// a bar without changes is kept, so that the gaps show.
+func bucket(days []ChangeCounts, through time.Time) ([]ChangeCounts, string) {
 	first, last := days[0].Day, days[len(days)-1].Day
+	if through.After(last) {
+		last = through
+	}
 	if early := last.AddDate(0, 0, 1-chartMinDays); early.Before(first) {
 		first = early // a bar or two do not fill the chart
 	}

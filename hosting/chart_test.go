@@ -32,7 +32,7 @@ func TestChangeChart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bars, unit := bucket(tt.days)
+			bars, unit := bucket(tt.days, tt.days[len(tt.days)-1].Day)
 			if unit != tt.unit || len(bars) != tt.bars {
 				t.Errorf("%d bars per %s, want %d per %s", len(bars), unit, tt.bars, tt.unit)
 			}
@@ -52,13 +52,18 @@ func TestChangeChart(t *testing.T) {
 			if sum != total {
 				t.Errorf("the bars hold %d changes, the days %d", sum, total)
 			}
-			svg := string(ChangeChart(tt.days))
+			svg := string(ChangeChart(tt.days, tt.days[len(tt.days)-1].Day))
 			if !strings.HasPrefix(svg, "<svg ") || strings.Contains(svg, "<script") || strings.Contains(svg, "href") {
 				t.Errorf("not a self-contained SVG: %.200s", svg)
 			}
 		})
 	}
-	if ChangeChart(nil) != "" {
+	if ChangeChart(nil, time.Now()) != "" {
 		t.Error("a chart without changes")
+	}
+	// The quiet days since the last change are drawn, up to the snapshot.
+	bars, unit := bucket([]ChangeCounts{{Day: day("2024-06-02"), Created: 1}}, day("2024-06-20"))
+	if unit != "day" || len(bars) != 19 || label(bars[len(bars)-1].Day, unit) != "2024-06-20" || bars[0].Created != 1 {
+		t.Errorf("%d bars per %s, to %s; want 19 per day from the change to the snapshot", len(bars), unit, label(bars[len(bars)-1].Day, unit))
 	}
 }

@@ -247,7 +247,7 @@ func (s *Set) Data() (*hosting.Data, error) {
 	if d.Changes, err = countChanges(s.Stage, s.Docs); err != nil {
 		return nil, err
 	}
-	d.Chart = hosting.ChangeChart(d.Changes)
+	d.Chart = hosting.ChangeChart(d.Changes, s.At)
 	// The resources are uploaded from the output directory if they are in
 	// it and served where the documents' directory says: with a base URL
 	// of another path than the documents', the files would go under keys

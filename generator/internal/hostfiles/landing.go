@@ -62,7 +62,7 @@ func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at
 			sum.Created, sum.Updated, sum.Deleted = sum.Created+c.Created, sum.Updated+c.Updated, sum.Deleted+c.Deleted
 		}
 	}
-	d.Chart = hosting.ChangeChart(sortedDays(days))
+	d.Chart = hosting.ChangeChart(sortedDays(days), at)
 	page, err := hosting.RenderSite(templatesOf(fsys), d)
 	if err != nil {
 		return err
