@@ -76,6 +76,9 @@ func buildCommand() *cli.Command {
 		"# In CI: the documents apart, with a Change List since what is live\n"+
 			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
 			"  --previous https://example.org/ --first-build-ok",
+		"# In a pull request: what the build would change, publishing nothing\n"+
+			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
+			"  --previous https://example.org/ --dry-run -v",
 		"# An archive, with its files as a Resource Dump\n"+
 			"rsgen build site.tar.gz --base-url https://example.org/ --out rs \\\n"+
 			"  --resource-dump",
