@@ -183,6 +183,7 @@ type progress struct {
 	found, hashed, bytes, packed int64
 	walkDone                     bool  // found is the total
 	totalBytes                   int64 // the bytes of the found files, if counted ahead; else 0
+	counting                     int64 // files the walk that counts ahead has found so far, until it is done
 	cached                       int64 // files found unchanged in the hash cache, not read
 	export                       bool  // the counts are records of an export
 }
@@ -200,6 +201,8 @@ func readStats(s *generator.Stats, export bool) progress {
 	}
 	if s.Counted.Load() { // the walk that counts ahead is done: the totals
 		p.found, p.totalBytes, p.walkDone = s.Total.Load(), s.TotalBytes.Load(), true
+	} else {
+		p.counting = s.Total.Load()
 	}
 	return p
 }
@@ -298,6 +301,9 @@ func progressLine(p progress, elapsed time.Duration) string {
 	case c == "":
 		return "rsgen: " + name + " (" + seconds(elapsed) + ")"
 	case p.phase == generator.PhaseScanning && !p.walkDone:
+		if p.counting > p.hashed {
+			return fmt.Sprintf("rsgen: %s: %s; counting: %d files so far", name, c, p.counting)
+		}
 		return "rsgen: " + name + ": " + c + "; still counting"
 	}
 	return "rsgen: " + name + ": " + c + eta(p, elapsed)
