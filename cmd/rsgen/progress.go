@@ -25,6 +25,7 @@ func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) (sto
 	if quiet {
 		return func(bool) {}
 	}
+	stats.CountAhead = true // the totals, early
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return drawProgress(f, stats, export)
 	}

@@ -48,7 +48,10 @@ type Stats struct {
 
 	// A walk of a tree that only counts, ahead of the one that hashes,
 	// gives the totals early (restic's scanner): Total files of TotalBytes
-	// so far, the whole of them once Counted.
+	// so far, the whole of them once Counted. It runs only if CountAhead
+	// is set before the build (when someone watches the progress): it
+	// costs a second reading of the directories.
+	CountAhead bool
 	Total      atomic.Int64
 	TotalBytes atomic.Int64
 	Counted    atomic.Bool

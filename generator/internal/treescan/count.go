@@ -12,9 +12,12 @@ import (
 // so that the progress has a total long before the scan's own walk ends,
 // held back as it is by the window of files in flight (restic's scanner
 // does the same). It reads the directories and stats the files; what it
-// cannot read it leaves to the scan to report. The returned function
-// stops it and waits for it.
+// cannot read it leaves to the scan to report; it runs only if
+// Stats.CountAhead. The returned function stops it and waits for it.
 func (sc *Scan) count(ctx context.Context, w *tree.Walker) (stop func()) {
+	if !sc.Stats.CountAhead {
+		return func() {}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	cw := *w
 	cw.Problem = func(string, bool, error) {}

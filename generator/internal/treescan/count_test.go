@@ -17,6 +17,7 @@ func TestScanCountsAhead(t *testing.T) {
 		bytes += int64(len(c))
 	}
 	sc := newScan(t, root, 2, nil)
+	sc.Stats.CountAhead = true
 	counted := make(chan struct{})
 	first := true
 	sc.Listed = func(string) { // the scan's first file waits until the count is done
@@ -48,5 +49,15 @@ func TestScanCountsAhead(t *testing.T) {
 	}
 	if got := sc.Stats.TotalBytes.Load(); got != bytes {
 		t.Errorf("counted %d bytes, want %d", got, bytes)
+	}
+
+	// Unless asked for, nobody watches: no second walk.
+	sc = newScan(t, root, 2, nil)
+	if found, _, err = sc.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	found.Close()
+	if sc.Stats.Counted.Load() || sc.Stats.Total.Load() != 0 {
+		t.Error("counted ahead without CountAhead")
 	}
 }
