@@ -78,6 +78,16 @@ type Config struct {
 	Hosts     []string // static hosts to write configuration for (hosting.Hosts)
 	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
 
+	// DryRun does everything but publish: the documents are staged and
+	// checked, the Report says what would be published, and the stage is
+	// removed; the output directory is left as it was, and the hash cache
+	// too.
+	DryRun bool
+	// Changed, if set, is called with each change the build publishes in
+	// its Change Lists (none without a previous build), in their order,
+	// once the documents are written.
+	Changed func(Change)
+
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
@@ -200,12 +210,29 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	// The snapshot time may have moved since the stage was made: a second
 	// after the previous build's (afterPrevious).
 	stg.SetSnapshot(b.at)
-	if err := stg.Publish(); err != nil {
-		stg.Discard()
-		return nil, mark(fmt.Errorf("publishing into %s: %w", cfg.Out, err), ErrOutput)
+	if err := publish(stg, cfg.Out, cfg.DryRun); err != nil {
+		return nil, err
 	}
-	b.history.cache.Commit()
+	if !cfg.DryRun {
+		b.history.cache.Commit()
+	}
 	return b.report(resources, start), nil
+}
+
+// publish publishes stg into out; with dryRun, it only checks what
+// publishing checks, and removes the stage.
+func publish(stg *Stage, out string, dryRun bool) error {
+	var err error
+	if dryRun {
+		err = stg.Check()
+		stg.Discard()
+	} else if err = stg.Publish(); err != nil {
+		stg.Discard()
+	}
+	if err != nil {
+		return mark(fmt.Errorf("publishing into %s: %w", out, err), ErrOutput)
+	}
+	return nil
 }
 
 // attach has b write its documents into stg, in the directory of its set.
@@ -459,6 +486,11 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	}
 	if err := b.writeCapabilityList(); err != nil {
 		return nil, err
+	}
+	if b.cfg.Changed != nil && b.history.changes != nil {
+		if err := b.history.changes.Each(func(c *Change) error { b.cfg.Changed(*c); return nil }); err != nil {
+			return nil, err
+		}
 	}
 	return resources, nil
 }

@@ -48,6 +48,8 @@ type Site struct {
 	Hosts     []string
 	Templates fs.FS
 
+	DryRun bool // as Config.DryRun, for every set
+
 	Stats  *Stats           // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
 }
@@ -294,6 +296,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	}
 	resources := make([]*spill.ResourceSpool, len(builds))
 	parts := make([]*hostfiles.Part, len(builds))
+	pages := make([]*hostfiles.SiteSet, len(builds)) // what the site's landing page shows of each
 	out, err := filepath.Abs(site.Out)
 	if err != nil {
 		return nil, mark(err, ErrOutput)
@@ -306,7 +309,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
 	err = func() error {
 		for i, b := range builds {
-			stats.WalkDone.Store(false) // Found is the total once this set's walk is done too
+			stats.NextSet(b.cfg.Set) // the progress counts each set's files
 			before := stats.Cached.Load()
 			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
 				r, err := b.run(ctx)
@@ -314,6 +317,9 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 					return nil, err
 				}
 				if err := b.hostFiles(r).WritePages(); err != nil {
+					return nil, err
+				}
+				if pages[i], err = b.hostFiles(r).SiteSet(b.changeCounts()); err != nil {
 					return nil, err
 				}
 				if len(site.Hosts) > 0 {
@@ -334,25 +340,23 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		if err := hostfiles.StageSite(stg, site.Out, site.DocsURL, site.Hosts, site.Templates, parts, notice); err != nil {
 			return err
 		}
+		if err := hostfiles.StageSitePage(stg, site.Templates, site.DocsURL.String(), site.Describedby, latest(builds), pages); err != nil {
+			return err
+		}
 		return checkStage(ctx, stg, builds, stats, notice)
 	}()
 	if err != nil {
 		stg.Discard()
 		return nil, err
 	}
-	at := builds[0].at
-	for _, b := range builds {
-		if b.at.After(at) {
-			at = b.at
-		}
-	}
-	stg.SetSnapshot(at)
-	if err := stg.Publish(); err != nil {
-		stg.Discard()
-		return nil, mark(fmt.Errorf("publishing into %s: %w", site.Out, err), ErrOutput)
+	stg.SetSnapshot(latest(builds))
+	if err := publish(stg, site.Out, site.DryRun); err != nil {
+		return nil, err
 	}
 	for i, b := range builds {
-		b.history.cache.Commit()
+		if !site.DryRun {
+			b.history.cache.Commit()
+		}
 		r := b.report(resources[i], start)
 		r.Cached = int(cached[i])
 		rep.Sets = append(rep.Sets, r)
@@ -360,6 +364,27 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// latest is the latest snapshot time of builds: the site's.
+func latest(builds []*build) time.Time {
+	at := builds[0].at
+	for _, b := range builds {
+		if b.at.After(at) {
+			at = b.at
+		}
+	}
+	return at
+}
+
+// changeCounts are the changes b found since the previous build, nil
+// without one.
+func (b *build) changeCounts() *hosting.ChangeCounts {
+	r := b.history.report
+	if r == nil {
+		return nil
+	}
+	return &hosting.ChangeCounts{Created: r.Created, Updated: r.Updated, Deleted: r.Deleted}
 }
 
 // siteHistory compares the sets of cfgs with those the previous build

@@ -354,3 +354,40 @@ func TestSiteS3Content(t *testing.T) {
 		})
 	}
 }
+
+// A site of sets has a landing page in its documents directory, listing
+// every set with its counts and links, and a chart of the changes its
+// Change Lists list; a page of the user's at the top of the output is
+// never touched, and the landing page is rsgen's own at the next build.
+func TestBuildSiteLandingPage(t *testing.T) {
+	a := acNewTree(t, map[string]string{"one.html": "1", "two.html": "2"}, acDay(1))
+	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
+	out := t.TempDir()
+	theirs := testenv.WriteFile(t, out, "index.html", "<p>the user's own page</p>")
+	mustBuildSite(t, siteOf(t, a, d, out, acDay(2)))
+	page := func() string {
+		b, err := os.ReadFile(filepath.Join(out, "resourcesync", "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	first := page()
+	for _, want := range []string{`<a href="articles/index.html">articles</a></td><td class="n">2</td>`, `<a href="data/index.html">data</a></td><td class="n">1</td>`,
+		`href="articles/capabilitylist.xml"`, `href="data/resourcelist.xml"`, "its first build", "No Change List is published yet"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("the landing page lacks %q:\n%s", want, first)
+		}
+	}
+	a.write("three.html", "3", acDay(3))
+	mustBuildSite(t, siteOf(t, a, d, out, acDay(3)))
+	second := page()
+	for _, want := range []string{"1 created, 0 updated, 0 deleted", `<svg class="chart"`, "1 created, 0 updated, 0 deleted</title>"} {
+		if !strings.Contains(second, want) {
+			t.Errorf("the landing page after a change lacks %q:\n%s", want, second)
+		}
+	}
+	if b, err := os.ReadFile(theirs); err != nil || string(b) != "<p>the user's own page</p>" {
+		t.Errorf("the user's index.html: %q, %v", b, err)
+	}
+}

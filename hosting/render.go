@@ -23,6 +23,7 @@ type Data struct {
 	SitePath              string // URL path of the output directory: "/" or "/project/"
 	DocsPath              string // URL path of resourcesync/
 	SourceDescriptionPath string // URL path of .well-known/resourcesync
+	SiteRel               string // the output directory relative to the documents' directory: "../", or "../../" for a set's
 	ContentPath           string // URL path of the resources if the same host serves them, else ""
 
 	SourceDescriptionURL  string
@@ -37,8 +38,10 @@ type Data struct {
 	Size          string // their size for people ("1.3 KiB")
 	Hashes        string // the digests published ("sha-256")
 
-	Capabilities []Capability // what the Capability List lists, in its order
-	Documents    []Document   // every file under resourcesync/ but the pages, by name
+	Capabilities []Capability      // what the Capability List lists, in its order
+	Changes      []ChangeCounts    // what its Change Lists list, by day, in order
+	Chart        htmltemplate.HTML // Changes drawn (ChangeChart); "" if none
+	Documents    []Document        // every file under resourcesync/ but the pages, by name
 	S3           S3Data
 
 	// Sets are the resource sets published, each with its Capability

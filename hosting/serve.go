@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"mime"
 	"net/http"
 	"os"
 	"path"
@@ -13,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -96,8 +98,28 @@ func (h *SiteHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if p == "/.well-known/resourcesync" || strings.HasPrefix(p, "/resourcesync/") && strings.HasSuffix(p, ".xml") {
 		w.Header().Set("Content-Type", "application/xml")
+	} else if t := servedType(p); t != "" {
+		w.Header().Set("Content-Type", t)
 	}
 	h.files.ServeHTTP(w, r)
+}
+
+// servedType is the media type of the file at the URL path p: the one the
+// build gives it in its entry (package mediatype), with the charset Go
+// serves it with if Go agrees on the type (text/html; charset=utf-8);
+// "" if the build would sniff it, as the file server then does.
+func servedType(p string) string {
+	if strings.HasSuffix(p, "/") {
+		return ""
+	}
+	t := mediatype.ByName(path.Base(p))
+	if t == "" {
+		return ""
+	}
+	if g := mime.TypeByExtension(path.Ext(p)); mediatype.Bare(g) == t {
+		return g
+	}
+	return t
 }
 
 // hidden reports whether name, a slash-separated path relative to the top

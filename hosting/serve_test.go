@@ -10,9 +10,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/mediatype"
+	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 func TestHandler(t *testing.T) {
@@ -116,5 +119,52 @@ func TestHandlerSets(t *testing.T) {
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/xml" {
 		t.Errorf("Content-Type %q", ct)
+	}
+}
+
+// Every file is served with the media type its entry in the Resource List
+// says (package mediatype for both), not the one of the machine's
+// mime.types or of sniffing: records.jsonl is application/jsonl, not
+// text/plain, which rsgen validate --fetch would warn about.
+func TestHandlerTypesAsListed(t *testing.T) {
+	srv := httptest.NewUnstartedServer(nil)
+	base := "http://" + srv.Listener.Addr().String() + "/"
+	src := t.TempDir()
+	for name, data := range map[string]string{
+		"records.jsonl": `{"a":1}` + "\n", "notes.md": "# notes\n", "data.ttl": "<a> <b> <c> .\n",
+		"map.geojson": `{"type":"Point"}`, "page.html": "<!doctype html><title>x</title>", "plain.txt": "text\n",
+		"rows.csv": "a,b\n1,2\n", "feed.xml": "<feed/>", "unknown.zzz": "some text\n", "pic.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+	} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := generator.ParseBaseURL(base)
+	cfg := generator.Config{Source: src, BaseURL: b, At: time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC), FixedTime: true}
+	if _, err := generator.Build(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	serve(t, srv, src)
+	f, err := os.Open(filepath.Join(src, "resourcesync", "resourcelist.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 10 {
+		t.Fatalf("%d entries, want 10", len(entries))
+	}
+	for _, e := range entries {
+		resp, err := http.Get(e.Loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := mediatype.Bare(resp.Header.Get("Content-Type")); got != e.MD.Type {
+			t.Errorf("%s served as %s, its entry says %s", e.Loc, got, e.MD.Type)
+		}
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 func TestNames(t *testing.T) {
 	names := Names()
-	if len(names) != 7 {
-		t.Errorf("templates %v, want 7", names)
+	if len(names) != 8 {
+		t.Errorf("templates %v, want 8", names)
 	}
 }
 

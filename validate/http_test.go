@@ -113,7 +113,7 @@ func TestSiteOverHTTP(t *testing.T) {
 		{name: "document not found", wrap: asIs, start: "resourcesync/missing.xml", rule: validate.RuleFetch, errors: true},
 		{name: "listed document not found", wrap: at("/resourcesync/resourcelist.xml", http.NotFound), rule: validate.RuleLinkResolve, errors: true},
 		{name: "Source Description as octets", wrap: typed("/.well-known/resourcesync", "application/octet-stream"), rule: validate.RuleContentType},
-		{name: "resource of another type", wrap: typed("/index.html", "text/plain"), opts: validate.Options{Fetch: true}, rule: validate.RuleAuditType},
+		{name: "resource of another type", wrap: typed("/articles/first-article.html", "text/plain"), opts: validate.Options{Fetch: true}, rule: validate.RuleAuditType},
 		{name: "resource missing", wrap: at("/index.html", http.NotFound), opts: validate.Options{Fetch: true}, rule: validate.RuleAuditMissing, errors: true},
 		{name: "resource changed, same length", wrap: at("/index.html", func(w http.ResponseWriter, r *http.Request) {
 			page, _ := os.ReadFile("../testdata/site/index.html")

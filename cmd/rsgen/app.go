@@ -22,7 +22,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
-		Commands:        []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand(), manCommand()},
+		// The completion scripts ask rsgen what fits (completion.go).
+		EnableBashCompletion: true,
+		Commands:             []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand(), completionCommand(), manCommand()},
 		Action: func(c *cli.Context) error {
 			if c.Args().First() == "help" {
 				return showHelp(c)
@@ -45,9 +47,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
-	args, err := flagsFirst(app, args)
-	if err != nil {
-		return report(stderr, err)
+	if args[len(args)-1] != completeFlag { // urfave/cli completes only the words as typed, without a "--"
+		var err error
+		if args, err = flagsFirst(app, args); err != nil {
+			return report(stderr, err)
+		}
 	}
 	return report(stderr, app.RunContext(ctx, args))
 }

@@ -40,6 +40,8 @@ func buildCommand() *cli.Command {
 		&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 		&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
 		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
+		&cli.BoolFlag{Name: flagDryRun, Usage: "do everything but publish: say what would be published, leave --out as it was, exit as the build would"},
+		&cli.BoolFlag{Name: flagVerbose, Aliases: []string{"v"}, Usage: "with --dry-run, list on stdout the URLs that would be created, updated and deleted"},
 	}
 	var flags []cli.Flag
 	for _, g := range []struct {
@@ -74,6 +76,9 @@ func buildCommand() *cli.Command {
 		"# In CI: the documents apart, with a Change List since what is live\n"+
 			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
 			"  --previous https://example.org/ --first-build-ok",
+		"# In a pull request: what the build would change, publishing nothing\n"+
+			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
+			"  --previous https://example.org/ --dry-run -v",
 		"# An archive, with its files as a Resource Dump\n"+
 			"rsgen build site.tar.gz --base-url https://example.org/ --out rs \\\n"+
 			"  --resource-dump",
@@ -242,6 +247,7 @@ func runBuild(c *cli.Context) error {
 	quiet := c.Bool(flagQuiet)
 	cfg.Stats = new(generator.Stats)
 	cfg.Notice = noticer(stderr, quiet)
+	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
 	if !quiet && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
@@ -253,7 +259,7 @@ func runBuild(c *cli.Context) error {
 	defer cancel()
 	stopProgress := startProgress(stderr, cfg.Stats, quiet, cfg.Export != "")
 	rep, err := generator.Build(ctx, cfg)
-	stopProgress()
+	stopProgress(err != nil)
 	if err != nil {
 		if ue := configUsageErr(err); ue != nil {
 			return ue
@@ -266,11 +272,16 @@ func runBuild(c *cli.Context) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
 	}
-	if !quiet {
-		out := cfg.Out
-		if out == "" {
-			out = cfg.Source
-		}
+	out := cfg.Out
+	if out == "" {
+		out = cfg.Source
+	}
+	switch {
+	case quiet:
+	case cfg.DryRun:
+		printDryRun(stderr, "", rep)
+		printDryRunEnd(stderr, out)
+	default:
 		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
 			units.Count(rep.Files, "file"), units.FormatSize(rep.Bytes), units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
 		printChanges(stderr, "rsgen: ", rep)

@@ -147,9 +147,15 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 		if len(notes) > 0 {
 			extra = "; " + strings.Join(notes, ", ")
 		}
-		fmt.Fprintf(stderr, "rsgen: published %s (%s) from %s in %s to %s in %s%s\n",
-			units.Count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, units.Count(rep.Documents, "document"),
-			cfg.Out, rep.Elapsed.Round(time.Millisecond), extra)
+		if cfg.DryRun {
+			fmt.Fprintf(stderr, "%swould publish %s (%s) from %s in %s%s\n", dryRunPrefix,
+				units.Count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, units.Count(rep.Documents, "document"), extra)
+			printDryRunEnd(stderr, cfg.Out)
+		} else {
+			fmt.Fprintf(stderr, "rsgen: published %s (%s) from %s in %s to %s in %s%s\n",
+				units.Count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, units.Count(rep.Documents, "document"),
+				cfg.Out, rep.Elapsed.Round(time.Millisecond), extra)
+		}
 	}
 	if len(rep.Problems) == 0 {
 		return nil

@@ -23,7 +23,7 @@ func exportRun(t *testing.T, args ...string) (int, string) {
 }
 
 // exportMessage is the form of every line rsgen prints on stderr.
-var exportMessage = regexp.MustCompile(`^rsgen: (error|hint|skipped|notice|warning|published) .*[^.]$|^rsgen: (error|hint|skipped|notice|warning): [^A-Z].*[^.]$`)
+var exportMessage = regexp.MustCompile(`^rsgen: (error|hint|skipped|notice|warning|published) .*[^.]$|^rsgen: (reading the export|checking the documents): (started|(done in|stopped after) .*)$|^rsgen: (error|hint|skipped|notice|warning): [^A-Z].*[^.]$`)
 
 func TestCLIExport(t *testing.T) {
 	dir := t.TempDir()

@@ -35,11 +35,11 @@ func runSite(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
 	}
-	allowed := append(slices.Clone(siteKeys), flagConfig, flagRemoveSet, flagQuiet, flagTimeout)
+	allowed := append(slices.Clone(siteKeys), commandOnly...)
 	for _, fl := range c.Command.Flags {
 		if name := fl.Names()[0]; c.IsSet(name) && !slices.Contains(allowed, name) && !envOnly(c, name) {
 			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes --"+
-				strings.Join(siteKeys, ", --")+", --"+flagRemoveSet+", --"+flagQuiet+" and --"+flagTimeout,
+				strings.Join(siteKeys, ", --")+", --"+strings.Join(commandOnly[1:len(commandOnly)-1], ", --")+" and --"+commandOnly[len(commandOnly)-1],
 				"--%s with --%s", name, flagConfig)
 		}
 	}
@@ -54,6 +54,10 @@ func runSite(c *cli.Context) error {
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
 	site.Stats, site.Notice = new(generator.Stats), noticer(stderr, quiet)
+	site.DryRun = c.Bool(flagDryRun)
+	for i := range site.Sets {
+		site.Sets[i].Changed = changeLister(c)
+	}
 	for _, msg := range f.envNotices(c) {
 		site.Notice(msg)
 	}
@@ -64,7 +68,7 @@ func runSite(c *cli.Context) error {
 	defer cancel()
 	stopProgress := startProgress(stderr, site.Stats, quiet, false)
 	rep, err := generator.BuildSite(ctx, site)
-	stopProgress()
+	stopProgress(err != nil)
 	if err != nil {
 		return f.failure(c, ctx, site, err)
 	}
@@ -77,13 +81,19 @@ func runSite(c *cli.Context) error {
 		if quiet {
 			continue
 		}
+		if site.DryRun {
+			printDryRun(stderr, site.Sets[i].Set, r)
+			continue
+		}
 		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
 			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
 		if r.Changes != nil {
 			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r)
 		}
 	}
-	if !quiet {
+	if !quiet && site.DryRun {
+		printDryRunEnd(stderr, site.Out)
+	} else if !quiet {
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
 			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
 	}
@@ -293,7 +303,7 @@ func (f *siteFile) keysHint(hint, set string) string {
 		where = fmt.Sprintf("in the set %q of %s", set, f.path)
 	}
 	hint = flagWord.ReplaceAllStringFunc(hint, func(w string) string {
-		if k := w[2:]; k != flagConfig && k != flagRemoveSet && k != flagQuiet && k != flagTimeout {
+		if k := w[2:]; !slices.Contains(commandOnly, k) {
 			return k
 		}
 		return w

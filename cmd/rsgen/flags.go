@@ -17,6 +17,7 @@ const (
 	flagDescribedby    = "describedby"
 	flagFailFast       = "fail-fast"
 	flagQuiet          = "quiet"
+	flagVerbose        = "verbose"
 	flagPrevious       = "previous"
 	flagFirstBuildOK   = "first-build-ok"
 	flagChangesKeep    = "changes-keep"

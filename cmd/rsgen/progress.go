@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,15 +14,49 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// startProgress draws the progress of a build on w, once a fifth of a
-// second, if w is a terminal and the build is not quiet. The returned
-// function stops it and clears the line. export says the build reads a
-// record export, whose counts are records.
-func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) func() {
-	f, ok := w.(*os.File)
-	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
-		return func() {}
+// startProgress shows the progress of a build on w, unless quiet. On a
+// terminal, one line is drawn over, a fifth of a second apart; elsewhere
+// (a CI log, a file) lines are written for a log to keep: one as each
+// step starts and ends, and one at most every logEvery within a long
+// step, never a carriage return. The returned function stops it; failed
+// says the build failed. export says the build reads a record export,
+// whose counts are records.
+func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) (stop func(failed bool)) {
+	if quiet {
+		return func(bool) {}
 	}
+	stats.CountAhead = true // the totals, early
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return drawProgress(f, stats, export)
+	}
+	l := &progressLog{w: w, stats: stats, export: export, phase: -1}
+	stats.Entered = func(p generator.Phase) { l.enter(p, time.Now()) }
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tick.C:
+				l.tick(now)
+			}
+		}
+	}()
+	return func(failed bool) {
+		close(done)
+		wg.Wait()
+		l.end(time.Now(), failed)
+	}
+}
+
+// drawProgress draws the progress line on the terminal f until stopped,
+// then clears it.
+func drawProgress(f *os.File, stats *generator.Stats, export bool) func(bool) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -33,7 +68,7 @@ func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) func
 		for {
 			select {
 			case <-done:
-				fmt.Fprint(w, "\r\x1b[K")
+				fmt.Fprint(f, "\r\x1b[K")
 				return
 			case now := <-tick.C:
 				p := readStats(stats, export)
@@ -41,14 +76,105 @@ func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) func
 					phase, since = p.phase, now // the time of each phase, for its rate and ETA
 				}
 				line := progressLine(p, now.Sub(since))
+				if set := stats.Set(); set != "" {
+					line = "rsgen: set " + set + ": " + strings.TrimPrefix(line, "rsgen: ")
+				}
 				if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 1 && len(line) >= width {
 					line = line[:width-1] // a line that wraps cannot be drawn over
 				}
-				fmt.Fprint(w, "\r\x1b[K"+line)
+				fmt.Fprint(f, "\r\x1b[K"+line)
 			}
 		}
 	}()
-	return func() { close(done); wg.Wait() }
+	return func(bool) { close(done); wg.Wait() }
+}
+
+// logEvery is the longest a step runs without a line in a log: often
+// enough to show a build is alive, rarely enough to keep a CI log short.
+const logEvery = 30 * time.Second
+
+// A progressLog writes the progress of a build as lines of a log. Its
+// methods take the time, so that a test gives its own clock, and may be
+// called from several goroutines.
+type progressLog struct {
+	w      io.Writer
+	stats  *generator.Stats
+	export bool
+
+	mu    sync.Mutex
+	phase generator.Phase // the step under way; -1 before the first
+	set   string          // the set of a site it is of, "" for a build without sets
+	since time.Time       // when it began
+	last  time.Time       // when its last line was written
+}
+
+// enter records, at now, that the build entered step p: the line that
+// ends the step before, and the one that starts p.
+func (l *progressLog) enter(p generator.Phase, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p == l.phase && l.stats.Set() == l.set {
+		return
+	}
+	l.endLocked(now, false)
+	l.phase, l.since, l.last, l.set = p, now, now, l.stats.Set()
+	if p != generator.PhaseStarting {
+		fmt.Fprintf(l.w, "%s%s: started\n", l.prefix(), phaseName(p, l.export))
+	}
+}
+
+// tick writes, at now, a line of the counts of the step under way if it
+// has had none for logEvery.
+func (l *progressLog) tick(now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.phase <= generator.PhaseStarting || now.Sub(l.last) < logEvery {
+		return
+	}
+	l.last = now
+	p := readStats(l.stats, l.export)
+	p.phase = l.phase
+	elapsed := now.Sub(l.since)
+	line := l.prefix() + phaseName(l.phase, l.export) + ": "
+	if c := counts(p, elapsed); c != "" {
+		line += c + eta(p, elapsed) + ", "
+	}
+	fmt.Fprintln(l.w, line+seconds(elapsed)+" so far")
+}
+
+// end writes, at now, the line that ends the step under way: done, or
+// stopped if the build failed.
+func (l *progressLog) end(now time.Time, failed bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.endLocked(now, failed)
+	l.phase = -1
+}
+
+func (l *progressLog) endLocked(now time.Time, failed bool) {
+	if l.phase <= generator.PhaseStarting {
+		return
+	}
+	elapsed := now.Sub(l.since)
+	line := l.prefix() + phaseName(l.phase, l.export) + ": done in " + seconds(elapsed)
+	if failed {
+		line = l.prefix() + phaseName(l.phase, l.export) + ": stopped after " + seconds(elapsed)
+	}
+	p := readStats(l.stats, l.export)
+	p.phase, p.walkDone = l.phase, false // the counts of what was done, not of a total
+	if c := counts(p, elapsed); c != "" {
+		line += ": " + c
+	}
+	fmt.Fprintln(l.w, line)
+}
+
+// prefix begins the lines of the step under way: "rsgen: ", and the set
+// of a site it is of.
+func (l *progressLog) prefix() string {
+	if l.set != "" && l.phase != generator.PhaseChecking { // the site's documents are checked together
+		return "rsgen: set " + l.set + ": "
+	}
+	return "rsgen: "
 }
 
 // progress is what the progress line shows: the counts of a build's
@@ -56,58 +182,137 @@ func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) func
 type progress struct {
 	phase                        generator.Phase
 	found, hashed, bytes, packed int64
-	walkDone                     bool // found is the total
-	export                       bool // the counts are records of an export
+	walkDone                     bool  // found is the total
+	totalBytes                   int64 // the bytes of the found files, if counted ahead; else 0
+	counting                     int64 // files the walk that counts ahead has found so far, until it is done
+	cached                       int64 // files found unchanged in the hash cache, not read
+	export                       bool  // the counts are records of an export
 }
 
 func readStats(s *generator.Stats, export bool) progress {
-	return progress{
+	p := progress{
 		phase:    generator.Phase(s.Phase.Load()),
 		found:    s.Found.Load(),
 		hashed:   s.Hashed.Load(),
 		bytes:    s.Bytes.Load(),
 		packed:   s.Packed.Load(),
 		walkDone: s.WalkDone.Load(),
+		cached:   s.Cached.Load(),
 		export:   export,
 	}
+	if s.Counted.Load() { // the walk that counts ahead is done: the totals
+		p.found, p.totalBytes, p.walkDone = s.Total.Load(), s.TotalBytes.Load(), true
+	} else {
+		p.counting = s.Total.Load()
+	}
+	return p
 }
 
 // etaAfter is how long a phase runs before the progress line guesses
 // when it ends: a rate measured over less is mostly noise.
 const etaAfter = 2 * time.Second
 
-// progressLine renders the progress p of a build, whose current phase
-// began elapsed ago: what the build is doing, its counts, and, where it
-// knows the total, the time left at the rate of the phase so far.
-func progressLine(p progress, elapsed time.Duration) string {
-	switch p.phase {
+// phaseName says what the build does in step p.
+func phaseName(p generator.Phase, export bool) string {
+	switch p {
 	case generator.PhasePrevious:
-		return "rsgen: reading the previous build (" + seconds(elapsed) + ")"
+		return "reading the previous build"
 	case generator.PhaseScanning:
-		if p.export {
-			return fmt.Sprintf("rsgen: reading the export: %s (%s)", units.Count(int(p.hashed), "record"), seconds(elapsed))
+		if export {
+			return "reading the export"
 		}
-		rate := float64(p.bytes) / max(elapsed.Seconds(), 0.001)
-		if !p.walkDone {
-			return fmt.Sprintf("rsgen: hashing: %d files, %s, %s/s; still counting", p.hashed, units.FormatSize(p.bytes), units.FormatSize(int64(rate)))
-		}
-		return fmt.Sprintf("rsgen: hashing: %d/%d files, %s, %s/s", p.hashed, p.found, units.FormatSize(p.bytes), units.FormatSize(int64(rate))) +
-			eta(p.hashed, p.found, elapsed)
+		return "hashing"
 	case generator.PhasePackaging:
-		total := p.hashed
-		packed := min(p.packed, total)
-		return fmt.Sprintf("rsgen: packaging: %d/%d files", packed, total) + eta(packed, total, elapsed)
+		return "packaging"
 	case generator.PhaseWriting:
-		return "rsgen: writing the documents (" + seconds(elapsed) + ")"
+		return "writing the documents"
 	case generator.PhaseChecking:
-		return "rsgen: checking the documents (" + seconds(elapsed) + ")"
+		return "checking the documents"
 	}
-	return "rsgen: starting"
+	return "starting"
 }
 
-// eta renders the time left to do total at the rate done took elapsed,
-// or "" when that cannot be told yet.
-func eta(done, total int64, elapsed time.Duration) string {
+// counts renders the counts of p's step, which began elapsed ago, with
+// its totals where they are known and its rate; "" for a step without
+// counts.
+func counts(p progress, elapsed time.Duration) string {
+	switch p.phase {
+	case generator.PhaseScanning:
+		if p.export {
+			return units.Count(int(p.hashed), "record")
+		}
+		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
+		if !p.walkDone {
+			return fmt.Sprintf("%d files, %s, %s", p.hashed, units.FormatSize(p.bytes), rate)
+		}
+		size := units.FormatSize(p.bytes)
+		if p.totalBytes > 0 {
+			size += "/" + units.FormatSize(p.totalBytes)
+		}
+		done, total := p.hashMeasure()
+		return fmt.Sprintf("%d/%d files, %s, %s, %d%%", p.hashed, p.found, size, rate, 100*min(done, total)/max(total, 1))
+	case generator.PhasePackaging:
+		if p.walkDone {
+			return fmt.Sprintf("%d/%d files", min(p.packed, p.hashed), p.hashed)
+		}
+		return units.Count(int(p.packed), "file")
+	}
+	return ""
+}
+
+// eta renders the time left in p's step, which began elapsed ago, at its
+// rate so far, or "" when that cannot be told yet.
+func eta(p progress, elapsed time.Duration) string {
+	switch {
+	case p.phase == generator.PhaseScanning && !p.export && p.walkDone:
+		done, total := p.hashMeasure()
+		return timeLeft(done, total, elapsed)
+	case p.phase == generator.PhasePackaging:
+		return timeLeft(min(p.packed, p.hashed), p.hashed, elapsed)
+	}
+	return ""
+}
+
+// hashMeasure is how far hashing is, done of total: in bytes when their
+// total is known and every file is read, which tells the time left best
+// when files differ in size; else in files (a file found unchanged in
+// the hash cache is done without reading its bytes).
+func (p progress) hashMeasure() (done, total int64) {
+	if p.totalBytes > 0 && p.cached == 0 {
+		return p.bytes, p.totalBytes
+	}
+	return p.hashed, p.found
+}
+
+// progressLine renders the progress p of a build, whose current phase
+// began elapsed ago, for a terminal: what the build is doing, its counts,
+// and, where it knows the total, the time left at the rate of the phase
+// so far.
+func progressLine(p progress, elapsed time.Duration) string {
+	if p.phase == generator.PhasePackaging {
+		p.walkDone = true // the files hashed are the total
+	}
+	name := phaseName(p.phase, p.export)
+	c := counts(p, elapsed)
+	switch {
+	case p.phase == generator.PhaseStarting:
+		return "rsgen: starting"
+	case p.export && p.phase == generator.PhaseScanning:
+		return "rsgen: " + name + ": " + c + " (" + seconds(elapsed) + ")"
+	case c == "":
+		return "rsgen: " + name + " (" + seconds(elapsed) + ")"
+	case p.phase == generator.PhaseScanning && !p.walkDone:
+		if p.counting > p.hashed {
+			return fmt.Sprintf("rsgen: %s: %s; counting: %d files so far", name, c, p.counting)
+		}
+		return "rsgen: " + name + ": " + c + "; still counting"
+	}
+	return "rsgen: " + name + ": " + c + eta(p, elapsed)
+}
+
+// timeLeft renders the time left to do total at the rate done took
+// elapsed, or "" when that cannot be told yet.
+func timeLeft(done, total int64, elapsed time.Duration) string {
 	if done <= 0 || done >= total || elapsed < etaAfter {
 		return ""
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -23,12 +24,18 @@ func TestProgressLine(t *testing.T) {
 			"rsgen: reading the previous build (3s)"},
 		{"hashing while the walk counts", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib}, 5 * time.Second,
 			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; still counting"},
+		{"hashing while the walk ahead counts", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, counting: 7000, bytes: 10 * mib}, 5 * time.Second,
+			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; counting: 7000 files so far"},
 		{"hashing, too early for an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: mib, walkDone: true}, time.Second,
-			"rsgen: hashing: 100/500 files, 1.0 MiB, 1.0 MiB/s"},
+			"rsgen: hashing: 100/500 files, 1.0 MiB, 1.0 MiB/s, 20%"},
 		{"hashing with an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
-			"rsgen: hashing: 100/500 files, 10.0 MiB, 1.0 MiB/s, ETA 40s"},
+			"rsgen: hashing: 100/500 files, 10.0 MiB, 1.0 MiB/s, 20%, ETA 40s"},
+		{"hashing, the totals counted ahead: by bytes", progress{phase: generator.PhaseScanning, found: 500, hashed: 400, bytes: 10 * mib, totalBytes: 40 * mib, walkDone: true}, 10 * time.Second,
+			"rsgen: hashing: 400/500 files, 10.0 MiB/40.0 MiB, 1.0 MiB/s, 25%, ETA 30s"},
+		{"hashing with a hash cache: by files", progress{phase: generator.PhaseScanning, found: 500, hashed: 400, cached: 300, bytes: 10 * mib, totalBytes: 40 * mib, walkDone: true}, 10 * time.Second,
+			"rsgen: hashing: 400/500 files, 10.0 MiB/40.0 MiB, 1.0 MiB/s, 80%, ETA 3s"},
 		{"hashing done", progress{phase: generator.PhaseScanning, found: 500, hashed: 500, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
-			"rsgen: hashing: 500/500 files, 10.0 MiB, 1.0 MiB/s"},
+			"rsgen: hashing: 500/500 files, 10.0 MiB, 1.0 MiB/s, 100%"},
 		{"packaging: no frozen 50000/50000", progress{phase: generator.PhasePackaging, found: 50000, hashed: 50000, packed: 12500, walkDone: true}, 30 * time.Second,
 			"rsgen: packaging: 12500/50000 files, ETA 1m30s"},
 		{"packaging, nothing opened yet", progress{phase: generator.PhasePackaging, hashed: 50000}, 30 * time.Second,
@@ -46,5 +53,110 @@ func TestProgressLine(t *testing.T) {
 				t.Errorf("progressLine\n got %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// In a log (stderr not a terminal), each step says when it starts and
+// ends, a long one says how far it is at most every 30 seconds, with its
+// counts, totals, rate and time, and no line is ever drawn over.
+func TestProgressLog(t *testing.T) {
+	const mib = 1 << 20
+	var out strings.Builder
+	stats := new(generator.Stats)
+	l := &progressLog{w: &out, stats: stats, phase: -1}
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+
+	l.enter(generator.PhaseStarting, at(0))
+	l.enter(generator.PhasePrevious, at(0))
+	l.tick(at(29 * time.Second)) // under 30 s: nothing
+	l.enter(generator.PhaseScanning, at(31*time.Second))
+	stats.Found.Store(1000)
+	stats.Hashed.Store(100)
+	stats.Bytes.Store(30 * mib)
+	l.tick(at(40 * time.Second)) // 9 s into the step: nothing
+	l.tick(at(61 * time.Second)) // 30 s into it: a line
+	l.tick(at(90 * time.Second)) // 29 s after that line: nothing
+	stats.Total.Store(1000)      // the walk that counts ahead is done
+	stats.TotalBytes.Store(120 * mib)
+	stats.Counted.Store(true)
+	stats.Hashed.Store(500)
+	stats.Bytes.Store(60 * mib)
+	l.tick(at(91 * time.Second)) // 30 s after the last line: a line with the total and an ETA
+	stats.Hashed.Store(1000)
+	stats.Bytes.Store(120 * mib)
+	l.enter(generator.PhaseWriting, at(151*time.Second))
+	l.enter(generator.PhaseWriting, at(152*time.Second)) // again (the next set of a site): no line
+	l.enter(generator.PhaseChecking, at(153*time.Second))
+	l.end(at(154*time.Second), false)
+
+	want := `rsgen: reading the previous build: started
+rsgen: reading the previous build: done in 31s
+rsgen: hashing: started
+rsgen: hashing: 100 files, 30.0 MiB, 1.0 MiB/s, 30s so far
+rsgen: hashing: 500/1000 files, 60.0 MiB/120.0 MiB, 1.0 MiB/s, 50%, ETA 1m0s, 1m0s so far
+rsgen: hashing: done in 2m0s: 1000 files, 120.0 MiB, 1.0 MiB/s
+rsgen: writing the documents: started
+rsgen: writing the documents: done in 2s
+rsgen: checking the documents: started
+rsgen: checking the documents: done in 1s
+`
+	if got := out.String(); got != want {
+		t.Errorf("the log:\n%s\nwant:\n%s", got, want)
+	}
+	if strings.Contains(out.String(), "\r") {
+		t.Error("a carriage return in a log")
+	}
+
+	out.Reset()
+	l.enter(generator.PhaseScanning, at(0))
+	l.end(at(3*time.Second), true)
+	if got, want := out.String(), "rsgen: hashing: started\nrsgen: hashing: stopped after 3s: 1000 files, 120.0 MiB, 40.0 MiB/s\n"; got != want {
+		t.Errorf("a failed build's log:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// In the log of a site, each set's steps name it, and its counts are its
+// own; the documents of every set are checked together.
+func TestProgressLogSets(t *testing.T) {
+	var out strings.Builder
+	stats := new(generator.Stats)
+	l := &progressLog{w: &out, stats: stats, phase: -1}
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	stats.NextSet("articles")
+	l.enter(generator.PhaseScanning, t0)
+	stats.Hashed.Store(3)
+	l.enter(generator.PhaseWriting, t0.Add(time.Second))
+	stats.NextSet("data")
+	l.enter(generator.PhaseWriting, t0.Add(2*time.Second)) // the next set's (were it to start there): a step of its own
+	l.enter(generator.PhaseScanning, t0.Add(3*time.Second))
+	stats.Hashed.Store(2)
+	l.enter(generator.PhaseChecking, t0.Add(4*time.Second))
+	l.end(t0.Add(5*time.Second), false)
+	want := `rsgen: set articles: hashing: started
+rsgen: set articles: hashing: done in 1s: 3 files, 0 B, 0 B/s
+rsgen: set articles: writing the documents: started
+rsgen: set articles: writing the documents: done in 1s
+rsgen: set data: writing the documents: started
+rsgen: set data: writing the documents: done in 1s
+rsgen: set data: hashing: started
+rsgen: set data: hashing: done in 1s: 2 files, 0 B, 0 B/s
+rsgen: checking the documents: started
+rsgen: checking the documents: done in 1s
+`
+	if got := out.String(); got != want {
+		t.Errorf("the log:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// With --quiet nothing is written, even in a log.
+func TestProgressQuiet(t *testing.T) {
+	var out strings.Builder
+	stats := new(generator.Stats)
+	stop := startProgress(&out, stats, true, false)
+	stats.Enter(generator.PhaseScanning)
+	stop(false)
+	if out.Len() != 0 {
+		t.Errorf("quiet, yet: %q", out.String())
 	}
 }

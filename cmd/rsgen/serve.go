@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -101,6 +102,9 @@ func runServe(c *cli.Context) error {
 	what := dir
 	if content != "" {
 		what += " (and " + content + ")"
+	}
+	if info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(hosting.LandingPage))); err == nil && info.Mode().IsRegular() {
+		fmt.Fprintf(stderr, "rsgen: landing page: http://%s/%s\n", ln.Addr(), path.Dir(hosting.LandingPage)+"/")
 	}
 	fmt.Fprintf(stderr, "rsgen: serving %s at http://%s/ (Source Description: http://%s/.well-known/resourcesync); Ctrl-C stops\n", what, ln.Addr(), ln.Addr())
 	select {

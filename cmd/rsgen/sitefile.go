@@ -40,7 +40,7 @@ var siteKeys = []string{flagOut, flagDocsURL, flagDescribedby, flagPrevious, fla
 
 // commandOnly are build's flags that the file does not take: how this run
 // behaves, or what a build without sets only does.
-var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout}
+var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagDryRun, flagVerbose}
 
 // notForExport are the keys of the top level that a set of a record
 // export does not take from it: the export has a Change List of its own.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,8 +21,8 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		hint := help
-		if s := closest(name, flagNames(flags)); s != "" {
-			hint = "did you mean " + dashed(s) + "? " + help
+		if s := suggestFlag(cmd, flags, name); s != "" {
+			hint = s + " " + help
 		}
 		return usageErr(hint, "unknown flag %s", dashed(name))
 	}
@@ -87,10 +88,64 @@ func flagNames(flags []cli.Flag) []string {
 	return append(names, "help")
 }
 
-// closest returns the one of names that typed most likely misspells, or
-// "" if none is close: at most two edits away (a third of a long name),
-// or a name it begins.
+// synonyms are what other tools (Hugo, rsync, wget, restic…) call some
+// of rsgen's flags, written as fold gives them, by the flag each means.
+var synonyms = map[string][]string{
+	flagOut:     {"o", "output", "outdir", "outputdir", "dest", "destination"},
+	flagBaseURL: {"url", "baseuri", "siteurl"},
+	flagJobs:    {"j", "threads", "workers", "parallel", "concurrency"},
+	flagDryRun:  {"n", "simulate", "whatif"},
+	flagQuiet:   {"silent"},
+	flagAt:      {"time", "date", "timestamp"},
+}
+
+// sourceSynonyms are flags other tools take for what is SOURCE to rsgen.
+var sourceSynonyms = []string{"source", "src", "input", "in", "dir", "root"}
+
+// suggestFlag returns what to say of the unknown flag typed (without its
+// dashes) of cmd (nil for rsgen itself), whose flags are flags: the flag
+// meant, by the same name in another case or spelling (--baseURL,
+// --base_url), by the name another tool gives it (--output), or
+// misspelt; that SOURCE is an argument (--source); or "". A single
+// letter is too short to guess from: only a synonym is suggested for it.
+func suggestFlag(cmd *cli.Command, flags []cli.Flag, typed string) string {
+	names := flagNames(flags)
+	key := fold(typed)
+	for flag, other := range synonyms {
+		if slices.Contains(other, key) && slices.Contains(names, flag) {
+			return "did you mean " + dashed(flag) + "?"
+		}
+	}
+	if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains(sourceSynonyms, key) {
+		return "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + typed + " public;"
+	}
+	if s := closest(typed, names); s != "" {
+		return "did you mean " + dashed(s) + "?"
+	}
+	return ""
+}
+
+// fold writes a flag's name as its spellings share it: lower case,
+// without - or _ (baseURL, base_url and base-url are all baseurl).
+func fold(name string) string {
+	return strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name))
+}
+
+// closest returns the one of names that typed most likely means, or ""
+// if none is close: the same name in another case or spelling (baseURL,
+// base_url for base-url), else one at most two edits away (a third of a
+// long name), or a name it begins. A single letter is close to nothing:
+// it is two edits from every name of two.
 func closest(typed string, names []string) string {
+	if len(typed) < 2 {
+		return ""
+	}
+	for _, n := range names {
+		if len(n) > 1 && fold(n) == fold(typed) {
+			return n
+		}
+	}
+	typed = strings.ToLower(typed)
 	limit := max(2, len(typed)/3)
 	best, bestD := "", limit+1
 	for _, n := range names {

@@ -191,6 +191,7 @@ func (s *Set) Data() (*hosting.Data, error) {
 		SitePath:              du.EscapedPath(),
 		DocsPath:              du.EscapedPath() + uri.EscapePath(s.Docs.Dir) + "/",
 		SourceDescriptionPath: du.EscapedPath() + stage.WellKnownFile,
+		SiteRel:               strings.Repeat("../", strings.Count(s.Docs.Dir, "/")+1),
 		SourceDescriptionURL:  s.Docs.SourceDescriptionURL(),
 		CapabilityListURL:     s.Docs.CapabilityListURL(),
 		ResourceListURL:       s.Docs.URL("resourcelist.xml"),
@@ -243,6 +244,10 @@ func (s *Set) Data() (*hosting.Data, error) {
 			Bytes: info.Size(), Size: units.FormatSize(info.Size()), XML: strings.HasSuffix(rel, ".xml")})
 	}
 	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })
+	if d.Changes, err = countChanges(s.Stage, s.Docs); err != nil {
+		return nil, err
+	}
+	d.Chart = hosting.ChangeChart(d.Changes, s.At)
 	// The resources are uploaded from the output directory if they are in
 	// it and served where the documents' directory says: with a base URL
 	// of another path than the documents', the files would go under keys

@@ -45,6 +45,23 @@ type Stats struct {
 	Bytes    atomic.Int64 // bytes read
 	WalkDone atomic.Bool  // the walk has finished: Found is the total
 	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
+
+	// A walk of a tree that only counts, ahead of the one that hashes,
+	// gives the totals early (restic's scanner): Total files of TotalBytes
+	// so far, the whole of them once Counted. It runs only if CountAhead
+	// is set before the build (when someone watches the progress): it
+	// costs a second reading of the directories.
+	CountAhead bool
+	Total      atomic.Int64
+	TotalBytes atomic.Int64
+	Counted    atomic.Bool
+
+	set atomic.Value // the set of a site being built (NextSet)
+
+	// Entered, if set before the build starts, is called by Enter with
+	// each step the build enters, from the build's goroutine: a log of
+	// the steps misses none, however short.
+	Entered func(Phase)
 }
 
 // Phase is a step of a build, in the order a build takes them; steps it
@@ -60,8 +77,30 @@ const (
 	PhaseChecking               // validating what was written, before it is published
 )
 
+// NextSet sets the counts of files back to zero (all but Cached) for the
+// build of the set name of a site, which the progress then names.
+func (s *Stats) NextSet(name string) {
+	for _, n := range []*atomic.Int64{&s.Found, &s.Hashed, &s.Bytes, &s.Packed, &s.Total, &s.TotalBytes} {
+		n.Store(0)
+	}
+	s.WalkDone.Store(false)
+	s.Counted.Store(false)
+	s.set.Store(name)
+}
+
+// Set is the set of a site being built, "" for a build without sets.
+func (s *Stats) Set() string {
+	name, _ := s.set.Load().(string)
+	return name
+}
+
 // Enter records that the build is at step p.
-func (s *Stats) Enter(p Phase) { s.Phase.Store(int32(p)) }
+func (s *Stats) Enter(p Phase) {
+	s.Phase.Store(int32(p))
+	if s.Entered != nil {
+		s.Entered(p)
+	}
+}
 
 // Problems collects the problems of a build; Add may be called from
 // several goroutines.

@@ -110,6 +110,8 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		Emit:        func(f tree.File) error { return s.found(ctx, f) },
 		ReadDirHook: sc.ReadDir,
 	}
+	stopCount := sc.count(ctx, w)
+	defer stopCount()
 	g.Go(func() error {
 		if sc.Cache != nil {
 			defer close(s.files)

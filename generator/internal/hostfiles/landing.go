@@ -1,0 +1,158 @@
+package hostfiles
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
+// SiteSet is what the landing page of a site shows of one of its sets,
+// gathered once the set's documents are staged (Set.SiteSet).
+type SiteSet struct {
+	hosting.SiteSet
+	days []hosting.ChangeCounts // the changes its Change Lists list, by day
+}
+
+// SiteSet gathers what the landing page of the site shows of s; changes
+// are those of this build, nil without a previous build.
+func (s *Set) SiteSet(changes *hosting.ChangeCounts) (*SiteSet, error) {
+	d, err := s.Data()
+	if err != nil {
+		return nil, err
+	}
+	set := &SiteSet{SiteSet: hosting.SiteSet{
+		Name: s.Name, BaseURL: d.BaseURL, Resources: d.Resources, Size: units.FormatSize(d.Bytes),
+		Page: s.Name + "/index.html", CapabilityList: s.Name + "/capabilitylist.xml", CapabilityListURL: d.CapabilityListURL,
+		Changes: changes,
+	}}
+	for _, c := range d.Capabilities {
+		if c.Href != c.URL { // a document of the set's directory
+			c.Href = s.Name + "/" + c.Href
+		}
+		set.Capabilities = append(set.Capabilities, c)
+	}
+	set.days = d.Changes
+	return set, nil
+}
+
+// StageSitePage stages the landing page of a site of sets (hosting.SitePage),
+// from the templates of fsys (the embedded ones if nil).
+func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at time.Time, sets []*SiteSet) error {
+	d := &hosting.SiteData{DocsURL: docsURL, SourceDescriptionURL: docsURL + stage.WellKnownFile, Describedby: describedby, At: rsxml.FormatTime(at)}
+	days := map[time.Time]*hosting.ChangeCounts{}
+	for _, s := range sets {
+		d.Sets = append(d.Sets, s.SiteSet)
+		for _, c := range s.days {
+			sum := days[c.Day]
+			if sum == nil {
+				sum = &hosting.ChangeCounts{Day: c.Day}
+				days[c.Day] = sum
+			}
+			sum.Created, sum.Updated, sum.Deleted = sum.Created+c.Created, sum.Updated+c.Updated, sum.Deleted+c.Deleted
+		}
+	}
+	d.Chart = hosting.ChangeChart(sortedDays(days), at)
+	page, err := hosting.RenderSite(templatesOf(fsys), d)
+	if err != nil {
+		return err
+	}
+	if err := stg.WriteFile(hosting.SitePage, page); err != nil {
+		return fmt.Errorf("writing %s: %w", hosting.SitePage, err)
+	}
+	return nil
+}
+
+// countChanges counts, by day, in order, the changes that the Change
+// Lists of the set of w list as staged: changelist.xml, or the lists its
+// index lists. Only the counts are kept, one entry at a time.
+func countChanges(stg *stage.Stage, w *docs.Writer) ([]hosting.ChangeCounts, error) {
+	days := map[time.Time]*hosting.ChangeCounts{}
+	index, err := readList(stg, w.Dir+"/changelist.xml", func(e *rsxml.Entry) { count(days, e) })
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no previous build: no Change List
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, loc := range index {
+		name, ok := strings.CutPrefix(loc, w.URL(""))
+		if !ok {
+			continue // not staged here
+		}
+		if _, err := readList(stg, w.Dir+"/"+name, func(e *rsxml.Entry) { count(days, e) }); err != nil {
+			return nil, err
+		}
+	}
+	return sortedDays(days), nil
+}
+
+// sortedDays are the counts of days, in order.
+func sortedDays(days map[time.Time]*hosting.ChangeCounts) []hosting.ChangeCounts {
+	list := make([]hosting.ChangeCounts, 0, len(days))
+	for _, c := range days {
+		list = append(list, *c)
+	}
+	slices.SortFunc(list, func(a, b hosting.ChangeCounts) int { return a.Day.Compare(b.Day) })
+	return list
+}
+
+// readList reads the staged list name, calling each with its entries; if
+// it is an index, it returns the locs of its lists instead.
+func readList(stg *stage.Stage, name string, each func(*rsxml.Entry)) (index []string, err error) {
+	f, err := os.Open(stg.Path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := rsxml.NewReader(f, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			return index, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if r.Doc().Index {
+			index = append(index, e.Loc)
+		} else {
+			each(e)
+		}
+	}
+}
+
+// count adds the change e to the counts of its day.
+func count(days map[time.Time]*hosting.ChangeCounts, e *rsxml.Entry) {
+	t, err := rsxml.ParseTime(e.MD.Datetime)
+	if err != nil {
+		return
+	}
+	day := t.UTC().Truncate(24 * time.Hour)
+	c := days[day]
+	if c == nil {
+		c = &hosting.ChangeCounts{Day: day}
+		days[day] = c
+	}
+	switch e.MD.Change {
+	case rsxml.ChangeCreated:
+		c.Created++
+	case rsxml.ChangeUpdated:
+		c.Updated++
+	case rsxml.ChangeDeleted:
+		c.Deleted++
+	}
+}

@@ -1,0 +1,162 @@
+package hosting
+
+import (
+	"fmt"
+	htmltemplate "html/template"
+	"strings"
+	"time"
+)
+
+// ChangeCounts are the changes that the Change Lists of a site list on
+// one day (UTC), by kind.
+type ChangeCounts struct {
+	Day                       time.Time // midnight UTC
+	Created, Updated, Deleted int
+}
+
+// Chart dimensions, in the units of the SVG's viewBox; the page scales it
+// to its width.
+const (
+	chartW, chartH = 640, 200
+	chartLeft      = 44 // room for the scale
+	chartTop       = 28 // room for the legend
+	chartBottom    = 22 // room for the dates
+	chartMaxBars   = 90
+	chartMinDays   = 14 // the shortest span drawn, so that one build is one narrow bar
+)
+
+// ChangeChart draws days (in order, each day once) up to the snapshot at
+// as an inline SVG of stacked bars, created, updated and deleted, per
+// day, or per week or month when the days span more than chartMaxBars of
+// them: no script, no external asset, a <title> on each bar for its
+// counts. The days after the last change, up to at, are drawn empty: how
+// long the collection has not changed tells as much. It returns ""
+// without days.
+func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
+	if len(days) == 0 {
+		return ""
+	}
+	bars, unit := bucket(days, at.UTC().Truncate(24*time.Hour))
+	peak := 1
+	var total ChangeCounts
+	for _, b := range bars {
+		peak = max(peak, b.Created+b.Updated+b.Deleted)
+		total.Created, total.Updated, total.Deleted = total.Created+b.Created, total.Updated+b.Updated, total.Deleted+b.Deleted
+	}
+	plotW, plotH := float64(chartW-chartLeft), float64(chartH-chartTop-chartBottom)
+	step := plotW / float64(len(bars))
+	gap := min(step*0.2, 2)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="Changes per %s: %d created, %d updated, %d deleted" xmlns="http://www.w3.org/2000/svg">`,
+		chartW, chartH, unit, total.Created, total.Updated, total.Deleted)
+	x := float64(chartLeft)
+	for i, kind := range []struct {
+		name, color string
+		n           int
+	}{{"created", colorCreated, total.Created}, {"updated", colorUpdated, total.Updated}, {"deleted", colorDeleted, total.Deleted}} {
+		lx := float64(chartLeft + i*170)
+		fmt.Fprintf(&sb, `<rect x="%.0f" y="5" width="12" height="12" fill="%s"/><text x="%.0f" y="17" font-size="15">%s %d</text>`, lx, kind.color, lx+17, kind.name, kind.n)
+	}
+	base := float64(chartH - chartBottom)
+	fmt.Fprintf(&sb, `<line x1="%d" y1="%.0f" x2="%d" y2="%.0f" stroke="#999"/>`, chartLeft, base, chartW, base)
+	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14" text-anchor="end">%d</text>`, chartLeft-4, chartTop+8, peak)
+	fmt.Fprintf(&sb, `<text x="%d" y="%.0f" font-size="14" text-anchor="end">0</text>`, chartLeft-4, base)
+	for _, b := range bars {
+		fmt.Fprintf(&sb, `<g><title>%s: %d created, %d updated, %d deleted</title>`, label(b.Day, unit), b.Created, b.Updated, b.Deleted)
+		y := base
+		for _, part := range []struct {
+			n     int
+			color string
+		}{{b.Created, colorCreated}, {b.Updated, colorUpdated}, {b.Deleted, colorDeleted}} {
+			if part.n == 0 {
+				continue
+			}
+			h := plotH * float64(part.n) / float64(peak)
+			y -= h
+			fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x+gap/2, y, step-gap, h, part.color)
+		}
+		sb.WriteString(`</g>`)
+		x += step
+	}
+	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14">%s</text>`, chartLeft, chartH-4, label(bars[0].Day, unit))
+	if len(bars) > 1 {
+		fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14" text-anchor="end">%s</text>`, chartW, chartH-4, label(bars[len(bars)-1].Day, unit))
+	}
+	sb.WriteString(`</svg>`)
+	return htmltemplate.HTML(sb.String()) // only numbers and dates are written into it
+}
+
+const (
+	colorCreated = "#2f855a"
+	colorUpdated = "#2b6cb0"
+	colorDeleted = "#c53030"
+)
+
+// bucket sums days into bars of one day, one week (from Monday) or one
+// month, the shortest that needs at most chartMaxBars bars from the first
+// day (or chartMinDays before the last) to the last, or through if later;
+// a bar without changes is kept, so that the gaps show.
+func bucket(days []ChangeCounts, through time.Time) ([]ChangeCounts, string) {
+	first, last := days[0].Day, days[len(days)-1].Day
+	if through.After(last) {
+		last = through
+	}
+	if early := last.AddDate(0, 0, 1-chartMinDays); early.Before(first) {
+		first = early // a bar or two do not fill the chart
+	}
+	for _, unit := range []string{"day", "week", "month"} {
+		start := startOf(first, unit)
+		var bars []ChangeCounts
+		for t := start; !t.After(last); t = next(t, unit) {
+			bars = append(bars, ChangeCounts{Day: t})
+		}
+		if len(bars) > chartMaxBars && unit != "month" {
+			continue
+		}
+		if len(bars) > chartMaxBars {
+			bars = bars[len(bars)-chartMaxBars:]
+		}
+		for _, d := range days {
+			for i := len(bars) - 1; i >= 0; i-- {
+				if !d.Day.Before(bars[i].Day) {
+					bars[i].Created += d.Created
+					bars[i].Updated += d.Updated
+					bars[i].Deleted += d.Deleted
+					break
+				}
+			}
+		}
+		return bars, unit
+	}
+	panic("unreachable")
+}
+
+func startOf(t time.Time, unit string) time.Time {
+	switch unit {
+	case "week":
+		return t.AddDate(0, 0, -(int(t.Weekday())+6)%7)
+	case "month":
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	}
+	return t
+}
+
+func next(t time.Time, unit string) time.Time {
+	switch unit {
+	case "week":
+		return t.AddDate(0, 0, 7)
+	case "month":
+		return t.AddDate(0, 1, 0)
+	}
+	return t.AddDate(0, 0, 1)
+}
+
+func label(t time.Time, unit string) string {
+	switch unit {
+	case "week":
+		return "week of " + t.Format("2006-01-02")
+	case "month":
+		return t.Format("2006-01")
+	}
+	return t.Format("2006-01-02")
+}
