@@ -132,9 +132,9 @@ func TestCIRecipesKeepTheGuards(t *testing.T) {
 
 // TestCIWorkflowsLint runs actionlint over the GitHub workflows.
 func TestCIWorkflowsLint(t *testing.T) {
-	actionlint := findTool("RSGEN_ACTIONLINT", "actionlint")
+	actionlint := testenv.Tool("RSGEN_ACTIONLINT", "actionlint")
 	if actionlint == "" {
-		need(t, "actionlint", "go install github.com/rhysd/actionlint/cmd/actionlint@latest, or RSGEN_ACTIONLINT=PATH")
+		testenv.Need(t, "actionlint", "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12, or RSGEN_ACTIONLINT=PATH")
 	}
 	var workflows []string
 	for _, p := range ciRecipes(t) {
@@ -155,7 +155,7 @@ func TestCIWorkflowsLint(t *testing.T) {
 func TestCIGitLabRecipe(t *testing.T) {
 	py := "/usr/bin/python3"
 	if exec.Command(py, "-c", "import yaml").Run() != nil {
-		need(t, "python3 with PyYAML", "apt-get install python3-yaml")
+		testenv.Need(t, "python3 with PyYAML", "apt-get install python3-yaml")
 	}
 	out, err := exec.Command(py, "-c", "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)",
 		filepath.Join(ciDir, gitlabRecipe)).Output()
@@ -204,7 +204,7 @@ func exitStderr(err error) []byte {
 // an exact copy of the output, nothing more.
 func TestCIRsyncRecipeMirrors(t *testing.T) {
 	if _, err := exec.LookPath("rsync"); err != nil {
-		need(t, "rsync", "apt-get install rsync")
+		testenv.Need(t, "rsync", "apt-get install rsync")
 	}
 	data, err := os.ReadFile(filepath.Join(ciDir, "rsync-nginx.yml"))
 	if err != nil {

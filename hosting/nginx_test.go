@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -47,14 +48,11 @@ func build(t *testing.T, base string, hosts ...string) string {
 }
 
 func nginxBinary(t *testing.T) string {
-	if p, err := exec.LookPath("nginx"); err == nil {
-		return p
+	p := testenv.Tool("", "nginx", "/usr/sbin/nginx")
+	if p == "" {
+		testenv.Need(t, "nginx", "apt-get install nginx-light")
 	}
-	if _, err := os.Stat("/usr/sbin/nginx"); err == nil {
-		return "/usr/sbin/nginx"
-	}
-	t.Skip("nginx is not installed (.ci/run installs it)")
-	return ""
+	return p
 }
 
 // quote quotes s for nginx's configuration.

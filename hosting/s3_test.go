@@ -8,7 +8,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	gobuild "go/build"
 	"io"
 	"io/fs"
 	"net"
@@ -26,44 +25,8 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
-
-// longTests reports whether the tests that take more than a few seconds
-// run: RSGEN_LONG_TESTS=1, or in CI.
-func longTests() bool { return os.Getenv("RSGEN_LONG_TESTS") == "1" || inCI() }
-
-func inCI() bool { return os.Getenv("CI") == "true" }
-
-// need skips the test for want of a tool, except in CI, where .ci/run
-// installs every tool: there a missing one fails the test.
-func need(t *testing.T, what, how string) {
-	t.Helper()
-	if inCI() {
-		t.Fatalf("%s not found (CI=true: .ci/run installs it: %s)", what, how)
-	}
-	t.Skipf("%s not found: skipped (%s)", what, how)
-}
-
-// findTool returns the path of a tool: $env, else name on PATH or in
-// $GOPATH/bin, else the first of paths that exists.
-func findTool(env, name string, paths ...string) string {
-	if p := os.Getenv(env); p != "" {
-		return p
-	}
-	for _, p := range paths {
-		if info, err := os.Stat(p); err == nil && !info.IsDir() {
-			return p
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	p := filepath.Join(gobuild.Default.GOPATH, "bin", name)
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	return ""
-}
 
 const (
 	s3Key, s3Secret, s3Region = "rsgen-test", "rsgen-test-secret", "us-east-1"
@@ -191,17 +154,17 @@ func TestS3ScriptMirrorsSets(t *testing.T) {
 // the test is a long one, and needs the AWS CLI and versitygw.
 func startS3(t *testing.T) ([]string, string, *s3Client) {
 	t.Helper()
-	if !longTests() {
+	if !(testenv.Long() || testenv.CI()) {
 		t.Skip("a long test: RSGEN_LONG_TESTS=1 runs it")
 	}
 	// Debian's /usr/bin/aws first: a pyenv shim named aws may be on PATH.
-	aws := findTool("RSGEN_AWS", "aws", "/usr/bin/aws")
+	aws := testenv.Tool("RSGEN_AWS", "aws", "/usr/bin/aws")
 	if aws == "" {
-		need(t, "the AWS CLI (aws)", "apt-get install awscli, or RSGEN_AWS=PATH")
+		testenv.Need(t, "the AWS CLI (aws)", "apt-get install awscli, or RSGEN_AWS=PATH")
 	}
-	gw := findTool("RSGEN_VERSITYGW", "versitygw")
+	gw := testenv.Tool("RSGEN_VERSITYGW", "versitygw")
 	if gw == "" {
-		need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@latest, or RSGEN_VERSITYGW=PATH")
+		testenv.Need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0, or RSGEN_VERSITYGW=PATH")
 	}
 	endpoint := startVersityGW(t, gw)
 	env := awsEnv(t, aws)

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // The image's user, as internal/release/ociimage makes it.
@@ -35,11 +37,11 @@ type ociDescriptor struct {
 // on testdata/site, directly and by the script of the GitLab template.
 func testImage(t *testing.T, rel snapshot) {
 	if os.Geteuid() != 0 {
-		need(t, "root (to chroot into the image and run as its user)", "run the tests as root")
+		testenv.Need(t, "root (to chroot into the image and run as its user)", "run the tests as root")
 	}
 	busybox := os.Getenv("RSGEN_BUSYBOX")
 	if busybox == "" {
-		need(t, "RSGEN_BUSYBOX", "internal/release/busybox.sh DIR; RSGEN_BUSYBOX=DIR")
+		testenv.Need(t, "RSGEN_BUSYBOX", "internal/release/busybox.sh DIR; RSGEN_BUSYBOX=DIR")
 	}
 	layout := filepath.Join(t.TempDir(), "image")
 	args := []string{"run", ".", "-out", layout, "-version", rel.version, "-revision", rel.commit, "-created", rel.date,

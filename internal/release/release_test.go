@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	gobuild "go/build"
 	"io"
 	"os"
 	"os/exec"
@@ -28,32 +27,6 @@ const goreleaserVersion = "github.com/goreleaser/goreleaser/v2@v2.15.1"
 
 // root is the checkout, from this package's directory.
 const root = "../.."
-
-// need skips the test for want of a tool, except in CI, where .ci/run
-// installs every tool: there a missing one fails the test.
-func need(t *testing.T, what, how string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s not found (CI=true: .ci/run installs it: %s)", what, how)
-	}
-	t.Skipf("%s not found: skipped (%s)", what, how)
-}
-
-// findTool returns the path of a tool: $env, else name on PATH or in
-// $GOPATH/bin; "" if none.
-func findTool(env, name string) string {
-	if p := os.Getenv(env); p != "" {
-		return p
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	p := filepath.Join(gobuild.Default.GOPATH, "bin", name)
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	return ""
-}
 
 // command runs name with args in dir and returns its stdout, failing t
 // with its output if it fails.
@@ -163,9 +136,9 @@ var platforms = []string{"darwin/amd64", "darwin/arm64", "linux/amd64", "linux/a
 // GitHub Action installing it.
 func TestRelease(t *testing.T) {
 	testenv.LongTest(t, "a GoReleaser snapshot of six platforms, made twice")
-	goreleaser := findTool("RSGEN_GORELEASER", "goreleaser")
+	goreleaser := testenv.Tool("RSGEN_GORELEASER", "goreleaser")
 	if goreleaser == "" {
-		need(t, "goreleaser", "go install "+goreleaserVersion+", or RSGEN_GORELEASER=PATH")
+		testenv.Need(t, "goreleaser", "go install "+goreleaserVersion+", or RSGEN_GORELEASER=PATH")
 	}
 	// The commit's time in UTC, as GoReleaser's CommitDate and release.yml give it.
 	date := strings.TrimSpace(command(t, root, []string{"TZ=UTC"}, "git", "log", "-1", "--format=%cd", "--date=format-local:%Y-%m-%dT%H:%M:%SZ"))

@@ -7,14 +7,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestReleaseWorkflowLint runs actionlint over the release workflow, as
 // hosting's tests do over the recipes of docs/ci.
 func TestReleaseWorkflowLint(t *testing.T) {
-	actionlint := findTool("RSGEN_ACTIONLINT", "actionlint")
+	actionlint := testenv.Tool("RSGEN_ACTIONLINT", "actionlint")
 	if actionlint == "" {
-		need(t, "actionlint", "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12, or RSGEN_ACTIONLINT=PATH")
+		testenv.Need(t, "actionlint", "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12, or RSGEN_ACTIONLINT=PATH")
 	}
 	out, err := exec.Command(actionlint, "-no-color", filepath.Join(root, ".github", "workflows", "release.yml")).CombinedOutput()
 	if err != nil {
@@ -28,7 +30,7 @@ func TestReleaseWorkflowLint(t *testing.T) {
 func TestActionMetadata(t *testing.T) {
 	py := "/usr/bin/python3"
 	if exec.Command(py, "-c", "import yaml").Run() != nil {
-		need(t, "python3 with PyYAML", "apt-get install python3-yaml")
+		testenv.Need(t, "python3 with PyYAML", "apt-get install python3-yaml")
 	}
 	out, err := exec.Command(py, "-c", "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)",
 		filepath.Join(root, "action.yml")).Output()
