@@ -12,7 +12,10 @@ import (
 // nginx and Apache match the path of a request decoded (every %XX), with
 // its "." and ".." segments resolved and its slashes merged: a rule must
 // hold the path that way, never as the URL has it (issue 22, item 11:
-// /caf%C3%A9/ never matched).
+// /caf%C3%A9/ never matched). The _headers of Netlify and Cloudflare
+// Pages match the path as the URL has it, percent-encoded, against a
+// pattern in which "*" is a wildcard and ":name" a placeholder, with no
+// escape for either.
 
 // HostError is why the configuration of a host cannot serve the
 // documents at a URL.
@@ -48,6 +51,19 @@ func Check(hosts []string, docsURL, baseURL string) []*HostError {
 		_, err := decodedPath(du.EscapedPath(), "Apache")
 		add(Apache, err)
 	}
+	var headers []string
+	for _, h := range []string{Netlify, Cloudflare} {
+		if slices.Contains(hosts, h) {
+			headers = append(headers, h)
+		}
+	}
+	if len(headers) > 0 {
+		err := headersPath(du.EscapedPath())
+		if bu, perr := url.Parse(baseURL); err == nil && perr == nil && bu.Host == du.Host {
+			err = headersPath(bu.EscapedPath()) // the Link rule's path
+		}
+		add(strings.Join(headers, ", "), err)
+	}
 	return errs
 }
 
@@ -73,6 +89,29 @@ func decodedPath(p, server string) (string, error) {
 	}
 	return dec, nil
 }
+
+// headersPath refuses a URL path that the _headers file would read as a
+// pattern: a "*" (a wildcard on both hosts), a ":" that starts a segment
+// (a placeholder on Netlify) or comes before a letter (a placeholder on
+// Cloudflare Pages). Neither host has an escape for them; the same
+// character percent-encoded is matched as written.
+func headersPath(p string) error {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		placeholder := c == ':' && (i > 0 && p[i-1] == '/' || i+1 < len(p) && isASCIILetter(p[i+1]))
+		if c != '*' && !placeholder {
+			continue
+		}
+		what := "wildcard"
+		if placeholder {
+			what = "placeholder"
+		}
+		return &HostError{"", fmt.Sprintf("the URL path %q holds a %q, which _headers (Netlify, Cloudflare Pages) reads as a %s and has no escape for: write it %%%02X in the URL", p, c, what, c)}
+	}
+	return nil
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // asHostError returns the HostError in err's chain, or err: a template
 // that calls a function of the hosts fails with its words alone.
