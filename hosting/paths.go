@@ -106,7 +106,7 @@ func headersPath(p string) error {
 		if placeholder {
 			what = "placeholder"
 		}
-		return &HostError{"", fmt.Sprintf("the URL path %q holds a %q, which _headers (Netlify, Cloudflare Pages) reads as a %s and has no escape for: write it %%%02X in the URL", p, c, what, c)}
+		return &HostError{"", fmt.Sprintf("the URL path %q holds a %q, which _headers (Netlify, Cloudflare Pages) reads as a %s and has no escape for: write it %%%02X in the URL", p, string(c), what, c)}
 	}
 	return nil
 }
