@@ -27,9 +27,9 @@ type HostError struct {
 func (e *HostError) Error() string { return e.msg }
 
 // Check reports, for each of hosts that cannot serve the documents at
-// docsURL and the resources at baseURL, why not, in words for the person
-// who chose the URL.
-func Check(hosts []string, docsURL, baseURL string) []*HostError {
+// docsURL and the resources at baseURLs (those of the same host), why not,
+// in words for the person who chose the URL.
+func Check(hosts []string, docsURL string, baseURLs ...string) []*HostError {
 	du, err := url.Parse(docsURL)
 	if err != nil {
 		return []*HostError{{strings.Join(hosts, ", "), err.Error()}}
@@ -59,8 +59,10 @@ func Check(hosts []string, docsURL, baseURL string) []*HostError {
 	}
 	if len(headers) > 0 {
 		err := headersPath(du.EscapedPath())
-		if bu, perr := url.Parse(baseURL); err == nil && perr == nil && bu.Host == du.Host {
-			err = headersPath(bu.EscapedPath()) // the Link rule's path
+		for _, b := range baseURLs {
+			if bu, perr := url.Parse(b); err == nil && perr == nil && bu.Host == du.Host {
+				err = headersPath(bu.EscapedPath()) // the Link rule's path
+			}
 		}
 		add(strings.Join(headers, ", "), err)
 	}
