@@ -1,8 +1,10 @@
 package hosting_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
 )
 
@@ -63,7 +66,7 @@ func startApache(t *testing.T, www string, port int) {
 DefaultRuntimeDir "%[1]s"
 PidFile "%[1]s/httpd.pid"
 ErrorLog "%[1]s/error.log"
-LogLevel warn
+LogLevel warn authz_core:crit
 Listen 127.0.0.1:%[2]d
 ServerName 127.0.0.1
 %[3]s%[4]s%[5]sDocumentRoot "%[6]s"
@@ -143,8 +146,38 @@ func TestHTAccessBasePaths(t *testing.T) {
 	for _, p := range basePaths() {
 		bases[p], _ = buildAt(t, www, port, p, hosting.Apache, hosting.S3)
 	}
+	// A site of two sets, at a base path with a character of every kind
+	// the .htaccess escapes, whose sets' documents are one directory
+	// deeper.
+	const setsPath = "/sets%20(caf%C3%A9)%25%24%23'%22%5C/"
+	docs, err := generator.ParseBaseURL(fmt.Sprintf("http://127.0.0.1:%d%s", port, setsPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	du, _ := url.Parse(docs.String())
+	site := generator.Site{Out: filepath.Join(www, filepath.FromSlash(du.Path)), DocsURL: docs, Hosts: []string{hosting.Apache}}
+	for _, name := range []string{"articles", "data"} {
+		c := generator.Config{Set: name, Source: filepath.Join("../testdata/site", name)}
+		c.BaseURL, _ = generator.ParseBaseURL(docs.String() + name + "/")
+		site.Sets = append(site.Sets, c)
+	}
+	if _, err := generator.BuildSite(context.Background(), site); err != nil {
+		t.Fatal(err)
+	}
 	startApache(t, www, port)
 	client := &http.Client{Timeout: 5 * time.Second}
+	t.Run("sets", func(t *testing.T) {
+		resp, err := client.Get(docs.String() + "resourcesync/data/capabilitylist.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		want := []string{"<" + docs.String() + `resourcesync/articles/capabilitylist.xml>; rel="resourcesync"`, "<" + docs.String() + `resourcesync/data/capabilitylist.xml>; rel="resourcesync"`}
+		// Header append joins the values into one header: the same to HTTP.
+		if got := resp.Header.Values("Link"); resp.StatusCode != 200 || strings.Join(got, ", ") != strings.Join(want, ", ") || resp.Header.Get("Content-Type") != "application/xml" {
+			t.Errorf("HTTP %d, Content-Type %q, Link %q; want 200, application/xml, %q", resp.StatusCode, resp.Header.Get("Content-Type"), got, want)
+		}
+	})
 	for _, p := range basePaths() {
 		t.Run(p, func(t *testing.T) {
 			base := bases[p]
