@@ -16,10 +16,11 @@ import (
 // basePaths are the base paths every host's configuration is tested over:
 // each reserved character (raw where a path may hold it, else
 // percent-encoded), UTF-8 raw and percent-encoded, a space, a percent
-// sign, quotes, braces, a backslash, an encoded slash and a deep path
-// (issue 22, item 11).
+// sign, quotes, braces, a backslash, an encoded slash, a deep path, and
+// the other characters a path must percent-encode (issue 22, item 11).
 func basePaths() []string {
-	paths := []string{"/caf%C3%A9/", "/café/", "/a%20b/", "/a%25b/", "/a%24b/", "/a%22b/", "/a%5Cb/", "/a%7Bb%7D/", "/a%2Fb/", "/deep/er/"}
+	paths := []string{"/caf%C3%A9/", "/café/", "/a%20b/", "/a%25b/", "/a%24b/", "/a%22b/", "/a%5Cb/", "/a%7Bb%7D/", "/a%2Fb/", "/deep/er/",
+		"/a%3Cb%3E/", "/a%7Cb%5E%60/"}
 	for _, c := range ":@!&'()*+,;=" {
 		paths = append(paths, "/a"+string(c)+"b/")
 	}
