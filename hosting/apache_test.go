@@ -142,8 +142,9 @@ func TestHTAccessBasePaths(t *testing.T) {
 	apacheBinary(t)
 	port := freePort(t)
 	www := worldReadableDir(t)
+	paths := append(basePaths(), "/x/a$b/", "/x/a${b}/") // which nginx refuses
 	bases := map[string]string{}
-	for _, p := range basePaths() {
+	for _, p := range paths {
 		bases[p], _ = buildAt(t, www, port, p, hosting.Apache, hosting.S3)
 	}
 	// A site of two sets, at a base path with a character of every kind
@@ -178,7 +179,7 @@ func TestHTAccessBasePaths(t *testing.T) {
 			t.Errorf("HTTP %d, Content-Type %q, Link %q; want 200, application/xml, %q", resp.StatusCode, resp.Header.Get("Content-Type"), got, want)
 		}
 	})
-	for _, p := range basePaths() {
+	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
 			base := bases[p]
 			link := `<` + base + `resourcesync/capabilitylist.xml>; rel="resourcesync"`
