@@ -254,9 +254,9 @@ func (c *Config) validateOutput(add func(*FieldError)) {
 			add(&FieldError{Field: "Hosts", Value: h, Err: ErrInvalid, Detail: "not a host rsgen writes configuration for"})
 		}
 	}
-	if docs := cmp.Or(c.DocsURL, c.BaseURL); slices.Contains(c.Hosts, hosting.Nginx) && !docs.IsZero() {
-		if err := hosting.CheckNginx(docs.String()); err != nil {
-			add(&FieldError{Field: "Hosts", Value: hosting.Nginx, Err: ErrInvalid, Detail: err.Error()})
+	if docs := cmp.Or(c.DocsURL, c.BaseURL); len(c.Hosts) > 0 && !docs.IsZero() {
+		for _, e := range hosting.Check(c.Hosts, docs.String(), c.BaseURL.String()) {
+			add(&FieldError{Field: "Hosts", Value: e.Host, Err: ErrInvalid, Detail: e.Error()})
 		}
 	}
 	if c.MaxDelete != nil && c.MaxDelete.Percent && c.MaxDelete.N > 100 {

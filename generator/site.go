@@ -135,6 +135,15 @@ func (s Site) Validate() error {
 			add(&FieldError{Field: "Hosts", Value: h, Err: ErrInvalid, Detail: "not a host rsgen writes configuration for"})
 		}
 	}
+	if len(s.Hosts) > 0 && !s.DocsURL.IsZero() {
+		var bases []string
+		for _, c := range s.Sets {
+			bases = append(bases, c.BaseURL.String())
+		}
+		for _, e := range hosting.Check(s.Hosts, s.DocsURL.String(), bases...) {
+			add(&FieldError{Field: "Hosts", Value: e.Host, Err: ErrInvalid, Detail: e.Error()})
+		}
+	}
 	names := map[string]int{}
 	caches := map[string]int{}
 	topics := map[string]string{} // explicit topic → the field that gives it

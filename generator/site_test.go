@@ -260,6 +260,13 @@ func TestSiteValidate(t *testing.T) {
 		{"other out", func(s *Site) { s.Sets[1].Out = "elsewhere" }, "Sets[1].Out", ErrConflict},
 		{"other previous", func(s *Site) { s.Sets[1].Changes.Previous = "elsewhere" }, "Sets[1].Changes.Previous", ErrConflict},
 		{"hosts", func(s *Site) { s.Sets[0].Hosts = []string{"nginx"} }, "Sets[0].Hosts", ErrConflict},
+		{"a docs URL a host cannot serve", func(s *Site) {
+			s.Hosts, s.DocsURL = []string{"apache"}, mustBaseURL(t, "https://example.org/a/%2E%2E/b/")
+		}, "Hosts", ErrInvalid},
+		{"a base URL _headers reads as a pattern", func(s *Site) {
+			s.Hosts = []string{"netlify"}
+			s.Sets[1].BaseURL = mustBaseURL(t, strings.TrimSuffix(s.DocsURL.String(), "/")+"/a*b/")
+		}, "Hosts", ErrInvalid},
 		{"a set's own field", func(s *Site) { s.Sets[1].Limits.MaxEntries = 60000 }, "Sets[1].Limits.MaxEntries", ErrOutOfRange},
 		{"remove a set built", func(s *Site) { s.RemoveSets = []string{"data"} }, "RemoveSets", ErrConflict},
 		{"a topic of another set's", func(s *Site) {

@@ -10,6 +10,8 @@
 // refuses to let a build overwrite a file of the same name without it,
 // unless it is a _headers or .htaccess with a block for rsgen (BlockBegin,
 // BlockEnd), into which Merge puts rsgen's part, keeping the user's lines.
+// Check says, when a build is configured, which hosts cannot serve the
+// documents at their URL (paths.go: how each host matches paths).
 // Render, CheckConflicts, Merge and Handler may be called from several
 // goroutines;
 // a SiteHandler serves requests concurrently.

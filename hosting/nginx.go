@@ -1,9 +1,7 @@
 package hosting
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 )
 
@@ -16,44 +14,13 @@ import (
 // matched). A value of add_header takes "$" for a variable, and nginx has
 // no escape for it.
 
-// CheckNginx reports whether the nginx snippet can serve the documents
-// published at docsURL: an error says why not, in words for the person
-// who chose the URL.
-func CheckNginx(docsURL string) error {
-	u, err := url.Parse(docsURL)
-	if err != nil {
-		return err
-	}
-	if _, err := nginxLocation(u.EscapedPath()); err != nil {
-		return err
-	}
-	_, err = nginxString(docsURL)
-	return err
-}
-
-// nginxError is why a URL cannot go into the nginx snippet.
-type nginxError struct{ msg string }
-
-func (e *nginxError) Error() string { return e.msg }
-
 // nginxLocation returns the argument of a location directive that
 // matches the URL path p (percent-encoded, as in a URL) the way nginx
 // matches a request for it, quoted if it needs to be.
 func nginxLocation(p string) (string, error) {
-	dec, err := url.PathUnescape(p)
+	dec, err := decodedPath(p, "nginx")
 	if err != nil {
-		return "", &nginxError{fmt.Sprintf("the URL path %q is not percent-encoded right: %v", p, err)}
-	}
-	for strings.Contains(dec, "//") {
-		dec = strings.ReplaceAll(dec, "//", "/")
-	}
-	for _, seg := range strings.Split(dec, "/") {
-		if seg == "." || seg == ".." {
-			return "", &nginxError{fmt.Sprintf("the URL path %q has a %q segment once decoded, which nginx resolves: it cannot match a location of its own", p, seg)}
-		}
-	}
-	if strings.IndexFunc(dec, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-		return "", &nginxError{fmt.Sprintf("the URL path %q holds a control character once decoded, which rsgen does not write into nginx's configuration", p)}
+		return "", err
 	}
 	return nginxQuote(dec, `"`), nil
 }
@@ -62,7 +29,7 @@ func nginxLocation(p string) (string, error) {
 // that takes variables (add_header): it refuses a "$".
 func nginxString(s string) (string, error) {
 	if strings.Contains(s, "$") {
-		return "", &nginxError{fmt.Sprintf("%s holds a \"$\", which nginx reads as a variable in the Link header and has no escape for: write it %%24 in the URL", s)}
+		return "", &HostError{Nginx, fmt.Sprintf("%s holds a \"$\", which nginx reads as a variable in the Link header and has no escape for: write it %%24 in the URL", s)}
 	}
 	return nginxQuote(s, `'`), nil
 }
@@ -77,13 +44,4 @@ func nginxQuote(s, q string) string {
 		return s
 	}
 	return q + strings.NewReplacer(`\`, `\\`, q, `\`+q).Replace(s) + q
-}
-
-// asNginxError returns the nginxError in err's chain, or err.
-func asNginxError(err error) error {
-	var ne *nginxError
-	if errors.As(err, &ne) {
-		return ne
-	}
-	return err
 }

@@ -106,6 +106,11 @@ var funcs = map[string]any{
 	// and a quoted string of a directive that takes variables.
 	"nginxloc": nginxLocation,
 	"nginxstr": nginxString,
+	// htaccess.tmpl: a URL path as Apache matches it, in a string or a
+	// regular expression of an <If>; a value of Header.
+	"apachestr":    apacheString,
+	"apacheregexp": apacheRegexp,
+	"apachehdr":    apacheHeader,
 }
 
 // Render renders, from the templates of fsys, the files the hosts need
@@ -141,7 +146,7 @@ func Render(fsys fs.FS, hosts []string, d *Data) ([]File, error) {
 				err = t.Execute(&buf, d)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("template %s: %w", o.template, asNginxError(err))
+				return nil, fmt.Errorf("template %s: %w", o.template, asHostError(err))
 			}
 		}
 		data := buf.Bytes()

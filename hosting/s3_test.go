@@ -576,3 +576,20 @@ func TestS3ScriptOrder(t *testing.T) {
 		t.Errorf("%d calls, want %d:\n%s", len(lines), len(steps), data)
 	}
 }
+
+// The upload script holds no base path: its keys are the output's own
+// paths, whatever the URL (basePaths), so the hostile names of
+// TestS3ScriptMirrors cover it.
+func TestS3ScriptBasePaths(t *testing.T) {
+	_, out := buildAt(t, t.TempDir(), 8080, "/", hosting.S3)
+	want, err := os.ReadFile(filepath.Join(out, hosting.S3Script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range basePaths() {
+		_, out := buildAt(t, t.TempDir(), 8080, p, hosting.S3)
+		if got, err := os.ReadFile(filepath.Join(out, hosting.S3Script)); err != nil || string(got) != string(want) {
+			t.Errorf("%s: the script differs from the one at /: %v\n%s", p, err, got)
+		}
+	}
+}
