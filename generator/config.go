@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -326,6 +328,10 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 		add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
 			Detail: "it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"})
 	}
+	if c.Cache != "" && linkInTree(c.Cache, c.Source, c.Out) {
+		add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+			Detail: "a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to"})
+	}
 	if c.Cache != "" {
 		switch err := hashcache.Check(c.Cache); {
 		case errors.Is(err, hashcache.ErrNotRegular):
@@ -379,6 +385,32 @@ func cacheInDocuments(cache, out string) bool {
 		return true
 	}
 	return tree.Within(filepath.Join(o, DocsDir), c)
+}
+
+// linkInTree reports whether path is a symbolic link in the directory
+// tree of one of dirs (SOURCE, the output): such a link is content, which
+// whoever shapes the tree chooses, and a file replaced through it (the hash
+// cache, whose links lead to the cache they name) would be replaced
+// wherever it leads.
+func linkInTree(path string, dirs ...string) bool {
+	info, err := os.Lstat(path)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return false
+	}
+	parent, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	parent = resolveExisting(parent)
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(d); err == nil && tree.Within(resolveExisting(abs), parent) {
+			return true
+		}
+	}
+	return false
 }
 
 // validateNotification checks the channels the Capability List advertises:

@@ -70,6 +70,9 @@ func TestHandlerConfined(t *testing.T) {
 	link(outside, "etc")                             // a directory outside
 	link("pages/page.html", "alias")                 // inside: followed
 	link("pages", "more")                            // a directory inside: followed
+	link(".env", "env.txt")                          // a hidden file inside: not served by another name
+	link("pages/.git", "git")                        // a hidden directory inside
+	link(hosting.Headers, "headers.txt")             // rsgen's host configuration
 	if err := syscall.Mkfifo(filepath.Join(out, "fifo"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +87,7 @@ func TestHandlerConfined(t *testing.T) {
 		"/../outside/shadow", "/pages/../../outside/shadow", "/%2e%2e/outside/shadow", "/pages/%2E%2E/%2e%2e/outside/shadow",
 		"/pages/..%2f..%2foutside/shadow", "/.%2e/outside/shadow",
 		"/.env", "/pages/.git/config", "/pages/.git/", "/pages/.git", "/" + hosting.Headers, "/fifo",
+		"/env.txt", "/git/config", "/git/", "/headers.txt",
 	} {
 		code, body, _ := get(t, h, target)
 		if code != http.StatusNotFound || strings.Contains(body, "SECRET") {
@@ -103,7 +107,7 @@ func TestHandlerConfined(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("GET /: HTTP %d", code)
 	}
-	for _, name := range []string{"shadow", "etc", "fifo", ".env", hosting.Headers} {
+	for _, name := range []string{"shadow", "etc", "fifo", ".env", hosting.Headers, "env.txt", "git", "headers.txt"} {
 		if strings.Contains(body, `href="`+name) {
 			t.Errorf("the listing of / names %s:\n%s", name, body)
 		}

@@ -1,6 +1,7 @@
 package hosting
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -186,6 +187,30 @@ func TestHeaderRules(t *testing.T) {
 	for _, tt := range tests {
 		if got := HeaderRules([]byte(tt.data)); got != tt.want {
 			t.Errorf("HeaderRules(%q) = %d, want %d", tt.data, got, tt.want)
+		}
+	}
+}
+
+// TestConfigThroughLink: a _headers or .htaccess in the output (often
+// SOURCE, which anyone with commit rights shapes) that is a symbolic link
+// is never read through: merging rsgen's block into the file it leads to
+// would publish the bytes of a file outside the output.
+func TestConfigThroughLink(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "their.htaccess")
+	if err := os.WriteFile(outside, []byte("SECRET\n# BEGIN rsgen\n# END rsgen\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{Headers, HTAccess} {
+		out := t.TempDir()
+		if err := os.Symlink(outside, filepath.Join(out, name)); err != nil {
+			t.Skip(err)
+		}
+		if data, err := ReadConfig(filepath.Join(out, name)); err == nil {
+			t.Errorf("ReadConfig read %q through a symbolic link, want an error", data)
+		}
+		err := CheckConflicts(out, []string{Netlify, Apache})
+		if !errors.Is(err, ErrNotOurs) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: CheckConflicts = %v, want the link named as a conflict", name, err)
 		}
 	}
 }

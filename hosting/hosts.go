@@ -2,6 +2,7 @@ package hosting
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/regfile"
 )
 
@@ -208,7 +210,8 @@ func block(data []byte) (start, end int, ok, marked bool) {
 
 // CheckConflicts returns an error naming the files that hosts need in the
 // output directory out that exist and are the user's own, without a block
-// for rsgen (Merge). An existing .nojekyll is never a conflict: it is kept
+// for rsgen (Merge), or are symbolic links (rsgen neither reads through
+// nor replaces one). An existing .nojekyll is never a conflict: it is kept
 // as it is.
 func CheckConflicts(out string, hosts []string) error {
 	var theirs []string
@@ -221,7 +224,7 @@ func CheckConflicts(out string, hosts []string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if errors.Is(err, regfile.ErrNotRegular) {
+		if errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, confined.ErrSymlink) {
 			theirs = append(theirs, p)
 			continue
 		}
@@ -246,13 +249,24 @@ func CheckConflicts(out string, hosts []string) error {
 const maxConfig = 64 << 20
 
 // ReadConfig reads the configuration file at p, refusing one that is not
-// a regular file (regfile.ErrNotRegular) or is larger than maxConfig.
+// a regular file (regfile.ErrNotRegular), a symbolic link (never read
+// through: confined.ErrSymlink; what rsgen merges its block into is
+// published, and must be the output's own bytes) or one larger than
+// maxConfig.
 func ReadConfig(p string) ([]byte, error) {
-	f, _, err := regfile.Open(p)
+	dir, err := confined.Open(filepath.Dir(p))
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	f, err := dir.OpenFile(filepath.Base(p), regfile.OpenFlags, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: p, Err: cmp.Or(err, regfile.ErrNotRegular)}
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxConfig+1))
 	if err == nil && len(data) > maxConfig {
 		err = fmt.Errorf("larger than %d bytes: not a configuration file rsgen can merge into", maxConfig)

@@ -83,6 +83,7 @@ type S3Data struct {
 	ContentHere bool        // the resources are in the output directory
 	Typed       []TypedFile // published files to upload with an explicit type
 	Top         []string    // documents under resourcesync/ to upload last, in order
+	FollowLinks bool        // the build followed symbolic links (--follow-symlinks): so does the upload; else it uploads none
 }
 
 // TypedFile is a published file and its media type.

@@ -56,6 +56,13 @@ func TestS3ScriptMirrors(t *testing.T) {
 	for name, content := range files {
 		write(t, site, name, content)
 	}
+	// A symbolic link, which anyone who commits to the site may add, to a
+	// file outside it: not published, never uploaded.
+	outside := t.TempDir()
+	write(t, outside, "credentials", "SECRET\n")
+	if err := os.Symlink(filepath.Join(outside, "credentials"), filepath.Join(site, "leak.txt")); err != nil {
+		t.Fatal(err)
+	}
 	t1 := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
 	cfg := generator.Config{Source: site, Hosts: []string{hosting.S3}, At: t1, FixedTime: true}
 	cfg.BaseURL, _ = generator.ParseBaseURL("https://example.org/")
@@ -311,6 +318,9 @@ func (c *s3Client) checkMirror(t *testing.T, site string) {
 		}
 		rel, _ := filepath.Rel(site, p)
 		rel = filepath.ToSlash(rel)
+		if d.Type()&fs.ModeSymlink != 0 {
+			return nil // not published (no --follow-symlinks): not uploaded
+		}
 		if d.IsDir() {
 			if strings.HasPrefix(d.Name(), ".") && rel != ".well-known" && p != site {
 				return fs.SkipDir

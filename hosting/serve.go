@@ -28,7 +28,8 @@ import (
 //
 // It serves only what is inside its directories: each is opened as an
 // [os.Root], so that neither a symbolic link nor ".." in a URL leads out of
-// it (a link that stays inside is followed). Hidden files and directories
+// it (a link that stays inside is followed, but not to what is not served
+// by its own name). Hidden files and directories
 // (names starting with ".", except .well-known/ at the top, where the
 // Source Description is), rsgen's configuration for hosts at the top, and
 // what is not a regular file or a directory (a FIFO, a device) are not
@@ -185,6 +186,10 @@ func (l layered) Open(name string) (fs.File, error) {
 	var d *dir
 	for _, r := range l {
 		f, st, err := open(r, name)
+		if err == nil && !shown(r, name) {
+			f.Close()
+			err = fs.ErrNotExist
+		}
 		if err != nil {
 			// Missing, leading outside the layer, not regular: the next
 			// layer may have it; a permission error is served as 403.
@@ -292,8 +297,46 @@ func served(r *os.Root, rel string, e fs.DirEntry) fs.DirEntry {
 		return nil
 	}
 	st, err := r.Stat(rel)
-	if err != nil || !st.Mode().IsRegular() && !st.IsDir() {
+	if err != nil || !st.Mode().IsRegular() && !st.IsDir() || !shown(r, rel) {
 		return nil
 	}
 	return fs.FileInfoToDirEntry(st)
+}
+
+// shown reports whether name, which r opens, is served where it really
+// is: a symbolic link inside r (content, which anyone who commits to a
+// site may add) does not serve a hidden file or rsgen's configuration
+// under another name. A path whose links cannot be resolved is not.
+func shown(r *os.Root, name string) bool {
+	var done []string
+	todo := strings.Split(name, "/")
+	for hops := 0; len(todo) > 0; {
+		s := todo[0]
+		todo = todo[1:]
+		switch s {
+		case "", ".":
+			continue
+		case "..":
+			if len(done) == 0 {
+				return false
+			}
+			done = done[:len(done)-1]
+			continue
+		}
+		p := path.Join(append(done, s)...)
+		st, err := r.Lstat(p)
+		if err != nil {
+			return false
+		}
+		if st.Mode()&fs.ModeSymlink == 0 {
+			done = append(done, s)
+			continue
+		}
+		target, err := r.Readlink(p)
+		if hops++; err != nil || hops > 40 || path.IsAbs(target) {
+			return false
+		}
+		todo = append(strings.Split(target, "/"), todo...)
+	}
+	return !hidden(path.Join(done...))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -68,7 +70,7 @@ func writeManifest(root *confined.Root, name string, at time.Time) error {
 // readManifest reads the manifest of the documents directory docs; the
 // error wraps fs.ErrNotExist if it has none.
 func readManifest(docs string) (*manifest, error) {
-	data, err := os.ReadFile(filepath.Join(docs, ManifestName))
+	data, err := readOwn(docs, ManifestName)
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +79,37 @@ func readManifest(docs string) (*manifest, error) {
 		return nil, fmt.Errorf("%s is not rsgen's manifest", ManifestName)
 	}
 	return &m, nil
+}
+
+// maxOwn bounds what is read of a file rsgen wrote in its documents
+// directory to tell whether it wrote the directory: a manifest of a
+// million documents is a few tens of MB.
+const maxOwn = 256 << 20
+
+// readOwn reads the file name of the documents directory docs, which must
+// be a regular file (a symbolic link is not followed: what it leads to is
+// not rsgen's, and a device would never end) of at most maxOwn bytes.
+func readOwn(docs, name string) ([]byte, error) {
+	root, err := confined.Open(filepath.Dir(docs))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(filepath.Base(docs)+"/"+name, regfile.OpenFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, &fs.PathError{Op: "open", Path: f.Name(), Err: regfile.ErrNotRegular}
+	case st.Size() > maxOwn:
+		return nil, fmt.Errorf("%s: larger than %d bytes", f.Name(), maxOwn)
+	}
+	return io.ReadAll(io.LimitReader(f, maxOwn))
 }
 
 // PublishedAt returns the snapshot time rsgen published in the documents
@@ -190,6 +223,6 @@ func notADirectory(dir string, info fs.FileInfo) error {
 // legacyCapabilityList reports whether the documents directory docs holds
 // a Capability List as rsgen writes it.
 func legacyCapabilityList(docs string) bool {
-	data, err := os.ReadFile(filepath.Join(docs, "capabilitylist.xml"))
+	data, err := readOwn(docs, "capabilitylist.xml")
 	return err == nil && bytes.Contains(data, []byte(`capability="capabilitylist"`))
 }

@@ -381,3 +381,26 @@ func TestForeignNamePrintable(t *testing.T) {
 		t.Errorf("the error holds the name raw: %q", err)
 	}
 }
+
+// TestManifestThroughLink: a manifest in the documents directory that is a
+// symbolic link (to a manifest elsewhere, to /dev/zero) is never read
+// through: the files it would vouch for are not rsgen's, and a link to a
+// device that never ends would hold every build until memory runs out.
+func TestManifestThroughLink(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "site")
+	testenv.WriteFile(t, parent, "their.json", `{"generator":"rsgen","at":"2024-01-01T00:00:00Z","files":["mine.txt"]}`)
+	testenv.WriteFile(t, out, DocsDir+"/mine.txt", "a user's file")
+	if err := os.Symlink(filepath.Join(parent, "their.json"), filepath.Join(out, DocsDir, ManifestName)); err != nil {
+		t.Skip(err)
+	}
+	if st, err := New(out); !errors.Is(err, ErrNotWritten) {
+		t.Errorf("New = %v, want %v", err, ErrNotWritten)
+		if err == nil {
+			st.Discard()
+		}
+	}
+	if _, err := PublishedAt(filepath.Join(out, DocsDir)); err == nil {
+		t.Error("PublishedAt read a manifest through a symbolic link")
+	}
+}

@@ -151,3 +151,42 @@ func TestBigDirectory(t *testing.T) {
 		t.Errorf("left in the spill directory: %v", left)
 	}
 }
+
+// TestFollowWithheld: a symbolic link followed does not publish what the
+// walk withholds at the path it leads to: a hidden file or directory
+// (.git/config, where a CI checkout keeps its token) or an excluded one,
+// itself or under a directory on its way. Anyone who commits to SOURCE
+// can add such a link.
+func TestFollowWithheld(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{".git/config", "secret/key", "data/private/p.txt", "data/public.txt", "a.txt"} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{"leak.txt": ".git/config", "gitdir": ".git", "key.txt": "secret/key", "d": "data", "priv": "data/private", "b.txt": "a.txt"}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Skip("no symbolic links:", err)
+		}
+	}
+	var got []string
+	w := &Walker{
+		Root: root, Filter: &Filter{Exclude: []string{"secret/**", "data/private/**"}}, Follow: true,
+		Skip:    func(string) bool { return false },
+		Problem: func(rel string, dir bool, err error) { t.Errorf("%s: %v", rel, err) },
+		Unread:  func(string) {},
+		Notice:  func(string) {},
+		Emit:    func(f File) error { f.Dir.Release(); got = append(got, f.Rel); return nil },
+	}
+	if err := w.Walk(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.txt", "b.txt", "d/public.txt", "data/public.txt"}; !slices.Equal(got, want) {
+		t.Errorf("published %q, want %q", got, want)
+	}
+}

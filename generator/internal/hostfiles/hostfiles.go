@@ -64,6 +64,7 @@ type Set struct {
 	Listed      int
 	Bytes       int64
 	OutIsSource bool         // the output directory is the source tree itself
+	FollowLinks bool         // the build followed symbolic links in the source
 	Notice      func(string) // tells the user what they should know; never nil
 }
 
@@ -253,7 +254,7 @@ func (s *Set) Data() (*hosting.Data, error) {
 	// of another path than the documents', the files would go under keys
 	// their URLs do not have.
 	if s.OutIsSource && bu.Scheme == du.Scheme && bu.Host == du.Host && bu.EscapedPath() == du.EscapedPath() {
-		d.S3.ContentHere = true
+		d.S3.ContentHere, d.S3.FollowLinks = true, s.FollowLinks
 		if slices.Contains(s.Hosts, hosting.S3) {
 			if d.S3.Typed, err = TypedFiles(s.Resources, ""); err != nil {
 				return nil, err
@@ -328,6 +329,7 @@ func StageSite(stg *stage.Stage, out string, docsURL uri.Base, hosts []string, f
 			d.Documents = append(d.Documents, doc)
 		}
 		d.S3.ContentHere = d.S3.ContentHere && p.Here
+		d.S3.FollowLinks = d.S3.FollowLinks || p.Data.S3.FollowLinks
 		d.S3.Typed = append(d.S3.Typed, p.Typed...)
 	}
 	if !d.S3.ContentHere {

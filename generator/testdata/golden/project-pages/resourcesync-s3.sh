@@ -25,7 +25,7 @@ dest=${dest%/}
 cd "$(dirname "$0")"
 
 # 1. The site, types guessed by the AWS CLI from the extensions but for the files of step 2.
-aws s3 sync . "$dest" --exclude '.*' --exclude '*/.*' --exclude 'resourcesync/*' --exclude resourcesync-s3.sh --exclude resourcesync.nginx.conf --exclude _headers --exclude _headers.rsgen --exclude=data/records.jsonl --exclude='docs/annual report/README' "$@"
+aws s3 sync . "$dest" --exclude '.*' --exclude '*/.*' --exclude 'resourcesync/*' --exclude resourcesync-s3.sh --exclude resourcesync.nginx.conf --exclude _headers --exclude _headers.rsgen --no-follow-symlinks --exclude=data/records.jsonl --exclude='docs/annual report/README' "$@"
 # 2. Published files whose type the AWS CLI would guess otherwise than the Resource List gives it.
 aws s3 cp ./data/records.jsonl "$dest/"data/records.jsonl --content-type application/jsonl "$@"
 aws s3 cp ./'docs/annual report/README' "$dest/"'docs/annual report/README' --content-type text/plain "$@"
@@ -43,4 +43,4 @@ aws s3 sync resourcesync "$dest/resourcesync" --exclude '*' --include index.html
 #    (--size-only: all is uploaded by now, and a clock ahead of S3's must not upload again untyped;
 #    rsgen's own state, such as .rsgen-manifest.json, is never uploaded).
 aws s3 sync resourcesync "$dest/resourcesync" --delete --size-only --exclude '.*' "$@"
-aws s3 sync . "$dest" --delete --size-only --exclude '.*' --exclude '*/.*' --exclude 'resourcesync/*' --exclude resourcesync-s3.sh --exclude resourcesync.nginx.conf --exclude _headers --exclude _headers.rsgen --exclude=data/records.jsonl --exclude='docs/annual report/README' "$@"
+aws s3 sync . "$dest" --delete --size-only --exclude '.*' --exclude '*/.*' --exclude 'resourcesync/*' --exclude resourcesync-s3.sh --exclude resourcesync.nginx.conf --exclude _headers --exclude _headers.rsgen --no-follow-symlinks --exclude=data/records.jsonl --exclude='docs/annual report/README' "$@"
