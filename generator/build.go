@@ -180,7 +180,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err := checkHostFiles(&cfg); err != nil {
 		return nil, err
 	}
-	stg, err := NewStage(cfg.Out)
+	stg, err := newStage(cfg.Out, cfg.DryRun)
 	if err != nil {
 		return nil, mark(err, ErrOutput)
 	}
