@@ -243,7 +243,7 @@ func counts(p progress, elapsed time.Duration) string {
 		}
 		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
 		if !p.walkDone {
-			return fmt.Sprintf("%d files, %s, %s", p.hashed, units.FormatSize(p.bytes), rate)
+			return fmt.Sprintf("%s, %s, %s", units.Count(int(p.hashed), "file"), units.FormatSize(p.bytes), rate)
 		}
 		size := units.FormatSize(p.bytes)
 		if p.totalBytes > 0 {
@@ -303,7 +303,7 @@ func progressLine(p progress, elapsed time.Duration) string {
 		return "rsgen: " + name + " (" + seconds(elapsed) + ")"
 	case p.phase == generator.PhaseScanning && !p.walkDone:
 		if p.counting > p.hashed {
-			return fmt.Sprintf("rsgen: %s: %s; counting: %d files so far", name, c, p.counting)
+			return fmt.Sprintf("rsgen: %s: %s; counting: %s so far", name, c, units.Count(int(p.counting), "file"))
 		}
 		return "rsgen: " + name + ": " + c + "; still counting"
 	}

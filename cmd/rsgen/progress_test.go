@@ -26,6 +26,8 @@ func TestProgressLine(t *testing.T) {
 			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; still counting"},
 		{"hashing while the walk ahead counts", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, counting: 7000, bytes: 10 * mib}, 5 * time.Second,
 			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; counting: 7000 files so far"},
+		{"hashing one file", progress{phase: generator.PhaseScanning, hashed: 1, counting: 1, bytes: 2}, time.Second,
+			"rsgen: hashing: 1 file, 2 B, 2 B/s; still counting"},
 		{"hashing, too early for an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: mib, walkDone: true}, time.Second,
 			"rsgen: hashing: 100/500 files, 1.0 MiB, 1.0 MiB/s, 20%"},
 		{"hashing with an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
