@@ -3,6 +3,7 @@ package main
 import (
 	_ "embed"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -26,6 +27,24 @@ var (
 // completeFlag is the last word with which the scripts ask rsgen what
 // fits the words before it.
 const completeFlag = "--generate-bash-completion"
+
+// completeArgs answers the scripts for cmd: its flags after a word that
+// begins with -, as urfave/cli does (which reads os.Args too); else the
+// shells for completion, and nothing for the other commands, whose
+// arguments are files, so that the shell completes their names (urfave/cli
+// would offer "help h", which hid them).
+func completeArgs(cmd *cli.Command) cli.BashCompleteFunc {
+	flags := cli.DefaultCompleteWithFlags(cmd)
+	return func(c *cli.Context) {
+		if n := len(os.Args); n > 2 && strings.HasPrefix(os.Args[n-2], "-") {
+			flags(c)
+			return
+		}
+		if cmd.Name == "completion" {
+			fmt.Fprintln(c.App.Writer, "bash\nzsh\nfish")
+		}
+	}
+}
 
 func completionCommand() *cli.Command {
 	return &cli.Command{
