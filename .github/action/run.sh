@@ -85,8 +85,9 @@ if [ -n "${INPUT_ARGS:-}" ]; then
 fi
 
 # rsgen's messages go to the log as they come, and to a file, whose
-# "since …: N created, N updated, N deleted" lines (one per resource set)
-# give the counts.
+# "since …: N created, N updated, N deleted" lines (one per resource set;
+# "rsgen: dry run: …" with --dry-run) give the counts. Only rsgen's own
+# lines count: a file name in a notice cannot forge one.
 log="${RUNNER_TEMP:-/tmp}/rsgen-action-$$.log"
 echo "+ rsgen ${args[*]}"
 set +e
@@ -94,8 +95,9 @@ set +e
 code=${PIPESTATUS[0]}
 set -e
 read -r created updated deleted < <(awk '
-  match($0, /: [0-9]+ created, [0-9]+ updated, [0-9]+ deleted;/) {
-    split(substr($0, RSTART + 2, RLENGTH - 3), f, /[ ,]+/); c += f[1]; u += f[3]; d += f[5]; n++
+  /^rsgen: (dry run: )?(set [a-z0-9_-]+: )?since [^ ]+: [0-9]+ created, [0-9]+ updated, [0-9]+ deleted(;|$)/ {
+    match($0, /[0-9]+ created, [0-9]+ updated, [0-9]+ deleted/)
+    split(substr($0, RSTART, RLENGTH), f, /[ ,]+/); c += f[1]; u += f[3]; d += f[5]; n++
   }
   END { if (n) print c, u, d; else print "- - -" }' "$log")
 rm -f "$log"
