@@ -194,7 +194,7 @@ func readStats(s *generator.Stats, export bool) progress {
 		phase:    generator.Phase(s.Phase.Load()),
 		found:    s.Found.Load(),
 		hashed:   s.Hashed.Load(),
-		bytes:    s.Bytes.Load(),
+		bytes:    max(s.Bytes.Load(), s.Read.Load()), // Read moves inside a large file, Bytes at its end
 		packed:   s.Packed.Load(),
 		walkDone: s.WalkDone.Load(),
 		cached:   s.Cached.Load(),

@@ -162,3 +162,20 @@ func TestProgressQuiet(t *testing.T) {
 		t.Errorf("quiet, yet: %q", out.String())
 	}
 }
+
+// TestProgressInsideALargeFile: the bytes read of a file not yet hashed
+// to its end count, so that a large file moves the line (it stayed at 0%
+// until its end).
+func TestProgressInsideALargeFile(t *testing.T) {
+	const mib = 1 << 20
+	stats := new(generator.Stats)
+	stats.Phase.Store(int32(generator.PhaseScanning))
+	stats.Total.Store(1)
+	stats.TotalBytes.Store(100 * mib)
+	stats.Counted.Store(true)
+	stats.Read.Store(25 * mib)
+	got := progressLine(readStats(stats, false), 10*time.Second)
+	if want := "rsgen: hashing: 0/1 files, 25.0 MiB/100.0 MiB, 2.5 MiB/s, 25%, ETA 30s"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

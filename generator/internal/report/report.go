@@ -42,7 +42,8 @@ type Stats struct {
 	Found    atomic.Int64 // files found by the walk so far
 	Hashed   atomic.Int64 // files read and hashed (or failed), or found unchanged in the hash cache
 	Cached   atomic.Int64 // files found unchanged in the hash cache, not read
-	Bytes    atomic.Int64 // bytes read
+	Bytes    atomic.Int64 // bytes read, of the files hashed (Hashed)
+	Read     atomic.Int64 // bytes read so far, of files still being read too: the progress inside a large file
 	WalkDone atomic.Bool  // the walk has finished: Found is the total
 	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
 
