@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -42,6 +43,19 @@ func completeArgs(cmd *cli.Command) cli.BashCompleteFunc {
 		}
 		if cmd.Name == "completion" {
 			fmt.Fprintln(c.App.Writer, "bash\nzsh\nfish")
+		}
+	}
+}
+
+// takesFiles marks the flags among flags whose value is a path (their
+// placeholder in the help: FILE, DIR…), so that fish completes file names
+// for them, and nothing for the others (urfave/cli's TakesFile).
+func takesFiles(flags []cli.Flag) {
+	for _, f := range flags {
+		if sf, ok := f.(*cli.StringFlag); ok {
+			_, placeholder, _ := strings.Cut(sf.Usage, "`")
+			placeholder, _, _ = strings.Cut(placeholder, "`")
+			sf.TakesFile = slices.Contains([]string{"FILE", "DIR", "DIR|URL", "SOURCE"}, placeholder)
 		}
 	}
 }
