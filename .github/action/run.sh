@@ -52,8 +52,9 @@ else
   echo "rsgen $version: downloading $base/$archive"
   curl -fsSL --retry 3 -o "$tmp/checksums.txt" "$base/checksums.txt" || fail "could not download $base/checksums.txt"
   curl -fsSL --retry 3 -o "$tmp/$archive" "$base/$archive" || fail "could not download $base/$archive"
-  want=$(awk -v name="$archive" '$2 == name { print $1 }' "$tmp/checksums.txt")
+  want=$(awk -v name="$archive" '$2 == name { print $1 }' "$tmp/checksums.txt" | sort -u)
   [ -n "$want" ] || fail "checksums.txt of $version does not list $archive: not installed"
+  [ "$(echo "$want" | wc -l)" -eq 1 ] || fail "checksums.txt of $version gives $archive two different SHA-256: not installed"
   got=$(sha256 "$tmp/$archive")
   [ "$got" = "$want" ] ||
     fail "checksum mismatch: $archive has SHA-256 $got, checksums.txt says $want: the download is corrupt or tampered with; not installed"

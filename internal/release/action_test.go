@@ -55,6 +55,16 @@ func runAction(t *testing.T, releases, cache string, inputs map[string]string) a
 	return r
 }
 
+// readString returns the content of the file at path.
+func readString(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 // testAction runs the Action's script against the snapshot served from
 // 127.0.0.1, as GitHub serves a release: it installs rsgen into the tool
 // cache and runs it, twice, giving the counts of changes; a tampered
@@ -203,6 +213,15 @@ func TestActionCounts(t *testing.T) {
 		t.Fatalf("first build: exit %d\n%s", r.code, r.log)
 	}
 	testenv.WriteFile(t, site, "b.txt", "b\n")
+	// A checksums.txt that lists the archive twice, with two digests, one
+	// of them right, is refused as such.
+	sums := readString(t, filepath.Join(dist, "checksums.txt"))
+	testenv.WriteFile(t, dist, "checksums.txt", strings.Repeat("0", 64)+"  "+archive+"\n"+sums)
+	if r := runAction(t, srv.URL, filepath.Join(t.TempDir(), "toolcache"), inputs); r.code == 0 || !strings.Contains(r.log, "two different SHA-256") {
+		t.Errorf("a checksums.txt listing the archive twice: exit %d\n%s", r.code, r.log)
+	}
+	testenv.WriteFile(t, dist, "checksums.txt", sums)
+
 	inputs["previous"] = out
 	for _, args := range []string{"--dry-run --at 2024-06-02T00:00:00Z", "--at 2024-06-02T00:00:00Z"} {
 		inputs["args"] = args
