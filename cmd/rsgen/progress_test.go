@@ -128,21 +128,25 @@ func TestProgressLogSets(t *testing.T) {
 	stats.NextSet("articles")
 	l.enter(generator.PhaseScanning, t0)
 	stats.Hashed.Store(3)
+	stats.Bytes.Store(300)
+	stats.Read.Add(300)
 	l.enter(generator.PhaseWriting, t0.Add(time.Second))
 	stats.NextSet("data")
 	l.enter(generator.PhaseWriting, t0.Add(2*time.Second)) // the next set's (were it to start there): a step of its own
 	l.enter(generator.PhaseScanning, t0.Add(3*time.Second))
 	stats.Hashed.Store(2)
+	stats.Bytes.Store(20)
+	stats.Read.Add(20)
 	l.enter(generator.PhaseChecking, t0.Add(4*time.Second))
 	l.end(t0.Add(5*time.Second), false)
 	want := `rsgen: set articles: hashing: started
-rsgen: set articles: hashing: done in 1s: 3 files, 0 B, 0 B/s
+rsgen: set articles: hashing: done in 1s: 3 files, 300 B, 300 B/s
 rsgen: set articles: writing the documents: started
 rsgen: set articles: writing the documents: done in 1s
 rsgen: set data: writing the documents: started
 rsgen: set data: writing the documents: done in 1s
 rsgen: set data: hashing: started
-rsgen: set data: hashing: done in 1s: 2 files, 0 B, 0 B/s
+rsgen: set data: hashing: done in 1s: 2 files, 20 B, 20 B/s
 rsgen: checking the documents: started
 rsgen: checking the documents: done in 1s
 `

@@ -81,7 +81,7 @@ const (
 // NextSet sets the counts of files back to zero (all but Cached) for the
 // build of the set name of a site, which the progress then names.
 func (s *Stats) NextSet(name string) {
-	for _, n := range []*atomic.Int64{&s.Found, &s.Hashed, &s.Bytes, &s.Packed, &s.Total, &s.TotalBytes} {
+	for _, n := range []*atomic.Int64{&s.Found, &s.Hashed, &s.Bytes, &s.Read, &s.Packed, &s.Total, &s.TotalBytes} {
 		n.Store(0)
 	}
 	s.WalkDone.Store(false)
