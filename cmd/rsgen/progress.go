@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/term"
@@ -57,25 +58,33 @@ func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) (sto
 // drawProgress draws the progress line on the terminal f until stopped,
 // then clears it.
 func drawProgress(f *os.File, stats *generator.Stats, export bool) func(bool) {
+	tick := time.NewTicker(200 * time.Millisecond)
+	stop := draw(f, stats, export, tick.C, time.Now)
+	return func(failed bool) { stop(failed); tick.Stop() }
+}
+
+// draw draws the progress line on f at each tick until stopped, then
+// clears it. A step is timed, for its rate and ETA, from when the build
+// entered it (Stats.Entered) by the clock now, not from the first tick
+// that saw it, which made the first line of each step claim the bytes
+// of up to a tick in no time at all.
+func draw(f *os.File, stats *generator.Stats, export bool, tick <-chan time.Time, now func() time.Time) func(bool) {
+	var entered atomic.Int64 // when the build entered the step under way, in Unix nanoseconds
+	entered.Store(now().UnixNano())
+	stats.Entered = func(generator.Phase) { entered.Store(now().UnixNano()) }
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		phase, since := generator.Phase(-1), time.Now()
 		for {
 			select {
 			case <-done:
 				fmt.Fprint(f, "\r\x1b[K")
 				return
-			case now := <-tick.C:
+			case t := <-tick:
 				p := readStats(stats, export)
-				if p.phase != phase {
-					phase, since = p.phase, now // the time of each phase, for its rate and ETA
-				}
-				line := progressLine(p, now.Sub(since))
+				line := progressLine(p, t.Sub(time.Unix(0, entered.Load())))
 				if set := stats.Set(); set != "" {
 					line = "rsgen: set " + set + ": " + strings.TrimPrefix(line, "rsgen: ")
 				}

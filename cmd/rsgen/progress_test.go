@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -181,5 +183,35 @@ func TestProgressInsideALargeFile(t *testing.T) {
 	got := progressLine(readStats(stats, false), 10*time.Second)
 	if want := "rsgen: hashing: 0/1 files, 25.0 MiB/100.0 MiB, 2.5 MiB/s, 25%, ETA 30s"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// On a terminal, a step is timed from when the build entered it, not
+// from the first frame that saw it: that frame claimed the bytes of up to
+// a tick in no time (84.5 GiB/s on the first line of hashing).
+func TestProgressDrawTimesSteps(t *testing.T) {
+	const mib = 1 << 20
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	clock := t0
+	stats := new(generator.Stats)
+	tick := make(chan time.Time)
+	stop := draw(w, stats, false, tick, func() time.Time { return clock })
+	stats.Enter(generator.PhaseScanning)
+	stats.Hashed.Store(10)
+	stats.Read.Store(10 * mib)
+	tick <- t0.Add(5 * time.Second)
+	stop(false)
+	w.Close()
+	out, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "rsgen: hashing: 10 files, 10.0 MiB, 2.0 MiB/s; still counting"; !strings.Contains(string(out), want) {
+		t.Errorf("drawn %q, want a line %q", out, want)
 	}
 }
