@@ -210,7 +210,8 @@ func readStats(s *generator.Stats, export bool) progress {
 		export:   export,
 	}
 	if s.Counted.Load() { // the walk that counts ahead is done: the totals
-		p.found, p.totalBytes, p.walkDone = s.Total.Load(), s.TotalBytes.Load(), true
+		// The scan's own walk finds more if the tree grew since the count.
+		p.found, p.totalBytes, p.walkDone = max(s.Total.Load(), p.found), max(s.TotalBytes.Load(), p.bytes), true
 	} else {
 		p.counting = s.Total.Load()
 	}

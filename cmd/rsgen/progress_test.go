@@ -215,3 +215,20 @@ func TestProgressDrawTimesSteps(t *testing.T) {
 		t.Errorf("drawn %q, want a line %q", out, want)
 	}
 }
+
+// A tree that grew after the walk ahead counted it: the total is what the
+// scan found, never less than what it hashed (105/100 files, 105%).
+func TestProgressTreeGrew(t *testing.T) {
+	stats := new(generator.Stats)
+	stats.Phase.Store(int32(generator.PhaseScanning))
+	stats.Total.Store(100)
+	stats.TotalBytes.Store(100)
+	stats.Counted.Store(true)
+	stats.Found.Store(105)
+	stats.Hashed.Store(105)
+	stats.Bytes.Store(105)
+	got := progressLine(readStats(stats, false), time.Second)
+	if want := "rsgen: hashing: 105/105 files, 105 B/105 B, 105 B/s, 100%"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
