@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
@@ -154,6 +155,7 @@ type build struct {
 	stats    *Stats
 	problems report.Problems
 	notice   func(string)
+	unserved sync.Map   // DocsDir, WellKnownFile of the source that owned left out for their URL (noticed after the scan)
 	docs     *docWriter // the documents written, into the stage
 	at       time.Time
 	done     time.Time            // when the build completed (completed), once its lists are written
@@ -180,7 +182,7 @@ func Build(ctx context.Context, cfg Config) (*Report, error) {
 	if err := checkHostFiles(&cfg); err != nil {
 		return nil, err
 	}
-	stg, err := NewStage(cfg.Out)
+	stg, err := newStage(cfg.Out, cfg.DryRun)
 	if err != nil {
 		return nil, mark(err, ErrOutput)
 	}
@@ -394,7 +396,8 @@ func sourceRoot(source string) (string, error) {
 // owned reports whether real, a path under the source with symbolic links
 // resolved, is rsgen's own output (when the output is inside the source)
 // or inside it, or the hash cache, or has the URL of rsgen's documents:
-// never content.
+// never content. It says nothing itself: the walk that counts ahead asks
+// it too, from its own goroutine (noticeUnserved says it once).
 func (b *build) owned(real string) bool {
 	if b.cacheRel != "" && (real == b.cacheRel || strings.HasPrefix(real, b.cacheRel+".tmp-")) {
 		return true // the hash cache, and the file it is saved through
@@ -403,7 +406,7 @@ func (b *build) owned(real string) bool {
 		// The output is elsewhere; served where the resources are, its
 		// documents take these URLs (as for an archive: see publishes).
 		if b.cfg.DocsURL == b.cfg.BaseURL && (real == DocsDir || real == WellKnownFile) {
-			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which the output directory holds", real))
+			b.unserved.Store(real, true)
 			return true
 		}
 		return false

@@ -296,7 +296,7 @@ func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		}
 		builds[i] = b
 	}
-	stg, err := NewStage(site.Out)
+	stg, err := newStage(site.Out, site.DryRun)
 	if err != nil {
 		return nil, mark(err, ErrOutput)
 	}

@@ -133,10 +133,21 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 		ReadDir:  testHookReadDir,
 	}
 	found, unread, err := sc.Run(ctx)
+	b.noticeUnserved()
 	if err != nil {
 		return nil, err
 	}
 	return b.keepUnread(ctx, found, unread)
+}
+
+// noticeUnserved says which of rsgen's documents the scan of the source
+// found there and left out (owned).
+func (b *build) noticeUnserved() {
+	for _, name := range []string{DocsDir, WellKnownFile} {
+		if _, ok := b.unserved.Load(name); ok {
+			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which the output directory holds", name))
+		}
+	}
 }
 
 // MaxArchiveMembers is the most entries (files, directories, links…) a

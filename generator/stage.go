@@ -13,6 +13,14 @@ type Stage = stage.Stage
 // NewStage creates a staging directory inside out (stage.New).
 func NewStage(out string) (*Stage, error) { return stage.New(out) }
 
+// newStage is NewStage, or stage.NewDry for a dry run.
+func newStage(out string, dryRun bool) (*Stage, error) {
+	if dryRun {
+		return stage.NewDry(out)
+	}
+	return stage.New(out)
+}
+
 // Names rsgen owns in the output directory.
 const (
 	DocsDir       = stage.DocsDir       // every document but the Source Description; those of a set in DocsDir/<set>

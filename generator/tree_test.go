@@ -593,3 +593,26 @@ func TestOutputNotYetCreatedInsideLinkedSource(t *testing.T) {
 		t.Error("a file of the stage is not rsgen's own output")
 	}
 }
+
+// TestServedDocumentsNoticedOnce: a source holding resourcesync/,
+// published elsewhere at the URLs of rsgen's documents, is told once that
+// it is left out, also when a walk counts ahead of the scan (which asks
+// owned too). .well-known is hidden: not walked, not noticed.
+func TestServedDocumentsNoticedOnce(t *testing.T) {
+	src := t.TempDir()
+	testenv.WriteFile(t, src, "a.txt", "a")
+	testenv.WriteFile(t, src, DocsDir+"/old.xml", "<x/>")
+	testenv.WriteFile(t, src, WellKnownFile, "<x/>")
+	for _, ahead := range []bool{false, true} {
+		cfg := testConfig(t, src, t.TempDir())
+		cfg.Stats = &Stats{CountAhead: ahead}
+		var mu sync.Mutex
+		var notices []string
+		cfg.Notice = func(m string) { mu.Lock(); notices = append(notices, m); mu.Unlock() }
+		mustBuild(t, cfg)
+		want := []string{DocsDir + ": not published: its URL is that of rsgen's documents, which the output directory holds"}
+		if !slices.Equal(notices, want) {
+			t.Errorf("counting ahead %v: notices %q, want %q", ahead, notices, want)
+		}
+	}
+}

@@ -28,6 +28,7 @@ type Hasher struct {
 	buf    []byte
 	head   []byte
 	ctx    context.Context // if set, reading stops when it is done
+	read   func(n int64)   // if set, called with the bytes of each read (Pool.Read)
 }
 
 // NewHasher returns a Hasher for the algorithms of set.
@@ -90,6 +91,9 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 				hh.Write(chunk) // hash.Hash.Write never returns an error
 			}
 			n += int64(m)
+			if h.read != nil {
+				h.read(int64(m))
+			}
 		}
 		if rerr == io.EOF || rerr == nil && size >= 0 && n == size && m < want {
 			break

@@ -60,6 +60,11 @@ type Pool struct {
 	// Progress, if set, is called by the workers (concurrently) with the
 	// number of bytes of each file they finish.
 	Progress func(files int, bytes int64)
+
+	// Read, if set, is called by the workers (concurrently) with the
+	// bytes of each read as they read: the progress inside a large file,
+	// of which Progress says nothing until its end.
+	Read func(bytes int64)
 }
 
 // Run hashes the files of jobs until jobs is closed or ctx is done, and
@@ -74,7 +79,7 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	for range n {
 		g.Go(func() error {
 			h := NewHasher(p.Set)
-			h.ctx = ctx
+			h.ctx, h.read = ctx, p.Read
 			op := newOpener()
 			defer op.close()
 			for {

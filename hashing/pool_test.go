@@ -303,3 +303,18 @@ func TestPoolOpenJobs(t *testing.T) {
 type iotestErrReader struct{}
 
 func (iotestErrReader) Read([]byte) (int, error) { return 0, errors.New("read failed") }
+
+// Pool.Read hears of the bytes as they are read, several times within a
+// file larger than a read, and of all of them.
+func TestPoolRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, make([]byte, 3*bufSize+5), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls, total atomic.Int64
+	p := &Pool{Set: Set{SHA256}, Workers: 2, Read: func(n int64) { calls.Add(1); total.Add(n) }}
+	collect(t, p, []Job{{Name: "f", Path: path}})
+	if total.Load() != 3*bufSize+5 || calls.Load() < 3 {
+		t.Errorf("Read heard of %d bytes in %d calls, want %d in 3 or more", total.Load(), calls.Load(), 3*bufSize+5)
+	}
+}

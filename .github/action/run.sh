@@ -52,8 +52,9 @@ else
   echo "rsgen $version: downloading $base/$archive"
   curl -fsSL --retry 3 -o "$tmp/checksums.txt" "$base/checksums.txt" || fail "could not download $base/checksums.txt"
   curl -fsSL --retry 3 -o "$tmp/$archive" "$base/$archive" || fail "could not download $base/$archive"
-  want=$(awk -v name="$archive" '$2 == name { print $1 }' "$tmp/checksums.txt")
+  want=$(awk -v name="$archive" '$2 == name { print $1 }' "$tmp/checksums.txt" | sort -u)
   [ -n "$want" ] || fail "checksums.txt of $version does not list $archive: not installed"
+  [ "$(echo "$want" | wc -l)" -eq 1 ] || fail "checksums.txt of $version gives $archive two different SHA-256: not installed"
   got=$(sha256 "$tmp/$archive")
   [ "$got" = "$want" ] ||
     fail "checksum mismatch: $archive has SHA-256 $got, checksums.txt says $want: the download is corrupt or tampered with; not installed"
@@ -85,8 +86,9 @@ if [ -n "${INPUT_ARGS:-}" ]; then
 fi
 
 # rsgen's messages go to the log as they come, and to a file, whose
-# "since …: N created, N updated, N deleted" lines (one per resource set)
-# give the counts.
+# "since …: N created, N updated, N deleted" lines (one per resource set;
+# "rsgen: dry run: …" with --dry-run) give the counts. Only rsgen's own
+# lines count: a file name in a notice cannot forge one.
 log="${RUNNER_TEMP:-/tmp}/rsgen-action-$$.log"
 echo "+ rsgen ${args[*]}"
 set +e
@@ -94,8 +96,9 @@ set +e
 code=${PIPESTATUS[0]}
 set -e
 read -r created updated deleted < <(awk '
-  match($0, /: [0-9]+ created, [0-9]+ updated, [0-9]+ deleted;/) {
-    split(substr($0, RSTART + 2, RLENGTH - 3), f, /[ ,]+/); c += f[1]; u += f[3]; d += f[5]; n++
+  /^rsgen: (dry run: )?(set [a-z0-9_-]+: )?since [^ ]+: [0-9]+ created, [0-9]+ updated, [0-9]+ deleted(;|$)/ {
+    match($0, /[0-9]+ created, [0-9]+ updated, [0-9]+ deleted/)
+    split(substr($0, RSTART, RLENGTH), f, /[ ,]+/); c += f[1]; u += f[3]; d += f[5]; n++
   }
   END { if (n) print c, u, d; else print "- - -" }' "$log")
 rm -f "$log"

@@ -45,6 +45,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 			return parseError(cmd, cmd.Flags, err)
 		}
+		cmd.BashComplete = completeArgs(cmd)
+		takesFiles(cmd.Flags)
 	}
 	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
 	if args[len(args)-1] != completeFlag { // urfave/cli completes only the words as typed, without a "--"

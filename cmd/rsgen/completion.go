@@ -3,6 +3,8 @@ package main
 import (
 	_ "embed"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -26,6 +28,37 @@ var (
 // completeFlag is the last word with which the scripts ask rsgen what
 // fits the words before it.
 const completeFlag = "--generate-bash-completion"
+
+// completeArgs answers the scripts for cmd: its flags after a word that
+// begins with -, as urfave/cli does (which reads os.Args too); else the
+// shells for completion, and nothing for the other commands, whose
+// arguments are files, so that the shell completes their names (urfave/cli
+// would offer "help h", which hid them).
+func completeArgs(cmd *cli.Command) cli.BashCompleteFunc {
+	flags := cli.DefaultCompleteWithFlags(cmd)
+	return func(c *cli.Context) {
+		if n := len(os.Args); n > 2 && strings.HasPrefix(os.Args[n-2], "-") {
+			flags(c)
+			return
+		}
+		if cmd.Name == "completion" {
+			fmt.Fprintln(c.App.Writer, "bash\nzsh\nfish")
+		}
+	}
+}
+
+// takesFiles marks the flags among flags whose value is a path (their
+// placeholder in the help: FILE, DIR…), so that fish completes file names
+// for them, and nothing for the others (urfave/cli's TakesFile).
+func takesFiles(flags []cli.Flag) {
+	for _, f := range flags {
+		if sf, ok := f.(*cli.StringFlag); ok {
+			_, placeholder, _ := strings.Cut(sf.Usage, "`")
+			placeholder, _, _ = strings.Cut(placeholder, "`")
+			sf.TakesFile = slices.Contains([]string{"FILE", "DIR", "DIR|URL", "SOURCE"}, placeholder)
+		}
+	}
+}
 
 func completionCommand() *cli.Command {
 	return &cli.Command{

@@ -18,7 +18,7 @@ import (
 // scans, once its spool files and its new hash cache exist: the published
 // output is left as it was, and the next build removes what the killed one
 // left (its stage with the spool files, the cache's temporary file) and
-// publishes as if nothing had happened.
+// publishes as if nothing had happened; a dry run before it leaves them.
 func TestKilledWhileSpooling(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary (-short)")
@@ -96,6 +96,12 @@ func TestKilledWhileSpooling(t *testing.T) {
 		t.Fatal("the killed build left no spool file or temporary cache: nothing to clean up")
 	}
 	os.Remove(filepath.Join(site, "zz-big.bin"))
+	// A dry run changes nothing of it: it is for the next build to remove.
+	left := testenv.Snapshot(t, out)
+	if b, err := build("2024-06-02T00:00:00Z", "--previous", out, "--dry-run").CombinedOutput(); err != nil {
+		t.Fatalf("a dry run after: %v\n%s", err, b)
+	}
+	testenv.SameSnapshot(t, "a dry run after a killed build", testenv.Snapshot(t, out), left)
 	if b, err := build("2024-06-02T00:00:00Z", "--previous", out).CombinedOutput(); err != nil {
 		t.Fatalf("the build after: %v\n%s", err, b)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/term"
@@ -57,25 +58,33 @@ func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) (sto
 // drawProgress draws the progress line on the terminal f until stopped,
 // then clears it.
 func drawProgress(f *os.File, stats *generator.Stats, export bool) func(bool) {
+	tick := time.NewTicker(200 * time.Millisecond)
+	stop := draw(f, stats, export, tick.C, time.Now)
+	return func(failed bool) { stop(failed); tick.Stop() }
+}
+
+// draw draws the progress line on f at each tick until stopped, then
+// clears it. A step is timed, for its rate and ETA, from when the build
+// entered it (Stats.Entered) by the clock now, not from the first tick
+// that saw it, which made the first line of each step claim the bytes
+// of up to a tick in no time at all.
+func draw(f *os.File, stats *generator.Stats, export bool, tick <-chan time.Time, now func() time.Time) func(bool) {
+	var entered atomic.Int64 // when the build entered the step under way, in Unix nanoseconds
+	entered.Store(now().UnixNano())
+	stats.Entered = func(generator.Phase) { entered.Store(now().UnixNano()) }
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		phase, since := generator.Phase(-1), time.Now()
 		for {
 			select {
 			case <-done:
 				fmt.Fprint(f, "\r\x1b[K")
 				return
-			case now := <-tick.C:
+			case t := <-tick:
 				p := readStats(stats, export)
-				if p.phase != phase {
-					phase, since = p.phase, now // the time of each phase, for its rate and ETA
-				}
-				line := progressLine(p, now.Sub(since))
+				line := progressLine(p, t.Sub(time.Unix(0, entered.Load())))
 				if set := stats.Set(); set != "" {
 					line = "rsgen: set " + set + ": " + strings.TrimPrefix(line, "rsgen: ")
 				}
@@ -194,14 +203,15 @@ func readStats(s *generator.Stats, export bool) progress {
 		phase:    generator.Phase(s.Phase.Load()),
 		found:    s.Found.Load(),
 		hashed:   s.Hashed.Load(),
-		bytes:    s.Bytes.Load(),
+		bytes:    max(s.Bytes.Load(), s.Read.Load()), // Read moves inside a large file, Bytes at its end
 		packed:   s.Packed.Load(),
 		walkDone: s.WalkDone.Load(),
 		cached:   s.Cached.Load(),
 		export:   export,
 	}
 	if s.Counted.Load() { // the walk that counts ahead is done: the totals
-		p.found, p.totalBytes, p.walkDone = s.Total.Load(), s.TotalBytes.Load(), true
+		// The scan's own walk finds more if the tree grew since the count.
+		p.found, p.totalBytes, p.walkDone = max(s.Total.Load(), p.found), max(s.TotalBytes.Load(), p.bytes), true
 	} else {
 		p.counting = s.Total.Load()
 	}
@@ -243,7 +253,7 @@ func counts(p progress, elapsed time.Duration) string {
 		}
 		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
 		if !p.walkDone {
-			return fmt.Sprintf("%d files, %s, %s", p.hashed, units.FormatSize(p.bytes), rate)
+			return fmt.Sprintf("%s, %s, %s", units.Count(int(p.hashed), "file"), units.FormatSize(p.bytes), rate)
 		}
 		size := units.FormatSize(p.bytes)
 		if p.totalBytes > 0 {
@@ -303,7 +313,7 @@ func progressLine(p progress, elapsed time.Duration) string {
 		return "rsgen: " + name + " (" + seconds(elapsed) + ")"
 	case p.phase == generator.PhaseScanning && !p.walkDone:
 		if p.counting > p.hashed {
-			return fmt.Sprintf("rsgen: %s: %s; counting: %d files so far", name, c, p.counting)
+			return fmt.Sprintf("rsgen: %s: %s; counting: %s so far", name, c, units.Count(int(p.counting), "file"))
 		}
 		return "rsgen: " + name + ": " + c + "; still counting"
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +28,8 @@ func TestProgressLine(t *testing.T) {
 			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; still counting"},
 		{"hashing while the walk ahead counts", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, counting: 7000, bytes: 10 * mib}, 5 * time.Second,
 			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; counting: 7000 files so far"},
+		{"hashing one file", progress{phase: generator.PhaseScanning, hashed: 1, counting: 1, bytes: 2}, time.Second,
+			"rsgen: hashing: 1 file, 2 B, 2 B/s; still counting"},
 		{"hashing, too early for an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: mib, walkDone: true}, time.Second,
 			"rsgen: hashing: 100/500 files, 1.0 MiB, 1.0 MiB/s, 20%"},
 		{"hashing with an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
@@ -126,21 +130,25 @@ func TestProgressLogSets(t *testing.T) {
 	stats.NextSet("articles")
 	l.enter(generator.PhaseScanning, t0)
 	stats.Hashed.Store(3)
+	stats.Bytes.Store(300)
+	stats.Read.Add(300)
 	l.enter(generator.PhaseWriting, t0.Add(time.Second))
 	stats.NextSet("data")
 	l.enter(generator.PhaseWriting, t0.Add(2*time.Second)) // the next set's (were it to start there): a step of its own
 	l.enter(generator.PhaseScanning, t0.Add(3*time.Second))
 	stats.Hashed.Store(2)
+	stats.Bytes.Store(20)
+	stats.Read.Add(20)
 	l.enter(generator.PhaseChecking, t0.Add(4*time.Second))
 	l.end(t0.Add(5*time.Second), false)
 	want := `rsgen: set articles: hashing: started
-rsgen: set articles: hashing: done in 1s: 3 files, 0 B, 0 B/s
+rsgen: set articles: hashing: done in 1s: 3 files, 300 B, 300 B/s
 rsgen: set articles: writing the documents: started
 rsgen: set articles: writing the documents: done in 1s
 rsgen: set data: writing the documents: started
 rsgen: set data: writing the documents: done in 1s
 rsgen: set data: hashing: started
-rsgen: set data: hashing: done in 1s: 2 files, 0 B, 0 B/s
+rsgen: set data: hashing: done in 1s: 2 files, 20 B, 20 B/s
 rsgen: checking the documents: started
 rsgen: checking the documents: done in 1s
 `
@@ -158,5 +166,69 @@ func TestProgressQuiet(t *testing.T) {
 	stop(false)
 	if out.Len() != 0 {
 		t.Errorf("quiet, yet: %q", out.String())
+	}
+}
+
+// TestProgressInsideALargeFile: the bytes read of a file not yet hashed
+// to its end count, so that a large file moves the line (it stayed at 0%
+// until its end).
+func TestProgressInsideALargeFile(t *testing.T) {
+	const mib = 1 << 20
+	stats := new(generator.Stats)
+	stats.Phase.Store(int32(generator.PhaseScanning))
+	stats.Total.Store(1)
+	stats.TotalBytes.Store(100 * mib)
+	stats.Counted.Store(true)
+	stats.Read.Store(25 * mib)
+	got := progressLine(readStats(stats, false), 10*time.Second)
+	if want := "rsgen: hashing: 0/1 files, 25.0 MiB/100.0 MiB, 2.5 MiB/s, 25%, ETA 30s"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// On a terminal, a step is timed from when the build entered it, not
+// from the first frame that saw it: that frame claimed the bytes of up to
+// a tick in no time (84.5 GiB/s on the first line of hashing).
+func TestProgressDrawTimesSteps(t *testing.T) {
+	const mib = 1 << 20
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	clock := t0
+	stats := new(generator.Stats)
+	tick := make(chan time.Time)
+	stop := draw(w, stats, false, tick, func() time.Time { return clock })
+	stats.Enter(generator.PhaseScanning)
+	stats.Hashed.Store(10)
+	stats.Read.Store(10 * mib)
+	tick <- t0.Add(5 * time.Second)
+	stop(false)
+	w.Close()
+	out, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "rsgen: hashing: 10 files, 10.0 MiB, 2.0 MiB/s; still counting"; !strings.Contains(string(out), want) {
+		t.Errorf("drawn %q, want a line %q", out, want)
+	}
+}
+
+// A tree that grew after the walk ahead counted it: the total is what the
+// scan found, never less than what it hashed (105/100 files, 105%).
+func TestProgressTreeGrew(t *testing.T) {
+	stats := new(generator.Stats)
+	stats.Phase.Store(int32(generator.PhaseScanning))
+	stats.Total.Store(100)
+	stats.TotalBytes.Store(100)
+	stats.Counted.Store(true)
+	stats.Found.Store(105)
+	stats.Hashed.Store(105)
+	stats.Bytes.Store(105)
+	got := progressLine(readStats(stats, false), time.Second)
+	if want := "rsgen: hashing: 105/105 files, 105 B/105 B, 105 B/s, 100%"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

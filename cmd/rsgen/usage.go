@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 )
@@ -63,7 +64,7 @@ func valueProblem(f cli.Flag, reason string) string {
 
 // dashed writes a flag's name the way rsgen's help does: -o, --out.
 func dashed(name string) string {
-	if len(name) == 1 {
+	if utf8.RuneCountInString(name) == 1 {
 		return "-" + name
 	}
 	return "--" + name
@@ -137,7 +138,7 @@ func fold(name string) string {
 // long name), or a name it begins. A single letter is close to nothing:
 // it is two edits from every name of two.
 func closest(typed string, names []string) string {
-	if len(typed) < 2 {
+	if utf8.RuneCountInString(typed) < 2 {
 		return ""
 	}
 	for _, n := range names {
@@ -146,7 +147,7 @@ func closest(typed string, names []string) string {
 		}
 	}
 	typed = strings.ToLower(typed)
-	limit := max(2, len(typed)/3)
+	limit := max(2, utf8.RuneCountInString(typed)/3)
 	best, bestD := "", limit+1
 	for _, n := range names {
 		if len(n) < 2 {
@@ -163,8 +164,9 @@ func closest(typed string, names []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
+// editDistance is the Levenshtein distance between a and b, in letters.
+func editDistance(sa, sb string) int {
+	a, b := []rune(sa), []rune(sb)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -5,6 +5,17 @@ import (
 	"testing"
 )
 
+// TestUnknownFlagAsTyped: the unknown flag is named as it was typed, a
+// letter that is not ASCII as well.
+func TestUnknownFlagAsTyped(t *testing.T) {
+	for _, typed := range []string{"-é", "--éé", "-x"} {
+		_, _, stderr := runCLI(t, t.Context(), "build", typed, "s")
+		if !strings.Contains(stderr, "unknown flag "+typed+"\n") {
+			t.Errorf("%s: stderr does not name it as typed:\n%s", typed, stderr)
+		}
+	}
+}
+
 // An unknown flag gets the flag meant where rsgen can tell: the same name
 // in camelCase or snake_case, the name well-known tools give it, a
 // misspelling; SOURCE named as a flag is said to be an argument; a single
@@ -26,6 +37,7 @@ func TestUnknownFlagSuggestion(t *testing.T) {
 		{[]string{"build", "--hiden", "s"}, "did you mean --hidden?"},
 		{[]string{"build", "--source", "public"}, "SOURCE is an argument, not a flag: rsgen build public, not rsgen build --source public; see 'rsgen build --help'"},
 		{[]string{"build", "-x", "s"}, "see 'rsgen build --help'"},
+		{[]string{"build", "-é", "s"}, "see 'rsgen build --help'"}, // one letter, two bytes
 		{[]string{"validate", "-v", "d"}, "see 'rsgen validate --help'"},
 		{[]string{"validate", "-x", "d"}, "see 'rsgen validate --help'"},
 		{[]string{"validate", "--output", "d"}, "see 'rsgen validate --help'"}, // validate has no --out
@@ -58,7 +70,7 @@ func TestUnknownFlagSuggestion(t *testing.T) {
 // case or spelling of a key names it.
 func TestClosestSpelling(t *testing.T) {
 	keys := []string{"base-url", "docs-url", "max-entries", "name", "source"}
-	for typed, want := range map[string]string{"baseURL": "base-url", "docs_url": "docs-url", "MaxEntries": "max-entries", "sourse": "source", "x": "", "zzzzzz": ""} {
+	for typed, want := range map[string]string{"baseURL": "base-url", "docs_url": "docs-url", "MaxEntries": "max-entries", "sourse": "source", "x": "", "zzzzzz": "", "é": "", "ñame": "name"} {
 		if got := closest(typed, keys); got != want {
 			t.Errorf("closest(%q) = %q, want %q", typed, got, want)
 		}

@@ -2,6 +2,8 @@ package release_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // actionRun is a run of the Action's script: its exit code, its output,
@@ -49,6 +53,16 @@ func runAction(t *testing.T, releases, cache string, inputs map[string]string) a
 		r.outputs[k] = v
 	}
 	return r
+}
+
+// readString returns the content of the file at path.
+func readString(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
 
 // testAction runs the Action's script against the snapshot served from
@@ -161,5 +175,62 @@ func testAction(t *testing.T, rel snapshot) {
 				t.Error("rsgen ran")
 			}
 		})
+	}
+}
+
+// TestActionCounts runs the Action's script against a release of rsgen
+// built here (the host's archive and its checksums.txt, without
+// GoReleaser): the counts of changes are outputs with --dry-run too, the
+// pull-request check docs/CI.md suggests, as with a build that publishes.
+func TestActionCounts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds rsgen (-short)")
+	}
+	const version = "v0.0.1"
+	dist := filepath.Join(t.TempDir(), version)
+	bin := filepath.Join(t.TempDir(), "rsgen")
+	command(t, root, []string{"CGO_ENABLED=0"}, "go", "build", "-o", bin, "./cmd/rsgen")
+	archive := "rsgen_0.0.1_" + runtime.GOOS + "_" + runtime.GOARCH + ".tar.gz"
+	if err := os.Mkdir(dist, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	command(t, "", nil, "tar", "-czf", filepath.Join(dist, archive), "-C", filepath.Dir(bin), "rsgen")
+	data, err := os.ReadFile(filepath.Join(dist, archive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	testenv.WriteFile(t, dist, "checksums.txt", hex.EncodeToString(sum[:])+"  "+archive+"\n")
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Dir(dist))))
+	defer srv.Close()
+
+	site, out := filepath.Join(t.TempDir(), "site"), filepath.Join(t.TempDir(), "out")
+	testenv.WriteFile(t, site, "a.txt", "a\n")
+	inputs := map[string]string{"version": version, "source": site, "base-url": "https://example.org/", "out": out,
+		"args": "--at 2024-06-01T00:00:00Z"}
+	cache := filepath.Join(t.TempDir(), "toolcache")
+	if r := runAction(t, srv.URL, cache, inputs); r.code != 0 {
+		t.Fatalf("first build: exit %d\n%s", r.code, r.log)
+	}
+	testenv.WriteFile(t, site, "b.txt", "b\n")
+	// A checksums.txt that lists the archive twice, with two digests, one
+	// of them right, is refused as such.
+	sums := readString(t, filepath.Join(dist, "checksums.txt"))
+	testenv.WriteFile(t, dist, "checksums.txt", strings.Repeat("0", 64)+"  "+archive+"\n"+sums)
+	if r := runAction(t, srv.URL, filepath.Join(t.TempDir(), "toolcache"), inputs); r.code == 0 || !strings.Contains(r.log, "two different SHA-256") {
+		t.Errorf("a checksums.txt listing the archive twice: exit %d\n%s", r.code, r.log)
+	}
+	testenv.WriteFile(t, dist, "checksums.txt", sums)
+
+	inputs["previous"] = out
+	for _, args := range []string{"--dry-run --at 2024-06-02T00:00:00Z", "--at 2024-06-02T00:00:00Z"} {
+		inputs["args"] = args
+		r := runAction(t, srv.URL, cache, inputs)
+		want := map[string]string{"exit-code": "0", "created": "1", "updated": "0", "deleted": "0"}
+		for k, v := range want {
+			if r.outputs[k] != v {
+				t.Errorf("%s: output %s=%q, want %q\n%s", args, k, r.outputs[k], v, r.log)
+			}
+		}
 	}
 }

@@ -334,8 +334,9 @@ func committed(out, dir string, j *journal) bool {
 // holds: those of builds killed while publishing are finished or undone
 // (by their journal), then every such stage is removed. A stage whose
 // journal rsgen cannot prove it wrote (see readJournal) is left alone,
-// and named in a notice returned. The caller holds root's lock.
-func recoverStages(root *confined.Root) (notices []string) {
+// and named in a notice returned. The caller holds root's lock. With dry,
+// nothing is changed: each stage is named in a notice (dryNotice).
+func recoverStages(root *confined.Root, dry bool) (notices []string) {
 	out := root.Name()
 	entries, _ := os.ReadDir(out)
 	for _, e := range entries {
@@ -349,6 +350,10 @@ func recoverStages(root *confined.Root) (notices []string) {
 		}
 		j, err := readJournal(root, dir)
 		switch {
+		case dry:
+			notices = append(notices, dryNotice(root, dir, j, err))
+			lock.unlock()
+			continue
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete): // killed before it changed anything
 		case err != nil:
 			notices = append(notices, fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
@@ -366,6 +371,25 @@ func recoverStages(root *confined.Root) (notices []string) {
 	}
 	syncDir(out)
 	return notices
+}
+
+// dryNotice says what a build, unlike a dry run, would do first with the
+// stage dir of root that a killed build left, given its journal j and the
+// error of reading it.
+func dryNotice(root *confined.Root, dir string, j *journal, err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete):
+		return fmt.Sprintf("%s, left by a killed build, is left for the next build to remove (--dry-run)", display.Name(dir))
+	case err != nil:
+		return fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
+			display.Name(dir), err)
+	}
+	how := "undo"
+	if committed(root.Name(), dir, j) {
+		how = "finish"
+	}
+	return fmt.Sprintf("%s holds a publish that a killed build left halfway: the next build will %s it before it reads the output; this dry run read the output as it is (--dry-run changes nothing)",
+		display.Name(dir), how)
 }
 
 // writeJournal writes j in the stage dir of root, with the identities of

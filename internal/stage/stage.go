@@ -76,7 +76,14 @@ type Stage struct {
 // if out's documents directory holds files rsgen did not write. It first
 // finishes or undoes the publish of a build killed while publishing, and
 // removes stages left by killed builds.
-func New(out string) (*Stage, error) {
+func New(out string) (*Stage, error) { return newStage(out, false) }
+
+// NewDry is New for a dry run, which changes nothing in out but its own
+// stage: the stages of killed builds are left as they are for the next
+// build, and named in the notices (recoverStages).
+func NewDry(out string) (*Stage, error) { return newStage(out, true) }
+
+func newStage(out string, dry bool) (*Stage, error) {
 	created := ""
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
 		created = topMissing(out)
@@ -104,7 +111,7 @@ func New(out string) (*Stage, error) {
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
 	s.outLock = lock
-	s.notices = recoverStages(root)
+	s.notices = recoverStages(root, dry)
 	if _, err := checkOwned(out); err != nil {
 		s.Discard()
 		return nil, fmt.Errorf("output directory %s: %w", out, err)

@@ -143,6 +143,16 @@ func TestPublishFaults(t *testing.T) {
 						t.Fatalf("%s: Publish: %v, want the simulated kill", name, err)
 					}
 					st.release() // the process is gone, and its locks with it
+					left := testenv.Snapshot(t, out)
+					dry, err := NewDry(out)
+					if err != nil {
+						t.Fatalf("%s: a dry run: %v", name, err)
+					}
+					dry.Discard()
+					testenv.SameSnapshot(t, name+": a dry run", testenv.Snapshot(t, out), left)
+					if len(dry.Notices()) == 0 {
+						t.Errorf("%s: a dry run did not say that it left the killed build's stage", name)
+					}
 					next, err := New(out)
 					if err != nil {
 						t.Fatalf("%s: the next build: %v", name, err)
@@ -248,7 +258,7 @@ func recoverIn(t *testing.T, out string) []string {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	return recoverStages(root)
+	return recoverStages(root, false)
 }
 
 // TestPlantedJournal: a stage with a journal that a checkout of SOURCE

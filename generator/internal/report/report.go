@@ -42,7 +42,8 @@ type Stats struct {
 	Found    atomic.Int64 // files found by the walk so far
 	Hashed   atomic.Int64 // files read and hashed (or failed), or found unchanged in the hash cache
 	Cached   atomic.Int64 // files found unchanged in the hash cache, not read
-	Bytes    atomic.Int64 // bytes read
+	Bytes    atomic.Int64 // bytes read, of the files hashed (Hashed)
+	Read     atomic.Int64 // bytes read so far, of files still being read too: the progress inside a large file
 	WalkDone atomic.Bool  // the walk has finished: Found is the total
 	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
 
@@ -80,7 +81,7 @@ const (
 // NextSet sets the counts of files back to zero (all but Cached) for the
 // build of the set name of a site, which the progress then names.
 func (s *Stats) NextSet(name string) {
-	for _, n := range []*atomic.Int64{&s.Found, &s.Hashed, &s.Bytes, &s.Packed, &s.Total, &s.TotalBytes} {
+	for _, n := range []*atomic.Int64{&s.Found, &s.Hashed, &s.Bytes, &s.Read, &s.Packed, &s.Total, &s.TotalBytes} {
 		n.Store(0)
 	}
 	s.WalkDone.Store(false)

@@ -32,7 +32,7 @@ type Scan struct {
 
 	Spill    *spill.Area      // where the resources are spooled
 	Problems *report.Problems // the files that cannot be published
-	Stats    *report.Stats    // Found, Hashed, Cached, Bytes, WalkDone
+	Stats    *report.Stats    // Found, Hashed, Cached, Bytes, Read, WalkDone
 	Notice   func(string)     // tells the user what they should know; never nil
 
 	// Window is how many files may be in flight between the walk and the
@@ -132,7 +132,7 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		close(s.hits)
 	}
 	results := make(chan hashing.Result, workers)
-	pool := &hashing.Pool{Set: sc.Hashes, Workers: workers}
+	pool := &hashing.Pool{Set: sc.Hashes, Workers: workers, Read: func(n int64) { sc.Stats.Read.Add(n) }}
 	g.Go(func() error {
 		defer close(results)
 		return pool.Run(ctx, s.jobs, results)
