@@ -20,113 +20,32 @@ import (
 // the official schemas (XSD types and patterns, with their white-space
 // rules) and, where the spec says more, the spec.
 
-// isXSDDateTime reports whether s has the lexical form of xsd:dateTime
-// with the time zone the W3C Datetime profile requires once a time is
-// given: YYYY-MM-DDThh:mm:ss[.s+](Z|±hh:mm). (By hand: a regexp costs a
-// fifth of validating a large list.)
-func isXSDDateTime(s string) bool {
-	if len(s) < 20 || !isXSDDate(s[:10]) || s[10] != 'T' || !digitsAt(s, 11, 2) || s[13] != ':' ||
-		!digitsAt(s, 14, 2) || s[16] != ':' || !digitsAt(s, 17, 2) {
-		return false
-	}
-	rest := s[19:]
-	if rest[0] == '.' {
-		i := 1
-		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-			i++
-		}
-		if i == 1 {
-			return false
-		}
-		rest = rest[i:]
-	}
-	return rest == "Z" || len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && digitsAt(rest, 1, 2) && rest[3] == ':' && digitsAt(rest, 4, 2)
-}
-
-// isXSDDate reports whether s is YYYY-MM-DD: xsd:date without the time
-// zone the W3C profile does not allow on a date.
-func isXSDDate(s string) bool {
-	return len(s) == 10 && digitsAt(s, 0, 4) && s[4] == '-' && digitsAt(s, 5, 2) && s[7] == '-' && digitsAt(s, 8, 2)
-}
-
-func digitsAt(s string, i, n int) bool {
-	if i+n > len(s) {
-		return false
-	}
-	for _, c := range []byte(s[i : i+n]) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // checkDatetime checks a datetime attribute (at, completed, from, until,
 // datetime, modified): an xsd:dateTime that is also a W3C Datetime, so a
 // full date and time with seconds and a time zone.
 func checkDatetime(v string) (time.Time, string) {
-	s := strings.TrimSpace(v)
-	if !isXSDDateTime(s) {
+	t, p, err := rsxml.ParseTimeForm(strings.TrimSpace(v)) // white space the schema's types collapse
+	if p != rsxml.Second {
 		return time.Time{}, fmt.Sprintf("%q is not a full W3C Datetime with seconds and time zone (YYYY-MM-DDThh:mm:ss[.s]Z, or ±hh:mm for Z), which the schema's xsd:dateTime and the W3C profile both accept", v)
 	}
-	return parseChecked(v, s)
+	return t, errText(err)
 }
 
 // checkLastmod checks <lastmod>: xsd:date or xsd:dateTime, and a W3C Datetime.
 func checkLastmod(v string) (time.Time, string) {
-	s := strings.TrimSpace(v)
-	if !isXSDDate(s) && !isXSDDateTime(s) {
+	t, p, err := rsxml.ParseTimeForm(strings.TrimSpace(v))
+	if p != rsxml.Day && p != rsxml.Second {
 		return time.Time{}, fmt.Sprintf("<lastmod> %q is neither a date (YYYY-MM-DD) nor a full W3C Datetime (YYYY-MM-DDThh:mm:ss[.s]Z)", v)
 	}
-	return parseChecked(v, s)
+	return t, errText(err)
 }
 
-// parseChecked returns the time of s, a date or datetime whose form
-// isXSDDate or isXSDDateTime accepted, checking that its fields are in
-// range (as rsxml.ParseTime does, without its regexp).
-func parseChecked(v, s string) (time.Time, string) {
-	num := func(i, n int) int {
-		x := 0
-		for _, c := range []byte(s[i : i+n]) {
-			x = x*10 + int(c-'0')
-		}
-		return x
+// errText is the text of err, or "" for none.
+func errText(err error) string {
+	if err == nil {
+		return ""
 	}
-	year, month, day := num(0, 4), num(5, 2), num(8, 2)
-	var hour, minute, sec, nsec int
-	loc := time.UTC
-	if len(s) > 10 {
-		hour, minute, sec = num(11, 2), num(14, 2), num(17, 2)
-		rest := s[19:]
-		if rest[0] == '.' {
-			i := 1
-			for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-				if i <= 9 {
-					nsec = nsec*10 + int(rest[i]-'0')
-				}
-				i++
-			}
-			for j := min(i, 10); j < 10; j++ {
-				nsec *= 10
-			}
-			rest = rest[i:]
-		}
-		if rest != "Z" {
-			h, m := num(len(s)-5, 2), num(len(s)-2, 2)
-			if h > 23 || m > 59 {
-				return time.Time{}, fmt.Sprintf("%q: the time zone offset is out of range", v)
-			}
-			off := h*3600 + m*60
-			if rest[0] == '-' {
-				off = -off
-			}
-			loc = time.FixedZone(rest, off)
-		}
-	}
-	if month < 1 || month > 12 || day < 1 || day > rsxml.DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, fmt.Sprintf("%q: a field is out of range", v)
-	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc).UTC(), ""
+	return err.Error()
 }
 
 // splitHashToken splits one token of a hash attribute, alg:digest, where

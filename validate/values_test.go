@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 func TestCheckDatetime(t *testing.T) {
@@ -56,24 +55,6 @@ func TestCheckLastmod(t *testing.T) {
 			t.Errorf("%q: valid %v, want %v (%s)", in, msg == "", ok, msg)
 		}
 	}
-}
-
-// FuzzDatetime checks the validator's own datetime parser against
-// rsxml.ParseTime, on every string of the form it accepts.
-func FuzzDatetime(f *testing.F) {
-	for _, s := range []string{"2013-01-03T09:00:00Z", "2013-01-03T09:00:00.123+05:30", "2013-01-03", "2000-02-29T23:59:59-12:00", "2013-13-03T09:00:00Z"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if !isXSDDate(s) && !isXSDDateTime(s) {
-			return
-		}
-		got, msg := parseChecked(s, s)
-		want, err := rsxml.ParseTime(s)
-		if (msg == "") != (err == nil) || err == nil && !got.Equal(want) {
-			t.Errorf("%q: parseChecked %v %q, rsxml.ParseTime %v %v", s, got, msg, want, err)
-		}
-	})
 }
 
 func TestValueChecks(t *testing.T) {
