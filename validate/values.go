@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -229,65 +230,16 @@ func checkPath(v string) string {
 // all (an error); pattern that it is one, but one the schema's pattern
 // [\w-]+/[\w-]+ rejects (dotted vendor names: a warning).
 func checkType(v string) (bad, pattern string) {
-	if !isMediaType(v) {
+	if !mediatype.Valid(v) {
 		if strings.ContainsAny(v, "; ") {
 			return fmt.Sprintf("type=%q is not a bare media type: parameters such as charset do not belong in type", v), ""
 		}
 		return fmt.Sprintf("type=%q is not a media type (type/subtype, RFC 6838)", v), ""
 	}
-	if !matchesTypePattern(v) {
+	if !mediatype.SchemaValid(v) {
 		return "", fmt.Sprintf("type=%q is a correct media type name, but the official schema's pattern [\\w-]+/[\\w-]+ rejects it (it has a dot or an underscore): schema-validating Destinations will reject the document", v)
 	}
 	return "", ""
-}
-
-// isMediaType reports whether v is type/subtype made of RFC 6838
-// restricted names.
-func isMediaType(v string) bool {
-	typ, sub, ok := strings.Cut(v, "/")
-	return ok && isRestrictedName(typ) && isRestrictedName(sub)
-}
-
-func isRestrictedName(s string) bool {
-	if s == "" || len(s) > 127 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if i == 0 && !alnum || !alnum && !strings.ContainsRune("!#$&-^_.+", rune(c)) {
-			return false
-		}
-	}
-	return true
-}
-
-// matchesTypePattern matches v against the schema's [\w-]+/[\w-]+, where
-// XSD's \w is every character but punctuation, separators and others
-// (so "+" matches, "." and "_" do not).
-func matchesTypePattern(v string) bool {
-	typ, sub, ok := strings.Cut(v, "/")
-	return ok && xsdWordDash(typ) && xsdWordDash(sub)
-}
-
-func xsdWordDash(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r == '-' {
-			continue
-		}
-		if r < utf8.RuneSelf {
-			// ASCII: Z is the space, C the controls.
-			if r <= ' ' || r == 0x7f || unicode.IsPunct(r) {
-				return false
-			}
-		} else if unicode.IsPunct(r) || unicode.In(r, unicode.Z, unicode.C) {
-			return false
-		}
-	}
-	return true
 }
 
 // isAnyURI approximates the xsd:anyURI check of libxml2 (which the official
