@@ -4,14 +4,11 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
-	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -47,118 +44,6 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// splitHashToken splits one token of a hash attribute, alg:digest, where
-// alg is [A-Za-z0-9][A-Za-z0-9_.+-]* and digest is not empty.
-func splitHashToken(tok string) (alg, digest string, ok bool) {
-	alg, digest, ok = strings.Cut(tok, ":")
-	if !ok || alg == "" || digest == "" {
-		return "", "", false
-	}
-	for i := 0; i < len(alg); i++ {
-		c := alg[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || c != '_' && c != '.' && c != '+' && c != '-') {
-			return "", "", false
-		}
-	}
-	return alg, digest, true
-}
-
-// hashProblem is one problem of a hash attribute; nonHex problems are the
-// ones --lenient-hash forgives.
-type hashProblem struct {
-	msg    string
-	nonHex bool
-}
-
-// checkHash checks a hash attribute: space-separated alg:hexdigest tokens,
-// each algorithm once, digests of the length their algorithm has. (It
-// allocates nothing for a valid value: it runs once per entry.)
-func checkHash(v string) []hashProblem {
-	var probs []hashProblem
-	var first [8]string
-	algs := first[:0]        // the algorithms so far, the first 16
-	var more map[string]bool // the others: a hostile value may have thousands
-	n := 0
-	for tok, rest := nextField(v); tok != ""; tok, rest = nextField(rest) {
-		n++
-		alg, digest, ok := splitHashToken(tok)
-		if !ok {
-			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q is not of the form alg:hexdigest", tok)})
-			continue
-		}
-		alg = strings.ToLower(alg)
-		if slices.Contains(algs, alg) || more[alg] {
-			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash names %s twice", alg)})
-		}
-		if len(algs) < 16 {
-			algs = append(algs, alg)
-		} else {
-			if more == nil {
-				more = make(map[string]bool)
-			}
-			more[alg] = true
-		}
-		if !isHex(digest) {
-			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires (spec Example 27 is not hex either; --lenient-hash makes this a warning)", tok), nonHex: true})
-			continue
-		}
-		if a, ok := hashing.Lookup(alg); ok && len(digest) != 2*a.Size() {
-			want := 2 * a.Size()
-			probs = append(probs, hashProblem{msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, want, len(digest))})
-		}
-	}
-	if n == 0 {
-		return []hashProblem{{msg: "hash attribute is empty"}}
-	}
-	return probs
-}
-
-// nextField returns the first field of s, as strings.Fields splits s,
-// and what follows it: without the allocation of a slice or an iterator.
-func nextField(s string) (field, rest string) {
-	i := 0
-	for i < len(s) {
-		space, n := spaceAt(s, i)
-		if !space {
-			break
-		}
-		i += n
-	}
-	j := i
-	for j < len(s) && s[j] > ' ' && s[j] < utf8.RuneSelf {
-		j++ // printable ASCII, most of a hash attribute
-	}
-	for j < len(s) {
-		space, n := spaceAt(s, j)
-		if space {
-			break
-		}
-		j += n
-	}
-	return s[i:j], s[j:]
-}
-
-// spaceAt reports whether the character at s[i] is white space to
-// unicode.IsSpace, and its length.
-func spaceAt(s string, i int) (bool, int) {
-	if c := s[i]; c < utf8.RuneSelf {
-		return c == ' ' || c-'\t' <= '\r'-'\t', 1
-	}
-	r, n := utf8.DecodeRuneInString(s[i:])
-	return unicode.IsSpace(r), n
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // parseInteger reads an xsd:integer: an optional sign and digits, white
