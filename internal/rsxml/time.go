@@ -94,11 +94,13 @@ func ParseTimeForm(s string) (time.Time, Precision, error) {
 	case month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59:
 		return time.Time{}, p, fmt.Errorf("%q: a field is out of range", s)
 	}
-	off := time.Duration(zh)*time.Hour + time.Duration(zm)*time.Minute
-	if neg {
-		off = -off
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
+	if off := time.Duration(zh)*time.Hour + time.Duration(zm)*time.Minute; neg {
+		t = t.Add(off)
+	} else if off != 0 {
+		t = t.Add(-off)
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC).Add(-off), p, nil
+	return t, p, nil
 }
 
 // timeScanner reads a datetime from its start; ok turns false at the
@@ -111,15 +113,18 @@ type timeScanner struct {
 
 // num reads n decimal digits.
 func (c *timeScanner) num(n int) int {
-	v := 0
-	for j := 0; j < n; j++ {
-		if !c.ok || c.i >= len(c.s) || c.s[c.i] < '0' || c.s[c.i] > '9' {
-			c.ok = false
-			return 0
-		}
-		v = v*10 + int(c.s[c.i]-'0')
-		c.i++
+	if !c.ok || c.i+n > len(c.s) {
+		c.ok = false
+		return 0
 	}
+	v := 0
+	for _, b := range []byte(c.s[c.i : c.i+n]) {
+		if b-'0' > 9 {
+			c.ok = false
+		}
+		v = v*10 + int(b-'0')
+	}
+	c.i += n
 	return v
 }
 
