@@ -61,7 +61,7 @@ func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 		}
 		alg = strings.ToLower(alg)
 		good := true
-		if slices.Contains(algs, alg) || more[alg] {
+		if slices.Contains(algs, alg) || more != nil && more[alg] {
 			bad(AttrProblem{Msg: fmt.Sprintf("hash attribute names %s twice", alg)})
 			good = false
 		}
@@ -73,7 +73,8 @@ func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 			}
 			more[alg] = true
 		}
-		if !isHex(digest) {
+		hex, upper := isHex(digest)
+		if !hex {
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires", tok), NonHex: true})
 			continue
 		}
@@ -81,8 +82,11 @@ func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, 2*a.Size(), len(digest))})
 			continue
 		}
+		if upper {
+			digest = strings.ToLower(digest)
+		}
 		if good {
-			tokens = append(tokens, Token{Alg: alg, Digest: strings.ToLower(digest)})
+			tokens = append(tokens, Token{Alg: alg, Digest: digest})
 		}
 	}
 	if n == 0 {
@@ -108,15 +112,30 @@ func splitToken(tok string) (alg, digest string, ok bool) {
 	return alg, digest, true
 }
 
-func isHex(s string) bool {
+// isHex reports whether s is hex digits, and whether any is upper case.
+func isHex(s string) (hex, upper bool) {
+	all, some := uint8(1), uint8(0)
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
+		k := hexClass[s[i]]
+		all &= k
+		some |= k
+	}
+	return s != "" && all != 0, some&2 != 0
+}
+
+// hexClass is 1 for a lower-case hex digit, 3 for an upper-case one, 0
+// for any other byte: isHex runs once per token, without a branch a byte.
+var hexClass = func() (t [256]uint8) {
+	for c := range len(t) {
+		switch {
+		case c >= '0' && c <= '9' || c >= 'a' && c <= 'f':
+			t[c] = 1
+		case c >= 'A' && c <= 'F':
+			t[c] = 3
 		}
 	}
-	return s != ""
-}
+	return t
+}()
 
 // nextField returns the first field of s, as strings.Fields splits s,
 // and what follows it: without the allocation of a slice or an iterator.

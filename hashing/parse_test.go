@@ -98,7 +98,7 @@ func scanByMaps(v string) []AttrProblem {
 			probs = append(probs, AttrProblem{Msg: fmt.Sprintf("hash attribute names %s twice", alg)})
 		}
 		seen[alg] = true
-		if !isHex(digest) {
+		if hex, _ := isHex(digest); !hex {
 			probs = append(probs, AttrProblem{Msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires", tok), NonHex: true})
 			continue
 		}
