@@ -54,11 +54,12 @@ func ParseTime(s string) (time.Time, error) {
 // ParseTimeForm is ParseTime that also returns the form s is written in,
 // for readers that take only some (the schema's xsd:dateTime is Second).
 // With an error, the form is 0 if s has none, else s has a field (or the
-// time zone offset) out of range. It is the one parser of datetimes: by hand, since a
-// list holds one a resource (a regular expression cost a fifth of
-// validating a large list).
-func ParseTimeForm(s string) (time.Time, Precision, error) {
-	c := timeScanner{s: s, ok: true}
+// time zone offset) out of range. It is the one parser of datetimes: by
+// hand, since a list holds one a resource (a regular expression cost a
+// fifth of validating a large list); of bytes too, for readers that do
+// not make a string of every field.
+func ParseTimeForm[S ~string | ~[]byte](s S) (time.Time, Precision, error) {
+	c := timeScanner[S]{s: s, ok: true}
 	year, month, day, p := c.num(4), 1, 1, Year
 	var hour, minute, sec, nsec, zh, zm int
 	neg := false
@@ -88,11 +89,11 @@ func ParseTimeForm(s string) (time.Time, Precision, error) {
 	}
 	switch {
 	case !c.ok || c.i != len(s):
-		return time.Time{}, 0, fmt.Errorf("%q is not a W3C Datetime (YYYY-MM-DDThh:mm:ssZ)", s)
+		return time.Time{}, 0, fmt.Errorf("%q is not a W3C Datetime (YYYY-MM-DDThh:mm:ssZ)", string(s))
 	case zh > 23 || zm > 59:
-		return time.Time{}, p, fmt.Errorf("%q: the time zone offset is out of range", s)
+		return time.Time{}, p, fmt.Errorf("%q: the time zone offset is out of range", string(s))
 	case month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59:
-		return time.Time{}, p, fmt.Errorf("%q: a field is out of range", s)
+		return time.Time{}, p, fmt.Errorf("%q: a field is out of range", string(s))
 	}
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
 	if off := time.Duration(zh)*time.Hour + time.Duration(zm)*time.Minute; neg {
@@ -105,14 +106,14 @@ func ParseTimeForm(s string) (time.Time, Precision, error) {
 
 // timeScanner reads a datetime from its start; ok turns false at the
 // first byte that is not what was asked for.
-type timeScanner struct {
-	s  string
+type timeScanner[S ~string | ~[]byte] struct {
+	s  S
 	i  int
 	ok bool
 }
 
 // num reads n decimal digits.
-func (c *timeScanner) num(n int) int {
+func (c *timeScanner[S]) num(n int) int {
 	if !c.ok || c.i+n > len(c.s) {
 		c.ok = false
 		return 0
@@ -129,7 +130,7 @@ func (c *timeScanner) num(n int) int {
 }
 
 // is reads b, if it comes next.
-func (c *timeScanner) is(b byte) bool {
+func (c *timeScanner[S]) is(b byte) bool {
 	if c.ok && c.i < len(c.s) && c.s[c.i] == b {
 		c.i++
 		return true
@@ -139,7 +140,7 @@ func (c *timeScanner) is(b byte) bool {
 
 // fraction reads the digits of a fraction of a second, at least one, as
 // nanoseconds: digits past the ninth are dropped.
-func (c *timeScanner) fraction() int {
+func (c *timeScanner[S]) fraction() int {
 	nsec, scale, start := 0, 100_000_000, c.i
 	for c.i < len(c.s) && c.s[c.i] >= '0' && c.s[c.i] <= '9' {
 		nsec += int(c.s[c.i]-'0') * scale
