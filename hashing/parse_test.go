@@ -30,6 +30,7 @@ func TestParseAttr(t *testing.T) {
 		{name: "base64 digest", in: "md5:FYSr345byYAqwMancCwDtg==", wantErr: "not hex"},
 		{name: "bad algorithm character", in: "md 5:" + md5, wantErr: "not of the form alg:hexdigest"},
 		{name: "algorithm with slash", in: "sha/256:" + sha256, wantErr: "not of the form alg:hexdigest"},
+		{name: "algorithm starting with a dash", in: "-md5:" + md5, wantErr: "not of the form alg:hexdigest"},
 		{name: "short md5", in: "md5:" + md5[:31], wantErr: "has 32 hex digits, this one 31"},
 		{name: "sha-256 digest as sha-1", in: "sha-1:" + sha256, wantErr: "has 40 hex digits, this one 64"},
 		{name: "split at non-ASCII white space", in: "md5:" + md5 + "\u00a0sha-256:" + sha256, want: []Token{{"md5", md5}, {"sha-256", sha256}}},
