@@ -15,13 +15,12 @@
 // A sum is the digests of a Set concatenated in set order, as a [Hasher]
 // returns them: bytes until the XML writer. The hash attribute is written
 // in one place, [Set.Format] / [Set.AppendFormat] ("md5:hex sha-256:hex",
-// lower-case hex, in set order), and parsed in one place, [ParseAttr],
-// which returns its tokens in the order given and keeps tokens of
-// algorithms outside the table. [Set.IsAttr] compares a sum with an
+// lower-case hex, in set order), and parsed in one place, [ScanAttr],
+// which returns its tokens in the order given, keeps tokens of algorithms
+// outside the table and reports every problem (the validator's mode);
+// [ParseAttr] stops at the first. [Set.IsAttr] compares a sum with an
 // attribute rsgen wrote, and [HexIs] one digest with a parsed token, on
-// bytes, without formatting either (the validator keeps its own reading of
-// the attribute, since it reports every problem of a token rather than the
-// first, but takes lengths from the table).
+// bytes, without formatting either.
 //
 // A [Hasher] holds
 // one reusable hash state per algorithm and a read buffer, so that each

@@ -1,6 +1,7 @@
 package hashing
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -21,16 +22,17 @@ func TestParseAttr(t *testing.T) {
 		{name: "case folded", in: "MD5:" + strings.ToUpper(md5), want: []Token{{"md5", md5}}},
 		{name: "unknown algorithm, any length", in: "x-crc32:0a1b2c3d", want: []Token{{"x-crc32", "0a1b2c3d"}}},
 		{name: "blake3", in: "blake3:" + sha256, want: []Token{{"blake3", sha256}}},
-		{name: "empty", in: "", wantErr: "empty hash attribute"},
-		{name: "blank", in: "   ", wantErr: "empty hash attribute"},
+		{name: "empty", in: "", wantErr: "hash attribute is empty"},
+		{name: "blank", in: "   ", wantErr: "hash attribute is empty"},
 		{name: "no colon", in: md5, wantErr: "not of the form alg:hexdigest"},
 		{name: "no algorithm", in: ":" + md5, wantErr: "not of the form alg:hexdigest"},
 		{name: "no digest", in: "md5:", wantErr: "not of the form alg:hexdigest"},
 		{name: "base64 digest", in: "md5:FYSr345byYAqwMancCwDtg==", wantErr: "not hex"},
 		{name: "bad algorithm character", in: "md 5:" + md5, wantErr: "not of the form alg:hexdigest"},
-		{name: "algorithm with slash", in: "sha/256:" + sha256, wantErr: "has a character other than"},
-		{name: "short md5", in: "md5:" + md5[:31], wantErr: "has 32 hex digits, not 31"},
-		{name: "sha-256 digest as sha-1", in: "sha-1:" + sha256, wantErr: "has 40 hex digits, not 64"},
+		{name: "algorithm with slash", in: "sha/256:" + sha256, wantErr: "not of the form alg:hexdigest"},
+		{name: "algorithm starting with a dash", in: "-md5:" + md5, wantErr: "not of the form alg:hexdigest"},
+		{name: "short md5", in: "md5:" + md5[:31], wantErr: "has 32 hex digits, this one 31"},
+		{name: "sha-256 digest as sha-1", in: "sha-1:" + sha256, wantErr: "has 40 hex digits, this one 64"},
 		{name: "split at non-ASCII white space", in: "md5:" + md5 + "\u00a0sha-256:" + sha256, want: []Token{{"md5", md5}, {"sha-256", sha256}}},
 		{name: "twice", in: "md5:" + md5 + " MD5:" + md5, wantErr: "names md5 twice"},
 	}
@@ -58,25 +60,80 @@ func TestParseAttr(t *testing.T) {
 	}
 }
 
-// FuzzASCIIFields holds asciiFields to strings.Fields, whose split
-// ParseAttr had before it.
-func FuzzASCIIFields(f *testing.F) {
-	for _, s := range []string{"", " ", "md5:ab", " a\tb\nc\vd\fe\rf ", "a\u00a0b", "a\u0085b", "\x80", "a  b"} {
-		f.Add(s)
+// ScanAttr reports every problem of a value, in order, where ParseAttr
+// stops at the first.
+func TestScanAttrEveryProblem(t *testing.T) {
+	var got []AttrProblem
+	tokens := ScanAttr("MD5:00 md5:zz x sha-1:"+strings.Repeat("a", 40)+" \u00a0 x-y:1", nil, func(p AttrProblem) { got = append(got, p) })
+	want := []AttrProblem{
+		{Msg: `hash token "MD5:00": a md5 digest has 32 hex digits, this one 2`},
+		{Msg: "hash attribute names md5 twice"},
+		{Msg: `hash token "md5:zz": the digest is not hex, which section 7 requires`, NonHex: true},
+		{Msg: `hash token "x" is not of the form alg:hexdigest`},
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var one [1]string
-		got := asciiFields(s, one[:0])
-		if got == nil {
-			for i := 0; i < len(s); i++ {
-				if s[i] >= 0x80 {
-					return
-				}
-			}
-			t.Fatalf("asciiFields(%q) = nil for ASCII", s)
+	if !slices.Equal(got, want) {
+		t.Errorf("problems\n%v\nwant\n%v", got, want)
+	}
+	if wantTokens := []Token{{"sha-1", strings.Repeat("a", 40)}, {"x-y", "1"}}; !slices.Equal(tokens, wantTokens) {
+		t.Errorf("tokens %v, want %v", tokens, wantTokens)
+	}
+}
+
+// scanByMaps is ScanAttr as it was written before it avoided allocations
+// (in validate): the reference FuzzScanAttr compares it with.
+func scanByMaps(v string) []AttrProblem {
+	tokens := strings.Fields(v)
+	if len(tokens) == 0 {
+		return []AttrProblem{{Msg: "hash attribute is empty"}}
+	}
+	var probs []AttrProblem
+	seen := make(map[string]bool, len(tokens))
+	for _, tok := range tokens {
+		alg, digest, ok := splitToken(tok)
+		if !ok {
+			probs = append(probs, AttrProblem{Msg: fmt.Sprintf("hash token %q is not of the form alg:hexdigest", tok)})
+			continue
 		}
-		if want := strings.Fields(s); !slices.Equal(got, want) {
-			t.Fatalf("asciiFields(%q) = %q, strings.Fields %q", s, got, want)
+		alg = strings.ToLower(alg)
+		if seen[alg] {
+			probs = append(probs, AttrProblem{Msg: fmt.Sprintf("hash attribute names %s twice", alg)})
+		}
+		seen[alg] = true
+		if hex, _ := isHex(digest); !hex {
+			probs = append(probs, AttrProblem{Msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires", tok), NonHex: true})
+			continue
+		}
+		if a, ok := Lookup(alg); ok && len(digest) != 2*a.Size() {
+			probs = append(probs, AttrProblem{Msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, 2*a.Size(), len(digest))})
+		}
+	}
+	return probs
+}
+
+func FuzzScanAttr(f *testing.F) {
+	f.Add("md5:1584abdf8ebdc9802ac0c6a7402c03b6 sha-256:" + strings.Repeat("0", 64))
+	f.Add("MD5:00 md5:zz x \u00a0 sha-1:00")
+	f.Add(strings.Repeat("a:0 b:1 c:2 d:3 e:4 f:5 ", 4) + "q:1 q:2")
+	f.Fuzz(func(t *testing.T, v string) {
+		var got []AttrProblem
+		tokens := ScanAttr(v, nil, func(p AttrProblem) { got = append(got, p) })
+		if want := scanByMaps(v); !slices.Equal(got, want) {
+			t.Errorf("ScanAttr(%q) = %v, want %v", v, got, want)
+		}
+		if len(got) == 0 && len(tokens) != len(strings.Fields(v)) {
+			t.Errorf("ScanAttr(%q): no problem, but tokens %v", v, tokens)
 		}
 	})
+}
+
+// A validator scans a hash attribute per entry: a valid one costs no
+// allocation when the tokens fit the caller's array.
+func TestScanAttrAllocs(t *testing.T) {
+	v := "md5:1584abdf8ebdc9802ac0c6a7402c03b6 sha-256:" + strings.Repeat("0", 64)
+	if n := testing.AllocsPerRun(100, func() {
+		var tokens [4]Token
+		ScanAttr(v, tokens[:0], func(AttrProblem) { t.Error("a problem") })
+	}); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
 }

@@ -288,19 +288,14 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	}
 	var ds []digest
 	var ws []io.Writer
-	for _, tok := range strings.Fields(res.hash) {
-		alg, want, ok := strings.Cut(tok, ":")
-		alg = strings.ToLower(alg)
-		if !ok || !isHex(want) {
-			continue // reported with the document
-		}
-		algo, known := hashing.Lookup(alg)
+	for _, tok := range hashing.ScanAttr(res.hash, nil, func(hashing.AttrProblem) {}) { // problems are reported with the document
+		algo, known := hashing.Lookup(tok.Alg)
 		if !known {
-			a.st.s.add(doc, res.line, RuleAuditUnchecked, 0, "%s: the %s digest cannot be checked (known: %s)", clip(res.loc), alg, hashing.Known())
+			a.st.s.add(doc, res.line, RuleAuditUnchecked, 0, "%s: the %s digest cannot be checked (known: %s)", clip(res.loc), tok.Alg, hashing.Known())
 			continue
 		}
 		h := algo.New()
-		ds = append(ds, digest{alg, strings.ToLower(want), h})
+		ds = append(ds, digest{tok.Alg, tok.Digest, h})
 		ws = append(ws, h)
 	}
 	n, err := io.Copy(io.MultiWriter(append(ws, io.Discard)...), r)

@@ -9,7 +9,11 @@
 // the section of the spec it comes from) and its [Severity]. [Rules] lists
 // every rule. Documents are read as streams with the shared
 // internal/rsxml Reader: memory stays flat whatever their size, and no
-// body is read past the spec's 50 MB.
+// body is read past the spec's 50 MB. Values are read by the build's own
+// parsers, in the mode that reports every problem where there is one:
+// datetimes by rsxml.ParseTimeForm, media types by internal/mediatype,
+// hash attributes by hashing.ScanAttr; what validate adds is which forms a
+// field allows and the words of its findings.
 //
 // The validator agrees with the official one (rs-validate.py: the
 // schemas plus its spec checks) on every rule the two share, and is

@@ -41,7 +41,7 @@ func Document(name string, r io.Reader) *Report {
 // Links are resolved through Options.BaseURL, or the URL inferred from
 // the documents' own links.
 func Path(ctx context.Context, path string, opts Options) (*Report, error) {
-	if err := opts.normalize(); err != nil {
+	if err := opts.normalize(nil); err != nil {
 		return nil, err
 	}
 	s := newSink()

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/rsgen/rsgen/internal/previous"
 )
 
 // Site validates a site over HTTP. A URL whose path ends in a slash is a
@@ -20,9 +18,6 @@ import (
 // no body past 50 MB, gives up on a request after Options.Timeout and
 // checks at most Options.MaxDocuments documents.
 func Site(ctx context.Context, target string, opts Options) (*Report, error) {
-	if err := opts.normalize(); err != nil {
-		return nil, err
-	}
 	u, err := url.Parse(target)
 	if err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, fmt.Errorf("%w: %q is not an absolute http or https URL", ErrUsage, target)
@@ -39,7 +34,9 @@ func Site(ctx context.Context, target string, opts Options) (*Report, error) {
 	l := &httpLoader{opts: &opts, origin: target, docOpts: docOptions{audit: opts.auditing(), lenientHash: opts.LenientHash}}
 	// One rule of redirects for every request, of a document or of a
 	// resource: a redirect may lead where a link may.
-	opts.Client = previous.NewClient(previous.HTTPOptions{Client: opts.Client, Timeout: opts.Timeout}, l.redirect)
+	if err := opts.normalize(l.redirect); err != nil {
+		return nil, err
+	}
 	st := newSet(s, &opts, l)
 	if d, why, _ := st.get(ctx, start); d == nil {
 		if siteRoot {

@@ -48,7 +48,8 @@ type Options struct {
 	Jobs int
 
 	// Client makes the HTTP requests; nil means previous.NewClient's, with
-	// Timeout: the client rsgen build reads a previous build with.
+	// Timeout: the client rsgen build reads a previous build with. A
+	// client given is copied, with Timeout and that client's redirect rule.
 	Client *http.Client
 
 	// Label names the file or directory validated in findings, instead of
@@ -75,7 +76,11 @@ const UserAgent = "rsgen-validate (+https://github.com/rsgen/rsgen)"
 // ErrUsage wraps errors in the options or targets given (not in documents).
 var ErrUsage = errors.New("usage")
 
-func (o *Options) normalize() error {
+// normalize fills in the defaults, once, and makes the client: the one
+// rsgen build reads --previous with (previous.NewClient), whose time-outs
+// and rule of redirects (five at most, http or https) hold for o.Client
+// too, with allow's rule on top.
+func (o *Options) normalize(allow func(to *url.URL) error) error {
 	if o.MaxDocuments <= 0 {
 		o.MaxDocuments = DefaultMaxDocuments
 	}
@@ -85,11 +90,7 @@ func (o *Options) normalize() error {
 	if o.Jobs <= 0 {
 		o.Jobs = DefaultJobs
 	}
-	if o.Client == nil {
-		// The client rsgen build reads --previous with: the same time-outs,
-		// and the same rule of redirects (five at most, http or https).
-		o.Client = previous.NewClient(previous.HTTPOptions{Timeout: o.Timeout}, nil)
-	}
+	o.Client = previous.NewClient(previous.HTTPOptions{Client: o.Client, Timeout: o.Timeout}, allow)
 	for _, u := range []*string{&o.BaseURL, &o.ResourcesURL} {
 		if *u == "" {
 			continue

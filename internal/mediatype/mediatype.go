@@ -1,6 +1,8 @@
 // Package mediatype names the media type of a published file: by its
 // extension from a fixed table (so that the output does not depend on the
-// machine's /etc/mime.types), else by sniffing its first bytes.
+// machine's /etc/mime.types), else by sniffing its first bytes; and it is
+// the one checker of a media type given to rsgen or read by validate
+// ([Valid], [SchemaValid]).
 //
 // Types are bare (no parameters): the type attribute of the spec carries
 // a media type, and charset parameters are rejected by the official schema.
@@ -17,6 +19,7 @@ import (
 	"path"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Octet is the type of bytes of unknown kind.
@@ -136,7 +139,35 @@ func xsdWordDash(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if r != '-' && (unicode.IsPunct(r) || unicode.In(r, unicode.Z, unicode.C)) {
+		if r < utf8.RuneSelf {
+			// ASCII: Z is the space, C the controls.
+			if r != '-' && (r <= ' ' || r == 0x7f || unicode.IsPunct(r)) {
+				return false
+			}
+		} else if unicode.IsPunct(r) || unicode.In(r, unicode.Z, unicode.C) {
+			return false
+		}
+	}
+	return true
+}
+
+// Valid reports whether t is a bare media type as RFC 6838 names one:
+// type/subtype, each a restricted name ([IsName]).
+func Valid(t string) bool {
+	typ, sub, ok := strings.Cut(t, "/")
+	return ok && IsName(typ) && IsName(sub)
+}
+
+// IsName reports whether s is a restricted name of RFC 6838: 1 to 127
+// letters, digits and !#$&-^_.+, the first a letter or a digit.
+func IsName(s string) bool {
+	if s == "" || len(s) > 127 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || strings.IndexByte("!#$&-^_.+", c) < 0) {
 			return false
 		}
 	}

@@ -119,28 +119,33 @@ func TestIsCompressed(t *testing.T) {
 // XSD's \w (every character but punctuation, separators and others).
 func TestSchemaValid(t *testing.T) {
 	for _, tt := range []struct {
-		t    string
-		want bool
+		t           string
+		want, valid bool // SchemaValid, Valid
 	}{
-		{"text/html", true},
-		{"image/svg+xml", true},
-		{"application/ld+json", true},
-		{"application/x-bibtex", true},
-		{"application/vnd.openxmlformats-officedocument.wordprocessingml.document", false},
-		{"application/vnd.ms-excel", false},
-		{"image/vnd.djvu", false},
-		{"application/x_thing", false},
-		{"text/html; charset=utf-8", false},
-		{"text/html;charset=utf-8", false},
-		{"text/html ", false},
-		{"text", false},
-		{"text/", false},
-		{"/html", false},
-		{"text/html/x", false},
-		{"", false},
+		{"text/html", true, true},
+		{"image/svg+xml", true, true},
+		{"application/ld+json", true, true},
+		{"application/x-bibtex", true, true},
+		{"application/vnd.openxmlformats-officedocument.wordprocessingml.document", false, true},
+		{"application/vnd.ms-excel", false, true},
+		{"image/vnd.djvu", false, true},
+		{"application/x_thing", false, true},
+		{"+x/y", true, false}, // a restricted name starts with a letter or digit
+		{"text/" + strings.Repeat("x", 128), true, false},
+		{"text/html; charset=utf-8", false, false},
+		{"text/html;charset=utf-8", false, false},
+		{"text/html ", false, false},
+		{"text", false, false},
+		{"text/", false, false},
+		{"/html", false, false},
+		{"text/html/x", false, false},
+		{"", false, false},
 	} {
 		if got := SchemaValid(tt.t); got != tt.want {
 			t.Errorf("SchemaValid(%q) = %v, want %v", tt.t, got, tt.want)
+		}
+		if got := Valid(tt.t); got != tt.valid {
+			t.Errorf("Valid(%q) = %v, want %v", tt.t, got, tt.valid)
 		}
 	}
 }

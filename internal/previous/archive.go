@@ -211,11 +211,11 @@ func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
-	data, err := s.src.get(ctx, l.URL, s.limits.maxBytes)
+	data, err := s.src.get(ctx, l.URL, s.opts.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
-	doc, entries, err := parse(name, data, s.limits.maxBytes, s.limits.maxEntries)
+	doc, entries, err := parse(name, data, s.opts.MaxBytes, s.opts.MaxEntries)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func (s *Site) OpenDocument(ctx context.Context, d *Document) (io.ReadCloser, er
 }
 
 func (s *Site) openChecked(ctx context.Context, u string, size int64, sum [sha256.Size]byte) (io.ReadCloser, error) {
-	body, err := s.src.part(ctx, u, max(size, s.limits.maxBytes), "")
+	body, err := s.src.part(ctx, u, max(size, s.opts.MaxBytes), "")
 	if err != nil {
 		return nil, err
 	}

@@ -169,7 +169,7 @@ func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, 
 // OpenPackage streams the bytes of a package, refusing more than its
 // length says (or the package limit if it has none). Close the reader.
 func (s *Site) OpenPackage(ctx context.Context, p *Package) (io.ReadCloser, error) {
-	limit := s.maxPackageBytes
+	limit := s.opts.MaxPackageBytes
 	if p.Length >= 0 {
 		limit = p.Length
 	}

@@ -1,6 +1,7 @@
 package previous
 
 import (
+	"cmp"
 	"context"
 	"crypto/x509"
 	"errors"
@@ -64,25 +65,21 @@ type httpSource struct {
 
 // withDefaults returns opts with the defaults in place of zero values.
 func (opts HTTPOptions) withDefaults() HTTPOptions {
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.Deadline <= 0 {
-		opts.Deadline = DefaultDeadline
-	}
-	if opts.Attempts <= 0 {
-		opts.Attempts = DefaultAttempts
-	}
-	if opts.Backoff <= 0 {
-		opts.Backoff = DefaultBackoff
-	}
-	if opts.MaxRedirects <= 0 {
-		opts.MaxRedirects = DefaultMaxRedirects
-	}
-	if opts.UserAgent == "" {
-		opts.UserAgent = "rsgen"
-	}
+	opts.Timeout = orDefault(opts.Timeout, DefaultTimeout)
+	opts.Deadline = orDefault(opts.Deadline, DefaultDeadline)
+	opts.Attempts = orDefault(opts.Attempts, DefaultAttempts)
+	opts.Backoff = orDefault(opts.Backoff, DefaultBackoff)
+	opts.MaxRedirects = orDefault(opts.MaxRedirects, DefaultMaxRedirects)
+	opts.UserAgent = cmp.Or(opts.UserAgent, "rsgen")
 	return opts
+}
+
+// orDefault returns v, or def if v is zero or negative.
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // NewClient returns the HTTP client rsgen reads published sites with:
@@ -130,8 +127,9 @@ func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	return c
 }
 
+// newHTTPSource returns the source of the documents at start; opts has
+// its defaults (withDefaults).
 func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
-	opts = opts.withDefaults()
 	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
 	allow := func(to *url.URL) error {
 		// The first document may lead to the host the site lives on; after

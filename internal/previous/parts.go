@@ -16,14 +16,6 @@ import (
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
-// limits are the caps Read was given, kept by the Site for the documents
-// it reads later (the parts of the Resource List).
-type limits struct {
-	maxBytes     int64
-	maxEntries   int
-	maxResources int
-}
-
 // listReader reads the entries of the Resource List's documents one at a
 // time, in document order, and checks each as Read always has: a
 // document at a time is open, and one entry is held.
@@ -115,7 +107,7 @@ func (l *listReader) open() error {
 
 // start reads the root of the document in body.
 func (l *listReader) start(body io.ReadCloser) error {
-	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.limits.maxBytes, ReuseEntries: true})
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.opts.MaxBytes, ReuseEntries: true})
 	if err != nil {
 		body.Close()
 		return classify(l.name, err, true)
@@ -198,12 +190,12 @@ func (l *listReader) closeBody() error {
 // entry checks e and turns it into l.res.
 func (l *listReader) entry(e *rsxml.Entry) error {
 	name := l.name
-	if l.entries == l.site.limits.maxEntries {
-		return newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", l.site.limits.maxEntries)
+	if l.entries == l.site.opts.MaxEntries {
+		return newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", l.site.opts.MaxEntries)
 	}
 	l.entries++
-	if l.count >= l.site.limits.maxResources {
-		return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", l.site.limits.maxResources)
+	if l.count >= l.site.opts.MaxResources {
+		return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", l.site.opts.MaxResources)
 	}
 	l.count++
 	if err := checkEntry(name, e); err != nil {

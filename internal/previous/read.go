@@ -122,10 +122,8 @@ type Site struct {
 	ResourceListArchive *Archive
 	ResourceDumpArchive *Archive
 
-	src             source
-	limits          limits
-	maxPackageBytes int64
-	opts            Options // of Read, for the documents read later (ReadArchivedDump)
+	src  source
+	opts Options // of Read, with its defaults, for the documents read later (ReadArchivedDump)
 }
 
 // A Capability is an entry of the Capability List.
@@ -168,21 +166,14 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 }
 
 func newReader(opts Options) *reader {
-	if opts.MaxBytes <= 0 {
-		opts.MaxBytes = DefaultMaxBytes
-	}
-	if opts.MaxEntries <= 0 {
-		opts.MaxEntries = rsxml.MaxEntries
-	}
-	if opts.MaxResources <= 0 {
-		opts.MaxResources = DefaultMaxResources
-	}
-	if opts.MaxPackageBytes <= 0 {
-		opts.MaxPackageBytes = DefaultMaxPackageBytes
-	}
-	if opts.MaxChangeListBytes <= 0 {
-		opts.MaxChangeListBytes = DefaultMaxChangeListBytes
-	}
+	// The one place the defaults are filled in: the site read keeps these
+	// options for the documents it reads later.
+	opts.MaxBytes = orDefault(opts.MaxBytes, DefaultMaxBytes)
+	opts.MaxEntries = orDefault(opts.MaxEntries, rsxml.MaxEntries)
+	opts.MaxResources = orDefault(opts.MaxResources, DefaultMaxResources)
+	opts.MaxPackageBytes = orDefault(opts.MaxPackageBytes, DefaultMaxPackageBytes)
+	opts.MaxChangeListBytes = orDefault(opts.MaxChangeListBytes, DefaultMaxChangeListBytes)
+	opts.HTTP = opts.HTTP.withDefaults()
 	if opts.Notice == nil {
 		opts.Notice = func(string) {}
 	}
@@ -192,8 +183,6 @@ func newReader(opts Options) *reader {
 // read follows the documents from the Source Description at sd.
 func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 	r.site.src = r.src
-	r.site.limits = limits{maxBytes: r.opts.MaxBytes, maxEntries: r.opts.MaxEntries, maxResources: r.opts.MaxResources}
-	r.site.maxPackageBytes = r.opts.MaxPackageBytes
 	r.site.opts = r.opts
 	if err := r.readDescription(ctx, sd); err != nil {
 		return nil, err

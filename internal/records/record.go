@@ -308,8 +308,7 @@ func checkType(v string) (string, error) {
 		return t, nil
 	}
 	t := mediatype.Bare(v)
-	slash := strings.IndexByte(t, '/')
-	if slash <= 0 || slash == len(t)-1 || !typeToken(t[:slash]) || !typeToken(t[slash+1:]) {
+	if !mediatype.Valid(t) {
 		return "", fmt.Errorf("%q is not a media type such as text/html", v)
 	}
 	return t, nil
@@ -325,17 +324,6 @@ var commonTypes = func() map[string]string {
 	}
 	return m
 }()
-
-// typeToken reports whether s is a restricted-name of RFC 6838.
-func typeToken(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("!#$&^_.+-", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
 
 // setLinkAttr stores attribute name of a link, checking its value.
 // isURL is set for href: whether it is an absolute URI or a path.
@@ -385,7 +373,7 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		err = CheckURI(v)
 		l.Profile = v
 	case "encoding":
-		if !typeToken(strings.ToLower(v)) {
+		if !mediatype.IsName(v) {
 			err = fmt.Errorf("%q is not a content coding such as gzip", v)
 		}
 		l.Encoding = v

@@ -136,6 +136,7 @@ func TestBadRecords(t *testing.T) {
 		{"length as string", CSV, "loc,length\na,12kB\n", 2, `length: "12kB"`},
 		{"length out of range", JSONL, `{"loc":"a","length":"99999999999999999999"}`, 1, "out of range"},
 		{"bad type", JSONL, `{"loc":"a","type":"html"}`, 1, `type: "html" is not a media type`},
+		{"type of no RFC 6838 name", JSONL, `{"loc":"a","type":"text/.x"}`, 1, `type: "text/.x" is not a media type`},
 		{"bad deleted", CSV, "loc,deleted\na,maybe\n", 2, `"maybe" is neither true/false nor a time`},
 		{"unknown field", JSONL, `{"loc":"a","title":"x","Lastmod":"y"}`, 1, `unknown fields "title", "Lastmod"`},
 		{"unknown link attribute", JSONL, `{"loc":"a","links":[{"rel":"alternate","href":"b","lang":"fr"}]}`, 1, `unknown field "links.lang"`},

@@ -55,81 +55,38 @@ func hasZone(rest string) bool {
 	return false
 }
 
-// parseFull reads YYYY-MM-DD[T ]hh:mm:ss[.f+]ZONE without allocating.
+// parseFull reads YYYY-MM-DD[T ]hh:mm:ss[.f+]ZONE, where ZONE is Z, ±hh,
+// ±hhmm or ±hh:mm (t and z in either case), without allocating: it writes
+// the value in the W3C form into a buffer that rsxml reads.
 func parseFull[S ~string | ~[]byte](s S) (time.Time, bool) {
-	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[13] != ':' || s[16] != ':' {
+	if len(s) < 20 || s[10] != 'T' && s[10] != 't' && s[10] != ' ' {
 		return time.Time{}, false
 	}
-	if c := s[10]; c != 'T' && c != 't' && c != ' ' {
-		return time.Time{}, false
-	}
-	year, ok1 := digits(s[0:4])
-	month, ok2 := digits(s[5:7])
-	day, ok3 := digits(s[8:10])
-	hour, ok4 := digits(s[11:13])
-	minute, ok5 := digits(s[14:16])
-	sec, ok6 := digits(s[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) {
-		return time.Time{}, false
-	}
-	rest := s[19:]
-	nsec := 0
-	if rest[0] == '.' {
-		i := 1
-		scale := 100000000
-		for i < len(rest) && '0' <= rest[i] && rest[i] <= '9' {
-			nsec += int(rest[i]-'0') * scale
-			scale /= 10
-			i++
+	end := 19
+	if s[end] == '.' {
+		for end++; end < len(s) && s[end] >= '0' && s[end] <= '9'; end++ {
 		}
-		if i == 1 {
-			return time.Time{}, false
-		}
-		rest = rest[i:]
 	}
-	off, ok := zone(rest)
-	if !ok {
-		return time.Time{}, false
+	var buf [40]byte
+	w := buf[:0]
+	for i := range end {
+		w = append(w, s[i])
 	}
-	if month < 1 || month > 12 || day < 1 || day > rsxml.DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, false
-	}
-	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
-	return t.Add(-time.Duration(off) * time.Second), true
-}
-
-// zone reads Z, ±hh, ±hhmm or ±hh:mm and returns the offset in seconds.
-func zone[S ~string | ~[]byte](s S) (int, bool) {
-	if len(s) == 1 && (s[0] == 'Z' || s[0] == 'z') {
-		return 0, true
-	}
-	if len(s) < 3 || s[0] != '+' && s[0] != '-' {
-		return 0, false
-	}
-	h, ok := digits(s[1:3])
-	m := 0
-	switch rest := s[3:]; {
-	case len(rest) == 0:
-	case len(rest) == 2:
-		m, ok = digits2(rest, ok)
-	case len(rest) == 3 && rest[0] == ':':
-		m, ok = digits2(rest[1:], ok)
+	w[10] = 'T'
+	switch z := s[end:]; len(z) {
+	case 1:
+		w = append(w, z[0]&^0x20) // z or Z: Z
+	case 3: // ±hh
+		w = append(w, z[0], z[1], z[2], ':', '0', '0')
+	case 5: // ±hhmm
+		w = append(w, z[0], z[1], z[2], ':', z[3], z[4])
+	case 6: // ±hh:mm
+		w = append(w, z[0], z[1], z[2], z[3], z[4], z[5])
 	default:
-		return 0, false
+		return time.Time{}, false
 	}
-	if !ok || h > 23 || m > 59 {
-		return 0, false
-	}
-	off := h*3600 + m*60
-	if s[0] == '-' {
-		off = -off
-	}
-	return off, true
-}
-
-func digits2[S ~string | ~[]byte](s S, ok bool) (int, bool) {
-	n, ok2 := digits(s)
-	return n, ok && ok2
+	t, form, err := rsxml.ParseTimeForm(w)
+	return t, err == nil && form == rsxml.Second
 }
 
 func digits[S ~string | ~[]byte](s S) (int, bool) {

@@ -2,8 +2,6 @@ package rsxml
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"time"
 )
 
@@ -34,91 +32,123 @@ func AppendTime(b []byte, t time.Time) []byte {
 	return t.AppendFormat(b, "2006-01-02T15:04:05.999999999Z")
 }
 
-// w3cDatetime is the W3C Datetime profile of ISO 8601
-// (https://www.w3.org/TR/NOTE-datetime): YYYY, YYYY-MM, YYYY-MM-DD,
-// YYYY-MM-DDThh:mmTZD, YYYY-MM-DDThh:mm:ssTZD or YYYY-MM-DDThh:mm:ss.sTZD.
-var w3cDatetime = regexp.MustCompile(`^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2}))?)?)?$`)
+// A Precision is the form of the W3C Datetime profile of ISO 8601
+// (https://www.w3.org/TR/NOTE-datetime) a time was written in.
+type Precision uint8
 
-// ParseTime parses a W3C Datetime. Reduced forms (a year, a month, a day)
-// stand for the start of that period in UTC.
+const (
+	Year   Precision = iota + 1 // YYYY
+	Month                       // YYYY-MM
+	Day                         // YYYY-MM-DD
+	Minute                      // YYYY-MM-DDThh:mmTZD
+	Second                      // YYYY-MM-DDThh:mm:ss[.s]TZD, TZD Z or ±hh:mm
+)
+
+// ParseTime parses a W3C Datetime, in any of its forms. Reduced forms (a
+// year, a month, a day) stand for the start of that period in UTC.
 func ParseTime(s string) (time.Time, error) {
-	if t, ok := parseFullUTC(s); ok {
-		return t, nil
-	}
-	return parseW3C(s)
+	t, _, err := ParseTimeForm(s)
+	return t, err
 }
 
-// parseW3C is ParseTime by the regular expression, for every form.
-func parseW3C(s string) (time.Time, error) {
-	m := w3cDatetime.FindStringSubmatch(s)
-	if m == nil {
-		return time.Time{}, fmt.Errorf("%q is not a W3C Datetime (YYYY-MM-DDThh:mm:ssZ)", s)
-	}
-	num := func(i, def int) int {
-		if m[i] == "" {
-			return def
-		}
-		n, _ := strconv.Atoi(m[i])
-		return n
-	}
-	year, month, day := num(1, 0), num(2, 1), num(3, 1)
-	hour, minute, sec := num(4, 0), num(5, 0), num(6, 0)
-	nsec := 0
-	if f := m[7]; f != "" {
-		if len(f) > 9 {
-			f = f[:9]
-		}
-		n, _ := strconv.Atoi(f)
-		for i := len(f); i < 9; i++ {
-			n *= 10
-		}
-		nsec = n
-	}
-	loc := time.UTC
-	if tz := m[8]; tz != "" && tz != "Z" {
-		h, _ := strconv.Atoi(tz[1:3])
-		mi, _ := strconv.Atoi(tz[4:6])
-		if h > 23 || mi > 59 {
-			return time.Time{}, fmt.Errorf("%q: time zone offset out of range", s)
-		}
-		off := h*3600 + mi*60
-		if tz[0] == '-' {
-			off = -off
-		}
-		loc = time.FixedZone(tz, off)
-	}
-	if month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, fmt.Errorf("%q: a field is out of range", s)
-	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, loc).UTC(), nil
-}
-
-// parseFullUTC parses the form rsgen writes, "2006-01-02T15:04:05Z",
-// without the regular expression: a Resource List holds one a resource,
-// and a previous build's lists are read on every rebuild. It reports false
-// for any other form, and for fields out of range, which ParseTime then
-// parses or reports.
-func parseFullUTC(s string) (time.Time, bool) {
-	if len(s) != len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
-		return time.Time{}, false
-	}
-	ok := true
-	num := func(i, n int) int {
-		v := 0
-		for _, c := range []byte(s[i : i+n]) {
-			if c < '0' || c > '9' {
-				ok = false
+// ParseTimeForm is ParseTime that also returns the form s is written in,
+// for readers that take only some (the schema's xsd:dateTime is Second).
+// With an error, the form is 0 if s has none, else s has a field (or the
+// time zone offset) out of range. It is the one parser of datetimes: by
+// hand, since a list holds one a resource (a regular expression cost a
+// fifth of validating a large list); of bytes too, for readers that do
+// not make a string of every field.
+func ParseTimeForm[S ~string | ~[]byte](s S) (time.Time, Precision, error) {
+	c := timeScanner[S]{s: s, ok: true}
+	year, month, day, p := c.num(4), 1, 1, Year
+	var hour, minute, sec, nsec, zh, zm int
+	neg := false
+	if c.is('-') {
+		month, p = c.num(2), Month
+		if c.is('-') {
+			day, p = c.num(2), Day
+			if c.is('T') {
+				hour, p = c.num(2), Minute
+				c.ok = c.ok && c.is(':')
+				minute = c.num(2)
+				if c.is(':') {
+					sec, p = c.num(2), Second
+					if c.is('.') {
+						nsec = c.fraction()
+					}
+				}
+				if !c.is('Z') {
+					neg = c.is('-')
+					c.ok = c.ok && (neg || c.is('+'))
+					zh = c.num(2)
+					c.ok = c.ok && c.is(':')
+					zm = c.num(2)
+				}
 			}
-			v = v*10 + int(c-'0')
 		}
-		return v
 	}
-	year, month, day := num(0, 4), num(5, 2), num(8, 2)
-	hour, minute, sec := num(11, 2), num(14, 2), num(17, 2)
-	if !ok || month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, false
+	switch {
+	case !c.ok || c.i != len(s):
+		return time.Time{}, 0, fmt.Errorf("%q is not a W3C Datetime (YYYY-MM-DDThh:mm:ssZ)", string(s))
+	case zh > 23 || zm > 59:
+		return time.Time{}, p, fmt.Errorf("%q: the time zone offset is out of range", string(s))
+	case month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59:
+		return time.Time{}, p, fmt.Errorf("%q: a field is out of range", string(s))
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC), true
+	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
+	if off := time.Duration(zh)*time.Hour + time.Duration(zm)*time.Minute; neg {
+		t = t.Add(off)
+	} else if off != 0 {
+		t = t.Add(-off)
+	}
+	return t, p, nil
+}
+
+// timeScanner reads a datetime from its start; ok turns false at the
+// first byte that is not what was asked for.
+type timeScanner[S ~string | ~[]byte] struct {
+	s  S
+	i  int
+	ok bool
+}
+
+// num reads n decimal digits.
+func (c *timeScanner[S]) num(n int) int {
+	if !c.ok || c.i+n > len(c.s) {
+		c.ok = false
+		return 0
+	}
+	v := 0
+	for _, b := range []byte(c.s[c.i : c.i+n]) {
+		if b-'0' > 9 {
+			c.ok = false
+		}
+		v = v*10 + int(b-'0')
+	}
+	c.i += n
+	return v
+}
+
+// is reads b, if it comes next.
+func (c *timeScanner[S]) is(b byte) bool {
+	if c.ok && c.i < len(c.s) && c.s[c.i] == b {
+		c.i++
+		return true
+	}
+	return false
+}
+
+// fraction reads the digits of a fraction of a second, at least one, as
+// nanoseconds: digits past the ninth are dropped.
+func (c *timeScanner[S]) fraction() int {
+	nsec, scale, start := 0, 100_000_000, c.i
+	for c.i < len(c.s) && c.s[c.i] >= '0' && c.s[c.i] <= '9' {
+		nsec += int(c.s[c.i]-'0') * scale
+		scale /= 10
+		c.i++
+	}
+	c.ok = c.ok && c.i > start
+	return nsec
 }
 
 // DaysIn returns the number of days of a month (1 to 12) in the proleptic

@@ -73,8 +73,8 @@ func TestParseTime(t *testing.T) {
 		{in: "2013-07-16T24:00:00Z", wantErr: "out of range"},
 		{in: "2013-07-16T23:60:00Z", wantErr: "out of range"},
 		{in: "2013-07-16T23:59:60Z", wantErr: "out of range"},
-		{in: "2013-07-16T19:20:30+24:00", wantErr: "offset out of range"},
-		{in: "2013-07-16T19:20:30+01:60", wantErr: "offset out of range"},
+		{in: "2013-07-16T19:20:30+24:00", wantErr: "offset is out of range"},
+		{in: "2013-07-16T19:20:30+01:60", wantErr: "offset is out of range"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
