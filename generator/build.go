@@ -156,6 +156,24 @@ type build struct {
 // lead to it into cfg.Out. The output changes only if Build succeeds: all
 // documents are staged first and moved into place together.
 func Build(ctx context.Context, cfg Config) (*Report, error) {
+	rep, err := buildOne(ctx, cfg)
+	return rep, interrupted(ctx, err)
+}
+
+// interrupted is the error of a build under ctx that failed with err:
+// once ctx is cancelled, its cause, whatever err says. A build stopped
+// from outside is reported as stopped, never as a fault of what it was
+// reading or writing when it stopped (a previous build whose read was cut
+// short, a file): no classification of err can make it another kind.
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}
+
+// buildOne is Build, but for what an interruption makes of its error.
+func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	if err := cfg.Validate(); err != nil {
 		return nil, err

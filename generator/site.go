@@ -244,6 +244,12 @@ func FieldErrors(err error) []*FieldError {
 // history with this build (as with Changes.FirstBuildOK); one that it
 // published and site lacks is refused unless site.RemoveSets names it.
 func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
+	rep, err := buildSite(ctx, site)
+	return rep, interrupted(ctx, err)
+}
+
+// buildSite is BuildSite, but for what an interruption makes of its error.
+func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	start := time.Now()
 	if err := site.Validate(); err != nil {
 		return nil, err

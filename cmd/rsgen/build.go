@@ -289,6 +289,9 @@ func runBuild(c *cli.Context) error {
 // buildFailure is the failure to report for err, the error of a build of
 // cfg run under ctx, with a hint that says what to do.
 func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error) error {
+	if c.Context.Err() != nil { // stopped by a signal: whatever the build was doing then failed with it
+		return failure(errors.New("interrupted; nothing was published, the output is as it was"), "")
+	}
 	stderr := c.App.ErrWriter
 	if ue := exportUsageErr(err); ue != nil {
 		return ue
@@ -328,8 +331,6 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
 	case changesHint(err) != "":
 		hint = changesHint(err)
-	case c.Context.Err() != nil:
-		err = errors.New("interrupted; nothing was published, the output is as it was")
 	}
 	return failure(err, hint)
 }

@@ -303,6 +303,9 @@ func (f *siteFile) keysHint(hint, set string) string {
 
 // failure is the failure to report for err, of BuildSite.
 func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.Site, err error) error {
+	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
+		return buildFailure(c, ctx, site.Sets[0], err)
+	}
 	var sre *generator.SetRemovedError
 	if errors.As(err, &sre) {
 		args := make([]string, len(sre.Sets))

@@ -3,16 +3,22 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // buildBinary compiles rsgen into a temporary directory.
@@ -204,5 +210,65 @@ func TestSecondSignal(t *testing.T) {
 	}
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
 		t.Errorf("exit code %d, want %d\n%s", code, exitInterrupted, stderr.String())
+	}
+}
+
+// TestInterruptedReadingPrevious interrupts a build of two sets while it
+// reads the previous build over HTTP, at each of its requests in turn:
+// rsgen says it was interrupted (exit 1), never that the previous build
+// cannot be used with the advice to start the change history afresh.
+func TestInterruptedReadingPrevious(t *testing.T) {
+	clearEnv(t)
+	dir := t.TempDir()
+	live := filepath.Join(dir, "live")
+	var requests, cancelAt atomic.Int64
+	var cancel atomic.Pointer[context.CancelFunc]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == cancelAt.Load() {
+			(*cancel.Load())()
+		}
+		http.FileServer(http.Dir(live)).ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	for _, rel := range []string{"a/one.html", "a/two.html", "d/x.csv", "d/y.csv"} {
+		testenv.WriteFile(t, dir, rel, rel)
+	}
+	config := func(out, prev string) string {
+		path := filepath.Join(dir, "rsgen.toml")
+		text := fmt.Sprintf("out = %q\ndocs-url = %q\nprevious = %q\nfirst-build-ok = true\n", out, srv.URL+"/", prev)
+		for _, s := range []string{"a", "d"} {
+			text += fmt.Sprintf("[[set]]\nname = %q\nsource = %q\nbase-url = %q\n", s, s, srv.URL+"/"+s+"/")
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for i, at := range []string{"2024-06-01T00:00:00Z", "2024-06-02T00:00:00Z"} {
+		testenv.WriteFile(t, dir, "a/new.html", at)
+		testenv.WriteFile(t, dir, "d/new.csv", at)
+		if code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--config", config(live, live), "--at", at); code != exitOK {
+			t.Fatalf("build %d: %d\n%s", i+1, code, stderr)
+		}
+	}
+	testenv.WriteFile(t, dir, "a/three.html", "3")
+	path := config(filepath.Join(dir, "out"), srv.URL)
+	for n := int64(1); ; n++ {
+		ctx, stop := context.WithCancel(context.Background())
+		cancel.Store(&stop)
+		requests.Store(0)
+		cancelAt.Store(n)
+		code, _, stderr := runCLI(t, ctx, "build", "-q", "--config", path, "--at", "2024-06-03T00:00:00Z", "--out", filepath.Join(dir, "out", strconv.Itoa(int(n))))
+		stop()
+		if requests.Load() < n { // not interrupted
+			if code != exitOK || n < 5 {
+				t.Fatalf("the build that was not interrupted, after %d requests: %d\n%s", n-1, code, stderr)
+			}
+			break
+		}
+		if code != exitFailure || !strings.Contains(stderr, "rsgen: error: interrupted; nothing was published") ||
+			strings.Contains(stderr, "cannot be used") || strings.Contains(stderr, "afresh") {
+			t.Errorf("interrupted at request %d: exit code %d, stderr:\n%s", n, code, stderr)
+		}
 	}
 }
