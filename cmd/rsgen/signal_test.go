@@ -45,7 +45,7 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// TestSignals sends SIGINT and SIGTERM to a running build: it must exit 1,
+// TestSignals sends SIGINT, SIGTERM and SIGHUP to a running build: it must exit 1,
 // say it was interrupted, leave the previous output exactly as it was and
 // remove its staging directory. The build is kept busy by a large sparse
 // file, which costs no disk: the signal is sent as soon as the staging
@@ -71,7 +71,7 @@ func TestSignals(t *testing.T) {
 	big.Close()
 	before := treeState(t, out)
 
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			var stderr bytes.Buffer
 			cmd := exec.Command(bin, "build", "--base-url", "https://example.org/", "--out", out, "--jobs", "1",
@@ -106,6 +106,32 @@ func TestSignals(t *testing.T) {
 	}
 }
 
+// TestSignalsCaughtFirst: the handler of the signals that stop rsgen is
+// installed before any other package of rsgen is initialized (and main
+// runs), as GODEBUG=inittrace=1 shows: a SIGTERM a few milliseconds after
+// the start would else kill rsgen without its clean stop.
+func TestSignalsCaughtFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary (-short)")
+	}
+	cmd := exec.Command(buildBinary(t), "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	const module, first = "github.com/rsgen/rsgen/", "github.com/rsgen/rsgen/cmd/rsgen/internal/signals"
+	var inits []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" && (strings.HasPrefix(f[1], module) || f[1] == "main") {
+			inits = append(inits, f[1])
+		}
+	}
+	if len(inits) < 5 || inits[0] != first {
+		t.Errorf("the packages of rsgen are initialized in the order %v, want %s first", inits, first)
+	}
+}
+
 // waitForStage polls out until a staging directory appears (true) or the
 // build ends (false).
 func waitForStage(out string, done <-chan error) bool {
@@ -127,7 +153,7 @@ func waitForStage(out string, done <-chan error) bool {
 // TestOnSignals: the first signal cancels the run and does not exit; the
 // second exits at once with 128 + its number.
 func TestOnSignals(t *testing.T) {
-	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143, syscall.SIGHUP: 129} {
 		t.Run(sig.String(), func(t *testing.T) {
 			sigs := make(chan os.Signal)
 			ctx, cancel := context.WithCancel(context.Background())
