@@ -128,7 +128,7 @@ func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	if err != nil {
 		var pe *previous.Error
 		if errors.As(err, &pe) || errors.Is(err, errDigest) {
-			return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, p.Prev.URL, err)
+			return fmt.Errorf("%w: %w", docs.ErrPrevious, docs.Naming(p.Prev.URL, err))
 		}
 		return fmt.Errorf("copying %s: %w", p.Prev.URL, err)
 	}
