@@ -200,7 +200,7 @@ func (s Site) Validate() error {
 	for _, r := range s.RemoveSets {
 		switch _, ok := names[r]; {
 		case r != OneSet && !previous.ValidSetName(r):
-			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrInvalid, Detail: "not the name of a set, nor " + OneSet})
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrInvalid, Detail: fmt.Sprintf("not the name of a set, nor %q (the one set of a build without sets)", OneSet)})
 		case ok:
 			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrConflict, With: "Sets", Detail: "the set is published by this build"})
 		}

@@ -247,10 +247,12 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 		return err
 	}
 	line := t.line
-	found, ofSite := false, false
+	found, ofSite, flag := false, false, false
 	msg := flagWord.ReplaceAllStringFunc(ee.err.Error(), func(w string) string {
 		k := w[2:]
 		if slices.Contains(siteKeys, k) && c.IsSet(k) {
+			flag = flag || !found // about a flag of the command line
+			found = true
 			return w
 		}
 		v, ok := t.values[k]
@@ -265,6 +267,9 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 		return k
 	})
 	msg = strings.Replace(msg, "no SOURCE given", "no "+keySource+" given", 1)
+	if flag { // no place in the file
+		return err
+	}
 	if ofSite { // a key of the whole site, at the top of the file
 		return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: %s", f.path, line, msg), hint: f.keysHint(ee.hint, "")}
 	}
@@ -344,13 +349,16 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 var setField = regexp.MustCompile(`^Sets\[(\d+)\]\.(.+)$`)
 
 // describe renders fe with the file's keys, at the line of its field; a
-// field of another set than fe's is named with its set.
+// field of another set than fe's is named with its set. An error about a
+// flag of the command line names the flag, and no place in the file.
 func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 	line, subject := 1, -1
-	first := true
+	first, flag := true, false
 	name := func(field string) string {
 		switch field {
 		case "RemoveSets":
+			flag = flag || first
+			first = false
 			return "--" + flagRemoveSet
 		case "Sets":
 			return "[[" + keySet + "]]"
@@ -375,6 +383,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			line = t.line
 		}
 		if slices.Contains(siteKeys, k) && c.IsSet(k) {
+			flag = flag || subjectField
 			return "--" + k
 		}
 		v, ok := t.values[k]
@@ -390,7 +399,10 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		return k
 	}
 	msg := fe.Describe(name)
-	if subject >= 0 {
+	switch {
+	case flag:
+		return msg
+	case subject >= 0:
 		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
