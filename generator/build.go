@@ -361,6 +361,9 @@ func sourceRoot(source string) (string, error) {
 		return "", err
 	}
 	resolved, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("source %s: no such directory", source)
+	}
 	if err != nil {
 		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
 	}

@@ -308,8 +308,8 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 	case hint != "":
 	case errors.Is(err, generator.ErrFailFast):
 		hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
-	case errors.Is(err, generator.ErrSource):
-		hint = "give as SOURCE an existing directory that rsgen can read"
+	case errors.Is(err, generator.ErrSource): // a wrong argument: a usage error
+		return &exitError{code: exitUsage, err: err, hint: "give as SOURCE an existing directory that rsgen can read"}
 	case errors.Is(err, generator.ErrBusy):
 		hint = "two builds into one --out could publish an older snapshot over a newer one: run them one after the other"
 	case errors.Is(err, generator.ErrNotWritten):

@@ -276,9 +276,14 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 	return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: set %q: %s", f.path, line, t.name(), msg), hint: f.keysHint(ee.hint, t.name())}
 }
 
+// sourceWord matches SOURCE, build's argument, in a hint (not in
+// SOURCE_DATE_EPOCH).
+var sourceWord = regexp.MustCompile(`\bSOURCE\b`)
+
 // keysHint turns hint, which names flags of rsgen build, into one for the
 // file: the keys of the set, or of the top of the file if set is "".
 func (f *siteFile) keysHint(hint, set string) string {
+	hint = sourceWord.ReplaceAllString(hint, keySource)
 	if !flagWord.MatchString(hint) {
 		return hint
 	}
@@ -302,7 +307,7 @@ func (f *siteFile) keysHint(hint, set string) string {
 		}
 		return w
 	})
-	hint = strings.NewReplacer("(or $RSGEN_BASE_URL) ", "", "SOURCE", keySource).Replace(hint)
+	hint = strings.Replace(hint, "(or $RSGEN_BASE_URL) ", "", 1)
 	return hint + " (keys " + where + ")"
 }
 
@@ -341,8 +346,54 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	var ee *exitError
 	if errors.As(ferr, &ee) {
 		ee.hint = f.keysHint(ee.hint, set)
+		if ee.err == err {
+			ee.err = f.at(c, set, err)
+		}
 	}
 	return ferr
+}
+
+// valueKeys name the key of the file whose value an error of a build is
+// about, by the kind of the error: the value is checked as the build
+// uses it, after the file is read.
+var valueKeys = []struct {
+	kind error
+	key  string
+}{
+	{generator.ErrSource, keySource},
+	{generator.ErrOutput, flagOut},
+	{generator.ErrPreviousUnreachable, flagPrevious},
+}
+
+// at is err, of the build of the set named set ("" for the site), at the
+// line of the key whose value it is about, as an error of reading the file
+// is: "rsgen.toml:12: set "articles": source public/articles: no such
+// directory". A value given on the command line has no place in the file.
+func (f *siteFile) at(c *cli.Context, set string, err error) error {
+	key := ""
+	for _, vk := range valueKeys {
+		if errors.Is(err, vk.kind) {
+			key = vk.key
+			break
+		}
+	}
+	if key == "" || slices.Contains(siteKeys, key) && c.IsSet(key) {
+		return err
+	}
+	v, ok := f.top.values[key]
+	var se *generator.SetError
+	if errors.As(err, &se) {
+		for i := range f.sets {
+			if w, own := f.sets[i].values[key]; own && f.sets[i].name() == se.Set {
+				v, ok = w, true
+			}
+		}
+		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
+	}
+	if !ok {
+		return err
+	}
+	return fmt.Errorf("%s:%d: %w", f.path, v.line, err)
 }
 
 // setField matches the field of a set in a FieldError of Site.Validate.
