@@ -137,6 +137,7 @@ func (s Site) Validate() error {
 	caches := map[string]int{}
 	topics := map[string]string{} // explicit topic → the field that gives it
 	stdin := -1
+	history := s.historyOf()
 	for i, c := range s.Sets {
 		field := func(f string) string { return fmt.Sprintf("Sets[%d].%s", i, f) }
 		switch j, dup := names[c.Set]; {
@@ -182,7 +183,7 @@ func (s Site) Validate() error {
 			}
 			stdin = i
 		}
-		if j := s.historyOf(); c.Export == "" && j >= 0 && j != i && (c.Changes.Previous != s.Sets[j].Changes.Previous || c.Changes.HTTP != s.Sets[j].Changes.HTTP) {
+		if j := history; c.Export == "" && j >= 0 && j != i && (c.Changes.Previous != s.Sets[j].Changes.Previous || c.Changes.HTTP != s.Sets[j].Changes.HTTP) {
 			add(&FieldError{Field: field("Changes.Previous"), Value: c.Changes.Previous, Err: ErrConflict, With: fmt.Sprintf("Sets[%d].Changes.Previous", j),
 				Detail: "every set reads the same previous build, the site's"})
 		}

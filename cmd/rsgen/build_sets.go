@@ -135,8 +135,12 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
+	cmd := buildCommand() // once: its help alone is 100 KB to make
+	for _, fl := range cmd.Flags {
+		dropEnvVars(fl)
+	}
 	for i := range f.sets {
-		cfg, err := f.setConfig(c, &f.sets[i])
+		cfg, err := f.setConfig(c, cmd, &f.sets[i])
 		if err != nil {
 			return site, err
 		}
@@ -163,13 +167,12 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 
 // setConfig is the generator.Config of the set t: build's flags set to
 // the top level's values, then t's, then the site's flags of c, read as
-// rsgen build reads its command line.
-func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, error) {
-	cmd := buildCommand()
+// rsgen build reads its command line; cmd is rsgen build, without the
+// environment variables of its flags.
+func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (generator.Config, error) {
 	set := flag.NewFlagSet("build", flag.ContinueOnError)
 	set.SetOutput(io.Discard)
 	for _, fl := range cmd.Flags {
-		dropEnvVars(fl)
 		if err := fl.Apply(set); err != nil {
 			return generator.Config{}, err
 		}
