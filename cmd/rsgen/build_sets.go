@@ -132,6 +132,19 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 	return out
 }
 
+// given reports whether the key k of the whole site was given on the
+// command line, as its flag: once for every set (urfave/cli's IsSet looks
+// through every flag, with a regular expression each).
+func (f *siteFile) given(c *cli.Context, k string) bool {
+	if f.onCommandLine == nil {
+		f.onCommandLine = map[string]bool{}
+		for _, s := range siteKeys {
+			f.onCommandLine[s] = c.IsSet(s)
+		}
+	}
+	return f.onCommandLine[k]
+}
+
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
@@ -190,7 +203,7 @@ func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (ge
 	// one: the site's history, the filters and archives of trees.
 	skip := func(k string) bool {
 		_, own := t.values[k] // the set's own value replaces the default, a list too
-		return own || k == flagDescribedby /* the site's own */ || slices.Contains(siteKeys, k) && c.IsSet(k) ||
+		return own || k == flagDescribedby /* the site's own */ || f.given(c, k) ||
 			export && slices.Contains(notForExport, k)
 	}
 	for _, k := range sortedKeys(f.top.values) {
@@ -208,7 +221,7 @@ func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (ge
 		}
 	}
 	for _, k := range siteKeys {
-		if k == flagDescribedby || !c.IsSet(k) || export && slices.Contains(notForExport, k) {
+		if k == flagDescribedby || !f.given(c, k) || export && slices.Contains(notForExport, k) {
 			continue
 		}
 		values := []string{c.Generic(k).(flag.Value).String()}
@@ -253,7 +266,7 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 	found, ofSite, flag := false, false, false
 	msg := flagWord.ReplaceAllStringFunc(ee.err.Error(), func(w string) string {
 		k := w[2:]
-		if slices.Contains(siteKeys, k) && c.IsSet(k) {
+		if f.given(c, k) {
 			flag = flag || !found // about a flag of the command line
 			found = true
 			return w
@@ -380,7 +393,7 @@ func (f *siteFile) at(c *cli.Context, set string, err error) error {
 			break
 		}
 	}
-	if key == "" || slices.Contains(siteKeys, key) && c.IsSet(key) {
+	if key == "" || f.given(c, key) {
 		return err
 	}
 	v, ok := f.top.values[key]
@@ -436,7 +449,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			subject = set
 			line = t.line
 		}
-		if slices.Contains(siteKeys, k) && c.IsSet(k) {
+		if f.given(c, k) {
 			flag = flag || subjectField
 			return "--" + k
 		}

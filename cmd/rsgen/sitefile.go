@@ -58,6 +58,8 @@ type siteFile struct {
 	path string
 	top  fileTable
 	sets []fileTable
+
+	onCommandLine map[string]bool // the site's keys given as flags (given)
 }
 
 // A fileTable is the top level or one [[set]] of the file.
