@@ -383,7 +383,6 @@ func joinKey(it unstable.Iterator) string {
 	return strings.Join(parts, ".")
 }
 
-
 // initFile is what rsgen init writes: a commented file to start from.
 var initFile = bytes.TrimLeft([]byte(`
 # rsgen.toml: several ResourceSync resource sets, published together by
