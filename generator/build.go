@@ -362,7 +362,7 @@ func sourceRoot(source string) (string, error) {
 	}
 	resolved, err := filepath.EvalSymlinks(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("source %s: no such directory", source)
+		return "", fmt.Errorf("source %s: %w", source, noSuch("directory"))
 	}
 	if err != nil {
 		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
@@ -381,6 +381,13 @@ func sourceRoot(source string) (string, error) {
 	f.Close()
 	return resolved, nil
 }
+
+// noSuch says that a path given does not exist ("no such directory"), as
+// errors.Is(err, fs.ErrNotExist) tells.
+type noSuch string
+
+func (n noSuch) Error() string        { return "no such " + string(n) }
+func (n noSuch) Is(target error) bool { return target == fs.ErrNotExist }
 
 // owned reports whether real, a path under the source with symbolic links
 // resolved, is rsgen's own output (when the output is inside the source)

@@ -36,7 +36,7 @@ func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
 			return "", &archivescan.Archive{Path: cfg.Source, Kind: kind}, nil
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, fmt.Errorf("source %s: no such file", cfg.Source)
+			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, noSuch("file"))
 		}
 		if err != nil {
 			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, display.WithoutPath(err))
