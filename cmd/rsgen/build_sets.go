@@ -263,11 +263,11 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 		return err
 	}
 	line := t.line
-	found, ofSite, flag := false, false, false
+	found, ofSite, flagged := false, false, false
 	msg := flagWord.ReplaceAllStringFunc(ee.err.Error(), func(w string) string {
 		k := w[2:]
 		if f.given(c, k) {
-			flag = flag || !found // about a flag of the command line
+			flagged = flagged || !found // about a flag of the command line
 			found = true
 			return w
 		}
@@ -283,7 +283,7 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 		return k
 	})
 	msg = strings.Replace(msg, "no SOURCE given", "no "+keySource+" given", 1)
-	if flag { // no place in the file
+	if flagged { // no place in the file
 		return err
 	}
 	if ofSite { // a key of the whole site, at the top of the file
@@ -363,7 +363,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	if errors.As(ferr, &ee) {
 		ee.hint = f.keysHint(ee.hint, set)
 		if ee.err == err {
-			ee.err = f.at(c, set, err)
+			ee.err = f.at(c, err)
 		}
 	}
 	return ferr
@@ -381,11 +381,11 @@ var valueKeys = []struct {
 	{generator.ErrPreviousUnreachable, flagPrevious},
 }
 
-// at is err, of the build of the set named set ("" for the site), at the
-// line of the key whose value it is about, as an error of reading the file
+// at is err, of the build of a set or of the site, at the line of the key
+// whose value it is about, as an error of reading the file
 // is: "rsgen.toml:12: set "articles": source public/articles: no such
 // directory". A value given on the command line has no place in the file.
-func (f *siteFile) at(c *cli.Context, set string, err error) error {
+func (f *siteFile) at(c *cli.Context, err error) error {
 	key := ""
 	for _, vk := range valueKeys {
 		if errors.Is(err, vk.kind) {
@@ -420,11 +420,11 @@ var setField = regexp.MustCompile(`^Sets\[(\d+)\]\.(.+)$`)
 // flag of the command line names the flag, and no place in the file.
 func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 	line, subject := 1, -1
-	first, flag := true, false
+	first, flagged := true, false
 	name := func(field string) string {
 		switch field {
 		case "RemoveSets":
-			flag = flag || first
+			flagged = flagged || first
 			first = false
 			return "--" + flagRemoveSet
 		case "Sets":
@@ -450,7 +450,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			line = t.line
 		}
 		if f.given(c, k) {
-			flag = flag || subjectField
+			flagged = flagged || subjectField
 			return "--" + k
 		}
 		v, ok := t.values[k]
@@ -467,7 +467,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 	}
 	msg := fe.Describe(name)
 	switch {
-	case flag:
+	case flagged:
 		return msg
 	case subject >= 0:
 		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
