@@ -42,7 +42,7 @@ mkdir -p "$dir"
 build_tools "$dir/bin/new"
 revs=(new)
 if [ -n "$base" ]; then
-  rm -rf "$dir/base-src"
+  git -C "$repo" worktree remove --force "$dir/base-src" 2>/dev/null || rm -rf "$dir/base-src"
   git -C "$repo" worktree add -q --detach "$dir/base-src" "$base" || die "no revision $base"
   (cd "$dir/base-src" && go build -o "$dir/bin/base/rsgen" ./cmd/rsgen) || die "go build of $base failed"
   revs=(base new)
@@ -76,7 +76,7 @@ for n in $counts; do
       # read stops at the missing previous build: exit 1 is its end.
       /usr/bin/time -f "%M %e %U %S" -o "$dir/time" "$dir/bin/$rev/rsgen" build -q --config "$f" >/dev/null 2>&1 ||
         [ "$mode" = read ] || die "$rev: the build of $n sets ($mode) failed"
-      read -r rss wall user sys <"$dir/time"
+      read -r rss wall user sys < <(tail -n 1 "$dir/time") # after "Command exited with…"
       printf '%s\t%s\t%s\t%d\t%s\t%s\t%s\n' "$n" "$mode" "$rev" $((rss / 1024)) "$wall" "$user" "$sys"
     done
   done

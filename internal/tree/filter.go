@@ -75,6 +75,30 @@ func (f *Filter) PruneDir(name, rel string) bool {
 	return true
 }
 
+// under returns the directories, one inside the other from the root, that
+// every include pattern names literally before a name of its own
+// ("articles/2024/*.html": articles, 2024): nothing outside the last one
+// can be published, so a walk may start there. None without includes.
+func (f *Filter) under() []string {
+	var dirs []string
+	for i, p := range f.Include {
+		segs := strings.Split(p, "/")
+		segs = segs[:len(segs)-1] // the last names what is published, never a directory to start in
+		n := 0
+		for n < len(segs) && literal(segs[n]) && (i == 0 || n < len(dirs) && segs[n] == dirs[n]) {
+			n++
+		}
+		dirs = segs[:n]
+	}
+	return dirs
+}
+
+// literal reports whether the segment seg of a pattern matches one name,
+// itself.
+func literal(seg string) bool {
+	return seg != "" && seg != "." && seg != ".." && !strings.ContainsAny(seg, `*?[]{}\`)
+}
+
 // mayMatchUnder reports whether the pattern p may match a path under the
 // directory rel: false only if a segment of rel cannot match the segment
 // of p at its place, with no ** before it (a ** matches any number of

@@ -42,3 +42,30 @@ func TestPruneDirByInclude(t *testing.T) {
 		}
 	}
 }
+
+// A walk may start in the directories every include pattern names
+// literally before a name of its own.
+func TestFilterUnder(t *testing.T) {
+	for _, tt := range []struct {
+		include []string
+		want    string
+	}{
+		{nil, ""},
+		{[]string{"s7/**"}, "s7"},
+		{[]string{"docs/2024/*.html"}, "docs/2024"},
+		{[]string{"docs/2024/*.html", "docs/2025/**"}, "docs"},
+		{[]string{"docs/a/**", "data/**"}, ""},
+		{[]string{"a.html"}, ""},
+		{[]string{"**/*.html"}, ""},
+		{[]string{"a/*/b/**"}, "a"},
+		{[]string{"{a,b}/**"}, ""},
+		{[]string{"a\\*/**"}, ""},
+		{[]string{"../x/**"}, ""},
+		{[]string{"docs/**", "docs"}, ""},
+	} {
+		f := &Filter{Include: tt.include}
+		if got := strings.Join(f.under(), "/"); got != tt.want {
+			t.Errorf("include %q: start in %q, want %q", tt.include, got, tt.want)
+		}
+	}
+}
