@@ -168,6 +168,24 @@ type build struct {
 // lead to it into cfg.Out. The output changes only if Build succeeds: all
 // documents are staged first and moved into place together.
 func Build(ctx context.Context, cfg Config) (*Report, error) {
+	rep, err := buildOne(ctx, cfg)
+	return rep, interrupted(ctx, err)
+}
+
+// interrupted is the error of a build under ctx that failed with err:
+// once ctx is cancelled, its cause, whatever err says. A build stopped
+// from outside is reported as stopped, never as a fault of what it was
+// reading or writing when it stopped (a previous build whose read was cut
+// short, a file): no classification of err can make it another kind.
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}
+
+// buildOne is Build, but for what an interruption makes of its error.
+func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -375,6 +393,9 @@ func sourceRoot(source string) (string, error) {
 		return "", err
 	}
 	resolved, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("source %s: %w", source, noSuch("directory"))
+	}
 	if err != nil {
 		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
 	}
@@ -392,6 +413,13 @@ func sourceRoot(source string) (string, error) {
 	f.Close()
 	return resolved, nil
 }
+
+// noSuch says that a path given does not exist ("no such directory"), as
+// errors.Is(err, fs.ErrNotExist) tells.
+type noSuch string
+
+func (n noSuch) Error() string        { return "no such " + string(n) }
+func (n noSuch) Is(target error) bool { return target == fs.ErrNotExist }
 
 // owned reports whether real, a path under the source with symbolic links
 // resolved, is rsgen's own output (when the output is inside the source)

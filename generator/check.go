@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -18,7 +19,7 @@ type InvalidOutputError struct {
 }
 
 func (e *InvalidOutputError) Error() string {
-	return withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %d errors, so nothing was published", e.Errors), e.Findings)
+	return withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(e.Errors, "error")), e.Findings)
 }
 
 // withFindings is msg followed by the first ten findings, a line each.

@@ -282,6 +282,10 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 			}
 		}
 	}
+	var pe *previous.Error
+	if _, err := previous.ParseLocation(ch.Previous); errors.As(err, &pe) {
+		add(&FieldError{Field: "Changes.Previous", Value: pe.Doc, Err: ErrInvalid, Detail: pe.Err.Error()}) // a password in the URL redacted
+	}
 	if ch.Previous == "" {
 		for _, f := range []struct {
 			field, detail string

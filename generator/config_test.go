@@ -66,6 +66,8 @@ func TestConfigValidate(t *testing.T) {
 		{"unknown host", func(c *Config) { c.Hosts = []string{"geocities"} }, "Hosts", ErrInvalid},
 		{"percent past 100", func(c *Config) { c.Changes.Previous = dir; c.MaxDelete = &DeleteLimit{N: 101, Percent: true} }, "MaxDelete", ErrOutOfRange},
 		{"previous of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.Previous = "", "r.jsonl", dir, dir }, "Changes.Previous", ErrConflict},
+		{"previous of another scheme", func(c *Config) { c.Changes.Previous = "file:///etc/passwd" }, "Changes.Previous", ErrInvalid},
+		{"previous with a password", func(c *Config) { c.Changes.Previous = "https://u:secret@example.org/" }, "Changes.Previous", ErrInvalid},
 		{"change dump without previous", func(c *Config) { c.Changes.Dump = true }, "Changes.Dump", ErrNeeds},
 		{"first build ok without previous", func(c *Config) { c.Changes.FirstBuildOK = true }, "Changes.FirstBuildOK", ErrNeeds},
 		{"delete limit without previous", func(c *Config) { c.MaxDelete = &DeleteLimit{N: 5} }, "MaxDelete", ErrNeeds},

@@ -9,6 +9,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // startJoin makes the join of this build with the previous one (package
@@ -72,9 +73,9 @@ func (b *build) keepUnread(ctx context.Context, found *spill.ResourceSpool, unre
 	}
 	if b.cfg.Dump.Enabled {
 		out.Close()
-		return nil, fmt.Errorf("%d resources published by the previous build could not be read (%s, …): the Resource Dump cannot package them, and leaving them out would announce them as deleted; publish again once they can be read",
-			kept.N, display.Name(kept.First))
+		return nil, fmt.Errorf("%s published by the previous build could not be read (%s, …): the Resource Dump cannot package them, and leaving them out would announce them as deleted; publish again once they can be read",
+			units.Count(kept.N, "resource"), display.Name(kept.First))
 	}
-	b.notice(fmt.Sprintf("%d resources that could not be read keep their entries of the previous build, unchanged", kept.N))
+	b.notice(fmt.Sprintf("%s that could not be read %s of the previous build, unchanged", units.Count(kept.N, "resource"), units.Plural(kept.N, "keeps its entry", "keep their entries")))
 	return out, nil
 }

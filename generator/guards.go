@@ -105,8 +105,8 @@ type MassDeleteError struct {
 }
 
 func (e *MassDeleteError) Error() string {
-	return fmt.Sprintf("this build would delete %d of the %d resources published before (%d%%), more than the limit of %s; nothing was published",
-		e.Deleted, e.Previous, percentOf(e.Deleted, e.Previous), e.Limit)
+	return fmt.Sprintf("this build would delete %d of the %s published before (%d%%), more than the limit of %s; nothing was published",
+		e.Deleted, units.Count(e.Previous, "resource"), percentOf(e.Deleted, e.Previous), e.Limit)
 }
 
 func percentOf(n, total int) int {
@@ -236,12 +236,8 @@ type SnapshotTimeError struct {
 }
 
 func (e *SnapshotTimeError) Error() string {
-	what := fmt.Sprintf("%d resources", e.Changes)
-	if e.Changes == 1 {
-		what = "1 resource"
-	}
 	return fmt.Sprintf("the previous build's snapshot time %s is this build's too, yet %s changed: a Change List needs a later snapshot time",
-		rsxml.FormatTime(e.Previous), what)
+		rsxml.FormatTime(e.Previous), units.Count(e.Changes, "resource"))
 }
 
 // maxClockBehind is how far the clock may be behind the previous build's

@@ -148,6 +148,7 @@ func (s Site) Validate() error {
 	caches := map[string]int{}
 	topics := map[string]string{} // explicit topic → the field that gives it
 	stdin := -1
+	history := s.historyOf()
 	for i, c := range s.Sets {
 		field := func(f string) string { return fmt.Sprintf("Sets[%d].%s", i, f) }
 		switch j, dup := names[c.Set]; {
@@ -193,7 +194,7 @@ func (s Site) Validate() error {
 			}
 			stdin = i
 		}
-		if j := s.historyOf(); c.Export == "" && j >= 0 && j != i && (c.Changes.Previous != s.Sets[j].Changes.Previous || c.Changes.HTTP != s.Sets[j].Changes.HTTP) {
+		if j := history; c.Export == "" && j >= 0 && j != i && (c.Changes.Previous != s.Sets[j].Changes.Previous || c.Changes.HTTP != s.Sets[j].Changes.HTTP) {
 			add(&FieldError{Field: field("Changes.Previous"), Value: c.Changes.Previous, Err: ErrConflict, With: fmt.Sprintf("Sets[%d].Changes.Previous", j),
 				Detail: "every set reads the same previous build, the site's"})
 		}
@@ -211,7 +212,7 @@ func (s Site) Validate() error {
 	for _, r := range s.RemoveSets {
 		switch _, ok := names[r]; {
 		case r != OneSet && !previous.ValidSetName(r):
-			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrInvalid, Detail: "not the name of a set, nor " + OneSet})
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrInvalid, Detail: fmt.Sprintf("not the name of a set, nor %q (the one set of a build without sets)", OneSet)})
 		case ok:
 			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrConflict, With: "Sets", Detail: "the set is published by this build"})
 		}
@@ -255,6 +256,12 @@ func FieldErrors(err error) []*FieldError {
 // history with this build (as with Changes.FirstBuildOK); one that it
 // published and site lacks is refused unless site.RemoveSets names it.
 func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
+	rep, err := buildSite(ctx, site)
+	return rep, interrupted(ctx, err)
+}
+
+// buildSite is BuildSite, but for what an interruption makes of its error.
+func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	start := time.Now()
 	if err := site.Validate(); err != nil {
 		return nil, err

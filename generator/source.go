@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -33,6 +34,9 @@ func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
 		st, err := os.Stat(cfg.Source)
 		if err == nil && st.Mode().IsRegular() {
 			return "", &archivescan.Archive{Path: cfg.Source, Kind: kind}, nil
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, noSuch("file"))
 		}
 		if err != nil {
 			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, display.WithoutPath(err))

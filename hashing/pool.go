@@ -79,6 +79,7 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	for range n {
 		g.Go(func() error {
 			h := NewHasher(p.Set)
+			defer h.release()
 			h.ctx, h.read = ctx, p.Read
 			op := newOpener()
 			defer op.close()

@@ -318,3 +318,25 @@ func TestPoolRead(t *testing.T) {
 		t.Errorf("Read heard of %d bytes in %d calls, want %d in 3 or more", total.Load(), calls.Load(), 3*bufSize+5)
 	}
 }
+
+// The read buffers of a Pool's workers serve the next Pool: a build of many
+// resource sets runs one Pool a set, and each allocated 256 KiB a worker.
+func TestPoolReusesBuffers(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs := []Job{{Name: "f", Path: filepath.Join(dir, "f")}}
+	p := &Pool{Set: Set{SHA256}, Workers: 4}
+	collect(t, p, jobs)
+	const runs = 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		collect(t, p, jobs)
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > bufSize {
+		t.Errorf("%d bytes allocated a run of 4 workers: their buffers are not reused", per)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
@@ -51,7 +52,7 @@ func (st *set) checkLinks(ctx context.Context) {
 	}
 	st.checkReachable()
 	if st.limited {
-		st.s.add(st.order[0].name, 0, RuleLimitDocuments, 0, "stopped at %d documents (--max-documents): the others were not checked", st.opts.MaxDocuments)
+		st.s.add(st.order[0].name, 0, RuleLimitDocuments, 0, "stopped at %s (--max-documents): the others were not checked", units.Count(st.opts.MaxDocuments, "document"))
 	}
 }
 

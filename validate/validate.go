@@ -91,13 +91,17 @@ func (o *Options) normalize(allow func(to *url.URL) error) error {
 		o.Jobs = DefaultJobs
 	}
 	o.Client = previous.NewClient(previous.HTTPOptions{Client: o.Client, Timeout: o.Timeout}, allow)
-	for _, u := range []*string{&o.BaseURL, &o.ResourcesURL} {
+	for _, opt := range []struct {
+		name string
+		u    *string
+	}{{"the base URL", &o.BaseURL}, {"the resources URL", &o.ResourcesURL}} {
+		u := opt.u
 		if *u == "" {
 			continue
 		}
 		p, err := url.Parse(*u)
-		if err != nil || !p.IsAbs() || p.Host == "" {
-			return fmt.Errorf("%w: %q is not an absolute URL", ErrUsage, *u)
+		if err != nil || p.Scheme != "http" && p.Scheme != "https" || p.Host == "" {
+			return fmt.Errorf("%w: %s %q: give an absolute http or https URL, such as https://example.org/", ErrUsage, opt.name, *u)
 		}
 		if !strings.HasSuffix(*u, "/") {
 			*u += "/"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // The checks of single attribute and element values. Each returns a
@@ -205,7 +206,7 @@ func rawDelimiter(v string) string {
 func checkLocFully(v string) (bad, escape string) {
 	n := utf8.RuneCountInString(v)
 	if n < 12 || n > 2048 {
-		return fmt.Sprintf("<loc> %q has %d characters; the schema wants 12 to 2,048", clip(v), n), ""
+		return fmt.Sprintf("<loc> %q has %s; the schema wants 12 to 2,048", clip(v), units.Count(n, "character")), ""
 	}
 	u, ok := parseAnyURI(v)
 	if !ok {

@@ -300,6 +300,9 @@ func runBuild(c *cli.Context) error {
 // buildFailure is the failure to report for err, the error of a build of
 // cfg run under ctx, with a hint that says what to do.
 func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error) error {
+	if c.Context.Err() != nil { // stopped by a signal: whatever the build was doing then failed with it
+		return failure(errors.New("interrupted; nothing was published, the output is as it was"), "")
+	}
 	stderr := c.App.ErrWriter
 	if ue := exportUsageErr(err); ue != nil {
 		return ue
@@ -316,8 +319,8 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 	case hint != "":
 	case errors.Is(err, generator.ErrFailFast):
 		hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
-	case errors.Is(err, generator.ErrSource):
-		hint = "give as SOURCE an existing directory that rsgen can read"
+	case errors.Is(err, generator.ErrSource): // a wrong argument: a usage error
+		return &exitError{code: exitUsage, err: err, hint: "give as SOURCE an existing directory that rsgen can read"}
 	case errors.Is(err, generator.ErrBusy):
 		hint = "two builds into one --out could publish an older snapshot over a newer one: run them one after the other"
 	case errors.Is(err, generator.ErrNotWritten):
@@ -339,8 +342,6 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
 	case changesHint(err) != "":
 		hint = changesHint(err)
-	case c.Context.Err() != nil:
-		err = errors.New("interrupted; nothing was published, the output is as it was")
 	}
 	return failure(err, hint)
 }

@@ -125,8 +125,8 @@ func TestBuildWithBadPrevious(t *testing.T) {
 		{"later", []string{"--previous", out, "--at", "2024-05-01T00:00:00Z"}, exitFailure, []string{
 			"later than this build's snapshot time 2024-05-01T00:00:00Z\n",
 			"rsgen: hint: --previous must be an earlier build: check it, or give this build a later --at\n"}},
-		{"not a URL rsgen reads", []string{"--previous", "ftp://example.org/", "--at", "2024-06-02T00:00:00Z"}, exitFailure, []string{
-			"only http and https URLs (or a directory) can be read\n"}},
+		{"not a URL rsgen reads", []string{"--previous", "ftp://example.org/", "--at", "2024-06-02T00:00:00Z"}, exitUsage, []string{
+			"rsgen: error: --previous \"ftp://example.org/\" is not valid: only http and https URLs (or a directory) can be read\n"}},
 		{"bad --changes-keep", []string{"--previous", out, "--changes-keep", "a month"}, exitUsage, []string{
 			"rsgen: error: --changes-keep: \"a month\" is not a duration (examples: 30d, 36h)\n"}},
 	}

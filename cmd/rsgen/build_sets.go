@@ -143,11 +143,28 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 	return out
 }
 
+// given reports whether the key k of the whole site was given on the
+// command line, as its flag: once for every set (urfave/cli's IsSet looks
+// through every flag, with a regular expression each).
+func (f *siteFile) given(c *cli.Context, k string) bool {
+	if f.onCommandLine == nil {
+		f.onCommandLine = map[string]bool{}
+		for _, s := range siteKeys {
+			f.onCommandLine[s] = c.IsSet(s)
+		}
+	}
+	return f.onCommandLine[k]
+}
+
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
+	cmd := buildCommand() // once: its help alone is 100 KB to make
+	for _, fl := range cmd.Flags {
+		dropEnvVars(fl)
+	}
 	for i := range f.sets {
-		cfg, err := f.setConfig(c, &f.sets[i])
+		cfg, err := f.setConfig(c, cmd, &f.sets[i])
 		if err != nil {
 			return site, err
 		}
@@ -174,13 +191,12 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 
 // setConfig is the generator.Config of the set t: build's flags set to
 // the top level's values, then t's, then the site's flags of c, read as
-// rsgen build reads its command line.
-func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, error) {
-	cmd := buildCommand()
+// rsgen build reads its command line; cmd is rsgen build, without the
+// environment variables of its flags.
+func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (generator.Config, error) {
 	set := flag.NewFlagSet("build", flag.ContinueOnError)
 	set.SetOutput(io.Discard)
 	for _, fl := range cmd.Flags {
-		dropEnvVars(fl)
 		if err := fl.Apply(set); err != nil {
 			return generator.Config{}, err
 		}
@@ -198,7 +214,7 @@ func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, er
 	// one: the site's history, the filters and archives of trees.
 	skip := func(k string) bool {
 		_, own := t.values[k] // the set's own value replaces the default, a list too
-		return own || k == flagDescribedby /* the site's own */ || slices.Contains(siteKeys, k) && c.IsSet(k) ||
+		return own || k == flagDescribedby /* the site's own */ || f.given(c, k) ||
 			export && slices.Contains(notForExport, k)
 	}
 	for _, k := range sortedKeys(f.top.values) {
@@ -216,7 +232,7 @@ func (f *siteFile) setConfig(c *cli.Context, t *fileTable) (generator.Config, er
 		}
 	}
 	for _, k := range siteKeys {
-		if k == flagDescribedby || !c.IsSet(k) || export && slices.Contains(notForExport, k) {
+		if k == flagDescribedby || !f.given(c, k) || export && slices.Contains(notForExport, k) {
 			continue
 		}
 		values := []string{c.Generic(k).(flag.Value).String()}
@@ -258,10 +274,12 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 		return err
 	}
 	line := t.line
-	found, ofSite := false, false
+	found, ofSite, flagged := false, false, false
 	msg := flagWord.ReplaceAllStringFunc(ee.err.Error(), func(w string) string {
 		k := w[2:]
-		if slices.Contains(siteKeys, k) && c.IsSet(k) {
+		if f.given(c, k) {
+			flagged = flagged || !found // about a flag of the command line
+			found = true
 			return w
 		}
 		v, ok := t.values[k]
@@ -276,15 +294,23 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 		return k
 	})
 	msg = strings.Replace(msg, "no SOURCE given", "no "+keySource+" given", 1)
+	if flagged { // no place in the file
+		return err
+	}
 	if ofSite { // a key of the whole site, at the top of the file
 		return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: %s", f.path, line, msg), hint: f.keysHint(ee.hint, "")}
 	}
 	return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: set %q: %s", f.path, line, t.name(), msg), hint: f.keysHint(ee.hint, t.name())}
 }
 
+// sourceWord matches SOURCE, build's argument, in a hint (not in
+// SOURCE_DATE_EPOCH).
+var sourceWord = regexp.MustCompile(`\bSOURCE\b`)
+
 // keysHint turns hint, which names flags of rsgen build, into one for the
 // file: the keys of the set, or of the top of the file if set is "".
 func (f *siteFile) keysHint(hint, set string) string {
+	hint = sourceWord.ReplaceAllString(hint, keySource)
 	if !flagWord.MatchString(hint) {
 		return hint
 	}
@@ -308,12 +334,15 @@ func (f *siteFile) keysHint(hint, set string) string {
 		}
 		return w
 	})
-	hint = strings.NewReplacer("(or $RSGEN_BASE_URL) ", "", "SOURCE", keySource).Replace(hint)
+	hint = strings.Replace(hint, "(or $RSGEN_BASE_URL) ", "", 1)
 	return hint + " (keys " + where + ")"
 }
 
 // failure is the failure to report for err, of BuildSite.
 func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.Site, err error) error {
+	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
+		return buildFailure(c, ctx, site.Sets[0], err)
+	}
 	var sre *generator.SetRemovedError
 	if errors.As(err, &sre) {
 		args := make([]string, len(sre.Sets))
@@ -344,21 +373,70 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	var ee *exitError
 	if errors.As(ferr, &ee) {
 		ee.hint = f.keysHint(ee.hint, set)
+		if ee.err == err {
+			ee.err = f.at(c, err)
+		}
 	}
 	return ferr
+}
+
+// valueKeys name the key of the file whose value an error of a build is
+// about, by the kind of the error: the value is checked as the build
+// uses it, after the file is read.
+var valueKeys = []struct {
+	kind error
+	key  string
+}{
+	{generator.ErrSource, keySource},
+	{generator.ErrOutput, flagOut},
+	{generator.ErrPreviousUnreachable, flagPrevious},
+}
+
+// at is err, of the build of a set or of the site, at the line of the key
+// whose value it is about, as an error of reading the file
+// is: "rsgen.toml:12: set "articles": source public/articles: no such
+// directory". A value given on the command line has no place in the file.
+func (f *siteFile) at(c *cli.Context, err error) error {
+	key := ""
+	for _, vk := range valueKeys {
+		if errors.Is(err, vk.kind) {
+			key = vk.key
+			break
+		}
+	}
+	if key == "" || f.given(c, key) {
+		return err
+	}
+	v, ok := f.top.values[key]
+	var se *generator.SetError
+	if errors.As(err, &se) {
+		for i := range f.sets {
+			if w, own := f.sets[i].values[key]; own && f.sets[i].name() == se.Set {
+				v, ok = w, true
+			}
+		}
+		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
+	}
+	if !ok {
+		return err
+	}
+	return fmt.Errorf("%s:%d: %w", f.path, v.line, err)
 }
 
 // setField matches the field of a set in a FieldError of Site.Validate.
 var setField = regexp.MustCompile(`^Sets\[(\d+)\]\.(.+)$`)
 
 // describe renders fe with the file's keys, at the line of its field; a
-// field of another set than fe's is named with its set.
+// field of another set than fe's is named with its set. An error about a
+// flag of the command line names the flag, and no place in the file.
 func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 	line, subject := 1, -1
-	first := true
+	first, flagged := true, false
 	name := func(field string) string {
 		switch field {
 		case "RemoveSets":
+			flagged = flagged || first
+			first = false
 			return "--" + flagRemoveSet
 		case "Sets":
 			return "[[" + keySet + "]]"
@@ -382,7 +460,8 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			subject = set
 			line = t.line
 		}
-		if slices.Contains(siteKeys, k) && c.IsSet(k) {
+		if f.given(c, k) {
+			flagged = flagged || subjectField
 			return "--" + k
 		}
 		v, ok := t.values[k]
@@ -398,7 +477,10 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		return k
 	}
 	msg := fe.Describe(name)
-	if subject >= 0 {
+	switch {
+	case flagged:
+		return msg
+	case subject >= 0:
 		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)

@@ -26,9 +26,10 @@ const exitCodes = `   0  success
    2  usage error: a flag or argument is wrong
    3  published, but some files could not be read (each is named on stderr;
       --fail-fast turns this into a failure)
-   130 interrupted twice (Ctrl-C, then Ctrl-C again; 143 for SIGTERM):
-      stopped at once, as if killed; the next build removes the staging
-      directory left behind. A single Ctrl-C stops a build cleanly (code 1)`
+   130 interrupted twice (Ctrl-C, then Ctrl-C again; 143 for SIGTERM, 129
+      for SIGHUP): stopped at once, as if killed; the next build removes the
+      staging directory left behind. A single Ctrl-C stops a build cleanly
+      (code 1)`
 
 // exitError carries an exit code and, optionally, a hint naming what to do.
 type exitError struct {

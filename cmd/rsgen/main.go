@@ -6,8 +6,8 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
+
+	"github.com/rsgen/rsgen/cmd/rsgen/internal/signals"
 )
 
 func main() {
@@ -15,14 +15,13 @@ func main() {
 }
 
 // Main runs rsgen with the arguments of the process and returns its exit
-// code; the tests' scripts run it as the command rsgen.
+// code; the tests' scripts run it as the command rsgen. The signals that
+// stop it are caught from the start of the process (package signals).
 func Main() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go onSignals(sigs, cancel, os.Stderr, os.Exit)
+	go onSignals(signals.Caught(), cancel, os.Stderr, os.Exit)
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
-	signal.Stop(sigs)
+	signals.Stop()
 	return code
 }

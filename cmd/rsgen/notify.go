@@ -11,6 +11,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/notify"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // exitHub is notify's exit code when a hub did not take a notification.
@@ -101,7 +102,7 @@ func runNotify(c *cli.Context) error {
 		case opts.DryRun:
 			fmt.Fprintf(out, "POST %s\nContent-Type: %s\nLink: %s\n\n%s\n", ch.Hub, notify.ContentType, notify.LinkHeader(ch), payload)
 		case !quiet:
-			fmt.Fprintf(c.App.ErrWriter, "rsgen: sent a %s of %d entries to %s (topic %s)\n", capability, entries, ch.Hub, ch.Topic)
+			fmt.Fprintf(c.App.ErrWriter, "rsgen: sent a %s of %s to %s (topic %s)\n", capability, units.Count(entries, "entry"), ch.Hub, ch.Topic)
 		}
 	}
 	ctx, cancel := context.WithTimeout(c.Context, maxTime)
@@ -112,7 +113,8 @@ func runNotify(c *cli.Context) error {
 		return notifyError(err)
 	}
 	if !quiet && !opts.DryRun {
-		fmt.Fprintf(c.App.ErrWriter, "rsgen: notified %d changes and %d framework changes in %d requests\n", res.Changes, res.Framework, res.Payloads)
+		fmt.Fprintf(c.App.ErrWriter, "rsgen: notified %s and %s in %s\n",
+			units.Count(res.Changes, "change"), units.Count(res.Framework, "framework change"), units.Count(res.Payloads, "request"))
 	}
 	return nil
 }

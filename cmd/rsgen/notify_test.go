@@ -480,7 +480,7 @@ base-url = "https://example.org/b/"
 	if code, _, stderr := notifyRun("build", "-q", "--config", config, "--at", "2024-06-02T00:00:00Z"); code != 0 {
 		t.Fatalf("second build: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 || !strings.Contains(stderr, "notified 1 changes") {
+	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 || !strings.Contains(stderr, "notified 1 change and ") || !strings.Contains(stderr, " of 1 entry to ") {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got = received(t, sub, 3) // b's change, and the framework notifications of a and b (the Source Description, b's lists)

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/rsgen/rsgen/cmd/rsgen/internal/signals"
 )
 
 // TestMain lets the scripts run rsgen: testscript puts a command of that
@@ -23,6 +25,7 @@ func TestMain(m *testing.M) {
 	// in os.Args[0]: that run keeps the environment the script gave it.
 	if filepath.Base(os.Args[0]) != "rsgen" {
 		clearCallerEnv()
+		signals.Stop() // the tests themselves stop at Ctrl-C, as tests do
 	}
 	testscript.RunMain(m, map[string]func() int{"rsgen": Main})
 }

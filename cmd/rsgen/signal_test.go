@@ -3,16 +3,22 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // buildBinary compiles rsgen into a temporary directory.
@@ -39,7 +45,7 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// TestSignals sends SIGINT and SIGTERM to a running build: it must exit 1,
+// TestSignals sends SIGINT, SIGTERM and SIGHUP to a running build: it must exit 1,
 // say it was interrupted, leave the previous output exactly as it was and
 // remove its staging directory. The build is kept busy by a large sparse
 // file, which costs no disk: the signal is sent as soon as the staging
@@ -65,7 +71,7 @@ func TestSignals(t *testing.T) {
 	big.Close()
 	before := treeState(t, out)
 
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			var stderr bytes.Buffer
 			cmd := exec.Command(bin, "build", "--base-url", "https://example.org/", "--out", out, "--jobs", "1",
@@ -100,6 +106,32 @@ func TestSignals(t *testing.T) {
 	}
 }
 
+// TestSignalsCaughtFirst: the handler of the signals that stop rsgen is
+// installed before any other package of rsgen is initialized (and main
+// runs), as GODEBUG=inittrace=1 shows: a SIGTERM a few milliseconds after
+// the start would else kill rsgen without its clean stop.
+func TestSignalsCaughtFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary (-short)")
+	}
+	cmd := exec.Command(buildBinary(t), "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	const module, first = "github.com/rsgen/rsgen/", "github.com/rsgen/rsgen/cmd/rsgen/internal/signals"
+	var inits []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" && (strings.HasPrefix(f[1], module) || f[1] == "main") {
+			inits = append(inits, f[1])
+		}
+	}
+	if len(inits) < 5 || inits[0] != first {
+		t.Errorf("the packages of rsgen are initialized in the order %v, want %s first", inits, first)
+	}
+}
+
 // waitForStage polls out until a staging directory appears (true) or the
 // build ends (false).
 func waitForStage(out string, done <-chan error) bool {
@@ -121,7 +153,7 @@ func waitForStage(out string, done <-chan error) bool {
 // TestOnSignals: the first signal cancels the run and does not exit; the
 // second exits at once with 128 + its number.
 func TestOnSignals(t *testing.T) {
-	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143, syscall.SIGHUP: 129} {
 		t.Run(sig.String(), func(t *testing.T) {
 			sigs := make(chan os.Signal)
 			ctx, cancel := context.WithCancel(context.Background())
@@ -204,5 +236,65 @@ func TestSecondSignal(t *testing.T) {
 	}
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
 		t.Errorf("exit code %d, want %d\n%s", code, exitInterrupted, stderr.String())
+	}
+}
+
+// TestInterruptedReadingPrevious interrupts a build of two sets while it
+// reads the previous build over HTTP, at each of its requests in turn:
+// rsgen says it was interrupted (exit 1), never that the previous build
+// cannot be used with the advice to start the change history afresh.
+func TestInterruptedReadingPrevious(t *testing.T) {
+	clearEnv(t)
+	dir := t.TempDir()
+	live := filepath.Join(dir, "live")
+	var requests, cancelAt atomic.Int64
+	var cancel atomic.Pointer[context.CancelFunc]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == cancelAt.Load() {
+			(*cancel.Load())()
+		}
+		http.FileServer(http.Dir(live)).ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	for _, rel := range []string{"a/one.html", "a/two.html", "d/x.csv", "d/y.csv"} {
+		testenv.WriteFile(t, dir, rel, rel)
+	}
+	config := func(out, prev string) string {
+		path := filepath.Join(dir, "rsgen.toml")
+		text := fmt.Sprintf("out = %q\ndocs-url = %q\nprevious = %q\nfirst-build-ok = true\n", out, srv.URL+"/", prev)
+		for _, s := range []string{"a", "d"} {
+			text += fmt.Sprintf("[[set]]\nname = %q\nsource = %q\nbase-url = %q\n", s, s, srv.URL+"/"+s+"/")
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for i, at := range []string{"2024-06-01T00:00:00Z", "2024-06-02T00:00:00Z"} {
+		testenv.WriteFile(t, dir, "a/new.html", at)
+		testenv.WriteFile(t, dir, "d/new.csv", at)
+		if code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--config", config(live, live), "--at", at); code != exitOK {
+			t.Fatalf("build %d: %d\n%s", i+1, code, stderr)
+		}
+	}
+	testenv.WriteFile(t, dir, "a/three.html", "3")
+	path := config(filepath.Join(dir, "out"), srv.URL)
+	for n := int64(1); ; n++ {
+		ctx, stop := context.WithCancel(context.Background())
+		cancel.Store(&stop)
+		requests.Store(0)
+		cancelAt.Store(n)
+		code, _, stderr := runCLI(t, ctx, "build", "-q", "--config", path, "--at", "2024-06-03T00:00:00Z", "--out", filepath.Join(dir, "out", strconv.Itoa(int(n))))
+		stop()
+		if requests.Load() < n { // not interrupted
+			if code != exitOK || n < 5 {
+				t.Fatalf("the build that was not interrupted, after %d requests: %d\n%s", n-1, code, stderr)
+			}
+			break
+		}
+		if code != exitFailure || !strings.Contains(stderr, "rsgen: error: interrupted; nothing was published") ||
+			strings.Contains(stderr, "cannot be used") || strings.Contains(stderr, "afresh") {
+			t.Errorf("interrupted at request %d: exit code %d, stderr:\n%s", n, code, stderr)
+		}
 	}
 }

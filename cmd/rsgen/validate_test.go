@@ -50,7 +50,8 @@ func TestValidateCommand(t *testing.T) {
 		{"no target", []string{"validate"}, 2, "", "rsgen: error: nothing to validate"},
 		{"bad format", []string{"validate", "--format", "yaml", "x"}, 2, "", "--format"},
 		{"bad max-documents", []string{"validate", "--max-documents", "0", "x"}, 2, "", "--max-documents"},
-		{"bad base URL", []string{"validate", "--base-url", "example.org", corpus + "examples"}, 2, "", "not an absolute URL"},
+		{"bad base URL", []string{"validate", "--base-url", "example.org", corpus + "examples"}, 2, "", `the base URL "example.org": give an absolute http or https URL`},
+		{"base URL of another scheme", []string{"validate", "--base-url", "file:///etc/passwd", corpus + "examples"}, 2, "", `the base URL "file:///etc/passwd": give an absolute http or https URL`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -213,21 +213,34 @@ type reader struct {
 	seen map[string]bool
 }
 
+// ParseLocation returns the URL that location gives, or nil for a
+// directory; an error (ErrInvalid) if it is a URL that Read cannot read:
+// of another scheme than http and https, or not where a site is served.
+func ParseLocation(location string) (*url.URL, error) {
+	i := strings.Index(location, "://")
+	if i <= 0 || strings.ContainsAny(location[:i], `/\`) {
+		return nil, nil
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return nil, newError(location, 0, ErrInvalid, "not a URL: %v", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, newError(u.Redacted(), 0, ErrInvalid, "only http and https URLs (or a directory) can be read")
+	}
+	if u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, newError(u.Redacted(), 0, ErrInvalid, "give the URL where the previous build is served, such as https://example.org/")
+	}
+	return u, nil
+}
+
 // start opens the source at location and returns the URL of the Source
 // Description (for a directory, a stand-in URL mapped to its file).
 func (r *reader) start(location string) (string, error) {
 	r.site = &Site{Location: location}
-	if i := strings.Index(location, "://"); i > 0 && !strings.ContainsAny(location[:i], `/\`) {
-		u, err := url.Parse(location)
-		if err != nil {
-			return "", newError(location, 0, ErrInvalid, "not a URL: %v", err)
-		}
-		if u.Scheme != "http" && u.Scheme != "https" {
-			return "", newError(location, 0, ErrInvalid, "only http and https URLs (or a directory) can be read")
-		}
-		if u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-			return "", newError(u.Redacted(), 0, ErrInvalid, "give the URL where the previous build is served, such as https://example.org/")
-		}
+	if u, err := ParseLocation(location); err != nil {
+		return "", err
+	} else if u != nil {
 		r.src = newHTTPSource(u, r.opts.HTTP)
 		if strings.HasSuffix(u.Path, "/"+WellKnown) {
 			return u.String(), nil

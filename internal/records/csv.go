@@ -106,7 +106,7 @@ func (s *csvSchema) parse(row []string, line int) (Record, error) {
 
 func (s *csvSchema) fill(rec *Record, row []string) error {
 	if len(row) != len(s.cols) {
-		return fmt.Errorf("%d fields, but the header has %d columns", len(row), len(s.cols))
+		return fmt.Errorf("%s, but the header has %s", units.Count(len(row), "field"), units.Count(len(s.cols), "column"))
 	}
 	var links []rsxml.Link
 	var isURL []bool

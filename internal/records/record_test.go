@@ -171,6 +171,7 @@ func TestBadRecords(t *testing.T) {
 		{"link not an object", JSONL, `{"loc":"a","links":["x"]}`, 1, "is not a link object"},
 		{"csv link attribute without href", CSV, "loc,link:alternate,link:alternate:type\na,,text/html\n", 2, "link:alternate has attributes but no href"},
 		{"csv wrong field count", CSV, "loc,lastmod\na,2024-05-01T00:00:00Z,extra\n", 2, "3 fields, but the header has 2 columns"},
+		{"csv one field", CSV, "loc,lastmod\na\n", 2, "1 field, but the header has 2 columns"},
 		{"csv bare quote", CSV, "loc,lastmod\na\"b,x\n", 2, "bare \""},
 		{"line too long", JSONL, `{"loc":"` + strings.Repeat("a", MaxLineBytes) + `"}`, 1, "line longer than"},
 		{"line number after blank lines", JSONL, "\n\n" + `{"loc":"a","lastmod":"x"}` + "\n", 3, "lastmod:"},

@@ -46,8 +46,12 @@ func Create(dir, pattern string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+	return &File{f: f}, nil
 }
+
+// writeBuffer is the size of a File's buffer, which it holds only while
+// records are appended: a build of many sets keeps a spool of each.
+const writeBuffer = 64 << 10
 
 // Append appends one record. Its error, like that of every later call,
 // is the first error met writing the file (a full disk).
@@ -58,6 +62,9 @@ func (s *File) Append(rec []byte) error {
 	if len(rec) > maxRecord {
 		s.err = fmt.Errorf("spool record of %d bytes", len(rec))
 		return s.err
+	}
+	if s.w == nil {
+		s.w = bufio.NewWriterSize(s.f, writeBuffer)
 	}
 	n := binary.PutUvarint(s.len[:], uint64(len(rec)))
 	if _, err := s.w.Write(s.len[:n]); err != nil {
@@ -85,9 +92,12 @@ func (s *File) Reader() (*Reader, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	if err := s.w.Flush(); err != nil {
-		s.err = fmt.Errorf("writing %s: %w", s.f.Name(), err)
-		return nil, s.err
+	if s.w != nil {
+		if err := s.w.Flush(); err != nil {
+			s.err = fmt.Errorf("writing %s: %w", s.f.Name(), err)
+			return nil, s.err
+		}
+		s.w = nil // let go until a record is appended again
 	}
 	return &Reader{
 		name: s.f.Name(),

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -113,3 +114,39 @@ func TestFullDisk(t *testing.T) {
 }
 
 func bufioWriter(f *os.File) *bufio.Writer { return bufio.NewWriterSize(f, 64<<10) }
+
+// A spool holds its write buffer only while records are appended: a build
+// of many sets keeps each set's spool until it publishes (64 KB a set).
+func TestBufferLetGo(t *testing.T) {
+	s, err := Create(t.TempDir(), "spool-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.w != nil {
+		t.Error("a new spool holds a buffer")
+	}
+	if err := s.Append([]byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Reader(); err != nil {
+		t.Fatal(err)
+	}
+	if s.w != nil {
+		t.Error("a spool being read holds its write buffer")
+	}
+	if err := s.Append([]byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for r.Next() {
+		got = append(got, string(r.Record()))
+	}
+	if r.Err() != nil || strings.Join(got, ",") != "one,two" {
+		t.Errorf("records %q, %v; want one, two", got, r.Err())
+	}
+}

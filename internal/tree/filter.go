@@ -53,12 +53,72 @@ func matchAny(patterns []string, rel string) bool {
 	return false
 }
 
-// PruneDir reports whether a directory rel is excluded with all it holds.
+// PruneDir reports whether a directory rel is excluded with all it holds,
+// or holds nothing an include pattern can match: sets that share a source
+// and each include one part of it (include = ["articles/**"]) walk that
+// part only, not the whole source each.
 func (f *Filter) PruneDir(name, rel string) bool {
 	if !f.Hidden && strings.HasPrefix(name, ".") {
 		return true
 	}
-	return matchAny(f.Exclude, rel) || matchAny(f.Exclude, rel+"/")
+	if matchAny(f.Exclude, rel) || matchAny(f.Exclude, rel+"/") {
+		return true
+	}
+	if len(f.Include) == 0 {
+		return false
+	}
+	for _, p := range f.Include {
+		if mayMatchUnder(p, rel) {
+			return false
+		}
+	}
+	return true
+}
+
+// under returns the directories, one inside the other from the root, that
+// every include pattern names literally before a name of its own
+// ("articles/2024/*.html": articles, 2024): nothing outside the last one
+// can be published, so a walk may start there. None without includes.
+func (f *Filter) under() []string {
+	var dirs []string
+	for i, p := range f.Include {
+		segs := strings.Split(p, "/")
+		segs = segs[:len(segs)-1] // the last names what is published, never a directory to start in
+		n := 0
+		for n < len(segs) && literal(segs[n]) && (i == 0 || n < len(dirs) && segs[n] == dirs[n]) {
+			n++
+		}
+		dirs = segs[:n]
+	}
+	return dirs
+}
+
+// literal reports whether the segment seg of a pattern matches one name,
+// itself.
+func literal(seg string) bool {
+	return seg != "" && seg != "." && seg != ".." && !strings.ContainsAny(seg, `*?[]{}\`)
+}
+
+// mayMatchUnder reports whether the pattern p may match a path under the
+// directory rel: false only if a segment of rel cannot match the segment
+// of p at its place, with no ** before it (a ** matches any number of
+// segments), or if p has no segment left for a name under rel. A segment
+// with braces may hold a / and stops the comparison: maybe.
+func mayMatchUnder(p, rel string) bool {
+	for seg := range strings.SplitSeq(rel, "/") {
+		ps, rest, more := strings.Cut(p, "/")
+		if ps == "**" || strings.ContainsAny(ps, "{}") {
+			return true
+		}
+		if !more { // p ends at this depth: it names rel itself at most
+			return false
+		}
+		if ok, err := doublestar.Match(ps, seg); err != nil || !ok {
+			return err != nil
+		}
+		p = rest
+	}
+	return true
 }
 
 // Publishes reports whether the file rel (base name name) is published.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -76,7 +77,20 @@ func (w *Walker) Walk(ctx context.Context) error {
 	}
 	defer top.Release()
 	w.top = top
-	return w.dir(ctx, top, "", "", []hashing.DirID{top.ID()})
+	d, rel, ancestors := top, "", []hashing.DirID{top.ID()}
+	for _, name := range w.Filter.under() {
+		crel := path.Join(rel, name)
+		if w.Filter.PruneDir(name, crel) || !utf8.ValidString(name) || w.Skip(crel) {
+			break
+		}
+		sub, err := d.OpenDir(name) // a directory, not a link: else walked as any is
+		if err != nil {
+			break
+		}
+		defer sub.Release()
+		d, rel, ancestors = sub, crel, append(ancestors, sub.ID())
+	}
+	return w.dir(ctx, d, rel, rel, ancestors)
 }
 
 // dir walks the directory d, published as rel; real is where it is under

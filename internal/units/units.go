@@ -93,10 +93,15 @@ func FormatDuration(d time.Duration) string {
 	return d.String()
 }
 
-// Count renders n of a thing, in the plural (an s added) unless n is 1:
-// "1 file", "2 files", "0 files".
+// Count renders n of a thing, in the plural unless n is 1: "1 file", "2
+// files", "0 files"; "1 entry", "2 entries". The plural is English's
+// regular one: an s added, or ies for a y after a consonant.
 func Count(n int, thing string) string {
-	return strconv.Itoa(n) + " " + Plural(n, thing, thing+"s")
+	many := thing + "s"
+	if k := len(thing) - 1; k > 0 && thing[k] == 'y' && !strings.ContainsRune("aeiou", rune(thing[k-1])) {
+		many = thing[:k] + "ies"
+	}
+	return strconv.Itoa(n) + " " + Plural(n, thing, many)
 }
 
 // Plural returns one if n is 1, else many.

@@ -117,6 +117,11 @@ func TestCount(t *testing.T) {
 			t.Errorf("Count(%d) = %q, want %q", n, got, want)
 		}
 	}
+	for thing, want := range map[string]string{"entry": "2 entries", "directory": "2 directories", "day": "2 days", "key": "2 keys"} {
+		if got := Count(2, thing); got != want {
+			t.Errorf("Count(2, %q) = %q, want %q", thing, got, want)
+		}
+	}
 	if Plural(1, "is", "are") != "is" || Plural(3, "is", "are") != "are" {
 		t.Error("Plural picks the wrong word")
 	}

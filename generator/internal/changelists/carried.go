@@ -19,7 +19,7 @@ func (ch *Lists) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*r
 	defer rc.Close()
 	_, entries, err := rsxml.ReadAll(rc, rsxml.ReadOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading %s again: %w", docs.ErrPrevious, cl.URL, err)
+		return nil, fmt.Errorf("%w: reading again: %w", docs.ErrPrevious, docs.Naming(cl.URL, err))
 	}
 	return entries, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // A Join finds the changes of a build since the previous one: it joins
@@ -65,7 +66,7 @@ func (j *Join) Run(ctx context.Context, resources *spill.ResourceSpool) (*spill.
 	if len(reread) > 0 {
 		verdicts := make([]verdict, len(reread)) // unchanged: an archive is not read a second time
 		if j.ReadAgain == nil {
-			j.Notice(fmt.Sprintf("the previous build published other digests than this one, and the members of an archive are not read a second time for them: %d members of unchanged length count as unchanged", len(reread)))
+			j.Notice(fmt.Sprintf("the previous build published other digests than this one, and the members of an archive are not read a second time for them: %s of unchanged length %s as unchanged", units.Count(len(reread), "member"), units.Plural(len(reread), "counts", "count")))
 		} else {
 			var err error
 			if verdicts, err = j.reread(ctx, reread); err != nil {

@@ -63,6 +63,16 @@ var dropField = map[string]string{
 	rsxml.CapChangeDumpArchive:   "Changes.DropArchive",
 }
 
+// Naming is err, of reading the document at url of the previous build,
+// naming url once: a *previous.Error names its document already (an
+// error of reading a package's bytes, which previous's reader gives).
+func Naming(url string, err error) error {
+	if pe := (*previous.Error)(nil); errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", url, err)
+}
+
 // Stamp renders t for a file name: 20240601T000000Z.
 func Stamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
 

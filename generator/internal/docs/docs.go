@@ -134,7 +134,7 @@ func (d *Writer) Copy(name, from string, rc io.ReadCloser) error {
 	err = closeAfter(f, err)
 	switch {
 	case rerr != nil:
-		return fmt.Errorf("reading %s again: %w", from, rerr)
+		return fmt.Errorf("reading again: %w", Naming(from, rerr))
 	case err != nil:
 		return fmt.Errorf("writing %s: %w", name, err)
 	}

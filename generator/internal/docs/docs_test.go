@@ -6,8 +6,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 )
@@ -95,8 +97,16 @@ func TestWriterCopy(t *testing.T) {
 		t.Errorf("copied %q, %v", b, err)
 	}
 	err := d.Copy("changelist-2.xml", "https://example.org/gone.xml", io.NopCloser(&failing{n: 3}))
-	if !errors.Is(err, errRead) || !strings.Contains(err.Error(), "reading https://example.org/gone.xml again") {
+	if !errors.Is(err, errRead) || err.Error() != "reading again: https://example.org/gone.xml: "+errRead.Error() {
 		t.Errorf("a failed read: %v", err)
+	}
+	// The reader of a previous build's document names it in its errors:
+	// named once.
+	const big = "https://example.org/resourcesync/changedump-20240602T000000Z-00001.zip"
+	capped := &previous.Error{Doc: big, Kind: previous.ErrLimit, Err: errors.New("larger than the size allowed")}
+	err = d.Copy("changedump.zip", big, io.NopCloser(iotest.ErrReader(capped)))
+	if !errors.Is(err, previous.ErrLimit) || strings.Count(err.Error(), big) != 1 {
+		t.Errorf("a document larger than allowed: %v", err)
 	}
 	if _, ok := d.Copied["changelist-2.xml"]; ok {
 		t.Error("a failed copy is recorded")

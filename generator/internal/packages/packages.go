@@ -134,7 +134,7 @@ func (c *Copier) copy(name string, rc io.Reader, p *Package) error {
 	if err != nil {
 		var pe *previous.Error
 		if errors.As(err, &pe) || errors.Is(err, errDigest) {
-			return fmt.Errorf("%w: %s: %w", docs.ErrPrevious, c.Prev.Name(p.Prev.URL), err)
+			return fmt.Errorf("%w: %w", docs.ErrPrevious, docs.Naming(c.Prev.Name(p.Prev.URL), err))
 		}
 		return fmt.Errorf("copying %s: %w", p.Prev.URL, err)
 	}
