@@ -1,6 +1,6 @@
 // Command rsgen publishes a collection as ResourceSync documents.
 //
-// See README.md and docs/, or run "rsgen --help".
+// See README.md, or run "rsgen --help".
 package main
 
 import (
