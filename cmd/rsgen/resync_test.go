@@ -38,7 +38,7 @@ func resyncClient(t *testing.T) []string {
 // create, update and delete files. After each sync the Destination's copy
 // must equal the source. The Resource List is split into an index and
 // parts, which a Destination must follow; the Change List stays one list
-// (resync 2.0.1 cannot read a Change List Index: README.md).
+// (resync 2.0.1 cannot read a Change List Index: docs/CHANGES.md).
 func TestResyncClient(t *testing.T) {
 	clearEnv(t)
 	client := resyncClient(t)
