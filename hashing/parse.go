@@ -1,6 +1,8 @@
 package hashing
 
 import (
+	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,11 +11,12 @@ import (
 	"unicode/utf8"
 )
 
-// A Token is one "alg:hexdigest" token of a hash attribute, as
-// [ParseAttr] returns it.
+// A Token is one digest of a hash attribute ("alg:hexdigest"), as
+// [ParseAttr] returns it and [FormatTokens] writes it: the one form of a
+// digest, computed by rsgen ([Set.Tokens]) or read, of any algorithm.
 type Token struct {
 	Alg    string // lower case, as in the spec ("sha-256")
-	Digest string // lower-case hex
+	Digest []byte
 }
 
 // ParseAttr parses the value of a hash attribute: one or more
@@ -45,9 +48,10 @@ type AttrProblem struct {
 // ScanAttr is the one parser of a hash attribute. It appends the tokens
 // of value to tokens, as [ParseAttr] returns them, and calls bad for
 // every problem, in order, rather than stopping at the first: the mode of
-// a validator. A token with a problem is not appended. It allocates
-// nothing for a valid value in lower case, beyond growing tokens.
+// a validator. A token with a problem is not appended. The digests of a
+// value share one allocation, beyond growing tokens.
 func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
+	var digests []byte // the tokens' Digest, decoded: never grown past its capacity
 	var first [8]string
 	algs := first[:0]        // the algorithms so far, the first 16
 	var more map[string]bool // the others: a hostile value may have thousands
@@ -73,8 +77,7 @@ func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 			}
 			more[alg] = true
 		}
-		hex, upper := isHex(digest)
-		if !hex {
+		if !isHex(digest) {
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires", tok), NonHex: true})
 			continue
 		}
@@ -82,11 +85,18 @@ func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, 2*a.Size(), len(digest))})
 			continue
 		}
-		if upper {
-			digest = strings.ToLower(digest)
+		if len(digest)%2 != 0 {
+			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: a digest is whole bytes, an even number of hex digits; this one has %d", tok, len(digest))})
+			continue
 		}
 		if good {
-			tokens = append(tokens, Token{Alg: alg, Digest: digest})
+			if digests == nil {
+				digests = make([]byte, 0, len(value)/2)
+			}
+			n := len(digests)
+			digests = digests[:n+len(digest)/2]
+			decodeHex(digests[n:], digest)
+			tokens = append(tokens, Token{Alg: alg, Digest: digests[n:len(digests):len(digests)]})
 		}
 	}
 	if n == 0 {
@@ -112,26 +122,35 @@ func splitToken(tok string) (alg, digest string, ok bool) {
 	return alg, digest, true
 }
 
-// isHex reports whether s is hex digits, and whether any is upper case.
-func isHex(s string) (hex, upper bool) {
-	all, some := uint8(1), uint8(0)
+// isHex reports whether s is hex digits, of either case.
+func isHex(s string) bool {
+	var or uint8
 	for i := 0; i < len(s); i++ {
-		k := hexClass[s[i]]
-		all &= k
-		some |= k
+		or |= hexVal[s[i]]
 	}
-	return s != "" && all != 0, some&2 != 0
+	return s != "" && or < 16
 }
 
-// hexClass is 1 for a lower-case hex digit, 3 for an upper-case one, 0
-// for any other byte: isHex runs once per token, without a branch a byte.
-var hexClass = func() (t [256]uint8) {
+// decodeHex decodes s, hex digits of an even number, into d.
+func decodeHex(d []byte, s string) {
+	for i := range d {
+		d[i] = hexVal[s[2*i]]<<4 | hexVal[s[2*i+1]]
+	}
+}
+
+// hexVal is the value of a hex digit, 0xff for any other byte: isHex runs
+// once per token, without a branch a byte.
+var hexVal = func() (t [256]uint8) {
 	for c := range len(t) {
 		switch {
-		case c >= '0' && c <= '9' || c >= 'a' && c <= 'f':
-			t[c] = 1
+		case c >= '0' && c <= '9':
+			t[c] = uint8(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = uint8(c - 'a' + 10)
 		case c >= 'A' && c <= 'F':
-			t[c] = 3
+			t[c] = uint8(c - 'A' + 10)
+		default:
+			t[c] = 0xff
 		}
 	}
 	return t
@@ -172,38 +191,73 @@ func spaceAt(s string, i int) (bool, int) {
 	return unicode.IsSpace(r), n
 }
 
-// FormatTokens returns tokens as a hash attribute: each "alg:digest",
-// separated by single spaces; it writes back what ParseAttr parsed, in its
-// normal form.
+// FormatTokens returns tokens as a hash attribute: each "alg:hexdigest",
+// lower-case hex, separated by single spaces, in the order of tokens (for
+// [Set.Tokens], the order of the set, as section 7 requires). It is the
+// one writer of a hash attribute.
 func FormatTokens(tokens []Token) string {
 	n := 0
 	for _, t := range tokens {
-		n += len(t.Alg) + 1 + len(t.Digest) + 1
+		n += len(t.Alg) + 2 + 2*len(t.Digest)
 	}
-	var b strings.Builder
-	b.Grow(n)
+	b := make([]byte, 0, max(n-1, 0))
 	for i, t := range tokens {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		b.WriteString(t.Alg)
-		b.WriteByte(':')
-		b.WriteString(t.Digest)
+		b = append(b, t.Alg...)
+		b = append(b, ':')
+		b = hex.AppendEncode(b, t.Digest)
 	}
-	return b.String()
+	return string(b)
 }
 
-// AttrDigest returns the hex digest by a in attr, a hash attribute in the
-// normal form [Set.Format] and [FormatTokens] write, without allocating:
-// the digest a build computed, to compare with one [ParseAttr] read.
-func AttrDigest(attr string, a Algorithm) (string, bool) {
-	name := a.String()
-	for attr != "" {
-		tok, rest, _ := strings.Cut(attr, " ")
-		if alg, d, ok := strings.Cut(tok, ":"); ok && alg == name {
-			return d, true
+// Find returns the digest of tokens by a, an algorithm's name as a user
+// may spell it (ParseAlgorithm).
+func Find(tokens []Token, a Algorithm) ([]byte, bool) {
+	for _, t := range tokens {
+		if t.Alg == a.String() || isAlg(t.Alg, a) {
+			return t.Digest, true
 		}
-		attr = rest
 	}
-	return "", false
+	return nil, false
+}
+
+// Differ returns the first of tokens whose algorithm s has and whose
+// digest is not the one in sum (the digests of s concatenated in order),
+// with sum's digest by that algorithm. Tokens of other algorithms are not
+// compared.
+func (s Set) Differ(tokens []Token, sum []byte) (Token, []byte, bool) {
+	for _, t := range tokens {
+		off := 0
+		for _, a := range s {
+			if d := sum[off : off+a.Size()]; t.Alg == a.String() || isAlg(t.Alg, a) {
+				if !bytes.Equal(t.Digest, d) {
+					return t, d, true
+				}
+				break
+			}
+			off += a.Size()
+		}
+	}
+	return Token{}, nil, false
+}
+
+// Holds reports whether tokens hold sum's digest by every algorithm of s
+// (and no other digest by them).
+func (s Set) Holds(tokens []Token, sum []byte) bool {
+	off := 0
+	for _, a := range s {
+		if d, ok := Find(tokens, a); !ok || !bytes.Equal(d, sum[off:off+a.Size()]) {
+			return false
+		}
+		off += a.Size()
+	}
+	return true
+}
+
+// isAlg reports whether name spells a.
+func isAlg(name string, a Algorithm) bool {
+	b, err := ParseAlgorithm(name)
+	return err == nil && b == a
 }

@@ -91,7 +91,7 @@ func (c *corpus) item(t testing.TB, set hashing.Set, name string) Item {
 	if typ == "" {
 		typ = mediatype.Octet
 	}
-	return Item{Name: name, Size: n, Entry: rsxml.Entry{
+	return Item{Name: name, Size: n, Hash: set.Tokens(nil, sum), Entry: rsxml.Entry{
 		Loc:     "https://example.org/" + name,
 		Lastmod: "2024-01-02T03:04:05Z",
 		MD:      rsxml.MD{Hash: set.Format(sum), Length: strconv.FormatInt(n, 10), Type: typ},

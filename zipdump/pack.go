@@ -512,7 +512,7 @@ func (p *packer) stream(first *job, next func() (*job, error), it *Item, name st
 	if bad == nil && n != it.Size {
 		bad = fmt.Errorf("%w: %d bytes read, %d when hashed", ErrChanged, n, it.Size)
 	}
-	if bad == nil && !p.opt.Hashes.IsAttr(it.Entry.MD.Hash, sum) {
+	if bad == nil && !p.opt.Hashes.Holds(it.Hash, sum) {
 		bad = fmt.Errorf("%w: its digest differs", ErrChanged)
 	}
 	// Consume what is left of the item's chunks.

@@ -246,7 +246,7 @@ func changeItems(s *spill.ChangeSet) zipdump.Seq {
 // changeItem is the item of the Change Dump of c: its new bytes, or none
 // for a deletion.
 func changeItem(c *spill.Change) zipdump.Item {
-	var it zipdump.Item
+	it := zipdump.Item{Hash: c.Hash}
 	cc := *c
 	cc.Links = slices.Clone(c.Links) // the iterator reuses them
 	cc.Entry(&it.Entry)

@@ -120,8 +120,8 @@ func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
 		iter: s.Iter,
 		name: func(it *spill.ResourceIter) string { return it.Cur.Path },
 		item: func(it *spill.ResourceIter) zipdump.Item {
-			item := zipdump.Item{Name: it.Cur.Path, Size: it.Cur.Length}
 			r := it.Cur.Clone() // the iterator reuses its links
+			item := zipdump.Item{Name: r.Path, Size: r.Length, Hash: r.Hash}
 			r.Entry(&item.Entry)
 			return item
 		},
@@ -145,8 +145,8 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 			left = append(left, i)
 			return nil
 		}
-		it := zipdump.Item{Name: r.Path, Size: r.Length}
 		c := r.Clone()
+		it := zipdump.Item{Name: r.Path, Size: r.Length, Hash: c.Hash}
 		c.Entry(&it.Entry)
 		items = append(items, it)
 		of = append(of, i)

@@ -2,8 +2,8 @@ package packages
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -202,7 +202,7 @@ var errUnverifiable = errors.New("its entry gives no digest rsgen computes")
 
 // known returns the algorithms of tokens that rsgen computes, once each,
 // and the digests tokens give for them.
-func known(tokens []hashing.Token) (set hashing.Set, want []string) {
+func known(tokens []hashing.Token) (set hashing.Set, want [][]byte) {
 	for _, t := range tokens {
 		if a, err := hashing.ParseAlgorithm(t.Alg); err == nil && !set.Has(a) {
 			set = append(set, a)
@@ -233,8 +233,8 @@ func checkDigests(f *os.File, tokens []hashing.Token) error {
 		return err
 	}
 	for i, a := range set {
-		if got := hex.EncodeToString(sum[:a.Size()]); got != want[i] {
-			return fmt.Errorf("%w: its %s digest is %s, not %s", errDigest, a, got, want[i])
+		if got := sum[:a.Size()]; !bytes.Equal(got, want[i]) {
+			return fmt.Errorf("%w: its %s digest is %x, not %x", errDigest, a, got, want[i])
 		}
 		sum = sum[a.Size():]
 	}

@@ -120,7 +120,7 @@ func AppendResource(b []byte, last, r *Resource) []byte {
 	}
 	b = append(b, flags)
 	b = binrec.AppendTime(b, r.Modified)
-	b = binrec.AppendBytes(b, r.Hash)
+	b = binrec.AppendTokens(b, r.Hash)
 	b = binrec.AppendBytes(b, r.Type)
 	b = binary.AppendUvarint(b, uint64(len(r.Links)))
 	for _, l := range r.Links {
@@ -140,7 +140,7 @@ func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) err
 	r.Length = d.Varint()
 	r.Kept = d.Byte()&spoolKept != 0
 	r.Modified = d.Time()
-	r.Hash = string(d.Bytes())
+	r.Hash = d.Tokens(nil) // not reused: a resource kept without Clone keeps its digests
 	r.Type = intern(d.Bytes())
 	r.Links = r.Links[:0]
 	for n := d.Uvarint(); n > 0 && d.Err() == nil; n-- {
