@@ -144,7 +144,7 @@ type Package struct {
 	Name         string // Stem-00001.zip
 	ManifestName string // Stem-00001.manifest.xml: a copy of its manifest.xml, byte for byte
 	Size         int64
-	Hash         string // digests of the package, in the format of Options.Hashes
+	Hash         []hashing.Token // digests of the package, by Options.Hashes
 	Bitstreams   int
 	First, End   int // it holds (what was not skipped of) items[First:End]
 	At           time.Time

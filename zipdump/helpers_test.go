@@ -154,7 +154,7 @@ func verifyPackage(t testing.TB, dir string, set hashing.Set, p Package) checked
 		t.Errorf("%s: %d bytes, reported %d", p.Name, len(data), p.Size)
 	}
 	_, sum, _ := hashing.NewHasher(set).Sum(nil, bytes.NewReader(data))
-	if got := set.Format(sum); got != p.Hash {
+	if got := set.Format(sum); got != hashing.FormatTokens(p.Hash) {
 		t.Errorf("%s: digest %s, reported %s", p.Name, got, p.Hash)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))

@@ -414,7 +414,7 @@ func (p *packer) finishPackage() error {
 		return writing(c.Name, err)
 	}
 	c.Size = c.zw.Offset()
-	c.Hash = p.opt.Hashes.Format(sum)
+	c.Hash = p.opt.Hashes.Tokens(nil, sum)
 	p.res.Packages = append(p.res.Packages, c.Package)
 	return nil
 }

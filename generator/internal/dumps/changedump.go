@@ -11,6 +11,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -133,7 +134,7 @@ func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Packa
 	d.Docs.N += len(res.Packages) // the copies of the manifests
 	pkgs := make([]packages.Package, len(res.Packages))
 	for i, p := range res.Packages {
-		pkgs[i] = packages.Package{Name: p.Name, Manifest: p.ManifestName, From: bound(p.First, from), Until: bound(p.End, d.At), Length: p.Size, Hash: p.Hash}
+		pkgs[i] = packages.Package{Name: p.Name, Manifest: p.ManifestName, From: bound(p.First, from), Until: bound(p.End, d.At), Length: p.Size, Hash: hashing.FormatTokens(p.Hash)}
 	}
 	return pkgs, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -235,7 +236,7 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 	entry := func(p *zipdump.Package, e *rsxml.Entry) {
 		*e = rsxml.Entry{
 			Loc: d.Docs.URL(p.Name),
-			MD: rsxml.MD{Type: "application/zip", Length: strconv.FormatInt(p.Size, 10), Hash: p.Hash,
+			MD: rsxml.MD{Type: "application/zip", Length: strconv.FormatInt(p.Size, 10), Hash: hashing.FormatTokens(p.Hash),
 				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
 			Links: []rsxml.Link{{Rel: "contents", Href: d.Docs.URL(p.ManifestName), Type: "application/xml"}},
 		}
