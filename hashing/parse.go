@@ -24,7 +24,7 @@ type Token struct {
 // and, for the algorithms of the table (see [Lookup]), of their length; an
 // algorithm may appear once. Tokens of other algorithms are kept: another
 // publisher may use them, and a record export may give them to republish.
-// rsgen writes the attribute with [Set.Format]. Its error is the first
+// rsgen writes the attribute with [FormatTokens]. Its error is the first
 // problem [ScanAttr] finds.
 func ParseAttr(value string) ([]Token, error) {
 	var err error
