@@ -48,10 +48,8 @@ type AttrProblem struct {
 // ScanAttr is the one parser of a hash attribute. It appends the tokens
 // of value to tokens, as [ParseAttr] returns them, and calls bad for
 // every problem, in order, rather than stopping at the first: the mode of
-// a validator. A token with a problem is not appended. The digests of a
-// value share one allocation, beyond growing tokens.
+// a validator. A token with a problem is not appended.
 func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
-	var digests []byte // the tokens' Digest, decoded: never grown past its capacity
 	var first [8]string
 	algs := first[:0]        // the algorithms so far, the first 16
 	var more map[string]bool // the others: a hostile value may have thousands
@@ -77,26 +75,17 @@ func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 			}
 			more[alg] = true
 		}
-		if !isHex(digest) {
+		d, err := hex.DecodeString(digest) // invalid bytes are found before an odd length
+		_, nonHex := err.(hex.InvalidByteError)
+		switch a, known := Lookup(alg); {
+		case nonHex:
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires", tok), NonHex: true})
-			continue
-		}
-		if a, ok := Lookup(alg); ok && len(digest) != 2*a.Size() {
+		case known && len(digest) != 2*a.Size():
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, 2*a.Size(), len(digest))})
-			continue
-		}
-		if len(digest)%2 != 0 {
+		case err != nil:
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: a digest is whole bytes, an even number of hex digits; this one has %d", tok, len(digest))})
-			continue
-		}
-		if good {
-			if digests == nil {
-				digests = make([]byte, 0, len(value)/2)
-			}
-			n := len(digests)
-			digests = digests[:n+len(digest)/2]
-			decodeHex(digests[n:], digest)
-			tokens = append(tokens, Token{Alg: alg, Digest: digests[n:len(digests):len(digests)]})
+		case good:
+			tokens = append(tokens, Token{Alg: alg, Digest: d})
 		}
 	}
 	if n == 0 {
@@ -121,40 +110,6 @@ func splitToken(tok string) (alg, digest string, ok bool) {
 	}
 	return alg, digest, true
 }
-
-// isHex reports whether s is hex digits, of either case.
-func isHex(s string) bool {
-	var or uint8
-	for i := 0; i < len(s); i++ {
-		or |= hexVal[s[i]]
-	}
-	return s != "" && or < 16
-}
-
-// decodeHex decodes s, hex digits of an even number, into d.
-func decodeHex(d []byte, s string) {
-	for i := range d {
-		d[i] = hexVal[s[2*i]]<<4 | hexVal[s[2*i+1]]
-	}
-}
-
-// hexVal is the value of a hex digit, 0xff for any other byte: isHex runs
-// once per token, without a branch a byte.
-var hexVal = func() (t [256]uint8) {
-	for c := range len(t) {
-		switch {
-		case c >= '0' && c <= '9':
-			t[c] = uint8(c - '0')
-		case c >= 'a' && c <= 'f':
-			t[c] = uint8(c - 'a' + 10)
-		case c >= 'A' && c <= 'F':
-			t[c] = uint8(c - 'A' + 10)
-		default:
-			t[c] = 0xff
-		}
-	}
-	return t
-}()
 
 // nextField returns the first field of s, as strings.Fields splits s,
 // and what follows it: without the allocation of a slice or an iterator.
@@ -212,52 +167,48 @@ func FormatTokens(tokens []Token) string {
 	return string(b)
 }
 
-// Find returns the digest of tokens by a, an algorithm's name as a user
-// may spell it (ParseAlgorithm).
+// Find returns the digest of tokens by a.
 func Find(tokens []Token, a Algorithm) ([]byte, bool) {
 	for _, t := range tokens {
-		if t.Alg == a.String() || isAlg(t.Alg, a) {
+		if isAlg(t.Alg, a) {
 			return t.Digest, true
 		}
 	}
 	return nil, false
 }
 
-// Differ returns the first of tokens whose algorithm s has and whose
-// digest is not the one in sum (the digests of s concatenated in order),
-// with sum's digest by that algorithm. Tokens of other algorithms are not
-// compared.
+// Differ returns a token whose algorithm s has and whose digest is not
+// the one in sum (the digests of s concatenated in order), with sum's
+// digest by that algorithm. Tokens of other algorithms are not compared.
 func (s Set) Differ(tokens []Token, sum []byte) (Token, []byte, bool) {
-	for _, t := range tokens {
-		off := 0
-		for _, a := range s {
-			if d := sum[off : off+a.Size()]; t.Alg == a.String() || isAlg(t.Alg, a) {
-				if !bytes.Equal(t.Digest, d) {
-					return t, d, true
-				}
-				break
+	for _, a := range s {
+		d := sum[:a.Size()]
+		sum = sum[a.Size():]
+		for _, t := range tokens {
+			if isAlg(t.Alg, a) && !bytes.Equal(t.Digest, d) {
+				return t, d, true
 			}
-			off += a.Size()
 		}
 	}
 	return Token{}, nil, false
 }
 
-// Holds reports whether tokens hold sum's digest by every algorithm of s
-// (and no other digest by them).
+// Holds reports whether tokens hold sum's digest by every algorithm of s.
 func (s Set) Holds(tokens []Token, sum []byte) bool {
-	off := 0
 	for _, a := range s {
-		if d, ok := Find(tokens, a); !ok || !bytes.Equal(d, sum[off:off+a.Size()]) {
+		if d, ok := Find(tokens, a); !ok || !bytes.Equal(d, sum[:a.Size()]) {
 			return false
 		}
-		off += a.Size()
+		sum = sum[a.Size():]
 	}
 	return true
 }
 
-// isAlg reports whether name spells a.
+// isAlg reports whether name spells a, as a user may (ParseAlgorithm).
 func isAlg(name string, a Algorithm) bool {
+	if name == a.String() {
+		return true
+	}
 	b, err := ParseAlgorithm(name)
 	return err == nil && b == a
 }

@@ -84,13 +84,13 @@ func TestTokens(t *testing.T) {
 	}
 	for n := range len(b) {
 		r := NewReader(b[:n], errShort)
-		if got := r.Tokens(nil); len(got) != 0 || !errors.Is(r.Err(), errShort) {
-			t.Errorf("%d bytes of %d: %v, %v", n, len(b), got, r.Err())
+		if r.Tokens(nil); !errors.Is(r.Err(), errShort) {
+			t.Errorf("%d bytes of %d: no error", n, len(b))
 		}
 	}
 	bad := slices.Clone(b)
 	bad[1] = 200 // no such algorithm
-	if r := NewReader(bad, errShort); len(r.Tokens(nil)) != 0 || r.Err() == nil {
+	if r := NewReader(bad, errShort); r.Tokens(nil) != nil && r.Err() == nil {
 		t.Error("an unknown algorithm number read without error")
 	}
 }

@@ -1,6 +1,7 @@
 package binrec
 
 import (
+	"bytes"
 	"encoding/binary"
 
 	"github.com/rsgen/rsgen/hashing"
@@ -22,39 +23,22 @@ func AppendTokens(b []byte, tokens []hashing.Token) []byte {
 	return b
 }
 
-// Tokens reads what AppendTokens wrote, appended to dst; the digests are
-// a copy, in one allocation.
+// Tokens appends to dst what AppendTokens wrote, the digests copied.
 func (r *Reader) Tokens(dst []hashing.Token) []hashing.Token {
-	n := r.Uvarint()
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return dst
-	}
-	start, size := len(dst), 0
-	for range n {
+	for n := r.Uvarint(); n > 0 && r.err == nil; n-- {
 		var t hashing.Token
-		if k := r.Byte(); k > 0 {
-			a := hashing.Algorithm(k - 1)
-			t.Alg = a.String()
-			if b, ok := hashing.Lookup(t.Alg); !ok || b != a {
-				r.fail()
-				return dst[:start]
-			}
-		} else {
+		if k := r.Byte(); k == 0 {
 			t.Alg = r.String()
+		} else if t.Alg = hashing.Algorithm(k - 1).String(); !known(t.Alg) {
+			r.fail()
 		}
-		t.Digest = r.Bytes()
-		size += len(t.Digest)
+		t.Digest = bytes.Clone(r.Bytes())
 		dst = append(dst, t)
 	}
-	if r.err != nil {
-		return dst[:start]
-	}
-	digests := make([]byte, 0, size)
-	for i := start; i < len(dst); i++ {
-		n := len(digests)
-		digests = append(digests, dst[i].Digest...)
-		dst[i].Digest = digests[n:len(digests):len(digests)]
-	}
 	return dst
+}
+
+func known(alg string) bool {
+	_, ok := hashing.Lookup(alg)
+	return ok
 }
