@@ -155,16 +155,20 @@ func FormatTokens(tokens []Token) string {
 	for _, t := range tokens {
 		n += len(t.Alg) + 2 + 2*len(t.Digest)
 	}
-	b := make([]byte, 0, max(n-1, 0))
+	var sb strings.Builder
+	sb.Grow(max(n-1, 0)) // one allocation
+	var buf [128]byte
 	for i, t := range tokens {
 		if i > 0 {
-			b = append(b, ' ')
+			sb.WriteByte(' ')
 		}
-		b = append(b, t.Alg...)
-		b = append(b, ':')
-		b = hex.AppendEncode(b, t.Digest)
+		sb.WriteString(t.Alg)
+		sb.WriteByte(':')
+		for d := t.Digest; len(d) > 0; d = d[min(len(d), 64):] {
+			sb.Write(hex.AppendEncode(buf[:0], d[:min(len(d), 64)]))
+		}
 	}
-	return string(b)
+	return sb.String()
 }
 
 // Find returns the digest of tokens by a.

@@ -96,3 +96,12 @@ func TestDiffer(t *testing.T) {
 		t.Error("a token of an algorithm outside the set was compared")
 	}
 }
+
+// FormatTokens allocates once: it runs for every entry written.
+func TestFormatTokensAllocs(t *testing.T) {
+	set := Set{MD5, SHA256, BLAKE3}
+	tokens := set.Tokens(nil, helloSum(t, set))
+	if n := testing.AllocsPerRun(100, func() { FormatTokens(tokens) }); n != 1 {
+		t.Errorf("%v allocations", n)
+	}
+}

@@ -3,7 +3,6 @@ package dumps
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
@@ -247,9 +246,9 @@ func changeItems(s *spill.ChangeSet) zipdump.Seq {
 // changeItem is the item of the Change Dump of c: its new bytes, or none
 // for a deletion.
 func changeItem(c *spill.Change) zipdump.Item {
-	it := zipdump.Item{Hash: c.Hash}
 	cc := *c
-	cc.Links = slices.Clone(c.Links) // the iterator reuses them
+	cc.Resource = c.Clone() // the iterator reuses its slices
+	it := zipdump.Item{Hash: cc.Hash}
 	cc.Entry(&it.Entry)
 	if c.Change == rsxml.ChangeDeleted || c.Path == "" {
 		it.NoBitstream = true
