@@ -1,7 +1,9 @@
 package generator
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -93,7 +96,7 @@ func BenchmarkCheck(b *testing.B) {
 		p := fmt.Sprintf("collection/%03d/item-%05d.html", i/1000, i)
 		loc, _ := cfg.BaseURL.Resolve(p)
 		resources[i] = Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
-			Hash: "sha-256:" + strings.Repeat(fmt.Sprintf("%08x", i), 8), Type: "text/html"}
+			Hash: []hashing.Token{{Alg: "sha-256", Digest: bytes.Repeat(binary.BigEndian.AppendUint32(nil, uint32(i)), 8)}}, Type: "text/html"}
 	}
 	spooled, err := bd.spill.ResourcesOf(resources)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
-	"encoding/hex"
 	"fmt"
 	"hash"
 	"strings"
@@ -187,35 +186,18 @@ func (s Set) SumSize() int {
 	return n
 }
 
-// Format renders sum, the concatenated digests of s as a [Hasher] returns
-// them, as the value of a hash attribute: space-separated "alg:lowercasehex"
-// tokens in the order of s, as section 7 of the spec requires.
-func (s Set) Format(sum []byte) string {
-	return string(s.AppendFormat(make([]byte, 0, s.FormatLen()), sum))
-}
-
-// FormatLen is the length of what Format returns for a sum of s.
-func (s Set) FormatLen() int {
-	n := 2*s.SumSize() + max(len(s)-1, 0)
-	for _, a := range s {
-		n += len(a.String()) + 1
-	}
-	return n
-}
-
-// AppendFormat appends Format(sum) to dst.
-func (s Set) AppendFormat(dst, sum []byte) []byte {
+// Tokens appends the tokens of sum, the concatenated digests of s as a
+// [Hasher] returns them, in the order of s; their digests are sum's bytes.
+func (s Set) Tokens(dst []Token, sum []byte) []Token {
 	if len(sum) != s.SumSize() {
 		panic(fmt.Sprintf("hashing: sum of %d bytes for set %s", len(sum), s))
 	}
-	for i, a := range s {
-		if i > 0 {
-			dst = append(dst, ' ')
-		}
-		dst = append(dst, a.String()...)
-		dst = append(dst, ':')
-		dst = hex.AppendEncode(dst, sum[:a.Size()])
+	for _, a := range s {
+		dst = append(dst, Token{Alg: a.String(), Digest: sum[:a.Size():a.Size()]})
 		sum = sum[a.Size():]
 	}
 	return dst
 }
+
+// Format returns sum as a hash attribute: FormatTokens(s.Tokens(nil, sum)).
+func (s Set) Format(sum []byte) string { return FormatTokens(s.Tokens(nil, sum)) }

@@ -121,12 +121,6 @@ func TestFormat(t *testing.T) {
 			if got := tt.set.Format(tt.sum); got != tt.want {
 				t.Errorf("Format = %q, want %q", got, tt.want)
 			}
-			if got := tt.set.FormatLen(); got != len(tt.want) {
-				t.Errorf("FormatLen = %d, want %d", got, len(tt.want))
-			}
-			if got := tt.set.AppendFormat([]byte("x"), tt.sum); string(got) != "x"+tt.want {
-				t.Errorf("AppendFormat = %q, want %q", got, "x"+tt.want)
-			}
 		})
 	}
 	t.Run("wrong length panics", func(t *testing.T) {

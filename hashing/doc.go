@@ -13,14 +13,15 @@
 // have no table of their own.
 //
 // A sum is the digests of a Set concatenated in set order, as a [Hasher]
-// returns them: bytes until the XML writer. The hash attribute is written
-// in one place, [Set.Format] / [Set.AppendFormat] ("md5:hex sha-256:hex",
+// returns them. A digest has one form from the hash to the XML writer, a
+// [Token]: an algorithm's name and the digest's bytes, whether rsgen
+// computed it ([Set.Tokens]) or read it, of any algorithm. The hash
+// attribute is written in one place, [FormatTokens] ("md5:hex sha-256:hex",
 // lower-case hex, in set order), and parsed in one place, [ScanAttr],
 // which returns its tokens in the order given, keeps tokens of algorithms
 // outside the table and reports every problem (the validator's mode);
-// [ParseAttr] stops at the first. [Set.IsAttr] compares a sum with an
-// attribute rsgen wrote, and [HexIs] one digest with a parsed token, on
-// bytes, without formatting either.
+// [ParseAttr] stops at the first. [Set.Holds] and [Set.Differ] compare
+// tokens with a sum, on bytes.
 //
 // A [Hasher] holds
 // one reusable hash state per algorithm and a read buffer, so that each

@@ -1,6 +1,8 @@
 package hashing
 
 import (
+	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,11 +11,12 @@ import (
 	"unicode/utf8"
 )
 
-// A Token is one "alg:hexdigest" token of a hash attribute, as
-// [ParseAttr] returns it.
+// A Token is one digest of a hash attribute ("alg:hexdigest"), as
+// [ParseAttr] returns it and [FormatTokens] writes it: the one form of a
+// digest, computed by rsgen ([Set.Tokens]) or read, of any algorithm.
 type Token struct {
 	Alg    string // lower case, as in the spec ("sha-256")
-	Digest string // lower-case hex
+	Digest []byte
 }
 
 // ParseAttr parses the value of a hash attribute: one or more
@@ -21,7 +24,7 @@ type Token struct {
 // and, for the algorithms of the table (see [Lookup]), of their length; an
 // algorithm may appear once. Tokens of other algorithms are kept: another
 // publisher may use them, and a record export may give them to republish.
-// rsgen writes the attribute with [Set.Format]. Its error is the first
+// rsgen writes the attribute with [FormatTokens]. Its error is the first
 // problem [ScanAttr] finds.
 func ParseAttr(value string) ([]Token, error) {
 	var err error
@@ -45,8 +48,7 @@ type AttrProblem struct {
 // ScanAttr is the one parser of a hash attribute. It appends the tokens
 // of value to tokens, as [ParseAttr] returns them, and calls bad for
 // every problem, in order, rather than stopping at the first: the mode of
-// a validator. A token with a problem is not appended. It allocates
-// nothing for a valid value in lower case, beyond growing tokens.
+// a validator. A token with a problem is not appended.
 func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 	var first [8]string
 	algs := first[:0]        // the algorithms so far, the first 16
@@ -73,20 +75,17 @@ func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 			}
 			more[alg] = true
 		}
-		hex, upper := isHex(digest)
-		if !hex {
+		d, err := hex.DecodeString(digest) // invalid bytes are found before an odd length
+		_, nonHex := err.(hex.InvalidByteError)
+		switch a, known := Lookup(alg); {
+		case nonHex:
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: the digest is not hex, which section 7 requires", tok), NonHex: true})
-			continue
-		}
-		if a, ok := Lookup(alg); ok && len(digest) != 2*a.Size() {
+		case known && len(digest) != 2*a.Size():
 			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: a %s digest has %d hex digits, this one %d", tok, alg, 2*a.Size(), len(digest))})
-			continue
-		}
-		if upper {
-			digest = strings.ToLower(digest)
-		}
-		if good {
-			tokens = append(tokens, Token{Alg: alg, Digest: digest})
+		case err != nil:
+			bad(AttrProblem{Msg: fmt.Sprintf("hash token %q: a digest is whole bytes, an even number of hex digits; this one has %d", tok, len(digest))})
+		case good:
+			tokens = append(tokens, Token{Alg: alg, Digest: d})
 		}
 	}
 	if n == 0 {
@@ -111,31 +110,6 @@ func splitToken(tok string) (alg, digest string, ok bool) {
 	}
 	return alg, digest, true
 }
-
-// isHex reports whether s is hex digits, and whether any is upper case.
-func isHex(s string) (hex, upper bool) {
-	all, some := uint8(1), uint8(0)
-	for i := 0; i < len(s); i++ {
-		k := hexClass[s[i]]
-		all &= k
-		some |= k
-	}
-	return s != "" && all != 0, some&2 != 0
-}
-
-// hexClass is 1 for a lower-case hex digit, 3 for an upper-case one, 0
-// for any other byte: isHex runs once per token, without a branch a byte.
-var hexClass = func() (t [256]uint8) {
-	for c := range len(t) {
-		switch {
-		case c >= '0' && c <= '9' || c >= 'a' && c <= 'f':
-			t[c] = 1
-		case c >= 'A' && c <= 'F':
-			t[c] = 3
-		}
-	}
-	return t
-}()
 
 // nextField returns the first field of s, as strings.Fields splits s,
 // and what follows it: without the allocation of a slice or an iterator.
@@ -172,38 +146,73 @@ func spaceAt(s string, i int) (bool, int) {
 	return unicode.IsSpace(r), n
 }
 
-// FormatTokens returns tokens as a hash attribute: each "alg:digest",
-// separated by single spaces; it writes back what ParseAttr parsed, in its
-// normal form.
+// FormatTokens returns tokens as a hash attribute: each "alg:hexdigest",
+// lower-case hex, separated by single spaces, in the order of tokens (for
+// [Set.Tokens], the order of the set, as section 7 requires). It is the
+// one writer of a hash attribute.
 func FormatTokens(tokens []Token) string {
 	n := 0
 	for _, t := range tokens {
-		n += len(t.Alg) + 1 + len(t.Digest) + 1
+		n += len(t.Alg) + 2 + 2*len(t.Digest)
 	}
-	var b strings.Builder
-	b.Grow(n)
+	var sb strings.Builder
+	sb.Grow(max(n-1, 0)) // one allocation
+	var buf [128]byte
 	for i, t := range tokens {
 		if i > 0 {
-			b.WriteByte(' ')
+			sb.WriteByte(' ')
 		}
-		b.WriteString(t.Alg)
-		b.WriteByte(':')
-		b.WriteString(t.Digest)
+		sb.WriteString(t.Alg)
+		sb.WriteByte(':')
+		for d := t.Digest; len(d) > 0; d = d[min(len(d), 64):] {
+			sb.Write(hex.AppendEncode(buf[:0], d[:min(len(d), 64)]))
+		}
 	}
-	return b.String()
+	return sb.String()
 }
 
-// AttrDigest returns the hex digest by a in attr, a hash attribute in the
-// normal form [Set.Format] and [FormatTokens] write, without allocating:
-// the digest a build computed, to compare with one [ParseAttr] read.
-func AttrDigest(attr string, a Algorithm) (string, bool) {
-	name := a.String()
-	for attr != "" {
-		tok, rest, _ := strings.Cut(attr, " ")
-		if alg, d, ok := strings.Cut(tok, ":"); ok && alg == name {
-			return d, true
+// Find returns the digest of tokens by a.
+func Find(tokens []Token, a Algorithm) ([]byte, bool) {
+	for _, t := range tokens {
+		if isAlg(t.Alg, a) {
+			return t.Digest, true
 		}
-		attr = rest
 	}
-	return "", false
+	return nil, false
+}
+
+// Differ returns a token whose algorithm s has and whose digest is not
+// the one in sum (the digests of s concatenated in order), with sum's
+// digest by that algorithm. Tokens of other algorithms are not compared.
+func (s Set) Differ(tokens []Token, sum []byte) (Token, []byte, bool) {
+	for _, a := range s {
+		d := sum[:a.Size()]
+		sum = sum[a.Size():]
+		for _, t := range tokens {
+			if isAlg(t.Alg, a) && !bytes.Equal(t.Digest, d) {
+				return t, d, true
+			}
+		}
+	}
+	return Token{}, nil, false
+}
+
+// Holds reports whether tokens hold sum's digest by every algorithm of s.
+func (s Set) Holds(tokens []Token, sum []byte) bool {
+	for _, a := range s {
+		if d, ok := Find(tokens, a); !ok || !bytes.Equal(d, sum[:a.Size()]) {
+			return false
+		}
+		sum = sum[a.Size():]
+	}
+	return true
+}
+
+// isAlg reports whether name spells a, as a user may (ParseAlgorithm).
+func isAlg(name string, a Algorithm) bool {
+	if name == a.String() {
+		return true
+	}
+	b, err := ParseAlgorithm(name)
+	return err == nil && b == a
 }

@@ -2,9 +2,9 @@ package validate
 
 import (
 	"archive/zip"
+	"bytes"
 	"cmp"
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
@@ -283,8 +283,9 @@ func (lr *lateReader) Read(p []byte) (int, error) {
 // length of the entry.
 func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	type digest struct {
-		alg, want string
-		h         hash.Hash
+		alg  string
+		want []byte
+		h    hash.Hash
 	}
 	var ds []digest
 	var ws []io.Writer
@@ -312,8 +313,8 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 		return false
 	}
 	for _, d := range ds {
-		if got := hex.EncodeToString(d.h.Sum(nil)); got != d.want {
-			a.st.s.add(doc, res.line, RuleAuditHash, 0, "%s has %s:%s; its entry says %s:%s", clip(res.loc), d.alg, got, d.alg, d.want)
+		if got := d.h.Sum(nil); !bytes.Equal(got, d.want) {
+			a.st.s.add(doc, res.line, RuleAuditHash, 0, "%s has %s:%x; its entry says %s:%x", clip(res.loc), d.alg, got, d.alg, d.want)
 		}
 	}
 	return true

@@ -68,9 +68,12 @@ type Item struct {
 	Name string // its path in the package, and the name Options.Open gets; see CheckName
 	Size int64  // its length in bytes
 	// Entry is its entry in the manifest: <loc>, <lastmod>, and <rs:md>
-	// with hash (the digests, in the format of Options.Hashes), length and
-	// type. Run adds the path attribute.
+	// with hash (Hash, formatted), length and type. Run adds the path
+	// attribute.
 	Entry rsxml.Entry
+	// Hash are its digests, by every algorithm of Options.Hashes: Run
+	// checks the bytes it packages against them.
+	Hash []hashing.Token
 	// Also are the manifest entries of other resources whose bitstream is
 	// this one (records of an export that name the same file): each gets
 	// the same path, and they go into the same package. Their hash and
@@ -84,7 +87,7 @@ type Item struct {
 
 // Options configure Run.
 type Options struct {
-	Hashes      hashing.Set // the algorithms of Item.Entry.MD.Hash and of Package.Hash
+	Hashes      hashing.Set // the algorithms of Item.Hash and of Package.Hash
 	Compression Compression
 	Level       int // Deflate level; DefaultLevel if 0
 	Workers     int // files read and compressed at once; hashing.DefaultWorkers() if 0
@@ -141,7 +144,7 @@ type Package struct {
 	Name         string // Stem-00001.zip
 	ManifestName string // Stem-00001.manifest.xml: a copy of its manifest.xml, byte for byte
 	Size         int64
-	Hash         string // digests of the package, in the format of Options.Hashes
+	Hash         []hashing.Token // digests of the package, by Options.Hashes
 	Bitstreams   int
 	First, End   int // it holds (what was not skipped of) items[First:End]
 	At           time.Time

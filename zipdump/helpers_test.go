@@ -91,7 +91,7 @@ func (c *corpus) item(t testing.TB, set hashing.Set, name string) Item {
 	if typ == "" {
 		typ = mediatype.Octet
 	}
-	return Item{Name: name, Size: n, Entry: rsxml.Entry{
+	return Item{Name: name, Size: n, Hash: set.Tokens(nil, sum), Entry: rsxml.Entry{
 		Loc:     "https://example.org/" + name,
 		Lastmod: "2024-01-02T03:04:05Z",
 		MD:      rsxml.MD{Hash: set.Format(sum), Length: strconv.FormatInt(n, 10), Type: typ},
@@ -154,7 +154,7 @@ func verifyPackage(t testing.TB, dir string, set hashing.Set, p Package) checked
 		t.Errorf("%s: %d bytes, reported %d", p.Name, len(data), p.Size)
 	}
 	_, sum, _ := hashing.NewHasher(set).Sum(nil, bytes.NewReader(data))
-	if got := set.Format(sum); got != p.Hash {
+	if got := set.Format(sum); got != hashing.FormatTokens(p.Hash) {
 		t.Errorf("%s: digest %s, reported %s", p.Name, got, p.Hash)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))

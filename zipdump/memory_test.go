@@ -18,7 +18,7 @@ import (
 // are asked for; at items from and to, it notes the live heap.
 type manySeq struct {
 	n, from, to int
-	hash        string
+	hash        []hashing.Token
 	heap        [2]uint64
 }
 
@@ -42,8 +42,8 @@ func (s *manySeq) Items(yield func(*Item) bool) error {
 			s.heap[min(i/s.to, 1)] = ms.HeapAlloc
 		}
 		name := s.name(i)
-		it := Item{Name: name, Size: 1, Entry: rsxml.Entry{Loc: "https://example.org/" + name, Lastmod: "2024-01-02T03:04:05Z",
-			MD: rsxml.MD{Hash: s.hash, Length: "1", Type: "text/plain"}}}
+		it := Item{Name: name, Size: 1, Hash: s.hash, Entry: rsxml.Entry{Loc: "https://example.org/" + name, Lastmod: "2024-01-02T03:04:05Z",
+			MD: rsxml.MD{Hash: hashing.FormatTokens(s.hash), Length: "1", Type: "text/plain"}}}
 		if !yield(&it) {
 			break
 		}
@@ -65,7 +65,7 @@ func TestPackageMemoryFlat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := &manySeq{n: 40000, from: 4000, to: 36000, hash: hashing.DefaultSet.Format(sum)}
+	seq := &manySeq{n: 40000, from: 4000, to: 36000, hash: hashing.DefaultSet.Tokens(nil, sum)}
 	out := t.TempDir()
 	opt := Options{
 		Hashes: hashing.DefaultSet, Stem: "resourcedump", At: testAt, Workers: 2,

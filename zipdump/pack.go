@@ -414,7 +414,7 @@ func (p *packer) finishPackage() error {
 		return writing(c.Name, err)
 	}
 	c.Size = c.zw.Offset()
-	c.Hash = p.opt.Hashes.Format(sum)
+	c.Hash = p.opt.Hashes.Tokens(nil, sum)
 	p.res.Packages = append(p.res.Packages, c.Package)
 	return nil
 }
@@ -512,7 +512,7 @@ func (p *packer) stream(first *job, next func() (*job, error), it *Item, name st
 	if bad == nil && n != it.Size {
 		bad = fmt.Errorf("%w: %d bytes read, %d when hashed", ErrChanged, n, it.Size)
 	}
-	if bad == nil && !p.opt.Hashes.IsAttr(it.Entry.MD.Hash, sum) {
+	if bad == nil && !p.opt.Hashes.Holds(it.Hash, sum) {
 		bad = fmt.Errorf("%w: its digest differs", ErrChanged)
 	}
 	// Consume what is left of the item's chunks.

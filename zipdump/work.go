@@ -266,7 +266,7 @@ func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 		return
 	}
 	_, sum, _ := t.h.Sum(nil, bytes.NewReader(*raw))
-	if !p.opt.Hashes.IsAttr(it.Entry.MD.Hash, sum) {
+	if !p.opt.Hashes.Holds(it.Hash, sum) {
 		j.err = fmt.Errorf("%w: its digest differs", ErrChanged)
 		return
 	}

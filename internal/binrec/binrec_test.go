@@ -1,9 +1,14 @@
 package binrec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 var errShort = errors.New("short record")
@@ -61,5 +66,31 @@ func TestFixedIsCapped(t *testing.T) {
 	_ = append(f, 'X')
 	if string(b) != "abcdef" {
 		t.Errorf("an append to a field wrote into the record: %q", b)
+	}
+}
+
+// Tokens read back what AppendTokens wrote: an algorithm rsgen knows in
+// one byte, another by its name, digests as bytes; a damaged record is an
+// error, not tokens.
+func TestTokens(t *testing.T) {
+	want := []hashing.Token{{Alg: "sha-256", Digest: bytes.Repeat([]byte{7}, 32)}, {Alg: "x-other", Digest: []byte{1, 2}}, {Alg: "md5", Digest: []byte{}}}
+	b := AppendTokens(nil, want)
+	if len(b) != 1+(1+1+32)+(1+1+7+1+2)+(1+1) {
+		t.Errorf("%d bytes: %x", len(b), b)
+	}
+	r := NewReader(b, errShort)
+	if got := r.Tokens(nil); !reflect.DeepEqual(got, want) || r.Err() != nil || r.Len() != 0 {
+		t.Errorf("read %v, %v; want %v", got, r.Err(), want)
+	}
+	for n := range len(b) {
+		r := NewReader(b[:n], errShort)
+		if r.Tokens(nil); !errors.Is(r.Err(), errShort) {
+			t.Errorf("%d bytes of %d: no error", n, len(b))
+		}
+	}
+	bad := slices.Clone(b)
+	bad[1] = 200 // no such algorithm
+	if r := NewReader(bad, errShort); r.Tokens(nil) != nil && r.Err() == nil {
+		t.Error("an unknown algorithm number read without error")
 	}
 }

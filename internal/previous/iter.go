@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
@@ -411,12 +410,7 @@ func AppendResource(b []byte, r *Resource) []byte {
 	b = binrec.AppendTime(b, r.Lastmod)
 	b = binary.AppendVarint(b, r.Length)
 	b = binrec.AppendBytes(b, r.Type)
-	b = binary.AppendUvarint(b, uint64(len(r.Hash)))
-	for _, h := range r.Hash {
-		b = binrec.AppendBytes(b, h.Alg)
-		b = binrec.AppendBytes(b, h.Digest)
-	}
-	return b
+	return binrec.AppendTokens(b, r.Hash)
 }
 
 // ReadResource reads a record of AppendResource from d into r, reusing
@@ -426,15 +420,7 @@ func ReadResource(d *binrec.Reader, r *Resource) error {
 	r.Lastmod = d.Time()
 	r.Length = d.Varint()
 	r.Type = d.String()
-	n := d.Uvarint()
-	if n > uint64(d.Len()) {
-		d.Fixed(d.Len() + 1) // past the end: the record is damaged
-		return d.Err()
-	}
-	for range n {
-		r.Hash = append(r.Hash, hashing.Token{Alg: d.String(), Digest: d.String()})
-	}
-	if len(r.Hash) == 0 {
+	if r.Hash = d.Tokens(r.Hash); len(r.Hash) == 0 {
 		r.Hash = nil
 	}
 	return d.Err()

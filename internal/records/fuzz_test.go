@@ -132,9 +132,9 @@ func checkInvariants(t *testing.T, rec *Record) {
 			t.Fatalf("time %v is not in UTC", tm)
 		}
 	}
-	if rec.Hash != "" {
-		if _, err := hashing.ParseAttr(rec.Hash); err != nil || strings.ToLower(rec.Hash) != rec.Hash {
-			t.Fatalf("hash %q is not normalised: %v", rec.Hash, err)
+	if attr := hashing.FormatTokens(rec.Hash); attr != "" {
+		if again, err := hashing.ParseAttr(attr); err != nil || hashing.FormatTokens(again) != attr {
+			t.Fatalf("hash %q does not parse back: %v", attr, err)
 		}
 	}
 	if len(rec.Links) != len(rec.LinkURL) {

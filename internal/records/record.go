@@ -22,15 +22,15 @@ type Record struct {
 	Loc      string
 	LocIsURL bool
 
-	Lastmod   time.Time // UTC; zero if not given
-	Created   time.Time // UTC; zero if not given
-	Deleted   bool      // a tombstone
-	DeletedAt time.Time // when it was deleted, if given as a time; UTC
-	Status    string    // as given; "" if absent
-	Hash      string    // normalised "alg:hex" tokens; "" if not given
-	Length    int64     // bytes; -1 if not given
-	Type      string    // bare media type; "" if not given
-	Path      string    // local file, slash-separated, relative to the export's directory; "" if none
+	Lastmod   time.Time       // UTC; zero if not given
+	Created   time.Time       // UTC; zero if not given
+	Deleted   bool            // a tombstone
+	DeletedAt time.Time       // when it was deleted, if given as a time; UTC
+	Status    string          // as given; "" if absent
+	Hash      []hashing.Token // as given; nil if not given
+	Length    int64           // bytes; -1 if not given
+	Type      string          // bare media type; "" if not given
+	Path      string          // local file, slash-separated, relative to the export's directory; "" if none
 	Links     []rsxml.Link
 	// LinkURL[i] reports whether the href of Links[i] is an absolute URI;
 	// otherwise it is a raw path relative to the base URL, like Loc.
@@ -154,7 +154,7 @@ func (r *Record) set(f int, v string) error {
 			r.Status = statusPublished // one copy for all records
 		}
 	case fieldHash:
-		r.Hash, err = normaliseHash(v)
+		r.Hash, err = hashing.ParseAttr(v)
 	case fieldLength:
 		r.Length, err = parseLength(v)
 	case fieldType:
@@ -249,37 +249,8 @@ func checkLoc(v string) (string, bool, error) {
 // normaliseHash checks a hash value with hashing.ParseAttr and returns its
 // tokens in lower case, separated by single spaces.
 func normaliseHash(v string) (string, error) {
-	if simpleHash(v) {
-		return v, nil
-	}
 	tokens, err := hashing.ParseAttr(v)
-	if err != nil {
-		return "", err
-	}
-	if len(tokens) == 1 && len(v) == len(tokens[0].Alg)+1+len(tokens[0].Digest) && isLower(v) {
-		return v, nil
-	}
-	return hashing.FormatTokens(tokens), nil
-}
-
-// simpleHash reports whether v is one lower-case token of an algorithm of
-// known length, written as hashing.ParseAttr would normalise it: the common case,
-// checked without allocating.
-func simpleHash(v string) bool {
-	alg, digest, ok := strings.Cut(v, ":")
-	if !ok {
-		return false
-	}
-	a, known := hashing.Lookup(alg)
-	if !known || len(digest) != 2*a.Size() {
-		return false
-	}
-	for i := 0; i < len(digest); i++ {
-		if c := digest[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return hashing.FormatTokens(tokens), err
 }
 
 // parseLength reads a number of bytes: digits, optionally followed by a

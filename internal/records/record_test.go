@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -41,6 +42,14 @@ func readAll(t *testing.T, format Format, input string) ([]Record, []*Error) {
 	}
 }
 
+func mustTokens(attr string) []hashing.Token {
+	tokens, err := hashing.ParseAttr(attr)
+	if err != nil {
+		panic(err)
+	}
+	return tokens
+}
+
 func utc(s string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
@@ -53,7 +62,7 @@ func TestGoodRecords(t *testing.T) {
 	full := Record{
 		Line: 1, Loc: "https://example.org/records/1", LocIsURL: true,
 		Lastmod: utc("2024-05-01T08:11:12Z"), Created: utc("2024-04-30T22:00:00Z"),
-		Status: "published", Hash: sha + " md5:" + strings.Repeat("ab", 16), Length: 12,
+		Status: "published", Hash: mustTokens(sha + " md5:" + strings.Repeat("ab", 16)), Length: 12,
 		Type: "text/html", Path: "files/1.html",
 		Links: []rsxml.Link{
 			{Rel: "describedby", Href: "https://example.org/records/1.json", Type: "application/json"},

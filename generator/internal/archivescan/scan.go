@@ -40,9 +40,9 @@ type Archive struct {
 	// archive: in zip.Reader.File, or in the order of the tar stream. A
 	// scan keeps it only when asked to (Scan.Index), for a Resource Dump.
 	members map[string]int
-	// emptyHash is the hash attribute of empty content, shared by every
-	// empty member.
-	emptyHash string
+	// emptyHash are the digests of empty content, shared by every empty
+	// member.
+	emptyHash []hashing.Token
 }
 
 // Index returns the position in the archive of the member published as
@@ -195,7 +195,7 @@ func (sc *Scan) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.emptyHash = sc.Hashes.Format(empty)
+	a.emptyHash = sc.Hashes.Tokens(nil, empty)
 	if a.Kind == Zip {
 		out, err := sc.scanZip(ctx, a)
 		if err != nil {
@@ -292,9 +292,9 @@ func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, mod fs.F
 	if typ == "" {
 		typ = mediatype.Sniff(head)
 	}
-	hash := sc.Archive.emptyHash // one string for every empty member
+	hash := sc.Archive.emptyHash // one for every empty member
 	if n > 0 {
-		hash = sc.Hashes.Format(sum)
+		hash = sc.Hashes.Tokens(nil, sum) // sum is the member's own
 	}
 	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: hash, Type: typ}, nil
 }

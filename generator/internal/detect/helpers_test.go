@@ -33,6 +33,15 @@ func sha(content string) string {
 	return "sha-256:" + hex.EncodeToString(sum[:])
 }
 
+// digests are the tokens of attr, a hash attribute.
+func digests(attr string) []hashing.Token {
+	tokens, err := hashing.ParseAttr(attr)
+	if err != nil {
+		panic(err)
+	}
+	return tokens
+}
+
 // md5Attr is the hash attribute of content by MD5.
 func md5Attr(content string) string {
 	sum := md5.Sum([]byte(content))

@@ -43,10 +43,10 @@ func TestJoinRun(t *testing.T) {
 		entry{"https://other.example/x", published, sha("x"), 1},
 	)
 	in := spoolResources(t, j.Spill,
-		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: sha("a"), Modified: day2}, // a checkout reset its mtime
-		spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: sha("B"), Modified: day2},
-		spill.Resource{Path: "d.txt", Loc: base + "d.txt", Length: 1, Hash: sha("d"), Modified: day2.Add(time.Hour)},
-		spill.Resource{Path: "e.txt", Loc: base + "e.txt", Length: 2, Hash: sha("ee"), Modified: time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)}, // an older copy put back
+		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: digests(sha("a")), Modified: day2}, // a checkout reset its mtime
+		spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: digests(sha("B")), Modified: day2},
+		spill.Resource{Path: "d.txt", Loc: base + "d.txt", Length: 1, Hash: digests(sha("d")), Modified: day2.Add(time.Hour)},
+		spill.Resource{Path: "e.txt", Loc: base + "e.txt", Length: 2, Hash: digests(sha("ee")), Modified: time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)}, // an older copy put back
 	)
 	out, set, err := j.Run(context.Background(), in)
 	if err != nil {
@@ -107,8 +107,8 @@ func TestJoinReadsAgain(t *testing.T) {
 				j.ReadAgain = func(rel string) hashing.Job { return hashing.Job{Path: filepath.Join(dir, rel)} }
 			}
 			in := spoolResources(t, j.Spill,
-				spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: sha("a"), Modified: day2},
-				spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: sha("x"), Modified: day2},
+				spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: digests(sha("a")), Modified: day2},
+				spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: digests(sha("x")), Modified: day2},
 			)
 			out, set, err := j.Run(context.Background(), in)
 			if err != nil {
@@ -136,10 +136,10 @@ func TestJoinReadsAgain(t *testing.T) {
 func TestJoinReconcile(t *testing.T) {
 	j := newJoin(t, entry{"a.txt", published, sha("a"), 1}, entry{"b.txt", published, sha("b"), 1}, entry{"c.txt", published, sha("c"), 1})
 	in := spoolResources(t, j.Spill,
-		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: sha("a"), Modified: day2},
-		spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: sha("B"), Modified: day2},
-		spill.Resource{Path: "c.txt", Loc: base + "c.txt", Length: 1, Hash: sha("c"), Modified: day2},
-		spill.Resource{Path: "d.txt", Loc: base + "d.txt", Length: 1, Hash: sha("d"), Modified: day2},
+		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: digests(sha("a")), Modified: day2},
+		spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: digests(sha("B")), Modified: day2},
+		spill.Resource{Path: "c.txt", Loc: base + "c.txt", Length: 1, Hash: digests(sha("c")), Modified: day2},
+		spill.Resource{Path: "d.txt", Loc: base + "d.txt", Length: 1, Hash: digests(sha("d")), Modified: day2},
 	)
 	_, set, err := j.Run(context.Background(), in)
 	if err != nil {
@@ -169,8 +169,8 @@ func TestJoinReconcile(t *testing.T) {
 func TestJoinChangeWithinSnapshotSecond(t *testing.T) {
 	j := newJoin(t, entry{"a.txt", published, sha("a"), 1})
 	in := spoolResources(t, j.Spill,
-		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: sha("A"), Modified: since.Add(500 * time.Millisecond)},
-		spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: sha("b"), Modified: since.Add(1500 * time.Millisecond)},
+		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: digests(sha("A")), Modified: since.Add(500 * time.Millisecond)},
+		spill.Resource{Path: "b.txt", Loc: base + "b.txt", Length: 1, Hash: digests(sha("b")), Modified: since.Add(1500 * time.Millisecond)},
 	)
 	_, set, err := j.Run(context.Background(), in)
 	if err != nil {

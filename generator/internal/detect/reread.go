@@ -80,7 +80,7 @@ func (j *Join) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) 
 				verdicts[k] = changed
 				continue
 			}
-			if !j.Hashes.IsAttr(r.Hash, res.Sum[:own]) {
+			if !j.Hashes.Holds(r.Hash, res.Sum[:own]) {
 				j.Problems.Add(report.Problem{Path: res.Name, Err: errors.New("changed during the build; publish again once the tree is stable")})
 				verdicts[k] = changed
 				continue
@@ -88,7 +88,7 @@ func (j *Join) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) 
 			verdicts[k] = unchanged
 			// The previous build's digests of the algorithms this one does
 			// not publish, each against this reading's.
-			if _, _, bad := set[len(j.Hashes):].Mismatch(res.Sum[own:], job.prev.Hash); bad {
+			if _, _, bad := set[len(j.Hashes):].Differ(job.prev.Hash, res.Sum[own:]); bad {
 				verdicts[k] = changed
 			}
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
-	"github.com/rsgen/rsgen/hashing"
 )
 
 // Kept counts the resources KeepUnread kept, and names the first.
@@ -105,7 +104,7 @@ func (j *Join) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dirs
 			continue
 		}
 		p := &it.Cur.Resource
-		r := spill.Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: hashing.FormatTokens(p.Hash), Type: p.Type, Kept: true}
+		r := spill.Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: p.Hash, Type: p.Type, Kept: true}
 		if err := out.Add(&r); err != nil {
 			return nil, kept, err
 		}

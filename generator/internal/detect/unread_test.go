@@ -24,9 +24,9 @@ func TestKeepUnread(t *testing.T) {
 	)
 	found := func() *spill.ResourceSpool {
 		return spoolResources(t, j.Spill,
-			spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: sha("a"), Modified: day2},
-			spill.Resource{Path: "dir/d.txt", Loc: base + "dir/d.txt", Length: 1, Hash: sha("d"), Modified: day2},
-			spill.Resource{Path: "e.txt", Loc: base + "e.txt", Length: 1, Hash: sha("e"), Modified: day2},
+			spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: digests(sha("a")), Modified: day2},
+			spill.Resource{Path: "dir/d.txt", Loc: base + "dir/d.txt", Length: 1, Hash: digests(sha("d")), Modified: day2},
+			spill.Resource{Path: "e.txt", Loc: base + "e.txt", Length: 1, Hash: digests(sha("e")), Modified: day2},
 		)
 	}
 	in := found()

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"bytes"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
@@ -39,7 +40,7 @@ func compare(r *spill.Resource, p *previous.Resource, set hashing.Set) (verdict,
 			continue
 		}
 		shared = true
-		if d, _ := hashing.AttrDigest(r.Hash, a); d != t.Digest {
+		if d, _ := hashing.Find(r.Hash, a); !bytes.Equal(d, t.Digest) {
 			return changed, nil
 		}
 	}

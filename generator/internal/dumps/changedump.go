@@ -3,7 +3,6 @@ package dumps
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
@@ -11,6 +10,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -133,7 +133,7 @@ func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Packa
 	d.Docs.N += len(res.Packages) // the copies of the manifests
 	pkgs := make([]packages.Package, len(res.Packages))
 	for i, p := range res.Packages {
-		pkgs[i] = packages.Package{Name: p.Name, Manifest: p.ManifestName, From: bound(p.First, from), Until: bound(p.End, d.At), Length: p.Size, Hash: p.Hash}
+		pkgs[i] = packages.Package{Name: p.Name, Manifest: p.ManifestName, From: bound(p.First, from), Until: bound(p.End, d.At), Length: p.Size, Hash: hashing.FormatTokens(p.Hash)}
 	}
 	return pkgs, nil
 }
@@ -246,9 +246,9 @@ func changeItems(s *spill.ChangeSet) zipdump.Seq {
 // changeItem is the item of the Change Dump of c: its new bytes, or none
 // for a deletion.
 func changeItem(c *spill.Change) zipdump.Item {
-	var it zipdump.Item
 	cc := *c
-	cc.Links = slices.Clone(c.Links) // the iterator reuses them
+	cc.Resource = c.Clone() // the iterator reuses its slices
+	it := zipdump.Item{Hash: cc.Hash}
 	cc.Entry(&it.Entry)
 	if c.Change == rsxml.ChangeDeleted || c.Path == "" {
 		it.NoBitstream = true

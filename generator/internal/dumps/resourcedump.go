@@ -13,6 +13,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -120,8 +121,8 @@ func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
 		iter: s.Iter,
 		name: func(it *spill.ResourceIter) string { return it.Cur.Path },
 		item: func(it *spill.ResourceIter) zipdump.Item {
-			item := zipdump.Item{Name: it.Cur.Path, Size: it.Cur.Length}
 			r := it.Cur.Clone() // the iterator reuses its links
+			item := zipdump.Item{Name: r.Path, Size: r.Length, Hash: r.Hash}
 			r.Entry(&item.Entry)
 			return item
 		},
@@ -145,8 +146,8 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 			left = append(left, i)
 			return nil
 		}
-		it := zipdump.Item{Name: r.Path, Size: r.Length}
 		c := r.Clone()
+		it := zipdump.Item{Name: r.Path, Size: r.Length, Hash: c.Hash}
 		c.Entry(&it.Entry)
 		items = append(items, it)
 		of = append(of, i)
@@ -235,7 +236,7 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 	entry := func(p *zipdump.Package, e *rsxml.Entry) {
 		*e = rsxml.Entry{
 			Loc: d.Docs.URL(p.Name),
-			MD: rsxml.MD{Type: "application/zip", Length: strconv.FormatInt(p.Size, 10), Hash: p.Hash,
+			MD: rsxml.MD{Type: "application/zip", Length: strconv.FormatInt(p.Size, 10), Hash: hashing.FormatTokens(p.Hash),
 				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
 			Links: []rsxml.Link{{Rel: "contents", Href: d.Docs.URL(p.ManifestName), Type: "application/xml"}},
 		}

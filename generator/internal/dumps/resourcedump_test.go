@@ -3,7 +3,6 @@ package dumps
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"os"
 	"slices"
@@ -62,7 +61,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) []spill.Resou
 		testenv.WriteFile(t, dir, rel, content)
 		sum := sha256.Sum256([]byte(content))
 		rs = append(rs, spill.Resource{Path: rel, Loc: "https://example.org/" + rel, Length: int64(len(content)),
-			Hash: "sha-256:" + hex.EncodeToString(sum[:]), Type: "text/plain"})
+			Hash: hashing.Set{hashing.SHA256}.Tokens(nil, sum[:]), Type: "text/plain"})
 	}
 	slices.SortFunc(rs, func(a, b spill.Resource) int { return strings.Compare(a.Path, b.Path) })
 	return rs

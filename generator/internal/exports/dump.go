@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/regfile"
@@ -95,7 +97,7 @@ func (q *dumpSeq) Items(yield func(*zipdump.Item) bool) error {
 	q.left = q.left[:0]
 	return q.groups(func(path string, kept []dumpRecord, left []leftRecord) bool {
 		q.left = append(q.left, left...)
-		it := zipdump.Item{Name: path, Size: kept[0].r.Length}
+		it := zipdump.Item{Name: path, Size: kept[0].r.Length, Hash: kept[0].r.Hash}
 		kept[0].r.Entry(&it.Entry)
 		if len(kept) > 1 {
 			it.Also = make([]rsxml.Entry, len(kept)-1)
@@ -147,7 +149,7 @@ func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftReco
 			continue
 		}
 		switch first := &kept[0]; {
-		case d.r.Hash != first.r.Hash || d.r.Length != first.r.Length:
+		case !slices.EqualFunc(d.r.Hash, first.r.Hash, sameToken) || d.r.Length != first.r.Length:
 			left = append(left, leftRecord{line: line, path: string(p), length: d.r.Length,
 				err: fmt.Errorf("%w: it was read with other bytes for the record at line %d", zipdump.ErrChanged, first.line)})
 		case len(kept) >= q.max:
@@ -241,3 +243,6 @@ func describeDumpError(err error) error {
 	}
 	return fmt.Errorf("%w; left out of the Resource List too, which must list the same resources as the Resource Dump", display.WithoutPath(err))
 }
+
+// sameToken reports whether a and b are the same digest.
+func sameToken(a, b hashing.Token) bool { return a.Alg == b.Alg && bytes.Equal(a.Digest, b.Digest) }

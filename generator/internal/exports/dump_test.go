@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/zipdump"
@@ -19,7 +20,7 @@ func TestDumpSeqGroups(t *testing.T) {
 	x := &Source{dump: extsort.New(t.TempDir(), 1<<20)}
 	defer x.dump.Close()
 	add := func(path string, line int, hash string) {
-		r := spill.Resource{Loc: fmt.Sprintf("https://example.org/%d", line), Length: 5, Hash: hash, Path: path}
+		r := spill.Resource{Loc: fmt.Sprintf("https://example.org/%d", line), Length: 5, Hash: []hashing.Token{{Alg: "sha-256", Digest: []byte(hash)}}, Path: path}
 		key := appendPathKey(nil, path, line)
 		if err := x.dump.Add(key, appendItem(binrec.AppendBytes(nil, r.Loc), &r, 0)); err != nil {
 			t.Fatal(err)

@@ -87,7 +87,7 @@ func appendItem(b []byte, r *spill.Resource, change byte) []byte {
 	if r.Length >= 0 {
 		b = binary.AppendUvarint(b, uint64(r.Length))
 	}
-	b = binrec.AppendBytes(b, r.Hash)
+	b = binrec.AppendTokens(b, r.Hash)
 	b = binrec.AppendBytes(b, r.Type)
 	b = binrec.AppendBytes(b, r.Path)
 	if len(r.Links) > 0 {
@@ -123,7 +123,7 @@ func decodeItem(payload []byte, r *spill.Resource) (byte, error) {
 		}
 		r.Length = int64(n)
 	}
-	r.Hash, r.Type, r.Path = d.String(), d.String(), d.String()
+	r.Hash, r.Type, r.Path = d.Tokens(nil), d.String(), d.String()
 	if flags&itemHasLinks != 0 {
 		n := d.Uvarint()
 		if n > uint64(d.Len()) {

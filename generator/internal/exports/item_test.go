@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -20,7 +21,7 @@ func TestItemRoundTrip(t *testing.T) {
 		change byte
 	}{
 		{"bare", spill.Resource{Length: -1}, 0},
-		{"full", spill.Resource{Length: 42, Modified: mod, Hash: "sha-256:ab", Type: "text/plain", Path: "files/a.txt",
+		{"full", spill.Resource{Length: 42, Modified: mod, Hash: []hashing.Token{{Alg: "sha-256", Digest: []byte{0xab}}, {Alg: "x-y", Digest: []byte{1}}}, Type: "text/plain", Path: "files/a.txt",
 			Links: []rsxml.Link{{Rel: "alternate", Href: "https://example.org/a.html", Type: "text/html"}}}, itemUpdated},
 		{"deleted", spill.Resource{Length: -1, Modified: mod}, itemDeleted},
 	} {

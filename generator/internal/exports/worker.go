@@ -197,17 +197,13 @@ func (w *worker) readFile(r *spill.Resource, rec *records.Record) error {
 	}
 	w.s.opt.Stats.Bytes.Add(st.Size())
 	set := w.s.opt.Hashes
-	hash := set.Format(w.sum)
-	if rec.Hash != "" {
-		given, _ := hashing.ParseAttr(rec.Hash) // checked when the record was read
-		if g, d, bad := set.Mismatch(w.sum, given); bad {
-			return fmt.Errorf("hash: the export gives %s:%s, the file %s has %s:%x", g.Alg, g.Digest, rec.Path, g.Alg, d)
-		}
+	if g, d, bad := set.Differ(rec.Hash, w.sum); bad {
+		return fmt.Errorf("hash: the export gives %s:%x, the file %s has %s:%x", g.Alg, g.Digest, rec.Path, g.Alg, d)
 	}
 	if rec.Length >= 0 && rec.Length != st.Size() {
 		return fmt.Errorf("length: the export gives %d bytes, the file %s has %d", rec.Length, rec.Path, st.Size())
 	}
-	r.Hash, r.Length = hash, st.Size()
+	r.Hash, r.Length = set.Tokens(nil, w.sum), st.Size() // encoded before w.sum is reused
 	if r.Type == "" {
 		if r.Type = mediatype.ByName(rec.Path); r.Type == "" {
 			r.Type = mediatype.Sniff(w.hasher.Head())

@@ -3,7 +3,6 @@ package packages
 import (
 	"archive/zip"
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -200,28 +199,23 @@ var errDigest = errors.New("not the bytes its entry describes")
 
 var errUnverifiable = errors.New("its entry gives no digest rsgen computes")
 
-// known returns the algorithms of tokens that rsgen computes, once each,
-// and the digests tokens give for them.
-func known(tokens []hashing.Token) (set hashing.Set, want []string) {
+// known returns the algorithms of tokens that rsgen computes, once each.
+func known(tokens []hashing.Token) (set hashing.Set) {
 	for _, t := range tokens {
 		if a, err := hashing.ParseAlgorithm(t.Alg); err == nil && !set.Has(a) {
 			set = append(set, a)
-			want = append(want, t.Digest)
 		}
 	}
-	return set, want
+	return set
 }
 
 // verifiable reports whether tokens give a digest rsgen computes.
-func verifiable(tokens []hashing.Token) bool {
-	set, _ := known(tokens)
-	return len(set) > 0
-}
+func verifiable(tokens []hashing.Token) bool { return len(known(tokens)) > 0 }
 
 // checkDigests reads f from its start through the algorithms of tokens
 // that rsgen knows and compares the digests.
 func checkDigests(f *os.File, tokens []hashing.Token) error {
-	set, want := known(tokens)
+	set := known(tokens)
 	if len(set) == 0 {
 		return errUnverifiable
 	}
@@ -232,11 +226,8 @@ func checkDigests(f *os.File, tokens []hashing.Token) error {
 	if err != nil {
 		return err
 	}
-	for i, a := range set {
-		if got := hex.EncodeToString(sum[:a.Size()]); got != want[i] {
-			return fmt.Errorf("%w: its %s digest is %s, not %s", errDigest, a, got, want[i])
-		}
-		sum = sum[a.Size():]
+	if t, got, bad := set.Differ(tokens, sum); bad {
+		return fmt.Errorf("%w: its %s digest is %x, not %x", errDigest, t.Alg, got, t.Digest)
 	}
 	return nil
 }

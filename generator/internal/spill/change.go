@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -28,7 +29,7 @@ func (c *Change) Entry(e *rsxml.Entry) {
 	e.MD.Change = c.Change
 	e.MD.Datetime = rsxml.FormatTime(c.Datetime.Truncate(time.Second))
 	if c.Change != rsxml.ChangeDeleted {
-		e.MD.Hash = c.Hash
+		e.MD.Hash = hashing.FormatTokens(c.Hash)
 		if c.Length >= 0 {
 			e.MD.Length = strconv.FormatInt(c.Length, 10)
 		}

@@ -5,17 +5,18 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 // A Resource is one published resource: an entry of the Resource List.
 type Resource struct {
-	Path     string    // slash-separated path under the source root; "" for a record without a local file
-	Loc      string    // absolute URL
-	Length   int64     // bytes; -1 if unknown
-	Modified time.Time // the lastmod; zero if unknown
-	Hash     string    // value of the hash attribute ("sha-256:…"), "" if unknown
-	Type     string    // media type, bare
+	Path     string          // slash-separated path under the source root; "" for a record without a local file
+	Loc      string          // absolute URL
+	Length   int64           // bytes; -1 if unknown
+	Modified time.Time       // the lastmod; zero if unknown
+	Hash     []hashing.Token // the digests: the build's (by its hashing.Set, in order), or those a record or the previous build gave
+	Type     string          // media type, bare
 	Links    []rsxml.Link
 
 	Kept bool // the previous build's entry, kept as it was: the file could not be read (detect.Join.KeepUnread)
@@ -26,6 +27,7 @@ type Resource struct {
 func (r *Resource) Clone() Resource {
 	c := *r
 	c.Links = slices.Clone(r.Links)
+	c.Hash = slices.Clone(r.Hash)
 	return c
 }
 
@@ -35,7 +37,7 @@ func (r *Resource) Entry(e *rsxml.Entry) {
 	if !r.Modified.IsZero() {
 		e.Lastmod = rsxml.FormatTime(r.Modified.Truncate(time.Second))
 	}
-	e.MD.Hash = r.Hash
+	e.MD.Hash = hashing.FormatTokens(r.Hash)
 	if r.Length >= 0 {
 		e.MD.Length = strconv.FormatInt(r.Length, 10)
 	}

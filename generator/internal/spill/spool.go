@@ -120,7 +120,7 @@ func AppendResource(b []byte, last, r *Resource) []byte {
 	}
 	b = append(b, flags)
 	b = binrec.AppendTime(b, r.Modified)
-	b = binrec.AppendBytes(b, r.Hash)
+	b = binrec.AppendTokens(b, r.Hash)
 	b = binrec.AppendBytes(b, r.Type)
 	b = binary.AppendUvarint(b, uint64(len(r.Links)))
 	for _, l := range r.Links {
@@ -133,14 +133,16 @@ func AppendResource(b []byte, last, r *Resource) []byte {
 
 // ReadResource reads a record of AppendResource into r, which holds the
 // resource it was appended after (or an empty one); intern shares the
-// strings of media types. The Links slice of r is reused.
+// strings of media types. The Links and Hash slices of r are reused.
 func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) error {
 	r.Path = readShared(d, r.Path)
 	r.Loc = readShared(d, r.Loc)
 	r.Length = d.Varint()
 	r.Kept = d.Byte()&spoolKept != 0
 	r.Modified = d.Time()
-	r.Hash = string(d.Bytes())
+	if r.Hash = d.Tokens(r.Hash[:0]); len(r.Hash) == 0 {
+		r.Hash = nil
+	}
 	r.Type = intern(d.Bytes())
 	r.Links = r.Links[:0]
 	for n := d.Uvarint(); n > 0 && d.Err() == nil; n-- {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 )
@@ -28,11 +29,11 @@ func TestResourceSpoolRoundTrip(t *testing.T) {
 	}
 	long := strings.Repeat("x", 5000)
 	want := []Resource{
-		{Path: "a", Loc: "https://example.org/a", Length: 0, Hash: "sha-256:00", Type: "text/plain"},
+		{Path: "a", Loc: "https://example.org/a", Length: 0, Hash: []hashing.Token{{Alg: "sha-256", Digest: []byte{0}}}, Type: "text/plain"},
 		{Path: "a/" + long, Loc: "https://example.org/a/" + long, Length: -1, Modified: time.Date(2024, 6, 1, 1, 2, 3, 456789, time.UTC)},
 		{Path: "a/" + long + "y", Loc: "https://other.example/", Length: 1 << 40, Kept: true,
 			Links: []rsxml.Link{{Rel: "alternate", Href: "https://example.org/x", Type: "text/html"}, {Rel: "describedby", Href: ""}}},
-		{Path: "b", Loc: "", Modified: time.Unix(0, 0).UTC(), Hash: "md5:ab sha-256:cd", Type: "application/octet-stream"},
+		{Path: "b", Loc: "", Modified: time.Unix(0, 0).UTC(), Hash: []hashing.Token{{Alg: "md5", Digest: []byte{0xab}}, {Alg: "x-other", Digest: []byte{0xcd, 0}}}, Type: "application/octet-stream"},
 		{Path: "b\n\x00é", Loc: "https://example.org/b%0A%00%C3%A9"},
 	}
 	for i := range want {

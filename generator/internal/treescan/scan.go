@@ -171,6 +171,7 @@ type run struct {
 	// before them are (the collector's).
 	window []*item
 
+	tokens []hashing.Token      // the digests of the resource passed last (pass's)
 	files  chan *item           // to the checking workers (with a cache)
 	jobs   chan hashing.Job     // to the hashing pool
 	hits   chan *item           // files the cache knows unchanged
@@ -333,7 +334,7 @@ func (s *run) pass(it *item) error {
 			Loc:      loc,
 			Length:   it.stat.Size,
 			Modified: time.Unix(0, it.stat.Mtime).UTC(),
-			Hash:     s.Hashes.Format(sum),
+			Hash:     s.Hashes.Tokens(s.tokens[:0], sum), // Add encodes them before the next pass
 			Type:     it.cachedType(),
 		})
 	}
@@ -344,7 +345,7 @@ func (s *run) pass(it *item) error {
 		s.unread.Files = append(s.unread.Files, rel)
 		return nil
 	}
-	path, loc, hash, err := fileStrings(s.Base, rel, s.Hashes, res.Sum)
+	path, loc, err := fileStrings(s.Base, rel)
 	if err != nil {
 		s.Problems.Add(report.Problem{Path: rel, Err: err})
 		return nil
@@ -361,34 +362,31 @@ func (s *run) pass(it *item) error {
 		Loc:      loc,
 		Length:   res.Info.Size,
 		Modified: res.Info.ModTime.UTC(),
-		Hash:     hash,
+		Hash:     s.Hashes.Tokens(s.tokens[:0], res.Sum),
 		Type:     typ,
 	})
 }
 
-// fileStrings returns the Path, Loc and Hash of the Resource of the file
-// published as rel, with digests sum, carved out of one allocation: the
-// Loc followed by the Hash, and the Path as the tail of the Loc when the
-// path needs no percent-encoding (the common case). Strings are immutable,
-// so sharing their bytes changes nothing for their users; it saves two of
-// the three allocations per file.
-func fileStrings(base uri.Base, rel string, set hashing.Set, sum []byte) (path, loc, hash string, err error) {
+// fileStrings returns the Path and Loc of the Resource of the file
+// published as rel, carved out of one allocation: the Path is the tail of
+// the Loc when the path needs no percent-encoding (the common case).
+// Strings are immutable, so sharing their bytes changes nothing for their
+// users; it saves one of the two allocations per file.
+func fileStrings(base uri.Base, rel string) (path, loc string, err error) {
 	bs := base.String()
 	var sb strings.Builder
-	sb.Grow(len(bs) + uri.EscapedPathLen(rel) + set.FormatLen()) // the exact size: one allocation
+	sb.Grow(len(bs) + uri.EscapedPathLen(rel)) // the exact size: one allocation
 	sb.WriteString(bs)
 	var buf [512]byte
 	sb.Write(uri.AppendEscapedPath(buf[:0], rel)) // without allocating for paths of common length
 	n := sb.Len()
 	if n > uri.MaxLocLength {
-		return "", "", "", uri.ErrLocTooLong
+		return "", "", uri.ErrLocTooLong
 	}
-	sb.Write(set.AppendFormat(buf[:0], sum))
-	all := sb.String()
-	loc, hash = all[:n], all[n:]
+	loc = sb.String()
 	path = rel
 	if n-len(bs) == len(rel) { // nothing was escaped: the tail of loc is rel
 		path = loc[len(bs):]
 	}
-	return path, loc, hash, nil
+	return path, loc, nil
 }
