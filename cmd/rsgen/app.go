@@ -24,7 +24,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		HideHelpCommand: true,
 		// The completion scripts ask rsgen what fits (completion.go).
 		EnableBashCompletion: true,
-		Commands:             []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand(), completionCommand(), manCommand()},
+		// A value of a repeatable flag is one value: a pattern may hold a
+		// comma (a name, or {a,b}); --host splits its own list.
+		DisableSliceFlagSeparator: true,
+		Commands:                  []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand(), completionCommand(), manCommand()},
 		Action: func(c *cli.Context) error {
 			if c.Args().First() == "help" {
 				return showHelp(c)

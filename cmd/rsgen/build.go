@@ -23,8 +23,8 @@ import (
 func buildCommand() *cli.Command {
 	treeFlags := []cli.Flag{
 		&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
-		&cli.StringSliceFlag{Name: flagInclude, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
-		&cli.StringSliceFlag{Name: flagExclude, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
+		&cli.StringSliceFlag{Name: flagInclude, KeepSpace: true, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
+		&cli.StringSliceFlag{Name: flagExclude, KeepSpace: true, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
 		&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
 		&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
 		&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},

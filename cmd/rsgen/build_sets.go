@@ -201,7 +201,11 @@ func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (ge
 			return generator.Config{}, err
 		}
 	}
+	kinds := flagKinds(cmd.Flags)
 	apply := func(k string, v fileValue) error {
+		if _, ok := kinds[k].(*cli.StringSliceFlag); ok {
+			return set.Set(k, wholeValues(v.values))
+		}
 		for _, s := range v.values {
 			if err := set.Set(k, s); err != nil {
 				return f.errorAt(v.line, "%s %q: %v", k, s, err)
@@ -236,8 +240,8 @@ func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (ge
 			continue
 		}
 		values := []string{c.Generic(k).(flag.Value).String()}
-		if _, ok := flagKinds(cmd.Flags)[k].(*cli.StringSliceFlag); ok {
-			values = c.StringSlice(k)
+		if _, ok := kinds[k].(*cli.StringSliceFlag); ok {
+			values = []string{wholeValues(c.StringSlice(k))}
 		}
 		for _, v := range values {
 			if err := set.Set(k, v); err != nil {
@@ -260,6 +264,14 @@ func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (ge
 	}
 	cfg.Set = t.name()
 	return cfg, nil
+}
+
+// wholeValues is values as one value of a cli.StringSliceFlag, which
+// takes them as they are: its Set splits a value at commas and trims it,
+// which the app turns off for the command line (app.go) but a flag set of
+// setConfig's own does not, and a pattern may hold a comma or a space.
+func wholeValues(values []string) string {
+	return cli.NewStringSlice(values...).Serialize()
 }
 
 // flagWord matches a flag named in a message of buildConfig.

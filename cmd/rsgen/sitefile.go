@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/regfile"
 )
 
@@ -174,10 +175,11 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 	for k, v := range m {
 		line := cmp.Or(lines[prefix+k], t.line)
 		flag, isFlag := kinds[k]
+		name := display.Name(k) // any key the file gives, a line break too
 		if _, table := v.(map[string]any); table && top {
-			return f.errorAt(line, "%s is a table, which the file does not have: give each set as [[set]], and keys and values", k)
+			return f.errorAt(line, "%s is a table, which the file does not have: give each set as [[set]], and keys and values", name)
 		} else if table {
-			return f.errorAt(line, "%s is a table, which the file does not have: give keys and values", k)
+			return f.errorAt(line, "%s is a table, which the file does not have: give keys and values", name)
 		}
 		switch {
 		case k == keyName || k == keySource:
@@ -200,7 +202,7 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 			if s := closest(k, fileKeys(kinds)); s != "" {
 				hint = fmt.Sprintf(" (did you mean %s?)", s)
 			}
-			return f.errorAt(line, "unknown key %s%s", k, hint)
+			return f.errorAt(line, "unknown key %s%s", name, hint)
 		case !top && slices.Contains(siteKeys, k) && k != flagDescribedby:
 			return f.errorAt(line, "%s applies to the whole site: give it at the top of the file, before the first [[%s]]", k, keySet)
 		}
