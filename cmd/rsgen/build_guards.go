@@ -27,16 +27,10 @@ func guardConfig(c *cli.Context, cfg *generator.Config) error {
 	if err != nil {
 		return usageErr("for example --"+flagMaxDelete+" 50%, --"+flagMaxDelete+" 200 or --"+flagMaxDelete+" all", "--%s: %v", flagMaxDelete, err)
 	}
-	if cfg.Changes.Previous != "" {
+	if c.IsSet(flagMaxDelete) {
 		cfg.MaxDelete = &limit
 	}
-	if c.IsSet(flagMaxDelete) && cfg.Changes.Previous == "" {
-		return usageErr("deletions are counted against --previous", "--%s needs --%s", flagMaxDelete, flagPrevious)
-	}
 	cfg.Changes.NewHistory = c.Bool(flagNewHistory)
-	if cfg.Changes.NewHistory && cfg.Changes.Previous == "" {
-		return usageErr("it says what to do when --previous was published at other URLs", "--%s needs --%s", flagNewHistory, flagPrevious)
-	}
 	// A dump is dropped on purpose by saying so: --resource-dump=false.
 	cfg.Changes.DropResourceDump = c.IsSet(flagResourceDump) && !c.Bool(flagResourceDump)
 	cfg.Changes.DropChangeDump = c.IsSet(flagChangeDump) && !c.Bool(flagChangeDump)

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"strings"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
 )
@@ -58,18 +61,34 @@ func flagOf(field string) string {
 	return field
 }
 
+// fieldHints say what to do about the field errors of Config.Validate
+// that a hint helps with, by field.
+var fieldHints = map[string]string{
+	"At":                "the snapshot time is --at, else $SOURCE_DATE_EPOCH, else the clock",
+	"BaseURL":           "set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served",
+	"Limits.MaxEntries": "the spec allows at most 50000 entries per document",
+	"Limits.MaxBytes":   "the spec allows at most 50MiB (52428800 bytes) per document",
+	"Filter.Include":    "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
+	"Filter.Exclude":    "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
+}
+
 // configUsageErr turns the field errors of Config.Validate in err into a
-// usage error (exit 2) that names the flags, or returns nil if err has
-// none. The CLI checks its flags before it builds; this is for the
-// combinations only the library knows.
-func configUsageErr(err error) error {
+// usage error (exit 2) that names the flags of c, or returns nil if err
+// has none: Config.Validate checks the values and how they combine.
+func configUsageErr(c *cli.Context, err error) error {
 	fields := generator.FieldErrors(err)
 	if len(fields) == 0 {
 		return nil
 	}
+	name := func(field string) string {
+		if field == "At" && c.String(flagAt) == "" {
+			return "$" + envSourceDateEpoch // the snapshot time came from it
+		}
+		return flagOf(field)
+	}
 	msgs := make([]string, len(fields))
 	for i, fe := range fields {
-		msgs[i] = fe.Describe(flagOf)
+		msgs[i] = fe.Describe(name)
 	}
-	return usageErr("see 'rsgen build --help'", "%s", strings.Join(msgs, "; "))
+	return usageErr(cmp.Or(fieldHints[fields[0].Field], "see 'rsgen build --help'"), "%s", strings.Join(msgs, "; "))
 }
