@@ -114,25 +114,17 @@ func flagFields(f cli.Flag) (category *string, envVars *[]string) {
 // buildConfig turns the flags of c into a generator.Config.
 func buildConfig(c *cli.Context) (generator.Config, error) {
 	var cfg generator.Config
-	switch c.NArg() {
-	case 0:
-		if c.String(flagExport) == "" {
-			return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
-				"(or, for a record export, --export FILE)", "no SOURCE given")
-		}
-	case 1:
-	default:
+	switch {
+	case c.NArg() == 0 && c.String(flagExport) == "":
+		return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
+			"(or, for a record export, --export FILE)", "no SOURCE given")
+	case c.NArg() > 1:
 		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
 	}
 	cfg.Source = c.Args().First()
 	cfg.Out = c.String(flagOut)
-
-	raw := c.String(flagBaseURL)
-	if raw == "" && c.String(flagExport) == "" {
-		return cfg, usageErr("set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served", "--base-url is required")
-	}
 	var err error
-	if raw != "" {
+	if raw := c.String(flagBaseURL); raw != "" {
 		if cfg.BaseURL, err = generator.ParseBaseURL(raw); err != nil {
 			return cfg, usageErr("give an absolute URL such as https://example.org/", "--base-url: %v", err)
 		}
@@ -217,7 +209,7 @@ func runBuild(c *cli.Context) error {
 	cfg.Stats = new(generator.Stats)
 	cfg.Notice = noticer(stderr, quiet)
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
-	if !quiet && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
+	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -32,14 +31,6 @@ func changesFlags() []cli.Flag {
 
 // changesConfig fills cfg from the flags of changesFlags.
 func changesConfig(c *cli.Context, cfg *generator.Config) error {
-	if c.String(flagExport) != "" {
-		for _, f := range []string{flagPrevious, flagChangeDump, flagCache, flagArchiveKeep} {
-			if c.IsSet(f) {
-				return usageErr("a record export publishes a Change List of its own, from its records' times (--"+flagChangesWindow+")",
-					"--%s does not apply to --%s", f, flagExport)
-			}
-		}
-	}
 	cfg.Changes.Previous = c.String(flagPrevious)
 	keep, err := units.ParseDuration(c.String(flagChangesKeep))
 	if err != nil {
@@ -69,20 +60,9 @@ func changesConfig(c *cli.Context, cfg *generator.Config) error {
 	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)
-	if cfg.Changes.FirstBuildOK && cfg.Changes.Previous == "" {
-		return usageErr("it says what to do when nothing is published at --previous yet", "--%s needs --%s", flagFirstBuildOK, flagPrevious)
-	}
-	if cfg.Changes.Dump && cfg.Changes.Previous == "" {
-		return usageErr("a Change Dump holds what changed since --previous: give it (the first build publishes none)", "--change-dump needs --previous")
-	}
-	if cfg.Changes.HTTP.Deadline = c.Duration(flagFetchTimeout); cfg.Changes.HTTP.Deadline <= 0 {
-		return usageErr("for example --"+flagFetchTimeout+" 2m", "--%s must be more than 0", flagFetchTimeout)
-	}
+	cfg.Changes.HTTP.Deadline = c.Duration(flagFetchTimeout)
 	cfg.Changes.HTTP.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
 	cfg.Cache = c.String(flagCache)
-	if st, err := os.Stat(cfg.Cache); cfg.Cache != "" && err == nil && !st.Mode().IsRegular() {
-		return usageErr("--"+flagCache+" names the file rsgen keeps its hash cache in, created if missing", "--%s %s is not a regular file", flagCache, cfg.Cache)
-	}
 	return nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -32,43 +31,12 @@ func exportFlags() []cli.Flag {
 	}
 }
 
-// exportConfig reads the flags of record exports into cfg, which holds
-// the other flags already, and checks how they combine with SOURCE.
+// exportConfig reads the flags of record exports into cfg.
 func exportConfig(c *cli.Context, cfg *generator.Config) error {
-	cfg.Export = c.String(flagExport)
-	if cfg.Export == "" {
-		for _, f := range []string{flagExportFormat, flagChangesWindow, flagSkipBadRecords} {
-			if c.IsSet(f) {
-				return usageErr("give the record export with --export FILE", "--%s applies to --export only", f)
-			}
-		}
-		if cfg.Out == "" && cfg.Source != "" && isArchive(cfg.Source) {
-			return usageErr("give --out DIR: the documents cannot be written into an archive", "no --out for the archive %s", cfg.Source)
-		}
+	cfg.Export, cfg.ExportFormat = c.String(flagExport), c.String(flagExportFormat)
+	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
+	if cfg.Export == "" && !c.IsSet(flagChangesWindow) {
 		return nil
-	}
-	switch {
-	case cfg.Source != "":
-		return usageErr("drop SOURCE, or --export", "give SOURCE or --export, not both")
-	case cfg.Out == "":
-		return usageErr("give --out DIR, the directory to write the documents into", "--export needs --out")
-	case cfg.BaseURL.IsZero() && cfg.DocsURL.IsZero():
-		return usageErr("give --docs-url (where --out is served) or --base-url (which relative locs are joined to, and the default of --docs-url)",
-			"no URL for the documents")
-	}
-	for _, f := range []string{flagInclude, flagExclude, flagHidden, flagFollowSymlinks} {
-		if c.IsSet(f) {
-			return usageErr("records are selected by their status in the export", "--%s applies to SOURCE trees and archives, not to --export", f)
-		}
-	}
-	if raw := c.String(flagExportFormat); raw != "" {
-		if _, err := records.ParseFormat(raw); err != nil {
-			return usageErr("give --export-format jsonl or csv", "--export-format: %v", err)
-		}
-		cfg.ExportFormat = raw
-	} else if _, ok := records.FormatOf(cfg.Export); !ok {
-		return usageErr("name the file .jsonl, .ndjson or .csv (optionally .gz), or give --export-format jsonl or csv",
-			"cannot tell the format of --export %s", cfg.Export)
 	}
 	window, err := units.ParseDuration(c.String(flagChangesWindow))
 	if err != nil {
@@ -78,13 +46,7 @@ func exportConfig(c *cli.Context, cfg *generator.Config) error {
 	if window == 0 {
 		cfg.ChangesWindow = -1 // none
 	}
-	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
 	return nil
-}
-
-func isArchive(source string) bool {
-	s := strings.ToLower(source)
-	return strings.HasSuffix(s, ".tar") || strings.HasSuffix(s, ".tar.gz") || strings.HasSuffix(s, ".tgz") || strings.HasSuffix(s, ".zip")
 }
 
 // badRecords prints the bad records of a failed build, one a line, and

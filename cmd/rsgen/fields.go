@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,7 +11,7 @@ import (
 // fieldFlags names the flag (or argument) of rsgen build that sets each
 // field of generator.Config that Config.Validate may name.
 var fieldFlags = map[string]string{
-	"Source":                          "SOURCE",
+	"Source":                          "the SOURCE",
 	"Out":                             "--" + flagOut,
 	"BaseURL":                         "--" + flagBaseURL,
 	"DocsURL":                         "--" + flagDocsURL,
@@ -61,8 +60,8 @@ func flagOf(field string) string {
 	return field
 }
 
-// fieldHints say what to do about the field errors of Config.Validate
-// that a hint helps with, by field.
+// fieldHints say what to do about a value that Config.Validate refuses,
+// by field, where a hint helps.
 var fieldHints = map[string]string{
 	"At":                "the snapshot time is --at, else $SOURCE_DATE_EPOCH, else the clock",
 	"BaseURL":           "set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served",
@@ -90,5 +89,9 @@ func configUsageErr(c *cli.Context, err error) error {
 	for i, fe := range fields {
 		msgs[i] = fe.Describe(name)
 	}
-	return usageErr(cmp.Or(fieldHints[fields[0].Field], "see 'rsgen build --help'"), "%s", strings.Join(msgs, "; "))
+	hint := "see 'rsgen build --help'"
+	if fe := fields[0]; fe.With == "" && fieldHints[fe.Field] != "" {
+		hint = fieldHints[fe.Field]
+	}
+	return usageErr(hint, "%s", strings.Join(msgs, "; "))
 }
