@@ -126,26 +126,26 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	var err error
 	if raw := c.String(flagBaseURL); raw != "" {
 		if cfg.BaseURL, err = generator.ParseBaseURL(raw); err != nil {
-			return cfg, usageErr("give an absolute URL such as https://example.org/", "--base-url: %v", err)
+			return cfg, flagErr(flagBaseURL, "give an absolute URL such as https://example.org/", ": %v", err)
 		}
 	}
 	if raw := c.String(flagDocsURL); raw != "" {
 		if cfg.DocsURL, err = generator.ParseBaseURL(raw); err != nil {
-			return cfg, usageErr("give an absolute URL such as https://example.org/", "--docs-url: %v", err)
+			return cfg, flagErr(flagDocsURL, "give an absolute URL such as https://example.org/", ": %v", err)
 		}
 	}
 	if err := exportConfig(c, &cfg); err != nil {
 		return cfg, err
 	}
 	if cfg.Hashes, err = hashing.ParseSet(c.String(flagHash)); err != nil {
-		return cfg, usageErr("for example --hash sha-256 or --hash md5,sha-256", "--hash: %v", err)
+		return cfg, flagErr(flagHash, "for example --hash sha-256 or --hash md5,sha-256", ": %v", err)
 	}
 	cfg.Filter = generator.Filter{Include: c.StringSlice(flagInclude), Exclude: c.StringSlice(flagExclude), Hidden: c.Bool(flagHidden)}
 	cfg.FollowSymlinks = c.Bool(flagFollowSymlinks)
 	cfg.Jobs = c.Int(flagJobs)
 	cfg.Limits.MaxEntries = c.Int(flagMaxEntries)
 	if cfg.Limits.MaxBytes, err = units.ParseSize(c.String(flagMaxBytes)); err != nil {
-		return cfg, usageErr("", "--max-bytes: %v", err)
+		return cfg, flagErr(flagMaxBytes, "", ": %v", err)
 	}
 	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
 		return cfg, err
@@ -177,9 +177,9 @@ func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 		t, err := time.Parse(time.RFC3339Nano, at)
 		switch {
 		case err != nil && leapSecond.MatchString(at):
-			return t, false, usageErr("give the second before it (:59) or after it", "--at %q is a leap second, which rsgen cannot represent", at)
+			return t, false, flagErr(flagAt, "give the second before it (:59) or after it", " %q is a leap second, which rsgen cannot represent", at)
 		case err != nil:
-			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time", at)
+			return t, false, flagErr(flagAt, "for example --at 2024-05-01T12:00:00Z", " %q is not an RFC 3339 time", at)
 		}
 		return t.UTC(), true, nil
 	}
@@ -198,7 +198,7 @@ func runBuild(c *cli.Context) error {
 		return runSite(c)
 	}
 	if c.IsSet(flagRemoveSet) {
-		return usageErr("sets are built from a configuration file", "--%s needs --%s", flagRemoveSet, flagConfig)
+		return flagErr(flagRemoveSet, "sets are built from a configuration file", " needs --%s", flagConfig)
 	}
 	cfg, err := buildConfig(c)
 	if err != nil {
@@ -225,7 +225,7 @@ func runBuild(c *cli.Context) error {
 		if ue := configUsageErr(c, err); ue != nil {
 			return ue
 		}
-		return buildFailure(c, ctx, cfg, err)
+		return buildFailure(c, ctx, cfg, err, cliName)
 	}
 	if rep.Export != nil {
 		return finishExport(stderr, cfg, rep, quiet)
@@ -259,50 +259,50 @@ func runBuild(c *cli.Context) error {
 }
 
 // buildFailure is the failure to report for err, the error of a build of
-// cfg run under ctx, with a hint that says what to do.
-func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error) error {
+// cfg run under ctx, with a hint that says what to do, naming flags with n.
+func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error, n namer) error {
 	if c.Context.Err() != nil { // stopped by a signal: whatever the build was doing then failed with it
 		return failure(errors.New("interrupted; nothing was published, the output is as it was"), "")
 	}
 	stderr := c.App.ErrWriter
-	if ue := exportUsageErr(err); ue != nil {
+	if ue := exportUsageErr(err, n); ue != nil {
 		return ue
 	}
-	if ge := guardFailure(c, cfg, err); ge != nil {
+	if ge := guardFailure(c, cfg, err, n); ge != nil {
 		return ge
 	}
-	hint := badRecords(stderr, err)
+	hint := badRecords(stderr, err, n)
 	var limit *generator.LimitError
 	switch {
 	case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
 		err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
-		hint = "allow more time with --" + flagTimeout
+		hint = "allow more time with " + n(flagTimeout)
 	case hint != "":
 	case errors.Is(err, generator.ErrFailFast):
-		hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
+		hint = "fix or " + n(flagExclude) + " the file, or drop " + n(flagFailFast) + " to publish the rest"
 	case errors.Is(err, generator.ErrSource): // a wrong argument: a usage error
-		return &exitError{code: exitUsage, err: err, hint: "give as SOURCE an existing directory that rsgen can read"}
+		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " an existing directory that rsgen can read"}
 	case errors.Is(err, generator.ErrBusy):
-		hint = "two builds into one --out could publish an older snapshot over a newer one: run them one after the other"
+		hint = "two builds into one " + n(flagOut) + " could publish an older snapshot over a newer one: run them one after the other"
 	case errors.Is(err, generator.ErrNotWritten):
-		hint = "rsgen replaces the resourcesync/ folder of --out at every build: move those files elsewhere, or choose another --out"
+		hint = "rsgen replaces the resourcesync/ folder of " + n(flagOut) + " at every build: move those files elsewhere, or choose another " + n(flagOut)
 	case errors.Is(err, generator.ErrOlderSnapshot):
-		hint = "give a later --at (or SOURCE_DATE_EPOCH), or publish into another --out; if the published snapshot time is wrong, remove resourcesync/ from --out (Destinations then sync afresh)"
+		hint = "give a later " + n(flagAt) + " (or SOURCE_DATE_EPOCH), or publish into another " + n(flagOut) + "; if the published snapshot time is wrong, remove resourcesync/ from " + n(flagOut) + " (Destinations then sync afresh)"
 	case errors.Is(err, generator.ErrOutput):
-		hint = "give --out a directory that rsgen can create and write into"
+		hint = "give " + n(flagOut) + " a directory that rsgen can create and write into"
 	case errors.Is(err, generator.ErrHostFile):
 		hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
 			hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
 	case errors.As(err, &limit):
 		flags := make([]string, len(limit.Raise))
 		for i, f := range limit.Raise {
-			flags[i] = flagOf(f)
+			flags[i] = n(strings.TrimPrefix(flagOf(f), "--"))
 		}
 		hint = "raise " + strings.Join(flags, " or ")
 	case errors.As(err, new(*generator.InvalidOutputError)):
 		hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
-	case changesHint(err) != "":
-		hint = changesHint(err)
+	case changesHint(err, n) != "":
+		hint = changesHint(err, n)
 	}
 	return failure(err, hint)
 }

@@ -25,11 +25,11 @@ func dumpConfig(c *cli.Context, cfg *generator.Config) error {
 	// are not given to a build without a dump.
 	if cfg.Dump.Enabled || c.Bool(flagChangeDump) || c.IsSet(flagDumpMaxBytes) {
 		if cfg.Dump.MaxBytes, err = units.ParseSize(c.String(flagDumpMaxBytes)); err != nil {
-			return usageErr("for example --"+flagDumpMaxBytes+" 2GiB", "--%s: %v", flagDumpMaxBytes, err)
+			return flagErr(flagDumpMaxBytes, "for example --"+flagDumpMaxBytes+" 2GiB", ": %v", err)
 		}
 	}
 	if cfg.Dump.Compression, err = zipdump.ParseCompression(c.String(flagDumpCompression)); err != nil {
-		return usageErr("", "--%s: %v", flagDumpCompression, err)
+		return flagErr(flagDumpCompression, "", ": %v", err)
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ func exportConfig(c *cli.Context, cfg *generator.Config) error {
 	}
 	window, err := units.ParseDuration(c.String(flagChangesWindow))
 	if err != nil {
-		return usageErr("for example --changes-window 30d, or 0 for no Change List", "--changes-window: %v", err)
+		return flagErr(flagChangesWindow, "for example --changes-window 30d, or 0 for no Change List", ": %v", err)
 	}
 	cfg.ChangesWindow = window
 	if window == 0 {
@@ -51,7 +51,7 @@ func exportConfig(c *cli.Context, cfg *generator.Config) error {
 
 // badRecords prints the bad records of a failed build, one a line, and
 // returns the hint for the error, or "" if err is not about bad records.
-func badRecords(stderr io.Writer, err error) string {
+func badRecords(stderr io.Writer, err error, n namer) string {
 	var bre *generator.BadRecordsError
 	if !errors.As(err, &bre) {
 		return ""
@@ -62,19 +62,19 @@ func badRecords(stderr io.Writer, err error) string {
 	if n := bre.Total - len(bre.Problems); n > 0 {
 		fmt.Fprintf(stderr, "rsgen: error: and %d more bad records\n", n)
 	}
-	return "fix them in the export, or give --skip-bad-records to publish the rest"
+	return "fix them in the export, or give " + n(flagSkipBadRecords) + " to publish the rest"
 }
 
 // exportUsageErr turns the failure of a build from a record export that
 // the flags cannot make (--resource-dump, with records that have no local
 // file) into a usage error, or returns nil.
-func exportUsageErr(err error) error {
+func exportUsageErr(err error, n namer) error {
 	var dnf *generator.DumpNeedsFilesError
 	if !errors.As(err, &dnf) {
 		return nil
 	}
-	return usageErr("give every published record a path, the local file with its bytes, or drop --"+flagResourceDump,
-		"--%s with --%s: %v", flagResourceDump, flagExport, err)
+	return usageErr("give every published record a path, the local file with its bytes, or drop "+n(flagResourceDump),
+		"%s with %s: %v", n(flagResourceDump), n(flagExport), err)
 }
 
 // finishExport reports a build from a record export: skipped records,

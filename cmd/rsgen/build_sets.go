@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -262,86 +261,67 @@ func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (ge
 	return cfg, nil
 }
 
-// flagWord matches a flag named in a message of buildConfig.
-var flagWord = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)
-
 // inSet turns err, an error of buildConfig for the set t, into one that
-// names the file, the line of the key it is about, the set and the keys
-// for the flags (a flag of the command line stays a flag).
+// names the file, the line of the key it is about, the set and the key for
+// the flag (a flag of the command line stays a flag).
 func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 	var ee *exitError
 	if !errors.As(err, &ee) {
 		return err
 	}
-	line := t.line
-	found, ofSite, flagged := false, false, false
-	msg := flagWord.ReplaceAllStringFunc(ee.err.Error(), func(w string) string {
-		k := w[2:]
+	line, msg, ofSite := t.line, ee.err.Error(), false
+	if k := ee.flag; k != "" {
 		if f.given(c, k) {
-			flagged = flagged || !found // about a flag of the command line
-			found = true
-			return w
+			return err // no place in the file
 		}
 		v, ok := t.values[k]
-		top := false
 		if !ok {
 			v, ok = f.top.values[k]
-			top = ok
+			ofSite = ok && slices.Contains(siteKeys, k)
 		}
-		if ok && !found {
-			line, found, ofSite = v.line, true, top && slices.Contains(siteKeys, k)
+		if ok {
+			line = v.line
 		}
-		return k
-	})
-	msg = strings.Replace(msg, "no SOURCE given", "no "+keySource+" given", 1)
-	if flagged { // no place in the file
-		return err
+		msg = k + ee.rest
 	}
 	if ofSite { // a key of the whole site, at the top of the file
-		return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: %s", f.path, line, msg), hint: f.keysHint(ee.hint, "")}
+		return f.errorAt(line, "%s", msg)
 	}
-	return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: set %q: %s", f.path, line, t.name(), msg), hint: f.keysHint(ee.hint, t.name())}
+	return f.errorAt(line, "set %q: %s", t.name(), msg)
 }
 
-// sourceWord matches SOURCE, build's argument, in a hint (not in
-// SOURCE_DATE_EPOCH).
-var sourceWord = regexp.MustCompile(`\bSOURCE\b`)
-
-// keysHint turns hint, which names flags of rsgen build, into one for the
-// file: the keys of the set, or of the top of the file if set is "".
-func (f *siteFile) keysHint(hint, set string) string {
-	hint = sourceWord.ReplaceAllString(hint, keySource)
-	if !flagWord.MatchString(hint) {
-		return hint
-	}
-	ofSite, keys := true, 0 // every key the hint names is the whole site's; how many it names
-	for _, m := range flagWord.FindAllStringSubmatch(hint, -1) {
-		if !slices.Contains(commandOnly, m[1]) {
-			keys++
-			ofSite = ofSite && slices.Contains(siteKeys, m[1])
+// namer names the flags of a hint about the set named set ("" for the
+// whole site) as keys of the file, but those of the command line only;
+// where is the end of the hint then: where those keys are.
+func (f *siteFile) namer(set string) (n namer, where func() string) {
+	keys, ofSite := 0, true
+	n = func(flag string) string {
+		switch {
+		case flag == argSource:
+			return keySource
+		case slices.Contains(commandOnly, flag):
+			return "--" + flag
 		}
+		keys++
+		ofSite = ofSite && slices.Contains(siteKeys, flag)
+		return flag
 	}
-	if keys == 0 {
-		return hint // flags of the command line only: --timeout, --remove-set…
-	}
-	where := "at the top of " + f.path
-	if set != "" && !ofSite {
-		where = fmt.Sprintf("in the set %q of %s", set, f.path)
-	}
-	hint = flagWord.ReplaceAllStringFunc(hint, func(w string) string {
-		if k := w[2:]; !slices.Contains(commandOnly, k) {
-			return k
+	where = func() string {
+		switch {
+		case keys == 0:
+			return ""
+		case set != "" && !ofSite:
+			return fmt.Sprintf(" (keys in the set %q of %s)", set, f.path)
 		}
-		return w
-	})
-	hint = strings.Replace(hint, "(or $RSGEN_BASE_URL) ", "", 1)
-	return hint + " (keys " + where + ")"
+		return " (keys at the top of " + f.path + ")"
+	}
+	return n, where
 }
 
 // failure is the failure to report for err, of BuildSite.
 func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.Site, err error) error {
 	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
-		return buildFailure(c, ctx, site.Sets[0], err)
+		return buildFailure(c, ctx, site.Sets[0], err, cliName)
 	}
 	var sre *generator.SetRemovedError
 	if errors.As(err, &sre) {
@@ -369,10 +349,13 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 			}
 		}
 	}
-	ferr := buildFailure(c, ctx, cfg, err)
+	n, where := f.namer(set)
+	ferr := buildFailure(c, ctx, cfg, err, n)
 	var ee *exitError
 	if errors.As(ferr, &ee) {
-		ee.hint = f.keysHint(ee.hint, set)
+		if ee.hint != "" {
+			ee.hint += where()
+		}
 		if ee.err == err {
 			ee.err = f.at(c, err)
 		}
@@ -423,8 +406,16 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	return fmt.Errorf("%s:%d: %w", f.path, v.line, err)
 }
 
-// setField matches the field of a set in a FieldError of Site.Validate.
-var setField = regexp.MustCompile(`^Sets\[(\d+)\]\.(.+)$`)
+// setField splits the field of a set in a FieldError of Site.Validate,
+// "Sets[i].Field", into i and Field; ok is false for a field of the Site.
+func setField(field string) (i int, sub string, ok bool) {
+	index, sub, ok := strings.Cut(strings.TrimPrefix(field, "Sets["), "].")
+	if !ok || !strings.HasPrefix(field, "Sets[") {
+		return 0, "", false
+	}
+	i, err := strconv.Atoi(index)
+	return i, sub, err == nil
+}
 
 // describe renders fe with the file's keys, at the line of its field; a
 // field of another set than fe's is named with its set. An error about a
@@ -442,16 +433,15 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			return "[[" + keySet + "]]"
 		}
 		t, set, k := &f.top, -1, strings.TrimPrefix(flagOf(field), "--")
-		if m := setField.FindStringSubmatch(field); m != nil {
-			set, _ = strconv.Atoi(m[1])
-			t = &f.sets[set]
-			switch m[2] {
+		if i, sub, ok := setField(field); ok {
+			set, t = i, &f.sets[i]
+			switch sub {
 			case "Set":
 				k = keyName
 			case "Source":
 				k = keySource
 			default:
-				k = strings.TrimPrefix(flagOf(m[2]), "--")
+				k = strings.TrimPrefix(flagOf(sub), "--")
 			}
 		}
 		subjectField := first

@@ -8,6 +8,22 @@ import (
 	"github.com/rsgen/rsgen/generator"
 )
 
+// A namer names a flag of rsgen build (its name without dashes, or
+// argSource) in a message or hint: as the command line does (cliName), or
+// as a key of the configuration file.
+type namer func(flag string) string
+
+// argSource is build's argument, which a namer names too.
+const argSource = "SOURCE"
+
+// cliName names a flag as the command line does.
+func cliName(flag string) string {
+	if flag == argSource {
+		return flag
+	}
+	return "--" + flag
+}
+
 // fieldFlags names the flag (or argument) of rsgen build that sets each
 // field of generator.Config that Config.Validate may name.
 var fieldFlags = map[string]string{
