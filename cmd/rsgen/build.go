@@ -111,17 +111,30 @@ func flagFields(f cli.Flag) (category *string, envVars *[]string) {
 	panic(fmt.Sprintf("flagFields: a flag of type %T", f))
 }
 
-// buildConfig turns the flags of c into a generator.Config.
-func buildConfig(c *cli.Context) (generator.Config, error) {
+// options are the values of build's flags: those of the command line (a
+// *cli.Context), or those of a set of the configuration file (setOptions).
+type options interface {
+	String(name string) string
+	Bool(name string) bool
+	Int(name string) int
+	StringSlice(name string) []string
+	Duration(name string) time.Duration
+	IsSet(name string) bool
+}
+
+// buildConfig turns the options c and the arguments args of build into a
+// generator.Config.
+func buildConfig(c options, args []string) (generator.Config, error) {
 	var cfg generator.Config
 	switch {
-	case c.NArg() == 0 && c.String(flagExport) == "":
+	case len(args) == 0 && c.String(flagExport) == "":
 		return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
 			"(or, for a record export, --export FILE)", "no SOURCE given")
-	case c.NArg() > 1:
-		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
+	case len(args) > 1:
+		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
+	case len(args) == 1:
+		cfg.Source = args[0]
 	}
-	cfg.Source = c.Args().First()
 	cfg.Out = c.String(flagOut)
 	var err error
 	if raw := c.String(flagBaseURL); raw != "" {
@@ -200,7 +213,7 @@ func runBuild(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return flagErr(flagRemoveSet, "sets are built from a configuration file", " needs --%s", flagConfig)
 	}
-	cfg, err := buildConfig(c)
+	cfg, err := buildConfig(c, c.Args().Slice())
 	if err != nil {
 		return err
 	}

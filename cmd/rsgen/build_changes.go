@@ -31,7 +31,7 @@ func changesFlags() []cli.Flag {
 }
 
 // changesConfig fills cfg from the flags of changesFlags.
-func changesConfig(c *cli.Context, cfg *generator.Config) error {
+func changesConfig(c options, cfg *generator.Config) error {
 	cfg.Changes.Previous = c.String(flagPrevious)
 	keep, err := units.ParseDuration(c.String(flagChangesKeep))
 	if err != nil {

@@ -32,7 +32,7 @@ func exportFlags() []cli.Flag {
 }
 
 // exportConfig reads the flags of record exports into cfg.
-func exportConfig(c *cli.Context, cfg *generator.Config) error {
+func exportConfig(c options, cfg *generator.Config) error {
 	cfg.Export, cfg.ExportFormat = c.String(flagExport), c.String(flagExportFormat)
 	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
 	if cfg.Export == "" && !c.IsSet(flagChangesWindow) {

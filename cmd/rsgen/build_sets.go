@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -158,12 +156,9 @@ func (f *siteFile) given(c *cli.Context, k string) bool {
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
-	cmd := buildCommand() // once: its help alone is 100 KB to make
-	for _, fl := range cmd.Flags {
-		dropEnvVars(fl)
-	}
+	flags := flagKinds(buildCommand().Flags) // once: its help alone is 100 KB to make
 	for i := range f.sets {
-		cfg, err := f.setConfig(c, cmd, &f.sets[i])
+		cfg, err := f.setConfig(c, flags, &f.sets[i])
 		if err != nil {
 			return site, err
 		}
@@ -188,77 +183,124 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	return site, nil
 }
 
-// setConfig is the generator.Config of the set t: build's flags set to
-// the top level's values, then t's, then the site's flags of c, read as
-// rsgen build reads its command line; cmd is rsgen build, without the
-// environment variables of its flags.
-func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (generator.Config, error) {
-	set := flag.NewFlagSet("build", flag.ContinueOnError)
-	set.SetOutput(io.Discard)
-	for _, fl := range cmd.Flags {
-		if err := fl.Apply(set); err != nil {
-			return generator.Config{}, err
-		}
-	}
-	apply := func(k string, v fileValue) error {
-		for _, s := range v.values {
-			if err := set.Set(k, s); err != nil {
-				return f.errorAt(v.line, "%s %q: %v", k, s, err)
-			}
-		}
-		return nil
-	}
-	_, export := t.values[flagExport]
-	// A default that does not apply to a record export is not given to
-	// one: the site's history, the filters and archives of trees.
-	skip := func(k string) bool {
-		_, own := t.values[k] // the set's own value replaces the default, a list too
-		return own || k == flagDescribedby /* the site's own */ || f.given(c, k) ||
-			export && slices.Contains(notForExport, k)
-	}
-	for _, k := range sortedKeys(f.top.values) {
-		if !skip(k) {
-			if err := apply(k, f.top.values[k]); err != nil {
-				return generator.Config{}, err
-			}
-		}
-	}
-	for _, k := range sortedKeys(t.values) {
-		if k != keyName && k != keySource {
-			if err := apply(k, t.values[k]); err != nil {
-				return generator.Config{}, err
-			}
-		}
-	}
-	for _, k := range siteKeys {
-		if k == flagDescribedby || !f.given(c, k) || export && slices.Contains(notForExport, k) {
-			continue
-		}
-		values := []string{c.Generic(k).(flag.Value).String()}
-		if _, ok := flagKinds(cmd.Flags)[k].(*cli.StringSliceFlag); ok {
-			values = c.StringSlice(k)
-		}
-		for _, v := range values {
-			if err := set.Set(k, v); err != nil {
-				return generator.Config{}, usageErr("", "--%s: %v", k, err)
-			}
-		}
-	}
+// setConfig is the generator.Config of the set t, read by buildConfig
+// from setOptions; flags are build's, by name, for their defaults.
+func (f *siteFile) setConfig(c *cli.Context, flags map[string]cli.Flag, t *fileTable) (generator.Config, error) {
 	var args []string
 	if v, ok := t.values[keySource]; ok {
-		args = []string{"--", v.values[0]}
+		args = v.values
 	}
-	if err := set.Parse(args); err != nil {
-		return generator.Config{}, err
-	}
-	sc := cli.NewContext(c.App, set, nil)
-	sc.Context, sc.Command = c.Context, cmd
-	cfg, err := buildConfig(sc)
+	_, export := t.values[flagExport]
+	cfg, err := buildConfig(setOptions{c: c, f: f, t: t, flags: flags, export: export}, args)
 	if err != nil {
 		return cfg, f.inSet(c, t, err)
 	}
 	cfg.Set = t.name()
 	return cfg, nil
+}
+
+// setOptions are the options of the set t of the file f, first found of:
+// a key of the whole site given on the command line (c), t's own key, the
+// key at the top of the file, the default of the flag. A record export
+// takes none of the defaults of trees (notForExport) from the top or the
+// command line: it has a Change List of its own.
+type setOptions struct {
+	c      *cli.Context
+	f      *siteFile
+	t      *fileTable
+	flags  map[string]cli.Flag
+	export bool
+}
+
+// lookup returns the values of the key name, or onCommandLine if c has
+// them; ok is false for the flag's default.
+func (o setOptions) lookup(name string) (values []string, onCommandLine, ok bool) {
+	inherited := !(o.export && slices.Contains(notForExport, name))
+	if name != flagDescribedby && inherited && o.f.given(o.c, name) {
+		return nil, true, true
+	}
+	if v, ok := o.t.values[name]; ok {
+		return v.values, false, true
+	}
+	if v, ok := o.f.top.values[name]; ok && inherited && name != flagDescribedby /* the site's own */ {
+		return v.values, false, true
+	}
+	return nil, false, false
+}
+
+func (o setOptions) IsSet(name string) bool {
+	_, _, ok := o.lookup(name)
+	return ok
+}
+
+func (o setOptions) StringSlice(name string) []string {
+	v, cmd, ok := o.lookup(name)
+	switch {
+	case cmd:
+		return o.c.StringSlice(name)
+	case ok:
+		return v
+	}
+	if fl, ok := o.flags[name].(*cli.StringSliceFlag); ok && fl.Value != nil {
+		return fl.Value.Value()
+	}
+	return nil
+}
+
+func (o setOptions) String(name string) string {
+	v, cmd, ok := o.lookup(name)
+	switch {
+	case cmd:
+		return o.c.String(name)
+	case ok:
+		return v[0]
+	}
+	if fl, ok := o.flags[name].(*cli.StringFlag); ok {
+		return fl.Value
+	}
+	return ""
+}
+
+func (o setOptions) Bool(name string) bool {
+	v, cmd, ok := o.lookup(name)
+	switch {
+	case cmd:
+		return o.c.Bool(name)
+	case ok:
+		return v[0] == "true"
+	}
+	fl, _ := o.flags[name].(*cli.BoolFlag)
+	return fl != nil && fl.Value
+}
+
+func (o setOptions) Int(name string) int {
+	v, cmd, ok := o.lookup(name)
+	switch {
+	case cmd:
+		return o.c.Int(name)
+	case ok:
+		n, _ := strconv.Atoi(v[0]) // checked as the file is read
+		return n
+	}
+	if fl, ok := o.flags[name].(*cli.IntFlag); ok {
+		return fl.Value
+	}
+	return 0
+}
+
+func (o setOptions) Duration(name string) time.Duration {
+	v, cmd, ok := o.lookup(name)
+	switch {
+	case cmd:
+		return o.c.Duration(name)
+	case ok:
+		d, _ := time.ParseDuration(v[0]) // checked as the file is read
+		return d
+	}
+	if fl, ok := o.flags[name].(*cli.DurationFlag); ok {
+		return fl.Value
+	}
+	return 0
 }
 
 // inSet turns err, an error of buildConfig for the set t, into one that
@@ -476,28 +518,12 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
 }
 
-func sortedKeys(m map[string]fileValue) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // envVarsOf returns the environment variables of fl.
 func envVarsOf(fl cli.Flag) []string {
 	if e, ok := fl.(interface{ GetEnvVars() []string }); ok {
 		return e.GetEnvVars()
 	}
 	return nil
-}
-
-// dropEnvVars drops the environment variables of fl: a set takes its values
-// from the file, and the command line's from the site's flags.
-func dropEnvVars(fl cli.Flag) {
-	_, env := flagFields(fl)
-	*env = nil
 }
 
 // initCommand writes a configuration file to start from.

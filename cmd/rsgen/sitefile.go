@@ -240,7 +240,8 @@ func flagValues(flag cli.Flag, v any) ([]string, error) {
 		return nil, errors.New("give a whole number")
 	case *cli.DurationFlag:
 		if s, ok := v.(string); ok {
-			return []string{s}, nil
+			_, err := time.ParseDuration(s)
+			return []string{s}, err
 		}
 		return nil, errors.New(`give a duration as a string, such as "30s" or "2m"`)
 	case *cli.StringSliceFlag:
