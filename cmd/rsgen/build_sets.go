@@ -170,12 +170,6 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	for i := range site.Sets {
 		site.Sets[i].Hosts, site.Sets[i].Templates = nil, nil
 	}
-	if site.Out == "" {
-		return site, f.errorAt(1, "%s is required: the directory to write the documents of every set into", flagOut)
-	}
-	if site.DocsURL.IsZero() {
-		return site, f.errorAt(1, "%s is required: the URL where %s is served", flagDocsURL, flagOut)
-	}
 	site.Describedby = c.String(flagDescribedby)
 	if v, ok := f.top.values[flagDescribedby]; ok && !c.IsSet(flagDescribedby) {
 		site.Describedby = v.values[0]

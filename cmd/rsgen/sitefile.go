@@ -17,7 +17,6 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 	"github.com/urfave/cli/v2"
 
-	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/regfile"
 )
 
@@ -158,13 +157,6 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 	if len(f.sets) == 0 {
 		return nil, f.errorAt(1, "no set: give each as a table [[%s]] with its %s and %s", keySet, keyName, keySource)
 	}
-	seen := map[string]int{}
-	for _, s := range f.sets {
-		if l, dup := seen[s.name()]; dup {
-			return nil, f.errorAt(s.values[keyName].line, "a second set named %q (the first at line %d): give each set a name of its own", s.name(), l)
-		}
-		seen[s.name()] = s.values[keyName].line
-	}
 	return f, nil
 }
 
@@ -187,9 +179,6 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 			s, ok := v.(string)
 			if !ok || s == "" {
 				return f.errorAt(line, "%s: give a string", k)
-			}
-			if k == keyName && !generator.ValidSetName(s) {
-				return f.errorAt(line, "%s %q: give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit (not resourcesync)", k, s)
 			}
 			t.values[k] = fileValue{line: line, values: []string{f.resolve(k, s)}}
 			continue
