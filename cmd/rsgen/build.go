@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -309,7 +310,7 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 	case errors.As(err, &limit):
 		flags := make([]string, len(limit.Raise))
 		for i, f := range limit.Raise {
-			flags[i] = n(strings.TrimPrefix(flagOf(f), "--"))
+			flags[i] = n(cmp.Or(keyOf(f), f))
 		}
 		hint = "raise " + strings.Join(flags, " or ")
 	case errors.As(err, new(*generator.InvalidOutputError)):

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -89,7 +89,7 @@ func changesHint(err error, n namer) string {
 	case errors.Is(err, generator.ErrPreviousNotResourceSync), errors.Is(err, generator.ErrPreviousCapability):
 		return n(flagPrevious) + " must be the output directory of an earlier rsgen build, or the URL it is served at"
 	case errors.As(err, &pae):
-		return "to go on without that archive, keeping the rest of the change history, add " + n(strings.TrimPrefix(flagOf(pae.Drop), "--"))
+		return "to go on without that archive, keeping the rest of the change history, add " + n(cmp.Or(keyOf(pae.Drop), pae.Drop))
 	}
 	return n(flagPrevious) + " must be a valid earlier build; to start the change history afresh, build once without it"
 }

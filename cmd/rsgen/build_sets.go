@@ -468,7 +468,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		case "Sets":
 			return "[[" + keySet + "]]"
 		}
-		t, set, k := &f.top, -1, strings.TrimPrefix(flagOf(field), "--")
+		t, set, k := &f.top, -1, cmp.Or(keyOf(field), field)
 		if i, sub, ok := setField(field); ok {
 			set, t = i, &f.sets[i]
 			switch sub {
@@ -477,7 +477,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			case "Source":
 				k = keySource
 			default:
-				k = strings.TrimPrefix(flagOf(sub), "--")
+				k = cmp.Or(keyOf(sub), sub)
 			}
 		}
 		subjectField := first

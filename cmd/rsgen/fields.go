@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -24,54 +25,40 @@ func cliName(flag string) string {
 	return "--" + flag
 }
 
-// fieldFlags names the flag (or argument) of rsgen build that sets each
-// field of generator.Config that Config.Validate may name.
-var fieldFlags = map[string]string{
-	"Source":                          "the SOURCE",
-	"Out":                             "--" + flagOut,
-	"BaseURL":                         "--" + flagBaseURL,
-	"DocsURL":                         "--" + flagDocsURL,
-	"Export":                          "--" + flagExport,
-	"ExportFormat":                    "--" + flagExportFormat,
-	"ChangesWindow":                   "--" + flagChangesWindow,
-	"SkipBadRecords":                  "--" + flagSkipBadRecords,
-	"Filter.Include":                  "--" + flagInclude,
-	"Filter.Exclude":                  "--" + flagExclude,
-	"Filter.Hidden":                   "--" + flagHidden,
-	"FollowSymlinks":                  "--" + flagFollowSymlinks,
-	"Jobs":                            "--" + flagJobs,
-	"Hashes":                          "--" + flagHash,
-	"Limits.MaxEntries":               "--" + flagMaxEntries,
-	"Limits.MaxBytes":                 "--" + flagMaxBytes,
-	"At":                              "--" + flagAt,
-	"Describedby":                     "--" + flagDescribedby,
-	"Dump.Enabled":                    "--" + flagResourceDump,
-	"Dump.MaxBytes":                   "--" + flagDumpMaxBytes,
-	"Dump.Compression":                "--" + flagDumpCompression,
-	"Hosts":                           "--" + flagHost,
-	"MaxDelete":                       "--" + flagMaxDelete,
-	"Changes.Previous":                "--" + flagPrevious,
-	"Changes.Dump":                    "--" + flagChangeDump,
-	"Changes.FirstBuildOK":            "--" + flagFirstBuildOK,
-	"Changes.NewHistory":              "--" + flagNewHistory,
-	"Changes.Keep":                    "--" + flagChangesKeep,
-	"Changes.ArchiveKeep":             "--" + flagArchiveKeep,
-	"Changes.DropArchive":             "--" + flagArchiveKeep + " 0",
-	"Changes.ArchiveResourceLists":    "--" + flagArchiveResourceLists,
-	"Changes.DropResourceListArchive": "--" + flagArchiveResourceLists + " 0",
-	"Changes.ArchiveResourceDumps":    "--" + flagArchiveResourceDumps,
-	"Changes.DropResourceDumpArchive": "--" + flagArchiveResourceDumps + " 0",
-	"Changes.HTTP.Deadline":           "--" + flagFetchTimeout,
-	"Cache":                           "--" + flagCache,
-	"Notification.Hub":                "--" + flagHub,
-	"Notification.ChangeTopic":        "--" + flagChangeTopic,
-	"Notification.FrameworkTopic":     "--" + flagFrameworkTopic,
+// dropKeys are the keys whose 0 sets a Drop field of generator.Changes.
+var dropKeys = map[string]string{
+	"Changes.DropArchive":             flagArchiveKeep,
+	"Changes.DropResourceListArchive": flagArchiveResourceLists,
+	"Changes.DropResourceDumpArchive": flagArchiveResourceDumps,
 }
 
-// flagOf returns the flag of a Config field, or the field itself.
+// keyOf returns the key of a field of generator.Config, named by its path
+// ("Changes.Keep"): the name of its flag and of its key in the
+// configuration file, which the toml tag of the field gives; "" if it has
+// none.
+func keyOf(field string) string {
+	t, key := reflect.TypeFor[generator.Config](), ""
+	for name := range strings.SplitSeq(field, ".") {
+		f, ok := t.FieldByName(name)
+		if !ok {
+			return ""
+		}
+		key, t = f.Tag.Get("toml"), f.Type
+	}
+	if k, ok := dropKeys[field]; ok {
+		return k + " 0"
+	}
+	return key
+}
+
+// flagOf names a field of generator.Config on the command line: its flag,
+// SOURCE, or the field itself.
 func flagOf(field string) string {
-	if f, ok := fieldFlags[field]; ok {
-		return f
+	switch k := keyOf(field); {
+	case field == "Source":
+		return "the " + argSource
+	case k != "":
+		return "--" + k
 	}
 	return field
 }
