@@ -218,6 +218,18 @@ func runBuild(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	return buildOne(c, cfg, func(ctx context.Context, err error) error {
+		if ue := configUsageErr(c, err); ue != nil {
+			return ue
+		}
+		return buildFailure(c, ctx, cfg, err, cliName)
+	})
+}
+
+// buildOne publishes cfg, the one set of a build without sets, whose
+// options are those of c or of a configuration file of one set; fail is
+// the failure to report for an error of the build run under ctx.
+func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Context, err error) error) error {
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
 	cfg.Stats = new(generator.Stats)
@@ -236,10 +248,7 @@ func runBuild(c *cli.Context) error {
 	rep, err := generator.Build(ctx, cfg)
 	stopProgress(err != nil)
 	if err != nil {
-		if ue := configUsageErr(c, err); ue != nil {
-			return ue
-		}
-		return buildFailure(c, ctx, cfg, err, cliName)
+		return fail(ctx, err)
 	}
 	if rep.Export != nil {
 		return finishExport(stderr, cfg, rep, quiet)

@@ -32,6 +32,13 @@ func runSite(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
 	}
+	f, err := readSiteFile(path, c.Command.Flags)
+	if err != nil {
+		return err
+	}
+	if len(f.sets) == 0 {
+		return f.buildOne(c)
+	}
 	allowed := append(slices.Clone(siteKeys), commandOnly...)
 	for _, fl := range c.Command.Flags {
 		if name := fl.Names()[0]; c.IsSet(name) && !slices.Contains(allowed, name) && !envOnly(c, name) {
@@ -39,10 +46,6 @@ func runSite(c *cli.Context) error {
 				strings.Join(siteKeys, ", --")+", --"+strings.Join(commandOnly[1:len(commandOnly)-1], ", --")+" and --"+commandOnly[len(commandOnly)-1],
 				"--%s with --%s", name, flagConfig)
 		}
-	}
-	f, err := readSiteFile(path, c.Command.Flags)
-	if err != nil {
-		return err
 	}
 	site, err := f.site(c)
 	if err != nil {
@@ -101,6 +104,29 @@ func runSite(c *cli.Context) error {
 	return nil
 }
 
+// buildOne builds the one set of a file without [[set]]s, whose keys are
+// at its top, as rsgen build does with the same flags; the command line
+// overrides the file.
+func (f *siteFile) buildOne(c *cli.Context) error {
+	if c.IsSet(flagRemoveSet) {
+		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
+	}
+	var args []string
+	if v, ok := f.top.values[keySource]; ok {
+		args = v.values
+	}
+	cfg, err := buildConfig(setOptions{c: c, f: f, t: &f.top, flags: flagKinds(buildCommand().Flags), one: true}, args)
+	if err != nil {
+		return f.inSet(c, &f.top, err)
+	}
+	for _, msg := range f.envNotices(c) {
+		noticer(c.App.ErrWriter, c.Bool(flagQuiet))(msg)
+	}
+	return buildOne(c, cfg, func(ctx context.Context, err error) error {
+		return f.failure(c, ctx, generator.Site{Sets: []generator.Config{cfg}}, err)
+	})
+}
+
 // envOnly reports whether the flag name of c has the value of its
 // environment variable, not one of the command line: the environment of
 // CI gives RSGEN_BASE_URL and the like to every build, which the file
@@ -130,7 +156,7 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 			v, ok := os.LookupEnv(e)
 			switch {
 			case !ok || v == "" || !envOnly(c, name):
-			case !slices.Contains(siteKeys, name):
+			case f.sets != nil && !slices.Contains(siteKeys, name):
 				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
 			case f.top.values[name].values != nil:
 				out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
@@ -144,6 +170,9 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 // command line, as its flag: once for every set (urfave/cli's IsSet looks
 // through every flag, with a regular expression each).
 func (f *siteFile) given(c *cli.Context, k string) bool {
+	if len(f.sets) == 0 { // a file of one set: every flag overrides its key
+		return c.IsSet(k)
+	}
 	if f.onCommandLine == nil {
 		f.onCommandLine = map[string]bool{}
 		for _, s := range siteKeys {
@@ -204,13 +233,14 @@ type setOptions struct {
 	t      *fileTable
 	flags  map[string]cli.Flag
 	export bool
+	one    bool // the one set of a file without [[set]]s: every flag of c overrides the file
 }
 
 // lookup returns the values of the key name, or onCommandLine if c has
 // them; ok is false for the flag's default.
 func (o setOptions) lookup(name string) (values []string, onCommandLine, ok bool) {
 	inherited := !(o.export && slices.Contains(notForExport, name))
-	if name != flagDescribedby && inherited && o.f.given(o.c, name) {
+	if o.one && o.c.IsSet(name) || name != flagDescribedby && inherited && o.f.given(o.c, name) {
 		return nil, true, true
 	}
 	if v, ok := o.t.values[name]; ok {
@@ -320,7 +350,7 @@ func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 		}
 		msg = k + ee.rest
 	}
-	if ofSite { // a key of the whole site, at the top of the file
+	if ofSite || t == &f.top { // a key of the whole site, at the top of the file
 		return f.errorAt(line, "%s", msg)
 	}
 	return f.errorAt(line, "set %q: %s", t.name(), msg)

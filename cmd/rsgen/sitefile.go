@@ -54,9 +54,10 @@ const maxSiteFile = 1 << 20
 
 // A siteFile is a configuration file read.
 type siteFile struct {
-	path string
-	top  fileTable
-	sets []fileTable
+	path    string
+	top     fileTable
+	sets    []fileTable
+	hasSets bool // the file has [[set]]s; without, its top is the one set
 
 	onCommandLine map[string]bool // the site's keys given as flags (given)
 }
@@ -117,6 +118,7 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 	if err != nil {
 		return nil, usageErr("the file is TOML: https://toml.io", "%s: %v", path, err)
 	}
+	_, f.hasSets = doc[keySet]
 	kinds := flagKinds(flags)
 	keys := make([]string, 0, len(doc))
 	for k := range doc {
@@ -154,8 +156,8 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 			return nil, err
 		}
 	}
-	if len(f.sets) == 0 {
-		return nil, f.errorAt(1, "no set: give each as a table [[%s]] with its %s and %s", keySet, keyName, keySource)
+	if _, one := f.top.values[keySource]; len(f.sets) == 0 && !one && f.top.values[flagExport].values == nil {
+		return nil, f.errorAt(1, "no set: give each as a table [[%s]] with its %s and %s, or one set's %s at the top", keySet, keyName, keySource, keySource)
 	}
 	return f, nil
 }
@@ -173,7 +175,7 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 		}
 		switch {
 		case k == keyName || k == keySource:
-			if top {
+			if top && (k == keyName || f.hasSets) {
 				return f.errorAt(line, "%s belongs in a set ([[%s]])", k, keySet)
 			}
 			s, ok := v.(string)
