@@ -257,74 +257,50 @@ func (o setOptions) IsSet(name string) bool {
 	return ok
 }
 
-func (o setOptions) StringSlice(name string) []string {
-	v, cmd, ok := o.lookup(name)
-	switch {
+// get is the value of the key name for o: the command line's (of c),
+// the file's (parsed), or def, the flag's default.
+func get[T any](o setOptions, name string, c func(string) T, parsed func(v []string) T, def T) T {
+	switch v, cmd, ok := o.lookup(name); {
 	case cmd:
-		return o.c.StringSlice(name)
+		return c(name)
 	case ok:
-		return v
+		return parsed(v)
 	}
+	return def
+}
+
+func (o setOptions) StringSlice(name string) []string {
+	var def []string
 	if fl, ok := o.flags[name].(*cli.StringSliceFlag); ok && fl.Value != nil {
-		return fl.Value.Value()
+		def = fl.Value.Value()
 	}
-	return nil
+	return get(o, name, o.c.StringSlice, func(v []string) []string { return v }, def)
 }
 
 func (o setOptions) String(name string) string {
-	v, cmd, ok := o.lookup(name)
-	switch {
-	case cmd:
-		return o.c.String(name)
-	case ok:
-		return v[0]
-	}
-	if fl, ok := o.flags[name].(*cli.StringFlag); ok {
-		return fl.Value
-	}
-	return ""
+	fl, _ := o.flags[name].(*cli.StringFlag)
+	return get(o, name, o.c.String, func(v []string) string { return v[0] }, cmp.Or(fl, &cli.StringFlag{}).Value)
 }
 
 func (o setOptions) Bool(name string) bool {
-	v, cmd, ok := o.lookup(name)
-	switch {
-	case cmd:
-		return o.c.Bool(name)
-	case ok:
-		return v[0] == "true"
-	}
 	fl, _ := o.flags[name].(*cli.BoolFlag)
-	return fl != nil && fl.Value
+	return get(o, name, o.c.Bool, func(v []string) bool { return v[0] == "true" }, cmp.Or(fl, &cli.BoolFlag{}).Value)
 }
 
 func (o setOptions) Int(name string) int {
-	v, cmd, ok := o.lookup(name)
-	switch {
-	case cmd:
-		return o.c.Int(name)
-	case ok:
+	fl, _ := o.flags[name].(*cli.IntFlag)
+	return get(o, name, o.c.Int, func(v []string) int {
 		n, _ := strconv.Atoi(v[0]) // checked as the file is read
 		return n
-	}
-	if fl, ok := o.flags[name].(*cli.IntFlag); ok {
-		return fl.Value
-	}
-	return 0
+	}, cmp.Or(fl, &cli.IntFlag{}).Value)
 }
 
 func (o setOptions) Duration(name string) time.Duration {
-	v, cmd, ok := o.lookup(name)
-	switch {
-	case cmd:
-		return o.c.Duration(name)
-	case ok:
+	fl, _ := o.flags[name].(*cli.DurationFlag)
+	return get(o, name, o.c.Duration, func(v []string) time.Duration {
 		d, _ := time.ParseDuration(v[0]) // checked as the file is read
 		return d
-	}
-	if fl, ok := o.flags[name].(*cli.DurationFlag); ok {
-		return fl.Value
-	}
-	return 0
+	}, cmp.Or(fl, &cli.DurationFlag{}).Value)
 }
 
 // inSet turns err, an error of buildConfig for the set t, into one that
