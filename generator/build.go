@@ -27,7 +27,9 @@ import (
 )
 
 // Config is what a build needs. The CLI fills it from flags; the zero
-// values of the optional fields are the documented defaults.
+// values of the optional fields are the documented defaults. The toml tag
+// of a field is its key in rsgen's configuration file and the name of its
+// flag of rsgen build.
 type Config struct {
 	// Set names the resource set, when the build is one of several that
 	// BuildSite publishes together: its documents are under
@@ -35,33 +37,33 @@ type Config struct {
 	Set string
 
 	Source  string  // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
-	Out     string  // output directory; Source if empty (required for an archive or an export)
-	BaseURL BaseURL // where Source is served; relative locs of an export are joined to it
-	DocsURL BaseURL // where Out is served; BaseURL if zero
+	Out     string  `toml:"out"`      // output directory; Source if empty (required for an archive or an export)
+	BaseURL BaseURL `toml:"base-url"` // where Source is served; relative locs of an export are joined to it
+	DocsURL BaseURL `toml:"docs-url"` // where Out is served; BaseURL if zero
 
 	// A record export is published instead of Source (package exports).
-	Export         string        // the export file; "-" for standard input
-	ExportFormat   string        // "jsonl" or "csv"; from the name of Export if empty
-	ChangesWindow  time.Duration // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
-	SkipBadRecords bool          // publish without the bad records (exit status 3) rather than fail
+	Export         string        `toml:"export"`           // the export file; "-" for standard input
+	ExportFormat   string        `toml:"export-format"`    // "jsonl" or "csv"; from the name of Export if empty
+	ChangesWindow  time.Duration `toml:"changes-window"`   // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
+	SkipBadRecords bool          `toml:"skip-bad-records"` // publish without the bad records (exit status 3) rather than fail
 
-	Hashes         hashing.Set // DefaultSet if nil
+	Hashes         hashing.Set `toml:"hash"` // DefaultSet if nil
 	Filter         Filter
-	FollowSymlinks bool
-	Jobs           int // hashing workers; hashing.DefaultWorkers() if zero
+	FollowSymlinks bool `toml:"follow-symlinks"`
+	Jobs           int  `toml:"jobs"` // hashing workers; hashing.DefaultWorkers() if zero
 	Limits         Limits
 
 	// At is the time of the snapshot; FixedTime says it was given (the
 	// command line's --at or SOURCE_DATE_EPOCH), and then completed equals
 	// it too, so that the
 	// same tree gives the same bytes.
-	At        time.Time
+	At        time.Time `toml:"at"`
 	FixedTime bool
 
 	Dump DumpConfig // the Resource Dump, if Dump.Enabled (section 11)
 
-	Describedby string // optional URL describing the collection (section 8)
-	FailFast    bool   // a per-file problem fails the build
+	Describedby string `toml:"describedby"` // optional URL describing the collection (section 8)
+	FailFast    bool   `toml:"fail-fast"`   // a per-file problem fails the build
 
 	// Notification channels advertised in the Capability List (notify.go).
 	Notification Notification
@@ -72,11 +74,11 @@ type Config struct {
 	// ErrEmptySource unless AllowEmpty; a build that deletes more of the
 	// previous build's resources than MaxDelete (DefaultDeleteLimit if
 	// nil) fails with a *MassDeleteError.
-	AllowEmpty bool
-	MaxDelete  *DeleteLimit
-	Cache      string // hash cache file; "" for none
+	AllowEmpty bool         `toml:"allow-empty"`
+	MaxDelete  *DeleteLimit `toml:"max-delete"`
+	Cache      string       `toml:"cache"` // hash cache file; "" for none
 
-	Hosts     []string // static hosts to write configuration for (hosting.Hosts)
+	Hosts     []string `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
 	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
 
 	// DryRun does everything but publish: the documents are staged and

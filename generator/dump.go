@@ -9,9 +9,9 @@ import (
 
 // DumpConfig configures the Resource Dump (section 11) of a build.
 type DumpConfig struct {
-	Enabled     bool
-	MaxBytes    int64 // a package is closed before it passes this size; zipdump.DefaultMaxBytes if 0
-	Compression zipdump.Compression
+	Enabled     bool                `toml:"resource-dump"`
+	MaxBytes    int64               `toml:"dump-max-bytes"` // a package is closed before it passes this size; zipdump.DefaultMaxBytes if 0
+	Compression zipdump.Compression `toml:"dump-compression"`
 }
 
 // Test hooks: testHookBeforeDump runs once the tree is hashed, before

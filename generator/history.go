@@ -25,45 +25,45 @@ const DefaultChangesKeep = 30 * 24 * time.Hour
 type Changes struct {
 	// Previous is the output directory of the previous build, or the URL
 	// where it is served; "" publishes no Change List.
-	Previous string
+	Previous string `toml:"previous"`
 	// Keep is how long Change Lists (and Change Dump packages) are kept:
 	// those that end before the snapshot time minus Keep are dropped.
-	Keep time.Duration
+	Keep time.Duration `toml:"changes-keep"`
 	// Dump publishes a Change Dump beside the Change Lists.
-	Dump bool
+	Dump bool `toml:"change-dump"`
 	// HTTP tunes how Previous is fetched when it is a URL.
 	HTTP previous.HTTPOptions
 	// FirstBuildOK makes a Previous where nothing is published yet (no
 	// Source Description: no such directory or file, HTTP 404 or 410) a
 	// first build rather than a failure, so that CI can run the same
 	// command line from the first deploy on.
-	FirstBuildOK bool
+	FirstBuildOK bool `toml:"first-build-ok"`
 	// NewHistory lets a previous build published for other URLs (its
 	// documents at another DocsURL) start a new change history: this
 	// build is then published as a first build, with no Change List, and
 	// nothing of the previous one is carried forward. Without it such a
 	// build fails with an *OtherSiteError.
-	NewHistory bool
+	NewHistory bool `toml:"new-history"`
 	// ArchiveKeep, if more than 0, publishes a Change List Archive
 	// (ResourceSync Archives, section 5) beside the Change Lists: each
 	// build's changes are also written as closed Change Lists under
 	// resourcesync/archive/, carried forward from Previous until they end
 	// before the snapshot time minus ArchiveKeep. It may not be less than
 	// Keep: the archive keeps what the Change Lists drop.
-	ArchiveKeep time.Duration
+	ArchiveKeep time.Duration `toml:"archive-keep"`
 	// ArchiveResourceLists, with ArchiveKeep, publishes a Resource List
 	// Archive too (ResourceSync Archives, section 3): the Resource List is
 	// also written under resourcesync/archive/ when the newest one
 	// archived was taken at least ArchiveResourceLists before (every build
 	// if it is that short), and kept for ArchiveKeep. 0 publishes none.
-	ArchiveResourceLists time.Duration
+	ArchiveResourceLists time.Duration `toml:"archive-resource-lists"`
 	// ArchiveResourceDumps, with ArchiveKeep and Dump.Enabled, publishes a
 	// Resource Dump Archive (ResourceSync Archives, section 4): the
 	// Resource Dump is also published under resourcesync/archive/, its
 	// packages with it, when the newest one archived was taken at least
 	// ArchiveResourceDumps before, and kept for ArchiveKeep. 0 publishes
 	// none. Each archived dump keeps a whole copy of the collection.
-	ArchiveResourceDumps time.Duration
+	ArchiveResourceDumps time.Duration `toml:"archive-resource-dumps"`
 	// DropResourceDumpArchive lets a build no longer publish the Resource
 	// Dump Archive the previous build published (ArchiveResourceDumps 0).
 	DropResourceDumpArchive bool

@@ -10,9 +10,9 @@ import (
 // its <loc> the WebSub topic, its <rs:md capability> the channel's kind,
 // and an <rs:ln rel="hub"> to the hub. Nothing is advertised if Hub is "".
 type Notification struct {
-	Hub            string // URL of the WebSub hub
-	ChangeTopic    string // topic of change notifications; DefaultChangeTopic under the documents if ""
-	FrameworkTopic string // topic of framework notifications; DefaultFrameworkTopic under the documents if ""
+	Hub            string `toml:"hub"`             // URL of the WebSub hub
+	ChangeTopic    string `toml:"change-topic"`    // topic of change notifications; DefaultChangeTopic under the documents if ""
+	FrameworkTopic string `toml:"framework-topic"` // topic of framework notifications; DefaultFrameworkTopic under the documents if ""
 }
 
 // Default topic names, relative to where the documents are served.

@@ -54,12 +54,6 @@ type Site struct {
 	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
 }
 
-// ValidSetName reports whether name can name a resource set: 1 to 64
-// lowercase ASCII letters, digits, "-" and "_", starting with a letter or
-// a digit, so that it is the same name in a URL, on every file system and
-// on a command line.
-func ValidSetName(name string) bool { return previous.ValidSetName(name) }
-
 // OneSet names, in Site.RemoveSets and SetRemovedError, the one set of a
 // build without sets, whose documents are in resourcesync/ itself.
 const OneSet = "."

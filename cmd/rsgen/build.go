@@ -1,11 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"regexp"
 	"strconv"
@@ -112,78 +112,59 @@ func flagFields(f cli.Flag) (category *string, envVars *[]string) {
 	panic(fmt.Sprintf("flagFields: a flag of type %T", f))
 }
 
-// buildConfig turns the flags of c into a generator.Config.
-func buildConfig(c *cli.Context) (generator.Config, error) {
-	var cfg generator.Config
-	switch c.NArg() {
-	case 0:
-		if c.String(flagExport) == "" {
-			return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
-				"(or, for a record export, --export FILE)", "no SOURCE given")
-		}
-	case 1:
-	default:
-		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
-	}
-	cfg.Source = c.Args().First()
-	cfg.Out = c.String(flagOut)
+// options are the values of build's flags: those of the command line (a
+// *cli.Context), or those of a set of the configuration file (setOptions).
+type options interface {
+	String(name string) string
+	Bool(name string) bool
+	Int(name string) int
+	StringSlice(name string) []string
+	Duration(name string) time.Duration
+	IsSet(name string) bool
+}
 
-	raw := c.String(flagBaseURL)
-	if raw == "" && c.String(flagExport) == "" {
-		return cfg, usageErr("set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served", "--base-url is required")
+// buildConfig turns the options c and the arguments args of build into a
+// generator.Config.
+func buildConfig(c options, args []string) (generator.Config, error) {
+	var cfg generator.Config
+	switch {
+	case len(args) == 0 && c.String(flagExport) == "":
+		return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
+			"(or, for a record export, --export FILE)", "no SOURCE given")
+	case len(args) > 1:
+		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
+	case len(args) == 1:
+		cfg.Source = args[0]
 	}
+	cfg.Out = c.String(flagOut)
 	var err error
-	if raw != "" {
+	if raw := c.String(flagBaseURL); raw != "" {
 		if cfg.BaseURL, err = generator.ParseBaseURL(raw); err != nil {
-			return cfg, usageErr("give an absolute URL such as https://example.org/", "--base-url: %v", err)
+			return cfg, flagErr(flagBaseURL, "give an absolute URL such as https://example.org/", ": %v", err)
 		}
 	}
 	if raw := c.String(flagDocsURL); raw != "" {
 		if cfg.DocsURL, err = generator.ParseBaseURL(raw); err != nil {
-			return cfg, usageErr("give an absolute URL such as https://example.org/", "--docs-url: %v", err)
+			return cfg, flagErr(flagDocsURL, "give an absolute URL such as https://example.org/", ": %v", err)
 		}
 	}
 	if err := exportConfig(c, &cfg); err != nil {
 		return cfg, err
 	}
 	if cfg.Hashes, err = hashing.ParseSet(c.String(flagHash)); err != nil {
-		return cfg, usageErr("for example --hash sha-256 or --hash md5,sha-256", "--hash: %v", err)
+		return cfg, flagErr(flagHash, "for example --hash sha-256 or --hash md5,sha-256", ": %v", err)
 	}
 	cfg.Filter = generator.Filter{Include: c.StringSlice(flagInclude), Exclude: c.StringSlice(flagExclude), Hidden: c.Bool(flagHidden)}
-	if err := cfg.Filter.Validate(); err != nil {
-		var pe *generator.PatternError
-		if errors.As(err, &pe) {
-			flag := "--" + flagExclude
-			if pe.Include {
-				flag = "--" + flagInclude
-			}
-			return cfg, usageErr("patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'", "%s %q is not a valid pattern", flag, pe.Pattern)
-		}
-		return cfg, usageErr("patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'", "%v", err)
-	}
 	cfg.FollowSymlinks = c.Bool(flagFollowSymlinks)
-	if cfg.Jobs = c.Int(flagJobs); cfg.Jobs < 1 || cfg.Jobs > 1024 {
-		return cfg, usageErr("", "--jobs %d: give a number from 1 to 1024", cfg.Jobs)
-	}
+	cfg.Jobs = c.Int(flagJobs)
 	cfg.Limits.MaxEntries = c.Int(flagMaxEntries)
-	if cfg.Limits.MaxEntries < 1 || cfg.Limits.MaxEntries > generator.DefaultLimits.MaxEntries {
-		return cfg, usageErr("the spec allows at most 50000 entries per document", "--max-entries %d: give a number from 1 to 50000", cfg.Limits.MaxEntries)
-	}
 	if cfg.Limits.MaxBytes, err = units.ParseSize(c.String(flagMaxBytes)); err != nil {
-		return cfg, usageErr("", "--max-bytes: %v", err)
-	}
-	if cfg.Limits.MaxBytes > generator.DefaultLimits.MaxBytes || cfg.Limits.MaxBytes < 4096 {
-		return cfg, usageErr("the spec allows at most 50MiB (52428800 bytes) per document", "--max-bytes %s: give a size from 4KiB to 50MiB", c.String(flagMaxBytes))
+		return cfg, flagErr(flagMaxBytes, "", ": %v", err)
 	}
 	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
 		return cfg, err
 	}
 	cfg.Describedby = c.String(flagDescribedby)
-	if d := cfg.Describedby; d != "" {
-		if u, err := url.Parse(d); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return cfg, usageErr("for example --describedby https://example.org/about.html", "--describedby %q is not an absolute http(s) URL", d)
-		}
-	}
 	cfg.FailFast = c.Bool(flagFailFast)
 	if err := hostConfig(c, &cfg); err != nil {
 		return cfg, err
@@ -200,32 +181,26 @@ func buildConfig(c *cli.Context) (generator.Config, error) {
 	return cfg, guardConfig(c, &cfg)
 }
 
-// maxEpoch is 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year.
-const maxEpoch = 253402300799
-
 // leapSecond matches the seconds of a time given as 60: a leap second.
 var leapSecond = regexp.MustCompile(`T\d\d:\d\d:60`)
 
 // snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one
-// was given. Both take the same range: from the Unix epoch (the zero time
-// of Go would read as no time at all) to the end of year 9999.
+// was given. Config.Validate checks its range.
 func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 	if at != "" {
 		t, err := time.Parse(time.RFC3339Nano, at)
 		switch {
 		case err != nil && leapSecond.MatchString(at):
-			return t, false, usageErr("give the second before it (:59) or after it", "--at %q is a leap second, which rsgen cannot represent", at)
+			return t, false, flagErr(flagAt, "give the second before it (:59) or after it", " %q is a leap second, which rsgen cannot represent", at)
 		case err != nil:
-			return t, false, usageErr("for example --at 2024-05-01T12:00:00Z", "--at %q is not an RFC 3339 time", at)
-		case t.Unix() < 0 || t.Unix() > maxEpoch:
-			return t, false, usageErr("give a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z, as $"+envSourceDateEpoch+" takes", "--at %q is out of range", at)
+			return t, false, flagErr(flagAt, "for example --at 2024-05-01T12:00:00Z", " %q is not an RFC 3339 time", at)
 		}
 		return t.UTC(), true, nil
 	}
 	if s, ok := os.LookupEnv(envSourceDateEpoch); ok && s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 0 || n > maxEpoch {
-			return t, false, usageErr("it is a number of seconds since 1970-01-01 UTC", "$%s=%q is not a number of seconds up to year 9999", envSourceDateEpoch, s)
+		if err != nil {
+			return t, false, usageErr("it is a number of seconds since 1970-01-01 UTC", "$%s=%q is not a number of seconds", envSourceDateEpoch, s)
 		}
 		return time.Unix(n, 0).UTC(), true, nil
 	}
@@ -237,18 +212,30 @@ func runBuild(c *cli.Context) error {
 		return runSite(c)
 	}
 	if c.IsSet(flagRemoveSet) {
-		return usageErr("sets are built from a configuration file", "--%s needs --%s", flagRemoveSet, flagConfig)
+		return flagErr(flagRemoveSet, "sets are built from a configuration file", " needs --%s", flagConfig)
 	}
-	cfg, err := buildConfig(c)
+	cfg, err := buildConfig(c, c.Args().Slice())
 	if err != nil {
 		return err
 	}
+	return buildOne(c, cfg, func(ctx context.Context, err error) error {
+		if ue := configUsageErr(c, err); ue != nil {
+			return ue
+		}
+		return buildFailure(c, ctx, cfg, err, cliName)
+	})
+}
+
+// buildOne publishes cfg, the one set of a build without sets, whose
+// options are those of c or of a configuration file of one set; fail is
+// the failure to report for an error of the build run under ctx.
+func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Context, err error) error) error {
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
 	cfg.Stats = new(generator.Stats)
 	cfg.Notice = noticer(stderr, quiet)
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
-	if !quiet && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
+	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
 	}
@@ -261,10 +248,7 @@ func runBuild(c *cli.Context) error {
 	rep, err := generator.Build(ctx, cfg)
 	stopProgress(err != nil)
 	if err != nil {
-		if ue := configUsageErr(err); ue != nil {
-			return ue
-		}
-		return buildFailure(c, ctx, cfg, err)
+		return fail(ctx, err)
 	}
 	if rep.Export != nil {
 		return finishExport(stderr, cfg, rep, quiet)
@@ -298,50 +282,50 @@ func runBuild(c *cli.Context) error {
 }
 
 // buildFailure is the failure to report for err, the error of a build of
-// cfg run under ctx, with a hint that says what to do.
-func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error) error {
+// cfg run under ctx, with a hint that says what to do, naming flags with n.
+func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error, n namer) error {
 	if c.Context.Err() != nil { // stopped by a signal: whatever the build was doing then failed with it
 		return failure(errors.New("interrupted; nothing was published, the output is as it was"), "")
 	}
 	stderr := c.App.ErrWriter
-	if ue := exportUsageErr(err); ue != nil {
+	if ue := exportUsageErr(err, n); ue != nil {
 		return ue
 	}
-	if ge := guardFailure(c, cfg, err); ge != nil {
+	if ge := guardFailure(c, cfg, err, n); ge != nil {
 		return ge
 	}
-	hint := badRecords(stderr, err)
+	hint := badRecords(stderr, err, n)
 	var limit *generator.LimitError
 	switch {
 	case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
 		err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
-		hint = "allow more time with --" + flagTimeout
+		hint = "allow more time with " + n(flagTimeout)
 	case hint != "":
 	case errors.Is(err, generator.ErrFailFast):
-		hint = "fix or --exclude the file, or drop --fail-fast to publish the rest"
+		hint = "fix or " + n(flagExclude) + " the file, or drop " + n(flagFailFast) + " to publish the rest"
 	case errors.Is(err, generator.ErrSource): // a wrong argument: a usage error
-		return &exitError{code: exitUsage, err: err, hint: "give as SOURCE an existing directory that rsgen can read"}
+		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " an existing directory that rsgen can read"}
 	case errors.Is(err, generator.ErrBusy):
-		hint = "two builds into one --out could publish an older snapshot over a newer one: run them one after the other"
+		hint = "two builds into one " + n(flagOut) + " could publish an older snapshot over a newer one: run them one after the other"
 	case errors.Is(err, generator.ErrNotWritten):
-		hint = "rsgen replaces the resourcesync/ folder of --out at every build: move those files elsewhere, or choose another --out"
+		hint = "rsgen replaces the resourcesync/ folder of " + n(flagOut) + " at every build: move those files elsewhere, or choose another " + n(flagOut)
 	case errors.Is(err, generator.ErrOlderSnapshot):
-		hint = "give a later --at (or SOURCE_DATE_EPOCH), or publish into another --out; if the published snapshot time is wrong, remove resourcesync/ from --out (Destinations then sync afresh)"
+		hint = "give a later " + n(flagAt) + " (or SOURCE_DATE_EPOCH), or publish into another " + n(flagOut) + "; if the published snapshot time is wrong, remove resourcesync/ from " + n(flagOut) + " (Destinations then sync afresh)"
 	case errors.Is(err, generator.ErrOutput):
-		hint = "give --out a directory that rsgen can create and write into"
+		hint = "give " + n(flagOut) + " a directory that rsgen can create and write into"
 	case errors.Is(err, generator.ErrHostFile):
 		hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
 			hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
 	case errors.As(err, &limit):
 		flags := make([]string, len(limit.Raise))
 		for i, f := range limit.Raise {
-			flags[i] = flagOf(f)
+			flags[i] = n(cmp.Or(keyOf(f), f))
 		}
 		hint = "raise " + strings.Join(flags, " or ")
 	case errors.As(err, new(*generator.InvalidOutputError)):
 		hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
-	case changesHint(err) != "":
-		hint = changesHint(err)
+	case changesHint(err, n) != "":
+		hint = changesHint(err, n)
 	}
 	return failure(err, hint)
 }

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -31,86 +31,67 @@ func changesFlags() []cli.Flag {
 }
 
 // changesConfig fills cfg from the flags of changesFlags.
-func changesConfig(c *cli.Context, cfg *generator.Config) error {
-	if c.String(flagExport) != "" {
-		for _, f := range []string{flagPrevious, flagChangeDump, flagCache, flagArchiveKeep} {
-			if c.IsSet(f) {
-				return usageErr("a record export publishes a Change List of its own, from its records' times (--"+flagChangesWindow+")",
-					"--%s does not apply to --%s", f, flagExport)
-			}
-		}
-	}
+func changesConfig(c options, cfg *generator.Config) error {
 	cfg.Changes.Previous = c.String(flagPrevious)
 	keep, err := units.ParseDuration(c.String(flagChangesKeep))
 	if err != nil {
-		return usageErr("for example --changes-keep 30d or --changes-keep 36h", "--changes-keep: %v", err)
+		return flagErr(flagChangesKeep, "for example --changes-keep 30d or --changes-keep 36h", ": %v", err)
 	}
 	cfg.Changes.Keep = keep
 	if c.IsSet(flagArchiveKeep) {
 		archive, err := units.ParseDuration(c.String(flagArchiveKeep))
 		if err != nil {
-			return usageErr("for example --"+flagArchiveKeep+" 365d, or 0 to drop the archive", "--%s: %v", flagArchiveKeep, err)
+			return flagErr(flagArchiveKeep, "for example --"+flagArchiveKeep+" 365d, or 0 to drop the archive", ": %v", err)
 		}
 		cfg.Changes.ArchiveKeep, cfg.Changes.DropArchive = archive, archive == 0
 	}
 	if c.IsSet(flagArchiveResourceLists) {
 		every, err := units.ParseDuration(c.String(flagArchiveResourceLists))
 		if err != nil {
-			return usageErr("for example --"+flagArchiveResourceLists+" 30d", "--%s: %v", flagArchiveResourceLists, err)
+			return flagErr(flagArchiveResourceLists, "for example --"+flagArchiveResourceLists+" 30d", ": %v", err)
 		}
 		cfg.Changes.ArchiveResourceLists, cfg.Changes.DropResourceListArchive = every, every == 0
 	}
 	if c.IsSet(flagArchiveResourceDumps) {
 		every, err := units.ParseDuration(c.String(flagArchiveResourceDumps))
 		if err != nil {
-			return usageErr("for example --"+flagArchiveResourceDumps+" 90d", "--%s: %v", flagArchiveResourceDumps, err)
+			return flagErr(flagArchiveResourceDumps, "for example --"+flagArchiveResourceDumps+" 90d", ": %v", err)
 		}
 		cfg.Changes.ArchiveResourceDumps, cfg.Changes.DropResourceDumpArchive = every, every == 0
 	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)
-	if cfg.Changes.FirstBuildOK && cfg.Changes.Previous == "" {
-		return usageErr("it says what to do when nothing is published at --previous yet", "--%s needs --%s", flagFirstBuildOK, flagPrevious)
-	}
-	if cfg.Changes.Dump && cfg.Changes.Previous == "" {
-		return usageErr("a Change Dump holds what changed since --previous: give it (the first build publishes none)", "--change-dump needs --previous")
-	}
-	if cfg.Changes.HTTP.Deadline = c.Duration(flagFetchTimeout); cfg.Changes.HTTP.Deadline <= 0 {
-		return usageErr("for example --"+flagFetchTimeout+" 2m", "--%s must be more than 0", flagFetchTimeout)
-	}
+	cfg.Changes.HTTP.Deadline = c.Duration(flagFetchTimeout)
 	cfg.Changes.HTTP.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
 	cfg.Cache = c.String(flagCache)
-	if st, err := os.Stat(cfg.Cache); cfg.Cache != "" && err == nil && !st.Mode().IsRegular() {
-		return usageErr("--"+flagCache+" names the file rsgen keeps its hash cache in, created if missing", "--%s %s is not a regular file", flagCache, cfg.Cache)
-	}
 	return nil
 }
 
 // changesHint names what to do about a failure to use --previous.
-func changesHint(err error) string {
+func changesHint(err error, n namer) string {
 	var pae *generator.PreviousArchiveError
 	switch {
 	case !errors.Is(err, generator.ErrPrevious):
 		return ""
 	case errors.As(err, new(*generator.ClockBehindError)):
-		return "wait until the clock has passed it, or give a later --at; if that snapshot time is wrong, start afresh: remove resourcesync/ from --out and build without --previous"
+		return "wait until the clock has passed it, or give a later " + n(flagAt) + "; if that snapshot time is wrong, start afresh: remove resourcesync/ from " + n(flagOut) + " and build without " + n(flagPrevious)
 	case errors.Is(err, generator.ErrPreviousLater):
-		return "--previous must be an earlier build: check it, or give this build a later --at"
+		return n(flagPrevious) + " must be an earlier build: check it, or give this build a later " + n(flagAt)
 	case errors.Is(err, generator.ErrPreviousChanged):
-		return "--previous was published again while this build ran: run the build again"
+		return n(flagPrevious) + " was published again while this build ran: run the build again"
 	case errors.Is(err, generator.ErrPreviousDeadline):
-		return "if the server is slow but sound, allow it more time with --" + flagFetchTimeout
+		return "if the server is slow but sound, allow it more time with " + n(flagFetchTimeout)
 	case errors.Is(err, generator.ErrPreviousUnreachable):
 		if errors.Is(err, generator.ErrPreviousNothing) {
-			return "for the very first build there is nothing to compare with: leave --previous out, or add --" + flagFirstBuildOK + " to run the same command from the first deploy on"
+			return "for the very first build there is nothing to compare with: leave " + n(flagPrevious) + " out, or add " + n(flagFirstBuildOK) + " to run the same command from the first deploy on"
 		}
-		return "check --previous; for the very first build there is nothing to compare with: leave --previous out"
+		return "check " + n(flagPrevious) + "; for the very first build there is nothing to compare with: leave " + n(flagPrevious) + " out"
 	case errors.Is(err, generator.ErrPreviousNotResourceSync), errors.Is(err, generator.ErrPreviousCapability):
-		return "--previous must be the output directory of an earlier rsgen build, or the URL it is served at"
+		return n(flagPrevious) + " must be the output directory of an earlier rsgen build, or the URL it is served at"
 	case errors.As(err, &pae):
-		return "to go on without that archive, keeping the rest of the change history, add " + flagOf(pae.Drop)
+		return "to go on without that archive, keeping the rest of the change history, add " + n(cmp.Or(keyOf(pae.Drop), pae.Drop))
 	}
-	return "--previous must be a valid earlier build; to start the change history afresh, build once without it"
+	return n(flagPrevious) + " must be a valid earlier build; to start the change history afresh, build once without it"
 }
 
 // printChanges reports what a build found changed, on one line, and what

@@ -94,7 +94,7 @@ func TestBuildChangesNotForExports(t *testing.T) {
 	for _, flag := range []string{"--previous=public", "--change-dump", "--cache=rsgen.cache"} {
 		code, _, stderr := rsgenRun("build", "--out", t.TempDir(), "--base-url", "https://example.org/", "--export", "records.jsonl", flag)
 		name, _, _ := strings.Cut(flag, "=")
-		if code != exitUsage || !strings.HasPrefix(stderr, "rsgen: error: "+name+" does not apply to --export\n") {
+		if code != exitUsage || !strings.HasPrefix(stderr, "rsgen: error: "+name+" does not apply with --export: ") {
 			t.Errorf("%s: exit %d, stderr %q", flag, code, stderr)
 		}
 	}
@@ -102,7 +102,7 @@ func TestBuildChangesNotForExports(t *testing.T) {
 
 func TestBuildChangeDumpNeedsPrevious(t *testing.T) {
 	code, _, stderr := rsgenRun("build", "--base-url", "https://example.org/", "--change-dump", changesSource(t))
-	if code != exitUsage || stderr != "rsgen: error: --change-dump needs --previous\nrsgen: hint: a Change Dump holds what changed since --previous: give it (the first build publishes none)\n" {
+	if code != exitUsage || stderr != "rsgen: error: --change-dump needs --previous: a Change Dump holds what changed since the previous build (the first build publishes none)\nrsgen: hint: see 'rsgen build --help'\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

@@ -18,22 +18,18 @@ func dumpFlags() []cli.Flag {
 }
 
 // dumpConfig reads the flags of the Resource Dump into cfg.
-func dumpConfig(c *cli.Context, cfg *generator.Config) error {
+func dumpConfig(c options, cfg *generator.Config) error {
 	cfg.Dump.Enabled = c.Bool(flagResourceDump)
-	if !cfg.Dump.Enabled && !c.Bool(flagChangeDump) { // the Change Dump's packages are made alike
-		for _, f := range []string{flagDumpMaxBytes, flagDumpCompression} {
-			if c.IsSet(f) {
-				return usageErr("add --"+flagResourceDump, "--%s has no effect without --%s", f, flagResourceDump)
-			}
-		}
-		return nil
-	}
 	var err error
-	if cfg.Dump.MaxBytes, err = units.ParseSize(c.String(flagDumpMaxBytes)); err != nil {
-		return usageErr("for example --"+flagDumpMaxBytes+" 2GiB", "--%s: %v", flagDumpMaxBytes, err)
+	// The Change Dump's packages are made alike; the defaults of the flags
+	// are not given to a build without a dump.
+	if cfg.Dump.Enabled || c.Bool(flagChangeDump) || c.IsSet(flagDumpMaxBytes) {
+		if cfg.Dump.MaxBytes, err = units.ParseSize(c.String(flagDumpMaxBytes)); err != nil {
+			return flagErr(flagDumpMaxBytes, "for example --"+flagDumpMaxBytes+" 2GiB", ": %v", err)
+		}
 	}
 	if cfg.Dump.Compression, err = zipdump.ParseCompression(c.String(flagDumpCompression)); err != nil {
-		return usageErr("", "--%s: %v", flagDumpCompression, err)
+		return flagErr(flagDumpCompression, "", ": %v", err)
 	}
 	return nil
 }

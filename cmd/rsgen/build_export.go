@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -32,64 +31,27 @@ func exportFlags() []cli.Flag {
 	}
 }
 
-// exportConfig reads the flags of record exports into cfg, which holds
-// the other flags already, and checks how they combine with SOURCE.
-func exportConfig(c *cli.Context, cfg *generator.Config) error {
-	cfg.Export = c.String(flagExport)
-	if cfg.Export == "" {
-		for _, f := range []string{flagExportFormat, flagChangesWindow, flagSkipBadRecords} {
-			if c.IsSet(f) {
-				return usageErr("give the record export with --export FILE", "--%s applies to --export only", f)
-			}
-		}
-		if cfg.Out == "" && cfg.Source != "" && isArchive(cfg.Source) {
-			return usageErr("give --out DIR: the documents cannot be written into an archive", "no --out for the archive %s", cfg.Source)
-		}
+// exportConfig reads the flags of record exports into cfg.
+func exportConfig(c options, cfg *generator.Config) error {
+	cfg.Export, cfg.ExportFormat = c.String(flagExport), c.String(flagExportFormat)
+	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
+	if cfg.Export == "" && !c.IsSet(flagChangesWindow) {
 		return nil
-	}
-	switch {
-	case cfg.Source != "":
-		return usageErr("drop SOURCE, or --export", "give SOURCE or --export, not both")
-	case cfg.Out == "":
-		return usageErr("give --out DIR, the directory to write the documents into", "--export needs --out")
-	case cfg.BaseURL.IsZero() && cfg.DocsURL.IsZero():
-		return usageErr("give --docs-url (where --out is served) or --base-url (which relative locs are joined to, and the default of --docs-url)",
-			"no URL for the documents")
-	}
-	for _, f := range []string{flagInclude, flagExclude, flagHidden, flagFollowSymlinks} {
-		if c.IsSet(f) {
-			return usageErr("records are selected by their status in the export", "--%s applies to SOURCE trees and archives, not to --export", f)
-		}
-	}
-	if raw := c.String(flagExportFormat); raw != "" {
-		if _, err := records.ParseFormat(raw); err != nil {
-			return usageErr("give --export-format jsonl or csv", "--export-format: %v", err)
-		}
-		cfg.ExportFormat = raw
-	} else if _, ok := records.FormatOf(cfg.Export); !ok {
-		return usageErr("name the file .jsonl, .ndjson or .csv (optionally .gz), or give --export-format jsonl or csv",
-			"cannot tell the format of --export %s", cfg.Export)
 	}
 	window, err := units.ParseDuration(c.String(flagChangesWindow))
 	if err != nil {
-		return usageErr("for example --changes-window 30d, or 0 for no Change List", "--changes-window: %v", err)
+		return flagErr(flagChangesWindow, "for example --changes-window 30d, or 0 for no Change List", ": %v", err)
 	}
 	cfg.ChangesWindow = window
 	if window == 0 {
 		cfg.ChangesWindow = -1 // none
 	}
-	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
 	return nil
-}
-
-func isArchive(source string) bool {
-	s := strings.ToLower(source)
-	return strings.HasSuffix(s, ".tar") || strings.HasSuffix(s, ".tar.gz") || strings.HasSuffix(s, ".tgz") || strings.HasSuffix(s, ".zip")
 }
 
 // badRecords prints the bad records of a failed build, one a line, and
 // returns the hint for the error, or "" if err is not about bad records.
-func badRecords(stderr io.Writer, err error) string {
+func badRecords(stderr io.Writer, err error, n namer) string {
 	var bre *generator.BadRecordsError
 	if !errors.As(err, &bre) {
 		return ""
@@ -100,19 +62,19 @@ func badRecords(stderr io.Writer, err error) string {
 	if n := bre.Total - len(bre.Problems); n > 0 {
 		fmt.Fprintf(stderr, "rsgen: error: and %d more bad records\n", n)
 	}
-	return "fix them in the export, or give --skip-bad-records to publish the rest"
+	return "fix them in the export, or give " + n(flagSkipBadRecords) + " to publish the rest"
 }
 
 // exportUsageErr turns the failure of a build from a record export that
 // the flags cannot make (--resource-dump, with records that have no local
 // file) into a usage error, or returns nil.
-func exportUsageErr(err error) error {
+func exportUsageErr(err error, n namer) error {
 	var dnf *generator.DumpNeedsFilesError
 	if !errors.As(err, &dnf) {
 		return nil
 	}
-	return usageErr("give every published record a path, the local file with its bytes, or drop --"+flagResourceDump,
-		"--%s with --%s: %v", flagResourceDump, flagExport, err)
+	return usageErr("give every published record a path, the local file with its bytes, or drop "+n(flagResourceDump),
+		"%s with %s: %v", n(flagResourceDump), n(flagExport), err)
 }
 
 // finishExport reports a build from a record export: skipped records,

@@ -70,25 +70,25 @@ func TestCLIExport(t *testing.T) {
 		{"unknown column", []string{"build", "--base-url", "https://example.org/", "--export", csvBad},
 			1, []string{`rsgen: error: record export ` + csvBad + `: bad CSV header: unknown column "title"`}, "-", false},
 		{"source and export", []string{"build", "--base-url", "https://example.org/", "--export", absolute, dir},
-			2, []string{"rsgen: error: give SOURCE or --export, not both"}, "-", false},
+			2, []string{"rsgen: error: --export does not apply with the SOURCE: give one of them"}, "-", false},
 		{"export without out", []string{"build", "--base-url", "https://example.org/", "--export", absolute},
 			2, []string{"rsgen: error: --export needs --out"}, "-", true},
 		{"no URL for the documents", []string{"build", "--export", absolute},
-			2, []string{"rsgen: error: no URL for the documents", "rsgen: hint: give --docs-url"}, "-", false},
+			2, []string{"rsgen: error: --docs-url is required: the URL where the documents are served; or a base URL"}, "-", false},
 		{"unknown format", []string{"build", "--base-url", "https://example.org/", "--export-format", "xml", "--export", absolute},
-			2, []string{`rsgen: error: --export-format: unknown export format "xml"`}, "-", false},
+			2, []string{`rsgen: error: --export-format "xml" is not valid: give jsonl or csv`}, "-", false},
 		{"format from the name", []string{"build", "--base-url", "https://example.org/", "--export", other},
-			2, []string{"rsgen: error: cannot tell the format of --export " + other}, "-", false},
+			2, []string{"rsgen: error: --export-format is required: the name " + other + " does not tell it"}, "-", false},
 		{"format given", []string{"build", at, "--base-url", "https://example.org/", "--export-format", "jsonl", "--export", other},
 			0, []string{"rsgen: published 1 record"}, ".well-known/resourcesync", false},
 		{"bad window", []string{"build", "--base-url", "https://example.org/", "--changes-window", "a month", "--export", absolute},
 			2, []string{"rsgen: error: --changes-window:"}, "-", false},
 		{"window without export", []string{"build", "--base-url", "https://example.org/", "--changes-window", "7d", dir},
-			2, []string{"rsgen: error: --changes-window applies to --export only"}, "-", false},
+			2, []string{"rsgen: error: --changes-window needs --export: it applies to a record export only"}, "-", false},
 		{"filter with export", []string{"build", "--base-url", "https://example.org/", "--exclude", "*.tmp", "--export", absolute},
-			2, []string{"rsgen: error: --exclude applies to SOURCE trees and archives, not to --export"}, "-", false},
+			2, []string{"rsgen: error: --exclude does not apply with --export: records are selected by their status in the export"}, "-", false},
 		{"archive without out", []string{"build", "--base-url", "https://example.org/", archive},
-			2, []string{"rsgen: error: no --out for the archive " + archive}, "-", true},
+			2, []string{"rsgen: error: the SOURCE \"" + archive + "\" needs --out: the documents cannot be written into an archive"}, "-", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -148,7 +148,7 @@ func TestCLIExportStdin(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, stderr)
 	}
 	code, stderr = exportRun(t, "build", "--out", out, "--docs-url", "https://example.org/", "--export", "-")
-	if code != 2 || !strings.Contains(stderr, "cannot tell the format of --export -") {
+	if code != 2 || !strings.Contains(stderr, "--export-format is required: the name - does not tell it") {
 		t.Errorf("without a format: exit %d:\n%s", code, stderr)
 	}
 }

@@ -21,22 +21,16 @@ func guardFlags() []cli.Flag {
 }
 
 // guardConfig reads the flags of guardFlags into cfg.
-func guardConfig(c *cli.Context, cfg *generator.Config) error {
+func guardConfig(c options, cfg *generator.Config) error {
 	cfg.AllowEmpty = c.Bool(flagAllowEmpty)
 	limit, err := generator.ParseDeleteLimit(c.String(flagMaxDelete))
 	if err != nil {
-		return usageErr("for example --"+flagMaxDelete+" 50%, --"+flagMaxDelete+" 200 or --"+flagMaxDelete+" all", "--%s: %v", flagMaxDelete, err)
+		return flagErr(flagMaxDelete, "for example --"+flagMaxDelete+" 50%, --"+flagMaxDelete+" 200 or --"+flagMaxDelete+" all", ": %v", err)
 	}
-	if cfg.Changes.Previous != "" {
+	if c.IsSet(flagMaxDelete) {
 		cfg.MaxDelete = &limit
 	}
-	if c.IsSet(flagMaxDelete) && cfg.Changes.Previous == "" {
-		return usageErr("deletions are counted against --previous", "--%s needs --%s", flagMaxDelete, flagPrevious)
-	}
 	cfg.Changes.NewHistory = c.Bool(flagNewHistory)
-	if cfg.Changes.NewHistory && cfg.Changes.Previous == "" {
-		return usageErr("it says what to do when --previous was published at other URLs", "--%s needs --%s", flagNewHistory, flagPrevious)
-	}
 	// A dump is dropped on purpose by saying so: --resource-dump=false.
 	cfg.Changes.DropResourceDump = c.IsSet(flagResourceDump) && !c.Bool(flagResourceDump)
 	cfg.Changes.DropChangeDump = c.IsSet(flagChangeDump) && !c.Bool(flagChangeDump)
@@ -45,9 +39,9 @@ func guardConfig(c *cli.Context, cfg *generator.Config) error {
 
 // laterTime says how to give a build a later snapshot time, naming where
 // its time came from: --at, else $SOURCE_DATE_EPOCH.
-func laterTime(c *cli.Context) string {
+func laterTime(c *cli.Context, n namer) string {
 	if c.String(flagAt) != "" {
-		return "give this build a later --" + flagAt
+		return "give this build a later " + n(flagAt)
 	}
 	return "give this build a later $" + envSourceDateEpoch + ", where its snapshot time came from"
 }
@@ -55,7 +49,7 @@ func laterTime(c *cli.Context) string {
 // guardFailure turns an error of a guard into the failure to report,
 // with a hint naming the flag that allows on purpose what it refused; it
 // returns nil if err is not a guard's.
-func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
+func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) error {
 	var (
 		mde *generator.MassDeleteError
 		ose *generator.OtherSiteError
@@ -71,40 +65,40 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error) error {
 				fmt.Fprintf(c.App.ErrWriter, "rsgen: skipped: %s\n", p.Error())
 			}
 		}
-		what := "check SOURCE (did the site's own build fail?)"
+		what := "check " + n(argSource) + " (did the site's own build fail?)"
 		if cfg.Export != "" {
-			what = "check --" + flagExport + " (did the export fail upstream?)"
+			what = "check " + n(flagExport) + " (did the export fail upstream?)"
 		}
 		also := ""
 		if cfg.Changes.Previous != "" {
 			also = ", which deletes every resource published before,"
 		}
-		return failure(err, fmt.Sprintf("%s; to publish an empty Resource List on purpose%s add --%s", what, also, flagAllowEmpty))
+		return failure(err, fmt.Sprintf("%s; to publish an empty Resource List on purpose%s add %s", what, also, n(flagAllowEmpty)))
 	case errors.As(err, &mde):
-		return failure(err, fmt.Sprintf("check SOURCE; if these deletions are meant, allow them with --%s %d (or a higher percentage, or all)", flagMaxDelete, mde.Deleted))
+		return failure(err, fmt.Sprintf("check %s; if these deletions are meant, allow them with %s %d (or a higher percentage, or all)", n(argSource), n(flagMaxDelete), mde.Deleted))
 	case errors.As(err, &ose):
-		return failure(err, fmt.Sprintf("check --%s (another site's, such as staging?); to start a new change history at %s on purpose, add --%s", flagPrevious, ose.This, flagNewHistory))
+		return failure(err, fmt.Sprintf("check %s (another site's, such as staging?); to start a new change history at %s on purpose, add %s", n(flagPrevious), ose.This, n(flagNewHistory)))
 	case errors.As(err, &dde):
 		flag := flagResourceDump
 		if dde.Capability == rsxml.CapChangeDump {
 			flag = flagChangeDump
 		}
-		return failure(err, fmt.Sprintf("add --%s to keep publishing it, or --%s=false to drop it on purpose", flag, flag))
+		return failure(err, fmt.Sprintf("add %s to keep publishing it, or %s=false to drop it on purpose", n(flag), n(flag)))
 	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceListArchive:
-		return failure(err, fmt.Sprintf("add --%s EVERY (with --%s) to keep archiving Resource Lists, or --%s 0 to drop that archive on purpose", flagArchiveResourceLists, flagArchiveKeep, flagArchiveResourceLists))
+		return failure(err, fmt.Sprintf("add %s EVERY (with %s) to keep archiving Resource Lists, or %[1]s 0 to drop that archive on purpose", n(flagArchiveResourceLists), n(flagArchiveKeep)))
 	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceDumpArchive:
-		return failure(err, fmt.Sprintf("add --%s EVERY (with --%s and --%s) to keep archiving Resource Dumps, or --%s 0 to drop that archive on purpose", flagArchiveResourceDumps, flagArchiveKeep, flagResourceDump, flagArchiveResourceDumps))
+		return failure(err, fmt.Sprintf("add %s EVERY (with %s and %s) to keep archiving Resource Dumps, or %[1]s 0 to drop that archive on purpose", n(flagArchiveResourceDumps), n(flagArchiveKeep), n(flagResourceDump)))
 	case errors.As(err, &ade):
-		return failure(err, fmt.Sprintf("add --%s DURATION to keep archiving (at least --%s), or --%s 0 to drop it on purpose", flagArchiveKeep, flagChangesKeep, flagArchiveKeep))
+		return failure(err, fmt.Sprintf("add %s DURATION to keep archiving (at least %s), or %[1]s 0 to drop it on purpose", n(flagArchiveKeep), n(flagChangesKeep)))
 	case errors.As(err, &ste):
-		source := "--" + flagAt
+		source := n(flagAt)
 		if c.String(flagAt) == "" {
 			source = "$" + envSourceDateEpoch
 		}
 		return failure(fmt.Errorf("%w (this build's snapshot time, from %s)", err, source),
-			laterTime(c)+", or leave --"+flagAt+" and $"+envSourceDateEpoch+" unset to take the clock")
+			laterTime(c, n)+", or leave "+n(flagAt)+" and $"+envSourceDateEpoch+" unset to take the clock")
 	case errors.Is(err, generator.ErrPreviousLater) && cfg.FixedTime:
-		return failure(err, "--"+flagPrevious+" must be an earlier build: check it, or "+laterTime(c))
+		return failure(err, n(flagPrevious)+" must be an earlier build: check it, or "+laterTime(c, n))
 	}
 	return nil
 }

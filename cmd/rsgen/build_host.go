@@ -19,14 +19,14 @@ func hostFlags() []cli.Flag {
 }
 
 // hostConfig reads the flags of hostFlags into cfg.
-func hostConfig(c *cli.Context, cfg *generator.Config) error {
+func hostConfig(c options, cfg *generator.Config) error {
 	var err error
 	if cfg.Hosts, err = hosting.ParseHosts(c.StringSlice(flagHost)); err != nil {
-		return usageErr("for example --host netlify or --host nginx,s3", "--host: %v", err)
+		return flagErr(flagHost, "for example --host netlify or --host nginx,s3", ": %v", err)
 	}
 	if dir := c.String(flagTemplates); dir != "" {
 		if cfg.Templates, err = templates.Overlay(dir); err != nil {
-			return usageErr("name each file after the template it replaces", "--templates: %v", err)
+			return flagErr(flagTemplates, "name each file after the template it replaces", ": %v", err)
 		}
 	}
 	return nil

@@ -4,11 +4,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +32,13 @@ func runSite(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
 	}
+	f, err := readSiteFile(path, c.Command.Flags)
+	if err != nil {
+		return err
+	}
+	if len(f.sets) == 0 {
+		return f.buildOne(c)
+	}
 	allowed := append(slices.Clone(siteKeys), commandOnly...)
 	for _, fl := range c.Command.Flags {
 		if name := fl.Names()[0]; c.IsSet(name) && !slices.Contains(allowed, name) && !envOnly(c, name) {
@@ -42,10 +46,6 @@ func runSite(c *cli.Context) error {
 				strings.Join(siteKeys, ", --")+", --"+strings.Join(commandOnly[1:len(commandOnly)-1], ", --")+" and --"+commandOnly[len(commandOnly)-1],
 				"--%s with --%s", name, flagConfig)
 		}
-	}
-	f, err := readSiteFile(path, c.Command.Flags)
-	if err != nil {
-		return err
 	}
 	site, err := f.site(c)
 	if err != nil {
@@ -104,6 +104,29 @@ func runSite(c *cli.Context) error {
 	return nil
 }
 
+// buildOne builds the one set of a file without [[set]]s, whose keys are
+// at its top, as rsgen build does with the same flags; the command line
+// overrides the file.
+func (f *siteFile) buildOne(c *cli.Context) error {
+	if c.IsSet(flagRemoveSet) {
+		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
+	}
+	var args []string
+	if v, ok := f.top.values[keySource]; ok {
+		args = v.values
+	}
+	cfg, err := buildConfig(setOptions{c: c, f: f, t: &f.top, flags: flagKinds(buildCommand().Flags), one: true}, args)
+	if err != nil {
+		return f.inSet(c, &f.top, err)
+	}
+	for _, msg := range f.envNotices(c) {
+		noticer(c.App.ErrWriter, c.Bool(flagQuiet))(msg)
+	}
+	return buildOne(c, cfg, func(ctx context.Context, err error) error {
+		return f.failure(c, ctx, generator.Site{Sets: []generator.Config{cfg}}, err)
+	})
+}
+
 // envOnly reports whether the flag name of c has the value of its
 // environment variable, not one of the command line: the environment of
 // CI gives RSGEN_BASE_URL and the like to every build, which the file
@@ -133,7 +156,7 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 			v, ok := os.LookupEnv(e)
 			switch {
 			case !ok || v == "" || !envOnly(c, name):
-			case !slices.Contains(siteKeys, name):
+			case f.sets != nil && !slices.Contains(siteKeys, name):
 				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
 			case f.top.values[name].values != nil:
 				out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
@@ -147,6 +170,9 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 // command line, as its flag: once for every set (urfave/cli's IsSet looks
 // through every flag, with a regular expression each).
 func (f *siteFile) given(c *cli.Context, k string) bool {
+	if len(f.sets) == 0 { // a file of one set: every flag overrides its key
+		return c.IsSet(k)
+	}
 	if f.onCommandLine == nil {
 		f.onCommandLine = map[string]bool{}
 		for _, s := range siteKeys {
@@ -159,12 +185,9 @@ func (f *siteFile) given(c *cli.Context, k string) bool {
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
-	cmd := buildCommand() // once: its help alone is 100 KB to make
-	for _, fl := range cmd.Flags {
-		dropEnvVars(fl)
-	}
+	flags := flagKinds(buildCommand().Flags) // once: its help alone is 100 KB to make
 	for i := range f.sets {
-		cfg, err := f.setConfig(c, cmd, &f.sets[i])
+		cfg, err := f.setConfig(c, flags, &f.sets[i])
 		if err != nil {
 			return site, err
 		}
@@ -176,12 +199,6 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	for i := range site.Sets {
 		site.Sets[i].Hosts, site.Sets[i].Templates = nil, nil
 	}
-	if site.Out == "" {
-		return site, f.errorAt(1, "%s is required: the directory to write the documents of every set into", flagOut)
-	}
-	if site.DocsURL.IsZero() {
-		return site, f.errorAt(1, "%s is required: the URL where %s is served", flagDocsURL, flagOut)
-	}
 	site.Describedby = c.String(flagDescribedby)
 	if v, ok := f.top.values[flagDescribedby]; ok && !c.IsSet(flagDescribedby) {
 		site.Describedby = v.values[0]
@@ -189,76 +206,15 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	return site, nil
 }
 
-// setConfig is the generator.Config of the set t: build's flags set to
-// the top level's values, then t's, then the site's flags of c, read as
-// rsgen build reads its command line; cmd is rsgen build, without the
-// environment variables of its flags.
-func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (generator.Config, error) {
-	set := flag.NewFlagSet("build", flag.ContinueOnError)
-	set.SetOutput(io.Discard)
-	for _, fl := range cmd.Flags {
-		if err := fl.Apply(set); err != nil {
-			return generator.Config{}, err
-		}
-	}
-	kinds := flagKinds(cmd.Flags)
-	apply := func(k string, v fileValue) error {
-		if _, ok := kinds[k].(*cli.StringSliceFlag); ok {
-			return set.Set(k, wholeValues(v.values))
-		}
-		for _, s := range v.values {
-			if err := set.Set(k, s); err != nil {
-				return f.errorAt(v.line, "%s %q: %v", k, s, err)
-			}
-		}
-		return nil
-	}
-	_, export := t.values[flagExport]
-	// A default that does not apply to a record export is not given to
-	// one: the site's history, the filters and archives of trees.
-	skip := func(k string) bool {
-		_, own := t.values[k] // the set's own value replaces the default, a list too
-		return own || k == flagDescribedby /* the site's own */ || f.given(c, k) ||
-			export && slices.Contains(notForExport, k)
-	}
-	for _, k := range sortedKeys(f.top.values) {
-		if !skip(k) {
-			if err := apply(k, f.top.values[k]); err != nil {
-				return generator.Config{}, err
-			}
-		}
-	}
-	for _, k := range sortedKeys(t.values) {
-		if k != keyName && k != keySource {
-			if err := apply(k, t.values[k]); err != nil {
-				return generator.Config{}, err
-			}
-		}
-	}
-	for _, k := range siteKeys {
-		if k == flagDescribedby || !f.given(c, k) || export && slices.Contains(notForExport, k) {
-			continue
-		}
-		values := []string{c.Generic(k).(flag.Value).String()}
-		if _, ok := kinds[k].(*cli.StringSliceFlag); ok {
-			values = []string{wholeValues(c.StringSlice(k))}
-		}
-		for _, v := range values {
-			if err := set.Set(k, v); err != nil {
-				return generator.Config{}, usageErr("", "--%s: %v", k, err)
-			}
-		}
-	}
+// setConfig is the generator.Config of the set t, read by buildConfig
+// from setOptions; flags are build's, by name, for their defaults.
+func (f *siteFile) setConfig(c *cli.Context, flags map[string]cli.Flag, t *fileTable) (generator.Config, error) {
 	var args []string
 	if v, ok := t.values[keySource]; ok {
-		args = []string{"--", v.values[0]}
+		args = v.values
 	}
-	if err := set.Parse(args); err != nil {
-		return generator.Config{}, err
-	}
-	sc := cli.NewContext(c.App, set, nil)
-	sc.Context, sc.Command = c.Context, cmd
-	cfg, err := buildConfig(sc)
+	_, export := t.values[flagExport]
+	cfg, err := buildConfig(setOptions{c: c, f: f, t: t, flags: flags, export: export}, args)
 	if err != nil {
 		return cfg, f.inSet(c, t, err)
 	}
@@ -266,94 +222,148 @@ func (f *siteFile) setConfig(c *cli.Context, cmd *cli.Command, t *fileTable) (ge
 	return cfg, nil
 }
 
-// wholeValues is values as one value of a cli.StringSliceFlag, which
-// takes them as they are: its Set splits a value at commas and trims it,
-// which the app turns off for the command line (app.go) but a flag set of
-// setConfig's own does not, and a pattern may hold a comma or a space.
-func wholeValues(values []string) string {
-	return cli.NewStringSlice(values...).Serialize()
+// setOptions are the options of the set t of the file f, first found of:
+// a key of the whole site given on the command line (c), t's own key, the
+// key at the top of the file, the default of the flag. A record export
+// takes none of the defaults of trees (notForExport) from the top or the
+// command line: it has a Change List of its own.
+type setOptions struct {
+	c      *cli.Context
+	f      *siteFile
+	t      *fileTable
+	flags  map[string]cli.Flag
+	export bool
+	one    bool // the one set of a file without [[set]]s: every flag of c overrides the file
 }
 
-// flagWord matches a flag named in a message of buildConfig.
-var flagWord = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)
+// lookup returns the values of the key name, or onCommandLine if c has
+// them; ok is false for the flag's default.
+func (o setOptions) lookup(name string) (values []string, onCommandLine, ok bool) {
+	inherited := !(o.export && slices.Contains(notForExport, name))
+	if o.one && o.c.IsSet(name) || name != flagDescribedby && inherited && o.f.given(o.c, name) {
+		return nil, true, true
+	}
+	if v, ok := o.t.values[name]; ok {
+		return v.values, false, true
+	}
+	if v, ok := o.f.top.values[name]; ok && inherited && name != flagDescribedby /* the site's own */ {
+		return v.values, false, true
+	}
+	return nil, false, false
+}
+
+func (o setOptions) IsSet(name string) bool {
+	_, _, ok := o.lookup(name)
+	return ok
+}
+
+// get is the value of the key name for o: the command line's (of c),
+// the file's (parsed), or def, the flag's default.
+func get[T any](o setOptions, name string, c func(string) T, parsed func(v []string) T, def T) T {
+	switch v, cmd, ok := o.lookup(name); {
+	case cmd:
+		return c(name)
+	case ok:
+		return parsed(v)
+	}
+	return def
+}
+
+func (o setOptions) StringSlice(name string) []string {
+	var def []string
+	if fl, ok := o.flags[name].(*cli.StringSliceFlag); ok && fl.Value != nil {
+		def = fl.Value.Value()
+	}
+	return get(o, name, o.c.StringSlice, func(v []string) []string { return v }, def)
+}
+
+func (o setOptions) String(name string) string {
+	fl, _ := o.flags[name].(*cli.StringFlag)
+	return get(o, name, o.c.String, func(v []string) string { return v[0] }, cmp.Or(fl, &cli.StringFlag{}).Value)
+}
+
+func (o setOptions) Bool(name string) bool {
+	fl, _ := o.flags[name].(*cli.BoolFlag)
+	return get(o, name, o.c.Bool, func(v []string) bool { return v[0] == "true" }, cmp.Or(fl, &cli.BoolFlag{}).Value)
+}
+
+func (o setOptions) Int(name string) int {
+	fl, _ := o.flags[name].(*cli.IntFlag)
+	return get(o, name, o.c.Int, func(v []string) int {
+		n, _ := strconv.Atoi(v[0]) // checked as the file is read
+		return n
+	}, cmp.Or(fl, &cli.IntFlag{}).Value)
+}
+
+func (o setOptions) Duration(name string) time.Duration {
+	fl, _ := o.flags[name].(*cli.DurationFlag)
+	return get(o, name, o.c.Duration, func(v []string) time.Duration {
+		d, _ := time.ParseDuration(v[0]) // checked as the file is read
+		return d
+	}, cmp.Or(fl, &cli.DurationFlag{}).Value)
+}
 
 // inSet turns err, an error of buildConfig for the set t, into one that
-// names the file, the line of the key it is about, the set and the keys
-// for the flags (a flag of the command line stays a flag).
+// names the file, the line of the key it is about, the set and the key for
+// the flag (a flag of the command line stays a flag).
 func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
 	var ee *exitError
 	if !errors.As(err, &ee) {
 		return err
 	}
-	line := t.line
-	found, ofSite, flagged := false, false, false
-	msg := flagWord.ReplaceAllStringFunc(ee.err.Error(), func(w string) string {
-		k := w[2:]
+	line, msg, ofSite := t.line, ee.err.Error(), false
+	if k := ee.flag; k != "" {
 		if f.given(c, k) {
-			flagged = flagged || !found // about a flag of the command line
-			found = true
-			return w
+			return err // no place in the file
 		}
 		v, ok := t.values[k]
-		top := false
 		if !ok {
 			v, ok = f.top.values[k]
-			top = ok
+			ofSite = ok && slices.Contains(siteKeys, k)
 		}
-		if ok && !found {
-			line, found, ofSite = v.line, true, top && slices.Contains(siteKeys, k)
+		if ok {
+			line = v.line
 		}
-		return k
-	})
-	msg = strings.Replace(msg, "no SOURCE given", "no "+keySource+" given", 1)
-	if flagged { // no place in the file
-		return err
+		msg = k + ee.rest
 	}
-	if ofSite { // a key of the whole site, at the top of the file
-		return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: %s", f.path, line, msg), hint: f.keysHint(ee.hint, "")}
+	if ofSite || t == &f.top { // a key of the whole site, at the top of the file
+		return f.errorAt(line, "%s", msg)
 	}
-	return &exitError{code: ee.code, err: fmt.Errorf("%s:%d: set %q: %s", f.path, line, t.name(), msg), hint: f.keysHint(ee.hint, t.name())}
+	return f.errorAt(line, "set %q: %s", t.name(), msg)
 }
 
-// sourceWord matches SOURCE, build's argument, in a hint (not in
-// SOURCE_DATE_EPOCH).
-var sourceWord = regexp.MustCompile(`\bSOURCE\b`)
-
-// keysHint turns hint, which names flags of rsgen build, into one for the
-// file: the keys of the set, or of the top of the file if set is "".
-func (f *siteFile) keysHint(hint, set string) string {
-	hint = sourceWord.ReplaceAllString(hint, keySource)
-	if !flagWord.MatchString(hint) {
-		return hint
-	}
-	ofSite, keys := true, 0 // every key the hint names is the whole site's; how many it names
-	for _, m := range flagWord.FindAllStringSubmatch(hint, -1) {
-		if !slices.Contains(commandOnly, m[1]) {
-			keys++
-			ofSite = ofSite && slices.Contains(siteKeys, m[1])
+// namer names the flags of a hint about the set named set ("" for the
+// whole site) as keys of the file, but those of the command line only;
+// where is the end of the hint then: where those keys are.
+func (f *siteFile) namer(set string) (n namer, where func() string) {
+	keys, ofSite := 0, true
+	n = func(flag string) string {
+		switch {
+		case flag == argSource:
+			return keySource
+		case slices.Contains(commandOnly, flag):
+			return "--" + flag
 		}
+		keys++
+		ofSite = ofSite && slices.Contains(siteKeys, flag)
+		return flag
 	}
-	if keys == 0 {
-		return hint // flags of the command line only: --timeout, --remove-set…
-	}
-	where := "at the top of " + f.path
-	if set != "" && !ofSite {
-		where = fmt.Sprintf("in the set %q of %s", set, f.path)
-	}
-	hint = flagWord.ReplaceAllStringFunc(hint, func(w string) string {
-		if k := w[2:]; !slices.Contains(commandOnly, k) {
-			return k
+	where = func() string {
+		switch {
+		case keys == 0:
+			return ""
+		case set != "" && !ofSite:
+			return fmt.Sprintf(" (keys in the set %q of %s)", set, f.path)
 		}
-		return w
-	})
-	hint = strings.Replace(hint, "(or $RSGEN_BASE_URL) ", "", 1)
-	return hint + " (keys " + where + ")"
+		return " (keys at the top of " + f.path + ")"
+	}
+	return n, where
 }
 
 // failure is the failure to report for err, of BuildSite.
 func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.Site, err error) error {
 	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
-		return buildFailure(c, ctx, site.Sets[0], err)
+		return buildFailure(c, ctx, site.Sets[0], err, cliName)
 	}
 	var sre *generator.SetRemovedError
 	if errors.As(err, &sre) {
@@ -381,10 +391,13 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 			}
 		}
 	}
-	ferr := buildFailure(c, ctx, cfg, err)
+	n, where := f.namer(set)
+	ferr := buildFailure(c, ctx, cfg, err, n)
 	var ee *exitError
 	if errors.As(ferr, &ee) {
-		ee.hint = f.keysHint(ee.hint, set)
+		if ee.hint != "" {
+			ee.hint += where()
+		}
 		if ee.err == err {
 			ee.err = f.at(c, err)
 		}
@@ -435,8 +448,16 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	return fmt.Errorf("%s:%d: %w", f.path, v.line, err)
 }
 
-// setField matches the field of a set in a FieldError of Site.Validate.
-var setField = regexp.MustCompile(`^Sets\[(\d+)\]\.(.+)$`)
+// setField splits the field of a set in a FieldError of Site.Validate,
+// "Sets[i].Field", into i and Field; ok is false for a field of the Site.
+func setField(field string) (i int, sub string, ok bool) {
+	index, sub, ok := strings.Cut(strings.TrimPrefix(field, "Sets["), "].")
+	if !ok || !strings.HasPrefix(field, "Sets[") {
+		return 0, "", false
+	}
+	i, err := strconv.Atoi(index)
+	return i, sub, err == nil
+}
 
 // describe renders fe with the file's keys, at the line of its field; a
 // field of another set than fe's is named with its set. An error about a
@@ -453,17 +474,16 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		case "Sets":
 			return "[[" + keySet + "]]"
 		}
-		t, set, k := &f.top, -1, strings.TrimPrefix(flagOf(field), "--")
-		if m := setField.FindStringSubmatch(field); m != nil {
-			set, _ = strconv.Atoi(m[1])
-			t = &f.sets[set]
-			switch m[2] {
+		t, set, k := &f.top, -1, cmp.Or(keyOf(field), field)
+		if i, sub, ok := setField(field); ok {
+			set, t = i, &f.sets[i]
+			switch sub {
 			case "Set":
 				k = keyName
 			case "Source":
 				k = keySource
 			default:
-				k = strings.TrimPrefix(flagOf(m[2]), "--")
+				k = cmp.Or(keyOf(sub), sub)
 			}
 		}
 		subjectField := first
@@ -498,28 +518,12 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
 }
 
-func sortedKeys(m map[string]fileValue) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // envVarsOf returns the environment variables of fl.
 func envVarsOf(fl cli.Flag) []string {
 	if e, ok := fl.(interface{ GetEnvVars() []string }); ok {
 		return e.GetEnvVars()
 	}
 	return nil
-}
-
-// dropEnvVars drops the environment variables of fl: a set takes its values
-// from the file, and the command line's from the site's flags.
-func dropEnvVars(fl cli.Flag) {
-	_, env := flagFields(fl)
-	*env = nil
 }
 
 // initCommand writes a configuration file to start from.

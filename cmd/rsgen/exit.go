@@ -36,6 +36,8 @@ type exitError struct {
 	code int
 	err  error
 	hint string
+	flag string // the flag whose value err is about, or ""
+	rest string // err after --flag
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -43,6 +45,14 @@ func (e *exitError) Unwrap() error { return e.err }
 
 func usageErr(hint string, format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), hint: hint}
+}
+
+// flagErr is a usage error about the value of the flag of build named
+// flag: --flag, then format and args (": not a size", " \"x\" is not …"),
+// which the configuration file says of its key.
+func flagErr(flag, hint, format string, args ...any) error {
+	rest := fmt.Sprintf(format, args...)
+	return &exitError{code: exitUsage, err: errors.New("--" + flag + rest), hint: hint, flag: flag, rest: rest}
 }
 
 func failure(err error, hint string) error {

@@ -2,28 +2,34 @@ package main
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/rsgen/rsgen/generator"
 )
 
-// Every field the table names is a field of generator.Config: a renamed
-// field would otherwise be shown by its Go name.
-func TestFieldFlagsNameConfigFields(t *testing.T) {
-	typ := reflect.TypeOf(generator.Config{})
-	for field := range fieldFlags {
-		ft := typ
-		for _, name := range strings.Split(field, ".") {
-			f, ok := ft.FieldByName(name)
-			if !ok {
-				t.Errorf("%s: generator.Config has no such field", field)
-				break
+// Every key that a toml tag of generator.Config gives is a flag of build,
+// so that an error about a field names a flag that exists (and a key of
+// the configuration file); every field of dropKeys exists.
+func TestConfigKeysAreFlags(t *testing.T) {
+	flags := flagKinds(buildCommand().Flags)
+	var walk func(typ reflect.Type, path string)
+	walk = func(typ reflect.Type, path string) {
+		for f := range typ.Fields() {
+			if key := f.Tag.Get("toml"); key != "" && flags[key] == nil {
+				t.Errorf("%s%s: its key %q is no flag of rsgen build", path, f.Name, key)
 			}
-			ft = f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
+			if f.Type.Kind() == reflect.Struct && f.IsExported() {
+				walk(f.Type, path+f.Name+".")
 			}
 		}
+	}
+	walk(reflect.TypeFor[generator.Config](), "")
+	for field := range dropKeys {
+		if keyOf(field) == "" {
+			t.Errorf("%s: not a field of generator.Config", field)
+		}
+	}
+	if got := flagOf("Changes.HTTP.Deadline"); got != "--"+flagFetchTimeout {
+		t.Errorf("flagOf(Changes.HTTP.Deadline) = %q", got)
 	}
 }

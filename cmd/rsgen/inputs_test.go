@@ -60,7 +60,7 @@ func TestFIFOInputs(t *testing.T) {
 		t.Skipf("no FIFO: %v", err)
 	}
 	code, stderr := runUnblocked(t, fifo, append(base, "--cache", fifo, src)...)
-	if code != exitUsage || !strings.Contains(stderr, "rsgen: error: --cache "+fifo+" is not a regular file\n") {
+	if code != exitUsage || !strings.Contains(stderr, "rsgen: error: --cache \""+fifo+"\" is not valid: not a regular file") {
 		t.Errorf("--cache FIFO: exit %d, stderr:\n%s", code, stderr)
 	}
 	sameTree(t, treeState(t, out), before)

@@ -162,33 +162,7 @@ func notifyBuildFlags() []cli.Flag {
 }
 
 // notifyConfig reads the flags of notifyBuildFlags into cfg.
-func notifyConfig(c *cli.Context, cfg *generator.Config) error {
-	n := generator.Notification{Hub: c.String(flagHub), ChangeTopic: c.String(flagChangeTopic), FrameworkTopic: c.String(flagFrameworkTopic)}
-	if n.Hub == "" {
-		if n.ChangeTopic != "" || n.FrameworkTopic != "" {
-			return usageErr("add --hub URL", "--%s and --%s need --%s", flagChangeTopic, flagFrameworkTopic, flagHub)
-		}
-		return nil
-	}
-	if err := checkHubURL(n.Hub); err != nil {
-		return err
-	}
-	for _, f := range []struct{ flag, v string }{{flagHub, n.Hub}, {flagChangeTopic, n.ChangeTopic}, {flagFrameworkTopic, n.FrameworkTopic}} {
-		if f.v == "" {
-			continue
-		}
-		u, err := url.Parse(f.v)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usageErr("a topic is an absolute http(s) URL", "--%s %q is not an absolute http(s) URL", f.flag, f.v)
-		}
-		// The Capability List advertises these URLs to anyone who reads it.
-		if u.User != nil {
-			return usageErr("give a hub that needs credentials to rsgen notify --hub only, which does not publish it", "--%s %q has credentials, which the Capability List would publish", f.flag, u.Redacted())
-		}
-	}
-	if n.ChangeTopic != "" && n.ChangeTopic == n.FrameworkTopic {
-		return usageErr("give each channel its own topic", "--%s and --%s are the same URL", flagChangeTopic, flagFrameworkTopic)
-	}
-	cfg.Notification = n
+func notifyConfig(c options, cfg *generator.Config) error {
+	cfg.Notification = generator.Notification{Hub: c.String(flagHub), ChangeTopic: c.String(flagChangeTopic), FrameworkTopic: c.String(flagFrameworkTopic)}
 	return nil
 }

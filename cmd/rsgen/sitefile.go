@@ -17,7 +17,6 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 	"github.com/urfave/cli/v2"
 
-	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/regfile"
 )
@@ -56,9 +55,10 @@ const maxSiteFile = 1 << 20
 
 // A siteFile is a configuration file read.
 type siteFile struct {
-	path string
-	top  fileTable
-	sets []fileTable
+	path    string
+	top     fileTable
+	sets    []fileTable
+	hasSets bool // the file has [[set]]s; without, its top is the one set
 
 	onCommandLine map[string]bool // the site's keys given as flags (given)
 }
@@ -119,6 +119,7 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 	if err != nil {
 		return nil, usageErr("the file is TOML: https://toml.io", "%s: %v", path, err)
 	}
+	_, f.hasSets = doc[keySet]
 	kinds := flagKinds(flags)
 	keys := make([]string, 0, len(doc))
 	for k := range doc {
@@ -156,15 +157,8 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 			return nil, err
 		}
 	}
-	if len(f.sets) == 0 {
-		return nil, f.errorAt(1, "no set: give each as a table [[%s]] with its %s and %s", keySet, keyName, keySource)
-	}
-	seen := map[string]int{}
-	for _, s := range f.sets {
-		if l, dup := seen[s.name()]; dup {
-			return nil, f.errorAt(s.values[keyName].line, "a second set named %q (the first at line %d): give each set a name of its own", s.name(), l)
-		}
-		seen[s.name()] = s.values[keyName].line
+	if _, one := f.top.values[keySource]; len(f.sets) == 0 && !one && f.top.values[flagExport].values == nil {
+		return nil, f.errorAt(1, "no set: give each as a table [[%s]] with its %s and %s, or one set's %s at the top", keySet, keyName, keySource, keySource)
 	}
 	return f, nil
 }
@@ -183,15 +177,12 @@ func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Fla
 		}
 		switch {
 		case k == keyName || k == keySource:
-			if top {
+			if top && (k == keyName || f.hasSets) {
 				return f.errorAt(line, "%s belongs in a set ([[%s]])", k, keySet)
 			}
 			s, ok := v.(string)
 			if !ok || s == "" {
 				return f.errorAt(line, "%s: give a string", k)
-			}
-			if k == keyName && !generator.ValidSetName(s) {
-				return f.errorAt(line, "%s %q: give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit (not resourcesync)", k, s)
 			}
 			t.values[k] = fileValue{line: line, values: []string{f.resolve(k, s)}}
 			continue
@@ -242,7 +233,8 @@ func flagValues(flag cli.Flag, v any) ([]string, error) {
 		return nil, errors.New("give a whole number")
 	case *cli.DurationFlag:
 		if s, ok := v.(string); ok {
-			return []string{s}, nil
+			_, err := time.ParseDuration(s)
+			return []string{s}, err
 		}
 		return nil, errors.New(`give a duration as a string, such as "30s" or "2m"`)
 	case *cli.StringSliceFlag:

@@ -14,8 +14,8 @@ import (
 // Limits bound the size of one document (section 7). Zero fields, or
 // fields past the spec's, are the spec's: 50,000 entries and 50 MB.
 type Limits struct {
-	MaxEntries int
-	MaxBytes   int64
+	MaxEntries int   `toml:"max-entries"`
+	MaxBytes   int64 `toml:"max-bytes"`
 }
 
 func (l Limits) orSpec() Limits {

@@ -30,7 +30,7 @@ type HTTPOptions struct {
 	// time-out of a read, is given up on when it passes. A Change Dump
 	// package, which may be large, is given a second more per MiB it may
 	// have.
-	Deadline time.Duration
+	Deadline time.Duration `toml:"fetch-timeout"`
 	// Attempts is how many times a request is tried when the server fails
 	// (5xx, 429, 408, time-outs, dropped connections); DefaultAttempts if zero.
 	Attempts int

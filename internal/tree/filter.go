@@ -9,9 +9,9 @@ import (
 
 // A Filter decides which files of a tree are published.
 type Filter struct {
-	Include []string // doublestar patterns; if any, a file must match one
-	Exclude []string // doublestar patterns; a match is never published
-	Hidden  bool     // publish names starting with "." too
+	Include []string `toml:"include"` // doublestar patterns; if any, a file must match one
+	Exclude []string `toml:"exclude"` // doublestar patterns; a match is never published
+	Hidden  bool     `toml:"hidden"`  // publish names starting with "." too
 }
 
 // A PatternError is a pattern of a Filter that is not a doublestar
