@@ -169,9 +169,8 @@ func TestArchiveResourceDumpChanged(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := filepath.Join(t.TempDir(), tt.archive)
 			writeTestArchive(t, src, members)
-			testHookBeforeDump = func() { writeTestArchive(t, src, tt.change(members)) }
-			defer func() { testHookBeforeDump = func() {} }()
 			cfg := dumpConfig(t, src, filepath.Join(t.TempDir(), "out"))
+			cfg.beforeDump = func() { writeTestArchive(t, src, tt.change(members)) }
 			cfg.Jobs = 3
 			rep := mustBuild(t, cfg)
 			var dropped []string

@@ -394,12 +394,11 @@ func TestChangesOfFilesTheDumpDropped(t *testing.T) {
 
 	tr.write("b.txt", "bravo, updated", acT0)
 	tr.write("new.txt", "new", acT0)
-	testHookBeforeDump = func() {
+	cfg.beforeDump = func() {
 		for _, rel := range []string{"a.txt", "b.txt", "new.txt"} { // unchanged, updated, created
 			tr.write(rel, "changed while the build ran", acT0)
 		}
 	}
-	defer func() { testHookBeforeDump = func() {} }()
 	cfg.At, cfg.Changes.Previous = acDay(2), out
 	rep := acBuild(t, cfg)
 	if len(rep.Problems) != 3 {

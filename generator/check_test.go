@@ -36,7 +36,8 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 	}
 	// A bug of rsgen, simulated: a link that is no URI in the staged
 	// Source Description.
-	testHookBeforeCheck = func(s *Stage) {
+	cfg := checkTestConfig(t, out)
+	cfg.beforeCheck = func(s *Stage) {
 		p := s.Path(WellKnownFile)
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -47,8 +48,6 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defer func() { testHookBeforeCheck = nil }()
-	cfg := checkTestConfig(t, out)
 	cfg.At = cfg.At.Add(time.Hour)
 	_, err = Build(context.Background(), cfg)
 	var ie *InvalidOutputError

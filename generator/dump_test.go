@@ -389,8 +389,7 @@ func TestResourceDumpFailureLeavesOldOutput(t *testing.T) {
 
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			testHookDumpFile = tt.wrap(cancel)
-			defer func() { testHookDumpFile = func(f zipdump.File) zipdump.File { return f } }()
+			cfg.dumpFile = tt.wrap(cancel)
 			cfg.At = dumpAt.Add(time.Hour)
 			_, err := Build(ctx, cfg)
 			if !errors.Is(err, tt.want) {
@@ -432,11 +431,10 @@ func TestResourceDumpLeavesOutChangedFiles(t *testing.T) {
 	src := copyDumpSite(t)
 	out := t.TempDir()
 	cfg := dumpConfig(t, src, out)
-	testHookBeforeDump = func() {
+	cfg.beforeDump = func() {
 		os.WriteFile(filepath.Join(src, "index.html"), []byte("<p>rewritten after it was hashed</p>"), 0o644)
 		os.Remove(filepath.Join(src, "data", "holdings.csv"))
 	}
-	defer func() { testHookBeforeDump = func() {} }()
 	rep := mustBuild(t, cfg)
 	var problems []string
 	for _, p := range rep.Problems {
@@ -531,15 +529,15 @@ func TestResourceDumpRefusesLinkSwappedIn(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(outside, name), b, 0o644)
 	}
-	testHookBeforeDump = func() {
+	out := t.TempDir()
+	cfg := dumpConfig(t, src, out)
+	cfg.beforeDump = func() {
 		os.Rename(filepath.Join(src, "articles"), filepath.Join(src, "articles.old"))
 		os.Symlink(outside, filepath.Join(src, "articles"))
 		os.Remove(filepath.Join(src, "index.html"))
 		os.Symlink(filepath.Join(outside, "index.html"), filepath.Join(src, "index.html"))
 	}
-	defer func() { testHookBeforeDump = func() {} }()
-	out := t.TempDir()
-	rep := mustBuild(t, dumpConfig(t, src, out))
+	rep := mustBuild(t, cfg)
 	var problems []string
 	for _, p := range rep.Problems {
 		problems = append(problems, p.Path)

@@ -132,14 +132,13 @@ func TestExportResourceDumpChanged(t *testing.T) {
 	testenv.WriteFile(t, tree, "odd\\name.txt", "a backslash: no name in a package")
 	export := treeExport(t, tree, members, `{"loc":"again/index.html","lastmod":"2024-05-30T00:00:00Z","path":"index.html"}`+"\n"+
 		`{"loc":"odd","lastmod":"2024-05-30T00:00:00Z","path":"odd\\name.txt"}`+"\n")
-	testHookBeforeDump = func() {
+	cfg := exportCfg(t, export)
+	cfg.beforeDump = func() {
 		os.WriteFile(filepath.Join(tree, "index.html"), []byte("<p>rewritten after it was read</p>"), 0o644)
 		os.Remove(filepath.Join(tree, "data", "holdings.csv"))
 		big, _ := os.ReadFile(filepath.Join(tree, "data", "big.txt"))
 		os.WriteFile(filepath.Join(tree, "data", "big.txt"), []byte(strings.ToUpper(string(big))), 0o644)
 	}
-	defer func() { testHookBeforeDump = func() {} }()
-	cfg := exportCfg(t, export)
 	cfg.Dump.Enabled = true
 	rep := mustBuild(t, cfg)
 	var lines []int

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
-	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -234,17 +233,20 @@ func TestResourceDumpArchiveHTTP(t *testing.T) {
 // against the digests of their entries, and given the time of their entry,
 // so that an upload that compares times does not send them again.
 func TestResourceDumpArchiveCopied(t *testing.T) {
-	packages.HardLinks = false
-	defer func() { packages.HardLinks = true }()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	first := acConfig(tr.dir, out, acDay(1))
 	first.Dump.Enabled = true
 	acBuild(t, first)
-	acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
+	copied := func(src, out, prev string, at time.Time) Config { // packages copied, as from another file system
+		cfg := dumpArchiveConfig(src, out, prev, at, 60*24*time.Hour)
+		cfg.noLinks = true
+		return cfg
+	}
+	acBuild(t, copied(tr.dir, out, out, acDay(2)))
 
 	fresh := t.TempDir()
-	acBuild(t, dumpArchiveConfig(tr.dir, fresh, out, acDay(3), 60*24*time.Hour))
+	acBuild(t, copied(tr.dir, fresh, out, acDay(3)))
 	pkg := filepath.Join(fresh, DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
 	st, err := os.Stat(pkg)
 	if err != nil {
@@ -264,7 +266,7 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Build(context.Background(), dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour))
+	_, err = Build(context.Background(), copied(tr.dir, t.TempDir(), out, acDay(3)))
 	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "digest") {
 		t.Fatalf("a corrupted package copied: %v, want the previous build's error naming its digest", err)
 	}

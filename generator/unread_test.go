@@ -74,13 +74,12 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 				tt.mutate(t, tr.dir, &cfg)
 			}
 			if tt.unread != "-" {
-				testHookReadDir = func(rel string) error {
+				cfg.readDir = func(rel string) error {
 					if rel == tt.unread {
 						return &fs.PathError{Op: "readdirent", Path: rel, Err: errIO}
 					}
 					return nil
 				}
-				defer func() { testHookReadDir = nil }()
 			}
 			rep := acBuild(t, cfg)
 			if len(rep.Problems) != tt.problems {
@@ -129,13 +128,12 @@ func TestUnreadWithResourceDump(t *testing.T) {
 	cfg = acConfig(tr.dir, out, acDay(2))
 	cfg.Dump.Enabled = true
 	cfg.Changes.Previous = out
-	testHookReadDir = func(rel string) error {
+	cfg.readDir = func(rel string) error {
 		if rel == "dir" {
 			return errors.New("input/output error")
 		}
 		return nil
 	}
-	defer func() { testHookReadDir = nil }()
 	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "could not be read") {
 		t.Fatalf("Build = %v, want an error about what could not be read", err)
 	}
