@@ -52,6 +52,7 @@ func dumpTree(t testing.TB) (string, []archiveMember) {
 // depend on --jobs. An archive in the order of the paths gives the tree's
 // output, byte for byte.
 func TestArchiveResourceDump(t *testing.T) {
+	t.Parallel()
 	tree, members := dumpTree(t)
 	treeCfg := dumpConfig(t, tree, filepath.Join(t.TempDir(), "out"))
 	treeCfg.Dump.MaxBytes = 256 << 10 // several packages
@@ -134,6 +135,7 @@ func sameFiles(t testing.TB, what string, got, want map[string]string) {
 // bytes differ are left out of the dump and the Resource List; so are all
 // after a member that is gone, in a tar, whose order is lost.
 func TestArchiveResourceDumpChanged(t *testing.T) {
+	t.Parallel()
 	_, members := dumpTree(t)
 	edit := func(ms []archiveMember, name string, fn func(*archiveMember) bool) []archiveMember {
 		out := make([]archiveMember, 0, len(ms))

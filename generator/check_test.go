@@ -26,6 +26,7 @@ func checkTestConfig(t testing.TB, out string) Config {
 }
 
 func TestBuildRefusesInvalidOutput(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	if _, err := Build(context.Background(), checkTestConfig(t, out)); err != nil {
 		t.Fatal(err)

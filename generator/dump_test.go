@@ -225,6 +225,7 @@ func validateDump(t testing.TB, out string) {
 }
 
 func TestResourceDumpGolden(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	rep := mustBuild(t, dumpConfig(t, copyDumpSite(t), out))
 	if len(rep.Problems) != 0 || rep.Files != 9 {
@@ -266,6 +267,7 @@ func TestResourceDumpGolden(t *testing.T) {
 }
 
 func TestResourceDumpSplits(t *testing.T) {
+	t.Parallel()
 	src := copyDumpSite(t)
 	tests := []struct {
 		name       string
@@ -302,6 +304,7 @@ func TestResourceDumpSplits(t *testing.T) {
 }
 
 func TestResourceDumpSameBytesWhateverJobs(t *testing.T) {
+	t.Parallel()
 	src := copyDumpSite(t)
 	// Files split into chunks, compressed in parallel.
 	big := bytes.Repeat([]byte("a line of text that compresses, more or less, "), 80000)
@@ -354,6 +357,7 @@ func readTree(t testing.TB, dir string) map[string][]byte {
 // A build that fails while packaging (interrupted, or the disk full)
 // leaves the output as it was, and no staging directory.
 func TestResourceDumpFailureLeavesOldOutput(t *testing.T) {
+	t.Parallel()
 	src := copyDumpSite(t)
 	tests := []struct {
 		name string
@@ -428,6 +432,7 @@ func (f *fullFile) Write(p []byte) (int, error) {
 }
 
 func TestResourceDumpLeavesOutChangedFiles(t *testing.T) {
+	t.Parallel()
 	src := copyDumpSite(t)
 	out := t.TempDir()
 	cfg := dumpConfig(t, src, out)
@@ -454,6 +459,7 @@ func TestResourceDumpLeavesOutChangedFiles(t *testing.T) {
 }
 
 func TestResourceDumpNames(t *testing.T) {
+	t.Parallel()
 	src := copyDumpSite(t)
 	for _, name := range []string{"line\nbreak.txt", "manifest.xml"} {
 		if err := os.WriteFile(filepath.Join(src, name), []byte("x"), 0o644); err != nil {
@@ -483,6 +489,7 @@ func TestResourceDumpNames(t *testing.T) {
 }
 
 func TestResourceDumpFollowsSymlinks(t *testing.T) {
+	t.Parallel()
 	src := copyDumpSite(t)
 	if err := os.Symlink("data", filepath.Join(src, "linked")); err != nil {
 		t.Skip("no symbolic links here:", err)
@@ -516,6 +523,7 @@ func TestResourceDumpFollowsSymlinks(t *testing.T) {
 // is never followed by the dump, even to bytes identical to those hashed
 // (which the digest check alone would let through).
 func TestResourceDumpRefusesLinkSwappedIn(t *testing.T) {
+	t.Parallel()
 	src := copyDumpSite(t)
 	outside := t.TempDir()
 	for _, name := range []string{"index.html", "café & crème.html", "first-article.html"} {

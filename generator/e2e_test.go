@@ -86,6 +86,7 @@ var awkwardNames = []string{
 // every part and every resource, whose bytes must match their length and
 // each of the four digests.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	for i, name := range awkwardNames {
 		content := strings.Repeat(name+"\n", i)

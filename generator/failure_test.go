@@ -17,6 +17,7 @@ var errSimulated = errors.New("simulated write failure")
 // the output directory exactly as it was (names, bytes, modes) and no
 // staging directory behind.
 func TestFailureLeavesOutputAsItWas(t *testing.T) {
+	t.Parallel()
 	type env struct {
 		src, out string
 		cfg      *Config
@@ -138,6 +139,7 @@ func blockWellKnown(t *testing.T, out string) {
 // TestFailureCreatesNothing: a failed build into an output directory that
 // did not exist leaves it, and its parents, uncreated.
 func TestFailureCreatesNothing(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	testenv.WriteFile(t, src, "bad\xff.txt", "x")
 	parent := t.TempDir()
@@ -158,6 +160,7 @@ func TestFailureCreatesNothing(t *testing.T) {
 // old versions back, new ones are removed, and the documents are swapped
 // back: the output is as it was.
 func TestPublishRollback(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	testenv.WriteFile(t, out, "_headers", "old a")
 	testenv.WriteFile(t, out, DocsDir+"/resourcelist.xml", "old list")
@@ -188,6 +191,7 @@ func TestPublishRollback(t *testing.T) {
 // rsgen's documents folder goes is not rsgen's to replace: the build fails
 // and the file is kept.
 func TestUserFileNamedLikeTheOutput(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"file", "symlink"} {
 		t.Run(kind, func(t *testing.T) {
 			src := copySite(t)
@@ -212,6 +216,7 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 // TestSourceInsideTheDocumentsFolder: a source that is (or is inside) the
 // folder rsgen replaces with its documents is refused, not swapped away.
 func TestSourceInsideTheDocumentsFolder(t *testing.T) {
+	t.Parallel()
 	for _, rel := range []string{DocsDir, DocsDir + "/collection"} {
 		t.Run(rel, func(t *testing.T) {
 			out := t.TempDir()

@@ -39,6 +39,7 @@ var goldenCases = []struct {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := copySite(t)
@@ -105,6 +106,7 @@ func TestGolden(t *testing.T) {
 // TestGoldenOfficialValidator runs the official validator over the golden
 // files.
 func TestGoldenOfficialValidator(t *testing.T) {
+	t.Parallel()
 	if testenv.Official(t) == nil {
 		t.Skip("the official validator cannot run here")
 	}

@@ -19,6 +19,7 @@ import (
 // a walk in order of names would go wrong; the scan then fails. The
 // same holds of directories too large to sort in memory.
 func TestScanKeepsThePathOrder(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for _, rel := range []string{"a", "a-b", "a.b", "a0", "b/c", "b-c/d", "b0", "z/a/b", "z/a-b", "z/a0"} {
 		files[rel] = "file " + rel
@@ -75,6 +76,7 @@ func TestScanKeepsThePathOrder(t *testing.T) {
 // A tree of a few thousand files read through a window of a few slots
 // and a hash cache gives the same bytes as with a roomy window.
 func TestScanWindowGivesTheSameOutput(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	files := map[string]string{}
 	for i := range 3000 {

@@ -33,6 +33,7 @@ func dumpArchiveConfig(src, out, prev string, at time.Time, keep time.Duration) 
 // byte for byte, from a directory or over HTTP, and dropped after
 // ArchiveKeep; a build that would drop the archive is refused.
 func TestResourceDumpArchive(t *testing.T) {
+	t.Parallel()
 	const day = 24 * time.Hour
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
@@ -128,6 +129,7 @@ func TestResourceDumpArchive(t *testing.T) {
 // An archived package must be where rsgen archives it, and be the bytes
 // its entry describes: one edited by hand is the previous build's error.
 func TestResourceDumpArchiveRefused(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		edit func(t *testing.T, docs string)
@@ -195,6 +197,7 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 // Over HTTP, the archived dumps and their packages are fetched, checked
 // against their entries and published again into a fresh output.
 func TestResourceDumpArchiveHTTP(t *testing.T) {
+	t.Parallel()
 	const day = 24 * time.Hour
 	tr := acNewTree(t, acFiles, acT0)
 	live := t.TempDir()
@@ -233,6 +236,7 @@ func TestResourceDumpArchiveHTTP(t *testing.T) {
 // against the digests of their entries, and given the time of their entry,
 // so that an upload that compares times does not send them again.
 func TestResourceDumpArchiveCopied(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	first := acConfig(tr.dir, out, acDay(1))
@@ -275,6 +279,7 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 // An archived Resource Dump is one document: one that would pass the
 // limits of a document is refused, naming them.
 func TestResourceDumpArchiveLimits(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 12 {
 		files[fmt.Sprintf("f%02d.bin", i)] = strings.Repeat(string(rune('a'+i)), 900)
@@ -323,6 +328,7 @@ func TestCarriedPackagesRelativePrevious(t *testing.T) {
 // its Resource Dump, its Change Dump and their archives are never before
 // it (they were the clock's, and failed the check).
 func TestDumpsWithinTheSecond(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	clock := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -354,6 +360,7 @@ func TestDumpsWithinTheSecond(t *testing.T) {
 // a second at each reading, so that every package's time is past the
 // snapshot's whatever the speed of the machine.
 func TestResourceDumpArchivePackagedLater(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	var ticks atomic.Int64

@@ -21,6 +21,7 @@ import (
 // hash cache and the directory as they were: no stage, no spill file, no
 // temporary cache.
 func TestSpoolFullDisk(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 300 {
 		files[filepath.Join("d", string(rune('a'+i%26)), strings.Repeat("x", i%7+1)+string(rune('0'+i%10))+".txt")] = strings.Repeat("y", i)
@@ -57,6 +58,7 @@ func TestSpoolFullDisk(t *testing.T) {
 // them than the sort's memory holds, with a Change Dump, publishes the
 // bytes of one whose changes are sorted in memory.
 func TestChangesSortSpills(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 2000 {
 		files[fmt.Sprintf("d%d/f%04d.txt", i%13, i)] = fmt.Sprint("v", i)

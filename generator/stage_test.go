@@ -19,6 +19,7 @@ import (
 // one published by rsgen (with its manifest, or by a version before the
 // manifest) is replaced.
 func TestUserFilesInTheDocumentsFolder(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		inPlace bool                                // SOURCE == OUT
@@ -90,6 +91,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 // TestOlderSnapshotRefused: a build whose snapshot is older than the one
 // published does not replace it; one of the same time does.
 func TestOlderSnapshotRefused(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	out := t.TempDir()
 	cfg := testConfig(t, src, out)
@@ -121,6 +123,7 @@ func TestOlderSnapshotRefused(t *testing.T) {
 // TestBusyOutput: while a build holds the output, another is refused at
 // once and changes nothing.
 func TestBusyOutput(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	out := t.TempDir()
 	cfg := testConfig(t, src, out)
@@ -143,6 +146,7 @@ func TestBusyOutput(t *testing.T) {
 // into one output never publish an older snapshot over a newer one. Each
 // either publishes or is refused (busy, or older than what is there).
 func TestConcurrentBuilds(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	out := t.TempDir()
 	deadline := time.Now().Add(5 * time.Second)

@@ -22,6 +22,7 @@ import (
 // simulated with a hook, so that the test means the same as root, who
 // reads any directory.
 func TestUnreadIsNotDeleted(t *testing.T) {
+	t.Parallel()
 	errIO := errors.New("input/output error")
 	tests := []struct {
 		name     string
@@ -118,6 +119,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 // package every resource it lists, cannot keep an entry it cannot read:
 // it fails and publishes nothing rather than announce it deleted.
 func TestUnreadWithResourceDump(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	cfg := acConfig(tr.dir, out, acDay(1))
@@ -145,6 +147,7 @@ func TestUnreadWithResourceDump(t *testing.T) {
 // now a hard link) keeps its entry of the previous build, as a file of a
 // tree that cannot be read does; it is not announced as deleted.
 func TestArchiveUnpublishedIsNotDeleted(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"tar", "zip"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()
