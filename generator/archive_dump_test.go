@@ -20,7 +20,7 @@ import (
 // the order of their paths.
 func dumpTree(t testing.TB) (string, []archiveMember) {
 	t.Helper()
-	dir := copyDumpSite(t)
+	dir := testenv.CopySite(t, siteMtime)
 	big := strings.Repeat("a line of text that compresses, more or less, in chunks\n", 25000)
 	if err := os.WriteFile(filepath.Join(dir, "data", "big.txt"), []byte(big), 0o644); err != nil {
 		t.Fatal(err)

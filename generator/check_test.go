@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -113,11 +114,11 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	info, _ := os.Stat(bd.stage.Path(DocsDir + "/resourcelist.xml"))
 	b.SetBytes(info.Size())
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		if err := checkStage(context.Background(), stg, []*build{bd}, bd.stats, bd.notice); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/1e3/float64(n*b.N), "cpu-us/entry")
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/1e3/float64(n*b.N), "cpu-us/entry")
 }

@@ -107,7 +107,7 @@ func TestEndToEnd(t *testing.T) {
 	if rep.Files != len(want) || len(rep.Problems) != 0 {
 		t.Fatalf("report: %d files, problems %v; want %d files", rep.Files, rep.Problems, len(want))
 	}
-	noStage(t, src)
+	testenv.NoStage(t, src)
 
 	fetch := httpFetcher(t, srv.Client())
 	pub := discover(t, fetch, base.String()+WellKnownFile, Limits{MaxEntries: 5, MaxBytes: DefaultLimits.MaxBytes})

@@ -90,7 +90,7 @@ func TestExportResourceDumpShared(t *testing.T) {
 	if want := []string{"https://example.org/index.html", "https://example.org/elsewhere/home", "https://example.org/also-home"}; !slices.Equal(home, want) {
 		t.Errorf("the bitstream of index.html is that of %q, want %q", home, want)
 	}
-	_, changes := readList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
+	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
 	if len(changes) != 3 {
 		t.Errorf("%d changes, want 3", len(changes))
 	}
@@ -171,7 +171,7 @@ func TestExportResourceDumpChanged(t *testing.T) {
 	if !rep.Export.ChangeList {
 		return // nothing in the window (TestExportEmptyWindow)
 	}
-	_, changes := readList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
+	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
 	for _, c := range changes {
 		if strings.HasSuffix(c.Loc, "index.html") {
 			t.Errorf("%s is in the Change List", c.Loc)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -110,7 +111,7 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 				t.Errorf("error %q names a path more than once", err)
 			}
 			testenv.SameSnapshot(t, "after "+tc.name, testenv.Snapshot(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }
@@ -184,7 +185,7 @@ func TestPublishRollback(t *testing.T) {
 	}
 	st.Discard()
 	testenv.SameSnapshot(t, "after a failed Publish", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 }
 
 // TestUserFileNamedLikeTheOutput: a file (or link) of the user's where
@@ -208,7 +209,7 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 				t.Errorf("Build: %v; want an output error naming %s", err, DocsDir)
 			}
 			testenv.SameSnapshot(t, "after the build", testenv.Snapshot(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }
@@ -221,14 +222,14 @@ func TestSourceInsideTheDocumentsFolder(t *testing.T) {
 		t.Run(rel, func(t *testing.T) {
 			out := t.TempDir()
 			src := filepath.Join(out, filepath.FromSlash(rel))
-			copyTree(t, siteDir, src)
+			testenv.CopyTree(t, siteDir, src, time.Time{})
 			before := testenv.Snapshot(t, out)
 			_, err := Build(context.Background(), testConfig(t, src, out))
 			if err == nil || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), "choose another output directory") {
 				t.Errorf("Build: %v; want an output error", err)
 			}
 			testenv.SameSnapshot(t, "after the build", testenv.Snapshot(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -58,7 +59,7 @@ func TestGolden(t *testing.T) {
 				if err := os.RemoveAll(golden); err != nil {
 					t.Fatal(err)
 				}
-				copyTree(t, out, golden)
+				testenv.CopyTree(t, out, golden, time.Time{})
 			}
 			want := testenv.Snapshot(t, golden)
 			var names []string

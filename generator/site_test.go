@@ -136,7 +136,7 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 		t.Fatalf("BuildSite without data: %v, want a SetRemovedError for data", err)
 	}
 	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 
 	site.RemoveSets = []string{"data"}
 	rep := mustBuildSite(t, site)
@@ -237,7 +237,7 @@ func TestBuildSiteAllOrNothing(t *testing.T) {
 		t.Fatalf("BuildSite with data empty: %v, want ErrEmptySource of the set data", err)
 	}
 	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 }
 
 // TestSiteValidate names the field of each mistake, in the set it is in.

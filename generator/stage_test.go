@@ -83,7 +83,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 				t.Errorf("Build: %v; want an error naming %s", err, tc.refused)
 			}
 			testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }
@@ -104,7 +104,7 @@ func TestOlderSnapshotRefused(t *testing.T) {
 		t.Errorf("Build: %v; want ErrOlderSnapshot naming the published time", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 
 	// Publish checks again, under the lock, whatever the stage was told.
 	st, err := NewStage(out)
@@ -117,7 +117,7 @@ func TestOlderSnapshotRefused(t *testing.T) {
 	}
 	st.Discard()
 	testenv.SameSnapshot(t, "after the refused publish", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 }
 
 // TestBusyOutput: while a build holds the output, another is refused at
@@ -183,6 +183,6 @@ func TestConcurrentBuilds(t *testing.T) {
 		if !at.Equal(latest) && !at.After(latest) {
 			t.Fatalf("try %d: published snapshot %s, older than %s, which was published", i, at, latest)
 		}
-		noStage(t, out)
+		testenv.NoStage(t, out)
 	}
 }

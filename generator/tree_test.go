@@ -422,7 +422,7 @@ func TestHidden(t *testing.T) {
 		}
 		slices.Sort(want)
 		checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, want, hashing.DefaultSet)
-		noStage(t, src)
+		testenv.NoStage(t, src)
 	}
 }
 
@@ -517,7 +517,7 @@ func TestOutputIsSource(t *testing.T) {
 				t.Fatal(err)
 			}
 			lists = append(lists, string(data))
-			noStage(t, src)
+			testenv.NoStage(t, src)
 		}
 		if lists[0] != lists[1] {
 			t.Errorf("hidden=%v: a second build into the source publishes another list", hidden)
@@ -538,7 +538,7 @@ func TestOutputInsideSource(t *testing.T) {
 	for range 2 {
 		_, pub := buildAndRead(t, cfg)
 		checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, want, hashing.DefaultSet)
-		noStage(t, out)
+		testenv.NoStage(t, out)
 	}
 	// The same through a symbolic link to the source, and with an output
 	// that does not exist yet.

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // buildBinary compiles rsgen into a temporary directory.
@@ -50,7 +52,7 @@ func TestSignals(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--base-url", "https://example.org/", "--out", out, src); code != exitOK {
 		t.Fatalf("first build: %d\n%s", code, stderr)
@@ -95,7 +97,7 @@ func TestSignals(t *testing.T) {
 				t.Errorf("stderr does not say the build was interrupted:\n%s", stderr.String())
 			}
 			sameTree(t, treeState(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }
