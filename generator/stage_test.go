@@ -164,11 +164,10 @@ func TestConcurrentBuilds(t *testing.T) {
 		}
 		wg.Wait()
 		for j, err := range errs {
+			// Both may succeed, if the older finished before the newer
+			// started; the snapshot published then is the newer (below).
 			if err == nil {
 				latest = ats[j]
-				if j == 0 && errs[1] == nil {
-					t.Fatalf("try %d: both builds succeeded; the second should have been refused as busy or the first as older", i)
-				}
 			} else if !errors.Is(err, ErrBusy) && !errors.Is(err, ErrOlderSnapshot) {
 				t.Fatalf("try %d: build at %s: %v", i, ats[j].Format(time.RFC3339), err)
 			}

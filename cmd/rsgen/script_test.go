@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestMain lets the scripts run rsgen: testscript puts a command of that
@@ -24,8 +26,14 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) != "rsgen" {
 		clearCallerEnv()
 	}
-	testscript.RunMain(m, map[string]func() int{"rsgen": Main})
+	testscript.RunMain(memTemp{m}, map[string]func() int{"rsgen": Main})
 }
+
+// memTemp runs the tests with their temporary directories, the scripts'
+// too, on a memory file system where there is one (testenv.MemTemp).
+type memTemp struct{ m *testing.M }
+
+func (t memTemp) Run() int { return testenv.Main(t.m) }
 
 // TestScript runs the scripts of testdata/script: the behaviour of the
 // command line as a user sees it, command by command (see their README).
