@@ -21,9 +21,9 @@ import (
 // publishes as if nothing had happened; a dry run before it leaves them.
 func TestKilledWhileSpooling(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary (-short)")
+		t.Skip("runs the command in a process of its own (-short)")
 	}
-	bin := buildBinary(t)
+	bin := rsgenCommand(t)
 	dir := t.TempDir()
 	site, out, cache := filepath.Join(dir, "site"), filepath.Join(dir, "out"), filepath.Join(dir, "cache")
 	for i := range 200 {

@@ -31,12 +31,15 @@ func goCommand(t *testing.T) string {
 	return goTool
 }
 
-func buildBinary(t *testing.T) string {
+// rsgenCommand is the rsgen command the scripts run: the test binary,
+// which testscript.RunMain (TestMain) copied as "rsgen" into a directory
+// it put first in $PATH. Run so, it is rsgen's main (Main), with no
+// build of the command.
+func rsgenCommand(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "rsgen")
-	cmd := exec.Command(goCommand(t), "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := exec.LookPath("rsgen")
+	if err != nil || !strings.Contains(bin, "testscript-main") {
+		t.Fatalf("no rsgen of testscript in $PATH: %q, %v", bin, err)
 	}
 	return bin
 }
@@ -48,9 +51,9 @@ func buildBinary(t *testing.T) string {
 // directory appears, long before the file is hashed.
 func TestSignals(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and hashes 128 MiB (-short)")
+		t.Skip("runs the command in a process of its own and hashes 128 MiB (-short)")
 	}
-	bin := buildBinary(t)
+	bin := rsgenCommand(t)
 	clearEnv(t)
 	src := testenv.CopySite(t, siteMtime)
 	out := t.TempDir()
@@ -155,9 +158,9 @@ func TestOnSignals(t *testing.T) {
 // read a large (sparse) file keeps one under way.
 func TestSecondSignal(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary (-short)")
+		t.Skip("runs the command in a process of its own (-short)")
 	}
-	bin := buildBinary(t)
+	bin := rsgenCommand(t)
 	dir := t.TempDir()
 	big, err := os.Create(filepath.Join(dir, "big.bin"))
 	if err != nil {
