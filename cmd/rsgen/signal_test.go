@@ -31,6 +31,16 @@ func goCommand(t *testing.T) string {
 	return goTool
 }
 
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "rsgen")
+	cmd := exec.Command(goCommand(t), "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // rsgenCommand is the rsgen command the scripts run: the test binary,
 // which testscript.RunMain (TestMain) copied as "rsgen" into a directory
 // it put first in $PATH. Run so, it is rsgen's main (Main), with no
@@ -51,7 +61,7 @@ func rsgenCommand(t *testing.T) string {
 // directory appears, long before the file is hashed.
 func TestSignals(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the command in a process of its own and hashes 128 MiB (-short)")
+		t.Skip("builds the binary and hashes 128 MiB (-short)")
 	}
 	bin := rsgenCommand(t)
 	clearEnv(t)
@@ -158,7 +168,7 @@ func TestOnSignals(t *testing.T) {
 // read a large (sparse) file keeps one under way.
 func TestSecondSignal(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the command in a process of its own (-short)")
+		t.Skip("builds the binary (-short)")
 	}
 	bin := rsgenCommand(t)
 	dir := t.TempDir()
