@@ -112,3 +112,16 @@ func TestKilledWhileSpooling(t *testing.T) {
 		t.Errorf("left beside the cache: %q", left)
 	}
 }
+
+// rsgenCommand is the rsgen command the scripts run: the test binary,
+// which testscript.RunMain (TestMain) copied as "rsgen" into a directory
+// it put first in $PATH. Run so, it is rsgen's main (Main), with no
+// build of the command.
+func rsgenCommand(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("rsgen")
+	if err != nil || !strings.Contains(bin, "testscript-main") {
+		t.Fatalf("no rsgen of testscript in $PATH: %q, %v", bin, err)
+	}
+	return bin
+}

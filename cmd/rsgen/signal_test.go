@@ -41,19 +41,6 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// rsgenCommand is the rsgen command the scripts run: the test binary,
-// which testscript.RunMain (TestMain) copied as "rsgen" into a directory
-// it put first in $PATH. Run so, it is rsgen's main (Main), with no
-// build of the command.
-func rsgenCommand(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("rsgen")
-	if err != nil || !strings.Contains(bin, "testscript-main") {
-		t.Fatalf("no rsgen of testscript in $PATH: %q, %v", bin, err)
-	}
-	return bin
-}
-
 // TestSignals sends SIGINT and SIGTERM to a running build: it must exit 1,
 // say it was interrupted, leave the previous output exactly as it was and
 // remove its staging directory. The build is kept busy by a large sparse
