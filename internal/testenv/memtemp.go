@@ -17,14 +17,15 @@ func Main(m interface{ Run() int }) int {
 
 // MemTemp points TMPDIR at a new directory on a memory file system
 // (Linux's /dev/shm, if it is a tmpfs with a GiB free), unless TMPDIR is
-// set already, and returns a function that removes that directory.
+// set already or the long tests are asked for ($RSGEN_LONG_TESTS: they
+// write gigabytes), and returns a function that removes that directory.
 //
 // The tests create and remove some hundred thousand files; on the ext4
 // disk of a loaded 2-core machine the kernel spent 22 of the 31 s of CPU
 // of generator's tests in openat, mkdirat and renameat, 3 s on a tmpfs.
 // `TMPDIR=/tmp go test ./...` runs the tests on the disk.
 func MemTemp() (remove func()) {
-	if os.Getenv("TMPDIR") != "" {
+	if os.Getenv("TMPDIR") != "" || os.Getenv(LongEnv) == "1" { // not Long: flags are not parsed yet
 		return func() {}
 	}
 	dir := memDir()
