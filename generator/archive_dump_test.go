@@ -20,7 +20,7 @@ import (
 // the order of their paths.
 func dumpTree(t testing.TB) (string, []archiveMember) {
 	t.Helper()
-	dir := copyDumpSite(t)
+	dir := testenv.CopySite(t, siteMtime)
 	big := strings.Repeat("a line of text that compresses, more or less, in chunks\n", 25000)
 	if err := os.WriteFile(filepath.Join(dir, "data", "big.txt"), []byte(big), 0o644); err != nil {
 		t.Fatal(err)
@@ -52,6 +52,7 @@ func dumpTree(t testing.TB) (string, []archiveMember) {
 // depend on --jobs. An archive in the order of the paths gives the tree's
 // output, byte for byte.
 func TestArchiveResourceDump(t *testing.T) {
+	t.Parallel()
 	tree, members := dumpTree(t)
 	treeCfg := dumpConfig(t, tree, filepath.Join(t.TempDir(), "out"))
 	treeCfg.Dump.MaxBytes = 256 << 10 // several packages
@@ -134,6 +135,7 @@ func sameFiles(t testing.TB, what string, got, want map[string]string) {
 // bytes differ are left out of the dump and the Resource List; so are all
 // after a member that is gone, in a tar, whose order is lost.
 func TestArchiveResourceDumpChanged(t *testing.T) {
+	t.Parallel()
 	_, members := dumpTree(t)
 	edit := func(ms []archiveMember, name string, fn func(*archiveMember) bool) []archiveMember {
 		out := make([]archiveMember, 0, len(ms))
@@ -169,9 +171,8 @@ func TestArchiveResourceDumpChanged(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			src := filepath.Join(t.TempDir(), tt.archive)
 			writeTestArchive(t, src, members)
-			testHookBeforeDump = func() { writeTestArchive(t, src, tt.change(members)) }
-			defer func() { testHookBeforeDump = func() {} }()
 			cfg := dumpConfig(t, src, filepath.Join(t.TempDir(), "out"))
+			cfg.beforeDump = func() { writeTestArchive(t, src, tt.change(members)) }
 			cfg.Jobs = 3
 			rep := mustBuild(t, cfg)
 			var dropped []string

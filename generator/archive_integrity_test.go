@@ -24,6 +24,7 @@ func tarBytes(t testing.TB, members []archiveMember, pad int) []byte {
 // A damaged archive is an error that names it, and nothing is published
 // (issue 9 item 2); the legal variants of a good one are published.
 func TestArchiveDamaged(t *testing.T) {
+	t.Parallel()
 	body := strings.Repeat("the content of a member; ", 40)
 	members := []archiveMember{{name: "a.txt", body: body}, {name: "b.txt", body: "second"}}
 	plain := tarBytes(t, members, 0)

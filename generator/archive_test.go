@@ -101,6 +101,7 @@ func (n *notices) add(msg string) { n.mu.Lock(); n.msgs = append(n.msgs, msg); n
 // tree holding them would be published, byte for byte; the others refused,
 // each named, and nothing written anywhere but the output.
 func TestArchives(t *testing.T) {
+	t.Parallel()
 	base, _ := ParseBaseURL("https://example.org/")
 	// The tree the archives hold, published as a directory.
 	tree := filepath.Join(t.TempDir(), "tree")
@@ -168,6 +169,7 @@ func TestArchives(t *testing.T) {
 }
 
 func TestArchiveErrors(t *testing.T) {
+	t.Parallel()
 	base, _ := ParseBaseURL("https://example.org/")
 	dir := t.TempDir()
 	corrupt := filepath.Join(dir, "corrupt.tgz")
@@ -194,6 +196,7 @@ func TestArchiveErrors(t *testing.T) {
 // days. One larger than the archive could expand to is skipped, reported,
 // and the rest published. GNU tar makes the sparse member.
 func TestArchiveSparseMemberTooLarge(t *testing.T) {
+	t.Parallel()
 	gnutar, err := exec.LookPath("tar")
 	if err != nil {
 		t.Skip("no tar to make a sparse member with:", err)
@@ -231,6 +234,7 @@ func TestArchiveSparseMemberTooLarge(t *testing.T) {
 // Dump, which reads them again: a tar of many empty members costs the disk
 // of its sort, not memory.
 func TestArchiveIndexedOnlyForADump(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "site.tar")
 	writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "b.txt", body: "b"}})

@@ -24,6 +24,7 @@ import (
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/zipdump"
 )
 
 // Config is what a build needs. The CLI fills it from flags; the zero
@@ -97,11 +98,23 @@ type Config struct {
 	stdin  io.Reader        // the export "-"; os.Stdin if nil
 	chunk  int              // memory of each sorter of an export; extsort.DefaultChunkBytes/2 if zero
 
-	// Test seams: listed is called with each file the walk will publish,
-	// before it is read; createHook is called before each staged file is
-	// created, and its error fails the creation.
-	listed     func(rel string)
-	createHook func(name string) error
+	seams // for tests; none is set outside them
+}
+
+// seams let a test reach into a build, each through its own Config, so
+// that tests may run in parallel.
+type seams struct {
+	listed      func(rel string)                // called with each file the walk will publish, before it is read
+	createHook  func(name string) error         // called before each staged file is created; its error fails the creation
+	readDir     func(rel string) error          // called with each directory the walk lists; its error replaces the listing
+	beforeDump  func()                          // runs once the tree is hashed, before anything is packaged
+	dumpFile    func(zipdump.File) zipdump.File // wraps each file the dump writes
+	beforeCheck func(*Stage)                    // called with the stage before it is checked: output made invalid, as by a bug
+	scanWindow  int                             // treescan.Scan.Window
+	bigDir      int                             // treescan.Scan.BigDir
+	sortMemory  int                             // spill.Area.SortMemory
+	spooled     func() error                    // spill.Area.AfterAdd: its error is the spool's (a full disk)
+	noLinks     bool                            // packages.Copier.NoLinks: carried packages copied, as from another file system
 }
 
 // Report is the outcome of a successful build.
@@ -140,10 +153,6 @@ func mark(err, sentinel error) error {
 
 // ErrFailFast wraps the first per-file problem of a build run with FailFast.
 var ErrFailFast = errors.New("stopped at the first file that could not be published")
-
-// testHookBeforeCheck, if set, is called with the stage before it is
-// checked: a test makes rsgen's output invalid, as a bug would.
-var testHookBeforeCheck func(*Stage)
 
 // build is the state of one run of Build.
 type build struct {
@@ -262,6 +271,7 @@ func (b *build) attach(stg *Stage) {
 	b.stage = stg
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.Stage = stg
+	b.spill.SortMemory, b.spill.AfterAdd = b.cfg.sortMemory, b.cfg.spooled
 	b.docs = &docWriter{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits}
 }
 
@@ -490,7 +500,9 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	dump := b.dump()
 	var packed *dumps.Packed
 	if b.cfg.Dump.Enabled { // before the Resource List: see ResourceDump.Pack
-		testHookBeforeDump()
+		if b.cfg.beforeDump != nil {
+			b.cfg.beforeDump()
+		}
 		var dropped []string
 		if resources, dropped, packed, err = dump.Pack(ctx, resources); err != nil {
 			return nil, err

@@ -24,6 +24,7 @@ func acCachedConfig(src, out, cache string, at time.Time) Config {
 }
 
 func TestCacheGivesTheSameOutput(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"sniffed": "%PDF-1.4 sniffed by content", "x/page.html": "<p>page</p>"}
 	for k, v := range acFiles {
 		files[k] = v
@@ -96,6 +97,7 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 }
 
 func TestCacheSkipsUnsettledFiles(t *testing.T) {
+	t.Parallel()
 	written := time.Now()
 	tr := acNewTree(t, acFiles, acT0)
 	cache := filepath.Join(t.TempDir(), "rsgen.cache")
@@ -112,6 +114,7 @@ func TestCacheSkipsUnsettledFiles(t *testing.T) {
 }
 
 func TestCacheWithChanges(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	cache := filepath.Join(t.TempDir(), "rsgen.cache")
 	out := t.TempDir()
@@ -139,6 +142,7 @@ func TestCacheWithChanges(t *testing.T) {
 // build has published: never content, or the Resource List would give
 // the digests of the cache before it was rewritten.
 func TestCacheInsideTheSource(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"rsgen.cache", ".rsgen/cache"} {
 		t.Run(name, func(t *testing.T) {
 			tr := acNewTree(t, acFiles, acT0)
@@ -170,6 +174,7 @@ func TestCacheInsideTheSource(t *testing.T) {
 // is built, and the file is left as it was; one that does not exist yet,
 // inside the source, is neither published nor hashed as content.
 func TestCacheNotACache(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	conf := filepath.Join(t.TempDir(), "rsgen.toml")
 	testenv.WriteFile(t, filepath.Dir(conf), "rsgen.toml", "base-url = \"https://example.org/\"\n")

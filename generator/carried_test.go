@@ -33,6 +33,7 @@ func carriedSetup(t *testing.T) (*acTree, string, string) {
 // an outside file of the same length), and one whose entry gives no
 // digest is refused; the output is left as it was.
 func TestCarriedPackageChecked(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, want string
 		tamper     func(t *testing.T, out, pkg string)
@@ -85,6 +86,7 @@ func TestCarriedPackageChecked(t *testing.T) {
 // RENAME_EXCHANGE in a loop) is never published, nor are the outside
 // file's bytes: each build publishes the package or fails.
 func TestCarriedPackageSwapped(t *testing.T) {
+	t.Parallel()
 	tr, out, pkg := carriedSetup(t)
 	want, err := os.ReadFile(pkg)
 	if err != nil {
@@ -137,6 +139,7 @@ func TestCarriedPackageSwapped(t *testing.T) {
 // carried package is taken from the package checked, not from the file
 // beside it in the previous output, which nothing checks.
 func TestCarriedManifestFromPackage(t *testing.T) {
+	t.Parallel()
 	tr, out, pkg := carriedSetup(t)
 	copyPath := strings.TrimSuffix(pkg, ".zip") + ".manifest.xml"
 	want, err := os.ReadFile(copyPath)

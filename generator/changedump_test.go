@@ -156,6 +156,7 @@ func inode(t *testing.T, path string) uint64 {
 }
 
 func TestChangeDumpChain(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -205,6 +206,7 @@ func TestChangeDumpChain(t *testing.T) {
 }
 
 func TestChangeDumpSplit(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -248,6 +250,7 @@ func TestChangeDumpSplit(t *testing.T) {
 }
 
 func TestChangeDumpFromURL(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	live := t.TempDir()
 	var tamper bool
@@ -293,6 +296,7 @@ func TestChangeDumpFromURL(t *testing.T) {
 }
 
 func TestChangeDumpTurnedOnLater(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -329,6 +333,7 @@ func TestChangeDumpTurnedOnLater(t *testing.T) {
 }
 
 func TestChangeDumpBehindTheChangeLists(t *testing.T) {
+	t.Parallel()
 	// A previous Change Dump that ends before its Change Lists (edited by
 	// hand): its packages cannot be followed on from, and are dropped.
 	tr := acNewTree(t, acFiles, acT0)
@@ -388,6 +393,7 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 // link, which a static host or 'aws s3 sync' follows, and copying it
 // copies the target.
 func TestChangeDumpPackageThatIsALink(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	prev := t.TempDir()
 	acBuild(t, acConfig(tr.dir, prev, acDay(1)))

@@ -60,6 +60,7 @@ func archiveConfig(src, out, prev string, at time.Time, keep time.Duration) Conf
 // the archive lists them oldest first without a gap, builds that found
 // nothing included, and carries them forward byte for byte.
 func TestChangeListArchive(t *testing.T) {
+	t.Parallel()
 	const year = 365 * 24 * time.Hour
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
@@ -117,6 +118,7 @@ func TestChangeListArchive(t *testing.T) {
 // A build that would no longer publish the archive is refused, and
 // changes nothing, unless it drops the archive on purpose.
 func TestChangeListArchiveDropped(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -151,6 +153,7 @@ func TestChangeListArchiveDropped(t *testing.T) {
 // directory, to the same bytes; an archived list changed on the site
 // after it was checked fails the build.
 func TestChangeListArchiveOverHTTP(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	live := t.TempDir()
 	srv := httptest.NewServer(http.FileServer(http.Dir(live)))
@@ -178,6 +181,7 @@ func TestChangeListArchiveOverHTTP(t *testing.T) {
 // oldest lists, with a notice, as the Change List Index does; a list that
 // retention or --archive-keep 0 drops is not read, even if it is gone.
 func TestChangeListArchiveFull(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -232,6 +236,7 @@ func TestChangeListArchiveFull(t *testing.T) {
 // validation is the previous build's fault, said so before the check of
 // the stage would blame rsgen.
 func TestCarriedInvalidIsThePreviousBuilds(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -260,6 +265,7 @@ func TestCarriedInvalidIsThePreviousBuilds(t *testing.T) {
 // The S3 script uploads the archive before changelist.xml, which links to
 // it: a Destination never follows a link to a document not there yet.
 func TestChangeListArchiveUploadedFirst(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -289,6 +295,7 @@ func dumpArchiveOf(t *testing.T, out string) []string {
 // Change Dump of its packages; the packages stay published while an
 // archived dump lists them, after the Change Dump has let them go.
 func TestChangeDumpArchive(t *testing.T) {
+	t.Parallel()
 	const year = 365 * 24 * time.Hour
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
@@ -379,6 +386,7 @@ func TestChangeDumpArchive(t *testing.T) {
 // package listed by two archived dumps is refused too, but the intervals
 // of the dumps, which may not overlap, refuse it first.)
 func TestChangeDumpArchiveDisagreement(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -420,6 +428,7 @@ func listArchiveOf(t *testing.T, out string) []string {
 // limits, when the newest archived one is old enough; archived lists are
 // carried forward byte for byte, and dropped after ArchiveKeep.
 func TestResourceListArchive(t *testing.T) {
+	t.Parallel()
 	const day = 24 * time.Hour
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
@@ -483,6 +492,7 @@ func TestResourceListArchive(t *testing.T) {
 // at, and its parts numbered as rsgen numbers them: one edited by hand is
 // the previous build's error.
 func TestResourceListArchiveRefused(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		edit func(t *testing.T, docs string)

@@ -18,6 +18,7 @@ import (
 // meanwhile) fails the build with ErrPrevious and previous.ErrChanged, and
 // the output is left as it was.
 func TestCarriedChangeListChangedSinceRead(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))

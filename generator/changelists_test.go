@@ -88,6 +88,7 @@ func (f *acFollower) poll(t *testing.T, out string, at time.Time) (index bool) {
 // by their until are published only while the index lists them, and never
 // change while they are.
 func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	steps := []struct {
@@ -189,6 +190,7 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 // each time after the last datetime it saw, misses nothing. Only a second
 // with more changes than one list holds is split, with a notice.
 func TestChangeListsSplitBetweenDatetimes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		seconds []int // of the mtime of each file created

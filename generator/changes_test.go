@@ -28,6 +28,7 @@ var acFiles = map[string]string{
 var acT0 = acTime("2024-01-01T00:00:00Z")
 
 func TestChangeMutations(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		mutate func(tr *acTree)
@@ -178,6 +179,7 @@ func acIndexEntries(t *testing.T, out string) []string {
 }
 
 func TestChangeListChain(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	steps := []struct {
@@ -242,6 +244,7 @@ func TestChangeListChain(t *testing.T) {
 }
 
 func TestChangeListSplit(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -273,6 +276,7 @@ func TestChangeListSplit(t *testing.T) {
 }
 
 func TestRebuildAtTheSameTime(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -300,6 +304,7 @@ func TestRebuildAtTheSameTime(t *testing.T) {
 // NewHistory it is published as a first build: no Change List, nothing
 // carried forward.
 func TestChangeListsOfAMovedSite(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -356,6 +361,7 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 // list held, and of this build's) are more than it may list, the build
 // fails and says which limit to raise; nothing is published.
 func TestChangeListIndexOverTheLimits(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -386,6 +392,7 @@ func TestChangeListIndexOverTheLimits(t *testing.T) {
 // Change List must then agree with the list: an unchanged or updated file
 // left out is deleted, a created one is not announced at all.
 func TestChangesOfFilesTheDumpDropped(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	cfg := acConfig(tr.dir, out, acDay(1))
@@ -394,12 +401,11 @@ func TestChangesOfFilesTheDumpDropped(t *testing.T) {
 
 	tr.write("b.txt", "bravo, updated", acT0)
 	tr.write("new.txt", "new", acT0)
-	testHookBeforeDump = func() {
+	cfg.beforeDump = func() {
 		for _, rel := range []string{"a.txt", "b.txt", "new.txt"} { // unchanged, updated, created
 			tr.write(rel, "changed while the build ran", acT0)
 		}
 	}
-	defer func() { testHookBeforeDump = func() {} }()
 	cfg.At, cfg.Changes.Previous = acDay(2), out
 	rep := acBuild(t, cfg)
 	if len(rep.Problems) != 3 {

@@ -67,10 +67,10 @@ func errorFindings(rep *validate.Report) []validate.Finding {
 // BenchmarkCheck for its cost.
 func checkStage(ctx context.Context, stg *Stage, sets []*build, stats *Stats, notice func(string)) error {
 	stats.Enter(PhaseChecking)
-	if testHookBeforeCheck != nil {
-		testHookBeforeCheck(stg)
-	}
 	cfg := sets[0].cfg
+	if cfg.beforeCheck != nil {
+		cfg.beforeCheck(stg)
+	}
 	rep, err := validate.Path(ctx, stg.Dir(), validate.Options{
 		BaseURL:      cfg.DocsURL.String(),
 		Label:        cfg.Out,

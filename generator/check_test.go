@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -29,6 +30,7 @@ func checkTestConfig(t testing.TB, out string) Config {
 }
 
 func TestBuildRefusesInvalidOutput(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	if _, err := Build(context.Background(), checkTestConfig(t, out)); err != nil {
 		t.Fatal(err)
@@ -39,7 +41,8 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 	}
 	// A bug of rsgen, simulated: a link that is no URI in the staged
 	// Source Description.
-	testHookBeforeCheck = func(s *Stage) {
+	cfg := checkTestConfig(t, out)
+	cfg.beforeCheck = func(s *Stage) {
 		p := s.Path(WellKnownFile)
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -50,8 +53,6 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	defer func() { testHookBeforeCheck = nil }()
-	cfg := checkTestConfig(t, out)
 	cfg.At = cfg.At.Add(time.Hour)
 	_, err = Build(context.Background(), cfg)
 	var ie *InvalidOutputError
@@ -116,11 +117,11 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	info, _ := os.Stat(bd.stage.Path(DocsDir + "/resourcelist.xml"))
 	b.SetBytes(info.Size())
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		if err := checkStage(context.Background(), stg, []*build{bd}, bd.stats, bd.notice); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/1e3/float64(n*b.N), "cpu-us/entry")
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/1e3/float64(n*b.N), "cpu-us/entry")
 }

@@ -16,6 +16,7 @@ import (
 // valid Config passes, and Build refuses an invalid one before it touches
 // the disk.
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base, _ := ParseBaseURL("https://example.org/")
 	valid := func() Config { return Config{Source: dir, BaseURL: base} }
@@ -132,6 +133,7 @@ func TestConfigValidate(t *testing.T) {
 
 // Describe renders a field with the caller's name for it.
 func TestFieldErrorDescribe(t *testing.T) {
+	t.Parallel()
 	e := &FieldError{Field: "Limits.MaxEntries", Value: 60000, Err: ErrOutOfRange, Detail: "give a number from 1 to 50000"}
 	if got, want := e.Error(), "Limits.MaxEntries 60000 is out of range: give a number from 1 to 50000"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
@@ -146,6 +148,7 @@ func TestFieldErrorDescribe(t *testing.T) {
 // The hash cache may lie anywhere but among the documents of the output,
 // which every build replaces.
 func TestCacheInDocuments(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		cache, out string
 		in         bool

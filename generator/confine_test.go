@@ -17,6 +17,7 @@ import (
 // build never acts on that journal: the files elsewhere and the site's
 // are as they were, and a notice names the stage.
 func TestPlantedJournal(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	elsewhere := t.TempDir()
 	testenv.WriteFile(t, elsewhere, "important.txt", "precious")
@@ -50,6 +51,7 @@ func TestPlantedJournal(t *testing.T) {
 // link is refused, as a linked resourcesync/ is: the Source Description is
 // never written through it.
 func TestWellKnownSymlink(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	out, outside := t.TempDir(), t.TempDir()
 	testenv.WriteFile(t, outside, "resourcesync", "theirs")

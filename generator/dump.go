@@ -14,13 +14,6 @@ type DumpConfig struct {
 	Compression zipdump.Compression `toml:"dump-compression"`
 }
 
-// Test hooks: testHookBeforeDump runs once the tree is hashed, before
-// anything is packaged; testHookDumpFile wraps each file the dump writes.
-var (
-	testHookBeforeDump = func() {}
-	testHookDumpFile   = func(f zipdump.File) zipdump.File { return f }
-)
-
 // packaging is how the dumps of b write their packages (package dumps),
 // of the files of its source. It is made once the previous build is read,
 // which may move b.at (afterPrevious).
@@ -31,7 +24,7 @@ func (b *build) packaging() dumps.Packaging {
 	}
 	return dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Jobs: b.cfg.Jobs,
 		MaxBytes: b.cfg.Dump.MaxBytes, Limits: b.cfg.Limits, At: b.at, Clock: clock, Completed: b.completed,
-		Files: sourceFiles(b.cfg, b.root, b.archive), Problems: &b.problems, Notice: b.notice, WrapFile: testHookDumpFile}
+		Files: sourceFiles(b.cfg, b.root, b.archive), Problems: &b.problems, Notice: b.notice, WrapFile: b.cfg.dumpFile}
 }
 
 // dump is the Resource Dump of b (package dumps).

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -28,35 +28,6 @@ var (
 	dumpAt    = time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
 	siteMtime = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 )
-
-// copyDumpSite copies ../testdata/site into a new directory, with every file
-// modified at siteMtime (git does not keep modification times).
-func copyDumpSite(t testing.TB) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir("../testdata/site", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel("../testdata/site", p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(target, b, 0o644); err != nil {
-			return err
-		}
-		return os.Chtimes(target, siteMtime, siteMtime)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func dumpConfig(t testing.TB, src, out string) Config {
 	t.Helper()
@@ -81,29 +52,13 @@ func readDoc(t testing.TB, path string) (*rsxml.Doc, []*rsxml.Entry) {
 	return doc, entries
 }
 
-// readList reads a list, or the parts of an index, and returns its root
-// and every entry of every part.
-func readList(t testing.TB, docs, name string) (*rsxml.Doc, []*rsxml.Entry) {
-	t.Helper()
-	doc, entries := readDoc(t, filepath.Join(docs, name))
-	if !doc.Index {
-		return doc, entries
-	}
-	var all []*rsxml.Entry
-	for _, e := range entries {
-		_, part := readDoc(t, filepath.Join(docs, filepath.Base(e.Loc)))
-		all = append(all, part...)
-	}
-	return doc, all
-}
-
 // checkDump checks the Resource Dump of the output out against its
 // packages, read back with archive/zip, and against the Resource List
 // (uniformity, section 9), and returns the manifest entries.
 func checkDump(t testing.TB, out string, set hashing.Set) []*rsxml.Entry {
 	t.Helper()
 	docs := filepath.Join(out, DocsDir)
-	dump, pkgs := readList(t, docs, "resourcedump.xml")
+	dump, pkgs := testenv.ReadList(t, docs, "resourcedump.xml")
 	if dump.MD.Capability != rsxml.CapResourceDump || dump.MD.At == "" || dump.Link("up") == "" {
 		t.Errorf("resourcedump.xml root: %+v %+v", dump.MD, dump.Links)
 	}
@@ -177,12 +132,12 @@ func checkDump(t testing.TB, out string, set hashing.Set) []*rsxml.Entry {
 			}
 		}
 		manifests = append(manifests, entries...)
-		unzipTest(t, filepath.Join(docs, name))
+		testenv.Unzip(t, filepath.Join(docs, name))
 	}
 	// Uniformity: the manifests list exactly the resources of the Resource
 	// List, each once. The order may differ: a tar is packaged in its
 	// order, an export in the order of its paths.
-	_, list := readList(t, docs, "resourcelist.xml")
+	_, list := testenv.ReadList(t, docs, "resourcelist.xml")
 	if len(list) != len(manifests) {
 		t.Fatalf("%d resources listed, %d packaged", len(list), len(manifests))
 	}
@@ -206,18 +161,6 @@ func checkDump(t testing.TB, out string, set hashing.Set) []*rsxml.Entry {
 	return manifests
 }
 
-func unzipTest(t testing.TB, path string) {
-	t.Helper()
-	unzip, err := exec.LookPath("unzip")
-	if err != nil {
-		t.Logf("unzip not installed: %s not checked with it", filepath.Base(path))
-		return
-	}
-	if out, err := exec.Command(unzip, "-t", "-qq", path).CombinedOutput(); err != nil {
-		t.Errorf("unzip -t %s: %v\n%s", filepath.Base(path), err, out)
-	}
-}
-
 // validateDump runs the official validator over the documents of out.
 func validateDump(t testing.TB, out string) {
 	t.Helper()
@@ -225,8 +168,9 @@ func validateDump(t testing.TB, out string) {
 }
 
 func TestResourceDumpGolden(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
-	rep := mustBuild(t, dumpConfig(t, copyDumpSite(t), out))
+	rep := mustBuild(t, dumpConfig(t, testenv.CopySite(t, siteMtime), out))
 	if len(rep.Problems) != 0 || rep.Files != 9 {
 		t.Fatalf("%d files, problems %v", rep.Files, rep.Problems)
 	}
@@ -266,7 +210,8 @@ func TestResourceDumpGolden(t *testing.T) {
 }
 
 func TestResourceDumpSplits(t *testing.T) {
-	src := copyDumpSite(t)
+	t.Parallel()
+	src := testenv.CopySite(t, siteMtime)
 	tests := []struct {
 		name       string
 		maxBytes   int64
@@ -287,7 +232,7 @@ func TestResourceDumpSplits(t *testing.T) {
 			cfg.Limits.MaxEntries = tt.maxEntries
 			mustBuild(t, cfg)
 			checkDump(t, out, hashing.DefaultSet)
-			doc, pkgs := readList(t, filepath.Join(out, DocsDir), "resourcedump.xml")
+			doc, pkgs := testenv.ReadList(t, filepath.Join(out, DocsDir), "resourcedump.xml")
 			if len(pkgs) != tt.packages || doc.Index != tt.index {
 				t.Errorf("%d packages (index %v), want %d (index %v)", len(pkgs), doc.Index, tt.packages, tt.index)
 			}
@@ -302,7 +247,8 @@ func TestResourceDumpSplits(t *testing.T) {
 }
 
 func TestResourceDumpSameBytesWhateverJobs(t *testing.T) {
-	src := copyDumpSite(t)
+	t.Parallel()
+	src := testenv.CopySite(t, siteMtime)
 	// Files split into chunks, compressed in parallel.
 	big := bytes.Repeat([]byte("a line of text that compresses, more or less, "), 80000)
 	if err := os.WriteFile(filepath.Join(src, "data", "big.txt"), big, 0o644); err != nil {
@@ -354,7 +300,8 @@ func readTree(t testing.TB, dir string) map[string][]byte {
 // A build that fails while packaging (interrupted, or the disk full)
 // leaves the output as it was, and no staging directory.
 func TestResourceDumpFailureLeavesOldOutput(t *testing.T) {
-	src := copyDumpSite(t)
+	t.Parallel()
+	src := testenv.CopySite(t, siteMtime)
 	tests := []struct {
 		name string
 		wrap func(cancel context.CancelFunc) func(zipdump.File) zipdump.File
@@ -389,8 +336,7 @@ func TestResourceDumpFailureLeavesOldOutput(t *testing.T) {
 
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			testHookDumpFile = tt.wrap(cancel)
-			defer func() { testHookDumpFile = func(f zipdump.File) zipdump.File { return f } }()
+			cfg.dumpFile = tt.wrap(cancel)
 			cfg.At = dumpAt.Add(time.Hour)
 			_, err := Build(ctx, cfg)
 			if !errors.Is(err, tt.want) {
@@ -429,14 +375,14 @@ func (f *fullFile) Write(p []byte) (int, error) {
 }
 
 func TestResourceDumpLeavesOutChangedFiles(t *testing.T) {
-	src := copyDumpSite(t)
+	t.Parallel()
+	src := testenv.CopySite(t, siteMtime)
 	out := t.TempDir()
 	cfg := dumpConfig(t, src, out)
-	testHookBeforeDump = func() {
+	cfg.beforeDump = func() {
 		os.WriteFile(filepath.Join(src, "index.html"), []byte("<p>rewritten after it was hashed</p>"), 0o644)
 		os.Remove(filepath.Join(src, "data", "holdings.csv"))
 	}
-	defer func() { testHookBeforeDump = func() {} }()
 	rep := mustBuild(t, cfg)
 	var problems []string
 	for _, p := range rep.Problems {
@@ -456,7 +402,8 @@ func TestResourceDumpLeavesOutChangedFiles(t *testing.T) {
 }
 
 func TestResourceDumpNames(t *testing.T) {
-	src := copyDumpSite(t)
+	t.Parallel()
+	src := testenv.CopySite(t, siteMtime)
 	for _, name := range []string{"line\nbreak.txt", "manifest.xml"} {
 		if err := os.WriteFile(filepath.Join(src, name), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
@@ -485,7 +432,8 @@ func TestResourceDumpNames(t *testing.T) {
 }
 
 func TestResourceDumpFollowsSymlinks(t *testing.T) {
-	src := copyDumpSite(t)
+	t.Parallel()
+	src := testenv.CopySite(t, siteMtime)
 	if err := os.Symlink("data", filepath.Join(src, "linked")); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
@@ -518,7 +466,8 @@ func TestResourceDumpFollowsSymlinks(t *testing.T) {
 // is never followed by the dump, even to bytes identical to those hashed
 // (which the digest check alone would let through).
 func TestResourceDumpRefusesLinkSwappedIn(t *testing.T) {
-	src := copyDumpSite(t)
+	t.Parallel()
+	src := testenv.CopySite(t, siteMtime)
 	outside := t.TempDir()
 	for _, name := range []string{"index.html", "café & crème.html", "first-article.html"} {
 		from := filepath.Join(src, name)
@@ -531,15 +480,15 @@ func TestResourceDumpRefusesLinkSwappedIn(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(outside, name), b, 0o644)
 	}
-	testHookBeforeDump = func() {
+	out := t.TempDir()
+	cfg := dumpConfig(t, src, out)
+	cfg.beforeDump = func() {
 		os.Rename(filepath.Join(src, "articles"), filepath.Join(src, "articles.old"))
 		os.Symlink(outside, filepath.Join(src, "articles"))
 		os.Remove(filepath.Join(src, "index.html"))
 		os.Symlink(filepath.Join(outside, "index.html"), filepath.Join(src, "index.html"))
 	}
-	defer func() { testHookBeforeDump = func() {} }()
-	out := t.TempDir()
-	rep := mustBuild(t, dumpConfig(t, src, out))
+	rep := mustBuild(t, cfg)
 	var problems []string
 	for _, p := range rep.Problems {
 		problems = append(problems, p.Path)

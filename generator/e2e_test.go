@@ -86,6 +86,7 @@ var awkwardNames = []string{
 // every part and every resource, whose bytes must match their length and
 // each of the four digests.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	for i, name := range awkwardNames {
 		content := strings.Repeat(name+"\n", i)
@@ -106,7 +107,7 @@ func TestEndToEnd(t *testing.T) {
 	if rep.Files != len(want) || len(rep.Problems) != 0 {
 		t.Fatalf("report: %d files, problems %v; want %d files", rep.Files, rep.Problems, len(want))
 	}
-	noStage(t, src)
+	testenv.NoStage(t, src)
 
 	fetch := httpFetcher(t, srv.Client())
 	pub := discover(t, fetch, base.String()+WellKnownFile, Limits{MaxEntries: 5, MaxBytes: DefaultLimits.MaxBytes})

@@ -8,17 +8,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
-	"syscall"
 	"testing"
 	"time"
-)
 
-// cpuTime is the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/rsgen/rsgen/internal/testenv"
+)
 
 // writeBenchExport writes a JSON Lines export of n records like those of
 // bench/export.sh: digests given, locs out of order, 5% tombstones, 2%
@@ -91,7 +85,7 @@ func BenchmarkExport(b *testing.B) {
 	runtime.GC()
 	stop := make(chan struct{})
 	peak := heapPeak(stop)
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		cfg := exportCfg(b, export)
 		rep, err := Build(context.Background(), cfg)
@@ -104,7 +98,7 @@ func BenchmarkExport(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
 	// CPU time is what the machine's load does not inflate (much).
-	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/1e3/float64(n*b.N), "cpu-us/record")
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/1e3/float64(n*b.N), "cpu-us/record")
 	close(stop)
 	b.ReportMetric(float64(<-peak)/(1<<20), "peak-heap-MiB")
 }

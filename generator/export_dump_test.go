@@ -37,6 +37,7 @@ func treeExport(t testing.TB, dir string, members []archiveMember, extra string)
 // times, publishes what the tree publishes, packages included, byte for
 // byte, whatever --jobs and however much the sorters spill.
 func TestExportResourceDumpLikeTree(t *testing.T) {
+	t.Parallel()
 	tree, members := dumpTree(t)
 	treeCfg := dumpConfig(t, tree, filepath.Join(t.TempDir(), "out"))
 	treeCfg.Dump.MaxBytes = 256 << 10 // several packages
@@ -66,6 +67,7 @@ func TestExportResourceDumpLikeTree(t *testing.T) {
 // drafts need none; the Change List of the window is written as without
 // a dump.
 func TestExportResourceDumpShared(t *testing.T) {
+	t.Parallel()
 	tree, members := dumpTree(t)
 	extra := `{"loc":"elsewhere/home","lastmod":"2024-05-20T00:00:00Z","path":"index.html","links":[{"rel":"canonical","href":"index.html"}]}` + "\n" +
 		`{"loc":"https://example.org/also-home","lastmod":"2024-05-21T00:00:00Z","created":"2024-05-21T00:00:00Z","path":"./index.html"}` + "\n" +
@@ -88,7 +90,7 @@ func TestExportResourceDumpShared(t *testing.T) {
 	if want := []string{"https://example.org/index.html", "https://example.org/elsewhere/home", "https://example.org/also-home"}; !slices.Equal(home, want) {
 		t.Errorf("the bitstream of index.html is that of %q, want %q", home, want)
 	}
-	_, changes := readList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
+	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
 	if len(changes) != 3 {
 		t.Errorf("%d changes, want 3", len(changes))
 	}
@@ -106,6 +108,7 @@ func TestExportResourceDumpShared(t *testing.T) {
 // A listed record without a local file cannot be in a Resource Dump:
 // the build fails and publishes nothing, rather than break uniformity.
 func TestExportResourceDumpNeedsFiles(t *testing.T) {
+	t.Parallel()
 	tree, members := dumpTree(t)
 	export := treeExport(t, tree, members[:3], `{"loc":"page/1","lastmod":"2024-05-20T00:00:00Z"}`+"\n"+
 		`{"loc":"gone","deleted":true,"lastmod":"2024-05-20T00:00:00Z"}`+"\n"+`{"loc":"page/2"}`+"\n")
@@ -128,18 +131,18 @@ func TestExportResourceDumpNeedsFiles(t *testing.T) {
 // of the dump and of every list (the Change List too), each of its
 // records named with its line.
 func TestExportResourceDumpChanged(t *testing.T) {
+	t.Parallel()
 	tree, members := dumpTree(t)
 	testenv.WriteFile(t, tree, "odd\\name.txt", "a backslash: no name in a package")
 	export := treeExport(t, tree, members, `{"loc":"again/index.html","lastmod":"2024-05-30T00:00:00Z","path":"index.html"}`+"\n"+
 		`{"loc":"odd","lastmod":"2024-05-30T00:00:00Z","path":"odd\\name.txt"}`+"\n")
-	testHookBeforeDump = func() {
+	cfg := exportCfg(t, export)
+	cfg.beforeDump = func() {
 		os.WriteFile(filepath.Join(tree, "index.html"), []byte("<p>rewritten after it was read</p>"), 0o644)
 		os.Remove(filepath.Join(tree, "data", "holdings.csv"))
 		big, _ := os.ReadFile(filepath.Join(tree, "data", "big.txt"))
 		os.WriteFile(filepath.Join(tree, "data", "big.txt"), []byte(strings.ToUpper(string(big))), 0o644)
 	}
-	defer func() { testHookBeforeDump = func() {} }()
-	cfg := exportCfg(t, export)
 	cfg.Dump.Enabled = true
 	rep := mustBuild(t, cfg)
 	var lines []int
@@ -168,7 +171,7 @@ func TestExportResourceDumpChanged(t *testing.T) {
 	if !rep.Export.ChangeList {
 		return // nothing in the window (TestExportEmptyWindow)
 	}
-	_, changes := readList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
+	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
 	for _, c := range changes {
 		if strings.HasSuffix(c.Loc, "index.html") {
 			t.Errorf("%s is in the Change List", c.Loc)

@@ -68,6 +68,7 @@ func gzipped(t testing.TB, src string) string {
 // after a deletion, a tombstone exported twice, a local file, links, a
 // record from the future. All give the golden documents.
 func TestExportGolden(t *testing.T) {
+	t.Parallel()
 	abs, _ := filepath.Abs("testdata/exports/catalogue.jsonl")
 	cases := []struct{ name, export string }{
 		{"jsonl", "testdata/exports/catalogue.jsonl"},
@@ -127,6 +128,7 @@ func TestExportGolden(t *testing.T) {
 // TestExportChangeListRules reads the golden Change List back and checks
 // the rules of section 12.1 on it, and what the window holds.
 func TestExportChangeListRules(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open(filepath.Join(exportGolden, "resourcesync/changelist.xml"))
 	if err != nil {
 		t.Fatal(err)
@@ -166,6 +168,7 @@ func TestExportChangeListRules(t *testing.T) {
 // TestExportOfficialValidator runs the official validator over the golden
 // documents.
 func TestExportOfficialValidator(t *testing.T) {
+	t.Parallel()
 	if testenv.Official(t) == nil {
 		t.Skip("the official validator cannot run here")
 	}
@@ -176,6 +179,7 @@ func TestExportOfficialValidator(t *testing.T) {
 // its line and reason: the build fails and writes nothing, or, with
 // SkipBadRecords, publishes the rest and reports each one.
 func TestExportBadRecords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		file    string // export file name: its extension gives the format
@@ -256,6 +260,7 @@ func TestExportBadRecords(t *testing.T) {
 // TestExportManyBadRecords reports them in order of line, the first
 // exports.MaxReportedBad by name, and stops at the first with FailFast.
 func TestExportManyBadRecords(t *testing.T) {
+	t.Parallel()
 	var sb strings.Builder
 	for i := range 1500 {
 		fmt.Fprintf(&sb, `{"loc":"r/%d","lastmod":"bad"}`+"\n", i)
@@ -279,6 +284,7 @@ func TestExportManyBadRecords(t *testing.T) {
 
 // TestExportFailureKeepsOutput: bad records leave a previous output as it was.
 func TestExportFailureKeepsOutput(t *testing.T) {
+	t.Parallel()
 	cfg := exportCfg(t, writeExport(t, "r.jsonl", `{"loc":"a","lastmod":"2024-05-01T00:00:00Z"}`+"\n"))
 	if _, err := Build(context.Background(), cfg); err != nil {
 		t.Fatal(err)
@@ -297,6 +303,7 @@ func TestExportFailureKeepsOutput(t *testing.T) {
 // TestExportNoChangeList: a record without a time omits the Change List,
 // with a warning; a negative window omits it silently.
 func TestExportNoChangeList(t *testing.T) {
+	t.Parallel()
 	content := `{"loc":"a","lastmod":"2024-05-20T00:00:00Z"}` + "\n" + `{"loc":"b"}` + "\n" + `{"loc":"c","deleted":true}` + "\n"
 	for _, window := range []time.Duration{0, -1} {
 		cfg := exportCfg(t, writeExport(t, "r.jsonl", content))
@@ -320,6 +327,7 @@ func TestExportNoChangeList(t *testing.T) {
 // TestExportSpill sorts through runs on disk and splits the lists: the
 // bytes are those of a build that sorts in memory.
 func TestExportSpill(t *testing.T) {
+	t.Parallel()
 	var sb strings.Builder
 	sb.WriteString("loc,lastmod,created,deleted,hash\n")
 	for i := range 3000 {
@@ -363,6 +371,7 @@ func TestExportSpill(t *testing.T) {
 
 // TestExportHosts warns when records are on another host than the documents.
 func TestExportHosts(t *testing.T) {
+	t.Parallel()
 	content := `{"loc":"a"}` + "\n" + `{"loc":"https://other.example.com/x"}` + "\n" + `{"loc":"https://example.org/b"}` + "\n"
 	cfg := exportCfg(t, writeExport(t, "r.jsonl", content))
 	cfg.ChangesWindow = -1
@@ -378,6 +387,7 @@ func TestExportHosts(t *testing.T) {
 // TestExportStdin reads the export "-" with an explicit format; absolute
 // locs need no base URL when the documents have their own.
 func TestExportStdin(t *testing.T) {
+	t.Parallel()
 	cfg := exportCfg(t, "-")
 	cfg.stdin = strings.NewReader("loc,lastmod\nhttps://example.org/a,2024-05-30T00:00:00+02:00\n")
 	cfg.ExportFormat = "csv"
@@ -399,6 +409,7 @@ func TestExportStdin(t *testing.T) {
 // TestExportFatalErrors: what makes the whole export unreadable fails the
 // build with a message that names it.
 func TestExportFatalErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, file, content, want string }{
 		{"unknown column", "r.csv", "loc,title\na,b\n", `unknown column "title"`},
 		{"no format", "r.txt", "x", "ExportFormat is required: the name"},
@@ -459,6 +470,7 @@ func TestExportInterruptedWhileWaiting(t *testing.T) {
 // TestExportDeterministic: the same export gives the same bytes whatever
 // the number of workers and however small the sorters' memory.
 func TestExportDeterministic(t *testing.T) {
+	t.Parallel()
 	var outs []map[string]string
 	for _, jobs := range []int{1, 2, 7} {
 		cfg := exportCfg(t, "testdata/exports/catalogue.csv")
@@ -482,6 +494,7 @@ func TestExportDeterministic(t *testing.T) {
 // than a Change List holds, are split between two lists, and the build
 // says so, as it does for a tree.
 func TestExportChangesOfOneSecondSplit(t *testing.T) {
+	t.Parallel()
 	var sb strings.Builder
 	for i := range 12 {
 		fmt.Fprintf(&sb, `{"loc":"r%d","lastmod":"2024-05-20T00:00:00Z"}`+"\n", i)

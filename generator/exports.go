@@ -36,7 +36,7 @@ func (b *build) runExport(ctx context.Context) error {
 		Jobs: b.cfg.Jobs, Hashes: b.cfg.Hashes, Base: b.cfg.BaseURL, At: b.at,
 		SortDir: b.stage.Path(".sort"), Chunk: b.cfg.chunk,
 		Docs: b.docs, Stats: b.stats, Problems: &b.problems,
-		BeforeDump: func() { testHookBeforeDump() },
+		BeforeDump: b.cfg.beforeDump,
 	}
 	dump := b.dump()
 	if b.cfg.Dump.Enabled {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -17,6 +18,7 @@ var errSimulated = errors.New("simulated write failure")
 // the output directory exactly as it was (names, bytes, modes) and no
 // staging directory behind.
 func TestFailureLeavesOutputAsItWas(t *testing.T) {
+	t.Parallel()
 	type env struct {
 		src, out string
 		cfg      *Config
@@ -109,7 +111,7 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 				t.Errorf("error %q names a path more than once", err)
 			}
 			testenv.SameSnapshot(t, "after "+tc.name, testenv.Snapshot(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }
@@ -138,6 +140,7 @@ func blockWellKnown(t *testing.T, out string) {
 // TestFailureCreatesNothing: a failed build into an output directory that
 // did not exist leaves it, and its parents, uncreated.
 func TestFailureCreatesNothing(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	testenv.WriteFile(t, src, "bad\xff.txt", "x")
 	parent := t.TempDir()
@@ -158,6 +161,7 @@ func TestFailureCreatesNothing(t *testing.T) {
 // old versions back, new ones are removed, and the documents are swapped
 // back: the output is as it was.
 func TestPublishRollback(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	testenv.WriteFile(t, out, "_headers", "old a")
 	testenv.WriteFile(t, out, DocsDir+"/resourcelist.xml", "old list")
@@ -181,13 +185,14 @@ func TestPublishRollback(t *testing.T) {
 	}
 	st.Discard()
 	testenv.SameSnapshot(t, "after a failed Publish", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 }
 
 // TestUserFileNamedLikeTheOutput: a file (or link) of the user's where
 // rsgen's documents folder goes is not rsgen's to replace: the build fails
 // and the file is kept.
 func TestUserFileNamedLikeTheOutput(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"file", "symlink"} {
 		t.Run(kind, func(t *testing.T) {
 			src := copySite(t)
@@ -204,7 +209,7 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 				t.Errorf("Build: %v; want an output error naming %s", err, DocsDir)
 			}
 			testenv.SameSnapshot(t, "after the build", testenv.Snapshot(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }
@@ -212,18 +217,19 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 // TestSourceInsideTheDocumentsFolder: a source that is (or is inside) the
 // folder rsgen replaces with its documents is refused, not swapped away.
 func TestSourceInsideTheDocumentsFolder(t *testing.T) {
+	t.Parallel()
 	for _, rel := range []string{DocsDir, DocsDir + "/collection"} {
 		t.Run(rel, func(t *testing.T) {
 			out := t.TempDir()
 			src := filepath.Join(out, filepath.FromSlash(rel))
-			copyTree(t, siteDir, src)
+			testenv.CopyTree(t, siteDir, src, time.Time{})
 			before := testenv.Snapshot(t, out)
 			_, err := Build(context.Background(), testConfig(t, src, out))
 			if err == nil || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), "choose another output directory") {
 				t.Errorf("Build: %v; want an output error", err)
 			}
 			testenv.SameSnapshot(t, "after the build", testenv.Snapshot(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }

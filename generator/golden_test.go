@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -39,6 +40,7 @@ var goldenCases = []struct {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := copySite(t)
@@ -57,7 +59,7 @@ func TestGolden(t *testing.T) {
 				if err := os.RemoveAll(golden); err != nil {
 					t.Fatal(err)
 				}
-				copyTree(t, out, golden)
+				testenv.CopyTree(t, out, golden, time.Time{})
 			}
 			want := testenv.Snapshot(t, golden)
 			var names []string
@@ -105,6 +107,7 @@ func TestGolden(t *testing.T) {
 // TestGoldenOfficialValidator runs the official validator over the golden
 // files.
 func TestGoldenOfficialValidator(t *testing.T) {
+	t.Parallel()
 	if testenv.Official(t) == nil {
 		t.Skip("the official validator cannot run here")
 	}

@@ -16,6 +16,7 @@ import (
 )
 
 func TestParseDeleteLimit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want DeleteLimit
@@ -46,6 +47,7 @@ func TestParseDeleteLimit(t *testing.T) {
 }
 
 func TestDeleteLimitAllows(t *testing.T) {
+	t.Parallel()
 	half := DefaultDeleteLimit
 	for _, tc := range []struct {
 		limit          DeleteLimit
@@ -86,6 +88,7 @@ func gdFiles(n int) map[string]string {
 // published is refused, and nothing changes; a higher limit lets it
 // through.
 func TestMassDelete(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, gdFiles(12), acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -120,6 +123,7 @@ func TestMassDelete(t *testing.T) {
 // Destination delete everything: refused; allowed on purpose, it deletes
 // everything without a limit on deletions to lift too.
 func TestEmptySourceWithPrevious(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, gdFiles(12), acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -143,6 +147,7 @@ func TestEmptySourceWithPrevious(t *testing.T) {
 // TestDumpDropped: a build that would no longer publish the dump the
 // previous build published is refused, unless told to drop it.
 func TestDumpDropped(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	cfg := acConfig(tr.dir, out, acDay(1))
@@ -178,6 +183,7 @@ func TestDumpDropped(t *testing.T) {
 // TestBuildsInTheSameSecond: without a fixed time, a build whose clock is
 // not past the previous build's snapshot time takes the second after it.
 func TestBuildsInTheSameSecond(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	clock := acTime("2024-06-02T10:00:00Z")
@@ -235,6 +241,7 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 // TestZeroSnapshotTime: a fixed snapshot time of zero is not taken for
 // no time given.
 func TestZeroSnapshotTime(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	cfg := acConfig(tr.dir, t.TempDir(), time.Time{})
 	if _, err := Build(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "0001-01-01T00:00:00Z is out of range") {
@@ -245,6 +252,7 @@ func TestZeroSnapshotTime(t *testing.T) {
 // TestExportEmpty: an export with no records is refused as an empty tree
 // is, and allowed the same way.
 func TestExportEmpty(t *testing.T) {
+	t.Parallel()
 	export := writeExport(t, "empty.jsonl", "")
 	cfg := exportCfg(t, export)
 	_, err := Build(t.Context(), cfg)
@@ -264,6 +272,7 @@ func TestExportEmpty(t *testing.T) {
 // has nothing to publish either: it does not replace the published
 // Resource List with an empty one unless that is allowed.
 func TestExportAllBadSkipped(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	good := exportCfg(t, writeExport(t, "good.jsonl", `{"loc":"r/1","lastmod":"2026-11-20T00:00:00Z"}`+"\n"))
 	good.Out = out
@@ -287,6 +296,7 @@ func TestExportAllBadSkipped(t *testing.T) {
 // as a tree with nothing changed does: an empty one is invalid against
 // the schema.
 func TestExportEmptyWindow(t *testing.T) {
+	t.Parallel()
 	export := writeExport(t, "old.jsonl", `{"loc":"a.html","lastmod":"2020-01-01T00:00:00Z"}`+"\n")
 	cfg := exportCfg(t, export)
 	rep := mustBuild(t, cfg)

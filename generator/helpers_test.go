@@ -21,6 +21,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // siteDir is the example collection of the repository.
@@ -38,32 +39,9 @@ var mtimeBase = time.Date(2024, 5, 1, 8, 30, 15, 123456789, time.UTC)
 // and gives its files fixed modification times: git does not keep them.
 func copySite(t testing.TB) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), "site")
-	copyTree(t, siteDir, dst)
+	dst := testenv.CopySite(t, time.Time{})
 	fixMtimes(t, dst)
 	return dst
-}
-
-func copyTree(t testing.TB, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // fixMtimes sets the modification time of every regular file under dir.
@@ -117,17 +95,6 @@ func mustBuild(t testing.TB, cfg Config) *Report {
 // target): two equal snapshots are the same tree.
 
 // sameSnapshot reports the first differences between two snapshots.
-
-// noStage fails if a staging directory is left in dir.
-func noStage(t testing.TB, dir string) {
-	t.Helper()
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), stagePrefix) {
-			t.Errorf("staging directory %s left behind", e.Name())
-		}
-	}
-}
 
 // fetchFunc returns the bytes at a URL, or an error.
 type fetchFunc func(url string) ([]byte, error)

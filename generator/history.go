@@ -189,7 +189,7 @@ func (b *build) prepareHistory(ctx context.Context) error {
 		}
 	}
 	b.history.prev = site
-	b.history.copier = &packages.Copier{Docs: b.docs, Prev: site}
+	b.history.copier = &packages.Copier{Docs: b.docs, Prev: site, NoLinks: b.cfg.noLinks}
 	b.history.report = &ChangeReport{Since: site.At}
 	return b.checkDumps()
 }

@@ -26,6 +26,7 @@ var hostOutputs = append(append([]string(nil), hosting.RootFiles...), hosting.La
 // each file rsgen writes for them, and the pages, with testdata/golden
 // (go test ./generator -run TestHostGolden -update rewrites them).
 func TestHostGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, base, docs string
 	}{
@@ -70,6 +71,7 @@ func TestHostGolden(t *testing.T) {
 }
 
 func TestHostFilesAreNotContent(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	cfg := checkTestConfig(t, src)
 	cfg.Source = src
@@ -98,6 +100,7 @@ func TestHostFilesAreNotContent(t *testing.T) {
 }
 
 func TestHostFileOfTheUser(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, content, host string
 		refused                   bool
@@ -148,6 +151,7 @@ func TestHostFileOfTheUser(t *testing.T) {
 }
 
 func TestTemplateOverride(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	cfg := checkTestConfig(t, out)
 	cfg.Hosts = []string{hosting.Netlify}
@@ -183,6 +187,7 @@ func (o overlayFS) Open(name string) (fs.File, error) {
 }
 
 func TestS3ScriptIsShell(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
@@ -196,6 +201,7 @@ func TestS3ScriptIsShell(t *testing.T) {
 // A published file whose name starts with "-" is uploaded as a file, not
 // taken by the AWS CLI for an option (--acl=public-read-write…).
 func TestS3ScriptNamesLikeOptions(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
@@ -242,6 +248,7 @@ func TestS3ScriptNamesLikeOptions(t *testing.T) {
 }
 
 func TestRobotsTxtIsNeverWritten(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, robots string
 		notice       bool
@@ -282,6 +289,7 @@ func TestRobotsTxtIsNeverWritten(t *testing.T) {
 // URLs of rsgen's own documents (left over from a build into SOURCE, say):
 // they are not content, as for an archive. Served elsewhere, they are.
 func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "page.html", "<p>page</p>")
 	testenv.WriteFile(t, src, "resourcesync/resourcelist.xml", "<urlset/>")
@@ -327,6 +335,7 @@ func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
 // block at every build, and keeps its own lines; one whose block is broken
 // is refused, unchanged.
 func TestHostFileMergedInBlock(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	p := filepath.Join(out, hosting.Headers)
 	theirs := "# BEGIN rsgen\n# END rsgen\n/*\n  X-Frame-Options: DENY\n"
@@ -365,6 +374,7 @@ func TestHostFileMergedInBlock(t *testing.T) {
 // Cloudflare Pages applies the first 100 rules of _headers: the user's
 // rules around rsgen's block count as well as rsgen's own.
 func TestCloudflareRuleLimitCountsTheUsersRules(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		theirs int
 		notice bool

@@ -164,6 +164,7 @@ func (d *etreeDest) check(where string, e *etree.Element) {
 // fetched must match the length and sha-256 its entry gives, and replaying
 // the Change List on the first build's files must give the second's.
 func TestIndependentClient(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	srv := httptest.NewServer(staticHost(t, tr.dir))
 	defer srv.Close()

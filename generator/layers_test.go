@@ -49,6 +49,7 @@ func layerOf(dir string) int {
 // foundation, and only tests import the packages made for them; the
 // folders show the architecture, and this keeps it so.
 func TestLayers(t *testing.T) {
+	t.Parallel()
 	const module = "github.com/rsgen/rsgen/"
 	root, err := filepath.Abs("..")
 	if err != nil {

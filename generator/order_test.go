@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // The walk gives files in byte order of their paths, which the scan
@@ -20,6 +19,7 @@ import (
 // a walk in order of names would go wrong; the scan then fails. The
 // same holds of directories too large to sort in memory.
 func TestScanKeepsThePathOrder(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for _, rel := range []string{"a", "a-b", "a.b", "a0", "b/c", "b-c/d", "b0", "z/a/b", "z/a-b", "z/a0"} {
 		files[rel] = "file " + rel
@@ -49,15 +49,14 @@ func TestScanKeepsThePathOrder(t *testing.T) {
 	var golden map[string]string
 	for _, window := range []int{4096, 1, 2, 3, 7} {
 		for _, jobs := range []int{1, 3, 16} {
-			big := tree.BigDir
+			big := 0 // tree.DefaultBigDir
 			if jobs == 3 {
 				big = 2 // every directory sorted on disk
 			}
 			t.Run(fmt.Sprintf("window %d, %d jobs, directories of %d in memory", window, jobs, big), func(t *testing.T) {
-				defer func(w, b int) { scanWindow, tree.BigDir = w, b }(scanWindow, tree.BigDir)
-				scanWindow, tree.BigDir = window, big
 				out := t.TempDir()
 				cfg := acConfig(tr.dir, out, acDay(1))
+				cfg.scanWindow, cfg.bigDir = window, big
 				cfg.FollowSymlinks, cfg.Jobs = true, jobs
 				acBuild(t, cfg)
 				locs := want(out)
@@ -77,6 +76,7 @@ func TestScanKeepsThePathOrder(t *testing.T) {
 // A tree of a few thousand files read through a window of a few slots
 // and a hash cache gives the same bytes as with a roomy window.
 func TestScanWindowGivesTheSameOutput(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	files := map[string]string{}
 	for i := range 3000 {
@@ -86,10 +86,10 @@ func TestScanWindowGivesTheSameOutput(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "cache")
 	var golden map[string]string
 	for _, window := range []int{4096, 5, 4096, 2} { // the second of each: a warm cache
-		defer func(w int) { scanWindow = w }(scanWindow)
-		scanWindow = window
 		out := t.TempDir()
-		rep := acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
+		cfg := acCachedConfig(tr.dir, out, cache, acDay(1))
+		cfg.scanWindow = window
+		rep := acBuild(t, cfg)
 		if rep.Files != len(files) {
 			t.Fatalf("window %d: %d files published, want %d", window, rep.Files, len(files))
 		}

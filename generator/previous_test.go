@@ -35,6 +35,7 @@ func acServedConfig(t *testing.T, src, out, base string, at time.Time) Config {
 }
 
 func TestPreviousOverHTTP(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	live := t.TempDir()
 	srv := httptest.NewServer(http.FileServer(http.Dir(live)))
@@ -82,6 +83,7 @@ func TestPreviousOverHTTP(t *testing.T) {
 }
 
 func TestBadPreviousPublishesNothing(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	good := t.TempDir()
 	acBuild(t, acConfig(tr.dir, good, acDay(1)))
@@ -137,6 +139,7 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 }
 
 func TestChangesDeterministic(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	prev := t.TempDir()
 	acBuild(t, acConfig(tr.dir, prev, acDay(1)))
@@ -161,6 +164,7 @@ func TestChangesDeterministic(t *testing.T) {
 }
 
 func TestPreviousWithOtherDigests(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		before, now  string // --hash of each build
@@ -201,6 +205,7 @@ func TestPreviousWithOtherDigests(t *testing.T) {
 }
 
 func TestPreviousWithUnknownDigest(t *testing.T) {
+	t.Parallel()
 	// A previous Resource List (not made by rsgen) whose only digest is
 	// one rsgen cannot compute: equal lengths count as unchanged.
 	tr := acNewTree(t, acFiles, acT0)
@@ -229,6 +234,7 @@ func TestPreviousWithUnknownDigest(t *testing.T) {
 }
 
 func TestPreviousOfAnArchive(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tarball := filepath.Join(dir, "site.tar")
 	out := filepath.Join(dir, "out")
@@ -271,6 +277,7 @@ func TestPreviousOfAnArchive(t *testing.T) {
 // first part shows it or only a later one does, and a loc with an encoded
 // slash, which names no file, is a deletion.
 func TestPreviousInAnotherOrder(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for _, name := range []string{"a.txt", "b-c.txt", "b/c.txt", "b0.txt", "c.txt", "d/e/f.txt", "é.txt", "z.txt"} {
 		files[name] = "content of " + name
@@ -348,6 +355,7 @@ func TestPreviousInAnotherOrder(t *testing.T) {
 // URLs (a separator before and after "/", escapes, non-ASCII), with what
 // comparing the two trees' sets of files says.
 func TestPreviousJoinRandomTrees(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	parts := []string{"a", "a-b", "a.b", "a0", "b", "é", "z z", "%41", "+", "~x", "A"}
 	name := func() string {
@@ -441,6 +449,7 @@ func clashes(files map[string]string, rel string) bool {
 // the scan (a part of its Resource List hangs, served over HTTP) returns
 // its own error at once: reading the previous build stops with it.
 func TestScanFailureStopsReadingThePrevious(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"a.txt": "a", "b.txt": "b", "c.txt": "c", "d/e.txt": "e", "f.txt": "f"}
 	tr := acNewTree(t, files, acT0)
 	live := t.TempDir()

@@ -16,6 +16,7 @@ import (
 // deletion and a creation, and a deletion is published in rsgen's form
 // (issue 12, item 4).
 func TestPreviousWithUnescapedURLs(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"café.txt": "c", "with space.txt": "w", "a+b.txt": "a", "tilde~.txt": "t", "gone é.txt": "g", "gone+.txt": "p"}
 	tr := acNewTree(t, files, acT0)
 	out := t.TempDir()
@@ -66,6 +67,7 @@ func TestPreviousWithUnescapedURLs(t *testing.T) {
 // the previous build's "a+b/" was read as "a%2Bb/" and every resource was
 // deleted and created again).
 func TestBaseURLReservedRoundTrip(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"f.txt": "f", "a+b/c d.txt": "c", "é@x.txt": "e"}
 	for _, p := range [][2]string{
 		{"a+b", "a+b"}, {"(x)", "(x)"}, {"@team", "@team"}, {"c++", "c++"}, {"a:b", "a:b"},

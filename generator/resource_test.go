@@ -14,6 +14,7 @@ import (
 // parameters) is never written, from a tree or an export: the lists pass
 // the official validator (issue 9, the .docx item).
 func TestSchemaRejectedTypesLeftOut(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "site")
 	testenv.WriteFile(t, src, "index.html", "<!doctype html><title>x</title>")

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
-	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -34,6 +33,7 @@ func dumpArchiveConfig(src, out, prev string, at time.Time, keep time.Duration) 
 // byte for byte, from a directory or over HTTP, and dropped after
 // ArchiveKeep; a build that would drop the archive is refused.
 func TestResourceDumpArchive(t *testing.T) {
+	t.Parallel()
 	const day = 24 * time.Hour
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
@@ -129,6 +129,7 @@ func TestResourceDumpArchive(t *testing.T) {
 // An archived package must be where rsgen archives it, and be the bytes
 // its entry describes: one edited by hand is the previous build's error.
 func TestResourceDumpArchiveRefused(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		edit func(t *testing.T, docs string)
@@ -196,6 +197,7 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 // Over HTTP, the archived dumps and their packages are fetched, checked
 // against their entries and published again into a fresh output.
 func TestResourceDumpArchiveHTTP(t *testing.T) {
+	t.Parallel()
 	const day = 24 * time.Hour
 	tr := acNewTree(t, acFiles, acT0)
 	live := t.TempDir()
@@ -234,17 +236,21 @@ func TestResourceDumpArchiveHTTP(t *testing.T) {
 // against the digests of their entries, and given the time of their entry,
 // so that an upload that compares times does not send them again.
 func TestResourceDumpArchiveCopied(t *testing.T) {
-	packages.HardLinks = false
-	defer func() { packages.HardLinks = true }()
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	first := acConfig(tr.dir, out, acDay(1))
 	first.Dump.Enabled = true
 	acBuild(t, first)
-	acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
+	copied := func(src, out, prev string, at time.Time) Config { // packages copied, as from another file system
+		cfg := dumpArchiveConfig(src, out, prev, at, 60*24*time.Hour)
+		cfg.noLinks = true
+		return cfg
+	}
+	acBuild(t, copied(tr.dir, out, out, acDay(2)))
 
 	fresh := t.TempDir()
-	acBuild(t, dumpArchiveConfig(tr.dir, fresh, out, acDay(3), 60*24*time.Hour))
+	acBuild(t, copied(tr.dir, fresh, out, acDay(3)))
 	pkg := filepath.Join(fresh, DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
 	st, err := os.Stat(pkg)
 	if err != nil {
@@ -264,7 +270,7 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Build(context.Background(), dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour))
+	_, err = Build(context.Background(), copied(tr.dir, t.TempDir(), out, acDay(3)))
 	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "digest") {
 		t.Fatalf("a corrupted package copied: %v, want the previous build's error naming its digest", err)
 	}
@@ -273,6 +279,7 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 // An archived Resource Dump is one document: one that would pass the
 // limits of a document is refused, naming them.
 func TestResourceDumpArchiveLimits(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 12 {
 		files[fmt.Sprintf("f%02d.bin", i)] = strings.Repeat(string(rune('a'+i)), 900)
@@ -321,6 +328,7 @@ func TestCarriedPackagesRelativePrevious(t *testing.T) {
 // its Resource Dump, its Change Dump and their archives are never before
 // it (they were the clock's, and failed the check).
 func TestDumpsWithinTheSecond(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	clock := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -352,6 +360,7 @@ func TestDumpsWithinTheSecond(t *testing.T) {
 // a second at each reading, so that every package's time is past the
 // snapshot's whatever the speed of the machine.
 func TestResourceDumpArchivePackagedLater(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	var ticks atomic.Int64

@@ -20,15 +20,14 @@ func TestSetsShareASource(t *testing.T) {
 	}
 	out := t.TempDir()
 	site := Site{Out: out, DocsURL: mustBaseURL(t, acBase)}
+	var listed atomic.Int64
 	for i := range n {
 		c := acConfig(src, "", acDay(1))
 		c.Set, c.BaseURL = fmt.Sprintf("s%d", i), mustBaseURL(t, acBase)
 		c.Filter.Include = []string{fmt.Sprintf("s%d/**", i)}
+		c.readDir = func(string) error { listed.Add(1); return nil }
 		site.Sets = append(site.Sets, c)
 	}
-	var listed atomic.Int64
-	testHookReadDir = func(string) error { listed.Add(1); return nil }
-	defer func() { testHookReadDir = nil }()
 	rep := mustBuildSite(t, site)
 	for i, r := range rep.Sets {
 		if r.Files != 1 {

@@ -44,6 +44,7 @@ func mustBuildSite(t *testing.T, site Site) *SiteReport {
 // own Resource List and Change List, the output is valid for rsgen
 // validate and the official schemas, and each set's history is its own.
 func TestBuildSite(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1", "two.html": "2"}, acDay(1))
 	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
 	out := t.TempDir()
@@ -120,6 +121,7 @@ func TestBuildSite(t *testing.T) {
 // published, leaving the output as it was, unless RemoveSets names it; a
 // site that replaces a build without sets is refused the same way.
 func TestBuildSiteRemovedSet(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
 	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
 	out := t.TempDir()
@@ -134,7 +136,7 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 		t.Fatalf("BuildSite without data: %v, want a SetRemovedError for data", err)
 	}
 	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 
 	site.RemoveSets = []string{"data"}
 	rep := mustBuildSite(t, site)
@@ -171,6 +173,7 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 // not a first build of each set: it is refused as for a build without
 // sets, whatever FirstBuildOK says, unless NewHistory starts afresh.
 func TestBuildSiteMoved(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
 	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
 	out := t.TempDir()
@@ -203,6 +206,7 @@ func TestBuildSiteMoved(t *testing.T) {
 // A site of one set links the set's describedby from its entry in the
 // Source Description, as for several.
 func TestBuildSiteOneSetDescribedby(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
 	out := t.TempDir()
 	site := siteOf(t, a, a, out, acDay(2))
@@ -218,6 +222,7 @@ func TestBuildSiteOneSetDescribedby(t *testing.T) {
 // TestBuildSiteAllOrNothing: a set that fails leaves the output as the
 // previous build published it, every set's documents included.
 func TestBuildSiteAllOrNothing(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
 	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
 	out := t.TempDir()
@@ -232,11 +237,12 @@ func TestBuildSiteAllOrNothing(t *testing.T) {
 		t.Fatalf("BuildSite with data empty: %v, want ErrEmptySource of the set data", err)
 	}
 	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 }
 
 // TestSiteValidate names the field of each mistake, in the set it is in.
 func TestSiteValidate(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
 	out := t.TempDir()
 	for _, tc := range []struct {
@@ -302,6 +308,7 @@ func TestSiteValidate(t *testing.T) {
 // TestSetDocsURL: a set's documents have the URLs of its directory, and
 // its Capability List leads up to the one Source Description.
 func TestSetDocsURL(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
 	out := t.TempDir()
 	mustBuildSite(t, siteOf(t, a, a, out, acDay(2)))
@@ -322,6 +329,7 @@ func TestSetDocsURL(t *testing.T) {
 // a set whose base URL is elsewhere would have its files uploaded under
 // keys their URLs do not have. A record export has no files to upload.
 func TestSiteS3Content(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		base string // of the set "b", whose source is out/b
@@ -367,6 +375,7 @@ func TestSiteS3Content(t *testing.T) {
 // Change Lists list; a page of the user's at the top of the output is
 // never touched, and the landing page is rsgen's own at the next build.
 func TestBuildSiteLandingPage(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1", "two.html": "2"}, acDay(1))
 	d := acNewTree(t, map[string]string{"x.csv": "x"}, acDay(1))
 	out := t.TempDir()

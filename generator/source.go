@@ -54,14 +54,6 @@ func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 	return b.scanTree(ctx)
 }
 
-// testHookReadDir, if set, is called with each directory the walk lists;
-// its error replaces the listing, as if the directory could not be read.
-var testHookReadDir func(rel string) error
-
-// scanWindow is how many files may be in flight in a tree's scan
-// (treescan.Scan.Window); a variable for the tests.
-var scanWindow = treescan.DefaultWindow
-
 // sourceFiles opens the files of the source of cfg for the dumps to
 // package: the members of the archive arch if it is one, else the files
 // of the tree at root (absolute, with links resolved).
@@ -132,9 +124,10 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 		Problems: &b.problems,
 		Stats:    b.stats,
 		Notice:   b.notice,
-		Window:   scanWindow,
+		Window:   cfg.scanWindow,
+		BigDir:   cfg.bigDir,
 		Listed:   cfg.listed,
-		ReadDir:  testHookReadDir,
+		ReadDir:  cfg.readDir,
 	}
 	found, unread, err := sc.Run(ctx)
 	b.noticeUnserved()

@@ -42,6 +42,7 @@ func makeTree(t testing.TB, dir string, n int, seed uint64) {
 }
 
 func TestSplit(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	makeTree(t, src, 40, 1)
 	want := expectedFiles(t, src, false)
@@ -141,6 +142,7 @@ func checkPartsFull(t *testing.T, cfg Config, pub *published) {
 // parts would be too many for one index within the limits, the build fails
 // and says which flag to raise; it never writes an index over the limits.
 func TestSplitLimitsOfTheIndex(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	for i := range 600 {
 		testenv.WriteFile(t, src, fmt.Sprintf("f%03d.txt", i), "x")
@@ -177,6 +179,7 @@ func TestSplitLimitsOfTheIndex(t *testing.T) {
 // TestDeterministicAcrossJobs: with a fixed time, the same tree gives the
 // same bytes whatever the number of workers.
 func TestDeterministicAcrossJobs(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	makeTree(t, src, 300, 2)
 	var first map[string]testenv.FileState
@@ -202,6 +205,7 @@ func TestDeterministicAcrossJobs(t *testing.T) {
 // TestVanishedFile: a file deleted after the walk listed it is skipped and
 // named; the rest is published.
 func TestVanishedFile(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	cfg := testConfig(t, src, t.TempDir())
 	cfg.listed = func(rel string) {
@@ -222,6 +226,7 @@ func TestVanishedFile(t *testing.T) {
 // TestReplacedFile: a file replaced by a FIFO or a directory after the walk
 // listed it is skipped without blocking, and named.
 func TestReplacedFile(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	cfg := testConfig(t, src, t.TempDir())
 	cfg.listed = func(rel string) {
@@ -253,6 +258,7 @@ func TestReplacedFile(t *testing.T) {
 // TestUnreadableFile: a file that cannot be read is skipped and named,
 // with what to do. Root reads any file, so the test needs another user.
 func TestUnreadableFile(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("running as root, which reads a file of mode 000 (TestVanishedFile covers a file that cannot be read)")
 	}
@@ -275,6 +281,7 @@ func TestUnreadableFile(t *testing.T) {
 // line break or an escape sequence is quoted, so that it can neither forge
 // lines of the log nor drive the terminal.
 func TestProblemNamesArePrintable(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"a\nrsgen: published 0 files", "b\x1b]0;pwned\x07.txt", "c\r.txt", "d\u0085.txt", "e\u202e.txt"} {
 		msg := Problem{Path: "dir/" + name, Err: errors.New("cannot be packaged")}.Error()
 		if strings.ContainsFunc(msg, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) {

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -22,6 +21,7 @@ import (
 // hash cache and the directory as they were: no stage, no spill file, no
 // temporary cache.
 func TestSpoolFullDisk(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 300 {
 		files[filepath.Join("d", string(rune('a'+i%26)), strings.Repeat("x", i%7+1)+string(rune('0'+i%10))+".txt")] = strings.Repeat("y", i)
@@ -32,17 +32,16 @@ func TestSpoolFullDisk(t *testing.T) {
 	acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
 	tr.write("new.txt", "new", acDay(1))
 	before := testenv.ReadTree(t, dir)
-	defer func() { spill.TestHookAdd = nil }()
 	// The scan spools each of the 301 resources, the join each again.
 	for _, after := range []int{0, 150, len(files) + 1, len(files) + 150} {
 		n := 0
-		spill.TestHookAdd = func() error {
+		cfg := acCachedConfig(tr.dir, out, cache, acDay(2))
+		cfg.spooled = func() error {
 			if n++; n > after {
 				return &os.PathError{Op: "write", Path: "spool", Err: syscall.ENOSPC}
 			}
 			return nil
 		}
-		cfg := acCachedConfig(tr.dir, out, cache, acDay(2))
 		cfg.Changes.Previous = out
 		_, err := Build(t.Context(), cfg)
 		if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") {
@@ -59,6 +58,7 @@ func TestSpoolFullDisk(t *testing.T) {
 // them than the sort's memory holds, with a Change Dump, publishes the
 // bytes of one whose changes are sorted in memory.
 func TestChangesSortSpills(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 2000 {
 		files[fmt.Sprintf("d%d/f%04d.txt", i%13, i)] = fmt.Sprint("v", i)
@@ -66,8 +66,6 @@ func TestChangesSortSpills(t *testing.T) {
 	var golden map[string]string
 	for _, mem := range []int{16 << 20, 8 << 10} {
 		func() {
-			defer func(m int) { spill.ChangesSortMemory = m }(spill.ChangesSortMemory)
-			spill.ChangesSortMemory = mem
 			tr := acNewTree(t, files, acT0)
 			out := t.TempDir()
 			acBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -85,6 +83,7 @@ func TestChangesSortSpills(t *testing.T) {
 			}
 			cfg := acConfig(tr.dir, out, acDay(2))
 			cfg.Changes.Previous, cfg.Changes.Dump = out, true
+			cfg.sortMemory = mem
 			cfg.MaxDelete = &DeleteLimit{N: 100, Percent: true}
 			rep := acBuild(t, cfg)
 			if rep.Changes.Created != 300 || rep.Changes.Updated != 1000 || rep.Changes.Deleted != 500 {

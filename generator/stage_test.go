@@ -19,6 +19,7 @@ import (
 // one published by rsgen (with its manifest, or by a version before the
 // manifest) is replaced.
 func TestUserFilesInTheDocumentsFolder(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		inPlace bool                                // SOURCE == OUT
@@ -82,7 +83,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 				t.Errorf("Build: %v; want an error naming %s", err, tc.refused)
 			}
 			testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }
@@ -90,6 +91,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 // TestOlderSnapshotRefused: a build whose snapshot is older than the one
 // published does not replace it; one of the same time does.
 func TestOlderSnapshotRefused(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	out := t.TempDir()
 	cfg := testConfig(t, src, out)
@@ -102,7 +104,7 @@ func TestOlderSnapshotRefused(t *testing.T) {
 		t.Errorf("Build: %v; want ErrOlderSnapshot naming the published time", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 
 	// Publish checks again, under the lock, whatever the stage was told.
 	st, err := NewStage(out)
@@ -115,12 +117,13 @@ func TestOlderSnapshotRefused(t *testing.T) {
 	}
 	st.Discard()
 	testenv.SameSnapshot(t, "after the refused publish", testenv.Snapshot(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 }
 
 // TestBusyOutput: while a build holds the output, another is refused at
 // once and changes nothing.
 func TestBusyOutput(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	out := t.TempDir()
 	cfg := testConfig(t, src, out)
@@ -143,6 +146,7 @@ func TestBusyOutput(t *testing.T) {
 // into one output never publish an older snapshot over a newer one. Each
 // either publishes or is refused (busy, or older than what is there).
 func TestConcurrentBuilds(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	out := t.TempDir()
 	deadline := time.Now().Add(5 * time.Second)
@@ -160,11 +164,10 @@ func TestConcurrentBuilds(t *testing.T) {
 		}
 		wg.Wait()
 		for j, err := range errs {
+			// Both may succeed, if the older finished before the newer
+			// started; the snapshot published then is the newer (below).
 			if err == nil {
 				latest = ats[j]
-				if j == 0 && errs[1] == nil {
-					t.Fatalf("try %d: both builds succeeded; the second should have been refused as busy or the first as older", i)
-				}
 			} else if !errors.Is(err, ErrBusy) && !errors.Is(err, ErrOlderSnapshot) {
 				t.Fatalf("try %d: build at %s: %v", i, ats[j].Format(time.RFC3339), err)
 			}
@@ -179,6 +182,6 @@ func TestConcurrentBuilds(t *testing.T) {
 		if !at.Equal(latest) && !at.After(latest) {
 			t.Fatalf("try %d: published snapshot %s, older than %s, which was published", i, at, latest)
 		}
-		noStage(t, out)
+		testenv.NoStage(t, out)
 	}
 }

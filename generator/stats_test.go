@@ -11,6 +11,7 @@ import (
 // has gone: a build ends checking what it wrote, having opened every
 // file it packaged.
 func TestStatsPhaseAndPacked(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	for _, name := range []string{"a.txt", "b.txt", "c/d.txt"} {
 		testenv.WriteFile(t, src, name, name)

@@ -101,6 +101,7 @@ func (n *noticeLog) has(sub string) bool {
 }
 
 func TestAwkwardNames(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	long := strings.Repeat("a", 251) + ".txt"      // 255 bytes, the longest name Linux allows
 	longUTF8 := strings.Repeat("é", 127) + "x"     // 255 bytes, 763 characters once encoded
@@ -154,6 +155,7 @@ func TestAwkwardNames(t *testing.T) {
 // TestLongURL publishes a file whose URL is exactly 2,048 characters and
 // skips, naming it, one whose URL is one more.
 func TestLongURL(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	dir := strings.Repeat(strings.Repeat("L", 250)+"/", 8) // 2,008 bytes
 	base := "https://example.org/"                         // 20
@@ -176,6 +178,7 @@ func TestLongURL(t *testing.T) {
 }
 
 func TestInvalidUTF8Names(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "good.txt", "good")
 	testenv.WriteFile(t, src, "bad\xff.txt", "bad")
@@ -201,6 +204,7 @@ func TestInvalidUTF8Names(t *testing.T) {
 // published (hidden, excluded, not a regular file) is no problem, whatever
 // its bytes: nothing was lost.
 func TestInvalidUTF8NamesNotPublishedAnyway(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "good.txt", "good")
 	testenv.WriteFile(t, src, ".hidden\xff", "hidden")
@@ -225,6 +229,7 @@ func TestInvalidUTF8NamesNotPublishedAnyway(t *testing.T) {
 }
 
 func TestSymlinks(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	testenv.WriteFile(t, outside, "secret.txt", "outside the source")
 	setup := func(t *testing.T) string {
@@ -313,6 +318,7 @@ func TestSymlinks(t *testing.T) {
 // TestSymlinkToOwnOutput: a followed link into rsgen's own output (here,
 // the output is the source) does not publish the documents as content.
 func TestSymlinkToOwnOutput(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "a.txt", "a")
 	for name, target := range map[string]string{"docs-link": DocsDir, "wk-link": WellKnownDir, "sd-link": WellKnownFile} {
@@ -349,6 +355,7 @@ func TestSymlinkToOwnOutput(t *testing.T) {
 // TestSpecialFiles: FIFOs, sockets and devices are skipped, without
 // blocking on the FIFO.
 func TestSpecialFiles(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "a.txt", "a")
 	if err := syscall.Mkfifo(filepath.Join(src, "fifo"), 0o644); err != nil {
@@ -399,6 +406,7 @@ func TestSpecialFiles(t *testing.T) {
 }
 
 func TestHidden(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	testenv.WriteFile(t, src, ".git/config", "[core]")
 	testenv.WriteFile(t, src, "data/.env", "SECRET=1")
@@ -414,11 +422,12 @@ func TestHidden(t *testing.T) {
 		}
 		slices.Sort(want)
 		checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, want, hashing.DefaultSet)
-		noStage(t, src)
+		testenv.NoStage(t, src)
 	}
 }
 
 func TestFilter(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	for _, tc := range []struct {
 		name             string
@@ -470,6 +479,7 @@ func without(files []string, drop ...string) []string {
 // TestEmptySource: a source with nothing to publish is refused, unless
 // allowed on purpose, and then publishes an empty Resource List.
 func TestEmptySource(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	cfg := testConfig(t, src, t.TempDir())
 	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrEmptySource) || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
@@ -488,6 +498,7 @@ func TestEmptySource(t *testing.T) {
 // TestOutputIsSource: with the output in the source, rsgen's documents
 // and staging directories are never content, on the first build or later.
 func TestOutputIsSource(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	for _, hidden := range []bool{false, true} {
 		cfg := testConfig(t, src, "")
@@ -506,7 +517,7 @@ func TestOutputIsSource(t *testing.T) {
 				t.Fatal(err)
 			}
 			lists = append(lists, string(data))
-			noStage(t, src)
+			testenv.NoStage(t, src)
 		}
 		if lists[0] != lists[1] {
 			t.Errorf("hidden=%v: a second build into the source publishes another list", hidden)
@@ -517,6 +528,7 @@ func TestOutputIsSource(t *testing.T) {
 // TestOutputInsideSource: with the output in a folder of the source, its
 // documents are not content; other files there are.
 func TestOutputInsideSource(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	testenv.WriteFile(t, src, "public/extra.html", "<p>extra</p>")
 	out := filepath.Join(src, "public")
@@ -526,7 +538,7 @@ func TestOutputInsideSource(t *testing.T) {
 	for range 2 {
 		_, pub := buildAndRead(t, cfg)
 		checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, want, hashing.DefaultSet)
-		noStage(t, out)
+		testenv.NoStage(t, out)
 	}
 	// The same through a symbolic link to the source, and with an output
 	// that does not exist yet.
@@ -545,6 +557,7 @@ func TestOutputInsideSource(t *testing.T) {
 }
 
 func TestBaseURLWithPath(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	cfg := testConfig(t, src, t.TempDir())
 	cfg.BaseURL = mustBaseURL(t, "https://Example.ORG/my%20site")
@@ -576,6 +589,7 @@ func TestBaseURLWithPath(t *testing.T) {
 // reached through a symbolic link, so that what the build stages there
 // during the scan is never content.
 func TestOutputNotYetCreatedInsideLinkedSource(t *testing.T) {
+	t.Parallel()
 	src := copySite(t)
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(src, link); err != nil {
@@ -599,6 +613,7 @@ func TestOutputNotYetCreatedInsideLinkedSource(t *testing.T) {
 // it is left out, also when a walk counts ahead of the scan (which asks
 // owned too). .well-known is hidden: not walked, not noticed.
 func TestServedDocumentsNoticedOnce(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "a.txt", "a")
 	testenv.WriteFile(t, src, DocsDir+"/old.xml", "<x/>")

@@ -22,6 +22,7 @@ import (
 // simulated with a hook, so that the test means the same as root, who
 // reads any directory.
 func TestUnreadIsNotDeleted(t *testing.T) {
+	t.Parallel()
 	errIO := errors.New("input/output error")
 	tests := []struct {
 		name     string
@@ -74,13 +75,12 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 				tt.mutate(t, tr.dir, &cfg)
 			}
 			if tt.unread != "-" {
-				testHookReadDir = func(rel string) error {
+				cfg.readDir = func(rel string) error {
 					if rel == tt.unread {
 						return &fs.PathError{Op: "readdirent", Path: rel, Err: errIO}
 					}
 					return nil
 				}
-				defer func() { testHookReadDir = nil }()
 			}
 			rep := acBuild(t, cfg)
 			if len(rep.Problems) != tt.problems {
@@ -119,6 +119,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 // package every resource it lists, cannot keep an entry it cannot read:
 // it fails and publishes nothing rather than announce it deleted.
 func TestUnreadWithResourceDump(t *testing.T) {
+	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	cfg := acConfig(tr.dir, out, acDay(1))
@@ -129,13 +130,12 @@ func TestUnreadWithResourceDump(t *testing.T) {
 	cfg = acConfig(tr.dir, out, acDay(2))
 	cfg.Dump.Enabled = true
 	cfg.Changes.Previous = out
-	testHookReadDir = func(rel string) error {
+	cfg.readDir = func(rel string) error {
 		if rel == "dir" {
 			return errors.New("input/output error")
 		}
 		return nil
 	}
-	defer func() { testHookReadDir = nil }()
 	if _, err := Build(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "could not be read") {
 		t.Fatalf("Build = %v, want an error about what could not be read", err)
 	}
@@ -147,6 +147,7 @@ func TestUnreadWithResourceDump(t *testing.T) {
 // now a hard link) keeps its entry of the previous build, as a file of a
 // tree that cannot be read does; it is not announced as deleted.
 func TestArchiveUnpublishedIsNotDeleted(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"tar", "zip"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()

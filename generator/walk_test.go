@@ -24,6 +24,7 @@ import (
 // and links inside the source that lead through it are followed one name
 // at a time, so they cannot be raced out of the source either.
 func TestSwapDirForLinkDuringWalk(t *testing.T) {
+	// Not parallel: it counts the descriptors of the whole process.
 	outside := t.TempDir()
 	src := t.TempDir()
 	const n = 40
@@ -112,6 +113,7 @@ func openFiles(t *testing.T) int {
 // TestInterruptedWalkClosesDirectories: a build stopped during the walk
 // leaves no directory open, whatever was queued for the workers.
 func TestInterruptedWalkClosesDirectories(t *testing.T) {
+	// Not parallel: it counts the descriptors of the whole process.
 	src := t.TempDir()
 	for i := range 300 {
 		testenv.WriteFile(t, src, fmt.Sprintf("d%03d/f", i), "x")

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // generated streams a Resource List of n entries, each padded with pad
@@ -77,7 +76,7 @@ func BenchmarkCheckDocument(b *testing.B) {
 	var doc bytes.Buffer
 	io.Copy(&doc, generated(rsxml.MaxEntries, 0))
 	b.SetBytes(int64(doc.Len()))
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		s := newSink()
 		checkDocument(s, "gen.xml", "", bytes.NewReader(doc.Bytes()), docOptions{})
@@ -85,14 +84,7 @@ func BenchmarkCheckDocument(b *testing.B) {
 			b.Fatal(s.findings)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/1e3/float64(rsxml.MaxEntries*b.N), "cpu-us/entry")
-}
-
-// cpuTime is the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/1e3/float64(rsxml.MaxEntries*b.N), "cpu-us/entry")
 }
 
 // BenchmarkCheckEntries measures the rules of one entry alone, without
@@ -106,7 +98,7 @@ func BenchmarkCheckEntries(b *testing.B) {
 	}
 	doc := &rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapResourceList, At: "2024-06-01T00:00:00Z"}, MDLine: 4,
 		Links: []rsxml.Link{{Rel: "up", Href: "https://example.org/resourcesync/capabilitylist.xml", Line: 3}}}
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		s := newSink()
 		c := &docCheck{s: s, info: &docInfo{name: "resourcelist.xml"}, doc: doc}
@@ -118,5 +110,5 @@ func BenchmarkCheckEntries(b *testing.B) {
 			b.Fatal(s.findings)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/1e3/float64(len(entries)*b.N), "cpu-us/entry")
+	b.ReportMetric(float64((testenv.CPUTime()-cpu).Nanoseconds())/1e3/float64(len(entries)*b.N), "cpu-us/entry")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestRunChangeDump packages the changes of a Change Dump: manifest-only
@@ -91,7 +92,7 @@ func TestRunChangeDump(t *testing.T) {
 					}
 					got = append(got, e.MD.Change+" "+e.MD.Path)
 				}
-				unzipTest(t, filepath.Join(out, p.Name))
+				testenv.Unzip(t, filepath.Join(out, p.Name))
 			}
 			if next != len(items) {
 				t.Errorf("the packages hold items up to %d of %d", next, len(items))

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 var testAt = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -215,7 +215,7 @@ func verifyPackage(t testing.TB, dir string, set hashing.Set, p Package) checked
 		}
 		out.methods[name] = f.Method
 	}
-	unzipTest(t, filepath.Join(dir, p.Name))
+	testenv.Unzip(t, filepath.Join(dir, p.Name))
 	return out
 }
 
@@ -231,21 +231,6 @@ func readZipFile(t testing.TB, f *zip.File) []byte {
 		t.Fatalf("%s: %v", f.Name, err)
 	}
 	return b
-}
-
-// unzipTest runs `unzip -t` on a package if unzip is installed (.ci/run
-// installs it).
-func unzipTest(t testing.TB, path string) {
-	t.Helper()
-	unzip, err := exec.LookPath("unzip")
-	if err != nil {
-		t.Logf("unzip not installed: %s not checked with it", filepath.Base(path))
-		return
-	}
-	out, err := exec.Command(unzip, "-t", "-qq", path).CombinedOutput()
-	if err != nil {
-		t.Errorf("unzip -t %s: %v\n%s", filepath.Base(path), err, out)
-	}
 }
 
 // verifyAll checks every package and returns the paths of the bitstreams

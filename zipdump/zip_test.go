@@ -54,7 +54,7 @@ func TestZipManyEntries(t *testing.T) {
 			t.Errorf("entry %d holds %q", i, got)
 		}
 	}
-	unzipTest(t, path)
+	testenv.Unzip(t, path)
 }
 
 // A file over 4 GiB, sparse so that it costs no disk, packaged as ZIP64:
@@ -121,7 +121,7 @@ func TestZip64LargeFile(t *testing.T) {
 	if testing.Verbose() {
 		t.Logf("package %s: %d bytes", p.Name, p.Size)
 	}
-	unzipTest(t, filepath.Join(out, p.Name))
+	testenv.Unzip(t, filepath.Join(out, p.Name))
 }
 
 // Deflate output never passes deflateBound, on the data it compresses

@@ -18,6 +18,7 @@ import (
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -45,7 +46,7 @@ func TestLandingPagesInBrowser(t *testing.T) {
 
 	// The example site, its articles and its data published as two sets
 	// into the site itself, built twice, so that there are changes.
-	site := copySite(t)
+	site := testenv.CopySite(t, siteMtime)
 	config := filepath.Join(filepath.Dir(site), "rsgen.toml")
 	toml := fmt.Sprintf(`out = "site"
 docs-url = %[1]q

@@ -8,23 +8,8 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
-
-// readList reads OUT/resourcesync/resourcelist.xml.
-func readList(t *testing.T, out string) (*rsxml.Doc, []*rsxml.Entry) {
-	t.Helper()
-	f, err := os.Open(filepath.Join(out, "resourcesync", "resourcelist.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc, entries
-}
 
 // inOrder checks that s holds each of want, in that order.
 func inOrder(t *testing.T, s string, want ...string) {
@@ -40,22 +25,12 @@ func inOrder(t *testing.T, s string, want ...string) {
 	}
 }
 
-func noStage(t *testing.T, dir string) {
-	t.Helper()
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".rsgen-stage-") {
-			t.Errorf("staging directory %s left in %s", e.Name(), dir)
-		}
-	}
-}
-
 // TestCLIPartial: a file that cannot be published is named, the rest is
 // published, and the exit code is 3; with --fail-fast nothing changes and
 // the exit code is 1.
 func TestCLIPartial(t *testing.T) {
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	bad := filepath.Join(src, "data", "bad\xff.csv")
 	if err := os.WriteFile(bad, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
@@ -74,7 +49,7 @@ func TestCLIPartial(t *testing.T) {
 	if stdout != "" {
 		t.Errorf("stdout: %s", stdout)
 	}
-	if _, entries := readList(t, out); len(entries) != 9 {
+	if _, entries := testenv.ReadList(t, filepath.Join(out, "resourcesync"), "resourcelist.xml"); len(entries) != 9 {
 		t.Errorf("%d entries published, want 9", len(entries))
 	}
 
@@ -86,7 +61,7 @@ func TestCLIPartial(t *testing.T) {
 	inOrder(t, stderr, "rsgen: error: stopped at the first file", `data/bad\xff.csv`, "rsgen: hint: fix or --exclude the file, or drop --fail-fast")
 	checkMessages(t, stderr)
 	sameTree(t, treeState(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 
 	// Excluding it makes the build whole.
 	code, _, stderr = runCLI(t, context.Background(), "build", "-q", "--base-url", "https://example.org/", "--out", out, "--exclude", "**/*.csv", src)
@@ -98,7 +73,7 @@ func TestCLIPartial(t *testing.T) {
 // TestCLIEnvironment: RSGEN_BASE_URL, RSGEN_HASH and SOURCE_DATE_EPOCH are
 // honoured, and flags win over them.
 func TestCLIEnvironment(t *testing.T) {
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	for _, tc := range []struct {
 		name     string
 		env      map[string]string
@@ -133,7 +108,7 @@ func TestCLIEnvironment(t *testing.T) {
 				if code != exitOK {
 					t.Fatalf("exit code %d\n%s", code, stderr)
 				}
-				doc, entries := readList(t, out)
+				doc, entries := testenv.ReadList(t, filepath.Join(out, "resourcesync"), "resourcelist.xml")
 				if len(entries) != 9 {
 					t.Errorf("%d entries, want 9", len(entries))
 				}
@@ -162,7 +137,7 @@ func TestCLIEnvironment(t *testing.T) {
 // SIGINT or SIGTERM) exits 1, says so, and changes nothing.
 func TestCLIInterrupted(t *testing.T) {
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--base-url", "https://example.org/", "--out", out, src); code != exitOK {
 		t.Fatalf("first build: %d\n%s", code, stderr)
@@ -177,20 +152,20 @@ func TestCLIInterrupted(t *testing.T) {
 	inOrder(t, stderr, "rsgen: error: interrupted; nothing was published, the output is as it was")
 	checkMessages(t, stderr)
 	sameTree(t, treeState(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 }
 
 // TestCLIOutputIsSource: without --out the documents go into SOURCE, and a
 // second build does not publish the first one's documents.
 func TestCLIOutputIsSource(t *testing.T) {
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	for i := range 2 {
 		code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--hidden", "--base-url", "https://example.org/", src)
 		if code != exitOK {
 			t.Fatalf("build %d: exit code %d\n%s", i+1, code, stderr)
 		}
-		_, entries := readList(t, src)
+		_, entries := testenv.ReadList(t, filepath.Join(src, "resourcesync"), "resourcelist.xml")
 		if len(entries) != 10 { // the 9 files and .hidden-note
 			t.Errorf("build %d: %d entries, want 10", i+1, len(entries))
 		}
@@ -200,14 +175,14 @@ func TestCLIOutputIsSource(t *testing.T) {
 			}
 		}
 	}
-	noStage(t, src)
+	testenv.NoStage(t, src)
 }
 
 // TestCLILongURL: a file whose URL would pass 2,048 characters is skipped
 // and named, and the exit code is 3.
 func TestCLILongURL(t *testing.T) {
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	rel := filepath.Join(strings.Repeat(strings.Repeat("d", 200)+"/", 11), "too-long.txt")
 	p := filepath.Join(src, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -232,7 +207,7 @@ func TestCLILongURL(t *testing.T) {
 func TestCLIOutputNotRsgens(t *testing.T) {
 	clearEnv(t)
 	t.Run("user's file", func(t *testing.T) {
-		src := copySite(t)
+		src := testenv.CopySite(t, siteMtime)
 		notes := filepath.Join(src, "resourcesync", "notes.txt")
 		if err := os.MkdirAll(filepath.Dir(notes), 0o755); err != nil {
 			t.Fatal(err)
@@ -246,10 +221,10 @@ func TestCLIOutputNotRsgens(t *testing.T) {
 			t.Errorf("exit code %d, stderr:\n%s\nwant 1, naming resourcesync/notes.txt, with a hint", code, stderr)
 		}
 		sameTree(t, treeState(t, src), before)
-		noStage(t, src)
+		testenv.NoStage(t, src)
 	})
 	t.Run("busy", func(t *testing.T) {
-		src := copySite(t)
+		src := testenv.CopySite(t, siteMtime)
 		out := t.TempDir()
 		st, err := generator.NewStage(out)
 		if err != nil {

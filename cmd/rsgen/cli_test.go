@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // The environment variables rsgen reads: cleared for every test, so that
@@ -32,35 +34,9 @@ func runCLI(t *testing.T, ctx context.Context, args ...string) (code int, stdout
 	return code, out.String(), errb.String()
 }
 
-// copySite copies the example collection into a temporary directory with
-// fixed modification times.
-func copySite(t testing.TB) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "site")
-	mt := time.Date(2024, 5, 1, 8, 0, 0, 0, time.UTC)
-	err := filepath.WalkDir("../../testdata/site", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel("../../testdata/site", p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(target, data, 0o644); err != nil {
-			return err
-		}
-		return os.Chtimes(target, mt, mt)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+// siteMtime is the modification time of the files of the example
+// collection copied for a test (testenv.CopySite).
+var siteMtime = time.Date(2024, 5, 1, 8, 0, 0, 0, time.UTC)
 
 // treeState maps every path under dir to its mode and content.
 func treeState(t testing.TB, dir string) map[string]string {
@@ -116,7 +92,7 @@ func checkMessages(t *testing.T, stderr string) {
 }
 
 func TestCLI(t *testing.T) {
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	file := filepath.Join(src, "index.html")
 	base := "https://example.org/"
 	type tc struct {

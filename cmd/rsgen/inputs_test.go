@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // runUnblocked runs rsgen in-process and fails if it has not returned
@@ -43,7 +45,7 @@ func runUnblocked(t *testing.T, fifo string, args ...string) (int, string) {
 // published.
 func TestFIFOInputs(t *testing.T) {
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	out := t.TempDir()
 	base := []string{"build", "-q", "--base-url", "https://example.org/", "--at", "2024-06-01T00:00:00Z", "--out", out}
 	if code, _, stderr := runCLI(t, context.Background(), append(base, src)...); code != exitOK {
@@ -76,7 +78,7 @@ func TestFIFOInputs(t *testing.T) {
 
 	}
 	sameTree(t, treeState(t, out), before)
-	noStage(t, out)
+	testenv.NoStage(t, out)
 }
 
 // TestFIFOInOutput: FIFOs where the build reads files of the output
@@ -85,7 +87,7 @@ func TestFIFOInputs(t *testing.T) {
 // user's, which rsgen does not overwrite.
 func TestFIFOInOutput(t *testing.T) {
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	out := t.TempDir()
 	robots := filepath.Join(out, "robots.txt")
 	if err := syscall.Mkfifo(robots, 0o600); err != nil {

@@ -21,9 +21,9 @@ import (
 // publishes as if nothing had happened; a dry run before it leaves them.
 func TestKilledWhileSpooling(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary (-short)")
+		t.Skip("runs the command in a process of its own (-short)")
 	}
-	bin := buildBinary(t)
+	bin := rsgenCommand(t)
 	dir := t.TempDir()
 	site, out, cache := filepath.Join(dir, "site"), filepath.Join(dir, "out"), filepath.Join(dir, "cache")
 	for i := range 200 {
@@ -111,4 +111,17 @@ func TestKilledWhileSpooling(t *testing.T) {
 	if left, _ := filepath.Glob(cache + ".tmp-*"); len(left) > 0 {
 		t.Errorf("left beside the cache: %q", left)
 	}
+}
+
+// rsgenCommand is the rsgen command the scripts run: the test binary,
+// which testscript.RunMain (TestMain) copied as "rsgen" into a directory
+// it put first in $PATH. Run so, it is rsgen's main (Main), with no
+// build of the command.
+func rsgenCommand(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("rsgen")
+	if err != nil || !strings.Contains(bin, "testscript-main") {
+		t.Fatalf("no rsgen of testscript in $PATH: %q, %v", bin, err)
+	}
+	return bin
 }

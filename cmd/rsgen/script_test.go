@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/rsgen/rsgen/cmd/rsgen/internal/signals"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestMain lets the scripts run rsgen: testscript puts a command of that
@@ -27,8 +28,14 @@ func TestMain(m *testing.M) {
 		clearCallerEnv()
 		signals.Stop() // the tests themselves stop at Ctrl-C, as tests do
 	}
-	testscript.RunMain(m, map[string]func() int{"rsgen": Main})
+	testscript.RunMain(memTemp{m}, map[string]func() int{"rsgen": Main})
 }
+
+// memTemp runs the tests with their temporary directories, the scripts'
+// too, on a memory file system where there is one (testenv.MemTemp).
+type memTemp struct{ m *testing.M }
+
+func (t memTemp) Run() int { return testenv.Main(t.m) }
 
 // TestScript runs the scripts of testdata/script: the behaviour of the
 // command line as a user sees it, command by command (see their README).

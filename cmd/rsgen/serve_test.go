@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestListenAddr: a bare port, or a port without a host, listens on this
@@ -42,7 +44,7 @@ func TestListenAddr(t *testing.T) {
 // the files the documents list, and --addr takes a bare port.
 func TestServeContent(t *testing.T) {
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	out := filepath.Join(t.TempDir(), "public")
 	code, _, stderr := runCLI(t, context.Background(), "build", "--base-url", "http://127.0.0.1:8000/", "--out", out, src)
 	hint := "rsgen: notice: " + out + " holds the documents, not the files of " + src + "; to preview both: rsgen serve --content " + src + " " + out + "\n"

@@ -54,9 +54,9 @@ func TestSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and hashes 128 MiB (-short)")
 	}
-	bin := buildBinary(t)
+	bin := rsgenCommand(t)
 	clearEnv(t)
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, context.Background(), "build", "-q", "--base-url", "https://example.org/", "--out", out, src); code != exitOK {
 		t.Fatalf("first build: %d\n%s", code, stderr)
@@ -101,7 +101,7 @@ func TestSignals(t *testing.T) {
 				t.Errorf("stderr does not say the build was interrupted:\n%s", stderr.String())
 			}
 			sameTree(t, treeState(t, out), before)
-			noStage(t, out)
+			testenv.NoStage(t, out)
 		})
 	}
 }
@@ -187,7 +187,7 @@ func TestSecondSignal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary (-short)")
 	}
-	bin := buildBinary(t)
+	bin := rsgenCommand(t)
 	dir := t.TempDir()
 	big, err := os.Create(filepath.Join(dir, "big.bin"))
 	if err != nil {

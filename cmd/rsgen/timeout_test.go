@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestBuildTimeouts: a --previous server that sends a byte now and then,
@@ -31,7 +33,7 @@ func TestBuildTimeouts(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	src := copySite(t)
+	src := testenv.CopySite(t, siteMtime)
 	tests := []struct {
 		flags     []string
 		err, hint string

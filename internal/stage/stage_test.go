@@ -20,14 +20,11 @@ var testAt = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 // errSimulated is the error of a publish step that fails on purpose.
 var errSimulated = errors.New("simulated failure")
 
-// noStage fails t if a staging directory is left in dir.
-func noStage(t testing.TB, dir string) {
-	t.Helper()
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), Prefix) {
-			t.Errorf("staging directory %s left behind", e.Name())
-		}
+// testenv.NoStage looks for the staging directories by this package's
+// prefix.
+func TestStagePrefixOfTests(t *testing.T) {
+	if testenv.StagePrefix != Prefix {
+		t.Errorf("testenv.StagePrefix is %q, the prefix of staging directories %q", testenv.StagePrefix, Prefix)
 	}
 }
 
@@ -178,7 +175,7 @@ func TestPublishFaults(t *testing.T) {
 				if !kill && reached && at != "clean up" && !snapshotsEqual(got, old) {
 					t.Errorf("%s: a failed Publish left the new site, not the old one", name)
 				}
-				noStage(t, out)
+				testenv.NoStage(t, out)
 			}
 			if !reached {
 				break
@@ -331,7 +328,7 @@ func TestIncompleteJournal(t *testing.T) {
 		if n := recoverIn(t, out); len(n) != 0 {
 			t.Errorf("notices %q", n)
 		}
-		noStage(t, out)
+		testenv.NoStage(t, out)
 	}
 }
 

@@ -58,6 +58,9 @@ type Walker struct {
 	// directories larger than BigDir entries: their names are sorted on
 	// disk there, not in memory. Without it they are sorted in memory.
 	SpillDir string
+	// BigDir is the most entries of a directory sorted in memory;
+	// DefaultBigDir if 0.
+	BigDir int
 
 	// ReadDirHook, if set, is called with each directory the walk lists;
 	// its error replaces the listing, as if the directory could not be
@@ -113,14 +116,14 @@ func (w *Walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ance
 	var entries []fs.DirEntry
 	if err == nil {
 		defer l.Close()
-		entries, err = l.Next(BigDir + 1)
+		entries, err = l.Next(w.bigDirEntries() + 1)
 		if err == io.EOF {
 			entries, err = nil, nil
 		}
-		if err == nil && len(entries) > BigDir && w.SpillDir != "" {
+		if err == nil && len(entries) > w.bigDirEntries() && w.SpillDir != "" {
 			return w.bigDir(ctx, d, l, entries, rel, real, ancestors)
 		}
-		if err == nil && len(entries) > BigDir {
+		if err == nil && len(entries) > w.bigDirEntries() {
 			var more []fs.DirEntry
 			more, err = l.Next(-1)
 			entries = append(entries, more...)
@@ -151,16 +154,23 @@ func (w *Walker) unreadable(rel string, err error, some bool) bool {
 	return some
 }
 
-// BigDir is the most entries of a directory a Walker sorts in memory; a
+// DefaultBigDir is the most entries of a directory a Walker sorts in memory; a
 // larger one is sorted on disk, in SpillDir. A directory of millions of
 // files (a flat export of records) then costs the memory of a sort's
 // chunk, not about 200 bytes an entry.
-var BigDir = 65536
+const DefaultBigDir = 65536
+
+func (w *Walker) bigDirEntries() int {
+	if w.BigDir > 0 {
+		return w.BigDir
+	}
+	return DefaultBigDir
+}
 
 // bigDirSortMemory is the memory of the sort of a big directory's names.
 const bigDirSortMemory = 16 << 20
 
-// bigDir walks a directory with more than BigDir entries, whose first
+// bigDir walks a directory with more than w.BigDir entries, whose first
 // ones, entries, were read from l: its names and types go through an
 // external sort in SpillDir, keyed by the order of the walk (a directory's
 // name followed by "/"), and are walked as they come out of it.
@@ -194,7 +204,7 @@ func (w *Walker) bigDir(ctx context.Context, d *hashing.Dir, l *hashing.Listing,
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		entries, err = l.Next(BigDir)
+		entries, err = l.Next(w.bigDirEntries())
 		if err == io.EOF {
 			break
 		}

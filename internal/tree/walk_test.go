@@ -86,8 +86,6 @@ func TestTreeOrder(t *testing.T) {
 // gives the same files in the same order, the order of their paths, as
 // with the sort in memory; links followed to directories sort as them.
 func TestBigDirectory(t *testing.T) {
-	defer func(n int) { BigDir = n }(BigDir)
-	BigDir = 7
 	root := t.TempDir()
 	var want []string
 	for i := range 60 {
@@ -125,7 +123,7 @@ func TestBigDirectory(t *testing.T) {
 	walk := func(spill string) []string {
 		var got []string
 		w := &Walker{
-			Root: root, Filter: &Filter{}, Follow: true, SpillDir: spill,
+			Root: root, Filter: &Filter{}, Follow: true, SpillDir: spill, BigDir: 7,
 			Skip:    func(string) bool { return false },
 			Problem: func(rel string, dir bool, err error) { t.Errorf("%s: %v", rel, err) },
 			Unread:  func(string) {},

@@ -139,9 +139,6 @@ const MaxMembers = 2_000_000
 // ErrTooManyMembers reports an archive of more than MaxMembers.
 var ErrTooManyMembers = errors.New("the archive holds too many members")
 
-// maxMembers is MaxMembers, lowered by tests.
-var maxMembers = MaxMembers
-
 // A Scan reads the members of an archive given as the source, and hashes
 // those it publishes: a zip's several at once, a tar's in its order,
 // sorted on disk.
@@ -162,6 +159,19 @@ type Scan struct {
 	Notice   func(string)     // tells the user what they should know; never nil
 
 	unread report.Unread // the members reported as problems (Run's)
+
+	// Lowered by tests: the most members of a zip and of a tar, and the
+	// memory of a tar's sort; 0 means MaxMembers, maxTarMembers and
+	// archiveSortMemory.
+	maxZip, maxTar, sortMemory int
+}
+
+// limit is n, or else the default.
+func limit(n, def int) int {
+	if n > 0 {
+		return n
+	}
+	return def
 }
 
 // Run lists and hashes the published members of the archive, and spools

@@ -22,7 +22,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/uri"
@@ -182,8 +181,6 @@ func TestSkipAndFilter(t *testing.T) {
 // An archive of more members than the cap is an error naming it, before
 // it takes the memory of the machine (issue 9 item 10).
 func TestTooManyMembers(t *testing.T) {
-	maxMembers, maxTarMembers = 5, 5
-	t.Cleanup(func() { maxMembers, maxTarMembers = MaxMembers, rsxml.MaxEntries*rsxml.MaxEntries })
 	dir := t.TempDir()
 	var members []testenv.Member
 	for i := range 6 {
@@ -196,7 +193,9 @@ func TestTooManyMembers(t *testing.T) {
 			m = members[:5]
 		}
 		testenv.WriteArchive(t, src, m)
-		_, _, err := newScan(t, src).Run(context.Background())
+		sc := newScan(t, src)
+		sc.maxZip, sc.maxTar = 5, 5
+		_, _, err := sc.Run(context.Background())
 		if strings.HasPrefix(name, "five") {
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
@@ -376,9 +375,8 @@ func TestTarSortSpills(t *testing.T) {
 	var problems []report.Problem
 	for _, mem := range []int{32 << 20, 16 << 10} {
 		func() {
-			defer func(m int) { archiveSortMemory = m }(archiveSortMemory)
-			archiveSortMemory = mem
 			sc := newScan(t, src)
+			sc.sortMemory = mem
 			got := resources(t, sc, context.Background())
 			if golden == nil {
 				golden, problems = got, sc.Problems.Sorted()

@@ -40,7 +40,7 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 	if err != nil {
 		return nil, err
 	}
-	sorter := extsort.New(dir, archiveSortMemory)
+	sorter := extsort.New(dir, limit(sc.sortMemory, archiveSortMemory))
 	defer sorter.Close()
 	tr := ts.tr
 	h := hashing.NewHasher(sc.Hashes)
@@ -60,8 +60,8 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 		if err != nil {
 			return nil, fmt.Errorf("reading the archive %s: %w", a.Path, damaged(err))
 		}
-		if i >= maxTarMembers {
-			return nil, fmt.Errorf("source %s: %w: more than %d", a.Path, ErrTooManyMembers, maxTarMembers)
+		if maxMembers := limit(sc.maxTar, maxTarMembers); i >= maxMembers {
+			return nil, fmt.Errorf("source %s: %w: more than %d", a.Path, ErrTooManyMembers, maxMembers)
 		}
 		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
 		name := sc.admit(m, nil) // every member admitted is read, and is sorted
@@ -116,13 +116,13 @@ const (
 )
 
 // archiveSortMemory is the memory of the sort of a tar's members.
-var archiveSortMemory = 32 << 20 // a variable for the tests
+const archiveSortMemory = 32 << 20
 
 // maxTarMembers bounds the members of a tar: the most resources the spec
 // lets a Resource List index (50,000 lists of 50,000). A tar is sorted on
 // disk, so this bounds the time and the disk a hostile archive of empty
 // members can take, not the memory.
-var maxTarMembers = rsxml.MaxEntries * rsxml.MaxEntries
+const maxTarMembers = rsxml.MaxEntries * rsxml.MaxEntries
 
 // spoolSorted spools the members of an archive that sorter holds, keyed
 // by path, leaving out and reporting every path that several members have.

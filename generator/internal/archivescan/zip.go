@@ -24,7 +24,7 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, erro
 		return nil, fmt.Errorf("source %s: %w", a.Path, err)
 	}
 	defer zr.Close()
-	if len(zr.File) > maxMembers {
+	if maxMembers := limit(sc.maxZip, MaxMembers); len(zr.File) > maxMembers {
 		return nil, fmt.Errorf("source %s: %w: %d, more than the %d rsgen holds in memory", a.Path, ErrTooManyMembers, len(zr.File), maxMembers)
 	}
 	seen := map[string]int{}

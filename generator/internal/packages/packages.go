@@ -60,6 +60,9 @@ func (p *Package) Entry(d *docs.Writer, e *rsxml.Entry) {
 type Copier struct {
 	Docs *docs.Writer
 	Prev *previous.Site
+	// NoLinks has packages copied, never linked, as from another file
+	// system. It is for tests.
+	NoLinks bool
 }
 
 // Copy publishes a carried package and its manifest copy again, as
@@ -160,7 +163,7 @@ func (c *Copier) link(name string, f *os.File, p *Package) error {
 	if p.Length >= 0 && st.Size() != p.Length {
 		return fmt.Errorf("%w: %s is %d bytes, its entry says %d", docs.ErrPrevious, src, st.Size(), p.Length)
 	}
-	if !HardLinks {
+	if c.NoLinks {
 		return c.copy(name, f, p)
 	}
 	if err := checkDigests(f, p.Prev.Hash); err != nil {
@@ -179,10 +182,6 @@ func (c *Copier) link(name string, f *os.File, p *Package) error {
 	p.Length = st.Size()
 	return nil
 }
-
-// HardLinks is false in tests that have packages copied, as from another
-// file system.
-var HardLinks = true
 
 // packageTime is the time a package's entry gives: when its packaging
 // completed, else the end of the changes it holds, else its snapshot.

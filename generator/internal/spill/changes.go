@@ -27,8 +27,8 @@ type ChangeSet struct {
 	times                        []int64 // the datetime of each change, in order, in unix seconds (after finish)
 }
 
-// ChangesSortMemory is the memory of the sort of a build's changes.
-var ChangesSortMemory = 16 << 20 // a variable for the tests
+// DefaultSortMemory is the memory of the sort of a build's changes.
+const DefaultSortMemory = 16 << 20
 
 // Changes returns an empty set of changes, sorted in the spill area.
 func (a *Area) Changes() (*ChangeSet, error) {
@@ -40,7 +40,11 @@ func (a *Area) Changes() (*ChangeSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s := &ChangeSet{sorter: extsort.New(dir, ChangesSortMemory)}
+	mem := a.SortMemory
+	if mem <= 0 {
+		mem = DefaultSortMemory
+	}
+	s := &ChangeSet{sorter: extsort.New(dir, mem)}
 	a.Track(s)
 	return s, nil
 }

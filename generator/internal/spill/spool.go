@@ -29,6 +29,8 @@ type ResourceSpool struct {
 	last   Resource // the one added last, for the prefixes of the next
 	any    bool
 
+	afterAdd func() error // Area.AfterAdd
+
 	// patches change the lastmod of some resources as they are read,
 	// ascending by index: those the join had to read again (reread)
 	// were spooled before their verdict was known.
@@ -51,7 +53,7 @@ func (a *Area) Resources() (*ResourceSpool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s := &ResourceSpool{file: f}
+	s := &ResourceSpool{file: f, afterAdd: a.AfterAdd}
 	a.Track(s)
 	return s, nil
 }
@@ -79,10 +81,6 @@ const (
 // ErrSpool marks the errors of writing or reading the spool: a full disk.
 var ErrSpool = errors.New("spooling the resources")
 
-// TestHookAdd, if set, is called after each resource is spooled; its
-// error is taken for the spool's (a full disk).
-var TestHookAdd func() error
-
 // errResourceOrder is a resource added out of the order of paths.
 var errResourceOrder = errors.New("resources out of order")
 
@@ -96,8 +94,8 @@ func (s *ResourceSpool) Add(r *Resource) error {
 	b := AppendResource(s.buf[:0], &s.last, r)
 	s.buf = b
 	err := s.file.Append(b)
-	if TestHookAdd != nil && err == nil {
-		err = TestHookAdd()
+	if s.afterAdd != nil && err == nil {
+		err = s.afterAdd()
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
@@ -307,8 +305,15 @@ func (it *ResourceIter) Err() error {
 // stage is checked and published (on a failure it goes with the stage).
 type Area struct {
 	Stage *stage.Stage
-	dir   string
-	open  []interface{ Close() } // the spools made, closed by remove
+	// SortMemory is the memory of the sort of the changes;
+	// DefaultSortMemory if 0.
+	SortMemory int
+	// AfterAdd, if set, is called after each resource is spooled; its
+	// error is taken for the spool's (a full disk). It is for tests.
+	AfterAdd func() error
+
+	dir  string
+	open []interface{ Close() } // the spools made, closed by remove
 }
 
 // Path returns the directory, made on first use.

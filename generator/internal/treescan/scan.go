@@ -38,6 +38,9 @@ type Scan struct {
 	// Window is how many files may be in flight between the walk and the
 	// spool; 0 means DefaultWindow.
 	Window int
+	// BigDir is the most entries of a directory sorted in memory
+	// (tree.Walker.BigDir); 0 means tree.DefaultBigDir.
+	BigDir int
 	// Listed, if set, is called with each file the walk will publish,
 	// before it is read; ReadDir, if set, with each directory the walk
 	// lists, its error replacing the listing. Both are seams for tests.
@@ -102,6 +105,7 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		Follow:   sc.Follow,
 		Skip:     skip,
 		SpillDir: spillDir,
+		BigDir:   sc.BigDir,
 		Problem: func(rel string, dir bool, err error) {
 			sc.Problems.Add(report.Problem{Path: rel, Dir: dir, Err: err})
 		},
