@@ -132,13 +132,13 @@ func (f *Filter) Publishes(name, rel string) bool {
 	return len(f.Include) == 0 || matchAny(f.Include, rel)
 }
 
-// Withholds reports whether the path real, slash-separated under the
+// withholds reports whether the path real, slash-separated under the
 // root, is one the walk never reaches by its own name: hidden (a name on
 // it starts with "." and Hidden is off) or excluded, itself or a
 // directory on its way. A symbolic link followed there does not publish
 // it under another name: a link is content anyone who commits to a tree
 // may add, and what it leads to must be content too.
-func (f *Filter) Withholds(real string) bool {
+func (f *Filter) withholds(real string) bool {
 	parts := strings.Split(real, "/")
 	for i, name := range parts {
 		rel := strings.Join(parts[:i+1], "/")
