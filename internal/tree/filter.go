@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -12,36 +11,6 @@ type Filter struct {
 	Include []string `toml:"include"` // doublestar patterns; if any, a file must match one
 	Exclude []string `toml:"exclude"` // doublestar patterns; a match is never published
 	Hidden  bool     `toml:"hidden"`  // publish names starting with "." too
-}
-
-// A PatternError is a pattern of a Filter that is not a doublestar
-// pattern.
-type PatternError struct {
-	Include bool // one of Include, else of Exclude
-	Pattern string
-}
-
-func (e *PatternError) Error() string {
-	which := "exclude"
-	if e.Include {
-		which = "include"
-	}
-	return fmt.Sprintf("the %s pattern %q is not valid", which, e.Pattern)
-}
-
-// Validate reports the first malformed pattern, as a *PatternError.
-func (f *Filter) Validate() error {
-	for _, p := range f.Include {
-		if !doublestar.ValidatePattern(p) {
-			return &PatternError{Include: true, Pattern: p}
-		}
-	}
-	for _, p := range f.Exclude {
-		if !doublestar.ValidatePattern(p) {
-			return &PatternError{Pattern: p}
-		}
-	}
-	return nil
 }
 
 func matchAny(patterns []string, rel string) bool {
