@@ -60,6 +60,19 @@ func (r *Root) WriteFile(name string, data []byte) error {
 	return err
 }
 
+// Sync syncs the file or directory name to disk.
+func (r *Root) Sync(name string) error {
+	f, err := r.OpenFile(name, os.O_RDONLY|syncFlag, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // CreateTemp creates a new file in the directory dir of r, named by
 // pattern with its last "*" replaced by a random string, for reading and
 // writing; it returns the file and its name in r.
