@@ -173,7 +173,7 @@ func (c *Copier) link(name string, f *os.File, p *Package) error {
 	}
 	if !linked { // another file system: copied from f, and the copy checked
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
+			return fmt.Errorf("reading %s: %w", src, err)
 		}
 		return c.copy(name, f, p)
 	}
