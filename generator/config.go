@@ -251,18 +251,24 @@ func (c *Config) validateOutput(add func(*FieldError)) {
 			add(&FieldError{Field: "Dump.Compression", Err: ErrNeeds, With: "Dump.Enabled", Detail: "it compresses the packages of a dump"})
 		}
 	}
-	for _, h := range c.Hosts {
+	validateHosts(add, c.Hosts, cmp.Or(c.DocsURL, c.BaseURL), c.BaseURL.String())
+	if c.MaxDelete != nil && c.MaxDelete.Percent && c.MaxDelete.N > 100 {
+		add(&FieldError{Field: "MaxDelete", Value: c.MaxDelete.String(), Err: ErrOutOfRange, Detail: "give a percentage from 0% to 100%"})
+	}
+}
+
+// validateHosts checks the hosts named in Hosts, and that each can serve
+// the documents at docsURL (if given) and the resources at bases.
+func validateHosts(add func(*FieldError), hosts []string, docsURL BaseURL, bases ...string) {
+	for _, h := range hosts {
 		if !slices.Contains(hosting.Hosts, h) {
 			add(&FieldError{Field: "Hosts", Value: h, Err: ErrInvalid, Detail: "not a host rsgen writes configuration for"})
 		}
 	}
-	if docs := cmp.Or(c.DocsURL, c.BaseURL); len(c.Hosts) > 0 && !docs.IsZero() {
-		for _, e := range hosting.Check(c.Hosts, docs.String(), c.BaseURL.String()) {
+	if len(hosts) > 0 && !docsURL.IsZero() {
+		for _, e := range hosting.Check(hosts, docsURL.String(), bases...) {
 			add(&FieldError{Field: "Hosts", Value: e.Host, Err: ErrInvalid, Detail: e.Error()})
 		}
-	}
-	if c.MaxDelete != nil && c.MaxDelete.Percent && c.MaxDelete.N > 100 {
-		add(&FieldError{Field: "MaxDelete", Value: c.MaxDelete.String(), Err: ErrOutOfRange, Detail: "give a percentage from 0% to 100%"})
 	}
 }
 

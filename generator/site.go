@@ -124,20 +124,11 @@ func (s Site) Validate() error {
 		add(&FieldError{Field: "Sets", Value: len(s.Sets), Err: ErrOutOfRange,
 			Detail: fmt.Sprintf("give at most %d sets, the entries one Source Description may have", rsxml.MaxEntries)})
 	}
-	for _, h := range s.Hosts {
-		if !slices.Contains(hosting.Hosts, h) {
-			add(&FieldError{Field: "Hosts", Value: h, Err: ErrInvalid, Detail: "not a host rsgen writes configuration for"})
-		}
+	var bases []string
+	for _, c := range s.Sets {
+		bases = append(bases, c.BaseURL.String())
 	}
-	if len(s.Hosts) > 0 && !s.DocsURL.IsZero() {
-		var bases []string
-		for _, c := range s.Sets {
-			bases = append(bases, c.BaseURL.String())
-		}
-		for _, e := range hosting.Check(s.Hosts, s.DocsURL.String(), bases...) {
-			add(&FieldError{Field: "Hosts", Value: e.Host, Err: ErrInvalid, Detail: e.Error()})
-		}
-	}
+	validateHosts(add, s.Hosts, s.DocsURL, bases...)
 	names := map[string]int{}
 	caches := map[string]int{}
 	topics := map[string]string{} // explicit topic → the field that gives it

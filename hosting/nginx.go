@@ -8,11 +8,8 @@ import (
 // What the nginx snippet must know of nginx. Its configuration is read as
 // tokens: an argument with a space, a quote, a ";", a brace or a backslash
 // must be quoted, and in quotes a backslash escapes. A location matches
-// the path of a request decoded (every %XX), with its "." and ".."
-// segments resolved and its slashes merged: a location must be written
-// that way, never as the URL has it (issue 22, item 11: /caf%C3%A9/ never
-// matched). A value of add_header takes "$" for a variable, and nginx has
-// no escape for it.
+// the path of a request decoded (decodedPath, paths.go). A value of
+// add_header takes "$" for a variable, and nginx has no escape for it.
 
 // nginxLocation returns the argument of a location directive that
 // matches the URL path p (percent-encoded, as in a URL) the way nginx

@@ -7,12 +7,6 @@ import (
 	"io/fs"
 )
 
-// SitePage is the landing page of a site of several resource sets: what
-// LandingPage is for one set, in the documents directory, which rsgen
-// owns whole (its manifest lists it), so that no file of the user's can be
-// in its way.
-const SitePage = LandingPage
-
 // SiteData is what the landing page of a site of several sets shows.
 type SiteData struct {
 	DocsURL              string // where the output directory is served

@@ -350,35 +350,21 @@ func (p *packer) finishPackage() error {
 	if err := c.partW.Flush(); err != nil {
 		return writing(partName(c.ManifestName), err)
 	}
-	partSize := c.partSize
 	c.Completed = p.now()
 	mf, err := p.opt.Create(c.ManifestName)
 	if err != nil {
 		return writing(c.ManifestName, err)
 	}
 	c.manifest = mf
-	// The manifest is its root, the entries kept aside, and its end: what
-	// rsxml.Writer writes, Add by Add.
-	doc := p.manifestDoc(c)
-	bw := bufio.NewWriterSize(mf, 64<<10)
-	head, foot := rsxml.AppendHeader(nil, &doc), rsxml.AppendFooter(nil, &doc)
-	_, err = bw.Write(head)
-	if err == nil {
-		_, err = io.Copy(bw, io.NewSectionReader(c.part, 0, partSize))
-	}
-	if err == nil {
-		_, err = bw.Write(foot)
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err != nil {
+	w := rsxml.NewWriter(mf, p.manifestDoc(c)) // its root, now complete
+	w.Copy(io.NewSectionReader(c.part, 0, c.partSize))
+	if err := w.Close(); err != nil {
 		return writing(c.ManifestName, err)
 	}
 	if err := p.dropPart(c); err != nil {
 		return err
 	}
-	size := int64(len(head)) + partSize + int64(len(foot))
+	size := w.Size()
 	if size > p.opt.MaxManifestLen {
 		return fmt.Errorf("zipdump: manifest of %s is %d bytes, past the limit of %d", c.Name, size, p.opt.MaxManifestLen)
 	}

@@ -111,11 +111,7 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
 	}
-	var args []string
-	if v, ok := f.top.values[keySource]; ok {
-		args = v.values
-	}
-	cfg, err := buildConfig(setOptions{c: c, f: f, t: &f.top, flags: flagKinds(buildCommand().Flags), one: true}, args)
+	cfg, err := buildConfig(setOptions{c: c, f: f, t: &f.top, flags: flagKinds(buildCommand().Flags), one: true}, f.top.values[keySource].values)
 	if err != nil {
 		return f.inSet(c, &f.top, err)
 	}
@@ -209,12 +205,8 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 // setConfig is the generator.Config of the set t, read by buildConfig
 // from setOptions; flags are build's, by name, for their defaults.
 func (f *siteFile) setConfig(c *cli.Context, flags map[string]cli.Flag, t *fileTable) (generator.Config, error) {
-	var args []string
-	if v, ok := t.values[keySource]; ok {
-		args = v.values
-	}
 	_, export := t.values[flagExport]
-	cfg, err := buildConfig(setOptions{c: c, f: f, t: t, flags: flags, export: export}, args)
+	cfg, err := buildConfig(setOptions{c: c, f: f, t: t, flags: flags, export: export}, t.values[keySource].values)
 	if err != nil {
 		return cfg, f.inSet(c, t, err)
 	}

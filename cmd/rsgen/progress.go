@@ -32,27 +32,34 @@ func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) (sto
 	}
 	l := &progressLog{w: w, stats: stats, export: export, phase: -1}
 	stats.Entered = func(p generator.Phase) { l.enter(p, time.Now()) }
+	tick := time.NewTicker(time.Second)
+	stopTicks := onTicks(tick.C, l.tick)
+	return func(failed bool) {
+		stopTicks()
+		tick.Stop()
+		l.end(time.Now(), failed)
+	}
+}
+
+// onTicks calls fn with the time of each tick, from a goroutine of its
+// own, until the returned function is called, which returns once fn no
+// longer runs.
+func onTicks(tick <-chan time.Time, fn func(time.Time)) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
 		for {
 			select {
 			case <-done:
 				return
-			case now := <-tick.C:
-				l.tick(now)
+			case t := <-tick:
+				fn(t)
 			}
 		}
 	}()
-	return func(failed bool) {
-		close(done)
-		wg.Wait()
-		l.end(time.Now(), failed)
-	}
+	return func() { close(done); wg.Wait() }
 }
 
 // drawProgress draws the progress line on the terminal f until stopped,
@@ -72,30 +79,17 @@ func draw(f *os.File, stats *generator.Stats, export bool, tick <-chan time.Time
 	var entered atomic.Int64 // when the build entered the step under way, in Unix nanoseconds
 	entered.Store(now().UnixNano())
 	stats.Entered = func(generator.Phase) { entered.Store(now().UnixNano()) }
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				fmt.Fprint(f, "\r\x1b[K")
-				return
-			case t := <-tick:
-				p := readStats(stats, export)
-				line := progressLine(p, t.Sub(time.Unix(0, entered.Load())))
-				if set := stats.Set(); set != "" {
-					line = "rsgen: set " + set + ": " + strings.TrimPrefix(line, "rsgen: ")
-				}
-				if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 1 && len(line) >= width {
-					line = line[:width-1] // a line that wraps cannot be drawn over
-				}
-				fmt.Fprint(f, "\r\x1b[K"+line)
-			}
+	stop := onTicks(tick, func(t time.Time) {
+		line := progressLine(readStats(stats, export), t.Sub(time.Unix(0, entered.Load())))
+		if set := stats.Set(); set != "" {
+			line = "rsgen: set " + set + ": " + strings.TrimPrefix(line, "rsgen: ")
 		}
-	}()
-	return func(bool) { close(done); wg.Wait() }
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 1 && len(line) >= width {
+			line = line[:width-1] // a line that wraps cannot be drawn over
+		}
+		fmt.Fprint(f, "\r\x1b[K"+line)
+	})
+	return func(bool) { stop(); fmt.Fprint(f, "\r\x1b[K") }
 }
 
 // logEvery is the longest a step runs without a line in a log: often

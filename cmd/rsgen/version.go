@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -30,15 +31,7 @@ type buildVersion struct {
 func currentVersion() buildVersion {
 	info, _ := debug.ReadBuildInfo()
 	v := buildInfo(info)
-	if stampVersion != "" {
-		v.Version = stampVersion
-	}
-	if stampCommit != "" {
-		v.Commit = stampCommit
-	}
-	if stampDate != "" {
-		v.Date = stampDate
-	}
+	v.Version, v.Commit, v.Date = cmp.Or(stampVersion, v.Version), cmp.Or(stampCommit, v.Commit), cmp.Or(stampDate, v.Date)
 	return v
 }
 
@@ -78,14 +71,8 @@ func version() string { return currentVersion().Version }
 
 // print writes v as "rsgen version" and "rsgen --version" print it.
 func (v buildVersion) print(w io.Writer) {
-	orUnknown := func(s string) string {
-		if s == "" {
-			return "unknown"
-		}
-		return s
-	}
 	fmt.Fprintf(w, "rsgen %s\ncommit: %s\nbuilt:  %s\ngo:     %s %s/%s\n",
-		v.Version, orUnknown(v.Commit), orUnknown(v.Date), v.Go, runtime.GOOS, runtime.GOARCH)
+		v.Version, cmp.Or(v.Commit, "unknown"), cmp.Or(v.Date, "unknown"), v.Go, runtime.GOOS, runtime.GOARCH)
 }
 
 func versionCommand() *cli.Command {

@@ -60,6 +60,19 @@ func (r *Root) WriteFile(name string, data []byte) error {
 	return err
 }
 
+// Sync syncs the file or directory name to disk.
+func (r *Root) Sync(name string) error {
+	f, err := r.OpenFile(name, os.O_RDONLY|syncFlag, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // CreateTemp creates a new file in the directory dir of r, named by
 // pattern with its last "*" replaced by a random string, for reading and
 // writing; it returns the file and its name in r.
@@ -97,44 +110,6 @@ func randomName(pattern string) string {
 		return pattern[:i] + rnd + pattern[i+1:]
 	}
 	return pattern + rnd
-}
-
-// OpenTemp opens a new directory, made by MkdirTemp in dir (os.TempDir()
-// if ""), as a Root: a place of rsgen's own for files it reads back.
-// RemoveAll removes it.
-func OpenTemp(dir, pattern string) (*Root, error) {
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	parent, err := Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer parent.Close()
-	name, err := parent.MkdirTemp(".", pattern)
-	if err != nil {
-		return nil, err
-	}
-	r, err := parent.OpenRoot(name)
-	if err != nil {
-		parent.Remove(name)
-		return nil, err
-	}
-	return r, nil
-}
-
-// RemoveTemp removes the directory of r, made by OpenTemp, with everything
-// in it, and closes r.
-func (r *Root) RemoveTemp() error {
-	dir := r.name
-	parent, err := Open(filepath.Dir(dir))
-	if err != nil {
-		r.Close()
-		return err
-	}
-	defer parent.Close()
-	r.Close()
-	return parent.RemoveAll(filepath.Base(dir))
 }
 
 // MkdirAll makes the directory dir, which a user named (the output

@@ -320,18 +320,8 @@ func (r *Root) Chtimes(name string, atime, mtime time.Time) error {
 	return nil
 }
 
-// Sync syncs the file or directory name to disk.
-func (r *Root) Sync(name string) error {
-	f, err := r.OpenFile(name, os.O_RDONLY|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+// syncFlag opens a file to sync without waiting on a FIFO for a writer.
+const syncFlag = unix.O_NONBLOCK
 
 // linkByName makes base in dirfd a hard link to the file f by the name f
 // was opened by, and keeps it only if it is the very file f (its device

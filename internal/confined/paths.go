@@ -1,6 +1,7 @@
 package confined
 
 import (
+	"cmp"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,10 +37,7 @@ func CreateNew(path string, perm fs.FileMode) (*os.File, error) {
 // CreateTemp creates a new file in dir (os.TempDir() if ""), named by
 // pattern as Root.CreateTemp names, for reading and writing.
 func CreateTemp(dir, pattern string) (*os.File, error) {
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	r, err := Open(dir)
+	r, err := Open(cmp.Or(dir, os.TempDir()))
 	if err != nil {
 		return nil, err
 	}
@@ -51,10 +49,7 @@ func CreateTemp(dir, pattern string) (*os.File, error) {
 // MkdirTemp makes a new directory in dir (os.TempDir() if ""), mode 0700,
 // named by pattern as Root.CreateTemp names, and returns its path.
 func MkdirTemp(dir, pattern string) (string, error) {
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	r, err := Open(dir)
+	r, err := Open(cmp.Or(dir, os.TempDir()))
 	if err != nil {
 		return "", err
 	}

@@ -426,18 +426,9 @@ func (w *Writer) write(name string, doc *rsxml.Doc) error {
 	if err != nil {
 		return w.writeErr(err)
 	}
-	bw := bufio.NewWriterSize(f, 64<<10)
-	_, err = bw.Write(rsxml.AppendHeader(nil, doc))
-	if err == nil {
-		_, err = io.Copy(bw, c.body)
-	}
-	if err == nil {
-		_, err = bw.Write(rsxml.AppendFooter(nil, doc))
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err = closeAfter(f, err); err != nil {
+	xw := rsxml.NewWriter(f, *doc)
+	xw.Copy(c.body)
+	if err = closeAfter(f, xw.Close()); err != nil {
 		return w.writeErr(err)
 	}
 	return w.dropBody()

@@ -34,8 +34,8 @@ func PackageTimes(dump, pkg, manifest *MD) string {
 	p := [4]string{pkg.At, pkg.Completed, pkg.From, pkg.Until}
 	m := [4]string{manifest.At, manifest.Completed, manifest.From, manifest.Until}
 	for i, attr := range [4]string{"at", "completed", "from", "until"} {
-		pt, ok1 := parse(p[i])
-		mt, ok2 := parse(m[i])
+		pt, ok1 := attrTime(p[i])
+		mt, ok2 := attrTime(m[i])
 		if ok1 && (!ok2 || !pt.Equal(mt)) {
 			return fmt.Sprintf("its manifest gives %s, but the package's entry gives %s=%s", describeAttr(attr, m[i]), attr, p[i])
 		}
@@ -53,21 +53,23 @@ func within(dump, md *MD, whose string) string {
 		if c[2] == "from" {
 			lo, hi = [2]string{"from", dump.From}, [2]string{"until", dump.Until}
 		}
-		t, ok := parse(c[1])
+		t, ok := attrTime(c[1])
 		if !ok {
 			continue
 		}
-		if b, ok := parse(lo[1]); ok && t.Before(b) {
+		if b, ok := attrTime(lo[1]); ok && t.Before(b) {
 			return fmt.Sprintf("%s %s=%s is before the dump's %s=%s", whose, c[0], c[1], lo[0], lo[1])
 		}
-		if b, ok := parse(hi[1]); ok && t.After(b) {
+		if b, ok := attrTime(hi[1]); ok && t.After(b) {
 			return fmt.Sprintf("%s %s=%s is after the dump's %s=%s", whose, c[0], c[1], hi[0], hi[1])
 		}
 	}
 	return ""
 }
 
-func parse(v string) (time.Time, bool) {
+// attrTime returns the time of the datetime attribute v; ok is false if v
+// is absent or not a datetime.
+func attrTime(v string) (time.Time, bool) {
 	if v == "" {
 		return time.Time{}, false
 	}
@@ -75,6 +77,7 @@ func parse(v string) (time.Time, bool) {
 	return t, err == nil
 }
 
+// describeAttr writes the attribute attr of value v as a message names it.
 func describeAttr(attr, v string) string {
 	if v == "" {
 		return "no " + attr

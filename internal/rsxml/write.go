@@ -54,6 +54,19 @@ func (w *Writer) Add(e *Entry) error {
 	return w.err
 }
 
+// Copy writes the entries r holds, already encoded as Add encodes them
+// (AppendEntry): those of a document whose root could not be written
+// first. Entries does not count them.
+func (w *Writer) Copy(r io.Reader) error {
+	if w.err != nil {
+		return w.err
+	}
+	n, err := io.Copy(w.bw, r)
+	w.size += n
+	w.err = err
+	return err
+}
+
 // Size returns the number of bytes written so far.
 func (w *Writer) Size() int64 { return w.size }
 

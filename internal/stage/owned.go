@@ -204,11 +204,6 @@ func checkOwned(out string) (*manifest, error) {
 	return m, nil
 }
 
-// ErrNotADirectory reports a name in the output where rsgen writes, into
-// a directory, that is something else: a symbolic link (which rsgen never
-// writes through: it could lead anywhere), a file.
-var ErrNotADirectory = errors.New("not a directory")
-
 // notADirectory is the error of the name dir of the output, which info
 // describes, that is not a directory.
 func notADirectory(dir string, info fs.FileInfo) error {
@@ -216,8 +211,8 @@ func notADirectory(dir string, info fs.FileInfo) error {
 	if dir == WellKnownDir {
 		what = "the Source Description"
 	}
-	return fmt.Errorf("%s is %s, %w; rsgen writes %s there, and never through a link: move it away or choose another output directory",
-		dir, TypeName(info.Mode()), ErrNotADirectory, what)
+	return fmt.Errorf("%s is %s, not a directory; rsgen writes %s there, and never through a link: move it away or choose another output directory",
+		dir, TypeName(info.Mode()), what)
 }
 
 // legacyCapabilityList reports whether the documents directory docs holds

@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -12,36 +11,6 @@ type Filter struct {
 	Include []string `toml:"include"` // doublestar patterns; if any, a file must match one
 	Exclude []string `toml:"exclude"` // doublestar patterns; a match is never published
 	Hidden  bool     `toml:"hidden"`  // publish names starting with "." too
-}
-
-// A PatternError is a pattern of a Filter that is not a doublestar
-// pattern.
-type PatternError struct {
-	Include bool // one of Include, else of Exclude
-	Pattern string
-}
-
-func (e *PatternError) Error() string {
-	which := "exclude"
-	if e.Include {
-		which = "include"
-	}
-	return fmt.Sprintf("the %s pattern %q is not valid", which, e.Pattern)
-}
-
-// Validate reports the first malformed pattern, as a *PatternError.
-func (f *Filter) Validate() error {
-	for _, p := range f.Include {
-		if !doublestar.ValidatePattern(p) {
-			return &PatternError{Include: true, Pattern: p}
-		}
-	}
-	for _, p := range f.Exclude {
-		if !doublestar.ValidatePattern(p) {
-			return &PatternError{Pattern: p}
-		}
-	}
-	return nil
 }
 
 func matchAny(patterns []string, rel string) bool {
@@ -132,13 +101,13 @@ func (f *Filter) Publishes(name, rel string) bool {
 	return len(f.Include) == 0 || matchAny(f.Include, rel)
 }
 
-// Withholds reports whether the path real, slash-separated under the
+// withholds reports whether the path real, slash-separated under the
 // root, is one the walk never reaches by its own name: hidden (a name on
 // it starts with "." and Hidden is off) or excluded, itself or a
 // directory on its way. A symbolic link followed there does not publish
 // it under another name: a link is content anyone who commits to a tree
 // may add, and what it leads to must be content too.
-func (f *Filter) Withholds(real string) bool {
+func (f *Filter) withholds(real string) bool {
 	parts := strings.Split(real, "/")
 	for i, name := range parts {
 		rel := strings.Join(parts[:i+1], "/")

@@ -347,11 +347,11 @@ func (w *Walker) entry(ctx context.Context, d *hashing.Dir, rel, real string, de
 		if w.Skip(creal) {
 			return nil
 		}
-		if w.Filter.Withholds(creal) {
+		if w.Filter.withholds(creal) {
 			w.Notice(fmt.Sprintf("%s: symbolic link leads to a hidden or excluded path, not followed", display.Name(crel)))
 			return nil
 		}
-	} else if creal != crel && w.Filter.Withholds(creal) {
+	} else if creal != crel && w.Filter.withholds(creal) {
 		return nil // under a link followed: withheld where it really is
 	}
 	switch {

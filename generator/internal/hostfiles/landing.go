@@ -46,8 +46,10 @@ func (s *Set) SiteSet(changes *hosting.ChangeCounts) (*SiteSet, error) {
 	return set, nil
 }
 
-// StageSitePage stages the landing page of a site of sets (hosting.SitePage),
-// from the templates of fsys (the embedded ones if nil).
+// StageSitePage stages the landing page of a site of sets, at
+// hosting.LandingPage as a single set's is: in the documents directory,
+// which rsgen owns whole, so that no file of the user's is in its way. It
+// renders it from the templates of fsys (the embedded ones if nil).
 func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at time.Time, sets []*SiteSet) error {
 	d := &hosting.SiteData{DocsURL: docsURL, SourceDescriptionURL: docsURL + stage.WellKnownFile, Describedby: describedby, At: rsxml.FormatTime(at)}
 	days := map[time.Time]*hosting.ChangeCounts{}
@@ -67,8 +69,8 @@ func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at
 	if err != nil {
 		return err
 	}
-	if err := stg.WriteFile(hosting.SitePage, page); err != nil {
-		return fmt.Errorf("writing %s: %w", hosting.SitePage, err)
+	if err := stg.WriteFile(hosting.LandingPage, page); err != nil {
+		return fmt.Errorf("writing %s: %w", hosting.LandingPage, err)
 	}
 	return nil
 }

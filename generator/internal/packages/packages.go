@@ -45,6 +45,7 @@ type Package struct {
 	Prev           *previous.Package // carried forward: where its bytes come from
 }
 
+// Entry sets e to the entry of p in the Change Dump that d writes.
 func (p *Package) Entry(d *docs.Writer, e *rsxml.Entry) {
 	*e = rsxml.Entry{Loc: d.URL(p.Name), MD: rsxml.MD{Type: "application/zip", Hash: p.Hash, From: p.From, Until: p.Until}}
 	if p.Length >= 0 {
@@ -79,8 +80,8 @@ type Copier struct {
 func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	prev := c.Prev
 	if !verifiable(p.Prev.Hash) {
-		return fmt.Errorf("%w: %s: its entry gives no digest rsgen computes, so its bytes cannot be checked: it is not published again unchecked",
-			docs.ErrPrevious, prev.Name(p.Prev.URL))
+		return fmt.Errorf("%w: %s: %w, so its bytes cannot be checked: it is not published again unchecked",
+			docs.ErrPrevious, prev.Name(p.Prev.URL), errUnverifiable)
 	}
 	name := c.Docs.Dir + "/" + p.Name
 	if err := c.stagePackage(ctx, name, p); err != nil {
@@ -175,7 +176,7 @@ func (c *Copier) link(name string, f *os.File, p *Package) error {
 	}
 	if !linked { // another file system: copied from f, and the copy checked
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
+			return fmt.Errorf("reading %s: %w", src, err)
 		}
 		return c.copy(name, f, p)
 	}

@@ -14,16 +14,16 @@ import (
 	"syscall"
 )
 
-// Stopping are the signals that stop rsgen cleanly: Ctrl-C, the
+// stopping are the signals that stop rsgen cleanly: Ctrl-C, the
 // termination a CI runner or a container sends, and the hang-up of a
 // closed terminal or SSH session.
-var Stopping = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+var stopping = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 var caught = make(chan os.Signal, 2)
 
-func init() { signal.Notify(caught, Stopping...) }
+func init() { signal.Notify(caught, stopping...) }
 
-// Caught returns the channel of the signals of Stopping received since the
+// Caught returns the channel of the stopping signals received since the
 // process started.
 func Caught() <-chan os.Signal { return caught }
 
