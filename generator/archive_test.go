@@ -225,7 +225,7 @@ func TestArchiveSparseMemberTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Problems) != 1 || rep.Problems[0].Path != "holes" || !errors.Is(rep.Problems[0].Err, ErrMemberTooLarge) || rep.Files != 1 {
+	if len(rep.Problems) != 1 || rep.Problems[0].Path != "holes" || !errors.Is(rep.Problems[0].Err, errMemberTooLarge) || rep.Files != 1 {
 		t.Errorf("problems %v, %d files; want holes skipped and small.txt published", rep.Problems, rep.Files)
 	}
 }

@@ -202,7 +202,7 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	if cfg.Set != "" {
-		return nil, &FieldError{Field: "Set", Value: cfg.Set, Err: ErrInvalid, Detail: "a resource set is built with the others of its site, by BuildSite"}
+		return nil, &FieldError{Field: "Set", Value: cfg.Set, Err: errInvalid, Detail: "a resource set is built with the others of its site, by BuildSite"}
 	}
 	b, err := newBuild(&cfg)
 	if err != nil {
@@ -355,7 +355,7 @@ func newBuild(cfg *Config) (*build, error) {
 		return nil, err
 	}
 	out = resolveExisting(out)
-	if docs := filepath.Join(out, DocsDir); tree.Within(docs, root) {
+	if docs := filepath.Join(out, docsDir); tree.Within(docs, root) {
 		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another output directory", cfg.Source, docs), ErrOutput)
 	}
 	if root != "" && tree.Within(root, out) {
@@ -445,7 +445,7 @@ func (b *build) owned(real string) bool {
 	if b.outRel == "\x00" {
 		// The output is elsewhere; served where the resources are, its
 		// documents take these URLs (as for an archive: see publishes).
-		if b.cfg.DocsURL == b.cfg.BaseURL && (real == DocsDir || real == WellKnownFile) {
+		if b.cfg.DocsURL == b.cfg.BaseURL && (real == docsDir || real == WellKnownFile) {
 			b.unserved.Store(real, true)
 			return true
 		}
@@ -459,7 +459,7 @@ func (b *build) owned(real string) bool {
 		}
 	}
 	first, _, _ := strings.Cut(r, "/")
-	return first == DocsDir || strings.HasPrefix(first, stagePrefix) ||
+	return first == docsDir || strings.HasPrefix(first, stagePrefix) ||
 		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 

@@ -37,15 +37,15 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-// InvalidPreviousError reports documents of the previous build that a
+// invalidPreviousError reports documents of the previous build that a
 // build would publish again but that fail validation (the check of the
 // stage finds them), named by the URLs they were read from: not a bug of
 // rsgen, as InvalidOutputError is.
-type InvalidPreviousError struct {
+type invalidPreviousError struct {
 	Findings []validate.Finding // the error findings
 }
 
-func (e *InvalidPreviousError) Error() string {
+func (e *invalidPreviousError) Error() string {
 	return withFindings("a document it published, to be published again, is not valid", e.Findings)
 }
 

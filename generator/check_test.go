@@ -115,7 +115,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err := writeSourceDescription(stg, bd.docs.SourceDescriptionURL(), "", []*build{bd}); err != nil {
 		b.Fatal(err)
 	}
-	info, _ := os.Stat(bd.stage.Path(DocsDir + "/resourcelist.xml"))
+	info, _ := os.Stat(bd.stage.Path(docsDir + "/resourcelist.xml"))
 	b.SetBytes(info.Size())
 	cpu := testenv.CPUTime()
 	for b.Loop() {

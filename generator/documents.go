@@ -35,7 +35,7 @@ type LimitError = docs.LimitError
 // previous build (copied: their paths under out, slash-separated → the URL
 // each was read from), named by that URL; or nil if one is a document this
 // build wrote.
-func previousFault(copied map[string]string, findings []validate.Finding, out string) *InvalidPreviousError {
+func previousFault(copied map[string]string, findings []validate.Finding, out string) *invalidPreviousError {
 	if len(copied) == 0 {
 		return nil
 	}
@@ -43,7 +43,7 @@ func previousFault(copied map[string]string, findings []validate.Finding, out st
 	for name, u := range copied {
 		from[filepath.Join(out, filepath.FromSlash(name))] = u
 	}
-	e := &InvalidPreviousError{}
+	e := &invalidPreviousError{}
 	for _, f := range findings {
 		u, ok := from[f.Document]
 		if !ok {

@@ -175,7 +175,7 @@ func TestDumpDropped(t *testing.T) {
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.Changes.DropChangeDump = true
 	acBuild(t, cfg)
-	if _, err := os.Stat(filepath.Join(out, DocsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the Change Dump: %v, want it dropped", err)
 	}
 }
@@ -200,13 +200,13 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 		if rep.Changes.Created != 1 {
 			t.Errorf("build %d: %+v", i+2, rep.Changes)
 		}
-		rl, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+		rl, _ := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 		if rl.MD.At != want || rl.MD.Completed != want {
 			t.Errorf("build %d: at %s, completed %s, want %s", i+2, rl.MD.At, rl.MD.Completed, want)
 		}
 		// changelist.xml is the open list of every change kept: this
 		// build's change is its last entry, at this build's time.
-		cl, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+		cl, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 		if cl.Index || cl.MD.Until != "" || len(entries) != i+1 || entries[i].MD.Datetime != want {
 			t.Errorf("build %d: index %v, until %q, %d entries, want an open list of %d ending at %s", i+2, cl.Index, cl.MD.Until, len(entries), i+1, want)
 		}
@@ -215,7 +215,7 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 		}
 		// The manifest records the snapshot published, which the next
 		// build must not be older than.
-		if at, err := stage.PublishedAt(filepath.Join(out, DocsDir)); err != nil || rsxml.FormatTime(at) != want {
+		if at, err := stage.PublishedAt(filepath.Join(out, docsDir)); err != nil || rsxml.FormatTime(at) != want {
 			t.Errorf("build %d: manifest at %v, %v, want at %s", i+2, at, err, want)
 		}
 	}
@@ -303,7 +303,7 @@ func TestExportEmptyWindow(t *testing.T) {
 	if rep.Export.ChangeList || !rep.Export.NoChanges || rep.Files != 1 {
 		t.Errorf("change list %v, no changes %v, %d listed", rep.Export.ChangeList, rep.Export.NoChanges, rep.Files)
 	}
-	if _, err := os.Stat(filepath.Join(cfg.Out, DocsDir, "changelist.xml")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(cfg.Out, docsDir, "changelist.xml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("changelist.xml: %v, want none", err)
 	}
 	for _, c := range acCapabilities(t, cfg.Out) {

@@ -88,7 +88,7 @@ func TestHostFilesAreNotContent(t *testing.T) {
 	if rep.Files != rep2.Files {
 		t.Errorf("the second build published %d files, the first %d: rsgen's own files were taken for content", rep2.Files, rep.Files)
 	}
-	list, err := os.ReadFile(filepath.Join(src, DocsDir, "resourcelist.xml"))
+	list, err := os.ReadFile(filepath.Join(src, docsDir, "resourcelist.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestHostFileOfTheUser(t *testing.T) {
 				if string(after) != tt.content {
 					t.Errorf("%s was changed", tt.file)
 				}
-				if _, err := os.Stat(filepath.Join(out, DocsDir)); !errors.Is(err, fs.ErrNotExist) {
+				if _, err := os.Stat(filepath.Join(out, docsDir)); !errors.Is(err, fs.ErrNotExist) {
 					t.Errorf("something was published: %v", err)
 				}
 				return
@@ -311,7 +311,7 @@ func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
 				cfg.DocsURL = mustBaseURL(t, tt.docs)
 			}
 			mustBuild(t, cfg)
-			f, err := os.Open(filepath.Join(out, DocsDir, "resourcelist.xml"))
+			f, err := os.Open(filepath.Join(out, docsDir, "resourcelist.xml"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -82,7 +82,7 @@ func TestSplit(t *testing.T) {
 				t.Errorf("%d documents written, %d read", rep.Documents, pub.docs)
 			}
 			for i, u := range pub.partURLs {
-				if want := cfg.BaseURL.String() + DocsDir + "/" + docs.PartName("resourcelist", i+1); u != want {
+				if want := cfg.BaseURL.String() + docsDir + "/" + docs.PartName("resourcelist", i+1); u != want {
 					t.Errorf("part %d at %s, want %s", i+1, u, want)
 				}
 			}

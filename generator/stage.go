@@ -23,8 +23,8 @@ func newStage(out string, dryRun bool) (*Stage, error) {
 
 // Names rsgen owns in the output directory.
 const (
-	DocsDir       = stage.DocsDir       // every document but the Source Description; those of a set in DocsDir/<set>
-	WellKnownDir  = stage.WellKnownDir  // RFC 8615
+	docsDir       = stage.DocsDir       // every document but the Source Description; those of a set in DocsDir/<set>
+	wellKnownDir  = stage.WellKnownDir  // RFC 8615
 	WellKnownFile = stage.WellKnownFile // the Source Description (section 6.3.1)
 	stagePrefix   = stage.Prefix
 )
@@ -52,7 +52,7 @@ func closeAfter(c io.Closer, err error) error {
 // ("" for the one set of a build without sets).
 func setDir(set string) string {
 	if set == "" {
-		return DocsDir
+		return docsDir
 	}
-	return DocsDir + "/" + set
+	return docsDir + "/" + set
 }

@@ -27,33 +27,33 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 		refused string                              // the error names this; "" for a build that succeeds
 	}{
 		{name: "a user's folder, no build before", setup: func(t *testing.T, src, out string) {
-			os.RemoveAll(filepath.Join(out, DocsDir))
-			testenv.WriteFile(t, out, DocsDir+"/notes.txt", "precious")
+			os.RemoveAll(filepath.Join(out, docsDir))
+			testenv.WriteFile(t, out, docsDir+"/notes.txt", "precious")
 		}, refused: "notes.txt"},
 		{name: "a user's content folder scanned in place", inPlace: true, setup: func(t *testing.T, src, out string) {
-			os.RemoveAll(filepath.Join(out, DocsDir))
-			testenv.WriteFile(t, out, DocsDir+"/notes.txt", "precious")
+			os.RemoveAll(filepath.Join(out, docsDir))
+			testenv.WriteFile(t, out, docsDir+"/notes.txt", "precious")
 		}, refused: "notes.txt"},
 		{name: "a user's file added to rsgen's output", setup: func(t *testing.T, src, out string) {
-			testenv.WriteFile(t, out, DocsDir+"/sub/notes.txt", "precious")
+			testenv.WriteFile(t, out, docsDir+"/sub/notes.txt", "precious")
 		}, refused: "sub/notes.txt"},
 		{name: "a user's page named like rsgen's, no Capability List", setup: func(t *testing.T, src, out string) {
-			os.RemoveAll(filepath.Join(out, DocsDir))
-			testenv.WriteFile(t, out, DocsDir+"/index.html", "my own page")
+			os.RemoveAll(filepath.Join(out, docsDir))
+			testenv.WriteFile(t, out, docsDir+"/index.html", "my own page")
 		}, refused: "index.html"},
 		{name: "a symbolic link", setup: func(t *testing.T, src, out string) {
-			if err := os.Symlink(src, filepath.Join(out, DocsDir, "mine")); err != nil {
+			if err := os.Symlink(src, filepath.Join(out, docsDir, "mine")); err != nil {
 				t.Fatal(err)
 			}
 		}, refused: "mine"},
 		{name: "output of the version before the manifest", setup: func(t *testing.T, src, out string) {
-			if err := os.Remove(filepath.Join(out, DocsDir, stage.ManifestName)); err != nil {
+			if err := os.Remove(filepath.Join(out, docsDir, stage.ManifestName)); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{name: "an empty folder", setup: func(t *testing.T, src, out string) {
-			os.RemoveAll(filepath.Join(out, DocsDir))
-			if err := os.Mkdir(filepath.Join(out, DocsDir), 0o755); err != nil {
+			os.RemoveAll(filepath.Join(out, docsDir))
+			if err := os.Mkdir(filepath.Join(out, docsDir), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -74,7 +74,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Build: %v", err)
 				}
-				if _, err := os.Stat(filepath.Join(out, DocsDir, stage.ManifestName)); err != nil {
+				if _, err := os.Stat(filepath.Join(out, docsDir, stage.ManifestName)); err != nil {
 					t.Errorf("no manifest after the build: %v", err)
 				}
 				return
@@ -175,7 +175,7 @@ func TestConcurrentBuilds(t *testing.T) {
 		if latest.IsZero() {
 			continue // both refused: possible only if a third held the lock, never here
 		}
-		at, err := stage.PublishedAt(filepath.Join(out, DocsDir))
+		at, err := stage.PublishedAt(filepath.Join(out, docsDir))
 		if err != nil {
 			t.Fatal(err)
 		}
