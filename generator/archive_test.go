@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -245,7 +246,7 @@ func TestArchiveIndexedOnlyForADump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stg, err := NewStage(cfg.Out)
+		stg, err := stage.New(cfg.Out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
@@ -35,15 +36,15 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 	if _, err := Build(context.Background(), checkTestConfig(t, out)); err != nil {
 		t.Fatal(err)
 	}
-	before, err := os.ReadFile(filepath.Join(out, WellKnownFile))
+	before, err := os.ReadFile(filepath.Join(out, stage.WellKnownFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A bug of rsgen, simulated: a link that is no URI in the staged
 	// Source Description.
 	cfg := checkTestConfig(t, out)
-	cfg.beforeCheck = func(s *Stage) {
-		p := s.Path(WellKnownFile)
+	cfg.beforeCheck = func(s *stage.Stage) {
+		p := s.Path(stage.WellKnownFile)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +63,7 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 	if !strings.Contains(err.Error(), "bug of rsgen") || ie.Findings[0].Rule != validate.RuleLink {
 		t.Errorf("error %q, findings %v", err, ie.Findings)
 	}
-	after, err := os.ReadFile(filepath.Join(out, WellKnownFile))
+	after, err := os.ReadFile(filepath.Join(out, stage.WellKnownFile))
 	if err != nil || string(after) != string(before) {
 		t.Errorf("the published Source Description changed (%v)", err)
 	}
@@ -86,7 +87,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	stg, err := NewStage(cfg.Out)
+	stg, err := stage.New(cfg.Out)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
@@ -391,7 +392,7 @@ func cacheInDocuments(cache, out string) bool {
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	if c == filepath.Join(o, filepath.FromSlash(WellKnownFile)) {
+	if c == filepath.Join(o, filepath.FromSlash(stage.WellKnownFile)) {
 		return true
 	}
 	return tree.Within(filepath.Join(o, docsDir), c)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -66,14 +67,14 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 			e.cfg.createHook = failOn(docsDir + "/capabilitylist.xml")
 		}, wantErr: isSimulated, msg: "capabilitylist.xml"},
 		{name: "the Source Description fails to be written", setup: func(t *testing.T, e *env) {
-			e.cfg.createHook = failOn(WellKnownFile)
+			e.cfg.createHook = failOn(stage.WellKnownFile)
 		}, wantErr: isSimulated},
 		{name: "the Source Description cannot be moved into place", setup: func(t *testing.T, e *env) {
 			blockWellKnown(t, e.out)
-		}, msg: WellKnownFile},
+		}, msg: stage.WellKnownFile},
 		{name: "the Source Description cannot be moved into place, no old documents", noDocs: true, setup: func(t *testing.T, e *env) {
 			blockWellKnown(t, e.out)
-		}, msg: WellKnownFile},
+		}, msg: stage.WellKnownFile},
 		{name: "output under a regular file", setup: func(t *testing.T, e *env) {
 			e.cfg.Out = filepath.Join(e.out, "user.html", "out")
 		}, msg: "user.html"},
@@ -130,11 +131,11 @@ func isSimulated(err error) bool { return errors.Is(err, errSimulated) }
 // blockWellKnown puts a non-empty directory where the Source Description
 // goes, so that moving it into place fails.
 func blockWellKnown(t *testing.T, out string) {
-	p := filepath.Join(out, WellKnownFile)
+	p := filepath.Join(out, stage.WellKnownFile)
 	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
-	testenv.WriteFile(t, out, WellKnownFile+"/blocker", "x")
+	testenv.WriteFile(t, out, stage.WellKnownFile+"/blocker", "x")
 }
 
 // TestFailureCreatesNothing: a failed build into an output directory that
@@ -168,12 +169,12 @@ func TestPublishRollback(t *testing.T) {
 	testenv.WriteFile(t, out, docsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
 	testenv.WriteFile(t, out, "resourcesync.nginx.conf/file", "a directory where a file goes")
 	before := testenv.Snapshot(t, out)
-	st, err := NewStage(out)
+	st, err := stage.New(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, data := range map[string]string{
-		"_headers": "new a", WellKnownFile: "new c", "resourcesync.nginx.conf": "new z", docsDir + "/resourcelist.xml": "new list",
+		"_headers": "new a", stage.WellKnownFile: "new c", "resourcesync.nginx.conf": "new z", docsDir + "/resourcelist.xml": "new list",
 	} {
 		if err := st.WriteFile(name, []byte(data)); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -95,7 +96,7 @@ func TestGolden(t *testing.T) {
 			if hashes == nil {
 				hashes = hashing.DefaultSet
 			}
-			pub := discover(t, fileFetcher(out, cfg.BaseURL), cfg.BaseURL.String()+WellKnownFile, limits)
+			pub := discover(t, fileFetcher(out, cfg.BaseURL), cfg.BaseURL.String()+stage.WellKnownFile, limits)
 			if pub.docs != tc.docs {
 				t.Errorf("a Destination reads %d documents, the build wrote %d", pub.docs, tc.docs)
 			}

@@ -224,8 +224,8 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 	noPrev := cfg
 	noPrev.Changes.Previous = ""
 	noPrev.Notice = nil
-	if _, err := Build(t.Context(), noPrev); !errors.Is(err, ErrOlderSnapshot) {
-		t.Errorf("a build at the clock without --previous: %v, want ErrOlderSnapshot", err)
+	if _, err := Build(t.Context(), noPrev); !errors.Is(err, stage.ErrOlderSnapshot) {
+		t.Errorf("a build at the clock without --previous: %v, want stage.ErrOlderSnapshot", err)
 	}
 	acValidate(t, out)
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/beevik/etree"
+	"github.com/rsgen/rsgen/internal/stage"
 )
 
 // The proof that rsgen's output is readable by code that shares nothing
@@ -185,7 +186,7 @@ func TestIndependentClient(t *testing.T) {
 	rep := mustBuild(t, cfg)
 
 	d := &etreeDest{t: t, client: srv.Client()}
-	sd, _ := d.doc(base.String()+WellKnownFile, "description")
+	sd, _ := d.doc(base.String()+stage.WellKnownFile, "description")
 	var caps []string
 	for _, e := range children(sd, nsSitemap, "url") {
 		if md(t, "the Source Description", e)["capability"] == "capabilitylist" {

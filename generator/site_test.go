@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -61,7 +62,7 @@ func TestBuildSite(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	acValidate(t, out)
-	_, sd := acReadDoc(t, filepath.Join(out, WellKnownFile))
+	_, sd := acReadDoc(t, filepath.Join(out, stage.WellKnownFile))
 	var lists []string
 	for _, e := range sd {
 		lists = append(lists, e.Loc+" "+e.Link("describedby"))
@@ -213,7 +214,7 @@ func TestBuildSiteOneSetDescribedby(t *testing.T) {
 	site.Sets = site.Sets[:1]
 	site.Sets[0].Describedby = acBase + "about/articles.html"
 	mustBuildSite(t, site)
-	_, sd := acReadDoc(t, filepath.Join(out, WellKnownFile))
+	_, sd := acReadDoc(t, filepath.Join(out, stage.WellKnownFile))
 	if len(sd) != 1 || sd[0].Link("describedby") != acBase+"about/articles.html" {
 		t.Errorf("the Source Description lists %+v", sd)
 	}
@@ -319,7 +320,7 @@ func TestSetDocsURL(t *testing.T) {
 		}
 	}
 	doc, _ := acReadDoc(t, filepath.Join(out, docsDir, "data", "capabilitylist.xml"))
-	if doc.Link("up") != acBase+WellKnownFile {
+	if doc.Link("up") != acBase+stage.WellKnownFile {
 		t.Errorf("up %s", doc.Link("up"))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/stage"
 )
 
 // A build publishes one of three sources. A directory tree (package
@@ -104,7 +105,7 @@ func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 // one of rsgen's documents, when the archive is served where they are: it
 // is not published.
 func (b *build) servedDocument(name string) bool {
-	return b.cfg.DocsURL == b.cfg.BaseURL && (name == WellKnownFile || name == docsDir || strings.HasPrefix(name, docsDir+"/"))
+	return b.cfg.DocsURL == b.cfg.BaseURL && (name == stage.WellKnownFile || name == docsDir || strings.HasPrefix(name, docsDir+"/"))
 }
 
 // scanTree walks the source tree and hashes its files (package treescan),
@@ -140,7 +141,7 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 // noticeUnserved says which of rsgen's documents the scan of the source
 // found there and left out (owned).
 func (b *build) noticeUnserved() {
-	for _, name := range []string{docsDir, WellKnownFile} {
+	for _, name := range []string{docsDir, stage.WellKnownFile} {
 		if _, ok := b.unserved.Load(name); ok {
 			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which the output directory holds", name))
 		}

@@ -79,7 +79,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrNotWritten) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), tc.refused) {
+			if !errors.Is(err, stage.ErrNotWritten) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), tc.refused) {
 				t.Errorf("Build: %v; want an error naming %s", err, tc.refused)
 			}
 			testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -100,20 +100,20 @@ func TestOlderSnapshotRefused(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 	cfg.At = cfg.At.Add(-time.Second)
 	_, err := Build(context.Background(), cfg)
-	if !errors.Is(err, ErrOlderSnapshot) || !strings.Contains(err.Error(), "2024-06-01T12:00:00Z") {
-		t.Errorf("Build: %v; want ErrOlderSnapshot naming the published time", err)
+	if !errors.Is(err, stage.ErrOlderSnapshot) || !strings.Contains(err.Error(), "2024-06-01T12:00:00Z") {
+		t.Errorf("Build: %v; want stage.ErrOlderSnapshot naming the published time", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 	testenv.NoStage(t, out)
 
 	// Publish checks again, under the lock, whatever the stage was told.
-	st, err := NewStage(out)
+	st, err := stage.New(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.SetSnapshot(testAt.Add(-time.Hour))
-	if err := st.Publish(); !errors.Is(err, ErrOlderSnapshot) {
-		t.Errorf("Publish: %v; want ErrOlderSnapshot", err)
+	if err := st.Publish(); !errors.Is(err, stage.ErrOlderSnapshot) {
+		t.Errorf("Publish: %v; want stage.ErrOlderSnapshot", err)
 	}
 	st.Discard()
 	testenv.SameSnapshot(t, "after the refused publish", testenv.Snapshot(t, out), before)
@@ -128,7 +128,7 @@ func TestBusyOutput(t *testing.T) {
 	out := t.TempDir()
 	cfg := testConfig(t, src, out)
 	mustBuild(t, cfg)
-	st, err := NewStage(out)
+	st, err := stage.New(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +136,8 @@ func TestBusyOutput(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 	cfg.At = cfg.At.Add(time.Hour)
 	_, err = Build(context.Background(), cfg)
-	if !errors.Is(err, ErrBusy) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), out) {
-		t.Errorf("Build: %v; want ErrBusy naming %s", err, out)
+	if !errors.Is(err, stage.ErrBusy) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), out) {
+		t.Errorf("Build: %v; want stage.ErrBusy naming %s", err, out)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 }
@@ -168,7 +168,7 @@ func TestConcurrentBuilds(t *testing.T) {
 			// started; the snapshot published then is the newer (below).
 			if err == nil {
 				latest = ats[j]
-			} else if !errors.Is(err, ErrBusy) && !errors.Is(err, ErrOlderSnapshot) {
+			} else if !errors.Is(err, stage.ErrBusy) && !errors.Is(err, stage.ErrOlderSnapshot) {
 				t.Fatalf("try %d: build at %s: %v", i, ats[j].Format(time.RFC3339), err)
 			}
 		}

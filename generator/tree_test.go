@@ -14,6 +14,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -54,7 +55,7 @@ func readBack(t *testing.T, cfg Config) *published {
 	if limits.MaxBytes == 0 {
 		limits.MaxBytes = DefaultLimits.MaxBytes
 	}
-	return discover(t, fileFetcher(out, docs), docs.String()+WellKnownFile, limits)
+	return discover(t, fileFetcher(out, docs), docs.String()+stage.WellKnownFile, limits)
 }
 
 // relPaths returns the paths of the entries, decoded from their URLs.
@@ -321,7 +322,7 @@ func TestSymlinkToOwnOutput(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "a.txt", "a")
-	for name, target := range map[string]string{"docs-link": docsDir, "wk-link": wellKnownDir, "sd-link": WellKnownFile} {
+	for name, target := range map[string]string{"docs-link": docsDir, "wk-link": wellKnownDir, "sd-link": stage.WellKnownFile} {
 		if err := os.Symlink(target, filepath.Join(src, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -617,7 +618,7 @@ func TestServedDocumentsNoticedOnce(t *testing.T) {
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "a.txt", "a")
 	testenv.WriteFile(t, src, docsDir+"/old.xml", "<x/>")
-	testenv.WriteFile(t, src, WellKnownFile, "<x/>")
+	testenv.WriteFile(t, src, stage.WellKnownFile, "<x/>")
 	for _, ahead := range []bool{false, true} {
 		cfg := testConfig(t, src, t.TempDir())
 		cfg.Stats = &Stats{CountAhead: ahead}

@@ -17,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -237,7 +238,7 @@ func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Contex
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
-			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
+			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
 	}
 	ctx, cancel, err := buildContext(c)
 	if err != nil {
@@ -305,11 +306,11 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		hint = "fix or " + n(flagExclude) + " the file, or drop " + n(flagFailFast) + " to publish the rest"
 	case errors.Is(err, generator.ErrSource): // a wrong argument: a usage error
 		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " an existing directory that rsgen can read"}
-	case errors.Is(err, generator.ErrBusy):
+	case errors.Is(err, stage.ErrBusy):
 		hint = "two builds into one " + n(flagOut) + " could publish an older snapshot over a newer one: run them one after the other"
-	case errors.Is(err, generator.ErrNotWritten):
+	case errors.Is(err, stage.ErrNotWritten):
 		hint = "rsgen replaces the resourcesync/ folder of " + n(flagOut) + " at every build: move those files elsewhere, or choose another " + n(flagOut)
-	case errors.Is(err, generator.ErrOlderSnapshot):
+	case errors.Is(err, stage.ErrOlderSnapshot):
 		hint = "give a later " + n(flagAt) + " (or SOURCE_DATE_EPOCH), or publish into another " + n(flagOut) + "; if the published snapshot time is wrong, remove resourcesync/ from " + n(flagOut) + " (Destinations then sync afresh)"
 	case errors.Is(err, generator.ErrOutput):
 		hint = "give " + n(flagOut) + " a directory that rsgen can create and write into"
