@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -93,11 +94,11 @@ func BenchmarkCheck(b *testing.B) {
 	}
 	bd.attach(stg)
 	defer stg.Discard()
-	resources := make([]Resource, n)
+	resources := make([]spill.Resource, n)
 	for i := range resources {
 		p := fmt.Sprintf("collection/%03d/item-%05d.html", i/1000, i)
 		loc, _ := cfg.BaseURL.Resolve(p)
-		resources[i] = Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
+		resources[i] = spill.Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
 			Hash: []hashing.Token{{Alg: "sha-256", Digest: bytes.Repeat(binary.BigEndian.AppendUint32(nil, uint32(i)), 8)}}, Type: "text/html"}
 	}
 	spooled, err := bd.spill.ResourcesOf(resources)

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/validate"
@@ -16,10 +15,6 @@ type Limits = listwriter.Limits
 
 // DefaultLimits are the limits of the spec.
 var DefaultLimits = Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}
-
-// A Resource is a file published, as the lists give it (package spill,
-// which carries resources from step to step).
-type Resource = spill.Resource
 
 // A docWriter writes the documents of a set of a build into its stage
 // (package docs).

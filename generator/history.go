@@ -15,9 +15,9 @@ import (
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
-// DefaultChangesKeep is how long Change Lists are kept by default: 30
+// defaultChangesKeep is how long Change Lists are kept by default: 30
 // days, the window publishers commonly offer.
-const DefaultChangesKeep = 30 * 24 * time.Hour
+const defaultChangesKeep = 30 * 24 * time.Hour
 
 // Changes configures what a build carries across builds: the Change Lists
 // and Change Dump made by comparing with the previous build, which is read

@@ -86,7 +86,7 @@ func acConfig(src, out string, at time.Time) Config {
 		panic(err)
 	}
 	return Config{Source: src, Out: out, BaseURL: base, At: at, FixedTime: true, Jobs: 2,
-		Changes: Changes{Keep: DefaultChangesKeep}}
+		Changes: Changes{Keep: defaultChangesKeep}}
 }
 
 // acBuild runs a build and fails the test if it fails.

@@ -171,7 +171,7 @@ func TestIndependentClient(t *testing.T) {
 	defer srv.Close()
 	base := mustBaseURL(t, srv.URL+"/")
 	cfg := Config{Source: tr.dir, BaseURL: base, At: acDay(1), FixedTime: true, Jobs: 2, Limits: Limits{MaxEntries: 3, MaxBytes: DefaultLimits.MaxBytes},
-		Dump: DumpConfig{Enabled: true}, Changes: Changes{Keep: DefaultChangesKeep}}
+		Dump: DumpConfig{Enabled: true}, Changes: Changes{Keep: defaultChangesKeep}}
 	mustBuild(t, cfg)
 	first := map[string]string{}
 	for name, content := range acFiles {
