@@ -73,7 +73,7 @@ type Config struct {
 	Changes Changes // Change Lists and Change Dump against the previous build (history.go)
 
 	// Guards (guards.go): a source with nothing to publish fails with
-	// ErrEmptySource unless AllowEmpty; a build that deletes more of the
+	// *EmptySourceError unless AllowEmpty; a build that deletes more of the
 	// previous build's resources than MaxDelete (DefaultDeleteLimit if
 	// nil) fails with a *MassDeleteError.
 	AllowEmpty bool         `toml:"allow-empty"`
@@ -554,7 +554,7 @@ func (b *build) completed() time.Time {
 	return b.at
 }
 
-// checkEmpty fails with ErrEmptySource if a directory or archive gives
+// checkEmpty fails with an *EmptySourceError if a directory or archive gives
 // no file to publish, unless that is allowed.
 func (b *build) checkEmpty(files int) error {
 	if files > 0 || b.cfg.AllowEmpty {

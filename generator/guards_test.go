@@ -133,8 +133,8 @@ func TestEmptySourceWithPrevious(t *testing.T) {
 	}
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrEmptySource) {
-		t.Fatalf("error %v, want ErrEmptySource", err)
+	if _, err := Build(t.Context(), cfg); !errors.Is(err, errEmptySource) {
+		t.Fatalf("error %v, want errEmptySource", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.AllowEmpty = true
@@ -256,7 +256,7 @@ func TestExportEmpty(t *testing.T) {
 	export := writeExport(t, "empty.jsonl", "")
 	cfg := exportCfg(t, export)
 	_, err := Build(t.Context(), cfg)
-	if !errors.Is(err, ErrEmptySource) || err.Error() != "nothing to publish: the record export "+export+" holds no records; nothing was published" {
+	if !errors.Is(err, errEmptySource) || err.Error() != "nothing to publish: the record export "+export+" holds no records; nothing was published" {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := os.Stat(cfg.Out); !errors.Is(err, os.ErrNotExist) {
@@ -282,8 +282,8 @@ func TestExportAllBadSkipped(t *testing.T) {
 	cfg := exportCfg(t, writeExport(t, "bad.jsonl", `{"loc":"r/1","lastmod":"bad"}`+"\n"+`{"loc":"r/2","lastmod":"worse"}`+"\n"))
 	cfg.Out, cfg.SkipBadRecords = out, true
 	_, err := Build(t.Context(), cfg)
-	if !errors.Is(err, ErrEmptySource) || !strings.Contains(err.Error(), "is bad (2, skipped)") {
-		t.Fatalf("error %v, want ErrEmptySource naming the bad records", err)
+	if !errors.Is(err, errEmptySource) || !strings.Contains(err.Error(), "is bad (2, skipped)") {
+		t.Fatalf("error %v, want errEmptySource naming the bad records", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 	cfg.AllowEmpty = true

@@ -472,7 +472,7 @@ func TestScanFailureStopsReadingThePrevious(t *testing.T) {
 	cfg.Limits.MaxEntries = 3 // two parts under an index
 	acBuild(t, cfg)
 
-	// The second build finds nothing to publish (ErrEmptySource), which
+	// The second build finds nothing to publish (errEmptySource), which
 	// fails it once the scan is done, without cancelling anything.
 	for rel := range files {
 		tr.remove(rel)
@@ -488,8 +488,8 @@ func TestScanFailureStopsReadingThePrevious(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrEmptySource) {
-			t.Errorf("error %v, want ErrEmptySource", err)
+		if !errors.Is(err, errEmptySource) {
+			t.Errorf("error %v, want errEmptySource", err)
 		}
 	case <-time.After(time.Minute): // a guard against a hang, not a measure
 		t.Fatal("the build waited for the previous build it no longer needed")

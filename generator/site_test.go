@@ -231,11 +231,11 @@ func TestBuildSiteAllOrNothing(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 
 	a.write("new.html", "n", acDay(2))
-	d.remove("x.csv") // data is now empty: refused (ErrEmptySource)
+	d.remove("x.csv") // data is now empty: refused (errEmptySource)
 	_, err := BuildSite(context.Background(), siteOf(t, a, d, out, acDay(3)))
 	var se *SetError
-	if !errors.Is(err, ErrEmptySource) || !errors.As(err, &se) || se.Set != "data" {
-		t.Fatalf("BuildSite with data empty: %v, want ErrEmptySource of the set data", err)
+	if !errors.Is(err, errEmptySource) || !errors.As(err, &se) || se.Set != "data" {
+		t.Fatalf("BuildSite with data empty: %v, want errEmptySource of the set data", err)
 	}
 	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
 	testenv.NoStage(t, out)

@@ -483,8 +483,8 @@ func TestEmptySource(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
 	cfg := testConfig(t, src, t.TempDir())
-	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrEmptySource) || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
-		t.Fatalf("error %v, want ErrEmptySource", err)
+	if _, err := Build(t.Context(), cfg); !errors.Is(err, errEmptySource) || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
+		t.Fatalf("error %v, want errEmptySource", err)
 	}
 	if entries, err := os.ReadDir(cfg.Out); err != nil || len(entries) != 0 {
 		t.Fatalf("after a refused build the output holds %v (%v)", entries, err)

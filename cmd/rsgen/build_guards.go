@@ -57,14 +57,12 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 		dde *generator.DumpDroppedError
 		ade *generator.ArchiveDroppedError
 		ste *generator.SnapshotTimeError
+		ese *generator.EmptySourceError
 	)
 	switch {
-	case errors.Is(err, generator.ErrEmptySource):
-		var ese *generator.EmptySourceError
-		if errors.As(err, &ese) {
-			for _, p := range ese.Problems { // why each file was refused
-				fmt.Fprintf(c.App.ErrWriter, "rsgen: skipped: %s\n", p.Error())
-			}
+	case errors.As(err, &ese):
+		for _, p := range ese.Problems { // why each file was refused
+			fmt.Fprintf(c.App.ErrWriter, "rsgen: skipped: %s\n", p.Error())
 		}
 		what := "check " + n(argSource) + " (did the site's own build fail?)"
 		if cfg.Export != "" {
