@@ -13,6 +13,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/rsgen/rsgen/generator/internal/hostfiles"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -123,7 +124,7 @@ func TestHostFileOfTheUser(t *testing.T) {
 			_, err := Build(context.Background(), cfg)
 			after, _ := os.ReadFile(p)
 			if tt.refused {
-				if !errors.Is(err, ErrHostFile) || !errors.Is(err, hosting.ErrNotOurs) {
+				if !errors.Is(err, hostfiles.ErrHostFile) || !errors.Is(err, hosting.ErrNotOurs) {
 					t.Fatalf("Build: %v, want a refusal", err)
 				}
 				if string(after) != tt.content {
@@ -363,8 +364,8 @@ func TestHostFileMergedInBlock(t *testing.T) {
 	if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Build(context.Background(), cfg); !errors.Is(err, ErrHostFile) {
-		t.Fatalf("Build with a broken block: %v, want ErrHostFile", err)
+	if _, err := Build(context.Background(), cfg); !errors.Is(err, hostfiles.ErrHostFile) || !errors.Is(err, hosting.ErrNotOurs) {
+		t.Fatalf("Build with a broken block: %v, want ErrHostFile and hosting.ErrNotOurs (the CLI hint reads it)", err)
 	}
 	if got, _ := os.ReadFile(p); string(got) != broken {
 		t.Errorf("_headers was changed:\n%s", got)

@@ -314,7 +314,7 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		hint = "give a later " + n(flagAt) + " (or SOURCE_DATE_EPOCH), or publish into another " + n(flagOut) + "; if the published snapshot time is wrong, remove resourcesync/ from " + n(flagOut) + " (Destinations then sync afresh)"
 	case errors.Is(err, generator.ErrOutput):
 		hint = "give " + n(flagOut) + " a directory that rsgen can create and write into"
-	case errors.Is(err, generator.ErrHostFile):
+	case errors.Is(err, hosting.ErrNotOurs): // a host's file that is the user's
 		hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
 			hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
 	case errors.As(err, &limit):
