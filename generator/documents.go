@@ -5,16 +5,12 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/validate"
 )
 
 // Limits bound the size of one document (section 7). Both may be lowered
 // from the spec's 50,000 entries and 50 MB, never raised.
 type Limits = listwriter.Limits
-
-// DefaultLimits are the limits of the spec.
-var DefaultLimits = Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}
 
 // A docWriter writes the documents of a set of a build into its stage
 // (package docs).

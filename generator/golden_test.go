@@ -87,10 +87,10 @@ func TestGolden(t *testing.T) {
 			// Read back the way a Destination does.
 			limits := cfg.Limits
 			if limits.MaxEntries == 0 {
-				limits.MaxEntries = DefaultLimits.MaxEntries
+				limits.MaxEntries = defaultLimits.MaxEntries
 			}
 			if limits.MaxBytes == 0 {
-				limits.MaxBytes = DefaultLimits.MaxBytes
+				limits.MaxBytes = defaultLimits.MaxBytes
 			}
 			hashes := cfg.Hashes
 			if hashes == nil {

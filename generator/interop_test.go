@@ -170,7 +170,7 @@ func TestIndependentClient(t *testing.T) {
 	srv := httptest.NewServer(staticHost(t, tr.dir))
 	defer srv.Close()
 	base := mustBaseURL(t, srv.URL+"/")
-	cfg := Config{Source: tr.dir, BaseURL: base, At: acDay(1), FixedTime: true, Jobs: 2, Limits: Limits{MaxEntries: 3, MaxBytes: DefaultLimits.MaxBytes},
+	cfg := Config{Source: tr.dir, BaseURL: base, At: acDay(1), FixedTime: true, Jobs: 2, Limits: Limits{MaxEntries: 3, MaxBytes: defaultLimits.MaxBytes},
 		Dump: DumpConfig{Enabled: true}, Changes: Changes{Keep: defaultChangesKeep}}
 	mustBuild(t, cfg)
 	first := map[string]string{}

@@ -50,10 +50,10 @@ func readBack(t *testing.T, cfg Config) *published {
 	}
 	limits := cfg.Limits
 	if limits.MaxEntries == 0 {
-		limits.MaxEntries = DefaultLimits.MaxEntries
+		limits.MaxEntries = defaultLimits.MaxEntries
 	}
 	if limits.MaxBytes == 0 {
-		limits.MaxBytes = DefaultLimits.MaxBytes
+		limits.MaxBytes = defaultLimits.MaxBytes
 	}
 	return discover(t, fileFetcher(out, docs), docs.String()+stage.WellKnownFile, limits)
 }
