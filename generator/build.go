@@ -23,6 +23,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -72,7 +73,7 @@ type Config struct {
 	Changes Changes // Change Lists and Change Dump against the previous build (history.go)
 
 	// Guards (guards.go): a source with nothing to publish fails with
-	// ErrEmptySource unless AllowEmpty; a build that deletes more of the
+	// *EmptySourceError unless AllowEmpty; a build that deletes more of the
 	// previous build's resources than MaxDelete (DefaultDeleteLimit if
 	// nil) fails with a *MassDeleteError.
 	AllowEmpty bool         `toml:"allow-empty"`
@@ -109,7 +110,7 @@ type seams struct {
 	readDir     func(rel string) error          // called with each directory the walk lists; its error replaces the listing
 	beforeDump  func()                          // runs once the tree is hashed, before anything is packaged
 	dumpFile    func(zipdump.File) zipdump.File // wraps each file the dump writes
-	beforeCheck func(*Stage)                    // called with the stage before it is checked: output made invalid, as by a bug
+	beforeCheck func(*stage.Stage)              // called with the stage before it is checked: output made invalid, as by a bug
 	scanWindow  int                             // treescan.Scan.Window
 	bigDir      int                             // treescan.Scan.BigDir
 	sortMemory  int                             // spill.Area.SortMemory
@@ -160,13 +161,13 @@ type build struct {
 	root     string // Source, absolute with links resolved
 	outRel   string // Out relative to root, slash-separated, or "" if outside it
 	cacheRel string // the hash cache relative to root, slash-separated, or "" if outside it
-	stage    *Stage
+	stage    *stage.Stage
 	spill    spill.Area              // the spill files, in the stage
 	fail     context.CancelCauseFunc // ends the build with an error, from any goroutine
 	stats    *Stats
 	problems report.Problems
 	notice   func(string)
-	unserved sync.Map   // DocsDir, WellKnownFile of the source that owned left out for their URL (noticed after the scan)
+	unserved sync.Map   // DocsDir, stage.WellKnownFile of the source that owned left out for their URL (noticed after the scan)
 	docs     *docWriter // the documents written, into the stage
 	at       time.Time
 	done     time.Time            // when the build completed (completed), once its lists are written
@@ -202,7 +203,7 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	if cfg.Set != "" {
-		return nil, &FieldError{Field: "Set", Value: cfg.Set, Err: ErrInvalid, Detail: "a resource set is built with the others of its site, by BuildSite"}
+		return nil, &FieldError{Field: "Set", Value: cfg.Set, Err: errInvalid, Detail: "a resource set is built with the others of its site, by BuildSite"}
 	}
 	b, err := newBuild(&cfg)
 	if err != nil {
@@ -252,7 +253,7 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 
 // publish publishes stg into out; with dryRun, it only checks what
 // publishing checks, and removes the stage.
-func publish(stg *Stage, out string, dryRun bool) error {
+func publish(stg *stage.Stage, out string, dryRun bool) error {
 	var err error
 	if dryRun {
 		err = stg.Check()
@@ -267,7 +268,7 @@ func publish(stg *Stage, out string, dryRun bool) error {
 }
 
 // attach has b write its documents into stg, in the directory of its set.
-func (b *build) attach(stg *Stage) {
+func (b *build) attach(stg *stage.Stage) {
 	b.stage = stg
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.Stage = stg
@@ -355,7 +356,7 @@ func newBuild(cfg *Config) (*build, error) {
 		return nil, err
 	}
 	out = resolveExisting(out)
-	if docs := filepath.Join(out, DocsDir); tree.Within(docs, root) {
+	if docs := filepath.Join(out, docsDir); tree.Within(docs, root) {
 		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another output directory", cfg.Source, docs), ErrOutput)
 	}
 	if root != "" && tree.Within(root, out) {
@@ -445,7 +446,7 @@ func (b *build) owned(real string) bool {
 	if b.outRel == "\x00" {
 		// The output is elsewhere; served where the resources are, its
 		// documents take these URLs (as for an archive: see publishes).
-		if b.cfg.DocsURL == b.cfg.BaseURL && (real == DocsDir || real == WellKnownFile) {
+		if b.cfg.DocsURL == b.cfg.BaseURL && (real == docsDir || real == stage.WellKnownFile) {
 			b.unserved.Store(real, true)
 			return true
 		}
@@ -459,8 +460,8 @@ func (b *build) owned(real string) bool {
 		}
 	}
 	first, _, _ := strings.Cut(r, "/")
-	return first == DocsDir || strings.HasPrefix(first, stagePrefix) ||
-		r == WellKnownFile || strings.HasPrefix(r, WellKnownFile+"/") || hosting.IsRootFile(r)
+	return first == docsDir || strings.HasPrefix(first, stagePrefix) ||
+		r == stage.WellKnownFile || strings.HasPrefix(r, stage.WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
 // run writes the documents of b's set into the stage, up to its
@@ -553,7 +554,7 @@ func (b *build) completed() time.Time {
 	return b.at
 }
 
-// checkEmpty fails with ErrEmptySource if a directory or archive gives
+// checkEmpty fails with an *EmptySourceError if a directory or archive gives
 // no file to publish, unless that is allowed.
 func (b *build) checkEmpty(files int) error {
 	if files > 0 || b.cfg.AllowEmpty {
@@ -643,12 +644,12 @@ func capabilityRank(capability string) int {
 // /.well-known/resourcesync in stg, linked to describedby if it is not "",
 // with the Capability List of each set, in the order given; it is counted
 // among the documents of the first.
-func writeSourceDescription(stg *Stage, url, describedby string, sets []*build) error {
+func writeSourceDescription(stg *stage.Stage, url, describedby string, sets []*build) error {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapDescription}}
 	if describedby != "" {
 		doc.Links = []rsxml.Link{{Rel: "describedby", Href: describedby}}
 	}
-	f, err := stg.Create(WellKnownFile)
+	f, err := stg.Create(stage.WellKnownFile)
 	if err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}

@@ -159,7 +159,7 @@ func TestCacheInsideTheSource(t *testing.T) {
 					t.Errorf("build %d published %d files, want %d", day, rep.Files, len(acFiles))
 				}
 			}
-			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			for _, e := range entries {
 				if strings.Contains(e.Loc, "cache") {
 					t.Errorf("the cache is published as %s", e.Loc)
@@ -197,7 +197,7 @@ func TestCacheNotACache(t *testing.T) {
 	for range 2 {
 		out := t.TempDir()
 		acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
-		if b, _ := os.ReadFile(filepath.Join(out, DocsDir, "resourcelist.xml")); strings.Contains(string(b), "rsgen.cache") {
+		if b, _ := os.ReadFile(filepath.Join(out, docsDir, "resourcelist.xml")); strings.Contains(string(b), "rsgen.cache") {
 			t.Error("the cache inside the source is published")
 		}
 	}

@@ -24,7 +24,7 @@ func carriedSetup(t *testing.T) (*acTree, string, string) {
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
 	tr.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
 	acBuild(t, acDumpConfig(tr.dir, out, acDay(2)))
-	return tr, out, filepath.Join(out, DocsDir, "changedump-20240602T000000Z-00001.zip")
+	return tr, out, filepath.Join(out, docsDir, "changedump-20240602T000000Z-00001.zip")
 }
 
 // TestCarriedPackageChecked: a carried package is published again only
@@ -56,7 +56,7 @@ func TestCarriedPackageChecked(t *testing.T) {
 			}
 		}},
 		{"no digest in its entry", "no digest rsgen computes", func(t *testing.T, out, pkg string) {
-			p := filepath.Join(out, DocsDir, "changedump.xml")
+			p := filepath.Join(out, docsDir, "changedump.xml")
 			b, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
@@ -119,7 +119,7 @@ func TestCarriedPackageSwapped(t *testing.T) {
 			continue
 		}
 		published++
-		got := filepath.Join(fresh, DocsDir, filepath.Base(pkg))
+		got := filepath.Join(fresh, docsDir, filepath.Base(pkg))
 		if st, err := os.Lstat(got); err != nil || !st.Mode().IsRegular() {
 			t.Fatalf("build %d published %v (%v), not the package", i, st.Mode(), err)
 		}

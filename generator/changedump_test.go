@@ -40,7 +40,7 @@ func acDumpConfig(src, out string, at time.Time) Config {
 // and intervals ("name from until").
 func acCheckChangeDump(t *testing.T, tr *acTree, out string) []string {
 	t.Helper()
-	docs := filepath.Join(out, DocsDir)
+	docs := filepath.Join(out, docsDir)
 	doc, pkgs := acReadDoc(t, filepath.Join(docs, dumps.ChangeDumpName))
 	if doc.Index || doc.MD.Capability != rsxml.CapChangeDump || doc.Link("up") == "" {
 		t.Fatalf("the Change Dump is %+v", doc)
@@ -54,13 +54,13 @@ func acCheckChangeDump(t *testing.T, tr *acTree, out string) []string {
 		case !cl.Index && l.MD.Datetime > doc.MD.From:
 			changes = append(changes, l) // the open changelist.xml
 		case cl.Index && l.MD.From >= doc.MD.From:
-			_, entries := acReadDoc(t, filepath.Join(docs, strings.TrimPrefix(l.Loc, acBase+DocsDir+"/")))
+			_, entries := acReadDoc(t, filepath.Join(docs, strings.TrimPrefix(l.Loc, acBase+docsDir+"/")))
 			changes = append(changes, entries...)
 		}
 	}
 	var lines []string
 	for i, e := range pkgs {
-		name := strings.TrimPrefix(e.Loc, acBase+DocsDir+"/")
+		name := strings.TrimPrefix(e.Loc, acBase+docsDir+"/")
 		if i == 0 && e.MD.From != doc.MD.From || i == len(pkgs)-1 && e.MD.Until != doc.MD.Until || i > 0 && e.MD.From != pkgs[i-1].MD.Until {
 			t.Errorf("%s: from %s until %s does not follow on (the dump is from %s until %s)", name, e.MD.From, e.MD.Until, doc.MD.From, doc.MD.Until)
 		}
@@ -89,7 +89,7 @@ func acCheckChangeDump(t *testing.T, tr *acTree, out string) []string {
 			files[f.Name] = b.Bytes()
 		}
 		manifest := files["manifest.xml"]
-		copied, err := os.ReadFile(filepath.Join(docs, strings.TrimPrefix(e.Link("contents"), acBase+DocsDir+"/")))
+		copied, err := os.ReadFile(filepath.Join(docs, strings.TrimPrefix(e.Link("contents"), acBase+docsDir+"/")))
 		if err != nil || !bytes.Equal(manifest, copied) {
 			t.Errorf("%s: the manifest copy differs from manifest.xml (%v)", name, err)
 		}
@@ -173,7 +173,7 @@ func TestChangeDumpChain(t *testing.T) {
 		t.Errorf("packages %q", got)
 	}
 	acValidate(t, out)
-	pkg := filepath.Join(out, DocsDir, "changedump-20240602T000000Z-00001.zip")
+	pkg := filepath.Join(out, docsDir, "changedump-20240602T000000Z-00001.zip")
 	ino := inode(t, pkg)
 
 	// A build where nothing changed carries the package forward.
@@ -277,8 +277,8 @@ func TestChangeDumpFromURL(t *testing.T) {
 	cfg.Changes.Previous, cfg.Changes.Dump = srv.URL, true
 	acBuild(t, cfg)
 	name := "changedump-20240602T000000Z-00001.zip"
-	a, _ := os.ReadFile(filepath.Join(live, DocsDir, name))
-	b, _ := os.ReadFile(filepath.Join(fresh, DocsDir, name))
+	a, _ := os.ReadFile(filepath.Join(live, docsDir, name))
+	b, _ := os.ReadFile(filepath.Join(fresh, docsDir, name))
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Errorf("the package copied over HTTP differs from the one published (%d and %d bytes)", len(a), len(b))
 	}
@@ -353,20 +353,20 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 	tr2.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
 	acBuild(t, acDumpConfig(tr2.dir, old, acDay(2)))
 	for _, name := range []string{dumps.ChangeDumpName, "changedump-20240602T000000Z-00001.zip", "changedump-20240602T000000Z-00001.manifest.xml"} {
-		b, err := os.ReadFile(filepath.Join(old, DocsDir, name))
+		b, err := os.ReadFile(filepath.Join(old, docsDir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(out, DocsDir, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(out, docsDir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The manifest of build 3 does not list them: without it, the folder
 	// is judged by the names of rsgen's layout, as before manifests.
-	if err := os.Remove(filepath.Join(out, DocsDir, stage.ManifestName)); err != nil {
+	if err := os.Remove(filepath.Join(out, docsDir, stage.ManifestName)); err != nil {
 		t.Fatal(err)
 	}
-	caps := filepath.Join(out, DocsDir, "capabilitylist.xml")
+	caps := filepath.Join(out, docsDir, "capabilitylist.xml")
 	b, _ := os.ReadFile(caps)
 	s := strings.Replace(string(b), "</urlset>", "  <url>\n    <loc>"+acBase+"resourcesync/changedump.xml</loc>\n    <rs:md capability=\"changedump\"/>\n  </url>\n</urlset>", 1)
 	if err := os.WriteFile(caps, []byte(s), 0o644); err != nil {
@@ -404,7 +404,7 @@ func TestChangeDumpPackageThatIsALink(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("not for the public"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pkg := filepath.Join(prev, DocsDir, "changedump-20240602T000000Z-00001.zip")
+	pkg := filepath.Join(prev, docsDir, "changedump-20240602T000000Z-00001.zip")
 	info, err := os.Stat(pkg)
 	if err != nil {
 		t.Fatal(err)
@@ -416,7 +416,7 @@ func TestChangeDumpPackageThatIsALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The Change Dump gives the length of the link's target.
-	cd := filepath.Join(prev, DocsDir, dumps.ChangeDumpName)
+	cd := filepath.Join(prev, docsDir, dumps.ChangeDumpName)
 	data, err := os.ReadFile(cd)
 	if err != nil {
 		t.Fatal(err)

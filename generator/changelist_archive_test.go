@@ -31,11 +31,11 @@ func archiveOf(t *testing.T, out string) []string {
 }
 
 // archivedIn returns what the archive name of out lists, as lines of its
-// entries' times (times) and their names under DocsDir, or nil if out has
+// entries' times (times) and their names under docsDir, or nil if out has
 // none.
 func archivedIn(t *testing.T, out, name, capability string, times func(md *rsxml.MD) string) []string {
 	t.Helper()
-	p := filepath.Join(out, DocsDir, name)
+	p := filepath.Join(out, docsDir, name)
 	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -45,7 +45,7 @@ func archivedIn(t *testing.T, out, name, capability string, times func(md *rsxml
 	}
 	lines := []string{}
 	for _, e := range entries {
-		lines = append(lines, times(&e.MD)+" "+strings.TrimPrefix(e.Loc, acBase+DocsDir+"/"))
+		lines = append(lines, times(&e.MD)+" "+strings.TrimPrefix(e.Loc, acBase+docsDir+"/"))
 	}
 	return lines
 }
@@ -87,12 +87,12 @@ func TestChangeListArchive(t *testing.T) {
 	if got := files["resourcesync/archive/changelist-20240602T000000Z.xml"]; first == "" || got != first {
 		t.Errorf("the archived list of the second build, carried forward:\n%s\nwas:\n%s", got, first)
 	}
-	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, "archive", "changelist-20240604T000000Z.xml"))
+	doc, entries := acReadDoc(t, filepath.Join(out, docsDir, "archive", "changelist-20240604T000000Z.xml"))
 	if doc.MD.Until != "2024-06-04T00:00:00Z" || doc.Link("index") != "" || len(entries) != 1 || entries[0].MD.Change != rsxml.ChangeDeleted {
 		t.Errorf("the archived list of the last build: %+v, %d entries", doc.MD, len(entries))
 	}
-	clDoc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
-	if got := clDoc.Link("archives"); got != acBase+DocsDir+"/"+changelists.ArchiveName {
+	clDoc, _ := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
+	if got := clDoc.Link("archives"); got != acBase+docsDir+"/"+changelists.ArchiveName {
 		t.Errorf("changelist.xml links rel=\"archives\" to %q", got)
 	}
 	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeListArchive}) {
@@ -109,7 +109,7 @@ func TestChangeListArchive(t *testing.T) {
 	if got := archiveOf(t, out); !slices.Equal(got, want) {
 		t.Errorf("after a year, the archive lists\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, "archive", "changelist-20240602T000000Z.xml")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, "archive", "changelist-20240602T000000Z.xml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a dropped archived list is still published: %v", err)
 	}
 	acValidate(t, out)
@@ -140,10 +140,10 @@ func TestChangeListArchiveDropped(t *testing.T) {
 	if got := archiveOf(t, out); got != nil {
 		t.Errorf("the archive dropped on purpose still lists %q", got)
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, docs.ArchiveDir)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("%s/%s is still published: %v", DocsDir, docs.ArchiveDir, err)
+	if _, err := os.Stat(filepath.Join(out, docsDir, docs.ArchiveDir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s/%s is still published: %v", docsDir, docs.ArchiveDir, err)
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName)); doc.Link("archives") != "" {
+	if doc, _ := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName)); doc.Link("archives") != "" {
 		t.Errorf("changelist.xml still links to the archive")
 	}
 	acValidate(t, out)
@@ -210,7 +210,7 @@ func TestChangeListArchiveFull(t *testing.T) {
 
 	// The oldest list kept is gone from the output: a build that drops it
 	// by retention does not need it.
-	if err := os.Remove(filepath.Join(out, DocsDir, "archive", "changelist-20240603T000000Z.xml")); err != nil {
+	if err := os.Remove(filepath.Join(out, docsDir, "archive", "changelist-20240603T000000Z.xml")); err != nil {
 		t.Fatal(err)
 	}
 	cfg := archiveConfig(tr.dir, out, out, acDay(34), 30*24*time.Hour)
@@ -221,7 +221,7 @@ func TestChangeListArchiveFull(t *testing.T) {
 		t.Errorf("after retention the archive lists\n%s", strings.Join(got, "\n"))
 	}
 	// Nor does a build that drops the whole archive.
-	if err := os.Remove(filepath.Join(out, DocsDir, "archive", "changelist-20240604T000000Z.xml")); err != nil {
+	if err := os.Remove(filepath.Join(out, docsDir, "archive", "changelist-20240604T000000Z.xml")); err != nil {
 		t.Fatal(err)
 	}
 	cfg = archiveConfig(tr.dir, out, out, acDay(35), 0)
@@ -242,7 +242,7 @@ func TestCarriedInvalidIsThePreviousBuilds(t *testing.T) {
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
 	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
 	acBuild(t, archiveConfig(tr.dir, out, out, acDay(2), 365*24*time.Hour))
-	p := filepath.Join(out, DocsDir, "archive", "changelist-20240602T000000Z.xml")
+	p := filepath.Join(out, docsDir, "archive", "changelist-20240602T000000Z.xml")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +256,7 @@ func TestCarriedInvalidIsThePreviousBuilds(t *testing.T) {
 	}
 	tr.write("new.txt", "new", acTime("2024-06-02T12:00:00Z"))
 	_, err = Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(3), 365*24*time.Hour))
-	var ipe *InvalidPreviousError
+	var ipe *invalidPreviousError
 	if !errors.Is(err, ErrPrevious) || !errors.As(err, &ipe) || !strings.Contains(err.Error(), "changelist-20240602T000000Z.xml") {
 		t.Fatalf("a carried list with a negative length: %v, want an *InvalidPreviousError naming it", err)
 	}
@@ -321,7 +321,7 @@ func TestChangeDumpArchive(t *testing.T) {
 	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapChangeList, rsxml.CapChangeDump, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}) {
 		t.Errorf("the Capability List lists %q", got)
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, dumps.ChangeDumpName)); doc.Link("archives") != acBase+DocsDir+"/"+archives.ChangeDumpArchiveName {
+	if doc, _ := acReadDoc(t, filepath.Join(out, docsDir, dumps.ChangeDumpName)); doc.Link("archives") != acBase+docsDir+"/"+archives.ChangeDumpArchiveName {
 		t.Errorf("changedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	acValidate(t, out)
@@ -335,11 +335,11 @@ func TestChangeDumpArchive(t *testing.T) {
 	build(late, fresh, out)
 	build(late, out, out)
 	acSameFiles(t, "into a fresh output and into the same", testenv.ReadTree(t, fresh), testenv.ReadTree(t, out))
-	if _, entries := acReadDoc(t, filepath.Join(out, DocsDir, dumps.ChangeDumpName)); len(entries) != 1 {
+	if _, entries := acReadDoc(t, filepath.Join(out, docsDir, dumps.ChangeDumpName)); len(entries) != 1 {
 		t.Errorf("the Change Dump lists %d packages, want this build's", len(entries))
 	}
 	for _, name := range []string{"changedump-20240602T000000Z-00001.zip", "changedump-20240604T000000Z-00001.manifest.xml"} {
-		if _, err := os.Stat(filepath.Join(out, DocsDir, name)); err != nil {
+		if _, err := os.Stat(filepath.Join(out, docsDir, name)); err != nil {
 			t.Errorf("%s, which an archived dump lists: %v", name, err)
 		}
 	}
@@ -353,7 +353,7 @@ func TestChangeDumpArchive(t *testing.T) {
 	// Change Dump would drop it with them.
 	quiet := late.Add(40 * 24 * time.Hour)
 	build(quiet, out, out)
-	if _, err := os.Stat(filepath.Join(out, DocsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("changedump.xml with every package expired: %v", err)
 	}
 	if got := dumpArchiveOf(t, out); len(got) != 3 {
@@ -375,7 +375,7 @@ func TestChangeDumpArchive(t *testing.T) {
 	if got := dumpArchiveOf(t, out); got != nil {
 		t.Errorf("after retention the archive lists %q", got)
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, "changedump-20240602T000000Z-00001.zip")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, "changedump-20240602T000000Z-00001.zip")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a package no document lists is still published: %v", err)
 	}
 	acValidate(t, out)
@@ -400,7 +400,7 @@ func TestChangeDumpArchiveDisagreement(t *testing.T) {
 	if err := build(2); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(out, DocsDir, "archive", "changedump-20240602T000000Z.xml")
+	p := filepath.Join(out, docsDir, "archive", "changedump-20240602T000000Z.xml")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -459,7 +459,7 @@ func TestResourceListArchive(t *testing.T) {
 			t.Errorf("%s changed when carried forward", name)
 		}
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml")); doc.Link("archives") != acBase+DocsDir+"/"+archives.ResourceListArchiveName {
+	if doc, _ := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml")); doc.Link("archives") != acBase+docsDir+"/"+archives.ResourceListArchiveName {
 		t.Errorf("resourcelist.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	if got := acCapabilities(t, out); !slices.Equal(got, []string{rsxml.CapResourceList, rsxml.CapResourceListArchive}) {
@@ -482,7 +482,7 @@ func TestResourceListArchive(t *testing.T) {
 	if got := listArchiveOf(t, out); len(got) != 2 || !strings.HasPrefix(got[0], "2024-06-04T00:00:00Z ") {
 		t.Errorf("after retention the archive lists\n%s", strings.Join(got, "\n"))
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, "archive", "resourcelist-20240602T000000Z-00001.xml")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, "archive", "resourcelist-20240602T000000Z-00001.xml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a part of a dropped list is still published: %v", err)
 	}
 	acValidate(t, out)
@@ -530,7 +530,7 @@ func TestResourceListArchiveRefused(t *testing.T) {
 			if err := build(2, out); err != nil {
 				t.Fatal(err)
 			}
-			tt.edit(t, filepath.Join(out, DocsDir))
+			tt.edit(t, filepath.Join(out, docsDir))
 			err := build(3, t.TempDir()) // a fresh output: out's own files are guarded otherwise
 			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)

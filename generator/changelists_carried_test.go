@@ -45,7 +45,7 @@ func TestCarriedChangeListChangedSinceRead(t *testing.T) {
 		cfg.Limits.MaxEntries = 4
 		acBuild(t, cfg)
 	}
-	const carriedList = DocsDir + "/changelist-20240603T000000Z.xml"
+	const carriedList = docsDir + "/changelist-20240603T000000Z.xml"
 	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(carriedList))); err != nil {
 		t.Fatalf("no closed list to carry: %v", err)
 	}

@@ -28,8 +28,8 @@ type acFollower struct {
 // snapshot time of the build that published out.
 func (f *acFollower) poll(t *testing.T, out string, at time.Time) (index bool) {
 	t.Helper()
-	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
-	if doc.MD.Capability != rsxml.CapChangeList || doc.Link("up") != acBase+DocsDir+"/capabilitylist.xml" {
+	doc, entries := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
+	if doc.MD.Capability != rsxml.CapChangeList || doc.Link("up") != acBase+docsDir+"/capabilitylist.xml" {
 		t.Fatalf("changelist.xml: %+v", doc)
 	}
 	if f.seenTo != "" && doc.MD.From > f.seenTo {
@@ -49,9 +49,9 @@ func (f *acFollower) poll(t *testing.T, out string, at time.Time) (index bool) {
 			if i > 0 && e.MD.From != entries[i-1].MD.Until {
 				t.Errorf("a gap in the index: %s ends at %s, %s starts at %s", entries[i-1].Loc, entries[i-1].MD.Until, e.Loc, e.MD.From)
 			}
-			name := strings.TrimPrefix(e.Loc, acBase+DocsDir+"/")
-			ldoc, lentries := acReadDoc(t, filepath.Join(out, DocsDir, name))
-			if ldoc.Index || ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != acBase+DocsDir+"/"+changelists.IndexName {
+			name := strings.TrimPrefix(e.Loc, acBase+docsDir+"/")
+			ldoc, lentries := acReadDoc(t, filepath.Join(out, docsDir, name))
+			if ldoc.Index || ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != acBase+docsDir+"/"+changelists.IndexName {
 				t.Errorf("%s: from %s until %s index %s; its entry says from %s until %s", name, ldoc.MD.From, ldoc.MD.Until, ldoc.Link("index"), e.MD.From, e.MD.Until)
 			}
 			for _, c := range lentries {
@@ -155,7 +155,7 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 		if warned := slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "resync 2.0.1 cannot read") }); warned != s.index {
 			t.Errorf("build %d: notices %q", i+2, notices)
 		}
-		doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
+		doc, entries := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
 		if doc.MD.From != s.from {
 			t.Errorf("build %d: changelist.xml from %s, want %s", i+2, doc.MD.From, s.from)
 		}
@@ -171,7 +171,7 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 		// A list that stays published never changes.
 		after := testenv.ReadTree(t, out)
 		for name, content := range after {
-			if old, ok := prev[name]; ok && strings.HasPrefix(name, DocsDir+"/changelist-") && old != content {
+			if old, ok := prev[name]; ok && strings.HasPrefix(name, docsDir+"/changelist-") && old != content {
 				t.Errorf("build %d rewrote %s", i+2, name)
 			}
 		}
@@ -212,7 +212,7 @@ func TestChangeListsSplitBetweenDatetimes(t *testing.T) {
 			var notices []string
 			cfg.Notice = func(msg string) { notices = append(notices, msg) }
 			acBuild(t, cfg)
-			doc, lists := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
+			doc, lists := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
 			if !doc.Index {
 				t.Fatal("changelist.xml is no index")
 			}
@@ -221,7 +221,7 @@ func TestChangeListsSplitBetweenDatetimes(t *testing.T) {
 				if i > 0 && l.MD.From != lists[i-1].MD.Until {
 					t.Errorf("%s starts at %s, the list before ends at %s", l.Loc, l.MD.From, lists[i-1].MD.Until)
 				}
-				_, changes := acReadDoc(t, filepath.Join(out, DocsDir, strings.TrimPrefix(l.Loc, acBase+DocsDir+"/")))
+				_, changes := acReadDoc(t, filepath.Join(out, docsDir, strings.TrimPrefix(l.Loc, acBase+docsDir+"/")))
 				from := lastDT
 				for _, c := range changes {
 					if c.MD.Datetime > from {

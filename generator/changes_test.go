@@ -76,7 +76,7 @@ func TestChangeMutations(t *testing.T) {
 			cfg.Changes.Previous = out
 			rep := acBuild(t, cfg)
 
-			_, resources := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			_, resources := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			lastmod := map[string]string{}
 			for _, e := range resources {
 				lastmod[strings.TrimPrefix(e.Loc, acBase)] = e.Lastmod
@@ -85,7 +85,7 @@ func TestChangeMutations(t *testing.T) {
 				if files := acChangeListFiles(t, out); len(files) != 0 {
 					t.Errorf("Change Lists %v published where nothing changed", files)
 				}
-				if _, err := os.Stat(filepath.Join(out, DocsDir, "changelist.xml")); err == nil {
+				if _, err := os.Stat(filepath.Join(out, docsDir, "changelist.xml")); err == nil {
 					t.Error("a Change List Index published where there is no Change List")
 				}
 				if slices.Contains(acCapabilities(t, out), rsxml.CapChangeList) {
@@ -105,7 +105,7 @@ func TestChangeMutations(t *testing.T) {
 			if files := acChangeListFiles(t, out); len(files) != 0 {
 				t.Fatalf("Change Lists %v beside changelist.xml", files)
 			}
-			doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+			doc, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			if doc.Index || doc.MD.Capability != rsxml.CapChangeList || doc.MD.From != "2024-06-01T00:00:00Z" || doc.MD.Until != "" {
 				t.Errorf("root %+v", doc.MD)
 			}
@@ -148,7 +148,7 @@ func TestChangeMutations(t *testing.T) {
 // "name from until".
 func acIndexEntries(t *testing.T, out string) []string {
 	t.Helper()
-	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+	doc, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 	if !doc.Index || doc.MD.Capability != rsxml.CapChangeList || doc.Link("up") == "" {
 		t.Fatalf("the index is %+v", doc)
 	}
@@ -160,8 +160,8 @@ func acIndexEntries(t *testing.T, out string) []string {
 		if i > 0 && e.MD.From != entries[i-1].MD.Until {
 			t.Errorf("a gap: %s ends at %s, %s starts at %s", entries[i-1].Loc, entries[i-1].MD.Until, e.Loc, e.MD.From)
 		}
-		name := strings.TrimPrefix(e.Loc, acBase+DocsDir+"/")
-		ldoc, lentries := acReadDoc(t, filepath.Join(out, DocsDir, name))
+		name := strings.TrimPrefix(e.Loc, acBase+docsDir+"/")
+		ldoc, lentries := acReadDoc(t, filepath.Join(out, docsDir, name))
 		if ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != acBase+"resourcesync/changelist.xml" {
 			t.Errorf("%s is from %s until %s (index %s), its index entry says %s to %s", name, ldoc.MD.From, ldoc.MD.Until, ldoc.Link("index"), e.MD.From, e.MD.Until)
 		}
@@ -222,7 +222,7 @@ func TestChangeListChain(t *testing.T) {
 				t.Fatalf("build %d published a Change List", i+1)
 			}
 		} else {
-			doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, changelists.IndexName))
+			doc, entries := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
 			var got []string
 			for _, e := range entries {
 				got = append(got, e.MD.Change+" "+strings.TrimPrefix(e.Loc, acBase))
@@ -334,7 +334,7 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 		t.Errorf("changes reported: %+v", rep.Changes)
 	}
 	for _, name := range []string{"changelist.xml", "changedump.xml", "changelist-20240602T000000Z.xml"} {
-		if _, err := os.Stat(filepath.Join(out, DocsDir, name)); !errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(out, docsDir, name)); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("%s: %v, want it gone with the old history", name, err)
 		}
 	}
@@ -411,7 +411,7 @@ func TestChangesOfFilesTheDumpDropped(t *testing.T) {
 	if len(rep.Problems) != 3 {
 		t.Errorf("problems %v, want the three files left out", rep.Problems)
 	}
-	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+	_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 	got := map[string]string{}
 	for _, e := range entries {
 		got[strings.TrimPrefix(e.Loc, acBase)] = e.MD.Change

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
 )
@@ -37,15 +38,15 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-// InvalidPreviousError reports documents of the previous build that a
+// invalidPreviousError reports documents of the previous build that a
 // build would publish again but that fail validation (the check of the
 // stage finds them), named by the URLs they were read from: not a bug of
 // rsgen, as InvalidOutputError is.
-type InvalidPreviousError struct {
+type invalidPreviousError struct {
 	Findings []validate.Finding // the error findings
 }
 
-func (e *InvalidPreviousError) Error() string {
+func (e *invalidPreviousError) Error() string {
 	return withFindings("a document it published, to be published again, is not valid", e.Findings)
 }
 
@@ -65,7 +66,7 @@ func errorFindings(rep *validate.Report) []validate.Finding {
 // Publish: a build never publishes documents that fail. Warnings become
 // one notice per rule. It re-reads every document once, as a stream; see
 // BenchmarkCheck for its cost.
-func checkStage(ctx context.Context, stg *Stage, sets []*build, stats *Stats, notice func(string)) error {
+func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *Stats, notice func(string)) error {
 	stats.Enter(PhaseChecking)
 	cfg := sets[0].cfg
 	if cfg.beforeCheck != nil {

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
@@ -35,15 +37,15 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 	if _, err := Build(context.Background(), checkTestConfig(t, out)); err != nil {
 		t.Fatal(err)
 	}
-	before, err := os.ReadFile(filepath.Join(out, WellKnownFile))
+	before, err := os.ReadFile(filepath.Join(out, stage.WellKnownFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A bug of rsgen, simulated: a link that is no URI in the staged
 	// Source Description.
 	cfg := checkTestConfig(t, out)
-	cfg.beforeCheck = func(s *Stage) {
-		p := s.Path(WellKnownFile)
+	cfg.beforeCheck = func(s *stage.Stage) {
+		p := s.Path(stage.WellKnownFile)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +64,7 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 	if !strings.Contains(err.Error(), "bug of rsgen") || ie.Findings[0].Rule != validate.RuleLink {
 		t.Errorf("error %q, findings %v", err, ie.Findings)
 	}
-	after, err := os.ReadFile(filepath.Join(out, WellKnownFile))
+	after, err := os.ReadFile(filepath.Join(out, stage.WellKnownFile))
 	if err != nil || string(after) != string(before) {
 		t.Errorf("the published Source Description changed (%v)", err)
 	}
@@ -86,17 +88,17 @@ func BenchmarkCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	stg, err := NewStage(cfg.Out)
+	stg, err := stage.New(cfg.Out)
 	if err != nil {
 		b.Fatal(err)
 	}
 	bd.attach(stg)
 	defer stg.Discard()
-	resources := make([]Resource, n)
+	resources := make([]spill.Resource, n)
 	for i := range resources {
 		p := fmt.Sprintf("collection/%03d/item-%05d.html", i/1000, i)
 		loc, _ := cfg.BaseURL.Resolve(p)
-		resources[i] = Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
+		resources[i] = spill.Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
 			Hash: []hashing.Token{{Alg: "sha-256", Digest: bytes.Repeat(binary.BigEndian.AppendUint32(nil, uint32(i)), 8)}}, Type: "text/html"}
 	}
 	spooled, err := bd.spill.ResourcesOf(resources)
@@ -115,7 +117,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err := writeSourceDescription(stg, bd.docs.SourceDescriptionURL(), "", []*build{bd}); err != nil {
 		b.Fatal(err)
 	}
-	info, _ := os.Stat(bd.stage.Path(DocsDir + "/resourcelist.xml"))
+	info, _ := os.Stat(bd.stage.Path(docsDir + "/resourcelist.xml"))
 	b.SetBytes(info.Size())
 	cpu := testenv.CPUTime()
 	for b.Loop() {

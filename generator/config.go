@@ -22,6 +22,7 @@ import (
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
@@ -29,30 +30,30 @@ import (
 
 // The kinds of a *FieldError: what is wrong with a field of a Config.
 var (
-	// ErrRequired: the field must be given.
-	ErrRequired = errors.New("is required")
-	// ErrOutOfRange: the value is outside the range the field takes.
-	ErrOutOfRange = errors.New("is out of range")
-	// ErrInvalid: the value is malformed (a URL, a pattern, a name).
-	ErrInvalid = errors.New("is not valid")
-	// ErrNeeds: the field only has a meaning with another one, not given.
-	ErrNeeds = errors.New("needs")
-	// ErrConflict: the field does not apply with another one, given.
-	ErrConflict = errors.New("does not apply with")
-	// ErrSame: the field has the same value as another, which must differ.
-	ErrSame = errors.New("is the same as")
-	// ErrShorter: the field is a duration shorter than another, which it
+	// errRequired: the field must be given.
+	errRequired = errors.New("is required")
+	// errOutOfRange: the value is outside the range the field takes.
+	errOutOfRange = errors.New("is out of range")
+	// errInvalid: the value is malformed (a URL, a pattern, a name).
+	errInvalid = errors.New("is not valid")
+	// errNeeds: the field only has a meaning with another one, not given.
+	errNeeds = errors.New("needs")
+	// errConflict: the field does not apply with another one, given.
+	errConflict = errors.New("does not apply with")
+	// errSame: the field has the same value as another, which must differ.
+	errSame = errors.New("is the same as")
+	// errShorter: the field is a duration shorter than another, which it
 	// must not be.
-	ErrShorter = errors.New("is shorter than")
+	errShorter = errors.New("is shorter than")
 )
 
 // Limits of a Config, checked by Validate.
 const (
-	// MaxJobs bounds Config.Jobs.
-	MaxJobs = 1024
-	// MinMaxBytes is the least Limits.MaxBytes: a document must hold its
+	// maxJobs bounds Config.Jobs.
+	maxJobs = 1024
+	// minMaxBytes is the least Limits.MaxBytes: a document must hold its
 	// header and at least one entry.
-	MinMaxBytes = 4096
+	minMaxBytes = 4096
 )
 
 // maxEpoch is 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year.
@@ -60,8 +61,8 @@ const maxEpoch = 253402300799
 
 // A FieldError is what Config.Validate finds wrong with one field of a
 // Config. Field names the field as Go spells it, with the struct it is in:
-// "Changes.Previous", "Limits.MaxEntries". Err is one of ErrRequired,
-// ErrOutOfRange, ErrInvalid, ErrNeeds, ErrConflict, ErrSame and ErrShorter;
+// "Changes.Previous", "Limits.MaxEntries". Err is one of errRequired,
+// errOutOfRange, errInvalid, errNeeds, errConflict, errSame and errShorter;
 // With names the other field of the last four. Detail says, in words, what the field
 // takes or why, or is "".
 //
@@ -121,7 +122,7 @@ func (c Config) Validate() error {
 	var errs []error
 	add := func(e *FieldError) { errs = append(errs, e) }
 	if c.Set != "" && !previous.ValidSetName(c.Set) {
-		add(&FieldError{Field: "Set", Value: c.Set, Err: ErrInvalid,
+		add(&FieldError{Field: "Set", Value: c.Set, Err: errInvalid,
 			Detail: "give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit (not resourcesync)"})
 	}
 	c.validateSource(add)
@@ -137,25 +138,25 @@ func (c Config) Validate() error {
 func (c *Config) validateSource(add func(*FieldError)) {
 	switch {
 	case c.Source == "" && c.Export == "":
-		add(&FieldError{Field: "Source", Err: ErrRequired,
+		add(&FieldError{Field: "Source", Err: errRequired,
 			Detail: "give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one, or a record export"})
 	case c.Source != "" && c.Export != "":
-		add(&FieldError{Field: "Export", Err: ErrConflict, With: "Source", Detail: "give one of them"})
+		add(&FieldError{Field: "Export", Err: errConflict, With: "Source", Detail: "give one of them"})
 	case c.Export != "" && c.Out == "":
-		add(&FieldError{Field: "Export", Err: ErrNeeds, With: "Out", Detail: "the directory to write the documents into"})
+		add(&FieldError{Field: "Export", Err: errNeeds, With: "Out", Detail: "the directory to write the documents into"})
 	case c.Export == "" && c.Out == "" && archivescan.KindOf(c.Source) != 0:
-		add(&FieldError{Field: "Source", Value: c.Source, Err: ErrNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
+		add(&FieldError{Field: "Source", Value: c.Source, Err: errNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
 	}
 	if docs := c.DocsURL.String(); !c.DocsURL.IsZero() && !c.BaseURL.IsZero() &&
-		(strings.HasPrefix(c.BaseURL.String(), docs+DocsDir+"/") || strings.HasPrefix(c.BaseURL.String(), docs+WellKnownDir+"/")) {
-		add(&FieldError{Field: "BaseURL", Value: c.BaseURL.String(), Err: ErrConflict, With: "DocsURL",
-			Detail: "the resources would have the URLs of rsgen's documents, under " + docs + DocsDir + "/"})
+		(strings.HasPrefix(c.BaseURL.String(), docs+docsDir+"/") || strings.HasPrefix(c.BaseURL.String(), docs+wellKnownDir+"/")) {
+		add(&FieldError{Field: "BaseURL", Value: c.BaseURL.String(), Err: errConflict, With: "DocsURL",
+			Detail: "the resources would have the URLs of rsgen's documents, under " + docs + docsDir + "/"})
 	}
 	switch {
 	case c.Export == "" && c.BaseURL.IsZero():
-		add(&FieldError{Field: "BaseURL", Err: ErrRequired, Detail: "the URL where the source is served"})
+		add(&FieldError{Field: "BaseURL", Err: errRequired, Detail: "the URL where the source is served"})
 	case c.Export != "" && c.BaseURL.IsZero() && c.DocsURL.IsZero():
-		add(&FieldError{Field: "DocsURL", Err: ErrRequired,
+		add(&FieldError{Field: "DocsURL", Err: errRequired,
 			Detail: "the URL where the documents are served; or a base URL, which relative locs are joined to and which it defaults to"})
 	}
 	if c.Export == "" {
@@ -164,7 +165,7 @@ func (c *Config) validateSource(add func(*FieldError)) {
 			set   bool
 		}{{"ExportFormat", c.ExportFormat != ""}, {"ChangesWindow", c.ChangesWindow != 0}, {"SkipBadRecords", c.SkipBadRecords}} {
 			if f.set {
-				add(&FieldError{Field: f.field, Err: ErrNeeds, With: "Export", Detail: "it applies to a record export only"})
+				add(&FieldError{Field: f.field, Err: errNeeds, With: "Export", Detail: "it applies to a record export only"})
 			}
 		}
 		return
@@ -175,15 +176,15 @@ func (c *Config) validateSource(add func(*FieldError)) {
 	}{{"Filter.Include", len(c.Filter.Include) > 0}, {"Filter.Exclude", len(c.Filter.Exclude) > 0},
 		{"Filter.Hidden", c.Filter.Hidden}, {"FollowSymlinks", c.FollowSymlinks}} {
 		if f.set {
-			add(&FieldError{Field: f.field, Err: ErrConflict, With: "Export", Detail: "records are selected by their status in the export"})
+			add(&FieldError{Field: f.field, Err: errConflict, With: "Export", Detail: "records are selected by their status in the export"})
 		}
 	}
 	if c.ExportFormat != "" {
 		if _, err := records.ParseFormat(c.ExportFormat); err != nil {
-			add(&FieldError{Field: "ExportFormat", Value: c.ExportFormat, Err: ErrInvalid, Detail: "give jsonl or csv"})
+			add(&FieldError{Field: "ExportFormat", Value: c.ExportFormat, Err: errInvalid, Detail: "give jsonl or csv"})
 		}
 	} else if _, ok := records.FormatOf(c.Export); !ok {
-		add(&FieldError{Field: "ExportFormat", Err: ErrRequired,
+		add(&FieldError{Field: "ExportFormat", Err: errRequired,
 			Detail: fmt.Sprintf("the name %s does not tell it (.jsonl, .ndjson or .csv, optionally .gz)", c.Export)})
 	}
 }
@@ -196,25 +197,25 @@ func (c *Config) validateTree(add func(*FieldError)) {
 	}{{"Filter.Include", c.Filter.Include}, {"Filter.Exclude", c.Filter.Exclude}} {
 		for _, p := range f.patterns {
 			if !doublestar.ValidatePattern(p) {
-				add(&FieldError{Field: f.field, Value: p, Err: ErrInvalid, Detail: "not a doublestar pattern"})
+				add(&FieldError{Field: f.field, Value: p, Err: errInvalid, Detail: "not a doublestar pattern"})
 			}
 		}
 	}
-	if c.Jobs < 0 || c.Jobs > MaxJobs {
-		add(&FieldError{Field: "Jobs", Value: c.Jobs, Err: ErrOutOfRange, Detail: fmt.Sprintf("give a number from 1 to %d", MaxJobs)})
+	if c.Jobs < 0 || c.Jobs > maxJobs {
+		add(&FieldError{Field: "Jobs", Value: c.Jobs, Err: errOutOfRange, Detail: fmt.Sprintf("give a number from 1 to %d", maxJobs)})
 	}
 	seen := map[hashing.Algorithm]bool{}
 	for _, a := range c.Hashes {
 		switch {
 		case !a.Publishable():
-			add(&FieldError{Field: "Hashes", Value: a.String(), Err: ErrInvalid, Detail: "not an algorithm rsgen publishes"})
+			add(&FieldError{Field: "Hashes", Value: a.String(), Err: errInvalid, Detail: "not an algorithm rsgen publishes"})
 		case seen[a]:
-			add(&FieldError{Field: "Hashes", Value: a.String(), Err: ErrInvalid, Detail: "listed twice"})
+			add(&FieldError{Field: "Hashes", Value: a.String(), Err: errInvalid, Detail: "listed twice"})
 		}
 		seen[a] = true
 	}
 	if c.Hashes != nil && len(c.Hashes) == 0 {
-		add(&FieldError{Field: "Hashes", Err: ErrRequired, Detail: "at least one algorithm, or nil for the default"})
+		add(&FieldError{Field: "Hashes", Err: errRequired, Detail: "at least one algorithm, or nil for the default"})
 	}
 }
 
@@ -222,38 +223,38 @@ func (c *Config) validateTree(add func(*FieldError)) {
 // dump and the files for hosts.
 func (c *Config) validateOutput(add func(*FieldError)) {
 	if n := c.Limits.MaxEntries; n < 0 || n > rsxml.MaxEntries {
-		add(&FieldError{Field: "Limits.MaxEntries", Value: n, Err: ErrOutOfRange,
+		add(&FieldError{Field: "Limits.MaxEntries", Value: n, Err: errOutOfRange,
 			Detail: fmt.Sprintf("give a number from 1 to %d, the most the spec allows in a document", rsxml.MaxEntries)})
 	}
-	if n := c.Limits.MaxBytes; n < 0 || n > 0 && n < MinMaxBytes || n > rsxml.MaxBytes {
-		add(&FieldError{Field: "Limits.MaxBytes", Value: n, Err: ErrOutOfRange,
-			Detail: fmt.Sprintf("give a size from %d bytes to %d, the most the spec allows in a document", MinMaxBytes, rsxml.MaxBytes)})
+	if n := c.Limits.MaxBytes; n < 0 || n > 0 && n < minMaxBytes || n > rsxml.MaxBytes {
+		add(&FieldError{Field: "Limits.MaxBytes", Value: n, Err: errOutOfRange,
+			Detail: fmt.Sprintf("give a size from %d bytes to %d, the most the spec allows in a document", minMaxBytes, rsxml.MaxBytes)})
 	}
 	// The zero time would be taken for no time at all; a W3C Datetime has
 	// four digits of year.
 	if (c.FixedTime || !c.At.IsZero()) && (c.At.Unix() < 0 || c.At.Unix() > maxEpoch) {
-		add(&FieldError{Field: "At", Value: c.At, Err: ErrOutOfRange, Detail: "give a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"})
+		add(&FieldError{Field: "At", Value: c.At, Err: errOutOfRange, Detail: "give a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"})
 	}
 	if d := c.Describedby; d != "" && !httpURL(d) {
-		add(&FieldError{Field: "Describedby", Value: d, Err: ErrInvalid, Detail: "not an absolute http(s) URL"})
+		add(&FieldError{Field: "Describedby", Value: d, Err: errInvalid, Detail: "not an absolute http(s) URL"})
 	}
 	if c.Dump.MaxBytes < 0 {
-		add(&FieldError{Field: "Dump.MaxBytes", Value: c.Dump.MaxBytes, Err: ErrOutOfRange, Detail: "give a positive size, or 0 for the default"})
+		add(&FieldError{Field: "Dump.MaxBytes", Value: c.Dump.MaxBytes, Err: errOutOfRange, Detail: "give a positive size, or 0 for the default"})
 	}
 	if s := c.Dump.Compression.String(); c.Dump.Compression < zipdump.Auto || c.Dump.Compression > zipdump.Deflate {
-		add(&FieldError{Field: "Dump.Compression", Value: s, Err: ErrInvalid, Detail: "give zipdump.Auto, Store or Deflate"})
+		add(&FieldError{Field: "Dump.Compression", Value: s, Err: errInvalid, Detail: "give zipdump.Auto, Store or Deflate"})
 	}
 	if !c.Dump.Enabled && !c.Changes.Dump { // the Change Dump's packages are made alike
 		if c.Dump.MaxBytes != 0 {
-			add(&FieldError{Field: "Dump.MaxBytes", Err: ErrNeeds, With: "Dump.Enabled", Detail: "it sizes the packages of a dump"})
+			add(&FieldError{Field: "Dump.MaxBytes", Err: errNeeds, With: "Dump.Enabled", Detail: "it sizes the packages of a dump"})
 		}
 		if c.Dump.Compression != zipdump.Auto {
-			add(&FieldError{Field: "Dump.Compression", Err: ErrNeeds, With: "Dump.Enabled", Detail: "it compresses the packages of a dump"})
+			add(&FieldError{Field: "Dump.Compression", Err: errNeeds, With: "Dump.Enabled", Detail: "it compresses the packages of a dump"})
 		}
 	}
 	validateHosts(add, c.Hosts, cmp.Or(c.DocsURL, c.BaseURL), c.BaseURL.String())
 	if c.MaxDelete != nil && c.MaxDelete.Percent && c.MaxDelete.N > 100 {
-		add(&FieldError{Field: "MaxDelete", Value: c.MaxDelete.String(), Err: ErrOutOfRange, Detail: "give a percentage from 0% to 100%"})
+		add(&FieldError{Field: "MaxDelete", Value: c.MaxDelete.String(), Err: errOutOfRange, Detail: "give a percentage from 0% to 100%"})
 	}
 }
 
@@ -262,12 +263,12 @@ func (c *Config) validateOutput(add func(*FieldError)) {
 func validateHosts(add func(*FieldError), hosts []string, docsURL BaseURL, bases ...string) {
 	for _, h := range hosts {
 		if !slices.Contains(hosting.Hosts, h) {
-			add(&FieldError{Field: "Hosts", Value: h, Err: ErrInvalid, Detail: "not a host rsgen writes configuration for"})
+			add(&FieldError{Field: "Hosts", Value: h, Err: errInvalid, Detail: "not a host rsgen writes configuration for"})
 		}
 	}
 	if len(hosts) > 0 && !docsURL.IsZero() {
 		for _, e := range hosting.Check(hosts, docsURL.String(), bases...) {
-			add(&FieldError{Field: "Hosts", Value: e.Host, Err: ErrInvalid, Detail: e.Error()})
+			add(&FieldError{Field: "Hosts", Value: e.Host, Err: errInvalid, Detail: e.Error()})
 		}
 	}
 }
@@ -284,13 +285,13 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 			set   bool
 		}{{"Changes.Previous", ch.Previous != ""}, {"Changes.Dump", ch.Dump}, {"Cache", c.Cache != ""}} {
 			if f.set {
-				add(&FieldError{Field: f.field, Err: ErrConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times"})
+				add(&FieldError{Field: f.field, Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times"})
 			}
 		}
 	}
 	var pe *previous.Error
 	if _, err := previous.ParseLocation(ch.Previous); errors.As(err, &pe) {
-		add(&FieldError{Field: "Changes.Previous", Value: pe.Doc, Err: ErrInvalid, Detail: pe.Err.Error()}) // a password in the URL redacted
+		add(&FieldError{Field: "Changes.Previous", Value: pe.Doc, Err: errInvalid, Detail: pe.Err.Error()}) // a password in the URL redacted
 	}
 	if ch.Previous == "" {
 		for _, f := range []struct {
@@ -303,55 +304,55 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 			{"MaxDelete", "deletions are counted against the previous build", c.MaxDelete != nil},
 		} {
 			if f.set {
-				add(&FieldError{Field: f.field, Err: ErrNeeds, With: "Changes.Previous", Detail: f.detail})
+				add(&FieldError{Field: f.field, Err: errNeeds, With: "Changes.Previous", Detail: f.detail})
 			}
 		}
 	}
 	if ch.Dump && c.Export == "" && archivescan.KindOf(c.Source) != 0 {
-		add(&FieldError{Field: "Changes.Dump", Err: ErrConflict, With: "Source",
+		add(&FieldError{Field: "Changes.Dump", Err: errConflict, With: "Source",
 			Detail: "its packages are made from the files of a directory tree, not of an archive"})
 	}
 	if ch.Keep < 0 {
-		add(&FieldError{Field: "Changes.Keep", Value: ch.Keep, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+		add(&FieldError{Field: "Changes.Keep", Value: ch.Keep, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
 	}
 	switch {
 	case ch.ArchiveKeep < 0:
-		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
 	case ch.ArchiveKeep > 0 && ch.ArchiveKeep < ch.Keep:
-		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: "Changes.Keep",
+		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: errShorter, With: "Changes.Keep",
 			Detail: "the archive keeps the changes the Change List drops"})
 	case ch.ArchiveKeep > 0 && ch.DropArchive:
-		add(&FieldError{Field: "Changes.DropArchive", Err: ErrConflict, With: "Changes.ArchiveKeep", Detail: "one drops the Change List Archive, the other keeps it"})
+		add(&FieldError{Field: "Changes.DropArchive", Err: errConflict, With: "Changes.ArchiveKeep", Detail: "one drops the Change List Archive, the other keeps it"})
 	}
 	ch.validateSnapshots(add, "Resource List", ch.ArchiveResourceLists, ch.DropResourceListArchive, true)
 	ch.validateSnapshots(add, "Resource Dump", ch.ArchiveResourceDumps, ch.DropResourceDumpArchive, c.Dump.Enabled)
 	if ch.ArchiveKeep > 0 && c.Export == "" && ch.Previous == "" {
-		add(&FieldError{Field: "Changes.ArchiveKeep", Err: ErrNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
+		add(&FieldError{Field: "Changes.ArchiveKeep", Err: errNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
 	}
 	if ch.ArchiveKeep > 0 && c.Export != "" {
-		add(&FieldError{Field: "Changes.ArchiveKeep", Err: ErrConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times, without an archive"})
+		add(&FieldError{Field: "Changes.ArchiveKeep", Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times, without an archive"})
 	}
 	if ch.HTTP.Deadline < 0 {
-		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: ErrOutOfRange, Detail: "give a positive duration, or 0 for the default"})
+		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: errOutOfRange, Detail: "give a positive duration, or 0 for the default"})
 	}
 	if c.Cache != "" && cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)) {
-		add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+		add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
 			Detail: "it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"})
 	}
 	if c.Cache != "" && linkInTree(c.Cache, c.Source, c.Out) {
-		add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+		add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
 			Detail: "a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to"})
 	}
 	if c.Cache != "" {
 		switch err := hashcache.Check(c.Cache); {
 		case errors.Is(err, hashcache.ErrNotRegular):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
 				Detail: "not a regular file; it names the file the hash cache is kept in, created if missing"})
 		case errors.Is(err, hashcache.ErrForeign):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
 				Detail: "that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad"})
 		case errors.Is(err, confined.ErrDanglingLink):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: ErrInvalid,
+			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
 				Detail: "a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads"})
 		}
 	}
@@ -366,17 +367,17 @@ func (ch *Changes) validateSnapshots(add func(*FieldError), what string, every t
 	dropField := "Changes.Drop" + strings.ReplaceAll(what, " ", "") + "Archive"
 	switch {
 	case every < 0:
-		add(&FieldError{Field: field, Value: every, Err: ErrOutOfRange, Detail: "give a duration of 0 or more"})
+		add(&FieldError{Field: field, Value: every, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
 	case every > 0 && ch.DropArchive:
-		add(&FieldError{Field: field, Err: ErrConflict, With: "Changes.DropArchive", Detail: "every archive is dropped"})
+		add(&FieldError{Field: field, Err: errConflict, With: "Changes.DropArchive", Detail: "every archive is dropped"})
 	case every > 0 && drop:
-		add(&FieldError{Field: dropField, Err: ErrConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
+		add(&FieldError{Field: dropField, Err: errConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
 	case every > 0 && !has:
-		add(&FieldError{Field: field, Err: ErrNeeds, With: "Dump.Enabled", Detail: "it archives the " + what})
+		add(&FieldError{Field: field, Err: errNeeds, With: "Dump.Enabled", Detail: "it archives the " + what})
 	case every > 0 && ch.ArchiveKeep == 0:
-		add(&FieldError{Field: field, Err: ErrNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived " + what + "s are kept"})
+		add(&FieldError{Field: field, Err: errNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived " + what + "s are kept"})
 	case every > 0 && ch.ArchiveKeep < every:
-		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: ErrShorter, With: field,
+		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: errShorter, With: field,
 			Detail: "each archived " + what + " would be dropped before the next one is taken"})
 	}
 }
@@ -391,10 +392,10 @@ func cacheInDocuments(cache, out string) bool {
 	if err1 != nil || err2 != nil {
 		return false
 	}
-	if c == filepath.Join(o, filepath.FromSlash(WellKnownFile)) {
+	if c == filepath.Join(o, filepath.FromSlash(stage.WellKnownFile)) {
 		return true
 	}
-	return tree.Within(filepath.Join(o, DocsDir), c)
+	return tree.Within(filepath.Join(o, docsDir), c)
 }
 
 // linkInTree reports whether path is a symbolic link in the directory
@@ -430,7 +431,7 @@ func (c *Config) validateNotification(add func(*FieldError)) {
 	if n.Hub == "" {
 		for _, f := range []struct{ field, v string }{{"Notification.ChangeTopic", n.ChangeTopic}, {"Notification.FrameworkTopic", n.FrameworkTopic}} {
 			if f.v != "" {
-				add(&FieldError{Field: f.field, Err: ErrNeeds, With: "Notification.Hub", Detail: "a topic is advertised with its hub"})
+				add(&FieldError{Field: f.field, Err: errNeeds, With: "Notification.Hub", Detail: "a topic is advertised with its hub"})
 			}
 		}
 		return
@@ -439,9 +440,9 @@ func (c *Config) validateNotification(add func(*FieldError)) {
 		switch u, err := url.Parse(f.v); {
 		case f.v == "":
 		case err != nil || !httpURL(f.v):
-			add(&FieldError{Field: f.field, Value: f.v, Err: ErrInvalid, Detail: "not an absolute http(s) URL"})
+			add(&FieldError{Field: f.field, Value: f.v, Err: errInvalid, Detail: "not an absolute http(s) URL"})
 		case u.User != nil:
-			add(&FieldError{Field: f.field, Value: u.Redacted(), Err: ErrInvalid, Detail: "it has credentials, which the Capability List would publish"})
+			add(&FieldError{Field: f.field, Value: u.Redacted(), Err: errInvalid, Detail: "it has credentials, which the Capability List would publish"})
 		}
 	}
 	if change, framework := c.topics(); change == framework {
@@ -449,7 +450,7 @@ func (c *Config) validateNotification(add func(*FieldError)) {
 		if n.FrameworkTopic == "" {
 			field, with = with, field
 		}
-		add(&FieldError{Field: field, Err: ErrSame, With: with, Detail: "each channel needs a topic of its own (" + change + ")"})
+		add(&FieldError{Field: field, Err: errSame, With: with, Detail: "each channel needs a topic of its own (" + change + ")"})
 	}
 }
 

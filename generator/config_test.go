@@ -31,76 +31,76 @@ func TestConfigValidate(t *testing.T) {
 		field string
 		kind  error
 	}{
-		{"no source", func(c *Config) { c.Source = "" }, "Source", ErrRequired},
-		{"source and export", func(c *Config) { c.Export = "r.jsonl"; c.Out = dir }, "Export", ErrConflict},
-		{"export without out", func(c *Config) { c.Source, c.Export = "", "r.jsonl" }, "Export", ErrNeeds},
-		{"archive without out", func(c *Config) { c.Source = "site.tar.gz" }, "Source", ErrNeeds},
-		{"no base URL", func(c *Config) { c.BaseURL = BaseURL{} }, "BaseURL", ErrRequired},
+		{"no source", func(c *Config) { c.Source = "" }, "Source", errRequired},
+		{"source and export", func(c *Config) { c.Export = "r.jsonl"; c.Out = dir }, "Export", errConflict},
+		{"export without out", func(c *Config) { c.Source, c.Export = "", "r.jsonl" }, "Export", errNeeds},
+		{"archive without out", func(c *Config) { c.Source = "site.tar.gz" }, "Source", errNeeds},
+		{"no base URL", func(c *Config) { c.BaseURL = BaseURL{} }, "BaseURL", errRequired},
 		{"resources among the documents", func(c *Config) {
 			c.DocsURL, c.Out = base, site
 			c.BaseURL, _ = ParseBaseURL("https://example.org/resourcesync/a/")
-		}, "BaseURL", ErrConflict},
-		{"a set named resourcesync", func(c *Config) { c.Set = "resourcesync" }, "Set", ErrInvalid},
+		}, "BaseURL", errConflict},
+		{"a set named resourcesync", func(c *Config) { c.Set = "resourcesync" }, "Set", errInvalid},
 		{"a change topic that is the default framework topic", func(c *Config) {
 			c.Notification.Hub, c.Notification.ChangeTopic = "https://hub.example.org/", "https://example.org/resourcesync/framework-notification"
-		}, "Notification.ChangeTopic", ErrSame},
+		}, "Notification.ChangeTopic", errSame},
 		{"resource dumps archived without a dump", func(c *Config) {
 			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceDumps = dir, 48*time.Hour, 24*time.Hour
-		}, "Changes.ArchiveResourceDumps", ErrNeeds},
-		{"export without URLs", func(c *Config) { c.Source, c.Export, c.Out, c.BaseURL = "", "r.jsonl", dir, BaseURL{} }, "DocsURL", ErrRequired},
-		{"export format of a tree", func(c *Config) { c.ExportFormat = "csv" }, "ExportFormat", ErrNeeds},
-		{"filter of an export", func(c *Config) { c.Source, c.Export, c.Out = "", "r.jsonl", dir; c.Filter.Hidden = true }, "Filter.Hidden", ErrConflict},
-		{"unknown export format", func(c *Config) { c.Source, c.Export, c.Out, c.ExportFormat = "", "r", dir, "xml" }, "ExportFormat", ErrInvalid},
-		{"export format not told", func(c *Config) { c.Source, c.Export, c.Out = "", "records.txt", dir }, "ExportFormat", ErrRequired},
-		{"bad pattern", func(c *Config) { c.Filter.Include = []string{"a/{b"} }, "Filter.Include", ErrInvalid},
-		{"jobs", func(c *Config) { c.Jobs = MaxJobs + 1 }, "Jobs", ErrOutOfRange},
-		{"hash twice", func(c *Config) { c.Hashes = hashing.Set{hashing.SHA256, hashing.SHA256} }, "Hashes", ErrInvalid},
-		{"no hash", func(c *Config) { c.Hashes = hashing.Set{} }, "Hashes", ErrRequired},
-		{"entries past the spec", func(c *Config) { c.Limits.MaxEntries = 50001 }, "Limits.MaxEntries", ErrOutOfRange},
-		{"bytes below a document", func(c *Config) { c.Limits.MaxBytes = 100 }, "Limits.MaxBytes", ErrOutOfRange},
-		{"time before 1970", func(c *Config) { c.At, c.FixedTime = time.Date(1969, 1, 1, 0, 0, 0, 0, time.UTC), true }, "At", ErrOutOfRange},
-		{"fixed zero time", func(c *Config) { c.FixedTime = true }, "At", ErrOutOfRange},
-		{"describedby", func(c *Config) { c.Describedby = "about.html" }, "Describedby", ErrInvalid},
-		{"negative package size", func(c *Config) { c.Dump.Enabled, c.Dump.MaxBytes = true, -1 }, "Dump.MaxBytes", ErrOutOfRange},
-		{"package size without a dump", func(c *Config) { c.Dump.MaxBytes = 1 << 20 }, "Dump.MaxBytes", ErrNeeds},
-		{"compression without a dump", func(c *Config) { c.Dump.Compression = zipdump.Deflate }, "Dump.Compression", ErrNeeds},
-		{"unknown host", func(c *Config) { c.Hosts = []string{"geocities"} }, "Hosts", ErrInvalid},
-		{"percent past 100", func(c *Config) { c.Changes.Previous = dir; c.MaxDelete = &DeleteLimit{N: 101, Percent: true} }, "MaxDelete", ErrOutOfRange},
-		{"previous of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.Previous = "", "r.jsonl", dir, dir }, "Changes.Previous", ErrConflict},
-		{"previous of another scheme", func(c *Config) { c.Changes.Previous = "file:///etc/passwd" }, "Changes.Previous", ErrInvalid},
-		{"previous with a password", func(c *Config) { c.Changes.Previous = "https://u:secret@example.org/" }, "Changes.Previous", ErrInvalid},
-		{"change dump without previous", func(c *Config) { c.Changes.Dump = true }, "Changes.Dump", ErrNeeds},
-		{"first build ok without previous", func(c *Config) { c.Changes.FirstBuildOK = true }, "Changes.FirstBuildOK", ErrNeeds},
-		{"delete limit without previous", func(c *Config) { c.MaxDelete = &DeleteLimit{N: 5} }, "MaxDelete", ErrNeeds},
-		{"change dump of an archive", func(c *Config) { c.Source, c.Out, c.Changes.Previous, c.Changes.Dump = "s.zip", dir, dir, true }, "Changes.Dump", ErrConflict},
-		{"negative keep", func(c *Config) { c.Changes.Keep = -time.Hour }, "Changes.Keep", ErrOutOfRange},
-		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveKeep = dir, -time.Hour }, "Changes.ArchiveKeep", ErrOutOfRange},
+		}, "Changes.ArchiveResourceDumps", errNeeds},
+		{"export without URLs", func(c *Config) { c.Source, c.Export, c.Out, c.BaseURL = "", "r.jsonl", dir, BaseURL{} }, "DocsURL", errRequired},
+		{"export format of a tree", func(c *Config) { c.ExportFormat = "csv" }, "ExportFormat", errNeeds},
+		{"filter of an export", func(c *Config) { c.Source, c.Export, c.Out = "", "r.jsonl", dir; c.Filter.Hidden = true }, "Filter.Hidden", errConflict},
+		{"unknown export format", func(c *Config) { c.Source, c.Export, c.Out, c.ExportFormat = "", "r", dir, "xml" }, "ExportFormat", errInvalid},
+		{"export format not told", func(c *Config) { c.Source, c.Export, c.Out = "", "records.txt", dir }, "ExportFormat", errRequired},
+		{"bad pattern", func(c *Config) { c.Filter.Include = []string{"a/{b"} }, "Filter.Include", errInvalid},
+		{"jobs", func(c *Config) { c.Jobs = maxJobs + 1 }, "Jobs", errOutOfRange},
+		{"hash twice", func(c *Config) { c.Hashes = hashing.Set{hashing.SHA256, hashing.SHA256} }, "Hashes", errInvalid},
+		{"no hash", func(c *Config) { c.Hashes = hashing.Set{} }, "Hashes", errRequired},
+		{"entries past the spec", func(c *Config) { c.Limits.MaxEntries = 50001 }, "Limits.MaxEntries", errOutOfRange},
+		{"bytes below a document", func(c *Config) { c.Limits.MaxBytes = 100 }, "Limits.MaxBytes", errOutOfRange},
+		{"time before 1970", func(c *Config) { c.At, c.FixedTime = time.Date(1969, 1, 1, 0, 0, 0, 0, time.UTC), true }, "At", errOutOfRange},
+		{"fixed zero time", func(c *Config) { c.FixedTime = true }, "At", errOutOfRange},
+		{"describedby", func(c *Config) { c.Describedby = "about.html" }, "Describedby", errInvalid},
+		{"negative package size", func(c *Config) { c.Dump.Enabled, c.Dump.MaxBytes = true, -1 }, "Dump.MaxBytes", errOutOfRange},
+		{"package size without a dump", func(c *Config) { c.Dump.MaxBytes = 1 << 20 }, "Dump.MaxBytes", errNeeds},
+		{"compression without a dump", func(c *Config) { c.Dump.Compression = zipdump.Deflate }, "Dump.Compression", errNeeds},
+		{"unknown host", func(c *Config) { c.Hosts = []string{"geocities"} }, "Hosts", errInvalid},
+		{"percent past 100", func(c *Config) { c.Changes.Previous = dir; c.MaxDelete = &DeleteLimit{N: 101, Percent: true} }, "MaxDelete", errOutOfRange},
+		{"previous of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.Previous = "", "r.jsonl", dir, dir }, "Changes.Previous", errConflict},
+		{"previous of another scheme", func(c *Config) { c.Changes.Previous = "file:///etc/passwd" }, "Changes.Previous", errInvalid},
+		{"previous with a password", func(c *Config) { c.Changes.Previous = "https://u:secret@example.org/" }, "Changes.Previous", errInvalid},
+		{"change dump without previous", func(c *Config) { c.Changes.Dump = true }, "Changes.Dump", errNeeds},
+		{"first build ok without previous", func(c *Config) { c.Changes.FirstBuildOK = true }, "Changes.FirstBuildOK", errNeeds},
+		{"delete limit without previous", func(c *Config) { c.MaxDelete = &DeleteLimit{N: 5} }, "MaxDelete", errNeeds},
+		{"change dump of an archive", func(c *Config) { c.Source, c.Out, c.Changes.Previous, c.Changes.Dump = "s.zip", dir, dir, true }, "Changes.Dump", errConflict},
+		{"negative keep", func(c *Config) { c.Changes.Keep = -time.Hour }, "Changes.Keep", errOutOfRange},
+		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveKeep = dir, -time.Hour }, "Changes.ArchiveKeep", errOutOfRange},
 		{"archive shorter than the Change Lists", func(c *Config) {
 			c.Changes.Previous, c.Changes.Keep, c.Changes.ArchiveKeep = dir, 30*24*time.Hour, 24*time.Hour
-		}, "Changes.ArchiveKeep", ErrShorter},
+		}, "Changes.ArchiveKeep", errShorter},
 		{"archive kept and dropped", func(c *Config) {
 			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.DropArchive = dir, time.Hour, true
-		}, "Changes.DropArchive", ErrConflict},
+		}, "Changes.DropArchive", errConflict},
 		{"resource lists archived less often than kept", func(c *Config) {
 			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceLists = dir, 24*time.Hour, 48*time.Hour
-		}, "Changes.ArchiveKeep", ErrShorter},
+		}, "Changes.ArchiveKeep", errShorter},
 		{"resource lists archived, every archive dropped", func(c *Config) {
 			c.Changes.Previous, c.Changes.DropArchive, c.Changes.ArchiveResourceLists = dir, true, time.Hour
-		}, "Changes.ArchiveResourceLists", ErrConflict},
+		}, "Changes.ArchiveResourceLists", errConflict},
 		{"resource lists archived and dropped", func(c *Config) {
 			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceLists, c.Changes.DropResourceListArchive = dir, time.Hour, time.Hour, true
-		}, "Changes.DropResourceListArchive", ErrConflict},
-		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveResourceLists = dir, time.Hour }, "Changes.ArchiveResourceLists", ErrNeeds},
-		{"archive without previous", func(c *Config) { c.Changes.ArchiveKeep = time.Hour }, "Changes.ArchiveKeep", ErrNeeds},
-		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.ArchiveKeep = "", "r.jsonl", dir, time.Hour }, "Changes.ArchiveKeep", ErrConflict},
-		{"cache among the documents", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, "resourcesync", "hc.bin") }, "Cache", ErrInvalid},
-		{"cache as the Source Description", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, ".well-known", "resourcesync") }, "Cache", ErrInvalid},
-		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", ErrInvalid},
-		{"topic without hub", func(c *Config) { c.Notification.ChangeTopic = "https://example.org/t" }, "Notification.ChangeTopic", ErrNeeds},
-		{"hub with credentials", func(c *Config) { c.Notification.Hub = "https://user:secret@hub.example/" }, "Notification.Hub", ErrInvalid},
+		}, "Changes.DropResourceListArchive", errConflict},
+		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveResourceLists = dir, time.Hour }, "Changes.ArchiveResourceLists", errNeeds},
+		{"archive without previous", func(c *Config) { c.Changes.ArchiveKeep = time.Hour }, "Changes.ArchiveKeep", errNeeds},
+		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.ArchiveKeep = "", "r.jsonl", dir, time.Hour }, "Changes.ArchiveKeep", errConflict},
+		{"cache among the documents", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, "resourcesync", "hc.bin") }, "Cache", errInvalid},
+		{"cache as the Source Description", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, ".well-known", "resourcesync") }, "Cache", errInvalid},
+		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", errInvalid},
+		{"topic without hub", func(c *Config) { c.Notification.ChangeTopic = "https://example.org/t" }, "Notification.ChangeTopic", errNeeds},
+		{"hub with credentials", func(c *Config) { c.Notification.Hub = "https://user:secret@hub.example/" }, "Notification.Hub", errInvalid},
 		{"one topic for both", func(c *Config) {
 			c.Notification = Notification{Hub: "https://hub.example/", ChangeTopic: "https://example.org/t", FrameworkTopic: "https://example.org/t"}
-		}, "Notification.FrameworkTopic", ErrSame},
+		}, "Notification.FrameworkTopic", errSame},
 	}
 	if err := valid().Validate(); err != nil {
 		t.Fatalf("a valid config: %v", err)
@@ -134,11 +134,11 @@ func TestConfigValidate(t *testing.T) {
 // Describe renders a field with the caller's name for it.
 func TestFieldErrorDescribe(t *testing.T) {
 	t.Parallel()
-	e := &FieldError{Field: "Limits.MaxEntries", Value: 60000, Err: ErrOutOfRange, Detail: "give a number from 1 to 50000"}
+	e := &FieldError{Field: "Limits.MaxEntries", Value: 60000, Err: errOutOfRange, Detail: "give a number from 1 to 50000"}
 	if got, want := e.Error(), "Limits.MaxEntries 60000 is out of range: give a number from 1 to 50000"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	e = &FieldError{Field: "Changes.Dump", Err: ErrNeeds, With: "Changes.Previous"}
+	e = &FieldError{Field: "Changes.Dump", Err: errNeeds, With: "Changes.Previous"}
 	flags := map[string]string{"Changes.Dump": "--change-dump", "Changes.Previous": "--previous"}
 	if got, want := e.Describe(func(f string) string { return flags[f] }), "--change-dump needs --previous"; got != want {
 		t.Errorf("Describe = %q, want %q", got, want)

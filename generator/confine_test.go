@@ -55,7 +55,7 @@ func TestWellKnownSymlink(t *testing.T) {
 	src := copySite(t)
 	out, outside := t.TempDir(), t.TempDir()
 	testenv.WriteFile(t, outside, "resourcesync", "theirs")
-	if err := os.Symlink(outside, filepath.Join(out, WellKnownDir)); err != nil {
+	if err := os.Symlink(outside, filepath.Join(out, wellKnownDir)); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Build(context.Background(), testConfig(t, src, out))

@@ -4,22 +4,13 @@ import (
 	"path/filepath"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/validate"
 )
 
 // Limits bound the size of one document (section 7). Both may be lowered
 // from the spec's 50,000 entries and 50 MB, never raised.
 type Limits = listwriter.Limits
-
-// DefaultLimits are the limits of the spec.
-var DefaultLimits = Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}
-
-// A Resource is a file published, as the lists give it (package spill,
-// which carries resources from step to step).
-type Resource = spill.Resource
 
 // A docWriter writes the documents of a set of a build into its stage
 // (package docs).
@@ -35,7 +26,7 @@ type LimitError = docs.LimitError
 // previous build (copied: their paths under out, slash-separated → the URL
 // each was read from), named by that URL; or nil if one is a document this
 // build wrote.
-func previousFault(copied map[string]string, findings []validate.Finding, out string) *InvalidPreviousError {
+func previousFault(copied map[string]string, findings []validate.Finding, out string) *invalidPreviousError {
 	if len(copied) == 0 {
 		return nil
 	}
@@ -43,7 +34,7 @@ func previousFault(copied map[string]string, findings []validate.Finding, out st
 	for name, u := range copied {
 		from[filepath.Join(out, filepath.FromSlash(name))] = u
 	}
-	e := &InvalidPreviousError{}
+	e := &invalidPreviousError{}
 	for _, f := range findings {
 		u, ok := from[f.Document]
 		if !ok {

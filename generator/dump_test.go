@@ -57,7 +57,7 @@ func readDoc(t testing.TB, path string) (*rsxml.Doc, []*rsxml.Entry) {
 // (uniformity, section 9), and returns the manifest entries.
 func checkDump(t testing.TB, out string, set hashing.Set) []*rsxml.Entry {
 	t.Helper()
-	docs := filepath.Join(out, DocsDir)
+	docs := filepath.Join(out, docsDir)
 	dump, pkgs := testenv.ReadList(t, docs, "resourcedump.xml")
 	if dump.MD.Capability != rsxml.CapResourceDump || dump.MD.At == "" || dump.Link("up") == "" {
 		t.Errorf("resourcedump.xml root: %+v %+v", dump.MD, dump.Links)
@@ -178,7 +178,7 @@ func TestResourceDumpGolden(t *testing.T) {
 	if len(manifests) != 9 {
 		t.Errorf("%d bitstreams packaged", len(manifests))
 	}
-	got, err := os.ReadFile(filepath.Join(out, DocsDir, "resourcedump-00001.manifest.xml"))
+	got, err := os.ReadFile(filepath.Join(out, docsDir, "resourcedump-00001.manifest.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestResourceDumpGolden(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("manifest differs from %s (go test -update rewrites it):\n%s", golden, got)
 	}
-	_, caps := readDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
+	_, caps := readDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
 	var names []string
 	for _, c := range caps {
 		names = append(names, c.MD.Capability)
@@ -232,7 +232,7 @@ func TestResourceDumpSplits(t *testing.T) {
 			cfg.Limits.MaxEntries = tt.maxEntries
 			mustBuild(t, cfg)
 			checkDump(t, out, hashing.DefaultSet)
-			doc, pkgs := testenv.ReadList(t, filepath.Join(out, DocsDir), "resourcedump.xml")
+			doc, pkgs := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcedump.xml")
 			if len(pkgs) != tt.packages || doc.Index != tt.index {
 				t.Errorf("%d packages (index %v), want %d (index %v)", len(pkgs), doc.Index, tt.packages, tt.index)
 			}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -110,7 +111,7 @@ func TestEndToEnd(t *testing.T) {
 	testenv.NoStage(t, src)
 
 	fetch := httpFetcher(t, srv.Client())
-	pub := discover(t, fetch, base.String()+WellKnownFile, Limits{MaxEntries: 5, MaxBytes: DefaultLimits.MaxBytes})
+	pub := discover(t, fetch, base.String()+stage.WellKnownFile, Limits{MaxEntries: 5, MaxBytes: defaultLimits.MaxBytes})
 	if !pub.list.Index || len(pub.parts) != (len(want)+4)/5 {
 		t.Errorf("want an index over %d parts, got index=%v with %d parts", (len(want)+4)/5, pub.list.Index, len(pub.parts))
 	}

@@ -90,11 +90,11 @@ func TestExportResourceDumpShared(t *testing.T) {
 	if want := []string{"https://example.org/index.html", "https://example.org/elsewhere/home", "https://example.org/also-home"}; !slices.Equal(home, want) {
 		t.Errorf("the bitstream of index.html is that of %q, want %q", home, want)
 	}
-	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
+	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changelist.xml")
 	if len(changes) != 3 {
 		t.Errorf("%d changes, want 3", len(changes))
 	}
-	_, caps := readDoc(t, filepath.Join(cfg.Out, DocsDir, "capabilitylist.xml"))
+	_, caps := readDoc(t, filepath.Join(cfg.Out, docsDir, "capabilitylist.xml"))
 	var names []string
 	for _, c := range caps {
 		names = append(names, c.MD.Capability)
@@ -171,7 +171,7 @@ func TestExportResourceDumpChanged(t *testing.T) {
 	if !rep.Export.ChangeList {
 		return // nothing in the window (TestExportEmptyWindow)
 	}
-	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, DocsDir), "changelist.xml")
+	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changelist.xml")
 	for _, c := range changes {
 		if strings.HasSuffix(c.Loc, "index.html") {
 			t.Errorf("%s is in the Change List", c.Loc)

@@ -401,7 +401,7 @@ func TestExportStdin(t *testing.T) {
 	}
 	cfg.ExportFormat = ""
 	var fe *FieldError
-	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "ExportFormat" || !errors.Is(err, ErrRequired) {
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "ExportFormat" || !errors.Is(err, errRequired) {
 		t.Errorf("no format: %v, want ExportFormat required", err)
 	}
 }

@@ -12,8 +12,8 @@ import (
 // its settings, its document writer and the writers of the lists every
 // source shares, and reads its report.
 
-// DefaultChangesWindow is the trailing window of a record export's Change List.
-const DefaultChangesWindow = exports.DefaultChangesWindow
+// defaultChangesWindow is the trailing window of a record export's Change List.
+const defaultChangesWindow = exports.DefaultChangesWindow
 
 // ExportReport says what a build from a record export found.
 type ExportReport = exports.Report

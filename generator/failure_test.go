@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -60,20 +61,20 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 		}, wantErr: func(err error) bool { return errors.Is(err, context.Canceled) }},
 		{name: "a part fails to be written", setup: func(t *testing.T, e *env) {
 			e.cfg.Limits.MaxEntries = 3
-			e.cfg.createHook = failOn(DocsDir + "/resourcelist-00002.xml")
+			e.cfg.createHook = failOn(docsDir + "/resourcelist-00002.xml")
 		}, wantErr: isSimulated, msg: "resourcelist-00002.xml"},
 		{name: "the Capability List fails to be written", setup: func(t *testing.T, e *env) {
-			e.cfg.createHook = failOn(DocsDir + "/capabilitylist.xml")
+			e.cfg.createHook = failOn(docsDir + "/capabilitylist.xml")
 		}, wantErr: isSimulated, msg: "capabilitylist.xml"},
 		{name: "the Source Description fails to be written", setup: func(t *testing.T, e *env) {
-			e.cfg.createHook = failOn(WellKnownFile)
+			e.cfg.createHook = failOn(stage.WellKnownFile)
 		}, wantErr: isSimulated},
 		{name: "the Source Description cannot be moved into place", setup: func(t *testing.T, e *env) {
 			blockWellKnown(t, e.out)
-		}, msg: WellKnownFile},
+		}, msg: stage.WellKnownFile},
 		{name: "the Source Description cannot be moved into place, no old documents", noDocs: true, setup: func(t *testing.T, e *env) {
 			blockWellKnown(t, e.out)
-		}, msg: WellKnownFile},
+		}, msg: stage.WellKnownFile},
 		{name: "output under a regular file", setup: func(t *testing.T, e *env) {
 			e.cfg.Out = filepath.Join(e.out, "user.html", "out")
 		}, msg: "user.html"},
@@ -92,7 +93,7 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 			mustBuild(t, cfg) // the old output
 			testenv.WriteFile(t, out, "user.html", "not rsgen's")
 			if tc.noDocs {
-				os.RemoveAll(filepath.Join(out, DocsDir))
+				os.RemoveAll(filepath.Join(out, docsDir))
 			}
 			e := &env{src: src, out: out, cfg: &cfg, ctx: context.Background()}
 			tc.setup(t, e)
@@ -130,11 +131,11 @@ func isSimulated(err error) bool { return errors.Is(err, errSimulated) }
 // blockWellKnown puts a non-empty directory where the Source Description
 // goes, so that moving it into place fails.
 func blockWellKnown(t *testing.T, out string) {
-	p := filepath.Join(out, WellKnownFile)
+	p := filepath.Join(out, stage.WellKnownFile)
 	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatal(err)
 	}
-	testenv.WriteFile(t, out, WellKnownFile+"/blocker", "x")
+	testenv.WriteFile(t, out, stage.WellKnownFile+"/blocker", "x")
 }
 
 // TestFailureCreatesNothing: a failed build into an output directory that
@@ -164,16 +165,16 @@ func TestPublishRollback(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
 	testenv.WriteFile(t, out, "_headers", "old a")
-	testenv.WriteFile(t, out, DocsDir+"/resourcelist.xml", "old list")
-	testenv.WriteFile(t, out, DocsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
+	testenv.WriteFile(t, out, docsDir+"/resourcelist.xml", "old list")
+	testenv.WriteFile(t, out, docsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
 	testenv.WriteFile(t, out, "resourcesync.nginx.conf/file", "a directory where a file goes")
 	before := testenv.Snapshot(t, out)
-	st, err := NewStage(out)
+	st, err := stage.New(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, data := range map[string]string{
-		"_headers": "new a", WellKnownFile: "new c", "resourcesync.nginx.conf": "new z", DocsDir + "/resourcelist.xml": "new list",
+		"_headers": "new a", stage.WellKnownFile: "new c", "resourcesync.nginx.conf": "new z", docsDir + "/resourcelist.xml": "new list",
 	} {
 		if err := st.WriteFile(name, []byte(data)); err != nil {
 			t.Fatal(err)
@@ -197,16 +198,16 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			src := copySite(t)
 			out := t.TempDir()
-			p := filepath.Join(out, DocsDir)
+			p := filepath.Join(out, docsDir)
 			if kind == "file" {
-				testenv.WriteFile(t, out, DocsDir, "the user's notes")
+				testenv.WriteFile(t, out, docsDir, "the user's notes")
 			} else if err := os.Symlink(src, p); err != nil {
 				t.Fatal(err)
 			}
 			before := testenv.Snapshot(t, out)
 			_, err := Build(context.Background(), testConfig(t, src, out))
-			if err == nil || !strings.Contains(err.Error(), DocsDir) || !errors.Is(err, ErrOutput) {
-				t.Errorf("Build: %v; want an output error naming %s", err, DocsDir)
+			if err == nil || !strings.Contains(err.Error(), docsDir) || !errors.Is(err, ErrOutput) {
+				t.Errorf("Build: %v; want an output error naming %s", err, docsDir)
 			}
 			testenv.SameSnapshot(t, "after the build", testenv.Snapshot(t, out), before)
 			testenv.NoStage(t, out)
@@ -218,7 +219,7 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 // folder rsgen replaces with its documents is refused, not swapped away.
 func TestSourceInsideTheDocumentsFolder(t *testing.T) {
 	t.Parallel()
-	for _, rel := range []string{DocsDir, DocsDir + "/collection"} {
+	for _, rel := range []string{docsDir, docsDir + "/collection"} {
 		t.Run(rel, func(t *testing.T) {
 			out := t.TempDir()
 			src := filepath.Join(out, filepath.FromSlash(rel))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -86,16 +87,16 @@ func TestGolden(t *testing.T) {
 			// Read back the way a Destination does.
 			limits := cfg.Limits
 			if limits.MaxEntries == 0 {
-				limits.MaxEntries = DefaultLimits.MaxEntries
+				limits.MaxEntries = defaultLimits.MaxEntries
 			}
 			if limits.MaxBytes == 0 {
-				limits.MaxBytes = DefaultLimits.MaxBytes
+				limits.MaxBytes = defaultLimits.MaxBytes
 			}
 			hashes := cfg.Hashes
 			if hashes == nil {
 				hashes = hashing.DefaultSet
 			}
-			pub := discover(t, fileFetcher(out, cfg.BaseURL), cfg.BaseURL.String()+WellKnownFile, limits)
+			pub := discover(t, fileFetcher(out, cfg.BaseURL), cfg.BaseURL.String()+stage.WellKnownFile, limits)
 			if pub.docs != tc.docs {
 				t.Errorf("a Destination reads %d documents, the build wrote %d", pub.docs, tc.docs)
 			}

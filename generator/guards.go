@@ -17,24 +17,24 @@ import (
 // another site, a dump that disappears. Each can be allowed on purpose in
 // the Config; the CLI names the flag.
 
-// ErrEmptySource fails a build whose source holds nothing to publish (a
-// failed site build, a wrong path, an export that failed upstream), unless
-// Config.AllowEmpty is set.
-var ErrEmptySource = errors.New("nothing to publish")
+// errEmptySource is what an EmptySourceError unwraps to.
+var errEmptySource = errors.New("nothing to publish")
 
-// An EmptySourceError is the ErrEmptySource of a build, with the files
-// (or records) it could not publish: a source that is empty because every
-// file of it was refused says why.
+// An EmptySourceError fails a build whose source holds nothing to publish
+// (a failed site build, a wrong path, an export that failed upstream),
+// unless Config.AllowEmpty is set, with the files (or records) it could
+// not publish: a source that is empty because every file of it was
+// refused says why.
 type EmptySourceError struct {
 	What     string    // the source, and why it is empty
 	Problems []Problem // the files or records refused, if any
 }
 
 func (e *EmptySourceError) Error() string {
-	return fmt.Sprintf("%v: %s; nothing was published", ErrEmptySource, e.What)
+	return fmt.Sprintf("%v: %s; nothing was published", errEmptySource, e.What)
 }
 
-func (e *EmptySourceError) Unwrap() error { return ErrEmptySource }
+func (e *EmptySourceError) Unwrap() error { return errEmptySource }
 
 // emptySource is the error of an empty source, named as messages name it,
 // with the problems of b.

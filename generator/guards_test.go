@@ -133,8 +133,8 @@ func TestEmptySourceWithPrevious(t *testing.T) {
 	}
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrEmptySource) {
-		t.Fatalf("error %v, want ErrEmptySource", err)
+	if _, err := Build(t.Context(), cfg); !errors.Is(err, errEmptySource) {
+		t.Fatalf("error %v, want errEmptySource", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.AllowEmpty = true
@@ -175,7 +175,7 @@ func TestDumpDropped(t *testing.T) {
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.Changes.DropChangeDump = true
 	acBuild(t, cfg)
-	if _, err := os.Stat(filepath.Join(out, DocsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the Change Dump: %v, want it dropped", err)
 	}
 }
@@ -200,13 +200,13 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 		if rep.Changes.Created != 1 {
 			t.Errorf("build %d: %+v", i+2, rep.Changes)
 		}
-		rl, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+		rl, _ := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 		if rl.MD.At != want || rl.MD.Completed != want {
 			t.Errorf("build %d: at %s, completed %s, want %s", i+2, rl.MD.At, rl.MD.Completed, want)
 		}
 		// changelist.xml is the open list of every change kept: this
 		// build's change is its last entry, at this build's time.
-		cl, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+		cl, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 		if cl.Index || cl.MD.Until != "" || len(entries) != i+1 || entries[i].MD.Datetime != want {
 			t.Errorf("build %d: index %v, until %q, %d entries, want an open list of %d ending at %s", i+2, cl.Index, cl.MD.Until, len(entries), i+1, want)
 		}
@@ -215,7 +215,7 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 		}
 		// The manifest records the snapshot published, which the next
 		// build must not be older than.
-		if at, err := stage.PublishedAt(filepath.Join(out, DocsDir)); err != nil || rsxml.FormatTime(at) != want {
+		if at, err := stage.PublishedAt(filepath.Join(out, docsDir)); err != nil || rsxml.FormatTime(at) != want {
 			t.Errorf("build %d: manifest at %v, %v, want at %s", i+2, at, err, want)
 		}
 	}
@@ -224,8 +224,8 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 	noPrev := cfg
 	noPrev.Changes.Previous = ""
 	noPrev.Notice = nil
-	if _, err := Build(t.Context(), noPrev); !errors.Is(err, ErrOlderSnapshot) {
-		t.Errorf("a build at the clock without --previous: %v, want ErrOlderSnapshot", err)
+	if _, err := Build(t.Context(), noPrev); !errors.Is(err, stage.ErrOlderSnapshot) {
+		t.Errorf("a build at the clock without --previous: %v, want stage.ErrOlderSnapshot", err)
 	}
 	acValidate(t, out)
 
@@ -256,7 +256,7 @@ func TestExportEmpty(t *testing.T) {
 	export := writeExport(t, "empty.jsonl", "")
 	cfg := exportCfg(t, export)
 	_, err := Build(t.Context(), cfg)
-	if !errors.Is(err, ErrEmptySource) || err.Error() != "nothing to publish: the record export "+export+" holds no records; nothing was published" {
+	if !errors.Is(err, errEmptySource) || err.Error() != "nothing to publish: the record export "+export+" holds no records; nothing was published" {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := os.Stat(cfg.Out); !errors.Is(err, os.ErrNotExist) {
@@ -282,8 +282,8 @@ func TestExportAllBadSkipped(t *testing.T) {
 	cfg := exportCfg(t, writeExport(t, "bad.jsonl", `{"loc":"r/1","lastmod":"bad"}`+"\n"+`{"loc":"r/2","lastmod":"worse"}`+"\n"))
 	cfg.Out, cfg.SkipBadRecords = out, true
 	_, err := Build(t.Context(), cfg)
-	if !errors.Is(err, ErrEmptySource) || !strings.Contains(err.Error(), "is bad (2, skipped)") {
-		t.Fatalf("error %v, want ErrEmptySource naming the bad records", err)
+	if !errors.Is(err, errEmptySource) || !strings.Contains(err.Error(), "is bad (2, skipped)") {
+		t.Fatalf("error %v, want errEmptySource naming the bad records", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 	cfg.AllowEmpty = true
@@ -303,7 +303,7 @@ func TestExportEmptyWindow(t *testing.T) {
 	if rep.Export.ChangeList || !rep.Export.NoChanges || rep.Files != 1 {
 		t.Errorf("change list %v, no changes %v, %d listed", rep.Export.ChangeList, rep.Export.NoChanges, rep.Files)
 	}
-	if _, err := os.Stat(filepath.Join(cfg.Out, DocsDir, "changelist.xml")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(cfg.Out, docsDir, "changelist.xml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("changelist.xml: %v, want none", err)
 	}
 	for _, c := range acCapabilities(t, cfg.Out) {

@@ -256,7 +256,7 @@ func expectedFiles(t testing.TB, src string, skipOwned bool) []string {
 		if rel == "." {
 			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") || skipOwned && rel == DocsDir {
+		if strings.HasPrefix(d.Name(), ".") || skipOwned && rel == docsDir {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

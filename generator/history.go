@@ -15,9 +15,9 @@ import (
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
-// DefaultChangesKeep is how long Change Lists are kept by default: 30
+// defaultChangesKeep is how long Change Lists are kept by default: 30
 // days, the window publishers commonly offer.
-const DefaultChangesKeep = 30 * 24 * time.Hour
+const defaultChangesKeep = 30 * 24 * time.Hour
 
 // Changes configures what a build carries across builds: the Change Lists
 // and Change Dump made by comparing with the previous build, which is read
@@ -100,41 +100,15 @@ type history struct {
 // a resource, and when.
 type Change = spill.Change
 
-// ErrPrevious wraps every failure to read the previous build.
+// ErrPrevious wraps every failure to read the previous build; its message
+// says what went wrong (unreachable, not ResourceSync, later than this
+// build, published again meanwhile, too slow to fetch).
 var ErrPrevious = docs.ErrPrevious
-
-// What went wrong with the previous build, for errors.Is on an error that
-// ErrPrevious wraps.
-var (
-	// ErrPreviousUnreachable: a document of it could not be fetched or
-	// opened (no such file, connection refused, HTTP 404, time-out).
-	ErrPreviousUnreachable = previous.ErrUnreachable
-	// ErrPreviousNothing: nothing is published there yet (no Source
-	// Description at all), as before a site's first build; see
-	// Changes.FirstBuildOK.
-	ErrPreviousNothing = previous.ErrNothingPublished
-	// ErrPreviousNotResourceSync: a document of it is not ResourceSync.
-	ErrPreviousNotResourceSync = previous.ErrNotResourceSync
-	// ErrPreviousCapability: a document of it is not the capability its
-	// parent says it is.
-	ErrPreviousCapability = previous.ErrCapability
-	// ErrPreviousLater: its snapshot was taken after this build's.
-	ErrPreviousLater = previous.ErrLater
-	// ErrPreviousChanged: it was published again while this build read it.
-	ErrPreviousChanged = previous.ErrChanged
-	// ErrPreviousDeadline: a document of it took longer than
-	// Changes.HTTP.Deadline to fetch.
-	ErrPreviousDeadline = previous.ErrDeadline
-)
 
 // A PreviousArchiveError is an ErrPrevious of a document of an archive of
 // the previous build, which cannot be published again: a build that drops
 // that archive (its Drop field) can go on with the rest of the history.
 type PreviousArchiveError = docs.ArchiveError
-
-// DefaultFetchDeadline is how long a document of a previous build served
-// over HTTP may take, retries included, when Changes.HTTP.Deadline is 0.
-const DefaultFetchDeadline = previous.DefaultDeadline
 
 // prepareHistory reads the previous build and loads the hash cache, before
 // anything is scanned: a previous build that cannot be used fails the

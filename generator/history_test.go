@@ -86,7 +86,7 @@ func acConfig(src, out string, at time.Time) Config {
 		panic(err)
 	}
 	return Config{Source: src, Out: out, BaseURL: base, At: at, FixedTime: true, Jobs: 2,
-		Changes: Changes{Keep: DefaultChangesKeep}}
+		Changes: Changes{Keep: defaultChangesKeep}}
 }
 
 // acBuild runs a build and fails the test if it fails.
@@ -157,7 +157,7 @@ func acChangeLines(entries []*rsxml.Entry) []string {
 // acChangeListFiles returns the names of the Change Lists in out, sorted.
 func acChangeListFiles(t *testing.T, out string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(out, DocsDir, "changelist-*.xml"))
+	files, err := filepath.Glob(filepath.Join(out, docsDir, "changelist-*.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func acChangeListFiles(t *testing.T, out string) []string {
 // acCapabilities returns the capabilities the Capability List in out lists.
 func acCapabilities(t *testing.T, out string) []string {
 	t.Helper()
-	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
+	_, entries := acReadDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
 	var caps []string
 	for _, e := range entries {
 		caps = append(caps, e.MD.Capability)

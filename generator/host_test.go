@@ -13,6 +13,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/rsgen/rsgen/generator/internal/hostfiles"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -88,7 +89,7 @@ func TestHostFilesAreNotContent(t *testing.T) {
 	if rep.Files != rep2.Files {
 		t.Errorf("the second build published %d files, the first %d: rsgen's own files were taken for content", rep2.Files, rep.Files)
 	}
-	list, err := os.ReadFile(filepath.Join(src, DocsDir, "resourcelist.xml"))
+	list, err := os.ReadFile(filepath.Join(src, docsDir, "resourcelist.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,13 +124,13 @@ func TestHostFileOfTheUser(t *testing.T) {
 			_, err := Build(context.Background(), cfg)
 			after, _ := os.ReadFile(p)
 			if tt.refused {
-				if !errors.Is(err, ErrHostFile) || !errors.Is(err, hosting.ErrNotOurs) {
+				if !errors.Is(err, hostfiles.ErrHostFile) || !errors.Is(err, hosting.ErrNotOurs) {
 					t.Fatalf("Build: %v, want a refusal", err)
 				}
 				if string(after) != tt.content {
 					t.Errorf("%s was changed", tt.file)
 				}
-				if _, err := os.Stat(filepath.Join(out, DocsDir)); !errors.Is(err, fs.ErrNotExist) {
+				if _, err := os.Stat(filepath.Join(out, docsDir)); !errors.Is(err, fs.ErrNotExist) {
 					t.Errorf("something was published: %v", err)
 				}
 				return
@@ -311,7 +312,7 @@ func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
 				cfg.DocsURL = mustBaseURL(t, tt.docs)
 			}
 			mustBuild(t, cfg)
-			f, err := os.Open(filepath.Join(out, DocsDir, "resourcelist.xml"))
+			f, err := os.Open(filepath.Join(out, docsDir, "resourcelist.xml"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -363,8 +364,8 @@ func TestHostFileMergedInBlock(t *testing.T) {
 	if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Build(context.Background(), cfg); !errors.Is(err, ErrHostFile) {
-		t.Fatalf("Build with a broken block: %v, want ErrHostFile", err)
+	if _, err := Build(context.Background(), cfg); !errors.Is(err, hostfiles.ErrHostFile) || !errors.Is(err, hosting.ErrNotOurs) {
+		t.Fatalf("Build with a broken block: %v, want ErrHostFile and hosting.ErrNotOurs (the CLI hint reads it)", err)
 	}
 	if got, _ := os.ReadFile(p); string(got) != broken {
 		t.Errorf("_headers was changed:\n%s", got)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/beevik/etree"
+	"github.com/rsgen/rsgen/internal/stage"
 )
 
 // The proof that rsgen's output is readable by code that shares nothing
@@ -169,8 +170,8 @@ func TestIndependentClient(t *testing.T) {
 	srv := httptest.NewServer(staticHost(t, tr.dir))
 	defer srv.Close()
 	base := mustBaseURL(t, srv.URL+"/")
-	cfg := Config{Source: tr.dir, BaseURL: base, At: acDay(1), FixedTime: true, Jobs: 2, Limits: Limits{MaxEntries: 3, MaxBytes: DefaultLimits.MaxBytes},
-		Dump: DumpConfig{Enabled: true}, Changes: Changes{Keep: DefaultChangesKeep}}
+	cfg := Config{Source: tr.dir, BaseURL: base, At: acDay(1), FixedTime: true, Jobs: 2, Limits: Limits{MaxEntries: 3, MaxBytes: defaultLimits.MaxBytes},
+		Dump: DumpConfig{Enabled: true}, Changes: Changes{Keep: defaultChangesKeep}}
 	mustBuild(t, cfg)
 	first := map[string]string{}
 	for name, content := range acFiles {
@@ -185,7 +186,7 @@ func TestIndependentClient(t *testing.T) {
 	rep := mustBuild(t, cfg)
 
 	d := &etreeDest{t: t, client: srv.Client()}
-	sd, _ := d.doc(base.String()+WellKnownFile, "description")
+	sd, _ := d.doc(base.String()+stage.WellKnownFile, "description")
 	var caps []string
 	for _, e := range children(sd, nsSitemap, "url") {
 		if md(t, "the Source Description", e)["capability"] == "capabilitylist" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/changelists"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -21,7 +22,7 @@ func runOfficial(t testing.TB, outs ...string) {
 		return
 	}
 	for _, out := range outs {
-		args := append(official[1:len(official):len(official)], "-w", "--require-up", filepath.Join(out, DocsDir), filepath.Join(out, WellKnownFile))
+		args := append(official[1:len(official):len(official)], "-w", "--require-up", filepath.Join(out, docsDir), filepath.Join(out, stage.WellKnownFile))
 		cmd := exec.Command(official[0], args...)
 		b, _ := cmd.CombinedOutput()
 		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {

@@ -39,7 +39,7 @@ func TestScanKeepsThePathOrder(t *testing.T) {
 
 	want := func(out string) []string {
 		t.Helper()
-		_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+		_, entries := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 		var locs []string
 		for _, e := range entries {
 			locs = append(locs, strings.TrimPrefix(e.Loc, "https://example.org/"))

@@ -72,7 +72,7 @@ func TestPreviousOverHTTP(t *testing.T) {
 	cfg = acServedConfig(t, tr.dir, next, base, acDay(3))
 	cfg.Changes.Previous = srv.URL + "/"
 	acBuild(t, cfg)
-	doc, entries := acReadDoc(t, filepath.Join(next, DocsDir, changelists.IndexName))
+	doc, entries := acReadDoc(t, filepath.Join(next, docsDir, changelists.IndexName))
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.MD.Change+" "+strings.TrimPrefix(e.Loc, base))
@@ -211,7 +211,7 @@ func TestPreviousWithUnknownDigest(t *testing.T) {
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
-	rl := filepath.Join(out, DocsDir, "resourcelist.xml")
+	rl := filepath.Join(out, docsDir, "resourcelist.xml")
 	b, err := os.ReadFile(rl)
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +266,7 @@ func TestPreviousOfAnArchive(t *testing.T) {
 	}
 	cfg.Changes.Dump, cfg.Notice = true, nil
 	var fe *FieldError
-	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "Changes.Dump" || !errors.Is(err, ErrConflict) {
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "Changes.Dump" || !errors.Is(err, errConflict) {
 		t.Errorf("a Change Dump of an archive: %v, want Changes.Dump in conflict with Source", err)
 	}
 }
@@ -328,7 +328,7 @@ func TestPreviousInAnotherOrder(t *testing.T) {
 			cfg := acConfig(tr.dir, out, acDay(1))
 			cfg.Limits.MaxEntries = 3
 			acBuild(t, cfg)
-			tt.tamper(t, filepath.Join(out, DocsDir))
+			tt.tamper(t, filepath.Join(out, docsDir))
 			tr.write("b/c.txt", "changed", acT0)
 			tr.remove("b0.txt")
 			tr.write("b.txt", "new", acT0)
@@ -337,7 +337,7 @@ func TestPreviousInAnotherOrder(t *testing.T) {
 			if c := rep.Changes; c.Created != 1 || c.Updated != 1 || c.Deleted != 1 {
 				t.Fatalf("changes %+v, want 1 created, 1 updated, 1 deleted", c)
 			}
-			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			got := map[string]string{}
 			for _, e := range entries {
 				got[strings.TrimPrefix(e.Loc, acBase)] = e.MD.Change
@@ -417,8 +417,8 @@ func TestPreviousJoinRandomTrees(t *testing.T) {
 		cfg.MaxDelete = &limit
 		acBuild(t, cfg)
 		got := map[string]string{}
-		if _, err := os.Stat(filepath.Join(out, DocsDir, "changelist.xml")); err == nil {
-			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+		if _, err := os.Stat(filepath.Join(out, docsDir, "changelist.xml")); err == nil {
+			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			base := mustBaseURL(t, acBase)
 			for _, e := range entries {
 				rel, ok := base.RelPath(e.Loc)
@@ -472,7 +472,7 @@ func TestScanFailureStopsReadingThePrevious(t *testing.T) {
 	cfg.Limits.MaxEntries = 3 // two parts under an index
 	acBuild(t, cfg)
 
-	// The second build finds nothing to publish (ErrEmptySource), which
+	// The second build finds nothing to publish (errEmptySource), which
 	// fails it once the scan is done, without cancelling anything.
 	for rel := range files {
 		tr.remove(rel)
@@ -488,8 +488,8 @@ func TestScanFailureStopsReadingThePrevious(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrEmptySource) {
-			t.Errorf("error %v, want ErrEmptySource", err)
+		if !errors.Is(err, errEmptySource) {
+			t.Errorf("error %v, want errEmptySource", err)
 		}
 	case <-time.After(time.Minute): // a guard against a hang, not a measure
 		t.Fatal("the build waited for the previous build it no longer needed")

@@ -21,7 +21,7 @@ func TestPreviousWithUnescapedURLs(t *testing.T) {
 	tr := acNewTree(t, files, acT0)
 	out := t.TempDir()
 	acBuild(t, acConfig(tr.dir, out, acDay(1)))
-	rl := filepath.Join(out, DocsDir, "resourcelist.xml")
+	rl := filepath.Join(out, docsDir, "resourcelist.xml")
 	b, err := os.ReadFile(rl)
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestPreviousWithUnescapedURLs(t *testing.T) {
 	if rep.Changes.Created != 0 || rep.Changes.Updated != 0 || rep.Changes.Deleted != 2 {
 		t.Errorf("report %+v, want the two files removed deleted and nothing else", rep.Changes)
 	}
-	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+	_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.MD.Change+" "+e.Loc)
@@ -90,7 +90,7 @@ func TestBaseURLReservedRoundTrip(t *testing.T) {
 					t.Errorf("an unchanged rebuild: %d created, %d updated, %d deleted", c.Created, c.Updated, c.Deleted)
 				}
 			}
-			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			for _, e := range entries {
 				if !strings.HasPrefix(e.Loc, want) {
 					t.Errorf("published %s, not under %s", e.Loc, want)

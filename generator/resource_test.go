@@ -29,7 +29,7 @@ func TestSchemaRejectedTypesLeftOut(t *testing.T) {
 			if _, err := Build(context.Background(), cfg); err != nil {
 				t.Fatal(err)
 			}
-			data, err := os.ReadFile(filepath.Join(cfg.Out, DocsDir, "resourcelist.xml"))
+			data, err := os.ReadFile(filepath.Join(cfg.Out, docsDir, "resourcelist.xml"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -60,12 +60,12 @@ func TestResourceDumpArchive(t *testing.T) {
 	if !strings.Contains(pkg, "xx") || strings.Contains(pkg, "xxx") || pkg == files["resourcesync/resourcedump-00001.zip"] {
 		t.Error("the archived package is not the Resource Dump of its snapshot")
 	}
-	_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "archive", "resourcedump-20240602T000000Z.xml"))
+	_, entries := acReadDoc(t, filepath.Join(out, docsDir, "archive", "resourcedump-20240602T000000Z.xml"))
 	if len(entries) != 1 || entries[0].Loc != acBase+"resourcesync/archive/resourcedump-20240602T000000Z-00001.zip" ||
 		entries[0].Link("contents") != acBase+"resourcesync/archive/resourcedump-20240602T000000Z-00001.manifest.xml" {
 		t.Errorf("the archived dump lists %+v", entries)
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml")); doc.Link("archives") != acBase+DocsDir+"/"+archives.ResourceDumpArchiveName {
+	if doc, _ := acReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml")); doc.Link("archives") != acBase+docsDir+"/"+archives.ResourceDumpArchiveName {
 		t.Errorf("resourcedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	acValidate(t, out)
@@ -73,7 +73,7 @@ func TestResourceDumpArchive(t *testing.T) {
 	// archives, in one order whatever the build wrote first.
 	order := []string{rsxml.CapResourceList, rsxml.CapResourceDump, rsxml.CapChangeList, rsxml.CapChangeDump,
 		rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}
-	_, caps := acReadDoc(t, filepath.Join(out, DocsDir, "capabilitylist.xml"))
+	_, caps := acReadDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
 	var listed []string
 	for _, c := range caps {
 		listed = append(listed, c.MD.Capability)
@@ -112,7 +112,7 @@ func TestResourceDumpArchive(t *testing.T) {
 	if got := dumpArchiveOf(out); len(got) != 2 || !strings.HasPrefix(got[0], "2024-06-04T00:00:00Z ") {
 		t.Errorf("after retention the archive lists\n%s", strings.Join(got, "\n"))
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a package of a dropped dump is still published: %v", err)
 	}
 	acValidate(t, out)
@@ -121,7 +121,7 @@ func TestResourceDumpArchive(t *testing.T) {
 	cfg = archiveConfig(tr.dir, out, out, acDay(2).Add(62*day), 60*day)
 	cfg.Dump.Enabled, cfg.Changes.DropResourceDumpArchive = true, true
 	acBuild(t, cfg)
-	if _, err := os.Stat(filepath.Join(out, DocsDir, archives.ResourceDumpArchiveName)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, archives.ResourceDumpArchiveName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the archive dropped on purpose is still published: %v", err)
 	}
 }
@@ -177,7 +177,7 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 			first.Dump.Enabled = true
 			acBuild(t, first)
 			acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
-			tt.edit(t, filepath.Join(out, DocsDir))
+			tt.edit(t, filepath.Join(out, docsDir))
 			_, err := Build(context.Background(), dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour))
 			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
@@ -251,7 +251,7 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 
 	fresh := t.TempDir()
 	acBuild(t, copied(tr.dir, fresh, out, acDay(3)))
-	pkg := filepath.Join(fresh, DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
+	pkg := filepath.Join(fresh, docsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
 	st, err := os.Stat(pkg)
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +261,7 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 	}
 
 	// Corrupted at the same length: refused, by its digest.
-	p := filepath.Join(out, DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
+	p := filepath.Join(out, docsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -287,7 +287,7 @@ func TestResourceDumpArchiveLimits(t *testing.T) {
 	tr := acNewTree(t, files, acT0)
 	out := t.TempDir()
 	build := func(cfg Config) error {
-		cfg.Dump.MaxBytes, cfg.Limits.MaxBytes = 1024, MinMaxBytes
+		cfg.Dump.MaxBytes, cfg.Limits.MaxBytes = 1024, minMaxBytes
 		_, err := Build(context.Background(), cfg)
 		return err
 	}
@@ -318,7 +318,7 @@ func TestCarriedPackagesRelativePrevious(t *testing.T) {
 		cfg.Changes.Dump = true
 		acBuild(t, cfg)
 	}
-	if _, err := os.Stat(filepath.Join(work, "out", DocsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")); err != nil {
+	if _, err := os.Stat(filepath.Join(work, "out", docsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")); err != nil {
 		t.Error(err)
 	}
 }
@@ -347,7 +347,7 @@ func TestDumpsWithinTheSecond(t *testing.T) {
 	tr.write("new.txt", "new", acT0)
 	build(true)
 	build(true)
-	doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml"))
+	doc, _ := acReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml"))
 	if doc.MD.At != "2024-06-01T12:00:02Z" || doc.MD.Completed < doc.MD.At {
 		t.Errorf("resourcedump.xml at %s completed %s", doc.MD.At, doc.MD.Completed)
 	}
@@ -383,7 +383,7 @@ func TestResourceDumpArchivePackagedLater(t *testing.T) {
 		tr.write(name, strings.Repeat("x", i+1), acT0)
 		build(true)
 	}
-	doc, entries := acReadDoc(t, filepath.Join(out, DocsDir, "resourcedump.xml"))
+	doc, entries := acReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml"))
 	if last := entries[len(entries)-1].MD; last.At <= doc.MD.At || last.Completed > doc.MD.Completed {
 		t.Errorf("resourcedump.xml at %s completed %s, its last package at %s completed %s: want it taken after the dump's at, within its completed",
 			doc.MD.At, doc.MD.Completed, last.At, last.Completed)

@@ -54,9 +54,9 @@ type Site struct {
 	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
 }
 
-// OneSet names, in Site.RemoveSets and SetRemovedError, the one set of a
+// oneSet names, in Site.RemoveSets and SetRemovedError, the one set of a
 // build without sets, whose documents are in resourcesync/ itself.
-const OneSet = "."
+const oneSet = "."
 
 // A SiteReport is the outcome of a successful BuildSite.
 type SiteReport struct {
@@ -86,7 +86,7 @@ func (e *SetRemovedError) Error() string {
 
 // setLabel names the set name for people.
 func setLabel(name string) string {
-	if name == OneSet {
+	if name == oneSet {
 		return "the one set of a build without sets (resourcesync/capabilitylist.xml)"
 	}
 	return fmt.Sprintf("the set %q", name)
@@ -109,19 +109,19 @@ func (s Site) Validate() error {
 	var errs []error
 	add := func(e *FieldError) { errs = append(errs, e) }
 	if s.Out == "" {
-		add(&FieldError{Field: "Out", Err: ErrRequired, Detail: "the directory to write the documents of every set into"})
+		add(&FieldError{Field: "Out", Err: errRequired, Detail: "the directory to write the documents of every set into"})
 	}
 	if s.DocsURL.IsZero() {
-		add(&FieldError{Field: "DocsURL", Err: ErrRequired, Detail: "the URL where the output directory is served"})
+		add(&FieldError{Field: "DocsURL", Err: errRequired, Detail: "the URL where the output directory is served"})
 	}
 	if d := s.Describedby; d != "" && !httpURL(d) {
-		add(&FieldError{Field: "Describedby", Value: d, Err: ErrInvalid, Detail: "not an absolute http(s) URL"})
+		add(&FieldError{Field: "Describedby", Value: d, Err: errInvalid, Detail: "not an absolute http(s) URL"})
 	}
 	switch {
 	case len(s.Sets) == 0:
-		add(&FieldError{Field: "Sets", Err: ErrRequired, Detail: "at least one set"})
+		add(&FieldError{Field: "Sets", Err: errRequired, Detail: "at least one set"})
 	case len(s.Sets) > rsxml.MaxEntries:
-		add(&FieldError{Field: "Sets", Value: len(s.Sets), Err: ErrOutOfRange,
+		add(&FieldError{Field: "Sets", Value: len(s.Sets), Err: errOutOfRange,
 			Detail: fmt.Sprintf("give at most %d sets, the entries one Source Description may have", rsxml.MaxEntries)})
 	}
 	var bases []string
@@ -138,27 +138,27 @@ func (s Site) Validate() error {
 		field := func(f string) string { return fmt.Sprintf("Sets[%d].%s", i, f) }
 		switch j, dup := names[c.Set]; {
 		case c.Set == "":
-			add(&FieldError{Field: field("Set"), Err: ErrRequired, Detail: "the name of the set, which its documents' URLs take"})
+			add(&FieldError{Field: field("Set"), Err: errRequired, Detail: "the name of the set, which its documents' URLs take"})
 		case dup:
-			add(&FieldError{Field: field("Set"), Value: c.Set, Err: ErrSame, With: fmt.Sprintf("Sets[%d].Set", j), Detail: "each set needs a name of its own"})
+			add(&FieldError{Field: field("Set"), Value: c.Set, Err: errSame, With: fmt.Sprintf("Sets[%d].Set", j), Detail: "each set needs a name of its own"})
 		default:
 			names[c.Set] = i
 		}
 		if c.Out != "" && c.Out != s.Out {
-			add(&FieldError{Field: field("Out"), Value: c.Out, Err: ErrConflict, With: "Out", Detail: "every set is written into the Site's output directory"})
+			add(&FieldError{Field: field("Out"), Value: c.Out, Err: errConflict, With: "Out", Detail: "every set is written into the Site's output directory"})
 		}
 		if !c.DocsURL.IsZero() && c.DocsURL != s.DocsURL {
-			add(&FieldError{Field: field("DocsURL"), Value: c.DocsURL.String(), Err: ErrConflict, With: "DocsURL", Detail: "every set is served where the Site is"})
+			add(&FieldError{Field: field("DocsURL"), Value: c.DocsURL.String(), Err: errConflict, With: "DocsURL", Detail: "every set is served where the Site is"})
 		}
 		if len(c.Hosts) > 0 {
-			add(&FieldError{Field: field("Hosts"), Err: ErrConflict, With: "Hosts", Detail: "the files for static hosts are written for the whole site"})
+			add(&FieldError{Field: field("Hosts"), Err: errConflict, With: "Hosts", Detail: "the files for static hosts are written for the whole site"})
 		}
 		if c.Templates != nil {
-			add(&FieldError{Field: field("Templates"), Err: ErrConflict, With: "Templates", Detail: "the templates are the whole site's"})
+			add(&FieldError{Field: field("Templates"), Err: errConflict, With: "Templates", Detail: "the templates are the whole site's"})
 		}
 		if c.Cache != "" {
 			if j, dup := caches[c.Cache]; dup {
-				add(&FieldError{Field: field("Cache"), Value: c.Cache, Err: ErrSame, With: fmt.Sprintf("Sets[%d].Cache", j), Detail: "each set needs a hash cache of its own"})
+				add(&FieldError{Field: field("Cache"), Value: c.Cache, Err: errSame, With: fmt.Sprintf("Sets[%d].Cache", j), Detail: "each set needs a hash cache of its own"})
 			}
 			caches[c.Cache] = i
 		}
@@ -168,19 +168,19 @@ func (s Site) Validate() error {
 			change, framework := cc.topics() // given, or the defaults under the set's documents
 			for _, tf := range []struct{ field, topic string }{{"Notification.ChangeTopic", change}, {"Notification.FrameworkTopic", framework}} {
 				if other, dup := topics[tf.topic]; dup && other != field(tf.field) {
-					add(&FieldError{Field: field(tf.field), Value: tf.topic, Err: ErrSame, With: other, Detail: "each channel of each set needs a topic of its own"})
+					add(&FieldError{Field: field(tf.field), Value: tf.topic, Err: errSame, With: other, Detail: "each channel of each set needs a topic of its own"})
 				}
 				topics[tf.topic] = field(tf.field)
 			}
 		}
 		if c.Export == "-" {
 			if stdin >= 0 {
-				add(&FieldError{Field: field("Export"), Value: c.Export, Err: ErrSame, With: fmt.Sprintf("Sets[%d].Export", stdin), Detail: "standard input can be read once"})
+				add(&FieldError{Field: field("Export"), Value: c.Export, Err: errSame, With: fmt.Sprintf("Sets[%d].Export", stdin), Detail: "standard input can be read once"})
 			}
 			stdin = i
 		}
 		if j := history; c.Export == "" && j >= 0 && j != i && (c.Changes.Previous != s.Sets[j].Changes.Previous || c.Changes.HTTP != s.Sets[j].Changes.HTTP) {
-			add(&FieldError{Field: field("Changes.Previous"), Value: c.Changes.Previous, Err: ErrConflict, With: fmt.Sprintf("Sets[%d].Changes.Previous", j),
+			add(&FieldError{Field: field("Changes.Previous"), Value: c.Changes.Previous, Err: errConflict, With: fmt.Sprintf("Sets[%d].Changes.Previous", j),
 				Detail: "every set reads the same previous build, the site's"})
 		}
 		c.Out, c.DocsURL = s.Out, s.DocsURL
@@ -196,10 +196,10 @@ func (s Site) Validate() error {
 	}
 	for _, r := range s.RemoveSets {
 		switch _, ok := names[r]; {
-		case r != OneSet && !previous.ValidSetName(r):
-			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrInvalid, Detail: fmt.Sprintf("not the name of a set, nor %q (the one set of a build without sets)", OneSet)})
+		case r != oneSet && !previous.ValidSetName(r):
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: errInvalid, Detail: fmt.Sprintf("not the name of a set, nor %q (the one set of a build without sets)", oneSet)})
 		case ok:
-			add(&FieldError{Field: "RemoveSets", Value: r, Err: ErrConflict, With: "Sets", Detail: "the set is published by this build"})
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: errConflict, With: "Sets", Detail: "the set is published by this build"})
 		}
 	}
 	return errors.Join(errs...)
@@ -413,7 +413,7 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 	var refused []string
 	for _, p := range published {
 		if p == "" {
-			p = OneSet
+			p = oneSet
 		}
 		if have[p] {
 			delete(have, p)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -61,7 +62,7 @@ func TestBuildSite(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	acValidate(t, out)
-	_, sd := acReadDoc(t, filepath.Join(out, WellKnownFile))
+	_, sd := acReadDoc(t, filepath.Join(out, stage.WellKnownFile))
 	var lists []string
 	for _, e := range sd {
 		lists = append(lists, e.Loc+" "+e.Link("describedby"))
@@ -75,7 +76,7 @@ func TestBuildSite(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, "capabilitylist.xml")); err == nil {
+	if _, err := os.Stat(filepath.Join(out, docsDir, "capabilitylist.xml")); err == nil {
 		t.Error("a Capability List of no set in resourcesync/")
 	}
 
@@ -92,11 +93,11 @@ func TestBuildSite(t *testing.T) {
 	if c := rep.Sets[1].Changes; c == nil || c.Updated+c.Created+c.Deleted != 0 {
 		t.Errorf("data: changes %+v, want none", c)
 	}
-	_, cl := acReadDoc(t, filepath.Join(out, DocsDir, "articles", "changelist.xml"))
+	_, cl := acReadDoc(t, filepath.Join(out, docsDir, "articles", "changelist.xml"))
 	if got := acChangeLines(cl); len(got) != 1 || !strings.HasPrefix(got[0], "updated articles/two.html ") {
 		t.Errorf("articles' Change List %q", got)
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, "data", "changelist.xml")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, "data", "changelist.xml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("data, unchanged, has a Change List: %v", err)
 	}
 	acValidate(t, out)
@@ -111,7 +112,7 @@ func TestBuildSite(t *testing.T) {
 	if !slices.Equal(rep.Added, []string{"media"}) || rep.Sets[2].Changes != nil {
 		t.Errorf("added %q, media's changes %+v; want media added, with no changes", rep.Added, rep.Sets[2].Changes)
 	}
-	if _, cl := acReadDoc(t, filepath.Join(out, DocsDir, "articles", "changelist.xml")); len(cl) != 1 {
+	if _, cl := acReadDoc(t, filepath.Join(out, docsDir, "articles", "changelist.xml")); len(cl) != 1 {
 		t.Errorf("articles' history lost: %d changes", len(cl))
 	}
 	acValidate(t, out)
@@ -143,7 +144,7 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 	if !slices.Equal(rep.Removed, []string{"data"}) {
 		t.Errorf("removed %q", rep.Removed)
 	}
-	if _, err := os.Stat(filepath.Join(out, DocsDir, "data")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(out, docsDir, "data")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the removed set's documents are still published: %v", err)
 	}
 	acValidate(t, out)
@@ -153,10 +154,10 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 	cfg := acConfig(a.dir, single, acDay(2))
 	acBuild(t, cfg)
 	site = siteOf(t, a, d, single, acDay(3))
-	if _, err := BuildSite(context.Background(), site); !errors.As(err, &re) || !slices.Equal(re.Sets, []string{OneSet}) {
-		t.Fatalf("a site over a build without sets: %v, want a SetRemovedError for %s", err, OneSet)
+	if _, err := BuildSite(context.Background(), site); !errors.As(err, &re) || !slices.Equal(re.Sets, []string{oneSet}) {
+		t.Fatalf("a site over a build without sets: %v, want a SetRemovedError for %s", err, oneSet)
 	}
-	site.RemoveSets = []string{OneSet}
+	site.RemoveSets = []string{oneSet}
 	mustBuildSite(t, site)
 	acValidate(t, single)
 
@@ -213,7 +214,7 @@ func TestBuildSiteOneSetDescribedby(t *testing.T) {
 	site.Sets = site.Sets[:1]
 	site.Sets[0].Describedby = acBase + "about/articles.html"
 	mustBuildSite(t, site)
-	_, sd := acReadDoc(t, filepath.Join(out, WellKnownFile))
+	_, sd := acReadDoc(t, filepath.Join(out, stage.WellKnownFile))
 	if len(sd) != 1 || sd[0].Link("describedby") != acBase+"about/articles.html" {
 		t.Errorf("the Source Description lists %+v", sd)
 	}
@@ -230,11 +231,11 @@ func TestBuildSiteAllOrNothing(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 
 	a.write("new.html", "n", acDay(2))
-	d.remove("x.csv") // data is now empty: refused (ErrEmptySource)
+	d.remove("x.csv") // data is now empty: refused (errEmptySource)
 	_, err := BuildSite(context.Background(), siteOf(t, a, d, out, acDay(3)))
 	var se *SetError
-	if !errors.Is(err, ErrEmptySource) || !errors.As(err, &se) || se.Set != "data" {
-		t.Fatalf("BuildSite with data empty: %v, want ErrEmptySource of the set data", err)
+	if !errors.Is(err, errEmptySource) || !errors.As(err, &se) || se.Set != "data" {
+		t.Fatalf("BuildSite with data empty: %v, want errEmptySource of the set data", err)
 	}
 	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
 	testenv.NoStage(t, out)
@@ -251,35 +252,35 @@ func TestSiteValidate(t *testing.T) {
 		field string
 		kind  error
 	}{
-		{"no sets", func(s *Site) { s.Sets = nil }, "Sets", ErrRequired},
+		{"no sets", func(s *Site) { s.Sets = nil }, "Sets", errRequired},
 		{"more sets than a Source Description holds", func(s *Site) {
 			for len(s.Sets) <= 50000 {
 				c := s.Sets[0]
 				c.Set = fmt.Sprintf("s%d", len(s.Sets))
 				s.Sets = append(s.Sets, c)
 			}
-		}, "Sets", ErrOutOfRange},
-		{"no name", func(s *Site) { s.Sets[1].Set = "" }, "Sets[1].Set", ErrRequired},
-		{"bad name", func(s *Site) { s.Sets[1].Set = "Data/x" }, "Sets[1].Set", ErrInvalid},
-		{"same name", func(s *Site) { s.Sets[1].Set = "articles" }, "Sets[1].Set", ErrSame},
-		{"same cache", func(s *Site) { s.Sets[0].Cache, s.Sets[1].Cache = "c", "c" }, "Sets[1].Cache", ErrSame},
-		{"other out", func(s *Site) { s.Sets[1].Out = "elsewhere" }, "Sets[1].Out", ErrConflict},
-		{"other previous", func(s *Site) { s.Sets[1].Changes.Previous = "elsewhere" }, "Sets[1].Changes.Previous", ErrConflict},
-		{"hosts", func(s *Site) { s.Sets[0].Hosts = []string{"nginx"} }, "Sets[0].Hosts", ErrConflict},
+		}, "Sets", errOutOfRange},
+		{"no name", func(s *Site) { s.Sets[1].Set = "" }, "Sets[1].Set", errRequired},
+		{"bad name", func(s *Site) { s.Sets[1].Set = "Data/x" }, "Sets[1].Set", errInvalid},
+		{"same name", func(s *Site) { s.Sets[1].Set = "articles" }, "Sets[1].Set", errSame},
+		{"same cache", func(s *Site) { s.Sets[0].Cache, s.Sets[1].Cache = "c", "c" }, "Sets[1].Cache", errSame},
+		{"other out", func(s *Site) { s.Sets[1].Out = "elsewhere" }, "Sets[1].Out", errConflict},
+		{"other previous", func(s *Site) { s.Sets[1].Changes.Previous = "elsewhere" }, "Sets[1].Changes.Previous", errConflict},
+		{"hosts", func(s *Site) { s.Sets[0].Hosts = []string{"nginx"} }, "Sets[0].Hosts", errConflict},
 		{"a docs URL a host cannot serve", func(s *Site) {
 			s.Hosts, s.DocsURL = []string{"apache"}, mustBaseURL(t, "https://example.org/a/%2E%2E/b/")
-		}, "Hosts", ErrInvalid},
+		}, "Hosts", errInvalid},
 		{"a base URL _headers reads as a pattern", func(s *Site) {
 			s.Hosts = []string{"netlify"}
 			s.Sets[1].BaseURL = mustBaseURL(t, strings.TrimSuffix(s.DocsURL.String(), "/")+"/a*b/")
-		}, "Hosts", ErrInvalid},
-		{"a set's own field", func(s *Site) { s.Sets[1].Limits.MaxEntries = 60000 }, "Sets[1].Limits.MaxEntries", ErrOutOfRange},
-		{"remove a set built", func(s *Site) { s.RemoveSets = []string{"data"} }, "RemoveSets", ErrConflict},
+		}, "Hosts", errInvalid},
+		{"a set's own field", func(s *Site) { s.Sets[1].Limits.MaxEntries = 60000 }, "Sets[1].Limits.MaxEntries", errOutOfRange},
+		{"remove a set built", func(s *Site) { s.RemoveSets = []string{"data"} }, "RemoveSets", errConflict},
 		{"a topic of another set's", func(s *Site) {
 			s.Sets[0].Notification.Hub, s.Sets[1].Notification.Hub = "https://hub.example.org/", "https://hub.example.org/"
 			s.Sets[0].Notification.ChangeTopic = acBase + "resourcesync/data/changelist-notification"
-		}, "Sets[1].Notification.ChangeTopic", ErrSame},
-		{"remove a bad name", func(s *Site) { s.RemoveSets = []string{"../x"} }, "RemoveSets", ErrInvalid},
+		}, "Sets[1].Notification.ChangeTopic", errSame},
+		{"remove a bad name", func(s *Site) { s.RemoveSets = []string{"../x"} }, "RemoveSets", errInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := siteOf(t, a, a, out, acDay(2))
@@ -312,14 +313,14 @@ func TestSetDocsURL(t *testing.T) {
 	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
 	out := t.TempDir()
 	mustBuildSite(t, siteOf(t, a, a, out, acDay(2)))
-	_, caps := acReadDoc(t, filepath.Join(out, DocsDir, "data", "capabilitylist.xml"))
+	_, caps := acReadDoc(t, filepath.Join(out, docsDir, "data", "capabilitylist.xml"))
 	for _, e := range caps {
 		if !strings.HasPrefix(e.Loc, acBase+"resourcesync/data/") {
 			t.Errorf("the data set's Capability List lists %s", e.Loc)
 		}
 	}
-	doc, _ := acReadDoc(t, filepath.Join(out, DocsDir, "data", "capabilitylist.xml"))
-	if doc.Link("up") != acBase+WellKnownFile {
+	doc, _ := acReadDoc(t, filepath.Join(out, docsDir, "data", "capabilitylist.xml"))
+	if doc.Link("up") != acBase+stage.WellKnownFile {
 		t.Errorf("up %s", doc.Link("up"))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/stage"
 )
 
 // A build publishes one of three sources. A directory tree (package
@@ -104,7 +105,7 @@ func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 // one of rsgen's documents, when the archive is served where they are: it
 // is not published.
 func (b *build) servedDocument(name string) bool {
-	return b.cfg.DocsURL == b.cfg.BaseURL && (name == WellKnownFile || name == DocsDir || strings.HasPrefix(name, DocsDir+"/"))
+	return b.cfg.DocsURL == b.cfg.BaseURL && (name == stage.WellKnownFile || name == docsDir || strings.HasPrefix(name, docsDir+"/"))
 }
 
 // scanTree walks the source tree and hashes its files (package treescan),
@@ -140,26 +141,26 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 // noticeUnserved says which of rsgen's documents the scan of the source
 // found there and left out (owned).
 func (b *build) noticeUnserved() {
-	for _, name := range []string{DocsDir, WellKnownFile} {
+	for _, name := range []string{docsDir, stage.WellKnownFile} {
 		if _, ok := b.unserved.Load(name); ok {
 			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which the output directory holds", name))
 		}
 	}
 }
 
-// MaxArchiveMembers is the most entries (files, directories, links…) a
+// maxArchiveMembers is the most entries (files, directories, links…) a
 // zip given as the source may hold (archivescan.MaxMembers).
-const MaxArchiveMembers = archivescan.MaxMembers
+const maxArchiveMembers = archivescan.MaxMembers
 
 // The errors of an archive given as the source (package archivescan).
 var (
-	// ErrDamaged reports an archive whose bytes are not what it says they
+	// errDamaged reports an archive whose bytes are not what it says they
 	// are; nothing of it is published.
-	ErrDamaged = archivescan.ErrDamaged
-	// ErrTooManyMembers reports an archive of more members than rsgen
+	errDamaged = archivescan.ErrDamaged
+	// errTooManyMembers reports an archive of more members than rsgen
 	// takes.
-	ErrTooManyMembers = archivescan.ErrTooManyMembers
-	// ErrMemberTooLarge reports a member of a tar larger than the archive
+	errTooManyMembers = archivescan.ErrTooManyMembers
+	// errMemberTooLarge reports a member of a tar larger than the archive
 	// could expand to (a sparse file).
-	ErrMemberTooLarge = archivescan.ErrMemberTooLarge
+	errMemberTooLarge = archivescan.ErrMemberTooLarge
 )

@@ -22,6 +22,10 @@ import (
 
 // makeTree writes n files of varied names, sizes and types under dir, the
 // same for the same seed.
+// defaultLimits are the limits of the spec, which a zero field of
+// Config.Limits takes.
+var defaultLimits = Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}
+
 func makeTree(t testing.TB, dir string, n int, seed uint64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed))
@@ -82,7 +86,7 @@ func TestSplit(t *testing.T) {
 				t.Errorf("%d documents written, %d read", rep.Documents, pub.docs)
 			}
 			for i, u := range pub.partURLs {
-				if want := cfg.BaseURL.String() + DocsDir + "/" + docs.PartName("resourcelist", i+1); u != want {
+				if want := cfg.BaseURL.String() + docsDir + "/" + docs.PartName("resourcelist", i+1); u != want {
 					t.Errorf("part %d at %s, want %s", i+1, u, want)
 				}
 			}
@@ -110,10 +114,10 @@ func checkPartsFull(t *testing.T, cfg Config, pub *published) {
 	t.Helper()
 	limits := cfg.Limits
 	if limits.MaxEntries == 0 {
-		limits.MaxEntries = DefaultLimits.MaxEntries
+		limits.MaxEntries = defaultLimits.MaxEntries
 	}
 	if limits.MaxBytes == 0 {
-		limits.MaxBytes = DefaultLimits.MaxBytes
+		limits.MaxBytes = defaultLimits.MaxBytes
 	}
 	out := cfg.Out
 	next := 0

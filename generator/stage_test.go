@@ -27,33 +27,33 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 		refused string                              // the error names this; "" for a build that succeeds
 	}{
 		{name: "a user's folder, no build before", setup: func(t *testing.T, src, out string) {
-			os.RemoveAll(filepath.Join(out, DocsDir))
-			testenv.WriteFile(t, out, DocsDir+"/notes.txt", "precious")
+			os.RemoveAll(filepath.Join(out, docsDir))
+			testenv.WriteFile(t, out, docsDir+"/notes.txt", "precious")
 		}, refused: "notes.txt"},
 		{name: "a user's content folder scanned in place", inPlace: true, setup: func(t *testing.T, src, out string) {
-			os.RemoveAll(filepath.Join(out, DocsDir))
-			testenv.WriteFile(t, out, DocsDir+"/notes.txt", "precious")
+			os.RemoveAll(filepath.Join(out, docsDir))
+			testenv.WriteFile(t, out, docsDir+"/notes.txt", "precious")
 		}, refused: "notes.txt"},
 		{name: "a user's file added to rsgen's output", setup: func(t *testing.T, src, out string) {
-			testenv.WriteFile(t, out, DocsDir+"/sub/notes.txt", "precious")
+			testenv.WriteFile(t, out, docsDir+"/sub/notes.txt", "precious")
 		}, refused: "sub/notes.txt"},
 		{name: "a user's page named like rsgen's, no Capability List", setup: func(t *testing.T, src, out string) {
-			os.RemoveAll(filepath.Join(out, DocsDir))
-			testenv.WriteFile(t, out, DocsDir+"/index.html", "my own page")
+			os.RemoveAll(filepath.Join(out, docsDir))
+			testenv.WriteFile(t, out, docsDir+"/index.html", "my own page")
 		}, refused: "index.html"},
 		{name: "a symbolic link", setup: func(t *testing.T, src, out string) {
-			if err := os.Symlink(src, filepath.Join(out, DocsDir, "mine")); err != nil {
+			if err := os.Symlink(src, filepath.Join(out, docsDir, "mine")); err != nil {
 				t.Fatal(err)
 			}
 		}, refused: "mine"},
 		{name: "output of the version before the manifest", setup: func(t *testing.T, src, out string) {
-			if err := os.Remove(filepath.Join(out, DocsDir, stage.ManifestName)); err != nil {
+			if err := os.Remove(filepath.Join(out, docsDir, stage.ManifestName)); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{name: "an empty folder", setup: func(t *testing.T, src, out string) {
-			os.RemoveAll(filepath.Join(out, DocsDir))
-			if err := os.Mkdir(filepath.Join(out, DocsDir), 0o755); err != nil {
+			os.RemoveAll(filepath.Join(out, docsDir))
+			if err := os.Mkdir(filepath.Join(out, docsDir), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -74,12 +74,12 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Build: %v", err)
 				}
-				if _, err := os.Stat(filepath.Join(out, DocsDir, stage.ManifestName)); err != nil {
+				if _, err := os.Stat(filepath.Join(out, docsDir, stage.ManifestName)); err != nil {
 					t.Errorf("no manifest after the build: %v", err)
 				}
 				return
 			}
-			if !errors.Is(err, ErrNotWritten) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), tc.refused) {
+			if !errors.Is(err, stage.ErrNotWritten) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), tc.refused) {
 				t.Errorf("Build: %v; want an error naming %s", err, tc.refused)
 			}
 			testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -100,20 +100,20 @@ func TestOlderSnapshotRefused(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 	cfg.At = cfg.At.Add(-time.Second)
 	_, err := Build(context.Background(), cfg)
-	if !errors.Is(err, ErrOlderSnapshot) || !strings.Contains(err.Error(), "2024-06-01T12:00:00Z") {
-		t.Errorf("Build: %v; want ErrOlderSnapshot naming the published time", err)
+	if !errors.Is(err, stage.ErrOlderSnapshot) || !strings.Contains(err.Error(), "2024-06-01T12:00:00Z") {
+		t.Errorf("Build: %v; want stage.ErrOlderSnapshot naming the published time", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 	testenv.NoStage(t, out)
 
 	// Publish checks again, under the lock, whatever the stage was told.
-	st, err := NewStage(out)
+	st, err := stage.New(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.SetSnapshot(testAt.Add(-time.Hour))
-	if err := st.Publish(); !errors.Is(err, ErrOlderSnapshot) {
-		t.Errorf("Publish: %v; want ErrOlderSnapshot", err)
+	if err := st.Publish(); !errors.Is(err, stage.ErrOlderSnapshot) {
+		t.Errorf("Publish: %v; want stage.ErrOlderSnapshot", err)
 	}
 	st.Discard()
 	testenv.SameSnapshot(t, "after the refused publish", testenv.Snapshot(t, out), before)
@@ -128,7 +128,7 @@ func TestBusyOutput(t *testing.T) {
 	out := t.TempDir()
 	cfg := testConfig(t, src, out)
 	mustBuild(t, cfg)
-	st, err := NewStage(out)
+	st, err := stage.New(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +136,8 @@ func TestBusyOutput(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 	cfg.At = cfg.At.Add(time.Hour)
 	_, err = Build(context.Background(), cfg)
-	if !errors.Is(err, ErrBusy) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), out) {
-		t.Errorf("Build: %v; want ErrBusy naming %s", err, out)
+	if !errors.Is(err, stage.ErrBusy) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), out) {
+		t.Errorf("Build: %v; want stage.ErrBusy naming %s", err, out)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 }
@@ -168,14 +168,14 @@ func TestConcurrentBuilds(t *testing.T) {
 			// started; the snapshot published then is the newer (below).
 			if err == nil {
 				latest = ats[j]
-			} else if !errors.Is(err, ErrBusy) && !errors.Is(err, ErrOlderSnapshot) {
+			} else if !errors.Is(err, stage.ErrBusy) && !errors.Is(err, stage.ErrOlderSnapshot) {
 				t.Fatalf("try %d: build at %s: %v", i, ats[j].Format(time.RFC3339), err)
 			}
 		}
 		if latest.IsZero() {
 			continue // both refused: possible only if a third held the lock, never here
 		}
-		at, err := stage.PublishedAt(filepath.Join(out, DocsDir))
+		at, err := stage.PublishedAt(filepath.Join(out, docsDir))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -49,12 +50,12 @@ func readBack(t *testing.T, cfg Config) *published {
 	}
 	limits := cfg.Limits
 	if limits.MaxEntries == 0 {
-		limits.MaxEntries = DefaultLimits.MaxEntries
+		limits.MaxEntries = defaultLimits.MaxEntries
 	}
 	if limits.MaxBytes == 0 {
-		limits.MaxBytes = DefaultLimits.MaxBytes
+		limits.MaxBytes = defaultLimits.MaxBytes
 	}
-	return discover(t, fileFetcher(out, docs), docs.String()+WellKnownFile, limits)
+	return discover(t, fileFetcher(out, docs), docs.String()+stage.WellKnownFile, limits)
 }
 
 // relPaths returns the paths of the entries, decoded from their URLs.
@@ -159,8 +160,8 @@ func TestLongURL(t *testing.T) {
 	src := t.TempDir()
 	dir := strings.Repeat(strings.Repeat("L", 250)+"/", 8) // 2,008 bytes
 	base := "https://example.org/"                         // 20
-	fits := dir + strings.Repeat("f", MaxLocLength-len(base)-len(dir))
-	over := dir + strings.Repeat("o", MaxLocLength-len(base)-len(dir)+1)
+	fits := dir + strings.Repeat("f", maxLocLength-len(base)-len(dir))
+	over := dir + strings.Repeat("o", maxLocLength-len(base)-len(dir)+1)
 	testenv.WriteFile(t, src, fits, "fits")
 	testenv.WriteFile(t, src, over, "over")
 	testenv.WriteFile(t, src, "short.txt", "short")
@@ -169,11 +170,11 @@ func TestLongURL(t *testing.T) {
 	if got := relPaths(t, cfg.BaseURL, pub.entries); !slices.Equal(got, []string{fits, "short.txt"}) {
 		t.Errorf("published %q", got)
 	}
-	if len(pub.entries) > 0 && len(pub.entries[0].Loc) != MaxLocLength {
-		t.Errorf("the longest URL is %d characters, want %d", len(pub.entries[0].Loc), MaxLocLength)
+	if len(pub.entries) > 0 && len(pub.entries[0].Loc) != maxLocLength {
+		t.Errorf("the longest URL is %d characters, want %d", len(pub.entries[0].Loc), maxLocLength)
 	}
-	if len(rep.Problems) != 1 || rep.Problems[0].Path != over || !errors.Is(rep.Problems[0].Err, ErrLocTooLong) {
-		t.Errorf("problems %v, want %s: %v", rep.Problems, over, ErrLocTooLong)
+	if len(rep.Problems) != 1 || rep.Problems[0].Path != over || !errors.Is(rep.Problems[0].Err, errLocTooLong) {
+		t.Errorf("problems %v, want %s: %v", rep.Problems, over, errLocTooLong)
 	}
 }
 
@@ -321,7 +322,7 @@ func TestSymlinkToOwnOutput(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "a.txt", "a")
-	for name, target := range map[string]string{"docs-link": DocsDir, "wk-link": WellKnownDir, "sd-link": WellKnownFile} {
+	for name, target := range map[string]string{"docs-link": docsDir, "wk-link": wellKnownDir, "sd-link": stage.WellKnownFile} {
 		if err := os.Symlink(target, filepath.Join(src, name)); err != nil {
 			t.Fatal(err)
 		}
@@ -460,7 +461,7 @@ func TestFilter(t *testing.T) {
 	cfg := testConfig(t, src, t.TempDir())
 	cfg.Filter.Exclude = []string{"[unclosed"}
 	var fe *FieldError
-	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "Filter.Exclude" || fe.Value != "[unclosed" || !errors.Is(err, ErrInvalid) {
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &fe) || fe.Field != "Filter.Exclude" || fe.Value != "[unclosed" || !errors.Is(err, errInvalid) {
 		t.Errorf("a malformed pattern: error %v, want Filter.Exclude invalid", err)
 	}
 }
@@ -482,8 +483,8 @@ func TestEmptySource(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
 	cfg := testConfig(t, src, t.TempDir())
-	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrEmptySource) || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
-		t.Fatalf("error %v, want ErrEmptySource", err)
+	if _, err := Build(t.Context(), cfg); !errors.Is(err, errEmptySource) || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
+		t.Fatalf("error %v, want errEmptySource", err)
 	}
 	if entries, err := os.ReadDir(cfg.Out); err != nil || len(entries) != 0 {
 		t.Fatalf("after a refused build the output holds %v (%v)", entries, err)
@@ -512,7 +513,7 @@ func TestOutputIsSource(t *testing.T) {
 			}
 			slices.Sort(want)
 			checkPublishesExactly(t, pub.entries, cfg.BaseURL, src, want, hashing.DefaultSet)
-			data, err := os.ReadFile(filepath.Join(src, DocsDir, "resourcelist.xml"))
+			data, err := os.ReadFile(filepath.Join(src, docsDir, "resourcelist.xml"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -603,7 +604,7 @@ func TestOutputNotYetCreatedInsideLinkedSource(t *testing.T) {
 	if b.outRel != "public/rs" {
 		t.Errorf("the output is at %q under the source, want public/rs", b.outRel)
 	}
-	if !b.owned("public/rs/" + stagePrefix + "1-x/" + DocsDir + "/resourcelist.xml") {
+	if !b.owned("public/rs/" + stagePrefix + "1-x/" + docsDir + "/resourcelist.xml") {
 		t.Error("a file of the stage is not rsgen's own output")
 	}
 }
@@ -616,8 +617,8 @@ func TestServedDocumentsNoticedOnce(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
 	testenv.WriteFile(t, src, "a.txt", "a")
-	testenv.WriteFile(t, src, DocsDir+"/old.xml", "<x/>")
-	testenv.WriteFile(t, src, WellKnownFile, "<x/>")
+	testenv.WriteFile(t, src, docsDir+"/old.xml", "<x/>")
+	testenv.WriteFile(t, src, stage.WellKnownFile, "<x/>")
 	for _, ahead := range []bool{false, true} {
 		cfg := testConfig(t, src, t.TempDir())
 		cfg.Stats = &Stats{CountAhead: ahead}
@@ -625,7 +626,7 @@ func TestServedDocumentsNoticedOnce(t *testing.T) {
 		var notices []string
 		cfg.Notice = func(m string) { mu.Lock(); notices = append(notices, m); mu.Unlock() }
 		mustBuild(t, cfg)
-		want := []string{DocsDir + ": not published: its URL is that of rsgen's documents, which the output directory holds"}
+		want := []string{docsDir + ": not published: its URL is that of rsgen's documents, which the output directory holds"}
 		if !slices.Equal(notices, want) {
 			t.Errorf("counting ahead %v: notices %q, want %q", ahead, notices, want)
 		}

@@ -65,7 +65,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
 			acBuild(t, acConfig(tr.dir, out, acDay(1)))
-			_, before := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			_, before := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 
 			// One real change, so that a Change List is published.
 			tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
@@ -90,7 +90,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 				t.Errorf("report %+v: deletions", rep.Changes)
 			}
 			var entries []*rsxml.Entry
-			if cl := filepath.Join(out, DocsDir, "changelist.xml"); tt.unread != "" {
+			if cl := filepath.Join(out, docsDir, "changelist.xml"); tt.unread != "" {
 				_, entries = acReadDoc(t, cl) // none when the source cannot be read: nothing is seen to change
 			}
 			for _, line := range acChangeLines(entries) {
@@ -99,7 +99,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 				}
 			}
 			// The kept entries are in the Resource List as they were.
-			_, after := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			_, after := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			for _, rel := range tt.kept {
 				i := slices.IndexFunc(before, func(e *rsxml.Entry) bool { return e.Loc == acBase+rel })
 				j := slices.IndexFunc(after, func(e *rsxml.Entry) bool { return e.Loc == acBase+rel })
@@ -155,7 +155,7 @@ func TestArchiveUnpublishedIsNotDeleted(t *testing.T) {
 			out := filepath.Join(dir, "out")
 			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "b.txt", body: "b"}})
 			acBuild(t, acConfig(src, out, acDay(1)))
-			_, before := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			_, before := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 
 			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "a.txt", body: "A"}, {name: "b.txt", body: "b"}, {name: "new.txt", body: "n"}})
 			cfg := acConfig(src, out, acDay(2))
@@ -164,13 +164,13 @@ func TestArchiveUnpublishedIsNotDeleted(t *testing.T) {
 			if len(rep.Problems) != 1 || rep.Changes.Deleted != 0 {
 				t.Errorf("problems %v, changes %+v; want the duplicate reported, nothing deleted", rep.Problems, rep.Changes)
 			}
-			_, entries := acReadDoc(t, filepath.Join(out, DocsDir, "changelist.xml"))
+			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			for _, line := range acChangeLines(entries) {
 				if strings.HasPrefix(line, rsxml.ChangeDeleted) {
 					t.Errorf("the Change List announces %s", line)
 				}
 			}
-			_, after := acReadDoc(t, filepath.Join(out, DocsDir, "resourcelist.xml"))
+			_, after := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			i := slices.IndexFunc(before, func(e *rsxml.Entry) bool { return e.Loc == acBase+"a.txt" })
 			j := slices.IndexFunc(after, func(e *rsxml.Entry) bool { return e.Loc == acBase+"a.txt" })
 			if i < 0 || j < 0 || !reflect.DeepEqual(before[i], after[j]) {

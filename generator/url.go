@@ -11,8 +11,8 @@ type BaseURL = uri.Base
 // under it is written in (see uri.ParseBase).
 func ParseBaseURL(raw string) (BaseURL, error) { return uri.ParseBase(raw) }
 
-// MaxLocLength is the longest <loc> the Sitemap schema accepts.
-const MaxLocLength = uri.MaxLocLength
+// maxLocLength is the longest <loc> the Sitemap schema accepts.
+const maxLocLength = uri.MaxLocLength
 
-// ErrLocTooLong reports a file whose URL would pass MaxLocLength.
-var ErrLocTooLong = uri.ErrLocTooLong
+// errLocTooLong reports a file whose URL would pass maxLocLength.
+var errLocTooLong = uri.ErrLocTooLong

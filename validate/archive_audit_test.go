@@ -34,7 +34,7 @@ func TestAuditLeavesArchivedListsAlone(t *testing.T) {
 	build := func(at time.Time, previous string) {
 		t.Helper()
 		cfg := generator.Config{Source: src, Out: out, BaseURL: base, At: at, FixedTime: true, Jobs: 2,
-			Changes: generator.Changes{Keep: generator.DefaultChangesKeep}}
+			Changes: generator.Changes{Keep: 30 * 24 * time.Hour}}
 		if previous != "" {
 			cfg.Changes.Previous = previous
 			cfg.Changes.ArchiveKeep = 365 * 24 * time.Hour

@@ -17,6 +17,8 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -34,7 +36,7 @@ func buildCommand() *cli.Command {
 		&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 		&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
 		&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
-		&cli.IntFlag{Name: flagMaxEntries, Value: generator.DefaultLimits.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
+		&cli.IntFlag{Name: flagMaxEntries, Value: rsxml.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
 		&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
 		&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
 		&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
@@ -237,7 +239,7 @@ func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Contex
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
-			cfg.BaseURL, cfg.BaseURL, generator.WellKnownFile)
+			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
 	}
 	ctx, cancel, err := buildContext(c)
 	if err != nil {
@@ -305,15 +307,15 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		hint = "fix or " + n(flagExclude) + " the file, or drop " + n(flagFailFast) + " to publish the rest"
 	case errors.Is(err, generator.ErrSource): // a wrong argument: a usage error
 		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " an existing directory that rsgen can read"}
-	case errors.Is(err, generator.ErrBusy):
+	case errors.Is(err, stage.ErrBusy):
 		hint = "two builds into one " + n(flagOut) + " could publish an older snapshot over a newer one: run them one after the other"
-	case errors.Is(err, generator.ErrNotWritten):
+	case errors.Is(err, stage.ErrNotWritten):
 		hint = "rsgen replaces the resourcesync/ folder of " + n(flagOut) + " at every build: move those files elsewhere, or choose another " + n(flagOut)
-	case errors.Is(err, generator.ErrOlderSnapshot):
+	case errors.Is(err, stage.ErrOlderSnapshot):
 		hint = "give a later " + n(flagAt) + " (or SOURCE_DATE_EPOCH), or publish into another " + n(flagOut) + "; if the published snapshot time is wrong, remove resourcesync/ from " + n(flagOut) + " (Destinations then sync afresh)"
 	case errors.Is(err, generator.ErrOutput):
 		hint = "give " + n(flagOut) + " a directory that rsgen can create and write into"
-	case errors.Is(err, generator.ErrHostFile):
+	case errors.Is(err, hosting.ErrNotOurs): // a host's file that is the user's
 		hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
 			hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
 	case errors.As(err, &limit):

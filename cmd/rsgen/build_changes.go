@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -25,7 +26,7 @@ func changesFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagArchiveResourceLists, Usage: "with --archive-keep, also publish a Resource List Archive: the Resource List is archived whole when the newest archived one is `EVERY` old or more (e.g. 30d; 1s: every build's but the first). 0 drops the Resource List Archive --previous has"},
 		&cli.StringFlag{Name: flagArchiveResourceDumps, Usage: "with --archive-keep and --resource-dump, also publish a Resource Dump Archive: the Resource Dump is archived with its packages (a whole copy of the collection) when the newest archived one is `EVERY` old or more. 0 drops the Resource Dump Archive --previous has"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
-		&cli.DurationFlag{Name: flagFetchTimeout, Value: generator.DefaultFetchDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
+		&cli.DurationFlag{Name: flagFetchTimeout, Value: previous.DefaultDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
 	}
 }
@@ -75,18 +76,18 @@ func changesHint(err error, n namer) string {
 		return ""
 	case errors.As(err, new(*generator.ClockBehindError)):
 		return "wait until the clock has passed it, or give a later " + n(flagAt) + "; if that snapshot time is wrong, start afresh: remove resourcesync/ from " + n(flagOut) + " and build without " + n(flagPrevious)
-	case errors.Is(err, generator.ErrPreviousLater):
+	case errors.Is(err, previous.ErrLater):
 		return n(flagPrevious) + " must be an earlier build: check it, or give this build a later " + n(flagAt)
-	case errors.Is(err, generator.ErrPreviousChanged):
+	case errors.Is(err, previous.ErrChanged):
 		return n(flagPrevious) + " was published again while this build ran: run the build again"
-	case errors.Is(err, generator.ErrPreviousDeadline):
+	case errors.Is(err, previous.ErrDeadline):
 		return "if the server is slow but sound, allow it more time with " + n(flagFetchTimeout)
-	case errors.Is(err, generator.ErrPreviousUnreachable):
-		if errors.Is(err, generator.ErrPreviousNothing) {
+	case errors.Is(err, previous.ErrUnreachable):
+		if errors.Is(err, previous.ErrNothingPublished) {
 			return "for the very first build there is nothing to compare with: leave " + n(flagPrevious) + " out, or add " + n(flagFirstBuildOK) + " to run the same command from the first deploy on"
 		}
 		return "check " + n(flagPrevious) + "; for the very first build there is nothing to compare with: leave " + n(flagPrevious) + " out"
-	case errors.Is(err, generator.ErrPreviousNotResourceSync), errors.Is(err, generator.ErrPreviousCapability):
+	case errors.Is(err, previous.ErrNotResourceSync), errors.Is(err, previous.ErrCapability):
 		return n(flagPrevious) + " must be the output directory of an earlier rsgen build, or the URL it is served at"
 	case errors.As(err, &pae):
 		return "to go on without that archive, keeping the rest of the change history, add " + n(cmp.Or(keyOf(pae.Drop), pae.Drop))

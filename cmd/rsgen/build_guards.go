@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -56,14 +57,12 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 		dde *generator.DumpDroppedError
 		ade *generator.ArchiveDroppedError
 		ste *generator.SnapshotTimeError
+		ese *generator.EmptySourceError
 	)
 	switch {
-	case errors.Is(err, generator.ErrEmptySource):
-		var ese *generator.EmptySourceError
-		if errors.As(err, &ese) {
-			for _, p := range ese.Problems { // why each file was refused
-				fmt.Fprintf(c.App.ErrWriter, "rsgen: skipped: %s\n", p.Error())
-			}
+	case errors.As(err, &ese):
+		for _, p := range ese.Problems { // why each file was refused
+			fmt.Fprintf(c.App.ErrWriter, "rsgen: skipped: %s\n", p.Error())
 		}
 		what := "check " + n(argSource) + " (did the site's own build fail?)"
 		if cfg.Export != "" {
@@ -97,7 +96,7 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 		}
 		return failure(fmt.Errorf("%w (this build's snapshot time, from %s)", err, source),
 			laterTime(c, n)+", or leave "+n(flagAt)+" and $"+envSourceDateEpoch+" unset to take the clock")
-	case errors.Is(err, generator.ErrPreviousLater) && cfg.FixedTime:
+	case errors.Is(err, previous.ErrLater) && cfg.FixedTime:
 		return failure(err, n(flagPrevious)+" must be an earlier build: check it, or "+laterTime(c, n))
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -406,7 +407,7 @@ var valueKeys = []struct {
 }{
 	{generator.ErrSource, keySource},
 	{generator.ErrOutput, flagOut},
-	{generator.ErrPreviousUnreachable, flagPrevious},
+	{previous.ErrUnreachable, flagPrevious},
 }
 
 // at is err, of the build of a set or of the site, at the line of the key

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -226,7 +226,7 @@ func TestCLIOutputNotRsgens(t *testing.T) {
 	t.Run("busy", func(t *testing.T) {
 		src := testenv.CopySite(t, siteMtime)
 		out := t.TempDir()
-		st, err := generator.NewStage(out)
+		st, err := stage.New(out)
 		if err != nil {
 			t.Fatal(err)
 		}

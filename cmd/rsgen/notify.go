@@ -11,6 +11,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/notify"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -137,7 +138,7 @@ func notifyError(err error) error {
 		return failure(err, "give each site its own --state file (after a move of the site, delete the old one)")
 	case errors.Is(err, notify.ErrBadState):
 		return failure(err, "give --state a file rsgen notify wrote, or a new path")
-	case errors.Is(err, notify.ErrNotDir), errors.Is(err, generator.ErrPreviousNothing):
+	case errors.Is(err, notify.ErrNotDir), errors.Is(err, previous.ErrNothingPublished):
 		return failure(err, "give the --out directory of rsgen build")
 	case errors.Is(err, context.DeadlineExceeded):
 		return failure(err, "raise --max-time")
