@@ -39,19 +39,6 @@ func dumpConfig(t testing.TB, src, out string) Config {
 		Dump: DumpConfig{Enabled: true}}
 }
 
-func readDoc(t testing.TB, path string) (*rsxml.Doc, []*rsxml.Entry) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, entries, err := rsxml.ReadAll(bytes.NewReader(b), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return doc, entries
-}
-
 // checkDump checks the Resource Dump of the output out against its
 // packages, read back with archive/zip, and against the Resource List
 // (uniformity, section 9), and returns the manifest entries.
@@ -198,7 +185,7 @@ func TestResourceDumpGolden(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("manifest differs from %s (go test -update rewrites it):\n%s", golden, got)
 	}
-	_, caps := readDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
+	_, caps := testenv.ReadDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
 	var names []string
 	for _, c := range caps {
 		names = append(names, c.MD.Capability)

@@ -94,7 +94,7 @@ func TestExportResourceDumpShared(t *testing.T) {
 	if len(changes) != 3 {
 		t.Errorf("%d changes, want 3", len(changes))
 	}
-	_, caps := readDoc(t, filepath.Join(cfg.Out, docsDir, "capabilitylist.xml"))
+	_, caps := testenv.ReadDoc(t, filepath.Join(cfg.Out, docsDir, "capabilitylist.xml"))
 	var names []string
 	for _, c := range caps {
 		names = append(names, c.MD.Capability)

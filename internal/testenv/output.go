@@ -75,19 +75,20 @@ func CopySite(t testing.TB, mtime time.Time) string {
 // (which are in docs too).
 func ReadList(t testing.TB, docs, name string) (*rsxml.Doc, []*rsxml.Entry) {
 	t.Helper()
-	doc, entries := readDoc(t, filepath.Join(docs, name))
+	doc, entries := ReadDoc(t, filepath.Join(docs, name))
 	if !doc.Index {
 		return doc, entries
 	}
 	var all []*rsxml.Entry
 	for _, e := range entries {
-		_, part := readDoc(t, filepath.Join(docs, filepath.Base(e.Loc)))
+		_, part := ReadDoc(t, filepath.Join(docs, filepath.Base(e.Loc)))
 		all = append(all, part...)
 	}
 	return doc, all
 }
 
-func readDoc(t testing.TB, path string) (*rsxml.Doc, []*rsxml.Entry) {
+// ReadDoc reads the document at path, failing t if it cannot.
+func ReadDoc(t testing.TB, path string) (*rsxml.Doc, []*rsxml.Entry) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
