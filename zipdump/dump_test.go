@@ -59,7 +59,7 @@ func TestRunRoundTrip(t *testing.T) {
 	for _, comp := range []Compression{Auto, Store, Deflate} {
 		t.Run(comp.String(), func(t *testing.T) {
 			opt, out := testOptions(t, c)
-			opt.Compression = comp
+			opt.Compression, opt.Level = comp, 0 // DefaultLevel
 			res := run(t, c.items, opt)
 			if len(res.Skipped) != 0 || len(res.Packages) != 1 {
 				t.Fatalf("skipped %v, %d packages", res.Skipped, len(res.Packages))
