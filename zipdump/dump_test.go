@@ -59,7 +59,10 @@ func TestRunRoundTrip(t *testing.T) {
 	for _, comp := range []Compression{Auto, Store, Deflate} {
 		t.Run(comp.String(), func(t *testing.T) {
 			opt, out := testOptions(t, c)
-			opt.Compression, opt.Level = comp, 0 // DefaultLevel
+			opt.Compression = comp
+			if comp == Auto {
+				opt.Level = 0 // DefaultLevel, as a build packages
+			}
 			res := run(t, c.items, opt)
 			if len(res.Skipped) != 0 || len(res.Packages) != 1 {
 				t.Fatalf("skipped %v, %d packages", res.Skipped, len(res.Packages))
