@@ -56,7 +56,7 @@ func (s *manySeq) Items(yield func(*Item) bool) error {
 // a package of 50,000 files held 50,000 entries, and a build with
 // --resource-dump peaked at 214 MB). What still grows is the central
 // directory of the ZIP file, its name and about 50 bytes an item, up to
-// the 50,000 items of a package.
+// the 50,000 items of a package. Not parallel: it reads the live heap.
 func TestPackageMemoryFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("packages 40,000 items")
