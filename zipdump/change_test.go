@@ -18,6 +18,7 @@ import (
 // entries for deletions, and a root <rs:md> that the caller gives each
 // package from the items it holds.
 func TestRunChangeDump(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, map[string][]byte{
 		"a.txt": testText(1, 3000), "b/c.bin": testRandom(2, 5000), "d.txt": testText(3, 100),
 	})

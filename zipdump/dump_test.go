@@ -60,6 +60,9 @@ func TestRunRoundTrip(t *testing.T) {
 		t.Run(comp.String(), func(t *testing.T) {
 			opt, out := testOptions(t, c)
 			opt.Compression = comp
+			if comp == Auto {
+				opt.Level = 0 // DefaultLevel, as a build packages
+			}
 			res := run(t, c.items, opt)
 			if len(res.Skipped) != 0 || len(res.Packages) != 1 {
 				t.Fatalf("skipped %v, %d packages", res.Skipped, len(res.Packages))
@@ -119,6 +122,7 @@ func TestRunSameBytesWhateverWorkers(t *testing.T) {
 }
 
 func TestRunSplits(t *testing.T) {
+	t.Parallel()
 	files := map[string][]byte{}
 	for i := range 30 {
 		files[strings.Repeat("d/", i%3)+"f"+string(rune('a'+i%26))+string(rune('a'+i/26))+".bin"] = testRandom(uint64(i), 10<<10)
@@ -220,6 +224,7 @@ func TestRunLeavesOutChangedFiles(t *testing.T) {
 // A split file rewritten between the reads of two chunks must not yield a
 // Deflate stream built on a dictionary that is not the data before it.
 func TestChunkStreamChecksDictionary(t *testing.T) {
+	t.Parallel()
 	p := &packer{opt: &Options{}, sem: make(chan struct{}, 4)}
 	data := testText(1, 3*dictSize)
 	mk := func(raw []byte, dict int, last bool) *job {
@@ -246,6 +251,7 @@ func TestChunkStreamChecksDictionary(t *testing.T) {
 }
 
 func TestRunNames(t *testing.T) {
+	t.Parallel()
 	files := map[string][]byte{
 		"manifest.xml":       []byte("<not the manifest/>"),
 		"_manifest.xml":      []byte("taken"),
@@ -281,6 +287,7 @@ func TestRunNames(t *testing.T) {
 }
 
 func TestCheckName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		ok   bool
@@ -304,6 +311,7 @@ func TestCheckName(t *testing.T) {
 }
 
 func TestParseCompression(t *testing.T) {
+	t.Parallel()
 	for _, c := range []Compression{Auto, Store, Deflate} {
 		got, err := ParseCompression(c.String())
 		if err != nil || got != c {
@@ -359,6 +367,7 @@ func TestRunDiskFull(t *testing.T) {
 }
 
 func TestRunCancelled(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, mixedFiles())
 	opt, _ := testOptions(t, c)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -376,6 +385,7 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestRunNothing(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, map[string][]byte{"gone.txt": []byte("x")})
 	os.Remove(filepath.Join(c.dir, "gone.txt"))
 	opt, out := testOptions(t, c)

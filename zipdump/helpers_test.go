@@ -107,12 +107,20 @@ func (c *corpus) open(it *Item) (io.ReadCloser, error) {
 	return f, nil
 }
 
-// testOptions writes packages into a new directory and reads c.
+// testLevel is the Deflate level of the tests. No property they check
+// depends on the level, and level 2 costs a fraction of DefaultLevel's CPU
+// on their corpora; it still goes the way of every level but BestSpeed
+// (the level of the probes). TestRunRoundTrip packages at DefaultLevel.
+const testLevel = 2
+
+// testOptions writes packages into a new directory and reads c, at
+// testLevel.
 func testOptions(t testing.TB, c *corpus) (Options, string) {
 	t.Helper()
 	out := t.TempDir()
 	return Options{
 		Hashes:   hashing.DefaultSet,
+		Level:    testLevel,
 		Stem:     "resourcedump",
 		Manifest: rsxml.Doc{Links: []rsxml.Link{{Rel: "up", Href: "https://example.org/resourcesync/capabilitylist.xml"}}},
 		At:       testAt,

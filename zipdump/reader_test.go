@@ -277,6 +277,7 @@ func TestRunReaderErrors(t *testing.T) {
 // Resources that share a bitstream (Item.Also) share its path, in one
 // package, which they do not leave for the next.
 func TestRunSharedBitstreams(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, map[string][]byte{"a.txt": []byte("a\n"), "b.txt": []byte("b\n"), "c.txt": []byte("c\n")})
 	items := slices.Clone(c.items)
 	also := func(it Item, locs ...string) []rsxml.Entry {
@@ -321,6 +322,7 @@ type countSeq struct{ sliceSeq }
 func (s countSeq) Items(yield func(*Item) bool) error { return s.sliceSeq[:1].Items(yield) }
 
 func TestRunSeqMismatch(t *testing.T) {
+	t.Parallel()
 	c := newCorpus(t, hashing.DefaultSet, map[string][]byte{"a.txt": []byte("a"), "b.txt": []byte("b")})
 	opt, _ := testOptions(t, c)
 	if _, err := RunSeq(context.Background(), countSeq{sliceSeq(c.items)}, opt); err == nil || !strings.Contains(err.Error(), "1 items, but 2 names") {

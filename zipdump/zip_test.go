@@ -18,6 +18,7 @@ import (
 // writer must add the ZIP64 end records. (A package of Run holds at most
 // 50,001 entries; this checks the writer itself.)
 func TestZipManyEntries(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "many.zip")
 	f, err := os.Create(path)
 	if err != nil {
@@ -128,6 +129,7 @@ func TestZip64LargeFile(t *testing.T) {
 // worst (random bytes), at any level, whole or in chunks as split items
 // are compressed.
 func TestDeflateBound(t *testing.T) {
+	t.Parallel()
 	data := testRandom(7, 3*chunkSize+5)
 	for _, level := range []int{flate.BestSpeed, DefaultLevel, flate.BestCompression} {
 		for _, n := range []int{0, 1, 100, 65535, 65536, 200000, len(data)} {
