@@ -47,15 +47,14 @@ func completeArgs(cmd *cli.Command) cli.BashCompleteFunc {
 	}
 }
 
-// takesFiles marks the flags among flags whose value is a path (their
-// placeholder in the help: FILE, DIR…), so that fish completes file names
-// for them, and nothing for the others (urfave/cli's TakesFile).
+// takesFiles marks the flags among flags whose value is a path (the name
+// of their value in the help: FILE, DIR…), so that fish completes file
+// names for them, and nothing for the others (urfave/cli's TakesFile).
 func takesFiles(flags []cli.Flag) {
 	for _, f := range flags {
 		if sf, ok := f.(*cli.StringFlag); ok {
-			_, placeholder, _ := strings.Cut(sf.Usage, "`")
-			placeholder, _, _ = strings.Cut(placeholder, "`")
-			sf.TakesFile = slices.Contains([]string{"FILE", "DIR", "DIR|URL", "SOURCE"}, placeholder)
+			name, _ := valueName(sf)
+			sf.TakesFile = slices.Contains([]string{"FILE", "DIR", "DIR|URL", "SOURCE"}, name)
 		}
 	}
 }
@@ -82,7 +81,7 @@ func completionCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprint(c.App.Writer, strings.ReplaceAll(script, "`", "")) // the placeholders of the help: `URL`
+				fmt.Fprint(c.App.Writer, strings.ReplaceAll(script, "`", "")) // the backquotes around value names: `URL`
 			default:
 				return usageErr("give bash, zsh or fish", "no completion for the shell %q", shell)
 			}

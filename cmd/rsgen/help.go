@@ -42,7 +42,7 @@ func withHelp(cmd *cli.Command, exitCodes string, examples ...string) *cli.Comma
 }
 
 // commandHelp renders the help of cmd in helpWidth columns: name, usage,
-// description, its flags in groups (each with its value's placeholder,
+// description, its flags in groups (each with the name of its value,
 // its default, its environment variable), the exit codes and examples.
 // Examples are kept as they are: one a line, each a comment and commands.
 func commandHelp(cmd *cli.Command, exitCodes string, examples []string) string {
@@ -157,16 +157,17 @@ func flagLeft(f cli.Flag) string {
 		s += "    "
 	}
 	s += strings.Join(long, ", ")
-	if p, _ := placeholder(f); p != "" {
+	if p, _ := valueName(f); p != "" {
 		s += " " + p
 	}
 	return s
 }
 
-// placeholder returns the name of the value of f, which its usage gives
-// in backquotes (as urfave/cli reads it), and the usage without them. A
+// valueName returns the name of the value of f (FILE, URL…), which its
+// usage gives in backquotes (as urfave/cli reads it), and the usage
+// without them. A
 // flag that takes a value but names none gets VALUE.
-func placeholder(f cli.Flag) (name, usage string) {
+func valueName(f cli.Flag) (name, usage string) {
 	usage = f.(cli.DocGenerationFlag).GetUsage()
 	if i := strings.Index(usage, "`"); i >= 0 {
 		if j := strings.Index(usage[i+1:], "`"); j >= 0 {
@@ -198,7 +199,7 @@ func defaultOf(f cli.Flag) string {
 
 func writeFlag(b *strings.Builder, f cli.Flag, col int) {
 	left := flagLeft(f)
-	_, usage := placeholder(f)
+	_, usage := valueName(f)
 	if d := defaultOf(f); d != "" && !strings.Contains(usage, "default:") {
 		usage += " (default: " + d + ")"
 	}
