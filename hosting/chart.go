@@ -14,6 +14,11 @@ type ChangeCounts struct {
 	Created, Updated, Deleted int
 }
 
+// Add adds the counts of d to c (not its day).
+func (c *ChangeCounts) Add(d ChangeCounts) {
+	c.Created, c.Updated, c.Deleted = c.Created+d.Created, c.Updated+d.Updated, c.Deleted+d.Deleted
+}
+
 // Chart dimensions, in the units of the SVG's viewBox; the page scales it
 // to its width.
 const (
@@ -41,7 +46,7 @@ func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	var total ChangeCounts
 	for _, b := range bars {
 		peak = max(peak, b.Created+b.Updated+b.Deleted)
-		total.Created, total.Updated, total.Deleted = total.Created+b.Created, total.Updated+b.Updated, total.Deleted+b.Deleted
+		total.Add(b)
 	}
 	plotW, plotH := float64(chartW-chartLeft), float64(chartH-chartTop-chartBottom)
 	step := plotW / float64(len(bars))
@@ -119,9 +124,7 @@ func bucket(days []ChangeCounts, through time.Time) ([]ChangeCounts, string) {
 		for _, d := range days {
 			for i := len(bars) - 1; i >= 0; i-- {
 				if !d.Day.Before(bars[i].Day) {
-					bars[i].Created += d.Created
-					bars[i].Updated += d.Updated
-					bars[i].Deleted += d.Deleted
+					bars[i].Add(d)
 					break
 				}
 			}

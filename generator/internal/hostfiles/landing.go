@@ -61,7 +61,7 @@ func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at
 				sum = &hosting.ChangeCounts{Day: c.Day}
 				days[c.Day] = sum
 			}
-			sum.Created, sum.Updated, sum.Deleted = sum.Created+c.Created, sum.Updated+c.Updated, sum.Deleted+c.Deleted
+			sum.Add(c)
 		}
 	}
 	d.Chart = hosting.ChangeChart(sortedDays(days), at)
