@@ -21,12 +21,40 @@ import (
 // bidirectional character could forge lines of a CI log or drive the
 // terminal. Other names are returned as they are.
 func Name(name string) string {
-	if !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool {
-		return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
-	}) {
+	if !utf8.ValidString(name) || strings.ContainsFunc(name, unsafe) {
 		return strconv.Quote(name)
 	}
 	return name
+}
+
+// Message shows a message that may name things from outside without
+// quoting them (a record's field, an archive member, a path in an error of
+// the system) on one line: each control or bidirectional character, and
+// each byte that is not UTF-8, is written as its Go escape (\n, \x1b,
+// \u202e, \xff), so that no name can forge a line of a log.
+func Message(msg string) string {
+	if utf8.ValidString(msg) && !strings.ContainsFunc(msg, unsafe) {
+		return msg
+	}
+	var b strings.Builder
+	for msg != "" {
+		r, size := utf8.DecodeRuneInString(msg)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", msg[0])
+		case unsafe(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+		msg = msg[size:]
+	}
+	return b.String()
+}
+
+func unsafe(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
 }
 
 // Rel shows rel, a slash-separated path under a root, as a message names

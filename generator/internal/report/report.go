@@ -30,9 +30,9 @@ type Problem struct {
 
 func (p Problem) Error() string {
 	if p.Line > 0 {
-		return display.Name(p.Path) + ":" + strconv.Itoa(p.Line) + ": " + p.Err.Error()
+		return display.Name(p.Path) + ":" + strconv.Itoa(p.Line) + ": " + display.Message(p.Err.Error())
 	}
-	return display.Name(p.Path) + ": " + p.Err.Error()
+	return display.Name(p.Path) + ": " + display.Message(p.Err.Error())
 }
 
 // Stats counts a build's progress. Its fields are updated while the build

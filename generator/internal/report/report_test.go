@@ -2,8 +2,10 @@ package report
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // Problems added from several goroutines come back by path, then line; a
@@ -41,5 +43,20 @@ func TestProblemError(t *testing.T) {
 	pr := Problem{Path: "a\nb.txt", Err: errors.New("unreadable")}
 	if got := pr.Error(); got == "a\nb.txt: unreadable" {
 		t.Errorf("Error %q shows the newline as it is", got)
+	}
+}
+
+// A message that names a record's field or a member without quoting it
+// stays on one line: a line break in the name must not forge a line of
+// the log (a record's "path" of "p\nrsgen: error: …" did).
+func TestProblemErrorMessageOneLine(t *testing.T) {
+	for _, msg := range []string{"path p\nrsgen: error: forged", "link a\rb", "file \x1b[31mx", "bad \xff\xfe", "mark \u202ex"} {
+		got := Problem{Path: "e.jsonl", Line: 5, Err: errors.New(msg)}.Error()
+		if strings.ContainsFunc(got, func(r rune) bool { return r < ' ' || r == 0x7f || r == '\u202e' }) || !utf8.ValidString(got) {
+			t.Errorf("Error() = %q: shows a control character or a byte that is not UTF-8 as it is", got)
+		}
+	}
+	if got, want := (Problem{Path: "e.jsonl", Line: 5, Err: errors.New("path p\nq: no such file")}).Error(), `e.jsonl:5: path p\nq: no such file`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
