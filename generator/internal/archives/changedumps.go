@@ -8,18 +8,18 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
 )
 
-// The Change Dump Archive (ResourceSync Archives, section 6):
-// changedump-archive.xml lists closed Change Dumps kept under archive/,
-// one for each build that packaged changes, named by the end of the
-// interval it covers and listing that build's packages, which stay
-// published beside the Change Dump's while an archived dump lists them.
+// ChangeDumpArchiveName is the Change Dump Archive (ResourceSync Archives,
+// section 6): it lists closed Change Dumps kept under archive/, one for
+// each build that packaged changes, named by the end of the interval it
+// covers and listing that build's packages, which stay published beside
+// the Change Dump's while an archived dump lists them.
 const ChangeDumpArchiveName = "changedump-archive.xml"
 
 // archivedDumpFile matches the names rsgen gives archived Change Dumps.
@@ -36,92 +36,32 @@ type ChangeDumps struct {
 	CopyPackage func(ctx context.Context, p *packages.Package) error
 }
 
-// A ChangeDumpPlan is what the Change Dump Archive of a build lists: the
-// archived dumps of the previous build that are kept, and one of this
-// build's packages, if it made any, covering from from.
-type ChangeDumpPlan struct {
-	carried []docs.Archived
-	fresh   bool
-	from    time.Time
+// Plan returns the Change Dump Archive this build publishes, or nil for
+// none, as the Change List Archive is planned (changelists.PlanArchive):
+// this build's packages, if it made any (fresh), start at from, or where
+// the previous archive ends.
+func (da *ChangeDumps) Plan(from time.Time, fresh bool) (*changelists.Archive, error) {
+	return changelists.PlanArchive(changelists.Archive{Docs: da.Docs, Name: ChangeDumpArchiveName, What: "Change Dump", Capability: rsxml.CapChangeDumpArchive,
+		Stem: packages.ChangeDumpStem, File: archivedDumpFile, Notice: da.Notice}, da.Prev.ChangeDumpArchive, da.Keep, da.At, from, fresh)
 }
 
-// planDumpArchive returns the Change Dump Archive this build publishes,
-// or nil for none, as planArchive does for the Change Lists: with
-// Changes.ArchiveKeep and the Change Dump, the previous build's archived
-// dumps that end at the snapshot time minus ArchiveKeep or later, and
-// this build's packages (fresh), which start at from, or where the
-// previous archive ends.
-func (da *ChangeDumps) Plan(from time.Time, fresh bool) (*ChangeDumpPlan, error) {
-	prev := da.Prev.ChangeDumpArchive
-	keep := da.Keep
-	if keep == 0 {
-		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive or DropChangeDump (checkDumps)
-			da.Notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change Dump")))
-		}
-		return nil, nil
-	}
-	a := &ChangeDumpPlan{fresh: fresh, from: from}
-	if prev == nil {
-		if !fresh {
-			return nil, nil
-		}
-		return a, nil
-	}
-	if len(prev.Lists) > 0 {
-		a.from = prev.Lists[len(prev.Lists)-1].Until
-	}
-	var err error
-	a.carried, err = docs.Retained(da.Docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, da.At.Add(-keep), "Change Dump", da.Notice,
-		func(_ *previous.ArchivedList, base string) bool { return archivedDumpFile.MatchString(base) })
-	if err != nil {
-		return nil, err
-	}
-	if len(a.carried) == 0 && !a.fresh {
-		return nil, nil
-	}
-	return a, nil
-}
-
-// dumpArchivesLink is the link of changedump.xml to the Change Dump
-// Archive, if the build publishes one.
-func (da *ChangeDumps) Link(a *ChangeDumpPlan) []rsxml.Link {
+// Write publishes the Change Dump Archive a: this build's packages
+// (fresh) as a closed Change Dump from a.From to the snapshot time, the
+// previous build's archived dumps again, byte for byte, each checked, with
+// the packages they list that the Change Dump no longer does (published,
+// the names of all the packages published so far), and the archive.
+func (da *ChangeDumps) Write(ctx context.Context, a *changelists.Archive, fresh []packages.Package, published map[string]*Published) error {
 	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: da.Docs.URL(ChangeDumpArchiveName)}}
-}
-
-// writeDumpArchive publishes the Change Dump Archive a: this build's
-// packages (fresh) as a closed Change Dump from a.from to the snapshot
-// time, the previous build's archived dumps again, byte for byte, each
-// checked, with the packages they list that the Change Dump no longer
-// does (published, the names of all the packages published so far), and
-// the archive listing them all, oldest first; and advertises it. Past the
-// limits of one document its oldest dumps are left out, with a notice.
-func (da *ChangeDumps) Write(ctx context.Context, a *ChangeDumpPlan, fresh []packages.Package, published map[string]*Published) error {
-	if a == nil {
-		return nil
-	}
-	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
-	for _, c := range a.carried {
-		entries = append(entries, rsxml.Entry{Loc: da.Docs.URL(c.Name), MD: rsxml.MD{From: rsxml.FormatTime(c.List.From), Until: rsxml.FormatTime(c.List.Until)}})
-	}
-	if a.fresh {
-		name := docs.ArchiveDir + "/" + packages.ChangeDumpStem + docs.Stamp(da.At) + ".xml"
-		for _, c := range a.carried {
-			if c.Name == name {
-				return fmt.Errorf("%w: its archived Change Dump %s has the name of this build's", docs.ErrPrevious, c.Name)
-			}
-		}
-		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.from), Until: rsxml.FormatTime(da.At)}
+	_, err := a.Write(da.At, func(stem string) ([]rsxml.Entry, error) {
+		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.From), Until: rsxml.FormatTime(da.At)}
 		doc := rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: da.Docs.CapabilityListURL()}}}
-		if err := da.Docs.Write(name, doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].Entry(da.Docs, e) }); err != nil {
-			return err
+		if err := da.Docs.Write(stem+".xml", doc, 0, len(fresh), func(i int, e *rsxml.Entry) { fresh[i].Entry(da.Docs, e) }); err != nil {
+			return nil, err
 		}
-		entries = append(entries, rsxml.Entry{Loc: da.Docs.URL(name), MD: rsxml.MD{From: md.From, Until: md.Until}})
-	}
-	_, err := docs.WriteArchiveDoc(da.Docs, ChangeDumpArchiveName, rsxml.CapChangeDumpArchive, "Change Dump", entries, len(a.carried), da.Notice,
-		func(i int) error { return da.copyDump(ctx, a.carried[i], published) })
+		return []rsxml.Entry{{Loc: da.Docs.URL(stem + ".xml"), MD: rsxml.MD{From: md.From, Until: md.Until}}}, nil
+	}, func(c docs.Archived) error { return da.copyDump(ctx, c, published) })
 	return err
 }
 
@@ -133,7 +73,7 @@ type Published struct {
 	Fresh, Archived bool
 }
 
-// copyArchivedDump publishes an archived Change Dump of the previous
+// copyDump publishes an archived Change Dump of the previous
 // build again, byte for byte, and the packages it lists that are not
 // published yet (published has those that are, by name), under the names
 // they had: it lists them by URL. A package the Change Dump lists too must

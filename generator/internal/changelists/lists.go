@@ -49,7 +49,7 @@ type Lists struct {
 	Changes     *spill.ChangeSet     // this build's changes, chronological
 	Report      *report.ChangeReport // told what was published
 	Notice      func(string)         // tells the user what they should know; never nil
-	archive     *changeArchive       // planned by Publish; nil for none
+	archive     *Archive             // planned by Publish; nil for none
 }
 
 // Publish publishes changelist.xml and returns where this build's changes
@@ -85,7 +85,9 @@ func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 		from = chainEnd
 	}
 	changes := ch.Changes
-	if ch.archive, err = ch.planArchive(from); err != nil {
+	ch.archive, err = PlanArchive(Archive{Docs: ch.Docs, Name: ArchiveName, What: "Change List", Capability: rsxml.CapChangeListArchive,
+		Stem: changeListStem, File: changeListFile, Notice: ch.Notice}, ch.Prev.ChangeListArchive, ch.ArchiveKeep, ch.At, from, changes.Len() > 0)
+	if err != nil {
 		return from, err
 	}
 	stem := changeListStem + docs.Stamp(ch.At)
@@ -262,7 +264,7 @@ func (ch *Lists) fitsOneList(lists []carried, open *openHistory, from time.Time,
 // openListDoc is the root of the open changelist.xml: from, no until.
 func (ch *Lists) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
 }
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
@@ -420,7 +422,7 @@ func (ch *Lists) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, erro
 	}
 	entries = append(entries, fresh...)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: docs.TimeWidth, Until: docs.TimeWidth},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), ch.Limits)
 	if !fits {
 		return nil, &docs.LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",

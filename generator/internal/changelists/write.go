@@ -81,6 +81,6 @@ func InsideNotice(t string, limits listwriter.Limits) string {
 // if that one is closed.
 func (ch *Lists) writeChangeListIndex(name string, entries []rsxml.Entry) error {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
-	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
+	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
 	return ch.Docs.Write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
 }

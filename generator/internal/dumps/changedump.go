@@ -77,7 +77,7 @@ func (d *ChangeDump) Write(ctx context.Context, from time.Time) error {
 	d.Report.Packages = len(all)
 	if len(all) > 0 {
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].From, Until: all[len(all)-1].Until}
-		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, da.Link(archive)...)}
+		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, archive.Link()...)}
 		if err := d.Docs.Write(ChangeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].Entry(d.Docs, e) }); err != nil {
 			return err
 		}
