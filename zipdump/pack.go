@@ -213,15 +213,21 @@ func (p *packer) drain(first *job, next func() (*job, error)) error {
 	for !j.last {
 		p.release(j)
 		var err error
-		if j, err = next(); err == nil && j == nil {
-			err = fmt.Errorf("zipdump: the queue ended inside an item")
-		}
-		if err != nil {
+		if j, err = nextChunk(next); err != nil {
 			return err
 		}
 	}
 	p.release(j)
 	return nil
+}
+
+// nextChunk takes the next job of the item being written.
+func nextChunk(next func() (*job, error)) (*job, error) {
+	j, err := next()
+	if err == nil && j == nil {
+		err = errors.New("zipdump: the queue ended inside an item")
+	}
+	return j, err
 }
 
 func (p *packer) writeErr(err error) error { return writing(p.cur.Name, err) }
@@ -444,10 +450,7 @@ func (s *chunkStream) advance() error {
 		s.tail = append(s.tail[:0], data[len(data)-min(dictSize, len(data)):]...)
 		s.p.release(s.j)
 		s.j = nil
-		j, err := s.next()
-		if err == nil && j == nil {
-			err = fmt.Errorf("zipdump: the queue ended inside an item")
-		}
+		j, err := nextChunk(s.next)
 		if err != nil {
 			s.fatal = err
 			return err
@@ -501,20 +504,9 @@ func (p *packer) stream(first *job, next func() (*job, error), it *Item, name st
 	if bad == nil && !p.opt.Hashes.Holds(it.Hash, sum) {
 		bad = fmt.Errorf("%w: its digest differs", ErrChanged)
 	}
-	// Consume what is left of the item's chunks.
-	for !s.j.last {
-		p.release(s.j)
-		j, err := next()
-		if err == nil && j == nil {
-			err = fmt.Errorf("zipdump: the queue ended inside an item")
-		}
-		if err != nil {
-			s.j = nil
-			return false, err
-		}
-		s.j = j
+	if err := p.drain(s.j, next); err != nil { // what is left of the item's chunks
+		return false, err
 	}
-	p.release(s.j)
 	if bad != nil {
 		if err := zw.abort(); err != nil {
 			return false, p.writeErr(err)

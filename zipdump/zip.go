@@ -185,9 +185,6 @@ func (t teeWriter) Write(p []byte) (int, error) {
 // Offset returns the number of bytes written so far.
 func (z *zipWriter) Offset() int64 { return z.off }
 
-// Entries returns the number of entries written so far.
-func (z *zipWriter) Entries() int { return len(z.dir) }
-
 func (z *zipWriter) write(p []byte) error {
 	n, err := z.bw.Write(p)
 	z.off += int64(n)
