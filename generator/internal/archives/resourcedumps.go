@@ -15,7 +15,6 @@ import (
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
-	"github.com/rsgen/rsgen/zipdump"
 )
 
 // The Resource Dump Archive (ResourceSync Archives, section 4):
@@ -73,7 +72,7 @@ func (ra *ResourceDumps) Link(a *docs.SnapshotPlan) []rsxml.Link {
 // again, byte for byte, each checked, with their packages; and the
 // archive listing them all, oldest first; and advertises it. Past the
 // limits of one document its oldest dumps are left out, with a notice.
-func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs []zipdump.Package, completed time.Time, entry func(p *zipdump.Package, e *rsxml.Entry)) error {
+func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs []packages.Package, completed time.Time) error {
 	if a == nil {
 		return nil
 	}
@@ -82,7 +81,7 @@ func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs [
 		entries = append(entries, rsxml.Entry{Loc: ra.Docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At), Completed: formatTimeOrEmpty(c.List.Completed)}})
 	}
 	if a.Fresh {
-		e, err := ra.archiveThis(a, pkgs, completed, entry)
+		e, err := ra.archiveThis(a, pkgs, completed)
 		if err != nil {
 			return err
 		}
@@ -96,19 +95,19 @@ func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs [
 // archiveThis writes this build's Resource Dump under archive/, as one
 // document, with its packages linked beside it, and returns its entry in
 // the archive.
-func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []zipdump.Package, completed time.Time, entry func(p *zipdump.Package, e *rsxml.Entry)) (rsxml.Entry, error) {
+func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []packages.Package, completed time.Time) (rsxml.Entry, error) {
 	stem := docs.ArchiveDir + "/" + packages.ResourceDumpStem + "-" + docs.Stamp(ra.At)
 	for _, c := range a.Carried {
 		if docs.OfStem(c.Name, stem) {
 			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", docs.ErrPrevious, c.Name)
 		}
 	}
-	pkgs := make([]zipdump.Package, len(live))
+	pkgs := make([]packages.Package, len(live))
 	for i, p := range live {
 		q := p
 		q.Name = fmt.Sprintf("%s-%05d.zip", stem, i+1)
-		q.ManifestName = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
-		for _, l := range [][2]string{{q.Name, p.Name}, {q.ManifestName, p.ManifestName}} {
+		q.Manifest = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
+		for _, l := range [][2]string{{q.Name, p.Name}, {q.Manifest, p.Manifest}} {
 			name := ra.Docs.Dir + "/" + l[0]
 			if err := ra.Docs.Stage.LinkStaged(name, ra.Docs.Dir+"/"+l[1]); err != nil {
 				return rsxml.Entry{}, fmt.Errorf("writing %s: %w", name, err)
@@ -122,7 +121,7 @@ func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []zipdump.Packag
 		return rsxml.Entry{}, &docs.LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d entries at most", units.Count(len(pkgs), "package"), n),
 			Raise: []string{"Limits.MaxEntries", "Dump.MaxBytes"}}
 	}
-	if err := ra.Docs.Write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
+	if err := ra.Docs.Write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { pkgs[i].Entry(ra.Docs, e) }); err != nil {
 		return rsxml.Entry{}, err
 	}
 	if st, err := os.Stat(ra.Docs.Stage.Path(ra.Docs.Dir + "/" + stem + ".xml")); err != nil {

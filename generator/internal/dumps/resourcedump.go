@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
@@ -37,7 +36,7 @@ type ResourceDump struct {
 
 // Packed is what Pack wrote, for Write.
 type Packed struct {
-	Packages  []zipdump.Package
+	Packages  []packages.Package
 	Completed time.Time
 }
 
@@ -120,13 +119,16 @@ func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
 	return spoolSeq[*spill.ResourceIter]{
 		iter: s.Iter,
 		name: func(it *spill.ResourceIter) string { return it.Cur.Path },
-		item: func(it *spill.ResourceIter) zipdump.Item {
-			r := it.Cur.Clone() // the iterator reuses its links
-			item := zipdump.Item{Name: r.Path, Size: r.Length, Hash: r.Hash}
-			r.Entry(&item.Entry)
-			return item
-		},
+		item: func(it *spill.ResourceIter) zipdump.Item { return resourceItem(&it.Cur) },
 	}
+}
+
+// resourceItem is the item of the Resource Dump of r.
+func resourceItem(r *spill.Resource) zipdump.Item {
+	c := r.Clone() // the iterator reuses its links
+	it := zipdump.Item{Name: c.Path, Size: c.Length, Hash: c.Hash}
+	c.Entry(&it.Entry)
+	return it
 }
 
 // packMembers packages the members of an archive, listed in memory as
@@ -146,10 +148,7 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 			left = append(left, i)
 			return nil
 		}
-		c := r.Clone()
-		it := zipdump.Item{Name: r.Path, Size: r.Length, Hash: c.Hash}
-		c.Entry(&it.Entry)
-		items = append(items, it)
+		items = append(items, resourceItem(r))
 		of = append(of, i)
 		return nil
 	})
@@ -186,11 +185,13 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 // the dump of a record export. The dump completes once its last package
 // has, whatever the clock says now.
 func (d *ResourceDump) Written(res *zipdump.Result) *Packed {
-	p := &Packed{Packages: res.Packages, Completed: d.Completed()}
+	p := &Packed{Completed: d.Completed()}
 	for _, q := range res.Packages {
 		if q.Completed.After(p.Completed) {
 			p.Completed = q.Completed
 		}
+		p.Packages = append(p.Packages, packages.Package{Name: q.Name, Manifest: q.ManifestName, Length: q.Size, Hash: hashing.FormatTokens(q.Hash),
+			At: rsxml.FormatTime(q.At), Completed: rsxml.FormatTime(q.Completed)})
 	}
 	d.Docs.N += len(res.Packages) // the copies of the manifests
 	return p
@@ -233,26 +234,15 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
 	}
-	entry := func(p *zipdump.Package, e *rsxml.Entry) {
-		*e = rsxml.Entry{
-			Loc: d.Docs.URL(p.Name),
-			MD: rsxml.MD{Type: "application/zip", Length: strconv.FormatInt(p.Size, 10), Hash: hashing.FormatTokens(p.Hash),
-				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
-			Links: []rsxml.Link{{Rel: "contents", Href: d.Docs.URL(p.ManifestName), Type: "application/xml"}},
+	for _, q := range pkgs { // the rule the reader of the next build and the validator apply
+		if msg := rsxml.PackageTimes(&md, &rsxml.MD{At: q.At, Completed: q.Completed}, nil); msg != "" {
+			return fmt.Errorf("writing the Resource Dump: package %s: %s", q.Name, msg)
 		}
 	}
-	for i := range pkgs {
-		// The rule the reader of the next build and the validator apply.
-		var e rsxml.Entry
-		entry(&pkgs[i], &e)
-		if msg := rsxml.PackageTimes(&md, &e.MD, nil); msg != "" {
-			return fmt.Errorf("writing the Resource Dump: package %s: %s", pkgs[i].Name, msg)
-		}
-	}
-	wl, err := d.Docs.List(opt, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) })
+	wl, err := d.Docs.List(opt, len(pkgs), func(i int, e *rsxml.Entry) { pkgs[i].Entry(d.Docs, e) })
 	if err != nil {
 		return err
 	}
 	d.Docs.Advertise(d.Docs.URL(wl.Name), rsxml.CapResourceDump)
-	return ra.Write(ctx, archive, p.Packages, p.Completed, entry)
+	return ra.Write(ctx, archive, pkgs, p.Completed)
 }
