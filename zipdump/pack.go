@@ -128,21 +128,7 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	}
 	if it.NoBitstream {
 		p.release(first)
-		e := it.Entry
-		p.line = rsxml.AppendEntry(p.line[:0], false, &e)
-		line := int64(len(p.line))
-		if err := p.room("", 0, line, 1); err != nil {
-			if errors.Is(err, errTooLong) {
-				p.skip(first.item, err)
-				return nil
-			}
-			return err
-		}
-		if err := p.keepLines(1); err != nil {
-			return err
-		}
-		p.cur.manifestMeasure.AddSize(line, 1)
-		return nil
+		return p.writeEntryOnly(first.item, it)
 	}
 	path := "/" + name
 	entries := make([]rsxml.Entry, 1+len(it.Also))
@@ -158,15 +144,7 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		p.skip(first.item, fmt.Errorf("its bitstream is that of %d resources, more than a manifest may list (%d)", len(entries), p.opt.MaxEntries))
 		return p.drain(first, next)
 	}
-	var bound int64
-	switch {
-	case first.whole && first.comp != nil:
-		bound = int64(len(*first.comp))
-	case first.whole, first.method == methodStore:
-		bound = it.Size
-	default:
-		bound = deflateBound(it.Size)
-	}
+	bound := storedBound(first)
 	if err := p.room(name, bound, line, len(entries)); err != nil {
 		if errors.Is(err, errTooLong) {
 			p.skip(first.item, err)
@@ -197,10 +175,36 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		return err
 	}
 	c := p.cur
-	c.manifestMeasure.AddSize(line, len(entries))
 	c.centralBound += boundCentral + int64(len(name))
 	c.Bitstreams++
 	return nil
+}
+
+// writeEntryOnly writes the manifest entry of item i, which has no
+// bitstream.
+func (p *packer) writeEntryOnly(i int, it *Item) error {
+	e := it.Entry
+	p.line = rsxml.AppendEntry(p.line[:0], false, &e)
+	if err := p.room("", 0, int64(len(p.line)), 1); err != nil {
+		if errors.Is(err, errTooLong) {
+			p.skip(i, err)
+			return nil
+		}
+		return err
+	}
+	return p.keepLines(1)
+}
+
+// storedBound is the most bytes the item whose first job is first takes
+// in its package.
+func storedBound(first *job) int64 {
+	switch {
+	case first.whole && first.comp != nil:
+		return int64(len(*first.comp))
+	case first.whole, first.method == methodStore:
+		return first.it.Size
+	}
+	return deflateBound(first.it.Size)
 }
 
 // drain releases the jobs of the item whose first job is first, and
@@ -306,6 +310,7 @@ func (p *packer) keepLines(n int) error {
 	if _, err := c.partW.Write(p.line); err != nil {
 		return writing(partName(c.ManifestName), err)
 	}
+	c.manifestMeasure.AddSize(int64(len(p.line)), n)
 	c.partSize += int64(len(p.line))
 	c.entries += n
 	return nil
@@ -374,23 +379,7 @@ func (p *packer) finishPackage() error {
 	if size > p.opt.MaxManifestLen {
 		return fmt.Errorf("zipdump: manifest of %s is %d bytes, past the limit of %d", c.Name, size, p.opt.MaxManifestLen)
 	}
-	// Copy the manifest into the package from the file just written: the
-	// two are the same bytes by construction.
-	if err := c.zw.begin(ManifestName, methodDeflate, size, deflateBound(size)); err != nil {
-		return p.writeErr(err)
-	}
-	crc := crc32.NewIEEE()
-	fw := p.getFlate(p.opt.Level)
-	fw.Reset(c.zw)
-	_, err = io.Copy(fw, io.TeeReader(io.NewSectionReader(mf, 0, size), crc))
-	if err == nil {
-		err = fw.Close()
-	}
-	p.putFlate(p.opt.Level, fw)
-	if err != nil {
-		return p.writeErr(err)
-	}
-	if err := c.zw.finish(crc.Sum32()); err != nil {
+	if err := p.packManifest(c, io.NewSectionReader(mf, 0, size)); err != nil {
 		return p.writeErr(err)
 	}
 	c.manifest = nil
@@ -409,6 +398,26 @@ func (p *packer) finishPackage() error {
 	c.Hash = p.opt.Hashes.Tokens(nil, sum)
 	p.res.Packages = append(p.res.Packages, c.Package)
 	return nil
+}
+
+// packManifest writes manifest.xml into the package c from the copy just
+// written beside it: the two are the same bytes by construction.
+func (p *packer) packManifest(c *pkg, mf *io.SectionReader) error {
+	if err := c.zw.begin(ManifestName, methodDeflate, mf.Size(), deflateBound(mf.Size())); err != nil {
+		return err
+	}
+	crc := crc32.NewIEEE()
+	fw := p.getFlate(p.opt.Level)
+	defer p.putFlate(p.opt.Level, fw)
+	fw.Reset(c.zw)
+	_, err := io.Copy(fw, io.TeeReader(mf, crc))
+	if err == nil {
+		err = fw.Close()
+	}
+	if err != nil {
+		return err
+	}
+	return c.zw.finish(crc.Sum32())
 }
 
 // chunkStream hands the data of a split item's chunks, in order, to the
