@@ -29,11 +29,10 @@ var archivedDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z\.xml$`
 type ChangeDumps struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site
-	Keep   time.Duration // how long an archived Change Dump is kept (Changes.ArchiveKeep); 0 for no archive
-	At     time.Time     // the snapshot time
-	Notice func(string)  // tells the user what they should know; never nil
-	// CopyPackage publishes a package of the previous build again.
-	CopyPackage func(ctx context.Context, p *packages.Package) error
+	Keep   time.Duration    // how long an archived Change Dump is kept (Changes.ArchiveKeep); 0 for no archive
+	At     time.Time        // the snapshot time
+	Notice func(string)     // tells the user what they should know; never nil
+	Copier *packages.Copier // publishes the packages of the previous build again
 }
 
 // Plan returns the Change Dump Archive this build publishes, or nil for
@@ -80,12 +79,7 @@ type Published struct {
 // be the same there (length, digests, manifest); none may be listed by two
 // archived dumps, nor have the name of one of this build's.
 func (da *ChangeDumps) copyDump(ctx context.Context, c docs.Archived, published map[string]*Published) error {
-	data, pkgs, err := da.Prev.ReadArchivedDump(ctx, c.List)
-	if err != nil {
-		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
-	}
-	for i := range pkgs {
-		p := &pkgs[i]
+	return copyArchived(ctx, da.Docs, c, da.Prev.ReadArchivedDump, func(p *previous.Package) error {
 		base, ok := da.Docs.Mine(p.Rel)
 		if !ok || !packages.ChangeDumpFile.MatchString(base) {
 			return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which is not where rsgen publishes packages", docs.ErrPrevious, c.List.URL, p.URL)
@@ -108,12 +102,26 @@ func (da *ChangeDumps) copyDump(ctx context.Context, c docs.Archived, published 
 				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s otherwise than the Change Dump does (length, digests, interval or manifest)", docs.ErrPrevious, c.List.URL, p.URL)
 			}
 			pp.Archived = true
-			continue
-		}
-		if err := da.CopyPackage(ctx, &dp); err != nil {
-			return err
+			return nil
 		}
 		published[base] = &Published{Package: &dp, Archived: true}
+		return da.Copier.Copy(ctx, &dp)
+	})
+}
+
+// copyArchived publishes the archived dump c of the previous build again,
+// byte for byte, once publish has published each package it lists (read
+// reads them) again.
+func copyArchived(ctx context.Context, d *docs.Writer, c docs.Archived, read func(context.Context, *previous.ArchivedList) ([]byte, []previous.Package, error),
+	publish func(p *previous.Package) error) error {
+	data, pkgs, err := read(ctx, c.List)
+	if err != nil {
+		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
-	return da.Docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
+	for i := range pkgs {
+		if err := publish(&pkgs[i]); err != nil {
+			return err
+		}
+	}
+	return d.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 }

@@ -1,10 +1,8 @@
 package archives
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"regexp"
@@ -35,20 +33,16 @@ var archivedPackageFile = regexp.MustCompile(`^resourcedump-([0-9]{8}T[0-9]{6}Z)
 // A ResourceDumps publishes the Resource Dump Archive of a build.
 type ResourceDumps struct {
 	Docs   *docs.Writer
-	Prev   *previous.Site // nil for a first build
-	Every  time.Duration  // how often the Resource Dump is archived; 0 for no archive
-	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
-	At     time.Time      // the snapshot time
-	Notice func(string)   // tells the user what they should know; never nil
-	// CopyPackage publishes a package of the previous build again.
-	CopyPackage func(ctx context.Context, p *packages.Package) error
+	Prev   *previous.Site   // nil for a first build
+	Every  time.Duration    // how often the Resource Dump is archived; 0 for no archive
+	Keep   time.Duration    // how long an archived one is kept (Changes.ArchiveKeep)
+	At     time.Time        // the snapshot time
+	Notice func(string)     // tells the user what they should know; never nil
+	Copier *packages.Copier // publishes the packages of the previous build again
 }
 
-// plan returns the Resource Dump Archive this build publishes, or nil for
-// none: with Changes.ArchiveResourceDumps, the previous build's archived
-// dumps taken at the snapshot time minus ArchiveKeep or later, and this
-// build's Resource Dump if the newest archived one was taken
-// ArchiveResourceDumps before it or more (or there is none).
+// Plan returns the Resource Dump Archive this build publishes, or nil for
+// none (docs.PlanSnapshots).
 func (ra *ResourceDumps) Plan() (*docs.SnapshotPlan, error) {
 	var prev *previous.Archive
 	if ra.Prev != nil {
@@ -57,21 +51,16 @@ func (ra *ResourceDumps) Plan() (*docs.SnapshotPlan, error) {
 	return docs.PlanSnapshots(ra.Docs, prev, ra.Prev != nil, ra.Every, ra.Keep, ra.At, "Resource Dump", packages.ResourceDumpStem, ra.Notice)
 }
 
-// link is the link of resourcedump.xml to the Resource Dump Archive, if
-// the build publishes one.
+// Link is the link of resourcedump.xml to the archive a, if any.
 func (ra *ResourceDumps) Link(a *docs.SnapshotPlan) []rsxml.Link {
-	if a == nil {
-		return nil
-	}
-	return []rsxml.Link{{Rel: "archives", Href: ra.Docs.URL(ResourceDumpArchiveName)}}
+	return archivesLink(ra.Docs, a != nil, ResourceDumpArchiveName)
 }
 
-// write publishes the Resource Dump Archive a: this build's Resource Dump
-// again under archive/ if it is due, its packages and manifest copies
-// linked there under names of its own; the previous build's archived dumps
-// again, byte for byte, each checked, with their packages; and the
-// archive listing them all, oldest first; and advertises it. Past the
-// limits of one document its oldest dumps are left out, with a notice.
+// Write publishes the Resource Dump Archive a: this build's Resource Dump
+// of pkgs again under archive/ if it is due, the previous build's archived
+// dumps again, byte for byte, each checked, with their packages, and the
+// archive listing them all, oldest first. Past the limits of one document
+// its oldest dumps are left out, with a notice.
 func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs []packages.Package, completed time.Time) error {
 	if a == nil {
 		return nil
@@ -93,8 +82,8 @@ func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs [
 }
 
 // archiveThis writes this build's Resource Dump under archive/, as one
-// document, with its packages linked beside it, and returns its entry in
-// the archive.
+// document, with its packages and their manifest copies linked beside it
+// under names of their own, and returns its entry in the archive.
 func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []packages.Package, completed time.Time) (rsxml.Entry, error) {
 	stem := docs.ArchiveDir + "/" + packages.ResourceDumpStem + "-" + docs.Stamp(ra.At)
 	for _, c := range a.Carried {
@@ -134,17 +123,12 @@ func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []packages.Packa
 }
 
 // copyDump publishes an archived Resource Dump of the previous build
-// again, byte for byte, with its packages and their manifest copies, which
-// must be where rsgen archives them with it.
+// again with its packages and their manifest copies, which must be where
+// rsgen archives them with it.
 func (ra *ResourceDumps) copyDump(ctx context.Context, c docs.Archived) error {
-	data, pkgs, err := ra.Prev.ReadArchivedResourceDump(ctx, c.List)
-	if err != nil {
-		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
-	}
 	at := docs.Stamp(c.List.At)
 	seen := map[string]bool{}
-	for i := range pkgs {
-		p := &pkgs[i]
+	return copyArchived(ctx, ra.Docs, c, ra.Prev.ReadArchivedResourceDump, func(p *previous.Package) error {
 		dp := packages.Package{Prev: p, Length: p.Length, Hash: p.Entry.MD.Hash}
 		var ok bool
 		if dp.Name, ok = ra.archived(p.Rel, at, "zip"); !ok {
@@ -161,11 +145,8 @@ func (ra *ResourceDumps) copyDump(ctx context.Context, c docs.Archived) error {
 			}
 			seen[n] = true
 		}
-		if err := ra.CopyPackage(ctx, &dp); err != nil {
-			return err
-		}
-	}
-	return ra.Docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
+		return ra.Copier.Copy(ctx, &dp)
+	})
 }
 
 // archived returns the name, in the documents' directory, of rel (a URL

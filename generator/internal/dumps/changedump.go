@@ -58,7 +58,7 @@ func (d *ChangeDump) Write(ctx context.Context, from time.Time) error {
 	if carried, err = d.fit(carried, fresh); err != nil {
 		return err
 	}
-	da := &archives.ChangeDumps{Docs: d.Docs, Prev: d.Prev, Keep: d.ArchiveKeep, At: d.At, Notice: d.Notice, CopyPackage: d.Copier.Copy}
+	da := &archives.ChangeDumps{Docs: d.Docs, Prev: d.Prev, Keep: d.ArchiveKeep, At: d.At, Notice: d.Notice, Copier: d.Copier}
 	archive, err := da.Plan(from, len(fresh) > 0)
 	if err != nil {
 		return err

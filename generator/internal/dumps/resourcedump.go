@@ -217,10 +217,7 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 	if p == nil {
 		return nil
 	}
-	ra := &archives.ResourceDumps{Docs: d.Docs, Prev: d.Prev, Every: d.Every, Keep: d.Keep, At: d.At, Notice: d.Notice}
-	if d.Copier != nil {
-		ra.CopyPackage = d.Copier.Copy
-	}
+	ra := &archives.ResourceDumps{Docs: d.Docs, Prev: d.Prev, Every: d.Every, Keep: d.Keep, At: d.At, Notice: d.Notice, Copier: d.Copier}
 	archive, err := ra.Plan()
 	if err != nil {
 		return err
