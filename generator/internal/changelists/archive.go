@@ -129,11 +129,7 @@ func (ch *Lists) WriteArchive(ctx context.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		entries := make([]rsxml.Entry, len(wl.Parts))
-		for i, p := range wl.Parts {
-			entries[i] = rsxml.Entry{Loc: ch.Docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
-		}
-		return entries, nil
+		return partEntries(ch.Docs, wl), nil
 	}, func(c docs.Archived) error {
 		data, err := ch.Prev.ReadArchived(ctx, c.List)
 		if err != nil {
