@@ -253,7 +253,7 @@ func writing(name string, err error) error {
 // takes its first bitstream whatever its size.
 func (p *packer) room(name string, bound, line int64, n int) error {
 	if c := p.cur; c != nil && c.entries > 0 {
-		size := c.zw.Offset() + localSize(name, true) + bound + // the entry
+		size := c.zw.off + localSize(name, true) + bound + // the entry
 			localSize(ManifestName, true) + deflateBound(c.manifestMeasure.Size()+line) + // the manifest
 			c.centralBound + 2*boundCentral + int64(len(name)+len(ManifestName)) + boundEnd
 		if !c.manifestMeasure.Room(line, n) || size > p.opt.MaxBytes {
@@ -394,7 +394,7 @@ func (p *packer) finishPackage() error {
 	if err := c.f.Close(); err != nil {
 		return writing(c.Name, err)
 	}
-	c.Size = c.zw.Offset()
+	c.Size = c.zw.off
 	c.Hash = p.opt.Hashes.Tokens(nil, sum)
 	p.res.Packages = append(p.res.Packages, c.Package)
 	return nil

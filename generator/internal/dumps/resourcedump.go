@@ -72,18 +72,14 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 		opt.Sequential = members.Sequential()
 	}
 	var res *zipdump.Result
-	var left []int        // the resources left out, by index, ascending
-	var why map[int]error // why, for those not reported yet
+	var left map[int]error // the resources left out, by index: why, or nil for those reported already
 	if !isArchive {
 		// The files of a tree, read from the spool as they are packaged.
 		res, err = zipdump.RunSeq(ctx, resourceItems(resources), opt)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 		}
-		why = res.Why()
-		for _, s := range res.Skipped {
-			left = append(left, s.Index)
-		}
+		left = res.Why()
 	} else if res, left, err = d.packMembers(ctx, resources, members.Index, opt); err != nil {
 		return nil, nil, nil, err
 	}
@@ -96,15 +92,15 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 	i := 0
 	err = resources.Each(func(r *spill.Resource) error {
 		defer func() { i++ }()
-		if len(left) > 0 && left[0] == i {
-			left = left[1:]
-			if err, ok := why[i]; ok {
-				d.Problems.Add(report.Problem{Path: r.Path, Err: d.describe(err)})
-			}
-			dropped = append(dropped, r.Loc)
-			return nil
+		err, out := left[i]
+		if !out {
+			return kept.Add(r)
 		}
-		return kept.Add(r)
+		if err != nil {
+			d.Problems.Add(report.Problem{Path: r.Path, Err: d.describe(err)})
+		}
+		dropped = append(dropped, r.Loc)
+		return nil
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -133,19 +129,19 @@ func resourceItem(r *spill.Resource) zipdump.Item {
 
 // packMembers packages the members of an archive, listed in memory as
 // the archive's scan lists them (members: the index of each in the
-// archive), and returns the indexes of the resources it left out,
-// ascending, reported as problems.
-func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.ResourceSpool, index func(name string) (int, bool), opt zipdump.Options) (*zipdump.Result, []int, error) {
+// archive), and returns the indexes of the resources it left out, each
+// reported as a problem.
+func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.ResourceSpool, index func(name string) (int, bool), opt zipdump.Options) (*zipdump.Result, map[int]error, error) {
 	n := resources.Len()
 	items := make([]zipdump.Item, 0, n)
 	of := make([]int, 0, n) // index in resources of each item
-	var left []int
+	left := map[int]error{}
 	i := 0
 	err := resources.Each(func(r *spill.Resource) error {
 		defer func() { i++ }()
 		if r.Path == "" {
 			d.Problems.Add(report.Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
-			left = append(left, i)
+			left[i] = nil
 			return nil
 		}
 		items = append(items, resourceItem(r))
@@ -174,10 +170,9 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 		return nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 	}
 	for _, s := range res.Skipped {
-		left = append(left, of[s.Index])
+		left[of[s.Index]] = nil
 		d.Problems.Add(report.Problem{Path: items[s.Index].Name, Err: d.describe(s.Err)})
 	}
-	slices.Sort(left)
 	return res, left, nil
 }
 
