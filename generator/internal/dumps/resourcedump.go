@@ -67,7 +67,7 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 		d.Stats.Packed.Add(1)
 		return files.Open(it)
 	}
-	members, isArchive := files.(Members)
+	members, isArchive := files.(archiveFiles)
 	if isArchive {
 		opt.Sequential = members.Sequential()
 	}
