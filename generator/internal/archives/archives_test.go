@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -154,21 +155,35 @@ func TestResourceDumpArchiveFirst(t *testing.T) {
 		"<loc>https://example.org/resourcesync/"+stem+".xml</loc>", `at="2024-06-02T00:00:00Z" completed="2024-06-02T00:01:00Z"`)
 }
 
-// A Resource Dump whose packages an archived document cannot list fails
-// with a limit error naming what to raise.
-func TestResourceDumpArchiveTooMany(t *testing.T) {
+// A Resource Dump whose packages an archived document cannot list, by
+// their number or their bytes, fails with a limit error naming what to
+// raise.
+func TestResourceDumpArchiveLimits(t *testing.T) {
 	t.Parallel()
-	d := newDocs(t)
-	d.Limits.MaxEntries = 1
-	ra := &ResourceDumps{Docs: d, Prev: &previous.Site{}, Every: time.Hour, Keep: 24 * time.Hour, At: snapshot, Notice: func(string) {}}
-	a, err := ra.Plan()
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = ra.Write(context.Background(), a, stagePackages(t, d, 2), snapshot.Add(time.Minute))
-	var le *docs.LimitError
-	if !errors.As(err, &le) || !strings.Contains(err.Error(), "the Resource Dump of 2 packages cannot be archived as one document of 1 entries at most") {
-		t.Errorf("error %v, want a limit error", err)
+	for _, tt := range []struct {
+		name    string
+		limits  listwriter.Limits
+		message string
+		raise   string
+	}{
+		{"entries", listwriter.Limits{MaxEntries: 1, MaxBytes: rsxml.MaxBytes}, "the Resource Dump of 2 packages cannot be archived as one document of 1 entries at most", "Limits.MaxEntries"},
+		{"bytes", listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: 1000}, "the Resource Dump of 2 packages cannot be archived as one document of 1000 bytes at most (it takes", "Limits.MaxBytes"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := newDocs(t)
+			d.Limits = tt.limits
+			ra := &ResourceDumps{Docs: d, Prev: &previous.Site{}, Every: time.Hour, Keep: 24 * time.Hour, At: snapshot, Notice: func(string) {}}
+			a, err := ra.Plan()
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = ra.Write(context.Background(), a, stagePackages(t, d, 2), snapshot.Add(time.Minute))
+			var le *docs.LimitError
+			if !errors.As(err, &le) || !strings.Contains(err.Error(), tt.message) || !slices.Contains(le.Raise, tt.raise) || !slices.Contains(le.Raise, "Dump.MaxBytes") {
+				t.Errorf("error %v, want a limit error naming %s", err, tt.raise)
+			}
+		})
 	}
 }
 

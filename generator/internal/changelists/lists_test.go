@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -198,6 +199,63 @@ func TestPlanArchive(t *testing.T) {
 			}
 			if tt.notice == "" && len(said) > 0 || tt.notice != "" && (len(said) != 1 || said[0] != tt.notice) {
 				t.Errorf("notices %q, want %q", said, tt.notice)
+			}
+		})
+	}
+}
+
+// The Change Lists of the previous build carried forward are the newest
+// run without a gap, less those that end before the keep window (but the
+// newest while this build has no list of its own), under the names rsgen
+// gave them, or the name rsgen gives a list that ends when it ends; two
+// that would have one name are the previous build's error.
+func TestCarriedChangeLists(t *testing.T) {
+	t.Parallel()
+	hour := func(h int) time.Time { return snapshot.Add(time.Duration(h) * time.Hour) }
+	list := func(name string, from, until int) previous.ChangeList {
+		return previous.ChangeList{Rel: "resourcesync/" + name, URL: "https://example.org/resourcesync/" + name, From: hour(from), Until: hour(until), Entries: 1}
+	}
+	for _, tt := range []struct {
+		name    string
+		lists   []previous.ChangeList
+		keep    time.Duration
+		changes int
+		want    []string // the names carried
+		end     int      // where the run ends, in hours from the snapshot
+		dropped int
+		err     string
+	}{
+		{"a run", []previous.ChangeList{list("changelist-20240601T220000Z.xml", -3, -2), list("elsewhere.xml", -2, -1)}, 24 * time.Hour, 1,
+			[]string{"changelist-20240601T220000Z.xml", "changelist-20240601T230000Z.xml"}, -1, 0, ""},
+		{"after a gap", []previous.ChangeList{list("changelist-20240601T200000Z.xml", -5, -4), list("changelist-20240601T230000Z.xml", -2, -1)}, 24 * time.Hour, 1,
+			[]string{"changelist-20240601T230000Z.xml"}, -1, 1, ""},
+		{"out of the keep window", []previous.ChangeList{list("changelist-20240601T220000Z.xml", -3, -2), list("changelist-20240601T230000Z.xml", -2, -1)}, 90 * time.Minute, 1,
+			[]string{"changelist-20240601T230000Z.xml"}, -1, 1, ""},
+		{"the newest kept without changes", []previous.ChangeList{list("changelist-20240601T230000Z.xml", -2, -1)}, time.Minute, 0,
+			[]string{"changelist-20240601T230000Z.xml"}, -1, 0, ""},
+		{"one name twice", []previous.ChangeList{list("changelist-20240601T230000Z.xml", -3, -1), list("a/changelist-20240601T230000Z.xml", -1, -1)}, 24 * time.Hour, 1,
+			nil, 0, 0, "would both be published as changelist-20240601T230000Z.xml"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ch := newLists(t, tt.changes)
+			ch.Keep, ch.Prev.ChangeLists = tt.keep, tt.lists
+			lists, end, err := ch.carriedChangeLists()
+			if tt.err != "" {
+				if !errors.Is(err, docs.ErrPrevious) || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("error %v, want one with %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, c := range lists {
+				names = append(names, c.name)
+			}
+			if !slices.Equal(names, tt.want) || !end.Equal(hour(tt.end)) || ch.Report.Dropped != tt.dropped {
+				t.Errorf("carried %v to %v, %d dropped; want %v to %v, %d dropped", names, end, ch.Report.Dropped, tt.want, hour(tt.end), tt.dropped)
 			}
 		})
 	}
