@@ -206,7 +206,7 @@ func TestChangeDumpArchiveFresh(t *testing.T) {
 	}
 	fresh := []packages.Package{{Name: "changedump-20240602T000000Z-00001.zip", Manifest: "changedump-20240602T000000Z-00001.manifest.xml",
 		From: rsxml.FormatTime(from), Until: rsxml.FormatTime(snapshot), Length: 3, Hash: "md5:00"}}
-	if err := da.Write(context.Background(), a, fresh, map[string]*Published{}); err != nil {
+	if err := da.Write(context.Background(), a, fresh, nil); err != nil {
 		t.Fatal(err)
 	}
 	contains(t, "the archived dump", staged(t, d, "archive/changedump-20240602T000000Z.xml"),
@@ -240,7 +240,7 @@ func TestChangeDumpArchiveRefused(t *testing.T) {
 	if err != nil || len(a.Carried) != 1 || !a.From.Equal(snapshot) {
 		t.Fatalf("plan %+v, %v; want the archived dump carried, this build's from where it ends", a, err)
 	}
-	err = da.Write(context.Background(), a, nil, map[string]*Published{})
+	err = da.Write(context.Background(), a, nil, nil)
 	if !errors.Is(err, docs.ErrPrevious) || !strings.Contains(err.Error(), "its archived Change Dump archive/changedump-20240602T000000Z.xml has the name of this build's") {
 		t.Errorf("error %v, want the previous build's", err)
 	}

@@ -47,11 +47,18 @@ func (da *ChangeDumps) Plan(from time.Time, fresh bool) (*changelists.Archive, e
 // Write publishes the Change Dump Archive a: this build's packages
 // (fresh) as a closed Change Dump from a.From to the snapshot time, the
 // previous build's archived dumps again, byte for byte, each checked, with
-// the packages they list that the Change Dump no longer does (published,
-// the names of all the packages published so far), and the archive.
-func (da *ChangeDumps) Write(ctx context.Context, a *changelists.Archive, fresh []packages.Package, published map[string]*Published) error {
+// the packages they list that the Change Dump (fresh and carried) does not,
+// and the archive.
+func (da *ChangeDumps) Write(ctx context.Context, a *changelists.Archive, fresh, carried []packages.Package) error {
 	if a == nil {
 		return nil
+	}
+	published := map[string]*publishedPackage{} // by name
+	for i := range fresh {
+		published[fresh[i].Name] = &publishedPackage{Package: &fresh[i], fresh: true}
+	}
+	for i := range carried {
+		published[carried[i].Name] = &publishedPackage{Package: &carried[i]}
 	}
 	_, err := a.Write(da.At, func(stem string) ([]rsxml.Entry, error) {
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.FormatTime(a.From), Until: rsxml.FormatTime(da.At)}
@@ -64,12 +71,12 @@ func (da *ChangeDumps) Write(ctx context.Context, a *changelists.Archive, fresh 
 	return err
 }
 
-// A Published is a package this build publishes: one of its own
+// A publishedPackage is a package this build publishes: one of its own
 // (fresh), or one of the previous build, listed by the Change Dump or by
 // an archived dump (archived).
-type Published struct {
+type publishedPackage struct {
 	*packages.Package
-	Fresh, Archived bool
+	fresh, archived bool
 }
 
 // copyDump publishes an archived Change Dump of the previous
@@ -78,7 +85,7 @@ type Published struct {
 // they had: it lists them by URL. A package the Change Dump lists too must
 // be the same there (length, digests, manifest); none may be listed by two
 // archived dumps, nor have the name of one of this build's.
-func (da *ChangeDumps) copyDump(ctx context.Context, c docs.Archived, published map[string]*Published) error {
+func (da *ChangeDumps) copyDump(ctx context.Context, c docs.Archived, published map[string]*publishedPackage) error {
 	return copyArchived(ctx, da.Docs, c, da.Prev.ReadArchivedDump, func(p *previous.Package) error {
 		base, ok := da.Docs.Mine(p.Rel)
 		if !ok || !packages.ChangeDumpFile.MatchString(base) {
@@ -94,17 +101,17 @@ func (da *ChangeDumps) copyDump(ctx context.Context, c docs.Archived, published 
 		}
 		if pp, ok := published[base]; ok {
 			switch {
-			case pp.Fresh:
+			case pp.fresh:
 				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s, which has the name of one of this build's", docs.ErrPrevious, c.List.URL, p.URL)
-			case pp.Archived:
+			case pp.archived:
 				return fmt.Errorf("%w: the package %s is listed by two archived Change Dumps (%s is one)", docs.ErrPrevious, p.URL, c.List.URL)
 			case pp.Length != dp.Length || pp.Hash != dp.Hash || pp.Manifest != dp.Manifest || pp.From != dp.From || pp.Until != dp.Until:
 				return fmt.Errorf("%w: the archived Change Dump %s lists the package %s otherwise than the Change Dump does (length, digests, interval or manifest)", docs.ErrPrevious, c.List.URL, p.URL)
 			}
-			pp.Archived = true
+			pp.archived = true
 			return nil
 		}
-		published[base] = &Published{Package: &dp, Archived: true}
+		published[base] = &publishedPackage{Package: &dp, archived: true}
 		return da.Copier.Copy(ctx, &dp)
 	})
 }

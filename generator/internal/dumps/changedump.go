@@ -63,15 +63,10 @@ func (d *ChangeDump) Write(ctx context.Context, from time.Time) error {
 	if err != nil {
 		return err
 	}
-	published := map[string]*archives.Published{} // by name
-	for i := range fresh {
-		published[fresh[i].Name] = &archives.Published{Package: &fresh[i], Fresh: true}
-	}
 	for i := range carried {
 		if err := d.Copier.Copy(ctx, &carried[i]); err != nil {
 			return err
 		}
-		published[carried[i].Name] = &archives.Published{Package: &carried[i]}
 	}
 	all := append(carried, fresh...)
 	d.Report.Packages = len(all)
@@ -83,7 +78,7 @@ func (d *ChangeDump) Write(ctx context.Context, from time.Time) error {
 		}
 		d.Docs.Advertise(d.Docs.URL(ChangeDumpName), rsxml.CapChangeDump)
 	}
-	return da.Write(ctx, archive, fresh, published)
+	return da.Write(ctx, archive, fresh, carried)
 }
 
 // pack writes this build's packages: the bytes of the created and
