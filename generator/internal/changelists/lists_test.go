@@ -27,8 +27,9 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 
 // newLists are the Change Lists of a build at the snapshot time after a
 // first one an hour before, which published none, with n changes of its
-// own, a minute apart, into a stage of their own.
-func newLists(t *testing.T, n int) *Lists {
+// own, step apart (the last a minute before the snapshot), into a stage of
+// their own.
+func newLists(t *testing.T, n int, step time.Duration) *Lists {
 	t.Helper()
 	stg, err := stage.New(t.TempDir())
 	if err != nil {
@@ -42,7 +43,7 @@ func newLists(t *testing.T, n int) *Lists {
 	}
 	for i := range n {
 		c := spill.Change{Resource: spill.Resource{Loc: fmt.Sprintf("https://example.org/%d.txt", i), Length: -1}, Change: rsxml.ChangeCreated,
-			Datetime: snapshot.Add(time.Duration(i-n) * time.Minute)}
+			Datetime: snapshot.Add(-time.Minute + time.Duration(i-n+1)*step)}
 		if err := changes.Add(&c); err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func staged(t *testing.T, ch *Lists, name string) string {
 // changelist.xml from the previous snapshot, advertised.
 func TestPublishOpenList(t *testing.T) {
 	t.Parallel()
-	ch := newLists(t, 2)
+	ch := newLists(t, 2, time.Minute)
 	from, err := ch.Publish(context.Background())
 	if err != nil || !from.Equal(ch.Prev.At) {
 		t.Fatalf("from %v, %v; want the previous snapshot", from, err)
@@ -89,7 +90,7 @@ func TestPublishOpenList(t *testing.T) {
 // into parts that meet at the datetime of a change.
 func TestPublishIndex(t *testing.T) {
 	t.Parallel()
-	ch := newLists(t, 3)
+	ch := newLists(t, 3, time.Minute)
 	ch.Limits.MaxEntries = 2
 	ch.Docs.Limits = ch.Limits
 	if _, err := ch.Publish(context.Background()); err != nil {
@@ -119,7 +120,7 @@ func TestPublishIndex(t *testing.T) {
 // archive, and the archive lists the archived lists kept.
 func TestWriteArchive(t *testing.T) {
 	t.Parallel()
-	ch := newLists(t, 2)
+	ch := newLists(t, 2, time.Minute)
 	ch.ArchiveKeep = 24 * time.Hour
 	end := snapshot.Add(-30 * time.Minute) // where the previous archive ends
 	ch.Prev.ChangeListArchive = &previous.Archive{Lists: []previous.ArchivedList{{Rel: "resourcesync/archive/changelist-20240601T233000Z.xml",
@@ -238,7 +239,7 @@ func TestCarriedChangeLists(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ch := newLists(t, tt.changes)
+			ch := newLists(t, tt.changes, time.Minute)
 			ch.Keep, ch.Prev.ChangeLists = tt.keep, tt.lists
 			lists, end, err := ch.carriedChangeLists()
 			if tt.err != "" {
@@ -258,5 +259,30 @@ func TestCarriedChangeLists(t *testing.T) {
 				t.Errorf("carried %v to %v, %d dropped; want %v to %v, %d dropped", names, end, ch.Report.Dropped, tt.want, hour(tt.end), tt.dropped)
 			}
 		})
+	}
+}
+
+// When this build's changes need more lists than one index may list, the
+// build fails; changes at one datetime that one list cannot hold are split
+// between two, with a notice.
+func TestPublishOverTheLimits(t *testing.T) {
+	t.Parallel()
+	ch := newLists(t, 5, time.Minute)
+	ch.Limits.MaxEntries = 2
+	ch.Docs.Limits = ch.Limits
+	if _, err := ch.Publish(context.Background()); err == nil || err.Error() != "changelist-20240602T000000Z needs more than 2 parts, more than one index may list" {
+		t.Errorf("error %v, want one of too many parts", err)
+	}
+
+	ch = newLists(t, 3, 0)
+	ch.Limits.MaxEntries = 2
+	ch.Docs.Limits = ch.Limits
+	var said []string
+	ch.Notice = func(s string) { said = append(said, s) }
+	if _, err := ch.Publish(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(said, func(s string) bool { return strings.HasPrefix(s, "the changes at 2024-06-01T23:59:00Z are more than one Change List holds") }) {
+		t.Errorf("notices %q, want one of changes split between two lists", said)
 	}
 }
