@@ -282,7 +282,9 @@ func TestPublishOverTheLimits(t *testing.T) {
 	if _, err := ch.Publish(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(said, func(s string) bool { return strings.HasPrefix(s, "the changes at 2024-06-01T23:59:00Z are more than one Change List holds") }) {
+	if !slices.ContainsFunc(said, func(s string) bool {
+		return strings.HasPrefix(s, "the changes at 2024-06-01T23:59:00Z are more than one Change List holds")
+	}) {
 		t.Errorf("notices %q, want one of changes split between two lists", said)
 	}
 }
