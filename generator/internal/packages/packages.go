@@ -80,7 +80,7 @@ type Copier struct {
 // upload that compares times (the S3 script) does not send it again.
 func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	prev := c.Prev
-	if !verifiable(p.Prev.Hash) {
+	if len(known(p.Prev.Hash)) == 0 {
 		return fmt.Errorf("%w: %s: %w, so its bytes cannot be checked: it is not published again unchecked",
 			docs.ErrPrevious, prev.Name(p.Prev.URL), errUnverifiable)
 	}
@@ -209,9 +209,6 @@ func known(tokens []hashing.Token) (set hashing.Set) {
 	}
 	return set
 }
-
-// verifiable reports whether tokens give a digest rsgen computes.
-func verifiable(tokens []hashing.Token) bool { return len(known(tokens)) > 0 }
 
 // checkDigests reads f from its start through the algorithms of tokens
 // that rsgen knows and compares the digests.
