@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -65,32 +66,22 @@ func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs [
 	if a == nil {
 		return nil
 	}
-	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
-	for _, c := range a.Carried {
-		entries = append(entries, rsxml.Entry{Loc: ra.Docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At), Completed: formatTimeOrEmpty(c.List.Completed)}})
-	}
-	if a.Fresh {
-		e, err := ra.archiveThis(a, pkgs, completed)
-		if err != nil {
-			return err
-		}
-		entries = append(entries, e)
-	}
-	_, err := docs.WriteArchiveDoc(ra.Docs, ResourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.Carried), ra.Notice,
-		func(i int) error { return ra.copyDump(ctx, a.Carried[i]) })
+	archive := &changelists.Archive{Docs: ra.Docs, Name: ResourceDumpArchiveName, What: "Resource Dump", Capability: rsxml.CapResourceDumpArchive,
+		Stem: packages.ResourceDumpStem + "-", Notice: ra.Notice, Carried: a.Carried, Fresh: a.Fresh,
+		Listed: func(l *previous.ArchivedList) rsxml.MD {
+			return rsxml.MD{At: rsxml.FormatTime(l.At), Completed: formatTimeOrEmpty(l.Completed)}
+		}}
+	_, err := archive.Write(ra.At, func(stem string) ([]rsxml.Entry, error) {
+		e, err := ra.archiveThis(stem, pkgs, completed)
+		return []rsxml.Entry{e}, err
+	}, func(c docs.Archived) error { return ra.copyDump(ctx, c) })
 	return err
 }
 
 // archiveThis writes this build's Resource Dump under archive/, as one
 // document, with its packages and their manifest copies linked beside it
 // under names of their own, and returns its entry in the archive.
-func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []packages.Package, completed time.Time) (rsxml.Entry, error) {
-	stem := docs.ArchiveDir + "/" + packages.ResourceDumpStem + "-" + docs.Stamp(ra.At)
-	for _, c := range a.Carried {
-		if docs.OfStem(c.Name, stem) {
-			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", docs.ErrPrevious, c.Name)
-		}
-	}
+func (ra *ResourceDumps) archiveThis(stem string, live []packages.Package, completed time.Time) (rsxml.Entry, error) {
 	pkgs := make([]packages.Package, len(live))
 	for i, p := range live {
 		q := p

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -64,28 +65,19 @@ func (la *ResourceLists) Write(ctx context.Context, a *docs.SnapshotPlan, opt li
 	if a == nil {
 		return nil
 	}
-	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
-	for _, c := range a.Carried {
-		entries = append(entries, rsxml.Entry{Loc: la.Docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At)}})
-	}
-	if a.Fresh {
-		stem := docs.ArchiveDir + "/resourcelist-" + docs.Stamp(la.At)
-		for _, c := range a.Carried {
-			if docs.OfStem(c.Name, stem) {
-				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", docs.ErrPrevious, c.Name)
-			}
-		}
+	archive := &changelists.Archive{Docs: la.Docs, Name: ResourceListArchiveName, What: "Resource List", Capability: rsxml.CapResourceListArchive,
+		Stem: "resourcelist-", Notice: la.Notice, Carried: a.Carried, Fresh: a.Fresh,
+		Listed: func(l *previous.ArchivedList) rsxml.MD { return rsxml.MD{At: rsxml.FormatTime(l.At)} }}
+	_, err := archive.Write(la.At, func(stem string) ([]rsxml.Entry, error) {
 		opt.Name = stem
 		wl, err := la.Docs.List(opt, n, fill)
 		if err != nil {
 			// Its index's locs are longer than those of resourcelist.xml's:
 			// with a low Limits.MaxBytes, it may not fit where that did.
-			return fmt.Errorf("the archived copy of the Resource List: %w", err)
+			return nil, fmt.Errorf("the archived copy of the Resource List: %w", err)
 		}
-		entries = append(entries, rsxml.Entry{Loc: la.Docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
-	}
-	_, err := docs.WriteArchiveDoc(la.Docs, ResourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.Carried), la.Notice,
-		func(i int) error { return la.copyList(ctx, a.Carried[i]) })
+		return []rsxml.Entry{{Loc: la.Docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}}}, nil
+	}, func(c docs.Archived) error { return la.copyList(ctx, c) })
 	return err
 }
 

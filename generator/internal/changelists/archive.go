@@ -20,18 +20,23 @@ import (
 // the interval it covers.
 const ArchiveName = "changelist-archive.xml"
 
-// An Archive lists closed intervals kept under archive/: the Change List
-// Archive, and the Change Dump Archive (package archives), which are
-// planned and written alike. Its fields up to File describe the archive;
-// PlanArchive sets the others.
+// An Archive lists documents kept under archive/. The archives of
+// intervals, the Change List Archive and the Change Dump Archive (package
+// archives), are planned alike by PlanArchive; every archive, those of
+// snapshots too (package archives, planned by docs.PlanSnapshots), is
+// written by Write. Its fields up to Listed describe the archive; a plan
+// sets the others.
 type Archive struct {
 	Docs       *docs.Writer
 	Name       string         // changelist-archive.xml
 	What       string         // "Change List"
 	Capability string         // rsxml.CapChangeListArchive
-	Stem       string         // "changelist-": this build's is archive/<Stem><its until>
-	File       *regexp.Regexp // the names rsgen gives what it archives
+	Stem       string         // "changelist-": this build's is archive/<Stem><its time>
+	File       *regexp.Regexp // the names rsgen gives what it archives (PlanArchive)
 	Notice     func(string)   // tells the user what they should know; never nil
+	// Listed gives the times of an archived document in the archive; nil
+	// for its from and until.
+	Listed func(l *previous.ArchivedList) rsxml.MD
 
 	Carried []docs.Archived // the previous build's archived documents kept
 	Fresh   bool            // this build archives its own
@@ -88,7 +93,11 @@ func (a *Archive) Link() []rsxml.Link {
 func (a *Archive) Write(at time.Time, write func(stem string) ([]rsxml.Entry, error), publish func(c docs.Archived) error) (int, error) {
 	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
 	for _, c := range a.Carried {
-		entries = append(entries, rsxml.Entry{Loc: a.Docs.URL(c.Name), MD: rsxml.MD{From: rsxml.FormatTime(c.List.From), Until: rsxml.FormatTime(c.List.Until)}})
+		md := rsxml.MD{From: rsxml.FormatTime(c.List.From), Until: rsxml.FormatTime(c.List.Until)}
+		if a.Listed != nil {
+			md = a.Listed(c.List)
+		}
+		entries = append(entries, rsxml.Entry{Loc: a.Docs.URL(c.Name), MD: md})
 	}
 	if a.Fresh {
 		stem := docs.ArchiveDir + "/" + a.Stem + docs.Stamp(at)
