@@ -65,7 +65,7 @@ var ErrChanged = errors.New("changed after it was hashed")
 // An Item is one bitstream to package: a file whose length and digests
 // are already known, from the pass that wrote the Resource List.
 type Item struct {
-	Name string // its path in the package, and the name Options.Open gets; see checkName
+	Name string // its path in the package, and the name Options.Open gets; one a package cannot hold is skipped with ErrName
 	Size int64  // its length in bytes
 	// Entry is its entry in the manifest: <loc>, <lastmod>, and <rs:md>
 	// with hash (Hash, formatted), length and type. Run adds the path
@@ -174,7 +174,7 @@ func (r *Result) Why() map[int]error {
 
 // A Seq is what RunSeq packages: items it reads twice, in the same order,
 // from one goroutine at a time: first their names alone, to choose the
-// name of each in its package (see checkName), then whole. A caller with
+// name of each in its package (see chooseNames), then whole. A caller with
 // millions of items keeps them on disk this way rather than in a slice.
 type Seq interface {
 	// Names calls yield with the Name of every item, in order, until
