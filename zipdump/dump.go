@@ -174,8 +174,9 @@ func (r *Result) Why() map[int]error {
 
 // A Seq is what RunSeq packages: items it reads twice, in the same order,
 // from one goroutine at a time: first their names alone, to choose the
-// name of each in its package (one that would hide manifest.xml is renamed), then whole. A caller with
-// millions of items keeps them on disk this way rather than in a slice.
+// name of each in its package (one that would hide manifest.xml is
+// renamed), then whole. A caller with millions of items keeps them on disk
+// this way rather than in a slice.
 type Seq interface {
 	// Names calls yield with the Name of every item, in order, until
 	// yield returns false. Names must be distinct.
