@@ -89,7 +89,7 @@ func BenchmarkRun(b *testing.B) {
 
 // BenchmarkDeflateLevels measures compress/flate at each level on the text
 // of benchFiles (Go source), with the compressed size as a fraction of the
-// input (ratio): how DefaultLevel was chosen.
+// input (ratio): how defaultLevel was chosen.
 func BenchmarkDeflateLevels(b *testing.B) {
 	files := benchFiles(b)
 	var text []byte

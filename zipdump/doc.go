@@ -33,6 +33,6 @@
 // Run and RunSeq may be called from several goroutines, each call with
 // its own Options and output files; Options.Open is called concurrently
 // from the workers, unless Options.Sequential is set. The methods of a
-// Seq are called from one goroutine at a time. [CheckName] and
-// [ParseCompression] are pure functions.
+// Seq are called from one goroutine at a time. [ParseCompression] is a
+// pure function.
 package zipdump

@@ -47,13 +47,13 @@ func ParseCompression(s string) (Compression, error) {
 	return 0, fmt.Errorf("%q is not a compression (auto, store or deflate)", s)
 }
 
-// DefaultLevel is the Deflate level of packages. Measured on 64 MiB of Go
+// defaultLevel is the Deflate level of packages. Measured on 64 MiB of Go
 // source (docs/PERFORMANCE.md): compress/flate at level 6 compresses as
 // well as Info-ZIP's default, zip -6, to 0.3%, at the same CPU cost per
 // byte; level 5 costs a third less for output 1.4% larger, level 4 half
 // for 5.5%. Since files are compressed in parallel, level 6 still packages
 // faster than zip -r on two cores.
-const DefaultLevel = 6
+const defaultLevel = 6
 
 // DefaultMaxBytes is the size a package is closed before (--dump-max-bytes).
 const DefaultMaxBytes = 1 << 30
@@ -65,7 +65,7 @@ var ErrChanged = errors.New("changed after it was hashed")
 // An Item is one bitstream to package: a file whose length and digests
 // are already known, from the pass that wrote the Resource List.
 type Item struct {
-	Name string // its path in the package, and the name Options.Open gets; see CheckName
+	Name string // its path in the package, and the name Options.Open gets; one a package cannot hold is skipped with ErrName
 	Size int64  // its length in bytes
 	// Entry is its entry in the manifest: <loc>, <lastmod>, and <rs:md>
 	// with hash (Hash, formatted), length and type. Run adds the path
@@ -89,7 +89,7 @@ type Item struct {
 type Options struct {
 	Hashes      hashing.Set // the algorithms of Item.Hash and of Package.Hash
 	Compression Compression
-	Level       int // Deflate level; DefaultLevel if 0
+	Level       int // Deflate level; defaultLevel if 0
 	Workers     int // files read and compressed at once; hashing.DefaultWorkers() if 0
 
 	MaxBytes       int64 // a package is closed before it would pass this size; DefaultMaxBytes if 0
@@ -174,8 +174,9 @@ func (r *Result) Why() map[int]error {
 
 // A Seq is what RunSeq packages: items it reads twice, in the same order,
 // from one goroutine at a time: first their names alone, to choose the
-// name of each in its package (see CheckName), then whole. A caller with
-// millions of items keeps them on disk this way rather than in a slice.
+// name of each in its package (one that would hide manifest.xml is
+// renamed), then whole. A caller with millions of items keeps them on disk
+// this way rather than in a slice.
 type Seq interface {
 	// Names calls yield with the Name of every item, in order, until
 	// yield returns false. Names must be distinct.
@@ -285,7 +286,7 @@ func (o *Options) defaults() error {
 		return errors.New("zipdump: Open, Create, Remove and Stem are required")
 	}
 	if o.Level == 0 {
-		o.Level = DefaultLevel
+		o.Level = defaultLevel
 	}
 	if o.Level < flate.BestSpeed || o.Level > flate.BestCompression {
 		return fmt.Errorf("zipdump: Deflate level %d is not 1-9", o.Level)
@@ -408,7 +409,7 @@ func (p *packer) queue(ctx context.Context, work, ordered chan<- *job, i int, it
 	if it.NoBitstream {
 		return send(&job{item: i, it: it, last: true, whole: true})
 	}
-	err := CheckName(name)
+	err := checkName(name)
 	if err == nil && it.Size < 0 {
 		err = errors.New("its length is unknown")
 	}

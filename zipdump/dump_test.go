@@ -61,7 +61,7 @@ func TestRunRoundTrip(t *testing.T) {
 			opt, out := testOptions(t, c)
 			opt.Compression = comp
 			if comp == Auto {
-				opt.Level = 0 // DefaultLevel, as a build packages
+				opt.Level = 0 // defaultLevel, as a build packages
 			}
 			res := run(t, c.items, opt)
 			if len(res.Skipped) != 0 || len(res.Packages) != 1 {
@@ -299,12 +299,12 @@ func TestCheckName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.ToValidUTF8(tt.name[:min(len(tt.name), 20)], "?"), func(t *testing.T) {
-			err := CheckName(tt.name)
+			err := checkName(tt.name)
 			if (err == nil) != tt.ok {
-				t.Errorf("CheckName(%q) = %v, want ok=%v", tt.name, err, tt.ok)
+				t.Errorf("checkName(%q) = %v, want ok=%v", tt.name, err, tt.ok)
 			}
 			if err != nil && !errors.Is(err, ErrName) {
-				t.Errorf("CheckName(%q) = %v, not ErrName", tt.name, err)
+				t.Errorf("checkName(%q) = %v, not ErrName", tt.name, err)
 			}
 		})
 	}

@@ -108,9 +108,9 @@ func (c *corpus) open(it *Item) (io.ReadCloser, error) {
 }
 
 // testLevel is the Deflate level of the tests. No property they check
-// depends on the level, and level 2 costs a fraction of DefaultLevel's CPU
+// depends on the level, and level 2 costs a fraction of defaultLevel's CPU
 // on their corpora; it still goes the way of every level but BestSpeed
-// (the level of the probes). TestRunRoundTrip packages at DefaultLevel.
+// (the level of the probes). TestRunRoundTrip packages at defaultLevel.
 const testLevel = 2
 
 // testOptions writes packages into a new directory and reads c, at

@@ -15,7 +15,7 @@ const ManifestName = "manifest.xml"
 // ErrName reports a path that cannot be an entry of a package.
 var ErrName = errors.New("cannot be packaged under this name")
 
-// CheckName reports whether name can be the path of a bitstream in a
+// checkName reports whether name can be the path of a bitstream in a
 // package: relative, slash-separated, without empty, "." or ".." segments,
 // valid UTF-8 of at most 65,535 bytes, and without the characters that
 // either XML or the schema of the path attribute (pattern "/.*[^/]", where
@@ -23,7 +23,7 @@ var ErrName = errors.New("cannot be packaged under this name")
 // forbids in names (APPNOTE.TXT 4.4.17) and which some extractors take for
 // a separator. It does not reserve ManifestName: Run moves a bitstream of
 // that name aside.
-func CheckName(name string) error {
+func checkName(name string) error {
 	switch {
 	case name == "":
 		return fmt.Errorf("%w: the path is empty", ErrName)

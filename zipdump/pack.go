@@ -128,21 +128,7 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	}
 	if it.NoBitstream {
 		p.release(first)
-		e := it.Entry
-		p.line = rsxml.AppendEntry(p.line[:0], false, &e)
-		line := int64(len(p.line))
-		if err := p.room("", 0, line, 1); err != nil {
-			if errors.Is(err, errTooLong) {
-				p.skip(first.item, err)
-				return nil
-			}
-			return err
-		}
-		if err := p.keepLines(1); err != nil {
-			return err
-		}
-		p.cur.manifestMeasure.AddSize(line, 1)
-		return nil
+		return p.writeEntryOnly(first.item, it)
 	}
 	path := "/" + name
 	entries := make([]rsxml.Entry, 1+len(it.Also))
@@ -158,15 +144,7 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		p.skip(first.item, fmt.Errorf("its bitstream is that of %d resources, more than a manifest may list (%d)", len(entries), p.opt.MaxEntries))
 		return p.drain(first, next)
 	}
-	var bound int64
-	switch {
-	case first.whole && first.comp != nil:
-		bound = int64(len(*first.comp))
-	case first.whole, first.method == methodStore:
-		bound = it.Size
-	default:
-		bound = deflateBound(it.Size)
-	}
+	bound := storedBound(first)
 	if err := p.room(name, bound, line, len(entries)); err != nil {
 		if errors.Is(err, errTooLong) {
 			p.skip(first.item, err)
@@ -197,10 +175,36 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		return err
 	}
 	c := p.cur
-	c.manifestMeasure.AddSize(line, len(entries))
 	c.centralBound += boundCentral + int64(len(name))
 	c.Bitstreams++
 	return nil
+}
+
+// writeEntryOnly writes the manifest entry of item i, which has no
+// bitstream.
+func (p *packer) writeEntryOnly(i int, it *Item) error {
+	e := it.Entry
+	p.line = rsxml.AppendEntry(p.line[:0], false, &e)
+	if err := p.room("", 0, int64(len(p.line)), 1); err != nil {
+		if errors.Is(err, errTooLong) {
+			p.skip(i, err)
+			return nil
+		}
+		return err
+	}
+	return p.keepLines(1)
+}
+
+// storedBound is the most bytes the item whose first job is first takes
+// in its package.
+func storedBound(first *job) int64 {
+	switch {
+	case first.whole && first.comp != nil:
+		return int64(len(*first.comp))
+	case first.whole, first.method == methodStore:
+		return first.it.Size
+	}
+	return deflateBound(first.it.Size)
 }
 
 // drain releases the jobs of the item whose first job is first, and
@@ -213,15 +217,21 @@ func (p *packer) drain(first *job, next func() (*job, error)) error {
 	for !j.last {
 		p.release(j)
 		var err error
-		if j, err = next(); err == nil && j == nil {
-			err = fmt.Errorf("zipdump: the queue ended inside an item")
-		}
-		if err != nil {
+		if j, err = nextChunk(next); err != nil {
 			return err
 		}
 	}
 	p.release(j)
 	return nil
+}
+
+// nextChunk takes the next job of the item being written.
+func nextChunk(next func() (*job, error)) (*job, error) {
+	j, err := next()
+	if err == nil && j == nil {
+		err = errors.New("zipdump: the queue ended inside an item")
+	}
+	return j, err
 }
 
 func (p *packer) writeErr(err error) error { return writing(p.cur.Name, err) }
@@ -243,7 +253,7 @@ func writing(name string, err error) error {
 // takes its first bitstream whatever its size.
 func (p *packer) room(name string, bound, line int64, n int) error {
 	if c := p.cur; c != nil && c.entries > 0 {
-		size := c.zw.Offset() + localSize(name, true) + bound + // the entry
+		size := c.zw.off + localSize(name, true) + bound + // the entry
 			localSize(ManifestName, true) + deflateBound(c.manifestMeasure.Size()+line) + // the manifest
 			c.centralBound + 2*boundCentral + int64(len(name)+len(ManifestName)) + boundEnd
 		if !c.manifestMeasure.Room(line, n) || size > p.opt.MaxBytes {
@@ -300,6 +310,7 @@ func (p *packer) keepLines(n int) error {
 	if _, err := c.partW.Write(p.line); err != nil {
 		return writing(partName(c.ManifestName), err)
 	}
+	c.manifestMeasure.AddSize(int64(len(p.line)), n)
 	c.partSize += int64(len(p.line))
 	c.entries += n
 	return nil
@@ -368,23 +379,7 @@ func (p *packer) finishPackage() error {
 	if size > p.opt.MaxManifestLen {
 		return fmt.Errorf("zipdump: manifest of %s is %d bytes, past the limit of %d", c.Name, size, p.opt.MaxManifestLen)
 	}
-	// Copy the manifest into the package from the file just written: the
-	// two are the same bytes by construction.
-	if err := c.zw.begin(ManifestName, methodDeflate, size, deflateBound(size)); err != nil {
-		return p.writeErr(err)
-	}
-	crc := crc32.NewIEEE()
-	fw := p.getFlate(p.opt.Level)
-	fw.Reset(c.zw)
-	_, err = io.Copy(fw, io.TeeReader(io.NewSectionReader(mf, 0, size), crc))
-	if err == nil {
-		err = fw.Close()
-	}
-	p.putFlate(p.opt.Level, fw)
-	if err != nil {
-		return p.writeErr(err)
-	}
-	if err := c.zw.finish(crc.Sum32()); err != nil {
+	if err := p.packManifest(c, io.NewSectionReader(mf, 0, size)); err != nil {
 		return p.writeErr(err)
 	}
 	c.manifest = nil
@@ -399,10 +394,30 @@ func (p *packer) finishPackage() error {
 	if err := c.f.Close(); err != nil {
 		return writing(c.Name, err)
 	}
-	c.Size = c.zw.Offset()
+	c.Size = c.zw.off
 	c.Hash = p.opt.Hashes.Tokens(nil, sum)
 	p.res.Packages = append(p.res.Packages, c.Package)
 	return nil
+}
+
+// packManifest writes manifest.xml into the package c from the copy just
+// written beside it: the two are the same bytes by construction.
+func (p *packer) packManifest(c *pkg, mf *io.SectionReader) error {
+	if err := c.zw.begin(ManifestName, methodDeflate, mf.Size(), deflateBound(mf.Size())); err != nil {
+		return err
+	}
+	crc := crc32.NewIEEE()
+	fw := p.getFlate(p.opt.Level)
+	defer p.putFlate(p.opt.Level, fw)
+	fw.Reset(c.zw)
+	_, err := io.Copy(fw, io.TeeReader(mf, crc))
+	if err == nil {
+		err = fw.Close()
+	}
+	if err != nil {
+		return err
+	}
+	return c.zw.finish(crc.Sum32())
 }
 
 // chunkStream hands the data of a split item's chunks, in order, to the
@@ -444,10 +459,7 @@ func (s *chunkStream) advance() error {
 		s.tail = append(s.tail[:0], data[len(data)-min(dictSize, len(data)):]...)
 		s.p.release(s.j)
 		s.j = nil
-		j, err := s.next()
-		if err == nil && j == nil {
-			err = fmt.Errorf("zipdump: the queue ended inside an item")
-		}
+		j, err := nextChunk(s.next)
 		if err != nil {
 			s.fatal = err
 			return err
@@ -501,20 +513,9 @@ func (p *packer) stream(first *job, next func() (*job, error), it *Item, name st
 	if bad == nil && !p.opt.Hashes.Holds(it.Hash, sum) {
 		bad = fmt.Errorf("%w: its digest differs", ErrChanged)
 	}
-	// Consume what is left of the item's chunks.
-	for !s.j.last {
-		p.release(s.j)
-		j, err := next()
-		if err == nil && j == nil {
-			err = fmt.Errorf("zipdump: the queue ended inside an item")
-		}
-		if err != nil {
-			s.j = nil
-			return false, err
-		}
-		s.j = j
+	if err := p.drain(s.j, next); err != nil { // what is left of the item's chunks
+		return false, err
 	}
-	p.release(s.j)
 	if bad != nil {
 		if err := zw.abort(); err != nil {
 			return false, p.writeErr(err)

@@ -28,35 +28,44 @@ const bufSize = chunkSize + dictSize
 // fraction of the memory that buffers of bufSize would take.
 const smallBufSize = 64 << 10
 
-// getBuf returns an empty buffer for n bytes from a free list, or a new
-// one: of smallBufSize if n fits, else of bufSize. The window bounds how
-// many are in use, so the free lists (unlike a sync.Pool, which the
-// garbage collector empties) keep them all.
+// getBuf returns an empty buffer for n bytes: of smallBufSize if n fits,
+// else of bufSize.
 func (p *packer) getBuf(n int) *[]byte {
 	list, size := p.bufs, bufSize
 	if n <= smallBufSize {
 		list, size = p.smallBufs, smallBufSize
 	}
-	select {
-	case b := <-list:
-		*b = (*b)[:0]
-		return b
-	default:
-		b := make([]byte, 0, size)
-		return &b
-	}
+	b := get(list, func() *[]byte { b := make([]byte, 0, size); return &b })
+	*b = (*b)[:0]
+	return b
 }
 
 func (p *packer) putBuf(b *[]byte) {
-	if b == nil {
-		return
+	switch {
+	case b == nil:
+	case cap(*b) < bufSize:
+		put(p.smallBufs, b)
+	default:
+		put(p.bufs, b)
 	}
-	list := p.bufs
-	if cap(*b) < bufSize {
-		list = p.smallBufs
-	}
+}
+
+// get takes a value from a free list, or makes a new one; put gives it
+// back, unless the list is full. The window bounds how many buffers are in
+// use, so the free lists (unlike a sync.Pool, which the garbage collector
+// empties) keep them all.
+func get[T any](list chan T, fresh func() T) T {
 	select {
-	case list <- b:
+	case v := <-list:
+		return v
+	default:
+		return fresh()
+	}
+}
+
+func put[T any](list chan T, v T) {
+	select {
+	case list <- v:
 	default:
 	}
 }
@@ -78,28 +87,16 @@ func newTools(opt *Options) *tools {
 // that a Run has as many as compress at once (about GOMAXPROCS), not two
 // for each worker, most of which wait for reads: each holds about 1 MB.
 func (p *packer) getFlate(level int) *flate.Writer {
-	list := p.flates
-	if level == flate.BestSpeed {
-		list = p.probes
-	}
-	select {
-	case w := <-list:
-		return w
-	default:
-		w, _ := flate.NewWriter(nil, level)
-		return w
-	}
+	return get(p.flateList(level), func() *flate.Writer { w, _ := flate.NewWriter(nil, level); return w })
 }
 
-func (p *packer) putFlate(level int, w *flate.Writer) {
-	list := p.flates
+func (p *packer) putFlate(level int, w *flate.Writer) { put(p.flateList(level), w) }
+
+func (p *packer) flateList(level int) chan *flate.Writer {
 	if level == flate.BestSpeed {
-		list = p.probes
+		return p.probes
 	}
-	select {
-	case list <- w:
-	default:
-	}
+	return p.flates
 }
 
 // bufWriter appends to a pooled buffer.

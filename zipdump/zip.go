@@ -182,15 +182,8 @@ func (t teeWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Offset returns the number of bytes written so far.
-func (z *zipWriter) Offset() int64 { return z.off }
-
-// Entries returns the number of entries written so far.
-func (z *zipWriter) Entries() int { return len(z.dir) }
-
 func (z *zipWriter) write(p []byte) error {
-	n, err := z.bw.Write(p)
-	z.off += int64(n)
+	_, err := z.Write(p)
 	return err
 }
 
@@ -281,7 +274,7 @@ func (z *zipWriter) begin(name string, method uint16, usize, bound int64) error 
 	return nil
 }
 
-// Write writes data of the streamed entry.
+// Write writes data of the streamed entry, or of the file.
 func (z *zipWriter) Write(p []byte) (int, error) {
 	n, err := z.bw.Write(p)
 	z.off += int64(n)
@@ -358,9 +351,8 @@ func (z *zipWriter) Close() ([]byte, error) {
 	sum, err := z.close()
 	if err != nil {
 		z.discard()
-		return nil, err
 	}
-	return sum, nil
+	return sum, err
 }
 
 func (z *zipWriter) close() ([]byte, error) {

@@ -131,7 +131,7 @@ func TestZip64LargeFile(t *testing.T) {
 func TestDeflateBound(t *testing.T) {
 	t.Parallel()
 	data := testRandom(7, 3*chunkSize+5)
-	for _, level := range []int{flate.BestSpeed, DefaultLevel, flate.BestCompression} {
+	for _, level := range []int{flate.BestSpeed, defaultLevel, flate.BestCompression} {
 		for _, n := range []int{0, 1, 100, 65535, 65536, 200000, len(data)} {
 			var cw countWriter
 			w, _ := flate.NewWriter(&cw, level)

@@ -2,9 +2,10 @@
 // that keep dumps and snapshots: the Resource List Archive (section 3:
 // ResourceLists), the Resource Dump Archive (section 4: ResourceDumps) and
 // the Change Dump Archive (section 6: ChangeDumps). The Change List Archive
-// (section 5) is published with the Change Lists, by package changelists;
-// what every archive shares (retention, the archive document, names) is in
-// package docs.
+// (section 5) is published with the Change Lists, by package changelists,
+// whose Archive plans the Change Dump Archive too (both archive intervals)
+// and writes all four; what every archive shares (retention, the archive
+// document, names) is in package docs.
 //
 // Each archiver plans what its archive lists in a build (the previous
 // build's archived documents that are kept, and this build's if one is

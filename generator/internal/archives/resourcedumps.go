@@ -1,21 +1,19 @@
 package archives
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"regexp"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
-	"github.com/rsgen/rsgen/zipdump"
 )
 
 // The Resource Dump Archive (ResourceSync Archives, section 4):
@@ -36,20 +34,16 @@ var archivedPackageFile = regexp.MustCompile(`^resourcedump-([0-9]{8}T[0-9]{6}Z)
 // A ResourceDumps publishes the Resource Dump Archive of a build.
 type ResourceDumps struct {
 	Docs   *docs.Writer
-	Prev   *previous.Site // nil for a first build
-	Every  time.Duration  // how often the Resource Dump is archived; 0 for no archive
-	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
-	At     time.Time      // the snapshot time
-	Notice func(string)   // tells the user what they should know; never nil
-	// CopyPackage publishes a package of the previous build again.
-	CopyPackage func(ctx context.Context, p *packages.Package) error
+	Prev   *previous.Site   // nil for a first build
+	Every  time.Duration    // how often the Resource Dump is archived; 0 for no archive
+	Keep   time.Duration    // how long an archived one is kept (Changes.ArchiveKeep)
+	At     time.Time        // the snapshot time
+	Notice func(string)     // tells the user what they should know; never nil
+	Copier *packages.Copier // publishes the packages of the previous build again
 }
 
-// plan returns the Resource Dump Archive this build publishes, or nil for
-// none: with Changes.ArchiveResourceDumps, the previous build's archived
-// dumps taken at the snapshot time minus ArchiveKeep or later, and this
-// build's Resource Dump if the newest archived one was taken
-// ArchiveResourceDumps before it or more (or there is none).
+// Plan returns the Resource Dump Archive this build publishes, or nil for
+// none (docs.PlanSnapshots).
 func (ra *ResourceDumps) Plan() (*docs.SnapshotPlan, error) {
 	var prev *previous.Archive
 	if ra.Prev != nil {
@@ -58,57 +52,42 @@ func (ra *ResourceDumps) Plan() (*docs.SnapshotPlan, error) {
 	return docs.PlanSnapshots(ra.Docs, prev, ra.Prev != nil, ra.Every, ra.Keep, ra.At, "Resource Dump", packages.ResourceDumpStem, ra.Notice)
 }
 
-// link is the link of resourcedump.xml to the Resource Dump Archive, if
-// the build publishes one.
+// Link is the link of resourcedump.xml to the archive a, if any.
 func (ra *ResourceDumps) Link(a *docs.SnapshotPlan) []rsxml.Link {
-	if a == nil {
-		return nil
-	}
-	return []rsxml.Link{{Rel: "archives", Href: ra.Docs.URL(ResourceDumpArchiveName)}}
+	return archivesLink(ra.Docs, a != nil, ResourceDumpArchiveName)
 }
 
-// write publishes the Resource Dump Archive a: this build's Resource Dump
-// again under archive/ if it is due, its packages and manifest copies
-// linked there under names of its own; the previous build's archived dumps
-// again, byte for byte, each checked, with their packages; and the
-// archive listing them all, oldest first; and advertises it. Past the
-// limits of one document its oldest dumps are left out, with a notice.
-func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs []zipdump.Package, completed time.Time, entry func(p *zipdump.Package, e *rsxml.Entry)) error {
+// Write publishes the Resource Dump Archive a: this build's Resource Dump
+// of pkgs again under archive/ if it is due, the previous build's archived
+// dumps again, byte for byte, each checked, with their packages, and the
+// archive listing them all, oldest first. Past the limits of one document
+// its oldest dumps are left out, with a notice.
+func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs []packages.Package, completed time.Time) error {
 	if a == nil {
 		return nil
 	}
-	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
-	for _, c := range a.Carried {
-		entries = append(entries, rsxml.Entry{Loc: ra.Docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At), Completed: formatTimeOrEmpty(c.List.Completed)}})
-	}
-	if a.Fresh {
-		e, err := ra.archiveThis(a, pkgs, completed, entry)
-		if err != nil {
-			return err
-		}
-		entries = append(entries, e)
-	}
-	_, err := docs.WriteArchiveDoc(ra.Docs, ResourceDumpArchiveName, rsxml.CapResourceDumpArchive, "Resource Dump", entries, len(a.Carried), ra.Notice,
-		func(i int) error { return ra.copyDump(ctx, a.Carried[i]) })
+	archive := &changelists.Archive{Docs: ra.Docs, Name: ResourceDumpArchiveName, What: "Resource Dump", Capability: rsxml.CapResourceDumpArchive,
+		Stem: packages.ResourceDumpStem + "-", Notice: ra.Notice, Carried: a.Carried, Fresh: a.Fresh,
+		Listed: func(l *previous.ArchivedList) rsxml.MD {
+			return rsxml.MD{At: rsxml.FormatTime(l.At), Completed: formatTimeOrEmpty(l.Completed)}
+		}}
+	_, err := archive.Write(ra.At, func(stem string) ([]rsxml.Entry, error) {
+		e, err := ra.archiveThis(stem, pkgs, completed)
+		return []rsxml.Entry{e}, err
+	}, func(c docs.Archived) error { return ra.copyDump(ctx, c) })
 	return err
 }
 
 // archiveThis writes this build's Resource Dump under archive/, as one
-// document, with its packages linked beside it, and returns its entry in
-// the archive.
-func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []zipdump.Package, completed time.Time, entry func(p *zipdump.Package, e *rsxml.Entry)) (rsxml.Entry, error) {
-	stem := docs.ArchiveDir + "/" + packages.ResourceDumpStem + "-" + docs.Stamp(ra.At)
-	for _, c := range a.Carried {
-		if docs.OfStem(c.Name, stem) {
-			return rsxml.Entry{}, fmt.Errorf("%w: its archived Resource Dump %s has the name of this build's", docs.ErrPrevious, c.Name)
-		}
-	}
-	pkgs := make([]zipdump.Package, len(live))
+// document, with its packages and their manifest copies linked beside it
+// under names of their own, and returns its entry in the archive.
+func (ra *ResourceDumps) archiveThis(stem string, live []packages.Package, completed time.Time) (rsxml.Entry, error) {
+	pkgs := make([]packages.Package, len(live))
 	for i, p := range live {
 		q := p
 		q.Name = fmt.Sprintf("%s-%05d.zip", stem, i+1)
-		q.ManifestName = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
-		for _, l := range [][2]string{{q.Name, p.Name}, {q.ManifestName, p.ManifestName}} {
+		q.Manifest = fmt.Sprintf("%s-%05d.manifest.xml", stem, i+1)
+		for _, l := range [][2]string{{q.Name, p.Name}, {q.Manifest, p.Manifest}} {
 			name := ra.Docs.Dir + "/" + l[0]
 			if err := ra.Docs.Stage.LinkStaged(name, ra.Docs.Dir+"/"+l[1]); err != nil {
 				return rsxml.Entry{}, fmt.Errorf("writing %s: %w", name, err)
@@ -122,7 +101,7 @@ func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []zipdump.Packag
 		return rsxml.Entry{}, &docs.LimitError{Err: fmt.Errorf("the Resource Dump of %s cannot be archived as one document of %d entries at most", units.Count(len(pkgs), "package"), n),
 			Raise: []string{"Limits.MaxEntries", "Dump.MaxBytes"}}
 	}
-	if err := ra.Docs.Write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) }); err != nil {
+	if err := ra.Docs.Write(stem+".xml", doc, 0, len(pkgs), func(i int, e *rsxml.Entry) { pkgs[i].Entry(ra.Docs, e) }); err != nil {
 		return rsxml.Entry{}, err
 	}
 	if st, err := os.Stat(ra.Docs.Stage.Path(ra.Docs.Dir + "/" + stem + ".xml")); err != nil {
@@ -135,17 +114,12 @@ func (ra *ResourceDumps) archiveThis(a *docs.SnapshotPlan, live []zipdump.Packag
 }
 
 // copyDump publishes an archived Resource Dump of the previous build
-// again, byte for byte, with its packages and their manifest copies, which
-// must be where rsgen archives them with it.
+// again with its packages and their manifest copies, which must be where
+// rsgen archives them with it.
 func (ra *ResourceDumps) copyDump(ctx context.Context, c docs.Archived) error {
-	data, pkgs, err := ra.Prev.ReadArchivedResourceDump(ctx, c.List)
-	if err != nil {
-		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
-	}
 	at := docs.Stamp(c.List.At)
 	seen := map[string]bool{}
-	for i := range pkgs {
-		p := &pkgs[i]
+	return copyArchived(ctx, ra.Docs, c, ra.Prev.ReadArchivedResourceDump, func(p *previous.Package) error {
 		dp := packages.Package{Prev: p, Length: p.Length, Hash: p.Entry.MD.Hash}
 		var ok bool
 		if dp.Name, ok = ra.archived(p.Rel, at, "zip"); !ok {
@@ -162,11 +136,8 @@ func (ra *ResourceDumps) copyDump(ctx context.Context, c docs.Archived) error {
 			}
 			seen[n] = true
 		}
-		if err := ra.CopyPackage(ctx, &dp); err != nil {
-			return err
-		}
-	}
-	return ra.Docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
+		return ra.Copier.Copy(ctx, &dp)
+	})
 }
 
 // archived returns the name, in the documents' directory, of rel (a URL

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -30,11 +31,8 @@ type ResourceLists struct {
 	Notice func(string)   // tells the user what they should know; never nil
 }
 
-// planListArchive returns the Resource List Archive this build publishes,
-// or nil for none: with Changes.ArchiveResourceLists, the previous build's
-// archived lists taken at the snapshot time minus ArchiveKeep or later,
-// and this build's Resource List if the newest archived one was taken
-// ArchiveResourceLists before it or more (or there is none).
+// Plan returns the Resource List Archive this build publishes, or nil for
+// none (docs.PlanSnapshots).
 func (la *ResourceLists) Plan() (*docs.SnapshotPlan, error) {
 	var prev *previous.Archive
 	if la.Prev != nil {
@@ -43,51 +41,47 @@ func (la *ResourceLists) Plan() (*docs.SnapshotPlan, error) {
 	return docs.PlanSnapshots(la.Docs, prev, la.Prev != nil, la.Every, la.Keep, la.At, "Resource List", "resourcelist", la.Notice)
 }
 
-// listArchivesLink is the link of resourcelist.xml to the Resource List
-// Archive, if the build publishes one.
+// Link is the link of resourcelist.xml to the archive a, if any.
 func (la *ResourceLists) Link(a *docs.SnapshotPlan) []rsxml.Link {
-	if a == nil {
-		return nil
-	}
-	return []rsxml.Link{{Rel: "archives", Href: la.Docs.URL(ResourceListArchiveName)}}
+	return archivesLink(la.Docs, a != nil, ResourceListArchiveName)
 }
 
-// writeListArchive publishes the Resource List Archive a: this build's
-// Resource List again under archive/ if it is due (opt, n and fill write
-// it, as they wrote resourcelist.xml), the previous build's archived lists
-// again, byte for byte, each checked, and the archive listing them all,
-// oldest first; and advertises it. Past the limits of one document its
-// oldest lists are left out, with a notice.
+// archivesLink is the link of a live document to its archive name, if the
+// build publishes it (ResourceSync Archives, section 2.2).
+func archivesLink(d *docs.Writer, published bool, name string) []rsxml.Link {
+	if !published {
+		return nil
+	}
+	return []rsxml.Link{{Rel: "archives", Href: d.URL(name)}}
+}
+
+// Write publishes the Resource List Archive a: this build's Resource List
+// again under archive/ if it is due (opt, n and fill write it, as they
+// wrote resourcelist.xml), the previous build's archived lists again, byte
+// for byte, each checked, and the archive listing them all, oldest first.
+// Past the limits of one document its oldest lists are left out, with a
+// notice.
 func (la *ResourceLists) Write(ctx context.Context, a *docs.SnapshotPlan, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
 	if a == nil {
 		return nil
 	}
-	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
-	for _, c := range a.Carried {
-		entries = append(entries, rsxml.Entry{Loc: la.Docs.URL(c.Name), MD: rsxml.MD{At: rsxml.FormatTime(c.List.At)}})
-	}
-	if a.Fresh {
-		stem := docs.ArchiveDir + "/resourcelist-" + docs.Stamp(la.At)
-		for _, c := range a.Carried {
-			if docs.OfStem(c.Name, stem) {
-				return fmt.Errorf("%w: its archived Resource List %s has the name of this build's", docs.ErrPrevious, c.Name)
-			}
-		}
+	archive := &changelists.Archive{Docs: la.Docs, Name: ResourceListArchiveName, What: "Resource List", Capability: rsxml.CapResourceListArchive,
+		Stem: "resourcelist-", Notice: la.Notice, Carried: a.Carried, Fresh: a.Fresh,
+		Listed: func(l *previous.ArchivedList) rsxml.MD { return rsxml.MD{At: rsxml.FormatTime(l.At)} }}
+	_, err := archive.Write(la.At, func(stem string) ([]rsxml.Entry, error) {
 		opt.Name = stem
 		wl, err := la.Docs.List(opt, n, fill)
 		if err != nil {
 			// Its index's locs are longer than those of resourcelist.xml's:
 			// with a low Limits.MaxBytes, it may not fit where that did.
-			return fmt.Errorf("the archived copy of the Resource List: %w", err)
+			return nil, fmt.Errorf("the archived copy of the Resource List: %w", err)
 		}
-		entries = append(entries, rsxml.Entry{Loc: la.Docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}})
-	}
-	_, err := docs.WriteArchiveDoc(la.Docs, ResourceListArchiveName, rsxml.CapResourceListArchive, "Resource List", entries, len(a.Carried), la.Notice,
-		func(i int) error { return la.copyList(ctx, a.Carried[i]) })
+		return []rsxml.Entry{{Loc: la.Docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}}}, nil
+	}, func(c docs.Archived) error { return la.copyList(ctx, c) })
 	return err
 }
 
-// copyArchivedList publishes an archived Resource List of the previous
+// copyList publishes an archived Resource List of the previous
 // build again, and its parts if it is an index, byte for byte, under the
 // names they had.
 func (la *ResourceLists) copyList(ctx context.Context, c docs.Archived) error {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
@@ -13,124 +14,138 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// Names of the Change List Archive (ResourceSync Archives, section 5):
-// changelist-archive.xml lists closed Change Lists kept under archive/,
-// one (or its parts, past the limits) for each build that found changes,
-// named by the end of the interval it covers.
+// ArchiveName is the Change List Archive (ResourceSync Archives, section
+// 5): it lists closed Change Lists kept under archive/, one (or its parts,
+// past the limits) for each build that found changes, named by the end of
+// the interval it covers.
 const ArchiveName = "changelist-archive.xml"
 
-// A changeArchive is what the Change List Archive of a build lists: the
-// archived lists of the previous build that are kept, and this build's
-// changes, if it found any, from from.
-type changeArchive struct {
-	carried []docs.Archived
-	fresh   bool
-	from    time.Time
+// An Archive lists documents kept under archive/. The archives of
+// intervals, the Change List Archive and the Change Dump Archive (package
+// archives), are planned alike by PlanArchive; every archive, those of
+// snapshots too (package archives, planned by docs.PlanSnapshots), is
+// written by Write. Its fields up to Listed describe the archive; a plan
+// sets the others.
+type Archive struct {
+	Docs       *docs.Writer
+	Name       string         // changelist-archive.xml
+	What       string         // "Change List"
+	Capability string         // rsxml.CapChangeListArchive
+	Stem       string         // "changelist-": this build's is archive/<Stem><its time>
+	File       *regexp.Regexp // the names rsgen gives what it archives (PlanArchive)
+	Notice     func(string)   // tells the user what they should know; never nil
+	// Listed gives the times of an archived document in the archive; nil
+	// for its from and until.
+	Listed func(l *previous.ArchivedList) rsxml.MD
+
+	Carried []docs.Archived // the previous build's archived documents kept
+	Fresh   bool            // this build archives its own
+	From    time.Time       // where this build's interval starts
 }
 
-// archiveEntry is the entry in the archive of the list name, covering
-// from to until.
-func (ch *Lists) archiveEntry(name string, from, until time.Time) rsxml.Entry {
-	return rsxml.Entry{Loc: ch.Docs.URL(name), MD: rsxml.MD{From: rsxml.FormatTime(from), Until: rsxml.FormatTime(until)}}
-}
-
-// planArchive returns the Change List Archive this build publishes, or
-// nil for none: with Changes.ArchiveKeep, the previous build's archived
-// lists that end at the snapshot time minus ArchiveKeep or later, and this
-// build's changes, which start at from. An archive with nothing to list is
-// not published (an empty <urlset> is invalid against the Sitemap schema).
+// PlanArchive returns the archive a this build publishes, or nil for
+// none: with keep, the previous build's archived documents (prev) that end
+// at the snapshot time at minus keep or later, and this build's (fresh),
+// which start at from. An archive with nothing to list is not published
+// (an empty <urlset> is invalid against the Sitemap schema).
 //
-// This build's archived changes start where the previous archive ends:
+// This build's archived interval starts where the previous archive ends:
 // the builds since found nothing changed (each has archived its changes,
 // or checkDumps would have refused it), so the archive has no gap; and
 // this build's changes are dated from the previous snapshot on, so it has
 // no overlap either, where the Change List starts earlier (at the end of
 // the Change Dump).
-func (ch *Lists) planArchive(from time.Time) (*changeArchive, error) {
-	prev := ch.Prev.ChangeListArchive
-	keep := ch.ArchiveKeep
+func PlanArchive(a Archive, prev *previous.Archive, keep time.Duration, at, from time.Time, fresh bool) (*Archive, error) {
 	if keep == 0 {
-		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive (checkDumps)
-			ch.Notice(fmt.Sprintf("the Change List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change List")))
+		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive or DropChangeDump (checkDumps)
+			a.Notice(fmt.Sprintf("the %s Archive of the previous build (%s) is no longer published", a.What, units.Count(len(prev.Lists), a.What)))
 		}
 		return nil, nil
 	}
-	a := &changeArchive{fresh: ch.Changes.Len() > 0, from: from}
+	a.Fresh, a.From = fresh, from
 	if prev != nil && len(prev.Lists) > 0 {
-		a.from = prev.Lists[len(prev.Lists)-1].Until
+		a.From = prev.Lists[len(prev.Lists)-1].Until
 	}
 	var err error
-	a.carried, err = docs.Retained(ch.Docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, ch.At.Add(-keep), "Change List", ch.Notice,
-		func(_ *previous.ArchivedList, base string) bool { return changeListFile.MatchString(base) })
-	if err != nil {
+	a.Carried, err = docs.Retained(a.Docs, prev, func(l *previous.ArchivedList) time.Time { return l.Until }, at.Add(-keep), a.What, a.Notice,
+		func(_ *previous.ArchivedList, base string) bool { return a.File.MatchString(base) })
+	if err != nil || (len(a.Carried) == 0 && !a.Fresh) {
 		return nil, err
 	}
-	if len(a.carried) == 0 && !a.fresh {
-		return nil, nil
-	}
-	return a, nil
+	return &a, nil
 }
 
-// archivesLink is the link of changelist.xml to the Change List Archive,
-// if the build publishes one (ResourceSync Archives, section 2.2).
-func (ch *Lists) archivesLink() []rsxml.Link {
-	if ch.archive == nil {
+// Link is the link of the live document to the archive, if the build
+// publishes one (ResourceSync Archives, section 2.2).
+func (a *Archive) Link() []rsxml.Link {
+	if a == nil {
 		return nil
 	}
-	return []rsxml.Link{{Rel: "archives", Href: ch.Docs.URL(ArchiveName)}}
+	return []rsxml.Link{{Rel: "archives", Href: a.Docs.URL(a.Name)}}
 }
 
-// WriteArchive publishes the Change List Archive planned, if any: this
-// build's changes as closed Change Lists from a.from to the snapshot time,
-// the previous build's archived lists again, byte for byte, each checked,
-// and the archive listing them all, oldest first; and advertises it in
-// the Capability List. An archive that would pass the limits of one
-// document leaves out its oldest lists, with a notice, as the Change List
-// Index does.
+// Write publishes the archive: this build's interval, if fresh, which
+// write writes as stem (archive/<Stem><at>) and whose entries in the
+// archive it returns; the carried documents again, each published by
+// publish; and the archive listing them all, oldest first, advertised.
+// Past the limits of one document its oldest documents are left out, with
+// a notice. It returns how many carried documents the archive lists.
+func (a *Archive) Write(at time.Time, write func(stem string) ([]rsxml.Entry, error), publish func(c docs.Archived) error) (int, error) {
+	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
+	for _, c := range a.Carried {
+		md := rsxml.MD{From: rsxml.FormatTime(c.List.From), Until: rsxml.FormatTime(c.List.Until)}
+		if a.Listed != nil {
+			md = a.Listed(c.List)
+		}
+		entries = append(entries, rsxml.Entry{Loc: a.Docs.URL(c.Name), MD: md})
+	}
+	if a.Fresh {
+		stem := docs.ArchiveDir + "/" + a.Stem + docs.Stamp(at)
+		for _, c := range a.Carried {
+			if docs.OfStem(c.Name, stem) {
+				return 0, fmt.Errorf("%w: its archived %s %s has the name of this build's", docs.ErrPrevious, a.What, c.Name)
+			}
+		}
+		fresh, err := write(stem)
+		if err != nil {
+			return 0, err
+		}
+		entries = append(entries, fresh...)
+	}
+	return docs.WriteArchiveDoc(a.Docs, a.Name, a.Capability, a.What, entries, len(a.Carried), a.Notice,
+		func(i int) error { return publish(a.Carried[i]) })
+}
+
+// WriteArchive publishes the Change List Archive planned, if any, with
+// this build's changes as closed Change Lists from where the archive ends
+// to the snapshot time.
 func (ch *Lists) WriteArchive(ctx context.Context) error {
 	a := ch.archive
 	if a == nil {
 		return nil
 	}
-	entries := make([]rsxml.Entry, 0, len(a.carried)+1)
-	for _, c := range a.carried {
-		entries = append(entries, ch.archiveEntry(c.Name, c.List.From, c.List.Until))
-	}
-	if a.fresh {
-		name := docs.ArchiveDir + "/" + changeListStem + docs.Stamp(ch.At)
-		for _, c := range a.carried {
-			if docs.OfStem(c.Name, name) {
-				return fmt.Errorf("%w: its archived Change List %s has the name of this build's", docs.ErrPrevious, c.Name)
-			}
-		}
+	listed, err := a.Write(ch.At, func(stem string) ([]rsxml.Entry, error) {
 		it, err := ch.Changes.Iter()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		opt := Options(ch.Docs, name, a.from, ch.At, "", ChangeTime)
+		opt := Options(ch.Docs, stem, a.From, ch.At, "", ChangeTime)
 		opt.Apart = true
 		wl, err := ch.Docs.List(opt, ch.Changes.Len(), it.Fill)
 		if err == nil {
 			err = it.Err()
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for _, p := range wl.Parts {
-			entries = append(entries, rsxml.Entry{Loc: ch.Docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}})
-		}
-	}
-	listed, err := docs.WriteArchiveDoc(ch.Docs, ArchiveName, rsxml.CapChangeListArchive, "Change List", entries, len(a.carried), ch.Notice, func(i int) error {
-		c := a.carried[i]
+		return partEntries(ch.Docs, wl), nil
+	}, func(c docs.Archived) error {
 		data, err := ch.Prev.ReadArchived(ctx, c.List)
 		if err != nil {
 			return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 		}
 		return ch.Docs.Copy(c.Name, c.List.URL, io.NopCloser(bytes.NewReader(data)))
 	})
-	if err != nil {
-		return err
-	}
 	ch.Report.Archived = listed
-	return nil
+	return err
 }

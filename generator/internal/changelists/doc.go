@@ -15,5 +15,7 @@
 // [Lists.Publish] writes the lists, [Lists.WriteArchive] the archive, after
 // the Change Dump (which the build writes in between, from the time
 // Publish returns). [Options] are those of any Change List, for the one a
-// record export publishes.
+// record export publishes. An [Archive] of intervals is planned the same
+// way for the Change Dump Archive, and every archive of package archives
+// is written by [Archive.Write].
 package changelists

@@ -49,7 +49,7 @@ type Lists struct {
 	Changes     *spill.ChangeSet     // this build's changes, chronological
 	Report      *report.ChangeReport // told what was published
 	Notice      func(string)         // tells the user what they should know; never nil
-	archive     *changeArchive       // planned by Publish; nil for none
+	archive     *Archive             // planned by Publish; nil for none
 }
 
 // Publish publishes changelist.xml and returns where this build's changes
@@ -85,7 +85,9 @@ func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 		from = chainEnd
 	}
 	changes := ch.Changes
-	if ch.archive, err = ch.planArchive(from); err != nil {
+	ch.archive, err = PlanArchive(Archive{Docs: ch.Docs, Name: ArchiveName, What: "Change List", Capability: rsxml.CapChangeListArchive,
+		Stem: changeListStem, File: changeListFile, Notice: ch.Notice}, ch.Prev.ChangeListArchive, ch.ArchiveKeep, ch.At, from, changes.Len() > 0)
+	if err != nil {
 		return from, err
 	}
 	stem := changeListStem + docs.Stamp(ch.At)
@@ -262,7 +264,7 @@ func (ch *Lists) fitsOneList(lists []carried, open *openHistory, from time.Time,
 // openListDoc is the root of the open changelist.xml: from, no until.
 func (ch *Lists) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
 }
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
@@ -315,24 +317,34 @@ func (ch *Lists) writeChangeListIndexOver(ctx context.Context, lists []carried, 
 		fresh = append(fresh, written...)
 	}
 	if changes.Len() > 0 {
-		written, err := ch.writeChangeParts(stem, changes, from, ch.At, index)
+		it, err := changes.Iter()
+		if err != nil {
+			return err
+		}
+		written, err := ch.writeChangeEntries(stem, changes.Len(), ChangeTime, it.Fill, from, ch.At, index)
+		if err == nil {
+			err = it.Err()
+		}
 		if err != nil {
 			return err
 		}
 		fresh = append(fresh, written...)
 	}
-	lists, err := ch.fitIndex(lists, fresh)
-	if err != nil {
-		return err
-	}
 	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
 	for _, c := range lists {
-		if err := ch.copyCarried(ctx, c); err != nil {
-			return err
-		}
 		entries = append(entries, rsxml.Entry{Loc: ch.Docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
+	drop, err := ch.fitIndex(entries, len(lists))
+	if err != nil {
+		return err
+	}
+	for _, c := range lists[drop:] {
+		if err := ch.copyCarried(ctx, c); err != nil {
+			return err
+		}
+	}
+	entries = entries[drop:]
 	ch.Report.Lists = len(entries)
 	if err := ch.writeChangeListIndex(IndexName, entries); err != nil {
 		return err
@@ -410,25 +422,21 @@ func carriedName(d *docs.Writer, cl *previous.ChangeList) string {
 	return changeListStem + docs.Stamp(cl.Until) + ".xml"
 }
 
-// fitIndex drops the oldest carried lists while the index over them and
-// fresh would pass the limits of one document. If fresh alone passes them,
+// fitIndex returns how many of the oldest carried lists (the first
+// carried of entries) to drop so that the Change List Index over entries
+// fits the limits of one document. If this build's lists alone pass them,
 // it fails: an index is not split.
-func (ch *Lists) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, error) {
-	entries := make([]rsxml.Entry, 0, len(lists)+len(fresh))
-	for _, c := range lists {
-		entries = append(entries, rsxml.Entry{Loc: ch.Docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
-	}
-	entries = append(entries, fresh...)
+func (ch *Lists) fitIndex(entries []rsxml.Entry, carried int) (int, error) {
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: docs.TimeWidth, Until: docs.TimeWidth},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
-	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), ch.Limits)
+		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
+	drop, fits := listwriter.FitOldest(&doc, entries, carried, ch.Limits)
 	if !fits {
-		return nil, &docs.LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",
-			len(fresh), ch.Limits.MaxEntries, ch.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
+		return 0, &docs.LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",
+			len(entries)-carried, ch.Limits.MaxEntries, ch.Limits.MaxBytes), Raise: []string{"Limits.MaxEntries", "Limits.MaxBytes"}}
 	}
 	if drop > 0 {
 		ch.Notice(fmt.Sprintf("the Change List Index can list no more: the %d oldest Change Lists are no longer published", drop))
 		ch.Report.Dropped += drop
 	}
-	return lists[drop:], nil
+	return drop, nil
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -30,28 +29,14 @@ func Options(d *docs.Writer, name string, from, until time.Time, index string, t
 	}
 }
 
-// writeChangeParts writes changes (chronological) as Change Lists named
-// <stem>.xml or, past the limits, <stem>-00001.xml, …: each one a whole
-// Change List whose own from and until are its share of [from, until]
-// (they meet at the datetime of the first change of the next part, so that
-// there is no gap), split between two datetimes (listwriter.Options.Time),
-// linked with rel="index" to index. It returns the
-// entries of the lists for a Change List Index, in order.
-func (ch *Lists) writeChangeParts(stem string, changes *spill.ChangeSet, from, until time.Time, index string) ([]rsxml.Entry, error) {
-	it, err := changes.Iter()
-	if err != nil {
-		return nil, err
-	}
-	entries, err := ch.writeChangeEntries(stem, changes.Len(), ChangeTime, it.Fill, from, until, index)
-	if err == nil {
-		err = it.Err()
-	}
-	return entries, err
-}
-
-// writeChangeEntries is writeChangeParts for n changes that fill gives in
-// chronological order; time(e) is the time a part that starts with e
-// starts at (see listwriter.Options.Time).
+// writeChangeEntries writes n changes, which fill gives in chronological
+// order, as Change Lists named <stem>.xml or, past the limits,
+// <stem>-00001.xml, …: each one a whole Change List whose own from and
+// until are its share of [from, until] (they meet at the datetime of the
+// first change of the next part, so that there is no gap), split between
+// two datetimes (time(e) is the time a part that starts with e starts at:
+// listwriter.Options.Time), linked with rel="index" to index. It returns
+// the entries of the lists for a Change List Index, in order.
 func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
 	wl, err := ch.Docs.List(Options(ch.Docs, stem, from, until, index, time), n, fill)
 	if err != nil {
@@ -60,11 +45,16 @@ func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry
 	for _, t := range wl.Inside {
 		ch.Notice(InsideNotice(t, ch.Limits))
 	}
+	return partEntries(ch.Docs, wl), nil
+}
+
+// partEntries are the entries of the parts of wl in an index or archive.
+func partEntries(d *docs.Writer, wl listwriter.Written) []rsxml.Entry {
 	entries := make([]rsxml.Entry, len(wl.Parts))
 	for i, p := range wl.Parts {
-		entries[i] = rsxml.Entry{Loc: ch.Docs.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
+		entries[i] = rsxml.Entry{Loc: d.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
 	}
-	return entries, nil
+	return entries
 }
 
 // InsideNotice is what a build says of the changes at t, more than one
@@ -81,6 +71,6 @@ func InsideNotice(t string, limits listwriter.Limits) string {
 // if that one is closed.
 func (ch *Lists) writeChangeListIndex(name string, entries []rsxml.Entry) error {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
-	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
+	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
 	return ch.Docs.Write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
 }

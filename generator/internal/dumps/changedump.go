@@ -58,32 +58,27 @@ func (d *ChangeDump) Write(ctx context.Context, from time.Time) error {
 	if carried, err = d.fit(carried, fresh); err != nil {
 		return err
 	}
-	da := &archives.ChangeDumps{Docs: d.Docs, Prev: d.Prev, Keep: d.ArchiveKeep, At: d.At, Notice: d.Notice, CopyPackage: d.Copier.Copy}
+	da := &archives.ChangeDumps{Docs: d.Docs, Prev: d.Prev, Keep: d.ArchiveKeep, At: d.At, Notice: d.Notice, Copier: d.Copier}
 	archive, err := da.Plan(from, len(fresh) > 0)
 	if err != nil {
 		return err
-	}
-	published := map[string]*archives.Published{} // by name
-	for i := range fresh {
-		published[fresh[i].Name] = &archives.Published{Package: &fresh[i], Fresh: true}
 	}
 	for i := range carried {
 		if err := d.Copier.Copy(ctx, &carried[i]); err != nil {
 			return err
 		}
-		published[carried[i].Name] = &archives.Published{Package: &carried[i]}
 	}
 	all := append(carried, fresh...)
 	d.Report.Packages = len(all)
 	if len(all) > 0 {
 		md := rsxml.MD{Capability: rsxml.CapChangeDump, From: all[0].From, Until: all[len(all)-1].Until}
-		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, da.Link(archive)...)}
+		doc := rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, archive.Link()...)}
 		if err := d.Docs.Write(ChangeDumpName, doc, 0, len(all), func(i int, e *rsxml.Entry) { all[i].Entry(d.Docs, e) }); err != nil {
 			return err
 		}
 		d.Docs.Advertise(d.Docs.URL(ChangeDumpName), rsxml.CapChangeDump)
 	}
-	return da.Write(ctx, archive, fresh, published)
+	return da.Write(ctx, archive, fresh, carried)
 }
 
 // pack writes this build's packages: the bytes of the created and

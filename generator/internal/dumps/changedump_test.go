@@ -2,6 +2,7 @@ package dumps
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -108,5 +109,55 @@ func TestChangeDumpWrite(t *testing.T) {
 	}
 	if len(d.Docs.Caps) != 1 || d.Docs.Caps[0].MD.Capability != rsxml.CapChangeDump {
 		t.Errorf("advertised %v, want the Change Dump", d.Docs.Caps)
+	}
+}
+
+// The packages of the previous build carried forward are the newest run
+// without a gap, which must end where this build's changes start, less
+// those that end before the keep window; a notice says what is not.
+func TestChangeDumpCarried(t *testing.T) {
+	t.Parallel()
+	at := func(h int) string { return rsxml.FormatTime(snapshot.Add(time.Duration(h) * time.Hour)) }
+	pkg := func(n, from, until int) previous.Package {
+		name := fmt.Sprintf("changedump-%s-%05d.zip", docs.Stamp(snapshot.Add(time.Duration(until)*time.Hour)), n)
+		return previous.Package{Rel: "resourcesync/" + name, URL: "https://example.org/resourcesync/" + name, From: at(from), Until: at(until), Length: 3}
+	}
+	for _, tt := range []struct {
+		name    string
+		pkgs    []previous.Package
+		from    int // where this build's changes start
+		want    []string
+		notices int
+	}{
+		{"a run", []previous.Package{pkg(1, -3, -2), pkg(2, -2, -1)}, -1,
+			[]string{"changedump-20240601T220000Z-00001.zip", "changedump-20240601T230000Z-00002.zip"}, 0},
+		{"after a gap", []previous.Package{pkg(1, -5, -4), pkg(2, -2, -1)}, -1, []string{"changedump-20240601T230000Z-00002.zip"}, 1},
+		{"out of the keep window", []previous.Package{pkg(1, -30, -26), pkg(2, -26, -1)}, -1, []string{"changedump-20240601T230000Z-00002.zip"}, 0},
+		{"ending before the changes", []previous.Package{pkg(1, -3, -2)}, -1, nil, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			changes, err := spilltest.Area(t).Changes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := changes.Add(&spill.Change{Resource: spill.Resource{Loc: "https://example.org/a"}, Change: rsxml.ChangeDeleted}); err != nil {
+				t.Fatal(err)
+			}
+			var said []string
+			d := &ChangeDump{Packaging: Packaging{Docs: &docs.Writer{Base: "https://example.org/", Dir: "resourcesync"}, At: snapshot, Notice: func(s string) { said = append(said, s) }},
+				Changes: changes, Prev: &previous.Site{ChangeDump: &previous.ChangeDump{Packages: tt.pkgs}}, Keep: 24 * time.Hour}
+			carried, err := d.carried(snapshot.Add(time.Duration(tt.from) * time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, p := range carried {
+				names = append(names, p.Name)
+			}
+			if !slices.Equal(names, tt.want) || len(said) != tt.notices {
+				t.Errorf("carried %v, notices %q; want %v, %d notices", names, said, tt.want, tt.notices)
+			}
+		})
 	}
 }

@@ -34,19 +34,19 @@ type Packaging struct {
 }
 
 // Files are the files of a source, open for packaging: a tree's
-// (treescan.Files) or an archive's members (Members).
+// (treescan.Files) or an archive's members (archiveFiles).
 type Files interface {
 	// Open opens the bytes of an item (zipdump.Options.Open), from
-	// several goroutines at once unless the files are Members that are
+	// several goroutines at once unless the files are archiveFiles that are
 	// Sequential.
 	Open(it *zipdump.Item) (io.ReadCloser, error)
 	Close()
 }
 
-// Members are the members of an archive, open for packaging
+// archiveFiles are the members of an archive, open for packaging
 // (archivescan.Members): listed in memory rather than read from the
 // spool, and opened in the order of the archive if Sequential (a tar).
-type Members interface {
+type archiveFiles interface {
 	Files
 	Index(name string) (int, bool) // the position in the archive of the member published as name
 	Sequential() bool

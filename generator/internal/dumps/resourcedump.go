@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
@@ -37,7 +36,7 @@ type ResourceDump struct {
 
 // Packed is what Pack wrote, for Write.
 type Packed struct {
-	Packages  []zipdump.Package
+	Packages  []packages.Package
 	Completed time.Time
 }
 
@@ -68,23 +67,19 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 		d.Stats.Packed.Add(1)
 		return files.Open(it)
 	}
-	members, isArchive := files.(Members)
+	members, isArchive := files.(archiveFiles)
 	if isArchive {
 		opt.Sequential = members.Sequential()
 	}
 	var res *zipdump.Result
-	var left []int        // the resources left out, by index, ascending
-	var why map[int]error // why, for those not reported yet
+	var left map[int]error // the resources left out, by index: why, or nil for those reported already
 	if !isArchive {
 		// The files of a tree, read from the spool as they are packaged.
 		res, err = zipdump.RunSeq(ctx, resourceItems(resources), opt)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 		}
-		why = res.Why()
-		for _, s := range res.Skipped {
-			left = append(left, s.Index)
-		}
+		left = res.Why()
 	} else if res, left, err = d.packMembers(ctx, resources, members.Index, opt); err != nil {
 		return nil, nil, nil, err
 	}
@@ -97,15 +92,15 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 	i := 0
 	err = resources.Each(func(r *spill.Resource) error {
 		defer func() { i++ }()
-		if len(left) > 0 && left[0] == i {
-			left = left[1:]
-			if err, ok := why[i]; ok {
-				d.Problems.Add(report.Problem{Path: r.Path, Err: d.describe(err)})
-			}
-			dropped = append(dropped, r.Loc)
-			return nil
+		err, out := left[i]
+		if !out {
+			return kept.Add(r)
 		}
-		return kept.Add(r)
+		if err != nil {
+			d.Problems.Add(report.Problem{Path: r.Path, Err: d.describe(err)})
+		}
+		dropped = append(dropped, r.Loc)
+		return nil
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -120,36 +115,36 @@ func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
 	return spoolSeq[*spill.ResourceIter]{
 		iter: s.Iter,
 		name: func(it *spill.ResourceIter) string { return it.Cur.Path },
-		item: func(it *spill.ResourceIter) zipdump.Item {
-			r := it.Cur.Clone() // the iterator reuses its links
-			item := zipdump.Item{Name: r.Path, Size: r.Length, Hash: r.Hash}
-			r.Entry(&item.Entry)
-			return item
-		},
+		item: func(it *spill.ResourceIter) zipdump.Item { return resourceItem(&it.Cur) },
 	}
+}
+
+// resourceItem is the item of the Resource Dump of r.
+func resourceItem(r *spill.Resource) zipdump.Item {
+	c := r.Clone() // the iterator reuses its links
+	it := zipdump.Item{Name: c.Path, Size: c.Length, Hash: c.Hash}
+	c.Entry(&it.Entry)
+	return it
 }
 
 // packMembers packages the members of an archive, listed in memory as
 // the archive's scan lists them (members: the index of each in the
-// archive), and returns the indexes of the resources it left out,
-// ascending, reported as problems.
-func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.ResourceSpool, index func(name string) (int, bool), opt zipdump.Options) (*zipdump.Result, []int, error) {
+// archive), and returns the indexes of the resources it left out, each
+// reported as a problem.
+func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.ResourceSpool, index func(name string) (int, bool), opt zipdump.Options) (*zipdump.Result, map[int]error, error) {
 	n := resources.Len()
 	items := make([]zipdump.Item, 0, n)
 	of := make([]int, 0, n) // index in resources of each item
-	var left []int
+	left := map[int]error{}
 	i := 0
 	err := resources.Each(func(r *spill.Resource) error {
 		defer func() { i++ }()
 		if r.Path == "" {
 			d.Problems.Add(report.Problem{Path: r.Loc, Err: errors.New("has no file to package, so it is left out of the Resource List too, which must list the same resources as the Resource Dump")})
-			left = append(left, i)
+			left[i] = nil
 			return nil
 		}
-		c := r.Clone()
-		it := zipdump.Item{Name: r.Path, Size: r.Length, Hash: c.Hash}
-		c.Entry(&it.Entry)
-		items = append(items, it)
+		items = append(items, resourceItem(r))
 		of = append(of, i)
 		return nil
 	})
@@ -175,10 +170,9 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 		return nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 	}
 	for _, s := range res.Skipped {
-		left = append(left, of[s.Index])
+		left[of[s.Index]] = nil
 		d.Problems.Add(report.Problem{Path: items[s.Index].Name, Err: d.describe(s.Err)})
 	}
-	slices.Sort(left)
 	return res, left, nil
 }
 
@@ -186,11 +180,13 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 // the dump of a record export. The dump completes once its last package
 // has, whatever the clock says now.
 func (d *ResourceDump) Written(res *zipdump.Result) *Packed {
-	p := &Packed{Packages: res.Packages, Completed: d.Completed()}
+	p := &Packed{Completed: d.Completed()}
 	for _, q := range res.Packages {
 		if q.Completed.After(p.Completed) {
 			p.Completed = q.Completed
 		}
+		p.Packages = append(p.Packages, packages.Package{Name: q.Name, Manifest: q.ManifestName, Length: q.Size, Hash: hashing.FormatTokens(q.Hash),
+			At: rsxml.FormatTime(q.At), Completed: rsxml.FormatTime(q.Completed)})
 	}
 	d.Docs.N += len(res.Packages) // the copies of the manifests
 	return p
@@ -216,10 +212,7 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 	if p == nil {
 		return nil
 	}
-	ra := &archives.ResourceDumps{Docs: d.Docs, Prev: d.Prev, Every: d.Every, Keep: d.Keep, At: d.At, Notice: d.Notice}
-	if d.Copier != nil {
-		ra.CopyPackage = d.Copier.Copy
-	}
+	ra := &archives.ResourceDumps{Docs: d.Docs, Prev: d.Prev, Every: d.Every, Keep: d.Keep, At: d.At, Notice: d.Notice, Copier: d.Copier}
 	archive, err := ra.Plan()
 	if err != nil {
 		return err
@@ -233,26 +226,15 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
 	}
-	entry := func(p *zipdump.Package, e *rsxml.Entry) {
-		*e = rsxml.Entry{
-			Loc: d.Docs.URL(p.Name),
-			MD: rsxml.MD{Type: "application/zip", Length: strconv.FormatInt(p.Size, 10), Hash: hashing.FormatTokens(p.Hash),
-				At: rsxml.FormatTime(p.At), Completed: rsxml.FormatTime(p.Completed)},
-			Links: []rsxml.Link{{Rel: "contents", Href: d.Docs.URL(p.ManifestName), Type: "application/xml"}},
+	for _, q := range pkgs { // the rule the reader of the next build and the validator apply
+		if msg := rsxml.PackageTimes(&md, &rsxml.MD{At: q.At, Completed: q.Completed}, nil); msg != "" {
+			return fmt.Errorf("writing the Resource Dump: package %s: %s", q.Name, msg)
 		}
 	}
-	for i := range pkgs {
-		// The rule the reader of the next build and the validator apply.
-		var e rsxml.Entry
-		entry(&pkgs[i], &e)
-		if msg := rsxml.PackageTimes(&md, &e.MD, nil); msg != "" {
-			return fmt.Errorf("writing the Resource Dump: package %s: %s", pkgs[i].Name, msg)
-		}
-	}
-	wl, err := d.Docs.List(opt, len(pkgs), func(i int, e *rsxml.Entry) { entry(&pkgs[i], e) })
+	wl, err := d.Docs.List(opt, len(pkgs), func(i int, e *rsxml.Entry) { pkgs[i].Entry(d.Docs, e) })
 	if err != nil {
 		return err
 	}
 	d.Docs.Advertise(d.Docs.URL(wl.Name), rsxml.CapResourceDump)
-	return ra.Write(ctx, archive, p.Packages, p.Completed, entry)
+	return ra.Write(ctx, archive, pkgs, p.Completed)
 }

@@ -107,7 +107,7 @@ func TestResourceDumpPackAndWrite(t *testing.T) {
 	if want := []string{"a.txt", "d.txt", "manifest.xml"}; !slices.Equal(names, want) {
 		t.Errorf("the package holds %v, want %v", names, want)
 	}
-	if _, err := os.Stat(d.Docs.Stage.Path("resourcesync/" + pkg.ManifestName)); err != nil {
+	if _, err := os.Stat(d.Docs.Stage.Path("resourcesync/" + pkg.Manifest)); err != nil {
 		t.Errorf("the copy of the manifest is not staged: %v", err)
 	}
 
@@ -121,7 +121,7 @@ func TestResourceDumpPackAndWrite(t *testing.T) {
 	for _, want := range []string{
 		`<rs:md capability="resourcedump"`,
 		"<loc>https://example.org/resourcesync/" + pkg.Name + "</loc>",
-		`href="https://example.org/resourcesync/` + pkg.ManifestName + `"`,
+		`href="https://example.org/resourcesync/` + pkg.Manifest + `"`,
 	} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("resourcedump.xml has no %s:\n%s", want, b)

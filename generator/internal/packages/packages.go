@@ -35,19 +35,20 @@ var (
 	ChangeManifestFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.manifest\.xml$`)
 )
 
-// A Package is a package listed in the Change Dump: carried forward
-// from the previous build, or written by this one.
+// A Package is a package of a dump: written by this build, or carried
+// forward from the previous one.
 type Package struct {
 	Name, Manifest string // in the documents' directory; Manifest "" if it has no copy
-	From, Until    string
+	From, Until    string // a Change Dump's
+	At, Completed  string // a Resource Dump's
 	Length         int64
 	Hash           string
 	Prev           *previous.Package // carried forward: where its bytes come from
 }
 
-// Entry sets e to the entry of p in the Change Dump that d writes.
+// Entry sets e to the entry of p in the dump that d writes.
 func (p *Package) Entry(d *docs.Writer, e *rsxml.Entry) {
-	*e = rsxml.Entry{Loc: d.URL(p.Name), MD: rsxml.MD{Type: "application/zip", Hash: p.Hash, From: p.From, Until: p.Until}}
+	*e = rsxml.Entry{Loc: d.URL(p.Name), MD: rsxml.MD{Type: "application/zip", Hash: p.Hash, From: p.From, Until: p.Until, At: p.At, Completed: p.Completed}}
 	if p.Length >= 0 {
 		e.MD.Length = strconv.FormatInt(p.Length, 10)
 	}
@@ -79,7 +80,7 @@ type Copier struct {
 // upload that compares times (the S3 script) does not send it again.
 func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	prev := c.Prev
-	if !verifiable(p.Prev.Hash) {
+	if len(known(p.Prev.Hash)) == 0 {
 		return fmt.Errorf("%w: %s: %w, so its bytes cannot be checked: it is not published again unchecked",
 			docs.ErrPrevious, prev.Name(p.Prev.URL), errUnverifiable)
 	}
@@ -208,9 +209,6 @@ func known(tokens []hashing.Token) (set hashing.Set) {
 	}
 	return set
 }
-
-// verifiable reports whether tokens give a digest rsgen computes.
-func verifiable(tokens []hashing.Token) bool { return len(known(tokens)) > 0 }
 
 // checkDigests reads f from its start through the algorithms of tokens
 // that rsgen knows and compares the digests.

@@ -1,10 +1,15 @@
 package packages
 
 import (
+	"crypto/sha256"
+	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -28,6 +33,12 @@ func TestPackageEntry(t *testing.T) {
 	if e.MD.Length != "" || len(e.Links) != 0 {
 		t.Errorf("a package of unknown length and no manifest copy: %+v", e)
 	}
+	// A Resource Dump's package gives its at and completed instead.
+	r := Package{Name: "resourcedump-00001.zip", Length: 3, At: "2024-06-02T00:00:00Z", Completed: "2024-06-02T00:01:00Z"}
+	r.Entry(d, &e)
+	if e.MD.At != r.At || e.MD.Completed != r.Completed || e.MD.From != "" || e.MD.Until != "" {
+		t.Errorf("a Resource Dump's package: %+v", e)
+	}
 }
 
 // The names rsgen gives Change Dump packages, and only those, match.
@@ -39,6 +50,57 @@ func TestChangeDumpNames(t *testing.T) {
 	for _, bad := range []string{"changedump-20240602T000000Z.zip", "../changedump-20240602T000000Z-00001.zip", "changedump-20240602T000000Z-00001.zip.xml"} {
 		if ChangeDumpFile.MatchString(bad) || ChangeManifestFile.MatchString(bad) {
 			t.Errorf("%s matches", bad)
+		}
+	}
+}
+
+// A package's bytes are checked against the digests of its entry that
+// rsgen computes, read from the file's start; an entry without one is
+// unverifiable.
+func TestCheckDigests(t *testing.T) {
+	t.Parallel()
+	f, err := os.Create(filepath.Join(t.TempDir(), "p.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString("zip")
+	sum := sha256.Sum256([]byte("zip"))
+	other := sha256.Sum256([]byte("zap"))
+	for _, tt := range []struct {
+		name   string
+		tokens []hashing.Token
+		want   error // nil, errDigest or errUnverifiable
+	}{
+		{"its digest", []hashing.Token{{Alg: "sha-256", Digest: sum[:]}}, nil},
+		{"another algorithm's too", []hashing.Token{{Alg: "x-foo", Digest: []byte{1}}, {Alg: "sha-256", Digest: sum[:]}}, nil},
+		{"another digest", []hashing.Token{{Alg: "sha-256", Digest: other[:]}}, errDigest},
+		{"no digest rsgen computes", []hashing.Token{{Alg: "x-foo", Digest: []byte{1}}}, errUnverifiable},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := checkDigests(f, tt.tokens); !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
+				t.Errorf("checkDigests: %v, want %v", err, tt.want)
+			}
+		})
+	}
+}
+
+// A copied package gets the time its entry gives: when its packaging
+// completed, else the end of its changes, else its snapshot.
+func TestPackageTime(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		md   rsxml.MD
+		want string
+	}{
+		{rsxml.MD{At: "2024-06-01T00:00:00Z", Completed: "2024-06-01T00:05:00Z"}, "2024-06-01T00:05:00Z"},
+		{rsxml.MD{From: "2024-06-01T00:00:00Z", Until: "2024-06-02T00:00:00Z"}, "2024-06-02T00:00:00Z"},
+		{rsxml.MD{At: "2024-06-01T00:00:00Z", Completed: "soon"}, "2024-06-01T00:00:00Z"},
+		{rsxml.MD{}, ""},
+	} {
+		got, ok := packageTime(&tt.md)
+		if ok != (tt.want != "") || ok && rsxml.FormatTime(got) != tt.want {
+			t.Errorf("%+v: %v, %v; want %q", tt.md, got, ok, tt.want)
 		}
 	}
 }
