@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
@@ -363,14 +362,10 @@ func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
 	}
 }
 
-// partsReadAgain counts the calls of duplicatesAcross, for the tests.
-var partsReadAgain atomic.Int64
-
 // duplicatesAcross reads the <loc>s of parts again, sorts them on disk,
 // and reports each <loc> that two parts list, in the later part, naming
 // the first.
 func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
-	partsReadAgain.Add(1)
 	dir, err := confined.MkdirTemp("", "rsgen-validate-*")
 	if err != nil {
 		return err

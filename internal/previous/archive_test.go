@@ -10,6 +10,7 @@ import (
 )
 
 func TestReadChangeListArchive(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "archive")
 	site, err := Read(context.Background(), dir, Options{})
 	if err != nil {
@@ -42,6 +43,7 @@ func TestReadChangeListArchive(t *testing.T) {
 // or broken does not stop Read, so that a build that drops it (retention,
 // or no archive any more) goes on.
 func TestReadChangeListArchiveLazily(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "archive")
 	if err := os.Remove(filepath.Join(dir, "resourcesync", "archive", "changelist-20240102T000000Z.xml")); err != nil {
 		t.Fatal(err)
@@ -59,6 +61,7 @@ func TestReadChangeListArchiveLazily(t *testing.T) {
 // in order, cannot be carried forward: Read refuses what the archive says,
 // ReadArchived what a list holds.
 func TestReadChangeListArchiveRefused(t *testing.T) {
+	t.Parallel()
 	const (
 		archive = "resourcesync/changelist-archive.xml"
 		first   = "resourcesync/archive/changelist-20240102T000000Z.xml"
@@ -110,6 +113,7 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 }
 
 func TestReadChangeDumpArchive(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "dumparchive")
 	site, err := Read(context.Background(), dir, Options{})
 	if err != nil {
@@ -136,6 +140,7 @@ func TestReadChangeDumpArchive(t *testing.T) {
 // An archived Change Dump that is not what the archive says, or whose
 // packages lie outside it, cannot be carried forward.
 func TestReadChangeDumpArchiveRefused(t *testing.T) {
+	t.Parallel()
 	const (
 		archive = "resourcesync/changedump-archive.xml"
 		second  = "resourcesync/archive/changedump-20240103T000000Z.xml"

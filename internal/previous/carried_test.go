@@ -15,6 +15,7 @@ import (
 // longer what Read checked (the same size or not) fails at its end with
 // ErrChanged, naming the file.
 func TestOpenListDirectory(t *testing.T) {
+	t.Parallel()
 	const rel = "resourcesync/changelist-20240603T000000Z.xml"
 	for _, tt := range []struct {
 		name   string
@@ -66,6 +67,7 @@ func TestOpenListDirectory(t *testing.T) {
 // retries of Read; one the server now serves otherwise fails with
 // ErrChanged.
 func TestOpenListHTTP(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
 	if err != nil {
@@ -118,6 +120,7 @@ func TestOpenListHTTP(t *testing.T) {
 // The manifest copy of a Change Dump package is read again as a Change
 // List is: the bytes Read checked, or ErrChanged.
 func TestOpenDocumentChanged(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "dump")
 	site, err := Read(context.Background(), dir, Options{Stream: true})
 	if err != nil {

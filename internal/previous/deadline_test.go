@@ -33,6 +33,7 @@ func trickle(w http.ResponseWriter, r *http.Request, body string, gap time.Durat
 // request allow. (Without the deadline this read takes 10 s per attempt
 // and succeeds.)
 func TestReadHTTPDeadline(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Path != "/resourcesync/capabilitylist.xml" {
@@ -57,6 +58,7 @@ func TestReadHTTPDeadline(t *testing.T) {
 // TestOpenHTTPDeadline: a package streamed a byte at a time fails once its
 // deadline passes, while it is read, and the error says so.
 func TestOpenHTTPDeadline(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
 		trickle(w, r, strings.Repeat("x", 500), 20*time.Millisecond)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestReadChangeDump(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "dump")
 	site, err := Read(context.Background(), dir, Options{})
 	if err != nil {
@@ -51,6 +52,7 @@ func TestReadChangeDump(t *testing.T) {
 }
 
 func TestReadChangeDumpOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	dir := fixture(t, "dump")
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
@@ -110,6 +112,7 @@ func TestReadChangeDumpOverHTTP(t *testing.T) {
 }
 
 func TestReadChangeDumpErrors(t *testing.T) {
+	t.Parallel()
 	const (
 		dump     = "resourcesync/changedump.xml"
 		manifest = "resourcesync/changedump-20240603T000000Z-00001.manifest.xml"

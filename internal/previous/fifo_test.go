@@ -48,6 +48,7 @@ func unblocking(t *testing.T, fifo string, f func() error) error {
 // previous output directory fails the read at once, naming it, whether it
 // is a document or a Change Dump package.
 func TestReadRefusesFIFO(t *testing.T) {
+	t.Parallel()
 	for _, rel := range []string{".well-known/resourcesync", "resourcesync/capabilitylist.xml", "resourcesync/changelist.xml"} {
 		t.Run(rel, func(t *testing.T) {
 			dir := fixture(t, "good")

@@ -96,6 +96,7 @@ var foreignStyles = []struct {
 }
 
 func TestReadForeignStyles(t *testing.T) {
+	t.Parallel()
 	at := mustTime(t, "2024-06-03T00:00:00Z")
 	want, err := Read(context.Background(), fixture(t, "good"), Options{At: at})
 	if err != nil {
@@ -145,6 +146,7 @@ func TestReadForeignStyles(t *testing.T) {
 // The offsets style must change every time of the test data, or it tests
 // nothing.
 func TestForeignStylesChangeTheDocuments(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("testdata/good/resourcesync/resourcelist-00001.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -166,6 +168,7 @@ func TestForeignStylesChangeTheDocuments(t *testing.T) {
 // documents use relative ones is refused, naming the document and line,
 // rather than read as URLs no build publishes.
 func TestReadRelativeLocs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, rel, old, new string
 		doc                 string

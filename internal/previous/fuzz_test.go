@@ -130,6 +130,7 @@ func seedCorpus(tb testing.TB) map[string][]byte {
 }
 
 func TestSeedCorpus(t *testing.T) {
+	t.Parallel()
 	// Every example is read without a panic, and those that are of the
 	// capability of a role fail only for reasons of their own.
 	good, dump := goodDocs(t), loadDocs(t, "testdata/dump")

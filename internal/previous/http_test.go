@@ -74,6 +74,7 @@ func (s *site) set(f func(w http.ResponseWriter, r *http.Request) bool) {
 var fast = HTTPOptions{Backoff: time.Millisecond, Attempts: 3, Timeout: 5 * time.Second}
 
 func TestReadHTTP(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	for _, loc := range []string{s.srv.URL, s.srv.URL + "/", s.srv.URL + "/.well-known/resourcesync"} {
 		site, err := Read(context.Background(), loc, Options{HTTP: fast})
@@ -90,6 +91,7 @@ func TestReadHTTP(t *testing.T) {
 }
 
 func TestReadHTTPFailures(t *testing.T) {
+	t.Parallel()
 	const rl = "/resourcesync/resourcelist.xml"
 	tests := []struct {
 		name      string
@@ -270,6 +272,7 @@ func TestReadHTTPFailures(t *testing.T) {
 }
 
 func TestReadHTTPRedirectToAnotherHost(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	// The site lives at s; the URL given redirects there, as example.org
 	// redirects to www.example.org.
@@ -290,6 +293,7 @@ func TestReadHTTPRedirectToAnotherHost(t *testing.T) {
 // link to one: a tampered document, or an open redirect on the site, must
 // not send rsgen to another host (a cloud metadata address, say).
 func TestReadHTTPRedirectAwayLater(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	var other sync.Map
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -319,6 +323,7 @@ func TestReadHTTPRedirectAwayLater(t *testing.T) {
 }
 
 func TestReadHTTPCancelled(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
 		http.Error(w, "busy", http.StatusServiceUnavailable)

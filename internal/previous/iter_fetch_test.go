@@ -17,6 +17,7 @@ import (
 // part after it is never fetched. With a spill directory the next part is
 // fetched while one is read; without one, only when it is reached.
 func TestResourceIterHTTP(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
 	if err != nil {
@@ -92,6 +93,7 @@ func TestResourceIterHTTP(t *testing.T) {
 // With a spill directory, the part after the one being read is fetched
 // ahead; an iterator closed meanwhile stops that fetch and leaves no file.
 func TestResourceIterFetchAhead(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
 	if err != nil {
@@ -144,6 +146,7 @@ func (c *countingSource) part(ctx context.Context, u string, limit int64, dir st
 // the entries, and once more by each iterator when it streams them: Read
 // reads only its root then.
 func TestResourceListFetchedOnce(t *testing.T) {
+	t.Parallel()
 	for _, stream := range []bool{false, true} {
 		src := &countingSource{loadDocs(t, "testdata/dump"), map[string]int{}}
 		r := newReader(Options{Stream: stream})
@@ -168,6 +171,7 @@ func TestResourceListFetchedOnce(t *testing.T) {
 
 // Several iterators read one Site at once (run with -race).
 func TestResourceIterConcurrent(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
 	if err != nil {

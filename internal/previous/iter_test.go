@@ -107,6 +107,7 @@ func sameEntries(t *testing.T, got, want []streamed) {
 // testdata/dump, whose is one document. (The spec's examples, in every
 // role, are compared so by TestSeedCorpus.)
 func TestResourceIterMatchesRead(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"good", "dump"} {
 		for _, key := range []struct {
 			name string
@@ -150,6 +151,7 @@ func TestResourceIterMatchesRead(t *testing.T) {
 // each published as the Resource List of a previous build: the iterator
 // returns what Read loads, sorted by key, or fails where Read fails.
 func TestResourceIterForeignCorpus(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../validate/testdata/foreign/*.xml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no foreign corpus: %v", err)
@@ -222,6 +224,7 @@ func reversedGood(t testing.TB) memSource {
 // sorted, through spill files when Memory is small, and both give the same
 // entries. The spill files go with Close.
 func TestResourceIterOrderPaths(t *testing.T) {
+	t.Parallel()
 	key := keyUnder("https://example.org/")
 	good, err := readMem(goodDocs(t), Options{Stream: true})
 	if err != nil {
@@ -283,6 +286,7 @@ func TestResourceIterOrderPaths(t *testing.T) {
 // so far cannot be taken back, so the pass ends with ErrUnsorted, naming
 // the document and line; Sort reads the same list.
 func TestResourceIterLateInversion(t *testing.T) {
+	t.Parallel()
 	docs := goodDocs(t)
 	// Part 3 starts before the end of part 2.
 	const p3 = "https://example.org/resourcesync/resourcelist-00003.xml"
@@ -311,6 +315,7 @@ func TestResourceIterLateInversion(t *testing.T) {
 // A list in another order with a loc twice, and with two locs of one key:
 // the error names the document and line of the later one, as Read's does.
 func TestResourceIterDuplicates(t *testing.T) {
+	t.Parallel()
 	const p2 = "https://example.org/resourcesync/resourcelist-00002.xml"
 	for _, tt := range []struct {
 		name, old, new, msg string
@@ -343,6 +348,7 @@ func TestResourceIterDuplicates(t *testing.T) {
 // Locs outside the base URL have no key: they come after the others,
 // sorted by loc, whatever the order they were published in.
 func TestResourceIterKeyless(t *testing.T) {
+	t.Parallel()
 	docs := goodDocs(t)
 	const p1 = "https://example.org/resourcesync/resourcelist-00001.xml"
 	b := string(docs[p1])
@@ -379,6 +385,7 @@ func TestResourceIterKeyless(t *testing.T) {
 // Read's errors in the documents of the Resource List come from the
 // iterator when Read streams: the same kind, document and line.
 func TestResourceIterErrors(t *testing.T) {
+	t.Parallel()
 	const (
 		part1 = "https://example.org/resourcesync/resourcelist-00001.xml"
 		part2 = "https://example.org/resourcesync/resourcelist-00002.xml"
@@ -444,6 +451,7 @@ func TestResourceIterErrors(t *testing.T) {
 // A sort that cannot write its files fails with an error that says so and
 // names the file, not as a document of the previous build.
 func TestResourceIterSpillFails(t *testing.T) {
+	t.Parallel()
 	site, err := readMem(syntheticList(t, 20_000, true), Options{Stream: true})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // failure, or a missing document further down never is, since taking them
 // for a first build would drop the published change history.
 func TestNothingPublished(t *testing.T) {
+	t.Parallel()
 	const wellKnown = "/.well-known/resourcesync"
 	status := func(path string, code int) func(http.ResponseWriter, *http.Request) bool {
 		return func(w http.ResponseWriter, r *http.Request) bool {

@@ -71,6 +71,7 @@ func mustTime(t *testing.T, s string) time.Time {
 }
 
 func TestReadDirectory(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "good")
 	var notices []string
 	site, err := Read(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z"), Notice: func(m string) { notices = append(notices, m) }})
@@ -123,6 +124,7 @@ func TestReadDirectory(t *testing.T) {
 }
 
 func TestReadOpenChangeListIsNotCarried(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "good")
 	edit(t, dir, "resourcesync/changelist-20240603T000000Z.xml", ` until="2024-06-03T00:00:00Z"`, "")
 	edit(t, dir, "resourcesync/changelist.xml", `from="2024-06-02T00:00:00Z" until="2024-06-03T00:00:00Z"`, `from="2024-06-02T00:00:00Z"`)
@@ -140,6 +142,7 @@ func TestReadOpenChangeListIsNotCarried(t *testing.T) {
 // changelist.xml while the history fits one document) is kept whole: its
 // changes run to the Resource List's snapshot, and none may be later.
 func TestReadOpenChangeList(t *testing.T) {
+	t.Parallel()
 	const open = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
   <rs:ln rel="up" href="https://example.org/resourcesync/capabilitylist.xml"/>
@@ -166,6 +169,7 @@ func TestReadOpenChangeList(t *testing.T) {
 }
 
 func TestReadErrors(t *testing.T) {
+	t.Parallel()
 	const (
 		part1 = "resourcesync/resourcelist-00001.xml"
 		part2 = "resourcesync/resourcelist-00002.xml"
@@ -323,6 +327,7 @@ func TestReadErrors(t *testing.T) {
 // build would publish its bytes again. A link inside the directory is
 // followed.
 func TestReadDirectorySymlinkOutside(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	for _, tc := range []struct {
 		name string
