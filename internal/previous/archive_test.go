@@ -12,7 +12,7 @@ import (
 func TestReadChangeListArchive(t *testing.T) {
 	t.Parallel()
 	dir := fixture(t, "archive")
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestReadChangeListArchiveLazily(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "resourcesync", "archive", "changelist-20240102T000000Z.xml")); err != nil {
 		t.Fatal(err)
 	}
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatalf("Read with a missing archived list: %v", err)
 	}
@@ -98,7 +98,7 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 			for _, e := range tt.edits {
 				edit(t, dir, e.rel, e.old, e.new)
 			}
-			site, err := Read(context.Background(), dir, Options{})
+			site, err := readAll(context.Background(), dir, Options{})
 			if !tt.read {
 				if err != nil {
 					t.Fatalf("Read: %v", err)
@@ -115,7 +115,7 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 func TestReadChangeDumpArchive(t *testing.T) {
 	t.Parallel()
 	dir := fixture(t, "dumparchive")
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestReadChangeDumpArchiveRefused(t *testing.T) {
 			for _, e := range tt.edits {
 				edit(t, dir, e.rel, e.old, e.new)
 			}
-			site, err := Read(context.Background(), dir, Options{})
+			site, err := readAll(context.Background(), dir, Options{})
 			if err != nil {
 				t.Fatalf("Read: %v", err)
 			}

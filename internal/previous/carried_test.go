@@ -28,7 +28,7 @@ func TestOpenListDirectory(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := fixture(t, "good")
-			site, err := Read(context.Background(), dir, Options{Stream: true})
+			site, err := Read(context.Background(), dir, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +69,7 @@ func TestOpenListDirectory(t *testing.T) {
 func TestOpenListHTTP(t *testing.T) {
 	t.Parallel()
 	s := serve(t)
-	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
+	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestOpenListHTTP(t *testing.T) {
 func TestOpenDocumentChanged(t *testing.T) {
 	t.Parallel()
 	dir := fixture(t, "dump")
-	site, err := Read(context.Background(), dir, Options{Stream: true})
+	site, err := Read(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

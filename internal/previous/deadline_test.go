@@ -45,7 +45,7 @@ func TestReadHTTPDeadline(t *testing.T) {
 	opts := fast
 	opts.Timeout, opts.Attempts = time.Minute, 4
 	opts.Deadline = 200 * time.Millisecond
-	_, err := Read(context.Background(), s.srv.URL, Options{HTTP: opts})
+	_, err := readAll(context.Background(), s.srv.URL, Options{HTTP: opts})
 	var pe *Error
 	if !errors.As(err, &pe) || !errors.Is(err, ErrUnreachable) || !errors.Is(err, ErrDeadline) {
 		t.Fatalf("error %v, want an *Error of kind ErrUnreachable wrapping ErrDeadline", err)

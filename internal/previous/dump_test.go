@@ -15,7 +15,7 @@ import (
 func TestReadChangeDump(t *testing.T) {
 	t.Parallel()
 	dir := fixture(t, "dump")
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestReadChangeDump(t *testing.T) {
 			t.Errorf("package %d: %+v", i, p)
 		}
 		manifest, _ := os.ReadFile(filepath.Join(dir, "resourcesync", want.name+".manifest.xml"))
-		if p.Content == nil || p.Content.Rel != "resourcesync/"+want.name+".manifest.xml" || !bytes.Equal(documentData(t, site, p.Content), manifest) {
+		if p.Content == nil || p.Content.Rel != "resourcesync/"+want.name+".manifest.xml" || !bytes.Equal(documentData(t, site.Site, p.Content), manifest) {
 			t.Errorf("package %d: manifest copy %+v", i, p.Content)
 		}
 		zip, _ := os.ReadFile(filepath.Join(dir, "resourcesync", want.name+".zip"))
@@ -68,7 +68,7 @@ func TestReadChangeDumpOverHTTP(t *testing.T) {
 		w.Write([]byte(strings.ReplaceAll(string(b), "https://example.org/", s.srv.URL+"/")))
 		return true
 	})
-	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
+	site, err := readAll(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestReadChangeDumpErrors(t *testing.T) {
 			if tt.mutate != nil {
 				tt.mutate(t, dir)
 			}
-			_, err := Read(context.Background(), dir, tt.opts)
+			_, err := readAll(context.Background(), dir, tt.opts)
 			var pe *Error
 			if !errors.As(err, &pe) || !errors.Is(err, tt.kind) {
 				t.Fatalf("error %v, want one of kind %v", err, tt.kind)

@@ -54,7 +54,7 @@ func TestReadRefusesFIFO(t *testing.T) {
 			dir := fixture(t, "good")
 			fifo := mkfifo(t, dir, rel)
 			err := unblocking(t, fifo, func() error {
-				_, err := Read(context.Background(), dir, Options{})
+				_, err := readAll(context.Background(), dir, Options{})
 				return err
 			})
 			var pe *Error
@@ -68,7 +68,7 @@ func TestReadRefusesFIFO(t *testing.T) {
 	}
 	t.Run("package", func(t *testing.T) {
 		dir := fixture(t, "dump")
-		site, err := Read(context.Background(), dir, Options{})
+		site, err := readAll(context.Background(), dir, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

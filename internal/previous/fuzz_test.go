@@ -8,8 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // memSource serves documents from memory, by URL.
@@ -56,6 +59,61 @@ func readMem(m memSource, opts Options) (*Site, error) {
 	r.site = &Site{Location: "https://example.org/"}
 	r.src = m
 	return r.read(context.Background(), "https://example.org/"+WellKnown)
+}
+
+// readMemAll is readMem, then loadAll.
+func readMemAll(m memSource, opts Options) (*loaded, error) {
+	site, err := readMem(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	return loadAll(context.Background(), site)
+}
+
+// readAll is Read, then loadAll.
+func readAll(ctx context.Context, location string, opts Options) (*loaded, error) {
+	site, err := Read(ctx, location, opts)
+	if err != nil {
+		return nil, err
+	}
+	return loadAll(ctx, site)
+}
+
+// loaded is a site read with the entries of its Resource List.
+type loaded struct {
+	*Site
+	Resources []Resource // in document order
+}
+
+// index returns the index in Resources of the entry for loc, compared in
+// normal form (uri.Normalize).
+func (l *loaded) index(loc string) (int, bool) {
+	i := slices.IndexFunc(l.Resources, func(r Resource) bool { return r.Loc == uri.Normalize(loc) })
+	return i, i >= 0
+}
+
+// loadAll reads every entry of the Resource List of site in document
+// order, checked as an iterator checks them; a loc listed twice is an
+// error.
+func loadAll(ctx context.Context, site *Site) (*loaded, error) {
+	l := site.newListReader(ctx, "")
+	defer l.close()
+	out := &loaded{Site: site}
+	seen := map[string]bool{}
+	for {
+		ok, err := l.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		if seen[l.res.Loc] {
+			return nil, newError(l.name, l.line, ErrInvalid, "%s is listed twice", l.raw)
+		}
+		seen[l.res.Loc] = true
+		out.Resources = append(out.Resources, l.res)
+	}
 }
 
 // goodDocs loads testdata/good as the documents of https://example.org/.
@@ -135,14 +193,14 @@ func TestSeedCorpus(t *testing.T) {
 	// capability of a role fail only for reasons of their own.
 	good, dump := goodDocs(t), loadDocs(t, "testdata/dump")
 	for _, site := range []memSource{good, dump} {
-		if _, err := readMem(site, Options{}); err != nil {
+		if _, err := readMemAll(site, Options{}); err != nil {
 			t.Fatalf("a good site does not read: %v", err)
 		}
 	}
 	for name, data := range seedCorpus(t) {
 		for _, role := range roles {
 			m := withRole(good, dump, role, data)
-			site, err := readMem(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+			site, err := readMemAll(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
 			streamAgrees(t, m, site, err)
 			var pe *Error
 			if err != nil && !errors.As(err, &pe) {
@@ -155,9 +213,9 @@ func TestSeedCorpus(t *testing.T) {
 // streamAgrees checks that the documents m, which Read loaded as site or
 // failed to read with lerr, stream the same entries sorted by loc, or
 // fail too: a pass that meets ErrUnsorted is run again with Sort.
-func streamAgrees(t *testing.T, m memSource, site *Site, lerr error) {
+func streamAgrees(t *testing.T, m memSource, site *loaded, lerr error) {
 	t.Helper()
-	opts := Options{MaxBytes: 1 << 20, MaxEntries: 1000, Stream: true}
+	opts := Options{MaxBytes: 1 << 20, MaxEntries: 1000}
 	streamedSite, err := readMem(m, opts)
 	var got []streamed
 	if err == nil {
@@ -203,7 +261,7 @@ func FuzzRead(f *testing.F) {
 	good, dump := goodDocs(f), loadDocs(f, "testdata/dump")
 	f.Fuzz(func(t *testing.T, role uint8, data []byte) {
 		m := withRole(good, dump, roles[int(role)%len(roles)], data)
-		site, err := readMem(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+		site, err := readMemAll(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
 		streamAgrees(t, m, site, err)
 		if err != nil {
 			var pe *Error

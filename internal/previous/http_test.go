@@ -77,7 +77,7 @@ func TestReadHTTP(t *testing.T) {
 	t.Parallel()
 	s := serve(t)
 	for _, loc := range []string{s.srv.URL, s.srv.URL + "/", s.srv.URL + "/.well-known/resourcesync"} {
-		site, err := Read(context.Background(), loc, Options{HTTP: fast})
+		site, err := readAll(context.Background(), loc, Options{HTTP: fast})
 		if err != nil {
 			t.Fatalf("%s: %v", loc, err)
 		}
@@ -245,7 +245,7 @@ func TestReadHTTPFailures(t *testing.T) {
 			if tt.opts.Attempts != 0 {
 				opts = tt.opts
 			}
-			_, err := Read(context.Background(), loc, Options{HTTP: opts})
+			_, err := readAll(context.Background(), loc, Options{HTTP: opts})
 			if tt.ok {
 				if err != nil {
 					t.Fatal(err)
@@ -280,7 +280,7 @@ func TestReadHTTPRedirectToAnotherHost(t *testing.T) {
 		http.Redirect(w, r, s.srv.URL+r.URL.Path, http.StatusMovedPermanently)
 	}))
 	defer front.Close()
-	site, err := Read(context.Background(), front.URL, Options{HTTP: fast})
+	site, err := readAll(context.Background(), front.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestReadHTTPRedirectAwayLater(t *testing.T) {
 		}
 		return false
 	})
-	_, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
+	_, err := readAll(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "another host") {
 		t.Errorf("error %v, want a refused redirect to another host", err)
 	}
@@ -331,7 +331,7 @@ func TestReadHTTPCancelled(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Read(ctx, s.srv.URL, Options{HTTP: HTTPOptions{Backoff: time.Hour, Attempts: 5}})
+	_, err := readAll(ctx, s.srv.URL, Options{HTTP: HTTPOptions{Backoff: time.Hour, Attempts: 5}})
 	if err == nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want one that says it was cancelled", err)
 	}

@@ -119,16 +119,13 @@ func TestResourceIterMatchesRead(t *testing.T) {
 		} {
 			t.Run(name+"/"+key.name, func(t *testing.T) {
 				docs := loadDocs(t, filepath.Join("testdata", name))
-				loaded, err := readMem(docs, Options{})
+				loaded, err := readMemAll(docs, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				site, err := readMem(docs, Options{Stream: true})
+				site, err := readMem(docs, Options{})
 				if err != nil {
 					t.Fatal(err)
-				}
-				if len(site.Resources) != 0 {
-					t.Errorf("Stream loaded %d resources", len(site.Resources))
 				}
 				fn := key.fn
 				if fn == nil {
@@ -174,8 +171,8 @@ func TestResourceIterForeignCorpus(t *testing.T) {
 			docs["https://example.org/resourcesync/resourcelist.xml"] = data
 			caps := "https://example.org/resourcesync/capabilitylist.xml"
 			docs[caps] = []byte(strings.Replace(string(docs[caps]), "<rs:md capability=\"changelist\"/>", "", 1))
-			loaded, lerr := readMem(docs, Options{})
-			site, err := readMem(docs, Options{Stream: true})
+			loaded, lerr := readMemAll(docs, Options{})
+			site, err := readMem(docs, Options{})
 			var got []streamed
 			if err == nil {
 				for _, base := range []string{"https://example.org/", "http://example.com/"} {
@@ -226,7 +223,7 @@ func reversedGood(t testing.TB) memSource {
 func TestResourceIterOrderPaths(t *testing.T) {
 	t.Parallel()
 	key := keyUnder("https://example.org/")
-	good, err := readMem(goodDocs(t), Options{Stream: true})
+	good, err := readMem(goodDocs(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +242,7 @@ func TestResourceIterOrderPaths(t *testing.T) {
 		want, docs := want, reversedGood(t)
 		if big {
 			docs = syntheticList(t, 20_000, true)
-			in, err := readMem(syntheticList(t, 20_000, false), Options{Stream: true})
+			in, err := readMem(syntheticList(t, 20_000, false), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -253,7 +250,7 @@ func TestResourceIterOrderPaths(t *testing.T) {
 				t.Fatalf("%d entries in order, %v", len(want), err)
 			}
 		}
-		rev, err := readMem(docs, Options{Stream: true})
+		rev, err := readMem(docs, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +290,7 @@ func TestResourceIterLateInversion(t *testing.T) {
 	b := string(docs[p3])
 	first := b[strings.Index(b, "<loc>")+5 : strings.Index(b, "</loc>")]
 	docs[p3] = []byte(strings.Replace(b, first, "https://example.org/0-first.txt", 1))
-	site, err := readMem(docs, Options{Stream: true})
+	site, err := readMem(docs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +324,7 @@ func TestResourceIterDuplicates(t *testing.T) {
 	} {
 		for _, docs := range map[string]memSource{"published order": goodDocs(t), "reversed": reversedGood(t)} {
 			docs[p2] = []byte(strings.Replace(string(docs[p2]), tt.old, tt.new, 1))
-			site, err := readMem(docs, Options{Stream: true})
+			site, err := readMem(docs, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -337,7 +334,7 @@ func TestResourceIterDuplicates(t *testing.T) {
 				if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) || pe.Doc != p2 || !strings.Contains(err.Error(), tt.msg) {
 					t.Errorf("%s, sort %v: err = %v, want %q in %s", tt.name, sorted, err, tt.msg, p2)
 				}
-				if _, lerr := readMem(docs, Options{}); tt.key == nil && (lerr == nil || lerr.(*Error).Line != pe.Line) {
+				if _, lerr := readMemAll(docs, Options{}); tt.key == nil && (lerr == nil || lerr.(*Error).Line != pe.Line) {
 					t.Errorf("%s: Read says %v, the iterator %v", tt.name, lerr, err)
 				}
 			}
@@ -355,7 +352,7 @@ func TestResourceIterKeyless(t *testing.T) {
 	i := strings.Index(b, "<url>")
 	extra := "<url><loc>https://mirror.example/z.txt</loc></url>\n<url><loc>https://mirror.example/a.txt</loc></url>\n"
 	docs[p1] = []byte(b[:i] + extra + b[i:])
-	site, err := readMem(docs, Options{Stream: true})
+	site, err := readMem(docs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,9 +430,7 @@ func TestResourceIterErrors(t *testing.T) {
 				if tt.mutate != nil {
 					tt.mutate(docs)
 				}
-				opts := tt.opts
-				opts.Stream = true
-				site, err := readMem(docs, opts)
+				site, err := readMem(docs, tt.opts)
 				if err == nil {
 					_, _, err = iterate(t, site, IterOptions{Key: keyUnder("https://example.org/"), Sort: sorted})
 				}
@@ -452,7 +447,7 @@ func TestResourceIterErrors(t *testing.T) {
 // names the file, not as a document of the previous build.
 func TestResourceIterSpillFails(t *testing.T) {
 	t.Parallel()
-	site, err := readMem(syntheticList(t, 20_000, true), Options{Stream: true})
+	site, err := readMem(syntheticList(t, 20_000, true), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

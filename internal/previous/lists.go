@@ -3,28 +3,14 @@ package previous
 import (
 	"context"
 	"crypto/sha256"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/uri"
 )
 
-// Index returns the index in Resources of the entry for loc, compared in
-// their normal form (uri.Normalize): an entry written by another tool as
-// https://example.org/café.txt is that of https://example.org/caf%C3%A9.txt.
-//
-// Deprecated: it finds nothing when Options.Stream was given; a build
-// joins the entries of [Site.ResourceIter] with its own, in path order.
-func (s *Site) Index(loc string) (int, bool) {
-	i, ok := s.byLoc[uri.Normalize(loc)]
-	return i, ok
-}
-
 // readResourceList reads the root of the Resource List, and the list of
-// its documents if it is an index; unless Options.Stream, it loads their
-// entries too.
+// its documents if it is an index.
 func (r *reader) readResourceList(ctx context.Context) error {
 	u := r.site.capability(rsxml.CapResourceList)
 	name := r.src.name(u)
@@ -41,12 +27,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	handedOver := false
-	defer func() {
-		if !handedOver {
-			body.Close()
-		}
-	}()
+	defer body.Close()
 	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: r.opts.MaxBytes})
 	if err != nil {
 		return classify(name, err, true)
@@ -70,51 +51,20 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	r.site.At = at
 	if !doc.Index {
 		r.site.parts = []string{u}
-	} else {
-		entries, err := readEntries(name, rd, r.opts.MaxEntries)
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if r.seen[e.Loc] {
-				return newError(r.src.name(e.Loc), 0, ErrInvalid, "listed twice (a loop of documents)")
-			}
-			r.seen[e.Loc] = true
-			r.site.parts = append(r.site.parts, e.Loc)
-		}
-	}
-	if r.opts.Stream {
 		return nil
 	}
-	var first io.ReadSeekCloser
-	if rs, ok := body.(io.ReadSeekCloser); ok && !doc.Index {
-		// The list itself: read it again from its bytes, not fetched again.
-		first, handedOver = rs, true
+	entries, err := readEntries(name, rd, r.opts.MaxEntries)
+	if err != nil {
+		return err
 	}
-	return r.site.load(ctx, first)
-}
-
-// load reads every entry of the Resource List into Resources. first, if
-// not nil, holds the bytes of its first document.
-func (s *Site) load(ctx context.Context, first io.ReadSeekCloser) error {
-	s.byLoc = map[string]int{}
-	l := s.newListReader(ctx, "")
-	l.first = first
-	defer l.close()
-	for {
-		ok, err := l.next()
-		if err != nil {
-			return err
+	for _, e := range entries {
+		if r.seen[e.Loc] {
+			return newError(r.src.name(e.Loc), 0, ErrInvalid, "listed twice (a loop of documents)")
 		}
-		if !ok {
-			return nil
-		}
-		if _, dup := s.byLoc[l.res.Loc]; dup {
-			return newError(l.name, l.line, ErrInvalid, "%s is listed twice", l.raw)
-		}
-		s.byLoc[l.res.Loc] = len(s.Resources)
-		s.Resources = append(s.Resources, l.res)
+		r.seen[e.Loc] = true
+		r.site.parts = append(r.site.parts, e.Loc)
 	}
+	return nil
 }
 
 // readChangeLists reads the Change List Index and every Change List it

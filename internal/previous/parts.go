@@ -24,10 +24,9 @@ type listReader struct {
 	ctx      context.Context
 	spillDir string // where a part fetched over HTTP is kept while it is read; "" holds it in memory
 
-	first   io.ReadSeekCloser // the bytes of the first document, if Read has them
-	ahead   *prefetch         // the next document, being fetched
-	part    int               // index in site.parts of the document open, or about to be
-	onlyOne bool              // stop at the end of the first document, keeping it open for rewind
+	ahead   *prefetch // the next document, being fetched
+	part    int       // index in site.parts of the document open, or about to be
+	onlyOne bool      // stop at the end of the first document, keeping it open for rewind
 	rd      *rsxml.Reader
 	body    io.ReadCloser
 	name    string // of the document open
@@ -87,15 +86,6 @@ func (l *listReader) open() error {
 	l.name = l.site.src.name(u)
 	if err := l.ctx.Err(); err != nil {
 		return context.Cause(l.ctx)
-	}
-	if l.part == 0 && l.first != nil {
-		body := l.first
-		l.first = nil
-		if _, err := body.Seek(0, io.SeekStart); err != nil {
-			body.Close()
-			return &Error{Doc: l.name, Kind: ErrUnreachable, Err: err}
-		}
-		return l.start(body)
 	}
 	body, err := l.fetch(l.part)
 	if err != nil {
@@ -164,12 +154,6 @@ func lateRoot(name string) error {
 // close closes the document open, and stops the fetch ahead.
 func (l *listReader) close() error {
 	err := l.stopAhead()
-	if l.first != nil {
-		if cerr := l.first.Close(); err == nil {
-			err = cerr
-		}
-		l.first = nil
-	}
 	if cerr := l.closeBody(); err == nil {
 		err = cerr
 	}

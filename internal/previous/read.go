@@ -69,14 +69,6 @@ type Options struct {
 
 	HTTP HTTPOptions
 
-	// Stream leaves Site.Resources empty: the entries of the Resource
-	// List are read by [Site.ResourceIter], a document at a time, and Read
-	// reads no more of the Resource List than its index (or, if it is one
-	// document, its root). Without it Read also loads every entry into
-	// Site.Resources, as it always has: that is deprecated (see
-	// Site.Resources), and goes once the build streams.
-	Stream bool
-
 	// Notice, if set, is told about what is read but not used (an open
 	// Change List, say).
 	Notice func(msg string)
@@ -90,17 +82,10 @@ type Site struct {
 	Capabilities   []Capability
 
 	// ResourceList is the URL of the Resource List (or its index), At its
-	// snapshot time.
+	// snapshot time. Read reads no more of it than its index (or, if it is
+	// one document, its root): [Site.ResourceIter] reads the entries.
 	ResourceList string
 	At           time.Time
-	// Resources are the entries of the Resource List in document order,
-	// unless Options.Stream was given: then it is empty, and
-	// [Site.ResourceIter] reads them.
-	//
-	// Deprecated: use Site.ResourceIter, whose memory does not grow with
-	// the Resource List.
-	Resources []Resource
-	byLoc     map[string]int
 	// parts are the URLs of the documents of the Resource List: the one
 	// list, or the lists of its index, in its order.
 	parts []string

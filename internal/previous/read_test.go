@@ -74,7 +74,7 @@ func TestReadDirectory(t *testing.T) {
 	t.Parallel()
 	dir := fixture(t, "good")
 	var notices []string
-	site, err := Read(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z"), Notice: func(m string) { notices = append(notices, m) }})
+	site, err := readAll(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z"), Notice: func(m string) { notices = append(notices, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestReadDirectory(t *testing.T) {
 	if len(site.Resources) != 9 {
 		t.Fatalf("%d resources, want 9", len(site.Resources))
 	}
-	i, ok := site.Index("https://example.org/index.html")
+	i, ok := site.index("https://example.org/index.html")
 	if !ok {
 		t.Fatal("index.html not found")
 	}
@@ -96,7 +96,7 @@ func TestReadDirectory(t *testing.T) {
 		hashing.FormatTokens(r.Hash) != "sha-256:caa40fb52882082aaca9f96ffb95f23169cc47b71ca5252a417fd06b948c6387" {
 		t.Errorf("index.html read as %+v", r)
 	}
-	if _, ok := site.Index("https://example.org/data/empty.txt"); ok {
+	if _, ok := site.index("https://example.org/data/empty.txt"); ok {
 		t.Error("a resource deleted before the last build was read")
 	}
 	if len(site.ChangeLists) != 2 {
@@ -111,7 +111,7 @@ func TestReadDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := listData(t, site, &cl); cl.Rel != want.rel || !cl.From.Equal(mustTime(t, want.from)) || !cl.Until.Equal(mustTime(t, want.until)) || string(got) != string(data) || cl.Bytes != int64(len(data)) {
+		if got := listData(t, site.Site, &cl); cl.Rel != want.rel || !cl.From.Equal(mustTime(t, want.from)) || !cl.Until.Equal(mustTime(t, want.until)) || string(got) != string(data) || cl.Bytes != int64(len(data)) {
 			t.Errorf("change list %d: %s %v %v (%d bytes), want %+v", k, cl.Rel, cl.From, cl.Until, cl.Bytes, want)
 		}
 	}
@@ -129,7 +129,7 @@ func TestReadOpenChangeListIsNotCarried(t *testing.T) {
 	edit(t, dir, "resourcesync/changelist-20240603T000000Z.xml", ` until="2024-06-03T00:00:00Z"`, "")
 	edit(t, dir, "resourcesync/changelist.xml", `from="2024-06-02T00:00:00Z" until="2024-06-03T00:00:00Z"`, `from="2024-06-02T00:00:00Z"`)
 	var notices []string
-	site, err := Read(context.Background(), dir, Options{Notice: func(m string) { notices = append(notices, m) }})
+	site, err := readAll(context.Background(), dir, Options{Notice: func(m string) { notices = append(notices, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,17 +153,17 @@ func TestReadOpenChangeList(t *testing.T) {
 `
 	dir := fixture(t, "good")
 	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1))
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cl := site.OpenChangeList
 	if len(site.ChangeLists) != 0 || cl == nil || cl.Rel != "resourcesync/changelist.xml" || cl.Entries != 2 ||
-		!cl.From.Equal(mustTime(t, "2024-06-01T00:00:00Z")) || !cl.Until.IsZero() || !strings.Contains(string(listData(t, site, cl)), "2024-06-01T10:00:00Z") {
+		!cl.From.Equal(mustTime(t, "2024-06-01T00:00:00Z")) || !cl.Until.IsZero() || !strings.Contains(string(listData(t, site.Site, cl)), "2024-06-01T10:00:00Z") {
 		t.Errorf("closed lists %v, open list %+v", site.ChangeLists, cl)
 	}
 	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))
-	if _, err := Read(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
+	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("a change after the snapshot: %v", err)
 	}
 }
@@ -298,7 +298,7 @@ func TestReadErrors(t *testing.T) {
 			if tt.location != nil {
 				loc = tt.location(dir)
 			}
-			site, err := Read(context.Background(), loc, tt.opts)
+			site, err := readAll(context.Background(), loc, tt.opts)
 			if err == nil {
 				t.Fatalf("read %d resources, want an error", len(site.Resources))
 			}
@@ -366,7 +366,7 @@ func TestReadDirectorySymlinkOutside(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := fixture(t, "good")
 			tc.set(t, dir)
-			_, err := Read(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z")})
+			_, err := readAll(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z")})
 			if tc.ok != (err == nil) || err != nil && !errors.Is(err, ErrUnreachable) {
 				t.Errorf("Read: %v, want ok=%v", err, tc.ok)
 			}
