@@ -254,8 +254,10 @@ func (r *reader) start(location string) (string, error) {
 	return r.dir.base + WellKnown, nil
 }
 
-// fetch reads the document at u, checks that it is ResourceSync and of
-// capability want, and returns it with its bytes.
+// fetch reads the document at u, checks what every ResourceSync document
+// must be (a Sitemap root with exactly one <rs:md capability>, entries
+// with at most one <rs:md>) and that it is of capability want, and
+// returns it with its bytes.
 func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
 	name := r.src.name(u)
 	if r.seen[u] {
@@ -269,33 +271,23 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	doc, entries, err := parse(name, data, r.opts.MaxBytes, r.opts.MaxEntries)
+	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: r.opts.MaxBytes})
+	if err != nil {
+		return nil, nil, nil, classify(name, err, true)
+	}
+	entries, err := readEntries(name, rd, r.opts.MaxEntries)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	doc := rd.Doc()
 	if doc.MD.Capability != want {
 		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
 	}
 	return doc, entries, data, nil
 }
 
-// parse reads a whole document and checks what every ResourceSync
-// document must be: a Sitemap root with exactly one <rs:md capability>,
-// and entries with at most one <rs:md>.
-func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc, []*rsxml.Entry, error) {
-	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: maxBytes})
-	if err != nil {
-		return nil, nil, classify(name, err, true)
-	}
-	entries, err := readEntries(name, rd, maxEntries)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rd.Doc(), entries, nil
-}
-
 // readEntries reads the rest of a document from rd and checks it as
-// parse does.
+// fetch does.
 func readEntries(name string, rd *rsxml.Reader, maxEntries int) ([]*rsxml.Entry, error) {
 	// The entry limit is checked here rather than by the Reader, so that
 	// the error has the line of the first entry too many.
