@@ -67,7 +67,7 @@ func (r *reader) readArchive(ctx context.Context, capability, what string) (*Arc
 	a := &Archive{URL: u}
 	snapshots := capability == rsxml.CapResourceListArchive || capability == rsxml.CapResourceDumpArchive
 	for _, e := range entries {
-		l := ArchivedList{URL: e.Loc, line: e.Line}
+		l := ArchivedList{URL: e.Loc, Rel: r.site.rel(e.Loc), line: e.Line}
 		if snapshots {
 			err = r.snapshotEntry(name, what, e, a, &l)
 		} else {
@@ -77,9 +77,6 @@ func (r *reader) readArchive(ctx context.Context, capability, what string) (*Arc
 			return nil, err
 		}
 		r.seen[e.Loc] = true
-		if rel, ok := strings.CutPrefix(e.Loc, r.site.DocsBase); ok {
-			l.Rel = rel
-		}
 		a.Lists = append(a.Lists, l)
 	}
 	return a, nil

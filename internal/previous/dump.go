@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -129,27 +127,14 @@ func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, 
 	if t := e.MD.Type; t != "" && t != "application/zip" {
 		return p, nil, newError(name, e.Line, ErrInvalid, "package of type %q; rsgen carries forward ZIP packages only", t)
 	}
-	if e.MD.Length != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-		if err != nil || n < 0 {
-			return p, nil, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
-		}
-		if n > r.opts.MaxPackageBytes {
-			return p, nil, newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, n, r.opts.MaxPackageBytes)
-		}
-		p.Length = n
+	var err error
+	if p.Hash, p.Length, err = hashAndLength(name, e); err != nil {
+		return p, nil, err
 	}
-	if e.MD.Hash != "" {
-		h, err := hashing.ParseAttr(e.MD.Hash)
-		if err != nil {
-			return p, nil, newError(name, e.Line, ErrInvalid, "%v", err)
-		}
-		p.Hash = h
+	if p.Length > r.opts.MaxPackageBytes {
+		return p, nil, newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, p.Length, r.opts.MaxPackageBytes)
 	}
-	p.Rel, _ = strings.CutPrefix(p.URL, r.site.DocsBase)
-	if p.Rel == p.URL {
-		p.Rel = ""
-	}
+	p.Rel = r.site.rel(p.URL)
 	c := e.Link("contents")
 	if c == "" {
 		return p, nil, nil
@@ -158,11 +143,7 @@ func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, 
 	if err != nil {
 		return p, nil, err
 	}
-	d := &Document{URL: c, Bytes: int64(len(data)), sum: sha256.Sum256(data)}
-	if rel, ok := strings.CutPrefix(c, r.site.DocsBase); ok {
-		d.Rel = rel
-	}
-	p.Content = d
+	p.Content = &Document{URL: c, Rel: r.site.rel(c), Bytes: int64(len(data)), sum: sha256.Sum256(data)}
 	return p, mdoc, nil
 }
 

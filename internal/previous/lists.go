@@ -79,9 +79,6 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 		return err
 	}
 	name := r.src.name(u)
-	if !doc.Index && doc.MD.Until == "" {
-		return r.addOpenChangeList(u, doc, entries, data)
-	}
 	if !doc.Index {
 		return r.addChangeList(u, doc, entries, data, nil)
 	}
@@ -106,34 +103,13 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 	return nil
 }
 
-// addOpenChangeList checks the open Change List the Capability List
-// points at and keeps it: its changes run from its from to the snapshot
-// of the Resource List beside it, which must not be earlier than any.
-func (r *reader) addOpenChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry, data []byte) error {
-	name := r.src.name(u)
-	if doc.MD.From == "" {
-		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List must have (section 12.1)")
-	}
-	from, err := parseTime(name, 0, "from", doc.MD.From)
-	if err != nil {
-		return err
-	}
-	if from.After(r.site.At) {
-		return newError(name, 0, ErrInvalid, "from %s is after the snapshot time of the Resource List (%s)",
-			doc.MD.From, rsxml.FormatTime(r.site.At))
-	}
-	if err := checkChanges(name, entries, from, r.site.At); err != nil {
-		return err
-	}
-	r.site.OpenChangeList = &ChangeList{URL: u, From: from, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
-	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
-		r.site.OpenChangeList.Rel = rel
-	}
-	return nil
-}
-
-// addChangeList checks one Change List and keeps it if it is closed. ie
-// is its entry in the index, if it has one.
+// addChangeList checks one Change List and keeps it. ie is its entry in
+// the index, or nil if the Capability List points at it. A closed list
+// goes to ChangeLists. An open one (no until) is still growing: listed by
+// an index, it is not carried forward; pointed at by the Capability List,
+// as rsgen publishes the history while it fits one document, it is the
+// OpenChangeList, whose changes run from its from to the snapshot of the
+// Resource List beside it, which must not be earlier than any.
 func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry, data []byte, ie *rsxml.Entry) error {
 	name := r.src.name(u)
 	if doc.MD.From == "" {
@@ -143,38 +119,46 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 	if err != nil {
 		return err
 	}
-	if doc.MD.Until == "" {
+	cl := ChangeList{URL: u, Rel: r.site.rel(u), From: from, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
+	switch {
+	case doc.MD.Until == "" && ie != nil:
 		r.opts.Notice(name + ": an open Change List (no until) is still growing; it is not carried forward")
 		return nil
+	case doc.MD.Until == "" && from.After(r.site.At):
+		return newError(name, 0, ErrInvalid, "from %s is after the snapshot time of the Resource List (%s)",
+			doc.MD.From, rsxml.FormatTime(r.site.At))
+	case doc.MD.Until == "":
+		if err := checkChanges(name, entries, from, r.site.At); err != nil {
+			return err
+		}
+		r.site.OpenChangeList = &cl
+		return nil
 	}
-	until, err := parseTime(name, 0, "until", doc.MD.Until)
-	if err != nil {
+	if cl.Until, err = parseTime(name, 0, "until", doc.MD.Until); err != nil {
 		return err
 	}
-	if until.Before(from) {
+	if cl.Until.Before(from) {
 		return newError(name, 0, ErrInvalid, "until %s is before from %s", doc.MD.Until, doc.MD.From)
 	}
 	if ie != nil {
-		if ie.MD.From != "" {
-			t, err := parseTime(r.src.name(r.site.capability(rsxml.CapChangeList)), ie.Line, "from", ie.MD.From)
+		index := r.src.name(r.site.capability(rsxml.CapChangeList))
+		for _, a := range []struct {
+			attr, v string
+			want    time.Time
+		}{{"from", ie.MD.From, from}, {"until", ie.MD.Until, cl.Until}} {
+			if a.v == "" {
+				continue
+			}
+			t, err := parseTime(index, ie.Line, a.attr, a.v)
 			if err != nil {
 				return err
 			}
-			if !t.Equal(from) {
-				return inconsistent(name, "from", from, t)
-			}
-		}
-		if ie.MD.Until != "" {
-			t, err := parseTime(r.src.name(r.site.capability(rsxml.CapChangeList)), ie.Line, "until", ie.MD.Until)
-			if err != nil {
-				return err
-			}
-			if !t.Equal(until) {
-				return inconsistent(name, "until", until, t)
+			if !t.Equal(a.want) {
+				return newError(name, 0, ErrInvalid, "%s is %s, but its index says %s", a.attr, rsxml.FormatTime(a.want), rsxml.FormatTime(t))
 			}
 		}
 	}
-	if err := checkChanges(name, entries, from, until); err != nil {
+	if err := checkChanges(name, entries, from, cl.Until); err != nil {
 		return err
 	}
 	if n := len(r.site.ChangeLists); n > 0 {
@@ -183,16 +167,20 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 				rsxml.FormatTime(from), rsxml.FormatTime(last.Until))
 		}
 	}
-	if until.After(r.site.At) {
+	if cl.Until.After(r.site.At) {
 		return newError(name, 0, ErrInvalid, "covers until %s, after the snapshot time of the Resource List (%s)",
-			rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
-	}
-	cl := ChangeList{URL: u, From: from, Until: until, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
-	if rel, ok := strings.CutPrefix(u, r.site.DocsBase); ok {
-		cl.Rel = rel
+			rsxml.FormatTime(cl.Until), rsxml.FormatTime(r.site.At))
 	}
 	r.site.ChangeLists = append(r.site.ChangeLists, cl)
 	return r.checkChangeListBytes(name)
+}
+
+// rel returns u relative to DocsBase, "" if it is not under it.
+func (s *Site) rel(u string) string {
+	if rel, ok := strings.CutPrefix(u, s.DocsBase); ok {
+		return rel
+	}
+	return ""
 }
 
 // checkChangeListBytes fails with ErrLimit once the Change Lists kept are

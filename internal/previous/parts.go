@@ -217,21 +217,29 @@ func toResource(name string, e *rsxml.Entry, res *Resource) error {
 		}
 		res.Lastmod = t
 	}
+	var err error
+	res.Hash, res.Length, err = hashAndLength(name, e)
+	return err
+}
+
+// hashAndLength reads the hash and length of the entry e of the document
+// name: nil and -1 where it has none.
+func hashAndLength(name string, e *rsxml.Entry) ([]hashing.Token, int64, error) {
+	var h []hashing.Token
 	if e.MD.Hash != "" {
-		h, err := hashing.ParseAttr(e.MD.Hash)
-		if err != nil {
-			return newError(name, e.Line, ErrInvalid, "%v", err)
+		var err error
+		if h, err = hashing.ParseAttr(e.MD.Hash); err != nil {
+			return nil, 0, newError(name, e.Line, ErrInvalid, "%v", err)
 		}
-		res.Hash = h
 	}
-	if e.MD.Length != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-		if err != nil || n < 0 {
-			return newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
-		}
-		res.Length = n
+	if e.MD.Length == "" {
+		return h, -1, nil
 	}
-	return nil
+	n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
+	if err != nil || n < 0 {
+		return nil, 0, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+	}
+	return h, n, nil
 }
 
 // checkHeader checks the root of a document read as far as its first

@@ -571,9 +571,3 @@ func parseTime(name string, line int, what, v string) (time.Time, error) {
 	}
 	return t, nil
 }
-
-// inconsistent reports a document whose own header disagrees with the
-// entry that led to it.
-func inconsistent(name, what string, got, want time.Time) error {
-	return newError(name, 0, ErrInvalid, "%s is %s, but its index says %s", what, rsxml.FormatTime(got), rsxml.FormatTime(want))
-}
