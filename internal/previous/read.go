@@ -267,7 +267,7 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, context.Cause(ctx)
 	}
-	data, err := r.src.get(ctx, u, r.opts.MaxBytes)
+	data, err := r.get(ctx, u)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -284,6 +284,24 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
 	}
 	return doc, entries, data, nil
+}
+
+// get returns the bytes of the document at u, at most MaxBytes.
+func (r *reader) get(ctx context.Context, u string) ([]byte, error) {
+	body, err := r.src.part(ctx, u, r.opts.MaxBytes, "")
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	name := r.src.name(u)
+	data, err := io.ReadAll(io.LimitReader(body, r.opts.MaxBytes+1))
+	if err != nil {
+		return nil, &Error{Doc: name, Kind: ErrUnreachable, Err: unwrapPath(err)}
+	}
+	if int64(len(data)) > r.opts.MaxBytes {
+		return nil, newError(name, 0, ErrLimit, "more than the %d bytes a document may have", r.opts.MaxBytes)
+	}
+	return data, nil
 }
 
 // readEntries reads the rest of a document from rd and checks it as
