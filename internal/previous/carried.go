@@ -18,21 +18,11 @@ import (
 //
 // OpenList may be called from several goroutines at once.
 func (s *Site) OpenList(ctx context.Context, cl *ChangeList) (io.ReadCloser, error) {
-	return s.openChecked(ctx, cl.URL, cl.Bytes, cl.sum)
-}
-
-// OpenDocument streams the bytes of a document kept as published (the
-// manifest copy of a Change Dump package) as OpenList does.
-func (s *Site) OpenDocument(ctx context.Context, d *Document) (io.ReadCloser, error) {
-	return s.openChecked(ctx, d.URL, d.Bytes, d.sum)
-}
-
-func (s *Site) openChecked(ctx context.Context, u string, size int64, sum [sha256.Size]byte) (io.ReadCloser, error) {
-	body, err := s.src.part(ctx, u, max(size, s.opts.MaxBytes), "")
+	body, err := s.src.part(ctx, cl.URL, max(cl.Bytes, s.opts.MaxBytes), "")
 	if err != nil {
 		return nil, err
 	}
-	return &checkedReader{body: body, name: s.src.name(u), want: sum, size: size, h: sha256.New()}, nil
+	return &checkedReader{body: body, name: s.src.name(cl.URL), want: cl.sum, size: cl.Bytes, h: sha256.New()}, nil
 }
 
 // checkedReader passes on the bytes of body, and fails at their end if

@@ -116,35 +116,3 @@ func TestOpenListHTTP(t *testing.T) {
 		t.Errorf("a list served otherwise: err = %v, want ErrChanged", err)
 	}
 }
-
-// The manifest copy of a Change Dump package is read again as a Change
-// List is: the bytes Read checked, or ErrChanged.
-func TestOpenDocumentChanged(t *testing.T) {
-	t.Parallel()
-	dir := fixture(t, "dump")
-	site, err := Read(context.Background(), dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := site.ChangeDump.Packages[0].Content
-	if d == nil || d.Bytes <= 0 {
-		t.Fatalf("manifest copy %+v", d)
-	}
-	p := filepath.Join(dir, filepath.FromSlash(d.Rel))
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "<url>", "<url> ", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rc, err := site.OpenDocument(context.Background(), d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = io.ReadAll(rc)
-	rc.Close()
-	if !errors.Is(err, ErrChanged) {
-		t.Errorf("err = %v, want ErrChanged", err)
-	}
-}

@@ -2,7 +2,6 @@ package previous
 
 import (
 	"context"
-	"crypto/sha256"
 	"io"
 	"os"
 
@@ -31,13 +30,10 @@ type Package struct {
 	until   int64
 }
 
-// A Document is a document to publish again as it was published. Its
-// bytes are not kept: [Site.OpenDocument] reads them again.
+// A Document is a document of the previous build, checked.
 type Document struct {
-	URL   string
-	Rel   string // URL relative to DocsBase, "" if not under it
-	Bytes int64  // its size as published
-	sum   [sha256.Size]byte
+	URL string
+	Rel string // URL relative to DocsBase, "" if not under it
 }
 
 // readChangeDump reads the Change Dump, or the Change Dump Index and its
@@ -139,11 +135,11 @@ func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, 
 	if c == "" {
 		return p, nil, nil
 	}
-	mdoc, _, data, err := r.fetch(ctx, c, manifest)
+	mdoc, _, _, err := r.fetch(ctx, c, manifest)
 	if err != nil {
 		return p, nil, err
 	}
-	p.Content = &Document{URL: c, Rel: r.site.rel(c), Bytes: int64(len(data)), sum: sha256.Sum256(data)}
+	p.Content = &Document{URL: c, Rel: r.site.rel(c)}
 	return p, mdoc, nil
 }
 
