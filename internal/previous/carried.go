@@ -18,7 +18,7 @@ import (
 //
 // OpenList may be called from several goroutines at once.
 func (s *Site) OpenList(ctx context.Context, cl *ChangeList) (io.ReadCloser, error) {
-	body, err := s.src.part(ctx, cl.URL, max(cl.Bytes, s.opts.MaxBytes), "")
+	body, err := s.src.part(ctx, cl.URL, max(cl.Bytes, s.opts.maxBytes), "")
 	if err != nil {
 		return nil, err
 	}

@@ -127,8 +127,8 @@ func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, 
 	if p.Hash, p.Length, err = hashAndLength(name, e); err != nil {
 		return p, nil, err
 	}
-	if p.Length > r.opts.MaxPackageBytes {
-		return p, nil, newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, p.Length, r.opts.MaxPackageBytes)
+	if p.Length > r.opts.maxPackageBytes {
+		return p, nil, newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, p.Length, r.opts.maxPackageBytes)
 	}
 	p.Rel = r.site.rel(p.URL)
 	c := e.Link("contents")
@@ -146,7 +146,7 @@ func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, 
 // OpenPackage streams the bytes of a package, refusing more than its
 // length says (or the package limit if it has none). Close the reader.
 func (s *Site) OpenPackage(ctx context.Context, p *Package) (io.ReadCloser, error) {
-	limit := s.opts.MaxPackageBytes
+	limit := s.opts.maxPackageBytes
 	if p.Length >= 0 {
 		limit = p.Length
 	}

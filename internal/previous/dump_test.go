@@ -136,7 +136,7 @@ func TestReadChangeDumpErrors(t *testing.T) {
 		{"packages out of order", func(t *testing.T, dir string) {
 			edit(t, dir, dump, `from="2024-06-02T00:00:00Z" until="2024-06-03T00:00:00Z"`, `from="2024-06-01T12:00:00Z" until="2024-06-03T00:00:00Z"`)
 		}, Options{}, ErrInvalid, dump, "may not overlap"},
-		{"a package too large", nil, Options{MaxPackageBytes: 1000}, ErrLimit, dump, "larger than the 1000 allowed"},
+		{"a package too large", nil, Options{maxPackageBytes: 1000}, ErrLimit, dump, "larger than the 1000 allowed"},
 		{"a malformed length", func(t *testing.T, dir string) {
 			edit(t, dir, dump, `length="632"`, `length="big"`)
 		}, Options{}, ErrInvalid, dump, "not a number of bytes"},

@@ -200,7 +200,7 @@ func TestSeedCorpus(t *testing.T) {
 	for name, data := range seedCorpus(t) {
 		for _, role := range roles {
 			m := withRole(good, dump, role, data)
-			site, err := readMemAll(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+			site, err := readMemAll(m, Options{maxBytes: 1 << 20, maxEntries: 1000})
 			streamAgrees(t, m, site, err)
 			var pe *Error
 			if err != nil && !errors.As(err, &pe) {
@@ -215,7 +215,7 @@ func TestSeedCorpus(t *testing.T) {
 // fail too: a pass that meets ErrUnsorted is run again with Sort.
 func streamAgrees(t *testing.T, m memSource, site *loaded, lerr error) {
 	t.Helper()
-	opts := Options{MaxBytes: 1 << 20, MaxEntries: 1000}
+	opts := Options{maxBytes: 1 << 20, maxEntries: 1000}
 	streamedSite, err := readMem(m, opts)
 	var got []streamed
 	if err == nil {
@@ -261,7 +261,7 @@ func FuzzRead(f *testing.F) {
 	good, dump := goodDocs(f), loadDocs(f, "testdata/dump")
 	f.Fuzz(func(t *testing.T, role uint8, data []byte) {
 		m := withRole(good, dump, roles[int(role)%len(roles)], data)
-		site, err := readMemAll(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+		site, err := readMemAll(m, Options{maxBytes: 1 << 20, maxEntries: 1000})
 		streamAgrees(t, m, site, err)
 		if err != nil {
 			var pe *Error

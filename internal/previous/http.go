@@ -37,7 +37,7 @@ type HTTPOptions struct {
 	// Backoff is the wait before the first retry; it doubles for each
 	// further one. DefaultBackoff if zero.
 	Backoff time.Duration
-	// MaxRedirects bounds the redirects followed per request; DefaultMaxRedirects if zero.
+	// MaxRedirects bounds the redirects followed per request; defaultMaxRedirects if zero.
 	MaxRedirects int
 	// UserAgent is sent with every request; "rsgen" if empty.
 	UserAgent string
@@ -49,7 +49,7 @@ const (
 	DefaultDeadline     = time.Minute
 	DefaultAttempts     = 4
 	DefaultBackoff      = 500 * time.Millisecond
-	DefaultMaxRedirects = 5
+	defaultMaxRedirects = 5
 	maxRetryAfter       = 30 * time.Second
 )
 
@@ -69,7 +69,7 @@ func (opts HTTPOptions) withDefaults() HTTPOptions {
 	opts.Deadline = orDefault(opts.Deadline, DefaultDeadline)
 	opts.Attempts = orDefault(opts.Attempts, DefaultAttempts)
 	opts.Backoff = orDefault(opts.Backoff, DefaultBackoff)
-	opts.MaxRedirects = orDefault(opts.MaxRedirects, DefaultMaxRedirects)
+	opts.MaxRedirects = orDefault(opts.MaxRedirects, defaultMaxRedirects)
 	opts.UserAgent = cmp.Or(opts.UserAgent, "rsgen")
 	return opts
 }

@@ -407,9 +407,9 @@ func TestResourceIterErrors(t *testing.T) {
 		}, kind: ErrNotResourceSync, doc: part1, line: 1},
 		{name: "a missing part", mutate: func(m memSource) { delete(m, part2) }, kind: ErrUnreachable, doc: part2, msg: "404"},
 		{name: "truncated", mutate: func(m memSource) { m[part2] = m[part2][:len(m[part2])/2] }, kind: ErrMalformed, doc: part2, line: 13},
-		{name: "over the byte limit", opts: Options{MaxBytes: 1000}, kind: ErrLimit, doc: part1},
-		{name: "over the entry limit", opts: Options{MaxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
-		{name: "over the resource limit", opts: Options{MaxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
+		{name: "over the byte limit", opts: Options{maxBytes: 1000}, kind: ErrLimit, doc: part1},
+		{name: "over the entry limit", opts: Options{maxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
+		{name: "over the resource limit", opts: Options{maxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
 		{name: "a malformed lastmod", mutate: func(m memSource) {
 			m[part2] = []byte(strings.Replace(string(m[part2]), "<lastmod>2024-01-01T00:00:00Z", "<lastmod>2024-13-01T00:00:00Z", 1))
 		}, kind: ErrInvalid, doc: part2, line: 7, msg: "lastmod"},

@@ -23,12 +23,12 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	}
 	// Read as far as its first entry: a list of 50,000 entries is read
 	// by the iterator, an index here.
-	body, err := r.src.part(ctx, u, r.opts.MaxBytes, "")
+	body, err := r.src.part(ctx, u, r.opts.maxBytes, "")
 	if err != nil {
 		return err
 	}
 	defer body.Close()
-	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: r.opts.MaxBytes})
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: r.opts.maxBytes})
 	if err != nil {
 		return classify(name, err, true)
 	}
@@ -53,7 +53,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 		r.site.parts = []string{u}
 		return nil
 	}
-	entries, err := readEntries(name, rd, r.opts.MaxEntries)
+	entries, err := readEntries(name, rd, r.opts.maxEntries)
 	if err != nil {
 		return err
 	}
@@ -184,16 +184,16 @@ func (s *Site) rel(u string) string {
 }
 
 // checkChangeListBytes fails with ErrLimit once the Change Lists kept are
-// more than MaxChangeListBytes together; it is checked before each is
+// more than maxChangeListBytes together; it is checked before each is
 // read too, so that no more than one document is read past the limit.
 func (r *reader) checkChangeListBytes(name string) error {
 	var n int64
 	for _, cl := range r.site.ChangeLists {
 		n += cl.Bytes
 	}
-	if n > r.opts.MaxChangeListBytes {
+	if n > r.opts.maxChangeListBytes {
 		return newError(name, 0, ErrLimit, "the closed Change Lists to carry forward, %d so far, are more than %d bytes together",
-			len(r.site.ChangeLists), r.opts.MaxChangeListBytes)
+			len(r.site.ChangeLists), r.opts.maxChangeListBytes)
 	}
 	return nil
 }

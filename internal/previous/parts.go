@@ -97,7 +97,7 @@ func (l *listReader) open() error {
 
 // start reads the root of the document in body.
 func (l *listReader) start(body io.ReadCloser) error {
-	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.opts.MaxBytes, ReuseEntries: true})
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.opts.maxBytes, ReuseEntries: true})
 	if err != nil {
 		body.Close()
 		return classify(l.name, err, true)
@@ -174,12 +174,12 @@ func (l *listReader) closeBody() error {
 // entry checks e and turns it into l.res.
 func (l *listReader) entry(e *rsxml.Entry) error {
 	name := l.name
-	if l.entries == l.site.opts.MaxEntries {
-		return newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", l.site.opts.MaxEntries)
+	if l.entries == l.site.opts.maxEntries {
+		return newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", l.site.opts.maxEntries)
 	}
 	l.entries++
-	if l.count >= l.site.opts.MaxResources {
-		return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", l.site.opts.MaxResources)
+	if l.count >= l.site.opts.maxResources {
+		return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", l.site.opts.maxResources)
 	}
 	l.count++
 	if err := checkEntry(name, e); err != nil {

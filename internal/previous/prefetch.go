@@ -27,7 +27,7 @@ func (l *listReader) fetch(part int) (io.ReadCloser, error) {
 	if err := l.stopAhead(); err != nil {
 		return nil, err
 	}
-	return l.site.src.part(l.ctx, l.site.parts[part], l.site.opts.MaxBytes, l.spillDir)
+	return l.site.src.part(l.ctx, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
 }
 
 // fetchAhead starts fetching the document part, if there is one and it is
@@ -45,7 +45,7 @@ func (l *listReader) fetchAhead(part int) {
 	l.ahead = p
 	go func() {
 		defer close(p.done)
-		p.body, p.err = l.site.src.part(ctx, u, l.site.opts.MaxBytes, l.spillDir)
+		p.body, p.err = l.site.src.part(ctx, u, l.site.opts.maxBytes, l.spillDir)
 	}()
 }
 

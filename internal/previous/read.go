@@ -24,19 +24,19 @@ const (
 	// DefaultMaxBytes is the size of one document: the spec's 50 MB and
 	// some slack for publishers that count the limit differently.
 	DefaultMaxBytes = rsxml.MaxBytes + 1<<20
-	// DefaultMaxResources bounds the resources of a Resource List and its
+	// defaultMaxResources bounds the resources of a Resource List and its
 	// parts together: as many as an index of 50,000 lists of 50,000 can
 	// hold (section 7). The entries stream (Site.ResourceIter), so the
 	// bound is on time, not memory, and a collection of tens of millions
 	// of resources is read as any other.
-	DefaultMaxResources = rsxml.MaxEntries * rsxml.MaxEntries
-	// DefaultMaxPackageBytes bounds one Change Dump package.
-	DefaultMaxPackageBytes = 64 << 30
-	// DefaultMaxChangeListBytes bounds the closed Change Lists carried
+	defaultMaxResources = rsxml.MaxEntries * rsxml.MaxEntries
+	// defaultMaxPackageBytes bounds one Change Dump package.
+	defaultMaxPackageBytes = 64 << 30
+	// defaultMaxChangeListBytes bounds the closed Change Lists carried
 	// forward together: the bytes a build copies again. 512 MiB is some
 	// forty Change Lists of 50,000 changes each, written as rsgen writes
 	// them.
-	DefaultMaxChangeListBytes = 512 << 20
+	defaultMaxChangeListBytes = 512 << 20
 )
 
 // WellKnown is where the Source Description is, relative to where the
@@ -59,13 +59,13 @@ type Options struct {
 	// ErrNothingPublished: nothing of that set is published yet.
 	Set string
 
-	MaxBytes        int64 // per document; DefaultMaxBytes if zero
-	MaxEntries      int   // per document; rsxml.MaxEntries if zero
-	MaxResources    int   // over all parts of the Resource List; DefaultMaxResources if zero
-	MaxPackageBytes int64 // per Change Dump package; DefaultMaxPackageBytes if zero
-	// MaxChangeListBytes bounds the Change Lists carried forward, all
-	// together; DefaultMaxChangeListBytes if zero.
-	MaxChangeListBytes int64
+	maxBytes        int64 // per document; DefaultMaxBytes if zero
+	maxEntries      int   // per document; rsxml.MaxEntries if zero
+	maxResources    int   // over all parts of the Resource List; defaultMaxResources if zero
+	maxPackageBytes int64 // per Change Dump package; defaultMaxPackageBytes if zero
+	// maxChangeListBytes bounds the Change Lists carried forward, all
+	// together; defaultMaxChangeListBytes if zero.
+	maxChangeListBytes int64
 
 	HTTP HTTPOptions
 
@@ -153,11 +153,11 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 func newReader(opts Options) *reader {
 	// The one place the defaults are filled in: the site read keeps these
 	// options for the documents it reads later.
-	opts.MaxBytes = orDefault(opts.MaxBytes, DefaultMaxBytes)
-	opts.MaxEntries = orDefault(opts.MaxEntries, rsxml.MaxEntries)
-	opts.MaxResources = orDefault(opts.MaxResources, DefaultMaxResources)
-	opts.MaxPackageBytes = orDefault(opts.MaxPackageBytes, DefaultMaxPackageBytes)
-	opts.MaxChangeListBytes = orDefault(opts.MaxChangeListBytes, DefaultMaxChangeListBytes)
+	opts.maxBytes = orDefault(opts.maxBytes, DefaultMaxBytes)
+	opts.maxEntries = orDefault(opts.maxEntries, rsxml.MaxEntries)
+	opts.maxResources = orDefault(opts.maxResources, defaultMaxResources)
+	opts.maxPackageBytes = orDefault(opts.maxPackageBytes, defaultMaxPackageBytes)
+	opts.maxChangeListBytes = orDefault(opts.maxChangeListBytes, defaultMaxChangeListBytes)
 	opts.HTTP = opts.HTTP.withDefaults()
 	if opts.Notice == nil {
 		opts.Notice = func(string) {}
@@ -271,11 +271,11 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: r.opts.MaxBytes})
+	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: r.opts.maxBytes})
 	if err != nil {
 		return nil, nil, nil, classify(name, err, true)
 	}
-	entries, err := readEntries(name, rd, r.opts.MaxEntries)
+	entries, err := readEntries(name, rd, r.opts.maxEntries)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -286,20 +286,20 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	return doc, entries, data, nil
 }
 
-// get returns the bytes of the document at u, at most MaxBytes.
+// get returns the bytes of the document at u, at most maxBytes.
 func (r *reader) get(ctx context.Context, u string) ([]byte, error) {
-	body, err := r.src.part(ctx, u, r.opts.MaxBytes, "")
+	body, err := r.src.part(ctx, u, r.opts.maxBytes, "")
 	if err != nil {
 		return nil, err
 	}
 	defer body.Close()
 	name := r.src.name(u)
-	data, err := io.ReadAll(io.LimitReader(body, r.opts.MaxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(body, r.opts.maxBytes+1))
 	if err != nil {
 		return nil, &Error{Doc: name, Kind: ErrUnreachable, Err: unwrapPath(err)}
 	}
-	if int64(len(data)) > r.opts.MaxBytes {
-		return nil, newError(name, 0, ErrLimit, "more than the %d bytes a document may have", r.opts.MaxBytes)
+	if int64(len(data)) > r.opts.maxBytes {
+		return nil, newError(name, 0, ErrLimit, "more than the %d bytes a document may have", r.opts.maxBytes)
 	}
 	return data, nil
 }

@@ -218,11 +218,11 @@ func TestReadErrors(t *testing.T) {
 			b, _ := os.ReadFile(filepath.Join(dir, part2))
 			write(t, dir, part2, string(b[:len(b)/2]))
 		}, kind: ErrMalformed, doc: part2, line: 13, msg: "unexpected EOF"},
-		{name: "over the byte limit", opts: Options{MaxBytes: 1000}, kind: ErrLimit, doc: part1, msg: "1000"},
-		{name: "over the entry limit", opts: Options{MaxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
-		{name: "over the change list byte limit", opts: Options{MaxChangeListBytes: 1000}, kind: ErrLimit, doc: cl2, msg: "2 so far, are more than 1000 bytes together"},
-		{name: "over the change list byte limit at the first", opts: Options{MaxChangeListBytes: 500}, kind: ErrLimit, doc: "changelist-20240602T000000Z.xml", msg: "1 so far, are more than 500 bytes"},
-		{name: "over the resource limit", opts: Options{MaxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
+		{name: "over the byte limit", opts: Options{maxBytes: 1000}, kind: ErrLimit, doc: part1, msg: "1000"},
+		{name: "over the entry limit", opts: Options{maxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
+		{name: "over the change list byte limit", opts: Options{maxChangeListBytes: 1000}, kind: ErrLimit, doc: cl2, msg: "2 so far, are more than 1000 bytes together"},
+		{name: "over the change list byte limit at the first", opts: Options{maxChangeListBytes: 500}, kind: ErrLimit, doc: "changelist-20240602T000000Z.xml", msg: "1 so far, are more than 500 bytes"},
+		{name: "over the resource limit", opts: Options{maxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
 		{name: "previous snapshot later", opts: Options{At: time.Date(2024, 6, 2, 23, 59, 59, 0, time.UTC)},
 			kind: ErrLater, doc: "resourcesync/resourcelist.xml", msg: "taken at 2024-06-03T00:00:00Z, later than this build's snapshot time 2024-06-02T23:59:59Z"},
 		{name: "no at", mutate: func(t *testing.T, dir string) {
