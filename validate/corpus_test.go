@@ -45,7 +45,7 @@ func corpusOptions(path string) Options {
 // no error of another rule.
 func checkFailsFor(t *testing.T, rep *Report, rule string) {
 	t.Helper()
-	r, ok := RuleByID(rule)
+	r, ok := ruleIndex[rule]
 	if !ok {
 		t.Fatalf("no rule %q: name corpus entries after a rule ID", rule)
 	}
@@ -117,7 +117,7 @@ func TestCorpusCoversEveryRule(t *testing.T) {
 		names, _ := filepath.Glob(pattern)
 		for _, n := range names {
 			rule := ruleOf(filepath.Base(n))
-			if _, ok := RuleByID(rule); !ok {
+			if _, ok := ruleIndex[rule]; !ok {
 				t.Errorf("%s is named after no rule", n)
 			}
 			covered[rule] = true
