@@ -107,6 +107,19 @@ func (s *dirSource) open(_ context.Context, u string, max int64) (io.ReadCloser,
 	return &cappedReader{r: f, c: f, left: max, doc: f.Name()}, nil
 }
 
+// part opens a document in the directory.
+func (s *dirSource) part(ctx context.Context, u string, max int64, _ string) (io.ReadCloser, error) {
+	f, st, err := s.openFile(u)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > max {
+		f.Close()
+		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d a document may have", st.Size(), max)
+	}
+	return f, nil
+}
+
 // cappedReader fails with ErrLimit once more than left bytes were read.
 type cappedReader struct {
 	r    io.Reader

@@ -1,6 +1,7 @@
 package previous
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/x509"
@@ -10,10 +11,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // HTTPOptions tune how a previous build is fetched over HTTP. The zero
@@ -217,6 +221,71 @@ func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCl
 	}
 	return &cappedReader{r: body, c: closer(func() error { defer cancel(); return body.Close() }), left: limit, doc: u}, nil
 }
+
+// part fetches a document whole, with the deadline
+// and retries of a document, into a file in spillDir (removed when it is
+// closed) or, without one, into memory. The caller reads it at its own
+// pace: a build that hashes between two entries holds no connection open.
+func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
+	if spillDir == "" {
+		data, err := s.get(ctx, u, max)
+		if err != nil {
+			return nil, err
+		}
+		return nopSeekCloser{bytes.NewReader(data)}, nil
+	}
+	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
+	if err != nil {
+		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+	}
+	sf := &spillFile{f}
+	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
+	defer cancel()
+	err = s.do(ctx, u, max, func(resp *http.Response) error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		if err := f.Truncate(0); err != nil {
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				// Writing the spill file failed (a full disk): not the server.
+				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+			}
+			return err
+		}
+		if n > max {
+			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
+		}
+		return resp.Body.Close()
+	})
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		sf.Close()
+		return nil, err
+	}
+	return sf, nil
+}
+
+// spillFile is a part fetched into a file; closing it removes it.
+type spillFile struct{ *os.File }
+
+func (f *spillFile) Close() error {
+	err := f.File.Close()
+	if rerr := confined.Remove(f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+type nopSeekCloser struct{ *bytes.Reader }
+
+func (nopSeekCloser) Close() error { return nil }
 
 type closer func() error
 

@@ -1,17 +1,12 @@
 package previous
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"io"
-	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -257,80 +252,62 @@ func checkHeader(name string, rd *rsxml.Reader, want string) error {
 	return nil
 }
 
-// part opens a document of the Resource List in the directory.
-func (s *dirSource) part(ctx context.Context, u string, max int64, _ string) (io.ReadCloser, error) {
-	f, st, err := s.openFile(u)
-	if err != nil {
+// A prefetch is a document of the Resource List being fetched while the
+// one before it is read: over HTTP, with a directory to keep it in, a
+// build then waits for no download but the first.
+type prefetch struct {
+	part   int
+	done   chan struct{}
+	cancel context.CancelFunc
+	body   io.ReadCloser
+	err    error
+}
+
+// fetch returns the document part: the one fetched ahead, or fetched now.
+func (l *listReader) fetch(part int) (io.ReadCloser, error) {
+	if p := l.ahead; p != nil && p.part == part {
+		l.ahead = nil
+		<-p.done
+		p.cancel()
+		return p.body, p.err
+	}
+	if err := l.stopAhead(); err != nil {
 		return nil, err
 	}
-	if st.Size() > max {
-		f.Close()
-		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d a document may have", st.Size(), max)
-	}
-	return f, nil
+	return l.site.src.part(l.ctx, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
 }
 
-// part fetches a document of the Resource List whole, with the deadline
-// and retries of a document, into a file in spillDir (removed when it is
-// closed) or, without one, into memory. The caller reads it at its own
-// pace: a build that hashes between two entries holds no connection open.
-func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
-	if spillDir == "" {
-		data, err := s.get(ctx, u, max)
-		if err != nil {
-			return nil, err
-		}
-		return nopSeekCloser{bytes.NewReader(data)}, nil
+// fetchAhead starts fetching the document part, if there is one and it is
+// fetched over the network into a file.
+func (l *listReader) fetchAhead(part int) {
+	if l.spillDir == "" || part >= len(l.site.parts) || l.ahead != nil {
+		return
 	}
-	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
-	if err != nil {
-		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+	u := l.site.parts[part]
+	if _, local := l.site.src.local(u); local {
+		return
 	}
-	sf := &spillFile{f}
-	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
-	defer cancel()
-	err = s.do(ctx, u, max, func(resp *http.Response) error {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-		}
-		if err := f.Truncate(0); err != nil {
-			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-		}
-		n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				// Writing the spill file failed (a full disk): not the server.
-				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-			}
-			return err
-		}
-		if n > max {
-			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
-		}
-		return resp.Body.Close()
-	})
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		sf.Close()
-		return nil, err
-	}
-	return sf, nil
+	ctx, cancel := context.WithCancel(l.ctx)
+	p := &prefetch{part: part, done: make(chan struct{}), cancel: cancel}
+	l.ahead = p
+	go func() {
+		defer close(p.done)
+		p.body, p.err = l.site.src.part(ctx, u, l.site.opts.maxBytes, l.spillDir)
+	}()
 }
 
-// spillFile is a part fetched into a file; closing it removes it.
-type spillFile struct{ *os.File }
-
-func (f *spillFile) Close() error {
-	err := f.File.Close()
-	if rerr := confined.Remove(f.Name()); err == nil {
-		err = rerr
+// stopAhead cancels the fetch ahead, if any, waits for it to end and
+// removes what it fetched.
+func (l *listReader) stopAhead() error {
+	p := l.ahead
+	if p == nil {
+		return nil
 	}
-	return err
+	l.ahead = nil
+	p.cancel()
+	<-p.done
+	if p.body != nil {
+		return p.body.Close()
+	}
+	return nil
 }
-
-type nopSeekCloser struct{ *bytes.Reader }
-
-func (nopSeekCloser) Close() error { return nil }
