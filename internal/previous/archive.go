@@ -8,18 +8,15 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// An Archive is a Change List Archive or a Change Dump Archive
-// (ResourceSync Archives, sections 5 and 6): the closed documents of the
-// past it lists, in its order (chronological). Read checks the archive;
-// each document is read and checked when a build keeps it (ReadArchived,
-// ReadArchivedDump): one it drops is never fetched.
+// An Archive is an archive of ResourceSync Archives (sections 3 to 6):
+// the documents of the past it lists, in its order (chronological). Read
+// checks the archive; each document is read and checked when a build
+// keeps it (ReadArchived, ReadArchivedDump, ReadArchivedList,
+// ReadArchivedResourceDump): one it drops is never fetched.
 type Archive struct {
 	URL   string
 	Lists []ArchivedList
 }
-
-// A ChangeListArchive is a Change List Archive.
-type ChangeListArchive = Archive
 
 // An ArchivedList is an entry of an archive: a closed Change List (or
 // Change Dump) covering From to Until, or a Resource List taken At.

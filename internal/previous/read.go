@@ -100,9 +100,9 @@ type Site struct {
 	OpenChangeList *ChangeList
 	// ChangeDump is the Change Dump, if the Capability List has one.
 	ChangeDump *ChangeDump
-	// ChangeListArchive and ChangeDumpArchive are the archives of
-	// ResourceSync Archives the Capability List has, if any.
-	ChangeListArchive   *ChangeListArchive
+	// The archives of ResourceSync Archives the Capability List has, if
+	// any.
+	ChangeListArchive   *Archive
 	ChangeDumpArchive   *Archive
 	ResourceListArchive *Archive
 	ResourceDumpArchive *Archive
