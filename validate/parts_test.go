@@ -3,13 +3,13 @@ package validate_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -98,13 +98,7 @@ func TestDuplicatesAcrossParts(t *testing.T) {
 		t.Run(tc.name+"/directory", func(t *testing.T) {
 			dir := t.TempDir()
 			for name, doc := range docs {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(strings.ReplaceAll(doc, "BASE", "https://example.org/")), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				testenv.WriteFile(t, dir, name, strings.ReplaceAll(doc, "BASE", "https://example.org/"))
 			}
 			rep, err := validate.Path(context.Background(), dir, validate.Options{})
 			if err != nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // A Change List is read again from its file, and a copy that is no
@@ -41,7 +43,7 @@ func TestOpenListDirectory(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.change != nil {
-				write(t, dir, rel, tt.change(string(orig)))
+				testenv.WriteFile(t, dir, rel, tt.change(string(orig)))
 			}
 			rc, err := site.OpenList(context.Background(), cl)
 			if err != nil {

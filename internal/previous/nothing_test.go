@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestNothingPublished checks which failures mean that nothing is
@@ -86,7 +88,7 @@ func TestNothingPublished(t *testing.T) {
 		}},
 		{name: "a Source Description that is not ResourceSync", read: func(t *testing.T) error {
 			dir := fixture(t, "good")
-			write(t, dir, ".well-known/resourcesync", "<html><body>not found</body></html>")
+			testenv.WriteFile(t, dir, ".well-known/resourcesync", "<html><body>not found</body></html>")
 			_, err := readAll(context.Background(), dir, Options{})
 			return err
 		}},

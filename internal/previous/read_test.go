@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // fixture copies testdata/name into a temporary directory: good, a
@@ -36,14 +37,7 @@ func edit(t *testing.T, dir, rel, old, new string) {
 	if !strings.Contains(string(b), old) {
 		t.Fatalf("%s does not contain %q", rel, old)
 	}
-	write(t, dir, rel, strings.Replace(string(b), old, new, 1))
-}
-
-func write(t *testing.T, dir, rel, content string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, dir, rel, strings.Replace(string(b), old, new, 1))
 }
 
 // listData reads the bytes of cl with OpenList.
@@ -152,7 +146,7 @@ func TestReadOpenChangeList(t *testing.T) {
 </urlset>
 `
 	dir := fixture(t, "good")
-	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1))
+	testenv.WriteFile(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1))
 	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +156,7 @@ func TestReadOpenChangeList(t *testing.T) {
 		!cl.From.Equal(mustTime(t, "2024-06-01T00:00:00Z")) || !cl.Until.IsZero() || !strings.Contains(string(listData(t, site.Site, cl)), "2024-06-01T10:00:00Z") {
 		t.Errorf("closed lists %v, open list %+v", site.ChangeLists, cl)
 	}
-	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))
+	testenv.WriteFile(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))
 	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("a change after the snapshot: %v", err)
 	}
@@ -194,16 +188,16 @@ func TestReadErrors(t *testing.T) {
 		{name: "no source description", mutate: func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, ".well-known/resourcesync")) },
 			kind: ErrUnreachable, doc: ".well-known/resourcesync", msg: "no such file"},
 		{name: "an HTML page", mutate: func(t *testing.T, dir string) {
-			write(t, dir, ".well-known/resourcesync", "<!DOCTYPE html>\n<html><body>Not found</body></html>\n")
+			testenv.WriteFile(t, dir, ".well-known/resourcesync", "<!DOCTYPE html>\n<html><body>Not found</body></html>\n")
 		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", line: 1, msg: "DOCTYPE"},
 		{name: "another vocabulary", mutate: func(t *testing.T, dir string) {
-			write(t, dir, ".well-known/resourcesync", `<?xml version="1.0"?>`+"\n"+`<feed xmlns="http://www.w3.org/2005/Atom"/>`)
+			testenv.WriteFile(t, dir, ".well-known/resourcesync", `<?xml version="1.0"?>`+"\n"+`<feed xmlns="http://www.w3.org/2005/Atom"/>`)
 		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", line: 2, msg: "root element is <feed>"},
 		{name: "a plain sitemap", mutate: func(t *testing.T, dir string) {
-			write(t, dir, ".well-known/resourcesync", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/</loc></url></urlset>`)
+			testenv.WriteFile(t, dir, ".well-known/resourcesync", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/</loc></url></urlset>`)
 		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", msg: "no <rs:md capability"},
 		{name: "entities", mutate: func(t *testing.T, dir string) {
-			write(t, dir, part1, `<?xml version="1.0"?>`+"\n"+`<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>`+"\n"+`<urlset>&lol2;</urlset>`)
+			testenv.WriteFile(t, dir, part1, `<?xml version="1.0"?>`+"\n"+`<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>`+"\n"+`<urlset>&lol2;</urlset>`)
 		}, kind: ErrNotResourceSync, doc: part1, line: 2, msg: "DOCTYPE"},
 		{name: "wrong capability", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, caps, `<rs:md capability="capabilitylist"/>`, `<rs:md capability="resourcelist" at="2024-06-03T00:00:00Z"/>`)
@@ -216,7 +210,7 @@ func TestReadErrors(t *testing.T) {
 		}, kind: ErrMalformed, doc: part2, line: 15, msg: "not well-formed"},
 		{name: "truncated", mutate: func(t *testing.T, dir string) {
 			b, _ := os.ReadFile(filepath.Join(dir, part2))
-			write(t, dir, part2, string(b[:len(b)/2]))
+			testenv.WriteFile(t, dir, part2, string(b[:len(b)/2]))
 		}, kind: ErrMalformed, doc: part2, line: 13, msg: "unexpected EOF"},
 		{name: "over the byte limit", opts: Options{maxBytes: 1000}, kind: ErrLimit, doc: part1, msg: "1000"},
 		{name: "over the entry limit", opts: Options{maxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
