@@ -17,6 +17,8 @@ import (
 // A source fetches the documents of a previous build, from a directory or
 // over HTTP.
 type source interface {
+	// get returns the whole document at u, refusing more than max bytes.
+	get(ctx context.Context, u string, max int64) ([]byte, error)
 	// open streams the file at u (a dump package), refusing more than max
 	// bytes: the reader fails once it passes max. Close it.
 	open(ctx context.Context, u string, max int64) (io.ReadCloser, error)
@@ -93,6 +95,25 @@ func (s *dirSource) openFile(u string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &Error{Doc: p, Kind: ErrUnreachable, Err: unwrapPath(err), missing: errors.Is(err, fs.ErrNotExist)}
 	}
 	return f, st, nil
+}
+
+func (s *dirSource) get(_ context.Context, u string, max int64) ([]byte, error) {
+	f, st, err := s.openFile(u)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st.Size() > max {
+		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d a document may have", st.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, &Error{Doc: f.Name(), Kind: ErrUnreachable, Err: unwrapPath(err)}
+	}
+	if int64(len(data)) > max {
+		return nil, newError(f.Name(), 0, ErrLimit, "more than the %d bytes a document may have", max)
+	}
+	return data, nil
 }
 
 func (s *dirSource) open(_ context.Context, u string, max int64) (io.ReadCloser, error) {

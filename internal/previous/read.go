@@ -267,7 +267,7 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, context.Cause(ctx)
 	}
-	data, err := r.get(ctx, u)
+	data, err := r.src.get(ctx, u, r.opts.maxBytes)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -284,24 +284,6 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
 	}
 	return doc, entries, data, nil
-}
-
-// get returns the bytes of the document at u, at most maxBytes.
-func (r *reader) get(ctx context.Context, u string) ([]byte, error) {
-	body, err := r.src.part(ctx, u, r.opts.maxBytes, "")
-	if err != nil {
-		return nil, err
-	}
-	defer body.Close()
-	name := r.src.name(u)
-	data, err := io.ReadAll(io.LimitReader(body, r.opts.maxBytes+1))
-	if err != nil {
-		return nil, &Error{Doc: name, Kind: ErrUnreachable, Err: unwrapPath(err)}
-	}
-	if int64(len(data)) > r.opts.maxBytes {
-		return nil, newError(name, 0, ErrLimit, "more than the %d bytes a document may have", r.opts.maxBytes)
-	}
-	return data, nil
 }
 
 // readEntries reads the rest of a document from rd and checks it as
