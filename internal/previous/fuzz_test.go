@@ -56,7 +56,7 @@ func (m memSource) clone() memSource {
 }
 func readMem(m memSource, opts Options) (*Site, error) {
 	r := newReader(opts)
-	r.site = &Site{Location: "https://example.org/"}
+	r.site = &Site{}
 	r.src = m
 	return r.read(context.Background(), "https://example.org/"+WellKnown)
 }

@@ -148,7 +148,7 @@ func TestResourceListFetchedOnce(t *testing.T) {
 	t.Parallel()
 	src := &countingSource{loadDocs(t, "testdata/dump"), map[string]int{}}
 	r := newReader(Options{})
-	r.site = &Site{Location: "https://example.org/"}
+	r.site = &Site{}
 	r.src = src
 	site, err := r.read(context.Background(), "https://example.org/"+WellKnown)
 	if err != nil {

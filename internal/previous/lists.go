@@ -49,7 +49,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 		return newError(name, 0, ErrLater, "the previous Resource List was taken at %s, later than this build's snapshot time %s",
 			rsxml.FormatTime(at), rsxml.FormatTime(r.opts.At))
 	}
-	r.site.ResourceList = u
+	r.site.resourceList = u
 	r.site.At = at
 	if !doc.Index {
 		r.site.parts = []string{u}

@@ -76,16 +76,15 @@ type Options struct {
 
 // Site is what a previous build published.
 type Site struct {
-	Location       string // the directory or URL given to Read
 	DocsBase       string // the URL prefix of the documents: rsgen's --docs-url, ending in "/"
 	CapabilityList string // URL of the Capability List
 	Capabilities   []Capability
 
-	// ResourceList is the URL of the Resource List (or its index), At its
-	// snapshot time. Read reads no more of it than its index (or, if it is
-	// one document, its root): [Site.ResourceIter] reads the entries.
-	ResourceList string
+	// At is the snapshot time of the Resource List. Read reads no more of
+	// it than its index (or, if it is one document, its root):
+	// [Site.ResourceIter] reads the entries.
 	At           time.Time
+	resourceList string // its URL
 	// parts are the URLs of the documents of the Resource List: the one
 	// list, or the lists of its index, in its order.
 	parts []string
@@ -222,7 +221,7 @@ func ParseLocation(location string) (*url.URL, error) {
 // start opens the source at location and returns the URL of the Source
 // Description (for a directory, a stand-in URL mapped to its file).
 func (r *reader) start(location string) (string, error) {
-	r.site = &Site{Location: location}
+	r.site = &Site{}
 	if u, err := ParseLocation(location); err != nil {
 		return "", err
 	} else if u != nil {
