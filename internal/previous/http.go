@@ -26,7 +26,7 @@ type HTTPOptions struct {
 	// Client, if set, is used as it is (tests); otherwise Read makes one
 	// with the time-outs below and the proxy of the environment.
 	Client *http.Client
-	// Timeout bounds one request, its body included; DefaultTimeout if zero.
+	// Timeout bounds one request, its body included; defaultTimeout if zero.
 	Timeout time.Duration
 	// Deadline bounds all the time spent on one document: every attempt,
 	// the bodies and the waits between attempts; DefaultDeadline if zero.
@@ -36,23 +36,23 @@ type HTTPOptions struct {
 	// have.
 	Deadline time.Duration `toml:"fetch-timeout"`
 	// Attempts is how many times a request is tried when the server fails
-	// (5xx, 429, 408, time-outs, dropped connections); DefaultAttempts if zero.
+	// (5xx, 429, 408, time-outs, dropped connections); defaultAttempts if zero.
 	Attempts int
 	// Backoff is the wait before the first retry; it doubles for each
-	// further one. DefaultBackoff if zero.
+	// further one. defaultBackoff if zero.
 	Backoff time.Duration
-	// MaxRedirects bounds the redirects followed per request; defaultMaxRedirects if zero.
-	MaxRedirects int
+	// maxRedirects bounds the redirects followed per request; defaultMaxRedirects if zero.
+	maxRedirects int
 	// UserAgent is sent with every request; "rsgen" if empty.
 	UserAgent string
 }
 
 // Defaults of HTTPOptions.
 const (
-	DefaultTimeout      = 2 * time.Minute
+	defaultTimeout      = 2 * time.Minute
 	DefaultDeadline     = time.Minute
-	DefaultAttempts     = 4
-	DefaultBackoff      = 500 * time.Millisecond
+	defaultAttempts     = 4
+	defaultBackoff      = 500 * time.Millisecond
 	defaultMaxRedirects = 5
 	maxRetryAfter       = 30 * time.Second
 )
@@ -69,11 +69,11 @@ type httpSource struct {
 
 // withDefaults returns opts with the defaults in place of zero values.
 func (opts HTTPOptions) withDefaults() HTTPOptions {
-	opts.Timeout = orDefault(opts.Timeout, DefaultTimeout)
+	opts.Timeout = orDefault(opts.Timeout, defaultTimeout)
 	opts.Deadline = orDefault(opts.Deadline, DefaultDeadline)
-	opts.Attempts = orDefault(opts.Attempts, DefaultAttempts)
-	opts.Backoff = orDefault(opts.Backoff, DefaultBackoff)
-	opts.MaxRedirects = orDefault(opts.MaxRedirects, defaultMaxRedirects)
+	opts.Attempts = orDefault(opts.Attempts, defaultAttempts)
+	opts.Backoff = orDefault(opts.Backoff, defaultBackoff)
+	opts.maxRedirects = orDefault(opts.maxRedirects, defaultMaxRedirects)
 	opts.UserAgent = cmp.Or(opts.UserAgent, "rsgen")
 	return opts
 }
@@ -89,7 +89,7 @@ func orDefault[T int | int64 | time.Duration](v, def T) T {
 // NewClient returns the HTTP client rsgen reads published sites with:
 // opts.Client (copied) or one with time-outs on dialing, TLS and response
 // headers and the proxy of the environment; opts.Timeout on each request,
-// body included; at most opts.MaxRedirects redirects per request, and only
+// body included; at most opts.maxRedirects redirects per request, and only
 // to http or https, and, if allow is not nil, where allow says (an error
 // refuses the redirect and is the error of the request): the one rule of
 // redirects of every request rsgen makes (Read's: documents stay on the
@@ -117,8 +117,8 @@ func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	}
 	c.Timeout = opts.Timeout
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) > opts.MaxRedirects {
-			return fmt.Errorf("more than %d redirects", opts.MaxRedirects)
+		if len(via) > opts.maxRedirects {
+			return fmt.Errorf("more than %d redirects", opts.maxRedirects)
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
