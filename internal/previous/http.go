@@ -41,20 +41,18 @@ type HTTPOptions struct {
 	// Backoff is the wait before the first retry; it doubles for each
 	// further one. defaultBackoff if zero.
 	Backoff time.Duration
-	// maxRedirects bounds the redirects followed per request; defaultMaxRedirects if zero.
-	maxRedirects int
 	// UserAgent is sent with every request; "rsgen" if empty.
 	UserAgent string
 }
 
 // Defaults of HTTPOptions.
 const (
-	defaultTimeout      = 2 * time.Minute
-	DefaultDeadline     = time.Minute
-	defaultAttempts     = 4
-	defaultBackoff      = 500 * time.Millisecond
-	defaultMaxRedirects = 5
-	maxRetryAfter       = 30 * time.Second
+	defaultTimeout  = 2 * time.Minute
+	DefaultDeadline = time.Minute
+	defaultAttempts = 4
+	defaultBackoff  = 500 * time.Millisecond
+	maxRedirects    = 5 // per request
+	maxRetryAfter   = 30 * time.Second
 )
 
 // httpSource fetches documents over HTTP from the hosts it allows.
@@ -73,7 +71,6 @@ func (opts HTTPOptions) withDefaults() HTTPOptions {
 	opts.Deadline = orDefault(opts.Deadline, DefaultDeadline)
 	opts.Attempts = orDefault(opts.Attempts, defaultAttempts)
 	opts.Backoff = orDefault(opts.Backoff, defaultBackoff)
-	opts.maxRedirects = orDefault(opts.maxRedirects, defaultMaxRedirects)
 	opts.UserAgent = cmp.Or(opts.UserAgent, "rsgen")
 	return opts
 }
@@ -89,7 +86,7 @@ func orDefault[T int | int64 | time.Duration](v, def T) T {
 // NewClient returns the HTTP client rsgen reads published sites with:
 // opts.Client (copied) or one with time-outs on dialing, TLS and response
 // headers and the proxy of the environment; opts.Timeout on each request,
-// body included; at most opts.maxRedirects redirects per request, and only
+// body included; at most maxRedirects redirects per request, and only
 // to http or https, and, if allow is not nil, where allow says (an error
 // refuses the redirect and is the error of the request): the one rule of
 // redirects of every request rsgen makes (Read's: documents stay on the
@@ -117,8 +114,8 @@ func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	}
 	c.Timeout = opts.Timeout
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) > opts.maxRedirects {
-			return fmt.Errorf("more than %d redirects", opts.maxRedirects)
+		if len(via) > maxRedirects {
+			return fmt.Errorf("more than %d redirects", maxRedirects)
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
