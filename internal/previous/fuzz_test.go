@@ -62,7 +62,7 @@ func readMem(m memSource, opts Options) (*Site, error) {
 }
 
 // readMemAll is readMem, then loadAll.
-func readMemAll(m memSource, opts Options) (*loaded, error) {
+func readMemAll(m memSource, opts Options) (*loadedSite, error) {
 	site, err := readMem(m, opts)
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func readMemAll(m memSource, opts Options) (*loaded, error) {
 }
 
 // readAll is Read, then loadAll.
-func readAll(ctx context.Context, location string, opts Options) (*loaded, error) {
+func readAll(ctx context.Context, location string, opts Options) (*loadedSite, error) {
 	site, err := Read(ctx, location, opts)
 	if err != nil {
 		return nil, err
@@ -79,15 +79,15 @@ func readAll(ctx context.Context, location string, opts Options) (*loaded, error
 	return loadAll(ctx, site)
 }
 
-// loaded is a site read with the entries of its Resource List.
-type loaded struct {
+// loadedSite is a site read with the entries of its Resource List.
+type loadedSite struct {
 	*Site
 	Resources []Resource // in document order
 }
 
 // index returns the index in Resources of the entry for loc, compared in
 // normal form (uri.Normalize).
-func (l *loaded) index(loc string) (int, bool) {
+func (l *loadedSite) index(loc string) (int, bool) {
 	i := slices.IndexFunc(l.Resources, func(r Resource) bool { return r.Loc == uri.Normalize(loc) })
 	return i, i >= 0
 }
@@ -95,10 +95,10 @@ func (l *loaded) index(loc string) (int, bool) {
 // loadAll reads every entry of the Resource List of site in document
 // order, checked as an iterator checks them; a loc listed twice is an
 // error.
-func loadAll(ctx context.Context, site *Site) (*loaded, error) {
+func loadAll(ctx context.Context, site *Site) (*loadedSite, error) {
 	l := site.newListReader(ctx, "")
 	defer l.close()
-	out := &loaded{Site: site}
+	out := &loadedSite{Site: site}
 	seen := map[string]bool{}
 	for {
 		ok, err := l.next()
@@ -213,7 +213,7 @@ func TestSeedCorpus(t *testing.T) {
 // streamAgrees checks that the documents m, which Read loaded as site or
 // failed to read with lerr, stream the same entries sorted by loc, or
 // fail too: a pass that meets ErrUnsorted is run again with Sort.
-func streamAgrees(t *testing.T, m memSource, site *loaded, lerr error) {
+func streamAgrees(t *testing.T, m memSource, site *loadedSite, lerr error) {
 	t.Helper()
 	opts := Options{maxBytes: 1 << 20, maxEntries: 1000}
 	streamedSite, err := readMem(m, opts)
