@@ -109,7 +109,7 @@ func loadAll(ctx context.Context, site *Site) (*loadedSite, error) {
 			return out, nil
 		}
 		if seen[l.res.Loc] {
-			return nil, newError(l.name, l.line, ErrInvalid, "%s is listed twice", l.raw)
+			return nil, newError(l.name, l.line, ErrInvalid, "%s is listed twice", l.res.Loc)
 		}
 		seen[l.res.Loc] = true
 		out.Resources = append(out.Resources, l.res)

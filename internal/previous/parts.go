@@ -29,7 +29,6 @@ type listReader struct {
 	count   int    // over all documents
 
 	res  Resource // the entry just read
-	raw  string   // its <loc> as written
 	line int      // its line
 }
 
@@ -180,7 +179,7 @@ func (l *listReader) entry(e *rsxml.Entry) error {
 	if err := checkEntry(name, e); err != nil {
 		return err
 	}
-	l.raw, l.line = e.Loc, e.Line
+	l.line = e.Line
 	return toResource(name, e, &l.res)
 }
 
