@@ -67,7 +67,7 @@ func TestOpenHTTPDeadline(t *testing.T) {
 	u, _ := url.Parse(s.srv.URL + "/")
 	opts := fast
 	opts.Deadline = 200 * time.Millisecond
-	rc, err := newHTTPSource(u, opts.withDefaults()).open(context.Background(), s.srv.URL+"/p.zip", 1000)
+	rc, err := newHTTPSource(u, newReader(Options{HTTP: opts}).opts.HTTP).open(context.Background(), s.srv.URL+"/p.zip", 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

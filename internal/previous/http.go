@@ -2,7 +2,6 @@ package previous
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/x509"
 	"errors"
@@ -65,16 +64,6 @@ type httpSource struct {
 	firstDone bool            // a first document was fetched
 }
 
-// withDefaults returns opts with the defaults in place of zero values.
-func (opts HTTPOptions) withDefaults() HTTPOptions {
-	opts.Timeout = orDefault(opts.Timeout, defaultTimeout)
-	opts.Deadline = orDefault(opts.Deadline, DefaultDeadline)
-	opts.Attempts = orDefault(opts.Attempts, defaultAttempts)
-	opts.Backoff = orDefault(opts.Backoff, defaultBackoff)
-	opts.UserAgent = cmp.Or(opts.UserAgent, "rsgen")
-	return opts
-}
-
 // orDefault returns v, or def if v is zero or negative.
 func orDefault[T int | int64 | time.Duration](v, def T) T {
 	if v <= 0 {
@@ -86,14 +75,13 @@ func orDefault[T int | int64 | time.Duration](v, def T) T {
 // NewClient returns the HTTP client rsgen reads published sites with:
 // opts.Client (copied) or one with time-outs on dialing, TLS and response
 // headers and the proxy of the environment; opts.Timeout on each request,
-// body included; at most maxRedirects redirects per request, and only
+// body included (the caller's default: Read's, or rsgen validate's); at most maxRedirects redirects per request, and only
 // to http or https, and, if allow is not nil, where allow says (an error
 // refuses the redirect and is the error of the request): the one rule of
 // redirects of every request rsgen makes (Read's: documents stay on the
 // host of the site; rsgen validate's: on the site validated). Requests
 // carry no User-Agent of the client's: callers set theirs.
 func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
-	opts = opts.withDefaults()
 	var c *http.Client
 	if opts.Client != nil {
 		cc := *opts.Client
@@ -129,7 +117,7 @@ func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 }
 
 // newHTTPSource returns the source of the documents at start; opts has
-// its defaults (withDefaults).
+// its defaults (newReader).
 func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
 	allow := func(to *url.URL) error {

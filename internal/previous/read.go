@@ -2,6 +2,7 @@ package previous
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -157,7 +158,12 @@ func newReader(opts Options) *reader {
 	opts.maxResources = orDefault(opts.maxResources, defaultMaxResources)
 	opts.maxPackageBytes = orDefault(opts.maxPackageBytes, defaultMaxPackageBytes)
 	opts.maxChangeListBytes = orDefault(opts.maxChangeListBytes, defaultMaxChangeListBytes)
-	opts.HTTP = opts.HTTP.withDefaults()
+	h := &opts.HTTP
+	h.Timeout = orDefault(h.Timeout, defaultTimeout)
+	h.Deadline = orDefault(h.Deadline, DefaultDeadline)
+	h.Attempts = orDefault(h.Attempts, defaultAttempts)
+	h.Backoff = orDefault(h.Backoff, defaultBackoff)
+	h.UserAgent = cmp.Or(h.UserAgent, "rsgen")
 	if opts.Notice == nil {
 		opts.Notice = func(string) {}
 	}
