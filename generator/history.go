@@ -129,7 +129,6 @@ func (b *build) prepareHistory(ctx context.Context) error {
 		at = b.at
 	}
 	site, err := previous.Read(ctx, src, previous.Options{
-		Stream:  true, // the entries are read by detectChanges, as they are joined
 		At:      at,
 		DocsURL: b.cfg.DocsURL.String(),
 		Set:     b.cfg.Set,

@@ -149,7 +149,7 @@ func (a *auditor) check(ctx context.Context, j auditJob) {
 	case a.resDir != "" && a.resKey != "" && strings.HasPrefix(loc, a.resKey):
 		rel, ok := keyPath(loc, a.resKey)
 		a.checkFile(j, a.resDir, rel, ok)
-	case a.opts.Fetch && IsURL(j.r.loc) && (a.opts.CrossSite || a.origin != "" && sameOrigin(j.r.loc, a.origin)):
+	case a.opts.Fetch && isURL(j.r.loc) && (a.opts.CrossSite || a.origin != "" && sameOrigin(j.r.loc, a.origin)):
 		a.checkURL(ctx, j)
 	default:
 		a.mu.Lock()
@@ -213,7 +213,7 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 		a.missing(j, "cannot be requested: %v", err)
 		return
 	}
-	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("User-Agent", userAgent)
 	req.Header.Set("Accept-Encoding", "identity") // length and digests are those of the bytes served
 	resp, err := a.opts.Client.Do(req)
 	if err != nil {

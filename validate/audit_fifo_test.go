@@ -16,6 +16,7 @@ import (
 // A listed file that is now a FIFO is reported as not a regular file,
 // and the audit goes on: it is never opened for a writer that never comes.
 func TestAuditFIFO(t *testing.T) {
+	t.Parallel()
 	dir := oddSite(t, "https://example.org/")
 	p := filepath.Join(dir, "plain.txt")
 	if err := os.Remove(p); err != nil {

@@ -45,7 +45,7 @@ func corpusOptions(path string) Options {
 // no error of another rule.
 func checkFailsFor(t *testing.T, rep *Report, rule string) {
 	t.Helper()
-	r, ok := RuleByID(rule)
+	r, ok := ruleIndex[rule]
 	if !ok {
 		t.Fatalf("no rule %q: name corpus entries after a rule ID", rule)
 	}
@@ -74,6 +74,7 @@ func checkFailsFor(t *testing.T, rep *Report, rule string) {
 }
 
 func TestBrokenDocuments(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/broken/*.xml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus in testdata/broken (%v)", err)
@@ -90,6 +91,7 @@ func TestBrokenDocuments(t *testing.T) {
 }
 
 func TestBrokenSites(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob("testdata/broken-sites/*")
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no corpus in testdata/broken-sites (%v)", err)
@@ -109,12 +111,13 @@ func TestBrokenSites(t *testing.T) {
 // or test of its own: a rule nothing shows failing is a rule nobody knows
 // works.
 func TestCorpusCoversEveryRule(t *testing.T) {
+	t.Parallel()
 	covered := map[string]bool{}
 	for _, pattern := range []string{"testdata/broken/*.xml", "testdata/broken-sites/*"} {
 		names, _ := filepath.Glob(pattern)
 		for _, n := range names {
 			rule := ruleOf(filepath.Base(n))
-			if _, ok := RuleByID(rule); !ok {
+			if _, ok := ruleIndex[rule]; !ok {
 				t.Errorf("%s is named after no rule", n)
 			}
 			covered[rule] = true
@@ -128,6 +131,7 @@ func TestCorpusCoversEveryRule(t *testing.T) {
 }
 
 func TestSpecExamples(t *testing.T) {
+	t.Parallel()
 	rep, err := Path(context.Background(), "testdata/examples", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -155,6 +159,7 @@ func TestSpecExamples(t *testing.T) {
 // TestArchiveSpecExamples: the examples of ResourceSync Archives are
 // valid, without a warning.
 func TestArchiveSpecExamples(t *testing.T) {
+	t.Parallel()
 	rep, err := Path(context.Background(), "testdata/archive-examples", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +170,7 @@ func TestArchiveSpecExamples(t *testing.T) {
 }
 
 func TestExample27(t *testing.T) {
+	t.Parallel()
 	const ex27 = "testdata/resourcesync_ex_27-nonhex-hash.xml"
 	rep, err := Path(context.Background(), ex27, Options{})
 	if err != nil {
@@ -184,6 +190,7 @@ func TestExample27(t *testing.T) {
 }
 
 func TestValidSiteWithAudit(t *testing.T) {
+	t.Parallel()
 	const site = "testdata/sites/valid"
 	rep, err := Path(context.Background(), site, corpusOptions(site))
 	if err != nil {
@@ -204,6 +211,7 @@ func TestValidSiteWithAudit(t *testing.T) {
 // Archives) is followed through the archive to the lists it keeps, and is
 // valid; an archived list listed for another capability is not.
 func TestArchiveSite(t *testing.T) {
+	t.Parallel()
 	const site = "testdata/sites/archive"
 	rep, err := Path(context.Background(), site, Options{})
 	if err != nil {
@@ -251,6 +259,7 @@ func TestArchiveSite(t *testing.T) {
 
 // TestDocsListEveryRule keeps docs/VALIDATE.md in step with the catalogue.
 func TestDocsListEveryRule(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/VALIDATE.md")
 	if err != nil {
 		t.Fatal(err)

@@ -316,10 +316,7 @@ func (c *docCheck) root() {
 
 // rootTimes checks the at/from of the root against Table 4.
 func (c *docCheck) rootTimes(md *rsxml.MD, line int) {
-	name := capabilityName(c.capability)
-	if c.info.index {
-		name += " Index"
-	}
+	name := describe(c.info)
 	if c.times.rootAt == required && md.At == "" {
 		c.add(line, RuleTimeRequired, "a %s needs at on its root <rs:md> (Appendix A)", name)
 	}
@@ -391,32 +388,28 @@ func entryName(index bool) string {
 	return "url"
 }
 
+// capabilityNames are the names the spec gives the documents of each
+// capability.
+var capabilityNames = map[string]string{
+	rsxml.CapDescription:            "Source Description",
+	rsxml.CapCapabilityList:         "Capability List",
+	rsxml.CapResourceList:           "Resource List",
+	rsxml.CapResourceDump:           "Resource Dump",
+	rsxml.CapResourceDumpManifest:   "Resource Dump Manifest",
+	rsxml.CapChangeList:             "Change List",
+	rsxml.CapChangeDump:             "Change Dump",
+	rsxml.CapChangeDumpManifest:     "Change Dump Manifest",
+	rsxml.CapChangeListNotification: "change notification",
+	rsxml.CapFrameworkNotification:  "framework notification",
+}
+
 // capabilityName is the name the spec gives the document of a capability.
 func capabilityName(capability string) string {
-	switch capability {
-	case rsxml.CapDescription:
-		return "Source Description"
-	case rsxml.CapCapabilityList:
-		return "Capability List"
-	case rsxml.CapResourceList:
-		return "Resource List"
-	case rsxml.CapResourceDump:
-		return "Resource Dump"
-	case rsxml.CapResourceDumpManifest:
-		return "Resource Dump Manifest"
-	case rsxml.CapChangeList:
-		return "Change List"
-	case rsxml.CapChangeDump:
-		return "Change Dump"
-	case rsxml.CapChangeDumpManifest:
-		return "Change Dump Manifest"
-	case rsxml.CapChangeListNotification:
-		return "change notification"
-	case rsxml.CapFrameworkNotification:
-		return "framework notification"
+	if name, ok := capabilityNames[capability]; ok {
+		return name
 	}
 	if of, ok := archived[capability]; ok {
-		return capabilityName(of) + " Archive"
+		return capabilityNames[of] + " Archive"
 	}
 	return fmt.Sprintf("%q document", capability)
 }

@@ -102,11 +102,7 @@ func (c *docCheck) entry(e *rsxml.Entry) {
 		return
 	}
 	if c.hasTimes {
-		name := capabilityName(c.capability)
-		if info.index {
-			name += " Index"
-		}
-		c.unusedTimes(&e.MD, mdLine, c.times.entryAt, c.times.entryFrom, "an entry's <rs:md>", name)
+		c.unusedTimes(&e.MD, mdLine, c.times.entryAt, c.times.entryFrom, "an entry's <rs:md>", describe(info))
 		if c.times.entryFrom == recommended && e.MD.From == "" {
 			c.add(mdLine, RuleTimeRecommended, "the entry of %s has no from: Appendix A recommends it", clip(e.Loc))
 		}

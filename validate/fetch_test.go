@@ -49,6 +49,7 @@ func handSite(t *testing.T, resources map[string]string, serve map[string]http.H
 // length is reported as such after length+1 bytes, not read to its end
 // (issue 9, item 11).
 func TestFetchStopsPastLength(t *testing.T) {
+	t.Parallel()
 	var served atomic.Int64
 	const limit = 64 << 20 // what the server would send at most
 	base := handSite(t, map[string]string{"endless.txt": "ten bytes!"}, map[string]http.HandlerFunc{
@@ -90,6 +91,7 @@ func TestFetchStopsPastLength(t *testing.T) {
 // gap between bytes: a resource trickled a byte at a time for far longer
 // fails (issue 9, item 11).
 func TestFetchTimeoutPerRequest(t *testing.T) {
+	t.Parallel()
 	content := strings.Repeat("x", 40)
 	base := handSite(t, map[string]string{"slow.txt": content}, map[string]http.HandlerFunc{
 		"slow.txt": func(w http.ResponseWriter, r *http.Request) {

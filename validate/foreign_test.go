@@ -120,6 +120,7 @@ var foreignDocs = []foreignDoc{
 }
 
 func TestForeignDocuments(t *testing.T) {
+	t.Parallel()
 	listed := map[string]bool{}
 	for _, d := range foreignDocs {
 		listed[d.file] = true
@@ -163,6 +164,7 @@ func TestForeignDocuments(t *testing.T) {
 // TestForeignDocumentsOfficial checks the table's official verdicts
 // against rs-validate.py itself.
 func TestForeignDocumentsOfficial(t *testing.T) {
+	t.Parallel()
 	cmd := official(t)
 	var paths []string
 	for _, d := range foreignDocs {
@@ -183,6 +185,7 @@ func TestForeignDocumentsOfficial(t *testing.T) {
 // TestDocsListForeignDocuments keeps the table of docs/VALIDATE.md in step
 // with the documents.
 func TestDocsListForeignDocuments(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/VALIDATE.md")
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
@@ -330,14 +329,11 @@ func describe(d *docInfo) string {
 
 // checkPartsUnique finds the resources that two parts of the Resource List
 // index d list: a Resource List describes each resource once (section
-// 10.1), whether it is one document or parts under an index; each part
-// finds its own repeats. Parts each in the order of their <loc>s, each
-// starting after the one before ends, as rsgen writes them (a tree's in
-// the order of the <loc>s decoded, that of the paths; an export's in the
-// order of the <loc>s), cannot share one: that is read from what the check of each part noted (locSpan), in
-// no memory to speak of. Parts in another order are read again and their
-// <loc>s sorted on disk (package internal/extsort), so that memory stays
-// bounded whatever their size.
+// 10.1), parts under an index together; each part finds its own repeats.
+// Parts in order, each starting after the one before ends, as rsgen writes
+// them, cannot share one: their spans (locSpan) tell. Parts in another
+// order are read again and their <loc>s sorted on disk (internal/extsort),
+// so that memory stays bounded whatever their size.
 func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
 	var parts []*docInfo
 	for i := range d.children {
@@ -363,14 +359,10 @@ func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
 	}
 }
 
-// partsReadAgain counts the calls of duplicatesAcross, for the tests.
-var partsReadAgain atomic.Int64
-
 // duplicatesAcross reads the <loc>s of parts again, sorts them on disk,
 // and reports each <loc> that two parts list, in the later part, naming
 // the first.
 func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
-	partsReadAgain.Add(1)
 	dir, err := confined.MkdirTemp("", "rsgen-validate-*")
 	if err != nil {
 		return err

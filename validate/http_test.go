@@ -98,6 +98,7 @@ func (f *forcedType) Write(b []byte) (int, error) {
 }
 
 func TestSiteOverHTTP(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		wrap   func(http.Handler) http.Handler

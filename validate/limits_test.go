@@ -40,6 +40,7 @@ func generated(n, pad int) io.Reader {
 }
 
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		n, pad   int

@@ -3,6 +3,7 @@ package validate
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -208,14 +209,10 @@ func (l *dirLoader) loadAll(ctx context.Context, st *set, rels []string) {
 func (l *dirLoader) loadRel(s *sink, rel, u string) (*docInfo, string) {
 	p := filepath.Join(l.root, filepath.FromSlash(rel))
 	name := filepath.Join(l.label, filepath.FromSlash(rel))
-	info, err := os.Stat(p)
-	if err != nil {
-		return nil, fmt.Sprintf("%s: %v", name, unwrapPath(err))
-	}
-	if !info.Mode().IsRegular() {
+	f, _, err := regfile.Open(p)
+	if errors.Is(err, regfile.ErrNotRegular) {
 		return nil, fmt.Sprintf("%s is not a regular file", name)
 	}
-	f, err := os.Open(p)
 	if err != nil {
 		return nil, fmt.Sprintf("%s: %v", name, unwrapPath(err))
 	}

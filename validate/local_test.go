@@ -14,6 +14,7 @@ import (
 // once, but the report is the one of checking them in turn, and
 // MaxDocuments keeps the first of them.
 func TestPathInParallel(t *testing.T) {
+	t.Parallel()
 	const dir = "testdata/broken"
 	rels, err := documentFiles(dir)
 	if err != nil || len(rels) < 10 {
@@ -49,6 +50,7 @@ func TestPathInParallel(t *testing.T) {
 }
 
 func TestSinkMerge(t *testing.T) {
+	t.Parallel()
 	s, o := newSink(), newSink()
 	for range MaxPerRule - 3 {
 		s.add("a.xml", 1, RuleLoc, 0, "in s")
@@ -72,6 +74,7 @@ func TestSinkMerge(t *testing.T) {
 // Document finds in one document what Path finds in it as a file, for
 // every document of the broken corpus.
 func TestDocumentAsPath(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/broken/*.xml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus: %v", err)

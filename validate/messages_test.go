@@ -14,6 +14,7 @@ import (
 // mark, either byte order) is refused for its encoding, which Sitemaps
 // require to be UTF-8, not as malformed XML.
 func TestUTF16IsNotUTF8(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("testdata/broken/loc-escape.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestUTF16IsNotUTF8(t *testing.T) {
 // schema's pattern says what it breaks, and does not read as if a path
 // without a leading slash had one.
 func TestPathMessageSaysWhatIsWrong(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ path, want string }{
 		{"resources/res1", "does not start with /"},
 		{"/resources/", "ends with /"},

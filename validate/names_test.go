@@ -55,6 +55,7 @@ func checkAuditedAll(t *testing.T, rep *validate.Report) {
 // TestAuditOddNamesInDirectory: --resources finds each file by the URL
 // the build gave it (issue 12, item 2: "?" and "#" were reported missing).
 func TestAuditOddNamesInDirectory(t *testing.T) {
+	t.Parallel()
 	dir := oddSite(t, "https://example.org/")
 	rep, err := validate.Path(context.Background(), dir, validate.Options{Resources: dir})
 	if err != nil {
@@ -66,6 +67,7 @@ func TestAuditOddNamesInDirectory(t *testing.T) {
 // TestAuditOddNamesOverHTTP: --fetch requests each resource (issue 12,
 // item 3: "%zz" and a tab were skipped without a request).
 func TestAuditOddNamesOverHTTP(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String() + "/"
 	dir := oddSite(t, base)

@@ -80,6 +80,7 @@ func officialVerdicts(t *testing.T, cmd []string, paths ...string) map[string]bo
 }
 
 func TestAgreesWithOfficialOnCorpus(t *testing.T) {
+	t.Parallel()
 	cmd := official(t)
 	files, _ := filepath.Glob("testdata/broken/*.xml")
 	examples, _ := filepath.Glob("testdata/examples/*.xml")
@@ -111,6 +112,7 @@ func TestAgreesWithOfficialOnCorpus(t *testing.T) {
 // ways and checks that both validators accept what rsgen writes, with the
 // official one as strict as CI runs it (-w --require-up).
 func TestAgreesWithOfficialOnOutput(t *testing.T) {
+	t.Parallel()
 	cmd := official(t)
 	cmd = append(cmd, "--require-up")
 	at := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)

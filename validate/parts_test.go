@@ -3,12 +3,13 @@ package validate_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -61,6 +62,7 @@ func duplicates(rep *validate.Report) []string {
 // (section 10.1), in a directory as over HTTP, whatever the order of the
 // parts; parts in another order that list each resource once are valid.
 func TestDuplicatesAcrossParts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		parts   [][]string
@@ -77,9 +79,9 @@ func TestDuplicatesAcrossParts(t *testing.T) {
 		{"parts in neither order", [][]string{{"a/z", "a/%C3%A9"}, {"a/%C3%80"}}, nil, false},
 	} {
 		docs := indexedSite(tc.parts...)
-		check := func(t *testing.T, rep *validate.Report, readAgain int64) {
+		check := func(t *testing.T, rep *validate.Report, readAgain int) {
 			t.Helper()
-			if (readAgain == 0) != tc.inOrder {
+			if readAgain >= 0 && (readAgain == 0) != tc.inOrder {
 				t.Errorf("the parts were read again %d times; in order: %v", readAgain, tc.inOrder)
 			}
 			got := duplicates(rep)
@@ -96,29 +98,26 @@ func TestDuplicatesAcrossParts(t *testing.T) {
 		t.Run(tc.name+"/directory", func(t *testing.T) {
 			dir := t.TempDir()
 			for name, doc := range docs {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(strings.ReplaceAll(doc, "BASE", "https://example.org/")), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				testenv.WriteFile(t, dir, name, strings.ReplaceAll(doc, "BASE", "https://example.org/"))
 			}
-			before := validate.PartsReadAgain.Load()
 			rep, err := validate.Path(context.Background(), dir, validate.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			check(t, rep, validate.PartsReadAgain.Load()-before)
+			check(t, rep, -1) // the http case shows which parts are read again
 		})
 		t.Run(tc.name+"/http", func(t *testing.T) {
-			base := serveDocs(t, docs)
-			before := validate.PartsReadAgain.Load()
+			var gets atomic.Int64 // of the parts
+			base := serveDocs(t, docs, func(path string) {
+				if strings.Contains(path, "resourcelist-") {
+					gets.Add(1)
+				}
+			})
 			rep, err := validate.Site(context.Background(), base, validate.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			check(t, rep, validate.PartsReadAgain.Load()-before)
+			check(t, rep, int(gets.Load())-len(tc.parts))
 		})
 	}
 }
@@ -126,6 +125,7 @@ func TestDuplicatesAcrossParts(t *testing.T) {
 // An index that lists one part twice, under any spelling of its URL,
 // lists that part's resources twice.
 func TestPartListedTwice(t *testing.T) {
+	t.Parallel()
 	for _, again := range []string{"BASEresourcesync/resourcelist-00001.xml", "BASEresourcesync/resourcelist-0000%31.xml"} {
 		docs := indexedSite([]string{"a"}, []string{"b"})
 		docs["resourcesync/resourcelist.xml"] = strings.Replace(docs["resourcesync/resourcelist.xml"], "</sitemapindex>",

@@ -34,6 +34,7 @@ func redirects(next http.Handler) http.Handler {
 // validate follows redirects as rsgen build follows those of --previous
 // (previous.NewClient): five, not a sixth.
 func TestSiteRedirects(t *testing.T) {
+	t.Parallel()
 	base := servedSite(t, redirects)
 	for _, tt := range []struct {
 		redirects int
@@ -61,6 +62,7 @@ func TestSiteRedirects(t *testing.T) {
 // (localhost, or 127.0.0.1 on another port) is not read from there without
 // Options.CrossSite (issue 22, item 9: the audit read it).
 func TestRedirectToAnotherSite(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	serve := func(addr string) string {
 		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -61,7 +61,7 @@ type httpLoader struct {
 }
 
 func (l *httpLoader) inScope(u string) bool {
-	if !IsURL(u) {
+	if !isURL(u) {
 		return false
 	}
 	return l.opts.CrossSite || sameOrigin(u, l.origin)
@@ -116,7 +116,7 @@ func get(ctx context.Context, c *http.Client, u, accept string) (*http.Response,
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("User-Agent", userAgent)
 	req.Header.Set("Accept", accept)
 	resp, err := c.Do(req)
 	if err != nil {

@@ -202,12 +202,6 @@ var ruleIndex = func() map[string]Rule {
 // Rules returns every rule of the validator, in documentation order.
 func Rules() []Rule { return append([]Rule(nil), catalogue...) }
 
-// RuleByID returns the rule with the given ID.
-func RuleByID(id string) (Rule, bool) {
-	r, ok := ruleIndex[id]
-	return r, ok
-}
-
 // A Finding is one violation of a rule in one document.
 type Finding struct {
 	Document string   `json:"document"`       // path or URL

@@ -15,6 +15,7 @@ import (
 // directory (testdata/broken-sites/link-resolve--relative), a relative up
 // link that leads nowhere is a broken link, not a link to another site.
 func TestRelativeLinksOverHTTP(t *testing.T) {
+	t.Parallel()
 	const head = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
 `
@@ -41,11 +42,15 @@ func TestRelativeLinksOverHTTP(t *testing.T) {
 
 // serveDocs serves docs (by path, with or without a leading slash) on
 // 127.0.0.1 as XML, with BASE in each replaced by the URL of the server,
-// which it returns, ending in a slash.
-func serveDocs(t *testing.T, docs map[string]string) string {
+// which it returns, ending in a slash. onGet, if given, is told the path of
+// each request.
+func serveDocs(t *testing.T, docs map[string]string, onGet ...func(path string)) string {
 	t.Helper()
 	var base string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, f := range onGet {
+			f(r.URL.Path)
+		}
 		doc, ok := docs[r.URL.Path]
 		if !ok {
 			doc, ok = docs[strings.TrimPrefix(r.URL.Path, "/")]

@@ -11,6 +11,7 @@ import (
 // the URL the build publishes for it (issue 14: url.PathEscape left
 // + : @ = & $ unescaped, which the build escapes).
 func TestPathToURLAgreesWithBuild(t *testing.T) {
+	t.Parallel()
 	const base = "https://example.org/site/"
 	b, err := generator.ParseBaseURL(base)
 	if err != nil {

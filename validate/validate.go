@@ -70,8 +70,8 @@ const (
 	DefaultJobs = 4
 )
 
-// UserAgent is sent with every request.
-const UserAgent = "rsgen-validate (+https://github.com/rsgen/rsgen)"
+// userAgent is sent with every request.
+const userAgent = "rsgen-validate (+https://github.com/rsgen/rsgen)"
 
 // ErrUsage wraps errors in the options or targets given (not in documents).
 var ErrUsage = errors.New("usage")
@@ -110,15 +110,15 @@ func (o *Options) normalize(allow func(to *url.URL) error) error {
 	return nil
 }
 
-// IsURL reports whether target names a site or document over HTTP rather
+// isURL reports whether target names a site or document over HTTP rather
 // than a path.
-func IsURL(target string) bool {
+func isURL(target string) bool {
 	return strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")
 }
 
 // Target validates a path (a file or a directory) or an http(s) URL.
 func Target(ctx context.Context, target string, opts Options) (*Report, error) {
-	if IsURL(target) {
+	if isURL(target) {
 		return Site(ctx, target, opts)
 	}
 	return Path(ctx, target, opts)

@@ -62,13 +62,8 @@ func parseInteger(v string) (int64, bool) {
 		return 0, false
 	}
 	digits := strings.TrimLeft(s, "+-")
-	if len(s)-len(digits) > 1 || digits == "" {
+	if len(s)-len(digits) > 1 || digits == "" || !allDigits(digits) {
 		return 0, false
-	}
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return 0, false
-		}
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	return n, err == nil

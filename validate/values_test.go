@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheckDatetime(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string // RFC 3339 in UTC; "" when invalid
@@ -45,6 +46,7 @@ func TestCheckDatetime(t *testing.T) {
 }
 
 func TestCheckLastmod(t *testing.T) {
+	t.Parallel()
 	for in, ok := range map[string]bool{
 		"2013-01-03": true, "2013-01-03T09:00:00Z": true, "2013-01-03Z": false, "2013-01": false, "2013": false, "2013-1-3": false,
 	} {
@@ -55,6 +57,7 @@ func TestCheckLastmod(t *testing.T) {
 }
 
 func TestValueChecks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		got  func() bool // true when the value is accepted
@@ -115,6 +118,7 @@ func FuzzPlainURL(f *testing.F) {
 }
 
 func TestPlainURL(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"https://example.org/collection/000/item-00001.html": true,
 		"https://example.org/a%20b?x=1&y=%C3%A9":             true,
@@ -134,6 +138,7 @@ func TestPlainURL(t *testing.T) {
 }
 
 func TestLocSet(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		locs []string

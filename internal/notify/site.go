@@ -59,7 +59,7 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
 	}
-	prev, err := previous.Read(ctx, dir, previous.Options{Stream: true, Set: set, Notice: func(string) {}}) // the resources are not needed
+	prev, err := previous.Read(ctx, dir, previous.Options{Set: set, Notice: func(string) {}})
 	if err != nil {
 		return nil, err
 	}

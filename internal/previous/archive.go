@@ -8,18 +8,15 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// An Archive is a Change List Archive or a Change Dump Archive
-// (ResourceSync Archives, sections 5 and 6): the closed documents of the
-// past it lists, in its order (chronological). Read checks the archive;
-// each document is read and checked when a build keeps it (ReadArchived,
-// ReadArchivedDump): one it drops is never fetched.
+// An Archive is an archive of ResourceSync Archives (sections 3 to 6):
+// the documents of the past it lists, in its order (chronological). Read
+// checks the archive; each document is read and checked when a build
+// keeps it (ReadArchived, ReadArchivedDump, ReadArchivedList,
+// ReadArchivedResourceDump): one it drops is never fetched.
 type Archive struct {
 	URL   string
 	Lists []ArchivedList
 }
-
-// A ChangeListArchive is a Change List Archive.
-type ChangeListArchive = Archive
 
 // An ArchivedList is an entry of an archive: a closed Change List (or
 // Change Dump) covering From to Until, or a Resource List taken At.
@@ -41,72 +38,104 @@ func (r *reader) readArchives(ctx context.Context) error {
 	if r.site.ChangeDumpArchive, err = r.readArchive(ctx, rsxml.CapChangeDumpArchive, "Change Dump Archive"); err != nil {
 		return err
 	}
-	if r.site.ResourceListArchive, err = r.readSnapshotArchive(ctx, rsxml.CapResourceListArchive, "Resource List Archive"); err != nil {
+	if r.site.ResourceListArchive, err = r.readArchive(ctx, rsxml.CapResourceListArchive, "Resource List Archive"); err != nil {
 		return err
 	}
-	r.site.ResourceDumpArchive, err = r.readSnapshotArchive(ctx, rsxml.CapResourceDumpArchive, "Resource Dump Archive")
+	r.site.ResourceDumpArchive, err = r.readArchive(ctx, rsxml.CapResourceDumpArchive, "Resource Dump Archive")
 	return err
 }
 
-// fetchArchive fetches the archive of capability the Capability List
-// points at, if any (else it returns a nil Archive), and returns it empty,
-// with its name for errors and its entries.
-func (r *reader) fetchArchive(ctx context.Context, capability, what string) (*Archive, string, []*rsxml.Entry, error) {
+// readArchive reads the archive of capability the Capability List points
+// at, if any (else it returns nil): its entries must be distinct
+// documents, oldest first, none after the snapshot of the Resource List.
+func (r *reader) readArchive(ctx context.Context, capability, what string) (*Archive, error) {
 	u := r.site.capability(capability)
 	if u == "" {
-		return nil, "", nil, nil
+		return nil, nil
 	}
 	doc, entries, _, err := r.fetch(ctx, u, capability)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, err
 	}
 	name := r.src.name(u)
 	if doc.Index {
-		return nil, "", nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
+		return nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
 	}
-	return &Archive{URL: u}, name, entries, nil
-}
-
-// readSnapshotArchive reads the archive of snapshots (a Resource List
-// Archive) of capability the Capability List points at, if any: its
-// entries must give the at of distinct documents, oldest first, none after
-// the snapshot of the Resource List.
-func (r *reader) readSnapshotArchive(ctx context.Context, capability, what string) (*Archive, error) {
-	a, name, entries, err := r.fetchArchive(ctx, capability, what)
-	if a == nil || err != nil {
-		return nil, err
-	}
+	a := &Archive{URL: u}
+	snapshots := capability == rsxml.CapResourceListArchive || capability == rsxml.CapResourceDumpArchive
 	for _, e := range entries {
-		if e.MD.At == "" {
-			return nil, newError(name, e.Line, ErrInvalid, "the entry %s has no at, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
+		l := ArchivedList{URL: e.Loc, Rel: r.site.rel(e.Loc), line: e.Line}
+		if snapshots {
+			err = r.snapshotEntry(name, what, e, a, &l)
+		} else {
+			err = r.periodEntry(name, what, e, a, &l)
 		}
-		at, err := parseTime(name, e.Line, "at", e.MD.At)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case at.After(r.site.At):
-			return nil, newError(name, e.Line, ErrInvalid, "%s was taken at %s, after the snapshot time of the Resource List (%s)",
-				e.Loc, rsxml.FormatTime(at), rsxml.FormatTime(r.site.At))
-		case r.seen[e.Loc]:
-			return nil, newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
-		}
-		if n := len(a.Lists); n > 0 && !at.After(a.Lists[n-1].At) {
-			return nil, newError(name, e.Line, ErrInvalid, "at %s is not after that of the entry before it: an archive lists its documents oldest first", e.MD.At)
-		}
 		r.seen[e.Loc] = true
-		l := ArchivedList{URL: e.Loc, At: at, line: e.Line}
-		if e.MD.Completed != "" {
-			if l.Completed, err = parseTime(name, e.Line, "completed", e.MD.Completed); err != nil {
-				return nil, err
-			}
-		}
-		if rel, ok := strings.CutPrefix(e.Loc, r.site.DocsBase); ok {
-			l.Rel = rel
-		}
 		a.Lists = append(a.Lists, l)
 	}
 	return a, nil
+}
+
+// snapshotEntry reads the entry e of a Resource List or Resource Dump
+// Archive a into l: the at of a document, after that of the entry before.
+func (r *reader) snapshotEntry(name, what string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
+	if e.MD.At == "" {
+		return newError(name, e.Line, ErrInvalid, "the entry %s has no at, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
+	}
+	at, err := parseTime(name, e.Line, "at", e.MD.At)
+	if err != nil {
+		return err
+	}
+	switch {
+	case at.After(r.site.At):
+		return newError(name, e.Line, ErrInvalid, "%s was taken at %s, after the snapshot time of the Resource List (%s)",
+			e.Loc, rsxml.FormatTime(at), rsxml.FormatTime(r.site.At))
+	case r.seen[e.Loc]:
+		return newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
+	}
+	if n := len(a.Lists); n > 0 && !at.After(a.Lists[n-1].At) {
+		return newError(name, e.Line, ErrInvalid, "at %s is not after that of the entry before it: an archive lists its documents oldest first", e.MD.At)
+	}
+	l.At = at
+	if e.MD.Completed != "" {
+		l.Completed, err = parseTime(name, e.Line, "completed", e.MD.Completed)
+	}
+	return err
+}
+
+// periodEntry reads the entry e of a Change List or Change Dump Archive a
+// into l: the from and until of a document, from the until of the entry
+// before on.
+func (r *reader) periodEntry(name, what string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
+	if e.MD.From == "" || e.MD.Until == "" {
+		return newError(name, e.Line, ErrInvalid, "the entry %s has no from or no until, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
+	}
+	from, err := parseTime(name, e.Line, "from", e.MD.From)
+	if err != nil {
+		return err
+	}
+	until, err := parseTime(name, e.Line, "until", e.MD.Until)
+	if err != nil {
+		return err
+	}
+	switch {
+	case until.Before(from):
+		return newError(name, e.Line, ErrInvalid, "until %s is before from %s", e.MD.Until, e.MD.From)
+	case until.After(r.site.At):
+		return newError(name, e.Line, ErrInvalid, "%s covers until %s, after the snapshot time of the Resource List (%s)",
+			e.Loc, rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
+	case r.seen[e.Loc]:
+		return newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
+	}
+	if n := len(a.Lists); n > 0 && from.Before(a.Lists[n-1].Until) {
+		return newError(name, e.Line, ErrInvalid, "from %s is before the until of the entry before it (%s): an archive lists its documents oldest first, without overlap",
+			e.MD.From, rsxml.FormatTime(a.Lists[n-1].Until))
+	}
+	l.From, l.Until = from, until
+	return nil
 }
 
 // ReadArchivedList reads the Resource List l of the Resource List Archive,
@@ -115,23 +144,13 @@ func (r *reader) readSnapshotArchive(ctx context.Context, capability, what strin
 // its entry gives, its parts linked to it with rel="index"; the index
 // last. The documents are read one at a time.
 func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u string, data []byte) error) error {
-	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+	r := s.newReader()
 	archive := s.ResourceListArchive.URL
-	check := func(u string, doc *rsxml.Doc) error {
-		name := s.src.name(u)
-		switch {
-		case !sameTime(doc.MD.At, l.At):
-			return newError(name, 0, ErrInvalid, "at is %q, but the Resource List Archive %s says %s", doc.MD.At, archive, rsxml.FormatTime(l.At))
-		case u == l.URL && doc.Link("index") != "":
-			return newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Resource List is listed by the Resource List Archive %s, not an index", doc.Link("index"), archive)
-		}
-		return s.checkUp(name, doc)
-	}
 	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceList)
 	if err != nil {
 		return err
 	}
-	if err := check(l.URL, doc); err != nil {
+	if err := s.checkArchived(s.src.name(l.URL), doc, l, "Resource List", archive, false); err != nil {
 		return err
 	}
 	if doc.Index {
@@ -140,7 +159,7 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 			if err != nil {
 				return err
 			}
-			if err := check(e.Loc, pdoc); err != nil {
+			if err := s.checkArchived(s.src.name(e.Loc), pdoc, l, "Resource List", archive, true); err != nil {
 				return err
 			}
 			pname := s.src.name(e.Loc)
@@ -158,83 +177,24 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 	return fn(l.URL, data)
 }
 
-// readArchive reads the archive of capability the Capability List points
-// at, if any: its entries must give the from and until of distinct
-// documents, oldest first without overlap, none after the snapshot of the
-// Resource List.
-func (r *reader) readArchive(ctx context.Context, capability, what string) (*Archive, error) {
-	a, name, entries, err := r.fetchArchive(ctx, capability, what)
-	if a == nil || err != nil {
-		return nil, err
-	}
-	for _, e := range entries {
-		if e.MD.From == "" || e.MD.Until == "" {
-			return nil, newError(name, e.Line, ErrInvalid, "the entry %s has no from or no until, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
-		}
-		from, err := parseTime(name, e.Line, "from", e.MD.From)
-		if err != nil {
-			return nil, err
-		}
-		until, err := parseTime(name, e.Line, "until", e.MD.Until)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case until.Before(from):
-			return nil, newError(name, e.Line, ErrInvalid, "until %s is before from %s", e.MD.Until, e.MD.From)
-		case until.After(r.site.At):
-			return nil, newError(name, e.Line, ErrInvalid, "%s covers until %s, after the snapshot time of the Resource List (%s)",
-				e.Loc, rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
-		case r.seen[e.Loc]:
-			return nil, newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
-		}
-		if n := len(a.Lists); n > 0 && from.Before(a.Lists[n-1].Until) {
-			return nil, newError(name, e.Line, ErrInvalid, "from %s is before the until of the entry before it (%s): an archive lists its documents oldest first, without overlap",
-				e.MD.From, rsxml.FormatTime(a.Lists[n-1].Until))
-		}
-		r.seen[e.Loc] = true
-		l := ArchivedList{URL: e.Loc, From: from, Until: until, line: e.Line}
-		if rel, ok := strings.CutPrefix(e.Loc, r.site.DocsBase); ok {
-			l.Rel = rel
-		}
-		a.Lists = append(a.Lists, l)
-	}
-	return a, nil
-}
-
 // ReadArchived reads the Change List l of the Change List Archive and
 // returns its bytes, once checked: a closed Change List, linked to no
 // index, whose from and until are those its entry gives, with its changes
 // in order inside them.
 func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error) {
+	doc, entries, data, err := s.newReader().fetch(ctx, l.URL, rsxml.CapChangeList)
+	if err != nil {
+		return nil, err
+	}
 	name := s.src.name(l.URL)
-	if err := ctx.Err(); err != nil {
-		return nil, context.Cause(ctx)
-	}
-	data, err := s.src.get(ctx, l.URL, s.opts.MaxBytes)
-	if err != nil {
-		return nil, err
-	}
-	doc, entries, err := parse(name, data, s.opts.MaxBytes, s.opts.MaxEntries)
-	if err != nil {
-		return nil, err
-	}
 	archive := s.ChangeListArchive.URL
 	switch {
-	case doc.MD.Capability != rsxml.CapChangeList:
-		return nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, rsxml.CapChangeList)
 	case doc.Index:
 		return nil, newError(name, 0, ErrInvalid, "a Change List Index, listed by the Change List Archive %s as a Change List", archive)
 	case doc.MD.Until == "":
 		return nil, newError(name, 0, ErrInvalid, "an open Change List (no until) in the Change List Archive %s: an archived list is closed", archive)
-	case !sameTime(doc.MD.From, l.From):
-		return nil, newError(name, 0, ErrInvalid, "from is %q, but the Change List Archive %s says %s", doc.MD.From, archive, rsxml.FormatTime(l.From))
-	case !sameTime(doc.MD.Until, l.Until):
-		return nil, newError(name, 0, ErrInvalid, "until is %q, but the Change List Archive %s says %s", doc.MD.Until, archive, rsxml.FormatTime(l.Until))
-	case doc.Link("index") != "":
-		return nil, newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Change List is listed by the Change List Archive %s, not an index", doc.Link("index"), archive)
 	}
-	if err := s.checkUp(name, doc); err != nil {
+	if err := s.checkArchived(name, doc, l, "Change List", archive, false); err != nil {
 		return nil, err
 	}
 	if err := checkChanges(name, entries, l.From, l.Until); err != nil {
@@ -249,24 +209,17 @@ func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error
 // closed ZIP packages in order inside them, each checked as Read checks
 // those of the Change Dump, with the copy of the manifest it links to.
 func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
-	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+	r := s.newReader()
 	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapChangeDump)
 	if err != nil {
 		return nil, nil, err
 	}
 	name := s.src.name(l.URL)
 	archive := s.ChangeDumpArchive.URL
-	switch {
-	case doc.Index:
+	if doc.Index {
 		return nil, nil, newError(name, 0, ErrInvalid, "a Change Dump Index, listed by the Change Dump Archive %s as a Change Dump", archive)
-	case !sameTime(doc.MD.From, l.From):
-		return nil, nil, newError(name, 0, ErrInvalid, "from is %q, but the Change Dump Archive %s says %s", doc.MD.From, archive, rsxml.FormatTime(l.From))
-	case !sameTime(doc.MD.Until, l.Until):
-		return nil, nil, newError(name, 0, ErrInvalid, "until is %q, but the Change Dump Archive %s says %s", doc.MD.Until, archive, rsxml.FormatTime(l.Until))
-	case doc.Link("index") != "":
-		return nil, nil, newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Change Dump is listed by the Change Dump Archive %s, not an index", doc.Link("index"), archive)
 	}
-	if err := s.checkUp(name, doc); err != nil {
+	if err := s.checkArchived(name, doc, l, "Change Dump", archive, false); err != nil {
 		return nil, nil, err
 	}
 	cd := &ChangeDump{URL: l.URL}
@@ -286,22 +239,17 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 // one, taken within the dump's snapshot (rsxml.PackageTimes), as Read
 // checks those of a Change Dump.
 func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
-	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+	r := s.newReader()
 	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceDump)
 	if err != nil {
 		return nil, nil, err
 	}
 	name := s.src.name(l.URL)
 	archive := s.ResourceDumpArchive.URL
-	switch {
-	case doc.Index:
+	if doc.Index {
 		return nil, nil, newError(name, 0, ErrInvalid, "a Resource Dump Index, listed by the Resource Dump Archive %s as a Resource Dump; rsgen archives a dump as one document", archive)
-	case !sameTime(doc.MD.At, l.At):
-		return nil, nil, newError(name, 0, ErrInvalid, "at is %q, but the Resource Dump Archive %s says %s", doc.MD.At, archive, rsxml.FormatTime(l.At))
-	case doc.Link("index") != "":
-		return nil, nil, newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived Resource Dump is listed by the Resource Dump Archive %s, not an index", doc.Link("index"), archive)
 	}
-	if err := s.checkUp(name, doc); err != nil {
+	if err := s.checkArchived(name, doc, l, "Resource Dump", archive, false); err != nil {
 		return nil, nil, err
 	}
 	var pkgs []Package
@@ -332,10 +280,29 @@ func packageTimes(name string, doc *rsxml.Doc, p *Package, mdoc *rsxml.Doc) erro
 	return nil
 }
 
-// checkUp checks that doc, an archived document read as name, links up to
-// the Capability List of the site, as rsgen's do: it is published again
-// byte for byte, its links with it.
-func (s *Site) checkUp(name string, doc *rsxml.Doc) error {
+// newReader returns a reader of the documents an archive of s lists.
+func (s *Site) newReader() *reader {
+	return &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+}
+
+// checkArchived checks doc, read as name, against the entry l of the
+// archive at archive that lists it (or, if part, the index it is a part
+// of), a what ("Change List"): the times the entry gives, no rel="index"
+// link unless part, and rel="up" to the Capability List of the site, as
+// rsgen's documents link: it is published again byte for byte, its links
+// with it.
+func (s *Site) checkArchived(name string, doc *rsxml.Doc, l *ArchivedList, what, archive string, part bool) error {
+	for _, t := range []struct {
+		attr, v string
+		want    time.Time
+	}{{"at", doc.MD.At, l.At}, {"from", doc.MD.From, l.From}, {"until", doc.MD.Until, l.Until}} {
+		if !t.want.IsZero() && !sameTime(t.v, t.want) {
+			return newError(name, 0, ErrInvalid, "%s is %q, but the %s Archive %s says %s", t.attr, t.v, what, archive, rsxml.FormatTime(t.want))
+		}
+	}
+	if idx := doc.Link("index"); idx != "" && !part {
+		return newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived %s is listed by the %s Archive %s, not an index", idx, what, what, archive)
+	}
 	if up := doc.Link("up"); up != "" && up != s.CapabilityList {
 		return newError(name, 0, ErrInvalid, "links rel=\"up\" to %s, not to the Capability List %s", up, s.CapabilityList)
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 func TestReadChangeListArchive(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "archive")
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +43,12 @@ func TestReadChangeListArchive(t *testing.T) {
 // or broken does not stop Read, so that a build that drops it (retention,
 // or no archive any more) goes on.
 func TestReadChangeListArchiveLazily(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "archive")
 	if err := os.Remove(filepath.Join(dir, "resourcesync", "archive", "changelist-20240102T000000Z.xml")); err != nil {
 		t.Fatal(err)
 	}
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatalf("Read with a missing archived list: %v", err)
 	}
@@ -59,6 +61,7 @@ func TestReadChangeListArchiveLazily(t *testing.T) {
 // in order, cannot be carried forward: Read refuses what the archive says,
 // ReadArchived what a list holds.
 func TestReadChangeListArchiveRefused(t *testing.T) {
+	t.Parallel()
 	const (
 		archive = "resourcesync/changelist-archive.xml"
 		first   = "resourcesync/archive/changelist-20240102T000000Z.xml"
@@ -95,7 +98,7 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 			for _, e := range tt.edits {
 				edit(t, dir, e.rel, e.old, e.new)
 			}
-			site, err := Read(context.Background(), dir, Options{})
+			site, err := readAll(context.Background(), dir, Options{})
 			if !tt.read {
 				if err != nil {
 					t.Fatalf("Read: %v", err)
@@ -110,8 +113,9 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 }
 
 func TestReadChangeDumpArchive(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "dumparchive")
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,6 +140,7 @@ func TestReadChangeDumpArchive(t *testing.T) {
 // An archived Change Dump that is not what the archive says, or whose
 // packages lie outside it, cannot be carried forward.
 func TestReadChangeDumpArchiveRefused(t *testing.T) {
+	t.Parallel()
 	const (
 		archive = "resourcesync/changedump-archive.xml"
 		second  = "resourcesync/archive/changedump-20240103T000000Z.xml"
@@ -159,7 +164,7 @@ func TestReadChangeDumpArchiveRefused(t *testing.T) {
 			for _, e := range tt.edits {
 				edit(t, dir, e.rel, e.old, e.new)
 			}
-			site, err := Read(context.Background(), dir, Options{})
+			site, err := readAll(context.Background(), dir, Options{})
 			if err != nil {
 				t.Fatalf("Read: %v", err)
 			}

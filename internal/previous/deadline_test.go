@@ -33,6 +33,7 @@ func trickle(w http.ResponseWriter, r *http.Request, body string, gap time.Durat
 // request allow. (Without the deadline this read takes 10 s per attempt
 // and succeeds.)
 func TestReadHTTPDeadline(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Path != "/resourcesync/capabilitylist.xml" {
@@ -44,7 +45,7 @@ func TestReadHTTPDeadline(t *testing.T) {
 	opts := fast
 	opts.Timeout, opts.Attempts = time.Minute, 4
 	opts.Deadline = 200 * time.Millisecond
-	_, err := Read(context.Background(), s.srv.URL, Options{HTTP: opts})
+	_, err := readAll(context.Background(), s.srv.URL, Options{HTTP: opts})
 	var pe *Error
 	if !errors.As(err, &pe) || !errors.Is(err, ErrUnreachable) || !errors.Is(err, ErrDeadline) {
 		t.Fatalf("error %v, want an *Error of kind ErrUnreachable wrapping ErrDeadline", err)
@@ -57,6 +58,7 @@ func TestReadHTTPDeadline(t *testing.T) {
 // TestOpenHTTPDeadline: a package streamed a byte at a time fails once its
 // deadline passes, while it is read, and the error says so.
 func TestOpenHTTPDeadline(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
 		trickle(w, r, strings.Repeat("x", 500), 20*time.Millisecond)
@@ -65,7 +67,7 @@ func TestOpenHTTPDeadline(t *testing.T) {
 	u, _ := url.Parse(s.srv.URL + "/")
 	opts := fast
 	opts.Deadline = 200 * time.Millisecond
-	rc, err := newHTTPSource(u, opts.withDefaults()).open(context.Background(), s.srv.URL+"/p.zip", 1000)
+	rc, err := newHTTPSource(u, newReader(Options{HTTP: opts}).opts.HTTP).open(context.Background(), s.srv.URL+"/p.zip", 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,17 +19,15 @@
 // directory, only files inside it are opened, and only regular files: a
 // FIFO is refused at once, not waited on.
 //
-// With [Options.Stream], Read reads no entry of the Resource List: it
-// reads the list's root, or its index, and remembers the URLs of its
-// documents. [Site.ResourceIter] then reads the entries one document at a
-// time, in ascending order of a key the caller gives (the build's path of
-// the file), checking them as Read did: a list published in that order
-// (rsgen publishes it so) streams through, with the memory of one
-// document's parser; one published in another order is sorted through
-// spill files ([extsort]) first. Over HTTP each document is fetched whole,
-// with the deadline and retries of a document, when the iterator reaches
-// it. Without Stream, Read still loads every entry into Site.Resources
-// (deprecated: it goes once the build streams).
+// Read reads no entry of the Resource List: it reads the list's root, or
+// its index, and remembers the URLs of its documents. [Site.ResourceIter]
+// then reads the entries one document at a time, in ascending order of a
+// key the caller gives (the build's path of the file), checking them: a
+// list published in that order (rsgen publishes it so) streams through,
+// with the memory of one document's parser; one published in another
+// order is sorted through spill files ([extsort]) first. Over HTTP each
+// document is fetched whole, with the deadline and retries of a document,
+// when the iterator reaches it.
 //
 // Every failure is an [*Error] that names the document (its URL, or its
 // path in the directory) and, where it has one, the line, and wraps one of

@@ -2,11 +2,8 @@ package previous
 
 import (
 	"context"
-	"crypto/sha256"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -33,13 +30,10 @@ type Package struct {
 	until   int64
 }
 
-// A Document is a document to publish again as it was published. Its
-// bytes are not kept: [Site.OpenDocument] reads them again.
+// A Document is a document of the previous build, checked.
 type Document struct {
-	URL   string
-	Rel   string // URL relative to DocsBase, "" if not under it
-	Bytes int64  // its size as published
-	sum   [sha256.Size]byte
+	URL string
+	Rel string // URL relative to DocsBase, "" if not under it
 }
 
 // readChangeDump reads the Change Dump, or the Change Dump Index and its
@@ -129,47 +123,30 @@ func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, 
 	if t := e.MD.Type; t != "" && t != "application/zip" {
 		return p, nil, newError(name, e.Line, ErrInvalid, "package of type %q; rsgen carries forward ZIP packages only", t)
 	}
-	if e.MD.Length != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-		if err != nil || n < 0 {
-			return p, nil, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
-		}
-		if n > r.opts.MaxPackageBytes {
-			return p, nil, newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, n, r.opts.MaxPackageBytes)
-		}
-		p.Length = n
+	var err error
+	if p.Hash, p.Length, err = hashAndLength(name, e); err != nil {
+		return p, nil, err
 	}
-	if e.MD.Hash != "" {
-		h, err := hashing.ParseAttr(e.MD.Hash)
-		if err != nil {
-			return p, nil, newError(name, e.Line, ErrInvalid, "%v", err)
-		}
-		p.Hash = h
+	if p.Length > r.opts.maxPackageBytes {
+		return p, nil, newError(name, e.Line, ErrLimit, "package %s of %d bytes is larger than the %d allowed", e.Loc, p.Length, r.opts.maxPackageBytes)
 	}
-	p.Rel, _ = strings.CutPrefix(p.URL, r.site.DocsBase)
-	if p.Rel == p.URL {
-		p.Rel = ""
-	}
+	p.Rel = r.site.rel(p.URL)
 	c := e.Link("contents")
 	if c == "" {
 		return p, nil, nil
 	}
-	mdoc, _, data, err := r.fetch(ctx, c, manifest)
+	mdoc, _, _, err := r.fetch(ctx, c, manifest)
 	if err != nil {
 		return p, nil, err
 	}
-	d := &Document{URL: c, Bytes: int64(len(data)), sum: sha256.Sum256(data)}
-	if rel, ok := strings.CutPrefix(c, r.site.DocsBase); ok {
-		d.Rel = rel
-	}
-	p.Content = d
+	p.Content = &Document{URL: c, Rel: r.site.rel(c)}
 	return p, mdoc, nil
 }
 
 // OpenPackage streams the bytes of a package, refusing more than its
 // length says (or the package limit if it has none). Close the reader.
 func (s *Site) OpenPackage(ctx context.Context, p *Package) (io.ReadCloser, error) {
-	limit := s.opts.MaxPackageBytes
+	limit := s.opts.maxPackageBytes
 	if p.Length >= 0 {
 		limit = p.Length
 	}

@@ -22,10 +22,9 @@ type source interface {
 	// open streams the file at u (a dump package), refusing more than max
 	// bytes: the reader fails once it passes max. Close it.
 	open(ctx context.Context, u string, max int64) (io.ReadCloser, error)
-	// part returns a document of the Resource List to read at the
-	// caller's pace, refusing more than max bytes; spillDir, if not "",
-	// is where a copy fetched from elsewhere may be kept while it is read.
-	// Close it.
+	// part returns a document to read at the caller's pace, refusing
+	// more than max bytes; spillDir, if not "", is where a copy fetched
+	// from elsewhere may be kept while it is read. Close it.
 	part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error)
 	// name is how errors and notices name the document at u.
 	name(u string) string
@@ -127,6 +126,19 @@ func (s *dirSource) open(_ context.Context, u string, max int64) (io.ReadCloser,
 		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d allowed", st.Size(), max)
 	}
 	return &cappedReader{r: f, c: f, left: max, doc: f.Name()}, nil
+}
+
+// part opens a document in the directory.
+func (s *dirSource) part(ctx context.Context, u string, max int64, _ string) (io.ReadCloser, error) {
+	f, st, err := s.openFile(u)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > max {
+		f.Close()
+		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d a document may have", st.Size(), max)
+	}
+	return f, nil
 }
 
 // cappedReader fails with ErrLimit once more than left bytes were read.

@@ -48,12 +48,13 @@ func unblocking(t *testing.T, fifo string, f func() error) error {
 // previous output directory fails the read at once, naming it, whether it
 // is a document or a Change Dump package.
 func TestReadRefusesFIFO(t *testing.T) {
+	t.Parallel()
 	for _, rel := range []string{".well-known/resourcesync", "resourcesync/capabilitylist.xml", "resourcesync/changelist.xml"} {
 		t.Run(rel, func(t *testing.T) {
 			dir := fixture(t, "good")
 			fifo := mkfifo(t, dir, rel)
 			err := unblocking(t, fifo, func() error {
-				_, err := Read(context.Background(), dir, Options{})
+				_, err := readAll(context.Background(), dir, Options{})
 				return err
 			})
 			var pe *Error
@@ -67,7 +68,7 @@ func TestReadRefusesFIFO(t *testing.T) {
 	}
 	t.Run("package", func(t *testing.T) {
 		dir := fixture(t, "dump")
-		site, err := Read(context.Background(), dir, Options{})
+		site, err := readAll(context.Background(), dir, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -96,8 +96,9 @@ var foreignStyles = []struct {
 }
 
 func TestReadForeignStyles(t *testing.T) {
+	t.Parallel()
 	at := mustTime(t, "2024-06-03T00:00:00Z")
-	want, err := Read(context.Background(), fixture(t, "good"), Options{At: at})
+	want, err := readAll(context.Background(), fixture(t, "good"), Options{At: at})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestReadForeignStyles(t *testing.T) {
 		t.Run(style.name, func(t *testing.T) {
 			dir := fixture(t, "good")
 			restyle(t, dir, style.rewrite)
-			site, err := Read(context.Background(), dir, Options{At: at})
+			site, err := readAll(context.Background(), dir, Options{At: at})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,7 +135,7 @@ func TestReadForeignStyles(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if string(listData(t, site, &cl)) != string(data) {
+				if string(listData(t, site.Site, &cl)) != string(data) {
 					t.Errorf("change list %d: the bytes kept are not those published", i)
 				}
 			}
@@ -145,6 +146,7 @@ func TestReadForeignStyles(t *testing.T) {
 // The offsets style must change every time of the test data, or it tests
 // nothing.
 func TestForeignStylesChangeTheDocuments(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("testdata/good/resourcesync/resourcelist-00001.xml")
 	if err != nil {
 		t.Fatal(err)
@@ -166,6 +168,7 @@ func TestForeignStylesChangeTheDocuments(t *testing.T) {
 // documents use relative ones is refused, naming the document and line,
 // rather than read as URLs no build publishes.
 func TestReadRelativeLocs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, rel, old, new string
 		doc                 string
@@ -184,7 +187,7 @@ func TestReadRelativeLocs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := fixture(t, "good")
 			edit(t, dir, tt.rel, tt.old, tt.new)
-			_, err := Read(context.Background(), dir, Options{})
+			_, err := readAll(context.Background(), dir, Options{})
 			var pe *Error
 			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
 				t.Fatalf("err = %v, want an *Error of ErrInvalid", err)

@@ -8,8 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // memSource serves documents from memory, by URL.
@@ -53,9 +56,64 @@ func (m memSource) clone() memSource {
 }
 func readMem(m memSource, opts Options) (*Site, error) {
 	r := newReader(opts)
-	r.site = &Site{Location: "https://example.org/"}
+	r.site = &Site{}
 	r.src = m
 	return r.read(context.Background(), "https://example.org/"+WellKnown)
+}
+
+// readMemAll is readMem, then loadAll.
+func readMemAll(m memSource, opts Options) (*loadedSite, error) {
+	site, err := readMem(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	return loadAll(context.Background(), site)
+}
+
+// readAll is Read, then loadAll.
+func readAll(ctx context.Context, location string, opts Options) (*loadedSite, error) {
+	site, err := Read(ctx, location, opts)
+	if err != nil {
+		return nil, err
+	}
+	return loadAll(ctx, site)
+}
+
+// loadedSite is a site read with the entries of its Resource List.
+type loadedSite struct {
+	*Site
+	Resources []Resource // in document order
+}
+
+// index returns the index in Resources of the entry for loc, compared in
+// normal form (uri.Normalize).
+func (l *loadedSite) index(loc string) (int, bool) {
+	i := slices.IndexFunc(l.Resources, func(r Resource) bool { return r.Loc == uri.Normalize(loc) })
+	return i, i >= 0
+}
+
+// loadAll reads every entry of the Resource List of site in document
+// order, checked as an iterator checks them; a loc listed twice is an
+// error.
+func loadAll(ctx context.Context, site *Site) (*loadedSite, error) {
+	l := site.newListReader(ctx, "")
+	defer l.close()
+	out := &loadedSite{Site: site}
+	seen := map[string]bool{}
+	for {
+		ok, err := l.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		if seen[l.res.Loc] {
+			return nil, newError(l.name, l.line, ErrInvalid, "%s is listed twice", l.res.Loc)
+		}
+		seen[l.res.Loc] = true
+		out.Resources = append(out.Resources, l.res)
+	}
 }
 
 // goodDocs loads testdata/good as the documents of https://example.org/.
@@ -130,18 +188,19 @@ func seedCorpus(tb testing.TB) map[string][]byte {
 }
 
 func TestSeedCorpus(t *testing.T) {
+	t.Parallel()
 	// Every example is read without a panic, and those that are of the
 	// capability of a role fail only for reasons of their own.
 	good, dump := goodDocs(t), loadDocs(t, "testdata/dump")
 	for _, site := range []memSource{good, dump} {
-		if _, err := readMem(site, Options{}); err != nil {
+		if _, err := readMemAll(site, Options{}); err != nil {
 			t.Fatalf("a good site does not read: %v", err)
 		}
 	}
 	for name, data := range seedCorpus(t) {
 		for _, role := range roles {
 			m := withRole(good, dump, role, data)
-			site, err := readMem(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+			site, err := readMemAll(m, Options{maxBytes: 1 << 20, maxEntries: 1000})
 			streamAgrees(t, m, site, err)
 			var pe *Error
 			if err != nil && !errors.As(err, &pe) {
@@ -154,9 +213,9 @@ func TestSeedCorpus(t *testing.T) {
 // streamAgrees checks that the documents m, which Read loaded as site or
 // failed to read with lerr, stream the same entries sorted by loc, or
 // fail too: a pass that meets ErrUnsorted is run again with Sort.
-func streamAgrees(t *testing.T, m memSource, site *Site, lerr error) {
+func streamAgrees(t *testing.T, m memSource, site *loadedSite, lerr error) {
 	t.Helper()
-	opts := Options{MaxBytes: 1 << 20, MaxEntries: 1000, Stream: true}
+	opts := Options{maxBytes: 1 << 20, maxEntries: 1000}
 	streamedSite, err := readMem(m, opts)
 	var got []streamed
 	if err == nil {
@@ -202,7 +261,7 @@ func FuzzRead(f *testing.F) {
 	good, dump := goodDocs(f), loadDocs(f, "testdata/dump")
 	f.Fuzz(func(t *testing.T, role uint8, data []byte) {
 		m := withRole(good, dump, roles[int(role)%len(roles)], data)
-		site, err := readMem(m, Options{MaxBytes: 1 << 20, MaxEntries: 1000})
+		site, err := readMemAll(m, Options{maxBytes: 1 << 20, maxEntries: 1000})
 		streamAgrees(t, m, site, err)
 		if err != nil {
 			var pe *Error

@@ -1,7 +1,7 @@
 package previous
 
 import (
-	"cmp"
+	"bytes"
 	"context"
 	"crypto/x509"
 	"errors"
@@ -10,10 +10,13 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // HTTPOptions tune how a previous build is fetched over HTTP. The zero
@@ -22,7 +25,7 @@ type HTTPOptions struct {
 	// Client, if set, is used as it is (tests); otherwise Read makes one
 	// with the time-outs below and the proxy of the environment.
 	Client *http.Client
-	// Timeout bounds one request, its body included; DefaultTimeout if zero.
+	// Timeout bounds one request, its body included; defaultTimeout if zero.
 	Timeout time.Duration
 	// Deadline bounds all the time spent on one document: every attempt,
 	// the bodies and the waits between attempts; DefaultDeadline if zero.
@@ -32,25 +35,23 @@ type HTTPOptions struct {
 	// have.
 	Deadline time.Duration `toml:"fetch-timeout"`
 	// Attempts is how many times a request is tried when the server fails
-	// (5xx, 429, 408, time-outs, dropped connections); DefaultAttempts if zero.
+	// (5xx, 429, 408, time-outs, dropped connections); defaultAttempts if zero.
 	Attempts int
 	// Backoff is the wait before the first retry; it doubles for each
-	// further one. DefaultBackoff if zero.
+	// further one. defaultBackoff if zero.
 	Backoff time.Duration
-	// MaxRedirects bounds the redirects followed per request; DefaultMaxRedirects if zero.
-	MaxRedirects int
 	// UserAgent is sent with every request; "rsgen" if empty.
 	UserAgent string
 }
 
 // Defaults of HTTPOptions.
 const (
-	DefaultTimeout      = 2 * time.Minute
-	DefaultDeadline     = time.Minute
-	DefaultAttempts     = 4
-	DefaultBackoff      = 500 * time.Millisecond
-	DefaultMaxRedirects = 5
-	maxRetryAfter       = 30 * time.Second
+	defaultTimeout  = 2 * time.Minute
+	DefaultDeadline = time.Minute
+	defaultAttempts = 4
+	defaultBackoff  = 500 * time.Millisecond
+	maxRedirects    = 5 // per request
+	maxRetryAfter   = 30 * time.Second
 )
 
 // httpSource fetches documents over HTTP from the hosts it allows.
@@ -61,17 +62,6 @@ type httpSource struct {
 	mu        sync.Mutex
 	hosts     map[string]bool // hosts documents may be fetched from
 	firstDone bool            // a first document was fetched
-}
-
-// withDefaults returns opts with the defaults in place of zero values.
-func (opts HTTPOptions) withDefaults() HTTPOptions {
-	opts.Timeout = orDefault(opts.Timeout, DefaultTimeout)
-	opts.Deadline = orDefault(opts.Deadline, DefaultDeadline)
-	opts.Attempts = orDefault(opts.Attempts, DefaultAttempts)
-	opts.Backoff = orDefault(opts.Backoff, DefaultBackoff)
-	opts.MaxRedirects = orDefault(opts.MaxRedirects, DefaultMaxRedirects)
-	opts.UserAgent = cmp.Or(opts.UserAgent, "rsgen")
-	return opts
 }
 
 // orDefault returns v, or def if v is zero or negative.
@@ -85,14 +75,13 @@ func orDefault[T int | int64 | time.Duration](v, def T) T {
 // NewClient returns the HTTP client rsgen reads published sites with:
 // opts.Client (copied) or one with time-outs on dialing, TLS and response
 // headers and the proxy of the environment; opts.Timeout on each request,
-// body included; at most opts.MaxRedirects redirects per request, and only
+// body included (the caller's default: Read's, or rsgen validate's); at most maxRedirects redirects per request, and only
 // to http or https, and, if allow is not nil, where allow says (an error
 // refuses the redirect and is the error of the request): the one rule of
 // redirects of every request rsgen makes (Read's: documents stay on the
 // host of the site; rsgen validate's: on the site validated). Requests
 // carry no User-Agent of the client's: callers set theirs.
 func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
-	opts = opts.withDefaults()
 	var c *http.Client
 	if opts.Client != nil {
 		cc := *opts.Client
@@ -113,8 +102,8 @@ func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	}
 	c.Timeout = opts.Timeout
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) > opts.MaxRedirects {
-			return fmt.Errorf("more than %d redirects", opts.MaxRedirects)
+		if len(via) > maxRedirects {
+			return fmt.Errorf("more than %d redirects", maxRedirects)
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
@@ -128,7 +117,7 @@ func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 }
 
 // newHTTPSource returns the source of the documents at start; opts has
-// its defaults (withDefaults).
+// its defaults (newReader).
 func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
 	allow := func(to *url.URL) error {
@@ -217,6 +206,71 @@ func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCl
 	}
 	return &cappedReader{r: body, c: closer(func() error { defer cancel(); return body.Close() }), left: limit, doc: u}, nil
 }
+
+// part fetches a document whole, with the deadline
+// and retries of a document, into a file in spillDir (removed when it is
+// closed) or, without one, into memory. The caller reads it at its own
+// pace: a build that hashes between two entries holds no connection open.
+func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
+	if spillDir == "" {
+		data, err := s.get(ctx, u, max)
+		if err != nil {
+			return nil, err
+		}
+		return nopSeekCloser{bytes.NewReader(data)}, nil
+	}
+	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
+	if err != nil {
+		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+	}
+	sf := &spillFile{f}
+	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
+	defer cancel()
+	err = s.do(ctx, u, max, func(resp *http.Response) error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		if err := f.Truncate(0); err != nil {
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				// Writing the spill file failed (a full disk): not the server.
+				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+			}
+			return err
+		}
+		if n > max {
+			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
+		}
+		return resp.Body.Close()
+	})
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		sf.Close()
+		return nil, err
+	}
+	return sf, nil
+}
+
+// spillFile is a part fetched into a file; closing it removes it.
+type spillFile struct{ *os.File }
+
+func (f *spillFile) Close() error {
+	err := f.File.Close()
+	if rerr := confined.Remove(f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+type nopSeekCloser struct{ *bytes.Reader }
+
+func (nopSeekCloser) Close() error { return nil }
 
 type closer func() error
 

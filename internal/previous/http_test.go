@@ -74,9 +74,10 @@ func (s *site) set(f func(w http.ResponseWriter, r *http.Request) bool) {
 var fast = HTTPOptions{Backoff: time.Millisecond, Attempts: 3, Timeout: 5 * time.Second}
 
 func TestReadHTTP(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	for _, loc := range []string{s.srv.URL, s.srv.URL + "/", s.srv.URL + "/.well-known/resourcesync"} {
-		site, err := Read(context.Background(), loc, Options{HTTP: fast})
+		site, err := readAll(context.Background(), loc, Options{HTTP: fast})
 		if err != nil {
 			t.Fatalf("%s: %v", loc, err)
 		}
@@ -90,6 +91,7 @@ func TestReadHTTP(t *testing.T) {
 }
 
 func TestReadHTTPFailures(t *testing.T) {
+	t.Parallel()
 	const rl = "/resourcesync/resourcelist.xml"
 	tests := []struct {
 		name      string
@@ -243,7 +245,7 @@ func TestReadHTTPFailures(t *testing.T) {
 			if tt.opts.Attempts != 0 {
 				opts = tt.opts
 			}
-			_, err := Read(context.Background(), loc, Options{HTTP: opts})
+			_, err := readAll(context.Background(), loc, Options{HTTP: opts})
 			if tt.ok {
 				if err != nil {
 					t.Fatal(err)
@@ -270,6 +272,7 @@ func TestReadHTTPFailures(t *testing.T) {
 }
 
 func TestReadHTTPRedirectToAnotherHost(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	// The site lives at s; the URL given redirects there, as example.org
 	// redirects to www.example.org.
@@ -277,7 +280,7 @@ func TestReadHTTPRedirectToAnotherHost(t *testing.T) {
 		http.Redirect(w, r, s.srv.URL+r.URL.Path, http.StatusMovedPermanently)
 	}))
 	defer front.Close()
-	site, err := Read(context.Background(), front.URL, Options{HTTP: fast})
+	site, err := readAll(context.Background(), front.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,6 +293,7 @@ func TestReadHTTPRedirectToAnotherHost(t *testing.T) {
 // link to one: a tampered document, or an open redirect on the site, must
 // not send rsgen to another host (a cloud metadata address, say).
 func TestReadHTTPRedirectAwayLater(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	var other sync.Map
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -306,7 +310,7 @@ func TestReadHTTPRedirectAwayLater(t *testing.T) {
 		}
 		return false
 	})
-	_, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
+	_, err := readAll(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "another host") {
 		t.Errorf("error %v, want a refused redirect to another host", err)
 	}
@@ -319,6 +323,7 @@ func TestReadHTTPRedirectAwayLater(t *testing.T) {
 }
 
 func TestReadHTTPCancelled(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
 	s.set(func(w http.ResponseWriter, r *http.Request) bool {
 		http.Error(w, "busy", http.StatusServiceUnavailable)
@@ -326,7 +331,7 @@ func TestReadHTTPCancelled(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Read(ctx, s.srv.URL, Options{HTTP: HTTPOptions{Backoff: time.Hour, Attempts: 5}})
+	_, err := readAll(ctx, s.srv.URL, Options{HTTP: HTTPOptions{Backoff: time.Hour, Attempts: 5}})
 	if err == nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want one that says it was cancelled", err)
 	}

@@ -38,7 +38,7 @@ type IterOptions struct {
 	SpillDir string
 	// Memory is how many bytes of entries the sort holds before it writes
 	// them to a run in SpillDir: extsort.DefaultChunkBytes if zero, at
-	// least MinIterMemory. An entry of more than half of it cannot be
+	// least minIterMemory. An entry of more than half of it cannot be
 	// sorted (ErrLimit).
 	Memory int
 	// Sort sorts the entries whatever their published order, rather than
@@ -105,9 +105,9 @@ type ResourceIter struct {
 	finished bool
 }
 
-// MinIterMemory is the least IterOptions.Memory: the sort's memory grows
+// minIterMemory is the least IterOptions.Memory: the sort's memory grows
 // by blocks of a MiB anyway.
-const MinIterMemory = 1 << 20
+const minIterMemory = 1 << 20
 
 // Tags that put the entries with a key before those without.
 const (
@@ -208,8 +208,8 @@ func (it *ResourceIter) add() error {
 		if mem <= 0 {
 			mem = extsort.DefaultChunkBytes
 		}
-		it.sorter = extsort.New(dir, max(mem, MinIterMemory))
-		it.maxRecord = max(mem, MinIterMemory) / 2
+		it.sorter = extsort.New(dir, max(mem, minIterMemory))
+		it.maxRecord = max(mem, minIterMemory) / 2
 	}
 	lr := it.lr
 	it.tagged = it.tagged[:0]

@@ -14,7 +14,7 @@ func BenchmarkResourceIter(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			docs := syntheticList(b, n, false)
-			site, err := readMem(docs, Options{Stream: true})
+			site, err := readMem(docs, Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -17,8 +17,9 @@ import (
 // part after it is never fetched. With a spill directory the next part is
 // fetched while one is read; without one, only when it is reached.
 func TestResourceIterHTTP(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
-	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
+	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestResourceIterHTTP(t *testing.T) {
 		}
 	}
 	key := keyUnder(s.srv.URL + "/")
-	loaded, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
+	loaded, err := readAll(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,8 +93,9 @@ func TestResourceIterHTTP(t *testing.T) {
 // With a spill directory, the part after the one being read is fetched
 // ahead; an iterator closed meanwhile stops that fetch and leaves no file.
 func TestResourceIterFetchAhead(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
-	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
+	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,36 +142,35 @@ func (c *countingSource) part(ctx context.Context, u string, limit int64, dir st
 	return c.memSource.part(ctx, u, limit, dir)
 }
 
-// A Resource List of one document is fetched once by Read when it loads
-// the entries, and once more by each iterator when it streams them: Read
-// reads only its root then.
+// A Resource List of one document is fetched once by Read, which reads
+// only its root, and once more by each iterator when it streams it.
 func TestResourceListFetchedOnce(t *testing.T) {
-	for _, stream := range []bool{false, true} {
-		src := &countingSource{loadDocs(t, "testdata/dump"), map[string]int{}}
-		r := newReader(Options{Stream: stream})
-		r.site = &Site{Location: "https://example.org/"}
-		r.src = src
-		site, err := r.read(context.Background(), "https://example.org/"+WellKnown)
-		if err != nil {
-			t.Fatal(err)
-		}
-		const list = "https://example.org/resourcesync/resourcelist.xml"
-		if n := src.parts[list]; n != 1 {
-			t.Errorf("stream %v: Read fetched the list %d times", stream, n)
-		}
-		if got, _, err := iterate(t, site, IterOptions{}); err != nil || len(got) == 0 {
-			t.Fatalf("stream %v: %d entries, %v", stream, len(got), err)
-		}
-		if n := src.parts[list]; n != 2 {
-			t.Errorf("stream %v: fetched %d times after an iterator, want 2", stream, n)
-		}
+	t.Parallel()
+	src := &countingSource{loadDocs(t, "testdata/dump"), map[string]int{}}
+	r := newReader(Options{})
+	r.site = &Site{}
+	r.src = src
+	site, err := r.read(context.Background(), "https://example.org/"+WellKnown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const list = "https://example.org/resourcesync/resourcelist.xml"
+	if n := src.parts[list]; n != 1 {
+		t.Errorf("Read fetched the list %d times", n)
+	}
+	if got, _, err := iterate(t, site, IterOptions{}); err != nil || len(got) == 0 {
+		t.Fatalf("%d entries, %v", len(got), err)
+	}
+	if n := src.parts[list]; n != 2 {
+		t.Errorf("fetched %d times after an iterator, want 2", n)
 	}
 }
 
 // Several iterators read one Site at once (run with -race).
 func TestResourceIterConcurrent(t *testing.T) {
+	t.Parallel()
 	s := serve(t)
-	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast, Stream: true})
+	site, err := Read(context.Background(), s.srv.URL, Options{HTTP: fast})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,6 +107,7 @@ func sameEntries(t *testing.T, got, want []streamed) {
 // testdata/dump, whose is one document. (The spec's examples, in every
 // role, are compared so by TestSeedCorpus.)
 func TestResourceIterMatchesRead(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"good", "dump"} {
 		for _, key := range []struct {
 			name string
@@ -118,16 +119,13 @@ func TestResourceIterMatchesRead(t *testing.T) {
 		} {
 			t.Run(name+"/"+key.name, func(t *testing.T) {
 				docs := loadDocs(t, filepath.Join("testdata", name))
-				loaded, err := readMem(docs, Options{})
+				loaded, err := readMemAll(docs, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				site, err := readMem(docs, Options{Stream: true})
+				site, err := readMem(docs, Options{})
 				if err != nil {
 					t.Fatal(err)
-				}
-				if len(site.Resources) != 0 {
-					t.Errorf("Stream loaded %d resources", len(site.Resources))
 				}
 				fn := key.fn
 				if fn == nil {
@@ -150,6 +148,7 @@ func TestResourceIterMatchesRead(t *testing.T) {
 // each published as the Resource List of a previous build: the iterator
 // returns what Read loads, sorted by key, or fails where Read fails.
 func TestResourceIterForeignCorpus(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../validate/testdata/foreign/*.xml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no foreign corpus: %v", err)
@@ -172,8 +171,8 @@ func TestResourceIterForeignCorpus(t *testing.T) {
 			docs["https://example.org/resourcesync/resourcelist.xml"] = data
 			caps := "https://example.org/resourcesync/capabilitylist.xml"
 			docs[caps] = []byte(strings.Replace(string(docs[caps]), "<rs:md capability=\"changelist\"/>", "", 1))
-			loaded, lerr := readMem(docs, Options{})
-			site, err := readMem(docs, Options{Stream: true})
+			loaded, lerr := readMemAll(docs, Options{})
+			site, err := readMem(docs, Options{})
 			var got []streamed
 			if err == nil {
 				for _, base := range []string{"https://example.org/", "http://example.com/"} {
@@ -222,8 +221,9 @@ func reversedGood(t testing.TB) memSource {
 // sorted, through spill files when Memory is small, and both give the same
 // entries. The spill files go with Close.
 func TestResourceIterOrderPaths(t *testing.T) {
+	t.Parallel()
 	key := keyUnder("https://example.org/")
-	good, err := readMem(goodDocs(t), Options{Stream: true})
+	good, err := readMem(goodDocs(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestResourceIterOrderPaths(t *testing.T) {
 		want, docs := want, reversedGood(t)
 		if big {
 			docs = syntheticList(t, 20_000, true)
-			in, err := readMem(syntheticList(t, 20_000, false), Options{Stream: true})
+			in, err := readMem(syntheticList(t, 20_000, false), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -250,7 +250,7 @@ func TestResourceIterOrderPaths(t *testing.T) {
 				t.Fatalf("%d entries in order, %v", len(want), err)
 			}
 		}
-		rev, err := readMem(docs, Options{Stream: true})
+		rev, err := readMem(docs, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -283,13 +283,14 @@ func TestResourceIterOrderPaths(t *testing.T) {
 // so far cannot be taken back, so the pass ends with ErrUnsorted, naming
 // the document and line; Sort reads the same list.
 func TestResourceIterLateInversion(t *testing.T) {
+	t.Parallel()
 	docs := goodDocs(t)
 	// Part 3 starts before the end of part 2.
 	const p3 = "https://example.org/resourcesync/resourcelist-00003.xml"
 	b := string(docs[p3])
 	first := b[strings.Index(b, "<loc>")+5 : strings.Index(b, "</loc>")]
 	docs[p3] = []byte(strings.Replace(b, first, "https://example.org/0-first.txt", 1))
-	site, err := readMem(docs, Options{Stream: true})
+	site, err := readMem(docs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,6 +312,7 @@ func TestResourceIterLateInversion(t *testing.T) {
 // A list in another order with a loc twice, and with two locs of one key:
 // the error names the document and line of the later one, as Read's does.
 func TestResourceIterDuplicates(t *testing.T) {
+	t.Parallel()
 	const p2 = "https://example.org/resourcesync/resourcelist-00002.xml"
 	for _, tt := range []struct {
 		name, old, new, msg string
@@ -322,7 +324,7 @@ func TestResourceIterDuplicates(t *testing.T) {
 	} {
 		for _, docs := range map[string]memSource{"published order": goodDocs(t), "reversed": reversedGood(t)} {
 			docs[p2] = []byte(strings.Replace(string(docs[p2]), tt.old, tt.new, 1))
-			site, err := readMem(docs, Options{Stream: true})
+			site, err := readMem(docs, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -332,7 +334,7 @@ func TestResourceIterDuplicates(t *testing.T) {
 				if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) || pe.Doc != p2 || !strings.Contains(err.Error(), tt.msg) {
 					t.Errorf("%s, sort %v: err = %v, want %q in %s", tt.name, sorted, err, tt.msg, p2)
 				}
-				if _, lerr := readMem(docs, Options{}); tt.key == nil && (lerr == nil || lerr.(*Error).Line != pe.Line) {
+				if _, lerr := readMemAll(docs, Options{}); tt.key == nil && (lerr == nil || lerr.(*Error).Line != pe.Line) {
 					t.Errorf("%s: Read says %v, the iterator %v", tt.name, lerr, err)
 				}
 			}
@@ -343,13 +345,14 @@ func TestResourceIterDuplicates(t *testing.T) {
 // Locs outside the base URL have no key: they come after the others,
 // sorted by loc, whatever the order they were published in.
 func TestResourceIterKeyless(t *testing.T) {
+	t.Parallel()
 	docs := goodDocs(t)
 	const p1 = "https://example.org/resourcesync/resourcelist-00001.xml"
 	b := string(docs[p1])
 	i := strings.Index(b, "<url>")
 	extra := "<url><loc>https://mirror.example/z.txt</loc></url>\n<url><loc>https://mirror.example/a.txt</loc></url>\n"
 	docs[p1] = []byte(b[:i] + extra + b[i:])
-	site, err := readMem(docs, Options{Stream: true})
+	site, err := readMem(docs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,6 +382,7 @@ func TestResourceIterKeyless(t *testing.T) {
 // Read's errors in the documents of the Resource List come from the
 // iterator when Read streams: the same kind, document and line.
 func TestResourceIterErrors(t *testing.T) {
+	t.Parallel()
 	const (
 		part1 = "https://example.org/resourcesync/resourcelist-00001.xml"
 		part2 = "https://example.org/resourcesync/resourcelist-00002.xml"
@@ -403,9 +407,9 @@ func TestResourceIterErrors(t *testing.T) {
 		}, kind: ErrNotResourceSync, doc: part1, line: 1},
 		{name: "a missing part", mutate: func(m memSource) { delete(m, part2) }, kind: ErrUnreachable, doc: part2, msg: "404"},
 		{name: "truncated", mutate: func(m memSource) { m[part2] = m[part2][:len(m[part2])/2] }, kind: ErrMalformed, doc: part2, line: 13},
-		{name: "over the byte limit", opts: Options{MaxBytes: 1000}, kind: ErrLimit, doc: part1},
-		{name: "over the entry limit", opts: Options{MaxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
-		{name: "over the resource limit", opts: Options{MaxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
+		{name: "over the byte limit", opts: Options{maxBytes: 1000}, kind: ErrLimit, doc: part1},
+		{name: "over the entry limit", opts: Options{maxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
+		{name: "over the resource limit", opts: Options{maxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
 		{name: "a malformed lastmod", mutate: func(m memSource) {
 			m[part2] = []byte(strings.Replace(string(m[part2]), "<lastmod>2024-01-01T00:00:00Z", "<lastmod>2024-13-01T00:00:00Z", 1))
 		}, kind: ErrInvalid, doc: part2, line: 7, msg: "lastmod"},
@@ -426,9 +430,7 @@ func TestResourceIterErrors(t *testing.T) {
 				if tt.mutate != nil {
 					tt.mutate(docs)
 				}
-				opts := tt.opts
-				opts.Stream = true
-				site, err := readMem(docs, opts)
+				site, err := readMem(docs, tt.opts)
 				if err == nil {
 					_, _, err = iterate(t, site, IterOptions{Key: keyUnder("https://example.org/"), Sort: sorted})
 				}
@@ -444,7 +446,8 @@ func TestResourceIterErrors(t *testing.T) {
 // A sort that cannot write its files fails with an error that says so and
 // names the file, not as a document of the previous build.
 func TestResourceIterSpillFails(t *testing.T) {
-	site, err := readMem(syntheticList(t, 20_000, true), Options{Stream: true})
+	t.Parallel()
+	site, err := readMem(syntheticList(t, 20_000, true), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestNothingPublished checks which failures mean that nothing is
@@ -15,6 +17,7 @@ import (
 // failure, or a missing document further down never is, since taking them
 // for a first build would drop the published change history.
 func TestNothingPublished(t *testing.T) {
+	t.Parallel()
 	const wellKnown = "/.well-known/resourcesync"
 	status := func(path string, code int) func(http.ResponseWriter, *http.Request) bool {
 		return func(w http.ResponseWriter, r *http.Request) bool {
@@ -31,48 +34,48 @@ func TestNothingPublished(t *testing.T) {
 		nothing bool
 	}{
 		{name: "no such directory", nothing: true, read: func(t *testing.T) error {
-			_, err := Read(context.Background(), filepath.Join(t.TempDir(), "never-built"), Options{})
+			_, err := readAll(context.Background(), filepath.Join(t.TempDir(), "never-built"), Options{})
 			return err
 		}},
 		{name: "directory without a Source Description", nothing: true, read: func(t *testing.T) error {
-			_, err := Read(context.Background(), t.TempDir(), Options{})
+			_, err := readAll(context.Background(), t.TempDir(), Options{})
 			return err
 		}},
 		{name: "HTTP 404 for the Source Description", nothing: true, read: func(t *testing.T) error {
 			s := serve(t)
 			s.set(status(wellKnown, http.StatusNotFound))
-			_, err := Read(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
+			_, err := readAll(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
 			return err
 		}},
 		{name: "HTTP 410 for the Source Description", nothing: true, read: func(t *testing.T) error {
 			s := serve(t)
 			s.set(status(wellKnown, http.StatusGone))
-			_, err := Read(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
+			_, err := readAll(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
 			return err
 		}},
 		{name: "HTTP 500 for the Source Description", read: func(t *testing.T) error {
 			s := serve(t)
 			s.set(status(wellKnown, http.StatusInternalServerError))
-			_, err := Read(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
+			_, err := readAll(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
 			return err
 		}},
 		{name: "HTTP 403 for the Source Description", read: func(t *testing.T) error {
 			s := serve(t)
 			s.set(status(wellKnown, http.StatusForbidden))
-			_, err := Read(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
+			_, err := readAll(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
 			return err
 		}},
 		{name: "HTTP 404 for the Capability List", read: func(t *testing.T) error {
 			s := serve(t)
 			s.set(status("/resourcesync/capabilitylist.xml", http.StatusNotFound))
-			_, err := Read(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
+			_, err := readAll(context.Background(), s.srv.URL+"/", Options{HTTP: fast})
 			return err
 		}},
 		{name: "connection refused", read: func(t *testing.T) error {
 			s := serve(t)
 			u := s.srv.URL + "/"
 			s.srv.Close()
-			_, err := Read(context.Background(), u, Options{HTTP: fast})
+			_, err := readAll(context.Background(), u, Options{HTTP: fast})
 			return err
 		}},
 		{name: "a missing Resource List in a directory", read: func(t *testing.T) error {
@@ -80,13 +83,13 @@ func TestNothingPublished(t *testing.T) {
 			if err := os.Remove(filepath.Join(dir, "resourcesync", "resourcelist.xml")); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Read(context.Background(), dir, Options{})
+			_, err := readAll(context.Background(), dir, Options{})
 			return err
 		}},
 		{name: "a Source Description that is not ResourceSync", read: func(t *testing.T) error {
 			dir := fixture(t, "good")
-			write(t, dir, ".well-known/resourcesync", "<html><body>not found</body></html>")
-			_, err := Read(context.Background(), dir, Options{})
+			testenv.WriteFile(t, dir, ".well-known/resourcesync", "<html><body>not found</body></html>")
+			_, err := readAll(context.Background(), dir, Options{})
 			return err
 		}},
 	}

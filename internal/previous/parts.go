@@ -1,17 +1,12 @@
 package previous
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"io"
-	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -24,10 +19,9 @@ type listReader struct {
 	ctx      context.Context
 	spillDir string // where a part fetched over HTTP is kept while it is read; "" holds it in memory
 
-	first   io.ReadSeekCloser // the bytes of the first document, if Read has them
-	ahead   *prefetch         // the next document, being fetched
-	part    int               // index in site.parts of the document open, or about to be
-	onlyOne bool              // stop at the end of the first document, keeping it open for rewind
+	ahead   *prefetch // the next document, being fetched
+	part    int       // index in site.parts of the document open, or about to be
+	onlyOne bool      // stop at the end of the first document, keeping it open for rewind
 	rd      *rsxml.Reader
 	body    io.ReadCloser
 	name    string // of the document open
@@ -35,7 +29,6 @@ type listReader struct {
 	count   int    // over all documents
 
 	res  Resource // the entry just read
-	raw  string   // its <loc> as written
 	line int      // its line
 }
 
@@ -88,15 +81,6 @@ func (l *listReader) open() error {
 	if err := l.ctx.Err(); err != nil {
 		return context.Cause(l.ctx)
 	}
-	if l.part == 0 && l.first != nil {
-		body := l.first
-		l.first = nil
-		if _, err := body.Seek(0, io.SeekStart); err != nil {
-			body.Close()
-			return &Error{Doc: l.name, Kind: ErrUnreachable, Err: err}
-		}
-		return l.start(body)
-	}
 	body, err := l.fetch(l.part)
 	if err != nil {
 		return err
@@ -107,7 +91,7 @@ func (l *listReader) open() error {
 
 // start reads the root of the document in body.
 func (l *listReader) start(body io.ReadCloser) error {
-	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.opts.MaxBytes, ReuseEntries: true})
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.opts.maxBytes, ReuseEntries: true})
 	if err != nil {
 		body.Close()
 		return classify(l.name, err, true)
@@ -119,7 +103,7 @@ func (l *listReader) start(body io.ReadCloser) error {
 	}
 	if doc.Index {
 		body.Close()
-		return newError(l.name, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.site.ResourceList)
+		return newError(l.name, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.site.resourceList)
 	}
 	l.rd, l.body, l.entries = rd, body, 0
 	return nil
@@ -164,12 +148,6 @@ func lateRoot(name string) error {
 // close closes the document open, and stops the fetch ahead.
 func (l *listReader) close() error {
 	err := l.stopAhead()
-	if l.first != nil {
-		if cerr := l.first.Close(); err == nil {
-			err = cerr
-		}
-		l.first = nil
-	}
 	if cerr := l.closeBody(); err == nil {
 		err = cerr
 	}
@@ -190,18 +168,18 @@ func (l *listReader) closeBody() error {
 // entry checks e and turns it into l.res.
 func (l *listReader) entry(e *rsxml.Entry) error {
 	name := l.name
-	if l.entries == l.site.opts.MaxEntries {
-		return newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", l.site.opts.MaxEntries)
+	if l.entries == l.site.opts.maxEntries {
+		return newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", l.site.opts.maxEntries)
 	}
 	l.entries++
-	if l.count >= l.site.opts.MaxResources {
-		return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", l.site.opts.MaxResources)
+	if l.count >= l.site.opts.maxResources {
+		return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", l.site.opts.maxResources)
 	}
 	l.count++
 	if err := checkEntry(name, e); err != nil {
 		return err
 	}
-	l.raw, l.line = e.Loc, e.Line
+	l.line = e.Line
 	return toResource(name, e, &l.res)
 }
 
@@ -233,21 +211,29 @@ func toResource(name string, e *rsxml.Entry, res *Resource) error {
 		}
 		res.Lastmod = t
 	}
+	var err error
+	res.Hash, res.Length, err = hashAndLength(name, e)
+	return err
+}
+
+// hashAndLength reads the hash and length of the entry e of the document
+// name: nil and -1 where it has none.
+func hashAndLength(name string, e *rsxml.Entry) ([]hashing.Token, int64, error) {
+	var h []hashing.Token
 	if e.MD.Hash != "" {
-		h, err := hashing.ParseAttr(e.MD.Hash)
-		if err != nil {
-			return newError(name, e.Line, ErrInvalid, "%v", err)
+		var err error
+		if h, err = hashing.ParseAttr(e.MD.Hash); err != nil {
+			return nil, 0, newError(name, e.Line, ErrInvalid, "%v", err)
 		}
-		res.Hash = h
 	}
-	if e.MD.Length != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-		if err != nil || n < 0 {
-			return newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
-		}
-		res.Length = n
+	if e.MD.Length == "" {
+		return h, -1, nil
 	}
-	return nil
+	n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
+	if err != nil || n < 0 {
+		return nil, 0, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+	}
+	return h, n, nil
 }
 
 // checkHeader checks the root of a document read as far as its first
@@ -265,80 +251,62 @@ func checkHeader(name string, rd *rsxml.Reader, want string) error {
 	return nil
 }
 
-// part opens a document of the Resource List in the directory.
-func (s *dirSource) part(ctx context.Context, u string, max int64, _ string) (io.ReadCloser, error) {
-	f, st, err := s.openFile(u)
-	if err != nil {
+// A prefetch is a document of the Resource List being fetched while the
+// one before it is read: over HTTP, with a directory to keep it in, a
+// build then waits for no download but the first.
+type prefetch struct {
+	part   int
+	done   chan struct{}
+	cancel context.CancelFunc
+	body   io.ReadCloser
+	err    error
+}
+
+// fetch returns the document part: the one fetched ahead, or fetched now.
+func (l *listReader) fetch(part int) (io.ReadCloser, error) {
+	if p := l.ahead; p != nil && p.part == part {
+		l.ahead = nil
+		<-p.done
+		p.cancel()
+		return p.body, p.err
+	}
+	if err := l.stopAhead(); err != nil {
 		return nil, err
 	}
-	if st.Size() > max {
-		f.Close()
-		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d a document may have", st.Size(), max)
-	}
-	return f, nil
+	return l.site.src.part(l.ctx, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
 }
 
-// part fetches a document of the Resource List whole, with the deadline
-// and retries of a document, into a file in spillDir (removed when it is
-// closed) or, without one, into memory. The caller reads it at its own
-// pace: a build that hashes between two entries holds no connection open.
-func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
-	if spillDir == "" {
-		data, err := s.get(ctx, u, max)
-		if err != nil {
-			return nil, err
-		}
-		return nopSeekCloser{bytes.NewReader(data)}, nil
+// fetchAhead starts fetching the document part, if there is one and it is
+// fetched over the network into a file.
+func (l *listReader) fetchAhead(part int) {
+	if l.spillDir == "" || part >= len(l.site.parts) || l.ahead != nil {
+		return
 	}
-	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
-	if err != nil {
-		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+	u := l.site.parts[part]
+	if _, local := l.site.src.local(u); local {
+		return
 	}
-	sf := &spillFile{f}
-	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
-	defer cancel()
-	err = s.do(ctx, u, max, func(resp *http.Response) error {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-		}
-		if err := f.Truncate(0); err != nil {
-			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-		}
-		n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				// Writing the spill file failed (a full disk): not the server.
-				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-			}
-			return err
-		}
-		if n > max {
-			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
-		}
-		return resp.Body.Close()
-	})
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		sf.Close()
-		return nil, err
-	}
-	return sf, nil
+	ctx, cancel := context.WithCancel(l.ctx)
+	p := &prefetch{part: part, done: make(chan struct{}), cancel: cancel}
+	l.ahead = p
+	go func() {
+		defer close(p.done)
+		p.body, p.err = l.site.src.part(ctx, u, l.site.opts.maxBytes, l.spillDir)
+	}()
 }
 
-// spillFile is a part fetched into a file; closing it removes it.
-type spillFile struct{ *os.File }
-
-func (f *spillFile) Close() error {
-	err := f.File.Close()
-	if rerr := confined.Remove(f.Name()); err == nil {
-		err = rerr
+// stopAhead cancels the fetch ahead, if any, waits for it to end and
+// removes what it fetched.
+func (l *listReader) stopAhead() error {
+	p := l.ahead
+	if p == nil {
+		return nil
 	}
-	return err
+	l.ahead = nil
+	p.cancel()
+	<-p.done
+	if p.body != nil {
+		return p.body.Close()
+	}
+	return nil
 }
-
-type nopSeekCloser struct{ *bytes.Reader }
-
-func (nopSeekCloser) Close() error { return nil }

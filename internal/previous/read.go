@@ -2,6 +2,7 @@ package previous
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -24,19 +25,19 @@ const (
 	// DefaultMaxBytes is the size of one document: the spec's 50 MB and
 	// some slack for publishers that count the limit differently.
 	DefaultMaxBytes = rsxml.MaxBytes + 1<<20
-	// DefaultMaxResources bounds the resources of a Resource List and its
+	// defaultMaxResources bounds the resources of a Resource List and its
 	// parts together: as many as an index of 50,000 lists of 50,000 can
 	// hold (section 7). The entries stream (Site.ResourceIter), so the
 	// bound is on time, not memory, and a collection of tens of millions
 	// of resources is read as any other.
-	DefaultMaxResources = rsxml.MaxEntries * rsxml.MaxEntries
-	// DefaultMaxPackageBytes bounds one Change Dump package.
-	DefaultMaxPackageBytes = 64 << 30
-	// DefaultMaxChangeListBytes bounds the closed Change Lists carried
+	defaultMaxResources = rsxml.MaxEntries * rsxml.MaxEntries
+	// defaultMaxPackageBytes bounds one Change Dump package.
+	defaultMaxPackageBytes = 64 << 30
+	// defaultMaxChangeListBytes bounds the closed Change Lists carried
 	// forward together: the bytes a build copies again. 512 MiB is some
 	// forty Change Lists of 50,000 changes each, written as rsgen writes
 	// them.
-	DefaultMaxChangeListBytes = 512 << 20
+	defaultMaxChangeListBytes = 512 << 20
 )
 
 // WellKnown is where the Source Description is, relative to where the
@@ -59,23 +60,15 @@ type Options struct {
 	// ErrNothingPublished: nothing of that set is published yet.
 	Set string
 
-	MaxBytes        int64 // per document; DefaultMaxBytes if zero
-	MaxEntries      int   // per document; rsxml.MaxEntries if zero
-	MaxResources    int   // over all parts of the Resource List; DefaultMaxResources if zero
-	MaxPackageBytes int64 // per Change Dump package; DefaultMaxPackageBytes if zero
-	// MaxChangeListBytes bounds the Change Lists carried forward, all
-	// together; DefaultMaxChangeListBytes if zero.
-	MaxChangeListBytes int64
+	maxBytes        int64 // per document; DefaultMaxBytes if zero
+	maxEntries      int   // per document; rsxml.MaxEntries if zero
+	maxResources    int   // over all parts of the Resource List; defaultMaxResources if zero
+	maxPackageBytes int64 // per Change Dump package; defaultMaxPackageBytes if zero
+	// maxChangeListBytes bounds the Change Lists carried forward, all
+	// together; defaultMaxChangeListBytes if zero.
+	maxChangeListBytes int64
 
 	HTTP HTTPOptions
-
-	// Stream leaves Site.Resources empty: the entries of the Resource
-	// List are read by [Site.ResourceIter], a document at a time, and Read
-	// reads no more of the Resource List than its index (or, if it is one
-	// document, its root). Without it Read also loads every entry into
-	// Site.Resources, as it always has: that is deprecated (see
-	// Site.Resources), and goes once the build streams.
-	Stream bool
 
 	// Notice, if set, is told about what is read but not used (an open
 	// Change List, say).
@@ -84,23 +77,15 @@ type Options struct {
 
 // Site is what a previous build published.
 type Site struct {
-	Location       string // the directory or URL given to Read
 	DocsBase       string // the URL prefix of the documents: rsgen's --docs-url, ending in "/"
 	CapabilityList string // URL of the Capability List
 	Capabilities   []Capability
 
-	// ResourceList is the URL of the Resource List (or its index), At its
-	// snapshot time.
-	ResourceList string
+	// At is the snapshot time of the Resource List. Read reads no more of
+	// it than its index (or, if it is one document, its root):
+	// [Site.ResourceIter] reads the entries.
 	At           time.Time
-	// Resources are the entries of the Resource List in document order,
-	// unless Options.Stream was given: then it is empty, and
-	// [Site.ResourceIter] reads them.
-	//
-	// Deprecated: use Site.ResourceIter, whose memory does not grow with
-	// the Resource List.
-	Resources []Resource
-	byLoc     map[string]int
+	resourceList string // its URL
 	// parts are the URLs of the documents of the Resource List: the one
 	// list, or the lists of its index, in its order.
 	parts []string
@@ -115,9 +100,9 @@ type Site struct {
 	OpenChangeList *ChangeList
 	// ChangeDump is the Change Dump, if the Capability List has one.
 	ChangeDump *ChangeDump
-	// ChangeListArchive and ChangeDumpArchive are the archives of
-	// ResourceSync Archives the Capability List has, if any.
-	ChangeListArchive   *ChangeListArchive
+	// The archives of ResourceSync Archives the Capability List has, if
+	// any.
+	ChangeListArchive   *Archive
 	ChangeDumpArchive   *Archive
 	ResourceListArchive *Archive
 	ResourceDumpArchive *Archive
@@ -168,12 +153,17 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 func newReader(opts Options) *reader {
 	// The one place the defaults are filled in: the site read keeps these
 	// options for the documents it reads later.
-	opts.MaxBytes = orDefault(opts.MaxBytes, DefaultMaxBytes)
-	opts.MaxEntries = orDefault(opts.MaxEntries, rsxml.MaxEntries)
-	opts.MaxResources = orDefault(opts.MaxResources, DefaultMaxResources)
-	opts.MaxPackageBytes = orDefault(opts.MaxPackageBytes, DefaultMaxPackageBytes)
-	opts.MaxChangeListBytes = orDefault(opts.MaxChangeListBytes, DefaultMaxChangeListBytes)
-	opts.HTTP = opts.HTTP.withDefaults()
+	opts.maxBytes = orDefault(opts.maxBytes, DefaultMaxBytes)
+	opts.maxEntries = orDefault(opts.maxEntries, rsxml.MaxEntries)
+	opts.maxResources = orDefault(opts.maxResources, defaultMaxResources)
+	opts.maxPackageBytes = orDefault(opts.maxPackageBytes, defaultMaxPackageBytes)
+	opts.maxChangeListBytes = orDefault(opts.maxChangeListBytes, defaultMaxChangeListBytes)
+	h := &opts.HTTP
+	h.Timeout = orDefault(h.Timeout, defaultTimeout)
+	h.Deadline = orDefault(h.Deadline, DefaultDeadline)
+	h.Attempts = orDefault(h.Attempts, defaultAttempts)
+	h.Backoff = orDefault(h.Backoff, defaultBackoff)
+	h.UserAgent = cmp.Or(h.UserAgent, "rsgen")
 	if opts.Notice == nil {
 		opts.Notice = func(string) {}
 	}
@@ -237,7 +227,7 @@ func ParseLocation(location string) (*url.URL, error) {
 // start opens the source at location and returns the URL of the Source
 // Description (for a directory, a stand-in URL mapped to its file).
 func (r *reader) start(location string) (string, error) {
-	r.site = &Site{Location: location}
+	r.site = &Site{}
 	if u, err := ParseLocation(location); err != nil {
 		return "", err
 	} else if u != nil {
@@ -269,8 +259,10 @@ func (r *reader) start(location string) (string, error) {
 	return r.dir.base + WellKnown, nil
 }
 
-// fetch reads the document at u, checks that it is ResourceSync and of
-// capability want, and returns it with its bytes.
+// fetch reads the document at u, checks what every ResourceSync document
+// must be (a Sitemap root with exactly one <rs:md capability>, entries
+// with at most one <rs:md>) and that it is of capability want, and
+// returns it with its bytes.
 func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
 	name := r.src.name(u)
 	if r.seen[u] {
@@ -280,37 +272,27 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, context.Cause(ctx)
 	}
-	data, err := r.src.get(ctx, u, r.opts.MaxBytes)
+	data, err := r.src.get(ctx, u, r.opts.maxBytes)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	doc, entries, err := parse(name, data, r.opts.MaxBytes, r.opts.MaxEntries)
+	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: r.opts.maxBytes})
+	if err != nil {
+		return nil, nil, nil, classify(name, err, true)
+	}
+	entries, err := readEntries(name, rd, r.opts.maxEntries)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	doc := rd.Doc()
 	if doc.MD.Capability != want {
 		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
 	}
 	return doc, entries, data, nil
 }
 
-// parse reads a whole document and checks what every ResourceSync
-// document must be: a Sitemap root with exactly one <rs:md capability>,
-// and entries with at most one <rs:md>.
-func parse(name string, data []byte, maxBytes int64, maxEntries int) (*rsxml.Doc, []*rsxml.Entry, error) {
-	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: maxBytes})
-	if err != nil {
-		return nil, nil, classify(name, err, true)
-	}
-	entries, err := readEntries(name, rd, maxEntries)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rd.Doc(), entries, nil
-}
-
 // readEntries reads the rest of a document from rd and checks it as
-// parse does.
+// fetch does.
 func readEntries(name string, rd *rsxml.Reader, maxEntries int) ([]*rsxml.Entry, error) {
 	// The entry limit is checked here rather than by the Reader, so that
 	// the error has the line of the first entry too many.
@@ -593,10 +575,4 @@ func parseTime(name string, line int, what, v string) (time.Time, error) {
 		return time.Time{}, newError(name, line, ErrInvalid, "%s: %v", what, err)
 	}
 	return t, nil
-}
-
-// inconsistent reports a document whose own header disagrees with the
-// entry that led to it.
-func inconsistent(name, what string, got, want time.Time) error {
-	return newError(name, 0, ErrInvalid, "%s is %s, but its index says %s", what, rsxml.FormatTime(got), rsxml.FormatTime(want))
 }

@@ -96,7 +96,7 @@ func BenchmarkReadResourceList(b *testing.B) {
 			runtime.ReadMemStats(&before)
 			var held uint64
 			for b.Loop() {
-				site, err := readMem(docs, Options{})
+				site, err := readMemAll(docs, Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

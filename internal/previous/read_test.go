@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // fixture copies testdata/name into a temporary directory: good, a
@@ -36,14 +37,7 @@ func edit(t *testing.T, dir, rel, old, new string) {
 	if !strings.Contains(string(b), old) {
 		t.Fatalf("%s does not contain %q", rel, old)
 	}
-	write(t, dir, rel, strings.Replace(string(b), old, new, 1))
-}
-
-func write(t *testing.T, dir, rel, content string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WriteFile(t, dir, rel, strings.Replace(string(b), old, new, 1))
 }
 
 // listData reads the bytes of cl with OpenList.
@@ -71,9 +65,10 @@ func mustTime(t *testing.T, s string) time.Time {
 }
 
 func TestReadDirectory(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "good")
 	var notices []string
-	site, err := Read(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z"), Notice: func(m string) { notices = append(notices, m) }})
+	site, err := readAll(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z"), Notice: func(m string) { notices = append(notices, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +81,7 @@ func TestReadDirectory(t *testing.T) {
 	if len(site.Resources) != 9 {
 		t.Fatalf("%d resources, want 9", len(site.Resources))
 	}
-	i, ok := site.Index("https://example.org/index.html")
+	i, ok := site.index("https://example.org/index.html")
 	if !ok {
 		t.Fatal("index.html not found")
 	}
@@ -95,7 +90,7 @@ func TestReadDirectory(t *testing.T) {
 		hashing.FormatTokens(r.Hash) != "sha-256:caa40fb52882082aaca9f96ffb95f23169cc47b71ca5252a417fd06b948c6387" {
 		t.Errorf("index.html read as %+v", r)
 	}
-	if _, ok := site.Index("https://example.org/data/empty.txt"); ok {
+	if _, ok := site.index("https://example.org/data/empty.txt"); ok {
 		t.Error("a resource deleted before the last build was read")
 	}
 	if len(site.ChangeLists) != 2 {
@@ -110,7 +105,7 @@ func TestReadDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := listData(t, site, &cl); cl.Rel != want.rel || !cl.From.Equal(mustTime(t, want.from)) || !cl.Until.Equal(mustTime(t, want.until)) || string(got) != string(data) || cl.Bytes != int64(len(data)) {
+		if got := listData(t, site.Site, &cl); cl.Rel != want.rel || !cl.From.Equal(mustTime(t, want.from)) || !cl.Until.Equal(mustTime(t, want.until)) || string(got) != string(data) || cl.Bytes != int64(len(data)) {
 			t.Errorf("change list %d: %s %v %v (%d bytes), want %+v", k, cl.Rel, cl.From, cl.Until, cl.Bytes, want)
 		}
 	}
@@ -123,11 +118,12 @@ func TestReadDirectory(t *testing.T) {
 }
 
 func TestReadOpenChangeListIsNotCarried(t *testing.T) {
+	t.Parallel()
 	dir := fixture(t, "good")
 	edit(t, dir, "resourcesync/changelist-20240603T000000Z.xml", ` until="2024-06-03T00:00:00Z"`, "")
 	edit(t, dir, "resourcesync/changelist.xml", `from="2024-06-02T00:00:00Z" until="2024-06-03T00:00:00Z"`, `from="2024-06-02T00:00:00Z"`)
 	var notices []string
-	site, err := Read(context.Background(), dir, Options{Notice: func(m string) { notices = append(notices, m) }})
+	site, err := readAll(context.Background(), dir, Options{Notice: func(m string) { notices = append(notices, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +136,7 @@ func TestReadOpenChangeListIsNotCarried(t *testing.T) {
 // changelist.xml while the history fits one document) is kept whole: its
 // changes run to the Resource List's snapshot, and none may be later.
 func TestReadOpenChangeList(t *testing.T) {
+	t.Parallel()
 	const open = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
   <rs:ln rel="up" href="https://example.org/resourcesync/capabilitylist.xml"/>
@@ -149,23 +146,24 @@ func TestReadOpenChangeList(t *testing.T) {
 </urlset>
 `
 	dir := fixture(t, "good")
-	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1))
-	site, err := Read(context.Background(), dir, Options{})
+	testenv.WriteFile(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1))
+	site, err := readAll(context.Background(), dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cl := site.OpenChangeList
 	if len(site.ChangeLists) != 0 || cl == nil || cl.Rel != "resourcesync/changelist.xml" || cl.Entries != 2 ||
-		!cl.From.Equal(mustTime(t, "2024-06-01T00:00:00Z")) || !cl.Until.IsZero() || !strings.Contains(string(listData(t, site, cl)), "2024-06-01T10:00:00Z") {
+		!cl.From.Equal(mustTime(t, "2024-06-01T00:00:00Z")) || !cl.Until.IsZero() || !strings.Contains(string(listData(t, site.Site, cl)), "2024-06-01T10:00:00Z") {
 		t.Errorf("closed lists %v, open list %+v", site.ChangeLists, cl)
 	}
-	write(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))
-	if _, err := Read(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
+	testenv.WriteFile(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))
+	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("a change after the snapshot: %v", err)
 	}
 }
 
 func TestReadErrors(t *testing.T) {
+	t.Parallel()
 	const (
 		part1 = "resourcesync/resourcelist-00001.xml"
 		part2 = "resourcesync/resourcelist-00002.xml"
@@ -190,16 +188,16 @@ func TestReadErrors(t *testing.T) {
 		{name: "no source description", mutate: func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, ".well-known/resourcesync")) },
 			kind: ErrUnreachable, doc: ".well-known/resourcesync", msg: "no such file"},
 		{name: "an HTML page", mutate: func(t *testing.T, dir string) {
-			write(t, dir, ".well-known/resourcesync", "<!DOCTYPE html>\n<html><body>Not found</body></html>\n")
+			testenv.WriteFile(t, dir, ".well-known/resourcesync", "<!DOCTYPE html>\n<html><body>Not found</body></html>\n")
 		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", line: 1, msg: "DOCTYPE"},
 		{name: "another vocabulary", mutate: func(t *testing.T, dir string) {
-			write(t, dir, ".well-known/resourcesync", `<?xml version="1.0"?>`+"\n"+`<feed xmlns="http://www.w3.org/2005/Atom"/>`)
+			testenv.WriteFile(t, dir, ".well-known/resourcesync", `<?xml version="1.0"?>`+"\n"+`<feed xmlns="http://www.w3.org/2005/Atom"/>`)
 		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", line: 2, msg: "root element is <feed>"},
 		{name: "a plain sitemap", mutate: func(t *testing.T, dir string) {
-			write(t, dir, ".well-known/resourcesync", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/</loc></url></urlset>`)
+			testenv.WriteFile(t, dir, ".well-known/resourcesync", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/</loc></url></urlset>`)
 		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", msg: "no <rs:md capability"},
 		{name: "entities", mutate: func(t *testing.T, dir string) {
-			write(t, dir, part1, `<?xml version="1.0"?>`+"\n"+`<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>`+"\n"+`<urlset>&lol2;</urlset>`)
+			testenv.WriteFile(t, dir, part1, `<?xml version="1.0"?>`+"\n"+`<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>`+"\n"+`<urlset>&lol2;</urlset>`)
 		}, kind: ErrNotResourceSync, doc: part1, line: 2, msg: "DOCTYPE"},
 		{name: "wrong capability", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, caps, `<rs:md capability="capabilitylist"/>`, `<rs:md capability="resourcelist" at="2024-06-03T00:00:00Z"/>`)
@@ -212,13 +210,13 @@ func TestReadErrors(t *testing.T) {
 		}, kind: ErrMalformed, doc: part2, line: 15, msg: "not well-formed"},
 		{name: "truncated", mutate: func(t *testing.T, dir string) {
 			b, _ := os.ReadFile(filepath.Join(dir, part2))
-			write(t, dir, part2, string(b[:len(b)/2]))
+			testenv.WriteFile(t, dir, part2, string(b[:len(b)/2]))
 		}, kind: ErrMalformed, doc: part2, line: 13, msg: "unexpected EOF"},
-		{name: "over the byte limit", opts: Options{MaxBytes: 1000}, kind: ErrLimit, doc: part1, msg: "1000"},
-		{name: "over the entry limit", opts: Options{MaxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
-		{name: "over the change list byte limit", opts: Options{MaxChangeListBytes: 1000}, kind: ErrLimit, doc: cl2, msg: "2 so far, are more than 1000 bytes together"},
-		{name: "over the change list byte limit at the first", opts: Options{MaxChangeListBytes: 500}, kind: ErrLimit, doc: "changelist-20240602T000000Z.xml", msg: "1 so far, are more than 500 bytes"},
-		{name: "over the resource limit", opts: Options{MaxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
+		{name: "over the byte limit", opts: Options{maxBytes: 1000}, kind: ErrLimit, doc: part1, msg: "1000"},
+		{name: "over the entry limit", opts: Options{maxEntries: 3}, kind: ErrLimit, doc: part1, line: 22, msg: "more than the 3 entries"},
+		{name: "over the change list byte limit", opts: Options{maxChangeListBytes: 1000}, kind: ErrLimit, doc: cl2, msg: "2 so far, are more than 1000 bytes together"},
+		{name: "over the change list byte limit at the first", opts: Options{maxChangeListBytes: 500}, kind: ErrLimit, doc: "changelist-20240602T000000Z.xml", msg: "1 so far, are more than 500 bytes"},
+		{name: "over the resource limit", opts: Options{maxResources: 5}, kind: ErrLimit, doc: part2, line: 12, msg: "more than 5 resources"},
 		{name: "previous snapshot later", opts: Options{At: time.Date(2024, 6, 2, 23, 59, 59, 0, time.UTC)},
 			kind: ErrLater, doc: "resourcesync/resourcelist.xml", msg: "taken at 2024-06-03T00:00:00Z, later than this build's snapshot time 2024-06-02T23:59:59Z"},
 		{name: "no at", mutate: func(t *testing.T, dir string) {
@@ -294,7 +292,7 @@ func TestReadErrors(t *testing.T) {
 			if tt.location != nil {
 				loc = tt.location(dir)
 			}
-			site, err := Read(context.Background(), loc, tt.opts)
+			site, err := readAll(context.Background(), loc, tt.opts)
 			if err == nil {
 				t.Fatalf("read %d resources, want an error", len(site.Resources))
 			}
@@ -323,6 +321,7 @@ func TestReadErrors(t *testing.T) {
 // build would publish its bytes again. A link inside the directory is
 // followed.
 func TestReadDirectorySymlinkOutside(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	for _, tc := range []struct {
 		name string
@@ -361,7 +360,7 @@ func TestReadDirectorySymlinkOutside(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := fixture(t, "good")
 			tc.set(t, dir)
-			_, err := Read(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z")})
+			_, err := readAll(context.Background(), dir, Options{At: mustTime(t, "2024-06-03T00:00:00Z")})
 			if tc.ok != (err == nil) || err != nil && !errors.Is(err, ErrUnreachable) {
 				t.Errorf("Read: %v, want ok=%v", err, tc.ok)
 			}

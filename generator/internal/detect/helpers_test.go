@@ -95,7 +95,7 @@ func writePrevious(t *testing.T, entries ...entry) *previous.Site {
 			loc, e.lastmod.Format(time.RFC3339), e.hash, e.length)
 	}
 	write("resourcesync/resourcelist.xml", b.String())
-	site, err := previous.Read(context.Background(), dir, previous.Options{Stream: true, DocsURL: base})
+	site, err := previous.Read(context.Background(), dir, previous.Options{DocsURL: base})
 	if err != nil {
 		t.Fatal(err)
 	}
