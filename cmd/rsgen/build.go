@@ -17,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/units"
@@ -29,17 +30,14 @@ func buildCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: flagExclude, KeepSpace: true, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
 		&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
 		&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
-		&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
+		&cli.StringFlag{Name: flagOnError, Usage: "`POLICY` for a file that cannot be read or a bad record of --export: skip it (publish the rest, exit 3) or fail (publish nothing) (default: skip a file, fail at a bad record)"},
 		&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
 	}
 	outputFlags := []cli.Flag{
 		&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 		&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
 		&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
-		&cli.IntFlag{Name: flagMaxEntries, Value: rsxml.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
-		&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
 		&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
-		&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
 		&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
 		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
 		&cli.BoolFlag{Name: flagDryRun, Usage: "do everything but publish: say what would be published, leave --out as it was, exit as the build would"},
@@ -67,7 +65,7 @@ func buildCommand() *cli.Command {
 			"  resourcesync/capabilitylist.xml    the Capability List\n" +
 			"  resourcesync/resourcelist.xml      the Resource List, or a Resource List\n" +
 			"                                     Index over resourcelist-00001.xml, …\n" +
-			"                                     past --max-entries or --max-bytes\n" +
+			"                                     past 50,000 entries or 50 MB\n" +
 			"Everything is staged and moved into place only when complete.\n\n" + exportHelp + "\n\n" +
 			"Flags may come before or after SOURCE; after --, every word is an argument.",
 		Flags:  flags,
@@ -124,6 +122,147 @@ type options interface {
 	Duration(name string) time.Duration
 	IsSet(name string) bool
 }
+
+// fileOnlyFlags are the keys of the configuration file that build takes
+// as no flag: rare settings, kept off the command line so that its help
+// stays short (issue 25). They are read as flags of these kinds and
+// defaults, as every key is.
+func fileOnlyFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: flagMaxEntries, Value: rsxml.MaxEntries},
+		&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB"},
+		&cli.StringFlag{Name: flagDescribedby},
+		&cli.StringFlag{Name: flagExportFormat},
+		&cli.StringFlag{Name: flagChangesWindow, Value: "30d"},
+		&cli.BoolFlag{Name: flagSkipBadRecords},
+		&cli.BoolFlag{Name: flagFailFast},
+		&cli.StringFlag{Name: flagDumpMaxBytes, Value: "1GiB"},
+		&cli.StringFlag{Name: flagDumpCompression, Value: "auto"},
+		&cli.StringFlag{Name: flagArchiveKeep},
+		&cli.StringFlag{Name: flagArchiveResourceLists},
+		&cli.StringFlag{Name: flagArchiveResourceDumps},
+		&cli.DurationFlag{Name: flagFetchTimeout, Value: previous.DefaultDeadline},
+		&cli.StringFlag{Name: flagTemplates},
+		&cli.StringFlag{Name: flagChangeTopic},
+		&cli.StringFlag{Name: flagFrameworkTopic},
+	}
+}
+
+// lineOptions are the options of the command line: c's flags; the keys
+// that --on-error (fail-fast, skip-bad-records) and --archive
+// (archive-keep, archive-resource-lists, archive-resource-dumps) set; the
+// defaults of the other keys of fileOnlyFlags.
+type lineOptions struct{ *cli.Context }
+
+// archiveParts are the parts of --archive KEEP[,lists=EVERY][,dumps=EVERY].
+var archiveParts = map[string]string{"": flagArchiveKeep, "lists": flagArchiveResourceLists, "dumps": flagArchiveResourceDumps}
+
+// archivePart is the part of --archive that sets the key name.
+func archivePart(name string) string {
+	for part, key := range archiveParts {
+		if key == name {
+			return part
+		}
+	}
+	return ""
+}
+
+// archive returns the value --archive gives the key name, if it gives one.
+func (o lineOptions) archive(name string) (string, bool) {
+	if !o.Context.IsSet(flagArchive) {
+		return "", false
+	}
+	for i, part := range strings.Split(o.Context.String(flagArchive), ",") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok && i == 0 {
+			k, v = "", part
+		}
+		if archiveParts[k] == name {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// checkPolicy checks the syntax of --on-error and --archive; their values
+// are checked as the keys they set are.
+func (o lineOptions) checkPolicy() error {
+	if p := o.Context.String(flagOnError); o.Context.IsSet(flagOnError) && p != "skip" && p != "fail" {
+		return flagErr(flagOnError, "give --"+flagOnError+"=skip or --"+flagOnError+"=fail", " %q: give skip or fail", p)
+	}
+	for i, part := range strings.Split(o.Context.String(flagArchive), ",") {
+		k, _, ok := strings.Cut(part, "=")
+		if _, known := archiveParts[k]; (ok || i > 0) && (!known || k == "") {
+			return flagErr(flagArchive, "for example --"+flagArchive+" 365d or --"+flagArchive+" 365d,lists=30d,dumps=90d",
+				" %q: give KEEP[,lists=EVERY][,dumps=EVERY]", o.Context.String(flagArchive))
+		}
+	}
+	return nil
+}
+
+// policy says which key --on-error sets: fail-fast or skip-bad-records
+// (the latter for a record export only), or "".
+func (o lineOptions) policy() string {
+	switch o.Context.String(flagOnError) {
+	case "fail":
+		return flagFailFast
+	case "skip":
+		if o.Context.String(flagExport) != "" {
+			return flagSkipBadRecords
+		}
+	}
+	return ""
+}
+
+func (o lineOptions) IsSet(name string) bool {
+	switch name {
+	case flagFailFast:
+		return o.Context.IsSet(flagOnError)
+	case flagSkipBadRecords:
+		return o.policy() == name
+	}
+	if _, ok := o.archive(name); ok {
+		return true
+	}
+	return o.Context.IsSet(name)
+}
+
+func (o lineOptions) Bool(name string) bool {
+	if name == flagFailFast || name == flagSkipBadRecords {
+		return o.policy() == name
+	}
+	if f, ok := fileOnly[name]; ok {
+		return f.(*cli.BoolFlag).Value
+	}
+	return o.Context.Bool(name)
+}
+
+func (o lineOptions) String(name string) string {
+	if v, ok := o.archive(name); ok {
+		return v
+	}
+	if f, ok := fileOnly[name]; ok {
+		return f.(*cli.StringFlag).Value
+	}
+	return o.Context.String(name)
+}
+
+func (o lineOptions) Int(name string) int {
+	if f, ok := fileOnly[name]; ok {
+		return f.(*cli.IntFlag).Value
+	}
+	return o.Context.Int(name)
+}
+
+func (o lineOptions) Duration(name string) time.Duration {
+	if f, ok := fileOnly[name]; ok {
+		return f.(*cli.DurationFlag).Value
+	}
+	return o.Context.Duration(name)
+}
+
+// fileOnly are the flags of fileOnlyFlags, by name.
+var fileOnly = flagKinds(fileOnlyFlags())
 
 // buildConfig turns the options c and the arguments args of build into a
 // generator.Config.
@@ -210,13 +349,17 @@ func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 }
 
 func runBuild(c *cli.Context) error {
+	line := lineOptions{c}
+	if err := line.checkPolicy(); err != nil {
+		return err
+	}
 	if c.String(flagConfig) != "" {
 		return runSite(c)
 	}
 	if c.IsSet(flagRemoveSet) {
 		return flagErr(flagRemoveSet, "sets are built from a configuration file", " needs --%s", flagConfig)
 	}
-	cfg, err := buildConfig(c, c.Args().Slice())
+	cfg, err := buildConfig(line, c.Args().Slice())
 	if err != nil {
 		return err
 	}
@@ -278,7 +421,7 @@ func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Contex
 	}
 	if len(rep.Problems) > 0 {
 		return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
-			hint: "fix or --exclude them; --fail-fast makes this a failure"}
+			hint: "fix or --exclude them; --on-error=fail makes this a failure"}
 	}
 	return nil
 }

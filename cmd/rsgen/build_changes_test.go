@@ -79,7 +79,7 @@ func TestBuildWithPrevious(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr = rsgenRun("build", "--base-url", "https://example.org/", "--out", out, "--previous", out,
-		"--change-dump", "--dump-compression", "store", "--at", "2024-06-03T00:00:00Z", src)
+		"--change-dump", "--at", "2024-06-03T00:00:00Z", src)
 	if code != 0 || !strings.Contains(stderr, "; 1 Change List published, 1 package in the Change Dump\n") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -241,7 +241,7 @@ func TestBuildWithBadArchivedDump(t *testing.T) {
 		code, _, stderr := rsgenRun(append(args, src)...)
 		return code, stderr
 	}
-	archive := []string{"--previous", out, "--archive-keep", "30d", "--archive-resource-dumps", "1s"}
+	archive := []string{"--previous", out, "--archive", "30d,dumps=1s"}
 	if code, stderr := build("2024-06-01T00:00:00Z"); code != 0 {
 		t.Fatalf("first build: exit %d: %s", code, stderr)
 	}
@@ -261,10 +261,10 @@ func TestBuildWithBadArchivedDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stderr := build("2024-06-03T00:00:00Z", archive...)
-	if want := "rsgen: hint: to go on without that archive, keeping the rest of the change history, add --archive-resource-dumps 0\n"; code != exitFailure || !strings.Contains(stderr, want) {
+	if want := "rsgen: hint: to go on without that archive, keeping the rest of the change history, add --archive KEEP,dumps=0\n"; code != exitFailure || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
 	}
-	if code, stderr := build("2024-06-03T00:00:00Z", "--previous", out, "--archive-keep", "30d", "--archive-resource-dumps", "0"); code != 0 {
+	if code, stderr := build("2024-06-03T00:00:00Z", "--previous", out, "--archive", "30d,dumps=0"); code != 0 {
 		t.Errorf("the way out: exit %d: %s", code, stderr)
 	}
 }

@@ -124,10 +124,10 @@ func TestFinishExportUnpackaged(t *testing.T) {
 		bad, unpackaged int
 		want            string
 	}{
-		{1, 0, "rsgen: error: 1 bad record skipped (named above)\nrsgen: hint: fix them in the export; without --skip-bad-records they fail the build\n"},
+		{1, 0, "rsgen: error: 1 bad record skipped (named above)\nrsgen: hint: fix them in the export; without --on-error=skip they fail the build\n"},
 		{0, 2, "rsgen: error: 2 records left out, their files could not be packaged (named above)\nrsgen: hint: publish again once the files are stable\n"},
 		{2, 1, "rsgen: error: 2 bad records skipped; 1 record left out, its file could not be packaged (named above)\n" +
-			"rsgen: hint: fix them in the export; without --skip-bad-records they fail the build; publish again once the files are stable\n"},
+			"rsgen: hint: fix them in the export; without --on-error=skip they fail the build; publish again once the files are stable\n"},
 	}
 	for _, tt := range tests {
 		rep := &generator.Report{Export: &generator.ExportReport{Name: "r.jsonl", Bad: tt.bad, Unpackaged: tt.unpackaged}}

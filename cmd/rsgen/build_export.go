@@ -25,9 +25,6 @@ const exportHelp = "SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of 
 func exportFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagExport, Usage: "publish the records of `FILE` (JSON Lines or CSV, optionally gzipped; - for stdin) instead of SOURCE"},
-		&cli.StringFlag{Name: flagExportFormat, Usage: "`FORMAT` of --export: jsonl or csv (default: from its extension)"},
-		&cli.StringFlag{Name: flagChangesWindow, Value: "30d", Usage: "`DURATION` of the Change List of --export, back from the snapshot time (0: no Change List)"},
-		&cli.BoolFlag{Name: flagSkipBadRecords, Usage: "publish --export without its bad records (each is named; exit status 3) rather than fail"},
 	}
 }
 
@@ -40,7 +37,7 @@ func exportConfig(c options, cfg *generator.Config) error {
 	}
 	window, err := units.ParseDuration(c.String(flagChangesWindow))
 	if err != nil {
-		return flagErr(flagChangesWindow, "for example --changes-window 30d, or 0 for no Change List", ": %v", err)
+		return flagErr(flagChangesWindow, "for example changes-window = \"30d\", or \"0\" for no Change List", ": %v", err)
 	}
 	cfg.ChangesWindow = window
 	if window == 0 {
@@ -125,7 +122,7 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 	var what, hints []string
 	if ex.Bad > 0 {
 		what = append(what, units.Count(ex.Bad, "bad record")+" skipped")
-		hints = append(hints, "fix them in the export; without --skip-bad-records they fail the build")
+		hints = append(hints, "fix them in the export; without --on-error=skip they fail the build")
 	}
 	if ex.Unpackaged > 0 {
 		what = append(what, units.Count(ex.Unpackaged, "record")+" left out, "+units.Plural(ex.Unpackaged, "its file", "their files")+" could not be packaged")

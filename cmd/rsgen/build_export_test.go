@@ -43,6 +43,11 @@ func TestCLIExport(t *testing.T) {
 	archive := filepath.Join(dir, "site.tgz")
 	os.WriteFile(archive, nil, 0o644)
 	at := "--at=2024-06-01T00:00:00Z"
+	// keys writes a configuration file of one set, the export file, with
+	// the keys lines, and returns the flag that reads it.
+	keys := func(name, export string, lines ...string) string {
+		return "--config=" + write(name, "export = \""+export+"\"\n"+strings.Join(lines, "\n")+"\n")
+	}
 
 	tests := []struct {
 		name   string
@@ -56,14 +61,14 @@ func TestCLIExport(t *testing.T) {
 			0, []string{"rsgen: published 1 record (0 B) from " + absolute + " in 4 documents to OUT in", "1 draft not published, 1 change since 2024-05-02T00:00:00Z"}, "resourcesync/changelist.xml", false},
 		{"relative loc without base", []string{"build", at, "--docs-url", "https://example.org/", "--export", relative},
 			1, []string{"rsgen: error: " + relative + `:2: loc: "b" is a relative path and no base URL is given`,
-				"rsgen: error: 1 bad record in " + relative + "; nothing was published", "rsgen: hint: fix them in the export, or give --skip-bad-records to publish the rest"}, "-", false},
-		{"skip bad records", []string{"build", at, "--docs-url", "https://example.org/", "--skip-bad-records", "--export", relative},
+				"rsgen: error: 1 bad record in " + relative + "; nothing was published", "rsgen: hint: fix them in the export, or give --on-error=skip to publish the rest"}, "-", false},
+		{"skip bad records", []string{"build", at, "--docs-url", "https://example.org/", "--on-error=skip", "--export", relative},
 			3, []string{"rsgen: skipped: " + relative + `:2: loc: "b" is a relative path`, "rsgen: published 1 record", "rsgen: error: 1 bad record skipped (named above)"}, "resourcesync/resourcelist.xml", false},
 		{"relative loc with base", []string{"build", at, "--base-url", "https://example.org/", "--export", relative},
 			0, []string{"rsgen: published 2 records"}, "resourcesync/resourcelist.xml", false},
 		{"no change list", []string{"build", at, "--base-url", "https://example.org/", "--export", noTime},
 			0, []string{"rsgen: warning: no Change List: 1 record has no lastmod", "rsgen: published 1 record"}, ".well-known/resourcesync", false},
-		{"window 0", []string{"build", at, "--base-url", "https://example.org/", "--changes-window", "0", "--export", noTime},
+		{"window 0", []string{"build", at, "--base-url", "https://example.org/", keys("window0.toml", noTime, `changes-window = "0"`)},
 			0, []string{"rsgen: published 1 record"}, ".well-known/resourcesync", false},
 		{"other host", []string{"build", at, "--base-url", "https://example.com/", "--export", absolute},
 			0, []string{"rsgen: warning: 1 record is not on https://example.com, where the documents are served: https://example.org (1)"}, ".well-known/resourcesync", false},
@@ -75,16 +80,16 @@ func TestCLIExport(t *testing.T) {
 			2, []string{"rsgen: error: --export needs --out"}, "-", true},
 		{"no URL for the documents", []string{"build", "--export", absolute},
 			2, []string{"rsgen: error: --docs-url is required: the URL where the documents are served; or a base URL"}, "-", false},
-		{"unknown format", []string{"build", "--base-url", "https://example.org/", "--export-format", "xml", "--export", absolute},
-			2, []string{`rsgen: error: --export-format "xml" is not valid: give jsonl or csv`}, "-", false},
+		{"unknown format", []string{"build", "--base-url", "https://example.org/", keys("xml.toml", absolute, `export-format = "xml"`)},
+			2, []string{`xml.toml:2: export-format "xml" is not valid: give jsonl or csv`}, "-", false},
 		{"format from the name", []string{"build", "--base-url", "https://example.org/", "--export", other},
-			2, []string{"rsgen: error: --export-format is required: the name " + other + " does not tell it"}, "-", false},
-		{"format given", []string{"build", at, "--base-url", "https://example.org/", "--export-format", "jsonl", "--export", other},
+			2, []string{"rsgen: error: export-format (a key of the configuration file) is required: the name " + other + " does not tell it"}, "-", false},
+		{"format given", []string{"build", at, "--base-url", "https://example.org/", keys("jsonl.toml", other, `export-format = "jsonl"`)},
 			0, []string{"rsgen: published 1 record"}, ".well-known/resourcesync", false},
-		{"bad window", []string{"build", "--base-url", "https://example.org/", "--changes-window", "a month", "--export", absolute},
-			2, []string{"rsgen: error: --changes-window:"}, "-", false},
-		{"window without export", []string{"build", "--base-url", "https://example.org/", "--changes-window", "7d", dir},
-			2, []string{"rsgen: error: --changes-window needs --export: it applies to a record export only"}, "-", false},
+		{"bad window", []string{"build", "--base-url", "https://example.org/", keys("month.toml", absolute, `changes-window = "a month"`)},
+			2, []string{"month.toml:2: changes-window:"}, "-", false},
+		{"window without export", []string{"build", "--base-url", "https://example.org/", "--config", write("window.toml", "source = \""+dir+"\"\nchanges-window = \"7d\"\n")},
+			2, []string{"window.toml:2: changes-window needs export: it applies to a record export only"}, "-", false},
 		{"filter with export", []string{"build", "--base-url", "https://example.org/", "--exclude", "*.tmp", "--export", absolute},
 			2, []string{"rsgen: error: --exclude does not apply with --export: records are selected by their status in the export"}, "-", false},
 		{"archive without out", []string{"build", "--base-url", "https://example.org/", archive},
@@ -143,12 +148,14 @@ func TestCLIExportStdin(t *testing.T) {
 	os.Stdin = f
 	defer func() { os.Stdin = stdin }()
 	out := filepath.Join(t.TempDir(), "out")
-	code, stderr := exportRun(t, "build", "--out", out, "--docs-url", "https://example.org/", "--export", "-", "--export-format", "csv")
+	config := filepath.Join(t.TempDir(), "csv.toml")
+	os.WriteFile(config, []byte("export = \"-\"\nexport-format = \"csv\"\n"), 0o644)
+	code, stderr := exportRun(t, "build", "--out", out, "--docs-url", "https://example.org/", "--config", config)
 	if code != 0 || !strings.Contains(stderr, "rsgen: published 1 record (0 B) from stdin") {
 		t.Errorf("exit %d:\n%s", code, stderr)
 	}
 	code, stderr = exportRun(t, "build", "--out", out, "--docs-url", "https://example.org/", "--export", "-")
-	if code != 2 || !strings.Contains(stderr, "--export-format is required: the name - does not tell it") {
+	if code != 2 || !strings.Contains(stderr, "export-format (a key of the configuration file) is required: the name - does not tell it") {
 		t.Errorf("without a format: exit %d:\n%s", code, stderr)
 	}
 }

@@ -136,16 +136,8 @@ func TestCLI(t *testing.T) {
 			code: exitUsage, stderr: []string{"rsgen: error: $SOURCE_DATE_EPOCH"}},
 		{name: "SOURCE_DATE_EPOCH past year 9999", args: []string{"build", "--base-url", base, src}, env: map[string]string{envSourceDateEpoch: "253402300800"},
 			code: exitUsage, stderr: []string{"rsgen: error: $SOURCE_DATE_EPOCH"}},
-		usage("--max-entries -1", []string{"build", "--base-url", base, "--max-entries", "-1", src}, "--max-entries -1", "hint: the spec allows at most 50000"),
-		usage("--max-entries 50001", []string{"build", "--base-url", base, "--max-entries", "50001", src}, "--max-entries 50001"),
-		usage("--max-entries not a number", []string{"build", "--base-url", base, "--max-entries", "many", src}, "max-entries"),
-		usage("--max-bytes over 50MiB", []string{"build", "--base-url", base, "--max-bytes", "52428801", src}, "--max-bytes 52428801", "hint: the spec allows at most 50MiB"),
-		usage("--max-bytes 51MB", []string{"build", "--base-url", base, "--max-bytes", "51MB", src}, "--max-bytes 53477376 is out of range"),
-		usage("--max-bytes too small", []string{"build", "--base-url", base, "--max-bytes", "100", src}, "--max-bytes 100"),
-		usage("--max-bytes not a size", []string{"build", "--base-url", base, "--max-bytes", "lots", src}, "--max-bytes", `"lots"`),
 		usage("--jobs -1", []string{"build", "--base-url", base, "--jobs", "-1", src}, "--jobs -1"),
 		usage("bad --exclude", []string{"build", "--base-url", base, "--exclude", "[a", src}, "--exclude", "doublestar"),
-		usage("bad --describedby", []string{"build", "--base-url", base, "--describedby", "about.html", src}, "--describedby"),
 		{name: "missing source", args: []string{"build", "--base-url", base, filepath.Join(src, "nowhere")}, code: exitUsage,
 			stderr: []string{"rsgen: error: source ", "nowhere: no such directory\n", "rsgen: hint: give as SOURCE an existing directory"}},
 		{name: "source is a file", args: []string{"build", "--base-url", base, file}, code: exitUsage,
@@ -157,9 +149,7 @@ func TestCLI(t *testing.T) {
 		{name: "base URL from the environment", args: []string{"build", "--out", out(), "-q", src}, env: map[string]string{envBaseURL: base}, quiet: true},
 		{name: "base URL with a path", args: []string{"build", "--base-url", base + "site", "--out", out(), src},
 			stderr: []string{"rsgen: warning: --base-url https://example.org/site/ has a path", "https://example.org/site/.well-known/resourcesync", "rsgen: published"}},
-		{name: "every option", args: build("--hash", "md5,sha-1,sha-256,blake3", "--include", "**/*.html", "--exclude", "articles/**",
-			"--hidden", "--follow-symlinks", "-j", "3", "--max-entries", "1000", "--max-bytes", "1MiB", "--describedby", "https://example.org/about", "--docs-url", base),
-			stderr: []string{"rsgen: published 1 file ("}},
+		// every option, and the keys of the file only: testdata/script/file_keys.txtar
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			clearEnv(t)

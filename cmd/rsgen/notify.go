@@ -157,8 +157,6 @@ func checkHubURL(s string) error {
 func notifyBuildFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
-		&cli.StringFlag{Name: flagChangeTopic, Usage: "topic `URL` of change notifications (default: resourcesync/" + generator.DefaultChangeTopic + " under --docs-url)"},
-		&cli.StringFlag{Name: flagFrameworkTopic, Usage: "topic `URL` of framework notifications (default: resourcesync/" + generator.DefaultFrameworkTopic + " under --docs-url)"},
 	}
 }
 

@@ -383,7 +383,7 @@ func TestNotifyArchive(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun(append(build, "--previous", out, "--archive-keep", "365d", "--archive-resource-dumps", "1s", "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := notifyRun(append(build, "--previous", out, "--archive", "365d,dumps=1s", "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("second build: exit %d: %s", code, stderr)
 	}
 	changeTopic, frameworkTopic := subscribeBoth(t, hub, sub)

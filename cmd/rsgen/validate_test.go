@@ -124,10 +124,6 @@ func TestBuildHostErrors(t *testing.T) {
 	if err := os.WriteFile(headers, []byte("/*\n  X-Frame-Options: DENY\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tmpl := t.TempDir()
-	if err := os.WriteFile(filepath.Join(tmpl, "header.tmpl"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	tests := []struct {
 		name   string
 		args   []string
@@ -136,7 +132,6 @@ func TestBuildHostErrors(t *testing.T) {
 	}{
 		{"their _headers", []string{"--host", "netlify"}, 1, "rsgen: hint: move that file away"},
 		{"unknown host", []string{"--host", "vercel"}, 2, `unknown host "vercel"`},
-		{"misnamed template", []string{"--templates", tmpl}, 2, "header.tmpl, which is not a template's name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
