@@ -49,9 +49,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return parseError(cmd, cmd.Flags, err)
 		}
 		cmd.BashComplete = completeArgs(cmd)
-		takesFiles(cmd.Flags)
+		describeFlags(cmd.Flags)
 	}
 	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help", DisableDefaultText: true}
+	cli.HelpPrinter = func(w io.Writer, templ string, data any) { cli.HelpPrinterCustom(w, templ, data, helpFuncs) }
 	if args[len(args)-1] != completeFlag { // urfave/cli completes only the words as typed, without a "--"
 		var err error
 		if args, err = flagsFirst(app, args); err != nil {

@@ -38,7 +38,7 @@ func buildCommand() *cli.Command {
 		&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
 		&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
 		&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
-		&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
+		&cli.DurationFlag{Name: flagTimeout, DefaultText: "no limit", Usage: "give up, publishing nothing, when the build takes longer than `DURATION`"},
 		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
 		&cli.BoolFlag{Name: flagDryRun, Usage: "do everything but publish: say what would be published, leave --out as it was, exit as the build would"},
 		&cli.BoolFlag{Name: flagVerbose, Aliases: []string{"v"}, Usage: "with --dry-run, list on stdout the URLs that would be created, updated and deleted"},
@@ -48,8 +48,9 @@ func buildCommand() *cli.Command {
 		category string
 		flags    []cli.Flag
 	}{
-		{"tree", treeFlags}, {"export", exportFlags()}, {"dumps", dumpFlags()}, {"changes", changesFlags()},
-		{"sets", setsFlags()}, {"guards", guardFlags()}, {"hosting", hostFlags()}, {"notifications", notifyBuildFlags()}, {"output", outputFlags},
+		{"SOURCE TREE FLAGS", treeFlags}, {"RECORD EXPORT FLAGS", exportFlags()}, {"DUMP FLAGS", dumpFlags()}, {"CHANGE FLAGS", changesFlags()},
+		{"RESOURCE SET FLAGS", setsFlags()}, {"GUARD FLAGS", guardFlags()}, {"HOSTING FLAGS", hostFlags()},
+		{"NOTIFICATION FLAGS", notifyBuildFlags()}, {"OUTPUT FLAGS", outputFlags},
 	} {
 		for _, f := range g.flags {
 			setCategory(f, g.category)
@@ -89,7 +90,8 @@ func buildCommand() *cli.Command {
 	)
 }
 
-// setCategory puts f in the group of flags category of the help.
+// setCategory puts f in the group of flags category of the help (the
+// groups come in the order of their names).
 func setCategory(f cli.Flag, category string) {
 	c, _ := flagFields(f)
 	*c = category
