@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,14 +8,6 @@ import (
 	"testing"
 	"time"
 )
-
-// rsgenRun runs the command line in-process and returns its exit code,
-// stdout and stderr.
-func rsgenRun(args ...string) (int, string, string) {
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"rsgen"}, args...), &stdout, &stderr)
-	return code, stdout.String(), stderr.String()
-}
 
 // changesSource writes a small tree whose files were last modified long ago.
 func changesSource(t *testing.T) string {
@@ -56,13 +46,13 @@ func fileContents(t *testing.T, dir string) map[string]string {
 func TestBuildWithPrevious(t *testing.T) {
 	src, out := changesSource(t), t.TempDir()
 	base := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out}
-	if code, _, stderr := rsgenRun(append(base, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), append(base, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("first build: exit %d: %s", code, stderr)
 	}
 	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := rsgenRun("build", "--base-url", "https://example.org/", "--out", out, "--previous", out,
+	code, _, stderr := runCLI(t, t.Context(), "build", "--base-url", "https://example.org/", "--out", out, "--previous", out,
 		"--at", "2024-06-02T00:00:00Z", src)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -78,7 +68,7 @@ func TestBuildWithPrevious(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "sub", "d.txt"), []byte("delta"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = rsgenRun("build", "--base-url", "https://example.org/", "--out", out, "--previous", out,
+	code, _, stderr = runCLI(t, t.Context(), "build", "--base-url", "https://example.org/", "--out", out, "--previous", out,
 		"--change-dump", "--at", "2024-06-03T00:00:00Z", src)
 	if code != 0 || !strings.Contains(stderr, "; 1 Change List published, 1 package in the Change Dump\n") {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -92,7 +82,7 @@ func TestBuildWithPrevious(t *testing.T) {
 
 func TestBuildChangesNotForExports(t *testing.T) {
 	for _, flag := range []string{"--previous=public", "--change-dump", "--cache=rsgen.cache"} {
-		code, _, stderr := rsgenRun("build", "--out", t.TempDir(), "--base-url", "https://example.org/", "--export", "records.jsonl", flag)
+		code, _, stderr := runCLI(t, t.Context(), "build", "--out", t.TempDir(), "--base-url", "https://example.org/", "--export", "records.jsonl", flag)
 		name, _, _ := strings.Cut(flag, "=")
 		if code != exitUsage || !strings.HasPrefix(stderr, "rsgen: error: "+name+" does not apply with --export: ") {
 			t.Errorf("%s: exit %d, stderr %q", flag, code, stderr)
@@ -101,7 +91,7 @@ func TestBuildChangesNotForExports(t *testing.T) {
 }
 
 func TestBuildChangeDumpNeedsPrevious(t *testing.T) {
-	code, _, stderr := rsgenRun("build", "--base-url", "https://example.org/", "--change-dump", changesSource(t))
+	code, _, stderr := runCLI(t, t.Context(), "build", "--base-url", "https://example.org/", "--change-dump", changesSource(t))
 	if code != exitUsage || stderr != "rsgen: error: --change-dump needs --previous: a Change Dump holds what changed since the previous build (the first build publishes none)\nrsgen: hint: see 'rsgen build --help'\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
@@ -109,7 +99,7 @@ func TestBuildChangeDumpNeedsPrevious(t *testing.T) {
 
 func TestBuildWithBadPrevious(t *testing.T) {
 	src, out := changesSource(t), t.TempDir()
-	if code, _, stderr := rsgenRun("build", "-q", "--base-url", "https://example.org/", "--out", out, "--at", "2024-06-01T00:00:00Z", src); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--base-url", "https://example.org/", "--out", out, "--at", "2024-06-01T00:00:00Z", src); code != 0 {
 		t.Fatalf("first build: exit %d: %s", code, stderr)
 	}
 	before := fileContents(t, out)
@@ -133,7 +123,7 @@ func TestBuildWithBadPrevious(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"build", "--base-url", "https://example.org/", "--out", out}, tt.args...)
-			code, stdout, stderr := rsgenRun(append(args, src)...)
+			code, stdout, stderr := runCLI(t, t.Context(), append(args, src)...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
@@ -166,10 +156,10 @@ func TestBuildWithCache(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	args := []string{"build", "--base-url", "https://example.org/", "--cache", cache, "--at", "2024-06-01T00:00:00Z"}
 	cold, warm := t.TempDir(), t.TempDir()
-	if code, _, stderr := rsgenRun(append(args, "--out", cold, src)...); code != 0 || strings.Contains(stderr, "hash cache") {
+	if code, _, stderr := runCLI(t, t.Context(), append(args, "--out", cold, src)...); code != 0 || strings.Contains(stderr, "hash cache") {
 		t.Fatalf("cold build: exit %d: %s", code, stderr)
 	}
-	code, _, stderr := rsgenRun(append(args, "--out", warm, src)...)
+	code, _, stderr := runCLI(t, t.Context(), append(args, "--out", warm, src)...)
 	if code != 0 || !strings.Contains(stderr, "rsgen: 3 of 3 files unchanged in the hash cache, not read\n") {
 		t.Fatalf("warm build: exit %d: %s", code, stderr)
 	}
@@ -194,14 +184,14 @@ func TestBuildFirstBuildOK(t *testing.T) {
 		return append(append(args, extra...), src)
 	}
 
-	code, _, stderr := rsgenRun(cmd("2024-06-01T00:00:00Z")...)
+	code, _, stderr := runCLI(t, t.Context(), cmd("2024-06-01T00:00:00Z")...)
 	if code != exitFailure || !strings.Contains(stderr, "--first-build-ok") {
 		t.Fatalf("first build without --first-build-ok: exit %d, want %d and a hint naming --first-build-ok: %s", code, exitFailure, stderr)
 	}
 
 	first := cmd("2024-06-01T00:00:00Z", "--first-build-ok", "--change-dump")
 	out1 := first[5]
-	if code, _, stderr := rsgenRun(first...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), first...); code != 0 {
 		t.Fatalf("first build: exit %d: %s", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(out1, "resourcesync", "changelist.xml")); !os.IsNotExist(err) {
@@ -215,7 +205,7 @@ func TestBuildFirstBuildOK(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := cmd("2024-06-02T00:00:00Z", "--first-build-ok", "--change-dump")
-	if code, _, stderr := rsgenRun(second...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), second...); code != 0 {
 		t.Fatalf("second build: exit %d: %s", code, stderr)
 	}
 	index, err := os.ReadFile(filepath.Join(second[5], "resourcesync", "changelist.xml"))
@@ -226,7 +216,7 @@ func TestBuildFirstBuildOK(t *testing.T) {
 		t.Errorf("the Change List Index does not start at the first build:\n%s", index)
 	}
 
-	if code, _, stderr := rsgenRun("build", "--base-url", "https://example.org/", "--first-build-ok", src); code != exitUsage || !strings.Contains(stderr, "--first-build-ok needs --previous") {
+	if code, _, stderr := runCLI(t, t.Context(), "build", "--base-url", "https://example.org/", "--first-build-ok", src); code != exitUsage || !strings.Contains(stderr, "--first-build-ok needs --previous") {
 		t.Errorf("--first-build-ok without --previous: exit %d: %s", code, stderr)
 	}
 }
@@ -238,7 +228,7 @@ func TestBuildWithBadArchivedDump(t *testing.T) {
 	src, out := changesSource(t), t.TempDir()
 	build := func(at string, extra ...string) (int, string) {
 		args := append([]string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--resource-dump", "--at", at}, extra...)
-		code, _, stderr := rsgenRun(append(args, src)...)
+		code, _, stderr := runCLI(t, t.Context(), append(args, src)...)
 		return code, stderr
 	}
 	archive := []string{"--previous", out, "--archive", "30d,dumps=1s"}

@@ -5,7 +5,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
-	"context"
 	"errors"
 	"io"
 	"maps"
@@ -94,11 +93,10 @@ func TestBuildResourceDumpSources(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			args := append([]string{"rsgen", "build", "--base-url", "https://example.org/", "--out", out, "--at", "2024-06-01T00:00:00Z", "--resource-dump"}, tt.args...)
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), args, &stdout, &stderr)
-			if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) {
-				t.Fatalf("exit %d, stderr %q; want %d, %q", code, stderr.String(), tt.code, tt.stderr)
+			args := append([]string{"build", "--base-url", "https://example.org/", "--out", out, "--at", "2024-06-01T00:00:00Z", "--resource-dump"}, tt.args...)
+			code, _, stderr := runCLI(t, t.Context(), args...)
+			if code != tt.code || !strings.Contains(stderr, tt.stderr) {
+				t.Fatalf("exit %d, stderr %q; want %d, %q", code, stderr, tt.code, tt.stderr)
 			}
 			if tt.code != exitOK {
 				if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -1,26 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
-
-// exportRun runs rsgen in-process with a clean environment.
-func exportRun(t *testing.T, args ...string) (int, string) {
-	t.Helper()
-	for _, env := range []string{envBaseURL, envDocsURL, envHash, envSourceDateEpoch} {
-		t.Setenv(env, "")
-		os.Unsetenv(env)
-	}
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"rsgen"}, args...), &stdout, &stderr)
-	return code, stderr.String()
-}
 
 // exportMessage is the form of every line rsgen prints on stderr.
 var exportMessage = regexp.MustCompile(`^rsgen: (error|hint|skipped|notice|warning|published) .*[^.]$|^rsgen: (reading the export|checking the documents): (started|(done in|stopped after) .*)$|^rsgen: (error|hint|skipped|notice|warning): [^A-Z].*[^.]$`)
@@ -102,7 +88,8 @@ func TestCLIExport(t *testing.T) {
 			if !tc.noOut {
 				args = append([]string{args[0], "--out", out}, args[1:]...)
 			}
-			code, stderr := exportRun(t, args...)
+			clearEnv(t)
+	code, _, stderr := runCLI(t, t.Context(), args...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
 			}
@@ -150,11 +137,12 @@ func TestCLIExportStdin(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	config := filepath.Join(t.TempDir(), "csv.toml")
 	os.WriteFile(config, []byte("export = \"-\"\nexport-format = \"csv\"\n"), 0o644)
-	code, stderr := exportRun(t, "build", "--out", out, "--docs-url", "https://example.org/", "--config", config)
+	clearEnv(t)
+	code, _, stderr := runCLI(t, t.Context(), "build", "--out", out, "--docs-url", "https://example.org/", "--config", config)
 	if code != 0 || !strings.Contains(stderr, "rsgen: published 1 record (0 B) from stdin") {
 		t.Errorf("exit %d:\n%s", code, stderr)
 	}
-	code, stderr = exportRun(t, "build", "--out", out, "--docs-url", "https://example.org/", "--export", "-")
+	code, _, stderr = runCLI(t, t.Context(), "build", "--out", out, "--docs-url", "https://example.org/", "--export", "-")
 	if code != 2 || !strings.Contains(stderr, "export-format (a key of the configuration file) is required: the name - does not tell it") {
 		t.Errorf("without a format: exit %d:\n%s", code, stderr)
 	}

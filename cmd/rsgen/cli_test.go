@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io/fs"
 	"os"
@@ -24,14 +23,6 @@ func clearEnv(t *testing.T) {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}
-}
-
-// runCLI runs rsgen in-process with args (without the program name).
-func runCLI(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(ctx, append([]string{"rsgen"}, args...), &out, &errb)
-	return code, out.String(), errb.String()
 }
 
 // siteMtime is the modification time of the files of the example

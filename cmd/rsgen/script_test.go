@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -36,6 +38,15 @@ func TestMain(m *testing.M) {
 type memTemp struct{ m *testing.M }
 
 func (t memTemp) Run() int { return testenv.Main(t.m) }
+
+// runCLI runs rsgen in-process with args (without the program name): the
+// one runner of the Go tests, as Main is the scripts'.
+func runCLI(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(ctx, append([]string{"rsgen"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
 
 // TestScript runs the scripts of testdata/script: the behaviour of the
 // command line as a user sees it, command by command (see their README).

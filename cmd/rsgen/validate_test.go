@@ -16,15 +16,6 @@ import (
 	"github.com/rsgen/rsgen/validate"
 )
 
-// rsgen runs the command line in-process and returns its exit code,
-// stdout and stderr.
-func rsgen(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"rsgen"}, args...), &stdout, &stderr)
-	return code, stdout.String(), stderr.String()
-}
-
 const corpus = "../../validate/testdata/"
 
 func TestValidateCommand(t *testing.T) {
@@ -55,7 +46,7 @@ func TestValidateCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := rsgen(t, tt.args...)
+			code, stdout, stderr := runCLI(t, t.Context(), tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
 			}
@@ -70,7 +61,7 @@ func TestValidateCommand(t *testing.T) {
 }
 
 func TestValidateRulesListsAll(t *testing.T) {
-	_, stdout, _ := rsgen(t, "validate", "--rules")
+	_, stdout, _ := runCLI(t, t.Context(), "validate", "--rules")
 	for _, r := range validate.Rules() {
 		if !strings.Contains(stdout, r.ID+" ") {
 			t.Errorf("--rules lacks %s", r.ID)
@@ -79,7 +70,7 @@ func TestValidateRulesListsAll(t *testing.T) {
 }
 
 func TestValidateJSON(t *testing.T) {
-	code, stdout, stderr := rsgen(t, "validate", "--format", "json", corpus+"broken/chronology.xml")
+	code, stdout, stderr := runCLI(t, t.Context(), "validate", "--format", "json", corpus+"broken/chronology.xml")
 	if code != 1 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -103,7 +94,7 @@ func TestValidateJSON(t *testing.T) {
 
 func TestBuildThenValidate(t *testing.T) {
 	out := t.TempDir()
-	code, _, stderr := rsgen(t, "build", "-q", "--base-url", "https://example.org/", "--out", out, "--host", "netlify,nginx", "--at", "2024-06-01T00:00:00Z", "../../testdata/site")
+	code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--base-url", "https://example.org/", "--out", out, "--host", "netlify,nginx", "--at", "2024-06-01T00:00:00Z", "../../testdata/site")
 	if code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
@@ -112,7 +103,7 @@ func TestBuildThenValidate(t *testing.T) {
 			t.Errorf("build --host netlify,nginx: %v", err)
 		}
 	}
-	code, stdout, stderr := rsgen(t, "validate", "--strict", "--resources", "../../testdata/site", out)
+	code, stdout, stderr := runCLI(t, t.Context(), "validate", "--strict", "--resources", "../../testdata/site", out)
 	if code != 0 || !strings.Contains(stderr, "valid: 3 documents, 0 errors, 0 warnings, 9 resources audited") {
 		t.Errorf("validate: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -136,7 +127,7 @@ func TestBuildHostErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"build", "--base-url", "https://example.org/", "--out", out}, tt.args...)
-			code, _, stderr := rsgen(t, append(args, "../../testdata/site")...)
+			code, _, stderr := runCLI(t, t.Context(), append(args, "../../testdata/site")...)
 			if code != tt.code || !strings.Contains(stderr, tt.stderr) {
 				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tt.code, tt.stderr, stderr)
 			}
@@ -170,7 +161,7 @@ func (s *syncBuffer) String() string {
 
 func TestServe(t *testing.T) {
 	out := t.TempDir()
-	if code, _, stderr := rsgen(t, "build", "-q", "--base-url", "http://127.0.0.1:8000/", "--out", out, "../../testdata/site"); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--base-url", "http://127.0.0.1:8000/", "--out", out, "../../testdata/site"); code != 0 {
 		t.Fatalf("build: %s", stderr)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -207,7 +198,7 @@ func TestServe(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
 	}
-	if code, _, stderr := rsgen(t, "serve", filepath.Join(out, "nothing")); code != 2 {
+	if code, _, stderr := runCLI(t, t.Context(), "serve", filepath.Join(out, "nothing")); code != 2 {
 		t.Errorf("serve of a missing directory: exit %d: %s", code, stderr)
 	}
 }
