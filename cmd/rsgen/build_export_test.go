@@ -89,7 +89,7 @@ func TestCLIExport(t *testing.T) {
 				args = append([]string{args[0], "--out", out}, args[1:]...)
 			}
 			clearEnv(t)
-	code, _, stderr := runCLI(t, t.Context(), args...)
+			code, _, stderr := runCLI(t, t.Context(), args...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
 			}
