@@ -40,11 +40,16 @@ func runSite(c *cli.Context) error {
 	if len(f.sets) == 0 {
 		return f.buildOne(c)
 	}
-	allowed := append(slices.Clone(siteKeys), append(commandOnly, flagOnError)...)
+	var allowed []string // the flags --config takes: the site's keys that are flags, and commandOnly
+	for _, k := range append(append(slices.Clone(siteKeys), flagOnError), commandOnly[1:]...) {
+		if _, ok := fileOnly[k]; !ok && k != flagFailFast {
+			allowed = append(allowed, "--"+k)
+		}
+	}
 	for _, fl := range c.Command.Flags {
-		if name := fl.Names()[0]; c.IsSet(name) && !slices.Contains(allowed, name) && !envOnly(c, name) {
-			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes --"+
-				strings.Join(siteKeys, ", --")+", --"+strings.Join(commandOnly[1:len(commandOnly)-1], ", --")+" and --"+commandOnly[len(commandOnly)-1],
+		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && !envOnly(c, name) {
+			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes "+
+				strings.Join(allowed[:len(allowed)-1], ", ")+" and "+allowed[len(allowed)-1],
 				"--%s with --%s", name, flagConfig)
 		}
 	}
