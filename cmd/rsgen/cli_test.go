@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // The environment variables rsgen reads: cleared for every test, so that
