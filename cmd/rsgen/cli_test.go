@@ -64,9 +64,9 @@ func sameTree(t testing.TB, got, want map[string]string) {
 	}
 }
 
-// messageStyle is how every error and hint line reads: lower case, no
-// final period.
-var messageStyle = regexp.MustCompile(`^rsgen: (error|hint|skipped|notice|warning): [^A-Z].*[^.]$`)
+// messageStyle is how every error and hint line reads: lower case (but a
+// placeholder such as SOURCE), no final period.
+var messageStyle = regexp.MustCompile(`^rsgen: (error|hint|skipped|notice|warning): ([^A-Z]|[A-Z]{2,}\b).*[^.]$`)
 
 func checkMessages(t *testing.T, stderr string) {
 	t.Helper()
