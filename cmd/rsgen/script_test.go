@@ -59,7 +59,9 @@ func TestScript(t *testing.T) {
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Vars = scrubEnv(env.Vars)
-			return nil
+			repo, err := filepath.Abs(filepath.Join("..", ".."))
+			env.Setenv("REPO", repo) // the repository's test data: $REPO/testdata/site, $REPO/validate/testdata
+			return err
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exits":     cmdExits,
