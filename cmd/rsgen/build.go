@@ -17,8 +17,6 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -127,33 +125,34 @@ type options interface {
 
 // fileOnlyFlags are the keys of the configuration file that build takes
 // as no flag: rare settings, kept off the command line so that its help
-// stays short (issue 25). They are read as flags of these kinds and
-// defaults, as every key is.
+// stays short (issue 25). They are read as flags of these kinds, as every
+// key is; left out, each is zero, which generator.Config takes for its
+// default (docs/USAGE.md).
 func fileOnlyFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: flagMaxEntries, Value: rsxml.MaxEntries},
-		&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB"},
+		&cli.IntFlag{Name: flagMaxEntries},
+		&cli.StringFlag{Name: flagMaxBytes},
 		&cli.StringFlag{Name: flagDescribedby},
 		&cli.StringFlag{Name: flagExportFormat},
-		&cli.StringFlag{Name: flagChangesWindow, Value: "30d"},
+		&cli.StringFlag{Name: flagChangesWindow},
 		&cli.BoolFlag{Name: flagSkipBadRecords},
 		&cli.BoolFlag{Name: flagFailFast},
-		&cli.StringFlag{Name: flagDumpMaxBytes, Value: "1GiB"},
-		&cli.StringFlag{Name: flagDumpCompression, Value: "auto"},
+		&cli.StringFlag{Name: flagDumpMaxBytes},
+		&cli.StringFlag{Name: flagDumpCompression},
 		&cli.StringFlag{Name: flagArchiveKeep},
 		&cli.StringFlag{Name: flagArchiveResourceLists},
 		&cli.StringFlag{Name: flagArchiveResourceDumps},
-		&cli.DurationFlag{Name: flagFetchTimeout, Value: previous.DefaultDeadline},
+		&cli.DurationFlag{Name: flagFetchTimeout},
 		&cli.StringFlag{Name: flagTemplates},
 		&cli.StringFlag{Name: flagChangeTopic},
 		&cli.StringFlag{Name: flagFrameworkTopic},
 	}
 }
 
-// lineOptions are the options of the command line: c's flags; the keys
-// that --on-error (fail-fast, skip-bad-records) and --archive
-// (archive-keep, archive-resource-lists, archive-resource-dumps) set; the
-// defaults of the other keys of fileOnlyFlags.
+// lineOptions are the options of the command line: c's flags, and the
+// keys that --on-error (fail-fast, skip-bad-records) and --archive
+// (archive-keep, archive-resource-lists, archive-resource-dumps) set. The
+// other keys of fileOnlyFlags, no flags of c, are zero.
 type lineOptions struct{ *cli.Context }
 
 // archiveParts are the parts of --archive KEEP[,lists=EVERY][,dumps=EVERY].
@@ -233,9 +232,6 @@ func (o lineOptions) Bool(name string) bool {
 	if name == flagFailFast || name == flagSkipBadRecords {
 		return o.policy() == name
 	}
-	if f, ok := fileOnly[name]; ok {
-		return f.(*cli.BoolFlag).Value
-	}
 	return o.Context.Bool(name)
 }
 
@@ -243,24 +239,7 @@ func (o lineOptions) String(name string) string {
 	if v, ok := o.archive(name); ok {
 		return v
 	}
-	if f, ok := fileOnly[name]; ok {
-		return f.(*cli.StringFlag).Value
-	}
 	return o.Context.String(name)
-}
-
-func (o lineOptions) Int(name string) int {
-	if f, ok := fileOnly[name]; ok {
-		return f.(*cli.IntFlag).Value
-	}
-	return o.Context.Int(name)
-}
-
-func (o lineOptions) Duration(name string) time.Duration {
-	if f, ok := fileOnly[name]; ok {
-		return f.(*cli.DurationFlag).Value
-	}
-	return o.Context.Duration(name)
 }
 
 // fileOnly are the flags of fileOnlyFlags, by name.
@@ -301,8 +280,10 @@ func buildConfig(c options, args []string) (generator.Config, error) {
 	cfg.FollowSymlinks = c.Bool(flagFollowSymlinks)
 	cfg.Jobs = c.Int(flagJobs)
 	cfg.Limits.MaxEntries = c.Int(flagMaxEntries)
-	if cfg.Limits.MaxBytes, err = units.ParseSize(c.String(flagMaxBytes)); err != nil {
-		return cfg, flagErr(flagMaxBytes, "", ": %v", err)
+	if s := c.String(flagMaxBytes); s != "" {
+		if cfg.Limits.MaxBytes, err = units.ParseSize(s); err != nil {
+			return cfg, flagErr(flagMaxBytes, "", ": %v", err)
+		}
 	}
 	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
 		return cfg, err

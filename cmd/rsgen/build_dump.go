@@ -19,15 +19,17 @@ func dumpFlags() []cli.Flag {
 func dumpConfig(c options, cfg *generator.Config) error {
 	cfg.Dump.Enabled = c.Bool(flagResourceDump)
 	var err error
-	// The Change Dump's packages are made alike; the defaults of the flags
-	// are not given to a build without a dump.
-	if cfg.Dump.Enabled || c.Bool(flagChangeDump) || c.IsSet(flagDumpMaxBytes) {
-		if cfg.Dump.MaxBytes, err = units.ParseSize(c.String(flagDumpMaxBytes)); err != nil {
+	// The Change Dump's packages are made alike. Left out, the keys are
+	// zero: zipdump's defaults.
+	if s := c.String(flagDumpMaxBytes); s != "" {
+		if cfg.Dump.MaxBytes, err = units.ParseSize(s); err != nil {
 			return flagErr(flagDumpMaxBytes, "for example "+flagDumpMaxBytes+" = \"2GiB\"", ": %v", err)
 		}
 	}
-	if cfg.Dump.Compression, err = zipdump.ParseCompression(c.String(flagDumpCompression)); err != nil {
-		return flagErr(flagDumpCompression, "", ": %v", err)
+	if s := c.String(flagDumpCompression); s != "" {
+		if cfg.Dump.Compression, err = zipdump.ParseCompression(s); err != nil {
+			return flagErr(flagDumpCompression, "", ": %v", err)
+		}
 	}
 	return nil
 }

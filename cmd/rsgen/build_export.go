@@ -32,7 +32,7 @@ func exportFlags() []cli.Flag {
 func exportConfig(c options, cfg *generator.Config) error {
 	cfg.Export, cfg.ExportFormat = c.String(flagExport), c.String(flagExportFormat)
 	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
-	if cfg.Export == "" && !c.IsSet(flagChangesWindow) {
+	if c.String(flagChangesWindow) == "" { // DefaultChangesWindow
 		return nil
 	}
 	window, err := units.ParseDuration(c.String(flagChangesWindow))
