@@ -7,8 +7,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// options are the values of build's flags: those of the command line (a
-// *cli.Context), or those of a set of the configuration file (setOptions).
+// options are the values of build's flags and keys: those of the command
+// line (lineOptions), or those of a set of the configuration file
+// (setOptions).
 type options interface {
 	String(name string) string
 	Bool(name string) bool
