@@ -9,12 +9,9 @@ import (
 )
 
 // The help of a command is urfave/cli's (cli.Command.CustomHelpTemplate),
-// each flag written by urfave/cli (cli.Flag's String). What the library
-// cannot do is here: fit a flag's usage in helpWidth columns (its wrap
-// breaks the alignment of the columns it makes with a tabwriter), group
-// the flags by Category in the order they are defined (it sorts the
-// groups and the flags by name), and end the help with the exit codes and
-// the examples.
+// each flag written by urfave/cli (cli.Flag's String); what v2 cannot do
+// is here (app.go says what): its wrap breaks the alignment of the columns
+// it makes with a tabwriter, and it sorts the groups and flags by name.
 
 // helpWidth is the width the help of a command fits in: a terminal of 80
 // columns.
