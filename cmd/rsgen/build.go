@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -59,14 +60,20 @@ func buildCommand() *cli.Command {
 		Name:      "build",
 		Usage:     "publish the ResourceSync documents of a tree, archive or export",
 		ArgsUsage: "SOURCE | --export FILE | --config FILE",
-		Description: "Scans SOURCE, hashes every published file in parallel and writes, into --out:\n" +
-			"  .well-known/resourcesync           the Source Description\n" +
-			"  resourcesync/capabilitylist.xml    the Capability List\n" +
-			"  resourcesync/resourcelist.xml      the Resource List, or a Resource List\n" +
-			"                                     Index over resourcelist-00001.xml, …\n" +
-			"                                     past 50,000 entries or 50 MB\n" +
-			"Everything is staged and moved into place only when complete.\n\n" + exportHelp + "\n\n" +
-			"Flags may come before or after SOURCE; after --, every word is an argument.",
+		Description: `Scans SOURCE, hashes every published file in parallel and writes, into --out:
+  .well-known/resourcesync           the Source Description
+  resourcesync/capabilitylist.xml    the Capability List
+  resourcesync/resourcelist.xml      the Resource List, or a Resource List
+                                     Index over resourcelist-00001.xml, …
+                                     past 50,000 entries or 50 MB
+Everything is staged and moved into place only when complete.
+
+SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With
+--export FILE, the records of a catalogue (JSON Lines or CSV) are published
+instead, with a Change List of a trailing window (changelist.xml); see
+docs/EXPORTS.md.
+
+Flags may come before or after SOURCE; after --, every word is an argument.`,
 		Flags:  flags,
 		Action: runBuild,
 	}, exitCodes,
@@ -88,27 +95,11 @@ func buildCommand() *cli.Command {
 	)
 }
 
-// setCategory puts f in the group of flags category of the help.
+// setCategory puts f in the group of flags category of the help: the
+// field Category, which every flag type of urfave/cli v2 has, with no
+// setter.
 func setCategory(f cli.Flag, category string) {
-	c, _ := flagFields(f)
-	*c = category
-}
-
-// flagFields returns the category and the environment variables of f.
-func flagFields(f cli.Flag) (category *string, envVars *[]string) {
-	switch f := f.(type) {
-	case *cli.StringFlag:
-		return &f.Category, &f.EnvVars
-	case *cli.StringSliceFlag:
-		return &f.Category, &f.EnvVars
-	case *cli.BoolFlag:
-		return &f.Category, &f.EnvVars
-	case *cli.IntFlag:
-		return &f.Category, &f.EnvVars
-	case *cli.DurationFlag:
-		return &f.Category, &f.EnvVars
-	}
-	panic(fmt.Sprintf("flagFields: a flag of type %T", f))
+	reflect.ValueOf(f).Elem().FieldByName("Category").SetString(category)
 }
 
 // buildConfig turns the options c and the arguments args of build into a

@@ -15,12 +15,6 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// exportHelp is what build's help says of archives and record exports.
-const exportHelp = "SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With\n" +
-	"--export FILE, the records of a catalogue (JSON Lines or CSV) are published\n" +
-	"instead, with a Change List of a trailing window (changelist.xml); see\n" +
-	"docs/EXPORTS.md."
-
 // exportFlags are the flags of record exports.
 func exportFlags() []cli.Flag {
 	return []cli.Flag{

@@ -530,8 +530,9 @@ func initCommand() *cli.Command {
 		Name:      "init",
 		Usage:     "write a configuration file of several resource sets to start from",
 		ArgsUsage: "[FILE]",
-		Description: "Writes FILE (default: rsgen.toml) for 'rsgen build --config FILE': two resource sets\n" +
-			"published together, the common keys commented. An existing FILE is never overwritten.",
+		Description: `Writes FILE (default: rsgen.toml) for 'rsgen build --config FILE': two
+resource sets published together, the common keys commented. An existing FILE
+is never overwritten.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usageErr("give one FILE", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))

@@ -29,7 +29,8 @@ USAGE:
    {{.HelpName}} [flags] {{.ArgsUsage}}{{if .Description}}
 
 DESCRIPTION:
-{{indentText .Description}}{{end}}{{range flagGroups .VisibleFlags}}
+   {{template "descriptionTemplate" .}}
+{{end}}{{range flagGroups .VisibleFlags}}
 {{.Name}}:
 {{range .Flags}}{{flagHelp .}}{{end}}{{end}}`
 
@@ -75,7 +76,7 @@ func describeFlags(flags []cli.Flag) {
 }
 
 // helpFuncs are the functions of helpTemplate.
-var helpFuncs = map[string]any{"flagHelp": flagHelp, "indentText": indentText, "flagGroups": flagGroups}
+var helpFuncs = map[string]any{"flagHelp": flagHelp, "flagGroups": flagGroups}
 
 // A flagGroup is the flags of one Category, or "FLAGS".
 type flagGroup struct {
@@ -119,40 +120,6 @@ func flagHelp(f cli.Flag) string {
 		fmt.Fprintf(&b, "%-*s%s\n", flagColumn, left, l)
 		left = ""
 	}
-	return b.String()
-}
-
-// indentText indents text by 3, in helpWidth columns: a run of lines is
-// a paragraph, wrapped again; a line that starts with a space (a table)
-// is kept as it is if it fits.
-func indentText(text string) string {
-	var b strings.Builder
-	var para []string
-	flush := func() {
-		for _, l := range wrap(strings.Join(para, " "), helpWidth-3) {
-			b.WriteString("   " + l + "\n")
-		}
-		para = nil
-	}
-	for _, line := range strings.Split(text, "\n") {
-		switch {
-		case line == "":
-			flush()
-			b.WriteString("\n")
-		case strings.HasPrefix(line, " ") && len(line)+3 <= helpWidth:
-			flush()
-			b.WriteString("   " + line + "\n")
-		case strings.HasPrefix(line, " "):
-			flush()
-			lead := len(line) - len(strings.TrimLeft(line, " "))
-			for _, l := range wrap(line, helpWidth-3-lead) {
-				b.WriteString("   " + strings.Repeat(" ", lead) + l + "\n")
-			}
-		default:
-			para = append(para, line)
-		}
-	}
-	flush()
 	return b.String()
 }
 
