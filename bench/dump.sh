@@ -60,9 +60,13 @@ add() { names+=("$1"); outs+=("$2"); cmds+=("$3"); }
 add "cat of every file into one (the disk-write floor)" '$work/copy.bin' 'find "$corpus" -type f ! -name .done -print0 | xargs -0 cat >"$work/copy.bin"'
 add "rsgen build (Resource List only)" "" "$rsgen \"\$corpus\""
 add "rsgen build --resource-dump" "$zips" "$rsgen --resource-dump \"\$corpus\""
-add "rsgen build --resource-dump --dump-compression deflate" "$zips" "$rsgen --resource-dump --dump-compression deflate \"\$corpus\""
+# dump-compression is a key of the configuration file (a file of one set).
+for how in deflate store; do
+  printf 'source = "%s"\ndump-compression = "%s"\n' "$corpus" "$how" >"$work/$how.toml"
+done
+add "rsgen build --resource-dump, dump-compression = deflate" "$zips" "$rsgen --resource-dump --config \"\$work/deflate.toml\""
 add "zip -r -q" '$work/zip.zip' 'cd "$corpus" && exec zip -r -q "$work/zip.zip" .'
-add "rsgen build --resource-dump --dump-compression store" "$zips" "$rsgen --resource-dump --dump-compression store \"\$corpus\""
+add "rsgen build --resource-dump, dump-compression = store" "$zips" "$rsgen --resource-dump --config \"\$work/store.toml\""
 add "zip -0 -r -q" '$work/zip.zip' 'cd "$corpus" && exec zip -0 -r -q "$work/zip.zip" .'
 
 echo "== timing: $RUNS rounds of ${#cmds[@]} commands; corpus: $files files, $bytes bytes"

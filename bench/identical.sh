@@ -59,6 +59,8 @@ EOF
   echo '{"loc":"r/5","path":"files/one.txt","hash":"md5:'"$(md5sum <"$in/export/files/one.txt" | cut -c1-32)"' xx-9:0102"}' >>"$in/export/recs.jsonl"
   grep -v '"r/3"' "$in/export/recs.jsonl" >"$in/export/recs2.jsonl"
   grep '"path"' "$in/export/recs.jsonl" >"$in/export/files.jsonl"
+  # Keys of the configuration file that are no flags (issue 25), for both.
+  printf 'export = "recs2.jsonl"\nchanges-window = "720h"\nskip-bad-records = true\n' >"$in/export/window.toml"
   find "$in" -exec touch -d 2026-01-02T12:00:00Z {} +
   (cd "$in/tree" && tar -czf ../tree.tar.gz --mtime=2026-01-02T12:00:00Z --sort=name --owner=0 --group=0 . &&
     zip -qrX ../tree.zip .)
@@ -72,37 +74,45 @@ battery() {
   local t1=(--at 2026-01-02T03:04:05Z) t2=(--at 2026-01-03T03:04:05Z) t3=(--at 2026-01-04T03:04:05Z)
   local hosts=(--host github-pages,netlify,cloudflare,nginx,apache,s3)
   local all=(--hash sha-256,md5,blake3,sha-1)
+  # Flags that issue 25 folded into one (--archive, --on-error), given to
+  # each binary as it takes them: the same settings either way.
+  local archive=(--archive 24h,lists=1h,dumps=1h) skip=(--on-error=skip)
+  if [[ $("$bin" build --help) == *--archive-keep* ]]; then
+    archive=(--archive-keep 24h --archive-resource-lists 1h --archive-resource-dumps 1h) skip=(--skip-bad-records)
+  fi
   inputs "$in"
   mkdir -p "$o"
   "$bin" "${b[@]}" "${t1[@]}" --out "$o/plain" "$in/tree"
   "$bin" "${b[@]}" "${t1[@]}" --out "$o/hash" "${all[@]}" --resource-dump "${hosts[@]}" "$in/tree"
   cp -r "$o/hash" "$o/hash2"
   "$bin" "${b[@]}" "${t2[@]}" --out "$o/hash2" "${all[@]}" --resource-dump --change-dump --previous "$o/hash" \
-    --changes-keep 1h --archive-keep 24h --archive-resource-lists 1h --archive-resource-dumps 1h "${hosts[@]}" "$in/tree2"
+    --changes-keep 1h "${archive[@]}" "${hosts[@]}" "$in/tree2"
   cp -r "$o/hash2" "$o/hash3"
   "$bin" "${b[@]}" "${t3[@]}" --out "$o/hash3" "${all[@]}" --resource-dump --change-dump --previous "$o/hash2" \
-    --changes-keep 1h --archive-keep 24h --archive-resource-lists 1h --archive-resource-dumps 1h "${hosts[@]}" "$in/tree2"
+    --changes-keep 1h "${archive[@]}" "${hosts[@]}" "$in/tree2"
   # A build with fewer digests than its previous build (read again for them).
   cp -r "$o/hash3" "$o/fewer"
   "$bin" "${b[@]}" "${t3[@]}" --out "$o/fewer" --hash md5 --resource-dump --change-dump --previous "$o/hash3" \
-    --changes-keep 1h --archive-keep 24h --archive-resource-lists 1h --archive-resource-dumps 1h "$in/tree2"
+    --changes-keep 1h "${archive[@]}" "$in/tree2"
   "$bin" "${b[@]}" "${t1[@]}" --out "$o/tgz" --resource-dump "$in/tree.tar.gz"
   "$bin" "${b[@]}" "${t1[@]}" --out "$o/zip" "${all[@]}" --resource-dump "$in/tree.zip"
   cp -r "$o/zip" "$o/zip2"
   "$bin" "${b[@]}" "${t2[@]}" --out "$o/zip2" "${all[@]}" --resource-dump --previous "$o/zip" \
     --changes-keep 1h "$in/tree2.zip"
   (cd "$in/export" && "$bin" "${b[@]}" "${t1[@]}" --out "$o/exportdump" --hash sha-256,md5 --resource-dump \
-    --skip-bad-records --export files.jsonl 2>"$o/exportdump.stderr") || echo "exportdump: exit $?" >>"$o/exit.txt"
+    "${skip[@]}" --export files.jsonl 2>"$o/exportdump.stderr") || echo "exportdump: exit $?" >>"$o/exit.txt"
   (cd "$in/export" && "$bin" "${b[@]}" "${t1[@]}" --out "$o/export" --hash sha-256,md5 \
-    --skip-bad-records --export recs.jsonl 2>"$o/export.stderr") || echo "export: exit $?" >>"$o/exit.txt"
+    "${skip[@]}" --export recs.jsonl 2>"$o/export.stderr") || echo "export: exit $?" >>"$o/exit.txt"
   cp -r "$o/export" "$o/export2"
   (cd "$in/export" && "$bin" "${b[@]}" "${t2[@]}" --out "$o/export2" --hash sha-256,md5 \
-    --skip-bad-records --changes-window 720h --export recs2.jsonl 2>"$o/export2.stderr") || echo "export2: exit $?" >>"$o/exit.txt"
+    --config window.toml 2>"$o/export2.stderr") || echo "export2: exit $?" >>"$o/exit.txt"
   "$bin" build -q --config "$in/sets/rsgen.toml" "${t1[@]}"
   echo changed >"$in/sets/a/$(ls "$in/sets/a" | head -1)"
   touch -d 2026-01-02T12:00:00Z "$in/sets/a"/*
   "$bin" build -q --config "$in/sets/rsgen.toml" "${t2[@]}"
   mv "$in/sets/out" "$o/sets"
+  # A hint names the flag that replaced --skip-bad-records.
+  [ "${skip[0]}" = --on-error=skip ] || sed -i 's/--skip-bad-records/--on-error=skip/g' "$o"/*.stderr
   for d in "$o"/*/; do
     "$bin" validate "$d" >"${d%/}.validate.txt" 2>&1 || echo "exit $?" >>"${d%/}.validate.txt"
   done

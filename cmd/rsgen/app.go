@@ -10,6 +10,20 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// The command line is urfave/cli v2's: its parsing, commands, help
+// (templates, flag strings), completion and man page. rsgen does itself
+// only what v2 cannot, each in one file:
+//   - flags after the arguments (args.go): v2 stops at the first argument;
+//   - the help's layout (help.go): v2 neither wraps a flag's usage in its
+//     columns, nor keeps the groups of flags in their order, nor ends a
+//     command's help with exit codes and examples;
+//   - parse errors in rsgen's words, with the flag meant (usage.go): v2
+//     passes on the text of Go's flag package;
+//   - the exit code of every error (exit.go): v2's handler calls os.Exit,
+//     which skips deferred cleanup;
+//   - the completion scripts of bash and zsh (completion.go): v2 does not
+//     ship them in its Go package.
+
 // run runs the command line args and returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
@@ -49,9 +63,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return parseError(cmd, cmd.Flags, err)
 		}
 		cmd.BashComplete = completeArgs(cmd)
-		takesFiles(cmd.Flags)
+		describeFlags(cmd.Flags)
 	}
 	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help", DisableDefaultText: true}
+	cli.HelpPrinter = func(w io.Writer, templ string, data any) { cli.HelpPrinterCustom(w, templ, data, helpFuncs) }
 	if args[len(args)-1] != completeFlag { // urfave/cli completes only the words as typed, without a "--"
 		var err error
 		if args, err = flagsFirst(app, args); err != nil {

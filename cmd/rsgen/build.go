@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,7 +18,6 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -29,18 +29,15 @@ func buildCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: flagExclude, KeepSpace: true, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
 		&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
 		&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
-		&cli.BoolFlag{Name: flagFailFast, Usage: "fail, publishing nothing, at the first file that cannot be read"},
+		&cli.StringFlag{Name: flagOnError, Usage: "`POLICY` for a file that cannot be read or a bad record of --export: skip it (publish the rest, exit 3) or fail (publish nothing) (default: skip a file, fail at a bad record)"},
 		&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
 	}
 	outputFlags := []cli.Flag{
 		&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
 		&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
 		&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
-		&cli.IntFlag{Name: flagMaxEntries, Value: rsxml.MaxEntries, Usage: "`N` entries per document before a list is split (at most 50000)"},
-		&cli.StringFlag{Name: flagMaxBytes, Value: "50MiB", Usage: "`SIZE` of a document before a list is split (at most 50MiB = 52428800 bytes)"},
 		&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
-		&cli.StringFlag{Name: flagDescribedby, Usage: "`URL` of a page describing the collection, linked from the Source Description"},
-		&cli.DurationFlag{Name: flagTimeout, Usage: "give up, publishing nothing, when the build takes longer than `DURATION` (default: no limit)"},
+		&cli.DurationFlag{Name: flagTimeout, DefaultText: "no limit", Usage: "give up, publishing nothing, when the build takes longer than `DURATION`"},
 		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
 		&cli.BoolFlag{Name: flagDryRun, Usage: "do everything but publish: say what would be published, leave --out as it was, exit as the build would"},
 		&cli.BoolFlag{Name: flagVerbose, Aliases: []string{"v"}, Usage: "with --dry-run, list on stdout the URLs that would be created, updated and deleted"},
@@ -50,8 +47,9 @@ func buildCommand() *cli.Command {
 		category string
 		flags    []cli.Flag
 	}{
-		{"tree", treeFlags}, {"export", exportFlags()}, {"dumps", dumpFlags()}, {"changes", changesFlags()},
-		{"sets", setsFlags()}, {"guards", guardFlags()}, {"hosting", hostFlags()}, {"notifications", notifyBuildFlags()}, {"output", outputFlags},
+		{"SOURCE TREE FLAGS", treeFlags}, {"RECORD EXPORT FLAGS", exportFlags()}, {"DUMP FLAGS", dumpFlags()}, {"CHANGE FLAGS", changesFlags()},
+		{"RESOURCE SET FLAGS", setsFlags()}, {"GUARD FLAGS", guardFlags()}, {"HOSTING FLAGS", hostFlags()},
+		{"NOTIFICATION FLAGS", notifyBuildFlags()}, {"OUTPUT FLAGS", outputFlags},
 	} {
 		for _, f := range g.flags {
 			setCategory(f, g.category)
@@ -62,14 +60,20 @@ func buildCommand() *cli.Command {
 		Name:      "build",
 		Usage:     "publish the ResourceSync documents of a tree, archive or export",
 		ArgsUsage: "SOURCE | --export FILE | --config FILE",
-		Description: "Scans SOURCE, hashes every published file in parallel and writes, into --out:\n" +
-			"  .well-known/resourcesync           the Source Description\n" +
-			"  resourcesync/capabilitylist.xml    the Capability List\n" +
-			"  resourcesync/resourcelist.xml      the Resource List, or a Resource List\n" +
-			"                                     Index over resourcelist-00001.xml, …\n" +
-			"                                     past --max-entries or --max-bytes\n" +
-			"Everything is staged and moved into place only when complete.\n\n" + exportHelp + "\n\n" +
-			"Flags may come before or after SOURCE; after --, every word is an argument.",
+		Description: `Scans SOURCE, hashes every published file in parallel and writes, into --out:
+  .well-known/resourcesync           the Source Description
+  resourcesync/capabilitylist.xml    the Capability List
+  resourcesync/resourcelist.xml      the Resource List, or a Resource List
+                                     Index over resourcelist-00001.xml, …
+                                     past 50,000 entries or 50 MB
+Everything is staged and moved into place only when complete.
+
+SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With
+--export FILE, the records of a catalogue (JSON Lines or CSV) are published
+instead, with a Change List of a trailing window (changelist.xml); see
+docs/EXPORTS.md.
+
+Flags may come before or after SOURCE; after --, every word is an argument.`,
 		Flags:  flags,
 		Action: runBuild,
 	}, exitCodes,
@@ -91,38 +95,11 @@ func buildCommand() *cli.Command {
 	)
 }
 
-// setCategory puts f in the group of flags category of the help.
+// setCategory puts f in the group of flags category of the help: the
+// field Category, which every flag type of urfave/cli v2 has, with no
+// setter.
 func setCategory(f cli.Flag, category string) {
-	c, _ := flagFields(f)
-	*c = category
-}
-
-// flagFields returns the category and the environment variables of f.
-func flagFields(f cli.Flag) (category *string, envVars *[]string) {
-	switch f := f.(type) {
-	case *cli.StringFlag:
-		return &f.Category, &f.EnvVars
-	case *cli.StringSliceFlag:
-		return &f.Category, &f.EnvVars
-	case *cli.BoolFlag:
-		return &f.Category, &f.EnvVars
-	case *cli.IntFlag:
-		return &f.Category, &f.EnvVars
-	case *cli.DurationFlag:
-		return &f.Category, &f.EnvVars
-	}
-	panic(fmt.Sprintf("flagFields: a flag of type %T", f))
-}
-
-// options are the values of build's flags: those of the command line (a
-// *cli.Context), or those of a set of the configuration file (setOptions).
-type options interface {
-	String(name string) string
-	Bool(name string) bool
-	Int(name string) int
-	StringSlice(name string) []string
-	Duration(name string) time.Duration
-	IsSet(name string) bool
+	reflect.ValueOf(f).Elem().FieldByName("Category").SetString(category)
 }
 
 // buildConfig turns the options c and the arguments args of build into a
@@ -160,8 +137,10 @@ func buildConfig(c options, args []string) (generator.Config, error) {
 	cfg.FollowSymlinks = c.Bool(flagFollowSymlinks)
 	cfg.Jobs = c.Int(flagJobs)
 	cfg.Limits.MaxEntries = c.Int(flagMaxEntries)
-	if cfg.Limits.MaxBytes, err = units.ParseSize(c.String(flagMaxBytes)); err != nil {
-		return cfg, flagErr(flagMaxBytes, "", ": %v", err)
+	if s := c.String(flagMaxBytes); s != "" {
+		if cfg.Limits.MaxBytes, err = units.ParseSize(s); err != nil {
+			return cfg, flagErr(flagMaxBytes, "", ": %v", err)
+		}
 	}
 	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
 		return cfg, err
@@ -210,13 +189,17 @@ func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 }
 
 func runBuild(c *cli.Context) error {
+	line := lineOptions{c}
+	if err := line.checkPolicy(); err != nil {
+		return err
+	}
 	if c.String(flagConfig) != "" {
 		return runSite(c)
 	}
 	if c.IsSet(flagRemoveSet) {
 		return flagErr(flagRemoveSet, "sets are built from a configuration file", " needs --%s", flagConfig)
 	}
-	cfg, err := buildConfig(c, c.Args().Slice())
+	cfg, err := buildConfig(line, c.Args().Slice())
 	if err != nil {
 		return err
 	}
@@ -278,7 +261,7 @@ func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Contex
 	}
 	if len(rep.Problems) > 0 {
 		return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
-			hint: "fix or --exclude them; --fail-fast makes this a failure"}
+			hint: "fix or --exclude them; --on-error=fail makes this a failure"}
 	}
 	return nil
 }

@@ -22,11 +22,8 @@ func changesFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
 		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
-		&cli.StringFlag{Name: flagArchiveKeep, Usage: "also publish a Change List Archive (and with --change-dump a Change Dump Archive): each build's changes kept as closed Change Lists for `DURATION` (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous). 0 drops the archives --previous has; without the flag, a build fails if --previous has one"},
-		&cli.StringFlag{Name: flagArchiveResourceLists, Usage: "with --archive-keep, also publish a Resource List Archive: the Resource List is archived whole when the newest archived one is `EVERY` old or more (e.g. 30d; 1s: every build's but the first). 0 drops the Resource List Archive --previous has"},
-		&cli.StringFlag{Name: flagArchiveResourceDumps, Usage: "with --archive-keep and --resource-dump, also publish a Resource Dump Archive: the Resource Dump is archived with its packages (a whole copy of the collection) when the newest archived one is `EVERY` old or more. 0 drops the Resource Dump Archive --previous has"},
+		&cli.StringFlag{Name: flagArchive, Usage: "with `KEEP[,lists=EVERY][,dumps=EVERY]`, also publish a Change List Archive (and with --change-dump a Change Dump Archive), each build's changes kept as closed Change Lists for KEEP (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous); lists=EVERY also archives the Resource List whole when the newest archived one is EVERY old or more (e.g. 30d; 1s: every build's but the first), dumps=EVERY the Resource Dump with its packages (with --resource-dump). 0 drops what --previous has (--archive 0, --archive 365d,lists=0); without the flag, a build fails if --previous has an archive"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
-		&cli.DurationFlag{Name: flagFetchTimeout, Value: previous.DefaultDeadline, Usage: "give up on a document of --previous served over HTTP after `DURATION`, every retry included (a Change Dump package gets 1s more per MiB)"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
 	}
 }
@@ -42,21 +39,21 @@ func changesConfig(c options, cfg *generator.Config) error {
 	if c.IsSet(flagArchiveKeep) {
 		archive, err := units.ParseDuration(c.String(flagArchiveKeep))
 		if err != nil {
-			return flagErr(flagArchiveKeep, "for example --"+flagArchiveKeep+" 365d, or 0 to drop the archive", ": %v", err)
+			return flagErr(flagArchiveKeep, "for example --"+flagArchive+" 365d, or 0 to drop the archive", ": %v", err)
 		}
 		cfg.Changes.ArchiveKeep, cfg.Changes.DropArchive = archive, archive == 0
 	}
 	if c.IsSet(flagArchiveResourceLists) {
 		every, err := units.ParseDuration(c.String(flagArchiveResourceLists))
 		if err != nil {
-			return flagErr(flagArchiveResourceLists, "for example --"+flagArchiveResourceLists+" 30d", ": %v", err)
+			return flagErr(flagArchiveResourceLists, "for example --"+flagArchive+" 365d,lists=30d", ": %v", err)
 		}
 		cfg.Changes.ArchiveResourceLists, cfg.Changes.DropResourceListArchive = every, every == 0
 	}
 	if c.IsSet(flagArchiveResourceDumps) {
 		every, err := units.ParseDuration(c.String(flagArchiveResourceDumps))
 		if err != nil {
-			return flagErr(flagArchiveResourceDumps, "for example --"+flagArchiveResourceDumps+" 90d", ": %v", err)
+			return flagErr(flagArchiveResourceDumps, "for example --"+flagArchive+" 365d,dumps=90d", ": %v", err)
 		}
 		cfg.Changes.ArchiveResourceDumps, cfg.Changes.DropResourceDumpArchive = every, every == 0
 	}

@@ -12,8 +12,6 @@ import (
 func dumpFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: flagResourceDump, Usage: "also publish the files (an archive's members; with --export, the records' local files, which every published record then needs) as ZIP packages (resourcesync/resourcedump-00001.zip, …), each with its manifest.xml, listed in resourcesync/resourcedump.xml. With --previous, a build without it fails if the previous build had one: --resource-dump=false drops it on purpose"},
-		&cli.StringFlag{Name: flagDumpMaxBytes, Value: "1GiB", Usage: "`SIZE` a package is closed before; a larger file gets a package of its own"},
-		&cli.StringFlag{Name: flagDumpCompression, Value: "auto", Usage: "`HOW` files are packaged: store, deflate, or auto (store what is already compressed, deflate the rest)"},
 	}
 }
 
@@ -21,15 +19,17 @@ func dumpFlags() []cli.Flag {
 func dumpConfig(c options, cfg *generator.Config) error {
 	cfg.Dump.Enabled = c.Bool(flagResourceDump)
 	var err error
-	// The Change Dump's packages are made alike; the defaults of the flags
-	// are not given to a build without a dump.
-	if cfg.Dump.Enabled || c.Bool(flagChangeDump) || c.IsSet(flagDumpMaxBytes) {
-		if cfg.Dump.MaxBytes, err = units.ParseSize(c.String(flagDumpMaxBytes)); err != nil {
-			return flagErr(flagDumpMaxBytes, "for example --"+flagDumpMaxBytes+" 2GiB", ": %v", err)
+	// The Change Dump's packages are made alike. Left out, the keys are
+	// zero: zipdump's defaults.
+	if s := c.String(flagDumpMaxBytes); s != "" {
+		if cfg.Dump.MaxBytes, err = units.ParseSize(s); err != nil {
+			return flagErr(flagDumpMaxBytes, "for example "+flagDumpMaxBytes+" = \"2GiB\"", ": %v", err)
 		}
 	}
-	if cfg.Dump.Compression, err = zipdump.ParseCompression(c.String(flagDumpCompression)); err != nil {
-		return flagErr(flagDumpCompression, "", ": %v", err)
+	if s := c.String(flagDumpCompression); s != "" {
+		if cfg.Dump.Compression, err = zipdump.ParseCompression(s); err != nil {
+			return flagErr(flagDumpCompression, "", ": %v", err)
+		}
 	}
 	return nil
 }

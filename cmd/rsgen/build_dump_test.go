@@ -5,7 +5,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
-	"context"
 	"errors"
 	"io"
 	"maps"
@@ -94,11 +93,10 @@ func TestBuildResourceDumpSources(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			args := append([]string{"rsgen", "build", "--base-url", "https://example.org/", "--out", out, "--at", "2024-06-01T00:00:00Z", "--resource-dump"}, tt.args...)
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), args, &stdout, &stderr)
-			if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) {
-				t.Fatalf("exit %d, stderr %q; want %d, %q", code, stderr.String(), tt.code, tt.stderr)
+			args := append([]string{"build", "--base-url", "https://example.org/", "--out", out, "--at", "2024-06-01T00:00:00Z", "--resource-dump"}, tt.args...)
+			code, _, stderr := runCLI(t, t.Context(), args...)
+			if code != tt.code || !strings.Contains(stderr, tt.stderr) {
+				t.Fatalf("exit %d, stderr %q; want %d, %q", code, stderr, tt.code, tt.stderr)
 			}
 			if tt.code != exitOK {
 				if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -124,10 +122,10 @@ func TestFinishExportUnpackaged(t *testing.T) {
 		bad, unpackaged int
 		want            string
 	}{
-		{1, 0, "rsgen: error: 1 bad record skipped (named above)\nrsgen: hint: fix them in the export; without --skip-bad-records they fail the build\n"},
+		{1, 0, "rsgen: error: 1 bad record skipped (named above)\nrsgen: hint: fix them in the export; without --on-error=skip they fail the build\n"},
 		{0, 2, "rsgen: error: 2 records left out, their files could not be packaged (named above)\nrsgen: hint: publish again once the files are stable\n"},
 		{2, 1, "rsgen: error: 2 bad records skipped; 1 record left out, its file could not be packaged (named above)\n" +
-			"rsgen: hint: fix them in the export; without --skip-bad-records they fail the build; publish again once the files are stable\n"},
+			"rsgen: hint: fix them in the export; without --on-error=skip they fail the build; publish again once the files are stable\n"},
 	}
 	for _, tt := range tests {
 		rep := &generator.Report{Export: &generator.ExportReport{Name: "r.jsonl", Bad: tt.bad, Unpackaged: tt.unpackaged}}

@@ -15,19 +15,10 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// exportHelp is what build's help says of archives and record exports.
-const exportHelp = "SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With\n" +
-	"--export FILE, the records of a catalogue (JSON Lines or CSV) are published\n" +
-	"instead, with a Change List of a trailing window (changelist.xml); see\n" +
-	"docs/EXPORTS.md."
-
 // exportFlags are the flags of record exports.
 func exportFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagExport, Usage: "publish the records of `FILE` (JSON Lines or CSV, optionally gzipped; - for stdin) instead of SOURCE"},
-		&cli.StringFlag{Name: flagExportFormat, Usage: "`FORMAT` of --export: jsonl or csv (default: from its extension)"},
-		&cli.StringFlag{Name: flagChangesWindow, Value: "30d", Usage: "`DURATION` of the Change List of --export, back from the snapshot time (0: no Change List)"},
-		&cli.BoolFlag{Name: flagSkipBadRecords, Usage: "publish --export without its bad records (each is named; exit status 3) rather than fail"},
 	}
 }
 
@@ -35,12 +26,12 @@ func exportFlags() []cli.Flag {
 func exportConfig(c options, cfg *generator.Config) error {
 	cfg.Export, cfg.ExportFormat = c.String(flagExport), c.String(flagExportFormat)
 	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
-	if cfg.Export == "" && !c.IsSet(flagChangesWindow) {
+	if c.String(flagChangesWindow) == "" { // DefaultChangesWindow
 		return nil
 	}
 	window, err := units.ParseDuration(c.String(flagChangesWindow))
 	if err != nil {
-		return flagErr(flagChangesWindow, "for example --changes-window 30d, or 0 for no Change List", ": %v", err)
+		return flagErr(flagChangesWindow, "for example changes-window = \"30d\", or \"0\" for no Change List", ": %v", err)
 	}
 	cfg.ChangesWindow = window
 	if window == 0 {
@@ -125,7 +116,7 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 	var what, hints []string
 	if ex.Bad > 0 {
 		what = append(what, units.Count(ex.Bad, "bad record")+" skipped")
-		hints = append(hints, "fix them in the export; without --skip-bad-records they fail the build")
+		hints = append(hints, "fix them in the export; without --on-error=skip they fail the build")
 	}
 	if ex.Unpackaged > 0 {
 		what = append(what, units.Count(ex.Unpackaged, "record")+" left out, "+units.Plural(ex.Unpackaged, "its file", "their files")+" could not be packaged")

@@ -84,11 +84,11 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 		}
 		return failure(err, fmt.Sprintf("add %s to keep publishing it, or %s=false to drop it on purpose", n(flag), n(flag)))
 	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceListArchive:
-		return failure(err, fmt.Sprintf("add %s EVERY (with %s) to keep archiving Resource Lists, or %[1]s 0 to drop that archive on purpose", n(flagArchiveResourceLists), n(flagArchiveKeep)))
+		return failure(err, fmt.Sprintf("add %s to keep archiving Resource Lists, or %s to drop that archive on purpose", n(flagArchiveResourceLists+" EVERY"), n(flagArchiveResourceLists+" 0")))
 	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceDumpArchive:
-		return failure(err, fmt.Sprintf("add %s EVERY (with %s and %s) to keep archiving Resource Dumps, or %[1]s 0 to drop that archive on purpose", n(flagArchiveResourceDumps), n(flagArchiveKeep), n(flagResourceDump)))
+		return failure(err, fmt.Sprintf("add %s (with %s) to keep archiving Resource Dumps, or %s to drop that archive on purpose", n(flagArchiveResourceDumps+" EVERY"), n(flagResourceDump), n(flagArchiveResourceDumps+" 0")))
 	case errors.As(err, &ade):
-		return failure(err, fmt.Sprintf("add %s DURATION to keep archiving (at least %s), or %[1]s 0 to drop it on purpose", n(flagArchiveKeep), n(flagChangesKeep)))
+		return failure(err, fmt.Sprintf("add %s to keep archiving (at least %s), or %s to drop it on purpose", n(flagArchiveKeep+" DURATION"), n(flagChangesKeep), n(flagArchiveKeep+" 0")))
 	case errors.As(err, &ste):
 		source := n(flagAt)
 		if c.String(flagAt) == "" {

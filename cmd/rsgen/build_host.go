@@ -14,7 +14,6 @@ import (
 func hostFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: flagHost, Usage: "write the configuration `HOST` needs to serve the output right: " + strings.Join(hosting.Hosts, ", ") + " (repeatable, or comma-separated)"},
-		&cli.StringFlag{Name: flagTemplates, Usage: "`DIR` of templates replacing the built-in ones of the same name (" + strings.Join(templates.Names(), ", ") + ")"},
 	}
 }
 

@@ -33,18 +33,23 @@ func runSite(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
 	}
-	f, err := readSiteFile(path, c.Command.Flags)
+	f, err := readSiteFile(path)
 	if err != nil {
 		return err
 	}
 	if len(f.sets) == 0 {
 		return f.buildOne(c)
 	}
-	allowed := append(slices.Clone(siteKeys), commandOnly...)
+	var allowed []string // the flags --config takes: the site's keys that are flags, and commandOnly
+	for _, k := range append(append(slices.Clone(siteKeys), flagOnError), commandOnly[1:]...) {
+		if _, ok := fileOnly[k]; !ok && k != flagFailFast {
+			allowed = append(allowed, "--"+k)
+		}
+	}
 	for _, fl := range c.Command.Flags {
-		if name := fl.Names()[0]; c.IsSet(name) && !slices.Contains(allowed, name) && !envOnly(c, name) {
-			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes --"+
-				strings.Join(siteKeys, ", --")+", --"+strings.Join(commandOnly[1:len(commandOnly)-1], ", --")+" and --"+commandOnly[len(commandOnly)-1],
+		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && !envOnly(c, name) {
+			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes "+
+				strings.Join(allowed[:len(allowed)-1], ", ")+" and "+allowed[len(allowed)-1],
 				"--%s with --%s", name, flagConfig)
 		}
 	}
@@ -112,7 +117,7 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
 	}
-	cfg, err := buildConfig(setOptions{c: c, f: f, t: &f.top, flags: flagKinds(buildCommand().Flags), one: true}, f.top.values[keySource].values)
+	cfg, err := buildConfig(setOptions{c: lineOptions{c}, f: f, t: &f.top, flags: buildKeys(), one: true}, f.top.values[keySource].values)
 	if err != nil {
 		return f.inSet(c, &f.top, err)
 	}
@@ -168,12 +173,12 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 // through every flag, with a regular expression each).
 func (f *siteFile) given(c *cli.Context, k string) bool {
 	if len(f.sets) == 0 { // a file of one set: every flag overrides its key
-		return c.IsSet(k)
+		return lineOptions{c}.IsSet(k)
 	}
 	if f.onCommandLine == nil {
 		f.onCommandLine = map[string]bool{}
 		for _, s := range siteKeys {
-			f.onCommandLine[s] = c.IsSet(s)
+			f.onCommandLine[s] = lineOptions{c}.IsSet(s)
 		}
 	}
 	return f.onCommandLine[k]
@@ -182,7 +187,7 @@ func (f *siteFile) given(c *cli.Context, k string) bool {
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
-	flags := flagKinds(buildCommand().Flags) // once: its help alone is 100 KB to make
+	flags := buildKeys() // once: build's help alone is 100 KB to make
 	for i := range f.sets {
 		cfg, err := f.setConfig(c, flags, &f.sets[i])
 		if err != nil {
@@ -207,7 +212,7 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 // from setOptions; flags are build's, by name, for their defaults.
 func (f *siteFile) setConfig(c *cli.Context, flags map[string]cli.Flag, t *fileTable) (generator.Config, error) {
 	_, export := t.values[flagExport]
-	cfg, err := buildConfig(setOptions{c: c, f: f, t: t, flags: flags, export: export}, t.values[keySource].values)
+	cfg, err := buildConfig(setOptions{c: lineOptions{c}, f: f, t: t, flags: flags, export: export}, t.values[keySource].values)
 	if err != nil {
 		return cfg, f.inSet(c, t, err)
 	}
@@ -221,7 +226,7 @@ func (f *siteFile) setConfig(c *cli.Context, flags map[string]cli.Flag, t *fileT
 // takes none of the defaults of trees (notForExport) from the top or the
 // command line: it has a Change List of its own.
 type setOptions struct {
-	c      *cli.Context
+	c      lineOptions
 	f      *siteFile
 	t      *fileTable
 	flags  map[string]cli.Flag
@@ -233,7 +238,7 @@ type setOptions struct {
 // them; ok is false for the flag's default.
 func (o setOptions) lookup(name string) (values []string, onCommandLine, ok bool) {
 	inherited := !(o.export && slices.Contains(notForExport, name))
-	if o.one && o.c.IsSet(name) || name != flagDescribedby && inherited && o.f.given(o.c, name) {
+	if o.one && o.c.IsSet(name) || name != flagDescribedby && inherited && o.f.given(o.c.Context, name) {
 		return nil, true, true
 	}
 	if v, ok := o.t.values[name]; ok {
@@ -525,8 +530,9 @@ func initCommand() *cli.Command {
 		Name:      "init",
 		Usage:     "write a configuration file of several resource sets to start from",
 		ArgsUsage: "[FILE]",
-		Description: "Writes FILE (default: rsgen.toml) for 'rsgen build --config FILE': two resource sets\n" +
-			"published together, the common keys commented. An existing FILE is never overwritten.",
+		Description: `Writes FILE (default: rsgen.toml) for 'rsgen build --config FILE': two
+resource sets published together, the common keys commented. An existing FILE
+is never overwritten.`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usageErr("give one FILE", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))

@@ -26,7 +26,7 @@ func inOrder(t *testing.T, s string, want ...string) {
 }
 
 // TestCLIPartial: a file that cannot be published is named, the rest is
-// published, and the exit code is 3; with --fail-fast nothing changes and
+// published, and the exit code is 3; with --on-error=fail nothing changes and
 // the exit code is 1.
 func TestCLIPartial(t *testing.T) {
 	clearEnv(t)
@@ -44,7 +44,7 @@ func TestCLIPartial(t *testing.T) {
 		`rsgen: skipped: "data/bad\xff.csv": the name is not valid UTF-8 and has no URL; rename the file`,
 		"rsgen: published 9 files",
 		"rsgen: error: 1 file could not be published (named above)",
-		"rsgen: hint: fix or --exclude them; --fail-fast makes this a failure")
+		"rsgen: hint: fix or --exclude them; --on-error=fail makes this a failure")
 	checkMessages(t, stderr)
 	if stdout != "" {
 		t.Errorf("stdout: %s", stdout)
@@ -54,11 +54,11 @@ func TestCLIPartial(t *testing.T) {
 	}
 
 	before := treeState(t, out)
-	code, _, stderr = runCLI(t, context.Background(), "build", "--base-url", "https://example.org/", "--out", out, "--fail-fast", "--at", "2030-01-01T00:00:00Z", src)
+	code, _, stderr = runCLI(t, context.Background(), "build", "--base-url", "https://example.org/", "--out", out, "--on-error=fail", "--at", "2030-01-01T00:00:00Z", src)
 	if code != exitFailure {
-		t.Fatalf("--fail-fast: exit code %d, want %d\n%s", code, exitFailure, stderr)
+		t.Fatalf("--on-error=fail: exit code %d, want %d\n%s", code, exitFailure, stderr)
 	}
-	inOrder(t, stderr, "rsgen: error: stopped at the first file", `data/bad\xff.csv`, "rsgen: hint: fix or --exclude the file, or drop --fail-fast")
+	inOrder(t, stderr, "rsgen: error: stopped at the first file", `data/bad\xff.csv`, "rsgen: hint: fix or --exclude the file, or drop --on-error=fail")
 	checkMessages(t, stderr)
 	sameTree(t, treeState(t, out), before)
 	testenv.NoStage(t, out)

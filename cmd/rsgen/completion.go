@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -43,18 +42,6 @@ func completeArgs(cmd *cli.Command) cli.BashCompleteFunc {
 		}
 		if cmd.Name == "completion" {
 			fmt.Fprintln(c.App.Writer, "bash\nzsh\nfish")
-		}
-	}
-}
-
-// takesFiles marks the flags among flags whose value is a path (the name
-// of their value in the help: FILE, DIR…), so that fish completes file
-// names for them, and nothing for the others (urfave/cli's TakesFile).
-func takesFiles(flags []cli.Flag) {
-	for _, f := range flags {
-		if sf, ok := f.(*cli.StringFlag); ok {
-			name, _ := valueName(sf)
-			sf.TakesFile = slices.Contains([]string{"FILE", "DIR", "DIR|URL", "SOURCE"}, name)
 		}
 	}
 }

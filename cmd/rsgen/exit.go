@@ -25,7 +25,7 @@ const exitCodes = `   0  success
    1  failure: nothing was published, the output directory is as it was
    2  usage error: a flag or argument is wrong
    3  published, but some files could not be read (each is named on stderr;
-      --fail-fast turns this into a failure)
+      --on-error=fail turns this into a failure)
    130 interrupted twice (Ctrl-C, then Ctrl-C again; 143 for SIGTERM, 129
       for SIGHUP): stopped at once, as if killed; the next build removes the
       staging directory left behind. A single Ctrl-C stops a build cleanly
@@ -52,7 +52,7 @@ func usageErr(hint string, format string, args ...any) error {
 // which the configuration file says of its key.
 func flagErr(flag, hint, format string, args ...any) error {
 	rest := fmt.Sprintf(format, args...)
-	return &exitError{code: exitUsage, err: errors.New("--" + flag + rest), hint: hint, flag: flag, rest: rest}
+	return &exitError{code: exitUsage, err: errors.New(cliName(flag) + rest), hint: hint, flag: flag, rest: rest}
 }
 
 func failure(err error, hint string) error {

@@ -17,10 +17,29 @@ type namer func(flag string) string
 // argSource is build's argument, which a namer names too.
 const argSource = "SOURCE"
 
-// cliName names a flag as the command line does.
+// cliName names a flag as the command line does, with its value if given
+// ("archive-keep 0"); a key of the configuration file that no flag has,
+// as the flag that sets it (--on-error, --archive) or as a key.
 func cliName(flag string) string {
-	if flag == argSource {
+	name, value, _ := strings.Cut(flag, " ")
+	switch name {
+	case argSource:
 		return flag
+	case flagFailFast:
+		return "--" + flagOnError + "=fail"
+	case flagSkipBadRecords:
+		return "--" + flagOnError + "=skip"
+	case flagArchiveKeep:
+		return strings.TrimSpace("--" + flagArchive + " " + value)
+	case flagArchiveResourceLists, flagArchiveResourceDumps:
+		part := archivePart(name)
+		if value == "" {
+			return part + "= of --" + flagArchive
+		}
+		return "--" + flagArchive + " KEEP," + part + "=" + value
+	}
+	if _, ok := fileOnly[name]; ok {
+		return flag + " (a key of the configuration file)"
 	}
 	return "--" + flag
 }
@@ -58,7 +77,7 @@ func flagOf(field string) string {
 	case field == "Source":
 		return "the " + argSource
 	case k != "":
-		return "--" + k
+		return cliName(k)
 	}
 	return field
 }

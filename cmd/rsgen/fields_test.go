@@ -7,11 +7,12 @@ import (
 	"github.com/rsgen/rsgen/generator"
 )
 
-// Every key that a toml tag of generator.Config gives is a flag of build,
-// so that an error about a field names a flag that exists (and a key of
-// the configuration file); every field of dropKeys exists.
+// Every key that a toml tag of generator.Config gives is a key of the
+// configuration file, a flag of build or one of fileOnlyFlags, so that an
+// error about a field names a flag or a key that exists; every field of
+// dropKeys exists.
 func TestConfigKeysAreFlags(t *testing.T) {
-	flags := flagKinds(buildCommand().Flags)
+	flags := buildKeys()
 	var walk func(typ reflect.Type, path string)
 	walk = func(typ reflect.Type, path string) {
 		for f := range typ.Fields() {
@@ -29,7 +30,7 @@ func TestConfigKeysAreFlags(t *testing.T) {
 			t.Errorf("%s: not a field of generator.Config", field)
 		}
 	}
-	if got := flagOf("Changes.HTTP.Deadline"); got != "--"+flagFetchTimeout {
+	if got := flagOf("Changes.HTTP.Deadline"); got != flagFetchTimeout+" (a key of the configuration file)" {
 		t.Errorf("flagOf(Changes.HTTP.Deadline) = %q", got)
 	}
 }

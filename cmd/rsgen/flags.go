@@ -1,6 +1,7 @@
 package main
 
-// Flag names, the public interface of the CLI.
+// Flag names, the public interface of the CLI, and the keys of the
+// configuration file that build takes as no flag (fileOnlyFlags).
 const (
 	flagBaseURL        = "base-url"
 	flagDocsURL        = "docs-url"
@@ -16,12 +17,14 @@ const (
 	flagAt             = "at"
 	flagDescribedby    = "describedby"
 	flagFailFast       = "fail-fast"
+	flagOnError        = "on-error"
 	flagQuiet          = "quiet"
 	flagVerbose        = "verbose"
 	flagPrevious       = "previous"
 	flagFirstBuildOK   = "first-build-ok"
 	flagChangesKeep    = "changes-keep"
 	flagArchiveKeep    = "archive-keep"
+	flagArchive        = "archive"
 
 	flagArchiveResourceLists = "archive-resource-lists"
 	flagArchiveResourceDumps = "archive-resource-dumps"
@@ -75,8 +78,8 @@ const (
 	flagTemplates = "templates"
 )
 
-// Flags of the inputs work: build's --fetch-timeout (build's --timeout is
-// flagTimeout, as validate's) and serve's --content.
+// build's key fetch-timeout (its --timeout is flagTimeout, as validate's)
+// and serve's --content.
 const (
 	flagFetchTimeout = "fetch-timeout"
 	flagContent      = "content"

@@ -9,14 +9,14 @@ import (
 // archives carry as rsgen.1: roff for section 1, naming every command of
 // the help and flags of several commands, and nothing on stderr.
 func TestManPage(t *testing.T) {
-	code, page, stderr := rsgenRun("man")
+	code, page, stderr := runCLI(t, t.Context(), "man")
 	if code != 0 || stderr != "" {
 		t.Fatalf("rsgen man: exit %d, stderr %q", code, stderr)
 	}
 	if !strings.HasPrefix(page, ".nh\n.TH rsgen 1") {
 		t.Errorf("not a roff page of section 1: %.40q", page)
 	}
-	_, help, _ := rsgenRun("--help")
+	_, help, _ := runCLI(t, t.Context(), "--help")
 	_, list, _ := strings.Cut(help, "COMMANDS:\n")
 	list, _, _ = strings.Cut(list, "\n\n")
 	var want []string

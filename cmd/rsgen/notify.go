@@ -37,18 +37,18 @@ func notifyCommand() *cli.Command {
 		Name:      "notify",
 		Usage:     "send the notifications of the last build to its WebSub hub",
 		ArgsUsage: "DIR",
-		Description: "Reads the build published in DIR (the --out of rsgen build --hub) and\n" +
-			"posts to the hub:\n" +
-			"  change notifications     the Change List entries newer than the last\n" +
-			"                           run (--state), or than --since; on a first\n" +
-			"                           run, the changes of the last build\n" +
-			"  framework notifications  the documents created, updated or deleted\n" +
-			"                           since the last run; on a first run, every one\n" +
-			"Each payload is an HTTP POST of a <urlset> document (application/xml)\n" +
-			"with the header Link: <topic>; rel=\"self\", <hub>; rel=\"hub\"\n" +
-			"(ResourceSync Change Notification and Framework Notification 1.0.1, over\n" +
-			"WebSub). Failed requests are tried again with a growing wait. The state\n" +
-			"file is written only when every payload was taken.",
+		Description: `Reads the build published in DIR (the --out of rsgen build --hub) and posts
+to the hub:
+  change notifications     the Change List entries newer than the last
+                           run (--state), or than --since; on a first
+                           run, the changes of the last build
+  framework notifications  the documents created, updated or deleted
+                           since the last run; on a first run, every one
+Each payload is an HTTP POST of a <urlset> document (application/xml) with
+the header Link: <topic>; rel="self", <hub>; rel="hub" (ResourceSync Change
+Notification and Framework Notification 1.0.1, over WebSub). Failed requests
+are tried again with a growing wait. The state file is written only when
+every payload was taken.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagState, EnvVars: []string{envState}, Usage: "`FILE` that remembers what was notified, read and then rewritten (keep it between runs, in the CI cache say)"},
 			&cli.StringFlag{Name: flagSince, Usage: "notify the changes after `TIME` (RFC 3339), whatever the state file says"},
@@ -157,8 +157,6 @@ func checkHubURL(s string) error {
 func notifyBuildFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
-		&cli.StringFlag{Name: flagChangeTopic, Usage: "topic `URL` of change notifications (default: resourcesync/" + generator.DefaultChangeTopic + " under --docs-url)"},
-		&cli.StringFlag{Name: flagFrameworkTopic, Usage: "topic `URL` of framework notifications (default: resourcesync/" + generator.DefaultFrameworkTopic + " under --docs-url)"},
 	}
 }
 

@@ -83,7 +83,7 @@ func TestNotifyRealHub(t *testing.T) {
 	src, out := notifySource(t), t.TempDir()
 	state := filepath.Join(t.TempDir(), "notify.json")
 	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", hub}
-	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	changeTopic := "https://example.org/resourcesync/changelist-notification"
@@ -105,11 +105,11 @@ func TestNotifyRealHub(t *testing.T) {
 	// exit code 4, leaving its state for the next run.
 	plain := hub + "plain/"
 	other := t.TempDir()
-	if code, _, stderr := notifyRun("build", "-q", "--base-url", "https://example.org/", "--out", other, "--hub", plain, "--at", "2024-06-01T00:00:00Z", src); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--base-url", "https://example.org/", "--out", other, "--hub", plain, "--at", "2024-06-01T00:00:00Z", src); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	otherState := filepath.Join(t.TempDir(), "notify.json")
-	code, _, stderr := notifyRun("notify", "--state", otherState, other)
+	code, _, stderr := runCLI(t, t.Context(), "notify", "--state", otherState, other)
 	if code != exitHub || !strings.Contains(stderr, plain) || !strings.Contains(stderr, "400") || !strings.Contains(stderr, "invalid Content-Type") {
 		t.Errorf("notify through the library alone: exit %d\n%s", code, stderr)
 	}

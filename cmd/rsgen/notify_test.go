@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"maps"
 	"net"
@@ -22,13 +21,6 @@ import (
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
-
-// notifyRun runs rsgen in-process.
-func notifyRun(args ...string) (int, string, string) {
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"rsgen"}, args...), &stdout, &stderr)
-	return code, stdout.String(), stderr.String()
-}
 
 // notifySource writes a small tree of old files.
 func notifySource(t *testing.T) string {
@@ -122,11 +114,11 @@ func TestNotifyEndToEnd(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "notify.json")
 	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", hub.URL}
 
-	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	subscribeBoth(t, hub, sub)
-	if code, _, stderr := notifyRun("validate", out); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "validate", out); code != 0 {
 		t.Fatalf("validate: exit %d: %s", code, stderr)
 	}
 
@@ -134,7 +126,7 @@ func TestNotifyEndToEnd(t *testing.T) {
 
 	// Nothing new: nothing sent.
 	before := hub.Published()
-	code, _, stderr := notifyRun("notify", "--state", state, out)
+	code, _, stderr := runCLI(t, t.Context(), "notify", "--state", state, out)
 	if code != 0 {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
@@ -171,7 +163,7 @@ func TestNotifyFailures(t *testing.T) {
 	src := notifySource(t)
 	site := func(args ...string) string {
 		out := t.TempDir()
-		if code, _, stderr := notifyRun(append([]string{"build", "-q", "--base-url", "https://example.org/", "--out", out}, append(args, src)...)...); code != 0 {
+		if code, _, stderr := runCLI(t, t.Context(), append([]string{"build", "-q", "--base-url", "https://example.org/", "--out", out}, append(args, src)...)...); code != 0 {
 			t.Fatalf("build: exit %d: %s", code, stderr)
 		}
 		return out
@@ -203,7 +195,7 @@ func TestNotifyFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			state := filepath.Join(t.TempDir(), "state.json")
-			code, _, stderr := notifyRun(append([]string{"notify", "--state", state, "--timeout", "2s"}, tc.args...)...)
+			code, _, stderr := runCLI(t, t.Context(), append([]string{"notify", "--state", state, "--timeout", "2s"}, tc.args...)...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d: %s", code, tc.code, stderr)
 			}
@@ -222,7 +214,7 @@ func TestNotifyFailures(t *testing.T) {
 	hub := notifytest.NewHub()
 	defer hub.Close()
 	state := filepath.Join(t.TempDir(), "state.json")
-	if code, _, stderr := notifyRun("notify", "--state", state, "--hub", hub.URL, unreachable); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "--state", state, "--hub", hub.URL, unreachable); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if _, err := os.Stat(state); err != nil {
@@ -241,13 +233,13 @@ func TestNotifyOfficialValidator(t *testing.T) {
 	}
 	src, out := notifySource(t), t.TempDir()
 	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", "https://hub.example.org/"}
-	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	if msg, err := exec.Command(official[0], official[1], out).CombinedOutput(); err != nil {
@@ -255,7 +247,7 @@ func TestNotifyOfficialValidator(t *testing.T) {
 	}
 	// The payloads, from a dry run, through the schemas: the spec-level
 	// layer knows only the core capabilities, so only the XSD verdict counts.
-	code, stdout, stderr := notifyRun("notify", "--dry-run", "--since", "2024-01-01T00:00:00Z", out)
+	code, stdout, stderr := runCLI(t, t.Context(), "notify", "--dry-run", "--since", "2024-01-01T00:00:00Z", out)
 	if code != 0 {
 		t.Fatalf("notify --dry-run: exit %d: %s", code, stderr)
 	}
@@ -300,19 +292,19 @@ func TestNotifyStateOfAnotherSite(t *testing.T) {
 	var outs []string
 	for _, base := range []string{"https://example.org/", "https://example.net/"} {
 		out := t.TempDir()
-		if code, _, stderr := notifyRun("build", "-q", "--base-url", base, "--out", out, "--hub", hub.URL, src); code != 0 {
+		if code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--base-url", base, "--out", out, "--hub", hub.URL, src); code != 0 {
 			t.Fatalf("build: exit %d: %s", code, stderr)
 		}
 		outs = append(outs, out)
 	}
-	if code, _, stderr := notifyRun("notify", "-q", "--state", state, outs[0]); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "-q", "--state", state, outs[0]); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	before, err := os.ReadFile(state)
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr := notifyRun("notify", "-q", "--state", state, outs[1])
+	code, _, stderr := runCLI(t, t.Context(), "notify", "-q", "--state", state, outs[1])
 	if code != exitFailure || !strings.Contains(stderr, "the state file is of another site") || !strings.Contains(stderr, "rsgen: hint: give each site its own --state file") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
@@ -330,7 +322,7 @@ func notifyTwoBuilds(t *testing.T, sub *notifytest.Subscriber, build []string, s
 	changeTopic := "https://example.org/resourcesync/changelist-notification"
 	frameworkTopic := "https://example.org/resourcesync/framework-notification"
 	// First run: no Change List yet; every document is new.
-	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "--state", state, out); code != 0 {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got := received(t, sub, 1)
@@ -346,10 +338,10 @@ func notifyTwoBuilds(t *testing.T, sub *notifytest.Subscriber, build []string, s
 	if err := os.Remove(filepath.Join(src, "b.html")); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun(append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), append(build, "--previous", out, "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("second build: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "--state", state, out); code != 0 {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got = received(t, sub, 2)
@@ -377,17 +369,17 @@ func TestNotifyArchive(t *testing.T) {
 	defer sub.Close()
 	src, out := notifySource(t), t.TempDir()
 	build := []string{"build", "-q", "--base-url", "https://example.org/", "--out", out, "--hub", hub.URL, "--resource-dump"}
-	if code, _, stderr := notifyRun(append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), append(build, "--at", "2024-06-01T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	if err := os.WriteFile(filepath.Join(src, "new.txt"), []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun(append(build, "--previous", out, "--archive-keep", "365d", "--archive-resource-dumps", "1s", "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), append(build, "--previous", out, "--archive", "365d,dumps=1s", "--at", "2024-06-02T00:00:00Z", src)...); code != 0 {
 		t.Fatalf("second build: exit %d: %s", code, stderr)
 	}
 	changeTopic, frameworkTopic := subscribeBoth(t, hub, sub)
-	if code, _, stderr := notifyRun("notify", "--since", "2024-06-01T00:00:00Z", out); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "--since", "2024-06-01T00:00:00Z", out); code != 0 {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got := received(t, sub, 2)
@@ -441,7 +433,7 @@ base-url = "https://example.org/b/"
 		t.Fatal(err)
 	}
 	out, state := filepath.Join(dir, "out"), filepath.Join(dir, "state.json")
-	if code, _, stderr := notifyRun("build", "-q", "--config", config, "--at", "2024-06-01T00:00:00Z"); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--config", config, "--at", "2024-06-01T00:00:00Z"); code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	topics := map[string]string{}
@@ -459,7 +451,7 @@ base-url = "https://example.org/b/"
 	}
 	// The first run: each set's framework notification (the change
 	// notifications of a first build are empty: not sent).
-	if code, _, stderr := notifyRun("notify", "-q", "--state", state, out); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "-q", "--state", state, out); code != 0 {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got := received(t, sub, 2)
@@ -477,10 +469,10 @@ base-url = "https://example.org/b/"
 	if err := os.WriteFile(filepath.Join(dir, "src", "b", "new.txt"), []byte("new"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun("build", "-q", "--config", config, "--at", "2024-06-02T00:00:00Z"); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--config", config, "--at", "2024-06-02T00:00:00Z"); code != 0 {
 		t.Fatalf("second build: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := notifyRun("notify", "--state", state, out); code != 0 || !strings.Contains(stderr, "notified 1 change and ") || !strings.Contains(stderr, " of 1 entry to ") {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "--state", state, out); code != 0 || !strings.Contains(stderr, "notified 1 change and ") || !strings.Contains(stderr, " of 1 entry to ") {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got = received(t, sub, 3) // b's change, and the framework notifications of a and b (the Source Description, b's lists)
@@ -501,7 +493,7 @@ base-url = "https://example.org/b/"
 	if err := os.WriteFile(bad, []byte(strings.Replace(string(data), "resourcesync/b/capabilitylist.xml\",", "resourcesync/x/capabilitylist.xml\",", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun("notify", "--state", bad, "--since", "2024-01-01T00:00:00Z", out); code == 0 || !strings.Contains(stderr, "another site") {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "--state", bad, "--since", "2024-01-01T00:00:00Z", out); code == 0 || !strings.Contains(stderr, "another site") {
 		t.Fatalf("notify with a bad set state: exit %d: %s", code, stderr)
 	}
 	select {
@@ -517,10 +509,10 @@ base-url = "https://example.org/b/"
 	if err := os.WriteFile(config2, []byte(strings.SplitN(string(cfg), "[[set]]\nname = \"b\"", 2)[0]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun("build", "-q", "--config", config2, "--remove-set", "b", "--at", "2024-06-03T00:00:00Z"); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--config", config2, "--remove-set", "b", "--at", "2024-06-03T00:00:00Z"); code != 0 {
 		t.Fatalf("build without b: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := notifyRun("notify", "-q", "--state", state, out); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "-q", "--state", state, out); code != 0 {
 		t.Fatalf("notify: exit %d: %s", code, stderr)
 	}
 	got = received(t, sub, 2) // a's framework (the Source Description), b's deletions
@@ -538,7 +530,7 @@ base-url = "https://example.org/b/"
 	if err := os.WriteFile(single, []byte(`{"version":1,"capability_list":"https://example.org/resourcesync/capabilitylist.xml","documents":{}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := notifyRun("notify", "--state", single, "--dry-run", out); code == 0 || !strings.Contains(stderr, "another site") {
+	if code, _, stderr := runCLI(t, t.Context(), "notify", "--state", single, "--dry-run", out); code == 0 || !strings.Contains(stderr, "another site") {
 		t.Errorf("notify with the state of a build without sets: exit %d: %s", code, stderr)
 	}
 }

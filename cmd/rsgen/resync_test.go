@@ -78,16 +78,21 @@ func TestResyncClient(t *testing.T) {
 	for rel, content := range files {
 		write(rel, content)
 	}
+	// Lists split at 7 entries: the key max-entries of a file of one set.
+	config := filepath.Join(t.TempDir(), "rsgen.toml")
+	if err := os.WriteFile(config, []byte("source = \""+src+"\"\nmax-entries = 7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	build := func(at string, previous bool) {
 		t.Helper()
-		args := []string{"build", "-q", "--base-url", base, "--out", out, "--at", at, "--max-entries", "7"}
+		args := []string{"build", "-q", "--base-url", base, "--out", out, "--at", at, "--config", config}
 		if previous {
 			// With a Change List Archive: changelist.xml links to it,
 			// and the Capability List lists it, which the client must
 			// pass over.
-			args = append(args, "--previous", out, "--archive-keep", "365d")
+			args = append(args, "--previous", out, "--archive", "365d")
 		}
-		if code, _, stderr := runCLI(t, context.Background(), append(args, src)...); code != exitOK {
+		if code, _, stderr := runCLI(t, context.Background(), args...); code != exitOK {
 			t.Fatalf("build at %s: exit %d\n%s", at, code, stderr)
 		}
 	}

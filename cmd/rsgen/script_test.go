@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -37,6 +39,15 @@ type memTemp struct{ m *testing.M }
 
 func (t memTemp) Run() int { return testenv.Main(t.m) }
 
+// runCLI runs rsgen in-process with args (without the program name): the
+// one runner of the Go tests, as Main is the scripts'.
+func runCLI(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(ctx, append([]string{"rsgen"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
 // TestScript runs the scripts of testdata/script: the behaviour of the
 // command line as a user sees it, command by command (see their README).
 func TestScript(t *testing.T) {
@@ -48,7 +59,9 @@ func TestScript(t *testing.T) {
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Vars = scrubEnv(env.Vars)
-			return nil
+			repo, err := filepath.Abs(filepath.Join("..", ".."))
+			env.Setenv("REPO", repo) // the repository's test data: $REPO/testdata/site, $REPO/validate/testdata
+			return err
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exits":     cmdExits,

@@ -91,7 +91,7 @@ func (f *siteFile) errorAt(line int, format string, args ...any) error {
 
 // readSiteFile reads and checks the configuration file at path against
 // the flags of build.
-func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
+func readSiteFile(path string) (*siteFile, error) {
 	fd, _, err := regfile.Open(path) // never waits on a FIFO
 	if err != nil {
 		return nil, usageErr("give the path of a configuration file; 'rsgen init' writes one", "--%s: %v", flagConfig, err)
@@ -120,7 +120,7 @@ func readSiteFile(path string, flags []cli.Flag) (*siteFile, error) {
 		return nil, usageErr("the file is TOML: https://toml.io", "%s: %v", path, err)
 	}
 	_, f.hasSets = doc[keySet]
-	kinds := flagKinds(flags)
+	kinds := buildKeys()
 	keys := make([]string, 0, len(doc))
 	for k := range doc {
 		keys = append(keys, k)
@@ -288,6 +288,16 @@ func flagKinds(flags []cli.Flag) map[string]cli.Flag {
 			m[n] = f
 		}
 	}
+	return m
+}
+
+// buildKeys maps each key of the file that is a flag of build, or one of
+// fileOnlyFlags, to that flag; --on-error and --archive set keys of their
+// own (lineOptions).
+func buildKeys() map[string]cli.Flag {
+	m := flagKinds(append(buildCommand().Flags, fileOnlyFlags()...))
+	delete(m, flagOnError)
+	delete(m, flagArchive)
 	return m
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +15,9 @@ import (
 
 // TestBuildTimeouts: a --previous server that sends a byte now and then,
 // each in time for any per-read time-out, holds a build only as long as
-// --fetch-timeout (per document) and --timeout (the whole build) allow;
-// either fails the build, publishing nothing, with a hint naming the flag.
+// fetch-timeout (per document, a key of the configuration file) and
+// --timeout (the whole build) allow; either fails the build, publishing
+// nothing, with a hint naming the key or the flag.
 func TestBuildTimeouts(t *testing.T) {
 	clearEnv(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -34,19 +36,23 @@ func TestBuildTimeouts(t *testing.T) {
 	}))
 	defer srv.Close()
 	src := testenv.CopySite(t, siteMtime)
+	config := filepath.Join(t.TempDir(), "rsgen.toml")
+	if err := os.WriteFile(config, []byte("source = \""+src+"\"\nfetch-timeout = \"200ms\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		flags     []string
 		err, hint string
 		doc       bool // the error names the document
 	}{
-		{[]string{"--fetch-timeout", "200ms"}, "took longer than the 200ms allowed", "--fetch-timeout", true},
-		{[]string{"--timeout", "200ms"}, "the build took longer than --timeout 200ms and was stopped; nothing was published", "--timeout", false},
+		{[]string{"--config", config}, "took longer than the 200ms allowed", "fetch-timeout (keys at the top of " + config + ")", true},
+		{[]string{"--timeout", "200ms", src}, "the build took longer than --timeout 200ms and was stopped; nothing was published", "--timeout", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.flags[0], func(t *testing.T) {
 			out := t.TempDir()
 			args := append([]string{"build", "--base-url", "https://example.org/", "--out", out, "--previous", srv.URL + "/"}, tt.flags...)
-			code, _, stderr := runCLI(t, context.Background(), append(args, src)...)
+			code, _, stderr := runCLI(t, context.Background(), args...)
 			if code != exitFailure {
 				t.Fatalf("exit %d, want %d\n%s", code, exitFailure, stderr)
 			}

@@ -21,6 +21,9 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		if err := removedFlag(cmd, name); err != nil {
+			return err
+		}
 		hint := help
 		if s := suggestFlag(cmd, flags, name); s != "" {
 			hint = s + " " + help
@@ -39,6 +42,27 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 		return usageErr(help, "%s=%s: give true or false, or leave the value out for true", dashed(m[2]), value)
 	}
 	return usageErr(help, "%s", msg)
+}
+
+// removedFlag is the error of a flag that rsgen build no longer has (its
+// key of the configuration file, or the flag that replaces it, names it;
+// CHANGELOG.md), or nil.
+func removedFlag(cmd *cli.Command, name string) error {
+	name = strings.TrimLeft(name, "-")
+	if cmd == nil || cmd.Name != "build" {
+		return nil
+	}
+	if _, ok := fileOnly[name]; !ok {
+		return nil
+	}
+	switch name {
+	case flagFailFast, flagSkipBadRecords:
+		return usageErr("give "+cliName(name), "--%s is no longer a flag", name)
+	case flagArchiveKeep, flagArchiveResourceLists, flagArchiveResourceDumps:
+		return usageErr("give --"+flagArchive+" KEEP[,lists=EVERY][,dumps=EVERY]", "--%s is no longer a flag", name)
+	}
+	return usageErr("give "+name+" in the configuration file of --"+flagConfig+" (a file with its source = \"DIR\" at the top builds one set; docs/SETS.md)",
+		"--%s is no longer a flag: it is a key of the configuration file", name)
 }
 
 // The errors of Go's flag package about a value (flag.FlagSet.Parse).

@@ -27,13 +27,15 @@ func validateCommand() *cli.Command {
 		Name:      "validate",
 		Usage:     "check ResourceSync documents: files, directories, or a site",
 		ArgsUsage: "PATH|URL...",
-		Description: "Checks each document against the spec and what the official schemas check, then the links\n" +
-			"between them: a directory (every document in it) or a site URL (followed from\n" +
-			"/.well-known/resourcesync through every capability, index and part). With --resources or\n" +
-			"--fetch it also checks the length and digests of every listed resource (the audit).\n" +
-			"Each finding names the document, the line, the rule and its section of the spec;\n" +
-			"--rules lists them all.\n\n" +
-			"Flags may come before or after the arguments; after --, every word is an argument.",
+		Description: `Checks each document against the spec and what the official schemas check,
+then the links between them: a directory (every document in it) or a site URL
+(followed from /.well-known/resourcesync through every capability, index and
+part). With --resources or --fetch it also checks the length and digests of
+every listed resource (the audit). Each finding names the document, the line,
+the rule and its section of the spec; --rules lists them all.
+
+Flags may come before or after the arguments; after --, every word is an
+argument.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text or json"},
 			&cli.BoolFlag{Name: flagStrict, Usage: "warnings (should-level rules) fail too"},

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,61 +15,13 @@ import (
 	"github.com/rsgen/rsgen/validate"
 )
 
-// rsgen runs the command line in-process and returns its exit code,
-// stdout and stderr.
-func rsgen(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"rsgen"}, args...), &stdout, &stderr)
-	return code, stdout.String(), stderr.String()
-}
-
 const corpus = "../../validate/testdata/"
 
-func TestValidateCommand(t *testing.T) {
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string // a substring, if not ""
-		stderr string
-	}{
-		{"spec examples", []string{"validate", corpus + "examples"}, 0, "[up, §10-§13]", "rsgen: valid: 30 documents, 0 errors, 6 warnings"},
-		{"spec examples, strict", []string{"validate", "--strict", corpus + "examples"}, 1, "warning:", "NOT valid"},
-		{"quiet", []string{"validate", "-q", corpus + "examples/resourcesync_ex_12.xml"}, 0, "", ""},
-		{"a broken document", []string{"validate", corpus + "broken/hash.xml"}, 1, "hash.xml:9: error: <rs:md>: hash token", "NOT valid: 1 document, 1 error, 0 warnings"},
-		{"example 27", []string{"validate", corpus + "resourcesync_ex_27-nonhex-hash.xml"}, 1, "[hash, §7]", ""},
-		{"example 27, lenient", []string{"validate", "--lenient-hash", corpus + "resourcesync_ex_27-nonhex-hash.xml"}, 0, "warning:", "valid"},
-		{"several targets", []string{"validate", corpus + "broken/up.xml", corpus + "broken/rel.xml"}, 0, "rel.xml", "2 documents, 0 errors, 2 warnings"},
-		{"audit", []string{"validate", "--resources", corpus + "broken-sites/audit-hash/resources", corpus + "broken-sites/audit-hash"}, 1, "[audit-hash, §7]", "1 resource audited"},
-		{"audit out of reach", []string{"validate", "--resources", corpus + "broken-sites/audit-unreached/resources", corpus + "broken-sites/audit-unreached"}, 1,
-			"1 of the listed resources could not be audited", "rsgen: hint: --resources-url URL"},
-		{"missing path", []string{"validate", "no/such/dir"}, 1, "no/such/dir: error: cannot read", ""},
-		{"rules", []string{"validate", "--rules"}, 0, "index-until", ""},
-		{"no target", []string{"validate"}, 2, "", "rsgen: error: nothing to validate"},
-		{"bad format", []string{"validate", "--format", "yaml", "x"}, 2, "", "--format"},
-		{"bad max-documents", []string{"validate", "--max-documents", "0", "x"}, 2, "", "--max-documents"},
-		{"bad base URL", []string{"validate", "--base-url", "example.org", corpus + "examples"}, 2, "", `the base URL "example.org": give an absolute http or https URL`},
-		{"base URL of another scheme", []string{"validate", "--base-url", "file:///etc/passwd", corpus + "examples"}, 2, "", `the base URL "file:///etc/passwd": give an absolute http or https URL`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := rsgen(t, tt.args...)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
-			}
-			if !strings.Contains(stdout, tt.stdout) {
-				t.Errorf("stdout lacks %q:\n%s", tt.stdout, stdout)
-			}
-			if !strings.Contains(stderr, tt.stderr) {
-				t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr)
-			}
-		})
-	}
-}
+// The command's findings, summaries and usage errors, and a build
+// validated: testdata/script/validate_cli.txtar.
 
 func TestValidateRulesListsAll(t *testing.T) {
-	_, stdout, _ := rsgen(t, "validate", "--rules")
+	_, stdout, _ := runCLI(t, t.Context(), "validate", "--rules")
 	for _, r := range validate.Rules() {
 		if !strings.Contains(stdout, r.ID+" ") {
 			t.Errorf("--rules lacks %s", r.ID)
@@ -79,7 +30,7 @@ func TestValidateRulesListsAll(t *testing.T) {
 }
 
 func TestValidateJSON(t *testing.T) {
-	code, stdout, stderr := rsgen(t, "validate", "--format", "json", corpus+"broken/chronology.xml")
+	code, stdout, stderr := runCLI(t, t.Context(), "validate", "--format", "json", corpus+"broken/chronology.xml")
 	if code != 1 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -98,60 +49,6 @@ func TestValidateJSON(t *testing.T) {
 	}
 	if !strings.Contains(stdout, `"severity": "error"`) {
 		t.Errorf("severity is not written as a word:\n%s", stdout)
-	}
-}
-
-func TestBuildThenValidate(t *testing.T) {
-	out := t.TempDir()
-	code, _, stderr := rsgen(t, "build", "-q", "--base-url", "https://example.org/", "--out", out, "--host", "netlify,nginx", "--at", "2024-06-01T00:00:00Z", "../../testdata/site")
-	if code != 0 {
-		t.Fatalf("build: exit %d: %s", code, stderr)
-	}
-	for _, name := range []string{"_headers", "resourcesync.nginx.conf", "resourcesync/index.html", "resourcesync/robots.txt", "resourcesync/head.html"} {
-		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
-			t.Errorf("build --host netlify,nginx: %v", err)
-		}
-	}
-	code, stdout, stderr := rsgen(t, "validate", "--strict", "--resources", "../../testdata/site", out)
-	if code != 0 || !strings.Contains(stderr, "valid: 3 documents, 0 errors, 0 warnings, 9 resources audited") {
-		t.Errorf("validate: exit %d\n%s%s", code, stdout, stderr)
-	}
-}
-
-func TestBuildHostErrors(t *testing.T) {
-	out := t.TempDir()
-	headers := filepath.Join(out, "_headers")
-	if err := os.WriteFile(headers, []byte("/*\n  X-Frame-Options: DENY\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tmpl := t.TempDir()
-	if err := os.WriteFile(filepath.Join(tmpl, "header.tmpl"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stderr string
-	}{
-		{"their _headers", []string{"--host", "netlify"}, 1, "rsgen: hint: move that file away"},
-		{"unknown host", []string{"--host", "vercel"}, 2, `unknown host "vercel"`},
-		{"misnamed template", []string{"--templates", tmpl}, 2, "header.tmpl, which is not a template's name"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			args := append([]string{"build", "--base-url", "https://example.org/", "--out", out}, tt.args...)
-			code, _, stderr := rsgen(t, append(args, "../../testdata/site")...)
-			if code != tt.code || !strings.Contains(stderr, tt.stderr) {
-				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tt.code, tt.stderr, stderr)
-			}
-			if _, err := os.Stat(filepath.Join(out, "resourcesync")); err == nil {
-				t.Error("something was published")
-			}
-			if data, _ := os.ReadFile(headers); !strings.HasPrefix(string(data), "/*") {
-				t.Error("their _headers changed")
-			}
-		})
 	}
 }
 
@@ -175,7 +72,7 @@ func (s *syncBuffer) String() string {
 
 func TestServe(t *testing.T) {
 	out := t.TempDir()
-	if code, _, stderr := rsgen(t, "build", "-q", "--base-url", "http://127.0.0.1:8000/", "--out", out, "../../testdata/site"); code != 0 {
+	if code, _, stderr := runCLI(t, t.Context(), "build", "-q", "--base-url", "http://127.0.0.1:8000/", "--out", out, "../../testdata/site"); code != 0 {
 		t.Fatalf("build: %s", stderr)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -212,7 +109,7 @@ func TestServe(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
 	}
-	if code, _, stderr := rsgen(t, "serve", filepath.Join(out, "nothing")); code != 2 {
+	if code, _, stderr := runCLI(t, t.Context(), "serve", filepath.Join(out, "nothing")); code != 2 {
 		t.Errorf("serve of a missing directory: exit %d: %s", code, stderr)
 	}
 }
