@@ -17,8 +17,8 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/display"
@@ -93,7 +93,7 @@ type Config struct {
 	// once the documents are written.
 	Changed func(Change)
 
-	Stats  *Stats           // progress counters; may be nil
+	Stats  *report.Stats    // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
 	stdin  io.Reader        // the export "-"; os.Stdin if nil
@@ -123,11 +123,11 @@ type Report struct {
 	Files     int
 	Bytes     int64
 	Documents int
-	Problems  []Problem // files not published; the exit status is then 3
+	Problems  []report.Problem // files not published; the exit status is then 3
 	Elapsed   time.Duration
-	Cached    int           // files found unchanged in the hash cache, not read
-	Changes   *ChangeReport // nil without a previous build
-	Export    *ExportReport // for a record export: Files counts the records listed
+	Cached    int                  // files found unchanged in the hash cache, not read
+	Changes   *report.ChangeReport // nil without a previous build
+	Export    *ExportReport        // for a record export: Files counts the records listed
 }
 
 // ErrSource and ErrOutput mark the errors of a build that come from its
@@ -164,7 +164,7 @@ type build struct {
 	stage    *stage.Stage
 	spill    spill.Area              // the spill files, in the stage
 	fail     context.CancelCauseFunc // ends the build with an error, from any goroutine
-	stats    *Stats
+	stats    *report.Stats
 	problems report.Problems
 	notice   func(string)
 	unserved sync.Map   // DocsDir, stage.WellKnownFile of the source that owned left out for their URL (noticed after the scan)
@@ -346,7 +346,7 @@ func newBuild(cfg *Config) (*build, error) {
 	}
 	b := &build{cfg: cfg, root: root, archive: arch, stats: cfg.Stats, notice: cfg.Notice, at: cfg.At.UTC().Truncate(time.Second)}
 	if b.stats == nil {
-		b.stats = new(Stats)
+		b.stats = new(report.Stats)
 	}
 	if b.notice == nil {
 		b.notice = func(string) {}
@@ -469,11 +469,11 @@ func (b *build) owned(real string) bool {
 // Description and the files for hosts.
 func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.cfg.Export != "" {
-		b.stats.Enter(PhaseScanning)
+		b.stats.Enter(report.PhaseScanning)
 		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
 	}
 	if b.cfg.Changes.Previous != "" {
-		b.stats.Enter(PhasePrevious)
+		b.stats.Enter(report.PhasePrevious)
 	}
 	if err := b.prepareHistory(ctx); err != nil {
 		return nil, err
@@ -483,7 +483,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 			return nil, err
 		}
 	}
-	b.stats.Enter(PhaseScanning)
+	b.stats.Enter(report.PhaseScanning)
 	resources, err := b.scan(ctx)
 	if err != nil {
 		return nil, err
@@ -514,7 +514,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 			}
 		}
 	}
-	b.stats.Enter(PhaseWriting)
+	b.stats.Enter(report.PhaseWriting)
 	if err := b.checkEmpty(resources.Len()); err != nil { // the dump left out every file
 		return nil, err
 	}

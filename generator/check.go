@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
@@ -66,8 +67,8 @@ func errorFindings(rep *validate.Report) []validate.Finding {
 // Publish: a build never publishes documents that fail. Warnings become
 // one notice per rule. It re-reads every document once, as a stream; see
 // BenchmarkCheck for its cost.
-func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *Stats, notice func(string)) error {
-	stats.Enter(PhaseChecking)
+func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *report.Stats, notice func(string)) error {
+	stats.Enter(report.PhaseChecking)
 	cfg := sets[0].cfg
 	if cfg.beforeCheck != nil {
 		cfg.beforeCheck(stg)

@@ -51,7 +51,7 @@
 //   - detect: the changes since the previous build, by a merge-join of
 //     the resources with its Resource List, spooled beside the scan (Join,
 //     Previous);
-//   - report: the build's progress and the files it could not publish
+//   - report (public, generator/report): the build's progress and the files it could not publish
 //     (Stats, Problems, Unread).
 //
 // The documents:

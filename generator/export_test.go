@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/exports"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -272,7 +273,7 @@ func TestExportManyBadRecords(t *testing.T) {
 	if !errors.As(err, &bre) || bre.Total != 1500 || len(bre.Problems) != exports.MaxReportedBad {
 		t.Fatalf("error %v", err)
 	}
-	if !slices.IsSortedFunc(bre.Problems, func(a, b Problem) int { return a.Line - b.Line }) || bre.Error() != "1500 bad records in "+cfg.Export+"; nothing was published" {
+	if !slices.IsSortedFunc(bre.Problems, func(a, b report.Problem) int { return a.Line - b.Line }) || bre.Error() != "1500 bad records in "+cfg.Export+"; nothing was published" {
 		t.Errorf("problems not in order of line, or message %q", bre.Error())
 	}
 	cfg.FailFast = true

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -26,8 +27,8 @@ var errEmptySource = errors.New("nothing to publish")
 // not publish: a source that is empty because every file of it was
 // refused says why.
 type EmptySourceError struct {
-	What     string    // the source, and why it is empty
-	Problems []Problem // the files or records refused, if any
+	What     string           // the source, and why it is empty
+	Problems []report.Problem // the files or records refused, if any
 }
 
 func (e *EmptySourceError) Error() string {

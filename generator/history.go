@@ -9,9 +9,9 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
@@ -81,17 +81,13 @@ type Changes struct {
 	DropResourceDump, DropChangeDump bool
 }
 
-// A ChangeReport says what changed since the previous build, and what
-// was published of it (package report).
-type ChangeReport = report.ChangeReport
-
 // history is the state of a build that depends on earlier builds: the
 // previous build, the changes since, and the hash cache.
 type history struct {
 	prev    *previous.Site
 	copier  *packages.Copier // publishes its packages again
 	changes *spill.ChangeSet // chronological; nil without a previous build
-	report  *ChangeReport
+	report  *report.ChangeReport
 	cache   *treescan.Cache // nil without Config.Cache
 	join    *detect.Join    // the join with the previous build's resources; nil without one
 }
@@ -164,6 +160,6 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	}
 	b.history.prev = site
 	b.history.copier = &packages.Copier{Docs: b.docs, Prev: site, NoLinks: b.cfg.noLinks}
-	b.history.report = &ChangeReport{Since: site.At}
+	b.history.report = &report.ChangeReport{Since: site.At}
 	return b.checkDumps()
 }

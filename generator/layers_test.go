@@ -20,7 +20,7 @@ import (
 var layers = [][]string{
 	{"hashing", "internal/...", "cmd/rsgen/internal/signals"},
 	{"zipdump", "validate", "hosting", "templates"},
-	{"generator/internal/report", "generator/internal/spill"},
+	{"generator/report", "generator/internal/spill"},
 	{"generator/internal/docs", "generator/internal/treescan", "generator/internal/archivescan", "generator/internal/spill/spilltest"},
 	{"generator/internal/changelists", "generator/internal/packages", "generator/internal/detect", "generator/internal/hostfiles"},
 	{"generator/internal/archives", "generator/internal/exports"},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/hostfiles"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -50,7 +51,7 @@ type Site struct {
 
 	DryRun bool // as Config.DryRun, for every set
 
-	Stats  *Stats           // progress counters; may be nil
+	Stats  *report.Stats    // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
 }
 
@@ -257,7 +258,7 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	}
 	stats := site.Stats
 	if stats == nil {
-		stats = new(Stats)
+		stats = new(report.Stats)
 	}
 	if err := checkHostFiles(&Config{Out: site.Out, Hosts: site.Hosts}); err != nil {
 		return nil, err

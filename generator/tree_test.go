@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
@@ -621,7 +622,7 @@ func TestServedDocumentsNoticedOnce(t *testing.T) {
 	testenv.WriteFile(t, src, stage.WellKnownFile, "<x/>")
 	for _, ahead := range []bool{false, true} {
 		cfg := testConfig(t, src, t.TempDir())
-		cfg.Stats = &Stats{CountAhead: ahead}
+		cfg.Stats = &report.Stats{CountAhead: ahead}
 		var mu sync.Mutex
 		var notices []string
 		cfg.Notice = func(m string) { mu.Lock(); notices = append(notices, m); mu.Unlock() }

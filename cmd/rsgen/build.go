@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -234,7 +235,7 @@ func runBuild(c *cli.Context) error {
 func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Context, err error) error) error {
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
-	cfg.Stats = new(generator.Stats)
+	cfg.Stats = new(report.Stats)
 	cfg.Notice = noticer(stderr, quiet)
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
@@ -335,7 +336,7 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 // partialSummary says what a build that published the rest left out:
 // files, and directories that could not be read, whose files are not
 // known, so are not counted as files.
-func partialSummary(problems []generator.Problem) string {
+func partialSummary(problems []report.Problem) string {
 	files, dirs := 0, 0
 	for _, p := range problems {
 		if p.Dir {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -117,8 +118,8 @@ func TestBuildResourceDumpSources(t *testing.T) {
 // The summary of an export whose files changed before they were packaged
 // says so, apart from bad records.
 func TestFinishExportUnpackaged(t *testing.T) {
-	p := func(line int, msg string) generator.Problem {
-		return generator.Problem{Path: "r.jsonl", Line: line, Err: errors.New(msg)}
+	p := func(line int, msg string) report.Problem {
+		return report.Problem{Path: "r.jsonl", Line: line, Err: errors.New(msg)}
 	}
 	tests := []struct {
 		bad, unpackaged int
@@ -135,7 +136,7 @@ func TestFinishExportUnpackaged(t *testing.T) {
 			rep.Problems = append(rep.Problems, p(i+1, "x"))
 		}
 		var stderr bytes.Buffer
-		code := report(&stderr, finishExport(&stderr, generator.Config{}, rep, true))
+		code := printError(&stderr, finishExport(&stderr, generator.Config{}, rep, true))
 		got := stderr.String()
 		if code != exitPartial || !strings.HasSuffix(got, tt.want) {
 			t.Errorf("exit %d:\n%s\nwant the end\n%s", code, got, tt.want)

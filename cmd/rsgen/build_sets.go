@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/units"
@@ -54,7 +55,7 @@ func runSite(c *cli.Context) error {
 	}
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
-	site.Stats, site.Notice = new(generator.Stats), noticer(stderr, quiet)
+	site.Stats, site.Notice = new(report.Stats), noticer(stderr, quiet)
 	site.DryRun = c.Bool(flagDryRun)
 	for i := range site.Sets {
 		site.Sets[i].Changed = changeLister(c)
@@ -73,7 +74,7 @@ func runSite(c *cli.Context) error {
 	if err != nil {
 		return f.failure(c, ctx, site, err)
 	}
-	var problems []generator.Problem
+	var problems []report.Problem
 	for i, r := range rep.Sets {
 		for _, p := range r.Problems {
 			fmt.Fprintf(stderr, "rsgen: skipped: set %s: %s\n", site.Sets[i].Set, p.Error())
