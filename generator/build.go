@@ -573,7 +573,7 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
-	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: b.cfg.Changes.ArchiveResourceLists, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice}
+	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: b.cfg.Changes.Archive.ResourceLists, Keep: b.cfg.Changes.Archive.Keep, At: b.at, Notice: b.notice}
 	archive, err := la.Plan()
 	if err != nil {
 		return err

@@ -315,7 +315,7 @@ func TestChangeDumpTurnedOnLater(t *testing.T) {
 	tr.write("new3.txt", "newest", acTime("2024-06-03T10:00:00Z"))
 	cfg = acConfig(tr.dir, out, acDay(4))
 	cfg.Changes.Previous = out
-	cfg.Changes.DropChangeDump = true
+	cfg.Changes.Drop = []string{"changedump"}
 	acBuild(t, cfg)
 	tr.write("new4.txt", "later", acTime("2024-06-04T10:00:00Z"))
 	cfg = acDumpConfig(tr.dir, out, acDay(5))
@@ -344,7 +344,7 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 	tr.write("new2.txt", "newer", acTime("2024-06-02T10:00:00Z"))
 	cfg := acConfig(tr.dir, out, acDay(3))
 	cfg.Changes.Previous = out
-	cfg.Changes.DropChangeDump = true
+	cfg.Changes.Drop = []string{"changedump"}
 	acBuild(t, cfg)
 	// Put the dump of build 2 back beside the lists of build 3.
 	tr2 := acNewTree(t, acFiles, acT0)

@@ -32,6 +32,6 @@ func (b *build) dump() *dumps.ResourceDump {
 	return &dumps.ResourceDump{
 		Packaging: b.packaging(),
 		Stats:     b.stats, Spill: &b.spill,
-		Prev: b.history.prev, Every: b.cfg.Changes.ArchiveResourceDumps, Keep: b.cfg.Changes.ArchiveKeep, Copier: b.history.copier,
+		Prev: b.history.prev, Every: b.cfg.Changes.Archive.ResourceDumps, Keep: b.cfg.Changes.Archive.Keep, Copier: b.history.copier,
 	}
 }

@@ -158,7 +158,7 @@ func (e *OtherSiteError) Error() string {
 // DumpDroppedError fails a build that would no longer publish a dump the
 // previous build published: its packages, and for a Change Dump the
 // changes they carry, would be gone for Destinations.
-// Changes.DropResourceDump and Changes.DropChangeDump allow it.
+// Changes.Drop allows it.
 type DumpDroppedError struct {
 	Capability string // rsxml.CapResourceDump or rsxml.CapChangeDump
 }
@@ -196,15 +196,16 @@ func (e *ArchiveDroppedError) Error() string {
 // published a dump that this one would not, and with an
 // *ArchiveDroppedError for its Change List Archive.
 func (b *build) checkDumps() error {
-	prev := b.history.prev
+	prev, ch := b.history.prev, &b.cfg.Changes
+	allArchives := ch.drops(rsxml.CapChangeListArchive)
 	for _, c := range prev.Capabilities {
 		switch {
-		case c.Name == rsxml.CapResourceDump && !b.cfg.Dump.Enabled && !b.cfg.Changes.DropResourceDump,
-			c.Name == rsxml.CapChangeDump && !b.cfg.Changes.Dump && !b.cfg.Changes.DropChangeDump:
+		case c.Name == rsxml.CapResourceDump && !b.cfg.Dump.Enabled && !ch.drops(c.Name),
+			c.Name == rsxml.CapChangeDump && !ch.Dump && !ch.drops(c.Name):
 			return &DumpDroppedError{Capability: c.Name}
-		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && b.cfg.Changes.ArchiveKeep == 0 && !b.cfg.Changes.DropArchive,
-			c.Name == rsxml.CapResourceListArchive && b.cfg.Changes.ArchiveResourceLists == 0 && !b.cfg.Changes.DropArchive && !b.cfg.Changes.DropResourceListArchive,
-			c.Name == rsxml.CapResourceDumpArchive && b.cfg.Changes.ArchiveResourceDumps == 0 && !b.cfg.Changes.DropArchive && !b.cfg.Changes.DropResourceDumpArchive:
+		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && ch.Archive.Keep == 0 && !allArchives,
+			c.Name == rsxml.CapResourceListArchive && ch.Archive.ResourceLists == 0 && !allArchives && !ch.drops(c.Name),
+			c.Name == rsxml.CapResourceDumpArchive && ch.Archive.ResourceDumps == 0 && !allArchives && !ch.drops(c.Name):
 			a := prev.ChangeListArchive
 			switch c.Name {
 			case rsxml.CapChangeDumpArchive:
@@ -219,7 +220,7 @@ func (b *build) checkDumps() error {
 				n = len(a.Lists)
 			}
 			return &ArchiveDroppedError{Capability: c.Name, Lists: n}
-		case c.Name == rsxml.CapChangeDumpArchive && !b.cfg.Changes.Dump && !b.cfg.Changes.DropChangeDump:
+		case c.Name == rsxml.CapChangeDumpArchive && !ch.Dump && !ch.drops(rsxml.CapChangeDump):
 			// The archive of a Change Dump whose packages have all
 			// expired: the dump, gone, is not listed any more.
 			return &DumpDroppedError{Capability: rsxml.CapChangeDump}

@@ -161,7 +161,7 @@ func TestDumpDropped(t *testing.T) {
 		t.Fatalf("error %v, want the Resource Dump dropped", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
-	cfg.Changes.DropResourceDump = true
+	cfg.Changes.Drop = []string{"resourcedump"}
 	acBuild(t, cfg)
 
 	tr.write("new2.txt", "newer", acTime("2024-06-02T12:00:00Z"))
@@ -173,7 +173,7 @@ func TestDumpDropped(t *testing.T) {
 		t.Fatalf("error %v, want the Change Dump dropped", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
-	cfg.Changes.DropChangeDump = true
+	cfg.Changes.Drop = []string{"changedump"}
 	acBuild(t, cfg)
 	if _, err := os.Stat(filepath.Join(out, docsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the Change Dump: %v, want it dropped", err)

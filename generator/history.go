@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/detect"
@@ -44,42 +45,42 @@ type Changes struct {
 	// nothing of the previous one is carried forward. Without it such a
 	// build fails with an *OtherSiteError.
 	NewHistory bool `toml:"new-history"`
-	// ArchiveKeep, if more than 0, publishes a Change List Archive
-	// (ResourceSync Archives, section 5) beside the Change Lists: each
-	// build's changes are also written as closed Change Lists under
-	// resourcesync/archive/, carried forward from Previous until they end
-	// before the snapshot time minus ArchiveKeep. It may not be less than
-	// Keep: the archive keeps what the Change Lists drop.
-	ArchiveKeep time.Duration `toml:"archive-keep"`
-	// ArchiveResourceLists, with ArchiveKeep, publishes a Resource List
-	// Archive too (ResourceSync Archives, section 3): the Resource List is
-	// also written under resourcesync/archive/ when the newest one
-	// archived was taken at least ArchiveResourceLists before (every build
-	// if it is that short), and kept for ArchiveKeep. 0 publishes none.
-	ArchiveResourceLists time.Duration `toml:"archive-resource-lists"`
-	// ArchiveResourceDumps, with ArchiveKeep and Dump.Enabled, publishes a
-	// Resource Dump Archive (ResourceSync Archives, section 4): the
-	// Resource Dump is also published under resourcesync/archive/, its
-	// packages with it, when the newest one archived was taken at least
-	// ArchiveResourceDumps before, and kept for ArchiveKeep. 0 publishes
-	// none. Each archived dump keeps a whole copy of the collection.
-	ArchiveResourceDumps time.Duration `toml:"archive-resource-dumps"`
-	// DropResourceDumpArchive lets a build no longer publish the Resource
-	// Dump Archive the previous build published (ArchiveResourceDumps 0).
-	DropResourceDumpArchive bool
-	// DropResourceListArchive lets a build no longer publish the Resource
-	// List Archive the previous build published (ArchiveResourceLists 0),
-	// while it keeps its other archives; DropArchive drops them all.
-	DropResourceListArchive bool
-	// DropArchive lets a build no longer publish the Change List Archive
-	// the previous build published (ArchiveKeep 0); without it such a
-	// build fails with an *ArchiveDroppedError.
-	DropArchive bool
-	// DropResourceDump and DropChangeDump let a build no longer publish
-	// the Resource Dump or Change Dump that the previous build published;
-	// without them it fails with a *DumpDroppedError.
-	DropResourceDump, DropChangeDump bool
+	// Archive publishes ResourceSync Archives beside the Change Lists.
+	Archive Archive
+	// Drop names what the previous build published that this one may stop
+	// publishing on purpose, by capability: rsxml's "resourcedump",
+	// "changedump", "resourcelist-archive", "resourcedump-archive", and
+	// "changelist-archive", which drops every archive. Without it such a
+	// build fails with a *DumpDroppedError or an *ArchiveDroppedError.
+	Drop []string
 }
+
+// Archive configures the ResourceSync Archives of a build.
+type Archive struct {
+	// Keep, if more than 0, publishes a Change List Archive (ResourceSync
+	// Archives, section 5): each build's changes are also written as
+	// closed Change Lists under resourcesync/archive/, carried forward from
+	// Previous until they end before the snapshot time minus Keep. It may
+	// not be less than Changes.Keep: the archive keeps what the Change
+	// Lists drop.
+	Keep time.Duration `toml:"archive-keep"`
+	// ResourceLists, with Keep, publishes a Resource List Archive too
+	// (section 3): the Resource List is also archived when the newest one
+	// archived was taken at least ResourceLists before (every build if it
+	// is that short), and kept for Keep. 0 publishes none.
+	ResourceLists time.Duration `toml:"archive-resource-lists"`
+	// ResourceDumps, with Keep and Dump.Enabled, publishes a Resource Dump
+	// Archive (section 4) alike, its packages with it: each archived dump
+	// keeps a whole copy of the collection.
+	ResourceDumps time.Duration `toml:"archive-resource-dumps"`
+}
+
+// drops reports whether the build may stop publishing capability (Drop).
+func (ch *Changes) drops(capability string) bool { return slices.Contains(ch.Drop, capability) }
+
+// dropField names, in errors, the entry of Changes.Drop that drops
+// capability.
+func dropField(capability string) string { return "Changes.Drop[" + capability + "]" }
 
 // history is the state of a build that depends on earlier builds: the
 // previous build, the changes since, and the hash cache.

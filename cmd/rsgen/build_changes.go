@@ -44,21 +44,24 @@ func changesConfig(c options, cfg *generator.Config) error {
 		if err != nil {
 			return flagErr(flagArchiveKeep, "for example --"+flagArchiveKeep+" 365d, or 0 to drop the archive", ": %v", err)
 		}
-		cfg.Changes.ArchiveKeep, cfg.Changes.DropArchive = archive, archive == 0
+		cfg.Changes.Archive.Keep = archive
+		drop(cfg, rsxml.CapChangeListArchive, archive == 0)
 	}
 	if c.IsSet(flagArchiveResourceLists) {
 		every, err := units.ParseDuration(c.String(flagArchiveResourceLists))
 		if err != nil {
 			return flagErr(flagArchiveResourceLists, "for example --"+flagArchiveResourceLists+" 30d", ": %v", err)
 		}
-		cfg.Changes.ArchiveResourceLists, cfg.Changes.DropResourceListArchive = every, every == 0
+		cfg.Changes.Archive.ResourceLists = every
+		drop(cfg, rsxml.CapResourceListArchive, every == 0)
 	}
 	if c.IsSet(flagArchiveResourceDumps) {
 		every, err := units.ParseDuration(c.String(flagArchiveResourceDumps))
 		if err != nil {
 			return flagErr(flagArchiveResourceDumps, "for example --"+flagArchiveResourceDumps+" 90d", ": %v", err)
 		}
-		cfg.Changes.ArchiveResourceDumps, cfg.Changes.DropResourceDumpArchive = every, every == 0
+		cfg.Changes.Archive.ResourceDumps = every
+		drop(cfg, rsxml.CapResourceDumpArchive, every == 0)
 	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)

@@ -33,8 +33,8 @@ func guardConfig(c options, cfg *generator.Config) error {
 	}
 	cfg.Changes.NewHistory = c.Bool(flagNewHistory)
 	// A dump is dropped on purpose by saying so: --resource-dump=false.
-	cfg.Changes.DropResourceDump = c.IsSet(flagResourceDump) && !c.Bool(flagResourceDump)
-	cfg.Changes.DropChangeDump = c.IsSet(flagChangeDump) && !c.Bool(flagChangeDump)
+	drop(cfg, rsxml.CapResourceDump, c.IsSet(flagResourceDump) && !c.Bool(flagResourceDump))
+	drop(cfg, rsxml.CapChangeDump, c.IsSet(flagChangeDump) && !c.Bool(flagChangeDump))
 	return nil
 }
 
@@ -100,4 +100,11 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 		return failure(err, n(flagPrevious)+" must be an earlier build: check it, or "+laterTime(c, n))
 	}
 	return nil
+}
+
+// drop adds capability to what cfg drops on purpose, if yes.
+func drop(cfg *generator.Config, capability string, yes bool) {
+	if yes {
+		cfg.Changes.Drop = append(cfg.Changes.Drop, capability)
+	}
 }

@@ -29,7 +29,7 @@ var archivedDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z\.xml$`
 type ChangeDumps struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site
-	Keep   time.Duration // how long an archived Change Dump is kept (Changes.ArchiveKeep); 0 for no archive
+	Keep   time.Duration // how long an archived Change Dump is kept (Changes.Archive.Keep); 0 for no archive
 	At     time.Time     // the snapshot time
 	Notice func(string)  // tells the user what they should know; never nil
 	// CopyPackage publishes a package of the previous build again.
@@ -47,7 +47,7 @@ type ChangeDumpPlan struct {
 
 // planDumpArchive returns the Change Dump Archive this build publishes,
 // or nil for none, as planArchive does for the Change Lists: with
-// Changes.ArchiveKeep and the Change Dump, the previous build's archived
+// Changes.Archive.Keep and the Change Dump, the previous build's archived
 // dumps that end at the snapshot time minus ArchiveKeep or later, and
 // this build's packages (fresh), which start at from, or where the
 // previous archive ends.
@@ -55,7 +55,7 @@ func (da *ChangeDumps) Plan(from time.Time, fresh bool) (*ChangeDumpPlan, error)
 	prev := da.Prev.ChangeDumpArchive
 	keep := da.Keep
 	if keep == 0 {
-		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive or DropChangeDump (checkDumps)
+		if prev != nil && len(prev.Lists) > 0 { // allowed by Changes.Drop (checkDumps)
 			da.Notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change Dump")))
 		}
 		return nil, nil

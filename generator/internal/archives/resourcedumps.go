@@ -38,7 +38,7 @@ type ResourceDumps struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site // nil for a first build
 	Every  time.Duration  // how often the Resource Dump is archived; 0 for no archive
-	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
+	Keep   time.Duration  // how long an archived one is kept (Changes.Archive.Keep)
 	At     time.Time      // the snapshot time
 	Notice func(string)   // tells the user what they should know; never nil
 	// CopyPackage publishes a package of the previous build again.
@@ -46,7 +46,7 @@ type ResourceDumps struct {
 }
 
 // plan returns the Resource Dump Archive this build publishes, or nil for
-// none: with Changes.ArchiveResourceDumps, the previous build's archived
+// none: with Changes.Archive.ResourceDumps, the previous build's archived
 // dumps taken at the snapshot time minus ArchiveKeep or later, and this
 // build's Resource Dump if the newest archived one was taken
 // ArchiveResourceDumps before it or more (or there is none).

@@ -25,13 +25,13 @@ type ResourceLists struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site // nil for a first build
 	Every  time.Duration  // how often the Resource List is archived; 0 for no archive
-	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
+	Keep   time.Duration  // how long an archived one is kept (Changes.Archive.Keep)
 	At     time.Time      // the snapshot time
 	Notice func(string)   // tells the user what they should know; never nil
 }
 
 // planListArchive returns the Resource List Archive this build publishes,
-// or nil for none: with Changes.ArchiveResourceLists, the previous build's
+// or nil for none: with Changes.Archive.ResourceLists, the previous build's
 // archived lists taken at the snapshot time minus ArchiveKeep or later,
 // and this build's Resource List if the newest archived one was taken
 // ArchiveResourceLists before it or more (or there is none).

@@ -35,7 +35,7 @@ func (ch *Lists) archiveEntry(name string, from, until time.Time) rsxml.Entry {
 }
 
 // planArchive returns the Change List Archive this build publishes, or
-// nil for none: with Changes.ArchiveKeep, the previous build's archived
+// nil for none: with Changes.Archive.Keep, the previous build's archived
 // lists that end at the snapshot time minus ArchiveKeep or later, and this
 // build's changes, which start at from. An archive with nothing to list is
 // not published (an empty <urlset> is invalid against the Sitemap schema).
@@ -50,7 +50,7 @@ func (ch *Lists) planArchive(from time.Time) (*changeArchive, error) {
 	prev := ch.Prev.ChangeListArchive
 	keep := ch.ArchiveKeep
 	if keep == 0 {
-		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive (checkDumps)
+		if prev != nil && len(prev.Lists) > 0 { // allowed by Changes.Drop (checkDumps)
 			ch.Notice(fmt.Sprintf("the Change List Archive of the previous build (%s) is no longer published", units.Count(len(prev.Lists), "Change List")))
 		}
 		return nil, nil
