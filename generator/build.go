@@ -73,9 +73,9 @@ type Config struct {
 	Changes Changes // Change Lists and Change Dump against the previous build (history.go)
 
 	// Guards (guards.go): a source with nothing to publish fails with
-	// *EmptySourceError unless AllowEmpty; a build that deletes more of the
+	// an Error of KindEmptySource unless AllowEmpty; a build that deletes more of the
 	// previous build's resources than MaxDelete (DefaultDeleteLimit if
-	// nil) fails with a *MassDeleteError.
+	// nil) fails with KindMassDelete.
 	AllowEmpty bool         `toml:"allow-empty"`
 	MaxDelete  *DeleteLimit `toml:"max-delete"`
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
@@ -130,31 +130,6 @@ type Report struct {
 	Export    *ExportReport        // for a record export: Files counts the records listed
 }
 
-// ErrSource and ErrOutput mark the errors of a build that come from its
-// source or output directory (missing, not a directory, not writable…):
-// errors.Is tells which flag or argument to fix. The message is that of the
-// error they mark.
-var (
-	ErrSource = errors.New("source directory")
-	ErrOutput = errors.New("output directory")
-)
-
-// markedError is err, marked with a sentinel for errors.Is.
-type markedError struct{ err, mark error }
-
-func (e *markedError) Error() string   { return e.err.Error() }
-func (e *markedError) Unwrap() []error { return []error{e.err, e.mark} }
-
-func mark(err, sentinel error) error {
-	if err == nil {
-		return nil
-	}
-	return &markedError{err: err, mark: sentinel}
-}
-
-// ErrFailFast wraps the first per-file problem of a build run with FailFast.
-var ErrFailFast = errors.New("stopped at the first file that could not be published")
-
 // build is the state of one run of Build.
 type build struct {
 	cfg      *Config
@@ -181,7 +156,7 @@ type build struct {
 // documents are staged first and moved into place together.
 func Build(ctx context.Context, cfg Config) (*Report, error) {
 	rep, err := buildOne(ctx, cfg)
-	return rep, interrupted(ctx, err)
+	return rep, classify(interrupted(ctx, err))
 }
 
 // interrupted is the error of a build under ctx that failed with err:
@@ -214,7 +189,7 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	stg, err := newStage(cfg.Out, cfg.DryRun)
 	if err != nil {
-		return nil, mark(err, ErrOutput)
+		return nil, marked(err, KindOutput)
 	}
 	b.attach(stg)
 	for _, n := range stg.Notices() {
@@ -262,7 +237,7 @@ func publish(stg *stage.Stage, out string, dryRun bool) error {
 		stg.Discard()
 	}
 	if err != nil {
-		return mark(fmt.Errorf("publishing into %s: %w", out, err), ErrOutput)
+		return failed(KindOutput, "publishing into %s: %w", out, err)
 	}
 	return nil
 }
@@ -286,7 +261,9 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 	defer cancel(nil)
 	b.fail = cancel
 	if b.cfg.FailFast {
-		b.problems.FailFast = func(err error) { cancel(fmt.Errorf("%w: %w", ErrFailFast, err)) }
+		b.problems.FailFast = func(err error) {
+			cancel(failed(KindFailFast, "stopped at the first file that could not be published: %w", err))
+		}
 	}
 	resources, err := steps(ctx)
 	if err == nil {
@@ -296,7 +273,7 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 		err = fmt.Errorf("removing the spill files: %w", rerr)
 	}
 	if err != nil {
-		if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrFailFast) || errors.Is(cause, ErrPrevious) || errors.Is(cause, spill.ErrSpool)) {
+		if cause := context.Cause(ctx); cause != nil && (kindOf(cause) == KindFailFast || errors.Is(cause, errPrevious) || errors.Is(cause, spill.ErrSpool)) {
 			return nil, cause
 		}
 		return nil, err
@@ -321,7 +298,7 @@ func (b *build) report(resources *spill.ResourceSpool, start time.Time) *Report 
 func newBuild(cfg *Config) (*build, error) {
 	root, arch, err := sourceOf(cfg)
 	if err != nil {
-		return nil, mark(err, ErrSource)
+		return nil, marked(err, KindSource)
 	}
 	if cfg.Out == "" { // a directory tree, published in place (Validate)
 		cfg.Out = cfg.Source
@@ -357,7 +334,7 @@ func newBuild(cfg *Config) (*build, error) {
 	}
 	out = resolveExisting(out)
 	if docs := filepath.Join(out, docsDir); tree.Within(docs, root) {
-		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another output directory", cfg.Source, docs), ErrOutput)
+		return nil, failed(KindOutput, "the source %s is inside %s, which rsgen replaces with its documents: choose another output directory", cfg.Source, docs)
 	}
 	if root != "" && tree.Within(root, out) {
 		rel, _ := filepath.Rel(root, out)
@@ -554,7 +531,7 @@ func (b *build) completed() time.Time {
 	return b.at
 }
 
-// checkEmpty fails with an *EmptySourceError if a directory or archive gives
+// checkEmpty fails with KindEmptySource if a directory or archive gives
 // no file to publish, unless that is allowed.
 func (b *build) checkEmpty(files int) error {
 	if files > 0 || b.cfg.AllowEmpty {

@@ -128,8 +128,8 @@ func TestChangeListArchiveDropped(t *testing.T) {
 
 	tr.write("new.txt", "new", acTime("2024-06-02T12:00:00Z"))
 	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(3), 0))
-	var ade *ArchiveDroppedError
-	if !errors.As(err, &ade) || ade.Lists != 1 {
+	var ade *Error
+	if !errors.As(err, &ade) || ade.Kind != KindDropped || ade.N != 1 {
 		t.Fatalf("a build without the archive: %v, want an *ArchiveDroppedError of 1 list", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -257,7 +257,7 @@ func TestCarriedInvalidIsThePreviousBuilds(t *testing.T) {
 	tr.write("new.txt", "new", acTime("2024-06-02T12:00:00Z"))
 	_, err = Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(3), 365*24*time.Hour))
 	var ipe *invalidPreviousError
-	if !errors.Is(err, ErrPrevious) || !errors.As(err, &ipe) || !strings.Contains(err.Error(), "changelist-20240602T000000Z.xml") {
+	if !errors.Is(err, errPrevious) || !errors.As(err, &ipe) || !strings.Contains(err.Error(), "changelist-20240602T000000Z.xml") {
 		t.Fatalf("a carried list with a negative length: %v, want an *InvalidPreviousError naming it", err)
 	}
 }
@@ -362,8 +362,8 @@ func TestChangeDumpArchive(t *testing.T) {
 	acValidate(t, out)
 	before := testenv.Snapshot(t, out)
 	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, quiet.Add(time.Hour), year))
-	var dde *DumpDroppedError
-	if !errors.As(err, &dde) {
+	var dde *Error
+	if !errors.As(err, &dde) || dde.Kind != KindDropped {
 		t.Errorf("a build without the Change Dump: %v, want a *DumpDroppedError", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -411,7 +411,7 @@ func TestChangeDumpArchiveDisagreement(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 	tr.write("c.txt", "charlie", acTime("2024-06-02T12:00:00Z"))
 	err = build(3)
-	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "otherwise than the Change Dump") {
+	if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "otherwise than the Change Dump") {
 		t.Fatalf("build: %v, want the previous build's error", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -470,8 +470,8 @@ func TestResourceListArchive(t *testing.T) {
 	// Without the flag, the archive would be dropped: refused.
 	before := testenv.Snapshot(t, out)
 	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(6), 60*day))
-	var ade *ArchiveDroppedError
-	if !errors.As(err, &ade) || ade.Capability != rsxml.CapResourceListArchive || ade.Lists != 2 {
+	var ade *Error
+	if !errors.As(err, &ade) || ade.Kind != KindDropped || ade.Capability != rsxml.CapResourceListArchive || ade.N != 2 {
 		t.Fatalf("a build without Archive.ResourceLists: %v", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -532,7 +532,7 @@ func TestResourceListArchiveRefused(t *testing.T) {
 			}
 			tt.edit(t, filepath.Join(out, docsDir))
 			err := build(3, t.TempDir()) // a fresh output: out's own files are guarded otherwise
-			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
 			}
 		})

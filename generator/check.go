@@ -9,20 +9,8 @@ import (
 
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/stage"
-	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
 )
-
-// InvalidOutputError reports that what a build was about to publish fails
-// validation. Nothing was published; it is a bug of rsgen.
-type InvalidOutputError struct {
-	Errors   int
-	Findings []validate.Finding // the error findings, at most validate.MaxPerRule per rule and document
-}
-
-func (e *InvalidOutputError) Error() string {
-	return withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(e.Errors, "error")), e.Findings)
-}
 
 // withFindings is msg followed by the first ten findings, a line each.
 func withFindings(msg string, findings []validate.Finding) string {
@@ -42,7 +30,7 @@ func withFindings(msg string, findings []validate.Finding) string {
 // invalidPreviousError reports documents of the previous build that a
 // build would publish again but that fail validation (the check of the
 // stage finds them), named by the URLs they were read from: not a bug of
-// rsgen, as InvalidOutputError is.
+// rsgen, as a KindInvalidOutput is.
 type invalidPreviousError struct {
 	Findings []validate.Finding // the error findings
 }
@@ -92,9 +80,9 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 			}
 		}
 		if e := previousFault(copied, errorFindings(rep), cfg.Out); e != nil {
-			return fmt.Errorf("%w: %w", ErrPrevious, e)
+			return fmt.Errorf("%w: %w", errPrevious, e)
 		}
-		return &InvalidOutputError{Errors: rep.Errors, Findings: errorFindings(rep)}
+		return invalidOutput(rep.Errors, errorFindings(rep))
 	}
 	first := map[string]validate.Finding{}
 	for _, f := range rep.Findings {

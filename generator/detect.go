@@ -53,7 +53,7 @@ func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpoo
 	}
 	b.history.changes = changes
 	if changes.Len() > 0 && !j.Since.Before(b.at) {
-		return nil, fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: j.Since, At: b.at, Changes: changes.Len()})
+		return nil, snapshotTime(j.Since, changes.Len())
 	}
 	return out, b.checkDeletes(out.Len()) // before the dumps are packed; again once they are (run)
 }

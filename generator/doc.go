@@ -89,6 +89,6 @@
 //
 // Build may be called from several goroutines for different output
 // directories; a second build into a directory that a build holds fails
-// with ErrOutput ("another build is running into it"). [Config.Stats] may
+// with KindOutput ("another build is running into it"). [Config.Stats] may
 // be read while a build runs.
 package generator

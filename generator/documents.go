@@ -16,11 +16,6 @@ type Limits = listwriter.Limits
 // (package docs).
 type docWriter = docs.Writer
 
-// A LimitError is a document that the limits of a Config do not let a
-// build write (an entry larger than Limits.MaxBytes, an index that would
-// pass them): Raise names the fields of the Config to raise.
-type LimitError = docs.LimitError
-
 // previousFault returns the error of findings (of the stage's check, whose
 // documents are named under out) that are all in documents copied from the
 // previous build (copied: their paths under out, slash-separated → the URL

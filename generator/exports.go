@@ -18,15 +18,6 @@ const defaultChangesWindow = exports.DefaultChangesWindow
 // ExportReport says what a build from a record export found.
 type ExportReport = exports.Report
 
-// BadRecordsError fails a build from an export with bad records, unless
-// SkipBadRecords is set. Nothing is published.
-type BadRecordsError = exports.BadRecordsError
-
-// DumpNeedsFilesError fails a build from a record export with a Resource
-// Dump in which some listed record has no local file. Nothing is
-// published.
-type DumpNeedsFilesError = exports.DumpNeedsFilesError
-
 // runExport publishes a record export: its Resource List, its Resource
 // Dump and its Change List, then the Capability List.
 func (b *build) runExport(ctx context.Context) error {

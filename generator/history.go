@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/detect"
-	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
@@ -43,7 +42,7 @@ type Changes struct {
 	// documents at another DocsURL) start a new change history: this
 	// build is then published as a first build, with no Change List, and
 	// nothing of the previous one is carried forward. Without it such a
-	// build fails with an *OtherSiteError.
+	// build fails with KindOtherSite.
 	NewHistory bool `toml:"new-history"`
 	// Archive publishes ResourceSync Archives beside the Change Lists.
 	Archive Archive
@@ -51,7 +50,7 @@ type Changes struct {
 	// publishing on purpose, by capability: rsxml's "resourcedump",
 	// "changedump", "resourcelist-archive", "resourcedump-archive", and
 	// "changelist-archive", which drops every archive. Without it such a
-	// build fails with a *DumpDroppedError or an *ArchiveDroppedError.
+	// build fails with KindDropped.
 	Drop []string
 }
 
@@ -97,16 +96,6 @@ type history struct {
 // a resource, and when.
 type Change = spill.Change
 
-// ErrPrevious wraps every failure to read the previous build; its message
-// says what went wrong (unreachable, not ResourceSync, later than this
-// build, published again meanwhile, too slow to fetch).
-var ErrPrevious = docs.ErrPrevious
-
-// A PreviousArchiveError is an ErrPrevious of a document of an archive of
-// the previous build, which cannot be published again: a build that drops
-// that archive (its Drop field) can go on with the rest of the history.
-type PreviousArchiveError = docs.ArchiveError
-
 // prepareHistory reads the previous build and loads the hash cache, before
 // anything is scanned: a previous build that cannot be used fails the
 // build at once.
@@ -141,11 +130,11 @@ func (b *build) prepareHistory(ctx context.Context) error {
 			b.notice(fmt.Sprintf("the previous build: %v: publishing a first build, with no Change List yet", err))
 			return nil
 		}
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		return fmt.Errorf("%w: %w", errPrevious, err)
 	}
 	if site.DocsBase != b.cfg.DocsURL.String() {
 		if !b.cfg.Changes.NewHistory {
-			return fmt.Errorf("%w: %w", ErrPrevious, &OtherSiteError{Previous: site.DocsBase, This: b.cfg.DocsURL.String()})
+			return otherSite(site.DocsBase, b.cfg.DocsURL.String())
 		}
 		b.notice(fmt.Sprintf("the previous build was published at %s, this build at %s: starting a new change history, with no Change List yet",
 			site.DocsBase, b.cfg.DocsURL))

@@ -100,9 +100,9 @@ func TestResourceDumpArchive(t *testing.T) {
 	cfg := archiveConfig(tr.dir, out, out, acDay(6), 60*day)
 	cfg.Dump.Enabled = true
 	_, err := Build(context.Background(), cfg)
-	var ade *ArchiveDroppedError
+	var ade *Error
 	cfg.Limits = Limits{}
-	if !errors.As(err, &ade) || ade.Capability != rsxml.CapResourceDumpArchive || ade.Lists != 2 {
+	if !errors.As(err, &ade) || ade.Kind != KindDropped || ade.Capability != rsxml.CapResourceDumpArchive || ade.N != 2 {
 		t.Fatalf("a build without Archive.ResourceDumps: %v", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -179,12 +179,12 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 			acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
 			tt.edit(t, filepath.Join(out, docsDir))
 			_, err := Build(context.Background(), dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour))
-			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
 			}
 			// The way out: a build without that archive.
-			var pae *PreviousArchiveError
-			if !errors.As(err, &pae) || pae.Drop != "Changes.Drop[resourcedump-archive]" {
+			var pae *Error
+			if !errors.As(err, &pae) || pae.Kind != KindPrevious || pae.Drop != "Changes.Drop[resourcedump-archive]" {
 				t.Errorf("build: %v, want a PreviousArchiveError naming Changes.Drop[resourcedump-archive]", err)
 			}
 			cfg := dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour)
@@ -271,7 +271,7 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Build(context.Background(), copied(tr.dir, t.TempDir(), out, acDay(3)))
-	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "digest") {
+	if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "digest") {
 		t.Fatalf("a corrupted package copied: %v, want the previous build's error naming its digest", err)
 	}
 }
@@ -297,8 +297,8 @@ func TestResourceDumpArchiveLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := build(dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
-	var le *LimitError
-	if !errors.As(err, &le) || !slices.Contains(le.Raise, "Limits.MaxBytes") {
+	var le *Error
+	if !errors.As(err, &le) || le.Kind != KindLimit || !slices.Contains(le.Raise, "Limits.MaxBytes") {
 		t.Fatalf("an archived dump past the limit: %v, want a LimitError", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/hostfiles"
@@ -40,7 +39,7 @@ type Site struct {
 	// RemoveSets names the sets the previous build published that this
 	// one may stop publishing, with their change history ("." is the one
 	// set of a build without sets). Any other set the previous build
-	// published and Sets lacks fails the build with a *SetRemovedError.
+	// published and Sets lacks fails the build with a KindSetRemoved.
 	RemoveSets []string
 
 	// Hosts are the static hosts to write configuration for, as
@@ -68,23 +67,6 @@ type SiteReport struct {
 	Elapsed   time.Duration
 }
 
-// A SetRemovedError is a build that would stop publishing sets that the
-// previous build published, and with them every resource and the change
-// history of each: a Destination would see a Source drop them. The sets
-// are named as in Site.RemoveSets, which allows it.
-type SetRemovedError struct {
-	Sets []string
-}
-
-func (e *SetRemovedError) Error() string {
-	names := make([]string, len(e.Sets))
-	for i, s := range e.Sets {
-		names[i] = setLabel(s)
-	}
-	return fmt.Sprintf("the previous build published %s, which this build does not: publishing it would drop %s resources and change history",
-		strings.Join(names, ", "), map[bool]string{true: "its", false: "their"}[len(e.Sets) == 1])
-}
-
 // setLabel names the set name for people.
 func setLabel(name string) string {
 	if name == oneSet {
@@ -92,16 +74,6 @@ func setLabel(name string) string {
 	}
 	return fmt.Sprintf("the set %q", name)
 }
-
-// A SetError is the failure of the build of one set of a Site.
-type SetError struct {
-	Set string
-	Err error
-}
-
-func (e *SetError) Error() string { return fmt.Sprintf("set %s: %v", e.Set, e.Err) }
-
-func (e *SetError) Unwrap() error { return e.Err }
 
 // Validate checks s as BuildSite does before it starts: the Site's fields,
 // each set's (as Config.Validate, with the field named "Sets[i].Field"),
@@ -243,7 +215,7 @@ func FieldErrors(err error) []*FieldError {
 // published and site lacks is refused unless site.RemoveSets names it.
 func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	rep, err := buildSite(ctx, site)
-	return rep, interrupted(ctx, err)
+	return rep, classify(interrupted(ctx, err))
 }
 
 // buildSite is BuildSite, but for what an interruption makes of its error.
@@ -285,13 +257,13 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	for i := range cfgs {
 		b, err := newBuild(&cfgs[i])
 		if err != nil {
-			return nil, &SetError{Set: cfgs[i].Set, Err: err}
+			return nil, setError(cfgs[i].Set, err)
 		}
 		builds[i] = b
 	}
 	stg, err := newStage(site.Out, site.DryRun)
 	if err != nil {
-		return nil, mark(err, ErrOutput)
+		return nil, marked(err, KindOutput)
 	}
 	for _, n := range stg.Notices() {
 		notice(n)
@@ -301,7 +273,7 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	pages := make([]*hostfiles.SiteSet, len(builds)) // what the site's landing page shows of each
 	out, err := filepath.Abs(site.Out)
 	if err != nil {
-		return nil, mark(err, ErrOutput)
+		return nil, marked(err, KindOutput)
 	}
 	out = resolveExisting(out)
 	for _, b := range builds {
@@ -332,7 +304,7 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 				return r, nil
 			})
 			if err != nil {
-				return &SetError{Set: b.cfg.Set, Err: err}
+				return setError(b.cfg.Set, err)
 			}
 			resources[i], cached[i] = r, stats.Cached.Load()-before
 		}
@@ -405,7 +377,7 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 	case err != nil && ch.FirstBuildOK && errors.Is(err, previous.ErrNothingPublished):
 		return nil // each set says so, as a first build
 	case err != nil:
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		return fmt.Errorf("%w: %w", errPrevious, err)
 	}
 	have := map[string]bool{}
 	for i := range cfgs {
@@ -426,7 +398,7 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 		}
 	}
 	if len(refused) > 0 {
-		return &SetRemovedError{Sets: refused}
+		return setsRemoved(refused)
 	}
 	for _, r := range rep.Removed {
 		notice(fmt.Sprintf("%s is no longer published, nor its change history", setLabel(r)))

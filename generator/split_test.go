@@ -170,8 +170,8 @@ func TestSplitLimitsOfTheIndex(t *testing.T) {
 				t.Errorf("Build published %d parts within the limits; want an error", len(pub.parts))
 				return
 			}
-			var le *LimitError
-			if !errors.As(err, &le) || !slices.Contains(le.Raise, tc.flag) {
+			var le *Error
+			if !errors.As(err, &le) || le.Kind != KindLimit || !slices.Contains(le.Raise, tc.flag) {
 				t.Errorf("error %q: want a LimitError that raises %s", err, tc.flag)
 			}
 			if entries, _ := os.ReadDir(out); len(entries) != 0 {

@@ -484,8 +484,8 @@ func TestEmptySource(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
 	cfg := testConfig(t, src, t.TempDir())
-	if _, err := Build(t.Context(), cfg); !errors.Is(err, errEmptySource) || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
-		t.Fatalf("error %v, want errEmptySource", err)
+	if _, err := Build(t.Context(), cfg); kindOf(err) != KindEmptySource || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
+		t.Fatalf("error %v, want KindEmptySource", err)
 	}
 	if entries, err := os.ReadDir(cfg.Out); err != nil || len(entries) != 0 {
 		t.Fatalf("after a refused build the output holds %v (%v)", entries, err)

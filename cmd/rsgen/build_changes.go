@@ -73,11 +73,10 @@ func changesConfig(c options, cfg *generator.Config) error {
 
 // changesHint names what to do about a failure to use --previous.
 func changesHint(err error, n namer) string {
-	var pae *generator.PreviousArchiveError
-	switch {
-	case !errors.Is(err, generator.ErrPrevious):
+	switch kind := buildError(err); {
+	case kind.Kind != generator.KindPrevious && kind.Kind != generator.KindClockBehind:
 		return ""
-	case errors.As(err, new(*generator.ClockBehindError)):
+	case kind.Kind == generator.KindClockBehind:
 		return "wait until the clock has passed it, or give a later " + n(flagAt) + "; if that snapshot time is wrong, start afresh: remove resourcesync/ from " + n(flagOut) + " and build without " + n(flagPrevious)
 	case errors.Is(err, previous.ErrLater):
 		return n(flagPrevious) + " must be an earlier build: check it, or give this build a later " + n(flagAt)
@@ -92,8 +91,8 @@ func changesHint(err error, n namer) string {
 		return "check " + n(flagPrevious) + "; for the very first build there is nothing to compare with: leave " + n(flagPrevious) + " out"
 	case errors.Is(err, previous.ErrNotResourceSync), errors.Is(err, previous.ErrCapability):
 		return n(flagPrevious) + " must be the output directory of an earlier rsgen build, or the URL it is served at"
-	case errors.As(err, &pae):
-		return "to go on without that archive, keeping the rest of the change history, add " + n(cmp.Or(keyOf(pae.Drop), pae.Drop))
+	case kind.Drop != "":
+		return "to go on without that archive, keeping the rest of the change history, add " + n(cmp.Or(keyOf(kind.Drop), kind.Drop))
 	}
 	return n(flagPrevious) + " must be a valid earlier build; to start the change history afresh, build once without it"
 }

@@ -51,17 +51,9 @@ func laterTime(c *cli.Context, n namer) string {
 // with a hint naming the flag that allows on purpose what it refused; it
 // returns nil if err is not a guard's.
 func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) error {
-	var (
-		mde *generator.MassDeleteError
-		ose *generator.OtherSiteError
-		dde *generator.DumpDroppedError
-		ade *generator.ArchiveDroppedError
-		ste *generator.SnapshotTimeError
-		ese *generator.EmptySourceError
-	)
-	switch {
-	case errors.As(err, &ese):
-		for _, p := range ese.Problems { // why each file was refused
+	switch e := buildError(err); {
+	case e.Kind == generator.KindEmptySource:
+		for _, p := range e.Problems { // why each file was refused
 			fmt.Fprintf(c.App.ErrWriter, "rsgen: skipped: %s\n", p.Error())
 		}
 		what := "check " + n(argSource) + " (did the site's own build fail?)"
@@ -73,23 +65,23 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 			also = ", which deletes every resource published before,"
 		}
 		return failure(err, fmt.Sprintf("%s; to publish an empty Resource List on purpose%s add %s", what, also, n(flagAllowEmpty)))
-	case errors.As(err, &mde):
-		return failure(err, fmt.Sprintf("check %s; if these deletions are meant, allow them with %s %d (or a higher percentage, or all)", n(argSource), n(flagMaxDelete), mde.Deleted))
-	case errors.As(err, &ose):
-		return failure(err, fmt.Sprintf("check %s (another site's, such as staging?); to start a new change history at %s on purpose, add %s", n(flagPrevious), ose.This, n(flagNewHistory)))
-	case errors.As(err, &dde):
+	case e.Kind == generator.KindMassDelete:
+		return failure(err, fmt.Sprintf("check %s; if these deletions are meant, allow them with %s %d (or a higher percentage, or all)", n(argSource), n(flagMaxDelete), e.N))
+	case e.Kind == generator.KindOtherSite:
+		return failure(err, fmt.Sprintf("check %s (another site's, such as staging?); to start a new change history at %s on purpose, add %s", n(flagPrevious), e.URL, n(flagNewHistory)))
+	case e.Kind == generator.KindDropped && (e.Capability == rsxml.CapResourceDump || e.Capability == rsxml.CapChangeDump):
 		flag := flagResourceDump
-		if dde.Capability == rsxml.CapChangeDump {
+		if e.Capability == rsxml.CapChangeDump {
 			flag = flagChangeDump
 		}
 		return failure(err, fmt.Sprintf("add %s to keep publishing it, or %s=false to drop it on purpose", n(flag), n(flag)))
-	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceListArchive:
+	case e.Kind == generator.KindDropped && e.Capability == rsxml.CapResourceListArchive:
 		return failure(err, fmt.Sprintf("add %s EVERY (with %s) to keep archiving Resource Lists, or %[1]s 0 to drop that archive on purpose", n(flagArchiveResourceLists), n(flagArchiveKeep)))
-	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceDumpArchive:
+	case e.Kind == generator.KindDropped && e.Capability == rsxml.CapResourceDumpArchive:
 		return failure(err, fmt.Sprintf("add %s EVERY (with %s and %s) to keep archiving Resource Dumps, or %[1]s 0 to drop that archive on purpose", n(flagArchiveResourceDumps), n(flagArchiveKeep), n(flagResourceDump)))
-	case errors.As(err, &ade):
+	case e.Kind == generator.KindDropped:
 		return failure(err, fmt.Sprintf("add %s DURATION to keep archiving (at least %s), or %[1]s 0 to drop it on purpose", n(flagArchiveKeep), n(flagChangesKeep)))
-	case errors.As(err, &ste):
+	case e.Kind == generator.KindSnapshotTime:
 		source := n(flagAt)
 		if c.String(flagAt) == "" {
 			source = "$" + envSourceDateEpoch

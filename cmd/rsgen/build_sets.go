@@ -359,8 +359,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
 		return buildFailure(c, ctx, site.Sets[0], err, cliName)
 	}
-	var sre *generator.SetRemovedError
-	if errors.As(err, &sre) {
+	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {
 		args := make([]string, len(sre.Sets))
 		for i, s := range sre.Sets {
 			args[i] = "--" + flagRemoveSet + " " + s
@@ -375,9 +374,8 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 		return usageErr("see docs/SETS.md", "%s", strings.Join(msgs, "; "))
 	}
 	cfg := site.Sets[0]
-	var se *generator.SetError
 	set := ""
-	if errors.As(err, &se) {
+	if se := buildError(err); se.Set != "" {
 		set = se.Set
 		for _, s := range site.Sets {
 			if s.Set == se.Set {
@@ -399,16 +397,19 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	return ferr
 }
 
-// valueKeys name the key of the file whose value an error of a build is
-// about, by the kind of the error: the value is checked as the build
-// uses it, after the file is read.
-var valueKeys = []struct {
-	kind error
-	key  string
-}{
-	{generator.ErrSource, keySource},
-	{generator.ErrOutput, flagOut},
-	{previous.ErrUnreachable, flagPrevious},
+// valueKey names the key of the file whose value err, an error of a
+// build, is about, by its kind, or is "": the value is checked as the
+// build uses it, after the file is read.
+func valueKey(err error) string {
+	switch {
+	case buildError(err).Kind == generator.KindSource:
+		return keySource
+	case buildError(err).Kind == generator.KindOutput:
+		return flagOut
+	case errors.Is(err, previous.ErrUnreachable):
+		return flagPrevious
+	}
+	return ""
 }
 
 // at is err, of the build of a set or of the site, at the line of the key
@@ -416,19 +417,12 @@ var valueKeys = []struct {
 // is: "rsgen.toml:12: set "articles": source public/articles: no such
 // directory". A value given on the command line has no place in the file.
 func (f *siteFile) at(c *cli.Context, err error) error {
-	key := ""
-	for _, vk := range valueKeys {
-		if errors.Is(err, vk.kind) {
-			key = vk.key
-			break
-		}
-	}
+	key := valueKey(err)
 	if key == "" || f.given(c, key) {
 		return err
 	}
 	v, ok := f.top.values[key]
-	var se *generator.SetError
-	if errors.As(err, &se) {
+	if se := buildError(err); se.Set != "" {
 		for i := range f.sets {
 			if w, own := f.sets[i].values[key]; own && f.sets[i].name() == se.Set {
 				v, ok = w, true
