@@ -22,6 +22,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
@@ -90,8 +91,9 @@ type Config struct {
 	DryRun bool
 	// Changed, if set, is called with each change the build publishes in
 	// its Change Lists (none without a previous build), in their order,
-	// once the documents are written.
-	Changed func(Change)
+	// once the documents are written: its kind (created, updated or
+	// deleted) and the resource's URL.
+	Changed func(change, loc string)
 
 	Stats  *report.Stats    // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
@@ -127,7 +129,7 @@ type Report struct {
 	Elapsed   time.Duration
 	Cached    int                  // files found unchanged in the hash cache, not read
 	Changes   *report.ChangeReport // nil without a previous build
-	Export    *ExportReport        // for a record export: Files counts the records listed
+	Export    *report.Export       // for a record export: Files counts the records listed
 }
 
 // build is the state of one run of Build.
@@ -148,7 +150,7 @@ type build struct {
 	done     time.Time            // when the build completed (completed), once its lists are written
 	history  history              // the previous build, the changes since, the hash cache
 	archive  *archivescan.Archive // Source, when it is an archive
-	export   *ExportReport        // what a record export held, when one is published
+	export   *report.Export       // what a record export held, when one is published
 }
 
 // Build publishes the Resource List of cfg.Source and the documents that
@@ -248,7 +250,7 @@ func (b *build) attach(stg *stage.Stage) {
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.Stage = stg
 	b.spill.SortMemory, b.spill.AfterAdd = b.cfg.sortMemory, b.cfg.spooled
-	b.docs = &docWriter{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits}
+	b.docs = &docWriter{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: listwriter.Limits(b.cfg.Limits)}
 }
 
 // execute runs steps, the work of b in its stage, under a context that
@@ -511,7 +513,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 		return nil, err
 	}
 	if b.cfg.Changed != nil && b.history.changes != nil {
-		if err := b.history.changes.Each(func(c *Change) error { b.cfg.Changed(*c); return nil }); err != nil {
+		if err := b.history.changes.Each(func(c *spill.Change) error { b.cfg.Changed(c.Change, c.Loc); return nil }); err != nil {
 			return nil, err
 		}
 	}

@@ -97,7 +97,7 @@ func BenchmarkCheck(b *testing.B) {
 	resources := make([]spill.Resource, n)
 	for i := range resources {
 		p := fmt.Sprintf("collection/%03d/item-%05d.html", i/1000, i)
-		loc, _ := cfg.BaseURL.Resolve(p)
+		loc, _ := cfg.BaseURL.base.Resolve(p)
 		resources[i] = spill.Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
 			Hash: []hashing.Token{{Alg: "sha-256", Digest: bytes.Repeat(binary.BigEndian.AppendUint32(nil, uint32(i)), 8)}}, Type: "text/html"}
 	}

@@ -17,7 +17,7 @@ import (
 // scan; if that fails, it cancels the build with its error.
 func (b *build) startJoin(ctx context.Context) error {
 	prev := b.history.prev
-	entries, err := detect.SpoolPrevious(ctx, prev, b.cfg.BaseURL, &b.spill, b.fail)
+	entries, err := detect.SpoolPrevious(ctx, prev, b.cfg.BaseURL.base, &b.spill, b.fail)
 	if err != nil {
 		return err
 	}

@@ -4,13 +4,8 @@ import (
 	"path/filepath"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/validate"
 )
-
-// Limits bound the size of one document (section 7). Both may be lowered
-// from the spec's 50,000 entries and 50 MB, never raised.
-type Limits = listwriter.Limits
 
 // A docWriter writes the documents of a set of a build into its stage
 // (package docs).

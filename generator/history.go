@@ -92,10 +92,6 @@ type history struct {
 	join    *detect.Join    // the join with the previous build's resources; nil without one
 }
 
-// A Change is one entry of a Change List (section 12.1): what happened to
-// a resource, and when.
-type Change = spill.Change
-
 // prepareHistory reads the previous build and loads the hash cache, before
 // anything is scanned: a previous build that cannot be used fails the
 // build at once.

@@ -421,7 +421,7 @@ func TestPreviousJoinRandomTrees(t *testing.T) {
 			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			base := mustBaseURL(t, acBase)
 			for _, e := range entries {
-				rel, ok := base.RelPath(e.Loc)
+				rel, ok := base.base.RelPath(e.Loc)
 				if !ok {
 					t.Fatalf("round %d: %s is not under the base URL", round, e.Loc)
 				}

@@ -311,7 +311,7 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
 			return err
 		}
-		if err := hostfiles.StageSite(stg, site.Out, site.DocsURL, site.Hosts, site.Templates, parts, notice); err != nil {
+		if err := hostfiles.StageSite(stg, site.Out, site.DocsURL.base, site.Hosts, site.Templates, parts, notice); err != nil {
 			return err
 		}
 		if err := hostfiles.StageSitePage(stg, site.Templates, site.DocsURL.String(), site.Describedby, latest(builds), pages); err != nil {

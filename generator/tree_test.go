@@ -64,7 +64,7 @@ func relPaths(t *testing.T, base BaseURL, entries []*rsxml.Entry) []string {
 	t.Helper()
 	var paths []string
 	for _, e := range entries {
-		rel, ok := base.RelPath(e.Loc)
+		rel, ok := base.base.RelPath(e.Loc)
 		if !ok {
 			t.Fatalf("%s is not under %s", e.Loc, base)
 		}

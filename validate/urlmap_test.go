@@ -3,7 +3,7 @@ package validate_test
 import (
 	"testing"
 
-	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -12,7 +12,7 @@ import (
 // + : @ = & $ unescaped, which the build escapes).
 func TestPathToURLAgreesWithBuild(t *testing.T) {
 	const base = "https://example.org/site/"
-	b, err := generator.ParseBaseURL(base)
+	b, err := uri.ParseBase(base)
 	if err != nil {
 		t.Fatal(err)
 	}

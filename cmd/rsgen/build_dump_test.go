@@ -131,7 +131,7 @@ func TestFinishExportUnpackaged(t *testing.T) {
 			"rsgen: hint: fix them in the export; without --skip-bad-records they fail the build; publish again once the files are stable\n"},
 	}
 	for _, tt := range tests {
-		rep := &generator.Report{Export: &generator.ExportReport{Name: "r.jsonl", Bad: tt.bad, Unpackaged: tt.unpackaged}}
+		rep := &generator.Report{Export: &report.Export{Name: "r.jsonl", Bad: tt.bad, Unpackaged: tt.unpackaged}}
 		for i := range tt.bad + tt.unpackaged {
 			rep.Problems = append(rep.Problems, p(i+1, "x"))
 		}
