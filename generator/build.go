@@ -189,49 +189,75 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 	if err := checkHostFiles(&cfg); err != nil {
 		return nil, err
 	}
-	stg, err := newStage(cfg.Out, cfg.DryRun)
+	builds := []*build{b}
+	resources, _, err := publishSets(ctx, cfg.Out, cfg.DryRun, builds, b.stats, b.notice,
+		func(_ int, b *build, resources *spill.ResourceSpool) error {
+			if err := writeSourceDescription(b.stage, b.docs.SourceDescriptionURL(), cfg.Describedby, builds); err != nil {
+				return err
+			}
+			return b.hostFiles(resources).Write(cfg.Out)
+		}, nil)
 	if err != nil {
-		return nil, marked(err, KindOutput)
+		return nil, err
 	}
-	b.attach(stg)
+	return b.report(resources[0], start), nil
+}
+
+// publishSets builds the sets of builds into one stage of out and
+// publishes it, or with dryRun only checks it: each set's run and then
+// set, the work of each set that needs its resources; then site, the
+// work of the whole stage (nil for none); then the check. It returns the
+// resources of each set and the files each found in its hash cache.
+func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, stats *report.Stats, notice func(string),
+	set func(i int, b *build, resources *spill.ResourceSpool) error, site func(stg *stage.Stage) error) ([]*spill.ResourceSpool, []int64, error) {
+	stg, err := newStage(out, dryRun)
+	if err != nil {
+		return nil, nil, marked(err, KindOutput)
+	}
 	for _, n := range stg.Notices() {
-		b.notice(n)
+		notice(n)
 	}
-	defer func() { b.history.cache.Abort() }() // the new cache, if the build fails before saveCache
-	stg.SetSnapshot(b.at)
-	resources, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
-		resources, err := b.run(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if err := writeSourceDescription(stg, b.docs.SourceDescriptionURL(), cfg.Describedby, []*build{b}); err != nil {
-			return nil, err
-		}
-		return resources, b.hostFiles(resources).Write(cfg.Out)
-	})
-	if err == nil {
-		err = checkStage(ctx, stg, []*build{b}, b.stats, b.notice)
+	for _, b := range builds {
+		b.attach(stg)
+		defer func() { b.history.cache.Abort() }() // the new caches, if the build fails before they are saved
 	}
+	resources := make([]*spill.ResourceSpool, len(builds))
+	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
+	err = func() error {
+		for i, b := range builds {
+			if b.cfg.Set != "" {
+				stats.NextSet(b.cfg.Set) // the progress counts each set's files
+			}
+			before := stats.Cached.Load()
+			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
+				r, err := b.run(ctx)
+				if err == nil {
+					err = set(i, b, r)
+				}
+				return r, err
+			})
+			if err != nil && b.cfg.Set != "" {
+				return setError(b.cfg.Set, err)
+			}
+			if err != nil {
+				return err
+			}
+			resources[i], cached[i] = r, stats.Cached.Load()-before
+		}
+		if site != nil {
+			if err := site(stg); err != nil {
+				return err
+			}
+		}
+		return checkStage(ctx, stg, builds, stats, notice)
+	}()
 	if err != nil {
 		stg.Discard()
-		return nil, err
+		return nil, nil, err
 	}
 	// The snapshot time may have moved since the stage was made: a second
 	// after the previous build's (afterPrevious).
-	stg.SetSnapshot(b.at)
-	if err := publish(stg, cfg.Out, cfg.DryRun); err != nil {
-		return nil, err
-	}
-	if !cfg.DryRun {
-		b.history.cache.Commit()
-	}
-	return b.report(resources, start), nil
-}
-
-// publish publishes stg into out; with dryRun, it only checks what
-// publishing checks, and removes the stage.
-func publish(stg *stage.Stage, out string, dryRun bool) error {
-	var err error
+	stg.SetSnapshot(latest(builds))
 	if dryRun {
 		err = stg.Check()
 		stg.Discard()
@@ -239,9 +265,14 @@ func publish(stg *stage.Stage, out string, dryRun bool) error {
 		stg.Discard()
 	}
 	if err != nil {
-		return failed(KindOutput, "publishing into %s: %w", out, err)
+		return nil, nil, failed(KindOutput, "publishing into %s: %w", out, err)
 	}
-	return nil
+	for _, b := range builds {
+		if !dryRun {
+			b.history.cache.Commit()
+		}
+	}
+	return resources, cached, nil
 }
 
 // attach has b write its documents into stg, in the directory of its set.

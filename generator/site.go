@@ -15,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -261,76 +262,39 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 		}
 		builds[i] = b
 	}
-	stg, err := newStage(site.Out, site.DryRun)
-	if err != nil {
-		return nil, marked(err, KindOutput)
-	}
-	for _, n := range stg.Notices() {
-		notice(n)
-	}
-	resources := make([]*spill.ResourceSpool, len(builds))
-	parts := make([]*hostfiles.Part, len(builds))
-	pages := make([]*hostfiles.SiteSet, len(builds)) // what the site's landing page shows of each
 	out, err := filepath.Abs(site.Out)
 	if err != nil {
 		return nil, marked(err, KindOutput)
 	}
 	out = resolveExisting(out)
-	for _, b := range builds {
-		b.attach(stg)
-		defer func() { b.history.cache.Abort() }() // the new caches, if the build fails before they are saved
-	}
-	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
-	err = func() error {
-		for i, b := range builds {
-			stats.NextSet(b.cfg.Set) // the progress counts each set's files
-			before := stats.Cached.Load()
-			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
-				r, err := b.run(ctx)
-				if err != nil {
-					return nil, err
-				}
-				if err := b.hostFiles(r).WritePages(); err != nil {
-					return nil, err
-				}
-				if pages[i], err = b.hostFiles(r).SiteSet(b.changeCounts()); err != nil {
-					return nil, err
-				}
-				if len(site.Hosts) > 0 {
-					if parts[i], err = b.hostPart(&site, out, r); err != nil {
-						return nil, err
-					}
-				}
-				return r, nil
-			})
-			if err != nil {
-				return setError(b.cfg.Set, err)
+	parts := make([]*hostfiles.Part, len(builds))
+	pages := make([]*hostfiles.SiteSet, len(builds)) // what the site's landing page shows of each
+	resources, cached, err := publishSets(ctx, site.Out, site.DryRun, builds, stats, notice,
+		func(i int, b *build, r *spill.ResourceSpool) (err error) {
+			if err := b.hostFiles(r).WritePages(); err != nil {
+				return err
 			}
-			resources[i], cached[i] = r, stats.Cached.Load()-before
-		}
-		if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
+			if pages[i], err = b.hostFiles(r).SiteSet(b.changeCounts()); err != nil {
+				return err
+			}
+			if len(site.Hosts) > 0 {
+				parts[i], err = b.hostPart(&site, out, r)
+			}
 			return err
-		}
-		if err := hostfiles.StageSite(stg, site.Out, site.DocsURL.base, site.Hosts, site.Templates, parts, notice); err != nil {
-			return err
-		}
-		if err := hostfiles.StageSitePage(stg, site.Templates, site.DocsURL.String(), site.Describedby, latest(builds), pages); err != nil {
-			return err
-		}
-		return checkStage(ctx, stg, builds, stats, notice)
-	}()
+		},
+		func(stg *stage.Stage) error {
+			if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
+				return err
+			}
+			if err := hostfiles.StageSite(stg, site.Out, site.DocsURL.base, site.Hosts, site.Templates, parts, notice); err != nil {
+				return err
+			}
+			return hostfiles.StageSitePage(stg, site.Templates, site.DocsURL.String(), site.Describedby, latest(builds), pages)
+		})
 	if err != nil {
-		stg.Discard()
-		return nil, err
-	}
-	stg.SetSnapshot(latest(builds))
-	if err := publish(stg, site.Out, site.DryRun); err != nil {
 		return nil, err
 	}
 	for i, b := range builds {
-		if !site.DryRun {
-			b.history.cache.Commit()
-		}
 		r := b.report(resources[i], start)
 		r.Cached = int(cached[i])
 		rep.Sets = append(rep.Sets, r)
