@@ -246,7 +246,7 @@ func TestArchiveIndexedOnlyForADump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stg, err := stage.New(cfg.Out)
+		stg, err := stage.New(cfg.Out, false)
 		if err != nil {
 			t.Fatal(err)
 		}

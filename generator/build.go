@@ -21,6 +21,7 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -210,7 +211,7 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 // resources of each set and the files each found in its hash cache.
 func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, stats *report.Stats, notice func(string),
 	set func(i int, b *build, resources *spill.ResourceSpool) error, site func(stg *stage.Stage) error) ([]*spill.ResourceSpool, []int64, error) {
-	stg, err := newStage(out, dryRun)
+	stg, err := stage.New(out, dryRun)
 	if err != nil {
 		return nil, nil, marked(err, KindOutput)
 	}
@@ -673,7 +674,7 @@ func writeSourceDescription(stg *stage.Stage, url, describedby string, sets []*b
 			break
 		}
 	}
-	if err := closeAfter(f, w.Close()); err != nil {
+	if err := confined.CloseAfter(f, w.Close()); err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}
 	sets[0].docs.N++

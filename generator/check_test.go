@@ -88,7 +88,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	stg, err := stage.New(cfg.Out)
+	stg, err := stage.New(cfg.Out, false)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -169,7 +169,7 @@ func TestPublishRollback(t *testing.T) {
 	testenv.WriteFile(t, out, docsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
 	testenv.WriteFile(t, out, "resourcesync.nginx.conf/file", "a directory where a file goes")
 	before := testenv.Snapshot(t, out)
-	st, err := stage.New(out)
+	st, err := stage.New(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func TestOlderSnapshotRefused(t *testing.T) {
 	testenv.NoStage(t, out)
 
 	// Publish checks again, under the lock, whatever the stage was told.
-	st, err := stage.New(out)
+	st, err := stage.New(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestBusyOutput(t *testing.T) {
 	out := t.TempDir()
 	cfg := testConfig(t, src, out)
 	mustBuild(t, cfg)
-	st, err := stage.New(out)
+	st, err := stage.New(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -18,6 +19,15 @@ var ErrSymlink = errors.New("is a symbolic link, which rsgen does not write thro
 // errName reports a name that is not local to the root: absolute, empty,
 // or with a ".." in it.
 var errName = errors.New("not a name inside the directory")
+
+// CloseAfter closes c and returns err, or the error of Close if err is
+// nil: the close of a file written, whose error is the write's.
+func CloseAfter(c io.Closer, err error) error {
+	if cerr := c.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // Name returns the path of name in r, for messages.
 func (r *Root) Path(name string) string { return filepath.Join(r.name, filepath.FromSlash(name)) }

@@ -237,7 +237,7 @@ func copyFile(root *confined.Root, src, dst string) error {
 		return err
 	}
 	_, err = io.Copy(out, in)
-	return closeAfter(out, err)
+	return confined.CloseAfter(out, err)
 }
 
 // rollBack undoes a publish that failed: the documents are swapped back if
@@ -415,7 +415,7 @@ func writeJournal(root *confined.Root, dir string, j *journal) error {
 	if err == nil {
 		err = f.Sync()
 	}
-	if err := closeAfter(f, err); err != nil {
+	if err := confined.CloseAfter(f, err); err != nil {
 		return err
 	}
 	return syncDir(root.Path(dir))
@@ -489,7 +489,7 @@ func syncTree(dir string) error {
 		if err != nil {
 			return err
 		}
-		return closeAfter(f, f.Sync())
+		return confined.CloseAfter(f, f.Sync())
 	})
 }
 

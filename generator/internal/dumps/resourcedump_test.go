@@ -29,7 +29,7 @@ var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
 // stage of its own, at the snapshot time.
 func newPackaging(t *testing.T, dir string) Packaging {
 	t.Helper()
-	stg, err := stage.New(t.TempDir())
+	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
