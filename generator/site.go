@@ -82,6 +82,21 @@ func setLabel(name string) string {
 func (s Site) Validate() error {
 	var errs []error
 	add := func(e *FieldError) { errs = append(errs, e) }
+	s.validateFields(add)
+	names := s.validateSets(add)
+	for _, r := range s.RemoveSets {
+		switch _, ok := names[r]; {
+		case r != oneSet && !previous.ValidSetName(r):
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: errInvalid, Detail: fmt.Sprintf("not the name of a set, nor %q (the one set of a build without sets)", oneSet)})
+		case ok:
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: errConflict, With: "Sets", Detail: "the set is published by this build"})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// validateFields checks the fields of s but its sets.
+func (s *Site) validateFields(add func(*FieldError)) {
 	if s.Out == "" {
 		add(&FieldError{Field: "Out", Err: errRequired, Detail: "the directory to write the documents of every set into"})
 	}
@@ -103,6 +118,12 @@ func (s Site) Validate() error {
 		bases = append(bases, c.BaseURL.String())
 	}
 	validateHosts(add, s.Hosts, s.DocsURL, bases...)
+}
+
+// validateSets checks each set of s, as Config.Validate does (the field
+// named "Sets[i].Field"), and how they combine; it returns the index of
+// each set by name.
+func (s *Site) validateSets(add func(*FieldError)) map[string]int {
 	names := map[string]int{}
 	caches := map[string]int{}
 	topics := map[string]string{} // explicit topic → the field that gives it
@@ -168,15 +189,7 @@ func (s Site) Validate() error {
 			}
 		}
 	}
-	for _, r := range s.RemoveSets {
-		switch _, ok := names[r]; {
-		case r != oneSet && !previous.ValidSetName(r):
-			add(&FieldError{Field: "RemoveSets", Value: r, Err: errInvalid, Detail: fmt.Sprintf("not the name of a set, nor %q (the one set of a build without sets)", oneSet)})
-		case ok:
-			add(&FieldError{Field: "RemoveSets", Value: r, Err: errConflict, With: "Sets", Detail: "the set is published by this build"})
-		}
-	}
-	return errors.Join(errs...)
+	return names
 }
 
 // historyOf returns the index of the first set of a tree or an archive,
@@ -236,20 +249,7 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	if err := checkHostFiles(&Config{Out: site.Out, Hosts: site.Hosts}); err != nil {
 		return nil, err
 	}
-	cfgs := slices.Clone(site.Sets)
-	now := time.Now()
-	for i := range cfgs {
-		c := &cfgs[i]
-		c.Out, c.DocsURL, c.Stats, c.Templates = site.Out, site.DocsURL, stats, site.Templates
-		name := c.Set
-		c.Notice = func(msg string) { notice("set " + name + ": " + msg) }
-		if c.At.IsZero() { // one snapshot time for every set
-			if c.now != nil {
-				now = c.now()
-			}
-			c.At = now
-		}
-	}
+	cfgs := site.configs(stats, notice)
 	rep := &SiteReport{}
 	if err := siteHistory(ctx, cfgs, site.historyOf(), site.RemoveSets, rep, notice); err != nil {
 		return nil, err
@@ -302,6 +302,27 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// configs are the Configs of the sets of site, each given what the
+// site's are: its output, URL, counters, templates, notices (which name
+// the set), and one snapshot time for every set that has none.
+func (site *Site) configs(stats *report.Stats, notice func(string)) []Config {
+	cfgs := slices.Clone(site.Sets)
+	now := time.Now()
+	for i := range cfgs {
+		c := &cfgs[i]
+		c.Out, c.DocsURL, c.Stats, c.Templates = site.Out, site.DocsURL, stats, site.Templates
+		name := c.Set
+		c.Notice = func(msg string) { notice("set " + name + ": " + msg) }
+		if c.At.IsZero() { // one snapshot time for every set
+			if c.now != nil {
+				now = c.now()
+			}
+			c.At = now
+		}
+	}
+	return cfgs
 }
 
 // latest is the latest snapshot time of builds: the site's.
