@@ -16,6 +16,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
@@ -145,8 +146,8 @@ type build struct {
 	stats    *report.Stats
 	problems report.Problems
 	notice   func(string)
-	unserved sync.Map   // DocsDir, stage.WellKnownFile of the source that owned left out for their URL (noticed after the scan)
-	docs     *docWriter // the documents written, into the stage
+	unserved sync.Map     // DocsDir, stage.WellKnownFile of the source that owned left out for their URL (noticed after the scan)
+	docs     *docs.Writer // the documents written, into the stage
 	at       time.Time
 	done     time.Time            // when the build completed (completed), once its lists are written
 	history  history              // the previous build, the changes since, the hash cache
@@ -282,7 +283,7 @@ func (b *build) attach(stg *stage.Stage) {
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.Stage = stg
 	b.spill.SortMemory, b.spill.AfterAdd = b.cfg.sortMemory, b.cfg.spooled
-	b.docs = &docWriter{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: listwriter.Limits(b.cfg.Limits)}
+	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: listwriter.Limits(b.cfg.Limits)}
 }
 
 // execute runs steps, the work of b in its stage, under a context that

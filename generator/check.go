@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -25,18 +26,6 @@ func withFindings(msg string, findings []validate.Finding) string {
 		b.WriteString(f.String())
 	}
 	return b.String()
-}
-
-// invalidPreviousError reports documents of the previous build that a
-// build would publish again but that fail validation (the check of the
-// stage finds them), named by the URLs they were read from: not a bug of
-// rsgen, as a KindInvalidOutput is.
-type invalidPreviousError struct {
-	Findings []validate.Finding // the error findings
-}
-
-func (e *invalidPreviousError) Error() string {
-	return withFindings("a document it published, to be published again, is not valid", e.Findings)
 }
 
 // errorFindings are the error findings of rep.
@@ -79,8 +68,11 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 				copied[b.docs.Dir+"/"+name] = u
 			}
 		}
-		if e := previousFault(copied, errorFindings(rep), cfg.Out); e != nil {
-			return fmt.Errorf("%w: %w", errPrevious, e)
+		// Documents of the previous build published again are not a bug
+		// of rsgen, as a KindInvalidOutput is: they are named by the URLs
+		// they were read from.
+		if f := previousFault(copied, errorFindings(rep), cfg.Out); f != nil {
+			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
 		}
 		return invalidOutput(rep.Errors, errorFindings(rep))
 	}
@@ -107,4 +99,29 @@ func moreText(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(", and %d more like it", n)
+}
+
+// previousFault returns findings (of the stage's check, whose documents
+// are named under out) if all are in documents copied from the previous
+// build (copied: their paths under out, slash-separated → the URL each was
+// read from), named by that URL; or nil if one is a document this build
+// wrote.
+func previousFault(copied map[string]string, findings []validate.Finding, out string) []validate.Finding {
+	if len(copied) == 0 {
+		return nil
+	}
+	from := make(map[string]string, len(copied))
+	for name, u := range copied {
+		from[filepath.Join(out, filepath.FromSlash(name))] = u
+	}
+	var named []validate.Finding
+	for _, f := range findings {
+		u, ok := from[f.Document]
+		if !ok {
+			return nil
+		}
+		f.Document = u
+		named = append(named, f)
+	}
+	return named
 }

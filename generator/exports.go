@@ -12,9 +12,6 @@ import (
 // its settings, its document writer and the writers of the lists every
 // source shares, and reads its report.
 
-// defaultChangesWindow is the trailing window of a record export's Change List.
-const defaultChangesWindow = exports.DefaultChangesWindow
-
 // runExport publishes a record export: its Resource List, its Resource
 // Dump and its Change List, then the Capability List.
 func (b *build) runExport(ctx context.Context) error {

@@ -148,20 +148,3 @@ func (b *build) noticeUnserved() {
 		}
 	}
 }
-
-// maxArchiveMembers is the most entries (files, directories, links…) a
-// zip given as the source may hold (archivescan.MaxMembers).
-const maxArchiveMembers = archivescan.MaxMembers
-
-// The errors of an archive given as the source (package archivescan).
-var (
-	// errDamaged reports an archive whose bytes are not what it says they
-	// are; nothing of it is published.
-	errDamaged = archivescan.ErrDamaged
-	// errTooManyMembers reports an archive of more members than rsgen
-	// takes.
-	errTooManyMembers = archivescan.ErrTooManyMembers
-	// errMemberTooLarge reports a member of a tar larger than the archive
-	// could expand to (a sparse file).
-	errMemberTooLarge = archivescan.ErrMemberTooLarge
-)

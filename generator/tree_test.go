@@ -17,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // siteFiles are the files of testdata/site a default build publishes.
@@ -161,8 +162,8 @@ func TestLongURL(t *testing.T) {
 	src := t.TempDir()
 	dir := strings.Repeat(strings.Repeat("L", 250)+"/", 8) // 2,008 bytes
 	base := "https://example.org/"                         // 20
-	fits := dir + strings.Repeat("f", maxLocLength-len(base)-len(dir))
-	over := dir + strings.Repeat("o", maxLocLength-len(base)-len(dir)+1)
+	fits := dir + strings.Repeat("f", uri.MaxLocLength-len(base)-len(dir))
+	over := dir + strings.Repeat("o", uri.MaxLocLength-len(base)-len(dir)+1)
 	testenv.WriteFile(t, src, fits, "fits")
 	testenv.WriteFile(t, src, over, "over")
 	testenv.WriteFile(t, src, "short.txt", "short")
@@ -171,11 +172,11 @@ func TestLongURL(t *testing.T) {
 	if got := relPaths(t, cfg.BaseURL, pub.entries); !slices.Equal(got, []string{fits, "short.txt"}) {
 		t.Errorf("published %q", got)
 	}
-	if len(pub.entries) > 0 && len(pub.entries[0].Loc) != maxLocLength {
-		t.Errorf("the longest URL is %d characters, want %d", len(pub.entries[0].Loc), maxLocLength)
+	if len(pub.entries) > 0 && len(pub.entries[0].Loc) != uri.MaxLocLength {
+		t.Errorf("the longest URL is %d characters, want %d", len(pub.entries[0].Loc), uri.MaxLocLength)
 	}
-	if len(rep.Problems) != 1 || rep.Problems[0].Path != over || !errors.Is(rep.Problems[0].Err, errLocTooLong) {
-		t.Errorf("problems %v, want %s: %v", rep.Problems, over, errLocTooLong)
+	if len(rep.Problems) != 1 || rep.Problems[0].Path != over || !errors.Is(rep.Problems[0].Err, uri.ErrLocTooLong) {
+		t.Errorf("problems %v, want %s: %v", rep.Problems, over, uri.ErrLocTooLong)
 	}
 }
 

@@ -21,9 +21,3 @@ func (u BaseURL) IsZero() bool { return u.base.IsZero() }
 
 // HasPath reports whether u has a path below its host's root.
 func (u BaseURL) HasPath() bool { return u.base.HasPath() }
-
-// maxLocLength is the longest <loc> the Sitemap schema accepts.
-const maxLocLength = uri.MaxLocLength
-
-// errLocTooLong reports a file whose URL would pass maxLocLength.
-var errLocTooLong = uri.ErrLocTooLong
