@@ -279,6 +279,3 @@ func (s *Stage) WriteFile(name string, data []byte) error {
 
 // Files returns the names of the staged files, in the order created.
 func (s *Stage) Files() []string { return s.files }
-
-// Remove removes the staged file name, which is then no longer one of
-// Files (a dump's package that ended up empty, a file of work).
