@@ -341,26 +341,29 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	if ch.HTTP.Deadline < 0 {
 		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: errOutOfRange, Detail: "give a positive duration, or 0 for the default"})
 	}
-	if c.Cache != "" && cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)) {
-		add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-			Detail: "it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"})
+	c.validateCache(add)
+}
+
+// validateCache checks the file the hash cache is kept in: outside the
+// documents and the links of the trees, and rsgen's own.
+func (c *Config) validateCache(add func(*FieldError)) {
+	if c.Cache == "" {
+		return
 	}
-	if c.Cache != "" && linkInTree(c.Cache, c.Source, c.Out) {
-		add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-			Detail: "a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to"})
+	invalid := func(detail string) { add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid, Detail: detail}) }
+	if cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)) {
+		invalid("it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere")
 	}
-	if c.Cache != "" {
-		switch err := hashcache.Check(c.Cache); {
-		case errors.Is(err, hashcache.ErrNotRegular):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-				Detail: "not a regular file; it names the file the hash cache is kept in, created if missing"})
-		case errors.Is(err, hashcache.ErrForeign):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-				Detail: "that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad"})
-		case errors.Is(err, confined.ErrDanglingLink):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-				Detail: "a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads"})
-		}
+	if linkInTree(c.Cache, c.Source, c.Out) {
+		invalid("a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to")
+	}
+	switch err := hashcache.Check(c.Cache); {
+	case errors.Is(err, hashcache.ErrNotRegular):
+		invalid("not a regular file; it names the file the hash cache is kept in, created if missing")
+	case errors.Is(err, hashcache.ErrForeign):
+		invalid("that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad")
+	case errors.Is(err, confined.ErrDanglingLink):
+		invalid("a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads")
 	}
 }
 

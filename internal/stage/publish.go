@@ -361,8 +361,7 @@ func recoverStages(root *confined.Root, dry bool) (notices []string) {
 			continue
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete): // killed before it changed anything
 		case err != nil:
-			notices = append(notices, fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
-				display.Name(dir), err))
+			notices = append(notices, leftAlone(dir, err))
 			lock.unlock()
 			continue
 		case committed(out, dir, j):
@@ -386,8 +385,7 @@ func dryNotice(root *confined.Root, dir string, j *journal, err error) string {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete):
 		return fmt.Sprintf("%s, left by a killed build, is left for the next build to remove (--dry-run)", display.Name(dir))
 	case err != nil:
-		return fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
-			display.Name(dir), err)
+		return leftAlone(dir, err)
 	}
 	how := "undo"
 	if committed(root.Name(), dir, j) {
@@ -395,6 +393,13 @@ func dryNotice(root *confined.Root, dir string, j *journal, err error) string {
 	}
 	return fmt.Sprintf("%s holds a publish that a killed build left halfway: the next build will %s it before it reads the output; this dry run read the output as it is (--dry-run changes nothing)",
 		display.Name(dir), how)
+}
+
+// leftAlone says that the stage dir, whose journal rsgen cannot prove it
+// wrote (err), was left alone.
+func leftAlone(dir string, err error) string {
+	return fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
+		display.Name(dir), err)
 }
 
 // writeJournal writes j in the stage dir of root, with the identities of
