@@ -629,27 +629,17 @@ func (b *build) writeCapabilityList() error {
 	return b.docs.Write("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
 }
 
+// capabilityOrder is the order of the capabilities in the Capability
+// List; any other comes after them.
+var capabilityOrder = []string{rsxml.CapResourceList, rsxml.CapResourceDump, rsxml.CapChangeList, rsxml.CapChangeDump,
+	rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}
+
 // capabilityRank is the place of a capability in the Capability List.
 func capabilityRank(capability string) int {
-	switch capability {
-	case rsxml.CapResourceList:
-		return 0
-	case rsxml.CapResourceDump:
-		return 1
-	case rsxml.CapChangeList:
-		return 2
-	case rsxml.CapChangeDump:
-		return 3
-	case rsxml.CapResourceListArchive:
-		return 4
-	case rsxml.CapResourceDumpArchive:
-		return 5
-	case rsxml.CapChangeListArchive:
-		return 6
-	case rsxml.CapChangeDumpArchive:
-		return 7
+	if i := slices.Index(capabilityOrder, capability); i >= 0 {
+		return i
 	}
-	return 8
+	return len(capabilityOrder)
 }
 
 // writeSourceDescription writes the Source Description (section 8) to
