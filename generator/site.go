@@ -55,7 +55,7 @@ type Site struct {
 	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
 }
 
-// oneSet names, in Site.RemoveSets and SetRemovedError, the one set of a
+// oneSet names, in Site.RemoveSets and Error.Sets, the one set of a
 // build without sets, whose documents are in resourcesync/ itself.
 const oneSet = "."
 
