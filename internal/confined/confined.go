@@ -10,6 +10,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // ErrSymlink is wrapped by the error of a call whose name leads through a
@@ -27,6 +29,25 @@ func CloseAfter(c io.Closer, err error) error {
 		err = cerr
 	}
 	return err
+}
+
+// OpenRegular opens the regular file name for reading, without following
+// a final link or waiting on a FIFO; anything else fails with an
+// *fs.PathError of regfile.ErrNotRegular.
+func (r *Root) OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+	f, err := r.OpenFile(name, regfile.OpenFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = &fs.PathError{Op: "open", Path: f.Name(), Err: regfile.ErrNotRegular}
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
 }
 
 // Name returns the path of name in r, for messages.

@@ -1,7 +1,6 @@
 package stage
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -229,14 +228,11 @@ func (s *Stage) prepareRoot(j *journal) error {
 
 // copyFile copies the regular file src of root to dst, a new file.
 func copyFile(root *confined.Root, src, dst string) error {
-	in, err := root.OpenFile(src, os.O_RDONLY|regfile.OpenFlags, 0)
+	in, _, err := root.OpenRegular(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
-		return cmp.Or(err, regfile.ErrNotRegular)
-	}
 	out, err := root.Create(dst)
 	if err != nil {
 		return err
