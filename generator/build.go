@@ -60,8 +60,7 @@ type Config struct {
 
 	// At is the time of the snapshot; FixedTime says it was given (the
 	// command line's --at or SOURCE_DATE_EPOCH), and then completed equals
-	// it too, so that the
-	// same tree gives the same bytes.
+	// it too, so that the same tree gives the same bytes.
 	At        time.Time `toml:"at"`
 	FixedTime bool
 
