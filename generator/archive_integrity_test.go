@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -110,7 +111,7 @@ func TestArchiveDamaged(t *testing.T) {
 					}
 					continue
 				}
-				if err == nil || !errors.Is(err, errDamaged) || !strings.Contains(err.Error(), src) {
+				if err == nil || !errors.Is(err, archivescan.ErrDamaged) || !strings.Contains(err.Error(), src) {
 					t.Fatalf("dump %v: error %v, want ErrDamaged naming %s", dump, err, src)
 				}
 				if _, err := os.Stat(out); err == nil {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -226,7 +227,7 @@ func TestArchiveSparseMemberTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Problems) != 1 || rep.Problems[0].Path != "holes" || !errors.Is(rep.Problems[0].Err, errMemberTooLarge) || rep.Files != 1 {
+	if len(rep.Problems) != 1 || rep.Problems[0].Path != "holes" || !errors.Is(rep.Problems[0].Err, archivescan.ErrMemberTooLarge) || rep.Files != 1 {
 		t.Errorf("problems %v, %d files; want holes skipped and small.txt published", rep.Problems, rep.Files)
 	}
 }
@@ -246,7 +247,7 @@ func TestArchiveIndexedOnlyForADump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stg, err := stage.New(cfg.Out)
+		stg, err := stage.New(cfg.Out, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,12 +16,15 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
@@ -57,8 +60,7 @@ type Config struct {
 
 	// At is the time of the snapshot; FixedTime says it was given (the
 	// command line's --at or SOURCE_DATE_EPOCH), and then completed equals
-	// it too, so that the
-	// same tree gives the same bytes.
+	// it too, so that the same tree gives the same bytes.
 	At        time.Time `toml:"at"`
 	FixedTime bool
 
@@ -73,9 +75,9 @@ type Config struct {
 	Changes Changes // Change Lists and Change Dump against the previous build (history.go)
 
 	// Guards (guards.go): a source with nothing to publish fails with
-	// *EmptySourceError unless AllowEmpty; a build that deletes more of the
+	// an Error of KindEmptySource unless AllowEmpty; a build that deletes more of the
 	// previous build's resources than MaxDelete (DefaultDeleteLimit if
-	// nil) fails with a *MassDeleteError.
+	// nil) fails with KindMassDelete.
 	AllowEmpty bool         `toml:"allow-empty"`
 	MaxDelete  *DeleteLimit `toml:"max-delete"`
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
@@ -90,10 +92,11 @@ type Config struct {
 	DryRun bool
 	// Changed, if set, is called with each change the build publishes in
 	// its Change Lists (none without a previous build), in their order,
-	// once the documents are written.
-	Changed func(Change)
+	// once the documents are written: its kind (created, updated or
+	// deleted) and the resource's URL.
+	Changed func(change, loc string)
 
-	Stats  *Stats           // progress counters; may be nil
+	Stats  *report.Stats    // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
 	stdin  io.Reader        // the export "-"; os.Stdin if nil
@@ -123,37 +126,12 @@ type Report struct {
 	Files     int
 	Bytes     int64
 	Documents int
-	Problems  []Problem // files not published; the exit status is then 3
+	Problems  []report.Problem // files not published; the exit status is then 3
 	Elapsed   time.Duration
-	Cached    int           // files found unchanged in the hash cache, not read
-	Changes   *ChangeReport // nil without a previous build
-	Export    *ExportReport // for a record export: Files counts the records listed
+	Cached    int                  // files found unchanged in the hash cache, not read
+	Changes   *report.ChangeReport // nil without a previous build
+	Export    *report.Export       // for a record export: Files counts the records listed
 }
-
-// ErrSource and ErrOutput mark the errors of a build that come from its
-// source or output directory (missing, not a directory, not writable…):
-// errors.Is tells which flag or argument to fix. The message is that of the
-// error they mark.
-var (
-	ErrSource = errors.New("source directory")
-	ErrOutput = errors.New("output directory")
-)
-
-// markedError is err, marked with a sentinel for errors.Is.
-type markedError struct{ err, mark error }
-
-func (e *markedError) Error() string   { return e.err.Error() }
-func (e *markedError) Unwrap() []error { return []error{e.err, e.mark} }
-
-func mark(err, sentinel error) error {
-	if err == nil {
-		return nil
-	}
-	return &markedError{err: err, mark: sentinel}
-}
-
-// ErrFailFast wraps the first per-file problem of a build run with FailFast.
-var ErrFailFast = errors.New("stopped at the first file that could not be published")
 
 // build is the state of one run of Build.
 type build struct {
@@ -164,16 +142,16 @@ type build struct {
 	stage    *stage.Stage
 	spill    spill.Area              // the spill files, in the stage
 	fail     context.CancelCauseFunc // ends the build with an error, from any goroutine
-	stats    *Stats
+	stats    *report.Stats
 	problems report.Problems
 	notice   func(string)
-	unserved sync.Map   // DocsDir, stage.WellKnownFile of the source that owned left out for their URL (noticed after the scan)
-	docs     *docWriter // the documents written, into the stage
+	unserved sync.Map     // DocsDir, stage.WellKnownFile of the source that owned left out for their URL (noticed after the scan)
+	docs     *docs.Writer // the documents written, into the stage
 	at       time.Time
 	done     time.Time            // when the build completed (completed), once its lists are written
 	history  history              // the previous build, the changes since, the hash cache
 	archive  *archivescan.Archive // Source, when it is an archive
-	export   *ExportReport        // what a record export held, when one is published
+	export   *report.Export       // what a record export held, when one is published
 }
 
 // Build publishes the Resource List of cfg.Source and the documents that
@@ -181,7 +159,7 @@ type build struct {
 // documents are staged first and moved into place together.
 func Build(ctx context.Context, cfg Config) (*Report, error) {
 	rep, err := buildOne(ctx, cfg)
-	return rep, interrupted(ctx, err)
+	return rep, classify(interrupted(ctx, err))
 }
 
 // interrupted is the error of a build under ctx that failed with err:
@@ -212,49 +190,75 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 	if err := checkHostFiles(&cfg); err != nil {
 		return nil, err
 	}
-	stg, err := newStage(cfg.Out, cfg.DryRun)
+	builds := []*build{b}
+	resources, _, err := publishSets(ctx, cfg.Out, cfg.DryRun, builds, b.stats, b.notice,
+		func(_ int, b *build, resources *spill.ResourceSpool) error {
+			if err := writeSourceDescription(b.stage, b.docs.SourceDescriptionURL(), cfg.Describedby, builds); err != nil {
+				return err
+			}
+			return b.hostFiles(resources).Write(cfg.Out)
+		}, nil)
 	if err != nil {
-		return nil, mark(err, ErrOutput)
+		return nil, err
 	}
-	b.attach(stg)
+	return b.report(resources[0], start), nil
+}
+
+// publishSets builds the sets of builds into one stage of out and
+// publishes it, or with dryRun only checks it: each set's run and then
+// set, the work of each set that needs its resources; then site, the
+// work of the whole stage (nil for none); then the check. It returns the
+// resources of each set and the files each found in its hash cache.
+func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, stats *report.Stats, notice func(string),
+	set func(i int, b *build, resources *spill.ResourceSpool) error, site func(stg *stage.Stage) error) ([]*spill.ResourceSpool, []int64, error) {
+	stg, err := stage.New(out, dryRun)
+	if err != nil {
+		return nil, nil, marked(err, KindOutput)
+	}
 	for _, n := range stg.Notices() {
-		b.notice(n)
+		notice(n)
 	}
-	defer func() { b.history.cache.Abort() }() // the new cache, if the build fails before saveCache
-	stg.SetSnapshot(b.at)
-	resources, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
-		resources, err := b.run(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if err := writeSourceDescription(stg, b.docs.SourceDescriptionURL(), cfg.Describedby, []*build{b}); err != nil {
-			return nil, err
-		}
-		return resources, b.hostFiles(resources).Write(cfg.Out)
-	})
-	if err == nil {
-		err = checkStage(ctx, stg, []*build{b}, b.stats, b.notice)
+	for _, b := range builds {
+		b.attach(stg)
+		defer func() { b.history.cache.Abort() }() // the new caches, if the build fails before they are saved
 	}
+	resources := make([]*spill.ResourceSpool, len(builds))
+	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
+	err = func() error {
+		for i, b := range builds {
+			if b.cfg.Set != "" {
+				stats.NextSet(b.cfg.Set) // the progress counts each set's files
+			}
+			before := stats.Cached.Load()
+			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
+				r, err := b.run(ctx)
+				if err == nil {
+					err = set(i, b, r)
+				}
+				return r, err
+			})
+			if err != nil && b.cfg.Set != "" {
+				return setError(b.cfg.Set, err)
+			}
+			if err != nil {
+				return err
+			}
+			resources[i], cached[i] = r, stats.Cached.Load()-before
+		}
+		if site != nil {
+			if err := site(stg); err != nil {
+				return err
+			}
+		}
+		return checkStage(ctx, stg, builds, stats, notice)
+	}()
 	if err != nil {
 		stg.Discard()
-		return nil, err
+		return nil, nil, err
 	}
 	// The snapshot time may have moved since the stage was made: a second
 	// after the previous build's (afterPrevious).
-	stg.SetSnapshot(b.at)
-	if err := publish(stg, cfg.Out, cfg.DryRun); err != nil {
-		return nil, err
-	}
-	if !cfg.DryRun {
-		b.history.cache.Commit()
-	}
-	return b.report(resources, start), nil
-}
-
-// publish publishes stg into out; with dryRun, it only checks what
-// publishing checks, and removes the stage.
-func publish(stg *stage.Stage, out string, dryRun bool) error {
-	var err error
+	stg.SetSnapshot(latest(builds))
 	if dryRun {
 		err = stg.Check()
 		stg.Discard()
@@ -262,9 +266,14 @@ func publish(stg *stage.Stage, out string, dryRun bool) error {
 		stg.Discard()
 	}
 	if err != nil {
-		return mark(fmt.Errorf("publishing into %s: %w", out, err), ErrOutput)
+		return nil, nil, failed(KindOutput, "publishing into %s: %w", out, err)
 	}
-	return nil
+	for _, b := range builds {
+		if !dryRun {
+			b.history.cache.Commit()
+		}
+	}
+	return resources, cached, nil
 }
 
 // attach has b write its documents into stg, in the directory of its set.
@@ -273,7 +282,7 @@ func (b *build) attach(stg *stage.Stage) {
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.Stage = stg
 	b.spill.SortMemory, b.spill.AfterAdd = b.cfg.sortMemory, b.cfg.spooled
-	b.docs = &docWriter{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits}
+	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: listwriter.Limits(b.cfg.Limits)}
 }
 
 // execute runs steps, the work of b in its stage, under a context that
@@ -286,7 +295,9 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 	defer cancel(nil)
 	b.fail = cancel
 	if b.cfg.FailFast {
-		b.problems.FailFast = func(err error) { cancel(fmt.Errorf("%w: %w", ErrFailFast, err)) }
+		b.problems.FailFast = func(err error) {
+			cancel(failed(KindFailFast, "stopped at the first file that could not be published: %w", err))
+		}
 	}
 	resources, err := steps(ctx)
 	if err == nil {
@@ -296,7 +307,7 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 		err = fmt.Errorf("removing the spill files: %w", rerr)
 	}
 	if err != nil {
-		if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrFailFast) || errors.Is(cause, ErrPrevious) || errors.Is(cause, spill.ErrSpool)) {
+		if cause := context.Cause(ctx); cause != nil && (kindOf(cause) == KindFailFast || errors.Is(cause, errPrevious) || errors.Is(cause, spill.ErrSpool)) {
 			return nil, cause
 		}
 		return nil, err
@@ -321,7 +332,7 @@ func (b *build) report(resources *spill.ResourceSpool, start time.Time) *Report 
 func newBuild(cfg *Config) (*build, error) {
 	root, arch, err := sourceOf(cfg)
 	if err != nil {
-		return nil, mark(err, ErrSource)
+		return nil, marked(err, KindSource)
 	}
 	if cfg.Out == "" { // a directory tree, published in place (Validate)
 		cfg.Out = cfg.Source
@@ -346,7 +357,7 @@ func newBuild(cfg *Config) (*build, error) {
 	}
 	b := &build{cfg: cfg, root: root, archive: arch, stats: cfg.Stats, notice: cfg.Notice, at: cfg.At.UTC().Truncate(time.Second)}
 	if b.stats == nil {
-		b.stats = new(Stats)
+		b.stats = new(report.Stats)
 	}
 	if b.notice == nil {
 		b.notice = func(string) {}
@@ -357,7 +368,7 @@ func newBuild(cfg *Config) (*build, error) {
 	}
 	out = resolveExisting(out)
 	if docs := filepath.Join(out, docsDir); tree.Within(docs, root) {
-		return nil, mark(fmt.Errorf("the source %s is inside %s, which rsgen replaces with its documents: choose another output directory", cfg.Source, docs), ErrOutput)
+		return nil, failed(KindOutput, "the source %s is inside %s, which rsgen replaces with its documents: choose another output directory", cfg.Source, docs)
 	}
 	if root != "" && tree.Within(root, out) {
 		rel, _ := filepath.Rel(root, out)
@@ -469,11 +480,11 @@ func (b *build) owned(real string) bool {
 // Description and the files for hosts.
 func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.cfg.Export != "" {
-		b.stats.Enter(PhaseScanning)
+		b.stats.Enter(report.PhaseScanning)
 		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
 	}
 	if b.cfg.Changes.Previous != "" {
-		b.stats.Enter(PhasePrevious)
+		b.stats.Enter(report.PhasePrevious)
 	}
 	if err := b.prepareHistory(ctx); err != nil {
 		return nil, err
@@ -483,7 +494,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 			return nil, err
 		}
 	}
-	b.stats.Enter(PhaseScanning)
+	b.stats.Enter(report.PhaseScanning)
 	resources, err := b.scan(ctx)
 	if err != nil {
 		return nil, err
@@ -514,7 +525,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 			}
 		}
 	}
-	b.stats.Enter(PhaseWriting)
+	b.stats.Enter(report.PhaseWriting)
 	if err := b.checkEmpty(resources.Len()); err != nil { // the dump left out every file
 		return nil, err
 	}
@@ -534,7 +545,7 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 		return nil, err
 	}
 	if b.cfg.Changed != nil && b.history.changes != nil {
-		if err := b.history.changes.Each(func(c *Change) error { b.cfg.Changed(*c); return nil }); err != nil {
+		if err := b.history.changes.Each(func(c *spill.Change) error { b.cfg.Changed(c.Change, c.Loc); return nil }); err != nil {
 			return nil, err
 		}
 	}
@@ -554,7 +565,7 @@ func (b *build) completed() time.Time {
 	return b.at
 }
 
-// checkEmpty fails with an *EmptySourceError if a directory or archive gives
+// checkEmpty fails with KindEmptySource if a directory or archive gives
 // no file to publish, unless that is allowed.
 func (b *build) checkEmpty(files int) error {
 	if files > 0 || b.cfg.AllowEmpty {
@@ -573,7 +584,7 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
-	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: b.cfg.Changes.ArchiveResourceLists, Keep: b.cfg.Changes.ArchiveKeep, At: b.at, Notice: b.notice}
+	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: b.cfg.Changes.Archive.ResourceLists, Keep: b.cfg.Changes.Archive.Keep, At: b.at, Notice: b.notice}
 	archive, err := la.Plan()
 	if err != nil {
 		return err
@@ -617,27 +628,17 @@ func (b *build) writeCapabilityList() error {
 	return b.docs.Write("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
 }
 
+// capabilityOrder is the order of the capabilities in the Capability
+// List; any other comes after them.
+var capabilityOrder = []string{rsxml.CapResourceList, rsxml.CapResourceDump, rsxml.CapChangeList, rsxml.CapChangeDump,
+	rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}
+
 // capabilityRank is the place of a capability in the Capability List.
 func capabilityRank(capability string) int {
-	switch capability {
-	case rsxml.CapResourceList:
-		return 0
-	case rsxml.CapResourceDump:
-		return 1
-	case rsxml.CapChangeList:
-		return 2
-	case rsxml.CapChangeDump:
-		return 3
-	case rsxml.CapResourceListArchive:
-		return 4
-	case rsxml.CapResourceDumpArchive:
-		return 5
-	case rsxml.CapChangeListArchive:
-		return 6
-	case rsxml.CapChangeDumpArchive:
-		return 7
+	if i := slices.Index(capabilityOrder, capability); i >= 0 {
+		return i
 	}
-	return 8
+	return len(capabilityOrder)
 }
 
 // writeSourceDescription writes the Source Description (section 8) to
@@ -663,7 +664,7 @@ func writeSourceDescription(stg *stage.Stage, url, describedby string, sets []*b
 			break
 		}
 	}
-	if err := closeAfter(f, w.Close()); err != nil {
+	if err := confined.CloseAfter(f, w.Close()); err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}
 	sets[0].docs.N++

@@ -73,7 +73,7 @@ func TestCarriedPackageChecked(t *testing.T) {
 			before := testenv.ReadTree(t, out)
 			tr.write("dir/c.txt", "charlie!", acTime("2024-06-03T12:00:00Z"))
 			_, err := Build(context.Background(), acDumpConfig(tr.dir, out, acDay(4)))
-			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
 			acSameFiles(t, "after the build", testenv.ReadTree(t, out), before)

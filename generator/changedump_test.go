@@ -242,8 +242,8 @@ func TestChangeDumpSplit(t *testing.T) {
 	cfg = acDumpConfig(tr.dir, out, acDay(3))
 	cfg.Dump.MaxBytes = 2500
 	cfg.Limits.MaxEntries = 5
-	var le *LimitError
-	if _, err := Build(context.Background(), cfg); !errors.As(err, &le) || !slices.Equal(le.Raise, []string{"Dump.MaxBytes"}) {
+	var le *Error
+	if _, err := Build(context.Background(), cfg); !errors.As(err, &le) || le.Kind != KindLimit || !slices.Equal(le.Raise, []string{"Dump.MaxBytes"}) {
 		t.Errorf("error %v, want one that says the Change Dump cannot list its packages", err)
 	}
 	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)
@@ -289,7 +289,7 @@ func TestChangeDumpFromURL(t *testing.T) {
 	cfg = acServedConfig(t, tr.dir, fresh, base, acDay(3))
 	cfg.Changes.Previous, cfg.Changes.Dump = srv.URL, true
 	_, err := Build(context.Background(), cfg)
-	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "sha-256 digest") {
+	if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "sha-256 digest") {
 		t.Errorf("a tampered package: %v", err)
 	}
 	acSameFiles(t, "the output after a failure", testenv.ReadTree(t, fresh), before)
@@ -315,7 +315,7 @@ func TestChangeDumpTurnedOnLater(t *testing.T) {
 	tr.write("new3.txt", "newest", acTime("2024-06-03T10:00:00Z"))
 	cfg = acConfig(tr.dir, out, acDay(4))
 	cfg.Changes.Previous = out
-	cfg.Changes.DropChangeDump = true
+	cfg.Changes.Drop = []string{"changedump"}
 	acBuild(t, cfg)
 	tr.write("new4.txt", "later", acTime("2024-06-04T10:00:00Z"))
 	cfg = acDumpConfig(tr.dir, out, acDay(5))
@@ -344,7 +344,7 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 	tr.write("new2.txt", "newer", acTime("2024-06-02T10:00:00Z"))
 	cfg := acConfig(tr.dir, out, acDay(3))
 	cfg.Changes.Previous = out
-	cfg.Changes.DropChangeDump = true
+	cfg.Changes.Drop = []string{"changedump"}
 	acBuild(t, cfg)
 	// Put the dump of build 2 back beside the lists of build 3.
 	tr2 := acNewTree(t, acFiles, acT0)
@@ -431,7 +431,7 @@ func TestChangeDumpPackageThatIsALink(t *testing.T) {
 	cfg := acDumpConfig(tr.dir, out, acDay(3))
 	cfg.Changes.Previous = prev
 	_, err = Build(context.Background(), cfg)
-	if !errors.Is(err, ErrPrevious) {
+	if !errors.Is(err, errPrevious) {
 		t.Errorf("error %v, want one about the previous build", err)
 	}
 	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {

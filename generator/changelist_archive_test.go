@@ -52,7 +52,7 @@ func archivedIn(t *testing.T, out, name, capability string, times func(md *rsxml
 
 func archiveConfig(src, out, prev string, at time.Time, keep time.Duration) Config {
 	cfg := acConfig(src, out, at)
-	cfg.Changes.Previous, cfg.Changes.ArchiveKeep = prev, keep
+	cfg.Changes.Previous, cfg.Changes.Archive.Keep = prev, keep
 	return cfg
 }
 
@@ -100,7 +100,7 @@ func TestChangeListArchive(t *testing.T) {
 	}
 	acValidate(t, out)
 
-	// A year later, the lists that ended more than ArchiveKeep before are
+	// A year later, the lists that ended more than Archive.Keep before are
 	// dropped; the new one still starts where the archive ended.
 	tr.write("c.txt", "gamma", acTime("2025-06-10T00:00:00Z"))
 	late := time.Date(2025, 6, 11, 0, 0, 0, 0, time.UTC)
@@ -128,14 +128,14 @@ func TestChangeListArchiveDropped(t *testing.T) {
 
 	tr.write("new.txt", "new", acTime("2024-06-02T12:00:00Z"))
 	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(3), 0))
-	var ade *ArchiveDroppedError
-	if !errors.As(err, &ade) || ade.Lists != 1 {
+	var ade *Error
+	if !errors.As(err, &ade) || ade.Kind != KindDropped || ade.N != 1 {
 		t.Fatalf("a build without the archive: %v, want an *ArchiveDroppedError of 1 list", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 
 	cfg := archiveConfig(tr.dir, out, out, acDay(3), 0)
-	cfg.Changes.DropArchive = true
+	cfg.Changes.Drop = []string{"changelist-archive"}
 	acBuild(t, cfg)
 	if got := archiveOf(t, out); got != nil {
 		t.Errorf("the archive dropped on purpose still lists %q", got)
@@ -162,14 +162,14 @@ func TestChangeListArchiveOverHTTP(t *testing.T) {
 	acBuild(t, acServedConfig(t, tr.dir, live, base, acDay(1)))
 	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
 	cfg := acServedConfig(t, tr.dir, live, base, acDay(2))
-	cfg.Changes.Previous, cfg.Changes.ArchiveKeep = live, 60*24*time.Hour
+	cfg.Changes.Previous, cfg.Changes.Archive.Keep = live, 60*24*time.Hour
 	acBuild(t, cfg)
 
 	tr.remove("b.txt")
 	fromURL, fromDir := t.TempDir(), t.TempDir()
 	for _, c := range []struct{ out, prev string }{{fromURL, srv.URL}, {fromDir, live}} {
 		cfg := acServedConfig(t, tr.dir, c.out, base, acDay(3))
-		cfg.Changes.Previous, cfg.Changes.ArchiveKeep = c.prev, 60*24*time.Hour
+		cfg.Changes.Previous, cfg.Changes.Archive.Keep = c.prev, 60*24*time.Hour
 		if rep := acBuild(t, cfg); rep.Changes.Archived != 2 {
 			t.Errorf("from %s: %d lists archived, want 2", c.prev, rep.Changes.Archived)
 		}
@@ -225,7 +225,7 @@ func TestChangeListArchiveFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg = archiveConfig(tr.dir, out, out, acDay(35), 0)
-	cfg.Changes.DropArchive = true
+	cfg.Changes.Drop = []string{"changelist-archive"}
 	acBuild(t, cfg)
 	if got := archiveOf(t, out); got != nil {
 		t.Errorf("the archive dropped still lists %q", got)
@@ -256,8 +256,7 @@ func TestCarriedInvalidIsThePreviousBuilds(t *testing.T) {
 	}
 	tr.write("new.txt", "new", acTime("2024-06-02T12:00:00Z"))
 	_, err = Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(3), 365*24*time.Hour))
-	var ipe *invalidPreviousError
-	if !errors.Is(err, ErrPrevious) || !errors.As(err, &ipe) || !strings.Contains(err.Error(), "changelist-20240602T000000Z.xml") {
+	if kindOf(err) != KindPrevious || !strings.Contains(err.Error(), "to be published again, is not valid") || !strings.Contains(err.Error(), "changelist-20240602T000000Z.xml") {
 		t.Fatalf("a carried list with a negative length: %v, want an *InvalidPreviousError naming it", err)
 	}
 }
@@ -362,8 +361,8 @@ func TestChangeDumpArchive(t *testing.T) {
 	acValidate(t, out)
 	before := testenv.Snapshot(t, out)
 	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, quiet.Add(time.Hour), year))
-	var dde *DumpDroppedError
-	if !errors.As(err, &dde) {
+	var dde *Error
+	if !errors.As(err, &dde) || dde.Kind != KindDropped {
 		t.Errorf("a build without the Change Dump: %v, want a *DumpDroppedError", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -411,7 +410,7 @@ func TestChangeDumpArchiveDisagreement(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 	tr.write("c.txt", "charlie", acTime("2024-06-02T12:00:00Z"))
 	err = build(3)
-	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "otherwise than the Change Dump") {
+	if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "otherwise than the Change Dump") {
 		t.Fatalf("build: %v, want the previous build's error", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -426,7 +425,7 @@ func listArchiveOf(t *testing.T, out string) []string {
 
 // The Resource List is archived whole, an index and its parts past the
 // limits, when the newest archived one is old enough; archived lists are
-// carried forward byte for byte, and dropped after ArchiveKeep.
+// carried forward byte for byte, and dropped after Archive.Keep.
 func TestResourceListArchive(t *testing.T) {
 	t.Parallel()
 	const day = 24 * time.Hour
@@ -436,7 +435,7 @@ func TestResourceListArchive(t *testing.T) {
 	build := func(at time.Time, out string) {
 		t.Helper()
 		cfg := archiveConfig(tr.dir, out, out, at, 60*day)
-		cfg.Changes.ArchiveResourceLists = 2 * day
+		cfg.Changes.Archive.ResourceLists = 2 * day
 		cfg.Limits.MaxEntries = 2 // the archived lists are indexes over parts
 		acBuild(t, cfg)
 	}
@@ -470,9 +469,9 @@ func TestResourceListArchive(t *testing.T) {
 	// Without the flag, the archive would be dropped: refused.
 	before := testenv.Snapshot(t, out)
 	_, err := Build(context.Background(), archiveConfig(tr.dir, out, out, acDay(6), 60*day))
-	var ade *ArchiveDroppedError
-	if !errors.As(err, &ade) || ade.Capability != rsxml.CapResourceListArchive || ade.Lists != 2 {
-		t.Fatalf("a build without ArchiveResourceLists: %v", err)
+	var ade *Error
+	if !errors.As(err, &ade) || ade.Kind != KindDropped || ade.Capability != rsxml.CapResourceListArchive || ade.N != 2 {
+		t.Fatalf("a build without Archive.ResourceLists: %v", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 
@@ -522,7 +521,7 @@ func TestResourceListArchiveRefused(t *testing.T) {
 			acBuild(t, acConfig(tr.dir, out, acDay(1)))
 			build := func(day int, into string) error {
 				cfg := archiveConfig(tr.dir, into, out, acDay(day), 60*24*time.Hour)
-				cfg.Changes.ArchiveResourceLists = time.Nanosecond
+				cfg.Changes.Archive.ResourceLists = time.Nanosecond
 				cfg.Limits.MaxEntries = 2
 				_, err := Build(context.Background(), cfg)
 				return err
@@ -532,7 +531,7 @@ func TestResourceListArchiveRefused(t *testing.T) {
 			}
 			tt.edit(t, filepath.Join(out, docsDir))
 			err := build(3, t.TempDir()) // a fresh output: out's own files are guarded otherwise
-			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
 			}
 		})

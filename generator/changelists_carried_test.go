@@ -66,7 +66,7 @@ func TestCarriedChangeListChangedSinceRead(t *testing.T) {
 	}
 	before := testenv.ReadTree(t, out)
 	_, err := Build(context.Background(), cfg)
-	if !errors.Is(err, ErrPrevious) || !errors.Is(err, previous.ErrChanged) || !strings.Contains(err.Error(), "changelist-20240603T000000Z.xml") {
+	if !errors.Is(err, errPrevious) || !errors.Is(err, previous.ErrChanged) || !strings.Contains(err.Error(), "changelist-20240603T000000Z.xml") {
 		t.Fatalf("err = %v, want ErrPrevious and previous.ErrChanged naming the list", err)
 	}
 	changed := testenv.ReadTree(t, out)

@@ -291,8 +291,8 @@ func TestRebuildAtTheSameTime(t *testing.T) {
 	acSameFiles(t, "a rebuild", testenv.ReadTree(t, out), first)
 	// A change with no time to have happened in is refused.
 	tr.write("later.txt", "later", acTime("2024-06-01T13:00:00Z"))
-	var ste *SnapshotTimeError
-	if _, err := Build(t.Context(), cfg); !errors.As(err, &ste) || ste.Changes != 1 || !ste.Previous.Equal(acDay(2)) || !errors.Is(err, ErrPrevious) {
+	var ste *Error
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &ste) || ste.Kind != KindSnapshotTime || !strings.Contains(err.Error(), "snapshot time "+rsxml.FormatTime(acDay(2))+" is this build's too, yet 1 resource changed") || !errors.Is(err, errPrevious) {
 		t.Errorf("error %v", err)
 	}
 	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), first)
@@ -320,8 +320,8 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 	cfg.BaseURL = mustBaseURL(t, "https://new.example.org/")
 	cfg.Changes.Previous = out
 	cfg.Changes.Dump = true
-	var ose *OtherSiteError
-	if _, err := Build(t.Context(), cfg); !errors.As(err, &ose) || ose.Previous != "https://example.org/" || ose.This != "https://new.example.org/" {
+	var ose *Error
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &ose) || ose.Kind != KindOtherSite || ose.URL != "https://new.example.org/" || !strings.Contains(err.Error(), "published at https://example.org/, this build at https://new.example.org/") {
 		t.Fatalf("error %v, want an OtherSiteError", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
@@ -380,8 +380,8 @@ func TestChangeListIndexOverTheLimits(t *testing.T) {
 	cfg.Changes.Previous = out
 	cfg.Limits.MaxEntries = 2 // two parts of the open list's changes, two of this build's
 	_, err := Build(t.Context(), cfg)
-	var le *LimitError
-	if !errors.As(err, &le) || !slices.Contains(le.Raise, "Limits.MaxEntries") || strings.Contains(err.Error(), "validation") {
+	var le *Error
+	if !errors.As(err, &le) || le.Kind != KindLimit || !slices.Contains(le.Raise, "Limits.MaxEntries") || strings.Contains(err.Error(), "validation") {
 		t.Fatalf("error %v, want a LimitError that raises Limits.MaxEntries", err)
 	}
 	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)

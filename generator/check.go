@@ -4,24 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/stage"
-	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
 )
-
-// InvalidOutputError reports that what a build was about to publish fails
-// validation. Nothing was published; it is a bug of rsgen.
-type InvalidOutputError struct {
-	Errors   int
-	Findings []validate.Finding // the error findings, at most validate.MaxPerRule per rule and document
-}
-
-func (e *InvalidOutputError) Error() string {
-	return withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(e.Errors, "error")), e.Findings)
-}
 
 // withFindings is msg followed by the first ten findings, a line each.
 func withFindings(msg string, findings []validate.Finding) string {
@@ -36,18 +26,6 @@ func withFindings(msg string, findings []validate.Finding) string {
 		b.WriteString(f.String())
 	}
 	return b.String()
-}
-
-// invalidPreviousError reports documents of the previous build that a
-// build would publish again but that fail validation (the check of the
-// stage finds them), named by the URLs they were read from: not a bug of
-// rsgen, as InvalidOutputError is.
-type invalidPreviousError struct {
-	Findings []validate.Finding // the error findings
-}
-
-func (e *invalidPreviousError) Error() string {
-	return withFindings("a document it published, to be published again, is not valid", e.Findings)
 }
 
 // errorFindings are the error findings of rep.
@@ -66,8 +44,8 @@ func errorFindings(rep *validate.Report) []validate.Finding {
 // Publish: a build never publishes documents that fail. Warnings become
 // one notice per rule. It re-reads every document once, as a stream; see
 // BenchmarkCheck for its cost.
-func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *Stats, notice func(string)) error {
-	stats.Enter(PhaseChecking)
+func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *report.Stats, notice func(string)) error {
+	stats.Enter(report.PhaseChecking)
 	cfg := sets[0].cfg
 	if cfg.beforeCheck != nil {
 		cfg.beforeCheck(stg)
@@ -90,10 +68,13 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *Sta
 				copied[b.docs.Dir+"/"+name] = u
 			}
 		}
-		if e := previousFault(copied, errorFindings(rep), cfg.Out); e != nil {
-			return fmt.Errorf("%w: %w", ErrPrevious, e)
+		// Documents of the previous build published again are not a bug
+		// of rsgen, as a KindInvalidOutput is: they are named by the URLs
+		// they were read from.
+		if f := previousFault(copied, errorFindings(rep), cfg.Out); f != nil {
+			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
 		}
-		return &InvalidOutputError{Errors: rep.Errors, Findings: errorFindings(rep)}
+		return invalidOutput(rep.Errors, errorFindings(rep))
 	}
 	first := map[string]validate.Finding{}
 	for _, f := range rep.Findings {
@@ -118,4 +99,29 @@ func moreText(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(", and %d more like it", n)
+}
+
+// previousFault returns findings (of the stage's check, whose documents
+// are named under out) if all are in documents copied from the previous
+// build (copied: their paths under out, slash-separated → the URL each was
+// read from), named by that URL; or nil if one is a document this build
+// wrote.
+func previousFault(copied map[string]string, findings []validate.Finding, out string) []validate.Finding {
+	if len(copied) == 0 {
+		return nil
+	}
+	from := make(map[string]string, len(copied))
+	for name, u := range copied {
+		from[filepath.Join(out, filepath.FromSlash(name))] = u
+	}
+	var named []validate.Finding
+	for _, f := range findings {
+		u, ok := from[f.Document]
+		if !ok {
+			return nil
+		}
+		f.Document = u
+		named = append(named, f)
+	}
+	return named
 }

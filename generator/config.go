@@ -315,69 +315,79 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	if ch.Keep < 0 {
 		add(&FieldError{Field: "Changes.Keep", Value: ch.Keep, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
 	}
+	for _, d := range ch.Drop {
+		if !slices.Contains(droppable, d) {
+			add(&FieldError{Field: "Changes.Drop", Value: d, Err: errInvalid, Detail: "give " + strings.Join(droppable, ", ")})
+		}
+	}
+	ar := &ch.Archive
 	switch {
-	case ch.ArchiveKeep < 0:
-		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
-	case ch.ArchiveKeep > 0 && ch.ArchiveKeep < ch.Keep:
-		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: errShorter, With: "Changes.Keep",
+	case ar.Keep < 0:
+		add(&FieldError{Field: "Changes.Archive.Keep", Value: ar.Keep, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
+	case ar.Keep > 0 && ar.Keep < ch.Keep:
+		add(&FieldError{Field: "Changes.Archive.Keep", Value: ar.Keep, Err: errShorter, With: "Changes.Keep",
 			Detail: "the archive keeps the changes the Change List drops"})
-	case ch.ArchiveKeep > 0 && ch.DropArchive:
-		add(&FieldError{Field: "Changes.DropArchive", Err: errConflict, With: "Changes.ArchiveKeep", Detail: "one drops the Change List Archive, the other keeps it"})
+	case ar.Keep > 0 && ch.drops(rsxml.CapChangeListArchive):
+		add(&FieldError{Field: dropField(rsxml.CapChangeListArchive), Err: errConflict, With: "Changes.Archive.Keep", Detail: "one drops the Change List Archive, the other keeps it"})
 	}
-	ch.validateSnapshots(add, "Resource List", ch.ArchiveResourceLists, ch.DropResourceListArchive, true)
-	ch.validateSnapshots(add, "Resource Dump", ch.ArchiveResourceDumps, ch.DropResourceDumpArchive, c.Dump.Enabled)
-	if ch.ArchiveKeep > 0 && c.Export == "" && ch.Previous == "" {
-		add(&FieldError{Field: "Changes.ArchiveKeep", Err: errNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
+	ch.validateSnapshots(add, "Resource List", rsxml.CapResourceListArchive, ar.ResourceLists, true)
+	ch.validateSnapshots(add, "Resource Dump", rsxml.CapResourceDumpArchive, ar.ResourceDumps, c.Dump.Enabled)
+	if ar.Keep > 0 && c.Export == "" && ch.Previous == "" {
+		add(&FieldError{Field: "Changes.Archive.Keep", Err: errNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
 	}
-	if ch.ArchiveKeep > 0 && c.Export != "" {
-		add(&FieldError{Field: "Changes.ArchiveKeep", Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times, without an archive"})
+	if ar.Keep > 0 && c.Export != "" {
+		add(&FieldError{Field: "Changes.Archive.Keep", Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times, without an archive"})
 	}
 	if ch.HTTP.Deadline < 0 {
 		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: errOutOfRange, Detail: "give a positive duration, or 0 for the default"})
 	}
-	if c.Cache != "" && cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)) {
-		add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-			Detail: "it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"})
+	c.validateCache(add)
+}
+
+// validateCache checks the file the hash cache is kept in: outside the
+// documents and the links of the trees, and rsgen's own.
+func (c *Config) validateCache(add func(*FieldError)) {
+	if c.Cache == "" {
+		return
 	}
-	if c.Cache != "" && linkInTree(c.Cache, c.Source, c.Out) {
-		add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-			Detail: "a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to"})
+	invalid := func(detail string) { add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid, Detail: detail}) }
+	if cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)) {
+		invalid("it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere")
 	}
-	if c.Cache != "" {
-		switch err := hashcache.Check(c.Cache); {
-		case errors.Is(err, hashcache.ErrNotRegular):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-				Detail: "not a regular file; it names the file the hash cache is kept in, created if missing"})
-		case errors.Is(err, hashcache.ErrForeign):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-				Detail: "that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad"})
-		case errors.Is(err, confined.ErrDanglingLink):
-			add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid,
-				Detail: "a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads"})
-		}
+	if linkInTree(c.Cache, c.Source, c.Out) {
+		invalid("a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to")
+	}
+	switch err := hashcache.Check(c.Cache); {
+	case errors.Is(err, hashcache.ErrNotRegular):
+		invalid("not a regular file; it names the file the hash cache is kept in, created if missing")
+	case errors.Is(err, hashcache.ErrForeign):
+		invalid("that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad")
+	case errors.Is(err, confined.ErrDanglingLink):
+		invalid("a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads")
 	}
 }
 
+// droppable are the capabilities Changes.Drop may name.
+var droppable = []string{rsxml.CapResourceDump, rsxml.CapChangeDump, rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive}
+
 // validateSnapshots checks the fields of the archive of snapshots of what
 // (a Resource List or a Resource Dump, which has is true when the build
-// publishes it): Changes.Archive<what>s every and Changes.Drop<what>Archive
-// drop.
-func (ch *Changes) validateSnapshots(add func(*FieldError), what string, every time.Duration, drop, has bool) {
-	field := "Changes.Archive" + strings.ReplaceAll(what, " ", "") + "s"
-	dropField := "Changes.Drop" + strings.ReplaceAll(what, " ", "") + "Archive"
+// publishes it): taken every, dropped by Drop of capability.
+func (ch *Changes) validateSnapshots(add func(*FieldError), what, capability string, every time.Duration, has bool) {
+	field := "Changes.Archive." + strings.ReplaceAll(what, " ", "") + "s"
 	switch {
 	case every < 0:
 		add(&FieldError{Field: field, Value: every, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
-	case every > 0 && ch.DropArchive:
-		add(&FieldError{Field: field, Err: errConflict, With: "Changes.DropArchive", Detail: "every archive is dropped"})
-	case every > 0 && drop:
-		add(&FieldError{Field: dropField, Err: errConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
+	case every > 0 && ch.drops(rsxml.CapChangeListArchive):
+		add(&FieldError{Field: field, Err: errConflict, With: dropField(rsxml.CapChangeListArchive), Detail: "every archive is dropped"})
+	case every > 0 && ch.drops(capability):
+		add(&FieldError{Field: dropField(capability), Err: errConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
 	case every > 0 && !has:
 		add(&FieldError{Field: field, Err: errNeeds, With: "Dump.Enabled", Detail: "it archives the " + what})
-	case every > 0 && ch.ArchiveKeep == 0:
-		add(&FieldError{Field: field, Err: errNeeds, With: "Changes.ArchiveKeep", Detail: "it says how long the archived " + what + "s are kept"})
-	case every > 0 && ch.ArchiveKeep < every:
-		add(&FieldError{Field: "Changes.ArchiveKeep", Value: ch.ArchiveKeep, Err: errShorter, With: field,
+	case every > 0 && ch.Archive.Keep == 0:
+		add(&FieldError{Field: field, Err: errNeeds, With: "Changes.Archive.Keep", Detail: "it says how long the archived " + what + "s are kept"})
+	case every > 0 && ch.Archive.Keep < every:
+		add(&FieldError{Field: "Changes.Archive.Keep", Value: ch.Archive.Keep, Err: errShorter, With: field,
 			Detail: "each archived " + what + " would be dropped before the next one is taken"})
 	}
 }

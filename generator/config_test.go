@@ -45,8 +45,8 @@ func TestConfigValidate(t *testing.T) {
 			c.Notification.Hub, c.Notification.ChangeTopic = "https://hub.example.org/", "https://example.org/resourcesync/framework-notification"
 		}, "Notification.ChangeTopic", errSame},
 		{"resource dumps archived without a dump", func(c *Config) {
-			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceDumps = dir, 48*time.Hour, 24*time.Hour
-		}, "Changes.ArchiveResourceDumps", errNeeds},
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceDumps = dir, 48*time.Hour, 24*time.Hour
+		}, "Changes.Archive.ResourceDumps", errNeeds},
 		{"export without URLs", func(c *Config) { c.Source, c.Export, c.Out, c.BaseURL = "", "r.jsonl", dir, BaseURL{} }, "DocsURL", errRequired},
 		{"export format of a tree", func(c *Config) { c.ExportFormat = "csv" }, "ExportFormat", errNeeds},
 		{"filter of an export", func(c *Config) { c.Source, c.Export, c.Out = "", "r.jsonl", dir; c.Filter.Hidden = true }, "Filter.Hidden", errConflict},
@@ -74,25 +74,26 @@ func TestConfigValidate(t *testing.T) {
 		{"delete limit without previous", func(c *Config) { c.MaxDelete = &DeleteLimit{N: 5} }, "MaxDelete", errNeeds},
 		{"change dump of an archive", func(c *Config) { c.Source, c.Out, c.Changes.Previous, c.Changes.Dump = "s.zip", dir, dir, true }, "Changes.Dump", errConflict},
 		{"negative keep", func(c *Config) { c.Changes.Keep = -time.Hour }, "Changes.Keep", errOutOfRange},
-		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveKeep = dir, -time.Hour }, "Changes.ArchiveKeep", errOutOfRange},
+		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.Archive.Keep = dir, -time.Hour }, "Changes.Archive.Keep", errOutOfRange},
+		{"drop of an unknown capability", func(c *Config) { c.Changes.Previous, c.Changes.Drop = dir, []string{"archive"} }, "Changes.Drop", errInvalid},
 		{"archive shorter than the Change Lists", func(c *Config) {
-			c.Changes.Previous, c.Changes.Keep, c.Changes.ArchiveKeep = dir, 30*24*time.Hour, 24*time.Hour
-		}, "Changes.ArchiveKeep", errShorter},
+			c.Changes.Previous, c.Changes.Keep, c.Changes.Archive.Keep = dir, 30*24*time.Hour, 24*time.Hour
+		}, "Changes.Archive.Keep", errShorter},
 		{"archive kept and dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.DropArchive = dir, time.Hour, true
-		}, "Changes.DropArchive", errConflict},
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Drop = dir, time.Hour, []string{"changelist-archive"}
+		}, "Changes.Drop[changelist-archive]", errConflict},
 		{"resource lists archived less often than kept", func(c *Config) {
-			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceLists = dir, 24*time.Hour, 48*time.Hour
-		}, "Changes.ArchiveKeep", errShorter},
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists = dir, 24*time.Hour, 48*time.Hour
+		}, "Changes.Archive.Keep", errShorter},
 		{"resource lists archived, every archive dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.DropArchive, c.Changes.ArchiveResourceLists = dir, true, time.Hour
-		}, "Changes.ArchiveResourceLists", errConflict},
+			c.Changes.Previous, c.Changes.Drop, c.Changes.Archive.ResourceLists = dir, []string{"changelist-archive"}, time.Hour
+		}, "Changes.Archive.ResourceLists", errConflict},
 		{"resource lists archived and dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.ArchiveKeep, c.Changes.ArchiveResourceLists, c.Changes.DropResourceListArchive = dir, time.Hour, time.Hour, true
-		}, "Changes.DropResourceListArchive", errConflict},
-		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.ArchiveResourceLists = dir, time.Hour }, "Changes.ArchiveResourceLists", errNeeds},
-		{"archive without previous", func(c *Config) { c.Changes.ArchiveKeep = time.Hour }, "Changes.ArchiveKeep", errNeeds},
-		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.ArchiveKeep = "", "r.jsonl", dir, time.Hour }, "Changes.ArchiveKeep", errConflict},
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists, c.Changes.Drop = dir, time.Hour, time.Hour, []string{"resourcelist-archive"}
+		}, "Changes.Drop[resourcelist-archive]", errConflict},
+		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.Archive.ResourceLists = dir, time.Hour }, "Changes.Archive.ResourceLists", errNeeds},
+		{"archive without previous", func(c *Config) { c.Changes.Archive.Keep = time.Hour }, "Changes.Archive.Keep", errNeeds},
+		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.Archive.Keep = "", "r.jsonl", dir, time.Hour }, "Changes.Archive.Keep", errConflict},
 		{"cache among the documents", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, "resourcesync", "hc.bin") }, "Cache", errInvalid},
 		{"cache as the Source Description", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, ".well-known", "resourcesync") }, "Cache", errInvalid},
 		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", errInvalid},

@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"github.com/rsgen/rsgen/generator/internal/detect"
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -17,7 +17,7 @@ import (
 // scan; if that fails, it cancels the build with its error.
 func (b *build) startJoin(ctx context.Context) error {
 	prev := b.history.prev
-	entries, err := detect.SpoolPrevious(ctx, prev, b.cfg.BaseURL, &b.spill, b.fail)
+	entries, err := detect.SpoolPrevious(ctx, prev, b.cfg.BaseURL.base, &b.spill, b.fail)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpoo
 	}
 	b.history.changes = changes
 	if changes.Len() > 0 && !j.Since.Before(b.at) {
-		return nil, fmt.Errorf("%w: %w", ErrPrevious, &SnapshotTimeError{Previous: j.Since, At: b.at, Changes: changes.Len()})
+		return nil, snapshotTime(j.Since, changes.Len())
 	}
 	return out, b.checkDeletes(out.Len()) // before the dumps are packed; again once they are (run)
 }

@@ -51,7 +51,7 @@
 //   - detect: the changes since the previous build, by a merge-join of
 //     the resources with its Resource List, spooled beside the scan (Join,
 //     Previous);
-//   - report: the build's progress and the files it could not publish
+//   - report (public, generator/report): the build's progress and the files it could not publish
 //     (Stats, Problems, Unread).
 //
 // The documents:
@@ -89,6 +89,6 @@
 //
 // Build may be called from several goroutines for different output
 // directories; a second build into a directory that a build holds fails
-// with ErrOutput ("another build is running into it"). [Config.Stats] may
+// with KindOutput ("another build is running into it"). [Config.Stats] may
 // be read while a build runs.
 package generator

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -23,7 +24,7 @@ func (b *build) packaging() dumps.Packaging {
 		clock = b.cfg.now
 	}
 	return dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Jobs: b.cfg.Jobs,
-		MaxBytes: b.cfg.Dump.MaxBytes, Limits: b.cfg.Limits, At: b.at, Clock: clock, Completed: b.completed,
+		MaxBytes: b.cfg.Dump.MaxBytes, Limits: listwriter.Limits(b.cfg.Limits), At: b.at, Clock: clock, Completed: b.completed,
 		Files: sourceFiles(b.cfg, b.root, b.archive), Problems: &b.problems, Notice: b.notice, WrapFile: b.cfg.dumpFile}
 }
 
@@ -32,6 +33,6 @@ func (b *build) dump() *dumps.ResourceDump {
 	return &dumps.ResourceDump{
 		Packaging: b.packaging(),
 		Stats:     b.stats, Spill: &b.spill,
-		Prev: b.history.prev, Every: b.cfg.Changes.ArchiveResourceDumps, Keep: b.cfg.Changes.ArchiveKeep, Copier: b.history.copier,
+		Prev: b.history.prev, Every: b.cfg.Changes.Archive.ResourceDumps, Keep: b.cfg.Changes.Archive.Keep, Copier: b.history.copier,
 	}
 }

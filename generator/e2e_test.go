@@ -126,7 +126,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("%s is listed twice", e.Loc)
 		}
 		seen[e.Loc] = true
-		rel, ok := base.RelPath(e.Loc)
+		rel, ok := base.base.RelPath(e.Loc)
 		if !ok {
 			t.Errorf("%s is not under %s", e.Loc, base)
 			continue

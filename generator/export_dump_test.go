@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rsgen/rsgen/generator/internal/exports"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -115,8 +116,8 @@ func TestExportResourceDumpNeedsFiles(t *testing.T) {
 	cfg := exportCfg(t, export)
 	cfg.Dump.Enabled = true
 	_, err := Build(context.Background(), cfg)
-	var dnf *DumpNeedsFilesError
-	if !errors.As(err, &dnf) || dnf.Records != 2 || dnf.First != 4 {
+	var dnf *exports.DumpNeedsFilesError
+	if kindOf(err) != KindDumpNeedsFiles || !errors.As(err, &dnf) || dnf.Records != 2 || dnf.First != 4 {
 		t.Fatalf("got %v, want 2 records without a path from line 4", err)
 	}
 	if !strings.Contains(err.Error(), "2 published records of "+export+" have no path (first at line 4)") {

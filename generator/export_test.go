@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/exports"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -227,8 +228,8 @@ func TestExportBadRecords(t *testing.T) {
 				cfg.DocsURL, cfg.BaseURL = cfg.BaseURL, BaseURL{}
 			}
 			_, err := Build(context.Background(), cfg)
-			var bre *BadRecordsError
-			if !errors.As(err, &bre) {
+			var bre *exports.BadRecordsError
+			if kindOf(err) != KindBadRecords || !errors.As(err, &bre) {
 				t.Fatalf("error %v, want a BadRecordsError", err)
 			}
 			if bre.Total != 1 || len(bre.Problems) != 1 || bre.Problems[0].Line != tc.line || !strings.Contains(bre.Problems[0].Err.Error(), tc.reason) {
@@ -268,11 +269,11 @@ func TestExportManyBadRecords(t *testing.T) {
 	cfg := exportCfg(t, writeExport(t, "r.jsonl", sb.String()))
 	cfg.Jobs = 4
 	_, err := Build(context.Background(), cfg)
-	var bre *BadRecordsError
-	if !errors.As(err, &bre) || bre.Total != 1500 || len(bre.Problems) != exports.MaxReportedBad {
+	var bre *exports.BadRecordsError
+	if kindOf(err) != KindBadRecords || !errors.As(err, &bre) || bre.Total != 1500 || len(bre.Problems) != exports.MaxReportedBad {
 		t.Fatalf("error %v", err)
 	}
-	if !slices.IsSortedFunc(bre.Problems, func(a, b Problem) int { return a.Line - b.Line }) || bre.Error() != "1500 bad records in "+cfg.Export+"; nothing was published" {
+	if !slices.IsSortedFunc(bre.Problems, func(a, b report.Problem) int { return a.Line - b.Line }) || bre.Error() != "1500 bad records in "+cfg.Export+"; nothing was published" {
 		t.Errorf("problems not in order of line, or message %q", bre.Error())
 	}
 	cfg.FailFast = true

@@ -12,28 +12,13 @@ import (
 // its settings, its document writer and the writers of the lists every
 // source shares, and reads its report.
 
-// defaultChangesWindow is the trailing window of a record export's Change List.
-const defaultChangesWindow = exports.DefaultChangesWindow
-
-// ExportReport says what a build from a record export found.
-type ExportReport = exports.Report
-
-// BadRecordsError fails a build from an export with bad records, unless
-// SkipBadRecords is set. Nothing is published.
-type BadRecordsError = exports.BadRecordsError
-
-// DumpNeedsFilesError fails a build from a record export with a Resource
-// Dump in which some listed record has no local file. Nothing is
-// published.
-type DumpNeedsFilesError = exports.DumpNeedsFilesError
-
 // runExport publishes a record export: its Resource List, its Resource
 // Dump and its Change List, then the Capability List.
 func (b *build) runExport(ctx context.Context) error {
 	opt := exports.Options{
 		Export: b.cfg.Export, Format: b.cfg.ExportFormat, Stdin: b.cfg.stdin, Window: b.cfg.ChangesWindow,
 		SkipBadRecords: b.cfg.SkipBadRecords, FailFast: b.cfg.FailFast,
-		Jobs: b.cfg.Jobs, Hashes: b.cfg.Hashes, Base: b.cfg.BaseURL, At: b.at,
+		Jobs: b.cfg.Jobs, Hashes: b.cfg.Hashes, Base: b.cfg.BaseURL.base, At: b.at,
 		SortDir: b.stage.Path(".sort"), Chunk: b.cfg.chunk,
 		Docs: b.docs, Stats: b.stats, Problems: &b.problems,
 		BeforeDump: b.cfg.beforeDump,

@@ -98,9 +98,9 @@ func TestMassDelete(t *testing.T) {
 	}
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	var mde *MassDeleteError
+	var mde *Error
 	_, err := Build(t.Context(), cfg)
-	if !errors.As(err, &mde) || mde.Deleted != 7 || mde.Previous != 12 || mde.Limit != DefaultDeleteLimit {
+	if !errors.As(err, &mde) || mde.Kind != KindMassDelete || mde.N != 7 {
 		t.Fatalf("error %v, want a MassDeleteError of 7 of 12", err)
 	}
 	if want := "this build would delete 7 of the 12 resources published before (58%), more than the limit of 50%; nothing was published"; err.Error() != want {
@@ -109,7 +109,7 @@ func TestMassDelete(t *testing.T) {
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 
 	cfg.MaxDelete = &DeleteLimit{N: 6}
-	if _, err := Build(t.Context(), cfg); !errors.As(err, &mde) || mde.Limit.String() != "6" {
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &mde) || mde.Kind != KindMassDelete || !strings.Contains(err.Error(), "more than the limit of 6;") {
 		t.Fatalf("a count of 6: error %v", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
@@ -133,8 +133,8 @@ func TestEmptySourceWithPrevious(t *testing.T) {
 	}
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	if _, err := Build(t.Context(), cfg); !errors.Is(err, errEmptySource) {
-		t.Fatalf("error %v, want errEmptySource", err)
+	if _, err := Build(t.Context(), cfg); kindOf(err) != KindEmptySource {
+		t.Fatalf("error %v, want KindEmptySource", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.AllowEmpty = true
@@ -156,24 +156,24 @@ func TestDumpDropped(t *testing.T) {
 	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
 	cfg = acDumpConfig(tr.dir, out, acDay(2)) // the Change Dump, not the Resource Dump
 	before := testenv.ReadTree(t, out)
-	var dde *DumpDroppedError
-	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Capability != rsxml.CapResourceDump {
+	var dde *Error
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Kind != KindDropped || dde.Capability != rsxml.CapResourceDump {
 		t.Fatalf("error %v, want the Resource Dump dropped", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
-	cfg.Changes.DropResourceDump = true
+	cfg.Changes.Drop = []string{"resourcedump"}
 	acBuild(t, cfg)
 
 	tr.write("new2.txt", "newer", acTime("2024-06-02T12:00:00Z"))
 	cfg = acConfig(tr.dir, out, acDay(3))
 	cfg.Changes.Previous = out
 	before = testenv.ReadTree(t, out)
-	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Capability != rsxml.CapChangeDump ||
+	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Kind != KindDropped || dde.Capability != rsxml.CapChangeDump ||
 		!strings.Contains(err.Error(), "the previous build published a Change Dump, and with it the changes its packages carry, which this build would delete") {
 		t.Fatalf("error %v, want the Change Dump dropped", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
-	cfg.Changes.DropChangeDump = true
+	cfg.Changes.Drop = []string{"changedump"}
 	acBuild(t, cfg)
 	if _, err := os.Stat(filepath.Join(out, docsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the Change Dump: %v, want it dropped", err)
@@ -232,7 +232,7 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 	// A clock far behind the previous build is not two builds in a second.
 	before := testenv.ReadTree(t, out)
 	cfg.now = func() time.Time { return clock.Add(-time.Hour) }
-	if _, err := Build(t.Context(), cfg); !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "later than the clock") {
+	if _, err := Build(t.Context(), cfg); !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "later than the clock") {
 		t.Errorf("error %v", err)
 	}
 	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
@@ -256,7 +256,7 @@ func TestExportEmpty(t *testing.T) {
 	export := writeExport(t, "empty.jsonl", "")
 	cfg := exportCfg(t, export)
 	_, err := Build(t.Context(), cfg)
-	if !errors.Is(err, errEmptySource) || err.Error() != "nothing to publish: the record export "+export+" holds no records; nothing was published" {
+	if kindOf(err) != KindEmptySource || err.Error() != "nothing to publish: the record export "+export+" holds no records; nothing was published" {
 		t.Fatalf("error %v", err)
 	}
 	if _, err := os.Stat(cfg.Out); !errors.Is(err, os.ErrNotExist) {
@@ -282,8 +282,8 @@ func TestExportAllBadSkipped(t *testing.T) {
 	cfg := exportCfg(t, writeExport(t, "bad.jsonl", `{"loc":"r/1","lastmod":"bad"}`+"\n"+`{"loc":"r/2","lastmod":"worse"}`+"\n"))
 	cfg.Out, cfg.SkipBadRecords = out, true
 	_, err := Build(t.Context(), cfg)
-	if !errors.Is(err, errEmptySource) || !strings.Contains(err.Error(), "is bad (2, skipped)") {
-		t.Fatalf("error %v, want errEmptySource naming the bad records", err)
+	if kindOf(err) != KindEmptySource || !strings.Contains(err.Error(), "is bad (2, skipped)") {
+		t.Fatalf("error %v, want KindEmptySource naming the bad records", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 	cfg.AllowEmpty = true

@@ -103,7 +103,7 @@ type fetchFunc func(url string) ([]byte, error)
 // static host would.
 func fileFetcher(out string, docs BaseURL) fetchFunc {
 	return func(u string) ([]byte, error) {
-		rel, ok := docs.RelPath(u)
+		rel, ok := docs.base.RelPath(u)
 		if !ok {
 			return nil, fmt.Errorf("%s is not under %s", u, docs)
 		}
@@ -334,7 +334,7 @@ func checkPublishesExactly(t testing.TB, entries []*rsxml.Entry, base BaseURL, s
 	t.Helper()
 	var got []string
 	for _, e := range entries {
-		rel, ok := base.RelPath(e.Loc)
+		rel, ok := base.base.RelPath(e.Loc)
 		if !ok {
 			t.Errorf("%s is not under the base URL %s", e.Loc, base)
 			continue

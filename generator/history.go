@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/detect"
-	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
@@ -42,48 +42,44 @@ type Changes struct {
 	// documents at another DocsURL) start a new change history: this
 	// build is then published as a first build, with no Change List, and
 	// nothing of the previous one is carried forward. Without it such a
-	// build fails with an *OtherSiteError.
+	// build fails with KindOtherSite.
 	NewHistory bool `toml:"new-history"`
-	// ArchiveKeep, if more than 0, publishes a Change List Archive
-	// (ResourceSync Archives, section 5) beside the Change Lists: each
-	// build's changes are also written as closed Change Lists under
-	// resourcesync/archive/, carried forward from Previous until they end
-	// before the snapshot time minus ArchiveKeep. It may not be less than
-	// Keep: the archive keeps what the Change Lists drop.
-	ArchiveKeep time.Duration `toml:"archive-keep"`
-	// ArchiveResourceLists, with ArchiveKeep, publishes a Resource List
-	// Archive too (ResourceSync Archives, section 3): the Resource List is
-	// also written under resourcesync/archive/ when the newest one
-	// archived was taken at least ArchiveResourceLists before (every build
-	// if it is that short), and kept for ArchiveKeep. 0 publishes none.
-	ArchiveResourceLists time.Duration `toml:"archive-resource-lists"`
-	// ArchiveResourceDumps, with ArchiveKeep and Dump.Enabled, publishes a
-	// Resource Dump Archive (ResourceSync Archives, section 4): the
-	// Resource Dump is also published under resourcesync/archive/, its
-	// packages with it, when the newest one archived was taken at least
-	// ArchiveResourceDumps before, and kept for ArchiveKeep. 0 publishes
-	// none. Each archived dump keeps a whole copy of the collection.
-	ArchiveResourceDumps time.Duration `toml:"archive-resource-dumps"`
-	// DropResourceDumpArchive lets a build no longer publish the Resource
-	// Dump Archive the previous build published (ArchiveResourceDumps 0).
-	DropResourceDumpArchive bool
-	// DropResourceListArchive lets a build no longer publish the Resource
-	// List Archive the previous build published (ArchiveResourceLists 0),
-	// while it keeps its other archives; DropArchive drops them all.
-	DropResourceListArchive bool
-	// DropArchive lets a build no longer publish the Change List Archive
-	// the previous build published (ArchiveKeep 0); without it such a
-	// build fails with an *ArchiveDroppedError.
-	DropArchive bool
-	// DropResourceDump and DropChangeDump let a build no longer publish
-	// the Resource Dump or Change Dump that the previous build published;
-	// without them it fails with a *DumpDroppedError.
-	DropResourceDump, DropChangeDump bool
+	// Archive publishes ResourceSync Archives beside the Change Lists.
+	Archive Archive
+	// Drop names what the previous build published that this one may stop
+	// publishing on purpose, by capability: rsxml's "resourcedump",
+	// "changedump", "resourcelist-archive", "resourcedump-archive", and
+	// "changelist-archive", which drops every archive. Without it such a
+	// build fails with KindDropped.
+	Drop []string
 }
 
-// A ChangeReport says what changed since the previous build, and what
-// was published of it (package report).
-type ChangeReport = report.ChangeReport
+// Archive configures the ResourceSync Archives of a build.
+type Archive struct {
+	// Keep, if more than 0, publishes a Change List Archive (ResourceSync
+	// Archives, section 5): each build's changes are also written as
+	// closed Change Lists under resourcesync/archive/, carried forward from
+	// Previous until they end before the snapshot time minus Keep. It may
+	// not be less than Changes.Keep: the archive keeps what the Change
+	// Lists drop.
+	Keep time.Duration `toml:"archive-keep"`
+	// ResourceLists, with Keep, publishes a Resource List Archive too
+	// (section 3): the Resource List is also archived when the newest one
+	// archived was taken at least ResourceLists before (every build if it
+	// is that short), and kept for Keep. 0 publishes none.
+	ResourceLists time.Duration `toml:"archive-resource-lists"`
+	// ResourceDumps, with Keep and Dump.Enabled, publishes a Resource Dump
+	// Archive (section 4) alike, its packages with it: each archived dump
+	// keeps a whole copy of the collection.
+	ResourceDumps time.Duration `toml:"archive-resource-dumps"`
+}
+
+// drops reports whether the build may stop publishing capability (Drop).
+func (ch *Changes) drops(capability string) bool { return slices.Contains(ch.Drop, capability) }
+
+// dropField names, in errors, the entry of Changes.Drop that drops
+// capability.
+func dropField(capability string) string { return "Changes.Drop[" + capability + "]" }
 
 // history is the state of a build that depends on earlier builds: the
 // previous build, the changes since, and the hash cache.
@@ -91,24 +87,10 @@ type history struct {
 	prev    *previous.Site
 	copier  *packages.Copier // publishes its packages again
 	changes *spill.ChangeSet // chronological; nil without a previous build
-	report  *ChangeReport
+	report  *report.ChangeReport
 	cache   *treescan.Cache // nil without Config.Cache
 	join    *detect.Join    // the join with the previous build's resources; nil without one
 }
-
-// A Change is one entry of a Change List (section 12.1): what happened to
-// a resource, and when.
-type Change = spill.Change
-
-// ErrPrevious wraps every failure to read the previous build; its message
-// says what went wrong (unreachable, not ResourceSync, later than this
-// build, published again meanwhile, too slow to fetch).
-var ErrPrevious = docs.ErrPrevious
-
-// A PreviousArchiveError is an ErrPrevious of a document of an archive of
-// the previous build, which cannot be published again: a build that drops
-// that archive (its Drop field) can go on with the rest of the history.
-type PreviousArchiveError = docs.ArchiveError
 
 // prepareHistory reads the previous build and loads the hash cache, before
 // anything is scanned: a previous build that cannot be used fails the
@@ -143,11 +125,11 @@ func (b *build) prepareHistory(ctx context.Context) error {
 			b.notice(fmt.Sprintf("the previous build: %v: publishing a first build, with no Change List yet", err))
 			return nil
 		}
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		return fmt.Errorf("%w: %w", errPrevious, err)
 	}
 	if site.DocsBase != b.cfg.DocsURL.String() {
 		if !b.cfg.Changes.NewHistory {
-			return fmt.Errorf("%w: %w", ErrPrevious, &OtherSiteError{Previous: site.DocsBase, This: b.cfg.DocsURL.String()})
+			return otherSite(site.DocsBase, b.cfg.DocsURL.String())
 		}
 		b.notice(fmt.Sprintf("the previous build was published at %s, this build at %s: starting a new change history, with no Change List yet",
 			site.DocsBase, b.cfg.DocsURL))
@@ -163,6 +145,6 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	}
 	b.history.prev = site
 	b.history.copier = &packages.Copier{Docs: b.docs, Prev: site, NoLinks: b.cfg.noLinks}
-	b.history.report = &ChangeReport{Since: site.At}
+	b.history.report = &report.ChangeReport{Since: site.At}
 	return b.checkDumps()
 }

@@ -11,7 +11,7 @@ import (
 func (b *build) hostFiles(resources *spill.ResourceSpool) *hostfiles.Set {
 	s := &hostfiles.Set{
 		Name: b.cfg.Set, Hosts: b.cfg.Hosts, Templates: b.cfg.Templates,
-		BaseURL: b.cfg.BaseURL, DocsURL: b.cfg.DocsURL, Describedby: b.cfg.Describedby, Hashes: b.cfg.Hashes,
+		BaseURL: b.cfg.BaseURL.base, DocsURL: b.cfg.DocsURL.base, Describedby: b.cfg.Describedby, Hashes: b.cfg.Hashes,
 		At: b.at, Completed: b.done,
 		Docs: b.docs, Stage: b.stage, Resources: resources, OutIsSource: b.outRel == "", FollowLinks: b.cfg.FollowSymlinks, Notice: b.notice,
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/beevik/etree"
+
 	"github.com/rsgen/rsgen/internal/stage"
 )
 

@@ -70,7 +70,7 @@ func TestInterruptedReadingPrevious(t *testing.T) {
 			}
 			break
 		}
-		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrPrevious) {
+		if !errors.Is(err, context.Canceled) || errors.Is(err, errPrevious) {
 			t.Errorf("cancelled at request %d: error %v, want the cancellation alone", n, err)
 		}
 		testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -20,7 +21,7 @@ import (
 var layers = [][]string{
 	{"hashing", "internal/...", "cmd/rsgen/internal/signals"},
 	{"zipdump", "validate", "hosting", "templates"},
-	{"generator/internal/report", "generator/internal/spill"},
+	{"generator/report", "generator/internal/spill"},
 	{"generator/internal/docs", "generator/internal/treescan", "generator/internal/archivescan", "generator/internal/spill/spilltest"},
 	{"generator/internal/changelists", "generator/internal/packages", "generator/internal/detect", "generator/internal/hostfiles"},
 	{"generator/internal/archives", "generator/internal/exports"},
@@ -110,5 +111,50 @@ func TestLayers(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("%s is not the module's root: %v", root, err)
+	}
+}
+
+// TestFrontExports: package generator exports what a Go program needs to
+// build a site and no more (issue 25): at most 40 top-level identifiers,
+// each member of a const or var block counted, and no alias of another
+// package's type.
+func TestFrontExports(t *testing.T) {
+	t.Parallel()
+	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range pkgs["generator"].Files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.IsExported() {
+					names = append(names, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							names = append(names, s.Name.Name)
+						}
+						if s.Name.IsExported() && s.Assign.IsValid() {
+							t.Errorf("%s is an alias: a type of the front is its own", s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() {
+								names = append(names, n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(names) > 40 {
+		slices.Sort(names)
+		t.Errorf("generator exports %d identifiers, more than 40: %v", len(names), names)
 	}
 }

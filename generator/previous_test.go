@@ -127,7 +127,7 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 			cfg.Changes.Previous = tt.previous
 			cfg.Changes.HTTP = previous.HTTPOptions{Backoff: time.Millisecond, Attempts: 2}
 			_, err := Build(context.Background(), cfg)
-			if !errors.Is(err, ErrPrevious) || !errors.Is(err, tt.kind) {
+			if !errors.Is(err, errPrevious) || !errors.Is(err, tt.kind) {
 				t.Fatalf("error %v, want %v", err, tt.kind)
 			}
 			if !strings.Contains(err.Error(), tt.msg) {
@@ -421,7 +421,7 @@ func TestPreviousJoinRandomTrees(t *testing.T) {
 			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			base := mustBaseURL(t, acBase)
 			for _, e := range entries {
-				rel, ok := base.RelPath(e.Loc)
+				rel, ok := base.base.RelPath(e.Loc)
 				if !ok {
 					t.Fatalf("round %d: %s is not under the base URL", round, e.Loc)
 				}
@@ -472,7 +472,7 @@ func TestScanFailureStopsReadingThePrevious(t *testing.T) {
 	cfg.Limits.MaxEntries = 3 // two parts under an index
 	acBuild(t, cfg)
 
-	// The second build finds nothing to publish (errEmptySource), which
+	// The second build finds nothing to publish (KindEmptySource), which
 	// fails it once the scan is done, without cancelling anything.
 	for rel := range files {
 		tr.remove(rel)
@@ -488,8 +488,8 @@ func TestScanFailureStopsReadingThePrevious(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, errEmptySource) {
-			t.Errorf("error %v, want errEmptySource", err)
+		if kindOf(err) != KindEmptySource {
+			t.Errorf("error %v, want KindEmptySource", err)
 		}
 	case <-time.After(time.Minute): // a guard against a hang, not a measure
 		t.Fatal("the build waited for the previous build it no longer needed")

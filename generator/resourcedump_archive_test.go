@@ -24,14 +24,14 @@ import (
 func dumpArchiveConfig(src, out, prev string, at time.Time, keep time.Duration) Config {
 	cfg := archiveConfig(src, out, prev, at, keep)
 	cfg.Dump.Enabled = true
-	cfg.Changes.ArchiveResourceDumps = 2 * 24 * time.Hour
+	cfg.Changes.Archive.ResourceDumps = 2 * 24 * time.Hour
 	return cfg
 }
 
 // The Resource Dump is archived with its packages when the newest archived
 // one is old enough; archived dumps and their packages are carried forward
 // byte for byte, from a directory or over HTTP, and dropped after
-// ArchiveKeep; a build that would drop the archive is refused.
+// Archive.Keep; a build that would drop the archive is refused.
 func TestResourceDumpArchive(t *testing.T) {
 	t.Parallel()
 	const day = 24 * time.Hour
@@ -100,10 +100,10 @@ func TestResourceDumpArchive(t *testing.T) {
 	cfg := archiveConfig(tr.dir, out, out, acDay(6), 60*day)
 	cfg.Dump.Enabled = true
 	_, err := Build(context.Background(), cfg)
-	var ade *ArchiveDroppedError
+	var ade *Error
 	cfg.Limits = Limits{}
-	if !errors.As(err, &ade) || ade.Capability != rsxml.CapResourceDumpArchive || ade.Lists != 2 {
-		t.Fatalf("a build without ArchiveResourceDumps: %v", err)
+	if !errors.As(err, &ade) || ade.Kind != KindDropped || ade.Capability != rsxml.CapResourceDumpArchive || ade.N != 2 {
+		t.Fatalf("a build without Archive.ResourceDumps: %v", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 
@@ -119,7 +119,7 @@ func TestResourceDumpArchive(t *testing.T) {
 
 	// Dropped on purpose.
 	cfg = archiveConfig(tr.dir, out, out, acDay(2).Add(62*day), 60*day)
-	cfg.Dump.Enabled, cfg.Changes.DropResourceDumpArchive = true, true
+	cfg.Dump.Enabled, cfg.Changes.Drop = true, []string{"resourcedump-archive"}
 	acBuild(t, cfg)
 	if _, err := os.Stat(filepath.Join(out, docsDir, archives.ResourceDumpArchiveName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the archive dropped on purpose is still published: %v", err)
@@ -179,16 +179,16 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 			acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
 			tt.edit(t, filepath.Join(out, docsDir))
 			_, err := Build(context.Background(), dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour))
-			if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("build: %v, want the previous build's error %q", err, tt.want)
 			}
 			// The way out: a build without that archive.
-			var pae *PreviousArchiveError
-			if !errors.As(err, &pae) || pae.Drop != "Changes.DropResourceDumpArchive" {
-				t.Errorf("build: %v, want a PreviousArchiveError naming Changes.DropResourceDumpArchive", err)
+			var pae *Error
+			if !errors.As(err, &pae) || pae.Kind != KindPrevious || pae.Drop != "Changes.Drop[resourcedump-archive]" {
+				t.Errorf("build: %v, want a PreviousArchiveError naming Changes.Drop[resourcedump-archive]", err)
 			}
 			cfg := dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour)
-			cfg.Changes.ArchiveResourceDumps, cfg.Changes.DropResourceDumpArchive = 0, true
+			cfg.Changes.Archive.ResourceDumps, cfg.Changes.Drop = 0, []string{"resourcedump-archive"}
 			acBuild(t, cfg)
 		})
 	}
@@ -271,7 +271,7 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Build(context.Background(), copied(tr.dir, t.TempDir(), out, acDay(3)))
-	if !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "digest") {
+	if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "digest") {
 		t.Fatalf("a corrupted package copied: %v, want the previous build's error naming its digest", err)
 	}
 }
@@ -297,8 +297,8 @@ func TestResourceDumpArchiveLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := build(dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
-	var le *LimitError
-	if !errors.As(err, &le) || !slices.Contains(le.Raise, "Limits.MaxBytes") {
+	var le *Error
+	if !errors.As(err, &le) || le.Kind != KindLimit || !slices.Contains(le.Raise, "Limits.MaxBytes") {
 		t.Fatalf("an archived dump past the limit: %v, want a LimitError", err)
 	}
 }
@@ -339,7 +339,7 @@ func TestDumpsWithinTheSecond(t *testing.T) {
 		cfg.Dump.Enabled = true
 		if previous {
 			cfg.Changes.Previous, cfg.Changes.Dump = out, true
-			cfg.Changes.ArchiveKeep, cfg.Changes.ArchiveResourceDumps = 30*24*time.Hour, time.Second
+			cfg.Changes.Archive.Keep, cfg.Changes.Archive.ResourceDumps = 30*24*time.Hour, time.Second
 		}
 		acBuild(t, cfg)
 	}
@@ -374,7 +374,7 @@ func TestResourceDumpArchivePackagedLater(t *testing.T) {
 		cfg.Dump.Enabled, cfg.Dump.MaxBytes = true, 1 // a package per file
 		if previous {
 			cfg.Changes.Previous = out
-			cfg.Changes.ArchiveKeep, cfg.Changes.ArchiveResourceDumps = 365*24*time.Hour, time.Second
+			cfg.Changes.Archive.Keep, cfg.Changes.Archive.ResourceDumps = 365*24*time.Hour, time.Second
 		}
 		acBuild(t, cfg)
 	}

@@ -7,14 +7,15 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/hostfiles"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -39,7 +40,7 @@ type Site struct {
 	// RemoveSets names the sets the previous build published that this
 	// one may stop publishing, with their change history ("." is the one
 	// set of a build without sets). Any other set the previous build
-	// published and Sets lacks fails the build with a *SetRemovedError.
+	// published and Sets lacks fails the build with a KindSetRemoved.
 	RemoveSets []string
 
 	// Hosts are the static hosts to write configuration for, as
@@ -50,11 +51,11 @@ type Site struct {
 
 	DryRun bool // as Config.DryRun, for every set
 
-	Stats  *Stats           // progress counters; may be nil
+	Stats  *report.Stats    // progress counters; may be nil
 	Notice func(msg string) // non-fatal notices, of the site and of each set ("set <name>: …"); may be nil
 }
 
-// oneSet names, in Site.RemoveSets and SetRemovedError, the one set of a
+// oneSet names, in Site.RemoveSets and Error.Sets, the one set of a
 // build without sets, whose documents are in resourcesync/ itself.
 const oneSet = "."
 
@@ -67,23 +68,6 @@ type SiteReport struct {
 	Elapsed   time.Duration
 }
 
-// A SetRemovedError is a build that would stop publishing sets that the
-// previous build published, and with them every resource and the change
-// history of each: a Destination would see a Source drop them. The sets
-// are named as in Site.RemoveSets, which allows it.
-type SetRemovedError struct {
-	Sets []string
-}
-
-func (e *SetRemovedError) Error() string {
-	names := make([]string, len(e.Sets))
-	for i, s := range e.Sets {
-		names[i] = setLabel(s)
-	}
-	return fmt.Sprintf("the previous build published %s, which this build does not: publishing it would drop %s resources and change history",
-		strings.Join(names, ", "), map[bool]string{true: "its", false: "their"}[len(e.Sets) == 1])
-}
-
 // setLabel names the set name for people.
 func setLabel(name string) string {
 	if name == oneSet {
@@ -92,22 +76,27 @@ func setLabel(name string) string {
 	return fmt.Sprintf("the set %q", name)
 }
 
-// A SetError is the failure of the build of one set of a Site.
-type SetError struct {
-	Set string
-	Err error
-}
-
-func (e *SetError) Error() string { return fmt.Sprintf("set %s: %v", e.Set, e.Err) }
-
-func (e *SetError) Unwrap() error { return e.Err }
-
 // Validate checks s as BuildSite does before it starts: the Site's fields,
 // each set's (as Config.Validate, with the field named "Sets[i].Field"),
 // and how the sets combine. It returns nil or the *FieldErrors joined.
 func (s Site) Validate() error {
 	var errs []error
 	add := func(e *FieldError) { errs = append(errs, e) }
+	s.validateFields(add)
+	names := s.validateSets(add)
+	for _, r := range s.RemoveSets {
+		switch _, ok := names[r]; {
+		case r != oneSet && !previous.ValidSetName(r):
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: errInvalid, Detail: fmt.Sprintf("not the name of a set, nor %q (the one set of a build without sets)", oneSet)})
+		case ok:
+			add(&FieldError{Field: "RemoveSets", Value: r, Err: errConflict, With: "Sets", Detail: "the set is published by this build"})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// validateFields checks the fields of s but its sets.
+func (s *Site) validateFields(add func(*FieldError)) {
 	if s.Out == "" {
 		add(&FieldError{Field: "Out", Err: errRequired, Detail: "the directory to write the documents of every set into"})
 	}
@@ -129,6 +118,12 @@ func (s Site) Validate() error {
 		bases = append(bases, c.BaseURL.String())
 	}
 	validateHosts(add, s.Hosts, s.DocsURL, bases...)
+}
+
+// validateSets checks each set of s, as Config.Validate does (the field
+// named "Sets[i].Field"), and how they combine; it returns the index of
+// each set by name.
+func (s *Site) validateSets(add func(*FieldError)) map[string]int {
 	names := map[string]int{}
 	caches := map[string]int{}
 	topics := map[string]string{} // explicit topic → the field that gives it
@@ -194,15 +189,7 @@ func (s Site) Validate() error {
 			}
 		}
 	}
-	for _, r := range s.RemoveSets {
-		switch _, ok := names[r]; {
-		case r != oneSet && !previous.ValidSetName(r):
-			add(&FieldError{Field: "RemoveSets", Value: r, Err: errInvalid, Detail: fmt.Sprintf("not the name of a set, nor %q (the one set of a build without sets)", oneSet)})
-		case ok:
-			add(&FieldError{Field: "RemoveSets", Value: r, Err: errConflict, With: "Sets", Detail: "the set is published by this build"})
-		}
-	}
-	return errors.Join(errs...)
+	return names
 }
 
 // historyOf returns the index of the first set of a tree or an archive,
@@ -242,7 +229,7 @@ func FieldErrors(err error) []*FieldError {
 // published and site lacks is refused unless site.RemoveSets names it.
 func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	rep, err := buildSite(ctx, site)
-	return rep, interrupted(ctx, err)
+	return rep, classify(interrupted(ctx, err))
 }
 
 // buildSite is BuildSite, but for what an interruption makes of its error.
@@ -257,11 +244,70 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	}
 	stats := site.Stats
 	if stats == nil {
-		stats = new(Stats)
+		stats = new(report.Stats)
 	}
 	if err := checkHostFiles(&Config{Out: site.Out, Hosts: site.Hosts}); err != nil {
 		return nil, err
 	}
+	cfgs := site.configs(stats, notice)
+	rep := &SiteReport{}
+	if err := siteHistory(ctx, cfgs, site.historyOf(), site.RemoveSets, rep, notice); err != nil {
+		return nil, err
+	}
+	builds := make([]*build, len(cfgs))
+	for i := range cfgs {
+		b, err := newBuild(&cfgs[i])
+		if err != nil {
+			return nil, setError(cfgs[i].Set, err)
+		}
+		builds[i] = b
+	}
+	out, err := filepath.Abs(site.Out)
+	if err != nil {
+		return nil, marked(err, KindOutput)
+	}
+	out = resolveExisting(out)
+	parts := make([]*hostfiles.Part, len(builds))
+	pages := make([]*hostfiles.SiteSet, len(builds)) // what the site's landing page shows of each
+	resources, cached, err := publishSets(ctx, site.Out, site.DryRun, builds, stats, notice,
+		func(i int, b *build, r *spill.ResourceSpool) (err error) {
+			if err := b.hostFiles(r).WritePages(); err != nil {
+				return err
+			}
+			if pages[i], err = b.hostFiles(r).SiteSet(b.changeCounts()); err != nil {
+				return err
+			}
+			if len(site.Hosts) > 0 {
+				parts[i], err = b.hostPart(&site, out, r)
+			}
+			return err
+		},
+		func(stg *stage.Stage) error {
+			if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
+				return err
+			}
+			if err := hostfiles.StageSite(stg, site.Out, site.DocsURL.base, site.Hosts, site.Templates, parts, notice); err != nil {
+				return err
+			}
+			return hostfiles.StageSitePage(stg, site.Templates, site.DocsURL.String(), site.Describedby, latest(builds), pages)
+		})
+	if err != nil {
+		return nil, err
+	}
+	for i, b := range builds {
+		r := b.report(resources[i], start)
+		r.Cached = int(cached[i])
+		rep.Sets = append(rep.Sets, r)
+		rep.Documents += r.Documents
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// configs are the Configs of the sets of site, each given what the
+// site's are: its output, URL, counters, templates, notices (which name
+// the set), and one snapshot time for every set that has none.
+func (site *Site) configs(stats *report.Stats, notice func(string)) []Config {
 	cfgs := slices.Clone(site.Sets)
 	now := time.Now()
 	for i := range cfgs {
@@ -276,95 +322,7 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 			c.At = now
 		}
 	}
-	rep := &SiteReport{}
-	if err := siteHistory(ctx, cfgs, site.historyOf(), site.RemoveSets, rep, notice); err != nil {
-		return nil, err
-	}
-	builds := make([]*build, len(cfgs))
-	for i := range cfgs {
-		b, err := newBuild(&cfgs[i])
-		if err != nil {
-			return nil, &SetError{Set: cfgs[i].Set, Err: err}
-		}
-		builds[i] = b
-	}
-	stg, err := newStage(site.Out, site.DryRun)
-	if err != nil {
-		return nil, mark(err, ErrOutput)
-	}
-	for _, n := range stg.Notices() {
-		notice(n)
-	}
-	resources := make([]*spill.ResourceSpool, len(builds))
-	parts := make([]*hostfiles.Part, len(builds))
-	pages := make([]*hostfiles.SiteSet, len(builds)) // what the site's landing page shows of each
-	out, err := filepath.Abs(site.Out)
-	if err != nil {
-		return nil, mark(err, ErrOutput)
-	}
-	out = resolveExisting(out)
-	for _, b := range builds {
-		b.attach(stg)
-		defer func() { b.history.cache.Abort() }() // the new caches, if the build fails before they are saved
-	}
-	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
-	err = func() error {
-		for i, b := range builds {
-			stats.NextSet(b.cfg.Set) // the progress counts each set's files
-			before := stats.Cached.Load()
-			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
-				r, err := b.run(ctx)
-				if err != nil {
-					return nil, err
-				}
-				if err := b.hostFiles(r).WritePages(); err != nil {
-					return nil, err
-				}
-				if pages[i], err = b.hostFiles(r).SiteSet(b.changeCounts()); err != nil {
-					return nil, err
-				}
-				if len(site.Hosts) > 0 {
-					if parts[i], err = b.hostPart(&site, out, r); err != nil {
-						return nil, err
-					}
-				}
-				return r, nil
-			})
-			if err != nil {
-				return &SetError{Set: b.cfg.Set, Err: err}
-			}
-			resources[i], cached[i] = r, stats.Cached.Load()-before
-		}
-		if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
-			return err
-		}
-		if err := hostfiles.StageSite(stg, site.Out, site.DocsURL, site.Hosts, site.Templates, parts, notice); err != nil {
-			return err
-		}
-		if err := hostfiles.StageSitePage(stg, site.Templates, site.DocsURL.String(), site.Describedby, latest(builds), pages); err != nil {
-			return err
-		}
-		return checkStage(ctx, stg, builds, stats, notice)
-	}()
-	if err != nil {
-		stg.Discard()
-		return nil, err
-	}
-	stg.SetSnapshot(latest(builds))
-	if err := publish(stg, site.Out, site.DryRun); err != nil {
-		return nil, err
-	}
-	for i, b := range builds {
-		if !site.DryRun {
-			b.history.cache.Commit()
-		}
-		r := b.report(resources[i], start)
-		r.Cached = int(cached[i])
-		rep.Sets = append(rep.Sets, r)
-		rep.Documents += r.Documents
-	}
-	rep.Elapsed = time.Since(start)
-	return rep, nil
+	return cfgs
 }
 
 // latest is the latest snapshot time of builds: the site's.
@@ -404,7 +362,7 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 	case err != nil && ch.FirstBuildOK && errors.Is(err, previous.ErrNothingPublished):
 		return nil // each set says so, as a first build
 	case err != nil:
-		return fmt.Errorf("%w: %w", ErrPrevious, err)
+		return fmt.Errorf("%w: %w", errPrevious, err)
 	}
 	have := map[string]bool{}
 	for i := range cfgs {
@@ -425,7 +383,7 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 		}
 	}
 	if len(refused) > 0 {
-		return &SetRemovedError{Sets: refused}
+		return setsRemoved(refused)
 	}
 	for _, r := range rep.Removed {
 		notice(fmt.Sprintf("%s is no longer published, nor its change history", setLabel(r)))

@@ -132,8 +132,8 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 	site := siteOf(t, a, d, out, acDay(3))
 	site.Sets = site.Sets[:1]
 	_, err := BuildSite(context.Background(), site)
-	var re *SetRemovedError
-	if !errors.As(err, &re) || !slices.Equal(re.Sets, []string{"data"}) {
+	var re *Error
+	if !errors.As(err, &re) || re.Kind != KindSetRemoved || !slices.Equal(re.Sets, []string{"data"}) {
 		t.Fatalf("BuildSite without data: %v, want a SetRemovedError for data", err)
 	}
 	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
@@ -154,7 +154,7 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 	cfg := acConfig(a.dir, single, acDay(2))
 	acBuild(t, cfg)
 	site = siteOf(t, a, d, single, acDay(3))
-	if _, err := BuildSite(context.Background(), site); !errors.As(err, &re) || !slices.Equal(re.Sets, []string{oneSet}) {
+	if _, err := BuildSite(context.Background(), site); !errors.As(err, &re) || re.Kind != KindSetRemoved || !slices.Equal(re.Sets, []string{oneSet}) {
 		t.Fatalf("a site over a build without sets: %v, want a SetRemovedError for %s", err, oneSet)
 	}
 	site.RemoveSets = []string{oneSet}
@@ -165,7 +165,7 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 	// of the previous build.
 	cfg = acConfig(a.dir, single, acDay(4))
 	cfg.Changes.Previous = single
-	if _, err := Build(context.Background(), cfg); !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "resource set") {
+	if _, err := Build(context.Background(), cfg); !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "resource set") {
 		t.Errorf("a build without sets over a site: %v, want ErrPrevious naming the sets", err)
 	}
 }
@@ -189,8 +189,8 @@ func TestBuildSiteMoved(t *testing.T) {
 		moved.Sets[i].BaseURL = mustBaseURL(t, "https://other.example/"+moved.Sets[i].Set+"/")
 	}
 	_, err := BuildSite(context.Background(), moved)
-	var ose *OtherSiteError
-	if !errors.As(err, &ose) {
+	var ose *Error
+	if !errors.As(err, &ose) || ose.Kind != KindOtherSite {
 		t.Fatalf("a moved site: %v, want an OtherSiteError", err)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -231,11 +231,11 @@ func TestBuildSiteAllOrNothing(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 
 	a.write("new.html", "n", acDay(2))
-	d.remove("x.csv") // data is now empty: refused (errEmptySource)
+	d.remove("x.csv") // data is now empty: refused (KindEmptySource)
 	_, err := BuildSite(context.Background(), siteOf(t, a, d, out, acDay(3)))
-	var se *SetError
-	if !errors.Is(err, errEmptySource) || !errors.As(err, &se) || se.Set != "data" {
-		t.Fatalf("BuildSite with data empty: %v, want errEmptySource of the set data", err)
+	var se *Error
+	if !errors.As(err, &se) || se.Kind != KindEmptySource || se.Set != "data" {
+		t.Fatalf("BuildSite with data empty: %v, want KindEmptySource of the set data", err)
 	}
 	testenv.SameSnapshot(t, "the output", testenv.Snapshot(t, out), before)
 	testenv.NoStage(t, out)

@@ -14,6 +14,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // A build publishes one of three sources. A directory tree (package
@@ -83,9 +84,9 @@ func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 	cfg := b.cfg
 	sc := &archivescan.Scan{
 		Archive:  b.archive,
-		Filter:   &cfg.Filter,
+		Filter:   (*tree.Filter)(&cfg.Filter),
 		Skip:     b.servedDocument,
-		Base:     cfg.BaseURL,
+		Base:     cfg.BaseURL.base,
 		Hashes:   cfg.Hashes,
 		Jobs:     cfg.Jobs,
 		Index:    cfg.Dump.Enabled,
@@ -114,12 +115,12 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 	cfg := b.cfg
 	sc := &treescan.Scan{
 		Root:     b.root,
-		Filter:   &cfg.Filter,
+		Filter:   (*tree.Filter)(&cfg.Filter),
 		Follow:   cfg.FollowSymlinks,
 		Skip:     b.owned,
 		Jobs:     cfg.Jobs,
 		Hashes:   cfg.Hashes,
-		Base:     cfg.BaseURL,
+		Base:     cfg.BaseURL.base,
 		Cache:    b.history.cache,
 		Spill:    &b.spill,
 		Problems: &b.problems,
@@ -147,20 +148,3 @@ func (b *build) noticeUnserved() {
 		}
 	}
 }
-
-// maxArchiveMembers is the most entries (files, directories, links…) a
-// zip given as the source may hold (archivescan.MaxMembers).
-const maxArchiveMembers = archivescan.MaxMembers
-
-// The errors of an archive given as the source (package archivescan).
-var (
-	// errDamaged reports an archive whose bytes are not what it says they
-	// are; nothing of it is published.
-	errDamaged = archivescan.ErrDamaged
-	// errTooManyMembers reports an archive of more members than rsgen
-	// takes.
-	errTooManyMembers = archivescan.ErrTooManyMembers
-	// errMemberTooLarge reports a member of a tar larger than the archive
-	// could expand to (a sparse file).
-	errMemberTooLarge = archivescan.ErrMemberTooLarge
-)

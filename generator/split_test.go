@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -169,8 +170,8 @@ func TestSplitLimitsOfTheIndex(t *testing.T) {
 				t.Errorf("Build published %d parts within the limits; want an error", len(pub.parts))
 				return
 			}
-			var le *LimitError
-			if !errors.As(err, &le) || !slices.Contains(le.Raise, tc.flag) {
+			var le *Error
+			if !errors.As(err, &le) || le.Kind != KindLimit || !slices.Contains(le.Raise, tc.flag) {
 				t.Errorf("error %q: want a LimitError that raises %s", err, tc.flag)
 			}
 			if entries, _ := os.ReadDir(out); len(entries) != 0 {
@@ -287,7 +288,7 @@ func TestUnreadableFile(t *testing.T) {
 func TestProblemNamesArePrintable(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"a\nrsgen: published 0 files", "b\x1b]0;pwned\x07.txt", "c\r.txt", "d\u0085.txt", "e\u202e.txt"} {
-		msg := Problem{Path: "dir/" + name, Err: errors.New("cannot be packaged")}.Error()
+		msg := report.Problem{Path: "dir/" + name, Err: errors.New("cannot be packaged")}.Error()
 		if strings.ContainsFunc(msg, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) {
 			t.Errorf("%q is printed as it is", msg)
 		}
@@ -295,7 +296,7 @@ func TestProblemNamesArePrintable(t *testing.T) {
 			t.Errorf("%q lost its reason", msg)
 		}
 	}
-	if msg := (Problem{Path: "docs/café & crème.html", Err: errors.New("x")}).Error(); msg != "docs/café & crème.html: x" {
+	if msg := (report.Problem{Path: "docs/café & crème.html", Err: errors.New("x")}).Error(); msg != "docs/café & crème.html: x" {
 		t.Errorf("a printable name is printed as %q", msg)
 	}
 }

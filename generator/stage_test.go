@@ -79,7 +79,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, stage.ErrNotWritten) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), tc.refused) {
+			if !errors.Is(err, stage.ErrNotWritten) || kindOf(err) != KindOutput || !strings.Contains(err.Error(), tc.refused) {
 				t.Errorf("Build: %v; want an error naming %s", err, tc.refused)
 			}
 			testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
@@ -107,7 +107,7 @@ func TestOlderSnapshotRefused(t *testing.T) {
 	testenv.NoStage(t, out)
 
 	// Publish checks again, under the lock, whatever the stage was told.
-	st, err := stage.New(out)
+	st, err := stage.New(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestBusyOutput(t *testing.T) {
 	out := t.TempDir()
 	cfg := testConfig(t, src, out)
 	mustBuild(t, cfg)
-	st, err := stage.New(out)
+	st, err := stage.New(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestBusyOutput(t *testing.T) {
 	before := testenv.Snapshot(t, out)
 	cfg.At = cfg.At.Add(time.Hour)
 	_, err = Build(context.Background(), cfg)
-	if !errors.Is(err, stage.ErrBusy) || !errors.Is(err, ErrOutput) || !strings.Contains(err.Error(), out) {
+	if !errors.Is(err, stage.ErrBusy) || kindOf(err) != KindOutput || !strings.Contains(err.Error(), out) {
 		t.Errorf("Build: %v; want stage.ErrBusy naming %s", err, out)
 	}
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -19,9 +20,9 @@ func TestStatsPhaseAndPacked(t *testing.T) {
 	for _, dump := range []bool{false, true} {
 		cfg := testConfig(t, src, filepath.Join(t.TempDir(), "out"))
 		cfg.Dump.Enabled = dump
-		cfg.Stats = new(Stats)
+		cfg.Stats = new(report.Stats)
 		rep := mustBuild(t, cfg)
-		if got := Phase(cfg.Stats.Phase.Load()); got != PhaseChecking {
+		if got := report.Phase(cfg.Stats.Phase.Load()); got != report.PhaseChecking {
 			t.Errorf("dump %v: Phase at the end = %d, want PhaseChecking", dump, got)
 		}
 		want := int64(0)

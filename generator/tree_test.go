@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // siteFiles are the files of testdata/site a default build publishes.
@@ -63,7 +65,7 @@ func relPaths(t *testing.T, base BaseURL, entries []*rsxml.Entry) []string {
 	t.Helper()
 	var paths []string
 	for _, e := range entries {
-		rel, ok := base.RelPath(e.Loc)
+		rel, ok := base.base.RelPath(e.Loc)
 		if !ok {
 			t.Fatalf("%s is not under %s", e.Loc, base)
 		}
@@ -160,8 +162,8 @@ func TestLongURL(t *testing.T) {
 	src := t.TempDir()
 	dir := strings.Repeat(strings.Repeat("L", 250)+"/", 8) // 2,008 bytes
 	base := "https://example.org/"                         // 20
-	fits := dir + strings.Repeat("f", maxLocLength-len(base)-len(dir))
-	over := dir + strings.Repeat("o", maxLocLength-len(base)-len(dir)+1)
+	fits := dir + strings.Repeat("f", uri.MaxLocLength-len(base)-len(dir))
+	over := dir + strings.Repeat("o", uri.MaxLocLength-len(base)-len(dir)+1)
 	testenv.WriteFile(t, src, fits, "fits")
 	testenv.WriteFile(t, src, over, "over")
 	testenv.WriteFile(t, src, "short.txt", "short")
@@ -170,11 +172,11 @@ func TestLongURL(t *testing.T) {
 	if got := relPaths(t, cfg.BaseURL, pub.entries); !slices.Equal(got, []string{fits, "short.txt"}) {
 		t.Errorf("published %q", got)
 	}
-	if len(pub.entries) > 0 && len(pub.entries[0].Loc) != maxLocLength {
-		t.Errorf("the longest URL is %d characters, want %d", len(pub.entries[0].Loc), maxLocLength)
+	if len(pub.entries) > 0 && len(pub.entries[0].Loc) != uri.MaxLocLength {
+		t.Errorf("the longest URL is %d characters, want %d", len(pub.entries[0].Loc), uri.MaxLocLength)
 	}
-	if len(rep.Problems) != 1 || rep.Problems[0].Path != over || !errors.Is(rep.Problems[0].Err, errLocTooLong) {
-		t.Errorf("problems %v, want %s: %v", rep.Problems, over, errLocTooLong)
+	if len(rep.Problems) != 1 || rep.Problems[0].Path != over || !errors.Is(rep.Problems[0].Err, uri.ErrLocTooLong) {
+		t.Errorf("problems %v, want %s: %v", rep.Problems, over, uri.ErrLocTooLong)
 	}
 }
 
@@ -483,8 +485,8 @@ func TestEmptySource(t *testing.T) {
 	t.Parallel()
 	src := t.TempDir()
 	cfg := testConfig(t, src, t.TempDir())
-	if _, err := Build(t.Context(), cfg); !errors.Is(err, errEmptySource) || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
-		t.Fatalf("error %v, want errEmptySource", err)
+	if _, err := Build(t.Context(), cfg); kindOf(err) != KindEmptySource || !strings.Contains(err.Error(), src+" holds no file to publish; nothing was published") {
+		t.Fatalf("error %v, want KindEmptySource", err)
 	}
 	if entries, err := os.ReadDir(cfg.Out); err != nil || len(entries) != 0 {
 		t.Fatalf("after a refused build the output holds %v (%v)", entries, err)
@@ -621,7 +623,7 @@ func TestServedDocumentsNoticedOnce(t *testing.T) {
 	testenv.WriteFile(t, src, stage.WellKnownFile, "<x/>")
 	for _, ahead := range []bool{false, true} {
 		cfg := testConfig(t, src, t.TempDir())
-		cfg.Stats = &Stats{CountAhead: ahead}
+		cfg.Stats = &report.Stats{CountAhead: ahead}
 		var mu sync.Mutex
 		var notices []string
 		cfg.Notice = func(m string) { mu.Lock(); notices = append(notices, m); mu.Unlock() }

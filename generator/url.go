@@ -5,14 +5,19 @@ import "github.com/rsgen/rsgen/internal/uri"
 // A BaseURL is where a directory is served: an absolute http or https URL
 // whose path ends in a slash. The mapping of paths to URLs is package
 // internal/uri's, the one every part of rsgen uses.
-type BaseURL = uri.Base
+type BaseURL struct{ base uri.Base }
 
 // ParseBaseURL checks raw and returns it in the normal form every URL
 // under it is written in (see uri.ParseBase).
-func ParseBaseURL(raw string) (BaseURL, error) { return uri.ParseBase(raw) }
+func ParseBaseURL(raw string) (BaseURL, error) {
+	base, err := uri.ParseBase(raw)
+	return BaseURL{base}, err
+}
 
-// maxLocLength is the longest <loc> the Sitemap schema accepts.
-const maxLocLength = uri.MaxLocLength
+func (u BaseURL) String() string { return u.base.String() }
 
-// errLocTooLong reports a file whose URL would pass maxLocLength.
-var errLocTooLong = uri.ErrLocTooLong
+// IsZero reports whether u is the zero BaseURL, which no URL was given for.
+func (u BaseURL) IsZero() bool { return u.base.IsZero() }
+
+// HasPath reports whether u has a path below its host's root.
+func (u BaseURL) HasPath() bool { return u.base.HasPath() }

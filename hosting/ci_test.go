@@ -254,6 +254,6 @@ func TestCIRsyncRecipeMirrors(t *testing.T) {
 	}
 	cfg.At = t1.Add(time.Hour)
 	cfg.Dump.Enabled = false
-	cfg.Changes = generator.Changes{Previous: prev, DropResourceDump: true}
+	cfg.Changes = generator.Changes{Previous: prev, Drop: []string{"resourcedump"}}
 	deploy()
 }

@@ -88,7 +88,7 @@ func TestS3ScriptMirrors(t *testing.T) {
 	}
 	cfg.At = t1.Add(24 * time.Hour)
 	cfg.Dump.Enabled = false
-	cfg.Changes = generator.Changes{Previous: prev, Dump: true, DropResourceDump: true, ArchiveKeep: 365 * 24 * time.Hour}
+	cfg.Changes = generator.Changes{Previous: prev, Dump: true, Drop: []string{"resourcedump"}, Archive: generator.Archive{Keep: 365 * 24 * time.Hour}}
 	if _, err := generator.Build(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}

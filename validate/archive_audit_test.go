@@ -38,8 +38,8 @@ func TestAuditLeavesArchivedListsAlone(t *testing.T) {
 			Changes: generator.Changes{Keep: 30 * 24 * time.Hour}}
 		if previous != "" {
 			cfg.Changes.Previous = previous
-			cfg.Changes.ArchiveKeep = 365 * 24 * time.Hour
-			cfg.Changes.ArchiveResourceLists = time.Second
+			cfg.Changes.Archive.Keep = 365 * 24 * time.Hour
+			cfg.Changes.Archive.ResourceLists = time.Second
 		}
 		if _, err := generator.Build(context.Background(), cfg); err != nil {
 			t.Fatal(err)

@@ -3,7 +3,7 @@ package validate_test
 import (
 	"testing"
 
-	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -13,7 +13,7 @@ import (
 func TestPathToURLAgreesWithBuild(t *testing.T) {
 	t.Parallel()
 	const base = "https://example.org/site/"
-	b, err := generator.ParseBaseURL(base)
+	b, err := uri.ParseBase(base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,10 +71,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if args[len(args)-1] != completeFlag { // urfave/cli completes only the words as typed, without a "--"
 		var err error
 		if args, err = flagsFirst(app, args); err != nil {
-			return report(stderr, err)
+			return printError(stderr, err)
 		}
 	}
-	return report(stderr, app.RunContext(ctx, args))
+	return printError(stderr, app.RunContext(ctx, args))
 }
 
 // onSignals stops the run cleanly at the first SIGINT or SIGTERM on sigs,

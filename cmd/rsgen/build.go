@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/stage"
@@ -217,7 +218,7 @@ func runBuild(c *cli.Context) error {
 func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Context, err error) error) error {
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
-	cfg.Stats = new(generator.Stats)
+	cfg.Stats = new(report.Stats)
 	cfg.Notice = noticer(stderr, quiet)
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
@@ -280,15 +281,14 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		return ge
 	}
 	hint := badRecords(stderr, err, n)
-	var limit *generator.LimitError
-	switch {
+	switch kind := buildError(err); {
 	case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
 		err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
 		hint = "allow more time with " + n(flagTimeout)
 	case hint != "":
-	case errors.Is(err, generator.ErrFailFast):
+	case kind.Kind == generator.KindFailFast:
 		hint = "fix or " + n(flagExclude) + " the file, or drop " + n(flagFailFast) + " to publish the rest"
-	case errors.Is(err, generator.ErrSource): // a wrong argument: a usage error
+	case kind.Kind == generator.KindSource: // a wrong argument: a usage error
 		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " an existing directory that rsgen can read"}
 	case errors.Is(err, stage.ErrBusy):
 		hint = "two builds into one " + n(flagOut) + " could publish an older snapshot over a newer one: run them one after the other"
@@ -296,18 +296,18 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		hint = "rsgen replaces the resourcesync/ folder of " + n(flagOut) + " at every build: move those files elsewhere, or choose another " + n(flagOut)
 	case errors.Is(err, stage.ErrOlderSnapshot):
 		hint = "give a later " + n(flagAt) + " (or SOURCE_DATE_EPOCH), or publish into another " + n(flagOut) + "; if the published snapshot time is wrong, remove resourcesync/ from " + n(flagOut) + " (Destinations then sync afresh)"
-	case errors.Is(err, generator.ErrOutput):
+	case kind.Kind == generator.KindOutput:
 		hint = "give " + n(flagOut) + " a directory that rsgen can create and write into"
 	case errors.Is(err, hosting.ErrNotOurs): // a host's file that is the user's
 		hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
 			hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
-	case errors.As(err, &limit):
-		flags := make([]string, len(limit.Raise))
-		for i, f := range limit.Raise {
+	case kind.Kind == generator.KindLimit:
+		flags := make([]string, len(kind.Raise))
+		for i, f := range kind.Raise {
 			flags[i] = n(cmp.Or(keyOf(f), f))
 		}
 		hint = "raise " + strings.Join(flags, " or ")
-	case errors.As(err, new(*generator.InvalidOutputError)):
+	case kind.Kind == generator.KindInvalidOutput:
 		hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
 	case changesHint(err, n) != "":
 		hint = changesHint(err, n)
@@ -315,10 +315,17 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 	return failure(err, hint)
 }
 
+// buildError is the *generator.Error in err, or a zero one.
+func buildError(err error) *generator.Error {
+	e := &generator.Error{}
+	errors.As(err, &e)
+	return e
+}
+
 // partialSummary says what a build that published the rest left out:
 // files, and directories that could not be read, whose files are not
 // known, so are not counted as files.
-func partialSummary(problems []generator.Problem) string {
+func partialSummary(problems []report.Problem) string {
 	files, dirs := 0, 0
 	for _, p := range problems {
 		if p.Dir {

@@ -41,21 +41,24 @@ func changesConfig(c options, cfg *generator.Config) error {
 		if err != nil {
 			return flagErr(flagArchiveKeep, "for example --"+flagArchive+" 365d, or 0 to drop the archive", ": %v", err)
 		}
-		cfg.Changes.ArchiveKeep, cfg.Changes.DropArchive = archive, archive == 0
+		cfg.Changes.Archive.Keep = archive
+		drop(cfg, rsxml.CapChangeListArchive, archive == 0)
 	}
 	if c.IsSet(flagArchiveResourceLists) {
 		every, err := units.ParseDuration(c.String(flagArchiveResourceLists))
 		if err != nil {
 			return flagErr(flagArchiveResourceLists, "for example --"+flagArchive+" 365d,lists=30d", ": %v", err)
 		}
-		cfg.Changes.ArchiveResourceLists, cfg.Changes.DropResourceListArchive = every, every == 0
+		cfg.Changes.Archive.ResourceLists = every
+		drop(cfg, rsxml.CapResourceListArchive, every == 0)
 	}
 	if c.IsSet(flagArchiveResourceDumps) {
 		every, err := units.ParseDuration(c.String(flagArchiveResourceDumps))
 		if err != nil {
 			return flagErr(flagArchiveResourceDumps, "for example --"+flagArchive+" 365d,dumps=90d", ": %v", err)
 		}
-		cfg.Changes.ArchiveResourceDumps, cfg.Changes.DropResourceDumpArchive = every, every == 0
+		cfg.Changes.Archive.ResourceDumps = every
+		drop(cfg, rsxml.CapResourceDumpArchive, every == 0)
 	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)
@@ -67,11 +70,10 @@ func changesConfig(c options, cfg *generator.Config) error {
 
 // changesHint names what to do about a failure to use --previous.
 func changesHint(err error, n namer) string {
-	var pae *generator.PreviousArchiveError
-	switch {
-	case !errors.Is(err, generator.ErrPrevious):
+	switch kind := buildError(err); {
+	case kind.Kind != generator.KindPrevious && kind.Kind != generator.KindClockBehind:
 		return ""
-	case errors.As(err, new(*generator.ClockBehindError)):
+	case kind.Kind == generator.KindClockBehind:
 		return "wait until the clock has passed it, or give a later " + n(flagAt) + "; if that snapshot time is wrong, start afresh: remove resourcesync/ from " + n(flagOut) + " and build without " + n(flagPrevious)
 	case errors.Is(err, previous.ErrLater):
 		return n(flagPrevious) + " must be an earlier build: check it, or give this build a later " + n(flagAt)
@@ -86,8 +88,8 @@ func changesHint(err error, n namer) string {
 		return "check " + n(flagPrevious) + "; for the very first build there is nothing to compare with: leave " + n(flagPrevious) + " out"
 	case errors.Is(err, previous.ErrNotResourceSync), errors.Is(err, previous.ErrCapability):
 		return n(flagPrevious) + " must be the output directory of an earlier rsgen build, or the URL it is served at"
-	case errors.As(err, &pae):
-		return "to go on without that archive, keeping the rest of the change history, add " + n(cmp.Or(keyOf(pae.Drop), pae.Drop))
+	case kind.Drop != "":
+		return "to go on without that archive, keeping the rest of the change history, add " + n(cmp.Or(keyOf(kind.Drop), kind.Drop))
 	}
 	return n(flagPrevious) + " must be a valid earlier build; to start the change history afresh, build once without it"
 }

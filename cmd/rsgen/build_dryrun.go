@@ -17,12 +17,12 @@ const dryRunPrefix = "rsgen: dry run: "
 
 // changeLister returns what Config.Changed calls with --dry-run -v: it
 // prints each change on stdout, as "created URL"; nil otherwise.
-func changeLister(c *cli.Context) func(generator.Change) {
+func changeLister(c *cli.Context) func(change, loc string) {
 	if !c.Bool(flagDryRun) || !c.Bool(flagVerbose) {
 		return nil
 	}
 	w := c.App.Writer
-	return func(ch generator.Change) { fmt.Fprintln(w, ch.Change, ch.Loc) }
+	return func(change, loc string) { fmt.Fprintln(w, change, loc) }
 }
 
 // printDryRun says what a build of set ("" for a build without sets) run

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -115,8 +116,8 @@ func TestBuildResourceDumpSources(t *testing.T) {
 // The summary of an export whose files changed before they were packaged
 // says so, apart from bad records.
 func TestFinishExportUnpackaged(t *testing.T) {
-	p := func(line int, msg string) generator.Problem {
-		return generator.Problem{Path: "r.jsonl", Line: line, Err: errors.New(msg)}
+	p := func(line int, msg string) report.Problem {
+		return report.Problem{Path: "r.jsonl", Line: line, Err: errors.New(msg)}
 	}
 	tests := []struct {
 		bad, unpackaged int
@@ -128,12 +129,12 @@ func TestFinishExportUnpackaged(t *testing.T) {
 			"rsgen: hint: fix them in the export; without --on-error=skip they fail the build; publish again once the files are stable\n"},
 	}
 	for _, tt := range tests {
-		rep := &generator.Report{Export: &generator.ExportReport{Name: "r.jsonl", Bad: tt.bad, Unpackaged: tt.unpackaged}}
+		rep := &generator.Report{Export: &report.Export{Name: "r.jsonl", Bad: tt.bad, Unpackaged: tt.unpackaged}}
 		for i := range tt.bad + tt.unpackaged {
 			rep.Problems = append(rep.Problems, p(i+1, "x"))
 		}
 		var stderr bytes.Buffer
-		code := report(&stderr, finishExport(&stderr, generator.Config{}, rep, true))
+		code := printError(&stderr, finishExport(&stderr, generator.Config{}, rep, true))
 		got := stderr.String()
 		if code != exitPartial || !strings.HasSuffix(got, tt.want) {
 			t.Errorf("exit %d:\n%s\nwant the end\n%s", code, got, tt.want)

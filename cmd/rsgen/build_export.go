@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -43,14 +42,14 @@ func exportConfig(c options, cfg *generator.Config) error {
 // badRecords prints the bad records of a failed build, one a line, and
 // returns the hint for the error, or "" if err is not about bad records.
 func badRecords(stderr io.Writer, err error, n namer) string {
-	var bre *generator.BadRecordsError
-	if !errors.As(err, &bre) {
+	bre := buildError(err)
+	if bre.Kind != generator.KindBadRecords {
 		return ""
 	}
 	for _, p := range bre.Problems {
 		fmt.Fprintf(stderr, "rsgen: error: %s\n", p.Error())
 	}
-	if n := bre.Total - len(bre.Problems); n > 0 {
+	if n := bre.N - len(bre.Problems); n > 0 {
 		fmt.Fprintf(stderr, "rsgen: error: and %d more bad records\n", n)
 	}
 	return "fix them in the export, or give " + n(flagSkipBadRecords) + " to publish the rest"
@@ -60,8 +59,7 @@ func badRecords(stderr io.Writer, err error, n namer) string {
 // the flags cannot make (--resource-dump, with records that have no local
 // file) into a usage error, or returns nil.
 func exportUsageErr(err error, n namer) error {
-	var dnf *generator.DumpNeedsFilesError
-	if !errors.As(err, &dnf) {
+	if buildError(err).Kind != generator.KindDumpNeedsFiles {
 		return nil
 	}
 	return usageErr("give every published record a path, the local file with its bytes, or drop "+n(flagResourceDump),

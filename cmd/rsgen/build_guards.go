@@ -33,8 +33,8 @@ func guardConfig(c options, cfg *generator.Config) error {
 	}
 	cfg.Changes.NewHistory = c.Bool(flagNewHistory)
 	// A dump is dropped on purpose by saying so: --resource-dump=false.
-	cfg.Changes.DropResourceDump = c.IsSet(flagResourceDump) && !c.Bool(flagResourceDump)
-	cfg.Changes.DropChangeDump = c.IsSet(flagChangeDump) && !c.Bool(flagChangeDump)
+	drop(cfg, rsxml.CapResourceDump, c.IsSet(flagResourceDump) && !c.Bool(flagResourceDump))
+	drop(cfg, rsxml.CapChangeDump, c.IsSet(flagChangeDump) && !c.Bool(flagChangeDump))
 	return nil
 }
 
@@ -51,17 +51,9 @@ func laterTime(c *cli.Context, n namer) string {
 // with a hint naming the flag that allows on purpose what it refused; it
 // returns nil if err is not a guard's.
 func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) error {
-	var (
-		mde *generator.MassDeleteError
-		ose *generator.OtherSiteError
-		dde *generator.DumpDroppedError
-		ade *generator.ArchiveDroppedError
-		ste *generator.SnapshotTimeError
-		ese *generator.EmptySourceError
-	)
-	switch {
-	case errors.As(err, &ese):
-		for _, p := range ese.Problems { // why each file was refused
+	switch e := buildError(err); {
+	case e.Kind == generator.KindEmptySource:
+		for _, p := range e.Problems { // why each file was refused
 			fmt.Fprintf(c.App.ErrWriter, "rsgen: skipped: %s\n", p.Error())
 		}
 		what := "check " + n(argSource) + " (did the site's own build fail?)"
@@ -73,23 +65,23 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 			also = ", which deletes every resource published before,"
 		}
 		return failure(err, fmt.Sprintf("%s; to publish an empty Resource List on purpose%s add %s", what, also, n(flagAllowEmpty)))
-	case errors.As(err, &mde):
-		return failure(err, fmt.Sprintf("check %s; if these deletions are meant, allow them with %s %d (or a higher percentage, or all)", n(argSource), n(flagMaxDelete), mde.Deleted))
-	case errors.As(err, &ose):
-		return failure(err, fmt.Sprintf("check %s (another site's, such as staging?); to start a new change history at %s on purpose, add %s", n(flagPrevious), ose.This, n(flagNewHistory)))
-	case errors.As(err, &dde):
+	case e.Kind == generator.KindMassDelete:
+		return failure(err, fmt.Sprintf("check %s; if these deletions are meant, allow them with %s %d (or a higher percentage, or all)", n(argSource), n(flagMaxDelete), e.N))
+	case e.Kind == generator.KindOtherSite:
+		return failure(err, fmt.Sprintf("check %s (another site's, such as staging?); to start a new change history at %s on purpose, add %s", n(flagPrevious), e.URL, n(flagNewHistory)))
+	case e.Kind == generator.KindDropped && (e.Capability == rsxml.CapResourceDump || e.Capability == rsxml.CapChangeDump):
 		flag := flagResourceDump
-		if dde.Capability == rsxml.CapChangeDump {
+		if e.Capability == rsxml.CapChangeDump {
 			flag = flagChangeDump
 		}
 		return failure(err, fmt.Sprintf("add %s to keep publishing it, or %s=false to drop it on purpose", n(flag), n(flag)))
-	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceListArchive:
+	case e.Kind == generator.KindDropped && e.Capability == rsxml.CapResourceListArchive:
 		return failure(err, fmt.Sprintf("add %s to keep archiving Resource Lists, or %s to drop that archive on purpose", n(flagArchiveResourceLists+" EVERY"), n(flagArchiveResourceLists+" 0")))
-	case errors.As(err, &ade) && ade.Capability == rsxml.CapResourceDumpArchive:
+	case e.Kind == generator.KindDropped && e.Capability == rsxml.CapResourceDumpArchive:
 		return failure(err, fmt.Sprintf("add %s (with %s) to keep archiving Resource Dumps, or %s to drop that archive on purpose", n(flagArchiveResourceDumps+" EVERY"), n(flagResourceDump), n(flagArchiveResourceDumps+" 0")))
-	case errors.As(err, &ade):
+	case e.Kind == generator.KindDropped:
 		return failure(err, fmt.Sprintf("add %s to keep archiving (at least %s), or %s to drop it on purpose", n(flagArchiveKeep+" DURATION"), n(flagChangesKeep), n(flagArchiveKeep+" 0")))
-	case errors.As(err, &ste):
+	case e.Kind == generator.KindSnapshotTime:
 		source := n(flagAt)
 		if c.String(flagAt) == "" {
 			source = "$" + envSourceDateEpoch
@@ -100,4 +92,11 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 		return failure(err, n(flagPrevious)+" must be an earlier build: check it, or "+laterTime(c, n))
 	}
 	return nil
+}
+
+// drop adds capability to what cfg drops on purpose, if yes.
+func drop(cfg *generator.Config, capability string, yes bool) {
+	if yes {
+		cfg.Changes.Drop = append(cfg.Changes.Drop, capability)
+	}
 }

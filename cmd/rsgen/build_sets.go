@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/units"
@@ -59,7 +60,7 @@ func runSite(c *cli.Context) error {
 	}
 	stderr := c.App.ErrWriter
 	quiet := c.Bool(flagQuiet)
-	site.Stats, site.Notice = new(generator.Stats), noticer(stderr, quiet)
+	site.Stats, site.Notice = new(report.Stats), noticer(stderr, quiet)
 	site.DryRun = c.Bool(flagDryRun)
 	for i := range site.Sets {
 		site.Sets[i].Changed = changeLister(c)
@@ -78,7 +79,7 @@ func runSite(c *cli.Context) error {
 	if err != nil {
 		return f.failure(c, ctx, site, err)
 	}
-	var problems []generator.Problem
+	var problems []report.Problem
 	for i, r := range rep.Sets {
 		for _, p := range r.Problems {
 			fmt.Fprintf(stderr, "rsgen: skipped: set %s: %s\n", site.Sets[i].Set, p.Error())
@@ -363,8 +364,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
 		return buildFailure(c, ctx, site.Sets[0], err, cliName)
 	}
-	var sre *generator.SetRemovedError
-	if errors.As(err, &sre) {
+	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {
 		args := make([]string, len(sre.Sets))
 		for i, s := range sre.Sets {
 			args[i] = "--" + flagRemoveSet + " " + s
@@ -379,9 +379,8 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 		return usageErr("see docs/SETS.md", "%s", strings.Join(msgs, "; "))
 	}
 	cfg := site.Sets[0]
-	var se *generator.SetError
 	set := ""
-	if errors.As(err, &se) {
+	if se := buildError(err); se.Set != "" {
 		set = se.Set
 		for _, s := range site.Sets {
 			if s.Set == se.Set {
@@ -403,16 +402,19 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	return ferr
 }
 
-// valueKeys name the key of the file whose value an error of a build is
-// about, by the kind of the error: the value is checked as the build
-// uses it, after the file is read.
-var valueKeys = []struct {
-	kind error
-	key  string
-}{
-	{generator.ErrSource, keySource},
-	{generator.ErrOutput, flagOut},
-	{previous.ErrUnreachable, flagPrevious},
+// valueKey names the key of the file whose value err, an error of a
+// build, is about, by its kind, or is "": the value is checked as the
+// build uses it, after the file is read.
+func valueKey(err error) string {
+	switch {
+	case buildError(err).Kind == generator.KindSource:
+		return keySource
+	case buildError(err).Kind == generator.KindOutput:
+		return flagOut
+	case errors.Is(err, previous.ErrUnreachable):
+		return flagPrevious
+	}
+	return ""
 }
 
 // at is err, of the build of a set or of the site, at the line of the key
@@ -420,19 +422,12 @@ var valueKeys = []struct {
 // is: "rsgen.toml:12: set "articles": source public/articles: no such
 // directory". A value given on the command line has no place in the file.
 func (f *siteFile) at(c *cli.Context, err error) error {
-	key := ""
-	for _, vk := range valueKeys {
-		if errors.Is(err, vk.kind) {
-			key = vk.key
-			break
-		}
-	}
+	key := valueKey(err)
 	if key == "" || f.given(c, key) {
 		return err
 	}
 	v, ok := f.top.values[key]
-	var se *generator.SetError
-	if errors.As(err, &se) {
+	if se := buildError(err); se.Set != "" {
 		for i := range f.sets {
 			if w, own := f.sets[i].values[key]; own && f.sets[i].name() == se.Set {
 				v, ok = w, true

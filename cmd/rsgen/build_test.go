@@ -4,24 +4,24 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 )
 
 // Exit 3's summary counts files; a directory that could not be read is
 // not one file but an unknown number of them, and says so.
 func TestPartialSummary(t *testing.T) {
-	file := generator.Problem{Path: "a.txt", Err: errors.New("permission denied")}
-	dir := generator.Problem{Path: "locked", Dir: true, Err: errors.New("reading directory: permission denied")}
+	file := report.Problem{Path: "a.txt", Err: errors.New("permission denied")}
+	dir := report.Problem{Path: "locked", Dir: true, Err: errors.New("reading directory: permission denied")}
 	tests := []struct {
 		name     string
-		problems []generator.Problem
+		problems []report.Problem
 		want     string
 	}{
-		{"one file", []generator.Problem{file}, "1 file could not be published (named above)"},
-		{"files", []generator.Problem{file, file}, "2 files could not be published (named above)"},
-		{"a directory", []generator.Problem{dir}, "1 directory could not be read, so files in it may be missing (named above)"},
-		{"directories", []generator.Problem{dir, dir}, "2 directories could not be read, so files in them may be missing (named above)"},
-		{"both", []generator.Problem{dir, file, file},
+		{"one file", []report.Problem{file}, "1 file could not be published (named above)"},
+		{"files", []report.Problem{file, file}, "2 files could not be published (named above)"},
+		{"a directory", []report.Problem{dir}, "1 directory could not be read, so files in it may be missing (named above)"},
+		{"directories", []report.Problem{dir, dir}, "2 directories could not be read, so files in them may be missing (named above)"},
+		{"both", []report.Problem{dir, file, file},
 			"2 files could not be published, and 1 directory could not be read, so files in it may be missing (named above)"},
 	}
 	for _, tt := range tests {

@@ -226,7 +226,7 @@ func TestCLIOutputNotRsgens(t *testing.T) {
 	t.Run("busy", func(t *testing.T) {
 		src := testenv.CopySite(t, siteMtime)
 		out := t.TempDir()
-		st, err := stage.New(out)
+		st, err := stage.New(out, false)
 		if err != nil {
 			t.Fatal(err)
 		}

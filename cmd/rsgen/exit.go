@@ -59,9 +59,9 @@ func failure(err error, hint string) error {
 	return &exitError{code: exitFailure, err: err, hint: hint}
 }
 
-// report prints err the way rsgen prints errors and returns its exit code.
+// printError prints err the way rsgen prints errors and returns its exit code.
 // Errors that are not ours come from parsing the command line.
-func report(stderr io.Writer, err error) int {
+func printError(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}

@@ -44,11 +44,11 @@ func cliName(flag string) string {
 	return "--" + flag
 }
 
-// dropKeys are the keys whose 0 sets a Drop field of generator.Changes.
+// dropKeys are the keys whose 0 puts an entry in generator.Changes.Drop.
 var dropKeys = map[string]string{
-	"Changes.DropArchive":             flagArchiveKeep,
-	"Changes.DropResourceListArchive": flagArchiveResourceLists,
-	"Changes.DropResourceDumpArchive": flagArchiveResourceDumps,
+	"Changes.Drop[changelist-archive]":   flagArchiveKeep,
+	"Changes.Drop[resourcelist-archive]": flagArchiveResourceLists,
+	"Changes.Drop[resourcedump-archive]": flagArchiveResourceDumps,
 }
 
 // keyOf returns the key of a field of generator.Config, named by its path
@@ -56,6 +56,9 @@ var dropKeys = map[string]string{
 // configuration file, which the toml tag of the field gives; "" if it has
 // none.
 func keyOf(field string) string {
+	if k, ok := dropKeys[field]; ok {
+		return k + " 0"
+	}
 	t, key := reflect.TypeFor[generator.Config](), ""
 	for name := range strings.SplitSeq(field, ".") {
 		f, ok := t.FieldByName(name)
@@ -63,9 +66,6 @@ func keyOf(field string) string {
 			return ""
 		}
 		key, t = f.Tag.Get("toml"), f.Type
-	}
-	if k, ok := dropKeys[field]; ok {
-		return k + " 0"
 	}
 	return key
 }

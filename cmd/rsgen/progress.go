@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -22,7 +22,7 @@ import (
 // step, never a carriage return. The returned function stops it; failed
 // says the build failed. export says the build reads a record export,
 // whose counts are records.
-func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) (stop func(failed bool)) {
+func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop func(failed bool)) {
 	if quiet {
 		return func(bool) {}
 	}
@@ -31,7 +31,7 @@ func startProgress(w io.Writer, stats *generator.Stats, quiet, export bool) (sto
 		return drawProgress(f, stats, export)
 	}
 	l := &progressLog{w: w, stats: stats, export: export, phase: -1}
-	stats.Entered = func(p generator.Phase) { l.enter(p, time.Now()) }
+	stats.Entered = func(p report.Phase) { l.enter(p, time.Now()) }
 	tick := time.NewTicker(time.Second)
 	stopTicks := onTicks(tick.C, l.tick)
 	return func(failed bool) {
@@ -64,7 +64,7 @@ func onTicks(tick <-chan time.Time, fn func(time.Time)) (stop func()) {
 
 // drawProgress draws the progress line on the terminal f until stopped,
 // then clears it.
-func drawProgress(f *os.File, stats *generator.Stats, export bool) func(bool) {
+func drawProgress(f *os.File, stats *report.Stats, export bool) func(bool) {
 	tick := time.NewTicker(200 * time.Millisecond)
 	stop := draw(f, stats, export, tick.C, time.Now)
 	return func(failed bool) { stop(failed); tick.Stop() }
@@ -75,10 +75,10 @@ func drawProgress(f *os.File, stats *generator.Stats, export bool) func(bool) {
 // entered it (Stats.Entered) by the clock now, not from the first tick
 // that saw it, which made the first line of each step claim the bytes
 // of up to a tick in no time at all.
-func draw(f *os.File, stats *generator.Stats, export bool, tick <-chan time.Time, now func() time.Time) func(bool) {
+func draw(f *os.File, stats *report.Stats, export bool, tick <-chan time.Time, now func() time.Time) func(bool) {
 	var entered atomic.Int64 // when the build entered the step under way, in Unix nanoseconds
 	entered.Store(now().UnixNano())
-	stats.Entered = func(generator.Phase) { entered.Store(now().UnixNano()) }
+	stats.Entered = func(report.Phase) { entered.Store(now().UnixNano()) }
 	stop := onTicks(tick, func(t time.Time) {
 		line := progressLine(readStats(stats, export), t.Sub(time.Unix(0, entered.Load())))
 		if set := stats.Set(); set != "" {
@@ -101,19 +101,19 @@ const logEvery = 30 * time.Second
 // called from several goroutines.
 type progressLog struct {
 	w      io.Writer
-	stats  *generator.Stats
+	stats  *report.Stats
 	export bool
 
 	mu    sync.Mutex
-	phase generator.Phase // the step under way; -1 before the first
-	set   string          // the set of a site it is of, "" for a build without sets
-	since time.Time       // when it began
-	last  time.Time       // when its last line was written
+	phase report.Phase // the step under way; -1 before the first
+	set   string       // the set of a site it is of, "" for a build without sets
+	since time.Time    // when it began
+	last  time.Time    // when its last line was written
 }
 
 // enter records, at now, that the build entered step p: the line that
 // ends the step before, and the one that starts p.
-func (l *progressLog) enter(p generator.Phase, now time.Time) {
+func (l *progressLog) enter(p report.Phase, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if p == l.phase && l.stats.Set() == l.set {
@@ -121,7 +121,7 @@ func (l *progressLog) enter(p generator.Phase, now time.Time) {
 	}
 	l.endLocked(now, false)
 	l.phase, l.since, l.last, l.set = p, now, now, l.stats.Set()
-	if p != generator.PhaseStarting {
+	if p != report.PhaseStarting {
 		fmt.Fprintf(l.w, "%s%s: started\n", l.prefix(), phaseName(p, l.export))
 	}
 }
@@ -131,7 +131,7 @@ func (l *progressLog) enter(p generator.Phase, now time.Time) {
 func (l *progressLog) tick(now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.phase <= generator.PhaseStarting || now.Sub(l.last) < logEvery {
+	if l.phase <= report.PhaseStarting || now.Sub(l.last) < logEvery {
 		return
 	}
 	l.last = now
@@ -155,7 +155,7 @@ func (l *progressLog) end(now time.Time, failed bool) {
 }
 
 func (l *progressLog) endLocked(now time.Time, failed bool) {
-	if l.phase <= generator.PhaseStarting {
+	if l.phase <= report.PhaseStarting {
 		return
 	}
 	elapsed := now.Sub(l.since)
@@ -174,7 +174,7 @@ func (l *progressLog) endLocked(now time.Time, failed bool) {
 // prefix begins the lines of the step under way: "rsgen: ", and the set
 // of a site it is of.
 func (l *progressLog) prefix() string {
-	if l.set != "" && l.phase != generator.PhaseChecking { // the site's documents are checked together
+	if l.set != "" && l.phase != report.PhaseChecking { // the site's documents are checked together
 		return "rsgen: set " + l.set + ": "
 	}
 	return "rsgen: "
@@ -183,7 +183,7 @@ func (l *progressLog) prefix() string {
 // progress is what the progress line shows: the counts of a build's
 // Stats at one moment.
 type progress struct {
-	phase                        generator.Phase
+	phase                        report.Phase
 	found, hashed, bytes, packed int64
 	walkDone                     bool  // found is the total
 	totalBytes                   int64 // the bytes of the found files, if counted ahead; else 0
@@ -192,9 +192,9 @@ type progress struct {
 	export                       bool  // the counts are records of an export
 }
 
-func readStats(s *generator.Stats, export bool) progress {
+func readStats(s *report.Stats, export bool) progress {
 	p := progress{
-		phase:    generator.Phase(s.Phase.Load()),
+		phase:    report.Phase(s.Phase.Load()),
 		found:    s.Found.Load(),
 		hashed:   s.Hashed.Load(),
 		bytes:    max(s.Bytes.Load(), s.Read.Load()), // Read moves inside a large file, Bytes at its end
@@ -217,20 +217,20 @@ func readStats(s *generator.Stats, export bool) progress {
 const etaAfter = 2 * time.Second
 
 // phaseName says what the build does in step p.
-func phaseName(p generator.Phase, export bool) string {
+func phaseName(p report.Phase, export bool) string {
 	switch p {
-	case generator.PhasePrevious:
+	case report.PhasePrevious:
 		return "reading the previous build"
-	case generator.PhaseScanning:
+	case report.PhaseScanning:
 		if export {
 			return "reading the export"
 		}
 		return "hashing"
-	case generator.PhasePackaging:
+	case report.PhasePackaging:
 		return "packaging"
-	case generator.PhaseWriting:
+	case report.PhaseWriting:
 		return "writing the documents"
-	case generator.PhaseChecking:
+	case report.PhaseChecking:
 		return "checking the documents"
 	}
 	return "starting"
@@ -241,7 +241,7 @@ func phaseName(p generator.Phase, export bool) string {
 // counts.
 func counts(p progress, elapsed time.Duration) string {
 	switch p.phase {
-	case generator.PhaseScanning:
+	case report.PhaseScanning:
 		if p.export {
 			return units.Count(int(p.hashed), "record")
 		}
@@ -255,7 +255,7 @@ func counts(p progress, elapsed time.Duration) string {
 		}
 		done, total := p.hashMeasure()
 		return fmt.Sprintf("%d/%d files, %s, %s, %d%%", p.hashed, p.found, size, rate, 100*min(done, total)/max(total, 1))
-	case generator.PhasePackaging:
+	case report.PhasePackaging:
 		if p.walkDone {
 			return fmt.Sprintf("%d/%d files", min(p.packed, p.hashed), p.hashed)
 		}
@@ -268,10 +268,10 @@ func counts(p progress, elapsed time.Duration) string {
 // rate so far, or "" when that cannot be told yet.
 func eta(p progress, elapsed time.Duration) string {
 	switch {
-	case p.phase == generator.PhaseScanning && !p.export && p.walkDone:
+	case p.phase == report.PhaseScanning && !p.export && p.walkDone:
 		done, total := p.hashMeasure()
 		return timeLeft(done, total, elapsed)
-	case p.phase == generator.PhasePackaging:
+	case p.phase == report.PhasePackaging:
 		return timeLeft(min(p.packed, p.hashed), p.hashed, elapsed)
 	}
 	return ""
@@ -293,19 +293,19 @@ func (p progress) hashMeasure() (done, total int64) {
 // and, where it knows the total, the time left at the rate of the phase
 // so far.
 func progressLine(p progress, elapsed time.Duration) string {
-	if p.phase == generator.PhasePackaging {
+	if p.phase == report.PhasePackaging {
 		p.walkDone = true // the files hashed are the total
 	}
 	name := phaseName(p.phase, p.export)
 	c := counts(p, elapsed)
 	switch {
-	case p.phase == generator.PhaseStarting:
+	case p.phase == report.PhaseStarting:
 		return "rsgen: starting"
-	case p.export && p.phase == generator.PhaseScanning:
+	case p.export && p.phase == report.PhaseScanning:
 		return "rsgen: " + name + ": " + c + " (" + seconds(elapsed) + ")"
 	case c == "":
 		return "rsgen: " + name + " (" + seconds(elapsed) + ")"
-	case p.phase == generator.PhaseScanning && !p.walkDone:
+	case p.phase == report.PhaseScanning && !p.walkDone:
 		if p.counting > p.hashed {
 			return fmt.Sprintf("rsgen: %s: %s; counting: %s so far", name, c, units.Count(int(p.counting), "file"))
 		}

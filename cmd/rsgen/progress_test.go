@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
 )
 
 // The progress line names what the build is doing, with counts only where
@@ -22,33 +22,33 @@ func TestProgressLine(t *testing.T) {
 		want    string
 	}{
 		{"starting", progress{}, 0, "rsgen: starting"},
-		{"reading --previous: no 0/0 files", progress{phase: generator.PhasePrevious}, 3 * time.Second,
+		{"reading --previous: no 0/0 files", progress{phase: report.PhasePrevious}, 3 * time.Second,
 			"rsgen: reading the previous build (3s)"},
-		{"hashing while the walk counts", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib}, 5 * time.Second,
+		{"hashing while the walk counts", progress{phase: report.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib}, 5 * time.Second,
 			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; still counting"},
-		{"hashing while the walk ahead counts", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, counting: 7000, bytes: 10 * mib}, 5 * time.Second,
+		{"hashing while the walk ahead counts", progress{phase: report.PhaseScanning, found: 500, hashed: 100, counting: 7000, bytes: 10 * mib}, 5 * time.Second,
 			"rsgen: hashing: 100 files, 10.0 MiB, 2.0 MiB/s; counting: 7000 files so far"},
-		{"hashing one file", progress{phase: generator.PhaseScanning, hashed: 1, counting: 1, bytes: 2}, time.Second,
+		{"hashing one file", progress{phase: report.PhaseScanning, hashed: 1, counting: 1, bytes: 2}, time.Second,
 			"rsgen: hashing: 1 file, 2 B, 2 B/s; still counting"},
-		{"hashing, too early for an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: mib, walkDone: true}, time.Second,
+		{"hashing, too early for an ETA", progress{phase: report.PhaseScanning, found: 500, hashed: 100, bytes: mib, walkDone: true}, time.Second,
 			"rsgen: hashing: 100/500 files, 1.0 MiB, 1.0 MiB/s, 20%"},
-		{"hashing with an ETA", progress{phase: generator.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
+		{"hashing with an ETA", progress{phase: report.PhaseScanning, found: 500, hashed: 100, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
 			"rsgen: hashing: 100/500 files, 10.0 MiB, 1.0 MiB/s, 20%, ETA 40s"},
-		{"hashing, the totals counted ahead: by bytes", progress{phase: generator.PhaseScanning, found: 500, hashed: 400, bytes: 10 * mib, totalBytes: 40 * mib, walkDone: true}, 10 * time.Second,
+		{"hashing, the totals counted ahead: by bytes", progress{phase: report.PhaseScanning, found: 500, hashed: 400, bytes: 10 * mib, totalBytes: 40 * mib, walkDone: true}, 10 * time.Second,
 			"rsgen: hashing: 400/500 files, 10.0 MiB/40.0 MiB, 1.0 MiB/s, 25%, ETA 30s"},
-		{"hashing with a hash cache: by files", progress{phase: generator.PhaseScanning, found: 500, hashed: 400, cached: 300, bytes: 10 * mib, totalBytes: 40 * mib, walkDone: true}, 10 * time.Second,
+		{"hashing with a hash cache: by files", progress{phase: report.PhaseScanning, found: 500, hashed: 400, cached: 300, bytes: 10 * mib, totalBytes: 40 * mib, walkDone: true}, 10 * time.Second,
 			"rsgen: hashing: 400/500 files, 10.0 MiB/40.0 MiB, 1.0 MiB/s, 80%, ETA 3s"},
-		{"hashing done", progress{phase: generator.PhaseScanning, found: 500, hashed: 500, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
+		{"hashing done", progress{phase: report.PhaseScanning, found: 500, hashed: 500, bytes: 10 * mib, walkDone: true}, 10 * time.Second,
 			"rsgen: hashing: 500/500 files, 10.0 MiB, 1.0 MiB/s, 100%"},
-		{"packaging: no frozen 50000/50000", progress{phase: generator.PhasePackaging, found: 50000, hashed: 50000, packed: 12500, walkDone: true}, 30 * time.Second,
+		{"packaging: no frozen 50000/50000", progress{phase: report.PhasePackaging, found: 50000, hashed: 50000, packed: 12500, walkDone: true}, 30 * time.Second,
 			"rsgen: packaging: 12500/50000 files, ETA 1m30s"},
-		{"packaging, nothing opened yet", progress{phase: generator.PhasePackaging, hashed: 50000}, 30 * time.Second,
+		{"packaging, nothing opened yet", progress{phase: report.PhasePackaging, hashed: 50000}, 30 * time.Second,
 			"rsgen: packaging: 0/50000 files"},
-		{"writing", progress{phase: generator.PhaseWriting, hashed: 50000}, 1500 * time.Millisecond,
+		{"writing", progress{phase: report.PhaseWriting, hashed: 50000}, 1500 * time.Millisecond,
 			"rsgen: writing the documents (2s)"},
-		{"checking", progress{phase: generator.PhaseChecking, hashed: 50000}, 0,
+		{"checking", progress{phase: report.PhaseChecking, hashed: 50000}, 0,
 			"rsgen: checking the documents (0s)"},
-		{"an export counts records", progress{phase: generator.PhaseScanning, hashed: 1, export: true}, 4 * time.Second,
+		{"an export counts records", progress{phase: report.PhaseScanning, hashed: 1, export: true}, 4 * time.Second,
 			"rsgen: reading the export: 1 record (4s)"},
 	}
 	for _, tt := range tests {
@@ -66,15 +66,15 @@ func TestProgressLine(t *testing.T) {
 func TestProgressLog(t *testing.T) {
 	const mib = 1 << 20
 	var out strings.Builder
-	stats := new(generator.Stats)
+	stats := new(report.Stats)
 	l := &progressLog{w: &out, stats: stats, phase: -1}
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
 
-	l.enter(generator.PhaseStarting, at(0))
-	l.enter(generator.PhasePrevious, at(0))
+	l.enter(report.PhaseStarting, at(0))
+	l.enter(report.PhasePrevious, at(0))
 	l.tick(at(29 * time.Second)) // under 30 s: nothing
-	l.enter(generator.PhaseScanning, at(31*time.Second))
+	l.enter(report.PhaseScanning, at(31*time.Second))
 	stats.Found.Store(1000)
 	stats.Hashed.Store(100)
 	stats.Bytes.Store(30 * mib)
@@ -89,9 +89,9 @@ func TestProgressLog(t *testing.T) {
 	l.tick(at(91 * time.Second)) // 30 s after the last line: a line with the total and an ETA
 	stats.Hashed.Store(1000)
 	stats.Bytes.Store(120 * mib)
-	l.enter(generator.PhaseWriting, at(151*time.Second))
-	l.enter(generator.PhaseWriting, at(152*time.Second)) // again (the next set of a site): no line
-	l.enter(generator.PhaseChecking, at(153*time.Second))
+	l.enter(report.PhaseWriting, at(151*time.Second))
+	l.enter(report.PhaseWriting, at(152*time.Second)) // again (the next set of a site): no line
+	l.enter(report.PhaseChecking, at(153*time.Second))
 	l.end(at(154*time.Second), false)
 
 	want := `rsgen: reading the previous build: started
@@ -113,7 +113,7 @@ rsgen: checking the documents: done in 1s
 	}
 
 	out.Reset()
-	l.enter(generator.PhaseScanning, at(0))
+	l.enter(report.PhaseScanning, at(0))
 	l.end(at(3*time.Second), true)
 	if got, want := out.String(), "rsgen: hashing: started\nrsgen: hashing: stopped after 3s: 1000 files, 120.0 MiB, 40.0 MiB/s\n"; got != want {
 		t.Errorf("a failed build's log:\n%s\nwant:\n%s", got, want)
@@ -124,22 +124,22 @@ rsgen: checking the documents: done in 1s
 // own; the documents of every set are checked together.
 func TestProgressLogSets(t *testing.T) {
 	var out strings.Builder
-	stats := new(generator.Stats)
+	stats := new(report.Stats)
 	l := &progressLog{w: &out, stats: stats, phase: -1}
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	stats.NextSet("articles")
-	l.enter(generator.PhaseScanning, t0)
+	l.enter(report.PhaseScanning, t0)
 	stats.Hashed.Store(3)
 	stats.Bytes.Store(300)
 	stats.Read.Add(300)
-	l.enter(generator.PhaseWriting, t0.Add(time.Second))
+	l.enter(report.PhaseWriting, t0.Add(time.Second))
 	stats.NextSet("data")
-	l.enter(generator.PhaseWriting, t0.Add(2*time.Second)) // the next set's (were it to start there): a step of its own
-	l.enter(generator.PhaseScanning, t0.Add(3*time.Second))
+	l.enter(report.PhaseWriting, t0.Add(2*time.Second)) // the next set's (were it to start there): a step of its own
+	l.enter(report.PhaseScanning, t0.Add(3*time.Second))
 	stats.Hashed.Store(2)
 	stats.Bytes.Store(20)
 	stats.Read.Add(20)
-	l.enter(generator.PhaseChecking, t0.Add(4*time.Second))
+	l.enter(report.PhaseChecking, t0.Add(4*time.Second))
 	l.end(t0.Add(5*time.Second), false)
 	want := `rsgen: set articles: hashing: started
 rsgen: set articles: hashing: done in 1s: 3 files, 300 B, 300 B/s
@@ -160,9 +160,9 @@ rsgen: checking the documents: done in 1s
 // With --quiet nothing is written, even in a log.
 func TestProgressQuiet(t *testing.T) {
 	var out strings.Builder
-	stats := new(generator.Stats)
+	stats := new(report.Stats)
 	stop := startProgress(&out, stats, true, false)
-	stats.Enter(generator.PhaseScanning)
+	stats.Enter(report.PhaseScanning)
 	stop(false)
 	if out.Len() != 0 {
 		t.Errorf("quiet, yet: %q", out.String())
@@ -174,8 +174,8 @@ func TestProgressQuiet(t *testing.T) {
 // until its end).
 func TestProgressInsideALargeFile(t *testing.T) {
 	const mib = 1 << 20
-	stats := new(generator.Stats)
-	stats.Phase.Store(int32(generator.PhaseScanning))
+	stats := new(report.Stats)
+	stats.Phase.Store(int32(report.PhaseScanning))
 	stats.Total.Store(1)
 	stats.TotalBytes.Store(100 * mib)
 	stats.Counted.Store(true)
@@ -198,10 +198,10 @@ func TestProgressDrawTimesSteps(t *testing.T) {
 	defer r.Close()
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	clock := t0
-	stats := new(generator.Stats)
+	stats := new(report.Stats)
 	tick := make(chan time.Time)
 	stop := draw(w, stats, false, tick, func() time.Time { return clock })
-	stats.Enter(generator.PhaseScanning)
+	stats.Enter(report.PhaseScanning)
 	stats.Hashed.Store(10)
 	stats.Read.Store(10 * mib)
 	tick <- t0.Add(5 * time.Second)
@@ -219,8 +219,8 @@ func TestProgressDrawTimesSteps(t *testing.T) {
 // A tree that grew after the walk ahead counted it: the total is what the
 // scan found, never less than what it hashed (105/100 files, 105%).
 func TestProgressTreeGrew(t *testing.T) {
-	stats := new(generator.Stats)
-	stats.Phase.Store(int32(generator.PhaseScanning))
+	stats := new(report.Stats)
+	stats.Phase.Store(int32(report.PhaseScanning))
 	stats.Total.Store(100)
 	stats.TotalBytes.Store(100)
 	stats.Counted.Store(true)

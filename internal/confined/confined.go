@@ -4,11 +4,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // ErrSymlink is wrapped by the error of a call whose name leads through a
@@ -18,6 +21,34 @@ var ErrSymlink = errors.New("is a symbolic link, which rsgen does not write thro
 // errName reports a name that is not local to the root: absolute, empty,
 // or with a ".." in it.
 var errName = errors.New("not a name inside the directory")
+
+// CloseAfter closes c and returns err, or the error of Close if err is
+// nil: the close of a file written, whose error is the write's.
+func CloseAfter(c io.Closer, err error) error {
+	if cerr := c.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// OpenRegular opens the regular file name for reading, without following
+// a final link or waiting on a FIFO; anything else fails with an
+// *fs.PathError of regfile.ErrNotRegular.
+func (r *Root) OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+	f, err := r.OpenFile(name, regfile.OpenFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = &fs.PathError{Op: "open", Path: f.Name(), Err: regfile.ErrNotRegular}
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
+}
 
 // Name returns the path of name in r, for messages.
 func (r *Root) Path(name string) string { return filepath.Join(r.name, filepath.FromSlash(name)) }

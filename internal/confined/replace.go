@@ -61,10 +61,7 @@ func Resolve(path string) (string, error) {
 
 // Commit syncs and closes the temporary file and renames it over Target.
 func (r *Replacement) Commit() error {
-	err := r.File.Sync()
-	if cerr := r.File.Close(); err == nil {
-		err = cerr
-	}
+	err := CloseAfter(r.File, r.File.Sync())
 	if err == nil {
 		err = r.root.Rename(r.tmp, r.root, filepath.Base(r.Target))
 	}

@@ -408,7 +408,7 @@ func (w *Writer) write(name string, doc *rsxml.Doc) error {
 		if err == nil {
 			err = c.bw.Flush()
 		}
-		err = closeAfter(c.f, err)
+		err = confined.CloseAfter(c.f, err)
 		c.f = nil
 		if err != nil {
 			return w.writeErr(err)
@@ -428,7 +428,7 @@ func (w *Writer) write(name string, doc *rsxml.Doc) error {
 	}
 	xw := rsxml.NewWriter(f, *doc)
 	xw.Copy(c.body)
-	if err = closeAfter(f, xw.Close()); err != nil {
+	if err = confined.CloseAfter(f, xw.Close()); err != nil {
 		return w.writeErr(err)
 	}
 	return w.dropBody()
@@ -525,18 +525,10 @@ func (w *Writer) Close() (Written, error) {
 			break
 		}
 	}
-	if err := closeAfter(f, iw.Close()); err != nil {
+	if err := confined.CloseAfter(f, iw.Close()); err != nil {
 		return Written{}, w.fail(fmt.Errorf("writing %s: %w", name, err))
 	}
 	return Written{Name: name, Index: true, Parts: w.parts, Docs: len(w.parts) + 1, Inside: w.inside}, nil
-}
-
-// closeAfter closes c and returns err, or the error of Close if err is nil.
-func closeAfter(c io.Closer, err error) error {
-	if cerr := c.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // FitOldest returns how many of the first n entries (those that may be

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // Link stages name as a hard link to the open regular file f, a file
@@ -41,5 +43,5 @@ func (s *Stage) LinkStaged(name, staged string) error {
 		return err
 	}
 	_, err = io.Copy(out, in)
-	return closeAfter(out, err)
+	return confined.CloseAfter(out, err)
 }

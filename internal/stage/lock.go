@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // A dirLock is an exclusive flock(2) on a directory. The system releases
@@ -61,7 +63,7 @@ func syncDir(dir string) error {
 	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOTSUP) {
 		err = nil
 	}
-	return closeAfter(f, err)
+	return confined.CloseAfter(f, err)
 }
 
 // dirID identifies the directory dir (its device and inode), wherever it

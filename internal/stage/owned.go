@@ -17,7 +17,6 @@ import (
 
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
@@ -95,18 +94,12 @@ func readOwn(docs, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.OpenFile(filepath.Base(docs)+"/"+name, regfile.OpenFlags, 0)
+	f, st, err := root.OpenRegular(filepath.Base(docs) + "/" + name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, err
-	case !st.Mode().IsRegular():
-		return nil, &fs.PathError{Op: "open", Path: f.Name(), Err: regfile.ErrNotRegular}
-	case st.Size() > maxOwn:
+	if st.Size() > maxOwn {
 		return nil, fmt.Errorf("%s: larger than %d bytes", f.Name(), maxOwn)
 	}
 	return io.ReadAll(io.LimitReader(f, maxOwn))

@@ -1,7 +1,6 @@
 package stage
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,46 +77,9 @@ func (s *Stage) Publish() error {
 	if err := writeManifest(s.root, newDocs, s.at); err != nil {
 		return fmt.Errorf("writing %s/%s: %w", DocsDir, ManifestName, display.WithoutPath(err))
 	}
-	id, err := dirID(filepath.Join(s.dir, DocsDir))
+	j, err := s.plan()
 	if err != nil {
 		return err
-	}
-	j := &journal{Docs: id}
-	entries, err := os.ReadDir(s.dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if n := e.Name(); n != DocsDir && n != backupDir && n != journalName {
-			if err := collectFiles(s.dir, n, &j.Root); err != nil {
-				return err
-			}
-		}
-	}
-	// Which parents of the files outside the documents directory are to be
-	// made, and which files have an old version to keep, is in the journal
-	// before anything in the output changes: a kill from then on leaves
-	// what the next build can undo or finish.
-	for _, rel := range j.Root {
-		if !slices.Contains(Moved, rel) {
-			return fmt.Errorf("staged %s, which a publish does not move (a bug of rsgen)", rel)
-		}
-		if parent := path.Dir(rel); parent != "." {
-			info, err := os.Lstat(filepath.Join(s.out, parent))
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				if !slices.Contains(j.Made, parent) {
-					j.Made = append(j.Made, parent)
-				}
-			case err != nil:
-				return err
-			case !info.IsDir():
-				return notADirectory(parent, info)
-			}
-		}
-		if _, err := os.Lstat(filepath.Join(s.out, filepath.FromSlash(rel))); err == nil {
-			j.Old = append(j.Old, rel)
-		}
 	}
 	if err := s.step("sync"); err != nil {
 		return err
@@ -131,67 +93,109 @@ func (s *Stage) Publish() error {
 	if err := writeJournal(s.root, s.name, j); err != nil {
 		return fmt.Errorf("writing the journal of the publish: %w", display.WithoutPath(err))
 	}
-	// Nothing after the swap should be able to fail for want of a parent,
-	// and a failure puts the old versions back.
-	if err := s.step("prepare"); err != nil {
+	if err := s.swap(j); err != nil {
 		s.rollBack(j)
+		return err
+	}
+	// The new output is in place and on disk: failing to remove what it
+	// displaced is not a failure of the build, and the next build removes
+	// it.
+	if err := s.step("clean up"); err == nil {
+		s.root.Remove(s.name + "/" + journalName)
+		s.root.RemoveAll(s.name)
+	}
+	s.release()
+	return nil
+}
+
+// plan is the journal of the publish of s: which parents of the files
+// outside the documents directory are to be made, and which files have an
+// old version to keep. It is written before anything in the output
+// changes: a kill from then on leaves what the next build can undo or
+// finish.
+func (s *Stage) plan() (*journal, error) {
+	id, err := dirID(filepath.Join(s.dir, DocsDir))
+	if err != nil {
+		return nil, err
+	}
+	j := &journal{Docs: id}
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if n := e.Name(); n != DocsDir && n != backupDir && n != journalName {
+			if err := collectFiles(s.dir, n, &j.Root); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, rel := range j.Root {
+		if !slices.Contains(Moved, rel) {
+			return nil, fmt.Errorf("staged %s, which a publish does not move (a bug of rsgen)", rel)
+		}
+		if parent := path.Dir(rel); parent != "." {
+			info, err := os.Lstat(filepath.Join(s.out, parent))
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				if !slices.Contains(j.Made, parent) {
+					j.Made = append(j.Made, parent)
+				}
+			case err != nil:
+				return nil, err
+			case !info.IsDir():
+				return nil, notADirectory(parent, info)
+			}
+		}
+		if _, err := os.Lstat(filepath.Join(s.out, filepath.FromSlash(rel))); err == nil {
+			j.Old = append(j.Old, rel)
+		}
+	}
+	return j, nil
+}
+
+// swap moves the staged output into place as j, its journal, says, and
+// syncs it to disk; the caller rolls back on a failure. Nothing after
+// the swap should be able to fail for want of a parent.
+func (s *Stage) swap(j *journal) error {
+	if err := s.step("prepare"); err != nil {
 		return err
 	}
 	if err := s.prepareRoot(j); err != nil {
-		s.rollBack(j)
 		return err
 	}
 	if err := s.step("swap"); err != nil {
-		s.rollBack(j)
 		return err
 	}
 	// Checked again just before the swap: a file a user put into the
 	// documents directory while the stage was synced would otherwise be
 	// swapped out with the old documents and removed with the stage.
 	if _, err := checkOwned(s.out); err != nil {
-		s.rollBack(j)
 		return err
 	}
-	if _, err := exchange(s.root, newDocs, DocsDir); err != nil {
-		s.rollBack(j)
+	if _, err := exchange(s.root, s.name+"/"+DocsDir, DocsDir); err != nil {
 		return fmt.Errorf("moving %s into place: %w", DocsDir, unwrapLink(err))
 	}
 	if err := s.step("sync output"); err != nil {
-		s.rollBack(j)
 		return err
 	}
 	if err := syncDir(s.out); err != nil {
-		s.rollBack(j)
 		return fmt.Errorf("syncing %s: %w", DocsDir, display.WithoutPath(err))
 	}
 	for _, rel := range j.Root {
 		if err := s.step("rename " + rel); err != nil {
-			s.rollBack(j)
 			return err
 		}
 		if err := s.root.Rename(s.name+"/"+rel, s.root, rel); err != nil {
-			s.rollBack(j)
 			return fmt.Errorf("moving %s into place: %w", rel, unwrapLink(err))
 		}
 	}
 	if err := s.step("sync directories"); err != nil {
-		s.rollBack(j)
 		return err
 	}
 	if err := syncParents(s.out, j.Root); err != nil {
-		s.rollBack(j)
 		return fmt.Errorf("syncing the output: %w", display.WithoutPath(err))
 	}
-	// The new output is in place and on disk: failing to remove what it
-	// displaced is not a failure of the build, and the next build removes
-	// it.
-	if err := s.step("clean up"); err != nil {
-		s.release()
-		return nil
-	}
-	s.root.Remove(s.name + "/" + journalName)
-	s.root.RemoveAll(s.name)
-	s.release()
 	return nil
 }
 
@@ -224,20 +228,17 @@ func (s *Stage) prepareRoot(j *journal) error {
 
 // copyFile copies the regular file src of root to dst, a new file.
 func copyFile(root *confined.Root, src, dst string) error {
-	in, err := root.OpenFile(src, os.O_RDONLY|regfile.OpenFlags, 0)
+	in, _, err := root.OpenRegular(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
-		return cmp.Or(err, regfile.ErrNotRegular)
-	}
 	out, err := root.Create(dst)
 	if err != nil {
 		return err
 	}
 	_, err = io.Copy(out, in)
-	return closeAfter(out, err)
+	return confined.CloseAfter(out, err)
 }
 
 // rollBack undoes a publish that failed: the documents are swapped back if
@@ -356,8 +357,7 @@ func recoverStages(root *confined.Root, dry bool) (notices []string) {
 			continue
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete): // killed before it changed anything
 		case err != nil:
-			notices = append(notices, fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
-				display.Name(dir), err))
+			notices = append(notices, leftAlone(dir, err))
 			lock.unlock()
 			continue
 		case committed(out, dir, j):
@@ -381,8 +381,7 @@ func dryNotice(root *confined.Root, dir string, j *journal, err error) string {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete):
 		return fmt.Sprintf("%s, left by a killed build, is left for the next build to remove (--dry-run)", display.Name(dir))
 	case err != nil:
-		return fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
-			display.Name(dir), err)
+		return leftAlone(dir, err)
 	}
 	how := "undo"
 	if committed(root.Name(), dir, j) {
@@ -390,6 +389,13 @@ func dryNotice(root *confined.Root, dir string, j *journal, err error) string {
 	}
 	return fmt.Sprintf("%s holds a publish that a killed build left halfway: the next build will %s it before it reads the output; this dry run read the output as it is (--dry-run changes nothing)",
 		display.Name(dir), how)
+}
+
+// leftAlone says that the stage dir, whose journal rsgen cannot prove it
+// wrote (err), was left alone.
+func leftAlone(dir string, err error) string {
+	return fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
+		display.Name(dir), err)
 }
 
 // writeJournal writes j in the stage dir of root, with the identities of
@@ -415,7 +421,7 @@ func writeJournal(root *confined.Root, dir string, j *journal) error {
 	if err == nil {
 		err = f.Sync()
 	}
-	if err := closeAfter(f, err); err != nil {
+	if err := confined.CloseAfter(f, err); err != nil {
 		return err
 	}
 	return syncDir(root.Path(dir))
@@ -489,7 +495,7 @@ func syncTree(dir string) error {
 		if err != nil {
 			return err
 		}
-		return closeAfter(f, f.Sync())
+		return confined.CloseAfter(f, f.Sync())
 	})
 }
 

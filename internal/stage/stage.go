@@ -15,7 +15,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -75,15 +74,10 @@ type Stage struct {
 // It fails with ErrBusy if another build holds out, and with ErrNotWritten
 // if out's documents directory holds files rsgen did not write. It first
 // finishes or undoes the publish of a build killed while publishing, and
-// removes stages left by killed builds.
-func New(out string) (*Stage, error) { return newStage(out, false) }
-
-// NewDry is New for a dry run, which changes nothing in out but its own
-// stage: the stages of killed builds are left as they are for the next
-// build, and named in the notices (recoverStages).
-func NewDry(out string) (*Stage, error) { return newStage(out, true) }
-
-func newStage(out string, dry bool) (*Stage, error) {
+// removes stages left by killed builds; for a dry run, which changes
+// nothing in out but its own stage, those are left for the next build and
+// named in the notices (recoverStages).
+func New(out string, dry bool) (*Stage, error) {
 	created := ""
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
 		created = topMissing(out)
@@ -280,19 +274,8 @@ func (s *Stage) WriteFile(name string, data []byte) error {
 		return err
 	}
 	_, err = f.Write(data)
-	return closeAfter(f, err)
+	return confined.CloseAfter(f, err)
 }
 
 // Files returns the names of the staged files, in the order created.
 func (s *Stage) Files() []string { return s.files }
-
-// Remove removes the staged file name, which is then no longer one of
-// Files (a dump's package that ended up empty, a file of work).
-
-// closeAfter closes c and returns err, or the error of Close if err is nil.
-func closeAfter(c io.Closer, err error) error {
-	if cerr := c.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}

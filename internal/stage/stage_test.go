@@ -50,7 +50,7 @@ func TestStaleStages(t *testing.T) {
 			defer l.unlock()
 		}
 	}
-	st, err := New(out)
+	st, err := New(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestPublishFaults(t *testing.T) {
 					testenv.WriteFile(t, out, name, data)
 				}
 			}
-			st, err := New(out)
+			st, err := New(out, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +141,7 @@ func TestPublishFaults(t *testing.T) {
 					}
 					st.release() // the process is gone, and its locks with it
 					left := testenv.Snapshot(t, out)
-					dry, err := NewDry(out)
+					dry, err := New(out, true)
 					if err != nil {
 						t.Fatalf("%s: a dry run: %v", name, err)
 					}
@@ -150,7 +150,7 @@ func TestPublishFaults(t *testing.T) {
 					if len(dry.Notices()) == 0 {
 						t.Errorf("%s: a dry run did not say that it left the killed build's stage", name)
 					}
-					next, err := New(out)
+					next, err := New(out, false)
 					if err != nil {
 						t.Fatalf("%s: the next build: %v", name, err)
 					}
@@ -158,7 +158,7 @@ func TestPublishFaults(t *testing.T) {
 				case err == nil && at == "clean up":
 					// Failing to remove the stage is not a failure of the
 					// publish: the next build removes it.
-					next, err := New(out)
+					next, err := New(out, false)
 					if err != nil {
 						t.Fatalf("%s: the next build: %v", name, err)
 					}
@@ -229,7 +229,7 @@ func TestJournalConfinedToOutput(t *testing.T) {
 	testenv.WriteFile(t, parent, "victim", "precious")
 	testenv.WriteFile(t, parent, "kept/x", "precious")
 	testenv.WriteFile(t, out, "outside", "mine")
-	st, err := New(out)
+	st, err := New(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestPlantedJournal(t *testing.T) {
 		`{"docs":"0:0","root":["evil/important.txt","evil/authorized_keys","index.html"],"old":["evil/authorized_keys"],"made":[]}`)
 	testenv.WriteFile(t, out, stage+"/"+backupDir+"/evil/authorized_keys", "the attacker's key")
 	before := testenv.Snapshot(t, parent)
-	st, err := New(out)
+	st, err := New(out, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestIncompleteJournal(t *testing.T) {
 func TestUserFileDuringPublish(t *testing.T) {
 	for _, at := range []string{"manifest", "sync", "journal", "prepare", "swap"} {
 		out := t.TempDir()
-		st, err := New(out)
+		st, err := New(out, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,7 +349,7 @@ func TestUserFileDuringPublish(t *testing.T) {
 		if err := st.Publish(); err != nil {
 			t.Fatal(err)
 		}
-		st, err = New(out)
+		st, err = New(out, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -380,7 +380,7 @@ func TestUserFileDuringPublish(t *testing.T) {
 func TestForeignNamePrintable(t *testing.T) {
 	out := t.TempDir()
 	testenv.WriteFile(t, out, DocsDir+"/evil\nrsgen: published\x1b[2K", "a user's")
-	_, err := New(out)
+	_, err := New(out, false)
 	if !errors.Is(err, ErrNotWritten) {
 		t.Fatalf("NewStage = %v, want ErrNotWritten", err)
 	}
@@ -401,7 +401,7 @@ func TestManifestThroughLink(t *testing.T) {
 	if err := os.Symlink(filepath.Join(parent, "their.json"), filepath.Join(out, DocsDir, ManifestName)); err != nil {
 		t.Skip(err)
 	}
-	if st, err := New(out); !errors.Is(err, ErrNotWritten) {
+	if st, err := New(out, false); !errors.Is(err, ErrNotWritten) {
 		t.Errorf("New = %v, want %v", err, ErrNotWritten)
 		if err == nil {
 			st.Discard()

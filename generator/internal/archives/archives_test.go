@@ -26,7 +26,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // newDocs is a document writer into a stage of its own.
 func newDocs(t *testing.T) *docs.Writer {
 	t.Helper()
-	stg, err := stage.New(t.TempDir())
+	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

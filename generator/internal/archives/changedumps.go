@@ -29,7 +29,7 @@ var archivedDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z\.xml$`
 type ChangeDumps struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site
-	Keep   time.Duration    // how long an archived Change Dump is kept (Changes.ArchiveKeep); 0 for no archive
+	Keep   time.Duration    // how long an archived Change Dump is kept (Changes.Archive.Keep); 0 for no archive
 	At     time.Time        // the snapshot time
 	Notice func(string)     // tells the user what they should know; never nil
 	Copier *packages.Copier // publishes the packages of the previous build again

@@ -26,7 +26,7 @@ type ResourceLists struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site // nil for a first build
 	Every  time.Duration  // how often the Resource List is archived; 0 for no archive
-	Keep   time.Duration  // how long an archived one is kept (Changes.ArchiveKeep)
+	Keep   time.Duration  // how long an archived one is kept (Changes.Archive.Keep)
 	At     time.Time      // the snapshot time
 	Notice func(string)   // tells the user what they should know; never nil
 }

@@ -18,9 +18,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/internal/tree"

@@ -10,8 +10,8 @@ import (
 	"math"
 	"os"
 
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/confined"

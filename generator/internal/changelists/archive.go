@@ -57,7 +57,7 @@ type Archive struct {
 // the Change Dump).
 func PlanArchive(a Archive, prev *previous.Archive, keep time.Duration, at, from time.Time, fresh bool) (*Archive, error) {
 	if keep == 0 {
-		if prev != nil && len(prev.Lists) > 0 { // allowed by DropArchive or DropChangeDump (checkDumps)
+		if prev != nil && len(prev.Lists) > 0 { // allowed by Changes.Drop (checkDumps)
 			a.Notice(fmt.Sprintf("the %s Archive of the previous build (%s) is no longer published", a.What, units.Count(len(prev.Lists), a.What)))
 		}
 		return nil, nil

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -31,7 +31,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // their own.
 func newLists(t *testing.T, n int, step time.Duration) *Lists {
 	t.Helper()
-	stg, err := stage.New(t.TempDir())
+	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -123,6 +124,14 @@ func (j *Join) join(ctx context.Context, resources *spill.ResourceSpool) (out *s
 			changes.Close()
 		}
 	}()
+	reread, err = j.merge(it, scan, out, changes)
+	return out, changes, reread, err
+}
+
+// merge joins the previous build's entries (it) with the resources of
+// the scan, in the order of their keys: the resources go to out, the
+// changes to changes, and the jobs to read a resource again are returned.
+func (j *Join) merge(it *prevIter, scan *spill.ResourceIter, out *spill.ResourceSpool, changes *spill.ChangeSet) (reread []rereadJob, err error) {
 	deleted := func(loc string) error {
 		c := j.deleted(loc)
 		return changes.Add(&c)
@@ -146,56 +155,65 @@ func (j *Join) join(ctx context.Context, resources *spill.ResourceSpool) (out *s
 		if it.Cur.Foreign {
 			// not a file under the base URL: none of this build's
 			if err := deleted(p.Loc); err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			continue
 		}
 		key := it.Cur.Key
 		for more && scan.Cur.Path < key {
 			if err := created(); err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 		}
 		if !more || scan.Cur.Path != key {
 			if err := deleted(p.Loc); err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			continue
 		}
-		r := &scan.Cur
-		if r.Kept {
-			// its previous entry, kept: it could not be read
-		} else {
-			switch v, extra := compare(r, p, j.Hashes); v {
-			case unchanged:
-				keepLastmod(r, p)
-			case changed:
-				c := j.newChange(r, p, rsxml.ChangeUpdated)
-				if err := changes.Add(&c); err != nil {
-					return nil, nil, nil, err
-				}
-			case unknown:
-				job := rereadJob{i: out.Len(), res: r.Clone(), prev: *p, algs: extra}
-				job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
-				reread = append(reread, job)
+		if !scan.Cur.Kept { // a kept resource is its previous entry: it could not be read
+			job, err := j.match(&scan.Cur, p, out.Len(), changes)
+			if err != nil {
+				return nil, err
+			}
+			if job != nil {
+				reread = append(reread, *job)
 			}
 		}
 		if err := pass(); err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 	}
 	if err := it.Err(); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	for more {
 		if err := created(); err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 	}
 	if err := scan.Err(); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	return out, changes, reread, nil
+	return reread, nil
+}
+
+// match compares r, the resource of the scan at index i of its spool,
+// with p, its previous entry: an update is added to changes; a verdict
+// the digests cannot give is a job to read r again.
+func (j *Join) match(r *spill.Resource, p *previous.Resource, i int, changes *spill.ChangeSet) (*rereadJob, error) {
+	switch v, extra := compare(r, p, j.Hashes); v {
+	case unchanged:
+		keepLastmod(r, p)
+	case changed:
+		c := j.newChange(r, p, rsxml.ChangeUpdated)
+		return nil, changes.Add(&c)
+	case unknown:
+		job := &rereadJob{i: i, res: r.Clone(), prev: *p, algs: extra}
+		job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
+		return job, nil
+	}
+	return nil, nil
 }
 
 // count sets the counts of the report from the changes.

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/report"
 )
 
 // Kept counts the resources KeepUnread kept, and names the first.

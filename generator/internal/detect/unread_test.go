@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
+	"github.com/rsgen/rsgen/generator/report"
 )
 
 // The previous entries of the files that could not be read, or lie under

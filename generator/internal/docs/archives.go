@@ -57,10 +57,10 @@ func (e *ArchiveError) Unwrap() error { return e.Err }
 
 // dropField is the field of the configuration that drops each archive.
 var dropField = map[string]string{
-	rsxml.CapResourceListArchive: "Changes.DropResourceListArchive",
-	rsxml.CapResourceDumpArchive: "Changes.DropResourceDumpArchive",
-	rsxml.CapChangeListArchive:   "Changes.DropArchive",
-	rsxml.CapChangeDumpArchive:   "Changes.DropArchive",
+	rsxml.CapResourceListArchive: "Changes.Drop[" + rsxml.CapResourceListArchive + "]",
+	rsxml.CapResourceDumpArchive: "Changes.Drop[" + rsxml.CapResourceDumpArchive + "]",
+	rsxml.CapChangeListArchive:   "Changes.Drop[" + rsxml.CapChangeListArchive + "]",
+	rsxml.CapChangeDumpArchive:   "Changes.Drop[" + rsxml.CapChangeListArchive + "]",
 }
 
 // Naming is err, of reading the document at url of the previous build,

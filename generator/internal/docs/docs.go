@@ -8,6 +8,7 @@ import (
 	"path"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
@@ -111,7 +112,7 @@ func (d *Writer) Write(name string, doc rsxml.Doc, from, to int, fill func(i int
 		}
 	}
 	err = w.Close()
-	if err = closeAfter(f, err); err != nil {
+	if err = confined.CloseAfter(f, err); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	d.N++
@@ -131,7 +132,7 @@ func (d *Writer) Copy(name, from string, rc io.ReadCloser) error {
 	}
 	var rerr error
 	_, err = io.Copy(f, readErr{rc, &rerr})
-	err = closeAfter(f, err)
+	err = confined.CloseAfter(f, err)
 	switch {
 	case rerr != nil:
 		return fmt.Errorf("reading again: %w", Naming(from, rerr))
@@ -212,10 +213,3 @@ func (f listFiles) Temp() (*os.File, error) {
 
 // bodyPattern names the body files of lists in the stage.
 const bodyPattern = ".list-body-*"
-
-func closeAfter(c io.Closer, err error) error {
-	if cerr := c.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}

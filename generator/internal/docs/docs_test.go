@@ -16,7 +16,7 @@ import (
 
 func newWriter(t *testing.T, dir string, limits listwriter.Limits) *Writer {
 	t.Helper()
-	stg, err := stage.New(t.TempDir())
+	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

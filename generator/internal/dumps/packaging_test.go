@@ -32,7 +32,7 @@ func TestPackagingNow(t *testing.T) {
 // The packages are staged in the documents' directory, each through
 // WrapFile if it is set.
 func TestPackagingCreate(t *testing.T) {
-	stg, err := stage.New(t.TempDir())
+	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -29,7 +29,7 @@ var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
 // stage of its own, at the snapshot time.
 func newPackaging(t *testing.T, dir string) Packaging {
 	t.Helper()
-	stg, err := stage.New(t.TempDir())
+	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

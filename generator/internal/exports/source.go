@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
@@ -34,21 +34,7 @@ const MaxReportedBad = 1000
 const batchSize = 256
 
 // Report says what a build from a record export found.
-type Report struct {
-	Name       string         // the export, as messages name it
-	Records    int            // records read, bad ones included
-	Listed     int            // in the Resource List
-	Bytes      int64          // their known lengths, summed
-	Tombstones int            // deleted records that were published
-	Withheld   map[string]int // records not published, by status
-	Bad        int            // bad records (skipped, with SkipBadRecords)
-	Unpackaged int            // records left out of every list: their files could not be packaged (Resource Dump)
-	ChangeList bool           // a Change List was written
-	Changes    int            // its entries
-	NoChanges  bool           // no Change List: nothing happened in the window
-	From       time.Time      // start of its window
-	Warnings   []string       // what a publisher should know: other hosts, no Change List…
-}
+type Report = report.Export
 
 // BadRecordsError fails a build from an export with bad records, unless
 // SkipBadRecords is set. Nothing is published.

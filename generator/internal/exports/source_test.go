@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
-	"github.com/rsgen/rsgen/generator/internal/report"
+	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -31,7 +31,7 @@ func openExport(t *testing.T, lines []string, skipBad bool) *Source {
 	dir := t.TempDir()
 	testenv.WriteFile(t, dir, "files/c.txt", "the bytes of c")
 	export := testenv.WriteFile(t, dir, "r.jsonl", strings.Join(lines, "\n")+"\n")
-	stg, err := stage.New(t.TempDir())
+	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 // when the test ends.
 func Area(t testing.TB) *spill.Area {
 	t.Helper()
-	stg, err := stage.New(t.TempDir())
+	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,3 +151,20 @@ type ChangeReport struct {
 	Packages                  int // Change Dump packages published
 	Archived                  int // Change Lists the Change List Archive lists (0: none published)
 }
+
+// Export says what a build from a record export found.
+type Export struct {
+	Name       string         // the export, as messages name it
+	Records    int            // records read, bad ones included
+	Listed     int            // in the Resource List
+	Bytes      int64          // their known lengths, summed
+	Tombstones int            // deleted records that were published
+	Withheld   map[string]int // records not published, by status
+	Bad        int            // bad records (skipped, with SkipBadRecords)
+	Unpackaged int            // records left out of every list: their files could not be packaged (Resource Dump)
+	ChangeList bool           // a Change List was written
+	Changes    int            // its entries
+	NoChanges  bool           // no Change List: nothing happened in the window
+	From       time.Time      // start of its window
+	Warnings   []string       // what a publisher should know: other hosts, no Change List…
+}

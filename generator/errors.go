@@ -1,0 +1,228 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/exports"
+	"github.com/rsgen/rsgen/generator/report"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/validate"
+)
+
+// An Error is a failure of Build or BuildSite that a program may act on:
+// its Kind says which, and the fields after Err say more for some kinds.
+// Nothing was published. A value of a Config that Validate refuses is a
+// *FieldError instead.
+type Error struct {
+	Kind Kind
+	Set  string // the set of a Site whose build failed; "" for the site, or a build without sets
+	Err  error  // what failed: its message is the Error's (after "set <Set>: ")
+
+	Problems   []report.Problem // KindEmptySource: the files or records refused; KindBadRecords: the first bad records
+	N          int              // KindBadRecords: the bad records; KindMassDelete: the deletions; KindDropped: the documents an archive lists
+	Raise      []string         // KindLimit: the fields of the Config to raise
+	Drop       string           // KindPrevious: the entry of Changes.Drop ("Changes.Drop[<capability>]") that goes on without the archive that failed, or ""
+	Capability string           // KindDropped: the capability the previous build published
+	URL        string           // KindOtherSite: where this build's documents are served
+	Sets       []string         // KindSetRemoved: the sets, named as in Site.RemoveSets
+}
+
+func (e *Error) Error() string {
+	if e.Set != "" {
+		return "set " + e.Set + ": " + e.Err.Error()
+	}
+	return e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// A Kind is what an Error is about; the zero Kind is a failure of no
+// particular kind, of the build of a set (Error.Set).
+type Kind int
+
+// The kinds of an Error. Those from KindPrevious to KindOtherSite are
+// about the previous build (Changes.Previous); the guards (KindOtherSite
+// to KindSetRemoved) refuse what looks like a mistake, and a field of the
+// Config allows each on purpose.
+const (
+	KindSource         Kind = iota + 1 // the source cannot be read: it is missing, not a directory or archive, unreadable
+	KindOutput                         // the output directory cannot be created, written or published into
+	KindFailFast                       // a file could not be published, with Config.FailFast
+	KindPrevious                       // the previous build cannot be used; Drop may name how to go on
+	KindClockBehind                    // the previous build's snapshot time is later than the clock
+	KindSnapshotTime                   // the snapshot time given is the previous build's, yet resources changed
+	KindOtherSite                      // the previous build was published for other URLs (Changes.NewHistory)
+	KindEmptySource                    // the source holds nothing to publish (AllowEmpty)
+	KindMassDelete                     // the build deletes more than MaxDelete allows
+	KindDropped                        // a dump or archive the previous build published would be gone (Changes.Drop)
+	KindSetRemoved                     // a set the previous build published is missing (Site.RemoveSets)
+	KindLimit                          // a document the Limits do not let be written; Raise names them
+	KindBadRecords                     // a record export has bad records (SkipBadRecords)
+	KindDumpNeedsFiles                 // a listed record of an export with a Resource Dump has no local file
+	KindInvalidOutput                  // the documents fail validation: a bug of rsgen
+)
+
+// errPrevious wraps every failure to read the previous build, and to
+// publish again a document of it.
+var errPrevious = docs.ErrPrevious
+
+// kindOf is the Kind of the first *Error in err's tree, or 0.
+func kindOf(err error) Kind {
+	if e := (*Error)(nil); errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
+
+// failed is an *Error of kind whose message is format's.
+func failed(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Err: fmt.Errorf(format, args...)}
+}
+
+// marked is err as an *Error of kind, or nil.
+func marked(err error, kind Kind) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Kind: kind, Err: err}
+}
+
+// classify is err, the failure of a build, as an *Error if the
+// components' errors in it give it a kind.
+func classify(err error) error {
+	var (
+		e     *Error
+		bre   *exports.BadRecordsError
+		dnf   *exports.DumpNeedsFilesError
+		limit *docs.LimitError
+		pae   *docs.ArchiveError
+	)
+	switch {
+	case err == nil || errors.As(err, &e):
+		return err
+	case errors.As(err, &bre):
+		return &Error{Kind: KindBadRecords, Err: err, Problems: bre.Problems, N: bre.Total}
+	case errors.As(err, &dnf):
+		return &Error{Kind: KindDumpNeedsFiles, Err: err}
+	case errors.As(err, &limit):
+		return &Error{Kind: KindLimit, Err: err, Raise: limit.Raise}
+	case errors.As(err, &pae):
+		return &Error{Kind: KindPrevious, Err: err, Drop: pae.Drop}
+	case errors.Is(err, errPrevious):
+		return &Error{Kind: KindPrevious, Err: err}
+	}
+	return err
+}
+
+// setError is err, the failure of the build of set, as an *Error of its
+// kind that names set.
+func setError(set string, err error) error {
+	err = classify(err)
+	e := &Error{}
+	if inner := (*Error)(nil); errors.As(err, &inner) {
+		*e = *inner
+	}
+	e.Set, e.Err = set, err
+	return e
+}
+
+// emptySource is the *Error of a source that holds nothing to publish,
+// because what (names the source and why), with the problems of b.
+func (b *build) emptySource(what string) error {
+	e := failed(KindEmptySource, "nothing to publish: %s; nothing was published", what)
+	e.Problems = b.problems.Sorted()
+	return e
+}
+
+func massDelete(deleted, published int, limit DeleteLimit) error {
+	e := failed(KindMassDelete, "this build would delete %d of the %s published before (%d%%), more than the limit of %s; nothing was published",
+		deleted, units.Count(published, "resource"), percentOf(deleted, published), limit)
+	e.N = deleted
+	return e
+}
+
+func percentOf(n, total int) int {
+	if total == 0 {
+		return 0
+	}
+	return int(int64(n) * 100 / int64(total))
+}
+
+// otherSite refuses a previous build published at prev, for other URLs
+// than this build's (this).
+func otherSite(prev, this string) error {
+	e := failed(KindOtherSite, "%w: the previous build was published at %s, this build at %s: its change history is not this site's", errPrevious, prev, this)
+	e.URL = this
+	return e
+}
+
+// dumpDropped refuses a build that would no longer publish the dump of
+// capability (rsxml.CapResourceDump or CapChangeDump): its packages, and
+// for a Change Dump the changes they carry, would be gone.
+func dumpDropped(capability string) error {
+	what := "Resource Dump"
+	if capability == rsxml.CapChangeDump {
+		what = "Change Dump, and with it the changes its packages carry"
+	}
+	e := failed(KindDropped, "the previous build published a %s, which this build would delete", what)
+	e.Capability = capability
+	return e
+}
+
+// archiveDropped refuses a build that would no longer publish the
+// archive of capability, which lists lists: Destinations away longer than
+// the Change Lists reach would lose the history it keeps.
+func archiveDropped(capability string, lists int) error {
+	what, of := "Change List Archive", "Change List"
+	switch capability {
+	case rsxml.CapChangeDumpArchive:
+		what, of = "Change Dump Archive", "Change Dump"
+	case rsxml.CapResourceListArchive:
+		what, of = "Resource List Archive", "Resource List"
+	case rsxml.CapResourceDumpArchive:
+		what, of = "Resource Dump Archive", "Resource Dump"
+	}
+	e := failed(KindDropped, "the previous build published a %s of %s, which this build would delete", what, units.Count(lists, of))
+	e.Capability, e.N = capability, lists
+	return e
+}
+
+// snapshotTime refuses a given snapshot time at that is not after the
+// previous build's (prev), yet changes resources changed: they would have
+// no interval to be listed in.
+func snapshotTime(prev time.Time, changes int) error {
+	return failed(KindSnapshotTime, "%w: the previous build's snapshot time %s is this build's too, yet %s changed: a Change List needs a later snapshot time",
+		errPrevious, rsxml.FormatTime(prev), units.Count(changes, "resource"))
+}
+
+// clockBehind refuses a previous build whose snapshot time prev is later
+// than the clock by more than maxClockBehind: built with a --at in the
+// future, or on a runner whose clock ran ahead.
+func clockBehind(prev, clock time.Time) error {
+	return failed(KindClockBehind, "%w: its snapshot time %s is later than the clock, %s", errPrevious, rsxml.FormatTime(prev), rsxml.FormatTime(clock))
+}
+
+// setsRemoved refuses a build that would stop publishing sets that the
+// previous build published, and with them every resource and the change
+// history of each. The sets are named as in Site.RemoveSets.
+func setsRemoved(sets []string) error {
+	names := make([]string, len(sets))
+	for i, s := range sets {
+		names[i] = setLabel(s)
+	}
+	e := failed(KindSetRemoved, "the previous build published %s, which this build does not: publishing it would drop %s resources and change history",
+		strings.Join(names, ", "), map[bool]string{true: "its", false: "their"}[len(sets) == 1])
+	e.Sets = sets
+	return e
+}
+
+// invalidOutput reports that what a build was about to publish fails
+// validation with errs errors, the first of which are findings.
+func invalidOutput(errs int, findings []validate.Finding) error {
+	return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(errs, "error")), findings))
+}
