@@ -30,6 +30,8 @@
 //
 // [Pool.Run] reads jobs from a channel with a fixed number of workers and
 // may be called from several goroutines, each call with its own channels.
+// Its reads in flight ([Pool.Reads]) are chosen apart from its hashers
+// ([Pool.Workers]): a cold disk or an object store needs more of the first.
 // A [Dir] is a directory held open by a walk: a Job may name a file in it,
 // which is then opened relative to it, never through a symbolic link. On
 // Linux the workers open, stat, read, stat again and close each file with

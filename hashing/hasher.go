@@ -7,6 +7,7 @@ import (
 	"hash"
 	"io"
 	"sync"
+	"time"
 )
 
 // bufSize is the read buffer of a Hasher. 256 KiB keeps the number of read
@@ -30,6 +31,29 @@ type Hasher struct {
 	head   []byte
 	ctx    context.Context // if set, reading stops when it is done
 	read   func(n int64)   // if set, called with the bytes of each read (Pool.Read)
+	// hashing, if set, is held while the bytes of a read are hashed: it
+	// bounds the hashing of a Pool whose readers outnumber its Workers.
+	hashing chan struct{}
+	// waited, if set, is called after a read that waited for the disk
+	// (Pool.ReadsBlock).
+	waited func()
+}
+
+// waitedRead is how long a read of at most a buffer takes only if it
+// waited for the disk: from the page cache it takes tens of microseconds.
+const waitedRead = time.Millisecond
+
+// timedRead reads r into p, and tells h.waited if it waited for the disk.
+func (h *Hasher) timedRead(r io.Reader, p []byte) (int, error) {
+	if h.waited == nil {
+		return r.Read(p)
+	}
+	start := time.Now()
+	n, err := r.Read(p)
+	if time.Since(start) > waitedRead {
+		h.waited()
+	}
+	return n, err
 }
 
 // bufs keeps the read buffers of the Hashers a Pool is done with, for the
@@ -93,15 +117,9 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 		if left := size - n; size >= 0 && left >= 0 && left < int64(want) {
 			want = int(left) + 1
 		}
-		m, rerr := r.Read(h.buf[:want])
+		m, rerr := h.timedRead(r, h.buf[:want])
 		if m > 0 {
-			chunk := h.buf[:m]
-			if len(h.head) < SniffLen {
-				h.head = append(h.head, chunk[:min(m, SniffLen-len(h.head))]...)
-			}
-			for _, hh := range h.hashes {
-				hh.Write(chunk) // hash.Hash.Write never returns an error
-			}
+			h.write(h.buf[:m])
 			n += int64(m)
 			if h.read != nil {
 				h.read(int64(m))
@@ -126,6 +144,20 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 		dst = hh.Sum(dst)
 	}
 	return n, dst, nil
+}
+
+// write hashes chunk, the bytes of one read, and keeps the first ones.
+func (h *Hasher) write(chunk []byte) {
+	if h.hashing != nil {
+		h.hashing <- struct{}{}
+		defer func() { <-h.hashing }()
+	}
+	if len(h.head) < SniffLen {
+		h.head = append(h.head, chunk[:min(len(chunk), SniffLen-len(h.head))]...)
+	}
+	for _, hh := range h.hashes {
+		hh.Write(chunk) // hash.Hash.Write never returns an error
+	}
 }
 
 // Head returns the first bytes (at most SniffLen) of the stream last read

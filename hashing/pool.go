@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -20,6 +22,9 @@ import (
 // hashers share one pool: goroutines blocked in read(2) hold no CPU, and at
 // most GOMAXPROCS of them hash at once. On more cores, 2 per core keep
 // every core busy when warm.
+//
+// A Pool's reads in flight are a setting of their own (Pool.Reads): a
+// source that needs more of them than it needs hashers asks for them.
 func DefaultWorkers() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 
 // A Job asks a Pool to hash one file.
@@ -55,7 +60,26 @@ type Result struct {
 // A Pool hashes files with a fixed number of workers.
 type Pool struct {
 	Set     Set
-	Workers int // DefaultWorkers() if zero
+	Workers int // files hashed at once; DefaultWorkers() if zero
+
+	// Reads is how many reads may be in flight at once, each job read by a
+	// goroutine of its own, whatever Workers is: the source chooses it (a
+	// tree on a disk: enough to keep a cold disk busy; an object store:
+	// tens). At most Workers of them hash at once. Workers if 0 or less.
+	Reads int
+
+	// ReadsBlock says that the reads block a thread in the kernel (files
+	// on a disk) rather than wait in Go's network poller (a stream from a
+	// server). A blocked read keeps its P of the Go scheduler until the
+	// runtime takes it back, 20 µs to 10 ms later, so that at most about
+	// GOMAXPROCS files are read at once however many goroutines wait to:
+	// on 2 cores a cold first build of 50,000 small files took 3.4-4.2 s
+	// with 8 readers, 2.3-2.4 s with GOMAXPROCS=8 (docs/PERFORMANCE.md,
+	// "Reads in flight"). Run then raises GOMAXPROCS to Reads once Reads
+	// reads have waited for the disk, until it returns: more Ps cost some
+	// 6% of CPU where no read waits (a warm page cache). The hashing stays
+	// bounded by Workers.
+	ReadsBlock bool
 
 	// Progress, if set, is called by the workers (concurrently) with the
 	// number of bytes of each file they finish.
@@ -75,12 +99,26 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	if n <= 0 {
 		n = DefaultWorkers()
 	}
+	reads := p.Reads
+	if reads <= 0 {
+		reads = n
+	}
+	var hashing chan struct{} // holds a place for each worker hashing, if fewer than the readers
+	if reads > n {
+		hashing = make(chan struct{}, n)
+	}
+	var waited func()
+	if p.ReadsBlock {
+		var raise raised
+		defer raise.restore()
+		waited = func() { raise.after(reads) }
+	}
 	g, ctx := errgroup.WithContext(ctx)
-	for range n {
+	for range reads {
 		g.Go(func() error {
 			h := NewHasher(p.Set)
 			defer h.release()
-			h.ctx, h.read = ctx, p.Read
+			h.ctx, h.read, h.hashing, h.waited = ctx, p.Read, hashing, waited
 			op := newOpener()
 			defer op.close()
 			for {
@@ -139,4 +177,54 @@ func openSum(h *Hasher, dst []byte, open func() (io.ReadCloser, error)) (FileInf
 		err = cerr
 	}
 	return FileInfo{Size: n}, sum, err
+}
+
+// raised raises GOMAXPROCS for a Pool whose reads wait for the disk.
+type raised struct {
+	waits atomic.Int64
+	undo  func() // set once raised
+}
+
+// after counts a read that waited, and raises GOMAXPROCS to reads at the
+// reads-th. It may be called from several goroutines.
+func (r *raised) after(reads int) {
+	if r.waits.Add(1) == int64(reads) {
+		r.undo = raiseProcs(reads)
+	}
+}
+
+// restore puts GOMAXPROCS back if it was raised, once the workers that
+// may have raised it are done.
+func (r *raised) restore() {
+	if r.undo != nil {
+		r.undo()
+	}
+}
+
+// procs counts the Pools that raised GOMAXPROCS (Pool.ReadsBlock), and
+// keeps its value before the first, to put back after the last.
+var procs struct {
+	sync.Mutex
+	users, saved int
+}
+
+// raiseProcs raises GOMAXPROCS to at least n, and returns the function
+// that puts it back once every Pool that raised it is done.
+func raiseProcs(n int) (restore func()) {
+	procs.Lock()
+	defer procs.Unlock()
+	if procs.users == 0 {
+		procs.saved = runtime.GOMAXPROCS(0)
+	}
+	procs.users++
+	if n > runtime.GOMAXPROCS(0) {
+		runtime.GOMAXPROCS(n)
+	}
+	return func() {
+		procs.Lock()
+		defer procs.Unlock()
+		if procs.users--; procs.users == 0 && runtime.GOMAXPROCS(0) != procs.saved {
+			runtime.GOMAXPROCS(procs.saved)
+		}
+	}
 }

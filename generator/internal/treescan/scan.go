@@ -53,6 +53,13 @@ type Scan struct {
 // others are ready.
 const DefaultWindow = 4096
 
+// DiskReads is the fewest reads of files a scan keeps in flight, however
+// few workers hash (hashing.Pool.Reads): enough to keep a cold disk busy.
+// On the 2-core reference machine, a cold first build of 50,000 small
+// files took a median 2.4 s with 16, 2.65 s with 8 (bench/cold.sh,
+// docs/PERFORMANCE.md, "Reads in flight").
+const DiskReads = 16
+
 // Run walks the tree, hashes every published file with a pool of workers
 // and returns the resources in the order of their paths, with what could
 // not be read. A file that cannot be published is a problem
@@ -136,7 +143,8 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		close(s.hits)
 	}
 	results := make(chan hashing.Result, workers)
-	pool := &hashing.Pool{Set: sc.Hashes, Workers: workers, Read: func(n int64) { sc.Stats.Read.Add(n) }}
+	pool := &hashing.Pool{Set: sc.Hashes, Workers: workers, Reads: max(workers, DiskReads), ReadsBlock: true,
+		Read: func(n int64) { sc.Stats.Read.Add(n) }}
 	g.Go(func() error {
 		defer close(results)
 		return pool.Run(ctx, s.jobs, results)
