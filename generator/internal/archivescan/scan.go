@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -129,19 +128,18 @@ func (sc *Scan) publishes(name string) bool {
 	return f.Publishes(name[strings.LastIndexByte(name, '/')+1:], name)
 }
 
-// MaxMembers is the most entries (files, directories, links…) an
-// archive may hold. Each published member is held in memory, some 250
-// bytes, until the lists are written, and a .tar.gz of empty members
-// compresses each to a few bytes: a small file could otherwise take all
-// the memory of the machine.
+// MaxMembers is the most entries (files, directories, links…) a zip may
+// hold: archive/zip reads the header of every member into memory, a few
+// hundred bytes each, from a central directory of some 50 bytes a member,
+// so a small file could otherwise take all the memory of the machine.
 const MaxMembers = 2_000_000
 
 // ErrTooManyMembers reports an archive of more than MaxMembers.
 var ErrTooManyMembers = errors.New("the archive holds too many members")
 
 // A Scan reads the members of an archive given as the source, and hashes
-// those it publishes: a zip's several at once, a tar's in its order,
-// sorted on disk.
+// those it publishes: a zip's several at once, a tar's in its order; both
+// are sorted on disk.
 type Scan struct {
 	Archive *Archive
 	Filter  *tree.Filter           // what is published, as of a tree
@@ -207,18 +205,9 @@ func (sc *Scan) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	}
 	a.emptyHash = sc.Hashes.Tokens(nil, empty)
 	if a.Kind == Zip {
-		out, err := sc.scanZip(ctx, a)
-		if err != nil {
-			return nil, err
-		}
-		return sc.Spill.ResourcesOf(out)
+		return sc.scanZip(ctx, a)
 	}
 	return sc.scanTar(ctx, a)
-}
-
-// sortMembers sorts the resources of an archive by path.
-func sortMembers(out []spill.Resource) {
-	slices.SortFunc(out, func(x, y spill.Resource) int { return strings.Compare(x.Path, y.Path) })
 }
 
 // member is one entry of an archive, as scanning sees it.
@@ -230,9 +219,8 @@ type member struct {
 }
 
 // admit decides whether a member is published: it returns the member's
-// path, or "" after reporting why not, if that needs reporting. Each path
-// admitted is counted in seen, if it is not nil.
-func (sc *Scan) admit(m member, seen map[string]int) string {
+// path, or "" after reporting why not, if that needs reporting.
+func (sc *Scan) admit(m member) string {
 	name, err := memberName(m.raw)
 	if err != nil {
 		sc.problem(report.Problem{Path: clipName(displayName(m.raw)), Err: err})
@@ -251,22 +239,7 @@ func (sc *Scan) admit(m member, seen map[string]int) string {
 	case !m.mode.IsRegular():
 		return "" // devices, FIFOs: no bytes to publish
 	}
-	if seen != nil {
-		seen[name]++
-	}
 	return name
-}
-
-// dropDuplicates removes every resource whose path the archive holds more
-// than once, and reports each such path; seen counts the members of each
-// path.
-func (sc *Scan) dropDuplicates(out []spill.Resource, seen map[string]int) []spill.Resource {
-	for name, n := range seen {
-		if n > 1 {
-			sc.duplicate(name, n)
-		}
-	}
-	return slices.DeleteFunc(out, func(r spill.Resource) bool { return seen[r.Path] > 1 })
 }
 
 // duplicate reports the n members of the archive published as name: none
