@@ -71,5 +71,5 @@ func (d *Dir) Readlink(name string) (string, error) {
 
 // open opens the regular file name of d.
 func (d *Dir) open(name string) (*os.File, FileInfo, error) {
-	return OpenRegular(filepath.Join(d.sys.path, name))
+	return openRegular(filepath.Join(d.sys.path, name))
 }

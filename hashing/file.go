@@ -46,7 +46,7 @@ const readAttempts = 3
 // It returns the FileInfo of the read that counted.
 func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func() (FileInfo, error)) (FileInfo, []byte, error) {
 	for attempt := 1; ; attempt++ {
-		sum, err := h.sumRegular(dst, r, info.Size)
+		sum, err := h.SumFile(dst, r, info.Size)
 		if err != nil && !errors.Is(err, ErrChanged) {
 			return info, sum, fmt.Errorf("reading: %w", err)
 		}
@@ -74,20 +74,17 @@ func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func
 // a FIFO, socket, device, directory or symbolic link found where a file was.
 var ErrNotRegular = regfile.ErrNotRegular
 
-// OpenRegular opens path for reading without following a final symbolic
+// openRegular opens path for reading without following a final symbolic
 // link and without blocking on a FIFO, and returns it only if it is a
-// regular file.
-func OpenRegular(path string) (*os.File, FileInfo, error) {
+// regular file. (Package regfile opens the files rsgen reads whole; this
+// is the Pool's, outside Linux, which needs the FileInfo of the file.)
+func openRegular(path string) (*os.File, FileInfo, error) {
 	f, err := os.OpenFile(path, openFlags, 0)
 	if err != nil {
 		return nil, FileInfo{}, err
 	}
 	info, err := regularInfo(f)
 	if err != nil {
-		return nil, FileInfo{}, err
-	}
-	if err := clearNonblock(f); err != nil {
-		f.Close()
 		return nil, FileInfo{}, err
 	}
 	return f, info, nil

@@ -6,8 +6,6 @@ import "os"
 
 const openFlags = os.O_RDONLY
 
-func clearNonblock(*os.File) error { return nil }
-
 // statFile returns the FileInfo of an open file.
 func statFile(f *os.File) (FileInfo, error) {
 	st, err := f.Stat()

@@ -14,10 +14,6 @@ import (
 // O_NONBLOCK keeps open from waiting for a writer on a FIFO.
 const openFlags = os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 
-// clearNonblock is a no-op for regular files: O_NONBLOCK does not change how
-// reads of a regular file behave on any unix, so the flag can stay set.
-func clearNonblock(*os.File) error { return nil }
-
 // statFile returns the FileInfo of an open file.
 func statFile(f *os.File) (FileInfo, error) {
 	var st unix.Stat_t
@@ -27,7 +23,7 @@ func statFile(f *os.File) (FileInfo, error) {
 	return fileInfoOf(&st), nil
 }
 
-// open opens the regular file name of d as OpenRegular opens a path.
+// open opens the regular file name of d as openRegular opens a path.
 func (d *Dir) open(name string) (*os.File, FileInfo, error) {
 	fd, err := d.openFile(name)
 	if err != nil {

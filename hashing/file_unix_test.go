@@ -70,13 +70,13 @@ func TestOpenRegular(t *testing.T) {
 			var f *os.File
 			var info FileInfo
 			var err error
-			withoutBlocking(t, func() { f, info, err = OpenRegular(filepath.Join(dir, tt.name)) })
+			withoutBlocking(t, func() { f, info, err = openRegular(filepath.Join(dir, tt.name)) })
 			if tt.wantErr != nil {
 				if f != nil {
 					f.Close()
 				}
 				if err == nil || !tt.wantErr(err) {
-					t.Fatalf("OpenRegular = %v, want the error of a %s", err, tt.name)
+					t.Fatalf("openRegular = %v, want the error of a %s", err, tt.name)
 				}
 				return
 			}
@@ -92,7 +92,7 @@ func TestOpenRegular(t *testing.T) {
 }
 
 // TestSumPath checks the path a Pool takes: the same refusals as
-// OpenRegular, and the right digest and FileInfo for a regular file.
+// openRegular, and the right digest and FileInfo for a regular file.
 func TestSumPath(t *testing.T) {
 	dir, content := specialFiles(t)
 	want := sha256.Sum256(content)
@@ -132,16 +132,13 @@ func TestSumPath(t *testing.T) {
 }
 
 // TestChangedSize checks that a file that grew or shrank between the
-// stat and the read is reported, by SumFile and by the short-read path.
+// stat and the read is reported by SumFile.
 func TestChangedSize(t *testing.T) {
 	sizes := []int{0, 1, 100, bufSize - 1, bufSize, bufSize + 1, 3 * bufSize}
 	type sumFunc func(h *Hasher, f *os.File, size int64) ([]byte, error)
 	funcs := map[string]sumFunc{
 		"SumFile": func(h *Hasher, f *os.File, size int64) ([]byte, error) {
 			return h.SumFile(nil, f, size)
-		},
-		"sumRegular": func(h *Hasher, f *os.File, size int64) ([]byte, error) {
-			return h.sumRegular(nil, f, size)
 		},
 	}
 	h := NewHasher(Set{MD5, BLAKE3})

@@ -86,15 +86,15 @@ func (h *Hasher) Sum(dst []byte, r io.Reader) (n int64, sum []byte, err error) {
 	return h.sum(dst, r, -1)
 }
 
-// sumRegular is SumFile for r, a regular file read from its start whose
-// size was size when it was opened, read until a short read at size rather
-// than until a read returns nothing: near the expected end it asks for one
-// byte more than is left, and a read of a regular file that returns less
-// than asked has met the end. That saves the read(2) that would only return
-// 0, one of the two of reading a small file. A file that grew fills the
-// extra byte and is read on to its end; one that grew or shrank is
-// reported with ErrChanged.
-func (h *Hasher) sumRegular(dst []byte, r io.Reader, size int64) ([]byte, error) {
+// SumFile is Sum over r, a regular file read from its start whose size
+// was size when it was opened: a file that grew or shrank while it was
+// read is reported with ErrChanged. It reads until a short read at size
+// rather than until a read returns nothing: near the expected end it asks
+// for one byte more than is left, and a read of a regular file that
+// returns less than asked has met the end. That saves the read(2) that
+// would only return 0, one of the two of reading a small file; a file
+// that grew fills the extra byte and is read on to its end.
+func (h *Hasher) SumFile(dst []byte, r io.Reader, size int64) ([]byte, error) {
 	n, sum, err := h.sum(dst, r, size)
 	if err != nil {
 		return sum, err
@@ -163,16 +163,3 @@ func (h *Hasher) write(chunk []byte) {
 // Head returns the first bytes (at most SniffLen) of the stream last read
 // by Sum. The slice is reused by the next call.
 func (h *Hasher) Head() []byte { return h.head }
-
-// SumFile is Sum over an open file whose size is expected to be size: a
-// file that grew or shrank while it was read is reported with ErrChanged.
-func (h *Hasher) SumFile(dst []byte, r io.Reader, size int64) ([]byte, error) {
-	n, sum, err := h.Sum(dst, r)
-	if err != nil {
-		return sum, err
-	}
-	if n != size {
-		return sum, fmt.Errorf("%w: %d bytes read, %d expected", ErrChanged, n, size)
-	}
-	return sum, nil
-}

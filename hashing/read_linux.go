@@ -64,14 +64,14 @@ func (o *opener) open(path string) (int, error) {
 }
 
 // sum opens the regular file at path, or named path in dir if dir is not
-// nil, as OpenRegular does, reads it once through h as sumStable does and
+// nil, as openRegular does, reads it once through h as sumStable does and
 // returns its FileInfo and sum (appended to dst).
 //
 // It works on the raw descriptor rather than an *os.File: on Linux,
 // os.OpenFile tries to register every descriptor with the netpoller (a
 // failing epoll_ctl per file) and sets up locking and a finalizer that a
 // file read once by one goroutine does not need. Together with
-// sumRegular, which saves the read(2) that only confirms the end of a
+// SumFile, which saves the read(2) that only confirms the end of a
 // small file, this takes reading a small file from 6 system calls to 5
 // (openat, fstat, read, fstat to see that it did not change, close); see
 // docs/PERFORMANCE.md for the effect.
