@@ -2,7 +2,10 @@
 
 package hashing
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
 const openFlags = os.O_RDONLY
 
@@ -13,4 +16,10 @@ func statFile(f *os.File) (FileInfo, error) {
 		return FileInfo{}, err
 	}
 	return FileInfo{Size: st.Size(), ModTime: st.ModTime(), Mode: st.Mode().Type()}, nil
+}
+
+// openIn opens the regular file name of dir by its path: outside unix a
+// Dir has no descriptor.
+func openIn(dir Dir, name string) (*os.File, FileInfo, error) {
+	return openRegular(filepath.Join(dir.Path(), name))
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -20,19 +21,70 @@ func statFile(f *os.File) (FileInfo, error) {
 	if err := retryEINTR(func() error { return unix.Fstat(int(f.Fd()), &st) }); err != nil {
 		return FileInfo{}, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
 	}
-	return fileInfoOf(&st), nil
+	return FileInfoOf(&st), nil
 }
 
-// open opens the regular file name of d as openRegular opens a path.
-func (d *Dir) open(name string) (*os.File, FileInfo, error) {
-	fd, err := d.openFile(name)
+// openIn opens the regular file name of dir as openRegular opens a path.
+func openIn(dir Dir, name string) (*os.File, FileInfo, error) {
+	fd, err := openAt(dir, name)
 	if err != nil {
-		return nil, FileInfo{}, &fs.PathError{Op: "open", Path: d.path + "/" + name, Err: err}
+		return nil, FileInfo{}, &fs.PathError{Op: "open", Path: dir.Path() + "/" + name, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), d.path+"/"+name)
+	f := os.NewFile(uintptr(fd), dir.Path()+"/"+name)
 	info, err := regularInfo(f)
 	if err != nil {
 		return nil, FileInfo{}, err
 	}
 	return f, info, nil
+}
+
+// openAt opens the file name of dir with openFlags, relative to its
+// descriptor.
+func openAt(dir Dir, name string) (int, error) {
+	var fd int
+	err := retryEINTR(func() (err error) {
+		fd, err = unix.Openat(dir.Fd(), name, openFlags, 0)
+		return err
+	})
+	return fd, err
+}
+
+// FileInfoOf is the FileInfo of a stat.
+func FileInfoOf(st *unix.Stat_t) FileInfo {
+	return FileInfo{
+		Size:    st.Size,
+		ModTime: time.Unix(st.Mtim.Unix()),
+		Ctime:   time.Unix(st.Ctim.Unix()),
+		Mode:    modeType(uint32(st.Mode)), //nolint:unconvert // types differ by platform
+		Dev:     uint64(st.Dev),            //nolint:unconvert // uint32 on some architectures
+		Ino:     uint64(st.Ino),            //nolint:unconvert
+	}
+}
+
+func modeType(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	}
+	return fs.ModeIrregular
+}
+
+func retryEINTR(f func() error) error {
+	for {
+		if err := f(); err != unix.EINTR {
+			return err
+		}
+	}
 }

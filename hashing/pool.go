@@ -39,12 +39,22 @@ type Job struct {
 	// relative to it. The Job holds Dir once; the Pool releases it when
 	// the file is read (or, after Run, the caller does for the Jobs it did
 	// not take).
-	Dir *Dir
+	Dir Dir
 
 	// Open, if set, opens what to hash in place of a file at Path: a
 	// stream, such as a member of an archive, read to its end and closed.
 	// Result.Info then has only the Size read.
 	Open func() (io.ReadCloser, error)
+}
+
+// A Dir is a directory held open by a walk (package tree's Dir): the file
+// of a Job is opened relative to it (openat), never through a symbolic
+// link, so that a directory renamed or replaced meanwhile cannot lead the
+// read out of the tree.
+type Dir interface {
+	Path() string // where it was when opened, for messages
+	Fd() int      // its descriptor; -1 outside unix, where the file is opened by path
+	Release()     // drops the Job's hold
 }
 
 // A Result is the outcome of one Job. A file that could not be read has
@@ -151,8 +161,10 @@ func (p *Pool) hashFile(h *Hasher, op *opener, job Job) Result {
 	} else {
 		res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
 	}
-	job.Dir.Release()
-	res.Dir = nil
+	if job.Dir != nil {
+		job.Dir.Release()
+		res.Dir = nil
+	}
 	if res.Err != nil {
 		res.Sum = nil
 		return res

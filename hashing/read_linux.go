@@ -75,12 +75,12 @@ func (o *opener) open(path string) (int, error) {
 // small file, this takes reading a small file from 6 system calls to 5
 // (openat, fstat, read, fstat to see that it did not change, close); see
 // docs/PERFORMANCE.md for the effect.
-func (o *opener) sum(h *Hasher, dst []byte, dir *Dir, path string) (FileInfo, []byte, error) {
+func (o *opener) sum(h *Hasher, dst []byte, dir Dir, path string) (FileInfo, []byte, error) {
 	var fd int
 	var err error
 	if dir != nil {
-		fd, err = dir.openFile(path)
-		path = dir.path + "/" + path
+		fd, err = openAt(dir, path)
+		path = dir.Path() + "/" + path
 	} else {
 		fd, err = o.open(path)
 	}
@@ -93,7 +93,7 @@ func (o *opener) sum(h *Hasher, dst []byte, dir *Dir, path string) (FileInfo, []
 		if err := retryEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
 			return FileInfo{}, &fs.PathError{Op: "stat", Path: path, Err: err}
 		}
-		return fileInfoOf(&st), nil
+		return FileInfoOf(&st), nil
 	}
 	info, err := stat()
 	if err != nil {

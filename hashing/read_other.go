@@ -15,12 +15,12 @@ func (o *opener) close() {}
 // sum opens the regular file at path, or named path in dir if dir is not
 // nil, with openRegular, reads it once through h as sumStable does and
 // returns its FileInfo and sum (appended to dst).
-func (o *opener) sum(h *Hasher, dst []byte, dir *Dir, path string) (FileInfo, []byte, error) {
+func (o *opener) sum(h *Hasher, dst []byte, dir Dir, path string) (FileInfo, []byte, error) {
 	var f *os.File
 	var info FileInfo
 	var err error
 	if dir != nil {
-		f, info, err = dir.open(path)
+		f, info, err = openIn(dir, path)
 	} else {
 		f, info, err = openRegular(path)
 	}
