@@ -109,25 +109,6 @@ func displayName(raw string) string {
 	return fmt.Sprintf("%q", raw)
 }
 
-// publishes reports whether the member name is published by the filter,
-// checking each of its directories as the walker prunes them, and leaving
-// out those Scan.Skip names.
-func (sc *Scan) publishes(name string) bool {
-	if sc.Skip != nil && sc.Skip(name) {
-		return false
-	}
-	f := sc.Filter
-	for i := 0; i < len(name); i++ {
-		if name[i] == '/' {
-			dir := name[:i]
-			if f.PruneDir(dir[strings.LastIndexByte(dir, '/')+1:], dir) {
-				return false
-			}
-		}
-	}
-	return f.Publishes(name[strings.LastIndexByte(name, '/')+1:], name)
-}
-
 // MaxMembers is the most entries (files, directories, links…) a zip may
 // hold: archive/zip reads the header of every member into memory, a few
 // hundred bytes each, from a central directory of some 50 bytes a member,
@@ -226,7 +207,7 @@ func (sc *Scan) admit(m member) string {
 		sc.problem(report.Problem{Path: clipName(displayName(m.raw)), Err: err})
 		return ""
 	}
-	if name == "" || m.mode.IsDir() || !sc.publishes(name) {
+	if name == "" || m.mode.IsDir() || sc.Skip != nil && sc.Skip(name) || !sc.Filter.PublishesPath(name) {
 		return ""
 	}
 	switch {
