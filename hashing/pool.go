@@ -10,21 +10,17 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// DefaultWorkers is the number of files read at once unless told otherwise.
+// DefaultWorkers is the number of files hashed at once unless told
+// otherwise.
 //
 // Measured on the 2-core reference machine with bench/jobs.sh (50,000 files
-// of 0.5-8 KiB; docs/PERFORMANCE.md, "Choosing --jobs"): with a cold page
-// cache reading is bound by I/O latency, and 8 concurrent readers are
-// 2.0-2.4x faster than 1 (10.2 -> 4.2, 7.2 -> 3.6 and 6.6 -> 3.4 s in three
-// runs), with no gain past 8 (16 and 32 are 10-20% slower). With a warm
-// cache hashing is CPU-bound: in BenchmarkPoolWorkers 2 to 8 workers are
-// about twice as fast as 1 and within the noise of one another. Readers and
-// hashers share one pool: goroutines blocked in read(2) hold no CPU, and at
-// most GOMAXPROCS of them hash at once. On more cores, 2 per core keep
-// every core busy when warm.
-//
-// A Pool's reads in flight are a setting of their own (Pool.Reads): a
-// source that needs more of them than it needs hashers asks for them.
+// of 0.5-8 KiB; docs/PERFORMANCE.md, "Choosing --jobs"), when the workers
+// were the reads in flight too: with a cold page cache 8 were 2.0-2.4x
+// faster than 1, with no gain past 8. With a warm cache hashing is
+// CPU-bound: in BenchmarkPoolWorkers 2 to 8 workers are about twice as
+// fast as 1 and within the noise of one another. On more cores, 2 per core
+// keep every core busy when warm. The reads in flight are now a setting of
+// their own (Pool.Reads), which a source raises above the workers.
 func DefaultWorkers() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 
 // A Job asks a Pool to hash one file.
