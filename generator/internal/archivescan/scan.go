@@ -39,9 +39,6 @@ type Archive struct {
 	// archive: in zip.Reader.File, or in the order of the tar stream. A
 	// scan keeps it only when asked to (Scan.Index), for a Resource Dump.
 	members map[string]int
-	// emptyHash are the digests of empty content, shared by every empty
-	// member.
-	emptyHash []hashing.Token
 }
 
 // Index returns the position in the archive of the member published as
@@ -180,11 +177,6 @@ func (sc *Scan) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if sc.Index {
 		a.members = map[string]int{}
 	}
-	_, empty, err := hashing.NewHasher(sc.Hashes).Sum(nil, strings.NewReader(""))
-	if err != nil {
-		return nil, err
-	}
-	a.emptyHash = sc.Hashes.Tokens(nil, empty)
 	if a.Kind == Zip {
 		return sc.scanZip(ctx, a)
 	}
@@ -193,10 +185,9 @@ func (sc *Scan) run(ctx context.Context) (*spill.ResourceSpool, error) {
 
 // member is one entry of an archive, as scanning sees it.
 type member struct {
-	raw   string
-	index int
-	mode  fs.FileMode
-	link  bool // a tar hard link
+	raw  string
+	mode fs.FileMode
+	link bool // a tar hard link
 }
 
 // admit decides whether a member is published: it returns the member's
@@ -256,11 +247,7 @@ func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, mod fs.F
 	if typ == "" {
 		typ = mediatype.Sniff(head)
 	}
-	hash := sc.Archive.emptyHash // one for every empty member
-	if n > 0 {
-		hash = sc.Hashes.Tokens(nil, sum) // sum is the member's own
-	}
-	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: hash, Type: typ}, nil
+	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: sc.Hashes.Tokens(nil, sum), Type: typ}, nil
 }
 
 // readMember reads and hashes one member, until ctx is done: a member may

@@ -58,7 +58,7 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 		if maxMembers := limit(sc.maxTar, maxTarMembers); i >= maxMembers {
 			return nil, fmt.Errorf("source %s: %w: more than %d", a.Path, ErrTooManyMembers, maxMembers)
 		}
-		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
+		m := member{raw: hdr.Name, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
 		name := sc.admit(m)
 		if name == "" {
 			continue

@@ -31,7 +31,7 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 	var pending []int
 	names := make([]string, len(zr.File))
 	for i, f := range zr.File {
-		if names[i] = sc.admit(member{raw: f.Name, index: i, mode: f.Mode()}); names[i] != "" {
+		if names[i] = sc.admit(member{raw: f.Name, mode: f.Mode()}); names[i] != "" {
 			pending = append(pending, i)
 			if a.members != nil {
 				a.members[names[i]] = i
