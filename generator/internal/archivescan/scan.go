@@ -237,8 +237,12 @@ func (sc *Scan) dropConflicts(found []dirConflict) map[string]bool {
 	return drop
 }
 
-// resource makes the Resource of a member that was read.
-func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, mod fs.FileInfo) (spill.Resource, error) {
+// resource makes the Resource of a member that was read whole, n bytes
+// of digests sum, which the archive says info of.
+func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, info fs.FileInfo) (spill.Resource, error) {
+	if n != info.Size() {
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
+	}
 	loc, err := sc.Base.Resolve(name)
 	if err != nil {
 		return spill.Resource{}, err
@@ -247,7 +251,7 @@ func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, mod fs.F
 	if typ == "" {
 		typ = mediatype.Sniff(head)
 	}
-	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: sc.Hashes.Tokens(nil, sum), Type: typ}, nil
+	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: info.ModTime().UTC(), Hash: sc.Hashes.Tokens(nil, sum), Type: typ}, nil
 }
 
 // readMember reads and hashes one member, until ctx is done: a member may
@@ -267,9 +271,6 @@ func (sc *Scan) readMember(ctx context.Context, h *hashing.Hasher, name string, 
 	sc.Stats.Bytes.Add(n)
 	if err != nil {
 		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", err)
-	}
-	if n != info.Size() {
-		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
 	return sc.resource(name, n, sum, h.Head(), info)
 }

@@ -117,8 +117,5 @@ func (sc *Scan) member(res hashing.Result, info fs.FileInfo) (spill.Resource, er
 	if res.Err != nil {
 		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", res.Err)
 	}
-	if n := res.Info.Size; n != info.Size() {
-		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
-	}
 	return sc.resource(res.Name, res.Info.Size, res.Sum, res.Head, info)
 }
