@@ -97,17 +97,15 @@ func TestSumPath(t *testing.T) {
 	dir, content := specialFiles(t)
 	want := sha256.Sum256(content)
 	h := NewHasher(Set{SHA256})
-	op := newOpener()
-	defer op.close()
 	for _, tt := range openCases {
 		t.Run(tt.name, func(t *testing.T) {
 			var info FileInfo
 			var sum []byte
 			var err error
-			withoutBlocking(t, func() { info, sum, err = op.sum(h, nil, nil, filepath.Join(dir, tt.name)) })
+			withoutBlocking(t, func() { info, sum, err = sumFile(h, nil, nil, filepath.Join(dir, tt.name)) })
 			if tt.wantErr != nil {
 				if err == nil || !tt.wantErr(err) {
-					t.Fatalf("opener.sum = %v, want the error of a %s", err, tt.name)
+					t.Fatalf("sumFile = %v, want the error of a %s", err, tt.name)
 				}
 				return
 			}
@@ -181,10 +179,10 @@ func TestChangedSize(t *testing.T) {
 	}
 }
 
-// TestOpenerDirectories hashes files of several directories in an order
-// that switches between them, as the workers of a pool see them, and
-// files whose directory cannot be opened.
-func TestOpenerDirectories(t *testing.T) {
+// TestSumPathsOfDirectories hashes files of several directories by path,
+// in an order that switches between them, and files whose directory
+// cannot be opened.
+func TestSumPathsOfDirectories(t *testing.T) {
 	root := t.TempDir()
 	var paths []string
 	want := map[string][32]byte{}
@@ -211,23 +209,21 @@ func TestOpenerDirectories(t *testing.T) {
 	}
 	order = append(order, paths...) // then runs of the same directory
 	h := NewHasher(Set{SHA256})
-	op := newOpener()
-	defer op.close()
 	for _, p := range order {
-		_, sum, err := op.sum(h, nil, nil, p)
+		_, sum, err := sumFile(h, nil, nil, p)
 		if w := want[p]; err != nil || !bytes.Equal(sum, w[:]) {
 			t.Errorf("%s: sum %x, %v; want %x", p, sum, err, w)
 		}
 	}
 	for _, p := range []string{filepath.Join(root, "missing", "f0"), filepath.Join(root, "a", "f0", "x")} {
-		if _, _, err := op.sum(h, nil, nil, p); err == nil {
+		if _, _, err := sumFile(h, nil, nil, p); err == nil {
 			t.Errorf("%s: no error", p)
 		}
 	}
 	// A relative path with no directory part is opened from the working directory.
 	t.Chdir(filepath.Join(root, "b"))
 	w := want[filepath.Join(root, "b", "f1")]
-	if _, sum, err := op.sum(h, nil, nil, "f1"); err != nil || !bytes.Equal(sum, w[:]) {
+	if _, sum, err := sumFile(h, nil, nil, "f1"); err != nil || !bytes.Equal(sum, w[:]) {
 		t.Errorf("f1 in the working directory: %x, %v; want %x", sum, err, w)
 	}
 }

@@ -125,8 +125,6 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 			h := NewHasher(p.Set)
 			defer h.release()
 			h.ctx, h.read, h.hashing, h.waited = ctx, p.Read, hashing, waited
-			op := newOpener()
-			defer op.close()
 			for {
 				var job Job
 				var ok bool
@@ -138,7 +136,7 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 						return nil
 					}
 				}
-				res := p.hashFile(h, op, job)
+				res := p.hashFile(h, job)
 				select {
 				case <-ctx.Done():
 					return ctx.Err()
@@ -150,12 +148,12 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	return g.Wait()
 }
 
-func (p *Pool) hashFile(h *Hasher, op *opener, job Job) Result {
+func (p *Pool) hashFile(h *Hasher, job Job) Result {
 	res := Result{Job: job}
 	if job.Open != nil {
 		res.Info, res.Sum, res.Err = openSum(h, make([]byte, 0, p.Set.SumSize()), job.Open)
 	} else {
-		res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
+		res.Info, res.Sum, res.Err = sumFile(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
 	}
 	if job.Dir != nil {
 		job.Dir.Release()

@@ -6,65 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
 
-// An opener opens the files of one worker of a Pool. It keeps the
-// directory of the last file open and opens the next file of the same
-// directory relative to it (openat), so that the kernel walks the path of a
-// directory once per worker rather than once per file: the walker hands out
-// a directory's files in a row. A directory renamed or replaced while its
-// files are being hashed is read where the descriptor points, the directory
-// the walker listed, as a file already open would be. An opener is owned by
-// one goroutine.
-type opener struct {
-	dir   string // directory dirfd refers to; "" if none
-	dirfd int
-}
-
-func newOpener() *opener { return &opener{dirfd: -1} }
-
-// close releases the directory descriptor.
-func (o *opener) close() {
-	if o.dirfd >= 0 {
-		unix.Close(o.dirfd)
-	}
-	o.dir, o.dirfd = "", -1
-}
-
-// open opens path with openFlags, relative to its directory's descriptor
-// when it can have one. A directory that cannot be opened is not an error
-// here: the file is then opened by its full path, which reports the error
-// a person can act on.
-func (o *opener) open(path string) (int, error) {
-	dir, base := filepath.Split(path)
-	if dir != o.dir && base != "" {
-		o.close()
-		var fd int
-		err := retryEINTR(func() (err error) {
-			fd, err = unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-			return err
-		})
-		if err == nil {
-			o.dir, o.dirfd = dir, fd
-		}
-	}
-	var fd int
-	err := retryEINTR(func() (err error) {
-		if o.dirfd >= 0 && dir == o.dir {
-			fd, err = unix.Openat(o.dirfd, base, openFlags, 0)
-		} else {
-			fd, err = unix.Open(path, openFlags, 0)
-		}
-		return err
-	})
-	return fd, err
-}
-
-// sum opens the regular file at path, or named path in dir if dir is not
-// nil, as openRegular does, reads it once through h as sumStable does and
+// sumFile opens the regular file at path, or named path in dir if dir is
+// not nil, as openRegular does, reads it once through h as sumStable does and
 // returns its FileInfo and sum (appended to dst).
 //
 // It works on the raw descriptor rather than an *os.File: on Linux,
@@ -75,14 +22,17 @@ func (o *opener) open(path string) (int, error) {
 // small file, this takes reading a small file from 6 system calls to 5
 // (openat, fstat, read, fstat to see that it did not change, close); see
 // docs/PERFORMANCE.md for the effect.
-func (o *opener) sum(h *Hasher, dst []byte, dir Dir, path string) (FileInfo, []byte, error) {
+func sumFile(h *Hasher, dst []byte, dir Dir, path string) (FileInfo, []byte, error) {
 	var fd int
 	var err error
 	if dir != nil {
 		fd, err = openAt(dir, path)
 		path = dir.Path() + "/" + path
 	} else {
-		fd, err = o.open(path)
+		err = retryEINTR(func() (err error) {
+			fd, err = unix.Open(path, openFlags, 0)
+			return err
+		})
 	}
 	if err != nil {
 		return FileInfo{}, dst, &fs.PathError{Op: "open", Path: path, Err: err}
