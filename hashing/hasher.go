@@ -65,7 +65,7 @@ var bufs = sync.Pool{New: func() any { return new([bufSize]byte) }}
 func NewHasher(set Set) *Hasher {
 	h := &Hasher{set: set, buf: bufs.Get().(*[bufSize]byte)[:], head: make([]byte, 0, SniffLen)}
 	for _, a := range set {
-		h.hashes = append(h.hashes, a.new())
+		h.hashes = append(h.hashes, a.New())
 	}
 	return h
 }
