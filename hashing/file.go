@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/regfile"
@@ -74,22 +73,6 @@ func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func
 // a FIFO, socket, device, directory or symbolic link found where a file was.
 var ErrNotRegular = regfile.ErrNotRegular
 
-// openRegular opens path for reading without following a final symbolic
-// link and without blocking on a FIFO, and returns it only if it is a
-// regular file. (Package regfile opens the files rsgen reads whole; this
-// is the Pool's, outside Linux, which needs the FileInfo of the file.)
-func openRegular(path string) (*os.File, FileInfo, error) {
-	f, err := os.OpenFile(path, openFlags, 0)
-	if err != nil {
-		return nil, FileInfo{}, err
-	}
-	info, err := regularInfo(f)
-	if err != nil {
-		return nil, FileInfo{}, err
-	}
-	return f, info, nil
-}
-
 func typeName(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
@@ -104,20 +87,4 @@ func typeName(m fs.FileMode) string {
 		return "directory"
 	}
 	return m.Type().String()
-}
-
-// regularInfo stats the open file f and returns what it found if f is a
-// regular file; otherwise it closes f and returns an error (ErrNotRegular
-// for another type).
-func regularInfo(f *os.File) (FileInfo, error) {
-	info, err := statFile(f)
-	if err != nil {
-		f.Close()
-		return FileInfo{}, err
-	}
-	if info.Mode != 0 {
-		f.Close()
-		return FileInfo{}, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(info.Mode))
-	}
-	return info, nil
 }

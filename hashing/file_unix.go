@@ -15,29 +15,6 @@ import (
 // O_NONBLOCK keeps open from waiting for a writer on a FIFO.
 const openFlags = os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 
-// statFile returns the FileInfo of an open file.
-func statFile(f *os.File) (FileInfo, error) {
-	var st unix.Stat_t
-	if err := retryEINTR(func() error { return unix.Fstat(int(f.Fd()), &st) }); err != nil {
-		return FileInfo{}, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
-	}
-	return FileInfoOf(&st), nil
-}
-
-// openIn opens the regular file name of dir as openRegular opens a path.
-func openIn(dir Dir, name string) (*os.File, FileInfo, error) {
-	fd, err := openAt(dir, name)
-	if err != nil {
-		return nil, FileInfo{}, &fs.PathError{Op: "open", Path: dir.Path() + "/" + name, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), dir.Path()+"/"+name)
-	info, err := regularInfo(f)
-	if err != nil {
-		return nil, FileInfo{}, err
-	}
-	return f, info, nil
-}
-
 // openAt opens the file name of dir with openFlags, relative to its
 // descriptor.
 func openAt(dir Dir, name string) (int, error) {

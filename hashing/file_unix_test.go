@@ -63,36 +63,9 @@ func withoutBlocking(t *testing.T, f func()) {
 	}
 }
 
-func TestOpenRegular(t *testing.T) {
-	dir, content := specialFiles(t)
-	for _, tt := range openCases {
-		t.Run(tt.name, func(t *testing.T) {
-			var f *os.File
-			var info FileInfo
-			var err error
-			withoutBlocking(t, func() { f, info, err = openRegular(filepath.Join(dir, tt.name)) })
-			if tt.wantErr != nil {
-				if f != nil {
-					f.Close()
-				}
-				if err == nil || !tt.wantErr(err) {
-					t.Fatalf("openRegular = %v, want the error of a %s", err, tt.name)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			if info.Size != int64(len(content)) || info.ModTime.IsZero() || info.Ino == 0 {
-				t.Errorf("FileInfo = %+v, want size %d, a time and an inode", info, len(content))
-			}
-		})
-	}
-}
-
-// TestSumPath checks the path a Pool takes: the same refusals as
-// openRegular, and the right digest and FileInfo for a regular file.
+// TestSumPath checks the path a Pool takes: it refuses a FIFO (without
+// waiting for a writer), a symbolic link, a directory and a missing name,
+// and gives the right digest and FileInfo for a regular file.
 func TestSumPath(t *testing.T) {
 	dir, content := specialFiles(t)
 	want := sha256.Sum256(content)
