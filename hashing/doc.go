@@ -34,10 +34,9 @@
 // ([Pool.Workers]): a cold disk or an object store needs more of the first.
 // A Job may name a file in a [Dir], a directory a walk holds open (package
 // tree owns them), which is then opened relative to it, never through a
-// symbolic link. On
-// unix the workers open, stat, read, stat again and close each file with
-// raw system calls (five per small file) rather than through [os.File];
-// elsewhere they use [os.File]. Both refuse what is not a regular file,
+// symbolic link. On unix the workers open, stat, read, stat again and
+// close each file with raw system calls (five per small file) rather than
+// through [os.File]; elsewhere they use [os.File]. Both refuse what is not a regular file,
 // and read again a file that changed while it was read (its size or
 // times, compared before and after), reporting [ErrChanged] for one that
 // keeps changing.
