@@ -158,7 +158,16 @@ func limit(n, def int) int {
 // ErrDamaged.
 func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
 	sc.unread = report.Unread{}
-	found, err := sc.run(ctx)
+	a := sc.Archive
+	a.members = nil
+	if sc.Index {
+		a.members = map[string]int{}
+	}
+	scan := sc.scanTar
+	if a.Kind == Zip {
+		scan = sc.scanZip
+	}
+	found, err := scan(ctx, a)
 	if err != nil {
 		return nil, report.Unread{}, err
 	}
@@ -169,18 +178,6 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 func (sc *Scan) problem(p report.Problem) {
 	sc.Problems.Add(p)
 	sc.unread.Files = append(sc.unread.Files, p.Path)
-}
-
-func (sc *Scan) run(ctx context.Context) (*spill.ResourceSpool, error) {
-	a := sc.Archive
-	a.members = nil
-	if sc.Index {
-		a.members = map[string]int{}
-	}
-	if a.Kind == Zip {
-		return sc.scanZip(ctx, a)
-	}
-	return sc.scanTar(ctx, a)
 }
 
 // member is one entry of an archive, as scanning sees it.
