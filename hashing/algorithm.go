@@ -69,8 +69,6 @@ func (a Algorithm) Publishable() bool { return a < numPublishable }
 // New returns a new hash state for a.
 func (a Algorithm) New() hash.Hash { return algorithms[a].new() }
 
-func (a Algorithm) new() hash.Hash { return algorithms[a].new() }
-
 // Lookup returns the algorithm whose token, in lower case, is token: the
 // spelling of a hash attribute. Unlike [ParseAlgorithm] it knows the
 // algorithms rsgen only checks and takes no other spelling.

@@ -176,7 +176,7 @@ func TestParseSet(t *testing.T) {
 func TestAlgorithmSizes(t *testing.T) {
 	for a := range numAlgorithms {
 		t.Run(a.String(), func(t *testing.T) {
-			if got := len(a.new().Sum(nil)); got != a.Size() {
+			if got := len(a.New().Sum(nil)); got != a.Size() {
 				t.Errorf("Size = %d, digest has %d bytes", a.Size(), got)
 			}
 		})

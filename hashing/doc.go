@@ -30,13 +30,14 @@
 //
 // [Pool.Run] reads jobs from a channel with a fixed number of workers and
 // may be called from several goroutines, each call with its own channels.
-// A [Dir] is a directory held open by a walk: a Job may name a file in it,
-// which is then opened relative to it, never through a symbolic link. On
-// Linux the workers open, stat, read, stat again and close each file with
-// raw system calls (five per small file) rather than through [os.File];
-// elsewhere they use [os.File]. Both refuse what is not a regular file,
+// Its reads in flight ([Pool.Reads]) are chosen apart from its hashers
+// ([Pool.Workers]): a cold disk or an object store needs more of the first.
+// A Job may name a file in a [Dir], a directory a walk holds open (package
+// tree owns them), which is then opened relative to it, never through a
+// symbolic link. On unix the workers open, stat, read, stat again and
+// close each file with raw system calls (five per small file) rather than
+// through [os.File]; elsewhere they use [os.File]. Both refuse what is not a regular file,
 // and read again a file that changed while it was read (its size or
 // times, compared before and after), reporting [ErrChanged] for one that
-// keeps changing. Hold and Release of a Dir may be called from several
-// goroutines.
+// keeps changing.
 package hashing

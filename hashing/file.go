@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/regfile"
@@ -46,7 +45,7 @@ const readAttempts = 3
 // It returns the FileInfo of the read that counted.
 func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func() (FileInfo, error)) (FileInfo, []byte, error) {
 	for attempt := 1; ; attempt++ {
-		sum, err := h.sumRegular(dst, r, info.Size)
+		sum, err := h.SumFile(dst, r, info.Size)
 		if err != nil && !errors.Is(err, ErrChanged) {
 			return info, sum, fmt.Errorf("reading: %w", err)
 		}
@@ -74,25 +73,6 @@ func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func
 // a FIFO, socket, device, directory or symbolic link found where a file was.
 var ErrNotRegular = regfile.ErrNotRegular
 
-// OpenRegular opens path for reading without following a final symbolic
-// link and without blocking on a FIFO, and returns it only if it is a
-// regular file.
-func OpenRegular(path string) (*os.File, FileInfo, error) {
-	f, err := os.OpenFile(path, openFlags, 0)
-	if err != nil {
-		return nil, FileInfo{}, err
-	}
-	info, err := regularInfo(f)
-	if err != nil {
-		return nil, FileInfo{}, err
-	}
-	if err := clearNonblock(f); err != nil {
-		f.Close()
-		return nil, FileInfo{}, err
-	}
-	return f, info, nil
-}
-
 func typeName(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
@@ -107,20 +87,4 @@ func typeName(m fs.FileMode) string {
 		return "directory"
 	}
 	return m.Type().String()
-}
-
-// regularInfo stats the open file f and returns what it found if f is a
-// regular file; otherwise it closes f and returns an error (ErrNotRegular
-// for another type).
-func regularInfo(f *os.File) (FileInfo, error) {
-	info, err := statFile(f)
-	if err != nil {
-		f.Close()
-		return FileInfo{}, err
-	}
-	if info.Mode != 0 {
-		f.Close()
-		return FileInfo{}, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(info.Mode))
-	}
-	return info, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,29 +15,53 @@ import (
 // O_NONBLOCK keeps open from waiting for a writer on a FIFO.
 const openFlags = os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 
-// clearNonblock is a no-op for regular files: O_NONBLOCK does not change how
-// reads of a regular file behave on any unix, so the flag can stay set.
-func clearNonblock(*os.File) error { return nil }
-
-// statFile returns the FileInfo of an open file.
-func statFile(f *os.File) (FileInfo, error) {
-	var st unix.Stat_t
-	if err := retryEINTR(func() error { return unix.Fstat(int(f.Fd()), &st) }); err != nil {
-		return FileInfo{}, &fs.PathError{Op: "stat", Path: f.Name(), Err: err}
-	}
-	return fileInfoOf(&st), nil
+// openAt opens the file name of dir with openFlags, relative to its
+// descriptor.
+func openAt(dir Dir, name string) (int, error) {
+	var fd int
+	err := retryEINTR(func() (err error) {
+		fd, err = unix.Openat(dir.Fd(), name, openFlags, 0)
+		return err
+	})
+	return fd, err
 }
 
-// open opens the regular file name of d as OpenRegular opens a path.
-func (d *Dir) open(name string) (*os.File, FileInfo, error) {
-	fd, err := d.openFile(name)
-	if err != nil {
-		return nil, FileInfo{}, &fs.PathError{Op: "open", Path: d.path + "/" + name, Err: err}
+// FileInfoOf is the FileInfo of a stat.
+func FileInfoOf(st *unix.Stat_t) FileInfo {
+	return FileInfo{
+		Size:    st.Size,
+		ModTime: time.Unix(st.Mtim.Unix()),
+		Ctime:   time.Unix(st.Ctim.Unix()),
+		Mode:    modeType(uint32(st.Mode)), //nolint:unconvert // types differ by platform
+		Dev:     uint64(st.Dev),            //nolint:unconvert // uint32 on some architectures
+		Ino:     uint64(st.Ino),            //nolint:unconvert
 	}
-	f := os.NewFile(uintptr(fd), d.path+"/"+name)
-	info, err := regularInfo(f)
-	if err != nil {
-		return nil, FileInfo{}, err
+}
+
+func modeType(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
 	}
-	return f, info, nil
+	return fs.ModeIrregular
+}
+
+func retryEINTR(f func() error) error {
+	for {
+		if err := f(); err != unix.EINTR {
+			return err
+		}
+	}
 }

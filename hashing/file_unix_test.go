@@ -63,51 +63,22 @@ func withoutBlocking(t *testing.T, f func()) {
 	}
 }
 
-func TestOpenRegular(t *testing.T) {
-	dir, content := specialFiles(t)
-	for _, tt := range openCases {
-		t.Run(tt.name, func(t *testing.T) {
-			var f *os.File
-			var info FileInfo
-			var err error
-			withoutBlocking(t, func() { f, info, err = OpenRegular(filepath.Join(dir, tt.name)) })
-			if tt.wantErr != nil {
-				if f != nil {
-					f.Close()
-				}
-				if err == nil || !tt.wantErr(err) {
-					t.Fatalf("OpenRegular = %v, want the error of a %s", err, tt.name)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			if info.Size != int64(len(content)) || info.ModTime.IsZero() || info.Ino == 0 {
-				t.Errorf("FileInfo = %+v, want size %d, a time and an inode", info, len(content))
-			}
-		})
-	}
-}
-
-// TestSumPath checks the path a Pool takes: the same refusals as
-// OpenRegular, and the right digest and FileInfo for a regular file.
+// TestSumPath checks the path a Pool takes: it refuses a FIFO (without
+// waiting for a writer), a symbolic link, a directory and a missing name,
+// and gives the right digest and FileInfo for a regular file.
 func TestSumPath(t *testing.T) {
 	dir, content := specialFiles(t)
 	want := sha256.Sum256(content)
 	h := NewHasher(Set{SHA256})
-	op := newOpener()
-	defer op.close()
 	for _, tt := range openCases {
 		t.Run(tt.name, func(t *testing.T) {
 			var info FileInfo
 			var sum []byte
 			var err error
-			withoutBlocking(t, func() { info, sum, err = op.sum(h, nil, nil, filepath.Join(dir, tt.name)) })
+			withoutBlocking(t, func() { info, sum, err = sumFile(h, nil, nil, filepath.Join(dir, tt.name)) })
 			if tt.wantErr != nil {
 				if err == nil || !tt.wantErr(err) {
-					t.Fatalf("opener.sum = %v, want the error of a %s", err, tt.name)
+					t.Fatalf("sumFile = %v, want the error of a %s", err, tt.name)
 				}
 				return
 			}
@@ -132,16 +103,13 @@ func TestSumPath(t *testing.T) {
 }
 
 // TestChangedSize checks that a file that grew or shrank between the
-// stat and the read is reported, by SumFile and by the short-read path.
+// stat and the read is reported by SumFile.
 func TestChangedSize(t *testing.T) {
 	sizes := []int{0, 1, 100, bufSize - 1, bufSize, bufSize + 1, 3 * bufSize}
 	type sumFunc func(h *Hasher, f *os.File, size int64) ([]byte, error)
 	funcs := map[string]sumFunc{
 		"SumFile": func(h *Hasher, f *os.File, size int64) ([]byte, error) {
 			return h.SumFile(nil, f, size)
-		},
-		"sumRegular": func(h *Hasher, f *os.File, size int64) ([]byte, error) {
-			return h.sumRegular(nil, f, size)
 		},
 	}
 	h := NewHasher(Set{MD5, BLAKE3})
@@ -184,10 +152,10 @@ func TestChangedSize(t *testing.T) {
 	}
 }
 
-// TestOpenerDirectories hashes files of several directories in an order
-// that switches between them, as the workers of a pool see them, and
-// files whose directory cannot be opened.
-func TestOpenerDirectories(t *testing.T) {
+// TestSumPathsOfDirectories hashes files of several directories by path,
+// in an order that switches between them, and files whose directory
+// cannot be opened.
+func TestSumPathsOfDirectories(t *testing.T) {
 	root := t.TempDir()
 	var paths []string
 	want := map[string][32]byte{}
@@ -214,23 +182,21 @@ func TestOpenerDirectories(t *testing.T) {
 	}
 	order = append(order, paths...) // then runs of the same directory
 	h := NewHasher(Set{SHA256})
-	op := newOpener()
-	defer op.close()
 	for _, p := range order {
-		_, sum, err := op.sum(h, nil, nil, p)
+		_, sum, err := sumFile(h, nil, nil, p)
 		if w := want[p]; err != nil || !bytes.Equal(sum, w[:]) {
 			t.Errorf("%s: sum %x, %v; want %x", p, sum, err, w)
 		}
 	}
 	for _, p := range []string{filepath.Join(root, "missing", "f0"), filepath.Join(root, "a", "f0", "x")} {
-		if _, _, err := op.sum(h, nil, nil, p); err == nil {
+		if _, _, err := sumFile(h, nil, nil, p); err == nil {
 			t.Errorf("%s: no error", p)
 		}
 	}
 	// A relative path with no directory part is opened from the working directory.
 	t.Chdir(filepath.Join(root, "b"))
 	w := want[filepath.Join(root, "b", "f1")]
-	if _, sum, err := op.sum(h, nil, nil, "f1"); err != nil || !bytes.Equal(sum, w[:]) {
+	if _, sum, err := sumFile(h, nil, nil, "f1"); err != nil || !bytes.Equal(sum, w[:]) {
 		t.Errorf("f1 in the working directory: %x, %v; want %x", sum, err, w)
 	}
 }

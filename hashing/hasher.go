@@ -7,6 +7,7 @@ import (
 	"hash"
 	"io"
 	"sync"
+	"time"
 )
 
 // bufSize is the read buffer of a Hasher. 256 KiB keeps the number of read
@@ -30,6 +31,29 @@ type Hasher struct {
 	head   []byte
 	ctx    context.Context // if set, reading stops when it is done
 	read   func(n int64)   // if set, called with the bytes of each read (Pool.Read)
+	// hashing, if set, is held while the bytes of a read are hashed: it
+	// bounds the hashing of a Pool whose readers outnumber its Workers.
+	hashing chan struct{}
+	// waited, if set, is called after a read that waited for the disk
+	// (Pool.ReadsBlock).
+	waited func()
+}
+
+// waitedRead is how long a read of at most a buffer takes only if it
+// waited for the disk: from the page cache it takes tens of microseconds.
+const waitedRead = time.Millisecond
+
+// timedRead reads r into p, and tells h.waited if it waited for the disk.
+func (h *Hasher) timedRead(r io.Reader, p []byte) (int, error) {
+	if h.waited == nil {
+		return r.Read(p)
+	}
+	start := time.Now()
+	n, err := r.Read(p)
+	if time.Since(start) > waitedRead {
+		h.waited()
+	}
+	return n, err
 }
 
 // bufs keeps the read buffers of the Hashers a Pool is done with, for the
@@ -41,7 +65,7 @@ var bufs = sync.Pool{New: func() any { return new([bufSize]byte) }}
 func NewHasher(set Set) *Hasher {
 	h := &Hasher{set: set, buf: bufs.Get().(*[bufSize]byte)[:], head: make([]byte, 0, SniffLen)}
 	for _, a := range set {
-		h.hashes = append(h.hashes, a.new())
+		h.hashes = append(h.hashes, a.New())
 	}
 	return h
 }
@@ -62,15 +86,15 @@ func (h *Hasher) Sum(dst []byte, r io.Reader) (n int64, sum []byte, err error) {
 	return h.sum(dst, r, -1)
 }
 
-// sumRegular is SumFile for r, a regular file read from its start whose
-// size was size when it was opened, read until a short read at size rather
-// than until a read returns nothing: near the expected end it asks for one
-// byte more than is left, and a read of a regular file that returns less
-// than asked has met the end. That saves the read(2) that would only return
-// 0, one of the two of reading a small file. A file that grew fills the
-// extra byte and is read on to its end; one that grew or shrank is
-// reported with ErrChanged.
-func (h *Hasher) sumRegular(dst []byte, r io.Reader, size int64) ([]byte, error) {
+// SumFile is Sum over r, a regular file read from its start whose size
+// was size when it was opened: a file that grew or shrank while it was
+// read is reported with ErrChanged. It reads until a short read at size
+// rather than until a read returns nothing: near the expected end it asks
+// for one byte more than is left, and a read of a regular file that
+// returns less than asked has met the end. That saves the read(2) that
+// would only return 0, one of the two of reading a small file; a file
+// that grew fills the extra byte and is read on to its end.
+func (h *Hasher) SumFile(dst []byte, r io.Reader, size int64) ([]byte, error) {
 	n, sum, err := h.sum(dst, r, size)
 	if err != nil {
 		return sum, err
@@ -93,15 +117,9 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 		if left := size - n; size >= 0 && left >= 0 && left < int64(want) {
 			want = int(left) + 1
 		}
-		m, rerr := r.Read(h.buf[:want])
+		m, rerr := h.timedRead(r, h.buf[:want])
 		if m > 0 {
-			chunk := h.buf[:m]
-			if len(h.head) < SniffLen {
-				h.head = append(h.head, chunk[:min(m, SniffLen-len(h.head))]...)
-			}
-			for _, hh := range h.hashes {
-				hh.Write(chunk) // hash.Hash.Write never returns an error
-			}
+			h.write(h.buf[:m])
 			n += int64(m)
 			if h.read != nil {
 				h.read(int64(m))
@@ -128,19 +146,20 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 	return n, dst, nil
 }
 
+// write hashes chunk, the bytes of one read, and keeps the first ones.
+func (h *Hasher) write(chunk []byte) {
+	if h.hashing != nil {
+		h.hashing <- struct{}{}
+		defer func() { <-h.hashing }()
+	}
+	if len(h.head) < SniffLen {
+		h.head = append(h.head, chunk[:min(len(chunk), SniffLen-len(h.head))]...)
+	}
+	for _, hh := range h.hashes {
+		hh.Write(chunk) // hash.Hash.Write never returns an error
+	}
+}
+
 // Head returns the first bytes (at most SniffLen) of the stream last read
 // by Sum. The slice is reused by the next call.
 func (h *Hasher) Head() []byte { return h.head }
-
-// SumFile is Sum over an open file whose size is expected to be size: a
-// file that grew or shrank while it was read is reported with ErrChanged.
-func (h *Hasher) SumFile(dst []byte, r io.Reader, size int64) ([]byte, error) {
-	n, sum, err := h.Sum(dst, r)
-	if err != nil {
-		return sum, err
-	}
-	if n != size {
-		return sum, fmt.Errorf("%w: %d bytes read, %d expected", ErrChanged, n, size)
-	}
-	return sum, nil
-}

@@ -4,22 +4,23 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
 
-// DefaultWorkers is the number of files read at once unless told otherwise.
+// DefaultWorkers is the number of files hashed at once unless told
+// otherwise.
 //
 // Measured on the 2-core reference machine with bench/jobs.sh (50,000 files
-// of 0.5-8 KiB; docs/PERFORMANCE.md, "Choosing --jobs"): with a cold page
-// cache reading is bound by I/O latency, and 8 concurrent readers are
-// 2.0-2.4x faster than 1 (10.2 -> 4.2, 7.2 -> 3.6 and 6.6 -> 3.4 s in three
-// runs), with no gain past 8 (16 and 32 are 10-20% slower). With a warm
-// cache hashing is CPU-bound: in BenchmarkPoolWorkers 2 to 8 workers are
-// about twice as fast as 1 and within the noise of one another. Readers and
-// hashers share one pool: goroutines blocked in read(2) hold no CPU, and at
-// most GOMAXPROCS of them hash at once. On more cores, 2 per core keep
-// every core busy when warm.
+// of 0.5-8 KiB; docs/PERFORMANCE.md, "Choosing --jobs"), when the workers
+// were the reads in flight too: with a cold page cache 8 were 2.0-2.4x
+// faster than 1, with no gain past 8. With a warm cache hashing is
+// CPU-bound: in BenchmarkPoolWorkers 2 to 8 workers are about twice as
+// fast as 1 and within the noise of one another. On more cores, 2 per core
+// keep every core busy when warm. The reads in flight are now a setting of
+// their own (Pool.Reads), which a source raises above the workers.
 func DefaultWorkers() int { return max(8, 2*runtime.GOMAXPROCS(0)) }
 
 // A Job asks a Pool to hash one file.
@@ -34,12 +35,22 @@ type Job struct {
 	// relative to it. The Job holds Dir once; the Pool releases it when
 	// the file is read (or, after Run, the caller does for the Jobs it did
 	// not take).
-	Dir *Dir
+	Dir Dir
 
 	// Open, if set, opens what to hash in place of a file at Path: a
 	// stream, such as a member of an archive, read to its end and closed.
 	// Result.Info then has only the Size read.
 	Open func() (io.ReadCloser, error)
+}
+
+// A Dir is a directory held open by a walk (package tree's Dir): the file
+// of a Job is opened relative to it (openat), never through a symbolic
+// link, so that a directory renamed or replaced meanwhile cannot lead the
+// read out of the tree.
+type Dir interface {
+	Path() string // where it was when opened, for messages
+	Fd() int      // its descriptor; -1 outside unix, where the file is opened by path
+	Release()     // drops the Job's hold
 }
 
 // A Result is the outcome of one Job. A file that could not be read has
@@ -55,7 +66,26 @@ type Result struct {
 // A Pool hashes files with a fixed number of workers.
 type Pool struct {
 	Set     Set
-	Workers int // DefaultWorkers() if zero
+	Workers int // files hashed at once; DefaultWorkers() if zero
+
+	// Reads is how many reads may be in flight at once, each job read by a
+	// goroutine of its own, whatever Workers is: the source chooses it (a
+	// tree on a disk: enough to keep a cold disk busy; an object store:
+	// tens). At most Workers of them hash at once. Workers if 0 or less.
+	Reads int
+
+	// ReadsBlock says that the reads block a thread in the kernel (files
+	// on a disk) rather than wait in Go's network poller (a stream from a
+	// server). A blocked read keeps its P of the Go scheduler until the
+	// runtime takes it back, 20 µs to 10 ms later, so that at most about
+	// GOMAXPROCS files are read at once however many goroutines wait to:
+	// on 2 cores a cold first build of 50,000 small files took 3.4-4.2 s
+	// with 8 readers, 2.3-2.4 s with GOMAXPROCS=8 (docs/PERFORMANCE.md,
+	// "Reads in flight"). Run then raises GOMAXPROCS to Reads once Reads
+	// reads have waited for the disk, until it returns: more Ps cost some
+	// 6% of CPU where no read waits (a warm page cache). The hashing stays
+	// bounded by Workers.
+	ReadsBlock bool
 
 	// Progress, if set, is called by the workers (concurrently) with the
 	// number of bytes of each file they finish.
@@ -75,14 +105,26 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	if n <= 0 {
 		n = DefaultWorkers()
 	}
+	reads := p.Reads
+	if reads <= 0 {
+		reads = n
+	}
+	var hashing chan struct{} // holds a place for each worker hashing, if fewer than the readers
+	if reads > n {
+		hashing = make(chan struct{}, n)
+	}
+	var waited func()
+	if p.ReadsBlock {
+		var raise raised
+		defer raise.restore()
+		waited = func() { raise.after(reads) }
+	}
 	g, ctx := errgroup.WithContext(ctx)
-	for range n {
+	for range reads {
 		g.Go(func() error {
 			h := NewHasher(p.Set)
 			defer h.release()
-			h.ctx, h.read = ctx, p.Read
-			op := newOpener()
-			defer op.close()
+			h.ctx, h.read, h.hashing, h.waited = ctx, p.Read, hashing, waited
 			for {
 				var job Job
 				var ok bool
@@ -94,7 +136,7 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 						return nil
 					}
 				}
-				res := p.hashFile(h, op, job)
+				res := p.hashFile(h, job)
 				select {
 				case <-ctx.Done():
 					return ctx.Err()
@@ -106,15 +148,17 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	return g.Wait()
 }
 
-func (p *Pool) hashFile(h *Hasher, op *opener, job Job) Result {
+func (p *Pool) hashFile(h *Hasher, job Job) Result {
 	res := Result{Job: job}
 	if job.Open != nil {
 		res.Info, res.Sum, res.Err = openSum(h, make([]byte, 0, p.Set.SumSize()), job.Open)
 	} else {
-		res.Info, res.Sum, res.Err = op.sum(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
+		res.Info, res.Sum, res.Err = sumFile(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
 	}
-	job.Dir.Release()
-	res.Dir = nil
+	if job.Dir != nil {
+		job.Dir.Release()
+		res.Dir = nil
+	}
 	if res.Err != nil {
 		res.Sum = nil
 		return res
@@ -139,4 +183,54 @@ func openSum(h *Hasher, dst []byte, open func() (io.ReadCloser, error)) (FileInf
 		err = cerr
 	}
 	return FileInfo{Size: n}, sum, err
+}
+
+// raised raises GOMAXPROCS for a Pool whose reads wait for the disk.
+type raised struct {
+	waits atomic.Int64
+	undo  func() // set once raised
+}
+
+// after counts a read that waited, and raises GOMAXPROCS to reads at the
+// reads-th. It may be called from several goroutines.
+func (r *raised) after(reads int) {
+	if r.waits.Add(1) == int64(reads) {
+		r.undo = raiseProcs(reads)
+	}
+}
+
+// restore puts GOMAXPROCS back if it was raised, once the workers that
+// may have raised it are done.
+func (r *raised) restore() {
+	if r.undo != nil {
+		r.undo()
+	}
+}
+
+// procs counts the Pools that raised GOMAXPROCS (Pool.ReadsBlock), and
+// keeps its value before the first, to put back after the last.
+var procs struct {
+	sync.Mutex
+	users, saved int
+}
+
+// raiseProcs raises GOMAXPROCS to at least n, and returns the function
+// that puts it back once every Pool that raised it is done.
+func raiseProcs(n int) (restore func()) {
+	procs.Lock()
+	defer procs.Unlock()
+	if procs.users == 0 {
+		procs.saved = runtime.GOMAXPROCS(0)
+	}
+	procs.users++
+	if n > runtime.GOMAXPROCS(0) {
+		runtime.GOMAXPROCS(n)
+	}
+	return func() {
+		procs.Lock()
+		defer procs.Unlock()
+		if procs.users--; procs.users == 0 && runtime.GOMAXPROCS(0) != procs.saved {
+			runtime.GOMAXPROCS(procs.saved)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package hashing
+package hashing_test
 
 import (
 	"context"
@@ -7,14 +7,17 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // tinyFiles writes n files of 0-63 bytes, 100 per directory, and returns
 // the directories, held, and the names of the files in each.
-func tinyFiles(b *testing.B, n int) ([]*Dir, [][]string) {
+func tinyFiles(b *testing.B, n int) ([]*tree.Dir, [][]string) {
 	b.Helper()
 	root := b.TempDir()
-	var dirs []*Dir
+	var dirs []*tree.Dir
 	var names [][]string
 	for i := 0; i < n; i += 100 {
 		dir := filepath.Join(root, fmt.Sprintf("d%05d", i/100))
@@ -29,7 +32,7 @@ func tinyFiles(b *testing.B, n int) ([]*Dir, [][]string) {
 			}
 			ns = append(ns, name)
 		}
-		d, err := OpenDir(dir)
+		d, err := tree.OpenDir(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -49,18 +52,18 @@ func BenchmarkPoolTinyFiles(b *testing.B) {
 	for _, n := range []int{1_000, 10_000} {
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
 			dirs, names := tinyFiles(b, n)
-			p := &Pool{Set: Set{SHA256}}
+			p := &hashing.Pool{Set: hashing.Set{hashing.SHA256}}
 			b.ReportAllocs()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
 			for b.Loop() {
-				jobs := make(chan Job, 256)
-				results := make(chan Result, 256)
+				jobs := make(chan hashing.Job, 256)
+				results := make(chan hashing.Result, 256)
 				go func() {
 					defer close(jobs)
 					for i, d := range dirs {
 						for _, name := range names[i] {
-							jobs <- Job{Name: name, Path: name, Dir: d.Hold()}
+							jobs <- hashing.Job{Name: name, Path: name, Dir: d.Hold()}
 						}
 					}
 				}()

@@ -340,3 +340,80 @@ func TestPoolReusesBuffers(t *testing.T) {
 		t.Errorf("%d bytes allocated a run of 4 workers: their buffers are not reused", per)
 	}
 }
+
+// Pool.Reads keeps that many reads in flight whatever the Workers: here
+// each of 4 streams opens only once all 4 are being opened, which one
+// worker alone could never do. The hashing is still bounded by Workers.
+func TestPoolReadsInFlight(t *testing.T) {
+	const reads = 4
+	var opening sync.WaitGroup
+	opening.Add(reads)
+	all := make(chan struct{})
+	go func() { opening.Wait(); close(all) }()
+	var jobs []Job
+	for i := range reads {
+		jobs = append(jobs, Job{Name: strconv.Itoa(i), Open: func() (io.ReadCloser, error) {
+			opening.Done()
+			select {
+			case <-all:
+			case <-time.After(time.Minute): // not a timing test: a bound on a hang
+				return nil, errors.New("the other reads were not in flight")
+			}
+			return io.NopCloser(bytes.NewReader([]byte("x"))), nil
+		}})
+	}
+	procs := runtime.GOMAXPROCS(0)
+	p := &Pool{Set: Set{SHA256}, Workers: 1, Reads: reads, ReadsBlock: true}
+	for name, r := range collect(t, p, jobs) {
+		if r.Err != nil {
+			t.Errorf("%s: %v", name, r.Err)
+		}
+	}
+	if got := runtime.GOMAXPROCS(0); got != procs {
+		t.Errorf("GOMAXPROCS is %d after the pool, was %d before", got, procs)
+	}
+}
+
+// slowReader waits for the disk, or so it seems: each read takes longer
+// than waitedRead.
+type slowReader struct {
+	done     bool
+	procsMax *atomic.Int64
+}
+
+func (r *slowReader) Read(p []byte) (int, error) {
+	if r.done {
+		return 0, io.EOF
+	}
+	time.Sleep(2 * waitedRead)
+	for {
+		m := r.procsMax.Load()
+		if n := int64(runtime.GOMAXPROCS(0)); n <= m || r.procsMax.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	r.done = true
+	p[0] = 'x'
+	return 1, nil
+}
+
+// A Pool whose reads block raises GOMAXPROCS to its reads once that many
+// reads waited, and puts it back when it returns.
+func TestPoolRaisesProcs(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	reads := procs + 2
+	var procsMax atomic.Int64
+	var jobs []Job
+	for i := range 4 * reads {
+		jobs = append(jobs, Job{Name: strconv.Itoa(i), Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(&slowReader{procsMax: &procsMax}), nil
+		}})
+	}
+	collect(t, &Pool{Set: Set{SHA256}, Workers: 1, Reads: reads, ReadsBlock: true}, jobs)
+	if got := procsMax.Load(); got != int64(reads) {
+		t.Errorf("GOMAXPROCS was at most %d during the reads, want %d", got, reads)
+	}
+	if got := runtime.GOMAXPROCS(0); got != procs {
+		t.Errorf("GOMAXPROCS is %d after the pool, was %d before", got, procs)
+	}
+}

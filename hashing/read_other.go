@@ -1,28 +1,20 @@
-//go:build !linux
+//go:build !unix
 
 package hashing
 
 import "os"
 
-// An opener opens the files of one worker of a Pool. Outside Linux it
-// keeps nothing: each file is opened by OpenRegular.
-type opener struct{}
-
-func newOpener() *opener { return &opener{} }
-
-func (o *opener) close() {}
-
-// sum opens the regular file at path, or named path in dir if dir is not
-// nil, with OpenRegular, reads it once through h as sumStable does and
+// sumFile opens the regular file at path, or named path in dir if dir is
+// not nil, with openRegular, reads it once through h as sumStable does and
 // returns its FileInfo and sum (appended to dst).
-func (o *opener) sum(h *Hasher, dst []byte, dir *Dir, path string) (FileInfo, []byte, error) {
+func sumFile(h *Hasher, dst []byte, dir Dir, path string) (FileInfo, []byte, error) {
 	var f *os.File
 	var info FileInfo
 	var err error
 	if dir != nil {
-		f, info, err = dir.open(path)
+		f, info, err = openIn(dir, path)
 	} else {
-		f, info, err = OpenRegular(path)
+		f, info, err = openRegular(path)
 	}
 	if err != nil {
 		return FileInfo{}, dst, err

@@ -203,3 +203,19 @@ func decode(data []byte, root string) (*Cache, error) {
 	}
 	return c, nil
 }
+
+// Len returns the number of entries the cache holds.
+func (r *Reader) Len() int { return int(r.count) }
+
+// Lookup returns the entry of the file at rel if its stat is st. Paths
+// ascend across calls, as for Find.
+func (r *Reader) Lookup(rel string, st Stat) (*Entry, bool) {
+	e, ok := r.Find(rel)
+	if !ok || e.Stat != st {
+		return nil, false
+	}
+	return e, true
+}
+
+// Len returns the number of entries written so far.
+func (w *Writer) Len() int { return int(w.n) }

@@ -161,9 +161,6 @@ func newReader(data io.ReaderAt, size int64, root string, check func() error) (*
 	return r, nil
 }
 
-// Len returns the number of entries the cache holds.
-func (r *Reader) Len() int { return int(r.count) }
-
 // Find returns the entry of the file at rel, if the cache has one. The
 // paths of successive calls must ascend in byte order (strings.Compare);
 // the same path may be asked for again. A path before the one asked for
@@ -171,7 +168,7 @@ func (r *Reader) Len() int { return int(r.count) }
 // error wrapping ErrOrder.
 //
 // The entry and its digests belong to the Reader and are valid until the
-// next call of Find or Lookup: use [Entry.Clone] to keep one.
+// next call of Find: use [Entry.Clone] to keep one.
 func (r *Reader) Find(rel string) (*Entry, bool) {
 	if r.err != nil {
 		return nil, false
@@ -194,16 +191,6 @@ func (r *Reader) Find(rel string) (*Entry, bool) {
 			return nil, false
 		}
 	}
-}
-
-// Lookup returns the entry of the file at rel if its stat is st. Paths
-// ascend across calls, as for Find.
-func (r *Reader) Lookup(rel string, st Stat) (*Entry, bool) {
-	e, ok := r.Find(rel)
-	if !ok || e.Stat != st {
-		return nil, false
-	}
-	return e, true
 }
 
 // Err returns the error that ended the stream early, if one did.

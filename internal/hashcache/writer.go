@@ -174,9 +174,6 @@ func (w *Writer) write(b []byte) {
 	}
 }
 
-// Len returns the number of entries written so far.
-func (w *Writer) Len() int { return int(w.n) }
-
 // Commit completes the cache file, syncs it to disk, renames it over the
 // cache and syncs the directory. On an error the cache at path is the one
 // that was there (or, if only the sync of the directory failed, the new

@@ -101,6 +101,21 @@ func (f *Filter) Publishes(name, rel string) bool {
 	return len(f.Include) == 0 || matchAny(f.Include, rel)
 }
 
+// PublishesPath reports whether the file at rel, a slash-separated path
+// met whole rather than by a walk (an archive's member, an object's key),
+// is published: as the walk would, with no directory on its way pruned.
+func (f *Filter) PublishesPath(rel string) bool {
+	for i := 0; i < len(rel); i++ {
+		if rel[i] == '/' {
+			dir := rel[:i]
+			if f.PruneDir(dir[strings.LastIndexByte(dir, '/')+1:], dir) {
+				return false
+			}
+		}
+	}
+	return f.Publishes(rel[strings.LastIndexByte(rel, '/')+1:], rel)
+}
+
 // withholds reports whether the path real, slash-separated under the
 // root, is one the walk never reaches by its own name: hidden (a name on
 // it starts with "." and Hidden is off) or excluded, itself or a

@@ -69,3 +69,23 @@ func TestFilterUnder(t *testing.T) {
 		}
 	}
 }
+
+// PublishesPath takes a path met whole (an archive's member, an object's
+// key) as the walk would: no directory on its way hidden or excluded.
+func TestPublishesPath(t *testing.T) {
+	f := &Filter{Exclude: []string{"drafts", "**/*.tmp"}}
+	for rel, want := range map[string]bool{
+		"a.html":          true,
+		"docs/a/b.pdf":    true,
+		"drafts/x.html":   false, // an excluded directory prunes what it holds
+		"docs/x.tmp":      false,
+		".git/config":     false, // hidden
+		"docs/.hidden/x":  false,
+		"docs/.x":         false,
+		"draftsman/x.txt": true,
+	} {
+		if got := f.PublishesPath(rel); got != want {
+			t.Errorf("PublishesPath(%q) = %v, want %v", rel, got, want)
+		}
+	}
+}

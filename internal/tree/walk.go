@@ -1,6 +1,8 @@
 // Package tree is the source of a build that is a directory tree: a
 // Walker that lists its files in the order of their paths, safely under
-// its root, and the Filter that decides which are published.
+// its root, through the directories it holds open (Dir), and the Filter
+// that decides which are published. Hold and Release of a Dir may be
+// called from several goroutines.
 package tree
 
 import (
@@ -17,7 +19,6 @@ import (
 	"syscall"
 	"unicode/utf8"
 
-	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/extsort"
@@ -25,14 +26,14 @@ import (
 
 // A File is a regular file found by the Walker.
 type File struct {
-	Rel  string       // slash-separated path under the root: the published name
-	Dir  *hashing.Dir // the directory that holds it (a symbolic link's target, if followed), held for the file
-	Name string       // its name in Dir
+	Rel  string // slash-separated path under the root: the published name
+	Dir  *Dir   // the directory that holds it (a symbolic link's target, if followed), held for the file
+	Name string // its name in Dir
 }
 
 // A Walker lists the files of a tree, in byte order of their paths (see
 // Walker.sort). It opens every directory relative to the one above it and
-// never through a symbolic link (hashing.Dir), and the files it finds are
+// never through a symbolic link (Dir), and the files it finds are
 // read the same way: a directory renamed or replaced by a link while the
 // walk runs cannot make it publish a file from outside the root. A
 // symbolic link it follows is resolved one name at a time from the root
@@ -67,12 +68,12 @@ type Walker struct {
 	// read. It is for tests.
 	ReadDirHook func(rel string) error
 
-	top *hashing.Dir // the root, while the walk runs
+	top *Dir // the root, while the walk runs
 }
 
 // Walk walks the tree, until ctx is done or Emit fails.
 func (w *Walker) Walk(ctx context.Context) error {
-	top, err := hashing.OpenDir(w.Root)
+	top, err := OpenDir(w.Root)
 	if err != nil {
 		w.Problem(".", true, fmt.Errorf("reading directory: %w", display.WithoutPath(err)))
 		w.Unread("")
@@ -80,7 +81,7 @@ func (w *Walker) Walk(ctx context.Context) error {
 	}
 	defer top.Release()
 	w.top = top
-	d, rel, ancestors := top, "", []hashing.DirID{top.ID()}
+	d, rel, ancestors := top, "", []DirID{top.ID()}
 	for _, name := range w.Filter.under() {
 		crel := path.Join(rel, name)
 		if w.Filter.PruneDir(name, crel) || !utf8.ValidString(name) || w.Skip(crel) {
@@ -101,11 +102,11 @@ func (w *Walker) Walk(ctx context.Context) error {
 // a link), which is what decides whether it is rsgen's own output.
 // ancestors holds the identities of the directories above it and its own,
 // to stop symbolic link loops.
-func (w *Walker) dir(ctx context.Context, d *hashing.Dir, rel, real string, ancestors []hashing.DirID) error {
+func (w *Walker) dir(ctx context.Context, d *Dir, rel, real string, ancestors []DirID) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var l *hashing.Listing
+	var l *Listing
 	err := error(nil)
 	if w.ReadDirHook != nil {
 		err = w.ReadDirHook(rel)
@@ -174,7 +175,7 @@ const bigDirSortMemory = 16 << 20
 // ones, entries, were read from l: its names and types go through an
 // external sort in SpillDir, keyed by the order of the walk (a directory's
 // name followed by "/"), and are walked as they come out of it.
-func (w *Walker) bigDir(ctx context.Context, d *hashing.Dir, l *hashing.Listing, entries []fs.DirEntry, rel, real string, ancestors []hashing.DirID) error {
+func (w *Walker) bigDir(ctx context.Context, d *Dir, l *Listing, entries []fs.DirEntry, rel, real string, ancestors []DirID) error {
 	dir, err := confined.MkdirTemp(w.SpillDir, "dir-*")
 	if err != nil {
 		return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
@@ -252,7 +253,7 @@ func (e sortedEntry) Info() (fs.FileInfo, error) { return nil, errors.New("not k
 // the Resource List, without a sort of them all. A symbolic link that is
 // followed sorts as what it leads to; one that leads nowhere, as a file
 // (it is not walked).
-func (w *Walker) sort(d *hashing.Dir, real string, entries []fs.DirEntry) {
+func (w *Walker) sort(d *Dir, real string, entries []fs.DirEntry) {
 	dirs := 0
 	isDir := make(map[string]bool)
 	for _, de := range entries {
@@ -272,7 +273,7 @@ func (w *Walker) sort(d *hashing.Dir, real string, entries []fs.DirEntry) {
 // sortsAsDir reports whether the entry de of the directory d, at real
 // under the root, sorts as a directory: it is one, or a symbolic link the
 // walk follows to one.
-func (w *Walker) sortsAsDir(d *hashing.Dir, real string, de fs.DirEntry) bool {
+func (w *Walker) sortsAsDir(d *Dir, real string, de fs.DirEntry) bool {
 	switch {
 	case de.IsDir():
 		return true
@@ -309,7 +310,7 @@ func treeOrder(a string, aDir bool, b string, bDir bool) int {
 }
 
 // entry walks the entry de of the directory d (see dir).
-func (w *Walker) entry(ctx context.Context, d *hashing.Dir, rel, real string, de fs.DirEntry, ancestors []hashing.DirID) error {
+func (w *Walker) entry(ctx context.Context, d *Dir, rel, real string, de fs.DirEntry, ancestors []DirID) error {
 	name := de.Name()
 	crel, creal := name, name
 	if rel != "" {
@@ -323,7 +324,7 @@ func (w *Walker) entry(ctx context.Context, d *hashing.Dir, rel, real string, de
 	}
 	mode := de.Type()
 	parent, base := d, name
-	var sub *hashing.Dir // a followed link's target directory, opened
+	var sub *Dir // a followed link's target directory, opened
 	if mode&fs.ModeSymlink != 0 {
 		if !w.Follow {
 			return nil
@@ -416,7 +417,7 @@ const maxLinks = 40
 
 // A linkTarget is where a followed symbolic link leads.
 type linkTarget struct {
-	dir  *hashing.Dir // the target directory if name is "", else the one that holds the target; held
+	dir  *Dir // the target directory if name is "", else the one that holds the target; held
 	name string
 	real string      // the target's path under the root
 	mode fs.FileMode // its type
@@ -427,7 +428,7 @@ type linkTarget struct {
 // a link, and each link met is read and resolved in turn, from the root
 // for "..", so that no rename made meanwhile can lead out of the root.
 // An absolute target must name a path under the root.
-func (w *Walker) resolve(d *hashing.Dir, real, name string) (linkTarget, error) {
+func (w *Walker) resolve(d *Dir, real, name string) (linkTarget, error) {
 	cur := d.Hold()
 	var at []string // cur's path under the root
 	if real != "" {
@@ -502,7 +503,7 @@ func (w *Walker) resolve(d *hashing.Dir, real, name string) (linkTarget, error) 
 
 // openReal opens the directory at the path under the root, held, without
 // following a symbolic link.
-func (w *Walker) openReal(path []string) (*hashing.Dir, error) {
+func (w *Walker) openReal(path []string) (*Dir, error) {
 	d := w.top.Hold()
 	for _, c := range path {
 		sub, err := d.OpenDir(c)

@@ -4,8 +4,8 @@
 // as a tree's, their modification times the lastmod. The walk of the
 // data is: member → hashing (a zip's members by the pool of package
 // hashing, several at once; a tar's in this goroutine, as the stream
-// comes) → Resource → sorted (a zip's in memory, a tar's on disk through
-// package internal/extsort) → spooled (package spill).
+// comes) → Resource → sorted on disk (package internal/extsort), where the
+// names held twice are found → spooled (package spill).
 //
 // An archive is trusted only once all of it has been read: a damaged one is ErrDamaged, and nothing of it is published. A member
 // that cannot be published is a problem of the build, never written

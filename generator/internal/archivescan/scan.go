@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -40,9 +39,6 @@ type Archive struct {
 	// archive: in zip.Reader.File, or in the order of the tar stream. A
 	// scan keeps it only when asked to (Scan.Index), for a Resource Dump.
 	members map[string]int
-	// emptyHash are the digests of empty content, shared by every empty
-	// member.
-	emptyHash []hashing.Token
 }
 
 // Index returns the position in the archive of the member published as
@@ -110,38 +106,18 @@ func displayName(raw string) string {
 	return fmt.Sprintf("%q", raw)
 }
 
-// publishes reports whether the member name is published by the filter,
-// checking each of its directories as the walker prunes them, and leaving
-// out those Scan.Skip names.
-func (sc *Scan) publishes(name string) bool {
-	if sc.Skip != nil && sc.Skip(name) {
-		return false
-	}
-	f := sc.Filter
-	for i := 0; i < len(name); i++ {
-		if name[i] == '/' {
-			dir := name[:i]
-			if f.PruneDir(dir[strings.LastIndexByte(dir, '/')+1:], dir) {
-				return false
-			}
-		}
-	}
-	return f.Publishes(name[strings.LastIndexByte(name, '/')+1:], name)
-}
-
-// MaxMembers is the most entries (files, directories, links…) an
-// archive may hold. Each published member is held in memory, some 250
-// bytes, until the lists are written, and a .tar.gz of empty members
-// compresses each to a few bytes: a small file could otherwise take all
-// the memory of the machine.
+// MaxMembers is the most entries (files, directories, links…) a zip may
+// hold: archive/zip reads the header of every member into memory, a few
+// hundred bytes each, from a central directory of some 50 bytes a member,
+// so a small file could otherwise take all the memory of the machine.
 const MaxMembers = 2_000_000
 
 // ErrTooManyMembers reports an archive of more than MaxMembers.
 var ErrTooManyMembers = errors.New("the archive holds too many members")
 
 // A Scan reads the members of an archive given as the source, and hashes
-// those it publishes: a zip's several at once, a tar's in its order,
-// sorted on disk.
+// those it publishes: a zip's several at once, a tar's in its order; both
+// are sorted on disk.
 type Scan struct {
 	Archive *Archive
 	Filter  *tree.Filter           // what is published, as of a tree
@@ -182,7 +158,16 @@ func limit(n, def int) int {
 // ErrDamaged.
 func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
 	sc.unread = report.Unread{}
-	found, err := sc.run(ctx)
+	a := sc.Archive
+	a.members = nil
+	if sc.Index {
+		a.members = map[string]int{}
+	}
+	scan := sc.scanTar
+	if a.Kind == Zip {
+		scan = sc.scanZip
+	}
+	found, err := scan(ctx, a)
 	if err != nil {
 		return nil, report.Unread{}, err
 	}
@@ -195,50 +180,22 @@ func (sc *Scan) problem(p report.Problem) {
 	sc.unread.Files = append(sc.unread.Files, p.Path)
 }
 
-func (sc *Scan) run(ctx context.Context) (*spill.ResourceSpool, error) {
-	a := sc.Archive
-	a.members = nil
-	if sc.Index {
-		a.members = map[string]int{}
-	}
-	_, empty, err := hashing.NewHasher(sc.Hashes).Sum(nil, strings.NewReader(""))
-	if err != nil {
-		return nil, err
-	}
-	a.emptyHash = sc.Hashes.Tokens(nil, empty)
-	if a.Kind == Zip {
-		out, err := sc.scanZip(ctx, a)
-		if err != nil {
-			return nil, err
-		}
-		return sc.Spill.ResourcesOf(out)
-	}
-	return sc.scanTar(ctx, a)
-}
-
-// sortMembers sorts the resources of an archive by path.
-func sortMembers(out []spill.Resource) {
-	slices.SortFunc(out, func(x, y spill.Resource) int { return strings.Compare(x.Path, y.Path) })
-}
-
 // member is one entry of an archive, as scanning sees it.
 type member struct {
-	raw   string
-	index int
-	mode  fs.FileMode
-	link  bool // a tar hard link
+	raw  string
+	mode fs.FileMode
+	link bool // a tar hard link
 }
 
 // admit decides whether a member is published: it returns the member's
-// path, or "" after reporting why not, if that needs reporting. Each path
-// admitted is counted in seen, if it is not nil.
-func (sc *Scan) admit(m member, seen map[string]int) string {
+// path, or "" after reporting why not, if that needs reporting.
+func (sc *Scan) admit(m member) string {
 	name, err := memberName(m.raw)
 	if err != nil {
 		sc.problem(report.Problem{Path: clipName(displayName(m.raw)), Err: err})
 		return ""
 	}
-	if name == "" || m.mode.IsDir() || !sc.publishes(name) {
+	if name == "" || m.mode.IsDir() || sc.Skip != nil && sc.Skip(name) || !sc.Filter.PublishesPath(name) {
 		return ""
 	}
 	switch {
@@ -251,22 +208,7 @@ func (sc *Scan) admit(m member, seen map[string]int) string {
 	case !m.mode.IsRegular():
 		return "" // devices, FIFOs: no bytes to publish
 	}
-	if seen != nil {
-		seen[name]++
-	}
 	return name
-}
-
-// dropDuplicates removes every resource whose path the archive holds more
-// than once, and reports each such path; seen counts the members of each
-// path.
-func (sc *Scan) dropDuplicates(out []spill.Resource, seen map[string]int) []spill.Resource {
-	for name, n := range seen {
-		if n > 1 {
-			sc.duplicate(name, n)
-		}
-	}
-	return slices.DeleteFunc(out, func(r spill.Resource) bool { return seen[r.Path] > 1 })
 }
 
 // duplicate reports the n members of the archive published as name: none
@@ -292,8 +234,12 @@ func (sc *Scan) dropConflicts(found []dirConflict) map[string]bool {
 	return drop
 }
 
-// resource makes the Resource of a member that was read.
-func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, mod fs.FileInfo) (spill.Resource, error) {
+// resource makes the Resource of a member that was read whole, n bytes
+// of digests sum, which the archive says info of.
+func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, info fs.FileInfo) (spill.Resource, error) {
+	if n != info.Size() {
+		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
+	}
 	loc, err := sc.Base.Resolve(name)
 	if err != nil {
 		return spill.Resource{}, err
@@ -302,11 +248,7 @@ func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, mod fs.F
 	if typ == "" {
 		typ = mediatype.Sniff(head)
 	}
-	hash := sc.Archive.emptyHash // one for every empty member
-	if n > 0 {
-		hash = sc.Hashes.Tokens(nil, sum) // sum is the member's own
-	}
-	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: mod.ModTime().UTC(), Hash: hash, Type: typ}, nil
+	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: info.ModTime().UTC(), Hash: sc.Hashes.Tokens(nil, sum), Type: typ}, nil
 }
 
 // readMember reads and hashes one member, until ctx is done: a member may
@@ -326,9 +268,6 @@ func (sc *Scan) readMember(ctx context.Context, h *hashing.Hasher, name string, 
 	sc.Stats.Bytes.Add(n)
 	if err != nil {
 		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", err)
-	}
-	if n != info.Size() {
-		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
 	return sc.resource(name, n, sum, h.Head(), info)
 }

@@ -464,3 +464,46 @@ func TestDirConflicts(t *testing.T) {
 		t.Errorf("chain of %d, %d found after a path past them all", len(d.chain), len(d.found))
 	}
 }
+
+// A name a zip holds twice is not published even when one of its members
+// cannot be read (a method of compression not supported): both count.
+func TestZipDuplicateUnreadable(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, h := range []*zip.FileHeader{
+		{Name: "a.txt", Method: zip.Store},
+		{Name: "a.txt", Method: 99, CRC32: 1, CompressedSize64: 1, UncompressedSize64: 1},
+		{Name: "b.txt", Method: zip.Store},
+	} {
+		h.Modified = testenv.ArchiveMtime
+		var w io.Writer
+		var err error
+		if h.Method == 99 {
+			w, err = zw.CreateRaw(h)
+		} else {
+			w, err = zw.CreateHeader(h)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "site.zip")
+	if err := os.WriteFile(src, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc := newScan(t, src)
+	out := resources(t, sc, context.Background())
+	if len(out) != 1 || out[0].Path != "b.txt" {
+		t.Errorf("resources %v, want b.txt alone", out)
+	}
+	p := sc.Problems.Sorted()
+	if len(p) != 2 || p[0].Path != "a.txt" || !errors.Is(p[0].Err, zip.ErrAlgorithm) || p[1].Path != "a.txt" || !strings.Contains(p[1].Err.Error(), "2 members of this name") {
+		t.Errorf("problems %v, want a.txt unreadable, then held twice", p)
+	}
+}

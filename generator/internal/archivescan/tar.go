@@ -32,15 +32,10 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 		return nil, err
 	}
 	defer ts.close()
-	spillDir, err := sc.Spill.Path()
+	sorter, err := sc.sorter()
 	if err != nil {
 		return nil, err
 	}
-	dir, err := confined.MkdirTemp(spillDir, "archive-*")
-	if err != nil {
-		return nil, err
-	}
-	sorter := extsort.New(dir, limit(sc.sortMemory, archiveSortMemory))
 	defer sorter.Close()
 	tr := ts.tr
 	h := hashing.NewHasher(sc.Hashes)
@@ -63,8 +58,8 @@ func (sc *Scan) scanTar(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 		if maxMembers := limit(sc.maxTar, maxTarMembers); i >= maxMembers {
 			return nil, fmt.Errorf("source %s: %w: more than %d", a.Path, ErrTooManyMembers, maxMembers)
 		}
-		m := member{raw: hdr.Name, index: i, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
-		name := sc.admit(m, nil) // every member admitted is read, and is sorted
+		m := member{raw: hdr.Name, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink}
+		name := sc.admit(m)
 		if name == "" {
 			continue
 		}
@@ -124,8 +119,23 @@ const archiveSortMemory = 32 << 20
 // members can take, not the memory.
 const maxTarMembers = rsxml.MaxEntries * rsxml.MaxEntries
 
+// sorter returns the sort of the members of an archive, in the stage.
+func (sc *Scan) sorter() (*extsort.Sorter, error) {
+	spillDir, err := sc.Spill.Path()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := confined.MkdirTemp(spillDir, "archive-*")
+	if err != nil {
+		return nil, err
+	}
+	return extsort.New(dir, limit(sc.sortMemory, archiveSortMemory)), nil
+}
+
 // spoolSorted spools the members of an archive that sorter holds, keyed
 // by path, leaving out and reporting every path that several members have.
+// A member of an empty record is one not published (reported already)
+// that still counts among the members of its path.
 func (sc *Scan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error) {
 	it, err := sorter.Iter()
 	if err != nil {
@@ -138,10 +148,11 @@ func (sc *Scan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error
 	}
 	var cur spill.Resource
 	var dc dirConflicts
-	n := 0 // members of cur's path
+	n := 0               // members of cur's path
+	unpublished := false // cur is not published
 	flush := func() error {
 		switch {
-		case n == 1:
+		case n == 1 && !unpublished:
 			dc.add(cur.Path)
 			return found.Add(&cur)
 		case n > 1:
@@ -158,8 +169,10 @@ func (sc *Scan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error
 		if err := flush(); err != nil {
 			return nil, err
 		}
-		cur = spill.Resource{}
-		if err := spill.ReadResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
+		cur, unpublished = spill.Resource{}, len(it.Value()) == 0
+		if unpublished {
+			cur.Path = string(it.Key())
+		} else if err := spill.ReadResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
 			return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		}
 		n = 1

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -17,8 +16,10 @@ import (
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
-// scanZip hashes the members of a zip file with a pool of workers.
-func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, error) {
+// scanZip hashes the members of a zip file with a pool of workers, and
+// spools them in the order of their paths through the same sort as a
+// tar's (spoolSorted).
+func (sc *Scan) scanZip(ctx context.Context, a *Archive) (*spill.ResourceSpool, error) {
 	zr, err := zip.OpenReader(a.Path)
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", a.Path, err)
@@ -27,12 +28,10 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, erro
 	if maxMembers := limit(sc.maxZip, MaxMembers); len(zr.File) > maxMembers {
 		return nil, fmt.Errorf("source %s: %w: %d, more than the %d rsgen holds in memory", a.Path, ErrTooManyMembers, len(zr.File), maxMembers)
 	}
-	seen := map[string]int{}
 	var pending []int
 	names := make([]string, len(zr.File))
 	for i, f := range zr.File {
-		m := member{raw: f.Name, index: i, mode: f.Mode()}
-		if names[i] = sc.admit(m, seen); names[i] != "" {
+		if names[i] = sc.admit(member{raw: f.Name, mode: f.Mode()}); names[i] != "" {
 			pending = append(pending, i)
 			if a.members != nil {
 				a.members[names[i]] = i
@@ -45,7 +44,11 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, erro
 	}
 	sc.Stats.WalkDone.Store(true)
 
-	results := make([]*spill.Resource, len(zr.File))
+	sorter, err := sc.sorter()
+	if err != nil {
+		return nil, err
+	}
+	defer sorter.Close()
 	jobs := make(chan hashing.Job, 256)
 	done := make(chan hashing.Result, 256)
 	g, gctx := errgroup.WithContext(ctx)
@@ -82,18 +85,23 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, erro
 		return pool.Run(gctx, jobs, done)
 	})
 	g.Go(func() error {
+		var rec []byte
 		for res := range done {
-			i := int(res.Seq)
-			r, err := sc.member(res, zr.File[i].FileInfo())
+			r, err := sc.member(res, zr.File[res.Seq].FileInfo())
 			switch {
 			case errors.Is(err, uri.ErrLocTooLong): // never published: its name is not needed whole
 				sc.problem(report.Problem{Path: clipName(res.Name), Err: err})
+				rec = rec[:0] // not published, but a name the archive holds
 			case errors.Is(err, zip.ErrAlgorithm): // its previous entry is kept by its name
 				sc.problem(report.Problem{Path: res.Name, Err: err})
+				rec = rec[:0]
 			case err != nil:
 				return fmt.Errorf("reading the archive %s: %s: %w", a.Path, res.Name, damaged(err))
 			default:
-				results[i] = &r
+				rec = spill.AppendResource(rec[:0], &spill.Resource{}, &r)
+			}
+			if err := sorter.Add([]byte(res.Name), rec); err != nil {
+				return fmt.Errorf("%w: %w", spill.ErrSpool, err)
 			}
 		}
 		return nil
@@ -101,29 +109,13 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) ([]spill.Resource, erro
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	var out []spill.Resource
-	for _, r := range results {
-		if r != nil {
-			out = append(out, *r)
-		}
-	}
-	sortMembers(out)
-	out = sc.dropDuplicates(out, seen)
-	var dc dirConflicts
-	for i := range out {
-		dc.add(out[i].Path)
-	}
-	drop := sc.dropConflicts(dc.found)
-	return slices.DeleteFunc(out, func(r spill.Resource) bool { return drop[r.Path] }), nil
+	return sc.spoolSorted(sorter)
 }
 
 // member makes the Resource of a zip member the hashing pool read.
 func (sc *Scan) member(res hashing.Result, info fs.FileInfo) (spill.Resource, error) {
 	if res.Err != nil {
 		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", res.Err)
-	}
-	if n := res.Info.Size; n != info.Size() {
-		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
 	}
 	return sc.resource(res.Name, res.Info.Size, res.Sum, res.Head, info)
 }

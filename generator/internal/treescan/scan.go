@@ -53,6 +53,13 @@ type Scan struct {
 // others are ready.
 const DefaultWindow = 4096
 
+// DiskReads is the fewest reads of files a scan keeps in flight, however
+// few workers hash (hashing.Pool.Reads): enough to keep a cold disk busy.
+// On the 2-core reference machine, a cold first build of 50,000 small
+// files took a median 2.4 s with 16, 2.65 s with 8 (bench/cold.sh,
+// docs/PERFORMANCE.md, "Reads in flight").
+const DiskReads = 16
+
 // Run walks the tree, hashes every published file with a pool of workers
 // and returns the resources in the order of their paths, with what could
 // not be read. A file that cannot be published is a problem
@@ -67,53 +74,17 @@ const DefaultWindow = 4096
 // order, and checking workers stat each file and decide whether it must
 // be read at all (Cache.decide).
 func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
-	found, err := sc.Spill.Resources()
-	if err != nil {
-		return nil, report.Unread{}, err
-	}
-	g, ctx := errgroup.WithContext(ctx)
-	workers := sc.Jobs
-	if workers <= 0 {
-		workers = hashing.DefaultWorkers()
-	}
-	window := sc.Window
-	if window <= 0 {
-		window = DefaultWindow
-	}
-	s := &run{
-		Scan:   sc,
-		spool:  found,
-		window: make([]*item, window),
-		slots:  make(chan struct{}, window),
-		jobs:   make(chan hashing.Job, workers),
-		hits:   make(chan *item, workers),
-	}
-	if sc.Cache != nil {
-		s.files = make(chan *item, workers)
-	}
 	spillDir, err := sc.Spill.Path()
 	if err != nil {
 		return nil, report.Unread{}, err
 	}
-	skip := sc.Skip
-	if skip == nil {
-		skip = func(string) bool { return false }
+	found, err := sc.Spill.Resources()
+	if err != nil {
+		return nil, report.Unread{}, err
 	}
-	w := &tree.Walker{
-		Root:     sc.Root,
-		Filter:   sc.Filter,
-		Follow:   sc.Follow,
-		Skip:     skip,
-		SpillDir: spillDir,
-		BigDir:   sc.BigDir,
-		Problem: func(rel string, dir bool, err error) {
-			sc.Problems.Add(report.Problem{Path: rel, Dir: dir, Err: err})
-		},
-		Unread:      func(rel string) { s.unread.Dirs = append(s.unread.Dirs, rel) },
-		Notice:      sc.Notice,
-		Emit:        func(f tree.File) error { return s.found(ctx, f) },
-		ReadDirHook: sc.ReadDir,
-	}
+	s := sc.newRun(found)
+	g, ctx := errgroup.WithContext(ctx)
+	w := s.walker(ctx, spillDir)
 	stopCount := sc.count(ctx, w)
 	defer stopCount()
 	g.Go(func() error {
@@ -130,20 +101,80 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		g.Go(func() error {
 			defer close(s.jobs)
 			defer close(s.hits)
-			return s.check(ctx, workers)
+			return s.check(ctx)
 		})
 	} else {
 		close(s.hits)
 	}
-	results := make(chan hashing.Result, workers)
-	pool := &hashing.Pool{Set: sc.Hashes, Workers: workers, Read: func(n int64) { sc.Stats.Read.Add(n) }}
+	results := make(chan hashing.Result, s.workers)
+	pool := &hashing.Pool{Set: sc.Hashes, Workers: s.workers, Reads: max(s.workers, DiskReads), ReadsBlock: true,
+		Read: func(n int64) { sc.Stats.Read.Add(n) }}
 	g.Go(func() error {
 		defer close(results)
 		return pool.Run(ctx, s.jobs, results)
 	})
 	g.Go(func() error { return s.collect(results) })
 	err = g.Wait()
-	// What was found but not read when the scan stopped early.
+	s.drain()
+	if err != nil {
+		found.Close()
+		return nil, report.Unread{}, err
+	}
+	return found, s.unread, nil
+}
+
+// newRun returns the state of a Run that spools into found.
+func (sc *Scan) newRun(found *spill.ResourceSpool) *run {
+	workers := sc.Jobs
+	if workers <= 0 {
+		workers = hashing.DefaultWorkers()
+	}
+	window := sc.Window
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	s := &run{
+		Scan:    sc,
+		workers: workers,
+		spool:   found,
+		window:  make([]*item, window),
+		slots:   make(chan struct{}, window),
+		jobs:    make(chan hashing.Job, workers),
+		hits:    make(chan *item, workers),
+	}
+	if sc.Cache != nil {
+		s.files = make(chan *item, workers)
+	}
+	return s
+}
+
+// walker returns the walk of the tree, which gives each file it finds to
+// the run (found).
+func (s *run) walker(ctx context.Context, spillDir string) *tree.Walker {
+	skip := s.Skip
+	if skip == nil {
+		skip = func(string) bool { return false }
+	}
+	return &tree.Walker{
+		Root:     s.Root,
+		Filter:   s.Filter,
+		Follow:   s.Follow,
+		Skip:     skip,
+		SpillDir: spillDir,
+		BigDir:   s.BigDir,
+		Problem: func(rel string, dir bool, err error) {
+			s.Problems.Add(report.Problem{Path: rel, Dir: dir, Err: err})
+		},
+		Unread:      func(rel string) { s.unread.Dirs = append(s.unread.Dirs, rel) },
+		Notice:      s.Notice,
+		Emit:        func(f tree.File) error { return s.found(ctx, f) },
+		ReadDirHook: s.ReadDir,
+	}
+}
+
+// drain releases the directories of the files found but not read when
+// the run stopped early, and ends the cursor on the old cache.
+func (s *run) drain() {
 	if s.files != nil {
 		for it := range s.files {
 			it.file.Dir.Release()
@@ -152,19 +183,15 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 	for j := range s.jobs {
 		j.Dir.Release()
 	}
-	if sc.Cache != nil {
-		sc.Cache.close()
+	if s.Cache != nil {
+		s.Cache.close()
 	}
-	if err != nil {
-		found.Close()
-		return nil, report.Unread{}, err
-	}
-	return found, s.unread, nil
 }
 
 // run is the state of one Run.
 type run struct {
 	*Scan
+	workers int // hashing workers, and checking workers with a cache
 
 	// The window: the walk takes a slot for each file it finds, and the
 	// collector gives it back when the file leaves the scan, in order.
@@ -234,9 +261,9 @@ func (s *run) found(ctx context.Context, f tree.File) error {
 // sends on to be read those the cache does not know unchanged. Statting
 // in parallel matters when the inodes are not in memory: each stat may
 // wait for the disk, as each read does.
-func (s *run) check(ctx context.Context, workers int) error {
+func (s *run) check(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
-	for range workers {
+	for range s.workers {
 		g.Go(func() error {
 			for it := range s.files {
 				if s.Cache.decide(s.Hashes, it) {

@@ -1,15 +1,14 @@
 //go:build unix
 
-package hashing
+package tree
 
 import (
 	"io/fs"
 	"os"
-	"slices"
-	"strings"
-	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // dirFlags open a directory of the walk: not through a final symbolic
@@ -48,6 +47,9 @@ func (s *dirSys) init(d *Dir, fd int) error {
 
 func (s *dirSys) close() { unix.Close(s.fd) }
 
+// Fd returns d's descriptor, to open its files relative to it (openat).
+func (d *Dir) Fd() int { return d.sys.fd }
+
 func openRetry(open func() (int, error)) (int, error) {
 	var fd int
 	err := retryEINTR(func() (err error) {
@@ -55,19 +57,6 @@ func openRetry(open func() (int, error)) (int, error) {
 		return err
 	})
 	return fd, err
-}
-
-// ReadDir lists d, sorted by name. On an error it returns what it could
-// list, with the error.
-func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
-	l, err := d.List()
-	if err != nil {
-		return nil, err
-	}
-	defer l.Close()
-	entries, err := l.Next(-1)
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return entries, err
 }
 
 // List starts listing d a batch at a time, in the order the file system
@@ -83,12 +72,12 @@ func (d *Dir) List() (*Listing, error) {
 }
 
 // Lstat returns the FileInfo of name in d, not following a symbolic link.
-func (d *Dir) Lstat(name string) (FileInfo, error) {
+func (d *Dir) Lstat(name string) (hashing.FileInfo, error) {
 	var st unix.Stat_t
 	if err := retryEINTR(func() error { return unix.Fstatat(d.sys.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
-		return FileInfo{}, &fs.PathError{Op: "lstat", Path: d.path + "/" + name, Err: err}
+		return hashing.FileInfo{}, &fs.PathError{Op: "lstat", Path: d.path + "/" + name, Err: err}
 	}
-	return fileInfoOf(&st), nil
+	return hashing.FileInfoOf(&st), nil
 }
 
 // Readlink returns the target of the symbolic link name in d.
@@ -107,43 +96,6 @@ func (d *Dir) Readlink(name string) (string, error) {
 			return string(buf[:n]), nil
 		}
 	}
-}
-
-// openFile opens the file name of d with openFlags.
-func (d *Dir) openFile(name string) (int, error) {
-	return openRetry(func() (int, error) { return unix.Openat(d.sys.fd, name, openFlags, 0) })
-}
-
-// fileInfoOf is the FileInfo of a stat.
-func fileInfoOf(st *unix.Stat_t) FileInfo {
-	return FileInfo{
-		Size:    st.Size,
-		ModTime: time.Unix(st.Mtim.Unix()),
-		Ctime:   time.Unix(st.Ctim.Unix()),
-		Mode:    modeType(uint32(st.Mode)), //nolint:unconvert // types differ by platform
-		Dev:     uint64(st.Dev),            //nolint:unconvert // uint32 on some architectures
-		Ino:     uint64(st.Ino),            //nolint:unconvert
-	}
-}
-
-func modeType(m uint32) fs.FileMode {
-	switch m & unix.S_IFMT {
-	case unix.S_IFREG:
-		return 0
-	case unix.S_IFIFO:
-		return fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		return fs.ModeSocket
-	case unix.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		return fs.ModeDevice
-	case unix.S_IFDIR:
-		return fs.ModeDir
-	case unix.S_IFLNK:
-		return fs.ModeSymlink
-	}
-	return fs.ModeIrregular
 }
 
 func retryEINTR(f func() error) error {

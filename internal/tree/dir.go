@@ -1,4 +1,4 @@
-package hashing
+package tree
 
 import (
 	"io/fs"

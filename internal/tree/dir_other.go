@@ -1,12 +1,14 @@
 //go:build !unix
 
-package hashing
+package tree
 
 import (
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // dirSys outside unix is the directory's path: it is opened by name, and a
@@ -42,8 +44,9 @@ func (s *dirSys) openAt(parent, d *Dir, name string) error {
 
 func (s *dirSys) close() {}
 
-// ReadDir lists d, sorted by name.
-func (d *Dir) ReadDir() ([]fs.DirEntry, error) { return os.ReadDir(d.sys.path) }
+// Fd returns -1: outside unix a Dir has no descriptor, and its files are
+// opened by their paths (Path).
+func (d *Dir) Fd() int { return -1 }
 
 // List starts listing d a batch at a time, in the order the file system
 // gives, for a directory too large to list at once.
@@ -56,20 +59,15 @@ func (d *Dir) List() (*Listing, error) {
 }
 
 // Lstat returns the FileInfo of name in d, not following a symbolic link.
-func (d *Dir) Lstat(name string) (FileInfo, error) {
+func (d *Dir) Lstat(name string) (hashing.FileInfo, error) {
 	st, err := os.Lstat(filepath.Join(d.sys.path, name))
 	if err != nil {
-		return FileInfo{}, err
+		return hashing.FileInfo{}, err
 	}
-	return FileInfo{Size: st.Size(), ModTime: st.ModTime(), Mode: st.Mode().Type()}, nil
+	return hashing.FileInfo{Size: st.Size(), ModTime: st.ModTime(), Mode: st.Mode().Type()}, nil
 }
 
 // Readlink returns the target of the symbolic link name in d.
 func (d *Dir) Readlink(name string) (string, error) {
 	return os.Readlink(filepath.Join(d.sys.path, name))
-}
-
-// open opens the regular file name of d.
-func (d *Dir) open(name string) (*os.File, FileInfo, error) {
-	return OpenRegular(filepath.Join(d.sys.path, name))
 }
