@@ -73,18 +73,14 @@ type Hub struct {
 	sleep func(ctx context.Context, d time.Duration) error // test seam
 }
 
-// Publish posts body to ch.Hub as a notification of topic ch.Topic: an
-// HTTP POST whose body is the payload, of type ContentType, with the
-// header Link: <topic>; rel="self", <hub>; rel="hub". A 2xx answer is
-// success. Transport failures, time-outs, 429 and 5xx answers are tried
-// again, up to Attempts requests, waiting Backoff, then twice as long each
-// time (or what a Retry-After asks, up to 30 seconds); a 4xx is final.
-func (h *Hub) Publish(ctx context.Context, ch Channel, body []byte) error {
-	return h.publish(ctx, ch, "", body)
-}
-
-// publish posts to endpoint, or to ch.Hub if endpoint is "".
-func (h *Hub) publish(ctx context.Context, ch Channel, endpoint string, body []byte) error {
+// Publish posts body to endpoint, or to ch.Hub if endpoint is "", as a
+// notification of topic ch.Topic: an HTTP POST whose body is the payload,
+// of type ContentType, with the header Link: <topic>; rel="self", <hub>;
+// rel="hub". A 2xx answer is success. Transport failures, time-outs, 429
+// and 5xx answers are tried again, up to Attempts requests, waiting
+// Backoff, then twice as long each time (or what a Retry-After asks, up to
+// 30 seconds); a 4xx is final.
+func (h *Hub) Publish(ctx context.Context, ch Channel, endpoint string, body []byte) error {
 	if endpoint == "" {
 		endpoint = ch.Hub
 	}

@@ -32,7 +32,7 @@ func TestPublishHeaders(t *testing.T) {
 	}))
 	defer srv.Close()
 	ch := Channel{Topic: "https://example.org/rs/changelist-notification", Hub: srv.URL + "/hub"}
-	if err := (&Hub{}).Publish(context.Background(), ch, []byte("<urlset/>")); err != nil {
+	if err := (&Hub{}).Publish(context.Background(), ch, "", []byte("<urlset/>")); err != nil {
 		t.Fatal(err)
 	}
 	if got.Method != http.MethodPost || got.URL.Path != "/hub" || got.Header.Get("Content-Type") != "application/xml" || string(body) != "<urlset/>" {
@@ -100,7 +100,7 @@ func TestPublishFailures(t *testing.T) {
 			calls.Store(0)
 			var waits []time.Duration
 			h := &Hub{Attempts: 3, RequestTimeout: 50 * time.Millisecond, sleep: noSleep(&waits)}
-			err := h.Publish(context.Background(), Channel{Topic: "https://example.org/t", Hub: tc.hub()}, []byte("<urlset/>"))
+			err := h.Publish(context.Background(), Channel{Topic: "https://example.org/t", Hub: tc.hub()}, "", []byte("<urlset/>"))
 			if tc.kind == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -155,7 +155,7 @@ func TestPublishDeadline(t *testing.T) {
 				cancel()
 				return ctx.Err()
 			}}
-			err := h.Publish(ctx, Channel{Topic: "t", Hub: srv.URL}, []byte("x"))
+			err := h.Publish(ctx, Channel{Topic: "t", Hub: srv.URL}, "", []byte("x"))
 			var he *HubError
 			if !errors.As(err, &he) || !errors.Is(err, tc.kind) || he.Attempts != 1 {
 				t.Fatalf("err = %v, want %v after 1 attempt", err, tc.kind)

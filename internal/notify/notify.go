@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -156,7 +157,7 @@ func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *
 // still published, is not among them: its change is said on the channels
 // of the sets that remain.
 func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, opts Options, res *Result) error {
-	for _, name := range sortedSets(st.Sets) {
+	for _, name := range slices.Sorted(maps.Keys(st.Sets)) {
 		old := st.Sets[name]
 		if _, ok := next.Sets[name]; ok || old.FrameworkTopic == "" || old.Hub == "" {
 			continue
@@ -176,20 +177,10 @@ func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, op
 	return nil
 }
 
-// sortedSets returns the names of sets in order.
-func sortedSets(sets map[string]*State) []string {
-	names := make([]string, 0, len(sets))
-	for n := range sets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
 // other names what the state st is of, for an error.
 func other(st *State) string {
 	if st.CapabilityList == "" {
-		return "none (it is of the resource sets " + strings.Join(sortedSets(st.Sets), ", ") + ")"
+		return "none (it is of the resource sets " + strings.Join(slices.Sorted(maps.Keys(st.Sets)), ", ") + ")"
 	}
 	return st.CapabilityList
 }
@@ -204,7 +195,7 @@ func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Optio
 		}
 		for _, p := range payloads {
 			if !opts.DryRun {
-				if err := hub.publish(ctx, *ch, opts.HubURL, p); err != nil {
+				if err := hub.Publish(ctx, *ch, opts.HubURL, p); err != nil {
 					return err
 				}
 				res.Payloads++
@@ -218,11 +209,11 @@ func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Optio
 	if site.Change != nil {
 		res.Changes += len(n.Changes)
 	}
-	if err := send(site.Change, rsxml.CapChangeListNotification, len(n.Changes), Payloads(rsxml.CapChangeListNotification, site.CapabilityList, n.Changes)); err != nil {
+	if err := send(site.Change, rsxml.CapChangeListNotification, len(n.Changes), Payloads(rsxml.CapChangeListNotification, site.CapabilityList, n.Changes, listwriter.Limits{})); err != nil {
 		return err
 	}
 	if site.Framework != nil {
 		res.Framework += len(n.Framework)
 	}
-	return send(site.Framework, rsxml.CapFrameworkNotification, len(n.Framework), Payloads(rsxml.CapFrameworkNotification, site.CapabilityList, n.Framework))
+	return send(site.Framework, rsxml.CapFrameworkNotification, len(n.Framework), Payloads(rsxml.CapFrameworkNotification, site.CapabilityList, n.Framework, listwriter.Limits{}))
 }

@@ -15,13 +15,8 @@ const ContentType = "application/xml"
 // never indexes:
 // entries that do not fit one document (rsxml.MaxEntries entries or
 // rsxml.MaxBytes bytes) go on in the next, in order. No entry: no payload.
-func Payloads(capability, capList string, entries []rsxml.Entry) [][]byte {
-	return payloads(capability, capList, entries, rsxml.MaxEntries, rsxml.MaxBytes)
-}
-
-func payloads(capability, capList string, entries []rsxml.Entry, maxEntries, maxBytes int) [][]byte {
+func Payloads(capability, capList string, entries []rsxml.Entry, limits listwriter.Limits) [][]byte {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: capList}}}
-	limits := listwriter.Limits{MaxEntries: maxEntries, MaxBytes: int64(maxBytes)}
 	head := rsxml.AppendHeader(nil, &doc)
 	foot := rsxml.AppendFooter(nil, &doc)
 	var out [][]byte

@@ -1,6 +1,8 @@
 package notify
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -64,7 +66,7 @@ func Plan(s *Site, st *State, since time.Time) Notifications {
 	for _, d := range s.Documents {
 		now[d.URL] = true
 	}
-	for _, u := range sortedURLs(old) {
+	for _, u := range slices.Sorted(maps.Keys(old)) { // the same order every time
 		if !now[u] {
 			o := old[u]
 			n.Framework = append(n.Framework, frameworkEntry(u, o.Capability, o.Index, rsxml.ChangeDeleted, datetime))

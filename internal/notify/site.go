@@ -13,12 +13,12 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// ErrNoChannel is returned by readSite when the Capability List
-// advertises no notification channel.
+// ErrNoChannel is returned by Run when a Capability List advertises no
+// notification channel.
 var ErrNoChannel = errors.New("the Capability List advertises no notification channel")
 
-// ErrNotDir is returned by readSite when its argument is not a
-// directory (a URL, say): notify reads the build where it was written.
+// ErrNotDir is returned by Run when its argument is not a directory (a
+// URL, say): notify reads the build where it was written.
 var ErrNotDir = errors.New("not a directory: give the output directory of the build")
 
 // A Channel is a notification channel the Capability List advertises: its
@@ -56,9 +56,6 @@ type Site struct {
 // those of the resource set named set, or of the one set of a build
 // without sets if set is "".
 func readSite(ctx context.Context, dir, set string) (*Site, error) {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
-	}
 	prev, err := previous.Read(ctx, dir, previous.Options{Stream: true, Set: set, Notice: func(string) {}}) // the resources are not needed
 	if err != nil {
 		return nil, err
@@ -67,23 +64,17 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 	if !prev.At.IsZero() {
 		s.At = rsxml.FormatTime(prev.At)
 	}
-	sdPath := filepath.Join(dir, filepath.FromSlash(previous.WellKnown))
 	capDoc, capEntries, err := readDoc(prev, prev.CapabilityList)
 	if err != nil {
 		return nil, err
 	}
 	s.SourceDescription = capDoc.Link("up")
-	sdHash, err := hashFile(sdPath)
-	if err != nil {
+	if err := s.add(filepath.Join(dir, filepath.FromSlash(previous.WellKnown)), Document{URL: s.SourceDescription, Capability: rsxml.CapDescription}); err != nil {
 		return nil, err
 	}
-	s.Documents = append(s.Documents,
-		Document{URL: s.SourceDescription, Capability: rsxml.CapDescription, Hash: sdHash})
-	capHash, err := hashFile(mustLocal(prev, prev.CapabilityList))
-	if err != nil {
+	if err := s.addList(prev, prev.CapabilityList, rsxml.CapCapabilityList, "", nil); err != nil {
 		return nil, err
 	}
-	s.Documents = append(s.Documents, Document{URL: prev.CapabilityList, Capability: rsxml.CapCapabilityList, Hash: capHash})
 	for _, e := range capEntries {
 		switch c := e.MD.Capability; c {
 		case rsxml.CapChangeListNotification, rsxml.CapFrameworkNotification:
@@ -143,11 +134,9 @@ func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 		if !ok {
 			return fmt.Errorf("%s lists %s, which is not a file of the output directory", u, e.Loc)
 		}
-		h, err := hashFile(p)
-		if err != nil {
+		if err := s.add(p, Document{URL: e.Loc, Capability: listed}); err != nil {
 			return err
 		}
-		s.Documents = append(s.Documents, Document{URL: e.Loc, Capability: listed, Hash: h})
 	}
 	return nil
 }
@@ -174,23 +163,18 @@ func (s *Site) addDocument(prev *previous.Site, u, capability string) error {
 	return nil
 }
 
+// addList adds the list at u, and the entries of a Change List.
 func (s *Site) addList(prev *previous.Site, u, capability, index string, entries []*rsxml.Entry) error {
-	h, err := hashFile(mustLocal(prev, u))
-	if err != nil {
+	p, _ := prev.LocalPath(u)
+	if err := s.add(p, Document{URL: u, Capability: capability, Index: index}); err != nil {
 		return err
 	}
-	s.Documents = append(s.Documents, Document{URL: u, Capability: capability, Index: index, Hash: h})
 	if capability == rsxml.CapChangeList {
 		for _, e := range entries {
 			s.Changes = append(s.Changes, *e)
 		}
 	}
 	return nil
-}
-
-func mustLocal(prev *previous.Site, u string) string {
-	p, _ := prev.LocalPath(u)
-	return p
 }
 
 // readDoc reads the published document at u through the defensive reader.
@@ -210,13 +194,16 @@ func readDoc(prev *previous.Site, u string) (*rsxml.Doc, []*rsxml.Entry, error) 
 	return doc, entries, nil
 }
 
-func hashFile(p string) (string, error) {
+// add adds d, the document in the file p, with the digest of its bytes.
+func (s *Site) add(p string, d Document) error {
 	if p == "" {
-		return "", errors.New("a document is not a file of the output directory")
+		return errors.New("a document is not a file of the output directory")
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", p, err)
+		return fmt.Errorf("reading %s: %w", p, err)
 	}
-	return fmt.Sprintf("sha-256:%x", sha256.Sum256(data)), nil
+	d.Hash = fmt.Sprintf("sha-256:%x", sha256.Sum256(data))
+	s.Documents = append(s.Documents, d)
+	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"time"
@@ -62,24 +64,24 @@ func LoadState(path string) (*State, error) {
 	}
 	defer f.Close()
 	var st State
-	dec := json.NewDecoder(&limited{r: f, n: maxStateBytes})
-	if err := dec.Decode(&st); err != nil {
-		return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+	bad := func(err error) error { return fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err) }
+	if err := json.NewDecoder(&limited{r: f, n: maxStateBytes}).Decode(&st); err != nil {
+		return nil, bad(err)
 	}
 	if err := st.check(""); err != nil {
-		return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+		return nil, bad(err)
 	}
-	for _, name := range sortedSets(st.Sets) {
+	for _, name := range slices.Sorted(maps.Keys(st.Sets)) {
 		s := st.Sets[name]
 		if s == nil || s.Sets != nil || s.CapabilityList == "" {
-			return nil, fmt.Errorf("reading %s: %w: the set %q is not the state of one set", path, ErrBadState, name)
+			return nil, bad(fmt.Errorf("the set %q is not the state of one set", name))
 		}
 		if err := s.check(fmt.Sprintf("the set %q: ", name)); err != nil {
-			return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+			return nil, bad(err)
 		}
 	}
 	if st.CapabilityList == "" && len(st.Sets) == 0 {
-		return nil, fmt.Errorf("reading %s: %w: the state of no Capability List and no set", path, ErrBadState)
+		return nil, bad(errors.New("the state of no Capability List and no set"))
 	}
 	return &st, nil
 }
@@ -97,8 +99,9 @@ func (st *State) check(what string) error {
 	return nil
 }
 
+// limited is io.LimitReader whose limit is an error, not the end.
 type limited struct {
-	r interface{ Read([]byte) (int, error) }
+	r io.Reader
 	n int64
 }
 
@@ -176,15 +179,4 @@ func changeTime(e *rsxml.Entry) (time.Time, bool) {
 	}
 	t, err := rsxml.ParseTime(v)
 	return t, err == nil
-}
-
-// sortedURLs returns the keys of m in order, so that deletions are
-// notified in the same order every time.
-func sortedURLs(m map[string]DocState) []string {
-	urls := make([]string, 0, len(m))
-	for u := range m {
-		urls = append(urls, u)
-	}
-	slices.Sort(urls)
-	return urls
 }

@@ -72,24 +72,7 @@ type dumpSeq struct {
 
 // Names gives the path of each file, once.
 func (q *dumpSeq) Names(yield func(string) bool) error {
-	it, err := q.s.dump.Iter()
-	if err != nil {
-		return err
-	}
-	defer it.Close()
-	var prev []byte
-	first := true
-	for it.Next() {
-		path, line := splitPathKey(it.Key())
-		if q.s.skipped[line] || !first && bytes.Equal(path, prev) {
-			continue
-		}
-		first, prev = false, append(prev[:0], path...)
-		if !yield(string(path)) {
-			break
-		}
-	}
-	return it.Err()
+	return q.groups(func(path string, _ []dumpRecord, _ []leftRecord) bool { return yield(path) })
 }
 
 // Items gives the item of each file.
@@ -115,11 +98,6 @@ func (q *dumpSeq) Items(yield func(*zipdump.Item) bool) error {
 // is left out: the file changed between the reads of the two. So is
 // every record past the entries a manifest may list.
 func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftRecord) bool) error {
-	it, err := q.s.dump.Iter()
-	if err != nil {
-		return err
-	}
-	defer it.Close()
 	var path []byte
 	var kept []dumpRecord
 	var left []leftRecord
@@ -131,22 +109,22 @@ func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftReco
 		kept, left = kept[:0], left[:0]
 		return ok
 	}
-	for it.Next() {
-		p, line := splitPathKey(it.Key())
+	err := scan(q.s.dump, func(key, val []byte) error {
+		p, line := splitKey(key)
 		if q.s.skipped[line] {
-			continue
-		}
-		if len(kept) > 0 && !bytes.Equal(p, path) && !flush() {
 			return nil
 		}
+		if len(kept) > 0 && !bytes.Equal(p, path) && !flush() {
+			return errStop
+		}
 		d := dumpRecord{line: line}
-		if err := decodeDumpRecord(it.Value(), &d.r); err != nil {
+		if err := decodeDumpRecord(val, &d.r); err != nil {
 			return err
 		}
 		if len(kept) == 0 {
 			path = append(path[:0], p...)
 			kept = append(kept, d)
-			continue
+			return nil
 		}
 		switch first := &kept[0]; {
 		case !slices.EqualFunc(d.r.Hash, first.r.Hash, sameToken) || d.r.Length != first.r.Length:
@@ -158,12 +136,12 @@ func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftReco
 		default:
 			kept = append(kept, d)
 		}
+		return nil
+	})
+	if err == nil {
+		flush()
 	}
-	if err := it.Err(); err != nil {
-		return err
-	}
-	flush()
-	return nil
+	return err
 }
 
 // decodeDumpRecord decodes the payload of a record of the dump's sorter:

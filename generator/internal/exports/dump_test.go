@@ -21,7 +21,7 @@ func TestDumpSeqGroups(t *testing.T) {
 	defer x.dump.Close()
 	add := func(path string, line int, hash string) {
 		r := spill.Resource{Loc: fmt.Sprintf("https://example.org/%d", line), Length: 5, Hash: []hashing.Token{{Alg: "sha-256", Digest: []byte(hash)}}, Path: path}
-		key := appendPathKey(nil, path, line)
+		key := appendKey(nil, path, line)
 		if err := x.dump.Add(key, appendItem(binrec.AppendBytes(nil, r.Loc), &r, 0)); err != nil {
 			t.Fatal(err)
 		}

@@ -19,44 +19,42 @@ import (
 // holds a 0x00 (it is a URI), so the records of one loc are adjacent, in
 // the order of their lines: a duplicate follows the record it repeats.
 //
+// Resource Dump key: path, 0x00, line: the records in the order of their
+// files, those that share one adjacent. A path with a 0x00 names no file
+// that can be opened: its record is bad, and never added. The payload
+// starts with the loc.
+//
 // Change List key: datetime (8 bytes: Unix seconds, biased to sort as
 // unsigned), then the Resource List key: chronological, then by loc.
 
-// appendLocKey appends the Resource List key of loc at line.
-func appendLocKey(b []byte, loc string, line int) []byte {
-	b = append(b, loc...)
+// appendKey appends the Resource List or Resource Dump key of name (a loc
+// or a path) at line.
+func appendKey(b []byte, name string, line int) []byte {
+	b = append(b, name...)
 	b = append(b, 0)
 	return binary.BigEndian.AppendUint64(b, uint64(line))
 }
 
+// splitKey returns the name and line of a Resource List or Resource Dump key.
+func splitKey(key []byte) (name []byte, line int) {
+	n := len(key) - 9
+	return key[:n], lineOf(key)
+}
+
+// lineOf returns the line of any key.
+func lineOf(key []byte) int { return int(binary.BigEndian.Uint64(key[len(key)-8:])) }
+
 // appendChangeKey appends the Change List key of an event.
 func appendChangeKey(b []byte, datetime time.Time, loc string, line int) []byte {
 	b = binary.BigEndian.AppendUint64(b, uint64(datetime.Unix())^(1<<63))
-	return appendLocKey(b, loc, line)
+	return appendKey(b, loc, line)
 }
 
-// Resource Dump key: path, 0x00, line: the records of a Resource Dump in
-// the order of their files, those that share one adjacent. A path with a
-// 0x00 names no file that can be opened: its record is bad, and never
-// added. The payload starts with the loc.
-
-// appendPathKey appends the Resource Dump key of path at line.
-func appendPathKey(b []byte, path string, line int) []byte { return appendLocKey(b, path, line) }
-
-// splitPathKey returns the path and line of a Resource Dump key.
-func splitPathKey(key []byte) (path []byte, line int) { return splitLocKey(key) }
-
-// splitLocKey returns the loc and line of a Resource List key.
-func splitLocKey(key []byte) (loc []byte, line int) {
-	n := len(key) - 9
-	return key[:n], int(binary.BigEndian.Uint64(key[n+1:]))
-}
-
-// splitChangeKey returns the datetime, loc and line of a Change List key.
-func splitChangeKey(key []byte) (time.Time, []byte, int) {
+// splitChangeKey returns the datetime and loc of a Change List key.
+func splitChangeKey(key []byte) (time.Time, []byte) {
 	t := time.Unix(int64(binary.BigEndian.Uint64(key)^(1<<63)), 0).UTC()
-	loc, line := splitLocKey(key[8:])
-	return t, loc, line
+	loc, _ := splitKey(key[8:])
+	return t, loc
 }
 
 // Payload flags.

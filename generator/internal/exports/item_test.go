@@ -40,7 +40,7 @@ func TestItemRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	loc, line := splitLocKey(appendLocKey(nil, "https://example.org/a", 7))
+	loc, line := splitKey(appendKey(nil, "https://example.org/a", 7))
 	if string(loc) != "https://example.org/a" || line != 7 {
 		t.Errorf("loc key gives %q, %d", loc, line)
 	}
@@ -49,7 +49,7 @@ func TestItemRoundTrip(t *testing.T) {
 	if bytes.Compare(before, after) >= 0 {
 		t.Error("change keys not in chronological order across 1970")
 	}
-	if at, loc, line := splitChangeKey(after); !at.Equal(mod.Truncate(time.Second)) || string(loc) != "https://example.org/a" || line != 2 {
-		t.Errorf("change key gives %v, %q, %d", at, loc, line)
+	if at, loc := splitChangeKey(after); !at.Equal(mod.Truncate(time.Second)) || string(loc) != "https://example.org/a" || lineOf(after) != 2 {
+		t.Errorf("change key gives %v, %q, %d", at, loc, lineOf(after))
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/records"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -59,11 +60,7 @@ type BadRecordsError struct {
 }
 
 func (e *BadRecordsError) Error() string {
-	s := "s"
-	if e.Total == 1 {
-		s = ""
-	}
-	return fmt.Sprintf("%d bad record%s in %s; nothing was published", e.Total, s, e.Name)
+	return fmt.Sprintf("%s in %s; nothing was published", units.Count(e.Total, "bad record"), e.Name)
 }
 
 // Options are what a Source needs from its build.
@@ -105,16 +102,15 @@ type Source struct {
 	closed  bool
 	rep     *Report
 
-	rl, ch  *extsort.Sorter
-	dump    *extsort.Sorter  // by path, with a Resource Dump; else nil
-	bad     []report.Problem // bad records, when they fail the build
-	hosts   map[string]int
-	noTime  lineCount
-	future  lineCount
-	noPath  lineCount
-	skipped map[int]bool // lines of skipped duplicates, and of records left out of the dump: kept out of every list
-	from    time.Time
-	window  bool // a Change List is wanted
+	rl, ch, dump *extsort.Sorter  // by loc, time and path; dump nil without a Resource Dump
+	bad          []report.Problem // bad records, when they fail the build
+	hosts        map[string]int
+	noTime       lineCount
+	future       lineCount
+	noPath       lineCount
+	skipped      map[int]bool // lines of skipped duplicates, and of records left out of the dump: kept out of every list
+	from         time.Time
+	window       bool // a Change List is wanted
 	// noFiles is set once a listed record without a local file makes a
 	// Resource Dump impossible: the files of the others are not read.
 	noFiles atomic.Bool

@@ -121,13 +121,9 @@ func (w *worker) record(rec *records.Record) error {
 		}
 	}
 	w.host(loc)
-	w.add(toResources, appendLocKey(w.res.buf, loc, w.line), &r, 0)
+	w.add(toResources, appendKey(w.res.buf, loc, w.line), &r, 0)
 	if dump && rec.Path != "" {
-		// Key: the path and line; payload: the loc, then as above.
-		buf := appendPathKey(w.res.buf, rec.Path, w.line)
-		keyEnd := len(buf)
-		w.res.buf = appendItem(binrec.AppendBytes(buf, loc), &r, 0)
-		w.res.adds = append(w.res.adds, sortAdd{to: toDump, keyEnd: keyEnd, end: len(w.res.buf)})
+		w.add(toDump, appendKey(w.res.buf, rec.Path, w.line), &r, 0)
 	}
 	if rec.Lastmod.IsZero() {
 		w.noTime()
@@ -170,9 +166,13 @@ func (w *worker) event(r *spill.Resource, t time.Time, change byte) {
 	w.add(toChanges, appendChangeKey(w.res.buf, t, r.Loc, w.line), r, change)
 }
 
-// add appends the key (already appended to res.buf) and payload of r.
+// add adds r to the sorter to: buf is res.buf with its key appended; the
+// payload follows (the loc first in the Resource Dump's).
 func (w *worker) add(to sorterID, buf []byte, r *spill.Resource, c byte) {
 	keyEnd := len(buf)
+	if to == toDump {
+		buf = binrec.AppendBytes(buf, r.Loc)
+	}
 	w.res.buf = appendItem(buf, r, c)
 	w.res.adds = append(w.res.adds, sortAdd{to: to, keyEnd: keyEnd, end: len(w.res.buf)})
 }
