@@ -102,7 +102,7 @@ func (p *jsonParser) member(rec *Record) error {
 	if err != nil {
 		return err
 	}
-	f := fieldIndex(kb)
+	f := fieldByName(kb)
 	switch {
 	case string(kb) == "links":
 		f = numFields

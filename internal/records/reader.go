@@ -147,8 +147,6 @@ type Reader struct {
 	line   int // lines of a JSON Lines export read so far
 	csv    *csv.Reader
 	schema *csvSchema
-	one    Batch // for Next
-	pos    int
 }
 
 // NewReader returns a Reader of the export r in format f. Input compressed
@@ -188,9 +186,6 @@ func NewReader(r io.Reader, f Format) (*Reader, error) {
 	}
 	return rd, nil
 }
-
-// Format returns the format of the export.
-func (r *Reader) Format() Format { return r.format }
 
 // A Batch holds the raw text of several records, read by ReadBatch. Its
 // buffers are reused by the next ReadBatch into it.
@@ -343,20 +338,6 @@ func (r *Reader) Parse(b *Batch, i int) (Record, error) {
 		start = b.ends[i-1]
 	}
 	return ParseJSONLine(b.buf[start:b.ends[i]], line)
-}
-
-// Next returns the next record. A bad record is returned with an *Error,
-// and Next may be called again; io.EOF ends the export; any other error
-// means it cannot be read on.
-func (r *Reader) Next() (Record, error) {
-	if r.pos >= r.one.Len() {
-		if err := r.ReadBatch(&r.one, 256); err != nil {
-			return Record{}, err
-		}
-		r.pos = 0
-	}
-	r.pos++
-	return r.Parse(&r.one, r.pos-1)
 }
 
 // Close releases the decompressor, if any. It does not close the

@@ -3,6 +3,7 @@ package records
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -80,36 +81,11 @@ const (
 // columns), besides its links.
 var FieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
 
-func fieldByName(name string) int {
+func fieldByName[S ~string | ~[]byte](name S) int {
 	for i, n := range FieldNames {
-		if n == name {
+		if n == string(name) {
 			return i
 		}
-	}
-	return -1
-}
-
-// fieldIndex is fieldByName without converting name to a string.
-func fieldIndex(name []byte) int {
-	switch string(name) {
-	case "loc":
-		return fieldLoc
-	case "lastmod":
-		return fieldLastmod
-	case "created":
-		return fieldCreated
-	case "deleted":
-		return fieldDeleted
-	case "status":
-		return fieldStatus
-	case "hash":
-		return fieldHash
-	case "length":
-		return fieldLength
-	case "type":
-		return fieldType
-	case "path":
-		return fieldPath
 	}
 	return -1
 }
@@ -118,14 +94,7 @@ func fieldIndex(name []byte) int {
 // rel and href are required.
 var LinkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
 
-func isLinkAttr(name string) bool {
-	for _, n := range LinkAttrs {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func isLinkAttr(name string) bool { return slices.Contains(LinkAttrs, name) }
 
 const statusPublished = "published"
 
@@ -246,13 +215,6 @@ func checkLoc(v string) (string, bool, error) {
 	return p, false, err
 }
 
-// normaliseHash checks a hash value with hashing.ParseAttr and returns its
-// tokens in lower case, separated by single spaces.
-func normaliseHash(v string) (string, error) {
-	tokens, err := hashing.ParseAttr(v)
-	return hashing.FormatTokens(tokens), err
-}
-
 // parseLength reads a number of bytes: digits, optionally followed by a
 // fraction of zeros ("1024.0": JSON numbers are not typed, and exporters
 // such as pandas write whole numbers so).
@@ -323,7 +285,9 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 	case "type":
 		l.Type, err = checkType(v)
 	case "hash":
-		l.Hash, err = normaliseHash(v)
+		var tokens []hashing.Token
+		tokens, err = hashing.ParseAttr(v)
+		l.Hash = hashing.FormatTokens(tokens)
 	case "length":
 		var n int64
 		if n, err = parseLength(v); err == nil {

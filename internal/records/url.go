@@ -68,25 +68,12 @@ func CheckURL(s string) (string, error) {
 	if len(s) > MaxLocLength {
 		return "", fmt.Errorf("URL of %d characters: a Sitemap <loc> may have at most 2,048", len(s))
 	}
-	normal := true
-	if def := map[string]string{"http": ":80", "https": ":443"}[scheme]; strings.HasSuffix(host, def) {
-		host, normal = strings.TrimSuffix(host, def), false
+	u := uri.Normalize(s) // checked above: nothing is escaped but what was
+	pathStart := len(scheme) + 3 + strings.IndexByte(u[len(scheme)+3:], '/')
+	if path, _, _ := strings.Cut(u[pathStart:], "?"); hasDotSegment(path) {
+		u = u[:pathStart] + removeDotSegments(path) + u[pathStart+len(path):]
 	}
-	if tail == "" || tail[0] == '?' {
-		tail, normal = "/"+tail, false
-	}
-	if strings.IndexByte(tail, '%') >= 0 {
-		tail = normalEscapes(tail)
-		normal = false
-	}
-	if path, _, _ := strings.Cut(tail, "?"); hasDotSegment(path) {
-		tail = removeDotSegments(path) + tail[len(path):]
-		normal = false
-	}
-	if normal && isLower(scheme) && s[:len(scheme)] == scheme && isLower(host) {
-		return s, nil
-	}
-	return scheme + "://" + strings.ToLower(host) + tail, nil
+	return u, nil
 }
 
 // hasDotSegment reports whether the path p has a "." or ".." segment.
@@ -126,30 +113,6 @@ func removeDotSegments(p string) string {
 		}
 	}
 	return "/" + strings.Join(out, "/")
-}
-
-// normalEscapes returns s, whose escapes are well formed, with the escapes
-// of unreserved characters decoded and the others in upper case.
-func normalEscapes(s string) string {
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b = append(b, s[i])
-			continue
-		}
-		b = uri.AppendNormal(b, s[i+1], s[i+2])
-		i += 2
-	}
-	return string(b)
-}
-
-func isLower(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 // checkHost checks the authority of an http(s) URL: a host name or an IP
