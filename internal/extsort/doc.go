@@ -2,9 +2,9 @@
 //
 // A [Sorter] gathers records (a key and a payload, both copied) in a chunk
 // of at most a given number of bytes. A full chunk is sorted and written to
-// a file of its own, a run; [Sorter.Iter] merges the runs and the last
-// chunk, still in memory, into one pass in key order, and may be called
-// again for another pass. Records with equal keys come out in the order
+// a spool file of its own (package internal/spool), a run; [Sorter.Iter]
+// merges the runs and the last chunk, still in memory, into one pass in key
+// order, and may be called again for another pass. Records with equal keys come out in the order
 // they were added. An export of a million records thus needs the memory of
 // one chunk, not of a million records, and one that fits in a chunk is
 // never written to disk.

@@ -86,18 +86,23 @@ func (s *File) Len() int { return s.n }
 // Size returns the bytes the records take on disk.
 func (s *File) Size() int64 { return s.size }
 
+// Flush writes what was appended to the file, and lets go of the buffer
+// until a record is appended again.
+func (s *File) Flush() error {
+	if s.err == nil && s.w != nil {
+		if err := s.w.Flush(); err != nil {
+			s.err = fmt.Errorf("writing %s: %w", s.f.Name(), err)
+		}
+		s.w = nil
+	}
+	return s.err
+}
+
 // Reader flushes what was appended and returns a Reader of the records
 // appended so far, from the first. Records appended later are not read.
 func (s *File) Reader() (*Reader, error) {
-	if s.err != nil {
-		return nil, s.err
-	}
-	if s.w != nil {
-		if err := s.w.Flush(); err != nil {
-			s.err = fmt.Errorf("writing %s: %w", s.f.Name(), err)
-			return nil, s.err
-		}
-		s.w = nil // let go until a record is appended again
+	if err := s.Flush(); err != nil {
+		return nil, err
 	}
 	return &Reader{
 		name: s.f.Name(),

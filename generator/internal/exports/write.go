@@ -52,7 +52,7 @@ func (s *Source) WriteResourceList(completed time.Time) error {
 	})
 	d := s.opt.Docs
 	err := d.WriteResourceList(d.ResourceListOptions(s.opt.At, completed), s.rep.Listed, rl.fill)
-	return errors.Join(err, rl.close())
+	return errors.Join(err, rl.err)
 }
 
 // listed reports whether a sorted record is listed: not a skipped
@@ -89,7 +89,6 @@ func scan(x *extsort.Sorter, fn func(key, val []byte) error) error {
 	if err != nil {
 		return err
 	}
-	defer it.Close()
 	for it.Next() {
 		if err := fn(it.Key(), it.Value()); err == errStop {
 			return nil
@@ -159,7 +158,7 @@ func (s *Source) WriteChangeList() error {
 	})
 	d := s.opt.Docs
 	wl, err := d.List(changelists.Options(d, "changelist", s.from, time.Time{}, "", changelists.ChangeTime), events, cl.fill)
-	if err = errors.Join(err, cl.close()); err != nil {
+	if err = errors.Join(err, cl.err); err != nil {
 		return err
 	}
 	for _, t := range wl.Inside {
@@ -237,7 +236,7 @@ func (s *Source) warnHosts() {
 
 // A pass fills the entries of a list from one pass over a sorter: the
 // records keep accepts, decoded. docs.Writer.List asks for each entry
-// once, in order. The first error is kept for close.
+// once, in order. The first error is kept in err.
 type pass struct {
 	it     *extsort.Iter
 	keep   func(key, val []byte) bool
@@ -266,14 +265,4 @@ func (p *pass) fill(i int, e *rsxml.Entry) {
 		}
 	}
 	*e = rsxml.Entry{}
-}
-
-// close ends the pass and returns the first error of any.
-func (p *pass) close() error {
-	if p.it != nil {
-		if err := p.it.Close(); p.err == nil {
-			p.err = err
-		}
-	}
-	return p.err
 }
