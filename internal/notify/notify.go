@@ -77,27 +77,29 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	if hub == nil {
 		hub = &Hub{}
 	}
+	var next *State
 	if len(sets) == 0 || len(sets) == 1 && sets[0] == "" { // a build without sets
-		site, err := readSite(ctx, dir, "")
-		if err != nil {
-			return res, err
-		}
-		if st != nil && st.CapabilityList != site.CapabilityList {
-			return res, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, other(st), site.CapabilityList)
-		}
-		if err := notifySite(ctx, site, st, hub, opts, &res); err != nil {
-			return res, err
-		}
-		if opts.State != "" && !opts.DryRun {
-			return res, NewState(site).Save(opts.State)
-		}
-		return res, nil
+		next, err = notifyOne(ctx, dir, st, hub, opts, &res)
+	} else {
+		next, err = notifySets(ctx, dir, sets, st, hub, opts, &res)
 	}
-	next, err := notifySets(ctx, dir, sets, st, hub, opts, &res)
 	if err == nil && opts.State != "" && !opts.DryRun {
 		err = next.Save(opts.State)
 	}
 	return res, err
+}
+
+// notifyOne sends the notifications of the build without sets in dir,
+// whose last state is st (nil for none), and returns the state to save.
+func notifyOne(ctx context.Context, dir string, st *State, hub *Hub, opts Options, res *Result) (*State, error) {
+	site, err := readSite(ctx, dir, "")
+	if err != nil {
+		return nil, err
+	}
+	if st != nil && st.CapabilityList != site.CapabilityList {
+		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, other(st), site.CapabilityList)
+	}
+	return NewState(site), notifySite(ctx, site, st, hub, opts, res)
 }
 
 // notifySets sends the notifications of each resource set of the build in

@@ -51,7 +51,7 @@ func (w *worker) batch(j *job) {
 	w.res = &j.res
 	w.res.reset()
 	for i := 0; i < j.batch.Len(); i++ {
-		rec, err := w.s.in.rd.Parse(&j.batch, i)
+		rec, err := w.s.rd.Parse(&j.batch, i)
 		w.line = rec.Line
 		w.res.records++
 		if err == nil {
