@@ -29,6 +29,7 @@ func collect(t *testing.T, s *Sorter) []rec {
 }
 
 func TestSorter(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var input []rec
 	for i := range 5000 {
@@ -77,6 +78,7 @@ func TestSorter(t *testing.T) {
 }
 
 func TestEmpty(t *testing.T) {
+	t.Parallel()
 	s := New(t.TempDir(), 0)
 	if got := collect(t, s); len(got) != 0 {
 		t.Errorf("empty sorter gave %v", got)
@@ -84,6 +86,7 @@ func TestEmpty(t *testing.T) {
 }
 
 func TestRecordTooLarge(t *testing.T) {
+	t.Parallel()
 	s := New(t.TempDir(), 1000)
 	if err := s.Add(make([]byte, 600), nil); err == nil {
 		t.Error("a record of more than half a chunk was accepted")
@@ -91,6 +94,7 @@ func TestRecordTooLarge(t *testing.T) {
 }
 
 func TestSpillFailure(t *testing.T) {
+	t.Parallel()
 	s := New("/nonexistent/dir", 1000)
 	var err error
 	for i := 0; i < 100 && err == nil; i++ {

@@ -24,6 +24,7 @@ func noSleep(waits *[]time.Duration) func(context.Context, time.Duration) error 
 }
 
 func TestPublishHeaders(t *testing.T) {
+	t.Parallel()
 	var got *http.Request
 	var body []byte
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -52,6 +53,7 @@ func must[T any](v T, err error) T {
 }
 
 func TestPublishFailures(t *testing.T) {
+	t.Parallel()
 	// A port nothing listens on: listen, note it, close.
 	ln := must(net.Listen("tcp", "127.0.0.1:0"))
 	closed := "http://" + ln.Addr().String() + "/"
@@ -134,6 +136,7 @@ func fmtDurations(ds []time.Duration) string {
 
 // The overall deadline stops the retries, with ErrTimeout.
 func TestPublishDeadline(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
@@ -165,6 +168,7 @@ func TestPublishDeadline(t *testing.T) {
 }
 
 func TestLoadStateBad(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, content := range map[string]string{
 		"garbage": "not json",

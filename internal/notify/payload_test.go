@@ -12,6 +12,7 @@ import (
 // The payload of Example 4.1 of the Notification draft (seed 003), with
 // the root <rs:md> of 1.0.1: what Payloads writes must read back the same.
 func TestPayloadReadsBack(t *testing.T) {
+	t.Parallel()
 	entries := []rsxml.Entry{
 		{Loc: "http://example.com/res1", Lastmod: "2013-01-02T13:03:00Z", MD: rsxml.MD{Change: "updated", Datetime: "2013-01-02T13:03:00Z", Hash: "md5:1584abdf8ebdc9802ac0c6a7402c03b6", Length: "8876", Type: "text/html"}},
 		{Loc: "http://example.com/res2", Lastmod: "2013-01-02T13:23:00Z", MD: rsxml.MD{Change: "deleted", Datetime: "2013-01-02T13:23:00Z"}},
@@ -33,6 +34,7 @@ func TestPayloadReadsBack(t *testing.T) {
 }
 
 func TestPayloadsSplit(t *testing.T) {
+	t.Parallel()
 	var entries []rsxml.Entry
 	for i := range 7 {
 		entries = append(entries, rsxml.Entry{Loc: fmt.Sprintf("https://example.org/r%d", i), MD: rsxml.MD{Change: "created"}})

@@ -34,6 +34,7 @@ func locs(es []rsxml.Entry) []string {
 }
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	s := testSite()
 	t.Run("first run", func(t *testing.T) {
 		n := Plan(s, nil, time.Time{})
@@ -77,6 +78,7 @@ func TestPlan(t *testing.T) {
 // A state written when the site had no change yet: the changes of every
 // build since count, not only those of the last one.
 func TestPlanAfterBuildsWithoutChanges(t *testing.T) {
+	t.Parallel()
 	s := testSite()
 	s.Changes = nil
 	s.At = "2024-05-30T00:00:00Z"
@@ -91,6 +93,7 @@ func TestPlanAfterBuildsWithoutChanges(t *testing.T) {
 }
 
 func TestStateRoundTrip(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
 	if st, err := LoadState(path); st != nil || err != nil {
 		t.Fatalf("a missing file: %v, %v", st, err)
@@ -113,6 +116,7 @@ func TestStateRoundTrip(t *testing.T) {
 // file that is not a state file (one planted to have it overwritten), is
 // refused and what it leads to is left as it was.
 func TestStateThroughLink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "state.json")
 	st := NewState(testSite())

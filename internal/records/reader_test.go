@@ -35,6 +35,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // A CSV record is capped as a JSON Lines line is: a longer one is an
 // error naming its line, read no further than the cap (issue 9 item 10).
 func TestCSVRecordCap(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		head string
@@ -65,6 +66,7 @@ func TestCSVRecordCap(t *testing.T) {
 // Records up to the cap are read whole, quotes and line breaks in them
 // followed, and the lines of later records stay right.
 func TestCSVRecordUnderCap(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("a,\"\"b\"\"\n", (MaxLineBytes-100)/9)
 	in := "loc,type\n\"records/1\",\"" + big + "\"\nrecords/2,text/html\n" + strings.Repeat("x", MaxLineBytes-20) + ",text/html\n"
 	rd, err := NewReader(strings.NewReader(in), CSV)
@@ -88,6 +90,7 @@ func TestCSVRecordUnderCap(t *testing.T) {
 
 // A gzipped export is read to the end of its stream, its CRC-32 checked.
 func TestGzipExportDamaged(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.NoCompression)
 	io.WriteString(zw, `{"loc":"records/1"}`+"\n")

@@ -77,6 +77,7 @@ func utc(s string) time.Time {
 }
 
 func TestGoodRecords(t *testing.T) {
+	t.Parallel()
 	full := Record{
 		Line: 1, Loc: "https://example.org/records/1", LocIsURL: true,
 		Lastmod: utc("2024-05-01T08:11:12Z"), Created: utc("2024-04-30T22:00:00Z"),
@@ -138,6 +139,7 @@ func TestGoodRecords(t *testing.T) {
 
 // TestBadRecords checks every kind of bad record: its line and reason.
 func TestBadRecords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		format Format
@@ -220,6 +222,7 @@ func TestBadRecords(t *testing.T) {
 }
 
 func TestReadingGoesOnAfterBadRecords(t *testing.T) {
+	t.Parallel()
 	input := `{"loc":"a"}` + "\n" + `{"loc":` + "\n" + `{"loc":"b"}` + "\n" + `{"loc":"c","x":1}` + "\n" + `{"loc":"d"}`
 	recs, bad := readAll(t, JSONL, input)
 	var locs []string
@@ -236,6 +239,7 @@ func TestReadingGoesOnAfterBadRecords(t *testing.T) {
 }
 
 func TestCSVHeader(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, input, want string }{
 		{"unknown columns", "loc,title,Lastmod\n", `unknown columns "title", "Lastmod"`},
 		{"duplicate column", "loc,lastmod,lastmod\n", `column "lastmod" given twice`},
@@ -255,6 +259,7 @@ func TestCSVHeader(t *testing.T) {
 }
 
 func TestCSVLinkRelWithColon(t *testing.T) {
+	t.Parallel()
 	recs, bad := readAll(t, CSV, "loc,link:http://www.openarchives.org/rs/terms/patch,link:http://www.openarchives.org/rs/terms/patch:type\n"+
 		"a,https://example.org/a.diff,text/x-diff\n")
 	if len(bad) > 0 || len(recs) != 1 {
@@ -267,6 +272,7 @@ func TestCSVLinkRelWithColon(t *testing.T) {
 }
 
 func TestParseTime(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"2024-05-01T10:11:12Z", "2024-05-01T10:11:12Z"},
 		{"2024-05-01t10:11:12z", "2024-05-01T10:11:12Z"},
@@ -296,6 +302,7 @@ func TestParseTime(t *testing.T) {
 }
 
 func TestFormatOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		want Format
@@ -312,6 +319,7 @@ func TestFormatOf(t *testing.T) {
 }
 
 func TestPublished(t *testing.T) {
+	t.Parallel()
 	for status, want := range map[string]bool{"": true, "published": true, "Published": true, "draft": false, "private": false} {
 		r := Record{Status: status}
 		if r.Published() != want {
@@ -321,6 +329,7 @@ func TestPublished(t *testing.T) {
 }
 
 func TestGzipAndBatches(t *testing.T) {
+	t.Parallel()
 	var plain strings.Builder
 	for i := 1; i <= 1000; i++ {
 		if i%100 == 0 {
@@ -361,6 +370,7 @@ func TestGzipAndBatches(t *testing.T) {
 }
 
 func TestCorruptGzip(t *testing.T) {
+	t.Parallel()
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	zw.Write([]byte(strings.Repeat(`{"loc":"a"}`+"\n", 1000)))
@@ -392,6 +402,7 @@ func TestCorruptGzip(t *testing.T) {
 // duplicates, and a URL given absolute matches the one rsgen makes of a
 // path (upper-case escapes, unreserved characters as they are).
 func TestURLNormalForm(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"https://example.org/a", "https://example.org/a"},
 		{"HTTPS://Example.ORG:443/a", "https://example.org/a"},
@@ -429,6 +440,7 @@ func TestURLNormalForm(t *testing.T) {
 
 // A link's href may be an identifier of another scheme than http(s).
 func TestLinkSchemes(t *testing.T) {
+	t.Parallel()
 	for _, href := range []string{"https://example.org/x", "urn:isbn:0451450523", "info:doi/10.1000/182", "doi:10.1000/182",
 		"hdl:20.1000/100", "ark:/13030/tf5p30086k", "tag:example.org,2024:x", "mailto:curator@example.org", "ftp://ftp.example.org/a"} {
 		recs, bad := readAll(t, JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"`+href+`"}]}`)

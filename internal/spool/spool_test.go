@@ -12,6 +12,7 @@ import (
 )
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Create(dir, ".spool-*")
 	if err != nil {
@@ -55,6 +56,7 @@ func TestRoundTrip(t *testing.T) {
 // A file truncated or overwritten under the reader is an error, never
 // records that were not written.
 func TestDamaged(t *testing.T) {
+	t.Parallel()
 	for _, damage := range []func(name string, size int64) error{
 		func(name string, size int64) error { return os.Truncate(name, size-3) },
 		func(name string, size int64) error {
@@ -91,6 +93,7 @@ func TestDamaged(t *testing.T) {
 
 // A full disk is the error of Append, or of Reader, which flushes.
 func TestFullDisk(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full")
 	}
@@ -118,6 +121,7 @@ func bufioWriter(f *os.File) *bufio.Writer { return bufio.NewWriterSize(f, 64<<1
 // A spool holds its write buffer only while records are appended: a build
 // of many sets keeps each set's spool until it publishes (64 KB a set).
 func TestBufferLetGo(t *testing.T) {
+	t.Parallel()
 	s, err := Create(t.TempDir(), "spool-*")
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 // reads) are not the same bitstream: all but the first are left out.
 // So are records past what one manifest may list.
 func TestDumpSeqGroups(t *testing.T) {
+	t.Parallel()
 	x := &Source{dump: extsort.New(t.TempDir(), 1<<20)}
 	defer x.dump.Close()
 	add := func(path string, line int, hash string) {

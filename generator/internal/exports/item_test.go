@@ -14,6 +14,7 @@ import (
 // A sorted record decodes to the Resource it was made of, and its keys
 // give back the loc, path, time and line.
 func TestItemRoundTrip(t *testing.T) {
+	t.Parallel()
 	mod := time.Date(2024, 5, 3, 10, 0, 0, 500, time.UTC)
 	for _, tc := range []struct {
 		name   string
