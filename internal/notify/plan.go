@@ -52,7 +52,9 @@ func Plan(s *Site, st *State, since time.Time) Notifications {
 	if st != nil {
 		old = st.Documents
 	}
+	now := make(map[string]bool, len(s.Documents))
 	for _, d := range s.Documents {
+		now[d.URL] = true
 		change := rsxml.ChangeCreated
 		if o, ok := old[d.URL]; ok {
 			if o.Hash == d.Hash {
@@ -61,10 +63,6 @@ func Plan(s *Site, st *State, since time.Time) Notifications {
 			change = rsxml.ChangeUpdated
 		}
 		n.Framework = append(n.Framework, frameworkEntry(d.URL, d.Capability, d.Index, change, datetime))
-	}
-	now := make(map[string]bool, len(s.Documents))
-	for _, d := range s.Documents {
-		now[d.URL] = true
 	}
 	for _, u := range slices.Sorted(maps.Keys(old)) { // the same order every time
 		if !now[u] {

@@ -121,7 +121,7 @@ func (p *jsonParser) member(rec *Record) error {
 	if f == numFields {
 		return p.links(rec)
 	}
-	v, kind, err := p.scalarBytes()
+	v, kind, err := p.scalar()
 	if err != nil {
 		return err
 	}
@@ -165,15 +165,10 @@ func kindName(kind byte) string {
 }
 
 // scalar parses a value that should be a string, number, boolean or null,
-// and returns its text (unescaped for a string) and kind: '"', '0', 't',
-// 'f' or 'n'. An object or array is skipped and reported as kind '{' or '['.
-func (p *jsonParser) scalar() (string, byte, error) {
-	b, kind, err := p.scalarBytes()
-	return string(b), kind, err
-}
-
-// scalarBytes is scalar without the copy.
-func (p *jsonParser) scalarBytes() ([]byte, byte, error) {
+// and returns its text (unescaped for a string, in the line's memory if it
+// has no escape) and kind: '"', '0', 't', 'f' or 'n'. An object or array
+// is skipped and reported as kind '{' or '['.
+func (p *jsonParser) scalar() ([]byte, byte, error) {
 	if p.i >= len(p.s) {
 		return nil, 0, p.unexpected()
 	}
@@ -209,44 +204,37 @@ func (p *jsonParser) lit(word string) error {
 // number parses a JSON number.
 func (p *jsonParser) number() error {
 	s, i := p.s, p.i
+	digits := func() bool { // one or more
+		start := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
-	switch {
-	case i < len(s) && s[i] == '0':
+	ok := i < len(s) && s[i] == '0'
+	if ok {
 		i++
-	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-	default:
-		p.i = i
-		return p.unexpected()
+	} else {
+		ok = digits()
 	}
-	if i < len(s) && s[i] == '.' {
+	if ok && i < len(s) && s[i] == '.' {
 		i++
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			p.i = i
-			return p.unexpected()
-		}
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
+		ok = digits()
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	if ok && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			p.i = i
-			return p.unexpected()
-		}
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
+		ok = digits()
 	}
 	p.i = i
+	if !ok {
+		return p.unexpected()
+	}
 	return nil
 }
 
@@ -481,7 +469,7 @@ func (p *jsonParser) link(rec *Record) error {
 			return err
 		}
 		key := string(kb)
-		v, kind, err := p.scalar()
+		vb, kind, err := p.scalar()
 		if err != nil {
 			return err
 		}
@@ -492,7 +480,7 @@ func (p *jsonParser) link(rec *Record) error {
 			p.valueErr(fmt.Errorf("links: attribute %q is given twice", key))
 		case kind == '"' || kind == '0' && (key == "length" || key == "pri"):
 			seen = append(seen, key)
-			if err := setLinkAttr(&l, &isURL, key, v); err != nil {
+			if err := setLinkAttr(&l, &isURL, key, string(vb)); err != nil {
 				p.valueErr(fmt.Errorf("links: %w", err))
 			}
 		case kind == 'n':
