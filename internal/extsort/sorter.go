@@ -6,9 +6,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/rsgen/rsgen/internal/binrec"
 	"slices"
-
-	"github.com/rsgen/rsgen/internal/spool"
 )
 
 // DefaultChunkBytes is the memory a Sorter holds records in before it
@@ -41,7 +40,7 @@ type Sorter struct {
 	used   int      // bytes of records in blocks
 	ents   []ent
 	sorted bool
-	runs   []*spool.File // the spilled runs, in order
+	runs   []*binrec.File // the spilled runs, in order
 	n      int
 	err    error
 }
@@ -155,7 +154,7 @@ func (s *Sorter) sortChunk() {
 // the length of its key as a varint, the key and the payload.
 func (s *Sorter) spill() error {
 	s.sortChunk()
-	run, err := spool.Create(s.dir, "run-*")
+	run, err := binrec.Create(s.dir, "run-*")
 	if err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
@@ -226,7 +225,7 @@ func (s *Sorter) Close() error {
 // source is one sorted run being merged: a spool, or the chunk in memory
 // (r nil).
 type source struct {
-	r    *spool.Reader
+	r    *binrec.FileReader
 	pos  int // next ent, for the chunk in memory
 	idx  int // order of the run: breaks ties between equal keys
 	done bool
@@ -264,7 +263,7 @@ func (it *Iter) advance(src *source) error {
 	rec := src.r.Record()
 	klen, n := binary.Uvarint(rec)
 	if n <= 0 || klen > uint64(len(rec)-n) {
-		return fmt.Errorf("reading sorted records: %w", spool.ErrCorrupt)
+		return fmt.Errorf("reading sorted records: %w", binrec.ErrCorrupt)
 	}
 	src.key, src.val = rec[n:n+int(klen)], rec[n+int(klen):]
 	return nil
