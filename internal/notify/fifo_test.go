@@ -19,7 +19,7 @@ func TestLoadStateFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
 		t.Skip("no FIFO here:", err)
 	}
-	if _, err := LoadState(p); !errors.Is(err, regfile.ErrNotRegular) {
+	if _, err := loadState(p); !errors.Is(err, regfile.ErrNotRegular) {
 		t.Fatalf("LoadState: %v, want regfile.ErrNotRegular", err)
 	}
 }

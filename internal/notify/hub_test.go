@@ -179,7 +179,7 @@ func TestLoadStateBad(t *testing.T) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadState(p); !errors.Is(err, ErrBadState) {
+		if _, err := loadState(p); !errors.Is(err, ErrBadState) {
 			t.Errorf("%s: err = %v, want ErrBadState", name, err)
 		}
 	}

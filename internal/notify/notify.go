@@ -62,7 +62,7 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	}
 	var st *State
 	if opts.State != "" {
-		if st, err = LoadState(opts.State); err != nil {
+		if st, err = loadState(opts.State); err != nil {
 			return res, err
 		}
 		// A state that cannot be written would have every notification
@@ -99,7 +99,7 @@ func notifyOne(ctx context.Context, dir string, st *State, hub *Hub, opts Option
 	if st != nil && st.CapabilityList != site.CapabilityList {
 		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, other(st), site.CapabilityList)
 	}
-	return NewState(site), notifySite(ctx, site, st, hub, opts, res)
+	return newState(site), notifySite(ctx, site, st, hub, opts, res)
 }
 
 // notifySets sends the notifications of each resource set of the build in
@@ -142,7 +142,7 @@ func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *
 		if err := notifySite(ctx, s.site, s.prev, hub, opts, res); err != nil {
 			return nil, err
 		}
-		next.Sets[s.name] = NewState(s.site)
+		next.Sets[s.name] = newState(s.site)
 	}
 	if st != nil {
 		if err := notifyRemoved(ctx, st, next, pending[0].site.At, hub, opts, res); err != nil {
@@ -190,7 +190,7 @@ func other(st *State) string {
 // notifySite sends the notifications of site, whose last state is st (nil
 // for none), and counts them in res.
 func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Options, res *Result) error {
-	n := Plan(site, st, opts.Since)
+	n := plan(site, st, opts.Since)
 	send := func(ch *Channel, capability string, entries int, payloads [][]byte) error {
 		if ch == nil {
 			return nil
@@ -211,11 +211,11 @@ func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Optio
 	if site.Change != nil {
 		res.Changes += len(n.Changes)
 	}
-	if err := send(site.Change, rsxml.CapChangeListNotification, len(n.Changes), Payloads(rsxml.CapChangeListNotification, site.CapabilityList, n.Changes, listwriter.Limits{})); err != nil {
+	if err := send(site.Change, rsxml.CapChangeListNotification, len(n.Changes), payloads(rsxml.CapChangeListNotification, site.CapabilityList, n.Changes, listwriter.Limits{})); err != nil {
 		return err
 	}
 	if site.Framework != nil {
 		res.Framework += len(n.Framework)
 	}
-	return send(site.Framework, rsxml.CapFrameworkNotification, len(n.Framework), Payloads(rsxml.CapFrameworkNotification, site.CapabilityList, n.Framework, listwriter.Limits{}))
+	return send(site.Framework, rsxml.CapFrameworkNotification, len(n.Framework), payloads(rsxml.CapFrameworkNotification, site.CapabilityList, n.Framework, listwriter.Limits{}))
 }

@@ -17,7 +17,7 @@ func TestPayloadReadsBack(t *testing.T) {
 		{Loc: "http://example.com/res1", Lastmod: "2013-01-02T13:03:00Z", MD: rsxml.MD{Change: "updated", Datetime: "2013-01-02T13:03:00Z", Hash: "md5:1584abdf8ebdc9802ac0c6a7402c03b6", Length: "8876", Type: "text/html"}},
 		{Loc: "http://example.com/res2", Lastmod: "2013-01-02T13:23:00Z", MD: rsxml.MD{Change: "deleted", Datetime: "2013-01-02T13:23:00Z"}},
 	}
-	ps := Payloads(rsxml.CapChangeListNotification, "http://example.com/dataset1/capabilitylist.xml", entries, listwriter.Limits{})
+	ps := payloads(rsxml.CapChangeListNotification, "http://example.com/dataset1/capabilitylist.xml", entries, listwriter.Limits{})
 	if len(ps) != 1 {
 		t.Fatalf("%d payloads, want 1", len(ps))
 	}
@@ -49,7 +49,7 @@ func TestPayloadsSplit(t *testing.T) {
 		{"one", 7, 1 << 20, []int{7}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ps := Payloads(rsxml.CapFrameworkNotification, "https://example.org/cl.xml", entries, listwriter.Limits{MaxEntries: tc.maxEntries, MaxBytes: int64(tc.maxBytes)})
+			ps := payloads(rsxml.CapFrameworkNotification, "https://example.org/cl.xml", entries, listwriter.Limits{MaxEntries: tc.maxEntries, MaxBytes: int64(tc.maxBytes)})
 			var sizes []int
 			n := 0
 			for _, p := range ps {
@@ -79,7 +79,7 @@ func TestPayloadsSplit(t *testing.T) {
 			}
 		})
 	}
-	if ps := Payloads(rsxml.CapChangeListNotification, "x", nil, listwriter.Limits{}); ps != nil {
+	if ps := payloads(rsxml.CapChangeListNotification, "x", nil, listwriter.Limits{}); ps != nil {
 		t.Errorf("no entry gave %d payloads", len(ps))
 	}
 }

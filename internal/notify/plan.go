@@ -8,13 +8,13 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// Notifications are the entries of the notifications to send.
-type Notifications struct {
+// notifications are the entries of the notifications to send.
+type notifications struct {
 	Changes   []rsxml.Entry // for the change notification channel
 	Framework []rsxml.Entry // for the framework notification channel
 }
 
-// Plan returns what to notify about s. Change notifications carry the
+// plan returns what to notify about s. Change notifications carry the
 // Change List entries whose change happened after since if it is not
 // zero, else after what the state notified (the newest change, and the
 // snapshot time of the build then published: every change of that build
@@ -23,8 +23,8 @@ type Notifications struct {
 // found. Framework notifications carry each document created, updated
 // (its bytes changed) or deleted since the state; with no state, every
 // document is new.
-func Plan(s *Site, st *State, since time.Time) Notifications {
-	var n Notifications
+func plan(s *Site, st *State, since time.Time) notifications {
+	var n notifications
 	after, inclusive := since, false
 	switch {
 	case !since.IsZero():
@@ -48,7 +48,7 @@ func Plan(s *Site, st *State, since time.Time) Notifications {
 	}
 
 	datetime := s.At
-	var old map[string]DocState
+	var old map[string]docState
 	if st != nil {
 		old = st.Documents
 	}

@@ -31,7 +31,7 @@ type State struct {
 	CapabilityList string              `json:"capability_list"`
 	At             string              `json:"at,omitempty"`            // the Resource List's at when notified
 	ChangesUntil   string              `json:"changes_until,omitempty"` // the newest change notified
-	Documents      map[string]DocState `json:"documents"`
+	Documents      map[string]docState `json:"documents"`
 	// FrameworkTopic and Hub are the framework channel notified, where
 	// the deletion of the whole set is said once it is gone.
 	FrameworkTopic string `json:"framework_topic,omitempty"`
@@ -41,20 +41,20 @@ type State struct {
 	Sets map[string]*State `json:"sets,omitempty"`
 }
 
-// DocState is what the state keeps of a published document.
-type DocState struct {
+// docState is what the state keeps of a published document.
+type docState struct {
 	Capability string `json:"capability"`
 	Index      string `json:"index,omitempty"`
 	Hash       string `json:"hash"`
 }
 
-// ErrBadState is wrapped by LoadState when the file is not a state file
+// ErrBadState is wrapped by Run when the file is not a state file
 // rsgen can use.
 var ErrBadState = errors.New("not a state file of rsgen notify")
 
-// LoadState reads the state file at path; a file that does not exist
+// loadState reads the state file at path; a file that does not exist
 // gives (nil, nil): the first run.
-func LoadState(path string) (*State, error) {
+func loadState(path string) (*State, error) {
 	f, _, err := regfile.Open(path) // a FIFO is refused, not waited on
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -130,7 +130,7 @@ func (st *State) Save(path string) error {
 	data = append(data, '\n')
 	target, err := confined.Resolve(path)
 	if err == nil && target != path {
-		_, err = LoadState(target)
+		_, err = loadState(target)
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -149,14 +149,14 @@ func (st *State) Save(path string) error {
 	return nil
 }
 
-// NewState is the state after s has been notified.
-func NewState(s *Site) *State {
-	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, At: s.At, Documents: map[string]DocState{}}
+// newState is the state after s has been notified.
+func newState(s *Site) *State {
+	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, At: s.At, Documents: map[string]docState{}}
 	if s.Framework != nil {
 		st.FrameworkTopic, st.Hub = s.Framework.Topic, s.Framework.Hub
 	}
 	for _, d := range s.Documents {
-		st.Documents[d.URL] = DocState{Capability: d.Capability, Index: d.Index, Hash: d.Hash}
+		st.Documents[d.URL] = docState{Capability: d.Capability, Index: d.Index, Hash: d.Hash}
 	}
 	var newest time.Time
 	for i := range s.Changes {

@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/rsgen/rsgen/internal/uri"
+
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -32,7 +34,7 @@ func seedCorpus(f *testing.F) {
 func FuzzParseJSONLine(f *testing.F) {
 	seedCorpus(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
-		rec, err := ParseJSONLine(line, 7)
+		rec, err := parseJSONLine(line, 7)
 		var obj map[string]any
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.UseNumber()
@@ -119,11 +121,11 @@ func checkInvariants(t *testing.T, rec *Record) {
 		t.Fatal("accepted without loc")
 	}
 	if rec.LocIsURL {
-		if u, err := CheckURL(rec.Loc); err != nil || u != rec.Loc {
+		if u, err := checkURL(rec.Loc); err != nil || u != rec.Loc {
 			t.Fatalf("loc %q is not a normalised URL: %v", rec.Loc, err)
 		}
-	} else if p, err := CheckPath(rec.Loc); err != nil || p != rec.Loc && "./"+p != rec.Loc {
-		if err != nil || Scheme(rec.Loc) == "" {
+	} else if p, err := checkPath(rec.Loc); err != nil || p != rec.Loc && "./"+p != rec.Loc {
+		if err != nil || uri.Scheme(rec.Loc) == "" {
 			t.Fatalf("loc %q is not a path: %v", rec.Loc, err)
 		}
 	}

@@ -24,7 +24,7 @@ const maxDepth = 64
 //
 // The parser is written for this one shape, to read a million records in
 // well under a second; its fuzz test holds it to encoding/json.
-func ParseJSONLine(line []byte, lineNo int) (Record, error) {
+func parseJSONLine(line []byte, lineNo int) (Record, error) {
 	p := jsonParser{s: line}
 	rec := newRecord(lineNo)
 	if err := p.object(&rec); err != nil {
@@ -88,7 +88,7 @@ func (p *jsonParser) object(rec *Record) error {
 		return p.errf("text after the object")
 	}
 	if len(p.unknown) > 0 {
-		return fmt.Errorf("unknown field%s %s (known: %s, links)", units.Plural(len(p.unknown), "", "s"), strings.Join(p.unknown, ", "), strings.Join(FieldNames[:], ", "))
+		return fmt.Errorf("unknown field%s %s (known: %s, links)", units.Plural(len(p.unknown), "", "s"), strings.Join(p.unknown, ", "), strings.Join(fieldNames[:], ", "))
 	}
 	if p.first != nil {
 		return p.first
@@ -110,7 +110,7 @@ func (p *jsonParser) member(rec *Record) error {
 		p.unknown = append(p.unknown, strconv.Quote(string(kb)))
 		return p.skip(0)
 	}
-	key := FieldNames[min(f, numFields-1)]
+	key := fieldNames[min(f, numFields-1)]
 	if f == numFields {
 		key = "links"
 	}

@@ -63,10 +63,10 @@ func FormatOf(name string) (Format, bool) {
 // JSON Lines is a bad record, skipped without being held in memory; a
 // longer record of CSV is ErrRecordTooLong, and the export cannot be read
 // on (where a CSV record ends cannot be known without reading it).
-const MaxLineBytes = 1 << 20
+const maxLineBytes = 1 << 20
 
 // ErrRecordTooLong reports a CSV record longer than MaxLineBytes.
-var ErrRecordTooLong = fmt.Errorf("a CSV record is longer than %d bytes", MaxLineBytes)
+var errRecordTooLong = fmt.Errorf("a CSV record is longer than %d bytes", maxLineBytes)
 
 // csvLimit passes the bytes of a CSV export on to encoding/csv, which
 // holds a whole record in memory, and fails once a record is longer than
@@ -130,8 +130,8 @@ func (l *csvLimit) Read(p []byte) (int, error) {
 				l.state = csvUnquoted
 			}
 		}
-		if l.n++; l.n > MaxLineBytes {
-			l.err = fmt.Errorf("line %d: %w; the export cannot be read on", l.line, ErrRecordTooLong)
+		if l.n++; l.n > maxLineBytes {
+			l.err = fmt.Errorf("line %d: %w; the export cannot be read on", l.line, errRecordTooLong)
 			return i, nil
 		}
 	}
@@ -234,7 +234,7 @@ func (r *Reader) ReadBatch(b *Batch, max int) error {
 }
 
 // errLong marks a line past MaxLineBytes in a batch.
-var errLong = fmt.Errorf("line longer than %d bytes", MaxLineBytes)
+var errLong = fmt.Errorf("line longer than %d bytes", maxLineBytes)
 
 func (r *Reader) readLine(b *Batch) error {
 	for {
@@ -245,7 +245,7 @@ func (r *Reader) readLine(b *Batch) error {
 			var chunk []byte
 			chunk, err = r.br.ReadSlice('\n')
 			if !long {
-				if len(b.buf)-start+len(chunk) > MaxLineBytes {
+				if len(b.buf)-start+len(chunk) > maxLineBytes {
 					long = true
 					b.buf = b.buf[:start]
 				} else {
@@ -337,7 +337,7 @@ func (r *Reader) Parse(b *Batch, i int) (Record, error) {
 	if i > 0 {
 		start = b.ends[i-1]
 	}
-	return ParseJSONLine(b.buf[start:b.ends[i]], line)
+	return parseJSONLine(b.buf[start:b.ends[i]], line)
 }
 
 // Close releases the decompressor, if any. It does not close the

@@ -46,7 +46,7 @@ func TestCSVRecordCap(t *testing.T) {
 		{"quoted field of quotes", "loc,type\n\"records/1\",text/html\nrecords/2,\"", '"'},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			src := &endless{head: strings.NewReader(c.head), fill: c.fill, limit: 8 * MaxLineBytes}
+			src := &endless{head: strings.NewReader(c.head), fill: c.fill, limit: 8 * maxLineBytes}
 			rd, err := NewReader(src, CSV)
 			if err != nil {
 				t.Fatal(err)
@@ -56,7 +56,7 @@ func TestCSVRecordCap(t *testing.T) {
 			if err == nil {
 				err = rd.ReadBatch(&b, 10)
 			}
-			if !errors.Is(err, ErrRecordTooLong) || !strings.Contains(err.Error(), "line 3:") {
+			if !errors.Is(err, errRecordTooLong) || !strings.Contains(err.Error(), "line 3:") {
 				t.Fatalf("error %v, want ErrRecordTooLong at line 3", err)
 			}
 		})
@@ -67,8 +67,8 @@ func TestCSVRecordCap(t *testing.T) {
 // followed, and the lines of later records stay right.
 func TestCSVRecordUnderCap(t *testing.T) {
 	t.Parallel()
-	big := strings.Repeat("a,\"\"b\"\"\n", (MaxLineBytes-100)/9)
-	in := "loc,type\n\"records/1\",\"" + big + "\"\nrecords/2,text/html\n" + strings.Repeat("x", MaxLineBytes-20) + ",text/html\n"
+	big := strings.Repeat("a,\"\"b\"\"\n", (maxLineBytes-100)/9)
+	in := "loc,type\n\"records/1\",\"" + big + "\"\nrecords/2,text/html\n" + strings.Repeat("x", maxLineBytes-20) + ",text/html\n"
 	rd, err := NewReader(strings.NewReader(in), CSV)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/uri"
+
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -19,7 +21,7 @@ type Record struct {
 
 	// Loc is the record's URL: an absolute http(s) URL (scheme and host in
 	// lower case) if LocIsURL, else a raw path relative to the base URL,
-	// checked by CheckPath.
+	// checked by checkPath.
 	Loc      string
 	LocIsURL bool
 
@@ -79,10 +81,10 @@ const (
 
 // FieldNames are the names of a record's fields (JSON keys and CSV
 // columns), besides its links.
-var FieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
+var fieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
 
 func fieldByName[S ~string | ~[]byte](name S) int {
-	for i, n := range FieldNames {
+	for i, n := range fieldNames {
 		if n == string(name) {
 			return i
 		}
@@ -92,9 +94,9 @@ func fieldByName[S ~string | ~[]byte](name S) int {
 
 // LinkAttrs are the attributes a link of a record may have (section 14);
 // rel and href are required.
-var LinkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
+var linkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
 
-func isLinkAttr(name string) bool { return slices.Contains(LinkAttrs, name) }
+func isLinkAttr(name string) bool { return slices.Contains(linkAttrs, name) }
 
 const statusPublished = "published"
 
@@ -134,7 +136,7 @@ func (r *Record) set(f int, v string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", FieldNames[f], err)
+		return fmt.Errorf("%s: %w", fieldNames[f], err)
 	}
 	return nil
 }
@@ -204,11 +206,11 @@ func (r *Record) finish() error {
 }
 
 func checkLoc(v string) (string, bool, error) {
-	if Scheme(v) != "" {
-		u, err := CheckURL(v)
+	if uri.Scheme(v) != "" {
+		u, err := checkURL(v)
 		return u, true, err
 	}
-	p, err := CheckPath(v)
+	p, err := checkPath(v)
 	if err == nil && len(p) > MaxLocLength {
 		err = fmt.Errorf("path of %d characters: a Sitemap <loc> may have at most 2,048", len(p))
 	}
@@ -272,14 +274,14 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		}
 		l.Rel = v
 	case "href":
-		*isURL = Scheme(v) != ""
+		*isURL = uri.Scheme(v) != ""
 		if *isURL {
-			err = CheckURI(v)
-			if Scheme(v) == "http" || Scheme(v) == "https" {
-				v, _ = CheckURL(v)
+			err = checkURI(v)
+			if uri.Scheme(v) == "http" || uri.Scheme(v) == "https" {
+				v, _ = checkURL(v)
 			}
 		} else {
-			v, err = CheckPath(v)
+			v, err = checkPath(v)
 		}
 		l.Href = v
 	case "type":
@@ -305,7 +307,7 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		}
 		l.Pri = v
 	case "profile":
-		err = CheckURI(v)
+		err = checkURI(v)
 		l.Profile = v
 	case "encoding":
 		if !mediatype.IsName(v) {
@@ -315,7 +317,7 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 	case "path":
 		l.Path = v
 	default:
-		return fmt.Errorf("unknown link attribute %q (known: %s)", name, strings.Join(LinkAttrs, ", "))
+		return fmt.Errorf("unknown link attribute %q (known: %s)", name, strings.Join(linkAttrs, ", "))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)

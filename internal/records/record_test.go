@@ -202,7 +202,7 @@ func TestBadRecords(t *testing.T) {
 		{"csv wrong field count", CSV, "loc,lastmod\na,2024-05-01T00:00:00Z,extra\n", 2, "3 fields, but the header has 2 columns"},
 		{"csv one field", CSV, "loc,lastmod\na\n", 2, "1 field, but the header has 2 columns"},
 		{"csv bare quote", CSV, "loc,lastmod\na\"b,x\n", 2, "bare \""},
-		{"line too long", JSONL, `{"loc":"` + strings.Repeat("a", MaxLineBytes) + `"}`, 1, "line longer than"},
+		{"line too long", JSONL, `{"loc":"` + strings.Repeat("a", maxLineBytes) + `"}`, 1, "line longer than"},
 		{"line number after blank lines", JSONL, "\n\n" + `{"loc":"a","lastmod":"x"}` + "\n", 3, "lastmod:"},
 	}
 	for _, tc := range tests {
@@ -427,12 +427,12 @@ func TestURLNormalForm(t *testing.T) {
 		{"https://example.org/a..b/.c/..d", "https://example.org/a..b/.c/..d"},
 	}
 	for _, tt := range tests {
-		got, err := CheckURL(tt.in)
+		got, err := checkURL(tt.in)
 		if err != nil || got != tt.want {
 			t.Errorf("CheckURL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 			continue
 		}
-		if again, _ := CheckURL(got); again != got {
+		if again, _ := checkURL(got); again != got {
 			t.Errorf("CheckURL(%q) = %q: not a normal form", got, again)
 		}
 	}

@@ -3,8 +3,9 @@ package records
 import (
 	"errors"
 	"fmt"
-	"github.com/rsgen/rsgen/internal/uri"
 	"strings"
+
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // MaxLocLength is the longest <loc> the Sitemap schema accepts.
@@ -29,10 +30,6 @@ var uriChars = func() (t [256]bool) {
 	return t
 }()
 
-// Scheme returns the scheme of s, lower-cased, if s starts with one
-// ("https:", "urn:"), and "" if s is a relative reference.
-func Scheme(s string) string { return uri.Scheme(s) }
-
 // CheckURL checks that s is an absolute http or https URL that can be
 // published as it is: a host, no credentials, no fragment, and nothing
 // that should have been percent-encoded. It returns s in the normal form
@@ -40,8 +37,8 @@ func Scheme(s string) string { return uri.Scheme(s) }
 // URL are one: scheme and host in lower case, without the default port of
 // the scheme, "/" for an empty path, percent escapes in upper case and
 // unreserved characters unescaped.
-func CheckURL(s string) (string, error) {
-	scheme := Scheme(s)
+func checkURL(s string) (string, error) {
+	scheme := uri.Scheme(s)
 	if scheme != "http" && scheme != "https" {
 		return "", fmt.Errorf("%q is a %s: URL; only http and https URLs are published", s, scheme)
 	}
@@ -202,8 +199,8 @@ var linkSchemes = map[string]bool{
 // http or https URL as CheckURL checks one, or a URI of a scheme that
 // identifies a resource (linkSchemes), with nothing that should have been
 // percent-encoded.
-func CheckURI(s string) error {
-	scheme := Scheme(s)
+func checkURI(s string) error {
+	scheme := uri.Scheme(s)
 	if scheme == "" {
 		return fmt.Errorf("%q is not an absolute URI", s)
 	}
@@ -211,7 +208,7 @@ func CheckURI(s string) error {
 		return fmt.Errorf("%q is a %s: URI; a link points to an http or https URL, a path, or an identifier (urn:, info:, doi:, hdl:, ark:, tag:, mailto:, ftp:)", s, scheme)
 	}
 	if scheme == "http" || scheme == "https" {
-		_, err := CheckURL(s)
+		_, err := checkURL(s)
 		return err
 	}
 	if err := checkURIChars(s[len(scheme)+1:]); err != nil {
@@ -226,8 +223,8 @@ func CheckURI(s string) error {
 // no empty, "." or ".." segment (a trailing slash is kept: a page such as
 // "collections/maps/" is a resource). A leading "./" is dropped, so that a
 // path whose first segment holds a colon can be told from a URL.
-func CheckPath(s string) (string, error) {
-	if scheme := Scheme(s); scheme != "" {
+func checkPath(s string) (string, error) {
+	if scheme := uri.Scheme(s); scheme != "" {
 		return "", fmt.Errorf("%q is a %s: URL; only http and https URLs are published (write a path whose first segment has a colon as ./%s)", s, scheme, s)
 	}
 	p := strings.TrimPrefix(s, "./")
