@@ -98,10 +98,7 @@ func newCSVSchema(header []string) (*csvSchema, error) {
 // parse turns one row into a record.
 func (s *csvSchema) parse(row []string, line int) (Record, error) {
 	rec := newRecord(line)
-	if err := s.fill(&rec, row); err != nil {
-		return rec, &Error{Line: line, Err: err}
-	}
-	return rec, nil
+	return rec, s.fill(&rec, row)
 }
 
 func (s *csvSchema) fill(rec *Record, row []string) error {

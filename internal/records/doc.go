@@ -8,9 +8,8 @@
 // A [Reader] reads an export as a stream, for parallel parsing:
 // [Reader.ReadBatch] collects the raw lines or rows of many records into a
 // [Batch] (sequentially, from the one goroutine that reads), and
-// [Reader.Parse] turns one of them into a [Record], or an [*Error] naming
-// the line of a bad record and why it is bad; reading goes on after a bad
-// record. Parse may be called from several goroutines at once, on
+// [Reader.Parse] turns one of them into a [Record], or an error that says
+// why the record at its Line is bad; reading goes on after a bad record. Parse may be called from several goroutines at once, on
 // different batches or on the same one. The CSV header and gzip
 // compression are handled by [NewReader].
 //

@@ -27,10 +27,7 @@ const maxDepth = 64
 func parseJSONLine(line []byte, lineNo int) (Record, error) {
 	p := jsonParser{s: line}
 	rec := newRecord(lineNo)
-	if err := p.object(&rec); err != nil {
-		return rec, &Error{Line: lineNo, Err: err}
-	}
-	return rec, nil
+	return rec, p.object(&rec)
 }
 
 type jsonParser struct {

@@ -323,12 +323,13 @@ func (r *Reader) readRow(b *Batch) error {
 	return nil
 }
 
-// Parse parses record i of b. A bad record is returned with an *Error.
-// Parse may be called from several goroutines at once.
+// Parse parses record i of b. A bad record is returned with the error
+// that says why, and its Line. Parse may be called from several
+// goroutines at once.
 func (r *Reader) Parse(b *Batch, i int) (Record, error) {
 	line := b.lines[i]
 	if err := b.errs[i]; err != nil {
-		return newRecord(line), &Error{Line: line, Err: err}
+		return newRecord(line), err
 	}
 	if r.format == CSV {
 		return r.schema.parse(b.rows[i], line)

@@ -56,15 +56,6 @@ func (r *Record) DeletionTime() time.Time {
 	return r.Lastmod
 }
 
-// An Error is a bad record: its line and what is wrong with it.
-type Error struct {
-	Line int
-	Err  error
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-func (e *Error) Unwrap() error { return e.Err }
-
 // The fields of a record, in the order the documentation lists them.
 const (
 	fieldLoc = iota

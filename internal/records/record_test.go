@@ -30,25 +30,37 @@ func nextRecord(r *Reader) func() (Record, error) {
 			pos = 0
 		}
 		pos++
-		return r.Parse(&b, pos-1)
+		rec, err := r.Parse(&b, pos-1)
+		if err != nil {
+			return rec, &badRecord{rec.Line, err}
+		}
+		return rec, nil
 	}
 }
 
-func readAll(t *testing.T, format Format, input string) ([]Record, []*Error) {
+// badRecord is a record Parse finds bad, at its line.
+type badRecord struct {
+	Line int
+	Err  error
+}
+
+func (e *badRecord) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+func readAll(t *testing.T, format Format, input string) ([]Record, []*badRecord) {
 	t.Helper()
 	r, err := NewReader(strings.NewReader(input), format)
 	if err != nil {
 		t.Fatalf("NewReader: %v", err)
 	}
 	var recs []Record
-	var bad []*Error
+	var bad []*badRecord
 	next := nextRecord(r)
 	for {
 		rec, err := next()
 		if errors.Is(err, io.EOF) {
 			return recs, bad
 		}
-		var re *Error
+		var re *badRecord
 		if errors.As(err, &re) {
 			bad = append(bad, re)
 			continue
@@ -383,7 +395,7 @@ func TestCorruptGzip(t *testing.T) {
 	next := nextRecord(r)
 	for {
 		_, err := next()
-		var re *Error
+		var re *badRecord
 		if errors.As(err, &re) {
 			continue
 		}

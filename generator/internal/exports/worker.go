@@ -58,10 +58,6 @@ func (w *worker) batch(j *job) {
 			err = w.record(&rec)
 		}
 		if err != nil {
-			var re *records.Error
-			if errors.As(err, &re) {
-				err = re.Err
-			}
 			w.res.bad = append(w.res.bad, report.Problem{Path: w.s.rep.Name, Line: rec.Line, Err: err})
 		}
 	}
