@@ -12,10 +12,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rsgen/rsgen/internal/uri"
-
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // seedCorpus fails the fuzz test when its seed corpus in testdata/fuzz is

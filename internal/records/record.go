@@ -8,11 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/uri"
-
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // A Record is one record of an export, checked and normalised.
@@ -202,7 +201,7 @@ func checkLoc(v string) (string, bool, error) {
 		return u, true, err
 	}
 	p, err := checkPath(v)
-	if err == nil && len(p) > MaxLocLength {
+	if err == nil && len(p) > uri.MaxLocLength {
 		err = fmt.Errorf("path of %d characters: a Sitemap <loc> may have at most 2,048", len(p))
 	}
 	return p, false, err

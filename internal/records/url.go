@@ -8,9 +8,6 @@ import (
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
-// MaxLocLength is the longest <loc> the Sitemap schema accepts.
-const MaxLocLength = 2048
-
 // uriChars marks the bytes that may appear as they are in a URI after its
 // scheme (RFC 3986: unreserved, gen-delims but [ ], sub-delims, and % for
 // escapes, checked separately).
@@ -62,7 +59,7 @@ func checkURL(s string) (string, error) {
 	if err := checkURIChars(tail); err != nil {
 		return "", fmt.Errorf("%q: %w", s, err)
 	}
-	if len(s) > MaxLocLength {
+	if len(s) > uri.MaxLocLength {
 		return "", fmt.Errorf("URL of %d characters: a Sitemap <loc> may have at most 2,048", len(s))
 	}
 	u := uri.Normalize(s) // checked above: nothing is escaped but what was
