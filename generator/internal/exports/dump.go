@@ -12,7 +12,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -117,8 +116,8 @@ func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftReco
 		if len(kept) > 0 && !bytes.Equal(p, path) && !flush() {
 			return errStop
 		}
-		d := dumpRecord{line: line}
-		if err := decodeDumpRecord(val, &d.r); err != nil {
+		d := dumpRecord{line: line, r: spill.Resource{Path: string(p)}}
+		if _, err := decodeItem(val, &d.r); err != nil {
 			return err
 		}
 		if len(kept) == 0 {
@@ -142,21 +141,6 @@ func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftReco
 		flush()
 	}
 	return err
-}
-
-// decodeDumpRecord decodes the payload of a record of the dump's sorter:
-// its loc, then the rest as in the Resource List's.
-func decodeDumpRecord(payload []byte, r *spill.Resource) error {
-	d := binrec.NewReader(payload, errCorruptItem)
-	loc := d.String()
-	if d.Err() != nil {
-		return d.Err()
-	}
-	if _, err := decodeItem(d.Rest(), r); err != nil {
-		return err
-	}
-	r.Loc = loc
-	return nil
 }
 
 // PackDump writes the packages of the Resource Dump, if the build makes

@@ -23,12 +23,12 @@ func TestItemRoundTrip(t *testing.T) {
 	}{
 		{"bare", spill.Resource{Length: -1}, 0},
 		{"full", spill.Resource{Length: 42, Modified: mod, Hash: []hashing.Token{{Alg: "sha-256", Digest: []byte{0xab}}, {Alg: "x-y", Digest: []byte{1}}}, Type: "text/plain", Path: "files/a.txt",
-			Links: []rsxml.Link{{Rel: "alternate", Href: "https://example.org/a.html", Type: "text/html"}}}, itemUpdated},
+			Links: []rsxml.Link{{Rel: "alternate", Href: "https://example.org/a.html", Type: "text/html", Pri: "2", Profile: "https://example.org/p"}}}, itemUpdated},
 		{"deleted", spill.Resource{Length: -1, Modified: mod}, itemDeleted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			payload := appendItem(nil, &tc.r, tc.change)
-			var got spill.Resource
+			payload := appendItem(nil, &tc.r, tc.change, false)
+			got := spill.Resource{Loc: tc.r.Loc} // from the key
 			change, err := decodeItem(payload, &got)
 			if err != nil || change != tc.change || !reflect.DeepEqual(got, tc.r) {
 				t.Errorf("decoded %+v, change %q, error %v; want %+v, change %q", got, change, err, tc.r, tc.change)

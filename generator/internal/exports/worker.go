@@ -10,7 +10,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/records"
@@ -163,13 +162,10 @@ func (w *worker) event(r *spill.Resource, t time.Time, change byte) {
 }
 
 // add adds r to the sorter to: buf is res.buf with its key appended; the
-// payload follows (the loc first in the Resource Dump's).
+// payload follows.
 func (w *worker) add(to sorterID, buf []byte, r *spill.Resource, c byte) {
 	keyEnd := len(buf)
-	if to == toDump {
-		buf = binrec.AppendBytes(buf, r.Loc)
-	}
-	w.res.buf = appendItem(buf, r, c)
+	w.res.buf = appendItem(buf, r, c, to == toDump)
 	w.res.adds = append(w.res.adds, sortAdd{to: to, keyEnd: keyEnd, end: len(w.res.buf)})
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
-	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -41,12 +40,11 @@ func (s *Source) Check() error {
 // completed at completed.
 func (s *Source) WriteResourceList(completed time.Time) error {
 	rl := newPass(s.rl, s.listed, func(key, val []byte, e *rsxml.Entry) error {
-		var r spill.Resource
+		loc, _ := splitKey(key)
+		r := spill.Resource{Loc: string(loc)}
 		if _, err := decodeItem(val, &r); err != nil {
 			return err
 		}
-		loc, _ := splitKey(key)
-		r.Loc = string(loc)
 		r.Entry(e)
 		return nil
 	})
@@ -101,24 +99,6 @@ func scan(x *extsort.Sorter, fn func(key, val []byte) error) error {
 
 var errStop = errors.New("stop")
 
-// itemLength returns the length in a payload, or -1, decoding no more
-// than it must.
-func itemLength(payload []byte) int64 {
-	if len(payload) < 2 || payload[0]&itemHasLength == 0 {
-		return -1
-	}
-	d := binrec.NewReader(payload[2:], errCorruptItem)
-	if payload[0]&itemHasModified != 0 {
-		d.Varint()
-		d.Uvarint()
-	}
-	n := d.Uvarint()
-	if d.Err() != nil || n > 1<<62 {
-		return -1
-	}
-	return int64(n)
-}
-
 // WriteChangeList writes the Change List of the window, unless it
 // is not wanted, some record has no time to place it by, or nothing
 // happened in it.
@@ -146,13 +126,14 @@ func (s *Source) WriteChangeList() error {
 	}
 	cl := newPass(s.ch, s.events(), func(key, val []byte, e *rsxml.Entry) error {
 		var c spill.Change
+		var loc []byte
+		c.Datetime, loc = splitChangeKey(key)
+		c.Loc = string(loc)
 		ch, err := decodeItem(val, &c.Resource)
 		if err != nil {
 			return err
 		}
-		var loc []byte
-		c.Datetime, loc = splitChangeKey(key)
-		c.Loc, c.Change = string(loc), changeName(ch)
+		c.Change = changeName(ch)
 		c.Entry(e)
 		return nil
 	})
@@ -197,8 +178,8 @@ func (s *Source) events() func(key, val []byte) bool {
 			return false
 		}
 		id, change := key[:len(key)-8], byte(0) // datetime, loc, 0x00
-		if len(val) > 1 {
-			change = val[1]
+		if len(val) > 0 {
+			change = val[0]
 		}
 		if prev != nil && change == prevChange && bytes.Equal(id, prev) {
 			return false

@@ -168,7 +168,7 @@ func appendShared(b []byte, prev, s string) []byte {
 
 // linkFields are the fields of l, in the order they are spooled.
 func linkFields(l *rsxml.Link) []*string {
-	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path}
+	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile}
 }
 
 // Len returns the number of resources.
@@ -258,6 +258,9 @@ func readShared(d *binrec.Reader, prev string) string {
 	if n > uint64(len(prev)) {
 		d.Fixed(d.Len() + 1) // past the end: the record is damaged
 		return ""
+	}
+	if n == uint64(len(prev)) && len(rest) == 0 {
+		return prev
 	}
 	var sb strings.Builder
 	sb.Grow(int(n) + len(rest))
