@@ -304,7 +304,10 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 			err = fmt.Errorf("%q is not a content coding such as gzip", v)
 		}
 		l.Encoding = v
-	case "path":
+	case "path": // the schema's pattern: /.*[^/]
+		if len(v) < 2 || v[0] != '/' || v[len(v)-1] == '/' {
+			err = fmt.Errorf("%q is not the path of a file in a package, such as /files/a.txt", v)
+		}
 		l.Path = v
 	default:
 		return fmt.Errorf("unknown link attribute %q (known: %s)", name, strings.Join(linkAttrs, ", "))

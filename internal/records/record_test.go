@@ -208,6 +208,8 @@ func TestBadRecords(t *testing.T) {
 		{"link file", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"file:///etc/passwd"}]}`, 1, "is a file: URI"},
 		{"link data", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"data:text/html,x"}]}`, 1, "is a data: URI"},
 		{"link profile javascript", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"b","profile":"javascript:x"}]}`, 1, "is a javascript: URI"},
+		{"link path not in a package", JSONL, `{"loc":"a","links":[{"rel":"alternate","href":"b","path":"files/b"}]}`, 1, `path: "files/b" is not the path of a file in a package`},
+		{"link path of a folder", CSV, "loc,link:alternate,link:alternate:path\na,b,/files/\n", 2, `link:alternate: path: "/files/" is not the path of a file in a package`},
 		{"link bad pri", JSONL, `{"loc":"a","links":[{"rel":"duplicate","href":"https://m.example.org/a","pri":0}]}`, 1, "pri"},
 		{"link not an object", JSONL, `{"loc":"a","links":["x"]}`, 1, "is not a link object"},
 		{"csv link attribute without href", CSV, "loc,link:alternate,link:alternate:type\na,,text/html\n", 2, "link:alternate has attributes but no href"},
