@@ -174,6 +174,7 @@ func TestLoadStateBad(t *testing.T) {
 		"garbage": "not json",
 		"version": `{"version": 9, "documents": {}}`,
 		"time":    `{"version": 1, "changes_until": "yesterday", "documents": {}}`,
+		"two":     `{"version": 1, "capability_list": "a", "documents": {}} {}`, // not what Save writes
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {

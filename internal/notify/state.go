@@ -65,7 +65,14 @@ func loadState(path string) (*State, error) {
 	defer f.Close()
 	var st State
 	bad := func(err error) error { return fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err) }
-	if err := json.NewDecoder(&limited{r: f, n: maxStateBytes}).Decode(&st); err != nil {
+	data, err := io.ReadAll(io.LimitReader(f, maxStateBytes+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	case len(data) > maxStateBytes:
+		return nil, bad(fmt.Errorf("larger than %d bytes", maxStateBytes))
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
 		return nil, bad(err)
 	}
 	if err := st.check(""); err != nil {
@@ -97,24 +104,6 @@ func (st *State) check(what string) error {
 		}
 	}
 	return nil
-}
-
-// limited is io.LimitReader whose limit is an error, not the end.
-type limited struct {
-	r io.Reader
-	n int64
-}
-
-func (l *limited) Read(p []byte) (int, error) {
-	if l.n <= 0 {
-		return 0, fmt.Errorf("larger than %d bytes", maxStateBytes)
-	}
-	if int64(len(p)) > l.n {
-		p = p[:l.n]
-	}
-	n, err := l.r.Read(p)
-	l.n -= int64(n)
-	return n, err
 }
 
 // Save writes the state to path atomically: into a temporary file next
