@@ -11,7 +11,7 @@ import (
 
 // Records of an export are kept, until they are written, as compact byte
 // strings in an extsort.Sorter: a key that orders them and a payload that
-// holds the rest of a Resource.
+// holds the rest of a Resource (appendItem).
 //
 // Resource List key: loc, 0x00, line (8 bytes, big-endian). A loc never
 // holds a 0x00 (it is a URI), so the records of one loc are adjacent, in
@@ -19,8 +19,7 @@ import (
 //
 // Resource Dump key: path, 0x00, line: the records in the order of their
 // files, those that share one adjacent. A path with a 0x00 names no file
-// that can be opened: its record is bad, and never added. The payload
-// starts with the loc.
+// that can be opened: its record is bad, and never added.
 //
 // Change List key: datetime (8 bytes: Unix seconds, biased to sort as
 // unsigned), then the Resource List key: chronological, then by loc.
