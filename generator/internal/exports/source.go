@@ -110,8 +110,7 @@ type Source struct {
 	future       lineCount
 	noPath       lineCount
 	skipped      map[int]bool // lines of skipped duplicates, and of records left out of the dump: kept out of every list
-	from         time.Time
-	window       bool // a Change List is wanted
+	window       bool         // a Change List is wanted
 	// noFiles is set once a listed record without a local file makes a
 	// Resource Dump impossible: the files of the others are not read.
 	noFiles atomic.Bool
@@ -211,8 +210,7 @@ func Open(opt Options) (*Source, error) {
 	if window == 0 {
 		window = DefaultChangesWindow
 	}
-	s.from = opt.At.Add(-window).Truncate(time.Second)
-	s.rep.From = s.from
+	s.rep.From = opt.At.Add(-window).Truncate(time.Second)
 	return s, nil
 }
 

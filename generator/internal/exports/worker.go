@@ -151,7 +151,7 @@ func (w *worker) event(r *spill.Resource, t time.Time, change byte) {
 		return
 	}
 	t = t.Truncate(time.Second)
-	if t.Before(w.s.from) {
+	if t.Before(w.s.rep.From) {
 		return
 	}
 	if t.After(w.s.opt.At) {

@@ -138,7 +138,7 @@ func (s *Source) WriteChangeList() error {
 		return nil
 	})
 	d := s.opt.Docs
-	wl, err := d.List(changelists.Options(d, "changelist", s.from, time.Time{}, "", changelists.ChangeTime), events, cl.fill)
+	wl, err := d.List(changelists.Options(d, "changelist", s.rep.From, time.Time{}, "", changelists.ChangeTime), events, cl.fill)
 	if err = errors.Join(err, cl.err); err != nil {
 		return err
 	}
