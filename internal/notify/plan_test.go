@@ -13,7 +13,7 @@ func testSite() *Site {
 	return &Site{
 		CapabilityList: "https://example.org/rs/capabilitylist.xml",
 		At:             "2024-06-02T00:00:00Z",
-		Documents: []document{
+		Documents: []Document{
 			{URL: "https://example.org/.well-known/resourcesync", Capability: "description", Hash: "sha-256:1"},
 			{URL: "https://example.org/rs/capabilitylist.xml", Capability: "capabilitylist", Hash: "sha-256:2"},
 			{URL: "https://example.org/rs/resourcelist-00001.xml", Capability: "resourcelist", Index: "https://example.org/rs/resourcelist.xml", Hash: "sha-256:3"},
@@ -59,7 +59,7 @@ func TestPlan(t *testing.T) {
 		}
 		s2 := testSite()
 		s2.Documents[1].Hash = "sha-256:new"
-		s2.Documents = append(s2.Documents[:2], document{URL: "https://example.org/rs/changelist.xml", Capability: "changelist", Hash: "sha-256:4"})
+		s2.Documents = append(s2.Documents[:2], Document{URL: "https://example.org/rs/changelist.xml", Capability: "changelist", Hash: "sha-256:4"})
 		s2.Changes = append(s2.Changes, rsxml.Entry{Loc: "https://example.org/c", MD: rsxml.MD{Change: "updated", Datetime: "2024-06-03T00:00:00Z"}})
 		n = plan(s2, st, time.Time{})
 		if got := locs(n.Changes); len(got) != 1 || got[0] != "updated https://example.org/c" {

@@ -28,8 +28,8 @@ type Channel struct {
 	Hub   string
 }
 
-// A document is a capability document the build published.
-type document struct {
+// A Document is a capability document the build published.
+type Document struct {
 	URL        string
 	Capability string
 	Index      string // the URL of the index it is listed by, "" if none
@@ -45,7 +45,7 @@ type Site struct {
 	// Documents are the Source Description, the Capability List and the
 	// documents it lists (the parts of an index, not the index itself:
 	// framework notifications are never sent at the index level).
-	Documents []document
+	Documents []Document
 	// Changes are the entries of the Change List (all its parts, in
 	// order); At is the snapshot time of the Resource List, zero if none.
 	Changes []rsxml.Entry
@@ -69,7 +69,7 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 		return nil, err
 	}
 	s.SourceDescription = capDoc.Link("up")
-	if err := s.add(filepath.Join(dir, filepath.FromSlash(previous.WellKnown)), document{URL: s.SourceDescription, Capability: rsxml.CapDescription}); err != nil {
+	if err := s.add(filepath.Join(dir, filepath.FromSlash(previous.WellKnown)), Document{URL: s.SourceDescription, Capability: rsxml.CapDescription}); err != nil {
 		return nil, err
 	}
 	s.addList(prev.CapabilityList, rsxml.CapCapabilityList, "", capHash, nil)
@@ -130,7 +130,7 @@ func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 		if !ok {
 			return fmt.Errorf("%s lists %s, which is not a file of the output directory", u, e.Loc)
 		}
-		if err := s.add(p, document{URL: e.Loc, Capability: listed}); err != nil {
+		if err := s.add(p, Document{URL: e.Loc, Capability: listed}); err != nil {
 			return err
 		}
 	}
@@ -160,7 +160,7 @@ func (s *Site) addDocument(prev *previous.Site, u, capability string) error {
 
 // addList adds the list at u, and the entries of a Change List.
 func (s *Site) addList(u, capability, index, hash string, entries []*rsxml.Entry) {
-	s.Documents = append(s.Documents, document{URL: u, Capability: capability, Index: index, Hash: hash})
+	s.Documents = append(s.Documents, Document{URL: u, Capability: capability, Index: index, Hash: hash})
 	if capability == rsxml.CapChangeList {
 		for _, e := range entries {
 			s.Changes = append(s.Changes, *e)
@@ -187,7 +187,7 @@ func readDoc(prev *previous.Site, u string) (*rsxml.Doc, []*rsxml.Entry, string,
 }
 
 // add adds d, the document in the file p, with the digest of its bytes.
-func (s *Site) add(p string, d document) error {
+func (s *Site) add(p string, d Document) error {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", p, err)
