@@ -41,7 +41,6 @@ type Sorter struct {
 	ents   []ent
 	sorted bool
 	runs   []*binrec.File // the spilled runs, in order
-	n      int
 	err    error
 }
 
@@ -54,9 +53,6 @@ func New(dir string, chunkBytes int) *Sorter {
 	}
 	return &Sorter{dir: dir, limit: chunkBytes}
 }
-
-// Len returns the number of records added.
-func (s *Sorter) Len() int { return s.n }
 
 // Runs returns the number of runs written to disk so far.
 func (s *Sorter) Runs() int { return len(s.runs) }
@@ -93,7 +89,6 @@ func (s *Sorter) Add(key, payload []byte) error {
 	s.used += size
 	s.ents = append(s.ents, ent{blk: uint32(bi), off: uint32(off), klen: uint32(len(key)), plen: uint32(len(payload))})
 	s.sorted = false
-	s.n++
 	return nil
 }
 
