@@ -82,9 +82,6 @@ func (s *File) Append(rec []byte) error {
 // Len returns the number of records appended.
 func (s *File) Len() int { return s.n }
 
-// Size returns the bytes the records take on disk.
-func (s *File) Size() int64 { return s.size }
-
 // Flush writes what was appended to the file, and lets go of the buffer
 // until a record is appended again.
 func (s *File) Flush() error {

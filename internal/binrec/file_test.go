@@ -74,7 +74,7 @@ func TestFileDamaged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := damage(s.f.Name(), s.Size()); err != nil {
+		if err := damage(s.f.Name(), s.size); err != nil {
 			t.Fatal(err)
 		}
 		n := 0
