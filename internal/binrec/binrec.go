@@ -38,10 +38,6 @@ func (r *Reader) Err() error { return r.err }
 // Len returns the number of bytes not read yet.
 func (r *Reader) Len() int { return len(r.b) }
 
-// Rest returns the bytes not read yet, for a record that ends with
-// another record.
-func (r *Reader) Rest() []byte { return r.b }
-
 func (r *Reader) fail() {
 	r.err, r.b = r.corrupt, nil
 }
