@@ -200,19 +200,12 @@ type Batch struct {
 // Len returns the number of records in the batch.
 func (b *Batch) Len() int { return len(b.lines) }
 
-// Line returns the line number of record i.
-func (b *Batch) Line(i int) int { return b.lines[i] }
-
-func (b *Batch) reset() {
-	b.buf, b.ends, b.lines, b.rows, b.errs = b.buf[:0], b.ends[:0], b.lines[:0], b.rows[:0], b.errs[:0]
-}
-
 // ReadBatch reads up to max records into b, replacing what it held. It
 // returns io.EOF when the export is exhausted and b is empty; any other
 // error (of reading or decompressing) means the export cannot be read on.
 // Blank lines are not records.
 func (r *Reader) ReadBatch(b *Batch, max int) error {
-	b.reset()
+	b.buf, b.ends, b.lines, b.rows, b.errs = b.buf[:0], b.ends[:0], b.lines[:0], b.rows[:0], b.errs[:0]
 	for b.Len() < max {
 		var err error
 		if r.format == CSV {
