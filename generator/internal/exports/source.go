@@ -139,29 +139,15 @@ type result struct {
 // sortAdd is one record for a sorter: key buf[start:keyEnd], payload
 // buf[keyEnd:end], where start is the end of the previous one.
 type sortAdd struct {
-	to     sorterID
+	to     *extsort.Sorter
 	keyEnd int
 	end    int
 }
 
-// sorterID names the sorter of a sortAdd.
-type sorterID uint8
-
-const (
-	toResources sorterID = iota // Source.rl
-	toChanges                   // Source.ch
-	toDump                      // Source.dump
-)
-
 // lineCount counts records and remembers the first one's line.
 type lineCount struct{ n, first int }
 
-func (c *lineCount) add(line int) {
-	if c.n == 0 || line < c.first {
-		c.first = line
-	}
-	c.n++
-}
+func (c *lineCount) add(line int) { c.merge(lineCount{1, line}) }
 
 func (c *lineCount) merge(o lineCount) {
 	if o.n > 0 && (c.n == 0 || o.first < c.first) {
@@ -382,14 +368,7 @@ func (s *Source) ingest(ctx context.Context) error {
 func (s *Source) collect(res *result) error {
 	start := 0
 	for _, a := range res.adds {
-		x := s.rl
-		switch a.to {
-		case toChanges:
-			x = s.ch
-		case toDump:
-			x = s.dump
-		}
-		if err := x.Add(res.buf[start:a.keyEnd], res.buf[a.keyEnd:a.end]); err != nil {
+		if err := a.to.Add(res.buf[start:a.keyEnd], res.buf[a.keyEnd:a.end]); err != nil {
 			return err
 		}
 		start = a.end

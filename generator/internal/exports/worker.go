@@ -11,6 +11,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/regfile"
@@ -116,9 +117,9 @@ func (w *worker) record(rec *records.Record) error {
 		}
 	}
 	w.host(loc)
-	w.add(toResources, appendKey(w.res.buf, loc, w.line), &r, 0)
+	w.add(w.s.rl, appendKey(w.res.buf, loc, w.line), &r, 0)
 	if dump && rec.Path != "" {
-		w.add(toDump, appendKey(w.res.buf, rec.Path, w.line), &r, 0)
+		w.add(w.s.dump, appendKey(w.res.buf, rec.Path, w.line), &r, 0)
 	}
 	if rec.Lastmod.IsZero() {
 		w.noTime()
@@ -158,14 +159,14 @@ func (w *worker) event(r *spill.Resource, t time.Time, change byte) {
 		w.res.future.add(w.line)
 		return
 	}
-	w.add(toChanges, appendChangeKey(w.res.buf, t, r.Loc, w.line), r, change)
+	w.add(w.s.ch, appendChangeKey(w.res.buf, t, r.Loc, w.line), r, change)
 }
 
 // add adds r to the sorter to: buf is res.buf with its key appended; the
 // payload follows.
-func (w *worker) add(to sorterID, buf []byte, r *spill.Resource, c byte) {
+func (w *worker) add(to *extsort.Sorter, buf []byte, r *spill.Resource, c byte) {
 	keyEnd := len(buf)
-	w.res.buf = appendItem(buf, r, c, to == toDump)
+	w.res.buf = appendItem(buf, r, c, to == w.s.dump)
 	w.res.adds = append(w.res.adds, sortAdd{to: to, keyEnd: keyEnd, end: len(w.res.buf)})
 }
 
