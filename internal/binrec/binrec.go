@@ -1,13 +1,17 @@
 // Package binrec writes and reads the compact binary records rsgen keeps
-// for itself: the hash cache file, and the records of its external sorts.
+// for itself: the hash cache file, the spools that carry a build's
+// resources from step to step, and the runs of its external sorts.
+//
 // A record is a sequence of fields, each an unsigned or signed varint
 // (encoding/binary), a byte, a fixed number of bytes, or bytes prefixed by
-// their length as an unsigned varint.
+// their length as an unsigned varint. A [Reader] reads the fields of one
+// record in order. The first field that the record is too short for sets
+// the error the Reader was made with, which sticks: every later read
+// returns a zero value, so a decoder reads all its fields and checks
+// [Reader.Err] once at the end.
 //
-// A [Reader] reads the fields of one record in order. The first field
-// that the record is too short for sets the error the Reader was made
-// with, which sticks: every later read returns a zero value, so a decoder
-// reads all its fields and checks [Reader.Err] once at the end.
+// A [File] is a sequence of records on disk, appended and then read back
+// in order by [FileReader]s, as often as needed.
 package binrec
 
 import "encoding/binary"
@@ -33,10 +37,6 @@ func (r *Reader) Err() error { return r.err }
 
 // Len returns the number of bytes not read yet.
 func (r *Reader) Len() int { return len(r.b) }
-
-// Rest returns the bytes not read yet, for a record that ends with
-// another record.
-func (r *Reader) Rest() []byte { return r.b }
 
 func (r *Reader) fail() {
 	r.err, r.b = r.corrupt, nil

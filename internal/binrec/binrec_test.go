@@ -14,6 +14,7 @@ import (
 var errShort = errors.New("short record")
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	var b []byte
 	b = binary.AppendUvarint(b, 300)
 	b = binary.AppendVarint(b, -5)
@@ -33,6 +34,7 @@ func TestRoundTrip(t *testing.T) {
 // Every field past the end of a record, or whose length runs past it,
 // sets the Reader's error, which sticks, and reads as zero.
 func TestShortRecords(t *testing.T) {
+	t.Parallel()
 	full := AppendBytes(binary.AppendVarint(binary.AppendUvarint(nil, 1<<40), -1<<40), "payload")
 	for n := range len(full) {
 		r := NewReader(full[:n], errShort)
@@ -60,6 +62,7 @@ func TestShortRecords(t *testing.T) {
 // Fixed and Bytes share the record's memory, but an append to what they
 // return does not overwrite the fields after it.
 func TestFixedIsCapped(t *testing.T) {
+	t.Parallel()
 	b := []byte("abcdef")
 	r := NewReader(b, errShort)
 	f := r.Fixed(2)
@@ -73,6 +76,7 @@ func TestFixedIsCapped(t *testing.T) {
 // one byte, another by its name, digests as bytes; a damaged record is an
 // error, not tokens.
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	want := []hashing.Token{{Alg: "sha-256", Digest: bytes.Repeat([]byte{7}, 32)}, {Alg: "x-other", Digest: []byte{1, 2}}, {Alg: "md5", Digest: []byte{}}}
 	b := AppendTokens(nil, want)
 	if len(b) != 1+(1+1+32)+(1+1+7+1+2)+(1+1) {

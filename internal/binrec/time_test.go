@@ -7,6 +7,7 @@ import (
 )
 
 func TestTime(t *testing.T) {
+	t.Parallel()
 	for _, tm := range []time.Time{
 		{},
 		time.Unix(0, 0),

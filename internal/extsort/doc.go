@@ -2,12 +2,12 @@
 //
 // A [Sorter] gathers records (a key and a payload, both copied) in a chunk
 // of at most a given number of bytes. A full chunk is sorted and written to
-// a file of its own, a run; [Sorter.Iter] merges the runs and the last
-// chunk, still in memory, into one pass in key order, and may be called
-// again for another pass. Records with equal keys come out in the order
-// they were added. An export of a million records thus needs the memory of
-// one chunk, not of a million records, and one that fits in a chunk is
-// never written to disk.
+// a file of its own (binrec.File), a run; [Sorter.Iter] merges the runs and
+// the last chunk, still in memory, into one pass in key order, and may be
+// called again for another pass. Records with equal keys come out in the
+// order they were added. An export of a million records thus needs the
+// memory of one chunk, not of a million records, and one that fits in a
+// chunk is never written to disk.
 //
 // Keys are compared as byte strings (bytes.Compare). Within a chunk, the
 // sort first compares eight bytes past the prefix common to all its keys,

@@ -1,18 +1,13 @@
 package extsort
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
+	"github.com/rsgen/rsgen/internal/binrec"
 	"slices"
-
-	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // DefaultChunkBytes is the memory a Sorter holds records in before it
@@ -45,8 +40,7 @@ type Sorter struct {
 	used   int      // bytes of records in blocks
 	ents   []ent
 	sorted bool
-	runs   []string // files of the spilled runs, in order
-	n      int
+	runs   []*binrec.File // the spilled runs, in order
 	err    error
 }
 
@@ -59,9 +53,6 @@ func New(dir string, chunkBytes int) *Sorter {
 	}
 	return &Sorter{dir: dir, limit: chunkBytes}
 }
-
-// Len returns the number of records added.
-func (s *Sorter) Len() int { return s.n }
 
 // Runs returns the number of runs written to disk so far.
 func (s *Sorter) Runs() int { return len(s.runs) }
@@ -98,7 +89,6 @@ func (s *Sorter) Add(key, payload []byte) error {
 	s.used += size
 	s.ents = append(s.ents, ent{blk: uint32(bi), off: uint32(off), klen: uint32(len(key)), plen: uint32(len(payload))})
 	s.sorted = false
-	s.n++
 	return nil
 }
 
@@ -155,29 +145,22 @@ func (s *Sorter) sortChunk() {
 	})
 }
 
-// spill sorts the chunk and writes it as a run.
+// spill sorts the chunk and writes it as a run: a spool of records, each
+// the length of its key as a varint, the key and the payload.
 func (s *Sorter) spill() error {
 	s.sortChunk()
-	name := filepath.Join(s.dir, fmt.Sprintf("run-%05d", len(s.runs)+1))
-	f, err := confined.CreateNew(name, 0o600)
+	run, err := binrec.Create(s.dir, "run-*")
 	if err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
-	s.runs = append(s.runs, name)
-	w := bufio.NewWriterSize(f, 256<<10)
-	var hdr [2 * binary.MaxVarintLen32]byte
+	s.runs = append(s.runs, run)
+	var buf []byte
 	for i := range s.ents {
 		e := &s.ents[i]
-		n := binary.PutUvarint(hdr[:], uint64(e.klen))
-		n += binary.PutUvarint(hdr[n:], uint64(e.plen))
-		w.Write(hdr[:n])
-		w.Write(s.record(e))
+		buf = append(binary.AppendUvarint(buf[:0], uint64(e.klen)), s.record(e)...)
+		run.Append(buf) // its error sticks: Flush returns it
 	}
-	err = w.Flush()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := run.Flush(); err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
 	for i, b := range s.blocks {
@@ -199,21 +182,18 @@ func (s *Sorter) Iter() (*Iter, error) {
 	}
 	s.sortChunk()
 	it := &Iter{s: s}
-	for _, name := range s.runs {
-		f, err := os.Open(name)
+	for i, run := range s.runs {
+		r, err := run.Reader()
 		if err != nil {
-			it.Close()
 			return nil, fmt.Errorf("reading sorted records: %w", err)
 		}
-		src := &source{f: f, r: bufio.NewReaderSize(f, 64<<10), idx: len(it.srcs)}
-		it.srcs = append(it.srcs, src)
+		it.srcs = append(it.srcs, &source{r: r, idx: i})
 	}
 	if len(s.ents) > 0 {
-		it.srcs = append(it.srcs, &source{mem: true, idx: len(it.srcs)})
+		it.srcs = append(it.srcs, &source{idx: len(it.srcs)})
 	}
 	for _, src := range it.srcs {
 		if err := it.advance(src); err != nil {
-			it.Close()
 			return nil, err
 		}
 		if !src.done {
@@ -229,27 +209,23 @@ func (s *Sorter) Iter() (*Iter, error) {
 // Close removes the runs. The Sorter cannot be used afterwards.
 func (s *Sorter) Close() error {
 	var errs []error
-	for _, name := range s.runs {
-		if err := confined.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, err)
-		}
+	for _, run := range s.runs {
+		errs = append(errs, run.Close())
 	}
 	s.runs, s.blocks, s.free, s.ents = nil, nil, nil, nil
 	s.err = errors.New("extsort: sorter closed")
 	return errors.Join(errs...)
 }
 
-// source is one sorted run being merged: a file, or the chunk in memory.
+// source is one sorted run being merged: a spool, or the chunk in memory
+// (r nil).
 type source struct {
-	f    *os.File
-	r    *bufio.Reader
-	mem  bool
+	r    *binrec.FileReader
 	pos  int // next ent, for the chunk in memory
 	idx  int // order of the run: breaks ties between equal keys
 	done bool
 	key  []byte
 	val  []byte
-	buf  []byte
 }
 
 // An Iter is one pass over the records of a Sorter in key order.
@@ -262,7 +238,7 @@ type Iter struct {
 }
 
 func (it *Iter) advance(src *source) error {
-	if src.mem {
+	if src.r == nil {
 		if src.pos >= len(it.s.ents) {
 			src.done = true
 			return nil
@@ -272,30 +248,19 @@ func (it *Iter) advance(src *source) error {
 		src.key, src.val = it.s.key(e), it.s.payload(e)
 		return nil
 	}
-	klen, err := binary.ReadUvarint(src.r)
-	if errors.Is(err, io.EOF) {
+	if !src.r.Next() {
 		src.done = true
+		if err := src.r.Err(); err != nil {
+			return fmt.Errorf("reading sorted records: %w", err)
+		}
 		return nil
 	}
-	var plen uint64
-	if err == nil {
-		plen, err = binary.ReadUvarint(src.r)
+	rec := src.r.Record()
+	klen, n := binary.Uvarint(rec)
+	if n <= 0 || klen > uint64(len(rec)-n) {
+		return fmt.Errorf("reading sorted records: %w", binrec.ErrCorrupt)
 	}
-	if err == nil && klen+plen > uint64(it.s.limit) {
-		err = errors.New("corrupt run")
-	}
-	if err == nil {
-		n := int(klen + plen)
-		if cap(src.buf) < n {
-			src.buf = make([]byte, n)
-		}
-		src.buf = src.buf[:n]
-		_, err = io.ReadFull(src.r, src.buf)
-	}
-	if err != nil {
-		return fmt.Errorf("reading sorted records: %w", err)
-	}
-	src.key, src.val = src.buf[:klen], src.buf[klen:]
+	src.key, src.val = rec[n:n+int(klen)], rec[n+int(klen):]
 	return nil
 }
 
@@ -361,16 +326,6 @@ func (it *Iter) Value() []byte { return it.cur.val }
 // Err returns the error that ended the pass early, if any.
 func (it *Iter) Err() error { return it.err }
 
-// Close ends the pass and closes its files.
-func (it *Iter) Close() error {
-	var err error
-	for _, src := range it.srcs {
-		if src.f != nil {
-			if cerr := src.f.Close(); err == nil {
-				err = cerr
-			}
-			src.f = nil
-		}
-	}
-	return err
-}
+// Close ends the pass. An Iter holds no file of its own (the runs are
+// the Sorter's, open until its Close), so it cannot fail.
+func (it *Iter) Close() error { return nil }

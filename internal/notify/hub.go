@@ -73,18 +73,14 @@ type Hub struct {
 	sleep func(ctx context.Context, d time.Duration) error // test seam
 }
 
-// Publish posts body to ch.Hub as a notification of topic ch.Topic: an
-// HTTP POST whose body is the payload, of type ContentType, with the
-// header Link: <topic>; rel="self", <hub>; rel="hub". A 2xx answer is
-// success. Transport failures, time-outs, 429 and 5xx answers are tried
-// again, up to Attempts requests, waiting Backoff, then twice as long each
-// time (or what a Retry-After asks, up to 30 seconds); a 4xx is final.
-func (h *Hub) Publish(ctx context.Context, ch Channel, body []byte) error {
-	return h.publish(ctx, ch, "", body)
-}
-
-// publish posts to endpoint, or to ch.Hub if endpoint is "".
-func (h *Hub) publish(ctx context.Context, ch Channel, endpoint string, body []byte) error {
+// Publish posts body to endpoint, or to ch.Hub if endpoint is "", as a
+// notification of topic ch.Topic: an HTTP POST whose body is the payload,
+// of type ContentType, with the header Link: <topic>; rel="self", <hub>;
+// rel="hub". A 2xx answer is success. Transport failures, time-outs, 429
+// and 5xx answers are tried again, up to Attempts requests, waiting
+// Backoff, then twice as long each time (or what a Retry-After asks, up to
+// 30 seconds); a 4xx is final.
+func (h *Hub) Publish(ctx context.Context, ch Channel, endpoint string, body []byte) error {
 	if endpoint == "" {
 		endpoint = ch.Hub
 	}
@@ -97,14 +93,7 @@ func (h *Hub) publish(ctx context.Context, ch Channel, endpoint string, body []b
 	if u.User != nil {
 		herr.Hub = u.Redacted()
 	}
-	attempts := h.Attempts
-	if attempts <= 0 {
-		attempts = DefaultAttempts
-	}
-	wait := h.Backoff
-	if wait <= 0 {
-		wait = DefaultBackoff
-	}
+	attempts, wait := orDefault(h.Attempts, DefaultAttempts), orDefault(h.Backoff, DefaultBackoff)
 	for herr.Attempts < attempts {
 		herr.Attempts++
 		retryAfter, retry := h.once(ctx, ch, endpoint, body, herr)
@@ -127,10 +116,7 @@ func (h *Hub) publish(ctx context.Context, ch Channel, endpoint string, body []b
 // once makes one request and records its outcome in herr (Kind nil on
 // success); it says whether another attempt may succeed.
 func (h *Hub) once(ctx context.Context, ch Channel, endpoint string, body []byte, herr *HubError) (retryAfter time.Duration, retry bool) {
-	timeout := h.RequestTimeout
-	if timeout <= 0 {
-		timeout = DefaultRequestTimeout
-	}
+	timeout := orDefault(h.RequestTimeout, DefaultRequestTimeout)
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, http.MethodPost, endpoint, bytes.NewReader(body))
@@ -177,6 +163,14 @@ func (h *Hub) once(ctx context.Context, ch Channel, endpoint string, body []byte
 // Notification 1.0.1, section 4.1; WebSub, section 4).
 func LinkHeader(ch Channel) string {
 	return "<" + ch.Topic + `>; rel="self", <` + ch.Hub + `>; rel="hub"`
+}
+
+// orDefault is v, or def if v is zero or less.
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 func (h *Hub) client() *http.Client {

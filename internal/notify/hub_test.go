@@ -24,6 +24,7 @@ func noSleep(waits *[]time.Duration) func(context.Context, time.Duration) error 
 }
 
 func TestPublishHeaders(t *testing.T) {
+	t.Parallel()
 	var got *http.Request
 	var body []byte
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -32,7 +33,7 @@ func TestPublishHeaders(t *testing.T) {
 	}))
 	defer srv.Close()
 	ch := Channel{Topic: "https://example.org/rs/changelist-notification", Hub: srv.URL + "/hub"}
-	if err := (&Hub{}).Publish(context.Background(), ch, []byte("<urlset/>")); err != nil {
+	if err := (&Hub{}).Publish(context.Background(), ch, "", []byte("<urlset/>")); err != nil {
 		t.Fatal(err)
 	}
 	if got.Method != http.MethodPost || got.URL.Path != "/hub" || got.Header.Get("Content-Type") != "application/xml" || string(body) != "<urlset/>" {
@@ -52,6 +53,7 @@ func must[T any](v T, err error) T {
 }
 
 func TestPublishFailures(t *testing.T) {
+	t.Parallel()
 	// A port nothing listens on: listen, note it, close.
 	ln := must(net.Listen("tcp", "127.0.0.1:0"))
 	closed := "http://" + ln.Addr().String() + "/"
@@ -100,7 +102,7 @@ func TestPublishFailures(t *testing.T) {
 			calls.Store(0)
 			var waits []time.Duration
 			h := &Hub{Attempts: 3, RequestTimeout: 50 * time.Millisecond, sleep: noSleep(&waits)}
-			err := h.Publish(context.Background(), Channel{Topic: "https://example.org/t", Hub: tc.hub()}, []byte("<urlset/>"))
+			err := h.Publish(context.Background(), Channel{Topic: "https://example.org/t", Hub: tc.hub()}, "", []byte("<urlset/>"))
 			if tc.kind == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -134,6 +136,7 @@ func fmtDurations(ds []time.Duration) string {
 
 // The overall deadline stops the retries, with ErrTimeout.
 func TestPublishDeadline(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
@@ -155,7 +158,7 @@ func TestPublishDeadline(t *testing.T) {
 				cancel()
 				return ctx.Err()
 			}}
-			err := h.Publish(ctx, Channel{Topic: "t", Hub: srv.URL}, []byte("x"))
+			err := h.Publish(ctx, Channel{Topic: "t", Hub: srv.URL}, "", []byte("x"))
 			var he *HubError
 			if !errors.As(err, &he) || !errors.Is(err, tc.kind) || he.Attempts != 1 {
 				t.Fatalf("err = %v, want %v after 1 attempt", err, tc.kind)
@@ -165,17 +168,19 @@ func TestPublishDeadline(t *testing.T) {
 }
 
 func TestLoadStateBad(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, content := range map[string]string{
 		"garbage": "not json",
 		"version": `{"version": 9, "documents": {}}`,
 		"time":    `{"version": 1, "changes_until": "yesterday", "documents": {}}`,
+		"two":     `{"version": 1, "capability_list": "a", "documents": {}} {}`, // not what Save writes
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadState(p); !errors.Is(err, ErrBadState) {
+		if _, err := loadState(p); !errors.Is(err, ErrBadState) {
 			t.Errorf("%s: err = %v, want ErrBadState", name, err)
 		}
 	}

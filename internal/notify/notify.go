@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -61,7 +62,7 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	}
 	var st *State
 	if opts.State != "" {
-		if st, err = LoadState(opts.State); err != nil {
+		if st, err = loadState(opts.State); err != nil {
 			return res, err
 		}
 		// A state that cannot be written would have every notification
@@ -76,27 +77,29 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	if hub == nil {
 		hub = &Hub{}
 	}
+	var next *State
 	if len(sets) == 0 || len(sets) == 1 && sets[0] == "" { // a build without sets
-		site, err := readSite(ctx, dir, "")
-		if err != nil {
-			return res, err
-		}
-		if st != nil && st.CapabilityList != site.CapabilityList {
-			return res, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, other(st), site.CapabilityList)
-		}
-		if err := notifySite(ctx, site, st, hub, opts, &res); err != nil {
-			return res, err
-		}
-		if opts.State != "" && !opts.DryRun {
-			return res, NewState(site).Save(opts.State)
-		}
-		return res, nil
+		next, err = notifyOne(ctx, dir, st, hub, opts, &res)
+	} else {
+		next, err = notifySets(ctx, dir, sets, st, hub, opts, &res)
 	}
-	next, err := notifySets(ctx, dir, sets, st, hub, opts, &res)
 	if err == nil && opts.State != "" && !opts.DryRun {
 		err = next.Save(opts.State)
 	}
 	return res, err
+}
+
+// notifyOne sends the notifications of the build without sets in dir,
+// whose last state is st (nil for none), and returns the state to save.
+func notifyOne(ctx context.Context, dir string, st *State, hub *Hub, opts Options, res *Result) (*State, error) {
+	site, err := readSite(ctx, dir, "")
+	if err != nil {
+		return nil, err
+	}
+	if st != nil && st.CapabilityList != site.CapabilityList {
+		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, other(st), site.CapabilityList)
+	}
+	return newState(site), notifySite(ctx, site, st, hub, opts, res)
 }
 
 // notifySets sends the notifications of each resource set of the build in
@@ -139,7 +142,7 @@ func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *
 		if err := notifySite(ctx, s.site, s.prev, hub, opts, res); err != nil {
 			return nil, err
 		}
-		next.Sets[s.name] = NewState(s.site)
+		next.Sets[s.name] = newState(s.site)
 	}
 	if st != nil {
 		if err := notifyRemoved(ctx, st, next, pending[0].site.At, hub, opts, res); err != nil {
@@ -156,7 +159,7 @@ func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *
 // still published, is not among them: its change is said on the channels
 // of the sets that remain.
 func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, opts Options, res *Result) error {
-	for _, name := range sortedSets(st.Sets) {
+	for _, name := range slices.Sorted(maps.Keys(st.Sets)) {
 		old := st.Sets[name]
 		if _, ok := next.Sets[name]; ok || old.FrameworkTopic == "" || old.Hub == "" {
 			continue
@@ -176,20 +179,10 @@ func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, op
 	return nil
 }
 
-// sortedSets returns the names of sets in order.
-func sortedSets(sets map[string]*State) []string {
-	names := make([]string, 0, len(sets))
-	for n := range sets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
 // other names what the state st is of, for an error.
 func other(st *State) string {
 	if st.CapabilityList == "" {
-		return "none (it is of the resource sets " + strings.Join(sortedSets(st.Sets), ", ") + ")"
+		return "none (it is of the resource sets " + strings.Join(slices.Sorted(maps.Keys(st.Sets)), ", ") + ")"
 	}
 	return st.CapabilityList
 }
@@ -197,14 +190,14 @@ func other(st *State) string {
 // notifySite sends the notifications of site, whose last state is st (nil
 // for none), and counts them in res.
 func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Options, res *Result) error {
-	n := Plan(site, st, opts.Since)
+	n := plan(site, st, opts.Since)
 	send := func(ch *Channel, capability string, entries int, payloads [][]byte) error {
 		if ch == nil {
 			return nil
 		}
 		for _, p := range payloads {
 			if !opts.DryRun {
-				if err := hub.publish(ctx, *ch, opts.HubURL, p); err != nil {
+				if err := hub.Publish(ctx, *ch, opts.HubURL, p); err != nil {
 					return err
 				}
 				res.Payloads++
@@ -218,11 +211,11 @@ func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Optio
 	if site.Change != nil {
 		res.Changes += len(n.Changes)
 	}
-	if err := send(site.Change, rsxml.CapChangeListNotification, len(n.Changes), Payloads(rsxml.CapChangeListNotification, site.CapabilityList, n.Changes)); err != nil {
+	if err := send(site.Change, rsxml.CapChangeListNotification, len(n.Changes), payloads(rsxml.CapChangeListNotification, site.CapabilityList, n.Changes, listwriter.Limits{})); err != nil {
 		return err
 	}
 	if site.Framework != nil {
 		res.Framework += len(n.Framework)
 	}
-	return send(site.Framework, rsxml.CapFrameworkNotification, len(n.Framework), Payloads(rsxml.CapFrameworkNotification, site.CapabilityList, n.Framework))
+	return send(site.Framework, rsxml.CapFrameworkNotification, len(n.Framework), payloads(rsxml.CapFrameworkNotification, site.CapabilityList, n.Framework, listwriter.Limits{}))
 }

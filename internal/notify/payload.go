@@ -9,19 +9,14 @@ import (
 // 1.0.1, section 4.1).
 const ContentType = "application/xml"
 
-// Payloads renders entries as notification documents of capability
+// payloads renders entries as notification documents of capability
 // (rsxml.CapChangeListNotification or rsxml.CapFrameworkNotification)
 // whose root links up to the Capability List capList. Notifications are
 // never indexes:
 // entries that do not fit one document (rsxml.MaxEntries entries or
 // rsxml.MaxBytes bytes) go on in the next, in order. No entry: no payload.
-func Payloads(capability, capList string, entries []rsxml.Entry) [][]byte {
-	return payloads(capability, capList, entries, rsxml.MaxEntries, rsxml.MaxBytes)
-}
-
-func payloads(capability, capList string, entries []rsxml.Entry, maxEntries, maxBytes int) [][]byte {
+func payloads(capability, capList string, entries []rsxml.Entry, limits listwriter.Limits) [][]byte {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: capList}}}
-	limits := listwriter.Limits{MaxEntries: maxEntries, MaxBytes: int64(maxBytes)}
 	head := rsxml.AppendHeader(nil, &doc)
 	foot := rsxml.AppendFooter(nil, &doc)
 	var out [][]byte

@@ -5,17 +5,19 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
 // The payload of Example 4.1 of the Notification draft (seed 003), with
 // the root <rs:md> of 1.0.1: what Payloads writes must read back the same.
 func TestPayloadReadsBack(t *testing.T) {
+	t.Parallel()
 	entries := []rsxml.Entry{
 		{Loc: "http://example.com/res1", Lastmod: "2013-01-02T13:03:00Z", MD: rsxml.MD{Change: "updated", Datetime: "2013-01-02T13:03:00Z", Hash: "md5:1584abdf8ebdc9802ac0c6a7402c03b6", Length: "8876", Type: "text/html"}},
 		{Loc: "http://example.com/res2", Lastmod: "2013-01-02T13:23:00Z", MD: rsxml.MD{Change: "deleted", Datetime: "2013-01-02T13:23:00Z"}},
 	}
-	ps := Payloads(rsxml.CapChangeListNotification, "http://example.com/dataset1/capabilitylist.xml", entries)
+	ps := payloads(rsxml.CapChangeListNotification, "http://example.com/dataset1/capabilitylist.xml", entries, listwriter.Limits{})
 	if len(ps) != 1 {
 		t.Fatalf("%d payloads, want 1", len(ps))
 	}
@@ -32,6 +34,7 @@ func TestPayloadReadsBack(t *testing.T) {
 }
 
 func TestPayloadsSplit(t *testing.T) {
+	t.Parallel()
 	var entries []rsxml.Entry
 	for i := range 7 {
 		entries = append(entries, rsxml.Entry{Loc: fmt.Sprintf("https://example.org/r%d", i), MD: rsxml.MD{Change: "created"}})
@@ -46,7 +49,7 @@ func TestPayloadsSplit(t *testing.T) {
 		{"one", 7, 1 << 20, []int{7}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ps := payloads(rsxml.CapFrameworkNotification, "https://example.org/cl.xml", entries, tc.maxEntries, tc.maxBytes)
+			ps := payloads(rsxml.CapFrameworkNotification, "https://example.org/cl.xml", entries, listwriter.Limits{MaxEntries: tc.maxEntries, MaxBytes: int64(tc.maxBytes)})
 			var sizes []int
 			n := 0
 			for _, p := range ps {
@@ -76,7 +79,7 @@ func TestPayloadsSplit(t *testing.T) {
 			}
 		})
 	}
-	if ps := Payloads(rsxml.CapChangeListNotification, "x", nil); ps != nil {
+	if ps := payloads(rsxml.CapChangeListNotification, "x", nil, listwriter.Limits{}); ps != nil {
 		t.Errorf("no entry gave %d payloads", len(ps))
 	}
 }

@@ -1,18 +1,20 @@
 package notify
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// Notifications are the entries of the notifications to send.
-type Notifications struct {
+// notifications are the entries of the notifications to send.
+type notifications struct {
 	Changes   []rsxml.Entry // for the change notification channel
 	Framework []rsxml.Entry // for the framework notification channel
 }
 
-// Plan returns what to notify about s. Change notifications carry the
+// plan returns what to notify about s. Change notifications carry the
 // Change List entries whose change happened after since if it is not
 // zero, else after what the state notified (the newest change, and the
 // snapshot time of the build then published: every change of that build
@@ -21,8 +23,8 @@ type Notifications struct {
 // found. Framework notifications carry each document created, updated
 // (its bytes changed) or deleted since the state; with no state, every
 // document is new.
-func Plan(s *Site, st *State, since time.Time) Notifications {
-	var n Notifications
+func plan(s *Site, st *State, since time.Time) notifications {
+	var n notifications
 	after, inclusive := since, false
 	switch {
 	case !since.IsZero():
@@ -46,11 +48,13 @@ func Plan(s *Site, st *State, since time.Time) Notifications {
 	}
 
 	datetime := s.At
-	var old map[string]DocState
+	var old map[string]docState
 	if st != nil {
 		old = st.Documents
 	}
+	now := make(map[string]bool, len(s.Documents))
 	for _, d := range s.Documents {
+		now[d.URL] = true
 		change := rsxml.ChangeCreated
 		if o, ok := old[d.URL]; ok {
 			if o.Hash == d.Hash {
@@ -60,11 +64,7 @@ func Plan(s *Site, st *State, since time.Time) Notifications {
 		}
 		n.Framework = append(n.Framework, frameworkEntry(d.URL, d.Capability, d.Index, change, datetime))
 	}
-	now := make(map[string]bool, len(s.Documents))
-	for _, d := range s.Documents {
-		now[d.URL] = true
-	}
-	for _, u := range sortedURLs(old) {
+	for _, u := range slices.Sorted(maps.Keys(old)) { // the same order every time
 		if !now[u] {
 			o := old[u]
 			n.Framework = append(n.Framework, frameworkEntry(u, o.Capability, o.Index, rsxml.ChangeDeleted, datetime))

@@ -34,9 +34,10 @@ func locs(es []rsxml.Entry) []string {
 }
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	s := testSite()
 	t.Run("first run", func(t *testing.T) {
-		n := Plan(s, nil, time.Time{})
+		n := plan(s, nil, time.Time{})
 		if got := locs(n.Changes); len(got) != 1 || got[0] != "deleted https://example.org/b" {
 			t.Errorf("changes %v, want only those of the last build", got)
 		}
@@ -45,14 +46,14 @@ func TestPlan(t *testing.T) {
 		}
 	})
 	t.Run("since", func(t *testing.T) {
-		n := Plan(s, nil, time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC))
+		n := plan(s, nil, time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC))
 		if len(n.Changes) != 2 {
 			t.Errorf("changes %v", locs(n.Changes))
 		}
 	})
 	t.Run("state", func(t *testing.T) {
-		st := NewState(s)
-		n := Plan(s, st, time.Time{})
+		st := newState(s)
+		n := plan(s, st, time.Time{})
 		if len(n.Changes) != 0 || len(n.Framework) != 0 {
 			t.Fatalf("nothing changed, yet %v and %v", locs(n.Changes), locs(n.Framework))
 		}
@@ -60,7 +61,7 @@ func TestPlan(t *testing.T) {
 		s2.Documents[1].Hash = "sha-256:new"
 		s2.Documents = append(s2.Documents[:2], Document{URL: "https://example.org/rs/changelist.xml", Capability: "changelist", Hash: "sha-256:4"})
 		s2.Changes = append(s2.Changes, rsxml.Entry{Loc: "https://example.org/c", MD: rsxml.MD{Change: "updated", Datetime: "2024-06-03T00:00:00Z"}})
-		n = Plan(s2, st, time.Time{})
+		n = plan(s2, st, time.Time{})
 		if got := locs(n.Changes); len(got) != 1 || got[0] != "updated https://example.org/c" {
 			t.Errorf("changes %v", got)
 		}
@@ -77,29 +78,31 @@ func TestPlan(t *testing.T) {
 // A state written when the site had no change yet: the changes of every
 // build since count, not only those of the last one.
 func TestPlanAfterBuildsWithoutChanges(t *testing.T) {
+	t.Parallel()
 	s := testSite()
 	s.Changes = nil
 	s.At = "2024-05-30T00:00:00Z"
-	st := NewState(s)
+	st := newState(s)
 	if st.ChangesUntil != "" {
 		t.Fatalf("changes_until %q with no change", st.ChangesUntil)
 	}
-	n := Plan(testSite(), st, time.Time{})
+	n := plan(testSite(), st, time.Time{})
 	if got := locs(n.Changes); len(got) != 2 {
 		t.Errorf("changes %v, want both builds' since 2024-05-30", got)
 	}
 }
 
 func TestStateRoundTrip(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
-	if st, err := LoadState(path); st != nil || err != nil {
+	if st, err := loadState(path); st != nil || err != nil {
 		t.Fatalf("a missing file: %v, %v", st, err)
 	}
-	st := NewState(testSite())
+	st := newState(testSite())
 	if err := st.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	got, err := LoadState(path)
+	got, err := loadState(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +116,10 @@ func TestStateRoundTrip(t *testing.T) {
 // file that is not a state file (one planted to have it overwritten), is
 // refused and what it leads to is left as it was.
 func TestStateThroughLink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	real, link := filepath.Join(dir, "real.json"), filepath.Join(dir, "state.json")
-	st := NewState(testSite())
+	st := newState(testSite())
 	if err := st.Save(real); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +133,7 @@ func TestStateThroughLink(t *testing.T) {
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v, %v", fi, err)
 	}
-	if got, err := LoadState(real); err != nil || got.ChangesUntil != "2024-06-03T00:00:00Z" {
+	if got, err := loadState(real); err != nil || got.ChangesUntil != "2024-06-03T00:00:00Z" {
 		t.Errorf("the file the link leads to: %+v, %v", got, err)
 	}
 	victim := filepath.Join(dir, "authorized_keys")

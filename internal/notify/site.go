@@ -13,12 +13,12 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// ErrNoChannel is returned by readSite when the Capability List
-// advertises no notification channel.
+// ErrNoChannel is returned by Run when a Capability List advertises no
+// notification channel.
 var ErrNoChannel = errors.New("the Capability List advertises no notification channel")
 
-// ErrNotDir is returned by readSite when its argument is not a
-// directory (a URL, say): notify reads the build where it was written.
+// ErrNotDir is returned by Run when its argument is not a directory (a
+// URL, say): notify reads the build where it was written.
 var ErrNotDir = errors.New("not a directory: give the output directory of the build")
 
 // A Channel is a notification channel the Capability List advertises: its
@@ -67,23 +67,15 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 	if !prev.At.IsZero() {
 		s.At = rsxml.FormatTime(prev.At)
 	}
-	sdPath := filepath.Join(dir, filepath.FromSlash(previous.WellKnown))
-	capDoc, capEntries, err := readDoc(prev, prev.CapabilityList)
+	capDoc, capEntries, capHash, err := readDoc(prev, prev.CapabilityList)
 	if err != nil {
 		return nil, err
 	}
 	s.SourceDescription = capDoc.Link("up")
-	sdHash, err := hashFile(sdPath)
-	if err != nil {
+	if err := s.add(filepath.Join(dir, filepath.FromSlash(previous.WellKnown)), Document{URL: s.SourceDescription, Capability: rsxml.CapDescription}); err != nil {
 		return nil, err
 	}
-	s.Documents = append(s.Documents,
-		Document{URL: s.SourceDescription, Capability: rsxml.CapDescription, Hash: sdHash})
-	capHash, err := hashFile(mustLocal(prev, prev.CapabilityList))
-	if err != nil {
-		return nil, err
-	}
-	s.Documents = append(s.Documents, Document{URL: prev.CapabilityList, Capability: rsxml.CapCapabilityList, Hash: capHash})
+	s.addList(prev.CapabilityList, rsxml.CapCapabilityList, "", capHash, nil)
 	for _, e := range capEntries {
 		switch c := e.MD.Capability; c {
 		case rsxml.CapChangeListNotification, rsxml.CapFrameworkNotification:
@@ -118,13 +110,11 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 // the framework, whose changes the change notification carries from
 // changelist.xml already.
 func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
-	_, entries, err := readDoc(prev, u)
+	_, entries, h, err := readDoc(prev, u)
 	if err != nil {
 		return err
 	}
-	if err := s.addList(prev, u, capability, "", nil); err != nil {
-		return err
-	}
+	s.addList(u, capability, "", h, nil)
 	for _, e := range entries {
 		if capability == rsxml.CapResourceListArchive { // an archived list may be an index over parts
 			if err := s.addDocument(prev, e.Loc, rsxml.CapResourceList); err != nil {
@@ -143,11 +133,9 @@ func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 		if !ok {
 			return fmt.Errorf("%s lists %s, which is not a file of the output directory", u, e.Loc)
 		}
-		h, err := hashFile(p)
-		if err != nil {
+		if err := s.add(p, Document{URL: e.Loc, Capability: listed}); err != nil {
 			return err
 		}
-		s.Documents = append(s.Documents, Document{URL: e.Loc, Capability: listed, Hash: h})
 	}
 	return nil
 }
@@ -155,68 +143,61 @@ func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 // addDocument adds the document at u (or, if it is an index, its parts),
 // and the entries of a Change List.
 func (s *Site) addDocument(prev *previous.Site, u, capability string) error {
-	doc, entries, err := readDoc(prev, u)
+	doc, entries, h, err := readDoc(prev, u)
 	if err != nil {
 		return err
 	}
 	if !doc.Index {
-		return s.addList(prev, u, capability, "", entries)
+		s.addList(u, capability, "", h, entries)
+		return nil
 	}
 	for _, e := range entries {
-		_, parts, err := readDoc(prev, e.Loc)
+		_, parts, h, err := readDoc(prev, e.Loc)
 		if err != nil {
 			return err
 		}
-		if err := s.addList(prev, e.Loc, capability, u, parts); err != nil {
-			return err
-		}
+		s.addList(e.Loc, capability, u, h, parts)
 	}
 	return nil
 }
 
-func (s *Site) addList(prev *previous.Site, u, capability, index string, entries []*rsxml.Entry) error {
-	h, err := hashFile(mustLocal(prev, u))
-	if err != nil {
-		return err
-	}
-	s.Documents = append(s.Documents, Document{URL: u, Capability: capability, Index: index, Hash: h})
+// addList adds the list at u, and the entries of a Change List.
+func (s *Site) addList(u, capability, index, hash string, entries []*rsxml.Entry) {
+	s.Documents = append(s.Documents, Document{URL: u, Capability: capability, Index: index, Hash: hash})
 	if capability == rsxml.CapChangeList {
 		for _, e := range entries {
 			s.Changes = append(s.Changes, *e)
 		}
 	}
-	return nil
 }
 
-func mustLocal(prev *previous.Site, u string) string {
-	p, _ := prev.LocalPath(u)
-	return p
-}
-
-// readDoc reads the published document at u through the defensive reader.
-func readDoc(prev *previous.Site, u string) (*rsxml.Doc, []*rsxml.Entry, error) {
+// readDoc reads the published document at u through the defensive reader,
+// and returns the digest of its bytes too.
+func readDoc(prev *previous.Site, u string) (*rsxml.Doc, []*rsxml.Entry, string, error) {
 	p, ok := prev.LocalPath(u)
 	if !ok {
-		return nil, nil, fmt.Errorf("%s is not a file of the output directory", u)
+		return nil, nil, "", fmt.Errorf("%s is not a file of the output directory", u)
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", p, err)
+		return nil, nil, "", fmt.Errorf("reading %s: %w", p, err)
 	}
 	doc, entries, err := rsxml.ReadAll(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: previous.DefaultMaxBytes, MaxEntries: rsxml.MaxEntries})
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", p, err)
+		return nil, nil, "", fmt.Errorf("reading %s: %w", p, err)
 	}
-	return doc, entries, nil
+	return doc, entries, digest(data), nil
 }
 
-func hashFile(p string) (string, error) {
-	if p == "" {
-		return "", errors.New("a document is not a file of the output directory")
-	}
+// add adds d, the document in the file p, with the digest of its bytes.
+func (s *Site) add(p string, d Document) error {
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", p, err)
+		return fmt.Errorf("reading %s: %w", p, err)
 	}
-	return fmt.Sprintf("sha-256:%x", sha256.Sum256(data)), nil
+	d.Hash = digest(data)
+	s.Documents = append(s.Documents, d)
+	return nil
 }
+
+func digest(data []byte) string { return fmt.Sprintf("sha-256:%x", sha256.Sum256(data)) }

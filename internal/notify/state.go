@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"time"
@@ -29,7 +31,7 @@ type State struct {
 	CapabilityList string              `json:"capability_list"`
 	At             string              `json:"at,omitempty"`            // the Resource List's at when notified
 	ChangesUntil   string              `json:"changes_until,omitempty"` // the newest change notified
-	Documents      map[string]DocState `json:"documents"`
+	Documents      map[string]docState `json:"documents"`
 	// FrameworkTopic and Hub are the framework channel notified, where
 	// the deletion of the whole set is said once it is gone.
 	FrameworkTopic string `json:"framework_topic,omitempty"`
@@ -39,20 +41,20 @@ type State struct {
 	Sets map[string]*State `json:"sets,omitempty"`
 }
 
-// DocState is what the state keeps of a published document.
-type DocState struct {
+// docState is what the state keeps of a published document.
+type docState struct {
 	Capability string `json:"capability"`
 	Index      string `json:"index,omitempty"`
 	Hash       string `json:"hash"`
 }
 
-// ErrBadState is wrapped by LoadState when the file is not a state file
+// ErrBadState is wrapped by Run when the file is not a state file
 // rsgen can use.
 var ErrBadState = errors.New("not a state file of rsgen notify")
 
-// LoadState reads the state file at path; a file that does not exist
+// loadState reads the state file at path; a file that does not exist
 // gives (nil, nil): the first run.
-func LoadState(path string) (*State, error) {
+func loadState(path string) (*State, error) {
 	f, _, err := regfile.Open(path) // a FIFO is refused, not waited on
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -62,24 +64,31 @@ func LoadState(path string) (*State, error) {
 	}
 	defer f.Close()
 	var st State
-	dec := json.NewDecoder(&limited{r: f, n: maxStateBytes})
-	if err := dec.Decode(&st); err != nil {
-		return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+	bad := func(err error) error { return fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err) }
+	data, err := io.ReadAll(io.LimitReader(f, maxStateBytes+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	case len(data) > maxStateBytes:
+		return nil, bad(fmt.Errorf("larger than %d bytes", maxStateBytes))
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, bad(err)
 	}
 	if err := st.check(""); err != nil {
-		return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+		return nil, bad(err)
 	}
-	for _, name := range sortedSets(st.Sets) {
+	for _, name := range slices.Sorted(maps.Keys(st.Sets)) {
 		s := st.Sets[name]
 		if s == nil || s.Sets != nil || s.CapabilityList == "" {
-			return nil, fmt.Errorf("reading %s: %w: the set %q is not the state of one set", path, ErrBadState, name)
+			return nil, bad(fmt.Errorf("the set %q is not the state of one set", name))
 		}
 		if err := s.check(fmt.Sprintf("the set %q: ", name)); err != nil {
-			return nil, fmt.Errorf("reading %s: %w: %v", path, ErrBadState, err)
+			return nil, bad(err)
 		}
 	}
 	if st.CapabilityList == "" && len(st.Sets) == 0 {
-		return nil, fmt.Errorf("reading %s: %w: the state of no Capability List and no set", path, ErrBadState)
+		return nil, bad(errors.New("the state of no Capability List and no set"))
 	}
 	return &st, nil
 }
@@ -97,23 +106,6 @@ func (st *State) check(what string) error {
 	return nil
 }
 
-type limited struct {
-	r interface{ Read([]byte) (int, error) }
-	n int64
-}
-
-func (l *limited) Read(p []byte) (int, error) {
-	if l.n <= 0 {
-		return 0, fmt.Errorf("larger than %d bytes", maxStateBytes)
-	}
-	if int64(len(p)) > l.n {
-		p = p[:l.n]
-	}
-	n, err := l.r.Read(p)
-	l.n -= int64(n)
-	return n, err
-}
-
 // Save writes the state to path atomically: into a temporary file next
 // to it, then renamed over it. A symbolic link at path keeps working: the
 // file it leads to is replaced, if it is a state file (or nothing is
@@ -127,7 +119,7 @@ func (st *State) Save(path string) error {
 	data = append(data, '\n')
 	target, err := confined.Resolve(path)
 	if err == nil && target != path {
-		_, err = LoadState(target)
+		_, err = loadState(target)
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -146,14 +138,14 @@ func (st *State) Save(path string) error {
 	return nil
 }
 
-// NewState is the state after s has been notified.
-func NewState(s *Site) *State {
-	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, At: s.At, Documents: map[string]DocState{}}
+// newState is the state after s has been notified.
+func newState(s *Site) *State {
+	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, At: s.At, Documents: map[string]docState{}}
 	if s.Framework != nil {
 		st.FrameworkTopic, st.Hub = s.Framework.Topic, s.Framework.Hub
 	}
 	for _, d := range s.Documents {
-		st.Documents[d.URL] = DocState{Capability: d.Capability, Index: d.Index, Hash: d.Hash}
+		st.Documents[d.URL] = docState{Capability: d.Capability, Index: d.Index, Hash: d.Hash}
 	}
 	var newest time.Time
 	for i := range s.Changes {
@@ -176,15 +168,4 @@ func changeTime(e *rsxml.Entry) (time.Time, bool) {
 	}
 	t, err := rsxml.ParseTime(v)
 	return t, err == nil
-}
-
-// sortedURLs returns the keys of m in order, so that deletions are
-// notified in the same order every time.
-func sortedURLs(m map[string]DocState) []string {
-	urls := make([]string, 0, len(m))
-	for u := range m {
-		urls = append(urls, u)
-	}
-	slices.Sort(urls)
-	return urls
 }

@@ -14,7 +14,7 @@ func BenchmarkParseJSONLine(b *testing.B) {
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ParseJSONLine(line, 1); err != nil {
+		if _, err := parseJSONLine(line, 1); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -84,7 +84,7 @@ func newCSVSchema(header []string) (*csvSchema, error) {
 	switch {
 	case len(unknown) > 0:
 		return nil, fmt.Errorf("%w: unknown column%s %s (known: %s, and link:REL, link:REL:ATTR)", ErrHeader,
-			units.Plural(len(unknown), "", "s"), strings.Join(unknown, ", "), strings.Join(FieldNames[:], ", "))
+			units.Plural(len(unknown), "", "s"), strings.Join(unknown, ", "), strings.Join(fieldNames[:], ", "))
 	case len(twice) > 0:
 		return nil, fmt.Errorf("%w: column%s %s given twice", ErrHeader, units.Plural(len(twice), "", "s"), strings.Join(twice, ", "))
 	case len(missing) > 0:
@@ -98,10 +98,7 @@ func newCSVSchema(header []string) (*csvSchema, error) {
 // parse turns one row into a record.
 func (s *csvSchema) parse(row []string, line int) (Record, error) {
 	rec := newRecord(line)
-	if err := s.fill(&rec, row); err != nil {
-		return rec, &Error{Line: line, Err: err}
-	}
-	return rec, nil
+	return rec, s.fill(&rec, row)
 }
 
 func (s *csvSchema) fill(rec *Record, row []string) error {

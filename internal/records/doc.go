@@ -5,14 +5,13 @@
 // digests, length, media type, a local file holding its bytes, and links
 // (ResourceSync section 14).
 //
-// A [Reader] reads an export as a stream: [Reader.Next] returns one
-// [Record] at a time, or an [*Error] naming the line of a bad record and
-// why it is bad; reading goes on after a bad record. The CSV header and
-// gzip compression are handled by [NewReader]. For parallel parsing,
+// A [Reader] reads an export as a stream, for parallel parsing:
 // [Reader.ReadBatch] collects the raw lines or rows of many records into a
 // [Batch] (sequentially, from the one goroutine that reads), and
-// [Reader.Parse] turns one of them into a Record: Parse may be called from
-// several goroutines at once, on different batches or on the same one.
+// [Reader.Parse] turns one of them into a [Record], or an error that says
+// why the record at its Line is bad; reading goes on after a bad record. Parse may be called from several goroutines at once, on
+// different batches or on the same one. The CSV header and gzip
+// compression are handled by [NewReader].
 //
 // The package checks the syntax of every field (URLs, W3C datetimes with
 // their time zone, hash tokens, media types, lengths) and normalises what

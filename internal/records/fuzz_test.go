@@ -14,6 +14,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // seedCorpus fails the fuzz test when its seed corpus in testdata/fuzz is
@@ -32,7 +33,7 @@ func seedCorpus(f *testing.F) {
 func FuzzParseJSONLine(f *testing.F) {
 	seedCorpus(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
-		rec, err := ParseJSONLine(line, 7)
+		rec, err := parseJSONLine(line, 7)
 		var obj map[string]any
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.UseNumber()
@@ -44,9 +45,8 @@ func FuzzParseJSONLine(f *testing.F) {
 		}
 		isObject := jsonErr == nil && obj != nil && json.Valid(line)
 		if err != nil {
-			var re *Error
-			if !errors.As(err, &re) || re.Line != 7 {
-				t.Fatalf("error %v is not an *Error at line 7", err)
+			if rec.Line != 7 {
+				t.Fatalf("error %v of a record at line %d, not 7", err, rec.Line)
 			}
 			syntax := strings.Contains(err.Error(), "not a JSON object") && !strings.Contains(err.Error(), "nested too deep")
 			if syntax && isObject && utf8.Valid(line) {
@@ -119,11 +119,11 @@ func checkInvariants(t *testing.T, rec *Record) {
 		t.Fatal("accepted without loc")
 	}
 	if rec.LocIsURL {
-		if u, err := CheckURL(rec.Loc); err != nil || u != rec.Loc {
+		if u, err := checkURL(rec.Loc); err != nil || u != rec.Loc {
 			t.Fatalf("loc %q is not a normalised URL: %v", rec.Loc, err)
 		}
-	} else if p, err := CheckPath(rec.Loc); err != nil || p != rec.Loc && "./"+p != rec.Loc {
-		if err != nil || Scheme(rec.Loc) == "" {
+	} else if p, err := checkPath(rec.Loc); err != nil || p != rec.Loc && "./"+p != rec.Loc {
+		if err != nil || uri.Scheme(rec.Loc) == "" {
 			t.Fatalf("loc %q is not a path: %v", rec.Loc, err)
 		}
 	}
@@ -158,13 +158,14 @@ func FuzzCSV(f *testing.F) {
 		}
 		lines := bytes.Count(data, []byte("\n")) + 1
 		last := 0
+		next := nextRecord(r)
 		for {
-			rec, err := r.Next()
+			rec, err := next()
 			if errors.Is(err, io.EOF) {
 				return
 			}
 			line := rec.Line
-			var re *Error
+			var re *badRecord
 			if errors.As(err, &re) {
 				line = re.Line
 			} else if err != nil {

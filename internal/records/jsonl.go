@@ -24,13 +24,10 @@ const maxDepth = 64
 //
 // The parser is written for this one shape, to read a million records in
 // well under a second; its fuzz test holds it to encoding/json.
-func ParseJSONLine(line []byte, lineNo int) (Record, error) {
+func parseJSONLine(line []byte, lineNo int) (Record, error) {
 	p := jsonParser{s: line}
 	rec := newRecord(lineNo)
-	if err := p.object(&rec); err != nil {
-		return rec, &Error{Line: lineNo, Err: err}
-	}
-	return rec, nil
+	return rec, p.object(&rec)
 }
 
 type jsonParser struct {
@@ -88,7 +85,7 @@ func (p *jsonParser) object(rec *Record) error {
 		return p.errf("text after the object")
 	}
 	if len(p.unknown) > 0 {
-		return fmt.Errorf("unknown field%s %s (known: %s, links)", units.Plural(len(p.unknown), "", "s"), strings.Join(p.unknown, ", "), strings.Join(FieldNames[:], ", "))
+		return fmt.Errorf("unknown field%s %s (known: %s, links)", units.Plural(len(p.unknown), "", "s"), strings.Join(p.unknown, ", "), strings.Join(fieldNames[:], ", "))
 	}
 	if p.first != nil {
 		return p.first
@@ -102,7 +99,7 @@ func (p *jsonParser) member(rec *Record) error {
 	if err != nil {
 		return err
 	}
-	f := fieldIndex(kb)
+	f := fieldByName(kb)
 	switch {
 	case string(kb) == "links":
 		f = numFields
@@ -110,7 +107,7 @@ func (p *jsonParser) member(rec *Record) error {
 		p.unknown = append(p.unknown, strconv.Quote(string(kb)))
 		return p.skip(0)
 	}
-	key := FieldNames[min(f, numFields-1)]
+	key := fieldNames[min(f, numFields-1)]
 	if f == numFields {
 		key = "links"
 	}
@@ -121,7 +118,7 @@ func (p *jsonParser) member(rec *Record) error {
 	if f == numFields {
 		return p.links(rec)
 	}
-	v, kind, err := p.scalarBytes()
+	v, kind, err := p.scalar()
 	if err != nil {
 		return err
 	}
@@ -165,15 +162,10 @@ func kindName(kind byte) string {
 }
 
 // scalar parses a value that should be a string, number, boolean or null,
-// and returns its text (unescaped for a string) and kind: '"', '0', 't',
-// 'f' or 'n'. An object or array is skipped and reported as kind '{' or '['.
-func (p *jsonParser) scalar() (string, byte, error) {
-	b, kind, err := p.scalarBytes()
-	return string(b), kind, err
-}
-
-// scalarBytes is scalar without the copy.
-func (p *jsonParser) scalarBytes() ([]byte, byte, error) {
+// and returns its text (unescaped for a string, in the line's memory if it
+// has no escape) and kind: '"', '0', 't', 'f' or 'n'. An object or array
+// is skipped and reported as kind '{' or '['.
+func (p *jsonParser) scalar() ([]byte, byte, error) {
 	if p.i >= len(p.s) {
 		return nil, 0, p.unexpected()
 	}
@@ -209,44 +201,37 @@ func (p *jsonParser) lit(word string) error {
 // number parses a JSON number.
 func (p *jsonParser) number() error {
 	s, i := p.s, p.i
+	digits := func() bool { // one or more
+		start := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
-	switch {
-	case i < len(s) && s[i] == '0':
+	ok := i < len(s) && s[i] == '0'
+	if ok {
 		i++
-	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-	default:
-		p.i = i
-		return p.unexpected()
+	} else {
+		ok = digits()
 	}
-	if i < len(s) && s[i] == '.' {
+	if ok && i < len(s) && s[i] == '.' {
 		i++
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			p.i = i
-			return p.unexpected()
-		}
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
+		ok = digits()
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	if ok && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		if i >= len(s) || s[i] < '0' || s[i] > '9' {
-			p.i = i
-			return p.unexpected()
-		}
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
+		ok = digits()
 	}
 	p.i = i
+	if !ok {
+		return p.unexpected()
+	}
 	return nil
 }
 
@@ -481,7 +466,7 @@ func (p *jsonParser) link(rec *Record) error {
 			return err
 		}
 		key := string(kb)
-		v, kind, err := p.scalar()
+		vb, kind, err := p.scalar()
 		if err != nil {
 			return err
 		}
@@ -492,7 +477,7 @@ func (p *jsonParser) link(rec *Record) error {
 			p.valueErr(fmt.Errorf("links: attribute %q is given twice", key))
 		case kind == '"' || kind == '0' && (key == "length" || key == "pri"):
 			seen = append(seen, key)
-			if err := setLinkAttr(&l, &isURL, key, v); err != nil {
+			if err := setLinkAttr(&l, &isURL, key, string(vb)); err != nil {
 				p.valueErr(fmt.Errorf("links: %w", err))
 			}
 		case kind == 'n':

@@ -63,10 +63,10 @@ func FormatOf(name string) (Format, bool) {
 // JSON Lines is a bad record, skipped without being held in memory; a
 // longer record of CSV is ErrRecordTooLong, and the export cannot be read
 // on (where a CSV record ends cannot be known without reading it).
-const MaxLineBytes = 1 << 20
+const maxLineBytes = 1 << 20
 
 // ErrRecordTooLong reports a CSV record longer than MaxLineBytes.
-var ErrRecordTooLong = fmt.Errorf("a CSV record is longer than %d bytes", MaxLineBytes)
+var errRecordTooLong = fmt.Errorf("a CSV record is longer than %d bytes", maxLineBytes)
 
 // csvLimit passes the bytes of a CSV export on to encoding/csv, which
 // holds a whole record in memory, and fails once a record is longer than
@@ -130,8 +130,8 @@ func (l *csvLimit) Read(p []byte) (int, error) {
 				l.state = csvUnquoted
 			}
 		}
-		if l.n++; l.n > MaxLineBytes {
-			l.err = fmt.Errorf("line %d: %w; the export cannot be read on", l.line, ErrRecordTooLong)
+		if l.n++; l.n > maxLineBytes {
+			l.err = fmt.Errorf("line %d: %w; the export cannot be read on", l.line, errRecordTooLong)
 			return i, nil
 		}
 	}
@@ -147,8 +147,6 @@ type Reader struct {
 	line   int // lines of a JSON Lines export read so far
 	csv    *csv.Reader
 	schema *csvSchema
-	one    Batch // for Next
-	pos    int
 }
 
 // NewReader returns a Reader of the export r in format f. Input compressed
@@ -189,9 +187,6 @@ func NewReader(r io.Reader, f Format) (*Reader, error) {
 	return rd, nil
 }
 
-// Format returns the format of the export.
-func (r *Reader) Format() Format { return r.format }
-
 // A Batch holds the raw text of several records, read by ReadBatch. Its
 // buffers are reused by the next ReadBatch into it.
 type Batch struct {
@@ -205,19 +200,12 @@ type Batch struct {
 // Len returns the number of records in the batch.
 func (b *Batch) Len() int { return len(b.lines) }
 
-// Line returns the line number of record i.
-func (b *Batch) Line(i int) int { return b.lines[i] }
-
-func (b *Batch) reset() {
-	b.buf, b.ends, b.lines, b.rows, b.errs = b.buf[:0], b.ends[:0], b.lines[:0], b.rows[:0], b.errs[:0]
-}
-
 // ReadBatch reads up to max records into b, replacing what it held. It
 // returns io.EOF when the export is exhausted and b is empty; any other
 // error (of reading or decompressing) means the export cannot be read on.
 // Blank lines are not records.
 func (r *Reader) ReadBatch(b *Batch, max int) error {
-	b.reset()
+	b.buf, b.ends, b.lines, b.rows, b.errs = b.buf[:0], b.ends[:0], b.lines[:0], b.rows[:0], b.errs[:0]
 	for b.Len() < max {
 		var err error
 		if r.format == CSV {
@@ -239,7 +227,7 @@ func (r *Reader) ReadBatch(b *Batch, max int) error {
 }
 
 // errLong marks a line past MaxLineBytes in a batch.
-var errLong = fmt.Errorf("line longer than %d bytes", MaxLineBytes)
+var errLong = fmt.Errorf("line longer than %d bytes", maxLineBytes)
 
 func (r *Reader) readLine(b *Batch) error {
 	for {
@@ -250,7 +238,7 @@ func (r *Reader) readLine(b *Batch) error {
 			var chunk []byte
 			chunk, err = r.br.ReadSlice('\n')
 			if !long {
-				if len(b.buf)-start+len(chunk) > MaxLineBytes {
+				if len(b.buf)-start+len(chunk) > maxLineBytes {
 					long = true
 					b.buf = b.buf[:start]
 				} else {
@@ -328,12 +316,13 @@ func (r *Reader) readRow(b *Batch) error {
 	return nil
 }
 
-// Parse parses record i of b. A bad record is returned with an *Error.
-// Parse may be called from several goroutines at once.
+// Parse parses record i of b. A bad record is returned with the error
+// that says why, and its Line. Parse may be called from several
+// goroutines at once.
 func (r *Reader) Parse(b *Batch, i int) (Record, error) {
 	line := b.lines[i]
 	if err := b.errs[i]; err != nil {
-		return newRecord(line), &Error{Line: line, Err: err}
+		return newRecord(line), err
 	}
 	if r.format == CSV {
 		return r.schema.parse(b.rows[i], line)
@@ -342,21 +331,7 @@ func (r *Reader) Parse(b *Batch, i int) (Record, error) {
 	if i > 0 {
 		start = b.ends[i-1]
 	}
-	return ParseJSONLine(b.buf[start:b.ends[i]], line)
-}
-
-// Next returns the next record. A bad record is returned with an *Error,
-// and Next may be called again; io.EOF ends the export; any other error
-// means it cannot be read on.
-func (r *Reader) Next() (Record, error) {
-	if r.pos >= r.one.Len() {
-		if err := r.ReadBatch(&r.one, 256); err != nil {
-			return Record{}, err
-		}
-		r.pos = 0
-	}
-	r.pos++
-	return r.Parse(&r.one, r.pos-1)
+	return parseJSONLine(b.buf[start:b.ends[i]], line)
 }
 
 // Close releases the decompressor, if any. It does not close the

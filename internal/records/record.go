@@ -3,6 +3,7 @@ package records
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/uri"
 )
 
 // A Record is one record of an export, checked and normalised.
@@ -18,7 +20,7 @@ type Record struct {
 
 	// Loc is the record's URL: an absolute http(s) URL (scheme and host in
 	// lower case) if LocIsURL, else a raw path relative to the base URL,
-	// checked by CheckPath.
+	// checked by checkPath.
 	Loc      string
 	LocIsURL bool
 
@@ -53,15 +55,6 @@ func (r *Record) DeletionTime() time.Time {
 	return r.Lastmod
 }
 
-// An Error is a bad record: its line and what is wrong with it.
-type Error struct {
-	Line int
-	Err  error
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-func (e *Error) Unwrap() error { return e.Err }
-
 // The fields of a record, in the order the documentation lists them.
 const (
 	fieldLoc = iota
@@ -78,54 +71,22 @@ const (
 
 // FieldNames are the names of a record's fields (JSON keys and CSV
 // columns), besides its links.
-var FieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
+var fieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
 
-func fieldByName(name string) int {
-	for i, n := range FieldNames {
-		if n == name {
+func fieldByName[S ~string | ~[]byte](name S) int {
+	for i, n := range fieldNames {
+		if n == string(name) {
 			return i
 		}
 	}
 	return -1
 }
 
-// fieldIndex is fieldByName without converting name to a string.
-func fieldIndex(name []byte) int {
-	switch string(name) {
-	case "loc":
-		return fieldLoc
-	case "lastmod":
-		return fieldLastmod
-	case "created":
-		return fieldCreated
-	case "deleted":
-		return fieldDeleted
-	case "status":
-		return fieldStatus
-	case "hash":
-		return fieldHash
-	case "length":
-		return fieldLength
-	case "type":
-		return fieldType
-	case "path":
-		return fieldPath
-	}
-	return -1
-}
-
 // LinkAttrs are the attributes a link of a record may have (section 14);
 // rel and href are required.
-var LinkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
+var linkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
 
-func isLinkAttr(name string) bool {
-	for _, n := range LinkAttrs {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func isLinkAttr(name string) bool { return slices.Contains(linkAttrs, name) }
 
 const statusPublished = "published"
 
@@ -165,7 +126,7 @@ func (r *Record) set(f int, v string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", FieldNames[f], err)
+		return fmt.Errorf("%s: %w", fieldNames[f], err)
 	}
 	return nil
 }
@@ -235,22 +196,15 @@ func (r *Record) finish() error {
 }
 
 func checkLoc(v string) (string, bool, error) {
-	if Scheme(v) != "" {
-		u, err := CheckURL(v)
+	if uri.Scheme(v) != "" {
+		u, err := checkURL(v)
 		return u, true, err
 	}
-	p, err := CheckPath(v)
-	if err == nil && len(p) > MaxLocLength {
+	p, err := checkPath(v)
+	if err == nil && len(p) > uri.MaxLocLength {
 		err = fmt.Errorf("path of %d characters: a Sitemap <loc> may have at most 2,048", len(p))
 	}
 	return p, false, err
-}
-
-// normaliseHash checks a hash value with hashing.ParseAttr and returns its
-// tokens in lower case, separated by single spaces.
-func normaliseHash(v string) (string, error) {
-	tokens, err := hashing.ParseAttr(v)
-	return hashing.FormatTokens(tokens), err
 }
 
 // parseLength reads a number of bytes: digits, optionally followed by a
@@ -310,20 +264,22 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		}
 		l.Rel = v
 	case "href":
-		*isURL = Scheme(v) != ""
+		*isURL = uri.Scheme(v) != ""
 		if *isURL {
-			err = CheckURI(v)
-			if Scheme(v) == "http" || Scheme(v) == "https" {
-				v, _ = CheckURL(v)
+			err = checkURI(v)
+			if uri.Scheme(v) == "http" || uri.Scheme(v) == "https" {
+				v, _ = checkURL(v)
 			}
 		} else {
-			v, err = CheckPath(v)
+			v, err = checkPath(v)
 		}
 		l.Href = v
 	case "type":
 		l.Type, err = checkType(v)
 	case "hash":
-		l.Hash, err = normaliseHash(v)
+		var tokens []hashing.Token
+		tokens, err = hashing.ParseAttr(v)
+		l.Hash = hashing.FormatTokens(tokens)
 	case "length":
 		var n int64
 		if n, err = parseLength(v); err == nil {
@@ -341,17 +297,20 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		}
 		l.Pri = v
 	case "profile":
-		err = CheckURI(v)
+		err = checkURI(v)
 		l.Profile = v
 	case "encoding":
 		if !mediatype.IsName(v) {
 			err = fmt.Errorf("%q is not a content coding such as gzip", v)
 		}
 		l.Encoding = v
-	case "path":
+	case "path": // the schema's pattern: /.*[^/]
+		if len(v) < 2 || v[0] != '/' || v[len(v)-1] == '/' {
+			err = fmt.Errorf("%q is not the path of a file in a package, such as /files/a.txt", v)
+		}
 		l.Path = v
 	default:
-		return fmt.Errorf("unknown link attribute %q (known: %s)", name, strings.Join(LinkAttrs, ", "))
+		return fmt.Errorf("unknown link attribute %q (known: %s)", name, strings.Join(linkAttrs, ", "))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)

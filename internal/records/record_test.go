@@ -17,20 +17,50 @@ import (
 
 const sha = "sha-256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
-func readAll(t *testing.T, format Format, input string) ([]Record, []*Error) {
+// nextRecord returns a function that reads the records of r one at a
+// time, as ReadBatch and Parse do in batches.
+func nextRecord(r *Reader) func() (Record, error) {
+	var b Batch
+	pos := 0
+	return func() (Record, error) {
+		if pos >= b.Len() {
+			if err := r.ReadBatch(&b, 256); err != nil {
+				return Record{}, err
+			}
+			pos = 0
+		}
+		pos++
+		rec, err := r.Parse(&b, pos-1)
+		if err != nil {
+			return rec, &badRecord{rec.Line, err}
+		}
+		return rec, nil
+	}
+}
+
+// badRecord is a record Parse finds bad, at its line.
+type badRecord struct {
+	Line int
+	Err  error
+}
+
+func (e *badRecord) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+func readAll(t *testing.T, format Format, input string) ([]Record, []*badRecord) {
 	t.Helper()
 	r, err := NewReader(strings.NewReader(input), format)
 	if err != nil {
 		t.Fatalf("NewReader: %v", err)
 	}
 	var recs []Record
-	var bad []*Error
+	var bad []*badRecord
+	next := nextRecord(r)
 	for {
-		rec, err := r.Next()
+		rec, err := next()
 		if errors.Is(err, io.EOF) {
 			return recs, bad
 		}
-		var re *Error
+		var re *badRecord
 		if errors.As(err, &re) {
 			bad = append(bad, re)
 			continue
@@ -59,6 +89,7 @@ func utc(s string) time.Time {
 }
 
 func TestGoodRecords(t *testing.T) {
+	t.Parallel()
 	full := Record{
 		Line: 1, Loc: "https://example.org/records/1", LocIsURL: true,
 		Lastmod: utc("2024-05-01T08:11:12Z"), Created: utc("2024-04-30T22:00:00Z"),
@@ -120,6 +151,7 @@ func TestGoodRecords(t *testing.T) {
 
 // TestBadRecords checks every kind of bad record: its line and reason.
 func TestBadRecords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		format Format
@@ -176,13 +208,15 @@ func TestBadRecords(t *testing.T) {
 		{"link file", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"file:///etc/passwd"}]}`, 1, "is a file: URI"},
 		{"link data", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"data:text/html,x"}]}`, 1, "is a data: URI"},
 		{"link profile javascript", JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"b","profile":"javascript:x"}]}`, 1, "is a javascript: URI"},
+		{"link path not in a package", JSONL, `{"loc":"a","links":[{"rel":"alternate","href":"b","path":"files/b"}]}`, 1, `path: "files/b" is not the path of a file in a package`},
+		{"link path of a folder", CSV, "loc,link:alternate,link:alternate:path\na,b,/files/\n", 2, `link:alternate: path: "/files/" is not the path of a file in a package`},
 		{"link bad pri", JSONL, `{"loc":"a","links":[{"rel":"duplicate","href":"https://m.example.org/a","pri":0}]}`, 1, "pri"},
 		{"link not an object", JSONL, `{"loc":"a","links":["x"]}`, 1, "is not a link object"},
 		{"csv link attribute without href", CSV, "loc,link:alternate,link:alternate:type\na,,text/html\n", 2, "link:alternate has attributes but no href"},
 		{"csv wrong field count", CSV, "loc,lastmod\na,2024-05-01T00:00:00Z,extra\n", 2, "3 fields, but the header has 2 columns"},
 		{"csv one field", CSV, "loc,lastmod\na\n", 2, "1 field, but the header has 2 columns"},
 		{"csv bare quote", CSV, "loc,lastmod\na\"b,x\n", 2, "bare \""},
-		{"line too long", JSONL, `{"loc":"` + strings.Repeat("a", MaxLineBytes) + `"}`, 1, "line longer than"},
+		{"line too long", JSONL, `{"loc":"` + strings.Repeat("a", maxLineBytes) + `"}`, 1, "line longer than"},
 		{"line number after blank lines", JSONL, "\n\n" + `{"loc":"a","lastmod":"x"}` + "\n", 3, "lastmod:"},
 	}
 	for _, tc := range tests {
@@ -202,6 +236,7 @@ func TestBadRecords(t *testing.T) {
 }
 
 func TestReadingGoesOnAfterBadRecords(t *testing.T) {
+	t.Parallel()
 	input := `{"loc":"a"}` + "\n" + `{"loc":` + "\n" + `{"loc":"b"}` + "\n" + `{"loc":"c","x":1}` + "\n" + `{"loc":"d"}`
 	recs, bad := readAll(t, JSONL, input)
 	var locs []string
@@ -218,6 +253,7 @@ func TestReadingGoesOnAfterBadRecords(t *testing.T) {
 }
 
 func TestCSVHeader(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, input, want string }{
 		{"unknown columns", "loc,title,Lastmod\n", `unknown columns "title", "Lastmod"`},
 		{"duplicate column", "loc,lastmod,lastmod\n", `column "lastmod" given twice`},
@@ -237,6 +273,7 @@ func TestCSVHeader(t *testing.T) {
 }
 
 func TestCSVLinkRelWithColon(t *testing.T) {
+	t.Parallel()
 	recs, bad := readAll(t, CSV, "loc,link:http://www.openarchives.org/rs/terms/patch,link:http://www.openarchives.org/rs/terms/patch:type\n"+
 		"a,https://example.org/a.diff,text/x-diff\n")
 	if len(bad) > 0 || len(recs) != 1 {
@@ -249,6 +286,7 @@ func TestCSVLinkRelWithColon(t *testing.T) {
 }
 
 func TestParseTime(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"2024-05-01T10:11:12Z", "2024-05-01T10:11:12Z"},
 		{"2024-05-01t10:11:12z", "2024-05-01T10:11:12Z"},
@@ -278,6 +316,7 @@ func TestParseTime(t *testing.T) {
 }
 
 func TestFormatOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		want Format
@@ -294,6 +333,7 @@ func TestFormatOf(t *testing.T) {
 }
 
 func TestPublished(t *testing.T) {
+	t.Parallel()
 	for status, want := range map[string]bool{"": true, "published": true, "Published": true, "draft": false, "private": false} {
 		r := Record{Status: status}
 		if r.Published() != want {
@@ -303,6 +343,7 @@ func TestPublished(t *testing.T) {
 }
 
 func TestGzipAndBatches(t *testing.T) {
+	t.Parallel()
 	var plain strings.Builder
 	for i := 1; i <= 1000; i++ {
 		if i%100 == 0 {
@@ -343,6 +384,7 @@ func TestGzipAndBatches(t *testing.T) {
 }
 
 func TestCorruptGzip(t *testing.T) {
+	t.Parallel()
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	zw.Write([]byte(strings.Repeat(`{"loc":"a"}`+"\n", 1000)))
@@ -352,9 +394,10 @@ func TestCorruptGzip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	next := nextRecord(r)
 	for {
-		_, err := r.Next()
-		var re *Error
+		_, err := next()
+		var re *badRecord
 		if errors.As(err, &re) {
 			continue
 		}
@@ -373,6 +416,7 @@ func TestCorruptGzip(t *testing.T) {
 // duplicates, and a URL given absolute matches the one rsgen makes of a
 // path (upper-case escapes, unreserved characters as they are).
 func TestURLNormalForm(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"https://example.org/a", "https://example.org/a"},
 		{"HTTPS://Example.ORG:443/a", "https://example.org/a"},
@@ -397,12 +441,12 @@ func TestURLNormalForm(t *testing.T) {
 		{"https://example.org/a..b/.c/..d", "https://example.org/a..b/.c/..d"},
 	}
 	for _, tt := range tests {
-		got, err := CheckURL(tt.in)
+		got, err := checkURL(tt.in)
 		if err != nil || got != tt.want {
 			t.Errorf("CheckURL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 			continue
 		}
-		if again, _ := CheckURL(got); again != got {
+		if again, _ := checkURL(got); again != got {
 			t.Errorf("CheckURL(%q) = %q: not a normal form", got, again)
 		}
 	}
@@ -410,6 +454,7 @@ func TestURLNormalForm(t *testing.T) {
 
 // A link's href may be an identifier of another scheme than http(s).
 func TestLinkSchemes(t *testing.T) {
+	t.Parallel()
 	for _, href := range []string{"https://example.org/x", "urn:isbn:0451450523", "info:doi/10.1000/182", "doi:10.1000/182",
 		"hdl:20.1000/100", "ark:/13030/tf5p30086k", "tag:example.org,2024:x", "mailto:curator@example.org", "ftp://ftp.example.org/a"} {
 		recs, bad := readAll(t, JSONL, `{"loc":"a","links":[{"rel":"describedby","href":"`+href+`"}]}`)

@@ -3,12 +3,10 @@ package records
 import (
 	"errors"
 	"fmt"
-	"github.com/rsgen/rsgen/internal/uri"
 	"strings"
-)
 
-// MaxLocLength is the longest <loc> the Sitemap schema accepts.
-const MaxLocLength = 2048
+	"github.com/rsgen/rsgen/internal/uri"
+)
 
 // uriChars marks the bytes that may appear as they are in a URI after its
 // scheme (RFC 3986: unreserved, gen-delims but [ ], sub-delims, and % for
@@ -29,10 +27,6 @@ var uriChars = func() (t [256]bool) {
 	return t
 }()
 
-// Scheme returns the scheme of s, lower-cased, if s starts with one
-// ("https:", "urn:"), and "" if s is a relative reference.
-func Scheme(s string) string { return uri.Scheme(s) }
-
 // CheckURL checks that s is an absolute http or https URL that can be
 // published as it is: a host, no credentials, no fragment, and nothing
 // that should have been percent-encoded. It returns s in the normal form
@@ -40,8 +34,8 @@ func Scheme(s string) string { return uri.Scheme(s) }
 // URL are one: scheme and host in lower case, without the default port of
 // the scheme, "/" for an empty path, percent escapes in upper case and
 // unreserved characters unescaped.
-func CheckURL(s string) (string, error) {
-	scheme := Scheme(s)
+func checkURL(s string) (string, error) {
+	scheme := uri.Scheme(s)
 	if scheme != "http" && scheme != "https" {
 		return "", fmt.Errorf("%q is a %s: URL; only http and https URLs are published", s, scheme)
 	}
@@ -65,28 +59,15 @@ func CheckURL(s string) (string, error) {
 	if err := checkURIChars(tail); err != nil {
 		return "", fmt.Errorf("%q: %w", s, err)
 	}
-	if len(s) > MaxLocLength {
+	if len(s) > uri.MaxLocLength {
 		return "", fmt.Errorf("URL of %d characters: a Sitemap <loc> may have at most 2,048", len(s))
 	}
-	normal := true
-	if def := map[string]string{"http": ":80", "https": ":443"}[scheme]; strings.HasSuffix(host, def) {
-		host, normal = strings.TrimSuffix(host, def), false
+	u := uri.Normalize(s) // checked above: nothing is escaped but what was
+	pathStart := len(scheme) + 3 + strings.IndexByte(u[len(scheme)+3:], '/')
+	if path, _, _ := strings.Cut(u[pathStart:], "?"); hasDotSegment(path) {
+		u = u[:pathStart] + removeDotSegments(path) + u[pathStart+len(path):]
 	}
-	if tail == "" || tail[0] == '?' {
-		tail, normal = "/"+tail, false
-	}
-	if strings.IndexByte(tail, '%') >= 0 {
-		tail = normalEscapes(tail)
-		normal = false
-	}
-	if path, _, _ := strings.Cut(tail, "?"); hasDotSegment(path) {
-		tail = removeDotSegments(path) + tail[len(path):]
-		normal = false
-	}
-	if normal && isLower(scheme) && s[:len(scheme)] == scheme && isLower(host) {
-		return s, nil
-	}
-	return scheme + "://" + strings.ToLower(host) + tail, nil
+	return u, nil
 }
 
 // hasDotSegment reports whether the path p has a "." or ".." segment.
@@ -126,30 +107,6 @@ func removeDotSegments(p string) string {
 		}
 	}
 	return "/" + strings.Join(out, "/")
-}
-
-// normalEscapes returns s, whose escapes are well formed, with the escapes
-// of unreserved characters decoded and the others in upper case.
-func normalEscapes(s string) string {
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] != '%' {
-			b = append(b, s[i])
-			continue
-		}
-		b = uri.AppendNormal(b, s[i+1], s[i+2])
-		i += 2
-	}
-	return string(b)
-}
-
-func isLower(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return false
-		}
-	}
-	return true
 }
 
 // checkHost checks the authority of an http(s) URL: a host name or an IP
@@ -239,8 +196,8 @@ var linkSchemes = map[string]bool{
 // http or https URL as CheckURL checks one, or a URI of a scheme that
 // identifies a resource (linkSchemes), with nothing that should have been
 // percent-encoded.
-func CheckURI(s string) error {
-	scheme := Scheme(s)
+func checkURI(s string) error {
+	scheme := uri.Scheme(s)
 	if scheme == "" {
 		return fmt.Errorf("%q is not an absolute URI", s)
 	}
@@ -248,7 +205,7 @@ func CheckURI(s string) error {
 		return fmt.Errorf("%q is a %s: URI; a link points to an http or https URL, a path, or an identifier (urn:, info:, doi:, hdl:, ark:, tag:, mailto:, ftp:)", s, scheme)
 	}
 	if scheme == "http" || scheme == "https" {
-		_, err := CheckURL(s)
+		_, err := checkURL(s)
 		return err
 	}
 	if err := checkURIChars(s[len(scheme)+1:]); err != nil {
@@ -263,8 +220,8 @@ func CheckURI(s string) error {
 // no empty, "." or ".." segment (a trailing slash is kept: a page such as
 // "collections/maps/" is a resource). A leading "./" is dropped, so that a
 // path whose first segment holds a colon can be told from a URL.
-func CheckPath(s string) (string, error) {
-	if scheme := Scheme(s); scheme != "" {
+func checkPath(s string) (string, error) {
+	if scheme := uri.Scheme(s); scheme != "" {
 		return "", fmt.Errorf("%q is a %s: URL; only http and https URLs are published (write a path whose first segment has a colon as ./%s)", s, scheme, s)
 	}
 	p := strings.TrimPrefix(s, "./")

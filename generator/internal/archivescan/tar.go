@@ -17,7 +17,6 @@ import (
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/spool"
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
@@ -172,7 +171,7 @@ func (sc *Scan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error
 		cur, unpublished = spill.Resource{}, len(it.Value()) == 0
 		if unpublished {
 			cur.Path = string(it.Key())
-		} else if err := spill.ReadResource(binrec.NewReader(it.Value(), spool.ErrCorrupt), &cur, intern); err != nil {
+		} else if err := spill.ReadResource(binrec.NewReader(it.Value(), binrec.ErrCorrupt), &cur, intern); err != nil {
 			return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 		}
 		n = 1

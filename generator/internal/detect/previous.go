@@ -9,7 +9,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/spool"
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
@@ -23,7 +22,7 @@ import (
 type Previous struct {
 	done chan struct{} // closed when the spool is complete, or failed
 	stop context.CancelFunc
-	file *spool.File
+	file *binrec.File
 	n    int // the previous build's resources (for the mass-delete guard)
 	err  error
 }
@@ -68,7 +67,7 @@ func SpoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, area
 // undoes): the same as it was for rsgen's own, and rsgen's form for one
 // another tool wrote otherwise ("a+b.txt" for "a%2Bb.txt"), in which a
 // deletion is then published.
-func spoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, spillDir string, sort bool) (*spool.File, int, error) {
+func spoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, spillDir string, sort bool) (*binrec.File, int, error) {
 	it, err := site.ResourceIter(ctx, previous.IterOptions{
 		Key:      base.RelPath,
 		SpillDir: spillDir,
@@ -79,7 +78,7 @@ func spoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, spil
 		return nil, 0, err
 	}
 	defer it.Close()
-	f, err := spool.Create(spillDir, "previous-*")
+	f, err := binrec.Create(spillDir, "previous-*")
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
@@ -170,7 +169,7 @@ type prevEntry struct {
 // Cur, until it returns false; then Err says why.
 type prevIter struct {
 	Cur  prevEntry // its slices are reused by Next
-	r    *spool.Reader
+	r    *binrec.FileReader
 	fail error
 }
 
@@ -179,7 +178,7 @@ func (it *prevIter) Next() bool {
 	if it.fail != nil || !it.r.Next() {
 		return false
 	}
-	d := binrec.NewReader(it.r.Record(), spool.ErrCorrupt)
+	d := binrec.NewReader(it.r.Record(), binrec.ErrCorrupt)
 	c := &it.Cur
 	c.Foreign = d.Byte() == 1
 	c.Key = ""

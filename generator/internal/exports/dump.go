@@ -12,7 +12,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -72,24 +71,7 @@ type dumpSeq struct {
 
 // Names gives the path of each file, once.
 func (q *dumpSeq) Names(yield func(string) bool) error {
-	it, err := q.s.dump.Iter()
-	if err != nil {
-		return err
-	}
-	defer it.Close()
-	var prev []byte
-	first := true
-	for it.Next() {
-		path, line := splitPathKey(it.Key())
-		if q.s.skipped[line] || !first && bytes.Equal(path, prev) {
-			continue
-		}
-		first, prev = false, append(prev[:0], path...)
-		if !yield(string(path)) {
-			break
-		}
-	}
-	return it.Err()
+	return q.groups(func(path string, _ []dumpRecord, _ []leftRecord) bool { return yield(path) })
 }
 
 // Items gives the item of each file.
@@ -115,11 +97,6 @@ func (q *dumpSeq) Items(yield func(*zipdump.Item) bool) error {
 // is left out: the file changed between the reads of the two. So is
 // every record past the entries a manifest may list.
 func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftRecord) bool) error {
-	it, err := q.s.dump.Iter()
-	if err != nil {
-		return err
-	}
-	defer it.Close()
 	var path []byte
 	var kept []dumpRecord
 	var left []leftRecord
@@ -131,22 +108,22 @@ func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftReco
 		kept, left = kept[:0], left[:0]
 		return ok
 	}
-	for it.Next() {
-		p, line := splitPathKey(it.Key())
+	err := scan(q.s.dump, func(key, val []byte) error {
+		p, line := splitKey(key)
 		if q.s.skipped[line] {
-			continue
-		}
-		if len(kept) > 0 && !bytes.Equal(p, path) && !flush() {
 			return nil
 		}
-		d := dumpRecord{line: line}
-		if err := decodeDumpRecord(it.Value(), &d.r); err != nil {
+		if len(kept) > 0 && !bytes.Equal(p, path) && !flush() {
+			return errStop
+		}
+		d := dumpRecord{line: line, r: spill.Resource{Path: string(p)}}
+		if _, err := decodeItem(val, &d.r); err != nil {
 			return err
 		}
 		if len(kept) == 0 {
 			path = append(path[:0], p...)
 			kept = append(kept, d)
-			continue
+			return nil
 		}
 		switch first := &kept[0]; {
 		case !slices.EqualFunc(d.r.Hash, first.r.Hash, sameToken) || d.r.Length != first.r.Length:
@@ -158,27 +135,12 @@ func (q *dumpSeq) groups(fn func(path string, kept []dumpRecord, left []leftReco
 		default:
 			kept = append(kept, d)
 		}
+		return nil
+	})
+	if err == nil {
+		flush()
 	}
-	if err := it.Err(); err != nil {
-		return err
-	}
-	flush()
-	return nil
-}
-
-// decodeDumpRecord decodes the payload of a record of the dump's sorter:
-// its loc, then the rest as in the Resource List's.
-func decodeDumpRecord(payload []byte, r *spill.Resource) error {
-	d := binrec.NewReader(payload, errCorruptItem)
-	loc := d.String()
-	if d.Err() != nil {
-		return d.Err()
-	}
-	if _, err := decodeItem(d.Rest(), r); err != nil {
-		return err
-	}
-	r.Loc = loc
-	return nil
+	return err
 }
 
 // PackDump writes the packages of the Resource Dump, if the build makes

@@ -8,7 +8,6 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -17,12 +16,13 @@ import (
 // reads) are not the same bitstream: all but the first are left out.
 // So are records past what one manifest may list.
 func TestDumpSeqGroups(t *testing.T) {
+	t.Parallel()
 	x := &Source{dump: extsort.New(t.TempDir(), 1<<20)}
 	defer x.dump.Close()
 	add := func(path string, line int, hash string) {
 		r := spill.Resource{Loc: fmt.Sprintf("https://example.org/%d", line), Length: 5, Hash: []hashing.Token{{Alg: "sha-256", Digest: []byte(hash)}}, Path: path}
-		key := appendPathKey(nil, path, line)
-		if err := x.dump.Add(key, appendItem(binrec.AppendBytes(nil, r.Loc), &r, 0)); err != nil {
+		key := appendKey(nil, path, line)
+		if err := x.dump.Add(key, appendItem(nil, &r, 0, true)); err != nil {
 			t.Fatal(err)
 		}
 	}

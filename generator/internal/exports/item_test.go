@@ -14,6 +14,7 @@ import (
 // A sorted record decodes to the Resource it was made of, and its keys
 // give back the loc, path, time and line.
 func TestItemRoundTrip(t *testing.T) {
+	t.Parallel()
 	mod := time.Date(2024, 5, 3, 10, 0, 0, 500, time.UTC)
 	for _, tc := range []struct {
 		name   string
@@ -22,12 +23,12 @@ func TestItemRoundTrip(t *testing.T) {
 	}{
 		{"bare", spill.Resource{Length: -1}, 0},
 		{"full", spill.Resource{Length: 42, Modified: mod, Hash: []hashing.Token{{Alg: "sha-256", Digest: []byte{0xab}}, {Alg: "x-y", Digest: []byte{1}}}, Type: "text/plain", Path: "files/a.txt",
-			Links: []rsxml.Link{{Rel: "alternate", Href: "https://example.org/a.html", Type: "text/html"}}}, itemUpdated},
+			Links: []rsxml.Link{{Rel: "alternate", Href: "https://example.org/a.html", Type: "text/html", Pri: "2", Profile: "https://example.org/p"}}}, itemUpdated},
 		{"deleted", spill.Resource{Length: -1, Modified: mod}, itemDeleted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			payload := appendItem(nil, &tc.r, tc.change)
-			var got spill.Resource
+			payload := appendItem(nil, &tc.r, tc.change, false)
+			got := spill.Resource{Loc: tc.r.Loc} // from the key
 			change, err := decodeItem(payload, &got)
 			if err != nil || change != tc.change || !reflect.DeepEqual(got, tc.r) {
 				t.Errorf("decoded %+v, change %q, error %v; want %+v, change %q", got, change, err, tc.r, tc.change)
@@ -40,7 +41,7 @@ func TestItemRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	loc, line := splitLocKey(appendLocKey(nil, "https://example.org/a", 7))
+	loc, line := splitKey(appendKey(nil, "https://example.org/a", 7))
 	if string(loc) != "https://example.org/a" || line != 7 {
 		t.Errorf("loc key gives %q, %d", loc, line)
 	}
@@ -49,7 +50,7 @@ func TestItemRoundTrip(t *testing.T) {
 	if bytes.Compare(before, after) >= 0 {
 		t.Error("change keys not in chronological order across 1970")
 	}
-	if at, loc, line := splitChangeKey(after); !at.Equal(mod.Truncate(time.Second)) || string(loc) != "https://example.org/a" || line != 2 {
-		t.Errorf("change key gives %v, %q, %d", at, loc, line)
+	if at, loc := splitChangeKey(after); !at.Equal(mod.Truncate(time.Second)) || string(loc) != "https://example.org/a" || lineOf(after) != 2 {
+		t.Errorf("change key gives %v, %q, %d", at, loc, lineOf(after))
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/records"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -45,11 +46,7 @@ type BadRecordsError struct {
 }
 
 func (e *BadRecordsError) Error() string {
-	s := "s"
-	if e.Total == 1 {
-		s = ""
-	}
-	return fmt.Sprintf("%d bad record%s in %s; nothing was published", e.Total, s, e.Name)
+	return fmt.Sprintf("%s in %s; nothing was published", units.Count(e.Total, "bad record"), e.Name)
 }
 
 // Options are what a Source needs from its build.
@@ -85,22 +82,21 @@ type Options struct {
 // the collector gathers from all its batches.
 type Source struct {
 	opt     Options
-	in      *input
+	rd      *records.Reader
+	file    *os.File // the export, or os.Stdin; nil if read from Options.Stdin
 	root    *os.Root // the export's directory: local files are read only inside it
 	sortDir string   // Options.SortDir, once made
 	closed  bool
 	rep     *Report
 
-	rl, ch  *extsort.Sorter
-	dump    *extsort.Sorter  // by path, with a Resource Dump; else nil
-	bad     []report.Problem // bad records, when they fail the build
-	hosts   map[string]int
-	noTime  lineCount
-	future  lineCount
-	noPath  lineCount
-	skipped map[int]bool // lines of skipped duplicates, and of records left out of the dump: kept out of every list
-	from    time.Time
-	window  bool // a Change List is wanted
+	rl, ch, dump *extsort.Sorter  // by loc, time and path; dump nil without a Resource Dump
+	bad          []report.Problem // bad records, when they fail the build
+	hosts        map[string]int
+	noTime       lineCount
+	future       lineCount
+	noPath       lineCount
+	skipped      map[int]bool // lines of skipped duplicates, and of records left out of the dump: kept out of every list
+	window       bool         // a Change List is wanted
 	// noFiles is set once a listed record without a local file makes a
 	// Resource Dump impossible: the files of the others are not read.
 	noFiles atomic.Bool
@@ -129,29 +125,15 @@ type result struct {
 // sortAdd is one record for a sorter: key buf[start:keyEnd], payload
 // buf[keyEnd:end], where start is the end of the previous one.
 type sortAdd struct {
-	to     sorterID
+	to     *extsort.Sorter
 	keyEnd int
 	end    int
 }
 
-// sorterID names the sorter of a sortAdd.
-type sorterID uint8
-
-const (
-	toResources sorterID = iota // Source.rl
-	toChanges                   // Source.ch
-	toDump                      // Source.dump
-)
-
 // lineCount counts records and remembers the first one's line.
 type lineCount struct{ n, first int }
 
-func (c *lineCount) add(line int) {
-	if c.n == 0 || line < c.first {
-		c.first = line
-	}
-	c.n++
-}
+func (c *lineCount) add(line int) { c.merge(lineCount{1, line}) }
 
 func (c *lineCount) merge(o lineCount) {
 	if o.n > 0 && (c.n == 0 || o.first < c.first) {
@@ -167,93 +149,83 @@ func (r *result) reset() {
 	clear(r.hosts)
 }
 
-// input is an open export.
-type input struct {
-	rd   *records.Reader
-	name string   // as messages name it
-	dir  string   // its paths are relative to this directory
-	file *os.File // the export, or os.Stdin
-}
-
-// close closes the file of the export: a read waiting on it returns. It
-// may be called from another goroutine than the one reading.
-func (in *input) close() {
-	if in.file != nil {
-		in.file.Close()
-	}
-}
-
-// openInput opens the export and reads its CSV header, if any.
-func openInput(opt *Options) (*input, error) {
-	in := &input{name: opt.Export, dir: filepath.Dir(opt.Export)}
-	var r io.Reader
-	if opt.Export == "-" {
-		in.name, in.dir = "stdin", "."
-		r = opt.Stdin
-		if r == nil {
-			in.file, r = os.Stdin, os.Stdin
-		}
-	}
-	format, ok := records.FormatOf(opt.Export)
-	if opt.Format != "" {
-		var err error
-		if format, err = records.ParseFormat(opt.Format); err != nil {
-			return nil, err
-		}
-	} else if !ok {
-		return nil, fmt.Errorf("cannot tell the format of %s from its name (.jsonl, .ndjson, .csv, optionally .gz): give the export format", in.name)
-	}
-	if r == nil {
-		f, err := os.Open(opt.Export)
-		if err != nil {
-			return nil, fmt.Errorf("record export %s: %w", in.name, display.WithoutPath(err))
-		}
-		in.file, r = f, f
-	}
-	var err error
-	if in.rd, err = records.NewReader(r, format); err != nil {
-		in.close()
-		return nil, fmt.Errorf("record export %s: %w", in.name, err)
-	}
-	return in, nil
-}
-
 // Open opens the export of opt, reads its CSV header, if any, and makes
-// the directories its records are sorted in. The caller closes the
-// Source, whatever Read and Write return.
+// the directory its records are sorted in. The caller closes the Source,
+// whatever Read and Write return.
 func Open(opt Options) (*Source, error) {
-	in, err := openInput(&opt)
+	s := &Source{opt: opt, rep: &Report{Name: opt.Export, Withheld: map[string]int{}}, hosts: map[string]int{}, window: opt.Window >= 0}
+	dir, err := s.openExport()
+	if err == nil {
+		if s.root, err = os.OpenRoot(dir); err != nil {
+			err = fmt.Errorf("directory of the record export: %w", display.WithoutPath(err))
+		}
+	}
+	if err == nil {
+		if err = confined.Mkdir(opt.SortDir, 0o700); err != nil {
+			err = fmt.Errorf("creating a directory to sort records in: %w", err)
+		}
+	}
 	if err != nil {
+		s.Close()
 		return nil, err
 	}
-	s := &Source{opt: opt, in: in, rep: &Report{Name: in.name, Withheld: map[string]int{}}, hosts: map[string]int{}, window: opt.Window >= 0}
-	if s.root, err = os.OpenRoot(in.dir); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("directory of the record export: %w", display.WithoutPath(err))
-	}
-	for _, d := range []string{"", "resources", "changes", "dump"} {
-		if err := confined.Mkdir(filepath.Join(opt.SortDir, d), 0o700); err != nil {
-			s.Close()
-			return nil, fmt.Errorf("creating a directory to sort records in: %w", err)
-		}
-		s.sortDir = opt.SortDir
-	}
+	s.sortDir = opt.SortDir
 	chunk := opt.Chunk
 	if chunk <= 0 {
 		chunk = extsort.DefaultChunkBytes / 2
 	}
-	s.rl = extsort.New(filepath.Join(opt.SortDir, "resources"), chunk)
-	s.ch = extsort.New(filepath.Join(opt.SortDir, "changes"), chunk)
+	s.rl, s.ch = extsort.New(opt.SortDir, chunk), extsort.New(opt.SortDir, chunk)
 	if opt.Dump != nil {
-		s.dump = extsort.New(filepath.Join(opt.SortDir, "dump"), chunk)
+		s.dump = extsort.New(opt.SortDir, chunk)
 	}
 	window := opt.Window
 	if window == 0 {
 		window = DefaultChangesWindow
 	}
-	s.from = opt.At.Add(-window).Truncate(time.Second)
-	s.rep.From = s.from
+	s.rep.From = opt.At.Add(-window).Truncate(time.Second)
 	return s, nil
+}
+
+// openExport opens the export and reads its CSV header, if any. It returns
+// the directory the paths of its records are relative to.
+func (s *Source) openExport() (dir string, err error) {
+	opt := &s.opt
+	var r io.Reader
+	dir = filepath.Dir(opt.Export)
+	if opt.Export == "-" {
+		s.rep.Name, dir = "stdin", "."
+		r = opt.Stdin
+		if r == nil {
+			s.file, r = os.Stdin, os.Stdin
+		}
+	}
+	format, ok := records.FormatOf(opt.Export)
+	if opt.Format != "" {
+		if format, err = records.ParseFormat(opt.Format); err != nil {
+			return "", err
+		}
+	} else if !ok {
+		return "", fmt.Errorf("cannot tell the format of %s from its name (.jsonl, .ndjson, .csv, optionally .gz): give the export format", s.rep.Name)
+	}
+	if r == nil {
+		f, err := os.Open(opt.Export)
+		if err != nil {
+			return "", fmt.Errorf("record export %s: %w", s.rep.Name, display.WithoutPath(err))
+		}
+		s.file, r = f, f
+	}
+	if s.rd, err = records.NewReader(r, format); err != nil {
+		return "", fmt.Errorf("record export %s: %w", s.rep.Name, err)
+	}
+	return dir, nil
+}
+
+// closeFile closes the file of the export: a read waiting on it returns.
+// It may be called from another goroutine than the one reading.
+func (s *Source) closeFile() {
+	if s.file != nil {
+		s.file.Close()
+	}
 }
 
 // Report is what the export held, as far as it was read and written.
@@ -277,10 +249,12 @@ func (s *Source) Close() {
 	if s.root != nil {
 		s.root.Close()
 	}
-	if s.in.file != os.Stdin {
-		s.in.close()
+	if s.file != os.Stdin {
+		s.closeFile()
 	}
-	s.in.rd.Close()
+	if s.rd != nil {
+		s.rd.Close()
+	}
 }
 
 // Read reads the export with a pool of workers and sorts what they make
@@ -289,7 +263,7 @@ func (s *Source) Close() {
 func (s *Source) Read(ctx context.Context) error {
 	// An interrupt must not wait for a pipe that sends nothing: closing
 	// the export (stdin too, then) ends the read.
-	stop := context.AfterFunc(ctx, s.in.close)
+	stop := context.AfterFunc(ctx, s.closeFile)
 	defer stop()
 	if err := s.ingest(ctx); err != nil {
 		return err
@@ -303,7 +277,7 @@ func (s *Source) Read(ctx context.Context) error {
 // ingest runs the pool: one goroutine reads batches, the workers make
 // sortable records of them, and the collector sorts them.
 func (s *Source) ingest(ctx context.Context) error {
-	rd, stats := s.in.rd, s.opt.Stats
+	rd, stats := s.rd, s.opt.Stats
 	g, gctx := errgroup.WithContext(ctx)
 	workers := s.opt.Jobs
 	if workers <= 0 {
@@ -380,14 +354,7 @@ func (s *Source) ingest(ctx context.Context) error {
 func (s *Source) collect(res *result) error {
 	start := 0
 	for _, a := range res.adds {
-		x := s.rl
-		switch a.to {
-		case toChanges:
-			x = s.ch
-		case toDump:
-			x = s.dump
-		}
-		if err := x.Add(res.buf[start:a.keyEnd], res.buf[a.keyEnd:a.end]); err != nil {
+		if err := a.to.Add(res.buf[start:a.keyEnd], res.buf[a.keyEnd:a.end]); err != nil {
 			return err
 		}
 		start = a.end

@@ -75,6 +75,7 @@ func locs(t *testing.T, s *Source, name string) []string {
 // tombstone and the record updated; Report counts them all; Close
 // removes the sorted records.
 func TestSourceSteps(t *testing.T) {
+	t.Parallel()
 	s := openExport(t, []string{
 		`{"loc":"c","lastmod":"2024-06-01T10:00:00Z","created":"2024-06-01T10:00:00Z","path":"files/c.txt"}`,
 		`{"loc":"a","lastmod":"2024-06-01T12:00:00Z"}`,
@@ -129,6 +130,7 @@ func TestSourceSteps(t *testing.T) {
 // its line, unless bad records are skipped: each is then a problem, the
 // others are listed, and Report counts it.
 func TestSourceBadRecords(t *testing.T) {
+	t.Parallel()
 	lines := []string{`{"loc":"a"}`, `{"loc":"b","url":"x"}`}
 	t.Run("failing", func(t *testing.T) {
 		s := openExport(t, lines, false)

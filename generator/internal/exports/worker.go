@@ -10,8 +10,8 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/mediatype"
 	"github.com/rsgen/rsgen/internal/records"
 	"github.com/rsgen/rsgen/internal/regfile"
@@ -51,17 +51,13 @@ func (w *worker) batch(j *job) {
 	w.res = &j.res
 	w.res.reset()
 	for i := 0; i < j.batch.Len(); i++ {
-		rec, err := w.s.in.rd.Parse(&j.batch, i)
+		rec, err := w.s.rd.Parse(&j.batch, i)
 		w.line = rec.Line
 		w.res.records++
 		if err == nil {
 			err = w.record(&rec)
 		}
 		if err != nil {
-			var re *records.Error
-			if errors.As(err, &re) {
-				err = re.Err
-			}
 			w.res.bad = append(w.res.bad, report.Problem{Path: w.s.rep.Name, Line: rec.Line, Err: err})
 		}
 	}
@@ -121,13 +117,9 @@ func (w *worker) record(rec *records.Record) error {
 		}
 	}
 	w.host(loc)
-	w.add(toResources, appendLocKey(w.res.buf, loc, w.line), &r, 0)
+	w.add(w.s.rl, appendKey(w.res.buf, loc, w.line), &r, 0)
 	if dump && rec.Path != "" {
-		// Key: the path and line; payload: the loc, then as above.
-		buf := appendPathKey(w.res.buf, rec.Path, w.line)
-		keyEnd := len(buf)
-		w.res.buf = appendItem(binrec.AppendBytes(buf, loc), &r, 0)
-		w.res.adds = append(w.res.adds, sortAdd{to: toDump, keyEnd: keyEnd, end: len(w.res.buf)})
+		w.add(w.s.dump, appendKey(w.res.buf, rec.Path, w.line), &r, 0)
 	}
 	if rec.Lastmod.IsZero() {
 		w.noTime()
@@ -160,20 +152,21 @@ func (w *worker) event(r *spill.Resource, t time.Time, change byte) {
 		return
 	}
 	t = t.Truncate(time.Second)
-	if t.Before(w.s.from) {
+	if t.Before(w.s.rep.From) {
 		return
 	}
 	if t.After(w.s.opt.At) {
 		w.res.future.add(w.line)
 		return
 	}
-	w.add(toChanges, appendChangeKey(w.res.buf, t, r.Loc, w.line), r, change)
+	w.add(w.s.ch, appendChangeKey(w.res.buf, t, r.Loc, w.line), r, change)
 }
 
-// add appends the key (already appended to res.buf) and payload of r.
-func (w *worker) add(to sorterID, buf []byte, r *spill.Resource, c byte) {
+// add adds r to the sorter to: buf is res.buf with its key appended; the
+// payload follows.
+func (w *worker) add(to *extsort.Sorter, buf []byte, r *spill.Resource, c byte) {
 	keyEnd := len(buf)
-	w.res.buf = appendItem(buf, r, c)
+	w.res.buf = appendItem(buf, r, c, to == w.s.dump)
 	w.res.adds = append(w.res.adds, sortAdd{to: to, keyEnd: keyEnd, end: len(w.res.buf)})
 }
 

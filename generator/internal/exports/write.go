@@ -11,7 +11,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
@@ -40,91 +39,121 @@ func (s *Source) Check() error {
 // WriteResourceList writes the Resource List of the records published,
 // completed at completed.
 func (s *Source) WriteResourceList(completed time.Time) error {
-	rl := &cursor{s: s.rl, skip: s.skip(splitLocKey), decode: func(key, val []byte, e *rsxml.Entry) error {
-		var r spill.Resource
+	rl := newPass(s.rl, s.listed, func(key, val []byte, e *rsxml.Entry) error {
+		loc, _ := splitKey(key)
+		r := spill.Resource{Loc: string(loc)}
 		if _, err := decodeItem(val, &r); err != nil {
 			return err
 		}
-		loc, _ := splitLocKey(key)
-		r.Loc = string(loc)
 		r.Entry(e)
 		return nil
-	}}
+	})
 	d := s.opt.Docs
-	err := d.WriteResourceList(d.ResourceListOptions(s.opt.At, completed), s.rep.Listed, rl.entry)
-	return errors.Join(err, rl.close())
+	err := d.WriteResourceList(d.ResourceListOptions(s.opt.At, completed), s.rep.Listed, rl.fill)
+	return errors.Join(err, rl.err)
 }
 
-// skip returns a test of whether a sorted record is a skipped duplicate,
-// or nil if there is none.
-func (s *Source) skip(split func([]byte) ([]byte, int)) func(key []byte) bool {
-	if len(s.skipped) == 0 {
-		return nil
-	}
-	return func(key []byte) bool {
-		_, line := split(key)
-		return s.skipped[line]
-	}
-}
+// listed reports whether a sorted record is listed: not a skipped
+// duplicate, nor left out of the Resource Dump.
+func (s *Source) listed(key, _ []byte) bool { return !s.skipped[lineOf(key)] }
 
 // dedupe passes over the Resource List records in order of loc: each
 // record whose loc an earlier line has is bad. It counts the rest.
 func (s *Source) dedupe() error {
-	it, err := s.rl.Iter()
-	if err != nil {
-		return err
-	}
-	defer it.Close()
 	var prev []byte
 	prevLine := 0
-	for it.Next() {
-		loc, line := splitLocKey(it.Key())
+	return scan(s.rl, func(key, val []byte) error {
+		loc, line := splitKey(key)
 		if prevLine > 0 && bytes.Equal(loc, prev) {
 			if s.skipped == nil {
 				s.skipped = map[int]bool{}
 			}
 			s.skipped[line] = true
-			p := report.Problem{Path: s.rep.Name, Line: line, Err: fmt.Errorf("duplicate loc %s (first at line %d)", loc, prevLine)}
-			if err := s.badRecord(p); err != nil {
-				return err
-			}
-			continue
+			return s.badRecord(report.Problem{Path: s.rep.Name, Line: line, Err: fmt.Errorf("duplicate loc %s (first at line %d)", loc, prevLine)})
 		}
 		prev, prevLine = append(prev[:0], loc...), line
 		s.rep.Listed++
-		if n := itemLength(it.Value()); n > 0 {
+		if n := itemLength(val); n > 0 {
 			s.rep.Bytes += n
+		}
+		return nil
+	})
+}
+
+// scan calls fn with each record of x, in order, until it returns an
+// error: that error, but errStop, which ends the scan early.
+func scan(x *extsort.Sorter, fn func(key, val []byte) error) error {
+	it, err := x.Iter()
+	if err != nil {
+		return err
+	}
+	for it.Next() {
+		if err := fn(it.Key(), it.Value()); err == errStop {
+			return nil
+		} else if err != nil {
+			return err
 		}
 	}
 	return it.Err()
 }
 
-// itemLength returns the length in a payload, or -1, decoding no more
-// than it must.
-func itemLength(payload []byte) int64 {
-	if len(payload) < 2 || payload[0]&itemHasLength == 0 {
-		return -1
-	}
-	d := binrec.NewReader(payload[2:], errCorruptItem)
-	if payload[0]&itemHasModified != 0 {
-		d.Varint()
-		d.Uvarint()
-	}
-	n := d.Uvarint()
-	if d.Err() != nil || n > 1<<62 {
-		return -1
-	}
-	return int64(n)
-}
+var errStop = errors.New("stop")
 
 // WriteChangeList writes the Change List of the window, unless it
 // is not wanted, some record has no time to place it by, or nothing
 // happened in it.
 func (s *Source) WriteChangeList() error {
-	rep := s.rep
-	if !s.window {
+	if !s.window || !s.placeChanges() {
 		return nil
 	}
+	events := 0
+	isEvent := s.events()
+	err := scan(s.ch, func(key, val []byte) error {
+		if isEvent(key, val) {
+			events++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if events == 0 {
+		// Nothing happened in the window: no list, as a build from a tree
+		// that found nothing changed publishes none (an empty <urlset> is
+		// invalid against the Sitemap schema).
+		s.rep.NoChanges = true
+		return nil
+	}
+	cl := newPass(s.ch, s.events(), func(key, val []byte, e *rsxml.Entry) error {
+		var c spill.Change
+		var loc []byte
+		c.Datetime, loc = splitChangeKey(key)
+		c.Loc = string(loc)
+		ch, err := decodeItem(val, &c.Resource)
+		if err != nil {
+			return err
+		}
+		c.Change = changeName(ch)
+		c.Entry(e)
+		return nil
+	})
+	d := s.opt.Docs
+	wl, err := d.List(changelists.Options(d, "changelist", s.rep.From, time.Time{}, "", changelists.ChangeTime), events, cl.fill)
+	if err = errors.Join(err, cl.err); err != nil {
+		return err
+	}
+	for _, t := range wl.Inside {
+		s.rep.Warnings = append(s.rep.Warnings, changelists.InsideNotice(t, d.Limits))
+	}
+	s.rep.ChangeList, s.rep.Changes = true, events
+	d.Advertise(d.URL(wl.Name), rsxml.CapChangeList)
+	return nil
+}
+
+// placeChanges warns of the records the Change List cannot place in its
+// window, and reports whether it can be written: every record has a time.
+func (s *Source) placeChanges() bool {
+	rep := s.rep
 	if s.future.n > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s changed after the snapshot time %s (first at line %d): they are listed, but their changes are not in the Change List until a build at or after them",
 			units.Count(s.future.n, "record"), rsxml.FormatTime(s.opt.At), s.future.first))
@@ -132,81 +161,32 @@ func (s *Source) WriteChangeList() error {
 	if s.noTime.n > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no Change List: %s no lastmod (or, for a deletion, no time) to place %s in the window by (first at line %d); a Change List would have to invent it",
 			units.Count(s.noTime.n, "record")+units.Plural(s.noTime.n, " has", " have"), units.Plural(s.noTime.n, "it", "them"), s.noTime.first))
-		return nil
-	}
-	// Count the events: a tombstone exported twice gives one event.
-	events := 0
-	var prev []byte
-	it, err := s.ch.Iter()
-	if err != nil {
-		return err
-	}
-	skip := s.skip(func(key []byte) ([]byte, int) { _, loc, line := splitChangeKey(key); return loc, line })
-	same := func(key, val []byte) bool {
-		return prev != nil && bytes.Equal(eventID(key, val), prev)
-	}
-	for it.Next() {
-		if skip != nil && skip(it.Key()) || same(it.Key(), it.Value()) {
-			continue
-		}
-		prev = append(prev[:0], eventID(it.Key(), it.Value())...)
-		events++
-	}
-	it.Close()
-	if err := it.Err(); err != nil {
-		return err
-	}
-	if events == 0 {
-		// Nothing happened in the window: no list, as a build from a tree
-		// that found nothing changed publishes none (an empty <urlset> is
-		// invalid against the Sitemap schema).
-		rep.NoChanges = true
-		return nil
-	}
-	prev = nil
-	cur := &cursor{s: s.ch, skip: func(key []byte) bool {
-		return skip != nil && skip(key)
-	}, decode: func(key, val []byte, e *rsxml.Entry) error {
-		var c spill.Change
-		ch, err := decodeItem(val, &c.Resource)
-		if err != nil {
-			return err
-		}
-		var loc []byte
-		c.Datetime, loc, _ = splitChangeKey(key)
-		c.Loc, c.Change = string(loc), changeName(ch)
-		c.Entry(e)
-		return nil
-	}}
-	cur.dup = func(key, val []byte) bool {
-		if same(key, val) {
-			return true
-		}
-		prev = append(prev[:0], eventID(key, val)...)
 		return false
 	}
-	cur.restart = func() { prev = nil }
-	d := s.opt.Docs
-	wl, err := d.List(changelists.Options(d, "changelist", s.from, time.Time{}, "", changelists.ChangeTime), events, cur.entry)
-	if err = errors.Join(err, cur.close()); err != nil {
-		return err
-	}
-	for _, t := range wl.Inside {
-		rep.Warnings = append(rep.Warnings, changelists.InsideNotice(t, d.Limits))
-	}
-	rep.ChangeList, rep.Changes = true, events
-	d.Advertise(d.URL(wl.Name), rsxml.CapChangeList)
-	return nil
+	return true
 }
 
-// eventID is what makes an event the same as another: its datetime, loc
-// and change, not the line it came from.
-func eventID(key, val []byte) []byte {
-	id := key[:len(key)-8] // datetime, loc, 0x00
-	if len(val) > 1 {
-		return append(id[:len(id):len(id)], val[1])
+// events returns a test of which records of one pass over the Change
+// List's sorter are its events: those listed, but for a repeat of the
+// event before (its datetime, loc and change, not its line): a tombstone
+// exported twice gives one event.
+func (s *Source) events() func(key, val []byte) bool {
+	var prev []byte
+	var prevChange byte
+	return func(key, val []byte) bool {
+		if !s.listed(key, val) {
+			return false
+		}
+		id, change := key[:len(key)-8], byte(0) // datetime, loc, 0x00
+		if len(val) > 0 {
+			change = val[0]
+		}
+		if prev != nil && change == prevChange && bytes.Equal(id, prev) {
+			return false
+		}
+		prev, prevChange = append(prev[:0], id...), change
+		return true
 	}
-	return id
 }
 
 // warnHosts warns when the locs are not all on the host of the documents:
@@ -235,70 +215,35 @@ func (s *Source) warnHosts() {
 		units.Count(n, "record")+units.Plural(n, " is", " are"), docs, strings.Join(others, ", ")))
 }
 
-// A cursor serves the fill function of a list (docs.Writer.List) from passes over a
-// sorter: calls in order of index are one pass; a call for an earlier
-// entry starts a new one. An error is kept for close.
-type cursor struct {
-	s       *extsort.Sorter
-	skip    func(key []byte) bool      // records that are not entries; may be nil
-	dup     func(key, val []byte) bool // like skip, for a record that repeats the previous; may be nil
-	restart func()                     // called when a pass starts; may be nil
-	decode  func(key, val []byte, e *rsxml.Entry) error
-	it      *extsort.Iter
-	next    int // index of the entry the pass gives next
-	last    rsxml.Entry
-	lastI   int
-	err     error
+// A pass fills the entries of a list from one pass over a sorter: the
+// records keep accepts, decoded. docs.Writer.List asks for each entry
+// once, in order. The first error is kept in err.
+type pass struct {
+	it     *extsort.Iter
+	keep   func(key, val []byte) bool
+	decode func(key, val []byte, e *rsxml.Entry) error
+	err    error
 }
 
-func (c *cursor) entry(i int, e *rsxml.Entry) {
-	if c.err == nil && c.it != nil && i == c.lastI && c.next == i+1 {
-		*e = c.last
-		return
-	}
-	if c.err == nil && (c.it == nil || i < c.next) {
-		c.start()
-	}
-	for c.err == nil && c.next <= i {
-		if !c.it.Next() {
-			c.err = c.it.Err()
-			if c.err == nil {
-				c.err = fmt.Errorf("entry %d of a list is missing from the sorted records", i)
+func newPass(x *extsort.Sorter, keep func(key, val []byte) bool, decode func(key, val []byte, e *rsxml.Entry) error) *pass {
+	p := &pass{keep: keep, decode: decode}
+	p.it, p.err = x.Iter()
+	return p
+}
+
+func (p *pass) fill(i int, e *rsxml.Entry) {
+	for p.err == nil {
+		if !p.it.Next() {
+			if p.err = p.it.Err(); p.err == nil {
+				p.err = fmt.Errorf("entry %d of a list is missing from the sorted records", i)
 			}
 			break
 		}
-		key, val := c.it.Key(), c.it.Value()
-		if c.skip != nil && c.skip(key) || c.dup != nil && c.dup(key, val) {
-			continue
-		}
-		if c.next == i {
-			c.err = c.decode(key, val, e)
-			c.last, c.lastI = *e, i
-		}
-		c.next++
-	}
-	if c.err != nil {
-		*e = rsxml.Entry{}
-	}
-}
-
-func (c *cursor) start() {
-	if c.it != nil {
-		c.it.Close()
-	}
-	c.next = 0
-	if c.restart != nil {
-		c.restart()
-	}
-	c.it, c.err = c.s.Iter()
-}
-
-// close ends the pass and returns the first error of any.
-func (c *cursor) close() error {
-	if c.it != nil {
-		if err := c.it.Close(); c.err == nil {
-			c.err = err
+		if key, val := p.it.Key(), p.it.Value(); p.keep(key, val) {
+			if p.err = p.decode(key, val, e); p.err == nil {
+				return
+			}
 		}
 	}
-	return c.err
+	*e = rsxml.Entry{}
 }

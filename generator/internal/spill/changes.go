@@ -9,7 +9,6 @@ import (
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/extsort"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/spool"
 )
 
 // ChangeSet holds the changes a build found, in chronological order and
@@ -19,7 +18,7 @@ import (
 // that changes every file of a large tree holds none of them in memory.
 type ChangeSet struct {
 	sorter *extsort.Sorter // until finish
-	file   *spool.File     // after finish
+	file   *binrec.File    // after finish
 	closed bool
 	buf    []byte
 
@@ -91,7 +90,7 @@ func (s *ChangeSet) Finish(a *Area) error {
 	if err != nil {
 		return err
 	}
-	if s.file, err = spool.Create(spill, "changes-*"); err != nil {
+	if s.file, err = binrec.Create(spill, "changes-*"); err != nil {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
 	s.times = make([]int64, 0, s.n)
@@ -156,7 +155,7 @@ func (s *ChangeSet) Iter() (*ChangeIter, error) {
 
 // A ChangeIter reads a ChangeSet.
 type ChangeIter struct {
-	r    *spool.Reader // nil for an empty set
+	r    *binrec.FileReader // nil for an empty set
 	Cur  Change
 	fail error
 }
@@ -172,11 +171,11 @@ func (it *ChangeIter) Next() bool {
 		k++
 	}
 	it.Cur.Change = changeKind(rec[:k])
-	d := binrec.NewReader(rec[min(k+1, len(rec)):], spool.ErrCorrupt)
+	d := binrec.NewReader(rec[min(k+1, len(rec)):], binrec.ErrCorrupt)
 	it.Cur.Datetime = d.Time()
 	it.Cur.Resource = Resource{}
 	if err := ReadResource(d, &it.Cur.Resource, func(t []byte) string { return string(t) }); err != nil || it.Cur.Change == "" {
-		it.fail = fmt.Errorf("%w: %w", ErrSpool, spool.ErrCorrupt)
+		it.fail = fmt.Errorf("%w: %w", ErrSpool, binrec.ErrCorrupt)
 		return false
 	}
 	return true

@@ -10,7 +10,6 @@ import (
 
 	"github.com/rsgen/rsgen/internal/binrec"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/spool"
 	"github.com/rsgen/rsgen/internal/stage"
 )
 
@@ -22,7 +21,7 @@ import (
 // size of the tree. The file is in the stage's spill directory and goes
 // with it (Area).
 type ResourceSpool struct {
-	file   *spool.File
+	file   *binrec.File
 	closed bool
 	Bytes  int64 // the sum of the known lengths
 	buf    []byte
@@ -49,7 +48,7 @@ func (a *Area) Resources() (*ResourceSpool, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := spool.Create(dir, "resources-*")
+	f, err := binrec.Create(dir, "resources-*")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
 	}
@@ -169,7 +168,7 @@ func appendShared(b []byte, prev, s string) []byte {
 
 // linkFields are the fields of l, in the order they are spooled.
 func linkFields(l *rsxml.Link) []*string {
-	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path}
+	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile}
 }
 
 // Len returns the number of resources.
@@ -222,7 +221,7 @@ func drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error)
 
 // A ResourceIter reads a ResourceSpool.
 type ResourceIter struct {
-	r       *spool.Reader
+	r       *binrec.FileReader
 	patches []lastmodPatch
 	i       int // index of cur
 	Cur     Resource
@@ -237,7 +236,7 @@ func (it *ResourceIter) Next() bool {
 		return false
 	}
 	it.i++
-	d := binrec.NewReader(it.r.Record(), spool.ErrCorrupt)
+	d := binrec.NewReader(it.r.Record(), binrec.ErrCorrupt)
 	r := &it.Cur
 	if err := ReadResource(d, r, it.intern); err != nil {
 		it.fail = fmt.Errorf("%w: %w", ErrSpool, err)
@@ -259,6 +258,9 @@ func readShared(d *binrec.Reader, prev string) string {
 	if n > uint64(len(prev)) {
 		d.Fixed(d.Len() + 1) // past the end: the record is damaged
 		return ""
+	}
+	if n == uint64(len(prev)) && len(rest) == 0 {
+		return prev
 	}
 	var sb strings.Builder
 	sb.Grow(int(n) + len(rest))

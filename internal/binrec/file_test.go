@@ -1,4 +1,4 @@
-package spool
+package binrec
 
 import (
 	"bufio"
@@ -11,7 +11,8 @@ import (
 	"testing"
 )
 
-func TestRoundTrip(t *testing.T) {
+func TestFileRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s, err := Create(dir, ".spool-*")
 	if err != nil {
@@ -54,7 +55,8 @@ func TestRoundTrip(t *testing.T) {
 
 // A file truncated or overwritten under the reader is an error, never
 // records that were not written.
-func TestDamaged(t *testing.T) {
+func TestFileDamaged(t *testing.T) {
+	t.Parallel()
 	for _, damage := range []func(name string, size int64) error{
 		func(name string, size int64) error { return os.Truncate(name, size-3) },
 		func(name string, size int64) error {
@@ -72,7 +74,7 @@ func TestDamaged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := damage(s.f.Name(), s.Size()); err != nil {
+		if err := damage(s.f.Name(), s.size); err != nil {
 			t.Fatal(err)
 		}
 		n := 0
@@ -90,7 +92,8 @@ func TestDamaged(t *testing.T) {
 }
 
 // A full disk is the error of Append, or of Reader, which flushes.
-func TestFullDisk(t *testing.T) {
+func TestFileFullDisk(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full")
 	}
@@ -117,7 +120,8 @@ func bufioWriter(f *os.File) *bufio.Writer { return bufio.NewWriterSize(f, 64<<1
 
 // A spool holds its write buffer only while records are appended: a build
 // of many sets keeps each set's spool until it publishes (64 KB a set).
-func TestBufferLetGo(t *testing.T) {
+func TestFileBufferLetGo(t *testing.T) {
+	t.Parallel()
 	s, err := Create(t.TempDir(), "spool-*")
 	if err != nil {
 		t.Fatal(err)

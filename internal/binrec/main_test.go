@@ -1,4 +1,4 @@
-package spool_test
+package binrec_test
 
 import (
 	"testing"

@@ -1,14 +1,4 @@
-// Package spool keeps a sequence of records on disk, for a step of a
-// build that produces more of them than memory should hold and a later
-// step that reads them back in the same order, once or several times.
-//
-// A [File] is written by appending records and then read by as many
-// [Reader]s as needed, one after the other or at once; each holds one
-// record and a buffer. Each record is stored with its length as a varint
-// before it. The file is a temporary file of the directory given to
-// [Create] (a build puts it in its stage, which a crash leaves for the
-// next build to remove), and [File.Close] removes it.
-package spool
+package binrec
 
 import (
 	"bufio"
@@ -21,15 +11,24 @@ import (
 	"github.com/rsgen/rsgen/internal/confined"
 )
 
-// ErrCorrupt reports a spool file that does not hold what was written to
-// it: something else wrote to it, or it was truncated.
+// ErrCorrupt reports a File that does not hold what was written to it:
+// something else wrote to it, or it was truncated. Decoders of records
+// read back from a File use it as the error of a Reader too.
 var ErrCorrupt = errors.New("spool file damaged")
 
 // maxRecord bounds the length of one record: a length past it can only
 // come from a damaged file.
 const maxRecord = 1 << 30
 
-// A File is a spool file being written, then read.
+// A File keeps a sequence of records on disk, for a step of a build that
+// produces more of them than memory should hold and a later step that
+// reads them back in the same order, once or several times. It is written
+// by appending records and then read by as many [FileReader]s as needed,
+// one after the other or at once; each holds one record and a buffer.
+// Each record is stored with its length as a varint before it. The file
+// is a temporary file of the directory given to [Create] (a build puts it
+// in its stage, which a crash leaves for the next build to remove), and
+// [File.Close] removes it.
 type File struct {
 	f    *os.File
 	w    *bufio.Writer
@@ -39,7 +38,7 @@ type File struct {
 	len  [binary.MaxVarintLen64]byte
 }
 
-// Create creates an empty spool file in dir, named after pattern as
+// Create creates an empty File in dir, named after pattern as
 // os.CreateTemp names it.
 func Create(dir, pattern string) (*File, error) {
 	f, err := confined.CreateTemp(dir, pattern)
@@ -50,7 +49,7 @@ func Create(dir, pattern string) (*File, error) {
 }
 
 // writeBuffer is the size of a File's buffer, which it holds only while
-// records are appended: a build of many sets keeps a spool of each.
+// records are appended: a build of many sets keeps a File of each.
 const writeBuffer = 64 << 10
 
 // Append appends one record. Its error, like that of every later call,
@@ -83,23 +82,25 @@ func (s *File) Append(rec []byte) error {
 // Len returns the number of records appended.
 func (s *File) Len() int { return s.n }
 
-// Size returns the bytes the records take on disk.
-func (s *File) Size() int64 { return s.size }
-
-// Reader flushes what was appended and returns a Reader of the records
-// appended so far, from the first. Records appended later are not read.
-func (s *File) Reader() (*Reader, error) {
-	if s.err != nil {
-		return nil, s.err
-	}
-	if s.w != nil {
+// Flush writes what was appended to the file, and lets go of the buffer
+// until a record is appended again.
+func (s *File) Flush() error {
+	if s.err == nil && s.w != nil {
 		if err := s.w.Flush(); err != nil {
 			s.err = fmt.Errorf("writing %s: %w", s.f.Name(), err)
-			return nil, s.err
 		}
-		s.w = nil // let go until a record is appended again
+		s.w = nil
 	}
-	return &Reader{
+	return s.err
+}
+
+// Reader flushes what was appended and returns a FileReader of the records
+// appended so far, from the first. Records appended later are not read.
+func (s *File) Reader() (*FileReader, error) {
+	if err := s.Flush(); err != nil {
+		return nil, err
+	}
+	return &FileReader{
 		name: s.f.Name(),
 		r:    bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.size), 64<<10),
 		left: s.n,
@@ -115,8 +116,8 @@ func (s *File) Close() error {
 	return err
 }
 
-// A Reader reads the records of a File in the order they were appended.
-type Reader struct {
+// A FileReader reads the records of a File in the order they were appended.
+type FileReader struct {
 	name string
 	r    *bufio.Reader
 	left int // records not read
@@ -124,9 +125,9 @@ type Reader struct {
 	err  error
 }
 
-// Next reads the next record, which [Reader.Record] then returns. It
-// returns false at the end of the records, or on an error ([Reader.Err]).
-func (r *Reader) Next() bool {
+// Next reads the next record, which [FileReader.Record] then returns. It
+// returns false at the end of the records, or on an error ([FileReader.Err]).
+func (r *FileReader) Next() bool {
 	if r.err != nil || r.left == 0 {
 		return false
 	}
@@ -159,7 +160,7 @@ func (r *Reader) Next() bool {
 
 // Record returns the record Next read. It is valid until the next call
 // of Next.
-func (r *Reader) Record() []byte { return r.rec }
+func (r *FileReader) Record() []byte { return r.rec }
 
 // Err returns the error that ended the records early, if one did.
-func (r *Reader) Err() error { return r.err }
+func (r *FileReader) Err() error { return r.err }
