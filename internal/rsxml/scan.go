@@ -2,6 +2,7 @@ package rsxml
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,7 @@ type scanner struct {
 	scratch []byte              // decoded text and attribute values of the token
 	names   map[string]interned // interned names and namespaces
 	recent  [128]interned       // the names met last, in front of names
+	unicode map[string]bool     // non-ASCII names met, and whether each is one (isName)
 }
 
 type tokKind uint8
@@ -226,10 +228,42 @@ func (s *scanner) scanName(p int) (q int, err error) {
 	if q == len(b) {
 		return q, s.short(q)
 	}
-	if q > p && !(ascii && isNameStart(b[p]) || !ascii && isName(b[p:q])) {
+	if q > p && !(ascii && isNameStart(b[p]) || !ascii && s.isName(b[p:q])) {
 		return q, s.syntaxErr(q, "invalid XML name: %s", b[p:q])
 	}
 	return q, nil
+}
+
+// isNameStart reports whether the ASCII character c may start a name.
+func isNameStart(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_' || c == ':'
+}
+
+// isNameByte reports whether the ASCII character c may be in a name.
+func isNameByte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
+		c == '_' || c == ':' || c == '.' || c == '-'
+}
+
+// isName reports whether name, name bytes (cName) with a non-ASCII one, is
+// a name encoding/xml accepts. Which characters are letters of a name it
+// decides from tables (Appendix B of XML 1.0, second edition) that it does
+// not export: it is asked, once for each name (names are few, and
+// non-ASCII ones rare). A colon, a name character that would split the
+// name, is asked about as "_", which names treat the same.
+func (s *scanner) isName(name []byte) bool {
+	if ok, seen := s.unicode[string(name)]; seen {
+		return ok
+	}
+	probe := append([]byte{'<'}, bytes.ReplaceAll(name, colon, []byte{'_'})...)
+	_, err := xml.NewDecoder(bytes.NewReader(append(probe, "/>"...))).RawToken()
+	if s.unicode == nil {
+		s.unicode = map[string]bool{}
+	}
+	if len(s.unicode) < maxNames {
+		s.unicode[string(name)] = err == nil
+	}
+	return err == nil
 }
 
 // interned is a name (or a namespace) as written, and its parts as

@@ -218,8 +218,10 @@ func TestScannerLongTokens(t *testing.T) {
 
 // TestNameTables compares the names the scanner accepts with those
 // encoding/xml accepts, for every character of the Basic Multilingual
-// Plane, first in a name and after its first.
+// Plane, first in a name and after its first, beside a colon or not.
 func TestNameTables(t *testing.T) {
+	t.Parallel()
+	s := newScanner(nil)
 	accepts := func(name string) bool {
 		_, err := xml.NewDecoder(strings.NewReader("<" + name + "/>")).RawToken()
 		return err == nil
@@ -228,8 +230,8 @@ func TestNameTables(t *testing.T) {
 		if !utf8.ValidRune(r) {
 			continue
 		}
-		for _, name := range []string{string(r), "a" + string(r)} {
-			if got, want := isName([]byte(name)), accepts(name); got != want {
+		for _, name := range []string{string(r), "a" + string(r), string(r) + ":a", "a:" + string(r)} {
+			if got, want := s.isName([]byte(name)), accepts(name); got != want {
 				t.Fatalf("isName(%q) = %v, encoding/xml says %v", name, got, want)
 			}
 		}
