@@ -185,7 +185,8 @@ func New(files Files, opt Options) *Writer {
 	return w
 }
 
-func partName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
+// PartName is the name of the i-th part (from 1) of the list name.
+func PartName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
 
 // partDoc returns the root of a part from from to until.
 func (w *Writer) partDoc(from, until string) rsxml.Doc {
@@ -337,7 +338,7 @@ func (w *Writer) start(from string, body *os.File) error {
 		c.bw = bufio.NewWriterSize(f, 64<<10)
 		return nil
 	}
-	c.name = partName(w.opt.Name, len(w.parts)+1)
+	c.name = PartName(w.opt.Name, len(w.parts)+1)
 	f, err := w.files.Create(c.name)
 	if err != nil {
 		return w.writeErr(err)
@@ -364,7 +365,7 @@ func (w *Writer) finish(until string) error {
 	if until == "" {
 		until = w.opt.Doc.MD.Until
 	}
-	p := Part{Name: partName(w.opt.Name, len(w.parts)+1), Entries: c.n}
+	p := Part{Name: PartName(w.opt.Name, len(w.parts)+1), Entries: c.n}
 	if w.opt.Time != nil {
 		p.From, p.Until = c.from, until
 	}

@@ -22,12 +22,11 @@ const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 // Writer streams one document. Create it with NewWriter, Add the entries,
 // then Close it; the first error sticks and is returned by every later call.
 type Writer struct {
-	bw      *bufio.Writer
-	doc     Doc
-	buf     []byte
-	size    int64
-	entries int
-	err     error
+	bw   *bufio.Writer
+	doc  Doc
+	buf  []byte
+	size int64
+	err  error
 }
 
 // NewWriter writes the XML declaration and the root of doc to w.
@@ -50,13 +49,12 @@ func (w *Writer) write(b []byte) {
 func (w *Writer) Add(e *Entry) error {
 	w.buf = AppendEntry(w.buf[:0], w.doc.Index, e)
 	w.write(w.buf)
-	w.entries++
 	return w.err
 }
 
 // Copy writes the entries r holds, already encoded as Add encodes them
 // (AppendEntry): those of a document whose root could not be written
-// first. Entries does not count them.
+// first.
 func (w *Writer) Copy(r io.Reader) error {
 	if w.err != nil {
 		return w.err
@@ -69,9 +67,6 @@ func (w *Writer) Copy(r io.Reader) error {
 
 // Size returns the number of bytes written so far.
 func (w *Writer) Size() int64 { return w.size }
-
-// Entries returns the number of entries written so far.
-func (w *Writer) Entries() int { return w.entries }
 
 // Close writes the end of the document and flushes it. It does not close
 // the underlying writer.
