@@ -365,19 +365,10 @@ func (w *Writer) finish(until string) error {
 	if until == "" {
 		until = w.opt.Doc.MD.Until
 	}
-	p := Part{Name: PartName(w.opt.Name, len(w.parts)+1), Entries: c.n}
-	if w.opt.Time != nil {
-		p.From, p.Until = c.from, until
-	}
+	p := w.describe(PartName(w.opt.Name, len(w.parts)+1), until)
 	doc := w.partDoc(c.from, until)
 	if err := w.write(p.Name, &doc); err != nil {
 		return err
-	}
-	if w.opt.PartMD != nil {
-		p.MD = w.opt.PartMD(&c.first, &c.last)
-	}
-	if w.opt.Time != nil {
-		p.MD.From, p.MD.Until = p.From, p.Until
 	}
 	w.parts = append(w.parts, p)
 	w.cur = nil
@@ -394,6 +385,21 @@ func (w *Writer) finish(until string) error {
 		return &IndexError{List: w.opt.Name, Parts: len(w.parts), Bytes: w.isize, Limits: w.limits}
 	}
 	return nil
+}
+
+// describe returns the Part of the current part, written as the document
+// name; until is its end, for a change document.
+func (w *Writer) describe(name, until string) Part {
+	c := w.cur
+	p := Part{Name: name, Entries: c.n}
+	if w.opt.PartMD != nil && c.n > 0 {
+		p.MD = w.opt.PartMD(&c.first, &c.last)
+	}
+	if w.opt.Time != nil {
+		p.From, p.Until = c.from, until
+		p.MD.From, p.MD.Until = p.From, p.Until
+	}
+	return p
 }
 
 func (w *Writer) indexDoc() rsxml.Doc {
@@ -489,19 +495,11 @@ func (w *Writer) Close() (Written, error) {
 		}
 	}
 	if len(w.parts) == 0 { // whole
-		c := w.cur
 		doc := rsxml.Doc{MD: w.opt.Doc.MD, Links: w.opt.Doc.Links}
 		if !w.own && w.index.Href != "" {
 			doc.Links = append(doc.Links[:len(doc.Links):len(doc.Links)], w.index)
 		}
-		p := Part{Name: w.opt.Name + ".xml", Entries: c.n}
-		if w.opt.PartMD != nil && c.n > 0 {
-			p.MD = w.opt.PartMD(&c.first, &c.last)
-		}
-		if w.opt.Time != nil {
-			p.From, p.Until = doc.MD.From, doc.MD.Until
-			p.MD.From, p.MD.Until = p.From, p.Until
-		}
+		p := w.describe(w.opt.Name+".xml", doc.MD.Until)
 		if err := w.write(p.Name, &doc); err != nil {
 			return Written{}, w.fail(err)
 		}
