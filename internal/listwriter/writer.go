@@ -137,10 +137,9 @@ type Writer struct {
 	own    bool // the index is the Writer's: at Name.xml, written by Close
 	index  rsxml.Link
 	buf    []byte // the entry being added, rendered
-	ibuf   []byte // an entry of the index, rendered
 	parts  []Part
 	cur    *part
-	isize  int64 // bytes of the index over parts
+	isize  *Measure // the index over the parts, if the Writer's
 	inside []string
 	err    error
 	done   bool
@@ -377,12 +376,12 @@ func (w *Writer) finish(until string) error {
 	}
 	if len(w.parts) == 1 {
 		idx := w.indexDoc()
-		w.isize = int64(len(rsxml.AppendHeader(nil, &idx)) + len(rsxml.AppendFooter(nil, &idx)))
+		w.isize = NewMeasure(&idx, w.limits)
 	}
-	e := rsxml.Entry{Loc: w.opt.URL(p.Name), MD: p.MD}
-	w.ibuf = rsxml.AppendEntry(w.ibuf[:0], true, &e)
-	if w.isize += int64(len(w.ibuf)); w.isize > w.limits.MaxBytes {
-		return &IndexError{List: w.opt.Name, Parts: len(w.parts), Bytes: w.isize, Limits: w.limits}
+	// The parts are no more than an index may list (start): only its
+	// bytes can pass the limits.
+	if !w.isize.Add(&rsxml.Entry{Loc: w.opt.URL(p.Name), MD: p.MD}) {
+		return &IndexError{List: w.opt.Name, Parts: len(w.parts), Bytes: w.isize.Size(), Limits: w.limits}
 	}
 	return nil
 }
@@ -543,21 +542,17 @@ func closeAfter(c io.Closer, err error) error {
 // of doc and the other entries fits limits, and whether it then fits: it
 // does not if the entries that may not be dropped are too many alone.
 func FitOldest(doc *rsxml.Doc, entries []rsxml.Entry, n int, limits Limits) (drop int, fits bool) {
-	limits = limits.orSpec()
-	size := int64(len(rsxml.AppendHeader(nil, doc)) + len(rsxml.AppendFooter(nil, doc)))
+	m := NewMeasure(doc, limits)
 	sizes := make([]int64, len(entries))
-	var buf []byte
 	for i := range entries {
-		buf = rsxml.AppendEntry(buf[:0], doc.Index, &entries[i])
-		sizes[i] = int64(len(buf))
-		size += sizes[i]
+		m.Add(&entries[i])
+		sizes[i] = int64(len(m.buf))
 	}
-	over := func() bool { return len(entries)-drop > limits.MaxEntries || size > limits.MaxBytes }
-	for drop < n && over() {
-		size -= sizes[drop]
+	for drop < n && !m.Fits() {
+		m.AddSize(-sizes[drop], -1)
 		drop++
 	}
-	return drop, !over()
+	return drop, m.Fits()
 }
 
 // A Measure adds up the size of one document, entry by entry, as a Writer
