@@ -19,7 +19,7 @@ func TestAppendNormal(t *testing.T) {
 func TestIsUnreserved(t *testing.T) {
 	n := 0
 	for c := 0; c < 256; c++ {
-		if IsUnreserved(byte(c)) {
+		if isUnreserved(byte(c)) {
 			n++
 		}
 	}
@@ -27,7 +27,7 @@ func TestIsUnreserved(t *testing.T) {
 		t.Errorf("%d unreserved octets, want 66", n)
 	}
 	for _, c := range []byte("/%?#[]@!$&'()*+,;=: ") {
-		if IsUnreserved(c) {
+		if isUnreserved(c) {
 			t.Errorf("%q is reserved or not allowed, not unreserved", c)
 		}
 	}
