@@ -5,15 +5,20 @@ import (
 	"time"
 )
 
+// TimeWidth is the layout of FormatTime, and the longest datetime it
+// writes: plans of documents measure with it so that they hold whatever
+// the times.
+const TimeWidth = "2006-01-02T15:04:05.999999999Z"
+
 // FormatTime renders t as a full UTC W3C Datetime, the form rsgen always
 // writes: seconds precision ("2013-01-03T09:00:00Z"), or with fractional
 // seconds when t has them, without trailing zeros.
 func FormatTime(t time.Time) string {
-	var buf [len("2006-01-02T15:04:05.999999999Z")]byte // on the stack: one allocation, the string
+	var buf [len(TimeWidth)]byte // on the stack: one allocation, the string
 	t = t.UTC()
 	year, month, day := t.Date()
 	if t.Nanosecond() != 0 || year < 0 || year > 9999 {
-		return string(t.AppendFormat(buf[:0], "2006-01-02T15:04:05.999999999Z"))
+		return string(t.AppendFormat(buf[:0], TimeWidth))
 	}
 	// By hand: time.AppendFormat interprets its layout on every call, and
 	// a list formats a time per entry (a third of writing one).

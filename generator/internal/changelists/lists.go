@@ -419,7 +419,7 @@ func (ch *Lists) fitIndex(lists []carried, fresh []rsxml.Entry) ([]carried, erro
 		entries = append(entries, rsxml.Entry{Loc: ch.Docs.URL(c.name), MD: rsxml.MD{From: rsxml.FormatTime(c.from), Until: rsxml.FormatTime(c.till)}})
 	}
 	entries = append(entries, fresh...)
-	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: docs.TimeWidth, Until: docs.TimeWidth},
+	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.TimeWidth, Until: rsxml.TimeWidth},
 		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archivesLink()...)}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(lists), ch.Limits)
 	if !fits {
