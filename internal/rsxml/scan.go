@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -45,7 +46,6 @@ type scanner struct {
 	scratch []byte              // decoded text and attribute values of the token
 	names   map[string]interned // interned names and namespaces
 	recent  [128]interned       // the names met last, in front of names
-	unicode map[string]bool     // non-ASCII names met, and whether each is one (isName)
 }
 
 type tokKind uint8
@@ -228,7 +228,7 @@ func (s *scanner) scanName(p int) (q int, err error) {
 	if q == len(b) {
 		return q, s.short(q)
 	}
-	if q > p && !(ascii && isNameStart(b[p]) || !ascii && s.isName(b[p:q])) {
+	if q > p && !(ascii && isNameStart(b[p]) || !ascii && isName(b[p:q])) {
 		return q, s.syntaxErr(q, "invalid XML name: %s", b[p:q])
 	}
 	return q, nil
@@ -246,23 +246,63 @@ func isNameByte(c byte) bool {
 }
 
 // isName reports whether name, name bytes (cName) with a non-ASCII one, is
-// a name encoding/xml accepts. Which characters are letters of a name it
-// decides from tables (Appendix B of XML 1.0, second edition) that it does
-// not export: it is asked, once for each name (names are few, and
-// non-ASCII ones rare). A colon, a name character that would split the
-// name, is asked about as "_", which names treat the same.
-func (s *scanner) isName(name []byte) bool {
-	if ok, seen := s.unicode[string(name)]; seen {
-		return ok
+// a name encoding/xml accepts: its first character a letter, "_" or ":",
+// the others those or a digit, a combining character… by the tables of
+// Appendix B of XML 1.0 (second edition), which encoding/xml does not
+// export. It is asked instead, once for each character (nameClass).
+func isName(name []byte) bool {
+	for i, n := 0, 0; i < len(name); i += n {
+		var r rune
+		r, n = utf8.DecodeRune(name[i:])
+		need := uint32(classFollow)
+		if i == 0 {
+			need = classStart
+		}
+		if r == utf8.RuneError && n == 1 || charClass(r)&need == 0 {
+			return false
+		}
 	}
-	probe := append([]byte{'<'}, bytes.ReplaceAll(name, colon, []byte{'_'})...)
-	_, err := xml.NewDecoder(bytes.NewReader(append(probe, "/>"...))).RawToken()
-	if s.unicode == nil {
-		s.unicode = map[string]bool{}
+	return true
+}
+
+// Classes of a character in a name (nameClass).
+const (
+	classKnown  = 1 << iota // the class was asked for
+	classStart              // it may start a name
+	classFollow             // it may follow the first character
+)
+
+// nameClass caches the class of each character of the Basic Multilingual
+// Plane; encoding/xml's tables have no character past it. Several Readers
+// may fill it at once: each stores the same value.
+var nameClass [0x10000]atomic.Uint32
+
+func charClass(r rune) uint32 {
+	switch {
+	case r < utf8.RuneSelf && isNameStart(byte(r)):
+		return classStart | classFollow
+	case r < utf8.RuneSelf && isNameByte(byte(r)):
+		return classFollow
+	case r < utf8.RuneSelf || r > 0xFFFF:
+		return 0
 	}
-	if len(s.unicode) < maxNames {
-		s.unicode[string(name)] = err == nil
+	c := &nameClass[r]
+	if v := c.Load(); v != 0 {
+		return v
 	}
+	v := uint32(classKnown)
+	if xmlAccepts(string(r)) {
+		v |= classStart | classFollow
+	} else if xmlAccepts("a" + string(r)) {
+		v |= classFollow
+	}
+	c.Store(v)
+	return v
+}
+
+// xmlAccepts reports whether encoding/xml reads <name/>.
+func xmlAccepts(name string) bool {
+	_, err := xml.NewDecoder(strings.NewReader("<" + name + "/>")).RawToken()
 	return err == nil
 }
 
