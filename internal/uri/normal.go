@@ -68,12 +68,7 @@ func appendNormalized(b []byte, s string, keep [256]bool) []byte {
 		c := s[i]
 		switch {
 		case c == '%' && i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]):
-			d := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(d) {
-				b = append(b, d)
-			} else {
-				b = appendEscape(b, d)
-			}
+			b = AppendNormal(b, s[i+1], s[i+2])
 			i += 2
 		case keep[c]:
 			b = append(b, c)
