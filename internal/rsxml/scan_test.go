@@ -202,6 +202,7 @@ func FuzzScanner(f *testing.F) {
 // TestScannerLongTokens: tokens far larger than the buffer, read in
 // pieces, come out whole.
 func TestScannerLongTokens(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x&amp;\r\né", 20000)
 	for _, doc := range []string{
 		"<a>" + long + "</a>",

@@ -9,6 +9,7 @@ import (
 // TestFormatTimeByHand holds the hand-written formatting of whole seconds
 // to time.Format, over years 0 to 9999.
 func TestFormatTimeByHand(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	const first, last = -62167219200, 253402300799 // 0000-01-01, 9999-12-31T23:59:59
 	for range 20000 {

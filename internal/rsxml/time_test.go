@@ -7,6 +7,7 @@ import (
 )
 
 func TestFormatTime(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   time.Time
@@ -34,6 +35,7 @@ func TestFormatTime(t *testing.T) {
 }
 
 func TestParseTime(t *testing.T) {
+	t.Parallel()
 	utc := func(y int, mo time.Month, d, h, mi, s, ns int) time.Time {
 		return time.Date(y, mo, d, h, mi, s, ns, time.UTC)
 	}
