@@ -14,9 +14,9 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -87,7 +87,7 @@ func TestSplit(t *testing.T) {
 				t.Errorf("%d documents written, %d read", rep.Documents, pub.docs)
 			}
 			for i, u := range pub.partURLs {
-				if want := cfg.BaseURL.String() + docsDir + "/" + docs.PartName("resourcelist", i+1); u != want {
+				if want := cfg.BaseURL.String() + docsDir + "/" + listwriter.PartName("resourcelist", i+1); u != want {
 					t.Errorf("part %d at %s, want %s", i+1, u, want)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 // month over longer spans, never more than chartMaxBars; days without
 // changes keep their place; the SVG has no script and no external asset.
 func TestChangeChart(t *testing.T) {
+	t.Parallel()
 	day := func(s string) time.Time {
 		d, err := time.Parse(time.DateOnly, s)
 		if err != nil {

@@ -70,6 +70,7 @@ var ciBlock = regexp.MustCompile("(?s)<!-- file: ci/([^ ]+) -->\n```yaml\n(.*?)`
 // docs/ci exactly once, byte for byte, and nothing else as one: what a
 // user copies is what the other tests check.
 func TestCIDocQuotesTheRecipes(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(ciDoc)
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +99,7 @@ func TestCIDocQuotesTheRecipes(t *testing.T) {
 // reads the live build (--previous), survives the first deploy
 // (--first-build-ok), and allows nothing that an unattended job must not.
 func TestCIRecipesKeepTheGuards(t *testing.T) {
+	t.Parallel()
 	for _, p := range ciRecipes(t) {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -132,6 +134,7 @@ func TestCIRecipesKeepTheGuards(t *testing.T) {
 
 // TestCIWorkflowsLint runs actionlint over the GitHub workflows.
 func TestCIWorkflowsLint(t *testing.T) {
+	t.Parallel()
 	actionlint := testenv.Tool("RSGEN_ACTIONLINT", "actionlint")
 	if actionlint == "" {
 		testenv.Need(t, "actionlint", "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12, or RSGEN_ACTIONLINT=PATH")
@@ -153,6 +156,7 @@ func TestCIWorkflowsLint(t *testing.T) {
 // needs: a job named pages in the deploy stage whose script runs rsgen
 // and whose artifact is public.
 func TestCIGitLabRecipe(t *testing.T) {
+	t.Parallel()
 	py := "/usr/bin/python3"
 	if exec.Command(py, "-c", "import yaml").Run() != nil {
 		testenv.Need(t, "python3 with PyYAML", "apt-get install python3-yaml")
@@ -203,6 +207,7 @@ func exitStderr(err error) []byte {
 // and deletes files and drops a dump package: the directory must then be
 // an exact copy of the output, nothing more.
 func TestCIRsyncRecipeMirrors(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("rsync"); err != nil {
 		testenv.Need(t, "rsync", "apt-get install rsync")
 	}

@@ -41,6 +41,7 @@ func get(t *testing.T, h http.Handler, target string) (int, string, http.Header)
 // host configuration, or a FIFO (which must not block the request). A
 // directory listing names none of them. Links that stay inside are followed.
 func TestHandlerConfined(t *testing.T) {
+	t.Parallel()
 	out := build(t, "http://127.0.0.1:8000/", hosting.Netlify)
 	outside := filepath.Join(filepath.Dir(out), "outside")
 	if err := os.MkdirAll(outside, 0o700); err != nil {
@@ -126,6 +127,7 @@ func TestHandlerConfined(t *testing.T) {
 // directory lacks is served from there, under the same rules, and a
 // directory lists both.
 func TestHandlerContent(t *testing.T) {
+	t.Parallel()
 	out := build(t, "http://127.0.0.1:8000/")
 	h, err := hosting.NewHandler(out, "../testdata/site")
 	if err != nil {

@@ -109,6 +109,7 @@ func cloudflareMatch(pattern, p string) bool {
 // "/a*b/*" (two wildcards) an invalid rule, dropped with the Link header
 // (issue 22, item 11).
 func TestHeadersBasePaths(t *testing.T) {
+	t.Parallel()
 	hosts := []string{hosting.Netlify, hosting.Cloudflare}
 	for _, p := range basePaths() {
 		t.Run(p, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseHosts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []string
 		want []string
@@ -32,6 +33,7 @@ func TestParseHosts(t *testing.T) {
 }
 
 func TestOurs(t *testing.T) {
+	t.Parallel()
 	tests := map[string]bool{
 		"# Written by rsgen (--host netlify)\n/x\n":        true,
 		"#!/bin/sh\n# Written by rsgen (--host s3)\n":      true,
@@ -59,6 +61,7 @@ func TestOurs(t *testing.T) {
 // block is later broken (a second BEGIN, an END deleted), it must still
 // count as the user's: overwriting it would lose their own rules.
 func TestOursBrokenBlock(t *testing.T) {
+	t.Parallel()
 	merged, ok := Merge([]byte("# BEGIN rsgen\n# END rsgen\n/custom\n  X-Mine: keep\n"), []byte("# Written by rsgen (--host netlify)\n/x\n"))
 	if !ok {
 		t.Fatal("Merge refused an empty block")
@@ -82,6 +85,7 @@ func TestOursBrokenBlock(t *testing.T) {
 }
 
 func TestCheckConflicts(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	write := func(name, content string) {
 		if err := os.WriteFile(filepath.Join(out, name), []byte(content), 0o644); err != nil {
@@ -101,6 +105,7 @@ func TestCheckConflicts(t *testing.T) {
 }
 
 func TestShquote(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"data/a.txt": "data/a.txt", "annual report/README": "'annual report/README'", "it's": `'it'\''s'`, "": "''", "$HOME": "'$HOME'",
 	} {
@@ -111,6 +116,7 @@ func TestShquote(t *testing.T) {
 }
 
 func TestUploadedTyped(t *testing.T) {
+	t.Parallel()
 	var got []TypedFile
 	for _, f := range []TypedFile{
 		{"a.html", "text/html"}, {"b.PNG", "image/png"}, {"c.jsonl", "application/jsonl"},
@@ -130,6 +136,7 @@ func TestUploadedTyped(t *testing.T) {
 }
 
 func TestAWSGlob(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"a/b.txt":       "a/b.txt",
 		"odd [1]*?.txt": "odd [[]1][*][?].txt",
@@ -142,6 +149,7 @@ func TestAWSGlob(t *testing.T) {
 }
 
 func TestMerge(t *testing.T) {
+	t.Parallel()
 	ours := "# Written by rsgen\n/x\n  Content-Type: application/xml\n"
 	tests := []struct {
 		name, theirs, want string
@@ -174,6 +182,7 @@ func TestMerge(t *testing.T) {
 }
 
 func TestHeaderRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		data string
 		want int
@@ -196,6 +205,7 @@ func TestHeaderRules(t *testing.T) {
 // is never read through: merging rsgen's block into the file it leads to
 // would publish the bytes of a file outside the output.
 func TestConfigThroughLink(t *testing.T) {
+	t.Parallel()
 	outside := filepath.Join(t.TempDir(), "their.htaccess")
 	if err := os.WriteFile(outside, []byte("SECRET\n# BEGIN rsgen\n# END rsgen\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -187,23 +187,18 @@ func HeaderRules(data []byte) int {
 // ok is false unless there is exactly one of each, in that order. marked
 // reports whether data has any BlockBegin or BlockEnd line.
 func block(data []byte) (start, end int, ok, marked bool) {
-	begins, ends := 0, 0
+	begins, ends, off := 0, 0, 0
 	start, end = -1, -1
-	for off := 0; off < len(data); {
-		line := data[off:]
-		next := len(data)
-		if i := bytes.IndexByte(line, '\n'); i >= 0 {
-			line, next = line[:i], off+i+1
-		}
+	for line := range bytes.Lines(data) {
 		switch string(bytes.TrimSpace(line)) {
 		case BlockBegin:
 			begins++
-			start = next
+			start = off + len(line)
 		case BlockEnd:
 			ends++
 			end = off
 		}
-		off = next
+		off += len(line)
 	}
 	return start, end, begins == 1 && ends == 1 && start <= end, begins+ends > 0
 }

@@ -128,35 +128,42 @@ func Render(fsys fs.FS, hosts []string, d *Data) ([]File, error) {
 			files = append(files, File{Name: o.name})
 			continue
 		}
-		src, err := fs.ReadFile(fsys, o.template)
+		data, err := execute(fsys, o.template, d)
 		if err != nil {
-			return nil, fmt.Errorf("template %s: %w", o.template, err)
+			return nil, err
 		}
-		var buf bytes.Buffer
-		if strings.HasSuffix(o.template, ".html.tmpl") {
-			t, err := htmltemplate.New(o.template).Funcs(funcs).Option("missingkey=error").Parse(string(src))
-			if err == nil {
-				err = t.Execute(&buf, d)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("template %s: %w", o.template, err)
-			}
-		} else {
-			t, err := texttemplate.New(o.template).Funcs(funcs).Option("missingkey=error").Parse(string(src))
-			if err == nil {
-				err = t.Execute(&buf, d)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("template %s: %w", o.template, asHostError(err))
-			}
-		}
-		data := buf.Bytes()
 		if o.hosts != nil && !Ours(data) {
 			data = addMarker(data)
 		}
 		files = append(files, File{Name: o.name, Data: data})
 	}
 	return files, nil
+}
+
+// execute renders the template name of fsys with d: html/template for a
+// page (.html.tmpl), else text/template, whose failure in a function of
+// the hosts is told in that function's words.
+func execute(fsys fs.FS, name string, d any) ([]byte, error) {
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("template %s: %w", name, err)
+	}
+	var buf bytes.Buffer
+	if strings.HasSuffix(name, ".html.tmpl") {
+		var t *htmltemplate.Template
+		if t, err = htmltemplate.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src)); err == nil {
+			err = t.Execute(&buf, d)
+		}
+	} else {
+		var t *texttemplate.Template
+		if t, err = texttemplate.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src)); err == nil {
+			err = asHostError(t.Execute(&buf, d))
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("template %s: %w", name, err)
+	}
+	return buf.Bytes(), nil
 }
 
 // addMarker puts a comment with Marker first, or after a #! line.

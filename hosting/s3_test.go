@@ -39,6 +39,7 @@ const (
 // every object, its bytes and Content-Type, and nothing more (removed
 // content and a dropped dump package are gone).
 func TestS3ScriptMirrors(t *testing.T) {
+	t.Parallel()
 	env, endpoint, s3 := startS3(t)
 
 	site := t.TempDir()
@@ -112,6 +113,7 @@ func TestS3ScriptMirrors(t *testing.T) {
 // bucket as that of one set does: every set's documents, its pages and
 // packages, and the content of every set, each with its type.
 func TestS3ScriptMirrorsSets(t *testing.T) {
+	t.Parallel()
 	env, endpoint, s3 := startS3(t)
 
 	site := t.TempDir()
@@ -521,6 +523,7 @@ func uriEncode(s string, slash bool) string {
 // capability documents, the Capability List, the Source Description, the
 // pages; deletions last.
 func TestS3ScriptOrder(t *testing.T) {
+	t.Parallel()
 	site := t.TempDir()
 	write(t, site, "a.txt", "a\n")
 	write(t, site, "b", "no extension\n")
@@ -591,6 +594,7 @@ func TestS3ScriptOrder(t *testing.T) {
 // paths, whatever the URL (basePaths), so the hostile names of
 // TestS3ScriptMirrors cover it.
 func TestS3ScriptBasePaths(t *testing.T) {
+	t.Parallel()
 	_, out := buildAt(t, t.TempDir(), 8080, "/", hosting.S3)
 	want, err := os.ReadFile(filepath.Join(out, hosting.S3Script))
 	if err != nil {

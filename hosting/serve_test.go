@@ -19,6 +19,7 @@ import (
 )
 
 func TestHandler(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String() + "/"
 	out := build(t, base, hosting.Netlify)
@@ -90,6 +91,7 @@ func checkServed(t *testing.T, client *http.Client, u string, status int, conten
 // Over several resource sets, every response links to each set's
 // Capability List, and each set's documents are XML.
 func TestHandlerSets(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String() + "/"
 	out := t.TempDir()
@@ -127,6 +129,7 @@ func TestHandlerSets(t *testing.T) {
 // mime.types or of sniffing: records.jsonl is application/jsonl, not
 // text/plain, which rsgen validate --fetch would warn about.
 func TestHandlerTypesAsListed(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String() + "/"
 	src := t.TempDir()

@@ -1,8 +1,6 @@
 package hosting
 
 import (
-	"bytes"
-	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
 )
@@ -33,19 +31,4 @@ type SiteSet struct {
 
 // RenderSite renders the landing page of a site from the template
 // site.html.tmpl of fsys.
-func RenderSite(fsys fs.FS, d *SiteData) ([]byte, error) {
-	const name = "site.html.tmpl"
-	src, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, fmt.Errorf("template %s: %w", name, err)
-	}
-	t, err := htmltemplate.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src))
-	if err != nil {
-		return nil, fmt.Errorf("template %s: %w", name, err)
-	}
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, d); err != nil {
-		return nil, fmt.Errorf("template %s: %w", name, err)
-	}
-	return buf.Bytes(), nil
-}
+func RenderSite(fsys fs.FS, d *SiteData) ([]byte, error) { return execute(fsys, "site.html.tmpl", d) }

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
+	t.Parallel()
 	names := Names()
 	if len(names) != 8 {
 		t.Errorf("templates %v, want 8", names)
@@ -16,6 +17,7 @@ func TestNames(t *testing.T) {
 }
 
 func TestOverlay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "robots.txt.tmpl"), []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -137,10 +137,9 @@ type Writer struct {
 	own    bool // the index is the Writer's: at Name.xml, written by Close
 	index  rsxml.Link
 	buf    []byte // the entry being added, rendered
-	ibuf   []byte // an entry of the index, rendered
 	parts  []Part
 	cur    *part
-	isize  int64 // bytes of the index over parts
+	isize  *Measure // the index over the parts, if the Writer's
 	inside []string
 	err    error
 	done   bool
@@ -185,7 +184,8 @@ func New(files Files, opt Options) *Writer {
 	return w
 }
 
-func partName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
+// PartName is the name of the i-th part (from 1) of the list name.
+func PartName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
 
 // partDoc returns the root of a part from from to until.
 func (w *Writer) partDoc(from, until string) rsxml.Doc {
@@ -337,7 +337,7 @@ func (w *Writer) start(from string, body *os.File) error {
 		c.bw = bufio.NewWriterSize(f, 64<<10)
 		return nil
 	}
-	c.name = partName(w.opt.Name, len(w.parts)+1)
+	c.name = PartName(w.opt.Name, len(w.parts)+1)
 	f, err := w.files.Create(c.name)
 	if err != nil {
 		return w.writeErr(err)
@@ -364,19 +364,10 @@ func (w *Writer) finish(until string) error {
 	if until == "" {
 		until = w.opt.Doc.MD.Until
 	}
-	p := Part{Name: partName(w.opt.Name, len(w.parts)+1), Entries: c.n}
-	if w.opt.Time != nil {
-		p.From, p.Until = c.from, until
-	}
+	p := w.describe(PartName(w.opt.Name, len(w.parts)+1), until)
 	doc := w.partDoc(c.from, until)
 	if err := w.write(p.Name, &doc); err != nil {
 		return err
-	}
-	if w.opt.PartMD != nil {
-		p.MD = w.opt.PartMD(&c.first, &c.last)
-	}
-	if w.opt.Time != nil {
-		p.MD.From, p.MD.Until = p.From, p.Until
 	}
 	w.parts = append(w.parts, p)
 	w.cur = nil
@@ -385,14 +376,29 @@ func (w *Writer) finish(until string) error {
 	}
 	if len(w.parts) == 1 {
 		idx := w.indexDoc()
-		w.isize = int64(len(rsxml.AppendHeader(nil, &idx)) + len(rsxml.AppendFooter(nil, &idx)))
+		w.isize = NewMeasure(&idx, w.limits)
 	}
-	e := rsxml.Entry{Loc: w.opt.URL(p.Name), MD: p.MD}
-	w.ibuf = rsxml.AppendEntry(w.ibuf[:0], true, &e)
-	if w.isize += int64(len(w.ibuf)); w.isize > w.limits.MaxBytes {
-		return &IndexError{List: w.opt.Name, Parts: len(w.parts), Bytes: w.isize, Limits: w.limits}
+	// The parts are no more than an index may list (start): only its
+	// bytes can pass the limits.
+	if !w.isize.Add(&rsxml.Entry{Loc: w.opt.URL(p.Name), MD: p.MD}) {
+		return &IndexError{List: w.opt.Name, Parts: len(w.parts), Bytes: w.isize.Size(), Limits: w.limits}
 	}
 	return nil
+}
+
+// describe returns the Part of the current part, written as the document
+// name; until is its end, for a change document.
+func (w *Writer) describe(name, until string) Part {
+	c := w.cur
+	p := Part{Name: name, Entries: c.n}
+	if w.opt.PartMD != nil && c.n > 0 {
+		p.MD = w.opt.PartMD(&c.first, &c.last)
+	}
+	if w.opt.Time != nil {
+		p.From, p.Until = c.from, until
+		p.MD.From, p.MD.Until = p.From, p.Until
+	}
+	return p
 }
 
 func (w *Writer) indexDoc() rsxml.Doc {
@@ -488,19 +494,11 @@ func (w *Writer) Close() (Written, error) {
 		}
 	}
 	if len(w.parts) == 0 { // whole
-		c := w.cur
 		doc := rsxml.Doc{MD: w.opt.Doc.MD, Links: w.opt.Doc.Links}
 		if !w.own && w.index.Href != "" {
 			doc.Links = append(doc.Links[:len(doc.Links):len(doc.Links)], w.index)
 		}
-		p := Part{Name: w.opt.Name + ".xml", Entries: c.n}
-		if w.opt.PartMD != nil && c.n > 0 {
-			p.MD = w.opt.PartMD(&c.first, &c.last)
-		}
-		if w.opt.Time != nil {
-			p.From, p.Until = doc.MD.From, doc.MD.Until
-			p.MD.From, p.MD.Until = p.From, p.Until
-		}
+		p := w.describe(w.opt.Name+".xml", doc.MD.Until)
 		if err := w.write(p.Name, &doc); err != nil {
 			return Written{}, w.fail(err)
 		}
@@ -536,21 +534,17 @@ func (w *Writer) Close() (Written, error) {
 // of doc and the other entries fits limits, and whether it then fits: it
 // does not if the entries that may not be dropped are too many alone.
 func FitOldest(doc *rsxml.Doc, entries []rsxml.Entry, n int, limits Limits) (drop int, fits bool) {
-	limits = limits.orSpec()
-	size := int64(len(rsxml.AppendHeader(nil, doc)) + len(rsxml.AppendFooter(nil, doc)))
+	m := NewMeasure(doc, limits)
 	sizes := make([]int64, len(entries))
-	var buf []byte
 	for i := range entries {
-		buf = rsxml.AppendEntry(buf[:0], doc.Index, &entries[i])
-		sizes[i] = int64(len(buf))
-		size += sizes[i]
+		m.Add(&entries[i])
+		sizes[i] = int64(len(m.buf))
 	}
-	over := func() bool { return len(entries)-drop > limits.MaxEntries || size > limits.MaxBytes }
-	for drop < n && over() {
-		size -= sizes[drop]
+	for drop < n && !m.Fits() {
+		m.AddSize(-sizes[drop], -1)
 		drop++
 	}
-	return drop, !over()
+	return drop, m.Fits()
 }
 
 // A Measure adds up the size of one document, entry by entry, as a Writer

@@ -116,6 +116,7 @@ func partDocOf(doc rsxml.Doc, name string) rsxml.Doc {
 }
 
 func TestWholeList(t *testing.T) {
+	t.Parallel()
 	f := newFiles(t)
 	es := entries(5)
 	wl := write(t, f, Options{Name: "resourcelist", Doc: listDoc()}, es)
@@ -131,6 +132,7 @@ func TestWholeList(t *testing.T) {
 }
 
 func TestEmptyList(t *testing.T) {
+	t.Parallel()
 	f := newFiles(t)
 	wl := write(t, f, Options{Name: "resourcelist", Doc: listDoc()}, nil)
 	if wl.Docs != 1 || f.docs["resourcelist.xml"].String() != render(listDoc(), nil) {
@@ -141,6 +143,7 @@ func TestEmptyList(t *testing.T) {
 // TestCutAtMaxEntries: a list of exactly MaxEntries is whole; one more
 // entry splits it, and each part but the last is full.
 func TestCutAtMaxEntries(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		n, max int
 		parts  []int // entries per part; nil: whole
@@ -208,6 +211,7 @@ func checkParts(t *testing.T, f *memFiles, wl Written, doc rsxml.Doc, es []rsxml
 // TestCutAtMaxBytes: a part takes entries while it stays within MaxBytes,
 // counted with the root of a part, and not one byte more.
 func TestCutAtMaxBytes(t *testing.T) {
+	t.Parallel()
 	es := entries(4)
 	doc := listDoc()
 	pd := partDocOf(doc, "resourcelist")
@@ -240,6 +244,7 @@ func TestCutAtMaxBytes(t *testing.T) {
 // TestEntryTooLarge: an entry that does not fit a document alone is an
 // error that names it; no body file is left.
 func TestEntryTooLarge(t *testing.T) {
+	t.Parallel()
 	f := newFiles(t)
 	es := entries(3)
 	es[1].Loc = "https://example.org/" + strings.Repeat("x", 5000)
@@ -254,6 +259,7 @@ func TestEntryTooLarge(t *testing.T) {
 // TestIndexLimits: an index is never split: parts too many for its
 // entries, or for its bytes, are an error.
 func TestIndexLimits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		n      int
@@ -288,6 +294,7 @@ func TestIndexLimits(t *testing.T) {
 // TestChangeParts: each part of a change document covers its own
 // interval; they meet at the time of the first entry of the next part.
 func TestChangeParts(t *testing.T) {
+	t.Parallel()
 	es := entries(7)
 	for _, open := range []bool{false, true} {
 		t.Run(fmt.Sprintf("open %v", open), func(t *testing.T) {
@@ -326,6 +333,7 @@ func TestChangeParts(t *testing.T) {
 // TestExternalIndex: with the caller's index, a whole list links to it
 // too, and no index is written.
 func TestExternalIndex(t *testing.T) {
+	t.Parallel()
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: "2024-05-01T00:00:00Z", Until: "2024-07-01T00:00:00Z"}}
 	opt := Options{Name: "changelist-20240701T000000Z", Doc: doc, Index: url("changelist.xml"), Limits: Limits{MaxEntries: 4},
 		Time: func(e *rsxml.Entry) string { return e.MD.Datetime }}
@@ -350,6 +358,7 @@ func TestExternalIndex(t *testing.T) {
 // TestApart: parts for a caller that lists them in no index link to none,
 // and Close writes none; each covers its share of the interval.
 func TestApart(t *testing.T) {
+	t.Parallel()
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: "2024-05-01T00:00:00Z", Until: "2024-07-01T00:00:00Z"},
 		Links: []rsxml.Link{{Rel: "up", Href: url("capabilitylist.xml")}}}
 	opt := Options{Name: "archive/changelist-20240701T000000Z", Doc: doc, Apart: true, Limits: Limits{MaxEntries: 4},
@@ -381,6 +390,7 @@ func TestApart(t *testing.T) {
 // TestPartMD: the entry of a part in the index is PartMD of its first
 // and last entries.
 func TestPartMD(t *testing.T) {
+	t.Parallel()
 	es := entries(5)
 	for i := range es {
 		es[i].MD = rsxml.MD{At: fmt.Sprintf("2024-06-01T00:00:0%dZ", i), Completed: fmt.Sprintf("2024-06-01T00:01:0%dZ", i)}
@@ -401,6 +411,7 @@ func TestPartMD(t *testing.T) {
 // TestCreateFails: a document that cannot be created fails the list with
 // its name, and leaves no body file.
 func TestCreateFails(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"resourcelist-00001.xml", "resourcelist-00002.xml", "resourcelist.xml"} {
 		f := newFiles(t)
 		f.fail = name
@@ -413,6 +424,7 @@ func TestCreateFails(t *testing.T) {
 }
 
 func TestFitOldestAndMeasure(t *testing.T) {
+	t.Parallel()
 	es := entries(10)
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList}}
 	size := int64(len(render(doc, es[4:])))
@@ -446,6 +458,7 @@ func TestFitOldestAndMeasure(t *testing.T) {
 // TestMeasureRoom: Room says whether n more entries fit, to the byte and
 // to the entry; AddSize counts what the caller rendered itself.
 func TestMeasureRoom(t *testing.T) {
+	t.Parallel()
 	doc := listDoc()
 	fixed := int64(len(render(doc, nil)))
 	m := NewMeasure(&doc, Limits{MaxEntries: 3, MaxBytes: fixed + 100})
@@ -465,6 +478,7 @@ func TestMeasureRoom(t *testing.T) {
 // with its own from and until, to the byte: a part that fits exactly is
 // not cut short.
 func TestChangePartCutAtMaxBytes(t *testing.T) {
+	t.Parallel()
 	es := entries(6)
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: "2024-05-01T00:00:00Z", Until: "2024-07-01T00:00:00Z"}}
 	pd := partDocOf(doc, "changelist")
@@ -496,7 +510,7 @@ func TestChangePartCutAtMaxBytes(t *testing.T) {
 // TestAddHoldsNoEntry: past the first entry, Add allocates (almost)
 // nothing: the Writer renders into one buffer and keeps no entry, so its
 // memory does not grow with the list.
-func TestAddHoldsNoEntry(t *testing.T) {
+func TestAddHoldsNoEntry(t *testing.T) { // not parallel: it counts the bytes the process allocates
 	f := newFiles(t)
 	w := New(f, Options{Name: "changelist", Doc: listDoc(), URL: url, Time: func(e *rsxml.Entry) string { return e.MD.Datetime }})
 	defer w.Abort()
@@ -556,6 +570,7 @@ func TestAddRendersNoHeader(t *testing.T) {
 // says so. Each part's until is the next one's from, and every entry lies
 // within its part's.
 func TestChangePartsBetweenTimes(t *testing.T) {
+	t.Parallel()
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: "2024-05-01T00:00:00Z", Until: "2024-07-01T00:00:00Z"},
 		Links: []rsxml.Link{{Rel: "up", Href: url("capabilitylist.xml")}}}
 	// seconds gives the second of each entry's datetime.

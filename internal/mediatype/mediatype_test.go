@@ -6,6 +6,7 @@ import (
 )
 
 func TestByName(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, want string }{
 		{"index.html", "text/html"},
 		{"dir/page.HTM", "text/html"},
@@ -32,6 +33,7 @@ func TestByName(t *testing.T) {
 // TestTableIsBare checks every type of the table: bare (no parameters),
 // lower case, type/subtype.
 func TestTableIsBare(t *testing.T) {
+	t.Parallel()
 	for ext, typ := range byExt {
 		if ext != strings.ToLower(ext) || !strings.HasPrefix(ext, ".") {
 			t.Errorf("extension %q is not lower case with a dot", ext)
@@ -48,6 +50,7 @@ func TestTableIsBare(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		head []byte
@@ -75,6 +78,7 @@ func TestSniff(t *testing.T) {
 }
 
 func TestBare(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"text/html; charset=utf-8", "text/html"},
 		{" Text/HTML ", "text/html"},
@@ -92,6 +96,7 @@ func TestBare(t *testing.T) {
 }
 
 func TestIsCompressed(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		typ  string
 		want bool
@@ -118,6 +123,7 @@ func TestIsCompressed(t *testing.T) {
 // SchemaValid agrees with the official schema's pattern [\w-]+/[\w-]+ for
 // XSD's \w (every character but punctuation, separators and others).
 func TestSchemaValid(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		t           string
 		want, valid bool // SchemaValid, Valid
@@ -154,6 +160,7 @@ func TestSchemaValid(t *testing.T) {
 // table may hold types the schema rejects, for IsCompressed and for
 // sniffing not to guess, but each is checked here to be known to.
 func TestTableTypesSchema(t *testing.T) {
+	t.Parallel()
 	rejected := 0
 	for _, typ := range byExt {
 		if !SchemaValid(typ) {

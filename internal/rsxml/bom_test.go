@@ -9,6 +9,7 @@ import (
 // byte order mark, which XML allows, reads like the same one without it,
 // and that a BOM anywhere else is still refused.
 func TestReaderSkipsByteOrderMark(t *testing.T) {
+	t.Parallel()
 	const doc = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">
   <rs:md capability="resourcelist" at="2024-06-01T00:00:00Z"/>

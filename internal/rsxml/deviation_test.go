@@ -32,6 +32,7 @@ const devHead = `<?xml version="1.0" encoding="UTF-8"?>
 `
 
 func TestReaderDeviations(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name                   string
 		body                   string
@@ -65,6 +66,7 @@ func TestReaderDeviations(t *testing.T) {
 }
 
 func TestReaderSyntaxKinds(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		doc  string

@@ -9,6 +9,7 @@ import (
 // Documents of the 2012 drafts put <rs:md> in http://www.openarchives.org/rs/:
 // the error says which namespace ResourceSync uses.
 func TestDraftNamespaceHint(t *testing.T) {
+	t.Parallel()
 	const hint = "the namespace of the 2012 drafts: ResourceSync 1.0 and 1.1 use http://www.openarchives.org/rs/terms/"
 	root := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/">
   <rs:md capability="resourcelist" modified="2012-10-31T09:00:00Z"/>

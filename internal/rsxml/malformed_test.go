@@ -9,6 +9,7 @@ import (
 // TestReadRefusesMalformedXML: what XML 1.0 forbids but encoding/xml lets
 // through is refused, with a line.
 func TestReadRefusesMalformedXML(t *testing.T) {
+	t.Parallel()
 	const root = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">`
 	many := strings.Repeat(` a0=""`, 1) + func() string {
 		var b strings.Builder

@@ -73,12 +73,25 @@ type MD struct {
 	Extra      []Attr // other attributes, as read
 }
 
+// mdAttrs are the attributes MD has a field for, in the order of its
+// fields, in which they are written.
+var mdAttrs = [...]string{"capability", "at", "completed", "from", "until", "change", "datetime",
+	"hash", "length", "type", "encoding", "path", "modified"}
+
+// fields returns the fields of md, those of mdAttrs in its order.
+func (md *MD) fields() [len(mdAttrs)]*string {
+	return [...]*string{&md.Capability, &md.At, &md.Completed, &md.From, &md.Until, &md.Change, &md.Datetime,
+		&md.Hash, &md.Length, &md.Type, &md.Encoding, &md.Path, &md.Modified}
+}
+
 // IsZero reports whether md has no attribute.
 func (md *MD) IsZero() bool {
-	return md.Capability == "" && md.At == "" && md.Completed == "" && md.From == "" &&
-		md.Until == "" && md.Change == "" && md.Datetime == "" && md.Hash == "" &&
-		md.Length == "" && md.Type == "" && md.Encoding == "" && md.Path == "" &&
-		md.Modified == "" && len(md.Extra) == 0
+	for _, f := range md.fields() {
+		if *f != "" {
+			return false
+		}
+	}
+	return len(md.Extra) == 0
 }
 
 // Link holds the attributes of an <rs:ln> element (section 14).
@@ -95,6 +108,15 @@ type Link struct {
 	Profile  string
 	Extra    []Attr
 	Line     int // where it was read; 0 when written
+}
+
+// linkAttrs are the attributes Link has a field for, in the order of its
+// fields, in which they are written.
+var linkAttrs = [...]string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
+
+// fields returns the fields of l, those of linkAttrs in its order.
+func (l *Link) fields() [len(linkAttrs)]*string {
+	return [...]*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile}
 }
 
 // Attr is an attribute rsxml has no field for, kept as read.

@@ -8,6 +8,7 @@ import (
 // A package is taken within its dump's snapshot (or covers part of its
 // interval), and its manifest gives the package's times.
 func TestPackageTimes(t *testing.T) {
+	t.Parallel()
 	dump := MD{At: "2026-11-27T13:02:04Z", Completed: "2026-11-27T13:02:09Z"}
 	changes := MD{From: "2026-11-01T00:00:00Z", Until: "2026-11-27T13:02:04Z"}
 	for _, tt := range []struct {

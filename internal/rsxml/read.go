@@ -237,49 +237,68 @@ func (r *Reader) entryName() string {
 // readUntilEntry reads root children until the first entry (kept pending)
 // or the end of the root.
 func (r *Reader) readUntilEntry() error {
+	e, err := r.nextEntry(true)
+	if err == io.EOF {
+		return nil
+	}
+	r.pending = e
+	return err
+}
+
+// nextEntry reads root children up to the next entry and returns it, or
+// io.EOF at the end of the root. Root <rs:md> and <rs:ln> go to the Doc
+// while head (before the first entry), and are deviations after it.
+func (r *Reader) nextEntry(head bool) (*Entry, error) {
 	for {
 		if err := r.markup(); err != nil {
-			return err
+			return nil, err
 		}
 		switch r.sc.kind {
 		case tokStart:
 			t, line := r.sc.name, r.line()
 			switch {
-			case t.Space == NSRS && t.Local == "md":
-				r.RootMDCount++
-				if r.RootMDCount == 1 {
-					r.readMD(&r.doc.MD, nil)
-					r.doc.MDLine = line
-				}
-				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
-					return err
-				}
-			case t.Space == NSRS && t.Local == "ln":
-				l := Link{Line: line}
-				r.readLink(&l)
-				r.doc.Links = append(r.doc.Links, l)
-				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
-					return err
-				}
 			case t.Space == NSSitemap && t.Local == r.entryName():
-				e, err := r.readEntry(line)
-				if err != nil {
-					return err
+				return r.readEntry(line)
+			case t.Space == NSRS && (t.Local == "md" || t.Local == "ln"):
+				if err := r.readRootChild(t, line, head); err != nil {
+					return nil, err
 				}
-				r.pending = e
-				return nil
 			default:
-				return r.unexpectedInRoot(t, line)
+				return nil, r.unexpectedInRoot(t, line)
 			}
 		case tokEnd:
 			r.done = true
-			return r.finish()
+			if err := r.finish(); err != nil {
+				return nil, err
+			}
+			return nil, io.EOF
 		case tokText:
 			if !isSpace(r.sc.data) {
-				return &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "unexpected text in the root element"}
+				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "unexpected text in the root element"}
 			}
 		}
 	}
+}
+
+// readRootChild reads the root <rs:md> or <rs:ln> t just started: into the
+// Doc if head, else as a deviation, which the schema makes it.
+func (r *Reader) readRootChild(t qname, line int, head bool) error {
+	if t.Local == "md" {
+		r.RootMDCount++
+	}
+	switch {
+	case !head:
+		r.LateRoot++
+		r.Deviations = append(r.Deviations, Deviation{Line: line, Msg: fmt.Sprintf("root <rs:%s> after the first <%s>: the schema puts <rs:md> and <rs:ln> before the entries", t.Local, r.entryName())})
+	case t.Local == "md" && r.RootMDCount == 1:
+		r.readMD(&r.doc.MD, nil)
+		r.doc.MDLine = line
+	case t.Local == "ln":
+		l := Link{Line: line}
+		r.readLink(&l)
+		r.doc.Links = append(r.doc.Links, l)
+	}
+	return r.skipEmpty(t, line, &r.Deviations)
 }
 
 // finish checks that nothing but white space and comments follows the root.
@@ -320,44 +339,11 @@ func (r *Reader) Next() (*Entry, error) {
 	if r.done {
 		return nil, io.EOF
 	}
-	for {
-		if err := r.markup(); err != nil {
-			return nil, err
-		}
-		switch r.sc.kind {
-		case tokStart:
-			t, line := r.sc.name, r.line()
-			switch {
-			case t.Space == NSSitemap && t.Local == r.entryName():
-				e, err := r.readEntry(line)
-				if err != nil {
-					return nil, err
-				}
-				return r.count(e)
-			case t.Space == NSRS && (t.Local == "md" || t.Local == "ln"):
-				r.LateRoot++
-				if t.Local == "md" {
-					r.RootMDCount++
-				}
-				r.Deviations = append(r.Deviations, Deviation{Line: line, Msg: fmt.Sprintf("root <rs:%s> after the first <%s>: the schema puts <rs:md> and <rs:ln> before the entries", t.Local, r.entryName())})
-				if err := r.skipEmpty(t, line, &r.Deviations); err != nil {
-					return nil, err
-				}
-			default:
-				return nil, r.unexpectedInRoot(t, line)
-			}
-		case tokEnd:
-			r.done = true
-			if err := r.finish(); err != nil {
-				return nil, err
-			}
-			return nil, io.EOF
-		case tokText:
-			if !isSpace(r.sc.data) {
-				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "unexpected text in the root element"}
-			}
-		}
+	e, err := r.nextEntry(false)
+	if err != nil {
+		return nil, err
 	}
+	return r.count(e)
 }
 
 func (r *Reader) count(e *Entry) (*Entry, error) {
@@ -398,77 +384,15 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 		}
 		switch r.sc.kind {
 		case tokStart:
-			t, cline := r.sc.name, r.line()
-			if t.Space == NSSitemap {
-				k := childRank(t.Local)
-				if k < 0 {
-					return nil, &SyntaxError{Line: cline, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Local, r.entryName())}
-				}
-				switch {
-				case r.doc.Index && k > 1:
-					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> in a <sitemap>: the Sitemap index schema allows only <loc> and <lastmod>", t.Local)})
-				case k == rank && k > 0:
-					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> appears twice in <%s>", t.Local, r.entryName())})
-				case k < rank:
-					e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> out of order in <%s>: the schema wants <loc>, <lastmod>, <changefreq>, <priority>, then <rs:md> and <rs:ln>", t.Local, r.entryName())})
-				}
-				rank = max(rank, k)
-				e.Deviations = r.appendAttrDeviations(e.Deviations, cline)
-				text, err := r.readText()
-				if err != nil {
-					return nil, err
-				}
-				switch t.Local {
-				case "loc":
-					if seenLoc {
-						return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "an entry has more than one <loc>"}
-					}
-					seenLoc = true
-					e.Loc = string(text) // alone: a reader may keep it without the rest
-				case "lastmod":
-					r.batch.add(&e.Lastmod, text)
-				case "changefreq":
-					r.batch.add(&e.Changefreq, text)
-				case "priority":
-					r.batch.add(&e.Priority, text)
-				}
-				continue
+			var err error
+			if r.sc.name.Space == NSSitemap {
+				rank, err = r.readSitemapChild(e, rank, &seenLoc)
+			} else {
+				rank = len(entryChildren)
+				err = r.readExtension(e)
 			}
-			rank = len(entryChildren)
-			switch {
-			case t.Space == NSRS && t.Local == "md":
-				e.MDCount++
-				if e.MDCount == 1 {
-					r.readMD(&e.MD, &r.batch)
-					e.HasMD = true
-					e.MDLine = cline
-				}
-				if err := r.skipEmpty(t, cline, &e.Deviations); err != nil {
-					return nil, err
-				}
-			case t.Space == NSRS && t.Local == "ln":
-				l := Link{Line: cline}
-				r.readLink(&l)
-				e.Links = append(e.Links, l)
-				if err := r.skipEmpty(t, cline, &e.Deviations); err != nil {
-					return nil, err
-				}
-			case t.Space == NSRS:
-				// The ResourceSync namespace is the schema's own: an element
-				// it does not declare (the <rs:size> of old resync) breaks
-				// it, unlike an extension of another namespace.
-				e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("element <rs:%s> is not declared by the ResourceSync schema, whose namespace has only <rs:md> and <rs:ln>", t.Local)})
-				if _, err := r.skip(); err != nil {
-					return nil, err
-				}
-			default:
-				// Other namespaces (image, video, news sitemaps) carry nothing
-				// ResourceSync needs; the schemas, whose wildcard is strict,
-				// cannot validate them.
-				e.Foreign = append(e.Foreign, Deviation{Line: cline, Msg: fmt.Sprintf("element <%s> (namespace %q) is not declared by the ResourceSync schemas", t.Local, t.Space) + draftHint(t.Space)})
-				if _, err := r.skip(); err != nil {
-					return nil, err
-				}
+			if err != nil {
+				return nil, err
 			}
 		case tokEnd:
 			if !seenLoc {
@@ -482,6 +406,79 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 			}
 		}
 	}
+}
+
+// readSitemapChild reads the Sitemap child of e just started (<loc>,
+// <lastmod>…), noting where it departs from the schema's order given the
+// rank of the child before it; it returns the rank so far.
+func (r *Reader) readSitemapChild(e *Entry, rank int, seenLoc *bool) (int, error) {
+	t, cline := r.sc.name, r.line()
+	k := childRank(t.Local)
+	if k < 0 {
+		return rank, &SyntaxError{Line: cline, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Local, r.entryName())}
+	}
+	switch {
+	case r.doc.Index && k > 1:
+		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> in a <sitemap>: the Sitemap index schema allows only <loc> and <lastmod>", t.Local)})
+	case k == rank && k > 0:
+		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> appears twice in <%s>", t.Local, r.entryName())})
+	case k < rank:
+		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> out of order in <%s>: the schema wants <loc>, <lastmod>, <changefreq>, <priority>, then <rs:md> and <rs:ln>", t.Local, r.entryName())})
+	}
+	e.Deviations = r.appendAttrDeviations(e.Deviations, cline)
+	text, err := r.readText()
+	if err != nil {
+		return rank, err
+	}
+	switch t.Local {
+	case "loc":
+		if *seenLoc {
+			return rank, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: "an entry has more than one <loc>"}
+		}
+		*seenLoc = true
+		e.Loc = string(text) // alone: a reader may keep it without the rest
+	case "lastmod":
+		r.batch.add(&e.Lastmod, text)
+	case "changefreq":
+		r.batch.add(&e.Changefreq, text)
+	case "priority":
+		r.batch.add(&e.Priority, text)
+	}
+	return max(rank, k), nil
+}
+
+// readExtension reads the child of e just started that is not of the
+// Sitemap namespace: its <rs:md> or an <rs:ln>, or an element the schemas
+// do not declare.
+func (r *Reader) readExtension(e *Entry) error {
+	t, cline := r.sc.name, r.line()
+	switch {
+	case t.Space == NSRS && t.Local == "md":
+		e.MDCount++
+		if e.MDCount == 1 {
+			r.readMD(&e.MD, &r.batch)
+			e.HasMD = true
+			e.MDLine = cline
+		}
+		return r.skipEmpty(t, cline, &e.Deviations)
+	case t.Space == NSRS && t.Local == "ln":
+		l := Link{Line: cline}
+		r.readLink(&l)
+		e.Links = append(e.Links, l)
+		return r.skipEmpty(t, cline, &e.Deviations)
+	case t.Space == NSRS:
+		// The ResourceSync namespace is the schema's own: an element
+		// it does not declare (the <rs:size> of old resync) breaks
+		// it, unlike an extension of another namespace.
+		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("element <rs:%s> is not declared by the ResourceSync schema, whose namespace has only <rs:md> and <rs:ln>", t.Local)})
+	default:
+		// Other namespaces (image, video, news sitemaps) carry nothing
+		// ResourceSync needs; the schemas, whose wildcard is strict,
+		// cannot validate them.
+		e.Foreign = append(e.Foreign, Deviation{Line: cline, Msg: fmt.Sprintf("element <%s> (namespace %q) is not declared by the ResourceSync schemas", t.Local, t.Space) + draftHint(t.Space)})
+	}
+	_, err := r.skip()
+	return err
 }
 
 // skip reads the rest of the element just started, and reports whether it

@@ -57,36 +57,8 @@ func (r *Reader) readMD(md *MD, batch *stringBatch) {
 // field returns the field of the attribute n, or nil for one MD has no
 // field for.
 func (md *MD) field(n qname) *string {
-	if n.Space != "" {
-		return nil
-	}
-	switch n.Local {
-	case "capability":
-		return &md.Capability
-	case "at":
-		return &md.At
-	case "completed":
-		return &md.Completed
-	case "from":
-		return &md.From
-	case "until":
-		return &md.Until
-	case "change":
-		return &md.Change
-	case "datetime":
-		return &md.Datetime
-	case "hash":
-		return &md.Hash
-	case "length":
-		return &md.Length
-	case "type":
-		return &md.Type
-	case "encoding":
-		return &md.Encoding
-	case "path":
-		return &md.Path
-	case "modified":
-		return &md.Modified
+	if i := attrIndex(mdAttrs[:], n); i >= 0 {
+		return md.fields()[i]
 	}
 	return nil
 }
@@ -108,32 +80,23 @@ func (r *Reader) readLink(l *Link) {
 // field returns the field of the attribute n, or nil for one Link has no
 // field for.
 func (l *Link) field(n qname) *string {
-	if n.Space != "" {
-		return nil
-	}
-	switch n.Local {
-	case "rel":
-		return &l.Rel
-	case "href":
-		return &l.Href
-	case "type":
-		return &l.Type
-	case "hash":
-		return &l.Hash
-	case "length":
-		return &l.Length
-	case "modified":
-		return &l.Modified
-	case "encoding":
-		return &l.Encoding
-	case "path":
-		return &l.Path
-	case "pri":
-		return &l.Pri
-	case "profile":
-		return &l.Profile
+	if i := attrIndex(linkAttrs[:], n); i >= 0 {
+		return l.fields()[i]
 	}
 	return nil
+}
+
+// attrIndex returns the index of the attribute n in names, or -1.
+func attrIndex(names []string, n qname) int {
+	if n.Space != "" {
+		return -1
+	}
+	for i, name := range names {
+		if name == n.Local {
+			return i
+		}
+	}
+	return -1
 }
 
 // stringBatch makes the values of an entry (but its <loc>) one string,

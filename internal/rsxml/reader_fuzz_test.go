@@ -186,6 +186,7 @@ func attrsSame(a, b []Attr) bool {
 // TestFuzzReaderCorpus fails if the seed corpus of FuzzReaderBounded is
 // missing: the fuzz target would then run on the examples alone, silently.
 func TestFuzzReaderCorpus(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", "FuzzReaderBounded", "*"))
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,12 @@ package rsxml
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -230,6 +232,78 @@ func (s *scanner) scanName(p int) (q int, err error) {
 		return q, s.syntaxErr(q, "invalid XML name: %s", b[p:q])
 	}
 	return q, nil
+}
+
+// isNameStart reports whether the ASCII character c may start a name.
+func isNameStart(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_' || c == ':'
+}
+
+// isNameByte reports whether the ASCII character c may be in a name.
+func isNameByte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
+		c == '_' || c == ':' || c == '.' || c == '-'
+}
+
+// isName reports whether name, name bytes (cName) with a non-ASCII one, is
+// a name encoding/xml accepts: its first character a letter, "_" or ":",
+// the others those or a digit, a combining character… by the tables of
+// Appendix B of XML 1.0 (second edition), which encoding/xml does not
+// export. It is asked instead, once for each character (nameClass).
+func isName(name []byte) bool {
+	for i, n := 0, 0; i < len(name); i += n {
+		var r rune
+		r, n = utf8.DecodeRune(name[i:])
+		need := uint32(classFollow)
+		if i == 0 {
+			need = classStart
+		}
+		if r == utf8.RuneError && n == 1 || charClass(r)&need == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Classes of a character in a name (nameClass).
+const (
+	classKnown  = 1 << iota // the class was asked for
+	classStart              // it may start a name
+	classFollow             // it may follow the first character
+)
+
+// nameClass caches the class of each character of the Basic Multilingual
+// Plane; encoding/xml's tables have no character past it. Several Readers
+// may fill it at once: each stores the same value.
+var nameClass [0x10000]atomic.Uint32
+
+func charClass(r rune) uint32 {
+	switch {
+	case r < utf8.RuneSelf && isNameStart(byte(r)):
+		return classStart | classFollow
+	case r < utf8.RuneSelf && isNameByte(byte(r)):
+		return classFollow
+	case r < utf8.RuneSelf || r > 0xFFFF:
+		return 0
+	}
+	c := &nameClass[r]
+	if v := c.Load(); v != 0 {
+		return v
+	}
+	v := uint32(classKnown)
+	if xmlAccepts(string(r)) {
+		v |= classStart | classFollow
+	} else if xmlAccepts("a" + string(r)) {
+		v |= classFollow
+	}
+	c.Store(v)
+	return v
+}
+
+// xmlAccepts reports whether encoding/xml reads <name/>.
+func xmlAccepts(name string) bool {
+	_, err := xml.NewDecoder(strings.NewReader("<" + name + "/>")).RawToken()
+	return err == nil
 }
 
 // interned is a name (or a namespace) as written, and its parts as

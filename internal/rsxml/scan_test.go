@@ -202,6 +202,7 @@ func FuzzScanner(f *testing.F) {
 // TestScannerLongTokens: tokens far larger than the buffer, read in
 // pieces, come out whole.
 func TestScannerLongTokens(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x&amp;\r\né", 20000)
 	for _, doc := range []string{
 		"<a>" + long + "</a>",
@@ -218,17 +219,23 @@ func TestScannerLongTokens(t *testing.T) {
 
 // TestNameTables compares the names the scanner accepts with those
 // encoding/xml accepts, for every character of the Basic Multilingual
-// Plane, first in a name and after its first.
+// Plane and a few past it, first in a name and after its first, beside a
+// colon or not.
 func TestNameTables(t *testing.T) {
+	t.Parallel()
 	accepts := func(name string) bool {
 		_, err := xml.NewDecoder(strings.NewReader("<" + name + "/>")).RawToken()
 		return err == nil
 	}
+	runes := []rune{0x10000, 0x1F600, 0x20000, 0x10FFFF}
 	for r := rune(0x80); r < 0x10000; r++ {
+		runes = append(runes, r)
+	}
+	for _, r := range runes {
 		if !utf8.ValidRune(r) {
 			continue
 		}
-		for _, name := range []string{string(r), "a" + string(r)} {
+		for _, name := range []string{string(r), "a" + string(r), string(r) + ":a", "a:" + string(r)} {
 			if got, want := isName([]byte(name)), accepts(name); got != want {
 				t.Fatalf("isName(%q) = %v, encoding/xml says %v", name, got, want)
 			}

@@ -181,6 +181,7 @@ func exampleFiles(t testing.TB) []string {
 }
 
 func TestSpecExamplesRead(t *testing.T) {
+	t.Parallel()
 	files := exampleFiles(t)
 	seen := map[string]bool{}
 	for _, file := range files {
@@ -278,6 +279,7 @@ func mdEqual(a, b *MD) bool {
 // TestSpecExamplesHashes checks that every hash attribute of the valid
 // examples parses, and that Example 27's non-hex digests are refused.
 func TestSpecExamplesHashes(t *testing.T) {
+	t.Parallel()
 	checked := 0
 	for _, file := range exampleFiles(t) {
 		data, err := os.ReadFile(file)
@@ -311,6 +313,7 @@ func TestSpecExamplesHashes(t *testing.T) {
 // TestReadNamespaceDeclarations: a namespace declaration on <rs:md> or
 // <rs:ln> is not an attribute of the element.
 func TestReadNamespaceDeclarations(t *testing.T) {
+	t.Parallel()
 	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
 		`<rs:md xmlns:rs="http://www.openarchives.org/rs/terms/" xmlns="urn:other" capability="resourcelist" x="1"/>` +
 		`<url><loc>http://e/</loc><ln xmlns="http://www.openarchives.org/rs/terms/" rel="up" href="http://e/c"/></url></urlset>`

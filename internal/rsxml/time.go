@@ -5,31 +5,28 @@ import (
 	"time"
 )
 
+// TimeWidth is the layout of FormatTime, and the longest datetime it
+// writes: plans of documents measure with it so that they hold whatever
+// the times.
+const TimeWidth = "2006-01-02T15:04:05.999999999Z"
+
 // FormatTime renders t as a full UTC W3C Datetime, the form rsgen always
 // writes: seconds precision ("2013-01-03T09:00:00Z"), or with fractional
 // seconds when t has them, without trailing zeros.
 func FormatTime(t time.Time) string {
-	var buf [len("2006-01-02T15:04:05.999999999Z")]byte // on the stack: one allocation, the string
-	return string(AppendTime(buf[:0], t))
-}
-
-// AppendTime appends FormatTime(t) to b.
-func AppendTime(b []byte, t time.Time) []byte {
+	var buf [len(TimeWidth)]byte // on the stack: one allocation, the string
 	t = t.UTC()
-	if t.Nanosecond() == 0 {
-		// By hand: time.AppendFormat interprets its layout on every call,
-		// and a list formats a time per entry (a third of writing one).
-		year, month, day := t.Date()
-		hour, minute, sec := t.Clock()
-		if year < 0 || year > 9999 {
-			return t.AppendFormat(b, "2006-01-02T15:04:05Z")
-		}
-		return append(b, byte('0'+year/1000), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-',
-			byte('0'+int(month)/10), byte('0'+int(month)%10), '-', byte('0'+day/10), byte('0'+day%10), 'T',
-			byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
-			byte('0'+sec/10), byte('0'+sec%10), 'Z')
+	year, month, day := t.Date()
+	if t.Nanosecond() != 0 || year < 0 || year > 9999 {
+		return string(t.AppendFormat(buf[:0], TimeWidth))
 	}
-	return t.AppendFormat(b, "2006-01-02T15:04:05.999999999Z")
+	// By hand: time.AppendFormat interprets its layout on every call, and
+	// a list formats a time per entry (a third of writing one).
+	hour, minute, sec := t.Clock()
+	return string(append(buf[:0], byte('0'+year/1000), byte('0'+year/100%10), byte('0'+year/10%10), byte('0'+year%10), '-',
+		byte('0'+int(month)/10), byte('0'+int(month)%10), '-', byte('0'+day/10), byte('0'+day%10), 'T',
+		byte('0'+hour/10), byte('0'+hour%10), ':', byte('0'+minute/10), byte('0'+minute%10), ':',
+		byte('0'+sec/10), byte('0'+sec%10), 'Z'))
 }
 
 // A Precision is the form of the W3C Datetime profile of ISO 8601
@@ -92,7 +89,7 @@ func ParseTimeForm[S ~string | ~[]byte](s S) (time.Time, Precision, error) {
 		return time.Time{}, 0, fmt.Errorf("%q is not a W3C Datetime (YYYY-MM-DDThh:mm:ssZ)", string(s))
 	case zh > 23 || zm > 59:
 		return time.Time{}, p, fmt.Errorf("%q: the time zone offset is out of range", string(s))
-	case month < 1 || month > 12 || day < 1 || day > DaysIn(year, month) || hour > 23 || minute > 59 || sec > 59:
+	case month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || sec > 59:
 		return time.Time{}, p, fmt.Errorf("%q: a field is out of range", string(s))
 	}
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC)
@@ -151,9 +148,9 @@ func (c *timeScanner[S]) fraction() int {
 	return nsec
 }
 
-// DaysIn returns the number of days of a month (1 to 12) in the proleptic
+// daysIn returns the number of days of a month (1 to 12) in the proleptic
 // Gregorian calendar.
-func DaysIn(year, month int) int {
+func daysIn(year, month int) int {
 	switch month {
 	case 2:
 		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {

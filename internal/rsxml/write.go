@@ -22,12 +22,11 @@ const xmlHeader = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
 // Writer streams one document. Create it with NewWriter, Add the entries,
 // then Close it; the first error sticks and is returned by every later call.
 type Writer struct {
-	bw      *bufio.Writer
-	doc     Doc
-	buf     []byte
-	size    int64
-	entries int
-	err     error
+	bw   *bufio.Writer
+	doc  Doc
+	buf  []byte
+	size int64
+	err  error
 }
 
 // NewWriter writes the XML declaration and the root of doc to w.
@@ -50,13 +49,12 @@ func (w *Writer) write(b []byte) {
 func (w *Writer) Add(e *Entry) error {
 	w.buf = AppendEntry(w.buf[:0], w.doc.Index, e)
 	w.write(w.buf)
-	w.entries++
 	return w.err
 }
 
 // Copy writes the entries r holds, already encoded as Add encodes them
 // (AppendEntry): those of a document whose root could not be written
-// first. Entries does not count them.
+// first.
 func (w *Writer) Copy(r io.Reader) error {
 	if w.err != nil {
 		return w.err
@@ -69,9 +67,6 @@ func (w *Writer) Copy(r io.Reader) error {
 
 // Size returns the number of bytes written so far.
 func (w *Writer) Size() int64 { return w.size }
-
-// Entries returns the number of entries written so far.
-func (w *Writer) Entries() int { return w.entries }
 
 // Close writes the end of the document and flushes it. It does not close
 // the underlying writer.
@@ -147,46 +142,19 @@ func AppendEntry(b []byte, index bool, e *Entry) []byte {
 func appendMD(b []byte, indent string, md *MD) []byte {
 	b = append(b, indent...)
 	b = append(b, "<rs:md"...)
-	b = appendAttr(b, "capability", md.Capability)
-	b = appendAttr(b, "at", md.At)
-	b = appendAttr(b, "completed", md.Completed)
-	b = appendAttr(b, "from", md.From)
-	b = appendAttr(b, "until", md.Until)
-	b = appendAttr(b, "change", md.Change)
-	b = appendAttr(b, "datetime", md.Datetime)
-	b = appendAttr(b, "hash", md.Hash)
-	b = appendAttr(b, "length", md.Length)
-	b = appendType(b, md.Type)
-	b = appendAttr(b, "encoding", md.Encoding)
-	b = appendAttr(b, "path", md.Path)
-	b = appendAttr(b, "modified", md.Modified)
+	for i, f := range md.fields() {
+		b = appendAttr(b, mdAttrs[i], *f)
+	}
 	b = appendExtra(b, md.Extra)
 	return append(b, "/>\n"...)
-}
-
-// appendType writes a type attribute, if the official schema accepts its
-// value (mediatype.SchemaValid): type is optional, and a value it rejects
-// makes a validating Destination refuse the whole document.
-func appendType(b []byte, t string) []byte {
-	if !mediatype.SchemaValid(t) {
-		return b
-	}
-	return appendAttr(b, "type", t)
 }
 
 func appendLink(b []byte, indent string, l *Link) []byte {
 	b = append(b, indent...)
 	b = append(b, "<rs:ln"...)
-	b = appendAttr(b, "rel", l.Rel)
-	b = appendAttr(b, "href", l.Href)
-	b = appendType(b, l.Type)
-	b = appendAttr(b, "hash", l.Hash)
-	b = appendAttr(b, "length", l.Length)
-	b = appendAttr(b, "modified", l.Modified)
-	b = appendAttr(b, "encoding", l.Encoding)
-	b = appendAttr(b, "path", l.Path)
-	b = appendAttr(b, "pri", l.Pri)
-	b = appendAttr(b, "profile", l.Profile)
+	for i, f := range l.fields() {
+		b = appendAttr(b, linkAttrs[i], *f)
+	}
 	b = appendExtra(b, l.Extra)
 	return append(b, "/>\n"...)
 }
@@ -208,8 +176,12 @@ func appendExtra(b []byte, extra []Attr) []byte {
 	return b
 }
 
+// appendAttr appends the attribute name="value", unless value is empty,
+// or name is type and the official schema does not accept value
+// (mediatype.SchemaValid): type is optional, and a value it rejects makes
+// a validating Destination refuse the whole document.
 func appendAttr(b []byte, name, value string) []byte {
-	if value == "" {
+	if value == "" || name == "type" && !mediatype.SchemaValid(value) {
 		return b
 	}
 	b = append(b, ' ')

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseSize(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    int64
@@ -51,6 +52,7 @@ func TestParseSize(t *testing.T) {
 }
 
 func TestFormatSize(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   int64
 		want string
@@ -74,6 +76,7 @@ func TestFormatSize(t *testing.T) {
 }
 
 func TestParseDuration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    time.Duration
@@ -112,6 +115,7 @@ func TestParseDuration(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]string{0: "0 files", 1: "1 file", 2: "2 files", -1: "-1 files"} {
 		if got := Count(n, "file"); got != want {
 			t.Errorf("Count(%d) = %q, want %q", n, got, want)
@@ -130,6 +134,7 @@ func TestCount(t *testing.T) {
 // FormatDuration renders what ParseDuration reads back to the same value,
 // in days when it is whole days.
 func TestFormatDuration(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   time.Duration
 		want string

@@ -79,7 +79,7 @@ func validHost(u *url.URL) bool {
 	}
 	for i := 0; i < len(h); i++ {
 		c := h[i]
-		if !IsUnreserved(c) && !isSubDelim(c) {
+		if !isUnreserved(c) && !isSubDelim(c) {
 			return false
 		}
 	}

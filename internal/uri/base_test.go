@@ -11,6 +11,7 @@ import (
 )
 
 func TestParseBase(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		raw  string
 		want string // "" for an error
@@ -77,6 +78,7 @@ func TestParseBase(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	base := mustBase(t, "https://example.org/site/")
 	for _, tc := range []struct{ rel, want string }{
 		{"index.html", "https://example.org/site/index.html"},
@@ -110,6 +112,7 @@ func TestResolve(t *testing.T) {
 // TestRelPath: only URLs that Resolve could have made map back to a path;
 // a URL that leaves the base, or names a path no file can have, does not.
 func TestRelPath(t *testing.T) {
+	t.Parallel()
 	base := mustBase(t, "https://example.org/site/")
 	for _, tc := range []struct {
 		loc  string
@@ -259,6 +262,7 @@ func mustParse(t *testing.T, s string) *url.URL {
 // TestFuzzURLMappingCorpus fails if the seed corpus of FuzzURLMapping is
 // missing: the fuzz target would then run on one seed, silently.
 func TestFuzzURLMappingCorpus(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", "FuzzURLMapping", "*"))
 	if err != nil {
 		t.Fatal(err)
@@ -304,6 +308,7 @@ var reservedBasePaths = [][2]string{
 // normal form (the form a previous build's URLs are read in) and RelPath
 // maps it back to its path: the base is kept as written, not re-escaped.
 func TestBaseRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, p := range reservedBasePaths {
 		t.Run(p[0], func(t *testing.T) {
 			b, err := ParseBase("https://example.org/" + p[0] + "/")

@@ -55,7 +55,7 @@ func Normalize(raw string) string {
 // in normal form hold as they are: those RFC 3986 allows there raw.
 var pathKeep, queryKeep = func() (p, q [256]bool) {
 	for c := range 256 {
-		p[c] = IsUnreserved(byte(c)) || strings.IndexByte("!$&'()*+,;=:@/", byte(c)) >= 0
+		p[c] = isUnreserved(byte(c)) || strings.IndexByte("!$&'()*+,;=:@/", byte(c)) >= 0
 		q[c] = p[c] || c == '?'
 	}
 	return p, q
@@ -68,12 +68,7 @@ func appendNormalized(b []byte, s string, keep [256]bool) []byte {
 		c := s[i]
 		switch {
 		case c == '%' && i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]):
-			d := Unhex(s[i+1])<<4 | Unhex(s[i+2])
-			if IsUnreserved(d) {
-				b = append(b, d)
-			} else {
-				b = appendEscape(b, d)
-			}
+			b = AppendNormal(b, s[i+1], s[i+2])
 			i += 2
 		case keep[c]:
 			b = append(b, c)
@@ -179,7 +174,7 @@ func isNormal(s string) bool {
 		c := p[i]
 		switch {
 		case pathKeep[c]:
-		case c == '%' && i+2 < len(p) && isUpperHex(p[i+1]) && isUpperHex(p[i+2]) && !IsUnreserved(Unhex(p[i+1])<<4|Unhex(p[i+2])):
+		case c == '%' && i+2 < len(p) && isUpperHex(p[i+1]) && isUpperHex(p[i+2]) && !isUnreserved(unhex(p[i+1])<<4|unhex(p[i+2])):
 			i += 2
 		default:
 			return false

@@ -6,6 +6,7 @@ import (
 )
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"https://example.org/a/b.txt", "https://example.org/a/b.txt"},
 		{"HTTPS://Example.ORG:443/a", "https://example.org/a"},
@@ -45,6 +46,7 @@ func TestNormalize(t *testing.T) {
 }
 
 func TestEscapePath(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"a/b.txt", "a/b.txt"},
 		{"a+b:c@d=e&f$g.txt", "a%2Bb%3Ac%40d%3De%26f%24g.txt"},
@@ -62,6 +64,7 @@ func TestEscapePath(t *testing.T) {
 // TestEscapedPathLen holds EscapedPathLen to what AppendEscapedPath
 // writes, byte by byte.
 func TestEscapedPathLen(t *testing.T) {
+	t.Parallel()
 	for c := range 256 {
 		s := string([]byte{byte(c)})
 		if got, want := EscapedPathLen(s), len(AppendEscapedPath(nil, s)); got != want {
@@ -100,6 +103,7 @@ func FuzzNormalize(f *testing.F) {
 }
 
 func TestOrigin(t *testing.T) {
+	t.Parallel()
 	for u, want := range map[string]string{
 		"https://example.org/a/b":  "https://example.org",
 		"https://example.org?q=1":  "https://example.org",

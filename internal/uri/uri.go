@@ -9,17 +9,17 @@ package uri
 
 import "strings"
 
-// IsUnreserved reports whether c is an unreserved character of RFC 3986
+// isUnreserved reports whether c is an unreserved character of RFC 3986
 // (A-Z a-z 0-9 - . _ ~), one that never needs percent-encoding.
-func IsUnreserved(c byte) bool {
+func isUnreserved(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
 }
 
 // IsHex reports whether c is a hexadecimal digit.
 func IsHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-// Unhex returns the value of the hexadecimal digit c.
-func Unhex(c byte) byte {
+// unhex returns the value of the hexadecimal digit c.
+func unhex(c byte) byte {
 	switch {
 	case '0' <= c && c <= '9':
 		return c - '0'
@@ -35,8 +35,8 @@ const upperHex = "0123456789ABCDEF"
 // form: the character itself if it is unreserved, else the escape in upper
 // case. hi and lo must be hexadecimal digits.
 func AppendNormal(b []byte, hi, lo byte) []byte {
-	d := Unhex(hi)<<4 | Unhex(lo)
-	if IsUnreserved(d) {
+	d := unhex(hi)<<4 | unhex(lo)
+	if isUnreserved(d) {
 		return append(b, d)
 	}
 	return appendEscape(b, d)
@@ -55,7 +55,7 @@ func appendEscape(b []byte, c byte) []byte {
 // query or fragment. This is the one mapping from file paths to URLs.
 func AppendEscapedPath(b []byte, rel string) []byte {
 	for i := 0; i < len(rel); i++ {
-		if c := rel[i]; c == '/' || IsUnreserved(c) {
+		if c := rel[i]; c == '/' || isUnreserved(c) {
 			b = append(b, c)
 		} else {
 			b = appendEscape(b, c)
@@ -68,7 +68,7 @@ func AppendEscapedPath(b []byte, rel string) []byte {
 func EscapedPathLen(rel string) int {
 	n := len(rel)
 	for i := 0; i < len(rel); i++ {
-		if c := rel[i]; c != '/' && !IsUnreserved(c) {
+		if c := rel[i]; c != '/' && !isUnreserved(c) {
 			n += 2
 		}
 	}
@@ -78,7 +78,7 @@ func EscapedPathLen(rel string) int {
 // EscapePath returns AppendEscapedPath's form of rel.
 func EscapePath(rel string) string {
 	for i := 0; i < len(rel); i++ {
-		if c := rel[i]; c != '/' && !IsUnreserved(c) {
+		if c := rel[i]; c != '/' && !isUnreserved(c) {
 			return string(AppendEscapedPath(append(make([]byte, 0, len(rel)+16), rel[:i]...), rel[i:]))
 		}
 	}
@@ -100,7 +100,7 @@ func UnescapeSegment(seg string) (string, bool) {
 			if i+2 >= len(seg) || !IsHex(seg[i+1]) || !IsHex(seg[i+2]) {
 				return "", false
 			}
-			c = Unhex(seg[i+1])<<4 | Unhex(seg[i+2])
+			c = unhex(seg[i+1])<<4 | unhex(seg[i+2])
 			if c == '/' || c == 0 {
 				return "", false
 			}
@@ -141,7 +141,7 @@ func CompareDecoded(a, b string) int {
 // bytes of s stand for it.
 func decodedByte(s string) (byte, int) {
 	if s[0] == '%' && len(s) >= 3 && IsHex(s[1]) && IsHex(s[2]) {
-		return Unhex(s[1])<<4 | Unhex(s[2]), 3
+		return unhex(s[1])<<4 | unhex(s[2]), 3
 	}
 	return s[0], 1
 }

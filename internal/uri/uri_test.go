@@ -6,6 +6,7 @@ import (
 )
 
 func TestAppendNormal(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"61", "a"}, {"7E", "~"}, {"7e", "~"}, {"2D", "-"}, {"2e", "."},
 		{"2f", "%2F"}, {"2F", "%2F"}, {"c3", "%C3"}, {"20", "%20"}, {"25", "%25"}, {"ff", "%FF"},
@@ -17,9 +18,10 @@ func TestAppendNormal(t *testing.T) {
 }
 
 func TestIsUnreserved(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for c := 0; c < 256; c++ {
-		if IsUnreserved(byte(c)) {
+		if isUnreserved(byte(c)) {
 			n++
 		}
 	}
@@ -27,7 +29,7 @@ func TestIsUnreserved(t *testing.T) {
 		t.Errorf("%d unreserved octets, want 66", n)
 	}
 	for _, c := range []byte("/%?#[]@!$&'()*+,;=: ") {
-		if IsUnreserved(c) {
+		if isUnreserved(c) {
 			t.Errorf("%q is reserved or not allowed, not unreserved", c)
 		}
 	}
@@ -37,6 +39,7 @@ func TestIsUnreserved(t *testing.T) {
 // in which rsgen writes a list, sorted by path, is that of its <loc>s
 // decoded, not of the <loc>s.
 func TestCompareDecoded(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		a, b string
 		want int

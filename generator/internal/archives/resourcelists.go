@@ -91,7 +91,7 @@ func (la *ResourceLists) copyList(ctx context.Context, c docs.Archived) error {
 		name := c.Name
 		if u != c.List.URL {
 			parts++
-			name = docs.PartName(stem, parts) // numbered from 1 in the order of the index, as the listwriter names them
+			name = listwriter.PartName(stem, parts) // numbered from 1 in the order of the index
 			if u != la.Docs.URL(name) {
 				return fmt.Errorf("%w: the archived Resource List %s has the part %s where rsgen archives %s", docs.ErrPrevious, c.List.URL, u, la.Docs.URL(name))
 			}

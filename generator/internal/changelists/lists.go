@@ -427,7 +427,7 @@ func carriedName(d *docs.Writer, cl *previous.ChangeList) string {
 // fits the limits of one document. If this build's lists alone pass them,
 // it fails: an index is not split.
 func (ch *Lists) fitIndex(entries []rsxml.Entry, carried int) (int, error) {
-	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: docs.TimeWidth, Until: docs.TimeWidth},
+	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.TimeWidth, Until: rsxml.TimeWidth},
 		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
 	drop, fits := listwriter.FitOldest(&doc, entries, carried, ch.Limits)
 	if !fits {

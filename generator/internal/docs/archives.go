@@ -146,11 +146,6 @@ func OfStem(name, stem string) bool {
 	return name == stem+".xml" || strings.HasPrefix(name, stem+"-")
 }
 
-// TimeWidth is the longest a datetime rsgen writes can be
-// ("2006-01-02T15:04:05.999999999Z"): plans use it so that they hold
-// whatever the times.
-const TimeWidth = "2006-01-02T15:04:05.999999999Z"
-
 // A SnapshotPlan is what an archive of snapshots (of Resource Lists, of
 // Resource Dumps) lists in a build: the previous build's archived
 // snapshots that are kept, and this build's, if it is due (Fresh).

@@ -28,6 +28,7 @@ func archiveOf(days ...int) *previous.Archive {
 // build's when the newest is every old or more; with every 0, or a first
 // build, there is none.
 func TestPlanSnapshots(t *testing.T) {
+	t.Parallel()
 	d := &Writer{Base: "https://example.org/", Dir: "resourcesync", Limits: listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}}
 	var notices []string
 	notice := func(m string) { notices = append(notices, m) }

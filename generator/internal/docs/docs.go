@@ -189,10 +189,6 @@ func listError(err error) error {
 	return err
 }
 
-// PartName is the name of the i-th part (from 1) of the list name, as the
-// listwriter names them.
-func PartName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
-
 // listFiles creates the documents of a listwriter in the stage, under
 // dir, and its body files beside them, in the stage's root: the
 // listwriter removes those before it returns, and they go with the stage

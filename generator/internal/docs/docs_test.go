@@ -27,6 +27,7 @@ func newWriter(t *testing.T, dir string, limits listwriter.Limits) *Writer {
 // The URLs of a set's documents are under its directory, and only the
 // documents directly in it are its own.
 func TestWriterURLs(t *testing.T) {
+	t.Parallel()
 	d := newWriter(t, "resourcesync/articles", listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes})
 	if got := d.CapabilityListURL(); got != "https://example.org/resourcesync/articles/capabilitylist.xml" {
 		t.Errorf("CapabilityListURL %s", got)
@@ -50,6 +51,7 @@ func TestWriterURLs(t *testing.T) {
 // index cannot hold its parts fails with a LimitError that names the
 // limits to raise.
 func TestWriterList(t *testing.T) {
+	t.Parallel()
 	fill := func(i int, e *rsxml.Entry) {
 		*e = rsxml.Entry{Loc: "https://example.org/" + strings.Repeat("x", i+1)}
 	}
@@ -86,6 +88,7 @@ func (f *failing) Read(p []byte) (int, error) {
 // Copy records the document copied; a failure of reading it is returned
 // wrapped, for the caller to classify, not as one of writing.
 func TestWriterCopy(t *testing.T) {
+	t.Parallel()
 	d := newWriter(t, "resourcesync", listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes})
 	if err := d.Copy("changelist-1.xml", "https://example.org/old.xml", io.NopCloser(strings.NewReader("<urlset/>"))); err != nil {
 		t.Fatal(err)

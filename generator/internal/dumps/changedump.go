@@ -214,7 +214,7 @@ func (d *ChangeDump) fit(carried, fresh []packages.Package) ([]packages.Package,
 	for i := range fresh {
 		fresh[i].Entry(d.Docs, &entries[len(carried)+i])
 	}
-	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: docs.TimeWidth, Until: docs.TimeWidth},
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeDump, From: rsxml.TimeWidth, Until: rsxml.TimeWidth},
 		Links: []rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, len(carried), d.Limits)
 	if !fits {

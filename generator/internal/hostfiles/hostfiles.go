@@ -211,6 +211,33 @@ func (s *Set) Data() (*hosting.Data, error) {
 		d.Resources, d.Bytes = s.Listed, s.Bytes
 	}
 	d.Size = units.FormatSize(d.Bytes)
+	s.addCapabilities(d)
+	if err := s.addDocuments(d); err != nil {
+		return nil, err
+	}
+	if d.Changes, err = countChanges(s.Stage, s.Docs); err != nil {
+		return nil, err
+	}
+	d.Chart = hosting.ChangeChart(d.Changes, s.At)
+	// The resources are uploaded from the output directory if they are in
+	// it and served where the documents' directory says: with a base URL
+	// of another path than the documents', the files would go under keys
+	// their URLs do not have.
+	if s.OutIsSource && bu.Scheme == du.Scheme && bu.Host == du.Host && bu.EscapedPath() == du.EscapedPath() {
+		d.S3.ContentHere, d.S3.FollowLinks = true, s.FollowLinks
+		if slices.Contains(s.Hosts, hosting.S3) {
+			if d.S3.Typed, err = TypedFiles(s.Resources, ""); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return d, nil
+}
+
+// addCapabilities lists the Capability List's entries in d, and the
+// documents of the set's directory among them in the order the upload
+// script uploads them.
+func (s *Set) addCapabilities(d *hosting.Data) {
 	for _, c := range s.Docs.Caps {
 		capability := hosting.Capability{Capability: c.MD.Capability, Name: capabilityNames[c.MD.Capability], URL: c.Loc, Href: c.Loc}
 		if name, ok := strings.CutPrefix(c.Loc, s.Docs.URL("")); ok {
@@ -229,6 +256,11 @@ func (s *Set) Data() (*hosting.Data, error) {
 	}
 	slices.SortStableFunc(d.S3.Top, func(a, b string) int { return cmp.Compare(archiveFirst(a), archiveFirst(b)) })
 	d.S3.Top = append(d.S3.Top, "capabilitylist.xml")
+}
+
+// addDocuments lists in d the files staged in the set's directory, by
+// name, and the size of the Source Description.
+func (s *Set) addDocuments(d *hosting.Data) error {
 	if info, err := os.Stat(s.Stage.Path(stage.WellKnownFile)); err == nil {
 		d.SourceDescriptionSize = units.FormatSize(info.Size())
 	}
@@ -239,29 +271,13 @@ func (s *Set) Data() (*hosting.Data, error) {
 		}
 		info, err := os.Stat(s.Stage.Path(name))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		d.Documents = append(d.Documents, hosting.Document{Name: rel, URL: s.Docs.URL(rel), Path: d.DocsPath + uri.EscapePath(rel),
 			Bytes: info.Size(), Size: units.FormatSize(info.Size()), XML: strings.HasSuffix(rel, ".xml")})
 	}
 	slices.SortFunc(d.Documents, func(a, b hosting.Document) int { return strings.Compare(a.Name, b.Name) })
-	if d.Changes, err = countChanges(s.Stage, s.Docs); err != nil {
-		return nil, err
-	}
-	d.Chart = hosting.ChangeChart(d.Changes, s.At)
-	// The resources are uploaded from the output directory if they are in
-	// it and served where the documents' directory says: with a base URL
-	// of another path than the documents', the files would go under keys
-	// their URLs do not have.
-	if s.OutIsSource && bu.Scheme == du.Scheme && bu.Host == du.Host && bu.EscapedPath() == du.EscapedPath() {
-		d.S3.ContentHere, d.S3.FollowLinks = true, s.FollowLinks
-		if slices.Contains(s.Hosts, hosting.S3) {
-			if d.S3.Typed, err = TypedFiles(s.Resources, ""); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return d, nil
+	return nil
 }
 
 // TypedFiles are the files of resources that the upload script gives a

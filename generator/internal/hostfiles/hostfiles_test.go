@@ -12,6 +12,7 @@ import (
 // The notice about robots.txt comes when the site's robots.txt at the
 // root of the host does not name the Resource List, and only then.
 func TestRobotsNotice(t *testing.T) {
+	t.Parallel()
 	const list = "https://example.org/resourcesync/resourcelist.xml"
 	root, err := uri.ParseBase("https://example.org/")
 	if err != nil {

@@ -52,19 +52,14 @@ func (s *Set) SiteSet(changes *hosting.ChangeCounts) (*SiteSet, error) {
 // renders it from the templates of fsys (the embedded ones if nil).
 func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at time.Time, sets []*SiteSet) error {
 	d := &hosting.SiteData{DocsURL: docsURL, SourceDescriptionURL: docsURL + stage.WellKnownFile, Describedby: describedby, At: rsxml.FormatTime(at)}
-	days := map[time.Time]*hosting.ChangeCounts{}
+	days := dayCounts{}
 	for _, s := range sets {
 		d.Sets = append(d.Sets, s.SiteSet)
 		for _, c := range s.days {
-			sum := days[c.Day]
-			if sum == nil {
-				sum = &hosting.ChangeCounts{Day: c.Day}
-				days[c.Day] = sum
-			}
-			sum.Add(c)
+			days.add(c)
 		}
 	}
-	d.Chart = hosting.ChangeChart(sortedDays(days), at)
+	d.Chart = hosting.ChangeChart(days.sorted(), at)
 	page, err := hosting.RenderSite(templatesOf(fsys), d)
 	if err != nil {
 		return err
@@ -79,8 +74,8 @@ func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at
 // Lists of the set of w list as staged: changelist.xml, or the lists its
 // index lists. Only the counts are kept, one entry at a time.
 func countChanges(stg *stage.Stage, w *docs.Writer) ([]hosting.ChangeCounts, error) {
-	days := map[time.Time]*hosting.ChangeCounts{}
-	index, err := readList(stg, w.Dir+"/changelist.xml", func(e *rsxml.Entry) { count(days, e) })
+	days := dayCounts{}
+	index, err := readList(stg, w.Dir+"/changelist.xml", days.count)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // no previous build: no Change List
 	}
@@ -92,15 +87,27 @@ func countChanges(stg *stage.Stage, w *docs.Writer) ([]hosting.ChangeCounts, err
 		if !ok {
 			continue // not staged here
 		}
-		if _, err := readList(stg, w.Dir+"/"+name, func(e *rsxml.Entry) { count(days, e) }); err != nil {
+		if _, err := readList(stg, w.Dir+"/"+name, days.count); err != nil {
 			return nil, err
 		}
 	}
-	return sortedDays(days), nil
+	return days.sorted(), nil
 }
 
-// sortedDays are the counts of days, in order.
-func sortedDays(days map[time.Time]*hosting.ChangeCounts) []hosting.ChangeCounts {
+// dayCounts are counts of changes by day.
+type dayCounts map[time.Time]*hosting.ChangeCounts
+
+// add adds c to the counts of its day.
+func (days dayCounts) add(c hosting.ChangeCounts) {
+	if sum := days[c.Day]; sum != nil {
+		sum.Add(c)
+	} else {
+		days[c.Day] = &c
+	}
+}
+
+// sorted returns the counts in the order of their days.
+func (days dayCounts) sorted() []hosting.ChangeCounts {
 	list := make([]hosting.ChangeCounts, 0, len(days))
 	for _, c := range days {
 		list = append(list, *c)
@@ -138,23 +145,19 @@ func readList(stg *stage.Stage, name string, each func(*rsxml.Entry)) (index []s
 }
 
 // count adds the change e to the counts of its day.
-func count(days map[time.Time]*hosting.ChangeCounts, e *rsxml.Entry) {
+func (days dayCounts) count(e *rsxml.Entry) {
 	t, err := rsxml.ParseTime(e.MD.Datetime)
 	if err != nil {
 		return
 	}
-	day := t.UTC().Truncate(24 * time.Hour)
-	c := days[day]
-	if c == nil {
-		c = &hosting.ChangeCounts{Day: day}
-		days[day] = c
-	}
+	c := hosting.ChangeCounts{Day: t.UTC().Truncate(24 * time.Hour)}
 	switch e.MD.Change {
 	case rsxml.ChangeCreated:
-		c.Created++
+		c.Created = 1
 	case rsxml.ChangeUpdated:
-		c.Updated++
+		c.Updated = 1
 	case rsxml.ChangeDeleted:
-		c.Deleted++
+		c.Deleted = 1
 	}
+	days.add(c)
 }
