@@ -1,0 +1,291 @@
+package bucket_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/rsgen/rsgen/internal/bucket"
+	"github.com/rsgen/rsgen/internal/testenv"
+)
+
+// open opens s3://b/PREFIX on the test server s, through its proxy.
+func open(t *testing.T, s *testenv.S3, url string) *bucket.Bucket {
+	t.Helper()
+	b, err := bucket.Open(context.Background(), url, Options(s)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Options are the configuration of a client of the test server s, none
+// of it from the user's.
+func Options(s *testenv.S3) []func(*config.LoadOptions) error {
+	return []func(*config.LoadOptions) error{
+		config.WithBaseEndpoint(s.URL),
+		config.WithRegion(testenv.S3Region),
+		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(testenv.S3Key, testenv.S3Secret, "")),
+		config.WithSharedConfigFiles([]string{}),
+		config.WithSharedCredentialsFiles([]string{}),
+	}
+}
+
+// put uploads content as key, with a stored checksum of algorithm alg
+// ("" for none).
+func put(t *testing.T, s *testenv.S3, key, content, alg string) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "body")
+	if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"s3api", "put-object", "--bucket", "bkt", "--key", key, "--body", f}
+	if alg != "" {
+		args = append(args, "--checksum-algorithm", alg)
+	}
+	s.AWS(t, args...)
+}
+
+// putMultipart uploads content in two parts as key, with composite SHA-256
+// checksums of the parts.
+func putMultipart(t *testing.T, s *testenv.S3, key string, content []byte) {
+	t.Helper()
+	var up struct{ UploadId string }
+	out := s.AWS(t, "s3api", "create-multipart-upload", "--bucket", "bkt", "--key", key, "--checksum-algorithm", "SHA256")
+	if err := json.Unmarshal([]byte(out), &up); err != nil {
+		t.Fatal(err)
+	}
+	type part struct {
+		ETag           string
+		ChecksumSHA256 string
+		PartNumber     int
+	}
+	var parts []part
+	const size = 5 << 20
+	for i, n := 0, 1; i < len(content); i, n = i+size, n+1 {
+		f := filepath.Join(t.TempDir(), "part")
+		if err := os.WriteFile(f, content[i:min(i+size, len(content))], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var p part
+		out := s.AWS(t, "s3api", "upload-part", "--bucket", "bkt", "--key", key, "--upload-id", up.UploadId,
+			"--part-number", fmt.Sprint(n), "--body", f, "--checksum-algorithm", "SHA256")
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		p.PartNumber = n
+		parts = append(parts, p)
+	}
+	list, _ := json.Marshal(map[string]any{"Parts": parts})
+	s.AWS(t, "s3api", "complete-multipart-upload", "--bucket", "bkt", "--key", key, "--upload-id", up.UploadId, "--multipart-upload", string(list))
+}
+
+// list returns the objects of b.
+func list(t *testing.T, b *bucket.Bucket) []bucket.Object {
+	t.Helper()
+	var got []bucket.Object
+	err := b.List(context.Background(), func(o *bucket.Object) error { got = append(got, *o); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestBucket: a listing in the order of the keys under the prefix, without
+// folder markers; digests from the store where it keeps usable ones (a
+// SHA-256 or SHA-1 checksum, a single part's ETag), none from a multipart
+// upload's; every object read whole.
+func TestBucket(t *testing.T) {
+	t.Parallel()
+	s := testenv.StartS3(t, false)
+	s.AWS(t, "s3api", "create-bucket", "--bucket", "bkt")
+	big := bytes.Repeat([]byte("0123456789abcdef"), 7<<16) // 7 MiB: two parts
+	put(t, s, "p/sum.txt", "hello\n", "SHA256")
+	put(t, s, "p/sha1.txt", "hello\n", "SHA1")
+	put(t, s, "p/plain.txt", "plain\n", "")
+	put(t, s, "p/dir/", "", "")
+	put(t, s, "p/a b+c%20&=?#ü.txt", "awkward\n", "")
+	put(t, s, "outside.txt", "not under the prefix\n", "")
+	putMultipart(t, s, "p/multi.bin", big)
+
+	b := open(t, s, "s3://bkt/p/")
+	var keys []string
+	objs := map[string]bucket.Object{}
+	for _, o := range list(t, b) {
+		keys = append(keys, o.Rel)
+		objs[o.Rel] = o
+	}
+	want := []string{"a b+c%20&=?#ü.txt", "multi.bin", "plain.txt", "sha1.txt", "sum.txt"}
+	if fmt.Sprint(keys) != fmt.Sprint(want) {
+		t.Fatalf("listed %q, want %q", keys, want)
+	}
+	if o := objs["sum.txt"]; !o.SHA256 || o.Size != 6 || o.Modified.IsZero() || o.Key != "p/sum.txt" {
+		t.Errorf("sum.txt listed as %+v", o)
+	}
+
+	digests := func(rel string) bucket.Stored {
+		t.Helper()
+		o := objs[rel]
+		st, err := b.Stored(context.Background(), &o)
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		return st
+	}
+	hello := []byte("hello\n")
+	s256, s1, m5 := sha256.Sum256(hello), sha1.Sum(hello), md5.Sum(hello)
+	if st := digests("sum.txt"); !bytes.Equal(st.SHA256, s256[:]) || !bytes.Equal(st.MD5, m5[:]) {
+		t.Errorf("sum.txt: stored %x", st)
+	}
+	if st := digests("sha1.txt"); !bytes.Equal(st.SHA1, s1[:]) || st.SHA256 != nil {
+		t.Errorf("sha1.txt: stored %x", st)
+	}
+	if st := digests("multi.bin"); st.SHA256 != nil || st.MD5 != nil {
+		t.Errorf("multi.bin: a multipart upload's checksum and ETag taken as digests: %x", st)
+	}
+	if o := objs["multi.bin"]; o.MayStore(false, false, true) {
+		t.Errorf("multi.bin: a multipart ETag taken for an MD5")
+	}
+
+	for rel, o := range objs {
+		r, err := b.Open(context.Background(), &o)
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		data, err := io.ReadAll(r)
+		r.Close()
+		if err != nil || int64(len(data)) != o.Size {
+			t.Errorf("%s: read %d bytes, %v; want %d", rel, len(data), err, o.Size)
+		}
+		if rel == "multi.bin" && !bytes.Equal(data, big) {
+			t.Errorf("multi.bin: wrong bytes")
+		}
+	}
+}
+
+// TestBucketHostile: a read that breaks off is taken up where it stopped;
+// an object replaced after the listing is ErrReplaced; throttling is
+// retried; a listing that fails, repeats keys or goes backwards is an
+// error.
+func TestBucketHostile(t *testing.T) {
+	t.Parallel()
+	s := testenv.StartS3(t, false)
+	s.AWS(t, "s3api", "create-bucket", "--bucket", "bkt")
+	big := strings.Repeat("x", 1<<20)
+	put(t, s, "big", big, "")
+	put(t, s, "replaced", "before\n", "")
+	b := open(t, s, "s3://bkt/")
+	objs := map[string]bucket.Object{}
+	for _, o := range list(t, b) {
+		objs[o.Key] = o
+	}
+	s.Requests()
+
+	t.Run("reset", func(t *testing.T) {
+		var cut atomic.Bool
+		s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+			if r.Method != http.MethodGet || r.URL.Path != "/bkt/big" || cut.Swap(true) {
+				return false
+			}
+			conn, buf, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				return false
+			}
+			fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(big), big[:1000])
+			buf.Flush()
+			conn.Close()
+			return true
+		})
+		defer s.Fault(nil)
+		o := objs["big"]
+		r, err := b.Open(context.Background(), &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		data, err := io.ReadAll(r)
+		if err != nil || string(data) != big {
+			t.Fatalf("read %d bytes, %v; want %d", len(data), err, len(big))
+		}
+		if reqs := s.Requests(); strings.Count(fmt.Sprint(reqs), "GET /bkt/big") != 2 {
+			t.Fatalf("requests %q, want two GETs of big: the one cut off, and the rest", reqs)
+		}
+	})
+
+	t.Run("replaced", func(t *testing.T) {
+		put(t, s, "replaced", "after, longer\n", "")
+		o := objs["replaced"]
+		if _, err := b.Open(context.Background(), &o); !errors.Is(err, bucket.ErrReplaced) {
+			t.Errorf("Open: %v, want ErrReplaced", err)
+		}
+		if _, err := b.Stored(context.Background(), &o); !errors.Is(err, bucket.ErrReplaced) {
+			t.Errorf("Stored: %v, want ErrReplaced", err)
+		}
+	})
+
+	t.Run("throttled", func(t *testing.T) {
+		var n atomic.Int32
+		s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+			if n.Add(1) > 2 {
+				return false
+			}
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, `<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`)
+			return true
+		})
+		defer s.Fault(nil)
+		if got := list(t, b); len(got) != 2 {
+			t.Errorf("listed %d objects after throttling, want 2", len(got))
+		}
+	})
+
+	t.Run("failing", func(t *testing.T) {
+		s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`)
+			return true
+		})
+		defer s.Fault(nil)
+		err := b.List(context.Background(), func(*bucket.Object) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "AccessDenied") || strings.Contains(err.Error(), testenv.S3Secret) {
+			t.Errorf("List: %v, want AccessDenied", err)
+		}
+	})
+
+	t.Run("repeated", func(t *testing.T) {
+		s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bkt</Name><KeyCount>2</KeyCount><IsTruncated>false</IsTruncated>`+
+				`<Contents><Key>b</Key><Size>1</Size><ETag>"x"</ETag></Contents><Contents><Key>a</Key><Size>1</Size><ETag>"x"</ETag></Contents></ListBucketResult>`)
+			return true
+		})
+		defer s.Fault(nil)
+		err := b.List(context.Background(), func(*bucket.Object) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "misorders") {
+			t.Errorf("List: %v, want an error", err)
+		}
+	})
+}
+
+func TestParseURL(t *testing.T) {
+	t.Parallel()
+	for _, url := range []string{"s3://", "s3:///p/", "s3://b/p"} {
+		if _, err := bucket.Open(context.Background(), url); err == nil {
+			t.Errorf("Open(%q): no error", url)
+		}
+	}
+}
