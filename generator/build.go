@@ -220,7 +220,7 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 	for _, n := range stg.Notices() {
 		b.notice(n)
 	}
-	defer func() { b.history.cache.Abort() }() // the new cache, if the build fails before saveCache
+	defer func() { b.history.cache.Abort(); b.history.bucketCache.Abort() }() // the new cache, if the build fails before saveCache
 	stg.SetSnapshot(b.at)
 	resources, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
 		resources, err := b.run(ctx)
@@ -247,6 +247,7 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if !cfg.DryRun {
 		b.history.cache.Commit()
+		b.history.bucketCache.Commit()
 	}
 	return b.report(resources, start), nil
 }

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/report"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
@@ -93,7 +95,10 @@ type history struct {
 	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *ChangeReport
 	cache   *treescan.Cache // nil without Config.Cache
-	join    *detect.Join    // the join with the previous build's resources; nil without one
+	// bucketCache is the hash cache of a bucket as the source: nil
+	// without Config.Cache.
+	bucketCache *bucketscan.Cache
+	join        *detect.Join // the join with the previous build's resources; nil without one
 }
 
 // A Change is one entry of a Change List (section 12.1): what happened to
@@ -115,6 +120,7 @@ type PreviousArchiveError = docs.ArchiveError
 // build at once.
 func (b *build) prepareHistory(ctx context.Context) error {
 	switch {
+	case b.cfg.Cache != "" && bucket.IsURL(b.cfg.Source): // opened by scanBucket
 	case b.cfg.Cache != "" && b.archive != nil:
 		b.notice("the hash cache is for a directory tree: an archive is read whole every time")
 	case b.cfg.Cache != "":

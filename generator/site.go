@@ -305,7 +305,7 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	out = resolveExisting(out)
 	for _, b := range builds {
 		b.attach(stg)
-		defer func() { b.history.cache.Abort() }() // the new caches, if the build fails before they are saved
+		defer func() { b.history.cache.Abort(); b.history.bucketCache.Abort() }() // the new caches, if the build fails before they are saved
 	}
 	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
 	err = func() error {
@@ -357,6 +357,7 @@ func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
 	for i, b := range builds {
 		if !site.DryRun {
 			b.history.cache.Commit()
+			b.history.bucketCache.Commit()
 		}
 		r := b.report(resources[i], start)
 		r.Cached = int(cached[i])

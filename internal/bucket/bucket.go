@@ -88,5 +88,11 @@ func replaced(err error) error {
 	return err
 }
 
-// ifMatch is the If-Match header of the object with ETag etag.
-func ifMatch(etag string) *string { return aws.String(`"` + etag + `"`) }
+// ifMatch is the If-Match header of the object with ETag etag; none if
+// etag is "".
+func ifMatch(etag string) *string {
+	if etag == "" {
+		return nil
+	}
+	return aws.String(`"` + etag + `"`)
+}

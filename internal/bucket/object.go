@@ -21,13 +21,9 @@ type Stored struct {
 	Type              string // the object's Content-Type, "" if it is a generic one
 }
 
-// MayStore reports whether a HeadObject could give digests of o that
-// the listing does not: a checksum it lists, or an ETag that looks like
-// an MD5 (whether it is one depends on the encryption, which only the
-// HeadObject tells).
-func (o *Object) MayStore(sha256, sha1, md5 bool) bool {
-	return sha256 && o.SHA256 || sha1 && o.SHA1 || md5 && etagMD5(o.ETag) != nil
-}
+// MayBeMD5 reports whether the ETag of o looks like an MD5; whether it is
+// one depends on the encryption, which only Stored tells.
+func (o *Object) MayBeMD5() bool { return etagMD5(o.ETag) != nil }
 
 // Stored returns the digests the store keeps of o (one HeadObject with
 // ChecksumMode ENABLED), or ErrReplaced if o is no longer the listed
