@@ -2,7 +2,6 @@ package generator
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
@@ -21,7 +20,7 @@ import (
 func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	bk, err := bucket.Open(ctx, b.cfg.Source)
 	if err != nil {
-		return nil, mark(fmt.Errorf("source %s: %w", b.cfg.Source, err), ErrSource)
+		return nil, mark(err, ErrSource) // err names the source
 	}
 	if b.cfg.Cache != "" {
 		b.history.bucketCache = bucketscan.OpenCache(b.cfg.Cache, bk.URL(), b.notice)
@@ -51,7 +50,7 @@ func bucketFiles(ctx context.Context, source string) dumps.Source {
 	return func() (dumps.Files, error) {
 		bk, err := bucket.Open(ctx, source)
 		if err != nil {
-			return nil, fmt.Errorf("source %s: %w", source, err)
+			return nil, err
 		}
 		return objects{ctx, bk}, nil
 	}

@@ -117,7 +117,7 @@ func (sc *Scan) found(ctx context.Context, o *bucket.Object, order, work chan<- 
 		sc.Problems.Add(report.Problem{Path: o.Rel, Err: err})
 		return nil
 	}
-	if !sc.Filter.Publishes(path.Base(o.Rel), o.Rel) || sc.Skip != nil && sc.Skip(o.Rel) {
+	if !published(sc.Filter, o.Rel) || sc.Skip != nil && sc.Skip(o.Rel) {
 		return nil
 	}
 	sc.Stats.Found.Add(1)
@@ -140,6 +140,18 @@ func (sc *Scan) found(ctx context.Context, o *bucket.Object, order, work chan<- 
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// published reports whether f publishes the object at rel, as a walk of
+// a tree would: neither it nor a folder on its way is hidden or excluded.
+func published(f *tree.Filter, rel string) bool {
+	segs := strings.Split(rel, "/")
+	for i := 1; i < len(segs); i++ {
+		if f.PruneDir(segs[i-1], strings.Join(segs[:i], "/")) {
+			return false
+		}
+	}
+	return f.Publishes(path.Base(rel), rel)
 }
 
 // keyProblem says why a key under the prefix cannot be a resource, or
