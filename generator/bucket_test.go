@@ -2,13 +2,24 @@ package generator
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -23,19 +34,36 @@ func useS3(t *testing.T, s *testenv.S3) {
 	t.Setenv("AWS_ENDPOINT_URL_S3", s.URL)
 }
 
-// putObject uploads content as key of bkt with the AWS CLI, with a stored
-// checksum of alg ("" for none).
-func putObject(t *testing.T, s *testenv.S3, key string, content []byte, alg string) {
+// putObject uploads content as key of bkt, straight to the server (not
+// through the counting proxy), with a stored checksum of alg ("" for
+// none). The SDK, not the AWS CLI, which takes seconds to start; the
+// tests of internal/bucket upload with the AWS CLI.
+func putObject(t *testing.T, s *testenv.S3, key string, content []byte, alg types.ChecksumAlgorithm) {
 	t.Helper()
-	f := filepath.Join(t.TempDir(), "body")
-	if err := os.WriteFile(f, content, 0o644); err != nil {
+	_, err := client(s).PutObject(t.Context(), &s3.PutObjectInput{
+		Bucket: aws.String("bkt"), Key: aws.String(key), Body: bytes.NewReader(content), ChecksumAlgorithm: alg,
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"s3api", "put-object", "--bucket", "bkt", "--key", key, "--body", f}
-	if alg != "" {
-		args = append(args, "--checksum-algorithm", alg)
+}
+
+// client is a client of the server of s, not through its proxy.
+func client(s *testenv.S3) *s3.Client {
+	return s3.New(s3.Options{
+		BaseEndpoint: aws.String(s.Direct),
+		Region:       testenv.S3Region,
+		Credentials:  credentials.NewStaticCredentialsProvider(testenv.S3Key, testenv.S3Secret, ""),
+		UsePathStyle: true,
+	})
+}
+
+// createBucket creates the bucket bkt.
+func createBucket(t *testing.T, s *testenv.S3) {
+	t.Helper()
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
 	}
-	s.AWS(t, args...)
 }
 
 // perObject returns the requests of reqs that are about one object (not
@@ -54,11 +82,11 @@ func perObject(reqs []string) []string {
 // from stored checksums, from single-part ETags and from the bytes, every
 // one right; a key that cannot be a resource is a problem (more in bucketscan's tests: a posix store cannot keep them). An unchanged
 // rebuild with a hash cache sends no request per object; a rebuild after
-// one change sends one.
+// one change sends one; a listing that fails publishes nothing.
 func TestBucketSource(t *testing.T) {
 	s := testenv.StartS3(t, false)
 	useS3(t, s)
-	s.AWS(t, "s3api", "create-bucket", "--bucket", "bkt")
+	createBucket(t, s)
 	files := map[string][]byte{
 		"sum.txt":             []byte("stored sha-256\n"),
 		"plain.txt":           []byte("no stored checksum\n"),
@@ -67,12 +95,12 @@ func TestBucketSource(t *testing.T) {
 		"sha1.txt":            []byte("stored sha-1\n"),
 	}
 	for rel, content := range files {
-		alg := ""
+		var alg types.ChecksumAlgorithm
 		switch rel {
 		case "sum.txt", "data/big.bin":
-			alg = "SHA256"
+			alg = types.ChecksumAlgorithmSha256
 		case "sha1.txt":
-			alg = "SHA1"
+			alg = types.ChecksumAlgorithmSha1
 		}
 		putObject(t, s, "p/"+rel, content, alg)
 	}
@@ -129,5 +157,88 @@ func TestBucketSource(t *testing.T) {
 	for _, e := range entries {
 		rel, _ := base.RelPath(e.Loc)
 		checkEntry(t, e, files[rel], cfg.Hashes, time.Time{})
+	}
+	// A listing that fails publishes nothing.
+	s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+		if !strings.Contains(r.URL.RawQuery, "list-type=2") {
+			return false
+		}
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`)
+		return true
+	})
+	cfg.Out = filepath.Join(t.TempDir(), "never")
+	if _, err := Build(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "AccessDenied") {
+		t.Errorf("Build after a failed listing: %v", err)
+	}
+	if _, err := os.Stat(cfg.Out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a build whose listing failed wrote %s", cfg.Out)
+	}
+}
+
+// TestBucketRecipe is docs/BUCKETS.md's recipe: a bucket as the source,
+// its documents (with a Resource Dump and Change Lists) uploaded into the
+// same bucket beside the data by the S3 deploy script, and a rebuild that
+// publishes the same objects and none of rsgen's own; after one object
+// changes, the Change List has that change, and the dump packages its new
+// bytes.
+func TestBucketRecipe(t *testing.T) {
+	testenv.LongTest(t, "the deploy script runs the AWS CLI a dozen times")
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	createBucket(t, s)
+	files := map[string][]byte{
+		"a.txt":        []byte("alpha\n"),
+		"b/c.txt":      []byte("charlie\n"),
+		"b/d data.csv": []byte("x,y\n1,2\n"),
+	}
+	for rel, content := range files {
+		putObject(t, s, "data/"+rel, content, types.ChecksumAlgorithmSha256)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	cfg := testConfig(t, "s3://bkt/data/", out)
+	cfg.BaseURL = mustBaseURL(t, "https://example.org/data/")
+	cfg.Hosts = []string{hosting.S3}
+	cfg.Dump.Enabled = true
+	cfg.Changes.Previous = out
+	cfg.Changes.FirstBuildOK = true
+	build := func() {
+		t.Helper()
+		rep, err := Build(t.Context(), cfg)
+		if err != nil || len(rep.Problems) > 0 {
+			t.Fatalf("Build: %v, %v", err, rep)
+		}
+		_, entries := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcelist.xml")
+		if len(entries) != len(files) {
+			t.Fatalf("%d entries, want %d: %v", len(entries), len(files), entries)
+		}
+		for _, e := range entries {
+			rel, _ := cfg.BaseURL.RelPath(e.Loc)
+			checkEntry(t, e, files[rel], hashing.DefaultSet, time.Time{})
+		}
+		_, pkgs := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcedump.xml")
+		if len(pkgs) == 0 {
+			t.Fatal("no package in the Resource Dump")
+		}
+	}
+	build()
+	deploy := exec.Command("sh", filepath.Join(out, hosting.S3Script), "s3://bkt/data/", "--endpoint-url", s.URL, "--only-show-errors")
+	deploy.Env = s.Env
+	if msg, err := deploy.CombinedOutput(); err != nil {
+		t.Fatalf("deploy: %v\n%s", err, msg)
+	}
+	if listing := s.AWS(t, "s3api", "list-objects-v2", "--bucket", "bkt", "--prefix", "data/resourcesync/"); !strings.Contains(listing, "resourcelist.xml") {
+		t.Fatalf("the documents were not uploaded: %s", listing)
+	}
+
+	cfg.At = cfg.At.Add(time.Hour)
+	build() // the same objects, none of the documents beside them
+	files["a.txt"] = []byte("alpha, changed\n")
+	putObject(t, s, "data/a.txt", files["a.txt"], "")
+	cfg.At = cfg.At.Add(time.Hour)
+	build()
+	_, changes := testenv.ReadList(t, filepath.Join(out, docsDir), "changelist.xml")
+	if len(changes) != 1 || !strings.HasSuffix(changes[0].Loc, "/data/a.txt") || changes[0].MD.Change != "updated" {
+		t.Errorf("changes %+v, want a.txt updated", changes)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,8 +16,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -46,53 +48,62 @@ func Options(s *testenv.S3) []func(*config.LoadOptions) error {
 	}
 }
 
-// put uploads content as key, with a stored checksum of algorithm alg
-// ("" for none).
-func put(t *testing.T, s *testenv.S3, key, content, alg string) {
+// client is a client of the server of s, not through its proxy, to set
+// up the tests with.
+func client(s *testenv.S3) *s3.Client {
+	return s3.New(s3.Options{
+		BaseEndpoint: aws.String(s.Direct),
+		Region:       testenv.S3Region,
+		Credentials:  credentials.NewStaticCredentialsProvider(testenv.S3Key, testenv.S3Secret, ""),
+		UsePathStyle: true,
+	})
+}
+
+// put uploads content as key of bkt with the SDK: the AWS CLI takes
+// seconds of CPU to start, and is used for what it alone proves (putCLI).
+func put(t *testing.T, s *testenv.S3, key, content string) {
+	t.Helper()
+	_, err := client(s).PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("bkt"), Key: aws.String(key), Body: strings.NewReader(content)})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// putCLI uploads content as key with the AWS CLI and a stored checksum
+// of algorithm alg, as a user does.
+func putCLI(t *testing.T, s *testenv.S3, key, content, alg string) {
 	t.Helper()
 	f := filepath.Join(t.TempDir(), "body")
 	if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"s3api", "put-object", "--bucket", "bkt", "--key", key, "--body", f}
-	if alg != "" {
-		args = append(args, "--checksum-algorithm", alg)
-	}
-	s.AWS(t, args...)
+	s.AWS(t, "s3api", "put-object", "--bucket", "bkt", "--key", key, "--body", f, "--checksum-algorithm", alg)
 }
 
-// putMultipart uploads content in two parts as key, with composite SHA-256
-// checksums of the parts.
+// putMultipart uploads content in parts of 5 MiB as key, with SHA-256
+// checksums of the parts: the store keeps a composite checksum.
 func putMultipart(t *testing.T, s *testenv.S3, key string, content []byte) {
 	t.Helper()
-	var up struct{ UploadId string }
-	out := s.AWS(t, "s3api", "create-multipart-upload", "--bucket", "bkt", "--key", key, "--checksum-algorithm", "SHA256")
-	if err := json.Unmarshal([]byte(out), &up); err != nil {
+	c, ctx := client(s), t.Context()
+	up, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String("bkt"), Key: aws.String(key), ChecksumAlgorithm: types.ChecksumAlgorithmSha256})
+	if err != nil {
 		t.Fatal(err)
 	}
-	type part struct {
-		ETag           string
-		ChecksumSHA256 string
-		PartNumber     int
-	}
-	var parts []part
+	var parts []types.CompletedPart
 	const size = 5 << 20
-	for i, n := 0, 1; i < len(content); i, n = i+size, n+1 {
-		f := filepath.Join(t.TempDir(), "part")
-		if err := os.WriteFile(f, content[i:min(i+size, len(content))], 0o644); err != nil {
+	for i, n := 0, int32(1); i < len(content); i, n = i+size, n+1 {
+		p, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String("bkt"), Key: aws.String(key), UploadId: up.UploadId,
+			PartNumber: aws.Int32(n), Body: bytes.NewReader(content[i:min(i+size, len(content))]), ChecksumAlgorithm: types.ChecksumAlgorithmSha256})
+		if err != nil {
 			t.Fatal(err)
 		}
-		var p part
-		out := s.AWS(t, "s3api", "upload-part", "--bucket", "bkt", "--key", key, "--upload-id", up.UploadId,
-			"--part-number", fmt.Sprint(n), "--body", f, "--checksum-algorithm", "SHA256")
-		if err := json.Unmarshal([]byte(out), &p); err != nil {
-			t.Fatal(err)
-		}
-		p.PartNumber = n
-		parts = append(parts, p)
+		parts = append(parts, types.CompletedPart{ETag: p.ETag, ChecksumSHA256: p.ChecksumSHA256, PartNumber: aws.Int32(n)})
 	}
-	list, _ := json.Marshal(map[string]any{"Parts": parts})
-	s.AWS(t, "s3api", "complete-multipart-upload", "--bucket", "bkt", "--key", key, "--upload-id", up.UploadId, "--multipart-upload", string(list))
+	_, err = c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String("bkt"), Key: aws.String(key), UploadId: up.UploadId,
+		MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // list returns the objects of b.
@@ -113,14 +124,16 @@ func list(t *testing.T, b *bucket.Bucket) []bucket.Object {
 func TestBucket(t *testing.T) {
 	t.Parallel()
 	s := testenv.StartS3(t, false)
-	s.AWS(t, "s3api", "create-bucket", "--bucket", "bkt")
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
 	big := bytes.Repeat([]byte("0123456789abcdef"), 7<<16) // 7 MiB: two parts
-	put(t, s, "p/sum.txt", "hello\n", "SHA256")
-	put(t, s, "p/sha1.txt", "hello\n", "SHA1")
-	put(t, s, "p/plain.txt", "plain\n", "")
-	put(t, s, "p/dir/", "", "")
-	put(t, s, "p/a b+c%20&=?#ü.txt", "awkward\n", "")
-	put(t, s, "outside.txt", "not under the prefix\n", "")
+	putCLI(t, s, "p/sum.txt", "hello\n", "SHA256")
+	putCLI(t, s, "p/sha1.txt", "hello\n", "SHA1")
+	put(t, s, "p/plain.txt", "plain\n")
+	put(t, s, "p/dir/", "")
+	put(t, s, "p/a b+c%20&=?#ü.txt", "awkward\n")
+	put(t, s, "outside.txt", "not under the prefix\n")
 	putMultipart(t, s, "p/multi.bin", big)
 
 	b := open(t, s, "s3://bkt/p/")
@@ -185,10 +198,12 @@ func TestBucket(t *testing.T) {
 func TestBucketHostile(t *testing.T) {
 	t.Parallel()
 	s := testenv.StartS3(t, false)
-	s.AWS(t, "s3api", "create-bucket", "--bucket", "bkt")
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
 	big := strings.Repeat("x", 1<<20)
-	put(t, s, "big", big, "")
-	put(t, s, "replaced", "before\n", "")
+	put(t, s, "big", big)
+	put(t, s, "replaced", "before\n")
 	b := open(t, s, "s3://bkt/")
 	objs := map[string]bucket.Object{}
 	for _, o := range list(t, b) {
@@ -228,7 +243,7 @@ func TestBucketHostile(t *testing.T) {
 	})
 
 	t.Run("replaced", func(t *testing.T) {
-		put(t, s, "replaced", "after, longer\n", "")
+		put(t, s, "replaced", "after, longer\n")
 		o := objs["replaced"]
 		if _, err := b.Open(context.Background(), &o); !errors.Is(err, bucket.ErrReplaced) {
 			t.Errorf("Open: %v, want ErrReplaced", err)

@@ -25,7 +25,7 @@ const (
 // may answer some itself (Fault).
 type S3 struct {
 	URL    string   // the proxy's URL: the endpoint for the code under test
-	direct string   // versitygw's, for the AWS CLI
+	Direct string   // versitygw's URL, not through the proxy: for the AWS CLI and test setup
 	Env    []string // the environment of the AWS CLI: the server's credentials, none of the user's
 	aws    string
 
@@ -48,8 +48,8 @@ func StartS3(t testing.TB, versioned bool) *S3 {
 	if gw == "" {
 		Need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0, or RSGEN_VERSITYGW=PATH")
 	}
-	s := &S3{aws: aws, direct: startVersityGW(t, gw, versioned)}
-	target, _ := url.Parse(s.direct)
+	s := &S3{aws: aws, Direct: startVersityGW(t, gw, versioned)}
+	target, _ := url.Parse(s.Direct)
 	proxy := httputil.NewSingleHostReverseProxy(target) // keeps the Host header, which the signature covers
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -79,7 +79,7 @@ func StartS3(t testing.TB, versioned bool) *S3 {
 // returns its output; a failure fails t.
 func (s *S3) AWS(t testing.TB, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(s.aws, append([]string{"--endpoint-url", s.direct}, args...)...)
+	cmd := exec.Command(s.aws, append([]string{"--endpoint-url", s.Direct}, args...)...)
 	cmd.Env = s.Env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
