@@ -304,3 +304,39 @@ func TestParseURL(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketVersioned: in a versioned bucket the current version of each
+// key is listed and read; a key whose current version is a delete marker
+// is not listed.
+func TestBucketVersioned(t *testing.T) {
+	t.Parallel()
+	s := testenv.StartS3(t, true)
+	c, ctx := client(s), t.Context()
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: aws.String("bkt"),
+		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, "kept", "first version\n")
+	put(t, s, "kept", "second version, current\n")
+	put(t, s, "deleted", "gone\n")
+	if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String("bkt"), Key: aws.String("deleted")}); err != nil {
+		t.Fatal(err)
+	}
+	b := open(t, s, "s3://bkt/")
+	objs := list(t, b)
+	if len(objs) != 1 || objs[0].Key != "kept" {
+		t.Fatalf("listed %+v, want the current version of kept only", objs)
+	}
+	r, err := b.Open(ctx, &objs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if data, err := io.ReadAll(r); err != nil || string(data) != "second version, current\n" {
+		t.Errorf("read %q, %v", data, err)
+	}
+}
