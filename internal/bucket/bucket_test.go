@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -338,5 +339,34 @@ func TestBucketVersioned(t *testing.T) {
 	defer r.Close()
 	if data, err := io.ReadAll(r); err != nil || string(data) != "second version, current\n" {
 		t.Errorf("read %q, %v", data, err)
+	}
+}
+
+// TestListFansOut: the objects of many folders, listed at once, come in
+// the order of their keys, interleaved with the objects beside the
+// folders ("f0.txt" < "f0/x" < "f0~").
+func TestListFansOut(t *testing.T) {
+	t.Parallel()
+	s := testenv.StartS3(t, false)
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i := range 12 {
+		for _, k := range []string{"f%d-a", "f%d.txt", "f%d/x", "f%d/y/z", "f%d~"} {
+			want = append(want, fmt.Sprintf(k, i))
+		}
+	}
+	want = append(want, "top")
+	for _, k := range want {
+		put(t, s, "p/"+k, k)
+	}
+	slices.Sort(want)
+	var got []string
+	for _, o := range list(t, open(t, s, "s3://bkt/p/")) {
+		got = append(got, o.Rel)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("listed\n%q\nwant\n%q", got, want)
 	}
 }

@@ -1,6 +1,7 @@
 // Package bucket reads an S3 bucket (or any store that speaks the S3 API)
 // as the source of a build: it sets up the client the way every AWS tool
-// does, lists the objects under a prefix in the order of their keys, takes
+// does, lists the objects under a prefix in the order of their keys (the
+// folders under it listed in parallel), takes
 // the digests the store keeps of an object, and streams an object's bytes.
 //
 // Configuration is the AWS SDK's standard chain (environment, shared

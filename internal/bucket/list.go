@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"golang.org/x/sync/errgroup"
 )
 
 // An Object is what the listing says of one object.
@@ -30,38 +31,136 @@ func (o *Object) CacheKey() string {
 	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", o.Key, o.ETag, o.Size, o.Modified.UnixNano())
 }
 
+// listers is the most folders listed at once: a page of a listing takes
+// a round trip of tens of milliseconds, so that a bucket of many folders
+// lists several times faster with eight in flight.
+const listers = 8
+
 // List calls fn with each object under the prefix, in the order of their
 // keys (bytes of UTF-8, as S3 lists them), until fn returns an error.
 // Folder markers (a key ending in "/" of no bytes, which consoles make)
 // are skipped. A listing that fails, or that gives a key twice or out of
 // order (a misbehaving store), is an error: a Resource List made of it
 // would miss objects.
+//
+// The listing fans out over the folders under the prefix: the prefix is
+// listed with the delimiter "/", and each folder it holds (a common
+// prefix) is listed whole by one of the listers, ahead of the one fn is
+// given, each a few pages ahead at most.
 func (b *Bucket) List(ctx context.Context, fn func(*Object) error) error {
-	p := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{
-		Bucket: aws.String(b.Name),
-		Prefix: aws.String(b.Prefix),
+	g, ctx := errgroup.WithContext(ctx)
+	runs := make(chan chan []Object, listers) // the runs of objects, in order, each a channel of pages
+	slots := make(chan struct{}, listers)
+	g.Go(func() error {
+		defer close(runs)
+		return b.pages(ctx, b.Prefix, "/", func(objs []Object, folder string) error {
+			run := make(chan []Object, 2)
+			if folder == "" {
+				run <- objs
+				close(run)
+			} else {
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				g.Go(func() error {
+					defer func() { <-slots }()
+					defer close(run)
+					return b.pages(ctx, folder, "", func(objs []Object, _ string) error {
+						select {
+						case run <- objs:
+							return nil
+						case <-ctx.Done():
+							return ctx.Err()
+						}
+					})
+				})
+			}
+			select {
+			case runs <- run:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
 	})
-	last := ""
+	g.Go(func() error {
+		last := ""
+		for run := range runs {
+			for objs := range run {
+				for i := range objs {
+					if err := b.check(&objs[i], last); err != nil {
+						return err
+					}
+					last = objs[i].Key
+					if objs[i].Rel == "" || strings.HasSuffix(objs[i].Rel, "/") && objs[i].Size == 0 {
+						continue // a folder marker
+					}
+					if err := fn(&objs[i]); err != nil {
+						return err
+					}
+				}
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return g.Wait()
+}
+
+// check sets the Rel of o, listed after the key last, and says what is
+// wrong with the listing if it is not in order or not under the prefix.
+func (b *Bucket) check(o *Object, last string) error {
+	if last != "" && o.Key <= last {
+		return fmt.Errorf("listing %s: the store listed %q after %q: it repeats or misorders keys; nothing is published", b.URL(), o.Key, last)
+	}
+	rel, ok := strings.CutPrefix(o.Key, b.Prefix)
+	if !ok {
+		return fmt.Errorf("listing %s: the store listed %q, which is not under the prefix", b.URL(), o.Key)
+	}
+	o.Rel = rel
+	return nil
+}
+
+// pages lists the keys under prefix, with delimiter if it is not "", and
+// calls fn in the order of the keys with each run of objects and each
+// common prefix (folder) between them.
+func (b *Bucket) pages(ctx context.Context, prefix, delimiter string, fn func(objs []Object, folder string) error) error {
+	in := &s3.ListObjectsV2Input{Bucket: aws.String(b.Name), Prefix: aws.String(prefix)}
+	if delimiter != "" {
+		in.Delimiter = aws.String(delimiter)
+	}
+	p := s3.NewListObjectsV2Paginator(b.client, in)
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return fmt.Errorf("listing %s: %w", b.URL(), err)
+			return fmt.Errorf("listing %s: %w", Scheme+b.Name+"/"+prefix, err)
 		}
+		objs := make([]Object, 0, len(page.Contents))
 		for i := range page.Contents {
-			o := objectOf(&page.Contents[i])
-			if last != "" && o.Key <= last {
-				return fmt.Errorf("listing %s: the store listed %q after %q: it repeats or misorders keys; nothing is published", b.URL(), o.Key, last)
+			objs = append(objs, objectOf(&page.Contents[i]))
+		}
+		for _, cp := range page.CommonPrefixes {
+			folder := aws.ToString(cp.Prefix)
+			n := 0
+			for n < len(objs) && objs[n].Key < folder {
+				n++
 			}
-			last = o.Key
-			rel, ok := strings.CutPrefix(o.Key, b.Prefix)
-			if !ok {
-				return fmt.Errorf("listing %s: the store listed %q, which is not under the prefix", b.URL(), o.Key)
+			if n > 0 {
+				if err := fn(objs[:n:n], ""); err != nil {
+					return err
+				}
+				objs = objs[n:]
 			}
-			if rel == "" || strings.HasSuffix(rel, "/") && o.Size == 0 {
-				continue // a folder marker
+			if err := fn(nil, folder); err != nil {
+				return err
 			}
-			o.Rel = rel
-			if err := fn(&o); err != nil {
+		}
+		if len(objs) > 0 {
+			if err := fn(objs, ""); err != nil {
 				return err
 			}
 		}
