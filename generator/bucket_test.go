@@ -242,3 +242,45 @@ func TestBucketRecipe(t *testing.T) {
 		t.Errorf("changes %+v, want a.txt updated", changes)
 	}
 }
+
+// TestBucketDump: a Resource Dump of a bucket packages the objects,
+// streamed from the store and checked against the listing's digests; an
+// object replaced between the listing and its read is a problem, not a
+// wrong digest.
+func TestBucketDump(t *testing.T) {
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	createBucket(t, s)
+	files := map[string][]byte{
+		"a.txt":     []byte("alpha\n"),
+		"b/c.bin":   bytes.Repeat([]byte{0, 1, 2, 3}, 50_000),
+		"b/d e.csv": []byte("x,y\n"),
+	}
+	for rel, content := range files {
+		putObject(t, s, "p/"+rel, content, types.ChecksumAlgorithmSha256)
+	}
+	putObject(t, s, "p/replaced.txt", []byte("listed, then replaced\n"), "")
+	s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path != "/bkt/p/replaced.txt" {
+			return false
+		}
+		w.WriteHeader(http.StatusPreconditionFailed) // its ETag is no longer the listed one
+		fmt.Fprint(w, `<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>`)
+		return true
+	})
+	out := t.TempDir()
+	cfg := testConfig(t, "s3://bkt/p/", out)
+	cfg.Dump.Enabled = true
+	rep, err := Build(t.Context(), cfg)
+	if err != nil || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Error(), "replaced.txt: the object was replaced") {
+		t.Fatalf("Build: %v, report %+v; want replaced.txt a problem", err, rep)
+	}
+	manifest := checkDump(t, out, hashing.DefaultSet)
+	if len(manifest) != len(files) {
+		t.Errorf("the dump packages %d objects, want %d", len(manifest), len(files))
+	}
+	for _, e := range manifest {
+		rel, _ := cfg.BaseURL.RelPath(e.Loc)
+		checkEntry(t, e, files[rel], hashing.DefaultSet, time.Time{})
+	}
+}
