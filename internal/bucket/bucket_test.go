@@ -254,6 +254,22 @@ func TestBucketHostile(t *testing.T) {
 		}
 	})
 
+	t.Run("If-Match ignored", func(t *testing.T) {
+		// A store that serves the new bytes whatever If-Match says:
+		// the answer's ETag tells.
+		s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+			w.Header().Set("ETag", `"0123456789abcdef0123456789abcdef"`)
+			w.Header().Set("Content-Length", "7")
+			fmt.Fprint(w, "before\n")
+			return true
+		})
+		defer s.Fault(nil)
+		o := objs["replaced"]
+		if _, err := b.Open(context.Background(), &o); !errors.Is(err, bucket.ErrReplaced) {
+			t.Errorf("Open: %v, want ErrReplaced", err)
+		}
+	})
+
 	t.Run("throttled", func(t *testing.T) {
 		var n atomic.Int32
 		s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
