@@ -13,6 +13,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/bucket"
+	"github.com/rsgen/rsgen/internal/confined"
 )
 
 // A Cache is the digests of a bucket's objects between builds, in a file
@@ -31,7 +32,7 @@ type Cache struct {
 	oldf   *os.File
 	cur    []string // the fields of the old line at the cursor
 	curKey string   // its key, unquoted
-	next   *os.File // nil if it cannot be written
+	next   *confined.Replacement // nil if it cannot be written
 	w      *bufio.Writer
 }
 
@@ -62,11 +63,11 @@ func OpenCache(path, url string, notice func(string)) *Cache {
 			c.closeOld()
 		}
 	}
-	if c.next, err = os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*"); err != nil {
+	if c.next, err = confined.Replace(path, filepath.Base(path)+".tmp-*"); err != nil {
 		notice(fmt.Sprintf("the hash cache %s cannot be written (%v): it is not saved", path, err))
 		return c
 	}
-	c.w = bufio.NewWriter(c.next)
+	c.w = bufio.NewWriter(c.next.File)
 	c.w.WriteString(cacheHeader + url + "\n")
 	return c
 }
@@ -142,8 +143,7 @@ func (c *Cache) Abort() {
 		return
 	}
 	c.closeOld()
-	c.next.Close()
-	os.Remove(c.next.Name())
+	c.next.Abort()
 	c.next, c.w = nil, nil
 }
 
@@ -155,14 +155,12 @@ func (c *Cache) Commit() {
 	}
 	c.closeOld()
 	err := c.w.Flush()
-	if cerr := c.next.Close(); err == nil {
-		err = cerr
-	}
 	if err == nil {
-		err = os.Rename(c.next.Name(), c.path)
+		err = c.next.Commit()
+	} else {
+		c.next.Abort()
 	}
 	if err != nil {
-		os.Remove(c.next.Name())
 		c.notice(fmt.Sprintf("the hash cache %s could not be saved: %v", c.path, err))
 	}
 	c.next, c.w = nil, nil
