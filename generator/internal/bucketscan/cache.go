@@ -30,8 +30,8 @@ type Cache struct {
 	notice func(string)
 	old    *bufio.Scanner // nil at its end, or if there is none
 	oldf   *os.File
-	cur    []string // the fields of the old line at the cursor
-	curKey string   // its key, unquoted
+	cur    []string              // the fields of the old line at the cursor
+	curKey string                // its key, unquoted
 	next   *confined.Replacement // nil if it cannot be written
 	w      *bufio.Writer
 }
