@@ -93,6 +93,8 @@ func TestBucketSource(t *testing.T) {
 		"dir/a b+c%&=?#ü.txt": []byte("awkward key\n"),
 		"data/big.bin":        bytes.Repeat([]byte("0123456789"), 100_000),
 		"sha1.txt":            []byte("stored sha-1\n"),
+		// The longest key S3 takes, 1,024 bytes: "p/" and 1,022 more.
+		strings.Repeat("k", 200) + "/" + strings.Repeat("ü", 100) + "/" + strings.Repeat("l", 200) + "/" + strings.Repeat("m", 200) + "/" + strings.Repeat("n", 214) + ".txt": []byte("a long key\n"),
 	}
 	for rel, content := range files {
 		var alg types.ChecksumAlgorithm
