@@ -24,11 +24,12 @@ type Object struct {
 	SHA256, SHA1 bool
 }
 
-// CacheKey is what identifies the bytes of o from one listing to the
-// next: its key, ETag, size and time. An object written again has a new
-// time, whatever its ETag (a multipart ETag is not a digest).
-func (o *Object) CacheKey() string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", o.Key, o.ETag, o.Size, o.Modified.UnixNano())
+// Version is what identifies the bytes of o beside its key, from one
+// listing to the next: its ETag, size and time. An object written again
+// has a new time, whatever its ETag (a multipart ETag is not a digest);
+// ListObjectsV2 gives no version id.
+func (o *Object) Version() string {
+	return fmt.Sprintf("%s %d %d", o.ETag, o.Size, o.Modified.UnixNano())
 }
 
 // listers is the most folders listed at once: a page of a listing takes

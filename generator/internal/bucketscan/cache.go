@@ -100,7 +100,7 @@ func (c *Cache) find(o *bucket.Object, set hashing.Set) (sum []byte, typ string,
 			c.closeOld()
 		}
 	}
-	if c.cur == nil || c.curKey != o.Key || c.cur[1] != strconv.Quote(identity(o)) {
+	if c.cur == nil || c.curKey != o.Key || c.cur[1] != strconv.Quote(o.Version()) {
 		return nil, "", false
 	}
 	digests := map[string]string{}
@@ -119,17 +119,12 @@ func (c *Cache) find(o *bucket.Object, set hashing.Set) (sum []byte, typ string,
 	return sum, typ, err == nil
 }
 
-// identity is what identifies the bytes of o beside its key.
-func identity(o *bucket.Object) string {
-	return fmt.Sprintf("%s %d %d", o.ETag, o.Size, o.Modified.UnixNano())
-}
-
 // put writes the entry of o, in the order of the keys.
 func (c *Cache) put(o *bucket.Object, set hashing.Set, sum []byte, typ string) {
 	if c == nil || c.w == nil {
 		return
 	}
-	fmt.Fprintf(c.w, "%s\t%s\t%s", strconv.Quote(o.Key), strconv.Quote(identity(o)), strconv.Quote(typ))
+	fmt.Fprintf(c.w, "%s\t%s\t%s", strconv.Quote(o.Key), strconv.Quote(o.Version()), strconv.Quote(typ))
 	for _, a := range set {
 		fmt.Fprintf(c.w, "\t%s:%x", a, sum[:a.Size()])
 		sum = sum[a.Size():]
