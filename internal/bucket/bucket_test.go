@@ -2,14 +2,17 @@ package bucket_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -384,5 +387,92 @@ func TestListFansOut(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("listed\n%q\nwant\n%q", got, want)
+	}
+}
+
+// putInventory uploads to bucket inv an S3 Inventory of bucket src in the
+// format AWS documents: gzip CSV data files (every field quoted, keys
+// URL-encoded) and a manifest.json naming them with their MD5; rows are
+// "key,size,etag,islatest,isdeletemarker". corrupt changes a byte of the
+// data file after its MD5 is taken. It returns the manifest's URL.
+func putInventory(t *testing.T, s *testenv.S3, rows [][]string, corrupt bool) string {
+	t.Helper()
+	var csvText strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&csvText, "\"src\",\"%s\",\"%s\",\"2026-11-01T10:00:00.000Z\",\"%s\",\"false\",\"%s\",\"%s\"\n",
+			url.QueryEscape(r[0]), r[1], r[2], r[3], r[4])
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(csvText.String()))
+	zw.Close()
+	sum := md5.Sum(gz.Bytes())
+	data := gz.Bytes()
+	if corrupt {
+		data = append(data[:len(data):len(data)], 0)
+	}
+	const dataKey = "src/inv/data/0a1b2c.csv.gz"
+	if _, err := client(s).PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("inv"), Key: aws.String(dataKey), Body: bytes.NewReader(data)}); err != nil {
+		t.Fatal(err)
+	}
+	manifest := fmt.Sprintf(`{
+  "sourceBucket": "src",
+  "destinationBucket": "arn:aws:s3:::inv",
+  "version": "2016-11-30",
+  "creationTimestamp": "1764583200000",
+  "fileFormat": "CSV",
+  "fileSchema": "Bucket, Key, Size, LastModifiedDate, ETag, IsMultipartUploaded, IsLatest, IsDeleteMarker",
+  "files": [{"key": %q, "size": %d, "MD5checksum": %q}]
+}`, dataKey, len(data), hex.EncodeToString(sum[:]))
+	const manifestKey = "src/inv/2026-11-01T00-00Z/manifest.json"
+	if _, err := client(s).PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("inv"), Key: aws.String(manifestKey), Body: strings.NewReader(manifest)}); err != nil {
+		t.Fatal(err)
+	}
+	return bucket.InventoryScheme + "inv/" + manifestKey
+}
+
+// TestInventory: an S3 Inventory lists the current objects of its bucket
+// in the order of their keys, whatever the order of its rows; a data file
+// whose MD5 is not the manifest's fails the listing.
+func TestInventory(t *testing.T) {
+	t.Parallel()
+	s := testenv.StartS3(t, false)
+	for _, name := range []string{"src", "inv"} {
+		if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String(name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := [][]string{
+		{"z last.txt", "3", "e1", "true", "false"},
+		{"a+b c.txt", "5", "e2", "true", "false"},
+		{"old.txt", "1", "e3", "false", "false"}, // an older version
+		{"gone.txt", "0", "", "true", "true"},    // a delete marker
+		{"dir/", "0", "e4", "true", "false"},     // a folder marker
+		{"dir/ü.txt", "7", "e5-2", "true", "false"},
+	}
+	inv, err := bucket.OpenInventory(t.Context(), putInventory(t, s, rows, false), Options(s)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = inv.List(t.Context(), t.TempDir(), func(o *bucket.Object) error {
+		got = append(got, fmt.Sprintf("%s %d %s", o.Rel, o.Size, o.ETag))
+		return nil
+	})
+	want := []string{"a+b c.txt 5 e2", "dir/ü.txt 7 e5-2", "z last.txt 3 e1"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("listed %q, %v; want %q", got, err, want)
+	}
+	if inv.Bucket.URL() != "s3://src/" {
+		t.Errorf("the objects are read from %s", inv.Bucket.URL())
+	}
+
+	inv, err = bucket.OpenInventory(t.Context(), putInventory(t, s, rows, true), Options(s)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = inv.List(t.Context(), t.TempDir(), func(*bucket.Object) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "the manifest says") {
+		t.Errorf("a damaged data file: %v", err)
 	}
 }
