@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
@@ -18,7 +19,7 @@ import (
 // its objects, and keeps the previous build's entries of those it could
 // not read.
 func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
-	bk, err := bucket.Open(ctx, b.cfg.Source)
+	bk, inv, err := openBucket(ctx, b.cfg.Source)
 	if err != nil {
 		return nil, mark(err, ErrSource) // err names the source
 	}
@@ -36,6 +37,13 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		Problems: &b.problems,
 		Stats:    b.stats,
 	}
+	if inv != nil {
+		dir, err := b.spill.Path()
+		if err != nil {
+			return nil, err
+		}
+		sc.List = func(ctx context.Context, fn func(*bucket.Object) error) error { return inv.List(ctx, dir, fn) }
+	}
 	found, unread, err := sc.Run(ctx)
 	if err != nil {
 		return nil, err
@@ -48,12 +56,27 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 // scan listed.
 func bucketFiles(ctx context.Context, source string) dumps.Source {
 	return func() (dumps.Files, error) {
-		bk, err := bucket.Open(ctx, source)
+		bk, _, err := openBucket(ctx, source)
 		if err != nil {
 			return nil, err
 		}
 		return objects{ctx, bk}, nil
 	}
+}
+
+// openBucket opens the bucket of source, s3://BUCKET/PREFIX/, or the
+// inventory s3-inventory://BUCKET/KEY/manifest.json and the bucket it
+// inventories.
+func openBucket(ctx context.Context, source string) (*bucket.Bucket, *bucket.Inventory, error) {
+	if strings.HasPrefix(source, bucket.InventoryScheme) {
+		inv, err := bucket.OpenInventory(ctx, source)
+		if err != nil {
+			return nil, nil, err
+		}
+		return inv.Bucket, inv, nil
+	}
+	bk, err := bucket.Open(ctx, source)
+	return bk, nil, err
 }
 
 type objects struct {

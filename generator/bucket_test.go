@@ -2,6 +2,8 @@ package generator
 
 import (
 	"bytes"
+	"crypto/md5"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -284,5 +286,50 @@ func TestBucketDump(t *testing.T) {
 	for _, e := range manifest {
 		rel, _ := cfg.BaseURL.RelPath(e.Loc)
 		checkEntry(t, e, files[rel], hashing.DefaultSet, time.Time{})
+	}
+}
+
+// TestInventorySource publishes a bucket from an S3 Inventory of it,
+// without listing it: the objects the inventory names, current versions
+// only, their digests from the store or their bytes.
+func TestInventorySource(t *testing.T) {
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	c := client(s)
+	for _, name := range []string{"src", "inv"} {
+		if _, err := c.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String(name)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string][]byte{"a.txt": []byte("alpha\n"), "dir/b c.txt": []byte("bravo charlie\n")}
+	var rows []testenv.InventoryRow
+	for key, content := range files {
+		if _, err := c.PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("src"), Key: aws.String(key), Body: bytes.NewReader(content)}); err != nil {
+			t.Fatal(err)
+		}
+		sum := md5.Sum(content)
+		rows = append(rows, testenv.InventoryRow{Key: key, Size: fmt.Sprint(len(content)), ETag: hex.EncodeToString(sum[:])})
+	}
+	rows = append(rows, testenv.InventoryRow{Key: "deleted.txt", Size: "0", DeleteMarker: true})
+	const dataKey, manifestKey = "src/inv/data/1.csv.gz", "src/inv/2026-11-01T00-00Z/manifest.json"
+	data, manifest := testenv.S3Inventory("src", "inv", dataKey, rows, false)
+	for key, body := range map[string][]byte{dataKey: data, manifestKey: []byte(manifest)} {
+		if _, err := c.PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("inv"), Key: aws.String(key), Body: bytes.NewReader(body)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	cfg := testConfig(t, "s3-inventory://inv/"+manifestKey, out)
+	cfg.Hashes = hashing.Set{hashing.SHA256, hashing.MD5}
+	if rep, err := Build(t.Context(), cfg); err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("Build: %v, %+v", err, rep)
+	}
+	_, entries := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcelist.xml")
+	if len(entries) != len(files) {
+		t.Fatalf("%d entries, want %d", len(entries), len(files))
+	}
+	for _, e := range entries {
+		rel, _ := cfg.BaseURL.RelPath(e.Loc)
+		checkEntry(t, e, files[rel], cfg.Hashes, time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC))
 	}
 }

@@ -2,17 +2,14 @@ package bucket_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -390,43 +387,16 @@ func TestListFansOut(t *testing.T) {
 	}
 }
 
-// putInventory uploads to bucket inv an S3 Inventory of bucket src in the
-// format AWS documents: gzip CSV data files (every field quoted, keys
-// URL-encoded) and a manifest.json naming them with their MD5; rows are
-// "key,size,etag,islatest,isdeletemarker". corrupt changes a byte of the
-// data file after its MD5 is taken. It returns the manifest's URL.
-func putInventory(t *testing.T, s *testenv.S3, rows [][]string, corrupt bool) string {
+// putInventory uploads to bucket inv an S3 Inventory of bucket src
+// (testenv.S3Inventory) and returns its manifest's URL.
+func putInventory(t *testing.T, s *testenv.S3, rows []testenv.InventoryRow, corrupt bool) string {
 	t.Helper()
-	var csvText strings.Builder
-	for _, r := range rows {
-		fmt.Fprintf(&csvText, "\"src\",\"%s\",\"%s\",\"2026-11-01T10:00:00.000Z\",\"%s\",\"false\",\"%s\",\"%s\"\n",
-			url.QueryEscape(r[0]), r[1], r[2], r[3], r[4])
-	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte(csvText.String()))
-	zw.Close()
-	sum := md5.Sum(gz.Bytes())
-	data := gz.Bytes()
-	if corrupt {
-		data = append(data[:len(data):len(data)], 0)
-	}
-	const dataKey = "src/inv/data/0a1b2c.csv.gz"
-	if _, err := client(s).PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("inv"), Key: aws.String(dataKey), Body: bytes.NewReader(data)}); err != nil {
-		t.Fatal(err)
-	}
-	manifest := fmt.Sprintf(`{
-  "sourceBucket": "src",
-  "destinationBucket": "arn:aws:s3:::inv",
-  "version": "2016-11-30",
-  "creationTimestamp": "1764583200000",
-  "fileFormat": "CSV",
-  "fileSchema": "Bucket, Key, Size, LastModifiedDate, ETag, IsMultipartUploaded, IsLatest, IsDeleteMarker",
-  "files": [{"key": %q, "size": %d, "MD5checksum": %q}]
-}`, dataKey, len(data), hex.EncodeToString(sum[:]))
-	const manifestKey = "src/inv/2026-11-01T00-00Z/manifest.json"
-	if _, err := client(s).PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("inv"), Key: aws.String(manifestKey), Body: strings.NewReader(manifest)}); err != nil {
-		t.Fatal(err)
+	const dataKey, manifestKey = "src/inv/data/0a1b2c.csv.gz", "src/inv/2026-11-01T00-00Z/manifest.json"
+	data, manifest := testenv.S3Inventory("src", "inv", dataKey, rows, corrupt)
+	for key, body := range map[string][]byte{dataKey: data, manifestKey: []byte(manifest)} {
+		if _, err := client(s).PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("inv"), Key: aws.String(key), Body: bytes.NewReader(body)}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return bucket.InventoryScheme + "inv/" + manifestKey
 }
@@ -442,13 +412,13 @@ func TestInventory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rows := [][]string{
-		{"z last.txt", "3", "e1", "true", "false"},
-		{"a+b c.txt", "5", "e2", "true", "false"},
-		{"old.txt", "1", "e3", "false", "false"}, // an older version
-		{"gone.txt", "0", "", "true", "true"},    // a delete marker
-		{"dir/", "0", "e4", "true", "false"},     // a folder marker
-		{"dir/ü.txt", "7", "e5-2", "true", "false"},
+	rows := []testenv.InventoryRow{
+		{Key: "z last.txt", Size: "3", ETag: "e1"},
+		{Key: "a+b c.txt", Size: "5", ETag: "e2"},
+		{Key: "old.txt", Size: "1", ETag: "e3", NotLatest: true},
+		{Key: "gone.txt", Size: "0", DeleteMarker: true},
+		{Key: "dir/", Size: "0", ETag: "e4"}, // a folder marker
+		{Key: "dir/ü.txt", Size: "7", ETag: "e5-2"},
 	}
 	inv, err := bucket.OpenInventory(t.Context(), putInventory(t, s, rows, false), Options(s)...)
 	if err != nil {

@@ -1,6 +1,11 @@
 package testenv
 
 import (
+	"bytes"
+	"compress/gzip"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -146,4 +151,43 @@ func startVersityGW(t testing.TB, gw string, versioned bool) string {
 			t.Fatal("versitygw does not accept connections")
 		}
 	}
+}
+
+// An InventoryRow is an object of an S3 Inventory: its key (not yet
+// URL-encoded), size, ETag, whether it is the latest version and whether
+// it is a delete marker.
+type InventoryRow struct {
+	Key, Size, ETag         string
+	NotLatest, DeleteMarker bool
+}
+
+// S3Inventory returns the data file (gzip CSV: every field quoted, keys
+// URL-encoded) and the manifest.json of an S3 Inventory of bucket src
+// written into bucket dest at dataKey, in the format AWS documents; with
+// corrupt, a byte is added to the data file after its MD5 is taken.
+func S3Inventory(src, dest, dataKey string, rows []InventoryRow, corrupt bool) (data []byte, manifest string) {
+	var text strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&text, "%q,%q,%q,\"2026-11-01T10:00:00.000Z\",%q,\"false\",\"%t\",\"%t\"\n",
+			src, url.QueryEscape(r.Key), r.Size, r.ETag, !r.NotLatest, r.DeleteMarker)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text.String()))
+	zw.Close()
+	sum := md5.Sum(gz.Bytes())
+	data = gz.Bytes()
+	if corrupt {
+		data = append(data, 0)
+	}
+	manifest = fmt.Sprintf(`{
+  "sourceBucket": %q,
+  "destinationBucket": "arn:aws:s3:::%s",
+  "version": "2016-11-30",
+  "creationTimestamp": "1761991200000",
+  "fileFormat": "CSV",
+  "fileSchema": "Bucket, Key, Size, LastModifiedDate, ETag, IsMultipartUploaded, IsLatest, IsDeleteMarker",
+  "files": [{"key": %q, "size": %d, "MD5checksum": %q}]
+}`, src, dest, dataKey, len(data), hex.EncodeToString(sum[:]))
+	return data, manifest
 }

@@ -20,7 +20,10 @@ import (
 
 // A Scan is one scan of a bucket.
 type Scan struct {
-	Bucket *bucket.Bucket
+	Bucket *bucket.Bucket // where the objects are read
+	// List lists the objects in the order of their keys; nil:
+	// Bucket.List (an inventory's list instead).
+	List   func(ctx context.Context, fn func(*bucket.Object) error) error
 	Filter *tree.Filter          // what is published, of the keys under the prefix
 	Skip   func(rel string) bool // keys never published (rsgen's own documents); nil: none
 	Hashes hashing.Set
@@ -72,7 +75,11 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 	g.Go(func() error {
 		defer close(order)
 		defer close(work)
-		err := sc.Bucket.List(ctx, func(o *bucket.Object) error { return sc.found(ctx, o, order, work) })
+		list := sc.List
+		if list == nil {
+			list = sc.Bucket.List
+		}
+		err := list(ctx, func(o *bucket.Object) error { return sc.found(ctx, o, order, work) })
 		sc.Stats.WalkDone.Store(true)
 		return err
 	})
