@@ -20,10 +20,7 @@ import (
 
 // A Scan is one scan of a bucket.
 type Scan struct {
-	Bucket *bucket.Bucket // where the objects are read
-	// List lists the objects in the order of their keys; nil:
-	// Bucket.List (an inventory's list instead).
-	List   func(ctx context.Context, fn func(*bucket.Object) error) error
+	Source Source
 	Filter *tree.Filter          // what is published, of the keys under the prefix
 	Skip   func(rel string) bool // keys never published (rsgen's own documents); nil: none
 	Hashes hashing.Set
@@ -75,11 +72,7 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 	g.Go(func() error {
 		defer close(order)
 		defer close(work)
-		list := sc.List
-		if list == nil {
-			list = sc.Bucket.List
-		}
-		err := list(ctx, func(o *bucket.Object) error { return sc.found(ctx, o, order, work) })
+		err := sc.list(ctx, func(o *bucket.Object) error { return sc.found(ctx, o, order, work) })
 		sc.Stats.WalkDone.Store(true)
 		return err
 	})
@@ -114,6 +107,19 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		return nil, report.Unread{}, err
 	}
 	return found, unread, nil
+}
+
+// list lists the objects of the source in the order of their keys: the
+// bucket's listing, or the inventory's rows sorted in the spill area.
+func (sc *Scan) list(ctx context.Context, fn func(*bucket.Object) error) error {
+	if inv := sc.Source.Inventory; inv != nil {
+		dir, err := sc.Spill.Path()
+		if err != nil {
+			return err
+		}
+		return inv.List(ctx, dir, fn)
+	}
+	return sc.Source.Bucket.List(ctx, fn)
 }
 
 // found takes an object of the listing: a key that cannot be a resource is
@@ -184,7 +190,7 @@ func keyProblem(rel string) error {
 func (sc *Scan) resolve(ctx context.Context, h *hashing.Hasher, it *item) {
 	o := &it.obj
 	if mayStore(o, sc.Hashes) {
-		st, err := sc.Bucket.Stored(ctx, o)
+		st, err := sc.Source.Bucket.Stored(ctx, o)
 		if err != nil {
 			it.err = err
 			return
@@ -194,7 +200,7 @@ func (sc *Scan) resolve(ctx context.Context, h *hashing.Hasher, it *item) {
 			return
 		}
 	}
-	r, err := sc.Bucket.Open(ctx, o)
+	r, err := sc.Source.Bucket.Open(ctx, o)
 	if err != nil {
 		it.err = err
 		return
