@@ -184,7 +184,7 @@ func TestBucketSource(t *testing.T) {
 // its documents (with a Resource Dump and Change Lists) uploaded into the
 // same bucket beside the data by the S3 deploy script, and a rebuild that
 // publishes the same objects and none of rsgen's own; after one object
-// changes, the Change List has that change, and the dump packages its new
+// changes, the Change List has that change, and the dumps package its new
 // bytes.
 func TestBucketRecipe(t *testing.T) {
 	testenv.LongTest(t, "the deploy script runs the AWS CLI a dozen times")
@@ -206,6 +206,7 @@ func TestBucketRecipe(t *testing.T) {
 	cfg.Dump.Enabled = true
 	cfg.Changes.Previous = out
 	cfg.Changes.FirstBuildOK = true
+	cfg.Changes.Dump = true
 	build := func() {
 		t.Helper()
 		rep, err := Build(t.Context(), cfg)
@@ -244,6 +245,9 @@ func TestBucketRecipe(t *testing.T) {
 	_, changes := testenv.ReadList(t, filepath.Join(out, docsDir), "changelist.xml")
 	if len(changes) != 1 || !strings.HasSuffix(changes[0].Loc, "/data/a.txt") || changes[0].MD.Change != "updated" {
 		t.Errorf("changes %+v, want a.txt updated", changes)
+	}
+	if _, pkgs := testenv.ReadList(t, filepath.Join(out, docsDir), "changedump.xml"); len(pkgs) == 0 {
+		t.Error("no package in the Change Dump")
 	}
 }
 
