@@ -3,7 +3,9 @@
 // a resource, its URL the base URL and its key under the prefix, escaped
 // as a file's path is, its length and lastmod the listing's.
 //
-// The listing gives the objects in the order of their keys; each is
+// The objects come from the bucket's listing or, for a bucket too large
+// to list, from an S3 Inventory of it (Source). The listing gives the
+// objects in the order of their keys; each is
 // resolved by one of Scan.Reads workers (an object store is bound by
 // latency: tens of requests in flight keep it busy on two cores) and
 // leaves the scan in the order of the listing, through a window of
