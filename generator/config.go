@@ -17,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/hashcache"
 	"github.com/rsgen/rsgen/internal/previous"
@@ -144,6 +145,8 @@ func (c *Config) validateSource(add func(*FieldError)) {
 		add(&FieldError{Field: "Export", Err: errConflict, With: "Source", Detail: "give one of them"})
 	case c.Export != "" && c.Out == "":
 		add(&FieldError{Field: "Export", Err: errNeeds, With: "Out", Detail: "the directory to write the documents into"})
+	case c.Export == "" && c.Out == "" && bucket.IsURL(c.Source):
+		add(&FieldError{Field: "Source", Value: c.Source, Err: errNeeds, With: "Out", Detail: "the documents are written into a directory, not into the bucket"})
 	case c.Export == "" && c.Out == "" && archivescan.KindOf(c.Source) != 0:
 		add(&FieldError{Field: "Source", Value: c.Source, Err: errNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
 	}
@@ -356,6 +359,9 @@ func (c *Config) validateCache(add func(*FieldError)) {
 	}
 	if linkInTree(c.Cache, c.Source, c.Out) {
 		invalid("a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to")
+	}
+	if bucket.IsURL(c.Source) {
+		return // a bucket's cache checks itself (bucketscan.OpenCache)
 	}
 	switch err := hashcache.Check(c.Cache); {
 	case errors.Is(err, hashcache.ErrNotRegular):

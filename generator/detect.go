@@ -8,6 +8,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
+	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -32,7 +33,7 @@ func (b *build) startJoin(ctx context.Context) error {
 		Report:   b.history.report,
 		Notice:   b.notice,
 	}
-	if b.archive == nil {
+	if b.archive == nil && !bucket.IsURL(b.cfg.Source) {
 		j.ReadAgain = treescan.Tree{Root: b.root, Follow: b.cfg.FollowSymlinks}.Job
 	}
 	b.history.join = j

@@ -42,6 +42,9 @@
 //     Cache), and its files read again after the scan (Tree);
 //   - archivescan: a .tar, .tar.gz or .zip, read as a stream and checked
 //     to its end (Scan, Archive, Members);
+//   - bucketscan: the objects of an S3 bucket under a prefix (package
+//     internal/bucket), their digests from its own cache, the store or
+//     the bytes, 32 objects at once (Scan, Cache);
 //   - exports: a record export, read by a pool of workers and sorted on
 //     disk, in steps the build orders (Source).
 //

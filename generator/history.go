@@ -7,11 +7,13 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
+	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/previous"
 )
 
@@ -89,7 +91,10 @@ type history struct {
 	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *report.ChangeReport
 	cache   *treescan.Cache // nil without Config.Cache
-	join    *detect.Join    // the join with the previous build's resources; nil without one
+	// bucketCache is the hash cache of a bucket as the source: nil
+	// without Config.Cache.
+	bucketCache *bucketscan.Cache
+	join        *detect.Join // the join with the previous build's resources; nil without one
 }
 
 // prepareHistory reads the previous build and loads the hash cache, before
@@ -97,6 +102,7 @@ type history struct {
 // build at once.
 func (b *build) prepareHistory(ctx context.Context) error {
 	switch {
+	case b.cfg.Cache != "" && bucket.IsURL(b.cfg.Source): // opened by scanBucket
 	case b.cfg.Cache != "" && b.archive != nil:
 		b.notice("the hash cache is for a directory tree: an archive is read whole every time")
 	case b.cfg.Cache != "":

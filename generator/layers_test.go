@@ -22,7 +22,7 @@ var layers = [][]string{
 	{"hashing", "internal/...", "cmd/rsgen/internal/signals"},
 	{"zipdump", "validate", "hosting", "templates"},
 	{"generator/report", "generator/internal/spill"},
-	{"generator/internal/docs", "generator/internal/treescan", "generator/internal/archivescan", "generator/internal/spill/spilltest"},
+	{"generator/internal/docs", "generator/internal/treescan", "generator/internal/archivescan", "generator/internal/bucketscan", "generator/internal/spill/spilltest"},
 	{"generator/internal/changelists", "generator/internal/packages", "generator/internal/detect", "generator/internal/hostfiles"},
 	{"generator/internal/archives", "generator/internal/exports"},
 	{"generator/internal/dumps"},

@@ -12,6 +12,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
@@ -31,6 +32,9 @@ func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
 			return "", nil, errors.New("give a source or a record export, not both")
 		}
 		return "", nil, nil
+	}
+	if bucket.IsURL(cfg.Source) {
+		return "", nil, nil // opened by scanBucket
 	}
 	if kind := archivescan.KindOf(cfg.Source); kind != 0 {
 		st, err := os.Stat(cfg.Source)
@@ -53,6 +57,9 @@ func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.archive != nil {
 		return b.scanArchive(ctx)
 	}
+	if bucket.IsURL(b.cfg.Source) {
+		return b.scanBucket(ctx)
+	}
 	return b.scanTree(ctx)
 }
 
@@ -60,6 +67,9 @@ func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 // package: the members of the archive arch if it is one, else the files
 // of the tree at root (absolute, with links resolved).
 func sourceFiles(cfg *Config, root string, arch *archivescan.Archive) dumps.Source {
+	if bucket.IsURL(cfg.Source) {
+		return bucketFiles(context.Background(), cfg.Source) // a dump is not stopped half-way through an object
+	}
 	return func() (dumps.Files, error) {
 		if arch != nil {
 			m, err := arch.OpenMembers()

@@ -288,6 +288,8 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 	case hint != "":
 	case kind.Kind == generator.KindFailFast:
 		hint = "fix or " + n(flagExclude) + " the file, or drop " + n(flagFailFast) + " to publish the rest"
+	case kind.Kind == generator.KindSource && strings.HasPrefix(cfg.Source, "s3://"):
+		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " s3://BUCKET/ or s3://BUCKET/PREFIX/ (docs/BUCKETS.md)"}
 	case kind.Kind == generator.KindSource: // a wrong argument: a usage error
 		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " an existing directory that rsgen can read"}
 	case errors.Is(err, stage.ErrBusy):

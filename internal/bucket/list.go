@@ -1,0 +1,189 @@
+package bucket
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"golang.org/x/sync/errgroup"
+)
+
+// An Object is what the listing says of one object.
+type Object struct {
+	Key      string // the whole key
+	Rel      string // the key under the prefix
+	Size     int64
+	ETag     string // without its quotes
+	Modified time.Time
+	// SHA256 and SHA1 report that the store keeps a checksum of that
+	// algorithm (which may be a composite one: see Bucket.Stored).
+	SHA256, SHA1 bool
+}
+
+// Version is what identifies the bytes of o beside its key, from one
+// listing to the next: its ETag, size and time. An object written again
+// has a new time, whatever its ETag (a multipart ETag is not a digest);
+// ListObjectsV2 gives no version id.
+func (o *Object) Version() string {
+	return fmt.Sprintf("%s %d %d", o.ETag, o.Size, o.Modified.UnixNano())
+}
+
+// listers is the most folders listed at once: a page of a listing takes
+// a round trip of tens of milliseconds, so that a bucket of many folders
+// lists several times faster with eight in flight.
+const listers = 8
+
+// List calls fn with each object under the prefix, in the order of their
+// keys (bytes of UTF-8, as S3 lists them), until fn returns an error.
+// Folder markers (a key ending in "/" of no bytes, which consoles make)
+// are skipped. A listing that fails, or that gives a key twice or out of
+// order (a misbehaving store), is an error: a Resource List made of it
+// would miss objects.
+//
+// The listing fans out over the folders under the prefix: the prefix is
+// listed with the delimiter "/", and each folder it holds (a common
+// prefix) is listed whole by one of the listers, ahead of the one fn is
+// given, each a few pages ahead at most.
+func (b *Bucket) List(ctx context.Context, fn func(*Object) error) error {
+	g, ctx := errgroup.WithContext(ctx)
+	runs := make(chan chan []Object, listers) // the runs of objects, in order, each a channel of pages
+	slots := make(chan struct{}, listers)
+	g.Go(func() error {
+		defer close(runs)
+		return b.pages(ctx, b.Prefix, "/", func(objs []Object, folder string) error {
+			run := make(chan []Object, 2)
+			if folder == "" {
+				run <- objs
+				close(run)
+			} else {
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				g.Go(func() error {
+					defer func() { <-slots }()
+					defer close(run)
+					return b.pages(ctx, folder, "", func(objs []Object, _ string) error {
+						select {
+						case run <- objs:
+							return nil
+						case <-ctx.Done():
+							return ctx.Err()
+						}
+					})
+				})
+			}
+			select {
+			case runs <- run:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	})
+	g.Go(func() error {
+		last := ""
+		for run := range runs {
+			for objs := range run {
+				for i := range objs {
+					if err := b.check(&objs[i], last); err != nil {
+						return err
+					}
+					last = objs[i].Key
+					if objs[i].Rel == "" || strings.HasSuffix(objs[i].Rel, "/") && objs[i].Size == 0 {
+						continue // a folder marker
+					}
+					if err := fn(&objs[i]); err != nil {
+						return err
+					}
+				}
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return g.Wait()
+}
+
+// check sets the Rel of o, listed after the key last, and says what is
+// wrong with the listing if it is not in order or not under the prefix.
+func (b *Bucket) check(o *Object, last string) error {
+	if last != "" && o.Key <= last {
+		return fmt.Errorf("listing %s: the store listed %q after %q: it repeats or misorders keys; nothing is published", b.URL(), o.Key, last)
+	}
+	rel, ok := strings.CutPrefix(o.Key, b.Prefix)
+	if !ok {
+		return fmt.Errorf("listing %s: the store listed %q, which is not under the prefix", b.URL(), o.Key)
+	}
+	o.Rel = rel
+	return nil
+}
+
+// pages lists the keys under prefix, with delimiter if it is not "", and
+// calls fn in the order of the keys with each run of objects and each
+// common prefix (folder) between them.
+func (b *Bucket) pages(ctx context.Context, prefix, delimiter string, fn func(objs []Object, folder string) error) error {
+	in := &s3.ListObjectsV2Input{Bucket: aws.String(b.Name), Prefix: aws.String(prefix)}
+	if delimiter != "" {
+		in.Delimiter = aws.String(delimiter)
+	}
+	p := s3.NewListObjectsV2Paginator(b.client, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("listing %s: %w", Scheme+b.Name+"/"+prefix, err)
+		}
+		objs := make([]Object, 0, len(page.Contents))
+		for i := range page.Contents {
+			objs = append(objs, objectOf(&page.Contents[i]))
+		}
+		for _, cp := range page.CommonPrefixes {
+			folder := aws.ToString(cp.Prefix)
+			n := 0
+			for n < len(objs) && objs[n].Key < folder {
+				n++
+			}
+			if n > 0 {
+				if err := fn(objs[:n:n], ""); err != nil {
+					return err
+				}
+				objs = objs[n:]
+			}
+			if err := fn(nil, folder); err != nil {
+				return err
+			}
+		}
+		if len(objs) > 0 {
+			if err := fn(objs, ""); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// objectOf returns the Object of an entry of a listing.
+func objectOf(c *types.Object) Object {
+	o := Object{
+		Key:      aws.ToString(c.Key),
+		Size:     aws.ToInt64(c.Size),
+		ETag:     strings.Trim(aws.ToString(c.ETag), `"`),
+		Modified: aws.ToTime(c.LastModified).UTC(),
+	}
+	for _, a := range c.ChecksumAlgorithm {
+		switch a {
+		case types.ChecksumAlgorithmSha256:
+			o.SHA256 = true
+		case types.ChecksumAlgorithmSha1:
+			o.SHA1 = true
+		}
+	}
+	return o
+}
