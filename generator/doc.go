@@ -4,7 +4,8 @@
 // [Build] runs one build from a [Config], after [Config.Validate] has
 // checked its fields and how they combine: a program that uses this
 // package gets the checks of the command line, as [FieldError] values that name
-// the fields (the command line names its flags for them). [BuildSite]
+// the fields (the command line names its flags for them); a build that
+// fails returns an [*Error] whose [Kind] says why. [BuildSite]
 // publishes several resource sets into one output directory: each set is
 // a build as below, of a Config named by its Set, writing its documents
 // into resourcesync/<set>/ of one shared stage; the Source Description
@@ -76,7 +77,7 @@
 //
 // # Guarantees
 //
-// Everything is written into a [Stage] inside the output directory,
+// Everything is written into a stage inside the output directory,
 // checked with package validate, and moved into place by Stage.Publish
 // only when the whole build succeeded; a failure or an interrupt discards
 // the stage and leaves the published output as it was (package
