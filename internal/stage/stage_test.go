@@ -411,3 +411,35 @@ func TestManifestThroughLink(t *testing.T) {
 		t.Error("PublishedAt read a manifest through a symbolic link")
 	}
 }
+
+// TestPublishOlderSnapshot: Publish refuses, under the lock, to replace a
+// published snapshot with an older one, whatever the stage was told
+// before; one of the same time is published again.
+func TestPublishOlderSnapshot(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	publish := func(at time.Time) error {
+		st, err := New(out, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Discard()
+		if err := st.WriteFile(DocsDir+"/resourcelist.xml", []byte("<urlset/>")); err != nil {
+			t.Fatal(err)
+		}
+		st.SetSnapshot(at)
+		return st.Publish()
+	}
+	if err := publish(testAt); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish(testAt); err != nil {
+		t.Fatalf("the same snapshot again: %v", err)
+	}
+	before := testenv.Snapshot(t, out)
+	if err := publish(testAt.Add(-time.Hour)); !errors.Is(err, ErrOlderSnapshot) || !strings.Contains(err.Error(), "2024-06-01T12:00:00Z") {
+		t.Errorf("Publish: %v; want ErrOlderSnapshot naming the published time", err)
+	}
+	testenv.SameSnapshot(t, "after the refused publish", testenv.Snapshot(t, out), before)
+	testenv.NoStage(t, out)
+}
