@@ -34,43 +34,13 @@
 // deletion, a previous build of another site, dumps or archives dropped),
 // and writes the Capability List and the Source Description. The
 // components are packages under generator/internal, each a type with a
-// small API that owns its state:
-//
-// The sources:
-//   - treescan: a directory tree: the walk of package internal/tree in
-//     the order of the paths, the hashing pool behind a window that keeps
-//     that order, the hash cache read and written as streams (Scan,
-//     Cache), and its files read again after the scan (Tree);
-//   - archivescan: a .tar, .tar.gz or .zip, read as a stream and checked
-//     to its end (Scan, Archive, Members);
-//   - exports: a record export, read by a pool of workers and sorted on
-//     disk, in steps the build orders (Source).
-//
-// Between the steps:
-//   - spill: the spill area in the stage, the spools of resources and the
-//     change set sorted on disk (Area, ResourceSpool, ChangeSet);
-//   - detect: the changes since the previous build, by a merge-join of
-//     the resources with its Resource List, spooled beside the scan (Join,
-//     Previous);
-//   - report (public, generator/report): the build's progress and the files it could not publish
-//     (Stats, Problems, Unread).
-//
-// The documents:
-//   - docs: the document writer of a set, which knows the URLs and the
-//     limits (section 7, by the one splitter, package internal/listwriter)
-//     and writes every document into the stage, with what every archive
-//     shares (Writer);
-//   - changelists: the Change Lists, from the changes found and those the
-//     previous build published, and their archive (Lists);
-//   - dumps: the Resource Dump and the Change Dump, whose packages are
-//     written alike by package zipdump (ResourceDump, ChangeDump,
-//     Packaging);
-//   - packages: the previous build's packages published again, checked by
-//     their digests, then linked or copied (Package, Copier);
-//   - archives: the Resource List, Resource Dump and Change Dump Archives
-//     of ResourceSync Archives (ResourceLists, ResourceDumps, ChangeDumps);
-//   - hostfiles: the pages rsgen always writes and the configuration of
-//     static hosts (Set, StageSite).
+// small API that owns its state, and each with a doc.go
+// (docs/DEVELOPMENT.md lists them): the sources (treescan, archivescan,
+// exports); between the steps, spill (the spools on disk) and detect (the
+// changes since the previous build), with generator/report (progress and
+// problems, public); the documents (docs, the writer every document goes
+// through; changelists, dumps, packages, archives; hostfiles, the pages
+// and the hosts' files).
 //
 // generator/layers_test.go keeps the packages in layers: none imports one
 // above it.
