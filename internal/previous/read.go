@@ -265,12 +265,8 @@ func (r *reader) start(location string) (string, error) {
 // returns it with its bytes.
 func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
 	name := r.src.name(u)
-	if r.seen[u] {
-		return nil, nil, nil, newError(name, 0, ErrInvalid, "listed twice (a loop of documents)")
-	}
-	r.seen[u] = true
-	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, context.Cause(ctx)
+	if err := r.visit(ctx, u); err != nil {
+		return nil, nil, nil, err
 	}
 	data, err := r.src.get(ctx, u, r.opts.maxBytes)
 	if err != nil {
@@ -289,6 +285,16 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
 	}
 	return doc, entries, data, nil
+}
+
+// visit marks the document at u as read, failing if it was already (a
+// loop of documents) or ctx is done.
+func (r *reader) visit(ctx context.Context, u string) error {
+	if r.seen[u] {
+		return newError(r.src.name(u), 0, ErrInvalid, "listed twice (a loop of documents)")
+	}
+	r.seen[u] = true
+	return context.Cause(ctx)
 }
 
 // readEntries reads the rest of a document from rd and checks it as
