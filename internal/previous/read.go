@@ -225,12 +225,18 @@ func ParseLocation(location string) (*url.URL, error) {
 }
 
 // start opens the source at location and returns the URL of the Source
-// Description (for a directory, a stand-in URL mapped to its file).
+// Description (for a directory, a stand-in URL mapped to its file). The
+// one place a source is chosen: a source is a type of its own, in a file
+// of its own (fetch.go, http.go), that implements source.
 func (r *reader) start(location string) (string, error) {
 	r.site = &Site{}
-	if u, err := ParseLocation(location); err != nil {
+	u, err := ParseLocation(location)
+	switch {
+	case err != nil:
 		return "", err
-	} else if u != nil {
+	case u == nil:
+		return r.startDir(location)
+	default:
 		r.src = newHTTPSource(u, r.opts.HTTP)
 		if strings.HasSuffix(u.Path, "/"+WellKnown) {
 			return u.String(), nil
@@ -241,6 +247,10 @@ func (r *reader) start(location string) (string, error) {
 		}
 		return u.String() + WellKnown, nil
 	}
+}
+
+// startDir opens the output directory of a previous build.
+func (r *reader) startDir(location string) (string, error) {
 	abs, err := filepath.Abs(location)
 	if err != nil {
 		return "", newError(location, 0, ErrUnreachable, "%v", err)
