@@ -60,7 +60,7 @@ type httpSource struct {
 	client *http.Client
 	opts   HTTPOptions
 
-	anyHost   bool // any http or https URL, without credentials or not, may be fetched (a Fetcher)
+	anyHost   bool // any http or https URL may be fetched: the caller keeps its scope (a Fetcher)
 	mu        sync.Mutex
 	hosts     map[string]bool // hosts documents may be fetched from
 	firstDone bool            // a first document was fetched
