@@ -26,6 +26,7 @@ type options interface {
 // default (docs/USAGE.md).
 func fileOnlyFlags() []cli.Flag {
 	return []cli.Flag{
+		&cli.BoolFlag{Name: flagFollowSymlinks},
 		&cli.IntFlag{Name: flagMaxEntries},
 		&cli.StringFlag{Name: flagMaxBytes},
 		&cli.StringFlag{Name: flagDescribedby},
