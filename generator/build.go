@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/units"
+
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/docs"
@@ -24,7 +26,6 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
@@ -47,10 +48,10 @@ type Config struct {
 	DocsURL BaseURL `toml:"docs-url"` // where Out is served; BaseURL if zero
 
 	// A record export is published instead of Source (package exports).
-	Export         string        `toml:"export"`           // the export file; "-" for standard input
-	ExportFormat   string        `toml:"export-format"`    // "jsonl" or "csv"; from the name of Export if empty
-	ChangesWindow  time.Duration `toml:"changes-window"`   // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
-	SkipBadRecords bool          `toml:"skip-bad-records"` // publish without the bad records (exit status 3) rather than fail
+	Export         string         `toml:"export"`           // the export file; "-" for standard input
+	ExportFormat   string         `toml:"export-format"`    // "jsonl" or "csv"; from the name of Export if empty
+	ChangesWindow  units.Duration `toml:"changes-window"`   // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
+	SkipBadRecords bool           `toml:"skip-bad-records"` // publish without the bad records (exit status 3) rather than fail
 
 	Hashes         hashing.Set `toml:"hash"` // DefaultSet if nil
 	Filter         Filter
@@ -82,8 +83,8 @@ type Config struct {
 	MaxDelete  *DeleteLimit `toml:"max-delete"`
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
 
-	Hosts     []string `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
-	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
+	Hosts     units.List `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
+	Templates fs.FS      // templates of the host files and pages; the embedded ones if nil
 
 	// DryRun does everything but publish: the documents are staged and
 	// checked, the Report says what would be published, and the stage is
@@ -282,7 +283,7 @@ func (b *build) attach(stg *stage.Stage) {
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.Stage = stg
 	b.spill.SortMemory, b.spill.AfterAdd = b.cfg.sortMemory, b.cfg.spooled
-	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: listwriter.Limits(b.cfg.Limits)}
+	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits.list()}
 }
 
 // execute runs steps, the work of b in its stage, under a context that
@@ -584,7 +585,7 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
-	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: b.cfg.Changes.Archive.ResourceLists, Keep: b.cfg.Changes.Archive.Keep, At: b.at, Notice: b.notice}
+	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: time.Duration(b.cfg.Changes.Archive.ResourceLists), Keep: time.Duration(b.cfg.Changes.Archive.Keep), At: b.at, Notice: b.notice}
 	archive, err := la.Plan()
 	if err != nil {
 		return err

@@ -373,7 +373,7 @@ var droppable = []string{rsxml.CapResourceDump, rsxml.CapChangeDump, rsxml.CapRe
 // validateSnapshots checks the fields of the archive of snapshots of what
 // (a Resource List or a Resource Dump, which has is true when the build
 // publishes it): taken every, dropped by Drop of capability.
-func (ch *Changes) validateSnapshots(add func(*FieldError), what, capability string, every time.Duration, has bool) {
+func (ch *Changes) validateSnapshots(add func(*FieldError), what, capability string, every units.Duration, has bool) {
 	field := "Changes.Archive." + strings.ReplaceAll(what, " ", "") + "s"
 	switch {
 	case every < 0:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -45,7 +46,7 @@ func TestConfigValidate(t *testing.T) {
 			c.Notification.Hub, c.Notification.ChangeTopic = "https://hub.example.org/", "https://example.org/resourcesync/framework-notification"
 		}, "Notification.ChangeTopic", errSame},
 		{"resource dumps archived without a dump", func(c *Config) {
-			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceDumps = dir, 48*time.Hour, 24*time.Hour
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceDumps = dir, units.Duration(48*time.Hour), units.Duration(24*time.Hour)
 		}, "Changes.Archive.ResourceDumps", errNeeds},
 		{"export without URLs", func(c *Config) { c.Source, c.Export, c.Out, c.BaseURL = "", "r.jsonl", dir, BaseURL{} }, "DocsURL", errRequired},
 		{"export format of a tree", func(c *Config) { c.ExportFormat = "csv" }, "ExportFormat", errNeeds},
@@ -73,27 +74,29 @@ func TestConfigValidate(t *testing.T) {
 		{"first build ok without previous", func(c *Config) { c.Changes.FirstBuildOK = true }, "Changes.FirstBuildOK", errNeeds},
 		{"delete limit without previous", func(c *Config) { c.MaxDelete = &DeleteLimit{N: 5} }, "MaxDelete", errNeeds},
 		{"change dump of an archive", func(c *Config) { c.Source, c.Out, c.Changes.Previous, c.Changes.Dump = "s.zip", dir, dir, true }, "Changes.Dump", errConflict},
-		{"negative keep", func(c *Config) { c.Changes.Keep = -time.Hour }, "Changes.Keep", errOutOfRange},
-		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.Archive.Keep = dir, -time.Hour }, "Changes.Archive.Keep", errOutOfRange},
+		{"negative keep", func(c *Config) { c.Changes.Keep = units.Duration(-time.Hour) }, "Changes.Keep", errOutOfRange},
+		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.Archive.Keep = dir, units.Duration(-time.Hour) }, "Changes.Archive.Keep", errOutOfRange},
 		{"drop of an unknown capability", func(c *Config) { c.Changes.Previous, c.Changes.Drop = dir, []string{"archive"} }, "Changes.Drop", errInvalid},
 		{"archive shorter than the Change Lists", func(c *Config) {
-			c.Changes.Previous, c.Changes.Keep, c.Changes.Archive.Keep = dir, 30*24*time.Hour, 24*time.Hour
+			c.Changes.Previous, c.Changes.Keep, c.Changes.Archive.Keep = dir, units.Duration(30*24*time.Hour), units.Duration(24*time.Hour)
 		}, "Changes.Archive.Keep", errShorter},
 		{"archive kept and dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Drop = dir, time.Hour, []string{"changelist-archive"}
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Drop = dir, units.Duration(time.Hour), []string{"changelist-archive"}
 		}, "Changes.Drop[changelist-archive]", errConflict},
 		{"resource lists archived less often than kept", func(c *Config) {
-			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists = dir, 24*time.Hour, 48*time.Hour
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists = dir, units.Duration(24*time.Hour), units.Duration(48*time.Hour)
 		}, "Changes.Archive.Keep", errShorter},
 		{"resource lists archived, every archive dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.Drop, c.Changes.Archive.ResourceLists = dir, []string{"changelist-archive"}, time.Hour
+			c.Changes.Previous, c.Changes.Drop, c.Changes.Archive.ResourceLists = dir, []string{"changelist-archive"}, units.Duration(time.Hour)
 		}, "Changes.Archive.ResourceLists", errConflict},
 		{"resource lists archived and dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists, c.Changes.Drop = dir, time.Hour, time.Hour, []string{"resourcelist-archive"}
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists, c.Changes.Drop = dir, units.Duration(time.Hour), units.Duration(time.Hour), []string{"resourcelist-archive"}
 		}, "Changes.Drop[resourcelist-archive]", errConflict},
-		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.Archive.ResourceLists = dir, time.Hour }, "Changes.Archive.ResourceLists", errNeeds},
-		{"archive without previous", func(c *Config) { c.Changes.Archive.Keep = time.Hour }, "Changes.Archive.Keep", errNeeds},
-		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.Archive.Keep = "", "r.jsonl", dir, time.Hour }, "Changes.Archive.Keep", errConflict},
+		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.Archive.ResourceLists = dir, units.Duration(time.Hour) }, "Changes.Archive.ResourceLists", errNeeds},
+		{"archive without previous", func(c *Config) { c.Changes.Archive.Keep = units.Duration(time.Hour) }, "Changes.Archive.Keep", errNeeds},
+		{"archive of an export", func(c *Config) {
+			c.Source, c.Export, c.Out, c.Changes.Archive.Keep = "", "r.jsonl", dir, units.Duration(time.Hour)
+		}, "Changes.Archive.Keep", errConflict},
 		{"cache among the documents", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, "resourcesync", "hc.bin") }, "Cache", errInvalid},
 		{"cache as the Source Description", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, ".well-known", "resourcesync") }, "Cache", errInvalid},
 		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", errInvalid},

@@ -48,6 +48,12 @@ func ParseDeleteLimit(s string) (DeleteLimit, error) {
 	return DeleteLimit{N: n, Percent: pct}, nil
 }
 
+// UnmarshalText reads l as ParseDeleteLimit does.
+func (l *DeleteLimit) UnmarshalText(b []byte) (err error) {
+	*l, err = ParseDeleteLimit(string(b))
+	return err
+}
+
 func (l DeleteLimit) String() string {
 	switch {
 	case l.N < 0:

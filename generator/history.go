@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/units"
+
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
@@ -28,7 +30,7 @@ type Changes struct {
 	Previous string `toml:"previous"`
 	// Keep is how long Change Lists (and Change Dump packages) are kept:
 	// those that end before the snapshot time minus Keep are dropped.
-	Keep time.Duration `toml:"changes-keep"`
+	Keep units.Duration `toml:"changes-keep"`
 	// Dump publishes a Change Dump beside the Change Lists.
 	Dump bool `toml:"change-dump"`
 	// HTTP tunes how Previous is fetched when it is a URL.
@@ -62,16 +64,16 @@ type Archive struct {
 	// Previous until they end before the snapshot time minus Keep. It may
 	// not be less than Changes.Keep: the archive keeps what the Change
 	// Lists drop.
-	Keep time.Duration `toml:"archive-keep"`
+	Keep units.Duration `toml:"archive-keep"`
 	// ResourceLists, with Keep, publishes a Resource List Archive too
 	// (section 3): the Resource List is also archived when the newest one
 	// archived was taken at least ResourceLists before (every build if it
 	// is that short), and kept for Keep. 0 publishes none.
-	ResourceLists time.Duration `toml:"archive-resource-lists"`
+	ResourceLists units.Duration `toml:"archive-resource-lists"`
 	// ResourceDumps, with Keep and Dump.Enabled, publishes a Resource Dump
 	// Archive (section 4) alike, its packages with it: each archived dump
 	// keeps a whole copy of the collection.
-	ResourceDumps time.Duration `toml:"archive-resource-dumps"`
+	ResourceDumps units.Duration `toml:"archive-resource-dumps"`
 }
 
 // drops reports whether the build may stop publishing capability (Drop).

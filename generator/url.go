@@ -21,3 +21,9 @@ func (u BaseURL) IsZero() bool { return u.base.IsZero() }
 
 // HasPath reports whether u has a path below its host's root.
 func (u BaseURL) HasPath() bool { return u.base.HasPath() }
+
+// UnmarshalText reads u as ParseBaseURL does.
+func (u *BaseURL) UnmarshalText(b []byte) (err error) {
+	*u, err = ParseBaseURL(string(b))
+	return err
+}

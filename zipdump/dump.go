@@ -459,3 +459,9 @@ func (p *packer) abandon() {
 		p.dropPart(p.cur) // the caller removes what is left
 	}
 }
+
+// UnmarshalText reads c as ParseCompression does.
+func (c *Compression) UnmarshalText(b []byte) (err error) {
+	*c, err = ParseCompression(string(b))
+	return err
+}

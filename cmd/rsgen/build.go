@@ -138,7 +138,7 @@ func buildConfig(c options, args []string) (generator.Config, error) {
 	cfg.Jobs = c.Int(flagJobs)
 	cfg.Limits.MaxEntries = c.Int(flagMaxEntries)
 	if s := c.String(flagMaxBytes); s != "" {
-		if cfg.Limits.MaxBytes, err = units.ParseSize(s); err != nil {
+		if err := cfg.Limits.MaxBytes.UnmarshalText([]byte(s)); err != nil {
 			return cfg, flagErr(flagMaxBytes, "", ": %v", err)
 		}
 	}

@@ -31,34 +31,26 @@ func changesFlags() []cli.Flag {
 // changesConfig fills cfg from the flags of changesFlags.
 func changesConfig(c options, cfg *generator.Config) error {
 	cfg.Changes.Previous = c.String(flagPrevious)
-	keep, err := units.ParseDuration(c.String(flagChangesKeep))
-	if err != nil {
+	if err := cfg.Changes.Keep.UnmarshalText([]byte(c.String(flagChangesKeep))); err != nil {
 		return flagErr(flagChangesKeep, "for example --changes-keep 30d or --changes-keep 36h", ": %v", err)
 	}
-	cfg.Changes.Keep = keep
 	if c.IsSet(flagArchiveKeep) {
-		archive, err := units.ParseDuration(c.String(flagArchiveKeep))
-		if err != nil {
+		if err := cfg.Changes.Archive.Keep.UnmarshalText([]byte(c.String(flagArchiveKeep))); err != nil {
 			return flagErr(flagArchiveKeep, "for example --"+flagArchive+" 365d, or 0 to drop the archive", ": %v", err)
 		}
-		cfg.Changes.Archive.Keep = archive
-		drop(cfg, rsxml.CapChangeListArchive, archive == 0)
+		drop(cfg, rsxml.CapChangeListArchive, cfg.Changes.Archive.Keep == 0)
 	}
 	if c.IsSet(flagArchiveResourceLists) {
-		every, err := units.ParseDuration(c.String(flagArchiveResourceLists))
-		if err != nil {
+		if err := cfg.Changes.Archive.ResourceLists.UnmarshalText([]byte(c.String(flagArchiveResourceLists))); err != nil {
 			return flagErr(flagArchiveResourceLists, "for example --"+flagArchive+" 365d,lists=30d", ": %v", err)
 		}
-		cfg.Changes.Archive.ResourceLists = every
-		drop(cfg, rsxml.CapResourceListArchive, every == 0)
+		drop(cfg, rsxml.CapResourceListArchive, cfg.Changes.Archive.ResourceLists == 0)
 	}
 	if c.IsSet(flagArchiveResourceDumps) {
-		every, err := units.ParseDuration(c.String(flagArchiveResourceDumps))
-		if err != nil {
+		if err := cfg.Changes.Archive.ResourceDumps.UnmarshalText([]byte(c.String(flagArchiveResourceDumps))); err != nil {
 			return flagErr(flagArchiveResourceDumps, "for example --"+flagArchive+" 365d,dumps=90d", ": %v", err)
 		}
-		cfg.Changes.Archive.ResourceDumps = every
-		drop(cfg, rsxml.CapResourceDumpArchive, every == 0)
+		drop(cfg, rsxml.CapResourceDumpArchive, cfg.Changes.Archive.ResourceDumps == 0)
 	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)

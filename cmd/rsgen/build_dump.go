@@ -4,7 +4,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -22,7 +21,7 @@ func dumpConfig(c options, cfg *generator.Config) error {
 	// The Change Dump's packages are made alike. Left out, the keys are
 	// zero: zipdump's defaults.
 	if s := c.String(flagDumpMaxBytes); s != "" {
-		if cfg.Dump.MaxBytes, err = units.ParseSize(s); err != nil {
+		if err := cfg.Dump.MaxBytes.UnmarshalText([]byte(s)); err != nil {
 			return flagErr(flagDumpMaxBytes, "for example "+flagDumpMaxBytes+" = \"2GiB\"", ": %v", err)
 		}
 	}

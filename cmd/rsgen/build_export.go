@@ -28,12 +28,10 @@ func exportConfig(c options, cfg *generator.Config) error {
 	if c.String(flagChangesWindow) == "" { // DefaultChangesWindow
 		return nil
 	}
-	window, err := units.ParseDuration(c.String(flagChangesWindow))
-	if err != nil {
+	if err := cfg.ChangesWindow.UnmarshalText([]byte(c.String(flagChangesWindow))); err != nil {
 		return flagErr(flagChangesWindow, "for example changes-window = \"30d\", or \"0\" for no Change List", ": %v", err)
 	}
-	cfg.ChangesWindow = window
-	if window == 0 {
+	if cfg.ChangesWindow == 0 {
 		cfg.ChangesWindow = -1 // none
 	}
 	return nil
