@@ -40,9 +40,9 @@ type Config struct {
 	// Set names the resource set, when the build is one of several that
 	// BuildSite publishes together: its documents are under
 	// resourcesync/<Set>/. "" for the one set of Build.
-	Set string
+	Set string `toml:"name"`
 
-	Source  string  // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
+	Source  string  `toml:"source"`   // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
 	Out     string  `toml:"out"`      // output directory; Source if empty (required for an archive or an export)
 	BaseURL BaseURL `toml:"base-url"` // where Source is served; relative locs of an export are joined to it
 	DocsURL BaseURL `toml:"docs-url"` // where Out is served; BaseURL if zero
@@ -53,27 +53,27 @@ type Config struct {
 	ChangesWindow  units.Duration `toml:"changes-window"`   // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
 	SkipBadRecords bool           `toml:"skip-bad-records"` // publish without the bad records (exit status 3) rather than fail
 
-	Hashes         hashing.Set `toml:"hash"` // DefaultSet if nil
-	Filter         Filter
+	Hashes hashing.Set `toml:"hash"` // DefaultSet if nil
+	Filter
 	FollowSymlinks bool `toml:"follow-symlinks"`
 	Jobs           int  `toml:"jobs"` // hashing workers; hashing.DefaultWorkers() if zero
-	Limits         Limits
+	Limits
 
 	// At is the time of the snapshot; FixedTime says it was given (the
 	// command line's --at or SOURCE_DATE_EPOCH), and then completed equals
 	// it too, so that the same tree gives the same bytes.
 	At        time.Time `toml:"at"`
-	FixedTime bool
+	FixedTime bool      `toml:"-"`
 
-	Dump DumpConfig // the Resource Dump, if Dump.Enabled (section 11)
+	Dump // the Resource Dump, if Dump.Enabled (section 11)
 
 	Describedby string `toml:"describedby"` // optional URL describing the collection (section 8)
 	FailFast    bool   `toml:"fail-fast"`   // a per-file problem fails the build
 
 	// Notification channels advertised in the Capability List (notify.go).
-	Notification Notification
+	Notification
 
-	Changes Changes // Change Lists and Change Dump against the previous build (history.go)
+	Changes // Change Lists and Change Dump against the previous build (history.go)
 
 	// Guards (guards.go): a source with nothing to publish fails with
 	// an Error of KindEmptySource unless AllowEmpty; a build that deletes more of the
@@ -84,21 +84,21 @@ type Config struct {
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
 
 	Hosts     units.List `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
-	Templates fs.FS      // templates of the host files and pages; the embedded ones if nil
+	Templates fs.FS      `toml:"-"`    // templates of the host files and pages; the embedded ones if nil
 
 	// DryRun does everything but publish: the documents are staged and
 	// checked, the Report says what would be published, and the stage is
 	// removed; the output directory is left as it was, and the hash cache
 	// too.
-	DryRun bool
+	DryRun bool `toml:"-"`
 	// Changed, if set, is called with each change the build publishes in
 	// its Change Lists (none without a previous build), in their order,
 	// once the documents are written: its kind (created, updated or
 	// deleted) and the resource's URL.
-	Changed func(change, loc string)
+	Changed func(change, loc string) `toml:"-"`
 
-	Stats  *report.Stats    // progress counters; may be nil
-	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
+	Stats  *report.Stats    `toml:"-"` // progress counters; may be nil
+	Notice func(msg string) `toml:"-"` // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
 	stdin  io.Reader        // the export "-"; os.Stdin if nil
 	chunk  int              // memory of each sorter of an export; extsort.DefaultChunkBytes/2 if zero

@@ -338,8 +338,8 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	if ar.Keep > 0 && c.Export != "" {
 		add(&FieldError{Field: "Changes.Archive.Keep", Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times, without an archive"})
 	}
-	if ch.HTTP.Deadline < 0 {
-		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: errOutOfRange, Detail: "give a positive duration, or 0 for the default"})
+	if ch.HTTPOptions.Deadline < 0 {
+		add(&FieldError{Field: "Changes.HTTPOptions.Deadline", Value: ch.HTTPOptions.Deadline, Err: errOutOfRange, Detail: "give a positive duration, or 0 for the default"})
 	}
 	c.validateCache(add)
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// DumpConfig configures the Resource Dump (section 11) of a build.
-type DumpConfig struct {
+// Dump configures the Resource Dump (section 11) of a build.
+type Dump struct {
 	Enabled     bool                `toml:"resource-dump"`
 	MaxBytes    units.Size          `toml:"dump-max-bytes"` // a package is closed before it passes this size; zipdump.DefaultMaxBytes if 0
 	Compression zipdump.Compression `toml:"dump-compression"`

@@ -37,7 +37,7 @@ func dumpConfig(t testing.TB, src, out string) Config {
 		t.Fatal(err)
 	}
 	return Config{Source: src, Out: out, BaseURL: base, At: dumpAt, FixedTime: true,
-		Dump: DumpConfig{Enabled: true}}
+		Dump: Dump{Enabled: true}}
 }
 
 // checkDump checks the Resource Dump of the output out against its

@@ -33,8 +33,8 @@ type Changes struct {
 	Keep units.Duration `toml:"changes-keep"`
 	// Dump publishes a Change Dump beside the Change Lists.
 	Dump bool `toml:"change-dump"`
-	// HTTP tunes how Previous is fetched when it is a URL.
-	HTTP previous.HTTPOptions
+	// HTTPOptions tune how Previous is fetched when it is a URL.
+	previous.HTTPOptions
 	// FirstBuildOK makes a Previous where nothing is published yet (no
 	// Source Description: no such directory or file, HTTP 404 or 410) a
 	// first build rather than a failure, so that CI can run the same
@@ -47,13 +47,13 @@ type Changes struct {
 	// build fails with KindOtherSite.
 	NewHistory bool `toml:"new-history"`
 	// Archive publishes ResourceSync Archives beside the Change Lists.
-	Archive Archive
+	Archive
 	// Drop names what the previous build published that this one may stop
 	// publishing on purpose, by capability: rsxml's "resourcedump",
 	// "changedump", "resourcelist-archive", "resourcedump-archive", and
 	// "changelist-archive", which drops every archive. Without it such a
 	// build fails with KindDropped.
-	Drop []string
+	Drop []string `toml:"-"`
 }
 
 // Archive configures the ResourceSync Archives of a build.
@@ -116,7 +116,7 @@ func (b *build) prepareHistory(ctx context.Context) error {
 		At:      at,
 		DocsURL: b.cfg.DocsURL.String(),
 		Set:     b.cfg.Set,
-		HTTP:    b.cfg.Changes.HTTP,
+		HTTP:    b.cfg.Changes.HTTPOptions,
 		Notice:  func(msg string) { b.notice("the previous build: " + msg) },
 	})
 	if err != nil {

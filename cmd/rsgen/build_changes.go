@@ -54,8 +54,8 @@ func changesConfig(c options, cfg *generator.Config) error {
 	}
 	cfg.Changes.Dump = c.Bool(flagChangeDump)
 	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)
-	cfg.Changes.HTTP.Deadline = c.Duration(flagFetchTimeout)
-	cfg.Changes.HTTP.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
+	cfg.Changes.HTTPOptions.Deadline = units.Duration(c.Duration(flagFetchTimeout))
+	cfg.Changes.HTTPOptions.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
 	cfg.Cache = c.String(flagCache)
 	return nil
 }
