@@ -102,19 +102,9 @@ func setCategory(f cli.Flag, category string) {
 	reflect.ValueOf(f).Elem().FieldByName("Category").SetString(category)
 }
 
-// buildConfig turns the options c and the arguments args of build into a
-// generator.Config.
-func buildConfig(c options, args []string) (generator.Config, error) {
+// buildConfig turns the options c of build into a generator.Config.
+func buildConfig(c lineOptions) (generator.Config, error) {
 	var cfg generator.Config
-	switch {
-	case len(args) == 0 && c.String(flagExport) == "":
-		return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
-			"(or, for a record export, --export FILE)", "no SOURCE given")
-	case len(args) > 1:
-		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
-	case len(args) == 1:
-		cfg.Source = args[0]
-	}
 	cfg.Out = c.String(flagOut)
 	var err error
 	if raw := c.String(flagBaseURL); raw != "" {
@@ -199,10 +189,19 @@ func runBuild(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return flagErr(flagRemoveSet, "sets are built from a configuration file", " needs --%s", flagConfig)
 	}
-	cfg, err := buildConfig(line, c.Args().Slice())
+	args := c.Args().Slice()
+	switch {
+	case len(args) == 0 && c.String(flagExport) == "":
+		return usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
+			"(or, for a record export, --export FILE)", "no SOURCE given")
+	case len(args) > 1:
+		return usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
+	}
+	cfg, err := buildConfig(line)
 	if err != nil {
 		return err
 	}
+	cfg.Source = c.Args().First()
 	return buildOne(c, cfg, func(ctx context.Context, err error) error {
 		if ue := configUsageErr(c, err); ue != nil {
 			return ue

@@ -15,7 +15,7 @@ func dumpFlags() []cli.Flag {
 }
 
 // dumpConfig reads the flags of the Resource Dump into cfg.
-func dumpConfig(c options, cfg *generator.Config) error {
+func dumpConfig(c lineOptions, cfg *generator.Config) error {
 	cfg.Dump.Enabled = c.Bool(flagResourceDump)
 	var err error
 	// The Change Dump's packages are made alike. Left out, the keys are

@@ -22,7 +22,7 @@ func exportFlags() []cli.Flag {
 }
 
 // exportConfig reads the flags of record exports into cfg.
-func exportConfig(c options, cfg *generator.Config) error {
+func exportConfig(c lineOptions, cfg *generator.Config) error {
 	cfg.Export, cfg.ExportFormat = c.String(flagExport), c.String(flagExportFormat)
 	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
 	if c.String(flagChangesWindow) == "" { // DefaultChangesWindow

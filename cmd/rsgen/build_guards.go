@@ -22,7 +22,7 @@ func guardFlags() []cli.Flag {
 }
 
 // guardConfig reads the flags of guardFlags into cfg.
-func guardConfig(c options, cfg *generator.Config) error {
+func guardConfig(c lineOptions, cfg *generator.Config) error {
 	cfg.AllowEmpty = c.Bool(flagAllowEmpty)
 	limit, err := generator.ParseDeleteLimit(c.String(flagMaxDelete))
 	if err != nil {

@@ -18,7 +18,7 @@ func hostFlags() []cli.Flag {
 }
 
 // hostConfig reads the flags of hostFlags into cfg.
-func hostConfig(c options, cfg *generator.Config) error {
+func hostConfig(c lineOptions, cfg *generator.Config) error {
 	var err error
 	if cfg.Hosts, err = hosting.ParseHosts(c.StringSlice(flagHost)); err != nil {
 		return flagErr(flagHost, "for example --host netlify or --host nginx,s3", ": %v", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -15,9 +16,13 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/generator/report"
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/templates"
 )
 
 // setsFlags build several resource sets from a configuration file.
@@ -118,9 +123,16 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
 	}
-	cfg, err := buildConfig(setOptions{c: lineOptions{c}, f: f, t: &f.top, flags: buildKeys(), one: true}, f.top.values[keySource].values)
+	line, err := f.lineConfig(c)
 	if err != nil {
-		return f.inSet(c, &f.top, err)
+		return err
+	}
+	cfg, err := f.config(c, &f.top, line)
+	if err != nil {
+		return err
+	}
+	if cfg.Templates, err = f.overlay(); err != nil {
+		return err
 	}
 	for _, msg := range f.envNotices(c) {
 		noticer(c.App.ErrWriter, c.Bool(flagQuiet))(msg)
@@ -161,7 +173,7 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 			case !ok || v == "" || !envOnly(c, name):
 			case f.sets != nil && !slices.Contains(siteKeys, name):
 				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
-			case f.top.values[name].values != nil:
+			case f.top.keys[name] > 0:
 				out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
 			}
 		}
@@ -188,147 +200,109 @@ func (f *siteFile) given(c *cli.Context, k string) bool {
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
-	flags := buildKeys() // once: build's help alone is 100 KB to make
+	line, err := f.lineConfig(c)
+	if err != nil {
+		return site, err
+	}
 	for i := range f.sets {
-		cfg, err := f.setConfig(c, flags, &f.sets[i])
+		cfg, err := f.config(c, &f.sets[i], line)
 		if err != nil {
 			return site, err
 		}
 		site.Sets = append(site.Sets, cfg)
 	}
 	first := site.Sets[0]
-	site.Out, site.DocsURL = first.Out, first.DocsURL
-	site.Hosts, site.Templates = first.Hosts, first.Templates // the site's keys, in every set's flags
+	site.Out, site.DocsURL, site.Hosts = first.Out, first.DocsURL, first.Hosts // the site's keys, in every set's
 	for i := range site.Sets {
-		site.Sets[i].Hosts, site.Sets[i].Templates = nil, nil
+		site.Sets[i].Hosts = nil
 	}
-	site.Describedby = c.String(flagDescribedby)
-	if v, ok := f.top.values[flagDescribedby]; ok && !c.IsSet(flagDescribedby) {
-		site.Describedby = v.values[0]
-	}
-	return site, nil
+	site.Describedby = f.top.cfg.Describedby
+	site.Templates, err = f.overlay()
+	return site, err
 }
 
-// setConfig is the generator.Config of the set t, read by buildConfig
-// from setOptions; flags are build's, by name, for their defaults.
-func (f *siteFile) setConfig(c *cli.Context, flags map[string]cli.Flag, t *fileTable) (generator.Config, error) {
-	_, export := t.values[flagExport]
-	cfg, err := buildConfig(setOptions{c: lineOptions{c}, f: f, t: t, flags: flags, export: export}, t.values[keySource].values)
-	if err != nil {
-		return cfg, f.inSet(c, t, err)
-	}
-	cfg.Set = t.name()
-	return cfg, nil
-}
-
-// setOptions are the options of the set t of the file f, first found of:
-// a key of the whole site given on the command line (c), t's own key, the
-// key at the top of the file, the default of the flag. A record export
-// takes none of the defaults of trees (notForExport) from the top or the
-// command line: it has a Change List of its own.
-type setOptions struct {
-	c      lineOptions
-	f      *siteFile
-	t      *fileTable
-	flags  map[string]cli.Flag
-	export bool
-	one    bool // the one set of a file without [[set]]s: every flag of c overrides the file
-}
-
-// lookup returns the values of the key name, or onCommandLine if c has
-// them; ok is false for the flag's default.
-func (o setOptions) lookup(name string) (values []string, onCommandLine, ok bool) {
-	inherited := !(o.export && slices.Contains(notForExport, name))
-	if o.one && o.c.IsSet(name) || name != flagDescribedby && inherited && o.f.given(o.c.Context, name) {
-		return nil, true, true
-	}
-	if v, ok := o.t.values[name]; ok {
-		return v.values, false, true
-	}
-	if v, ok := o.f.top.values[name]; ok && inherited && name != flagDescribedby /* the site's own */ {
-		return v.values, false, true
-	}
-	return nil, false, false
-}
-
-func (o setOptions) IsSet(name string) bool {
-	_, _, ok := o.lookup(name)
-	return ok
-}
-
-// get is the value of the key name for o: the command line's (of c),
-// the file's (parsed), or def, the flag's default.
-func get[T any](o setOptions, name string, c func(string) T, parsed func(v []string) T, def T) T {
-	switch v, cmd, ok := o.lookup(name); {
-	case cmd:
-		return c(name)
-	case ok:
-		return parsed(v)
-	}
-	return def
-}
-
-func (o setOptions) StringSlice(name string) []string {
-	var def []string
-	if fl, ok := o.flags[name].(*cli.StringSliceFlag); ok && fl.Value != nil {
-		def = fl.Value.Value()
-	}
-	return get(o, name, o.c.StringSlice, func(v []string) []string { return v }, def)
-}
-
-func (o setOptions) String(name string) string {
-	fl, _ := o.flags[name].(*cli.StringFlag)
-	return get(o, name, o.c.String, func(v []string) string { return v[0] }, cmp.Or(fl, &cli.StringFlag{}).Value)
-}
-
-func (o setOptions) Bool(name string) bool {
-	fl, _ := o.flags[name].(*cli.BoolFlag)
-	return get(o, name, o.c.Bool, func(v []string) bool { return v[0] == "true" }, cmp.Or(fl, &cli.BoolFlag{}).Value)
-}
-
-func (o setOptions) Int(name string) int {
-	fl, _ := o.flags[name].(*cli.IntFlag)
-	return get(o, name, o.c.Int, func(v []string) int {
-		n, _ := strconv.Atoi(v[0]) // checked as the file is read
-		return n
-	}, cmp.Or(fl, &cli.IntFlag{}).Value)
-}
-
-func (o setOptions) Duration(name string) time.Duration {
-	fl, _ := o.flags[name].(*cli.DurationFlag)
-	return get(o, name, o.c.Duration, func(v []string) time.Duration {
-		d, _ := time.ParseDuration(v[0]) // checked as the file is read
-		return d
-	}, cmp.Or(fl, &cli.DurationFlag{}).Value)
-}
-
-// inSet turns err, an error of buildConfig for the set t, into one that
-// names the file, the line of the key it is about, the set and the key for
-// the flag (a flag of the command line stays a flag).
-func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
+// lineConfig is the Config of the flags of c, whose keys given on the
+// command line override the file's (config): an error about one of those
+// is the command line's.
+func (f *siteFile) lineConfig(c *cli.Context) (*generator.Config, error) {
+	cfg, err := buildConfig(lineOptions{c})
 	var ee *exitError
-	if !errors.As(err, &ee) {
-		return err
+	if errors.As(err, &ee) && (ee.flag == "" || f.given(c, ee.flag)) {
+		return nil, err
 	}
-	line, msg, ofSite := t.line, ee.err.Error(), false
-	if k := ee.flag; k != "" {
-		if f.given(c, k) {
-			return err // no place in the file
-		}
-		v, ok := t.values[k]
-		if !ok {
-			v, ok = f.top.values[k]
-			ofSite = ok && slices.Contains(siteKeys, k)
-		}
-		if ok {
-			line = v.line
-		}
-		msg = k + ee.rest
+	return &cfg, nil
+}
+
+// overlay is the templates of the key templates, or nil.
+func (f *siteFile) overlay() (fs.FS, error) {
+	if f.templates == "" {
+		return nil, nil
 	}
-	if ofSite || t == &f.top { // a key of the whole site, at the top of the file
-		return f.errorAt(line, "%s", msg)
+	fsys, err := templates.Overlay(f.templates)
+	if err != nil {
+		return nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
 	}
-	return f.errorAt(line, "set %q: %s", t.name(), msg)
+	return fsys, nil
+}
+
+// config is the generator.Config of the table t, the first found for each
+// key of: a key of the whole site given on the command line (line), t's
+// own, the key at the top of the file, the default of the flag. A record
+// export takes none of the defaults of trees (notForExport) from the top or
+// the command line: it has a Change List of its own. The one set of a file
+// without [[set]]s takes every flag of the command line.
+func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) (generator.Config, error) {
+	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: hashing.DefaultSet}
+	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
+	export, one := t.cfg.Export != "", len(f.sets) == 0
+	inherited := func(k string) bool { return one || !(export && slices.Contains(notForExport, k)) }
+	keys := map[string]int{} // each key given, at its line; 0 on the command line
+	if t != &f.top {
+		for k, n := range f.top.keys {
+			if k != flagDescribedby && inherited(k) { // the site's own
+				copyKeys(&cfg, &f.top.cfg, k)
+				keys[k] = n
+			}
+		}
+	}
+	for k, n := range t.keys {
+		copyKeys(&cfg, &t.cfg, k)
+		keys[k] = n
+	}
+	for k := range buildKeys() {
+		if f.given(c, k) && inherited(k) && (one || k != flagDescribedby) {
+			copyKeys(&cfg, line, k)
+			keys[k] = 0
+		}
+	}
+	given := func(k string) bool { _, ok := keys[k]; return ok }
+	var err error
+	if given(flagAt) {
+		cfg.At, cfg.FixedTime = cfg.At.UTC(), true
+	} else if cfg.At, cfg.FixedTime, err = snapshotTime(""); err != nil {
+		return cfg, err
+	}
+	if given(flagChangesWindow) && cfg.ChangesWindow == 0 {
+		cfg.ChangesWindow = -1 // none
+	}
+	ar := cfg.Changes.Archive
+	for _, d := range []struct {
+		key, capability string
+		off             bool
+	}{
+		{flagArchiveKeep, rsxml.CapChangeListArchive, ar.Keep == 0},
+		{flagArchiveResourceLists, rsxml.CapResourceListArchive, ar.ResourceLists == 0},
+		{flagArchiveResourceDumps, rsxml.CapResourceDumpArchive, ar.ResourceDumps == 0},
+		{flagResourceDump, rsxml.CapResourceDump, !cfg.Dump.Enabled},
+		{flagChangeDump, rsxml.CapChangeDump, !cfg.Changes.Dump},
+	} {
+		drop(&cfg, d.capability, given(d.key) && d.off)
+	}
+	if cfg.Hosts, err = hosting.ParseHosts(cfg.Hosts); err != nil { // a key of the site: at the top
+		return cfg, f.errorAt(keys[flagHost], "%s: %v", flagHost, err)
+	}
+	cfg.Changes.HTTPOptions.UserAgent = userAgent()
+	return cfg, nil
 }
 
 // namer names the flags of a hint about the set named set ("" for the
@@ -426,11 +400,11 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	if key == "" || f.given(c, key) {
 		return err
 	}
-	v, ok := f.top.values[key]
+	line, ok := f.top.keys[key]
 	if se := buildError(err); se.Set != "" {
 		for i := range f.sets {
-			if w, own := f.sets[i].values[key]; own && f.sets[i].name() == se.Set {
-				v, ok = w, true
+			if n, own := f.sets[i].keys[key]; own && f.sets[i].name() == se.Set {
+				line, ok = n, true
 			}
 		}
 		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
@@ -438,7 +412,7 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	if !ok {
 		return err
 	}
-	return fmt.Errorf("%s:%d: %w", f.path, v.line, err)
+	return fmt.Errorf("%s:%d: %w", f.path, line, err)
 }
 
 // setField splits the field of a set in a FieldError of Site.Validate,
@@ -489,15 +463,15 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			flagged = flagged || subjectField
 			return "--" + k
 		}
-		v, ok := t.values[k]
+		n, ok := t.keys[k]
 		if !ok {
-			v, ok = f.top.values[k]
+			n, ok = f.top.keys[k]
 		}
 		if subjectField && ok {
-			line = v.line
+			line = n
 		}
 		if set != subject && set >= 0 {
-			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmp.Or(v.line, t.line))
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmp.Or(n, t.line))
 		}
 		return k
 	}

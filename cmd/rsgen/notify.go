@@ -161,7 +161,7 @@ func notifyBuildFlags() []cli.Flag {
 }
 
 // notifyConfig reads the flags of notifyBuildFlags into cfg.
-func notifyConfig(c options, cfg *generator.Config) error {
+func notifyConfig(c lineOptions, cfg *generator.Config) error {
 	cfg.Notification = generator.Notification{Hub: c.String(flagHub), ChangeTopic: c.String(flagChangeTopic), FrameworkTopic: c.String(flagFrameworkTopic)}
 	return nil
 }

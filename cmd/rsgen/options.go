@@ -2,22 +2,9 @@ package main
 
 import (
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 )
-
-// options are the values of build's flags and keys: those of the command
-// line (lineOptions), or those of a set of the configuration file
-// (setOptions).
-type options interface {
-	String(name string) string
-	Bool(name string) bool
-	Int(name string) int
-	StringSlice(name string) []string
-	Duration(name string) time.Duration
-	IsSet(name string) bool
-}
 
 // fileOnlyFlags are the keys of the configuration file that build takes
 // as no flag: rare settings, kept off the command line so that its help
