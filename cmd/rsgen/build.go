@@ -102,54 +102,28 @@ func setCategory(f cli.Flag, category string) {
 	reflect.ValueOf(f).Elem().FieldByName("Category").SetString(category)
 }
 
-// buildConfig turns the options c of build into a generator.Config.
+// buildConfig turns the flags of build, c, into a generator.Config: each
+// key that is a flag given, or with a default, is set as the file's keys
+// are (setFlag), then what it means applied (finish).
 func buildConfig(c lineOptions) (generator.Config, error) {
 	var cfg generator.Config
-	cfg.Out = c.String(flagOut)
+	v := reflect.ValueOf(&cfg).Elem()
+	for _, k := range configKeys() {
+		if k == flagAt {
+			continue // snapshotTime
+		}
+		if err := setFlag(c, k, v.FieldByIndex(configFields()[k].Index)); err != nil {
+			return cfg, flagErr(k, valueHints[k], ": %v", err)
+		}
+	}
 	var err error
-	if raw := c.String(flagBaseURL); raw != "" {
-		if cfg.BaseURL, err = generator.ParseBaseURL(raw); err != nil {
-			return cfg, flagErr(flagBaseURL, "give an absolute URL such as https://example.org/", ": %v", err)
-		}
-	}
-	if raw := c.String(flagDocsURL); raw != "" {
-		if cfg.DocsURL, err = generator.ParseBaseURL(raw); err != nil {
-			return cfg, flagErr(flagDocsURL, "give an absolute URL such as https://example.org/", ": %v", err)
-		}
-	}
-	if err := exportConfig(c, &cfg); err != nil {
-		return cfg, err
-	}
-	if cfg.Hashes, err = hashing.ParseSet(c.String(flagHash)); err != nil {
-		return cfg, flagErr(flagHash, "for example --hash sha-256 or --hash md5,sha-256", ": %v", err)
-	}
-	cfg.Filter = generator.Filter{Include: c.StringSlice(flagInclude), Exclude: c.StringSlice(flagExclude), Hidden: c.Bool(flagHidden)}
-	cfg.FollowSymlinks = c.Bool(flagFollowSymlinks)
-	cfg.Jobs = c.Int(flagJobs)
-	cfg.Limits.MaxEntries = c.Int(flagMaxEntries)
-	if s := c.String(flagMaxBytes); s != "" {
-		if err := cfg.Limits.MaxBytes.UnmarshalText([]byte(s)); err != nil {
-			return cfg, flagErr(flagMaxBytes, "", ": %v", err)
-		}
-	}
 	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
 		return cfg, err
 	}
-	cfg.Describedby = c.String(flagDescribedby)
-	cfg.FailFast = c.Bool(flagFailFast)
-	if err := hostConfig(c, &cfg); err != nil {
-		return cfg, err
+	if err := finish(&cfg, c.IsSet); err != nil {
+		return cfg, flagErr(flagHost, valueHints[flagHost], ": %v", err)
 	}
-	if err := dumpConfig(c, &cfg); err != nil {
-		return cfg, err
-	}
-	if err := changesConfig(c, &cfg); err != nil {
-		return cfg, err
-	}
-	if err := notifyConfig(c, &cfg); err != nil {
-		return cfg, err
-	}
-	return cfg, guardConfig(c, &cfg)
+	return cfg, nil
 }
 
 // leapSecond matches the seconds of a time given as 60: a leap second.

@@ -28,38 +28,6 @@ func changesFlags() []cli.Flag {
 	}
 }
 
-// changesConfig fills cfg from the flags of changesFlags.
-func changesConfig(c lineOptions, cfg *generator.Config) error {
-	cfg.Changes.Previous = c.String(flagPrevious)
-	if err := cfg.Changes.Keep.UnmarshalText([]byte(c.String(flagChangesKeep))); err != nil {
-		return flagErr(flagChangesKeep, "for example --changes-keep 30d or --changes-keep 36h", ": %v", err)
-	}
-	if c.IsSet(flagArchiveKeep) {
-		if err := cfg.Changes.Archive.Keep.UnmarshalText([]byte(c.String(flagArchiveKeep))); err != nil {
-			return flagErr(flagArchiveKeep, "for example --"+flagArchive+" 365d, or 0 to drop the archive", ": %v", err)
-		}
-		drop(cfg, rsxml.CapChangeListArchive, cfg.Changes.Archive.Keep == 0)
-	}
-	if c.IsSet(flagArchiveResourceLists) {
-		if err := cfg.Changes.Archive.ResourceLists.UnmarshalText([]byte(c.String(flagArchiveResourceLists))); err != nil {
-			return flagErr(flagArchiveResourceLists, "for example --"+flagArchive+" 365d,lists=30d", ": %v", err)
-		}
-		drop(cfg, rsxml.CapResourceListArchive, cfg.Changes.Archive.ResourceLists == 0)
-	}
-	if c.IsSet(flagArchiveResourceDumps) {
-		if err := cfg.Changes.Archive.ResourceDumps.UnmarshalText([]byte(c.String(flagArchiveResourceDumps))); err != nil {
-			return flagErr(flagArchiveResourceDumps, "for example --"+flagArchive+" 365d,dumps=90d", ": %v", err)
-		}
-		drop(cfg, rsxml.CapResourceDumpArchive, cfg.Changes.Archive.ResourceDumps == 0)
-	}
-	cfg.Changes.Dump = c.Bool(flagChangeDump)
-	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)
-	cfg.Changes.HTTPOptions.Deadline = units.Duration(c.Duration(flagFetchTimeout))
-	cfg.Changes.HTTPOptions.UserAgent = userAgent()
-	cfg.Cache = c.String(flagCache)
-	return nil
-}
-
 // userAgent is the User-Agent of the requests of a build.
 func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }
 

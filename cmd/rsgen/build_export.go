@@ -21,22 +21,6 @@ func exportFlags() []cli.Flag {
 	}
 }
 
-// exportConfig reads the flags of record exports into cfg.
-func exportConfig(c lineOptions, cfg *generator.Config) error {
-	cfg.Export, cfg.ExportFormat = c.String(flagExport), c.String(flagExportFormat)
-	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
-	if c.String(flagChangesWindow) == "" { // DefaultChangesWindow
-		return nil
-	}
-	if err := cfg.ChangesWindow.UnmarshalText([]byte(c.String(flagChangesWindow))); err != nil {
-		return flagErr(flagChangesWindow, "for example changes-window = \"30d\", or \"0\" for no Change List", ": %v", err)
-	}
-	if cfg.ChangesWindow == 0 {
-		cfg.ChangesWindow = -1 // none
-	}
-	return nil
-}
-
 // badRecords prints the bad records of a failed build, one a line, and
 // returns the hint for the error, or "" if err is not about bad records.
 func badRecords(stderr io.Writer, err error, n namer) string {

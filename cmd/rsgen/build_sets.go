@@ -17,10 +17,8 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/templates"
 )
@@ -282,26 +280,9 @@ func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) 
 	} else if cfg.At, cfg.FixedTime, err = snapshotTime(""); err != nil {
 		return cfg, err
 	}
-	if given(flagChangesWindow) && cfg.ChangesWindow == 0 {
-		cfg.ChangesWindow = -1 // none
-	}
-	ar := cfg.Changes.Archive
-	for _, d := range []struct {
-		key, capability string
-		off             bool
-	}{
-		{flagArchiveKeep, rsxml.CapChangeListArchive, ar.Keep == 0},
-		{flagArchiveResourceLists, rsxml.CapResourceListArchive, ar.ResourceLists == 0},
-		{flagArchiveResourceDumps, rsxml.CapResourceDumpArchive, ar.ResourceDumps == 0},
-		{flagResourceDump, rsxml.CapResourceDump, !cfg.Dump.Enabled},
-		{flagChangeDump, rsxml.CapChangeDump, !cfg.Changes.Dump},
-	} {
-		drop(&cfg, d.capability, given(d.key) && d.off)
-	}
-	if cfg.Hosts, err = hosting.ParseHosts(cfg.Hosts); err != nil { // a key of the site: at the top
+	if err := finish(&cfg, given); err != nil { // host: a key of the site, at the top
 		return cfg, f.errorAt(keys[flagHost], "%s: %v", flagHost, err)
 	}
-	cfg.Changes.HTTPOptions.UserAgent = userAgent()
 	return cfg, nil
 }
 

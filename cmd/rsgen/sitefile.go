@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
@@ -243,37 +242,6 @@ func (t *fileTable) resolve(f *siteFile) {
 	c := &t.cfg
 	for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous} {
 		*p = f.resolve(*p)
-	}
-}
-
-// configFields are the fields of generator.Config by key, the toml tag of
-// each, in the structs it embeds too: the one table of the file's keys,
-// which the flags of build have the names of.
-var configFields = sync.OnceValue(func() map[string]reflect.StructField {
-	m := map[string]reflect.StructField{}
-	var walk func(t reflect.Type, index []int)
-	walk = func(t reflect.Type, index []int) {
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			sf.Index = append(slices.Clone(index), i)
-			if k := sf.Tag.Get("toml"); k != "" && k != "-" {
-				m[k] = sf
-			} else if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
-				walk(sf.Type, sf.Index)
-			}
-		}
-	}
-	walk(reflect.TypeFor[generator.Config](), nil)
-	return m
-})
-
-// copyKeys sets the fields of dst that keys name to those of src.
-func copyKeys(dst, src *generator.Config, keys ...string) {
-	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
-	for _, k := range keys {
-		if field, ok := configFields()[k]; ok {
-			d.FieldByIndex(field.Index).Set(s.FieldByIndex(field.Index))
-		}
 	}
 }
 
