@@ -250,7 +250,7 @@ func (f *siteFile) overlay() (fs.FS, error) {
 // the command line: it has a Change List of its own. The one set of a file
 // without [[set]]s takes every flag of the command line.
 func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) (generator.Config, error) {
-	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: hashing.DefaultSet}
+	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: slices.Clone(hashing.DefaultSet)}
 	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
 	export, one := t.cfg.Export != "", len(f.sets) == 0
 	inherited := func(k string) bool { return one || !(export && slices.Contains(notForExport, k)) }
@@ -267,7 +267,7 @@ func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) 
 		copyKeys(&cfg, &t.cfg, k)
 		keys[k] = n
 	}
-	for k := range buildKeys() {
+	for _, k := range configKeys() {
 		if f.given(c, k) && inherited(k) && (one || k != flagDescribedby) {
 			copyKeys(&cfg, line, k)
 			keys[k] = 0

@@ -128,3 +128,14 @@ func (o lineOptions) String(name string) string {
 
 // fileOnly are the flags of fileOnlyFlags, by name.
 var fileOnly = flagKinds(fileOnlyFlags())
+
+// flagKinds maps the long name of each flag to it.
+func flagKinds(flags []cli.Flag) map[string]cli.Flag {
+	m := map[string]cli.Flag{}
+	for _, f := range flags {
+		if n := f.Names()[0]; n != "help" { // urfave/cli's own, not a key
+			m[n] = f
+		}
+	}
+	return m
+}

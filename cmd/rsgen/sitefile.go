@@ -13,7 +13,6 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
-	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hashing"
@@ -245,37 +244,10 @@ func (t *fileTable) resolve(f *siteFile) {
 	}
 }
 
-// flagKinds maps the long name of each flag to it.
-func flagKinds(flags []cli.Flag) map[string]cli.Flag {
-	m := map[string]cli.Flag{}
-	for _, f := range flags {
-		if n := f.Names()[0]; n != "help" { // urfave/cli's own, not a key
-			m[n] = f
-		}
-	}
-	return m
-}
-
-// buildKeys maps each key of the file that is a flag of build, or one of
-// fileOnlyFlags, to that flag; --on-error and --archive set keys of their
-// own (lineOptions).
-func buildKeys() map[string]cli.Flag {
-	m := flagKinds(append(buildCommand().Flags, fileOnlyFlags()...))
-	delete(m, flagOnError)
-	delete(m, flagArchive)
-	return m
-}
-
-// fileKeys are the keys the file takes, sorted.
+// fileKeys are the keys the file takes, sorted: those of generator.Config,
+// and the site's templates.
 func fileKeys() []string {
-	keys := []string{keyName, keySource}
-	for k := range buildKeys() {
-		if !slices.Contains(commandOnly, k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
+	return slices.Sorted(slices.Values(append(slices.Clone(configKeys()), flagTemplates)))
 }
 
 // A fileEntry is a key of the file or the header of a table, at its line:
