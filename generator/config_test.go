@@ -253,6 +253,11 @@ host = "netlify"`
 	if err := toml.Unmarshal([]byte(`hash = "sha-256,md5"`), &one); err != nil || one.Hashes.String() != "sha-256,md5" {
 		t.Errorf(`hash = "sha-256,md5": %v, %v`, one.Hashes, err)
 	}
+	var count Config
+	d = toml.NewDecoder(strings.NewReader("max-delete = 200"))
+	if err := d.EnableUnmarshalerInterface().Decode(&count); err != nil || count.MaxDelete.String() != "200" {
+		t.Errorf("max-delete = 200: %v, %v", count.MaxDelete, err)
+	}
 	for _, bad := range []string{"dryrun = true", "timeout = 3", "client = 1", "drop = []", "filter = 1", "hash = \"sha-512\""} {
 		d := toml.NewDecoder(strings.NewReader(bad))
 		d.DisallowUnknownFields()

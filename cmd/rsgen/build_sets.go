@@ -424,15 +424,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		}
 		t, set, k := &f.top, -1, cmp.Or(keyOf(field), field)
 		if i, sub, ok := setField(field); ok {
-			set, t = i, &f.sets[i]
-			switch sub {
-			case "Set":
-				k = keyName
-			case "Source":
-				k = keySource
-			default:
-				k = cmp.Or(keyOf(sub), sub)
-			}
+			set, t, k = i, &f.sets[i], cmp.Or(keyOf(sub), sub)
 		}
 		subjectField := first
 		first = false

@@ -119,7 +119,7 @@ func readSiteFile(path string) (*siteFile, error) {
 	}
 	var doc fileDoc
 	dec := toml.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	dec.DisallowUnknownFields().EnableUnmarshalerInterface() // max-delete = 200 (generator.DeleteLimit)
 	if err := dec.Decode(&doc); err != nil {
 		return nil, f.valueError(err)
 	}
@@ -176,8 +176,12 @@ func (f *siteFile) checkKeys(entries []fileEntry) error {
 			return f.errorAt(e.line, "unknown key %s%s", name, hint)
 		case !top && slices.Contains(siteKeys, e.key) && e.key != flagDescribedby:
 			return f.errorAt(e.line, "%s applies to the whole site: give it at the top of the file, before the first [[%s]]", e.key, keySet)
-		case e.local || e.number && configFields()[e.key].Type == reflect.TypeFor[units.Duration]():
+		case e.local || e.number && e.value != "0" && configFields()[e.key].Type == reflect.TypeFor[units.Duration]():
 			return f.errorAt(e.line, "%s: give %s", e.key, takes(e.key))
+		case e.key == flagMaxDelete: // decoded by its UnmarshalTOML, whose error has no line
+			if _, err := generator.ParseDeleteLimit(e.value); err != nil {
+				return f.errorAt(e.line, "%s: %v", e.key, err)
+			}
 		}
 		t := &f.top
 		if !top {
@@ -256,9 +260,10 @@ type fileEntry struct {
 	key    string
 	set    int
 	line   int
-	table  bool // a table, or a dotted key: the file has none but [[set]]
-	local  bool // its value is a date or time without an offset
-	number bool // its value is a number
+	table  bool   // a table, or a dotted key: the file has none but [[set]]
+	local  bool   // its value is a date or time without an offset
+	number bool   // its value is a number
+	value  string // its value, if a string or a number
 }
 
 // keyLines lists the keys of the file and the headers of its tables, in
@@ -314,6 +319,7 @@ func keyLines(data []byte) ([]fileEntry, error) {
 			case unstable.Integer, unstable.Float:
 				k.number = true
 			}
+			k.value = string(e.Value().Data)
 			entries = append(entries, k)
 		}
 	}
