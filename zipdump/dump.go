@@ -460,8 +460,13 @@ func (p *packer) abandon() {
 	}
 }
 
-// UnmarshalText reads c as ParseCompression does.
+// UnmarshalText reads c as ParseCompression does; "" is Auto, as if none
+// were given.
 func (c *Compression) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*c = Auto
+		return nil
+	}
 	*c, err = ParseCompression(string(b))
 	return err
 }

@@ -129,8 +129,12 @@ func (d Duration) String() string { return FormatDuration(time.Duration(d)) }
 // whole number: a value of a configuration file.
 type Size int64
 
-// UnmarshalText reads s as ParseSize does.
+// UnmarshalText reads s as ParseSize does; "" is 0, as if none were given.
 func (s *Size) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*s = 0
+		return nil
+	}
 	v, err := ParseSize(string(b))
 	*s = Size(v)
 	return err

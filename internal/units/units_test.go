@@ -181,6 +181,9 @@ two = ["a/**", "b/**"]`
 	if err := toml.Unmarshal([]byte(`keep = "30 days"`), &v); err == nil || !strings.Contains(err.Error(), "is not a duration") {
 		t.Errorf("keep = \"30 days\": %v", err)
 	}
+	if err := toml.Unmarshal([]byte(`size = ""`), &v); err != nil || v.Size != 0 {
+		t.Errorf(`size = "": %v, %v`, v.Size, err)
+	}
 	if err := toml.Unmarshal([]byte(`size = "lots"`), &v); err == nil || !strings.Contains(err.Error(), "is not a size") {
 		t.Errorf("size = \"lots\": %v", err)
 	}
