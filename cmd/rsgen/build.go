@@ -177,7 +177,7 @@ func runBuild(c *cli.Context) error {
 	}
 	cfg.Source = c.Args().First()
 	return buildOne(c, cfg, func(ctx context.Context, err error) error {
-		if ue := configUsageErr(c, err); ue != nil {
+		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
 			return ue
 		}
 		return buildFailure(c, ctx, cfg, err, cliName)

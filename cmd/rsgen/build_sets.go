@@ -326,12 +326,8 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 		}
 		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.path)
 	}
-	if fields := generator.FieldErrors(err); len(fields) > 0 {
-		msgs := make([]string, len(fields))
-		for i, fe := range fields {
-			msgs[i] = f.describe(c, fe)
-		}
-		return usageErr("see docs/SETS.md", "%s", strings.Join(msgs, "; "))
+	if ue := fieldsErr(err, func(fe *generator.FieldError) string { return f.describe(c, fe) }, "see docs/SETS.md", nil); ue != nil {
+		return ue
 	}
 	cfg := site.Sets[0]
 	set := ""

@@ -207,27 +207,34 @@ var fieldHints = map[string]string{
 	"Filter.Exclude":    "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
 }
 
-// configUsageErr turns the field errors of Config.Validate in err into a
-// usage error (exit 2) that names the flags of c, or returns nil if err
-// has none: Config.Validate checks the values and how they combine.
-func configUsageErr(c *cli.Context, err error) error {
+// fieldsErr turns the field errors in err (of Config.Validate or
+// Site.Validate, the only checkers of values and how they combine) into a
+// usage error (exit 2), each rendered by describe, with the hint of the
+// first in hints, or hint; or returns nil if err has none. The command
+// line's describe names flags, the file's keys at their lines.
+func fieldsErr(err error, describe func(*generator.FieldError) string, hint string, hints map[string]string) error {
 	fields := generator.FieldErrors(err)
 	if len(fields) == 0 {
 		return nil
 	}
-	name := func(field string) string {
-		if field == "At" && c.String(flagAt) == "" {
-			return "$" + envSourceDateEpoch // the snapshot time came from it
-		}
-		return flagOf(field)
-	}
 	msgs := make([]string, len(fields))
 	for i, fe := range fields {
-		msgs[i] = fe.Describe(name)
+		msgs[i] = describe(fe)
 	}
-	hint := "see 'rsgen build --help'"
-	if fe := fields[0]; fe.With == "" && fieldHints[fe.Field] != "" {
-		hint = fieldHints[fe.Field]
+	if fe := fields[0]; fe.With == "" && hints[fe.Field] != "" {
+		hint = hints[fe.Field]
 	}
 	return usageErr(hint, "%s", strings.Join(msgs, "; "))
+}
+
+// withFlags renders a field error with the flags of c.
+func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
+	return func(fe *generator.FieldError) string {
+		return fe.Describe(func(field string) string {
+			if field == "At" && c.String(flagAt) == "" {
+				return "$" + envSourceDateEpoch // the snapshot time came from it
+			}
+			return flagOf(field)
+		})
+	}
 }

@@ -22,7 +22,8 @@ import (
 )
 
 // The configuration file of rsgen build --config (docs/SETS.md): TOML,
-// whose keys are the long names of build's flags, with the same values.
+// whose keys are the toml tags of generator.Config's fields, which are the
+// long names of build's flags (configFields), decoded into a Config.
 // Its top level holds what applies to the whole site (siteKeys) and the
 // defaults of every set; each [[set]] table holds one set: its name, its
 // source and its own options.
@@ -46,9 +47,6 @@ var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, fl
 // export does not take from it: the export has a Change List of its own.
 var notForExport = []string{flagPrevious, flagFirstBuildOK, flagNewHistory, flagFetchTimeout, flagChangeDump, flagCache,
 	flagArchiveKeep, flagArchiveResourceLists, flagArchiveResourceDumps, flagInclude, flagExclude, flagHidden, flagFollowSymlinks}
-
-// pathKeys are resolved against the directory of the file.
-var pathKeys = []string{keySource, flagOut, flagExport, flagCache, flagPrevious, flagTemplates}
 
 // maxSiteFile bounds the size of a configuration file.
 const maxSiteFile = 1 << 20
