@@ -254,26 +254,23 @@ func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) 
 	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
 	export, one := t.cfg.Export != "", len(f.sets) == 0
 	inherited := func(k string) bool { return one || !(export && slices.Contains(notForExport, k)) }
-	keys := map[string]int{} // each key given, at its line; 0 on the command line
-	if t != &f.top {
-		for k, n := range f.top.keys {
-			if k != flagDescribedby && inherited(k) { // the site's own
-				copyKeys(&cfg, &f.top.cfg, k)
-				keys[k] = n
-			}
-		}
+	fromLine := func(k string) bool { return f.given(c, k) && inherited(k) && (one || k != flagDescribedby) }
+	fromTop := func(k string) bool {
+		_, ok := f.top.keys[k]
+		return ok && t != &f.top && k != flagDescribedby /* the site's own */ && inherited(k)
 	}
-	for k, n := range t.keys {
-		copyKeys(&cfg, &t.cfg, k)
-		keys[k] = n
-	}
+	own := func(k string) bool { _, ok := t.keys[k]; return ok }
 	for _, k := range configKeys() {
-		if f.given(c, k) && inherited(k) && (one || k != flagDescribedby) {
+		switch {
+		case fromLine(k):
 			copyKeys(&cfg, line, k)
-			keys[k] = 0
+		case own(k):
+			copyKeys(&cfg, t.cfg, k)
+		case fromTop(k):
+			copyKeys(&cfg, f.top.cfg, k)
 		}
 	}
-	given := func(k string) bool { _, ok := keys[k]; return ok }
+	given := func(k string) bool { return fromLine(k) || own(k) || fromTop(k) }
 	var err error
 	if given(flagAt) {
 		cfg.At, cfg.FixedTime = cfg.At.UTC(), true
@@ -281,7 +278,7 @@ func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) 
 		return cfg, err
 	}
 	if err := finish(&cfg, given); err != nil { // host: a key of the site, at the top
-		return cfg, f.errorAt(keys[flagHost], "%s: %v", flagHost, err)
+		return cfg, f.errorAt(f.top.keys[flagHost], "%s: %v", flagHost, err)
 	}
 	return cfg, nil
 }

@@ -66,7 +66,7 @@ type siteFile struct {
 type fileTable struct {
 	line int // of its header; 1 for the top level
 	keys map[string]int
-	cfg  generator.Config
+	cfg  *generator.Config // decoded from its keys
 }
 
 // name is the set's name, or "" if it has none.
@@ -121,10 +121,10 @@ func readSiteFile(path string) (*siteFile, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, f.valueError(err)
 	}
-	f.top.cfg, f.templates = doc.Config, f.resolve(doc.Templates)
+	f.top.cfg, f.templates = &doc.Config, f.resolve(doc.Templates)
 	f.top.resolve(f)
 	for i := range f.sets {
-		f.sets[i].cfg = doc.Sets[i]
+		f.sets[i].cfg = &doc.Sets[i]
 		t := &f.sets[i]
 		t.resolve(f)
 		if t.name() == "" {
@@ -240,7 +240,7 @@ func (f *siteFile) resolve(v string) string {
 // resolve resolves the paths t gives (source, out, export, cache,
 // previous) against the directory of the file f.
 func (t *fileTable) resolve(f *siteFile) {
-	c := &t.cfg
+	c := t.cfg
 	for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous} {
 		*p = f.resolve(*p)
 	}
