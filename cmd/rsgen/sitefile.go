@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
@@ -174,7 +175,7 @@ func (f *siteFile) checkKeys(entries []fileEntry) error {
 			return f.errorAt(e.line, "unknown key %s%s", name, hint)
 		case !top && slices.Contains(siteKeys, e.key) && e.key != flagDescribedby:
 			return f.errorAt(e.line, "%s applies to the whole site: give it at the top of the file, before the first [[%s]]", e.key, keySet)
-		case e.local || e.number && e.value != "0" && configFields()[e.key].Type == reflect.TypeFor[units.Duration]():
+		case !fits(e):
 			return f.errorAt(e.line, "%s: give %s", e.key, takes(e.key))
 		case e.key == flagMaxDelete: // decoded by its UnmarshalTOML, whose error has no line
 			if _, err := generator.ParseDeleteLimit(e.value); err != nil {
@@ -198,19 +199,36 @@ func (f *siteFile) valueError(err error) error {
 		return usageErr("the file is TOML: https://toml.io", "%s: %v", f.path, err)
 	}
 	row, _ := de.Position()
-	key := de.Key()[len(de.Key())-1]
-	msg := strings.TrimPrefix(de.Error(), "toml: ")
-	if strings.HasPrefix(msg, "cannot decode") {
-		msg = "give " + takes(key)
+	return f.errorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
+}
+
+// fits reports whether the value of e has a kind that its key's field
+// takes; the decoder then reads it, and says what is wrong with it.
+func fits(e fileEntry) bool {
+	field, kind := configFields()[e.key], e.kind
+	switch t := field.Type; {
+	case e.key == flagTemplates:
+		return kind == unstable.String
+	case t == reflect.TypeFor[time.Time]():
+		return kind == unstable.DateTime || kind == unstable.String
+	case t == reflect.TypeFor[units.List]() || t == reflect.TypeFor[hashing.Set]():
+		return kind == unstable.String || kind == unstable.Array
+	case t == reflect.TypeFor[units.Size]() || t == reflect.TypeFor[*generator.DeleteLimit]():
+		return kind == unstable.String || kind == unstable.Integer
+	case t == reflect.TypeFor[units.Duration]():
+		return kind == unstable.String || kind == unstable.Integer && e.value == "0" // archive-keep = 0
+	case reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
+		return kind == unstable.String
+	case t.Kind() == reflect.Bool:
+		return kind == unstable.Bool
+	case t.Kind() == reflect.Int:
+		return kind == unstable.Integer
 	}
-	return f.errorAt(row, "%s: %s", key, msg)
+	return kind == unstable.String
 }
 
 // takes says what the key takes, by the type of its field.
 func takes(key string) string {
-	if key == keySet {
-		return "each set as a table, [[set]]"
-	}
 	field, ok := configFields()[key]
 	switch {
 	case !ok:
@@ -220,6 +238,11 @@ func takes(key string) string {
 		return `a duration as a string, such as "30d" or "2h"`
 	case field.Type == reflect.TypeFor[units.List]() || field.Type == reflect.TypeFor[hashing.Set]():
 		return "a string or a list of strings"
+	case field.Type == reflect.TypeFor[units.Size]():
+		return `a size, such as "50MiB", or a number of bytes`
+	case field.Type == reflect.TypeFor[*generator.DeleteLimit]():
+		return `a count, a percentage such as "50%", or "all"`
+	case reflect.PointerTo(field.Type).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
 	case field.Type.Kind() == reflect.Bool:
 		return "true or false"
 	case field.Type.Kind() == reflect.Int:
@@ -255,13 +278,12 @@ func fileKeys() []string {
 // A fileEntry is a key of the file or the header of a table, at its line:
 // set is 0 at the top, i for the i-th [[set]] (key "" for its header).
 type fileEntry struct {
-	key    string
-	set    int
-	line   int
-	table  bool   // a table, or a dotted key: the file has none but [[set]]
-	local  bool   // its value is a date or time without an offset
-	number bool   // its value is a number
-	value  string // its value, if a string or a number
+	key   string
+	set   int
+	line  int
+	table bool          // a table, or a dotted key: the file has none but [[set]]
+	kind  unstable.Kind // of its value
+	value string        // its value, if a string or a number
 }
 
 // keyLines lists the keys of the file and the headers of its tables, in
@@ -310,15 +332,8 @@ func keyLines(data []byte) ([]fileEntry, error) {
 				entries = append(entries, fileEntry{key: keys[0], line: line, table: true})
 			}
 		case e.Kind == unstable.KeyValue && !inTable:
-			k := fileEntry{key: keys[0], set: set, line: line, table: len(keys) > 1}
-			switch e.Value().Kind {
-			case unstable.LocalDateTime, unstable.LocalDate, unstable.LocalTime:
-				k.local = true
-			case unstable.Integer, unstable.Float:
-				k.number = true
-			}
-			k.value = string(e.Value().Data)
-			entries = append(entries, k)
+			v := e.Value()
+			entries = append(entries, fileEntry{key: keys[0], set: set, line: line, table: len(keys) > 1, kind: v.Kind, value: string(v.Data)})
 		}
 	}
 	return entries, p.Error()
