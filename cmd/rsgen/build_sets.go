@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -82,6 +83,12 @@ func runSite(c *cli.Context) error {
 	if err != nil {
 		return f.failure(c, ctx, site, err)
 	}
+	return f.report(stderr, site, rep, quiet)
+}
+
+// report says on stderr what the build of site published, unless quiet,
+// and which files it left out: an error with the "partial" exit code.
+func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.SiteReport, quiet bool) error {
 	var problems []report.Problem
 	for i, r := range rep.Sets {
 		for _, p := range r.Problems {
@@ -109,7 +116,7 @@ func runSite(c *cli.Context) error {
 	}
 	if len(problems) > 0 {
 		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
-			hint: "fix or exclude them in " + path + "; fail-fast makes this a failure"}
+			hint: "fix or exclude them in " + f.path + "; fail-fast makes this a failure"}
 	}
 	return nil
 }
