@@ -18,7 +18,6 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/confined"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/templates"
@@ -464,43 +463,4 @@ func envVarsOf(fl cli.Flag) []string {
 		return e.GetEnvVars()
 	}
 	return nil
-}
-
-// initCommand writes a configuration file to start from.
-func initCommand() *cli.Command {
-	return withHelp(&cli.Command{
-		Name:      "init",
-		Usage:     "write a configuration file of several resource sets to start from",
-		ArgsUsage: "[FILE]",
-		Description: `Writes FILE (default: rsgen.toml) for 'rsgen build --config FILE': two
-resource sets published together, the common keys commented. An existing FILE
-is never overwritten.`,
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return usageErr("give one FILE", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
-			}
-			path := c.Args().First()
-			if path == "" {
-				path = "rsgen.toml"
-			}
-			fd, err := confined.CreateNew(path, 0o644)
-			if errors.Is(err, os.ErrExist) {
-				return failure(fmt.Errorf("%s exists; rsgen init never overwrites a file", path), "edit it, or give another FILE")
-			}
-			if err != nil {
-				return failure(err, "")
-			}
-			_, err = fd.Write(initFile)
-			if cerr := fd.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				confined.Remove(path)
-				return failure(fmt.Errorf("writing %s: %w", path, err), "")
-			}
-			fmt.Fprintf(c.App.ErrWriter, "rsgen: wrote %s; edit it, then: rsgen build --config %s\n", path, path)
-			return nil
-		},
-	}, "   0  written\n   1  FILE exists or cannot be written\n   2  usage error",
-		"# Start a configuration of several sets\nrsgen init\nrsgen build --config rsgen.toml")
 }
