@@ -3,9 +3,8 @@ package generator
 import (
 	"time"
 
-	"github.com/rsgen/rsgen/internal/units"
-
 	"github.com/rsgen/rsgen/generator/internal/dumps"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 

@@ -7,14 +7,13 @@ import (
 	"slices"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/units"
-
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // defaultChangesKeep is how long Change Lists are kept by default: 30
