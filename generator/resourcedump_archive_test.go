@@ -3,7 +3,6 @@ package generator
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -273,33 +272,6 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 	_, err = Build(context.Background(), copied(tr.dir, t.TempDir(), out, acDay(3)))
 	if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "digest") {
 		t.Fatalf("a corrupted package copied: %v, want the previous build's error naming its digest", err)
-	}
-}
-
-// An archived Resource Dump is one document: one that would pass the
-// limits of a document is refused, naming them.
-func TestResourceDumpArchiveLimits(t *testing.T) {
-	t.Parallel()
-	files := map[string]string{}
-	for i := range 12 {
-		files[fmt.Sprintf("f%02d.bin", i)] = strings.Repeat(string(rune('a'+i)), 900)
-	}
-	tr := acNewTree(t, files, acT0)
-	out := t.TempDir()
-	build := func(cfg Config) error {
-		cfg.Dump.MaxBytes, cfg.Limits.MaxBytes = 1024, minMaxBytes
-		_, err := Build(context.Background(), cfg)
-		return err
-	}
-	first := acConfig(tr.dir, out, acDay(1))
-	first.Dump.Enabled = true
-	if err := build(first); err != nil {
-		t.Fatal(err)
-	}
-	err := build(dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
-	var le *Error
-	if !errors.As(err, &le) || le.Kind != KindLimit || !slices.Contains(le.Raise, "Limits.MaxBytes") {
-		t.Fatalf("an archived dump past the limit: %v, want a LimitError", err)
 	}
 }
 
