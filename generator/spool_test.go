@@ -2,15 +2,11 @@ package generator
 
 import (
 	"errors"
-	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -51,50 +47,5 @@ func TestSpoolFullDisk(t *testing.T) {
 		if n <= after {
 			t.Errorf("full after %d resources: only %d were spooled", after, n)
 		}
-	}
-}
-
-// The changes of a build are sorted on disk: a build that changes more of
-// them than the sort's memory holds, with a Change Dump, publishes the
-// bytes of one whose changes are sorted in memory.
-func TestChangesSortSpills(t *testing.T) {
-	t.Parallel()
-	files := map[string]string{}
-	for i := range 2000 {
-		files[fmt.Sprintf("d%d/f%04d.txt", i%13, i)] = fmt.Sprint("v", i)
-	}
-	var golden map[string]string
-	for _, mem := range []int{16 << 20, 8 << 10} {
-		func() {
-			tr := acNewTree(t, files, acT0)
-			out := t.TempDir()
-			acBuild(t, acConfig(tr.dir, out, acDay(1)))
-			i := 0
-			for _, rel := range slices.Sorted(maps.Keys(files)) {
-				switch i++; i % 4 {
-				case 0:
-					tr.remove(rel)
-				case 1, 2:
-					tr.write(rel, files[rel]+" changed", acT0.Add(time.Duration(i%50)*time.Hour))
-				}
-			}
-			for i := range 300 {
-				tr.write(fmt.Sprintf("new/%04d.txt", i), "new", acDay(1).Add(time.Duration(i)*time.Minute))
-			}
-			cfg := acConfig(tr.dir, out, acDay(2))
-			cfg.Changes.Previous, cfg.Changes.Dump = out, true
-			cfg.sortMemory = mem
-			cfg.MaxDelete = &DeleteLimit{N: 100, Percent: true}
-			rep := acBuild(t, cfg)
-			if rep.Changes.Created != 300 || rep.Changes.Updated != 1000 || rep.Changes.Deleted != 500 {
-				t.Fatalf("changes %+v", rep.Changes)
-			}
-			got := testenv.ReadTree(t, out)
-			if golden == nil {
-				golden = got
-				return
-			}
-			acSameFiles(t, fmt.Sprintf("changes sorted in %d bytes", mem), got, golden)
-		}()
 	}
 }
