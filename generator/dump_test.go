@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -242,46 +243,20 @@ func TestResourceDumpSameBytesWhateverJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chtimes(filepath.Join(src, "data", "big.txt"), siteMtime, siteMtime)
-	var first map[string][]byte
+	var first map[string]string
 	for _, jobs := range []int{1, 2, 8} {
 		out := t.TempDir()
 		cfg := dumpConfig(t, src, out)
 		cfg.Jobs = jobs
 		cfg.Dump.MaxBytes = 4 << 10
 		mustBuild(t, cfg)
-		got := readTree(t, out)
+		got := testenv.ReadTree(t, out)
 		if first == nil {
 			first = got
 			continue
 		}
-		if len(got) != len(first) {
-			t.Fatalf("--jobs %d: %d files, %d with --jobs 1", jobs, len(got), len(first))
-		}
-		for name, b := range got {
-			if !bytes.Equal(b, first[name]) {
-				t.Errorf("--jobs %d: %s differs", jobs, name)
-			}
-		}
+		sameFiles(t, fmt.Sprintf("--jobs %d against --jobs 1", jobs), got, first)
 	}
-}
-
-// readTree returns every file under dir by relative name.
-func readTree(t testing.TB, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files[rel] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
 
 // A build that fails while packaging (interrupted, or the disk full)
@@ -319,7 +294,7 @@ func TestResourceDumpFailureLeavesOldOutput(t *testing.T) {
 			cfg := dumpConfig(t, src, out)
 			cfg.Dump.MaxBytes = 2 << 10
 			mustBuild(t, cfg)
-			before := readTree(t, out)
+			before := testenv.ReadTree(t, out)
 
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -332,15 +307,7 @@ func TestResourceDumpFailureLeavesOldOutput(t *testing.T) {
 			if tt.want == syscall.ENOSPC && !strings.Contains(err.Error(), "resourcedump-0000") {
 				t.Errorf("%q does not name the file", err)
 			}
-			after := readTree(t, out)
-			if len(after) != len(before) {
-				t.Errorf("%d files after, %d before", len(after), len(before))
-			}
-			for name, b := range before {
-				if !bytes.Equal(after[name], b) {
-					t.Errorf("%s changed", name)
-				}
-			}
+			sameFiles(t, "the output after the failure", testenv.ReadTree(t, out), before)
 		})
 	}
 }
