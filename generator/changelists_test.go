@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -182,62 +181,5 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 	}
 	if !slices.Equal(follower.applied, want) {
 		t.Errorf("the follower applied\n  %s\nwant\n  %s", strings.Join(follower.applied, "\n  "), strings.Join(want, "\n  "))
-	}
-}
-
-// The Change Lists of an index are split between two datetimes, never
-// inside one: a Destination that reads them one after the other, resuming
-// each time after the last datetime it saw, misses nothing. Only a second
-// with more changes than one list holds is split, with a notice.
-func TestChangeListsSplitBetweenDatetimes(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name    string
-		seconds []int // of the mtime of each file created
-		inside  bool  // a second holds more changes than one list
-	}{
-		{"a second across the cut", []int{1, 1, 2, 2, 2, 3, 3}, false},
-		{"a second fuller than a list", []int{1, 2, 2, 2, 2, 2, 3}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tr := acNewTree(t, acFiles, acT0)
-			out := t.TempDir()
-			mustBuild(t, acConfig(tr.dir, out, acDay(1)))
-			for i, s := range tc.seconds {
-				tr.write(fmt.Sprintf("new%d.txt", i), "new", acDay(1).Add(time.Hour+time.Duration(s)*time.Second))
-			}
-			cfg := acConfig(tr.dir, out, acDay(2))
-			cfg.Changes.Previous = out
-			cfg.Limits.MaxEntries = 4
-			var notices []string
-			cfg.Notice = func(msg string) { notices = append(notices, msg) }
-			mustBuild(t, cfg)
-			doc, lists := testenv.ReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
-			if !doc.Index {
-				t.Fatal("changelist.xml is no index")
-			}
-			lastDT, resumed := "", 0
-			for i, l := range lists {
-				if i > 0 && l.MD.From != lists[i-1].MD.Until {
-					t.Errorf("%s starts at %s, the list before ends at %s", l.Loc, l.MD.From, lists[i-1].MD.Until)
-				}
-				_, changes := testenv.ReadDoc(t, filepath.Join(out, docsDir, strings.TrimPrefix(l.Loc, acBase+docsDir+"/")))
-				from := lastDT
-				for _, c := range changes {
-					if c.MD.Datetime > from {
-						resumed++
-						lastDT = c.MD.Datetime
-					}
-				}
-			}
-			if want := len(tc.seconds); resumed != want && !tc.inside {
-				t.Errorf("a Destination resuming after the last datetime it saw got %d changes of %d", resumed, want)
-			}
-			split := slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "more than one Change List holds") })
-			if split != tc.inside {
-				t.Errorf("notices %q; want one of a second split: %v", notices, tc.inside)
-			}
-			acValidate(t, out)
-		})
 	}
 }

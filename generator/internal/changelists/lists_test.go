@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +32,17 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // their own.
 func newLists(t *testing.T, n int, step time.Duration) *Lists {
 	t.Helper()
+	times := make([]time.Time, n)
+	for i := range times {
+		times[i] = snapshot.Add(-time.Minute + time.Duration(i-n+1)*step)
+	}
+	return newListsAt(t, times...)
+}
+
+// newListsAt are the Change Lists of newLists with a change created at each
+// of times.
+func newListsAt(t *testing.T, times ...time.Time) *Lists {
+	t.Helper()
 	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
@@ -41,9 +53,8 @@ func newLists(t *testing.T, n int, step time.Duration) *Lists {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range n {
-		c := spill.Change{Resource: spill.Resource{Loc: fmt.Sprintf("https://example.org/%d.txt", i), Length: -1}, Change: rsxml.ChangeCreated,
-			Datetime: snapshot.Add(-time.Minute + time.Duration(i-n+1)*step)}
+	for i, at := range times {
+		c := spill.Change{Resource: spill.Resource{Loc: fmt.Sprintf("https://example.org/%d.txt", i), Length: -1}, Change: rsxml.ChangeCreated, Datetime: at}
 		if err := changes.Add(&c); err != nil {
 			t.Fatal(err)
 		}
@@ -286,5 +297,66 @@ func TestPublishOverTheLimits(t *testing.T) {
 		return strings.HasPrefix(s, "the changes at 2024-06-01T23:59:00Z are more than one Change List holds")
 	}) {
 		t.Errorf("notices %q, want one of changes split between two lists", said)
+	}
+}
+
+// The Change Lists of an index are split between two datetimes, never
+// inside one: a Destination that reads them one after the other, resuming
+// each time after the last datetime it saw, misses nothing. Only a second
+// with more changes than one list holds is split, with a notice (once
+// generator's TestChangeListsSplitBetweenDatetimes, over two builds).
+func TestPublishSplitsBetweenDatetimes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		seconds []int // of the datetime of each change
+		inside  bool  // a second holds more changes than one list
+	}{
+		{"a second across the cut", []int{1, 1, 2, 2, 2, 3, 3}, false},
+		{"a second fuller than a list", []int{1, 2, 2, 2, 2, 2, 3}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var times []time.Time
+			for _, s := range tc.seconds {
+				times = append(times, snapshot.Add(-time.Hour+time.Duration(s)*time.Second))
+			}
+			ch := newListsAt(t, times...)
+			ch.Limits.MaxEntries = 4
+			ch.Docs.Limits = ch.Limits
+			var notices []string
+			ch.Notice = func(msg string) { notices = append(notices, msg) }
+			if _, err := ch.Publish(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			doc, lists, err := rsxml.ReadAll(strings.NewReader(staged(t, ch, IndexName)), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+			if err != nil || !doc.Index || len(lists) < 2 {
+				t.Fatalf("changelist.xml is no index of lists (%d, %v)", len(lists), err)
+			}
+			lastDT, resumed := "", 0
+			for i, l := range lists {
+				if i > 0 && l.MD.From != lists[i-1].MD.Until {
+					t.Errorf("%s starts at %s, the list before ends at %s", l.Loc, l.MD.From, lists[i-1].MD.Until)
+				}
+				_, changes, err := rsxml.ReadAll(strings.NewReader(staged(t, ch, path.Base(l.Loc))), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+				if err != nil {
+					t.Fatal(err)
+				}
+				from := lastDT
+				for _, c := range changes {
+					if c.MD.Datetime > from {
+						resumed++
+						lastDT = c.MD.Datetime
+					}
+				}
+			}
+			if want := len(tc.seconds); resumed != want && !tc.inside {
+				t.Errorf("a Destination resuming after the last datetime it saw got %d changes of %d", resumed, want)
+			}
+			split := slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "more than one Change List holds") })
+			if split != tc.inside {
+				t.Errorf("notices %q; want one of a second split: %v", notices, tc.inside)
+			}
+		})
 	}
 }
