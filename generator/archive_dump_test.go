@@ -56,6 +56,7 @@ func TestArchiveResourceDump(t *testing.T) {
 	tree, members := dumpTree(t)
 	treeCfg := dumpConfig(t, tree, filepath.Join(t.TempDir(), "out"))
 	treeCfg.Dump.MaxBytes = 256 << 10 // several packages
+	treeCfg.Jobs = 3
 	if rep := mustBuild(t, treeCfg); len(rep.Problems) != 0 {
 		t.Fatal(rep.Problems)
 	}
@@ -72,8 +73,15 @@ func TestArchiveResourceDump(t *testing.T) {
 				} else {
 					testenv.WriteArchive(t, src, reversed)
 				}
+				// An output that is the tree's (built with --jobs 3) shows
+				// already that it does not depend on --jobs.
+				likeTree := order == "sorted" || strings.HasSuffix(name, ".zip")
+				jobsList := []int{1, 3}
+				if likeTree {
+					jobsList = jobsList[:1]
+				}
 				var first map[string]string
-				for _, jobs := range []int{1, 3} {
+				for _, jobs := range jobsList {
 					cfg := treeCfg
 					cfg.Source, cfg.Out, cfg.Jobs = src, filepath.Join(t.TempDir(), "out"), jobs
 					rep := mustBuild(t, cfg)
@@ -101,7 +109,7 @@ func TestArchiveResourceDump(t *testing.T) {
 						if !slices.Equal(paths, wantPaths) {
 							t.Errorf("packaged in the order %q\nwant %q", paths, wantPaths)
 						}
-						if order == "sorted" || strings.HasSuffix(name, ".zip") {
+						if likeTree {
 							sameFiles(t, "the tree's output", got, want)
 						}
 						if name == "site.tgz" && order == "reversed" {
