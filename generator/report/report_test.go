@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -58,5 +59,24 @@ func TestProblemErrorMessageOneLine(t *testing.T) {
 	}
 	if got, want := (Problem{Path: "e.jsonl", Line: 5, Err: errors.New("path p\nq: no such file")}).Error(), `e.jsonl:5: path p\nq: no such file`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// A problem is printed on the terminal or into a CI log: a name with a
+// line break or an escape sequence is quoted, so that it can neither forge
+// lines of the log nor drive the terminal.
+func TestProblemNamesArePrintable(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"a\nrsgen: published 0 files", "b\x1b]0;pwned\x07.txt", "c\r.txt", "d\u0085.txt", "e\u202e.txt"} {
+		msg := Problem{Path: "dir/" + name, Err: errors.New("cannot be packaged")}.Error()
+		if strings.ContainsFunc(msg, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) {
+			t.Errorf("%q is printed as it is", msg)
+		}
+		if !strings.HasSuffix(msg, ": cannot be packaged") {
+			t.Errorf("%q lost its reason", msg)
+		}
+	}
+	if msg := (Problem{Path: "docs/café & crème.html", Err: errors.New("x")}).Error(); msg != "docs/café & crème.html: x" {
+		t.Errorf("a printable name is printed as %q", msg)
 	}
 }
