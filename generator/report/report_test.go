@@ -12,6 +12,7 @@ import (
 // Problems added from several goroutines come back by path, then line; a
 // FailFast hears each as it is added.
 func TestProblems(t *testing.T) {
+	t.Parallel()
 	var p Problems
 	var told []string
 	var mu sync.Mutex
@@ -39,18 +40,11 @@ func TestProblems(t *testing.T) {
 	}
 }
 
-// A name a terminal would not show as it is is quoted.
-func TestProblemError(t *testing.T) {
-	pr := Problem{Path: "a\nb.txt", Err: errors.New("unreadable")}
-	if got := pr.Error(); got == "a\nb.txt: unreadable" {
-		t.Errorf("Error %q shows the newline as it is", got)
-	}
-}
-
 // A message that names a record's field or a member without quoting it
 // stays on one line: a line break in the name must not forge a line of
 // the log (a record's "path" of "p\nrsgen: error: …" did).
 func TestProblemErrorMessageOneLine(t *testing.T) {
+	t.Parallel()
 	for _, msg := range []string{"path p\nrsgen: error: forged", "link a\rb", "file \x1b[31mx", "bad \xff\xfe", "mark \u202ex"} {
 		got := Problem{Path: "e.jsonl", Line: 5, Err: errors.New(msg)}.Error()
 		if strings.ContainsFunc(got, func(r rune) bool { return r < ' ' || r == 0x7f || r == '\u202e' }) || !utf8.ValidString(got) {
