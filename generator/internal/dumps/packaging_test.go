@@ -13,6 +13,7 @@ import (
 // The time of the packages is the snapshot time when it was given, else
 // the clock, but never before the snapshot time.
 func TestPackagingNow(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
 	p := Packaging{Docs: &docs.Writer{Base: "https://example.org/", Dir: "resourcesync"}, At: at}
 	if p.Options().Now != nil {
@@ -32,6 +33,7 @@ func TestPackagingNow(t *testing.T) {
 // The packages are staged in the documents' directory, each through
 // WrapFile if it is set.
 func TestPackagingCreate(t *testing.T) {
+	t.Parallel()
 	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)

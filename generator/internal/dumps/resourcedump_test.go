@@ -76,6 +76,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) []spill.Resou
 // a problem. Write then writes resourcedump.xml, which lists the package
 // and links its manifest, and advertises it.
 func TestResourceDumpPackAndWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	resources := writeFiles(t, dir, map[string]string{"a.txt": "alpha", "b/c.txt": "gamma", "d.txt": "delta"})
 	testenv.WriteFile(t, dir, "b/c.txt", "gamma, rewritten since it was hashed")
