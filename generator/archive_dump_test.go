@@ -67,6 +67,7 @@ func TestArchiveResourceDump(t *testing.T) {
 	for _, name := range []string{"site.tar", "site.tgz", "site.zip"} {
 		for _, order := range []string{"sorted", "reversed"} {
 			t.Run(name+"/"+order, func(t *testing.T) {
+				t.Parallel()
 				src := filepath.Join(t.TempDir(), name)
 				if order == "sorted" {
 					testenv.WriteArchive(t, src, members)
@@ -162,6 +163,7 @@ func TestArchiveResourceDumpChanged(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			src := filepath.Join(t.TempDir(), tt.archive)
 			testenv.WriteArchive(t, src, members)
 			cfg := dumpConfig(t, src, filepath.Join(t.TempDir(), "out"))

@@ -88,6 +88,7 @@ func TestArchiveDamaged(t *testing.T) {
 		{"crc-zero-flipped.zip", flip(goodZero, zipAt+3), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			src := filepath.Join(dir, c.name)
 			if err := os.WriteFile(src, c.data, 0o644); err != nil {

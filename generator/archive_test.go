@@ -95,6 +95,7 @@ func TestArchives(t *testing.T) {
 
 	for _, name := range []string{"site.tar", "site.tar.gz", "site.tgz", "SITE.ZIP"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			work := t.TempDir()
 			dir := filepath.Join(work, "a", "b") // room for ../ to land, if anything wrote it
 			os.MkdirAll(dir, 0o755)

@@ -145,6 +145,7 @@ func TestCacheInsideTheSource(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"rsgen.cache", ".rsgen/cache"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			cache := filepath.Join(tr.dir, filepath.FromSlash(name))
 			if err := os.MkdirAll(filepath.Dir(cache), 0o755); err != nil {

@@ -68,6 +68,7 @@ func TestCarriedPackageChecked(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			tr, out, pkg := carriedSetup(t)
 			tc.tamper(t, out, pkg)
 			before := testenv.ReadTree(t, out)

@@ -506,6 +506,7 @@ func TestResourceListArchiveRefused(t *testing.T) {
 		}, "where rsgen archives"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
 			mustBuild(t, acConfig(tr.dir, out, acDay(1)))

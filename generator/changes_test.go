@@ -65,6 +65,7 @@ func TestChangeMutations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
 			mustBuild(t, acConfig(tr.dir, out, acDay(1)))

@@ -269,6 +269,7 @@ func TestResourceDumpFailureLeavesOldOutput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			cfg := dumpConfig(t, src, out)
 			cfg.Dump.MaxBytes = 2 << 10

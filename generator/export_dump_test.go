@@ -49,6 +49,7 @@ func TestExportResourceDumpLikeTree(t *testing.T) {
 	export := treeExport(t, tree, members, "")
 	for _, jobs := range []int{1, 3} {
 		t.Run(fmt.Sprint("jobs=", jobs), func(t *testing.T) {
+			t.Parallel()
 			cfg := treeCfg
 			cfg.Source, cfg.Export, cfg.Out, cfg.Jobs, cfg.ChangesWindow = "", export, filepath.Join(t.TempDir(), "out"), jobs, -1
 			if jobs == 3 {

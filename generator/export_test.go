@@ -210,6 +210,7 @@ func TestExportBadRecords(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			first := `{"loc":"https://example.org/a","lastmod":"2024-05-01T00:00:00Z"}`
 			if strings.HasSuffix(tc.file, ".csv") {
 				first = "loc,lastmod,length\nhttps://example.org/a,2024-05-01T00:00:00Z,"
@@ -394,6 +395,7 @@ func TestExportFatalErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			export := filepath.Join(t.TempDir(), "missing.jsonl")
 			if tc.file != "" {
 				export = writeExport(t, tc.file, tc.content)

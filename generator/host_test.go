@@ -35,6 +35,7 @@ func TestHostGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			src := copySite(t)
 			cfg := checkTestConfig(t, src)
 			cfg.Source = src
@@ -113,6 +114,7 @@ func TestHostFileOfTheUser(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			p := filepath.Join(out, tt.file)
 			if err := os.WriteFile(p, []byte(tt.content), 0o644); err != nil {
@@ -258,6 +260,7 @@ func TestRobotsTxtIsNeverWritten(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			p := filepath.Join(out, "robots.txt")
 			if err := os.WriteFile(p, []byte(tt.robots), 0o644); err != nil {
@@ -304,6 +307,7 @@ func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
 		{"https://example.org/rs/", []string{".well-known/resourcesync", ".well-known/security.txt", "page.html", "resourcesync/resourcelist.xml"}},
 	} {
 		t.Run("docs at "+tt.docs, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			cfg := testConfig(t, src, out)
 			cfg.Filter.Hidden = true

@@ -182,6 +182,7 @@ func TestPreviousWithOtherDigests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
 			cfg := acConfig(tr.dir, out, acDay(1))
@@ -323,6 +324,7 @@ func TestPreviousInAnotherOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, files, acT0)
 			out := t.TempDir()
 			cfg := acConfig(tr.dir, out, acDay(1))

@@ -76,6 +76,7 @@ func TestBaseURLReservedRoundTrip(t *testing.T) {
 		{"x!$&'()*+,;=:@y", "x!$&'()*+,;=:@y"}, {"a%2Bb", "a%2Bb"}, {"caf%C3%A9", "caf%C3%A9"}, {"café", "caf%C3%A9"},
 	} {
 		t.Run(p[0], func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, files, acT0)
 			out := t.TempDir()
 			base, err := ParseBaseURL("https://example.org/" + p[0] + "/")

@@ -170,6 +170,7 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 		}, "but the Resource Dump Archive"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
 			first := acConfig(tr.dir, out, acDay(1))

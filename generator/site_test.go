@@ -341,6 +341,7 @@ func TestSiteS3Content(t *testing.T) {
 		{"another host", "https://cdn.example.org/b/", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			for _, f := range []string{"a/one.html", "b/x.csv"} {
 				p := filepath.Join(out, filepath.FromSlash(f))

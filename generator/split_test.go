@@ -65,6 +65,7 @@ func TestSplit(t *testing.T) {
 		{name: "by size and count", limits: Limits{MaxBytes: 5000, MaxEntries: 9}, parts: -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			cfg := testConfig(t, src, t.TempDir())
 			cfg.Limits, cfg.Hashes = tc.limits, tc.hashes
 			hashes := tc.hashes
@@ -159,6 +160,7 @@ func TestSplitLimitsOfTheIndex(t *testing.T) {
 		{name: "an index over the byte limit", limits: Limits{MaxBytes: 4096}, flag: "Limits.MaxBytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			cfg := testConfig(t, src, out)
 			cfg.Limits = tc.limits

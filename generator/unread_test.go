@@ -62,6 +62,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
 			mustBuild(t, acConfig(tr.dir, out, acDay(1)))
@@ -150,6 +151,7 @@ func TestArchiveUnpublishedIsNotDeleted(t *testing.T) {
 	t.Parallel()
 	for _, kind := range []string{"tar", "zip"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			src := filepath.Join(dir, "site."+kind)
 			out := filepath.Join(dir, "out")
