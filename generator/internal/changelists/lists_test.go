@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -12,13 +11,13 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -43,11 +42,6 @@ func newLists(t *testing.T, n int, step time.Duration) *Lists {
 // of times.
 func newListsAt(t *testing.T, times ...time.Time) *Lists {
 	t.Helper()
-	stg, err := stage.New(t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
 	area := spilltest.Area(t)
 	changes, err := area.Changes()
 	if err != nil {
@@ -63,19 +57,9 @@ func newListsAt(t *testing.T, times ...time.Time) *Lists {
 		t.Fatal(err)
 	}
 	limits := listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}
-	return &Lists{Docs: &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: limits}, Limits: limits,
+	return &Lists{Docs: docstest.Writer(t), Limits: limits,
 		Keep: 24 * time.Hour, At: snapshot, Prev: &previous.Site{At: snapshot.Add(-time.Hour)}, Changes: changes,
 		Report: new(report.ChangeReport), Notice: func(s string) { t.Log("notice:", s) }}
-}
-
-// staged is the content of the staged document name, which must exist.
-func staged(t *testing.T, ch *Lists, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(ch.Docs.Stage.Path(ch.Docs.Dir + "/" + name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // The changes of a build after one that published none are one open
@@ -87,7 +71,7 @@ func TestPublishOpenList(t *testing.T) {
 	if err != nil || !from.Equal(ch.Prev.At) {
 		t.Fatalf("from %v, %v; want the previous snapshot", from, err)
 	}
-	doc := staged(t, ch, IndexName)
+	doc := docstest.Staged(t, ch.Docs, IndexName)
 	if !strings.Contains(doc, `<rs:md capability="changelist" from="2024-06-01T23:00:00Z"/>`) || strings.Count(doc, "<url>") != 2 {
 		t.Errorf("%s:\n%s", IndexName, doc)
 	}
@@ -107,7 +91,7 @@ func TestPublishIndex(t *testing.T) {
 	if _, err := ch.Publish(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	index := staged(t, ch, IndexName)
+	index := docstest.Staged(t, ch.Docs, IndexName)
 	for _, want := range []string{
 		`<sitemapindex`, `from="2024-06-01T23:00:00Z" until="2024-06-02T00:00:00Z"`,
 		"<loc>https://example.org/resourcesync/changelist-20240602T000000Z-00001.xml</loc>",
@@ -117,7 +101,7 @@ func TestPublishIndex(t *testing.T) {
 			t.Errorf("%s has no %s:\n%s", IndexName, want, index)
 		}
 	}
-	part := staged(t, ch, "changelist-20240602T000000Z-00002.xml")
+	part := docstest.Staged(t, ch.Docs, "changelist-20240602T000000Z-00002.xml")
 	if !strings.Contains(part, `from="2024-06-01T23:59:00Z" until="2024-06-02T00:00:00Z"`) || !strings.Contains(part, `rel="index" href="https://example.org/resourcesync/changelist.xml"`) {
 		t.Errorf("the second part:\n%s", part)
 	}
@@ -139,7 +123,7 @@ func TestWriteArchive(t *testing.T) {
 	if _, err := ch.Publish(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(staged(t, ch, IndexName), `<rs:ln rel="archives" href="https://example.org/resourcesync/changelist-archive.xml"/>`) {
+	if !strings.Contains(docstest.Staged(t, ch.Docs, IndexName), `<rs:ln rel="archives" href="https://example.org/resourcesync/changelist-archive.xml"/>`) {
 		t.Errorf("changelist.xml does not link to the archive")
 	}
 	if a := ch.archive; len(a.Carried) != 1 || !a.Fresh || !a.From.Equal(end) {
@@ -150,10 +134,10 @@ func TestWriteArchive(t *testing.T) {
 	if err := ch.WriteArchive(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if doc := staged(t, ch, "archive/changelist-20240602T000000Z.xml"); !strings.Contains(doc, `from="2024-06-01T23:30:00Z" until="2024-06-02T00:00:00Z"`) {
+	if doc := docstest.Staged(t, ch.Docs, "archive/changelist-20240602T000000Z.xml"); !strings.Contains(doc, `from="2024-06-01T23:30:00Z" until="2024-06-02T00:00:00Z"`) {
 		t.Errorf("the archived list:\n%s", doc)
 	}
-	if doc := staged(t, ch, ArchiveName); !strings.Contains(doc, "<loc>https://example.org/resourcesync/archive/changelist-20240602T000000Z.xml</loc>") {
+	if doc := docstest.Staged(t, ch.Docs, ArchiveName); !strings.Contains(doc, "<loc>https://example.org/resourcesync/archive/changelist-20240602T000000Z.xml</loc>") {
 		t.Errorf("%s:\n%s", ArchiveName, doc)
 	}
 }
@@ -329,7 +313,7 @@ func TestPublishSplitsBetweenDatetimes(t *testing.T) {
 			if _, err := ch.Publish(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			doc, lists, err := rsxml.ReadAll(strings.NewReader(staged(t, ch, IndexName)), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+			doc, lists, err := rsxml.ReadAll(strings.NewReader(docstest.Staged(t, ch.Docs, IndexName)), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
 			if err != nil || !doc.Index || len(lists) < 2 {
 				t.Fatalf("changelist.xml is no index of lists (%d, %v)", len(lists), err)
 			}
@@ -338,7 +322,7 @@ func TestPublishSplitsBetweenDatetimes(t *testing.T) {
 				if i > 0 && l.MD.From != lists[i-1].MD.Until {
 					t.Errorf("%s starts at %s, the list before ends at %s", l.Loc, l.MD.From, lists[i-1].MD.Until)
 				}
-				_, changes, err := rsxml.ReadAll(strings.NewReader(staged(t, ch, path.Base(l.Loc))), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+				_, changes, err := rsxml.ReadAll(strings.NewReader(docstest.Staged(t, ch.Docs, path.Base(l.Loc))), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
 				if err != nil {
 					t.Fatal(err)
 				}

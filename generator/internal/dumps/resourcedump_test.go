@@ -12,15 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -31,13 +29,8 @@ var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
 // stage of its own, at the snapshot time.
 func newPackaging(t *testing.T, dir string) Packaging {
 	t.Helper()
-	stg, err := stage.New(t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
 	return Packaging{
-		Docs:      &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}},
+		Docs:      docstest.Writer(t),
 		Hashes:    hashing.Set{hashing.SHA256},
 		Jobs:      2,
 		At:        snapshot,

@@ -12,12 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -38,11 +35,6 @@ func openExportWith(t *testing.T, lines []string, set func(*Options)) *Source {
 	dir := t.TempDir()
 	testenv.WriteFile(t, dir, "files/c.txt", "the bytes of c")
 	export := testenv.WriteFile(t, dir, "r.jsonl", strings.Join(lines, "\n")+"\n")
-	stg, err := stage.New(t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
 	base, err := uri.ParseBase("https://example.org/")
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +43,7 @@ func openExportWith(t *testing.T, lines []string, set func(*Options)) *Source {
 		Export: export,
 		Jobs:   2, Hashes: hashing.Set{hashing.SHA256}, Base: base, At: snapshot,
 		SortDir:  filepath.Join(t.TempDir(), "sort"),
-		Docs:     &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}},
+		Docs:     docstest.Writer(t),
 		Stats:    new(report.Stats),
 		Problems: new(report.Problems),
 	}
