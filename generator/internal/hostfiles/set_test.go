@@ -8,34 +8,24 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
-// newSet is a build for hosts published at https://example.org/ into out,
-// with a stage of its own and nothing staged yet; its notices go to
-// *notices.
-func newSet(t *testing.T, out string, notices *[]string, hosts ...string) *Set {
+// newSet is a build for hosts published at https://example.org/, its
+// documents staged apart (docstest.Writer); its notices go to *notices.
+func newSet(t *testing.T, notices *[]string, hosts ...string) *Set {
 	t.Helper()
-	stg, err := stage.New(out, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
 	base, err := uri.ParseBase("https://example.org/")
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
-	limits := listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}
+	d := docstest.Writer(t)
 	return &Set{Hosts: hosts, BaseURL: base, DocsURL: base, Hashes: hashing.DefaultSet, At: at, Completed: at,
-		Docs:  &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: limits},
-		Stage: stg, Notice: func(s string) { *notices = append(*notices, s) }}
+		Docs: d, Stage: d.Stage, Notice: func(s string) { *notices = append(*notices, s) }}
 }
 
 // A user's _headers with a block for rsgen gets rsgen's rules in the
@@ -50,7 +40,7 @@ func TestHeadersMergedInBlock(t *testing.T) {
 	}
 	for build := 1; build <= 2; build++ {
 		var notices []string
-		s := newSet(t, out, &notices, hosting.Netlify)
+		s := newSet(t, &notices, hosting.Netlify)
 		if err := s.Write(out); err != nil {
 			t.Fatalf("build %d: %v", build, err)
 		}
@@ -63,7 +53,6 @@ func TestHeadersMergedInBlock(t *testing.T) {
 			!strings.Contains(before, "/.well-known/resourcesync\n  Content-Type: application/xml\n") || strings.Count(string(got), hosting.Marker) != 1 {
 			t.Fatalf("build %d: _headers is\n%s", build, got)
 		}
-		s.Stage.Discard()
 		if err := os.WriteFile(p, got, 0o644); err != nil { // published
 			t.Fatal(err)
 		}
@@ -88,7 +77,7 @@ func TestCloudflareRuleLimitCountsTheUsersRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		var notices []string
-		if err := newSet(t, out, &notices, hosting.Cloudflare).Write(out); err != nil {
+		if err := newSet(t, &notices, hosting.Cloudflare).Write(out); err != nil {
 			t.Fatal(err)
 		}
 		if noticed := strings.Contains(strings.Join(notices, "\n"), "Cloudflare Pages applies the first 100"); noticed != tt.notice {
