@@ -16,32 +16,32 @@ import (
 
 // dumpTree is a tree for the archive dump tests: the example site, and a
 // text file over 1 MiB that is packaged in chunks, every file modified at
-// archiveMtime. It returns the tree and its files as archive members, in
+// testenv.ArchiveMtime. It returns the tree and its files as archive members, in
 // the order of their paths.
-func dumpTree(t testing.TB) (string, []archiveMember) {
+func dumpTree(t testing.TB) (string, []testenv.Member) {
 	t.Helper()
 	dir := testenv.CopySite(t, siteMtime)
 	big := strings.Repeat("a line of text that compresses, more or less, in chunks\n", 25000)
 	if err := os.WriteFile(filepath.Join(dir, "data", "big.txt"), []byte(big), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var members []archiveMember
+	var members []testenv.Member
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") { // hidden: not published
 			return err
 		}
 		b, err := os.ReadFile(p)
 		rel, _ := filepath.Rel(dir, p)
-		members = append(members, archiveMember{name: filepath.ToSlash(rel), body: string(b)})
+		members = append(members, testenv.Member{Name: filepath.ToSlash(rel), Body: string(b)})
 		if err == nil {
-			err = os.Chtimes(p, archiveMtime, archiveMtime)
+			err = os.Chtimes(p, testenv.ArchiveMtime, testenv.ArchiveMtime)
 		}
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.SortFunc(members, func(a, b archiveMember) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(members, func(a, b testenv.Member) int { return strings.Compare(a.Name, b.Name) })
 	return dir, members
 }
 
@@ -56,6 +56,7 @@ func TestArchiveResourceDump(t *testing.T) {
 	tree, members := dumpTree(t)
 	treeCfg := dumpConfig(t, tree, filepath.Join(t.TempDir(), "out"))
 	treeCfg.Dump.MaxBytes = 256 << 10 // several packages
+	treeCfg.Jobs = 3
 	if rep := mustBuild(t, treeCfg); len(rep.Problems) != 0 {
 		t.Fatal(rep.Problems)
 	}
@@ -66,14 +67,22 @@ func TestArchiveResourceDump(t *testing.T) {
 	for _, name := range []string{"site.tar", "site.tgz", "site.zip"} {
 		for _, order := range []string{"sorted", "reversed"} {
 			t.Run(name+"/"+order, func(t *testing.T) {
+				t.Parallel()
 				src := filepath.Join(t.TempDir(), name)
 				if order == "sorted" {
-					writeTestArchive(t, src, members)
+					testenv.WriteArchive(t, src, members)
 				} else {
-					writeTestArchive(t, src, reversed)
+					testenv.WriteArchive(t, src, reversed)
+				}
+				// An output that is the tree's (built with --jobs 3) shows
+				// already that it does not depend on --jobs.
+				likeTree := order == "sorted" || strings.HasSuffix(name, ".zip")
+				jobsList := []int{1, 3}
+				if likeTree {
+					jobsList = jobsList[:1]
 				}
 				var first map[string]string
-				for _, jobs := range []int{1, 3} {
+				for _, jobs := range jobsList {
 					cfg := treeCfg
 					cfg.Source, cfg.Out, cfg.Jobs = src, filepath.Join(t.TempDir(), "out"), jobs
 					rep := mustBuild(t, cfg)
@@ -93,7 +102,7 @@ func TestArchiveResourceDump(t *testing.T) {
 							paths = append(paths, strings.TrimPrefix(m.MD.Path, "/"))
 						}
 						for _, m := range members {
-							wantPaths = append(wantPaths, m.name)
+							wantPaths = append(wantPaths, m.Name)
 						}
 						if order == "reversed" && !strings.HasSuffix(name, ".zip") {
 							slices.Reverse(wantPaths)
@@ -101,7 +110,7 @@ func TestArchiveResourceDump(t *testing.T) {
 						if !slices.Equal(paths, wantPaths) {
 							t.Errorf("packaged in the order %q\nwant %q", paths, wantPaths)
 						}
-						if order == "sorted" || strings.HasSuffix(name, ".zip") {
+						if likeTree {
 							sameFiles(t, "the tree's output", got, want)
 						}
 						if name == "site.tgz" && order == "reversed" {
@@ -116,63 +125,49 @@ func TestArchiveResourceDump(t *testing.T) {
 	}
 }
 
-// sameFiles reports the differences between two outputs.
-func sameFiles(t testing.TB, what string, got, want map[string]string) {
-	t.Helper()
-	for name, b := range want {
-		if got[name] != b {
-			t.Errorf("%s differs from %s", name, what)
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			t.Errorf("%s is not in %s", name, what)
-		}
-	}
-}
-
 // An archive replaced between the scan and the packaging: members whose
 // bytes differ are left out of the dump and the Resource List; so are all
 // after a member that is gone, in a tar, whose order is lost.
 func TestArchiveResourceDumpChanged(t *testing.T) {
 	t.Parallel()
 	_, members := dumpTree(t)
-	edit := func(ms []archiveMember, name string, fn func(*archiveMember) bool) []archiveMember {
-		out := make([]archiveMember, 0, len(ms))
+	edit := func(ms []testenv.Member, name string, fn func(*testenv.Member) bool) []testenv.Member {
+		out := make([]testenv.Member, 0, len(ms))
 		for _, m := range ms {
-			if m.name == name && !fn(&m) {
+			if m.Name == name && !fn(&m) {
 				continue
 			}
 			out = append(out, m)
 		}
 		return out
 	}
-	upper := func(m *archiveMember) bool { m.body = strings.ToUpper(m.body); return true }
-	longer := func(m *archiveMember) bool { m.body += "!"; return true }
-	gone := func(*archiveMember) bool { return false }
+	upper := func(m *testenv.Member) bool { m.Body = strings.ToUpper(m.Body); return true }
+	longer := func(m *testenv.Member) bool { m.Body += "!"; return true }
+	gone := func(*testenv.Member) bool { return false }
 	tests := []struct {
 		name    string
 		archive string
-		change  func([]archiveMember) []archiveMember
+		change  func([]testenv.Member) []testenv.Member
 		dropped []string
 	}{
-		{"tar: same length, other bytes", "site.tar", func(ms []archiveMember) []archiveMember {
+		{"tar: same length, other bytes", "site.tar", func(ms []testenv.Member) []testenv.Member {
 			return edit(edit(ms, "index.html", upper), "data/big.txt", upper)
 		}, []string{"data/big.txt", "index.html"}},
-		{"tgz: longer", "site.tgz", func(ms []archiveMember) []archiveMember { return edit(ms, "data/holdings.csv", longer) },
+		{"tgz: longer", "site.tgz", func(ms []testenv.Member) []testenv.Member { return edit(ms, "data/holdings.csv", longer) },
 			[]string{"data/holdings.csv"}},
-		{"tgz: gone", "site.tgz", func(ms []archiveMember) []archiveMember { return edit(ms, "images/logo.png", gone) },
+		{"tgz: gone", "site.tgz", func(ms []testenv.Member) []testenv.Member { return edit(ms, "images/logo.png", gone) },
 			[]string{"images/logo.png", "images/photo #1.png", "index.html"}},
-		{"zip: other bytes and gone", "site.zip", func(ms []archiveMember) []archiveMember {
+		{"zip: other bytes and gone", "site.zip", func(ms []testenv.Member) []testenv.Member {
 			return edit(edit(ms, "data/big.txt", upper), "data/empty.txt", gone)
 		}, []string{"data/big.txt", "data/empty.txt", "data/holdings.csv", "data/records.jsonl", "docs/annual report/README", "images/logo.png", "images/photo #1.png", "index.html"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			src := filepath.Join(t.TempDir(), tt.archive)
-			writeTestArchive(t, src, members)
+			testenv.WriteArchive(t, src, members)
 			cfg := dumpConfig(t, src, filepath.Join(t.TempDir(), "out"))
-			cfg.beforeDump = func() { writeTestArchive(t, src, tt.change(members)) }
+			cfg.beforeDump = func() { testenv.WriteArchive(t, src, tt.change(members)) }
 			cfg.Jobs = 3
 			rep := mustBuild(t, cfg)
 			var dropped []string

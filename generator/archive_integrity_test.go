@@ -16,20 +16,14 @@ import (
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
-// tarBytes is a tar of members, padded with zeros (testenv.TarBytes).
-func tarBytes(t testing.TB, members []archiveMember, pad int) []byte {
-	t.Helper()
-	return testenv.TarBytes(t, testMembers(members), pad)
-}
-
 // A damaged archive is an error that names it, and nothing is published
 // (issue 9 item 2); the legal variants of a good one are published.
 func TestArchiveDamaged(t *testing.T) {
 	t.Parallel()
 	body := strings.Repeat("the content of a member; ", 40)
-	members := []archiveMember{{name: "a.txt", body: body}, {name: "b.txt", body: "second"}}
-	plain := tarBytes(t, members, 0)
-	padded := tarBytes(t, members, 8192)
+	members := []testenv.Member{{Name: "a.txt", Body: body}, {Name: "b.txt", Body: "second"}}
+	plain := testenv.TarBytes(t, members, 0)
+	padded := testenv.TarBytes(t, members, 8192)
 	stored := testenv.GzipBytes(t, plain, gzip.NoCompression)
 	flip := func(b []byte, i int) []byte {
 		b = bytes.Clone(b)
@@ -43,11 +37,11 @@ func TestArchiveDamaged(t *testing.T) {
 		var buf bytes.Buffer
 		zw := zip.NewWriter(&buf)
 		for _, m := range members {
-			w, err := zw.CreateHeader(&zip.FileHeader{Name: m.name, Method: zip.Store, Modified: archiveMtime})
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: m.Name, Method: zip.Store, Modified: testenv.ArchiveMtime})
 			if err != nil {
 				t.Fatal(err)
 			}
-			w.Write([]byte(m.body))
+			w.Write([]byte(m.Body))
 		}
 		zw.Close()
 		b := buf.Bytes()
@@ -94,6 +88,7 @@ func TestArchiveDamaged(t *testing.T) {
 		{"crc-zero-flipped.zip", flip(goodZero, zipAt+3), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			src := filepath.Join(dir, c.name)
 			if err := os.WriteFile(src, c.data, 0o644); err != nil {

@@ -19,49 +19,39 @@ import (
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
-// archiveMember is one entry written into a test archive.
-type archiveMember struct {
-	name     string
-	body     string
-	typeflag byte // tar type; for zip, tar.TypeDir, TypeSymlink and TypeReg are written
-	link     string
-}
-
-var archiveMtime = testenv.ArchiveMtime
-
 // awkwardMembers are what the archive tests hold: good files, and names
 // that must be refused or skipped, never written anywhere.
-var awkwardMembers = []archiveMember{
-	{name: "index.html", body: "<!doctype html><title>home</title>"},
-	{name: "docs/", typeflag: tar.TypeDir},
-	{name: "./docs/a b & c.txt", body: "spaces"},
-	{name: "data.bin", body: "%PDF-1.7 sniffed"},
-	{name: "empty", body: ""},
-	{name: "../evil.txt", body: "escape"},
-	{name: "../../../../tmp/evil2.txt", body: "escape"},
-	{name: "/etc/evil3", body: "absolute"},
-	{name: "a/../b.txt", body: "dotdot"},
-	{name: "a//b.txt", body: "empty segment"},
-	{name: "bad\xff.txt", body: "not utf-8"},
-	{name: "win\\path.txt", body: "backslash"},
-	{name: ".hidden/x.txt", body: "hidden"},
-	{name: "drafts/x.tmp", body: "excluded"},
-	{name: "dup.txt", body: "one"},
-	{name: "dup.txt", body: "two"},
-	{name: "link", typeflag: tar.TypeSymlink, link: "index.html"},
-	{name: "hard", typeflag: tar.TypeLink, link: "index.html"},
-	{name: "fifo", typeflag: tar.TypeFifo},
-	{name: "pax_global_header", typeflag: tar.TypeXGlobalHeader},
-	{name: "resourcesync/capabilitylist.xml", body: "<old/>"},
+var awkwardMembers = []testenv.Member{
+	{Name: "index.html", Body: "<!doctype html><title>home</title>"},
+	{Name: "docs/", Typeflag: tar.TypeDir},
+	{Name: "./docs/a b & c.txt", Body: "spaces"},
+	{Name: "data.bin", Body: "%PDF-1.7 sniffed"},
+	{Name: "empty", Body: ""},
+	{Name: "../evil.txt", Body: "escape"},
+	{Name: "../../../../tmp/evil2.txt", Body: "escape"},
+	{Name: "/etc/evil3", Body: "absolute"},
+	{Name: "a/../b.txt", Body: "dotdot"},
+	{Name: "a//b.txt", Body: "empty segment"},
+	{Name: "bad\xff.txt", Body: "not utf-8"},
+	{Name: "win\\path.txt", Body: "backslash"},
+	{Name: ".hidden/x.txt", Body: "hidden"},
+	{Name: "drafts/x.tmp", Body: "excluded"},
+	{Name: "dup.txt", Body: "one"},
+	{Name: "dup.txt", Body: "two"},
+	{Name: "link", Typeflag: tar.TypeSymlink, Link: "index.html"},
+	{Name: "hard", Typeflag: tar.TypeLink, Link: "index.html"},
+	{Name: "fifo", Typeflag: tar.TypeFifo},
+	{Name: "pax_global_header", Typeflag: tar.TypeXGlobalHeader},
+	{Name: "resourcesync/capabilitylist.xml", Body: "<old/>"},
 	// A file that is also a directory of other members, which no tree
 	// holds: both left out, but not "x!", which sorts between them.
-	{name: "x", body: "a file"},
-	{name: "x!", body: "between"},
-	{name: "x/y", body: "under the file"},
-	{name: "x/z/w", body: "deeper"},
-	{name: "d/", typeflag: tar.TypeDir},
-	{name: "d/f", body: "in the directory"},
-	{name: "d", body: "a file of the directory's name"},
+	{Name: "x", Body: "a file"},
+	{Name: "x!", Body: "between"},
+	{Name: "x/y", Body: "under the file"},
+	{Name: "x/z/w", Body: "deeper"},
+	{Name: "d/", Typeflag: tar.TypeDir},
+	{Name: "d/f", Body: "in the directory"},
+	{Name: "d", Body: "a file of the directory's name"},
 }
 
 // publishedMembers are the members of awkwardMembers that are published.
@@ -74,22 +64,6 @@ var publishedMembers = map[string]string{
 var refusedMembers = []string{
 	`"bad\xff.txt"`, "../../../../tmp/evil2.txt", "../evil.txt", "/etc/evil3", "a/../b.txt", "a//b.txt", "d", "d/f", "dup.txt", "hard", `win\path.txt`,
 	"x", "x/y", "x/z/w",
-}
-
-// writeTestArchive writes members into an archive at path
-// (testenv.WriteArchive).
-func writeTestArchive(t testing.TB, path string, members []archiveMember) {
-	t.Helper()
-	testenv.WriteArchive(t, path, testMembers(members))
-}
-
-// testMembers are members as package testenv writes them.
-func testMembers(members []archiveMember) []testenv.Member {
-	out := make([]testenv.Member, len(members))
-	for i, m := range members {
-		out[i] = testenv.Member{Name: m.name, Body: m.body, Typeflag: m.typeflag, Link: m.link}
-	}
-	return out
 }
 
 type notices struct {
@@ -111,7 +85,7 @@ func TestArchives(t *testing.T) {
 		p := filepath.Join(tree, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(body), 0o644)
-		os.Chtimes(p, archiveMtime, archiveMtime)
+		os.Chtimes(p, testenv.ArchiveMtime, testenv.ArchiveMtime)
 	}
 	treeCfg := Config{Source: tree, Out: filepath.Join(t.TempDir(), "out"), BaseURL: base, At: exportAt, FixedTime: true}
 	if _, err := Build(context.Background(), treeCfg); err != nil {
@@ -121,11 +95,12 @@ func TestArchives(t *testing.T) {
 
 	for _, name := range []string{"site.tar", "site.tar.gz", "site.tgz", "SITE.ZIP"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			work := t.TempDir()
 			dir := filepath.Join(work, "a", "b") // room for ../ to land, if anything wrote it
 			os.MkdirAll(dir, 0o755)
 			src := filepath.Join(dir, name)
-			writeTestArchive(t, src, awkwardMembers)
+			testenv.WriteArchive(t, src, awkwardMembers)
 			var log notices
 			cfg := Config{Source: src, Out: filepath.Join(dir, "out"), BaseURL: base, At: exportAt, FixedTime: true,
 				Filter: Filter{Exclude: []string{"drafts/**"}}, Notice: log.add, Jobs: 3}
@@ -177,7 +152,7 @@ func TestArchiveErrors(t *testing.T) {
 	corrupt := filepath.Join(dir, "corrupt.tgz")
 	os.WriteFile(corrupt, []byte("\x1f\x8b not really"), 0o644)
 	truncated := filepath.Join(dir, "truncated.tar")
-	writeTestArchive(t, truncated, []archiveMember{{name: "a.txt", body: strings.Repeat("x", 5000)}})
+	testenv.WriteArchive(t, truncated, []testenv.Member{{Name: "a.txt", Body: strings.Repeat("x", 5000)}})
 	data, _ := os.ReadFile(truncated)
 	os.WriteFile(truncated, data[:2000], 0o644)
 	notZip := filepath.Join(dir, "not.zip")
@@ -239,7 +214,7 @@ func TestArchiveIndexedOnlyForADump(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "site.tar")
-	writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "b.txt", body: "b"}})
+	testenv.WriteArchive(t, src, []testenv.Member{{Name: "a.txt", Body: "a"}, {Name: "b.txt", Body: "b"}})
 	for _, dump := range []bool{false, true} {
 		cfg := testConfig(t, src, filepath.Join(dir, fmt.Sprint("out-", dump)))
 		cfg.Dump.Enabled = dump

@@ -35,7 +35,7 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 	build := func(cfg Config) (*Report, map[string]string) {
 		t.Helper()
 		cfg.Notice = func(m string) { notices = append(notices, m) }
-		rep := acBuild(t, cfg)
+		rep := mustBuild(t, cfg)
 		return rep, testenv.ReadTree(t, cfg.Out)
 	}
 
@@ -44,12 +44,12 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 	if rep.Cached != 0 {
 		t.Errorf("a cold build found %d files in the cache", rep.Cached)
 	}
-	acSameFiles(t, "a cold build with --cache", cold, plain)
+	sameFiles(t, "a cold build with --cache", cold, plain)
 	rep, warm := build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
 	if rep.Cached != len(files) {
 		t.Errorf("a warm build found %d of %d files in the cache", rep.Cached, len(files))
 	}
-	acSameFiles(t, "a warm build", warm, plain)
+	sameFiles(t, "a warm build", warm, plain)
 
 	// Another digest is not in the cache: those files are read, and the
 	// cache then has both.
@@ -76,7 +76,7 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 		t.Errorf("%d files found in the cache, want all but the two changed", rep.Cached)
 	}
 	_, plainChanged := build(acConfig(tr.dir, t.TempDir(), acDay(1)))
-	acSameFiles(t, "a warm build after a change", changed, plainChanged)
+	sameFiles(t, "a warm build after a change", changed, plainChanged)
 	if !strings.Contains(changed["resourcesync/resourcelist.xml"], acSHA("ALPHA")) {
 		t.Error("the new digest of a.txt is not published")
 	}
@@ -90,7 +90,7 @@ func TestCacheGivesTheSameOutput(t *testing.T) {
 	if rep.Cached != 0 || len(notices) != 1 || !strings.Contains(notices[0], ": ignored") {
 		t.Errorf("%d cached, notices %q", rep.Cached, notices)
 	}
-	acSameFiles(t, "a build with a damaged cache", damaged, plainChanged)
+	sameFiles(t, "a build with a damaged cache", damaged, plainChanged)
 	if rep, _ = build(acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1))); rep.Cached != len(files) {
 		t.Errorf("the cache was not rewritten after a damaged one: %d cached", rep.Cached)
 	}
@@ -106,8 +106,8 @@ func TestCacheSkipsUnsettledFiles(t *testing.T) {
 	// same timestamp: they are not cached. The scan's clock starts as the
 	// files are written (their change time), however slow the machine.
 	cfg.now = func() time.Time { return written }
-	acBuild(t, cfg)
-	rep := acBuild(t, acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
+	mustBuild(t, cfg)
+	rep := mustBuild(t, acCachedConfig(tr.dir, t.TempDir(), cache, acDay(1)))
 	if rep.Cached != 0 {
 		t.Errorf("%d files just written were cached", rep.Cached)
 	}
@@ -118,20 +118,20 @@ func TestCacheWithChanges(t *testing.T) {
 	tr := acNewTree(t, acFiles, acT0)
 	cache := filepath.Join(t.TempDir(), "rsgen.cache")
 	out := t.TempDir()
-	acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
+	mustBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
 	plainOut := t.TempDir()
-	acBuild(t, acConfig(tr.dir, plainOut, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, plainOut, acDay(1)))
 
 	tr.write("b.txt", "BRAVO", acT0) // same size and mtime
 	tr.write("new.txt", "new", acDay(1))
 	tr.touch("a.txt", acDay(1))
 	cfg := acCachedConfig(tr.dir, out, cache, acDay(2))
 	cfg.Changes.Previous = out
-	rep := acBuild(t, cfg)
+	rep := mustBuild(t, cfg)
 	plain := acConfig(tr.dir, plainOut, acDay(2))
 	plain.Changes.Previous = plainOut
-	acBuild(t, plain)
-	acSameFiles(t, "changes found with the cache", testenv.ReadTree(t, out), testenv.ReadTree(t, plainOut))
+	mustBuild(t, plain)
+	sameFiles(t, "changes found with the cache", testenv.ReadTree(t, out), testenv.ReadTree(t, plainOut))
 	if rep.Changes.Updated != 1 || rep.Changes.Created != 1 || rep.Cached != 2 {
 		t.Errorf("report %+v, %d cached", rep.Changes, rep.Cached)
 	}
@@ -145,6 +145,7 @@ func TestCacheInsideTheSource(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"rsgen.cache", ".rsgen/cache"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			cache := filepath.Join(tr.dir, filepath.FromSlash(name))
 			if err := os.MkdirAll(filepath.Dir(cache), 0o755); err != nil {
@@ -154,12 +155,12 @@ func TestCacheInsideTheSource(t *testing.T) {
 			for day := 1; day <= 2; day++ {
 				cfg := acCachedConfig(tr.dir, out, cache, acDay(day))
 				cfg.Filter.Hidden = true
-				rep := acBuild(t, cfg)
+				rep := mustBuild(t, cfg)
 				if rep.Files != len(acFiles) {
 					t.Errorf("build %d published %d files, want %d", day, rep.Files, len(acFiles))
 				}
 			}
-			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+			_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			for _, e := range entries {
 				if strings.Contains(e.Loc, "cache") {
 					t.Errorf("the cache is published as %s", e.Loc)
@@ -196,7 +197,7 @@ func TestCacheNotACache(t *testing.T) {
 	cache := filepath.Join(tr.dir, "rsgen.cache")
 	for range 2 {
 		out := t.TempDir()
-		acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
+		mustBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
 		if b, _ := os.ReadFile(filepath.Join(out, docsDir, "resourcelist.xml")); strings.Contains(string(b), "rsgen.cache") {
 			t.Error("the cache inside the source is published")
 		}

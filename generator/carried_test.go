@@ -21,9 +21,9 @@ func carriedSetup(t *testing.T) (*acTree, string, string) {
 	t.Helper()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	tr.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
-	acBuild(t, acDumpConfig(tr.dir, out, acDay(2)))
+	mustBuild(t, acDumpConfig(tr.dir, out, acDay(2)))
 	return tr, out, filepath.Join(out, docsDir, "changedump-20240602T000000Z-00001.zip")
 }
 
@@ -68,6 +68,7 @@ func TestCarriedPackageChecked(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			tr, out, pkg := carriedSetup(t)
 			tc.tamper(t, out, pkg)
 			before := testenv.ReadTree(t, out)
@@ -76,7 +77,7 @@ func TestCarriedPackageChecked(t *testing.T) {
 			if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one saying %q", err, tc.want)
 			}
-			acSameFiles(t, "after the build", testenv.ReadTree(t, out), before)
+			sameFiles(t, "after the build", testenv.ReadTree(t, out), before)
 		})
 	}
 }
@@ -150,7 +151,7 @@ func TestCarriedManifestFromPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.write("dir/c.txt", "charlie!", acTime("2024-06-03T12:00:00Z"))
-	acBuild(t, acDumpConfig(tr.dir, out, acDay(4)))
+	mustBuild(t, acDumpConfig(tr.dir, out, acDay(4)))
 	if got, _ := os.ReadFile(copyPath); string(got) != string(want) {
 		t.Errorf("the manifest copy published is not the package's:\n%s", got)
 	}

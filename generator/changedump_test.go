@@ -42,20 +42,20 @@ func acDumpConfig(src, out string, at time.Time) Config {
 func acCheckChangeDump(t *testing.T, tr *acTree, out string) []string {
 	t.Helper()
 	docs := filepath.Join(out, docsDir)
-	doc, pkgs := acReadDoc(t, filepath.Join(docs, dumps.ChangeDumpName))
+	doc, pkgs := testenv.ReadDoc(t, filepath.Join(docs, dumps.ChangeDumpName))
 	if doc.Index || doc.MD.Capability != rsxml.CapChangeDump || doc.Link("up") == "" {
 		t.Fatalf("the Change Dump is %+v", doc)
 	}
 	// The changes of the Change Lists since the dump starts, in order: the
 	// manifests must list the same, in the same order.
-	cl, lists := acReadDoc(t, filepath.Join(docs, changelists.IndexName))
+	cl, lists := testenv.ReadDoc(t, filepath.Join(docs, changelists.IndexName))
 	var changes, listed []*rsxml.Entry
 	for _, l := range lists {
 		switch {
 		case !cl.Index && l.MD.Datetime > doc.MD.From:
 			changes = append(changes, l) // the open changelist.xml
 		case cl.Index && l.MD.From >= doc.MD.From:
-			_, entries := acReadDoc(t, filepath.Join(docs, strings.TrimPrefix(l.Loc, acBase+docsDir+"/")))
+			_, entries := testenv.ReadDoc(t, filepath.Join(docs, strings.TrimPrefix(l.Loc, acBase+docsDir+"/")))
 			changes = append(changes, entries...)
 		}
 	}
@@ -160,12 +160,12 @@ func TestChangeDumpChain(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 
 	tr.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
 	tr.write("a.txt", "alpha, again", acTime("2024-06-01T11:00:00Z"))
 	tr.remove("b.txt")
-	rep := acBuild(t, acDumpConfig(tr.dir, out, acDay(2)))
+	rep := mustBuild(t, acDumpConfig(tr.dir, out, acDay(2)))
 	if rep.Changes.Packages != 1 {
 		t.Errorf("report %+v", rep.Changes)
 	}
@@ -178,12 +178,12 @@ func TestChangeDumpChain(t *testing.T) {
 	ino := inode(t, pkg)
 
 	// A build where nothing changed carries the package forward.
-	acBuild(t, acDumpConfig(tr.dir, out, acDay(3)))
+	mustBuild(t, acDumpConfig(tr.dir, out, acDay(3)))
 	if got := acCheckChangeDump(t, tr, out); !slices.Equal(got, []string{first}) {
 		t.Errorf("packages %q", got)
 	}
 	tr.write("dir/c.txt", "charlie!", acTime("2024-06-03T12:00:00Z"))
-	acBuild(t, acDumpConfig(tr.dir, out, acDay(4)))
+	mustBuild(t, acDumpConfig(tr.dir, out, acDay(4)))
 	second := "changedump-20240604T000000Z-00001.zip 2024-06-02T00:00:00Z 2024-06-04T00:00:00Z"
 	if got := acCheckChangeDump(t, tr, out); !slices.Equal(got, []string{first, second}) {
 		t.Errorf("packages %q", got)
@@ -195,7 +195,7 @@ func TestChangeDumpChain(t *testing.T) {
 	tr.remove("d.html")
 	cfg := acDumpConfig(tr.dir, out, acDay(9))
 	cfg.Changes.Keep = units.Duration(5 * 24 * time.Hour)
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	third := "changedump-20240609T000000Z-00001.zip 2024-06-04T00:00:00Z 2024-06-09T00:00:00Z"
 	if got := acCheckChangeDump(t, tr, out); !slices.Equal(got, []string{second, third}) {
 		t.Errorf("packages %q", got)
@@ -210,7 +210,7 @@ func TestChangeDumpSplit(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for i, name := range []string{"p1", "p2", "p3", "p4", "p5"} {
 		b := make([]byte, 2000) // random: Deflate cannot shrink it
@@ -222,7 +222,7 @@ func TestChangeDumpSplit(t *testing.T) {
 	tr.remove("a.txt")
 	cfg := acDumpConfig(tr.dir, out, acDay(2))
 	cfg.Dump.MaxBytes = 5000
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	got := acCheckChangeDump(t, tr, out)
 	if len(got) < 3 {
 		t.Errorf("%d packages for 10 KB of changes at 5 KB a package: %q", len(got), got)
@@ -247,7 +247,7 @@ func TestChangeDumpSplit(t *testing.T) {
 	if _, err := Build(context.Background(), cfg); !errors.As(err, &le) || le.Kind != KindLimit || !slices.Equal(le.Raise, []string{"Dump.MaxBytes"}) {
 		t.Errorf("error %v, want one that says the Change Dump cannot list its packages", err)
 	}
-	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)
 }
 
 func TestChangeDumpFromURL(t *testing.T) {
@@ -266,17 +266,17 @@ func TestChangeDumpFromURL(t *testing.T) {
 	}))
 	defer srv.Close()
 	base := srv.URL + "/"
-	acBuild(t, acServedConfig(t, tr.dir, live, base, acDay(1)))
+	mustBuild(t, acServedConfig(t, tr.dir, live, base, acDay(1)))
 	tr.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
 	cfg := acServedConfig(t, tr.dir, live, base, acDay(2))
 	cfg.Changes.Previous, cfg.Changes.Dump = live, true
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 
 	tr.write("new2.txt", "newer", acTime("2024-06-02T10:00:00Z"))
 	fresh := t.TempDir()
 	cfg = acServedConfig(t, tr.dir, fresh, base, acDay(3))
 	cfg.Changes.Previous, cfg.Changes.Dump = srv.URL, true
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	name := "changedump-20240602T000000Z-00001.zip"
 	a, _ := os.ReadFile(filepath.Join(live, docsDir, name))
 	b, _ := os.ReadFile(filepath.Join(fresh, docsDir, name))
@@ -293,20 +293,20 @@ func TestChangeDumpFromURL(t *testing.T) {
 	if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "sha-256 digest") {
 		t.Errorf("a tampered package: %v", err)
 	}
-	acSameFiles(t, "the output after a failure", testenv.ReadTree(t, fresh), before)
+	sameFiles(t, "the output after a failure", testenv.ReadTree(t, fresh), before)
 }
 
 func TestChangeDumpTurnedOnLater(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	tr.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	acBuild(t, cfg) // Change Lists, no Change Dump
+	mustBuild(t, cfg) // Change Lists, no Change Dump
 	tr.write("new2.txt", "newer", acTime("2024-06-02T10:00:00Z"))
-	acBuild(t, acDumpConfig(tr.dir, out, acDay(3)))
+	mustBuild(t, acDumpConfig(tr.dir, out, acDay(3)))
 	got := acCheckChangeDump(t, tr, out)
 	if !slices.Equal(got, []string{"changedump-20240603T000000Z-00001.zip 2024-06-02T00:00:00Z 2024-06-03T00:00:00Z"}) {
 		t.Errorf("packages %q", got)
@@ -317,12 +317,12 @@ func TestChangeDumpTurnedOnLater(t *testing.T) {
 	cfg = acConfig(tr.dir, out, acDay(4))
 	cfg.Changes.Previous = out
 	cfg.Changes.Drop = []string{"changedump"}
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	tr.write("new4.txt", "later", acTime("2024-06-04T10:00:00Z"))
 	cfg = acDumpConfig(tr.dir, out, acDay(5))
 	var notices []string
 	cfg.Notice = func(m string) { notices = append(notices, m) }
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	got = acCheckChangeDump(t, tr, out)
 	if !slices.Equal(got, []string{"changedump-20240605T000000Z-00001.zip 2024-06-04T00:00:00Z 2024-06-05T00:00:00Z"}) {
 		t.Errorf("packages %q", got)
@@ -339,20 +339,20 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 	// hand): its packages cannot be followed on from, and are dropped.
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	tr.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
-	acBuild(t, acDumpConfig(tr.dir, out, acDay(2)))
+	mustBuild(t, acDumpConfig(tr.dir, out, acDay(2)))
 	tr.write("new2.txt", "newer", acTime("2024-06-02T10:00:00Z"))
 	cfg := acConfig(tr.dir, out, acDay(3))
 	cfg.Changes.Previous = out
 	cfg.Changes.Drop = []string{"changedump"}
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	// Put the dump of build 2 back beside the lists of build 3.
 	tr2 := acNewTree(t, acFiles, acT0)
 	old := t.TempDir()
-	acBuild(t, acConfig(tr2.dir, old, acDay(1)))
+	mustBuild(t, acConfig(tr2.dir, old, acDay(1)))
 	tr2.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
-	acBuild(t, acDumpConfig(tr2.dir, old, acDay(2)))
+	mustBuild(t, acDumpConfig(tr2.dir, old, acDay(2)))
 	for _, name := range []string{dumps.ChangeDumpName, "changedump-20240602T000000Z-00001.zip", "changedump-20240602T000000Z-00001.manifest.xml"} {
 		b, err := os.ReadFile(filepath.Join(old, docsDir, name))
 		if err != nil {
@@ -378,7 +378,7 @@ func TestChangeDumpBehindTheChangeLists(t *testing.T) {
 	cfg = acDumpConfig(tr.dir, out, acDay(4))
 	var notices []string
 	cfg.Notice = func(m string) { notices = append(notices, m) }
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	if len(notices) != 1 || !strings.Contains(notices[0], "its Change Dump ends at 2024-06-02T00:00:00Z, its Change Lists at 2024-06-03T00:00:00Z") {
 		t.Errorf("notices %q", notices)
 	}
@@ -397,9 +397,9 @@ func TestChangeDumpPackageThatIsALink(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	prev := t.TempDir()
-	acBuild(t, acConfig(tr.dir, prev, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, prev, acDay(1)))
 	tr.write("new.txt", "new", acTime("2024-06-01T10:00:00Z"))
-	acBuild(t, acDumpConfig(tr.dir, prev, acDay(2)))
+	mustBuild(t, acDumpConfig(tr.dir, prev, acDay(2)))
 
 	secret := filepath.Join(t.TempDir(), "secret")
 	if err := os.WriteFile(secret, []byte("not for the public"), 0o600); err != nil {

@@ -21,7 +21,7 @@ func TestCarriedChangeListChangedSinceRead(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	// As in TestChangeListTurnsIntoAnIndexAndBack: an index over closed
 	// lists after the build of day 4.
 	for _, step := range []struct {
@@ -43,7 +43,7 @@ func TestCarriedChangeListChangedSinceRead(t *testing.T) {
 		cfg := acConfig(tr.dir, out, acDay(step.day))
 		cfg.Changes.Previous = out
 		cfg.Limits.MaxEntries = 4
-		acBuild(t, cfg)
+		mustBuild(t, cfg)
 	}
 	const carriedList = docsDir + "/changelist-20240603T000000Z.xml"
 	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(carriedList))); err != nil {
@@ -74,10 +74,10 @@ func TestCarriedChangeListChangedSinceRead(t *testing.T) {
 		t.Fatal("the test did not change the list")
 	}
 	before[carriedList] = changed[carriedList]
-	acSameFiles(t, "the output after the failed build", changed, before)
+	sameFiles(t, "the output after the failed build", changed, before)
 	// Without the change, the same build copies the list as it is.
 	cfg.createHook = nil
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	if got := testenv.ReadTree(t, out)[carriedList]; got != changed[carriedList] {
 		t.Errorf("the carried list was not copied byte for byte")
 	}

@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,7 +28,7 @@ type acFollower struct {
 // snapshot time of the build that published out.
 func (f *acFollower) poll(t *testing.T, out string, at time.Time) (index bool) {
 	t.Helper()
-	doc, entries := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
+	doc, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
 	if doc.MD.Capability != rsxml.CapChangeList || doc.Link("up") != acBase+docsDir+"/capabilitylist.xml" {
 		t.Fatalf("changelist.xml: %+v", doc)
 	}
@@ -51,7 +50,7 @@ func (f *acFollower) poll(t *testing.T, out string, at time.Time) (index bool) {
 				t.Errorf("a gap in the index: %s ends at %s, %s starts at %s", entries[i-1].Loc, entries[i-1].MD.Until, e.Loc, e.MD.From)
 			}
 			name := strings.TrimPrefix(e.Loc, acBase+docsDir+"/")
-			ldoc, lentries := acReadDoc(t, filepath.Join(out, docsDir, name))
+			ldoc, lentries := testenv.ReadDoc(t, filepath.Join(out, docsDir, name))
 			if ldoc.Index || ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != acBase+docsDir+"/"+changelists.IndexName {
 				t.Errorf("%s: from %s until %s index %s; its entry says from %s until %s", name, ldoc.MD.From, ldoc.MD.Until, ldoc.Link("index"), e.MD.From, e.MD.Until)
 			}
@@ -136,7 +135,7 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 		// was, rather than vanish from under the Destinations that poll it.
 		{at: acDay(25), from: "2024-06-07T00:00:00Z", keep: 2 * 24 * time.Hour},
 	}
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	var follower acFollower
 	var want []string // every change, in order, as the follower should apply them
 	prev := testenv.ReadTree(t, out)
@@ -152,11 +151,11 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 		}
 		var notices []string
 		cfg.Notice = func(msg string) { notices = append(notices, msg) }
-		rep := acBuild(t, cfg)
+		rep := mustBuild(t, cfg)
 		if warned := slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "resync 2.0.1 cannot read") }); warned != s.index {
 			t.Errorf("build %d: notices %q", i+2, notices)
 		}
-		doc, entries := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
+		doc, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
 		if doc.MD.From != s.from {
 			t.Errorf("build %d: changelist.xml from %s, want %s", i+2, doc.MD.From, s.from)
 		}
@@ -183,62 +182,5 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 	}
 	if !slices.Equal(follower.applied, want) {
 		t.Errorf("the follower applied\n  %s\nwant\n  %s", strings.Join(follower.applied, "\n  "), strings.Join(want, "\n  "))
-	}
-}
-
-// The Change Lists of an index are split between two datetimes, never
-// inside one: a Destination that reads them one after the other, resuming
-// each time after the last datetime it saw, misses nothing. Only a second
-// with more changes than one list holds is split, with a notice.
-func TestChangeListsSplitBetweenDatetimes(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name    string
-		seconds []int // of the mtime of each file created
-		inside  bool  // a second holds more changes than one list
-	}{
-		{"a second across the cut", []int{1, 1, 2, 2, 2, 3, 3}, false},
-		{"a second fuller than a list", []int{1, 2, 2, 2, 2, 2, 3}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tr := acNewTree(t, acFiles, acT0)
-			out := t.TempDir()
-			acBuild(t, acConfig(tr.dir, out, acDay(1)))
-			for i, s := range tc.seconds {
-				tr.write(fmt.Sprintf("new%d.txt", i), "new", acDay(1).Add(time.Hour+time.Duration(s)*time.Second))
-			}
-			cfg := acConfig(tr.dir, out, acDay(2))
-			cfg.Changes.Previous = out
-			cfg.Limits.MaxEntries = 4
-			var notices []string
-			cfg.Notice = func(msg string) { notices = append(notices, msg) }
-			acBuild(t, cfg)
-			doc, lists := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
-			if !doc.Index {
-				t.Fatal("changelist.xml is no index")
-			}
-			lastDT, resumed := "", 0
-			for i, l := range lists {
-				if i > 0 && l.MD.From != lists[i-1].MD.Until {
-					t.Errorf("%s starts at %s, the list before ends at %s", l.Loc, l.MD.From, lists[i-1].MD.Until)
-				}
-				_, changes := acReadDoc(t, filepath.Join(out, docsDir, strings.TrimPrefix(l.Loc, acBase+docsDir+"/")))
-				from := lastDT
-				for _, c := range changes {
-					if c.MD.Datetime > from {
-						resumed++
-						lastDT = c.MD.Datetime
-					}
-				}
-			}
-			if want := len(tc.seconds); resumed != want && !tc.inside {
-				t.Errorf("a Destination resuming after the last datetime it saw got %d changes of %d", resumed, want)
-			}
-			split := slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "more than one Change List holds") })
-			if split != tc.inside {
-				t.Errorf("notices %q; want one of a second split: %v", notices, tc.inside)
-			}
-			acValidate(t, out)
-		})
 	}
 }

@@ -66,18 +66,19 @@ func TestChangeMutations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
-			acBuild(t, acConfig(tr.dir, out, acDay(1)))
+			mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 			if files := acChangeListFiles(t, out); len(files) != 0 {
 				t.Fatalf("the first build published Change Lists %v", files)
 			}
 			tt.mutate(tr)
 			cfg := acConfig(tr.dir, out, acDay(2))
 			cfg.Changes.Previous = out
-			rep := acBuild(t, cfg)
+			rep := mustBuild(t, cfg)
 
-			_, resources := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+			_, resources := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			lastmod := map[string]string{}
 			for _, e := range resources {
 				lastmod[strings.TrimPrefix(e.Loc, acBase)] = e.Lastmod
@@ -106,7 +107,7 @@ func TestChangeMutations(t *testing.T) {
 			if files := acChangeListFiles(t, out); len(files) != 0 {
 				t.Fatalf("Change Lists %v beside changelist.xml", files)
 			}
-			doc, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
+			doc, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			if doc.Index || doc.MD.Capability != rsxml.CapChangeList || doc.MD.From != "2024-06-01T00:00:00Z" || doc.MD.Until != "" {
 				t.Errorf("root %+v", doc.MD)
 			}
@@ -149,7 +150,7 @@ func TestChangeMutations(t *testing.T) {
 // "name from until".
 func acIndexEntries(t *testing.T, out string) []string {
 	t.Helper()
-	doc, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
+	doc, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 	if !doc.Index || doc.MD.Capability != rsxml.CapChangeList || doc.Link("up") == "" {
 		t.Fatalf("the index is %+v", doc)
 	}
@@ -162,7 +163,7 @@ func acIndexEntries(t *testing.T, out string) []string {
 			t.Errorf("a gap: %s ends at %s, %s starts at %s", entries[i-1].Loc, entries[i-1].MD.Until, e.Loc, e.MD.From)
 		}
 		name := strings.TrimPrefix(e.Loc, acBase+docsDir+"/")
-		ldoc, lentries := acReadDoc(t, filepath.Join(out, docsDir, name))
+		ldoc, lentries := testenv.ReadDoc(t, filepath.Join(out, docsDir, name))
 		if ldoc.MD.From != e.MD.From || ldoc.MD.Until != e.MD.Until || ldoc.Link("index") != acBase+"resourcesync/changelist.xml" {
 			t.Errorf("%s is from %s until %s (index %s), its index entry says %s to %s", name, ldoc.MD.From, ldoc.MD.Until, ldoc.Link("index"), e.MD.From, e.MD.Until)
 		}
@@ -213,7 +214,7 @@ func TestChangeListChain(t *testing.T) {
 		if s.keep != 0 {
 			cfg.Changes.Keep = units.Duration(s.keep)
 		}
-		rep := acBuild(t, cfg)
+		rep := mustBuild(t, cfg)
 		after := testenv.ReadTree(t, out)
 		if files := acChangeListFiles(t, out); len(files) != 0 {
 			t.Errorf("build %d published %v beside changelist.xml", i+1, files)
@@ -223,7 +224,7 @@ func TestChangeListChain(t *testing.T) {
 				t.Fatalf("build %d published a Change List", i+1)
 			}
 		} else {
-			doc, entries := acReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
+			doc, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, changelists.IndexName))
 			var got []string
 			for _, e := range entries {
 				got = append(got, e.MD.Change+" "+strings.TrimPrefix(e.Loc, acBase))
@@ -248,14 +249,14 @@ func TestChangeListSplit(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	for i, name := range []string{"n1", "n2", "n3", "n4", "n5", "n6", "n7"} {
 		tr.write(name+".txt", name, acDay(1).Add(time.Duration(i+1)*time.Hour))
 	}
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
 	cfg.Limits.MaxEntries = 4
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	want := []string{
 		"changelist-20240602T000000Z-00001.xml 2024-06-01T00:00:00Z 2024-06-01T05:00:00Z",
 		"changelist-20240602T000000Z-00002.xml 2024-06-01T05:00:00Z 2024-06-02T00:00:00Z",
@@ -268,7 +269,7 @@ func TestChangeListSplit(t *testing.T) {
 	cfg = acConfig(tr.dir, out, acDay(3))
 	cfg.Changes.Previous = out
 	cfg.Limits.MaxEntries = 4
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	want = append(want, "changelist-20240603T000000Z.xml 2024-06-02T00:00:00Z 2024-06-03T00:00:00Z")
 	if got := acIndexEntries(t, out); !slices.Equal(got, want) {
 		t.Errorf("index\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
@@ -280,23 +281,23 @@ func TestRebuildAtTheSameTime(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	first := testenv.ReadTree(t, out)
 	// The same build again, against its own output: nothing changed since
 	// its snapshot, and it publishes the same bytes.
-	acBuild(t, cfg)
-	acSameFiles(t, "a rebuild", testenv.ReadTree(t, out), first)
+	mustBuild(t, cfg)
+	sameFiles(t, "a rebuild", testenv.ReadTree(t, out), first)
 	// A change with no time to have happened in is refused.
 	tr.write("later.txt", "later", acTime("2024-06-01T13:00:00Z"))
 	var ste *Error
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &ste) || ste.Kind != KindSnapshotTime || !strings.Contains(err.Error(), "snapshot time "+rsxml.FormatTime(acDay(2))+" is this build's too, yet 1 resource changed") || !errors.Is(err, errPrevious) {
 		t.Errorf("error %v", err)
 	}
-	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), first)
+	sameFiles(t, "after a failed build", testenv.ReadTree(t, out), first)
 }
 
 // A site that moves (a new --docs-url) is refused: the previous build's
@@ -308,12 +309,12 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
 	cfg.Changes.Dump = true
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	before := testenv.ReadTree(t, out)
 
 	tr.write("a.txt", "alpha!", acTime("2024-06-02T12:00:00Z"))
@@ -325,12 +326,12 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &ose) || ose.Kind != KindOtherSite || ose.URL != "https://new.example.org/" || !strings.Contains(err.Error(), "published at https://example.org/, this build at https://new.example.org/") {
 		t.Fatalf("error %v, want an OtherSiteError", err)
 	}
-	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 
 	cfg.Changes.NewHistory = true
 	var notices []string
 	cfg.Notice = func(msg string) { notices = append(notices, msg) }
-	rep := acBuild(t, cfg)
+	rep := mustBuild(t, cfg)
 	if rep.Changes != nil {
 		t.Errorf("changes reported: %+v", rep.Changes)
 	}
@@ -349,7 +350,7 @@ func TestChangeListsOfAMovedSite(t *testing.T) {
 	tr.write("b.txt", "beta!", acTime("2024-06-03T12:00:00Z"))
 	cfg.At = acDay(4)
 	notices = nil
-	if rep = acBuild(t, cfg); rep.Changes == nil || rep.Changes.Updated != 1 {
+	if rep = mustBuild(t, cfg); rep.Changes == nil || rep.Changes.Updated != 1 {
 		t.Errorf("changes %+v, want b.txt updated", rep.Changes)
 	}
 	if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "its change history continues") }) {
@@ -365,14 +366,14 @@ func TestChangeListIndexOverTheLimits(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	// Updates only: the Resource List of four files fits two parts of two.
 	for i, name := range []string{"a.txt", "b.txt", "dir/c.txt"} {
 		tr.write(name, "one", acDay(1).Add(time.Duration(i+1)*time.Hour))
 	}
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	acBuild(t, cfg) // an open list of three changes
+	mustBuild(t, cfg) // an open list of three changes
 	before := testenv.ReadTree(t, out)
 	for i, name := range []string{"a.txt", "b.txt", "dir/c.txt"} {
 		tr.write(name, "two", acDay(2).Add(time.Duration(i+1)*time.Hour))
@@ -385,7 +386,7 @@ func TestChangeListIndexOverTheLimits(t *testing.T) {
 	if !errors.As(err, &le) || le.Kind != KindLimit || !slices.Contains(le.Raise, "Limits.MaxEntries") || strings.Contains(err.Error(), "validation") {
 		t.Fatalf("error %v, want a LimitError that raises Limits.MaxEntries", err)
 	}
-	acSameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a failed build", testenv.ReadTree(t, out), before)
 }
 
 // TestChangesOfFilesTheDumpDropped: a file that changes after it was
@@ -398,7 +399,7 @@ func TestChangesOfFilesTheDumpDropped(t *testing.T) {
 	out := t.TempDir()
 	cfg := acConfig(tr.dir, out, acDay(1))
 	cfg.Dump.Enabled = true
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 
 	tr.write("b.txt", "bravo, updated", acT0)
 	tr.write("new.txt", "new", acT0)
@@ -408,11 +409,11 @@ func TestChangesOfFilesTheDumpDropped(t *testing.T) {
 		}
 	}
 	cfg.At, cfg.Changes.Previous = acDay(2), out
-	rep := acBuild(t, cfg)
+	rep := mustBuild(t, cfg)
 	if len(rep.Problems) != 3 {
 		t.Errorf("problems %v, want the three files left out", rep.Problems)
 	}
-	_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
+	_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 	got := map[string]string{}
 	for _, e := range entries {
 		got[strings.TrimPrefix(e.Loc, acBase)] = e.MD.Change

@@ -113,6 +113,7 @@ func TestConfigValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c := valid()
 			tt.edit(&c)
 			err := c.Validate()

@@ -33,7 +33,7 @@ func TestPlantedJournal(t *testing.T) {
 	var notices []string
 	cfg.Notice = func(m string) { notices = append(notices, m) }
 	mustBuild(t, cfg)
-	acSameFiles(t, "the directory the link leads to", testenv.ReadTree(t, elsewhere), before)
+	sameFiles(t, "the directory the link leads to", testenv.ReadTree(t, elsewhere), before)
 	if b, err := os.ReadFile(filepath.Join(src, "index.html")); string(b) != "the site" {
 		t.Errorf("index.html: %q, %v", b, err)
 	}

@@ -20,11 +20,11 @@ import (
 // treeExport writes, into the tree dir, a hidden export (which the tree
 // does not publish) with a record for each member: its path as loc and
 // as local file, its modification time as lastmod. It returns the export.
-func treeExport(t testing.TB, dir string, members []archiveMember, extra string) string {
+func treeExport(t testing.TB, dir string, members []testenv.Member, extra string) string {
 	t.Helper()
 	var b strings.Builder
 	for _, m := range slices.Backward(members) { // the order of the export does not matter
-		fmt.Fprintf(&b, `{"loc":%q,"lastmod":%q,"path":%q}`+"\n", m.name, rsxml.FormatTime(archiveMtime), m.name)
+		fmt.Fprintf(&b, `{"loc":%q,"lastmod":%q,"path":%q}`+"\n", m.Name, rsxml.FormatTime(testenv.ArchiveMtime), m.Name)
 	}
 	b.WriteString(extra)
 	p := filepath.Join(dir, ".records.jsonl")
@@ -49,6 +49,7 @@ func TestExportResourceDumpLikeTree(t *testing.T) {
 	export := treeExport(t, tree, members, "")
 	for _, jobs := range []int{1, 3} {
 		t.Run(fmt.Sprint("jobs=", jobs), func(t *testing.T) {
+			t.Parallel()
 			cfg := treeCfg
 			cfg.Source, cfg.Export, cfg.Out, cfg.Jobs, cfg.ChangesWindow = "", export, filepath.Join(t.TempDir(), "out"), jobs, -1
 			if jobs == 3 {

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/exports"
-	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/internal/units"
@@ -212,6 +211,7 @@ func TestExportBadRecords(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			first := `{"loc":"https://example.org/a","lastmod":"2024-05-01T00:00:00Z"}`
 			if strings.HasSuffix(tc.file, ".csv") {
 				first = "loc,lastmod,length\nhttps://example.org/a,2024-05-01T00:00:00Z,"
@@ -256,31 +256,6 @@ func TestExportBadRecords(t *testing.T) {
 				t.Errorf("the Resource List does not hold just the good record:\n%s", rl)
 			}
 		})
-	}
-}
-
-// TestExportManyBadRecords reports them in order of line, the first
-// exports.MaxReportedBad by name, and stops at the first with FailFast.
-func TestExportManyBadRecords(t *testing.T) {
-	t.Parallel()
-	var sb strings.Builder
-	for i := range 1500 {
-		fmt.Fprintf(&sb, `{"loc":"r/%d","lastmod":"bad"}`+"\n", i)
-	}
-	cfg := exportCfg(t, writeExport(t, "r.jsonl", sb.String()))
-	cfg.Jobs = 4
-	_, err := Build(context.Background(), cfg)
-	var bre *exports.BadRecordsError
-	if kindOf(err) != KindBadRecords || !errors.As(err, &bre) || bre.Total != 1500 || len(bre.Problems) != exports.MaxReportedBad {
-		t.Fatalf("error %v", err)
-	}
-	if !slices.IsSortedFunc(bre.Problems, func(a, b report.Problem) int { return a.Line - b.Line }) || bre.Error() != "1500 bad records in "+cfg.Export+"; nothing was published" {
-		t.Errorf("problems not in order of line, or message %q", bre.Error())
-	}
-	cfg.FailFast = true
-	_, err = Build(context.Background(), cfg)
-	if !errors.As(err, &bre) || bre.Total != 1 {
-		t.Errorf("with FailFast: %v", err)
 	}
 }
 
@@ -421,6 +396,7 @@ func TestExportFatalErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			export := filepath.Join(t.TempDir(), "missing.jsonl")
 			if tc.file != "" {
 				export = writeExport(t, tc.file, tc.content)

@@ -87,6 +87,7 @@ func TestFailureLeavesOutputAsItWas(t *testing.T) {
 		}, msg: "not writable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			src := copySite(t)
 			out := t.TempDir()
 			cfg := testConfig(t, src, out)
@@ -164,6 +165,7 @@ func TestUserFileNamedLikeTheOutput(t *testing.T) {
 	t.Parallel()
 	for _, kind := range []string{"file", "symlink"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			src := copySite(t)
 			out := t.TempDir()
 			p := filepath.Join(out, docsDir)
@@ -189,6 +191,7 @@ func TestSourceInsideTheDocumentsFolder(t *testing.T) {
 	t.Parallel()
 	for _, rel := range []string{docsDir, docsDir + "/collection"} {
 		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			src := filepath.Join(out, filepath.FromSlash(rel))
 			testenv.CopyTree(t, siteDir, src, time.Time{})

@@ -44,6 +44,7 @@ func TestGolden(t *testing.T) {
 	t.Parallel()
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			src := copySite(t)
 			out := t.TempDir()
 			cfg := testConfig(t, src, out)

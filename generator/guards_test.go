@@ -91,7 +91,7 @@ func TestMassDelete(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, gdFiles(12), acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	before := testenv.ReadTree(t, out)
 	for i := range 7 {
 		tr.remove(fmt.Sprintf("f%02d.txt", i))
@@ -106,15 +106,15 @@ func TestMassDelete(t *testing.T) {
 	if want := "this build would delete 7 of the 12 resources published before (58%), more than the limit of 50%; nothing was published"; err.Error() != want {
 		t.Errorf("error %q\nwant  %q", err, want)
 	}
-	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 
 	cfg.MaxDelete = &DeleteLimit{N: 6}
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &mde) || mde.Kind != KindMassDelete || !strings.Contains(err.Error(), "more than the limit of 6;") {
 		t.Fatalf("a count of 6: error %v", err)
 	}
-	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.MaxDelete = &DeleteLimit{N: 7}
-	if rep := acBuild(t, cfg); rep.Changes.Deleted != 7 {
+	if rep := mustBuild(t, cfg); rep.Changes.Deleted != 7 {
 		t.Errorf("%d deleted", rep.Changes.Deleted)
 	}
 }
@@ -126,7 +126,7 @@ func TestEmptySourceWithPrevious(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, gdFiles(12), acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	before := testenv.ReadTree(t, out)
 	for name := range gdFiles(12) {
 		tr.remove(name)
@@ -136,9 +136,9 @@ func TestEmptySourceWithPrevious(t *testing.T) {
 	if _, err := Build(t.Context(), cfg); kindOf(err) != KindEmptySource {
 		t.Fatalf("error %v, want KindEmptySource", err)
 	}
-	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.AllowEmpty = true
-	if rep := acBuild(t, cfg); rep.Files != 0 || rep.Changes.Deleted != 12 {
+	if rep := mustBuild(t, cfg); rep.Files != 0 || rep.Changes.Deleted != 12 {
 		t.Errorf("%d files, %d deleted", rep.Files, rep.Changes.Deleted)
 	}
 	// Not validated: an empty Resource List, which section 7 allows, fails the official schema.
@@ -152,7 +152,7 @@ func TestDumpDropped(t *testing.T) {
 	out := t.TempDir()
 	cfg := acConfig(tr.dir, out, acDay(1))
 	cfg.Dump.Enabled = true
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
 	cfg = acDumpConfig(tr.dir, out, acDay(2)) // the Change Dump, not the Resource Dump
 	before := testenv.ReadTree(t, out)
@@ -160,9 +160,9 @@ func TestDumpDropped(t *testing.T) {
 	if _, err := Build(t.Context(), cfg); !errors.As(err, &dde) || dde.Kind != KindDropped || dde.Capability != rsxml.CapResourceDump {
 		t.Fatalf("error %v, want the Resource Dump dropped", err)
 	}
-	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.Changes.Drop = []string{"resourcedump"}
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 
 	tr.write("new2.txt", "newer", acTime("2024-06-02T12:00:00Z"))
 	cfg = acConfig(tr.dir, out, acDay(3))
@@ -172,9 +172,9 @@ func TestDumpDropped(t *testing.T) {
 		!strings.Contains(err.Error(), "the previous build published a Change Dump, and with it the changes its packages carry, which this build would delete") {
 		t.Fatalf("error %v, want the Change Dump dropped", err)
 	}
-	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 	cfg.Changes.Drop = []string{"changedump"}
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	if _, err := os.Stat(filepath.Join(out, docsDir, dumps.ChangeDumpName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the Change Dump: %v, want it dropped", err)
 	}
@@ -190,23 +190,23 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 	cfg := acConfig(tr.dir, out, time.Time{})
 	cfg.FixedTime = false
 	cfg.now = func() time.Time { return clock.Add(400 * time.Millisecond) }
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	cfg.Changes.Previous = out
 	for i, want := range []string{"2024-06-02T10:00:01Z", "2024-06-02T10:00:02Z"} {
 		tr.write(fmt.Sprintf("new%d.txt", i), "new", acTime("2024-06-02T09:00:00Z"))
 		var notices []string
 		cfg.Notice = func(msg string) { notices = append(notices, msg) }
-		rep := acBuild(t, cfg)
+		rep := mustBuild(t, cfg)
 		if rep.Changes.Created != 1 {
 			t.Errorf("build %d: %+v", i+2, rep.Changes)
 		}
-		rl, _ := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+		rl, _ := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 		if rl.MD.At != want || rl.MD.Completed != want {
 			t.Errorf("build %d: at %s, completed %s, want %s", i+2, rl.MD.At, rl.MD.Completed, want)
 		}
 		// changelist.xml is the open list of every change kept: this
 		// build's change is its last entry, at this build's time.
-		cl, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
+		cl, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 		if cl.Index || cl.MD.Until != "" || len(entries) != i+1 || entries[i].MD.Datetime != want {
 			t.Errorf("build %d: index %v, until %q, %d entries, want an open list of %d ending at %s", i+2, cl.Index, cl.MD.Until, len(entries), i+1, want)
 		}
@@ -235,7 +235,7 @@ func TestBuildsInTheSameSecond(t *testing.T) {
 	if _, err := Build(t.Context(), cfg); !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), "later than the clock") {
 		t.Errorf("error %v", err)
 	}
-	acSameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
+	sameFiles(t, "after a refused build", testenv.ReadTree(t, out), before)
 }
 
 // TestZeroSnapshotTime: a fixed snapshot time of zero is not taken for

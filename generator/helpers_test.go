@@ -84,17 +84,10 @@ func mustBuild(t testing.TB, cfg Config) *Report {
 	t.Helper()
 	rep, err := Build(context.Background(), cfg)
 	if err != nil {
-		t.Fatalf("Build: %v", err)
+		t.Fatalf("build at %s: %v", rsxml.FormatTime(cfg.At), err)
 	}
 	return rep
 }
-
-// testenv.FileState is one entry of a tree snapshot.
-
-// snapshot records every name under dir with its mode and bytes (or link
-// target): two equal snapshots are the same tree.
-
-// sameSnapshot reports the first differences between two snapshots.
 
 // fetchFunc returns the bytes at a URL, or an error.
 type fetchFunc func(url string) ([]byte, error)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -90,32 +91,9 @@ func acConfig(src, out string, at time.Time) Config {
 		Changes: Changes{Keep: units.Duration(defaultChangesKeep)}}
 }
 
-// acBuild runs a build and fails the test if it fails.
-func acBuild(t *testing.T, cfg Config) *Report {
-	t.Helper()
-	rep, err := Build(context.Background(), cfg)
-	if err != nil {
-		t.Fatalf("build at %s: %v", rsxml.FormatTime(cfg.At), err)
-	}
-	return rep
-}
-
-// acReadDoc reads a published document with rsgen's reader.
-func acReadDoc(t *testing.T, path string) (*rsxml.Doc, []*rsxml.Entry) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, entries, err := rsxml.ReadAll(f, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return doc, entries
-}
-
-func acSameFiles(t *testing.T, what string, got, want map[string]string) {
+// sameFiles fails t, naming the files that differ, unless got and want
+// hold the same files.
+func sameFiles(t testing.TB, what string, got, want map[string]string) {
 	t.Helper()
 	var diffs []string
 	for name, w := range want {
@@ -172,7 +150,7 @@ func acChangeListFiles(t *testing.T, out string) []string {
 // acCapabilities returns the capabilities the Capability List in out lists.
 func acCapabilities(t *testing.T, out string) []string {
 	t.Helper()
-	_, entries := acReadDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
+	_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
 	var caps []string
 	for _, e := range entries {
 		caps = append(caps, e.MD.Capability)

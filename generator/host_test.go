@@ -3,7 +3,6 @@ package generator
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -36,6 +35,7 @@ func TestHostGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			src := copySite(t)
 			cfg := checkTestConfig(t, src)
 			cfg.Source = src
@@ -114,6 +114,7 @@ func TestHostFileOfTheUser(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			p := filepath.Join(out, tt.file)
 			if err := os.WriteFile(p, []byte(tt.content), 0o644); err != nil {
@@ -259,6 +260,7 @@ func TestRobotsTxtIsNeverWritten(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			p := filepath.Join(out, "robots.txt")
 			if err := os.WriteFile(p, []byte(tt.robots), 0o644); err != nil {
@@ -305,6 +307,7 @@ func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
 		{"https://example.org/rs/", []string{".well-known/resourcesync", ".well-known/security.txt", "page.html", "resourcesync/resourcelist.xml"}},
 	} {
 		t.Run("docs at "+tt.docs, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			cfg := testConfig(t, src, out)
 			cfg.Filter.Hidden = true
@@ -332,72 +335,24 @@ func TestSourceFilesAtTheURLsOfTheDocuments(t *testing.T) {
 	}
 }
 
-// A user's _headers with a block for rsgen gets rsgen's rules in the
-// block at every build, and keeps its own lines; one whose block is broken
-// is refused, unchanged.
-func TestHostFileMergedInBlock(t *testing.T) {
+// A user's _headers whose block for rsgen is broken is refused, unchanged,
+// with errors the CLI's hint reads (hostfiles.TestHeadersMergedInBlock
+// shows one merged in its block, TestCloudflareRuleLimitCountsTheUsersRules
+// the rules counted with the user's).
+func TestHostFileBrokenBlock(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
 	p := filepath.Join(out, hosting.Headers)
-	theirs := "# BEGIN rsgen\n# END rsgen\n/*\n  X-Frame-Options: DENY\n"
-	if err := os.WriteFile(p, []byte(theirs), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := checkTestConfig(t, out)
-	cfg.Hosts = []string{hosting.Netlify}
-	for build := 1; build <= 2; build++ {
-		if _, err := Build(context.Background(), cfg); err != nil {
-			t.Fatalf("build %d: %v", build, err)
-		}
-		got, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		before, after, ok := strings.Cut(string(got), "# END rsgen\n")
-		if !ok || after != "/*\n  X-Frame-Options: DENY\n" || !strings.HasPrefix(before, "# BEGIN rsgen\n# "+hosting.Marker) ||
-			!strings.Contains(before, "/.well-known/resourcesync\n  Content-Type: application/xml\n") || strings.Count(string(got), hosting.Marker) != 1 {
-			t.Fatalf("build %d: _headers is\n%s", build, got)
-		}
-	}
-
 	broken := "/*\n  X-Frame-Options: DENY\n# BEGIN rsgen\n"
 	if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	cfg := checkTestConfig(t, out)
+	cfg.Hosts = []string{hosting.Netlify}
 	if _, err := Build(context.Background(), cfg); !errors.Is(err, hostfiles.ErrHostFile) || !errors.Is(err, hosting.ErrNotOurs) {
 		t.Fatalf("Build with a broken block: %v, want ErrHostFile and hosting.ErrNotOurs (the CLI hint reads it)", err)
 	}
 	if got, _ := os.ReadFile(p); string(got) != broken {
 		t.Errorf("_headers was changed:\n%s", got)
-	}
-}
-
-// Cloudflare Pages applies the first 100 rules of _headers: the user's
-// rules around rsgen's block count as well as rsgen's own.
-func TestCloudflareRuleLimitCountsTheUsersRules(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		theirs int
-		notice bool
-	}{{0, false}, {99, true}} {
-		out := t.TempDir()
-		var theirs strings.Builder
-		theirs.WriteString("# BEGIN rsgen\n# END rsgen\n")
-		for i := range tt.theirs {
-			fmt.Fprintf(&theirs, "/page-%d\n  X-Robots-Tag: noindex\n", i)
-		}
-		if err := os.WriteFile(filepath.Join(out, hosting.Headers), []byte(theirs.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cfg := checkTestConfig(t, out)
-		cfg.Hosts = []string{hosting.Cloudflare}
-		var notices []string
-		cfg.Notice = func(msg string) { notices = append(notices, msg) }
-		if _, err := Build(context.Background(), cfg); err != nil {
-			t.Fatal(err)
-		}
-		if noticed := strings.Contains(strings.Join(notices, "\n"), "Cloudflare Pages applies the first 100"); noticed != tt.notice {
-			t.Errorf("%d rules of the user's: notices %q; want the Cloudflare one: %v", tt.theirs, notices, tt.notice)
-		}
 	}
 }

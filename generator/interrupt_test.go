@@ -19,6 +19,7 @@ import (
 // build that cannot be used, whose hint is to start the history afresh;
 // and the output is left as it was.
 func TestInterruptedReadingPrevious(t *testing.T) {
+	t.Parallel()
 	a := acNewTree(t, map[string]string{"one.html": "1", "two.html": "2"}, acDay(1))
 	d := acNewTree(t, map[string]string{"x.csv": "x", "y.csv": "y"}, acDay(1))
 	live := t.TempDir()

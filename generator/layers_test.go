@@ -23,7 +23,7 @@ var layers = [][]string{
 	{"zipdump", "validate", "hosting", "templates"},
 	{"generator/report", "generator/internal/spill"},
 	{"generator/internal/docs", "generator/internal/treescan", "generator/internal/archivescan", "generator/internal/bucketscan", "generator/internal/spill/spilltest"},
-	{"generator/internal/changelists", "generator/internal/packages", "generator/internal/detect", "generator/internal/hostfiles"},
+	{"generator/internal/changelists", "generator/internal/packages", "generator/internal/detect", "generator/internal/hostfiles", "generator/internal/docs/docstest"},
 	{"generator/internal/archives", "generator/internal/exports"},
 	{"generator/internal/dumps"},
 	{"generator"},
@@ -31,7 +31,7 @@ var layers = [][]string{
 }
 
 // testOnly are the packages that only tests import.
-var testOnly = []string{"internal/testenv", "generator/internal/spill/spilltest", "internal/notify/notifytest"}
+var testOnly = []string{"internal/testenv", "generator/internal/spill/spilltest", "generator/internal/docs/docstest", "internal/notify/notifytest"}
 
 // layerOf returns the layer of the package at dir (slash-separated, from
 // the module's root), or -1.

@@ -39,7 +39,7 @@ func TestScanKeepsThePathOrder(t *testing.T) {
 
 	want := func(out string) []string {
 		t.Helper()
-		_, entries := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+		_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 		var locs []string
 		for _, e := range entries {
 			locs = append(locs, strings.TrimPrefix(e.Loc, "https://example.org/"))
@@ -58,7 +58,7 @@ func TestScanKeepsThePathOrder(t *testing.T) {
 				cfg := acConfig(tr.dir, out, acDay(1))
 				cfg.scanWindow, cfg.bigDir = window, big
 				cfg.FollowSymlinks, cfg.Jobs = true, jobs
-				acBuild(t, cfg)
+				mustBuild(t, cfg)
 				locs := want(out)
 				if !slices.IsSorted(locs) || len(locs) != len(files)+2+2*3 {
 					t.Errorf("the Resource List lists\n%s", strings.Join(locs, "\n"))
@@ -67,7 +67,7 @@ func TestScanKeepsThePathOrder(t *testing.T) {
 				if golden == nil {
 					golden = got
 				}
-				acSameFiles(t, "the output", got, golden)
+				sameFiles(t, "the output", got, golden)
 			})
 		}
 	}
@@ -89,7 +89,7 @@ func TestScanWindowGivesTheSameOutput(t *testing.T) {
 		out := t.TempDir()
 		cfg := acCachedConfig(tr.dir, out, cache, acDay(1))
 		cfg.scanWindow = window
-		rep := acBuild(t, cfg)
+		rep := mustBuild(t, cfg)
 		if rep.Files != len(files) {
 			t.Fatalf("window %d: %d files published, want %d", window, rep.Files, len(files))
 		}
@@ -97,6 +97,6 @@ func TestScanWindowGivesTheSameOutput(t *testing.T) {
 		if golden == nil {
 			golden = got
 		}
-		acSameFiles(t, fmt.Sprintf("window %d", window), got, golden)
+		sameFiles(t, fmt.Sprintf("window %d", window), got, golden)
 	}
 }

@@ -42,7 +42,7 @@ func TestPreviousOverHTTP(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(live)))
 	defer srv.Close()
 	base := srv.URL + "/"
-	acBuild(t, acServedConfig(t, tr.dir, live, base, acDay(1)))
+	mustBuild(t, acServedConfig(t, tr.dir, live, base, acDay(1)))
 
 	tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
 	tr.remove("b.txt")
@@ -51,14 +51,14 @@ func TestPreviousOverHTTP(t *testing.T) {
 	fromURL, fromDir := t.TempDir(), t.TempDir()
 	cfg := acServedConfig(t, tr.dir, fromURL, base, acDay(2))
 	cfg.Changes.Previous = srv.URL
-	rep := acBuild(t, cfg)
+	rep := mustBuild(t, cfg)
 	if rep.Changes.Created != 1 || rep.Changes.Deleted != 1 || rep.Changes.Lists != 1 {
 		t.Errorf("report %+v", rep.Changes)
 	}
 	cfg = acServedConfig(t, tr.dir, fromDir, base, acDay(2))
 	cfg.Changes.Previous = live
-	acBuild(t, cfg)
-	acSameFiles(t, "from the URL and from the directory", testenv.ReadTree(t, fromURL), testenv.ReadTree(t, fromDir))
+	mustBuild(t, cfg)
+	sameFiles(t, "from the URL and from the directory", testenv.ReadTree(t, fromURL), testenv.ReadTree(t, fromDir))
 
 	// Publish, and go on from the live site: the history survives the
 	// fresh output directory.
@@ -72,8 +72,8 @@ func TestPreviousOverHTTP(t *testing.T) {
 	next := t.TempDir()
 	cfg = acServedConfig(t, tr.dir, next, base, acDay(3))
 	cfg.Changes.Previous = srv.URL + "/"
-	acBuild(t, cfg)
-	doc, entries := acReadDoc(t, filepath.Join(next, docsDir, changelists.IndexName))
+	mustBuild(t, cfg)
+	doc, entries := testenv.ReadDoc(t, filepath.Join(next, docsDir, changelists.IndexName))
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.MD.Change+" "+strings.TrimPrefix(e.Loc, base))
@@ -87,7 +87,7 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	good := t.TempDir()
-	acBuild(t, acConfig(tr.dir, good, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, good, acDay(1)))
 	// A previous build broken in one document.
 	broken := func(rel, content string) string {
 		dir := t.TempDir()
@@ -120,7 +120,7 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
-			acBuild(t, acConfig(tr.dir, out, acDay(1)))
+			mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 			before := testenv.ReadTree(t, out)
 			tr.write("new.txt", "new", acDay(1))
 			defer tr.remove("new.txt")
@@ -134,7 +134,7 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("error %q does not say %q", err, tt.msg)
 			}
-			acSameFiles(t, "the output after a failed build", testenv.ReadTree(t, out), before)
+			sameFiles(t, "the output after a failed build", testenv.ReadTree(t, out), before)
 		})
 	}
 }
@@ -143,7 +143,7 @@ func TestChangesDeterministic(t *testing.T) {
 	t.Parallel()
 	tr := acNewTree(t, acFiles, acT0)
 	prev := t.TempDir()
-	acBuild(t, acConfig(tr.dir, prev, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, prev, acDay(1)))
 	for i := range 20 {
 		tr.write("many/"+strings.Repeat("x", i+1)+".txt", "same time", acTime("2024-06-01T06:00:00Z"))
 	}
@@ -154,13 +154,13 @@ func TestChangesDeterministic(t *testing.T) {
 		cfg := acConfig(tr.dir, out, acDay(2))
 		cfg.Changes.Previous, cfg.Changes.Dump = prev, true
 		cfg.Jobs = jobs
-		acBuild(t, cfg)
+		mustBuild(t, cfg)
 		got := testenv.ReadTree(t, out)
 		if first == nil {
 			first = got
 			continue
 		}
-		acSameFiles(t, "a second build", got, first)
+		sameFiles(t, "a second build", got, first)
 	}
 }
 
@@ -183,18 +183,19 @@ func TestPreviousWithOtherDigests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
 			cfg := acConfig(tr.dir, out, acDay(1))
 			cfg.Hashes, _ = hashing.ParseSet(tt.before)
-			acBuild(t, cfg)
+			mustBuild(t, cfg)
 			if tt.mutateSource != nil {
 				tt.mutateSource(tr)
 			}
 			cfg = acConfig(tr.dir, out, acDay(2))
 			cfg.Hashes, _ = hashing.ParseSet(tt.now)
 			cfg.Changes.Previous = out
-			rep := acBuild(t, cfg)
+			rep := mustBuild(t, cfg)
 			if rep.Changes.Reread != tt.reread || rep.Changes.Updated != tt.wantUpdated || rep.Changes.Created+rep.Changes.Deleted != 0 {
 				t.Errorf("report %+v, want %d read again, %d updated", rep.Changes, tt.reread, tt.wantUpdated)
 			}
@@ -211,7 +212,7 @@ func TestPreviousWithUnknownDigest(t *testing.T) {
 	// one rsgen cannot compute: equal lengths count as unchanged.
 	tr := acNewTree(t, acFiles, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	rl := filepath.Join(out, docsDir, "resourcelist.xml")
 	b, err := os.ReadFile(rl)
 	if err != nil {
@@ -228,7 +229,7 @@ func TestPreviousWithUnknownDigest(t *testing.T) {
 	tr.write("b.txt", "bravo!", acDay(1)) // another length: updated
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	rep := acBuild(t, cfg)
+	rep := mustBuild(t, cfg)
 	if rep.Changes.Updated != 1 || rep.Changes.Reread != 0 {
 		t.Errorf("report %+v", rep.Changes)
 	}
@@ -239,11 +240,11 @@ func TestPreviousOfAnArchive(t *testing.T) {
 	dir := t.TempDir()
 	tarball := filepath.Join(dir, "site.tar")
 	out := filepath.Join(dir, "out")
-	writeTestArchive(t, tarball, []archiveMember{{name: "a.txt", body: "alpha"}, {name: "b.txt", body: "bravo"}})
+	testenv.WriteArchive(t, tarball, []testenv.Member{{Name: "a.txt", Body: "alpha"}, {Name: "b.txt", Body: "bravo"}})
 	cfg := acConfig(tarball, out, acDay(1))
 	cfg.Hashes = hashing.Set{hashing.MD5}
-	acBuild(t, cfg)
-	writeTestArchive(t, tarball, []archiveMember{{name: "a.txt", body: "ALPHA"}, {name: "c.txt", body: "charlie"}})
+	mustBuild(t, cfg)
+	testenv.WriteArchive(t, tarball, []testenv.Member{{Name: "a.txt", Body: "ALPHA"}, {Name: "c.txt", Body: "charlie"}})
 
 	// Against its previous build, with other digests: the archive cannot
 	// be read again, so equal lengths count as unchanged, with a notice.
@@ -252,7 +253,7 @@ func TestPreviousOfAnArchive(t *testing.T) {
 	cfg.Cache = filepath.Join(dir, "cache")
 	var notices []string
 	cfg.Notice = func(m string) { notices = append(notices, m) }
-	rep := acBuild(t, cfg)
+	rep := mustBuild(t, cfg)
 	if rep.Changes.Created != 1 || rep.Changes.Deleted != 1 || rep.Changes.Updated != 0 || rep.Cached != 0 {
 		t.Errorf("report %+v, %d cached", rep.Changes, rep.Cached)
 	}
@@ -324,21 +325,22 @@ func TestPreviousInAnotherOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, files, acT0)
 			out := t.TempDir()
 			cfg := acConfig(tr.dir, out, acDay(1))
 			cfg.Limits.MaxEntries = 3
-			acBuild(t, cfg)
+			mustBuild(t, cfg)
 			tt.tamper(t, filepath.Join(out, docsDir))
 			tr.write("b/c.txt", "changed", acT0)
 			tr.remove("b0.txt")
 			tr.write("b.txt", "new", acT0)
 			cfg.At, cfg.Changes.Previous = acDay(2), out
-			rep := acBuild(t, cfg)
+			rep := mustBuild(t, cfg)
 			if c := rep.Changes; c.Created != 1 || c.Updated != 1 || c.Deleted != 1 {
 				t.Fatalf("changes %+v, want 1 created, 1 updated, 1 deleted", c)
 			}
-			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
+			_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			got := map[string]string{}
 			for _, e := range entries {
 				got[strings.TrimPrefix(e.Loc, acBase)] = e.MD.Change
@@ -376,7 +378,7 @@ func TestPreviousJoinRandomTrees(t *testing.T) {
 		out := t.TempDir()
 		cfg := acConfig(tr.dir, out, acDay(1))
 		cfg.Limits.MaxEntries = 4 + rng.IntN(4) // the previous list in parts under an index, or not
-		acBuild(t, cfg)
+		mustBuild(t, cfg)
 
 		after := maps.Clone(before)
 		for rel := range before {
@@ -416,10 +418,10 @@ func TestPreviousJoinRandomTrees(t *testing.T) {
 		}
 		limit := DeleteLimit{N: 100, Percent: true}
 		cfg.MaxDelete = &limit
-		acBuild(t, cfg)
+		mustBuild(t, cfg)
 		got := map[string]string{}
 		if _, err := os.Stat(filepath.Join(out, docsDir, "changelist.xml")); err == nil {
-			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
+			_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			base := mustBaseURL(t, acBase)
 			for _, e := range entries {
 				rel, ok := base.base.RelPath(e.Loc)
@@ -471,7 +473,7 @@ func TestScanFailureStopsReadingThePrevious(t *testing.T) {
 	base := srv.URL + "/"
 	cfg := acServedConfig(t, tr.dir, live, base, acDay(1))
 	cfg.Limits.MaxEntries = 3 // two parts under an index
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 
 	// The second build finds nothing to publish (KindEmptySource), which
 	// fails it once the scan is done, without cancelling anything.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 // TestPreviousWithUnescapedURLs: a previous Resource List written by
@@ -20,7 +21,7 @@ func TestPreviousWithUnescapedURLs(t *testing.T) {
 	files := map[string]string{"café.txt": "c", "with space.txt": "w", "a+b.txt": "a", "tilde~.txt": "t", "gone é.txt": "g", "gone+.txt": "p"}
 	tr := acNewTree(t, files, acT0)
 	out := t.TempDir()
-	acBuild(t, acConfig(tr.dir, out, acDay(1)))
+	mustBuild(t, acConfig(tr.dir, out, acDay(1)))
 	rl := filepath.Join(out, docsDir, "resourcelist.xml")
 	b, err := os.ReadFile(rl)
 	if err != nil {
@@ -44,11 +45,11 @@ func TestPreviousWithUnescapedURLs(t *testing.T) {
 	tr.remove("gone+.txt")
 	cfg := acConfig(tr.dir, out, acDay(2))
 	cfg.Changes.Previous = out
-	rep := acBuild(t, cfg)
+	rep := mustBuild(t, cfg)
 	if rep.Changes.Created != 0 || rep.Changes.Updated != 0 || rep.Changes.Deleted != 2 {
 		t.Errorf("report %+v, want the two files removed deleted and nothing else", rep.Changes)
 	}
-	_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
+	_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.MD.Change+" "+e.Loc)
@@ -75,6 +76,7 @@ func TestBaseURLReservedRoundTrip(t *testing.T) {
 		{"x!$&'()*+,;=:@y", "x!$&'()*+,;=:@y"}, {"a%2Bb", "a%2Bb"}, {"caf%C3%A9", "caf%C3%A9"}, {"café", "caf%C3%A9"},
 	} {
 		t.Run(p[0], func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, files, acT0)
 			out := t.TempDir()
 			base, err := ParseBaseURL("https://example.org/" + p[0] + "/")
@@ -85,12 +87,12 @@ func TestBaseURLReservedRoundTrip(t *testing.T) {
 			for day, prev := range []string{"", out} {
 				cfg := acConfig(tr.dir, out, acDay(day+1))
 				cfg.BaseURL, cfg.Changes.Previous = base, prev
-				rep := acBuild(t, cfg)
+				rep := mustBuild(t, cfg)
 				if c := rep.Changes; c != nil && c.Created+c.Updated+c.Deleted != 0 {
 					t.Errorf("an unchanged rebuild: %d created, %d updated, %d deleted", c.Created, c.Updated, c.Deleted)
 				}
 			}
-			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+			_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			for _, e := range entries {
 				if !strings.HasPrefix(e.Loc, want) {
 					t.Errorf("published %s, not under %s", e.Loc, want)

@@ -26,6 +26,7 @@ func TestSchemaRejectedTypesLeftOut(t *testing.T) {
 		"export": {Export: export, Out: filepath.Join(dir, "out-export"), BaseURL: mustBaseURL(t, "https://example.org/"), At: testAt, FixedTime: true},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if _, err := Build(context.Background(), cfg); err != nil {
 				t.Fatal(err)
 			}

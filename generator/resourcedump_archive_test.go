@@ -3,7 +3,6 @@ package generator
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -40,10 +39,10 @@ func TestResourceDumpArchive(t *testing.T) {
 	out := t.TempDir()
 	first := acConfig(tr.dir, out, acDay(1))
 	first.Dump.Enabled = true
-	acBuild(t, first)
+	mustBuild(t, first)
 	for d := 2; d <= 5; d++ {
 		tr.write("day.txt", strings.Repeat("x", d), acDay(d)) // a package of other bytes each day
-		acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(d), 60*day))
+		mustBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(d), 60*day))
 	}
 	dumpArchiveOf := func(out string) []string {
 		return archivedIn(t, out, archives.ResourceDumpArchiveName, rsxml.CapResourceDumpArchive, func(md *rsxml.MD) string { return md.At })
@@ -61,12 +60,12 @@ func TestResourceDumpArchive(t *testing.T) {
 	if !strings.Contains(pkg, "xx") || strings.Contains(pkg, "xxx") || pkg == files["resourcesync/resourcedump-00001.zip"] {
 		t.Error("the archived package is not the Resource Dump of its snapshot")
 	}
-	_, entries := acReadDoc(t, filepath.Join(out, docsDir, "archive", "resourcedump-20240602T000000Z.xml"))
+	_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "archive", "resourcedump-20240602T000000Z.xml"))
 	if len(entries) != 1 || entries[0].Loc != acBase+"resourcesync/archive/resourcedump-20240602T000000Z-00001.zip" ||
 		entries[0].Link("contents") != acBase+"resourcesync/archive/resourcedump-20240602T000000Z-00001.manifest.xml" {
 		t.Errorf("the archived dump lists %+v", entries)
 	}
-	if doc, _ := acReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml")); doc.Link("archives") != acBase+docsDir+"/"+archives.ResourceDumpArchiveName {
+	if doc, _ := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml")); doc.Link("archives") != acBase+docsDir+"/"+archives.ResourceDumpArchiveName {
 		t.Errorf("resourcedump.xml links rel=\"archives\" to %q", doc.Link("archives"))
 	}
 	acValidate(t, out)
@@ -74,7 +73,7 @@ func TestResourceDumpArchive(t *testing.T) {
 	// archives, in one order whatever the build wrote first.
 	order := []string{rsxml.CapResourceList, rsxml.CapResourceDump, rsxml.CapChangeList, rsxml.CapChangeDump,
 		rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}
-	_, caps := acReadDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
+	_, caps := testenv.ReadDoc(t, filepath.Join(out, docsDir, "capabilitylist.xml"))
 	var listed []string
 	for _, c := range caps {
 		listed = append(listed, c.MD.Capability)
@@ -88,7 +87,7 @@ func TestResourceDumpArchive(t *testing.T) {
 	// Carried forward from the directory into a fresh output (the
 	// packages copied: linked only within a file system), byte for byte.
 	fromDir := t.TempDir()
-	acBuild(t, dumpArchiveConfig(tr.dir, fromDir, out, acDay(5).Add(time.Hour), 60*day))
+	mustBuild(t, dumpArchiveConfig(tr.dir, fromDir, out, acDay(5).Add(time.Hour), 60*day))
 	got := testenv.ReadTree(t, fromDir)
 	for name, content := range files {
 		if strings.HasPrefix(name, "resourcesync/archive/resourcedump-") && got[name] != content {
@@ -109,7 +108,7 @@ func TestResourceDumpArchive(t *testing.T) {
 	testenv.SameSnapshot(t, "after the refused build", testenv.Snapshot(t, out), before)
 
 	// 60 days after the first, it is dropped, with its packages.
-	acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2).Add(61*day), 60*day))
+	mustBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2).Add(61*day), 60*day))
 	if got := dumpArchiveOf(out); len(got) != 2 || !strings.HasPrefix(got[0], "2024-06-04T00:00:00Z ") {
 		t.Errorf("after retention the archive lists\n%s", strings.Join(got, "\n"))
 	}
@@ -121,7 +120,7 @@ func TestResourceDumpArchive(t *testing.T) {
 	// Dropped on purpose.
 	cfg = archiveConfig(tr.dir, out, out, acDay(2).Add(62*day), 60*day)
 	cfg.Dump.Enabled, cfg.Changes.Drop = true, []string{"resourcedump-archive"}
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	if _, err := os.Stat(filepath.Join(out, docsDir, archives.ResourceDumpArchiveName)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the archive dropped on purpose is still published: %v", err)
 	}
@@ -172,12 +171,13 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 		}, "but the Resource Dump Archive"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
 			first := acConfig(tr.dir, out, acDay(1))
 			first.Dump.Enabled = true
-			acBuild(t, first)
-			acBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
+			mustBuild(t, first)
+			mustBuild(t, dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
 			tt.edit(t, filepath.Join(out, docsDir))
 			_, err := Build(context.Background(), dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour))
 			if !errors.Is(err, errPrevious) || !strings.Contains(err.Error(), tt.want) {
@@ -190,7 +190,7 @@ func TestResourceDumpArchiveRefused(t *testing.T) {
 			}
 			cfg := dumpArchiveConfig(tr.dir, t.TempDir(), out, acDay(3), 60*24*time.Hour)
 			cfg.Changes.Archive.ResourceDumps, cfg.Changes.Drop = 0, []string{"resourcedump-archive"}
-			acBuild(t, cfg)
+			mustBuild(t, cfg)
 		})
 	}
 }
@@ -207,17 +207,17 @@ func TestResourceDumpArchiveHTTP(t *testing.T) {
 	base := mustBaseURL(t, srv.URL+"/")
 	cfg := acConfig(tr.dir, live, acDay(1))
 	cfg.BaseURL, cfg.Dump.Enabled = base, true
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	cfg = dumpArchiveConfig(tr.dir, live, srv.URL+"/", acDay(2), 60*day)
 	cfg.BaseURL = base
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	want := testenv.ReadTree(t, live)
 
 	fresh := t.TempDir()
 	tr.write("day.txt", "new", acDay(3))
 	cfg = dumpArchiveConfig(tr.dir, fresh, srv.URL+"/", acDay(3), 60*day)
 	cfg.BaseURL = base
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	got := testenv.ReadTree(t, fresh)
 	n := 0
 	for name, content := range want {
@@ -242,16 +242,16 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 	out := t.TempDir()
 	first := acConfig(tr.dir, out, acDay(1))
 	first.Dump.Enabled = true
-	acBuild(t, first)
+	mustBuild(t, first)
 	copied := func(src, out, prev string, at time.Time) Config { // packages copied, as from another file system
 		cfg := dumpArchiveConfig(src, out, prev, at, 60*24*time.Hour)
 		cfg.noLinks = true
 		return cfg
 	}
-	acBuild(t, copied(tr.dir, out, out, acDay(2)))
+	mustBuild(t, copied(tr.dir, out, out, acDay(2)))
 
 	fresh := t.TempDir()
-	acBuild(t, copied(tr.dir, fresh, out, acDay(3)))
+	mustBuild(t, copied(tr.dir, fresh, out, acDay(3)))
 	pkg := filepath.Join(fresh, docsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")
 	st, err := os.Stat(pkg)
 	if err != nil {
@@ -277,33 +277,6 @@ func TestResourceDumpArchiveCopied(t *testing.T) {
 	}
 }
 
-// An archived Resource Dump is one document: one that would pass the
-// limits of a document is refused, naming them.
-func TestResourceDumpArchiveLimits(t *testing.T) {
-	t.Parallel()
-	files := map[string]string{}
-	for i := range 12 {
-		files[fmt.Sprintf("f%02d.bin", i)] = strings.Repeat(string(rune('a'+i)), 900)
-	}
-	tr := acNewTree(t, files, acT0)
-	out := t.TempDir()
-	build := func(cfg Config) error {
-		cfg.Dump.MaxBytes, cfg.Limits.MaxBytes = 1024, minMaxBytes
-		_, err := Build(context.Background(), cfg)
-		return err
-	}
-	first := acConfig(tr.dir, out, acDay(1))
-	first.Dump.Enabled = true
-	if err := build(first); err != nil {
-		t.Fatal(err)
-	}
-	err := build(dumpArchiveConfig(tr.dir, out, out, acDay(2), 60*24*time.Hour))
-	var le *Error
-	if !errors.As(err, &le) || le.Kind != KindLimit || !slices.Contains(le.Raise, "Limits.MaxBytes") {
-		t.Fatalf("an archived dump past the limit: %v, want a LimitError", err)
-	}
-}
-
 // A previous build given by a relative path (as rsgen.toml's previous =
 // "out" is, and --previous out): its packages are its own, linked.
 func TestCarriedPackagesRelativePrevious(t *testing.T) {
@@ -312,12 +285,12 @@ func TestCarriedPackagesRelativePrevious(t *testing.T) {
 	t.Chdir(work)
 	first := acConfig(tr.dir, "out", acDay(1))
 	first.Dump.Enabled = true
-	acBuild(t, first)
+	mustBuild(t, first)
 	for d := 2; d <= 4; d++ {
 		tr.write("day.txt", strings.Repeat("x", d), acDay(d))
 		cfg := dumpArchiveConfig(tr.dir, "out", "out", acDay(d), 60*24*time.Hour)
 		cfg.Changes.Dump = true
-		acBuild(t, cfg)
+		mustBuild(t, cfg)
 	}
 	if _, err := os.Stat(filepath.Join(work, "out", docsDir, "archive", "resourcedump-20240602T000000Z-00001.zip")); err != nil {
 		t.Error(err)
@@ -342,13 +315,13 @@ func TestDumpsWithinTheSecond(t *testing.T) {
 			cfg.Changes.Previous, cfg.Changes.Dump = out, true
 			cfg.Changes.Archive.Keep, cfg.Changes.Archive.ResourceDumps = units.Duration(30*24*time.Hour), units.Duration(time.Second)
 		}
-		acBuild(t, cfg)
+		mustBuild(t, cfg)
 	}
 	build(false)
 	tr.write("new.txt", "new", acT0)
 	build(true)
 	build(true)
-	doc, _ := acReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml"))
+	doc, _ := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml"))
 	if doc.MD.At != "2024-06-01T12:00:02Z" || doc.MD.Completed < doc.MD.At {
 		t.Errorf("resourcedump.xml at %s completed %s", doc.MD.At, doc.MD.Completed)
 	}
@@ -377,14 +350,14 @@ func TestResourceDumpArchivePackagedLater(t *testing.T) {
 			cfg.Changes.Previous = out
 			cfg.Changes.Archive.Keep, cfg.Changes.Archive.ResourceDumps = units.Duration(365*24*time.Hour), units.Duration(time.Second)
 		}
-		acBuild(t, cfg)
+		mustBuild(t, cfg)
 	}
 	build(false)
 	for i, name := range []string{"one.txt", "two.txt"} {
 		tr.write(name, strings.Repeat("x", i+1), acT0)
 		build(true)
 	}
-	doc, entries := acReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml"))
+	doc, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcedump.xml"))
 	if last := entries[len(entries)-1].MD; last.At <= doc.MD.At || last.Completed > doc.MD.Completed {
 		t.Errorf("resourcedump.xml at %s completed %s, its last package at %s completed %s: want it taken after the dump's at, within its completed",
 			doc.MD.At, doc.MD.Completed, last.At, last.Completed)

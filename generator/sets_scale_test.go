@@ -13,6 +13,7 @@ import (
 // own directory only (the walk starts there), not the shared root, whose
 // listing grows with the sets, nor the other sets' parts.
 func TestSetsShareASource(t *testing.T) {
+	t.Parallel()
 	const n = 40
 	src := t.TempDir()
 	for i := range n {

@@ -62,7 +62,7 @@ func TestBuildSite(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	acValidate(t, out)
-	_, sd := acReadDoc(t, filepath.Join(out, stage.WellKnownFile))
+	_, sd := testenv.ReadDoc(t, filepath.Join(out, stage.WellKnownFile))
 	var lists []string
 	for _, e := range sd {
 		lists = append(lists, e.Loc+" "+e.Link("describedby"))
@@ -93,7 +93,7 @@ func TestBuildSite(t *testing.T) {
 	if c := rep.Sets[1].Changes; c == nil || c.Updated+c.Created+c.Deleted != 0 {
 		t.Errorf("data: changes %+v, want none", c)
 	}
-	_, cl := acReadDoc(t, filepath.Join(out, docsDir, "articles", "changelist.xml"))
+	_, cl := testenv.ReadDoc(t, filepath.Join(out, docsDir, "articles", "changelist.xml"))
 	if got := acChangeLines(cl); len(got) != 1 || !strings.HasPrefix(got[0], "updated articles/two.html ") {
 		t.Errorf("articles' Change List %q", got)
 	}
@@ -112,7 +112,7 @@ func TestBuildSite(t *testing.T) {
 	if !slices.Equal(rep.Added, []string{"media"}) || rep.Sets[2].Changes != nil {
 		t.Errorf("added %q, media's changes %+v; want media added, with no changes", rep.Added, rep.Sets[2].Changes)
 	}
-	if _, cl := acReadDoc(t, filepath.Join(out, docsDir, "articles", "changelist.xml")); len(cl) != 1 {
+	if _, cl := testenv.ReadDoc(t, filepath.Join(out, docsDir, "articles", "changelist.xml")); len(cl) != 1 {
 		t.Errorf("articles' history lost: %d changes", len(cl))
 	}
 	acValidate(t, out)
@@ -152,7 +152,7 @@ func TestBuildSiteRemovedSet(t *testing.T) {
 	// A build without sets, then a site: the one set is refused too.
 	single := t.TempDir()
 	cfg := acConfig(a.dir, single, acDay(2))
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	site = siteOf(t, a, d, single, acDay(3))
 	if _, err := BuildSite(context.Background(), site); !errors.As(err, &re) || re.Kind != KindSetRemoved || !slices.Equal(re.Sets, []string{oneSet}) {
 		t.Fatalf("a site over a build without sets: %v, want a SetRemovedError for %s", err, oneSet)
@@ -214,7 +214,7 @@ func TestBuildSiteOneSetDescribedby(t *testing.T) {
 	site.Sets = site.Sets[:1]
 	site.Sets[0].Describedby = acBase + "about/articles.html"
 	mustBuildSite(t, site)
-	_, sd := acReadDoc(t, filepath.Join(out, stage.WellKnownFile))
+	_, sd := testenv.ReadDoc(t, filepath.Join(out, stage.WellKnownFile))
 	if len(sd) != 1 || sd[0].Link("describedby") != acBase+"about/articles.html" {
 		t.Errorf("the Source Description lists %+v", sd)
 	}
@@ -313,13 +313,13 @@ func TestSetDocsURL(t *testing.T) {
 	a := acNewTree(t, map[string]string{"one.html": "1"}, acDay(1))
 	out := t.TempDir()
 	mustBuildSite(t, siteOf(t, a, a, out, acDay(2)))
-	_, caps := acReadDoc(t, filepath.Join(out, docsDir, "data", "capabilitylist.xml"))
+	_, caps := testenv.ReadDoc(t, filepath.Join(out, docsDir, "data", "capabilitylist.xml"))
 	for _, e := range caps {
 		if !strings.HasPrefix(e.Loc, acBase+"resourcesync/data/") {
 			t.Errorf("the data set's Capability List lists %s", e.Loc)
 		}
 	}
-	doc, _ := acReadDoc(t, filepath.Join(out, docsDir, "data", "capabilitylist.xml"))
+	doc, _ := testenv.ReadDoc(t, filepath.Join(out, docsDir, "data", "capabilitylist.xml"))
 	if doc.Link("up") != acBase+stage.WellKnownFile {
 		t.Errorf("up %s", doc.Link("up"))
 	}
@@ -341,6 +341,7 @@ func TestSiteS3Content(t *testing.T) {
 		{"another host", "https://cdn.example.org/b/", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			for _, f := range []string{"a/one.html", "b/x.csv"} {
 				p := filepath.Join(out, filepath.FromSlash(f))

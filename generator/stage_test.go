@@ -59,6 +59,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			src := copySite(t)
 			out := t.TempDir()
 			if tc.inPlace {

@@ -270,6 +270,7 @@ func TestSymlinks(t *testing.T) {
 			notices: []string{"link-out:", "link-out-dir:", "link-out-rel:", "dangling:", "loop: symbolic link loop", "dir/up: symbolic link loop", "dir/self-loop:"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			src := setup(t)
 			var notes noticeLog
 			cfg := testConfig(t, src, t.TempDir())
@@ -453,6 +454,7 @@ func TestFilter(t *testing.T) {
 		{name: "exclude everything", exclude: []string{"**"}, want: nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			cfg := testConfig(t, src, t.TempDir())
 			cfg.Filter.Include, cfg.Filter.Exclude = tc.include, tc.exclude
 			cfg.AllowEmpty = tc.want == nil // see TestEmptySource

@@ -62,10 +62,11 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tr := acNewTree(t, acFiles, acT0)
 			out := t.TempDir()
-			acBuild(t, acConfig(tr.dir, out, acDay(1)))
-			_, before := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+			mustBuild(t, acConfig(tr.dir, out, acDay(1)))
+			_, before := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 
 			// One real change, so that a Change List is published.
 			tr.write("new.txt", "new", acTime("2024-06-01T12:00:00Z"))
@@ -82,7 +83,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 					return nil
 				}
 			}
-			rep := acBuild(t, cfg)
+			rep := mustBuild(t, cfg)
 			if len(rep.Problems) != tt.problems {
 				t.Errorf("problems %v, want %d", rep.Problems, tt.problems)
 			}
@@ -91,7 +92,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 			}
 			var entries []*rsxml.Entry
 			if cl := filepath.Join(out, docsDir, "changelist.xml"); tt.unread != "" {
-				_, entries = acReadDoc(t, cl) // none when the source cannot be read: nothing is seen to change
+				_, entries = testenv.ReadDoc(t, cl) // none when the source cannot be read: nothing is seen to change
 			}
 			for _, line := range acChangeLines(entries) {
 				if strings.HasPrefix(line, rsxml.ChangeDeleted) {
@@ -99,7 +100,7 @@ func TestUnreadIsNotDeleted(t *testing.T) {
 				}
 			}
 			// The kept entries are in the Resource List as they were.
-			_, after := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+			_, after := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			for _, rel := range tt.kept {
 				i := slices.IndexFunc(before, func(e *rsxml.Entry) bool { return e.Loc == acBase+rel })
 				j := slices.IndexFunc(after, func(e *rsxml.Entry) bool { return e.Loc == acBase+rel })
@@ -124,7 +125,7 @@ func TestUnreadWithResourceDump(t *testing.T) {
 	out := t.TempDir()
 	cfg := acConfig(tr.dir, out, acDay(1))
 	cfg.Dump.Enabled = true
-	acBuild(t, cfg)
+	mustBuild(t, cfg)
 	snap := testenv.Snapshot(t, out)
 
 	cfg = acConfig(tr.dir, out, acDay(2))
@@ -150,27 +151,28 @@ func TestArchiveUnpublishedIsNotDeleted(t *testing.T) {
 	t.Parallel()
 	for _, kind := range []string{"tar", "zip"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			src := filepath.Join(dir, "site."+kind)
 			out := filepath.Join(dir, "out")
-			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "b.txt", body: "b"}})
-			acBuild(t, acConfig(src, out, acDay(1)))
-			_, before := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+			testenv.WriteArchive(t, src, []testenv.Member{{Name: "a.txt", Body: "a"}, {Name: "b.txt", Body: "b"}})
+			mustBuild(t, acConfig(src, out, acDay(1)))
+			_, before := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 
-			writeTestArchive(t, src, []archiveMember{{name: "a.txt", body: "a"}, {name: "a.txt", body: "A"}, {name: "b.txt", body: "b"}, {name: "new.txt", body: "n"}})
+			testenv.WriteArchive(t, src, []testenv.Member{{Name: "a.txt", Body: "a"}, {Name: "a.txt", Body: "A"}, {Name: "b.txt", Body: "b"}, {Name: "new.txt", Body: "n"}})
 			cfg := acConfig(src, out, acDay(2))
 			cfg.Changes.Previous = out
-			rep := acBuild(t, cfg)
+			rep := mustBuild(t, cfg)
 			if len(rep.Problems) != 1 || rep.Changes.Deleted != 0 {
 				t.Errorf("problems %v, changes %+v; want the duplicate reported, nothing deleted", rep.Problems, rep.Changes)
 			}
-			_, entries := acReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
+			_, entries := testenv.ReadDoc(t, filepath.Join(out, docsDir, "changelist.xml"))
 			for _, line := range acChangeLines(entries) {
 				if strings.HasPrefix(line, rsxml.ChangeDeleted) {
 					t.Errorf("the Change List announces %s", line)
 				}
 			}
-			_, after := acReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
+			_, after := testenv.ReadDoc(t, filepath.Join(out, docsDir, "resourcelist.xml"))
 			i := slices.IndexFunc(before, func(e *rsxml.Entry) bool { return e.Loc == acBase+"a.txt" })
 			j := slices.IndexFunc(after, func(e *rsxml.Entry) bool { return e.Loc == acBase+"a.txt" })
 			if i < 0 || j < 0 || !reflect.DeepEqual(before[i], after[j]) {

@@ -5,12 +5,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
 // Problems added from several goroutines come back by path, then line; a
 // FailFast hears each as it is added.
 func TestProblems(t *testing.T) {
+	t.Parallel()
 	var p Problems
 	var told []string
 	var mu sync.Mutex
@@ -38,18 +40,11 @@ func TestProblems(t *testing.T) {
 	}
 }
 
-// A name a terminal would not show as it is is quoted.
-func TestProblemError(t *testing.T) {
-	pr := Problem{Path: "a\nb.txt", Err: errors.New("unreadable")}
-	if got := pr.Error(); got == "a\nb.txt: unreadable" {
-		t.Errorf("Error %q shows the newline as it is", got)
-	}
-}
-
 // A message that names a record's field or a member without quoting it
 // stays on one line: a line break in the name must not forge a line of
 // the log (a record's "path" of "p\nrsgen: error: …" did).
 func TestProblemErrorMessageOneLine(t *testing.T) {
+	t.Parallel()
 	for _, msg := range []string{"path p\nrsgen: error: forged", "link a\rb", "file \x1b[31mx", "bad \xff\xfe", "mark \u202ex"} {
 		got := Problem{Path: "e.jsonl", Line: 5, Err: errors.New(msg)}.Error()
 		if strings.ContainsFunc(got, func(r rune) bool { return r < ' ' || r == 0x7f || r == '\u202e' }) || !utf8.ValidString(got) {
@@ -58,5 +53,24 @@ func TestProblemErrorMessageOneLine(t *testing.T) {
 	}
 	if got, want := (Problem{Path: "e.jsonl", Line: 5, Err: errors.New("path p\nq: no such file")}).Error(), `e.jsonl:5: path p\nq: no such file`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// A problem is printed on the terminal or into a CI log: a name with a
+// line break or an escape sequence is quoted, so that it can neither forge
+// lines of the log nor drive the terminal.
+func TestProblemNamesArePrintable(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"a\nrsgen: published 0 files", "b\x1b]0;pwned\x07.txt", "c\r.txt", "d\u0085.txt", "e\u202e.txt"} {
+		msg := Problem{Path: "dir/" + name, Err: errors.New("cannot be packaged")}.Error()
+		if strings.ContainsFunc(msg, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }) {
+			t.Errorf("%q is printed as it is", msg)
+		}
+		if !strings.HasSuffix(msg, ": cannot be packaged") {
+			t.Errorf("%q lost its reason", msg)
+		}
+	}
+	if msg := (Problem{Path: "docs/café & crème.html", Err: errors.New("x")}).Error(); msg != "docs/café & crème.html: x" {
+		t.Errorf("a printable name is printed as %q", msg)
 	}
 }

@@ -4,45 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
 var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
 
 func TestMain(m *testing.M) { testenv.Main(m) }
-
-// newDocs is a document writer into a stage of its own.
-func newDocs(t *testing.T) *docs.Writer {
-	t.Helper()
-	stg, err := stage.New(t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
-	return &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}}
-}
-
-// staged is the content of the staged document name, which must exist.
-func staged(t *testing.T, d *docs.Writer, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(d.Stage.Path(d.Dir + "/" + name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // contains fails t for each of want that doc (named name) does not hold.
 func contains(t *testing.T, name, doc string, want ...string) {
@@ -65,7 +43,7 @@ func (n *notices) add(s string) { *n = append(*n, s) }
 // is advertised.
 func TestResourceListArchiveFirst(t *testing.T) {
 	t.Parallel()
-	d := newDocs(t)
+	d := docstest.Writer(t)
 	la := &ResourceLists{Docs: d, Prev: &previous.Site{}, Every: time.Hour, Keep: 24 * time.Hour, At: snapshot, Notice: func(string) {}}
 	a, err := la.Plan()
 	if err != nil || a == nil || !a.Fresh {
@@ -80,9 +58,9 @@ func TestResourceListArchiveFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "the archived list", staged(t, d, "archive/resourcelist-20240602T000000Z.xml"),
+	contains(t, "the archived list", docstest.Staged(t, d, "archive/resourcelist-20240602T000000Z.xml"),
 		`capability="resourcelist" at="2024-06-02T00:00:00Z"`, "<loc>https://example.org/a.txt</loc>", "<loc>https://example.org/b.txt</loc>")
-	contains(t, ResourceListArchiveName, staged(t, d, ResourceListArchiveName), `capability="resourcelist-archive"`,
+	contains(t, ResourceListArchiveName, docstest.Staged(t, d, ResourceListArchiveName), `capability="resourcelist-archive"`,
 		"<loc>https://example.org/resourcesync/archive/resourcelist-20240602T000000Z.xml</loc>", `at="2024-06-02T00:00:00Z"`)
 	if len(d.Caps) != 1 || d.Caps[0].MD.Capability != rsxml.CapResourceListArchive {
 		t.Errorf("advertised %v, want the archive", d.Caps)
@@ -96,8 +74,8 @@ func TestResourceListArchiveNone(t *testing.T) {
 	prev := &previous.Site{ResourceListArchive: &previous.Archive{Lists: []previous.ArchivedList{{At: snapshot.Add(-time.Hour)}}}}
 	var said notices
 	for _, la := range []*ResourceLists{
-		{Docs: newDocs(t), Prev: prev, At: snapshot, Notice: said.add},
-		{Docs: newDocs(t), Every: time.Hour, At: snapshot, Notice: said.add},
+		{Docs: docstest.Writer(t), Prev: prev, At: snapshot, Notice: said.add},
+		{Docs: docstest.Writer(t), Every: time.Hour, At: snapshot, Notice: said.add},
 	} {
 		if a, err := la.Plan(); a != nil || err != nil || la.Link(a) != nil {
 			t.Errorf("plan %+v, %v; want none", a, err)
@@ -134,7 +112,7 @@ func stagePackages(t *testing.T, d *docs.Writer, n int) []packages.Package {
 // names of its own; the archive lists it with its at and completed.
 func TestResourceDumpArchiveFirst(t *testing.T) {
 	t.Parallel()
-	d := newDocs(t)
+	d := docstest.Writer(t)
 	ra := &ResourceDumps{Docs: d, Prev: &previous.Site{}, Every: time.Hour, Keep: 24 * time.Hour, At: snapshot, Notice: func(string) {}}
 	a, err := ra.Plan()
 	if err != nil || a == nil || !a.Fresh {
@@ -144,14 +122,14 @@ func TestResourceDumpArchiveFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	const stem = "archive/resourcedump-20240602T000000Z"
-	contains(t, "the archived dump", staged(t, d, stem+".xml"), `capability="resourcedump" at="2024-06-02T00:00:00Z" completed="2024-06-02T00:01:00Z"`,
+	contains(t, "the archived dump", docstest.Staged(t, d, stem+".xml"), `capability="resourcedump" at="2024-06-02T00:00:00Z" completed="2024-06-02T00:01:00Z"`,
 		"<loc>https://example.org/resourcesync/"+stem+"-00001.zip</loc>", `href="https://example.org/resourcesync/`+stem+`-00002.manifest.xml"`)
 	for _, name := range []string{stem + "-00001.zip", stem + "-00001.manifest.xml", stem + "-00002.zip", stem + "-00002.manifest.xml"} {
-		if got := staged(t, d, name); got != "zip" {
+		if got := docstest.Staged(t, d, name); got != "zip" {
 			t.Errorf("%s holds %q, want the package's bytes", name, got)
 		}
 	}
-	contains(t, ResourceDumpArchiveName, staged(t, d, ResourceDumpArchiveName), `capability="resourcedump-archive"`,
+	contains(t, ResourceDumpArchiveName, docstest.Staged(t, d, ResourceDumpArchiveName), `capability="resourcedump-archive"`,
 		"<loc>https://example.org/resourcesync/"+stem+".xml</loc>", `at="2024-06-02T00:00:00Z" completed="2024-06-02T00:01:00Z"`)
 }
 
@@ -171,7 +149,7 @@ func TestResourceDumpArchiveLimits(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			d := newDocs(t)
+			d := docstest.Writer(t)
 			d.Limits = tt.limits
 			ra := &ResourceDumps{Docs: d, Prev: &previous.Site{}, Every: time.Hour, Keep: 24 * time.Hour, At: snapshot, Notice: func(string) {}}
 			a, err := ra.Plan()
@@ -197,7 +175,7 @@ func archivedDump(name string, from, until time.Time) previous.ArchivedList {
 // Change Dump Archive lists it.
 func TestChangeDumpArchiveFresh(t *testing.T) {
 	t.Parallel()
-	d := newDocs(t)
+	d := docstest.Writer(t)
 	da := &ChangeDumps{Docs: d, Prev: &previous.Site{}, Keep: 24 * time.Hour, At: snapshot, Notice: func(string) {}}
 	from := snapshot.Add(-time.Hour)
 	a, err := da.Plan(from, true)
@@ -209,10 +187,10 @@ func TestChangeDumpArchiveFresh(t *testing.T) {
 	if err := da.Write(context.Background(), a, fresh, nil); err != nil {
 		t.Fatal(err)
 	}
-	contains(t, "the archived dump", staged(t, d, "archive/changedump-20240602T000000Z.xml"),
+	contains(t, "the archived dump", docstest.Staged(t, d, "archive/changedump-20240602T000000Z.xml"),
 		`capability="changedump" from="2024-06-01T23:00:00Z" until="2024-06-02T00:00:00Z"`,
 		"<loc>https://example.org/resourcesync/changedump-20240602T000000Z-00001.zip</loc>")
-	contains(t, ChangeDumpArchiveName, staged(t, d, ChangeDumpArchiveName), `capability="changedump-archive"`,
+	contains(t, ChangeDumpArchiveName, docstest.Staged(t, d, ChangeDumpArchiveName), `capability="changedump-archive"`,
 		"<loc>https://example.org/resourcesync/archive/changedump-20240602T000000Z.xml</loc>", `from="2024-06-01T23:00:00Z" until="2024-06-02T00:00:00Z"`)
 	if l := a.Link(); len(l) != 1 || l[0].Href != "https://example.org/resourcesync/"+ChangeDumpArchiveName {
 		t.Errorf("link %v", l)
@@ -227,7 +205,7 @@ func TestChangeDumpArchiveRefused(t *testing.T) {
 	prev := &previous.Site{ChangeDumpArchive: &previous.Archive{Lists: []previous.ArchivedList{
 		archivedDump("changedump-20240602T000000Z.xml", snapshot.Add(-2*time.Hour), snapshot)}}}
 	var said notices
-	da := &ChangeDumps{Docs: newDocs(t), Prev: prev, At: snapshot, Notice: said.add}
+	da := &ChangeDumps{Docs: docstest.Writer(t), Prev: prev, At: snapshot, Notice: said.add}
 	if a, err := da.Plan(snapshot.Add(-time.Hour), true); a != nil || err != nil {
 		t.Errorf("without ArchiveKeep: plan %+v, %v; want none", a, err)
 	}

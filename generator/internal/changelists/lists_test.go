@@ -4,20 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"path"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -31,19 +31,24 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // their own.
 func newLists(t *testing.T, n int, step time.Duration) *Lists {
 	t.Helper()
-	stg, err := stage.New(t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
+	times := make([]time.Time, n)
+	for i := range times {
+		times[i] = snapshot.Add(-time.Minute + time.Duration(i-n+1)*step)
 	}
-	t.Cleanup(stg.Discard)
+	return newListsAt(t, times...)
+}
+
+// newListsAt are the Change Lists of newLists with a change created at each
+// of times.
+func newListsAt(t *testing.T, times ...time.Time) *Lists {
+	t.Helper()
 	area := spilltest.Area(t)
 	changes, err := area.Changes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range n {
-		c := spill.Change{Resource: spill.Resource{Loc: fmt.Sprintf("https://example.org/%d.txt", i), Length: -1}, Change: rsxml.ChangeCreated,
-			Datetime: snapshot.Add(-time.Minute + time.Duration(i-n+1)*step)}
+	for i, at := range times {
+		c := spill.Change{Resource: spill.Resource{Loc: fmt.Sprintf("https://example.org/%d.txt", i), Length: -1}, Change: rsxml.ChangeCreated, Datetime: at}
 		if err := changes.Add(&c); err != nil {
 			t.Fatal(err)
 		}
@@ -52,19 +57,9 @@ func newLists(t *testing.T, n int, step time.Duration) *Lists {
 		t.Fatal(err)
 	}
 	limits := listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}
-	return &Lists{Docs: &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: limits}, Limits: limits,
+	return &Lists{Docs: docstest.Writer(t), Limits: limits,
 		Keep: 24 * time.Hour, At: snapshot, Prev: &previous.Site{At: snapshot.Add(-time.Hour)}, Changes: changes,
 		Report: new(report.ChangeReport), Notice: func(s string) { t.Log("notice:", s) }}
-}
-
-// staged is the content of the staged document name, which must exist.
-func staged(t *testing.T, ch *Lists, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(ch.Docs.Stage.Path(ch.Docs.Dir + "/" + name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // The changes of a build after one that published none are one open
@@ -76,7 +71,7 @@ func TestPublishOpenList(t *testing.T) {
 	if err != nil || !from.Equal(ch.Prev.At) {
 		t.Fatalf("from %v, %v; want the previous snapshot", from, err)
 	}
-	doc := staged(t, ch, IndexName)
+	doc := docstest.Staged(t, ch.Docs, IndexName)
 	if !strings.Contains(doc, `<rs:md capability="changelist" from="2024-06-01T23:00:00Z"/>`) || strings.Count(doc, "<url>") != 2 {
 		t.Errorf("%s:\n%s", IndexName, doc)
 	}
@@ -96,7 +91,7 @@ func TestPublishIndex(t *testing.T) {
 	if _, err := ch.Publish(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	index := staged(t, ch, IndexName)
+	index := docstest.Staged(t, ch.Docs, IndexName)
 	for _, want := range []string{
 		`<sitemapindex`, `from="2024-06-01T23:00:00Z" until="2024-06-02T00:00:00Z"`,
 		"<loc>https://example.org/resourcesync/changelist-20240602T000000Z-00001.xml</loc>",
@@ -106,7 +101,7 @@ func TestPublishIndex(t *testing.T) {
 			t.Errorf("%s has no %s:\n%s", IndexName, want, index)
 		}
 	}
-	part := staged(t, ch, "changelist-20240602T000000Z-00002.xml")
+	part := docstest.Staged(t, ch.Docs, "changelist-20240602T000000Z-00002.xml")
 	if !strings.Contains(part, `from="2024-06-01T23:59:00Z" until="2024-06-02T00:00:00Z"`) || !strings.Contains(part, `rel="index" href="https://example.org/resourcesync/changelist.xml"`) {
 		t.Errorf("the second part:\n%s", part)
 	}
@@ -128,7 +123,7 @@ func TestWriteArchive(t *testing.T) {
 	if _, err := ch.Publish(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(staged(t, ch, IndexName), `<rs:ln rel="archives" href="https://example.org/resourcesync/changelist-archive.xml"/>`) {
+	if !strings.Contains(docstest.Staged(t, ch.Docs, IndexName), `<rs:ln rel="archives" href="https://example.org/resourcesync/changelist-archive.xml"/>`) {
 		t.Errorf("changelist.xml does not link to the archive")
 	}
 	if a := ch.archive; len(a.Carried) != 1 || !a.Fresh || !a.From.Equal(end) {
@@ -139,10 +134,10 @@ func TestWriteArchive(t *testing.T) {
 	if err := ch.WriteArchive(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if doc := staged(t, ch, "archive/changelist-20240602T000000Z.xml"); !strings.Contains(doc, `from="2024-06-01T23:30:00Z" until="2024-06-02T00:00:00Z"`) {
+	if doc := docstest.Staged(t, ch.Docs, "archive/changelist-20240602T000000Z.xml"); !strings.Contains(doc, `from="2024-06-01T23:30:00Z" until="2024-06-02T00:00:00Z"`) {
 		t.Errorf("the archived list:\n%s", doc)
 	}
-	if doc := staged(t, ch, ArchiveName); !strings.Contains(doc, "<loc>https://example.org/resourcesync/archive/changelist-20240602T000000Z.xml</loc>") {
+	if doc := docstest.Staged(t, ch.Docs, ArchiveName); !strings.Contains(doc, "<loc>https://example.org/resourcesync/archive/changelist-20240602T000000Z.xml</loc>") {
 		t.Errorf("%s:\n%s", ArchiveName, doc)
 	}
 }
@@ -286,5 +281,66 @@ func TestPublishOverTheLimits(t *testing.T) {
 		return strings.HasPrefix(s, "the changes at 2024-06-01T23:59:00Z are more than one Change List holds")
 	}) {
 		t.Errorf("notices %q, want one of changes split between two lists", said)
+	}
+}
+
+// The Change Lists of an index are split between two datetimes, never
+// inside one: a Destination that reads them one after the other, resuming
+// each time after the last datetime it saw, misses nothing. Only a second
+// with more changes than one list holds is split, with a notice (once
+// generator's TestChangeListsSplitBetweenDatetimes, over two builds).
+func TestPublishSplitsBetweenDatetimes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		seconds []int // of the datetime of each change
+		inside  bool  // a second holds more changes than one list
+	}{
+		{"a second across the cut", []int{1, 1, 2, 2, 2, 3, 3}, false},
+		{"a second fuller than a list", []int{1, 2, 2, 2, 2, 2, 3}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var times []time.Time
+			for _, s := range tc.seconds {
+				times = append(times, snapshot.Add(-time.Hour+time.Duration(s)*time.Second))
+			}
+			ch := newListsAt(t, times...)
+			ch.Limits.MaxEntries = 4
+			ch.Docs.Limits = ch.Limits
+			var notices []string
+			ch.Notice = func(msg string) { notices = append(notices, msg) }
+			if _, err := ch.Publish(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			doc, lists, err := rsxml.ReadAll(strings.NewReader(docstest.Staged(t, ch.Docs, IndexName)), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+			if err != nil || !doc.Index || len(lists) < 2 {
+				t.Fatalf("changelist.xml is no index of lists (%d, %v)", len(lists), err)
+			}
+			lastDT, resumed := "", 0
+			for i, l := range lists {
+				if i > 0 && l.MD.From != lists[i-1].MD.Until {
+					t.Errorf("%s starts at %s, the list before ends at %s", l.Loc, l.MD.From, lists[i-1].MD.Until)
+				}
+				_, changes, err := rsxml.ReadAll(strings.NewReader(docstest.Staged(t, ch.Docs, path.Base(l.Loc))), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+				if err != nil {
+					t.Fatal(err)
+				}
+				from := lastDT
+				for _, c := range changes {
+					if c.MD.Datetime > from {
+						resumed++
+						lastDT = c.MD.Datetime
+					}
+				}
+			}
+			if want := len(tc.seconds); resumed != want && !tc.inside {
+				t.Errorf("a Destination resuming after the last datetime it saw got %d changes of %d", resumed, want)
+			}
+			split := slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "more than one Change List holds") })
+			if split != tc.inside {
+				t.Errorf("notices %q; want one of a second split: %v", notices, tc.inside)
+			}
+		})
 	}
 }

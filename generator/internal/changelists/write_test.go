@@ -12,6 +12,7 @@ import (
 // linked up to the set's Capability List, its parts starting at the
 // datetime of their first change.
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	d := &docs.Writer{Base: "https://example.org/", Dir: "resourcesync"}
 	from, until := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC), time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
 	opt := Options(d, "changelist-20240602T000000Z", from, until, "https://example.org/resourcesync/changelist.xml", ChangeTime)

@@ -35,6 +35,7 @@ func byTime(cs []change) []change {
 // content; an unchanged one keeps the lastmod it was published with, an
 // updated one whose mtime is not after it gets the datetime of its change.
 func TestJoinRun(t *testing.T) {
+	t.Parallel()
 	j := newJoin(t,
 		entry{"a.txt", published, sha("a"), 1},
 		entry{"b.txt", published, sha("b"), 1},
@@ -83,6 +84,7 @@ func TestJoinRun(t *testing.T) {
 // again for its digests (ReadAgain); a source that cannot be read again
 // counts equal lengths as unchanged, with a notice.
 func TestJoinReadsAgain(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, content := range map[string]string{"a.txt": "a", "b.txt": "x"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -134,6 +136,7 @@ func TestJoinReadsAgain(t *testing.T) {
 // deletions: a created one is not announced, an updated or unchanged one
 // is deleted.
 func TestJoinReconcile(t *testing.T) {
+	t.Parallel()
 	j := newJoin(t, entry{"a.txt", published, sha("a"), 1}, entry{"b.txt", published, sha("b"), 1}, entry{"c.txt", published, sha("c"), 1})
 	in := spoolResources(t, j.Spill,
 		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: digests(sha("a")), Modified: day2},
@@ -167,6 +170,7 @@ func TestJoinReconcile(t *testing.T) {
 // that datetime (its deletions, at least), and a Destination that resumes
 // after the last datetime it saw would miss the change.
 func TestJoinChangeWithinSnapshotSecond(t *testing.T) {
+	t.Parallel()
 	j := newJoin(t, entry{"a.txt", published, sha("a"), 1})
 	in := spoolResources(t, j.Spill,
 		spill.Resource{Path: "a.txt", Loc: base + "a.txt", Length: 1, Hash: digests(sha("A")), Modified: since.Add(500 * time.Millisecond)},

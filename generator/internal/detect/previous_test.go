@@ -12,6 +12,7 @@ import (
 // with a loc outside the base URL first) is spooled in the order of the
 // paths, the entries with no path last.
 func TestSpoolPreviousSorts(t *testing.T) {
+	t.Parallel()
 	area := spilltest.Area(t)
 	p := spoolOf(t, area, writePrevious(t,
 		entry{"https://other.example/x", published, sha("x"), 1},

@@ -15,6 +15,7 @@ import (
 // a directory that could not be, are kept as they were published, among
 // the resources found; the join then finds them unchanged.
 func TestKeepUnread(t *testing.T) {
+	t.Parallel()
 	j := newJoin(t,
 		entry{"a.txt", published, sha("a"), 1},
 		entry{"b.txt", published, sha("b"), 1},

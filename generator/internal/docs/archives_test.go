@@ -57,10 +57,17 @@ func TestPlanSnapshots(t *testing.T) {
 	if p, _ := PlanSnapshots(d, nil, false, dd, dd, day(5), "Resource List", "resourcelist", notice); p != nil {
 		t.Errorf("a first build: %+v", p)
 	}
-	// A snapshot not named by its at was not archived by rsgen.
+	// A snapshot not named by its at (named otherwise, or taken at another
+	// time than its name says: once a case of generator's
+	// TestResourceListArchiveRefused) was not archived by rsgen.
 	bad := archiveOf(3)
 	bad.Lists[0].Rel = "resourcesync/archive/other.xml"
 	if _, err := PlanSnapshots(d, bad, true, dd, 10*dd, day(5), "Resource List", "resourcelist", notice); !errors.Is(err, ErrPrevious) {
 		t.Errorf("a snapshot named otherwise: %v, want ErrPrevious", err)
+	}
+	bad = archiveOf(3)
+	bad.Lists[0].At = day(3).Add(-time.Hour)
+	if _, err := PlanSnapshots(d, bad, true, dd, 10*dd, day(5), "Resource List", "resourcelist", notice); !errors.Is(err, ErrPrevious) || !strings.Contains(err.Error(), "which is not where rsgen archives a Resource List") {
+		t.Errorf("a snapshot taken at another time than its name says: %v, want ErrPrevious", err)
 	}
 }

@@ -22,6 +22,7 @@ import (
 // A carried package keeps the names rsgen gave it and its manifest's
 // copy; another is named as rsgen names a package that ends when it ends.
 func TestCarriedNames(t *testing.T) {
+	t.Parallel()
 	d := &docs.Writer{Base: "https://example.org/", Dir: "resourcesync"}
 	until := time.Date(2024, 6, 3, 0, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
@@ -54,6 +55,7 @@ func TestCarriedNames(t *testing.T) {
 // three; changedump.xml lists it, with its interval and its manifest's
 // copy, and is advertised.
 func TestChangeDumpWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	resources := writeFiles(t, dir, map[string]string{"created.txt": "new", "updated.txt": "newer"})
 	area := spilltest.Area(t)

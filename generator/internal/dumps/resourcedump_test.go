@@ -4,21 +4,21 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -29,13 +29,8 @@ var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
 // stage of its own, at the snapshot time.
 func newPackaging(t *testing.T, dir string) Packaging {
 	t.Helper()
-	stg, err := stage.New(t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
 	return Packaging{
-		Docs:      &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}},
+		Docs:      docstest.Writer(t),
 		Hashes:    hashing.Set{hashing.SHA256},
 		Jobs:      2,
 		At:        snapshot,
@@ -74,6 +69,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) []spill.Resou
 // a problem. Write then writes resourcedump.xml, which lists the package
 // and links its manifest, and advertises it.
 func TestResourceDumpPackAndWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	resources := writeFiles(t, dir, map[string]string{"a.txt": "alpha", "b/c.txt": "gamma", "d.txt": "delta"})
 	testenv.WriteFile(t, dir, "b/c.txt", "gamma, rewritten since it was hashed")
@@ -129,5 +125,70 @@ func TestResourceDumpPackAndWrite(t *testing.T) {
 	}
 	if len(d.Docs.Caps) != 1 || d.Docs.Caps[0].MD.Capability != rsxml.CapResourceDump {
 		t.Errorf("advertised %v, want the Resource Dump", d.Docs.Caps)
+	}
+}
+
+// A Resource Dump is split into packages by size (a package is closed
+// before it passes MaxBytes, one file a package at 1 byte) and by the
+// entries a manifest may hold, and resourcedump.xml is an index past the
+// limits of a document (with generator's TestResourceDumpSplits, which
+// builds the index case and checks the dump against the Resource List).
+func TestResourceDumpSplits(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	files := map[string]string{}
+	for i := range 9 {
+		b := make([]byte, 700)
+		for j := range b {
+			b[j] = byte('a' + rng.IntN(26))
+		}
+		files[fmt.Sprintf("d%d/f%d.txt", i%3, i)] = string(b)
+	}
+	dir := t.TempDir()
+	resources := writeFiles(t, dir, files)
+	for _, tt := range []struct {
+		name       string
+		maxBytes   int64
+		maxEntries int
+		packages   int
+		index      bool
+	}{
+		{name: "one file per package", maxBytes: 1, packages: 9},
+		{name: "by size", maxBytes: 4 << 10, packages: 3},
+		{name: "by entries", maxEntries: 4, packages: 3},
+		{name: "under an index", maxBytes: 1, maxEntries: 3, packages: 9, index: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			area := spilltest.Area(t)
+			spool, err := area.ResourcesOf(resources)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := &ResourceDump{Packaging: newPackaging(t, dir), Stats: new(report.Stats), Spill: area}
+			d.MaxBytes = tt.maxBytes
+			if tt.maxEntries != 0 {
+				d.Limits.MaxEntries, d.Docs.Limits.MaxEntries = tt.maxEntries, tt.maxEntries
+			}
+			_, _, packed, err := d.Pack(context.Background(), spool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Write(context.Background(), packed); err != nil {
+				t.Fatal(err)
+			}
+			members := 0
+			for _, p := range packed.Packages {
+				names := testenv.ZipNames(t, d.Docs.Stage.Path("resourcesync/"+p.Name))
+				members += len(names) - 1
+				if tt.maxBytes > 1 && p.Length > tt.maxBytes || tt.maxEntries != 0 && len(names)-1 > tt.maxEntries {
+					t.Errorf("%s: %d bytes, %d files: past the limits", p.Name, p.Length, len(names)-1)
+				}
+			}
+			doc, _ := testenv.ReadDoc(t, d.Docs.Stage.Path("resourcesync/resourcedump.xml"))
+			if len(packed.Packages) != tt.packages || doc.Index != tt.index || members != len(files) {
+				t.Errorf("%d packages of %d files (index %v), want %d of %d (index %v)", len(packed.Packages), members, doc.Index, tt.packages, len(files), tt.index)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package exports
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,12 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/generator/internal/docs"
+	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/internal/uri"
 )
@@ -28,26 +26,29 @@ var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)
 // their own. The caller closes it.
 func openExport(t *testing.T, lines []string, skipBad bool) *Source {
 	t.Helper()
+	return openExportWith(t, lines, func(o *Options) { o.SkipBadRecords = skipBad })
+}
+
+// openExportWith is openExport with the options that set gives.
+func openExportWith(t *testing.T, lines []string, set func(*Options)) *Source {
+	t.Helper()
 	dir := t.TempDir()
 	testenv.WriteFile(t, dir, "files/c.txt", "the bytes of c")
 	export := testenv.WriteFile(t, dir, "r.jsonl", strings.Join(lines, "\n")+"\n")
-	stg, err := stage.New(t.TempDir(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stg.Discard)
 	base, err := uri.ParseBase("https://example.org/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(Options{
-		Export: export, SkipBadRecords: skipBad,
-		Jobs: 2, Hashes: hashing.Set{hashing.SHA256}, Base: base, At: snapshot,
+	opt := Options{
+		Export: export,
+		Jobs:   2, Hashes: hashing.Set{hashing.SHA256}, Base: base, At: snapshot,
 		SortDir:  filepath.Join(t.TempDir(), "sort"),
-		Docs:     &docs.Writer{Stage: stg, Base: "https://example.org/", Dir: "resourcesync", Limits: listwriter.Limits{MaxEntries: rsxml.MaxEntries, MaxBytes: rsxml.MaxBytes}},
+		Docs:     docstest.Writer(t),
 		Stats:    new(report.Stats),
 		Problems: new(report.Problems),
-	})
+	}
+	set(&opt)
+	s, err := Open(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,4 +157,34 @@ func TestSourceBadRecords(t *testing.T) {
 			t.Errorf("problems %v, report %+v; want one problem of line 2, 1 bad, 1 listed", problems, s.Report())
 		}
 	})
+}
+
+// Many bad records are reported in order of line, the first MaxReportedBad
+// by name, and the first alone with FailFast (once generator's
+// TestExportManyBadRecords).
+func TestSourceManyBadRecords(t *testing.T) {
+	t.Parallel()
+	var lines []string
+	for i := range 1500 {
+		lines = append(lines, fmt.Sprintf(`{"loc":"r/%d","lastmod":"bad"}`, i))
+	}
+	for _, failFast := range []bool{false, true} {
+		s := openExportWith(t, lines, func(o *Options) { o.Jobs, o.FailFast = 4, failFast })
+		err := s.Read(context.Background())
+		if err == nil {
+			err = s.Check()
+		}
+		s.Close()
+		var bad *BadRecordsError
+		switch {
+		case !errors.As(err, &bad):
+			t.Errorf("FailFast %v: %v, want a BadRecordsError", failFast, err)
+		case failFast && bad.Total != 1:
+			t.Errorf("with FailFast: %v", err)
+		case !failFast && (bad.Total != 1500 || len(bad.Problems) != MaxReportedBad):
+			t.Errorf("%d bad records, %d named: %v", bad.Total, len(bad.Problems), err)
+		case !failFast && (!slices.IsSortedFunc(bad.Problems, func(a, b report.Problem) int { return a.Line - b.Line }) || !strings.HasPrefix(bad.Error(), "1500 bad records in ") || !strings.HasSuffix(bad.Error(), "r.jsonl; nothing was published")):
+			t.Errorf("problems not in order of line, or message %q", bad.Error())
+		}
+	}
 }

@@ -17,6 +17,7 @@ import (
 // length and digests, its interval, and the link to its manifest's copy;
 // a package of unknown length gives none.
 func TestPackageEntry(t *testing.T) {
+	t.Parallel()
 	d := &docs.Writer{Base: "https://example.org/", Dir: "resourcesync/articles"}
 	p := Package{Name: "changedump-20240602T000000Z-00001.zip", Manifest: "changedump-20240602T000000Z-00001.manifest.xml",
 		From: "2024-06-01T00:00:00Z", Until: "2024-06-02T00:00:00Z", Length: 1234, Hash: "sha-256:00"}
@@ -43,6 +44,7 @@ func TestPackageEntry(t *testing.T) {
 
 // The names rsgen gives Change Dump packages, and only those, match.
 func TestChangeDumpNames(t *testing.T) {
+	t.Parallel()
 	name := ChangeDumpStem + docs.Stamp(time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)) + "-00001"
 	if !ChangeDumpFile.MatchString(name+".zip") || !ChangeManifestFile.MatchString(name+".manifest.xml") {
 		t.Errorf("%s: the names rsgen gives do not match", name)

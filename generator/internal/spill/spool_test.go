@@ -16,6 +16,7 @@ import (
 // fields hold, and the paths and URLs stored as shared prefixes come back
 // whole.
 func TestResourceSpoolRoundTrip(t *testing.T) {
+	t.Parallel()
 	stg, err := stage.New(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
