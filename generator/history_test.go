@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
 )
 
