@@ -38,7 +38,7 @@ const maxAttempts = 10
 // with a client configured by the SDK's standard chain; opts are added to
 // it (a test's endpoint and credentials).
 func Open(ctx context.Context, url string, opts ...func(*config.LoadOptions) error) (*Bucket, error) {
-	name, prefix, err := parseURL(url)
+	name, prefix, err := ParseURL(url)
 	if err != nil {
 		return nil, err
 	}
@@ -56,9 +56,9 @@ func Open(ctx context.Context, url string, opts ...func(*config.LoadOptions) err
 	return &Bucket{Name: name, Prefix: prefix, client: client}, nil
 }
 
-// parseURL splits s3://BUCKET/PREFIX into the bucket and the prefix,
+// ParseURL splits s3://BUCKET/PREFIX into the bucket and the prefix,
 // which is empty or ends in "/".
-func parseURL(url string) (name, prefix string, err error) {
+func ParseURL(url string) (name, prefix string, err error) {
 	rest, ok := strings.CutPrefix(url, Scheme)
 	if !ok {
 		return "", "", fmt.Errorf("%s: not an s3:// URL", url)
