@@ -62,7 +62,7 @@ func (b *Bucket) Stored(ctx context.Context, o *Object) (Stored, error) {
 // store that ignores If-Match is caught here); an answer without one, or
 // a read without a listed one (a dump's), passes.
 func sameETag(got *string, listed string) bool {
-	return got == nil || listed == "" || strings.Trim(*got, `"`) == listed
+	return got == nil || listed == "" || etagOf(*got) == listed
 }
 
 // checksum decodes a stored checksum of size bytes; a composite one
