@@ -109,8 +109,12 @@ func TestBucketSource(t *testing.T) {
 		}
 		putObject(t, s, "p/"+rel, content, alg)
 	}
-	putObject(t, s, "p/dir/", nil, "")                      // a folder marker: skipped silently
-	putObject(t, s, "p/ctl\tkey.txt", []byte("x\n"), "")    // a control character: a problem
+	putObject(t, s, "p/dir/", nil, "")                   // a folder marker: skipped silently
+	putObject(t, s, "p/ctl\tkey.txt", []byte("x\n"), "") // a control character: a problem
+	// As long, of characters that escaping lengthens (a posix store keeps
+	// a segment in a file name: at most 255 bytes): its URL is longer
+	// than a <loc> may be, a problem.
+	putObject(t, s, "p/"+strings.Repeat(strings.Repeat("%+ ü", 50)+"/", 4)+"%+ ü%+ ü%+ü.txt", []byte("a long awkward key\n"), "")
 	putObject(t, s, "other/x.txt", []byte("outside\n"), "") // not under the prefix
 
 	out := t.TempDir()
@@ -119,8 +123,9 @@ func TestBucketSource(t *testing.T) {
 	cfg.Cache = cache
 	cfg.Hashes = hashing.Set{hashing.SHA256, hashing.MD5}
 	rep, err := Build(t.Context(), cfg)
-	if err != nil || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Error(), "control character") {
-		t.Fatalf("Build: %v, report %+v; want the bad key as a problem", err, rep)
+	if err != nil || len(rep.Problems) != 2 || !strings.Contains(rep.Problems[0].Error(), "%+ ü%+ü.txt: URL longer than the 2,048 characters") ||
+		!strings.Contains(rep.Problems[1].Error(), "control character") {
+		t.Fatalf("Build: %v, report %+v; want the bad keys as problems", err, rep)
 	}
 	_, entries := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcelist.xml")
 	if len(entries) != len(files) {
