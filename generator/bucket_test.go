@@ -213,6 +213,9 @@ func TestBucketRecipe(t *testing.T) {
 	cfg.Changes.Previous = "s3://bkt/data/"
 	cfg.Changes.FirstBuildOK = true // the first time, nothing is in the bucket
 	cfg.Changes.Dump = true
+	cfg.Changes.Keep = 30 * 24 * time.Hour // the CLI's default: the Change Lists are carried forward
+	// The clock, as in CI: the objects' LastModified are the clock's too.
+	cfg.At, cfg.FixedTime = time.Time{}, false
 	build := func() {
 		t.Helper()
 		cfg.Out = filepath.Join(t.TempDir(), "public")
@@ -243,11 +246,9 @@ func TestBucketRecipe(t *testing.T) {
 		t.Fatalf("the documents were not uploaded: %s", listing)
 	}
 
-	cfg.At = cfg.At.Add(time.Hour)
 	build() // the same objects, none of the documents beside them
 	files["a.txt"] = []byte("alpha, changed\n")
 	putObject(t, s, "data/a.txt", files["a.txt"], "")
-	cfg.At = cfg.At.Add(time.Hour)
 	build()
 	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changelist.xml")
 	if len(changes) != 1 || !strings.HasSuffix(changes[0].Loc, "/data/a.txt") || changes[0].MD.Change != "updated" {
@@ -255,6 +256,17 @@ func TestBucketRecipe(t *testing.T) {
 	}
 	if _, pkgs := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changedump.xml"); len(pkgs) == 0 {
 		t.Error("no package in the Change Dump")
+	}
+	// Another change: the Change Dump's package of the build before is
+	// published again, read from the bucket.
+	files["b/c.txt"] = []byte("charlie, changed\n")
+	putObject(t, s, "data/b/c.txt", files["b/c.txt"], "")
+	build()
+	if _, changes := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changelist.xml"); len(changes) != 2 {
+		t.Errorf("changes %+v, want a.txt and b/c.txt updated", changes)
+	}
+	if _, pkgs := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changedump.xml"); len(pkgs) != 2 {
+		t.Errorf("the Change Dump has %d packages, want the one of the build before and this build's", len(pkgs))
 	}
 }
 
@@ -268,6 +280,10 @@ func TestBucketPreviousFails(t *testing.T) {
 	createBucket(t, s)
 	putObject(t, s, "data/a.txt", []byte("alpha\n"), "")
 	cfg := testConfig(t, "s3://bkt/data/", "")
+	cfg.Changes.Previous = "s3://bkt/site"
+	if _, err := Build(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), `the prefix must end in "/"`) {
+		t.Errorf("Build with --previous s3://bkt/site: %v", err)
+	}
 	cfg.Changes.Previous = "s3://bkt/site/"
 	for _, tc := range []struct {
 		name, want string
