@@ -7,7 +7,7 @@
 # issue 23) are counted apart. `bench/loc.sh -v` lists every package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bucket='internal/bucket|internal/s3|s3source|inventory'
+bucket='(^|/)(bucket|bucketscan|inventory)(/|$)'
 find cmd generator hashing zipdump validate hosting internal templates -name '*.go' ! -name '*_test.go' |
   grep -v -E '/testdata/|internal/testenv|internal/corpus|test/|internal/release' |
   awk -v b="$bucket" -v verbose="${1:-}" '

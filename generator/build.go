@@ -5,12 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -21,105 +17,12 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/confined"
-	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
-	"github.com/rsgen/rsgen/zipdump"
 )
-
-// Config is what a build needs. The CLI fills it from flags; the zero
-// values of the optional fields are the documented defaults. The toml tag
-// of a field is its key in rsgen's configuration file and the name of its
-// flag of rsgen build.
-type Config struct {
-	// Set names the resource set, when the build is one of several that
-	// BuildSite publishes together: its documents are under
-	// resourcesync/<Set>/. "" for the one set of Build.
-	Set string
-
-	Source  string  // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
-	Out     string  `toml:"out"`      // output directory; Source if empty (required for an archive or an export)
-	BaseURL BaseURL `toml:"base-url"` // where Source is served; relative locs of an export are joined to it
-	DocsURL BaseURL `toml:"docs-url"` // where Out is served; BaseURL if zero
-
-	// A record export is published instead of Source (package exports).
-	Export         string        `toml:"export"`           // the export file; "-" for standard input
-	ExportFormat   string        `toml:"export-format"`    // "jsonl" or "csv"; from the name of Export if empty
-	ChangesWindow  time.Duration `toml:"changes-window"`   // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
-	SkipBadRecords bool          `toml:"skip-bad-records"` // publish without the bad records (exit status 3) rather than fail
-
-	Hashes         hashing.Set `toml:"hash"` // DefaultSet if nil
-	Filter         Filter
-	FollowSymlinks bool `toml:"follow-symlinks"`
-	Jobs           int  `toml:"jobs"` // hashing workers; hashing.DefaultWorkers() if zero
-	Limits         Limits
-
-	// At is the time of the snapshot; FixedTime says it was given (the
-	// command line's --at or SOURCE_DATE_EPOCH), and then completed equals
-	// it too, so that the same tree gives the same bytes.
-	At        time.Time `toml:"at"`
-	FixedTime bool
-
-	Dump DumpConfig // the Resource Dump, if Dump.Enabled (section 11)
-
-	Describedby string `toml:"describedby"` // optional URL describing the collection (section 8)
-	FailFast    bool   `toml:"fail-fast"`   // a per-file problem fails the build
-
-	// Notification channels advertised in the Capability List (notify.go).
-	Notification Notification
-
-	Changes Changes // Change Lists and Change Dump against the previous build (history.go)
-
-	// Guards (guards.go): a source with nothing to publish fails with
-	// an Error of KindEmptySource unless AllowEmpty; a build that deletes more of the
-	// previous build's resources than MaxDelete (DefaultDeleteLimit if
-	// nil) fails with KindMassDelete.
-	AllowEmpty bool         `toml:"allow-empty"`
-	MaxDelete  *DeleteLimit `toml:"max-delete"`
-	Cache      string       `toml:"cache"` // hash cache file; "" for none
-
-	Hosts     []string `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
-	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
-
-	// DryRun does everything but publish: the documents are staged and
-	// checked, the Report says what would be published, and the stage is
-	// removed; the output directory is left as it was, and the hash cache
-	// too.
-	DryRun bool
-	// Changed, if set, is called with each change the build publishes in
-	// its Change Lists (none without a previous build), in their order,
-	// once the documents are written: its kind (created, updated or
-	// deleted) and the resource's URL.
-	Changed func(change, loc string)
-
-	Stats  *report.Stats    // progress counters; may be nil
-	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
-	now    func() time.Time // the clock; time.Now if nil
-	stdin  io.Reader        // the export "-"; os.Stdin if nil
-	chunk  int              // memory of each sorter of an export; extsort.DefaultChunkBytes/2 if zero
-
-	seams // for tests; none is set outside them
-}
-
-// seams let a test reach into a build, each through its own Config, so
-// that tests may run in parallel.
-type seams struct {
-	listed      func(rel string)                // called with each file the walk will publish, before it is read
-	createHook  func(name string) error         // called before each staged file is created; its error fails the creation
-	readDir     func(rel string) error          // called with each directory the walk lists; its error replaces the listing
-	beforeDump  func()                          // runs once the tree is hashed, before anything is packaged
-	dumpFile    func(zipdump.File) zipdump.File // wraps each file the dump writes
-	beforeCheck func(*stage.Stage)              // called with the stage before it is checked: output made invalid, as by a bug
-	scanWindow  int                             // treescan.Scan.Window
-	bigDir      int                             // treescan.Scan.BigDir
-	sortMemory  int                             // spill.Area.SortMemory
-	spooled     func() error                    // spill.Area.AfterAdd: its error is the spool's (a full disk)
-	noLinks     bool                            // packages.Copier.NoLinks: carried packages copied, as from another file system
-}
 
 // Report is the outcome of a successful build.
 type Report struct {
@@ -389,91 +292,6 @@ func newBuild(cfg *Config) (*build, error) {
 		}
 	}
 	return b, nil
-}
-
-// resolveExisting resolves the symbolic links of the longest part of path
-// that exists: an output directory not yet created may still be inside a
-// source reached through a link.
-func resolveExisting(path string) string {
-	var rest []string
-	for p := path; ; p = filepath.Dir(p) {
-		if resolved, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(append([]string{resolved}, rest...)...)
-		}
-		if filepath.Dir(p) == p {
-			return path
-		}
-		rest = append([]string{filepath.Base(p)}, rest...)
-	}
-}
-
-// sourceRoot checks that source is a readable directory and returns it
-// absolute, with symbolic links resolved.
-func sourceRoot(source string) (string, error) {
-	if source == "" {
-		return "", errors.New("no source directory given")
-	}
-	abs, err := filepath.Abs(source)
-	if err != nil {
-		return "", err
-	}
-	resolved, err := filepath.EvalSymlinks(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("source %s: %w", source, noSuch("directory"))
-	}
-	if err != nil {
-		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
-	}
-	st, err := os.Stat(resolved)
-	if err != nil {
-		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
-	}
-	if !st.IsDir() {
-		return "", fmt.Errorf("source %s is not a directory (nor a .tar, .tar.gz, .tgz or .zip archive)", source)
-	}
-	f, err := os.Open(resolved)
-	if err != nil {
-		return "", fmt.Errorf("source %s cannot be read: %w", source, display.WithoutPath(err))
-	}
-	f.Close()
-	return resolved, nil
-}
-
-// noSuch says that a path given does not exist ("no such directory"), as
-// errors.Is(err, fs.ErrNotExist) tells.
-type noSuch string
-
-func (n noSuch) Error() string        { return "no such " + string(n) }
-func (n noSuch) Is(target error) bool { return target == fs.ErrNotExist }
-
-// owned reports whether real, a path under the source with symbolic links
-// resolved, is rsgen's own output (when the output is inside the source)
-// or inside it, or the hash cache, or has the URL of rsgen's documents:
-// never content. It says nothing itself: the walk that counts ahead asks
-// it too, from its own goroutine (noticeUnserved says it once).
-func (b *build) owned(real string) bool {
-	if b.cacheRel != "" && (real == b.cacheRel || strings.HasPrefix(real, b.cacheRel+".tmp-")) {
-		return true // the hash cache, and the file it is saved through
-	}
-	if b.outRel == "\x00" {
-		// The output is elsewhere; served where the resources are, its
-		// documents take these URLs (as for an archive: see publishes).
-		if b.cfg.DocsURL == b.cfg.BaseURL && (real == docsDir || real == stage.WellKnownFile) {
-			b.unserved.Store(real, true)
-			return true
-		}
-		return false
-	}
-	r := real
-	if b.outRel != "" {
-		var ok bool
-		if r, ok = strings.CutPrefix(real, b.outRel+"/"); !ok {
-			return false
-		}
-	}
-	first, _, _ := strings.Cut(r, "/")
-	return first == docsDir || strings.HasPrefix(first, stagePrefix) ||
-		r == stage.WellKnownFile || strings.HasPrefix(r, stage.WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
 // run writes the documents of b's set into the stage, up to its

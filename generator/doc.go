@@ -4,7 +4,8 @@
 // [Build] runs one build from a [Config], after [Config.Validate] has
 // checked its fields and how they combine: a program that uses this
 // package gets the checks of the command line, as [FieldError] values that name
-// the fields (the command line names its flags for them). [BuildSite]
+// the fields (the command line names its flags for them); a build that
+// fails returns an [*Error] whose [Kind] says why. [BuildSite]
 // publishes several resource sets into one output directory: each set is
 // a build as below, of a Config named by its Set, writing its documents
 // into resourcesync/<set>/ of one shared stage; the Source Description
@@ -33,53 +34,20 @@
 // deletion, a previous build of another site, dumps or archives dropped),
 // and writes the Capability List and the Source Description. The
 // components are packages under generator/internal, each a type with a
-// small API that owns its state:
-//
-// The sources:
-//   - treescan: a directory tree: the walk of package internal/tree in
-//     the order of the paths, the hashing pool behind a window that keeps
-//     that order, the hash cache read and written as streams (Scan,
-//     Cache), and its files read again after the scan (Tree);
-//   - archivescan: a .tar, .tar.gz or .zip, read as a stream and checked
-//     to its end (Scan, Archive, Members);
-//   - bucketscan: the objects of an S3 bucket under a prefix (package
-//     internal/bucket), their digests from its own cache, the store or
-//     the bytes, 32 objects at once (Scan, Cache);
-//   - exports: a record export, read by a pool of workers and sorted on
-//     disk, in steps the build orders (Source).
-//
-// Between the steps:
-//   - spill: the spill area in the stage, the spools of resources and the
-//     change set sorted on disk (Area, ResourceSpool, ChangeSet);
-//   - detect: the changes since the previous build, by a merge-join of
-//     the resources with its Resource List, spooled beside the scan (Join,
-//     Previous);
-//   - report (public, generator/report): the build's progress and the files it could not publish
-//     (Stats, Problems, Unread).
-//
-// The documents:
-//   - docs: the document writer of a set, which knows the URLs and the
-//     limits (section 7, by the one splitter, package internal/listwriter)
-//     and writes every document into the stage, with what every archive
-//     shares (Writer);
-//   - changelists: the Change Lists, from the changes found and those the
-//     previous build published, and their archive (Lists);
-//   - dumps: the Resource Dump and the Change Dump, whose packages are
-//     written alike by package zipdump (ResourceDump, ChangeDump,
-//     Packaging);
-//   - packages: the previous build's packages published again, checked by
-//     their digests, then linked or copied (Package, Copier);
-//   - archives: the Resource List, Resource Dump and Change Dump Archives
-//     of ResourceSync Archives (ResourceLists, ResourceDumps, ChangeDumps);
-//   - hostfiles: the pages rsgen always writes and the configuration of
-//     static hosts (Set, StageSite).
+// small API that owns its state, and each with a doc.go
+// (docs/DEVELOPMENT.md lists them): the sources (treescan, archivescan,
+// bucketscan, exports); between the steps, spill (the spools on disk) and detect (the
+// changes since the previous build), with generator/report (progress and
+// problems, public); the documents (docs, the writer every document goes
+// through; changelists, dumps, packages, archives; hostfiles, the pages
+// and the hosts' files).
 //
 // generator/layers_test.go keeps the packages in layers: none imports one
 // above it.
 //
 // # Guarantees
 //
-// Everything is written into a [Stage] inside the output directory,
+// Everything is written into a stage inside the output directory,
 // checked with package validate, and moved into place by Stage.Publish
 // only when the whole build succeeded; a failure or an interrupt discards
 // the stage and leaves the published output as it was (package

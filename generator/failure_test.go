@@ -157,38 +157,6 @@ func TestFailureCreatesNothing(t *testing.T) {
 	}
 }
 
-// TestPublishRollback: when one of several files outside the documents
-// directory cannot be moved into place, those moved before it get their
-// old versions back, new ones are removed, and the documents are swapped
-// back: the output is as it was.
-func TestPublishRollback(t *testing.T) {
-	t.Parallel()
-	out := t.TempDir()
-	testenv.WriteFile(t, out, "_headers", "old a")
-	testenv.WriteFile(t, out, docsDir+"/resourcelist.xml", "old list")
-	testenv.WriteFile(t, out, docsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
-	testenv.WriteFile(t, out, "resourcesync.nginx.conf/file", "a directory where a file goes")
-	before := testenv.Snapshot(t, out)
-	st, err := stage.New(out, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string]string{
-		"_headers": "new a", stage.WellKnownFile: "new c", "resourcesync.nginx.conf": "new z", docsDir + "/resourcelist.xml": "new list",
-	} {
-		if err := st.WriteFile(name, []byte(data)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	err = st.Publish()
-	if err == nil || !strings.Contains(err.Error(), "resourcesync.nginx.conf") {
-		t.Fatalf("Publish: %v, want an error naming resourcesync.nginx.conf", err)
-	}
-	st.Discard()
-	testenv.SameSnapshot(t, "after a failed Publish", testenv.Snapshot(t, out), before)
-	testenv.NoStage(t, out)
-}
-
 // TestUserFileNamedLikeTheOutput: a file (or link) of the user's where
 // rsgen's documents folder goes is not rsgen's to replace: the build fails
 // and the file is kept.

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/stage"
@@ -50,6 +52,91 @@ func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
 	}
 	root, err = sourceRoot(cfg.Source)
 	return root, nil, err
+}
+
+// resolveExisting resolves the symbolic links of the longest part of path
+// that exists: an output directory not yet created may still be inside a
+// source reached through a link.
+func resolveExisting(path string) string {
+	var rest []string
+	for p := path; ; p = filepath.Dir(p) {
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{resolved}, rest...)...)
+		}
+		if filepath.Dir(p) == p {
+			return path
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+	}
+}
+
+// sourceRoot checks that source is a readable directory and returns it
+// absolute, with symbolic links resolved.
+func sourceRoot(source string) (string, error) {
+	if source == "" {
+		return "", errors.New("no source directory given")
+	}
+	abs, err := filepath.Abs(source)
+	if err != nil {
+		return "", err
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("source %s: %w", source, noSuch("directory"))
+	}
+	if err != nil {
+		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
+	}
+	st, err := os.Stat(resolved)
+	if err != nil {
+		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("source %s is not a directory (nor a .tar, .tar.gz, .tgz or .zip archive)", source)
+	}
+	f, err := os.Open(resolved)
+	if err != nil {
+		return "", fmt.Errorf("source %s cannot be read: %w", source, display.WithoutPath(err))
+	}
+	f.Close()
+	return resolved, nil
+}
+
+// noSuch says that a path given does not exist ("no such directory"), as
+// errors.Is(err, fs.ErrNotExist) tells.
+type noSuch string
+
+func (n noSuch) Error() string        { return "no such " + string(n) }
+func (n noSuch) Is(target error) bool { return target == fs.ErrNotExist }
+
+// owned reports whether real, a path under the source with symbolic links
+// resolved, is rsgen's own output (when the output is inside the source)
+// or inside it, or the hash cache, or has the URL of rsgen's documents:
+// never content. It says nothing itself: the walk that counts ahead asks
+// it too, from its own goroutine (noticeUnserved says it once).
+func (b *build) owned(real string) bool {
+	if b.cacheRel != "" && (real == b.cacheRel || strings.HasPrefix(real, b.cacheRel+".tmp-")) {
+		return true // the hash cache, and the file it is saved through
+	}
+	if b.outRel == "\x00" {
+		// The output is elsewhere; served where the resources are, its
+		// documents take these URLs (as for an archive: see publishes).
+		if b.cfg.DocsURL == b.cfg.BaseURL && (real == docsDir || real == stage.WellKnownFile) {
+			b.unserved.Store(real, true)
+			return true
+		}
+		return false
+	}
+	r := real
+	if b.outRel != "" {
+		var ok bool
+		if r, ok = strings.CutPrefix(real, b.outRel+"/"); !ok {
+			return false
+		}
+	}
+	first, _, _ := strings.Cut(r, "/")
+	return first == docsDir || strings.HasPrefix(first, stagePrefix) ||
+		r == stage.WellKnownFile || strings.HasPrefix(r, stage.WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
 // scan lists and hashes the files of a tree or an archive, sorted by path.

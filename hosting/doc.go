@@ -13,6 +13,5 @@
 // Check says, when a build is configured, which hosts cannot serve the
 // documents at their URL (paths.go: how each host matches paths).
 // Render, CheckConflicts, Merge and Handler may be called from several
-// goroutines;
-// a SiteHandler serves requests concurrently.
+// goroutines; a SiteHandler serves requests concurrently.
 package hosting

@@ -70,7 +70,6 @@ var outputs = []output{
 	{HeadLink, "head.html.tmpl", nil, false},
 }
 
-// wanted reports whether o is written for hosts.
 func (o output) wanted(hosts []string) bool {
 	if o.hosts == nil {
 		return true

@@ -11,8 +11,8 @@ import (
 // How the hosts match the paths rsgen embeds in their configuration.
 // nginx and Apache match the path of a request decoded (every %XX), with
 // its "." and ".." segments resolved and its slashes merged: a rule must
-// hold the path that way, never as the URL has it (issue 22, item 11:
-// /caf%C3%A9/ never matched). The _headers of Netlify and Cloudflare
+// hold the path that way, never as the URL has it (/caf%C3%A9/ would
+// never match). The _headers of Netlify and Cloudflare
 // Pages match the path as the URL has it, percent-encoded, against a
 // pattern in which "*" is a wildcard and ":name" a placeholder, with no
 // escape for either.

@@ -176,7 +176,6 @@ func addMarker(data []byte) []byte {
 	return append(comment, data...)
 }
 
-// shquote quotes s for a POSIX shell.
 func shquote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))

@@ -29,11 +29,9 @@ import (
 // It serves only what is inside its directories: each is opened as an
 // [os.Root], so that neither a symbolic link nor ".." in a URL leads out of
 // it (a link that stays inside is followed, but not to what is not served
-// by its own name). Hidden files and directories
-// (names starting with ".", except .well-known/ at the top, where the
-// Source Description is), rsgen's configuration for hosts at the top, and
-// what is not a regular file or a directory (a FIFO, a device) are not
-// served, as on a host that is set up right.
+// by its own name). Hidden files and directories (but .well-known/ at the
+// top), rsgen's configuration for hosts at the top, and what is not a
+// regular file or a directory are not served, as on a host set up right.
 type SiteHandler struct {
 	layers []*os.Root // the output directory, then the content, if any
 	files  http.Handler

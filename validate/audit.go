@@ -10,7 +10,6 @@ import (
 	"hash"
 	"io"
 	"mime"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/regfile"
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
@@ -208,29 +208,24 @@ func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
 func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, j.r.loc, nil)
+	// identity: length and digests are those of the bytes served.
+	served, ct, err := a.opts.fetcher.Get(ctx, j.r.loc, true)
+	var pe *previous.Error
+	if errors.As(err, &pe) && pe.Kind == previous.ErrInvalid {
+		a.missing(j, "cannot be requested: %v", pe.Err)
+		return
+	}
 	if err != nil {
-		a.missing(j, "cannot be requested: %v", err)
+		a.missing(j, "%v", a.late(ctx, fetchError(err)))
 		return
 	}
-	req.Header.Set("User-Agent", userAgent)
-	req.Header.Set("Accept-Encoding", "identity") // length and digests are those of the bytes served
-	resp, err := a.opts.Client.Do(req)
-	if err != nil {
-		a.missing(j, "%v", a.late(ctx, err))
-		return
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		a.missing(j, "HTTP %s", resp.Status)
-		return
-	}
+	defer served.Close()
 	if j.r.typ != "" {
-		if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil && !strings.EqualFold(mt, j.r.typ) {
+		if mt, _, err := mime.ParseMediaType(ct); err == nil && !strings.EqualFold(mt, j.r.typ) {
 			a.st.s.add(j.d.name, j.r.line, RuleAuditType, 0, "%s is served as %s; its entry says type=%q", clip(j.r.loc), mt, j.r.typ)
 		}
 	}
-	body := io.Reader(&lateReader{r: resp.Body, ctx: ctx, a: a})
+	body := io.Reader(&lateReader{r: served, ctx: ctx, a: a})
 	if want, ok := parseInteger(j.r.length); ok && want >= 0 {
 		body = io.LimitReader(body, want+1) // one byte more tells a longer body
 	}

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -156,5 +158,44 @@ func TestSiteOverHTTP(t *testing.T) {
 				t.Errorf("%d resources audited, want 9", rep.Audited)
 			}
 		})
+	}
+}
+
+// TestSiteRequests: validate asks as rsgen build reads a previous build
+// (one fetch code): documents as XML and not from a cache (a CDN's copy is
+// not what is published now), resources as their stored bytes.
+func TestSiteRequests(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	bad := map[string]string{}
+	base := servedSite(t, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			doc := r.URL.Path == "/.well-known/resourcesync" || strings.HasPrefix(r.URL.Path, "/resourcesync/")
+			var why string
+			switch {
+			case !strings.HasPrefix(r.UserAgent(), "rsgen-validate "):
+				why = "User-Agent " + r.UserAgent()
+			case doc && (r.Header.Get("Cache-Control") != "no-cache" || !strings.HasPrefix(r.Header.Get("Accept"), "application/xml")):
+				why = "Cache-Control " + r.Header.Get("Cache-Control") + ", Accept " + r.Header.Get("Accept")
+			case !doc && r.Header.Get("Accept-Encoding") != "identity":
+				why = "Accept-Encoding " + r.Header.Get("Accept-Encoding")
+			}
+			if why != "" {
+				mu.Lock()
+				bad[r.URL.Path] = why
+				mu.Unlock()
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	rep, err := validate.Site(context.Background(), base, validate.Options{Fetch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Audited != 9 {
+		t.Errorf("%d resources audited, want 9", rep.Audited)
+	}
+	for p, why := range bad {
+		t.Errorf("%s requested with %s", p, why)
 	}
 }

@@ -32,7 +32,7 @@ func redirects(next http.Handler) http.Handler {
 }
 
 // validate follows redirects as rsgen build follows those of --previous
-// (previous.NewClient): five, not a sixth.
+// (previous.NewFetcher): five, not a sixth.
 func TestSiteRedirects(t *testing.T) {
 	t.Parallel()
 	base := servedSite(t, redirects)

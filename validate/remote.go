@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"mime"
-	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/rsgen/rsgen/internal/previous"
 )
 
 // Site validates a site over HTTP. A URL whose path ends in a slash is a
@@ -78,16 +79,13 @@ func (l *httpLoader) redirect(to *url.URL) error {
 func (l *httpLoader) load(ctx context.Context, st *set, u string) (*docInfo, string) {
 	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
 	defer cancel()
-	resp, err := get(ctx, l.opts.Client, u, "application/xml, text/xml;q=0.9, */*;q=0.1")
+	body, ct, err := l.opts.fetcher.Get(ctx, u, false)
 	if err != nil {
-		return nil, err.Error()
+		return nil, fetchError(err).Error()
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, "HTTP " + resp.Status
-	}
-	d := checkDocument(st.s, u, u, resp.Body, l.docOpts)
-	if ct := resp.Header.Get("Content-Type"); !isXMLType(ct) {
+	defer body.Close()
+	d := checkDocument(st.s, u, u, body, l.docOpts)
+	if !isXMLType(ct) {
 		st.s.add(u, 0, RuleContentType, 0, "served as %q; Destinations expect an XML type (application/xml)", ct)
 	}
 	if ctx.Err() != nil && d.entries == 0 {
@@ -99,33 +97,21 @@ func (l *httpLoader) load(ctx context.Context, st *set, u string) (*docInfo, str
 func (l *httpLoader) entries(ctx context.Context, d *docInfo, yield func(loc string, line int) error) error {
 	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
 	defer cancel()
-	resp, err := get(ctx, l.opts.Client, d.url, "application/xml, text/xml;q=0.9, */*;q=0.1")
+	body, _, err := l.opts.fetcher.Get(ctx, d.url, false)
 	if err != nil {
-		return err
+		return fetchError(err)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("HTTP %s", resp.Status)
-	}
-	return readEntries(resp.Body, yield)
+	defer body.Close()
+	return readEntries(body, yield)
 }
 
-// get makes a GET request with rsgen's User-Agent.
-func get(ctx context.Context, c *http.Client, u, accept string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
+// fetchError is what a failed request says, without the URL the finding
+// names already.
+func fetchError(err error) error {
+	if pe, ok := err.(*previous.Error); ok && pe.Err != nil {
+		return pe.Err
 	}
-	req.Header.Set("User-Agent", userAgent)
-	req.Header.Set("Accept", accept)
-	resp, err := c.Do(req)
-	if err != nil {
-		if ue, ok := err.(*url.Error); ok {
-			err = ue.Err
-		}
-		return nil, err
-	}
-	return resp, nil
+	return err
 }
 
 // isXMLType reports whether a Content-Type names XML.

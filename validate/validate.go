@@ -47,9 +47,9 @@ type Options struct {
 	// Jobs is the number of resources audited at once (DefaultJobs if zero).
 	Jobs int
 
-	// Client makes the HTTP requests; nil means previous.NewClient's, with
-	// Timeout: the client rsgen build reads a previous build with. A
-	// client given is copied, with Timeout and that client's redirect rule.
+	// Client makes the HTTP requests; nil means the client rsgen build
+	// reads a previous build with. A client given is copied, with Timeout
+	// and that client's rule of redirects.
 	Client *http.Client
 
 	// Label names the file or directory validated in findings, instead of
@@ -59,6 +59,8 @@ type Options struct {
 
 	// Limits of a document are those of the spec (50,000 entries, 50 MB);
 	// a body is never read past 50 MB.
+
+	fetcher *previous.Fetcher // of normalize
 }
 
 // Defaults of Options.
@@ -76,10 +78,11 @@ const userAgent = "rsgen-validate (+https://github.com/rsgen/rsgen)"
 // ErrUsage wraps errors in the options or targets given (not in documents).
 var ErrUsage = errors.New("usage")
 
-// normalize fills in the defaults, once, and makes the client: the one
-// rsgen build reads --previous with (previous.NewClient), whose time-outs
-// and rule of redirects (five at most, http or https) hold for o.Client
-// too, with allow's rule on top.
+// normalize fills in the defaults, once, and makes the fetcher: the
+// requests of rsgen build reading --previous, whose time-outs and rule of
+// redirects (five at most, http or https) hold for o.Client too, with
+// allow's rule on top, by validate's policy (one attempt, the caller's
+// scope).
 func (o *Options) normalize(allow func(to *url.URL) error) error {
 	if o.MaxDocuments <= 0 {
 		o.MaxDocuments = DefaultMaxDocuments
@@ -90,7 +93,7 @@ func (o *Options) normalize(allow func(to *url.URL) error) error {
 	if o.Jobs <= 0 {
 		o.Jobs = DefaultJobs
 	}
-	o.Client = previous.NewClient(previous.HTTPOptions{Client: o.Client, Timeout: o.Timeout}, allow)
+	o.fetcher = previous.NewFetcher(o.Client, o.Timeout, userAgent, allow)
 	for _, opt := range []struct {
 		name string
 		u    *string

@@ -15,11 +15,9 @@
 // one Deflate stream, and a single writer puts the results into the
 // package in order. The bytes of a package depend only on the items and
 // the options, never on the number of workers or on timing. The writer is
-// rsgen's own, not archive/zip's: it writes every entry's sizes in its
-// local header, with a ZIP64 extra field there when they need 64 bits
-// (archive/zip's CreateRaw leaves that field out, and `unzip -t` then
-// rejects entries over 4 GiB), and it patches the CRC-32 of a streamed
-// entry into place afterwards rather than reading the file twice.
+// rsgen's own (zip.go), not archive/zip's, whose CreateRaw leaves the ZIP64
+// extra field out of local headers: `unzip -t` then rejects entries over
+// 4 GiB.
 //
 // What is packaged is read through Options.Open, from any reader: the
 // files of a tree (an *os.File, whose large files have their chunks read

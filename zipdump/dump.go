@@ -186,7 +186,6 @@ type Seq interface {
 	Items(yield func(it *Item) bool) error
 }
 
-// sliceSeq is the Seq of a slice.
 type sliceSeq []Item
 
 func (s sliceSeq) Names(yield func(string) bool) error {
@@ -223,14 +222,13 @@ const (
 
 // Run packages items, in their order, into as many packages as the
 // limits require, each holding its manifest.xml, and writes a copy of
-// each manifest beside its package. It never holds a whole file in
-// memory: at most about 2*(2*Workers+2) MiB of file data is in flight.
+// each manifest beside its package. At most about 2*(2*Workers+2) MiB of
+// file data is in flight.
 //
-// An item whose file no longer has the published length and digests (it
-// changed or vanished after it was hashed), or whose name cannot be a
-// path in a package, is left out of the packages and of their manifests,
-// and reported in Result.Skipped. Any other error (writing the output)
-// stops Run; the files it created are then the caller's to remove.
+// An item that changed since it was hashed, or whose name cannot be a
+// path in a package, is left out and reported in Result.Skipped. Any
+// other error (writing the output) stops Run; the files it created are
+// then the caller's to remove.
 func Run(ctx context.Context, items []Item, opt Options) (*Result, error) {
 	return RunSeq(ctx, sliceSeq(items), opt)
 }
@@ -379,7 +377,6 @@ func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error 
 	return nil
 }
 
-// queue queues the jobs of item i.
 func (p *packer) queue(ctx context.Context, work, ordered chan<- *job, i int, it *Item) error {
 	send := func(j *job) error {
 		select {

@@ -19,7 +19,6 @@ type hashPipe struct {
 	err  error  // set by abort: the reader stops with it
 }
 
-// digest is the outcome of a hashPipe.
 type digest struct {
 	sum []byte
 	err error
@@ -55,7 +54,6 @@ func (h *hashPipe) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// Read is the hasher's side.
 func (h *hashPipe) Read(p []byte) (int, error) {
 	if h.cur == nil {
 		b, ok := <-h.full

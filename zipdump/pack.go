@@ -38,7 +38,6 @@ type packer struct {
 	line  []byte
 }
 
-// pkg is a package being written.
 type pkg struct {
 	Package
 	f               File
@@ -118,7 +117,6 @@ func (p *packer) skip(i int, err error) {
 // not fit in any manifest.
 var errTooLong = errors.New("more than a manifest may hold")
 
-// writeItem writes the item whose first job is first.
 func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	it, name := first.it, first.name
 	p.item = first.item
@@ -225,7 +223,6 @@ func (p *packer) drain(first *job, next func() (*job, error)) error {
 	return nil
 }
 
-// nextChunk takes the next job of the item being written.
 func nextChunk(next func() (*job, error)) (*job, error) {
 	j, err := next()
 	if err == nil && j == nil {

@@ -104,12 +104,10 @@ type bufWriter struct{ b *[]byte }
 
 func (w bufWriter) Write(p []byte) (int, error) { *w.b = append(*w.b, p...); return len(p), nil }
 
-// countWriter counts bytes and discards them.
 type countWriter struct{ n int64 }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
 
-// work runs jobs until work is closed.
 func (p *packer) work(ctx context.Context, work <-chan *job) error {
 	t := newTools(p.opt)
 	for {
@@ -225,7 +223,6 @@ func (p *packer) decide(t *tools, head []byte) uint16 {
 	return methodDeflate
 }
 
-// saves reports whether comp bytes save at least 2% of raw bytes.
 func saves(comp, raw int64) bool { return comp*50 <= raw*49 }
 
 // doWhole reads, checks and compresses an item small enough for one job.

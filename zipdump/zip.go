@@ -108,7 +108,6 @@ type zipWriter struct {
 	curHdr int       // length of its local header
 }
 
-// dirEntry is what the central directory needs of one entry.
 type dirEntry struct {
 	name   string
 	method uint16
@@ -274,7 +273,6 @@ func (z *zipWriter) begin(name string, method uint16, usize, bound int64) error 
 	return nil
 }
 
-// Write writes data of the streamed entry, or of the file.
 func (z *zipWriter) Write(p []byte) (int, error) {
 	n, err := z.bw.Write(p)
 	z.off += int64(n)

@@ -136,7 +136,6 @@ func (e *Entry) SetSum(set hashing.Set, sum []byte) {
 	}
 }
 
-// commonPrefix is the length of the prefix a and b share.
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	for i := 0; i < n; i++ {

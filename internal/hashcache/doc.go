@@ -14,16 +14,10 @@
 // A build reads and writes the cache as streams in the order of the walk:
 // [Open] returns a [Reader], a cursor that [Reader.Find] moves forward
 // through ascending paths, and [Create] a [Writer] that takes entries in
-// ascending order and [Writer.Commit] renames over the cache. Each holds
-// one entry and a buffer, whatever the number of files. Open checks the
-// whole file (checksum included) in a first pass before any entry is used
-// and refuses a file that is not a cache, of another version or another
-// source, or damaged, with an error the caller reports as a notice before
-// it starts with an empty cache; the Writer writes a new file beside the
-// old one (named as the cache with ".tmp-" and a random suffix) and
-// renames it over it, so that a reader sees the old cache or the new one,
-// never a mix, and a crash leaves the old one; it removes the temporary
-// files that writers killed before they committed left behind.
+// ascending order and [Writer.Commit] renames over the cache, so that a
+// reader sees the old cache or the new one, never a mix. Each holds one
+// entry and a buffer, whatever the number of files. A cache Open refuses
+// is reported as a notice, and the build starts with an empty one.
 //
 // What no stat cache can see: a write that leaves the size, the
 // modification time and the change time as they were. The change time

@@ -375,7 +375,6 @@ func (d *streamDecoder) byte() byte {
 	return c
 }
 
-// fixed appends the next n bytes to dst.
 func (d *streamDecoder) fixed(dst []byte, n int) []byte {
 	if d.err != nil {
 		return dst

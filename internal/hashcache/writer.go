@@ -109,7 +109,6 @@ func Check(path string) error {
 	return nil
 }
 
-// appendPaddedUvarint appends v as a varint of countSize bytes.
 func appendPaddedUvarint(b []byte, v uint64) []byte {
 	for range countSize - 1 {
 		b = append(b, byte(v)|0x80)
@@ -144,7 +143,6 @@ func (w *Writer) Put(rel string, e *Entry, read time.Time) error {
 	return w.err
 }
 
-// put writes an entry; the caller has checked the order.
 func (w *Writer) put(rel string, e *Entry) {
 	shared := commonPrefix(string(w.prev), rel)
 	b := binary.AppendUvarint(w.buf[:0], uint64(shared))

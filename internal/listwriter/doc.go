@@ -15,8 +15,8 @@
 // datetime a full part ends with are moved from its body file to the next
 // part's, so that a Destination resuming after the last datetime it saw
 // misses none; a datetime with more entries than a part holds is the only
-// one cut, and [Written] names it. [Writer.Close]
-// writes the index over the parts, last, and says what was written.
+// one cut, and [Written] names it. [Writer.Close] writes the index over
+// the parts, last, and says what was written.
 // [FitOldest] is the same measure for a document that may not be split
 // and drops its oldest entries instead.
 //

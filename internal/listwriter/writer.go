@@ -148,7 +148,6 @@ type Writer struct {
 	fixedSize int64  // -1 until measured
 }
 
-// A part is the document being written.
 type part struct {
 	from        string
 	n           int
@@ -187,7 +186,6 @@ func New(files Files, opt Options) *Writer {
 // PartName is the name of the i-th part (from 1) of the list name.
 func PartName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
 
-// partDoc returns the root of a part from from to until.
 func (w *Writer) partDoc(from, until string) rsxml.Doc {
 	doc := rsxml.Doc{MD: w.opt.Doc.MD, Links: w.opt.Doc.Links}
 	if w.index.Href != "" {
@@ -440,7 +438,6 @@ func (w *Writer) write(name string, doc *rsxml.Doc) error {
 	return w.dropBody()
 }
 
-// dropBody closes and removes the body file of the current part.
 func (w *Writer) dropBody() error {
 	c := w.cur
 	if c == nil || c.body == nil {
@@ -454,7 +451,6 @@ func (w *Writer) dropBody() error {
 	return err
 }
 
-// fail makes err stick and removes the body file.
 func (w *Writer) fail(err error) error {
 	w.err = err
 	w.Abort()

@@ -165,7 +165,6 @@ func LinkHeader(ch Channel) string {
 	return "<" + ch.Topic + `>; rel="self", <` + ch.Hub + `>; rel="hub"`
 }
 
-// orDefault is v, or def if v is zero or less.
 func orDefault[T int | time.Duration](v, def T) T {
 	if v <= 0 {
 		return def

@@ -179,7 +179,6 @@ func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, op
 	return nil
 }
 
-// other names what the state st is of, for an error.
 func other(st *State) string {
 	if st.CapabilityList == "" {
 		return "none (it is of the resource sets " + strings.Join(slices.Sorted(maps.Keys(st.Sets)), ", ") + ")"

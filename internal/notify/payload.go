@@ -12,9 +12,8 @@ const ContentType = "application/xml"
 // payloads renders entries as notification documents of capability
 // (rsxml.CapChangeListNotification or rsxml.CapFrameworkNotification)
 // whose root links up to the Capability List capList. Notifications are
-// never indexes:
-// entries that do not fit one document (rsxml.MaxEntries entries or
-// rsxml.MaxBytes bytes) go on in the next, in order. No entry: no payload.
+// never indexes: entries that do not fit one document go on in the next,
+// in order. No entry: no payload.
 func payloads(capability, capList string, entries []rsxml.Entry, limits listwriter.Limits) [][]byte {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: capList}}}
 	head := rsxml.AppendHeader(nil, &doc)

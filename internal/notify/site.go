@@ -106,9 +106,8 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 
 // addArchive adds the archive at u and the documents it lists (Change
 // Lists, Change Dumps, Resource Dumps, or Resource Lists with their
-// parts): documents of
-// the framework, whose changes the change notification carries from
-// changelist.xml already.
+// parts): documents of the framework, whose changes the change
+// notification carries from changelist.xml already.
 func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 	_, entries, h, err := readDoc(prev, u)
 	if err != nil {
@@ -161,7 +160,6 @@ func (s *Site) addDocument(prev *previous.Site, u, capability string) error {
 	return nil
 }
 
-// addList adds the list at u, and the entries of a Change List.
 func (s *Site) addList(u, capability, index, hash string, entries []*rsxml.Entry) {
 	s.Documents = append(s.Documents, Document{URL: u, Capability: capability, Index: index, Hash: hash})
 	if capability == rsxml.CapChangeList {

@@ -16,7 +16,6 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// stateVersion is the version of the state file's format.
 const stateVersion = 1
 
 // maxStateBytes bounds the state file read: it holds one line per
@@ -41,7 +40,6 @@ type State struct {
 	Sets map[string]*State `json:"sets,omitempty"`
 }
 
-// docState is what the state keeps of a published document.
 type docState struct {
 	Capability string `json:"capability"`
 	Index      string `json:"index,omitempty"`

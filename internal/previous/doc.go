@@ -17,7 +17,9 @@
 // the host of the given URL (or of the one it redirects to first) are
 // followed, so that a tampered document cannot send rsgen elsewhere. From a
 // directory, only files inside it are opened, and only regular files: a
-// FIFO is refused at once, not waited on.
+// FIFO is refused at once, not waited on. rsgen validate makes its
+// requests through a [Fetcher]: the same code by validate's policy (one
+// attempt, the hosts it chooses, its own deadline).
 //
 // Read reads no entry of the Resource List: it reads the list's root, or
 // its index, and remembers the URLs of its documents. [Site.ResourceIter]

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -59,6 +60,7 @@ type httpSource struct {
 	client *http.Client
 	opts   HTTPOptions
 
+	anyHost   bool // any http or https URL may be fetched: the caller keeps its scope (a Fetcher)
 	mu        sync.Mutex
 	hosts     map[string]bool // hosts documents may be fetched from
 	firstDone bool            // a first document was fetched
@@ -72,16 +74,15 @@ func orDefault[T int | int64 | time.Duration](v, def T) T {
 	return v
 }
 
-// NewClient returns the HTTP client rsgen reads published sites with:
+// newClient returns the HTTP client rsgen reads published sites with:
 // opts.Client (copied) or one with time-outs on dialing, TLS and response
 // headers and the proxy of the environment; opts.Timeout on each request,
-// body included (the caller's default: Read's, or rsgen validate's); at most maxRedirects redirects per request, and only
-// to http or https, and, if allow is not nil, where allow says (an error
+// body included; at most maxRedirects redirects per request, and only to
+// http or https, and, if allow is not nil, where allow says (an error
 // refuses the redirect and is the error of the request): the one rule of
 // redirects of every request rsgen makes (Read's: documents stay on the
-// host of the site; rsgen validate's: on the site validated). Requests
-// carry no User-Agent of the client's: callers set theirs.
-func NewClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
+// host of the site; rsgen validate's: on the site validated).
+func newClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	var c *http.Client
 	if opts.Client != nil {
 		cc := *opts.Client
@@ -131,8 +132,34 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 		}
 		return nil
 	}
-	s.client = NewClient(opts, allow)
+	s.client = newClient(opts, allow)
 	return s
+}
+
+// A Fetcher makes the requests of rsgen validate with the code that reads
+// a previous build, by validate's policy: one attempt, no deadline but the
+// caller's, and any http or https URL (the caller keeps its own scope, and
+// allow holds redirects to it).
+type Fetcher struct{ s *httpSource }
+
+// NewFetcher returns a Fetcher whose requests go through client (copied;
+// nil: rsgen's own) with timeout and carry userAgent.
+func NewFetcher(client *http.Client, timeout time.Duration, userAgent string, allow func(to *url.URL) error) *Fetcher {
+	opts := HTTPOptions{Client: client, Timeout: timeout, Attempts: 1, UserAgent: userAgent}
+	return &Fetcher{&httpSource{opts: opts, client: newClient(opts, allow), anyHost: true, hosts: map[string]bool{}}}
+}
+
+// Get requests u and returns the body of a 200 response, not capped, and
+// its Content-Type. A failure is an *Error whose Err says what failed,
+// without the URL. identity asks for the bytes as they are stored (an
+// audit compares them with digests) rather than for an XML document.
+func (f *Fetcher) Get(ctx context.Context, u string, identity bool) (io.ReadCloser, string, error) {
+	var resp *http.Response
+	err := f.s.do(ctx, u, math.MaxInt64, identity, func(r *http.Response) error { resp = r; return nil })
+	if err != nil {
+		return nil, "", err
+	}
+	return resp.Body, resp.Header.Get("Content-Type"), nil
 }
 
 func (s *httpSource) name(u string) string { return u }
@@ -147,6 +174,9 @@ func (s *httpSource) check(u string) (*url.URL, error) {
 	}
 	if pu.Scheme != "http" && pu.Scheme != "https" {
 		return nil, newError(u, 0, ErrInvalid, "not an http or https URL")
+	}
+	if s.anyHost {
+		return pu, nil
 	}
 	if pu.User != nil {
 		return nil, newError(pu.Redacted(), 0, ErrInvalid, "a URL with credentials is not followed")
@@ -178,7 +208,7 @@ func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, er
 	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
 	defer cancel()
 	var data []byte
-	err := s.do(ctx, u, limit, func(resp *http.Response) error {
+	err := s.do(ctx, u, limit, false, func(resp *http.Response) error {
 		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 		if err != nil {
 			return err
@@ -196,7 +226,7 @@ func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCl
 	// The deadline runs until the package is closed.
 	ctx, cancel := withDeadline(ctx, s.opts.Deadline+time.Duration(limit>>20)*time.Second)
 	var body io.ReadCloser
-	err := s.do(ctx, u, limit, func(resp *http.Response) error {
+	err := s.do(ctx, u, limit, false, func(resp *http.Response) error {
 		body = resp.Body
 		return nil
 	})
@@ -226,7 +256,7 @@ func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir str
 	sf := &spillFile{f}
 	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
 	defer cancel()
-	err = s.do(ctx, u, max, func(resp *http.Response) error {
+	err = s.do(ctx, u, max, false, func(resp *http.Response) error {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 		}
@@ -279,14 +309,14 @@ func (c closer) Close() error { return c() }
 // do requests u, retrying failures of the server, and calls use with a
 // 200 response. use reads the body or keeps it: do closes the body only
 // if use fails. An error of reading the body is retried too.
-func (s *httpSource) do(ctx context.Context, u string, limit int64, use func(*http.Response) error) error {
+func (s *httpSource) do(ctx context.Context, u string, limit int64, identity bool, use func(*http.Response) error) error {
 	pu, err := s.check(u)
 	if err != nil {
 		return err
 	}
 	wait := s.opts.Backoff
 	for attempt := 1; ; attempt++ {
-		retryAfter, err := s.once(ctx, pu, limit, use)
+		retryAfter, err := s.once(ctx, pu, limit, identity, use)
 		if err == nil {
 			return nil
 		}
@@ -316,14 +346,18 @@ func (s *httpSource) do(ctx context.Context, u string, limit int64, use func(*ht
 
 // once makes one request. retryAfter is negative when the failure is not
 // worth retrying, else the wait the server asked for (or zero).
-func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, use func(*http.Response) error) (retryAfter time.Duration, err error) {
+func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, identity bool, use func(*http.Response) error) (retryAfter time.Duration, err error) {
 	u := pu.String()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return -1, newError(u, 0, ErrInvalid, "%v", err)
 	}
 	req.Header.Set("User-Agent", s.opts.UserAgent)
-	req.Header.Set("Accept", "application/xml, text/xml;q=0.9, */*;q=0.1")
+	if identity {
+		req.Header.Set("Accept-Encoding", "identity")
+	} else {
+		req.Header.Set("Accept", "application/xml, text/xml;q=0.9, */*;q=0.1")
+	}
 	// The previous build must be the one published now, not a cached copy:
 	// behind a CDN (GitHub Pages caches for minutes) a build soon after
 	// another would read the one before and lose a Change List.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -334,5 +335,41 @@ func TestReadHTTPCancelled(t *testing.T) {
 	_, err := readAll(ctx, s.srv.URL, Options{HTTP: HTTPOptions{Backoff: time.Hour, Attempts: 5}})
 	if err == nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want one that says it was cancelled", err)
+	}
+}
+
+// TestFetcher: rsgen validate's policy through the same code: one attempt
+// (a 503 is its answer, not retried), any host the caller asks for, the
+// body as it is served, and a failure that says what failed without the URL.
+func TestFetcher(t *testing.T) {
+	t.Parallel()
+	s, other := serve(t), serve(t)
+	const rl = "/resourcesync/resourcelist.xml"
+	s.set(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == rl {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return true
+		}
+		return false
+	})
+	f := NewFetcher(nil, 5*time.Second, "rsgen-validate", nil)
+	_, _, err := f.Get(context.Background(), s.srv.URL+rl, false)
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Kind != ErrUnreachable || pe.Err.Error() != "HTTP 503 Service Unavailable" {
+		t.Errorf("Get of a busy document: %v, want ErrUnreachable saying HTTP 503 Service Unavailable", err)
+	}
+	if n := s.count(rl); n != 1 {
+		t.Errorf("%d requests of a busy document, want 1", n)
+	}
+	for _, u := range []string{s.srv.URL + "/.well-known/resourcesync", other.srv.URL + rl} {
+		body, ct, err := f.Get(context.Background(), u, false)
+		if err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+		b, err := io.ReadAll(body)
+		body.Close()
+		if err != nil || ct != "application/xml" || !strings.Contains(string(b), "<rs:md capability=") {
+			t.Errorf("%s: %s, %d bytes, %v", u, ct, len(b), err)
+		}
 	}
 }

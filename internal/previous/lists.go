@@ -16,12 +16,8 @@ import (
 func (r *reader) readResourceList(ctx context.Context) error {
 	u := r.site.capability(rsxml.CapResourceList)
 	name := r.src.name(u)
-	if r.seen[u] {
-		return newError(name, 0, ErrInvalid, "listed twice (a loop of documents)")
-	}
-	r.seen[u] = true
-	if err := ctx.Err(); err != nil {
-		return context.Cause(ctx)
+	if err := r.visit(ctx, u); err != nil {
+		return err
 	}
 	// Read as far as its first entry: a list of 50,000 entries is read
 	// by the iterator, an index here.
@@ -60,10 +56,9 @@ func (r *reader) readResourceList(ctx context.Context) error {
 		return err
 	}
 	for _, e := range entries {
-		if r.seen[e.Loc] {
-			return newError(r.src.name(e.Loc), 0, ErrInvalid, "listed twice (a loop of documents)")
+		if err := r.visit(ctx, e.Loc); err != nil {
+			return err
 		}
-		r.seen[e.Loc] = true
 		r.site.parts = append(r.site.parts, e.Loc)
 	}
 	return nil

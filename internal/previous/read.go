@@ -230,15 +230,21 @@ func ParseLocation(location string) (*url.URL, error) {
 }
 
 // start opens the source at location and returns the URL of the Source
-// Description (for a directory, a stand-in URL mapped to its file).
+// Description (for a directory or a bucket, a stand-in URL mapped to its
+// file or key). The one place a source is chosen: a source is a type of
+// its own, in a file of its own (fetch.go, http.go, s3.go), that
+// implements source.
 func (r *reader) start(location string) (string, error) {
 	r.site = &Site{}
-	if strings.HasPrefix(location, bucket.Scheme) {
-		return r.startBucket(location)
-	}
-	if u, err := ParseLocation(location); err != nil {
+	u, err := ParseLocation(location)
+	switch {
+	case err != nil:
 		return "", err
-	} else if u != nil {
+	case strings.HasPrefix(location, bucket.Scheme):
+		return r.startBucket(location)
+	case u == nil:
+		return r.startDir(location)
+	default:
 		r.src = newHTTPSource(u, r.opts.HTTP)
 		if strings.HasSuffix(u.Path, "/"+WellKnown) {
 			return u.String(), nil
@@ -249,6 +255,10 @@ func (r *reader) start(location string) (string, error) {
 		}
 		return u.String() + WellKnown, nil
 	}
+}
+
+// startDir opens the output directory of a previous build.
+func (r *reader) startDir(location string) (string, error) {
 	abs, err := filepath.Abs(location)
 	if err != nil {
 		return "", newError(location, 0, ErrUnreachable, "%v", err)
@@ -273,12 +283,8 @@ func (r *reader) start(location string) (string, error) {
 // returns it with its bytes.
 func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
 	name := r.src.name(u)
-	if r.seen[u] {
-		return nil, nil, nil, newError(name, 0, ErrInvalid, "listed twice (a loop of documents)")
-	}
-	r.seen[u] = true
-	if err := ctx.Err(); err != nil {
-		return nil, nil, nil, context.Cause(ctx)
+	if err := r.visit(ctx, u); err != nil {
+		return nil, nil, nil, err
 	}
 	data, err := r.src.get(ctx, u, r.opts.maxBytes)
 	if err != nil {
@@ -297,6 +303,16 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
 	}
 	return doc, entries, data, nil
+}
+
+// visit marks the document at u as read, failing if it was already (a
+// loop of documents) or ctx is done.
+func (r *reader) visit(ctx context.Context, u string) error {
+	if r.seen[u] {
+		return newError(r.src.name(u), 0, ErrInvalid, "listed twice (a loop of documents)")
+	}
+	r.seen[u] = true
+	return context.Cause(ctx)
 }
 
 // readEntries reads the rest of a document from rd and checks it as

@@ -30,13 +30,10 @@ func parseBucketURL(location string) error {
 	return nil
 }
 
-// startBucket opens the bucket at location (s3://BUCKET/PREFIX/) and
-// returns the stand-in URL of its Source Description, as start does for a
-// directory.
+// startBucket opens the bucket at location (s3://BUCKET/PREFIX/, checked
+// by ParseLocation) and returns the stand-in URL of its Source
+// Description, as startDir does for a directory.
 func (r *reader) startBucket(location string) (string, error) {
-	if err := parseBucketURL(location); err != nil {
-		return "", err
-	}
 	// Loading the AWS configuration reads the environment and files only;
 	// every request is made with the context of the read.
 	b, err := bucket.Open(context.Background(), location)

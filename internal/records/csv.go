@@ -12,7 +12,7 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// A CSV export has a header row naming its columns: the FieldNames (in any
+// A CSV export has a header row naming its columns: the fieldNames (in any
 // order, all but loc optional) and, for links, "link:REL" columns holding
 // the href of a link of relation REL, with "link:REL:ATTR" columns for its
 // other attributes (link:alternate:type). A row has at most one link of
@@ -21,20 +21,17 @@ import (
 // ErrHeader reports a CSV header that cannot be read: every row would be bad.
 var ErrHeader = errors.New("bad CSV header")
 
-// csvColumn says what a column holds.
 type csvColumn struct {
-	field int    // index in FieldNames, or -1 for a link column
+	field int    // index in fieldNames, or -1 for a link column
 	link  int    // index in csvSchema.rels
 	attr  string // link attribute ("href" for the link:REL column)
 }
 
-// csvSchema is what the header says.
 type csvSchema struct {
 	cols []csvColumn
 	rels []string // relations of the link columns, in order of appearance
 }
 
-// newCSVSchema reads a header row.
 func newCSVSchema(header []string) (*csvSchema, error) {
 	s := &csvSchema{}
 	var unknown, twice []string
@@ -95,7 +92,6 @@ func newCSVSchema(header []string) (*csvSchema, error) {
 	return s, nil
 }
 
-// parse turns one row into a record.
 func (s *csvSchema) parse(row []string, line int) (Record, error) {
 	rec := newRecord(line)
 	return rec, s.fill(&rec, row)

@@ -9,9 +9,10 @@
 // [Reader.ReadBatch] collects the raw lines or rows of many records into a
 // [Batch] (sequentially, from the one goroutine that reads), and
 // [Reader.Parse] turns one of them into a [Record], or an error that says
-// why the record at its Line is bad; reading goes on after a bad record. Parse may be called from several goroutines at once, on
-// different batches or on the same one. The CSV header and gzip
-// compression are handled by [NewReader].
+// why the record at its Line is bad; reading goes on after a bad record.
+// Parse may be called from several goroutines at once, on different
+// batches or on the same one. The CSV header and gzip compression are
+// handled by [NewReader].
 //
 // The package checks the syntax of every field (URLs, W3C datetimes with
 // their time zone, hash tokens, media types, lengths) and normalises what

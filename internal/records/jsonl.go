@@ -16,10 +16,10 @@ import (
 // maxDepth bounds the nesting of a value skipped in a bad record.
 const maxDepth = 64
 
-// ParseJSONLine parses one line of a JSON Lines export: a JSON object
-// whose keys are FieldNames and "links". Values are strings; deleted may
+// parseJSONLine parses one line of a JSON Lines export: a JSON object
+// whose keys are fieldNames and "links". Values are strings; deleted may
 // also be true or false, length a number, and any field null (absent).
-// links is an array of objects with the keys of LinkAttrs. A key that is
+// links is an array of objects with the keys of linkAttrs. A key that is
 // not known, or given twice, makes the record bad.
 //
 // The parser is written for this one shape, to read a million records in
@@ -93,7 +93,6 @@ func (p *jsonParser) object(rec *Record) error {
 	return rec.finish()
 }
 
-// member parses "key": value.
 func (p *jsonParser) member(rec *Record) error {
 	kb, err := p.key()
 	if err != nil {
@@ -198,7 +197,6 @@ func (p *jsonParser) lit(word string) error {
 	return nil
 }
 
-// number parses a JSON number.
 func (p *jsonParser) number() error {
 	s, i := p.s, p.i
 	digits := func() bool { // one or more
@@ -366,7 +364,6 @@ func (p *jsonParser) hex4() (rune, bool) {
 	return r, true
 }
 
-// skip parses and discards any value, checking its syntax.
 func (p *jsonParser) skip(depth int) error {
 	if depth > maxDepth {
 		return p.errf("nested too deep")
@@ -443,7 +440,6 @@ func (p *jsonParser) elements(close byte, elem func() error) error {
 	}
 }
 
-// link parses one link object and appends it to rec.
 func (p *jsonParser) link(rec *Record) error {
 	if p.i >= len(p.s) || p.s[p.i] != '{' {
 		if p.i < len(p.s) && p.s[p.i] != ']' {

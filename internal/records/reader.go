@@ -59,18 +59,18 @@ func FormatOf(name string) (Format, bool) {
 	return 0, false
 }
 
-// MaxLineBytes is the longest record an export may have. A longer line of
+// maxLineBytes is the longest record an export may have. A longer line of
 // JSON Lines is a bad record, skipped without being held in memory; a
-// longer record of CSV is ErrRecordTooLong, and the export cannot be read
+// longer record of CSV is errRecordTooLong, and the export cannot be read
 // on (where a CSV record ends cannot be known without reading it).
 const maxLineBytes = 1 << 20
 
-// ErrRecordTooLong reports a CSV record longer than MaxLineBytes.
+// errRecordTooLong reports a CSV record longer than maxLineBytes.
 var errRecordTooLong = fmt.Errorf("a CSV record is longer than %d bytes", maxLineBytes)
 
 // csvLimit passes the bytes of a CSV export on to encoding/csv, which
 // holds a whole record in memory, and fails once a record is longer than
-// MaxLineBytes. It follows the quotes of RFC 4180 to know where a record
+// maxLineBytes. It follows the quotes of RFC 4180 to know where a record
 // ends: at a line break outside a quoted field.
 type csvLimit struct {
 	r     io.Reader
@@ -226,7 +226,7 @@ func (r *Reader) ReadBatch(b *Batch, max int) error {
 	return nil
 }
 
-// errLong marks a line past MaxLineBytes in a batch.
+// errLong marks a line past maxLineBytes in a batch.
 var errLong = fmt.Errorf("line longer than %d bytes", maxLineBytes)
 
 func (r *Reader) readLine(b *Batch) error {

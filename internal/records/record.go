@@ -40,8 +40,8 @@ type Record struct {
 }
 
 // Published reports whether the record may appear in a document: its
-// status is "published" (in any case, spaces around it ignored) or absent. Drafts and every other
-// status are never listed, not even as deletions.
+// status is "published" (in any case, spaces around it ignored) or absent.
+// Drafts and every other status are never listed, not even as deletions.
 func (r *Record) Published() bool {
 	return r.Status == "" || strings.EqualFold(strings.TrimSpace(r.Status), "published")
 }
@@ -69,7 +69,7 @@ const (
 	numFields
 )
 
-// FieldNames are the names of a record's fields (JSON keys and CSV
+// fieldNames are the names of a record's fields (JSON keys and CSV
 // columns), besides its links.
 var fieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
 
@@ -82,7 +82,7 @@ func fieldByName[S ~string | ~[]byte](name S) int {
 	return -1
 }
 
-// LinkAttrs are the attributes a link of a record may have (section 14);
+// linkAttrs are the attributes a link of a record may have (section 14);
 // rel and href are required.
 var linkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
 
@@ -90,7 +90,6 @@ func isLinkAttr(name string) bool { return slices.Contains(linkAttrs, name) }
 
 const statusPublished = "published"
 
-// newRecord returns an empty record at line.
 func newRecord(line int) Record { return Record{Line: line, Length: -1} }
 
 // set stores the text value of field f, checking it. An empty value is
@@ -318,7 +317,6 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 	return nil
 }
 
-// checkLink checks that a link has its required attributes.
 func checkLink(l *rsxml.Link) error {
 	switch {
 	case l.Rel == "" && l.Href == "":

@@ -27,7 +27,7 @@ var uriChars = func() (t [256]bool) {
 	return t
 }()
 
-// CheckURL checks that s is an absolute http or https URL that can be
+// checkURL checks that s is an absolute http or https URL that can be
 // published as it is: a host, no credentials, no fragment, and nothing
 // that should have been percent-encoded. It returns s in the normal form
 // of RFC 3986 (sections 6.2.2 and 6.2.3), so that two spellings of one
@@ -192,8 +192,8 @@ var linkSchemes = map[string]bool{
 	"urn": true, "info": true, "doi": true, "hdl": true, "ark": true, "tag": true, "mailto": true, "ftp": true,
 }
 
-// CheckURI checks that s is an absolute URI that a link may point to: an
-// http or https URL as CheckURL checks one, or a URI of a scheme that
+// checkURI checks that s is an absolute URI that a link may point to: an
+// http or https URL as checkURL checks one, or a URI of a scheme that
 // identifies a resource (linkSchemes), with nothing that should have been
 // percent-encoded.
 func checkURI(s string) error {
@@ -214,7 +214,7 @@ func checkURI(s string) error {
 	return nil
 }
 
-// CheckPath checks a location given as a path, relative to the base URL.
+// checkPath checks a location given as a path, relative to the base URL.
 // A path is raw text, not percent-encoded: the generator encodes it the
 // way it encodes file names. It must not start with a slash and must have
 // no empty, "." or ".." segment (a trailing slash is kept: a page such as

@@ -78,7 +78,6 @@ type MD struct {
 var mdAttrs = [...]string{"capability", "at", "completed", "from", "until", "change", "datetime",
 	"hash", "length", "type", "encoding", "path", "modified"}
 
-// fields returns the fields of md, those of mdAttrs in its order.
 func (md *MD) fields() [len(mdAttrs)]*string {
 	return [...]*string{&md.Capability, &md.At, &md.Completed, &md.From, &md.Until, &md.Change, &md.Datetime,
 		&md.Hash, &md.Length, &md.Type, &md.Encoding, &md.Path, &md.Modified}
@@ -114,7 +113,6 @@ type Link struct {
 // fields, in which they are written.
 var linkAttrs = [...]string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
 
-// fields returns the fields of l, those of linkAttrs in its order.
 func (l *Link) fields() [len(linkAttrs)]*string {
 	return [...]*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile}
 }
@@ -165,7 +163,6 @@ func findLink(links []Link, rel string) string {
 	return ""
 }
 
-// hasToken reports whether the space-separated list s contains tok.
 func hasToken(s, tok string) bool {
 	for len(s) > 0 {
 		i := 0

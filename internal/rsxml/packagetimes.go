@@ -77,7 +77,6 @@ func attrTime(v string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// describeAttr writes the attribute attr of value v as a message names it.
 func describeAttr(attr, v string) string {
 	if v == "" {
 		return "no " + attr

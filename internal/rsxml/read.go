@@ -176,7 +176,6 @@ func (r *Reader) checked(err error) error {
 	return nil
 }
 
-// checkAttrs refuses an element with the same attribute twice.
 func (r *Reader) checkAttrs() error {
 	attrs := r.sc.attrs
 	twice := func(n qname) error {
@@ -589,7 +588,6 @@ func wideEncoding(head []byte) string {
 	return ""
 }
 
-// errReader fails every read with its error.
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }

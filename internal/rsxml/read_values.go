@@ -5,9 +5,6 @@ import (
 	"fmt"
 )
 
-// The values of elements and attributes, as the Reader takes them from
-// the scanner's tokens, which only last until the next one.
-
 // readText reads the character content of the element just started,
 // trimmed. It lasts until the next call.
 func (r *Reader) readText() ([]byte, error) {
@@ -54,8 +51,6 @@ func (r *Reader) readMD(md *MD, batch *stringBatch) {
 	}
 }
 
-// field returns the field of the attribute n, or nil for one MD has no
-// field for.
 func (md *MD) field(n qname) *string {
 	if i := attrIndex(mdAttrs[:], n); i >= 0 {
 		return md.fields()[i]
@@ -77,8 +72,6 @@ func (r *Reader) readLink(l *Link) {
 	}
 }
 
-// field returns the field of the attribute n, or nil for one Link has no
-// field for.
 func (l *Link) field(n qname) *string {
 	if i := attrIndex(linkAttrs[:], n); i >= 0 {
 		return l.fields()[i]
@@ -86,7 +79,6 @@ func (l *Link) field(n qname) *string {
 	return nil
 }
 
-// attrIndex returns the index of the attribute n in names, or -1.
 func attrIndex(names []string, n qname) int {
 	if n.Space != "" {
 		return -1
@@ -116,7 +108,6 @@ func (b *stringBatch) reset() {
 	b.buf, b.refs = b.buf[:0], b.refs[:0]
 }
 
-// add sets *dst to v when the batch is flushed.
 func (b *stringBatch) add(dst *string, v []byte) {
 	b.refs = append(b.refs, stringRef{dst, len(b.buf), len(b.buf) + len(v)})
 	b.buf = append(b.buf, v...)

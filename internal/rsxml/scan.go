@@ -189,7 +189,6 @@ func (s *scanner) nextMarkup() error {
 	return s.next()
 }
 
-// scan scans the token at buf[pos].
 func (s *scanner) scan() error {
 	p, b := s.pos, s.buf[:s.end]
 	if p == len(b) {
@@ -234,12 +233,10 @@ func (s *scanner) scanName(p int) (q int, err error) {
 	return q, nil
 }
 
-// isNameStart reports whether the ASCII character c may start a name.
 func isNameStart(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_' || c == ':'
 }
 
-// isNameByte reports whether the ASCII character c may be in a name.
 func isNameByte(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
 		c == '_' || c == ':' || c == '.' || c == '-'
@@ -359,7 +356,6 @@ func skipSpace(b []byte, p int) int {
 	return p
 }
 
-// scanStart scans a start tag whose name begins at buf[p].
 func (s *scanner) scanStart(p int) error {
 	b := s.buf[:s.end]
 	q, err := s.scanName(p)
@@ -475,7 +471,6 @@ func (s *scanner) translate(prefix, local string, element bool) qname {
 	return qname{prefix, local}
 }
 
-// scanEnd scans an end tag whose name begins at buf[p].
 func (s *scanner) scanEnd(p int) error {
 	b := s.buf[:s.end]
 	q, err := s.scanName(p)

@@ -301,7 +301,6 @@ func (s *scanner) scanBang(p int) error {
 	return s.declaration(p)
 }
 
-// scanComment scans a comment whose content starts at buf[p].
 func (s *scanner) scanComment(p int) error {
 	b := s.buf[:s.end]
 	i := bytes.Index(b[p:], dashes)
@@ -315,7 +314,6 @@ func (s *scanner) scanComment(p int) error {
 	return nil
 }
 
-// scanCDATA scans a CDATA section whose content starts at buf[p].
 func (s *scanner) scanCDATA(p int) error {
 	b := s.buf[:s.end]
 	i := bytes.Index(b[p:], cdataEnd)

@@ -109,7 +109,6 @@ type timeScanner[S ~string | ~[]byte] struct {
 	ok bool
 }
 
-// num reads n decimal digits.
 func (c *timeScanner[S]) num(n int) int {
 	if !c.ok || c.i+n > len(c.s) {
 		c.ok = false
@@ -126,7 +125,6 @@ func (c *timeScanner[S]) num(n int) int {
 	return v
 }
 
-// is reads b, if it comes next.
 func (c *timeScanner[S]) is(b byte) bool {
 	if c.ok && c.i < len(c.s) && c.s[c.i] == b {
 		c.i++

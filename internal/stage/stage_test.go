@@ -411,3 +411,67 @@ func TestManifestThroughLink(t *testing.T) {
 		t.Error("PublishedAt read a manifest through a symbolic link")
 	}
 }
+
+// TestPublishOlderSnapshot: Publish refuses, under the lock, to replace a
+// published snapshot with an older one, whatever the stage was told
+// before; one of the same time is published again.
+func TestPublishOlderSnapshot(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	publish := func(at time.Time) error {
+		st, err := New(out, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Discard()
+		if err := st.WriteFile(DocsDir+"/resourcelist.xml", []byte("<urlset/>")); err != nil {
+			t.Fatal(err)
+		}
+		st.SetSnapshot(at)
+		return st.Publish()
+	}
+	if err := publish(testAt); err != nil {
+		t.Fatal(err)
+	}
+	if err := publish(testAt); err != nil {
+		t.Fatalf("the same snapshot again: %v", err)
+	}
+	before := testenv.Snapshot(t, out)
+	if err := publish(testAt.Add(-time.Hour)); !errors.Is(err, ErrOlderSnapshot) || !strings.Contains(err.Error(), "2024-06-01T12:00:00Z") {
+		t.Errorf("Publish: %v; want ErrOlderSnapshot naming the published time", err)
+	}
+	testenv.SameSnapshot(t, "after the refused publish", testenv.Snapshot(t, out), before)
+	testenv.NoStage(t, out)
+}
+
+// TestPublishRollback: when one of several files outside the documents
+// directory cannot be moved into place, those moved before it get their
+// old versions back, new ones are removed, and the documents are swapped
+// back: the output is as it was.
+func TestPublishRollback(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	testenv.WriteFile(t, out, "_headers", "old a")
+	testenv.WriteFile(t, out, DocsDir+"/resourcelist.xml", "old list")
+	testenv.WriteFile(t, out, DocsDir+"/capabilitylist.xml", `<rs:md capability="capabilitylist"/>`)
+	testenv.WriteFile(t, out, "resourcesync.nginx.conf/file", "a directory where a file goes")
+	before := testenv.Snapshot(t, out)
+	st, err := New(out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{
+		"_headers": "new a", WellKnownFile: "new c", "resourcesync.nginx.conf": "new z", DocsDir + "/resourcelist.xml": "new list",
+	} {
+		if err := st.WriteFile(name, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = st.Publish()
+	if err == nil || !strings.Contains(err.Error(), "resourcesync.nginx.conf") {
+		t.Fatalf("Publish: %v, want an error naming resourcesync.nginx.conf", err)
+	}
+	st.Discard()
+	testenv.SameSnapshot(t, "after a failed Publish", testenv.Snapshot(t, out), before)
+	testenv.NoStage(t, out)
+}

@@ -66,7 +66,6 @@ func ParseBase(raw string) (Base, error) {
 	return Base{s: sb.String()}, nil
 }
 
-// isSubDelim reports whether c is a sub-delimiter of RFC 3986.
 func isSubDelim(c byte) bool { return strings.IndexByte("!$&'()*+,;=", c) >= 0 }
 
 // validHost reports whether the host of u is an IP literal or a host name

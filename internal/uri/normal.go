@@ -68,7 +68,7 @@ func appendNormalized(b []byte, s string, keep [256]bool) []byte {
 		c := s[i]
 		switch {
 		case c == '%' && i+2 < len(s) && IsHex(s[i+1]) && IsHex(s[i+2]):
-			b = AppendNormal(b, s[i+1], s[i+2])
+			b = appendNormal(b, s[i+1], s[i+2])
 			i += 2
 		case keep[c]:
 			b = append(b, c)

@@ -3,8 +3,8 @@
 // of a percent-encoded octet (section 6.2.2.2), the URL path rsgen
 // publishes for a file (EscapePath) under a Base, the directory URL a
 // build publishes, and the normal form in which URLs are compared
-// (Normalize). Its functions are pure and may be called from
-// several goroutines.
+// (Normalize). Its functions are pure and may be called from several
+// goroutines.
 package uri
 
 import "strings"
@@ -18,7 +18,6 @@ func isUnreserved(c byte) bool {
 // IsHex reports whether c is a hexadecimal digit.
 func IsHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-// unhex returns the value of the hexadecimal digit c.
 func unhex(c byte) byte {
 	switch {
 	case '0' <= c && c <= '9':
@@ -31,10 +30,10 @@ func unhex(c byte) byte {
 
 const upperHex = "0123456789ABCDEF"
 
-// AppendNormal appends the octet of the escape "%" hi lo in its normal
+// appendNormal appends the octet of the escape "%" hi lo in its normal
 // form: the character itself if it is unreserved, else the escape in upper
 // case. hi and lo must be hexadecimal digits.
-func AppendNormal(b []byte, hi, lo byte) []byte {
+func appendNormal(b []byte, hi, lo byte) []byte {
 	d := unhex(hi)<<4 | unhex(lo)
 	if isUnreserved(d) {
 		return append(b, d)

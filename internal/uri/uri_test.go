@@ -11,8 +11,8 @@ func TestAppendNormal(t *testing.T) {
 		{"61", "a"}, {"7E", "~"}, {"7e", "~"}, {"2D", "-"}, {"2e", "."},
 		{"2f", "%2F"}, {"2F", "%2F"}, {"c3", "%C3"}, {"20", "%20"}, {"25", "%25"}, {"ff", "%FF"},
 	} {
-		if got := string(AppendNormal(nil, tt.in[0], tt.in[1])); got != tt.want {
-			t.Errorf("AppendNormal(%%%s) = %q, want %q", tt.in, got, tt.want)
+		if got := string(appendNormal(nil, tt.in[0], tt.in[1])); got != tt.want {
+			t.Errorf("appendNormal(%%%s) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -16,10 +16,8 @@ import (
 )
 
 // ChangeDumpArchiveName is the Change Dump Archive (ResourceSync Archives,
-// section 6): it lists closed Change Dumps kept under archive/, one for
-// each build that packaged changes, named by the end of the interval it
-// covers and listing that build's packages, which stay published beside
-// the Change Dump's while an archived dump lists them.
+// section 6): closed Change Dumps under archive/, one for each build that
+// packaged changes, whose packages stay published while one lists them.
 const ChangeDumpArchiveName = "changedump-archive.xml"
 
 // archivedDumpFile matches the names rsgen gives archived Change Dumps.

@@ -16,15 +16,11 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// The Resource Dump Archive (ResourceSync Archives, section 4):
-// resourcedump-archive.xml lists Resource Dumps of earlier snapshots kept
-// under archive/, each one document named by its snapshot time, with its
-// at and completed. The packages of an archived dump are kept beside it,
-// named after it: archive/resourcedump-<at>-00001.zip and the copy of its
-// manifest, archive/resourcedump-<at>-00001.manifest.xml. A package is
-// linked, not copied, where the file system allows: from this build's
-// Resource Dump when it is archived, from the previous build's output
-// when it is carried forward.
+// The Resource Dump Archive (ResourceSync Archives, section 4) lists
+// Resource Dumps of earlier snapshots kept under archive/, each with its
+// packages and manifest copies beside it, named after it
+// (archive/resourcedump-<at>-00001.zip, ….manifest.xml), linked rather
+// than copied where the file system allows.
 const ResourceDumpArchiveName = "resourcedump-archive.xml"
 
 // archivedPackageFile matches the names of the packages (and manifest
@@ -156,7 +152,6 @@ func (ra *ResourceDumps) archived(rel, at, ext string) (string, bool) {
 	return docs.ArchiveDir + "/" + base, true
 }
 
-// formatTimeOrEmpty formats t, or gives "" for the zero time.
 func formatTimeOrEmpty(t time.Time) string {
 	if t.IsZero() {
 		return ""

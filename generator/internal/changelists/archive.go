@@ -15,17 +15,14 @@ import (
 )
 
 // ArchiveName is the Change List Archive (ResourceSync Archives, section
-// 5): it lists closed Change Lists kept under archive/, one (or its parts,
-// past the limits) for each build that found changes, named by the end of
-// the interval it covers.
+// 5): closed Change Lists under archive/, one (or its parts) for each
+// build that found changes.
 const ArchiveName = "changelist-archive.xml"
 
-// An Archive lists documents kept under archive/. The archives of
-// intervals, the Change List Archive and the Change Dump Archive (package
-// archives), are planned alike by PlanArchive; every archive, those of
-// snapshots too (package archives, planned by docs.PlanSnapshots), is
-// written by Write. Its fields up to Listed describe the archive; a plan
-// sets the others.
+// An Archive lists documents kept under archive/. PlanArchive plans the
+// archives of intervals (Change Lists, Change Dumps); Write writes every
+// archive. Its fields up to Listed describe the archive; a plan sets the
+// others.
 type Archive struct {
 	Docs       *docs.Writer
 	Name       string         // changelist-archive.xml

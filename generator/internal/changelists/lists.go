@@ -14,10 +14,7 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// Names of the Change Lists. changelist.xml is the URL the Capability List
-// gives: one open Change List while the changes kept fit one document,
-// else the Change List Index over closed lists, each named by the end of
-// the interval it covers so that its URL never changes while it is kept.
+// Names of the Change Lists (see the package doc).
 const (
 	IndexName      = "changelist.xml"
 	changeListStem = "changelist-"
@@ -53,16 +50,8 @@ type Lists struct {
 }
 
 // Publish publishes changelist.xml and returns where this build's changes
-// start: where the published ones end.
-//
-// changelist.xml, the URL the Capability List gives, is an open spill.Change
-// List (no until: it is rewritten by the next build) with every change
-// kept, the earlier builds' and this one's, while they fit one document;
-// the reference client, resync, reads no Change List Index. Past the
-// limits it is the Change List Index over closed lists that never change:
-// those of earlier builds carried forward byte for byte, a list of the
-// changes the open list held, and this build's (split into parts past the
-// limits). Either way it covers every change kept, without a gap.
+// start: where the published ones end. Open (no until: the next build
+// rewrites it) or an index, it covers every change kept without a gap.
 func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 	lists, chainEnd, err := ch.carriedChangeLists()
 	if err != nil {
@@ -216,8 +205,6 @@ func (ch *Lists) carriedOpenList(ctx context.Context) (*openHistory, error) {
 	return h, nil
 }
 
-// carriedEntries returns the changes of the lists and open carried
-// forward, in order.
 func (ch *Lists) carriedEntries(ctx context.Context, lists []carried, open *openHistory) ([]*rsxml.Entry, error) {
 	var all []*rsxml.Entry
 	for _, c := range lists {
@@ -261,7 +248,6 @@ func (ch *Lists) fitsOneList(lists []carried, open *openHistory, from time.Time,
 	return start, m.Fits(), err
 }
 
-// openListDoc is the root of the open changelist.xml: from, no until.
 func (ch *Lists) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
 		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}

@@ -31,12 +31,10 @@ func Options(d *docs.Writer, name string, from, until time.Time, index string, t
 
 // writeChangeEntries writes n changes, which fill gives in chronological
 // order, as Change Lists named <stem>.xml or, past the limits,
-// <stem>-00001.xml, …: each one a whole Change List whose own from and
-// until are its share of [from, until] (they meet at the datetime of the
-// first change of the next part, so that there is no gap), split between
-// two datetimes (time(e) is the time a part that starts with e starts at:
-// listwriter.Options.Time), linked with rel="index" to index. It returns
-// the entries of the lists for a Change List Index, in order.
+// <stem>-00001.xml, …: each a whole Change List whose from and until are
+// its share of [from, until] (parts meet at the datetime of the next
+// part's first change: no gap), linked with rel="index" to index. It
+// returns the entries of the lists for a Change List Index, in order.
 func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
 	wl, err := ch.Docs.List(Options(ch.Docs, stem, from, until, index, time), n, fill)
 	if err != nil {

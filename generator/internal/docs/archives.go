@@ -13,9 +13,6 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// The archives of ResourceSync Archives share their shape: each lists
-// documents of the past kept under archive/. These are what they do alike.
-
 // ArchiveDir is the directory of the archived documents, in the documents'
 // directory of a set.
 const ArchiveDir = "archive"
@@ -55,7 +52,6 @@ func (e *ArchiveError) Error() string { return e.Err.Error() }
 
 func (e *ArchiveError) Unwrap() error { return e.Err }
 
-// dropField is the field of the configuration that drops each archive.
 var dropField = map[string]string{
 	rsxml.CapResourceListArchive: "Changes.Drop[" + rsxml.CapResourceListArchive + "]",
 	rsxml.CapResourceDumpArchive: "Changes.Drop[" + rsxml.CapResourceDumpArchive + "]",

@@ -72,10 +72,9 @@ func (d *Writer) WriteResourceList(opt listwriter.Options, n int, fill func(i in
 	return nil
 }
 
-// List writes the n entries that fill produces, in order, through a
-// listwriter of opt: the document <name>.xml or, past the limits, parts
-// under an index at that same name, so that the URL a Destination knows
-// never changes. fill is called once for each i, in order. A list that the
+// List writes the n entries that fill produces (called once for each i,
+// in order) through a listwriter of opt: the document <name>.xml or, past
+// the limits, parts under an index at that same name. A list that the
 // limits cannot hold fails with a *LimitError.
 func (d *Writer) List(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) (listwriter.Written, error) {
 	opt.URL, opt.Limits = d.URL, d.Limits
@@ -207,5 +206,4 @@ func (f listFiles) Temp() (*os.File, error) {
 	return t, err
 }
 
-// bodyPattern names the body files of lists in the stage.
 const bodyPattern = ".list-body-*"

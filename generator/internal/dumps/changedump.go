@@ -24,9 +24,7 @@ import (
 // package packages names them).
 const ChangeDumpName = "changedump.xml"
 
-// A ChangeDump writes the Change Dump (section 13) of a build, whose
-// packages are written like those of the Resource Dump (Packaging, whose
-// Files are those of the tree).
+// A ChangeDump writes the Change Dump (section 13) of a build.
 type ChangeDump struct {
 	Packaging
 	Changes     *spill.ChangeSet     // this build's, chronological
@@ -238,8 +236,6 @@ func changeItems(s *spill.ChangeSet) zipdump.Seq {
 	}
 }
 
-// changeItem is the item of the Change Dump of c: its new bytes, or none
-// for a deletion.
 func changeItem(c *spill.Change) zipdump.Item {
 	cc := *c
 	cc.Resource = c.Clone() // the iterator reuses its slices

@@ -46,15 +46,10 @@ type Packed struct {
 // It runs before the Resource List is written, for uniformity (section 9:
 // a resource in the Resource List must also be in the Resource Dump): a
 // file that changed or vanished since it was hashed, or whose name a
-// package cannot hold, is left out of the packages, and so of the
-// Resource List too, and reported as a problem, as a file that changes
-// while it is hashed is. The packages reuse the digests of the hashing
-// pass and check them against every byte they copy.
-//
-// The files of a tree and the members of a zip file are packaged in the
-// order of their paths, read by several workers at once; the members of
-// a tar, which can only be read from its start, in the order of the
-// archive, in one pass.
+// package cannot hold, is left out of the Resource List too, and reported
+// as a problem. The packages check the digests of the hashing pass against
+// every byte they copy. A tar, which can only be read from its start, is
+// packaged in one pass in its own order; the rest in the order of paths.
 func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool) (kept *spill.ResourceSpool, dropped []string, p *Packed, err error) {
 	d.Stats.Enter(report.PhasePackaging)
 	files, err := d.Files()
@@ -119,7 +114,6 @@ func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
 	}
 }
 
-// resourceItem is the item of the Resource Dump of r.
 func resourceItem(r *spill.Resource) zipdump.Item {
 	c := r.Clone() // the iterator reuses its links
 	it := zipdump.Item{Name: c.Path, Size: c.Length, Hash: c.Hash}

@@ -19,13 +19,6 @@ import (
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// The Resource Dump of a record export packages the records' local files
-// (their path). A Capability List promises uniformity (section 9): every
-// resource of the Resource List is in the Resource Dump. A record without
-// a local file has no bytes to package, so a build with a dump refuses an
-// export in which a listed record has none (DumpNeedsFilesError), rather
-// than publish a dump that lacks it or a Resource List that leaves it out.
-//
 // The records are packaged in the order of their paths, from a sorter of
 // their own, so that the dump holds none of them in memory but those in
 // flight. Records that name the same file share one bitstream, with an
@@ -34,8 +27,9 @@ import (
 // list, and named, as a changed file of a tree is.
 
 // DumpNeedsFilesError fails a build from a record export with a Resource
-// Dump in which some listed record has no local file. Nothing is
-// published.
+// Dump in which some listed record has no local file: a Capability List
+// promises that every resource of the Resource List is in the Resource
+// Dump (section 9). Nothing is published.
 type DumpNeedsFilesError struct {
 	Name    string // the export, as messages name it
 	Records int    // listed records without a path
@@ -47,7 +41,7 @@ func (e *DumpNeedsFilesError) Error() string {
 		units.Count(e.Records, "published record"), e.Name, units.Plural(e.Records, "has", "have"), e.First)
 }
 
-// dumpRecord is a record of the Resource Dump, read back from its sorter.
+// dumpRecord is read back from the Resource Dump's sorter.
 type dumpRecord struct {
 	line int
 	r    spill.Resource
@@ -69,12 +63,10 @@ type dumpSeq struct {
 	left []leftRecord // records the last pass of Items left out
 }
 
-// Names gives the path of each file, once.
 func (q *dumpSeq) Names(yield func(string) bool) error {
 	return q.groups(func(path string, _ []dumpRecord, _ []leftRecord) bool { return yield(path) })
 }
 
-// Items gives the item of each file.
 func (q *dumpSeq) Items(yield func(*zipdump.Item) bool) error {
 	q.left = q.left[:0]
 	return q.groups(func(path string, kept []dumpRecord, left []leftRecord) bool {
@@ -206,5 +198,4 @@ func describeDumpError(err error) error {
 	return fmt.Errorf("%w; left out of the Resource List too, which must list the same resources as the Resource Dump", display.WithoutPath(err))
 }
 
-// sameToken reports whether a and b are the same digest.
 func sameToken(a, b hashing.Token) bool { return a.Alg == b.Alg && bytes.Equal(a.Digest, b.Digest) }

@@ -32,13 +32,11 @@ func appendKey(b []byte, name string, line int) []byte {
 	return binary.BigEndian.AppendUint64(b, uint64(line))
 }
 
-// splitKey returns the name and line of a Resource List or Resource Dump key.
 func splitKey(key []byte) (name []byte, line int) {
 	n := len(key) - 9
 	return key[:n], lineOf(key)
 }
 
-// lineOf returns the line of any key.
 func lineOf(key []byte) int { return int(binary.BigEndian.Uint64(key[len(key)-8:])) }
 
 // appendChangeKey appends the Change List key of an event.
@@ -47,7 +45,6 @@ func appendChangeKey(b []byte, datetime time.Time, loc string, line int) []byte 
 	return appendKey(b, loc, line)
 }
 
-// splitChangeKey returns the datetime and loc of a Change List key.
 func splitChangeKey(key []byte) (time.Time, []byte) {
 	t := time.Unix(int64(binary.BigEndian.Uint64(key)^(1<<63)), 0).UTC()
 	loc, _ := splitKey(key[8:])

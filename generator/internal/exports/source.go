@@ -350,7 +350,6 @@ func (s *Source) ingest(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// collect adds what a worker made of a batch to the Source.
 func (s *Source) collect(res *result) error {
 	start := 0
 	for _, a := range res.adds {

@@ -46,7 +46,6 @@ type worker struct {
 	line   int
 }
 
-// batch processes one batch into j.res.
 func (w *worker) batch(j *job) {
 	w.res = &j.res
 	w.res.reset()
@@ -75,7 +74,6 @@ func (w *worker) resolve(s string, isURL bool) (string, error) {
 	return w.s.opt.Base.Resolve(s)
 }
 
-// record processes one good record.
 func (w *worker) record(rec *records.Record) error {
 	if !rec.Published() {
 		if w.res.withheld == nil {

@@ -19,11 +19,7 @@ import (
 
 // Check checks the sorted records once they are read: duplicates, and
 // bad records, which fail the build unless skipped; and it warns of locs
-// on other hosts than the documents'. The build then writes, in order:
-// the packages of the Resource Dump, if one is wanted (PackDump; they may
-// leave records out), the Resource List (WriteResourceList), the Resource
-// Dump of the packages (package dumps) and the Change List
-// (WriteChangeList).
+// on other hosts than the documents'.
 func (s *Source) Check() error {
 	if err := s.dedupe(); err != nil {
 		return err
@@ -36,8 +32,7 @@ func (s *Source) Check() error {
 	return nil
 }
 
-// WriteResourceList writes the Resource List of the records published,
-// completed at completed.
+// WriteResourceList writes the Resource List of the records published.
 func (s *Source) WriteResourceList(completed time.Time) error {
 	rl := newPass(s.rl, s.listed, func(key, val []byte, e *rsxml.Entry) error {
 		loc, _ := splitKey(key)

@@ -99,7 +99,6 @@ func (s *Set) WritePages() error {
 	return nil
 }
 
-// render renders the set's pages and the files of its hosts.
 func (s *Set) render() ([]hosting.File, error) {
 	d, err := s.Data()
 	if err != nil {

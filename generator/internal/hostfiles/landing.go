@@ -94,10 +94,8 @@ func countChanges(stg *stage.Stage, w *docs.Writer) ([]hosting.ChangeCounts, err
 	return days.sorted(), nil
 }
 
-// dayCounts are counts of changes by day.
 type dayCounts map[time.Time]*hosting.ChangeCounts
 
-// add adds c to the counts of its day.
 func (days dayCounts) add(c hosting.ChangeCounts) {
 	if sum := days[c.Day]; sum != nil {
 		sum.Add(c)
@@ -106,7 +104,6 @@ func (days dayCounts) add(c hosting.ChangeCounts) {
 	}
 }
 
-// sorted returns the counts in the order of their days.
 func (days dayCounts) sorted() []hosting.ChangeCounts {
 	list := make([]hosting.ChangeCounts, 0, len(days))
 	for _, c := range days {
@@ -144,7 +141,6 @@ func readList(stg *stage.Stage, name string, each func(*rsxml.Entry)) (index []s
 	}
 }
 
-// count adds the change e to the counts of its day.
 func (days dayCounts) count(e *rsxml.Entry) {
 	t, err := rsxml.ParseTime(e.MD.Datetime)
 	if err != nil {

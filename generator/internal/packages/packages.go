@@ -67,17 +67,12 @@ type Copier struct {
 	NoLinks bool
 }
 
-// Copy publishes a carried package and its manifest copy again, as
-// they were published, once its bytes are checked against the digests its
-// entry gives (a package whose entry gives none that rsgen computes is
-// refused: it cannot be checked). From a previous output directory, the
-// file is opened once, checked through that descriptor, and linked (the
-// very file checked, never a name looked up again) or, on another file
-// system, copied from it; over HTTP it is copied and the copy checked. The
-// manifest copy is taken from the package checked (its manifest.xml, of
-// which it is a copy byte for byte), not from the file beside it. A copy
-// gets the time its entry gives as its modification time, so that an
-// upload that compares times (the S3 script) does not send it again.
+// Copy publishes a carried package and its manifest copy again, as they
+// were published, once checked (see the package doc). The manifest copy is
+// taken from the package checked (its manifest.xml), not from the file
+// beside it. A copy gets the time its entry gives as its modification
+// time, so that an upload that compares times (the S3 script) does not
+// send it again.
 func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	prev := c.Prev
 	if len(known(p.Prev.Hash)) == 0 {
@@ -103,7 +98,6 @@ func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	return docs.PreviousErr(c.Docs.Copy(p.Manifest, p.Prev.Content.URL, m))
 }
 
-// stagePackage stages name as the carried package p, checked.
 func (c *Copier) stagePackage(ctx context.Context, name string, p *Package) error {
 	f, local, err := c.Prev.OpenLocal(p.Prev.URL)
 	if err != nil {
