@@ -193,3 +193,30 @@ func TestBucketSecret(t *testing.T) {
 		})
 	}
 }
+
+// TestBucket500: a store that answers 500 to every request is tried a
+// bounded number of times, with backoff (10 s here, up to a minute), and the build
+// fails with its error, nothing published.
+func TestBucket500(t *testing.T) {
+	testenv.LongTest(t, "the SDK's backoff between 10 attempts takes 10 s to a minute")
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprint(w, `<Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>`)
+		return true
+	})
+	s.Requests()
+	out := filepath.Join(t.TempDir(), "public")
+	code, _, stderr := runCLI(t, context.Background(), "build", "s3://bkt/data/", "-q", "--base-url", "https://example.org/", "--out", out)
+	if code != exitFailure || !strings.Contains(stderr, "rsgen: error: listing s3://bkt/data/: ") ||
+		!strings.Contains(stderr, "exceeded maximum number of attempts, 10") || !strings.Contains(stderr, "InternalError") {
+		t.Errorf("exit %d, want %d and the store's error after 10 attempts\n%s", code, exitFailure, stderr)
+	}
+	if n := len(s.Requests()); n != 10 {
+		t.Errorf("%d requests, want 10", n)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a failed build wrote %s", out)
+	}
+}
