@@ -7,17 +7,19 @@
 # rebuild with --cache (a listing only), each under GNU time, and prints
 # wall, CPU, peak RSS and the requests per 1,000 objects the endpoint
 # answered, as Markdown; with -a, `aws s3 ls --recursive` of the same
-# bucket too.
+# bucket too. With -b BYTES, the first object is of that size (10 GiB:
+# -b 10737418240) and as if uploaded in parts: it is read, streamed, and
+# its digest checked.
 #
-# Usage: bench/bucketscale.sh [-n OBJECTS] [-d DIR] [-a] [-k]
+# Usage: bench/bucketscale.sh [-n OBJECTS] [-b BYTES] [-d DIR] [-a] [-k]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-n=100000 dir="" withls=0 keep=0
-while getopts "n:d:ak" opt; do
+n=100000 big=0 dir="" withls=0 keep=0
+while getopts "n:b:d:ak" opt; do
   case $opt in
-  n) n=$OPTARG ;; d) dir=$OPTARG ;; a) withls=1 ;; k) keep=1 ;;
-  *) die "usage: $0 [-n OBJECTS] [-d DIR] [-a] [-k]" ;;
+  n) n=$OPTARG ;; b) big=$OPTARG ;; d) dir=$OPTARG ;; a) withls=1 ;; k) keep=1 ;;
+  *) die "usage: $0 [-n OBJECTS] [-b BYTES] [-d DIR] [-a] [-k]" ;;
   esac
 done
 [ -x /usr/bin/time ] || die "GNU time not found (apt-get install time)"
@@ -27,7 +29,7 @@ mkdir -p "$bin"
 (cd "$repo" && go build -o "$bin/rsgen" ./cmd/rsgen && go build -o "$bin/s3fake" ./bench/s3fake) || die "go build failed"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin/s3fake" -addr "127.0.0.1:$port" -bucket bench -prefix data/ -n "$n" 2>"$dir/s3fake.log" &
+"$bin/s3fake" -addr "127.0.0.1:$port" -bucket bench -prefix data/ -n "$n" -big "$big" 2>"$dir/s3fake.log" &
 fake=$!
 cleanup() { kill "$fake" 2>/dev/null || true; [ "$keep" = 1 ] || rm -rf "$dir"; }
 trap cleanup EXIT
@@ -52,7 +54,7 @@ run() {
 build=("$bin/rsgen" build s3://bench/data/ --base-url https://example.org/data/ --out "$dir/out" --cache "$dir/cache" --hash sha-256 -q)
 
 note "$n objects (load $(loadavg))"
-echo "$n objects on bench/s3fake (load at the start: $(loadavg))"
+echo "$n objects on bench/s3fake$([ "$big" = 0 ] || echo ", the first of $big bytes") (load at the start: $(loadavg))"
 echo
 echo "| | wall | CPU | peak RSS | requests per 1,000 objects |"
 echo "|---|---|---|---|---|"
@@ -63,6 +65,11 @@ if [ "$withls" = 1 ]; then
 fi
 run "rsgen build, first (sha-256 stored)" "${build[@]}"
 [ "$(grep -c '<url>' "$dir"/out/resourcesync/resourcelist*.xml | awk -F: '{s += $NF} END {print s}')" = "$n" ] || die "the Resource List does not have $n entries"
+if [ "$big" != 0 ]; then
+  want=$("$bin/s3fake" -big "$big" -sum-big)
+  grep -A3 '/d0000/f0000000.bin<' "$dir"/out/resourcesync/resourcelist*.xml | grep -q "sha-256:$want" ||
+    die "the digest of the object of $big bytes is not $want"
+fi
 run "rsgen build, unchanged, --cache" "${build[@]}"
 echo
 echo "(load at the end: $(loadavg))"

@@ -1,7 +1,8 @@
 // Command s3fake is a fake S3 endpoint for benchmarks only: it serves one
 // bucket of N synthetic objects (keys PREFIX/dNNNN/fNNNNNNN.bin, 1,000 to a
 // folder, 100 to 999 bytes of deterministic content each, every one with a
-// stored full-object SHA-256 checksum and its MD5 as ETag), without
+// stored full-object SHA-256 checksum and its MD5 as ETag; with -big, the
+// first one of that size, as if uploaded in parts), without
 // storing anything: enough of ListObjectsV2, HeadObject and GetObject for
 // rsgen build s3://… at a million objects, which a real server on a
 // shared 2-core machine takes hours to be filled with. It checks no
@@ -11,6 +12,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/md5"
 	"crypto/sha256"
 	"encoding/base64"
@@ -18,6 +20,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"sort"
@@ -31,6 +34,7 @@ var (
 	bucket             = flag.String("bucket", "bench", "the bucket's name")
 	prefix             = flag.String("prefix", "data/", "the prefix of every key")
 	n                  = flag.Int("n", 1000, "the number of objects")
+	big                = flag.Int64("big", 0, "if not 0, the size of the first object, as if uploaded in parts: no stored checksum, a multipart ETag")
 	modified           = time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
 	lists, heads, gets atomic.Int64
 )
@@ -46,6 +50,28 @@ func index(k string) int {
 	}
 	return -1
 }
+
+// block is the bytes of the big object, repeated.
+var block = func() []byte {
+	b := make([]byte, 1<<20)
+	for j := range b {
+		b[j] = byte(j*31 + j>>9)
+	}
+	return b
+}()
+
+// bigReader returns the bytes of the big object from off on.
+func bigReader(off int64) io.Reader {
+	r := io.MultiReader(bytes.NewReader(block[off%int64(len(block)):]), repeat{})
+	return io.LimitReader(r, *big-off)
+}
+
+type repeat struct{}
+
+func (repeat) Read(p []byte) (int, error) { return copy(p, block), nil }
+
+// bigETag is the big object's ETag, that of an upload in parts.
+const bigETag = "0123456789abcdef0123456789abcdef-2"
 
 // content is the bytes of object i.
 func content(i int) []byte {
@@ -64,9 +90,9 @@ type object struct {
 	Key               string
 	LastModified      string
 	ETag              string
-	Size              int
-	ChecksumAlgorithm string
-	ChecksumType      string
+	Size              int64
+	ChecksumAlgorithm string `xml:",omitempty"`
+	ChecksumType      string `xml:",omitempty"`
 	StorageClass      string
 }
 
@@ -127,9 +153,14 @@ func list(w http.ResponseWriter, q map[string][]string) {
 				continue
 			}
 		}
-		b := content(i)
-		out.Contents = append(out.Contents, object{Key: k, LastModified: modified.Format(time.RFC3339), ETag: `"` + etag(b) + `"`,
-			Size: len(b), ChecksumAlgorithm: "SHA256", ChecksumType: "FULL_OBJECT", StorageClass: "STANDARD"})
+		if i == 0 && *big > 0 {
+			out.Contents = append(out.Contents, object{Key: k, LastModified: modified.Format(time.RFC3339), ETag: `"` + bigETag + `"`,
+				Size: *big, StorageClass: "STANDARD"})
+		} else {
+			b := content(i)
+			out.Contents = append(out.Contents, object{Key: k, LastModified: modified.Format(time.RFC3339), ETag: `"` + etag(b) + `"`,
+				Size: int64(len(b)), ChecksumAlgorithm: "SHA256", ChecksumType: "FULL_OBJECT", StorageClass: "STANDARD"})
+		}
 		out.KeyCount++
 		last = k
 	}
@@ -160,6 +191,10 @@ func serveObject(w http.ResponseWriter, r *http.Request, k string) {
 		}
 		return
 	}
+	if i == 0 && *big > 0 {
+		serveBig(w, r)
+		return
+	}
 	b := content(i)
 	tag := etag(b)
 	if m := r.Header.Get("If-Match"); m != "" && strings.Trim(m, `"`) != tag {
@@ -181,9 +216,44 @@ func serveObject(w http.ResponseWriter, r *http.Request, k string) {
 	w.Write(b)
 }
 
+// serveBig answers HeadObject and GetObject (from a byte on, with a
+// Range bytes=N-) of the big object.
+func serveBig(w http.ResponseWriter, r *http.Request) {
+	if m := r.Header.Get("If-Match"); m != "" && strings.Trim(m, `"`) != bigETag {
+		w.WriteHeader(http.StatusPreconditionFailed)
+		return
+	}
+	var off int64
+	if rg, ok := strings.CutPrefix(r.Header.Get("Range"), "bytes="); ok {
+		off, _ = strconv.ParseInt(strings.TrimSuffix(rg, "-"), 10, 64)
+	}
+	h := w.Header()
+	h.Set("ETag", `"`+bigETag+`"`)
+	h.Set("Last-Modified", modified.Format(http.TimeFormat))
+	h.Set("Content-Type", "binary/octet-stream")
+	h.Set("Content-Length", strconv.FormatInt(*big-off, 10))
+	if r.Method == http.MethodHead {
+		heads.Add(1)
+		return
+	}
+	gets.Add(1)
+	if off > 0 {
+		h.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", off, *big-1, *big))
+		w.WriteHeader(http.StatusPartialContent)
+	}
+	io.Copy(w, bigReader(off))
+}
+
 func main() {
 	addr := flag.String("addr", "127.0.0.1:9000", "the address to listen on")
+	sumBig := flag.Bool("sum-big", false, "print the SHA-256 of the big object (-big) and exit")
 	flag.Parse()
+	if *sumBig {
+		h := sha256.New()
+		io.Copy(h, bigReader(0))
+		fmt.Printf("%x\n", h.Sum(nil))
+		return
+	}
 	log.Fatal(http.ListenAndServe(*addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/_stats" {
 			fmt.Fprintf(w, "ListObjectsV2 %d\nHeadObject %d\nGetObject %d\n", lists.Load(), heads.Load(), gets.Load())
