@@ -58,7 +58,7 @@ func BenchmarkArchiveDump(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%s", comp, name), func(b *testing.B) {
 				b.SetBytes(n * size)
 				for b.Loop() {
-					cfg := Config{Source: srcs[name], Out: b.TempDir(), BaseURL: base, Dump: DumpConfig{Enabled: true, Compression: comp}}
+					cfg := Config{Source: srcs[name], Out: b.TempDir(), BaseURL: base, Dump: Dump{Enabled: true, Compression: comp}}
 					rep, err := Build(context.Background(), cfg)
 					if err != nil || rep.Files != n {
 						b.Fatalf("%v, %+v", err, rep)

@@ -6,7 +6,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
-	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // A bucket as the source (s3://BUCKET/PREFIX/ or the S3 Inventory of one,
@@ -25,7 +24,7 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	}
 	sc := &bucketscan.Scan{
 		Source:   src,
-		Filter:   (*tree.Filter)(&b.cfg.Filter),
+		Filter:   b.cfg.Filter.tree(),
 		Skip:     b.servedDocument,
 		Hashes:   b.cfg.Hashes,
 		Base:     b.cfg.BaseURL.base,

@@ -18,7 +18,6 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/confined"
-	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/tree"
@@ -186,7 +185,7 @@ func (b *build) attach(stg *stage.Stage) {
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.Stage = stg
 	b.spill.SortMemory, b.spill.AfterAdd = b.cfg.sortMemory, b.cfg.spooled
-	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: listwriter.Limits(b.cfg.Limits)}
+	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits.list()}
 }
 
 // execute runs steps, the work of b in its stage, under a context that
@@ -403,7 +402,7 @@ func (b *build) checkEmpty(files int) error {
 
 // writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
-	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: b.cfg.Changes.Archive.ResourceLists, Keep: b.cfg.Changes.Archive.Keep, At: b.at, Notice: b.notice}
+	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: time.Duration(b.cfg.Changes.Archive.ResourceLists), Keep: time.Duration(b.cfg.Changes.Archive.Keep), At: b.at, Notice: b.notice}
 	archive, err := la.Plan()
 	if err != nil {
 		return err

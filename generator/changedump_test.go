@@ -22,6 +22,7 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // acDumpConfig is acConfig for a build with --previous out and --change-dump.
@@ -193,7 +194,7 @@ func TestChangeDumpChain(t *testing.T) {
 	// --changes-keep drops the first package with the first list.
 	tr.remove("d.html")
 	cfg := acDumpConfig(tr.dir, out, acDay(9))
-	cfg.Changes.Keep = 5 * 24 * time.Hour
+	cfg.Changes.Keep = units.Duration(5 * 24 * time.Hour)
 	acBuild(t, cfg)
 	third := "changedump-20240609T000000Z-00001.zip 2024-06-04T00:00:00Z 2024-06-09T00:00:00Z"
 	if got := acCheckChangeDump(t, tr, out); !slices.Equal(got, []string{second, third}) {

@@ -21,6 +21,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // archiveOf returns the lists the Change List Archive of out lists, as
@@ -52,7 +53,7 @@ func archivedIn(t *testing.T, out, name, capability string, times func(md *rsxml
 
 func archiveConfig(src, out, prev string, at time.Time, keep time.Duration) Config {
 	cfg := acConfig(src, out, at)
-	cfg.Changes.Previous, cfg.Changes.Archive.Keep = prev, keep
+	cfg.Changes.Previous, cfg.Changes.Archive.Keep = prev, units.Duration(keep)
 	return cfg
 }
 
@@ -162,14 +163,14 @@ func TestChangeListArchiveOverHTTP(t *testing.T) {
 	acBuild(t, acServedConfig(t, tr.dir, live, base, acDay(1)))
 	tr.write("a.txt", "alpha 2", acTime("2024-06-01T12:00:00Z"))
 	cfg := acServedConfig(t, tr.dir, live, base, acDay(2))
-	cfg.Changes.Previous, cfg.Changes.Archive.Keep = live, 60*24*time.Hour
+	cfg.Changes.Previous, cfg.Changes.Archive.Keep = live, units.Duration(60*24*time.Hour)
 	acBuild(t, cfg)
 
 	tr.remove("b.txt")
 	fromURL, fromDir := t.TempDir(), t.TempDir()
 	for _, c := range []struct{ out, prev string }{{fromURL, srv.URL}, {fromDir, live}} {
 		cfg := acServedConfig(t, tr.dir, c.out, base, acDay(3))
-		cfg.Changes.Previous, cfg.Changes.Archive.Keep = c.prev, 60*24*time.Hour
+		cfg.Changes.Previous, cfg.Changes.Archive.Keep = c.prev, units.Duration(60*24*time.Hour)
 		if rep := acBuild(t, cfg); rep.Changes.Archived != 2 {
 			t.Errorf("from %s: %d lists archived, want 2", c.prev, rep.Changes.Archived)
 		}
@@ -435,7 +436,7 @@ func TestResourceListArchive(t *testing.T) {
 	build := func(at time.Time, out string) {
 		t.Helper()
 		cfg := archiveConfig(tr.dir, out, out, at, 60*day)
-		cfg.Changes.Archive.ResourceLists = 2 * day
+		cfg.Changes.Archive.ResourceLists = units.Duration(2 * day)
 		cfg.Limits.MaxEntries = 2 // the archived lists are indexes over parts
 		acBuild(t, cfg)
 	}
@@ -521,7 +522,7 @@ func TestResourceListArchiveRefused(t *testing.T) {
 			acBuild(t, acConfig(tr.dir, out, acDay(1)))
 			build := func(day int, into string) error {
 				cfg := archiveConfig(tr.dir, into, out, acDay(day), 60*24*time.Hour)
-				cfg.Changes.Archive.ResourceLists = time.Nanosecond
+				cfg.Changes.Archive.ResourceLists = units.Duration(time.Nanosecond)
 				cfg.Limits.MaxEntries = 2
 				_, err := Build(context.Background(), cfg)
 				return err

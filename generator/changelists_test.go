@@ -11,6 +11,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // acFollower is a Destination that polls changelist.xml after every build,
@@ -147,7 +148,7 @@ func TestChangeListTurnsIntoAnIndexAndBack(t *testing.T) {
 		cfg.Changes.Previous = out
 		cfg.Limits.MaxEntries = 4
 		if s.keep != 0 {
-			cfg.Changes.Keep = s.keep
+			cfg.Changes.Keep = units.Duration(s.keep)
 		}
 		var notices []string
 		cfg.Notice = func(msg string) { notices = append(notices, msg) }

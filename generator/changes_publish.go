@@ -3,10 +3,10 @@ package generator
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
-	"github.com/rsgen/rsgen/internal/listwriter"
 	"github.com/rsgen/rsgen/internal/units"
 )
 
@@ -18,7 +18,7 @@ func (b *build) publishChanges(ctx context.Context) error {
 	if b.history.prev == nil {
 		return nil
 	}
-	ch := &changelists.Lists{Docs: b.docs, Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.Archive.Keep, Limits: listwriter.Limits(b.cfg.Limits), At: b.at,
+	ch := &changelists.Lists{Docs: b.docs, Keep: time.Duration(b.cfg.Changes.Keep), ArchiveKeep: time.Duration(b.cfg.Changes.Archive.Keep), Limits: b.cfg.Limits.list(), At: b.at,
 		Prev: b.history.prev, Changes: b.history.changes, Report: b.history.report, Notice: b.notice}
 	from, err := ch.Publish(ctx)
 	if err != nil {
@@ -26,7 +26,7 @@ func (b *build) publishChanges(ctx context.Context) error {
 	}
 	if b.cfg.Changes.Dump {
 		cd := &dumps.ChangeDump{Packaging: b.packaging(), Changes: b.history.changes, Prev: b.history.prev, Copier: b.history.copier,
-			Keep: b.cfg.Changes.Keep, ArchiveKeep: b.cfg.Changes.Archive.Keep, Report: b.history.report}
+			Keep: time.Duration(b.cfg.Changes.Keep), ArchiveKeep: time.Duration(b.cfg.Changes.Archive.Keep), Report: b.history.report}
 		if err := cd.Write(ctx, from); err != nil {
 			return err
 		}

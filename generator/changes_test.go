@@ -14,6 +14,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 var acFiles = map[string]string{
@@ -210,7 +211,7 @@ func TestChangeListChain(t *testing.T) {
 			cfg.Changes.Previous = out
 		}
 		if s.keep != 0 {
-			cfg.Changes.Keep = s.keep
+			cfg.Changes.Keep = units.Duration(s.keep)
 		}
 		rep := acBuild(t, cfg)
 		after := testenv.ReadTree(t, out)

@@ -39,40 +39,40 @@ type Config struct {
 	// Set names the resource set, when the build is one of several that
 	// BuildSite publishes together: its documents are under
 	// resourcesync/<Set>/. "" for the one set of Build.
-	Set string
+	Set string `toml:"name"`
 
-	Source  string  // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
+	Source  string  `toml:"source"`   // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
 	Out     string  `toml:"out"`      // output directory; Source if empty (required for an archive or an export)
 	BaseURL BaseURL `toml:"base-url"` // where Source is served; relative locs of an export are joined to it
 	DocsURL BaseURL `toml:"docs-url"` // where Out is served; BaseURL if zero
 
 	// A record export is published instead of Source (package exports).
-	Export         string        `toml:"export"`           // the export file; "-" for standard input
-	ExportFormat   string        `toml:"export-format"`    // "jsonl" or "csv"; from the name of Export if empty
-	ChangesWindow  time.Duration `toml:"changes-window"`   // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
-	SkipBadRecords bool          `toml:"skip-bad-records"` // publish without the bad records (exit status 3) rather than fail
+	Export         string         `toml:"export"`           // the export file; "-" for standard input
+	ExportFormat   string         `toml:"export-format"`    // "jsonl" or "csv"; from the name of Export if empty
+	ChangesWindow  units.Duration `toml:"changes-window"`   // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
+	SkipBadRecords bool           `toml:"skip-bad-records"` // publish without the bad records (exit status 3) rather than fail
 
-	Hashes         hashing.Set `toml:"hash"` // DefaultSet if nil
-	Filter         Filter
+	Hashes hashing.Set `toml:"hash"` // DefaultSet if nil
+	Filter
 	FollowSymlinks bool `toml:"follow-symlinks"`
 	Jobs           int  `toml:"jobs"` // hashing workers; hashing.DefaultWorkers() if zero
-	Limits         Limits
+	Limits
 
 	// At is the time of the snapshot; FixedTime says it was given (the
 	// command line's --at or SOURCE_DATE_EPOCH), and then completed equals
 	// it too, so that the same tree gives the same bytes.
 	At        time.Time `toml:"at"`
-	FixedTime bool
+	FixedTime bool      `toml:"-"`
 
-	Dump DumpConfig // the Resource Dump, if Dump.Enabled (section 11)
+	Dump // the Resource Dump, if Dump.Enabled (section 11)
 
 	Describedby string `toml:"describedby"` // optional URL describing the collection (section 8)
 	FailFast    bool   `toml:"fail-fast"`   // a per-file problem fails the build
 
 	// Notification channels advertised in the Capability List (notify.go).
-	Notification Notification
+	Notification
 
-	Changes Changes // Change Lists and Change Dump against the previous build (history.go)
+	Changes // Change Lists and Change Dump against the previous build (history.go)
 
 	// Guards (guards.go): a source with nothing to publish fails with
 	// an Error of KindEmptySource unless AllowEmpty; a build that deletes more of the
@@ -82,22 +82,22 @@ type Config struct {
 	MaxDelete  *DeleteLimit `toml:"max-delete"`
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
 
-	Hosts     []string `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
-	Templates fs.FS    // templates of the host files and pages; the embedded ones if nil
+	Hosts     units.List `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
+	Templates fs.FS      `toml:"-"`    // templates of the host files and pages; the embedded ones if nil
 
 	// DryRun does everything but publish: the documents are staged and
 	// checked, the Report says what would be published, and the stage is
 	// removed; the output directory is left as it was, and the hash cache
 	// too.
-	DryRun bool
+	DryRun bool `toml:"-"`
 	// Changed, if set, is called with each change the build publishes in
 	// its Change Lists (none without a previous build), in their order,
 	// once the documents are written: its kind (created, updated or
 	// deleted) and the resource's URL.
-	Changed func(change, loc string)
+	Changed func(change, loc string) `toml:"-"`
 
-	Stats  *report.Stats    // progress counters; may be nil
-	Notice func(msg string) // non-fatal notices (symbolic links not followed…); may be nil
+	Stats  *report.Stats    `toml:"-"` // progress counters; may be nil
+	Notice func(msg string) `toml:"-"` // non-fatal notices (symbolic links not followed…); may be nil
 	now    func() time.Time // the clock; time.Now if nil
 	stdin  io.Reader        // the export "-"; os.Stdin if nil
 	chunk  int              // memory of each sorter of an export; extsort.DefaultChunkBytes/2 if zero
@@ -433,8 +433,8 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	if ar.Keep > 0 && c.Export != "" {
 		add(&FieldError{Field: "Changes.Archive.Keep", Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times, without an archive"})
 	}
-	if ch.HTTP.Deadline < 0 {
-		add(&FieldError{Field: "Changes.HTTP.Deadline", Value: ch.HTTP.Deadline, Err: errOutOfRange, Detail: "give a positive duration, or 0 for the default"})
+	if ch.HTTPOptions.Deadline < 0 {
+		add(&FieldError{Field: "Changes.HTTPOptions.Deadline", Value: ch.HTTPOptions.Deadline, Err: errOutOfRange, Detail: "give a positive duration, or 0 for the default"})
 	}
 	c.validateCache(add)
 }
@@ -471,7 +471,7 @@ var droppable = []string{rsxml.CapResourceDump, rsxml.CapChangeDump, rsxml.CapRe
 // validateSnapshots checks the fields of the archive of snapshots of what
 // (a Resource List or a Resource Dump, which has is true when the build
 // publishes it): taken every, dropped by Drop of capability.
-func (ch *Changes) validateSnapshots(add func(*FieldError), what, capability string, every time.Duration, has bool) {
+func (ch *Changes) validateSnapshots(add func(*FieldError), what, capability string, every units.Duration, has bool) {
 	field := "Changes.Archive." + strings.ReplaceAll(what, " ", "") + "s"
 	switch {
 	case every < 0:

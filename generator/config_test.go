@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -45,7 +48,7 @@ func TestConfigValidate(t *testing.T) {
 			c.Notification.Hub, c.Notification.ChangeTopic = "https://hub.example.org/", "https://example.org/resourcesync/framework-notification"
 		}, "Notification.ChangeTopic", errSame},
 		{"resource dumps archived without a dump", func(c *Config) {
-			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceDumps = dir, 48*time.Hour, 24*time.Hour
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceDumps = dir, units.Duration(48*time.Hour), units.Duration(24*time.Hour)
 		}, "Changes.Archive.ResourceDumps", errNeeds},
 		{"export without URLs", func(c *Config) { c.Source, c.Export, c.Out, c.BaseURL = "", "r.jsonl", dir, BaseURL{} }, "DocsURL", errRequired},
 		{"export format of a tree", func(c *Config) { c.ExportFormat = "csv" }, "ExportFormat", errNeeds},
@@ -73,27 +76,29 @@ func TestConfigValidate(t *testing.T) {
 		{"first build ok without previous", func(c *Config) { c.Changes.FirstBuildOK = true }, "Changes.FirstBuildOK", errNeeds},
 		{"delete limit without previous", func(c *Config) { c.MaxDelete = &DeleteLimit{N: 5} }, "MaxDelete", errNeeds},
 		{"change dump of an archive", func(c *Config) { c.Source, c.Out, c.Changes.Previous, c.Changes.Dump = "s.zip", dir, dir, true }, "Changes.Dump", errConflict},
-		{"negative keep", func(c *Config) { c.Changes.Keep = -time.Hour }, "Changes.Keep", errOutOfRange},
-		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.Archive.Keep = dir, -time.Hour }, "Changes.Archive.Keep", errOutOfRange},
+		{"negative keep", func(c *Config) { c.Changes.Keep = units.Duration(-time.Hour) }, "Changes.Keep", errOutOfRange},
+		{"negative archive keep", func(c *Config) { c.Changes.Previous, c.Changes.Archive.Keep = dir, units.Duration(-time.Hour) }, "Changes.Archive.Keep", errOutOfRange},
 		{"drop of an unknown capability", func(c *Config) { c.Changes.Previous, c.Changes.Drop = dir, []string{"archive"} }, "Changes.Drop", errInvalid},
 		{"archive shorter than the Change Lists", func(c *Config) {
-			c.Changes.Previous, c.Changes.Keep, c.Changes.Archive.Keep = dir, 30*24*time.Hour, 24*time.Hour
+			c.Changes.Previous, c.Changes.Keep, c.Changes.Archive.Keep = dir, units.Duration(30*24*time.Hour), units.Duration(24*time.Hour)
 		}, "Changes.Archive.Keep", errShorter},
 		{"archive kept and dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Drop = dir, time.Hour, []string{"changelist-archive"}
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Drop = dir, units.Duration(time.Hour), []string{"changelist-archive"}
 		}, "Changes.Drop[changelist-archive]", errConflict},
 		{"resource lists archived less often than kept", func(c *Config) {
-			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists = dir, 24*time.Hour, 48*time.Hour
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists = dir, units.Duration(24*time.Hour), units.Duration(48*time.Hour)
 		}, "Changes.Archive.Keep", errShorter},
 		{"resource lists archived, every archive dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.Drop, c.Changes.Archive.ResourceLists = dir, []string{"changelist-archive"}, time.Hour
+			c.Changes.Previous, c.Changes.Drop, c.Changes.Archive.ResourceLists = dir, []string{"changelist-archive"}, units.Duration(time.Hour)
 		}, "Changes.Archive.ResourceLists", errConflict},
 		{"resource lists archived and dropped", func(c *Config) {
-			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists, c.Changes.Drop = dir, time.Hour, time.Hour, []string{"resourcelist-archive"}
+			c.Changes.Previous, c.Changes.Archive.Keep, c.Changes.Archive.ResourceLists, c.Changes.Drop = dir, units.Duration(time.Hour), units.Duration(time.Hour), []string{"resourcelist-archive"}
 		}, "Changes.Drop[resourcelist-archive]", errConflict},
-		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.Archive.ResourceLists = dir, time.Hour }, "Changes.Archive.ResourceLists", errNeeds},
-		{"archive without previous", func(c *Config) { c.Changes.Archive.Keep = time.Hour }, "Changes.Archive.Keep", errNeeds},
-		{"archive of an export", func(c *Config) { c.Source, c.Export, c.Out, c.Changes.Archive.Keep = "", "r.jsonl", dir, time.Hour }, "Changes.Archive.Keep", errConflict},
+		{"resource lists archived without an archive", func(c *Config) { c.Changes.Previous, c.Changes.Archive.ResourceLists = dir, units.Duration(time.Hour) }, "Changes.Archive.ResourceLists", errNeeds},
+		{"archive without previous", func(c *Config) { c.Changes.Archive.Keep = units.Duration(time.Hour) }, "Changes.Archive.Keep", errNeeds},
+		{"archive of an export", func(c *Config) {
+			c.Source, c.Export, c.Out, c.Changes.Archive.Keep = "", "r.jsonl", dir, units.Duration(time.Hour)
+		}, "Changes.Archive.Keep", errConflict},
 		{"cache among the documents", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, "resourcesync", "hc.bin") }, "Cache", errInvalid},
 		{"cache as the Source Description", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, ".well-known", "resourcesync") }, "Cache", errInvalid},
 		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", errInvalid},
@@ -167,6 +172,98 @@ func TestCacheInDocuments(t *testing.T) {
 	} {
 		if got := cacheInDocuments(tt.cache, tt.out); got != tt.in {
 			t.Errorf("cacheInDocuments(%q, %q) = %v", tt.cache, tt.out, got)
+		}
+	}
+}
+
+// A Config is what a table of rsgen.toml gives: its keys are the toml tags
+// of its fields and of the structs it embeds, flat, and each value is read
+// as the file writes it; a key of no field is refused.
+func TestConfigFromTOML(t *testing.T) {
+	t.Parallel()
+	doc := `name = "articles"
+source = "site"
+out = "public"
+base-url = "https://example.org/a/"
+docs-url = "https://example.org/"
+hash = ["md5", "sha-256"]
+include = "**/*.html"
+exclude = ["drafts/**", "tmp/**"]
+hidden = true
+follow-symlinks = true
+jobs = 3
+max-entries = 1000
+max-bytes = "1MiB"
+at = 2024-06-01T00:00:00Z
+describedby = "https://example.org/about"
+fail-fast = true
+resource-dump = true
+dump-max-bytes = 1048576
+dump-compression = "store"
+hub = "https://hub.example.org/"
+change-topic = "https://example.org/t"
+previous = "https://example.org/"
+changes-keep = "30d"
+change-dump = true
+fetch-timeout = "90s"
+first-build-ok = true
+new-history = true
+archive-keep = "365d"
+archive-resource-lists = "30d"
+archive-resource-dumps = "90d"
+allow-empty = true
+max-delete = "10%"
+cache = "site.rsgencache"
+host = "netlify"`
+	var c Config
+	d := toml.NewDecoder(strings.NewReader(doc))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	day := 24 * time.Hour
+	want := []struct {
+		name      string
+		got, want any
+	}{
+		{"name", c.Set, "articles"}, {"source", c.Source, "site"}, {"out", c.Out, "public"},
+		{"base-url", c.BaseURL.String(), "https://example.org/a/"}, {"docs-url", c.DocsURL.String(), "https://example.org/"},
+		{"hash", c.Hashes.String(), "md5,sha-256"}, {"include", strings.Join(c.Filter.Include, " "), "**/*.html"},
+		{"exclude", strings.Join(c.Filter.Exclude, " "), "drafts/** tmp/**"}, {"hidden", c.Filter.Hidden, true},
+		{"follow-symlinks", c.FollowSymlinks, true}, {"jobs", c.Jobs, 3}, {"max-entries", c.Limits.MaxEntries, 1000},
+		{"max-bytes", c.Limits.MaxBytes, units.Size(1 << 20)}, {"at", c.At.UTC().Format(time.RFC3339), "2024-06-01T00:00:00Z"},
+		{"describedby", c.Describedby, "https://example.org/about"}, {"fail-fast", c.FailFast, true},
+		{"resource-dump", c.Dump.Enabled, true}, {"dump-max-bytes", c.Dump.MaxBytes, units.Size(1 << 20)},
+		{"dump-compression", c.Dump.Compression, zipdump.Store}, {"hub", c.Notification.Hub, "https://hub.example.org/"},
+		{"change-topic", c.Notification.ChangeTopic, "https://example.org/t"}, {"previous", c.Changes.Previous, "https://example.org/"},
+		{"changes-keep", c.Changes.Keep, units.Duration(30 * day)}, {"change-dump", c.Changes.Dump, true},
+		{"fetch-timeout", c.Changes.HTTPOptions.Deadline, units.Duration(90 * time.Second)},
+		{"first-build-ok", c.Changes.FirstBuildOK, true}, {"new-history", c.Changes.NewHistory, true},
+		{"archive-keep", c.Changes.Archive.Keep, units.Duration(365 * day)},
+		{"archive-resource-lists", c.Changes.Archive.ResourceLists, units.Duration(30 * day)},
+		{"archive-resource-dumps", c.Changes.Archive.ResourceDumps, units.Duration(90 * day)},
+		{"allow-empty", c.AllowEmpty, true}, {"max-delete", c.MaxDelete.String(), "10%"}, {"cache", c.Cache, "site.rsgencache"},
+		{"host", strings.Join(c.Hosts, " "), "netlify"},
+	}
+	for _, w := range want {
+		if w.got != w.want {
+			t.Errorf("%s: got %v, want %v", w.name, w.got, w.want)
+		}
+	}
+	var one Config
+	if err := toml.Unmarshal([]byte(`hash = "sha-256,md5"`), &one); err != nil || one.Hashes.String() != "sha-256,md5" {
+		t.Errorf(`hash = "sha-256,md5": %v, %v`, one.Hashes, err)
+	}
+	var count Config
+	d = toml.NewDecoder(strings.NewReader("max-delete = 200"))
+	if err := d.EnableUnmarshalerInterface().Decode(&count); err != nil || count.MaxDelete.String() != "200" {
+		t.Errorf("max-delete = 200: %v, %v", count.MaxDelete, err)
+	}
+	for _, bad := range []string{"dryrun = true", "timeout = 3", "client = 1", "drop = []", "filter = 1", "hash = \"sha-512\""} {
+		d := toml.NewDecoder(strings.NewReader(bad))
+		d.DisallowUnknownFields()
+		if err := d.Decode(new(Config)); err == nil {
+			t.Errorf("%s: no error", bad)
 		}
 	}
 }

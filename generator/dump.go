@@ -4,14 +4,14 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
-	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// DumpConfig configures the Resource Dump (section 11) of a build.
-type DumpConfig struct {
+// Dump configures the Resource Dump (section 11) of a build.
+type Dump struct {
 	Enabled     bool                `toml:"resource-dump"`
-	MaxBytes    int64               `toml:"dump-max-bytes"` // a package is closed before it passes this size; zipdump.DefaultMaxBytes if 0
+	MaxBytes    units.Size          `toml:"dump-max-bytes"` // a package is closed before it passes this size; zipdump.DefaultMaxBytes if 0
 	Compression zipdump.Compression `toml:"dump-compression"`
 }
 
@@ -24,7 +24,7 @@ func (b *build) packaging() dumps.Packaging {
 		clock = b.cfg.now
 	}
 	return dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Jobs: b.cfg.Jobs,
-		MaxBytes: b.cfg.Dump.MaxBytes, Limits: listwriter.Limits(b.cfg.Limits), At: b.at, Clock: clock, Completed: b.completed,
+		MaxBytes: int64(b.cfg.Dump.MaxBytes), Limits: b.cfg.Limits.list(), At: b.at, Clock: clock, Completed: b.completed,
 		Files: sourceFiles(b.cfg, b.root, b.archive), Problems: &b.problems, Notice: b.notice, WrapFile: b.cfg.dumpFile}
 }
 
@@ -33,6 +33,6 @@ func (b *build) dump() *dumps.ResourceDump {
 	return &dumps.ResourceDump{
 		Packaging: b.packaging(),
 		Stats:     b.stats, Spill: &b.spill,
-		Prev: b.history.prev, Every: b.cfg.Changes.Archive.ResourceDumps, Keep: b.cfg.Changes.Archive.Keep, Copier: b.history.copier,
+		Prev: b.history.prev, Every: time.Duration(b.cfg.Changes.Archive.ResourceDumps), Keep: time.Duration(b.cfg.Changes.Archive.Keep), Copier: b.history.copier,
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 
@@ -36,7 +37,7 @@ func dumpConfig(t testing.TB, src, out string) Config {
 		t.Fatal(err)
 	}
 	return Config{Source: src, Out: out, BaseURL: base, At: dumpAt, FixedTime: true,
-		Dump: DumpConfig{Enabled: true}}
+		Dump: Dump{Enabled: true}}
 }
 
 // checkDump checks the Resource Dump of the output out against its
@@ -215,7 +216,7 @@ func TestResourceDumpSplits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
 			cfg := dumpConfig(t, src, out)
-			cfg.Dump.MaxBytes = tt.maxBytes
+			cfg.Dump.MaxBytes = units.Size(tt.maxBytes)
 			cfg.Limits.MaxEntries = tt.maxEntries
 			mustBuild(t, cfg)
 			checkDump(t, out, hashing.DefaultSet)

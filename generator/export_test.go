@@ -18,6 +18,7 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // exportAt is the snapshot time of the export tests: the Change List
@@ -308,7 +309,7 @@ func TestExportNoChangeList(t *testing.T) {
 	content := `{"loc":"a","lastmod":"2024-05-20T00:00:00Z"}` + "\n" + `{"loc":"b"}` + "\n" + `{"loc":"c","deleted":true}` + "\n"
 	for _, window := range []time.Duration{0, -1} {
 		cfg := exportCfg(t, writeExport(t, "r.jsonl", content))
-		cfg.ChangesWindow = window
+		cfg.ChangesWindow = units.Duration(window)
 		rep, err := Build(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)

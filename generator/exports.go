@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/exports"
@@ -16,7 +17,7 @@ import (
 // Dump and its Change List, then the Capability List.
 func (b *build) runExport(ctx context.Context) error {
 	opt := exports.Options{
-		Export: b.cfg.Export, Format: b.cfg.ExportFormat, Stdin: b.cfg.stdin, Window: b.cfg.ChangesWindow,
+		Export: b.cfg.Export, Format: b.cfg.ExportFormat, Stdin: b.cfg.stdin, Window: time.Duration(b.cfg.ChangesWindow),
 		SkipBadRecords: b.cfg.SkipBadRecords, FailFast: b.cfg.FailFast,
 		Jobs: b.cfg.Jobs, Hashes: b.cfg.Hashes, Base: b.cfg.BaseURL.base, At: b.at,
 		SortDir: b.stage.Path(".sort"), Chunk: b.cfg.chunk,

@@ -1,16 +1,32 @@
 package generator
 
+import (
+	"github.com/rsgen/rsgen/internal/listwriter"
+	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/internal/units"
+)
+
 // A Filter decides which files of a tree are published (package
 // internal/tree applies it).
 type Filter struct {
-	Include []string `toml:"include"` // doublestar patterns; if any, a file must match one
-	Exclude []string `toml:"exclude"` // doublestar patterns; a match is never published
-	Hidden  bool     `toml:"hidden"`  // publish names starting with "." too
+	Include units.List `toml:"include"` // doublestar patterns; if any, a file must match one
+	Exclude units.List `toml:"exclude"` // doublestar patterns; a match is never published
+	Hidden  bool       `toml:"hidden"`  // publish names starting with "." too
 }
 
 // Limits bound the size of one document (section 7). Both may be lowered
 // from the spec's 50,000 entries and 50 MB, never raised.
 type Limits struct {
-	MaxEntries int   `toml:"max-entries"`
-	MaxBytes   int64 `toml:"max-bytes"`
+	MaxEntries int        `toml:"max-entries"`
+	MaxBytes   units.Size `toml:"max-bytes"`
+}
+
+// list is l as the writers of lists take it.
+func (l Limits) list() listwriter.Limits {
+	return listwriter.Limits{MaxEntries: l.MaxEntries, MaxBytes: int64(l.MaxBytes)}
+}
+
+// tree is f as the scans of trees and archives take it.
+func (f *Filter) tree() *tree.Filter {
+	return &tree.Filter{Include: f.Include, Exclude: f.Exclude, Hidden: f.Hidden}
 }

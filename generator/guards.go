@@ -48,6 +48,23 @@ func ParseDeleteLimit(s string) (DeleteLimit, error) {
 	return DeleteLimit{N: n, Percent: pct}, nil
 }
 
+// UnmarshalText reads l as ParseDeleteLimit does.
+func (l *DeleteLimit) UnmarshalText(b []byte) (err error) {
+	*l, err = ParseDeleteLimit(string(b))
+	return err
+}
+
+// UnmarshalTOML reads l from a value of a TOML file (with go-toml's
+// EnableUnmarshalerInterface): a string, or a count as a bare number
+// (max-delete = 200).
+func (l *DeleteLimit) UnmarshalTOML(value []byte) error {
+	s := string(value)
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') {
+		s = s[1 : len(s)-1]
+	}
+	return l.UnmarshalText([]byte(s))
+}
+
 func (l DeleteLimit) String() string {
 	switch {
 	case l.N < 0:

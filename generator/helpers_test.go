@@ -136,7 +136,7 @@ func discover(t testing.TB, fetch fetchFunc, sdURL string, limits Limits) *publi
 			t.Fatalf("fetching %s: %v", u, err)
 		}
 		p.docs++
-		if int64(len(data)) > limits.MaxBytes {
+		if int64(len(data)) > int64(limits.MaxBytes) {
 			t.Errorf("%s is %d bytes, more than the limit of %d", u, len(data), limits.MaxBytes)
 		}
 		doc, entries, err := rsxml.ReadAll(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})

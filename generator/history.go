@@ -15,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // defaultChangesKeep is how long Change Lists are kept by default: 30
@@ -30,11 +31,11 @@ type Changes struct {
 	Previous string `toml:"previous"`
 	// Keep is how long Change Lists (and Change Dump packages) are kept:
 	// those that end before the snapshot time minus Keep are dropped.
-	Keep time.Duration `toml:"changes-keep"`
+	Keep units.Duration `toml:"changes-keep"`
 	// Dump publishes a Change Dump beside the Change Lists.
 	Dump bool `toml:"change-dump"`
-	// HTTP tunes how Previous is fetched when it is a URL.
-	HTTP previous.HTTPOptions
+	// HTTPOptions tune how Previous is fetched when it is a URL.
+	previous.HTTPOptions
 	// FirstBuildOK makes a Previous where nothing is published yet (no
 	// Source Description: no such directory or file, HTTP 404 or 410) a
 	// first build rather than a failure, so that CI can run the same
@@ -47,13 +48,13 @@ type Changes struct {
 	// build fails with KindOtherSite.
 	NewHistory bool `toml:"new-history"`
 	// Archive publishes ResourceSync Archives beside the Change Lists.
-	Archive Archive
+	Archive
 	// Drop names what the previous build published that this one may stop
 	// publishing on purpose, by capability: rsxml's "resourcedump",
 	// "changedump", "resourcelist-archive", "resourcedump-archive", and
 	// "changelist-archive", which drops every archive. Without it such a
 	// build fails with KindDropped.
-	Drop []string
+	Drop []string `toml:"-"`
 }
 
 // Archive configures the ResourceSync Archives of a build.
@@ -64,16 +65,16 @@ type Archive struct {
 	// Previous until they end before the snapshot time minus Keep. It may
 	// not be less than Changes.Keep: the archive keeps what the Change
 	// Lists drop.
-	Keep time.Duration `toml:"archive-keep"`
+	Keep units.Duration `toml:"archive-keep"`
 	// ResourceLists, with Keep, publishes a Resource List Archive too
 	// (section 3): the Resource List is also archived when the newest one
 	// archived was taken at least ResourceLists before (every build if it
 	// is that short), and kept for Keep. 0 publishes none.
-	ResourceLists time.Duration `toml:"archive-resource-lists"`
+	ResourceLists units.Duration `toml:"archive-resource-lists"`
 	// ResourceDumps, with Keep and Dump.Enabled, publishes a Resource Dump
 	// Archive (section 4) alike, its packages with it: each archived dump
 	// keeps a whole copy of the collection.
-	ResourceDumps time.Duration `toml:"archive-resource-dumps"`
+	ResourceDumps units.Duration `toml:"archive-resource-dumps"`
 }
 
 // drops reports whether the build may stop publishing capability (Drop).
@@ -120,7 +121,7 @@ func (b *build) prepareHistory(ctx context.Context) error {
 		At:      at,
 		DocsURL: b.cfg.DocsURL.String(),
 		Set:     b.cfg.Set,
-		HTTP:    b.cfg.Changes.HTTP,
+		HTTP:    b.cfg.Changes.HTTPOptions,
 		Notice:  func(msg string) { b.notice("the previous build: " + msg) },
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -86,7 +87,7 @@ func acConfig(src, out string, at time.Time) Config {
 		panic(err)
 	}
 	return Config{Source: src, Out: out, BaseURL: base, At: at, FixedTime: true, Jobs: 2,
-		Changes: Changes{Keep: defaultChangesKeep}}
+		Changes: Changes{Keep: units.Duration(defaultChangesKeep)}}
 }
 
 // acBuild runs a build and fails the test if it fails.

@@ -14,6 +14,7 @@ import (
 	"github.com/beevik/etree"
 
 	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // The proof that rsgen's output is readable by code that shares nothing
@@ -172,7 +173,7 @@ func TestIndependentClient(t *testing.T) {
 	defer srv.Close()
 	base := mustBaseURL(t, srv.URL+"/")
 	cfg := Config{Source: tr.dir, BaseURL: base, At: acDay(1), FixedTime: true, Jobs: 2, Limits: Limits{MaxEntries: 3, MaxBytes: defaultLimits.MaxBytes},
-		Dump: DumpConfig{Enabled: true}, Changes: Changes{Keep: defaultChangesKeep}}
+		Dump: Dump{Enabled: true}, Changes: Changes{Keep: units.Duration(defaultChangesKeep)}}
 	mustBuild(t, cfg)
 	first := map[string]string{}
 	for name, content := range acFiles {

@@ -41,7 +41,7 @@ func TestInterruptedReadingPrevious(t *testing.T) {
 			c := acConfig(set.tr.dir, "", acDay(day))
 			c.Set, c.BaseURL = set.name, mustBaseURL(t, base+set.name+"/")
 			c.Changes.Previous, c.Changes.FirstBuildOK = prev, true
-			c.Changes.HTTP = previous.HTTPOptions{Attempts: 1}
+			c.Changes.HTTPOptions = previous.HTTPOptions{Attempts: 1}
 			s.Sets = append(s.Sets, c)
 		}
 		return s

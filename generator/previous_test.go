@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // acServedConfig is acConfig for a site served at base.
@@ -30,7 +31,7 @@ func acServedConfig(t *testing.T, src, out, base string, at time.Time) Config {
 		t.Fatal(err)
 	}
 	cfg.BaseURL = u
-	cfg.Changes.HTTP = previous.HTTPOptions{Backoff: time.Millisecond, Attempts: 2}
+	cfg.Changes.HTTPOptions = previous.HTTPOptions{Backoff: time.Millisecond, Attempts: 2}
 	return cfg
 }
 
@@ -125,7 +126,7 @@ func TestBadPreviousPublishesNothing(t *testing.T) {
 			defer tr.remove("new.txt")
 			cfg := acConfig(tr.dir, out, tt.at)
 			cfg.Changes.Previous = tt.previous
-			cfg.Changes.HTTP = previous.HTTPOptions{Backoff: time.Millisecond, Attempts: 2}
+			cfg.Changes.HTTPOptions = previous.HTTPOptions{Backoff: time.Millisecond, Attempts: 2}
 			_, err := Build(context.Background(), cfg)
 			if !errors.Is(err, errPrevious) || !errors.Is(err, tt.kind) {
 				t.Fatalf("error %v, want %v", err, tt.kind)
@@ -480,7 +481,7 @@ func TestScanFailureStopsReadingThePrevious(t *testing.T) {
 	cfg = acServedConfig(t, tr.dir, t.TempDir(), base, acDay(2))
 	cfg.Limits.MaxEntries = 3
 	cfg.Changes.Previous = base
-	cfg.Changes.HTTP.Deadline = time.Hour // the hanging part would hold the build that long
+	cfg.Changes.HTTPOptions.Deadline = units.Duration(time.Hour) // the hanging part would hold the build that long
 	done := make(chan error, 1)
 	go func() {
 		_, err := Build(context.Background(), cfg)

@@ -17,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archives"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // dumpArchiveConfig is a build with a Resource Dump archived every two
@@ -24,7 +25,7 @@ import (
 func dumpArchiveConfig(src, out, prev string, at time.Time, keep time.Duration) Config {
 	cfg := archiveConfig(src, out, prev, at, keep)
 	cfg.Dump.Enabled = true
-	cfg.Changes.Archive.ResourceDumps = 2 * 24 * time.Hour
+	cfg.Changes.Archive.ResourceDumps = units.Duration(2 * 24 * time.Hour)
 	return cfg
 }
 
@@ -339,7 +340,7 @@ func TestDumpsWithinTheSecond(t *testing.T) {
 		cfg.Dump.Enabled = true
 		if previous {
 			cfg.Changes.Previous, cfg.Changes.Dump = out, true
-			cfg.Changes.Archive.Keep, cfg.Changes.Archive.ResourceDumps = 30*24*time.Hour, time.Second
+			cfg.Changes.Archive.Keep, cfg.Changes.Archive.ResourceDumps = units.Duration(30*24*time.Hour), units.Duration(time.Second)
 		}
 		acBuild(t, cfg)
 	}
@@ -374,7 +375,7 @@ func TestResourceDumpArchivePackagedLater(t *testing.T) {
 		cfg.Dump.Enabled, cfg.Dump.MaxBytes = true, 1 // a package per file
 		if previous {
 			cfg.Changes.Previous = out
-			cfg.Changes.Archive.Keep, cfg.Changes.Archive.ResourceDumps = 365*24*time.Hour, time.Second
+			cfg.Changes.Archive.Keep, cfg.Changes.Archive.ResourceDumps = units.Duration(365*24*time.Hour), units.Duration(time.Second)
 		}
 		acBuild(t, cfg)
 	}

@@ -33,7 +33,7 @@ type Site struct {
 	// Sets are the builds of the sets, each named by its Set, in the order
 	// the Source Description lists them. Out and DocsURL are the Site's:
 	// left empty, they are set to it. Every set of a tree or an archive
-	// reads the same previous build (Changes.Previous, Changes.HTTP), or
+	// reads the same previous build (Changes.Previous, Changes.HTTPOptions), or
 	// none; a record export has a Change List of its own.
 	Sets []Config
 
@@ -174,7 +174,7 @@ func (s *Site) validateSets(add func(*FieldError)) map[string]int {
 			}
 			stdin = i
 		}
-		if j := history; c.Export == "" && j >= 0 && j != i && (c.Changes.Previous != s.Sets[j].Changes.Previous || c.Changes.HTTP != s.Sets[j].Changes.HTTP) {
+		if j := history; c.Export == "" && j >= 0 && j != i && (c.Changes.Previous != s.Sets[j].Changes.Previous || c.Changes.HTTPOptions != s.Sets[j].Changes.HTTPOptions) {
 			add(&FieldError{Field: field("Changes.Previous"), Value: c.Changes.Previous, Err: errConflict, With: fmt.Sprintf("Sets[%d].Changes.Previous", j),
 				Detail: "every set reads the same previous build, the site's"})
 		}
@@ -355,7 +355,7 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 		return nil
 	}
 	ch := cfgs[history].Changes
-	published, err := previous.Sets(ctx, ch.Previous, previous.Options{DocsURL: cfgs[history].DocsURL.String(), HTTP: ch.HTTP})
+	published, err := previous.Sets(ctx, ch.Previous, previous.Options{DocsURL: cfgs[history].DocsURL.String(), HTTP: ch.HTTPOptions})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return context.Cause(ctx)

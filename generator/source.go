@@ -17,7 +17,6 @@ import (
 	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/stage"
-	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // A build publishes one of three sources. A directory tree (package
@@ -181,7 +180,7 @@ func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 	cfg := b.cfg
 	sc := &archivescan.Scan{
 		Archive:  b.archive,
-		Filter:   (*tree.Filter)(&cfg.Filter),
+		Filter:   cfg.Filter.tree(),
 		Skip:     b.servedDocument,
 		Base:     cfg.BaseURL.base,
 		Hashes:   cfg.Hashes,
@@ -212,7 +211,7 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 	cfg := b.cfg
 	sc := &treescan.Scan{
 		Root:     b.root,
-		Filter:   (*tree.Filter)(&cfg.Filter),
+		Filter:   cfg.Filter.tree(),
 		Follow:   cfg.FollowSymlinks,
 		Skip:     b.owned,
 		Jobs:     cfg.Jobs,

@@ -137,7 +137,7 @@ func checkPartsFull(t *testing.T, cfg Config, pub *published) {
 		}
 		e := pub.entries[next]
 		size := int64(len(data)) + int64(len(rsxml.AppendEntry(nil, false, e)))
-		if len(entries) < limits.MaxEntries && size <= limits.MaxBytes {
+		if len(entries) < limits.MaxEntries && size <= int64(limits.MaxBytes) {
 			t.Errorf("part %d (%d entries, %d bytes) had room for %s (%d bytes with it)", i+1, len(entries), len(data), e.Loc, size)
 		}
 	}

@@ -21,3 +21,14 @@ func (u BaseURL) IsZero() bool { return u.base.IsZero() }
 
 // HasPath reports whether u has a path below its host's root.
 func (u BaseURL) HasPath() bool { return u.base.HasPath() }
+
+// UnmarshalText reads u as ParseBaseURL does; "" is the zero BaseURL, as
+// if none were given.
+func (u *BaseURL) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*u = BaseURL{}
+		return nil
+	}
+	*u, err = ParseBaseURL(string(b))
+	return err
+}

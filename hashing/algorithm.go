@@ -199,3 +199,17 @@ func (s Set) Tokens(dst []Token, sum []byte) []Token {
 
 // Format returns sum as a hash attribute: FormatTokens(s.Tokens(nil, sum)).
 func (s Set) Format(sum []byte) string { return FormatTokens(s.Tokens(nil, sum)) }
+
+// UnmarshalText reads a as ParseAlgorithm does: an entry of a list of
+// algorithms in a configuration file.
+func (a *Algorithm) UnmarshalText(b []byte) (err error) {
+	*a, err = ParseAlgorithm(string(b))
+	return err
+}
+
+// UnmarshalText reads s as ParseSet does: hash = "sha-256,md5" in a
+// configuration file (a list, ["sha-256", "md5"], is read entry by entry).
+func (s *Set) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseSet(string(b))
+	return err
+}

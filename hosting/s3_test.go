@@ -26,6 +26,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 const (
@@ -89,7 +90,7 @@ func TestS3ScriptMirrors(t *testing.T) {
 	}
 	cfg.At = t1.Add(24 * time.Hour)
 	cfg.Dump.Enabled = false
-	cfg.Changes = generator.Changes{Previous: prev, Dump: true, Drop: []string{"resourcedump"}, Archive: generator.Archive{Keep: 365 * 24 * time.Hour}}
+	cfg.Changes = generator.Changes{Previous: prev, Dump: true, Drop: []string{"resourcedump"}, Archive: generator.Archive{Keep: units.Duration(365 * 24 * time.Hour)}}
 	if _, err := generator.Build(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/internal/units"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -35,11 +36,11 @@ func TestAuditLeavesArchivedListsAlone(t *testing.T) {
 	build := func(at time.Time, previous string) {
 		t.Helper()
 		cfg := generator.Config{Source: src, Out: out, BaseURL: base, At: at, FixedTime: true, Jobs: 2,
-			Changes: generator.Changes{Keep: 30 * 24 * time.Hour}}
+			Changes: generator.Changes{Keep: units.Duration(30 * 24 * time.Hour)}}
 		if previous != "" {
 			cfg.Changes.Previous = previous
-			cfg.Changes.Archive.Keep = 365 * 24 * time.Hour
-			cfg.Changes.Archive.ResourceLists = time.Second
+			cfg.Changes.Archive.Keep = units.Duration(365 * 24 * time.Hour)
+			cfg.Changes.Archive.ResourceLists = units.Duration(time.Second)
 		}
 		if _, err := generator.Build(context.Background(), cfg); err != nil {
 			t.Fatal(err)

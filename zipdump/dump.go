@@ -456,3 +456,14 @@ func (p *packer) abandon() {
 		p.dropPart(p.cur) // the caller removes what is left
 	}
 }
+
+// UnmarshalText reads c as ParseCompression does; "" is Auto, as if none
+// were given.
+func (c *Compression) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*c = Auto
+		return nil
+	}
+	*c, err = ParseCompression(string(b))
+	return err
+}

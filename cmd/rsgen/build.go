@@ -29,7 +29,6 @@ func buildCommand() *cli.Command {
 		&cli.StringSliceFlag{Name: flagInclude, KeepSpace: true, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
 		&cli.StringSliceFlag{Name: flagExclude, KeepSpace: true, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
 		&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
-		&cli.BoolFlag{Name: flagFollowSymlinks, Usage: "follow symbolic links that stay inside SOURCE"},
 		&cli.StringFlag{Name: flagOnError, Usage: "`POLICY` for a file that cannot be read or a bad record of --export: skip it (publish the rest, exit 3) or fail (publish nothing) (default: skip a file, fail at a bad record)"},
 		&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
 	}
@@ -103,64 +102,28 @@ func setCategory(f cli.Flag, category string) {
 	reflect.ValueOf(f).Elem().FieldByName("Category").SetString(category)
 }
 
-// buildConfig turns the options c and the arguments args of build into a
-// generator.Config.
-func buildConfig(c options, args []string) (generator.Config, error) {
+// buildConfig turns the flags of build, c, into a generator.Config: each
+// key that is a flag given, or with a default, is set as the file's keys
+// are (setFlag), then what it means applied (finish).
+func buildConfig(c lineOptions) (generator.Config, error) {
 	var cfg generator.Config
-	switch {
-	case len(args) == 0 && c.String(flagExport) == "":
-		return cfg, usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
-			"(or, for a record export, --export FILE)", "no SOURCE given")
-	case len(args) > 1:
-		return cfg, usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
-	case len(args) == 1:
-		cfg.Source = args[0]
+	v := reflect.ValueOf(&cfg).Elem()
+	for _, k := range configKeys() {
+		if k == flagAt {
+			continue // snapshotTime
+		}
+		if err := setFlag(c, k, v.FieldByIndex(configFields()[k].Index)); err != nil {
+			return cfg, flagErr(k, valueHints[k], ": %v", err)
+		}
 	}
-	cfg.Out = c.String(flagOut)
 	var err error
-	if raw := c.String(flagBaseURL); raw != "" {
-		if cfg.BaseURL, err = generator.ParseBaseURL(raw); err != nil {
-			return cfg, flagErr(flagBaseURL, "give an absolute URL such as https://example.org/", ": %v", err)
-		}
-	}
-	if raw := c.String(flagDocsURL); raw != "" {
-		if cfg.DocsURL, err = generator.ParseBaseURL(raw); err != nil {
-			return cfg, flagErr(flagDocsURL, "give an absolute URL such as https://example.org/", ": %v", err)
-		}
-	}
-	if err := exportConfig(c, &cfg); err != nil {
-		return cfg, err
-	}
-	if cfg.Hashes, err = hashing.ParseSet(c.String(flagHash)); err != nil {
-		return cfg, flagErr(flagHash, "for example --hash sha-256 or --hash md5,sha-256", ": %v", err)
-	}
-	cfg.Filter = generator.Filter{Include: c.StringSlice(flagInclude), Exclude: c.StringSlice(flagExclude), Hidden: c.Bool(flagHidden)}
-	cfg.FollowSymlinks = c.Bool(flagFollowSymlinks)
-	cfg.Jobs = c.Int(flagJobs)
-	cfg.Limits.MaxEntries = c.Int(flagMaxEntries)
-	if s := c.String(flagMaxBytes); s != "" {
-		if cfg.Limits.MaxBytes, err = units.ParseSize(s); err != nil {
-			return cfg, flagErr(flagMaxBytes, "", ": %v", err)
-		}
-	}
 	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
 		return cfg, err
 	}
-	cfg.Describedby = c.String(flagDescribedby)
-	cfg.FailFast = c.Bool(flagFailFast)
-	if err := hostConfig(c, &cfg); err != nil {
-		return cfg, err
+	if err := finish(&cfg, c.IsSet); err != nil {
+		return cfg, flagErr(flagHost, valueHints[flagHost], ": %v", err)
 	}
-	if err := dumpConfig(c, &cfg); err != nil {
-		return cfg, err
-	}
-	if err := changesConfig(c, &cfg); err != nil {
-		return cfg, err
-	}
-	if err := notifyConfig(c, &cfg); err != nil {
-		return cfg, err
-	}
-	return cfg, guardConfig(c, &cfg)
+	return cfg, nil
 }
 
 // leapSecond matches the seconds of a time given as 60: a leap second.
@@ -200,12 +163,21 @@ func runBuild(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return flagErr(flagRemoveSet, "sets are built from a configuration file", " needs --%s", flagConfig)
 	}
-	cfg, err := buildConfig(line, c.Args().Slice())
+	args := c.Args().Slice()
+	switch {
+	case len(args) == 0 && c.String(flagExport) == "":
+		return usageErr("give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one: rsgen build SOURCE --base-url URL "+
+			"(or, for a record export, --export FILE)", "no SOURCE given")
+	case len(args) > 1:
+		return usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
+	}
+	cfg, err := buildConfig(line)
 	if err != nil {
 		return err
 	}
+	cfg.Source = c.Args().First()
 	return buildOne(c, cfg, func(ctx context.Context, err error) error {
-		if ue := configUsageErr(c, err); ue != nil {
+		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
 			return ue
 		}
 		return buildFailure(c, ctx, cfg, err, cliName)

@@ -21,52 +21,18 @@ func changesFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, or the URL where it is served. Publishes a Change List of what changed since, and carries the earlier ones forward"},
 		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
-		&cli.StringFlag{Name: flagChangesKeep, Value: "30d", Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
+		&cli.StringFlag{Name: flagChangesKeep, Value: defaultChangesKeep, Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
 		&cli.StringFlag{Name: flagArchive, Usage: "with `KEEP[,lists=EVERY][,dumps=EVERY]`, also publish a Change List Archive (and with --change-dump a Change Dump Archive), each build's changes kept as closed Change Lists for KEEP (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous); lists=EVERY also archives the Resource List whole when the newest archived one is EVERY old or more (e.g. 30d; 1s: every build's but the first), dumps=EVERY the Resource Dump with its packages (with --resource-dump). 0 drops what --previous has (--archive 0, --archive 365d,lists=0); without the flag, a build fails if --previous has an archive"},
 		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
 		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
 	}
 }
 
-// changesConfig fills cfg from the flags of changesFlags.
-func changesConfig(c options, cfg *generator.Config) error {
-	cfg.Changes.Previous = c.String(flagPrevious)
-	keep, err := units.ParseDuration(c.String(flagChangesKeep))
-	if err != nil {
-		return flagErr(flagChangesKeep, "for example --changes-keep 30d or --changes-keep 36h", ": %v", err)
-	}
-	cfg.Changes.Keep = keep
-	if c.IsSet(flagArchiveKeep) {
-		archive, err := units.ParseDuration(c.String(flagArchiveKeep))
-		if err != nil {
-			return flagErr(flagArchiveKeep, "for example --"+flagArchive+" 365d, or 0 to drop the archive", ": %v", err)
-		}
-		cfg.Changes.Archive.Keep = archive
-		drop(cfg, rsxml.CapChangeListArchive, archive == 0)
-	}
-	if c.IsSet(flagArchiveResourceLists) {
-		every, err := units.ParseDuration(c.String(flagArchiveResourceLists))
-		if err != nil {
-			return flagErr(flagArchiveResourceLists, "for example --"+flagArchive+" 365d,lists=30d", ": %v", err)
-		}
-		cfg.Changes.Archive.ResourceLists = every
-		drop(cfg, rsxml.CapResourceListArchive, every == 0)
-	}
-	if c.IsSet(flagArchiveResourceDumps) {
-		every, err := units.ParseDuration(c.String(flagArchiveResourceDumps))
-		if err != nil {
-			return flagErr(flagArchiveResourceDumps, "for example --"+flagArchive+" 365d,dumps=90d", ": %v", err)
-		}
-		cfg.Changes.Archive.ResourceDumps = every
-		drop(cfg, rsxml.CapResourceDumpArchive, every == 0)
-	}
-	cfg.Changes.Dump = c.Bool(flagChangeDump)
-	cfg.Changes.FirstBuildOK = c.Bool(flagFirstBuildOK)
-	cfg.Changes.HTTP.Deadline = c.Duration(flagFetchTimeout)
-	cfg.Changes.HTTP.UserAgent = "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)"
-	cfg.Cache = c.String(flagCache)
-	return nil
-}
+// userAgent is the User-Agent of the requests of a build.
+func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }
+
+// defaultChangesKeep is the default of --changes-keep.
+const defaultChangesKeep = "30d"
 
 // changesHint names what to do about a failure to use --previous.
 func changesHint(err error, n namer) string {

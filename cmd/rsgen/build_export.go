@@ -21,24 +21,6 @@ func exportFlags() []cli.Flag {
 	}
 }
 
-// exportConfig reads the flags of record exports into cfg.
-func exportConfig(c options, cfg *generator.Config) error {
-	cfg.Export, cfg.ExportFormat = c.String(flagExport), c.String(flagExportFormat)
-	cfg.SkipBadRecords = c.Bool(flagSkipBadRecords)
-	if c.String(flagChangesWindow) == "" { // DefaultChangesWindow
-		return nil
-	}
-	window, err := units.ParseDuration(c.String(flagChangesWindow))
-	if err != nil {
-		return flagErr(flagChangesWindow, "for example changes-window = \"30d\", or \"0\" for no Change List", ": %v", err)
-	}
-	cfg.ChangesWindow = window
-	if window == 0 {
-		cfg.ChangesWindow = -1 // none
-	}
-	return nil
-}
-
 // badRecords prints the bad records of a failed build, one a line, and
 // returns the hint for the error, or "" if err is not about bad records.
 func badRecords(stderr io.Writer, err error, n namer) string {

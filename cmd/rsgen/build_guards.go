@@ -21,23 +21,6 @@ func guardFlags() []cli.Flag {
 	}
 }
 
-// guardConfig reads the flags of guardFlags into cfg.
-func guardConfig(c options, cfg *generator.Config) error {
-	cfg.AllowEmpty = c.Bool(flagAllowEmpty)
-	limit, err := generator.ParseDeleteLimit(c.String(flagMaxDelete))
-	if err != nil {
-		return flagErr(flagMaxDelete, "for example --"+flagMaxDelete+" 50%, --"+flagMaxDelete+" 200 or --"+flagMaxDelete+" all", ": %v", err)
-	}
-	if c.IsSet(flagMaxDelete) {
-		cfg.MaxDelete = &limit
-	}
-	cfg.Changes.NewHistory = c.Bool(flagNewHistory)
-	// A dump is dropped on purpose by saying so: --resource-dump=false.
-	drop(cfg, rsxml.CapResourceDump, c.IsSet(flagResourceDump) && !c.Bool(flagResourceDump))
-	drop(cfg, rsxml.CapChangeDump, c.IsSet(flagChangeDump) && !c.Bool(flagChangeDump))
-	return nil
-}
-
 // laterTime says how to give a build a later snapshot time, naming where
 // its time came from: --at, else $SOURCE_DATE_EPOCH.
 func laterTime(c *cli.Context, n namer) string {
@@ -92,11 +75,4 @@ func guardFailure(c *cli.Context, cfg generator.Config, err error, n namer) erro
 		return failure(err, n(flagPrevious)+" must be an earlier build: check it, or "+laterTime(c, n))
 	}
 	return nil
-}
-
-// drop adds capability to what cfg drops on purpose, if yes.
-func drop(cfg *generator.Config, capability string, yes bool) {
-	if yes {
-		cfg.Changes.Drop = append(cfg.Changes.Drop, capability)
-	}
 }

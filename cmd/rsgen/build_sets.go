@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -15,9 +17,10 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/templates"
 )
 
 // setsFlags build several resource sets from a configuration file.
@@ -79,6 +82,12 @@ func runSite(c *cli.Context) error {
 	if err != nil {
 		return f.failure(c, ctx, site, err)
 	}
+	return f.report(stderr, site, rep, quiet)
+}
+
+// report says on stderr what the build of site published, unless quiet,
+// and which files it left out: an error with the "partial" exit code.
+func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.SiteReport, quiet bool) error {
 	var problems []report.Problem
 	for i, r := range rep.Sets {
 		for _, p := range r.Problems {
@@ -106,7 +115,7 @@ func runSite(c *cli.Context) error {
 	}
 	if len(problems) > 0 {
 		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
-			hint: "fix or exclude them in " + path + "; fail-fast makes this a failure"}
+			hint: "fix or exclude them in " + f.path + "; fail-fast makes this a failure"}
 	}
 	return nil
 }
@@ -118,9 +127,16 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
 	}
-	cfg, err := buildConfig(setOptions{c: lineOptions{c}, f: f, t: &f.top, flags: buildKeys(), one: true}, f.top.values[keySource].values)
+	line, err := f.lineConfig(c)
 	if err != nil {
-		return f.inSet(c, &f.top, err)
+		return err
+	}
+	cfg, err := f.config(c, &f.top, line)
+	if err != nil {
+		return err
+	}
+	if cfg.Templates, err = f.overlay(); err != nil {
+		return err
 	}
 	for _, msg := range f.envNotices(c) {
 		noticer(c.App.ErrWriter, c.Bool(flagQuiet))(msg)
@@ -161,7 +177,7 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 			case !ok || v == "" || !envOnly(c, name):
 			case f.sets != nil && !slices.Contains(siteKeys, name):
 				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
-			case f.top.values[name].values != nil:
+			case f.top.keys[name] > 0:
 				out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
 			}
 		}
@@ -188,147 +204,89 @@ func (f *siteFile) given(c *cli.Context, k string) bool {
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
-	flags := buildKeys() // once: build's help alone is 100 KB to make
+	line, err := f.lineConfig(c)
+	if err != nil {
+		return site, err
+	}
 	for i := range f.sets {
-		cfg, err := f.setConfig(c, flags, &f.sets[i])
+		cfg, err := f.config(c, &f.sets[i], line)
 		if err != nil {
 			return site, err
 		}
 		site.Sets = append(site.Sets, cfg)
 	}
 	first := site.Sets[0]
-	site.Out, site.DocsURL = first.Out, first.DocsURL
-	site.Hosts, site.Templates = first.Hosts, first.Templates // the site's keys, in every set's flags
+	site.Out, site.DocsURL, site.Hosts = first.Out, first.DocsURL, first.Hosts // the site's keys, in every set's
 	for i := range site.Sets {
-		site.Sets[i].Hosts, site.Sets[i].Templates = nil, nil
+		site.Sets[i].Hosts = nil
 	}
-	site.Describedby = c.String(flagDescribedby)
-	if v, ok := f.top.values[flagDescribedby]; ok && !c.IsSet(flagDescribedby) {
-		site.Describedby = v.values[0]
-	}
-	return site, nil
+	site.Describedby = f.top.cfg.Describedby
+	site.Templates, err = f.overlay()
+	return site, err
 }
 
-// setConfig is the generator.Config of the set t, read by buildConfig
-// from setOptions; flags are build's, by name, for their defaults.
-func (f *siteFile) setConfig(c *cli.Context, flags map[string]cli.Flag, t *fileTable) (generator.Config, error) {
-	_, export := t.values[flagExport]
-	cfg, err := buildConfig(setOptions{c: lineOptions{c}, f: f, t: t, flags: flags, export: export}, t.values[keySource].values)
-	if err != nil {
-		return cfg, f.inSet(c, t, err)
-	}
-	cfg.Set = t.name()
-	return cfg, nil
-}
-
-// setOptions are the options of the set t of the file f, first found of:
-// a key of the whole site given on the command line (c), t's own key, the
-// key at the top of the file, the default of the flag. A record export
-// takes none of the defaults of trees (notForExport) from the top or the
-// command line: it has a Change List of its own.
-type setOptions struct {
-	c      lineOptions
-	f      *siteFile
-	t      *fileTable
-	flags  map[string]cli.Flag
-	export bool
-	one    bool // the one set of a file without [[set]]s: every flag of c overrides the file
-}
-
-// lookup returns the values of the key name, or onCommandLine if c has
-// them; ok is false for the flag's default.
-func (o setOptions) lookup(name string) (values []string, onCommandLine, ok bool) {
-	inherited := !(o.export && slices.Contains(notForExport, name))
-	if o.one && o.c.IsSet(name) || name != flagDescribedby && inherited && o.f.given(o.c.Context, name) {
-		return nil, true, true
-	}
-	if v, ok := o.t.values[name]; ok {
-		return v.values, false, true
-	}
-	if v, ok := o.f.top.values[name]; ok && inherited && name != flagDescribedby /* the site's own */ {
-		return v.values, false, true
-	}
-	return nil, false, false
-}
-
-func (o setOptions) IsSet(name string) bool {
-	_, _, ok := o.lookup(name)
-	return ok
-}
-
-// get is the value of the key name for o: the command line's (of c),
-// the file's (parsed), or def, the flag's default.
-func get[T any](o setOptions, name string, c func(string) T, parsed func(v []string) T, def T) T {
-	switch v, cmd, ok := o.lookup(name); {
-	case cmd:
-		return c(name)
-	case ok:
-		return parsed(v)
-	}
-	return def
-}
-
-func (o setOptions) StringSlice(name string) []string {
-	var def []string
-	if fl, ok := o.flags[name].(*cli.StringSliceFlag); ok && fl.Value != nil {
-		def = fl.Value.Value()
-	}
-	return get(o, name, o.c.StringSlice, func(v []string) []string { return v }, def)
-}
-
-func (o setOptions) String(name string) string {
-	fl, _ := o.flags[name].(*cli.StringFlag)
-	return get(o, name, o.c.String, func(v []string) string { return v[0] }, cmp.Or(fl, &cli.StringFlag{}).Value)
-}
-
-func (o setOptions) Bool(name string) bool {
-	fl, _ := o.flags[name].(*cli.BoolFlag)
-	return get(o, name, o.c.Bool, func(v []string) bool { return v[0] == "true" }, cmp.Or(fl, &cli.BoolFlag{}).Value)
-}
-
-func (o setOptions) Int(name string) int {
-	fl, _ := o.flags[name].(*cli.IntFlag)
-	return get(o, name, o.c.Int, func(v []string) int {
-		n, _ := strconv.Atoi(v[0]) // checked as the file is read
-		return n
-	}, cmp.Or(fl, &cli.IntFlag{}).Value)
-}
-
-func (o setOptions) Duration(name string) time.Duration {
-	fl, _ := o.flags[name].(*cli.DurationFlag)
-	return get(o, name, o.c.Duration, func(v []string) time.Duration {
-		d, _ := time.ParseDuration(v[0]) // checked as the file is read
-		return d
-	}, cmp.Or(fl, &cli.DurationFlag{}).Value)
-}
-
-// inSet turns err, an error of buildConfig for the set t, into one that
-// names the file, the line of the key it is about, the set and the key for
-// the flag (a flag of the command line stays a flag).
-func (f *siteFile) inSet(c *cli.Context, t *fileTable, err error) error {
+// lineConfig is the Config of the flags of c, whose keys given on the
+// command line override the file's (config): an error about one of those
+// is the command line's.
+func (f *siteFile) lineConfig(c *cli.Context) (*generator.Config, error) {
+	cfg, err := buildConfig(lineOptions{c})
 	var ee *exitError
-	if !errors.As(err, &ee) {
-		return err
+	if errors.As(err, &ee) && (ee.flag == "" || f.given(c, ee.flag)) {
+		return nil, err
 	}
-	line, msg, ofSite := t.line, ee.err.Error(), false
-	if k := ee.flag; k != "" {
-		if f.given(c, k) {
-			return err // no place in the file
-		}
-		v, ok := t.values[k]
-		if !ok {
-			v, ok = f.top.values[k]
-			ofSite = ok && slices.Contains(siteKeys, k)
-		}
-		if ok {
-			line = v.line
-		}
-		msg = k + ee.rest
+	return &cfg, nil
+}
+
+// overlay is the templates of the key templates, or nil.
+func (f *siteFile) overlay() (fs.FS, error) {
+	if f.templates == "" {
+		return nil, nil
 	}
-	if ofSite || t == &f.top { // a key of the whole site, at the top of the file
-		return f.errorAt(line, "%s", msg)
+	fsys, err := templates.Overlay(f.templates)
+	if err != nil {
+		return nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
 	}
-	return f.errorAt(line, "set %q: %s", t.name(), msg)
+	return fsys, nil
+}
+
+// config is the generator.Config of the table t, the first found for each
+// key of: a key of the whole site given on the command line (line), t's
+// own, the key at the top of the file, the default of the flag. A record
+// export takes none of the defaults of trees (notForExport) from the top or
+// the command line: it has a Change List of its own. The one set of a file
+// without [[set]]s takes every flag of the command line.
+func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) (generator.Config, error) {
+	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: slices.Clone(hashing.DefaultSet)}
+	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
+	export, one := t.cfg.Export != "", len(f.sets) == 0
+	inherited := func(k string) bool { return one || !(export && slices.Contains(notForExport, k)) }
+	fromLine := func(k string) bool { return f.given(c, k) && inherited(k) && (one || k != flagDescribedby) }
+	fromTop := func(k string) bool {
+		_, ok := f.top.keys[k]
+		return ok && t != &f.top && k != flagDescribedby /* the site's own */ && inherited(k)
+	}
+	own := func(k string) bool { _, ok := t.keys[k]; return ok }
+	for _, k := range configKeys() {
+		switch {
+		case fromLine(k):
+			copyKeys(&cfg, line, k)
+		case own(k):
+			copyKeys(&cfg, t.cfg, k)
+		case fromTop(k):
+			copyKeys(&cfg, f.top.cfg, k)
+		}
+	}
+	given := func(k string) bool { return fromLine(k) || own(k) || fromTop(k) }
+	var err error
+	if given(flagAt) {
+		cfg.At, cfg.FixedTime = cfg.At.UTC(), true
+	} else if cfg.At, cfg.FixedTime, err = snapshotTime(""); err != nil {
+		return cfg, err
+	}
+	if err := finish(&cfg, given); err != nil { // host: a key of the site, at the top
+		return cfg, f.errorAt(f.top.keys[flagHost], "%s: %v", flagHost, err)
+	}
+	return cfg, nil
 }
 
 // namer names the flags of a hint about the set named set ("" for the
@@ -371,12 +329,8 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 		}
 		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.path)
 	}
-	if fields := generator.FieldErrors(err); len(fields) > 0 {
-		msgs := make([]string, len(fields))
-		for i, fe := range fields {
-			msgs[i] = f.describe(c, fe)
-		}
-		return usageErr("see docs/SETS.md", "%s", strings.Join(msgs, "; "))
+	if ue := fieldsErr(err, func(fe *generator.FieldError) string { return f.describe(c, fe) }, "see docs/SETS.md", nil); ue != nil {
+		return ue
 	}
 	cfg := site.Sets[0]
 	set := ""
@@ -426,11 +380,11 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	if key == "" || f.given(c, key) {
 		return err
 	}
-	v, ok := f.top.values[key]
+	line, ok := f.top.keys[key]
 	if se := buildError(err); se.Set != "" {
 		for i := range f.sets {
-			if w, own := f.sets[i].values[key]; own && f.sets[i].name() == se.Set {
-				v, ok = w, true
+			if n, own := f.sets[i].keys[key]; own && f.sets[i].name() == se.Set {
+				line, ok = n, true
 			}
 		}
 		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
@@ -438,7 +392,7 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	if !ok {
 		return err
 	}
-	return fmt.Errorf("%s:%d: %w", f.path, v.line, err)
+	return fmt.Errorf("%s:%d: %w", f.path, line, err)
 }
 
 // setField splits the field of a set in a FieldError of Site.Validate,
@@ -469,15 +423,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		}
 		t, set, k := &f.top, -1, cmp.Or(keyOf(field), field)
 		if i, sub, ok := setField(field); ok {
-			set, t = i, &f.sets[i]
-			switch sub {
-			case "Set":
-				k = keyName
-			case "Source":
-				k = keySource
-			default:
-				k = cmp.Or(keyOf(sub), sub)
-			}
+			set, t, k = i, &f.sets[i], cmp.Or(keyOf(sub), sub)
 		}
 		subjectField := first
 		first = false
@@ -489,15 +435,15 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			flagged = flagged || subjectField
 			return "--" + k
 		}
-		v, ok := t.values[k]
+		n, ok := t.keys[k]
 		if !ok {
-			v, ok = f.top.values[k]
+			n, ok = f.top.keys[k]
 		}
 		if subjectField && ok {
-			line = v.line
+			line = n
 		}
 		if set != subject && set >= 0 {
-			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmp.Or(v.line, t.line))
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmp.Or(n, t.line))
 		}
 		return k
 	}
@@ -517,43 +463,4 @@ func envVarsOf(fl cli.Flag) []string {
 		return e.GetEnvVars()
 	}
 	return nil
-}
-
-// initCommand writes a configuration file to start from.
-func initCommand() *cli.Command {
-	return withHelp(&cli.Command{
-		Name:      "init",
-		Usage:     "write a configuration file of several resource sets to start from",
-		ArgsUsage: "[FILE]",
-		Description: `Writes FILE (default: rsgen.toml) for 'rsgen build --config FILE': two
-resource sets published together, the common keys commented. An existing FILE
-is never overwritten.`,
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return usageErr("give one FILE", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
-			}
-			path := c.Args().First()
-			if path == "" {
-				path = "rsgen.toml"
-			}
-			fd, err := confined.CreateNew(path, 0o644)
-			if errors.Is(err, os.ErrExist) {
-				return failure(fmt.Errorf("%s exists; rsgen init never overwrites a file", path), "edit it, or give another FILE")
-			}
-			if err != nil {
-				return failure(err, "")
-			}
-			_, err = fd.Write(initFile)
-			if cerr := fd.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				confined.Remove(path)
-				return failure(fmt.Errorf("writing %s: %w", path, err), "")
-			}
-			fmt.Fprintf(c.App.ErrWriter, "rsgen: wrote %s; edit it, then: rsgen build --config %s\n", path, path)
-			return nil
-		},
-	}, "   0  written\n   1  FILE exists or cannot be written\n   2  usage error",
-		"# Start a configuration of several sets\nrsgen init\nrsgen build --config rsgen.toml")
 }

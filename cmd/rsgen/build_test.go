@@ -32,3 +32,16 @@ func TestPartialSummary(t *testing.T) {
 		})
 	}
 }
+
+// rsgen build --help lists at most 30 flags, --help counted (issue 25): a
+// rare setting is a key of the configuration file only (fileOnlyFlags).
+func TestBuildFlagsAtMost30(t *testing.T) {
+	cmd := buildCommand()
+	n := len(cmd.Flags)
+	if !cmd.HideHelp {
+		n++ // urfave/cli adds --help to a command
+	}
+	if n > 30 {
+		t.Errorf("rsgen build has %d flags, --help counted; at most 30", n)
+	}
+}

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"encoding"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // A namer names a flag of rsgen build (its name without dashes, or
@@ -82,6 +88,114 @@ func flagOf(field string) string {
 	return field
 }
 
+// The keys of build, of its flags and of the configuration file, are the
+// toml tags of generator.Config's fields, in the structs it embeds too:
+// configKeys in the order of the fields, configFields by key.
+var configKeys, configFields = func() (func() []string, func() map[string]reflect.StructField) {
+	table := sync.OnceValues(func() ([]string, map[string]reflect.StructField) {
+		var keys []string
+		m := map[string]reflect.StructField{}
+		var walk func(t reflect.Type, index []int)
+		walk = func(t reflect.Type, index []int) {
+			for i := range t.NumField() {
+				sf := t.Field(i)
+				sf.Index = append(slices.Clone(index), i)
+				if k := sf.Tag.Get("toml"); k != "" && k != "-" {
+					keys, m[k] = append(keys, k), sf
+				} else if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+					walk(sf.Type, sf.Index)
+				}
+			}
+		}
+		walk(reflect.TypeFor[generator.Config](), nil)
+		return keys, m
+	})
+	return func() []string { k, _ := table(); return k }, func() map[string]reflect.StructField { _, m := table(); return m }
+}()
+
+// copyKeys sets the fields of dst that keys name to those of src: the
+// setter of a key given by the file or, through buildConfig, a flag.
+func copyKeys(dst, src *generator.Config, keys ...string) {
+	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
+	for _, k := range keys {
+		if field, ok := configFields()[k]; ok {
+			d.FieldByIndex(field.Index).Set(s.FieldByIndex(field.Index))
+		}
+	}
+}
+
+// defaulted are the keys whose flags have a default value.
+var defaulted = []string{flagHash, flagJobs, flagChangesKeep}
+
+// setFlag sets v, the field of the key, to the value of its flag in c, if
+// it is given or has a default, by the field's type as the file's decoder
+// does: its UnmarshalText, or a string, bool, int or list.
+func setFlag(c lineOptions, key string, v reflect.Value) error {
+	if !c.IsSet(key) && !slices.Contains(defaulted, key) {
+		return nil
+	}
+	switch u := v.Addr().Interface().(type) {
+	case *units.List:
+		*u = c.StringSlice(key)
+	case encoding.TextUnmarshaler:
+		return u.UnmarshalText([]byte(c.String(key)))
+	default:
+		switch v.Kind() {
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+			return v.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(c.String(key)))
+		case reflect.Bool:
+			v.SetBool(c.Bool(key))
+		case reflect.Int:
+			v.SetInt(int64(c.Int(key)))
+		case reflect.String:
+			v.SetString(c.String(key))
+		}
+	}
+	return nil
+}
+
+// valueHints say what the flag of a key takes, when its value is refused.
+var valueHints = map[string]string{
+	flagBaseURL:              "give an absolute URL such as https://example.org/",
+	flagDocsURL:              "give an absolute URL such as https://example.org/",
+	flagHash:                 "for example --hash sha-256 or --hash md5,sha-256",
+	flagHost:                 "for example --host netlify or --host nginx,s3",
+	flagChangesKeep:          "for example --changes-keep 30d or --changes-keep 36h",
+	flagArchiveKeep:          "for example --" + flagArchive + " 365d, or 0 to drop the archive",
+	flagArchiveResourceLists: "for example --" + flagArchive + " 365d,lists=30d",
+	flagArchiveResourceDumps: "for example --" + flagArchive + " 365d,dumps=90d",
+	flagMaxDelete:            "for example --" + flagMaxDelete + " 50%, --" + flagMaxDelete + " 200 or --" + flagMaxDelete + " all",
+}
+
+// finish applies what the keys given mean beyond their values: at fixes
+// the snapshot time (else $SOURCE_DATE_EPOCH does), changes-window 0 is
+// none, archive-* 0 and resource-dump or change-dump false drop what the
+// previous build has; host is a list of hosts. An error is host's.
+func finish(cfg *generator.Config, given func(key string) bool) (err error) {
+	if given(flagChangesWindow) && cfg.ChangesWindow == 0 {
+		cfg.ChangesWindow = -1 // none
+	}
+	ar := cfg.Changes.Archive
+	for _, d := range []struct {
+		key, capability string
+		off             bool
+	}{
+		{flagArchiveKeep, rsxml.CapChangeListArchive, ar.Keep == 0},
+		{flagArchiveResourceLists, rsxml.CapResourceListArchive, ar.ResourceLists == 0},
+		{flagArchiveResourceDumps, rsxml.CapResourceDumpArchive, ar.ResourceDumps == 0},
+		{flagResourceDump, rsxml.CapResourceDump, !cfg.Dump.Enabled},
+		{flagChangeDump, rsxml.CapChangeDump, !cfg.Changes.Dump},
+	} {
+		if given(d.key) && d.off {
+			cfg.Changes.Drop = append(cfg.Changes.Drop, d.capability)
+		}
+	}
+	cfg.Changes.HTTPOptions.UserAgent = userAgent()
+	cfg.Hosts, err = hosting.ParseHosts(cfg.Hosts)
+	return err
+}
+
 // fieldHints say what to do about a value that Config.Validate refuses,
 // by field, where a hint helps.
 var fieldHints = map[string]string{
@@ -93,27 +207,34 @@ var fieldHints = map[string]string{
 	"Filter.Exclude":    "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
 }
 
-// configUsageErr turns the field errors of Config.Validate in err into a
-// usage error (exit 2) that names the flags of c, or returns nil if err
-// has none: Config.Validate checks the values and how they combine.
-func configUsageErr(c *cli.Context, err error) error {
+// fieldsErr turns the field errors in err (of Config.Validate or
+// Site.Validate, the only checkers of values and how they combine) into a
+// usage error (exit 2), each rendered by describe, with the hint of the
+// first in hints, or hint; or returns nil if err has none. The command
+// line's describe names flags, the file's keys at their lines.
+func fieldsErr(err error, describe func(*generator.FieldError) string, hint string, hints map[string]string) error {
 	fields := generator.FieldErrors(err)
 	if len(fields) == 0 {
 		return nil
 	}
-	name := func(field string) string {
-		if field == "At" && c.String(flagAt) == "" {
-			return "$" + envSourceDateEpoch // the snapshot time came from it
-		}
-		return flagOf(field)
-	}
 	msgs := make([]string, len(fields))
 	for i, fe := range fields {
-		msgs[i] = fe.Describe(name)
+		msgs[i] = describe(fe)
 	}
-	hint := "see 'rsgen build --help'"
-	if fe := fields[0]; fe.With == "" && fieldHints[fe.Field] != "" {
-		hint = fieldHints[fe.Field]
+	if fe := fields[0]; fe.With == "" && hints[fe.Field] != "" {
+		hint = hints[fe.Field]
 	}
 	return usageErr(hint, "%s", strings.Join(msgs, "; "))
+}
+
+// withFlags renders a field error with the flags of c.
+func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
+	return func(fe *generator.FieldError) string {
+		return fe.Describe(func(field string) string {
+			if field == "At" && c.String(flagAt) == "" {
+				return "$" + envSourceDateEpoch // the snapshot time came from it
+			}
+			return flagOf(field)
+		})
+	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/notify"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/units"
@@ -158,10 +157,4 @@ func notifyBuildFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
 	}
-}
-
-// notifyConfig reads the flags of notifyBuildFlags into cfg.
-func notifyConfig(c options, cfg *generator.Config) error {
-	cfg.Notification = generator.Notification{Hub: c.String(flagHub), ChangeTopic: c.String(flagChangeTopic), FrameworkTopic: c.String(flagFrameworkTopic)}
-	return nil
 }

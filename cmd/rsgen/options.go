@@ -2,22 +2,9 @@ package main
 
 import (
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 )
-
-// options are the values of build's flags and keys: those of the command
-// line (lineOptions), or those of a set of the configuration file
-// (setOptions).
-type options interface {
-	String(name string) string
-	Bool(name string) bool
-	Int(name string) int
-	StringSlice(name string) []string
-	Duration(name string) time.Duration
-	IsSet(name string) bool
-}
 
 // fileOnlyFlags are the keys of the configuration file that build takes
 // as no flag: rare settings, kept off the command line so that its help
@@ -26,6 +13,7 @@ type options interface {
 // default (docs/USAGE.md).
 func fileOnlyFlags() []cli.Flag {
 	return []cli.Flag{
+		&cli.BoolFlag{Name: flagFollowSymlinks},
 		&cli.IntFlag{Name: flagMaxEntries},
 		&cli.StringFlag{Name: flagMaxBytes},
 		&cli.StringFlag{Name: flagDescribedby},
@@ -140,3 +128,14 @@ func (o lineOptions) String(name string) string {
 
 // fileOnly are the flags of fileOnlyFlags, by name.
 var fileOnly = flagKinds(fileOnlyFlags())
+
+// flagKinds maps the long name of each flag to it.
+func flagKinds(flags []cli.Flag) map[string]cli.Flag {
+	m := map[string]cli.Flag{}
+	for _, f := range flags {
+		if n := f.Names()[0]; n != "help" { // urfave/cli's own, not a key
+			m[n] = f
+		}
+	}
+	return m
+}

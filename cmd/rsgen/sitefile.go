@@ -2,27 +2,29 @@ package main
 
 import (
 	"bytes"
-	"cmp"
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
-	"github.com/urfave/cli/v2"
 
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
 	"github.com/rsgen/rsgen/internal/regfile"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // The configuration file of rsgen build --config (docs/SETS.md): TOML,
-// whose keys are the long names of build's flags, with the same values.
+// whose keys are the toml tags of generator.Config's fields, which are the
+// long names of build's flags (configFields), decoded into a Config.
 // Its top level holds what applies to the whole site (siteKeys) and the
 // defaults of every set; each [[set]] table holds one set: its name, its
 // source and its own options.
@@ -47,50 +49,46 @@ var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, fl
 var notForExport = []string{flagPrevious, flagFirstBuildOK, flagNewHistory, flagFetchTimeout, flagChangeDump, flagCache,
 	flagArchiveKeep, flagArchiveResourceLists, flagArchiveResourceDumps, flagInclude, flagExclude, flagHidden, flagFollowSymlinks}
 
-// pathKeys are resolved against the directory of the file.
-var pathKeys = []string{keySource, flagOut, flagExport, flagCache, flagPrevious, flagTemplates}
-
 // maxSiteFile bounds the size of a configuration file.
 const maxSiteFile = 1 << 20
 
 // A siteFile is a configuration file read.
 type siteFile struct {
-	path    string
-	top     fileTable
-	sets    []fileTable
-	hasSets bool // the file has [[set]]s; without, its top is the one set
+	path      string
+	top       fileTable
+	sets      []fileTable
+	templates string // the key templates, a path
 
 	onCommandLine map[string]bool // the site's keys given as flags (given)
 }
 
-// A fileTable is the top level or one [[set]] of the file.
+// A fileTable is the top level or one [[set]] of the file: the Config its
+// keys give, and the line of each key.
 type fileTable struct {
-	line   int // of its header; 1 for the top level
-	values map[string]fileValue
-}
-
-// A fileValue is one key of a table: its value as flag values (several for
-// a list), and its line.
-type fileValue struct {
-	line   int
-	values []string
+	line int // of its header; 1 for the top level
+	keys map[string]int
+	cfg  *generator.Config // decoded from its keys
 }
 
 // name is the set's name, or "" if it has none.
-func (t *fileTable) name() string {
-	if v, ok := t.values[keyName]; ok {
-		return v.values[0]
-	}
-	return ""
-}
+func (t *fileTable) name() string { return t.cfg.Set }
 
 // errorAt is a usage error at line of the file.
 func (f *siteFile) errorAt(line int, format string, args ...any) error {
 	return usageErr("see docs/SETS.md, or 'rsgen init' for a file to start from", "%s:%d: %s", f.path, line, fmt.Sprintf(format, args...))
 }
 
-// readSiteFile reads and checks the configuration file at path against
-// the flags of build.
+// fileDoc is what the file holds: the keys of generator.Config (its toml
+// tags) at its top and in each [[set]], and the site's templates.
+type fileDoc struct {
+	generator.Config
+	Templates string             `toml:"templates"`
+	Sets      []generator.Config `toml:"set"`
+}
+
+// readSiteFile reads and checks the configuration file at path: its keys
+// against those of build, its values by go-toml's strict decoder into a
+// generator.Config per table.
 func readSiteFile(path string) (*siteFile, error) {
 	fd, _, err := regfile.Open(path) // never waits on a FIFO
 	if err != nil {
@@ -105,218 +103,192 @@ func readSiteFile(path string) (*siteFile, error) {
 		return nil, usageErr("", "--%s: %s is larger than %d bytes: not a configuration file", flagConfig, path, maxSiteFile)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark, as some editors write
-	f := &siteFile{path: path, top: fileTable{line: 1, values: map[string]fileValue{}}}
-	var doc map[string]any
-	if err := toml.Unmarshal(data, &doc); err != nil {
+	f := &siteFile{path: path, top: fileTable{line: 1, keys: map[string]int{}}}
+	entries, err := keyLines(data)
+	if err != nil {
 		var de *toml.DecodeError
-		if errors.As(err, &de) {
+		if errors.As(toml.Unmarshal(data, new(map[string]any)), &de) { // the error with its column
 			row, col := de.Position()
 			return nil, usageErr("the file is TOML: https://toml.io", "%s:%d:%d: %s", path, row, col, de.Error())
 		}
 		return nil, usageErr("the file is TOML: https://toml.io", "%s: %v", path, err)
 	}
-	lines, err := keyLines(data)
-	if err != nil {
-		return nil, usageErr("the file is TOML: https://toml.io", "%s: %v", path, err)
+	if err := f.checkKeys(entries); err != nil {
+		return nil, err
 	}
-	_, f.hasSets = doc[keySet]
-	kinds := buildKeys()
-	keys := make([]string, 0, len(doc))
-	for k := range doc {
-		keys = append(keys, k)
+	var doc fileDoc
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields().EnableUnmarshalerInterface() // max-delete = 200 (generator.DeleteLimit)
+	if err := dec.Decode(&doc); err != nil {
+		return nil, f.valueError(err)
 	}
-	sort.Slice(keys, func(i, j int) bool { return lines[keys[i]] < lines[keys[j]] })
-	for _, k := range keys {
-		v := doc[k]
-		if k == keySet {
-			tables, ok := v.([]any)
-			if !ok {
-				return nil, f.errorAt(lines[k], "%s: give each set as a table, [[%s]]", k, keySet)
-			}
-			for i, t := range tables {
-				m, ok := t.(map[string]any)
-				if !ok {
-					return nil, f.errorAt(lines[k], "%s: give each set as a table, [[%s]]", k, keySet)
-				}
-				prefix := fmt.Sprintf("%s[%d]", keySet, i)
-				table := fileTable{line: cmp.Or(lines[prefix], lines[k]), values: map[string]fileValue{}}
-				if err := f.fill(&table, m, kinds, lines, prefix+".", false); err != nil {
-					return nil, err
-				}
-				if table.name() == "" {
-					return nil, f.errorAt(table.line, "this set has no %s: give it one, such as %s = \"articles\"", keyName, keyName)
-				}
-				if _, ok := table.values[keySource]; !ok && table.values[flagExport].values == nil {
-					return nil, f.errorAt(table.line, "set %q: give its %s (a directory or an archive) or its %s", table.name(), keySource, flagExport)
-				}
-				f.sets = append(f.sets, table)
-			}
-			continue
+	f.top.cfg, f.templates = &doc.Config, f.resolve(doc.Templates)
+	f.top.resolve(f)
+	for i := range f.sets {
+		f.sets[i].cfg = &doc.Sets[i]
+		t := &f.sets[i]
+		t.resolve(f)
+		if t.name() == "" {
+			return nil, f.errorAt(t.line, "this set has no %s: give it one, such as %s = \"articles\"", keyName, keyName)
 		}
-		if err := f.fill(&f.top, map[string]any{k: v}, kinds, lines, "", true); err != nil {
-			return nil, err
+		if t.cfg.Source == "" && t.cfg.Export == "" {
+			return nil, f.errorAt(t.line, "set %q: give its %s (a directory or an archive) or its %s", t.name(), keySource, flagExport)
 		}
 	}
-	if _, one := f.top.values[keySource]; len(f.sets) == 0 && !one && f.top.values[flagExport].values == nil {
+	if len(f.sets) == 0 && f.top.cfg.Source == "" && f.top.cfg.Export == "" {
 		return nil, f.errorAt(1, "no set: give each as a table [[%s]] with its %s and %s, or one set's %s at the top", keySet, keyName, keySource, keySource)
 	}
 	return f, nil
 }
 
-// fill checks the keys of m, of the top level (top) or of a set, and adds
-// them to t as flag values.
-func (f *siteFile) fill(t *fileTable, m map[string]any, kinds map[string]cli.Flag, lines map[string]int, prefix string, top bool) error {
-	for k, v := range m {
-		line := cmp.Or(lines[prefix+k], t.line)
-		flag, isFlag := kinds[k]
-		name := display.Name(k) // any key the file gives, a line break too
-		if _, table := v.(map[string]any); table && top {
-			return f.errorAt(line, "%s is a table, which the file does not have: give each set as [[set]], and keys and values", name)
-		} else if table {
-			return f.errorAt(line, "%s is a table, which the file does not have: give keys and values", name)
+// checkKeys checks the keys of the file, in the order of its lines, and
+// puts them in f's tables: each a key of build, in its place.
+func (f *siteFile) checkKeys(entries []fileEntry) error {
+	keys := fileKeys()
+	hasSets := slices.ContainsFunc(entries, func(e fileEntry) bool { return e.set > 0 })
+	for _, e := range entries {
+		if e.set == 0 && e.key == keySet && !e.table {
+			return f.errorAt(e.line, "%s: give each set as a table, [[%s]]", keySet, keySet)
 		}
+		if e.set > len(f.sets) {
+			f.sets = append(f.sets, fileTable{line: e.line, keys: map[string]int{}})
+			if e.key == "" {
+				continue
+			}
+		}
+		top := e.set == 0
+		name := display.Name(e.key) // any key the file gives, a line break too
 		switch {
-		case k == keyName || k == keySource:
-			if top && (k == keyName || f.hasSets) {
-				return f.errorAt(line, "%s belongs in a set ([[%s]])", k, keySet)
-			}
-			s, ok := v.(string)
-			if !ok || s == "" {
-				return f.errorAt(line, "%s: give a string", k)
-			}
-			t.values[k] = fileValue{line: line, values: []string{f.resolve(k, s)}}
-			continue
-		case isFlag && slices.Contains(commandOnly, k):
-			return f.errorAt(line, "%s is not taken from the file: give --%s on the command line", k, k)
-		case !isFlag:
+		case e.table && top:
+			return f.errorAt(e.line, "%s is a table, which the file does not have: give each set as [[set]], and keys and values", name)
+		case e.table:
+			return f.errorAt(e.line, "%s is a table, which the file does not have: give keys and values", name)
+		case top && (e.key == keyName || e.key == keySource && hasSets):
+			return f.errorAt(e.line, "%s belongs in a set ([[%s]])", e.key, keySet)
+		case slices.Contains(commandOnly, e.key):
+			return f.errorAt(e.line, "%s is not taken from the file: give --%s on the command line", e.key, e.key)
+		case !slices.Contains(keys, e.key):
 			hint := ""
-			if s := closest(k, fileKeys(kinds)); s != "" {
+			if s := closest(e.key, keys); s != "" {
 				hint = fmt.Sprintf(" (did you mean %s?)", s)
 			}
-			return f.errorAt(line, "unknown key %s%s", name, hint)
-		case !top && slices.Contains(siteKeys, k) && k != flagDescribedby:
-			return f.errorAt(line, "%s applies to the whole site: give it at the top of the file, before the first [[%s]]", k, keySet)
+			return f.errorAt(e.line, "unknown key %s%s", name, hint)
+		case !top && slices.Contains(siteKeys, e.key) && e.key != flagDescribedby:
+			return f.errorAt(e.line, "%s applies to the whole site: give it at the top of the file, before the first [[%s]]", e.key, keySet)
+		case !fits(e):
+			return f.errorAt(e.line, "%s: give %s", e.key, takes(e.key))
+		case e.key == flagMaxDelete: // decoded by its UnmarshalTOML, whose error has no line
+			if _, err := generator.ParseDeleteLimit(e.value); err != nil {
+				return f.errorAt(e.line, "%s: %v", e.key, err)
+			}
 		}
-		values, err := flagValues(flag, v)
-		if err != nil {
-			return f.errorAt(line, "%s: %v", k, err)
+		t := &f.top
+		if !top {
+			t = &f.sets[e.set-1]
 		}
-		for i := range values {
-			values[i] = f.resolve(k, values[i])
-		}
-		t.values[k] = fileValue{line: line, values: values}
+		t.keys[e.key] = e.line
 	}
 	return nil
 }
 
-// resolve makes a relative path of key k relative to the directory of the
-// file, as a user reads it; a URL, "-" and absolute paths stay.
-func (f *siteFile) resolve(k, v string) string {
-	if !slices.Contains(pathKeys, k) || v == "-" || v == "" || filepath.IsAbs(v) || strings.Contains(v, "://") {
+// valueError is the error of the decoder about a value, at its line: a
+// value of the wrong type says what the key takes.
+func (f *siteFile) valueError(err error) error {
+	var de *toml.DecodeError
+	if !errors.As(err, &de) || len(de.Key()) == 0 {
+		return usageErr("the file is TOML: https://toml.io", "%s: %v", f.path, err)
+	}
+	row, _ := de.Position()
+	return f.errorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
+}
+
+// fits reports whether the value of e has a kind that its key's field
+// takes; the decoder then reads it, and says what is wrong with it.
+func fits(e fileEntry) bool {
+	field, kind := configFields()[e.key], e.kind
+	switch t := field.Type; {
+	case e.key == flagTemplates:
+		return kind == unstable.String
+	case t == reflect.TypeFor[time.Time]():
+		return kind == unstable.DateTime || kind == unstable.String
+	case t == reflect.TypeFor[units.List]() || t == reflect.TypeFor[hashing.Set]():
+		return kind == unstable.String || kind == unstable.Array
+	case t == reflect.TypeFor[units.Size]() || t == reflect.TypeFor[*generator.DeleteLimit]():
+		return kind == unstable.String || kind == unstable.Integer
+	case t == reflect.TypeFor[units.Duration]():
+		return kind == unstable.String || kind == unstable.Integer && e.value == "0" // archive-keep = 0
+	case reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
+		return kind == unstable.String
+	case t.Kind() == reflect.Bool:
+		return kind == unstable.Bool
+	case t.Kind() == reflect.Int:
+		return kind == unstable.Integer
+	}
+	return kind == unstable.String
+}
+
+// takes says what the key takes, by the type of its field.
+func takes(key string) string {
+	field, ok := configFields()[key]
+	switch {
+	case !ok:
+	case field.Type == reflect.TypeFor[time.Time]():
+		return "a date-time with its offset, such as 2024-06-01T00:00:00Z"
+	case field.Type == reflect.TypeFor[units.Duration]():
+		return `a duration as a string, such as "30d" or "2h"`
+	case field.Type == reflect.TypeFor[units.List]() || field.Type == reflect.TypeFor[hashing.Set]():
+		return "a string or a list of strings"
+	case field.Type == reflect.TypeFor[units.Size]():
+		return `a size, such as "50MiB", or a number of bytes`
+	case field.Type == reflect.TypeFor[*generator.DeleteLimit]():
+		return `a count, a percentage such as "50%", or "all"`
+	case reflect.PointerTo(field.Type).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
+	case field.Type.Kind() == reflect.Bool:
+		return "true or false"
+	case field.Type.Kind() == reflect.Int:
+		return "a whole number"
+	}
+	return "a string"
+}
+
+// resolve makes a relative path v relative to the directory of the file,
+// as a user reads it; a URL, "-" and absolute paths stay.
+func (f *siteFile) resolve(v string) string {
+	if v == "-" || v == "" || filepath.IsAbs(v) || strings.Contains(v, "://") {
 		return v
 	}
 	return filepath.Join(filepath.Dir(f.path), v)
 }
 
-// flagValues turns the TOML value v of flag into the values to set it to.
-func flagValues(flag cli.Flag, v any) ([]string, error) {
-	switch flag.(type) {
-	case *cli.BoolFlag:
-		if b, ok := v.(bool); ok {
-			return []string{strconv.FormatBool(b)}, nil
-		}
-		return nil, errors.New("give true or false")
-	case *cli.IntFlag:
-		if n, ok := v.(int64); ok {
-			return []string{strconv.FormatInt(n, 10)}, nil
-		}
-		return nil, errors.New("give a whole number")
-	case *cli.DurationFlag:
-		if s, ok := v.(string); ok {
-			_, err := time.ParseDuration(s)
-			return []string{s}, err
-		}
-		return nil, errors.New(`give a duration as a string, such as "30s" or "2m"`)
-	case *cli.StringSliceFlag:
-		switch v := v.(type) {
-		case string:
-			return []string{v}, nil
-		case []any:
-			if out, ok := stringList(v); ok {
-				return out, nil
-			}
-		}
-		return nil, errors.New("give a string or a list of strings")
-	case *cli.StringFlag:
-		switch v := v.(type) {
-		case string:
-			return []string{v}, nil
-		case int64: // a size or a count: max-bytes = 1048576
-			return []string{strconv.FormatInt(v, 10)}, nil
-		case time.Time: // at = 2024-05-01T12:00:00Z
-			return []string{v.Format(time.RFC3339Nano)}, nil
-		case toml.LocalDateTime, toml.LocalDate, toml.LocalTime:
-			return nil, errors.New("give a date-time with its offset, such as 2024-06-01T00:00:00Z")
-		case []any: // hash = ["sha-256", "md5"]
-			if out, ok := stringList(v); ok && flag.Names()[0] == flagHash {
-				return []string{strings.Join(out, ",")}, nil
-			}
-		}
-		return nil, errors.New("give a string")
+// resolve resolves the paths t gives (source, out, export, cache,
+// previous) against the directory of the file f.
+func (t *fileTable) resolve(f *siteFile) {
+	c := t.cfg
+	for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous} {
+		*p = f.resolve(*p)
 	}
-	return nil, fmt.Errorf("a flag of type %T", flag)
 }
 
-// stringList returns the strings of a TOML array, if it holds only strings.
-func stringList(v []any) ([]string, bool) {
-	out := make([]string, len(v))
-	for i, e := range v {
-		s, ok := e.(string)
-		if !ok {
-			return nil, false
-		}
-		out[i] = s
-	}
-	return out, true
+// fileKeys are the keys the file takes, sorted: those of generator.Config,
+// and the site's templates.
+func fileKeys() []string {
+	return slices.Sorted(slices.Values(append(slices.Clone(configKeys()), flagTemplates)))
 }
 
-// flagKinds maps the long name of each flag to it.
-func flagKinds(flags []cli.Flag) map[string]cli.Flag {
-	m := map[string]cli.Flag{}
-	for _, f := range flags {
-		if n := f.Names()[0]; n != "help" { // urfave/cli's own, not a key
-			m[n] = f
-		}
-	}
-	return m
+// A fileEntry is a key of the file or the header of a table, at its line:
+// set is 0 at the top, i for the i-th [[set]] (key "" for its header).
+type fileEntry struct {
+	key   string
+	set   int
+	line  int
+	table bool          // a table, or a dotted key: the file has none but [[set]]
+	kind  unstable.Kind // of its value
+	value string        // its value, if a string or a number
 }
 
-// buildKeys maps each key of the file that is a flag of build, or one of
-// fileOnlyFlags, to that flag; --on-error and --archive set keys of their
-// own (lineOptions).
-func buildKeys() map[string]cli.Flag {
-	m := flagKinds(append(buildCommand().Flags, fileOnlyFlags()...))
-	delete(m, flagOnError)
-	delete(m, flagArchive)
-	return m
-}
-
-// fileKeys are the keys the file takes, for suggestions.
-func fileKeys(kinds map[string]cli.Flag) []string {
-	keys := []string{keyName, keySource}
-	for k := range kinds {
-		if !slices.Contains(commandOnly, k) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// keyLines maps each key of the file to its line: "key" at the top,
-// "set[i]" for the header of the i-th set and "set[i].key" in it.
-func keyLines(data []byte) (map[string]int, error) {
-	lines := map[string]int{}
+// keyLines lists the keys of the file and the headers of its tables, in
+// the order of their lines.
+func keyLines(data []byte) ([]fileEntry, error) {
 	var p unstable.Parser
 	p.Reset(data)
 	// The line of an offset, found among the starts of the lines: the
@@ -340,91 +312,37 @@ func keyLines(data []byte) (map[string]int, error) {
 		}
 		return 0
 	}
-	table := ""
-	count := map[string]int{}
-	// record gives key and each key it is in ("a.b.c": "a", "a.b") the
-	// line, unless they have one.
-	record := func(key string, line int) {
-		for i := 0; i <= len(key); i++ {
-			if i == len(key) || key[i] == '.' {
-				if _, ok := lines[key[:i]]; !ok {
-					lines[key[:i]] = line
-				}
-			}
-		}
-	}
+	var entries []fileEntry
+	set, inTable := 0, false
 	for p.NextExpression() {
 		e := p.Expression()
-		switch e.Kind {
-		case unstable.Table, unstable.ArrayTable:
-			name := joinKey(e.Key())
-			if e.Kind == unstable.ArrayTable {
-				base := name
-				name = fmt.Sprintf("%s[%d]", base, count[base])
-				count[base]++
-			} else if first, rest, ok := strings.Cut(name, "."); ok && count[first] > 0 {
-				name = fmt.Sprintf("%s[%d].%s", first, count[first]-1, rest) // [set.x]: a table in the last [[set]]
+		keys := keyParts(e.Key())
+		line := lineOf(e.Key())
+		switch {
+		case e.Kind == unstable.ArrayTable && len(keys) == 1 && keys[0] == keySet:
+			set++
+			inTable = false
+			entries = append(entries, fileEntry{set: set, line: line})
+		case e.Kind == unstable.ArrayTable || e.Kind == unstable.Table:
+			inTable = true
+			name := keys[len(keys)-1]
+			if len(keys) > 1 && keys[0] == keySet && set > 0 {
+				entries = append(entries, fileEntry{key: name, set: set, line: line, table: true}) // [set.x]
+			} else {
+				entries = append(entries, fileEntry{key: keys[0], line: line, table: true})
 			}
-			table = name
-			lines[name] = lineOf(e.Key())
-			record(name, lines[name])
-		case unstable.KeyValue:
-			k := joinKey(e.Key())
-			if table != "" {
-				k = table + "." + k
-			}
-			record(k, lineOf(e.Key()))
+		case e.Kind == unstable.KeyValue && !inTable:
+			v := e.Value()
+			entries = append(entries, fileEntry{key: keys[0], set: set, line: line, table: len(keys) > 1, kind: v.Kind, value: string(v.Data)})
 		}
 	}
-	return lines, p.Error()
+	return entries, p.Error()
 }
 
-func joinKey(it unstable.Iterator) string {
+func keyParts(it unstable.Iterator) []string {
 	var parts []string
 	for it.Next() {
 		parts = append(parts, string(it.Node().Data))
 	}
-	return strings.Join(parts, ".")
+	return parts
 }
-
-// initFile is what rsgen init writes: a commented file to start from.
-var initFile = bytes.TrimLeft([]byte(`
-# rsgen.toml: several ResourceSync resource sets, published together by
-#   rsgen build --config rsgen.toml
-# One Source Description (.well-known/resourcesync) lists the Capability List
-# of each set; each set has its documents under resourcesync/<name>/.
-# The keys are the long names of the flags of 'rsgen build', with the same
-# values (see 'rsgen build --help' and docs/SETS.md). Relative paths are
-# relative to this file. A flag of the whole site on the command line (--out,
-# --docs-url, --previous, --at, --jobs, --host…) overrides the key of the
-# same name at the top of this file.
-
-# The whole site: where the documents are written and served.
-out = "public"                         # the output directory
-docs-url = "https://example.org/"      # where out is served
-# describedby = "https://example.org/about.html"  # linked from the Source Description
-
-# Change Lists across builds: where the last build is published.
-# previous = "https://example.org/"
-# first-build-ok = true                # the first build, with nothing published yet
-
-# Defaults of every set; each [[set]] may give its own.
-hash = "sha-256"                       # or ["sha-256", "md5"]
-# changes-keep = "30d"
-# archive-keep = "365d"
-
-[[set]]
-name = "articles"                      # its documents: resourcesync/articles/
-source = "public/articles"             # a directory, or a .tar, .tar.gz, .tgz or .zip of one
-base-url = "https://example.org/articles/"  # where source is served
-include = ["**/*.html", "**/*.pdf"]
-# describedby = "https://example.org/about/articles.html"
-# resource-dump = true
-
-[[set]]
-name = "datasets"
-source = "public/data"
-base-url = "https://example.org/data/"
-exclude = ["tmp/**"]
-# cache = "datasets.rsgencache"       # a hash cache of its own (its directory must exist)
-`), "\n")

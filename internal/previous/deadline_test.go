@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // trickle sends body one byte at a time, every gap, until the client goes.
@@ -44,7 +46,7 @@ func TestReadHTTPDeadline(t *testing.T) {
 	})
 	opts := fast
 	opts.Timeout, opts.Attempts = time.Minute, 4
-	opts.Deadline = 200 * time.Millisecond
+	opts.Deadline = units.Duration(200 * time.Millisecond)
 	_, err := readAll(context.Background(), s.srv.URL, Options{HTTP: opts})
 	var pe *Error
 	if !errors.As(err, &pe) || !errors.Is(err, ErrUnreachable) || !errors.Is(err, ErrDeadline) {
@@ -66,7 +68,7 @@ func TestOpenHTTPDeadline(t *testing.T) {
 	})
 	u, _ := url.Parse(s.srv.URL + "/")
 	opts := fast
-	opts.Deadline = 200 * time.Millisecond
+	opts.Deadline = units.Duration(200 * time.Millisecond)
 	rc, err := newHTTPSource(u, newReader(Options{HTTP: opts}).opts.HTTP).open(context.Background(), s.srv.URL+"/p.zip", 1000)
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // HTTPOptions tune how a previous build is fetched over HTTP. The zero
@@ -25,24 +26,24 @@ import (
 type HTTPOptions struct {
 	// Client, if set, is used as it is (tests); otherwise Read makes one
 	// with the time-outs below and the proxy of the environment.
-	Client *http.Client
+	Client *http.Client `toml:"-"`
 	// Timeout bounds one request, its body included; defaultTimeout if zero.
-	Timeout time.Duration
+	Timeout time.Duration `toml:"-"`
 	// Deadline bounds all the time spent on one document: every attempt,
 	// the bodies and the waits between attempts; DefaultDeadline if zero.
 	// A server that sends a byte now and then, each in time for any
 	// time-out of a read, is given up on when it passes. A Change Dump
 	// package, which may be large, is given a second more per MiB it may
 	// have.
-	Deadline time.Duration `toml:"fetch-timeout"`
+	Deadline units.Duration `toml:"fetch-timeout"`
 	// Attempts is how many times a request is tried when the server fails
 	// (5xx, 429, 408, time-outs, dropped connections); defaultAttempts if zero.
-	Attempts int
+	Attempts int `toml:"-"`
 	// Backoff is the wait before the first retry; it doubles for each
 	// further one. defaultBackoff if zero.
-	Backoff time.Duration
+	Backoff time.Duration `toml:"-"`
 	// UserAgent is sent with every request; "rsgen" if empty.
-	UserAgent string
+	UserAgent string `toml:"-"`
 }
 
 // Defaults of HTTPOptions.
@@ -67,7 +68,7 @@ type httpSource struct {
 }
 
 // orDefault returns v, or def if v is zero or negative.
-func orDefault[T int | int64 | time.Duration](v, def T) T {
+func orDefault[T ~int | ~int64](v, def T) T {
 	if v <= 0 {
 		return def
 	}
@@ -205,7 +206,7 @@ func (e deadlineError) Error() string {
 func (e deadlineError) Is(target error) bool { return target == ErrDeadline }
 
 func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, error) {
-	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
+	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
 	defer cancel()
 	var data []byte
 	err := s.do(ctx, u, limit, false, func(resp *http.Response) error {
@@ -224,7 +225,7 @@ func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, er
 
 func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
 	// The deadline runs until the package is closed.
-	ctx, cancel := withDeadline(ctx, s.opts.Deadline+time.Duration(limit>>20)*time.Second)
+	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline)+time.Duration(limit>>20)*time.Second)
 	var body io.ReadCloser
 	err := s.do(ctx, u, limit, false, func(resp *http.Response) error {
 		body = resp.Body
@@ -254,7 +255,7 @@ func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir str
 		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 	}
 	sf := &spillFile{f}
-	ctx, cancel := withDeadline(ctx, s.opts.Deadline)
+	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
 	defer cancel()
 	err = s.do(ctx, u, max, false, func(resp *http.Response) error {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // Limits of what Read accepts.
@@ -161,7 +162,7 @@ func newReader(opts Options) *reader {
 	opts.maxChangeListBytes = orDefault(opts.maxChangeListBytes, defaultMaxChangeListBytes)
 	h := &opts.HTTP
 	h.Timeout = orDefault(h.Timeout, defaultTimeout)
-	h.Deadline = orDefault(h.Deadline, DefaultDeadline)
+	h.Deadline = orDefault(h.Deadline, units.Duration(DefaultDeadline))
 	h.Attempts = orDefault(h.Attempts, defaultAttempts)
 	h.Backoff = orDefault(h.Backoff, defaultBackoff)
 	h.UserAgent = cmp.Or(h.UserAgent, "rsgen")

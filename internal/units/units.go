@@ -111,3 +111,41 @@ func Plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// A Duration is a time.Duration read as ParseDuration reads it ("30d",
+// "36h"): a value of a configuration file.
+type Duration time.Duration
+
+// UnmarshalText reads d as ParseDuration does.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := ParseDuration(string(b))
+	*d = Duration(v)
+	return err
+}
+
+func (d Duration) String() string { return FormatDuration(time.Duration(d)) }
+
+// A Size is a number of bytes read as ParseSize reads it ("50MiB"), or a
+// whole number: a value of a configuration file.
+type Size int64
+
+// UnmarshalText reads s as ParseSize does; "" is 0, as if none were given.
+func (s *Size) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*s = 0
+		return nil
+	}
+	v, err := ParseSize(string(b))
+	*s = Size(v)
+	return err
+}
+
+// A List is a list of strings that a configuration file may give as one
+// string: include = "**/*.html" is include = ["**/*.html"].
+type List []string
+
+// UnmarshalText reads one string as a list of it.
+func (l *List) UnmarshalText(b []byte) error {
+	*l = List{string(b)}
+	return nil
+}

@@ -1,9 +1,12 @@
 package units
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 func TestParseSize(t *testing.T) {
@@ -152,5 +155,41 @@ func TestFormatDuration(t *testing.T) {
 		if back, err := ParseDuration(got); tt.in >= 0 && (err != nil || back != tt.in) {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v", got, back, err, tt.in)
 		}
+	}
+}
+
+// A configuration file gives a Size as a string or a whole number, a
+// Duration as a string in days or Go's syntax, a List as a string or a
+// list of them.
+func TestValuesOfAFile(t *testing.T) {
+	var v struct {
+		Size, Bytes Size
+		Keep, Poll  Duration
+		One, Two    List
+	}
+	doc := `size = "50MiB"
+bytes = 4096
+keep = "30d"
+poll = "90s"
+one = "**/*.html"
+two = ["a/**", "b/**"]`
+	if err := toml.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Size != 50<<20 || v.Bytes != 4096 || time.Duration(v.Keep) != 30*24*time.Hour || time.Duration(v.Poll) != 90*time.Second ||
+		!slices.Equal(v.One, List{"**/*.html"}) || !slices.Equal(v.Two, List{"a/**", "b/**"}) {
+		t.Errorf("decoded %+v", v)
+	}
+	if v.Keep.String() != "30d" {
+		t.Errorf("Keep.String() = %q, want 30d", v.Keep.String())
+	}
+	if err := toml.Unmarshal([]byte(`keep = "30 days"`), &v); err == nil || !strings.Contains(err.Error(), "is not a duration") {
+		t.Errorf("keep = \"30 days\": %v", err)
+	}
+	if err := toml.Unmarshal([]byte(`size = ""`), &v); err != nil || v.Size != 0 {
+		t.Errorf(`size = "": %v, %v`, v.Size, err)
+	}
+	if err := toml.Unmarshal([]byte(`size = "lots"`), &v); err == nil || !strings.Contains(err.Error(), "is not a size") {
+		t.Errorf("size = \"lots\": %v", err)
 	}
 }
