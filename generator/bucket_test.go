@@ -24,6 +24,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // useS3 points the AWS SDK of the build at s, through the environment as
@@ -213,7 +214,7 @@ func TestBucketRecipe(t *testing.T) {
 	cfg.Changes.Previous = "s3://bkt/data/"
 	cfg.Changes.FirstBuildOK = true // the first time, nothing is in the bucket
 	cfg.Changes.Dump = true
-	cfg.Changes.Keep = 30 * 24 * time.Hour // the CLI's default: the Change Lists are carried forward
+	cfg.Changes.Keep = units.Duration(30 * 24 * time.Hour) // the CLI's default: the Change Lists are carried forward
 	// The clock, as in CI: the objects' LastModified are the clock's too.
 	cfg.At, cfg.FixedTime = time.Time{}, false
 	build := func() {
