@@ -22,7 +22,9 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/testenv"
+	"github.com/rsgen/rsgen/internal/units"
 )
 
 // useS3 points the AWS SDK of the build at s, through the environment as
@@ -108,8 +110,12 @@ func TestBucketSource(t *testing.T) {
 		}
 		putObject(t, s, "p/"+rel, content, alg)
 	}
-	putObject(t, s, "p/dir/", nil, "")                      // a folder marker: skipped silently
-	putObject(t, s, "p/ctl\tkey.txt", []byte("x\n"), "")    // a control character: a problem
+	putObject(t, s, "p/dir/", nil, "")                   // a folder marker: skipped silently
+	putObject(t, s, "p/ctl\tkey.txt", []byte("x\n"), "") // a control character: a problem
+	// As long, of characters that escaping lengthens (a posix store keeps
+	// a segment in a file name: at most 255 bytes): its URL is longer
+	// than a <loc> may be, a problem.
+	putObject(t, s, "p/"+strings.Repeat(strings.Repeat("%+ ü", 50)+"/", 4)+"%+ ü%+ ü%+ü.txt", []byte("a long awkward key\n"), "")
 	putObject(t, s, "other/x.txt", []byte("outside\n"), "") // not under the prefix
 
 	out := t.TempDir()
@@ -118,8 +124,9 @@ func TestBucketSource(t *testing.T) {
 	cfg.Cache = cache
 	cfg.Hashes = hashing.Set{hashing.SHA256, hashing.MD5}
 	rep, err := Build(t.Context(), cfg)
-	if err != nil || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Error(), "control character") {
-		t.Fatalf("Build: %v, report %+v; want the bad key as a problem", err, rep)
+	if err != nil || len(rep.Problems) != 2 || !strings.Contains(rep.Problems[0].Error(), "%+ ü%+ü.txt: URL longer than the 2,048 characters") ||
+		!strings.Contains(rep.Problems[1].Error(), "control character") {
+		t.Fatalf("Build: %v, report %+v; want the bad keys as problems", err, rep)
 	}
 	_, entries := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcelist.xml")
 	if len(entries) != len(files) {
@@ -182,10 +189,11 @@ func TestBucketSource(t *testing.T) {
 
 // TestBucketRecipe is docs/BUCKETS.md's recipe: a bucket as the source,
 // its documents (with a Resource Dump and Change Lists) uploaded into the
-// same bucket beside the data by the S3 deploy script, and a rebuild that
-// publishes the same objects and none of rsgen's own; after one object
-// changes, the Change List has that change, and the dumps package its new
-// bytes.
+// same bucket beside the data by the S3 deploy script, and each rebuild
+// reading the previous build from that bucket (--previous s3://…, in a
+// fresh output directory: the bucket is the only state), publishing the
+// same objects and none of rsgen's own; after one object changes, the
+// Change List has that change, and the dumps package its new bytes.
 func TestBucketRecipe(t *testing.T) {
 	testenv.LongTest(t, "the deploy script runs the AWS CLI a dozen times")
 	s := testenv.StartS3(t, false)
@@ -199,21 +207,24 @@ func TestBucketRecipe(t *testing.T) {
 	for rel, content := range files {
 		putObject(t, s, "data/"+rel, content, types.ChecksumAlgorithmSha256)
 	}
-	out := filepath.Join(t.TempDir(), "public")
-	cfg := testConfig(t, "s3://bkt/data/", out)
+	cfg := testConfig(t, "s3://bkt/data/", "")
 	cfg.BaseURL = mustBaseURL(t, "https://example.org/data/")
 	cfg.Hosts = []string{hosting.S3}
 	cfg.Dump.Enabled = true
-	cfg.Changes.Previous = out
-	cfg.Changes.FirstBuildOK = true
+	cfg.Changes.Previous = "s3://bkt/data/"
+	cfg.Changes.FirstBuildOK = true // the first time, nothing is in the bucket
 	cfg.Changes.Dump = true
+	cfg.Changes.Keep = units.Duration(30 * 24 * time.Hour) // the CLI's default: the Change Lists are carried forward
+	// The clock, as in CI: the objects' LastModified are the clock's too.
+	cfg.At, cfg.FixedTime = time.Time{}, false
 	build := func() {
 		t.Helper()
+		cfg.Out = filepath.Join(t.TempDir(), "public")
 		rep, err := Build(t.Context(), cfg)
 		if err != nil || len(rep.Problems) > 0 {
 			t.Fatalf("Build: %v, %v", err, rep)
 		}
-		_, entries := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcelist.xml")
+		_, entries := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "resourcelist.xml")
 		if len(entries) != len(files) {
 			t.Fatalf("%d entries, want %d: %v", len(entries), len(files), entries)
 		}
@@ -221,33 +232,92 @@ func TestBucketRecipe(t *testing.T) {
 			rel, _ := cfg.BaseURL.base.RelPath(e.Loc)
 			checkEntry(t, e, files[rel], hashing.DefaultSet, time.Time{})
 		}
-		_, pkgs := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcedump.xml")
+		_, pkgs := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "resourcedump.xml")
 		if len(pkgs) == 0 {
 			t.Fatal("no package in the Resource Dump")
 		}
+		deploy := exec.Command("sh", filepath.Join(cfg.Out, hosting.S3Script), "s3://bkt/data/", "--endpoint-url", s.URL, "--only-show-errors")
+		deploy.Env = s.Env
+		if msg, err := deploy.CombinedOutput(); err != nil {
+			t.Fatalf("deploy: %v\n%s", err, msg)
+		}
 	}
 	build()
-	deploy := exec.Command("sh", filepath.Join(out, hosting.S3Script), "s3://bkt/data/", "--endpoint-url", s.URL, "--only-show-errors")
-	deploy.Env = s.Env
-	if msg, err := deploy.CombinedOutput(); err != nil {
-		t.Fatalf("deploy: %v\n%s", err, msg)
-	}
 	if listing := s.AWS(t, "s3api", "list-objects-v2", "--bucket", "bkt", "--prefix", "data/resourcesync/"); !strings.Contains(listing, "resourcelist.xml") {
 		t.Fatalf("the documents were not uploaded: %s", listing)
 	}
 
-	cfg.At = cfg.At.Add(time.Hour)
 	build() // the same objects, none of the documents beside them
 	files["a.txt"] = []byte("alpha, changed\n")
 	putObject(t, s, "data/a.txt", files["a.txt"], "")
-	cfg.At = cfg.At.Add(time.Hour)
 	build()
-	_, changes := testenv.ReadList(t, filepath.Join(out, docsDir), "changelist.xml")
+	_, changes := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changelist.xml")
 	if len(changes) != 1 || !strings.HasSuffix(changes[0].Loc, "/data/a.txt") || changes[0].MD.Change != "updated" {
 		t.Errorf("changes %+v, want a.txt updated", changes)
 	}
-	if _, pkgs := testenv.ReadList(t, filepath.Join(out, docsDir), "changedump.xml"); len(pkgs) == 0 {
+	if _, pkgs := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changedump.xml"); len(pkgs) == 0 {
 		t.Error("no package in the Change Dump")
+	}
+	// Another change: the Change Dump's package of the build before is
+	// published again, read from the bucket.
+	files["b/c.txt"] = []byte("charlie, changed\n")
+	putObject(t, s, "data/b/c.txt", files["b/c.txt"], "")
+	build()
+	if _, changes := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changelist.xml"); len(changes) != 2 {
+		t.Errorf("changes %+v, want a.txt and b/c.txt updated", changes)
+	}
+	if _, pkgs := testenv.ReadList(t, filepath.Join(cfg.Out, docsDir), "changedump.xml"); len(pkgs) != 2 {
+		t.Errorf("the Change Dump has %d packages, want the one of the build before and this build's", len(pkgs))
+	}
+}
+
+// TestBucketPreviousFails: a previous build that is not in the bucket,
+// or that the store refuses to give, fails the build as an unreachable
+// previous build over HTTP does (KindPrevious), naming the object, with
+// nothing published.
+func TestBucketPreviousFails(t *testing.T) {
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	createBucket(t, s)
+	putObject(t, s, "data/a.txt", []byte("alpha\n"), "")
+	cfg := testConfig(t, "s3://bkt/data/", "")
+	cfg.Changes.Previous = "s3://bkt/site"
+	if _, err := Build(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), `the prefix must end in "/"`) {
+		t.Errorf("Build with --previous s3://bkt/site: %v", err)
+	}
+	cfg.Changes.Previous = "s3://bkt/site/"
+	for _, tc := range []struct {
+		name, want string
+		forbid     bool
+	}{
+		{"missing", "s3://bkt/site/.well-known/resourcesync: no such object", false},
+		{"forbidden", "s3://bkt/site/.well-known/resourcesync: operation error S3: GetObject", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+				if !tc.forbid || r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, "/bkt/site/") {
+					return false
+				}
+				w.WriteHeader(http.StatusForbidden)
+				fmt.Fprint(w, `<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`)
+				return true
+			})
+			cfg.Out = filepath.Join(t.TempDir(), "never")
+			_, err := Build(t.Context(), cfg)
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != KindPrevious || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Build: %v; want a KindPrevious error with %q", err, tc.want)
+			}
+			if got := errors.Is(err, previous.ErrNothingPublished); got == tc.forbid {
+				t.Errorf("errors.Is(ErrNothingPublished) = %t", got)
+			}
+			if tc.forbid && !strings.Contains(err.Error(), "AccessDenied") {
+				t.Errorf("Build: %v; want the store's AccessDenied", err)
+			}
+			if _, err := os.Stat(cfg.Out); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a build whose previous build cannot be read wrote %s", cfg.Out)
+			}
+		})
 	}
 }
 

@@ -38,15 +38,20 @@ const maxAttempts = 10
 // with a client configured by the SDK's standard chain; opts are added to
 // it (a test's endpoint and credentials).
 func Open(ctx context.Context, url string, opts ...func(*config.LoadOptions) error) (*Bucket, error) {
-	name, prefix, err := parseURL(url)
+	name, prefix, err := ParseURL(url)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.LoadDefaultConfig(ctx, append([]func(*config.LoadOptions) error{config.WithRetryMaxAttempts(maxAttempts)}, opts...)...)
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("the AWS configuration: %w", err)
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
+		o.RetryMaxAttempts = maxAttempts // whatever the retryer
+		// The SDK would log a warning on stderr for each object of
+		// several parts read, whose composite checksum it cannot check:
+		// the build checks the bytes itself.
+		o.DisableLogOutputChecksumValidationSkipped = true
 		// Another store (AWS_ENDPOINT_URL_S3, endpoint_url) is addressed
 		// as host/bucket/key: most have no DNS name per bucket.
 		if o.BaseEndpoint != nil {
@@ -56,9 +61,9 @@ func Open(ctx context.Context, url string, opts ...func(*config.LoadOptions) err
 	return &Bucket{Name: name, Prefix: prefix, client: client}, nil
 }
 
-// parseURL splits s3://BUCKET/PREFIX into the bucket and the prefix,
+// ParseURL splits s3://BUCKET/PREFIX into the bucket and the prefix,
 // which is empty or ends in "/".
-func parseURL(url string) (name, prefix string, err error) {
+func ParseURL(url string) (name, prefix string, err error) {
 	rest, ok := strings.CutPrefix(url, Scheme)
 	if !ok {
 		return "", "", fmt.Errorf("%s: not an s3:// URL", url)
@@ -91,10 +96,21 @@ func replaced(err error) error {
 	return err
 }
 
+// etagOf returns an ETag as an Object keeps it: without its quotes (some
+// stores send none), a weak one with its "W/" prefix, which keeps it
+// from passing for an MD5.
+func etagOf(v string) string {
+	if w, ok := strings.CutPrefix(v, "W/"); ok {
+		return "W/" + strings.Trim(w, `"`)
+	}
+	return strings.Trim(v, `"`)
+}
+
 // ifMatch is the If-Match header of the object with ETag etag; none if
-// etag is "".
+// etag is "" or weak, which If-Match never matches (RFC 9110 13.1.1): the
+// length and the ETag of the answer are checked still.
 func ifMatch(etag string) *string {
-	if etag == "" {
+	if etag == "" || strings.HasPrefix(etag, "W/") {
 		return nil
 	}
 	return aws.String(`"` + etag + `"`)

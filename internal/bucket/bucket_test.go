@@ -6,6 +6,7 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +17,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -310,6 +313,157 @@ func TestBucketHostile(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "misorders") {
 			t.Errorf("List: %v, want an error", err)
 		}
+	})
+}
+
+// page is a page of a listing of bkt: keys (each with an ETag of 32 hex
+// digits, quoted as q quotes it), truncated with the continuation token
+// next if next is not "-".
+func page(keys []string, next string, q func(string) string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bkt</Name>`)
+	if next != "-" {
+		fmt.Fprintf(&b, `<IsTruncated>true</IsTruncated><NextContinuationToken>%s</NextContinuationToken>`, next)
+	} else {
+		b.WriteString(`<IsTruncated>false</IsTruncated>`)
+	}
+	for _, k := range keys {
+		fmt.Fprintf(&b, `<Contents><Key>%s</Key><Size>7</Size><ETag>%s</ETag><LastModified>2026-11-01T10:00:00.000Z</LastModified></Contents>`, k, q(etagHex))
+	}
+	b.WriteString(`</ListBucketResult>`)
+	return b.String()
+}
+
+const etagHex = "0123456789abcdef0123456789abcdef"
+
+func quoted(e string) string { return `"` + e + `"` }
+
+// TestBucketMisbehaving: a store whose listing loops (the token it was
+// given back, pages without end) or stops short (truncated without a
+// token), or that fails with 500 on every attempt, fails the listing with
+// a clear error after a bounded number of requests, the credentials in
+// no message; composite checksums and weak or unquoted ETags are never
+// taken for digests, and a weak ETag is no If-Match.
+func TestBucketMisbehaving(t *testing.T) {
+	t.Parallel()
+	s := testenv.StartS3(t, false)
+	noWait := config.WithRetryer(func() aws.Retryer {
+		return retry.NewStandard(func(o *retry.StandardOptions) {
+			o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
+		})
+	})
+	b, err := bucket.Open(context.Background(), "s3://bkt/", append(Options(s), noWait)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listing := func(t *testing.T, pages func(token string, n int) string) error {
+		t.Helper()
+		var n atomic.Int32
+		s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+			fmt.Fprint(w, pages(r.URL.Query().Get("continuation-token"), int(n.Add(1))))
+			return true
+		})
+		defer s.Fault(nil)
+		s.Requests()
+		return b.List(context.Background(), func(*bucket.Object) error { return nil })
+	}
+	for _, tc := range []struct {
+		name, want string
+		pages      func(token string, n int) string
+	}{
+		{"token given back", "gives back the continuation token it was given: the listing loops", func(token string, n int) string {
+			return page([]string{fmt.Sprintf("k%03d", n)}, "T", quoted)
+		}},
+		{"truncated without a token", "gives no continuation token", func(token string, n int) string {
+			return page([]string{"a"}, "", quoted)
+		}},
+		{"empty pages", "page after page without a key (1001): the listing loops", func(token string, n int) string {
+			return page(nil, fmt.Sprint("T", n%2), quoted) // T1, T0, T1, …
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := listing(t, tc.pages)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "nothing is published") {
+				t.Errorf("List: %v, want %q", err, tc.want)
+			}
+		})
+	}
+
+	t.Run("500 forever", func(t *testing.T) {
+		s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, `<Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>`)
+			return true
+		})
+		defer s.Fault(nil)
+		s.Requests()
+		err := b.List(context.Background(), func(*bucket.Object) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "listing s3://bkt/") || !strings.Contains(err.Error(), "StatusCode: 500") ||
+			!strings.Contains(err.Error(), "exceeded maximum number of attempts, 10") {
+			t.Errorf("List: %v, want InternalError after 10 attempts", err)
+		}
+		if strings.Contains(err.Error(), testenv.S3Secret) {
+			t.Errorf("List: %v names the secret", err)
+		}
+		if n := len(s.Requests()); n != 10 {
+			t.Errorf("%d requests, want 10", n)
+		}
+	})
+
+	t.Run("ETags and checksums", func(t *testing.T) {
+		weak := func(e string) string { return `W/"` + e + `"` }
+		var objs []bucket.Object
+		for _, q := range []func(string) string{weak, func(e string) string { return e }} {
+			s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+				fmt.Fprint(w, page([]string{"x"}, "-", q))
+				return true
+			})
+			if err := b.List(context.Background(), func(o *bucket.Object) error { objs = append(objs, *o); return nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if objs[0].ETag != "W/"+etagHex || objs[0].MayBeMD5() || objs[1].ETag != etagHex || !objs[1].MayBeMD5() {
+			t.Fatalf("listed %+v; want the weak ETag kept weak, no MD5, and the unquoted one an MD5", objs)
+		}
+		sum := sha256.Sum256([]byte("content"))
+		b64 := base64.StdEncoding.EncodeToString(sum[:])
+		for _, tc := range []struct {
+			name     string
+			o        bucket.Object
+			checksum string
+			typ      string
+		}{
+			{"weak ETag", objs[0], b64, "FULL_OBJECT"},
+			{"composite, by its -N", objs[1], b64 + "-2", ""},
+			{"composite, by its type", objs[1], b64, "COMPOSITE"},
+		} {
+			s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+				if r.Header.Get("If-Match") != "" && strings.HasPrefix(tc.o.ETag, "W/") {
+					w.WriteHeader(http.StatusPreconditionFailed)
+					return true
+				}
+				w.Header().Set("ETag", quoted(tc.o.ETag))
+				if strings.HasPrefix(tc.o.ETag, "W/") {
+					w.Header().Set("ETag", weak(etagHex))
+				}
+				w.Header().Set("Content-Length", "7")
+				w.Header().Set("x-amz-checksum-sha256", tc.checksum)
+				if tc.typ != "" {
+					w.Header().Set("x-amz-checksum-type", tc.typ)
+				}
+				return true
+			})
+			st, err := b.Stored(context.Background(), &tc.o)
+			switch {
+			case err != nil:
+				t.Errorf("%s: Stored: %v", tc.name, err)
+			case tc.typ == "FULL_OBJECT" && (!bytes.Equal(st.SHA256, sum[:]) || st.MD5 != nil):
+				t.Errorf("%s: %+v, want the full-object SHA-256 and no MD5", tc.name, st)
+			case tc.typ != "FULL_OBJECT" && (st.SHA256 != nil || st.MD5 == nil):
+				t.Errorf("%s: %+v, want no SHA-256 and the ETag's MD5", tc.name, st)
+			}
+		}
+		s.Fault(nil)
 	})
 }
 

@@ -2,6 +2,7 @@ package bucket
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -17,7 +18,7 @@ type Object struct {
 	Key      string // the whole key
 	Rel      string // the key under the prefix
 	Size     int64
-	ETag     string // without its quotes
+	ETag     string // without its quotes; "W/…" if weak (etagOf)
 	Modified time.Time
 	// SHA256 and SHA1 report that the store keeps a checksum of that
 	// algorithm (which may be a composite one: see Bucket.Stored).
@@ -135,10 +136,14 @@ func (b *Bucket) pages(ctx context.Context, prefix, delimiter string, fn func(ob
 		in.Delimiter = aws.String(delimiter)
 	}
 	p := s3.NewListObjectsV2Paginator(b.client, in)
+	token, empty := "", 0
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
 			return fmt.Errorf("listing %s: %w", Scheme+b.Name+"/"+prefix, err)
+		}
+		if err := looping(page, &token, &empty); err != nil {
+			return fmt.Errorf("listing %s: %w; nothing is published", Scheme+b.Name+"/"+prefix, err)
 		}
 		objs := make([]Object, 0, len(page.Contents))
 		for i := range page.Contents {
@@ -169,12 +174,42 @@ func (b *Bucket) pages(ctx context.Context, prefix, delimiter string, fn func(ob
 	return nil
 }
 
+// maxEmptyPages is the most pages in a row a listing may give without a
+// key or folder before it is taken for a loop: S3 may give a few (keys
+// deleted under the listing), never thousands.
+const maxEmptyPages = 1000
+
+// looping says what is wrong with page, the one after the continuation
+// token *token and *empty pages in a row without a key, if it would make
+// the listing stop early (a truncated page without a token: the SDK's
+// paginator would end there, silently) or never end (the token it was
+// given back, or empty pages without end).
+func looping(page *s3.ListObjectsV2Output, token *string, empty *int) error {
+	if !aws.ToBool(page.IsTruncated) {
+		return nil
+	}
+	next := aws.ToString(page.NextContinuationToken)
+	switch {
+	case next == "":
+		return errors.New("the store says the listing goes on, but gives no continuation token")
+	case next == *token:
+		return errors.New("the store gives back the continuation token it was given: the listing loops")
+	}
+	*token = next
+	if len(page.Contents) > 0 || len(page.CommonPrefixes) > 0 {
+		*empty = 0
+	} else if *empty++; *empty > maxEmptyPages {
+		return fmt.Errorf("the store gives page after page without a key (%d): the listing loops", *empty)
+	}
+	return nil
+}
+
 // objectOf returns the Object of an entry of a listing.
 func objectOf(c *types.Object) Object {
 	o := Object{
 		Key:      aws.ToString(c.Key),
 		Size:     aws.ToInt64(c.Size),
-		ETag:     strings.Trim(aws.ToString(c.ETag), `"`),
+		ETag:     etagOf(aws.ToString(c.ETag)),
 		Modified: aws.ToTime(c.LastModified).UTC(),
 	}
 	for _, a := range c.ChecksumAlgorithm {

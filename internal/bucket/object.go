@@ -62,7 +62,7 @@ func (b *Bucket) Stored(ctx context.Context, o *Object) (Stored, error) {
 // store that ignores If-Match is caught here); an answer without one, or
 // a read without a listed one (a dump's), passes.
 func sameETag(got *string, listed string) bool {
-	return got == nil || listed == "" || strings.Trim(*got, `"`) == listed
+	return got == nil || listed == "" || etagOf(*got) == listed
 }
 
 // checksum decodes a stored checksum of size bytes; a composite one
@@ -163,3 +163,22 @@ func (r *reader) Read(p []byte) (int, error) {
 }
 
 func (r *reader) Close() error { return r.body.Close() }
+
+// ErrNoSuchKey reports that Get found no object of the key (the bucket
+// is there).
+var ErrNoSuchKey = errors.New("no such object")
+
+// Get streams the object of key, whatever it is (not a listed object:
+// a document rsgen published into the bucket), with its length. It fails
+// with ErrNoSuchKey if the bucket has no such object.
+func (b *Bucket) Get(ctx context.Context, key string) (io.ReadCloser, int64, error) {
+	out, err := b.client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(b.Name), Key: aws.String(key)})
+	if err != nil {
+		var nk *types.NoSuchKey
+		if errors.As(err, &nk) {
+			return nil, 0, ErrNoSuchKey
+		}
+		return nil, 0, err
+	}
+	return out.Body, aws.ToInt64(out.ContentLength), nil
+}

@@ -2,8 +2,10 @@
 // new build can report what changed since (ResourceSync 1.1, sections 12
 // and 13) with the published site as the only state.
 //
-// [Read] takes the output directory of the earlier build or the URL where
-// it is served, and follows what a Destination follows:
+// [Read] takes the output directory of the earlier build, the URL where
+// it is served, or the bucket it was deployed to (s3://BUCKET/PREFIX/, read
+// through package bucket's client and its retries, its keys mapped as a
+// directory's files), and follows what a Destination follows:
 // /.well-known/resourcesync (the Source Description) → the Capability List
 // → the Resource List (an index and its parts, or one list) → the Change
 // List Index and its lists → the Change Dump, if there is one. Every

@@ -42,6 +42,16 @@ type dirSource struct {
 
 // file maps u to a file inside the directory.
 func (s *dirSource) file(u string) (string, error) {
+	rel, err := s.rel(u)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(s.dir, filepath.FromSlash(rel)), nil
+}
+
+// rel maps u to its path under base (slash-separated), which stays
+// inside it: the path of a file in the directory, or of a key in a bucket.
+func (s *dirSource) rel(u string) (string, error) {
 	if s.base == "" {
 		return "", errors.New("the URL where the directory is served is not known")
 	}
@@ -56,11 +66,10 @@ func (s *dirSource) file(u string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s is not a valid URL path: %w", u, err)
 	}
-	p := filepath.FromSlash(rel)
-	if rel == "" || !filepath.IsLocal(p) {
+	if rel == "" || !filepath.IsLocal(filepath.FromSlash(rel)) {
 		return "", fmt.Errorf("%s leads outside the previous output directory", u)
 	}
-	return filepath.Join(s.dir, p), nil
+	return rel, nil
 }
 
 func (s *dirSource) name(u string) string {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
@@ -140,8 +141,8 @@ type ChangeList struct {
 	sum         [sha256.Size]byte
 }
 
-// Read reads the build published at location, a directory or an http(s)
-// URL, following the documents from the Source Description on.
+// Read reads the build published at location, a directory, an http(s)
+// URL or the bucket it was deployed to (s3://BUCKET/PREFIX/), following the documents from the Source Description on.
 func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 	r := newReader(opts)
 	sd, err := r.start(location)
@@ -200,14 +201,18 @@ type reader struct {
 	opts Options
 	site *Site
 	src  source
-	dir  *dirSource // src, when reading a directory
+	dir  *dirSource // src, when reading a directory; its mapping of URLs to keys, when reading a bucket
 	seen map[string]bool
 }
 
 // ParseLocation returns the URL that location gives, or nil for a
-// directory; an error (ErrInvalid) if it is a URL that Read cannot read:
-// of another scheme than http and https, or not where a site is served.
+// directory or a bucket; an error (ErrInvalid) if it is a URL that Read
+// cannot read: of another scheme than http, https and s3, or not where a
+// site is served.
 func ParseLocation(location string) (*url.URL, error) {
+	if strings.HasPrefix(location, bucket.Scheme) {
+		return nil, parseBucketURL(location)
+	}
 	i := strings.Index(location, "://")
 	if i <= 0 || strings.ContainsAny(location[:i], `/\`) {
 		return nil, nil
@@ -226,15 +231,18 @@ func ParseLocation(location string) (*url.URL, error) {
 }
 
 // start opens the source at location and returns the URL of the Source
-// Description (for a directory, a stand-in URL mapped to its file). The
-// one place a source is chosen: a source is a type of its own, in a file
-// of its own (fetch.go, http.go), that implements source.
+// Description (for a directory or a bucket, a stand-in URL mapped to its
+// file or key). The one place a source is chosen: a source is a type of
+// its own, in a file of its own (fetch.go, http.go, s3.go), that
+// implements source.
 func (r *reader) start(location string) (string, error) {
 	r.site = &Site{}
 	u, err := ParseLocation(location)
 	switch {
 	case err != nil:
 		return "", err
+	case strings.HasPrefix(location, bucket.Scheme):
+		return r.startBucket(location)
 	case u == nil:
 		return r.startDir(location)
 	default:

@@ -44,6 +44,7 @@ const window = 4096
 // An item is an object in flight.
 type item struct {
 	obj  bucket.Object
+	loc  string
 	done chan struct{} // closed once resolved
 
 	sum  []byte // the digests, in the order of Scan.Hashes
@@ -133,8 +134,14 @@ func (sc *Scan) found(ctx context.Context, o *bucket.Object, order, work chan<- 
 	if !published(sc.Filter, o.Rel) || sc.Skip != nil && sc.Skip(o.Rel) {
 		return nil
 	}
+	// Before any request: an object without a URL is not read.
+	loc, err := sc.Base.Resolve(o.Rel)
+	if err != nil {
+		sc.Problems.Add(report.Problem{Path: o.Rel, Err: err})
+		return nil
+	}
 	sc.Stats.Found.Add(1)
-	it := &item{obj: *o, done: make(chan struct{})}
+	it := &item{obj: *o, loc: loc, done: make(chan struct{})}
 	if sum, typ, ok := sc.Cache.find(o, sc.Hashes); ok {
 		it.sum, it.typ, it.hit = sum, typ, true
 		close(it.done)
@@ -260,11 +267,6 @@ func (sc *Scan) pass(it *item, found *spill.ResourceSpool, tokens *[]hashing.Tok
 	case it.read:
 		sc.Stats.Bytes.Add(o.Size)
 	}
-	loc, err := sc.Base.Resolve(o.Rel)
-	if err != nil {
-		sc.Problems.Add(report.Problem{Path: o.Rel, Err: err})
-		return nil
-	}
 	if t := mediatype.ByName(o.Rel); t != "" {
 		it.typ = t
 	}
@@ -272,7 +274,7 @@ func (sc *Scan) pass(it *item, found *spill.ResourceSpool, tokens *[]hashing.Tok
 	*tokens = sc.Hashes.Tokens((*tokens)[:0], it.sum)
 	return found.Add(&spill.Resource{
 		Path:     o.Rel,
-		Loc:      loc,
+		Loc:      it.loc,
 		Length:   o.Size,
 		Modified: o.Modified,
 		Hash:     *tokens, // Add encodes them before the next pass
