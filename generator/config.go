@@ -360,9 +360,6 @@ func (c *Config) validateCache(add func(*FieldError)) {
 	if linkInTree(c.Cache, c.Source, c.Out) {
 		invalid("a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to")
 	}
-	if bucket.IsURL(c.Source) {
-		return // a bucket's cache checks itself (bucketscan.OpenCache)
-	}
 	switch err := hashcache.Check(c.Cache); {
 	case errors.Is(err, hashcache.ErrNotRegular):
 		invalid("not a regular file; it names the file the hash cache is kept in, created if missing")

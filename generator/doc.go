@@ -36,15 +36,16 @@
 // small API that owns its state:
 //
 // The sources:
-//   - treescan: a directory tree: the walk of package internal/tree in
-//     the order of the paths, the hashing pool behind a window that keeps
-//     that order, the hash cache read and written as streams (Scan,
-//     Cache), and its files read again after the scan (Tree);
+//   - treescan: the scan of a source that lists its files in the order
+//     of the paths: the hashing pool behind a window that keeps that
+//     order, the hash cache read and written as streams (Scan, Source,
+//     Cache); a directory tree as that source, the walk of package
+//     internal/tree (Walk), and its files read again after the scan (Tree);
 //   - archivescan: a .tar, .tar.gz or .zip, read as a stream and checked
 //     to its end (Scan, Archive, Members);
 //   - bucketscan: the objects of an S3 bucket under a prefix (package
-//     internal/bucket), their digests from its own cache, the store or
-//     the bytes, 32 objects at once (Scan, Cache);
+//     internal/bucket) as the source of treescan's scan, their digests
+//     from the hash cache, the store or the bytes, 32 at once (Source);
 //   - exports: a record export, read by a pool of workers and sorted on
 //     disk, in steps the build orders (Source).
 //

@@ -2,6 +2,9 @@ package bucketscan
 
 import (
 	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/bucket"
 
 	"github.com/rsgen/rsgen/internal/tree"
 )
@@ -32,6 +35,27 @@ func TestPublished(t *testing.T) {
 	} {
 		if got := published(f, key); got != want {
 			t.Errorf("published(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
+
+// TestKey: an object's cache key changes with its ETag, size or time, so
+// that the hash cache finds an object again only as it was (a cache of
+// another bucket or prefix is refused whole: hashcache.ErrOtherDir).
+func TestKey(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	o := bucket.Object{Key: "p/a", ETag: "e1", Size: 1, Modified: at}
+	same := o
+	same.Key = "p/b" // the path is the cache's, not the key's
+	etag, size, mod := o, o, o
+	etag.ETag, size.Size, mod.Modified = "e1-2", 2, at.Add(time.Second)
+	if key(&o) != key(&same) {
+		t.Error("the key of one object differs from one listing to the next")
+	}
+	for _, c := range []bucket.Object{etag, size, mod} {
+		if key(&c) == key(&o) {
+			t.Errorf("%+v and %+v have one key", c, o)
 		}
 	}
 }
