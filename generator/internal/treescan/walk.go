@@ -12,8 +12,8 @@ import (
 )
 
 // A Walk is a directory tree as the Source of a Scan: the walk of package
-// tree lists its files, each held by its directory (Entry.Handle is the
-// tree.File) until it is read or dropped.
+// tree lists its files, each held by its directory until it is read or
+// dropped.
 type Walk struct {
 	Root   string                 // the tree, absolute with links resolved
 	Filter *tree.Filter           // what is published
@@ -70,7 +70,9 @@ func (w *Walk) List(ctx context.Context, emit func(*Entry) error) error {
 			if w.Listed != nil {
 				w.Listed(f.Rel)
 			}
-			return emit(&Entry{Path: f.Rel, Handle: f})
+			e := &walkEntry{file: f}
+			e.Path, e.Handle = f.Rel, e
+			return emit(&e.Entry)
 		},
 		ReadDirHook: w.ReadDir,
 	}
@@ -80,9 +82,18 @@ func (w *Walk) List(ctx context.Context, emit func(*Entry) error) error {
 	return err
 }
 
+// A walkEntry is the Entry of a file of the walk, its Handle, in one
+// allocation.
+type walkEntry struct {
+	Entry
+	file tree.File
+}
+
+func fileOf(e *Entry) tree.File { return e.Handle.(*walkEntry).file }
+
 // Stat stats the file of e, which must be a regular file.
 func (*Walk) Stat(e *Entry) bool {
-	f := e.Handle.(tree.File)
+	f := fileOf(e)
 	info, err := f.Dir.Lstat(f.Name)
 	if err != nil || info.Mode != 0 {
 		return false // reported when the file is read
@@ -97,12 +108,12 @@ func (*Walk) Stat(e *Entry) bool {
 
 // Job reads the file relative to its directory, whose hold it takes over.
 func (*Walk) Job(e *Entry) hashing.Job {
-	f := e.Handle.(tree.File)
+	f := fileOf(e)
 	return hashing.Job{Dir: f.Dir, Path: f.Name}
 }
 
 // Drop releases the directory of the file of e.
-func (*Walk) Drop(e *Entry) { e.Handle.(tree.File).Dir.Release() }
+func (*Walk) Drop(e *Entry) { fileOf(e).Dir.Release() }
 
 // count starts a walk of the tree that only counts the files the walk w
 // will find, and their bytes, into Stats (Total, TotalBytes, Counted),
