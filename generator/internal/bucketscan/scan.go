@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/hashcache"
-	"github.com/rsgen/rsgen/internal/tree"
 )
 
 // DefaultReads is the number of objects resolved at once: a request to an
@@ -35,7 +33,7 @@ func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) err
 		if err := keyProblem(o.Rel); err != nil {
 			return emit(&treescan.Entry{Path: o.Rel, Err: err})
 		}
-		if !published(s.Filter, o.Rel) || s.Skip != nil && s.Skip(o.Rel) {
+		if !s.Filter.PublishesPath(o.Rel) || s.Skip != nil && s.Skip(o.Rel) {
 			return nil
 		}
 		obj := *o
@@ -84,18 +82,6 @@ func (s *Source) Job(e *treescan.Entry) hashing.Job {
 		}
 	}
 	return j
-}
-
-// published reports whether f publishes the object at rel, as a walk of
-// a tree would: neither it nor a folder on its way is hidden or excluded.
-func published(f *tree.Filter, rel string) bool {
-	segs := strings.Split(rel, "/")
-	for i := 1; i < len(segs); i++ {
-		if f.PruneDir(segs[i-1], strings.Join(segs[:i], "/")) {
-			return false
-		}
-	}
-	return f.Publishes(path.Base(rel), rel)
 }
 
 // keyProblem says why a key under the prefix cannot be a resource, or

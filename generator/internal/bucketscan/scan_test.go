@@ -24,8 +24,9 @@ func TestKeyProblem(t *testing.T) {
 	}
 }
 
-// TestPublished: a key is filtered as a path of a tree: a hidden or
-// excluded folder on its way withholds it.
+// TestPublished: a key is filtered as a path of a tree
+// (tree.Filter.PublishesPath): a hidden or excluded folder on its way
+// withholds it.
 func TestPublished(t *testing.T) {
 	t.Parallel()
 	f := &tree.Filter{Exclude: []string{"private/**", "**/*.tmp"}}
@@ -33,8 +34,8 @@ func TestPublished(t *testing.T) {
 		"a/b.txt": true, ".git/config": false, "a/.hidden/b": false, ".x": false,
 		"private/a": false, "a/private/b": true, "a/b.tmp": false,
 	} {
-		if got := published(f, key); got != want {
-			t.Errorf("published(%q) = %v, want %v", key, got, want)
+		if got := f.PublishesPath(key); got != want {
+			t.Errorf("PublishesPath(%q) = %v, want %v", key, got, want)
 		}
 	}
 }
