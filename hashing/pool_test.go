@@ -299,6 +299,32 @@ func TestPoolOpenJobs(t *testing.T) {
 	}
 }
 
+// TestPoolStoredJobs: the digests a source keeps spare the read; where it
+// has not all of them the stream is read, and its error is the job's.
+func TestPoolStoredJobs(t *testing.T) {
+	t.Parallel()
+	body := []byte("object")
+	sum := sha256.Sum256(body)
+	kept := bytes.Repeat([]byte{7}, 32)
+	unopened := func() (io.ReadCloser, error) { return nil, errors.New("read although stored") }
+	p := &Pool{Set: Set{SHA256}, Workers: 2}
+	got := collect(t, p, []Job{
+		{Name: "stored", Open: unopened, Stored: func() ([]byte, bool, error) { return kept, true, nil }},
+		{Name: "read", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil },
+			Stored: func() ([]byte, bool, error) { return nil, false, nil }},
+		{Name: "failed", Open: unopened, Stored: func() ([]byte, bool, error) { return nil, false, fs.ErrNotExist }},
+	})
+	if r := got["stored"]; r.Err != nil || !r.Stored || !bytes.Equal(r.Sum, kept) {
+		t.Errorf("stored: %v, stored %v, sum %x", r.Err, r.Stored, r.Sum)
+	}
+	if r := got["read"]; r.Err != nil || r.Stored || !bytes.Equal(r.Sum, sum[:]) {
+		t.Errorf("read: %v, stored %v, sum %x", r.Err, r.Stored, r.Sum)
+	}
+	if r := got["failed"]; !errors.Is(r.Err, fs.ErrNotExist) || r.Stored {
+		t.Errorf("failed: %v, stored %v", r.Err, r.Stored)
+	}
+}
+
 // iotestErrReader fails every read.
 type iotestErrReader struct{}
 
