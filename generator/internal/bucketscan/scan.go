@@ -37,7 +37,7 @@ func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) err
 			return nil
 		}
 		obj := *o
-		return emit(&treescan.Entry{Path: o.Rel, Size: o.Size, Modified: o.Modified, Key: key(o), Handle: &obj})
+		return emit(&treescan.Entry{Path: o.Rel, Key: key(o), Handle: &obj})
 	}
 	if s.Inventory != nil {
 		dir, err := s.Spill.Path()

@@ -85,11 +85,11 @@ func (c *Cache) hit(e *Entry) {
 	c.put(e.Path, e.cached)
 }
 
-// read saves the entry of a file the scan read, if it is still the one
-// its Key was taken of (and its times are settled: see
-// hashcache.Writer.Put).
+// read saves the entry of a file the scan read, if it has a Key (and its
+// times are settled: see hashcache.Writer.Put); the caller checks that
+// the file read is still the one its Key was taken of.
 func (c *Cache) read(set hashing.Set, e *Entry, typ string) {
-	if !e.keyed || e.Size != e.Key.Size || e.Modified.UnixNano() != e.Key.Mtime {
+	if !e.keyed {
 		return
 	}
 	ce := &hashcache.Entry{Stat: e.Key}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -316,8 +317,8 @@ func (s *run) pass(e *Entry) error {
 		return s.spool.Add(&spill.Resource{
 			Path:     rel,
 			Loc:      loc,
-			Length:   e.Size,
-			Modified: e.Modified.UTC(),
+			Length:   e.Key.Size,
+			Modified: time.Unix(0, e.Key.Mtime).UTC(),
 			Hash:     s.Hashes.Tokens(s.tokens[:0], sum), // Add encodes them before the next pass
 			Type:     e.cachedType(),
 		})
@@ -344,17 +345,18 @@ func (s *run) pass(e *Entry) error {
 	default:
 		typ = mediatype.Sniff(res.Head)
 	}
+	length, modified := e.Key.Size, time.Unix(0, e.Key.Mtime)
 	if !res.Info.ModTime.IsZero() { // a file: what the read found
-		e.Size, e.Modified = res.Info.Size, res.Info.ModTime
+		length, modified = res.Info.Size, res.Info.ModTime
 	}
-	if s.Cache != nil {
+	if s.Cache != nil && length == e.Key.Size && modified.UnixNano() == e.Key.Mtime {
 		s.Cache.read(s.Hashes, e, typ)
 	}
 	return s.spool.Add(&spill.Resource{
 		Path:     path,
 		Loc:      loc,
-		Length:   e.Size,
-		Modified: e.Modified.UTC(),
+		Length:   length,
+		Modified: modified.UTC(),
 		Hash:     s.Hashes.Tokens(s.tokens[:0], res.Sum),
 		Type:     typ,
 	})

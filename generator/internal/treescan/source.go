@@ -2,7 +2,6 @@ package treescan
 
 import (
 	"context"
-	"time"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/hashcache"
@@ -16,9 +15,9 @@ type Source interface {
 	// emit fails. A name the source refuses, or a directory it cannot
 	// read, is an Entry with Err set.
 	List(ctx context.Context, emit func(*Entry) error) error
-	// Stat fills in the Key of an entry, and its Size and Modified, where
-	// the listing could not (a tree's stat, made by the checking workers
-	// in parallel); false if it cannot, and the entry is then read.
+	// Stat fills in the Key of an entry where the listing could not (a
+	// tree's stat, made by the checking workers in parallel); false if it
+	// cannot, and the entry is then read.
 	Stat(e *Entry) bool
 	// Job is how the pool reads the entry.
 	Job(e *Entry) hashing.Job
@@ -32,12 +31,13 @@ type Source interface {
 
 // An Entry is one file of a source, in flight through a Scan.
 type Entry struct {
-	Path     string         // published path, slash-separated
-	Size     int64          // and Modified: the listing's or Stat's
-	Modified time.Time      //
-	Key      hashcache.Stat // what the hash cache compares: filled by the listing or Stat
-	Type     string         // the media type the source keeps (an object's Content-Type)
-	Handle   any            // the source's own: what Job reads
+	Path string // published path, slash-separated
+	// Key is what the hash cache compares, filled by the listing or Stat;
+	// its Size and Mtime are the resource's length and lastmod unless the
+	// pool reads them from a file.
+	Key    hashcache.Stat
+	Type   string // the media type the source keeps (an object's Content-Type)
+	Handle any    // the source's own: what Job reads
 
 	// A name refused or a directory not read, which List gives as an
 	// Entry with Err set: a problem, of a directory if Dir, and with
@@ -46,9 +46,9 @@ type Entry struct {
 	Dir, Unread bool
 
 	// The scan's.
-	seq    uint64
 	keyed  bool             // Key is set
-	cached *hashcache.Entry // the cache's entry of the path, while it may be of use
 	hit    bool             // found unchanged in the cache: not read
+	seq    uint64           // its place in the listing
+	cached *hashcache.Entry // the cache's entry of the path, while it may be of use
 	res    hashing.Result   // the pool's result, if it was read
 }

@@ -98,7 +98,6 @@ func (*Walk) Stat(e *Entry) bool {
 	if err != nil || info.Mode != 0 {
 		return false // reported when the file is read
 	}
-	e.Size, e.Modified = info.Size, info.ModTime
 	e.Key = hashcache.Stat{Size: info.Size, Mtime: info.ModTime.UnixNano(), Ino: info.Ino, Dev: info.Dev}
 	if !info.Ctime.IsZero() {
 		e.Key.Ctime = info.Ctime.UnixNano()
