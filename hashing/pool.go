@@ -95,13 +95,8 @@ type Pool struct {
 	// bounded by Workers.
 	ReadsBlock bool
 
-	// Progress, if set, is called by the workers (concurrently) with the
-	// number of bytes of each file they finish.
-	Progress func(files int, bytes int64)
-
 	// Read, if set, is called by the workers (concurrently) with the
-	// bytes of each read as they read: the progress inside a large file,
-	// of which Progress says nothing until its end.
+	// bytes of each read as they read: the progress inside a large file.
 	Read func(bytes int64)
 }
 
@@ -179,9 +174,6 @@ func (p *Pool) hashFile(h *Hasher, job Job) Result {
 	}
 	if job.Sniff {
 		res.Head = append([]byte(nil), h.Head()...)
-	}
-	if p.Progress != nil {
-		p.Progress(1, res.Info.Size)
 	}
 	return res
 }
