@@ -153,6 +153,7 @@ type run struct {
 	window []*Entry
 
 	tokens []hashing.Token      // the digests of the resource passed last (pass's)
+	sum    []byte               // and those of one found in the cache
 	files  chan *Entry          // to the checking workers (with a cache)
 	jobs   chan hashing.Job     // to the hashing pool
 	hits   chan *Entry          // files the cache knows unchanged
@@ -305,51 +306,42 @@ func (s *run) pass(e *Entry) error {
 	}
 	s.last, s.anyOut = rel, true
 	s.Stats.Hashed.Add(1)
+	var sum []byte
+	var typ string
+	length, modified := e.Key.Size, time.Unix(0, e.Key.Mtime)
 	if e.hit {
 		s.Stats.Cached.Add(1)
 		s.Cache.hit(e)
-		loc, err := s.Base.Resolve(rel)
-		if err != nil {
-			s.Problems.Add(report.Problem{Path: rel, Err: err})
+		sum, _ = e.cached.Sum(s.sum[:0], s.Hashes)
+		s.sum, typ = sum, e.cachedType()
+	} else {
+		res := &e.res
+		if !res.Stored {
+			s.Stats.Bytes.Add(res.Info.Size)
+		}
+		if res.Err != nil {
+			s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.Err)})
+			s.unread.Files = append(s.unread.Files, rel)
 			return nil
 		}
-		sum, _ := e.cached.Sum(nil, s.Hashes)
-		return s.spool.Add(&spill.Resource{
-			Path:     rel,
-			Loc:      loc,
-			Length:   e.Key.Size,
-			Modified: time.Unix(0, e.Key.Mtime).UTC(),
-			Hash:     s.Hashes.Tokens(s.tokens[:0], sum), // Add encodes them before the next pass
-			Type:     e.cachedType(),
-		})
-	}
-	res := &e.res
-	if !res.Stored {
-		s.Stats.Bytes.Add(res.Info.Size)
-	}
-	if res.Err != nil {
-		s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.Err)})
-		s.unread.Files = append(s.unread.Files, rel)
-		return nil
+		sum = res.Sum
+		if !res.Info.ModTime.IsZero() { // a file: what the read found
+			length, modified = res.Info.Size, res.Info.ModTime
+		}
+		switch typ = mediatype.ByName(rel); {
+		case typ != "":
+		case res.Stored:
+			typ = e.Type
+		default:
+			typ = mediatype.Sniff(res.Head)
+		}
 	}
 	path, loc, err := fileStrings(s.Base, rel)
 	if err != nil {
 		s.Problems.Add(report.Problem{Path: rel, Err: err})
 		return nil
 	}
-	typ := mediatype.ByName(rel)
-	switch {
-	case typ != "":
-	case res.Stored:
-		typ = e.Type
-	default:
-		typ = mediatype.Sniff(res.Head)
-	}
-	length, modified := e.Key.Size, time.Unix(0, e.Key.Mtime)
-	if !res.Info.ModTime.IsZero() { // a file: what the read found
-		length, modified = res.Info.Size, res.Info.ModTime
-	}
-	if s.Cache != nil && length == e.Key.Size && modified.UnixNano() == e.Key.Mtime {
+	if !e.hit && s.Cache != nil && length == e.Key.Size && modified.UnixNano() == e.Key.Mtime {
 		s.Cache.read(s.Hashes, e, typ)
 	}
 	return s.spool.Add(&spill.Resource{
@@ -357,7 +349,7 @@ func (s *run) pass(e *Entry) error {
 		Loc:      loc,
 		Length:   length,
 		Modified: modified.UTC(),
-		Hash:     s.Hashes.Tokens(s.tokens[:0], res.Sum),
+		Hash:     s.Hashes.Tokens(s.tokens[:0], sum), // Add encodes them before the next pass
 		Type:     typ,
 	})
 }
