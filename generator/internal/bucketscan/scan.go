@@ -36,8 +36,9 @@ func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) err
 		if !s.Filter.PublishesPath(o.Rel) || s.Skip != nil && s.Skip(o.Rel) {
 			return nil
 		}
-		obj := *o
-		return emit(&treescan.Entry{Path: o.Rel, Key: key(o), Handle: &obj})
+		e := &entry{obj: *o}
+		e.Path, e.Key, e.Handle = o.Rel, key(o), &e.obj
+		return emit(&e.Entry)
 	}
 	if s.Inventory != nil {
 		dir, err := s.Spill.Path()
@@ -47,6 +48,13 @@ func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) err
 		return s.Inventory.List(ctx, dir, each)
 	}
 	return s.Bucket.List(ctx, each)
+}
+
+// An entry is an object in flight in the scan: its Handle is the object,
+// in one allocation.
+type entry struct {
+	treescan.Entry
+	obj bucket.Object
 }
 
 // key is what the hash cache compares of an object: its size, time, and a

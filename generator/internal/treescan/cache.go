@@ -96,10 +96,10 @@ func (c *Cache) read(set hashing.Set, e *Entry, typ string) {
 	if e.cached != nil {
 		ce = e.cached // the same file: keep the digests of other algorithms
 	}
-	if e.res.Sniff {
+	if e.res.sniffed {
 		ce.Type = typ
 	}
-	ce.SetSum(set, e.res.Sum)
+	ce.SetSum(set, e.res.sum)
 	c.put(e.Path, ce)
 }
 

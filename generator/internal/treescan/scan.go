@@ -273,8 +273,8 @@ func (s *run) collect(results <-chan hashing.Result) error {
 				continue
 			}
 			e = r.Tag.(*Entry)
-			r.Tag = nil
-			e.res = r
+			e.res = result{sum: r.Sum, head: r.Head, size: r.Info.Size, modified: r.Info.ModTime, err: r.Err,
+				stored: r.Stored, sniffed: r.Sniff}
 		}
 		s.window[e.seq%uint64(len(s.window))] = e
 		for {
@@ -316,24 +316,24 @@ func (s *run) pass(e *Entry) error {
 		s.sum, typ = sum, e.cachedType()
 	} else {
 		res := &e.res
-		if !res.Stored {
-			s.Stats.Bytes.Add(res.Info.Size)
+		if !res.stored {
+			s.Stats.Bytes.Add(res.size)
 		}
-		if res.Err != nil {
-			s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.Err)})
+		if res.err != nil {
+			s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.err)})
 			s.unread.Files = append(s.unread.Files, rel)
 			return nil
 		}
-		sum = res.Sum
-		if !res.Info.ModTime.IsZero() { // a file: what the read found
-			length, modified = res.Info.Size, res.Info.ModTime
+		sum = res.sum
+		if !res.modified.IsZero() { // a file: what the read found
+			length, modified = res.size, res.modified
 		}
 		switch typ = mediatype.ByName(rel); {
 		case typ != "":
-		case res.Stored:
+		case res.stored:
 			typ = e.Type
 		default:
-			typ = mediatype.Sniff(res.Head)
+			typ = mediatype.Sniff(res.head)
 		}
 	}
 	path, loc, err := fileStrings(s.Base, rel)

@@ -2,6 +2,7 @@ package treescan
 
 import (
 	"context"
+	"time"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/hashcache"
@@ -50,5 +51,15 @@ type Entry struct {
 	hit    bool             // found unchanged in the cache: not read
 	seq    uint64           // its place in the listing
 	cached *hashcache.Entry // the cache's entry of the path, while it may be of use
-	res    hashing.Result   // the pool's result, if it was read
+	res    result           // the pool's, if it was read
+}
+
+// result is what the pool found of an entry, of its hashing.Result: only
+// that, while it waits in the window.
+type result struct {
+	sum, head       []byte
+	size            int64
+	modified        time.Time // zero for a stream
+	err             error
+	stored, sniffed bool
 }
