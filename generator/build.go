@@ -115,7 +115,7 @@ type seams struct {
 	dumpFile    func(zipdump.File) zipdump.File // wraps each file the dump writes
 	beforeCheck func(*stage.Stage)              // called with the stage before it is checked: output made invalid, as by a bug
 	scanWindow  int                             // treescan.Scan.Window
-	bigDir      int                             // treescan.Scan.BigDir
+	bigDir      int                             // treescan.Walk.BigDir
 	sortMemory  int                             // spill.Area.SortMemory
 	spooled     func() error                    // spill.Area.AfterAdd: its error is the spool's (a full disk)
 	noLinks     bool                            // packages.Copier.NoLinks: carried packages copied, as from another file system
