@@ -6,11 +6,12 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/treescan"
 )
 
 // A bucket as the source (s3://BUCKET/PREFIX/ or the S3 Inventory of one,
-// package bucketscan): the glue of the build to it, kept apart until the
-// scans share one pipeline.
+// package bucketscan): the glue of the build to it, through the scan of
+// package treescan as a tree's.
 
 // scanBucket lists the objects of the source and resolves their digests,
 // and keeps the previous build's entries of those it could not read.
@@ -20,15 +21,15 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		return nil, marked(err, KindSource) // err names the source
 	}
 	if b.cfg.Cache != "" {
-		b.history.bucketCache = bucketscan.OpenCache(b.cfg.Cache, src.Bucket.URL(), b.notice)
+		b.history.cache = treescan.OpenCache(b.cfg.Cache, src.Bucket.URL(), bucketscan.Settled, b.notice)
 	}
-	sc := &bucketscan.Scan{
+	src.Filter, src.Skip, src.Hashes, src.Spill, src.Base = b.cfg.Filter.tree(), b.servedDocument, b.cfg.Hashes, &b.spill, b.cfg.BaseURL.base
+	sc := &treescan.Scan{
 		Source:   src,
-		Filter:   b.cfg.Filter.tree(),
-		Skip:     b.servedDocument,
+		Jobs:     b.cfg.Jobs,
 		Hashes:   b.cfg.Hashes,
 		Base:     b.cfg.BaseURL.base,
-		Cache:    b.history.bucketCache,
+		Cache:    b.history.cache,
 		Spill:    &b.spill,
 		Problems: &b.problems,
 		Stats:    b.stats,

@@ -122,7 +122,7 @@ func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, 
 	}
 	for _, b := range builds {
 		b.attach(stg)
-		defer func() { b.history.cache.Abort(); b.history.bucketCache.Abort() }() // the new caches, if the build fails before they are saved
+		defer func() { b.history.cache.Abort() }() // the new cache (opened by the scan, for a bucket), if the build fails before it is saved
 	}
 	resources := make([]*spill.ResourceSpool, len(builds))
 	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
@@ -173,7 +173,6 @@ func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, 
 	for _, b := range builds {
 		if !dryRun {
 			b.history.cache.Commit()
-			b.history.bucketCache.Commit()
 		}
 	}
 	return resources, cached, nil

@@ -194,6 +194,13 @@ func TestCacheNotACache(t *testing.T) {
 			t.Errorf("a refused build wrote %s", entries[0].Name())
 		}
 	}
+	// A bucket's hash cache is a tree's: a file that is not one is
+	// refused the same way.
+	bucketCfg := acConfig(tr.dir, t.TempDir(), acDay(1))
+	bucketCfg.Source, bucketCfg.Cache = "s3://bkt/p/", conf
+	if err := bucketCfg.Validate(); err == nil || !strings.Contains(err.Error(), "not an rsgen hash cache") {
+		t.Errorf("a bucket's --cache %s: %v, want a usage error naming the field", conf, err)
+	}
 	cache := filepath.Join(tr.dir, "rsgen.cache")
 	for range 2 {
 		out := t.TempDir()

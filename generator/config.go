@@ -115,7 +115,7 @@ type seams struct {
 	dumpFile    func(zipdump.File) zipdump.File // wraps each file the dump writes
 	beforeCheck func(*stage.Stage)              // called with the stage before it is checked: output made invalid, as by a bug
 	scanWindow  int                             // treescan.Scan.Window
-	bigDir      int                             // treescan.Scan.BigDir
+	bigDir      int                             // treescan.Walk.BigDir
 	sortMemory  int                             // spill.Area.SortMemory
 	spooled     func() error                    // spill.Area.AfterAdd: its error is the spool's (a full disk)
 	noLinks     bool                            // packages.Copier.NoLinks: carried packages copied, as from another file system
@@ -451,9 +451,6 @@ func (c *Config) validateCache(add func(*FieldError)) {
 	}
 	if linkInTree(c.Cache, c.Source, c.Out) {
 		invalid("a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to")
-	}
-	if bucket.IsURL(c.Source) {
-		return // a bucket's cache checks itself (bucketscan.OpenCache)
 	}
 	switch err := hashcache.Check(c.Cache); {
 	case errors.Is(err, hashcache.ErrNotRegular):

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
@@ -92,10 +91,7 @@ type history struct {
 	changes *spill.ChangeSet // chronological; nil without a previous build
 	report  *report.ChangeReport
 	cache   *treescan.Cache // nil without Config.Cache
-	// bucketCache is the hash cache of a bucket as the source: nil
-	// without Config.Cache.
-	bucketCache *bucketscan.Cache
-	join        *detect.Join // the join with the previous build's resources; nil without one
+	join    *detect.Join    // the join with the previous build's resources; nil without one
 }
 
 // prepareHistory reads the previous build and loads the hash cache, before

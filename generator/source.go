@@ -210,10 +210,18 @@ func (b *build) servedDocument(name string) bool {
 func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 	cfg := b.cfg
 	sc := &treescan.Scan{
-		Root:     b.root,
-		Filter:   cfg.Filter.tree(),
-		Follow:   cfg.FollowSymlinks,
-		Skip:     b.owned,
+		Source: &treescan.Walk{
+			Root:    b.root,
+			Filter:  cfg.Filter.tree(),
+			Follow:  cfg.FollowSymlinks,
+			Skip:    b.owned,
+			Spill:   &b.spill,
+			Stats:   b.stats,
+			Notice:  b.notice,
+			BigDir:  cfg.bigDir,
+			Listed:  cfg.listed,
+			ReadDir: cfg.readDir,
+		},
 		Jobs:     cfg.Jobs,
 		Hashes:   cfg.Hashes,
 		Base:     cfg.BaseURL.base,
@@ -221,11 +229,7 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 		Spill:    &b.spill,
 		Problems: &b.problems,
 		Stats:    b.stats,
-		Notice:   b.notice,
 		Window:   cfg.scanWindow,
-		BigDir:   cfg.bigDir,
-		Listed:   cfg.listed,
-		ReadDir:  cfg.readDir,
 	}
 	found, unread, err := sc.Run(ctx)
 	b.noticeUnserved()

@@ -41,6 +41,11 @@ type Job struct {
 	// stream, such as a member of an archive, read to its end and closed.
 	// Result.Info then has only the Size read.
 	Open func() (io.ReadCloser, error)
+
+	// Stored, if set, is asked first for the digests of the Set that the
+	// source keeps (an object store's checksums): if it has them all
+	// (ok), nothing is read and the Result is Stored.
+	Stored func() (sum []byte, ok bool, err error)
 }
 
 // A Dir is a directory held open by a walk (package tree's Dir): the file
@@ -61,6 +66,9 @@ type Result struct {
 	Sum  []byte // digests concatenated in the order of the Set
 	Head []byte // first bytes, if the Job asked to sniff
 	Err  error
+	// Stored says the digests are those the source keeps (Job.Stored):
+	// nothing was read.
+	Stored bool
 }
 
 // A Pool hashes files with a fixed number of workers.
@@ -87,13 +95,8 @@ type Pool struct {
 	// bounded by Workers.
 	ReadsBlock bool
 
-	// Progress, if set, is called by the workers (concurrently) with the
-	// number of bytes of each file they finish.
-	Progress func(files int, bytes int64)
-
 	// Read, if set, is called by the workers (concurrently) with the
-	// bytes of each read as they read: the progress inside a large file,
-	// of which Progress says nothing until its end.
+	// bytes of each read as they read: the progress inside a large file.
 	Read func(bytes int64)
 }
 
@@ -150,9 +153,15 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 
 func (p *Pool) hashFile(h *Hasher, job Job) Result {
 	res := Result{Job: job}
-	if job.Open != nil {
+	if job.Stored != nil {
+		if res.Sum, res.Stored, res.Err = job.Stored(); res.Stored || res.Err != nil {
+			return res
+		}
+	}
+	switch {
+	case job.Open != nil:
 		res.Info, res.Sum, res.Err = openSum(h, make([]byte, 0, p.Set.SumSize()), job.Open)
-	} else {
+	default:
 		res.Info, res.Sum, res.Err = sumFile(h, make([]byte, 0, p.Set.SumSize()), job.Dir, job.Path)
 	}
 	if job.Dir != nil {
@@ -165,9 +174,6 @@ func (p *Pool) hashFile(h *Hasher, job Job) Result {
 	}
 	if job.Sniff {
 		res.Head = append([]byte(nil), h.Head()...)
-	}
-	if p.Progress != nil {
-		p.Progress(1, res.Info.Size)
 	}
 	return res
 }

@@ -70,16 +70,11 @@ func TestPoolResults(t *testing.T) {
 	)
 	for _, workers := range []int{0, 1, 3, 16} {
 		t.Run("workers="+strconv.Itoa(workers), func(t *testing.T) {
-			var files, bytesDone atomic.Int64
-			p := &Pool{Set: Set{SHA256}, Workers: workers, Progress: func(n int, b int64) {
-				files.Add(int64(n))
-				bytesDone.Add(b)
-			}}
+			p := &Pool{Set: Set{SHA256}, Workers: workers}
 			got := collect(t, p, jobs)
 			if len(got) != len(jobs) {
 				t.Fatalf("%d results for %d jobs", len(got), len(jobs))
 			}
-			var wantBytes int64
 			for name, data := range contents {
 				res := got[name]
 				if res.Err != nil {
@@ -97,16 +92,12 @@ func TestPoolResults(t *testing.T) {
 				} else if res.Head != nil {
 					t.Errorf("%s: Head set without Sniff", name)
 				}
-				wantBytes += int64(len(data))
 			}
 			if err := got["missing"].Err; !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("missing: err = %v, want ErrNotExist", err)
 			}
 			if err := got["sub"].Err; !errors.Is(err, ErrNotRegular) {
 				t.Errorf("sub: err = %v, want ErrNotRegular", err)
-			}
-			if files.Load() != int64(len(contents)) || bytesDone.Load() != wantBytes {
-				t.Errorf("Progress counted %d files, %d bytes; want %d, %d", files.Load(), bytesDone.Load(), len(contents), wantBytes)
 			}
 		})
 	}
@@ -296,6 +287,32 @@ func TestPoolOpenJobs(t *testing.T) {
 		if r := got[name]; r.Err == nil || r.Err.Error() != want && !errors.Is(r.Err, fs.ErrPermission) {
 			t.Errorf("%s: %v, want %q", name, r.Err, want)
 		}
+	}
+}
+
+// TestPoolStoredJobs: the digests a source keeps spare the read; where it
+// has not all of them the stream is read, and its error is the job's.
+func TestPoolStoredJobs(t *testing.T) {
+	t.Parallel()
+	body := []byte("object")
+	sum := sha256.Sum256(body)
+	kept := bytes.Repeat([]byte{7}, 32)
+	unopened := func() (io.ReadCloser, error) { return nil, errors.New("read although stored") }
+	p := &Pool{Set: Set{SHA256}, Workers: 2}
+	got := collect(t, p, []Job{
+		{Name: "stored", Open: unopened, Stored: func() ([]byte, bool, error) { return kept, true, nil }},
+		{Name: "read", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil },
+			Stored: func() ([]byte, bool, error) { return nil, false, nil }},
+		{Name: "failed", Open: unopened, Stored: func() ([]byte, bool, error) { return nil, false, fs.ErrNotExist }},
+	})
+	if r := got["stored"]; r.Err != nil || !r.Stored || !bytes.Equal(r.Sum, kept) {
+		t.Errorf("stored: %v, stored %v, sum %x", r.Err, r.Stored, r.Sum)
+	}
+	if r := got["read"]; r.Err != nil || r.Stored || !bytes.Equal(r.Sum, sum[:]) {
+		t.Errorf("read: %v, stored %v, sum %x", r.Err, r.Stored, r.Sum)
+	}
+	if r := got["failed"]; !errors.Is(r.Err, fs.ErrNotExist) || r.Stored {
+		t.Errorf("failed: %v, stored %v", r.Err, r.Stored)
 	}
 }
 

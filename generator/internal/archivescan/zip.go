@@ -76,10 +76,7 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 		}
 		return nil
 	})
-	pool := &hashing.Pool{Set: sc.Hashes, Workers: sc.Jobs, Progress: func(files int, bytes int64) {
-		sc.Stats.Hashed.Add(int64(files))
-		sc.Stats.Bytes.Add(bytes)
-	}}
+	pool := &hashing.Pool{Set: sc.Hashes, Workers: sc.Jobs}
 	g.Go(func() error {
 		defer close(done)
 		return pool.Run(gctx, jobs, done)
@@ -87,6 +84,10 @@ func (sc *Scan) scanZip(ctx context.Context, a *Archive) (*spill.ResourceSpool, 
 	g.Go(func() error {
 		var rec []byte
 		for res := range done {
+			if res.Err == nil {
+				sc.Stats.Hashed.Add(1)
+				sc.Stats.Bytes.Add(res.Info.Size)
+			}
 			r, err := sc.member(res, zr.File[res.Seq].FileInfo())
 			switch {
 			case errors.Is(err, uri.ErrLocTooLong): // never published: its name is not needed whole

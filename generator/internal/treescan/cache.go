@@ -59,65 +59,48 @@ func (c *Cache) candidate(rel string) *hashcache.Entry {
 	return e.Clone()
 }
 
-// statOf is the stat the cache compares, of a file as Lstat found it.
-func statOf(info hashing.FileInfo) hashcache.Stat {
-	st := hashcache.Stat{Size: info.Size, Mtime: info.ModTime.UnixNano(), Ino: info.Ino, Dev: info.Dev}
-	if !info.Ctime.IsZero() {
-		st.Ctime = info.Ctime.UnixNano()
-	}
-	return st
-}
-
-// decide stats the file of it and says whether the cache knows it
-// unchanged, with every digest the build publishes and a media type: it
-// then becomes a resource without being read. It runs on the checking
-// workers.
-func (c *Cache) decide(set hashing.Set, it *item) bool {
-	info, err := it.file.Dir.Lstat(it.file.Name)
-	if err != nil || info.Mode != 0 {
-		it.cached = nil
-		return false // reported when the file is read
-	}
-	it.stat, it.statted = statOf(info), true
-	if it.cached == nil || it.cached.Stat != it.stat {
-		it.cached = nil
+// decide says whether the cache knows the file of e unchanged (its Key,
+// from Source.Stat), with every digest the build publishes: it then
+// becomes a resource without being read. It runs on the checking workers.
+func (c *Cache) decide(set hashing.Set, e *Entry) bool {
+	if !e.keyed || e.cached == nil || e.cached.Stat != e.Key {
+		e.cached = nil
 		return false
 	}
-	if _, complete := it.cached.Sum(nil, set); !complete || it.cachedType() == "" {
-		return false // kept for the digests of other algorithms: the file is the same
-	}
-	return true
+	// Else kept for the digests of other algorithms: the file is the same.
+	_, complete := e.cached.Sum(nil, set)
+	return complete
 }
 
 // cachedType is the media type of a file found in the cache.
-func (it *item) cachedType() string {
-	if t := mediatype.ByName(it.file.Rel); t != "" {
+func (e *Entry) cachedType() string {
+	if t := mediatype.ByName(e.Path); t != "" {
 		return t
 	}
-	return it.cached.Type
+	return e.cached.Type
 }
 
 // hit saves the entry of a file found unchanged.
-func (c *Cache) hit(it *item) {
-	c.put(it.file.Rel, it.cached)
+func (c *Cache) hit(e *Entry) {
+	c.put(e.Path, e.cached)
 }
 
-// read saves the entry of a file the scan read, if its stat did not change
-// while it was read (and its times are settled: see hashcache.Writer.Put).
-func (c *Cache) read(set hashing.Set, it *item, res *hashing.Result, typ string) {
-	st := it.stat
-	if !it.statted || res.Info.Size != st.Size || res.Info.ModTime.UnixNano() != st.Mtime {
+// read saves the entry of a file the scan read, if it has a Key (and its
+// times are settled: see hashcache.Writer.Put); the caller checks that
+// the file read is still the one its Key was taken of.
+func (c *Cache) read(set hashing.Set, e *Entry, typ string) {
+	if !e.keyed {
 		return
 	}
-	e := &hashcache.Entry{Stat: st}
-	if it.cached != nil {
-		e = it.cached // the same file: keep the digests of other algorithms
+	ce := &hashcache.Entry{Stat: e.Key}
+	if e.cached != nil {
+		ce = e.cached // the same file: keep the digests of other algorithms
 	}
-	if res.Sniff {
-		e.Type = typ
+	if e.res.sniffed {
+		ce.Type = typ
 	}
-	e.SetSum(set, res.Sum)
-	c.put(it.file.Rel, e)
+	ce.SetSum(set, e.res.sum)
+	c.put(e.Path, ce)
 }
 
 func (c *Cache) put(rel string, e *hashcache.Entry) {

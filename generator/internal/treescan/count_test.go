@@ -20,7 +20,7 @@ func TestScanCountsAhead(t *testing.T) {
 	sc.Stats.CountAhead = true
 	counted := make(chan struct{})
 	first := true
-	sc.Listed = func(string) { // the scan's first file waits until the count is done
+	sc.Source.(*Walk).Listed = func(string) { // the scan's first file waits until the count is done
 		if first {
 			first = false
 			select {

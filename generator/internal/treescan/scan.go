@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -12,40 +13,26 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/hashcache"
 	"github.com/rsgen/rsgen/internal/mediatype"
-	"github.com/rsgen/rsgen/internal/tree"
 	"github.com/rsgen/rsgen/internal/uri"
 )
 
-// A Scan is one scan of a tree: what it reads, how, and where it tells
+// A Scan is one scan of a source: what it reads, how, and where it tells
 // what it found.
 type Scan struct {
-	Root   string                 // the tree, absolute with links resolved
-	Filter *tree.Filter           // what is published
-	Follow bool                   // follow symbolic links to directories and files
-	Skip   func(real string) bool // paths never walked, once links are resolved (rsgen's own); nil: none
-	Jobs   int                    // hashing workers; 0 or less: hashing.DefaultWorkers
-	Hashes hashing.Set            // the digests of each file
-	Base   uri.Base               // the URL of the tree
-	Cache  *Cache                 // the hash cache, or nil
+	Source Source
+	Jobs   int         // hashing workers; 0 or less: hashing.DefaultWorkers
+	Hashes hashing.Set // the digests of each file
+	Base   uri.Base    // the URL of the source
+	Cache  *Cache      // the hash cache, or nil
 
 	Spill    *spill.Area      // where the resources are spooled
 	Problems *report.Problems // the files that cannot be published
 	Stats    *report.Stats    // Found, Hashed, Cached, Bytes, Read, WalkDone
-	Notice   func(string)     // tells the user what they should know; never nil
 
-	// Window is how many files may be in flight between the walk and the
-	// spool; 0 means DefaultWindow.
+	// Window is how many files may be in flight between the listing and
+	// the spool; 0 means DefaultWindow.
 	Window int
-	// BigDir is the most entries of a directory sorted in memory
-	// (tree.Walker.BigDir); 0 means tree.DefaultBigDir.
-	BigDir int
-	// Listed, if set, is called with each file the walk will publish,
-	// before it is read; ReadDir, if set, with each directory the walk
-	// lists, its error replacing the listing. Both are seams for tests.
-	Listed  func(rel string)
-	ReadDir func(rel string) error
 }
 
 // DefaultWindow is the window of files in flight: enough that the workers
@@ -53,47 +40,33 @@ type Scan struct {
 // others are ready.
 const DefaultWindow = 4096
 
-// DiskReads is the fewest reads of files a scan keeps in flight, however
-// few workers hash (hashing.Pool.Reads): enough to keep a cold disk busy.
-// On the 2-core reference machine, a cold first build of 50,000 small
-// files took a median 2.4 s with 16, 2.65 s with 8 (bench/cold.sh,
-// docs/PERFORMANCE.md, "Reads in flight").
-const DiskReads = 16
-
-// Run walks the tree, hashes every published file with a pool of workers
-// and returns the resources in the order of their paths, with what could
-// not be read. A file that cannot be published is a problem
+// Run lists the source, hashes every file it publishes with a pool of
+// workers and returns the resources in the order of their paths, with
+// what could not be read. A file that cannot be published is a problem
 // (Scan.Problems), not an error.
 //
-// The walk gives the files in that order (tree.Walker), and they leave
-// the scan in it: each takes a slot of a window of files in flight as the
-// walk finds it, and gives it back when it leaves, after all the files
-// before it. A file that takes long to read holds back at most a window
-// of others; memory is that of a window, whatever the size of the tree.
-// With a hash cache, the walk reads the cache as a cursor in the same
-// order, and checking workers stat each file and decide whether it must
-// be read at all (Cache.decide).
+// The source lists the files in that order, and they leave the scan in
+// it: each takes a slot of a window of files in flight as it is listed,
+// and gives it back when it leaves, after all the files before it. A file
+// that takes long to read holds back at most a window of others; memory
+// is that of a window, whatever the size of the source. With a hash
+// cache, the listing reads the cache as a cursor in the same order, and
+// checking workers stat each file (Source.Stat) and decide whether it
+// must be read at all (Cache.decide).
 func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
-	spillDir, err := sc.Spill.Path()
-	if err != nil {
-		return nil, report.Unread{}, err
-	}
 	found, err := sc.Spill.Resources()
 	if err != nil {
 		return nil, report.Unread{}, err
 	}
 	s := sc.newRun(found)
 	g, ctx := errgroup.WithContext(ctx)
-	w := s.walker(ctx, spillDir)
-	stopCount := sc.count(ctx, w)
-	defer stopCount()
 	g.Go(func() error {
 		if sc.Cache != nil {
 			defer close(s.files)
 		} else {
 			defer close(s.jobs)
 		}
-		err := w.Walk(ctx)
+		err := sc.Source.List(ctx, func(e *Entry) error { return s.found(ctx, e) })
 		sc.Stats.WalkDone.Store(true)
 		return err
 	})
@@ -107,7 +80,8 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		close(s.hits)
 	}
 	results := make(chan hashing.Result, s.workers)
-	pool := &hashing.Pool{Set: sc.Hashes, Workers: s.workers, Reads: max(s.workers, DiskReads), ReadsBlock: true,
+	reads, blocking := sc.Source.Reads(s.workers)
+	pool := &hashing.Pool{Set: sc.Hashes, Workers: s.workers, Reads: reads, ReadsBlock: blocking,
 		Read: func(n int64) { sc.Stats.Read.Add(n) }}
 	g.Go(func() error {
 		defer close(results)
@@ -137,51 +111,27 @@ func (sc *Scan) newRun(found *spill.ResourceSpool) *run {
 		Scan:    sc,
 		workers: workers,
 		spool:   found,
-		window:  make([]*item, window),
+		window:  make([]*Entry, window),
 		slots:   make(chan struct{}, window),
 		jobs:    make(chan hashing.Job, workers),
-		hits:    make(chan *item, workers),
+		hits:    make(chan *Entry, workers),
 	}
 	if sc.Cache != nil {
-		s.files = make(chan *item, workers)
+		s.files = make(chan *Entry, workers)
 	}
 	return s
 }
 
-// walker returns the walk of the tree, which gives each file it finds to
-// the run (found).
-func (s *run) walker(ctx context.Context, spillDir string) *tree.Walker {
-	skip := s.Skip
-	if skip == nil {
-		skip = func(string) bool { return false }
-	}
-	return &tree.Walker{
-		Root:     s.Root,
-		Filter:   s.Filter,
-		Follow:   s.Follow,
-		Skip:     skip,
-		SpillDir: spillDir,
-		BigDir:   s.BigDir,
-		Problem: func(rel string, dir bool, err error) {
-			s.Problems.Add(report.Problem{Path: rel, Dir: dir, Err: err})
-		},
-		Unread:      func(rel string) { s.unread.Dirs = append(s.unread.Dirs, rel) },
-		Notice:      s.Notice,
-		Emit:        func(f tree.File) error { return s.found(ctx, f) },
-		ReadDirHook: s.ReadDir,
-	}
-}
-
-// drain releases the directories of the files found but not read when
-// the run stopped early, and ends the cursor on the old cache.
+// drain releases what the files listed but not read hold when the run
+// stopped early, and ends the cursor on the old cache.
 func (s *run) drain() {
 	if s.files != nil {
-		for it := range s.files {
-			it.file.Dir.Release()
+		for e := range s.files {
+			s.Source.Drop(e)
 		}
 	}
 	for j := range s.jobs {
-		j.Dir.Release()
+		s.Source.Drop(j.Tag.(*Entry))
 	}
 	if s.Cache != nil {
 		s.Cache.close()
@@ -193,67 +143,72 @@ type run struct {
 	*Scan
 	workers int // hashing workers, and checking workers with a cache
 
-	// The window: the walk takes a slot for each file it finds, and the
+	// The window: the listing takes a slot for each file, and the
 	// collector gives it back when the file leaves the scan, in order.
 	slots chan struct{}
-	seq   uint64 // files found (the walk's)
+	seq   uint64 // files listed (the listing's)
 
 	// The files that are done, at window[seq%len(window)], until all those
 	// before them are (the collector's).
-	window []*item
+	window []*Entry
 
 	tokens []hashing.Token      // the digests of the resource passed last (pass's)
-	files  chan *item           // to the checking workers (with a cache)
+	sum    []byte               // and those of one found in the cache
+	files  chan *Entry          // to the checking workers (with a cache)
 	jobs   chan hashing.Job     // to the hashing pool
-	hits   chan *item           // files the cache knows unchanged
+	hits   chan *Entry          // files the cache knows unchanged
 	spool  *spill.ResourceSpool // the resources, in order (the collector's)
 	last   string               // the path of the last resource out
 	anyOut bool
 
-	unread report.Unread // Dirs the walk's, Files the collector's
+	mu     sync.Mutex    // guards unread.Dirs, which the listing adds to
+	unread report.Unread // Files the collector's
 }
 
-// An item is a file in flight in a scan.
-type item struct {
-	file    tree.File
-	seq     uint64
-	cached  *hashcache.Entry // the cache's entry of the file, while it may be of use
-	stat    hashcache.Stat   // the file's, before it was read (with a cache)
-	statted bool
-	hit     bool           // found unchanged in the cache: not read
-	res     hashing.Result // the pool's result, if it was read
-}
-
-// found takes a file the walk found into the window: it waits for a slot.
-func (s *run) found(ctx context.Context, f tree.File) error {
-	if s.Listed != nil {
-		s.Listed(f.Rel)
+// found takes an entry the source listed into the window: it waits for a
+// slot. An entry with Err is a problem.
+func (s *run) found(ctx context.Context, e *Entry) error {
+	if e.Err != nil || e.Unread {
+		s.refused(e)
+		return nil
 	}
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
-		f.Dir.Release()
+		s.Source.Drop(e)
 		return ctx.Err()
 	}
-	it := &item{file: f, seq: s.seq}
+	e.seq = s.seq
 	s.seq++
 	s.Stats.Found.Add(1)
 	if s.Cache != nil {
-		it.cached = s.Cache.candidate(f.Rel)
+		e.cached = s.Cache.candidate(e.Path)
 		select {
-		case s.files <- it:
+		case s.files <- e:
 			return nil
 		case <-ctx.Done():
-			f.Dir.Release()
+			s.Source.Drop(e)
 			return ctx.Err()
 		}
 	}
 	select {
-	case s.jobs <- it.job():
+	case s.jobs <- s.job(e):
 		return nil
 	case <-ctx.Done():
-		f.Dir.Release()
+		s.Source.Drop(e)
 		return ctx.Err()
+	}
+}
+
+// refused reports an entry the source refused or could not list.
+func (s *run) refused(e *Entry) {
+	if e.Err != nil {
+		s.Problems.Add(report.Problem{Path: e.Path, Dir: e.Dir, Err: e.Err})
+	}
+	if e.Unread {
+		s.mu.Lock()
+		s.unread.Dirs = append(s.unread.Dirs, e.Path)
+		s.mu.Unlock()
 	}
 }
 
@@ -265,21 +220,22 @@ func (s *run) check(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
 	for range s.workers {
 		g.Go(func() error {
-			for it := range s.files {
-				if s.Cache.decide(s.Hashes, it) {
-					it.hit = true
-					it.file.Dir.Release()
+			for e := range s.files {
+				e.keyed = s.Source.Stat(e)
+				if s.Cache.decide(s.Hashes, e) {
+					e.hit = true
+					s.Source.Drop(e)
 					select {
-					case s.hits <- it:
+					case s.hits <- e:
 						continue
 					case <-ctx.Done():
 						return ctx.Err()
 					}
 				}
 				select {
-				case s.jobs <- it.job():
+				case s.jobs <- s.job(e):
 				case <-ctx.Done():
-					it.file.Dir.Release()
+					s.Source.Drop(e)
 					return ctx.Err()
 				}
 			}
@@ -289,47 +245,46 @@ func (s *run) check(ctx context.Context) error {
 	return g.Wait()
 }
 
-// job is the hashing job of the file of it, which takes over its hold of
-// its directory.
-func (it *item) job() hashing.Job {
-	f := it.file
-	return hashing.Job{Name: f.Rel, Dir: f.Dir, Path: f.Name, Sniff: mediatype.ByName(f.Rel) == "", Seq: it.seq, Tag: it}
+// job is the hashing job of e, which takes over what it holds.
+func (s *run) job(e *Entry) hashing.Job {
+	j := s.Source.Job(e)
+	j.Name, j.Seq, j.Tag = e.Path, e.seq, e
+	j.Sniff = mediatype.ByName(e.Path) == ""
+	return j
 }
 
 // collect takes the files as they are read or found in the cache, and
-// passes them on in the order of the walk.
+// passes them on in the order of the listing.
 func (s *run) collect(results <-chan hashing.Result) error {
 	var next uint64 // the seq at the head of the window
 	hits, res := s.hits, results
 	for hits != nil || res != nil {
-		var it *item
+		var e *Entry
 		select {
 		case h, ok := <-hits:
 			if !ok {
 				hits = nil
 				continue
 			}
-			it = h
+			e = h
 		case r, ok := <-res:
 			if !ok {
 				res = nil
 				continue
 			}
-			if it, _ = r.Tag.(*item); it == nil {
-				it = &item{file: tree.File{Rel: r.Name}, seq: r.Seq}
-			}
-			r.Tag = nil
-			it.res = r
+			e = r.Tag.(*Entry)
+			e.res = result{sum: r.Sum, head: r.Head, size: r.Info.Size, modified: r.Info.ModTime, err: r.Err,
+				stored: r.Stored, sniffed: r.Sniff}
 		}
-		s.window[it.seq%uint64(len(s.window))] = it
+		s.window[e.seq%uint64(len(s.window))] = e
 		for {
-			it := s.window[next%uint64(len(s.window))]
-			if it == nil || it.seq != next {
+			e := s.window[next%uint64(len(s.window))]
+			if e == nil || e.seq != next {
 				break
 			}
 			s.window[next%uint64(len(s.window))] = nil
 			next++
-			if err := s.pass(it); err != nil {
+			if err := s.pass(e); err != nil {
 				return err
 			}
 			<-s.slots
@@ -341,59 +296,60 @@ func (s *run) collect(results <-chan hashing.Result) error {
 // pass makes the resource of a file that leaves the scan, in order, and
 // its entry of the hash cache; a file that could not be read is a
 // problem.
-func (s *run) pass(it *item) error {
-	rel := it.file.Rel
-	// The walk's order is that of the paths, unless the tree changed
-	// under it (a followed link that became a file): the Resource List
-	// and the joins that follow need that order.
+func (s *run) pass(e *Entry) error {
+	rel := e.Path
+	// The listing's order is that of the paths, unless the tree changed
+	// under the walk (a followed link that became a file): the Resource
+	// List and the joins that follow need that order.
 	if s.anyOut && rel <= s.last {
 		return fmt.Errorf("%s: found after %s while the source was walked: the tree changed during the build; publish again once it is stable", display.Name(rel), display.Name(s.last))
 	}
 	s.last, s.anyOut = rel, true
 	s.Stats.Hashed.Add(1)
-	if it.hit {
+	var sum []byte
+	var typ string
+	length, modified := e.Key.Size, time.Unix(0, e.Key.Mtime)
+	if e.hit {
 		s.Stats.Cached.Add(1)
-		s.Cache.hit(it)
-		loc, err := s.Base.Resolve(rel)
-		if err != nil {
-			s.Problems.Add(report.Problem{Path: rel, Err: err})
+		s.Cache.hit(e)
+		sum, _ = e.cached.Sum(s.sum[:0], s.Hashes)
+		s.sum, typ = sum, e.cachedType()
+	} else {
+		res := &e.res
+		if !res.stored {
+			s.Stats.Bytes.Add(res.size)
+		}
+		if res.err != nil {
+			s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.err)})
+			s.unread.Files = append(s.unread.Files, rel)
 			return nil
 		}
-		sum, _ := it.cached.Sum(nil, s.Hashes)
-		return s.spool.Add(&spill.Resource{
-			Path:     rel,
-			Loc:      loc,
-			Length:   it.stat.Size,
-			Modified: time.Unix(0, it.stat.Mtime).UTC(),
-			Hash:     s.Hashes.Tokens(s.tokens[:0], sum), // Add encodes them before the next pass
-			Type:     it.cachedType(),
-		})
-	}
-	res := &it.res
-	s.Stats.Bytes.Add(res.Info.Size)
-	if res.Err != nil {
-		s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.Err)})
-		s.unread.Files = append(s.unread.Files, rel)
-		return nil
+		sum = res.sum
+		if !res.modified.IsZero() { // a file: what the read found
+			length, modified = res.size, res.modified
+		}
+		switch typ = mediatype.ByName(rel); {
+		case typ != "":
+		case res.stored:
+			typ = e.Type
+		default:
+			typ = mediatype.Sniff(res.head)
+		}
 	}
 	path, loc, err := fileStrings(s.Base, rel)
 	if err != nil {
 		s.Problems.Add(report.Problem{Path: rel, Err: err})
 		return nil
 	}
-	typ := mediatype.ByName(rel)
-	if typ == "" {
-		typ = mediatype.Sniff(res.Head)
-	}
-	if s.Cache != nil {
-		s.Cache.read(s.Hashes, it, res, typ)
+	if !e.hit && s.Cache != nil && length == e.Key.Size && modified.UnixNano() == e.Key.Mtime {
+		s.Cache.read(s.Hashes, e, typ)
 	}
 	return s.spool.Add(&spill.Resource{
 		Path:     path,
 		Loc:      loc,
-		Length:   res.Info.Size,
-		Modified: res.Info.ModTime.UTC(),
-		Hash:     s.Hashes.Tokens(s.tokens[:0], res.Sum),
+		Length:   length,
+		Modified: modified.UTC(),
+		Hash:     s.Hashes.Tokens(s.tokens[:0], sum), // Add encodes them before the next pass
 		Type:     typ,
 	})
 }

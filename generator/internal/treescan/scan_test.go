@@ -44,17 +44,22 @@ func newScan(t *testing.T, root string, window int, cache *Cache) *Scan {
 	if err != nil {
 		t.Fatal(err)
 	}
+	area, stats := spilltest.Area(t), new(report.Stats)
 	return &Scan{
-		Root:     root,
-		Filter:   &tree.Filter{Exclude: []string{"skip/**"}},
+		Source: &Walk{
+			Root:   root,
+			Filter: &tree.Filter{Exclude: []string{"skip/**"}},
+			Spill:  area,
+			Stats:  stats,
+			Notice: func(s string) { t.Log("notice:", s) },
+		},
 		Jobs:     3,
 		Hashes:   hashing.Set{hashing.SHA256},
 		Base:     base,
 		Cache:    cache,
-		Spill:    spilltest.Area(t),
+		Spill:    area,
 		Problems: new(report.Problems),
-		Stats:    new(report.Stats),
-		Notice:   func(s string) { t.Log("notice:", s) },
+		Stats:    stats,
 		Window:   window,
 	}
 }
@@ -172,13 +177,13 @@ func TestScanUnread(t *testing.T) {
 	makeTree(t, root, 12) // d0, d1 and d2, each with files
 	gone := "d2/sub 2/file-002 é.txt"
 	sc := newScan(t, root, 0, nil)
-	sc.ReadDir = func(rel string) error {
+	sc.Source.(*Walk).ReadDir = func(rel string) error {
 		if rel == "d1" {
 			return fs.ErrPermission
 		}
 		return nil
 	}
-	sc.Listed = func(rel string) {
+	sc.Source.(*Walk).Listed = func(rel string) {
 		if rel == gone {
 			if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
 				t.Error(err)
@@ -217,7 +222,7 @@ func TestScanCancelled(t *testing.T) {
 	defer cancel()
 	sc := newScan(t, root, 1, nil) // a window of one file: the walk waits on it
 	listed := 0
-	sc.Listed = func(string) {
+	sc.Source.(*Walk).Listed = func(string) {
 		if listed++; listed == 3 {
 			cancel()
 		}

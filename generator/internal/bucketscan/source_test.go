@@ -1,0 +1,62 @@
+package bucketscan
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/bucket"
+
+	"github.com/rsgen/rsgen/internal/tree"
+)
+
+// TestKeyProblem: the keys a URL cannot keep as they are, which a posix
+// store (the tests' server) cannot hold either, are problems.
+func TestKeyProblem(t *testing.T) {
+	t.Parallel()
+	for key, bad := range map[string]bool{
+		"a/b.txt": false, "a b+c%20&=?#ü.txt": false, ".hidden": false, "a..b": false,
+		"a//b": true, "/a": true, "a/./b": true, "a/../b": true, "..": true,
+		"a\tb": true, "a\nb": true, "a\x7fb": true, "\xff": true,
+	} {
+		if err := keyProblem(key); (err != nil) != bad {
+			t.Errorf("keyProblem(%q) = %v, want a problem: %v", key, err, bad)
+		}
+	}
+}
+
+// TestPublished: a key is filtered as a path of a tree
+// (tree.Filter.PublishesPath): a hidden or excluded folder on its way
+// withholds it.
+func TestPublished(t *testing.T) {
+	t.Parallel()
+	f := &tree.Filter{Exclude: []string{"private/**", "**/*.tmp"}}
+	for key, want := range map[string]bool{
+		"a/b.txt": true, ".git/config": false, "a/.hidden/b": false, ".x": false,
+		"private/a": false, "a/private/b": true, "a/b.tmp": false,
+	} {
+		if got := f.PublishesPath(key); got != want {
+			t.Errorf("PublishesPath(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
+
+// TestKey: an object's cache key changes with its ETag, size or time, so
+// that the hash cache finds an object again only as it was (a cache of
+// another bucket or prefix is refused whole: hashcache.ErrOtherDir).
+func TestKey(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	o := bucket.Object{Key: "p/a", ETag: "e1", Size: 1, Modified: at}
+	same := o
+	same.Key = "p/b" // the path is the cache's, not the key's
+	etag, size, mod := o, o, o
+	etag.ETag, size.Size, mod.Modified = "e1-2", 2, at.Add(time.Second)
+	if key(&o) != key(&same) {
+		t.Error("the key of one object differs from one listing to the next")
+	}
+	for _, c := range []bucket.Object{etag, size, mod} {
+		if key(&c) == key(&o) {
+			t.Errorf("%+v and %+v have one key", c, o)
+		}
+	}
+}
