@@ -46,27 +46,10 @@ func (j *Join) KeepUnread(ctx context.Context, found *spill.ResourceSpool, unrea
 	return out, kept, nil
 }
 
-// mergeUnread streams the previous build's entries (see join) beside the
-// resources the scan found, and spools them all with the previous entries
-// of the files that could not be read or lie under a directory that could
-// not be, which the scan did not find.
-func (j *Join) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dirs, files []string) (out *spill.ResourceSpool, kept Kept, err error) {
-	it, err := j.Previous.iter(ctx)
-	if err != nil {
-		return nil, kept, err
-	}
-	scan, err := found.Iter()
-	if err != nil {
-		return nil, kept, err
-	}
-	if out, err = j.Spill.Resources(); err != nil {
-		return nil, kept, err
-	}
-	defer func() {
-		if err != nil {
-			out.Close()
-		}
-	}()
+// mergeUnread spools the resources the scan found with the previous
+// entries of the files that could not be read or lie under a directory
+// that could not be, which the scan did not find.
+func (j *Join) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dirs, files []string) (*spill.ResourceSpool, Kept, error) {
 	unreadFile := make(map[string]bool, len(files))
 	for _, f := range files {
 		unreadFile[f] = true
@@ -74,52 +57,16 @@ func (j *Join) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dirs
 	under := func(rel string) bool {
 		return slices.ContainsFunc(dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
 	}
-	more := scan.Next()
-	// pass spools the resources the scan found before rel, and reports
-	// whether it found rel.
-	pass := func(rel string, all bool) (bool, error) {
-		for more && (all || scan.Cur.Path <= rel) {
-			if !all && scan.Cur.Path == rel {
-				return true, nil
-			}
-			if err := out.Add(&scan.Cur); err != nil {
-				return false, err
-			}
-			more = scan.Next()
+	var kept Kept
+	out, err := j.walk(ctx, found, func(e *prevEntry, r *spill.Resource, out *spill.ResourceSpool) error {
+		if r != nil || e.Foreign || !unreadFile[e.Key] && !under(e.Key) {
+			return nil
 		}
-		return false, nil
-	}
-	for it.Next() {
-		if it.Cur.Foreign {
-			break // keyless entries come last: none is a file
-		}
-		rel := it.Cur.Key
-		if !unreadFile[rel] && !under(rel) {
-			continue
-		}
-		if isFound, err := pass(rel, false); err != nil || isFound {
-			if err != nil {
-				return nil, kept, err
-			}
-			continue
-		}
-		p := &it.Cur.Resource
-		r := spill.Resource{Path: rel, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: p.Hash, Type: p.Type, Kept: true}
-		if err := out.Add(&r); err != nil {
-			return nil, kept, err
-		}
+		p := &e.Resource
 		if kept.N++; kept.N == 1 {
-			kept.First = rel
+			kept.First = e.Key
 		}
-	}
-	if err := it.Err(); err != nil {
-		return nil, kept, err
-	}
-	if _, err := pass("", true); err != nil {
-		return nil, kept, err
-	}
-	if err := scan.Err(); err != nil {
-		return nil, kept, err
-	}
-	return out, kept, nil
+		return out.Add(&spill.Resource{Path: e.Key, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: p.Hash, Type: p.Type, Kept: true})
+	})
+	return out, kept, err
 }
