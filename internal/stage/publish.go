@@ -64,11 +64,7 @@ func (s *Stage) Publish() error {
 	if err := s.step("check"); err != nil {
 		return err
 	}
-	prev, err := checkOwned(s.out)
-	if err != nil {
-		return err
-	}
-	if err := checkNotOlder(prev, s.at); err != nil {
+	if err := s.Check(); err != nil {
 		return err
 	}
 	if err := s.step("manifest"); err != nil {
@@ -173,7 +169,7 @@ func (s *Stage) swap(j *journal) error {
 	if _, err := checkOwned(s.out); err != nil {
 		return err
 	}
-	if _, err := exchange(s.root, s.name+"/"+DocsDir, DocsDir); err != nil {
+	if err := exchange(s.root, s.name+"/"+DocsDir, DocsDir); err != nil {
 		return fmt.Errorf("moving %s into place: %w", DocsDir, unwrapLink(err))
 	}
 	if err := s.step("sync output"); err != nil {
@@ -266,7 +262,7 @@ func rollBack(root *confined.Root, dir string, j *journal) bool {
 		if _, lerr := os.Lstat(root.Path(newDocs)); errors.Is(lerr, fs.ErrNotExist) {
 			err = root.Rename(DocsDir, root, newDocs) // there were no old documents
 		} else {
-			_, err = exchange(root, newDocs, DocsDir)
+			err = exchange(root, newDocs, DocsDir)
 		}
 		if err != nil {
 			return false
