@@ -34,7 +34,6 @@ const maxTypes = 256
 
 // A Reader streams the entries of a cache file in the order of their
 // paths, for a caller that asks for paths in that same order ([Reader.Find]).
-// It holds one entry and a buffer, whatever the size of the cache.
 //
 // Any error met while streaming (the file was written to, or is damaged in
 // a way its checksum did not show) ends the stream: every later Find

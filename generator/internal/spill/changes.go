@@ -22,8 +22,8 @@ type ChangeSet struct {
 	closed bool
 	buf    []byte
 
-	n, Created, Updated, Deleted int
-	times                        []int64 // the datetime of each change, in order, in unix seconds (after finish)
+	Created, Updated, Deleted int
+	times                     []int64 // the datetime of each change, in order, in unix seconds (after finish)
 }
 
 // DefaultSortMemory is the memory of the sort of a build's changes.
@@ -60,7 +60,6 @@ func (s *ChangeSet) Add(c *Change) error {
 	if err := s.sorter.Add(rec[:n], rec[n:]); err != nil {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s.n++
 	switch c.Change {
 	case rsxml.ChangeCreated:
 		s.Created++
@@ -91,7 +90,7 @@ func (s *ChangeSet) Finish(a *Area) error {
 	if s.file, err = binrec.Create(spill, "changes-*"); err != nil {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s.times = make([]int64, 0, s.n)
+	s.times = make([]int64, 0, s.Len())
 	for it.Next() {
 		key := it.Key()
 		s.times = append(s.times, int64(binary.BigEndian.Uint64(key)^1<<63))
@@ -112,7 +111,7 @@ func (s *ChangeSet) Len() int {
 	if s == nil {
 		return 0
 	}
-	return s.n
+	return s.Created + s.Updated + s.Deleted
 }
 
 // Close removes the set's files.

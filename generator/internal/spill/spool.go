@@ -17,9 +17,6 @@ import (
 // paths, on disk: the scan writes them, and each step after it (the join
 // with the previous build, the Resource Dump, the Resource List, the host
 // files) reads them once, one at a time, and may write the next step's.
-// A build's memory is then that of one resource per step, whatever the
-// size of the tree. The file is in the stage's spill directory and goes
-// with it (Area).
 type ResourceSpool struct {
 	file   *binrec.File
 	closed bool
@@ -245,10 +242,8 @@ func readShared(d *binrec.Reader, prev string) string {
 	return sb.String()
 }
 
-// An Area is the directory of a build's spill files in its stage:
-// the spools between the steps and the external sorts. It is made on first
-// use; remove closes every spool made in it and removes it, before the
-// stage is checked and published (on a failure it goes with the stage).
+// An Area is the directory of a build's spill files in its stage (see the
+// package documentation).
 type Area struct {
 	Stage *stage.Stage
 	// SortMemory is the memory of the sort of the changes;
