@@ -16,12 +16,10 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// A Join finds the changes of a build since the previous one: it joins
-// the resources the build found with the previous build's entries, both
-// in the order of their paths. It is made once the previous build is
-// read, before the scan, and used by one goroutine, step after step:
-// [Join.KeepUnread] while the source is scanned, [Join.Run] once it is,
-// [Join.Reconcile] once the resources published are known.
+// A Join finds the changes of a build since the previous one. It is made
+// once the previous build is read, before the scan, and used step after
+// step: [Join.KeepUnread] while the source is scanned, [Join.Run] once it
+// is, [Join.Reconcile] once the resources published are known.
 type Join struct {
 	Previous *Previous   // the previous build's entries, spooled (SpoolPrevious)
 	Since    time.Time   // the previous build's snapshot time
@@ -49,9 +47,6 @@ type Join struct {
 // resources spooled again with their lastmods (resources is closed) and
 // the changes, in chronological order. A failure to read the previous
 // entries is a docs.ErrPrevious.
-//
-// The previous build's entries are not held: they stream from the spool
-// of Previous, and the two are merged as they come.
 func (j *Join) Run(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, *spill.ChangeSet, error) {
 	out, changes, reread, err := j.join(ctx, resources)
 	if err != nil {
@@ -213,7 +208,6 @@ func (j *Join) match(r *spill.Resource, p *previous.Resource, i int, changes *sp
 	return nil, nil
 }
 
-// count sets the counts of the report from the changes.
 func (j *Join) count(c *spill.ChangeSet) {
 	if j.Report != nil {
 		j.Report.Created, j.Report.Updated, j.Report.Deleted = c.Created, c.Updated, c.Deleted
