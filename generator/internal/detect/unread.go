@@ -26,36 +26,15 @@ type Kept struct {
 // It returns the resources, found or a new spool with the kept ones (found
 // is closed then), and what it kept. On an error found is closed.
 func (j *Join) KeepUnread(ctx context.Context, found *spill.ResourceSpool, unread report.Unread) (*spill.ResourceSpool, Kept, error) {
-	dirs, files := unread.Dirs, unread.Files
-	if len(dirs)+len(files) == 0 {
+	if len(unread.Dirs)+len(unread.Files) == 0 {
 		return found, Kept{}, nil
 	}
-	out, kept, err := j.mergeUnread(ctx, found, dirs, files)
-	if err != nil {
-		found.Close()
-		if ctx.Err() != nil {
-			return nil, kept, context.Cause(ctx)
-		}
-		return nil, kept, err
-	}
-	if kept.N == 0 {
-		out.Close()
-		return found, kept, nil
-	}
-	found.Close()
-	return out, kept, nil
-}
-
-// mergeUnread spools the resources the scan found with the previous
-// entries of the files that could not be read or lie under a directory
-// that could not be, which the scan did not find.
-func (j *Join) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dirs, files []string) (*spill.ResourceSpool, Kept, error) {
-	unreadFile := make(map[string]bool, len(files))
-	for _, f := range files {
+	unreadFile := make(map[string]bool, len(unread.Files))
+	for _, f := range unread.Files {
 		unreadFile[f] = true
 	}
 	under := func(rel string) bool {
-		return slices.ContainsFunc(dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
+		return slices.ContainsFunc(unread.Dirs, func(d string) bool { return d == "" || strings.HasPrefix(rel, d+"/") })
 	}
 	var kept Kept
 	out, err := j.walk(ctx, found, func(e *prevEntry, r *spill.Resource, out *spill.ResourceSpool) error {
@@ -68,5 +47,17 @@ func (j *Join) mergeUnread(ctx context.Context, found *spill.ResourceSpool, dirs
 		}
 		return out.Add(&spill.Resource{Path: e.Key, Loc: p.Loc, Length: p.Length, Modified: p.Lastmod, Hash: p.Hash, Type: p.Type, Kept: true})
 	})
-	return out, kept, err
+	switch {
+	case err != nil:
+		found.Close()
+		if ctx.Err() != nil {
+			return nil, kept, context.Cause(ctx)
+		}
+		return nil, kept, err
+	case kept.N == 0:
+		out.Close()
+		return found, kept, nil
+	}
+	found.Close()
+	return out, kept, nil
 }
