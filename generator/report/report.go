@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,10 +134,7 @@ func (p *Problems) Sorted() []Problem {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	slices.SortStableFunc(p.list, func(a, b Problem) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		return a.Line - b.Line
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line))
 	})
 	return p.list
 }

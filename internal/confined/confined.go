@@ -85,10 +85,7 @@ func (r *Root) WriteFile(name string, data []byte) error {
 		return err
 	}
 	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return CloseAfter(f, err)
 }
 
 // Sync syncs the file or directory name to disk.
@@ -97,11 +94,7 @@ func (r *Root) Sync(name string) error {
 	if err != nil {
 		return err
 	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return CloseAfter(f, f.Sync())
 }
 
 // CreateTemp creates a new file in the directory dir of r, named by

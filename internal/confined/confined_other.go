@@ -25,12 +25,16 @@ func Open(dir string) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newRoot(r, dir)
+}
+
+func newRoot(r *os.Root, name string) (*Root, error) {
 	f, err := r.Open(".")
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	return &Root{r: r, f: f, name: dir}, nil
+	return &Root{r: r, f: f, name: name}, nil
 }
 
 // Close closes r.
@@ -39,64 +43,52 @@ func (r *Root) Close() error { r.f.Close(); return r.r.Close() }
 // File returns the open directory of r.
 func (r *Root) File() *os.File { return r.f }
 
-func (r *Root) check(op, name string) error {
+// at checks that name is local to r and calls fn with it as os.Root
+// takes it.
+func (r *Root) at(op, name string, fn func(name string) error) error {
 	if _, err := split(name); err != nil {
 		return &fs.PathError{Op: op, Path: r.Path(name), Err: err}
 	}
-	return nil
+	return fn(filepath.FromSlash(name))
 }
 
 // OpenFile opens name with flag and, if it is created, perm.
-func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	if err := r.check("open", name); err != nil {
-		return nil, err
-	}
-	return r.r.OpenFile(filepath.FromSlash(name), flag, perm)
+func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (f *os.File, err error) {
+	err = r.at("open", name, func(name string) error {
+		f, err = r.r.OpenFile(name, flag, perm)
+		return err
+	})
+	return f, err
 }
 
 // OpenRoot opens the directory name as a Root.
 func (r *Root) OpenRoot(name string) (*Root, error) {
-	if err := r.check("open", name); err != nil {
-		return nil, err
-	}
-	sub, err := r.r.OpenRoot(filepath.FromSlash(name))
+	var sub *os.Root
+	err := r.at("open", name, func(name string) (err error) {
+		sub, err = r.r.OpenRoot(name)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	f, err := sub.Open(".")
-	if err != nil {
-		sub.Close()
-		return nil, err
-	}
-	return &Root{r: sub, f: f, name: r.Path(name)}, nil
+	return newRoot(sub, r.Path(name))
 }
 
 // Mkdir makes the directory name.
 func (r *Root) Mkdir(name string, perm fs.FileMode) error {
-	if err := r.check("mkdir", name); err != nil {
-		return err
-	}
-	return r.r.Mkdir(filepath.FromSlash(name), perm)
+	return r.at("mkdir", name, func(name string) error { return r.r.Mkdir(name, perm) })
 }
 
 // MkdirAll makes the directory name and those missing on the way.
 func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
-	if err := r.check("mkdir", name); err != nil {
-		return err
-	}
 	if path.Clean(name) == "." {
 		return nil
 	}
-	return r.r.MkdirAll(filepath.FromSlash(name), perm)
+	return r.at("mkdir", name, func(name string) error { return r.r.MkdirAll(name, perm) })
 }
 
 // Remove removes the file, link or empty directory name.
-func (r *Root) Remove(name string) error {
-	if err := r.check("remove", name); err != nil {
-		return err
-	}
-	return r.r.Remove(filepath.FromSlash(name))
-}
+func (r *Root) Remove(name string) error { return r.at("remove", name, r.r.Remove) }
 
 // RemoveDir removes the directory name if it is empty.
 func (r *Root) RemoveDir(name string) error {
@@ -108,13 +100,10 @@ func (r *Root) RemoveDir(name string) error {
 
 // RemoveAll removes name and everything in it.
 func (r *Root) RemoveAll(name string) error {
-	if err := r.check("remove", name); err != nil {
-		return err
-	}
 	if path.Clean(name) == "." {
 		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: errName}
 	}
-	return r.r.RemoveAll(filepath.FromSlash(name))
+	return r.at("remove", name, r.r.RemoveAll)
 }
 
 // Rename renames oldname in r to newname in dst, which must be r.

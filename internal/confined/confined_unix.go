@@ -97,6 +97,39 @@ func (r *Root) parent(op, name string, mkdir bool) (int, string, error) {
 	return fd, parts[len(parts)-1], nil
 }
 
+// at calls fn with the directory that holds the last part of name, and
+// that part (see parent), and wraps its error in an *fs.PathError of op.
+func (r *Root) at(op, name string, mkdir bool, fn func(dirfd int, base string) error) error {
+	dirfd, base, err := r.parent(op, name, mkdir)
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(dirfd)
+	if err := fn(dirfd, base); err != nil {
+		return &fs.PathError{Op: op, Path: r.Path(name), Err: err}
+	}
+	return nil
+}
+
+// at2 is at for two names, oldname in r and newname in dst (whose missing
+// directories it makes if mkdir); it wraps fn's error in an *os.LinkError.
+func (r *Root) at2(op, oldname string, dst *Root, newname string, mkdir bool, fn func(ofd int, obase string, nfd int, nbase string) error) error {
+	ofd, obase, err := r.parent(op, oldname, false)
+	if err != nil {
+		return err
+	}
+	defer r.closeDir(ofd)
+	nfd, nbase, err := dst.parent(op, newname, mkdir)
+	if err != nil {
+		return err
+	}
+	defer dst.closeDir(nfd)
+	if err := fn(ofd, obase, nfd, nbase); err != nil {
+		return &os.LinkError{Op: op, Old: r.Path(oldname), New: dst.Path(newname), Err: err}
+	}
+	return nil
+}
+
 // closeDir closes fd unless it is r's own.
 func (r *Root) closeDir(fd int) {
 	if fd != int(r.f.Fd()) {
@@ -107,85 +140,63 @@ func (r *Root) closeDir(fd int) {
 // OpenFile opens name with flag (os.O_RDONLY and the others) and, if it is
 // created, perm; a last name that is a link fails with ErrSymlink.
 func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	dirfd, base, err := r.parent("open", name, false)
-	if err != nil {
-		return nil, err
-	}
-	defer r.closeDir(dirfd)
 	var fd int
-	err = retry(func() (err error) {
-		fd, err = unix.Openat(dirfd, base, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+	err := r.at("open", name, false, func(dirfd int, base string) error {
+		err := retry(func() (err error) {
+			fd, err = unix.Openat(dirfd, base, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+			return err
+		})
+		if err != nil && !errors.Is(err, unix.EEXIST) {
+			err = linkErr(dirfd, base, err)
+		}
 		return err
 	})
 	if err != nil {
-		if !errors.Is(err, unix.EEXIST) {
-			err = linkErr(dirfd, base, err)
-		}
-		return nil, &fs.PathError{Op: "open", Path: r.Path(name), Err: err}
+		return nil, err
 	}
 	return os.NewFile(uintptr(fd), r.Path(name)), nil
 }
 
 // OpenRoot opens the directory name as a Root.
 func (r *Root) OpenRoot(name string) (*Root, error) {
-	dirfd, base, err := r.parent("open", name, false)
+	var fd int
+	err := r.at("open", name, false, func(dirfd int, base string) (err error) {
+		fd, err = openDir(dirfd, base)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	defer r.closeDir(dirfd)
-	fd, err := openDir(dirfd, base)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: r.Path(name), Err: err}
 	}
 	return &Root{f: os.NewFile(uintptr(fd), r.Path(name)), name: r.Path(name)}, nil
 }
 
 // Mkdir makes the directory name.
 func (r *Root) Mkdir(name string, perm fs.FileMode) error {
-	dirfd, base, err := r.parent("mkdir", name, false)
-	if err != nil {
-		return err
-	}
-	defer r.closeDir(dirfd)
-	if err := unix.Mkdirat(dirfd, base, uint32(perm.Perm())); err != nil {
-		return &fs.PathError{Op: "mkdir", Path: r.Path(name), Err: err}
-	}
-	return nil
+	return r.at("mkdir", name, false, func(dirfd int, base string) error {
+		return unix.Mkdirat(dirfd, base, uint32(perm.Perm()))
+	})
 }
 
 // MkdirAll makes the directory name and those missing on the way; a link
 // on the way, or as name, fails it.
 func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
-	dirfd, base, err := r.parent("mkdir", name, true)
-	if err != nil || base == "." {
-		return err
-	}
-	defer r.closeDir(dirfd)
-	err = unix.Mkdirat(dirfd, base, uint32(perm.Perm()))
-	if errors.Is(err, unix.EEXIST) {
-		var fd int
-		if fd, err = openDir(dirfd, base); err == nil {
-			unix.Close(fd)
+	return r.at("mkdir", name, true, func(dirfd int, base string) error {
+		if base == "." {
+			return nil
 		}
-	}
-	if err != nil {
-		return &fs.PathError{Op: "mkdir", Path: r.Path(name), Err: err}
-	}
-	return nil
+		err := unix.Mkdirat(dirfd, base, uint32(perm.Perm()))
+		if errors.Is(err, unix.EEXIST) {
+			var fd int
+			if fd, err = openDir(dirfd, base); err == nil {
+				unix.Close(fd)
+			}
+		}
+		return err
+	})
 }
 
 // Remove removes the file, link or empty directory name.
-func (r *Root) Remove(name string) error {
-	dirfd, base, err := r.parent("remove", name, false)
-	if err != nil {
-		return err
-	}
-	defer r.closeDir(dirfd)
-	if err := removeAt(dirfd, base); err != nil {
-		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: err}
-	}
-	return nil
-}
+func (r *Root) Remove(name string) error { return r.at("remove", name, false, removeAt) }
 
 // removeAt removes name in dirfd: a file or link, else an empty directory.
 func removeAt(dirfd int, name string) error {
@@ -201,35 +212,24 @@ func removeAt(dirfd int, name string) error {
 // RemoveDir removes the directory name if it is empty; a link there is
 // left.
 func (r *Root) RemoveDir(name string) error {
-	dirfd, base, err := r.parent("remove", name, false)
-	if err != nil {
-		return err
-	}
-	defer r.closeDir(dirfd)
-	if err := unix.Unlinkat(dirfd, base, unix.AT_REMOVEDIR); err != nil {
-		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: err}
-	}
-	return nil
+	return r.at("remove", name, false, func(dirfd int, base string) error {
+		return unix.Unlinkat(dirfd, base, unix.AT_REMOVEDIR)
+	})
 }
 
 // RemoveAll removes name and, if it is a directory, everything in it; a
 // link is removed, never followed. A name that does not exist is no error.
 func (r *Root) RemoveAll(name string) error {
-	dirfd, base, err := r.parent("remove", name, false)
+	err := r.at("remove", name, false, func(dirfd int, base string) error {
+		if base == "." {
+			return errName
+		}
+		return removeAllAt(dirfd, base)
+	})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	defer r.closeDir(dirfd)
-	if base == "." {
-		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: errName}
-	}
-	if err := removeAllAt(dirfd, base); err != nil && !errors.Is(err, unix.ENOENT) {
-		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: err}
-	}
-	return nil
+	return err
 }
 
 func removeAllAt(dirfd int, name string) error {
@@ -261,63 +261,46 @@ func removeAllAt(dirfd int, name string) error {
 // on the same file system), replacing what newname is unless it is a
 // non-empty directory; neither name is followed if it is a link.
 func (r *Root) Rename(oldname string, dst *Root, newname string) error {
-	return r.renameAt("rename", oldname, dst, newname, 0)
-}
-
-func (r *Root) renameAt(op, oldname string, dst *Root, newname string, flags uint) error {
-	ofd, obase, err := r.parent(op, oldname, false)
-	if err != nil {
-		return err
-	}
-	defer r.closeDir(ofd)
-	nfd, nbase, err := dst.parent(op, newname, false)
-	if err != nil {
-		return err
-	}
-	defer dst.closeDir(nfd)
-	if flags == 0 {
-		err = unix.Renameat(ofd, obase, nfd, nbase)
-	} else {
-		err = renameat2(ofd, obase, nfd, nbase, flags)
-	}
-	if err != nil {
-		return &os.LinkError{Op: op, Old: r.Path(oldname), New: dst.Path(newname), Err: err}
-	}
-	return nil
+	return r.at2("rename", oldname, dst, newname, false, unix.Renameat)
 }
 
 // LinkAt makes newname in dst a hard link to oldname in r, which is linked
 // itself if it is a symbolic link, never its target.
 func (r *Root) LinkAt(oldname string, dst *Root, newname string) error {
-	ofd, obase, err := r.parent("link", oldname, false)
-	if err != nil {
-		return err
-	}
-	defer r.closeDir(ofd)
-	nfd, nbase, err := dst.parent("link", newname, true)
-	if err != nil {
-		return err
-	}
-	defer dst.closeDir(nfd)
-	if err := unix.Linkat(ofd, obase, nfd, nbase, 0); err != nil {
-		return &os.LinkError{Op: "link", Old: r.Path(oldname), New: dst.Path(newname), Err: err}
-	}
-	return nil
+	return r.at2("link", oldname, dst, newname, true, func(ofd int, obase string, nfd int, nbase string) error {
+		return unix.Linkat(ofd, obase, nfd, nbase, 0)
+	})
 }
 
 // Chtimes sets the access and modification times of name, not of what it
 // leads to if it is a link.
 func (r *Root) Chtimes(name string, atime, mtime time.Time) error {
-	dirfd, base, err := r.parent("chtimes", name, false)
+	ts := []unix.Timespec{unix.NsecToTimespec(atime.UnixNano()), unix.NsecToTimespec(mtime.UnixNano())}
+	return r.at("chtimes", name, false, func(dirfd int, base string) error {
+		return unix.UtimesNanoAt(dirfd, base, ts, unix.AT_SYMLINK_NOFOLLOW)
+	})
+}
+
+// Link makes name a hard link to the open file f, the very file opened
+// (linkFile, or by its name and then checked to be f), whatever its name
+// now leads to. It fails with errors.ErrUnsupported where that cannot be
+// done (another file system, a name swapped meanwhile): copy from f then.
+func (r *Root) Link(f *os.File, name string) error {
+	dirfd, base, err := r.parent("link", name, true)
 	if err != nil {
 		return err
 	}
 	defer r.closeDir(dirfd)
-	ts := []unix.Timespec{unix.NsecToTimespec(atime.UnixNano()), unix.NsecToTimespec(mtime.UnixNano())}
-	if err := unix.UtimesNanoAt(dirfd, base, ts, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return &fs.PathError{Op: "chtimes", Path: r.Path(name), Err: err}
+	err = linkFile(f, dirfd, base)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.EEXIST):
+		return &fs.PathError{Op: "link", Path: r.Path(name), Err: err}
+	case errors.Is(err, unix.EXDEV):
+		return errors.ErrUnsupported
 	}
-	return nil
+	return linkByName(f, dirfd, base) // no /proc
 }
 
 // syncFlag opens a file to sync without waiting on a FIFO for a writer.

@@ -13,25 +13,25 @@ import (
 // its stage). The directory part of the path is opened as given, as the
 // directory of a Root is; the last name is never followed.
 
-// within opens the directory of path as a Root and returns it with the
-// last name of path.
-func within(path string) (*Root, string, error) {
+// within opens the directory of path as a Root and calls fn with it and
+// the last name of path.
+func within(path string, fn func(r *Root, name string) error) error {
 	r, err := Open(filepath.Dir(path))
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	return r, filepath.Base(path), nil
+	defer r.Close()
+	return fn(r, filepath.Base(path))
 }
 
 // CreateNew creates the file path, which must not exist, for reading and
 // writing, with the permissions perm.
-func CreateNew(path string, perm fs.FileMode) (*os.File, error) {
-	r, name, err := within(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+func CreateNew(path string, perm fs.FileMode) (f *os.File, err error) {
+	err = within(path, func(r *Root, name string) (err error) {
+		f, err = r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		return err
+	})
+	return f, err
 }
 
 // CreateTemp creates a new file in dir (os.TempDir() if ""), named by
@@ -63,34 +63,18 @@ func MkdirTemp(dir, pattern string) (string, error) {
 
 // Mkdir makes the directory path.
 func Mkdir(path string, perm fs.FileMode) error {
-	r, name, err := within(path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.Mkdir(name, perm)
+	return within(path, func(r *Root, name string) error { return r.Mkdir(name, perm) })
 }
 
 // Remove removes the file, link or empty directory path.
-func Remove(path string) error {
-	r, name, err := within(path)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	return r.Remove(name)
-}
+func Remove(path string) error { return within(path, (*Root).Remove) }
 
 // RemoveAll removes path and everything under it, following no link; a
 // path where nothing is, is no error.
 func RemoveAll(path string) error {
-	r, name, err := within(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil
-		}
-		return err
+	err := within(path, (*Root).RemoveAll)
+	if os.IsNotExist(err) {
+		return nil
 	}
-	defer r.Close()
-	return r.RemoveAll(name)
+	return err
 }

@@ -34,7 +34,6 @@ const maxTypes = 256
 
 // A Reader streams the entries of a cache file in the order of their
 // paths, for a caller that asks for paths in that same order ([Reader.Find]).
-// It holds one entry and a buffer, whatever the size of the cache.
 //
 // Any error met while streaming (the file was written to, or is damaged in
 // a way its checksum did not show) ends the stream: every later Find
@@ -340,40 +339,24 @@ func (d *streamDecoder) ReadByte() (byte, error) {
 	return c, err
 }
 
-func (d *streamDecoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, err := binary.ReadUvarint(d)
-	if err != nil {
-		d.setErr(err)
-		return 0
-	}
-	return v
-}
-
-func (d *streamDecoder) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, err := binary.ReadVarint(d)
-	if err != nil {
-		d.setErr(err)
-		return 0
+// field reads one field with read; on an error, which sticks, it returns
+// the zero value.
+func field[T any](d *streamDecoder, read func(io.ByteReader) (T, error)) T {
+	var v T
+	if d.err == nil {
+		var err error
+		if v, err = read(d); err != nil {
+			d.setErr(err)
+			var zero T
+			return zero
+		}
 	}
 	return v
 }
 
-func (d *streamDecoder) byte() byte {
-	if d.err != nil {
-		return 0
-	}
-	c, err := d.ReadByte()
-	if err != nil {
-		d.setErr(err)
-	}
-	return c
-}
+func (d *streamDecoder) uvarint() uint64 { return field(d, binary.ReadUvarint) }
+func (d *streamDecoder) varint() int64   { return field(d, binary.ReadVarint) }
+func (d *streamDecoder) byte() byte      { return field(d, io.ByteReader.ReadByte) }
 
 func (d *streamDecoder) fixed(dst []byte, n int) []byte {
 	if d.err != nil {

@@ -26,11 +26,8 @@ const countSize = binary.MaxVarintLen64
 // A Writer writes a new cache file, one entry at a time in ascending order
 // of paths, into a temporary file beside the cache (its name is the
 // cache's followed by ".tmp-" and a random suffix), which [Writer.Commit]
-// renames over the cache. It holds one entry and a buffer, whatever the
-// size of the cache. Until Commit returns, the cache file at path is the
-// one that was there: a crash leaves it, and the temporary file, behind.
-//
-// A Writer is not safe for concurrent use.
+// renames over the cache. Until Commit returns, the cache file at path is
+// the one that was there: a crash leaves it, and the temporary file, behind.
 type Writer struct {
 	rep     *confined.Replacement
 	f       *os.File

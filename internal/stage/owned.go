@@ -47,15 +47,7 @@ type manifest struct {
 func writeManifest(root *confined.Root, name string, at time.Time) error {
 	docs := root.Path(name)
 	m := manifest{Generator: "rsgen", At: at.UTC(), Files: []string{}}
-	err := filepath.WalkDir(docs, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(docs, p)
-		m.Files = append(m.Files, filepath.ToSlash(rel))
-		return nil
-	})
-	if err != nil {
+	if err := collectFiles(docs, ".", &m.Files); err != nil {
 		return err
 	}
 	slices.Sort(m.Files)

@@ -64,11 +64,7 @@ func (s *Stage) Publish() error {
 	if err := s.step("check"); err != nil {
 		return err
 	}
-	prev, err := checkOwned(s.out)
-	if err != nil {
-		return err
-	}
-	if err := checkNotOlder(prev, s.at); err != nil {
+	if err := s.Check(); err != nil {
 		return err
 	}
 	if err := s.step("manifest"); err != nil {
@@ -94,7 +90,9 @@ func (s *Stage) Publish() error {
 		return fmt.Errorf("writing the journal of the publish: %w", display.WithoutPath(err))
 	}
 	if err := s.swap(j); err != nil {
-		s.rollBack(j)
+		if !rollBack(s.root, s.name, j) {
+			s.name = "" // the old documents are there: not Discard's to remove
+		}
 		return err
 	}
 	// The new output is in place and on disk: failing to remove what it
@@ -173,7 +171,7 @@ func (s *Stage) swap(j *journal) error {
 	if _, err := checkOwned(s.out); err != nil {
 		return err
 	}
-	if _, err := exchange(s.root, s.name+"/"+DocsDir, DocsDir); err != nil {
+	if err := exchange(s.root, s.name+"/"+DocsDir, DocsDir); err != nil {
 		return fmt.Errorf("moving %s into place: %w", DocsDir, unwrapLink(err))
 	}
 	if err := s.step("sync output"); err != nil {
@@ -241,23 +239,16 @@ func copyFile(root *confined.Root, src, dst string) error {
 	return confined.CloseAfter(out, err)
 }
 
-// rollBack undoes a publish that failed: the documents are swapped back if
-// they were swapped, then each file outside them gets its old version back
-// (or is removed, if it had none), then the directories made for them are
-// removed. Done in this order, a kill in the middle leaves what the next
-// build's recoverStages undoes the same way.
+// rollBack undoes the publish of j from the stage dir into root, which
+// failed: the documents are swapped back if they were swapped, then each
+// file outside them gets its old version back (or is removed, if it had
+// none), then the directories made for them are removed. Done in this
+// order, a kill in the middle leaves what the next build's recoverStages
+// undoes the same way.
 //
-// If the documents cannot be swapped back, the stage, which holds the old
-// ones, is kept for the next build, which finishes the publish instead.
-func (s *Stage) rollBack(j *journal) {
-	if !rollBack(s.root, s.name, j) {
-		s.name = "" // not Discard's to remove
-	}
-}
-
-// rollBack undoes the publish of j from the stage dir into root; it
-// reports false, having changed nothing, if the documents cannot be
-// swapped back.
+// It reports false, having changed nothing, if the documents cannot be
+// swapped back: the stage, which holds the old ones, is then kept for the
+// next build, which finishes the publish instead.
 func rollBack(root *confined.Root, dir string, j *journal) bool {
 	out := root.Name()
 	newDocs := dir + "/" + DocsDir
@@ -266,7 +257,7 @@ func rollBack(root *confined.Root, dir string, j *journal) bool {
 		if _, lerr := os.Lstat(root.Path(newDocs)); errors.Is(lerr, fs.ErrNotExist) {
 			err = root.Rename(DocsDir, root, newDocs) // there were no old documents
 		} else {
-			_, err = exchange(root, newDocs, DocsDir)
+			err = exchange(root, newDocs, DocsDir)
 		}
 		if err != nil {
 			return false

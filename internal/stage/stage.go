@@ -89,47 +89,55 @@ func New(out string, dry bool) (*Stage, error) {
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
 	s := &Stage{out: out, created: created}
+	if err := s.open(dry); err != nil {
+		if !errors.Is(err, ErrBusy) { // the other build may have created out too: leave it
+			s.Discard()
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// open opens and locks the output directory, recovers the stages of
+// killed builds, and makes and locks the stage.
+func (s *Stage) open(dry bool) error {
+	out := s.out
+	wrap := func(err error) error {
+		return fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
+	}
 	root, err := confined.Open(out)
 	if err != nil {
-		s.Discard()
-		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
+		return wrap(err)
 	}
 	s.root = root
 	lock, err := lockDir(out)
 	if errors.Is(err, errLocked) {
-		// The other build may have created out too: leave it.
-		return nil, fmt.Errorf("output directory %s: %w", out, ErrBusy)
+		return fmt.Errorf("output directory %s: %w", out, ErrBusy)
 	}
 	if err != nil {
-		s.Discard()
-		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
+		return wrap(err)
 	}
 	s.outLock = lock
 	s.notices = recoverStages(root, dry)
 	if _, err := checkOwned(out); err != nil {
-		s.Discard()
-		return nil, fmt.Errorf("output directory %s: %w", out, err)
+		return fmt.Errorf("output directory %s: %w", out, err)
 	}
 	var rnd [8]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
-		s.Discard()
-		return nil, err
+		return err
 	}
 	name := Prefix + hex.EncodeToString(rnd[:])
 	if err := root.Mkdir(name, 0o755); err != nil {
-		s.Discard()
-		return nil, fmt.Errorf("output directory %s is not writable: %w", out, display.WithoutPath(err))
+		return fmt.Errorf("output directory %s is not writable: %w", out, display.WithoutPath(err))
 	}
 	s.name, s.dir = name, filepath.Join(out, name)
 	if s.stageLock, err = lockDir(s.dir); err != nil {
-		s.Discard()
-		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
+		return wrap(err)
 	}
 	if err := root.Mkdir(name+"/"+DocsDir, 0o755); err != nil {
-		s.Discard()
-		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
+		return wrap(err)
 	}
-	return s, nil
+	return nil
 }
 
 // SetSnapshot records the time of the snapshot staged: Publish refuses to

@@ -59,7 +59,7 @@ type entry struct {
 // writePrevious publishes a previous build in a directory, its Resource
 // List holding entries in the order given, and reads it back as a build
 // of base does.
-func writePrevious(t *testing.T, entries ...entry) *previous.Site {
+func writePrevious(t testing.TB, entries ...entry) *previous.Site {
 	t.Helper()
 	dir := t.TempDir()
 	write := func(name, body string) {
@@ -103,7 +103,7 @@ func writePrevious(t *testing.T, entries ...entry) *previous.Site {
 }
 
 // spoolOf spools the entries of site, keyed by their paths under base.
-func spoolOf(t *testing.T, area *spill.Area, site *previous.Site) *Previous {
+func spoolOf(t testing.TB, area *spill.Area, site *previous.Site) *Previous {
 	t.Helper()
 	b, err := uri.ParseBase(base)
 	if err != nil {
@@ -118,7 +118,7 @@ func spoolOf(t *testing.T, area *spill.Area, site *previous.Site) *Previous {
 
 // newJoin is a Join of a build at at with a previous build of entries at
 // since, publishing SHA-256.
-func newJoin(t *testing.T, entries ...entry) *Join {
+func newJoin(t testing.TB, entries ...entry) *Join {
 	t.Helper()
 	area := spilltest.Area(t)
 	return &Join{

@@ -16,12 +16,10 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-// A Join finds the changes of a build since the previous one: it joins
-// the resources the build found with the previous build's entries, both
-// in the order of their paths. It is made once the previous build is
-// read, before the scan, and used by one goroutine, step after step:
-// [Join.KeepUnread] while the source is scanned, [Join.Run] once it is,
-// [Join.Reconcile] once the resources published are known.
+// A Join finds the changes of a build since the previous one. It is made
+// once the previous build is read, before the scan, and used step after
+// step: [Join.KeepUnread] while the source is scanned, [Join.Run] once it
+// is, [Join.Reconcile] once the resources published are known.
 type Join struct {
 	Previous *Previous   // the previous build's entries, spooled (SpoolPrevious)
 	Since    time.Time   // the previous build's snapshot time
@@ -49,9 +47,6 @@ type Join struct {
 // resources spooled again with their lastmods (resources is closed) and
 // the changes, in chronological order. A failure to read the previous
 // entries is a docs.ErrPrevious.
-//
-// The previous build's entries are not held: they stream from the spool
-// of Previous, and the two are merged as they come.
 func (j *Join) Run(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, *spill.ChangeSet, error) {
 	out, changes, reread, err := j.join(ctx, resources)
 	if err != nil {
@@ -103,99 +98,96 @@ func (j *Join) Run(ctx context.Context, resources *spill.ResourceSpool) (*spill.
 // the lastmods the join gives them, the changes it can tell, and the
 // resources it cannot tell without reading them again.
 func (j *Join) join(ctx context.Context, resources *spill.ResourceSpool) (out *spill.ResourceSpool, changes *spill.ChangeSet, reread []rereadJob, err error) {
-	it, err := j.Previous.iter(ctx)
-	if err != nil {
+	if changes, err = j.Spill.Changes(); err != nil {
 		return nil, nil, nil, err
+	}
+	out, err = j.walk(ctx, resources, func(e *prevEntry, r *spill.Resource, out *spill.ResourceSpool) error {
+		var c spill.Change
+		switch {
+		case r == nil:
+			c = j.deleted(e.Resource.Loc)
+		case e == nil:
+			c = j.newChange(r, nil, rsxml.ChangeCreated)
+		case r.Kept: // a kept resource is its previous entry: it could not be read
+			return nil
+		default:
+			job, err := j.match(r, &e.Resource, out.Len(), changes)
+			if job != nil {
+				reread = append(reread, *job)
+			}
+			return err
+		}
+		return changes.Add(&c)
+	})
+	if err != nil {
+		changes.Close()
+		return nil, nil, nil, err
+	}
+	return out, changes, reread, nil
+}
+
+// walk merges the previous build's entries with the resources, both in the
+// order of their paths (the entries with no path, foreign, come last),
+// into a new spool of the resources. For each pair of an entry and the
+// resource of its path, each resource with no entry (e nil) and each
+// entry with no resource (r nil), in that order, it calls each, which may
+// change r or add to out; then it adds r to out. On an error it closes
+// out.
+func (j *Join) walk(ctx context.Context, resources *spill.ResourceSpool, each func(e *prevEntry, r *spill.Resource, out *spill.ResourceSpool) error) (out *spill.ResourceSpool, err error) {
+	prev, err := j.Previous.iter(ctx)
+	if err != nil {
+		return nil, err
 	}
 	scan, err := resources.Iter()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	if out, err = j.Spill.Resources(); err != nil {
-		return nil, nil, nil, err
-	}
-	if changes, err = j.Spill.Changes(); err != nil {
-		out.Close()
-		return nil, nil, nil, err
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
 			out.Close()
-			changes.Close()
 		}
 	}()
-	reread, err = j.merge(it, scan, out, changes)
-	return out, changes, reread, err
-}
-
-// merge joins the previous build's entries (it) with the resources of
-// the scan, in the order of their keys: the resources go to out, the
-// changes to changes, and the jobs to read a resource again are returned.
-func (j *Join) merge(it *prevIter, scan *spill.ResourceIter, out *spill.ResourceSpool, changes *spill.ChangeSet) (reread []rereadJob, err error) {
-	deleted := func(loc string) error {
-		c := j.deleted(loc)
-		return changes.Add(&c)
-	}
 	more := scan.Next()
-	// pass spools the resource at the head of the scan and moves on.
-	pass := func() error {
-		err := out.Add(&scan.Cur)
-		more = scan.Next()
-		return err
-	}
-	created := func() error {
-		c := j.newChange(&scan.Cur, nil, rsxml.ChangeCreated)
-		if err := changes.Add(&c); err != nil {
+	// pass hands the resource at the head of the scan to each, with e,
+	// spools it and moves on.
+	pass := func(e *prevEntry) error {
+		if err := each(e, &scan.Cur, out); err != nil {
 			return err
 		}
-		return pass()
+		if err := out.Add(&scan.Cur); err != nil {
+			return err
+		}
+		more = scan.Next()
+		return nil
 	}
-	for it.Next() {
-		p := &it.Cur.Resource
-		if it.Cur.Foreign {
-			// not a file under the base URL: none of this build's
-			if err := deleted(p.Loc); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		key := it.Cur.Key
-		for more && scan.Cur.Path < key {
-			if err := created(); err != nil {
+	for prev.Next() {
+		e := &prev.Cur
+		for more && !e.Foreign && scan.Cur.Path < e.Key {
+			if err := pass(nil); err != nil {
 				return nil, err
 			}
 		}
-		if !more || scan.Cur.Path != key {
-			if err := deleted(p.Loc); err != nil {
-				return nil, err
-			}
-			continue
+		if more && !e.Foreign && scan.Cur.Path == e.Key {
+			err = pass(e)
+		} else {
+			err = each(e, nil, out)
 		}
-		if !scan.Cur.Kept { // a kept resource is its previous entry: it could not be read
-			job, err := j.match(&scan.Cur, p, out.Len(), changes)
-			if err != nil {
-				return nil, err
-			}
-			if job != nil {
-				reread = append(reread, *job)
-			}
-		}
-		if err := pass(); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
-	if err := it.Err(); err != nil {
+	if err := prev.Err(); err != nil {
 		return nil, err
 	}
 	for more {
-		if err := created(); err != nil {
+		if err := pass(nil); err != nil {
 			return nil, err
 		}
 	}
-	if err := scan.Err(); err != nil {
-		return nil, err
-	}
-	return reread, nil
+	return out, scan.Err()
 }
 
 // match compares r, the resource of the scan at index i of its spool,
@@ -216,7 +208,6 @@ func (j *Join) match(r *spill.Resource, p *previous.Resource, i int, changes *sp
 	return nil, nil
 }
 
-// count sets the counts of the report from the changes.
 func (j *Join) count(c *spill.ChangeSet) {
 	if j.Report != nil {
 		j.Report.Created, j.Report.Updated, j.Report.Deleted = c.Created, c.Updated, c.Deleted

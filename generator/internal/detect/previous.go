@@ -147,15 +147,11 @@ func (p *Previous) Close() {
 // iter returns an iterator over the entries, once they are all spooled:
 // in the order of their keys (paths under the base URL), then those with
 // no key (foreign).
-func (p *Previous) iter(ctx context.Context) (*prevIter, error) {
+func (p *Previous) iter(ctx context.Context) (*spill.Iter[prevEntry], error) {
 	if err := p.wait(ctx); err != nil {
 		return nil, err
 	}
-	r, err := p.file.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
-	}
-	return &prevIter{r: r}, nil
+	return spill.NewIter(p.file, readEntry, nil)
 }
 
 // A prevEntry is one entry of the previous build's Resource List.
@@ -165,40 +161,12 @@ type prevEntry struct {
 	Resource previous.Resource
 }
 
-// A prevIter reads the entries of a Previous: Next moves to the next one,
-// Cur, until it returns false; then Err says why.
-type prevIter struct {
-	Cur  prevEntry // its slices are reused by Next
-	r    *binrec.FileReader
-	fail error
-}
-
-// Next reads the next entry into it.Cur, and reports whether there was one.
-func (it *prevIter) Next() bool {
-	if it.fail != nil || !it.r.Next() {
-		return false
+// readEntry reads an entry of spoolPrevious's record.
+func readEntry(d *binrec.Reader, e *prevEntry) error {
+	e.Foreign = d.Byte() == 1
+	e.Key = ""
+	if !e.Foreign {
+		e.Key = d.String()
 	}
-	d := binrec.NewReader(it.r.Record(), binrec.ErrCorrupt)
-	c := &it.Cur
-	c.Foreign = d.Byte() == 1
-	c.Key = ""
-	if !c.Foreign {
-		c.Key = d.String()
-	}
-	if err := previous.ReadResource(d, &c.Resource); err != nil {
-		it.fail = fmt.Errorf("%w: %w", spill.ErrSpool, err)
-		return false
-	}
-	return true
-}
-
-// Err is the error that ended the entries, nil at their end.
-func (it *prevIter) Err() error {
-	if it.fail != nil {
-		return it.fail
-	}
-	if err := it.r.Err(); err != nil {
-		return fmt.Errorf("%w: %w", spill.ErrSpool, err)
-	}
-	return nil
+	return previous.ReadResource(d, &e.Resource)
 }

@@ -39,16 +39,11 @@ func (j *Join) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) 
 	}
 	verdicts := make([]verdict, len(jobs))
 	byName := make(map[string]int, len(jobs))
-	var pending []hashing.Job
+	pending := make([]hashing.Job, len(jobs))
 	for k, job := range jobs {
-		r := &job.res
-		byName[r.Path] = k
-		hj := j.ReadAgain(r.Path)
-		hj.Name = r.Path
-		pending = append(pending, hj)
-	}
-	if len(pending) == 0 {
-		return verdicts, nil
+		byName[job.res.Path] = k
+		pending[k] = j.ReadAgain(job.res.Path)
+		pending[k].Name = job.res.Path
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	in := make(chan hashing.Job)

@@ -229,10 +229,10 @@ func (d *ChangeDump) fit(carried, fresh []packages.Package) ([]packages.Package,
 // the files created and updated, and a manifest entry without bytes for
 // each deletion.
 func changeItems(s *spill.ChangeSet) zipdump.Seq {
-	return spoolSeq[*spill.ChangeIter]{
+	return spoolSeq[*spill.Iter[spill.Change]]{
 		iter: s.Iter,
-		name: func(it *spill.ChangeIter) string { return changeItem(&it.Cur).Name },
-		item: func(it *spill.ChangeIter) zipdump.Item { return changeItem(&it.Cur) },
+		name: func(it *spill.Iter[spill.Change]) string { return changeItem(&it.Cur).Name },
+		item: func(it *spill.Iter[spill.Change]) zipdump.Item { return changeItem(&it.Cur) },
 	}
 }
 

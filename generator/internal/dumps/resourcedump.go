@@ -107,10 +107,10 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 // resourceItems is the zipdump.Seq of the resources of a spool, each of
 // which has a file: those of a tree.
 func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
-	return spoolSeq[*spill.ResourceIter]{
+	return spoolSeq[*spill.Iter[spill.Resource]]{
 		iter: s.Iter,
-		name: func(it *spill.ResourceIter) string { return it.Cur.Path },
-		item: func(it *spill.ResourceIter) zipdump.Item { return resourceItem(&it.Cur) },
+		name: func(it *spill.Iter[spill.Resource]) string { return it.Cur.Path },
+		item: func(it *spill.Iter[spill.Resource]) zipdump.Item { return resourceItem(&it.Cur) },
 	}
 }
 

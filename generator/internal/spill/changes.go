@@ -22,8 +22,8 @@ type ChangeSet struct {
 	closed bool
 	buf    []byte
 
-	n, Created, Updated, Deleted int
-	times                        []int64 // the datetime of each change, in order, in unix seconds (after finish)
+	Created, Updated, Deleted int
+	times                     []int64 // the datetime of each change, in order, in unix seconds (after finish)
 }
 
 // DefaultSortMemory is the memory of the sort of a build's changes.
@@ -53,15 +53,13 @@ func (s *ChangeSet) Add(c *Change) error {
 	key := appendTimeKey(s.buf[:0], c.Datetime)
 	key = append(key, c.Loc...)
 	n := len(key)
-	rec := append(key, c.Change...)
-	rec = append(rec, 0)
+	rec := binrec.AppendBytes(key, c.Change)
 	rec = binrec.AppendTime(rec, c.Datetime)
 	rec = AppendResource(rec, &Resource{}, &c.Resource)
 	s.buf = rec
 	if err := s.sorter.Add(rec[:n], rec[n:]); err != nil {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s.n++
 	switch c.Change {
 	case rsxml.ChangeCreated:
 		s.Created++
@@ -85,7 +83,6 @@ func (s *ChangeSet) Finish(a *Area) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	defer it.Close()
 	spill, err := a.Path()
 	if err != nil {
 		return err
@@ -93,7 +90,7 @@ func (s *ChangeSet) Finish(a *Area) error {
 	if s.file, err = binrec.Create(spill, "changes-*"); err != nil {
 		return fmt.Errorf("%w: %w", ErrSpool, err)
 	}
-	s.times = make([]int64, 0, s.n)
+	s.times = make([]int64, 0, s.Len())
 	for it.Next() {
 		key := it.Key()
 		s.times = append(s.times, int64(binary.BigEndian.Uint64(key)^1<<63))
@@ -114,7 +111,7 @@ func (s *ChangeSet) Len() int {
 	if s == nil {
 		return 0
 	}
-	return s.n
+	return s.Created + s.Updated + s.Deleted
 }
 
 // Close removes the set's files.
@@ -138,78 +135,32 @@ func (s *ChangeSet) Each(fn func(c *Change) error) error {
 	if err != nil {
 		return err
 	}
-	return drain(it.Next, &it.Cur, it.Err, fn)
+	return it.Each(fn)
 }
 
 // Iter returns an iterator over the changes, from the first.
-func (s *ChangeSet) Iter() (*ChangeIter, error) {
+func (s *ChangeSet) Iter() (*Iter[Change], error) {
 	if s == nil {
-		return &ChangeIter{}, nil
+		return &Iter[Change]{}, nil
 	}
-	r, err := s.file.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
-	}
-	return &ChangeIter{r: r}, nil
+	return NewIter(s.file, readChange, (*Change).Entry)
 }
 
-// A ChangeIter reads a ChangeSet.
-type ChangeIter struct {
-	r    *binrec.FileReader // nil for an empty set
-	Cur  Change
-	fail error
-}
-
-// Next reads the next change into Cur, and reports whether there was one.
-func (it *ChangeIter) Next() bool {
-	if it.r == nil || it.fail != nil || !it.r.Next() {
-		return false
-	}
-	rec := it.r.Record()
-	k := 0
-	for k < len(rec) && rec[k] != 0 {
-		k++
-	}
-	it.Cur.Change = changeKind(rec[:k])
-	d := binrec.NewReader(rec[min(k+1, len(rec)):], binrec.ErrCorrupt)
-	it.Cur.Datetime = d.Time()
-	it.Cur.Resource = Resource{}
-	if err := ReadResource(d, &it.Cur.Resource, func(t []byte) string { return string(t) }); err != nil || it.Cur.Change == "" {
-		it.fail = fmt.Errorf("%w: %w", ErrSpool, binrec.ErrCorrupt)
-		return false
-	}
-	return true
-}
-
-// changeKind returns the constant of a change kind read back.
-func changeKind(b []byte) string {
+// readChange reads a change of Add's record.
+func readChange(d *binrec.Reader, c *Change) error {
+	kind := d.Bytes()
+	c.Change = "" // the constant, not a string of its own
 	for _, k := range []string{rsxml.ChangeCreated, rsxml.ChangeUpdated, rsxml.ChangeDeleted} {
-		if string(b) == k {
-			return k
+		if string(kind) == k {
+			c.Change = k
 		}
 	}
-	return ""
-}
-
-// Err returns the error that ended the iteration early, if one did.
-func (it *ChangeIter) Err() error {
-	if it.fail != nil {
-		return it.fail
-	}
-	if it.r != nil && it.r.Err() != nil {
-		return fmt.Errorf("%w: %w", ErrSpool, it.r.Err())
+	c.Datetime = d.Time()
+	c.Resource = Resource{}
+	if err := ReadResource(d, &c.Resource, func(t []byte) string { return string(t) }); err != nil || c.Change == "" {
+		return binrec.ErrCorrupt
 	}
 	return nil
-}
-
-// Fill fills e with the next change: a fill function of a list, which
-// calls it once for each index, in order. An error is Err's.
-func (it *ChangeIter) Fill(_ int, e *rsxml.Entry) {
-	if !it.Next() {
-		*e = rsxml.Entry{}
-		return
-	}
-	it.Cur.Entry(e)
 }
 
 // Datetime is the datetime of the i-th change, in their order, once the set

@@ -8,7 +8,7 @@
 // stage. A [ResourceSpool] holds the [Resource]s of one step in the order
 // of their paths, each stored with the prefixes it shares with the one
 // before (a path, a URL) left out, and is read again as often as needed
-// through a [ResourceIter]; a [ChangeSet] sorts a build's [Change]s by
+// through an [Iter]; a [ChangeSet] sorts a build's [Change]s by
 // their datetime on disk (package internal/extsort) and keeps only the
 // datetimes in memory, which the Change Lists are cut by.
 //

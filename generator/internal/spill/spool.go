@@ -17,9 +17,6 @@ import (
 // paths, on disk: the scan writes them, and each step after it (the join
 // with the previous build, the Resource Dump, the Resource List, the host
 // files) reads them once, one at a time, and may write the next step's.
-// A build's memory is then that of one resource per step, whatever the
-// size of the tree. The file is in the stage's spill directory and goes
-// with it (Area).
 type ResourceSpool struct {
 	file   *binrec.File
 	closed bool
@@ -189,13 +186,32 @@ func (s *ResourceSpool) Patch(i int, modified time.Time) {
 	s.patches = append(s.patches, lastmodPatch{i, modified})
 }
 
-// Iter returns an iterator over the resources, from the first.
-func (s *ResourceSpool) Iter() (*ResourceIter, error) {
-	r, err := s.file.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrSpool, err)
+// Iter returns an iterator over the resources, from the first. The
+// strings of Cur are its own; the Links slice is reused.
+func (s *ResourceSpool) Iter() (*Iter[Resource], error) {
+	patches, i := s.patches, -1
+	types := map[string]string{} // media types, shared: a site has few
+	intern := func(b []byte) string {
+		if s, ok := types[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		if len(types) < 256 {
+			types[s] = s
+		}
+		return s
 	}
-	return &ResourceIter{r: r, patches: s.patches, i: -1, types: map[string]string{}}, nil
+	return NewIter(s.file, func(d *binrec.Reader, r *Resource) error {
+		if err := ReadResource(d, r, intern); err != nil {
+			return err
+		}
+		for i++; len(patches) > 0 && patches[0].i <= i; patches = patches[1:] {
+			if patches[0].i == i {
+				r.Modified = patches[0].modified
+			}
+		}
+		return nil
+	}, (*Resource).Entry)
 }
 
 // Each calls fn with each resource in order, until it returns an error.
@@ -205,50 +221,7 @@ func (s *ResourceSpool) Each(fn func(r *Resource) error) error {
 	if err != nil {
 		return err
 	}
-	return drain(it.Next, &it.Cur, it.Err, fn)
-}
-
-// drain calls fn with cur after each next, until next returns false or fn
-// an error; then it returns err() if fn did not fail.
-func drain[T any](next func() bool, cur *T, err func() error, fn func(*T) error) error {
-	for next() {
-		if e := fn(cur); e != nil {
-			return e
-		}
-	}
-	return err()
-}
-
-// A ResourceIter reads a ResourceSpool.
-type ResourceIter struct {
-	r       *binrec.FileReader
-	patches []lastmodPatch
-	i       int // index of cur
-	Cur     Resource
-	types   map[string]string // media types, shared: a site has few
-	fail    error
-}
-
-// Next reads the next resource into Cur. The strings of Cur are its own;
-// the Links slice is reused.
-func (it *ResourceIter) Next() bool {
-	if it.fail != nil || !it.r.Next() {
-		return false
-	}
-	it.i++
-	d := binrec.NewReader(it.r.Record(), binrec.ErrCorrupt)
-	r := &it.Cur
-	if err := ReadResource(d, r, it.intern); err != nil {
-		it.fail = fmt.Errorf("%w: %w", ErrSpool, err)
-		return false
-	}
-	for len(it.patches) > 0 && it.patches[0].i <= it.i {
-		if it.patches[0].i == it.i {
-			r.Modified = it.patches[0].modified
-		}
-		it.patches = it.patches[1:]
-	}
-	return true
+	return it.Each(fn)
 }
 
 // readShared reads a string spooled by appendShared after prev.
@@ -269,42 +242,8 @@ func readShared(d *binrec.Reader, prev string) string {
 	return sb.String()
 }
 
-func (it *ResourceIter) intern(b []byte) string {
-	if s, ok := it.types[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(it.types) < 256 {
-		it.types[s] = s
-	}
-	return s
-}
-
-// Fill fills e with the next resource: a fill function of a list, which
-// calls it once for each index, in order. An error is Err's.
-func (it *ResourceIter) Fill(_ int, e *rsxml.Entry) {
-	if !it.Next() {
-		*e = rsxml.Entry{}
-		return
-	}
-	it.Cur.Entry(e)
-}
-
-// Err returns the error that ended the iteration early, if one did.
-func (it *ResourceIter) Err() error {
-	if it.fail != nil {
-		return it.fail
-	}
-	if err := it.r.Err(); err != nil {
-		return fmt.Errorf("%w: %w", ErrSpool, err)
-	}
-	return nil
-}
-
-// An Area is the directory of a build's spill files in its stage:
-// the spools between the steps and the external sorts. It is made on first
-// use; remove closes every spool made in it and removes it, before the
-// stage is checked and published (on a failure it goes with the stage).
+// An Area is the directory of a build's spill files in its stage (see the
+// package documentation).
 type Area struct {
 	Stage *stage.Stage
 	// SortMemory is the memory of the sort of the changes;
