@@ -384,7 +384,6 @@ func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
 	if err != nil {
 		return err
 	}
-	defer it.Close()
 	// The entries of one <loc>, sorted by part and line: the first is the
 	// one listed first.
 	type at struct{ part, line uint32 }

@@ -119,7 +119,6 @@ func (inv *Inventory) List(ctx context.Context, dir string, fn func(*Object) err
 	if err != nil {
 		return err
 	}
-	defer it.Close()
 	last := ""
 	for it.Next() {
 		o, err := decodeObject(string(it.Key()), it.Value())

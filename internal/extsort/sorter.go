@@ -326,6 +326,3 @@ func (it *Iter) Value() []byte { return it.cur.val }
 // Err returns the error that ended the pass early, if any.
 func (it *Iter) Err() error { return it.err }
 
-// Close ends the pass. An Iter holds no file of its own (the runs are
-// the Sorter's, open until its Close), so it cannot fail.
-func (it *Iter) Close() error { return nil }

@@ -17,7 +17,6 @@ func collect(t *testing.T, s *Sorter) []rec {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer it.Close()
 	var out []rec
 	for it.Next() {
 		out = append(out, rec{string(it.Key()), string(it.Value())})
@@ -123,7 +122,6 @@ func BenchmarkSorter(b *testing.B) {
 				it, _ := s.Iter()
 				for it.Next() {
 				}
-				it.Close()
 				s.Close()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/record")

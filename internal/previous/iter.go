@@ -367,10 +367,7 @@ func (it *ResourceIter) Close() error {
 	if it.lr != nil {
 		errs = append(errs, it.lr.close())
 	}
-	if it.sit != nil {
-		errs = append(errs, it.sit.Close())
-		it.sit = nil
-	}
+	it.sit = nil
 	if it.sorter != nil {
 		errs = append(errs, it.sorter.Close())
 		it.sorter = nil

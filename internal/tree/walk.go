@@ -221,7 +221,6 @@ func (w *Walker) bigDir(ctx context.Context, d *Dir, l *Listing, entries []fs.Di
 	if err != nil {
 		return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
 	}
-	defer it.Close()
 	for it.Next() {
 		name := strings.TrimSuffix(string(it.Key()), "/")
 		de := sortedEntry{name: name, typ: fs.FileMode(binary.BigEndian.Uint32(it.Value()))}

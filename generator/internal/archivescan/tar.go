@@ -140,7 +140,6 @@ func (sc *Scan) spoolSorted(sorter *extsort.Sorter) (*spill.ResourceSpool, error
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
-	defer it.Close()
 	found, err := sc.Spill.Resources()
 	if err != nil {
 		return nil, err
