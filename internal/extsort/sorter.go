@@ -325,4 +325,3 @@ func (it *Iter) Value() []byte { return it.cur.val }
 
 // Err returns the error that ended the pass early, if any.
 func (it *Iter) Err() error { return it.err }
-
