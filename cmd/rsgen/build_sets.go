@@ -46,7 +46,7 @@ func runSite(c *cli.Context) error {
 	}
 	var allowed []string // the flags --config takes: the site's keys that are flags, and commandOnly
 	for _, k := range append(append(slices.Clone(siteKeys), flagOnError), commandOnly[1:]...) {
-		if _, ok := fileOnly[k]; !ok && k != flagFailFast {
+		if !fileOnly(k) && k != flagFailFast {
 			allowed = append(allowed, "--"+k)
 		}
 	}
