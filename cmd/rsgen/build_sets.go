@@ -155,7 +155,7 @@ func envOnly(c *cli.Context, name string) bool {
 		if fl.Names()[0] != name || !fl.IsSet() {
 			continue
 		}
-		for _, e := range envVarsOf(fl) {
+		for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
 			if v, ok := os.LookupEnv(e); ok && v == c.String(name) {
 				return true
 			}
@@ -171,7 +171,7 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 	var out []string
 	for _, fl := range c.Command.Flags {
 		name := fl.Names()[0]
-		for _, e := range envVarsOf(fl) {
+		for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
 			v, ok := os.LookupEnv(e)
 			switch {
 			case !ok || v == "" || !envOnly(c, name):
@@ -455,12 +455,4 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
-}
-
-// envVarsOf returns the environment variables of fl.
-func envVarsOf(fl cli.Flag) []string {
-	if e, ok := fl.(interface{ GetEnvVars() []string }); ok {
-		return e.GetEnvVars()
-	}
-	return nil
 }
