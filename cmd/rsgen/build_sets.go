@@ -127,17 +127,12 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
 	}
-	line, err := f.lineConfig(c)
+	sets, templates, err := f.configs(c)
 	if err != nil {
 		return err
 	}
-	cfg, err := f.config(c, &f.top, line)
-	if err != nil {
-		return err
-	}
-	if cfg.Templates, err = f.overlay(); err != nil {
-		return err
-	}
+	cfg := sets[0]
+	cfg.Templates = templates
 	for _, msg := range f.envNotices(c) {
 		noticer(c.App.ErrWriter, c.Bool(flagQuiet))(msg)
 	}
@@ -203,50 +198,53 @@ func (f *siteFile) given(c *cli.Context, k string) bool {
 
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
-	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
-	line, err := f.lineConfig(c)
-	if err != nil {
+	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.top.cfg.Describedby}
+	var err error
+	if site.Sets, site.Templates, err = f.configs(c); err != nil {
 		return site, err
-	}
-	for i := range f.sets {
-		cfg, err := f.config(c, &f.sets[i], line)
-		if err != nil {
-			return site, err
-		}
-		site.Sets = append(site.Sets, cfg)
 	}
 	first := site.Sets[0]
 	site.Out, site.DocsURL, site.Hosts = first.Out, first.DocsURL, first.Hosts // the site's keys, in every set's
 	for i := range site.Sets {
 		site.Sets[i].Hosts = nil
 	}
-	site.Describedby = f.top.cfg.Describedby
-	site.Templates, err = f.overlay()
-	return site, err
+	return site, nil
 }
 
-// lineConfig is the Config of the flags of c, whose keys given on the
-// command line override the file's (config): an error about one of those
-// is the command line's.
-func (f *siteFile) lineConfig(c *cli.Context) (*generator.Config, error) {
-	cfg, err := buildConfig(lineOptions{c})
+// configs are the Configs of the file's sets, with the flags of c: of each
+// [[set]], or of the one set at the top of a file without; and the
+// templates of the key templates, or nil. The keys given on the command
+// line override the file's (config): an error about one of those is the
+// command line's.
+func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
+	line, err := buildConfig(lineOptions{c})
 	var ee *exitError
 	if errors.As(err, &ee) && (ee.flag == "" || f.given(c, ee.flag)) {
-		return nil, err
+		return nil, nil, err
 	}
-	return &cfg, nil
-}
-
-// overlay is the templates of the key templates, or nil.
-func (f *siteFile) overlay() (fs.FS, error) {
+	tables := []*fileTable{&f.top}
+	if len(f.sets) > 0 {
+		tables = nil
+		for i := range f.sets {
+			tables = append(tables, &f.sets[i])
+		}
+	}
+	var sets []generator.Config
+	for _, t := range tables {
+		cfg, err := f.config(c, t, &line)
+		if err != nil {
+			return nil, nil, err
+		}
+		sets = append(sets, cfg)
+	}
 	if f.templates == "" {
-		return nil, nil
+		return sets, nil, nil
 	}
 	fsys, err := templates.Overlay(f.templates)
 	if err != nil {
-		return nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
+		return nil, nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
 	}
-	return fsys, nil
+	return sets, fsys, nil
 }
 
 // config is the generator.Config of the table t, the first found for each
