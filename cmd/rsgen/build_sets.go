@@ -23,14 +23,6 @@ import (
 	"github.com/rsgen/rsgen/templates"
 )
 
-// setsFlags build several resource sets from a configuration file.
-func setsFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: flagConfig, Usage: "build the resource sets of the configuration `FILE` together, in place of SOURCE (docs/SETS.md; 'rsgen init' writes one)"},
-		&cli.StringSliceFlag{Name: flagRemoveSet, Usage: "with --config: stop publishing the set `NAME` that --previous published, and its change history (. names the one set of a build without sets)"},
-	}
-}
-
 // runSite is rsgen build --config FILE.
 func runSite(c *cli.Context) error {
 	path := c.String(flagConfig)

@@ -149,10 +149,3 @@ func checkHubURL(s string) error {
 	}
 	return nil
 }
-
-// notifyBuildFlags are the flags of build that advertise the channels.
-func notifyBuildFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
-	}
-}
