@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -54,12 +55,7 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 		if ex.Tombstones > 0 {
 			notes = append(notes, units.Count(ex.Tombstones, "deletion"))
 		}
-		statuses := make([]string, 0, len(ex.Withheld))
-		for s := range ex.Withheld {
-			statuses = append(statuses, s)
-		}
-		slices.Sort(statuses)
-		for _, s := range statuses {
+		for _, s := range slices.Sorted(maps.Keys(ex.Withheld)) {
 			notes = append(notes, fmt.Sprintf("%d %s not published", ex.Withheld[s], s))
 		}
 		if ex.ChangeList {

@@ -370,15 +370,16 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	if key == "" || f.given(c, key) {
 		return err
 	}
-	line, ok := f.top.keys[key]
+	t := &f.top
 	if se := buildError(err); se.Set != "" {
 		for i := range f.sets {
-			if n, own := f.sets[i].keys[key]; own && f.sets[i].name() == se.Set {
-				line, ok = n, true
+			if f.sets[i].name() == se.Set {
+				t = &f.sets[i]
 			}
 		}
 		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
 	}
+	line, ok := f.keyLine(t, key)
 	if !ok {
 		return err
 	}
@@ -425,10 +426,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			flagged = flagged || subjectField
 			return "--" + k
 		}
-		n, ok := t.keys[k]
-		if !ok {
-			n, ok = f.top.keys[k]
-		}
+		n, ok := f.keyLine(t, k)
 		if subjectField && ok {
 			line = n
 		}

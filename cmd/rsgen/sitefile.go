@@ -73,6 +73,15 @@ type fileTable struct {
 // name is the set's name, or "" if it has none.
 func (t *fileTable) name() string { return t.cfg.Set }
 
+// keyLine is the line of the key k in the table t, else at the top of the
+// file; ok is false if neither gives it.
+func (f *siteFile) keyLine(t *fileTable, k string) (line int, ok bool) {
+	if line, ok = t.keys[k]; !ok {
+		line, ok = f.top.keys[k]
+	}
+	return line, ok
+}
+
 // errorAt is a usage error at line of the file.
 func (f *siteFile) errorAt(line int, format string, args ...any) error {
 	return usageErr("see docs/SETS.md, or 'rsgen init' for a file to start from", "%s:%d: %s", f.path, line, fmt.Sprintf(format, args...))
