@@ -43,7 +43,7 @@ func runSite(c *cli.Context) error {
 		}
 	}
 	for _, fl := range c.Command.Flags {
-		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && !envOnly(c, name) {
+		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && !envOnly(c, fl) {
 			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes "+
 				strings.Join(allowed[:len(allowed)-1], ", ")+" and "+allowed[len(allowed)-1],
 				"--%s with --%s", name, flagConfig)
@@ -133,19 +133,14 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	})
 }
 
-// envOnly reports whether the flag name of c has the value of its
+// envOnly reports whether the flag fl of c has the value of its
 // environment variable, not one of the command line: the environment of
 // CI gives RSGEN_BASE_URL and the like to every build, which the file
 // overrides.
-func envOnly(c *cli.Context, name string) bool {
-	for _, fl := range c.Command.Flags {
-		if fl.Names()[0] != name || !fl.IsSet() {
-			continue
-		}
-		for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
-			if v, ok := os.LookupEnv(e); ok && v == c.String(name) {
-				return true
-			}
+func envOnly(c *cli.Context, fl cli.Flag) bool {
+	for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
+		if v, ok := os.LookupEnv(e); ok && fl.IsSet() && v == c.String(fl.Names()[0]) {
+			return true
 		}
 	}
 	return false
@@ -161,7 +156,7 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 		for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
 			v, ok := os.LookupEnv(e)
 			switch {
-			case !ok || v == "" || !envOnly(c, name):
+			case !ok || v == "" || !envOnly(c, fl):
 			case f.sets != nil && !slices.Contains(siteKeys, name):
 				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
 			case f.top.keys[name] > 0:
