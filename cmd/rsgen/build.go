@@ -23,39 +23,76 @@ import (
 	"github.com/rsgen/rsgen/internal/units"
 )
 
-func buildCommand() *cli.Command {
-	treeFlags := []cli.Flag{
-		&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
-		&cli.StringSliceFlag{Name: flagInclude, KeepSpace: true, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
-		&cli.StringSliceFlag{Name: flagExclude, KeepSpace: true, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
-		&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
-		&cli.StringFlag{Name: flagOnError, Usage: "`POLICY` for a file that cannot be read or a bad record of --export: skip it (publish the rest, exit 3) or fail (publish nothing) (default: skip a file, fail at a bad record)"},
-		&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
-	}
-	outputFlags := []cli.Flag{
-		&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
-		&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
-		&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
-		&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
-		&cli.DurationFlag{Name: flagTimeout, DefaultText: "no limit", Usage: "give up, publishing nothing, when the build takes longer than `DURATION`"},
-		&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
-		&cli.BoolFlag{Name: flagDryRun, Usage: "do everything but publish: say what would be published, leave --out as it was, exit as the build would"},
-		&cli.BoolFlag{Name: flagVerbose, Aliases: []string{"v"}, Usage: "with --dry-run, list on stdout the URLs that would be created, updated and deleted"},
-	}
+// buildFlags are the flags of build, in the groups of its help.
+func buildFlags() []cli.Flag {
 	var flags []cli.Flag
 	for _, g := range []struct {
 		category string
 		flags    []cli.Flag
 	}{
-		{"SOURCE TREE FLAGS", treeFlags}, {"RECORD EXPORT FLAGS", exportFlags()}, {"DUMP FLAGS", dumpFlags()}, {"CHANGE FLAGS", changesFlags()},
-		{"RESOURCE SET FLAGS", setsFlags()}, {"GUARD FLAGS", guardFlags()}, {"HOSTING FLAGS", hostFlags()},
-		{"NOTIFICATION FLAGS", notifyBuildFlags()}, {"OUTPUT FLAGS", outputFlags},
+		{"SOURCE TREE FLAGS", []cli.Flag{
+			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
+			&cli.StringSliceFlag{Name: flagInclude, KeepSpace: true, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
+			&cli.StringSliceFlag{Name: flagExclude, KeepSpace: true, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
+			&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
+			&cli.StringFlag{Name: flagOnError, Usage: "`POLICY` for a file that cannot be read or a bad record of --export: skip it (publish the rest, exit 3) or fail (publish nothing) (default: skip a file, fail at a bad record)"},
+			&cli.IntFlag{Name: flagJobs, Aliases: []string{"j"}, Value: hashing.DefaultWorkers(), Usage: "`N` files read and hashed at once"},
+		}},
+		{"RECORD EXPORT FLAGS", []cli.Flag{
+			&cli.StringFlag{Name: flagExport, Usage: "publish the records of `FILE` (JSON Lines or CSV, optionally gzipped; - for stdin) instead of SOURCE"},
+		}},
+		{"DUMP FLAGS", []cli.Flag{
+			&cli.BoolFlag{Name: flagResourceDump, Usage: "also publish the files (an archive's members; with --export, the records' local files, which every published record then needs) as ZIP packages (resourcesync/resourcedump-00001.zip, …), each with its manifest.xml, listed in resourcesync/resourcedump.xml. With --previous, a build without it fails if the previous build had one: --resource-dump=false drops it on purpose"},
+		}},
+		// The features that carry state across builds: Change Lists, the
+		// Change Dump, archives and the hash cache.
+		{"CHANGE FLAGS", []cli.Flag{
+			&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, the URL where it is served, or the bucket it was deployed to (s3://BUCKET/PREFIX/). Publishes a Change List of what changed since, and carries the earlier ones forward"},
+			&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
+			&cli.StringFlag{Name: flagChangesKeep, Value: defaultChangesKeep, Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
+			&cli.StringFlag{Name: flagArchive, Usage: "with `KEEP[,lists=EVERY][,dumps=EVERY]`, also publish a Change List Archive (and with --change-dump a Change Dump Archive), each build's changes kept as closed Change Lists for KEEP (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous); lists=EVERY also archives the Resource List whole when the newest archived one is EVERY old or more (e.g. 30d; 1s: every build's but the first), dumps=EVERY the Resource Dump with its packages (with --resource-dump). 0 drops what --previous has (--archive 0, --archive 365d,lists=0); without the flag, a build fails if --previous has an archive"},
+			&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
+			&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
+		}},
+		{"RESOURCE SET FLAGS", []cli.Flag{
+			&cli.StringFlag{Name: flagConfig, Usage: "build the resource sets of the configuration `FILE` together, in place of SOURCE (docs/SETS.md; 'rsgen init' writes one)"},
+			&cli.StringSliceFlag{Name: flagRemoveSet, Usage: "with --config: stop publishing the set `NAME` that --previous published, and its change history (. names the one set of a build without sets)"},
+		}},
+		// Allow on purpose what build refuses by default because it would
+		// make every Destination delete its copies (generator/guards.go).
+		{"GUARD FLAGS", []cli.Flag{
+			&cli.BoolFlag{Name: flagAllowEmpty, Usage: "publish even if SOURCE (or --export) holds nothing to publish; with --previous every resource published before is then deleted"},
+			&cli.StringFlag{Name: flagMaxDelete, Value: generator.DefaultDeleteLimit.String(), Usage: "fail if a build with --previous would delete more than `N` of the resources published before: a count, a percentage (5 deletions or fewer always pass), or all"},
+			&cli.BoolFlag{Name: flagNewHistory, Usage: "if --previous was published at other URLs (a moved site), publish a first build, starting a new change history, instead of failing; no effect once --previous is this site's"},
+		}},
+		{"HOSTING FLAGS", []cli.Flag{
+			&cli.StringSliceFlag{Name: flagHost, Usage: "write the configuration `HOST` needs to serve the output right: " + strings.Join(hosting.Hosts, ", ") + " (repeatable, or comma-separated)"},
+		}},
+		{"NOTIFICATION FLAGS", []cli.Flag{
+			&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
+		}},
+		{"OUTPUT FLAGS", []cli.Flag{
+			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
+			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
+			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
+			&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
+			&cli.DurationFlag{Name: flagTimeout, DefaultText: "no limit", Usage: "give up, publishing nothing, when the build takes longer than `DURATION`"},
+			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
+			&cli.BoolFlag{Name: flagDryRun, Usage: "do everything but publish: say what would be published, leave --out as it was, exit as the build would"},
+			&cli.BoolFlag{Name: flagVerbose, Aliases: []string{"v"}, Usage: "with --dry-run, list on stdout the URLs that would be created, updated and deleted"},
+		}},
 	} {
 		for _, f := range g.flags {
-			setCategory(f, g.category)
+			// The field Category, which every flag type of urfave/cli v2
+			// has, with no setter.
+			reflect.ValueOf(f).Elem().FieldByName("Category").SetString(g.category)
 		}
 		flags = append(flags, g.flags...)
 	}
+	return flags
+}
+
+func buildCommand() *cli.Command {
 	return withHelp(&cli.Command{
 		Name:      "build",
 		Usage:     "publish the ResourceSync documents of a tree, archive or export",
@@ -74,7 +111,7 @@ instead, with a Change List of a trailing window (changelist.xml); see
 docs/EXPORTS.md.
 
 Flags may come before or after SOURCE; after --, every word is an argument.`,
-		Flags:  flags,
+		Flags:  buildFlags(),
 		Action: runBuild,
 	}, exitCodes,
 		"# Publish public/, served at https://example.org/, into public/ itself\n"+
@@ -93,13 +130,6 @@ Flags may come before or after SOURCE; after --, every word is an argument.`,
 		"# Several resource sets, from a file that 'rsgen init' starts (docs/SETS.md)\n"+
 			"rsgen build --config rsgen.toml",
 	)
-}
-
-// setCategory puts f in the group of flags category of the help: the
-// field Category, which every flag type of urfave/cli v2 has, with no
-// setter.
-func setCategory(f cli.Flag, category string) {
-	reflect.ValueOf(f).Elem().FieldByName("Category").SetString(category)
 }
 
 // buildConfig turns the flags of build, c, into a generator.Config: each

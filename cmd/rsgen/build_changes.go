@@ -7,26 +7,11 @@ import (
 	"io"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/previous"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
-
-// changesFlags are the flags of the features that carry state across
-// builds: Change Lists, the Change Dump and the hash cache.
-func changesFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, the URL where it is served, or the bucket it was deployed to (s3://BUCKET/PREFIX/). Publishes a Change List of what changed since, and carries the earlier ones forward"},
-		&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
-		&cli.StringFlag{Name: flagChangesKeep, Value: defaultChangesKeep, Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
-		&cli.StringFlag{Name: flagArchive, Usage: "with `KEEP[,lists=EVERY][,dumps=EVERY]`, also publish a Change List Archive (and with --change-dump a Change Dump Archive), each build's changes kept as closed Change Lists for KEEP (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous); lists=EVERY also archives the Resource List whole when the newest archived one is EVERY old or more (e.g. 30d; 1s: every build's but the first), dumps=EVERY the Resource Dump with its packages (with --resource-dump). 0 drops what --previous has (--archive 0, --archive 365d,lists=0); without the flag, a build fails if --previous has an archive"},
-		&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
-		&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
-	}
-}
 
 // userAgent is the User-Agent of the requests of a build.
 func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }

@@ -3,23 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/urfave/cli/v2"
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/internal/rsxml"
 	"github.com/rsgen/rsgen/internal/units"
 )
-
-// exportFlags are the flags of record exports.
-func exportFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: flagExport, Usage: "publish the records of `FILE` (JSON Lines or CSV, optionally gzipped; - for stdin) instead of SOURCE"},
-	}
-}
 
 // badRecords prints the bad records of a failed build, one a line, and
 // returns the hint for the error, or "" if err is not about bad records.
@@ -63,12 +55,7 @@ func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report,
 		if ex.Tombstones > 0 {
 			notes = append(notes, units.Count(ex.Tombstones, "deletion"))
 		}
-		statuses := make([]string, 0, len(ex.Withheld))
-		for s := range ex.Withheld {
-			statuses = append(statuses, s)
-		}
-		slices.Sort(statuses)
-		for _, s := range statuses {
+		for _, s := range slices.Sorted(maps.Keys(ex.Withheld)) {
 			notes = append(notes, fmt.Sprintf("%d %s not published", ex.Withheld[s], s))
 		}
 		if ex.ChangeList {

@@ -11,16 +11,6 @@ import (
 	"github.com/rsgen/rsgen/internal/rsxml"
 )
 
-// guardFlags allow on purpose what build refuses by default because it
-// would make every Destination delete its copies (generator/guards.go).
-func guardFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: flagAllowEmpty, Usage: "publish even if SOURCE (or --export) holds nothing to publish; with --previous every resource published before is then deleted"},
-		&cli.StringFlag{Name: flagMaxDelete, Value: generator.DefaultDeleteLimit.String(), Usage: "fail if a build with --previous would delete more than `N` of the resources published before: a count, a percentage (5 deletions or fewer always pass), or all"},
-		&cli.BoolFlag{Name: flagNewHistory, Usage: "if --previous was published at other URLs (a moved site), publish a first build, starting a new change history, instead of failing; no effect once --previous is this site's"},
-	}
-}
-
 // laterTime says how to give a build a later snapshot time, naming where
 // its time came from: --at, else $SOURCE_DATE_EPOCH.
 func laterTime(c *cli.Context, n namer) string {

@@ -23,14 +23,6 @@ import (
 	"github.com/rsgen/rsgen/templates"
 )
 
-// setsFlags build several resource sets from a configuration file.
-func setsFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: flagConfig, Usage: "build the resource sets of the configuration `FILE` together, in place of SOURCE (docs/SETS.md; 'rsgen init' writes one)"},
-		&cli.StringSliceFlag{Name: flagRemoveSet, Usage: "with --config: stop publishing the set `NAME` that --previous published, and its change history (. names the one set of a build without sets)"},
-	}
-}
-
 // runSite is rsgen build --config FILE.
 func runSite(c *cli.Context) error {
 	path := c.String(flagConfig)
@@ -46,12 +38,12 @@ func runSite(c *cli.Context) error {
 	}
 	var allowed []string // the flags --config takes: the site's keys that are flags, and commandOnly
 	for _, k := range append(append(slices.Clone(siteKeys), flagOnError), commandOnly[1:]...) {
-		if _, ok := fileOnly[k]; !ok && k != flagFailFast {
+		if !fileOnly(k) && k != flagFailFast {
 			allowed = append(allowed, "--"+k)
 		}
 	}
 	for _, fl := range c.Command.Flags {
-		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && !envOnly(c, name) {
+		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && !envOnly(c, fl) {
 			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes "+
 				strings.Join(allowed[:len(allowed)-1], ", ")+" and "+allowed[len(allowed)-1],
 				"--%s with --%s", name, flagConfig)
@@ -127,17 +119,12 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
 	}
-	line, err := f.lineConfig(c)
+	sets, templates, err := f.configs(c)
 	if err != nil {
 		return err
 	}
-	cfg, err := f.config(c, &f.top, line)
-	if err != nil {
-		return err
-	}
-	if cfg.Templates, err = f.overlay(); err != nil {
-		return err
-	}
+	cfg := sets[0]
+	cfg.Templates = templates
 	for _, msg := range f.envNotices(c) {
 		noticer(c.App.ErrWriter, c.Bool(flagQuiet))(msg)
 	}
@@ -146,19 +133,14 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	})
 }
 
-// envOnly reports whether the flag name of c has the value of its
+// envOnly reports whether the flag fl of c has the value of its
 // environment variable, not one of the command line: the environment of
 // CI gives RSGEN_BASE_URL and the like to every build, which the file
 // overrides.
-func envOnly(c *cli.Context, name string) bool {
-	for _, fl := range c.Command.Flags {
-		if fl.Names()[0] != name || !fl.IsSet() {
-			continue
-		}
-		for _, e := range envVarsOf(fl) {
-			if v, ok := os.LookupEnv(e); ok && v == c.String(name) {
-				return true
-			}
+func envOnly(c *cli.Context, fl cli.Flag) bool {
+	for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
+		if v, ok := os.LookupEnv(e); ok && fl.IsSet() && v == c.String(fl.Names()[0]) {
+			return true
 		}
 	}
 	return false
@@ -171,10 +153,10 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 	var out []string
 	for _, fl := range c.Command.Flags {
 		name := fl.Names()[0]
-		for _, e := range envVarsOf(fl) {
+		for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
 			v, ok := os.LookupEnv(e)
 			switch {
-			case !ok || v == "" || !envOnly(c, name):
+			case !ok || v == "" || !envOnly(c, fl):
 			case f.sets != nil && !slices.Contains(siteKeys, name):
 				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
 			case f.top.keys[name] > 0:
@@ -203,50 +185,53 @@ func (f *siteFile) given(c *cli.Context, k string) bool {
 
 // site is the generator.Site of the file, with the site's flags of c.
 func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
-	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet)}
-	line, err := f.lineConfig(c)
-	if err != nil {
+	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.top.cfg.Describedby}
+	var err error
+	if site.Sets, site.Templates, err = f.configs(c); err != nil {
 		return site, err
-	}
-	for i := range f.sets {
-		cfg, err := f.config(c, &f.sets[i], line)
-		if err != nil {
-			return site, err
-		}
-		site.Sets = append(site.Sets, cfg)
 	}
 	first := site.Sets[0]
 	site.Out, site.DocsURL, site.Hosts = first.Out, first.DocsURL, first.Hosts // the site's keys, in every set's
 	for i := range site.Sets {
 		site.Sets[i].Hosts = nil
 	}
-	site.Describedby = f.top.cfg.Describedby
-	site.Templates, err = f.overlay()
-	return site, err
+	return site, nil
 }
 
-// lineConfig is the Config of the flags of c, whose keys given on the
-// command line override the file's (config): an error about one of those
-// is the command line's.
-func (f *siteFile) lineConfig(c *cli.Context) (*generator.Config, error) {
-	cfg, err := buildConfig(lineOptions{c})
+// configs are the Configs of the file's sets, with the flags of c: of each
+// [[set]], or of the one set at the top of a file without; and the
+// templates of the key templates, or nil. The keys given on the command
+// line override the file's (config): an error about one of those is the
+// command line's.
+func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
+	line, err := buildConfig(lineOptions{c})
 	var ee *exitError
 	if errors.As(err, &ee) && (ee.flag == "" || f.given(c, ee.flag)) {
-		return nil, err
+		return nil, nil, err
 	}
-	return &cfg, nil
-}
-
-// overlay is the templates of the key templates, or nil.
-func (f *siteFile) overlay() (fs.FS, error) {
+	tables := []*fileTable{&f.top}
+	if len(f.sets) > 0 {
+		tables = nil
+		for i := range f.sets {
+			tables = append(tables, &f.sets[i])
+		}
+	}
+	var sets []generator.Config
+	for _, t := range tables {
+		cfg, err := f.config(c, t, &line)
+		if err != nil {
+			return nil, nil, err
+		}
+		sets = append(sets, cfg)
+	}
 	if f.templates == "" {
-		return nil, nil
+		return sets, nil, nil
 	}
 	fsys, err := templates.Overlay(f.templates)
 	if err != nil {
-		return nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
+		return nil, nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
 	}
-	return fsys, nil
+	return sets, fsys, nil
 }
 
 // config is the generator.Config of the table t, the first found for each
@@ -380,15 +365,16 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	if key == "" || f.given(c, key) {
 		return err
 	}
-	line, ok := f.top.keys[key]
+	t := &f.top
 	if se := buildError(err); se.Set != "" {
 		for i := range f.sets {
-			if n, own := f.sets[i].keys[key]; own && f.sets[i].name() == se.Set {
-				line, ok = n, true
+			if f.sets[i].name() == se.Set {
+				t = &f.sets[i]
 			}
 		}
 		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
 	}
+	line, ok := f.keyLine(t, key)
 	if !ok {
 		return err
 	}
@@ -435,10 +421,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			flagged = flagged || subjectField
 			return "--" + k
 		}
-		n, ok := t.keys[k]
-		if !ok {
-			n, ok = f.top.keys[k]
-		}
+		n, ok := f.keyLine(t, k)
 		if subjectField && ok {
 			line = n
 		}
@@ -455,12 +438,4 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
-}
-
-// envVarsOf returns the environment variables of fl.
-func envVarsOf(fl cli.Flag) []string {
-	if e, ok := fl.(interface{ GetEnvVars() []string }); ok {
-		return e.GetEnvVars()
-	}
-	return nil
 }

@@ -34,7 +34,7 @@ func TestPartialSummary(t *testing.T) {
 }
 
 // rsgen build --help lists at most 30 flags, --help counted (issue 25): a
-// rare setting is a key of the configuration file only (fileOnlyFlags).
+// rare setting is a key of the configuration file only (fileOnly).
 func TestBuildFlagsAtMost30(t *testing.T) {
 	cmd := buildCommand()
 	n := len(cmd.Flags)

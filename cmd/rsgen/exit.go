@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/urfave/cli/v2"
 )
 
 // Exit codes, documented in --help and the README.
@@ -37,7 +39,6 @@ type exitError struct {
 	err  error
 	hint string
 	flag string // the flag whose value err is about, or ""
-	rest string // err after --flag
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -52,7 +53,16 @@ func usageErr(hint string, format string, args ...any) error {
 // which the configuration file says of its key.
 func flagErr(flag, hint, format string, args ...any) error {
 	rest := fmt.Sprintf(format, args...)
-	return &exitError{code: exitUsage, err: errors.New(cliName(flag) + rest), hint: hint, flag: flag, rest: rest}
+	return &exitError{code: exitUsage, err: errors.New(cliName(flag) + rest), hint: hint, flag: flag}
+}
+
+// positiveDuration is the usage error of the duration flag of c, if it is
+// not positive.
+func positiveDuration(c *cli.Context, flag, example string) error {
+	if d := c.Duration(flag); d <= 0 {
+		return usageErr("for example --"+flag+" "+example, "--%s %s: give a positive duration", flag, d)
+	}
+	return nil
 }
 
 func failure(err error, hint string) error {

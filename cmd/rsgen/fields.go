@@ -44,7 +44,7 @@ func cliName(flag string) string {
 		}
 		return "--" + flagArchive + " KEEP," + part + "=" + value
 	}
-	if _, ok := fileOnly[name]; ok {
+	if fileOnly(name) {
 		return flag + " (a key of the configuration file)"
 	}
 	return "--" + flag

@@ -1,7 +1,7 @@
 package main
 
 // Flag names, the public interface of the CLI, and the keys of the
-// configuration file that build takes as no flag (fileOnlyFlags).
+// configuration file that build takes as no flag (fileOnly).
 const (
 	flagBaseURL        = "base-url"
 	flagDocsURL        = "docs-url"

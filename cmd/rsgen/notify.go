@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -80,13 +81,10 @@ func runNotify(c *cli.Context) error {
 		}
 		opts.Since = t
 	}
-	timeout, maxTime, retries := c.Duration(flagTimeout), c.Duration(flagMaxTime), c.Int(flagRetries)
-	switch {
-	case timeout <= 0:
-		return usageErr("for example --timeout 30s", "--timeout %s: give a positive duration", timeout)
-	case maxTime <= 0:
-		return usageErr("for example --max-time 5m", "--max-time %s: give a positive duration", maxTime)
-	case retries < 0 || retries > 20:
+	if err := cmp.Or(positiveDuration(c, flagTimeout, "30s"), positiveDuration(c, flagMaxTime, "5m")); err != nil {
+		return err
+	}
+	if retries := c.Int(flagRetries); retries < 0 || retries > 20 {
 		return usageErr("", "--retries %d: give a number from 0 to 20", retries)
 	}
 	hubOverride := c.String(flagHub)
@@ -95,7 +93,7 @@ func runNotify(c *cli.Context) error {
 			return err
 		}
 	}
-	opts.Hub = &notify.Hub{RequestTimeout: timeout, Attempts: retries + 1}
+	opts.Hub = &notify.Hub{RequestTimeout: c.Duration(flagTimeout), Attempts: c.Int(flagRetries) + 1}
 	out, quiet := c.App.Writer, c.Bool(flagQuiet)
 	opts.Sent = func(ch notify.Channel, capability string, entries int, payload []byte) {
 		switch {
@@ -105,7 +103,7 @@ func runNotify(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "rsgen: sent a %s of %s to %s (topic %s)\n", capability, units.Count(entries, "entry"), ch.Hub, ch.Topic)
 		}
 	}
-	ctx, cancel := context.WithTimeout(c.Context, maxTime)
+	ctx, cancel := context.WithTimeout(c.Context, c.Duration(flagMaxTime))
 	defer cancel()
 	opts.HubURL = hubOverride
 	res, err := notify.Run(ctx, dir, opts)
@@ -150,11 +148,4 @@ func checkHubURL(s string) error {
 		return usageErr("for example --hub https://hub.example.org/", "--hub %q is not an absolute http(s) URL", s)
 	}
 	return nil
-}
-
-// notifyBuildFlags are the flags of build that advertise the channels.
-func notifyBuildFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
-	}
 }

@@ -1,42 +1,17 @@
 package main
 
 import (
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
 
-// fileOnlyFlags are the keys of the configuration file that build takes
-// as no flag: rare settings, kept off the command line so that its help
-// stays short (issue 25). They are read as flags of these kinds, as every
-// key is; left out, each is zero, which generator.Config takes for its
-// default (docs/USAGE.md).
-func fileOnlyFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: flagFollowSymlinks},
-		&cli.IntFlag{Name: flagMaxEntries},
-		&cli.StringFlag{Name: flagMaxBytes},
-		&cli.StringFlag{Name: flagDescribedby},
-		&cli.StringFlag{Name: flagExportFormat},
-		&cli.StringFlag{Name: flagChangesWindow},
-		&cli.BoolFlag{Name: flagSkipBadRecords},
-		&cli.BoolFlag{Name: flagFailFast},
-		&cli.StringFlag{Name: flagDumpMaxBytes},
-		&cli.StringFlag{Name: flagDumpCompression},
-		&cli.StringFlag{Name: flagArchiveKeep},
-		&cli.StringFlag{Name: flagArchiveResourceLists},
-		&cli.StringFlag{Name: flagArchiveResourceDumps},
-		&cli.DurationFlag{Name: flagFetchTimeout},
-		&cli.StringFlag{Name: flagTemplates},
-		&cli.StringFlag{Name: flagChangeTopic},
-		&cli.StringFlag{Name: flagFrameworkTopic},
-	}
-}
-
 // lineOptions are the options of the command line: c's flags, and the
 // keys that --on-error (fail-fast, skip-bad-records) and --archive
 // (archive-keep, archive-resource-lists, archive-resource-dumps) set. The
-// other keys of fileOnlyFlags, no flags of c, are zero.
+// other keys that are no flags (fileOnly) are zero.
 type lineOptions struct{ *cli.Context }
 
 // archiveParts are the parts of --archive KEEP[,lists=EVERY][,dumps=EVERY].
@@ -126,16 +101,25 @@ func (o lineOptions) String(name string) string {
 	return o.Context.String(name)
 }
 
-// fileOnly are the flags of fileOnlyFlags, by name.
-var fileOnly = flagKinds(fileOnlyFlags())
+// fileOnly reports whether the key k of the configuration file is no
+// flag of build: a rare setting, kept off the command line so that its
+// help stays short (issue 25), or one that --on-error or --archive sets.
+// Left out, each is zero, which generator.Config takes for its default
+// (docs/USAGE.md).
+func fileOnly(k string) bool {
+	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) && !slices.Contains(buildFlagNames(), k)
+}
 
-// flagKinds maps the long name of each flag to it.
-func flagKinds(flags []cli.Flag) map[string]cli.Flag {
-	m := map[string]cli.Flag{}
-	for _, f := range flags {
-		if n := f.Names()[0]; n != "help" { // urfave/cli's own, not a key
-			m[n] = f
+// buildFlagNames are the long names of build's flags; set in init, as
+// buildCommand refers to fileOnly through its action.
+var buildFlagNames func() []string
+
+func init() {
+	buildFlagNames = sync.OnceValue(func() []string {
+		var names []string
+		for _, f := range buildCommand().Flags {
+			names = append(names, f.Names()[0])
 		}
-	}
-	return m
+		return names
+	})
 }

@@ -28,7 +28,9 @@ func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop f
 	}
 	stats.CountAhead = true // the totals, early
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return drawProgress(f, stats, export)
+		tick := time.NewTicker(200 * time.Millisecond)
+		stop := draw(f, stats, export, tick.C, time.Now)
+		return func(failed bool) { stop(failed); tick.Stop() }
 	}
 	l := &progressLog{w: w, stats: stats, export: export, phase: -1}
 	stats.Entered = func(p report.Phase) { l.enter(p, time.Now()) }
@@ -60,14 +62,6 @@ func onTicks(tick <-chan time.Time, fn func(time.Time)) (stop func()) {
 		}
 	}()
 	return func() { close(done); wg.Wait() }
-}
-
-// drawProgress draws the progress line on the terminal f until stopped,
-// then clears it.
-func drawProgress(f *os.File, stats *report.Stats, export bool) func(bool) {
-	tick := time.NewTicker(200 * time.Millisecond)
-	stop := draw(f, stats, export, tick.C, time.Now)
-	return func(failed bool) { stop(failed); tick.Stop() }
 }
 
 // draw draws the progress line on f at each tick until stopped, then

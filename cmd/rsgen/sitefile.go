@@ -73,6 +73,15 @@ type fileTable struct {
 // name is the set's name, or "" if it has none.
 func (t *fileTable) name() string { return t.cfg.Set }
 
+// keyLine is the line of the key k in the table t, else at the top of the
+// file; ok is false if neither gives it.
+func (f *siteFile) keyLine(t *fileTable, k string) (line int, ok bool) {
+	if line, ok = t.keys[k]; !ok {
+		line, ok = f.top.keys[k]
+	}
+	return line, ok
+}
+
 // errorAt is a usage error at line of the file.
 func (f *siteFile) errorAt(line int, format string, args ...any) error {
 	return usageErr("see docs/SETS.md, or 'rsgen init' for a file to start from", "%s:%d: %s", f.path, line, fmt.Sprintf(format, args...))
@@ -175,8 +184,8 @@ func (f *siteFile) checkKeys(entries []fileEntry) error {
 			return f.errorAt(e.line, "unknown key %s%s", name, hint)
 		case !top && slices.Contains(siteKeys, e.key) && e.key != flagDescribedby:
 			return f.errorAt(e.line, "%s applies to the whole site: give it at the top of the file, before the first [[%s]]", e.key, keySet)
-		case !fits(e):
-			return f.errorAt(e.line, "%s: give %s", e.key, takes(e.key))
+		case misfit(e) != "":
+			return f.errorAt(e.line, "%s: give %s", e.key, misfit(e))
 		case e.key == flagMaxDelete: // decoded by its UnmarshalTOML, whose error has no line
 			if _, err := generator.ParseDeleteLimit(e.value); err != nil {
 				return f.errorAt(e.line, "%s: %v", e.key, err)
@@ -202,53 +211,36 @@ func (f *siteFile) valueError(err error) error {
 	return f.errorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
 }
 
-// fits reports whether the value of e has a kind that its key's field
-// takes; the decoder then reads it, and says what is wrong with it.
-func fits(e fileEntry) bool {
-	field, kind := configFields()[e.key], e.kind
-	switch t := field.Type; {
-	case e.key == flagTemplates:
-		return kind == unstable.String
-	case t == reflect.TypeFor[time.Time]():
-		return kind == unstable.DateTime || kind == unstable.String
-	case t == reflect.TypeFor[units.List]() || t == reflect.TypeFor[hashing.Set]():
-		return kind == unstable.String || kind == unstable.Array
-	case t == reflect.TypeFor[units.Size]() || t == reflect.TypeFor[*generator.DeleteLimit]():
-		return kind == unstable.String || kind == unstable.Integer
-	case t == reflect.TypeFor[units.Duration]():
-		return kind == unstable.String || kind == unstable.Integer && e.value == "0" // archive-keep = 0
-	case reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
-		return kind == unstable.String
-	case t.Kind() == reflect.Bool:
-		return kind == unstable.Bool
-	case t.Kind() == reflect.Int:
-		return kind == unstable.Integer
-	}
-	return kind == unstable.String
-}
-
-// takes says what the key takes, by the type of its field.
-func takes(key string) string {
-	field, ok := configFields()[key]
+// misfit says what the key of e takes if its value is of a kind that its
+// field does not take, else is "": the decoder then reads the value, and
+// says what is wrong with it.
+func misfit(e fileEntry) string {
+	is := func(kinds ...unstable.Kind) bool { return slices.Contains(kinds, e.kind) }
+	t := configFields()[e.key].Type // nil for templates, no field
+	ok, takes := is(unstable.String), "a string"
 	switch {
-	case !ok:
-	case field.Type == reflect.TypeFor[time.Time]():
-		return "a date-time with its offset, such as 2024-06-01T00:00:00Z"
-	case field.Type == reflect.TypeFor[units.Duration]():
-		return `a duration as a string, such as "30d" or "2h"`
-	case field.Type == reflect.TypeFor[units.List]() || field.Type == reflect.TypeFor[hashing.Set]():
-		return "a string or a list of strings"
-	case field.Type == reflect.TypeFor[units.Size]():
-		return `a size, such as "50MiB", or a number of bytes`
-	case field.Type == reflect.TypeFor[*generator.DeleteLimit]():
-		return `a count, a percentage such as "50%", or "all"`
-	case reflect.PointerTo(field.Type).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
-	case field.Type.Kind() == reflect.Bool:
-		return "true or false"
-	case field.Type.Kind() == reflect.Int:
-		return "a whole number"
+	case t == nil:
+	case t == reflect.TypeFor[time.Time]():
+		ok, takes = is(unstable.DateTime, unstable.String), "a date-time with its offset, such as 2024-06-01T00:00:00Z"
+	case t == reflect.TypeFor[units.List]() || t == reflect.TypeFor[hashing.Set]():
+		ok, takes = is(unstable.String, unstable.Array), "a string or a list of strings"
+	case t == reflect.TypeFor[units.Size]():
+		ok, takes = is(unstable.String, unstable.Integer), `a size, such as "50MiB", or a number of bytes`
+	case t == reflect.TypeFor[*generator.DeleteLimit]():
+		ok, takes = is(unstable.String, unstable.Integer), `a count, a percentage such as "50%", or "all"`
+	case t == reflect.TypeFor[units.Duration]():
+		ok = ok || is(unstable.Integer) && e.value == "0" // archive-keep = 0
+		takes = `a duration as a string, such as "30d" or "2h"`
+	case reflect.PointerTo(t).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
+	case t.Kind() == reflect.Bool:
+		ok, takes = is(unstable.Bool), "true or false"
+	case t.Kind() == reflect.Int:
+		ok, takes = is(unstable.Integer), "a whole number"
 	}
-	return "a string"
+	if ok {
+		return ""
+	}
+	return takes
 }
 
 // resolve makes a relative path v relative to the directory of the file,

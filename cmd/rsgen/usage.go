@@ -52,7 +52,7 @@ func removedFlag(cmd *cli.Command, name string) error {
 	if cmd == nil || cmd.Name != "build" {
 		return nil
 	}
-	if _, ok := fileOnly[name]; !ok {
+	if !fileOnly(name) {
 		return nil
 	}
 	switch name {

@@ -80,10 +80,8 @@ func validateOptions(c *cli.Context) (validate.Options, error) {
 		return opts, usageErr("", "--max-documents %d: give a positive number", opts.MaxDocuments)
 	case opts.Jobs < 1 || opts.Jobs > 256:
 		return opts, usageErr("", "--jobs %d: give a number from 1 to 256", opts.Jobs)
-	case opts.Timeout <= 0:
-		return opts, usageErr("for example --timeout 30s", "--timeout %s: give a positive duration", opts.Timeout)
 	}
-	return opts, nil
+	return opts, positiveDuration(c, flagTimeout, "30s")
 }
 
 func runValidate(c *cli.Context) error {
