@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 

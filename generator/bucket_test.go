@@ -22,9 +22,9 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/published/previous"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // useS3 points the AWS SDK of the build at s, through the environment as
@@ -41,7 +41,7 @@ func useS3(t *testing.T, s *testenv.S3) {
 // putObject uploads content as key of bkt, straight to the server (not
 // through the counting proxy), with a stored checksum of alg ("" for
 // none). The SDK, not the AWS CLI, which takes seconds to start; the
-// tests of internal/bucket upload with the AWS CLI.
+// tests of internal/inputs/bucket upload with the AWS CLI.
 func putObject(t *testing.T, s *testenv.S3, key string, content []byte, alg types.ChecksumAlgorithm) {
 	t.Helper()
 	_, err := client(s).PutObject(t.Context(), &s3.PutObjectInput{

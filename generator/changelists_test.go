@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/changelists"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // acFollower is a Destination that polls changelist.xml after every build,

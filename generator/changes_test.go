@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/changelists"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 var acFiles = map[string]string{

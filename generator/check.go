@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/validate"
 )
 

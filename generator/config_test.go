@@ -11,7 +11,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 

@@ -8,9 +8,9 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/bucket"
-	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/inputs/bucket"
+	"github.com/rsgen/rsgen/internal/text/display"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // startJoin makes the join of this build with the previous one (package

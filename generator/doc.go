@@ -51,7 +51,7 @@
 // checked with package validate, and moved into place by Stage.Publish
 // only when the whole build succeeded; a failure or an interrupt discards
 // the stage and leaves the published output as it was (package
-// internal/stage; docs/PUBLISHING.md states the guarantees).
+// internal/storage/stage; docs/PUBLISHING.md states the guarantees).
 //
 // Output depends only on the input and the Config: entries are written in
 // the order of their paths (or, for an export, sorted first), whatever

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/exports"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // exportAt is the snapshot time of the export tests: the Change List

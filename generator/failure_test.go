@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 

@@ -1,13 +1,13 @@
 package generator
 
 import (
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/tree"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
+	"github.com/rsgen/rsgen/internal/inputs/tree"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // A Filter decides which files of a tree are published (package
-// internal/tree applies it).
+// internal/inputs/tree applies it).
 type Filter struct {
 	Include units.List `toml:"include"` // doublestar patterns; if any, a file must match one
 	Exclude units.List `toml:"exclude"` // doublestar patterns; a match is never published

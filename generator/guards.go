@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // Guards: a build refuses, publishing nothing, what looks like a mistake

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 

@@ -13,14 +13,14 @@ import (
 
 	"github.com/beevik/etree"
 
-	"github.com/rsgen/rsgen/internal/stage"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/storage/stage"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // The proof that rsgen's output is readable by code that shares nothing
 // with rsgen: a Destination written here on github.com/beevik/etree, a
 // general XML library, with the spec in hand rather than rsgen's reader
-// (internal/rsxml). No Go ResourceSync client is on the module proxy
+// (internal/documents/rsxml). No Go ResourceSync client is on the module proxy
 // (github.com/nathj07/go-resourcesync is not served there), so the
 // ResourceSync logic is this file's, the XML parsing the library's.
 

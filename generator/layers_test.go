@@ -31,7 +31,7 @@ var layers = [][]string{
 }
 
 // testOnly are the packages that only tests import.
-var testOnly = []string{"internal/testenv", "generator/internal/spill/spilltest", "generator/internal/docs/docstest", "internal/notify/notifytest"}
+var testOnly = []string{"internal/testenv", "generator/internal/spill/spilltest", "generator/internal/docs/docstest", "internal/published/notify/notifytest"}
 
 // layerOf returns the layer of the package at dir (slash-separated, from
 // the module's root), or -1.

@@ -1,7 +1,7 @@
 package generator
 
 import (
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // Notification is how the Capability List advertises the notification

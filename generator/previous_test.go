@@ -17,9 +17,9 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/published/previous"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // acServedConfig is acConfig for a site served at base.

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/archives"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // dumpArchiveConfig is a build with a Resource Dump archived every two

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 

@@ -1,7 +1,7 @@
 package generator
 
 import (
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // Names rsgen owns in the output directory.

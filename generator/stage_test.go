@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -91,7 +91,7 @@ func TestUserFilesInTheDocumentsFolder(t *testing.T) {
 
 // TestOlderSnapshotRefused: a build whose snapshot is older than the one
 // published does not replace it; one of the same time does. (That Publish
-// checks again, whatever the stage was told, is internal/stage's
+// checks again, whatever the stage was told, is internal/storage/stage's
 // TestPublishOlderSnapshot.)
 func TestOlderSnapshotRefused(t *testing.T) {
 	t.Parallel()

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 

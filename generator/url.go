@@ -1,10 +1,10 @@
 package generator
 
-import "github.com/rsgen/rsgen/internal/uri"
+import "github.com/rsgen/rsgen/internal/documents/uri"
 
 // A BaseURL is where a directory is served: an absolute http or https URL
 // whose path ends in a slash. The mapping of paths to URLs is package
-// internal/uri's, the one every part of rsgen uses.
+// internal/documents/uri's, the one every part of rsgen uses.
 type BaseURL struct{ base uri.Base }
 
 // ParseBaseURL checks raw and returns it in the normal form every URL

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/regfile"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
 // FileInfo is what a build needs to know of a file besides its bytes: its

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/internal/inputs/tree"
 )
 
 // tinyFiles writes n files of 0-63 bytes, 100 per directory, and returns

@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rsgen/rsgen/internal/confined"
-	"github.com/rsgen/rsgen/internal/regfile"
+	"github.com/rsgen/rsgen/internal/storage/confined"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
 // The static hosts rsgen writes configuration for (rsgen build --host).

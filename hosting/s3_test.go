@@ -24,9 +24,9 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 const (

@@ -14,9 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/mediatype"
-	"github.com/rsgen/rsgen/internal/regfile"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/mediatype"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
 // A SiteHandler serves an output directory the way a correctly configured

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/validate"
 )
 

@@ -8,10 +8,10 @@
 // the document, the line where there is one, the [Rule] broken (its ID and
 // the section of the spec it comes from) and its [Severity]. [Rules] lists
 // every rule. Documents are read as streams with the shared
-// internal/rsxml Reader: memory stays flat whatever their size, and no
+// internal/documents/rsxml Reader: memory stays flat whatever their size, and no
 // body is read past the spec's 50 MB. Values are read by the build's own
 // parsers, in the mode that reports every problem where there is one:
-// datetimes by rsxml.ParseTimeForm, media types by internal/mediatype,
+// datetimes by rsxml.ParseTimeForm, media types by internal/documents/mediatype,
 // hash attributes by hashing.ScanAttr; what validate adds is which forms a
 // field allows and the words of its findings.
 //

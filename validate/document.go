@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 const nsSitemap = rsxml.NSSitemap

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/rsgen/rsgen/internal/confined"
-	"github.com/rsgen/rsgen/internal/extsort"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/storage/confined"
+	"github.com/rsgen/rsgen/internal/storage/extsort"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // checkLinks runs the checks that span documents: where the navigation
@@ -332,7 +332,7 @@ func describe(d *docInfo) string {
 // 10.1), parts under an index together; each part finds its own repeats.
 // Parts in order, each starting after the one before ends, as rsgen writes
 // them, cannot share one: their spans (locSpan) tell. Parts in another
-// order are read again and their <loc>s sorted on disk (internal/extsort),
+// order are read again and their <loc>s sorted on disk (internal/storage/extsort),
 // so that memory stays bounded whatever their size.
 func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
 	var parts []*docInfo

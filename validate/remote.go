@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/published/previous"
 )
 
 // Site validates a site over HTTP. A URL whose path ends in a slash is a

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
 )
 
 // A set is the documents of one directory or one site, validated

@@ -3,7 +3,7 @@ package validate_test
 import (
 	"testing"
 
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/validate"
 )
 

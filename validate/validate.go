@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/previous"
+	"github.com/rsgen/rsgen/internal/published/previous"
 )
 
 // Options change what a validation checks. The zero value checks the

@@ -9,9 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/rsgen/rsgen/internal/mediatype"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/documents/mediatype"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // The checks of single attribute and element values. Each returns a

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // manySeq gives n items of one byte each, with long names, made as they

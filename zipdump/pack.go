@@ -12,8 +12,8 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // packer is the state of one Run. Its writer side (write and what it

@@ -12,7 +12,7 @@ import (
 	"io/fs"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/mediatype"
+	"github.com/rsgen/rsgen/internal/documents/mediatype"
 )
 
 // probeNeeded is the method of an item whose content decides it.

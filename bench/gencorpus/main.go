@@ -12,7 +12,7 @@ import (
 	"os"
 
 	"github.com/rsgen/rsgen/internal/corpus"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 func main() {

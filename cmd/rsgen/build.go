@@ -19,8 +19,8 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/stage"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/storage/stage"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // buildFlags are the flags of build, in the groups of its help.

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // userAgent is the User-Agent of the requests of a build.

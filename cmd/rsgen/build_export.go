@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // badRecords prints the bad records of a failed build, one a line, and

@@ -18,8 +18,8 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/templates"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
 // initCommand writes a configuration file to start from.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/notify/notifytest"
+	"github.com/rsgen/rsgen/internal/published/notify/notifytest"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/notify"
-	"github.com/rsgen/rsgen/internal/notify/notifytest"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/notify"
+	"github.com/rsgen/rsgen/internal/published/notify/notifytest"
 	"github.com/rsgen/rsgen/internal/testenv"
 	"github.com/rsgen/rsgen/validate"
 )

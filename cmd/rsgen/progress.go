@@ -12,7 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // startProgress shows the progress of a build on w, unless quiet. On a

@@ -17,9 +17,9 @@ import (
 
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/regfile"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
+	"github.com/rsgen/rsgen/internal/text/display"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // The configuration file of rsgen build --config (docs/SETS.md): TOML,

@@ -14,7 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/validate"
 )
 

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/text/display"
 )
 
 // Unread is what a scan could not read: the directories (published paths,

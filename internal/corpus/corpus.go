@@ -14,7 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
 // Exts are the extensions given to the files in turn: most are known by

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // StagePrefix begins the names of rsgen's staging directories

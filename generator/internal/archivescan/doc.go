@@ -4,7 +4,7 @@
 // as a tree's, their modification times the lastmod. The walk of the
 // data is: member → hashing (a zip's members by the pool of package
 // hashing, several at once; a tar's in this goroutine, as the stream
-// comes) → Resource → sorted on disk (package internal/extsort), where the
+// comes) → Resource → sorted on disk (package internal/storage/extsort), where the
 // names held twice are found → spooled (package spill).
 //
 // An archive is trusted only once all of it has been read: a damaged one is ErrDamaged, and nothing of it is published. A member

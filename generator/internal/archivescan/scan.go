@@ -12,9 +12,9 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/mediatype"
-	"github.com/rsgen/rsgen/internal/tree"
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/mediatype"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/inputs/tree"
 )
 
 // An Archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its

@@ -22,9 +22,9 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/inputs/tree"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/tree"
-	"github.com/rsgen/rsgen/internal/uri"
 	"github.com/rsgen/rsgen/zipdump"
 )
 

@@ -14,7 +14,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/rsgen/rsgen/internal/display"
+	"github.com/rsgen/rsgen/internal/text/display"
 )
 
 // An archive is trusted only once all of it has been read: a tar reader

@@ -1,5 +1,5 @@
 // Package bucketscan is the source of a build that publishes the objects
-// of an S3 bucket under a prefix (package internal/bucket): each object is
+// of an S3 bucket under a prefix (package internal/inputs/bucket): each object is
 // a resource, its URL the base URL and its key under the prefix, escaped
 // as a file's path is, its length and lastmod the listing's.
 //
@@ -10,7 +10,7 @@
 // tens of requests in flight keep it busy on two cores). An object's
 // digests come, in this order, from the hash cache of the last build
 // (keyed by size, time and ETag: an unchanged rebuild sends no request
-// per object), from the store (internal/bucket.Bucket.Stored), or from
+// per object), from the store (internal/inputs/bucket.Bucket.Stored), or from
 // its bytes, streamed through the hashers and never written to disk.
 //
 // Keys that cannot be resources (control characters, an empty, "." or

@@ -14,10 +14,10 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/bucket"
-	"github.com/rsgen/rsgen/internal/hashcache"
-	"github.com/rsgen/rsgen/internal/tree"
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/inputs/bucket"
+	"github.com/rsgen/rsgen/internal/inputs/tree"
+	"github.com/rsgen/rsgen/internal/storage/hashcache"
 	"github.com/rsgen/rsgen/zipdump"
 )
 

@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/bucket"
+	"github.com/rsgen/rsgen/internal/inputs/bucket"
 
-	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/internal/inputs/tree"
 )
 
 // TestKeyProblem: the keys a URL cannot keep as they are, which a posix

@@ -7,9 +7,9 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/spill"
-	"github.com/rsgen/rsgen/internal/binrec"
-	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/storage/binrec"
 )
 
 // Previous is the previous build's Resource List, read while the tree is

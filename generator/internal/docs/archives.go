@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // ArchiveDir is the directory of the archived documents, in the documents'

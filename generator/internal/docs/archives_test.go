@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/previous"
 )
 
 func day(d int) time.Time { return time.Date(2024, 6, d, 0, 0, 0, 0, time.UTC) }

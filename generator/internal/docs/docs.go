@@ -8,10 +8,10 @@ import (
 	"path"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/confined"
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/storage/confined"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // A Writer writes the documents of one set into its stage.

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/rsgen/rsgen/internal/listwriter"
-	"github.com/rsgen/rsgen/internal/previous"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 func newWriter(t *testing.T, dir string, limits listwriter.Limits) *Writer {

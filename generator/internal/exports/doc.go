@@ -1,5 +1,5 @@
 // Package exports publishes a record export: a catalogue of one record per
-// line of JSON Lines or row of CSV (package internal/records), given
+// line of JSON Lines or row of CSV (package internal/inputs/records), given
 // instead of a directory tree. Its published records make the Resource
 // List (and, when asked, the Resource Dump of their local files) and,
 // from their times alone, a Change List of a trailing window. The rules

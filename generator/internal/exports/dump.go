@@ -12,10 +12,10 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/regfile"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
+	"github.com/rsgen/rsgen/internal/text/display"
+	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
 

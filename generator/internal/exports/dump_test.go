@@ -8,7 +8,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/extsort"
+	"github.com/rsgen/rsgen/internal/storage/extsort"
 	"github.com/rsgen/rsgen/zipdump"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
-	"github.com/rsgen/rsgen/internal/binrec"
+	"github.com/rsgen/rsgen/internal/storage/binrec"
 )
 
 // Records of an export are kept, until they are written, as compact byte

@@ -8,7 +8,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // A sorted record decodes to the Resource it was made of, and its keys

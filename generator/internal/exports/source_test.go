@@ -15,8 +15,8 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/docs/docstest"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/testenv"
-	"github.com/rsgen/rsgen/internal/uri"
 )
 
 var snapshot = time.Date(2024, 6, 2, 0, 0, 0, 0, time.UTC)

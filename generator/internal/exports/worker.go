@@ -10,13 +10,13 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/extsort"
-	"github.com/rsgen/rsgen/internal/mediatype"
-	"github.com/rsgen/rsgen/internal/records"
-	"github.com/rsgen/rsgen/internal/regfile"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/mediatype"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/inputs/records"
+	"github.com/rsgen/rsgen/internal/storage/extsort"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
+	"github.com/rsgen/rsgen/internal/text/display"
 )
 
 // Change values in the payload of a sorted record (see appendItem).

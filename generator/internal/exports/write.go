@@ -11,10 +11,10 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/extsort"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/units"
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/storage/extsort"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // Check checks the sorted records once they are read: duplicates, and

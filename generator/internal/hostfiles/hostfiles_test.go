@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/uri"
 )
 
 // The notice about robots.txt comes when the site's robots.txt at the

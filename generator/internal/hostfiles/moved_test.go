@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // TestMovedFiles: the files a publish may move outside the documents

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // A package's entry gives its URL in the set's directory, its type,

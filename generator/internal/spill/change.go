@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // A Change is one entry of a Change List (section 12.1): what happened to

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/binrec"
-	"github.com/rsgen/rsgen/internal/confined"
-	"github.com/rsgen/rsgen/internal/extsort"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/storage/binrec"
+	"github.com/rsgen/rsgen/internal/storage/confined"
+	"github.com/rsgen/rsgen/internal/storage/extsort"
 )
 
 // ChangeSet holds the changes a build found, in chronological order and

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // The changes of a build are sorted on disk: more of them than the sort's

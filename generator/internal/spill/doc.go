@@ -9,7 +9,7 @@
 // of their paths, each stored with the prefixes it shares with the one
 // before (a path, a URL) left out, and is read again as often as needed
 // through an [Iter]; a [ChangeSet] sorts a build's [Change]s by
-// their datetime on disk (package internal/extsort) and keeps only the
+// their datetime on disk (package internal/storage/extsort) and keeps only the
 // datetimes in memory, which the Change Lists are cut by.
 //
 // A spool that cannot be written or read back fails with an error that

@@ -3,8 +3,8 @@ package spill
 import (
 	"fmt"
 
-	"github.com/rsgen/rsgen/internal/binrec"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/storage/binrec"
 )
 
 // An Iter reads the records of a spool file one at a time: Next decodes

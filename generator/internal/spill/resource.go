@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // A Resource is one published resource: an entry of the Resource List.

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/binrec"
-	"github.com/rsgen/rsgen/internal/rsxml"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/storage/binrec"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // ResourceSpool holds the resources of a build in the order of their

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/hashcache"
-	"github.com/rsgen/rsgen/internal/mediatype"
+	"github.com/rsgen/rsgen/internal/documents/mediatype"
+	"github.com/rsgen/rsgen/internal/storage/hashcache"
+	"github.com/rsgen/rsgen/internal/text/display"
 )
 
 // A Cache is the hash cache during one build. Both of its files are

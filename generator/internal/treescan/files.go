@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/regfile"
-	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/internal/inputs/tree"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
 	"github.com/rsgen/rsgen/zipdump"
 )
 

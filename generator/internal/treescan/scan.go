@@ -12,9 +12,9 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/display"
-	"github.com/rsgen/rsgen/internal/mediatype"
-	"github.com/rsgen/rsgen/internal/uri"
+	"github.com/rsgen/rsgen/internal/documents/mediatype"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/text/display"
 )
 
 // A Scan is one scan of a source: what it reads, how, and where it tells

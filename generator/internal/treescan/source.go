@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/hashcache"
+	"github.com/rsgen/rsgen/internal/storage/hashcache"
 )
 
 // A Source is what a Scan reads: a directory tree (Walk), the objects of

@@ -7,8 +7,8 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/hashcache"
-	"github.com/rsgen/rsgen/internal/tree"
+	"github.com/rsgen/rsgen/internal/inputs/tree"
+	"github.com/rsgen/rsgen/internal/storage/hashcache"
 )
 
 // A Walk is a directory tree as the Source of a Scan: the walk of package

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
-	"github.com/rsgen/rsgen/internal/stage"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // Area is a spill area in a stage of a temporary directory, both removed

@@ -1,0 +1,330 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/documents/mediatype"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+)
+
+// A Record is one record of an export, checked and normalised.
+type Record struct {
+	Line int // line of the record in the export (where a CSV row starts)
+
+	// Loc is the record's URL: an absolute http(s) URL (scheme and host in
+	// lower case) if LocIsURL, else a raw path relative to the base URL,
+	// checked by checkPath.
+	Loc      string
+	LocIsURL bool
+
+	Lastmod   time.Time       // UTC; zero if not given
+	Created   time.Time       // UTC; zero if not given
+	Deleted   bool            // a tombstone
+	DeletedAt time.Time       // when it was deleted, if given as a time; UTC
+	Status    string          // as given; "" if absent
+	Hash      []hashing.Token // as given; nil if not given
+	Length    int64           // bytes; -1 if not given
+	Type      string          // bare media type; "" if not given
+	Path      string          // local file, slash-separated, relative to the export's directory; "" if none
+	Links     []rsxml.Link
+	// LinkURL[i] reports whether the href of Links[i] is an absolute URI;
+	// otherwise it is a raw path relative to the base URL, like Loc.
+	LinkURL []bool
+}
+
+// Published reports whether the record may appear in a document: its
+// status is "published" (in any case, spaces around it ignored) or absent.
+// Drafts and every other status are never listed, not even as deletions.
+func (r *Record) Published() bool {
+	return r.Status == "" || strings.EqualFold(strings.TrimSpace(r.Status), "published")
+}
+
+// DeletionTime is when a tombstone was deleted: its deletion time if
+// given, else its lastmod (zero if neither is known).
+func (r *Record) DeletionTime() time.Time {
+	if !r.DeletedAt.IsZero() {
+		return r.DeletedAt
+	}
+	return r.Lastmod
+}
+
+// The fields of a record, in the order the documentation lists them.
+const (
+	fieldLoc = iota
+	fieldLastmod
+	fieldCreated
+	fieldDeleted
+	fieldStatus
+	fieldHash
+	fieldLength
+	fieldType
+	fieldPath
+	numFields
+)
+
+// fieldNames are the names of a record's fields (JSON keys and CSV
+// columns), besides its links.
+var fieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
+
+func fieldByName[S ~string | ~[]byte](name S) int {
+	for i, n := range fieldNames {
+		if n == string(name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// linkAttrs are the attributes a link of a record may have (section 14);
+// rel and href are required.
+var linkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
+
+func isLinkAttr(name string) bool { return slices.Contains(linkAttrs, name) }
+
+const statusPublished = "published"
+
+func newRecord(line int) Record { return Record{Line: line, Length: -1} }
+
+// set stores the text value of field f, checking it. An empty value is
+// an absent field.
+func (r *Record) set(f int, v string) error {
+	if v == "" {
+		return nil
+	}
+	var err error
+	switch f {
+	case fieldLoc:
+		r.Loc, r.LocIsURL, err = checkLoc(v)
+	case fieldLastmod:
+		r.Lastmod, err = ParseTime(v)
+	case fieldCreated:
+		r.Created, err = ParseTime(v)
+	case fieldDeleted:
+		err = r.setDeleted(v)
+	case fieldStatus:
+		r.Status = v
+		if v == statusPublished {
+			r.Status = statusPublished // one copy for all records
+		}
+	case fieldHash:
+		r.Hash, err = hashing.ParseAttr(v)
+	case fieldLength:
+		r.Length, err = parseLength(v)
+	case fieldType:
+		r.Type, err = checkType(v)
+	case fieldPath:
+		if err = checkLocalPath(v); err == nil {
+			r.Path = strings.TrimPrefix(v, "./")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", fieldNames[f], err)
+	}
+	return nil
+}
+
+// setBytes is set for a value in the bytes of a line, converted to a
+// string only where the record keeps it.
+func (r *Record) setBytes(f int, v []byte) error {
+	switch f {
+	case fieldLastmod, fieldCreated:
+		t, ok := parseFull(v)
+		if !ok {
+			break
+		}
+		if f == fieldLastmod {
+			r.Lastmod = t
+		} else {
+			r.Created = t
+		}
+		return nil
+	case fieldStatus:
+		if string(v) == statusPublished {
+			r.Status = statusPublished
+			return nil
+		}
+	case fieldType:
+		if t, ok := commonTypes[string(v)]; ok {
+			r.Type = t
+			return nil
+		}
+	case fieldLength:
+		if n, ok := digits(v); ok && len(v) > 0 && len(v) < 19 {
+			r.Length = int64(n)
+			return nil
+		}
+	}
+	return r.set(f, string(v))
+}
+
+// setDeleted reads deleted: a boolean (true, false, t, f, yes, no, 1, 0,
+// in any case) or the time of the deletion.
+func (r *Record) setDeleted(v string) error {
+	switch strings.ToLower(v) {
+	case "true", "t", "yes", "y", "1":
+		r.Deleted = true
+		return nil
+	case "false", "f", "no", "n", "0":
+		r.Deleted = false
+		return nil
+	}
+	t, err := ParseTime(v)
+	if err != nil {
+		return fmt.Errorf("%q is neither true/false nor a time of deletion", v)
+	}
+	r.Deleted, r.DeletedAt = true, t
+	return nil
+}
+
+// finish checks what concerns several fields, once all are read.
+func (r *Record) finish() error {
+	if r.Loc == "" {
+		return errors.New("missing loc")
+	}
+	if !r.Created.IsZero() && !r.Lastmod.IsZero() && r.Created.Truncate(time.Second).After(r.Lastmod.Truncate(time.Second)) {
+		return fmt.Errorf("created %s is after lastmod %s", rsxml.FormatTime(r.Created), rsxml.FormatTime(r.Lastmod))
+	}
+	return nil
+}
+
+func checkLoc(v string) (string, bool, error) {
+	if uri.Scheme(v) != "" {
+		u, err := checkURL(v)
+		return u, true, err
+	}
+	p, err := checkPath(v)
+	if err == nil && len(p) > uri.MaxLocLength {
+		err = fmt.Errorf("path of %d characters: a Sitemap <loc> may have at most 2,048", len(p))
+	}
+	return p, false, err
+}
+
+// parseLength reads a number of bytes: digits, optionally followed by a
+// fraction of zeros ("1024.0": JSON numbers are not typed, and exporters
+// such as pandas write whole numbers so).
+func parseLength(v string) (int64, error) {
+	if whole, frac, ok := strings.Cut(v, "."); ok && whole != "" && frac != "" && strings.Trim(frac, "0") == "" {
+		v = whole
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, fmt.Errorf("%q is not a whole number of bytes", v)
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is out of range", v)
+	}
+	return n, nil
+}
+
+// checkType returns the bare media type of v (parameters such as charset
+// dropped: the type attribute carries none).
+func checkType(v string) (string, error) {
+	if t, ok := commonTypes[v]; ok {
+		return t, nil
+	}
+	t := mediatype.Bare(v)
+	if !mediatype.Valid(t) {
+		return "", fmt.Errorf("%q is not a media type such as text/html", v)
+	}
+	return t, nil
+}
+
+// commonTypes holds one copy of the media types most records have.
+var commonTypes = func() map[string]string {
+	m := map[string]string{}
+	for _, t := range []string{"text/html", "application/xhtml+xml", "application/xml", "text/xml", "application/json",
+		"application/ld+json", "application/pdf", "text/plain", "image/jpeg", "image/png", "image/tiff", "image/jp2",
+		"audio/mpeg", "video/mp4", "application/rdf+xml", "text/turtle", "application/octet-stream", "application/zip"} {
+		m[t] = t
+	}
+	return m
+}()
+
+// setLinkAttr stores attribute name of a link, checking its value.
+// isURL is set for href: whether it is an absolute URI or a path.
+func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
+	if v == "" {
+		return nil
+	}
+	var err error
+	switch name {
+	case "rel":
+		if strings.TrimSpace(v) != v || strings.ContainsAny(v, "\t\n\r") {
+			err = fmt.Errorf("%q: a relation type has no surrounding or other white space than single spaces", v)
+		}
+		l.Rel = v
+	case "href":
+		*isURL = uri.Scheme(v) != ""
+		if *isURL {
+			err = checkURI(v)
+			if uri.Scheme(v) == "http" || uri.Scheme(v) == "https" {
+				v, _ = checkURL(v)
+			}
+		} else {
+			v, err = checkPath(v)
+		}
+		l.Href = v
+	case "type":
+		l.Type, err = checkType(v)
+	case "hash":
+		var tokens []hashing.Token
+		tokens, err = hashing.ParseAttr(v)
+		l.Hash = hashing.FormatTokens(tokens)
+	case "length":
+		var n int64
+		if n, err = parseLength(v); err == nil {
+			l.Length = strconv.FormatInt(n, 10)
+		}
+	case "modified":
+		var t time.Time
+		if t, err = ParseTime(v); err == nil {
+			l.Modified = rsxml.FormatTime(t)
+		}
+	case "pri":
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 1 || n > 999999 || strconv.Itoa(n) != v {
+			err = fmt.Errorf("%q is not a priority from 1 to 999999", v)
+		}
+		l.Pri = v
+	case "profile":
+		err = checkURI(v)
+		l.Profile = v
+	case "encoding":
+		if !mediatype.IsName(v) {
+			err = fmt.Errorf("%q is not a content coding such as gzip", v)
+		}
+		l.Encoding = v
+	case "path": // the schema's pattern: /.*[^/]
+		if len(v) < 2 || v[0] != '/' || v[len(v)-1] == '/' {
+			err = fmt.Errorf("%q is not the path of a file in a package, such as /files/a.txt", v)
+		}
+		l.Path = v
+	default:
+		return fmt.Errorf("unknown link attribute %q (known: %s)", name, strings.Join(linkAttrs, ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+func checkLink(l *rsxml.Link) error {
+	switch {
+	case l.Rel == "" && l.Href == "":
+		return errors.New("a link needs rel and href")
+	case l.Rel == "":
+		return fmt.Errorf("link to %s has no rel", l.Href)
+	case l.Href == "":
+		return fmt.Errorf("link %s has no href", l.Rel)
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package notify
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+)
+
+// notifications are the entries of the notifications to send.
+type notifications struct {
+	Changes   []rsxml.Entry // for the change notification channel
+	Framework []rsxml.Entry // for the framework notification channel
+}
+
+// plan returns what to notify about s. Change notifications carry the
+// Change List entries whose change happened after since if it is not
+// zero, else after what the state notified (the newest change, and the
+// snapshot time of the build then published: every change of that build
+// was at or before it), else (no state: the first run) at or after the
+// Resource List's snapshot time, which are the changes the last build
+// found. Framework notifications carry each document created, updated
+// (its bytes changed) or deleted since the state; with no state, every
+// document is new.
+func plan(s *Site, st *State, since time.Time) notifications {
+	var n notifications
+	after, inclusive := since, false
+	switch {
+	case !since.IsZero():
+	case st != nil:
+		for _, v := range []string{st.At, st.ChangesUntil} {
+			if t, err := rsxml.ParseTime(v); err == nil && t.After(after) {
+				after = t
+			}
+		}
+	default:
+		after, _ = rsxml.ParseTime(s.At)
+		inclusive = true
+	}
+	for i := range s.Changes {
+		e := &s.Changes[i]
+		t, ok := changeTime(e)
+		if !ok || t.Before(after) || t.Equal(after) && !inclusive {
+			continue
+		}
+		n.Changes = append(n.Changes, *e)
+	}
+
+	datetime := s.At
+	var old map[string]docState
+	if st != nil {
+		old = st.Documents
+	}
+	now := make(map[string]bool, len(s.Documents))
+	for _, d := range s.Documents {
+		now[d.URL] = true
+		change := rsxml.ChangeCreated
+		if o, ok := old[d.URL]; ok {
+			if o.Hash == d.Hash {
+				continue
+			}
+			change = rsxml.ChangeUpdated
+		}
+		n.Framework = append(n.Framework, frameworkEntry(d.URL, d.Capability, d.Index, change, datetime))
+	}
+	for _, u := range slices.Sorted(maps.Keys(old)) { // the same order every time
+		if !now[u] {
+			o := old[u]
+			n.Framework = append(n.Framework, frameworkEntry(u, o.Capability, o.Index, rsxml.ChangeDeleted, datetime))
+		}
+	}
+	return n
+}
+
+// frameworkEntry is the entry of a framework notification about the
+// document at u (Framework Notification 1.0.1, section 3): its capability
+// and change, and, for a document listed by an index, an rs:ln rel="index"
+// to that index.
+func frameworkEntry(u, capability, index, change, datetime string) rsxml.Entry {
+	e := rsxml.Entry{Loc: u, MD: rsxml.MD{Capability: capability, Change: change, Datetime: datetime}}
+	if index != "" {
+		e.Links = []rsxml.Link{{Rel: "index", Href: index}}
+	}
+	return e
+}

@@ -1,0 +1,316 @@
+package previous
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+)
+
+// An Archive is an archive of ResourceSync Archives (sections 3 to 6):
+// the documents of the past it lists, in its order (chronological). Read
+// checks the archive; each document is read and checked when a build
+// keeps it (ReadArchived, ReadArchivedDump, ReadArchivedList,
+// ReadArchivedResourceDump): one it drops is never fetched.
+type Archive struct {
+	URL   string
+	Lists []ArchivedList
+}
+
+// An ArchivedList is an entry of an archive: a closed Change List (or
+// Change Dump) covering From to Until, or a Resource List taken At.
+type ArchivedList struct {
+	URL         string
+	Rel         string // URL relative to DocsBase ("resourcesync/archive/changelist-….xml"), "" if not under it
+	From, Until time.Time
+	At          time.Time // of a Resource List or Resource Dump
+	Completed   time.Time // of a Resource List or Resource Dump, if its entry gives it
+	line        int       // of its entry in the archive
+}
+
+// readArchives reads the archives the Capability List points at, if any.
+func (r *reader) readArchives(ctx context.Context) error {
+	var err error
+	if r.site.ChangeListArchive, err = r.readArchive(ctx, rsxml.CapChangeListArchive, "Change List Archive"); err != nil {
+		return err
+	}
+	if r.site.ChangeDumpArchive, err = r.readArchive(ctx, rsxml.CapChangeDumpArchive, "Change Dump Archive"); err != nil {
+		return err
+	}
+	if r.site.ResourceListArchive, err = r.readArchive(ctx, rsxml.CapResourceListArchive, "Resource List Archive"); err != nil {
+		return err
+	}
+	r.site.ResourceDumpArchive, err = r.readArchive(ctx, rsxml.CapResourceDumpArchive, "Resource Dump Archive")
+	return err
+}
+
+// readArchive reads the archive of capability the Capability List points
+// at, if any (else it returns nil): its entries must be distinct
+// documents, oldest first, none after the snapshot of the Resource List.
+func (r *reader) readArchive(ctx context.Context, capability, what string) (*Archive, error) {
+	u := r.site.capability(capability)
+	if u == "" {
+		return nil, nil
+	}
+	doc, entries, _, err := r.fetch(ctx, u, capability)
+	if err != nil {
+		return nil, err
+	}
+	name := r.src.name(u)
+	if doc.Index {
+		return nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
+	}
+	a := &Archive{URL: u}
+	snapshots := capability == rsxml.CapResourceListArchive || capability == rsxml.CapResourceDumpArchive
+	for _, e := range entries {
+		l := ArchivedList{URL: e.Loc, Rel: r.site.rel(e.Loc), line: e.Line}
+		if snapshots {
+			err = r.snapshotEntry(name, what, e, a, &l)
+		} else {
+			err = r.periodEntry(name, what, e, a, &l)
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.seen[e.Loc] = true
+		a.Lists = append(a.Lists, l)
+	}
+	return a, nil
+}
+
+// snapshotEntry reads the entry e of a Resource List or Resource Dump
+// Archive a into l: the at of a document, after that of the entry before.
+func (r *reader) snapshotEntry(name, what string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
+	if e.MD.At == "" {
+		return newError(name, e.Line, ErrInvalid, "the entry %s has no at, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
+	}
+	at, err := parseTime(name, e.Line, "at", e.MD.At)
+	if err != nil {
+		return err
+	}
+	switch {
+	case at.After(r.site.At):
+		return newError(name, e.Line, ErrInvalid, "%s was taken at %s, after the snapshot time of the Resource List (%s)",
+			e.Loc, rsxml.FormatTime(at), rsxml.FormatTime(r.site.At))
+	case r.seen[e.Loc]:
+		return newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
+	}
+	if n := len(a.Lists); n > 0 && !at.After(a.Lists[n-1].At) {
+		return newError(name, e.Line, ErrInvalid, "at %s is not after that of the entry before it: an archive lists its documents oldest first", e.MD.At)
+	}
+	l.At = at
+	if e.MD.Completed != "" {
+		l.Completed, err = parseTime(name, e.Line, "completed", e.MD.Completed)
+	}
+	return err
+}
+
+// periodEntry reads the entry e of a Change List or Change Dump Archive a
+// into l: the from and until of a document, from the until of the entry
+// before on.
+func (r *reader) periodEntry(name, what string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
+	if e.MD.From == "" || e.MD.Until == "" {
+		return newError(name, e.Line, ErrInvalid, "the entry %s has no from or no until, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
+	}
+	from, err := parseTime(name, e.Line, "from", e.MD.From)
+	if err != nil {
+		return err
+	}
+	until, err := parseTime(name, e.Line, "until", e.MD.Until)
+	if err != nil {
+		return err
+	}
+	switch {
+	case until.Before(from):
+		return newError(name, e.Line, ErrInvalid, "until %s is before from %s", e.MD.Until, e.MD.From)
+	case until.After(r.site.At):
+		return newError(name, e.Line, ErrInvalid, "%s covers until %s, after the snapshot time of the Resource List (%s)",
+			e.Loc, rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
+	case r.seen[e.Loc]:
+		return newError(name, e.Line, ErrInvalid, "%s is listed twice, or is another document of the build", e.Loc)
+	}
+	if n := len(a.Lists); n > 0 && from.Before(a.Lists[n-1].Until) {
+		return newError(name, e.Line, ErrInvalid, "from %s is before the until of the entry before it (%s): an archive lists its documents oldest first, without overlap",
+			e.MD.From, rsxml.FormatTime(a.Lists[n-1].Until))
+	}
+	l.From, l.Until = from, until
+	return nil
+}
+
+// ReadArchivedList reads the Resource List l of the Resource List Archive,
+// and, if it is an index, each of its parts, and calls fn with the URL and
+// bytes of each document, once checked: a Resource List taken at the at
+// its entry gives, its parts linked to it with rel="index"; the index
+// last. The documents are read one at a time.
+func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u string, data []byte) error) error {
+	r := s.newReader()
+	archive := s.ResourceListArchive.URL
+	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceList)
+	if err != nil {
+		return err
+	}
+	if err := s.checkArchived(s.src.name(l.URL), doc, l, "Resource List", archive, false); err != nil {
+		return err
+	}
+	if doc.Index {
+		for _, e := range entries {
+			pdoc, _, pdata, err := r.fetch(ctx, e.Loc, rsxml.CapResourceList)
+			if err != nil {
+				return err
+			}
+			if err := s.checkArchived(s.src.name(e.Loc), pdoc, l, "Resource List", archive, true); err != nil {
+				return err
+			}
+			pname := s.src.name(e.Loc)
+			switch {
+			case pdoc.Index:
+				return newError(pname, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.URL)
+			case pdoc.Link("index") != l.URL:
+				return newError(pname, 0, ErrInvalid, "a part of the archived Resource List %s that does not link rel=\"index\" to it", l.URL)
+			}
+			if err := fn(e.Loc, pdata); err != nil {
+				return err
+			}
+		}
+	}
+	return fn(l.URL, data)
+}
+
+// ReadArchived reads the Change List l of the Change List Archive and
+// returns its bytes, once checked: a closed Change List, linked to no
+// index, whose from and until are those its entry gives, with its changes
+// in order inside them.
+func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error) {
+	doc, entries, data, err := s.newReader().fetch(ctx, l.URL, rsxml.CapChangeList)
+	if err != nil {
+		return nil, err
+	}
+	name := s.src.name(l.URL)
+	archive := s.ChangeListArchive.URL
+	switch {
+	case doc.Index:
+		return nil, newError(name, 0, ErrInvalid, "a Change List Index, listed by the Change List Archive %s as a Change List", archive)
+	case doc.MD.Until == "":
+		return nil, newError(name, 0, ErrInvalid, "an open Change List (no until) in the Change List Archive %s: an archived list is closed", archive)
+	}
+	if err := s.checkArchived(name, doc, l, "Change List", archive, false); err != nil {
+		return nil, err
+	}
+	if err := checkChanges(name, entries, l.From, l.Until); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// ReadArchivedDump reads the Change Dump l of the Change Dump Archive and
+// returns its bytes and its packages, once checked: a Change Dump, linked
+// to no index, whose from and until are those its entry gives, listing
+// closed ZIP packages in order inside them, each checked as Read checks
+// those of the Change Dump, with the copy of the manifest it links to.
+func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
+	r := s.newReader()
+	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapChangeDump)
+	if err != nil {
+		return nil, nil, err
+	}
+	name := s.src.name(l.URL)
+	archive := s.ChangeDumpArchive.URL
+	if doc.Index {
+		return nil, nil, newError(name, 0, ErrInvalid, "a Change Dump Index, listed by the Change Dump Archive %s as a Change Dump", archive)
+	}
+	if err := s.checkArchived(name, doc, l, "Change Dump", archive, false); err != nil {
+		return nil, nil, err
+	}
+	cd := &ChangeDump{URL: l.URL}
+	if err := r.addPackages(ctx, cd, l.URL, doc, entries); err != nil {
+		return nil, nil, err
+	}
+	if len(cd.Packages) != len(entries) {
+		return nil, nil, newError(name, 0, ErrInvalid, "a package without from and until: every package of an archived Change Dump is closed")
+	}
+	return data, cd.Packages, nil
+}
+
+// ReadArchivedResourceDump reads the Resource Dump l of the Resource Dump
+// Archive and returns its bytes and its packages, once checked: one
+// Resource Dump, linked to no index, taken at the at its entry gives,
+// listing ZIP packages, each with the copy of its manifest if it links to
+// one, taken within the dump's snapshot (rsxml.PackageTimes), as Read
+// checks those of a Change Dump.
+func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
+	r := s.newReader()
+	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceDump)
+	if err != nil {
+		return nil, nil, err
+	}
+	name := s.src.name(l.URL)
+	archive := s.ResourceDumpArchive.URL
+	if doc.Index {
+		return nil, nil, newError(name, 0, ErrInvalid, "a Resource Dump Index, listed by the Resource Dump Archive %s as a Resource Dump; rsgen archives a dump as one document", archive)
+	}
+	if err := s.checkArchived(name, doc, l, "Resource Dump", archive, false); err != nil {
+		return nil, nil, err
+	}
+	var pkgs []Package
+	for _, e := range entries {
+		p, mdoc, err := r.parsePackage(ctx, name, e, rsxml.CapResourceDumpManifest)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := packageTimes(name, doc, &p, mdoc); err != nil {
+			return nil, nil, err
+		}
+		pkgs = append(pkgs, p)
+	}
+	return data, pkgs, nil
+}
+
+// packageTimes checks the times of the package p of the dump doc, read as
+// name, and of the manifest it links to (mdoc, or nil), by the rule the
+// writer and the validator follow too (rsxml.PackageTimes).
+func packageTimes(name string, doc *rsxml.Doc, p *Package, mdoc *rsxml.Doc) error {
+	var manifest *rsxml.MD
+	if mdoc != nil {
+		manifest = &mdoc.MD
+	}
+	if msg := rsxml.PackageTimes(&doc.MD, &p.Entry.MD, manifest); msg != "" {
+		return newError(name, p.Entry.Line, ErrInvalid, "package %s: %s", p.URL, msg)
+	}
+	return nil
+}
+
+// newReader returns a reader of the documents an archive of s lists.
+func (s *Site) newReader() *reader {
+	return &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+}
+
+// checkArchived checks doc, read as name, against the entry l of the
+// archive at archive that lists it (or, if part, the index it is a part
+// of), a what ("Change List"): the times the entry gives, no rel="index"
+// link unless part, and rel="up" to the Capability List of the site, as
+// rsgen's documents link: it is published again byte for byte, its links
+// with it.
+func (s *Site) checkArchived(name string, doc *rsxml.Doc, l *ArchivedList, what, archive string, part bool) error {
+	for _, t := range []struct {
+		attr, v string
+		want    time.Time
+	}{{"at", doc.MD.At, l.At}, {"from", doc.MD.From, l.From}, {"until", doc.MD.Until, l.Until}} {
+		if !t.want.IsZero() && !sameTime(t.v, t.want) {
+			return newError(name, 0, ErrInvalid, "%s is %q, but the %s Archive %s says %s", t.attr, t.v, what, archive, rsxml.FormatTime(t.want))
+		}
+	}
+	if idx := doc.Link("index"); idx != "" && !part {
+		return newError(name, 0, ErrInvalid, "links rel=\"index\" to %s, but an archived %s is listed by the %s Archive %s, not an index", idx, what, what, archive)
+	}
+	if up := doc.Link("up"); up != "" && up != s.CapabilityList {
+		return newError(name, 0, ErrInvalid, "links rel=\"up\" to %s, not to the Capability List %s", up, s.CapabilityList)
+	}
+	return nil
+}
+
+// sameTime reports whether the datetime v is the instant t.
+func sameTime(v string, t time.Time) bool {
+	vt, err := rsxml.ParseTime(strings.TrimSpace(v))
+	return err == nil && vt.Equal(t)
+}

@@ -1,0 +1,461 @@
+package previous
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/storage/confined"
+	"github.com/rsgen/rsgen/internal/text/units"
+)
+
+// HTTPOptions tune how a previous build is fetched over HTTP. The zero
+// value gives the defaults.
+type HTTPOptions struct {
+	// Client, if set, is used as it is (tests); otherwise Read makes one
+	// with the time-outs below and the proxy of the environment.
+	Client *http.Client `toml:"-"`
+	// Timeout bounds one request, its body included; defaultTimeout if zero.
+	Timeout time.Duration `toml:"-"`
+	// Deadline bounds all the time spent on one document: every attempt,
+	// the bodies and the waits between attempts; DefaultDeadline if zero.
+	// A server that sends a byte now and then, each in time for any
+	// time-out of a read, is given up on when it passes. A Change Dump
+	// package, which may be large, is given a second more per MiB it may
+	// have.
+	Deadline units.Duration `toml:"fetch-timeout"`
+	// Attempts is how many times a request is tried when the server fails
+	// (5xx, 429, 408, time-outs, dropped connections); defaultAttempts if zero.
+	Attempts int `toml:"-"`
+	// Backoff is the wait before the first retry; it doubles for each
+	// further one. defaultBackoff if zero.
+	Backoff time.Duration `toml:"-"`
+	// UserAgent is sent with every request; "rsgen" if empty.
+	UserAgent string `toml:"-"`
+}
+
+// Defaults of HTTPOptions.
+const (
+	defaultTimeout  = 2 * time.Minute
+	DefaultDeadline = time.Minute
+	defaultAttempts = 4
+	defaultBackoff  = 500 * time.Millisecond
+	maxRedirects    = 5 // per request
+	maxRetryAfter   = 30 * time.Second
+)
+
+// httpSource fetches documents over HTTP from the hosts it allows.
+type httpSource struct {
+	client *http.Client
+	opts   HTTPOptions
+
+	anyHost   bool // any http or https URL may be fetched: the caller keeps its scope (a Fetcher)
+	mu        sync.Mutex
+	hosts     map[string]bool // hosts documents may be fetched from
+	firstDone bool            // a first document was fetched
+}
+
+// orDefault returns v, or def if v is zero or negative.
+func orDefault[T ~int | ~int64](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// newClient returns the HTTP client rsgen reads published sites with:
+// opts.Client (copied) or one with time-outs on dialing, TLS and response
+// headers and the proxy of the environment; opts.Timeout on each request,
+// body included; at most maxRedirects redirects per request, and only to
+// http or https, and, if allow is not nil, where allow says (an error
+// refuses the redirect and is the error of the request): the one rule of
+// redirects of every request rsgen makes (Read's: documents stay on the
+// host of the site; rsgen validate's: on the site validated).
+func newClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
+	var c *http.Client
+	if opts.Client != nil {
+		cc := *opts.Client
+		c = &cc
+	} else {
+		c = &http.Client{
+			Transport: &http.Transport{
+				Proxy:                 http.ProxyFromEnvironment,
+				DialContext:           (&net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+				TLSHandshakeTimeout:   15 * time.Second,
+				ResponseHeaderTimeout: 30 * time.Second,
+				ExpectContinueTimeout: time.Second,
+				MaxIdleConnsPerHost:   2,
+				IdleConnTimeout:       30 * time.Second,
+				ForceAttemptHTTP2:     true,
+			},
+		}
+	}
+	c.Timeout = opts.Timeout
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > maxRedirects {
+			return fmt.Errorf("more than %d redirects", maxRedirects)
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return fmt.Errorf("redirected to %s, which is not http or https", req.URL.Redacted())
+		}
+		if allow != nil {
+			return allow(req.URL)
+		}
+		return nil
+	}
+	return c
+}
+
+// newHTTPSource returns the source of the documents at start; opts has
+// its defaults (newReader).
+func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
+	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
+	allow := func(to *url.URL) error {
+		// The first document may lead to the host the site lives on; after
+		// it, a redirect is held to the hosts a link is.
+		s.mu.Lock()
+		ok := !s.firstDone || s.hosts[strings.ToLower(to.Host)]
+		s.mu.Unlock()
+		if !ok {
+			return fmt.Errorf("redirected to %s, on another host than the previous build; rsgen follows only documents on the host of the previous build", to.Redacted())
+		}
+		return nil
+	}
+	s.client = newClient(opts, allow)
+	return s
+}
+
+// A Fetcher makes the requests of rsgen validate with the code that reads
+// a previous build, by validate's policy: one attempt, no deadline but the
+// caller's, and any http or https URL (the caller keeps its own scope, and
+// allow holds redirects to it).
+type Fetcher struct{ s *httpSource }
+
+// NewFetcher returns a Fetcher whose requests go through client (copied;
+// nil: rsgen's own) with timeout and carry userAgent.
+func NewFetcher(client *http.Client, timeout time.Duration, userAgent string, allow func(to *url.URL) error) *Fetcher {
+	opts := HTTPOptions{Client: client, Timeout: timeout, Attempts: 1, UserAgent: userAgent}
+	return &Fetcher{&httpSource{opts: opts, client: newClient(opts, allow), anyHost: true, hosts: map[string]bool{}}}
+}
+
+// Get requests u and returns the body of a 200 response, not capped, and
+// its Content-Type. A failure is an *Error whose Err says what failed,
+// without the URL. identity asks for the bytes as they are stored (an
+// audit compares them with digests) rather than for an XML document.
+func (f *Fetcher) Get(ctx context.Context, u string, identity bool) (io.ReadCloser, string, error) {
+	var resp *http.Response
+	err := f.s.do(ctx, u, math.MaxInt64, identity, func(r *http.Response) error { resp = r; return nil })
+	if err != nil {
+		return nil, "", err
+	}
+	return resp.Body, resp.Header.Get("Content-Type"), nil
+}
+
+func (s *httpSource) name(u string) string { return u }
+
+func (s *httpSource) local(string) (string, bool) { return "", false }
+
+// check refuses URLs that are not http(s) or not on an allowed host.
+func (s *httpSource) check(u string) (*url.URL, error) {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return nil, newError(u, 0, ErrInvalid, "not a URL: %v", err)
+	}
+	if pu.Scheme != "http" && pu.Scheme != "https" {
+		return nil, newError(u, 0, ErrInvalid, "not an http or https URL")
+	}
+	if s.anyHost {
+		return pu, nil
+	}
+	if pu.User != nil {
+		return nil, newError(pu.Redacted(), 0, ErrInvalid, "a URL with credentials is not followed")
+	}
+	s.mu.Lock()
+	ok := s.hosts[strings.ToLower(pu.Host)]
+	s.mu.Unlock()
+	if !ok {
+		return nil, newError(u, 0, ErrInvalid, "on another host than the previous build; rsgen follows only documents on its host")
+	}
+	return pu, nil
+}
+
+// withDeadline bounds ctx by d, with a cause that says so.
+func withDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, d, deadlineError(d))
+}
+
+// deadlineError is the cause of giving up on a document at its deadline.
+type deadlineError time.Duration
+
+func (e deadlineError) Error() string {
+	return fmt.Sprintf("took longer than the %v allowed; gave up", time.Duration(e))
+}
+
+func (e deadlineError) Is(target error) bool { return target == ErrDeadline }
+
+func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, error) {
+	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
+	defer cancel()
+	var data []byte
+	err := s.do(ctx, u, limit, false, func(resp *http.Response) error {
+		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		if err != nil {
+			return err
+		}
+		if int64(len(b)) > limit {
+			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", limit)
+		}
+		data = b
+		return nil
+	})
+	return data, err
+}
+
+func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
+	// The deadline runs until the package is closed.
+	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline)+time.Duration(limit>>20)*time.Second)
+	var body io.ReadCloser
+	err := s.do(ctx, u, limit, false, func(resp *http.Response) error {
+		body = resp.Body
+		return nil
+	})
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &cappedReader{r: body, c: closer(func() error { defer cancel(); return body.Close() }), left: limit, doc: u}, nil
+}
+
+// part fetches a document whole, with the deadline
+// and retries of a document, into a file in spillDir (removed when it is
+// closed) or, without one, into memory. The caller reads it at its own
+// pace: a build that hashes between two entries holds no connection open.
+func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
+	if spillDir == "" {
+		data, err := s.get(ctx, u, max)
+		if err != nil {
+			return nil, err
+		}
+		return nopSeekCloser{bytes.NewReader(data)}, nil
+	}
+	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
+	if err != nil {
+		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+	}
+	sf := &spillFile{f}
+	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
+	defer cancel()
+	err = s.do(ctx, u, max, false, func(resp *http.Response) error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		if err := f.Truncate(0); err != nil {
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				// Writing the spill file failed (a full disk): not the server.
+				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+			}
+			return err
+		}
+		if n > max {
+			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
+		}
+		return resp.Body.Close()
+	})
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		sf.Close()
+		return nil, err
+	}
+	return sf, nil
+}
+
+// spillFile is a part fetched into a file; closing it removes it.
+type spillFile struct{ *os.File }
+
+func (f *spillFile) Close() error {
+	err := f.File.Close()
+	if rerr := confined.Remove(f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+type nopSeekCloser struct{ *bytes.Reader }
+
+func (nopSeekCloser) Close() error { return nil }
+
+type closer func() error
+
+func (c closer) Close() error { return c() }
+
+// do requests u, retrying failures of the server, and calls use with a
+// 200 response. use reads the body or keeps it: do closes the body only
+// if use fails. An error of reading the body is retried too.
+func (s *httpSource) do(ctx context.Context, u string, limit int64, identity bool, use func(*http.Response) error) error {
+	pu, err := s.check(u)
+	if err != nil {
+		return err
+	}
+	wait := s.opts.Backoff
+	for attempt := 1; ; attempt++ {
+		retryAfter, err := s.once(ctx, pu, limit, identity, use)
+		if err == nil {
+			return nil
+		}
+		pe, ok := err.(*Error)
+		if !ok {
+			pe = &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+		}
+		if pe.Kind != ErrUnreachable || retryAfter < 0 || ctx.Err() != nil {
+			return pe
+		}
+		if attempt >= s.opts.Attempts {
+			if attempt > 1 {
+				pe.Err = fmt.Errorf("%w (gave up after %d attempts)", pe.Err, attempt)
+			}
+			return pe
+		}
+		t := time.NewTimer(max(wait, retryAfter))
+		wait *= 2
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return &Error{Doc: u, Kind: ErrUnreachable, Err: context.Cause(ctx)}
+		case <-t.C:
+		}
+	}
+}
+
+// once makes one request. retryAfter is negative when the failure is not
+// worth retrying, else the wait the server asked for (or zero).
+func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, identity bool, use func(*http.Response) error) (retryAfter time.Duration, err error) {
+	u := pu.String()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return -1, newError(u, 0, ErrInvalid, "%v", err)
+	}
+	req.Header.Set("User-Agent", s.opts.UserAgent)
+	if identity {
+		req.Header.Set("Accept-Encoding", "identity")
+	} else {
+		req.Header.Set("Accept", "application/xml, text/xml;q=0.9, */*;q=0.1")
+	}
+	// The previous build must be the one published now, not a cached copy:
+	// behind a CDN (GitHub Pages caches for minutes) a build soon after
+	// another would read the one before and lose a Change List.
+	req.Header.Set("Cache-Control", "no-cache")
+	req.Header.Set("Pragma", "no-cache")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return -1, &Error{Doc: u, Kind: ErrUnreachable, Err: context.Cause(ctx)}
+		}
+		return transportRetry(err), &Error{Doc: u, Kind: ErrUnreachable, Err: describeTransport(err)}
+	}
+	switch {
+	case resp.StatusCode == http.StatusOK:
+	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusRequestTimeout:
+		drain(resp)
+		return parseRetryAfter(resp.Header.Get("Retry-After")),
+			newError(u, 0, ErrUnreachable, "HTTP %s", resp.Status)
+	default:
+		drain(resp)
+		e := newError(u, 0, ErrUnreachable, "HTTP %s", resp.Status)
+		e.missing = resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone
+		return -1, e
+	}
+	if resp.ContentLength > limit {
+		drain(resp)
+		return -1, newError(u, 0, ErrLimit, "%d bytes (Content-Length), more than the %d allowed", resp.ContentLength, limit)
+	}
+	s.mu.Lock()
+	if !s.firstDone && resp.Request != nil && resp.Request.URL != nil {
+		// The first document may redirect to another host (example.org →
+		// www.example.org): the site lives there too.
+		s.hosts[strings.ToLower(resp.Request.URL.Host)] = true
+	}
+	s.firstDone = true
+	s.mu.Unlock()
+	if err := use(resp); err != nil {
+		resp.Body.Close()
+		var pe *Error
+		if errors.As(err, &pe) {
+			return -1, pe
+		}
+		if ctx.Err() != nil {
+			return -1, &Error{Doc: u, Kind: ErrUnreachable, Err: context.Cause(ctx)}
+		}
+		return 0, &Error{Doc: u, Kind: ErrUnreachable, Err: fmt.Errorf("reading the response: %w", describeTransport(err))}
+	}
+	return 0, nil
+}
+
+// drain reads a little of a body that is not used, so that the connection
+// can be reused, and closes it.
+func drain(resp *http.Response) {
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+}
+
+// transportRetry says whether a failed request may succeed if tried again:
+// time-outs and dropped or refused connections may, a bad certificate or a
+// refused redirect will not.
+func transportRetry(err error) time.Duration {
+	var ue *url.Error
+	if errors.As(err, &ue) && strings.Contains(ue.Err.Error(), "redirect") {
+		return -1
+	}
+	var ce *x509.CertificateInvalidError
+	var ha x509.HostnameError
+	var ua x509.UnknownAuthorityError
+	if errors.As(err, &ce) || errors.As(err, &ha) || errors.As(err, &ua) {
+		return -1
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) && dnsErr.IsNotFound {
+		return -1
+	}
+	return 0
+}
+
+// describeTransport drops the method and URL that *url.Error repeats: the
+// Error names the document.
+func describeTransport(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if ue.Timeout() {
+			return fmt.Errorf("timed out: %w", ue.Err)
+		}
+		return ue.Err
+	}
+	return err
+}
+
+// parseRetryAfter reads a Retry-After header in seconds (the date form is
+// ignored), capped.
+func parseRetryAfter(v string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return min(time.Duration(n)*time.Second, maxRetryAfter)
+}

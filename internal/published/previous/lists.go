@@ -1,0 +1,283 @@
+package previous
+
+import (
+	"context"
+	"crypto/sha256"
+	"hash"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+)
+
+// readResourceList reads the root of the Resource List, and the list of
+// its documents if it is an index.
+func (r *reader) readResourceList(ctx context.Context) error {
+	u := r.site.capability(rsxml.CapResourceList)
+	name := r.src.name(u)
+	if err := r.visit(ctx, u); err != nil {
+		return err
+	}
+	// Read as far as its first entry: a list of 50,000 entries is read
+	// by the iterator, an index here.
+	body, err := r.src.part(ctx, u, r.opts.maxBytes, "")
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: r.opts.maxBytes})
+	if err != nil {
+		return classify(name, err, true)
+	}
+	if err := checkHeader(name, rd, rsxml.CapResourceList); err != nil {
+		return err
+	}
+	doc := rd.Doc()
+	if doc.MD.At == "" {
+		return newError(name, 0, ErrInvalid, "the root <rs:md> has no at, which a Resource List must have (section 10.1)")
+	}
+	at, err := parseTime(name, 0, "at", doc.MD.At)
+	if err != nil {
+		return err
+	}
+	if !r.opts.At.IsZero() && at.After(r.opts.At) {
+		return newError(name, 0, ErrLater, "the previous Resource List was taken at %s, later than this build's snapshot time %s",
+			rsxml.FormatTime(at), rsxml.FormatTime(r.opts.At))
+	}
+	r.site.resourceList = u
+	r.site.At = at
+	if !doc.Index {
+		r.site.parts = []string{u}
+		return nil
+	}
+	entries, err := readEntries(name, rd, r.opts.maxEntries)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := r.visit(ctx, e.Loc); err != nil {
+			return err
+		}
+		r.site.parts = append(r.site.parts, e.Loc)
+	}
+	return nil
+}
+
+// readChangeLists reads the Change List Index and every Change List it
+// lists, or the one Change List the Capability List points at.
+func (r *reader) readChangeLists(ctx context.Context) error {
+	u := r.site.capability(rsxml.CapChangeList)
+	if u == "" {
+		return nil
+	}
+	doc, entries, data, err := r.fetch(ctx, u, rsxml.CapChangeList)
+	if err != nil {
+		return err
+	}
+	name := r.src.name(u)
+	if !doc.Index {
+		return r.addChangeList(u, doc, entries, data, nil)
+	}
+	if doc.MD.From == "" {
+		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List Index must have (section 12.2)")
+	}
+	for _, e := range entries {
+		if err := r.checkChangeListBytes(name); err != nil {
+			return err
+		}
+		ldoc, lentries, ldata, err := r.fetch(ctx, e.Loc, rsxml.CapChangeList)
+		if err != nil {
+			return err
+		}
+		if ldoc.Index {
+			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", u)
+		}
+		if err := r.addChangeList(e.Loc, ldoc, lentries, ldata, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addChangeList checks one Change List and keeps it. ie is its entry in
+// the index, or nil if the Capability List points at it. A closed list
+// goes to ChangeLists. An open one (no until) is still growing: listed by
+// an index, it is not carried forward; pointed at by the Capability List,
+// as rsgen publishes the history while it fits one document, it is the
+// OpenChangeList, whose changes run from its from to the snapshot of the
+// Resource List beside it, which must not be earlier than any.
+func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry, data []byte, ie *rsxml.Entry) error {
+	name := r.src.name(u)
+	if doc.MD.From == "" {
+		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List must have (section 12.1)")
+	}
+	from, err := parseTime(name, 0, "from", doc.MD.From)
+	if err != nil {
+		return err
+	}
+	cl := ChangeList{URL: u, Rel: r.site.rel(u), From: from, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
+	switch {
+	case doc.MD.Until == "" && ie != nil:
+		r.opts.Notice(name + ": an open Change List (no until) is still growing; it is not carried forward")
+		return nil
+	case doc.MD.Until == "" && from.After(r.site.At):
+		return newError(name, 0, ErrInvalid, "from %s is after the snapshot time of the Resource List (%s)",
+			doc.MD.From, rsxml.FormatTime(r.site.At))
+	case doc.MD.Until == "":
+		if err := checkChanges(name, entries, from, r.site.At); err != nil {
+			return err
+		}
+		r.site.OpenChangeList = &cl
+		return nil
+	}
+	if cl.Until, err = parseTime(name, 0, "until", doc.MD.Until); err != nil {
+		return err
+	}
+	if cl.Until.Before(from) {
+		return newError(name, 0, ErrInvalid, "until %s is before from %s", doc.MD.Until, doc.MD.From)
+	}
+	if ie != nil {
+		index := r.src.name(r.site.capability(rsxml.CapChangeList))
+		for _, a := range []struct {
+			attr, v string
+			want    time.Time
+		}{{"from", ie.MD.From, from}, {"until", ie.MD.Until, cl.Until}} {
+			if a.v == "" {
+				continue
+			}
+			t, err := parseTime(index, ie.Line, a.attr, a.v)
+			if err != nil {
+				return err
+			}
+			if !t.Equal(a.want) {
+				return newError(name, 0, ErrInvalid, "%s is %s, but its index says %s", a.attr, rsxml.FormatTime(a.want), rsxml.FormatTime(t))
+			}
+		}
+	}
+	if err := checkChanges(name, entries, from, cl.Until); err != nil {
+		return err
+	}
+	if n := len(r.site.ChangeLists); n > 0 {
+		if last := r.site.ChangeLists[n-1]; from.Before(last.Until) {
+			return newError(name, 0, ErrInvalid, "covers from %s, before the end (%s) of the list before it: lists must be in chronological order and may not overlap",
+				rsxml.FormatTime(from), rsxml.FormatTime(last.Until))
+		}
+	}
+	if cl.Until.After(r.site.At) {
+		return newError(name, 0, ErrInvalid, "covers until %s, after the snapshot time of the Resource List (%s)",
+			rsxml.FormatTime(cl.Until), rsxml.FormatTime(r.site.At))
+	}
+	r.site.ChangeLists = append(r.site.ChangeLists, cl)
+	return r.checkChangeListBytes(name)
+}
+
+// rel returns u relative to DocsBase, "" if it is not under it.
+func (s *Site) rel(u string) string {
+	if rel, ok := strings.CutPrefix(u, s.DocsBase); ok {
+		return rel
+	}
+	return ""
+}
+
+// checkChangeListBytes fails with ErrLimit once the Change Lists kept are
+// more than maxChangeListBytes together; it is checked before each is
+// read too, so that no more than one document is read past the limit.
+func (r *reader) checkChangeListBytes(name string) error {
+	var n int64
+	for _, cl := range r.site.ChangeLists {
+		n += cl.Bytes
+	}
+	if n > r.opts.maxChangeListBytes {
+		return newError(name, 0, ErrLimit, "the closed Change Lists to carry forward, %d so far, are more than %d bytes together",
+			len(r.site.ChangeLists), r.opts.maxChangeListBytes)
+	}
+	return nil
+}
+
+// checkChanges checks the entries of a change document: a valid change,
+// and datetimes in order inside [from, until].
+func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time) error {
+	var prev time.Time
+	for _, e := range entries {
+		switch e.MD.Change {
+		case rsxml.ChangeCreated, rsxml.ChangeUpdated, rsxml.ChangeDeleted:
+		case "":
+			return newError(name, e.Line, ErrInvalid, "an entry without <rs:md change=…>")
+		default:
+			return newError(name, e.Line, ErrInvalid, "change %q is not created, updated or deleted", e.MD.Change)
+		}
+		if e.MD.Datetime == "" {
+			continue
+		}
+		t, err := parseTime(name, e.Line, "datetime", e.MD.Datetime)
+		if err != nil {
+			return err
+		}
+		if t.Before(from) || t.After(until) {
+			return newError(name, e.Line, ErrInvalid, "datetime %s is outside the document's from %s and until %s",
+				e.MD.Datetime, rsxml.FormatTime(from), rsxml.FormatTime(until))
+		}
+		if t.Before(prev) {
+			return newError(name, e.Line, ErrInvalid, "datetime %s is earlier than the entry before it: changes must be in chronological order", e.MD.Datetime)
+		}
+		prev = t
+	}
+	return nil
+}
+
+// OpenList streams the bytes of a Change List of s (one of ChangeLists,
+// or OpenChangeList) to publish them again: from its file when s was read
+// from a directory, else fetched again, whole (it is one document), with
+// the client, retries, deadline and limits of Read. Read keeps only their
+// size and SHA-256: the reader fails with an [*Error] of kind [ErrChanged]
+// at its end if they are no longer those Read checked (the previous build
+// was published again meanwhile), so a copy must be thrown away unless
+// the reader reached io.EOF. Close it.
+//
+// OpenList may be called from several goroutines at once.
+func (s *Site) OpenList(ctx context.Context, cl *ChangeList) (io.ReadCloser, error) {
+	body, err := s.src.part(ctx, cl.URL, max(cl.Bytes, s.opts.maxBytes), "")
+	if err != nil {
+		return nil, err
+	}
+	return &checkedReader{body: body, name: s.src.name(cl.URL), want: cl.sum, size: cl.Bytes, h: sha256.New()}, nil
+}
+
+// checkedReader passes on the bytes of body, and fails at their end if
+// they are not size bytes of SHA-256 want.
+type checkedReader struct {
+	body io.ReadCloser
+	name string
+	want [sha256.Size]byte
+	size int64
+	n    int64
+	h    hash.Hash
+	err  error
+}
+
+func (c *checkedReader) Read(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.body.Read(p)
+	c.h.Write(p[:n])
+	c.n += int64(n)
+	if c.n > c.size {
+		c.err = newError(c.name, 0, ErrChanged, "has more than the %d bytes it had when it was read", c.size)
+		return 0, c.err
+	}
+	if err == io.EOF {
+		var sum [sha256.Size]byte
+		if c.n != c.size || [sha256.Size]byte(c.h.Sum(sum[:0])) != c.want {
+			c.err = newError(c.name, 0, ErrChanged, "is no longer what it was when it was read (%d bytes, now %d): the previous build was published again meanwhile", c.size, c.n)
+			return n, c.err
+		}
+	}
+	if err != nil {
+		c.err = err
+	}
+	return n, err
+}
+
+func (c *checkedReader) Close() error { return c.body.Close() }

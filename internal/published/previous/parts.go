@@ -1,0 +1,312 @@
+package previous
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
+)
+
+// listReader reads the entries of the Resource List's documents one at a
+// time, in document order, and checks each as Read always has: a
+// document at a time is open, and one entry is held.
+type listReader struct {
+	site     *Site
+	ctx      context.Context
+	spillDir string // where a part fetched over HTTP is kept while it is read; "" holds it in memory
+
+	ahead   *prefetch // the next document, being fetched
+	part    int       // index in site.parts of the document open, or about to be
+	onlyOne bool      // stop at the end of the first document, keeping it open for rewind
+	rd      *rsxml.Reader
+	body    io.ReadCloser
+	name    string // of the document open
+	entries int    // of the document open
+	count   int    // over all documents
+
+	res  Resource // the entry just read
+	line int      // its line
+}
+
+func (s *Site) newListReader(ctx context.Context, spillDir string) *listReader {
+	return &listReader{site: s, ctx: ctx, spillDir: spillDir}
+}
+
+// next reads the next entry into l.res. It returns false at the end of
+// the last document, or with an error.
+func (l *listReader) next() (bool, error) {
+	for {
+		if l.rd == nil {
+			if l.part == len(l.site.parts) {
+				return false, nil
+			}
+			if err := l.open(); err != nil {
+				return false, err
+			}
+		}
+		e, err := l.rd.Next()
+		if err == io.EOF {
+			if l.onlyOne {
+				if l.rd.LateRoot > 0 {
+					return false, lateRoot(l.name)
+				}
+				return false, nil
+			}
+			if err := l.finishPart(); err != nil {
+				return false, err
+			}
+			continue
+		}
+		if err != nil {
+			return false, classify(l.name, err, false)
+		}
+		if l.count&4095 == 0 && l.ctx.Err() != nil {
+			return false, context.Cause(l.ctx)
+		}
+		if err := l.entry(e); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+}
+
+// open opens the document l.part and checks its root.
+func (l *listReader) open() error {
+	u := l.site.parts[l.part]
+	l.name = l.site.src.name(u)
+	if err := l.ctx.Err(); err != nil {
+		return context.Cause(l.ctx)
+	}
+	body, err := l.fetch(l.part)
+	if err != nil {
+		return err
+	}
+	l.fetchAhead(l.part + 1)
+	return l.start(body)
+}
+
+// start reads the root of the document in body.
+func (l *listReader) start(body io.ReadCloser) error {
+	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.opts.maxBytes, ReuseEntries: true})
+	if err != nil {
+		body.Close()
+		return classify(l.name, err, true)
+	}
+	doc := rd.Doc()
+	if err := checkHeader(l.name, rd, rsxml.CapResourceList); err != nil {
+		body.Close()
+		return err
+	}
+	if doc.Index {
+		body.Close()
+		return newError(l.name, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.site.resourceList)
+	}
+	l.rd, l.body, l.entries = rd, body, 0
+	return nil
+}
+
+// rewind starts the first document again, reading it again from its
+// bytes if they are still at hand, and reads on to the last.
+func (l *listReader) rewind() error {
+	l.onlyOne = false
+	if l.part == 0 && l.rd != nil {
+		if s, ok := l.body.(io.Seeker); ok {
+			if _, err := s.Seek(0, io.SeekStart); err == nil {
+				body := l.body
+				l.rd, l.body, l.count = nil, nil, 0
+				return l.start(body)
+			}
+		}
+	}
+	l.close()
+	l.part, l.count = 0, 0
+	return nil
+}
+
+// finishPart checks the end of the document open and moves to the next.
+func (l *listReader) finishPart() error {
+	late := l.rd.LateRoot > 0
+	err := l.closeBody()
+	if late {
+		return lateRoot(l.name)
+	}
+	if err != nil {
+		return &Error{Doc: l.name, Kind: ErrUnreachable, Err: err}
+	}
+	l.part++
+	return nil
+}
+
+func lateRoot(name string) error {
+	return newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+}
+
+// close closes the document open, and stops the fetch ahead.
+func (l *listReader) close() error {
+	err := l.stopAhead()
+	if cerr := l.closeBody(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// closeBody closes the document open (removing its copy in the spill
+// directory, if it has one).
+func (l *listReader) closeBody() error {
+	var err error
+	if l.body != nil {
+		err = l.body.Close()
+	}
+	l.rd, l.body = nil, nil
+	return err
+}
+
+// entry checks e and turns it into l.res.
+func (l *listReader) entry(e *rsxml.Entry) error {
+	name := l.name
+	if l.entries == l.site.opts.maxEntries {
+		return newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", l.site.opts.maxEntries)
+	}
+	l.entries++
+	if l.count >= l.site.opts.maxResources {
+		return newError(name, e.Line, ErrLimit, "more than %d resources in the previous Resource List", l.site.opts.maxResources)
+	}
+	l.count++
+	if err := checkEntry(name, e); err != nil {
+		return err
+	}
+	l.line = e.Line
+	return toResource(name, e, &l.res)
+}
+
+// checkEntry checks what every entry of a document must be.
+func checkEntry(name string, e *rsxml.Entry) error {
+	if e.MDCount > 1 {
+		return newError(name, e.Line, ErrInvalid, "an entry has %d <rs:md> elements; one is allowed", e.MDCount)
+	}
+	if !isAbsoluteURL(e.Loc) {
+		// Section 7: the URI of the resource. A relative one, as some
+		// tools write, names nothing a build publishes: read, it
+		// would come out of the next build as a deletion.
+		return newError(name, e.Line, ErrInvalid, "<loc> %q is not an absolute URL", e.Loc)
+	}
+	return nil
+}
+
+// toResource reads an entry of a Resource List into res.
+func toResource(name string, e *rsxml.Entry, res *Resource) error {
+	// In rsgen's form, which a deletion then publishes.
+	*res = Resource{Loc: uri.Normalize(strings.TrimSpace(e.Loc)), Length: -1, Type: e.MD.Type}
+	if res.Loc == "" {
+		return newError(name, e.Line, ErrInvalid, "an entry with an empty <loc>")
+	}
+	if e.Lastmod != "" {
+		t, err := parseTime(name, e.Line, "lastmod", e.Lastmod)
+		if err != nil {
+			return err
+		}
+		res.Lastmod = t
+	}
+	var err error
+	res.Hash, res.Length, err = hashAndLength(name, e)
+	return err
+}
+
+// hashAndLength reads the hash and length of the entry e of the document
+// name: nil and -1 where it has none.
+func hashAndLength(name string, e *rsxml.Entry) ([]hashing.Token, int64, error) {
+	var h []hashing.Token
+	if e.MD.Hash != "" {
+		var err error
+		if h, err = hashing.ParseAttr(e.MD.Hash); err != nil {
+			return nil, 0, newError(name, e.Line, ErrInvalid, "%v", err)
+		}
+	}
+	if e.MD.Length == "" {
+		return h, -1, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
+	if err != nil || n < 0 {
+		return nil, 0, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+	}
+	return h, n, nil
+}
+
+// checkHeader checks the root of a document read as far as its first
+// entry: ResourceSync, with one root <rs:md> of capability want.
+func checkHeader(name string, rd *rsxml.Reader, want string) error {
+	doc := rd.Doc()
+	switch {
+	case rd.RootMDCount == 0 || doc.MD.Capability == "":
+		return newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…> before its first entry")
+	case rd.RootMDCount > 1:
+		return newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
+	case doc.MD.Capability != want:
+		return newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
+	}
+	return nil
+}
+
+// A prefetch is a document of the Resource List being fetched while the
+// one before it is read: over HTTP, with a directory to keep it in, a
+// build then waits for no download but the first.
+type prefetch struct {
+	part   int
+	done   chan struct{}
+	cancel context.CancelFunc
+	body   io.ReadCloser
+	err    error
+}
+
+// fetch returns the document part: the one fetched ahead, or fetched now.
+func (l *listReader) fetch(part int) (io.ReadCloser, error) {
+	if p := l.ahead; p != nil && p.part == part {
+		l.ahead = nil
+		<-p.done
+		p.cancel()
+		return p.body, p.err
+	}
+	if err := l.stopAhead(); err != nil {
+		return nil, err
+	}
+	return l.site.src.part(l.ctx, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
+}
+
+// fetchAhead starts fetching the document part, if there is one and it is
+// fetched over the network into a file.
+func (l *listReader) fetchAhead(part int) {
+	if l.spillDir == "" || part >= len(l.site.parts) || l.ahead != nil {
+		return
+	}
+	u := l.site.parts[part]
+	if _, local := l.site.src.local(u); local {
+		return
+	}
+	ctx, cancel := context.WithCancel(l.ctx)
+	p := &prefetch{part: part, done: make(chan struct{}), cancel: cancel}
+	l.ahead = p
+	go func() {
+		defer close(p.done)
+		p.body, p.err = l.site.src.part(ctx, u, l.site.opts.maxBytes, l.spillDir)
+	}()
+}
+
+// stopAhead cancels the fetch ahead, if any, waits for it to end and
+// removes what it fetched.
+func (l *listReader) stopAhead() error {
+	p := l.ahead
+	if p == nil {
+		return nil
+	}
+	l.ahead = nil
+	p.cancel()
+	<-p.done
+	if p.body != nil {
+		return p.body.Close()
+	}
+	return nil
+}

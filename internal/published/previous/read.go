@@ -1,0 +1,603 @@
+package previous
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/inputs/bucket"
+	"github.com/rsgen/rsgen/internal/text/units"
+)
+
+// Limits of what Read accepts.
+const (
+	// DefaultMaxBytes is the size of one document: the spec's 50 MB and
+	// some slack for publishers that count the limit differently.
+	DefaultMaxBytes = rsxml.MaxBytes + 1<<20
+	// defaultMaxResources bounds the resources of a Resource List and its
+	// parts together: as many as an index of 50,000 lists of 50,000 can
+	// hold (section 7). The entries stream (Site.ResourceIter), so the
+	// bound is on time, not memory, and a collection of tens of millions
+	// of resources is read as any other.
+	defaultMaxResources = rsxml.MaxEntries * rsxml.MaxEntries
+	// defaultMaxPackageBytes bounds one Change Dump package.
+	defaultMaxPackageBytes = 64 << 30
+	// defaultMaxChangeListBytes bounds the closed Change Lists carried
+	// forward together: the bytes a build copies again. 512 MiB is some
+	// forty Change Lists of 50,000 changes each, written as rsgen writes
+	// them.
+	defaultMaxChangeListBytes = 512 << 20
+)
+
+// WellKnown is where the Source Description is, relative to where the
+// documents are served (section 6.3.1).
+const WellKnown = ".well-known/resourcesync"
+
+// Options tune Read. The zero value reads with the defaults.
+type Options struct {
+	// At is the snapshot time of the build that reads; a previous
+	// Resource List taken later fails with ErrLater. Zero: not checked.
+	At time.Time
+	// DocsURL is where the reading build's documents are served. It maps
+	// document URLs to files when the previous build is a directory whose
+	// documents do not follow rsgen's layout.
+	DocsURL string
+	// Set is the resource set to read, of a build that published several
+	// (its Capability List at resourcesync/<Set>/capabilitylist.xml); ""
+	// reads the one set of a build without sets. A Source Description
+	// that does not list the set fails with an error that matches
+	// ErrNothingPublished: nothing of that set is published yet.
+	Set string
+
+	maxBytes        int64 // per document; DefaultMaxBytes if zero
+	maxEntries      int   // per document; rsxml.MaxEntries if zero
+	maxResources    int   // over all parts of the Resource List; defaultMaxResources if zero
+	maxPackageBytes int64 // per Change Dump package; defaultMaxPackageBytes if zero
+	// maxChangeListBytes bounds the Change Lists carried forward, all
+	// together; defaultMaxChangeListBytes if zero.
+	maxChangeListBytes int64
+
+	HTTP HTTPOptions
+
+	// Notice, if set, is told about what is read but not used (an open
+	// Change List, say).
+	Notice func(msg string)
+}
+
+// Site is what a previous build published.
+type Site struct {
+	DocsBase       string // the URL prefix of the documents: rsgen's --docs-url, ending in "/"
+	CapabilityList string // URL of the Capability List
+	Capabilities   []Capability
+
+	// At is the snapshot time of the Resource List. Read reads no more of
+	// it than its index (or, if it is one document, its root):
+	// [Site.ResourceIter] reads the entries.
+	At           time.Time
+	resourceList string // its URL
+	// parts are the URLs of the documents of the Resource List: the one
+	// list, or the lists of its index, in its order.
+	parts []string
+
+	// ChangeLists are the closed Change Lists, in the order of the Change
+	// List Index (chronological), each checked; nil if there is none.
+	ChangeLists []ChangeList
+	// OpenChangeList is the Change List the Capability List points at
+	// when that is an open list (no until) rather than an index, as rsgen
+	// publishes the history while it fits one document: its Until is zero
+	// and its changes run to At.
+	OpenChangeList *ChangeList
+	// ChangeDump is the Change Dump, if the Capability List has one.
+	ChangeDump *ChangeDump
+	// The archives of ResourceSync Archives the Capability List has, if
+	// any.
+	ChangeListArchive   *Archive
+	ChangeDumpArchive   *Archive
+	ResourceListArchive *Archive
+	ResourceDumpArchive *Archive
+
+	src  source
+	opts Options // of Read, with its defaults, for the documents read later (ReadArchivedDump)
+}
+
+// A Capability is an entry of the Capability List.
+type Capability struct {
+	Name string // "resourcelist", …
+	URL  string
+}
+
+// A Resource is an entry of the previous Resource List.
+type Resource struct {
+	Loc     string    // in normal form (uri.Normalize), as rsgen writes URLs
+	Lastmod time.Time // zero if the entry has none
+	Hash    []hashing.Token
+	Length  int64 // -1 if the entry has none
+	Type    string
+}
+
+// A ChangeList is one closed Change List of the previous build, to be
+// published again unchanged. Its bytes are not kept: [Site.OpenList]
+// reads them again, and checks that they are those Read checked.
+type ChangeList struct {
+	URL         string
+	Rel         string // URL relative to DocsBase ("resourcesync/changelist-….xml"), "" if not under it
+	From, Until time.Time
+	Entries     int
+	Bytes       int64  // its size as published
+	Index       string // the href of its rel="index" link, "" if it has none
+	sum         [sha256.Size]byte
+}
+
+// Read reads the build published at location, a directory, an http(s)
+// URL or the bucket it was deployed to (s3://BUCKET/PREFIX/), following the documents from the Source Description on.
+func Read(ctx context.Context, location string, opts Options) (*Site, error) {
+	r := newReader(opts)
+	sd, err := r.start(location)
+	if err != nil {
+		return nil, nothingPublished(err)
+	}
+	return r.read(ctx, sd)
+}
+
+func newReader(opts Options) *reader {
+	// The one place the defaults are filled in: the site read keeps these
+	// options for the documents it reads later.
+	opts.maxBytes = orDefault(opts.maxBytes, DefaultMaxBytes)
+	opts.maxEntries = orDefault(opts.maxEntries, rsxml.MaxEntries)
+	opts.maxResources = orDefault(opts.maxResources, defaultMaxResources)
+	opts.maxPackageBytes = orDefault(opts.maxPackageBytes, defaultMaxPackageBytes)
+	opts.maxChangeListBytes = orDefault(opts.maxChangeListBytes, defaultMaxChangeListBytes)
+	h := &opts.HTTP
+	h.Timeout = orDefault(h.Timeout, defaultTimeout)
+	h.Deadline = orDefault(h.Deadline, units.Duration(DefaultDeadline))
+	h.Attempts = orDefault(h.Attempts, defaultAttempts)
+	h.Backoff = orDefault(h.Backoff, defaultBackoff)
+	h.UserAgent = cmp.Or(h.UserAgent, "rsgen")
+	if opts.Notice == nil {
+		opts.Notice = func(string) {}
+	}
+	return &reader{opts: opts, seen: map[string]bool{}}
+}
+
+// read follows the documents from the Source Description at sd.
+func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
+	r.site.src = r.src
+	r.site.opts = r.opts
+	if err := r.readDescription(ctx, sd); err != nil {
+		return nil, err
+	}
+	if err := r.readCapabilityList(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readResourceList(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readChangeLists(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readChangeDump(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.readArchives(ctx); err != nil {
+		return nil, err
+	}
+	return r.site, nil
+}
+
+type reader struct {
+	opts Options
+	site *Site
+	src  source
+	dir  *dirSource // src, when reading a directory; its mapping of URLs to keys, when reading a bucket
+	seen map[string]bool
+}
+
+// ParseLocation returns the URL that location gives, or nil for a
+// directory or a bucket; an error (ErrInvalid) if it is a URL that Read
+// cannot read: of another scheme than http, https and s3, or not where a
+// site is served.
+func ParseLocation(location string) (*url.URL, error) {
+	if strings.HasPrefix(location, bucket.Scheme) {
+		return nil, parseBucketURL(location)
+	}
+	i := strings.Index(location, "://")
+	if i <= 0 || strings.ContainsAny(location[:i], `/\`) {
+		return nil, nil
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return nil, newError(location, 0, ErrInvalid, "not a URL: %v", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, newError(u.Redacted(), 0, ErrInvalid, "only http and https URLs (or a directory) can be read")
+	}
+	if u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, newError(u.Redacted(), 0, ErrInvalid, "give the URL where the previous build is served, such as https://example.org/")
+	}
+	return u, nil
+}
+
+// start opens the source at location and returns the URL of the Source
+// Description (for a directory or a bucket, a stand-in URL mapped to its
+// file or key). The one place a source is chosen: a source is a type of
+// its own, in a file of its own (fetch.go, http.go, s3.go), that
+// implements source.
+func (r *reader) start(location string) (string, error) {
+	r.site = &Site{}
+	u, err := ParseLocation(location)
+	switch {
+	case err != nil:
+		return "", err
+	case strings.HasPrefix(location, bucket.Scheme):
+		return r.startBucket(location)
+	case u == nil:
+		return r.startDir(location)
+	default:
+		r.src = newHTTPSource(u, r.opts.HTTP)
+		if strings.HasSuffix(u.Path, "/"+WellKnown) {
+			return u.String(), nil
+		}
+		if !strings.HasSuffix(u.Path, "/") {
+			u.Path += "/"
+			u.RawPath = ""
+		}
+		return u.String() + WellKnown, nil
+	}
+}
+
+// startDir opens the output directory of a previous build.
+func (r *reader) startDir(location string) (string, error) {
+	abs, err := filepath.Abs(location)
+	if err != nil {
+		return "", newError(location, 0, ErrUnreachable, "%v", err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", &Error{Doc: location, Kind: ErrUnreachable, Err: unwrapPath(err), missing: errors.Is(err, fs.ErrNotExist)}
+	}
+	if !st.IsDir() {
+		return "", newError(location, 0, ErrUnreachable, "not a directory (give the output directory of the previous build, or its URL)")
+	}
+	// Until the Source Description says where the directory is served,
+	// it is read through a stand-in base URL.
+	r.dir = &dirSource{dir: abs, base: "file:///previous/"}
+	r.src = r.dir
+	return r.dir.base + WellKnown, nil
+}
+
+// fetch reads the document at u, checks what every ResourceSync document
+// must be (a Sitemap root with exactly one <rs:md capability>, entries
+// with at most one <rs:md>) and that it is of capability want, and
+// returns it with its bytes.
+func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
+	name := r.src.name(u)
+	if err := r.visit(ctx, u); err != nil {
+		return nil, nil, nil, err
+	}
+	data, err := r.src.get(ctx, u, r.opts.maxBytes)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: r.opts.maxBytes})
+	if err != nil {
+		return nil, nil, nil, classify(name, err, true)
+	}
+	entries, err := readEntries(name, rd, r.opts.maxEntries)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	doc := rd.Doc()
+	if doc.MD.Capability != want {
+		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
+	}
+	return doc, entries, data, nil
+}
+
+// visit marks the document at u as read, failing if it was already (a
+// loop of documents) or ctx is done.
+func (r *reader) visit(ctx context.Context, u string) error {
+	if r.seen[u] {
+		return newError(r.src.name(u), 0, ErrInvalid, "listed twice (a loop of documents)")
+	}
+	r.seen[u] = true
+	return context.Cause(ctx)
+}
+
+// readEntries reads the rest of a document from rd and checks it as
+// fetch does.
+func readEntries(name string, rd *rsxml.Reader, maxEntries int) ([]*rsxml.Entry, error) {
+	// The entry limit is checked here rather than by the Reader, so that
+	// the error has the line of the first entry too many.
+	var entries []*rsxml.Entry
+	for {
+		e, err := rd.Next()
+		if err != nil {
+			if err == io.EOF {
+				break
+			}
+			return nil, classify(name, err, false)
+		}
+		if len(entries) == maxEntries {
+			return nil, newError(name, e.Line, ErrLimit, "more than the %d entries a document may have", maxEntries)
+		}
+		if err := checkEntry(name, e); err != nil {
+			return nil, err
+		}
+		entries = append(entries, e)
+	}
+	doc := rd.Doc()
+	switch {
+	case rd.RootMDCount == 0 || doc.MD.Capability == "":
+		return nil, newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…>")
+	case rd.RootMDCount > 1:
+		return nil, newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
+	case rd.LateRoot > 0:
+		return nil, newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+	}
+	return entries, nil
+}
+
+// isAbsoluteURL reports whether loc (white space around it aside) is
+// scheme://authority…, with a scheme of RFC 3986's characters and an
+// authority that is not empty.
+func isAbsoluteURL(loc string) bool {
+	loc = strings.TrimSpace(loc)
+	scheme, rest, ok := strings.Cut(loc, "://")
+	if !ok || scheme == "" || rest == "" || rest[0] == '/' {
+		return false
+	}
+	for i := 0; i < len(scheme); i++ {
+		c := scheme[i]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// classify turns an error of rsxml into an *Error of the right kind.
+// Failing before the root element is known means the document is not
+// ResourceSync at all.
+func classify(name string, err error, atRoot bool) error {
+	if errors.Is(err, rsxml.ErrTooLarge) || errors.Is(err, rsxml.ErrTooManyEntries) {
+		return &Error{Doc: name, Kind: ErrLimit, Err: err}
+	}
+	var se *rsxml.SyntaxError
+	if errors.As(err, &se) {
+		kind := ErrMalformed
+		// An HTML page (a soft 404) fails at its DOCTYPE, before its root.
+		if atRoot && (se.Kind == rsxml.SyntaxRoot || strings.Contains(se.Msg, "DOCTYPE")) {
+			kind = ErrNotResourceSync
+		}
+		return &Error{Doc: name, Line: se.Line, Kind: kind, Err: errors.New(se.Msg)}
+	}
+	return &Error{Doc: name, Kind: ErrMalformed, Err: err}
+}
+
+// readDescription reads the Source Description and finds the Capability
+// List of the set in it.
+func (r *reader) readDescription(ctx context.Context, sd string) error {
+	lists, err := r.capabilityLists(ctx, sd)
+	if err != nil {
+		return err
+	}
+	name := r.src.name(sd)
+	docsBase := strings.TrimSuffix(sd, WellKnown)
+	want := r.opts.Set
+	var chosen *rsxml.Entry
+	for _, e := range lists {
+		base, set, ok := setOf(e.Loc)
+		// rsgen's own place: under the Source Description's directory,
+		// or for a directory read, under any URL (which the directory is
+		// then learnt to be served at), or the documents' URL if given.
+		if ok && set == want && (r.dir == nil && base == docsBase || r.dir != nil && (r.opts.DocsURL == "" || base == r.opts.DocsURL)) {
+			chosen = e
+			break
+		}
+	}
+	if chosen == nil && want != "" {
+		// The set, published at other URLs (a site moved, or served
+		// under another name): read it, and let the caller say whether
+		// its history is this build's.
+		for _, e := range lists {
+			if _, set, ok := setOf(e.Loc); ok && set == want {
+				chosen = e
+				break
+			}
+		}
+	}
+	switch sets := namedSets(lists); {
+	case chosen == nil && want != "":
+		return &Error{Doc: name, Kind: ErrUnreachable, Err: fmt.Errorf("lists no Capability List of the resource set %q", want), nothing: true}
+	case chosen == nil && len(sets) > 0:
+		return newError(name, 0, ErrInvalid, "the previous build published the resource sets %s, not one set: publish them as sets, together", strings.Join(sets, ", "))
+	case chosen == nil && len(lists) > 1:
+		return newError(name, 0, ErrInvalid, "lists %d Capability Lists and none is where rsgen publishes its own", len(lists))
+	case chosen == nil:
+		chosen = lists[0] // another tool's layout: see below
+	}
+	loc := chosen.Loc
+	if r.dir != nil {
+		// Learn where the directory is served from the URL of its
+		// Capability List.
+		if base, _, ok := setOf(loc); ok {
+			docsBase = base
+		} else if r.opts.DocsURL != "" && strings.HasPrefix(loc, r.opts.DocsURL) {
+			docsBase = r.opts.DocsURL
+		} else {
+			return newError(name, chosen.Line, ErrInvalid, "the Capability List %s is not where rsgen publishes it, and not under the documents' URL; cannot find it in the directory", loc)
+		}
+		if u, err := url.Parse(docsBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return newError(name, chosen.Line, ErrInvalid, "the Capability List %q is not an http or https URL", loc)
+		}
+		r.dir.base = docsBase
+	}
+	if base, _, ok := setOf(loc); r.dir == nil && ok {
+		// rsgen's layout: the documents are where the Capability List
+		// is, which is not where --previous pointed if it redirected.
+		docsBase = base
+	}
+	r.site.DocsBase = docsBase
+	r.site.CapabilityList = loc
+	return nil
+}
+
+// namedSets are the names, quoted, of the resource sets whose Capability
+// Lists are among lists.
+func namedSets(lists []*rsxml.Entry) []string {
+	var sets []string
+	for _, e := range lists {
+		if _, set, ok := setOf(e.Loc); ok && set != "" {
+			sets = append(sets, strconv.Quote(set))
+		}
+	}
+	return sets
+}
+
+// capabilityLists reads the Source Description at sd and returns its
+// Capability Lists, at least one.
+func (r *reader) capabilityLists(ctx context.Context, sd string) ([]*rsxml.Entry, error) {
+	_, entries, _, err := r.fetch(ctx, sd, rsxml.CapDescription)
+	if err != nil {
+		return nil, nothingPublished(err)
+	}
+	var lists []*rsxml.Entry
+	for _, e := range entries {
+		if e.MD.Capability == rsxml.CapCapabilityList {
+			lists = append(lists, e)
+		}
+	}
+	if len(lists) == 0 {
+		return nil, newError(r.src.name(sd), 0, ErrInvalid, "lists no Capability List")
+	}
+	return lists, nil
+}
+
+// setOf parses the URL of a Capability List where rsgen publishes one:
+// base/resourcesync/capabilitylist.xml, the one set of a build without
+// sets (set ""), or base/resourcesync/<set>/capabilitylist.xml, with set a
+// name that ValidSetName takes (never "resourcesync": the URL is then
+// that of one set). It returns base, ending in "/", and set.
+func setOf(loc string) (base, set string, ok bool) {
+	rest, ok := strings.CutSuffix(loc, "/capabilitylist.xml")
+	if !ok {
+		return "", "", false
+	}
+	if base, ok := strings.CutSuffix(rest, "/resourcesync"); ok {
+		return base + "/", "", true
+	}
+	i := strings.LastIndexByte(rest, '/')
+	if i < 0 || !ValidSetName(rest[i+1:]) {
+		return "", "", false
+	}
+	if base, ok := strings.CutSuffix(rest[:i], "/resourcesync"); ok {
+		return base + "/", rest[i+1:], true
+	}
+	return "", "", false
+}
+
+// ValidSetName reports whether name can name a resource set: 1 to 64
+// lowercase ASCII letters, digits, "-" and "_", starting with a letter or
+// a digit, so that it is the same name in a URL, on every file system, and
+// on the command line; and not "resourcesync", whose documents' URLs would
+// read as those of one set published under a path resourcesync/.
+func ValidSetName(name string) bool {
+	if name == "" || len(name) > 64 || name == "resourcesync" { // resourcesync/resourcesync/ would read as the one set of resourcesync/
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case (c == '-' || c == '_') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Sets reads the Source Description of the build published at location (a
+// directory or a URL, as for Read) and returns the names of the resource
+// sets rsgen published there, in its order: "" for the one set of a build
+// without sets. Capability Lists that are not where rsgen publishes one
+// are not named. It fails as Read does when nothing is published there.
+func Sets(ctx context.Context, location string, opts Options) ([]string, error) {
+	r := newReader(opts)
+	sd, err := r.start(location)
+	if err != nil {
+		return nil, nothingPublished(err)
+	}
+	lists, err := r.capabilityLists(ctx, sd)
+	if err != nil {
+		return nil, err
+	}
+	var sets []string
+	for _, e := range lists {
+		if _, set, ok := setOf(e.Loc); ok {
+			sets = append(sets, set)
+		}
+	}
+	return sets, nil
+}
+
+// readCapabilityList reads the capabilities of the Capability List.
+func (r *reader) readCapabilityList(ctx context.Context) error {
+	u := r.site.CapabilityList
+	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapCapabilityList)
+	if err != nil {
+		return err
+	}
+	name := r.src.name(u)
+	if doc.Index {
+		return newError(name, 0, ErrInvalid, "a Capability List is never an index")
+	}
+	seen := map[string]int{}
+	for _, e := range entries {
+		c := e.MD.Capability
+		if c == "" {
+			return newError(name, e.Line, ErrInvalid, "entry %s has no capability", e.Loc)
+		}
+		if l, dup := seen[c]; dup {
+			return newError(name, e.Line, ErrInvalid, "capability %q is listed twice (also line %d)", c, l)
+		}
+		seen[c] = e.Line
+		r.site.Capabilities = append(r.site.Capabilities, Capability{Name: c, URL: e.Loc})
+	}
+	if r.site.capability(rsxml.CapResourceList) == "" {
+		return newError(name, 0, ErrInvalid, "has no Resource List")
+	}
+	return nil
+}
+
+func (s *Site) capability(name string) string {
+	for _, c := range s.Capabilities {
+		if c.Name == name {
+			return c.URL
+		}
+	}
+	return ""
+}
+
+// parseTime parses a datetime attribute of a document.
+func parseTime(name string, line int, what, v string) (time.Time, error) {
+	t, err := rsxml.ParseTime(strings.TrimSpace(v))
+	if err != nil {
+		return time.Time{}, newError(name, line, ErrInvalid, "%s: %v", what, err)
+	}
+	return t, nil
+}

@@ -1,0 +1,154 @@
+package confined
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/rsgen/rsgen/internal/storage/regfile"
+)
+
+// ErrSymlink is wrapped by the error of a call whose name leads through a
+// symbolic link.
+var ErrSymlink = errors.New("is a symbolic link, which rsgen does not write through")
+
+// errName reports a name that is not local to the root: absolute, empty,
+// or with a ".." in it.
+var errName = errors.New("not a name inside the directory")
+
+// CloseAfter closes c and returns err, or the error of Close if err is
+// nil: the close of a file written, whose error is the write's.
+func CloseAfter(c io.Closer, err error) error {
+	if cerr := c.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// OpenRegular opens the regular file name for reading, without following
+// a final link or waiting on a FIFO; anything else fails with an
+// *fs.PathError of regfile.ErrNotRegular.
+func (r *Root) OpenRegular(name string) (*os.File, fs.FileInfo, error) {
+	f, err := r.OpenFile(name, regfile.OpenFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = &fs.PathError{Op: "open", Path: f.Name(), Err: regfile.ErrNotRegular}
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
+// Name returns the path of name in r, for messages.
+func (r *Root) Path(name string) string { return filepath.Join(r.name, filepath.FromSlash(name)) }
+
+// Name returns the path r was opened by.
+func (r *Root) Name() string { return r.name }
+
+// split returns the parts of name, a local slash-separated name; "." has
+// none.
+func split(name string) ([]string, error) {
+	clean := path.Clean(filepath.ToSlash(name))
+	if clean == "." {
+		return nil, nil
+	}
+	if !filepath.IsLocal(filepath.FromSlash(clean)) || strings.HasPrefix(clean, "/") {
+		return nil, errName
+	}
+	return strings.Split(clean, "/"), nil
+}
+
+// Create creates the file name, which must not exist, for reading and
+// writing, with the directories it needs.
+func (r *Root) Create(name string) (*os.File, error) {
+	if err := r.MkdirAll(path.Dir(filepath.ToSlash(name)), 0o755); err != nil {
+		return nil, err
+	}
+	return r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+}
+
+// WriteFile creates the file name, which must not exist, with data.
+func (r *Root) WriteFile(name string, data []byte) error {
+	f, err := r.Create(name)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return CloseAfter(f, err)
+}
+
+// Sync syncs the file or directory name to disk.
+func (r *Root) Sync(name string) error {
+	f, err := r.OpenFile(name, os.O_RDONLY|syncFlag, 0)
+	if err != nil {
+		return err
+	}
+	return CloseAfter(f, f.Sync())
+}
+
+// CreateTemp creates a new file in the directory dir of r, named by
+// pattern with its last "*" replaced by a random string, for reading and
+// writing; it returns the file and its name in r.
+func (r *Root) CreateTemp(dir, pattern string) (*os.File, string, error) {
+	for range 100 {
+		name := path.Join(filepath.ToSlash(dir), randomName(pattern))
+		f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", &fs.PathError{Op: "createtemp", Path: r.Path(path.Join(dir, pattern)), Err: fs.ErrExist}
+}
+
+// MkdirTemp creates a new directory in the directory dir of r, named as
+// CreateTemp names, and returns its name in r.
+func (r *Root) MkdirTemp(dir, pattern string) (string, error) {
+	for range 100 {
+		name := path.Join(filepath.ToSlash(dir), randomName(pattern))
+		err := r.Mkdir(name, 0o700)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return name, err
+	}
+	return "", &fs.PathError{Op: "mkdirtemp", Path: r.Path(path.Join(dir, pattern)), Err: fs.ErrExist}
+}
+
+func randomName(pattern string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	rnd := hex.EncodeToString(b[:])
+	if i := strings.LastIndex(pattern, "*"); i >= 0 {
+		return pattern[:i] + rnd + pattern[i+1:]
+	}
+	return pattern + rnd
+}
+
+// MkdirAll makes the directory dir, which a user named (the output
+// directory), with its missing parents: the links in that path are the
+// user's own, and followed.
+func MkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
+
+// RemoveEmpty removes the directory dir if it is empty (one that MkdirAll
+// made for a build that failed); anything else there, a link included, is
+// left.
+func RemoveEmpty(dir string) error {
+	parent, err := Open(filepath.Dir(dir))
+	if err != nil {
+		return err
+	}
+	defer parent.Close()
+	return parent.RemoveDir(filepath.Base(dir))
+}

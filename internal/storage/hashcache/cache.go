@@ -1,0 +1,147 @@
+package hashcache
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
+)
+
+// Version is the version of the file format. It changes whenever the
+// format, or the meaning of what it stores (how media types are sniffed),
+// changes: a cache of another version is ignored.
+const Version = 1
+
+const magic = "RSGENHC\n"
+
+// Why Open refuses a file. A missing file is fs.ErrNotExist.
+var (
+	ErrNotRegular = regfile.ErrNotRegular // a FIFO, a device, a directory
+	ErrForeign    = errors.New("not an rsgen hash cache")
+	ErrVersion    = errors.New("made by another version of rsgen")
+	ErrCorrupt    = errors.New("damaged")
+	ErrOtherDir   = errors.New("made for another source directory")
+)
+
+// algorithms are those a cache entry can hold, by their value in the
+// bitmask of an entry: the publishable ones of hashing's table, whose
+// values are stable.
+var algorithms = hashing.AllPublishable()
+
+// Stat is what the cache compares to decide that a file is unchanged.
+type Stat struct {
+	Size  int64
+	Mtime int64 // modification time, ns since 1970
+	Ctime int64 // status change time, ns since 1970; 0 where the system has none
+	Ino   uint64
+	Dev   uint64
+}
+
+// Margins within which a file's times are too close to the build to be
+// trusted: a later write may get the same timestamp. Linux file systems
+// keep nanoseconds, updated once per clock tick (at most 10 ms); file
+// systems that keep whole seconds (FAT keeps two) need more.
+const (
+	fineMargin   = 100 * time.Millisecond
+	coarseMargin = 2 * time.Second
+)
+
+// SettledBefore reports whether the file's times are far enough before t,
+// when it was read, that a write after the read must have changed them.
+// Only such entries are stored.
+func (s Stat) SettledBefore(t time.Time) bool {
+	margin := fineMargin
+	if s.Mtime%1e9 == 0 && s.Ctime%1e9 == 0 {
+		margin = coarseMargin
+	}
+	limit := t.Add(-margin).UnixNano()
+	return s.Mtime < limit && s.Ctime < limit
+}
+
+// An Entry is what the cache knows of one file.
+type Entry struct {
+	Stat
+	Type string // media type found by sniffing the content; "" if the name gives it
+	algs uint8  // bit a set: sums holds the digest of algorithms[a]
+	sums []byte // digests in the order of algorithms
+}
+
+func (e *Entry) offset(a hashing.Algorithm) (int, bool) {
+	off := 0
+	for _, b := range algorithms {
+		if b == a {
+			return off, e.algs&(1<<b) != 0
+		}
+		if e.algs&(1<<b) != 0 {
+			off += b.Size()
+		}
+	}
+	return 0, false
+}
+
+// Digest returns the entry's digest by a, if it has one.
+func (e *Entry) Digest(a hashing.Algorithm) ([]byte, bool) {
+	off, ok := e.offset(a)
+	if !ok {
+		return nil, false
+	}
+	return e.sums[off : off+a.Size()], true
+}
+
+// SetDigest stores sum as the digest by a, replacing one stored before.
+func (e *Entry) SetDigest(a hashing.Algorithm, sum []byte) {
+	if len(sum) != a.Size() || !slices.Contains(algorithms, a) {
+		panic(fmt.Sprintf("hashcache: a %s digest of %d bytes", a, len(sum)))
+	}
+	off, ok := e.offset(a)
+	sums := make([]byte, 0, len(e.sums)+a.Size())
+	sums = append(sums, e.sums[:off]...)
+	sums = append(sums, sum...)
+	if ok {
+		off += a.Size()
+	}
+	sums = append(sums, e.sums[off:]...)
+	e.sums = sums
+	e.algs |= 1 << a
+}
+
+// Clone returns a copy of e that shares nothing with it.
+func (e *Entry) Clone() *Entry {
+	c := *e
+	c.sums = slices.Clone(e.sums)
+	return &c
+}
+
+// Sum appends to dst the digests of set, in its order, as a
+// [hashing.Hasher] returns them; false if one is missing.
+func (e *Entry) Sum(dst []byte, set hashing.Set) ([]byte, bool) {
+	for _, a := range set {
+		d, ok := e.Digest(a)
+		if !ok {
+			return dst, false
+		}
+		dst = append(dst, d...)
+	}
+	return dst, true
+}
+
+// SetSum stores the digests of set from sum, as a Hasher returns them.
+func (e *Entry) SetSum(set hashing.Set, sum []byte) {
+	for _, a := range set {
+		e.SetDigest(a, sum[:a.Size()])
+		sum = sum[a.Size():]
+	}
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}

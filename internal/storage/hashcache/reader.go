@@ -1,0 +1,397 @@
+package hashcache
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/rsgen/rsgen/internal/storage/regfile"
+)
+
+// ErrOrder is wrapped by the error of a Reader asked for a path before one
+// it was already asked for, and of a Writer given a path that is not after
+// the one before: both take paths in ascending byte order.
+var ErrOrder = errors.New("paths out of order")
+
+// ErrChanged is wrapped (with ErrCorrupt) by the error of a Reader whose
+// file was written to while it read it.
+var ErrChanged = errors.New("changed while read")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// readBuffer is the size of the buffer of each pass over a cache file.
+const readBuffer = 64 << 10
+
+// maxTypes bounds the media types a Reader keeps to share their strings
+// between entries: a site has few.
+const maxTypes = 256
+
+// A Reader streams the entries of a cache file in the order of their
+// paths, for a caller that asks for paths in that same order ([Reader.Find]).
+//
+// Any error met while streaming (the file was written to, or is damaged in
+// a way its checksum did not show) ends the stream: every later Find
+// misses, which is always safe for a cache, and [Reader.Err] tells why.
+type Reader struct {
+	f     *os.File // nil for a Reader over bytes (tests, fuzzing)
+	count uint64   // entries the file says it holds
+	read  uint64   // entries decoded
+	sum   uint32   // the checksum at the end of the file
+	d     streamDecoder
+
+	path   []byte // the path of cur
+	other  []byte // the buffer of the path before
+	cur    Entry
+	sums   []byte // backs cur.sums
+	loaded bool   // cur holds an entry not yet passed
+	types  map[string]string
+
+	asked  string // the last path asked for
+	anyAsk bool
+	err    error
+}
+
+// Open opens the cache at path, made for the source directory root, for
+// streaming. Before it returns, it checks the whole file (a cache, of this
+// Version, for root, with a matching checksum) in a first pass that holds
+// no entry, and fails with ErrNotRegular, ErrForeign, ErrVersion,
+// ErrCorrupt or ErrOtherDir; a missing file is an error wrapping
+// fs.ErrNotExist. It never blocks on a FIFO or a device.
+//
+// Both passes read the one open file, so a cache renamed over path
+// meanwhile (by another build) is not seen; one written in place is
+// detected when the stream reaches the change, or at its end at the
+// latest, and ends the stream (see [Reader.Err]).
+func Open(path, root string) (*Reader, error) {
+	// Not os.Open: a FIFO would block it until something writes to it.
+	f, fi, err := regfile.Open(path)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, ErrNotRegular
+	}
+	if err != nil {
+		return nil, err
+	}
+	// A write changes the size or the modification time. Not the change
+	// time: renaming a new cache over path changes that of the old file
+	// (one link less), which this Reader may go on reading.
+	size, mtime := fi.Size(), fi.ModTime()
+	unchanged := func() error {
+		fi, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		if fi.Size() != size || !fi.ModTime().Equal(mtime) {
+			return fmt.Errorf("%w (%w)", ErrCorrupt, ErrChanged)
+		}
+		return nil
+	}
+	r, err := newReader(f, fi.Size(), root, unchanged)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.f = f
+	return r, nil
+}
+
+// newReader checks the cache in data, size bytes long, and returns a
+// Reader positioned before its first entry. check, if not nil, is called
+// after each read of the stream and ends it with its error.
+func newReader(data io.ReaderAt, size int64, root string, check func() error) (*Reader, error) {
+	if size < int64(len(magic))+4 {
+		return nil, ErrForeign
+	}
+	head := make([]byte, len(magic)+binary.MaxVarintLen64)
+	n, err := data.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	head = head[:n]
+	if string(head[:len(magic)]) != magic {
+		return nil, ErrForeign
+	}
+	v, vn := binary.Uvarint(head[len(magic):])
+	if vn <= 0 || v != Version {
+		return nil, fmt.Errorf("%w (format %d, this rsgen reads %d)", ErrVersion, v, Version)
+	}
+	body := size - 4 // everything the checksum covers
+	if body < int64(len(magic)+vn) {
+		return nil, ErrCorrupt
+	}
+	var trailer [4]byte
+	if _, err := data.ReadAt(trailer[:], body); err != nil {
+		return nil, err
+	}
+	sum := binary.BigEndian.Uint32(trailer[:])
+	crc := crc32.New(castagnoli)
+	buf := make([]byte, readBuffer)
+	if _, err := io.CopyBuffer(crc, io.NewSectionReader(data, 0, body), buf); err != nil {
+		return nil, err
+	}
+	if crc.Sum32() != sum {
+		return nil, fmt.Errorf("%w (checksum mismatch)", ErrCorrupt)
+	}
+
+	// The second pass: the same bytes, checksummed again as they stream.
+	src := &checkedReader{r: io.NewSectionReader(data, 0, body), crc: crc32.New(castagnoli), check: check}
+	r := &Reader{sum: sum, types: make(map[string]string)}
+	r.d = streamDecoder{r: bufio.NewReaderSize(src, readBuffer), left: body, src: src}
+	r.d.skip(len(magic) + vn)
+	rootBytes := r.d.bytes(nil)
+	if r.d.err != nil {
+		return nil, r.d.err
+	}
+	if string(rootBytes) != root {
+		return nil, fmt.Errorf("%w (%s)", ErrOtherDir, rootBytes)
+	}
+	r.count = r.d.uvarint()
+	if r.d.err != nil {
+		return nil, r.d.err
+	}
+	if r.count > uint64(r.d.left) {
+		return nil, ErrCorrupt
+	}
+	return r, nil
+}
+
+// Find returns the entry of the file at rel, if the cache has one. The
+// paths of successive calls must ascend in byte order (strings.Compare);
+// the same path may be asked for again. A path before the one asked for
+// last is a mistake of the caller: Find misses and ends the stream with an
+// error wrapping ErrOrder.
+//
+// The entry and its digests belong to the Reader and are valid until the
+// next call of Find: use [Entry.Clone] to keep one.
+func (r *Reader) Find(rel string) (*Entry, bool) {
+	if r.err != nil {
+		return nil, false
+	}
+	if r.anyAsk && rel < r.asked {
+		r.err = fmt.Errorf("%w: %q asked for after %q", ErrOrder, rel, r.asked)
+		return nil, false
+	}
+	r.asked, r.anyAsk = rel, true
+	for {
+		if !r.loaded && !r.next() {
+			return nil, false
+		}
+		switch {
+		case string(r.path) < rel:
+			r.loaded = false
+		case string(r.path) == rel:
+			return &r.cur, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// Err returns the error that ended the stream early, if one did.
+func (r *Reader) Err() error { return r.err }
+
+// Close closes the file. It does not report the stream's error: see Err.
+func (r *Reader) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	err := r.f.Close()
+	r.f = nil
+	return err
+}
+
+// next decodes the next entry into cur; false at the end of the stream or
+// on an error, which it records.
+func (r *Reader) next() bool {
+	if r.read == r.count {
+		return false
+	}
+	d := &r.d
+	// The path is rebuilt in the other buffer: the order check needs the
+	// one before.
+	shared := d.uvarint()
+	if d.err == nil && shared > uint64(len(r.path)) {
+		d.setErr(ErrCorrupt)
+	}
+	if d.err != nil {
+		return r.fail(d.err)
+	}
+	path := append(r.other[:0], r.path[:shared]...)
+	path = d.bytes(path)
+	e := &r.cur
+	e.Size = d.varint()
+	e.Mtime = d.varint()
+	e.Ctime = d.varint()
+	e.Ino = d.uvarint()
+	e.Dev = d.uvarint()
+	e.algs = d.byte()
+	if d.err == nil && e.algs&^uint8(1<<len(algorithms)-1) != 0 {
+		d.setErr(ErrCorrupt)
+	}
+	size := 0
+	for _, a := range algorithms {
+		if e.algs&(1<<a) != 0 {
+			size += a.Size()
+		}
+	}
+	r.sums = d.fixed(r.sums[:0], size)
+	d.scratch = d.bytes(d.scratch[:0])
+	if d.err != nil {
+		return r.fail(d.err)
+	}
+	e.sums = r.sums[:size:size]
+	e.Type = r.intern(d.scratch)
+	if r.read > 0 && string(path) <= string(r.path) {
+		return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, ErrOrder))
+	}
+	r.path, r.other = path, r.path
+	r.read++
+	if r.read == r.count {
+		// The last entry: the stream must end here, on the bytes the
+		// first pass checked.
+		if d.left != 0 {
+			return r.fail(fmt.Errorf("%w (%d bytes after the last entry)", ErrCorrupt, d.left))
+		}
+		if d.src.crc.Sum32() != r.sum {
+			return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, ErrChanged))
+		}
+	}
+	r.loaded = true
+	return true
+}
+
+func (r *Reader) fail(err error) bool {
+	r.err, r.loaded = err, false
+	return false
+}
+
+// intern returns b as a string, shared with the entries before that had
+// the same type.
+func (r *Reader) intern(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if s, ok := r.types[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(r.types) < maxTypes {
+		r.types[s] = s
+	}
+	return s
+}
+
+// checkedReader checksums what it reads and calls check after each read.
+type checkedReader struct {
+	r     io.Reader
+	crc   hash.Hash32
+	check func() error
+}
+
+func (c *checkedReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.crc.Write(p[:n])
+	if c.check != nil && n > 0 {
+		if cerr := c.check(); cerr != nil {
+			return 0, cerr
+		}
+	}
+	return n, err
+}
+
+// streamDecoder reads the fields of a cache file from a stream; the first
+// error sticks. left counts the bytes of the stream not yet consumed.
+type streamDecoder struct {
+	r       *bufio.Reader
+	src     *checkedReader
+	left    int64
+	err     error
+	scratch []byte
+}
+
+// setErr records err, the first error. The end of the stream, or a
+// varint too long, is damage; a read error of the file, or a change seen,
+// stays as it is.
+func (d *streamDecoder) setErr(err error) {
+	if d.err != nil {
+		return
+	}
+	var pathErr *fs.PathError
+	if !errors.Is(err, ErrCorrupt) && !errors.As(err, &pathErr) {
+		err = ErrCorrupt
+	}
+	d.err = err
+}
+
+func (d *streamDecoder) ReadByte() (byte, error) {
+	if d.left <= 0 {
+		return 0, io.ErrUnexpectedEOF
+	}
+	c, err := d.r.ReadByte()
+	if err == nil {
+		d.left--
+	}
+	return c, err
+}
+
+// field reads one field with read; on an error, which sticks, it returns
+// the zero value.
+func field[T any](d *streamDecoder, read func(io.ByteReader) (T, error)) T {
+	var v T
+	if d.err == nil {
+		var err error
+		if v, err = read(d); err != nil {
+			d.setErr(err)
+			var zero T
+			return zero
+		}
+	}
+	return v
+}
+
+func (d *streamDecoder) uvarint() uint64 { return field(d, binary.ReadUvarint) }
+func (d *streamDecoder) varint() int64   { return field(d, binary.ReadVarint) }
+func (d *streamDecoder) byte() byte      { return field(d, io.ByteReader.ReadByte) }
+
+func (d *streamDecoder) fixed(dst []byte, n int) []byte {
+	if d.err != nil {
+		return dst
+	}
+	if int64(n) > d.left {
+		d.setErr(ErrCorrupt)
+		return dst
+	}
+	start := len(dst)
+	dst = append(dst, make([]byte, n)...)[:start+n]
+	if _, err := io.ReadFull(d.r, dst[start:]); err != nil {
+		d.setErr(err)
+		return dst[:start]
+	}
+	d.left -= int64(n)
+	return dst
+}
+
+// bytes appends to dst a string stored as its length and its bytes.
+func (d *streamDecoder) bytes(dst []byte) []byte {
+	n := d.uvarint()
+	if d.err == nil && n > uint64(d.left) {
+		d.setErr(ErrCorrupt)
+	}
+	if d.err != nil {
+		return dst
+	}
+	return d.fixed(dst, int(n))
+}
+
+func (d *streamDecoder) skip(n int) {
+	if _, err := d.r.Discard(n); err != nil {
+		d.setErr(err)
+		return
+	}
+	d.left -= int64(n)
+}
