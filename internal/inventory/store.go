@@ -109,8 +109,9 @@ func (d *dirStore) name(key string) string { return d.path(key) }
 
 // A bucketStore is the bucket that holds a manifest.
 type bucketStore struct {
-	b    *bucket.Bucket
-	opts []func(*config.LoadOptions) error
+	b     *bucket.Bucket
+	opts  []func(*config.LoadOptions) error
+	sizes map[string]map[string]int64 // the sizes of the objects of a folder, by name, by folder
 }
 
 // openBucketStore opens the bucket of url, s3://BUCKET/KEY, and returns
@@ -125,53 +126,70 @@ func openBucketStore(ctx context.Context, url string, opts []func(*config.LoadOp
 	if err != nil {
 		return nil, "", err
 	}
-	return &bucketStore{b: b, opts: opts}, key, nil
+	return &bucketStore{b: b, opts: opts, sizes: map[string]map[string]int64{}}, key, nil
 }
 
 // manifest returns the manifest at key and the manifest.checksum beside
-// it, nil if there is none: the folder of the manifest is listed for
-// their sizes (internal/bucket reads an object of a known size).
+// it, nil if there is none.
 func (s *bucketStore) manifest(ctx context.Context, key string) (manifest, checksum []byte, err error) {
-	dir := path.Dir(key) + "/"
-	if dir == "./" {
-		dir = ""
-	}
-	folder, err := bucket.Open(ctx, bucket.Scheme+s.b.Name+"/"+dir, s.opts...)
-	if err != nil {
+	if manifest, err = s.readAll(ctx, key); err != nil {
 		return nil, nil, err
 	}
-	sizes := map[string]int64{}
-	err = folder.List(ctx, func(o *bucket.Object) error {
-		if o.Rel == path.Base(key) || o.Rel == "manifest.checksum" {
-			sizes[o.Rel] = o.Size
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	size, ok := sizes[path.Base(key)]
-	if !ok {
-		return nil, nil, fmt.Errorf("%s: no such object", s.name(key))
-	}
-	if manifest, err = s.readAll(ctx, key, size); err != nil {
-		return nil, nil, err
-	}
-	if size, ok := sizes["manifest.checksum"]; ok {
-		checksum, err = s.readAll(ctx, dir+"manifest.checksum", size)
+	checksum, err = s.readAll(ctx, path.Join(path.Dir(key), "manifest.checksum"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return manifest, nil, nil
 	}
 	return manifest, checksum, err
 }
 
+// size returns the size of the object at key, or fs.ErrNotExist: its
+// folder is listed once (internal/bucket reads an object of a known
+// size, as a listing gives it).
+func (s *bucketStore) size(ctx context.Context, key string) (int64, error) {
+	dir := path.Dir(key) + "/"
+	if dir == "./" {
+		dir = ""
+	}
+	sizes, ok := s.sizes[dir]
+	if !ok {
+		folder, err := bucket.Open(ctx, bucket.Scheme+s.b.Name+"/"+dir, s.opts...)
+		if err != nil {
+			return 0, err
+		}
+		sizes = map[string]int64{}
+		err = folder.List(ctx, func(o *bucket.Object) error {
+			if !strings.Contains(o.Rel, "/") {
+				sizes[o.Rel] = o.Size
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		s.sizes[dir] = sizes
+	}
+	size, ok := sizes[path.Base(key)]
+	if !ok {
+		return 0, fmt.Errorf("%s: no such object: %w", s.name(key), fs.ErrNotExist)
+	}
+	return size, nil
+}
+
 func (s *bucketStore) open(ctx context.Context, key string, size int64) (io.ReadCloser, error) {
+	if size < 0 {
+		var err error
+		if size, err = s.size(ctx, key); err != nil {
+			return nil, err
+		}
+	}
 	return s.b.Open(ctx, &bucket.Object{Key: key, Size: size})
 }
 
 func (s *bucketStore) name(key string) string { return bucket.Scheme + s.b.Name + "/" + key }
 
-// readAll returns the object at key, of size bytes.
-func (s *bucketStore) readAll(ctx context.Context, key string, size int64) ([]byte, error) {
-	r, err := s.open(ctx, key, size)
+// readAll returns the object at key.
+func (s *bucketStore) readAll(ctx context.Context, key string) ([]byte, error) {
+	r, err := s.open(ctx, key, -1)
 	if err != nil {
 		return nil, err
 	}
