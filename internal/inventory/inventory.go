@@ -85,7 +85,7 @@ func Open(ctx context.Context, loc string, opts ...func(*config.LoadOptions) err
 // says, and the version and whether its ETag is its MD5.
 type Object struct {
 	bucket.Object
-	Version string // "" unless the inventory lists versions
+	VersionID string // "" unless the inventory lists versions
 	// MD5 reports that the inventory shows the ETag to be the MD5 of the
 	// bytes: uploaded in one part, not encrypted with SSE-KMS or SSE-C.
 	MD5 bool

@@ -212,7 +212,7 @@ func list(t testing.TB, loc, prefix string) ([]string, error) {
 	var got []string
 	err = in.List(context.Background(), prefix, t.TempDir(), func(o *inventory.Object) error {
 		got = append(got, fmt.Sprintf("%s %s %d %s %s %s md5=%t sha256=%t", o.Key, o.Rel, o.Size, o.ETag,
-			o.Modified.Format("2006-01-02T15:04:05.000Z"), o.Version, o.MD5, o.SHA256))
+			o.Modified.Format("2006-01-02T15:04:05.000Z"), o.VersionID, o.MD5, o.SHA256))
 		return nil
 	})
 	return got, err

@@ -156,8 +156,8 @@ func (o *Object) decode(key, prefix string, b []byte) error {
 			Modified: time.Unix(0, ns).UTC(),
 			SHA256:   flags&flagSHA256 != 0, SHA1: flags&flagSHA1 != 0,
 		},
-		Version: string(b[elen:]),
-		MD5:     flags&flagMD5 != 0,
+		VersionID: string(b[elen:]),
+		MD5:       flags&flagMD5 != 0,
 	}
 	return nil
 }
