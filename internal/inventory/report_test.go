@@ -193,3 +193,43 @@ func TestJob(t *testing.T) {
 		t.Errorf("the key decodes to %q", k)
 	}
 }
+
+// TestSource: an inventory and a report together, as a bucket's scan
+// takes them: the report's digests where they are still the object's,
+// the MD5 of an ETag the inventory shows to be one.
+func TestSource(t *testing.T) {
+	t.Parallel()
+	b256, _, _ := sums("b")
+	ok := []result{
+		{key: "data/b.txt", version: "v2", status: "succeeded", msg: checksumMsg("SHA256", "FULL_OBJECT", "900150983cd24fb0d6963f7d28e17f72", b256)},
+		{key: "data/big.bin", version: "v0", status: "succeeded", msg: checksumMsg("SHA256", "FULL_OBJECT", "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee-3", b256)},
+	}
+	d, err := inventory.OpenReport(t.Context(), writeReport(t, ok, nil, false), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	in, err := inventory.Open(t.Context(), newInv(t, "CSV", entries).write(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &inventory.Source{Inventory: in, Digests: d, Prefix: "data/", Tmp: t.TempDir()}
+	var got []string
+	err = src.List(t.Context(), func(o *bucket.Object) error {
+		st, err := src.Known(o)
+		got = append(got, fmt.Sprintf("%s %s %s", o.Rel, hexOr(st.SHA256), hexOr(st.MD5)))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"a b+c/é%.txt - -", // SSE-KMS: its ETag is no MD5
+		"a.txt - 0cc175b9c0f1b6a831c399e269772661",
+		fmt.Sprintf("b.txt %x 900150983cd24fb0d6963f7d28e17f72", b256),
+		"big.bin - -", // the report's digest is of another version
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
