@@ -361,3 +361,20 @@ func TestListBucket(t *testing.T) {
 		t.Errorf("no manifest: %v", err)
 	}
 }
+
+func TestIsSource(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[string]bool{
+		"s3-inventory://dst/inv/src/cfg/2026-11-01T11-00Z/manifest.json": true,
+		"inv/2026-11-01T11-00Z/manifest.json":                            true,
+		"manifest.json":                                                  true,
+		"s3://bkt/p/":                                                    false,
+		"s3://bkt/p/manifest.json":                                       false, // a bucket's prefix is a folder
+		"site/":                                                          false,
+		"site.tar.gz":                                                    false,
+	} {
+		if got := inventory.IsSource(src); got != want {
+			t.Errorf("IsSource(%q) = %t", src, got)
+		}
+	}
+}

@@ -23,8 +23,12 @@ import (
 // s3-inventory://BUCKET/KEY/manifest.json.
 const Scheme = "s3-inventory://"
 
-// IsURL reports whether source names an inventory in a bucket.
-func IsURL(source string) bool { return strings.HasPrefix(source, Scheme) }
+// IsSource reports whether source names an inventory: an
+// s3-inventory:// URL, or a local file named manifest.json (a SOURCE is
+// otherwise a folder or an archive).
+func IsSource(source string) bool {
+	return strings.HasPrefix(source, Scheme) || !strings.Contains(source, "://") && filepath.Base(source) == "manifest.json"
+}
 
 // A store is where a manifest and the files it names are: a folder (a
 // copy of the destination bucket, or of the files of one inventory) or
