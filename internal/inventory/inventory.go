@@ -10,9 +10,7 @@ import (
 	"hash"
 	"io"
 	"os"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/config"
 
@@ -23,18 +21,17 @@ import (
 // An Inventory is an S3 Inventory of a bucket, as its manifest.json
 // describes it.
 type Inventory struct {
-	Loc     string    // where its manifest is, as given to Open
-	Bucket  string    // the bucket it lists (sourceBucket)
-	Created time.Time // when S3 began to list the bucket for it
-	Format  string    // CSV or Parquet
-	Schema  string    // the CSV's columns, in order; for Parquet, its message
-	Files   []File
+	Bucket string // the bucket it lists (sourceBucket)
 
-	st store
+	loc    string // where its manifest is, as given to Open
+	format string // CSV or Parquet
+	schema string // the CSV's columns, in order; for Parquet, its message
+	files  []file
+	st     store
 }
 
-// A File is a data file of an inventory.
-type File struct {
+// A file is a data file of an inventory.
+type file struct {
 	Key  string `json:"key"` // in the destination bucket
 	Size int64  `json:"size"`
 	MD5  string `json:"MD5checksum"`
@@ -44,10 +41,9 @@ type File struct {
 type manifest struct {
 	SourceBucket      string `json:"sourceBucket"`
 	DestinationBucket string `json:"destinationBucket"`
-	CreationTimestamp string `json:"creationTimestamp"` // milliseconds since 1970, as a string
 	FileFormat        string `json:"fileFormat"`
 	FileSchema        string `json:"fileSchema"`
-	Files             []File `json:"files"`
+	Files             []file `json:"files"`
 }
 
 // Open reads the manifest of the inventory at loc: a local manifest.json,
@@ -63,15 +59,12 @@ func Open(ctx context.Context, loc string, opts ...func(*config.LoadOptions) err
 	if err := json.Unmarshal(data, &m); err != nil {
 		return nil, fmt.Errorf("%s: not an inventory's manifest.json: %w", loc, err)
 	}
-	inv := &Inventory{Loc: loc, Bucket: m.SourceBucket, Format: m.FileFormat, Schema: m.FileSchema, Files: m.Files, st: st}
+	inv := &Inventory{Bucket: m.SourceBucket, loc: loc, format: m.FileFormat, schema: m.FileSchema, files: m.Files, st: st}
 	switch {
 	case m.SourceBucket == "" || m.FileSchema == "":
 		return nil, fmt.Errorf("%s: not an inventory's manifest.json: no sourceBucket or fileSchema", loc)
 	case !strings.EqualFold(m.FileFormat, "CSV") && !strings.EqualFold(m.FileFormat, "Parquet"):
 		return nil, fmt.Errorf("%s: an inventory in %q: rsgen reads CSV and Parquet; configure the inventory in one of them", loc, m.FileFormat)
-	}
-	if ms, err := strconv.ParseInt(m.CreationTimestamp, 10, 64); err == nil {
-		inv.Created = time.UnixMilli(ms).UTC()
 	}
 	for _, f := range m.Files {
 		if f.Key == "" || len(f.MD5) != 32 {
@@ -113,7 +106,7 @@ func (inv *Inventory) List(ctx context.Context, prefix, tmp string, fn func(*Obj
 		rec = r.encode(rec[:0])
 		return s.Add([]byte(r.key), rec)
 	}
-	for _, f := range inv.Files {
+	for _, f := range inv.files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -130,11 +123,11 @@ func (inv *Inventory) List(ctx context.Context, prefix, tmp string, fn func(*Obj
 	for it.Next() {
 		key := string(it.Key())
 		if key == last && last != "" {
-			return fmt.Errorf("%s: the inventory lists %q twice: it is damaged; nothing is published", inv.Loc, key)
+			return fmt.Errorf("%s: the inventory lists %q twice: it is damaged; nothing is published", inv.loc, key)
 		}
 		last = key
 		if err := o.decode(key, prefix, it.Value()); err != nil {
-			return fmt.Errorf("%s: %w", inv.Loc, err)
+			return fmt.Errorf("%s: %w", inv.loc, err)
 		}
 		if err := fn(&o); err != nil {
 			return err
@@ -146,16 +139,19 @@ func (inv *Inventory) List(ctx context.Context, prefix, tmp string, fn func(*Obj
 // read calls add with each row of the data file f, then checks its size
 // and MD5: a file whose MD5 is not the manifest's is an error, whatever
 // its rows.
-func (inv *Inventory) read(ctx context.Context, f File, tmp string, add func(*row) error) error {
+func (inv *Inventory) read(ctx context.Context, f file, tmp string, add func(*row) error) error {
 	name := inv.st.name(f.Key)
 	r, err := inv.st.open(ctx, f.Key, f.Size)
+	if errors.Is(err, bucket.ErrReplaced) {
+		return fmt.Errorf("reading %s: no such file of %d bytes, which the manifest names: the inventory is incomplete or was replaced", name, f.Size)
+	}
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", name, err)
 	}
 	defer r.Close()
 	sum := &checked{r: r, h: md5.New()}
-	if strings.EqualFold(inv.Format, "CSV") {
-		err = readCSV(sum, inv.Schema, add)
+	if strings.EqualFold(inv.format, "CSV") {
+		err = readCSV(sum, inv.schema, add)
 	} else {
 		err = readParquet(sum, tmp, add)
 	}

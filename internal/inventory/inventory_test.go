@@ -357,6 +357,12 @@ func TestListBucket(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "s3://bkt/inv/src/cfg/data/1.parquet") {
 		t.Errorf("a replaced data file: %v", err)
 	}
+	// A data file gone.
+	c.DeleteObject(t.Context(), &s3.DeleteObjectInput{Bucket: aws.String("bkt"), Key: aws.String("inv/src/cfg/data/0.parquet")})
+	err = i.List(t.Context(), "data/", t.TempDir(), func(*inventory.Object) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "s3://bkt/inv/src/cfg/data/0.parquet: no such file of") {
+		t.Errorf("a data file gone: %v", err)
+	}
 	if _, err := inventory.Open(t.Context(), "s3-inventory://bkt/inv/src/cfg/none/manifest.json", opts...); err == nil || !strings.Contains(err.Error(), "no such object") {
 		t.Errorf("no manifest: %v", err)
 	}

@@ -39,8 +39,8 @@ type reportManifest struct {
 // Digests are the digests of a Compute checksum job's completion report,
 // sorted by key, to be looked up in the order of the keys (Find).
 type Digests struct {
-	Loc     string
-	Created time.Time // ReportCreationDate: an object written after it is not the one the job read
+	loc     string
+	created time.Time // ReportCreationDate: an object written after it is not the one the job read
 	sorter  *extsort.Sorter
 	it      *extsort.Iter
 	cur     []digest // the records of the key at the cursor
@@ -80,8 +80,8 @@ func OpenReport(ctx context.Context, loc, tmp string, opts ...func(*config.LoadO
 	if err := json.Unmarshal(data, &m); err != nil || !strings.HasPrefix(m.Format, "Report_CSV") {
 		return nil, fmt.Errorf("%s: not the manifest.json of a Batch Operations completion report (Format Report_CSV_…)", loc)
 	}
-	d := &Digests{Loc: loc, sorter: extsort.New(tmp, 0)}
-	if d.Created, err = time.Parse(time.RFC3339Nano, m.ReportCreationDate); err != nil {
+	d := &Digests{loc: loc, sorter: extsort.New(tmp, 0)}
+	if d.created, err = time.Parse(time.RFC3339Nano, m.ReportCreationDate); err != nil {
 		return nil, fmt.Errorf("%s: ReportCreationDate: %w", loc, err)
 	}
 	cols := strings.Split(m.ReportSchema, ",")
@@ -259,7 +259,7 @@ func (d *Digests) Find(o *bucket.Object, version string) (bucket.Stored, error) 
 			return st, err
 		}
 	}
-	if d.curKey != o.Key || o.Modified.After(d.Created) {
+	if d.curKey != o.Key || o.Modified.After(d.created) {
 		return st, nil
 	}
 	for _, dg := range d.cur {
@@ -285,7 +285,7 @@ func (d *Digests) next() error {
 	for d.pending && string(d.it.Key()) == d.curKey {
 		dg, err := decodeDigest(d.it.Value())
 		if err != nil {
-			return fmt.Errorf("%s: %w", d.Loc, err)
+			return fmt.Errorf("%s: %w", d.loc, err)
 		}
 		d.cur = append(d.cur, dg)
 		d.pending = d.it.Next()
