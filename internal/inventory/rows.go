@@ -207,15 +207,23 @@ func readCSV(r io.Reader, schema string, add func(*row) error) error {
 	}
 }
 
-// readParquet calls add with each row of a Parquet data file, copied
-// into a file in tmp first: Parquet is read from its end.
-func readParquet(r io.Reader, tmp string, add func(*row) error) error {
-	f, err := spool(r, tmp)
-	if err != nil {
-		return err
+// readParquet calls add with each row of a Parquet data file, which is
+// read from its end: a local file as it is, once r has read it whole
+// (for its MD5), another copied into a file in tmp first.
+func readParquet(r *checked, tmp string, add func(*row) error) error {
+	f, ok := r.r.(*os.File)
+	if ok {
+		if _, err := io.Copy(io.Discard, r); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if f, err = spool(r, tmp); err != nil {
+			return err
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
 		return err
