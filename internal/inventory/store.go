@@ -88,11 +88,12 @@ type dirStore struct{ manifest string }
 
 // path finds the file of key: under a folder above the manifest that
 // holds the key whole (a copy of the destination bucket), or its last
-// segments (a copy of one inventory: the manifest's folder beside data/).
+// segments, two at least (a copy of one inventory: the manifest's folder
+// beside data/; of a report: results/ beside the manifest).
 func (d *dirStore) path(key string) string {
 	segs := strings.Split(key, "/")
 	for dir := filepath.Dir(d.manifest); ; dir = filepath.Dir(dir) {
-		for i := range segs {
+		for i := 0; i < max(len(segs)-1, 1); i++ {
 			p := filepath.Join(dir, filepath.FromSlash(path.Join(segs[i:]...)))
 			if _, err := os.Stat(p); err == nil {
 				return p
