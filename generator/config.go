@@ -86,9 +86,9 @@ type Config struct {
 	// path or s3://…), whose digests need no request (docs/BUCKETS.md).
 	// DigestsJob is a file to write the manifest of such a job into: the
 	// objects whose digests neither the cache, the store nor Digests
-	// give, which are then not read, and the build fails. "" for none;
-	// the configuration file has no key for them yet.
-	Digests, DigestsJob string
+	// give, which are then not read, and the build fails. "" for none.
+	Digests    string `toml:"digests"`
+	DigestsJob string `toml:"digests-job"`
 
 	Hosts     units.List `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
 	Templates fs.FS      `toml:"-"`    // templates of the host files and pages; the embedded ones if nil

@@ -30,6 +30,8 @@ func fileOnlyFlags() []cli.Flag {
 		&cli.StringFlag{Name: flagTemplates},
 		&cli.StringFlag{Name: flagChangeTopic},
 		&cli.StringFlag{Name: flagFrameworkTopic},
+		&cli.StringFlag{Name: flagDigests},
+		&cli.StringFlag{Name: flagDigestsJob},
 	}
 }
 
