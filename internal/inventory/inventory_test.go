@@ -384,3 +384,63 @@ func TestIsSource(t *testing.T) {
 		}
 	}
 }
+
+// TestListQuoted is internal/bucket's TestInventory, moved with the
+// inventory: an inventory in a bucket whose CSV quotes every field and
+// encodes a space as "+" (testenv.S3Inventory) lists the current objects
+// in the order of their keys; a data file whose MD5 is not the
+// manifest's fails the listing.
+func TestListQuoted(t *testing.T) {
+	t.Parallel()
+	s := testenv.StartS3(t, false)
+	c := s3.New(s3.Options{
+		BaseEndpoint: aws.String(s.Direct), Region: testenv.S3Region, UsePathStyle: true,
+		Credentials: credentials.NewStaticCredentialsProvider(testenv.S3Key, testenv.S3Secret, ""),
+	})
+	if _, err := c.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("inv")}); err != nil {
+		t.Fatal(err)
+	}
+	rows := []testenv.InventoryRow{
+		{Key: "z last.txt", Size: "3", ETag: "e1"},
+		{Key: "a+b c.txt", Size: "5", ETag: "e2"},
+		{Key: "old.txt", Size: "1", ETag: "e3", NotLatest: true},
+		{Key: "gone.txt", Size: "0", DeleteMarker: true},
+		{Key: "dir/", Size: "0", ETag: "e4"}, // a folder marker
+		{Key: "dir/ü.txt", Size: "7", ETag: "e5-2"},
+	}
+	opts := []func(*config.LoadOptions) error{
+		config.WithBaseEndpoint(s.URL), config.WithRegion(testenv.S3Region),
+		config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(testenv.S3Key, testenv.S3Secret, "")),
+		config.WithSharedConfigFiles([]string{}), config.WithSharedCredentialsFiles([]string{}),
+	}
+	for _, corrupt := range []bool{false, true} {
+		data, manifest := testenv.S3Inventory("src", "inv", "src/inv/data/0a1b2c.csv.gz", rows, corrupt)
+		for key, body := range map[string][]byte{"src/inv/data/0a1b2c.csv.gz": data, "src/inv/2026-11-01T00-00Z/manifest.json": []byte(manifest)} {
+			if _, err := c.PutObject(t.Context(), &s3.PutObjectInput{Bucket: aws.String("inv"), Key: aws.String(key), Body: bytes.NewReader(body)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		in, err := inventory.Open(t.Context(), "s3-inventory://inv/src/inv/2026-11-01T00-00Z/manifest.json", opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		err = in.List(t.Context(), "", t.TempDir(), func(o *inventory.Object) error {
+			got = append(got, fmt.Sprintf("%s %d %s", o.Rel, o.Size, o.ETag))
+			return nil
+		})
+		if corrupt {
+			if err == nil || !strings.Contains(err.Error(), "not the manifest's") {
+				t.Errorf("a damaged data file: %v", err)
+			}
+			continue
+		}
+		want := []string{"a+b c.txt 5 e2", "dir/ü.txt 7 e5-2", "z last.txt 3 e1"}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("listed %q, %v; want %q", got, err, want)
+		}
+		if in.Bucket != "src" {
+			t.Errorf("the objects are read from %s", in.Bucket)
+		}
+	}
+}
