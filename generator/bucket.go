@@ -2,11 +2,16 @@ package generator
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
+	"github.com/rsgen/rsgen/internal/inputs/bucket"
+	"github.com/rsgen/rsgen/internal/inputs/inventory"
+	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
 // A bucket as the source (s3://BUCKET/PREFIX/ or the S3 Inventory of one,
@@ -34,11 +39,78 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		Problems: &b.problems,
 		Stats:    b.stats,
 	}
+	if b.cfg.Digests != "" {
+		dir, err := b.spill.Path()
+		if err != nil {
+			return nil, err
+		}
+		if src.Digests, err = inventory.OpenReport(ctx, b.cfg.Digests, dir); err != nil {
+			return nil, err
+		}
+		defer src.Digests.Close()
+	}
+	var job *digestsJob
+	if b.cfg.DigestsJob != "" {
+		if job, err = newDigestsJob(b.cfg.DigestsJob, src.Bucket.Name); err != nil {
+			return nil, err
+		}
+		defer job.abort()
+		src.Lacking = func(o *bucket.Object) error { return job.Add(o.Key, "") }
+	}
 	found, unread, err := sc.Run(ctx)
+	if err == nil && job != nil {
+		if err = job.finish(); err != nil {
+			found.Close()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return b.keepUnread(ctx, found, unread)
+}
+
+// A digestsJob is the manifest of a Compute checksum job that a build
+// writes (Config.DigestsJob), into a temporary file beside its path
+// until the scan is done.
+type digestsJob struct {
+	*inventory.Job
+	path string
+	r    *confined.Replacement // nil once in place
+}
+
+func newDigestsJob(path, bucketName string) (*digestsJob, error) {
+	r, err := confined.Replace(path, filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("the manifest of the Compute checksum job: %w", err)
+	}
+	return &digestsJob{Job: inventory.NewJob(r.File, bucketName), path: path, r: r}, nil
+}
+
+// finish puts the manifest in place if an object lacks a digest, and then
+// fails the build: those objects were not read. With none, the build
+// goes on and no manifest is written.
+func (j *digestsJob) finish() error {
+	if j.N == 0 {
+		return nil
+	}
+	err := j.Flush()
+	if err == nil {
+		err = j.r.Commit()
+	} else {
+		j.r.Abort()
+	}
+	j.r = nil
+	if err != nil {
+		return fmt.Errorf("writing the manifest of the Compute checksum job %s: %w", j.path, err)
+	}
+	return fmt.Errorf("%d objects have no digest that the store keeps or the report gives: %s is the manifest of the S3 Batch Operations Compute checksum job that computes them (docs/BUCKETS.md); submit it, then build again with the manifest.json of its completion report as the digests; nothing is published", j.N, j.path)
+}
+
+// abort removes the temporary file unless finish put it in place.
+func (j *digestsJob) abort() {
+	if j.r != nil {
+		j.r.Abort()
+	}
 }
 
 // bucketFiles opens the objects of the source for the dumps to package.

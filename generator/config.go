@@ -16,11 +16,11 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
+	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
-	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/inputs/records"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
 	"github.com/rsgen/rsgen/internal/published/previous"
@@ -81,6 +81,14 @@ type Config struct {
 	AllowEmpty bool         `toml:"allow-empty"`
 	MaxDelete  *DeleteLimit `toml:"max-delete"`
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
+	// Digests, with a bucket as the source, is the manifest.json of the
+	// completion report of an S3 Batch Operations Compute checksum job (a
+	// path or s3://…), whose digests need no request (docs/BUCKETS.md).
+	// DigestsJob is a file to write the manifest of such a job into: the
+	// objects whose digests neither the cache, the store nor Digests
+	// give, which are then not read, and the build fails. "" for none.
+	Digests    string `toml:"digests"`
+	DigestsJob string `toml:"digests-job"`
 
 	Hosts     units.List `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
 	Templates fs.FS      `toml:"-"`    // templates of the host files and pages; the embedded ones if nil
@@ -237,10 +245,15 @@ func (c *Config) validateSource(add func(*FieldError)) {
 		add(&FieldError{Field: "Export", Err: errConflict, With: "Source", Detail: "give one of them"})
 	case c.Export != "" && c.Out == "":
 		add(&FieldError{Field: "Export", Err: errNeeds, With: "Out", Detail: "the directory to write the documents into"})
-	case c.Export == "" && c.Out == "" && bucket.IsURL(c.Source):
+	case c.Export == "" && c.Out == "" && bucketscan.IsSource(c.Source):
 		add(&FieldError{Field: "Source", Value: c.Source, Err: errNeeds, With: "Out", Detail: "the documents are written into a directory, not into the bucket"})
 	case c.Export == "" && c.Out == "" && archivescan.KindOf(c.Source) != 0:
 		add(&FieldError{Field: "Source", Value: c.Source, Err: errNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
+	}
+	for _, f := range []struct{ field, value string }{{"Digests", c.Digests}, {"DigestsJob", c.DigestsJob}} {
+		if f.value != "" && !bucketscan.IsSource(c.Source) {
+			add(&FieldError{Field: f.field, Value: f.value, Err: errInvalid, Detail: "the digests of a Compute checksum job are for a bucket as the source (s3://… or an S3 Inventory)"})
+		}
 	}
 	if docs := c.DocsURL.String(); !c.DocsURL.IsZero() && !c.BaseURL.IsZero() &&
 		(strings.HasPrefix(c.BaseURL.String(), docs+docsDir+"/") || strings.HasPrefix(c.BaseURL.String(), docs+wellKnownDir+"/")) {

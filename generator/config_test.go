@@ -102,6 +102,9 @@ func TestConfigValidate(t *testing.T) {
 		{"cache among the documents", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, "resourcesync", "hc.bin") }, "Cache", errInvalid},
 		{"cache as the Source Description", func(c *Config) { c.Source, c.Cache = site, filepath.Join(site, ".well-known", "resourcesync") }, "Cache", errInvalid},
 		{"cache is a directory", func(c *Config) { c.Cache = notRegular }, "Cache", errInvalid},
+		{"digests of a tree", func(c *Config) { c.Digests = "job/manifest.json" }, "Digests", errInvalid},
+		{"digests job of a tree", func(c *Config) { c.DigestsJob = "job.csv" }, "DigestsJob", errInvalid},
+		{"inventory without out", func(c *Config) { c.Source, c.Out = "inv/manifest.json", "" }, "Source", errNeeds},
 		{"topic without hub", func(c *Config) { c.Notification.ChangeTopic = "https://example.org/t" }, "Notification.ChangeTopic", errNeeds},
 		{"hub with credentials", func(c *Config) { c.Notification.Hub = "https://user:secret@hub.example/" }, "Notification.Hub", errInvalid},
 		{"one topic for both", func(c *Config) {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/text/display"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
@@ -33,7 +33,7 @@ func (b *build) startJoin(ctx context.Context) error {
 		Report:   b.history.report,
 		Notice:   b.notice,
 	}
-	if b.archive == nil && !bucket.IsURL(b.cfg.Source) {
+	if b.archive == nil && !bucketscan.IsSource(b.cfg.Source) {
 		j.ReadAgain = treescan.Tree{Root: b.root, Follow: b.cfg.FollowSymlinks}.Job
 	}
 	b.history.join = j

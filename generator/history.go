@@ -7,12 +7,12 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/detect"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/published/previous"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
@@ -99,7 +99,7 @@ type history struct {
 // build at once.
 func (b *build) prepareHistory(ctx context.Context) error {
 	switch {
-	case b.cfg.Cache != "" && bucket.IsURL(b.cfg.Source): // opened by scanBucket
+	case b.cfg.Cache != "" && bucketscan.IsSource(b.cfg.Source): // opened by scanBucket
 	case b.cfg.Cache != "" && b.archive != nil:
 		b.notice("the hash cache is for a directory tree: an archive is read whole every time")
 	case b.cfg.Cache != "":

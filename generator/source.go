@@ -10,11 +10,11 @@ import (
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
+	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/internal/text/display"
 )
@@ -34,7 +34,7 @@ func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
 		}
 		return "", nil, nil
 	}
-	if bucket.IsURL(cfg.Source) {
+	if bucketscan.IsSource(cfg.Source) {
 		return "", nil, nil // opened by scanBucket
 	}
 	if kind := archivescan.KindOf(cfg.Source); kind != 0 {
@@ -143,7 +143,7 @@ func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.archive != nil {
 		return b.scanArchive(ctx)
 	}
-	if bucket.IsURL(b.cfg.Source) {
+	if bucketscan.IsSource(b.cfg.Source) {
 		return b.scanBucket(ctx)
 	}
 	return b.scanTree(ctx)
@@ -153,7 +153,7 @@ func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 // package: the members of the archive arch if it is one, else the files
 // of the tree at root (absolute, with links resolved).
 func sourceFiles(cfg *Config, root string, arch *archivescan.Archive) dumps.Source {
-	if bucket.IsURL(cfg.Source) {
+	if bucketscan.IsSource(cfg.Source) {
 		return bucketFiles(context.Background(), cfg.Source) // a dump is not stopped half-way through an object
 	}
 	return func() (dumps.Files, error) {

@@ -19,7 +19,7 @@ func TestConfigKeysAreFlags(t *testing.T) {
 		}
 	}
 	want := []string{flagArchiveKeep, flagArchiveResourceDumps, flagArchiveResourceLists, flagChangeTopic, flagChangesWindow,
-		flagDescribedby, flagDumpCompression, flagDumpMaxBytes, flagExportFormat, flagFailFast, flagFetchTimeout, flagFollowSymlinks,
+		flagDescribedby, flagDigests, flagDigestsJob, flagDumpCompression, flagDumpMaxBytes, flagExportFormat, flagFailFast, flagFetchTimeout, flagFollowSymlinks,
 		flagFrameworkTopic, flagMaxBytes, flagMaxEntries, flagSkipBadRecords, flagTemplates}
 	if !slices.Equal(keysOnly, want) {
 		t.Errorf("the keys that are no flag of rsgen build:\n got %q\nwant %q", keysOnly, want)

@@ -30,6 +30,8 @@ const (
 	flagArchiveResourceDumps = "archive-resource-dumps"
 	flagChangeDump           = "change-dump"
 	flagCache                = "cache"
+	flagDigests              = "digests"
+	flagDigestsJob           = "digests-job"
 
 	flagResourceDump    = "resource-dump"
 	flagDumpMaxBytes    = "dump-max-bytes"

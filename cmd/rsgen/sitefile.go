@@ -253,10 +253,10 @@ func (f *siteFile) resolve(v string) string {
 }
 
 // resolve resolves the paths t gives (source, out, export, cache,
-// previous) against the directory of the file f.
+// previous, digests, digests-job) against the directory of the file f.
 func (t *fileTable) resolve(f *siteFile) {
 	c := t.cfg
-	for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous} {
+	for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous, &c.Digests, &c.DigestsJob} {
 		*p = f.resolve(*p)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
+	"github.com/rsgen/rsgen/internal/inputs/inventory"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
 	"github.com/rsgen/rsgen/internal/storage/hashcache"
 	"github.com/rsgen/rsgen/zipdump"
@@ -26,7 +27,14 @@ import (
 // Inventory, the inventory that lists them.
 type Source struct {
 	Bucket    *bucket.Bucket
-	Inventory *bucket.Inventory // nil: the bucket is listed
+	Inventory *inventory.Inventory // nil: the bucket is listed
+	// Digests are those of a Compute checksum report, taken where they
+	// are still an object's; nil: none.
+	Digests *inventory.Digests
+	// Lacking, if set, is given each object whose digests only its bytes
+	// would give, in the order of the keys, instead of reading it: the
+	// manifest of a Compute checksum job. The object is not published.
+	Lacking func(*bucket.Object) error
 
 	Filter *tree.Filter          // what is published, of the keys under the prefix
 	Skip   func(rel string) bool // keys never published (rsgen's own documents); nil: none
@@ -43,15 +51,25 @@ type Source struct {
 // times may not yet show a write made right after it was read.
 var Settled = time.Unix(0, math.MaxInt64)
 
+// IsSource reports whether source names a bucket (s3://BUCKET/PREFIX/)
+// or an inventory of one (s3-inventory://…/manifest.json, or a local
+// manifest.json).
+func IsSource(source string) bool { return bucket.IsURL(source) || inventory.IsSource(source) }
+
 // Open opens the source at url: a bucket, s3://BUCKET/PREFIX/, or an
-// inventory of one, s3-inventory://BUCKET/KEY/manifest.json.
+// inventory of one, s3-inventory://BUCKET/KEY/manifest.json or the path
+// of a manifest.json, and the whole bucket it inventories.
 func Open(ctx context.Context, url string) (*Source, error) {
-	if strings.HasPrefix(url, bucket.InventoryScheme) {
-		inv, err := bucket.OpenInventory(ctx, url)
+	if inventory.IsSource(url) {
+		inv, err := inventory.Open(ctx, url)
 		if err != nil {
 			return nil, err
 		}
-		return &Source{Bucket: inv.Bucket, Inventory: inv}, nil
+		b, err := bucket.Open(ctx, bucket.Scheme+inv.Bucket+"/")
+		if err != nil {
+			return nil, err
+		}
+		return &Source{Bucket: b, Inventory: inv}, nil
 	}
 	b, err := bucket.Open(ctx, url)
 	if err != nil {
@@ -74,6 +92,7 @@ func (s *Source) Reads(workers int) (int, bool) { return max(workers, DefaultRea
 // key that cannot be a resource is refused; a filtered one skipped.
 func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) error {
 	s.ctx = ctx
+	idx := &inventory.Source{Inventory: s.Inventory, Digests: s.Digests, Prefix: s.Bucket.Prefix}
 	each := func(o *bucket.Object) error {
 		if err := keyProblem(o.Rel); err != nil {
 			return emit(&treescan.Entry{Path: o.Rel, Err: err})
@@ -84,8 +103,18 @@ func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) err
 		if _, err := s.Base.Resolve(o.Rel); err != nil { // not read on every build to be refused
 			return emit(&treescan.Entry{Path: o.Rel, Err: err})
 		}
-		e := &entry{obj: *o}
+		e := &entry{obj: object{Object: *o}}
 		e.Path, e.Key, e.Handle = o.Rel, key(o), &e.obj
+		if s.Inventory != nil || s.Digests != nil { // digests that need no request
+			st, err := idx.Known(o)
+			if err != nil {
+				return err
+			}
+			e.obj.known, _ = storedSum(s.Hashes, st)
+		}
+		if e.obj.known == nil && s.Lacking != nil && !mayStore(o, s.Hashes) {
+			return s.Lacking(o) // a Compute checksum job is to give its digests
+		}
 		return emit(&e.Entry)
 	}
 	if s.Inventory != nil {
@@ -93,7 +122,8 @@ func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) err
 		if err != nil {
 			return err
 		}
-		return s.Inventory.List(ctx, dir, each)
+		idx.Tmp = dir
+		return idx.List(ctx, each)
 	}
 	return s.Bucket.List(ctx, each)
 }
@@ -102,7 +132,14 @@ func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) err
 // in one allocation.
 type entry struct {
 	treescan.Entry
-	obj bucket.Object
+	obj object
+}
+
+// An object is one of the listing, and the digests of the build that the
+// inventory or the report gives of it (nil if not every one).
+type object struct {
+	bucket.Object
+	known []byte
 }
 
 // key is what the hash cache compares of an object: its size, time, and a
@@ -124,9 +161,13 @@ func (*Source) Drop(*treescan.Entry) {}
 // those of every algorithm of the build (one HEAD), else from its bytes
 // (one GET).
 func (s *Source) Job(e *treescan.Entry) hashing.Job {
-	o := e.Handle.(*bucket.Object)
+	ko := e.Handle.(*object)
+	o := &ko.Object
 	j := hashing.Job{Open: func() (io.ReadCloser, error) { return s.Bucket.Open(s.ctx, o) }}
-	if mayStore(o, s.Hashes) {
+	switch {
+	case ko.known != nil: // the inventory's or the report's: no request
+		j.Stored = func() ([]byte, bool, error) { return ko.known, true, nil }
+	case mayStore(o, s.Hashes):
 		j.Stored = func() ([]byte, bool, error) {
 			st, err := s.Bucket.Stored(s.ctx, o)
 			if err != nil {

@@ -15,11 +15,8 @@ import (
 // Scheme is the prefix of a source that is a bucket: s3://BUCKET/PREFIX/.
 const Scheme = "s3://"
 
-// IsURL reports whether source names a bucket or an inventory of one
-// (InventoryScheme).
-func IsURL(source string) bool {
-	return strings.HasPrefix(source, Scheme) || strings.HasPrefix(source, InventoryScheme)
-}
+// IsURL reports whether source names a bucket.
+func IsURL(source string) bool { return strings.HasPrefix(source, Scheme) }
 
 // A Bucket is the objects of a bucket under a prefix.
 type Bucket struct {

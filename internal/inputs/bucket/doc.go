@@ -17,11 +17,8 @@
 // uploaded in one part and not encrypted with SSE-KMS or SSE-C, the only
 // ETag that is an MD5.
 //
-// An Inventory is an S3 Inventory report (manifest.json and gzip CSV data
-// files, each checked against its MD5) that lists a bucket too large to
-// list in a build, its rows sorted by key on disk (package
-// internal/storage/extsort).
+// An S3 Inventory of a bucket too large to list is read by package
+// internal/inputs/inventory.
 //
-// A Bucket may be used from several goroutines at once; an Inventory
-// lists once.
+// A Bucket may be used from several goroutines at once.
 package bucket
