@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -30,7 +29,7 @@ import (
 )
 
 const (
-	s3Key, s3Secret, s3Region = "rsgen-test", "rsgen-test-secret", "us-east-1"
+	s3Key, s3Secret, s3Region = testenv.S3Key, testenv.S3Secret, testenv.S3Region
 	s3Bucket, s3Prefix        = "rsgen-site", "mirror"
 )
 
@@ -176,7 +175,7 @@ func startS3(t *testing.T) ([]string, string, *s3Client) {
 	if gw == "" {
 		testenv.Need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0, or RSGEN_VERSITYGW=PATH")
 	}
-	endpoint := startVersityGW(t, gw)
+	endpoint := testenv.StartVersityGW(t, gw, false)
 	env := awsEnv(t, aws)
 	runAWS(t, env, "s3api", "create-bucket", "--bucket", s3Bucket, "--endpoint-url", endpoint)
 	return env, endpoint, &s3Client{endpoint: endpoint}
@@ -209,45 +208,6 @@ func copyDir(t *testing.T, src, dst string) {
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-}
-
-// startVersityGW serves a fresh directory over S3 on a free loopback port
-// until the test ends, and returns its URL.
-func startVersityGW(t *testing.T, gw string) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(gw, "--access", s3Key, "--secret", s3Secret, "--region", s3Region, "--port", addr, "--quiet", "posix", t.TempDir())
-	log := filepath.Join(t.TempDir(), "versitygw.log")
-	f, err := os.Create(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = f, f
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); f.Close(); close(exited) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return "http://" + addr
-		}
-		select {
-		case <-exited:
-			data, _ := os.ReadFile(log)
-			t.Fatalf("versitygw exited:\n%s", data)
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("versitygw does not accept connections")
-		}
 	}
 }
 

@@ -53,7 +53,7 @@ func StartS3(t testing.TB, versioned bool) *S3 {
 	if gw == "" {
 		Need(t, "versitygw", "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0, or RSGEN_VERSITYGW=PATH")
 	}
-	s := &S3{aws: aws, Direct: startVersityGW(t, gw, versioned)}
+	s := &S3{aws: aws, Direct: StartVersityGW(t, gw, versioned)}
 	target, _ := url.Parse(s.Direct)
 	proxy := httputil.NewSingleHostReverseProxy(target) // keeps the Host header, which the signature covers
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -111,8 +111,10 @@ func (s *S3) Fault(fn func(w http.ResponseWriter, r *http.Request) bool) {
 	s.fault = fn
 }
 
-// startVersityGW starts versitygw on a free port and returns its URL.
-func startVersityGW(t testing.TB, gw string, versioned bool) string {
+// StartVersityGW serves a fresh directory over S3 (versitygw, with the
+// credentials S3Key and S3Secret) on a free loopback port until the test
+// ends, and returns its URL.
+func StartVersityGW(t testing.TB, gw string, versioned bool) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
