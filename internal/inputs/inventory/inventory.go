@@ -92,8 +92,13 @@ type Object struct {
 // fn is first called; the sort spills its runs into tmp. A key listed
 // twice is an error when the sort reaches it, as a listing's misordered
 // key is: a Resource List made of it would be wrong.
+// sortMemory is the memory of the sort of an inventory's rows: that of the
+// sort of a tree's resources (spill.DefaultSortMemory), so that a build
+// from an inventory stays in a tree's budget at any number of rows.
+const sortMemory = 16 << 20
+
 func (inv *Inventory) List(ctx context.Context, prefix, tmp string, fn func(*Object) error) error {
-	s := extsort.New(tmp, 0)
+	s := extsort.New(tmp, sortMemory)
 	defer s.Close()
 	var rec []byte
 	add := func(r *row) error {
