@@ -57,20 +57,57 @@ func Open(ctx context.Context, url string, opts ...func(*config.LoadOptions) err
 }
 
 // parseURL splits s3://BUCKET/PREFIX into the bucket and the prefix,
-// which is empty or ends in "/".
+// which is empty or ends in "/". It sends no request: what is wrong with
+// url is said before the store is asked, and credentials written into it
+// (user:secret@) are refused without being repeated.
 func parseURL(url string) (name, prefix string, err error) {
 	rest, ok := strings.CutPrefix(url, Scheme)
 	if !ok {
 		return "", "", fmt.Errorf("%s: not an s3:// URL", url)
 	}
 	name, prefix, _ = strings.Cut(rest, "/")
-	if name == "" {
+	switch {
+	case strings.ContainsAny(name, "@:"):
+		// A secret may hold "/": nothing of the URL is repeated.
+		return "", "", errors.New(Redact(url) + ": credentials or a port in the URL; rsgen takes credentials from the AWS configuration only (AWS_PROFILE, AWS_ACCESS_KEY_ID…) and an endpoint from AWS_ENDPOINT_URL_S3")
+	case name == "":
 		return "", "", fmt.Errorf("%s: no bucket name", url)
-	}
-	if prefix != "" && !strings.HasSuffix(prefix, "/") {
+	case !validName(name):
+		return "", "", fmt.Errorf("%s: %q is not a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens, beginning and ending with a letter or digit", url, name)
+	case prefix != "" && !strings.HasSuffix(prefix, "/"):
 		return "", "", fmt.Errorf("%s: the prefix must end in \"/\": its objects are published, not those of every key that begins with it", url)
 	}
+	for _, seg := range strings.Split(strings.TrimSuffix(prefix, "/"), "/") {
+		if prefix != "" && (seg == "" || seg == "." || seg == "..") {
+			return "", "", fmt.Errorf("%s: the prefix has an empty, \".\" or \"..\" segment, which no published key can have", url)
+		}
+	}
 	return name, prefix, nil
+}
+
+// validName reports whether name follows the rules of S3's bucket names.
+func validName(name string) bool {
+	if len(name) < 3 || len(name) > 63 || strings.Contains(name, "..") {
+		return false
+	}
+	for i, c := range []byte(name) {
+		alnum := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		if !alnum && (i == 0 || i == len(name)-1 || c != '.' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Redact returns url, or only its scheme if its bucket name holds an "@"
+// or ":" (credentials written into it, whose secret may hold "/"): to
+// repeat url in a message.
+func Redact(url string) string {
+	scheme, rest, ok := strings.Cut(url, "://")
+	if name, _, _ := strings.Cut(rest, "/"); ok && strings.ContainsAny(name, "@:") {
+		return scheme + "://…"
+	}
+	return url
 }
 
 // URL returns the bucket and prefix as s3://BUCKET/PREFIX.

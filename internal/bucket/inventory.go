@@ -53,7 +53,7 @@ func OpenInventory(ctx context.Context, url string, opts ...func(*config.LoadOpt
 	rest, _ := strings.CutPrefix(url, InventoryScheme)
 	name, key, _ := strings.Cut(rest, "/")
 	if name == "" || key == "" {
-		return nil, fmt.Errorf("%s: give the manifest as s3-inventory://BUCKET/KEY/manifest.json", url)
+		return nil, fmt.Errorf("%s: give the manifest as s3-inventory://BUCKET/KEY/manifest.json", Redact(url))
 	}
 	b, err := Open(ctx, Scheme+name+"/", opts...)
 	if err != nil {
