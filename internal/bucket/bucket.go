@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go/logging"
 )
 
 // Scheme is the prefix of a source that is a bucket: s3://BUCKET/PREFIX/.
@@ -42,7 +46,14 @@ func Open(ctx context.Context, url string, opts ...func(*config.LoadOptions) err
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := config.LoadDefaultConfig(ctx, append([]func(*config.LoadOptions) error{config.WithRetryMaxAttempts(maxAttempts)}, opts...)...)
+	cfg, err := config.LoadDefaultConfig(ctx, append([]func(*config.LoadOptions) error{
+		config.WithRetryMaxAttempts(maxAttempts),
+		config.WithHTTPClient(httpClient(ioTimeout)),
+		// The SDK's notices (a checksum it skipped, IMDSv1) are not the
+		// user's concern: rsgen checks the lengths and digests it takes.
+		config.WithLogger(logging.Nop{}),
+		config.WithResponseChecksumValidation(aws.ResponseChecksumValidationWhenRequired),
+	}, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("the AWS configuration: %w", err)
 	}
@@ -54,6 +65,51 @@ func Open(ctx context.Context, url string, opts ...func(*config.LoadOptions) err
 		}
 	})
 	return &Bucket{Name: name, Prefix: prefix, client: client}, nil
+}
+
+// ioTimeout bounds the wait for a connection, for the headers of an
+// answer and for each read of its body: a store that accepts connections
+// but never answers fails the request, which the retryer tries again,
+// instead of hanging the build.
+const ioTimeout = 20 * time.Second
+
+// httpClient is the SDK's HTTP client with every wait bounded by timeout.
+func httpClient(timeout time.Duration) *awshttp.BuildableClient {
+	return awshttp.NewBuildableClient().
+		WithDialerOptions(func(d *net.Dialer) { d.Timeout = timeout }).
+		WithTransportOptions(func(tr *http.Transport) {
+			tr.TLSHandshakeTimeout = timeout
+			tr.ResponseHeaderTimeout = timeout
+			tr.IdleConnTimeout = timeout / 2 // closed before an idle read times out
+			dial := tr.DialContext
+			tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				c, err := dial(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return &idleConn{Conn: c, timeout: timeout}, nil
+			}
+		})
+}
+
+// An idleConn fails a read that waits longer than timeout for a byte
+// since the last byte read or written: a body that stops coming (the
+// transport has no timeout for it). A write moves the deadline of the
+// read the transport keeps waiting on an idle connection, so that a
+// request sent on one has the whole timeout for its answer.
+type idleConn struct {
+	net.Conn
+	timeout time.Duration
+}
+
+func (c *idleConn) Read(p []byte) (int, error) {
+	c.Conn.SetReadDeadline(time.Now().Add(c.timeout))
+	return c.Conn.Read(p)
+}
+
+func (c *idleConn) Write(p []byte) (int, error) {
+	c.Conn.SetReadDeadline(time.Now().Add(c.timeout))
+	return c.Conn.Write(p)
 }
 
 // parseURL splits s3://BUCKET/PREFIX into the bucket and the prefix,
