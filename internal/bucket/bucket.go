@@ -55,7 +55,10 @@ func Open(ctx context.Context, url string, opts ...func(*config.LoadOptions) err
 		config.WithResponseChecksumValidation(aws.ResponseChecksumValidationWhenRequired),
 	}, opts...)...)
 	if err != nil {
-		return nil, fmt.Errorf("the AWS configuration: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if cfg.Region == "" {
+		return nil, fmt.Errorf("%w: no region: set AWS_REGION, or region in the profile", ErrConfig)
 	}
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
 		// Another store (AWS_ENDPOINT_URL_S3, endpoint_url) is addressed
@@ -111,6 +114,10 @@ func (c *idleConn) Write(p []byte) (int, error) {
 	c.Conn.SetReadDeadline(time.Now().Add(c.timeout))
 	return c.Conn.Write(p)
 }
+
+// ErrConfig reports an AWS configuration that gives no client: a profile
+// that is not there, no region.
+var ErrConfig = errors.New("the AWS configuration")
 
 // parseURL splits s3://BUCKET/PREFIX into the bucket and the prefix,
 // which is empty or ends in "/". It sends no request: what is wrong with
