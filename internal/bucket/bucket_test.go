@@ -325,7 +325,7 @@ func TestParseURL(t *testing.T) {
 		}
 	}
 	for _, url := range []string{"s3://bkt/", "s3://my.bkt-1/a/b c/", "s3://" + strings.Repeat("b", 63) + "/"} {
-		if _, err := bucket.Open(context.Background(), url); err != nil {
+		if _, err := bucket.Open(context.Background(), url, config.WithRegion(testenv.S3Region)); err != nil {
 			t.Errorf("Open(%q): %v", url, err)
 		}
 	}

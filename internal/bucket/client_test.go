@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/smithy-go/logging"
 )
 
@@ -68,7 +69,7 @@ func mustRequest(t *testing.T, url string) *http.Request {
 // under -q), and its client waits for nothing without a bound.
 func TestClientQuiet(t *testing.T) {
 	t.Parallel()
-	b, err := Open(context.Background(), "s3://bkt/")
+	b, err := Open(context.Background(), "s3://bkt/", config.WithRegion("us-east-1"))
 	if err != nil {
 		t.Fatal(err)
 	}
