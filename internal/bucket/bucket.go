@@ -180,13 +180,20 @@ func (b *Bucket) URL() string { return Scheme + b.Name + "/" + b.Prefix }
 // read: its ETag or length is not the listing's.
 var ErrReplaced = errors.New("the object was replaced while the build read the bucket; build again to publish it")
 
+// ErrDeleted reports an object deleted between the listing and the read.
+var ErrDeleted = errors.New("the object was deleted while the build read the bucket; build again to leave it out")
+
 // replaced maps the answer to a conditional request on an object that
-// is no longer the listed one (412) or no longer there (404) to
-// ErrReplaced.
+// is no longer the listed one (412) to ErrReplaced, and on one no longer
+// there (404) to ErrDeleted.
 func replaced(err error) error {
 	var re *awshttp.ResponseError
-	if errors.As(err, &re) && (re.HTTPStatusCode() == 412 || re.HTTPStatusCode() == 404) {
+	switch {
+	case !errors.As(err, &re):
+	case re.HTTPStatusCode() == 412:
 		return ErrReplaced
+	case re.HTTPStatusCode() == 404:
+		return ErrDeleted
 	}
 	return err
 }

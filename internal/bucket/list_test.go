@@ -2,6 +2,7 @@ package bucket_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -75,5 +76,27 @@ func TestListUnXMLKeys(t *testing.T) {
 	err := open(t, s, "s3://bkt/p/").List(context.Background(), func(o *bucket.Object) error { got = append(got, o.Key); return nil })
 	if err != nil || !slices.Equal(got, keys) {
 		t.Errorf("List: %q, %v; want %q", got, err, keys)
+	}
+}
+
+// TestDeleted: an object deleted between the listing and its read is
+// said to be deleted, not replaced.
+func TestDeleted(t *testing.T) {
+	t.Parallel()
+	s := testenv.StartS3(t, false)
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, "gone", "x")
+	b := open(t, s, "s3://bkt/")
+	o := list(t, b)[0]
+	if _, err := client(s).DeleteObject(t.Context(), &s3.DeleteObjectInput{Bucket: aws.String("bkt"), Key: aws.String("gone")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Open(context.Background(), &o); !errors.Is(err, bucket.ErrDeleted) {
+		t.Errorf("Open: %v, want ErrDeleted", err)
+	}
+	if _, err := b.Stored(context.Background(), &o); !errors.Is(err, bucket.ErrDeleted) {
+		t.Errorf("Stored: %v, want ErrDeleted", err)
 	}
 }
