@@ -16,6 +16,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
+	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
@@ -455,14 +456,15 @@ func (c *Config) validateCache(add func(*FieldError)) {
 	if linkInTree(c.Cache, c.Source, c.Out) {
 		invalid("a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to")
 	}
+	check, kind := hashcache.Check, "an rsgen hash cache"
 	if bucket.IsURL(c.Source) {
-		return // a bucket's cache checks itself (bucketscan.OpenCache)
+		check, kind = bucketscan.CheckCache, "the hash cache of a bucket"
 	}
-	switch err := hashcache.Check(c.Cache); {
+	switch err := check(c.Cache); {
 	case errors.Is(err, hashcache.ErrNotRegular):
 		invalid("not a regular file; it names the file the hash cache is kept in, created if missing")
 	case errors.Is(err, hashcache.ErrForeign):
-		invalid("that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad")
+		invalid("that file is not " + kind + ", and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad")
 	case errors.Is(err, confined.ErrDanglingLink):
 		invalid("a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads")
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/bucket"
 	"github.com/rsgen/rsgen/internal/confined"
+	"github.com/rsgen/rsgen/internal/hashcache"
+	"github.com/rsgen/rsgen/internal/regfile"
 )
 
 // A Cache is the digests of a bucket's objects between builds, in a file
@@ -159,4 +162,26 @@ func (c *Cache) Commit() {
 		c.notice(fmt.Sprintf("the hash cache %s could not be saved: %v", c.path, err))
 	}
 	c.next, c.w = nil, nil
+}
+
+// CheckCache fails as hashcache.Check does if path holds something other
+// than a bucket's cache, which a build would replace: a tree's cache
+// included (hashcache.ErrForeign).
+func CheckCache(path string) error {
+	if _, err := confined.Resolve(path); err != nil {
+		return err
+	}
+	f, _, err := regfile.Open(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, len(cacheHeader))
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != cacheHeader {
+		return hashcache.ErrForeign
+	}
+	return nil
 }
