@@ -211,11 +211,14 @@ func (sc *Scan) resolve(ctx context.Context, h *hashing.Hasher, it *item) {
 }
 
 // mayStore reports whether the listing says the store may keep the
-// digests of every algorithm of set for o.
+// digests of every algorithm of set for o. The SHA-256 or SHA-1 checksum
+// of a multipart upload (its ETag ends in "-N") is a composite one, not
+// the digest of the bytes: no HEAD is sent for it.
 func mayStore(o *bucket.Object, set hashing.Set) bool {
+	single := !strings.Contains(o.ETag, "-")
 	for _, a := range set {
 		switch {
-		case a == hashing.SHA256 && o.SHA256, a == hashing.SHA1 && o.SHA1, a == hashing.MD5 && o.MayBeMD5():
+		case a == hashing.SHA256 && o.SHA256 && single, a == hashing.SHA1 && o.SHA1 && single, a == hashing.MD5 && o.MayBeMD5():
 		default:
 			return false
 		}
