@@ -6,6 +6,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/internal/stage"
 )
 
 // A bucket as the source (s3://BUCKET/PREFIX/ or the S3 Inventory of one,
@@ -25,7 +26,7 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	sc := &bucketscan.Scan{
 		Source:   src,
 		Filter:   b.cfg.Filter.tree(),
-		Skip:     b.servedDocument,
+		Skip:     b.bucketDocument,
 		Hashes:   b.cfg.Hashes,
 		Base:     b.cfg.BaseURL.base,
 		Cache:    b.history.bucketCache,
@@ -34,10 +35,27 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		Stats:    b.stats,
 	}
 	found, unread, err := sc.Run(ctx)
+	b.noticeUnserved()
 	if err != nil {
 		return nil, err
 	}
 	return b.keepUnread(ctx, found, unread)
+}
+
+// bucketDocument reports whether the object at rel under the prefix has
+// the URL of one of rsgen's documents (resourcesync/…, the Source
+// Description), which it leaves out, told as for a tree (noticeUnserved):
+// the deploy script puts the documents there.
+func (b *build) bucketDocument(rel string) bool {
+	if !b.servedDocument(rel) {
+		return false
+	}
+	if rel == stage.WellKnownFile {
+		b.unserved.Store(rel, true)
+	} else {
+		b.unserved.Store(docsDir, true)
+	}
+	return true
 }
 
 // bucketFiles opens the objects of the source for the dumps to package.

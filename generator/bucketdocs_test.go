@@ -1,0 +1,44 @@
+package generator
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/rsgen/rsgen/internal/testenv"
+)
+
+// TestBucketOwnDocuments: objects with the URLs of rsgen's documents
+// (PREFIX/resourcesync/…, PREFIX/.well-known/resourcesync) are left out
+// and told, as a tree's files are (.well-known is a hidden folder).
+func TestBucketOwnDocuments(t *testing.T) {
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"p/a.txt", "p/resourcesync/mine.xml", "p/.well-known/resourcesync"} {
+		putObject(t, s, key, []byte("x\n"), "")
+	}
+	out := t.TempDir()
+	cfg := testConfig(t, "s3://bkt/p/", out)
+	var mu sync.Mutex
+	var notices []string
+	cfg.Notice = func(msg string) { mu.Lock(); notices = append(notices, msg); mu.Unlock() }
+	if rep, err := Build(t.Context(), cfg); err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("Build: %v, %+v", err, rep)
+	}
+	_, entries := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcelist.xml")
+	if len(entries) != 1 || !strings.HasSuffix(entries[0].Loc, "/a.txt") {
+		t.Errorf("entries %+v, want a.txt alone", entries)
+	}
+	// .well-known is a hidden folder, not published whatever it holds.
+	if !slices.Contains(notices, "resourcesync: not published: its URL is that of rsgen's documents, which the output directory holds") {
+		t.Errorf("no notice of resourcesync/ in %q", notices)
+	}
+}
