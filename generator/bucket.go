@@ -2,6 +2,7 @@ package generator
 
 import (
 	"context"
+	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
@@ -20,12 +21,17 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	if err != nil {
 		return nil, marked(err, KindSource) // err names the source
 	}
+	filter := b.cfg.Filter.tree()
+	src.Bucket.Prune = func(folder string) bool {
+		name := strings.TrimSuffix(folder, "/")
+		return filter.PruneDir(name, name)
+	}
 	if b.cfg.Cache != "" {
 		b.history.bucketCache = bucketscan.OpenCache(b.cfg.Cache, src.Bucket.URL(), b.notice)
 	}
 	sc := &bucketscan.Scan{
 		Source:   src,
-		Filter:   b.cfg.Filter.tree(),
+		Filter:   filter,
 		Skip:     b.bucketDocument,
 		Hashes:   b.cfg.Hashes,
 		Base:     b.cfg.BaseURL.base,

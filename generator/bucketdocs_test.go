@@ -42,3 +42,35 @@ func TestBucketOwnDocuments(t *testing.T) {
 		t.Errorf("no notice of resourcesync/ in %q", notices)
 	}
 }
+
+// TestBucketPrunes: a folder the filter excludes whole, or a hidden one,
+// is not listed, as a walk of a tree does not enter it.
+func TestBucketPrunes(t *testing.T) {
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"p/a.txt", "p/ex/b.txt", "p/.hidden/c.txt", "p/in/d.txt"} {
+		putObject(t, s, key, []byte("x\n"), "")
+	}
+	out := t.TempDir()
+	cfg := testConfig(t, "s3://bkt/p/", out)
+	cfg.Filter.Exclude = []string{"ex/**"}
+	if rep, err := Build(t.Context(), cfg); err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("Build: %v, %+v", err, rep)
+	}
+	_, entries := testenv.ReadList(t, filepath.Join(out, docsDir), "resourcelist.xml")
+	if len(entries) != 2 {
+		t.Errorf("%d entries, want a.txt and in/d.txt", len(entries))
+	}
+	reqs := s.Requests()
+	for _, r := range reqs {
+		if strings.Contains(r, "prefix=p%2Fex%2F") || strings.Contains(r, "prefix=p%2F.hidden%2F") {
+			t.Errorf("an excluded folder listed: %s", r)
+		}
+	}
+	if !slices.ContainsFunc(reqs, func(r string) bool { return strings.Contains(r, "prefix=p%2Fin%2F") }) {
+		t.Errorf("in/ not listed: %q", reqs)
+	}
+}

@@ -29,6 +29,11 @@ func IsURL(source string) bool {
 type Bucket struct {
 	Name   string // the bucket
 	Prefix string // "" or ending in "/": the keys published are under it
+	// Prune, if not nil, says which folders directly under the prefix
+	// (given without the prefix, ending in "/") List leaves unlisted:
+	// those a filter excludes whole, as a walk of a tree does not enter
+	// an excluded directory.
+	Prune  func(folder string) bool
 	client *s3.Client
 }
 

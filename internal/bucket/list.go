@@ -56,6 +56,9 @@ func (b *Bucket) List(ctx context.Context, fn func(*Object) error) error {
 	g.Go(func() error {
 		defer close(runs)
 		return b.pages(ctx, b.Prefix, "/", func(objs []Object, folder string) error {
+			if folder != "" && b.Prune != nil && b.Prune(strings.TrimPrefix(folder, b.Prefix)) {
+				return nil
+			}
 			run := make(chan []Object, 2)
 			if folder == "" {
 				run <- objs
