@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -66,7 +65,7 @@ func OpenCache(path, url string, notice func(string)) *Cache {
 			c.closeOld()
 		}
 	}
-	if c.next, err = confined.Replace(path, filepath.Base(path)+".tmp-*"); err != nil {
+	if c.next, err = hashcache.Temp(path); err != nil {
 		notice(fmt.Sprintf("the hash cache %s cannot be written (%v): it is not saved", path, err))
 		return c
 	}

@@ -72,3 +72,25 @@ func TestCacheNotOurs(t *testing.T) {
 		t.Errorf("the file holds %q after the build; notices %q", data, notices)
 	}
 }
+
+// TestCacheStaleTemp: the temporary file of a build killed while it wrote
+// the cache is removed by the next; the one being written is not.
+func TestCacheStaleTemp(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cache")
+	stale := path + ".tmp-123"
+	if err := os.WriteFile(stale, []byte(cacheHeader+"s3://bkt/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := OpenCache(path, "s3://bkt/", func(msg string) { t.Errorf("notice: %s", msg) })
+	defer c.Abort()
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the stale temporary file is left")
+	}
+	other := OpenCache(path, "s3://bkt/", func(msg string) { t.Errorf("notice: %s", msg) })
+	defer other.Abort()
+	if _, err := os.Stat(c.next.File.Name()); err != nil {
+		t.Errorf("the temporary file of a build at work removed: %v", err)
+	}
+}
