@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/rsgen/rsgen/generator/report"
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/testenv"
 )
 
@@ -72,5 +74,25 @@ func TestBucketPrunes(t *testing.T) {
 	}
 	if !slices.ContainsFunc(reqs, func(r string) bool { return strings.Contains(r, "prefix=p%2Fin%2F") }) {
 		t.Errorf("in/ not listed: %q", reqs)
+	}
+}
+
+// TestBucketReadCounted: the bytes of the objects read are counted as they
+// come (Stats.Read), as a tree's: a stopped build's line told 0 B.
+func TestBucketReadCounted(t *testing.T) {
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	putObject(t, s, "p/big.bin", make([]byte, 300<<10), "")
+	cfg := testConfig(t, "s3://bkt/p/", t.TempDir())
+	cfg.Hashes = hashing.Set{hashing.SHA256}
+	cfg.Stats = &report.Stats{}
+	if rep, err := Build(t.Context(), cfg); err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("Build: %v, %+v", err, rep)
+	}
+	if n := cfg.Stats.Read.Load(); n != 300<<10 {
+		t.Errorf("Stats.Read %d, want %d", n, 300<<10)
 	}
 }

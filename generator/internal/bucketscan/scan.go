@@ -3,8 +3,10 @@ package bucketscan
 import (
 	"context"
 	"errors"
+	"io"
 	"path"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
@@ -206,8 +208,21 @@ func (sc *Scan) resolve(ctx context.Context, h *hashing.Hasher, it *item) {
 		return
 	}
 	defer r.Close()
-	_, it.sum, it.err = h.Sum(nil, r)
+	_, it.sum, it.err = h.Sum(nil, counted{r, &sc.Stats.Read})
 	it.typ, it.read = mediatype.Sniff(h.Head()), true
+}
+
+// counted counts the bytes read from r into n as they come (Stats.Read,
+// which the progress line and a stopped build's summary show).
+type counted struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c counted) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 // mayStore reports whether the listing says the store may keep the
