@@ -1,10 +1,15 @@
 package generator
 
 import (
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -94,5 +99,36 @@ func TestBucketReadCounted(t *testing.T) {
 	}
 	if n := cfg.Stats.Read.Load(); n != 300<<10 {
 		t.Errorf("Stats.Read %d, want %d", n, 300<<10)
+	}
+}
+
+// TestBucketDumpRace: an object whose bytes differ, when packaged, from
+// those hashed is a problem that names the bucket, not a tree.
+func TestBucketDumpRace(t *testing.T) {
+	s := testenv.StartS3(t, false)
+	useS3(t, s)
+	if _, err := client(s).CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String("bkt")}); err != nil {
+		t.Fatal(err)
+	}
+	putObject(t, s, "p/a.txt", []byte("alpha\n"), "")
+	sum := md5.Sum([]byte("alpha\n"))
+	var gets atomic.Int32
+	s.Fault(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method != "GET" || r.URL.Path != "/bkt/p/a.txt" || gets.Add(1) == 1 {
+			return false
+		}
+		// The same ETag, other bytes: a store that serves what it stores.
+		w.Header().Set("ETag", `"`+hex.EncodeToString(sum[:])+`"`)
+		w.Header().Set("Content-Length", "6")
+		fmt.Fprint(w, "ALPHA\n")
+		return true
+	})
+	cfg := testConfig(t, "s3://bkt/p/", t.TempDir())
+	cfg.Hashes = hashing.Set{hashing.SHA256}
+	cfg.Dump.Enabled = true
+	cfg.AllowEmpty = true
+	rep, err := Build(t.Context(), cfg)
+	if err != nil || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Error(), "publish again once the bucket is stable") {
+		t.Fatalf("Build: %v, %+v; want a problem that names the bucket", err, rep)
 	}
 }
