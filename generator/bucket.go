@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
@@ -12,6 +13,7 @@ import (
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/inputs/inventory"
 	"github.com/rsgen/rsgen/internal/storage/confined"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // A bucket as the source (s3://BUCKET/PREFIX/ or the S3 Inventory of one,
@@ -25,10 +27,15 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	if err != nil {
 		return nil, marked(err, KindSource) // err names the source
 	}
+	filter := b.cfg.Filter.tree()
+	src.Bucket.Prune = func(folder string) bool {
+		name := strings.TrimSuffix(folder, "/")
+		return filter.PruneDir(name, name)
+	}
 	if b.cfg.Cache != "" {
 		b.history.cache = treescan.OpenCache(b.cfg.Cache, src.Bucket.URL(), bucketscan.Settled, b.notice)
 	}
-	src.Filter, src.Skip, src.Hashes, src.Spill, src.Base = b.cfg.Filter.tree(), b.servedDocument, b.cfg.Hashes, &b.spill, b.cfg.BaseURL.base
+	src.Filter, src.Skip, src.Hashes, src.Spill, src.Base = filter, b.bucketDocument, b.cfg.Hashes, &b.spill, b.cfg.BaseURL.base
 	sc := &treescan.Scan{
 		Source:   src,
 		Jobs:     b.cfg.Jobs,
@@ -58,6 +65,7 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		src.Lacking = func(o *bucket.Object) error { return job.Add(o.Key, "") }
 	}
 	found, unread, err := sc.Run(ctx)
+	b.noticeUnserved()
 	if err == nil && job != nil {
 		if err = job.finish(); err != nil {
 			found.Close()
@@ -67,6 +75,22 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		return nil, err
 	}
 	return b.keepUnread(ctx, found, unread)
+}
+
+// bucketDocument reports whether the object at rel under the prefix has
+// the URL of one of rsgen's documents (resourcesync/…, the Source
+// Description), which it leaves out, told as for a tree (noticeUnserved):
+// the deploy script puts the documents there.
+func (b *build) bucketDocument(rel string) bool {
+	if !b.servedDocument(rel) {
+		return false
+	}
+	if rel == stage.WellKnownFile {
+		b.unserved.Store(rel, true)
+	} else {
+		b.unserved.Store(docsDir, true)
+	}
+	return true
 }
 
 // A digestsJob is the manifest of a Compute checksum job that a build

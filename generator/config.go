@@ -21,6 +21,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/inputs/records"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
 	"github.com/rsgen/rsgen/internal/published/previous"
@@ -245,8 +246,11 @@ func (c *Config) validateSource(add func(*FieldError)) {
 		add(&FieldError{Field: "Export", Err: errConflict, With: "Source", Detail: "give one of them"})
 	case c.Export != "" && c.Out == "":
 		add(&FieldError{Field: "Export", Err: errNeeds, With: "Out", Detail: "the directory to write the documents into"})
+	case !bucketscan.IsSource(c.Source) && bucketscan.IsSource(strings.ToLower(c.Source)):
+		add(&FieldError{Field: "Source", Value: bucket.Redact(c.Source), Err: errInvalid,
+			Detail: "write the scheme in lowercase (s3://, s3-inventory://) for a bucket, or begin the path of a directory with ./"})
 	case c.Export == "" && c.Out == "" && bucketscan.IsSource(c.Source):
-		add(&FieldError{Field: "Source", Value: c.Source, Err: errNeeds, With: "Out", Detail: "the documents are written into a directory, not into the bucket"})
+		add(&FieldError{Field: "Source", Value: bucket.Redact(c.Source), Err: errNeeds, With: "Out", Detail: "the documents are written into a directory, not into the bucket"})
 	case c.Export == "" && c.Out == "" && archivescan.KindOf(c.Source) != 0:
 		add(&FieldError{Field: "Source", Value: c.Source, Err: errNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
 	}

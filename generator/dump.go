@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/dumps"
+	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -25,7 +26,15 @@ func (b *build) packaging() dumps.Packaging {
 	}
 	return dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Jobs: b.cfg.Jobs,
 		MaxBytes: int64(b.cfg.Dump.MaxBytes), Limits: b.cfg.Limits.list(), At: b.at, Clock: clock, Completed: b.completed,
-		Files: sourceFiles(b.cfg, b.root, b.archive), Problems: &b.problems, Notice: b.notice, WrapFile: b.cfg.dumpFile}
+		Files: sourceFiles(b.cfg, b.root, b.archive), Of: sourceNoun(b.cfg.Source), Problems: &b.problems, Notice: b.notice, WrapFile: b.cfg.dumpFile}
+}
+
+// sourceNoun is what the files of source are of, in messages.
+func sourceNoun(source string) string {
+	if bucket.IsURL(source) {
+		return "bucket"
+	}
+	return "" // a tree's, or an archive's as they always said
 }
 
 // dump is the Resource Dump of b (package dumps).

@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
@@ -290,6 +291,8 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 	case hint != "":
 	case kind.Kind == generator.KindFailFast:
 		hint = "fix or " + n(flagExclude) + " the file, or drop " + n(flagFailFast) + " to publish the rest"
+	case errors.Is(err, bucket.ErrConfig):
+		return &exitError{code: exitUsage, err: err, hint: "check AWS_PROFILE, AWS_REGION and the shared config files (aws configure list shows what is found); docs/BUCKETS.md#configuration"}
 	case kind.Kind == generator.KindSource && strings.HasPrefix(cfg.Source, "s3://"):
 		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " s3://BUCKET/ or s3://BUCKET/PREFIX/ (docs/BUCKETS.md)"}
 	case kind.Kind == generator.KindSource: // a wrong argument: a usage error

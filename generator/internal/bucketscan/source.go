@@ -201,9 +201,10 @@ func keyProblem(rel string) error {
 // mayStore reports whether the listing says the store may keep the
 // digests of every algorithm of set for o.
 func mayStore(o *bucket.Object, set hashing.Set) bool {
+	single := !strings.Contains(o.ETag, "-") // a multipart upload's SHA-256 or SHA-1 is a composite one
 	for _, a := range set {
 		switch {
-		case a == hashing.SHA256 && o.SHA256, a == hashing.SHA1 && o.SHA1, a == hashing.MD5 && o.MayBeMD5():
+		case a == hashing.SHA256 && o.SHA256 && single, a == hashing.SHA1 && o.SHA1 && single, a == hashing.MD5 && o.MayBeMD5():
 		default:
 			return false
 		}

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
-
 	"github.com/rsgen/rsgen/internal/inputs/tree"
 )
 
@@ -57,6 +57,29 @@ func TestKey(t *testing.T) {
 	for _, c := range []bucket.Object{etag, size, mod} {
 		if key(&c) == key(&o) {
 			t.Errorf("%+v and %+v have one key", c, o)
+		}
+	}
+}
+
+// TestMayStore: the listing tells when a HEAD cannot give the digests: a
+// multipart upload's SHA-256 is a composite checksum, its ETag no MD5.
+func TestMayStore(t *testing.T) {
+	t.Parallel()
+	single := &bucket.Object{ETag: "0123456789abcdef0123456789abcdef", SHA256: true, SHA1: true}
+	multi := &bucket.Object{ETag: "0123456789abcdef0123456789abcdef-3", SHA256: true, SHA1: true}
+	for _, c := range []struct {
+		o    *bucket.Object
+		set  hashing.Set
+		want bool
+	}{
+		{single, hashing.Set{hashing.SHA256}, true},
+		{single, hashing.Set{hashing.SHA1, hashing.MD5}, true},
+		{multi, hashing.Set{hashing.SHA256}, false},
+		{multi, hashing.Set{hashing.SHA1}, false},
+		{multi, hashing.Set{hashing.MD5}, false},
+	} {
+		if got := mayStore(c.o, c.set); got != c.want {
+			t.Errorf("mayStore(%q, %v) = %v, want %v", c.o.ETag, c.set, got, c.want)
 		}
 	}
 }

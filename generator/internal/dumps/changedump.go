@@ -114,7 +114,7 @@ func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Packa
 		i := 0
 		err := changes.Each(func(c *spill.Change) error {
 			if err, ok := why[i]; ok {
-				d.Problems.Add(report.Problem{Path: c.Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: publish again once the tree is stable", display.WithoutPath(err))})
+				d.Problems.Add(report.Problem{Path: c.Path, Err: fmt.Errorf("%w; its change is in the Change List but not in the Change Dump: %s", display.WithoutPath(err), d.stable())})
 			}
 			i++
 			return nil

@@ -1,6 +1,7 @@
 package dumps
 
 import (
+	"cmp"
 	"io"
 	"time"
 
@@ -28,9 +29,16 @@ type Packaging struct {
 	Clock     func() time.Time
 	Completed func() time.Time                // the time the build completed
 	Files     Source                          // opens the files to package
+	Of        string                          // what the files are of, in "publish again once the tree is stable": "tree" if ""
 	Problems  *report.Problems                // the files that could not be packaged
 	Notice    func(string)                    // tells the user what they should know; never nil
 	WrapFile  func(zipdump.File) zipdump.File // wraps each package written (a test's hook); nil for none
+}
+
+// stable is the end of a problem of a file that changed while the build
+// read it.
+func (p *Packaging) stable() string {
+	return "publish again once the " + cmp.Or(p.Of, "tree") + " is stable"
 }
 
 // Files are the files of a source, open for packaging: a tree's

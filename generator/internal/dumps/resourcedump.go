@@ -191,7 +191,7 @@ func (d *ResourceDump) Written(res *zipdump.Result) *Packed {
 func (d *ResourceDump) describe(err error) error {
 	switch {
 	case errors.Is(err, zipdump.ErrChanged):
-		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, publish again once the tree is stable", display.WithoutPath(err))
+		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, %s", display.WithoutPath(err), d.stable())
 	case errors.Is(err, zipdump.ErrName):
 		return fmt.Errorf("%w; left out of the Resource List too, which must list the same files as the Resource Dump (or exclude it)", err)
 	}

@@ -469,9 +469,18 @@ func TestBucketMisbehaving(t *testing.T) {
 
 func TestParseURL(t *testing.T) {
 	t.Parallel()
-	for _, url := range []string{"s3://", "s3:///p/", "s3://b/p"} {
-		if _, err := bucket.Open(context.Background(), url); err == nil {
+	for _, url := range []string{"s3://", "s3:///p/", "s3://bkt/p", "s3://ab/", "s3://Bucket_Invalid/", "s3://-bkt/", "s3://bkt-/",
+		"s3://bkt//", "s3://bkt/./", "s3://bkt/a/../", "s3://bkt/a//b/", "s3://AKIA:secret@bkt/", "s3://AKIA:se/cret@bkt/", "s3://bkt:9000/"} {
+		_, err := bucket.Open(context.Background(), url)
+		if err == nil {
 			t.Errorf("Open(%q): no error", url)
+		} else if strings.Contains(err.Error(), "AKIA") || strings.Contains(err.Error(), "se") && strings.Contains(url, "secret") {
+			t.Errorf("Open(%q): %v: the credentials repeated", url, err)
+		}
+	}
+	for _, url := range []string{"s3://bkt/", "s3://my.bkt-1/a/b c/", "s3://" + strings.Repeat("b", 63) + "/"} {
+		if _, err := bucket.Open(context.Background(), url, config.WithRegion(testenv.S3Region)); err != nil {
+			t.Errorf("Open(%q): %v", url, err)
 		}
 	}
 }

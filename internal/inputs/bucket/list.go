@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -56,6 +57,9 @@ func (b *Bucket) List(ctx context.Context, fn func(*Object) error) error {
 	g.Go(func() error {
 		defer close(runs)
 		return b.pages(ctx, b.Prefix, "/", func(objs []Object, folder string) error {
+			if folder != "" && b.Prune != nil && b.Prune(strings.TrimPrefix(folder, b.Prefix)) {
+				return nil
+			}
 			run := make(chan []Object, 2)
 			if folder == "" {
 				run <- objs
@@ -131,7 +135,10 @@ func (b *Bucket) check(o *Object, last string) error {
 // calls fn in the order of the keys with each run of objects and each
 // common prefix (folder) between them.
 func (b *Bucket) pages(ctx context.Context, prefix, delimiter string, fn func(objs []Object, folder string) error) error {
-	in := &s3.ListObjectsV2Input{Bucket: aws.String(b.Name), Prefix: aws.String(prefix)}
+	// Keys come URL-encoded: XML 1.0 cannot carry some characters a key
+	// may have (U+0001, a lone byte that is not UTF-8), and a listing
+	// with one would not parse.
+	in := &s3.ListObjectsV2Input{Bucket: aws.String(b.Name), Prefix: aws.String(prefix), EncodingType: types.EncodingTypeUrl}
 	if delimiter != "" {
 		in.Delimiter = aws.String(delimiter)
 	}
@@ -147,10 +154,17 @@ func (b *Bucket) pages(ctx context.Context, prefix, delimiter string, fn func(ob
 		}
 		objs := make([]Object, 0, len(page.Contents))
 		for i := range page.Contents {
-			objs = append(objs, objectOf(&page.Contents[i]))
+			o, err := objectOf(&page.Contents[i], page.EncodingType)
+			if err != nil {
+				return fmt.Errorf("listing %s: %w", Scheme+b.Name+"/"+prefix, err)
+			}
+			objs = append(objs, o)
 		}
 		for _, cp := range page.CommonPrefixes {
-			folder := aws.ToString(cp.Prefix)
+			folder, err := decodeKey(aws.ToString(cp.Prefix), page.EncodingType)
+			if err != nil {
+				return fmt.Errorf("listing %s: %w", Scheme+b.Name+"/"+prefix, err)
+			}
 			n := 0
 			for n < len(objs) && objs[n].Key < folder {
 				n++
@@ -204,10 +218,26 @@ func looping(page *s3.ListObjectsV2Output, token *string, empty *int) error {
 	return nil
 }
 
-// objectOf returns the Object of an entry of a listing.
-func objectOf(c *types.Object) Object {
+// decodeKey returns the key k of a listing made with encoding, which is
+// "url" if the store encoded its keys (one that ignores the request for
+// it lists them as they are).
+func decodeKey(k string, encoding types.EncodingType) (string, error) {
+	if encoding != types.EncodingTypeUrl {
+		return k, nil
+	}
+	key, err := url.QueryUnescape(k)
+	if err != nil {
+		return "", fmt.Errorf("the store listed the key %q, which is not URL-encoded as asked", k)
+	}
+	return key, nil
+}
+
+// objectOf returns the Object of an entry of a listing made with
+// encoding.
+func objectOf(c *types.Object, encoding types.EncodingType) (Object, error) {
+	key, err := decodeKey(aws.ToString(c.Key), encoding)
 	o := Object{
-		Key:      aws.ToString(c.Key),
+		Key:      key,
 		Size:     aws.ToInt64(c.Size),
 		ETag:     etagOf(aws.ToString(c.ETag)),
 		Modified: aws.ToTime(c.LastModified).UTC(),
@@ -220,5 +250,5 @@ func objectOf(c *types.Object) Object {
 			o.SHA1 = true
 		}
 	}
-	return o
+	return o, err
 }

@@ -148,7 +148,7 @@ func (inv *Inventory) List(ctx context.Context, prefix, tmp string, fn func(*Obj
 func (inv *Inventory) read(ctx context.Context, f file, tmp string, add func(*row) error) error {
 	name := inv.st.name(f.Key)
 	r, err := inv.st.open(ctx, f.Key, f.Size)
-	if errors.Is(err, bucket.ErrReplaced) {
+	if errors.Is(err, bucket.ErrReplaced) || errors.Is(err, bucket.ErrDeleted) {
 		return fmt.Errorf("reading %s: no such file of %d bytes, which the manifest names: the inventory is incomplete or was replaced", name, f.Size)
 	}
 	if err != nil {
