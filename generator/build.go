@@ -183,7 +183,7 @@ func (b *build) attach(stg *stage.Stage) {
 	b.stage = stg
 	b.stage.CreateHook = b.cfg.createHook
 	b.spill.Stage = stg
-	b.spill.SortMemory, b.spill.AfterAdd = b.cfg.sortMemory, b.cfg.spooled
+	b.spill.AfterAdd = b.cfg.spooled
 	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits.list()}
 }
 

@@ -125,7 +125,6 @@ type seams struct {
 	beforeCheck func(*stage.Stage)              // called with the stage before it is checked: output made invalid, as by a bug
 	scanWindow  int                             // treescan.Scan.Window
 	bigDir      int                             // treescan.Walk.BigDir
-	sortMemory  int                             // spill.Area.SortMemory
 	spooled     func() error                    // spill.Area.AfterAdd: its error is the spool's (a full disk)
 	noLinks     bool                            // packages.Copier.NoLinks: carried packages copied, as from another file system
 }
