@@ -218,8 +218,8 @@ func ParseLocation(location string) (*url.URL, error) {
 		return nil, nil
 	}
 	u, err := url.Parse(location)
-	if err != nil {
-		return nil, newError(location, 0, ErrInvalid, "not a URL: %v", err)
+	if err != nil { // url.Parse's error repeats location, and a password written into it
+		return nil, newError(bucket.Redact(location), 0, ErrInvalid, "not a URL")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, newError(u.Redacted(), 0, ErrInvalid, "only http and https URLs (or a directory) can be read")

@@ -367,3 +367,20 @@ func TestReadDirectorySymlinkOutside(t *testing.T) {
 		})
 	}
 }
+
+// TestParseLocationRedacts: a location refused for credentials written
+// into it, or for not being a URL, does not repeat the secret.
+func TestParseLocationRedacts(t *testing.T) {
+	t.Parallel()
+	for _, loc := range []string{
+		"s3://AKIA:s3cr/et@bucket/prefix/",
+		"s3://AKIA:s3cret@bucket/",
+		"https://user:s3cret@example.org/",
+		"https://user:s3c%zzret@example.org/",
+	} {
+		_, err := ParseLocation(loc)
+		if err == nil || strings.Contains(err.Error(), "s3cr") || strings.Contains(err.Error(), "AKIA") {
+			t.Errorf("ParseLocation(%q): %v, want an error without the credentials", loc, err)
+		}
+	}
+}

@@ -25,7 +25,8 @@ type bucketSource struct {
 // parseBucketURL checks an s3:// location.
 func parseBucketURL(location string) error {
 	if _, _, err := bucket.ParseURL(location); err != nil {
-		return newError(location, 0, ErrInvalid, "%s", strings.TrimPrefix(err.Error(), location+": "))
+		shown := bucket.Redact(location) // credentials written into it are not repeated
+		return newError(shown, 0, ErrInvalid, "%s", strings.TrimPrefix(err.Error(), shown+": "))
 	}
 	return nil
 }
