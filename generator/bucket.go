@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -85,13 +86,23 @@ func (b *build) bucketDocument(rel string) bool {
 	if !b.servedDocument(rel) {
 		return false
 	}
-	if rel == stage.WellKnownFile {
+	switch {
+	case rel == stage.WellKnownFile:
 		b.unserved.Store(rel, true)
-	} else {
+	case path.Base(rel) == "capabilitylist.xml":
+		// rsgen's own documents, deployed into the bucket by the recipe
+		// (docs/BUCKETS.md): left out as a tree's own output is, unsaid.
+		b.unserved.Store(deployedDocs, true)
+	default:
 		b.unserved.Store(docsDir, true)
 	}
 	return true
 }
+
+// deployedDocs marks, in build.unserved, a bucket whose resourcesync/
+// holds a Capability List: the documents of a build deployed there, which
+// every build finds again and which need no notice.
+const deployedDocs = "deployed"
 
 // A digestsJob is the manifest of a Compute checksum job that a build
 // writes (Config.DigestsJob), into a temporary file beside its path

@@ -48,6 +48,19 @@ func TestBucketOwnDocuments(t *testing.T) {
 	if !slices.Contains(notices, "resourcesync: not published: its URL is that of rsgen's documents, which the output directory holds") {
 		t.Errorf("no notice of resourcesync/ in %q", notices)
 	}
+
+	// Once a build is deployed there (a Capability List among them), they
+	// are rsgen's own documents, found again by every build: left out
+	// without a notice.
+	putObject(t, s, "p/resourcesync/capabilitylist.xml", []byte("<urlset/>\n"), "")
+	notices = nil
+	if rep, err := Build(t.Context(), cfg); err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("Build: %v, %+v", err, rep)
+	}
+	_, entries = testenv.ReadList(t, filepath.Join(out, docsDir), "resourcelist.xml")
+	if len(entries) != 1 || len(notices) > 0 {
+		t.Errorf("entries %+v, notices %q; want a.txt alone and no notice", entries, notices)
+	}
 }
 
 // TestBucketPrunes: a folder the filter excludes whole, or a hidden one,

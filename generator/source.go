@@ -242,6 +242,9 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 // noticeUnserved says which of rsgen's documents the scan of the source
 // found there and left out (owned).
 func (b *build) noticeUnserved() {
+	if _, ok := b.unserved.Load(deployedDocs); ok {
+		return // a bucket's resourcesync/ holds rsgen's deployed documents (bucketDocument)
+	}
 	for _, name := range []string{docsDir, stage.WellKnownFile} {
 		if _, ok := b.unserved.Load(name); ok {
 			b.notice(fmt.Sprintf("%s: not published: its URL is that of rsgen's documents, which the output directory holds", name))
