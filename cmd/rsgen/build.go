@@ -295,6 +295,8 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		return &exitError{code: exitUsage, err: err, hint: "check AWS_PROFILE, AWS_REGION and the shared config files (aws configure list shows what is found); docs/BUCKETS.md#configuration"}
 	case kind.Kind == generator.KindSource && strings.HasPrefix(cfg.Source, "s3://"):
 		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " s3://BUCKET/ or s3://BUCKET/PREFIX/ (docs/BUCKETS.md)"}
+	case kind.Kind == generator.KindSource && strings.HasPrefix(cfg.Source, "s3-inventory://"):
+		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " s3-inventory://BUCKET/KEY/manifest.json, the manifest of an S3 Inventory (docs/BUCKETS.md)"}
 	case kind.Kind == generator.KindSource: // a wrong argument: a usage error
 		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " an existing directory that rsgen can read"}
 	case errors.Is(err, stage.ErrBusy):
