@@ -255,7 +255,13 @@ func (c *Config) validateSource(add func(*FieldError)) {
 	}
 	for _, f := range []struct{ field, value string }{{"Digests", c.Digests}, {"DigestsJob", c.DigestsJob}} {
 		if f.value != "" && !bucketscan.IsSource(c.Source) {
-			add(&FieldError{Field: f.field, Value: f.value, Err: errInvalid, Detail: "the digests of a Compute checksum job are for a bucket as the source (s3://… or an S3 Inventory)"})
+			add(&FieldError{Field: f.field, Value: bucket.Redact(f.value), Err: errInvalid, Detail: "the digests of a Compute checksum job are for a bucket as the source (s3://… or an S3 Inventory)"})
+		}
+		if bucket.IsURL(f.value) { // the bucket of an s3://BUCKET/KEY, checked as a source's is
+			name, _, _ := strings.Cut(strings.TrimPrefix(f.value, bucket.Scheme), "/")
+			if _, _, err := bucket.ParseURL(bucket.Scheme + name + "/"); err != nil {
+				add(&FieldError{Field: f.field, Value: bucket.Redact(f.value), Err: errInvalid, Detail: strings.TrimPrefix(err.Error(), bucket.Redact(bucket.Scheme+name+"/")+": ")})
+			}
 		}
 	}
 	if docs := c.DocsURL.String(); !c.DocsURL.IsZero() && !c.BaseURL.IsZero() &&
