@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"testing"
 	"time"
 
@@ -53,29 +52,6 @@ func writeBenchExport(tb testing.TB, n int) string {
 	return p
 }
 
-// heapPeak samples the bytes of live and not yet swept heap objects every
-// few milliseconds until stop is closed, and sends the largest.
-func heapPeak(stop <-chan struct{}) <-chan uint64 {
-	peak := make(chan uint64, 1)
-	go func() {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		var most uint64
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			metrics.Read(s)
-			most = max(most, s[0].Value.Uint64())
-			select {
-			case <-stop:
-				peak <- most
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return peak
-}
-
 // BenchmarkExport builds from a JSON Lines export of 200,000 records with
 // digests given, and reports records per second, CPU time per record and
 // the peak heap. bench/export.sh times a million through the CLI.
@@ -84,7 +60,7 @@ func BenchmarkExport(b *testing.B) {
 	export := writeBenchExport(b, n)
 	runtime.GC()
 	stop := make(chan struct{})
-	peak := heapPeak(stop)
+	peak := testenv.HeapPeak(stop)
 	cpu := testenv.CPUTime()
 	for b.Loop() {
 		cfg := exportCfg(b, export)

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"testing"
 	"time"
@@ -43,7 +42,7 @@ func TestListTenMillion(t *testing.T) {
 			manifest := bigInventory(t, format, tenMillion, 5)
 			runtime.GC()
 			stop := make(chan struct{})
-			peak := heapPeak(stop)
+			peak := testenv.HeapPeak(stop)
 			in, err := inventory.Open(t.Context(), manifest)
 			if err != nil {
 				t.Fatal(err)
@@ -153,27 +152,4 @@ func bigInventory(t *testing.T, format string, n, files int) string {
 	manifest := filepath.Join(dir, "2026-11-01T11-00Z", "manifest.json")
 	writeFile(t, manifest, data)
 	return manifest
-}
-
-// heapPeak samples the bytes of live and not yet swept heap objects every
-// few milliseconds until stop is closed, and sends the largest.
-func heapPeak(stop <-chan struct{}) <-chan uint64 {
-	peak := make(chan uint64, 1)
-	go func() {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		var most uint64
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			metrics.Read(s)
-			most = max(most, s[0].Value.Uint64())
-			select {
-			case <-stop:
-				peak <- most
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return peak
 }
