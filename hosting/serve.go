@@ -306,11 +306,11 @@ func served(r *os.Root, rel string, e fs.DirEntry) fs.DirEntry {
 // site may add) does not serve a hidden file or rsgen's configuration
 // under another name. A path whose links cannot be resolved is not.
 func shown(r *os.Root, name string) bool {
-	var done []string
-	todo := strings.Split(name, "/")
-	for hops := 0; len(todo) > 0; {
-		s := todo[0]
-		todo = todo[1:]
+	var done []string                // the segments resolved, no link among them
+	rest := strings.Split(name, "/") // the segments still to resolve
+	for hops := 0; len(rest) > 0; {
+		s := rest[0]
+		rest = rest[1:]
 		switch s {
 		case "", ".":
 			continue
@@ -334,7 +334,7 @@ func shown(r *os.Root, name string) bool {
 		if hops++; err != nil || hops > 40 || path.IsAbs(target) {
 			return false
 		}
-		todo = append(strings.Split(target, "/"), todo...)
+		rest = append(strings.Split(target, "/"), rest...)
 	}
 	return !hidden(path.Join(done...))
 }

@@ -65,7 +65,7 @@ func sameTree(t testing.TB, got, want map[string]string) {
 }
 
 // messageStyle is how every error and hint line reads: lower case (but a
-// placeholder such as SOURCE), no final period.
+// word in capitals such as SOURCE), no final period.
 var messageStyle = regexp.MustCompile(`^rsgen: (error|hint|skipped|notice|warning): ([^A-Z]|[A-Z]{2,}\b).*[^.]$`)
 
 func checkMessages(t *testing.T, stderr string) {
