@@ -56,11 +56,14 @@ func Create(path, root string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := Temp(target)
+	base := filepath.Base(target)
+	removeStale(filepath.Dir(target), base+".tmp-") // what writers killed before they were done left
+	rep, err := confined.Replace(target, base+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
 	f := rep.File
+	lock(f) // held until the file is renamed or removed: it is in use
 	w := &Writer{rep: rep, f: f, bw: bufio.NewWriterSize(f, 64<<10)}
 	var head []byte
 	head = append(head, magic...)
@@ -101,21 +104,6 @@ func Check(path string) error {
 		return ErrForeign
 	}
 	return nil
-}
-
-// Temp returns the replacement of the file at target (resolved), whose
-// temporary file ("NAME.tmp-…") is locked until it is renamed or removed,
-// after removing the temporary files that writers killed before they
-// were done left (removeStale).
-func Temp(target string) (*confined.Replacement, error) {
-	base := filepath.Base(target)
-	removeStale(filepath.Dir(target), base+".tmp-")
-	rep, err := confined.Replace(target, base+".tmp-*")
-	if err != nil {
-		return nil, err
-	}
-	lock(rep.File) // held until the file is renamed or removed: it is in use
-	return rep, nil
 }
 
 func appendPaddedUvarint(b []byte, v uint64) []byte {
