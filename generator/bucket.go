@@ -36,7 +36,7 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.cfg.Cache != "" {
 		b.history.cache = treescan.OpenCache(b.cfg.Cache, src.Bucket.URL(), bucketscan.Settled, b.notice)
 	}
-	src.Filter, src.Skip, src.Hashes, src.Spill, src.Base = filter, b.bucketDocument, b.cfg.Hashes, &b.spill, b.cfg.BaseURL.base
+	src.Filter, src.Skip, src.Hashes, src.Spill = filter, b.bucketDocument, b.cfg.Hashes, &b.spill
 	sc := &treescan.Scan{
 		Source:   src,
 		Jobs:     b.cfg.Jobs,

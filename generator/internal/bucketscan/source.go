@@ -14,7 +14,6 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/inputs/inventory"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
@@ -40,7 +39,6 @@ type Source struct {
 	Skip   func(rel string) bool // keys never published (rsgen's own documents); nil: none
 	Hashes hashing.Set
 	Spill  *spill.Area // where an inventory's rows are sorted
-	Base   uri.Base    // where the objects are served: a key without a URL is refused before any request
 
 	ctx context.Context // the scan's, for the reads (List's)
 }
@@ -99,9 +97,6 @@ func (s *Source) List(ctx context.Context, emit func(*treescan.Entry) error) err
 		}
 		if !s.Filter.PublishesPath(o.Rel) || s.Skip != nil && s.Skip(o.Rel) {
 			return nil
-		}
-		if _, err := s.Base.Resolve(o.Rel); err != nil { // not read on every build to be refused
-			return emit(&treescan.Entry{Path: o.Rel, Err: err})
 		}
 		e := &entry{obj: object{Object: *o}}
 		e.Path, e.Key, e.Handle = o.Rel, key(o), &e.obj

@@ -172,6 +172,11 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 		s.refused(e)
 		return nil
 	}
+	if len(s.Base.String())+uri.EscapedPathLen(e.Path) > uri.MaxLocLength { // as fileStrings finds it, before any read
+		s.Problems.Add(report.Problem{Path: e.Path, Err: uri.ErrLocTooLong})
+		s.Source.Drop(e)
+		return nil
+	}
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
