@@ -223,7 +223,7 @@ func misfit(e fileEntry) string {
 	case t == reflect.TypeFor[time.Time]():
 		ok, takes = is(unstable.DateTime, unstable.String), "a date-time with its offset, such as 2024-06-01T00:00:00Z"
 	case t == reflect.TypeFor[units.List]() || t == reflect.TypeFor[hashing.Set]():
-		ok, takes = is(unstable.String, unstable.Array), "a string or a list of strings"
+		ok, takes = is(unstable.String) || is(unstable.Array) && !e.mixed, "a string or a list of strings" // hash = [1] is no algorithm
 	case t == reflect.TypeFor[units.Size]():
 		ok, takes = is(unstable.String, unstable.Integer), `a size, such as "50MiB", or a number of bytes`
 	case t == reflect.TypeFor[*generator.DeleteLimit]():
@@ -276,6 +276,7 @@ type fileEntry struct {
 	table bool          // a table, or a dotted key: the file has none but [[set]]
 	kind  unstable.Kind // of its value
 	value string        // its value, if a string or a number
+	mixed bool          // an array with an element that is not a string
 }
 
 // keyLines lists the keys of the file and the headers of its tables, in
@@ -325,7 +326,11 @@ func keyLines(data []byte) ([]fileEntry, error) {
 			}
 		case e.Kind == unstable.KeyValue && !inTable:
 			v := e.Value()
-			entries = append(entries, fileEntry{key: keys[0], set: set, line: line, table: len(keys) > 1, kind: v.Kind, value: string(v.Data)})
+			entry := fileEntry{key: keys[0], set: set, line: line, table: len(keys) > 1, kind: v.Kind, value: string(v.Data)}
+			for it := v.Children(); v.Kind == unstable.Array && it.Next(); {
+				entry.mixed = entry.mixed || it.Node().Kind != unstable.String
+			}
+			entries = append(entries, entry)
 		}
 	}
 	return entries, p.Error()
