@@ -50,12 +50,14 @@ func (o lineOptions) checkPolicy() error {
 	if p := o.Context.String(flagOnError); o.Context.IsSet(flagOnError) && p != "skip" && p != "fail" {
 		return flagErr(flagOnError, "give --"+flagOnError+"=skip or --"+flagOnError+"=fail", " %q: give skip or fail", p)
 	}
+	seen := map[string]bool{}
 	for i, part := range strings.Split(o.Context.String(flagArchive), ",") {
 		k, _, ok := strings.Cut(part, "=")
-		if _, known := archiveParts[k]; (ok || i > 0) && (!known || k == "") {
+		if _, known := archiveParts[k]; (ok || i > 0) && (!known || k == "") || seen[k] { // each part once
 			return flagErr(flagArchive, "for example --"+flagArchive+" 365d or --"+flagArchive+" 365d,lists=30d,dumps=90d",
 				" %q: give KEEP[,lists=EVERY][,dumps=EVERY]", o.Context.String(flagArchive))
 		}
+		seen[k] = true
 	}
 	return nil
 }
