@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -48,6 +49,8 @@ func ParseBase(raw string) (Base, error) {
 		return Base{}, fmt.Errorf("%q has a host that is not ASCII; give its ASCII (punycode, xn--…) form", raw)
 	case !validHost(u):
 		return Base{}, fmt.Errorf("%q has a host with characters a host name cannot have", raw)
+	case !validPort(u.Port()):
+		return Base{}, fmt.Errorf("%q has a port that is not a number from 1 to 65535", raw)
 	}
 	host := strings.ToLower(u.Host)
 	if u.Port() == map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)] {
@@ -139,4 +142,11 @@ func (b Base) RelPath(loc string) (string, bool) {
 		}
 	}
 	return p, true
+}
+
+// validPort reports whether port, of a URL's host, is none or one a
+// Destination can connect to (url.Parse takes any digits).
+func validPort(port string) bool {
+	n, err := strconv.Atoi(port)
+	return port == "" || err == nil && n >= 1 && n <= 65535
 }
