@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -57,24 +58,18 @@ func listenAddr(addr string) (string, error) {
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		return "", fmt.Errorf("port %q is not a number from 0 to 65535", port)
 	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port), nil
+	return net.JoinHostPort(cmp.Or(host, "127.0.0.1"), port), nil
 }
 
 func runServe(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return usageErr("run 'rsgen serve DIR'", "give one directory to serve")
-	}
-	dir := c.Args().First()
-	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return usageErr("give the --out directory of rsgen build", "%s is not a directory", dir)
+	dir, err := oneArg(c)
+	if err != nil {
+		return err
 	}
 	content := c.String(flagContent)
-	if content != "" {
-		if info, err := os.Stat(content); err != nil || !info.IsDir() {
-			return usageErr("give --"+flagContent+" the SOURCE directory of rsgen build", "--%s %s is not a directory", flagContent, content)
+	for i, d := range []string{dir, content} {
+		if info, err := os.Stat(d); d != "" && (err != nil || !info.IsDir()) {
+			return usageErr("give the --out directory of rsgen build, and --content its SOURCE", "%s%s is not a directory", []string{"", "--content "}[i], d)
 		}
 	}
 	addr, err := listenAddr(c.String(flagAddr))
@@ -97,17 +92,16 @@ func runServe(c *cli.Context) error {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(stderr, "rsgen: warning: listening on %s, which other machines can reach\n", ln.Addr())
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	what := dir
-	if content != "" {
-		what += " (and " + content + ")"
-	}
 	if info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(hosting.LandingPage))); err == nil && info.Mode().IsRegular() {
 		fmt.Fprintf(stderr, "rsgen: landing page: http://%s/%s\n", ln.Addr(), path.Dir(hosting.LandingPage)+"/")
 	}
-	fmt.Fprintf(stderr, "rsgen: serving %s at http://%s/ (Source Description: http://%s/.well-known/resourcesync); Ctrl-C stops\n", what, ln.Addr(), ln.Addr())
+	if content != "" {
+		dir += " (and " + content + ")"
+	}
+	fmt.Fprintf(stderr, "rsgen: serving %s at http://%s/ (Source Description: http://%s/.well-known/resourcesync); Ctrl-C stops\n", dir, ln.Addr(), ln.Addr())
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
 		return failure(err, "")
