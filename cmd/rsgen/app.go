@@ -43,12 +43,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Description: "rsgen scans a file tree, hashes every file, and writes the documents a\n" +
 			"ResourceSync Destination needs into a directory that any static host serves\n" +
 			"as it is. 'rsgen help COMMAND' tells more of each command.\n\nEXIT CODES:\n" + exitCodes,
-		Version:         version(),
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideHelpCommand: true,
-		// The completion scripts ask rsgen what fits (completion.go).
-		EnableBashCompletion: true,
+		Version:              version(),
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		HideHelpCommand:      true,
+		EnableBashCompletion: true, // completion.go
 		// A value of a repeatable flag is one value: a pattern may hold a
 		// comma (a name, or {a,b}); --host splits its own list.
 		DisableSliceFlagSeparator: true,
@@ -62,8 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		// Errors are printed, and the exit code chosen, by printError:
-		// cli's own handler would call os.Exit and skip deferred cleanup.
+		// printError prints errors: cli's handler would call os.Exit.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
 	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
@@ -89,12 +87,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return printError(stderr, app.RunContext(ctx, args))
 }
 
-// onSignals stops the run cleanly at the first SIGINT or SIGTERM on sigs,
-// by cancelling its context: nothing is published, the staging directory
-// is removed. A second one exits at once through exit, with the shell's
-// code for death by that signal (130 for Ctrl-C, 143 for SIGTERM): what
-// the run leaves is what a build killed outright leaves, which the next
-// build removes.
+// onSignals stops the run cleanly at the first signal on sigs, by
+// cancelling its context. A second one exits at once through exit, with
+// the shell's code for death by that signal (130 for Ctrl-C): what is left
+// is what a build killed outright leaves, which the next build removes.
 func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
 	<-sigs
 	cancel()
@@ -108,9 +104,8 @@ func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Write
 	exit(code)
 }
 
-// manCommand prints the manual page rsgen.1, in roff, rendered by
-// urfave/cli from the same definitions as --help. The release build
-// writes it into every archive; it is hidden from the help.
+// manCommand prints the manual page rsgen.1 that urfave/cli renders; the
+// release build writes it into every archive.
 func manCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "man",

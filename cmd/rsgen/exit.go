@@ -57,8 +57,6 @@ func failure(err error, hint string) error {
 	return &exitError{code: exitFailure, err: err, hint: hint}
 }
 
-// positiveDuration is the usage error of the duration flag of c, if it is
-// not positive.
 func positiveDuration(c *cli.Context, flag, example string) error {
 	if d := c.Duration(flag); d <= 0 {
 		return usageErr("for example --"+flag+" "+example, "--%s %s: give a positive duration", flag, d)
@@ -66,7 +64,6 @@ func positiveDuration(c *cli.Context, flag, example string) error {
 	return nil
 }
 
-// noArgs is the action of a command that takes no arguments.
 func noArgs(action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		if c.NArg() > 0 {
@@ -95,8 +92,6 @@ func printError(stderr io.Writer, err error) int {
 	return ee.code
 }
 
-// oneArg returns the one argument of the command of c, or the usage error
-// that asks for it.
 func oneArg(c *cli.Context) (string, error) {
 	if c.NArg() != 1 {
 		return "", usageErr("run 'rsgen "+c.Command.Name+" "+c.Command.ArgsUsage+"'", "give one %s, not %d arguments", c.Command.ArgsUsage, c.NArg())

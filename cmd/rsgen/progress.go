@@ -17,26 +17,23 @@ import (
 // terminal, one line is drawn over, a fifth of a second apart; elsewhere
 // (a CI log, a file) lines are written for a log to keep: one as each
 // step starts and ends, and the progress line at most every logEvery
-// within a long step, never a carriage return. The returned function
-// stops it; failed says the build failed. export says the build reads a
-// record export, whose counts are records.
+// within a long step. The returned function stops it; failed says the
+// build failed. export says the counts are records of an export.
 func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop func(failed bool)) {
 	if quiet {
 		return func(bool) {}
 	}
 	stats.CountAhead = true // the totals, early
 	v := &progressView{w: w, stats: stats, export: export, phase: -1, since: time.Now()}
-	every := time.Second
+	tick := time.NewTicker(time.Second)
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		v.term, every = f, 200*time.Millisecond
+		v.term = f
+		tick.Reset(200 * time.Millisecond)
 	}
 	stats.Entered = func(p report.Phase) { v.enter(p, time.Now()) }
-	tick := time.NewTicker(every)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
+	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
-		defer wg.Done()
+		defer close(stopped)
 		for {
 			select {
 			case <-done:
@@ -48,7 +45,7 @@ func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop f
 	}()
 	return func(failed bool) {
 		close(done)
-		wg.Wait()
+		<-stopped
 		tick.Stop()
 		v.end(time.Now(), failed)
 	}
@@ -186,24 +183,17 @@ func readStats(s *report.Stats, export bool) progress {
 	return p
 }
 
-// phaseName says what the build does in step p.
+// phaseNames say what the build does in each step.
+var phaseNames = map[report.Phase]string{
+	report.PhaseStarting: "starting", report.PhasePrevious: "reading the previous build", report.PhaseScanning: "hashing",
+	report.PhasePackaging: "packaging", report.PhaseWriting: "writing the documents", report.PhaseChecking: "checking the documents",
+}
+
 func phaseName(p report.Phase, export bool) string {
-	switch p {
-	case report.PhasePrevious:
-		return "reading the previous build"
-	case report.PhaseScanning:
-		if export {
-			return "reading the export"
-		}
-		return "hashing"
-	case report.PhasePackaging:
-		return "packaging"
-	case report.PhaseWriting:
-		return "writing the documents"
-	case report.PhaseChecking:
-		return "checking the documents"
+	if p == report.PhaseScanning && export {
+		return "reading the export"
 	}
-	return "starting"
+	return phaseNames[p]
 }
 
 // counts renders the counts of p's step, which began elapsed ago, with
