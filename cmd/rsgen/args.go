@@ -7,17 +7,14 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// flagsFirst returns args (the program name first) with the flags of its
-// command moved before its arguments, so that flags may be written
-// anywhere on the line: urfave/cli v2 (Go's flag package) reads no flag
-// after the first argument, and has no option to (v3 has), so that
-// "rsgen build site --base-url URL" would take --base-url for a second
-// SOURCE. After "--" every word is an argument; the arguments follow a
-// "--" of their own, so that a SOURCE named -x stays one. A flag that
-// takes a value takes the next word, whatever it is (--jobs -1); a switch
-// takes none unless given with = (--resource-dump=false). A word that
-// names no flag stays a flag, for the parser to refuse. With --help the
-// arguments are dropped: v2 would take them for commands to help with.
+// flagsFirst returns args with the flags of its command moved before its
+// arguments, after which they get a "--" of their own: urfave/cli v2 (Go's
+// flag package) reads no flag after the first argument, and has no option
+// to. A flag that takes a value takes the next word, whatever it is
+// (--jobs -1); a switch takes none unless given with =; after "--" every
+// word is an argument; a word that names no flag is left for the parser
+// to refuse. With --help the arguments are dropped: v2 would take them
+// for commands to help with.
 func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	i := 1 // the command: the root takes only switches (--help, --version) before it
 	for i < len(args) && isFlag(args[i]) && args[i] != "--" {

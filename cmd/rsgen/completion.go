@@ -10,11 +10,9 @@ import (
 )
 
 // The scripts of bash and zsh ask rsgen what fits the words typed, which
-// urfave/cli answers (App.EnableBashCompletion) from the definitions of
-// the help. They are rsgen's own copies of urfave/cli's: v2 does not ship
-// its scripts in its Go package, and its bash one needs the
-// bash-completion package, which a CI image or a fresh machine lacks.
-// fish's is urfave/cli's, written from the definitions.
+// urfave/cli answers (App.EnableBashCompletion). They are copies of v2's,
+// which its Go package does not ship, made to need no bash-completion
+// package. fish's is v2's own, written from the definitions.
 var (
 	//go:embed completion/rsgen.bash
 	bashCompletion string
@@ -27,9 +25,9 @@ var (
 const completeFlag = "--generate-bash-completion"
 
 // completeArgs answers the scripts for cmd: its flags after a word that
-// begins with -, as urfave/cli does; else the shells for completion, and
-// nothing for the other commands, whose arguments are files, so that the
-// shell completes their names (urfave/cli would offer "help h").
+// begins with -; else the shells for completion, and nothing for the
+// other commands, so that the shell completes file names (v2 would offer
+// "help h").
 func completeArgs(cmd *cli.Command) cli.BashCompleteFunc {
 	flags := cli.DefaultCompleteWithFlags(cmd)
 	return func(c *cli.Context) {
