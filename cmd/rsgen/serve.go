@@ -67,10 +67,11 @@ func runServe(c *cli.Context) error {
 		return err
 	}
 	content := c.String(flagContent)
-	for i, d := range []string{dir, content} {
-		if info, err := os.Stat(d); d != "" && (err != nil || !info.IsDir()) {
-			return usageErr("give the --out directory of rsgen build, and --content its SOURCE", "%s%s is not a directory", []string{"", "--content "}[i], d)
-		}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return usageErr("give the --out directory of rsgen build", "%s is not a directory", dir)
+	}
+	if info, err := os.Stat(content); content != "" && (err != nil || !info.IsDir()) {
+		return usageErr("give --content the SOURCE directory of rsgen build", "--content %s is not a directory", content)
 	}
 	addr, err := listenAddr(c.String(flagAddr))
 	if err != nil {
