@@ -1,3 +1,6 @@
+// Command rsgen publishes a collection as ResourceSync documents.
+//
+// See README.md, or run "rsgen --help".
 package main
 
 import (
@@ -8,36 +11,43 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/cmd/rsgen/internal/signals"
 )
 
-// The command line is urfave/cli v2's: its parsing, commands, help
-// (templates, flag strings), completion and man page. rsgen does itself
-// only what v2 cannot, each in one file:
-//   - flags after the arguments (args.go): v2 stops at the first argument;
-//   - the help's layout (help.go): v2 neither wraps a flag's usage in its
-//     columns, nor keeps the groups of flags in their order, nor ends a
-//     command's help with exit codes and examples;
-//   - parse errors in rsgen's words, with the flag meant (usage.go): v2
-//     passes on the text of Go's flag package;
-//   - the exit code of every error (exit.go): v2's handler calls os.Exit,
-//     which skips deferred cleanup;
-//   - the completion scripts of bash and zsh (completion.go): v2 does not
-//     ship them in its Go package.
+func main() {
+	os.Exit(Main())
+}
 
-// run runs the command line args and returns the exit code.
+// Main runs rsgen with the arguments of the process and returns its exit
+// code; the tests' scripts run it as the command rsgen. The signals that
+// stop it are caught from the start of the process (package signals).
+func Main() int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go onSignals(signals.Caught(), cancel, os.Stderr, os.Exit)
+	code := run(ctx, os.Args, os.Stdout, os.Stderr)
+	signals.Stop()
+	return code
+}
+
+// run runs the command line args and returns the exit code. The command
+// line is urfave/cli v2's: its parsing, help, version flag, completion
+// and man page. rsgen adds only flags after the arguments (args.go),
+// parse errors in its own words with the flag meant (usage.go), and the
+// exit code of every error (exit.go).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:  "rsgen",
 		Usage: "publish a collection as ResourceSync documents (ANSI/NISO Z39.99)",
 		Description: "rsgen scans a file tree, hashes every file, and writes the documents a\n" +
 			"ResourceSync Destination needs into a directory that any static host serves\n" +
-			"as it is. 'rsgen help COMMAND' tells more of each command.\n\n" + exitCodesHelp,
-		Version:         version(),
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideHelpCommand: true,
-		// The completion scripts ask rsgen what fits (completion.go).
-		EnableBashCompletion: true,
+			"as it is. 'rsgen help COMMAND' tells more of each command.\n\nEXIT CODES:\n" + exitCodes,
+		Version:              version(),
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		HideHelpCommand:      true,
+		EnableBashCompletion: true, // completion.go
 		// A value of a repeatable flag is one value: a pattern may hold a
 		// comma (a name, or {a,b}); --host splits its own list.
 		DisableSliceFlagSeparator: true,
@@ -51,23 +61,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		// Errors are printed, and the exit code chosen, by report: cli's own
-		// handler would call os.Exit and skip the cleanup of deferred calls.
+		// printError prints errors: cli's handler would call os.Exit.
 		ExitErrHandler: func(*cli.Context, error) {},
 	}
 	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return parseError(nil, app.Flags, err)
 	}
+	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help", DisableDefaultText: true}
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 			return parseError(cmd, cmd.Flags, err)
 		}
 		cmd.BashComplete = completeArgs(cmd)
+		// v2 groups a command's flags before it adds --help to them.
+		cmd.Flags = append(cmd.Flags, cli.HelpFlag)
 		describeFlags(cmd.Flags)
 	}
-	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
-	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help", DisableDefaultText: true}
-	cli.HelpPrinter = func(w io.Writer, templ string, data any) { cli.HelpPrinterCustom(w, templ, data, helpFuncs) }
 	if args[len(args)-1] != completeFlag { // urfave/cli completes only the words as typed, without a "--"
 		var err error
 		if args, err = flagsFirst(app, args); err != nil {
@@ -77,12 +87,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return printError(stderr, app.RunContext(ctx, args))
 }
 
-// onSignals stops the run cleanly at the first SIGINT or SIGTERM on sigs,
-// by cancelling its context: nothing is published, the staging directory
-// is removed. A second one exits at once through exit, with the shell's
-// code for death by that signal (130 for Ctrl-C, 143 for SIGTERM): what
-// the run leaves is what a build killed outright leaves, which the next
-// build removes.
+// onSignals stops the run cleanly at the first signal on sigs, by
+// cancelling its context. A second one exits at once through exit, with
+// the shell's code for death by that signal (130 for Ctrl-C): what is left
+// is what a build killed outright leaves, which the next build removes.
 func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
 	<-sigs
 	cancel()
@@ -94,4 +102,21 @@ func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Write
 		code = 128 + int(n)
 	}
 	exit(code)
+}
+
+// manCommand prints the manual page rsgen.1 that urfave/cli renders; the
+// release build writes it into every archive.
+func manCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "man",
+		Usage:  "print the manual page rsgen.1 (roff)",
+		Hidden: true,
+		Action: noArgs(func(c *cli.Context) error {
+			page, err := c.App.ToManWithSection(1)
+			if err == nil {
+				_, err = fmt.Fprint(c.App.Writer, page)
+			}
+			return err
+		}),
+	}
 }

@@ -7,74 +7,47 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// flagsFirst returns args (the program name first) with the flags of its
-// command moved before its arguments, so that flags may be written
-// anywhere on the line: urfave/cli reads no flag after the first argument,
-// and "rsgen build site --base-url URL" would take --base-url for a second
-// SOURCE. Everything after "--" is an argument, as is a lone "-". The
-// arguments follow a "--" of their own, so that a SOURCE named -x, given
-// after "--", stays an argument.
-//
-// A flag that takes a value takes the next word, whatever it is
-// (--jobs -1, --out --); a switch (a boolean flag) takes none unless given
-// with =, as --resource-dump=false. A word that names no flag of the
-// command stays a flag, for the parser to refuse. With --help, the
-// arguments are dropped: urfave/cli would take them for commands to help
-// with.
-//
-// A flag that needs a value but ends the line is an error here: moved
-// before the arguments, it would take the first of them for its value.
+// flagsFirst returns args with the flags of its command moved before its
+// arguments, after which they get a "--" of their own: urfave/cli v2 (Go's
+// flag package) reads no flag after the first argument, and has no option
+// to. A flag that takes a value takes the next word, whatever it is
+// (--jobs -1); a switch takes none unless given with =; after "--" every
+// word is an argument; a word that names no flag is left for the parser
+// to refuse. With --help the arguments are dropped: v2 would take them
+// for commands to help with.
 func flagsFirst(app *cli.App, args []string) ([]string, error) {
-	if len(args) < 2 {
-		return args, nil
-	}
-	// The root takes only switches (--help, --version) before the command.
-	i := 1
+	i := 1 // the command: the root takes only switches (--help, --version) before it
 	for i < len(args) && isFlag(args[i]) && args[i] != "--" {
 		i++
 	}
-	if i == len(args) {
+	if i >= len(args) || app.Command(args[i]) == nil {
 		return args, nil
 	}
 	cmd := app.Command(args[i])
-	if cmd == nil {
-		return args, nil
-	}
-	var flags, rest []string
+	out, rest := slices.Clone(args[:i+1]), []string{}
 	help := false
-	words := args[i+1:]
-	for k := 0; k < len(words); k++ {
-		w := words[k]
+	for k := i + 1; k < len(args); k++ {
+		w := args[k]
 		switch {
 		case w == "--":
-			rest = append(rest, words[k+1:]...)
-			k = len(words)
+			rest = append(rest, args[k+1:]...)
+			k = len(args)
 		case !isFlag(w):
 			rest = append(rest, w)
-		case strings.Contains(w, "="):
-			flags = append(flags, w)
+		case strings.Contains(w, "=") || !takesValue(cmd, strings.TrimLeft(w, "-")):
+			out = append(out, w)
+			help = help || w == "-h" || w == "--help" || w == "-help"
+		case k+1 == len(args): // moved first, it would take an argument for its value
+			return nil, usageErr("see 'rsgen "+cmd.Name+" --help'", "%s needs a value", w)
 		default:
-			flags = append(flags, w)
-			help = help || isHelp(w)
-			if !takesValue(cmd, strings.TrimLeft(w, "-")) {
-				break
-			}
-			if k+1 == len(words) {
-				return nil, usageErr("see 'rsgen "+cmd.Name+" --help'", "%s needs a value", w)
-			}
+			out = append(out, w, args[k+1])
 			k++
-			flags = append(flags, words[k])
 		}
 	}
-	out := append(slices.Clone(args[:i+1]), flags...)
-	if len(rest) > 0 && !help { // with --help, urfave/cli would take them for help topics
+	if len(rest) > 0 && !help {
 		out = append(append(out, "--"), rest...)
 	}
 	return out, nil
-}
-
-func isHelp(word string) bool {
-	return word == "-h" || word == "--help" || word == "-help"
 }
 
 // isFlag reports whether word is written as a flag: -x, --name, --name=v.

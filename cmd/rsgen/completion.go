@@ -9,14 +9,10 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// The scripts of bash and zsh ask rsgen what fits the words typed:
-// urfave/cli answers --generate-bash-completion (App.EnableBashCompletion)
-// from the same flag definitions as the help. They are rsgen's own copies
-// of urfave/cli's autocomplete scripts, because the library does not ship
-// them in its Go package (they are files of its repository), and its bash
-// script needs the bash-completion package (_get_comp_words_by_ref),
-// which a CI image or a fresh machine lacks. fish's is the library's,
-// written from the flag definitions (App.ToFishCompletion).
+// The scripts of bash and zsh ask rsgen what fits the words typed, which
+// urfave/cli answers (App.EnableBashCompletion). They are copies of v2's,
+// which its Go package does not ship, made to need no bash-completion
+// package. fish's is v2's own, written from the definitions.
 var (
 	//go:embed completion/rsgen.bash
 	bashCompletion string
@@ -29,18 +25,15 @@ var (
 const completeFlag = "--generate-bash-completion"
 
 // completeArgs answers the scripts for cmd: its flags after a word that
-// begins with -, as urfave/cli does (which reads os.Args too); else the
-// shells for completion, and nothing for the other commands, whose
-// arguments are files, so that the shell completes their names (urfave/cli
-// would offer "help h", which hid them).
+// begins with -; else the shells for completion, and nothing for the
+// other commands, so that the shell completes file names (v2 would offer
+// "help h").
 func completeArgs(cmd *cli.Command) cli.BashCompleteFunc {
 	flags := cli.DefaultCompleteWithFlags(cmd)
 	return func(c *cli.Context) {
 		if n := len(os.Args); n > 2 && strings.HasPrefix(os.Args[n-2], "-") {
 			flags(c)
-			return
-		}
-		if cmd.Name == "completion" {
+		} else if cmd.Name == "completion" {
 			fmt.Fprintln(c.App.Writer, "bash\nzsh\nfish")
 		}
 	}
@@ -55,24 +48,22 @@ func completionCommand() *cli.Command {
 			"zsh:  source <(rsgen completion zsh), in ~/.zshrc after compinit\n" +
 			"fish: rsgen completion fish > ~/.config/fish/completions/rsgen.fish",
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
-				return usageErr("for example: source <(rsgen completion bash)", "give one shell: bash, zsh or fish")
+			shell, err := oneArg(c)
+			if err != nil {
+				return err
 			}
-			switch shell := c.Args().First(); shell {
-			case "bash":
-				fmt.Fprint(c.App.Writer, bashCompletion)
-			case "zsh":
-				fmt.Fprint(c.App.Writer, zshCompletion)
-			case "fish":
-				script, err := c.App.ToFishCompletion()
-				if err != nil {
+			script := map[string]string{"bash": bashCompletion, "zsh": zshCompletion}[shell]
+			if shell == "fish" {
+				if script, err = c.App.ToFishCompletion(); err != nil {
 					return err
 				}
-				fmt.Fprint(c.App.Writer, strings.ReplaceAll(script, "`", "")) // the backquotes around value names: `URL`
-			default:
+				script = strings.ReplaceAll(script, "`", "") // the backquotes around value names: `URL`
+			}
+			if script == "" {
 				return usageErr("give bash, zsh or fish", "no completion for the shell %q", shell)
 			}
-			return nil
+			_, err = fmt.Fprint(c.App.Writer, script)
+			return err
 		},
 	}
 }

@@ -8,21 +8,18 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Exit codes, documented in --help and the README.
+// Exit codes, documented in --help (exitCodes) and the README.
 const (
-	exitOK      = 0 // success
-	exitFailure = 1 // nothing was published; the output is as it was
-	exitUsage   = 2 // the command line is wrong
-	exitPartial = 3 // published, but some files could not be
-
-	// exitInterrupted is the code of a run stopped at once by a second
-	// Ctrl-C: 128 + SIGINT, as a shell reports it (143 for SIGTERM).
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+	exitPartial = 3
+	exitHub     = 4 // notify's alone
+	// A run stopped at once by a second Ctrl-C: 128 + SIGINT, as a shell
+	// reports it (143 for SIGTERM).
 	exitInterrupted = 130
 )
 
-const exitCodesHelp = "EXIT CODES:\n" + exitCodes
-
-// exitCodes is the body of exitCodesHelp, indented to follow a heading.
 const exitCodes = `   0  success
    1  failure: nothing was published, the output directory is as it was
    2  usage error: a flag or argument is wrong
@@ -56,8 +53,10 @@ func flagErr(flag, hint, format string, args ...any) error {
 	return &exitError{code: exitUsage, err: errors.New(cliName(flag) + rest), hint: hint, flag: flag}
 }
 
-// positiveDuration is the usage error of the duration flag of c, if it is
-// not positive.
+func failure(err error, hint string) error {
+	return &exitError{code: exitFailure, err: err, hint: hint}
+}
+
 func positiveDuration(c *cli.Context, flag, example string) error {
 	if d := c.Duration(flag); d <= 0 {
 		return usageErr("for example --"+flag+" "+example, "--%s %s: give a positive duration", flag, d)
@@ -65,12 +64,17 @@ func positiveDuration(c *cli.Context, flag, example string) error {
 	return nil
 }
 
-func failure(err error, hint string) error {
-	return &exitError{code: exitFailure, err: err, hint: hint}
+func noArgs(action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if c.NArg() > 0 {
+			return usageErr("", "%s takes no arguments", c.Command.Name)
+		}
+		return action(c)
+	}
 }
 
-// printError prints err the way rsgen prints errors and returns its exit code.
-// Errors that are not ours come from parsing the command line.
+// printError prints err the way rsgen prints errors and returns its exit
+// code. Errors that are not ours come from parsing the command line.
 func printError(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
@@ -79,11 +83,18 @@ func printError(stderr io.Writer, err error) int {
 	if !errors.As(err, &ee) {
 		ee = &exitError{code: exitUsage, err: err, hint: "see 'rsgen --help'"}
 	}
-	if ee.err != nil && ee.err.Error() != "" {
-		fmt.Fprintf(stderr, "rsgen: error: %v\n", ee.err)
+	if msg := ee.err.Error(); msg != "" {
+		fmt.Fprintf(stderr, "rsgen: error: %s\n", msg)
 	}
 	if ee.hint != "" {
 		fmt.Fprintf(stderr, "rsgen: hint: %s\n", ee.hint)
 	}
 	return ee.code
+}
+
+func oneArg(c *cli.Context) (string, error) {
+	if c.NArg() != 1 {
+		return "", usageErr("run 'rsgen "+c.Command.Name+" "+c.Command.ArgsUsage+"'", "give one %s, not %d arguments", c.Command.ArgsUsage, c.NArg())
+	}
+	return c.Args().First(), nil
 }

@@ -15,9 +15,6 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// exitHub is notify's exit code when a hub did not take a notification.
-const exitHub = 4
-
 const notifyExitCodes = `   0  every notification was taken by its hub (or there was none to send)
    1  failure: the output directory or the state file could not be read or
       written, or the Capability List advertises no channel
@@ -25,12 +22,6 @@ const notifyExitCodes = `   0  every notification was taken by its hub (or there
    4  a hub did not take a notification: unreachable, timed out, or it
       answered with an error status after every attempt; the state file
       is unchanged, so that running again sends the same notifications`
-
-// Defaults of notify's time limits.
-const (
-	defaultNotifyTimeout = 30 * time.Second
-	defaultNotifyMaxTime = 5 * time.Minute
-)
 
 func notifyCommand() *cli.Command {
 	return withHelp(&cli.Command{
@@ -53,9 +44,9 @@ every payload was taken.`,
 			&cli.StringFlag{Name: flagState, EnvVars: []string{envState}, Usage: "`FILE` that remembers what was notified, read and then rewritten (keep it between runs, in the CI cache say)"},
 			&cli.StringFlag{Name: flagSince, Usage: "notify the changes after `TIME` (RFC 3339), whatever the state file says"},
 			&cli.StringFlag{Name: flagHub, Usage: "post to this hub `URL` rather than the one the Capability List names"},
-			&cli.DurationFlag{Name: flagTimeout, Value: defaultNotifyTimeout, Usage: "give up on one request after `DURATION`"},
+			&cli.DurationFlag{Name: flagTimeout, Value: 30 * time.Second, Usage: "give up on one request after `DURATION`"},
 			&cli.IntFlag{Name: flagRetries, Value: notify.DefaultAttempts - 1, Usage: "try a failed request again `N` more times, waiting 0.5s, 1s, 2s… between"},
-			&cli.DurationFlag{Name: flagMaxTime, Value: defaultNotifyMaxTime, Usage: "give up on the whole run after `DURATION`"},
+			&cli.DurationFlag{Name: flagMaxTime, Value: 5 * time.Minute, Usage: "give up on the whole run after `DURATION`"},
 			&cli.BoolFlag{Name: flagDryRun, Usage: "print the payloads on stdout instead of sending them; the state file is not written"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors"},
 		},
@@ -69,10 +60,10 @@ every payload was taken.`,
 }
 
 func runNotify(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return usageErr("rsgen notify [flags] DIR", "give one output directory (the --out of rsgen build), got %d arguments", c.NArg())
+	dir, err := oneArg(c)
+	if err != nil {
+		return err
 	}
-	dir := c.Args().First()
 	opts := notify.Options{State: c.String(flagState), DryRun: c.Bool(flagDryRun)}
 	if s := c.String(flagSince); s != "" {
 		t, err := time.Parse(time.RFC3339, s)
@@ -87,11 +78,9 @@ func runNotify(c *cli.Context) error {
 	if retries := c.Int(flagRetries); retries < 0 || retries > 20 {
 		return usageErr("", "--retries %d: give a number from 0 to 20", retries)
 	}
-	hubOverride := c.String(flagHub)
-	if hubOverride != "" {
-		if err := checkHubURL(hubOverride); err != nil {
-			return err
-		}
+	opts.HubURL = c.String(flagHub)
+	if u, err := url.Parse(opts.HubURL); opts.HubURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+		return usageErr("for example --hub https://hub.example.org/", "--hub %q is not an absolute http(s) URL", opts.HubURL)
 	}
 	opts.Hub = &notify.Hub{RequestTimeout: c.Duration(flagTimeout), Attempts: c.Int(flagRetries) + 1}
 	out, quiet := c.App.Writer, c.Bool(flagQuiet)
@@ -105,7 +94,6 @@ func runNotify(c *cli.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Context, c.Duration(flagMaxTime))
 	defer cancel()
-	opts.HubURL = hubOverride
 	res, err := notify.Run(ctx, dir, opts)
 	if err != nil {
 		return notifyError(err)
@@ -141,11 +129,4 @@ func notifyError(err error) error {
 		return failure(err, "raise --max-time")
 	}
 	return failure(err, "")
-}
-
-func checkHubURL(s string) error {
-	if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageErr("for example --hub https://hub.example.org/", "--hub %q is not an absolute http(s) URL", s)
-	}
-	return nil
 }

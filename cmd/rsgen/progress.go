@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/term"
@@ -18,83 +16,54 @@ import (
 // startProgress shows the progress of a build on w, unless quiet. On a
 // terminal, one line is drawn over, a fifth of a second apart; elsewhere
 // (a CI log, a file) lines are written for a log to keep: one as each
-// step starts and ends, and one at most every logEvery within a long
-// step, never a carriage return. The returned function stops it; failed
-// says the build failed. export says the build reads a record export,
-// whose counts are records.
+// step starts and ends, and the progress line at most every logEvery
+// within a long step. The returned function stops it; failed says the
+// build failed. export says the counts are records of an export.
 func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop func(failed bool)) {
 	if quiet {
 		return func(bool) {}
 	}
 	stats.CountAhead = true // the totals, early
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		tick := time.NewTicker(200 * time.Millisecond)
-		stop := draw(f, stats, export, tick.C, time.Now)
-		return func(failed bool) { stop(failed); tick.Stop() }
-	}
-	l := &progressLog{w: w, stats: stats, export: export, phase: -1}
-	stats.Entered = func(p report.Phase) { l.enter(p, time.Now()) }
+	v := &progressView{w: w, stats: stats, export: export, phase: -1, since: time.Now()}
 	tick := time.NewTicker(time.Second)
-	stopTicks := onTicks(tick.C, l.tick)
-	return func(failed bool) {
-		stopTicks()
-		tick.Stop()
-		l.end(time.Now(), failed)
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		v.term = f
+		tick.Reset(200 * time.Millisecond)
 	}
-}
-
-// onTicks calls fn with the time of each tick, from a goroutine of its
-// own, until the returned function is called, which returns once fn no
-// longer runs.
-func onTicks(tick <-chan time.Time, fn func(time.Time)) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
+	stats.Entered = func(p report.Phase) { v.enter(p, time.Now()) }
+	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
-		defer wg.Done()
+		defer close(stopped)
 		for {
 			select {
 			case <-done:
 				return
-			case t := <-tick:
-				fn(t)
+			case t := <-tick.C:
+				v.tick(t)
 			}
 		}
 	}()
-	return func() { close(done); wg.Wait() }
-}
-
-// draw draws the progress line on f at each tick until stopped, then
-// clears it. A step is timed, for its rate and ETA, from when the build
-// entered it (Stats.Entered) by the clock now, not from the first tick
-// that saw it, which made the first line of each step claim the bytes
-// of up to a tick in no time at all.
-func draw(f *os.File, stats *report.Stats, export bool, tick <-chan time.Time, now func() time.Time) func(bool) {
-	var entered atomic.Int64 // when the build entered the step under way, in Unix nanoseconds
-	entered.Store(now().UnixNano())
-	stats.Entered = func(report.Phase) { entered.Store(now().UnixNano()) }
-	stop := onTicks(tick, func(t time.Time) {
-		line := progressLine(readStats(stats, export), t.Sub(time.Unix(0, entered.Load())))
-		if set := stats.Set(); set != "" {
-			line = "rsgen: set " + set + ": " + strings.TrimPrefix(line, "rsgen: ")
-		}
-		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 1 && len(line) >= width {
-			line = line[:width-1] // a line that wraps cannot be drawn over
-		}
-		fmt.Fprint(f, "\r\x1b[K"+line)
-	})
-	return func(bool) { stop(); fmt.Fprint(f, "\r\x1b[K") }
+	return func(failed bool) {
+		close(done)
+		<-stopped
+		tick.Stop()
+		v.end(time.Now(), failed)
+	}
 }
 
 // logEvery is the longest a step runs without a line in a log: often
 // enough to show a build is alive, rarely enough to keep a CI log short.
 const logEvery = 30 * time.Second
 
-// A progressLog writes the progress of a build as lines of a log. Its
-// methods take the time, so that a test gives its own clock, and may be
-// called from several goroutines.
-type progressLog struct {
+// A progressView draws the progress of a build: over one line of term,
+// or as lines of a log on w. A step is timed, for its rate and ETA, from
+// when the build entered it (Stats.Entered), not from the first tick that
+// saw it, which claimed the bytes of up to a tick in no time. Its methods
+// take the time, so that a test gives its own clock, and may be called
+// from several goroutines.
+type progressView struct {
 	w      io.Writer
+	term   *os.File // the terminal w is, or nil for a log
 	stats  *report.Stats
 	export bool
 
@@ -102,74 +71,82 @@ type progressLog struct {
 	phase report.Phase // the step under way; -1 before the first
 	set   string       // the set of a site it is of, "" for a build without sets
 	since time.Time    // when it began
-	last  time.Time    // when its last line was written
+	last  time.Time    // when its last line was written to a log
 }
 
-// enter records, at now, that the build entered step p: the line that
-// ends the step before, and the one that starts p.
-func (l *progressLog) enter(p report.Phase, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if p == l.phase && l.stats.Set() == l.set {
+// enter records, at now, that the build entered step p; a log gets the
+// line that ends the step before and the one that starts p.
+func (v *progressView) enter(p report.Phase, now time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if p == v.phase && v.stats.Set() == v.set {
 		return
 	}
-	l.endLocked(now, false)
-	l.phase, l.since, l.last, l.set = p, now, now, l.stats.Set()
-	if p != report.PhaseStarting {
-		fmt.Fprintf(l.w, "%s%s: started\n", l.prefix(), phaseName(p, l.export))
+	v.endStep(now, false)
+	v.phase, v.since, v.last, v.set = p, now, now, v.stats.Set()
+	if v.term == nil && p != report.PhaseStarting {
+		fmt.Fprintf(v.w, "%s%s: started\n", v.prefix(), phaseName(p, v.export))
 	}
 }
 
-// tick writes, at now, a line of the counts of the step under way if it
-// has had none for logEvery.
-func (l *progressLog) tick(now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.phase <= report.PhaseStarting || now.Sub(l.last) < logEvery {
+// tick draws the progress line at now: always on a terminal, in a log if
+// the step under way has had no line for logEvery.
+func (v *progressView) tick(now time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.term == nil && (v.phase <= report.PhaseStarting || now.Sub(v.last) < logEvery) {
 		return
 	}
-	l.last = now
-	p := readStats(l.stats, l.export)
-	p.phase = l.phase
-	elapsed := now.Sub(l.since)
-	line := l.prefix() + phaseName(l.phase, l.export) + ": "
-	if c := counts(p, elapsed); c != "" {
-		line += c + eta(p, elapsed) + ", "
-	}
-	fmt.Fprintln(l.w, line+seconds(elapsed)+" so far")
-}
-
-// end writes, at now, the line that ends the step under way: done, or
-// stopped if the build failed.
-func (l *progressLog) end(now time.Time, failed bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.endLocked(now, failed)
-	l.phase = -1
-}
-
-func (l *progressLog) endLocked(now time.Time, failed bool) {
-	if l.phase <= report.PhaseStarting {
+	v.last = now
+	p := readStats(v.stats, v.export)
+	p.phase = max(v.phase, report.PhaseStarting)
+	line := v.prefix() + progressLine(p, now.Sub(v.since))
+	if v.term == nil {
+		fmt.Fprintln(v.w, line)
 		return
 	}
-	elapsed := now.Sub(l.since)
-	line := l.prefix() + phaseName(l.phase, l.export) + ": done in " + seconds(elapsed)
+	if width, _, err := term.GetSize(int(v.term.Fd())); err == nil && width > 1 && len(line) >= width {
+		line = line[:width-1] // a line that wraps cannot be drawn over
+	}
+	fmt.Fprint(v.w, "\r\x1b[K"+line)
+}
+
+// end clears the line of a terminal, or ends the step under way in a log.
+func (v *progressView) end(now time.Time, failed bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.term != nil {
+		fmt.Fprint(v.w, "\r\x1b[K")
+	}
+	v.endStep(now, failed)
+	v.phase = -1
+}
+
+// endStep writes to a log the line that ends the step under way: done,
+// or stopped if the build failed, with the counts of what was done.
+func (v *progressView) endStep(now time.Time, failed bool) {
+	if v.term != nil || v.phase <= report.PhaseStarting {
+		return
+	}
+	elapsed := now.Sub(v.since)
+	how := ": done in "
 	if failed {
-		line = l.prefix() + phaseName(l.phase, l.export) + ": stopped after " + seconds(elapsed)
+		how = ": stopped after "
 	}
-	p := readStats(l.stats, l.export)
-	p.phase, p.walkDone = l.phase, false // the counts of what was done, not of a total
+	line := v.prefix() + phaseName(v.phase, v.export) + how + seconds(elapsed)
+	p := readStats(v.stats, v.export)
+	p.phase, p.walkDone = v.phase, false // the counts of what was done, not of a total
 	if c := counts(p, elapsed); c != "" {
 		line += ": " + c
 	}
-	fmt.Fprintln(l.w, line)
+	fmt.Fprintln(v.w, line)
 }
 
 // prefix begins the lines of the step under way: "rsgen: ", and the set
 // of a site it is of.
-func (l *progressLog) prefix() string {
-	if l.set != "" && l.phase != report.PhaseChecking { // the site's documents are checked together
-		return "rsgen: set " + l.set + ": "
+func (v *progressView) prefix() string {
+	if v.set != "" && v.phase != report.PhaseChecking { // the site's documents are checked together
+		return "rsgen: set " + v.set + ": "
 	}
 	return "rsgen: "
 }
@@ -206,39 +183,27 @@ func readStats(s *report.Stats, export bool) progress {
 	return p
 }
 
-// etaAfter is how long a phase runs before the progress line guesses
-// when it ends: a rate measured over less is mostly noise.
-const etaAfter = 2 * time.Second
+// phaseNames say what the build does in each step.
+var phaseNames = map[report.Phase]string{
+	report.PhaseStarting: "starting", report.PhasePrevious: "reading the previous build", report.PhaseScanning: "hashing",
+	report.PhasePackaging: "packaging", report.PhaseWriting: "writing the documents", report.PhaseChecking: "checking the documents",
+}
 
-// phaseName says what the build does in step p.
 func phaseName(p report.Phase, export bool) string {
-	switch p {
-	case report.PhasePrevious:
-		return "reading the previous build"
-	case report.PhaseScanning:
-		if export {
-			return "reading the export"
-		}
-		return "hashing"
-	case report.PhasePackaging:
-		return "packaging"
-	case report.PhaseWriting:
-		return "writing the documents"
-	case report.PhaseChecking:
-		return "checking the documents"
+	if p == report.PhaseScanning && export {
+		return "reading the export"
 	}
-	return "starting"
+	return phaseNames[p]
 }
 
 // counts renders the counts of p's step, which began elapsed ago, with
 // its totals where they are known and its rate; "" for a step without
 // counts.
 func counts(p progress, elapsed time.Duration) string {
-	switch p.phase {
-	case report.PhaseScanning:
-		if p.export {
-			return units.Count(int(p.hashed), "record")
-		}
+	switch {
+	case p.phase == report.PhaseScanning && p.export:
+		return units.Count(int(p.hashed), "record")
+	case p.phase == report.PhaseScanning:
 		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
 		if !p.walkDone {
 			return fmt.Sprintf("%s, %s, %s", units.Count(int(p.hashed), "file"), units.FormatSize(p.bytes), rate)
@@ -249,24 +214,10 @@ func counts(p progress, elapsed time.Duration) string {
 		}
 		done, total := p.hashMeasure()
 		return fmt.Sprintf("%d/%d files, %s, %s, %d%%", p.hashed, p.found, size, rate, 100*min(done, total)/max(total, 1))
-	case report.PhasePackaging:
-		if p.walkDone {
-			return fmt.Sprintf("%d/%d files", min(p.packed, p.hashed), p.hashed)
-		}
-		return units.Count(int(p.packed), "file")
-	}
-	return ""
-}
-
-// eta renders the time left in p's step, which began elapsed ago, at its
-// rate so far, or "" when that cannot be told yet.
-func eta(p progress, elapsed time.Duration) string {
-	switch {
-	case p.phase == report.PhaseScanning && !p.export && p.walkDone:
-		done, total := p.hashMeasure()
-		return timeLeft(done, total, elapsed)
+	case p.phase == report.PhasePackaging && p.walkDone:
+		return fmt.Sprintf("%d/%d files", min(p.packed, p.hashed), p.hashed)
 	case p.phase == report.PhasePackaging:
-		return timeLeft(min(p.packed, p.hashed), p.hashed, elapsed)
+		return units.Count(int(p.packed), "file")
 	}
 	return ""
 }
@@ -282,41 +233,40 @@ func (p progress) hashMeasure() (done, total int64) {
 	return p.hashed, p.found
 }
 
-// progressLine renders the progress p of a build, whose current phase
-// began elapsed ago, for a terminal: what the build is doing, its counts,
-// and, where it knows the total, the time left at the rate of the phase
-// so far.
+// progressLine renders the progress p of a build, whose current step
+// began elapsed ago: what the build is doing, its counts, and, where it
+// knows the total, the time left at the rate of the step so far.
 func progressLine(p progress, elapsed time.Duration) string {
+	name := phaseName(p.phase, p.export)
 	if p.phase == report.PhasePackaging {
 		p.walkDone = true // the files hashed are the total
 	}
-	name := phaseName(p.phase, p.export)
 	c := counts(p, elapsed)
 	switch {
 	case p.phase == report.PhaseStarting:
-		return "rsgen: starting"
+		return name
 	case p.export && p.phase == report.PhaseScanning:
-		return "rsgen: " + name + ": " + c + " (" + seconds(elapsed) + ")"
+		return name + ": " + c + " (" + seconds(elapsed) + ")"
 	case c == "":
-		return "rsgen: " + name + " (" + seconds(elapsed) + ")"
+		return name + " (" + seconds(elapsed) + ")"
+	case p.phase == report.PhaseScanning && !p.walkDone && p.counting > p.hashed:
+		return fmt.Sprintf("%s: %s; counting: %s so far", name, c, units.Count(int(p.counting), "file"))
 	case p.phase == report.PhaseScanning && !p.walkDone:
-		if p.counting > p.hashed {
-			return fmt.Sprintf("rsgen: %s: %s; counting: %s so far", name, c, units.Count(int(p.counting), "file"))
-		}
-		return "rsgen: " + name + ": " + c + "; still counting"
+		return name + ": " + c + "; still counting"
 	}
-	return "rsgen: " + name + ": " + c + eta(p, elapsed)
+	done, total := min(p.packed, p.hashed), p.hashed
+	if p.phase == report.PhaseScanning {
+		done, total = p.hashMeasure()
+	}
+	if done > 0 && done < total && elapsed >= etaAfter {
+		c += ", ETA " + seconds(time.Duration(float64(elapsed)*float64(total-done)/float64(done)))
+	}
+	return name + ": " + c
 }
 
-// timeLeft renders the time left to do total at the rate done took
-// elapsed, or "" when that cannot be told yet.
-func timeLeft(done, total int64, elapsed time.Duration) string {
-	if done <= 0 || done >= total || elapsed < etaAfter {
-		return ""
-	}
-	left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
-	return ", ETA " + seconds(left)
-}
+// etaAfter is how long a step runs before the progress line guesses
+// when it ends: a rate measured over less is mostly noise.
+const etaAfter = 2 * time.Second
 
 // seconds renders d to the second: 0s, 42s, 3m5s, 1h2m0s.
 func seconds(d time.Duration) string {

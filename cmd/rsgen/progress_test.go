@@ -53,7 +53,7 @@ func TestProgressLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := progressLine(tt.p, tt.elapsed); got != tt.want {
+			if got := "rsgen: " + progressLine(tt.p, tt.elapsed); got != tt.want {
 				t.Errorf("progressLine\n got %q\nwant %q", got, tt.want)
 			}
 		})
@@ -61,13 +61,13 @@ func TestProgressLine(t *testing.T) {
 }
 
 // In a log (stderr not a terminal), each step says when it starts and
-// ends, a long one says how far it is at most every 30 seconds, with its
-// counts, totals, rate and time, and no line is ever drawn over.
+// ends, a long one writes its progress line at most every 30 seconds, and
+// no line is ever drawn over.
 func TestProgressLog(t *testing.T) {
 	const mib = 1 << 20
 	var out strings.Builder
 	stats := new(report.Stats)
-	l := &progressLog{w: &out, stats: stats, phase: -1}
+	l := &progressView{w: &out, stats: stats, phase: -1}
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
 
@@ -97,8 +97,8 @@ func TestProgressLog(t *testing.T) {
 	want := `rsgen: reading the previous build: started
 rsgen: reading the previous build: done in 31s
 rsgen: hashing: started
-rsgen: hashing: 100 files, 30.0 MiB, 1.0 MiB/s, 30s so far
-rsgen: hashing: 500/1000 files, 60.0 MiB/120.0 MiB, 1.0 MiB/s, 50%, ETA 1m0s, 1m0s so far
+rsgen: hashing: 100 files, 30.0 MiB, 1.0 MiB/s; still counting
+rsgen: hashing: 500/1000 files, 60.0 MiB/120.0 MiB, 1.0 MiB/s, 50%, ETA 1m0s
 rsgen: hashing: done in 2m0s: 1000 files, 120.0 MiB, 1.0 MiB/s
 rsgen: writing the documents: started
 rsgen: writing the documents: done in 2s
@@ -125,7 +125,7 @@ rsgen: checking the documents: done in 1s
 func TestProgressLogSets(t *testing.T) {
 	var out strings.Builder
 	stats := new(report.Stats)
-	l := &progressLog{w: &out, stats: stats, phase: -1}
+	l := &progressView{w: &out, stats: stats, phase: -1}
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	stats.NextSet("articles")
 	l.enter(report.PhaseScanning, t0)
@@ -180,7 +180,7 @@ func TestProgressInsideALargeFile(t *testing.T) {
 	stats.TotalBytes.Store(100 * mib)
 	stats.Counted.Store(true)
 	stats.Read.Store(25 * mib)
-	got := progressLine(readStats(stats, false), 10*time.Second)
+	got := "rsgen: " + progressLine(readStats(stats, false), 10*time.Second)
 	if want := "rsgen: hashing: 0/1 files, 25.0 MiB/100.0 MiB, 2.5 MiB/s, 25%, ETA 30s"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -197,15 +197,13 @@ func TestProgressDrawTimesSteps(t *testing.T) {
 	}
 	defer r.Close()
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	clock := t0
 	stats := new(report.Stats)
-	tick := make(chan time.Time)
-	stop := draw(w, stats, false, tick, func() time.Time { return clock })
-	stats.Enter(report.PhaseScanning)
+	v := &progressView{w: w, term: w, stats: stats, phase: -1}
+	v.enter(report.PhaseScanning, t0)
 	stats.Hashed.Store(10)
 	stats.Read.Store(10 * mib)
-	tick <- t0.Add(5 * time.Second)
-	stop(false)
+	v.tick(t0.Add(5 * time.Second))
+	v.end(t0.Add(6*time.Second), false)
 	w.Close()
 	out, err := io.ReadAll(r)
 	if err != nil {
@@ -227,7 +225,7 @@ func TestProgressTreeGrew(t *testing.T) {
 	stats.Found.Store(105)
 	stats.Hashed.Store(105)
 	stats.Bytes.Store(105)
-	got := progressLine(readStats(stats, false), time.Second)
+	got := "rsgen: " + progressLine(readStats(stats, false), time.Second)
 	if want := "rsgen: hashing: 105/105 files, 105 B/105 B, 105 B/s, 100%"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -57,25 +58,20 @@ func listenAddr(addr string) (string, error) {
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		return "", fmt.Errorf("port %q is not a number from 0 to 65535", port)
 	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port), nil
+	return net.JoinHostPort(cmp.Or(host, "127.0.0.1"), port), nil
 }
 
 func runServe(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return usageErr("run 'rsgen serve DIR'", "give one directory to serve")
+	dir, err := oneArg(c)
+	if err != nil {
+		return err
 	}
-	dir := c.Args().First()
+	content := c.String(flagContent)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return usageErr("give the --out directory of rsgen build", "%s is not a directory", dir)
 	}
-	content := c.String(flagContent)
-	if content != "" {
-		if info, err := os.Stat(content); err != nil || !info.IsDir() {
-			return usageErr("give --"+flagContent+" the SOURCE directory of rsgen build", "--%s %s is not a directory", flagContent, content)
-		}
+	if info, err := os.Stat(content); content != "" && (err != nil || !info.IsDir()) {
+		return usageErr("give --content the SOURCE directory of rsgen build", "--content %s is not a directory", content)
 	}
 	addr, err := listenAddr(c.String(flagAddr))
 	if err != nil {
@@ -97,17 +93,16 @@ func runServe(c *cli.Context) error {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(stderr, "rsgen: warning: listening on %s, which other machines can reach\n", ln.Addr())
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	what := dir
-	if content != "" {
-		what += " (and " + content + ")"
-	}
 	if info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(hosting.LandingPage))); err == nil && info.Mode().IsRegular() {
 		fmt.Fprintf(stderr, "rsgen: landing page: http://%s/%s\n", ln.Addr(), path.Dir(hosting.LandingPage)+"/")
 	}
-	fmt.Fprintf(stderr, "rsgen: serving %s at http://%s/ (Source Description: http://%s/.well-known/resourcesync); Ctrl-C stops\n", what, ln.Addr(), ln.Addr())
+	if content != "" {
+		dir += " (and " + content + ")"
+	}
+	fmt.Fprintf(stderr, "rsgen: serving %s at http://%s/ (Source Description: http://%s/.well-known/resourcesync); Ctrl-C stops\n", dir, ln.Addr(), ln.Addr())
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
 		return failure(err, "")

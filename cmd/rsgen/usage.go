@@ -21,69 +21,58 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		if err := removedFlag(cmd, name); err != nil {
+		if err := removedFlag(cmd, strings.TrimLeft(name, "-")); err != nil {
 			return err
 		}
-		hint := help
 		if s := suggestFlag(cmd, flags, name); s != "" {
-			hint = s + " " + help
+			help = s + " " + help
 		}
-		return usageErr(hint, "unknown flag %s", dashed(name))
+		return usageErr(help, "unknown flag %s", dashed(name))
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
 		return usageErr(help, "%s needs a value", dashed(name))
 	}
-	if m := badValue.FindStringSubmatch(msg); m != nil {
-		value, _ := strconv.Unquote(m[1])
-		return usageErr(help, "%s %s: %s", dashed(m[2]), value, valueProblem(find(flags, m[2]), m[3]))
+	m := badValue.FindStringSubmatch(msg)
+	if m == nil {
+		return usageErr(help, "%s", msg)
 	}
-	if m := badSwitch.FindStringSubmatch(msg); m != nil {
-		value, _ := strconv.Unquote(m[1])
-		return usageErr(help, "%s=%s: give true or false, or leave the value out for true", dashed(m[2]), value)
+	value, _ := strconv.Unquote(m[2])
+	if m[1] != "" {
+		return usageErr(help, "%s=%s: give true or false, or leave the value out for true", dashed(m[3]), value)
 	}
-	return usageErr(help, "%s", msg)
+	i := slices.IndexFunc(flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), m[3]) })
+	problem := m[4]
+	switch {
+	case problem == "value out of range":
+		problem = "out of range"
+	case i >= 0:
+		switch flags[i].(type) {
+		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+			problem = "not a number"
+		case *cli.DurationFlag:
+			problem = "not a duration, such as 90s, 30m or 2h"
+		}
+	}
+	return usageErr(help, "%s %s: %s", dashed(m[3]), value, problem)
 }
+
+// badValue matches the errors of Go's flag package about a value.
+var badValue = regexp.MustCompile(`^invalid (boolean )?value (".*") for (?:flag )?-([^:\s]+): (.*)$`)
 
 // removedFlag is the error of a flag that rsgen build no longer has (its
 // key of the configuration file, or the flag that replaces it, names it;
 // CHANGELOG.md), or nil.
 func removedFlag(cmd *cli.Command, name string) error {
-	name = strings.TrimLeft(name, "-")
-	if cmd == nil || cmd.Name != "build" {
+	switch {
+	case cmd == nil || cmd.Name != "build" || !fileOnly(name):
 		return nil
-	}
-	if !fileOnly(name) {
-		return nil
-	}
-	switch name {
-	case flagFailFast, flagSkipBadRecords:
+	case name == flagFailFast || name == flagSkipBadRecords:
 		return usageErr("give "+cliName(name), "--%s is no longer a flag", name)
-	case flagArchiveKeep, flagArchiveResourceLists, flagArchiveResourceDumps:
+	case name == flagArchiveKeep || name == flagArchiveResourceLists || name == flagArchiveResourceDumps:
 		return usageErr("give --"+flagArchive+" KEEP[,lists=EVERY][,dumps=EVERY]", "--%s is no longer a flag", name)
 	}
 	return usageErr("give "+name+" in the configuration file of --"+flagConfig+" (a file with its source = \"DIR\" at the top builds one set; docs/SETS.md)",
 		"--%s is no longer a flag: it is a key of the configuration file", name)
-}
-
-// The errors of Go's flag package about a value (flag.FlagSet.Parse).
-var (
-	badValue  = regexp.MustCompile(`^invalid value (".*") for flag -([^:\s]+): (.*)$`)
-	badSwitch = regexp.MustCompile(`^invalid boolean value (".*") for -([^:\s]+): (.*)$`)
-)
-
-// valueProblem says what is wrong with the value of f, given the reason
-// the parser gave.
-func valueProblem(f cli.Flag, reason string) string {
-	if reason == "value out of range" {
-		return "out of range"
-	}
-	switch f.(type) {
-	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
-		return "not a number"
-	case *cli.DurationFlag:
-		return "not a duration, such as 90s, 30m or 2h"
-	}
-	return reason
 }
 
 // dashed writes a flag's name the way rsgen's help does: -o, --out.
@@ -94,54 +83,36 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-func find(flags []cli.Flag, name string) cli.Flag {
-	for _, f := range flags {
-		for _, n := range f.Names() {
-			if n == name {
-				return f
-			}
-		}
-	}
-	return nil
-}
-
-func flagNames(flags []cli.Flag) []string {
-	var names []string
-	for _, f := range flags {
-		names = append(names, f.Names()...)
-	}
-	return append(names, "help")
-}
-
 // synonyms are what other tools (Hugo, rsync, wget, restic…) call some
-// of rsgen's flags, written as fold gives them, by the flag each means.
-var synonyms = map[string][]string{
-	flagOut:     {"o", "output", "outdir", "outputdir", "dest", "destination"},
-	flagBaseURL: {"url", "baseuri", "siteurl"},
-	flagJobs:    {"j", "threads", "workers", "parallel", "concurrency"},
-	flagDryRun:  {"n", "simulate", "whatif"},
-	flagQuiet:   {"silent"},
-	flagAt:      {"time", "date", "timestamp"},
-}
-
-// sourceSynonyms are flags other tools take for what is SOURCE to rsgen.
-var sourceSynonyms = []string{"source", "src", "input", "in", "dir", "root"}
+// of rsgen's flags, written as fold gives them, by the flag each means;
+// sourceSynonyms, the flags they take for what is SOURCE to rsgen.
+var (
+	synonyms = map[string][]string{
+		flagOut:     {"o", "output", "outdir", "outputdir", "dest", "destination"},
+		flagBaseURL: {"url", "baseuri", "siteurl"},
+		flagJobs:    {"j", "threads", "workers", "parallel", "concurrency"},
+		flagDryRun:  {"n", "simulate", "whatif"},
+		flagQuiet:   {"silent"},
+		flagAt:      {"time", "date", "timestamp"},
+	}
+	sourceSynonyms = []string{"source", "src", "input", "in", "dir", "root"}
+)
 
 // suggestFlag returns what to say of the unknown flag typed (without its
 // dashes) of cmd (nil for rsgen itself), whose flags are flags: the flag
-// meant, by the same name in another case or spelling (--baseURL,
-// --base_url), by the name another tool gives it (--output), or
-// misspelt; that SOURCE is an argument (--source); or "". A single
-// letter is too short to guess from: only a synonym is suggested for it.
+// meant, by the name another tool gives it (--output) or by closest; that
+// SOURCE is an argument (--source); or "".
 func suggestFlag(cmd *cli.Command, flags []cli.Flag, typed string) string {
-	names := flagNames(flags)
-	key := fold(typed)
+	names := []string{"help"}
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
 	for flag, other := range synonyms {
-		if slices.Contains(other, key) && slices.Contains(names, flag) {
+		if slices.Contains(other, fold(typed)) && slices.Contains(names, flag) {
 			return "did you mean " + dashed(flag) + "?"
 		}
 	}
-	if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains(sourceSynonyms, key) {
+	if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains(sourceSynonyms, fold(typed)) {
 		return "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + typed + " public;"
 	}
 	if s := closest(typed, names); s != "" {
@@ -171,13 +142,12 @@ func closest(typed string, names []string) string {
 		}
 	}
 	typed = strings.ToLower(typed)
-	limit := max(2, utf8.RuneCountInString(typed)/3)
-	best, bestD := "", limit+1
+	best, bestD := "", max(2, utf8.RuneCountInString(typed)/3)+1
 	for _, n := range names {
 		if len(n) < 2 {
 			continue
 		}
-		d := editDistance(typed, n)
+		d := editDistance([]rune(typed), []rune(n))
 		if len(typed) >= 3 && strings.HasPrefix(n, typed) {
 			d = min(d, 1)
 		}
@@ -188,11 +158,9 @@ func closest(typed string, names []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in letters.
-func editDistance(sa, sb string) int {
-	a, b := []rune(sa), []rune(sb)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b []rune) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
 	}
@@ -216,23 +184,23 @@ func unknownCommand(app *cli.App, name string) error {
 	for _, c := range app.Commands {
 		names = append(names, c.Names()...)
 	}
+	hint := "see 'rsgen --help' for the commands"
 	if s := closest(name, names); s != "" {
-		return usageErr("did you mean 'rsgen "+s+"'? see 'rsgen --help' for the commands", "unknown command %q", name)
+		hint = "did you mean 'rsgen " + s + "'? " + hint
 	}
-	return usageErr("see 'rsgen --help' for the commands", "unknown command %q", name)
+	return usageErr(hint, "unknown command %q", name)
 }
 
 // showHelp runs "rsgen help [COMMAND]": the help of rsgen, or of COMMAND.
 func showHelp(c *cli.Context) error {
-	switch c.NArg() {
-	case 1:
+	switch name := c.Args().Get(1); {
+	case c.NArg() > 2:
+		return usageErr("run 'rsgen help COMMAND'", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
+	case name == "":
 		return cli.ShowAppHelp(c)
-	case 2:
-		name := c.Args().Get(1)
-		if c.App.Command(name) == nil {
-			return unknownCommand(c.App, name)
-		}
+	case c.App.Command(name) == nil:
+		return unknownCommand(c.App, name)
+	default:
 		return cli.ShowCommandHelp(c, name)
 	}
-	return usageErr("run 'rsgen help COMMAND'", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"regexp"
@@ -62,8 +61,16 @@ argument.`,
 	)
 }
 
-// validateOptions turns the flags of c into validate.Options.
-func validateOptions(c *cli.Context) (validate.Options, error) {
+func runValidate(c *cli.Context) error {
+	out := c.App.Writer
+	if c.Bool(flagRules) {
+		tw := tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "RULE\tSEVERITY\tSECTION\tWHAT IT CHECKS")
+		for _, r := range validate.Rules() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Section, r.Summary)
+		}
+		return tw.Flush()
+	}
 	opts := validate.Options{
 		LenientHash:  c.Bool(flagLenientHash),
 		BaseURL:      c.String(flagBaseURL),
@@ -75,29 +82,18 @@ func validateOptions(c *cli.Context) (validate.Options, error) {
 		Timeout:      c.Duration(flagTimeout),
 		Jobs:         c.Int(flagJobs),
 	}
+	format, strict := c.String(flagFormat), c.Bool(flagStrict)
 	switch {
-	case opts.MaxDocuments < 1:
-		return opts, usageErr("", "--max-documents %d: give a positive number", opts.MaxDocuments)
-	case opts.Jobs < 1 || opts.Jobs > 256:
-		return opts, usageErr("", "--jobs %d: give a number from 1 to 256", opts.Jobs)
-	}
-	return opts, positiveDuration(c, flagTimeout, "30s")
-}
-
-func runValidate(c *cli.Context) error {
-	out := c.App.Writer
-	if c.Bool(flagRules) {
-		return printRules(out)
-	}
-	format := c.String(flagFormat)
-	if format != "text" && format != "json" {
+	case format != "text" && format != "json":
 		return usageErr("use --format text or --format json", "--format %q is not a format", format)
-	}
-	if c.NArg() == 0 {
+	case c.NArg() == 0:
 		return usageErr("run 'rsgen validate PATH' or 'rsgen validate https://example.org/'", "nothing to validate: give a file, a directory or a URL")
+	case opts.MaxDocuments < 1:
+		return usageErr("", "--max-documents %d: give a positive number", opts.MaxDocuments)
+	case opts.Jobs < 1 || opts.Jobs > 256:
+		return usageErr("", "--jobs %d: give a number from 1 to 256", opts.Jobs)
 	}
-	opts, err := validateOptions(c)
-	if err != nil {
+	if err := positiveDuration(c, flagTimeout, "30s"); err != nil {
 		return err
 	}
 	rep := &validate.Report{}
@@ -105,8 +101,7 @@ func runValidate(c *cli.Context) error {
 		r, err := validate.Target(c.Context, target, opts)
 		if errors.Is(err, validate.ErrUsage) {
 			return usageErr("", "%s", strings.TrimPrefix(err.Error(), validate.ErrUsage.Error()+": "))
-		}
-		if err != nil {
+		} else if err != nil {
 			return failure(err, "")
 		}
 		rep.Merge(r)
@@ -114,9 +109,21 @@ func runValidate(c *cli.Context) error {
 	if c.Context.Err() != nil {
 		return failure(errors.New("interrupted: the validation is incomplete"), "")
 	}
-	strict := c.Bool(flagStrict)
 	if format == "json" {
-		if err := writeJSONReport(out, rep, strict); err != nil {
+		if rep.Findings == nil {
+			rep.Findings = []validate.Finding{}
+		}
+		if rep.Documents == nil {
+			rep.Documents = []string{}
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		err := enc.Encode(struct {
+			Valid  bool `json:"valid"`
+			Strict bool `json:"strict"`
+			*validate.Report
+		}{rep.Valid(strict), strict, rep})
+		if err != nil {
 			return failure(err, "")
 		}
 	} else {
@@ -127,28 +134,31 @@ func runValidate(c *cli.Context) error {
 			fmt.Fprintln(c.App.ErrWriter, summary(rep, strict))
 		}
 	}
-	if !rep.Valid(strict) {
-		hint := validateHint(rep, opts)
-		for _, target := range c.Args().Slice() {
-			if u := siteURL(target); u != "" && hint == "" {
-				hint = "to check a site, give its URL: rsgen validate " + u
-			}
-		}
-		return &exitError{code: exitFailure, err: errors.New(""), hint: hint}
+	if rep.Valid(strict) {
+		return nil
 	}
-	return nil
+	return &exitError{code: exitFailure, err: errors.New(""), hint: validateHint(rep, opts, c.Args().Slice())}
 }
 
 // validateHint names the flag that lets an audit reach the resources it
-// could not, if there were any.
-func validateHint(rep *validate.Report, opts validate.Options) string {
+// could not, if there were any, or the URL that a target that is no file
+// most likely means ("example.org/data").
+func validateHint(rep *validate.Report, opts validate.Options, targets []string) string {
 	switch {
-	case rep.ByRule[validate.RuleAuditUnreached] == 0:
-		return ""
-	case opts.Resources != "":
+	case rep.ByRule[validate.RuleAuditUnreached] > 0 && opts.Resources != "":
 		return "--resources-url URL says where the --resources directory is served"
-	case !opts.CrossSite:
+	case rep.ByRule[validate.RuleAuditUnreached] > 0 && !opts.CrossSite:
 		return "--cross-site fetches the resources of other hosts too"
+	}
+	for _, target := range targets {
+		if _, err := os.Lstat(target); strings.Contains(target, "://") || !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		host, path, _ := strings.Cut(target, "/")
+		ext := strings.ToLower(host[strings.LastIndex(host, ".")+1:])
+		if hostName.MatchString(host) && !slices.Contains([]string{"xml", "gz", "zip", "tar", "tgz", "txt", "json", "html", "htm"}, ext) {
+			return "to check a site, give its URL: rsgen validate https://" + host + "/" + path
+		}
 	}
 	return ""
 }
@@ -156,23 +166,6 @@ func validateHint(rep *validate.Report, opts validate.Options) string {
 // hostName matches a name such as example.org or www.example.org: labels,
 // the last of letters only.
 var hostName = regexp.MustCompile(`^(?i)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$`)
-
-// siteURL returns the URL a target most likely means if it is no file but
-// reads as a site without its scheme ("example.org/data"), or "".
-func siteURL(target string) string {
-	if strings.Contains(target, "://") {
-		return ""
-	}
-	if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
-		return ""
-	}
-	host, path, _ := strings.Cut(target, "/")
-	ext := strings.ToLower(host[strings.LastIndex(host, ".")+1:])
-	if !hostName.MatchString(host) || slices.Contains([]string{"xml", "gz", "zip", "tar", "tgz", "txt", "json", "html", "htm"}, ext) {
-		return ""
-	}
-	return "https://" + host + "/" + path
-}
 
 // summary is the last line of a text report.
 func summary(rep *validate.Report, strict bool) string {
@@ -185,35 +178,10 @@ func summary(rep *validate.Report, strict bool) string {
 		s += " (--strict)"
 	}
 	if rep.Audited > 0 {
-		s += fmt.Sprintf(", %s audited", units.Count(rep.Audited, "resource"))
+		s += ", " + units.Count(rep.Audited, "resource") + " audited"
 	}
 	if rep.NotFollowed > 0 {
-		s += fmt.Sprintf(", %s to other sites not followed", units.Count(rep.NotFollowed, "link"))
+		s += ", " + units.Count(rep.NotFollowed, "link") + " to other sites not followed"
 	}
 	return s
-}
-
-func writeJSONReport(w io.Writer, rep *validate.Report, strict bool) error {
-	if rep.Findings == nil {
-		rep.Findings = []validate.Finding{}
-	}
-	if rep.Documents == nil {
-		rep.Documents = []string{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
-		Valid  bool `json:"valid"`
-		Strict bool `json:"strict"`
-		*validate.Report
-	}{rep.Valid(strict), strict, rep})
-}
-
-func printRules(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "RULE\tSEVERITY\tSECTION\tWHAT IT CHECKS")
-	for _, r := range validate.Rules() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Section, r.Summary)
-	}
-	return tw.Flush()
 }

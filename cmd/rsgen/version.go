@@ -10,15 +10,12 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Stamped by the release build (.goreleaser.yaml):
-//
-//	-X main.stampVersion=v1.2.0 -X main.stampCommit=… -X main.stampDate=…
-//
-// Empty in any other build, which falls back to the build information Go
-// records (buildInfo).
+// Stamped by the release build (.goreleaser.yaml): -X main.stampVersion=v1.2.0
+// -X main.stampCommit=… -X main.stampDate=…; empty in any other build,
+// which falls back to the build information Go records (buildInfo).
 var stampVersion, stampCommit, stampDate string
 
-// buildVersion is what "rsgen version" prints.
+// buildVersion is what "rsgen version" and "rsgen --version" print.
 type buildVersion struct {
 	Version string // v1.2.0, or "devel" in a checkout
 	Commit  string // the full hash, "-dirty" added for uncommitted changes; "" if not known
@@ -26,8 +23,6 @@ type buildVersion struct {
 	Go      string // go1.26.8
 }
 
-// currentVersion is the version of this binary: the release build's
-// stamps where set, else what Go recorded in it (buildInfo).
 func currentVersion() buildVersion {
 	info, _ := debug.ReadBuildInfo()
 	v := buildInfo(info)
@@ -37,7 +32,7 @@ func currentVersion() buildVersion {
 
 // buildInfo reads a version from the build information Go records: the
 // module version for "go install …@v1.2.0", and the commit and its time
-// (vcs.revision, vcs.time) for a build in a git checkout. info may be nil.
+// for a build in a git checkout. info may be nil.
 func buildInfo(info *debug.BuildInfo) buildVersion {
 	v := buildVersion{Version: "devel", Go: runtime.Version()}
 	if info == nil {
@@ -46,30 +41,27 @@ func buildInfo(info *debug.BuildInfo) buildVersion {
 	if m := info.Main.Version; m != "" && m != "(devel)" {
 		v.Version = m
 	}
-	if info.GoVersion != "" {
-		v.Go = info.GoVersion
-	}
-	dirty := false
+	v.Go = cmp.Or(info.GoVersion, v.Go)
+	dirty := ""
 	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
+		switch {
+		case s.Key == "vcs.revision":
 			v.Commit = s.Value
-		case "vcs.time":
+		case s.Key == "vcs.time":
 			v.Date = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = "-dirty"
 		}
 	}
-	if dirty && v.Commit != "" {
-		v.Commit += "-dirty"
+	if v.Commit != "" {
+		v.Commit += dirty
 	}
 	return v
 }
 
-// version is the version alone, as the User-Agent and --help give it.
+// version is the version alone, as the User-Agent gives it.
 func version() string { return currentVersion().Version }
 
-// print writes v as "rsgen version" and "rsgen --version" print it.
 func (v buildVersion) print(w io.Writer) {
 	fmt.Fprintf(w, "rsgen %s\ncommit: %s\nbuilt:  %s\ngo:     %s %s/%s\n",
 		v.Version, cmp.Or(v.Commit, "unknown"), cmp.Or(v.Date, "unknown"), v.Go, runtime.GOOS, runtime.GOARCH)
@@ -79,12 +71,9 @@ func versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "version",
 		Usage: "print the version of rsgen, its commit, build date and Go version",
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr("", "version takes no arguments")
-			}
+		Action: noArgs(func(c *cli.Context) error {
 			currentVersion().print(c.App.Writer)
 			return nil
-		},
+		}),
 	}
 }
