@@ -30,7 +30,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	if err != nil {
 		return classify(name, err, true)
 	}
-	if err := checkHeader(name, rd, rsxml.CapResourceList); err != nil {
+	if err := checkRoot(name, rd, rsxml.CapResourceList); err != nil {
 		return err
 	}
 	doc := rd.Doc()
@@ -51,7 +51,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 		r.site.parts = []string{u}
 		return nil
 	}
-	entries, err := readEntries(name, rd, r.opts.maxEntries)
+	entries, err := readEntries(name, rd, r.opts.maxEntries, rsxml.CapResourceList)
 	if err != nil {
 		return err
 	}

@@ -279,11 +279,9 @@ func (r *reader) startDir(location string) (string, error) {
 }
 
 // fetch reads the document at u, checks what every ResourceSync document
-// must be (a Sitemap root with exactly one <rs:md capability>, entries
-// with at most one <rs:md>) and that it is of capability want, and
-// returns it with its bytes.
+// must be and that it is of capability want, and returns it with its
+// bytes.
 func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
-	name := r.src.name(u)
 	if err := r.visit(ctx, u); err != nil {
 		return nil, nil, nil, err
 	}
@@ -291,19 +289,16 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	name := r.src.name(u)
 	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: r.opts.maxBytes})
 	if err != nil {
 		return nil, nil, nil, classify(name, err, true)
 	}
-	entries, err := readEntries(name, rd, r.opts.maxEntries)
+	entries, err := readEntries(name, rd, r.opts.maxEntries, want)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	doc := rd.Doc()
-	if doc.MD.Capability != want {
-		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
-	}
-	return doc, entries, data, nil
+	return rd.Doc(), entries, data, nil
 }
 
 // visit marks the document at u as read, failing if it was already (a
@@ -316,18 +311,18 @@ func (r *reader) visit(ctx context.Context, u string) error {
 	return context.Cause(ctx)
 }
 
-// readEntries reads the rest of a document from rd and checks it as
-// fetch does.
-func readEntries(name string, rd *rsxml.Reader, maxEntries int) ([]*rsxml.Entry, error) {
+// readEntries reads the rest of a document from rd, checking each entry
+// and then the root (checkRoot).
+func readEntries(name string, rd *rsxml.Reader, maxEntries int, want string) ([]*rsxml.Entry, error) {
 	// The entry limit is checked here rather than by the Reader, so that
 	// the error has the line of the first entry too many.
 	var entries []*rsxml.Entry
 	for {
 		e, err := rd.Next()
+		if err == io.EOF {
+			return entries, checkRoot(name, rd, want)
+		}
 		if err != nil {
-			if err == io.EOF {
-				break
-			}
 			return nil, classify(name, err, false)
 		}
 		if len(entries) == maxEntries {
@@ -338,16 +333,24 @@ func readEntries(name string, rd *rsxml.Reader, maxEntries int) ([]*rsxml.Entry,
 		}
 		entries = append(entries, e)
 	}
-	doc := rd.Doc()
+}
+
+// checkRoot checks the root of a document, as far as rd has read it:
+// ResourceSync, with one root <rs:md>, none after the first entry, of
+// capability want.
+func checkRoot(name string, rd *rsxml.Reader, want string) error {
+	got := rd.Doc().MD.Capability
 	switch {
-	case rd.RootMDCount == 0 || doc.MD.Capability == "":
-		return nil, newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…>")
-	case rd.RootMDCount > 1:
-		return nil, newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
+	case rd.RootMDCount == 0 || got == "":
+		return newError(name, 0, ErrNotResourceSync, "the root has no <rs:md>, which every ResourceSync document needs: it carries the capability")
 	case rd.LateRoot > 0:
-		return nil, newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+		return newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+	case rd.RootMDCount > 1:
+		return newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; exactly one is allowed", rd.RootMDCount)
+	case got != want:
+		return newError(name, 0, ErrCapability, "capability %q where %q was expected", got, want)
 	}
-	return entries, nil
+	return nil
 }
 
 // isAbsoluteURL reports whether loc (white space around it aside) is

@@ -195,7 +195,7 @@ func TestReadErrors(t *testing.T) {
 		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", line: 2, msg: "root element is <feed>"},
 		{name: "a plain sitemap", mutate: func(t *testing.T, dir string) {
 			testenv.WriteFile(t, dir, ".well-known/resourcesync", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/</loc></url></urlset>`)
-		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", msg: "no <rs:md capability"},
+		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", msg: "the root has no <rs:md>"},
 		{name: "entities", mutate: func(t *testing.T, dir string) {
 			testenv.WriteFile(t, dir, part1, `<?xml version="1.0"?>`+"\n"+`<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>`+"\n"+`<urlset>&lol2;</urlset>`)
 		}, kind: ErrNotResourceSync, doc: part1, line: 2, msg: "DOCTYPE"},
