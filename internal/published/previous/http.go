@@ -1,7 +1,6 @@
 package previous
 
 import (
-	"bytes"
 	"context"
 	"crypto/x509"
 	"errors"
@@ -244,11 +243,7 @@ func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCl
 // pace: a build that hashes between two entries holds no connection open.
 func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
 	if spillDir == "" {
-		data, err := s.get(ctx, u, max)
-		if err != nil {
-			return nil, err
-		}
-		return nopSeekCloser{bytes.NewReader(data)}, nil
+		return inMemory(s.get(ctx, u, max))
 	}
 	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
 	if err != nil {
@@ -298,10 +293,6 @@ func (f *spillFile) Close() error {
 	}
 	return err
 }
-
-type nopSeekCloser struct{ *bytes.Reader }
-
-func (nopSeekCloser) Close() error { return nil }
 
 type closer func() error
 

@@ -1,7 +1,6 @@
 package previous
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -85,11 +84,7 @@ func (s *bucketSource) get(ctx context.Context, u string, max int64) ([]byte, er
 		return nil, err
 	}
 	defer body.Close()
-	data, err := io.ReadAll(body)
-	if err != nil {
-		return nil, readError(s.name(u), err)
-	}
-	return data, nil
+	return readDoc(s.name(u), body, max)
 }
 
 func (s *bucketSource) open(ctx context.Context, u string, max int64) (io.ReadCloser, error) {
@@ -101,11 +96,7 @@ func (s *bucketSource) open(ctx context.Context, u string, max int64) (io.ReadCl
 // wait for.
 func (s *bucketSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
 	if spillDir == "" {
-		data, err := s.get(ctx, u, max)
-		if err != nil {
-			return nil, err
-		}
-		return nopSeekCloser{bytes.NewReader(data)}, nil
+		return inMemory(s.get(ctx, u, max))
 	}
 	body, err := s.body(ctx, u, max)
 	if err != nil {
@@ -125,14 +116,4 @@ func (s *bucketSource) part(ctx context.Context, u string, max int64, spillDir s
 		return nil, readError(s.name(u), err)
 	}
 	return sf, nil
-}
-
-// readError is the Error of a read of a document that broke off: err
-// itself if it is one (over the limit).
-func readError(name string, err error) error {
-	var pe *Error
-	if errors.As(err, &pe) {
-		return err
-	}
-	return &Error{Doc: name, Kind: ErrUnreachable, Err: err}
 }
