@@ -74,14 +74,10 @@ func orDefault[T ~int | ~int64](v, def T) T {
 	return v
 }
 
-// newClient returns the HTTP client rsgen reads published sites with:
-// opts.Client (copied) or one with time-outs on dialing, TLS and response
-// headers and the proxy of the environment; opts.Timeout on each request,
-// body included; at most maxRedirects redirects per request, and only to
-// http or https, and, if allow is not nil, where allow says (an error
-// refuses the redirect and is the error of the request): the one rule of
-// redirects of every request rsgen makes (Read's: documents stay on the
-// host of the site; rsgen validate's: on the site validated).
+// newClient returns the HTTP client of every request rsgen makes to a
+// published site: opts.Client (copied) or one with time-outs and the
+// environment's proxy; at most maxRedirects redirects, to http or https
+// only, and where allow (if not nil) lets them go.
 func newClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	var c *http.Client
 	if opts.Client != nil {
@@ -117,8 +113,7 @@ func newClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	return c
 }
 
-// newHTTPSource returns the source of the documents at start; opts has
-// its defaults (newReader).
+// newHTTPSource returns the source of the documents at start.
 func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
 	allow := func(to *url.URL) error {
@@ -137,9 +132,8 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 }
 
 // A Fetcher makes the requests of rsgen validate with the code that reads
-// a previous build, by validate's policy: one attempt, no deadline but the
-// caller's, and any http or https URL (the caller keeps its own scope, and
-// allow holds redirects to it).
+// a previous build: one attempt, no deadline but the caller's, any http
+// or https URL (validate keeps its own scope; allow holds redirects to it).
 type Fetcher struct{ s *httpSource }
 
 // NewFetcher returns a Fetcher whose requests go through client (copied;
@@ -190,7 +184,6 @@ func (s *httpSource) check(u string) (*url.URL, error) {
 	return pu, nil
 }
 
-// withDeadline bounds ctx by d, with a cause that says so.
 func withDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeoutCause(ctx, d, deadlineError(d))
 }
@@ -237,10 +230,9 @@ func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCl
 	return &cappedReader{r: body, c: closer(func() error { defer cancel(); return body.Close() }), left: limit, doc: u}, nil
 }
 
-// part fetches a document whole, with the deadline
-// and retries of a document, into a file in spillDir (removed when it is
-// closed) or, without one, into memory. The caller reads it at its own
-// pace: a build that hashes between two entries holds no connection open.
+// part fetches a document whole into a file in spillDir (removed when it
+// is closed) or into memory, so that a build that hashes between two
+// entries holds no connection open.
 func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
 	if spillDir == "" {
 		return inMemory(s.get(ctx, u, max))
@@ -283,7 +275,6 @@ func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir str
 	return sf, nil
 }
 
-// spillFile is a part fetched into a file; closing it removes it.
 type spillFile struct{ *os.File }
 
 func (f *spillFile) Close() error {
@@ -400,8 +391,8 @@ func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, identit
 	return 0, nil
 }
 
-// drain reads a little of a body that is not used, so that the connection
-// can be reused, and closes it.
+// drain reads a little of an unused body, so that the connection can be
+// reused, and closes it.
 func drain(resp *http.Response) {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
@@ -428,8 +419,7 @@ func transportRetry(err error) time.Duration {
 	return 0
 }
 
-// describeTransport drops the method and URL that *url.Error repeats: the
-// Error names the document.
+// describeTransport drops the method and URL *url.Error repeats.
 func describeTransport(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -153,8 +153,7 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 }
 
 func newReader(opts Options) *reader {
-	// The one place the defaults are filled in: the site read keeps these
-	// options for the documents it reads later.
+	// The one place the defaults are filled in.
 	opts.maxBytes = orDefault(opts.maxBytes, DefaultMaxBytes)
 	opts.maxEntries = orDefault(opts.maxEntries, rsxml.MaxEntries)
 	opts.maxResources = orDefault(opts.maxResources, defaultMaxResources)
@@ -172,7 +171,6 @@ func newReader(opts Options) *reader {
 	return &reader{opts: opts, seen: map[string]bool{}}
 }
 
-// read follows the documents from the Source Description at sd.
 func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 	r.site.src = r.src
 	r.site.opts = r.opts
@@ -232,9 +230,7 @@ func ParseLocation(location string) (*url.URL, error) {
 
 // start opens the source at location and returns the URL of the Source
 // Description (for a directory or a bucket, a stand-in URL mapped to its
-// file or key). The one place a source is chosen: a source is a type of
-// its own, in a file of its own (fetch.go, http.go, s3.go), that
-// implements source.
+// file or key).
 func (r *reader) start(location string) (string, error) {
 	r.site = &Site{}
 	u, err := ParseLocation(location)
@@ -519,7 +515,7 @@ func setOf(loc string) (base, set string, ok bool) {
 // on the command line; and not "resourcesync", whose documents' URLs would
 // read as those of one set published under a path resourcesync/.
 func ValidSetName(name string) bool {
-	if name == "" || len(name) > 64 || name == "resourcesync" { // resourcesync/resourcesync/ would read as the one set of resourcesync/
+	if name == "" || len(name) > 64 || name == "resourcesync" {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
@@ -558,7 +554,6 @@ func Sets(ctx context.Context, location string, opts Options) ([]string, error) 
 	return sets, nil
 }
 
-// readCapabilityList reads the capabilities of the Capability List.
 func (r *reader) readCapabilityList(ctx context.Context) error {
 	u := r.site.CapabilityList
 	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapCapabilityList)
@@ -596,7 +591,6 @@ func (s *Site) capability(name string) string {
 	return ""
 }
 
-// parseTime parses a datetime attribute of a document.
 func parseTime(name string, line int, what, v string) (time.Time, error) {
 	t, err := rsxml.ParseTime(strings.TrimSpace(v))
 	if err != nil {
