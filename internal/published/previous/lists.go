@@ -196,32 +196,33 @@ func (r *reader) checkChangeListBytes(name string) error {
 }
 
 // checkChanges checks the entries of a change document: a valid change,
-// and datetimes in order inside [from, until].
+// and datetimes in order inside [from, until]. The words are validate's.
 func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time) error {
 	var prev time.Time
+	prevLine := 0
 	for _, e := range entries {
 		switch e.MD.Change {
 		case rsxml.ChangeCreated, rsxml.ChangeUpdated, rsxml.ChangeDeleted:
 		case "":
-			return newError(name, e.Line, ErrInvalid, "an entry without <rs:md change=…>")
+			return newError(name, e.Line, ErrInvalid, "the entry of %s has no change attribute, which every entry of a Change List needs", e.Loc)
 		default:
-			return newError(name, e.Line, ErrInvalid, "change %q is not created, updated or deleted", e.MD.Change)
+			return newError(name, e.Line, ErrInvalid, "change=%q is not created, updated or deleted", e.MD.Change)
 		}
 		if e.MD.Datetime == "" {
 			continue
 		}
 		t, err := parseTime(name, e.Line, "datetime", e.MD.Datetime)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
+		case t.Before(from):
+			return newError(name, e.Line, ErrInvalid, "datetime=%s is before the document's from=%s", e.MD.Datetime, rsxml.FormatTime(from))
+		case t.After(until):
+			return newError(name, e.Line, ErrInvalid, "datetime=%s is after the document's until=%s", e.MD.Datetime, rsxml.FormatTime(until))
+		case t.Before(prev):
+			return newError(name, e.Line, ErrInvalid, "datetime=%s is earlier than that of the entry on line %d: entries go oldest first", e.MD.Datetime, prevLine)
 		}
-		if t.Before(from) || t.After(until) {
-			return newError(name, e.Line, ErrInvalid, "datetime %s is outside the document's from %s and until %s",
-				e.MD.Datetime, rsxml.FormatTime(from), rsxml.FormatTime(until))
-		}
-		if t.Before(prev) {
-			return newError(name, e.Line, ErrInvalid, "datetime %s is earlier than the entry before it: changes must be in chronological order", e.MD.Datetime)
-		}
-		prev = t
+		prev, prevLine = t, e.Line
 	}
 	return nil
 }

@@ -258,13 +258,13 @@ func TestReadErrors(t *testing.T) {
 		{name: "changes out of order", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-03T00:00:00Z"`)
 			edit(t, dir, cl2, `change="deleted" datetime="2024-06-03T00:00:00Z"`, `change="deleted" datetime="2024-06-02T01:00:00Z"`)
-		}, kind: ErrInvalid, doc: cl2, line: 12, msg: "chronological"},
+		}, kind: ErrInvalid, doc: cl2, line: 12, msg: "entries go oldest first"},
 		{name: "a change outside its list", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-01T06:30:00Z"`)
-		}, kind: ErrInvalid, doc: cl2, line: 7, msg: "outside the document's from"},
+		}, kind: ErrInvalid, doc: cl2, line: 7, msg: "the document's from"},
 		{name: "an unknown change", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `change="updated"`, `change="modified"`)
-		}, kind: ErrInvalid, doc: cl2, line: 7, msg: `change "modified"`},
+		}, kind: ErrInvalid, doc: cl2, line: 7, msg: `change="modified"`},
 		{name: "an index that disagrees with its list", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, index, `until="2024-06-02T00:00:00Z"`, `until="2024-06-02T12:00:00Z"`)
 		}, kind: ErrInvalid, doc: "changelist-20240602T000000Z.xml", msg: "but its index says 2024-06-02T12:00:00Z"},
