@@ -185,7 +185,7 @@ func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	if err := checkChanges(s.src.name(l.URL), entries, l.From, l.Until); err != nil {
+	if err := checkChanges(s.src.name(l.URL), entries, l.From, l.Until, false); err != nil {
 		return nil, err
 	}
 	return data, nil

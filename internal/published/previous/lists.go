@@ -125,7 +125,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 		return newError(name, 0, ErrInvalid, "from %s is after the snapshot time of the Resource List (%s)",
 			doc.MD.From, rsxml.FormatTime(r.site.At))
 	case doc.MD.Until == "":
-		if err := checkChanges(name, entries, from, r.site.At); err != nil {
+		if err := checkChanges(name, entries, from, r.site.At, true); err != nil {
 			return err
 		}
 		r.site.OpenChangeList = &cl
@@ -155,7 +155,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 			}
 		}
 	}
-	if err := checkChanges(name, entries, from, cl.Until); err != nil {
+	if err := checkChanges(name, entries, from, cl.Until, false); err != nil {
 		return err
 	}
 	if n := len(r.site.ChangeLists); n > 0 {
@@ -196,8 +196,13 @@ func (r *reader) checkChangeListBytes(name string) error {
 }
 
 // checkChanges checks the entries of a change document: a valid change,
-// and datetimes in order inside [from, until]. The words are validate's.
-func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time) error {
+// and datetimes in order inside [from, until]; an open list (open) ends
+// at the snapshot time of the Resource List. The words are validate's.
+func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time, open bool) error {
+	end := "the document's until="
+	if open {
+		end = "the snapshot time of the Resource List, "
+	}
 	var prev time.Time
 	prevLine := 0
 	for _, e := range entries {
@@ -218,7 +223,7 @@ func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time) er
 		case t.Before(from):
 			return newError(name, e.Line, ErrInvalid, "datetime=%s is before the document's from=%s", e.MD.Datetime, rsxml.FormatTime(from))
 		case t.After(until):
-			return newError(name, e.Line, ErrInvalid, "datetime=%s is after the document's until=%s", e.MD.Datetime, rsxml.FormatTime(until))
+			return newError(name, e.Line, ErrInvalid, "datetime=%s is after %s%s", e.MD.Datetime, end, rsxml.FormatTime(until))
 		case t.Before(prev):
 			return newError(name, e.Line, ErrInvalid, "datetime=%s is earlier than that of the entry on line %d: entries go oldest first", e.MD.Datetime, prevLine)
 		}

@@ -157,7 +157,7 @@ func TestReadOpenChangeList(t *testing.T) {
 		t.Errorf("closed lists %v, open list %+v", site.ChangeLists, cl)
 	}
 	testenv.WriteFile(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))
-	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
+	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "after the snapshot time") {
 		t.Errorf("a change after the snapshot: %v", err)
 	}
 }
