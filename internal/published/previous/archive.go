@@ -126,7 +126,7 @@ func (r *reader) periodEntry(name, what string, e *rsxml.Entry, a *Archive, l *A
 	}
 	switch {
 	case until.Before(from):
-		return newError(name, e.Line, ErrInvalid, "until %s is before from %s", e.MD.Until, e.MD.From)
+		return newError(name, e.Line, ErrInvalid, "until=%s is before from=%s", e.MD.Until, e.MD.From)
 	case until.After(r.site.At):
 		return newError(name, e.Line, ErrInvalid, "%s covers until %s, after the snapshot time of the Resource List (%s)",
 			e.Loc, rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
@@ -165,7 +165,7 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 		}
 		switch {
 		case pdoc.Index:
-			return newError(pname, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.URL)
+			return newError(pname, 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", l.URL)
 		case pdoc.Link("index") != l.URL:
 			return newError(pname, 0, ErrInvalid, "a part of the archived Resource List %s that does not link rel=\"index\" to it", l.URL)
 		}

@@ -91,7 +91,7 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 			return err
 		}
 		if ldoc.Index {
-			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", u)
+			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", u)
 		}
 		if err := r.addChangeList(e.Loc, ldoc, lentries, ldata, e); err != nil {
 			return err
@@ -135,7 +135,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 		return err
 	}
 	if cl.Until.Before(from) {
-		return newError(name, 0, ErrInvalid, "until %s is before from %s", doc.MD.Until, doc.MD.From)
+		return newError(name, 0, ErrInvalid, "until=%s is before from=%s", doc.MD.Until, doc.MD.From)
 	}
 	if ie != nil {
 		index := r.src.name(r.site.capability(rsxml.CapChangeList))
