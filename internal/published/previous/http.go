@@ -237,36 +237,46 @@ func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir str
 	if spillDir == "" {
 		return inMemory(s.get(ctx, u, max))
 	}
-	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
+	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
+	defer cancel()
+	return spill(spillDir, u, func(f *os.File) error {
+		return s.do(ctx, u, max, false, func(resp *http.Response) error {
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+			}
+			if err := f.Truncate(0); err != nil {
+				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+			}
+			n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
+			if err != nil {
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					// Writing the spill file failed (a full disk): not the server.
+					return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+				}
+				return err
+			}
+			if n > max {
+				return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
+			}
+			return resp.Body.Close()
+		})
+	})
+}
+
+// spill fills a new file in dir with the document at u and returns it
+// rewound; the file is removed when it is closed, or at once if fill
+// fails.
+func spill(dir, u string, fill func(*os.File) error) (io.ReadCloser, error) {
+	f, err := confined.CreateTemp(dir, "previous-part-*.xml")
 	if err != nil {
 		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 	}
 	sf := &spillFile{f}
-	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
-	defer cancel()
-	err = s.do(ctx, u, max, false, func(resp *http.Response) error {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+	if err = fill(f); err == nil {
+		if _, err = f.Seek(0, io.SeekStart); err != nil {
+			err = &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 		}
-		if err := f.Truncate(0); err != nil {
-			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-		}
-		n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				// Writing the spill file failed (a full disk): not the server.
-				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-			}
-			return err
-		}
-		if n > max {
-			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
-		}
-		return resp.Body.Close()
-	})
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
 	}
 	if err != nil {
 		sf.Close()

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
-	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
 // bucketSource reads the previous build from the bucket its output was
@@ -103,17 +103,10 @@ func (s *bucketSource) part(ctx context.Context, u string, max int64, spillDir s
 		return nil, err
 	}
 	defer body.Close()
-	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
-	if err != nil {
-		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-	}
-	sf := &spillFile{f}
-	if _, err = io.Copy(f, body); err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		sf.Close()
-		return nil, readError(s.name(u), err)
-	}
-	return sf, nil
+	return spill(spillDir, u, func(f *os.File) error {
+		if _, err := io.Copy(f, body); err != nil {
+			return readError(s.name(u), err)
+		}
+		return nil
+	})
 }
