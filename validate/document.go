@@ -13,8 +13,6 @@ import (
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
-const nsSitemap = rsxml.NSSitemap
-
 // docInfo is what reading one document tells the checks that span
 // several: its capability, its links, and the entries that lead to other
 // documents (or, for an audit, to resources).
@@ -77,9 +75,6 @@ func (d *docInfo) link(rel string) (rsxml.Link, bool) {
 	return rsxml.Link{}, false
 }
 
-// gzipMagic starts every gzip stream.
-var gzipMagic = []byte{0x1f, 0x8b}
-
 // docOptions are the options that change how one document is checked.
 type docOptions struct {
 	audit       bool // keep the entries whose resources an audit checks
@@ -124,7 +119,7 @@ func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *
 // decompressed returns the document r holds, gunzipped if it is gzip.
 func decompressed(r io.Reader) (io.Reader, func(), error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	if head, _ := br.Peek(2); len(head) == 2 && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] {
+	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b /* gzip */ {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, nil, err

@@ -3,6 +3,8 @@ package validate
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
 // Severity says whether a finding makes a document invalid.
@@ -124,7 +126,7 @@ const (
 // catalogue lists every rule, in the order the documentation gives them.
 var catalogue = []Rule{
 	{RuleXML, "§7", Error, "the document is well-formed XML in UTF-8 (a UTF-16 or UTF-32 document is refused for its encoding), without a DOCTYPE, and can be read"},
-	{RuleRoot, "§7", Error, "the root is a Sitemap <urlset> or <sitemapindex> in namespace " + nsSitemap},
+	{RuleRoot, "§7", Error, "the root is a Sitemap <urlset> or <sitemapindex> in namespace " + rsxml.NSSitemap},
 	{RuleSchema, "schema", Error, "elements and attributes are where the official schemas allow them, in their order, with valid <changefreq> and <priority>; an element of the ResourceSync namespace other than <rs:md> and <rs:ln> (the <rs:size> old resync wrote) is an error"},
 	{RuleForeign, "schema", Warning, "elements of other namespaces inside an entry: the official schemas' strict wildcard rejects them (an undeclared element of the ResourceSync namespace is a schema error)"},
 	{RuleRootMD, "§7", Error, "the root has exactly one <rs:md>"},

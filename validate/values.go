@@ -11,6 +11,7 @@ import (
 
 	"github.com/rsgen/rsgen/internal/documents/mediatype"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
@@ -27,7 +28,10 @@ func checkDatetime(v string) (time.Time, string) {
 	if p != rsxml.Second {
 		return time.Time{}, fmt.Sprintf("%q is not a full W3C Datetime with seconds and time zone (YYYY-MM-DDThh:mm:ss[.s]Z, or ±hh:mm for Z), which the schema's xsd:dateTime and the W3C profile both accept", v)
 	}
-	return t, errText(err)
+	if err != nil {
+		return time.Time{}, err.Error()
+	}
+	return t, ""
 }
 
 // checkLastmod checks <lastmod>: xsd:date or xsd:dateTime, and a W3C Datetime.
@@ -36,15 +40,10 @@ func checkLastmod(v string) (time.Time, string) {
 	if p != rsxml.Day && p != rsxml.Second {
 		return time.Time{}, fmt.Sprintf("<lastmod> %q is neither a date (YYYY-MM-DD) nor a full W3C Datetime (YYYY-MM-DDThh:mm:ss[.s]Z)", v)
 	}
-	return t, errText(err)
-}
-
-// errText is the text of err, or "" for none.
-func errText(err error) string {
-	if err == nil {
-		return ""
+	if err != nil {
+		return time.Time{}, err.Error()
 	}
-	return err.Error()
+	return t, ""
 }
 
 // parseInteger reads an xsd:integer: an optional sign and digits, white
@@ -250,7 +249,7 @@ func isPlainURL(v string) bool {
 		c := v[i]
 		switch {
 		case plainURIChar[c]:
-		case c == '%' && i+2 < len(v) && isHexDigit(v[i+1]) && isHexDigit(v[i+2]):
+		case c == '%' && i+2 < len(v) && uri.IsHex(v[i+1]) && uri.IsHex(v[i+2]):
 			i += 2
 		default:
 			return false
@@ -268,9 +267,8 @@ var plainURIChar = func() (t [256]bool) {
 	return t
 }()
 
-func isAlpha(c byte) bool    { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
-func isHexDigit(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func firstRune(s string) string {
 	_, n := utf8.DecodeRuneInString(s)

@@ -31,18 +31,21 @@ type ArchivedList struct {
 
 // readArchives reads the archives the Capability List points at, if any.
 func (r *reader) readArchives(ctx context.Context) error {
-	var err error
-	if r.site.ChangeListArchive, err = r.readArchive(ctx, rsxml.CapChangeListArchive, "Change List Archive"); err != nil {
-		return err
+	for _, a := range []struct {
+		dst              **Archive
+		capability, what string
+	}{
+		{&r.site.ChangeListArchive, rsxml.CapChangeListArchive, "Change List"},
+		{&r.site.ChangeDumpArchive, rsxml.CapChangeDumpArchive, "Change Dump"},
+		{&r.site.ResourceListArchive, rsxml.CapResourceListArchive, "Resource List"},
+		{&r.site.ResourceDumpArchive, rsxml.CapResourceDumpArchive, "Resource Dump"},
+	} {
+		var err error
+		if *a.dst, err = r.readArchive(ctx, a.capability, a.what+" Archive"); err != nil {
+			return err
+		}
 	}
-	if r.site.ChangeDumpArchive, err = r.readArchive(ctx, rsxml.CapChangeDumpArchive, "Change Dump Archive"); err != nil {
-		return err
-	}
-	if r.site.ResourceListArchive, err = r.readArchive(ctx, rsxml.CapResourceListArchive, "Resource List Archive"); err != nil {
-		return err
-	}
-	r.site.ResourceDumpArchive, err = r.readArchive(ctx, rsxml.CapResourceDumpArchive, "Resource Dump Archive")
-	return err
+	return nil
 }
 
 // readArchive reads the archive of capability the Capability List points
@@ -123,7 +126,7 @@ func (r *reader) periodEntry(name, what string, e *rsxml.Entry, a *Archive, l *A
 	}
 	switch {
 	case until.Before(from):
-		return newError(name, e.Line, ErrInvalid, "until %s is before from %s", e.MD.Until, e.MD.From)
+		return newError(name, e.Line, ErrInvalid, "until=%s is before from=%s", e.MD.Until, e.MD.From)
 	case until.After(r.site.At):
 		return newError(name, e.Line, ErrInvalid, "%s covers until %s, after the snapshot time of the Resource List (%s)",
 			e.Loc, rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
@@ -144,34 +147,30 @@ func (r *reader) periodEntry(name, what string, e *rsxml.Entry, a *Archive, l *A
 // its entry gives, its parts linked to it with rel="index"; the index
 // last. The documents are read one at a time.
 func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u string, data []byte) error) error {
-	r := s.newReader()
-	archive := s.ResourceListArchive.URL
-	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceList)
+	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapResourceList, "Resource List", true)
 	if err != nil {
 		return err
 	}
-	if err := s.checkArchived(s.src.name(l.URL), doc, l, "Resource List", archive, false); err != nil {
-		return err
-	}
-	if doc.Index {
-		for _, e := range entries {
-			pdoc, _, pdata, err := r.fetch(ctx, e.Loc, rsxml.CapResourceList)
-			if err != nil {
-				return err
-			}
-			if err := s.checkArchived(s.src.name(e.Loc), pdoc, l, "Resource List", archive, true); err != nil {
-				return err
-			}
-			pname := s.src.name(e.Loc)
-			switch {
-			case pdoc.Index:
-				return newError(pname, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.URL)
-			case pdoc.Link("index") != l.URL:
-				return newError(pname, 0, ErrInvalid, "a part of the archived Resource List %s that does not link rel=\"index\" to it", l.URL)
-			}
-			if err := fn(e.Loc, pdata); err != nil {
-				return err
-			}
+	for _, e := range entries {
+		if !doc.Index {
+			break // a list, not an index: its entries are resources
+		}
+		pdoc, _, pdata, err := r.fetch(ctx, e.Loc, rsxml.CapResourceList)
+		if err != nil {
+			return err
+		}
+		pname := s.src.name(e.Loc)
+		if err := s.checkArchived(pname, pdoc, l, "Resource List", s.ResourceListArchive.URL, true); err != nil {
+			return err
+		}
+		switch {
+		case pdoc.Index:
+			return newError(pname, 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", l.URL)
+		case pdoc.Link("index") != l.URL:
+			return newError(pname, 0, ErrInvalid, "a part of the archived Resource List %s that does not link rel=\"index\" to it", l.URL)
+		}
+		if err := fn(e.Loc, pdata); err != nil {
+			return err
 		}
 	}
 	return fn(l.URL, data)
@@ -182,22 +181,11 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 // index, whose from and until are those its entry gives, with its changes
 // in order inside them.
 func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error) {
-	doc, entries, data, err := s.newReader().fetch(ctx, l.URL, rsxml.CapChangeList)
+	_, _, entries, data, err := s.readArchived(ctx, l, rsxml.CapChangeList, "Change List", false)
 	if err != nil {
 		return nil, err
 	}
-	name := s.src.name(l.URL)
-	archive := s.ChangeListArchive.URL
-	switch {
-	case doc.Index:
-		return nil, newError(name, 0, ErrInvalid, "a Change List Index, listed by the Change List Archive %s as a Change List", archive)
-	case doc.MD.Until == "":
-		return nil, newError(name, 0, ErrInvalid, "an open Change List (no until) in the Change List Archive %s: an archived list is closed", archive)
-	}
-	if err := s.checkArchived(name, doc, l, "Change List", archive, false); err != nil {
-		return nil, err
-	}
-	if err := checkChanges(name, entries, l.From, l.Until); err != nil {
+	if err := checkChanges(s.src.name(l.URL), entries, l.From, l.Until, false); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -209,17 +197,8 @@ func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error
 // closed ZIP packages in order inside them, each checked as Read checks
 // those of the Change Dump, with the copy of the manifest it links to.
 func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
-	r := s.newReader()
-	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapChangeDump)
+	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapChangeDump, "Change Dump", false)
 	if err != nil {
-		return nil, nil, err
-	}
-	name := s.src.name(l.URL)
-	archive := s.ChangeDumpArchive.URL
-	if doc.Index {
-		return nil, nil, newError(name, 0, ErrInvalid, "a Change Dump Index, listed by the Change Dump Archive %s as a Change Dump", archive)
-	}
-	if err := s.checkArchived(name, doc, l, "Change Dump", archive, false); err != nil {
 		return nil, nil, err
 	}
 	cd := &ChangeDump{URL: l.URL}
@@ -227,7 +206,7 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 		return nil, nil, err
 	}
 	if len(cd.Packages) != len(entries) {
-		return nil, nil, newError(name, 0, ErrInvalid, "a package without from and until: every package of an archived Change Dump is closed")
+		return nil, nil, newError(s.src.name(l.URL), 0, ErrInvalid, "a package without from and until: every package of an archived Change Dump is closed")
 	}
 	return data, cd.Packages, nil
 }
@@ -239,19 +218,11 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 // one, taken within the dump's snapshot (rsxml.PackageTimes), as Read
 // checks those of a Change Dump.
 func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
-	r := s.newReader()
-	doc, entries, data, err := r.fetch(ctx, l.URL, rsxml.CapResourceDump)
+	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapResourceDump, "Resource Dump", false)
 	if err != nil {
 		return nil, nil, err
 	}
 	name := s.src.name(l.URL)
-	archive := s.ResourceDumpArchive.URL
-	if doc.Index {
-		return nil, nil, newError(name, 0, ErrInvalid, "a Resource Dump Index, listed by the Resource Dump Archive %s as a Resource Dump; rsgen archives a dump as one document", archive)
-	}
-	if err := s.checkArchived(name, doc, l, "Resource Dump", archive, false); err != nil {
-		return nil, nil, err
-	}
 	var pkgs []Package
 	for _, e := range entries {
 		p, mdoc, err := r.parsePackage(ctx, name, e, rsxml.CapResourceDumpManifest)
@@ -266,6 +237,29 @@ func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([
 	return data, pkgs, nil
 }
 
+// readArchived reads the document l of the archive of what ("Change
+// List"), of capability, and checks it against its entry (checkArchived):
+// an index only if index, as rsgen archives a dump or Change List as one
+// document.
+func (s *Site) readArchived(ctx context.Context, l *ArchivedList, capability, what string, index bool) (*reader, *rsxml.Doc, []*rsxml.Entry, []byte, error) {
+	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
+	doc, entries, data, err := r.fetch(ctx, l.URL, capability)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	archive := s.capability(capability + "-archive")
+	switch {
+	case doc.Index && !index:
+		return nil, nil, nil, nil, newError(s.src.name(l.URL), 0, ErrInvalid, "a %s Index, listed by the %s Archive %s as a %s", what, what, archive, what)
+	case capability == rsxml.CapChangeList && doc.MD.Until == "":
+		return nil, nil, nil, nil, newError(s.src.name(l.URL), 0, ErrInvalid, "an open Change List (no until) in the Change List Archive %s: an archived list is closed", archive)
+	}
+	if err := s.checkArchived(s.src.name(l.URL), doc, l, what, archive, false); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return r, doc, entries, data, nil
+}
+
 // packageTimes checks the times of the package p of the dump doc, read as
 // name, and of the manifest it links to (mdoc, or nil), by the rule the
 // writer and the validator follow too (rsxml.PackageTimes).
@@ -278,11 +272,6 @@ func packageTimes(name string, doc *rsxml.Doc, p *Package, mdoc *rsxml.Doc) erro
 		return newError(name, p.Entry.Line, ErrInvalid, "package %s: %s", p.URL, msg)
 	}
 	return nil
-}
-
-// newReader returns a reader of the documents an archive of s lists.
-func (s *Site) newReader() *reader {
-	return &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
 }
 
 // checkArchived checks doc, read as name, against the entry l of the

@@ -79,7 +79,7 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 		{"an until the list does not have", []change{{archive, `until="2024-01-02T00:00:00Z"`, `until="2024-01-02T00:00:00Z"`}, {first, `until="2024-01-02T00:00:00Z"`, `until="2024-01-01T23:00:00Z"`}}, false, ErrInvalid, `until is "2024-01-01T23:00:00Z", but the Change List Archive`},
 		{"a from the list does not have", []change{{first, `from="2024-01-01T00:00:00Z"`, `from="2024-01-01T06:00:00Z"`}}, false, ErrInvalid, `from is "2024-01-01T06:00:00Z"`},
 		{"a list linked to an index", []change{{first, `<rs:md capability`, `<rs:ln rel="index" href="http://example.com/resourcesync/changelist.xml"/><rs:md capability`}}, false, ErrInvalid, `links rel="index"`},
-		{"a change outside the list", []change{{first, `datetime="2024-01-01T12:00:00Z"`, `datetime="2024-01-02T12:00:00Z"`}}, false, ErrInvalid, "is outside the document's from"},
+		{"a change outside the list", []change{{first, `datetime="2024-01-01T12:00:00Z"`, `datetime="2024-01-02T12:00:00Z"`}}, false, ErrInvalid, "is after the document's until"},
 		{"a document of another capability", []change{{first, `capability="changelist"`, `capability="changedump"`}}, false, ErrCapability, `capability "changedump" where "changelist" was expected`},
 		{"an entry without until", []change{{archive, ` until="2024-01-02T00:00:00Z"`, ``}}, true, ErrInvalid, "has no from or no until"},
 		{"lists that overlap", []change{{archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-01T12:00:00Z"`}}, true, ErrInvalid, "before the until of the entry before it"},

@@ -59,7 +59,7 @@ func (r *reader) readChangeDump(ctx context.Context) error {
 				return err
 			}
 			if ddoc.Index {
-				return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only dumps", u)
+				return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", u)
 			}
 			if err := r.addPackages(ctx, cd, e.Loc, ddoc, dentries); err != nil {
 				return err
@@ -92,7 +92,7 @@ func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc 
 			return err
 		}
 		if until.Before(from) {
-			return newError(name, e.Line, ErrInvalid, "package until %s is before its from %s", p.Until, p.From)
+			return newError(name, e.Line, ErrInvalid, "package %s: until=%s is before from=%s", e.Loc, p.Until, p.From)
 		}
 		if until.After(r.site.At) {
 			return newError(name, e.Line, ErrInvalid, "package covers until %s, after the snapshot time of the Resource List (%s)", p.Until, rsxml.FormatTime(r.site.At))

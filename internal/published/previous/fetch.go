@@ -1,6 +1,7 @@
 package previous
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -106,26 +107,25 @@ func (s *dirSource) openFile(u string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
-func (s *dirSource) get(_ context.Context, u string, max int64) ([]byte, error) {
-	f, st, err := s.openFile(u)
+func (s *dirSource) get(ctx context.Context, u string, max int64) ([]byte, error) {
+	f, err := s.part(ctx, u, max, "")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st.Size() > max {
-		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d a document may have", st.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, &Error{Doc: f.Name(), Kind: ErrUnreachable, Err: unwrapPath(err)}
-	}
-	if int64(len(data)) > max {
-		return nil, newError(f.Name(), 0, ErrLimit, "more than the %d bytes a document may have", max)
-	}
-	return data, nil
+	return readDoc(s.name(u), f, max)
 }
 
-func (s *dirSource) open(_ context.Context, u string, max int64) (io.ReadCloser, error) {
+func (s *dirSource) open(ctx context.Context, u string, max int64) (io.ReadCloser, error) {
+	f, err := s.part(ctx, u, max, "")
+	if err != nil {
+		return nil, err
+	}
+	return &cappedReader{r: f, c: f, left: max, doc: s.name(u)}, nil
+}
+
+// part opens the file at u, refusing one of more than max bytes.
+func (s *dirSource) part(_ context.Context, u string, max int64, _ string) (io.ReadCloser, error) {
 	f, st, err := s.openFile(u)
 	if err != nil {
 		return nil, err
@@ -134,21 +134,43 @@ func (s *dirSource) open(_ context.Context, u string, max int64) (io.ReadCloser,
 		f.Close()
 		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d allowed", st.Size(), max)
 	}
-	return &cappedReader{r: f, c: f, left: max, doc: f.Name()}, nil
+	return f, nil
 }
 
-// part opens a document in the directory.
-func (s *dirSource) part(ctx context.Context, u string, max int64, _ string) (io.ReadCloser, error) {
-	f, st, err := s.openFile(u)
+// readDoc reads the document name from r, refusing more than max bytes.
+func readDoc(name string, r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, readError(name, err)
+	}
+	if int64(len(data)) > max {
+		return nil, newError(name, 0, ErrLimit, "more than the %d bytes a document may have", max)
+	}
+	return data, nil
+}
+
+// readError is the Error of a read of a document that broke off: err
+// itself if it is one (over the limit).
+func readError(name string, err error) error {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &Error{Doc: name, Kind: ErrUnreachable, Err: unwrapPath(err)}
+}
+
+// inMemory is a document read whole, as part returns it without a spill
+// directory.
+func inMemory(data []byte, err error) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.Size() > max {
-		f.Close()
-		return nil, newError(f.Name(), 0, ErrLimit, "%d bytes, more than the %d a document may have", st.Size(), max)
-	}
-	return f, nil
+	return nopSeekCloser{bytes.NewReader(data)}, nil
 }
+
+type nopSeekCloser struct{ *bytes.Reader }
+
+func (nopSeekCloser) Close() error { return nil }
 
 // cappedReader fails with ErrLimit once more than left bytes were read.
 type cappedReader struct {

@@ -1,7 +1,6 @@
 package previous
 
 import (
-	"bytes"
 	"context"
 	"crypto/x509"
 	"errors"
@@ -75,14 +74,10 @@ func orDefault[T ~int | ~int64](v, def T) T {
 	return v
 }
 
-// newClient returns the HTTP client rsgen reads published sites with:
-// opts.Client (copied) or one with time-outs on dialing, TLS and response
-// headers and the proxy of the environment; opts.Timeout on each request,
-// body included; at most maxRedirects redirects per request, and only to
-// http or https, and, if allow is not nil, where allow says (an error
-// refuses the redirect and is the error of the request): the one rule of
-// redirects of every request rsgen makes (Read's: documents stay on the
-// host of the site; rsgen validate's: on the site validated).
+// newClient returns the HTTP client of every request rsgen makes to a
+// published site: opts.Client (copied) or one with time-outs and the
+// environment's proxy; at most maxRedirects redirects, to http or https
+// only, and where allow (if not nil) lets them go.
 func newClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	var c *http.Client
 	if opts.Client != nil {
@@ -118,8 +113,7 @@ func newClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	return c
 }
 
-// newHTTPSource returns the source of the documents at start; opts has
-// its defaults (newReader).
+// newHTTPSource returns the source of the documents at start.
 func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
 	allow := func(to *url.URL) error {
@@ -138,9 +132,8 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 }
 
 // A Fetcher makes the requests of rsgen validate with the code that reads
-// a previous build, by validate's policy: one attempt, no deadline but the
-// caller's, and any http or https URL (the caller keeps its own scope, and
-// allow holds redirects to it).
+// a previous build: one attempt, no deadline but the caller's, any http
+// or https URL (validate keeps its own scope; allow holds redirects to it).
 type Fetcher struct{ s *httpSource }
 
 // NewFetcher returns a Fetcher whose requests go through client (copied;
@@ -191,7 +184,6 @@ func (s *httpSource) check(u string) (*url.URL, error) {
 	return pu, nil
 }
 
-// withDeadline bounds ctx by d, with a cause that says so.
 func withDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeoutCause(ctx, d, deadlineError(d))
 }
@@ -238,48 +230,53 @@ func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCl
 	return &cappedReader{r: body, c: closer(func() error { defer cancel(); return body.Close() }), left: limit, doc: u}, nil
 }
 
-// part fetches a document whole, with the deadline
-// and retries of a document, into a file in spillDir (removed when it is
-// closed) or, without one, into memory. The caller reads it at its own
-// pace: a build that hashes between two entries holds no connection open.
+// part fetches a document whole into a file in spillDir (removed when it
+// is closed) or into memory, so that a build that hashes between two
+// entries holds no connection open.
 func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
 	if spillDir == "" {
-		data, err := s.get(ctx, u, max)
-		if err != nil {
-			return nil, err
-		}
-		return nopSeekCloser{bytes.NewReader(data)}, nil
+		return inMemory(s.get(ctx, u, max))
 	}
-	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
+	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
+	defer cancel()
+	return spill(spillDir, u, func(f *os.File) error {
+		return s.do(ctx, u, max, false, func(resp *http.Response) error {
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+			}
+			if err := f.Truncate(0); err != nil {
+				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+			}
+			n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
+			if err != nil {
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					// Writing the spill file failed (a full disk): not the server.
+					return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+				}
+				return err
+			}
+			if n > max {
+				return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
+			}
+			return resp.Body.Close()
+		})
+	})
+}
+
+// spill fills a new file in dir with the document at u and returns it
+// rewound; the file is removed when it is closed, or at once if fill
+// fails.
+func spill(dir, u string, fill func(*os.File) error) (io.ReadCloser, error) {
+	f, err := confined.CreateTemp(dir, "previous-part-*.xml")
 	if err != nil {
 		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 	}
 	sf := &spillFile{f}
-	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
-	defer cancel()
-	err = s.do(ctx, u, max, false, func(resp *http.Response) error {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
+	if err = fill(f); err == nil {
+		if _, err = f.Seek(0, io.SeekStart); err != nil {
+			err = &Error{Doc: u, Kind: ErrUnreachable, Err: err}
 		}
-		if err := f.Truncate(0); err != nil {
-			return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-		}
-		n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				// Writing the spill file failed (a full disk): not the server.
-				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-			}
-			return err
-		}
-		if n > max {
-			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
-		}
-		return resp.Body.Close()
-	})
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
 	}
 	if err != nil {
 		sf.Close()
@@ -288,7 +285,6 @@ func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir str
 	return sf, nil
 }
 
-// spillFile is a part fetched into a file; closing it removes it.
 type spillFile struct{ *os.File }
 
 func (f *spillFile) Close() error {
@@ -298,10 +294,6 @@ func (f *spillFile) Close() error {
 	}
 	return err
 }
-
-type nopSeekCloser struct{ *bytes.Reader }
-
-func (nopSeekCloser) Close() error { return nil }
 
 type closer func() error
 
@@ -409,8 +401,8 @@ func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, identit
 	return 0, nil
 }
 
-// drain reads a little of a body that is not used, so that the connection
-// can be reused, and closes it.
+// drain reads a little of an unused body, so that the connection can be
+// reused, and closes it.
 func drain(resp *http.Response) {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
@@ -437,8 +429,7 @@ func transportRetry(err error) time.Duration {
 	return 0
 }
 
-// describeTransport drops the method and URL that *url.Error repeats: the
-// Error names the document.
+// describeTransport drops the method and URL *url.Error repeats.
 func describeTransport(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {

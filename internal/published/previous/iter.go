@@ -50,34 +50,17 @@ type IterOptions struct {
 // A ResourceIter reads the entries of the previous Resource List in
 // ascending order of their key (see [IterOptions.Key]), then the entries
 // without a key in ascending order of their loc, checking each as Read
-// does. It reads one document at a time: a list published in key order
-// (rsgen publishes it so) streams through with the memory of one
-// document's parser, fetching the documents over HTTP as they are needed;
-// one published in another order goes through an external sort
-// ([extsort]) first. The order is decided before the first entry is
-// returned, from the first document: if it is in key order the others are
-// trusted to be, and an entry out of order in a later one ends the pass
-// with an [*Error] of kind [ErrUnsorted].
+// does. The order is decided from the first document: if it is in key
+// order (rsgen publishes so), the entries stream through with the memory
+// of one document's parser and an entry out of order in a later document
+// ends the pass with [ErrUnsorted]; else they go through an external sort
+// ([extsort]) first. Two entries with the same key are an error
+// (ErrInvalid).
 //
-// Two entries with the same key are an error (ErrInvalid, "listed
-// twice"), as in Read: in key order they are next to each other, so no set
-// of locs is kept.
-//
-// Use it as bufio.Scanner is used:
-//
-//	it, err := site.ResourceIter(ctx, opt)
-//	…
-//	defer it.Close()
-//	for it.Next() {
-//		r := it.Resource() // valid until the next call of Next
-//	}
-//	if err := it.Err(); err != nil { … }
-//
-// Every error in a document is an [*Error] that names the document and,
-// where it has one, the line. Other errors are ctx's cause when it is
-// cancelled, and a failure to write or read the sort's files in SpillDir
-// (a full disk), which names the file. A ResourceIter is not safe for
-// concurrent use; several may read one Site at once.
+// Use it as bufio.Scanner is used: for it.Next() { it.Resource() … },
+// then it.Err(), and Close it. Errors in a document are [*Error]s; others
+// are ctx's cause, or a failure of the sort's files in SpillDir. A
+// ResourceIter is not safe for concurrent use.
 type ResourceIter struct {
 	site *Site
 	ctx  context.Context

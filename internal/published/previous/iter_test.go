@@ -401,7 +401,7 @@ func TestResourceIterErrors(t *testing.T) {
 		}, kind: ErrCapability, doc: part2, msg: `capability "changelist" where "resourcelist" was expected`},
 		{name: "a part that is an index", mutate: func(m memSource) {
 			m[part2] = m["https://example.org/resourcesync/resourcelist.xml"]
-		}, kind: ErrInvalid, doc: part2, msg: "an index listed by the index"},
+		}, kind: ErrInvalid, doc: part2, msg: "an index itself, listed by the index"},
 		{name: "an HTML page", mutate: func(m memSource) {
 			m[part1] = []byte("<!DOCTYPE html>\n<html></html>")
 		}, kind: ErrNotResourceSync, doc: part1, line: 1},

@@ -30,7 +30,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	if err != nil {
 		return classify(name, err, true)
 	}
-	if err := checkHeader(name, rd, rsxml.CapResourceList); err != nil {
+	if err := checkRoot(name, rd, rsxml.CapResourceList); err != nil {
 		return err
 	}
 	doc := rd.Doc()
@@ -51,7 +51,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 		r.site.parts = []string{u}
 		return nil
 	}
-	entries, err := readEntries(name, rd, r.opts.maxEntries)
+	entries, err := readEntries(name, rd, r.opts.maxEntries, rsxml.CapResourceList)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 			return err
 		}
 		if ldoc.Index {
-			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", u)
+			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", u)
 		}
 		if err := r.addChangeList(e.Loc, ldoc, lentries, ldata, e); err != nil {
 			return err
@@ -125,7 +125,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 		return newError(name, 0, ErrInvalid, "from %s is after the snapshot time of the Resource List (%s)",
 			doc.MD.From, rsxml.FormatTime(r.site.At))
 	case doc.MD.Until == "":
-		if err := checkChanges(name, entries, from, r.site.At); err != nil {
+		if err := checkChanges(name, entries, from, r.site.At, true); err != nil {
 			return err
 		}
 		r.site.OpenChangeList = &cl
@@ -135,7 +135,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 		return err
 	}
 	if cl.Until.Before(from) {
-		return newError(name, 0, ErrInvalid, "until %s is before from %s", doc.MD.Until, doc.MD.From)
+		return newError(name, 0, ErrInvalid, "until=%s is before from=%s", doc.MD.Until, doc.MD.From)
 	}
 	if ie != nil {
 		index := r.src.name(r.site.capability(rsxml.CapChangeList))
@@ -155,7 +155,7 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 			}
 		}
 	}
-	if err := checkChanges(name, entries, from, cl.Until); err != nil {
+	if err := checkChanges(name, entries, from, cl.Until, false); err != nil {
 		return err
 	}
 	if n := len(r.site.ChangeLists); n > 0 {
@@ -196,32 +196,38 @@ func (r *reader) checkChangeListBytes(name string) error {
 }
 
 // checkChanges checks the entries of a change document: a valid change,
-// and datetimes in order inside [from, until].
-func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time) error {
+// and datetimes in order inside [from, until]; an open list (open) ends
+// at the snapshot time of the Resource List. The words are validate's.
+func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time, open bool) error {
+	end := "the document's until="
+	if open {
+		end = "the snapshot time of the Resource List, "
+	}
 	var prev time.Time
+	prevLine := 0
 	for _, e := range entries {
 		switch e.MD.Change {
 		case rsxml.ChangeCreated, rsxml.ChangeUpdated, rsxml.ChangeDeleted:
 		case "":
-			return newError(name, e.Line, ErrInvalid, "an entry without <rs:md change=…>")
+			return newError(name, e.Line, ErrInvalid, "the entry of %s has no change attribute, which every entry of a Change List needs", e.Loc)
 		default:
-			return newError(name, e.Line, ErrInvalid, "change %q is not created, updated or deleted", e.MD.Change)
+			return newError(name, e.Line, ErrInvalid, "change=%q is not created, updated or deleted", e.MD.Change)
 		}
 		if e.MD.Datetime == "" {
 			continue
 		}
 		t, err := parseTime(name, e.Line, "datetime", e.MD.Datetime)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
+		case t.Before(from):
+			return newError(name, e.Line, ErrInvalid, "datetime=%s is before the document's from=%s", e.MD.Datetime, rsxml.FormatTime(from))
+		case t.After(until):
+			return newError(name, e.Line, ErrInvalid, "datetime=%s is after %s%s", e.MD.Datetime, end, rsxml.FormatTime(until))
+		case t.Before(prev):
+			return newError(name, e.Line, ErrInvalid, "datetime=%s is earlier than that of the entry on line %d: entries go oldest first", e.MD.Datetime, prevLine)
 		}
-		if t.Before(from) || t.After(until) {
-			return newError(name, e.Line, ErrInvalid, "datetime %s is outside the document's from %s and until %s",
-				e.MD.Datetime, rsxml.FormatTime(from), rsxml.FormatTime(until))
-		}
-		if t.Before(prev) {
-			return newError(name, e.Line, ErrInvalid, "datetime %s is earlier than the entry before it: changes must be in chronological order", e.MD.Datetime)
-		}
-		prev = t
+		prev, prevLine = t, e.Line
 	}
 	return nil
 }

@@ -51,10 +51,7 @@ func (l *listReader) next() (bool, error) {
 		e, err := l.rd.Next()
 		if err == io.EOF {
 			if l.onlyOne {
-				if l.rd.LateRoot > 0 {
-					return false, lateRoot(l.name)
-				}
-				return false, nil
+				return false, checkRoot(l.name, l.rd, rsxml.CapResourceList)
 			}
 			if err := l.finishPart(); err != nil {
 				return false, err
@@ -97,13 +94,13 @@ func (l *listReader) start(body io.ReadCloser) error {
 		return classify(l.name, err, true)
 	}
 	doc := rd.Doc()
-	if err := checkHeader(l.name, rd, rsxml.CapResourceList); err != nil {
+	if err := checkRoot(l.name, rd, rsxml.CapResourceList); err != nil {
 		body.Close()
 		return err
 	}
 	if doc.Index {
 		body.Close()
-		return newError(l.name, 0, ErrInvalid, "an index listed by the index %s; an index lists only lists", l.site.resourceList)
+		return newError(l.name, 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", l.site.resourceList)
 	}
 	l.rd, l.body, l.entries = rd, body, 0
 	return nil
@@ -129,20 +126,16 @@ func (l *listReader) rewind() error {
 
 // finishPart checks the end of the document open and moves to the next.
 func (l *listReader) finishPart() error {
-	late := l.rd.LateRoot > 0
+	rootErr := checkRoot(l.name, l.rd, rsxml.CapResourceList)
 	err := l.closeBody()
-	if late {
-		return lateRoot(l.name)
+	if rootErr != nil {
+		return rootErr
 	}
 	if err != nil {
 		return &Error{Doc: l.name, Kind: ErrUnreachable, Err: err}
 	}
 	l.part++
 	return nil
-}
-
-func lateRoot(name string) error {
-	return newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
 }
 
 // close closes the document open, and stops the fetch ahead.
@@ -186,7 +179,7 @@ func (l *listReader) entry(e *rsxml.Entry) error {
 // checkEntry checks what every entry of a document must be.
 func checkEntry(name string, e *rsxml.Entry) error {
 	if e.MDCount > 1 {
-		return newError(name, e.Line, ErrInvalid, "an entry has %d <rs:md> elements; one is allowed", e.MDCount)
+		return newError(name, e.Line, ErrInvalid, "the entry has %d <rs:md> elements; at most one is allowed", e.MDCount)
 	}
 	if !isAbsoluteURL(e.Loc) {
 		// Section 7: the URI of the resource. A relative one, as some
@@ -234,21 +227,6 @@ func hashAndLength(name string, e *rsxml.Entry) ([]hashing.Token, int64, error) 
 		return nil, 0, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
 	}
 	return h, n, nil
-}
-
-// checkHeader checks the root of a document read as far as its first
-// entry: ResourceSync, with one root <rs:md> of capability want.
-func checkHeader(name string, rd *rsxml.Reader, want string) error {
-	doc := rd.Doc()
-	switch {
-	case rd.RootMDCount == 0 || doc.MD.Capability == "":
-		return newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…> before its first entry")
-	case rd.RootMDCount > 1:
-		return newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
-	case doc.MD.Capability != want:
-		return newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
-	}
-	return nil
 }
 
 // A prefetch is a document of the Resource List being fetched while the

@@ -153,8 +153,7 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 }
 
 func newReader(opts Options) *reader {
-	// The one place the defaults are filled in: the site read keeps these
-	// options for the documents it reads later.
+	// The one place the defaults are filled in.
 	opts.maxBytes = orDefault(opts.maxBytes, DefaultMaxBytes)
 	opts.maxEntries = orDefault(opts.maxEntries, rsxml.MaxEntries)
 	opts.maxResources = orDefault(opts.maxResources, defaultMaxResources)
@@ -172,7 +171,6 @@ func newReader(opts Options) *reader {
 	return &reader{opts: opts, seen: map[string]bool{}}
 }
 
-// read follows the documents from the Source Description at sd.
 func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 	r.site.src = r.src
 	r.site.opts = r.opts
@@ -232,9 +230,7 @@ func ParseLocation(location string) (*url.URL, error) {
 
 // start opens the source at location and returns the URL of the Source
 // Description (for a directory or a bucket, a stand-in URL mapped to its
-// file or key). The one place a source is chosen: a source is a type of
-// its own, in a file of its own (fetch.go, http.go, s3.go), that
-// implements source.
+// file or key).
 func (r *reader) start(location string) (string, error) {
 	r.site = &Site{}
 	u, err := ParseLocation(location)
@@ -279,11 +275,9 @@ func (r *reader) startDir(location string) (string, error) {
 }
 
 // fetch reads the document at u, checks what every ResourceSync document
-// must be (a Sitemap root with exactly one <rs:md capability>, entries
-// with at most one <rs:md>) and that it is of capability want, and
-// returns it with its bytes.
+// must be and that it is of capability want, and returns it with its
+// bytes.
 func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
-	name := r.src.name(u)
 	if err := r.visit(ctx, u); err != nil {
 		return nil, nil, nil, err
 	}
@@ -291,19 +285,16 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	name := r.src.name(u)
 	rd, err := rsxml.NewReader(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: r.opts.maxBytes})
 	if err != nil {
 		return nil, nil, nil, classify(name, err, true)
 	}
-	entries, err := readEntries(name, rd, r.opts.maxEntries)
+	entries, err := readEntries(name, rd, r.opts.maxEntries, want)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	doc := rd.Doc()
-	if doc.MD.Capability != want {
-		return nil, nil, nil, newError(name, 0, ErrCapability, "capability %q where %q was expected", doc.MD.Capability, want)
-	}
-	return doc, entries, data, nil
+	return rd.Doc(), entries, data, nil
 }
 
 // visit marks the document at u as read, failing if it was already (a
@@ -316,18 +307,18 @@ func (r *reader) visit(ctx context.Context, u string) error {
 	return context.Cause(ctx)
 }
 
-// readEntries reads the rest of a document from rd and checks it as
-// fetch does.
-func readEntries(name string, rd *rsxml.Reader, maxEntries int) ([]*rsxml.Entry, error) {
+// readEntries reads the rest of a document from rd, checking each entry
+// and then the root (checkRoot).
+func readEntries(name string, rd *rsxml.Reader, maxEntries int, want string) ([]*rsxml.Entry, error) {
 	// The entry limit is checked here rather than by the Reader, so that
 	// the error has the line of the first entry too many.
 	var entries []*rsxml.Entry
 	for {
 		e, err := rd.Next()
+		if err == io.EOF {
+			return entries, checkRoot(name, rd, want)
+		}
 		if err != nil {
-			if err == io.EOF {
-				break
-			}
 			return nil, classify(name, err, false)
 		}
 		if len(entries) == maxEntries {
@@ -338,16 +329,24 @@ func readEntries(name string, rd *rsxml.Reader, maxEntries int) ([]*rsxml.Entry,
 		}
 		entries = append(entries, e)
 	}
-	doc := rd.Doc()
+}
+
+// checkRoot checks the root of a document, as far as rd has read it:
+// ResourceSync, with one root <rs:md>, none after the first entry, of
+// capability want.
+func checkRoot(name string, rd *rsxml.Reader, want string) error {
+	got := rd.Doc().MD.Capability
 	switch {
-	case rd.RootMDCount == 0 || doc.MD.Capability == "":
-		return nil, newError(name, 0, ErrNotResourceSync, "the root has no <rs:md capability=…>")
-	case rd.RootMDCount > 1:
-		return nil, newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; one is allowed", rd.RootMDCount)
+	case rd.RootMDCount == 0 || got == "":
+		return newError(name, 0, ErrNotResourceSync, "the root has no <rs:md>, which every ResourceSync document needs: it carries the capability")
 	case rd.LateRoot > 0:
-		return nil, newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+		return newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
+	case rd.RootMDCount > 1:
+		return newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; exactly one is allowed", rd.RootMDCount)
+	case got != want:
+		return newError(name, 0, ErrCapability, "capability %q where %q was expected", got, want)
 	}
-	return entries, nil
+	return nil
 }
 
 // isAbsoluteURL reports whether loc (white space around it aside) is
@@ -516,7 +515,7 @@ func setOf(loc string) (base, set string, ok bool) {
 // on the command line; and not "resourcesync", whose documents' URLs would
 // read as those of one set published under a path resourcesync/.
 func ValidSetName(name string) bool {
-	if name == "" || len(name) > 64 || name == "resourcesync" { // resourcesync/resourcesync/ would read as the one set of resourcesync/
+	if name == "" || len(name) > 64 || name == "resourcesync" {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
@@ -555,7 +554,6 @@ func Sets(ctx context.Context, location string, opts Options) ([]string, error) 
 	return sets, nil
 }
 
-// readCapabilityList reads the capabilities of the Capability List.
 func (r *reader) readCapabilityList(ctx context.Context) error {
 	u := r.site.CapabilityList
 	doc, entries, _, err := r.fetch(ctx, u, rsxml.CapCapabilityList)
@@ -593,7 +591,6 @@ func (s *Site) capability(name string) string {
 	return ""
 }
 
-// parseTime parses a datetime attribute of a document.
 func parseTime(name string, line int, what, v string) (time.Time, error) {
 	t, err := rsxml.ParseTime(strings.TrimSpace(v))
 	if err != nil {

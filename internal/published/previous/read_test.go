@@ -157,7 +157,7 @@ func TestReadOpenChangeList(t *testing.T) {
 		t.Errorf("closed lists %v, open list %+v", site.ChangeLists, cl)
 	}
 	testenv.WriteFile(t, dir, "resourcesync/changelist.xml", strings.Replace(open, "DT", "2024-06-03T00:00:01Z", 1))
-	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
+	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "after the snapshot time") {
 		t.Errorf("a change after the snapshot: %v", err)
 	}
 }
@@ -195,7 +195,7 @@ func TestReadErrors(t *testing.T) {
 		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", line: 2, msg: "root element is <feed>"},
 		{name: "a plain sitemap", mutate: func(t *testing.T, dir string) {
 			testenv.WriteFile(t, dir, ".well-known/resourcesync", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/</loc></url></urlset>`)
-		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", msg: "no <rs:md capability"},
+		}, kind: ErrNotResourceSync, doc: ".well-known/resourcesync", msg: "the root has no <rs:md>"},
 		{name: "entities", mutate: func(t *testing.T, dir string) {
 			testenv.WriteFile(t, dir, part1, `<?xml version="1.0"?>`+"\n"+`<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>`+"\n"+`<urlset>&lol2;</urlset>`)
 		}, kind: ErrNotResourceSync, doc: part1, line: 2, msg: "DOCTYPE"},
@@ -258,13 +258,13 @@ func TestReadErrors(t *testing.T) {
 		{name: "changes out of order", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-03T00:00:00Z"`)
 			edit(t, dir, cl2, `change="deleted" datetime="2024-06-03T00:00:00Z"`, `change="deleted" datetime="2024-06-02T01:00:00Z"`)
-		}, kind: ErrInvalid, doc: cl2, line: 12, msg: "chronological"},
+		}, kind: ErrInvalid, doc: cl2, line: 12, msg: "entries go oldest first"},
 		{name: "a change outside its list", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-01T06:30:00Z"`)
-		}, kind: ErrInvalid, doc: cl2, line: 7, msg: "outside the document's from"},
+		}, kind: ErrInvalid, doc: cl2, line: 7, msg: "the document's from"},
 		{name: "an unknown change", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `change="updated"`, `change="modified"`)
-		}, kind: ErrInvalid, doc: cl2, line: 7, msg: `change "modified"`},
+		}, kind: ErrInvalid, doc: cl2, line: 7, msg: `change="modified"`},
 		{name: "an index that disagrees with its list", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, index, `until="2024-06-02T00:00:00Z"`, `until="2024-06-02T12:00:00Z"`)
 		}, kind: ErrInvalid, doc: "changelist-20240602T000000Z.xml", msg: "but its index says 2024-06-02T12:00:00Z"},

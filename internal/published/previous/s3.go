@@ -1,14 +1,13 @@
 package previous
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
-	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
 // bucketSource reads the previous build from the bucket its output was
@@ -85,11 +84,7 @@ func (s *bucketSource) get(ctx context.Context, u string, max int64) ([]byte, er
 		return nil, err
 	}
 	defer body.Close()
-	data, err := io.ReadAll(body)
-	if err != nil {
-		return nil, readError(s.name(u), err)
-	}
-	return data, nil
+	return readDoc(s.name(u), body, max)
 }
 
 func (s *bucketSource) open(ctx context.Context, u string, max int64) (io.ReadCloser, error) {
@@ -101,38 +96,17 @@ func (s *bucketSource) open(ctx context.Context, u string, max int64) (io.ReadCl
 // wait for.
 func (s *bucketSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
 	if spillDir == "" {
-		data, err := s.get(ctx, u, max)
-		if err != nil {
-			return nil, err
-		}
-		return nopSeekCloser{bytes.NewReader(data)}, nil
+		return inMemory(s.get(ctx, u, max))
 	}
 	body, err := s.body(ctx, u, max)
 	if err != nil {
 		return nil, err
 	}
 	defer body.Close()
-	f, err := confined.CreateTemp(spillDir, "previous-part-*.xml")
-	if err != nil {
-		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-	}
-	sf := &spillFile{f}
-	if _, err = io.Copy(f, body); err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		sf.Close()
-		return nil, readError(s.name(u), err)
-	}
-	return sf, nil
-}
-
-// readError is the Error of a read of a document that broke off: err
-// itself if it is one (over the limit).
-func readError(name string, err error) error {
-	var pe *Error
-	if errors.As(err, &pe) {
-		return err
-	}
-	return &Error{Doc: name, Kind: ErrUnreachable, Err: err}
+	return spill(spillDir, u, func(f *os.File) error {
+		if _, err := io.Copy(f, body); err != nil {
+			return readError(s.name(u), err)
+		}
+		return nil
+	})
 }
