@@ -10,6 +10,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/storage/stage"
+	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -74,7 +75,7 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 		if f := previousFault(copied, errorFindings(rep), cfg.Out); f != nil {
 			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
 		}
-		return invalidOutput(rep.Errors, errorFindings(rep))
+		return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(rep.Errors, "error")), errorFindings(rep)))
 	}
 	first := map[string]validate.Finding{}
 	for _, f := range rep.Findings {

@@ -132,7 +132,9 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	}
 	if site.DocsBase != b.cfg.DocsURL.String() {
 		if !b.cfg.Changes.NewHistory {
-			return otherSite(site.DocsBase, b.cfg.DocsURL.String())
+			e := failed(KindOtherSite, "%w: the previous build was published at %s, this build at %s: its change history is not this site's", errPrevious, site.DocsBase, b.cfg.DocsURL)
+			e.URL = b.cfg.DocsURL.String()
+			return e
 		}
 		b.notice(fmt.Sprintf("the previous build was published at %s, this build at %s: starting a new change history, with no Change List yet",
 			site.DocsBase, b.cfg.DocsURL))
