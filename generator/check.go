@@ -29,7 +29,6 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-// errorFindings are the error findings of rep.
 func errorFindings(rep *validate.Report) []validate.Finding {
 	var out []validate.Finding
 	for _, f := range rep.Findings {

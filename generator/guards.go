@@ -50,15 +50,13 @@ func ParseDeleteLimit(s string) (DeleteLimit, error) {
 	return DeleteLimit{N: n, Percent: pct}, nil
 }
 
-// UnmarshalText reads l as ParseDeleteLimit does.
 func (l *DeleteLimit) UnmarshalText(b []byte) (err error) {
 	*l, err = ParseDeleteLimit(string(b))
 	return err
 }
 
-// UnmarshalTOML reads l from a value of a TOML file (with go-toml's
-// EnableUnmarshalerInterface): a string, or a count as a bare number
-// (max-delete = 200).
+// UnmarshalTOML reads a string, or a count as a bare number (max-delete =
+// 200), with go-toml's EnableUnmarshalerInterface.
 func (l *DeleteLimit) UnmarshalTOML(value []byte) error {
 	s := string(value)
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') {
@@ -77,7 +75,6 @@ func (l DeleteLimit) String() string {
 	return strconv.Itoa(l.N)
 }
 
-// allows reports whether deleting deleted of total resources is within l.
 func (l DeleteLimit) allows(deleted, total int) bool {
 	switch {
 	case l.N < 0 || deleted == 0:

@@ -76,11 +76,9 @@ type Archive struct {
 	ResourceDumps units.Duration `toml:"archive-resource-dumps"`
 }
 
-// drops reports whether the build may stop publishing capability (Drop).
 func (ch *Changes) drops(capability string) bool { return slices.Contains(ch.Drop, capability) }
 
-// dropField names, in errors, the entry of Changes.Drop that drops
-// capability.
+// dropField names, in errors, the entry of Changes.Drop of capability.
 func dropField(capability string) string { return "Changes.Drop[" + capability + "]" }
 
 // history is the state of a build that depends on earlier builds: the

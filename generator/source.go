@@ -122,7 +122,7 @@ func (b *build) owned(real string) bool {
 		r == stage.WellKnownFile || strings.HasPrefix(r, stage.WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
-// scan lists and hashes the files of a tree or an archive, sorted by path.
+// scan lists and hashes the files of the source, sorted by path.
 func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.archive != nil {
 		return b.scanArchive(ctx)

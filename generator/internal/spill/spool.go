@@ -168,7 +168,6 @@ func linkFields(l *rsxml.Link) []*string {
 	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile}
 }
 
-// Len returns the number of resources.
 func (s *ResourceSpool) Len() int { return s.file.Len() }
 
 // Close removes the file, once it is of no more use; Area.Remove closes
@@ -269,10 +268,9 @@ func (a *Area) Path() (string, error) {
 	return a.dir, nil
 }
 
-// Track has remove close c.
+// Track has Remove close c.
 func (a *Area) Track(c interface{ Close() }) { a.open = append(a.open, c) }
 
-// Remove closes the spools and removes the directory.
 func (a *Area) Remove() error {
 	for _, s := range a.open {
 		s.Close()
