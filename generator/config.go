@@ -17,6 +17,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
@@ -429,7 +430,7 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 		add(&FieldError{Field: "Changes.Archive.Keep", Value: ar.Keep, Err: errShorter, With: "Changes.Keep",
 			Detail: "the archive keeps the changes the Change List drops"})
 	case ar.Keep > 0 && ch.drops(rsxml.CapChangeListArchive):
-		add(&FieldError{Field: dropField(rsxml.CapChangeListArchive), Err: errConflict, With: "Changes.Archive.Keep", Detail: "one drops the Change List Archive, the other keeps it"})
+		add(&FieldError{Field: docs.DropField(rsxml.CapChangeListArchive), Err: errConflict, With: "Changes.Archive.Keep", Detail: "one drops the Change List Archive, the other keeps it"})
 	}
 	ch.validateSnapshots(add, "Resource List", rsxml.CapResourceListArchive, ar.ResourceLists, true)
 	ch.validateSnapshots(add, "Resource Dump", rsxml.CapResourceDumpArchive, ar.ResourceDumps, c.Dump.Enabled)
@@ -480,9 +481,9 @@ func (ch *Changes) validateSnapshots(add func(*FieldError), what, capability str
 	case every < 0:
 		add(&FieldError{Field: field, Value: every, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
 	case every > 0 && ch.drops(rsxml.CapChangeListArchive):
-		add(&FieldError{Field: field, Err: errConflict, With: dropField(rsxml.CapChangeListArchive), Detail: "every archive is dropped"})
+		add(&FieldError{Field: field, Err: errConflict, With: docs.DropField(rsxml.CapChangeListArchive), Detail: "every archive is dropped"})
 	case every > 0 && ch.drops(capability):
-		add(&FieldError{Field: dropField(capability), Err: errConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
+		add(&FieldError{Field: docs.DropField(capability), Err: errConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
 	case every > 0 && !has:
 		add(&FieldError{Field: field, Err: errNeeds, With: "Dump.Enabled", Detail: "it archives the " + what})
 	case every > 0 && ch.Archive.Keep == 0:
