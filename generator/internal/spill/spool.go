@@ -54,21 +54,6 @@ func (a *Area) Resources() (*ResourceSpool, error) {
 	return s, nil
 }
 
-// ResourcesOf spools resources, sorted by path.
-func (a *Area) ResourcesOf(resources []Resource) (*ResourceSpool, error) {
-	s, err := a.Resources()
-	if err != nil {
-		return nil, err
-	}
-	for i := range resources {
-		if err := s.Add(&resources[i]); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
 // The flags of a spooled resource.
 const (
 	spoolKept = 1 << iota // Resource.kept
