@@ -3,9 +3,10 @@ package generator
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/report"
@@ -82,23 +83,14 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 			first[f.Rule] = f
 		}
 	}
-	rules := make([]string, 0, len(first))
-	for r := range first {
-		rules = append(rules, r)
-	}
-	sort.Strings(rules)
-	for _, r := range rules {
-		f := first[r]
-		notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, moreText(rep.ByRule[r]-1)))
+	for _, r := range slices.Sorted(maps.Keys(first)) {
+		f, more := first[r], ""
+		if n := rep.ByRule[r] - 1; n > 0 {
+			more = fmt.Sprintf(", and %d more like it", n)
+		}
+		notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, more))
 	}
 	return nil
-}
-
-func moreText(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(", and %d more like it", n)
 }
 
 // previousFault returns findings (of the stage's check, whose documents
