@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
-	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
@@ -145,16 +144,5 @@ func (j *digestsJob) finish() error {
 func (j *digestsJob) abort() {
 	if j.r != nil {
 		j.r.Abort()
-	}
-}
-
-// bucketFiles opens the objects of the source for the dumps to package.
-func bucketFiles(ctx context.Context, source string) dumps.Source {
-	return func() (dumps.Files, error) {
-		src, err := bucketscan.Open(ctx, source)
-		if err != nil {
-			return nil, err
-		}
-		return src.Files(ctx), nil
 	}
 }

@@ -3,13 +3,15 @@ package generator
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/internal/storage/stage"
+	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -28,7 +30,6 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-// errorFindings are the error findings of rep.
 func errorFindings(rep *validate.Report) []validate.Finding {
 	var out []validate.Finding
 	for _, f := range rep.Findings {
@@ -74,7 +75,7 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 		if f := previousFault(copied, errorFindings(rep), cfg.Out); f != nil {
 			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
 		}
-		return invalidOutput(rep.Errors, errorFindings(rep))
+		return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(rep.Errors, "error")), errorFindings(rep)))
 	}
 	first := map[string]validate.Finding{}
 	for _, f := range rep.Findings {
@@ -82,23 +83,14 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 			first[f.Rule] = f
 		}
 	}
-	rules := make([]string, 0, len(first))
-	for r := range first {
-		rules = append(rules, r)
-	}
-	sort.Strings(rules)
-	for _, r := range rules {
-		f := first[r]
-		notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, moreText(rep.ByRule[r]-1)))
+	for _, r := range slices.Sorted(maps.Keys(first)) {
+		f, more := first[r], ""
+		if n := rep.ByRule[r] - 1; n > 0 {
+			more = fmt.Sprintf(", and %d more like it", n)
+		}
+		notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, more))
 	}
 	return nil
-}
-
-func moreText(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(", and %d more like it", n)
 }
 
 // previousFault returns findings (of the stage's check, whose documents

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/internal/testenv"
@@ -101,10 +102,7 @@ func BenchmarkCheck(b *testing.B) {
 		resources[i] = spill.Resource{Path: p, Loc: loc, Length: int64(1000 + i), Modified: cfg.At.Add(-time.Duration(i) * time.Minute),
 			Hash: []hashing.Token{{Alg: "sha-256", Digest: bytes.Repeat(binary.BigEndian.AppendUint32(nil, uint32(i)), 8)}}, Type: "text/html"}
 	}
-	spooled, err := bd.spill.ResourcesOf(resources)
-	if err != nil {
-		b.Fatal(err)
-	}
+	spooled := spilltest.Spool(b, &bd.spill, resources)
 	if err := bd.writeResourceList(context.Background(), spooled, bd.at); err != nil {
 		b.Fatal(err)
 	}

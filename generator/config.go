@@ -17,6 +17,7 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
+	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
@@ -129,36 +130,22 @@ type seams struct {
 	noLinks     bool                            // packages.Copier.NoLinks: carried packages copied, as from another file system
 }
 
-// The kinds of a *FieldError: what is wrong with a field of a Config.
+// The kinds of a *FieldError (FieldError.Err).
 var (
-	// errRequired: the field must be given.
-	errRequired = errors.New("is required")
-	// errOutOfRange: the value is outside the range the field takes.
+	errRequired   = errors.New("is required")
 	errOutOfRange = errors.New("is out of range")
-	// errInvalid: the value is malformed (a URL, a pattern, a name).
-	errInvalid = errors.New("is not valid")
-	// errNeeds: the field only has a meaning with another one, not given.
-	errNeeds = errors.New("needs")
-	// errConflict: the field does not apply with another one, given.
-	errConflict = errors.New("does not apply with")
-	// errSame: the field has the same value as another, which must differ.
-	errSame = errors.New("is the same as")
-	// errShorter: the field is a duration shorter than another, which it
-	// must not be.
-	errShorter = errors.New("is shorter than")
+	errInvalid    = errors.New("is not valid") // malformed: a URL, a pattern, a name
+	errNeeds      = errors.New("needs")
+	errConflict   = errors.New("does not apply with")
+	errSame       = errors.New("is the same as")
+	errShorter    = errors.New("is shorter than")
 )
 
-// Limits of a Config, checked by Validate.
 const (
-	// maxJobs bounds Config.Jobs.
-	maxJobs = 1024
-	// minMaxBytes is the least Limits.MaxBytes: a document must hold its
-	// header and at least one entry.
-	minMaxBytes = 4096
+	maxJobs     = 1024
+	minMaxBytes = 4096         // a document must hold its header and at least one entry
+	maxEpoch    = 253402300799 // 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year
 )
-
-// maxEpoch is 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year.
-const maxEpoch = 253402300799
 
 // A FieldError is what Config.Validate finds wrong with one field of a
 // Config. Field names the field as Go spells it, with the struct it is in:
@@ -277,20 +264,14 @@ func (c *Config) validateSource(add func(*FieldError)) {
 			Detail: "the URL where the documents are served; or a base URL, which relative locs are joined to and which it defaults to"})
 	}
 	if c.Export == "" {
-		for _, f := range []struct {
-			field string
-			set   bool
-		}{{"ExportFormat", c.ExportFormat != ""}, {"ChangesWindow", c.ChangesWindow != 0}, {"SkipBadRecords", c.SkipBadRecords}} {
+		for _, f := range []given{{"ExportFormat", c.ExportFormat != ""}, {"ChangesWindow", c.ChangesWindow != 0}, {"SkipBadRecords", c.SkipBadRecords}} {
 			if f.set {
 				add(&FieldError{Field: f.field, Err: errNeeds, With: "Export", Detail: "it applies to a record export only"})
 			}
 		}
 		return
 	}
-	for _, f := range []struct {
-		field string
-		set   bool
-	}{{"Filter.Include", len(c.Filter.Include) > 0}, {"Filter.Exclude", len(c.Filter.Exclude) > 0},
+	for _, f := range []given{{"Filter.Include", len(c.Filter.Include) > 0}, {"Filter.Exclude", len(c.Filter.Exclude) > 0},
 		{"Filter.Hidden", c.Filter.Hidden}, {"FollowSymlinks", c.FollowSymlinks}} {
 		if f.set {
 			add(&FieldError{Field: f.field, Err: errConflict, With: "Export", Detail: "records are selected by their status in the export"})
@@ -304,6 +285,13 @@ func (c *Config) validateSource(add func(*FieldError)) {
 		add(&FieldError{Field: "ExportFormat", Err: errRequired,
 			Detail: fmt.Sprintf("the name %s does not tell it (.jsonl, .ndjson or .csv, optionally .gz)", c.Export)})
 	}
+}
+
+// given says whether a field is set, for the checks of fields that apply
+// only with another one.
+type given struct {
+	field string
+	set   bool
 }
 
 // validateTree checks how a tree is read and hashed.
@@ -397,10 +385,7 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 	if c.Export != "" {
 		// A record export publishes a Change List of its own, from its
 		// records' times.
-		for _, f := range []struct {
-			field string
-			set   bool
-		}{{"Changes.Previous", ch.Previous != ""}, {"Changes.Dump", ch.Dump}, {"Cache", c.Cache != ""}} {
+		for _, f := range []given{{"Changes.Previous", ch.Previous != ""}, {"Changes.Dump", ch.Dump}, {"Cache", c.Cache != ""}} {
 			if f.set {
 				add(&FieldError{Field: f.field, Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times"})
 			}
@@ -445,7 +430,7 @@ func (c *Config) validateChanges(add func(*FieldError)) {
 		add(&FieldError{Field: "Changes.Archive.Keep", Value: ar.Keep, Err: errShorter, With: "Changes.Keep",
 			Detail: "the archive keeps the changes the Change List drops"})
 	case ar.Keep > 0 && ch.drops(rsxml.CapChangeListArchive):
-		add(&FieldError{Field: dropField(rsxml.CapChangeListArchive), Err: errConflict, With: "Changes.Archive.Keep", Detail: "one drops the Change List Archive, the other keeps it"})
+		add(&FieldError{Field: docs.DropField(rsxml.CapChangeListArchive), Err: errConflict, With: "Changes.Archive.Keep", Detail: "one drops the Change List Archive, the other keeps it"})
 	}
 	ch.validateSnapshots(add, "Resource List", rsxml.CapResourceListArchive, ar.ResourceLists, true)
 	ch.validateSnapshots(add, "Resource Dump", rsxml.CapResourceDumpArchive, ar.ResourceDumps, c.Dump.Enabled)
@@ -496,9 +481,9 @@ func (ch *Changes) validateSnapshots(add func(*FieldError), what, capability str
 	case every < 0:
 		add(&FieldError{Field: field, Value: every, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
 	case every > 0 && ch.drops(rsxml.CapChangeListArchive):
-		add(&FieldError{Field: field, Err: errConflict, With: dropField(rsxml.CapChangeListArchive), Detail: "every archive is dropped"})
+		add(&FieldError{Field: field, Err: errConflict, With: docs.DropField(rsxml.CapChangeListArchive), Detail: "every archive is dropped"})
 	case every > 0 && ch.drops(capability):
-		add(&FieldError{Field: dropField(capability), Err: errConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
+		add(&FieldError{Field: docs.DropField(capability), Err: errConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
 	case every > 0 && !has:
 		add(&FieldError{Field: field, Err: errNeeds, With: "Dump.Enabled", Detail: "it archives the " + what})
 	case every > 0 && ch.Archive.Keep == 0:
@@ -584,18 +569,8 @@ func (c *Config) validateNotification(add func(*FieldError)) {
 // topics are the topics of the change and framework channels: those given,
 // else the default ones under the documents of the build's set.
 func (c *Config) topics() (change, framework string) {
-	change, framework = c.Notification.ChangeTopic, c.Notification.FrameworkTopic
-	docs := c.DocsURL
-	if docs.IsZero() {
-		docs = c.BaseURL
-	}
-	if change == "" {
-		change = docs.String() + setDir(c.Set) + "/" + DefaultChangeTopic
-	}
-	if framework == "" {
-		framework = docs.String() + setDir(c.Set) + "/" + DefaultFrameworkTopic
-	}
-	return change, framework
+	dir := cmp.Or(c.DocsURL, c.BaseURL).String() + setDir(c.Set) + "/"
+	return cmp.Or(c.Notification.ChangeTopic, dir+DefaultChangeTopic), cmp.Or(c.Notification.FrameworkTopic, dir+DefaultFrameworkTopic)
 }
 
 // httpURL reports whether s is an absolute http or https URL.

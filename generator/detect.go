@@ -9,6 +9,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/text/display"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
@@ -54,7 +55,9 @@ func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpoo
 	}
 	b.history.changes = changes
 	if changes.Len() > 0 && !j.Since.Before(b.at) {
-		return nil, snapshotTime(j.Since, changes.Len())
+		// The changes would have no interval to be listed in.
+		return nil, failed(KindSnapshotTime, "%w: the previous build's snapshot time %s is this build's too, yet %s changed: a Change List needs a later snapshot time",
+			errPrevious, rsxml.FormatTime(j.Since), units.Count(changes.Len(), "resource"))
 	}
 	return out, b.checkDeletes(out.Len()) // before the dumps are packed; again once they are (run)
 }

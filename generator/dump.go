@@ -1,10 +1,15 @@
 package generator
 
 import (
+	"context"
+	"fmt"
 	"time"
 
+	"github.com/rsgen/rsgen/generator/internal/bucketscan"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
+	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
+	"github.com/rsgen/rsgen/internal/text/display"
 	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/zipdump"
 )
@@ -24,17 +29,40 @@ func (b *build) packaging() dumps.Packaging {
 	if !b.cfg.FixedTime {
 		clock = b.cfg.now
 	}
-	return dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Jobs: b.cfg.Jobs,
+	p := dumps.Packaging{Docs: b.docs, Hashes: b.cfg.Hashes, Compression: b.cfg.Dump.Compression, Jobs: b.cfg.Jobs,
 		MaxBytes: int64(b.cfg.Dump.MaxBytes), Limits: b.cfg.Limits.list(), At: b.at, Clock: clock, Completed: b.completed,
-		Files: sourceFiles(b.cfg, b.root, b.archive), Of: sourceNoun(b.cfg.Source), Problems: &b.problems, Notice: b.notice, WrapFile: b.cfg.dumpFile}
-}
-
-// sourceNoun is what the files of source are of, in messages.
-func sourceNoun(source string) string {
+		Problems: &b.problems, Notice: b.notice, WrapFile: b.cfg.dumpFile}
+	source := b.cfg.Source
 	if bucket.IsURL(source) {
-		return "bucket"
+		p.Of = "bucket" // a tree's, an archive's and an inventory's are unnamed, as they always were
 	}
-	return "" // a tree's, or an archive's as they always said
+	switch {
+	case bucketscan.IsSource(source):
+		p.Files = func() (dumps.Files, error) {
+			src, err := bucketscan.Open(context.Background(), source) // a dump is not stopped half-way through an object
+			if err != nil {
+				return nil, err
+			}
+			return src.Files(context.Background()), nil
+		}
+	case b.archive != nil:
+		p.Files = func() (dumps.Files, error) {
+			m, err := b.archive.OpenMembers()
+			if err != nil {
+				return nil, err // not a nil *Members
+			}
+			return m, nil
+		}
+	default:
+		p.Files = func() (dumps.Files, error) {
+			f, err := treescan.Tree{Root: b.root, Follow: b.cfg.FollowSymlinks}.Open()
+			if err != nil {
+				return nil, fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
+			}
+			return f, nil
+		}
+	}
+	return p
 }
 
 // dump is the Resource Dump of b (package dumps).

@@ -4,14 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/exports"
 	"github.com/rsgen/rsgen/generator/report"
-	"github.com/rsgen/rsgen/internal/documents/rsxml"
-	"github.com/rsgen/rsgen/internal/text/units"
-	"github.com/rsgen/rsgen/validate"
 )
 
 // An Error is a failure of Build or BuildSite that a program may act on:
@@ -139,74 +135,6 @@ func (b *build) emptySource(what string) error {
 	return e
 }
 
-func massDelete(deleted, published int, limit DeleteLimit) error {
-	e := failed(KindMassDelete, "this build would delete %d of the %s published before (%d%%), more than the limit of %s; nothing was published",
-		deleted, units.Count(published, "resource"), percentOf(deleted, published), limit)
-	e.N = deleted
-	return e
-}
-
-func percentOf(n, total int) int {
-	if total == 0 {
-		return 0
-	}
-	return int(int64(n) * 100 / int64(total))
-}
-
-// otherSite refuses a previous build published at prev, for other URLs
-// than this build's (this).
-func otherSite(prev, this string) error {
-	e := failed(KindOtherSite, "%w: the previous build was published at %s, this build at %s: its change history is not this site's", errPrevious, prev, this)
-	e.URL = this
-	return e
-}
-
-// dumpDropped refuses a build that would no longer publish the dump of
-// capability (rsxml.CapResourceDump or CapChangeDump): its packages, and
-// for a Change Dump the changes they carry, would be gone.
-func dumpDropped(capability string) error {
-	what := "Resource Dump"
-	if capability == rsxml.CapChangeDump {
-		what = "Change Dump, and with it the changes its packages carry"
-	}
-	e := failed(KindDropped, "the previous build published a %s, which this build would delete", what)
-	e.Capability = capability
-	return e
-}
-
-// archiveDropped refuses a build that would no longer publish the
-// archive of capability, which lists lists: Destinations away longer than
-// the Change Lists reach would lose the history it keeps.
-func archiveDropped(capability string, lists int) error {
-	what, of := "Change List Archive", "Change List"
-	switch capability {
-	case rsxml.CapChangeDumpArchive:
-		what, of = "Change Dump Archive", "Change Dump"
-	case rsxml.CapResourceListArchive:
-		what, of = "Resource List Archive", "Resource List"
-	case rsxml.CapResourceDumpArchive:
-		what, of = "Resource Dump Archive", "Resource Dump"
-	}
-	e := failed(KindDropped, "the previous build published a %s of %s, which this build would delete", what, units.Count(lists, of))
-	e.Capability, e.N = capability, lists
-	return e
-}
-
-// snapshotTime refuses a given snapshot time at that is not after the
-// previous build's (prev), yet changes resources changed: they would have
-// no interval to be listed in.
-func snapshotTime(prev time.Time, changes int) error {
-	return failed(KindSnapshotTime, "%w: the previous build's snapshot time %s is this build's too, yet %s changed: a Change List needs a later snapshot time",
-		errPrevious, rsxml.FormatTime(prev), units.Count(changes, "resource"))
-}
-
-// clockBehind refuses a previous build whose snapshot time prev is later
-// than the clock by more than maxClockBehind: built with a --at in the
-// future, or on a runner whose clock ran ahead.
-func clockBehind(prev, clock time.Time) error {
-	return failed(KindClockBehind, "%w: its snapshot time %s is later than the clock, %s", errPrevious, rsxml.FormatTime(prev), rsxml.FormatTime(clock))
-}
-
 // setsRemoved refuses a build that would stop publishing sets that the
 // previous build published, and with them every resource and the change
 // history of each. The sets are named as in Site.RemoveSets.
@@ -219,10 +147,4 @@ func setsRemoved(sets []string) error {
 		strings.Join(names, ", "), map[bool]string{true: "its", false: "their"}[len(sets) == 1])
 	e.Sets = sets
 	return e
-}
-
-// invalidOutput reports that what a build was about to publish fails
-// validation with errs errors, the first of which are findings.
-func invalidOutput(errs int, findings []validate.Finding) error {
-	return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(errs, "error")), findings))
 }

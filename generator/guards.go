@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // Guards: a build refuses, publishing nothing, what looks like a mistake
@@ -48,15 +50,13 @@ func ParseDeleteLimit(s string) (DeleteLimit, error) {
 	return DeleteLimit{N: n, Percent: pct}, nil
 }
 
-// UnmarshalText reads l as ParseDeleteLimit does.
 func (l *DeleteLimit) UnmarshalText(b []byte) (err error) {
 	*l, err = ParseDeleteLimit(string(b))
 	return err
 }
 
-// UnmarshalTOML reads l from a value of a TOML file (with go-toml's
-// EnableUnmarshalerInterface): a string, or a count as a bare number
-// (max-delete = 200).
+// UnmarshalTOML reads a string, or a count as a bare number (max-delete =
+// 200), with go-toml's EnableUnmarshalerInterface.
 func (l *DeleteLimit) UnmarshalTOML(value []byte) error {
 	s := string(value)
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') {
@@ -75,7 +75,6 @@ func (l DeleteLimit) String() string {
 	return strconv.Itoa(l.N)
 }
 
-// allows reports whether deleting deleted of total resources is within l.
 func (l DeleteLimit) allows(deleted, total int) bool {
 	switch {
 	case l.N < 0 || deleted == 0:
@@ -109,41 +108,61 @@ func (b *build) checkDeletes(published int) error {
 	if limit.allows(deleted, before) {
 		return nil
 	}
-	return massDelete(deleted, before, limit)
+	percent := 0
+	if before > 0 {
+		percent = int(int64(deleted) * 100 / int64(before))
+	}
+	e := failed(KindMassDelete, "this build would delete %d of the %s published before (%d%%), more than the limit of %s; nothing was published",
+		deleted, units.Count(before, "resource"), percent, limit)
+	e.N = deleted
+	return e
 }
 
 // checkDumps fails with a KindDropped if the previous build published a
-// dump or an archive that this one would not.
+// dump or an archive that this one would not: Destinations away longer
+// than the Change Lists reach would lose the packages or history it keeps.
 func (b *build) checkDumps() error {
 	prev, ch := b.history.prev, &b.cfg.Changes
 	allArchives := ch.drops(rsxml.CapChangeListArchive)
+	archives := map[string]struct {
+		a  *previous.Archive
+		of string
+	}{
+		rsxml.CapChangeListArchive:   {prev.ChangeListArchive, "Change List"},
+		rsxml.CapChangeDumpArchive:   {prev.ChangeDumpArchive, "Change Dump"},
+		rsxml.CapResourceListArchive: {prev.ResourceListArchive, "Resource List"},
+		rsxml.CapResourceDumpArchive: {prev.ResourceDumpArchive, "Resource Dump"},
+	}
 	for _, c := range prev.Capabilities {
+		dump := c.Name
 		switch {
 		case c.Name == rsxml.CapResourceDump && !b.cfg.Dump.Enabled && !ch.drops(c.Name),
 			c.Name == rsxml.CapChangeDump && !ch.Dump && !ch.drops(c.Name):
-			return dumpDropped(c.Name)
 		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && ch.Archive.Keep == 0 && !allArchives,
 			c.Name == rsxml.CapResourceListArchive && ch.Archive.ResourceLists == 0 && !allArchives && !ch.drops(c.Name),
 			c.Name == rsxml.CapResourceDumpArchive && ch.Archive.ResourceDumps == 0 && !allArchives && !ch.drops(c.Name):
-			a := prev.ChangeListArchive
-			switch c.Name {
-			case rsxml.CapChangeDumpArchive:
-				a = prev.ChangeDumpArchive
-			case rsxml.CapResourceListArchive:
-				a = prev.ResourceListArchive
-			case rsxml.CapResourceDumpArchive:
-				a = prev.ResourceDumpArchive
-			}
+			ar := archives[c.Name]
 			n := 0
-			if a != nil {
-				n = len(a.Lists)
+			if ar.a != nil {
+				n = len(ar.a.Lists)
 			}
-			return archiveDropped(c.Name, n)
+			e := failed(KindDropped, "the previous build published a %s Archive of %s, which this build would delete", ar.of, units.Count(n, ar.of))
+			e.Capability, e.N = c.Name, n
+			return e
 		case c.Name == rsxml.CapChangeDumpArchive && !ch.Dump && !ch.drops(rsxml.CapChangeDump):
 			// The archive of a Change Dump whose packages have all
 			// expired: the dump, gone, is not listed any more.
-			return dumpDropped(rsxml.CapChangeDump)
+			dump = rsxml.CapChangeDump
+		default:
+			continue
 		}
+		what := "Resource Dump"
+		if dump == rsxml.CapChangeDump {
+			what = "Change Dump, and with it the changes its packages carry"
+		}
+		e := failed(KindDropped, "the previous build published a %s, which this build would delete", what)
+		e.Capability = dump
+		return e
 	}
 	return nil
 }
@@ -165,7 +184,7 @@ func (b *build) afterPrevious(prevAt time.Time) error {
 		return nil
 	}
 	if prevAt.Sub(b.at) > maxClockBehind {
-		return clockBehind(prevAt, b.at)
+		return failed(KindClockBehind, "%w: its snapshot time %s is later than the clock, %s", errPrevious, rsxml.FormatTime(prevAt), rsxml.FormatTime(b.at))
 	}
 	next := prevAt.Add(time.Second)
 	b.notice(fmt.Sprintf("the clock (%s) is not past the previous build's snapshot time: this build's is %s, a second after it",

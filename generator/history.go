@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
+	"github.com/rsgen/rsgen/generator/internal/changelists"
 	"github.com/rsgen/rsgen/generator/internal/detect"
+	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/packages"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
@@ -76,12 +78,7 @@ type Archive struct {
 	ResourceDumps units.Duration `toml:"archive-resource-dumps"`
 }
 
-// drops reports whether the build may stop publishing capability (Drop).
 func (ch *Changes) drops(capability string) bool { return slices.Contains(ch.Drop, capability) }
-
-// dropField names, in errors, the entry of Changes.Drop that drops
-// capability.
-func dropField(capability string) string { return "Changes.Drop[" + capability + "]" }
 
 // history is the state of a build that depends on earlier builds: the
 // previous build, the changes since, and the hash cache.
@@ -132,7 +129,9 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	}
 	if site.DocsBase != b.cfg.DocsURL.String() {
 		if !b.cfg.Changes.NewHistory {
-			return otherSite(site.DocsBase, b.cfg.DocsURL.String())
+			e := failed(KindOtherSite, "%w: the previous build was published at %s, this build at %s: its change history is not this site's", errPrevious, site.DocsBase, b.cfg.DocsURL)
+			e.URL = b.cfg.DocsURL.String()
+			return e
 		}
 		b.notice(fmt.Sprintf("the previous build was published at %s, this build at %s: starting a new change history, with no Change List yet",
 			site.DocsBase, b.cfg.DocsURL))
@@ -150,4 +149,30 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	b.history.copier = &packages.Copier{Docs: b.docs, Prev: site, NoLinks: b.cfg.noLinks}
 	b.history.report = &report.ChangeReport{Since: site.At}
 	return b.checkDumps()
+}
+
+// publishChanges publishes the Change Lists, then the Change Dump if
+// asked for, then the Change List Archive if asked for. The first build,
+// without a previous one, publishes none: there is nothing to compare
+// with.
+func (b *build) publishChanges(ctx context.Context) error {
+	if b.history.prev == nil {
+		return nil
+	}
+	ch := &changelists.Lists{Docs: b.docs, Keep: time.Duration(b.cfg.Changes.Keep), ArchiveKeep: time.Duration(b.cfg.Changes.Archive.Keep), Limits: b.cfg.Limits.list(), At: b.at,
+		Prev: b.history.prev, Changes: b.history.changes, Report: b.history.report, Notice: b.notice}
+	from, err := ch.Publish(ctx)
+	if err != nil {
+		return err
+	}
+	if b.cfg.Changes.Dump {
+		cd := &dumps.ChangeDump{Packaging: b.packaging(), Changes: b.history.changes, Prev: b.history.prev, Copier: b.history.copier,
+			Keep: time.Duration(b.cfg.Changes.Keep), ArchiveKeep: time.Duration(b.cfg.Changes.Archive.Keep), Report: b.history.report}
+		if err := cd.Write(ctx, from); err != nil {
+			return err
+		}
+	} else if a := b.history.prev.ChangeDumpArchive; a != nil && len(a.Lists) > 0 { // dropped with the Change Dump (checkDumps)
+		b.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published, with the Change Dump", units.Count(len(a.Lists), "Change Dump")))
+	}
+	return ch.WriteArchive(ctx)
 }

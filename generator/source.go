@@ -11,7 +11,6 @@ import (
 
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/bucketscan"
-	"github.com/rsgen/rsgen/generator/internal/dumps"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/hosting"
@@ -25,32 +24,49 @@ import (
 // exports) streams through sorters on disk instead and writes its own
 // lists (runExport).
 
-// sourceOf checks the source of cfg and returns the root of a directory
-// tree, or an archive, or neither for a record export.
+// sourceOf returns the root of cfg's directory tree (absolute, with
+// symbolic links resolved) once it is found readable, or its archive, or
+// neither for a record export or a bucket (opened by scanBucket).
 func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
-	if cfg.Export != "" {
-		if cfg.Source != "" {
-			return "", nil, errors.New("give a source or a record export, not both")
-		}
+	src := cfg.Source
+	if cfg.Export != "" || bucketscan.IsSource(src) {
 		return "", nil, nil
 	}
-	if bucketscan.IsSource(cfg.Source) {
-		return "", nil, nil // opened by scanBucket
+	failed := func(err error) (string, *archivescan.Archive, error) {
+		return "", nil, fmt.Errorf("source %s: %w", src, display.WithoutPath(err))
 	}
-	if kind := archivescan.KindOf(cfg.Source); kind != 0 {
-		st, err := os.Stat(cfg.Source)
-		if err == nil && st.Mode().IsRegular() {
-			return "", &archivescan.Archive{Path: cfg.Source, Kind: kind}, nil
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, noSuch("file"))
-		}
-		if err != nil {
-			return "", nil, fmt.Errorf("source %s: %w", cfg.Source, display.WithoutPath(err))
+	if kind := archivescan.KindOf(src); kind != 0 {
+		switch st, err := os.Stat(src); {
+		case err == nil && st.Mode().IsRegular():
+			return "", &archivescan.Archive{Path: src, Kind: kind}, nil
+		case errors.Is(err, fs.ErrNotExist):
+			return failed(noSuch("file"))
+		case err != nil:
+			return failed(err)
 		}
 	}
-	root, err = sourceRoot(cfg.Source)
-	return root, nil, err
+	if root, err = filepath.Abs(src); err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return failed(noSuch("directory"))
+	}
+	if err != nil {
+		return failed(err)
+	}
+	st, err := os.Stat(root)
+	if err != nil {
+		return failed(err)
+	}
+	if !st.IsDir() {
+		return "", nil, fmt.Errorf("source %s is not a directory (nor a .tar, .tar.gz, .tgz or .zip archive)", src)
+	}
+	f, err := os.Open(root)
+	if err != nil {
+		return "", nil, fmt.Errorf("source %s cannot be read: %w", src, display.WithoutPath(err))
+	}
+	f.Close()
+	return root, nil, nil
 }
 
 // resolveExisting resolves the symbolic links of the longest part of path
@@ -67,38 +83,6 @@ func resolveExisting(path string) string {
 		}
 		rest = append([]string{filepath.Base(p)}, rest...)
 	}
-}
-
-// sourceRoot checks that source is a readable directory and returns it
-// absolute, with symbolic links resolved.
-func sourceRoot(source string) (string, error) {
-	if source == "" {
-		return "", errors.New("no source directory given")
-	}
-	abs, err := filepath.Abs(source)
-	if err != nil {
-		return "", err
-	}
-	resolved, err := filepath.EvalSymlinks(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("source %s: %w", source, noSuch("directory"))
-	}
-	if err != nil {
-		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
-	}
-	st, err := os.Stat(resolved)
-	if err != nil {
-		return "", fmt.Errorf("source %s: %w", source, display.WithoutPath(err))
-	}
-	if !st.IsDir() {
-		return "", fmt.Errorf("source %s is not a directory (nor a .tar, .tar.gz, .tgz or .zip archive)", source)
-	}
-	f, err := os.Open(resolved)
-	if err != nil {
-		return "", fmt.Errorf("source %s cannot be read: %w", source, display.WithoutPath(err))
-	}
-	f.Close()
-	return resolved, nil
 }
 
 // noSuch says that a path given does not exist ("no such directory"), as
@@ -138,7 +122,7 @@ func (b *build) owned(real string) bool {
 		r == stage.WellKnownFile || strings.HasPrefix(r, stage.WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
-// scan lists and hashes the files of a tree or an archive, sorted by path.
+// scan lists and hashes the files of the source, sorted by path.
 func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.archive != nil {
 		return b.scanArchive(ctx)
@@ -147,29 +131,6 @@ func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 		return b.scanBucket(ctx)
 	}
 	return b.scanTree(ctx)
-}
-
-// sourceFiles opens the files of the source of cfg for the dumps to
-// package: the members of the archive arch if it is one, else the files
-// of the tree at root (absolute, with links resolved).
-func sourceFiles(cfg *Config, root string, arch *archivescan.Archive) dumps.Source {
-	if bucketscan.IsSource(cfg.Source) {
-		return bucketFiles(context.Background(), cfg.Source) // a dump is not stopped half-way through an object
-	}
-	return func() (dumps.Files, error) {
-		if arch != nil {
-			m, err := arch.OpenMembers()
-			if err != nil {
-				return nil, err
-			}
-			return m, nil
-		}
-		f, err := treescan.Tree{Root: root, Follow: cfg.FollowSymlinks}.Open()
-		if err != nil {
-			return nil, fmt.Errorf("source %s: %w", cfg.Source, display.WithoutPath(err))
-		}
-		return f, nil
-	}
 }
 
 // scanArchive lists and hashes the published members of the archive

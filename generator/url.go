@@ -1,6 +1,9 @@
 package generator
 
-import "github.com/rsgen/rsgen/internal/documents/uri"
+import (
+	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/storage/stage"
+)
 
 // A BaseURL is where a directory is served: an absolute http or https URL
 // whose path ends in a slash. The mapping of paths to URLs is package
@@ -31,4 +34,20 @@ func (u *BaseURL) UnmarshalText(b []byte) (err error) {
 	}
 	*u, err = ParseBaseURL(string(b))
 	return err
+}
+
+// Names rsgen owns in the output directory.
+const (
+	docsDir      = stage.DocsDir      // every document but the Source Description; those of a set in DocsDir/<set>
+	wellKnownDir = stage.WellKnownDir // RFC 8615
+	stagePrefix  = stage.Prefix
+)
+
+// setDir is the directory of the documents of the resource set named set
+// ("" for the one set of a build without sets).
+func setDir(set string) string {
+	if set == "" {
+		return docsDir
+	}
+	return docsDir + "/" + set
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
 )
 
 // BenchmarkJoinRun joins 50,000 resources with as many previous entries:
@@ -36,11 +37,7 @@ func BenchmarkJoinRun(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		in, err := j.Spill.ResourcesOf(rs)
-		if err != nil {
-			b.Fatal(err)
-		}
-		out, changes, err := j.Run(context.Background(), in)
+		out, changes, err := j.Run(context.Background(), spilltest.Spool(b, j.Spill, rs))
 		if err != nil {
 			b.Fatal(err)
 		}

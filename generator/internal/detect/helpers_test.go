@@ -136,11 +136,7 @@ func newJoin(t testing.TB, entries ...entry) *Join {
 // spoolResources spools rs, in the order of their paths, as a scan does.
 func spoolResources(t *testing.T, area *spill.Area, rs ...spill.Resource) *spill.ResourceSpool {
 	t.Helper()
-	s, err := area.ResourcesOf(rs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return spilltest.Spool(t, area, rs)
 }
 
 // A change, as a test states it.

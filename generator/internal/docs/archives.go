@@ -52,11 +52,14 @@ func (e *ArchiveError) Error() string { return e.Err.Error() }
 
 func (e *ArchiveError) Unwrap() error { return e.Err }
 
-var dropField = map[string]string{
-	rsxml.CapResourceListArchive: "Changes.Drop[" + rsxml.CapResourceListArchive + "]",
-	rsxml.CapResourceDumpArchive: "Changes.Drop[" + rsxml.CapResourceDumpArchive + "]",
-	rsxml.CapChangeListArchive:   "Changes.Drop[" + rsxml.CapChangeListArchive + "]",
-	rsxml.CapChangeDumpArchive:   "Changes.Drop[" + rsxml.CapChangeListArchive + "]",
+// DropField names the entry of the configuration's Changes.Drop that
+// drops capability; the Change Dump Archive goes with the Change List
+// Archive.
+func DropField(capability string) string {
+	if capability == rsxml.CapChangeDumpArchive {
+		capability = rsxml.CapChangeListArchive
+	}
+	return "Changes.Drop[" + capability + "]"
 }
 
 // Naming is err, of reading the document at url of the previous build,
@@ -121,7 +124,7 @@ func WriteArchiveDoc(d *Writer, name, capability, what string, entries []rsxml.E
 	for i := drop; i < carried; i++ {
 		if err := publish(i); err != nil {
 			if errors.Is(err, ErrPrevious) {
-				err = &ArchiveError{Capability: capability, Drop: dropField[capability], Err: err}
+				err = &ArchiveError{Capability: capability, Drop: DropField(capability), Err: err}
 			}
 			return 0, err
 		}

@@ -74,10 +74,7 @@ func TestResourceDumpPackAndWrite(t *testing.T) {
 	resources := writeFiles(t, dir, map[string]string{"a.txt": "alpha", "b/c.txt": "gamma", "d.txt": "delta"})
 	testenv.WriteFile(t, dir, "b/c.txt", "gamma, rewritten since it was hashed")
 	area := spilltest.Area(t)
-	spool, err := area.ResourcesOf(resources)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spool := spilltest.Spool(t, area, resources)
 	d := &ResourceDump{Packaging: newPackaging(t, dir), Stats: new(report.Stats), Spill: area}
 
 	kept, dropped, packed, err := d.Pack(context.Background(), spool)
@@ -161,10 +158,7 @@ func TestResourceDumpSplits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			area := spilltest.Area(t)
-			spool, err := area.ResourcesOf(resources)
-			if err != nil {
-				t.Fatal(err)
-			}
+			spool := spilltest.Spool(t, area, resources)
 			d := &ResourceDump{Packaging: newPackaging(t, dir), Stats: new(report.Stats), Spill: area}
 			d.MaxBytes = tt.maxBytes
 			if tt.maxEntries != 0 {

@@ -48,7 +48,7 @@ func (a *Area) Changes() (*ChangeSet, error) {
 	return s, nil
 }
 
-// Add adds c; it must come before Finish.
+// Add adds c, before Finish.
 func (s *ChangeSet) Add(c *Change) error {
 	key := appendTimeKey(s.buf[:0], c.Datetime)
 	key = append(key, c.Loc...)
@@ -106,7 +106,6 @@ func (s *ChangeSet) Finish(a *Area) error {
 	return nil
 }
 
-// Len returns the number of changes.
 func (s *ChangeSet) Len() int {
 	if s == nil {
 		return 0
@@ -114,7 +113,6 @@ func (s *ChangeSet) Len() int {
 	return s.Created + s.Updated + s.Deleted
 }
 
-// Close removes the set's files.
 func (s *ChangeSet) Close() {
 	if s == nil || s.closed {
 		return
@@ -138,7 +136,6 @@ func (s *ChangeSet) Each(fn func(c *Change) error) error {
 	return it.Each(fn)
 }
 
-// Iter returns an iterator over the changes, from the first.
 func (s *ChangeSet) Iter() (*Iter[Change], error) {
 	if s == nil {
 		return &Iter[Change]{}, nil
@@ -146,7 +143,6 @@ func (s *ChangeSet) Iter() (*Iter[Change], error) {
 	return NewIter(s.file, readChange, (*Change).Entry)
 }
 
-// readChange reads a change of Add's record.
 func readChange(d *binrec.Reader, c *Change) error {
 	kind := d.Bytes()
 	c.Change = "" // the constant, not a string of its own

@@ -29,7 +29,6 @@ func NewIter[T any](f *binrec.File, read func(*binrec.Reader, *T) error, entry f
 	return &Iter[T]{r: r, read: read, entry: entry}, nil
 }
 
-// Next reads the next record into Cur, and reports whether there was one.
 func (it *Iter[T]) Next() bool {
 	if it.r == nil || it.fail != nil || !it.r.Next() {
 		return false
@@ -42,7 +41,6 @@ func (it *Iter[T]) Next() bool {
 	return true
 }
 
-// Err returns the error that ended the iteration early, if one did.
 func (it *Iter[T]) Err() error {
 	if it.fail != nil {
 		return it.fail

@@ -54,21 +54,6 @@ func (a *Area) Resources() (*ResourceSpool, error) {
 	return s, nil
 }
 
-// ResourcesOf spools resources, sorted by path.
-func (a *Area) ResourcesOf(resources []Resource) (*ResourceSpool, error) {
-	s, err := a.Resources()
-	if err != nil {
-		return nil, err
-	}
-	for i := range resources {
-		if err := s.Add(&resources[i]); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
 // The flags of a spooled resource.
 const (
 	spoolKept = 1 << iota // Resource.kept
@@ -168,7 +153,6 @@ func linkFields(l *rsxml.Link) []*string {
 	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile}
 }
 
-// Len returns the number of resources.
 func (s *ResourceSpool) Len() int { return s.file.Len() }
 
 // Close removes the file, once it is of no more use; Area.Remove closes
@@ -269,10 +253,9 @@ func (a *Area) Path() (string, error) {
 	return a.dir, nil
 }
 
-// Track has remove close c.
+// Track has Remove close c.
 func (a *Area) Track(c interface{ Close() }) { a.open = append(a.open, c) }
 
-// Remove closes the spools and removes the directory.
 func (a *Area) Remove() error {
 	for _, s := range a.open {
 		s.Close()

@@ -35,3 +35,18 @@ func Resources(t testing.TB, s *spill.ResourceSpool) []spill.Resource {
 	}
 	return out
 }
+
+// Spool spools resources, sorted by path, in area.
+func Spool(t testing.TB, area *spill.Area, resources []spill.Resource) *spill.ResourceSpool {
+	t.Helper()
+	s, err := area.Resources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range resources {
+		if err := s.Add(&resources[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
