@@ -12,12 +12,10 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
-// A dirLock is an exclusive flock(2) on a directory. The system releases
-// it when the process ends, however it ends: a lock that can be taken is
-// held by no running build.
+// A dirLock is an exclusive flock(2) on a directory, which the system
+// releases when the process ends, however it ends.
 type dirLock struct{ f *os.File }
 
-// errLocked reports a directory another open file holds locked.
 var errLocked = errors.New("locked")
 
 // lockDir takes the lock of dir without waiting, or fails with errLocked.
@@ -43,17 +41,15 @@ func lockDir(dir string) (*dirLock, error) {
 }
 
 // unlock releases the lock before closing: a process forked meanwhile
-// (os/exec, between its fork and exec) shares the open file, and a lock
-// released only by closing would stay held until that process execs, so
-// that a build right after this one would find the directory busy.
+// (os/exec, between fork and exec) shares the open file and would hold
+// the lock until it execs.
 func (l *dirLock) unlock() {
 	unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
 	l.f.Close()
 }
 
-// syncDir makes the entries of dir (names created, renamed, removed)
-// durable. File systems that cannot sync a directory need not: they
-// order their metadata themselves.
+// syncDir makes the entries of dir durable. File systems that cannot sync
+// a directory order their metadata themselves.
 func syncDir(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
@@ -66,9 +62,8 @@ func syncDir(dir string) error {
 	return confined.CloseAfter(f, err)
 }
 
-// dirID identifies the directory dir (its device and inode), wherever it
-// is renamed to: a publish tells by it whether its documents were swapped
-// into place.
+// dirID identifies the directory dir wherever it is renamed to: a publish
+// tells by it whether its documents were swapped into place.
 func dirID(dir string) (string, error) {
 	var st unix.Stat_t
 	if err := unix.Lstat(dir, &st); err != nil {
@@ -77,7 +72,6 @@ func dirID(dir string) (string, error) {
 	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
 }
 
-// fileID identifies the open file f (its device and inode).
 func fileID(f *os.File) (string, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
@@ -86,5 +80,4 @@ func fileID(f *os.File) (string, error) {
 	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
 }
 
-// stageID identifies the stage directory dir.
 func stageID(dir string) (string, error) { return dirID(dir) }
