@@ -9,11 +9,9 @@ import (
 // 1.0.1, section 4.1).
 const ContentType = "application/xml"
 
-// payloads renders entries as notification documents of capability
-// (rsxml.CapChangeListNotification or rsxml.CapFrameworkNotification)
-// whose root links up to the Capability List capList. Notifications are
-// never indexes: entries that do not fit one document go on in the next,
-// in order. No entry: no payload.
+// payloads renders entries as notification documents of capability that
+// link up to capList. Notifications are never indexes: entries that do not
+// fit one document go on in the next.
 func payloads(capability, capList string, entries []rsxml.Entry, limits listwriter.Limits) [][]byte {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: capList}}}
 	head := rsxml.AppendHeader(nil, &doc)

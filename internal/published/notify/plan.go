@@ -8,21 +8,14 @@ import (
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
-// notifications are the entries of the notifications to send.
-type notifications struct {
-	Changes   []rsxml.Entry // for the change notification channel
-	Framework []rsxml.Entry // for the framework notification channel
-}
+type notifications struct{ Changes, Framework []rsxml.Entry }
 
 // plan returns what to notify about s. Change notifications carry the
-// Change List entries whose change happened after since if it is not
-// zero, else after what the state notified (the newest change, and the
-// snapshot time of the build then published: every change of that build
-// was at or before it), else (no state: the first run) at or after the
-// Resource List's snapshot time, which are the changes the last build
-// found. Framework notifications carry each document created, updated
-// (its bytes changed) or deleted since the state; with no state, every
-// document is new.
+// Change List entries after since if it is not zero, else after the
+// newest change and the snapshot of the state, else (the first run) those
+// at or after the snapshot, which the last build found. Framework
+// notifications carry each document created, updated (its bytes changed)
+// or deleted since the state.
 func plan(s *Site, st *State, since time.Time) notifications {
 	var n notifications
 	after, inclusive := since, false
@@ -74,9 +67,7 @@ func plan(s *Site, st *State, since time.Time) notifications {
 }
 
 // frameworkEntry is the entry of a framework notification about the
-// document at u (Framework Notification 1.0.1, section 3): its capability
-// and change, and, for a document listed by an index, an rs:ln rel="index"
-// to that index.
+// document at u (Framework Notification 1.0.1, section 3).
 func frameworkEntry(u, capability, index, change, datetime string) rsxml.Entry {
 	e := rsxml.Entry{Loc: u, MD: rsxml.MD{Capability: capability, Change: change, Datetime: datetime}}
 	if index != "" {
