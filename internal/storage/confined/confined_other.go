@@ -25,23 +25,15 @@ func Open(dir string) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRoot(r, dir)
-}
-
-func newRoot(r *os.Root, name string) (*Root, error) {
 	f, err := r.Open(".")
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	return &Root{r: r, f: f, name: name}, nil
+	return &Root{r: r, f: f, name: dir}, nil
 }
 
-// Close closes r.
 func (r *Root) Close() error { r.f.Close(); return r.r.Close() }
-
-// File returns the open directory of r.
-func (r *Root) File() *os.File { return r.f }
 
 // at checks that name is local to r and calls fn with it as os.Root
 // takes it.
@@ -59,19 +51,6 @@ func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (f *os.File, er
 		return err
 	})
 	return f, err
-}
-
-// OpenRoot opens the directory name as a Root.
-func (r *Root) OpenRoot(name string) (*Root, error) {
-	var sub *os.Root
-	err := r.at("open", name, func(name string) (err error) {
-		sub, err = r.r.OpenRoot(name)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newRoot(sub, r.Path(name))
 }
 
 // Mkdir makes the directory name.
@@ -137,5 +116,3 @@ func (r *Root) Link(f *os.File, name string) error { return errors.ErrUnsupporte
 func (r *Root) Chtimes(name string, atime, mtime time.Time) error {
 	return r.r.Chtimes(filepath.FromSlash(name), atime, mtime)
 }
-
-const syncFlag = 0 // see confined_unix.go
