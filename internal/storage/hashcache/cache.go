@@ -10,9 +10,8 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-// Version is the version of the file format. It changes whenever the
-// format, or the meaning of what it stores (how media types are sniffed),
-// changes: a cache of another version is ignored.
+// Version is the version of the file format, and of the meaning of what it
+// stores (how media types are sniffed): a cache of another is ignored.
 const Version = 1
 
 const magic = "RSGENHC\n"
@@ -26,9 +25,8 @@ var (
 	ErrOtherDir   = errors.New("made for another source directory")
 )
 
-// algorithms are those a cache entry can hold, by their value in the
-// bitmask of an entry: the publishable ones of hashing's table, whose
-// values are stable.
+// algorithms are those an entry can hold, by their (stable) value in the
+// bitmask of an entry.
 var algorithms = hashing.AllPublishable()
 
 // Stat is what the cache compares to decide that a file is unchanged.
@@ -41,17 +39,15 @@ type Stat struct {
 }
 
 // Margins within which a file's times are too close to the build to be
-// trusted: a later write may get the same timestamp. Linux file systems
-// keep nanoseconds, updated once per clock tick (at most 10 ms); file
-// systems that keep whole seconds (FAT keeps two) need more.
+// trusted: Linux file systems update nanoseconds once per clock tick (at
+// most 10 ms); file systems that keep whole seconds (FAT two) need more.
 const (
 	fineMargin   = 100 * time.Millisecond
 	coarseMargin = 2 * time.Second
 )
 
 // SettledBefore reports whether the file's times are far enough before t,
-// when it was read, that a write after the read must have changed them.
-// Only such entries are stored.
+// when it was read, that a later write must change them.
 func (s Stat) SettledBefore(t time.Time) bool {
 	margin := fineMargin
 	if s.Mtime%1e9 == 0 && s.Ctime%1e9 == 0 {
@@ -108,7 +104,6 @@ func (e *Entry) SetDigest(a hashing.Algorithm, sum []byte) {
 	e.algs |= 1 << a
 }
 
-// Clone returns a copy of e that shares nothing with it.
 func (e *Entry) Clone() *Entry {
 	c := *e
 	c.sums = slices.Clone(e.sums)
