@@ -31,19 +31,7 @@ func CloseAfter(c io.Closer, err error) error {
 
 // OpenRegular opens the regular file name as regfile.Open does.
 func (r *Root) OpenRegular(name string) (*os.File, fs.FileInfo, error) {
-	f, err := r.OpenFile(name, regfile.OpenFlags, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = &fs.PathError{Op: "open", Path: f.Name(), Err: regfile.ErrNotRegular}
-	}
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, st, nil
+	return regfile.Check(r.OpenFile(name, regfile.OpenFlags, 0))
 }
 
 // Path returns the path of name in r, for messages.
