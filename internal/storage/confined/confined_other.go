@@ -35,6 +35,9 @@ func Open(dir string) (*Root, error) {
 
 func (r *Root) Close() error { r.f.Close(); return r.r.Close() }
 
+// SyncDir does nothing: directories cannot be opened for syncing here.
+func SyncDir(string) error { return nil }
+
 // at checks that name is local to r and calls fn with it as os.Root
 // takes it.
 func (r *Root) at(op, name string, fn func(name string) error) error {

@@ -29,6 +29,36 @@ func Open(dir string) (*Root, error) {
 
 func (r *Root) Close() error { return r.f.Close() }
 
+// TryLock takes an exclusive flock(2) of f without waiting, and reports
+// whether it did. The system releases it when the process ends, however
+// it ends: a lock that can be taken is held by no running build.
+func TryLock(f *os.File) (bool, error) {
+	err := retry(func() error { return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) })
+	if errors.Is(err, unix.EWOULDBLOCK) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Unlock releases the lock of f, before f is closed: a process forked
+// meanwhile (os/exec, between fork and exec) shares the open file and
+// would hold the lock until it execs.
+func Unlock(f *os.File) { unix.Flock(int(f.Fd()), unix.LOCK_UN) }
+
+// SyncDir makes the entries of dir durable. File systems that cannot sync
+// a directory order their metadata themselves.
+func SyncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, errors.ErrUnsupported) {
+		err = nil
+	}
+	return CloseAfter(f, err)
+}
+
 func retry(f func() error) error {
 	for {
 		if err := f(); !errors.Is(err, unix.EINTR) {

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // A Replacement is the new version of a file a user named (a hash cache,
@@ -68,12 +67,8 @@ func (r *Replacement) Commit() error {
 		return err
 	}
 	r.done = true
-	err = r.root.f.Sync()
 	r.root.Close()
-	if errors.Is(err, syscall.EINVAL) || errors.Is(err, errors.ErrUnsupported) {
-		err = nil // a file system that cannot sync a directory orders its metadata itself
-	}
-	return err
+	return SyncDir(filepath.Dir(r.Target))
 }
 
 // Abort removes the temporary file; after Commit it does nothing.

@@ -3,7 +3,6 @@
 package hashcache
 
 import (
-	"errors"
 	"os"
 	"strings"
 
@@ -12,16 +11,10 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
-// lock takes an exclusive flock(2) of f without waiting, and reports
-// whether it did: a temporary file whose lock can be taken is written by
-// no one, as the system releases it when the process ends.
+// lock takes the lock of f (confined.TryLock), and reports whether it did.
 func lock(f *os.File) bool {
-	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if !errors.Is(err, unix.EINTR) {
-			return err == nil
-		}
-	}
+	ok, _ := confined.TryLock(f)
+	return ok
 }
 
 // removeStale removes the temporary files, each as large as a cache, of

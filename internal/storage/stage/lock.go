@@ -12,8 +12,7 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
-// A dirLock is an exclusive flock(2) on a directory, which the system
-// releases when the process ends, however it ends.
+// A dirLock is an exclusive lock on a directory (confined.TryLock).
 type dirLock struct{ f *os.File }
 
 var errLocked = errors.New("locked")
@@ -24,42 +23,20 @@ func lockDir(dir string) (*dirLock, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if !errors.Is(err, unix.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	switch ok, err := confined.TryLock(f); {
+	case err != nil:
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, errLocked
-		}
 		return nil, &os.PathError{Op: "lock", Path: dir, Err: err}
+	case !ok:
+		f.Close()
+		return nil, errLocked
 	}
 	return &dirLock{f: f}, nil
 }
 
-// unlock releases the lock before closing: a process forked meanwhile
-// (os/exec, between fork and exec) shares the open file and would hold
-// the lock until it execs.
 func (l *dirLock) unlock() {
-	unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	confined.Unlock(l.f)
 	l.f.Close()
-}
-
-// syncDir makes the entries of dir durable. File systems that cannot sync
-// a directory order their metadata themselves.
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOTSUP) {
-		err = nil
-	}
-	return confined.CloseAfter(f, err)
 }
 
 // dirID identifies the directory dir wherever it is renamed to: a publish

@@ -163,7 +163,7 @@ func (s *Stage) swap(j *journal) error {
 	if err := s.step("sync output"); err != nil {
 		return err
 	}
-	if err := syncDir(s.out); err != nil {
+	if err := confined.SyncDir(s.out); err != nil {
 		return fmt.Errorf("syncing %s: %w", DocsDir, display.WithoutPath(err))
 	}
 	for _, rel := range j.Root {
@@ -243,7 +243,7 @@ func rollBack(root *confined.Root, dir string, j *journal) bool {
 		if err != nil {
 			return false
 		}
-		syncDir(out)
+		confined.SyncDir(out)
 	}
 	for _, rel := range slices.Backward(j.Root) {
 		if _, err := os.Lstat(root.Path(dir + "/" + rel)); err == nil {
@@ -268,7 +268,7 @@ func rollForward(root *confined.Root, dir string, j *journal) {
 	out := root.Name()
 	if _, err := os.Lstat(filepath.Join(out, DocsDir)); errors.Is(err, fs.ErrNotExist) {
 		root.Rename(dir+"/"+DocsDir, root, DocsDir) // killed between the two renames of exchangeByRename
-		syncDir(out)
+		confined.SyncDir(out)
 	}
 	for _, rel := range j.Root {
 		src := dir + "/" + rel
@@ -337,7 +337,7 @@ func recoverStages(root *confined.Root, dry bool) (notices []string) {
 		root.RemoveAll(dir)
 		lock.unlock()
 	}
-	syncDir(out)
+	confined.SyncDir(out)
 	return notices
 }
 
@@ -386,7 +386,7 @@ func writeJournal(root *confined.Root, dir string, j *journal) error {
 	if err := confined.CloseAfter(f, err); err != nil {
 		return err
 	}
-	return syncDir(root.Path(dir))
+	return confined.SyncDir(root.Path(dir))
 }
 
 var (
@@ -445,7 +445,7 @@ func syncTree(dir string) error {
 			return err
 		}
 		if d.IsDir() {
-			return syncDir(p)
+			return confined.SyncDir(p)
 		}
 		if !d.Type().IsRegular() {
 			return nil
@@ -466,7 +466,7 @@ func syncParents(out string, rels []string) error {
 		}
 	}
 	for _, d := range dirs {
-		if err := syncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := confined.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
