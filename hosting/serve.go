@@ -38,16 +38,6 @@ type SiteHandler struct {
 	links    []string // the Link header values, none without a Capability List
 }
 
-// Handler serves dir as [NewHandler] does, without content, for as long as
-// the program runs; a directory that cannot be opened serves 404.
-func Handler(dir string) http.Handler {
-	h, err := NewHandler(dir, "")
-	if err != nil {
-		return http.NotFoundHandler()
-	}
-	return h
-}
-
 // NewHandler serves the output directory dir and, if the build wrote it
 // apart from the collection (--out), what dir lacks from content, SOURCE.
 // Close the SiteHandler when done.
