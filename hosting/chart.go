@@ -30,13 +30,10 @@ const (
 	chartMinDays   = 14 // the shortest span drawn, so that one build is one narrow bar
 )
 
-// ChangeChart draws days (in order, each day once) up to the snapshot at
-// as an inline SVG of stacked bars, created, updated and deleted, per
-// day, or per week or month when the days span more than chartMaxBars of
-// them: no script, no external asset, a <title> on each bar for its
-// counts. The days after the last change, up to at, are drawn empty: how
-// long the collection has not changed tells as much. It returns ""
-// without days.
+// ChangeChart draws days (in order, each once) up to the snapshot at as an
+// inline SVG of stacked bars per day, week or month (bucket), with a
+// <title> on each bar; "" without days. The days after the last change
+// are drawn empty: how long the collection has not changed tells as much.
 func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	if len(days) == 0 {
 		return ""
