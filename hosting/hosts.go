@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -238,14 +237,5 @@ func ReadConfig(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer dir.Close()
-	f, _, err := dir.OpenRegular(filepath.Base(p))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfig+1))
-	if err == nil && len(data) > maxConfig {
-		err = fmt.Errorf("larger than %d bytes: not a configuration file rsgen can merge into", maxConfig)
-	}
-	return data, err
+	return dir.ReadFile(filepath.Base(p), maxConfig)
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -32,6 +33,23 @@ func CloseAfter(c io.Closer, err error) error {
 // OpenRegular opens the regular file name as regfile.Open does.
 func (r *Root) OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	return regfile.Check(r.OpenFile(name, regfile.OpenFlags, 0))
+}
+
+// ReadFile reads the regular file name (OpenRegular) of at most max bytes.
+func (r *Root) ReadFile(name string, max int64) ([]byte, error) {
+	f, st, err := r.OpenRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var data []byte
+	if st.Size() <= max {
+		data, err = io.ReadAll(io.LimitReader(f, max+1))
+	}
+	if err == nil && (st.Size() > max || int64(len(data)) > max) {
+		err = fmt.Errorf("larger than %d bytes", max)
+	}
+	return data, err
 }
 
 // Path returns the path of name in r, for messages.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -83,15 +82,7 @@ func readOwn(docs, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, st, err := root.OpenRegular(filepath.Base(docs) + "/" + name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st.Size() > maxOwn {
-		return nil, fmt.Errorf("%s: larger than %d bytes", f.Name(), maxOwn)
-	}
-	return io.ReadAll(io.LimitReader(f, maxOwn))
+	return root.ReadFile(filepath.Base(docs)+"/"+name, maxOwn)
 }
 
 // PublishedAt returns the snapshot time in the manifest of docs.
