@@ -66,15 +66,7 @@ var outputs = []output{
 }
 
 func (o output) wanted(hosts []string) bool {
-	if o.hosts == nil {
-		return true
-	}
-	for _, h := range o.hosts {
-		if slices.Contains(hosts, h) {
-			return true
-		}
-	}
-	return false
+	return o.hosts == nil || slices.ContainsFunc(o.hosts, func(h string) bool { return slices.Contains(hosts, h) })
 }
 
 // ParseHosts reads the values of --host, each a comma-separated list, into
