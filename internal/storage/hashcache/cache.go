@@ -46,9 +46,9 @@ const (
 	coarseMargin = 2 * time.Second
 )
 
-// SettledBefore reports whether the file's times are far enough before t,
+// settledBefore reports whether the file's times are far enough before t,
 // when it was read, that a later write must change them.
-func (s Stat) SettledBefore(t time.Time) bool {
+func (s Stat) settledBefore(t time.Time) bool {
 	margin := fineMargin
 	if s.Mtime%1e9 == 0 && s.Ctime%1e9 == 0 {
 		margin = coarseMargin
@@ -87,8 +87,8 @@ func (e *Entry) Digest(a hashing.Algorithm) ([]byte, bool) {
 	return e.sums[off : off+a.Size()], true
 }
 
-// SetDigest stores sum as the digest by a, replacing one stored before.
-func (e *Entry) SetDigest(a hashing.Algorithm, sum []byte) {
+// setDigest stores sum as the digest by a, replacing one stored before.
+func (e *Entry) setDigest(a hashing.Algorithm, sum []byte) {
 	if len(sum) != a.Size() || !slices.Contains(algorithms, a) {
 		panic(fmt.Sprintf("hashcache: a %s digest of %d bytes", a, len(sum)))
 	}
@@ -126,7 +126,7 @@ func (e *Entry) Sum(dst []byte, set hashing.Set) ([]byte, bool) {
 // SetSum stores the digests of set from sum, as a Hasher returns them.
 func (e *Entry) SetSum(set hashing.Set, sum []byte) {
 	for _, a := range set {
-		e.SetDigest(a, sum[:a.Size()])
+		e.setDigest(a, sum[:a.Size()])
 		sum = sum[a.Size():]
 	}
 }

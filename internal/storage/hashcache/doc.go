@@ -24,7 +24,7 @@
 // the disk under the file system. A file written within the timestamp
 // granularity of the moment it was read could also keep its times; entries
 // whose times are that close to the build are not stored (see
-// [Stat.SettledBefore]), as git does for its index.
+// settledBefore), as git does for its index.
 //
 // A Reader and a Writer are used by one goroutine at a time.
 package hashcache

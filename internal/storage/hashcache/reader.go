@@ -14,8 +14,8 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-// ErrOrder reports paths given to a Reader or a Writer out of order.
-var ErrOrder = errors.New("paths out of order")
+// errOrder reports paths given to a Reader or a Writer out of order.
+var errOrder = errors.New("paths out of order")
 
 // ErrChanged is wrapped, with ErrCorrupt, when a cache is written to while read.
 var ErrChanged = errors.New("changed while read")
@@ -147,14 +147,14 @@ func newReader(data io.ReaderAt, size int64, root string, check func() error) (*
 }
 
 // Find returns the entry of the file at rel, if the cache has one. Paths
-// must not descend in byte order: one that does ends the stream (ErrOrder).
+// must not descend in byte order: one that does ends the stream (errOrder).
 // The entry is valid until the next call of Find ([Entry.Clone] keeps one).
 func (r *Reader) Find(rel string) (*Entry, bool) {
 	if r.err != nil {
 		return nil, false
 	}
 	if r.anyAsk && rel < r.asked {
-		r.err = fmt.Errorf("%w: %q asked for after %q", ErrOrder, rel, r.asked)
+		r.err = fmt.Errorf("%w: %q asked for after %q", errOrder, rel, r.asked)
 		return nil, false
 	}
 	r.asked, r.anyAsk = rel, true
@@ -225,7 +225,7 @@ func (r *Reader) next() bool {
 	e.sums = r.sums[:size:size]
 	e.Type = r.intern(d.scratch)
 	if r.read > 0 && string(path) <= string(r.path) {
-		return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, ErrOrder))
+		return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, errOrder))
 	}
 	r.path, r.other = path, r.path
 	r.read++

@@ -107,8 +107,8 @@ func appendPaddedUvarint(b []byte, v uint64) []byte {
 }
 
 // Put writes e as the entry of the file at rel, read at the time read, if
-// its times are settled by then ([Stat.SettledBefore]). Paths must ascend
-// strictly in byte order; one that does not is an error wrapping ErrOrder,
+// its times are settled by then (settledBefore). Paths must ascend
+// strictly in byte order; one that does not is an error wrapping errOrder,
 // after which only Abort is left.
 func (w *Writer) Put(rel string, e *Entry, read time.Time) error {
 	if w.err == nil && w.done {
@@ -118,11 +118,11 @@ func (w *Writer) Put(rel string, e *Entry, read time.Time) error {
 		return w.err
 	}
 	if w.anyPut && rel <= string(w.last) {
-		w.err = fmt.Errorf("%w: %q after %q", ErrOrder, rel, w.last)
+		w.err = fmt.Errorf("%w: %q after %q", errOrder, rel, w.last)
 		return w.err
 	}
 	w.last, w.anyPut = append(w.last[:0], rel...), true
-	if !e.SettledBefore(read) {
+	if !e.settledBefore(read) {
 		return nil
 	}
 	w.put(rel, e)

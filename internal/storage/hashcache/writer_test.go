@@ -33,14 +33,14 @@ func TestPutOrder(t *testing.T) {
 		if err := w.Put("b", e, settled); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Put(second, e, settled); !errors.Is(err, ErrOrder) {
-			t.Errorf("Put(%q) after \"b\": %v, want ErrOrder", second, err)
+		if err := w.Put(second, e, settled); !errors.Is(err, errOrder) {
+			t.Errorf("Put(%q) after \"b\": %v, want errOrder", second, err)
 		}
-		if err := w.Put("c", e, settled); !errors.Is(err, ErrOrder) {
+		if err := w.Put("c", e, settled); !errors.Is(err, errOrder) {
 			t.Errorf("Put after the error: %v, want it again", err)
 		}
-		if err := w.Commit(); !errors.Is(err, ErrOrder) {
-			t.Errorf("Commit: %v, want ErrOrder", err)
+		if err := w.Commit(); !errors.Is(err, errOrder) {
+			t.Errorf("Commit: %v, want errOrder", err)
 		}
 		if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
 			t.Error("the cache changed")
@@ -71,8 +71,8 @@ func TestPutUnsettled(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Put("b", old, read); !errors.Is(err, ErrOrder) {
-		t.Errorf("Put(\"b\") after \"c\": %v, want ErrOrder", err)
+	if err := w.Put("b", old, read); !errors.Is(err, errOrder) {
+		t.Errorf("Put(\"b\") after \"c\": %v, want errOrder", err)
 	}
 	w2, err := Create(path, "/src")
 	if err != nil {
