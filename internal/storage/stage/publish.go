@@ -318,47 +318,32 @@ func recoverStages(root *confined.Root, dry bool) (notices []string) {
 			continue // in use, or not ours to judge
 		}
 		j, err := readJournal(root, dir)
+		untouched := errors.Is(err, fs.ErrNotExist) || errors.Is(err, errIncomplete) // killed before it changed anything
 		switch {
+		case err != nil && !untouched:
+			notices = append(notices, fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
+				display.Name(dir), err))
+		case dry && untouched:
+			notices = append(notices, fmt.Sprintf("%s, left by a killed build, is left for the next build to remove (--dry-run)", display.Name(dir)))
 		case dry:
-			notices = append(notices, dryNotice(root, dir, j, err))
-			lock.unlock()
-			continue
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete): // killed before it changed anything
-		case err != nil:
-			notices = append(notices, leftAlone(dir, err))
-			lock.unlock()
-			continue
+			how := "undo"
+			if committed(out, dir, j) {
+				how = "finish"
+			}
+			notices = append(notices, fmt.Sprintf("%s holds a publish that a killed build left halfway: the next build will %s it before it reads the output; this dry run read the output as it is (--dry-run changes nothing)",
+				display.Name(dir), how))
+		case untouched:
+			root.RemoveAll(dir)
 		case committed(out, dir, j):
 			rollForward(root, dir, j)
-		case !rollBack(root, dir, j):
-			lock.unlock()
-			continue // keeps the old documents: never removed
+			root.RemoveAll(dir)
+		case rollBack(root, dir, j): // else it keeps the old documents: never removed
+			root.RemoveAll(dir)
 		}
-		root.RemoveAll(dir)
 		lock.unlock()
 	}
 	confined.SyncDir(out)
 	return notices
-}
-
-func dryNotice(root *confined.Root, dir string, j *journal, err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete):
-		return fmt.Sprintf("%s, left by a killed build, is left for the next build to remove (--dry-run)", display.Name(dir))
-	case err != nil:
-		return leftAlone(dir, err)
-	}
-	how := "undo"
-	if committed(root.Name(), dir, j) {
-		how = "finish"
-	}
-	return fmt.Sprintf("%s holds a publish that a killed build left halfway: the next build will %s it before it reads the output; this dry run read the output as it is (--dry-run changes nothing)",
-		display.Name(dir), how)
-}
-
-func leftAlone(dir string, err error) string {
-	return fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
-		display.Name(dir), err)
 }
 
 // writeJournal writes j in the stage dir of root, with the identities of
