@@ -30,13 +30,10 @@ const (
 	chartMinDays   = 14 // the shortest span drawn, so that one build is one narrow bar
 )
 
-// ChangeChart draws days (in order, each day once) up to the snapshot at
-// as an inline SVG of stacked bars, created, updated and deleted, per
-// day, or per week or month when the days span more than chartMaxBars of
-// them: no script, no external asset, a <title> on each bar for its
-// counts. The days after the last change, up to at, are drawn empty: how
-// long the collection has not changed tells as much. It returns ""
-// without days.
+// ChangeChart draws days (in order, each once) up to the snapshot at as an
+// inline SVG of stacked bars per day, week or month (bucket), with a
+// <title> on each bar; "" without days. The days after the last change
+// are drawn empty: how long the collection has not changed tells as much.
 func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	if len(days) == 0 {
 		return ""
@@ -55,12 +52,9 @@ func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	fmt.Fprintf(&sb, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="Changes per %s: %d created, %d updated, %d deleted" xmlns="http://www.w3.org/2000/svg">`,
 		chartW, chartH, unit, total.Created, total.Updated, total.Deleted)
 	x := float64(chartLeft)
-	for i, kind := range []struct {
-		name, color string
-		n           int
-	}{{"created", colorCreated, total.Created}, {"updated", colorUpdated, total.Updated}, {"deleted", colorDeleted, total.Deleted}} {
+	for i, n := range total.counts() {
 		lx := float64(chartLeft + i*170)
-		fmt.Fprintf(&sb, `<rect x="%.0f" y="5" width="12" height="12" fill="%s"/><text x="%.0f" y="17" font-size="15">%s %d</text>`, lx, kind.color, lx+17, kind.name, kind.n)
+		fmt.Fprintf(&sb, `<rect x="%.0f" y="5" width="12" height="12" fill="%s"/><text x="%.0f" y="17" font-size="15">%s %d</text>`, lx, kinds[i].color, lx+17, kinds[i].name, n)
 	}
 	base := float64(chartH - chartBottom)
 	fmt.Fprintf(&sb, `<line x1="%d" y1="%.0f" x2="%d" y2="%.0f" stroke="#999"/>`, chartLeft, base, chartW, base)
@@ -69,16 +63,13 @@ func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	for _, b := range bars {
 		fmt.Fprintf(&sb, `<g><title>%s: %d created, %d updated, %d deleted</title>`, label(b.Day, unit), b.Created, b.Updated, b.Deleted)
 		y := base
-		for _, part := range []struct {
-			n     int
-			color string
-		}{{b.Created, colorCreated}, {b.Updated, colorUpdated}, {b.Deleted, colorDeleted}} {
-			if part.n == 0 {
+		for i, n := range b.counts() {
+			if n == 0 {
 				continue
 			}
-			h := plotH * float64(part.n) / float64(peak)
+			h := plotH * float64(n) / float64(peak)
 			y -= h
-			fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x+gap/2, y, step-gap, h, part.color)
+			fmt.Fprintf(&sb, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>`, x+gap/2, y, step-gap, h, kinds[i].color)
 		}
 		sb.WriteString(`</g>`)
 		x += step
@@ -91,11 +82,10 @@ func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	return htmltemplate.HTML(sb.String()) // only numbers and dates are written into it
 }
 
-const (
-	colorCreated = "#2f855a"
-	colorUpdated = "#2b6cb0"
-	colorDeleted = "#c53030"
-)
+// kinds are the kinds of change, in the order of counts, as the chart draws them.
+var kinds = [3]struct{ name, color string }{{"created", "#2f855a"}, {"updated", "#2b6cb0"}, {"deleted", "#c53030"}}
+
+func (c ChangeCounts) counts() [3]int { return [3]int{c.Created, c.Updated, c.Deleted} }
 
 // bucket sums days into bars of one day, one week (from Monday) or one
 // month, the shortest that needs at most chartMaxBars bars from the first

@@ -2,8 +2,8 @@
 // configuration files rsgen build --host writes (.nojekyll for GitHub
 // Pages, _headers for Netlify and Cloudflare Pages, an nginx snippet, an
 // Apache .htaccess, an upload script for S3), the pages it always writes
-// (a landing page, the robots.txt line, the HTML head link), and Handler,
-// which serves an output directory the way a correctly configured host does
+// (a landing page, the robots.txt line, the HTML head link), and a
+// SiteHandler, which serves an output directory the way a correctly configured host does
 // (rsgen serve), confined to it.
 //
 // Configuration files carry Marker in their first lines: CheckConflicts
@@ -12,6 +12,6 @@
 // BlockEnd), into which Merge puts rsgen's part, keeping the user's lines.
 // Check says, when a build is configured, which hosts cannot serve the
 // documents at their URL (paths.go: how each host matches paths).
-// Render, CheckConflicts, Merge and Handler may be called from several
-// goroutines; a SiteHandler serves requests concurrently.
+// Render, CheckConflicts and Merge may be called from several goroutines;
+// a SiteHandler serves requests concurrently.
 package hosting

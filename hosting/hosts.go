@@ -2,10 +2,8 @@ package hosting
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -28,8 +26,7 @@ const (
 // Hosts lists the hosts, in the order they are documented.
 var Hosts = []string{GitHubPages, Netlify, Cloudflare, Nginx, Apache, S3}
 
-// Files rsgen writes at the root of the output directory for hosts: rsgen's
-// own output, never content.
+// Files rsgen writes at the root of the output directory for hosts.
 const (
 	NoJekyll  = ".nojekyll"               // github-pages: publish .well-known/
 	Headers   = "_headers"                // netlify, cloudflare
@@ -38,7 +35,7 @@ const (
 	S3Script  = "resourcesync-s3.sh"      // s3: an upload script for the AWS CLI
 )
 
-// RootFiles are the files above; a build never publishes them as content.
+// RootFiles are the files above: never published as content.
 var RootFiles = []string{NoJekyll, Headers, NginxConf, HTAccess, S3Script}
 
 // Pages rsgen always writes in its documents directory.
@@ -48,8 +45,6 @@ const (
 	HeadLink    = "resourcesync/head.html"  // the <link rel="resourcesync"> for pages (section 6.3.3)
 )
 
-// IsRootFile reports whether rel, relative to the output directory, is a
-// file rsgen writes there for a host.
 func IsRootFile(rel string) bool { return slices.Contains(RootFiles, rel) }
 
 // output is a file rendered from a template; hosts nil means always.
@@ -71,19 +66,11 @@ var outputs = []output{
 }
 
 func (o output) wanted(hosts []string) bool {
-	if o.hosts == nil {
-		return true
-	}
-	for _, h := range o.hosts {
-		if slices.Contains(hosts, h) {
-			return true
-		}
-	}
-	return false
+	return o.hosts == nil || slices.ContainsFunc(o.hosts, func(h string) bool { return slices.Contains(hosts, h) })
 }
 
-// ParseHosts reads the values of --host: each a host or a comma-separated
-// list of them. The result is in the order of Hosts, without repeats.
+// ParseHosts reads the values of --host, each a comma-separated list, into
+// hosts in the order of Hosts.
 func ParseHosts(values []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, v := range values {
@@ -112,10 +99,8 @@ func ParseHosts(values []string) ([]string, error) {
 const Marker = "Written by rsgen"
 
 // Ours reports whether data, the content of a file, was written by rsgen.
-// A file with a block for rsgen (see Merge) is the user's, even if the
-// block starts it; so is one with a BlockBegin or BlockEnd line that makes
-// no block (a second BEGIN, an END deleted): once merged, it has rsgen's
-// marker near its top, and overwriting it would lose the user's rules.
+// A file with a BlockBegin or BlockEnd line is the user's, even with
+// rsgen's marker at its top (a merged block starts it).
 func Ours(data []byte) bool {
 	if _, _, _, marked := block(data); marked {
 		return false
@@ -131,8 +116,7 @@ func Ours(data []byte) bool {
 	return false
 }
 
-// ErrNotOurs reports a file rsgen would write for a host that already
-// exists and was not written by rsgen: rsgen never overwrites it.
+// ErrNotOurs reports a host's file that exists and is the user's.
 var ErrNotOurs = errors.New("exists and was not written by rsgen, which never overwrites it")
 
 // The lines, each alone on its line, that mark in a user's _headers or
@@ -142,17 +126,14 @@ const (
 	BlockEnd   = "# END rsgen"
 )
 
-// Mergeable reports whether a user's file named name, relative to the
-// output directory, may hold a block for rsgen's part (Merge).
+// Mergeable reports whether a user's file named name may hold a block (Merge).
 func Mergeable(name string) bool {
 	return slices.ContainsFunc(outputs, func(o output) bool { return o.name == name && o.mergeable })
 }
 
-// Merge returns theirs, a user's configuration file, with the lines between
-// its BlockBegin and BlockEnd lines replaced by ours, and true; or false if
-// theirs has no such block, exactly one of each, in that order. ours takes
-// the line endings of the BlockBegin line: a file written on Windows stays
-// CRLF throughout.
+// Merge returns theirs with the lines between its one BlockBegin and one
+// BlockEnd line replaced by ours, and true; false if it has no such block.
+// ours takes the line ending of the BlockBegin line: a CRLF file stays so.
 func Merge(theirs, ours []byte) ([]byte, bool) {
 	start, end, ok, _ := block(theirs)
 	if !ok {
@@ -167,9 +148,8 @@ func Merge(theirs, ours []byte) ([]byte, bool) {
 	return slices.Concat(theirs[:start], ours, theirs[end:]), true
 }
 
-// HeaderRules counts the rules of a _headers file (Netlify, Cloudflare
-// Pages): a rule starts with a line that is not indented, blank or a
-// comment (its URL pattern); the indented lines after it are its headers.
+// HeaderRules counts the rules of a _headers file: lines that are not
+// indented, blank or a comment (a rule's URL pattern).
 func HeaderRules(data []byte) int {
 	n := 0
 	for line := range bytes.Lines(data) {
@@ -181,10 +161,9 @@ func HeaderRules(data []byte) int {
 	return n
 }
 
-// block returns the offsets of what lies between the BlockBegin line and
-// the BlockEnd line of data: after the first, at the start of the second;
-// ok is false unless there is exactly one of each, in that order. marked
-// reports whether data has any BlockBegin or BlockEnd line.
+// block returns the offsets of what lies between the BlockBegin and the
+// BlockEnd line of data; ok unless there is not exactly one of each, in
+// that order; marked if there is any.
 func block(data []byte) (start, end int, ok, marked bool) {
 	begins, ends, off := 0, 0, 0
 	start, end = -1, -1
@@ -202,11 +181,9 @@ func block(data []byte) (start, end int, ok, marked bool) {
 	return start, end, begins == 1 && ends == 1 && start <= end, begins+ends > 0
 }
 
-// CheckConflicts returns an error naming the files that hosts need in the
-// output directory out that exist and are the user's own, without a block
-// for rsgen (Merge), or are symbolic links (rsgen neither reads through
-// nor replaces one). An existing .nojekyll is never a conflict: it is kept
-// as it is.
+// CheckConflicts returns an error naming the files hosts need in out that
+// are the user's own without a block for rsgen (Merge), or links (never
+// read through nor replaced). An existing .nojekyll is kept as it is.
 func CheckConflicts(out string, hosts []string) error {
 	var theirs []string
 	for _, o := range outputs {
@@ -238,14 +215,13 @@ func CheckConflicts(out string, hosts []string) error {
 	return nil
 }
 
-// maxConfig bounds what is read of a host configuration file of the
-// user's: rsgen's own are a few KiB per hundred documents.
+// maxConfig bounds a user's host configuration file: rsgen's own are a few
+// KiB per hundred documents.
 const maxConfig = 64 << 20
 
-// ReadConfig reads the configuration file at p, refusing one that is not
-// a regular file (regfile.ErrNotRegular), a symbolic link (never read
-// through: confined.ErrSymlink; what rsgen merges its block into is
-// published, and must be the output's own bytes) or one larger than
+// ReadConfig reads the configuration file at p, refusing what is not a
+// regular file, a symbolic link (what rsgen merges into is published, and
+// must be the output's own bytes: confined.ErrSymlink) or one larger than
 // maxConfig.
 func ReadConfig(p string) ([]byte, error) {
 	dir, err := confined.Open(filepath.Dir(p))
@@ -253,17 +229,5 @@ func ReadConfig(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer dir.Close()
-	f, err := dir.OpenFile(filepath.Base(p), regfile.OpenFlags, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: p, Err: cmp.Or(err, regfile.ErrNotRegular)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfig+1))
-	if err == nil && len(data) > maxConfig {
-		err = fmt.Errorf("larger than %d bytes: not a configuration file rsgen can merge into", maxConfig)
-	}
-	return data, err
+	return dir.ReadFile(filepath.Base(p), maxConfig)
 }

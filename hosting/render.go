@@ -114,10 +114,9 @@ var funcs = map[string]any{
 	"apachehdr":    apacheHeader,
 }
 
-// Render renders, from the templates of fsys, the files the hosts need
-// and those rsgen always writes, in the order of RootFiles and then the
-// pages. Configuration files lacking Marker in their first lines (an
-// overriding template dropped it) get it added.
+// Render renders from the templates of fsys the files the hosts need, in
+// the order of RootFiles, then the pages. A configuration file without
+// Marker (a user's template dropped it) gets it added.
 func Render(fsys fs.FS, hosts []string, d *Data) ([]File, error) {
 	var files []File
 	for _, o := range outputs {
@@ -140,9 +139,8 @@ func Render(fsys fs.FS, hosts []string, d *Data) ([]File, error) {
 	return files, nil
 }
 
-// execute renders the template name of fsys with d: html/template for a
-// page (.html.tmpl), else text/template, whose failure in a function of
-// the hosts is told in that function's words.
+// execute renders the template name of fsys with d, a page with
+// html/template.
 func execute(fsys fs.FS, name string, d any) ([]byte, error) {
 	src, err := fs.ReadFile(fsys, name)
 	if err != nil {
@@ -210,12 +208,39 @@ var awsGuesses = map[string]string{
 	".zip": "application/zip", ".mp3": "audio/mpeg", ".mp4": "video/mp4",
 }
 
-// UploadedTyped reports whether the upload script uploads the published
-// file f on its own with an explicit type: its extension does not tell the
-// AWS CLI the type the Resource List gives, or it is hidden (published
-// with --hidden), which the script's sync of the site leaves out. The
-// builder collects such files, in the order of their paths, into S3.Typed.
+// UploadedTyped reports whether the upload script uploads f on its own
+// with an explicit type (S3.Typed): its extension does not tell the AWS CLI
+// the type the Resource List gives, or it is hidden, which the script's
+// sync leaves out.
 func UploadedTyped(f TypedFile) bool {
 	hidden := strings.HasPrefix(f.Path, ".") || strings.Contains(f.Path, "/.")
 	return f.Type != "" && (hidden || awsGuesses[strings.ToLower(path.Ext(f.Path))] != f.Type)
 }
+
+// SiteData is what the landing page of a site of several sets shows.
+type SiteData struct {
+	DocsURL              string // where the output directory is served
+	SourceDescriptionURL string
+	Describedby          string
+	At                   string // the snapshot, a W3C Datetime
+	Sets                 []SiteSet
+	Chart                htmltemplate.HTML // the changes the Change Lists list (ChangeChart); "" if none
+}
+
+// SiteSet is one set of a site, as its landing page shows it; links are
+// relative to the documents directory.
+type SiteSet struct {
+	Name              string
+	BaseURL           string // where its resources are served
+	Resources         int
+	Size              string
+	Page              string // its own landing page: <name>/index.html
+	CapabilityList    string // link to its Capability List
+	CapabilityListURL string
+	Capabilities      []Capability  // Href relative to the documents directory
+	Changes           *ChangeCounts // of this build; nil without a previous build
+}
+
+// RenderSite renders the landing page of a site from the template
+// site.html.tmpl of fsys.
+func RenderSite(fsys fs.FS, d *SiteData) ([]byte, error) { return execute(fsys, "site.html.tmpl", d) }

@@ -19,19 +19,16 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-// A SiteHandler serves an output directory the way a correctly configured
-// static host serves it: the Source Description (/.well-known/resourcesync,
-// without an extension) and the XML documents under resourcesync/ as
+// A SiteHandler serves an output directory as a correctly configured static
+// host does: the Source Description and the XML documents as
 // application/xml, with the discovery Link header of section 6.3.3 on every
-// response, naming the Capability List the Source Description lists (read
-// again whenever the file changes, so a rebuild shows at once).
+// response (read again whenever the Source Description changes).
 //
-// It serves only what is inside its directories: each is opened as an
-// [os.Root], so that neither a symbolic link nor ".." in a URL leads out of
-// it (a link that stays inside is followed, but not to what is not served
-// by its own name). Hidden files and directories (but .well-known/ at the
-// top), rsgen's configuration for hosts at the top, and what is not a
-// regular file or a directory are not served, as on a host set up right.
+// Each directory is opened as an [os.Root]: neither a symbolic link nor
+// ".." leads out of it, and a link inside does not serve what is not
+// served by its own name. Hidden files (but .well-known/), rsgen's host
+// configuration and what is not a regular file or a directory are not
+// served, as on a host set up right.
 type SiteHandler struct {
 	layers []*os.Root // the output directory, then the content, if any
 	files  http.Handler
@@ -41,21 +38,9 @@ type SiteHandler struct {
 	links    []string // the Link header values, none without a Capability List
 }
 
-// Handler serves the output directory dir as [NewHandler] does, without
-// content, for as long as the program runs; a directory that cannot be
-// opened serves nothing (404).
-func Handler(dir string) http.Handler {
-	h, err := NewHandler(dir, "")
-	if err != nil {
-		return http.NotFoundHandler()
-	}
-	return h
-}
-
-// NewHandler serves the output directory dir. When the build wrote its
-// documents apart from the collection (rsgen build --out), content is the
-// collection, SOURCE: what dir does not have is served from there, as a
-// host serving both from one place would. Close the SiteHandler when done.
+// NewHandler serves the output directory dir and, if the build wrote it
+// apart from the collection (--out), what dir lacks from content, SOURCE.
+// Close the SiteHandler when done.
 func NewHandler(dir, content string) (*SiteHandler, error) {
 	h := &SiteHandler{}
 	for _, d := range []string{dir, content} {
@@ -76,7 +61,6 @@ func NewHandler(dir, content string) (*SiteHandler, error) {
 	return h, nil
 }
 
-// Close releases the directories.
 func (h *SiteHandler) Close() error {
 	for _, r := range h.layers {
 		r.Close()
@@ -86,8 +70,7 @@ func (h *SiteHandler) Close() error {
 
 func (h *SiteHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
-	// Checked here as well as in Open: http.FileServer would redirect a
-	// request for a hidden directory (/.git → /.git/) before opening it.
+	// Checked before Open too: http.FileServer would redirect /.git to /.git/.
 	if hidden(strings.Trim(p, "/")) {
 		http.NotFound(w, r)
 		return
@@ -103,10 +86,9 @@ func (h *SiteHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.files.ServeHTTP(w, r)
 }
 
-// servedType is the media type of the file at the URL path p: the one the
-// build gives it in its entry (package mediatype), with the charset Go
-// serves it with if Go agrees on the type (text/html; charset=utf-8);
-// "" if the build would sniff it, as the file server then does.
+// servedType is the media type the build gives the file at the URL path p,
+// with Go's charset where Go agrees on the type; "" if the build would
+// sniff it, as the file server then does.
 func servedType(p string) string {
 	if strings.HasSuffix(p, "/") {
 		return ""
@@ -121,9 +103,8 @@ func servedType(p string) string {
 	return t
 }
 
-// hidden reports whether name, a slash-separated path relative to the top
-// of the site, is not served: a hidden file or directory, or rsgen's
-// configuration for a host at the top. ".." is hidden too.
+// hidden reports whether name, relative to the top of the site, is not
+// served: a hidden file or directory (".." too), or a host's configuration.
 func hidden(name string) bool {
 	if name == "" || name == "." {
 		return false
@@ -137,9 +118,8 @@ func hidden(name string) bool {
 	return len(segs) == 1 && IsRootFile(segs[0])
 }
 
-// linkHeader returns the Link headers naming the Capability Lists that the
-// Source Description lists (one for each resource set), or its first
-// entry if it lists none.
+// linkHeader returns the Link headers naming the Capability Lists the
+// Source Description lists, or its first entry if it lists none.
 func (h *SiteHandler) linkHeader() []string {
 	const p = ".well-known/resourcesync"
 	info, err := h.layers[0].Stat(p)
@@ -172,9 +152,8 @@ func (h *SiteHandler) linkHeader() []string {
 	return h.links
 }
 
-// layered is the file system of the site: each name is looked up in the
-// layers in turn, and the first that has it serves it. A directory lists
-// what every layer has in it.
+// layered is the file system of the site: the first layer that has a name
+// serves it; a directory lists what every layer has in it.
 type layered []*os.Root
 
 func (l layered) Open(name string) (fs.File, error) {
@@ -189,8 +168,7 @@ func (l layered) Open(name string) (fs.File, error) {
 			err = fs.ErrNotExist
 		}
 		if err != nil {
-			// Missing, leading outside the layer, not regular: the next
-			// layer may have it; a permission error is served as 403.
+			// The next layer may have it; a permission error is a 403.
 			if errors.Is(err, fs.ErrPermission) && d == nil {
 				return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
 			}
@@ -235,8 +213,7 @@ func open(r *os.Root, name string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
-// dir is a directory of the site: what it lists is merged from every
-// layer that has it, without what is not served.
+// dir is a directory of the site, listing what every layer has, served.
 type dir struct {
 	*os.File
 	name    string
@@ -284,9 +261,8 @@ func (d *dir) ReadDir(n int) ([]fs.DirEntry, error) {
 	return page, nil
 }
 
-// served returns the entry rel of r as it is served, nil if it is not: a
-// regular file or a directory, or a symbolic link to one inside r, listed
-// as what it leads to.
+// served returns the entry rel of r as served (a link as what it leads
+// to), nil if it is not served.
 func served(r *os.Root, rel string, e fs.DirEntry) fs.DirEntry {
 	if e.Type()&fs.ModeSymlink == 0 {
 		if e.Type().IsRegular() || e.IsDir() {
@@ -301,10 +277,9 @@ func served(r *os.Root, rel string, e fs.DirEntry) fs.DirEntry {
 	return fs.FileInfoToDirEntry(st)
 }
 
-// shown reports whether name, which r opens, is served where it really
-// is: a symbolic link inside r (content, which anyone who commits to a
-// site may add) does not serve a hidden file or rsgen's configuration
-// under another name. A path whose links cannot be resolved is not.
+// shown reports whether name is served where its links lead: a link in
+// content (which anyone who commits to a site may add) must not serve a
+// hidden file or rsgen's configuration under another name.
 func shown(r *os.Root, name string) bool {
 	var done []string                // the segments resolved, no link among them
 	rest := strings.Split(name, "/") // the segments still to resolve

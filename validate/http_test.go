@@ -47,7 +47,12 @@ func servedSite(t *testing.T, wrap func(http.Handler) http.Handler) string {
 	if _, err := generator.Build(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	srv.Config.Handler = wrap(hosting.Handler(dir))
+	h, err := hosting.NewHandler(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	srv.Config.Handler = wrap(h)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return base

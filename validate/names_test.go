@@ -71,7 +71,12 @@ func TestAuditOddNamesOverHTTP(t *testing.T) {
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String() + "/"
 	dir := oddSite(t, base)
-	srv.Config.Handler = hosting.Handler(dir)
+	h, err := hosting.NewHandler(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv.Config.Handler = h
 	srv.Start()
 	defer srv.Close()
 	rep, err := validate.Site(context.Background(), base, validate.Options{Fetch: true})

@@ -73,13 +73,10 @@ type Hub struct {
 	sleep func(ctx context.Context, d time.Duration) error // test seam
 }
 
-// Publish posts body to endpoint, or to ch.Hub if endpoint is "", as a
-// notification of topic ch.Topic: an HTTP POST whose body is the payload,
-// of type ContentType, with the header Link: <topic>; rel="self", <hub>;
-// rel="hub". A 2xx answer is success. Transport failures, time-outs, 429
-// and 5xx answers are tried again, up to Attempts requests, waiting
-// Backoff, then twice as long each time (or what a Retry-After asks, up to
-// 30 seconds); a 4xx is final.
+// Publish posts body to endpoint (ch.Hub if "") as a notification of
+// ch.Topic, with LinkHeader. Transport failures, time-outs, 429 and 5xx are
+// tried again, up to Attempts requests, waiting Backoff, then twice as long
+// each time (or what a Retry-After asks, up to maxBackoff); a 4xx is final.
 func (h *Hub) Publish(ctx context.Context, ch Channel, endpoint string, body []byte) error {
 	if endpoint == "" {
 		endpoint = ch.Hub
@@ -199,8 +196,6 @@ func (h *Hub) pause(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// stopped records why ctx ended: its deadline (ErrTimeout), or a
-// cancellation such as an interrupt (ErrCanceled).
 func (e *HubError) stopped(ctx context.Context) {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		e.Kind, e.Detail = ErrTimeout, "the overall deadline passed"
@@ -214,8 +209,7 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// describe names a transport failure without the URL, which the
-// HubError already has.
+// describe names a transport failure without the URL, which HubError has.
 func describe(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {

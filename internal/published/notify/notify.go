@@ -16,9 +16,8 @@ import (
 	"github.com/rsgen/rsgen/internal/published/previous"
 )
 
-// ErrOtherSite is returned by Run when the state file was written for
-// another site: comparing with it would notify every document as deleted
-// and created again.
+// ErrOtherSite reports a state file of another site, with which every
+// document would be notified as deleted and created again.
 var ErrOtherSite = errors.New("the state file is of another site")
 
 // Options tune Run.
@@ -45,12 +44,9 @@ type Result struct {
 
 // Run reads the build published in dir, sends the change notifications
 // and then the framework notifications it has not sent yet to the hubs
-// its Capability List advertises (for a build of several resource sets,
-// those of each set's Capability List, in the order of the Source
-// Description), and, once every payload was taken, writes the state
-// file. On any failure the state file is left as it was, so that the next
-// run sends the same notifications again (a Destination may so see one
-// twice, never miss one).
+// of each Capability List, and, once every payload was taken, writes the
+// state file. On any failure the state file is left as it was: a
+// Destination may see a notification twice, never miss one.
 func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	var res Result
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -89,8 +85,8 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	return res, err
 }
 
-// notifyOne sends the notifications of the build without sets in dir,
-// whose last state is st (nil for none), and returns the state to save.
+// notifyOne notifies the build without sets in dir, whose last state is st
+// (nil for none), and returns the state to save.
 func notifyOne(ctx context.Context, dir string, st *State, hub *Hub, opts Options, res *Result) (*State, error) {
 	site, err := readSite(ctx, dir, "")
 	if err != nil {
@@ -102,11 +98,9 @@ func notifyOne(ctx context.Context, dir string, st *State, hub *Hub, opts Option
 	return newState(site), notifySite(ctx, site, st, hub, opts, res)
 }
 
-// notifySets sends the notifications of each resource set of the build in
-// dir (sets, as the Source Description lists them), whose last state is st
-// (nil for none), and returns the state to save. Every set is read, and its
-// state checked, before anything is sent: a failure after some sets'
-// notifications would send them again at every run.
+// notifySets notifies each resource set of the build in dir. Every set is
+// read, and its state checked, before anything is sent: a failure after
+// some sets' notifications would send them again at every run.
 func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *Hub, opts Options, res *Result) (*State, error) {
 	if st != nil && st.Sets == nil {
 		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not of resource sets", opts.State, ErrOtherSite, other(st))
@@ -153,11 +147,9 @@ func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *
 }
 
 // notifyRemoved tells, on the framework channel each had, that the
-// documents of the sets of st (the last run's state) that next (this
-// run's) no longer holds are deleted, at the time at: the set is no longer
-// published, or no longer advertises channels. The Source Description,
-// still published, is not among them: its change is said on the channels
-// of the sets that remain.
+// documents of the sets of st that next no longer holds are deleted, at
+// the time at; but the Source Description, still published, whose change
+// the remaining sets' channels carry.
 func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, opts Options, res *Result) error {
 	for _, name := range slices.Sorted(maps.Keys(st.Sets)) {
 		old := st.Sets[name]
@@ -186,8 +178,6 @@ func other(st *State) string {
 	return st.CapabilityList
 }
 
-// notifySite sends the notifications of site, whose last state is st (nil
-// for none), and counts them in res.
 func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Options, res *Result) error {
 	n := plan(site, st, opts.Since)
 	send := func(ch *Channel, capability string, entries int, payloads [][]byte) error {

@@ -5,24 +5,18 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
-// notifications are the entries of the notifications to send.
-type notifications struct {
-	Changes   []rsxml.Entry // for the change notification channel
-	Framework []rsxml.Entry // for the framework notification channel
-}
+type notifications struct{ Changes, Framework []rsxml.Entry }
 
 // plan returns what to notify about s. Change notifications carry the
-// Change List entries whose change happened after since if it is not
-// zero, else after what the state notified (the newest change, and the
-// snapshot time of the build then published: every change of that build
-// was at or before it), else (no state: the first run) at or after the
-// Resource List's snapshot time, which are the changes the last build
-// found. Framework notifications carry each document created, updated
-// (its bytes changed) or deleted since the state; with no state, every
-// document is new.
+// Change List entries after since if it is not zero, else after the
+// newest change and the snapshot of the state, else (the first run) those
+// at or after the snapshot, which the last build found. Framework
+// notifications carry each document created, updated (its bytes changed)
+// or deleted since the state.
 func plan(s *Site, st *State, since time.Time) notifications {
 	var n notifications
 	after, inclusive := since, false
@@ -74,13 +68,45 @@ func plan(s *Site, st *State, since time.Time) notifications {
 }
 
 // frameworkEntry is the entry of a framework notification about the
-// document at u (Framework Notification 1.0.1, section 3): its capability
-// and change, and, for a document listed by an index, an rs:ln rel="index"
-// to that index.
+// document at u (Framework Notification 1.0.1, section 3).
 func frameworkEntry(u, capability, index, change, datetime string) rsxml.Entry {
 	e := rsxml.Entry{Loc: u, MD: rsxml.MD{Capability: capability, Change: change, Datetime: datetime}}
 	if index != "" {
 		e.Links = []rsxml.Link{{Rel: "index", Href: index}}
 	}
 	return e
+}
+
+// ContentType is the media type of a payload (Change Notification
+// 1.0.1, section 4.1).
+const ContentType = "application/xml"
+
+// payloads renders entries as notification documents of capability that
+// link up to capList. Notifications are never indexes: entries that do not
+// fit one document go on in the next.
+func payloads(capability, capList string, entries []rsxml.Entry, limits listwriter.Limits) [][]byte {
+	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: capList}}}
+	head := rsxml.AppendHeader(nil, &doc)
+	foot := rsxml.AppendFooter(nil, &doc)
+	var out [][]byte
+	var cur []byte
+	var m *listwriter.Measure
+	var entry []byte
+	for i := range entries {
+		entry = rsxml.AppendEntry(entry[:0], false, &entries[i])
+		if cur != nil && !m.Room(int64(len(entry)), 1) {
+			out = append(out, append(cur, foot...))
+			cur = nil
+		}
+		if cur == nil {
+			cur = append([]byte(nil), head...)
+			m = listwriter.NewMeasure(&doc, limits)
+		}
+		cur = append(cur, entry...)
+		m.AddSize(int64(len(entry)), 1)
+	}
+	if cur != nil {
+		out = append(out, append(cur, foot...))
+	}
+	return out
 }

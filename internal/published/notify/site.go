@@ -21,8 +21,8 @@ var ErrNoChannel = errors.New("the Capability List advertises no notification ch
 // URL, say): notify reads the build where it was written.
 var ErrNotDir = errors.New("not a directory: give the output directory of the build")
 
-// A Channel is a notification channel the Capability List advertises: its
-// topic (the entry's <loc>) and the hub its <rs:ln rel="hub"> names.
+// A Channel is a notification channel the Capability List advertises: the
+// entry's <loc> and its <rs:ln rel="hub">.
 type Channel struct {
 	Topic string
 	Hub   string
@@ -52,13 +52,9 @@ type Site struct {
 	At      string
 }
 
-// readSite reads the documents published in the output directory dir:
-// those of the resource set named set, or of the one set of a build
-// without sets if set is "".
+// readSite reads the documents of the resource set named set ("" for a
+// build without sets) published in dir.
 func readSite(ctx context.Context, dir, set string) (*Site, error) {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
-	}
 	prev, err := previous.Read(ctx, dir, previous.Options{Set: set, Notice: func(string) {}})
 	if err != nil {
 		return nil, err
@@ -104,10 +100,9 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 	return s, nil
 }
 
-// addArchive adds the archive at u and the documents it lists (Change
-// Lists, Change Dumps, Resource Dumps, or Resource Lists with their
-// parts): documents of the framework, whose changes the change
-// notification carries from changelist.xml already.
+// addArchive adds the archive at u and the documents it lists, as
+// documents of the framework only: the change notification carries their
+// changes from changelist.xml already.
 func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 	_, entries, h, err := readDoc(prev, u)
 	if err != nil {
@@ -169,8 +164,7 @@ func (s *Site) addList(u, capability, index, hash string, entries []*rsxml.Entry
 	}
 }
 
-// readDoc reads the published document at u through the defensive reader,
-// and returns the digest of its bytes too.
+// readDoc reads the published document at u, and the digest of its bytes.
 func readDoc(prev *previous.Site, u string) (*rsxml.Doc, []*rsxml.Entry, string, error) {
 	p, ok := prev.LocalPath(u)
 	if !ok {
@@ -187,7 +181,6 @@ func readDoc(prev *previous.Site, u string) (*rsxml.Doc, []*rsxml.Entry, string,
 	return doc, entries, digest(data), nil
 }
 
-// add adds d, the document in the file p, with the digest of its bytes.
 func (s *Site) add(p string, d Document) error {
 	data, err := os.ReadFile(p)
 	if err != nil {

@@ -18,13 +18,10 @@ import (
 
 const stateVersion = 1
 
-// maxStateBytes bounds the state file read: it holds one line per
-// published document, a few thousand at most.
+// maxStateBytes bounds the state file: one line per published document.
 const maxStateBytes = 64 << 20
 
-// State is what the last successful run notified: the Capability List it
-// read, the datetime of the newest change it sent, and the documents then
-// published. It is kept in a JSON file between runs.
+// State is what the last successful run notified, kept in a JSON file.
 type State struct {
 	Version        int                 `json:"version"`
 	CapabilityList string              `json:"capability_list"`
@@ -46,12 +43,10 @@ type docState struct {
 	Hash       string `json:"hash"`
 }
 
-// ErrBadState is wrapped by Run when the file is not a state file
-// rsgen can use.
+// ErrBadState reports a file that is not a state file rsgen can use.
 var ErrBadState = errors.New("not a state file of rsgen notify")
 
-// loadState reads the state file at path; a file that does not exist
-// gives (nil, nil): the first run.
+// loadState reads the state file at path; (nil, nil) if there is none.
 func loadState(path string) (*State, error) {
 	f, _, err := regfile.Open(path) // a FIFO is refused, not waited on
 	if errors.Is(err, fs.ErrNotExist) {
@@ -91,7 +86,6 @@ func loadState(path string) (*State, error) {
 	return &st, nil
 }
 
-// check checks the version and the times of st; what prefixes an error.
 func (st *State) check(what string) error {
 	if st.Version != stateVersion {
 		return fmt.Errorf("%sversion %d, this rsgen reads version %d", what, st.Version, stateVersion)
@@ -104,11 +98,8 @@ func (st *State) check(what string) error {
 	return nil
 }
 
-// Save writes the state to path atomically: into a temporary file next
-// to it, then renamed over it. A symbolic link at path keeps working: the
-// file it leads to is replaced, if it is a state file (or nothing is
-// there yet); a link to nothing, or to a file that is not a state file,
-// is refused and left as it is.
+// Save writes the state to path atomically (confined.Replace). A link at
+// path is followed only to a state file.
 func (st *State) Save(path string) error {
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
@@ -136,7 +127,6 @@ func (st *State) Save(path string) error {
 	return nil
 }
 
-// newState is the state after s has been notified.
 func newState(s *Site) *State {
 	st := &State{Version: stateVersion, CapabilityList: s.CapabilityList, At: s.At, Documents: map[string]docState{}}
 	if s.Framework != nil {
@@ -157,8 +147,7 @@ func newState(s *Site) *State {
 	return st
 }
 
-// changeTime is when the change of a Change List entry happened: its
-// datetime (ResourceSync 1.1), or its lastmod (0.9.1 lists).
+// changeTime is the datetime of a Change List entry (1.1), or its lastmod (0.9.1).
 func changeTime(e *rsxml.Entry) (time.Time, bool) {
 	v := e.MD.Datetime
 	if v == "" {

@@ -2,13 +2,10 @@
 // for itself: the hash cache file, the spools that carry a build's
 // resources from step to step, and the runs of its external sorts.
 //
-// A record is a sequence of fields, each an unsigned or signed varint
-// (encoding/binary), a byte, a fixed number of bytes, or bytes prefixed by
-// their length as an unsigned varint. A [Reader] reads the fields of one
-// record in order. The first field that the record is too short for sets
-// the error the Reader was made with, which sticks: every later read
-// returns a zero value, so a decoder reads all its fields and checks
-// [Reader.Err] once at the end.
+// A record is a sequence of fields: varints (encoding/binary), bytes, and
+// byte strings prefixed by their length. A [Reader] reads the fields of one
+// record in order; the first that fails sets an error that sticks, so a
+// decoder reads all its fields and checks [Reader.Err] once at the end.
 //
 // A [File] is a sequence of records on disk, appended and then read back
 // in order by [FileReader]s, as often as needed.
@@ -21,28 +18,24 @@ func AppendBytes[S ~string | ~[]byte](b []byte, s S) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-// A Reader reads the fields of a record.
 type Reader struct {
 	b       []byte
 	err     error
 	corrupt error
 }
 
-// NewReader returns a Reader of the fields of b; corrupt is the error
-// that a field past the end of b, or a malformed varint, sets.
+// NewReader returns a Reader of the fields of b; corrupt is the error a
+// field that cannot be read sets.
 func NewReader(b []byte, corrupt error) *Reader { return &Reader{b: b, corrupt: corrupt} }
 
-// Err returns the error of the first field that could not be read.
 func (r *Reader) Err() error { return r.err }
 
-// Len returns the number of bytes not read yet.
 func (r *Reader) Len() int { return len(r.b) }
 
 func (r *Reader) fail() {
 	r.err, r.b = r.corrupt, nil
 }
 
-// Uvarint reads an unsigned varint.
 func (r *Reader) Uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
@@ -53,7 +46,6 @@ func (r *Reader) Uvarint() uint64 {
 	return v
 }
 
-// Varint reads a signed varint.
 func (r *Reader) Varint() int64 {
 	v, n := binary.Varint(r.b)
 	if n <= 0 {
@@ -64,7 +56,6 @@ func (r *Reader) Varint() int64 {
 	return v
 }
 
-// Byte reads one byte.
 func (r *Reader) Byte() byte {
 	if len(r.b) < 1 {
 		r.fail()
@@ -75,8 +66,8 @@ func (r *Reader) Byte() byte {
 	return c
 }
 
-// Fixed reads n bytes. The result shares the record's memory, capped so
-// that an append to it copies.
+// Fixed reads n bytes, sharing the record's memory, capped so that an
+// append copies.
 func (r *Reader) Fixed(n int) []byte {
 	if n < 0 || n > len(r.b) {
 		r.fail()
@@ -87,8 +78,7 @@ func (r *Reader) Fixed(n int) []byte {
 	return b
 }
 
-// Bytes reads bytes prefixed by their length; they share the record's
-// memory, as with Fixed.
+// Bytes reads bytes prefixed by their length, as Fixed does.
 func (r *Reader) Bytes() []byte {
 	n := r.Uvarint()
 	if n > uint64(len(r.b)) {
@@ -98,5 +88,4 @@ func (r *Reader) Bytes() []byte {
 	return r.Fixed(int(n))
 }
 
-// String reads bytes prefixed by their length, as a string of their own.
 func (r *Reader) String() string { return string(r.Bytes()) }

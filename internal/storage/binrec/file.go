@@ -11,24 +11,19 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
-// ErrCorrupt reports a File that does not hold what was written to it:
-// something else wrote to it, or it was truncated. Decoders of records
-// read back from a File use it as the error of a Reader too.
+// ErrCorrupt reports a File that does not hold what was written to it;
+// decoders of its records use it as the error of a Reader too.
 var ErrCorrupt = errors.New("spool file damaged")
 
-// maxRecord bounds the length of one record: a length past it can only
-// come from a damaged file.
+// maxRecord bounds a record: a longer one means a damaged file.
 const maxRecord = 1 << 30
 
-// A File keeps a sequence of records on disk, for a step of a build that
-// produces more of them than memory should hold and a later step that
-// reads them back in the same order, once or several times. It is written
-// by appending records and then read by as many [FileReader]s as needed,
-// one after the other or at once; each holds one record and a buffer.
-// Each record is stored with its length as a varint before it. The file
-// is a temporary file of the directory given to [Create] (a build puts it
-// in its stage, which a crash leaves for the next build to remove), and
-// [File.Close] removes it.
+// A File keeps a sequence of records on disk, each after its length, for a
+// step of a build that produces more than memory should hold. Records are
+// appended, then read back in order by as many [FileReader]s as needed,
+// each holding one record and a buffer. The file is a temporary file of
+// the directory given to [Create] (a build's stage, which a crash leaves
+// for the next build to remove); [File.Close] removes it.
 type File struct {
 	f    *os.File
 	w    *bufio.Writer
@@ -38,8 +33,6 @@ type File struct {
 	len  [binary.MaxVarintLen64]byte
 }
 
-// Create creates an empty File in dir, named after pattern as
-// os.CreateTemp names it.
 func Create(dir, pattern string) (*File, error) {
 	f, err := confined.CreateTemp(dir, pattern)
 	if err != nil {
@@ -48,12 +41,11 @@ func Create(dir, pattern string) (*File, error) {
 	return &File{f: f}, nil
 }
 
-// writeBuffer is the size of a File's buffer, which it holds only while
-// records are appended: a build of many sets keeps a File of each.
+// writeBuffer is held only while records are appended: a build of many
+// sets keeps a File of each.
 const writeBuffer = 64 << 10
 
-// Append appends one record. Its error, like that of every later call,
-// is the first error met writing the file (a full disk).
+// Append appends one record; the first error met writing sticks.
 func (s *File) Append(rec []byte) error {
 	if s.err != nil {
 		return s.err
@@ -79,11 +71,9 @@ func (s *File) Append(rec []byte) error {
 	return nil
 }
 
-// Len returns the number of records appended.
 func (s *File) Len() int { return s.n }
 
-// Flush writes what was appended to the file, and lets go of the buffer
-// until a record is appended again.
+// Flush writes what was appended, and lets go of the buffer.
 func (s *File) Flush() error {
 	if s.err == nil && s.w != nil {
 		if err := s.w.Flush(); err != nil {
@@ -95,7 +85,7 @@ func (s *File) Flush() error {
 }
 
 // Reader flushes what was appended and returns a FileReader of the records
-// appended so far, from the first. Records appended later are not read.
+// appended so far.
 func (s *File) Reader() (*FileReader, error) {
 	if err := s.Flush(); err != nil {
 		return nil, err
@@ -116,7 +106,6 @@ func (s *File) Close() error {
 	return err
 }
 
-// A FileReader reads the records of a File in the order they were appended.
 type FileReader struct {
 	name string
 	r    *bufio.Reader
@@ -125,8 +114,7 @@ type FileReader struct {
 	err  error
 }
 
-// Next reads the next record, which [FileReader.Record] then returns. It
-// returns false at the end of the records, or on an error ([FileReader.Err]).
+// Next reads the next record; false at the end or on an error ([FileReader.Err]).
 func (r *FileReader) Next() bool {
 	if r.err != nil || r.left == 0 {
 		return false
@@ -143,8 +131,6 @@ func (r *FileReader) Next() bool {
 		_, err = io.ReadFull(r.r, r.rec)
 	}
 	if err != nil {
-		// Fewer bytes than were written, or bytes that are not a record:
-		// either way not what was appended.
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			err = io.ErrUnexpectedEOF
 		}
@@ -158,9 +144,7 @@ func (r *FileReader) Next() bool {
 	return true
 }
 
-// Record returns the record Next read. It is valid until the next call
-// of Next.
+// Record returns the record Next read, valid until the next call of Next.
 func (r *FileReader) Record() []byte { return r.rec }
 
-// Err returns the error that ended the records early, if one did.
 func (r *FileReader) Err() error { return r.err }

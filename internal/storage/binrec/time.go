@@ -5,9 +5,8 @@ import (
 	"time"
 )
 
-// AppendTime appends t: a byte that says whether it is the zero time, then,
-// if it is not, its seconds since 1970 as a varint and its nanoseconds as
-// an unsigned varint. It is read back in UTC.
+// AppendTime appends t: 0 for the zero time, else 1, its Unix seconds and
+// its nanoseconds.
 func AppendTime(b []byte, t time.Time) []byte {
 	if t.IsZero() {
 		return append(b, 0)

@@ -7,9 +7,8 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 )
 
-// AppendTokens appends tokens, digests as bytes: their number, then for
-// each its algorithm (one byte: 1 + the hashing.Algorithm of a name rsgen
-// knows, else 0 and the name) and its digest.
+// AppendTokens appends tokens: their number, then for each its algorithm
+// (1 + a hashing.Algorithm rsgen knows, else 0 and the name) and digest.
 func AppendTokens(b []byte, tokens []hashing.Token) []byte {
 	b = binary.AppendUvarint(b, uint64(len(tokens)))
 	for _, t := range tokens {

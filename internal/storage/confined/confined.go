@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -18,12 +19,10 @@ import (
 // symbolic link.
 var ErrSymlink = errors.New("is a symbolic link, which rsgen does not write through")
 
-// errName reports a name that is not local to the root: absolute, empty,
-// or with a ".." in it.
+// errName reports a name that is not local to the root.
 var errName = errors.New("not a name inside the directory")
 
-// CloseAfter closes c and returns err, or the error of Close if err is
-// nil: the close of a file written, whose error is the write's.
+// CloseAfter closes c and returns err, or else the error of Close.
 func CloseAfter(c io.Closer, err error) error {
 	if cerr := c.Close(); err == nil {
 		err = cerr
@@ -31,33 +30,35 @@ func CloseAfter(c io.Closer, err error) error {
 	return err
 }
 
-// OpenRegular opens the regular file name for reading, without following
-// a final link or waiting on a FIFO; anything else fails with an
-// *fs.PathError of regfile.ErrNotRegular.
+// OpenRegular opens the regular file name as regfile.Open does.
 func (r *Root) OpenRegular(name string) (*os.File, fs.FileInfo, error) {
-	f, err := r.OpenFile(name, regfile.OpenFlags, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = &fs.PathError{Op: "open", Path: f.Name(), Err: regfile.ErrNotRegular}
-	}
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, st, nil
+	return regfile.Check(r.OpenFile(name, regfile.OpenFlags, 0))
 }
 
-// Name returns the path of name in r, for messages.
+// ReadFile reads the regular file name (OpenRegular) of at most max bytes.
+func (r *Root) ReadFile(name string, max int64) ([]byte, error) {
+	f, st, err := r.OpenRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var data []byte
+	if st.Size() <= max {
+		data, err = io.ReadAll(io.LimitReader(f, max+1))
+	}
+	if err == nil && (st.Size() > max || int64(len(data)) > max) {
+		err = fmt.Errorf("larger than %d bytes", max)
+	}
+	return data, err
+}
+
+// Path returns the path of name in r, for messages.
 func (r *Root) Path(name string) string { return filepath.Join(r.name, filepath.FromSlash(name)) }
 
 // Name returns the path r was opened by.
 func (r *Root) Name() string { return r.name }
 
-// split returns the parts of name, a local slash-separated name; "." has
-// none.
+// split returns the parts of the local name; "." has none.
 func split(name string) ([]string, error) {
 	clean := path.Clean(filepath.ToSlash(name))
 	if clean == "." {
@@ -88,18 +89,8 @@ func (r *Root) WriteFile(name string, data []byte) error {
 	return CloseAfter(f, err)
 }
 
-// Sync syncs the file or directory name to disk.
-func (r *Root) Sync(name string) error {
-	f, err := r.OpenFile(name, os.O_RDONLY|syncFlag, 0)
-	if err != nil {
-		return err
-	}
-	return CloseAfter(f, f.Sync())
-}
-
-// CreateTemp creates a new file in the directory dir of r, named by
-// pattern with its last "*" replaced by a random string, for reading and
-// writing; it returns the file and its name in r.
+// CreateTemp creates a new file in the directory dir of r, named as
+// os.CreateTemp names, and returns it with its name in r.
 func (r *Root) CreateTemp(dir, pattern string) (*os.File, string, error) {
 	for range 100 {
 		name := path.Join(filepath.ToSlash(dir), randomName(pattern))
@@ -136,14 +127,11 @@ func randomName(pattern string) string {
 	return pattern + rnd
 }
 
-// MkdirAll makes the directory dir, which a user named (the output
-// directory), with its missing parents: the links in that path are the
-// user's own, and followed.
+// MkdirAll makes the directory dir a user named, following links: they
+// are the user's own.
 func MkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 
-// RemoveEmpty removes the directory dir if it is empty (one that MkdirAll
-// made for a build that failed); anything else there, a link included, is
-// left.
+// RemoveEmpty removes the directory dir if it is empty; a link is left.
 func RemoveEmpty(dir string) error {
 	parent, err := Open(filepath.Dir(dir))
 	if err != nil {

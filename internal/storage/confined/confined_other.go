@@ -12,36 +12,31 @@ import (
 )
 
 // A Root is a directory opened once: see the package documentation. Here
-// it is an os.Root, which refuses names leading outside it.
+// it is an os.Root, which refuses names leading outside it. The methods do
+// what those of confined_unix.go say.
 type Root struct {
 	r    *os.Root
 	f    *os.File
 	name string
 }
 
-// Open opens the directory dir as a Root.
 func Open(dir string) (*Root, error) {
 	r, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	return newRoot(r, dir)
-}
-
-func newRoot(r *os.Root, name string) (*Root, error) {
 	f, err := r.Open(".")
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	return &Root{r: r, f: f, name: name}, nil
+	return &Root{r: r, f: f, name: dir}, nil
 }
 
-// Close closes r.
 func (r *Root) Close() error { r.f.Close(); return r.r.Close() }
 
-// File returns the open directory of r.
-func (r *Root) File() *os.File { return r.f }
+// SyncDir does nothing: directories cannot be opened for syncing here.
+func SyncDir(string) error { return nil }
 
 // at checks that name is local to r and calls fn with it as os.Root
 // takes it.
@@ -52,7 +47,6 @@ func (r *Root) at(op, name string, fn func(name string) error) error {
 	return fn(filepath.FromSlash(name))
 }
 
-// OpenFile opens name with flag and, if it is created, perm.
 func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (f *os.File, err error) {
 	err = r.at("open", name, func(name string) error {
 		f, err = r.r.OpenFile(name, flag, perm)
@@ -61,25 +55,10 @@ func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (f *os.File, er
 	return f, err
 }
 
-// OpenRoot opens the directory name as a Root.
-func (r *Root) OpenRoot(name string) (*Root, error) {
-	var sub *os.Root
-	err := r.at("open", name, func(name string) (err error) {
-		sub, err = r.r.OpenRoot(name)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return newRoot(sub, r.Path(name))
-}
-
-// Mkdir makes the directory name.
 func (r *Root) Mkdir(name string, perm fs.FileMode) error {
 	return r.at("mkdir", name, func(name string) error { return r.r.Mkdir(name, perm) })
 }
 
-// MkdirAll makes the directory name and those missing on the way.
 func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
 	if path.Clean(name) == "." {
 		return nil
@@ -87,10 +66,8 @@ func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
 	return r.at("mkdir", name, func(name string) error { return r.r.MkdirAll(name, perm) })
 }
 
-// Remove removes the file, link or empty directory name.
 func (r *Root) Remove(name string) error { return r.at("remove", name, r.r.Remove) }
 
-// RemoveDir removes the directory name if it is empty.
 func (r *Root) RemoveDir(name string) error {
 	if st, err := r.r.Lstat(filepath.FromSlash(name)); err != nil || !st.IsDir() {
 		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: errors.New("not a directory")}
@@ -98,7 +75,6 @@ func (r *Root) RemoveDir(name string) error {
 	return r.Remove(name)
 }
 
-// RemoveAll removes name and everything in it.
 func (r *Root) RemoveAll(name string) error {
 	if path.Clean(name) == "." {
 		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: errName}
@@ -106,7 +82,6 @@ func (r *Root) RemoveAll(name string) error {
 	return r.at("remove", name, r.r.RemoveAll)
 }
 
-// Rename renames oldname in r to newname in dst, which must be r.
 func (r *Root) Rename(oldname string, dst *Root, newname string) error {
 	if dst != r {
 		return errors.ErrUnsupported
@@ -114,7 +89,6 @@ func (r *Root) Rename(oldname string, dst *Root, newname string) error {
 	return r.r.Rename(filepath.FromSlash(oldname), filepath.FromSlash(newname))
 }
 
-// LinkAt makes newname in dst, which must be r, a hard link to oldname.
 func (r *Root) LinkAt(oldname string, dst *Root, newname string) error {
 	if dst != r {
 		return errors.ErrUnsupported
@@ -125,7 +99,6 @@ func (r *Root) LinkAt(oldname string, dst *Root, newname string) error {
 	return r.r.Link(filepath.FromSlash(oldname), filepath.FromSlash(newname))
 }
 
-// Exchange fails with errors.ErrUnsupported.
 func (r *Root) Exchange(oldname string, dst *Root, newname string) error {
 	return errors.ErrUnsupported
 }
@@ -133,9 +106,6 @@ func (r *Root) Exchange(oldname string, dst *Root, newname string) error {
 // Link fails with errors.ErrUnsupported: copy from f.
 func (r *Root) Link(f *os.File, name string) error { return errors.ErrUnsupported }
 
-// Chtimes sets the access and modification times of name.
 func (r *Root) Chtimes(name string, atime, mtime time.Time) error {
 	return r.r.Chtimes(filepath.FromSlash(name), atime, mtime)
 }
-
-const syncFlag = 0 // see confined_unix.go

@@ -27,13 +27,38 @@ func Open(dir string) (*Root, error) {
 	return &Root{f: f, name: dir}, nil
 }
 
-// Close closes r.
 func (r *Root) Close() error { return r.f.Close() }
 
-// File returns the open directory of r (to lock it, to sync it).
-func (r *Root) File() *os.File { return r.f }
+// TryLock takes an exclusive flock(2) of f without waiting, and reports
+// whether it did. The system releases it when the process ends, however
+// it ends: a lock that can be taken is held by no running build.
+func TryLock(f *os.File) (bool, error) {
+	err := retry(func() error { return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) })
+	if errors.Is(err, unix.EWOULDBLOCK) {
+		return false, nil
+	}
+	return err == nil, err
+}
 
-// retry calls f again while it fails with EINTR.
+// Unlock releases the lock of f, before f is closed: a process forked
+// meanwhile (os/exec, between fork and exec) shares the open file and
+// would hold the lock until it execs.
+func Unlock(f *os.File) { unix.Flock(int(f.Fd()), unix.LOCK_UN) }
+
+// SyncDir makes the entries of dir durable. File systems that cannot sync
+// a directory order their metadata themselves.
+func SyncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, errors.ErrUnsupported) {
+		err = nil
+	}
+	return CloseAfter(f, err)
+}
+
 func retry(f func() error) error {
 	for {
 		if err := f(); !errors.Is(err, unix.EINTR) {
@@ -42,8 +67,6 @@ func retry(f func() error) error {
 	}
 }
 
-// openDir opens the directory name in the directory dirfd, not following a
-// symbolic link.
 func openDir(dirfd int, name string) (int, error) {
 	var fd int
 	err := retry(func() (err error) {
@@ -69,9 +92,8 @@ func linkErr(dirfd int, name string, err error) error {
 }
 
 // parent opens the directory that holds the last part of name, walking
-// from r without following a link (and making the directories missing on
-// the way if mkdir), and returns it with that last part. The caller closes
-// the directory with closeDir. For "." it returns r's directory and ".".
+// from r without following a link (making the missing ones if mkdir), and
+// returns it with that last part; the caller closes it with closeDir.
 func (r *Root) parent(op, name string, mkdir bool) (int, string, error) {
 	parts, err := split(name)
 	if err != nil {
@@ -97,8 +119,8 @@ func (r *Root) parent(op, name string, mkdir bool) (int, string, error) {
 	return fd, parts[len(parts)-1], nil
 }
 
-// at calls fn with the directory that holds the last part of name, and
-// that part (see parent), and wraps its error in an *fs.PathError of op.
+// at calls fn with the parent of name and its last part, and wraps its
+// error in an *fs.PathError of op.
 func (r *Root) at(op, name string, mkdir bool, fn func(dirfd int, base string) error) error {
 	dirfd, base, err := r.parent(op, name, mkdir)
 	if err != nil {
@@ -130,7 +152,6 @@ func (r *Root) at2(op, oldname string, dst *Root, newname string, mkdir bool, fn
 	return nil
 }
 
-// closeDir closes fd unless it is r's own.
 func (r *Root) closeDir(fd int) {
 	if fd != int(r.f.Fd()) {
 		unix.Close(fd)
@@ -157,20 +178,6 @@ func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, erro
 	return os.NewFile(uintptr(fd), r.Path(name)), nil
 }
 
-// OpenRoot opens the directory name as a Root.
-func (r *Root) OpenRoot(name string) (*Root, error) {
-	var fd int
-	err := r.at("open", name, false, func(dirfd int, base string) (err error) {
-		fd, err = openDir(dirfd, base)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &Root{f: os.NewFile(uintptr(fd), r.Path(name)), name: r.Path(name)}, nil
-}
-
-// Mkdir makes the directory name.
 func (r *Root) Mkdir(name string, perm fs.FileMode) error {
 	return r.at("mkdir", name, false, func(dirfd int, base string) error {
 		return unix.Mkdirat(dirfd, base, uint32(perm.Perm()))
@@ -198,7 +205,6 @@ func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
 // Remove removes the file, link or empty directory name.
 func (r *Root) Remove(name string) error { return r.at("remove", name, false, removeAt) }
 
-// removeAt removes name in dirfd: a file or link, else an empty directory.
 func removeAt(dirfd int, name string) error {
 	err := unix.Unlinkat(dirfd, name, 0)
 	if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EPERM) {
@@ -281,10 +287,9 @@ func (r *Root) Chtimes(name string, atime, mtime time.Time) error {
 	})
 }
 
-// Link makes name a hard link to the open file f, the very file opened
-// (linkFile, or by its name and then checked to be f), whatever its name
-// now leads to. It fails with errors.ErrUnsupported where that cannot be
-// done (another file system, a name swapped meanwhile): copy from f then.
+// Link makes name a hard link to the very file f, whatever its name now
+// leads to. It fails with errors.ErrUnsupported where that cannot be done
+// (another file system, a name swapped meanwhile): copy from f then.
 func (r *Root) Link(f *os.File, name string) error {
 	dirfd, base, err := r.parent("link", name, true)
 	if err != nil {
@@ -303,13 +308,8 @@ func (r *Root) Link(f *os.File, name string) error {
 	return linkByName(f, dirfd, base) // no /proc
 }
 
-// syncFlag opens a file to sync without waiting on a FIFO for a writer.
-const syncFlag = unix.O_NONBLOCK
-
-// linkByName makes base in dirfd a hard link to the file f by the name f
-// was opened by, and keeps it only if it is the very file f (its device
-// and inode): a name swapped meanwhile for another file or a link is
-// undone, and reported as errors.ErrUnsupported (copy from f then).
+// linkByName links base in dirfd to the name f was opened by, and keeps
+// the link only if it is the very file f (device and inode).
 func linkByName(f *os.File, dirfd int, base string) error {
 	var want, got unix.Stat_t
 	if err := unix.Fstat(int(f.Fd()), &want); err != nil {

@@ -24,12 +24,12 @@ func TestLinkByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := linkByName(f, int(r.File().Fd()), "same"); err != nil {
+	if err := linkByName(f, int(r.f.Fd()), "same"); err != nil {
 		t.Errorf("the same file: %v", err)
 	}
 	os.Remove(filepath.Join(dir, "a"))
 	os.Symlink("/etc/passwd", filepath.Join(dir, "a"))
-	if err := linkByName(f, int(r.File().Fd()), "swapped"); !errors.Is(err, errors.ErrUnsupported) {
+	if err := linkByName(f, int(r.f.Fd()), "swapped"); !errors.Is(err, errors.ErrUnsupported) {
 		t.Errorf("a link swapped in: %v, want ErrUnsupported", err)
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "swapped")); err == nil {

@@ -7,14 +7,11 @@ import (
 	"path/filepath"
 )
 
-// The calls below take a path: for a file a command writes where its user
-// named it (rsgen init's FILE), and for scratch files in directories rsgen
-// made itself (MkdirTemp, mode 0700: under os.TempDir, a spill directory,
-// its stage). The directory part of the path is opened as given, as the
-// directory of a Root is; the last name is never followed.
+// The calls below take a path: a file the user named (rsgen init's FILE)
+// or scratch files in directories rsgen made itself. The directory of the
+// path is opened as given; the last name is never followed.
 
-// within opens the directory of path as a Root and calls fn with it and
-// the last name of path.
+// within calls fn with the directory of path as a Root and its last name.
 func within(path string, fn func(r *Root, name string) error) error {
 	r, err := Open(filepath.Dir(path))
 	if err != nil {

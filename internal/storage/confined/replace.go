@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // A Replacement is the new version of a file a user named (a hash cache,
@@ -24,11 +23,9 @@ type Replacement struct {
 // rsgen does not create a file wherever a link points.
 var ErrDanglingLink = errors.New("a symbolic link to a file that does not exist")
 
-// Replace starts the replacement of the file at path. A symbolic link
-// there keeps working: the file it leads to is replaced (Target), which
-// the caller checks is one it may replace before Commit; a link to
-// nothing is refused. The temporary file is named by pattern (see
-// CreateTemp) in Target's directory.
+// Replace starts the replacement of the file at path, or of the one a
+// link there leads to (Target, which the caller checks before Commit). The
+// temporary file is named by pattern (see CreateTemp) beside Target.
 func Replace(path, pattern string) (*Replacement, error) {
 	target, err := Resolve(path)
 	if err != nil {
@@ -46,8 +43,8 @@ func Replace(path, pattern string) (*Replacement, error) {
 	return &Replacement{File: f, Target: target, root: root, tmp: tmp}, nil
 }
 
-// Resolve returns path with its symbolic links resolved, or path itself
-// if it does not exist; a link to nothing fails with ErrDanglingLink.
+// Resolve returns path with its links resolved, or path if nothing is
+// there; a link to nothing fails with ErrDanglingLink.
 func Resolve(path string) (string, error) {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return path, nil
@@ -70,16 +67,11 @@ func (r *Replacement) Commit() error {
 		return err
 	}
 	r.done = true
-	err = r.root.Sync(".")
 	r.root.Close()
-	if errors.Is(err, syscall.EINVAL) || errors.Is(err, errors.ErrUnsupported) {
-		err = nil // a file system that cannot sync a directory orders its metadata itself
-	}
-	return err
+	return SyncDir(filepath.Dir(r.Target))
 }
 
-// Abort removes the temporary file; after Commit it does nothing (defer
-// it).
+// Abort removes the temporary file; after Commit it does nothing.
 func (r *Replacement) Abort() {
 	if r.done {
 		return

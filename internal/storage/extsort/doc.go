@@ -5,9 +5,7 @@
 // a file of its own (binrec.File), a run; [Sorter.Iter] merges the runs and
 // the last chunk, still in memory, into one pass in key order, and may be
 // called again for another pass. Records with equal keys come out in the
-// order they were added. An export of a million records thus needs the
-// memory of one chunk, not of a million records, and one that fits in a
-// chunk is never written to disk.
+// order they were added; records that fit in a chunk never touch the disk.
 //
 // Keys are compared as byte strings (bytes.Compare). Within a chunk, the
 // sort first compares eight bytes past the prefix common to all its keys,

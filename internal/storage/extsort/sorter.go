@@ -6,22 +6,21 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/rsgen/rsgen/internal/storage/binrec"
 	"slices"
+
+	"github.com/rsgen/rsgen/internal/storage/binrec"
 )
 
-// DefaultChunkBytes is the memory a Sorter holds records in before it
-// spills them to a run.
-const DefaultChunkBytes = 64 << 20
+const (
+	// DefaultChunkBytes is the memory a Sorter holds records in before it
+	// spills them to a run.
+	DefaultChunkBytes = 64 << 20
+	entSize           = 24 // the memory of one ent
+	// blockSize is the unit in which a chunk's memory grows: blocks are
+	// never copied, as one growing slice would be.
+	blockSize = 1 << 20
+)
 
-// entSize is the memory of one ent.
-const entSize = 24
-
-// blockSize is the unit in which a chunk's memory grows: blocks are
-// never copied, as one growing slice would be.
-const blockSize = 1 << 20
-
-// ent locates one record of the chunk.
 type ent struct {
 	k    uint64 // eight key bytes after the chunk's common prefix, set by sort
 	blk  uint32 // block holding the record
@@ -54,11 +53,9 @@ func New(dir string, chunkBytes int) *Sorter {
 	return &Sorter{dir: dir, limit: chunkBytes}
 }
 
-// Runs returns the number of runs written to disk so far.
 func (s *Sorter) Runs() int { return len(s.runs) }
 
-// Add copies a record in. It fails only if a run cannot be written; the
-// error sticks.
+// Add copies a record in; the error of writing a run sticks.
 func (s *Sorter) Add(key, payload []byte) error {
 	if s.err != nil {
 		return s.err
@@ -101,7 +98,6 @@ func (s *Sorter) payload(e *ent) []byte {
 
 func (s *Sorter) record(e *ent) []byte { return s.blocks[e.blk][e.off : e.off+e.klen+e.plen] }
 
-// sortChunk sorts the records in memory.
 func (s *Sorter) sortChunk() {
 	if s.sorted {
 		return
@@ -145,8 +141,8 @@ func (s *Sorter) sortChunk() {
 	})
 }
 
-// spill sorts the chunk and writes it as a run: a spool of records, each
-// the length of its key as a varint, the key and the payload.
+// spill sorts the chunk and writes it as a run of records: the length of
+// the key, the key and the payload.
 func (s *Sorter) spill() error {
 	s.sortChunk()
 	run, err := binrec.Create(s.dir, "run-*")
@@ -206,7 +202,7 @@ func (s *Sorter) Iter() (*Iter, error) {
 	return it, nil
 }
 
-// Close removes the runs. The Sorter cannot be used afterwards.
+// Close removes the runs.
 func (s *Sorter) Close() error {
 	var errs []error
 	for _, run := range s.runs {
@@ -317,11 +313,8 @@ func (it *Iter) Next() bool {
 	return true
 }
 
-// Key returns the key of the current record, valid until Next.
-func (it *Iter) Key() []byte { return it.cur.key }
-
-// Value returns the payload of the current record, valid until Next.
+// Key and Value return the current record's, valid until Next.
+func (it *Iter) Key() []byte   { return it.cur.key }
 func (it *Iter) Value() []byte { return it.cur.val }
 
-// Err returns the error that ended the pass early, if any.
 func (it *Iter) Err() error { return it.err }

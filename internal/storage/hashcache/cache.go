@@ -10,9 +10,8 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-// Version is the version of the file format. It changes whenever the
-// format, or the meaning of what it stores (how media types are sniffed),
-// changes: a cache of another version is ignored.
+// Version is the version of the file format, and of the meaning of what it
+// stores (how media types are sniffed): a cache of another is ignored.
 const Version = 1
 
 const magic = "RSGENHC\n"
@@ -26,9 +25,8 @@ var (
 	ErrOtherDir   = errors.New("made for another source directory")
 )
 
-// algorithms are those a cache entry can hold, by their value in the
-// bitmask of an entry: the publishable ones of hashing's table, whose
-// values are stable.
+// algorithms are those an entry can hold, by their (stable) value in the
+// bitmask of an entry.
 var algorithms = hashing.AllPublishable()
 
 // Stat is what the cache compares to decide that a file is unchanged.
@@ -41,18 +39,16 @@ type Stat struct {
 }
 
 // Margins within which a file's times are too close to the build to be
-// trusted: a later write may get the same timestamp. Linux file systems
-// keep nanoseconds, updated once per clock tick (at most 10 ms); file
-// systems that keep whole seconds (FAT keeps two) need more.
+// trusted: Linux file systems update nanoseconds once per clock tick (at
+// most 10 ms); file systems that keep whole seconds (FAT two) need more.
 const (
 	fineMargin   = 100 * time.Millisecond
 	coarseMargin = 2 * time.Second
 )
 
-// SettledBefore reports whether the file's times are far enough before t,
-// when it was read, that a write after the read must have changed them.
-// Only such entries are stored.
-func (s Stat) SettledBefore(t time.Time) bool {
+// settledBefore reports whether the file's times are far enough before t,
+// when it was read, that a later write must change them.
+func (s Stat) settledBefore(t time.Time) bool {
 	margin := fineMargin
 	if s.Mtime%1e9 == 0 && s.Ctime%1e9 == 0 {
 		margin = coarseMargin
@@ -91,8 +87,8 @@ func (e *Entry) Digest(a hashing.Algorithm) ([]byte, bool) {
 	return e.sums[off : off+a.Size()], true
 }
 
-// SetDigest stores sum as the digest by a, replacing one stored before.
-func (e *Entry) SetDigest(a hashing.Algorithm, sum []byte) {
+// setDigest stores sum as the digest by a, replacing one stored before.
+func (e *Entry) setDigest(a hashing.Algorithm, sum []byte) {
 	if len(sum) != a.Size() || !slices.Contains(algorithms, a) {
 		panic(fmt.Sprintf("hashcache: a %s digest of %d bytes", a, len(sum)))
 	}
@@ -108,7 +104,6 @@ func (e *Entry) SetDigest(a hashing.Algorithm, sum []byte) {
 	e.algs |= 1 << a
 }
 
-// Clone returns a copy of e that shares nothing with it.
 func (e *Entry) Clone() *Entry {
 	c := *e
 	c.sums = slices.Clone(e.sums)
@@ -131,7 +126,7 @@ func (e *Entry) Sum(dst []byte, set hashing.Set) ([]byte, bool) {
 // SetSum stores the digests of set from sum, as a Hasher returns them.
 func (e *Entry) SetSum(set hashing.Set, sum []byte) {
 	for _, a := range set {
-		e.SetDigest(a, sum[:a.Size()])
+		e.setDigest(a, sum[:a.Size()])
 		sum = sum[a.Size():]
 	}
 }

@@ -11,13 +11,11 @@
 // length of the prefix it shares with the one before and the rest), and a
 // CRC-32C of everything before it.
 //
-// A build reads and writes the cache as streams in the order of the walk:
-// [Open] returns a [Reader], a cursor that [Reader.Find] moves forward
-// through ascending paths, and [Create] a [Writer] that takes entries in
-// ascending order and [Writer.Commit] renames over the cache, so that a
-// reader sees the old cache or the new one, never a mix. Each holds one
-// entry and a buffer, whatever the number of files. A cache Open refuses
-// is reported as a notice, and the build starts with an empty one.
+// A build reads and writes the cache as streams in the order of the walk,
+// each holding one entry and a buffer: [Open] returns a [Reader] whose
+// [Reader.Find] moves forward through ascending paths, and [Create] a
+// [Writer] that takes entries in ascending order and [Writer.Commit]
+// renames over the cache.
 //
 // What no stat cache can see: a write that leaves the size, the
 // modification time and the change time as they were. The change time
@@ -26,7 +24,7 @@
 // the disk under the file system. A file written within the timestamp
 // granularity of the moment it was read could also keep its times; entries
 // whose times are that close to the build are not stored (see
-// [Stat.SettledBefore]), as git does for its index.
+// settledBefore), as git does for its index.
 //
 // A Reader and a Writer are used by one goroutine at a time.
 package hashcache

@@ -3,7 +3,6 @@
 package hashcache
 
 import (
-	"errors"
 	"os"
 	"strings"
 
@@ -12,22 +11,14 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
-// lock takes an exclusive flock(2) of f without waiting, and reports
-// whether it did. The system releases it when the process ends, however
-// it ends: a temporary file whose lock can be taken is written by no one.
+// lock takes the lock of f (confined.TryLock), and reports whether it did.
 func lock(f *os.File) bool {
-	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if !errors.Is(err, unix.EINTR) {
-			return err == nil
-		}
-	}
+	ok, _ := confined.TryLock(f)
+	return ok
 }
 
-// removeStale removes the temporary files of writers of the cache that
-// were killed before they committed or aborted (a build killed while it
-// scanned): each is as large as a cache. A file a running writer holds is
-// locked, and left.
+// removeStale removes the temporary files, each as large as a cache, of
+// killed writers: those no running writer holds locked.
 func removeStale(dir, prefix string) {
 	root, err := confined.Open(dir)
 	if err != nil {

@@ -14,29 +14,21 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-// ErrOrder is wrapped by the error of a Reader asked for a path before one
-// it was already asked for, and of a Writer given a path that is not after
-// the one before: both take paths in ascending byte order.
-var ErrOrder = errors.New("paths out of order")
+// errOrder reports paths given to a Reader or a Writer out of order.
+var errOrder = errors.New("paths out of order")
 
-// ErrChanged is wrapped (with ErrCorrupt) by the error of a Reader whose
-// file was written to while it read it.
+// ErrChanged is wrapped, with ErrCorrupt, when a cache is written to while read.
 var ErrChanged = errors.New("changed while read")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// readBuffer is the size of the buffer of each pass over a cache file.
-const readBuffer = 64 << 10
-
-// maxTypes bounds the media types a Reader keeps to share their strings
-// between entries: a site has few.
-const maxTypes = 256
+const (
+	readBuffer = 64 << 10 // of each pass over a cache file
+	maxTypes   = 256      // media types a Reader shares between entries: a site has few
+)
 
 // A Reader streams the entries of a cache file in the order of their
-// paths, for a caller that asks for paths in that same order ([Reader.Find]).
-//
-// Any error met while streaming (the file was written to, or is damaged in
-// a way its checksum did not show) ends the stream: every later Find
+// paths. An error met while streaming ends the stream: every later Find
 // misses, which is always safe for a cache, and [Reader.Err] tells why.
 type Reader struct {
 	f     *os.File // nil for a Reader over bytes (tests, fuzzing)
@@ -58,18 +50,12 @@ type Reader struct {
 }
 
 // Open opens the cache at path, made for the source directory root, for
-// streaming. Before it returns, it checks the whole file (a cache, of this
-// Version, for root, with a matching checksum) in a first pass that holds
-// no entry, and fails with ErrNotRegular, ErrForeign, ErrVersion,
-// ErrCorrupt or ErrOtherDir; a missing file is an error wrapping
-// fs.ErrNotExist. It never blocks on a FIFO or a device.
-//
-// Both passes read the one open file, so a cache renamed over path
-// meanwhile (by another build) is not seen; one written in place is
-// detected when the stream reaches the change, or at its end at the
-// latest, and ends the stream (see [Reader.Err]).
+// streaming. It first checks the whole file (a cache, of this Version, for
+// root, with a matching checksum) in a pass that holds no entry, and fails
+// with ErrNotRegular, ErrForeign, ErrVersion, ErrCorrupt or ErrOtherDir.
+// Both passes read the one open file; one written in place meanwhile is
+// detected by the end of the stream at the latest (see [Reader.Err]).
 func Open(path, root string) (*Reader, error) {
-	// Not os.Open: a FIFO would block it until something writes to it.
 	f, fi, err := regfile.Open(path)
 	if errors.Is(err, regfile.ErrNotRegular) {
 		return nil, ErrNotRegular
@@ -100,9 +86,9 @@ func Open(path, root string) (*Reader, error) {
 	return r, nil
 }
 
-// newReader checks the cache in data, size bytes long, and returns a
-// Reader positioned before its first entry. check, if not nil, is called
-// after each read of the stream and ends it with its error.
+// newReader checks the cache in data and returns a Reader before its first
+// entry. check, if not nil, is called after each read of the stream and
+// ends it with its error.
 func newReader(data io.ReaderAt, size int64, root string, check func() error) (*Reader, error) {
 	if size < int64(len(magic))+4 {
 		return nil, ErrForeign
@@ -160,20 +146,15 @@ func newReader(data io.ReaderAt, size int64, root string, check func() error) (*
 	return r, nil
 }
 
-// Find returns the entry of the file at rel, if the cache has one. The
-// paths of successive calls must ascend in byte order (strings.Compare);
-// the same path may be asked for again. A path before the one asked for
-// last is a mistake of the caller: Find misses and ends the stream with an
-// error wrapping ErrOrder.
-//
-// The entry and its digests belong to the Reader and are valid until the
-// next call of Find: use [Entry.Clone] to keep one.
+// Find returns the entry of the file at rel, if the cache has one. Paths
+// must not descend in byte order: one that does ends the stream (errOrder).
+// The entry is valid until the next call of Find ([Entry.Clone] keeps one).
 func (r *Reader) Find(rel string) (*Entry, bool) {
 	if r.err != nil {
 		return nil, false
 	}
 	if r.anyAsk && rel < r.asked {
-		r.err = fmt.Errorf("%w: %q asked for after %q", ErrOrder, rel, r.asked)
+		r.err = fmt.Errorf("%w: %q asked for after %q", errOrder, rel, r.asked)
 		return nil, false
 	}
 	r.asked, r.anyAsk = rel, true
@@ -192,10 +173,9 @@ func (r *Reader) Find(rel string) (*Entry, bool) {
 	}
 }
 
-// Err returns the error that ended the stream early, if one did.
 func (r *Reader) Err() error { return r.err }
 
-// Close closes the file. It does not report the stream's error: see Err.
+// Close closes the file; the stream's error is Err's.
 func (r *Reader) Close() error {
 	if r.f == nil {
 		return nil
@@ -205,15 +185,13 @@ func (r *Reader) Close() error {
 	return err
 }
 
-// next decodes the next entry into cur; false at the end of the stream or
-// on an error, which it records.
+// next decodes the next entry into cur; false at the end or on an error.
 func (r *Reader) next() bool {
 	if r.read == r.count {
 		return false
 	}
 	d := &r.d
-	// The path is rebuilt in the other buffer: the order check needs the
-	// one before.
+	// The path is rebuilt in the other buffer: the order check needs both.
 	shared := d.uvarint()
 	if d.err == nil && shared > uint64(len(r.path)) {
 		d.setErr(ErrCorrupt)
@@ -247,13 +225,12 @@ func (r *Reader) next() bool {
 	e.sums = r.sums[:size:size]
 	e.Type = r.intern(d.scratch)
 	if r.read > 0 && string(path) <= string(r.path) {
-		return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, ErrOrder))
+		return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, errOrder))
 	}
 	r.path, r.other = path, r.path
 	r.read++
 	if r.read == r.count {
-		// The last entry: the stream must end here, on the bytes the
-		// first pass checked.
+		// The stream must end here, on the bytes the first pass checked.
 		if d.left != 0 {
 			return r.fail(fmt.Errorf("%w (%d bytes after the last entry)", ErrCorrupt, d.left))
 		}
@@ -270,8 +247,6 @@ func (r *Reader) fail(err error) bool {
 	return false
 }
 
-// intern returns b as a string, shared with the entries before that had
-// the same type.
 func (r *Reader) intern(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -305,18 +280,17 @@ func (c *checkedReader) Read(p []byte) (int, error) {
 }
 
 // streamDecoder reads the fields of a cache file from a stream; the first
-// error sticks. left counts the bytes of the stream not yet consumed.
+// error sticks.
 type streamDecoder struct {
 	r       *bufio.Reader
 	src     *checkedReader
-	left    int64
+	left    int64 // bytes not consumed
 	err     error
 	scratch []byte
 }
 
-// setErr records err, the first error. The end of the stream, or a
-// varint too long, is damage; a read error of the file, or a change seen,
-// stays as it is.
+// setErr records the first error: a read error of the file, or a change
+// seen, as it is; anything else is damage.
 func (d *streamDecoder) setErr(err error) {
 	if d.err != nil {
 		return
@@ -339,8 +313,6 @@ func (d *streamDecoder) ReadByte() (byte, error) {
 	return c, err
 }
 
-// field reads one field with read; on an error, which sticks, it returns
-// the zero value.
 func field[T any](d *streamDecoder, read func(io.ByteReader) (T, error)) T {
 	var v T
 	if d.err == nil {
@@ -376,7 +348,6 @@ func (d *streamDecoder) fixed(dst []byte, n int) []byte {
 	return dst
 }
 
-// bytes appends to dst a string stored as its length and its bytes.
 func (d *streamDecoder) bytes(dst []byte) []byte {
 	n := d.uvarint()
 	if d.err == nil && n > uint64(d.left) {

@@ -149,7 +149,7 @@ func TestStreamRoundTrip(t *testing.T) {
 	long := "deep/" + strings.Repeat("very-long-name/", 20000) // 300 KB: longer than any buffer
 	for i, rel := range []string{"", "\n", "a\nb", "dir000/sub/file-000001.html\n", long + "a", long + "b", long + "b\nc", "\xff\xfe"} {
 		e := &Entry{Stat: Stat{Size: int64(i), Mtime: 1e18, Ctime: 1e18}, Type: "text/plain; charset=utf-8"}
-		e.SetDigest(algorithms[0], make([]byte, algorithms[0].Size()))
+		e.setDigest(algorithms[0], make([]byte, algorithms[0].Size()))
 		c.Put(rel, e)
 	}
 	path := filepath.Join(t.TempDir(), "cache")
@@ -270,7 +270,7 @@ func TestOpenDamage(t *testing.T) {
 }
 
 // TestFindOrder: a path before the last one asked for ends the stream
-// with ErrOrder; asking for the same path again is fine.
+// with errOrder; asking for the same path again is fine.
 func TestFindOrder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cache")
 	c := sample(30)
@@ -290,8 +290,8 @@ func TestFindOrder(t *testing.T) {
 	if _, ok := r.Find(a); ok {
 		t.Fatalf("%s found after %s", a, b)
 	}
-	if !errors.Is(r.Err(), ErrOrder) {
-		t.Fatalf("Err: %v, want ErrOrder", r.Err())
+	if !errors.Is(r.Err(), errOrder) {
+		t.Fatalf("Err: %v, want errOrder", r.Err())
 	}
 	if _, ok := r.Find(c.list[20].path); ok {
 		t.Fatal("an entry found after the order was broken")

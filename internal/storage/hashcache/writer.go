@@ -18,16 +18,13 @@ import (
 )
 
 // countSize is the room kept in the header for the number of entries,
-// which a Writer knows only at the end: a varint padded to its longest
-// form (a 0x80 byte continues a varint without adding to it), which every
-// reader of the format, old ones included, decodes as the same number.
+// known only at the end: a varint padded with 0x80 bytes, which continue a
+// varint without adding to it, so that every reader decodes it.
 const countSize = binary.MaxVarintLen64
 
 // A Writer writes a new cache file, one entry at a time in ascending order
-// of paths, into a temporary file beside the cache (its name is the
-// cache's followed by ".tmp-" and a random suffix), which [Writer.Commit]
-// renames over the cache. Until Commit returns, the cache file at path is
-// the one that was there: a crash leaves it, and the temporary file, behind.
+// of paths, into a temporary file beside the cache, which [Writer.Commit]
+// renames over it: a crash leaves the old cache.
 type Writer struct {
 	rep     *confined.Replacement
 	f       *os.File
@@ -44,10 +41,8 @@ type Writer struct {
 }
 
 // Create starts a new cache for the source directory root, to replace the
-// one at path when committed. It refuses a path that holds anything but
-// a cache (see Check): renaming over it would replace what is not a
-// cache. A symbolic link at path keeps working: the cache it leads to is
-// replaced.
+// one at path (or where a link there leads) when committed. It refuses a
+// path that holds anything but a cache (Check).
 func Create(path, root string) (*Writer, error) {
 	if err := Check(path); err != nil {
 		return nil, err
@@ -79,12 +74,9 @@ func Create(path, root string) (*Writer, error) {
 	return w, nil
 }
 
-// Check fails if path holds something other than a hash cache of
-// rsgen's (of any version, damaged or not), which a build would replace:
-// with ErrNotRegular for a directory, a FIFO, a device, and ErrForeign for
-// a file that does not begin as a cache does (an empty one included). A
-// path where nothing is, is no error; a symbolic link to nothing is
-// (confined.ErrDanglingLink).
+// Check fails if path holds something other than a hash cache of rsgen's
+// (of any version, damaged or not): ErrNotRegular, ErrForeign, or
+// confined.ErrDanglingLink. Nothing there is no error.
 func Check(path string) error {
 	if _, err := confined.Resolve(path); err != nil {
 		return err
@@ -114,13 +106,10 @@ func appendPaddedUvarint(b []byte, v uint64) []byte {
 	return append(b, byte(v))
 }
 
-// Put writes e as the entry of the file at rel, whose content was read at
-// the time read, if the file's times are settled by then (see
-// [Stat.SettledBefore]): an entry that is not is left out, as a later
-// write could keep its times. The paths of successive calls must ascend
-// strictly in byte order (strings.Compare); one that does not is an error
-// wrapping ErrOrder, after which the Writer takes nothing more and only
-// Abort is left.
+// Put writes e as the entry of the file at rel, read at the time read, if
+// its times are settled by then (settledBefore). Paths must ascend
+// strictly in byte order; one that does not is an error wrapping errOrder,
+// after which only Abort is left.
 func (w *Writer) Put(rel string, e *Entry, read time.Time) error {
 	if w.err == nil && w.done {
 		w.err = errors.New("hashcache: Put after Commit or Abort")
@@ -129,11 +118,11 @@ func (w *Writer) Put(rel string, e *Entry, read time.Time) error {
 		return w.err
 	}
 	if w.anyPut && rel <= string(w.last) {
-		w.err = fmt.Errorf("%w: %q after %q", ErrOrder, rel, w.last)
+		w.err = fmt.Errorf("%w: %q after %q", errOrder, rel, w.last)
 		return w.err
 	}
 	w.last, w.anyPut = append(w.last[:0], rel...), true
-	if !e.SettledBefore(read) {
+	if !e.settledBefore(read) {
 		return nil
 	}
 	w.put(rel, e)
@@ -169,10 +158,8 @@ func (w *Writer) write(b []byte) {
 	}
 }
 
-// Commit completes the cache file, syncs it to disk, renames it over the
-// cache and syncs the directory. On an error the cache at path is the one
-// that was there (or, if only the sync of the directory failed, the new
-// one, which a crash may still lose), and the temporary file is removed.
+// Commit completes the cache file and renames it over the cache
+// (confined.Replacement.Commit). On an error the temporary file is removed.
 func (w *Writer) Commit() (err error) {
 	if w.err == nil && w.done {
 		w.err = errors.New("hashcache: Commit after Commit or Abort")
@@ -192,8 +179,7 @@ func (w *Writer) Commit() (err error) {
 	if _, err := w.f.WriteAt(appendPaddedUvarint(nil, w.n), w.countAt); err != nil {
 		return err
 	}
-	// The checksum covers the count, known only now: it is computed over
-	// what the file holds, in a second pass of one buffer.
+	// The checksum covers the count, known only now: a second pass.
 	crc := crc32.New(castagnoli)
 	if _, err := io.CopyBuffer(crc, io.NewSectionReader(w.f, 0, w.size), make([]byte, readBuffer)); err != nil {
 		return err
@@ -212,8 +198,7 @@ func (w *Writer) Commit() (err error) {
 	return nil
 }
 
-// Abort removes the temporary file. It may be called after Commit, which
-// makes it do nothing (defer it).
+// Abort removes the temporary file; after Commit it does nothing.
 func (w *Writer) Abort() {
 	if w.done {
 		return

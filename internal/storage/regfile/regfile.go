@@ -7,27 +7,25 @@ import (
 	"syscall"
 )
 
-// ErrNotRegular is wrapped by the error of opening something that is not a
-// regular file: a directory, a FIFO, a device, a socket.
+// ErrNotRegular is wrapped by the error of opening what is not a regular file.
 var ErrNotRegular = errors.New("not a regular file")
 
-// OpenFlags open a file for reading without blocking, whatever it is: for
-// a reader that checks the type of what it opened itself (zipdump does).
+// OpenFlags open a file for reading without blocking, whatever it is.
 const OpenFlags = os.O_RDONLY | syscall.O_NONBLOCK
 
-// Open opens the regular file name for reading. The error is an
-// *fs.PathError naming name.
+// Open opens the regular file name for reading.
 func Open(name string) (*os.File, fs.FileInfo, error) {
-	return check(os.OpenFile(name, OpenFlags, 0))
+	return Check(os.OpenFile(name, OpenFlags, 0))
 }
 
-// OpenIn opens the regular file name inside root for reading; root refuses
-// names and symbolic links that lead outside it.
+// OpenIn opens the regular file name inside root for reading.
 func OpenIn(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
-	return check(root.OpenFile(name, OpenFlags, 0))
+	return Check(root.OpenFile(name, OpenFlags, 0))
 }
 
-func check(f *os.File, err error) (*os.File, fs.FileInfo, error) {
+// Check passes on what an open with OpenFlags returned, closing and
+// refusing what is not a regular file.
+func Check(f *os.File, err error) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}

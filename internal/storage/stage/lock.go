@@ -12,12 +12,9 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
-// A dirLock is an exclusive flock(2) on a directory. The system releases
-// it when the process ends, however it ends: a lock that can be taken is
-// held by no running build.
+// A dirLock is an exclusive lock on a directory (confined.TryLock).
 type dirLock struct{ f *os.File }
 
-// errLocked reports a directory another open file holds locked.
 var errLocked = errors.New("locked")
 
 // lockDir takes the lock of dir without waiting, or fails with errLocked.
@@ -26,49 +23,24 @@ func lockDir(dir string) (*dirLock, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-		if !errors.Is(err, unix.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	switch ok, err := confined.TryLock(f); {
+	case err != nil:
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, errLocked
-		}
 		return nil, &os.PathError{Op: "lock", Path: dir, Err: err}
+	case !ok:
+		f.Close()
+		return nil, errLocked
 	}
 	return &dirLock{f: f}, nil
 }
 
-// unlock releases the lock before closing: a process forked meanwhile
-// (os/exec, between its fork and exec) shares the open file, and a lock
-// released only by closing would stay held until that process execs, so
-// that a build right after this one would find the directory busy.
 func (l *dirLock) unlock() {
-	unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	confined.Unlock(l.f)
 	l.f.Close()
 }
 
-// syncDir makes the entries of dir (names created, renamed, removed)
-// durable. File systems that cannot sync a directory need not: they
-// order their metadata themselves.
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOTSUP) {
-		err = nil
-	}
-	return confined.CloseAfter(f, err)
-}
-
-// dirID identifies the directory dir (its device and inode), wherever it
-// is renamed to: a publish tells by it whether its documents were swapped
-// into place.
+// dirID identifies the directory dir wherever it is renamed to: a publish
+// tells by it whether its documents were swapped into place.
 func dirID(dir string) (string, error) {
 	var st unix.Stat_t
 	if err := unix.Lstat(dir, &st); err != nil {
@@ -77,7 +49,6 @@ func dirID(dir string) (string, error) {
 	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
 }
 
-// fileID identifies the open file f (its device and inode).
 func fileID(f *os.File) (string, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
@@ -86,5 +57,4 @@ func fileID(f *os.File) (string, error) {
 	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
 }
 
-// stageID identifies the stage directory dir.
 func stageID(dir string) (string, error) { return dirID(dir) }

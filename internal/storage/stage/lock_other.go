@@ -27,9 +27,6 @@ func lockDir(dir string) (*dirLock, error) {
 
 func (l *dirLock) unlock() {}
 
-// syncDir does nothing: directories cannot be opened for syncing here.
-func syncDir(string) error { return nil }
-
 // dirID identifies the documents directory dir by the digest of its
 // manifest: this system gives no inode numbers to compare.
 func dirID(dir string) (string, error) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -21,8 +20,8 @@ import (
 )
 
 // ManifestName is the file in the documents directory that lists what
-// rsgen wrote there. It is staged and swapped in with the documents, so
-// that it always describes the folder it is in.
+// rsgen wrote there; swapped in with the documents, it always describes
+// the folder it is in.
 const ManifestName = ".rsgen-manifest.json"
 
 // ErrNotWritten reports files in the output's documents directory that
@@ -31,19 +30,18 @@ const ManifestName = ".rsgen-manifest.json"
 var ErrNotWritten = errors.New("not written by rsgen, which removes only what it wrote")
 
 // ErrOlderSnapshot reports a build whose snapshot is older than the one
-// published: publishing it would take the output back in time, and a
-// Destination would see changes undone.
+// published: a Destination would see changes undone.
 var ErrOlderSnapshot = errors.New("the snapshot is older than the one published")
 
 // A manifest is what rsgen records of a documents directory it wrote.
 type manifest struct {
 	Generator string    `json:"generator"` // "rsgen"
 	At        time.Time `json:"at"`        // the snapshot
-	Files     []string  `json:"files"`     // every file rsgen wrote there, slash-separated, but the manifest
+	Files     []string  `json:"files"`     // slash-separated, but the manifest
 }
 
-// writeManifest records the files of the documents directory docs. Its
-// bytes depend on nothing else: the same snapshot gives the same manifest.
+// writeManifest records the files of the documents directory name; the
+// same snapshot gives the same bytes.
 func writeManifest(root *confined.Root, name string, at time.Time) error {
 	docs := root.Path(name)
 	m := manifest{Generator: "rsgen", At: at.UTC(), Files: []string{}}
@@ -72,33 +70,22 @@ func readManifest(docs string) (*manifest, error) {
 	return &m, nil
 }
 
-// maxOwn bounds what is read of a file rsgen wrote in its documents
-// directory to tell whether it wrote the directory: a manifest of a
-// million documents is a few tens of MB.
+// maxOwn bounds what readOwn reads: a manifest of a million documents is
+// a few tens of MB.
 const maxOwn = 256 << 20
 
 // readOwn reads the file name of the documents directory docs, which must
-// be a regular file (a symbolic link is not followed: what it leads to is
-// not rsgen's, and a device would never end) of at most maxOwn bytes.
+// be a regular file, not through a link (what it leads to is not rsgen's).
 func readOwn(docs, name string) ([]byte, error) {
 	root, err := confined.Open(filepath.Dir(docs))
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	f, st, err := root.OpenRegular(filepath.Base(docs) + "/" + name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st.Size() > maxOwn {
-		return nil, fmt.Errorf("%s: larger than %d bytes", f.Name(), maxOwn)
-	}
-	return io.ReadAll(io.LimitReader(f, maxOwn))
+	return root.ReadFile(filepath.Base(docs)+"/"+name, maxOwn)
 }
 
-// PublishedAt returns the snapshot time rsgen published in the documents
-// directory docs, from its manifest.
+// PublishedAt returns the snapshot time in the manifest of docs.
 func PublishedAt(docs string) (time.Time, error) {
 	m, err := readManifest(docs)
 	if err != nil {
@@ -107,26 +94,26 @@ func PublishedAt(docs string) (time.Time, error) {
 	return m.At, nil
 }
 
-// checkNotOlder fails with ErrOlderSnapshot if the documents directory
-// whose manifest is published (nil if none) holds a snapshot newer than at.
-func checkNotOlder(published *manifest, at time.Time) error {
-	if published == nil || !at.Before(published.At) {
-		return nil
+// Check runs the checks of Publish that change nothing in the output, so
+// that a dry run fails where Publish would: the documents directory holds
+// only what rsgen wrote, and no snapshot newer than the one staged.
+func (s *Stage) Check() error {
+	published, err := checkOwned(s.out)
+	if err != nil || published == nil || !s.at.Before(published.At) {
+		return err
 	}
 	return fmt.Errorf("%w: this build's is %s, the published one %s", ErrOlderSnapshot,
-		rsxml.FormatTime(at), rsxml.FormatTime(published.At))
+		rsxml.FormatTime(s.at), rsxml.FormatTime(published.At))
 }
 
 // legacyName matches the names rsgen wrote in its documents directory
-// before it kept a manifest: its lists, indexes and parts, the ZIP packages
-// of its dumps and their manifests, and its three pages.
+// before it kept a manifest.
 var legacyName = regexp.MustCompile(`^((resourcelist|resourcedump|changelist|changedump|capabilitylist)(-[0-9A-Za-z_.-]+)?\.(xml|zip)|index\.html|robots\.txt|head\.html)$`)
 
 // checkOwned fails if the documents directory of out holds anything rsgen
-// did not write: a name its manifest does not list or, in a directory
-// written before manifests (without one), a name rsgen's layout does not
-// produce, or no Capability List of rsgen's. It returns the manifest of the
-// directory, nil if it has none.
+// did not write: a name its manifest does not list or, without a manifest,
+// a name rsgen's layout does not produce, or no Capability List of rsgen's.
+// It returns the manifest, nil if none.
 func checkOwned(out string) (*manifest, error) {
 	if info, err := os.Lstat(filepath.Join(out, WellKnownDir)); err == nil && !info.IsDir() {
 		return nil, notADirectory(WellKnownDir, info)
@@ -189,19 +176,15 @@ func checkOwned(out string) (*manifest, error) {
 	return m, nil
 }
 
-// notADirectory is the error of the name dir of the output, which info
-// describes, that is not a directory.
 func notADirectory(dir string, info fs.FileInfo) error {
 	what := "its documents"
 	if dir == WellKnownDir {
 		what = "the Source Description"
 	}
 	return fmt.Errorf("%s is %s, not a directory; rsgen writes %s there, and never through a link: move it away or choose another output directory",
-		dir, TypeName(info.Mode()), what)
+		dir, typeName(info.Mode()), what)
 }
 
-// legacyCapabilityList reports whether the documents directory docs holds
-// a Capability List as rsgen writes it.
 func legacyCapabilityList(docs string) bool {
 	data, err := readOwn(docs, "capabilitylist.xml")
 	return err == nil && bytes.Contains(data, []byte(`capability="capabilitylist"`))

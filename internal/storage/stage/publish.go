@@ -17,17 +17,16 @@ import (
 	"github.com/rsgen/rsgen/internal/text/display"
 )
 
-// journalName is the file in a stage that records a publish under way:
-// with it, the next build can finish a publish that a kill interrupted, or
-// undo it.
-const journalName = ".publishing"
+// Names in a stage: the journal, by which the next build finishes or
+// undoes a publish that a kill interrupted, and the directory that keeps
+// the old version of each file outside the documents directory.
+const (
+	journalName = ".publishing"
+	backupDir   = ".old"
+)
 
-// backupDir, in a stage, keeps the old version of each file outside the
-// documents directory until the new one is in place.
-const backupDir = ".old"
-
-// A journal is what a publish under way records in its stage, before the
-// first change to the output.
+// A journal is what a publish records in its stage before the first change
+// to the output.
 type journal struct {
 	Stage string   `json:"stage"` // the identity of the stage directory (dirID)
 	Self  string   `json:"self"`  // the identity of the journal file (fileID)
@@ -39,26 +38,20 @@ type journal struct {
 
 // Publish moves the staged output into place and syncs it to disk:
 //
-//  1. it checks that the documents directory in place holds only what
-//     rsgen wrote, and no snapshot newer than the one staged;
-//  2. it records the staged documents in their manifest, syncs every
-//     staged file and directory, and writes the journal;
-//  3. it makes the directories the files outside the documents directory
-//     need, and keeps the old version of each;
-//  4. it checks again that the documents directory in place holds only
-//     what rsgen wrote (a user may have added a file meanwhile), then
-//     swaps it with the staged one in one atomic rename (where the system
-//     has one): this is the commit;
-//  5. it renames the files outside it (the Source Description, the host
-//     files) over their old versions, and syncs their directories;
+//  1. it runs Check;
+//  2. it writes the manifest, syncs every staged file, writes the journal;
+//  3. it makes the parents of the files outside the documents directory,
+//     and keeps the old version of each;
+//  4. it runs checkOwned again (a user may have added a file meanwhile),
+//     then swaps the documents directory with the staged one in one
+//     atomic rename where the system has one: this is the commit;
+//  5. it renames the files outside it over their old versions;
 //  6. it removes the stage, which now holds the old documents.
 //
-// A Destination reading during Publish sees the old documents or the new
-// ones, never a mix within the documents directory; the Source Description
-// names the Capability List, which both have. If a step fails, what was
-// done is undone: the output is as it was. If the process dies (kill -9,
-// power cut) after step 2, the next New finishes the publish if it
-// had reached step 4, and undoes it otherwise.
+// A Destination reading meanwhile sees the old documents or the new ones,
+// never a mix within the documents directory. If a step fails, what was
+// done is undone. If the process dies after step 2, the next New finishes
+// the publish if it had reached step 4, and undoes it otherwise.
 func (s *Stage) Publish() error {
 	newDocs := s.name + "/" + DocsDir
 	if err := s.step("check"); err != nil {
@@ -95,9 +88,7 @@ func (s *Stage) Publish() error {
 		}
 		return err
 	}
-	// The new output is in place and on disk: failing to remove what it
-	// displaced is not a failure of the build, and the next build removes
-	// it.
+	// The new output is in place: the next build removes what is left.
 	if err := s.step("clean up"); err == nil {
 		s.root.Remove(s.name + "/" + journalName)
 		s.root.RemoveAll(s.name)
@@ -108,9 +99,7 @@ func (s *Stage) Publish() error {
 
 // plan is the journal of the publish of s: which parents of the files
 // outside the documents directory are to be made, and which files have an
-// old version to keep. It is written before anything in the output
-// changes: a kill from then on leaves what the next build can undo or
-// finish.
+// old version to keep.
 func (s *Stage) plan() (*journal, error) {
 	id, err := dirID(filepath.Join(s.dir, DocsDir))
 	if err != nil {
@@ -152,9 +141,8 @@ func (s *Stage) plan() (*journal, error) {
 	return j, nil
 }
 
-// swap moves the staged output into place as j, its journal, says, and
-// syncs it to disk; the caller rolls back on a failure. Nothing after
-// the swap should be able to fail for want of a parent.
+// swap moves the staged output into place as j says, and syncs it to
+// disk; the caller rolls back on a failure.
 func (s *Stage) swap(j *journal) error {
 	if err := s.step("prepare"); err != nil {
 		return err
@@ -165,9 +153,7 @@ func (s *Stage) swap(j *journal) error {
 	if err := s.step("swap"); err != nil {
 		return err
 	}
-	// Checked again just before the swap: a file a user put into the
-	// documents directory while the stage was synced would otherwise be
-	// swapped out with the old documents and removed with the stage.
+	// A file a user put there meanwhile would be removed with the stage.
 	if _, err := checkOwned(s.out); err != nil {
 		return err
 	}
@@ -177,7 +163,7 @@ func (s *Stage) swap(j *journal) error {
 	if err := s.step("sync output"); err != nil {
 		return err
 	}
-	if err := syncDir(s.out); err != nil {
+	if err := confined.SyncDir(s.out); err != nil {
 		return fmt.Errorf("syncing %s: %w", DocsDir, display.WithoutPath(err))
 	}
 	for _, rel := range j.Root {
@@ -197,7 +183,6 @@ func (s *Stage) swap(j *journal) error {
 	return nil
 }
 
-// step calls the test hook of Publish, if any.
 func (s *Stage) step(name string) error {
 	if s.StepHook == nil {
 		return nil
@@ -205,8 +190,8 @@ func (s *Stage) step(name string) error {
 	return s.StepHook(name)
 }
 
-// prepareRoot creates the missing parents of j.Root in the output and
-// links (or copies) the old version of each into the stage's backupDir.
+// prepareRoot makes the parents of j.Root in the output and links (or
+// copies) the old version of each into the stage's backupDir.
 func (s *Stage) prepareRoot(j *journal) error {
 	for _, rel := range j.Root {
 		if err := s.root.MkdirAll(path.Dir(rel), 0o755); err != nil {
@@ -224,7 +209,6 @@ func (s *Stage) prepareRoot(j *journal) error {
 	return syncParents(s.out, j.Root)
 }
 
-// copyFile copies the regular file src of root to dst, a new file.
 func copyFile(root *confined.Root, src, dst string) error {
 	in, _, err := root.OpenRegular(src)
 	if err != nil {
@@ -239,16 +223,13 @@ func copyFile(root *confined.Root, src, dst string) error {
 	return confined.CloseAfter(out, err)
 }
 
-// rollBack undoes the publish of j from the stage dir into root, which
-// failed: the documents are swapped back if they were swapped, then each
-// file outside them gets its old version back (or is removed, if it had
-// none), then the directories made for them are removed. Done in this
-// order, a kill in the middle leaves what the next build's recoverStages
-// undoes the same way.
-//
-// It reports false, having changed nothing, if the documents cannot be
-// swapped back: the stage, which holds the old ones, is then kept for the
-// next build, which finishes the publish instead.
+// rollBack undoes the failed publish of j from the stage dir: the
+// documents are swapped back, each file outside them gets its old version
+// back (or is removed), then the directories made for them are removed; a
+// kill in the middle leaves what recoverStages undoes the same way. It
+// reports false, having changed nothing, if the documents cannot be
+// swapped back: the stage, which holds the old ones, is kept for the next
+// build, which finishes the publish instead.
 func rollBack(root *confined.Root, dir string, j *journal) bool {
 	out := root.Name()
 	newDocs := dir + "/" + DocsDir
@@ -262,7 +243,7 @@ func rollBack(root *confined.Root, dir string, j *journal) bool {
 		if err != nil {
 			return false
 		}
-		syncDir(out)
+		confined.SyncDir(out)
 	}
 	for _, rel := range slices.Backward(j.Root) {
 		if _, err := os.Lstat(root.Path(dir + "/" + rel)); err == nil {
@@ -287,7 +268,7 @@ func rollForward(root *confined.Root, dir string, j *journal) {
 	out := root.Name()
 	if _, err := os.Lstat(filepath.Join(out, DocsDir)); errors.Is(err, fs.ErrNotExist) {
 		root.Rename(dir+"/"+DocsDir, root, DocsDir) // killed between the two renames of exchangeByRename
-		syncDir(out)
+		confined.SyncDir(out)
 	}
 	for _, rel := range j.Root {
 		src := dir + "/" + rel
@@ -300,17 +281,14 @@ func rollForward(root *confined.Root, dir string, j *journal) {
 	syncParents(out, j.Root)
 }
 
-// inPlace reports whether the documents directory of the publish of j is
-// in place in out.
 func inPlace(out string, j *journal) bool {
 	id, err := dirID(filepath.Join(out, DocsDir))
 	return err == nil && id == j.Docs
 }
 
-// committed reports whether the publish of j, killed, is to be finished:
-// its documents are in place, or out has none and they are ready in the
-// stage dir (a first publish, or one killed between the two renames of
-// exchangeByRename).
+// committed reports whether the killed publish of j is to be finished: its
+// documents are in place, or out has none and they are ready in the stage
+// dir (a first publish, or one killed inside exchangeByRename).
 func committed(out, dir string, j *journal) bool {
 	if inPlace(out, j) {
 		return true
@@ -322,12 +300,11 @@ func committed(out, dir string, j *journal) bool {
 	return err == nil && id == j.Docs
 }
 
-// recoverStages deals with the stages in root that no running build
-// holds: those of builds killed while publishing are finished or undone
-// (by their journal), then every such stage is removed. A stage whose
-// journal rsgen cannot prove it wrote (see readJournal) is left alone,
-// and named in a notice returned. The caller holds root's lock. With dry,
-// nothing is changed: each stage is named in a notice (dryNotice).
+// recoverStages finishes or undoes, by their journal, the publishes of
+// killed builds in root (stages no running build holds), and removes those
+// stages. A stage whose journal rsgen cannot prove it wrote (readJournal)
+// is left alone and named in a notice. With dry, nothing is changed: each
+// stage is named in a notice. The caller holds root's lock.
 func recoverStages(root *confined.Root, dry bool) (notices []string) {
 	out := root.Name()
 	entries, _ := os.ReadDir(out)
@@ -341,57 +318,36 @@ func recoverStages(root *confined.Root, dry bool) (notices []string) {
 			continue // in use, or not ours to judge
 		}
 		j, err := readJournal(root, dir)
+		untouched := errors.Is(err, fs.ErrNotExist) || errors.Is(err, errIncomplete) // killed before it changed anything
 		switch {
+		case err != nil && !untouched:
+			notices = append(notices, fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
+				display.Name(dir), err))
+		case dry && untouched:
+			notices = append(notices, fmt.Sprintf("%s, left by a killed build, is left for the next build to remove (--dry-run)", display.Name(dir)))
 		case dry:
-			notices = append(notices, dryNotice(root, dir, j, err))
-			lock.unlock()
-			continue
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete): // killed before it changed anything
-		case err != nil:
-			notices = append(notices, leftAlone(dir, err))
-			lock.unlock()
-			continue
+			how := "undo"
+			if committed(out, dir, j) {
+				how = "finish"
+			}
+			notices = append(notices, fmt.Sprintf("%s holds a publish that a killed build left halfway: the next build will %s it before it reads the output; this dry run read the output as it is (--dry-run changes nothing)",
+				display.Name(dir), how))
+		case untouched:
+			root.RemoveAll(dir)
 		case committed(out, dir, j):
 			rollForward(root, dir, j)
-		case !rollBack(root, dir, j):
-			lock.unlock()
-			continue // keeps the old documents: never removed
+			root.RemoveAll(dir)
+		case rollBack(root, dir, j): // else it keeps the old documents: never removed
+			root.RemoveAll(dir)
 		}
-		root.RemoveAll(dir)
 		lock.unlock()
 	}
-	syncDir(out)
+	confined.SyncDir(out)
 	return notices
 }
 
-// dryNotice says what a build, unlike a dry run, would do first with the
-// stage dir of root that a killed build left, given its journal j and the
-// error of reading it.
-func dryNotice(root *confined.Root, dir string, j *journal, err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errIncomplete):
-		return fmt.Sprintf("%s, left by a killed build, is left for the next build to remove (--dry-run)", display.Name(dir))
-	case err != nil:
-		return leftAlone(dir, err)
-	}
-	how := "undo"
-	if committed(root.Name(), dir, j) {
-		how = "finish"
-	}
-	return fmt.Sprintf("%s holds a publish that a killed build left halfway: the next build will %s it before it reads the output; this dry run read the output as it is (--dry-run changes nothing)",
-		display.Name(dir), how)
-}
-
-// leftAlone says that the stage dir, whose journal rsgen cannot prove it
-// wrote (err), was left alone.
-func leftAlone(dir string, err error) string {
-	return fmt.Sprintf("%s was left alone: %v; rsgen acts only on a journal it wrote, and never publishes that directory: remove it if it is not yours",
-		display.Name(dir), err)
-}
-
 // writeJournal writes j in the stage dir of root, with the identities of
-// that directory and of the journal itself, which tell the next build
-// that this journal is one a publish wrote (readJournal).
+// that directory and of the journal itself (readJournal checks them).
 func writeJournal(root *confined.Root, dir string, j *journal) error {
 	var err error
 	if j.Stage, err = stageID(root.Path(dir)); err != nil {
@@ -415,26 +371,23 @@ func writeJournal(root *confined.Root, dir string, j *journal) error {
 	if err := confined.CloseAfter(f, err); err != nil {
 		return err
 	}
-	return syncDir(root.Path(dir))
+	return confined.SyncDir(root.Path(dir))
 }
 
-// errIncomplete reports a journal that is not whole (empty, cut short):
-// one a kill interrupted while it was written, before anything in the
-// output changed, as the journal is synced first. Its stage is removed as
-// one without a journal.
-var errIncomplete = errors.New("an incomplete journal")
+var (
+	// errIncomplete reports a journal a kill cut short while it was
+	// written, before anything in the output changed.
+	errIncomplete = errors.New("an incomplete journal")
+	errForeign    = errors.New("its journal was not written by a publish of rsgen's")
+)
 
-// errForeign reports a journal that no publish of rsgen's wrote.
-var errForeign = errors.New("its journal was not written by a publish of rsgen's")
-
-// readJournal reads the journal of the stage dir of root, or fails with
-// an error wrapping fs.ErrNotExist if it has none (errIncomplete if it
-// is not whole JSON). A journal is acted on
-// only if it proves that a publish wrote it there: it is a regular file
-// (not a link) whose identity, and that of the stage directory, are those
-// it records, which no file put there otherwise (a git checkout, a copy)
-// has; and it names only files a publish moves (Moved) and the
-// directory it makes for them. Anything else fails with errForeign.
+// readJournal reads the journal of the stage dir of root; the error wraps
+// fs.ErrNotExist if there is none. A journal is acted on only if it proves
+// that a publish wrote it there, since a stage may come from SOURCE (a git
+// checkout, a copy): it is a regular file (not a link) whose identity, and
+// that of the stage directory, are those it records; and it names only
+// files a publish moves (Moved) and the directory it makes for them.
+// Anything else fails with errForeign.
 func readJournal(root *confined.Root, dir string) (*journal, error) {
 	f, err := root.OpenFile(dir+"/"+journalName, os.O_RDONLY|regfile.OpenFlags, 0)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -469,15 +422,15 @@ func readJournal(root *confined.Root, dir string) (*journal, error) {
 	return &j, nil
 }
 
-// syncTree syncs every file and directory under dir to disk: after a power
-// cut, a renamed file must not turn out empty.
+// syncTree syncs every file and directory under dir: after a power cut, a
+// renamed file must not turn out empty.
 func syncTree(dir string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			return syncDir(p)
+			return confined.SyncDir(p)
 		}
 		if !d.Type().IsRegular() {
 			return nil
@@ -490,7 +443,6 @@ func syncTree(dir string) error {
 	})
 }
 
-// syncParents syncs out and the directories of the files rels under it.
 func syncParents(out string, rels []string) error {
 	dirs := []string{out}
 	for _, rel := range rels {
@@ -499,15 +451,14 @@ func syncParents(out string, rels []string) error {
 		}
 	}
 	for _, d := range dirs {
-		if err := syncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := confined.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
 	return nil
 }
 
-// unwrapLink drops the two paths an *os.LinkError carries: the caller
-// names the file once, by its name in the output.
+// unwrapLink drops the paths of an *os.LinkError: the caller names the file.
 func unwrapLink(err error) error {
 	var le *os.LinkError
 	if errors.As(err, &le) {
@@ -516,7 +467,7 @@ func unwrapLink(err error) error {
 	return err
 }
 
-// collectFiles appends the files under dir/name (relative names) to files.
+// collectFiles appends the files under dir/name, relative to dir.
 func collectFiles(dir, name string, files *[]string) error {
 	return filepath.WalkDir(filepath.Join(dir, name), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -526,4 +477,38 @@ func collectFiles(dir, name string, files *[]string) error {
 		*files = append(*files, filepath.ToSlash(rel))
 		return nil
 	})
+}
+
+// exchange puts the directory newDir of root at oldDir. If oldDir exists,
+// the two are swapped atomically where the system can (renameat2
+// RENAME_EXCHANGE), else by two renames (exchangeByRename), and newDir
+// then holds the old content.
+func exchange(root *confined.Root, newDir, oldDir string) error {
+	err := root.Exchange(newDir, root, oldDir)
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		return exchangeByRename(root, newDir, oldDir)
+	case errors.Is(err, fs.ErrNotExist):
+		if err := root.Rename(newDir, root, oldDir); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// exchangeByRename swaps two directories with two renames, for systems
+// without an atomic exchange: for a moment oldDir does not exist.
+func exchangeByRename(root *confined.Root, newDir, oldDir string) error {
+	aside := newDir + ".old"
+	if err := root.Rename(oldDir, root, aside); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return root.Rename(newDir, root, oldDir)
+		}
+		return err
+	}
+	if err := root.Rename(newDir, root, oldDir); err != nil {
+		root.Rename(aside, root, oldDir)
+		return err
+	}
+	return root.Rename(aside, root, newDir)
 }

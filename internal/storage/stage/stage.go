@@ -35,9 +35,8 @@ const (
 )
 
 // Moved are the files a publish moves into place outside the documents
-// directory: the Source Description and the files hosts need
-// (hosting.RootFiles: a test of hostfiles keeps the two equal). A journal
-// naming any other file is not acted on.
+// directory (hosting.RootFiles, kept equal by a test of hostfiles, and the
+// Source Description). A journal naming any other file is not acted on.
 var Moved = []string{WellKnownFile, ".nojekyll", "_headers", "resourcesync.nginx.conf", ".htaccess", "resourcesync-s3.sh"}
 
 // ErrBusy reports an output directory into which another build is
@@ -46,37 +45,31 @@ var Moved = []string{WellKnownFile, ".nojekyll", "_headers", "resourcesync.nginx
 var ErrBusy = errors.New("another build is running into it; try again when it is done")
 
 // A Stage is a directory beside the output in which a build writes
-// everything it publishes; Publish moves it into place, Discard removes it.
-// Nothing in the output changes until Publish.
-//
-// From New to Publish or Discard the build holds two locks: one on
-// the output directory, which a second build finds taken (ErrBusy), and
-// one on the stage, by which a later build tells a stage left by a killed
-// build (stale: nobody holds it) from one in use. Both are released by the
-// system when the process dies.
+// everything it publishes. From New to Publish or Discard the build holds
+// two locks, which the system releases when the process dies: one on the
+// output directory (a second build gets ErrBusy), and one on the stage, by
+// which a later build tells a stage left by a killed build from one in use.
 type Stage struct {
-	out     string         // output directory
-	root    *confined.Root // out, opened once: every change to it goes through root
+	out     string
+	root    *confined.Root // out: every change to it goes through root
 	name    string         // the staging directory, in out
 	dir     string         // its path
 	notices []string
 	created string // the topmost directory of out that the build created, "" if out existed
 	files   []string
-	at      time.Time // the snapshot staged: Publish refuses to replace a newer one
+	at      time.Time // the snapshot staged
 
 	outLock, stageLock *dirLock // nil once released
 
-	CreateHook func(name string) error // a test seam: fails Create if it returns an error
-	StepHook   func(step string) error // a test seam: called before each step of Publish; its error fails the step
+	CreateHook func(name string) error // test seam: an error fails Create
+	StepHook   func(step string) error // test seam: called before each step of Publish; an error fails it
 }
 
 // New creates a staging directory inside out, creating out if needed.
 // It fails with ErrBusy if another build holds out, and with ErrNotWritten
 // if out's documents directory holds files rsgen did not write. It first
-// finishes or undoes the publish of a build killed while publishing, and
-// removes stages left by killed builds; for a dry run, which changes
-// nothing in out but its own stage, those are left for the next build and
-// named in the notices (recoverStages).
+// deals with the stages of killed builds (recoverStages); a dry run only
+// names them in the notices.
 func New(out string, dry bool) (*Stage, error) {
 	created := ""
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
@@ -98,8 +91,6 @@ func New(out string, dry bool) (*Stage, error) {
 	return s, nil
 }
 
-// open opens and locks the output directory, recovers the stages of
-// killed builds, and makes and locks the stage.
 func (s *Stage) open(dry bool) error {
 	out := s.out
 	wrap := func(err error) error {
@@ -141,14 +132,11 @@ func (s *Stage) open(dry bool) error {
 }
 
 // SetSnapshot records the time of the snapshot staged: Publish refuses to
-// replace a published snapshot that is newer (ErrOlderSnapshot). It checks
-// only then, so that a build against a previous one (across.go) says first
-// what is wrong with that one.
+// replace a newer one (ErrOlderSnapshot).
 func (s *Stage) SetSnapshot(at time.Time) { s.at = at }
 
 // Discard removes the staging directory, and the output directory and
-// its parents if the build created them, and releases the locks. The
-// output is as it was before the build.
+// its parents if the build created them, and releases the locks.
 func (s *Stage) Discard() {
 	if s.name != "" && s.root != nil {
 		s.root.RemoveAll(s.name)
@@ -157,11 +145,9 @@ func (s *Stage) Discard() {
 	s.release()
 }
 
-// Notices returns what New found that the user should know: stages it
-// could not prove a build of rsgen's left, and left alone.
+// Notices returns what New found that the user should know (recoverStages).
 func (s *Stage) Notices() []string { return s.notices }
 
-// release releases the locks, if held, and closes the output directory.
 func (s *Stage) release() {
 	if s.root != nil {
 		s.root.Close()
@@ -177,9 +163,8 @@ func (s *Stage) release() {
 	}
 }
 
-// TypeName says what kind of file m is, in words: "a file", "a symbolic
-// link", "a d--------- file".
-func TypeName(m fs.FileMode) string {
+// typeName says what kind of file m is, in words.
+func typeName(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"
@@ -189,8 +174,7 @@ func TypeName(m fs.FileMode) string {
 	return "a " + m.Type().String() + " file"
 }
 
-// topMissing returns the topmost ancestor of dir (or dir itself) that does
-// not exist: what MkdirAll(dir) creates.
+// topMissing returns the topmost directory MkdirAll(dir) creates.
 func topMissing(dir string) string {
 	dir = filepath.Clean(dir)
 	top := dir
@@ -203,8 +187,7 @@ func topMissing(dir string) string {
 	return top
 }
 
-// removeCreated removes dir and its parents up to top, each only if it is
-// empty: the directories a failed build created.
+// removeCreated removes dir and its parents up to top, each only if empty.
 func removeCreated(dir, top string) {
 	if top == "" {
 		return
@@ -216,15 +199,12 @@ func removeCreated(dir, top string) {
 	}
 }
 
-// Dir returns the staging directory: the root of what will be published.
+// Dir returns the staging directory.
 func (s *Stage) Dir() string { return s.dir }
 
-// Path returns where name (slash-separated, relative to the output) is staged.
 func (s *Stage) Path(name string) string { return filepath.Join(s.dir, filepath.FromSlash(name)) }
 
-// Create creates the staged file name, for writing and reading back (the
-// Resource Dump reads what it wrote to digest it and to copy its manifests
-// into packages). Close it and check the error.
+// Create creates the staged file name, for writing and reading back.
 func (s *Stage) Create(name string) (*os.File, error) {
 	if s.CreateHook != nil {
 		if err := s.CreateHook(name); err != nil {
@@ -239,17 +219,15 @@ func (s *Stage) Create(name string) (*os.File, error) {
 	return f, nil
 }
 
-// CreateTemp creates a scratch file in the stage's root (never published:
-// the caller removes it with Remove), named by pattern as os.CreateTemp
-// names; it returns the file and its name in the stage.
+// CreateTemp creates a scratch file in the stage, which the caller
+// removes, and returns it with its name in the stage.
 func (s *Stage) CreateTemp(pattern string) (*os.File, string, error) {
 	f, name, err := s.root.CreateTemp(s.name, pattern)
 	return f, strings.TrimPrefix(name, s.name+"/"), err
 }
 
-// MkdirTemp makes a scratch directory in the stage's root, named by
-// pattern, and returns its path: the caller removes it with RemoveAll
-// (of its base name).
+// MkdirTemp makes a scratch directory in the stage, which the caller
+// removes, and returns its path.
 func (s *Stage) MkdirTemp(pattern string) (string, error) {
 	name, err := s.root.MkdirTemp(s.name, pattern)
 	if err != nil {
@@ -258,7 +236,6 @@ func (s *Stage) MkdirTemp(pattern string) (string, error) {
 	return s.root.Path(name), nil
 }
 
-// Remove removes the staged file (or empty directory) name.
 func (s *Stage) Remove(name string) error {
 	if err := s.root.Remove(s.name + "/" + name); err != nil {
 		return err
@@ -267,15 +244,12 @@ func (s *Stage) Remove(name string) error {
 	return nil
 }
 
-// RemoveAll removes the staged name and everything under it.
 func (s *Stage) RemoveAll(name string) error { return s.root.RemoveAll(s.name + "/" + name) }
 
-// Chtimes sets the modification time of the staged file name.
 func (s *Stage) Chtimes(name string, t time.Time) error {
 	return s.root.Chtimes(s.name+"/"+name, t, t)
 }
 
-// WriteFile stages a file with the given content.
 func (s *Stage) WriteFile(name string, data []byte) error {
 	f, err := s.Create(name)
 	if err != nil {
