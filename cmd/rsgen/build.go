@@ -133,30 +133,6 @@ Flags may come before or after SOURCE; after --, every word is an argument.`,
 	)
 }
 
-// buildConfig turns the flags of build, c, into a generator.Config: each
-// key that is a flag given, or with a default, is set as the file's keys
-// are (setFlag), then what it means applied (finish).
-func buildConfig(c lineOptions) (generator.Config, error) {
-	var cfg generator.Config
-	v := reflect.ValueOf(&cfg).Elem()
-	for _, k := range configKeys() {
-		if k == flagAt {
-			continue // snapshotTime
-		}
-		if err := setFlag(c, k, v.FieldByIndex(configFields()[k].Index)); err != nil {
-			return cfg, flagErr(k, valueHints[k], ": %v", err)
-		}
-	}
-	var err error
-	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
-		return cfg, err
-	}
-	if err := finish(&cfg, c.IsSet); err != nil {
-		return cfg, flagErr(flagHost, valueHints[flagHost], ": %v", err)
-	}
-	return cfg, nil
-}
-
 // leapSecond matches the seconds of a time given as 60: a leap second.
 var leapSecond = regexp.MustCompile(`T\d\d:\d\d:60`)
 
@@ -184,10 +160,6 @@ func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 }
 
 func runBuild(c *cli.Context) error {
-	line := lineOptions{c}
-	if err := line.checkPolicy(); err != nil {
-		return err
-	}
 	if c.String(flagConfig) != "" {
 		return runSite(c)
 	}
@@ -202,7 +174,7 @@ func runBuild(c *cli.Context) error {
 	case len(args) > 1:
 		return usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
 	}
-	cfg, err := buildConfig(line)
+	cfg, _, err := lineConfig(c)
 	if err != nil {
 		return err
 	}

@@ -167,20 +167,13 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 	return out
 }
 
-// given reports whether the key k of the whole site was given on the
-// command line, as its flag: once for every set (urfave/cli's IsSet looks
-// through every flag, with a regular expression each).
+// given reports whether the command line gives the key k: any key for a
+// file of one set, a key of the whole site for a file of sets.
 func (f *siteFile) given(c *cli.Context, k string) bool {
-	if len(f.sets) == 0 { // a file of one set: every flag overrides its key
-		return lineOptions{c}.IsSet(k)
-	}
 	if f.onCommandLine == nil {
-		f.onCommandLine = map[string]bool{}
-		for _, s := range siteKeys {
-			f.onCommandLine[s] = lineOptions{c}.IsSet(s)
-		}
+		f.line, f.onCommandLine, f.lineErr = lineConfig(c)
 	}
-	return f.onCommandLine[k]
+	return f.onCommandLine[k] && (len(f.sets) == 0 || slices.Contains(siteKeys, k))
 }
 
 // site is the generator.Site of the file, with the site's flags of c.
@@ -204,10 +197,9 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 // line override the file's (config): an error about one of those is the
 // command line's.
 func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
-	line, err := buildConfig(lineOptions{c})
 	var ee *exitError
-	if errors.As(err, &ee) && (ee.flag == "" || f.given(c, ee.flag)) {
-		return nil, nil, err
+	if f.given(c, ""); errors.As(f.lineErr, &ee) && (ee.flag == "" || ee.flag == flagOnError || ee.flag == flagArchive || f.given(c, ee.flag)) {
+		return nil, nil, f.lineErr
 	}
 	tables := []*fileTable{&f.top}
 	if len(f.sets) > 0 {
@@ -218,7 +210,7 @@ func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
 	}
 	var sets []generator.Config
 	for _, t := range tables {
-		cfg, err := f.config(c, t, &line)
+		cfg, err := f.config(c, t, &f.line)
 		if err != nil {
 			return nil, nil, err
 		}

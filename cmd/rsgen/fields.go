@@ -113,8 +113,7 @@ var configKeys, configFields = func() (func() []string, func() map[string]reflec
 	return func() []string { k, _ := table(); return k }, func() map[string]reflect.StructField { _, m := table(); return m }
 }()
 
-// copyKeys sets the fields of dst that keys name to those of src: the
-// setter of a key given by the file or, through buildConfig, a flag.
+// copyKeys sets the fields of dst that keys name to those of src.
 func copyKeys(dst, src *generator.Config, keys ...string) {
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
 	for _, k := range keys {
@@ -127,32 +126,32 @@ func copyKeys(dst, src *generator.Config, keys ...string) {
 // defaulted are the keys whose flags have a default value.
 var defaulted = []string{flagHash, flagJobs, flagChangesKeep}
 
-// setFlag sets v, the field of the key, to the value of its flag in c, if
-// it is given or has a default, by the field's type as the file's decoder
-// does: its UnmarshalText, or a string, bool, int or list.
-func setFlag(c lineOptions, key string, v reflect.Value) error {
-	if !c.IsSet(key) && !slices.Contains(defaulted, key) {
-		return nil
-	}
+// setFlag sets v, the field of the key, to the value of its flag in c, by
+// the field's type as the file's decoder does.
+func setFlag(c *cli.Context, key string, v reflect.Value) error {
 	switch u := v.Addr().Interface().(type) {
 	case *units.List:
 		*u = c.StringSlice(key)
-	case encoding.TextUnmarshaler:
-		return u.UnmarshalText([]byte(c.String(key)))
+	case *bool:
+		*u = c.Bool(key)
+	case *int:
+		*u = c.Int(key)
+	case *string:
+		*u = c.String(key)
 	default:
-		switch v.Kind() {
-		case reflect.Pointer:
-			v.Set(reflect.New(v.Type().Elem()))
-			return v.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(c.String(key)))
-		case reflect.Bool:
-			v.SetBool(c.Bool(key))
-		case reflect.Int:
-			v.SetInt(int64(c.Int(key)))
-		case reflect.String:
-			v.SetString(c.String(key))
-		}
+		return setText(v, c.String(key))
 	}
 	return nil
+}
+
+// setText sets v, a field whose type (or the type it points to) is an
+// encoding.TextUnmarshaler, to text.
+func setText(v reflect.Value, text string) error {
+	if v.Kind() == reflect.Pointer {
+		v.Set(reflect.New(v.Type().Elem()))
+		v = v.Elem()
+	}
+	return v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(text))
 }
 
 // valueHints say what the flag of a key takes, when its value is refused.

@@ -59,7 +59,9 @@ type siteFile struct {
 	sets      []fileTable
 	templates string // the key templates, a path
 
-	onCommandLine map[string]bool // the site's keys given as flags (given)
+	line          generator.Config // of the command line (given)
+	onCommandLine map[string]bool  // the keys the command line gives
+	lineErr       error
 }
 
 // A fileTable is the top level or one [[set]] of the file: the Config its
