@@ -426,7 +426,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 	switch {
 	case flagged:
 		return msg
-	case subject >= 0:
+	case subject >= 0 && f.sets[subject].name() != "":
 		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)

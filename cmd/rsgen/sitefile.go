@@ -139,15 +139,6 @@ func readSiteFile(path string) (*siteFile, error) {
 		f.sets[i].cfg = &doc.Sets[i]
 		t := &f.sets[i]
 		t.resolve(f)
-		if t.name() == "" {
-			return nil, f.errorAt(t.line, "this set has no %s: give it one, such as %s = \"articles\"", keyName, keyName)
-		}
-		if t.cfg.Source == "" && t.cfg.Export == "" {
-			return nil, f.errorAt(t.line, "set %q: give its %s (a directory or an archive) or its %s", t.name(), keySource, flagExport)
-		}
-	}
-	if len(f.sets) == 0 && f.top.cfg.Source == "" && f.top.cfg.Export == "" {
-		return nil, f.errorAt(1, "no set: give each as a table [[%s]] with its %s and %s, or one set's %s at the top", keySet, keyName, keySource, keySource)
 	}
 	return f, nil
 }
