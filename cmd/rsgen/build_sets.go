@@ -5,13 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,7 +17,6 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/published/previous"
-	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/templates"
 )
 
@@ -53,8 +50,7 @@ func runSite(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	stderr := c.App.ErrWriter
-	quiet := c.Bool(flagQuiet)
+	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
 	site.Stats, site.Notice = new(report.Stats), noticer(stderr, quiet)
 	site.DryRun = c.Bool(flagDryRun)
 	for i := range site.Sets {
@@ -63,53 +59,12 @@ func runSite(c *cli.Context) error {
 	for _, msg := range f.envNotices(c) {
 		site.Notice(msg)
 	}
-	ctx, cancel, err := buildContext(c)
+	rep, err := runBuilder(c, site.Stats, false, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) },
+		func(ctx context.Context, err error) error { return f.failure(c, ctx, site, err) })
 	if err != nil {
 		return err
 	}
-	defer cancel()
-	stopProgress := startProgress(stderr, site.Stats, quiet, false)
-	rep, err := generator.BuildSite(ctx, site)
-	stopProgress(err != nil)
-	if err != nil {
-		return f.failure(c, ctx, site, err)
-	}
 	return f.report(stderr, site, rep, quiet)
-}
-
-// report says on stderr what the build of site published, unless quiet,
-// and which files it left out: an error with the "partial" exit code.
-func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.SiteReport, quiet bool) error {
-	var problems []report.Problem
-	for i, r := range rep.Sets {
-		for _, p := range r.Problems {
-			fmt.Fprintf(stderr, "rsgen: skipped: set %s: %s\n", site.Sets[i].Set, p.Error())
-		}
-		problems = append(problems, r.Problems...)
-		if quiet {
-			continue
-		}
-		if site.DryRun {
-			printDryRun(stderr, site.Sets[i].Set, r)
-			continue
-		}
-		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
-			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
-		if r.Changes != nil {
-			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r)
-		}
-	}
-	if !quiet && site.DryRun {
-		printDryRunEnd(stderr, site.Out)
-	} else if !quiet {
-		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
-			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
-	}
-	if len(problems) > 0 {
-		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
-			hint: "fix or exclude them in " + f.path + "; fail-fast makes this a failure"}
-	}
-	return nil
 }
 
 // buildOne builds the one set of a file without [[set]]s, whose keys are

@@ -237,3 +237,10 @@ func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
 		})
 	}
 }
+
+
+// userAgent is the User-Agent of the requests of a build.
+func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }
+
+// defaultChangesKeep is the default of --changes-keep.
+const defaultChangesKeep = "30d"
