@@ -183,7 +183,6 @@ func runBuild(c *cli.Context) error {
 	})
 }
 
-
 // buildContext is the context of a build: c's, ended at --timeout.
 func buildContext(c *cli.Context) (context.Context, context.CancelFunc, error) {
 	d := c.Duration(flagTimeout)

@@ -243,4 +243,3 @@ func noticer(stderr io.Writer, quiet bool) func(msg string) {
 		}
 	}
 }
-

@@ -88,30 +88,29 @@ func flagOf(field string) string {
 	return field
 }
 
-// The keys of build, of its flags and of the configuration file, are the
-// toml tags of generator.Config's fields, in the structs it embeds too:
-// configKeys in the order of the fields, configFields by key.
-var configKeys, configFields = func() (func() []string, func() map[string]reflect.StructField) {
-	table := sync.OnceValues(func() ([]string, map[string]reflect.StructField) {
-		var keys []string
-		m := map[string]reflect.StructField{}
-		var walk func(t reflect.Type, index []int)
-		walk = func(t reflect.Type, index []int) {
-			for i := range t.NumField() {
-				sf := t.Field(i)
-				sf.Index = append(slices.Clone(index), i)
-				if k := sf.Tag.Get("toml"); k != "" && k != "-" {
-					keys, m[k] = append(keys, k), sf
-				} else if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
-					walk(sf.Type, sf.Index)
-				}
+// configTable is the one table of build's keys, of its flags and of the
+// configuration file: the toml tags of generator.Config's fields, in the
+// structs it embeds too, in the order of the fields, and the field of each.
+var configTable = sync.OnceValues(func() (keys []string, fields map[string]reflect.StructField) {
+	fields = map[string]reflect.StructField{}
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			sf.Index = append(slices.Clone(index), i)
+			if k := sf.Tag.Get("toml"); k != "" && k != "-" {
+				keys, fields[k] = append(keys, k), sf
+			} else if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+				walk(sf.Type, sf.Index)
 			}
 		}
-		walk(reflect.TypeFor[generator.Config](), nil)
-		return keys, m
-	})
-	return func() []string { k, _ := table(); return k }, func() map[string]reflect.StructField { _, m := table(); return m }
-}()
+	}
+	walk(reflect.TypeFor[generator.Config](), nil)
+	return keys, fields
+})
+
+func configKeys() []string                         { k, _ := configTable(); return k }
+func configFields() map[string]reflect.StructField { _, f := configTable(); return f }
 
 // copyKeys sets the fields of dst that keys name to those of src.
 func copyKeys(dst, src *generator.Config, keys ...string) {
@@ -237,7 +236,6 @@ func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
 		})
 	}
 }
-
 
 // userAgent is the User-Agent of the requests of a build.
 func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }
