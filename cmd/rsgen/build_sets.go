@@ -124,10 +124,7 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 
 // given reports whether the command line gives the key k: any key for a
 // file of one set, a key of the whole site for a file of sets.
-func (f *siteFile) given(c *cli.Context, k string) bool {
-	if f.onCommandLine == nil {
-		f.line, f.onCommandLine, f.lineErr = lineConfig(c)
-	}
+func (f *siteFile) given(k string) bool {
 	return f.onCommandLine[k] && (len(f.sets) == 0 || slices.Contains(siteKeys, k))
 }
 
@@ -151,10 +148,11 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 // templates of the key templates, or nil. The keys given on the command
 // line override the file's (config): an error about one of those is the
 // command line's.
-func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
+func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS, err error) {
+	f.line, f.onCommandLine, err = lineConfig(c)
 	var ee *exitError
-	if f.given(c, ""); errors.As(f.lineErr, &ee) && (ee.flag == "" || ee.flag == flagOnError || ee.flag == flagArchive || f.given(c, ee.flag)) {
-		return nil, nil, f.lineErr
+	if errors.As(err, &ee) && (ee.flag == "" || ee.flag == flagOnError || ee.flag == flagArchive || f.given(ee.flag)) {
+		return nil, nil, err
 	}
 	tables := []*fileTable{&f.top}
 	if len(f.sets) > 0 {
@@ -163,9 +161,8 @@ func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
 			tables = append(tables, &f.sets[i])
 		}
 	}
-	var sets []generator.Config
 	for _, t := range tables {
-		cfg, err := f.config(c, t, &f.line)
+		cfg, err := f.config(t)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -174,8 +171,7 @@ func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
 	if f.templates == "" {
 		return sets, nil, nil
 	}
-	fsys, err := templates.Overlay(f.templates)
-	if err != nil {
+	if fsys, err = templates.Overlay(f.templates); err != nil {
 		return nil, nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
 	}
 	return sets, fsys, nil
@@ -187,12 +183,12 @@ func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
 // export takes none of the defaults of trees (notForExport) from the top or
 // the command line: it has a Change List of its own. The one set of a file
 // without [[set]]s takes every flag of the command line.
-func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) (generator.Config, error) {
+func (f *siteFile) config(t *fileTable) (generator.Config, error) {
 	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: slices.Clone(hashing.DefaultSet)}
 	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
 	export, one := t.cfg.Export != "", len(f.sets) == 0
 	inherited := func(k string) bool { return one || !(export && slices.Contains(notForExport, k)) }
-	fromLine := func(k string) bool { return f.given(c, k) && inherited(k) && (one || k != flagDescribedby) }
+	fromLine := func(k string) bool { return f.given(k) && inherited(k) && (one || k != flagDescribedby) }
 	fromTop := func(k string) bool {
 		_, ok := f.top.keys[k]
 		return ok && t != &f.top && k != flagDescribedby /* the site's own */ && inherited(k)
@@ -201,7 +197,7 @@ func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) 
 	for _, k := range configKeys() {
 		switch {
 		case fromLine(k):
-			copyKeys(&cfg, line, k)
+			copyKeys(&cfg, &f.line, k)
 		case own(k):
 			copyKeys(&cfg, t.cfg, k)
 		case fromTop(k):
@@ -261,7 +257,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 		}
 		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.path)
 	}
-	if ue := fieldsErr(err, func(fe *generator.FieldError) string { return f.describe(c, fe) }, "see docs/SETS.md", nil); ue != nil {
+	if ue := fieldsErr(err, f.describe, "see docs/SETS.md", nil); ue != nil {
 		return ue
 	}
 	cfg := site.Sets[0]
@@ -282,34 +278,27 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 			ee.hint += where()
 		}
 		if ee.err == err {
-			ee.err = f.at(c, err)
+			ee.err = f.at(err)
 		}
 	}
 	return ferr
-}
-
-// valueKey names the key of the file whose value err, an error of a
-// build, is about, by its kind, or is "": the value is checked as the
-// build uses it, after the file is read.
-func valueKey(err error) string {
-	switch {
-	case buildError(err).Kind == generator.KindSource:
-		return keySource
-	case buildError(err).Kind == generator.KindOutput:
-		return flagOut
-	case errors.Is(err, previous.ErrUnreachable):
-		return flagPrevious
-	}
-	return ""
 }
 
 // at is err, of the build of a set or of the site, at the line of the key
 // whose value it is about, as an error of reading the file
 // is: "rsgen.toml:12: set "articles": source public/articles: no such
 // directory". A value given on the command line has no place in the file.
-func (f *siteFile) at(c *cli.Context, err error) error {
-	key := valueKey(err)
-	if key == "" || f.given(c, key) {
+func (f *siteFile) at(err error) error {
+	key := ""
+	switch {
+	case buildError(err).Kind == generator.KindSource:
+		key = keySource
+	case buildError(err).Kind == generator.KindOutput:
+		key = flagOut
+	case errors.Is(err, previous.ErrUnreachable):
+		key = flagPrevious
+	}
+	if key == "" || f.given(key) {
 		return err
 	}
 	t := &f.top
@@ -342,7 +331,7 @@ func setField(field string) (i int, sub string, ok bool) {
 // describe renders fe with the file's keys, at the line of its field; a
 // field of another set than fe's is named with its set. An error about a
 // flag of the command line names the flag, and no place in the file.
-func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
+func (f *siteFile) describe(fe *generator.FieldError) string {
 	line, subject := 1, -1
 	first, flagged := true, false
 	name := func(field string) string {
@@ -364,7 +353,7 @@ func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
 			subject = set
 			line = t.line
 		}
-		if f.given(c, k) {
+		if f.given(k) {
 			flagged = flagged || subjectField
 			return "--" + k
 		}

@@ -59,9 +59,8 @@ type siteFile struct {
 	sets      []fileTable
 	templates string // the key templates, a path
 
-	line          generator.Config // of the command line (given)
+	line          generator.Config // of the command line (configs)
 	onCommandLine map[string]bool  // the keys the command line gives
-	lineErr       error
 }
 
 // A fileTable is the top level or one [[set]] of the file: the Config its
