@@ -18,9 +18,9 @@ func TestConfigKeysAreFlags(t *testing.T) {
 			keysOnly = append(keysOnly, k)
 		}
 	}
-	want := []string{flagArchiveKeep, flagArchiveResourceDumps, flagArchiveResourceLists, flagChangeTopic, flagChangesWindow,
-		flagDescribedby, flagDigests, flagDigestsJob, flagDumpCompression, flagDumpMaxBytes, flagExportFormat, flagFailFast, flagFetchTimeout, flagFollowSymlinks,
-		flagFrameworkTopic, flagMaxBytes, flagMaxEntries, flagSkipBadRecords, flagTemplates}
+	want := []string{"archive-keep", "archive-resource-dumps", "archive-resource-lists", "change-topic", "changes-window",
+		"describedby", "digests", "digests-job", "dump-compression", "dump-max-bytes", "export-format", "fail-fast", "fetch-timeout", "follow-symlinks",
+		"framework-topic", "max-bytes", "max-entries", "skip-bad-records", "templates"}
 	if !slices.Equal(keysOnly, want) {
 		t.Errorf("the keys that are no flag of rsgen build:\n got %q\nwant %q", keysOnly, want)
 	}
