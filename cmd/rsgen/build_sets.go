@@ -154,14 +154,7 @@ func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS,
 	if errors.As(err, &ee) && (ee.flag == "" || ee.flag == flagOnError || ee.flag == flagArchive || f.given(ee.flag)) {
 		return nil, nil, err
 	}
-	tables := []*fileTable{&f.top}
-	if len(f.sets) > 0 {
-		tables = nil
-		for i := range f.sets {
-			tables = append(tables, &f.sets[i])
-		}
-	}
-	for _, t := range tables {
+	for _, t := range f.tables() {
 		cfg, err := f.config(t)
 		if err != nil {
 			return nil, nil, err

@@ -133,13 +133,33 @@ func readSiteFile(path string) (*siteFile, error) {
 		return nil, f.valueError(err)
 	}
 	f.top.cfg, f.templates = &doc.Config, f.resolve(doc.Templates)
-	f.top.resolve(f)
 	for i := range f.sets {
 		f.sets[i].cfg = &doc.Sets[i]
-		t := &f.sets[i]
-		t.resolve(f)
+	}
+	tables := f.tables()
+	if len(f.sets) > 0 {
+		tables = append(tables, &f.top)
+	}
+	for _, t := range tables {
+		c := t.cfg
+		for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous, &c.Digests, &c.DigestsJob} {
+			*p = f.resolve(*p)
+		}
 	}
 	return f, nil
+}
+
+// tables are the tables of the sets: each [[set]], or the top of a file
+// of one set.
+func (f *siteFile) tables() []*fileTable {
+	if len(f.sets) == 0 {
+		return []*fileTable{&f.top}
+	}
+	var tables []*fileTable
+	for i := range f.sets {
+		tables = append(tables, &f.sets[i])
+	}
+	return tables
 }
 
 // checkKeys checks the keys of the file, in the order of its lines, and
@@ -235,22 +255,14 @@ func misfit(e fileEntry) string {
 	return takes
 }
 
-// resolve makes a relative path v relative to the directory of the file,
-// as a user reads it; a URL, "-" and absolute paths stay.
+// resolve makes a relative path v (of source, out, export, cache,
+// previous, digests, digests-job, templates) relative to the directory of
+// the file, as a user reads it; a URL, "-" and absolute paths stay.
 func (f *siteFile) resolve(v string) string {
 	if v == "-" || v == "" || filepath.IsAbs(v) || strings.Contains(v, "://") {
 		return v
 	}
 	return filepath.Join(filepath.Dir(f.path), v)
-}
-
-// resolve resolves the paths t gives (source, out, export, cache,
-// previous, digests, digests-job) against the directory of the file f.
-func (t *fileTable) resolve(f *siteFile) {
-	c := t.cfg
-	for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous, &c.Digests, &c.DigestsJob} {
-		*p = f.resolve(*p)
-	}
 }
 
 // fileKeys are the keys the file takes, sorted: those of generator.Config,
