@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -17,7 +16,6 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // buildFlags are the flags of build, in the groups of its help.
@@ -170,17 +168,10 @@ func runBuild(c *cli.Context) error {
 	case len(args) > 1:
 		return usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
 	}
-	cfg, _, err := lineConfig(c)
-	if err != nil {
-		return err
-	}
-	cfg.Source = c.Args().First()
-	return buildOne(c, cfg, func(ctx context.Context, err error) error {
-		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
-			return ue
-		}
-		return buildFailure(c, ctx, cfg, err, cliName)
-	})
+	// The command line alone: a site of one set, as a file of one set
+	// whose every key the command line gives.
+	line := &siteFile{top: fileTable{line: 1, keys: map[string]int{keySource: 0}, cfg: &generator.Config{Source: c.Args().First()}}}
+	return line.buildOne(c)
 }
 
 // buildContext is the context of a build: c's, ended at --timeout.
@@ -198,24 +189,6 @@ func buildContext(c *cli.Context) (context.Context, context.CancelFunc, error) {
 
 // errBuildTimeout is the cause of a build's end at --timeout.
 var errBuildTimeout = errors.New("the build took too long")
-
-// buildOne publishes cfg, the one set of a build without sets, whose
-// options are those of c or of a configuration file of one set; fail is
-// the failure to report for an error of the build run under ctx.
-func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Context, err error) error) error {
-	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
-	cfg.Stats, cfg.Notice = new(report.Stats), noticer(stderr, quiet)
-	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
-	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
-		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
-			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
-	}
-	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) }, fail)
-	if err != nil {
-		return err
-	}
-	return reportOne(stderr, cfg, rep, quiet)
-}
 
 // runBuilder runs build under --timeout, its progress drawn from stats on
 // stderr; fail is the failure to report for an error of the build.

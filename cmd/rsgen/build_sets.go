@@ -17,6 +17,7 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/templates"
 )
 
@@ -68,7 +69,7 @@ func runSite(c *cli.Context) error {
 }
 
 // buildOne builds the one set of a file without [[set]]s, whose keys are
-// at its top, as rsgen build does with the same flags; the command line
+// at its top, or of the command line alone (path ""); the command line
 // overrides the file.
 func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
@@ -79,13 +80,22 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 		return err
 	}
 	cfg := sets[0]
-	cfg.Templates = templates
+	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
+	cfg.Templates, cfg.Stats, cfg.Notice = templates, new(report.Stats), noticer(stderr, quiet)
+	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
 	for _, msg := range f.envNotices(c) {
-		noticer(c.App.ErrWriter, c.Bool(flagQuiet))(msg)
+		cfg.Notice(msg)
 	}
-	return buildOne(c, cfg, func(ctx context.Context, err error) error {
-		return f.failure(c, ctx, generator.Site{Sets: []generator.Config{cfg}}, err)
-	})
+	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
+		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
+			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
+	}
+	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) },
+		func(ctx context.Context, err error) error { return f.failure(c, ctx, generator.Site{Sets: []generator.Config{cfg}}, err) })
+	if err != nil {
+		return err
+	}
+	return reportOne(stderr, cfg, rep, quiet)
 }
 
 // envOnly reports whether the flag fl of c has the value of its
@@ -241,6 +251,12 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 // failure is the failure to report for err, of BuildSite.
 func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.Site, err error) error {
 	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
+		return buildFailure(c, ctx, site.Sets[0], err, cliName)
+	}
+	if f.path == "" { // the command line alone
+		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
+			return ue
+		}
 		return buildFailure(c, ctx, site.Sets[0], err, cliName)
 	}
 	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {

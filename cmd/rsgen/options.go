@@ -88,16 +88,11 @@ func fileOnly(k string) bool {
 	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) && !slices.Contains(buildFlagNames(), k)
 }
 
-// buildFlagNames are the long names of build's flags; set in init, as
-// buildCommand refers to fileOnly through its action.
-var buildFlagNames func() []string
-
-func init() {
-	buildFlagNames = sync.OnceValue(func() []string {
-		var names []string
-		for _, f := range buildCommand().Flags {
-			names = append(names, f.Names()[0])
-		}
-		return names
-	})
-}
+// buildFlagNames are the long names of build's flags.
+var buildFlagNames = sync.OnceValue(func() []string {
+	var names []string
+	for _, f := range buildFlags() {
+		names = append(names, f.Names()[0])
+	}
+	return names
+})
