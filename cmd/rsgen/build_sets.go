@@ -91,7 +91,9 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
 	}
 	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) },
-		func(ctx context.Context, err error) error { return f.failure(c, ctx, generator.Site{Sets: []generator.Config{cfg}}, err) })
+		func(ctx context.Context, err error) error {
+			return f.failure(c, ctx, generator.Site{Sets: []generator.Config{cfg}}, err)
+		})
 	if err != nil {
 		return err
 	}
