@@ -315,7 +315,7 @@ func (f *siteFile) at(err error) error {
 	t := &f.top
 	if se := buildError(err); se.Set != "" {
 		for i := range f.sets {
-			if f.sets[i].name() == se.Set {
+			if f.sets[i].cfg.Set == se.Set {
 				t = &f.sets[i]
 			}
 		}
@@ -373,7 +373,7 @@ func (f *siteFile) describe(fe *generator.FieldError) string {
 			line = n
 		}
 		if set != subject && set >= 0 {
-			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmp.Or(n, t.line))
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.cfg.Set, cmp.Or(n, t.line))
 		}
 		return k
 	}
@@ -381,8 +381,8 @@ func (f *siteFile) describe(fe *generator.FieldError) string {
 	switch {
 	case flagged:
 		return msg
-	case subject >= 0 && f.sets[subject].name() != "":
-		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
+	case subject >= 0 && f.sets[subject].cfg.Set != "":
+		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].cfg.Set, msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
 }

@@ -71,9 +71,6 @@ type fileTable struct {
 	cfg  *generator.Config // decoded from its keys
 }
 
-// name is the set's name, or "" if it has none.
-func (t *fileTable) name() string { return t.cfg.Set }
-
 // keyLine is the line of the key k in the table t, else at the top of the
 // file; ok is false if neither gives it.
 func (f *siteFile) keyLine(t *fileTable, k string) (line int, ok bool) {
