@@ -197,12 +197,10 @@ func finish(cfg *generator.Config, given func(key string) bool) (err error) {
 // fieldHints say what to do about a value that Config.Validate refuses,
 // by field, where a hint helps.
 var fieldHints = map[string]string{
-	"At":                "the snapshot time is --at, else $SOURCE_DATE_EPOCH, else the clock",
-	"BaseURL":           "set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served",
-	"Limits.MaxEntries": "the spec allows at most 50000 entries per document",
-	"Limits.MaxBytes":   "the spec allows at most 50MiB (52428800 bytes) per document",
-	"Filter.Include":    "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
-	"Filter.Exclude":    "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
+	"At":             "the snapshot time is --at, else $SOURCE_DATE_EPOCH, else the clock",
+	"BaseURL":        "set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served",
+	"Filter.Include": "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
+	"Filter.Exclude": "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
 }
 
 // fieldsErr turns the field errors in err (of Config.Validate or
