@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -20,37 +21,42 @@ import (
 )
 
 // reportOne says on stderr what the build of cfg published, unless quiet,
-// and which files it left out: an error with the "partial" exit code.
+// and which files or records it left out: an error with the "partial"
+// exit code.
 func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, quiet bool) error {
-	if rep.Export != nil {
-		return finishExport(stderr, cfg, rep, quiet)
-	}
 	for _, p := range rep.Problems {
 		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
 	}
-	out := cfg.Out
-	if out == "" {
-		out = cfg.Source
+	out := cmp.Or(cfg.Out, cfg.Source)
+	what, extra := units.Count(rep.Files, "file")+" ("+units.FormatSize(rep.Bytes)+")", ""
+	if ex := rep.Export; ex != nil {
+		what = units.Count(rep.Files, "record") + " (" + units.FormatSize(rep.Bytes) + ") from " + ex.Name
+		extra = exportNotes(stderr, ex, quiet)
 	}
 	switch {
 	case quiet:
 	case cfg.DryRun:
-		printDryRun(stderr, "", rep)
+		fmt.Fprintf(stderr, "%swould publish %s in %s%s\n", dryRunPrefix, what, units.Count(rep.Documents, "document"), extra)
+		printDryRunChanges(stderr, dryRunPrefix, rep)
 		printDryRunEnd(stderr, out)
 	default:
-		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
-			units.Count(rep.Files, "file"), units.FormatSize(rep.Bytes), units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
-		printChanges(stderr, "rsgen: ", rep)
+		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s%s\n", what, units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond), extra)
+		if rep.Export == nil {
+			printChanges(stderr, "rsgen: ", rep)
+		}
 		if apart(cfg.Source, cfg.Out) {
 			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
 				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
 		}
 	}
-	if len(rep.Problems) > 0 {
-		return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
-			hint: "fix or --exclude them; --on-error=fail makes this a failure"}
+	switch {
+	case len(rep.Problems) == 0:
+		return nil
+	case rep.Export != nil:
+		return exportPartial(rep)
 	}
-	return nil
+	return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
+		hint: "fix or --exclude them; --on-error=fail makes this a failure"}
 }
 
 // report says on stderr what the build of site published, unless quiet,
@@ -66,7 +72,9 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 			continue
 		}
 		if site.DryRun {
-			printDryRun(stderr, site.Sets[i].Set, r)
+			prefix := dryRunPrefix + "set " + site.Sets[i].Set + ": "
+			fmt.Fprintf(stderr, "%swould publish %s (%s) in %s\n", prefix, units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
+			printDryRunChanges(stderr, prefix, r)
 			continue
 		}
 		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
@@ -88,46 +96,38 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 	return nil
 }
 
-// finishExport reports a build from a record export: skipped records,
-// warnings, and the summary.
-func finishExport(stderr io.Writer, cfg generator.Config, rep *generator.Report, quiet bool) error {
+// exportNotes prints the warnings of a record export, unless quiet, and
+// returns the end of its summary line: deletions, records withheld, its
+// Change List.
+func exportNotes(stderr io.Writer, ex *report.Export, quiet bool) string {
+	if quiet {
+		return ""
+	}
+	for _, w := range ex.Warnings {
+		fmt.Fprintf(stderr, "rsgen: warning: %s\n", w)
+	}
+	var notes []string
+	if ex.Tombstones > 0 {
+		notes = append(notes, units.Count(ex.Tombstones, "deletion"))
+	}
+	for _, s := range slices.Sorted(maps.Keys(ex.Withheld)) {
+		notes = append(notes, fmt.Sprintf("%d %s not published", ex.Withheld[s], s))
+	}
+	if ex.ChangeList {
+		notes = append(notes, fmt.Sprintf("%s since %s", units.Count(ex.Changes, "change"), rsxml.FormatTime(ex.From)))
+	} else if ex.NoChanges {
+		notes = append(notes, fmt.Sprintf("no change since %s, so no Change List", rsxml.FormatTime(ex.From)))
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(notes, ", ")
+}
+
+// exportPartial is the error of a build from a record export that left
+// records out.
+func exportPartial(rep *generator.Report) error {
 	ex := rep.Export
-	for _, p := range rep.Problems {
-		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
-	}
-	if !quiet {
-		for _, w := range ex.Warnings {
-			fmt.Fprintf(stderr, "rsgen: warning: %s\n", w)
-		}
-		var notes []string
-		if ex.Tombstones > 0 {
-			notes = append(notes, units.Count(ex.Tombstones, "deletion"))
-		}
-		for _, s := range slices.Sorted(maps.Keys(ex.Withheld)) {
-			notes = append(notes, fmt.Sprintf("%d %s not published", ex.Withheld[s], s))
-		}
-		if ex.ChangeList {
-			notes = append(notes, fmt.Sprintf("%s since %s", units.Count(ex.Changes, "change"), rsxml.FormatTime(ex.From)))
-		} else if ex.NoChanges {
-			notes = append(notes, fmt.Sprintf("no change since %s, so no Change List", rsxml.FormatTime(ex.From)))
-		}
-		extra := ""
-		if len(notes) > 0 {
-			extra = "; " + strings.Join(notes, ", ")
-		}
-		if cfg.DryRun {
-			fmt.Fprintf(stderr, "%swould publish %s (%s) from %s in %s%s\n", dryRunPrefix,
-				units.Count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, units.Count(rep.Documents, "document"), extra)
-			printDryRunEnd(stderr, cfg.Out)
-		} else {
-			fmt.Fprintf(stderr, "rsgen: published %s (%s) from %s in %s to %s in %s%s\n",
-				units.Count(rep.Files, "record"), units.FormatSize(rep.Bytes), ex.Name, units.Count(rep.Documents, "document"),
-				cfg.Out, rep.Elapsed.Round(time.Millisecond), extra)
-		}
-	}
-	if len(rep.Problems) == 0 {
-		return nil
-	}
 	var what, hints []string
 	if ex.Bad > 0 {
 		what = append(what, units.Count(ex.Bad, "bad record")+" skipped")
@@ -156,14 +156,8 @@ func changeLister(c *cli.Context) func(change, loc string) {
 	return func(change, loc string) { fmt.Fprintln(w, change, loc) }
 }
 
-// printDryRun says what a build of set ("" for a build without sets) run
-// with --dry-run would have published.
-func printDryRun(w io.Writer, set string, rep *generator.Report) {
-	prefix := dryRunPrefix
-	if set != "" {
-		prefix += "set " + set + ": "
-	}
-	fmt.Fprintf(w, "%swould publish %s (%s) in %s\n", prefix, units.Count(rep.Files, "file"), units.FormatSize(rep.Bytes), units.Count(rep.Documents, "document"))
+// printDryRunChanges says what a build run with --dry-run found changed.
+func printDryRunChanges(w io.Writer, prefix string, rep *generator.Report) {
 	if ch := rep.Changes; ch != nil {
 		fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted\n", prefix,
 			rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted)
