@@ -50,11 +50,14 @@ func cliName(flag string) string {
 	return "--" + flag
 }
 
-// dropKeys are the keys whose 0 puts an entry in generator.Changes.Drop.
-var dropKeys = map[string]string{
-	"Changes.Drop[changelist-archive]":   flagArchiveKeep,
-	"Changes.Drop[resourcelist-archive]": flagArchiveResourceLists,
-	"Changes.Drop[resourcedump-archive]": flagArchiveResourceDumps,
+// drops are the keys whose zero (0, false), given, drops on purpose what
+// the previous build has: the entry of generator.Changes.Drop each puts.
+var drops = []struct{ key, capability string }{
+	{flagArchiveKeep, rsxml.CapChangeListArchive},
+	{flagArchiveResourceLists, rsxml.CapResourceListArchive},
+	{flagArchiveResourceDumps, rsxml.CapResourceDumpArchive},
+	{flagResourceDump, rsxml.CapResourceDump},
+	{flagChangeDump, rsxml.CapChangeDump},
 }
 
 // keyOf returns the key of a field of generator.Config, named by its path
@@ -62,8 +65,12 @@ var dropKeys = map[string]string{
 // configuration file, which the toml tag of the field gives; "" if it has
 // none.
 func keyOf(field string) string {
-	if k, ok := dropKeys[field]; ok {
-		return k + " 0"
+	if capability, ok := strings.CutPrefix(field, "Changes.Drop["); ok {
+		for _, d := range drops {
+			if d.capability+"]" == capability {
+				return d.key + " 0"
+			}
+		}
 	}
 	t, key := reflect.TypeFor[generator.Config](), ""
 	for name := range strings.SplitSeq(field, ".") {
@@ -174,18 +181,8 @@ func finish(cfg *generator.Config, given func(key string) bool) (err error) {
 	if given(flagChangesWindow) && cfg.ChangesWindow == 0 {
 		cfg.ChangesWindow = -1 // none
 	}
-	ar := cfg.Changes.Archive
-	for _, d := range []struct {
-		key, capability string
-		off             bool
-	}{
-		{flagArchiveKeep, rsxml.CapChangeListArchive, ar.Keep == 0},
-		{flagArchiveResourceLists, rsxml.CapResourceListArchive, ar.ResourceLists == 0},
-		{flagArchiveResourceDumps, rsxml.CapResourceDumpArchive, ar.ResourceDumps == 0},
-		{flagResourceDump, rsxml.CapResourceDump, !cfg.Dump.Enabled},
-		{flagChangeDump, rsxml.CapChangeDump, !cfg.Changes.Dump},
-	} {
-		if given(d.key) && d.off {
+	for _, d := range drops {
+		if given(d.key) && reflect.ValueOf(cfg).Elem().FieldByIndex(configFields()[d.key].Index).IsZero() {
 			cfg.Changes.Drop = append(cfg.Changes.Drop, d.capability)
 		}
 	}

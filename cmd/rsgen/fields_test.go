@@ -10,7 +10,7 @@ import (
 // command line only (and --on-error and --archive, which set keys) is a
 // key, and the keys that are no flag are these (docs/USAGE.md lists
 // them): a new field of Config is a key of the file only until it is
-// given a flag. Every field of dropKeys exists.
+// given a flag. Every key of drops exists.
 func TestConfigKeysAreFlags(t *testing.T) {
 	var keysOnly []string
 	for _, k := range fileKeys() {
@@ -29,9 +29,9 @@ func TestConfigKeysAreFlags(t *testing.T) {
 			t.Errorf("--%s is no key of generator.Config", name)
 		}
 	}
-	for field := range dropKeys {
-		if keyOf(field) == "" {
-			t.Errorf("%s: not a field of generator.Config", field)
+	for _, d := range drops {
+		if _, ok := configFields()[d.key]; !ok || keyOf("Changes.Drop["+d.capability+"]") != d.key+" 0" {
+			t.Errorf("%s: not a key of generator.Config", d.key)
 		}
 	}
 	if got := flagOf("Changes.HTTPOptions.Deadline"); got != flagFetchTimeout+" (a key of the configuration file)" {
