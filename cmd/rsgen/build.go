@@ -174,31 +174,21 @@ func runBuild(c *cli.Context) error {
 	return line.buildOne(c)
 }
 
-// buildContext is the context of a build: c's, ended at --timeout.
-func buildContext(c *cli.Context) (context.Context, context.CancelFunc, error) {
-	d := c.Duration(flagTimeout)
-	switch {
-	case d < 0:
-		return nil, nil, usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
-	case d > 0:
-		ctx, cancel := context.WithTimeoutCause(c.Context, d, errBuildTimeout)
-		return ctx, cancel, nil
-	}
-	return c.Context, func() {}, nil
-}
-
 // errBuildTimeout is the cause of a build's end at --timeout.
 var errBuildTimeout = errors.New("the build took too long")
 
 // runBuilder runs build under --timeout, its progress drawn from stats on
 // stderr; fail is the failure to report for an error of the build.
-func runBuilder[R any](c *cli.Context, stats *report.Stats, export bool, build func(context.Context) (R, error), fail func(context.Context, error) error) (R, error) {
-	var rep R
-	ctx, cancel, err := buildContext(c)
-	if err != nil {
-		return rep, err
+func runBuilder[R any](c *cli.Context, stats *report.Stats, export bool, build func(context.Context) (R, error), fail func(context.Context, error) error) (rep R, err error) {
+	ctx := c.Context
+	switch d := c.Duration(flagTimeout); {
+	case d < 0:
+		return rep, usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
+	case d > 0:
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
+		defer cancel()
 	}
-	defer cancel()
 	stopProgress := startProgress(c.App.ErrWriter, stats, c.Bool(flagQuiet), export)
 	rep, err = build(ctx)
 	stopProgress(err != nil)
