@@ -23,11 +23,10 @@ import (
 
 // runSite is rsgen build --config FILE.
 func runSite(c *cli.Context) error {
-	path := c.String(flagConfig)
 	if c.NArg() > 0 {
 		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
 	}
-	f, err := readSiteFile(path)
+	f, err := readSiteFile(c.String(flagConfig))
 	if err != nil {
 		return err
 	}
@@ -47,15 +46,16 @@ func runSite(c *cli.Context) error {
 				"--%s with --%s", name, flagConfig)
 		}
 	}
-	site, err := f.site(c)
+	sets, templates, err := f.configs(c)
 	if err != nil {
 		return err
 	}
 	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
-	site.Stats, site.Notice = new(report.Stats), noticer(stderr, quiet)
-	site.DryRun = c.Bool(flagDryRun)
+	site := generator.Site{Sets: sets, Templates: templates, RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.top.cfg.Describedby,
+		Out: sets[0].Out, DocsURL: sets[0].DocsURL, Hosts: sets[0].Hosts, // the site's keys, in every set's
+		DryRun: c.Bool(flagDryRun), Stats: new(report.Stats), Notice: noticer(stderr, quiet)}
 	for i := range site.Sets {
-		site.Sets[i].Changed = changeLister(c)
+		site.Sets[i].Hosts, site.Sets[i].Changed = nil, changeLister(c)
 	}
 	for _, msg := range f.envNotices(c) {
 		site.Notice(msg)
@@ -138,21 +138,6 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 // file of one set, a key of the whole site for a file of sets.
 func (f *siteFile) given(k string) bool {
 	return f.onCommandLine[k] && (len(f.sets) == 0 || slices.Contains(siteKeys, k))
-}
-
-// site is the generator.Site of the file, with the site's flags of c.
-func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
-	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.top.cfg.Describedby}
-	var err error
-	if site.Sets, site.Templates, err = f.configs(c); err != nil {
-		return site, err
-	}
-	first := site.Sets[0]
-	site.Out, site.DocsURL, site.Hosts = first.Out, first.DocsURL, first.Hosts // the site's keys, in every set's
-	for i := range site.Sets {
-		site.Sets[i].Hosts = nil
-	}
-	return site, nil
 }
 
 // configs are the Configs of the file's sets, with the flags of c: of each
