@@ -61,7 +61,7 @@ func runSite(c *cli.Context) error {
 		site.Notice(msg)
 	}
 	rep, err := runBuilder(c, site.Stats, false, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) },
-		func(ctx context.Context, err error) error { return f.failure(c, ctx, site, err) })
+		func(ctx context.Context, err error) error { return f.failure(c, ctx, site.Sets, err) })
 	if err != nil {
 		return err
 	}
@@ -91,9 +91,7 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
 	}
 	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) },
-		func(ctx context.Context, err error) error {
-			return f.failure(c, ctx, generator.Site{Sets: []generator.Config{cfg}}, err)
-		})
+		func(ctx context.Context, err error) error { return f.failure(c, ctx, []generator.Config{cfg}, err) })
 	if err != nil {
 		return err
 	}
@@ -236,15 +234,12 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 }
 
 // failure is the failure to report for err, of BuildSite.
-func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.Site, err error) error {
-	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
-		return buildFailure(c, ctx, site.Sets[0], err, cliName)
-	}
-	if f.path == "" { // the command line alone
+func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator.Config, err error) error {
+	if f.path == "" || c.Context.Err() != nil { // the command line alone, or interrupted (whatever the build was doing then)
 		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
 			return ue
 		}
-		return buildFailure(c, ctx, site.Sets[0], err, cliName)
+		return buildFailure(c, ctx, sets[0], err, cliName)
 	}
 	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {
 		args := make([]string, len(sre.Sets))
@@ -256,11 +251,11 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 	if ue := fieldsErr(err, f.describe, "see docs/SETS.md", nil); ue != nil {
 		return ue
 	}
-	cfg := site.Sets[0]
+	cfg := sets[0]
 	set := ""
 	if se := buildError(err); se.Set != "" {
 		set = se.Set
-		for _, s := range site.Sets {
+		for _, s := range sets {
 			if s.Set == se.Set {
 				cfg = s
 			}
