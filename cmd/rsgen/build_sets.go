@@ -40,7 +40,7 @@ func runSite(c *cli.Context) error {
 		}
 	}
 	for _, fl := range c.Command.Flags {
-		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && !envOnly(c, fl) {
+		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && envOnly(c, fl) == "" {
 			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes "+
 				strings.Join(allowed[:len(allowed)-1], ", ")+" and "+allowed[len(allowed)-1],
 				"--%s with --%s", name, flagConfig)
@@ -98,17 +98,17 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	return reportOne(stderr, cfg, rep, quiet)
 }
 
-// envOnly reports whether the flag fl of c has the value of its
-// environment variable, not one of the command line: the environment of
-// CI gives RSGEN_BASE_URL and the like to every build, which the file
+// envOnly is the environment variable that gives the flag fl of c its
+// value, if the command line does not, else "": the environment of CI
+// gives RSGEN_BASE_URL and the like to every build, which the file
 // overrides.
-func envOnly(c *cli.Context, fl cli.Flag) bool {
+func envOnly(c *cli.Context, fl cli.Flag) string {
 	for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
 		if v, ok := os.LookupEnv(e); ok && fl.IsSet() && v == c.String(fl.Names()[0]) {
-			return true
+			return e
 		}
 	}
-	return false
+	return ""
 }
 
 // envNotices say which environment variables of build's flags the file
@@ -117,16 +117,12 @@ func envOnly(c *cli.Context, fl cli.Flag) bool {
 func (f *siteFile) envNotices(c *cli.Context) []string {
 	var out []string
 	for _, fl := range c.Command.Flags {
-		name := fl.Names()[0]
-		for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
-			v, ok := os.LookupEnv(e)
-			switch {
-			case !ok || v == "" || !envOnly(c, fl):
-			case f.sets != nil && !slices.Contains(siteKeys, name):
-				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
-			case f.top.keys[name] > 0:
-				out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
-			}
+		switch name, e := fl.Names()[0], envOnly(c, fl); {
+		case e == "" || os.Getenv(e) == "":
+		case f.sets != nil && !slices.Contains(siteKeys, name):
+			out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
+		case f.top.keys[name] > 0:
+			out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
 		}
 	}
 	return out
