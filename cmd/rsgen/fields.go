@@ -83,18 +83,6 @@ func keyOf(field string) string {
 	return key
 }
 
-// flagOf names a field of generator.Config on the command line: its flag,
-// SOURCE, or the field itself.
-func flagOf(field string) string {
-	switch k := keyOf(field); {
-	case field == "Source":
-		return "the " + argSource
-	case k != "":
-		return cliName(k)
-	}
-	return field
-}
-
 // configTable is the one table of build's keys, of its flags and of the
 // configuration file: the toml tags of generator.Config's fields, in the
 // structs it embeds too, in the order of the fields, and the field of each.
@@ -220,14 +208,20 @@ func fieldsErr(err error, describe func(*generator.FieldError) string, hint stri
 	return usageErr(hint, "%s", strings.Join(msgs, "; "))
 }
 
-// withFlags renders a field error with the flags of c.
+// withFlags renders a field error with the flags of c: a field's flag,
+// SOURCE, or the field itself.
 func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
 	return func(fe *generator.FieldError) string {
 		return fe.Describe(func(field string) string {
-			if field == "At" && c.String(flagAt) == "" {
+			switch k := keyOf(field); {
+			case field == "At" && c.String(flagAt) == "":
 				return "$" + envSourceDateEpoch // the snapshot time came from it
+			case field == "Source":
+				return "the " + argSource
+			case k != "":
+				return cliName(k)
 			}
-			return flagOf(field)
+			return field
 		})
 	}
 }

@@ -34,7 +34,7 @@ func TestConfigKeysAreFlags(t *testing.T) {
 			t.Errorf("%s: not a key of generator.Config", d.key)
 		}
 	}
-	if got := flagOf("Changes.HTTPOptions.Deadline"); got != flagFetchTimeout+" (a key of the configuration file)" {
-		t.Errorf("flagOf(Changes.HTTPOptions.Deadline) = %q", got)
+	if got := cliName(keyOf("Changes.HTTPOptions.Deadline")); got != flagFetchTimeout+" (a key of the configuration file)" {
+		t.Errorf("cliName(keyOf(Changes.HTTPOptions.Deadline)) = %q", got)
 	}
 }
