@@ -247,15 +247,9 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 	if ue := fieldsErr(err, f.describe, "see docs/SETS.md", nil); ue != nil {
 		return ue
 	}
-	cfg := sets[0]
-	set := ""
-	if se := buildError(err); se.Set != "" {
-		set = se.Set
-		for _, s := range sets {
-			if s.Set == se.Set {
-				cfg = s
-			}
-		}
+	cfg, t, set := sets[0], &f.top, buildError(err).Set
+	if i := slices.IndexFunc(sets, func(s generator.Config) bool { return s.Set == set }); set != "" && i >= 0 {
+		cfg, t = sets[i], f.tables()[i]
 	}
 	n, where := f.namer(set)
 	ferr := buildFailure(c, ctx, cfg, err, n)
@@ -265,17 +259,17 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 			ee.hint += where()
 		}
 		if ee.err == err {
-			ee.err = f.at(err)
+			ee.err = f.at(err, t)
 		}
 	}
 	return ferr
 }
 
-// at is err, of the build of a set or of the site, at the line of the key
-// whose value it is about, as an error of reading the file
+// at is err, of the build of the set of t or of the site, at the line of
+// the key whose value it is about, as an error of reading the file
 // is: "rsgen.toml:12: set "articles": source public/articles: no such
 // directory". A value given on the command line has no place in the file.
-func (f *siteFile) at(err error) error {
+func (f *siteFile) at(err error, t *fileTable) error {
 	key := ""
 	switch {
 	case buildError(err).Kind == generator.KindSource:
@@ -288,13 +282,7 @@ func (f *siteFile) at(err error) error {
 	if key == "" || f.given(key) {
 		return err
 	}
-	t := &f.top
 	if se := buildError(err); se.Set != "" {
-		for i := range f.sets {
-			if f.sets[i].cfg.Set == se.Set {
-				t = &f.sets[i]
-			}
-		}
 		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
 	}
 	line, ok := f.keyLine(t, key)
