@@ -292,61 +292,50 @@ func (f *siteFile) at(err error, t *fileTable) error {
 	return fmt.Errorf("%s:%d: %w", f.path, line, err)
 }
 
-// setField splits the field of a set in a FieldError of Site.Validate,
-// "Sets[i].Field", into i and Field; ok is false for a field of the Site.
-func setField(field string) (i int, sub string, ok bool) {
-	index, sub, ok := strings.Cut(strings.TrimPrefix(field, "Sets["), "].")
-	if !ok || !strings.HasPrefix(field, "Sets[") {
-		return 0, "", false
+// field is the set (-1 for the site), the table and the key of a field
+// of a FieldError of Site.Validate: "Sets[i].Field", or a field of the Site.
+func (f *siteFile) field(field string) (set int, t *fileTable, key string) {
+	if rest, ok := strings.CutPrefix(field, "Sets["); ok {
+		if index, sub, ok := strings.Cut(rest, "]."); ok {
+			if i, err := strconv.Atoi(index); err == nil {
+				return i, &f.sets[i], cmp.Or(keyOf(sub), sub)
+			}
+		}
 	}
-	i, err := strconv.Atoi(index)
-	return i, sub, err == nil
+	return -1, &f.top, cmp.Or(keyOf(field), field)
 }
 
 // describe renders fe with the file's keys, at the line of its field; a
 // field of another set than fe's is named with its set. An error about a
 // flag of the command line names the flag, and no place in the file.
 func (f *siteFile) describe(fe *generator.FieldError) string {
-	line, subject := 1, -1
-	first, flagged := true, false
-	name := func(field string) string {
+	subject, t, k := f.field(fe.Field)
+	line, ok := f.keyLine(t, k)
+	if !ok {
+		line = t.line
+	}
+	msg := fe.Describe(func(field string) string {
 		switch field {
 		case "RemoveSets":
-			flagged = flagged || first
-			first = false
 			return "--" + flagRemoveSet
 		case "Sets":
 			return "[[" + keySet + "]]"
 		}
-		t, set, k := &f.top, -1, cmp.Or(keyOf(field), field)
-		if i, sub, ok := setField(field); ok {
-			set, t, k = i, &f.sets[i], cmp.Or(keyOf(sub), sub)
-		}
-		subjectField := first
-		first = false
-		if subjectField {
-			subject = set
-			line = t.line
-		}
+		set, t, k := f.field(field)
 		if f.given(k) {
-			flagged = flagged || subjectField
 			return "--" + k
 		}
-		n, ok := f.keyLine(t, k)
-		if subjectField && ok {
-			line = n
-		}
-		if set != subject && set >= 0 {
+		if set >= 0 && set != subject {
+			n, _ := f.keyLine(t, k)
 			return fmt.Sprintf("%s of set %q (line %d)", k, t.cfg.Set, cmp.Or(n, t.line))
 		}
 		return k
-	}
-	msg := fe.Describe(name)
+	})
 	switch {
-	case flagged:
+	case fe.Field == "RemoveSets" || f.given(k):
 		return msg
-	case subject >= 0 && f.sets[subject].cfg.Set != "":
-		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].cfg.Set, msg)
+	case subject >= 0 && t.cfg.Set != "":
+		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, t.cfg.Set, msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
 }
