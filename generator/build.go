@@ -59,25 +59,8 @@ type build struct {
 // Build publishes the Resource List of cfg.Source and the documents that
 // lead to it into cfg.Out. The output changes only if Build succeeds: all
 // documents are staged first and moved into place together.
-func Build(ctx context.Context, cfg Config) (*Report, error) {
-	rep, err := buildOne(ctx, cfg)
-	return rep, classify(interrupted(ctx, err))
-}
-
-// interrupted is the error of a build under ctx that failed with err:
-// once ctx is cancelled, its cause, whatever err says. A build stopped
-// from outside is reported as stopped, never as a fault of what it was
-// reading or writing when it stopped (a previous build whose read was cut
-// short, a file): no classification of err can make it another kind.
-func interrupted(ctx context.Context, err error) error {
-	if err != nil && ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return err
-}
-
-// buildOne is Build, but for what an interruption makes of its error.
-func buildOne(ctx context.Context, cfg Config) (*Report, error) {
+func Build(ctx context.Context, cfg Config) (_ *Report, err error) {
+	defer func() { err = classify(interrupted(ctx, err)) }()
 	start := time.Now()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -104,6 +87,18 @@ func buildOne(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	return b.report(resources[0], start), nil
+}
+
+// interrupted is the error of a build under ctx that failed with err:
+// once ctx is cancelled, its cause, whatever err says. A build stopped
+// from outside is reported as stopped, never as a fault of what it was
+// reading or writing when it stopped (a previous build whose read was cut
+// short, a file): no classification of err can make it another kind.
+func interrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
 }
 
 // publishSets builds the sets of builds into one stage of out and

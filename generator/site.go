@@ -227,13 +227,8 @@ func FieldErrors(err error) []*FieldError {
 // succeeded. A set that the previous build did not publish starts its
 // history with this build (as with Changes.FirstBuildOK); one that it
 // published and site lacks is refused unless site.RemoveSets names it.
-func BuildSite(ctx context.Context, site Site) (*SiteReport, error) {
-	rep, err := buildSite(ctx, site)
-	return rep, classify(interrupted(ctx, err))
-}
-
-// buildSite is BuildSite, but for what an interruption makes of its error.
-func buildSite(ctx context.Context, site Site) (*SiteReport, error) {
+func BuildSite(ctx context.Context, site Site) (_ *SiteReport, err error) {
+	defer func() { err = classify(interrupted(ctx, err)) }()
 	start := time.Now()
 	if err := site.Validate(); err != nil {
 		return nil, err
@@ -327,13 +322,7 @@ func (site *Site) configs(stats *report.Stats, notice func(string)) []Config {
 
 // latest is the latest snapshot time of builds: the site's.
 func latest(builds []*build) time.Time {
-	at := builds[0].at
-	for _, b := range builds {
-		if b.at.After(at) {
-			at = b.at
-		}
-	}
-	return at
+	return slices.MaxFunc(builds, func(a, b *build) int { return a.at.Compare(b.at) }).at
 }
 
 // changeCounts are the changes b found since the previous build, nil

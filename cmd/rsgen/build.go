@@ -1,11 +1,8 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"reflect"
 	"regexp"
@@ -19,9 +16,6 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
-	"github.com/rsgen/rsgen/internal/inputs/bucket"
-	"github.com/rsgen/rsgen/internal/storage/stage"
-	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // buildFlags are the flags of build, in the groups of its help.
@@ -133,30 +127,6 @@ Flags may come before or after SOURCE; after --, every word is an argument.`,
 	)
 }
 
-// buildConfig turns the flags of build, c, into a generator.Config: each
-// key that is a flag given, or with a default, is set as the file's keys
-// are (setFlag), then what it means applied (finish).
-func buildConfig(c lineOptions) (generator.Config, error) {
-	var cfg generator.Config
-	v := reflect.ValueOf(&cfg).Elem()
-	for _, k := range configKeys() {
-		if k == flagAt {
-			continue // snapshotTime
-		}
-		if err := setFlag(c, k, v.FieldByIndex(configFields()[k].Index)); err != nil {
-			return cfg, flagErr(k, valueHints[k], ": %v", err)
-		}
-	}
-	var err error
-	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
-		return cfg, err
-	}
-	if err := finish(&cfg, c.IsSet); err != nil {
-		return cfg, flagErr(flagHost, valueHints[flagHost], ": %v", err)
-	}
-	return cfg, nil
-}
-
 // leapSecond matches the seconds of a time given as 60: a leap second.
 var leapSecond = regexp.MustCompile(`T\d\d:\d\d:60`)
 
@@ -184,10 +154,6 @@ func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 }
 
 func runBuild(c *cli.Context) error {
-	line := lineOptions{c}
-	if err := line.checkPolicy(); err != nil {
-		return err
-	}
 	if c.String(flagConfig) != "" {
 		return runSite(c)
 	}
@@ -202,192 +168,32 @@ func runBuild(c *cli.Context) error {
 	case len(args) > 1:
 		return usageErr("give one SOURCE; quote a path with spaces", "too many arguments: %s", strings.Join(args, " "))
 	}
-	cfg, err := buildConfig(line)
-	if err != nil {
-		return err
-	}
-	cfg.Source = c.Args().First()
-	return buildOne(c, cfg, func(ctx context.Context, err error) error {
-		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
-			return ue
-		}
-		return buildFailure(c, ctx, cfg, err, cliName)
-	})
-}
-
-// buildOne publishes cfg, the one set of a build without sets, whose
-// options are those of c or of a configuration file of one set; fail is
-// the failure to report for an error of the build run under ctx.
-func buildOne(c *cli.Context, cfg generator.Config, fail func(ctx context.Context, err error) error) error {
-	stderr := c.App.ErrWriter
-	quiet := c.Bool(flagQuiet)
-	cfg.Stats = new(report.Stats)
-	cfg.Notice = noticer(stderr, quiet)
-	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
-	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
-		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
-			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
-	}
-	ctx, cancel, err := buildContext(c)
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	stopProgress := startProgress(stderr, cfg.Stats, quiet, cfg.Export != "")
-	rep, err := generator.Build(ctx, cfg)
-	stopProgress(err != nil)
-	if err != nil {
-		return fail(ctx, err)
-	}
-	if rep.Export != nil {
-		return finishExport(stderr, cfg, rep, quiet)
-	}
-	for _, p := range rep.Problems {
-		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
-	}
-	out := cfg.Out
-	if out == "" {
-		out = cfg.Source
-	}
-	switch {
-	case quiet:
-	case cfg.DryRun:
-		printDryRun(stderr, "", rep)
-		printDryRunEnd(stderr, out)
-	default:
-		fmt.Fprintf(stderr, "rsgen: published %s (%s) in %s to %s in %s\n",
-			units.Count(rep.Files, "file"), units.FormatSize(rep.Bytes), units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond))
-		printChanges(stderr, "rsgen: ", rep)
-		if apart(cfg.Source, cfg.Out) {
-			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
-				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
-		}
-	}
-	if len(rep.Problems) > 0 {
-		return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
-			hint: "fix or --exclude them; --on-error=fail makes this a failure"}
-	}
-	return nil
-}
-
-// buildFailure is the failure to report for err, the error of a build of
-// cfg run under ctx, with a hint that says what to do, naming flags with n.
-func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error, n namer) error {
-	if c.Context.Err() != nil { // stopped by a signal: whatever the build was doing then failed with it
-		return failure(errors.New("interrupted; nothing was published, the output is as it was"), "")
-	}
-	stderr := c.App.ErrWriter
-	if ue := exportUsageErr(err, n); ue != nil {
-		return ue
-	}
-	if ge := guardFailure(c, cfg, err, n); ge != nil {
-		return ge
-	}
-	hint := badRecords(stderr, err, n)
-	switch kind := buildError(err); {
-	case c.Context.Err() == nil && errors.Is(context.Cause(ctx), errBuildTimeout):
-		err = fmt.Errorf("the build took longer than --%s %v and was stopped; nothing was published, the output is as it was", flagTimeout, c.Duration(flagTimeout))
-		hint = "allow more time with " + n(flagTimeout)
-	case hint != "":
-	case kind.Kind == generator.KindFailFast:
-		hint = "fix or " + n(flagExclude) + " the file, or drop " + n(flagFailFast) + " to publish the rest"
-	case errors.Is(err, bucket.ErrConfig):
-		return &exitError{code: exitUsage, err: err, hint: "check AWS_PROFILE, AWS_REGION and the shared config files (aws configure list shows what is found); docs/BUCKETS.md#configuration"}
-	case kind.Kind == generator.KindSource && strings.HasPrefix(cfg.Source, "s3://"):
-		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " s3://BUCKET/ or s3://BUCKET/PREFIX/ (docs/BUCKETS.md)"}
-	case kind.Kind == generator.KindSource && strings.HasPrefix(cfg.Source, "s3-inventory://"):
-		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " s3-inventory://BUCKET/KEY/manifest.json, the manifest of an S3 Inventory (docs/BUCKETS.md)"}
-	case kind.Kind == generator.KindSource: // a wrong argument: a usage error
-		return &exitError{code: exitUsage, err: err, hint: "give as " + n(argSource) + " an existing directory that rsgen can read"}
-	case errors.Is(err, stage.ErrBusy):
-		hint = "two builds into one " + n(flagOut) + " could publish an older snapshot over a newer one: run them one after the other"
-	case errors.Is(err, stage.ErrNotWritten):
-		hint = "rsgen replaces the resourcesync/ folder of " + n(flagOut) + " at every build: move those files elsewhere, or choose another " + n(flagOut)
-	case errors.Is(err, stage.ErrOlderSnapshot):
-		hint = "give a later " + n(flagAt) + " (or SOURCE_DATE_EPOCH), or publish into another " + n(flagOut) + "; if the published snapshot time is wrong, remove resourcesync/ from " + n(flagOut) + " (Destinations then sync afresh)"
-	case kind.Kind == generator.KindOutput:
-		hint = "give " + n(flagOut) + " a directory that rsgen can create and write into"
-	case errors.Is(err, hosting.ErrNotOurs): // a host's file that is the user's
-		hint = "move that file away; or, to keep a " + hosting.Headers + " or " + hosting.HTAccess + " of your own, add the lines '" +
-			hosting.BlockBegin + "' and '" + hosting.BlockEnd + "' to it: rsgen then writes its part between them at every build and keeps the rest"
-	case kind.Kind == generator.KindLimit:
-		flags := make([]string, len(kind.Raise))
-		for i, f := range kind.Raise {
-			flags[i] = n(cmp.Or(keyOf(f), f))
-		}
-		hint = "raise " + strings.Join(flags, " or ")
-	case kind.Kind == generator.KindInvalidOutput:
-		hint = "please report it at https://github.com/rsgen/rsgen/issues with the findings above"
-	case changesHint(err, n) != "":
-		hint = changesHint(err, n)
-	}
-	return failure(err, hint)
-}
-
-// buildError is the *generator.Error in err, or a zero one.
-func buildError(err error) *generator.Error {
-	e := &generator.Error{}
-	errors.As(err, &e)
-	return e
-}
-
-// partialSummary says what a build that published the rest left out:
-// files, and directories that could not be read, whose files are not
-// known, so are not counted as files.
-func partialSummary(problems []report.Problem) string {
-	files, dirs := 0, 0
-	for _, p := range problems {
-		if p.Dir {
-			dirs++
-		} else {
-			files++
-		}
-	}
-	var what []string
-	if files > 0 {
-		what = append(what, units.Count(files, "file")+" could not be published")
-	}
-	switch {
-	case dirs == 1:
-		what = append(what, "1 directory could not be read, so files in it may be missing")
-	case dirs > 1:
-		what = append(what, strconv.Itoa(dirs)+" directories could not be read, so files in them may be missing")
-	}
-	return strings.Join(what, ", and ") + " (named above)"
-}
-
-// apart reports whether out is a directory other than the directory
-// source: served as it is, it has none of the files the documents list.
-func apart(source, out string) bool {
-	if out == "" {
-		return false
-	}
-	src, err1 := os.Stat(source)
-	dst, err2 := os.Stat(out)
-	return err1 == nil && err2 == nil && src.IsDir() && !os.SameFile(src, dst)
-}
-
-// noticer prints the notices of a build on stderr, unless quiet.
-func noticer(stderr io.Writer, quiet bool) func(msg string) {
-	return func(msg string) {
-		if !quiet {
-			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
-		}
-	}
-}
-
-// buildContext is the context of a build: c's, ended at --timeout.
-func buildContext(c *cli.Context) (context.Context, context.CancelFunc, error) {
-	d := c.Duration(flagTimeout)
-	switch {
-	case d < 0:
-		return nil, nil, usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
-	case d > 0:
-		ctx, cancel := context.WithTimeoutCause(c.Context, d, errBuildTimeout)
-		return ctx, cancel, nil
-	}
-	return c.Context, func() {}, nil
+	// The command line alone: a site of one set, as a file of one set
+	// whose every key the command line gives.
+	line := &siteFile{top: fileTable{line: 1, keys: map[string]int{keySource: 0}, cfg: &generator.Config{Source: c.Args().First()}}}
+	return line.buildOne(c)
 }
 
 // errBuildTimeout is the cause of a build's end at --timeout.
 var errBuildTimeout = errors.New("the build took too long")
+
+// runBuilder runs build under --timeout, its progress drawn from stats on
+// stderr; fail is the failure to report for an error of the build.
+func runBuilder[R any](c *cli.Context, stats *report.Stats, export bool, build func(context.Context) (R, error), fail func(context.Context, error) error) (rep R, err error) {
+	ctx := c.Context
+	switch d := c.Duration(flagTimeout); {
+	case d < 0:
+		return rep, usageErr("for example --"+flagTimeout+" 30m; leave it out for no limit", "--%s must not be negative", flagTimeout)
+	case d > 0:
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
+		defer cancel()
+	}
+	stopProgress := startProgress(c.App.ErrWriter, stats, c.Bool(flagQuiet), export)
+	rep, err = build(ctx)
+	stopProgress(err != nil)
+	if err != nil {
+		return rep, fail(ctx, err)
+	}
+	return rep, nil
+}

@@ -115,7 +115,7 @@ func TestBuildResourceDumpSources(t *testing.T) {
 
 // The summary of an export whose files changed before they were packaged
 // says so, apart from bad records.
-func TestFinishExportUnpackaged(t *testing.T) {
+func TestReportExportUnpackaged(t *testing.T) {
 	p := func(line int, msg string) report.Problem {
 		return report.Problem{Path: "r.jsonl", Line: line, Err: errors.New(msg)}
 	}
@@ -134,7 +134,7 @@ func TestFinishExportUnpackaged(t *testing.T) {
 			rep.Problems = append(rep.Problems, p(i+1, "x"))
 		}
 		var stderr bytes.Buffer
-		code := printError(&stderr, finishExport(&stderr, generator.Config{}, rep, true))
+		code := printError(&stderr, reportOne(&stderr, generator.Config{}, rep, true))
 		got := stderr.String()
 		if code != exitPartial || !strings.HasSuffix(got, tt.want) {
 			t.Errorf("exit %d:\n%s\nwant the end\n%s", code, got, tt.want)

@@ -5,13 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,17 +17,16 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/published/previous"
-	"github.com/rsgen/rsgen/internal/text/units"
+	"github.com/rsgen/rsgen/internal/storage/stage"
 	"github.com/rsgen/rsgen/templates"
 )
 
 // runSite is rsgen build --config FILE.
 func runSite(c *cli.Context) error {
-	path := c.String(flagConfig)
 	if c.NArg() > 0 {
 		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
 	}
-	f, err := readSiteFile(path)
+	f, err := readSiteFile(c.String(flagConfig))
 	if err != nil {
 		return err
 	}
@@ -43,77 +40,36 @@ func runSite(c *cli.Context) error {
 		}
 	}
 	for _, fl := range c.Command.Flags {
-		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && !envOnly(c, fl) {
+		if name := fl.Names()[0]; c.IsSet(name) && name != flagConfig && !slices.Contains(allowed, "--"+name) && envOnly(c, fl) == "" {
 			return usageErr("give it in the file: at its top for every set, or in a [[set]]; on the command line, --config takes "+
 				strings.Join(allowed[:len(allowed)-1], ", ")+" and "+allowed[len(allowed)-1],
 				"--%s with --%s", name, flagConfig)
 		}
 	}
-	site, err := f.site(c)
+	sets, templates, err := f.configs(c)
 	if err != nil {
 		return err
 	}
-	stderr := c.App.ErrWriter
-	quiet := c.Bool(flagQuiet)
-	site.Stats, site.Notice = new(report.Stats), noticer(stderr, quiet)
-	site.DryRun = c.Bool(flagDryRun)
+	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
+	site := generator.Site{Sets: sets, Templates: templates, RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.top.cfg.Describedby,
+		Out: sets[0].Out, DocsURL: sets[0].DocsURL, Hosts: sets[0].Hosts, // the site's keys, in every set's
+		DryRun: c.Bool(flagDryRun), Stats: new(report.Stats), Notice: noticer(stderr, quiet)}
 	for i := range site.Sets {
-		site.Sets[i].Changed = changeLister(c)
+		site.Sets[i].Hosts, site.Sets[i].Changed = nil, changeLister(c)
 	}
 	for _, msg := range f.envNotices(c) {
 		site.Notice(msg)
 	}
-	ctx, cancel, err := buildContext(c)
+	rep, err := runBuilder(c, site.Stats, false, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) },
+		func(ctx context.Context, err error) error { return f.failure(c, ctx, site.Sets, err) })
 	if err != nil {
 		return err
-	}
-	defer cancel()
-	stopProgress := startProgress(stderr, site.Stats, quiet, false)
-	rep, err := generator.BuildSite(ctx, site)
-	stopProgress(err != nil)
-	if err != nil {
-		return f.failure(c, ctx, site, err)
 	}
 	return f.report(stderr, site, rep, quiet)
 }
 
-// report says on stderr what the build of site published, unless quiet,
-// and which files it left out: an error with the "partial" exit code.
-func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.SiteReport, quiet bool) error {
-	var problems []report.Problem
-	for i, r := range rep.Sets {
-		for _, p := range r.Problems {
-			fmt.Fprintf(stderr, "rsgen: skipped: set %s: %s\n", site.Sets[i].Set, p.Error())
-		}
-		problems = append(problems, r.Problems...)
-		if quiet {
-			continue
-		}
-		if site.DryRun {
-			printDryRun(stderr, site.Sets[i].Set, r)
-			continue
-		}
-		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
-			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
-		if r.Changes != nil {
-			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r)
-		}
-	}
-	if !quiet && site.DryRun {
-		printDryRunEnd(stderr, site.Out)
-	} else if !quiet {
-		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
-			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
-	}
-	if len(problems) > 0 {
-		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
-			hint: "fix or exclude them in " + f.path + "; fail-fast makes this a failure"}
-	}
-	return nil
-}
-
 // buildOne builds the one set of a file without [[set]]s, whose keys are
-// at its top, as rsgen build does with the same flags; the command line
+// at its top, or of the command line alone (path ""); the command line
 // overrides the file.
 func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
@@ -124,26 +80,35 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 		return err
 	}
 	cfg := sets[0]
-	cfg.Templates = templates
+	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
+	cfg.Templates, cfg.Stats, cfg.Notice = templates, new(report.Stats), noticer(stderr, quiet)
+	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
 	for _, msg := range f.envNotices(c) {
-		noticer(c.App.ErrWriter, c.Bool(flagQuiet))(msg)
+		cfg.Notice(msg)
 	}
-	return buildOne(c, cfg, func(ctx context.Context, err error) error {
-		return f.failure(c, ctx, generator.Site{Sets: []generator.Config{cfg}}, err)
-	})
+	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
+		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
+			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
+	}
+	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) },
+		func(ctx context.Context, err error) error { return f.failure(c, ctx, []generator.Config{cfg}, err) })
+	if err != nil {
+		return err
+	}
+	return reportOne(stderr, cfg, rep, quiet)
 }
 
-// envOnly reports whether the flag fl of c has the value of its
-// environment variable, not one of the command line: the environment of
-// CI gives RSGEN_BASE_URL and the like to every build, which the file
+// envOnly is the environment variable that gives the flag fl of c its
+// value, if the command line does not, else "": the environment of CI
+// gives RSGEN_BASE_URL and the like to every build, which the file
 // overrides.
-func envOnly(c *cli.Context, fl cli.Flag) bool {
+func envOnly(c *cli.Context, fl cli.Flag) string {
 	for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
 		if v, ok := os.LookupEnv(e); ok && fl.IsSet() && v == c.String(fl.Names()[0]) {
-			return true
+			return e
 		}
 	}
-	return false
+	return ""
 }
 
 // envNotices say which environment variables of build's flags the file
@@ -152,50 +117,21 @@ func envOnly(c *cli.Context, fl cli.Flag) bool {
 func (f *siteFile) envNotices(c *cli.Context) []string {
 	var out []string
 	for _, fl := range c.Command.Flags {
-		name := fl.Names()[0]
-		for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
-			v, ok := os.LookupEnv(e)
-			switch {
-			case !ok || v == "" || !envOnly(c, fl):
-			case f.sets != nil && !slices.Contains(siteKeys, name):
-				out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
-			case f.top.keys[name] > 0:
-				out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
-			}
+		switch name, e := fl.Names()[0], envOnly(c, fl); {
+		case e == "" || os.Getenv(e) == "":
+		case f.sets != nil && !slices.Contains(siteKeys, name):
+			out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
+		case f.top.keys[name] > 0:
+			out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
 		}
 	}
 	return out
 }
 
-// given reports whether the key k of the whole site was given on the
-// command line, as its flag: once for every set (urfave/cli's IsSet looks
-// through every flag, with a regular expression each).
-func (f *siteFile) given(c *cli.Context, k string) bool {
-	if len(f.sets) == 0 { // a file of one set: every flag overrides its key
-		return lineOptions{c}.IsSet(k)
-	}
-	if f.onCommandLine == nil {
-		f.onCommandLine = map[string]bool{}
-		for _, s := range siteKeys {
-			f.onCommandLine[s] = lineOptions{c}.IsSet(s)
-		}
-	}
-	return f.onCommandLine[k]
-}
-
-// site is the generator.Site of the file, with the site's flags of c.
-func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
-	site := generator.Site{RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.top.cfg.Describedby}
-	var err error
-	if site.Sets, site.Templates, err = f.configs(c); err != nil {
-		return site, err
-	}
-	first := site.Sets[0]
-	site.Out, site.DocsURL, site.Hosts = first.Out, first.DocsURL, first.Hosts // the site's keys, in every set's
-	for i := range site.Sets {
-		site.Sets[i].Hosts = nil
-	}
-	return site, nil
+// given reports whether the command line gives the key k: any key for a
+// file of one set, a key of the whole site for a file of sets.
+func (f *siteFile) given(k string) bool {
+	return f.onCommandLine[k] && (len(f.sets) == 0 || slices.Contains(siteKeys, k))
 }
 
 // configs are the Configs of the file's sets, with the flags of c: of each
@@ -203,22 +139,14 @@ func (f *siteFile) site(c *cli.Context) (generator.Site, error) {
 // templates of the key templates, or nil. The keys given on the command
 // line override the file's (config): an error about one of those is the
 // command line's.
-func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
-	line, err := buildConfig(lineOptions{c})
+func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS, err error) {
+	f.line, f.onCommandLine, err = lineConfig(c)
 	var ee *exitError
-	if errors.As(err, &ee) && (ee.flag == "" || f.given(c, ee.flag)) {
+	if errors.As(err, &ee) && (ee.flag == "" || ee.flag == flagOnError || ee.flag == flagArchive || f.given(ee.flag)) {
 		return nil, nil, err
 	}
-	tables := []*fileTable{&f.top}
-	if len(f.sets) > 0 {
-		tables = nil
-		for i := range f.sets {
-			tables = append(tables, &f.sets[i])
-		}
-	}
-	var sets []generator.Config
-	for _, t := range tables {
-		cfg, err := f.config(c, t, &line)
+	for _, t := range f.tables() {
+		cfg, err := f.config(t)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -227,8 +155,7 @@ func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
 	if f.templates == "" {
 		return sets, nil, nil
 	}
-	fsys, err := templates.Overlay(f.templates)
-	if err != nil {
+	if fsys, err = templates.Overlay(f.templates); err != nil {
 		return nil, nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
 	}
 	return sets, fsys, nil
@@ -240,12 +167,12 @@ func (f *siteFile) configs(c *cli.Context) ([]generator.Config, fs.FS, error) {
 // export takes none of the defaults of trees (notForExport) from the top or
 // the command line: it has a Change List of its own. The one set of a file
 // without [[set]]s takes every flag of the command line.
-func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) (generator.Config, error) {
+func (f *siteFile) config(t *fileTable) (generator.Config, error) {
 	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: slices.Clone(hashing.DefaultSet)}
 	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
 	export, one := t.cfg.Export != "", len(f.sets) == 0
 	inherited := func(k string) bool { return one || !(export && slices.Contains(notForExport, k)) }
-	fromLine := func(k string) bool { return f.given(c, k) && inherited(k) && (one || k != flagDescribedby) }
+	fromLine := func(k string) bool { return f.given(k) && inherited(k) && (one || k != flagDescribedby) }
 	fromTop := func(k string) bool {
 		_, ok := f.top.keys[k]
 		return ok && t != &f.top && k != flagDescribedby /* the site's own */ && inherited(k)
@@ -254,7 +181,7 @@ func (f *siteFile) config(c *cli.Context, t *fileTable, line *generator.Config) 
 	for _, k := range configKeys() {
 		switch {
 		case fromLine(k):
-			copyKeys(&cfg, line, k)
+			copyKeys(&cfg, &f.line, k)
 		case own(k):
 			copyKeys(&cfg, t.cfg, k)
 		case fromTop(k):
@@ -303,9 +230,12 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 }
 
 // failure is the failure to report for err, of BuildSite.
-func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.Site, err error) error {
-	if c.Context.Err() != nil { // interrupted, whatever the build was doing then
-		return buildFailure(c, ctx, site.Sets[0], err, cliName)
+func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator.Config, err error) error {
+	if f.path == "" || c.Context.Err() != nil { // the command line alone, or interrupted (whatever the build was doing then)
+		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
+			return ue
+		}
+		return buildFailure(c, ctx, sets[0], err, cliName)
 	}
 	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {
 		args := make([]string, len(sre.Sets))
@@ -314,18 +244,12 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 		}
 		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.path)
 	}
-	if ue := fieldsErr(err, func(fe *generator.FieldError) string { return f.describe(c, fe) }, "see docs/SETS.md", nil); ue != nil {
+	if ue := fieldsErr(err, f.describe, "see docs/SETS.md", nil); ue != nil {
 		return ue
 	}
-	cfg := site.Sets[0]
-	set := ""
-	if se := buildError(err); se.Set != "" {
-		set = se.Set
-		for _, s := range site.Sets {
-			if s.Set == se.Set {
-				cfg = s
-			}
-		}
+	cfg, t, set := sets[0], &f.top, buildError(err).Set
+	if i := slices.IndexFunc(sets, func(s generator.Config) bool { return s.Set == set }); set != "" && i >= 0 {
+		cfg, t = sets[i], f.tables()[i]
 	}
 	n, where := f.namer(set)
 	ferr := buildFailure(c, ctx, cfg, err, n)
@@ -335,43 +259,30 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, site generator.S
 			ee.hint += where()
 		}
 		if ee.err == err {
-			ee.err = f.at(c, err)
+			ee.err = f.at(err, t)
 		}
 	}
 	return ferr
 }
 
-// valueKey names the key of the file whose value err, an error of a
-// build, is about, by its kind, or is "": the value is checked as the
-// build uses it, after the file is read.
-func valueKey(err error) string {
-	switch {
-	case buildError(err).Kind == generator.KindSource:
-		return keySource
-	case buildError(err).Kind == generator.KindOutput:
-		return flagOut
-	case errors.Is(err, previous.ErrUnreachable):
-		return flagPrevious
-	}
-	return ""
-}
-
-// at is err, of the build of a set or of the site, at the line of the key
-// whose value it is about, as an error of reading the file
+// at is err, of the build of the set of t or of the site, at the line of
+// the key whose value it is about, as an error of reading the file
 // is: "rsgen.toml:12: set "articles": source public/articles: no such
 // directory". A value given on the command line has no place in the file.
-func (f *siteFile) at(c *cli.Context, err error) error {
-	key := valueKey(err)
-	if key == "" || f.given(c, key) {
+func (f *siteFile) at(err error, t *fileTable) error {
+	key := ""
+	switch {
+	case buildError(err).Kind == generator.KindSource:
+		key = keySource
+	case buildError(err).Kind == generator.KindOutput:
+		key = flagOut
+	case errors.Is(err, previous.ErrUnreachable):
+		key = flagPrevious
+	}
+	if key == "" || f.given(key) {
 		return err
 	}
-	t := &f.top
 	if se := buildError(err); se.Set != "" {
-		for i := range f.sets {
-			if f.sets[i].name() == se.Set {
-				t = &f.sets[i]
-			}
-		}
 		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
 	}
 	line, ok := f.keyLine(t, key)
@@ -381,61 +292,50 @@ func (f *siteFile) at(c *cli.Context, err error) error {
 	return fmt.Errorf("%s:%d: %w", f.path, line, err)
 }
 
-// setField splits the field of a set in a FieldError of Site.Validate,
-// "Sets[i].Field", into i and Field; ok is false for a field of the Site.
-func setField(field string) (i int, sub string, ok bool) {
-	index, sub, ok := strings.Cut(strings.TrimPrefix(field, "Sets["), "].")
-	if !ok || !strings.HasPrefix(field, "Sets[") {
-		return 0, "", false
+// field is the set (-1 for the site), the table and the key of a field
+// of a FieldError of Site.Validate: "Sets[i].Field", or a field of the Site.
+func (f *siteFile) field(field string) (set int, t *fileTable, key string) {
+	if rest, ok := strings.CutPrefix(field, "Sets["); ok {
+		if index, sub, ok := strings.Cut(rest, "]."); ok {
+			if i, err := strconv.Atoi(index); err == nil {
+				return i, &f.sets[i], cmp.Or(keyOf(sub), sub)
+			}
+		}
 	}
-	i, err := strconv.Atoi(index)
-	return i, sub, err == nil
+	return -1, &f.top, cmp.Or(keyOf(field), field)
 }
 
 // describe renders fe with the file's keys, at the line of its field; a
 // field of another set than fe's is named with its set. An error about a
 // flag of the command line names the flag, and no place in the file.
-func (f *siteFile) describe(c *cli.Context, fe *generator.FieldError) string {
-	line, subject := 1, -1
-	first, flagged := true, false
-	name := func(field string) string {
+func (f *siteFile) describe(fe *generator.FieldError) string {
+	subject, t, k := f.field(fe.Field)
+	line, ok := f.keyLine(t, k)
+	if !ok {
+		line = t.line
+	}
+	msg := fe.Describe(func(field string) string {
 		switch field {
 		case "RemoveSets":
-			flagged = flagged || first
-			first = false
 			return "--" + flagRemoveSet
 		case "Sets":
 			return "[[" + keySet + "]]"
 		}
-		t, set, k := &f.top, -1, cmp.Or(keyOf(field), field)
-		if i, sub, ok := setField(field); ok {
-			set, t, k = i, &f.sets[i], cmp.Or(keyOf(sub), sub)
-		}
-		subjectField := first
-		first = false
-		if subjectField {
-			subject = set
-			line = t.line
-		}
-		if f.given(c, k) {
-			flagged = flagged || subjectField
+		set, t, k := f.field(field)
+		if f.given(k) {
 			return "--" + k
 		}
-		n, ok := f.keyLine(t, k)
-		if subjectField && ok {
-			line = n
-		}
-		if set != subject && set >= 0 {
-			return fmt.Sprintf("%s of set %q (line %d)", k, t.name(), cmp.Or(n, t.line))
+		if set >= 0 && set != subject {
+			n, _ := f.keyLine(t, k)
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.cfg.Set, cmp.Or(n, t.line))
 		}
 		return k
-	}
-	msg := fe.Describe(name)
+	})
 	switch {
-	case flagged:
+	case fe.Field == "RemoveSets" || f.given(k):
 		return msg
-	case subject >= 0:
-		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, f.sets[subject].name(), msg)
+	case subject >= 0 && t.cfg.Set != "":
+		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, t.cfg.Set, msg)
 	}
 	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
 }

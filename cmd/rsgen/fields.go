@@ -50,11 +50,14 @@ func cliName(flag string) string {
 	return "--" + flag
 }
 
-// dropKeys are the keys whose 0 puts an entry in generator.Changes.Drop.
-var dropKeys = map[string]string{
-	"Changes.Drop[changelist-archive]":   flagArchiveKeep,
-	"Changes.Drop[resourcelist-archive]": flagArchiveResourceLists,
-	"Changes.Drop[resourcedump-archive]": flagArchiveResourceDumps,
+// drops are the keys whose zero (0, false), given, drops on purpose what
+// the previous build has: the entry of generator.Changes.Drop each puts.
+var drops = []struct{ key, capability string }{
+	{flagArchiveKeep, rsxml.CapChangeListArchive},
+	{flagArchiveResourceLists, rsxml.CapResourceListArchive},
+	{flagArchiveResourceDumps, rsxml.CapResourceDumpArchive},
+	{flagResourceDump, rsxml.CapResourceDump},
+	{flagChangeDump, rsxml.CapChangeDump},
 }
 
 // keyOf returns the key of a field of generator.Config, named by its path
@@ -62,8 +65,12 @@ var dropKeys = map[string]string{
 // configuration file, which the toml tag of the field gives; "" if it has
 // none.
 func keyOf(field string) string {
-	if k, ok := dropKeys[field]; ok {
-		return k + " 0"
+	if capability, ok := strings.CutPrefix(field, "Changes.Drop["); ok {
+		for _, d := range drops {
+			if d.capability+"]" == capability {
+				return d.key + " 0"
+			}
+		}
 	}
 	t, key := reflect.TypeFor[generator.Config](), ""
 	for name := range strings.SplitSeq(field, ".") {
@@ -76,45 +83,31 @@ func keyOf(field string) string {
 	return key
 }
 
-// flagOf names a field of generator.Config on the command line: its flag,
-// SOURCE, or the field itself.
-func flagOf(field string) string {
-	switch k := keyOf(field); {
-	case field == "Source":
-		return "the " + argSource
-	case k != "":
-		return cliName(k)
-	}
-	return field
-}
-
-// The keys of build, of its flags and of the configuration file, are the
-// toml tags of generator.Config's fields, in the structs it embeds too:
-// configKeys in the order of the fields, configFields by key.
-var configKeys, configFields = func() (func() []string, func() map[string]reflect.StructField) {
-	table := sync.OnceValues(func() ([]string, map[string]reflect.StructField) {
-		var keys []string
-		m := map[string]reflect.StructField{}
-		var walk func(t reflect.Type, index []int)
-		walk = func(t reflect.Type, index []int) {
-			for i := range t.NumField() {
-				sf := t.Field(i)
-				sf.Index = append(slices.Clone(index), i)
-				if k := sf.Tag.Get("toml"); k != "" && k != "-" {
-					keys, m[k] = append(keys, k), sf
-				} else if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
-					walk(sf.Type, sf.Index)
-				}
+// configTable is the one table of build's keys, of its flags and of the
+// configuration file: the toml tags of generator.Config's fields, in the
+// structs it embeds too, in the order of the fields, and the field of each.
+var configTable = sync.OnceValues(func() (keys []string, fields map[string]reflect.StructField) {
+	fields = map[string]reflect.StructField{}
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			sf.Index = append(slices.Clone(index), i)
+			if k := sf.Tag.Get("toml"); k != "" && k != "-" {
+				keys, fields[k] = append(keys, k), sf
+			} else if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+				walk(sf.Type, sf.Index)
 			}
 		}
-		walk(reflect.TypeFor[generator.Config](), nil)
-		return keys, m
-	})
-	return func() []string { k, _ := table(); return k }, func() map[string]reflect.StructField { _, m := table(); return m }
-}()
+	}
+	walk(reflect.TypeFor[generator.Config](), nil)
+	return keys, fields
+})
 
-// copyKeys sets the fields of dst that keys name to those of src: the
-// setter of a key given by the file or, through buildConfig, a flag.
+func configKeys() []string                         { k, _ := configTable(); return k }
+func configFields() map[string]reflect.StructField { _, f := configTable(); return f }
+
+// copyKeys sets the fields of dst that keys name to those of src.
 func copyKeys(dst, src *generator.Config, keys ...string) {
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
 	for _, k := range keys {
@@ -127,32 +120,32 @@ func copyKeys(dst, src *generator.Config, keys ...string) {
 // defaulted are the keys whose flags have a default value.
 var defaulted = []string{flagHash, flagJobs, flagChangesKeep}
 
-// setFlag sets v, the field of the key, to the value of its flag in c, if
-// it is given or has a default, by the field's type as the file's decoder
-// does: its UnmarshalText, or a string, bool, int or list.
-func setFlag(c lineOptions, key string, v reflect.Value) error {
-	if !c.IsSet(key) && !slices.Contains(defaulted, key) {
-		return nil
-	}
+// setFlag sets v, the field of the key, to the value of its flag in c, by
+// the field's type as the file's decoder does.
+func setFlag(c *cli.Context, key string, v reflect.Value) error {
 	switch u := v.Addr().Interface().(type) {
 	case *units.List:
 		*u = c.StringSlice(key)
-	case encoding.TextUnmarshaler:
-		return u.UnmarshalText([]byte(c.String(key)))
+	case *bool:
+		*u = c.Bool(key)
+	case *int:
+		*u = c.Int(key)
+	case *string:
+		*u = c.String(key)
 	default:
-		switch v.Kind() {
-		case reflect.Pointer:
-			v.Set(reflect.New(v.Type().Elem()))
-			return v.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(c.String(key)))
-		case reflect.Bool:
-			v.SetBool(c.Bool(key))
-		case reflect.Int:
-			v.SetInt(int64(c.Int(key)))
-		case reflect.String:
-			v.SetString(c.String(key))
-		}
+		return setText(v, c.String(key))
 	}
 	return nil
+}
+
+// setText sets v, a field whose type (or the type it points to) is an
+// encoding.TextUnmarshaler, to text.
+func setText(v reflect.Value, text string) error {
+	if v.Kind() == reflect.Pointer {
+		v.Set(reflect.New(v.Type().Elem()))
+		v = v.Elem()
+	}
+	return v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(text))
 }
 
 // valueHints say what the flag of a key takes, when its value is refused.
@@ -176,18 +169,8 @@ func finish(cfg *generator.Config, given func(key string) bool) (err error) {
 	if given(flagChangesWindow) && cfg.ChangesWindow == 0 {
 		cfg.ChangesWindow = -1 // none
 	}
-	ar := cfg.Changes.Archive
-	for _, d := range []struct {
-		key, capability string
-		off             bool
-	}{
-		{flagArchiveKeep, rsxml.CapChangeListArchive, ar.Keep == 0},
-		{flagArchiveResourceLists, rsxml.CapResourceListArchive, ar.ResourceLists == 0},
-		{flagArchiveResourceDumps, rsxml.CapResourceDumpArchive, ar.ResourceDumps == 0},
-		{flagResourceDump, rsxml.CapResourceDump, !cfg.Dump.Enabled},
-		{flagChangeDump, rsxml.CapChangeDump, !cfg.Changes.Dump},
-	} {
-		if given(d.key) && d.off {
+	for _, d := range drops {
+		if given(d.key) && reflect.ValueOf(cfg).Elem().FieldByIndex(configFields()[d.key].Index).IsZero() {
 			cfg.Changes.Drop = append(cfg.Changes.Drop, d.capability)
 		}
 	}
@@ -199,12 +182,10 @@ func finish(cfg *generator.Config, given func(key string) bool) (err error) {
 // fieldHints say what to do about a value that Config.Validate refuses,
 // by field, where a hint helps.
 var fieldHints = map[string]string{
-	"At":                "the snapshot time is --at, else $SOURCE_DATE_EPOCH, else the clock",
-	"BaseURL":           "set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served",
-	"Limits.MaxEntries": "the spec allows at most 50000 entries per document",
-	"Limits.MaxBytes":   "the spec allows at most 50MiB (52428800 bytes) per document",
-	"Filter.Include":    "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
-	"Filter.Exclude":    "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
+	"At":             "the snapshot time is --at, else $SOURCE_DATE_EPOCH, else the clock",
+	"BaseURL":        "set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served",
+	"Filter.Include": "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
+	"Filter.Exclude": "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
 }
 
 // fieldsErr turns the field errors in err (of Config.Validate or
@@ -227,14 +208,26 @@ func fieldsErr(err error, describe func(*generator.FieldError) string, hint stri
 	return usageErr(hint, "%s", strings.Join(msgs, "; "))
 }
 
-// withFlags renders a field error with the flags of c.
+// withFlags renders a field error with the flags of c: a field's flag,
+// SOURCE, or the field itself.
 func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
 	return func(fe *generator.FieldError) string {
 		return fe.Describe(func(field string) string {
-			if field == "At" && c.String(flagAt) == "" {
+			switch k := keyOf(field); {
+			case field == "At" && c.String(flagAt) == "":
 				return "$" + envSourceDateEpoch // the snapshot time came from it
+			case field == "Source":
+				return "the " + argSource
+			case k != "":
+				return cliName(k)
 			}
-			return flagOf(field)
+			return field
 		})
 	}
 }
+
+// userAgent is the User-Agent of the requests of a build.
+func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }
+
+// defaultChangesKeep is the default of --changes-keep.
+const defaultChangesKeep = "30d"

@@ -10,7 +10,7 @@ import (
 // command line only (and --on-error and --archive, which set keys) is a
 // key, and the keys that are no flag are these (docs/USAGE.md lists
 // them): a new field of Config is a key of the file only until it is
-// given a flag. Every field of dropKeys exists.
+// given a flag. Every key of drops exists.
 func TestConfigKeysAreFlags(t *testing.T) {
 	var keysOnly []string
 	for _, k := range fileKeys() {
@@ -18,9 +18,9 @@ func TestConfigKeysAreFlags(t *testing.T) {
 			keysOnly = append(keysOnly, k)
 		}
 	}
-	want := []string{flagArchiveKeep, flagArchiveResourceDumps, flagArchiveResourceLists, flagChangeTopic, flagChangesWindow,
-		flagDescribedby, flagDigests, flagDigestsJob, flagDumpCompression, flagDumpMaxBytes, flagExportFormat, flagFailFast, flagFetchTimeout, flagFollowSymlinks,
-		flagFrameworkTopic, flagMaxBytes, flagMaxEntries, flagSkipBadRecords, flagTemplates}
+	want := []string{"archive-keep", "archive-resource-dumps", "archive-resource-lists", "change-topic", "changes-window",
+		"describedby", "digests", "digests-job", "dump-compression", "dump-max-bytes", "export-format", "fail-fast", "fetch-timeout", "follow-symlinks",
+		"framework-topic", "max-bytes", "max-entries", "skip-bad-records", "templates"}
 	if !slices.Equal(keysOnly, want) {
 		t.Errorf("the keys that are no flag of rsgen build:\n got %q\nwant %q", keysOnly, want)
 	}
@@ -29,12 +29,12 @@ func TestConfigKeysAreFlags(t *testing.T) {
 			t.Errorf("--%s is no key of generator.Config", name)
 		}
 	}
-	for field := range dropKeys {
-		if keyOf(field) == "" {
-			t.Errorf("%s: not a field of generator.Config", field)
+	for _, d := range drops {
+		if _, ok := configFields()[d.key]; !ok || keyOf("Changes.Drop["+d.capability+"]") != d.key+" 0" {
+			t.Errorf("%s: not a key of generator.Config", d.key)
 		}
 	}
-	if got := flagOf("Changes.HTTPOptions.Deadline"); got != flagFetchTimeout+" (a key of the configuration file)" {
-		t.Errorf("flagOf(Changes.HTTPOptions.Deadline) = %q", got)
+	if got := cliName(keyOf("Changes.HTTPOptions.Deadline")); got != flagFetchTimeout+" (a key of the configuration file)" {
+		t.Errorf("cliName(keyOf(Changes.HTTPOptions.Deadline)) = %q", got)
 	}
 }

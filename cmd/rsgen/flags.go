@@ -1,7 +1,8 @@
 package main
 
-// Flag names, the public interface of the CLI, and the keys of the
-// configuration file that build takes as no flag (fileOnly).
+// Flag names, the public interface of the CLI. Those of build are the keys
+// of the configuration file too (configTable); the keys that are no flag
+// of build (fileOnly) are named here where the code refers to them.
 const (
 	flagBaseURL        = "base-url"
 	flagDocsURL        = "docs-url"
@@ -12,41 +13,39 @@ const (
 	flagHidden         = "hidden"
 	flagFollowSymlinks = "follow-symlinks"
 	flagJobs           = "jobs"
-	flagMaxEntries     = "max-entries"
-	flagMaxBytes       = "max-bytes"
 	flagAt             = "at"
 	flagDescribedby    = "describedby"
 	flagFailFast       = "fail-fast"
 	flagOnError        = "on-error"
 	flagQuiet          = "quiet"
 	flagVerbose        = "verbose"
-	flagPrevious       = "previous"
-	flagFirstBuildOK   = "first-build-ok"
-	flagChangesKeep    = "changes-keep"
-	flagArchiveKeep    = "archive-keep"
-	flagArchive        = "archive"
+	flagDryRun         = "dry-run"
+	flagTimeout        = "timeout"
+	flagFetchTimeout   = "fetch-timeout"
 
+	flagPrevious             = "previous"
+	flagFirstBuildOK         = "first-build-ok"
+	flagChangesKeep          = "changes-keep"
+	flagArchive              = "archive"
+	flagArchiveKeep          = "archive-keep"
 	flagArchiveResourceLists = "archive-resource-lists"
 	flagArchiveResourceDumps = "archive-resource-dumps"
 	flagChangeDump           = "change-dump"
 	flagCache                = "cache"
-	flagDigests              = "digests"
-	flagDigestsJob           = "digests-job"
 
-	flagResourceDump    = "resource-dump"
-	flagDumpMaxBytes    = "dump-max-bytes"
-	flagDumpCompression = "dump-compression"
-	flagExport          = "export"
-	flagExportFormat    = "export-format"
-	flagChangesWindow   = "changes-window"
-	flagSkipBadRecords  = "skip-bad-records"
+	flagResourceDump   = "resource-dump"
+	flagExport         = "export"
+	flagChangesWindow  = "changes-window"
+	flagSkipBadRecords = "skip-bad-records"
 
-	flagConfig    = "config"
-	flagRemoveSet = "remove-set"
-
+	flagConfig     = "config"
+	flagRemoveSet  = "remove-set"
 	flagAllowEmpty = "allow-empty"
 	flagMaxDelete  = "max-delete"
 	flagNewHistory = "new-history"
+	flagHost       = "host"
+	flagTemplates  = "templates"
+	flagHub        = "hub"
 )
 
 // Environment variables read in place of flags.
@@ -57,9 +56,11 @@ const (
 	envSourceDateEpoch = "SOURCE_DATE_EPOCH" // https://reproducible-builds.org/specs/source-date-epoch/
 	envPrevious        = "RSGEN_PREVIOUS"
 	envCache           = "RSGEN_CACHE"
+	envHub             = "RSGEN_HUB"
+	envState           = "RSGEN_NOTIFY_STATE"
 )
 
-// Flags of validate and serve.
+// Flags of validate, serve and notify.
 const (
 	flagFormat       = "format"
 	flagStrict       = "strict"
@@ -69,35 +70,11 @@ const (
 	flagFetch        = "fetch"
 	flagCrossSite    = "cross-site"
 	flagMaxDocuments = "max-documents"
-	flagTimeout      = "timeout"
 	flagRules        = "rules"
 	flagAddr         = "addr"
-)
-
-// Flags of build that write configuration for static hosts.
-const (
-	flagHost      = "host"
-	flagTemplates = "templates"
-)
-
-// build's key fetch-timeout (its --timeout is flagTimeout, as validate's)
-// and serve's --content.
-const (
-	flagFetchTimeout = "fetch-timeout"
 	flagContent      = "content"
-)
-
-// Flags of notify, and of build for the channels it advertises.
-const (
-	flagHub            = "hub"
-	flagChangeTopic    = "change-topic"
-	flagFrameworkTopic = "framework-topic"
-	flagState          = "state"
-	flagSince          = "since"
-	flagRetries        = "retries"
-	flagMaxTime        = "max-time"
-	flagDryRun         = "dry-run"
-
-	envHub   = "RSGEN_HUB"
-	envState = "RSGEN_NOTIFY_STATE"
+	flagState        = "state"
+	flagSince        = "since"
+	flagRetries      = "retries"
+	flagMaxTime      = "max-time"
 )

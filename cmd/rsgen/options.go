@@ -1,20 +1,18 @@
 package main
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
 )
 
-// lineOptions are the options of the command line: c's flags, and the
-// keys that --on-error (fail-fast, skip-bad-records) and --archive
-// (archive-keep, archive-resource-lists, archive-resource-dumps) set. The
-// other keys that are no flags (fileOnly) are zero.
-type lineOptions struct{ *cli.Context }
-
-// archiveParts are the parts of --archive KEEP[,lists=EVERY][,dumps=EVERY].
+// archiveParts are the parts of --archive KEEP[,lists=EVERY][,dumps=EVERY]
+// and the keys they set.
 var archiveParts = map[string]string{"": flagArchiveKeep, "lists": flagArchiveResourceLists, "dumps": flagArchiveResourceDumps}
 
 // archivePart is the part of --archive that sets the key name.
@@ -27,80 +25,58 @@ func archivePart(name string) string {
 	return ""
 }
 
-// archive returns the value --archive gives the key name, if it gives one.
-func (o lineOptions) archive(name string) (string, bool) {
-	if !o.Context.IsSet(flagArchive) {
-		return "", false
-	}
-	for i, part := range strings.Split(o.Context.String(flagArchive), ",") {
-		k, v, ok := strings.Cut(part, "=")
-		if !ok && i == 0 {
-			k, v = "", part
+// lineConfig is the Config the flags of c give, with the keys they give:
+// each flag of a key, and those --on-error (fail-fast, skip-bad-records)
+// and --archive set. A key no flag gives has its flag's default, if any.
+func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, err error) {
+	given = map[string]bool{}
+	fields := reflect.ValueOf(&cfg).Elem()
+	for _, k := range configKeys() {
+		if k == flagAt || !c.IsSet(k) && !slices.Contains(defaulted, k) {
+			continue // at: snapshotTime
 		}
-		if archiveParts[k] == name {
-			return v, true
-		}
-	}
-	return "", false
-}
-
-// checkPolicy checks the syntax of --on-error and --archive; their values
-// are checked as the keys they set are.
-func (o lineOptions) checkPolicy() error {
-	if p := o.Context.String(flagOnError); o.Context.IsSet(flagOnError) && p != "skip" && p != "fail" {
-		return flagErr(flagOnError, "give --"+flagOnError+"=skip or --"+flagOnError+"=fail", " %q: give skip or fail", p)
-	}
-	seen := map[string]bool{}
-	for i, part := range strings.Split(o.Context.String(flagArchive), ",") {
-		k, _, ok := strings.Cut(part, "=")
-		if _, known := archiveParts[k]; (ok || i > 0) && (!known || k == "") || seen[k] { // each part once
-			return flagErr(flagArchive, "for example --"+flagArchive+" 365d or --"+flagArchive+" 365d,lists=30d,dumps=90d",
-				" %q: give KEEP[,lists=EVERY][,dumps=EVERY]", o.Context.String(flagArchive))
-		}
-		seen[k] = true
-	}
-	return nil
-}
-
-// policy says which key --on-error sets: fail-fast or skip-bad-records
-// (the latter for a record export only), or "".
-func (o lineOptions) policy() string {
-	switch o.Context.String(flagOnError) {
-	case "fail":
-		return flagFailFast
-	case "skip":
-		if o.Context.String(flagExport) != "" {
-			return flagSkipBadRecords
+		given[k] = c.IsSet(k)
+		if err := setFlag(c, k, fields.FieldByIndex(configFields()[k].Index)); err != nil {
+			return cfg, given, flagErr(k, valueHints[k], ": %v", err)
 		}
 	}
-	return ""
-}
-
-func (o lineOptions) IsSet(name string) bool {
-	switch name {
-	case flagFailFast:
-		return o.Context.IsSet(flagOnError)
-	case flagSkipBadRecords:
-		return o.policy() == name
+	given[flagAt] = c.String(flagAt) != ""
+	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
+		return cfg, given, err
 	}
-	if _, ok := o.archive(name); ok {
-		return true
+	given[flagOnError], given[flagArchive] = c.IsSet(flagOnError), c.IsSet(flagArchive)
+	if c.IsSet(flagOnError) {
+		switch p := c.String(flagOnError); {
+		case p == "fail":
+			cfg.FailFast = true
+		case p != "skip":
+			return cfg, given, flagErr(flagOnError, "give --"+flagOnError+"=skip or --"+flagOnError+"=fail", " %q: give skip or fail", p)
+		case c.String(flagExport) != "":
+			cfg.SkipBadRecords, given[flagSkipBadRecords] = true, true
+		}
+		given[flagFailFast] = true
 	}
-	return o.Context.IsSet(name)
-}
-
-func (o lineOptions) Bool(name string) bool {
-	if name == flagFailFast || name == flagSkipBadRecords {
-		return o.policy() == name
+	if given[flagArchive] {
+		for i, part := range strings.Split(c.String(flagArchive), ",") {
+			name, v, ok := strings.Cut(part, "=")
+			if !ok && i == 0 {
+				name, v = "", part
+			}
+			k, known := archiveParts[name]
+			if (ok || i > 0) && (!known || name == "") || given[k] { // each part once
+				return cfg, given, flagErr(flagArchive, "for example --"+flagArchive+" 365d or --"+flagArchive+" 365d,lists=30d,dumps=90d",
+					" %q: give KEEP[,lists=EVERY][,dumps=EVERY]", c.String(flagArchive))
+			}
+			given[k] = true
+			if err := setText(fields.FieldByIndex(configFields()[k].Index), v); err != nil {
+				return cfg, given, flagErr(k, valueHints[k], ": %v", err)
+			}
+		}
 	}
-	return o.Context.Bool(name)
-}
-
-func (o lineOptions) String(name string) string {
-	if v, ok := o.archive(name); ok {
-		return v
+	if err := finish(&cfg, func(k string) bool { return given[k] }); err != nil {
+		return cfg, given, flagErr(flagHost, valueHints[flagHost], ": %v", err)
 	}
-	return o.Context.String(name)
+	return cfg, given, nil
 }
 
 // fileOnly reports whether the key k of the configuration file is no
@@ -112,16 +88,11 @@ func fileOnly(k string) bool {
 	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) && !slices.Contains(buildFlagNames(), k)
 }
 
-// buildFlagNames are the long names of build's flags; set in init, as
-// buildCommand refers to fileOnly through its action.
-var buildFlagNames func() []string
-
-func init() {
-	buildFlagNames = sync.OnceValue(func() []string {
-		var names []string
-		for _, f := range buildCommand().Flags {
-			names = append(names, f.Names()[0])
-		}
-		return names
-	})
-}
+// buildFlagNames are the long names of build's flags.
+var buildFlagNames = sync.OnceValue(func() []string {
+	var names []string
+	for _, f := range buildFlags() {
+		names = append(names, f.Names()[0])
+	}
+	return names
+})

@@ -59,7 +59,8 @@ type siteFile struct {
 	sets      []fileTable
 	templates string // the key templates, a path
 
-	onCommandLine map[string]bool // the site's keys given as flags (given)
+	line          generator.Config // of the command line (configs)
+	onCommandLine map[string]bool  // the keys the command line gives
 }
 
 // A fileTable is the top level or one [[set]] of the file: the Config its
@@ -69,9 +70,6 @@ type fileTable struct {
 	keys map[string]int
 	cfg  *generator.Config // decoded from its keys
 }
-
-// name is the set's name, or "" if it has none.
-func (t *fileTable) name() string { return t.cfg.Set }
 
 // keyLine is the line of the key k in the table t, else at the top of the
 // file; ok is false if neither gives it.
@@ -132,22 +130,33 @@ func readSiteFile(path string) (*siteFile, error) {
 		return nil, f.valueError(err)
 	}
 	f.top.cfg, f.templates = &doc.Config, f.resolve(doc.Templates)
-	f.top.resolve(f)
 	for i := range f.sets {
 		f.sets[i].cfg = &doc.Sets[i]
-		t := &f.sets[i]
-		t.resolve(f)
-		if t.name() == "" {
-			return nil, f.errorAt(t.line, "this set has no %s: give it one, such as %s = \"articles\"", keyName, keyName)
-		}
-		if t.cfg.Source == "" && t.cfg.Export == "" {
-			return nil, f.errorAt(t.line, "set %q: give its %s (a directory or an archive) or its %s", t.name(), keySource, flagExport)
-		}
 	}
-	if len(f.sets) == 0 && f.top.cfg.Source == "" && f.top.cfg.Export == "" {
-		return nil, f.errorAt(1, "no set: give each as a table [[%s]] with its %s and %s, or one set's %s at the top", keySet, keyName, keySource, keySource)
+	tables := f.tables()
+	if len(f.sets) > 0 {
+		tables = append(tables, &f.top)
+	}
+	for _, t := range tables {
+		c := t.cfg
+		for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous, &c.Digests, &c.DigestsJob} {
+			*p = f.resolve(*p)
+		}
 	}
 	return f, nil
+}
+
+// tables are the tables of the sets: each [[set]], or the top of a file
+// of one set.
+func (f *siteFile) tables() []*fileTable {
+	if len(f.sets) == 0 {
+		return []*fileTable{&f.top}
+	}
+	var tables []*fileTable
+	for i := range f.sets {
+		tables = append(tables, &f.sets[i])
+	}
+	return tables
 }
 
 // checkKeys checks the keys of the file, in the order of its lines, and
@@ -243,22 +252,14 @@ func misfit(e fileEntry) string {
 	return takes
 }
 
-// resolve makes a relative path v relative to the directory of the file,
-// as a user reads it; a URL, "-" and absolute paths stay.
+// resolve makes a relative path v (of source, out, export, cache,
+// previous, digests, digests-job, templates) relative to the directory of
+// the file, as a user reads it; a URL, "-" and absolute paths stay.
 func (f *siteFile) resolve(v string) string {
 	if v == "-" || v == "" || filepath.IsAbs(v) || strings.Contains(v, "://") {
 		return v
 	}
 	return filepath.Join(filepath.Dir(f.path), v)
-}
-
-// resolve resolves the paths t gives (source, out, export, cache,
-// previous, digests, digests-job) against the directory of the file f.
-func (t *fileTable) resolve(f *siteFile) {
-	c := t.cfg
-	for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous, &c.Digests, &c.DigestsJob} {
-		*p = f.resolve(*p)
-	}
 }
 
 // fileKeys are the keys the file takes, sorted: those of generator.Config,

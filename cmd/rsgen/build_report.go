@@ -1,0 +1,239 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/generator"
+	"github.com/rsgen/rsgen/generator/report"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/text/units"
+)
+
+// reportOne says on stderr what the build of cfg published, unless quiet,
+// and which files or records it left out: an error with the "partial"
+// exit code.
+func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, quiet bool) error {
+	for _, p := range rep.Problems {
+		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
+	}
+	out := cmp.Or(cfg.Out, cfg.Source)
+	what, extra := units.Count(rep.Files, "file")+" ("+units.FormatSize(rep.Bytes)+")", ""
+	if ex := rep.Export; ex != nil {
+		what = units.Count(rep.Files, "record") + " (" + units.FormatSize(rep.Bytes) + ") from " + ex.Name
+		extra = exportNotes(stderr, ex, quiet)
+	}
+	switch {
+	case quiet:
+	case cfg.DryRun:
+		fmt.Fprintf(stderr, "%swould publish %s in %s%s\n", dryRunPrefix, what, units.Count(rep.Documents, "document"), extra)
+		printDryRunChanges(stderr, dryRunPrefix, rep)
+		printDryRunEnd(stderr, out)
+	default:
+		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s%s\n", what, units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond), extra)
+		if rep.Export == nil {
+			printChanges(stderr, "rsgen: ", rep)
+		}
+		if apart(cfg.Source, cfg.Out) {
+			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
+				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
+		}
+	}
+	switch {
+	case len(rep.Problems) == 0:
+		return nil
+	case rep.Export != nil:
+		return exportPartial(rep)
+	}
+	return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
+		hint: "fix or --exclude them; --on-error=fail makes this a failure"}
+}
+
+// report says on stderr what the build of site published, unless quiet,
+// and which files it left out: an error with the "partial" exit code.
+func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.SiteReport, quiet bool) error {
+	var problems []report.Problem
+	for i, r := range rep.Sets {
+		for _, p := range r.Problems {
+			fmt.Fprintf(stderr, "rsgen: skipped: set %s: %s\n", site.Sets[i].Set, p.Error())
+		}
+		problems = append(problems, r.Problems...)
+		if quiet {
+			continue
+		}
+		if site.DryRun {
+			prefix := dryRunPrefix + "set " + site.Sets[i].Set + ": "
+			fmt.Fprintf(stderr, "%swould publish %s (%s) in %s\n", prefix, units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
+			printDryRunChanges(stderr, prefix, r)
+			continue
+		}
+		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
+			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
+		if r.Changes != nil {
+			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r)
+		}
+	}
+	if !quiet && site.DryRun {
+		printDryRunEnd(stderr, site.Out)
+	} else if !quiet {
+		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
+			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
+	}
+	if len(problems) > 0 {
+		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
+			hint: "fix or exclude them in " + f.path + "; fail-fast makes this a failure"}
+	}
+	return nil
+}
+
+// exportNotes prints the warnings of a record export, unless quiet, and
+// returns the end of its summary line: deletions, records withheld, its
+// Change List.
+func exportNotes(stderr io.Writer, ex *report.Export, quiet bool) string {
+	if quiet {
+		return ""
+	}
+	for _, w := range ex.Warnings {
+		fmt.Fprintf(stderr, "rsgen: warning: %s\n", w)
+	}
+	var notes []string
+	if ex.Tombstones > 0 {
+		notes = append(notes, units.Count(ex.Tombstones, "deletion"))
+	}
+	for _, s := range slices.Sorted(maps.Keys(ex.Withheld)) {
+		notes = append(notes, fmt.Sprintf("%d %s not published", ex.Withheld[s], s))
+	}
+	if ex.ChangeList {
+		notes = append(notes, fmt.Sprintf("%s since %s", units.Count(ex.Changes, "change"), rsxml.FormatTime(ex.From)))
+	} else if ex.NoChanges {
+		notes = append(notes, fmt.Sprintf("no change since %s, so no Change List", rsxml.FormatTime(ex.From)))
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(notes, ", ")
+}
+
+// exportPartial is the error of a build from a record export that left
+// records out.
+func exportPartial(rep *generator.Report) error {
+	ex := rep.Export
+	var what, hints []string
+	if ex.Bad > 0 {
+		what = append(what, units.Count(ex.Bad, "bad record")+" skipped")
+		hints = append(hints, "fix them in the export; without --on-error=skip they fail the build")
+	}
+	if ex.Unpackaged > 0 {
+		what = append(what, units.Count(ex.Unpackaged, "record")+" left out, "+units.Plural(ex.Unpackaged, "its file", "their files")+" could not be packaged")
+		hints = append(hints, "publish again once the files are stable")
+	}
+	if len(what) == 0 {
+		what = append(what, units.Count(len(rep.Problems), "record")+" not published")
+	}
+	return &exitError{code: exitPartial, err: fmt.Errorf("%s (named above)", strings.Join(what, "; ")), hint: strings.Join(hints, "; ")}
+}
+
+// dryRunPrefix begins the summary lines of a build run with --dry-run.
+const dryRunPrefix = "rsgen: dry run: "
+
+// changeLister returns what Config.Changed calls with --dry-run -v: it
+// prints each change on stdout, as "created URL"; nil otherwise.
+func changeLister(c *cli.Context) func(change, loc string) {
+	if !c.Bool(flagDryRun) || !c.Bool(flagVerbose) {
+		return nil
+	}
+	w := c.App.Writer
+	return func(change, loc string) { fmt.Fprintln(w, change, loc) }
+}
+
+// printDryRunChanges says what a build run with --dry-run found changed.
+func printDryRunChanges(w io.Writer, prefix string, rep *generator.Report) {
+	if ch := rep.Changes; ch != nil {
+		fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted\n", prefix,
+			rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted)
+	}
+}
+
+// printDryRunEnd ends the summary of a dry run into out.
+func printDryRunEnd(w io.Writer, out string) {
+	fmt.Fprintf(w, "%snothing was published; %s is as it was\n", dryRunPrefix, out)
+}
+
+// printChanges reports what a build found changed, on one line, and what
+// the hash cache spared.
+func printChanges(w io.Writer, prefix string, rep *generator.Report) {
+	if rep.Cached > 0 {
+		fmt.Fprintf(w, "%s%d of %s unchanged in the hash cache, not read\n", prefix, rep.Cached, units.Count(rep.Files, "file"))
+	}
+	ch := rep.Changes
+	if ch == nil {
+		return
+	}
+	fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted; %s published", prefix,
+		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, units.Count(ch.Lists, "Change List"))
+	if ch.Dropped > 0 {
+		fmt.Fprintf(w, ", %d older dropped", ch.Dropped)
+	}
+	if ch.Packages > 0 {
+		fmt.Fprintf(w, ", %s in the Change Dump", units.Count(ch.Packages, "package"))
+	}
+	if ch.Archived > 0 {
+		fmt.Fprintf(w, ", %s in the archive", units.Count(ch.Archived, "Change List"))
+	}
+	fmt.Fprintln(w)
+}
+
+// partialSummary says what a build that published the rest left out:
+// files, and directories that could not be read, whose files are not
+// known, so are not counted as files.
+func partialSummary(problems []report.Problem) string {
+	files, dirs := 0, 0
+	for _, p := range problems {
+		if p.Dir {
+			dirs++
+		} else {
+			files++
+		}
+	}
+	var what []string
+	if files > 0 {
+		what = append(what, units.Count(files, "file")+" could not be published")
+	}
+	switch {
+	case dirs == 1:
+		what = append(what, "1 directory could not be read, so files in it may be missing")
+	case dirs > 1:
+		what = append(what, strconv.Itoa(dirs)+" directories could not be read, so files in them may be missing")
+	}
+	return strings.Join(what, ", and ") + " (named above)"
+}
+
+// apart reports whether out is a directory other than the directory
+// source: served as it is, it has none of the files the documents list.
+func apart(source, out string) bool {
+	if out == "" {
+		return false
+	}
+	src, err1 := os.Stat(source)
+	dst, err2 := os.Stat(out)
+	return err1 == nil && err2 == nil && src.IsDir() && !os.SameFile(src, dst)
+}
+
+// noticer prints the notices of a build on stderr, unless quiet.
+func noticer(stderr io.Writer, quiet bool) func(msg string) {
+	return func(msg string) {
+		if !quiet {
+			fmt.Fprintf(stderr, "rsgen: notice: %s\n", msg)
+		}
+	}
+}
