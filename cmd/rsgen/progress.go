@@ -29,7 +29,7 @@ func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop f
 		v.term = f
 		tick.Reset(200 * time.Millisecond)
 	}
-	stats.Entered = func(p report.Phase) { v.enter(p, time.Now()) }
+	stats.Entered = func(p report.Phase) { v.enter(p, time.Now(), false) }
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -46,7 +46,7 @@ func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop f
 		close(done)
 		wg.Wait()
 		tick.Stop()
-		v.end(time.Now(), failed)
+		v.enter(-1, time.Now(), failed)
 	}
 }
 
@@ -71,15 +71,30 @@ type progressView struct {
 	since, last time.Time    // when it began, and when a log last got its line
 }
 
-func (v *progressView) enter(p report.Phase, now time.Time) {
+// enter records, at now, that the build entered step p, or ended (p -1)
+// having failed or not: a log gets the line that ends the step before,
+// with the counts of what it did, and the one that starts p; a terminal
+// is cleared at the end.
+func (v *progressView) enter(p report.Phase, now time.Time, failed bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if p == v.phase && v.stats.Set() == v.set {
+	if p >= 0 && p == v.phase && v.stats.Set() == v.set {
 		return
 	}
-	v.endStep(now, false)
+	if v.term != nil && p < 0 {
+		fmt.Fprint(v.w, "\r\x1b[K")
+	}
+	if v.term == nil && v.phase > report.PhaseStarting {
+		c := readStats(v.stats, v.export)
+		c.phase, c.walkDone = v.phase, false // what was done, not a total
+		line := v.prefix() + c.name() + map[bool]string{false: ": done in ", true: ": stopped after "}[failed] + seconds(now.Sub(v.since))
+		if counts := c.counts(now.Sub(v.since)); counts != "" {
+			line += ": " + counts
+		}
+		fmt.Fprintln(v.w, line)
+	}
 	v.phase, v.since, v.last, v.set = p, now, now, v.stats.Set()
-	if v.term == nil && p != report.PhaseStarting {
+	if v.term == nil && p > report.PhaseStarting {
 		fmt.Fprintf(v.w, "%s%s: started\n", v.prefix(), progress{phase: p, export: v.export}.name())
 	}
 }
@@ -102,31 +117,6 @@ func (v *progressView) tick(now time.Time) {
 		line = line[:width-1] // a line that wraps cannot be drawn over
 	}
 	fmt.Fprint(v.w, "\r\x1b[K"+line)
-}
-
-func (v *progressView) end(now time.Time, failed bool) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.term != nil {
-		fmt.Fprint(v.w, "\r\x1b[K")
-	}
-	v.endStep(now, failed)
-	v.phase = -1
-}
-
-// endStep writes to a log the line that ends the step under way, with
-// the counts of what it did.
-func (v *progressView) endStep(now time.Time, failed bool) {
-	if v.term != nil || v.phase <= report.PhaseStarting {
-		return
-	}
-	p := readStats(v.stats, v.export)
-	p.phase, p.walkDone = v.phase, false // what was done, not a total
-	line := v.prefix() + p.name() + map[bool]string{false: ": done in ", true: ": stopped after "}[failed] + seconds(now.Sub(v.since))
-	if c := p.counts(now.Sub(v.since)); c != "" {
-		line += ": " + c
-	}
-	fmt.Fprintln(v.w, line)
 }
 
 func (v *progressView) prefix() string {
