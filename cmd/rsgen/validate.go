@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -83,17 +84,15 @@ func runValidate(c *cli.Context) error {
 		Jobs:         c.Int(flagJobs),
 	}
 	format, strict := c.String(flagFormat), c.Bool(flagStrict)
-	switch {
-	case format != "text" && format != "json":
-		return usageErr("use --format text or --format json", "--format %q is not a format", format)
-	case c.NArg() == 0:
+	if c.NArg() == 0 {
 		return usageErr("run 'rsgen validate PATH' or 'rsgen validate https://example.org/'", "nothing to validate: give a file, a directory or a URL")
-	case opts.MaxDocuments < 1:
-		return usageErr("", "--max-documents %d: give a positive number", opts.MaxDocuments)
-	case opts.Jobs < 1 || opts.Jobs > 256:
-		return usageErr("", "--jobs %d: give a number from 1 to 256", opts.Jobs)
 	}
-	if err := positiveDuration(c, flagTimeout, "30s"); err != nil {
+	err := checkFlags(
+		flagRule{format != "text" && format != "json", flagFormat, strconv.Quote(format), "is not a format: give text or json", ""},
+		flagRule{opts.MaxDocuments < 1, flagMaxDocuments, opts.MaxDocuments, "is out of range: give a positive number", ""},
+		flagRule{opts.Jobs < 1 || opts.Jobs > 256, flagJobs, opts.Jobs, "is out of range: give a number from 1 to 256", ""},
+		flagRule{opts.Timeout <= 0, flagTimeout, opts.Timeout, "is out of range: give a positive duration", "for example --timeout 30s"})
+	if err != nil {
 		return err
 	}
 	rep := &validate.Report{}
