@@ -87,11 +87,8 @@ func (v *progressView) enter(p report.Phase, now time.Time, failed bool) {
 	if v.term == nil && v.phase > report.PhaseStarting {
 		c := readStats(v.stats, v.export)
 		c.phase, c.walkDone = v.phase, false // what was done, not a total
-		line := v.prefix() + c.name() + map[bool]string{false: ": done in ", true: ": stopped after "}[failed] + seconds(now.Sub(v.since))
-		if counts := c.counts(now.Sub(v.since)); counts != "" {
-			line += ": " + counts
-		}
-		fmt.Fprintln(v.w, line)
+		how := map[bool]string{false: ": done in ", true: ": stopped after "}[failed]
+		fmt.Fprintln(v.w, v.prefix()+c.name()+how+seconds(now.Sub(v.since))+c.counts(now.Sub(v.since), false))
 	}
 	v.phase, v.since, v.last, v.set = p, now, now, v.stats.Set()
 	if v.term == nil && p > report.PhaseStarting {
@@ -158,68 +155,67 @@ func (p progress) name() string {
 		report.PhaseChecking: "checking the documents"}[p.phase]
 }
 
-// counts renders the counts of p's step, which began elapsed ago: its
-// totals where known and its rate; "" for a step without counts.
-func (p progress) counts(elapsed time.Duration) string {
-	switch {
-	case p.phase == report.PhaseScanning && p.export:
-		return units.Count(int(p.hashed), "record")
-	case p.phase == report.PhaseScanning:
-		c := units.FormatSize(p.bytes)
-		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
-		if !p.walkDone {
-			return units.Count(int(p.hashed), "file") + ", " + c + ", " + rate
-		}
-		if p.totalBytes > 0 {
-			c += "/" + units.FormatSize(p.totalBytes)
-		}
-		done, total := p.hashMeasure()
-		return fmt.Sprintf("%d/%d files, %s, %s, %d%%", p.hashed, p.found, c, rate, 100*min(done, total)/max(total, 1))
-	case p.phase == report.PhasePackaging && p.walkDone:
-		return fmt.Sprintf("%d/%d files", min(p.packed, p.hashed), p.hashed)
-	case p.phase == report.PhasePackaging:
-		return units.Count(int(p.packed), "file")
-	}
-	return ""
-}
-
-// hashMeasure is how far hashing is: in bytes when their total is known
-// and every file is read, which tells the time left best when files
-// differ in size; else in files (a cached file is done unread).
-func (p progress) hashMeasure() (done, total int64) {
-	if p.totalBytes > 0 && p.cached == 0 {
-		return p.bytes, p.totalBytes
-	}
-	return p.hashed, p.found
-}
-
-// progressLine renders p, whose step began elapsed ago: the step, its
-// counts, and once the total is known and the rate has run for etaAfter
-// (less is mostly noise), the time left.
-func progressLine(p progress, elapsed time.Duration) string {
+// counts renders the counts of p, a step that began elapsed ago, after
+// its name: ": " and its totals where known and its rate. Live, for the
+// progress line, adds how long a step without counts has run and, once
+// the total is known and the rate has run for etaAfter (less is mostly
+// noise), the time left; else the counts are of what the step did.
+func (p progress) counts(elapsed time.Duration, live bool) string {
 	const etaAfter = 2 * time.Second
-	p.walkDone = p.walkDone || p.phase == report.PhasePackaging // the files hashed are its total
-	c, line := p.counts(elapsed), p.name()
+	var took string
+	if live {
+		took = " (" + seconds(elapsed) + ")"
+	}
+	var done, total int64
+	c := ""
 	switch {
 	case p.phase == report.PhaseStarting:
-		return line
-	case c == "":
-		return line + " (" + seconds(elapsed) + ")"
-	case p.export && p.phase == report.PhaseScanning:
-		return line + ": " + c + " (" + seconds(elapsed) + ")"
-	case p.phase == report.PhaseScanning && !p.walkDone && p.counting > p.hashed:
-		return fmt.Sprintf("%s: %s; counting: %s so far", line, c, units.Count(int(p.counting), "file"))
-	case p.phase == report.PhaseScanning && !p.walkDone:
-		return line + ": " + c + "; still counting"
+		return ""
+	case p.phase == report.PhaseScanning && p.export:
+		return ": " + units.Count(int(p.hashed), "record") + took
+	case p.phase == report.PhasePackaging && !p.walkDone:
+		return ": " + units.Count(int(p.packed), "file")
+	case p.phase == report.PhasePackaging:
+		done, total = min(p.packed, p.hashed), p.hashed
+		c = fmt.Sprintf(": %d/%d files", done, total)
+	case p.phase != report.PhaseScanning:
+		return took
+	default:
+		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
+		if !p.walkDone {
+			c = ": " + units.Count(int(p.hashed), "file") + ", " + units.FormatSize(p.bytes) + ", " + rate
+			switch {
+			case live && p.counting > p.hashed:
+				c += "; counting: " + units.Count(int(p.counting), "file") + " so far"
+			case live:
+				c += "; still counting"
+			}
+			return c
+		}
+		// In bytes when their total is known and every file is read, which
+		// tells the time left best when files differ in size; else in files
+		// (a file found unchanged in the hash cache is done unread).
+		size := units.FormatSize(p.bytes)
+		done, total = p.hashed, p.found
+		if p.totalBytes > 0 {
+			size += "/" + units.FormatSize(p.totalBytes)
+		}
+		if p.totalBytes > 0 && p.cached == 0 {
+			done, total = p.bytes, p.totalBytes
+		}
+		c = fmt.Sprintf(": %d/%d files, %s, %s, %d%%", p.hashed, p.found, size, rate, 100*min(done, total)/max(total, 1))
 	}
-	done, total := min(p.packed, p.hashed), p.hashed
-	if p.phase == report.PhaseScanning {
-		done, total = p.hashMeasure()
-	}
-	if done > 0 && done < total && elapsed >= etaAfter {
+	if live && done > 0 && done < total && elapsed >= etaAfter {
 		c += ", ETA " + seconds(time.Duration(float64(elapsed)*float64(total-done)/float64(done)))
 	}
-	return line + ": " + c
+	return c
+}
+
+// progressLine renders the progress line of p, whose step began elapsed
+// ago; in packaging, the files hashed are the total.
+func progressLine(p progress, elapsed time.Duration) string {
+	p.walkDone = p.walkDone || p.phase == report.PhasePackaging
+	return p.name() + p.counts(elapsed, true)
 }
 
 // seconds renders d to the second: 0s, 42s, 3m5s, 1h2m0s.

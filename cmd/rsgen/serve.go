@@ -71,7 +71,7 @@ func runServe(c *cli.Context) error {
 		return usageErr("give the --out directory of rsgen build", "%s is not a directory", dir)
 	}
 	if info, err := os.Stat(content); content != "" && (err != nil || !info.IsDir()) {
-		return checkFlags(flagRule{true, flagContent, content, "is not a directory", "give --content the SOURCE directory of rsgen build"})
+		return usageErr("give --content the SOURCE directory of rsgen build", "--content %s is not a directory", content)
 	}
 	addr, err := listenAddr(c.String(flagAddr))
 	if err != nil {
