@@ -26,7 +26,7 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 		if err := removedFlag(cmd, name); err != nil {
 			return err
 		}
-		if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains([]string{"source", "src", "input", "dir"}, strings.ToLower(name)) {
+		if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains([]string{"source", "src", "input", "in", "dir", "root"}, strings.ToLower(name)) {
 			help = "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + name + " public; " + help
 		} else if s := cli.SuggestFlag(flags, strings.ToLower(name), true); s != "" {
 			help = "did you mean " + s + "? " + help
