@@ -95,7 +95,7 @@ func runValidate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep := &validate.Report{}
+	rep := &validate.Report{Findings: []validate.Finding{}, Documents: []string{}} // JSON's [], not null
 	for _, target := range c.Args().Slice() {
 		r, err := validate.Target(c.Context, target, opts)
 		if errors.Is(err, validate.ErrUsage) {
@@ -109,12 +109,6 @@ func runValidate(c *cli.Context) error {
 		return failure(errors.New("interrupted: the validation is incomplete"), "")
 	}
 	if format == "json" {
-		if rep.Findings == nil {
-			rep.Findings = []validate.Finding{}
-		}
-		if rep.Documents == nil {
-			rep.Documents = []string{}
-		}
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(struct {
