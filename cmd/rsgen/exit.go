@@ -57,9 +57,21 @@ func failure(err error, hint string) error {
 	return &exitError{code: exitFailure, err: err, hint: hint}
 }
 
-func positiveDuration(c *cli.Context, flag, example string) error {
-	if d := c.Duration(flag); d <= 0 {
-		return usageErr("for example --"+flag+" "+example, "--%s %s: give a positive duration", flag, d)
+// A flagRule is a check of a flag's value: if bad, the usage error
+// "--flag VALUE is …" (problem), with hint, worded as build's.
+type flagRule struct {
+	bad           bool
+	flag          string
+	value         any
+	problem, hint string
+}
+
+// checkFlags returns the usage error of the first bad rule, or nil.
+func checkFlags(rules ...flagRule) error {
+	for _, r := range rules {
+		if r.bad {
+			return usageErr(r.hint, "--%s %v %s", r.flag, r.value, r.problem)
+		}
 	}
 	return nil
 }

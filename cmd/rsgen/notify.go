@@ -1,11 +1,11 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -64,24 +64,20 @@ func runNotify(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := notify.Options{State: c.String(flagState), DryRun: c.Bool(flagDryRun)}
-	if s := c.String(flagSince); s != "" {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			return usageErr("for example --since 2026-01-02T15:04:05Z", "--since %q is not an RFC 3339 time", s)
-		}
-		opts.Since = t
-	}
-	if err := cmp.Or(positiveDuration(c, flagTimeout, "30s"), positiveDuration(c, flagMaxTime, "5m")); err != nil {
+	since, hub := c.String(flagSince), c.String(flagHub)
+	sinceTime, sinceErr := time.Parse(time.RFC3339, since)
+	u, hubErr := url.Parse(hub)
+	err = checkFlags(
+		flagRule{since != "" && sinceErr != nil, flagSince, strconv.Quote(since), "is not an RFC 3339 time", "for example --since 2026-01-02T15:04:05Z"},
+		flagRule{c.Duration(flagTimeout) <= 0, flagTimeout, c.Duration(flagTimeout), "is out of range: give a positive duration", "for example --timeout 30s"},
+		flagRule{c.Duration(flagMaxTime) <= 0, flagMaxTime, c.Duration(flagMaxTime), "is out of range: give a positive duration", "for example --max-time 5m"},
+		flagRule{c.Int(flagRetries) < 0 || c.Int(flagRetries) > 20, flagRetries, c.Int(flagRetries), "is out of range: give a number from 0 to 20", ""},
+		flagRule{hub != "" && (hubErr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == ""), flagHub, strconv.Quote(hub),
+			"is not valid: not an absolute http(s) URL", "for example --hub https://hub.example.org/"})
+	if err != nil {
 		return err
 	}
-	if retries := c.Int(flagRetries); retries < 0 || retries > 20 {
-		return usageErr("", "--retries %d: give a number from 0 to 20", retries)
-	}
-	opts.HubURL = c.String(flagHub)
-	if u, err := url.Parse(opts.HubURL); opts.HubURL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
-		return usageErr("for example --hub https://hub.example.org/", "--hub %q is not an absolute http(s) URL", opts.HubURL)
-	}
+	opts := notify.Options{State: c.String(flagState), DryRun: c.Bool(flagDryRun), Since: sinceTime, HubURL: hub}
 	opts.Hub = &notify.Hub{RequestTimeout: c.Duration(flagTimeout), Attempts: c.Int(flagRetries) + 1}
 	out, quiet := c.App.Writer, c.Bool(flagQuiet)
 	opts.Sent = func(ch notify.Channel, capability string, entries int, payload []byte) {
@@ -105,28 +101,33 @@ func runNotify(c *cli.Context) error {
 	return nil
 }
 
-// notifyError gives err its exit code and hint.
+// notifyError gives err its exit code and hint: a hub that did not take
+// a notification is exitHub, the rest failures.
 func notifyError(err error) error {
 	var he *notify.HubError
-	switch {
-	case errors.As(err, &he) && errors.Is(err, notify.ErrHubURL):
-		return failure(err, "the hub URL comes from the Capability List: rebuild with a valid --hub, or give notify --hub")
-	case errors.As(err, &he) && errors.Is(err, notify.ErrRejected) && he.Status >= 400 && he.Status < 500 && he.Status != 429:
-		return &exitError{code: exitHub, err: err, hint: "the hub refused the request: check that it accepts ResourceSync payloads for this topic"}
-	case errors.Is(err, notify.ErrCanceled):
-		return failure(err, "the state file is unchanged: run rsgen notify again to send what was not sent")
-	case errors.As(err, &he):
-		return &exitError{code: exitHub, err: err, hint: "run rsgen notify again later: the state file is unchanged, nothing is lost (see --retries, --timeout)"}
-	case errors.Is(err, notify.ErrNoChannel):
-		return failure(err, "build with --hub URL to advertise the notification channels")
-	case errors.Is(err, notify.ErrOtherSite):
-		return failure(err, "give each site its own --state file (after a move of the site, delete the old one)")
-	case errors.Is(err, notify.ErrBadState):
-		return failure(err, "give --state a file rsgen notify wrote, or a new path")
-	case errors.Is(err, notify.ErrNotDir), errors.Is(err, previous.ErrNothingPublished):
-		return failure(err, "give the --out directory of rsgen build")
-	case errors.Is(err, context.DeadlineExceeded):
-		return failure(err, "raise --max-time")
+	if errors.As(err, &he) && !errors.Is(err, notify.ErrHubURL) && !errors.Is(err, notify.ErrCanceled) {
+		hint := "run rsgen notify again later: the state file is unchanged, nothing is lost (see --retries, --timeout)"
+		if errors.Is(err, notify.ErrRejected) && he.Status >= 400 && he.Status < 500 && he.Status != 429 {
+			hint = "the hub refused the request: check that it accepts ResourceSync payloads for this topic"
+		}
+		return &exitError{code: exitHub, err: err, hint: hint}
+	}
+	for _, h := range []struct {
+		err  error
+		hint string
+	}{
+		{notify.ErrHubURL, "the hub URL comes from the Capability List: rebuild with a valid --hub, or give notify --hub"},
+		{notify.ErrCanceled, "the state file is unchanged: run rsgen notify again to send what was not sent"},
+		{notify.ErrNoChannel, "build with --hub URL to advertise the notification channels"},
+		{notify.ErrOtherSite, "give each site its own --state file (after a move of the site, delete the old one)"},
+		{notify.ErrBadState, "give --state a file rsgen notify wrote, or a new path"},
+		{notify.ErrNotDir, "give the --out directory of rsgen build"},
+		{previous.ErrNothingPublished, "give the --out directory of rsgen build"},
+		{context.DeadlineExceeded, "raise --max-time"},
+	} {
+		if errors.Is(err, h.err) {
+			return failure(err, h.hint)
+		}
 	}
 	return failure(err, "")
 }

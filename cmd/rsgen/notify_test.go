@@ -187,7 +187,7 @@ func TestNotifyFailures(t *testing.T) {
 			"the Capability List advertises no notification channel\n", "rsgen: hint: build with --hub URL"}},
 		{"not a site", []string{t.TempDir()}, exitFailure, []string{"rsgen: error: ", "rsgen: hint: give the --out directory of rsgen build\n"}},
 		{"a URL", []string{"https://example.org/"}, exitFailure, []string{"rsgen: error: https://example.org/: not a directory: give the output directory of the build\n"}},
-		{"bad --hub", []string{"--hub", "ftp://example.org/", unreachable}, exitUsage, []string{`rsgen: error: --hub "ftp://example.org/" is not an absolute http(s) URL`}},
+		{"bad --hub", []string{"--hub", "ftp://example.org/", unreachable}, exitUsage, []string{`rsgen: error: --hub "ftp://example.org/" is not valid: not an absolute http(s) URL`}},
 		{"bad --since", []string{"--since", "yesterday", unreachable}, exitUsage, []string{`--since "yesterday" is not an RFC 3339 time`}},
 		{"two dirs", []string{unreachable, plain}, exitUsage, []string{"give one DIR, not 2 arguments"}},
 		{"state in no directory", []string{"--state", filepath.Join(t.TempDir(), "missing", "state.json"), overloaded}, exitFailure, []string{

@@ -71,10 +71,10 @@ func TestProgressLog(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
 
-	l.enter(report.PhaseStarting, at(0))
-	l.enter(report.PhasePrevious, at(0))
+	l.enter(report.PhaseStarting, at(0), false)
+	l.enter(report.PhasePrevious, at(0), false)
 	l.tick(at(29 * time.Second)) // under 30 s: nothing
-	l.enter(report.PhaseScanning, at(31*time.Second))
+	l.enter(report.PhaseScanning, at(31*time.Second), false)
 	stats.Found.Store(1000)
 	stats.Hashed.Store(100)
 	stats.Bytes.Store(30 * mib)
@@ -89,10 +89,10 @@ func TestProgressLog(t *testing.T) {
 	l.tick(at(91 * time.Second)) // 30 s after the last line: a line with the total and an ETA
 	stats.Hashed.Store(1000)
 	stats.Bytes.Store(120 * mib)
-	l.enter(report.PhaseWriting, at(151*time.Second))
-	l.enter(report.PhaseWriting, at(152*time.Second)) // again (the next set of a site): no line
-	l.enter(report.PhaseChecking, at(153*time.Second))
-	l.end(at(154*time.Second), false)
+	l.enter(report.PhaseWriting, at(151*time.Second), false)
+	l.enter(report.PhaseWriting, at(152*time.Second), false) // again (the next set of a site): no line
+	l.enter(report.PhaseChecking, at(153*time.Second), false)
+	l.enter(-1, at(154*time.Second), false)
 
 	want := `rsgen: reading the previous build: started
 rsgen: reading the previous build: done in 31s
@@ -113,8 +113,8 @@ rsgen: checking the documents: done in 1s
 	}
 
 	out.Reset()
-	l.enter(report.PhaseScanning, at(0))
-	l.end(at(3*time.Second), true)
+	l.enter(report.PhaseScanning, at(0), false)
+	l.enter(-1, at(3*time.Second), true)
 	if got, want := out.String(), "rsgen: hashing: started\nrsgen: hashing: stopped after 3s: 1000 files, 120.0 MiB, 40.0 MiB/s\n"; got != want {
 		t.Errorf("a failed build's log:\n%s\nwant:\n%s", got, want)
 	}
@@ -128,19 +128,19 @@ func TestProgressLogSets(t *testing.T) {
 	l := &progressView{w: &out, stats: stats, phase: -1}
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	stats.NextSet("articles")
-	l.enter(report.PhaseScanning, t0)
+	l.enter(report.PhaseScanning, t0, false)
 	stats.Hashed.Store(3)
 	stats.Bytes.Store(300)
 	stats.Read.Add(300)
-	l.enter(report.PhaseWriting, t0.Add(time.Second))
+	l.enter(report.PhaseWriting, t0.Add(time.Second), false)
 	stats.NextSet("data")
-	l.enter(report.PhaseWriting, t0.Add(2*time.Second)) // the next set's (were it to start there): a step of its own
-	l.enter(report.PhaseScanning, t0.Add(3*time.Second))
+	l.enter(report.PhaseWriting, t0.Add(2*time.Second), false) // the next set's (were it to start there): a step of its own
+	l.enter(report.PhaseScanning, t0.Add(3*time.Second), false)
 	stats.Hashed.Store(2)
 	stats.Bytes.Store(20)
 	stats.Read.Add(20)
-	l.enter(report.PhaseChecking, t0.Add(4*time.Second))
-	l.end(t0.Add(5*time.Second), false)
+	l.enter(report.PhaseChecking, t0.Add(4*time.Second), false)
+	l.enter(-1, t0.Add(5*time.Second), false)
 	want := `rsgen: set articles: hashing: started
 rsgen: set articles: hashing: done in 1s: 3 files, 300 B, 300 B/s
 rsgen: set articles: writing the documents: started
@@ -199,11 +199,11 @@ func TestProgressDrawTimesSteps(t *testing.T) {
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	stats := new(report.Stats)
 	v := &progressView{w: w, term: w, stats: stats, phase: -1}
-	v.enter(report.PhaseScanning, t0)
+	v.enter(report.PhaseScanning, t0, false)
 	stats.Hashed.Store(10)
 	stats.Read.Store(10 * mib)
 	v.tick(t0.Add(5 * time.Second))
-	v.end(t0.Add(6*time.Second), false)
+	v.enter(-1, t0.Add(6*time.Second), false)
 	w.Close()
 	out, err := io.ReadAll(r)
 	if err != nil {

@@ -8,12 +8,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
 )
 
 // parseError turns an error of the parser of the command line (Go's flag
 // package, through urfave/cli) into a usage error in rsgen's words: the
 // flag as it is written (--jobs), what is wrong with its value, and the
-// flag meant by a misspelt one. cmd is nil for the flags of rsgen itself.
+// flag urfave/cli guesses a misspelt one means. cmd is nil for the flags
+// of rsgen itself.
 func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	help := "see 'rsgen --help'"
 	if cmd != nil {
@@ -21,11 +23,13 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		if err := removedFlag(cmd, strings.TrimLeft(name, "-")); err != nil {
+		if err := removedFlag(cmd, name); err != nil {
 			return err
 		}
-		if s := suggestFlag(cmd, flags, name); s != "" {
-			help = s + " " + help
+		if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains([]string{"source", "src", "input", "in", "dir", "root"}, strings.ToLower(name)) {
+			help = "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + name + " public; " + help
+		} else if s := cli.SuggestFlag(flags, strings.ToLower(name), true); s != "" {
+			help = "did you mean " + s + "? " + help
 		}
 		return usageErr(help, "unknown flag %s", dashed(name))
 	}
@@ -40,12 +44,11 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	if m[1] != "" {
 		return usageErr(help, "%s=%s: give true or false, or leave the value out for true", dashed(m[3]), value)
 	}
-	i := slices.IndexFunc(flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), m[3]) })
 	problem := m[4]
-	switch {
-	case problem == "value out of range":
+	i := slices.IndexFunc(flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), m[3]) })
+	if problem == "value out of range" {
 		problem = "out of range"
-	case i >= 0:
+	} else if i >= 0 {
 		switch flags[i].(type) {
 		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
 			problem = "not a number"
@@ -83,112 +86,25 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-// synonyms are what other tools (Hugo, rsync, wget, restic…) call some
-// of rsgen's flags, written as fold gives them, by the flag each means;
-// sourceSynonyms, the flags they take for what is SOURCE to rsgen.
-var (
-	synonyms = map[string][]string{
-		flagOut:     {"o", "output", "outdir", "outputdir", "dest", "destination"},
-		flagBaseURL: {"url", "baseuri", "siteurl"},
-		flagJobs:    {"j", "threads", "workers", "parallel", "concurrency"},
-		flagDryRun:  {"n", "simulate", "whatif"},
-		flagQuiet:   {"silent"},
-		flagAt:      {"time", "date", "timestamp"},
-	}
-	sourceSynonyms = []string{"source", "src", "input", "in", "dir", "root"}
-)
-
-// suggestFlag returns what to say of the unknown flag typed (without its
-// dashes) of cmd (nil for rsgen itself), whose flags are flags: the flag
-// meant, by the name another tool gives it (--output) or by closest; that
-// SOURCE is an argument (--source); or "".
-func suggestFlag(cmd *cli.Command, flags []cli.Flag, typed string) string {
-	names := []string{"help"}
-	for _, f := range flags {
-		names = append(names, f.Names()...)
-	}
-	for flag, other := range synonyms {
-		if slices.Contains(other, fold(typed)) && slices.Contains(names, flag) {
-			return "did you mean " + dashed(flag) + "?"
-		}
-	}
-	if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains(sourceSynonyms, fold(typed)) {
-		return "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + typed + " public;"
-	}
-	if s := closest(typed, names); s != "" {
-		return "did you mean " + dashed(s) + "?"
-	}
-	return ""
-}
-
-// fold writes a flag's name as its spellings share it: lower case,
-// without - or _ (baseURL, base_url and base-url are all baseurl).
-func fold(name string) string {
-	return strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(name))
-}
-
-// closest returns the one of names that typed most likely means, or ""
-// if none is close: the same name in another case or spelling (baseURL,
-// base_url for base-url), else one at most two edits away (a third of a
-// long name), or a name it begins. A single letter is close to nothing:
-// it is two edits from every name of two.
+// closest returns the one of names that typed most likely means, or "" if
+// none is close, by the measure urfave/cli guesses flags with
+// (Jaro-Winkler), over the names written without case, - or _ (baseURL
+// and base_url are base-url).
 func closest(typed string, names []string) string {
-	if utf8.RuneCountInString(typed) < 2 {
-		return ""
-	}
+	fold := strings.NewReplacer("-", "", "_", "")
+	best, score := "", 0.75
 	for _, n := range names {
-		if len(n) > 1 && fold(n) == fold(typed) {
-			return n
-		}
-	}
-	typed = strings.ToLower(typed)
-	best, bestD := "", max(2, utf8.RuneCountInString(typed)/3)+1
-	for _, n := range names {
-		if len(n) < 2 {
-			continue
-		}
-		d := editDistance([]rune(typed), []rune(n))
-		if len(typed) >= 3 && strings.HasPrefix(n, typed) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = n, d
+		if s := smetrics.JaroWinkler(fold.Replace(strings.ToLower(typed)), fold.Replace(n), 0.7, 4); s > score {
+			best, score = n, s
 		}
 	}
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b []rune) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// unknownCommand is the error of a first argument that names no command.
+// unknownCommand is the error of a first argument that names no command,
+// with the command urfave/cli guesses it means.
 func unknownCommand(app *cli.App, name string) error {
-	var names []string
-	for _, c := range app.Commands {
-		names = append(names, c.Names()...)
-	}
-	hint := "see 'rsgen --help' for the commands"
-	if s := closest(name, names); s != "" {
-		hint = "did you mean 'rsgen " + s + "'? " + hint
-	}
-	return usageErr(hint, "unknown command %q", name)
+	return usageErr(cli.SuggestCommand(app.Commands, name)+" see 'rsgen --help' for the commands", "unknown command %q", name)
 }
 
 // showHelp runs "rsgen help [COMMAND]": the help of rsgen, or of COMMAND.

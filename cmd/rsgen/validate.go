@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -83,20 +84,18 @@ func runValidate(c *cli.Context) error {
 		Jobs:         c.Int(flagJobs),
 	}
 	format, strict := c.String(flagFormat), c.Bool(flagStrict)
-	switch {
-	case format != "text" && format != "json":
-		return usageErr("use --format text or --format json", "--format %q is not a format", format)
-	case c.NArg() == 0:
+	if c.NArg() == 0 {
 		return usageErr("run 'rsgen validate PATH' or 'rsgen validate https://example.org/'", "nothing to validate: give a file, a directory or a URL")
-	case opts.MaxDocuments < 1:
-		return usageErr("", "--max-documents %d: give a positive number", opts.MaxDocuments)
-	case opts.Jobs < 1 || opts.Jobs > 256:
-		return usageErr("", "--jobs %d: give a number from 1 to 256", opts.Jobs)
 	}
-	if err := positiveDuration(c, flagTimeout, "30s"); err != nil {
+	err := checkFlags(
+		flagRule{format != "text" && format != "json", flagFormat, strconv.Quote(format), "is not a format: give text or json", ""},
+		flagRule{opts.MaxDocuments < 1, flagMaxDocuments, opts.MaxDocuments, "is out of range: give a positive number", ""},
+		flagRule{opts.Jobs < 1 || opts.Jobs > 256, flagJobs, opts.Jobs, "is out of range: give a number from 1 to 256", ""},
+		flagRule{opts.Timeout <= 0, flagTimeout, opts.Timeout, "is out of range: give a positive duration", "for example --timeout 30s"})
+	if err != nil {
 		return err
 	}
-	rep := &validate.Report{}
+	rep := &validate.Report{Findings: []validate.Finding{}, Documents: []string{}} // JSON's [], not null
 	for _, target := range c.Args().Slice() {
 		r, err := validate.Target(c.Context, target, opts)
 		if errors.Is(err, validate.ErrUsage) {
@@ -110,12 +109,6 @@ func runValidate(c *cli.Context) error {
 		return failure(errors.New("interrupted: the validation is incomplete"), "")
 	}
 	if format == "json" {
-		if rep.Findings == nil {
-			rep.Findings = []validate.Finding{}
-		}
-		if rep.Documents == nil {
-			rep.Documents = []string{}
-		}
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(struct {
