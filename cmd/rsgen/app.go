@@ -68,7 +68,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return parseError(nil, app.Flags, err)
 	}
 	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
-	cli.SuggestDidYouMeanTemplate = "did you mean 'rsgen %s'?"
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help", DisableDefaultText: true}
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {

@@ -14,7 +14,7 @@ import (
 // parseError turns an error of the parser of the command line (Go's flag
 // package, through urfave/cli) into a usage error in rsgen's words: the
 // flag as it is written (--jobs), what is wrong with its value, and the
-// flag urfave/cli guesses a misspelt one means. cmd is nil for the flags
+// flag a misspelt one most likely means (closest). cmd is nil for the flags
 // of rsgen itself.
 func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	help := "see 'rsgen --help'"
@@ -28,8 +28,8 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 		}
 		if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains([]string{"source", "src", "input", "in", "dir", "root"}, strings.ToLower(name)) {
 			help = "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + name + " public; " + help
-		} else if s := cli.SuggestFlag(flags, strings.ToLower(name), true); s != "" {
-			help = "did you mean " + s + "? " + help
+		} else if s := closest(name, flagNames(flags)); s != "" {
+			help = "did you mean " + dashed(s) + "? " + help
 		}
 		return usageErr(help, "unknown flag %s", dashed(name))
 	}
@@ -101,10 +101,27 @@ func closest(typed string, names []string) string {
 	return best
 }
 
+// flagNames lists every name of flags, aliases too.
+func flagNames(flags []cli.Flag) []string {
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
+	return names
+}
+
 // unknownCommand is the error of a first argument that names no command,
-// with the command urfave/cli guesses it means.
+// with the command it most likely means (closest).
 func unknownCommand(app *cli.App, name string) error {
-	return usageErr(cli.SuggestCommand(app.Commands, name)+" see 'rsgen --help' for the commands", "unknown command %q", name)
+	var names []string
+	for _, c := range app.Commands {
+		names = append(names, c.Names()...)
+	}
+	hint := "see 'rsgen --help' for the commands"
+	if s := closest(name, names); s != "" {
+		hint = "did you mean 'rsgen " + s + "'? " + hint
+	}
+	return usageErr(hint, "unknown command %q", name)
 }
 
 // showHelp runs "rsgen help [COMMAND]": the help of rsgen, or of COMMAND.
