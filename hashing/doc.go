@@ -23,21 +23,15 @@
 // [ParseAttr] stops at the first. [Set.Holds] and [Set.Differ] compare
 // tokens with a sum, on bytes.
 //
-// A [Hasher] holds
-// one reusable hash state per algorithm and a read buffer, so that each
-// file is read exactly once whatever the number of digests. A Hasher is not
-// safe for concurrent use: each worker of a [Pool] owns one.
+// A [Hasher] reads each file exactly once whatever the number of digests;
+// it is not safe for concurrent use: each worker of a [Pool] owns one.
 //
-// [Pool.Run] reads jobs from a channel with a fixed number of workers and
-// may be called from several goroutines, each call with its own channels.
-// Its reads in flight ([Pool.Reads]) are chosen apart from its hashers
-// ([Pool.Workers]): a cold disk or an object store needs more of the first.
-// A Job may name a file in a [Dir], a directory a walk holds open (package
-// tree owns them), which is then opened relative to it, never through a
-// symbolic link. On unix the workers open, stat, read, stat again and
-// close each file with raw system calls (five per small file) rather than
-// through [os.File]; elsewhere they use [os.File]. Both refuse what is not a regular file,
-// and read again a file that changed while it was read (its size or
-// times, compared before and after), reporting [ErrChanged] for one that
-// keeps changing.
+// [Pool.Run] may be called from several goroutines, each call with its own
+// channels. Its reads in flight ([Pool.Reads]) are chosen apart from its
+// hashers ([Pool.Workers]): a cold disk or an object store needs more of
+// the first. A Job may name a file in a [Dir] that a walk holds open
+// (package tree owns them), opened relative to it, never through a
+// symbolic link. The workers refuse what is not a regular file, and read
+// again a file that changed while it was read, reporting [ErrChanged] for
+// one that keeps changing.
 package hashing
