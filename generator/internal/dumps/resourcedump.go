@@ -215,7 +215,7 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(d.At), Completed: rsxml.FormatTime(p.Completed)}
 	opt := listwriter.Options{
 		Name: packages.ResourceDumpStem,
-		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, ra.Link(archive)...)},
+		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, archive.Link()...)},
 		PartMD: func(first, last *rsxml.MD) rsxml.MD {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
