@@ -2,26 +2,20 @@
 // hash attribute of <rs:md> (ResourceSync 1.1, section 7), and runs the
 // worker pool that reads and hashes the files of a build.
 //
-// The one table of hash algorithms is here: an [Algorithm] names one digest
-// by its IANA token, with its size and hash function. md5, sha-1, sha-256
-// and blake3 are publishable (a [Set], the ordered list a build publishes,
-// holds only those, as [ParseAlgorithm] and [ParseSet] read them from the
-// user); sha-224, sha-384 and sha-512 are known to [Lookup] so that what
-// rsgen reads (a previous build by another tool, a record export, a site it
-// validates) is checked for their lengths and audited, but rsgen does not
-// publish them. The validator, records, rsxml, the hash cache and zipdump
-// have no table of their own.
+// The one table of hash algorithms is here ([Algorithm]): md5, sha-1,
+// sha-256 and blake3 are publishable (a [Set], the ordered list a build
+// publishes, holds only those); sha-224, sha-384 and sha-512 are known to
+// [Lookup] so that what rsgen reads (a previous build by another tool, a
+// record export, a site it validates) is checked for their lengths and
+// audited. The validator, records, rsxml, the hash cache and zipdump have
+// no table of their own.
 //
 // A sum is the digests of a Set concatenated in set order, as a [Hasher]
 // returns them. A digest has one form from the hash to the XML writer, a
-// [Token]: an algorithm's name and the digest's bytes, whether rsgen
-// computed it ([Set.Tokens]) or read it, of any algorithm. The hash
-// attribute is written in one place, [FormatTokens] ("md5:hex sha-256:hex",
-// lower-case hex, in set order), and parsed in one place, [ScanAttr],
-// which returns its tokens in the order given, keeps tokens of algorithms
-// outside the table and reports every problem (the validator's mode);
-// [ParseAttr] stops at the first. [Set.Holds] and [Set.Differ] compare
-// tokens with a sum, on bytes.
+// [Token], whether rsgen computed it ([Set.Tokens]) or read it. The hash
+// attribute is written in one place, [FormatTokens], and parsed in one
+// place, [ScanAttr] ([ParseAttr] stops at the first problem); [Set.Holds]
+// and [Set.Differ] compare tokens with a sum, on bytes.
 //
 // A [Hasher] reads each file exactly once whatever the number of digests;
 // it is not safe for concurrent use: each worker of a [Pool] owns one.
