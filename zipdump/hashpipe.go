@@ -8,12 +8,15 @@ import (
 )
 
 // hashPipe computes the digests of what is written to it in a goroutine
-// of its own, so that hashing a package overlaps with writing it: a Write
-// returns once the hasher has taken its bytes, while it hashes the last
-// ones.
+// of its own, a few buffers behind the writer, so that hashing a package
+// takes no time from writing it.
 type hashPipe struct {
-	*io.PipeWriter
-	sum chan digest
+	full chan []byte // written, to be hashed
+	free chan []byte // hashed, to be reused
+	sum  chan digest
+	cur  []byte // the buffer being read by the hasher
+	rest []byte // what is left of it to read
+	err  error  // set by abort: the reader stops with it
 }
 
 type digest struct {
@@ -21,25 +24,66 @@ type digest struct {
 	err error
 }
 
+const (
+	hashPipeBufs = 4
+	hashPipeSize = 256 << 10
+)
+
 func newHashPipe(set hashing.Set) *hashPipe {
-	r, w := io.Pipe()
-	h := &hashPipe{PipeWriter: w, sum: make(chan digest, 1)}
+	h := &hashPipe{full: make(chan []byte, hashPipeBufs), free: make(chan []byte, hashPipeBufs), sum: make(chan digest, 1)}
+	for range hashPipeBufs {
+		h.free <- make([]byte, 0, hashPipeSize)
+	}
 	go func() {
-		_, sum, err := hashing.NewHasher(set).Sum(nil, r)
+		_, sum, err := hashing.NewHasher(set).Sum(nil, h)
 		h.sum <- digest{sum, err}
 	}()
 	return h
 }
 
+// Write queues a copy of p for hashing. It blocks only when the hasher is
+// hashPipeBufs buffers behind.
+func (h *hashPipe) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		b := <-h.free
+		m := min(len(p), hashPipeSize)
+		h.full <- append(b[:0], p[:m]...)
+		p = p[m:]
+	}
+	return n, nil
+}
+
+func (h *hashPipe) Read(p []byte) (int, error) {
+	if h.cur == nil {
+		b, ok := <-h.full
+		if !ok {
+			if h.err != nil {
+				return 0, h.err
+			}
+			return 0, io.EOF
+		}
+		h.cur, h.rest = b, b
+	}
+	n := copy(p, h.rest)
+	h.rest = h.rest[n:]
+	if len(h.rest) == 0 {
+		h.free <- h.cur[:0]
+		h.cur = nil
+	}
+	return n, nil
+}
+
 // Sum ends the input and returns the digests of everything written.
 func (h *hashPipe) Sum() ([]byte, error) {
-	h.Close()
+	close(h.full)
 	d := <-h.sum
 	return d.sum, d.err
 }
 
 // abort stops the hasher, whose result is not wanted.
 func (h *hashPipe) abort() {
-	h.CloseWithError(errors.New("zipdump: package given up"))
+	h.err = errors.New("zipdump: package given up")
+	close(h.full)
 	<-h.sum
 }
