@@ -36,6 +36,7 @@ func (c Compression) String() string {
 	return fmt.Sprintf("Compression(%d)", int(c))
 }
 
+// ParseCompression reads "auto", "store" or "deflate".
 func ParseCompression(s string) (Compression, error) {
 	for i, n := range compressionNames {
 		if s == n {
@@ -137,6 +138,7 @@ type Options struct {
 	Remove func(name string) error
 }
 
+// A Package is one package Run wrote.
 type Package struct {
 	Name         string // Stem-00001.zip
 	ManifestName string // Stem-00001.manifest.xml: a copy of its manifest.xml, byte for byte
@@ -154,6 +156,7 @@ type Skipped struct {
 	Err   error
 }
 
+// A Result says what Run wrote.
 type Result struct {
 	Packages []Package
 	Skipped  []Skipped // in the order of the items
