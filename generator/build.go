@@ -406,7 +406,7 @@ func (b *build) writeResourceList(ctx context.Context, resources *spill.Resource
 		return err
 	}
 	opt := b.docs.ResourceListOptions(b.at, completed)
-	opt.Doc.Links = append(opt.Doc.Links, la.Link(archive)...)
+	opt.Doc.Links = append(opt.Doc.Links, archive.Link()...)
 	err = b.docs.WriteResourceList(opt, resources.Len(), it.Fill)
 	if err = errors.Join(err, it.Err()); err != nil || archive == nil {
 		return err

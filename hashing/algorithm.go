@@ -7,19 +7,17 @@ import (
 	"crypto/sha512"
 	"fmt"
 	"hash"
+	"slices"
 	"strings"
 
 	"github.com/zeebo/blake3"
 )
 
 // Algorithm is a digest algorithm whose token may appear in a hash
-// attribute. The first four are those rsgen publishes ([Algorithm.Publishable]);
-// the others are recognised in what it reads (a previous build by another
-// tool, a record export, a site to validate) and computed only to check them.
+// attribute: first those rsgen publishes ([Algorithm.Publishable]), then
+// those it only recognises and checks in what it reads.
 type Algorithm uint8
 
-// The algorithms: first those rsgen publishes, in the order their tokens
-// are documented, then those it only checks.
 const (
 	MD5 Algorithm = iota
 	SHA1
@@ -31,12 +29,10 @@ const (
 	numAlgorithms
 )
 
-// numPublishable is how many of the algorithms, the first ones, rsgen publishes.
 const numPublishable = BLAKE3 + 1
 
-// algorithms is the one table of hash algorithms: the IANA "Hash Function
-// Textual Names" token (and BLAKE3's), the digest size in bytes, and the
-// hash function.
+// algorithms is the one table of hash algorithms, by IANA "Hash Function
+// Textual Names" token (and BLAKE3's).
 var algorithms = [numAlgorithms]struct {
 	token string
 	size  int
@@ -59,14 +55,12 @@ func (a Algorithm) String() string {
 	return fmt.Sprintf("Algorithm(%d)", uint8(a))
 }
 
-// Size is the length of the algorithm's digest in bytes.
 func (a Algorithm) Size() int { return algorithms[a].size }
 
 // Publishable reports whether rsgen publishes digests by a (whether a
 // [Set] may hold it).
 func (a Algorithm) Publishable() bool { return a < numPublishable }
 
-// New returns a new hash state for a.
 func (a Algorithm) New() hash.Hash { return algorithms[a].new() }
 
 // Lookup returns the algorithm whose token, in lower case, is token: the
@@ -95,7 +89,6 @@ func AllPublishable() Set {
 // Known lists the tokens of every algorithm, publishable or not, for messages.
 func Known() string { return tokens(numAlgorithms) }
 
-// tokens joins the tokens of the first n algorithms.
 func tokens(n Algorithm) string {
 	names := make([]string, n)
 	for a := range n {
@@ -165,17 +158,9 @@ func (s Set) String() string {
 	return strings.Join(names, ",")
 }
 
-// Has reports whether a is in the set.
-func (s Set) Has(a Algorithm) bool {
-	for _, b := range s {
-		if a == b {
-			return true
-		}
-	}
-	return false
-}
+func (s Set) Has(a Algorithm) bool { return slices.Contains(s, a) }
 
-// SumSize is the length of a sum of s: the digests of its algorithms, concatenated in order.
+// SumSize is the length of a sum of s.
 func (s Set) SumSize() int {
 	n := 0
 	for _, a := range s {

@@ -2,42 +2,30 @@
 // hash attribute of <rs:md> (ResourceSync 1.1, section 7), and runs the
 // worker pool that reads and hashes the files of a build.
 //
-// The one table of hash algorithms is here: an [Algorithm] names one digest
-// by its IANA token, with its size and hash function. md5, sha-1, sha-256
-// and blake3 are publishable (a [Set], the ordered list a build publishes,
-// holds only those, as [ParseAlgorithm] and [ParseSet] read them from the
-// user); sha-224, sha-384 and sha-512 are known to [Lookup] so that what
-// rsgen reads (a previous build by another tool, a record export, a site it
-// validates) is checked for their lengths and audited, but rsgen does not
-// publish them. The validator, records, rsxml, the hash cache and zipdump
-// have no table of their own.
+// The one table of hash algorithms is here ([Algorithm]): md5, sha-1,
+// sha-256 and blake3 are publishable (a [Set], the ordered list a build
+// publishes, holds only those); sha-224, sha-384 and sha-512 are known to
+// [Lookup] so that what rsgen reads (a previous build by another tool, a
+// record export, a site it validates) is checked for their lengths and
+// audited. The validator, records, rsxml, the hash cache and zipdump have
+// no table of their own.
 //
 // A sum is the digests of a Set concatenated in set order, as a [Hasher]
 // returns them. A digest has one form from the hash to the XML writer, a
-// [Token]: an algorithm's name and the digest's bytes, whether rsgen
-// computed it ([Set.Tokens]) or read it, of any algorithm. The hash
-// attribute is written in one place, [FormatTokens] ("md5:hex sha-256:hex",
-// lower-case hex, in set order), and parsed in one place, [ScanAttr],
-// which returns its tokens in the order given, keeps tokens of algorithms
-// outside the table and reports every problem (the validator's mode);
-// [ParseAttr] stops at the first. [Set.Holds] and [Set.Differ] compare
-// tokens with a sum, on bytes.
+// [Token], whether rsgen computed it ([Set.Tokens]) or read it. The hash
+// attribute is written in one place, [FormatTokens], and parsed in one
+// place, [ScanAttr] ([ParseAttr] stops at the first problem); [Set.Holds]
+// and [Set.Differ] compare tokens with a sum, on bytes.
 //
-// A [Hasher] holds
-// one reusable hash state per algorithm and a read buffer, so that each
-// file is read exactly once whatever the number of digests. A Hasher is not
-// safe for concurrent use: each worker of a [Pool] owns one.
+// A [Hasher] reads each file exactly once whatever the number of digests;
+// it is not safe for concurrent use: each worker of a [Pool] owns one.
 //
-// [Pool.Run] reads jobs from a channel with a fixed number of workers and
-// may be called from several goroutines, each call with its own channels.
-// Its reads in flight ([Pool.Reads]) are chosen apart from its hashers
-// ([Pool.Workers]): a cold disk or an object store needs more of the first.
-// A Job may name a file in a [Dir], a directory a walk holds open (package
-// tree owns them), which is then opened relative to it, never through a
-// symbolic link. On unix the workers open, stat, read, stat again and
-// close each file with raw system calls (five per small file) rather than
-// through [os.File]; elsewhere they use [os.File]. Both refuse what is not a regular file,
-// and read again a file that changed while it was read (its size or
-// times, compared before and after), reporting [ErrChanged] for one that
-// keeps changing.
+// [Pool.Run] may be called from several goroutines, each call with its own
+// channels. Its reads in flight ([Pool.Reads]) are chosen apart from its
+// hashers ([Pool.Workers]): a cold disk or an object store needs more of
+// the first. A Job may name a file in a [Dir] that a walk holds open
+// (package tree owns them), opened relative to it, never through a
+// symbolic link. The workers refuse what is not a regular file, and read
+// again a file that changed while it was read, reporting [ErrChanged] for
+// one that keeps changing.
 package hashing

@@ -33,8 +33,6 @@ func (fi FileInfo) same(after FileInfo) bool {
 		fi.Dev == after.Dev && fi.Ino == after.Ino
 }
 
-// readAttempts is how many times a file that keeps changing while it is
-// read is read before it is reported with ErrChanged.
 const readAttempts = 3
 
 // sumStable reads r, an open regular file whose FileInfo was info when it

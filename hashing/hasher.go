@@ -25,7 +25,6 @@ var ErrChanged = errors.New("file changed while it was read")
 // A Hasher computes the digests of a Set over one stream at a time, with
 // reused hash states and a reused buffer. It is not safe for concurrent use.
 type Hasher struct {
-	set    Set
 	hashes []hash.Hash
 	buf    []byte
 	head   []byte
@@ -43,7 +42,6 @@ type Hasher struct {
 // waited for the disk: from the page cache it takes tens of microseconds.
 const waitedRead = time.Millisecond
 
-// timedRead reads r into p, and tells h.waited if it waited for the disk.
 func (h *Hasher) timedRead(r io.Reader, p []byte) (int, error) {
 	if h.waited == nil {
 		return r.Read(p)
@@ -61,23 +59,18 @@ func (h *Hasher) timedRead(r io.Reader, p []byte) (int, error) {
 // workers' buffers were 2 MB of garbage a set.
 var bufs = sync.Pool{New: func() any { return new([bufSize]byte) }}
 
-// NewHasher returns a Hasher for the algorithms of set.
 func NewHasher(set Set) *Hasher {
-	h := &Hasher{set: set, buf: bufs.Get().(*[bufSize]byte)[:], head: make([]byte, 0, SniffLen)}
+	h := &Hasher{buf: bufs.Get().(*[bufSize]byte)[:], head: make([]byte, 0, SniffLen)}
 	for _, a := range set {
 		h.hashes = append(h.hashes, a.New())
 	}
 	return h
 }
 
-// release gives h's buffer to the next Hasher; h is not used again.
 func (h *Hasher) release() {
 	bufs.Put((*[bufSize]byte)(h.buf))
 	h.buf = nil
 }
-
-// Set returns the algorithms the Hasher computes.
-func (h *Hasher) Set() Set { return h.set }
 
 // Sum reads r to its end, once, through every hash, and returns the number
 // of bytes read and the digests appended to dst in the order of the Set.
@@ -105,8 +98,6 @@ func (h *Hasher) SumFile(dst []byte, r io.Reader, size int64) ([]byte, error) {
 	return sum, nil
 }
 
-// sum reads r through every hash until EOF or, if size >= 0, until a short
-// read ends at size bytes.
 func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, err error) {
 	for _, hh := range h.hashes {
 		hh.Reset()
@@ -146,7 +137,7 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 	return n, dst, nil
 }
 
-// write hashes chunk, the bytes of one read, and keeps the first ones.
+// write hashes chunk and keeps its first bytes.
 func (h *Hasher) write(chunk []byte) {
 	if h.hashing != nil {
 		h.hashing <- struct{}{}
@@ -156,7 +147,7 @@ func (h *Hasher) write(chunk []byte) {
 		h.head = append(h.head, chunk[:min(len(chunk), SniffLen-len(h.head))]...)
 	}
 	for _, hh := range h.hashes {
-		hh.Write(chunk) // hash.Hash.Write never returns an error
+		hh.Write(chunk)
 	}
 }
 

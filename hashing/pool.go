@@ -178,7 +178,6 @@ func (p *Pool) hashFile(h *Hasher, job Job) Result {
 	return res
 }
 
-// openSum hashes the stream open returns, to its end.
 func openSum(h *Hasher, dst []byte, open func() (io.ReadCloser, error)) (FileInfo, []byte, error) {
 	rc, err := open()
 	if err != nil {
@@ -191,7 +190,8 @@ func openSum(h *Hasher, dst []byte, open func() (io.ReadCloser, error)) (FileInf
 	return FileInfo{Size: n}, sum, err
 }
 
-// raised raises GOMAXPROCS for a Pool whose reads wait for the disk.
+// raised raises GOMAXPROCS for a Pool whose reads wait for the disk
+// (Pool.ReadsBlock).
 type raised struct {
 	waits atomic.Int64
 	undo  func() // set once raised
@@ -205,8 +205,6 @@ func (r *raised) after(reads int) {
 	}
 }
 
-// restore puts GOMAXPROCS back if it was raised, once the workers that
-// may have raised it are done.
 func (r *raised) restore() {
 	if r.undo != nil {
 		r.undo()

@@ -18,7 +18,6 @@ import (
 // Compression says how bitstreams are stored in a package.
 type Compression int
 
-// The compression policies of --dump-compression.
 const (
 	// Auto stores media that are already compressed (by their type, see
 	// mediatype.IsCompressed) and content that Deflate cannot shrink by 2%
@@ -55,7 +54,7 @@ func ParseCompression(s string) (Compression, error) {
 // faster than zip -r on two cores.
 const defaultLevel = 6
 
-// DefaultMaxBytes is the size a package is closed before (--dump-max-bytes).
+// DefaultMaxBytes is the size a package is closed before.
 const DefaultMaxBytes = 1 << 30
 
 // ErrChanged reports a file whose bytes are no longer those whose length
@@ -163,7 +162,7 @@ type Result struct {
 	Skipped  []Skipped // in the order of the items
 }
 
-// Why returns why each item left out was, by its index among the items.
+// Why returns why each item was left out, by its index.
 func (r *Result) Why() map[int]error {
 	why := make(map[int]error, len(r.Skipped))
 	for _, s := range r.Skipped {
@@ -438,14 +437,12 @@ func (p *packer) queue(ctx context.Context, work, ordered chan<- *job, i int, it
 	return nil
 }
 
-// chain makes j read after every job queued before it.
 func (p *packer) chain(j *job) {
 	j.after = p.lastRead
 	j.readDone = make(chan struct{})
 	p.lastRead = j.readDone
 }
 
-// abandon closes what is open after a failure.
 func (p *packer) abandon() {
 	if p.cur != nil {
 		p.cur.zw.discard()
@@ -457,8 +454,7 @@ func (p *packer) abandon() {
 	}
 }
 
-// UnmarshalText reads c as ParseCompression does; "" is Auto, as if none
-// were given.
+// UnmarshalText reads c as ParseCompression does; "" is Auto.
 func (c *Compression) UnmarshalText(b []byte) (err error) {
 	if len(b) == 0 {
 		*c = Auto

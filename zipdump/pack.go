@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/listwriter"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
@@ -61,7 +62,6 @@ func (p *packer) now() time.Time {
 	return p.opt.Now().UTC().Truncate(time.Second)
 }
 
-// release returns the window token of j and its buffers.
 func (p *packer) release(j *job) {
 	p.putBuf(j.raw)
 	p.putBuf(j.comp)
@@ -71,7 +71,7 @@ func (p *packer) release(j *job) {
 
 // write takes the jobs in item order and writes them into packages.
 func (p *packer) write(ctx context.Context, ordered <-chan *job) error {
-	p.tools = newTools(p.opt)
+	p.tools = &tools{h: hashing.NewHasher(p.opt.Hashes)}
 	next := func() (*job, error) {
 		select {
 		case j, ok := <-ordered:
@@ -161,7 +161,7 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		err := p.cur.zw.writeEntry(name, first.method, first.crc, it.Size, data)
 		p.release(first)
 		if err != nil {
-			return p.writeErr(err)
+			return writing(p.cur.Name, err)
 		}
 	} else {
 		ok, err := p.stream(first, next, it, name, bound)
@@ -178,8 +178,7 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	return nil
 }
 
-// writeEntryOnly writes the manifest entry of item i, which has no
-// bitstream.
+// writeEntryOnly writes the manifest entry of item i, without bitstream.
 func (p *packer) writeEntryOnly(i int, it *Item) error {
 	e := it.Entry
 	p.line = rsxml.AppendEntry(p.line[:0], false, &e)
@@ -205,8 +204,7 @@ func storedBound(first *job) int64 {
 	return deflateBound(first.it.Size)
 }
 
-// drain releases the jobs of the item whose first job is first, and
-// closes its reader.
+// drain releases the jobs of the item of first, and closes its reader.
 func (p *packer) drain(first *job, next func() (*job, error)) error {
 	if first.src != nil {
 		defer first.src.close()
@@ -230,8 +228,6 @@ func nextChunk(next func() (*job, error)) (*job, error) {
 	}
 	return j, err
 }
-
-func (p *packer) writeErr(err error) error { return writing(p.cur.Name, err) }
 
 // writing wraps an error of writing the output file name. The path of the
 // file, which an *fs.PathError repeats, is dropped: callers know where
@@ -296,8 +292,6 @@ func (p *packer) startPackage() error {
 	return nil
 }
 
-// partName names the file that holds the entries of the manifest name
-// while its package is written.
 func partName(manifest string) string { return manifest + ".part" }
 
 // keepLines adds the n entries that p.line holds to the manifest of the
@@ -313,7 +307,6 @@ func (p *packer) keepLines(n int) error {
 	return nil
 }
 
-// dropPart closes and removes the file of the entries of c's manifest.
 func (p *packer) dropPart(c *pkg) error {
 	c.part.Close()
 	if err := p.opt.Remove(partName(c.ManifestName)); err != nil {
@@ -377,7 +370,7 @@ func (p *packer) finishPackage() error {
 		return fmt.Errorf("zipdump: manifest of %s is %d bytes, past the limit of %d", c.Name, size, p.opt.MaxManifestLen)
 	}
 	if err := p.packManifest(c, io.NewSectionReader(mf, 0, size)); err != nil {
-		return p.writeErr(err)
+		return writing(p.cur.Name, err)
 	}
 	c.manifest = nil
 	if err := mf.Close(); err != nil {
@@ -385,7 +378,7 @@ func (p *packer) finishPackage() error {
 	}
 	sum, err := c.zw.Close()
 	if err != nil {
-		return p.writeErr(err)
+		return writing(p.cur.Name, err)
 	}
 	p.cur = nil
 	if err := c.f.Close(); err != nil {
@@ -444,7 +437,6 @@ func (s *chunkStream) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// advance moves to the next chunk, checks it and writes it.
 func (s *chunkStream) advance() error {
 	if s.j == nil {
 		s.j, s.first = s.first, nil
@@ -479,7 +471,7 @@ func (s *chunkStream) advance() error {
 		stored = *j.comp
 	}
 	if _, err := s.p.cur.zw.Write(stored); err != nil {
-		s.fatal = s.p.writeErr(err)
+		s.fatal = writing(s.p.cur.Name, err)
 		return s.fatal
 	}
 	s.rest = data
@@ -493,7 +485,7 @@ func (p *packer) stream(first *job, next func() (*job, error), it *Item, name st
 	zw := p.cur.zw
 	if err := zw.begin(name, first.method, it.Size, bound); err != nil {
 		p.release(first)
-		return false, p.writeErr(err)
+		return false, writing(p.cur.Name, err)
 	}
 	s := &chunkStream{p: p, next: next, first: first}
 	n, sum, _ := p.tools.h.Sum(nil, s)
@@ -515,13 +507,13 @@ func (p *packer) stream(first *job, next func() (*job, error), it *Item, name st
 	}
 	if bad != nil {
 		if err := zw.abort(); err != nil {
-			return false, p.writeErr(err)
+			return false, writing(p.cur.Name, err)
 		}
 		p.skip(first.item, bad)
 		return false, nil
 	}
 	if err := zw.finish(s.crc); err != nil {
-		return false, p.writeErr(err)
+		return false, writing(p.cur.Name, err)
 	}
 	return true, nil
 }

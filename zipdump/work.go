@@ -28,8 +28,6 @@ const bufSize = chunkSize + dictSize
 // fraction of the memory that buffers of bufSize would take.
 const smallBufSize = 64 << 10
 
-// getBuf returns an empty buffer for n bytes: of smallBufSize if n fits,
-// else of bufSize.
 func (p *packer) getBuf(n int) *[]byte {
 	list, size := p.bufs, bufSize
 	if n <= smallBufSize {
@@ -77,10 +75,6 @@ type tools struct {
 	cw countWriter
 }
 
-func newTools(opt *Options) *tools {
-	return &tools{h: hashing.NewHasher(opt.Hashes)}
-}
-
 // getFlate returns a flate.Writer at level (Options.Level, or BestSpeed
 // for a probe) from the free list of the Run, or a new one; putFlate gives
 // it back. One is taken for each compression and given back after it, so
@@ -99,7 +93,6 @@ func (p *packer) flateList(level int) chan *flate.Writer {
 	return p.flates
 }
 
-// bufWriter appends to a pooled buffer.
 type bufWriter struct{ b *[]byte }
 
 func (w bufWriter) Write(p []byte) (int, error) { *w.b = append(*w.b, p...); return len(p), nil }
@@ -109,7 +102,7 @@ type countWriter struct{ n int64 }
 func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
 
 func (p *packer) work(ctx context.Context, work <-chan *job) error {
-	t := newTools(p.opt)
+	t := &tools{h: hashing.NewHasher(p.opt.Hashes)}
 	for {
 		var j *job
 		select {
@@ -129,7 +122,8 @@ func (p *packer) work(ctx context.Context, work <-chan *job) error {
 	}
 }
 
-// waitTurn waits until the job before j in its chain of reads has read.
+// waitTurn waits until the job before j in its chain of reads has read;
+// endTurn lets the job after j read, and may be called more than once.
 func waitTurn(ctx context.Context, j *job) bool {
 	if j.after == nil {
 		return true
@@ -143,19 +137,11 @@ func waitTurn(ctx context.Context, j *job) bool {
 	}
 }
 
-// endTurn lets the job after j in its chain of reads read. It may be
-// called more than once.
 func endTurn(j *job) {
 	if j.readDone != nil {
 		close(j.readDone)
 		j.readDone = nil
 	}
-}
-
-// statter is a reader that can say what it reads: an *os.File, a member
-// of a zip.Reader.
-type statter interface {
-	Stat() (fs.FileInfo, error)
 }
 
 // open opens the bytes of it and checks, if the reader can say, that they
@@ -171,7 +157,7 @@ func (p *packer) open(it *Item) (io.ReadCloser, error) {
 		}
 		return nil, fmt.Errorf("opening: %w", err)
 	}
-	s, ok := f.(statter)
+	s, ok := f.(interface{ Stat() (fs.FileInfo, error) }) // an *os.File, a member of a zip.Reader
 	if !ok {
 		return f, nil
 	}
@@ -225,7 +211,7 @@ func (p *packer) decide(t *tools, head []byte) uint16 {
 
 func saves(comp, raw int64) bool { return comp*50 <= raw*49 }
 
-// doWhole reads, checks and compresses an item small enough for one job.
+// doWhole reads, checks and compresses an item of one job.
 func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 	defer endTurn(j)
 	if !waitTurn(ctx, j) {
@@ -388,7 +374,6 @@ func (p *packer) doChunk(ctx context.Context, t *tools, j *job) {
 	}
 }
 
-// readAt reads the chunk of j, and its dictionary, at their offset.
 func (p *packer) readAt(j *job) {
 	dict := int64(0)
 	if j.method == methodDeflate {
@@ -458,7 +443,6 @@ func (p *packer) readNext(j *job) {
 	}
 }
 
-// changed describes a read that ended early.
 func changed(err error) error {
 	if err == nil || err == io.EOF {
 		return fmt.Errorf("%w: it shrank", ErrChanged)

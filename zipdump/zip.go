@@ -192,29 +192,12 @@ func (z *zipWriter) writeLocal(e *dirEntry) (int, error) {
 	if len(e.name) > max16 {
 		return 0, fmt.Errorf("name of %d bytes is longer than ZIP allows (65,535)", len(e.name))
 	}
-	var b []byte
-	b = binary.LittleEndian.AppendUint32(b, localSig)
-	version := uint16(version20)
+	b := binary.LittleEndian.AppendUint32(nil, localSig)
 	if e.zip64 {
-		version = version45
-	}
-	b = binary.LittleEndian.AppendUint16(b, version)
-	b = binary.LittleEndian.AppendUint16(b, nameFlags(e.name))
-	b = binary.LittleEndian.AppendUint16(b, e.method)
-	b = binary.LittleEndian.AppendUint16(b, z.time)
-	b = binary.LittleEndian.AppendUint16(b, z.date)
-	b = binary.LittleEndian.AppendUint32(b, e.crc)
-	extra := utLen
-	if e.zip64 {
-		b = binary.LittleEndian.AppendUint32(b, max32)
-		b = binary.LittleEndian.AppendUint32(b, max32)
-		extra += 4 + 16
+		b = z.appendHeader(b, e, version45, max32, max32, utLen+4+16)
 	} else {
-		b = binary.LittleEndian.AppendUint32(b, uint32(e.csize))
-		b = binary.LittleEndian.AppendUint32(b, uint32(e.usize))
+		b = z.appendHeader(b, e, version20, uint32(e.csize), uint32(e.usize), utLen)
 	}
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(e.name)))
-	b = binary.LittleEndian.AppendUint16(b, uint16(extra))
 	b = append(b, e.name...)
 	if e.zip64 {
 		// A local ZIP64 extra field holds both sizes and nothing else
@@ -226,6 +209,22 @@ func (z *zipWriter) writeLocal(e *dirEntry) (int, error) {
 	}
 	b = append(b, z.ut[:]...)
 	return len(b), z.write(b)
+}
+
+// appendHeader appends the fields that the local and the central header
+// of e share (APPNOTE.TXT 4.3.7, 4.3.12), from the version needed to the
+// length of the extra fields.
+func (z *zipWriter) appendHeader(b []byte, e *dirEntry, version uint16, csize, usize uint32, extra int) []byte {
+	b = binary.LittleEndian.AppendUint16(b, version)
+	b = binary.LittleEndian.AppendUint16(b, nameFlags(e.name))
+	b = binary.LittleEndian.AppendUint16(b, e.method)
+	b = binary.LittleEndian.AppendUint16(b, z.time)
+	b = binary.LittleEndian.AppendUint16(b, z.date)
+	b = binary.LittleEndian.AppendUint32(b, e.crc)
+	b = binary.LittleEndian.AppendUint32(b, csize)
+	b = binary.LittleEndian.AppendUint32(b, usize)
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(e.name)))
+	return binary.LittleEndian.AppendUint16(b, uint16(extra))
 }
 
 // nameFlags sets the UTF-8 flag (APPNOTE.TXT 4.4.4 bit 11) for a name that
@@ -360,7 +359,7 @@ func (z *zipWriter) close() ([]byte, error) {
 	start := z.off
 	var b []byte
 	for i := range z.dir {
-		b = appendCentral(b[:0], &z.dir[i], z)
+		b = z.appendCentral(b[:0], &z.dir[i])
 		if err := z.write(b); err != nil {
 			return nil, err
 		}
@@ -411,7 +410,7 @@ func (z *zipWriter) close() ([]byte, error) {
 // extra field holds, in this order, only the fields whose classic slot is
 // full (APPNOTE.TXT 4.5.3): both sizes if the local header used ZIP64,
 // the offset if it passes 32 bits.
-func appendCentral(b []byte, e *dirEntry, z *zipWriter) []byte {
+func (z *zipWriter) appendCentral(b []byte, e *dirEntry) []byte {
 	version := uint16(version20)
 	if e.zip64 || e.offset >= max32 {
 		version = version45
@@ -433,16 +432,7 @@ func appendCentral(b []byte, e *dirEntry, z *zipWriter) []byte {
 	}
 	b = binary.LittleEndian.AppendUint32(b, centralSig)
 	b = binary.LittleEndian.AppendUint16(b, unixHost|version)
-	b = binary.LittleEndian.AppendUint16(b, version)
-	b = binary.LittleEndian.AppendUint16(b, nameFlags(e.name))
-	b = binary.LittleEndian.AppendUint16(b, e.method)
-	b = binary.LittleEndian.AppendUint16(b, z.time)
-	b = binary.LittleEndian.AppendUint16(b, z.date)
-	b = binary.LittleEndian.AppendUint32(b, e.crc)
-	b = binary.LittleEndian.AppendUint32(b, csize)
-	b = binary.LittleEndian.AppendUint32(b, usize)
-	b = binary.LittleEndian.AppendUint16(b, uint16(len(e.name)))
-	b = binary.LittleEndian.AppendUint16(b, uint16(extra))
+	b = z.appendHeader(b, e, version, csize, usize, extra)
 	b = binary.LittleEndian.AppendUint16(b, 0) // comment length
 	b = binary.LittleEndian.AppendUint16(b, 0) // disk
 	b = binary.LittleEndian.AppendUint16(b, 0) // internal attributes

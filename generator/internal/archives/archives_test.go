@@ -49,7 +49,7 @@ func TestResourceListArchiveFirst(t *testing.T) {
 	if err != nil || a == nil || !a.Fresh {
 		t.Fatalf("plan %+v, %v; want this build's list archived", a, err)
 	}
-	if l := la.Link(a); len(l) != 1 || l[0].Rel != "archives" || l[0].Href != "https://example.org/resourcesync/"+ResourceListArchiveName {
+	if l := a.Link(); len(l) != 1 || l[0].Rel != "archives" || l[0].Href != "https://example.org/resourcesync/"+ResourceListArchiveName {
 		t.Errorf("link %v", l)
 	}
 	locs := []string{"https://example.org/a.txt", "https://example.org/b.txt"}
@@ -77,7 +77,7 @@ func TestResourceListArchiveNone(t *testing.T) {
 		{Docs: docstest.Writer(t), Prev: prev, At: snapshot, Notice: said.add},
 		{Docs: docstest.Writer(t), Every: time.Hour, At: snapshot, Notice: said.add},
 	} {
-		if a, err := la.Plan(); a != nil || err != nil || la.Link(a) != nil {
+		if a, err := la.Plan(); a != nil || err != nil || a.Link() != nil {
 			t.Errorf("plan %+v, %v; want none", a, err)
 		}
 	}

@@ -39,18 +39,12 @@ type ResourceDumps struct {
 }
 
 // Plan returns the Resource Dump Archive this build publishes, or nil for
-// none (docs.PlanSnapshots).
-func (ra *ResourceDumps) Plan() (*docs.SnapshotPlan, error) {
-	var prev *previous.Archive
-	if ra.Prev != nil {
-		prev = ra.Prev.ResourceDumpArchive
-	}
-	return docs.PlanSnapshots(ra.Docs, prev, ra.Prev != nil, ra.Every, ra.Keep, ra.At, "Resource Dump", packages.ResourceDumpStem, ra.Notice)
-}
-
-// Link is the link of resourcedump.xml to the archive a, if any.
-func (ra *ResourceDumps) Link(a *docs.SnapshotPlan) []rsxml.Link {
-	return archivesLink(ra.Docs, a != nil, ResourceDumpArchiveName)
+// none.
+func (ra *ResourceDumps) Plan() (*changelists.Archive, error) {
+	return planSnapshots(changelists.Archive{Docs: ra.Docs, Name: ResourceDumpArchiveName, What: "Resource Dump", Capability: rsxml.CapResourceDumpArchive,
+		Stem: packages.ResourceDumpStem + "-", Notice: ra.Notice, Listed: func(l *previous.ArchivedList) rsxml.MD {
+			return rsxml.MD{At: rsxml.FormatTime(l.At), Completed: formatTimeOrEmpty(l.Completed)}
+		}}, ra.Prev, func(p *previous.Site) *previous.Archive { return p.ResourceDumpArchive }, ra.Every, ra.Keep, ra.At)
 }
 
 // Write publishes the Resource Dump Archive a: this build's Resource Dump
@@ -58,16 +52,11 @@ func (ra *ResourceDumps) Link(a *docs.SnapshotPlan) []rsxml.Link {
 // dumps again, byte for byte, each checked, with their packages, and the
 // archive listing them all, oldest first. Past the limits of one document
 // its oldest dumps are left out, with a notice.
-func (ra *ResourceDumps) Write(ctx context.Context, a *docs.SnapshotPlan, pkgs []packages.Package, completed time.Time) error {
+func (ra *ResourceDumps) Write(ctx context.Context, a *changelists.Archive, pkgs []packages.Package, completed time.Time) error {
 	if a == nil {
 		return nil
 	}
-	archive := &changelists.Archive{Docs: ra.Docs, Name: ResourceDumpArchiveName, What: "Resource Dump", Capability: rsxml.CapResourceDumpArchive,
-		Stem: packages.ResourceDumpStem + "-", Notice: ra.Notice, Carried: a.Carried, Fresh: a.Fresh,
-		Listed: func(l *previous.ArchivedList) rsxml.MD {
-			return rsxml.MD{At: rsxml.FormatTime(l.At), Completed: formatTimeOrEmpty(l.Completed)}
-		}}
-	_, err := archive.Write(ra.At, func(stem string) ([]rsxml.Entry, error) {
+	_, err := a.Write(ra.At, func(stem string) ([]rsxml.Entry, error) {
 		e, err := ra.archiveThis(stem, pkgs, completed)
 		return []rsxml.Entry{e}, err
 	}, func(c docs.Archived) error { return ra.copyDump(ctx, c) })

@@ -32,27 +32,27 @@ type ResourceLists struct {
 }
 
 // Plan returns the Resource List Archive this build publishes, or nil for
-// none (docs.PlanSnapshots).
-func (la *ResourceLists) Plan() (*docs.SnapshotPlan, error) {
-	var prev *previous.Archive
-	if la.Prev != nil {
-		prev = la.Prev.ResourceListArchive
-	}
-	return docs.PlanSnapshots(la.Docs, prev, la.Prev != nil, la.Every, la.Keep, la.At, "Resource List", "resourcelist", la.Notice)
+// none.
+func (la *ResourceLists) Plan() (*changelists.Archive, error) {
+	return planSnapshots(changelists.Archive{Docs: la.Docs, Name: ResourceListArchiveName, What: "Resource List", Capability: rsxml.CapResourceListArchive,
+		Stem: "resourcelist-", Notice: la.Notice, Listed: func(l *previous.ArchivedList) rsxml.MD { return rsxml.MD{At: rsxml.FormatTime(l.At)} }},
+		la.Prev, func(p *previous.Site) *previous.Archive { return p.ResourceListArchive }, la.Every, la.Keep, la.At)
 }
 
-// Link is the link of resourcelist.xml to the archive a, if any.
-func (la *ResourceLists) Link(a *docs.SnapshotPlan) []rsxml.Link {
-	return archivesLink(la.Docs, a != nil, ResourceListArchiveName)
-}
-
-// archivesLink is the link of a live document to its archive name, if the
-// build publishes it (ResourceSync Archives, section 2.2).
-func archivesLink(d *docs.Writer, published bool, name string) []rsxml.Link {
-	if !published {
-		return nil
+// planSnapshots plans a, an archive of snapshots (docs.PlanSnapshots) kept
+// for keep and made every every, from the archive of the previous build
+// prev (nil for a first build) that archive gives; nil for none.
+func planSnapshots(a changelists.Archive, prev *previous.Site, archive func(*previous.Site) *previous.Archive, every, keep time.Duration, at time.Time) (*changelists.Archive, error) {
+	var pa *previous.Archive
+	if prev != nil {
+		pa = archive(prev)
 	}
-	return []rsxml.Link{{Rel: "archives", Href: d.URL(name)}}
+	plan, err := docs.PlanSnapshots(a.Docs, pa, prev != nil, every, keep, at, a.What, strings.TrimSuffix(a.Stem, "-"), a.Notice)
+	if plan == nil || err != nil {
+		return nil, err
+	}
+	a.Carried, a.Fresh = plan.Carried, plan.Fresh
+	return &a, nil
 }
 
 // Write publishes the Resource List Archive a: this build's Resource List
@@ -61,14 +61,11 @@ func archivesLink(d *docs.Writer, published bool, name string) []rsxml.Link {
 // for byte, each checked, and the archive listing them all, oldest first.
 // Past the limits of one document its oldest lists are left out, with a
 // notice.
-func (la *ResourceLists) Write(ctx context.Context, a *docs.SnapshotPlan, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
+func (la *ResourceLists) Write(ctx context.Context, a *changelists.Archive, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
 	if a == nil {
 		return nil
 	}
-	archive := &changelists.Archive{Docs: la.Docs, Name: ResourceListArchiveName, What: "Resource List", Capability: rsxml.CapResourceListArchive,
-		Stem: "resourcelist-", Notice: la.Notice, Carried: a.Carried, Fresh: a.Fresh,
-		Listed: func(l *previous.ArchivedList) rsxml.MD { return rsxml.MD{At: rsxml.FormatTime(l.At)} }}
-	_, err := archive.Write(la.At, func(stem string) ([]rsxml.Entry, error) {
+	_, err := a.Write(la.At, func(stem string) ([]rsxml.Entry, error) {
 		opt.Name = stem
 		wl, err := la.Docs.List(opt, n, fill)
 		if err != nil {

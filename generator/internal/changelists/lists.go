@@ -14,7 +14,6 @@ import (
 	"github.com/rsgen/rsgen/internal/published/previous"
 )
 
-// Names of the Change Lists (see the package doc).
 const (
 	IndexName      = "changelist.xml"
 	changeListStem = "changelist-"
@@ -121,7 +120,7 @@ func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 }
 
 // An openHistory is what the previous build's open changelist.xml held,
-// less the changes --changes-keep drops: changes from from to till.
+// less the changes --changes-keep drops.
 type openHistory struct {
 	from, till time.Time
 	entries    []*rsxml.Entry
@@ -249,8 +248,12 @@ func (ch *Lists) fitsOneList(lists []carried, open *openHistory, from time.Time,
 }
 
 func (ch *Lists) openListDoc(from time.Time) rsxml.Doc {
-	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
+	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}, Links: ch.links()}
+}
+
+// links are those of changelist.xml: up, and to the archive if any.
+func (ch *Lists) links() []rsxml.Link {
+	return append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)
 }
 
 // writeOpenChangeList writes changelist.xml as one open Change List from
@@ -332,7 +335,11 @@ func (ch *Lists) writeChangeListIndexOver(ctx context.Context, lists []carried, 
 	}
 	entries = entries[drop:]
 	ch.Report.Lists = len(entries)
-	if err := ch.writeChangeListIndex(IndexName, entries); err != nil {
+	// The index (section 12.2) runs from its first list's from to its last
+	// list's until, if that one is closed.
+	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
+	err = ch.Docs.Write(IndexName, rsxml.Doc{Index: true, MD: md, Links: ch.links()}, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
+	if err != nil {
 		return err
 	}
 	ch.Docs.Advertise(ch.Docs.URL(IndexName), rsxml.CapChangeList)
@@ -413,8 +420,7 @@ func carriedName(d *docs.Writer, cl *previous.ChangeList) string {
 // fits the limits of one document. If this build's lists alone pass them,
 // it fails: an index is not split.
 func (ch *Lists) fitIndex(entries []rsxml.Entry, carried int) (int, error) {
-	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.TimeWidth, Until: rsxml.TimeWidth},
-		Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
+	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.TimeWidth, Until: rsxml.TimeWidth}, Links: ch.links()}
 	drop, fits := listwriter.FitOldest(&doc, entries, carried, ch.Limits)
 	if !fits {
 		return 0, &docs.LimitError{Err: fmt.Errorf("the Change List Index cannot list the %d Change Lists of this build in one document (%d entries, %d bytes at most)",
@@ -425,4 +431,30 @@ func (ch *Lists) fitIndex(entries []rsxml.Entry, carried int) (int, error) {
 		ch.Report.Dropped += drop
 	}
 	return drop, nil
+}
+
+// readCarried reads the changes of a Change List of the previous build
+// again: the build holds no copy of its bytes.
+func (ch *Lists) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*rsxml.Entry, error) {
+	rc, err := ch.Prev.OpenList(ctx, cl)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", docs.ErrPrevious, err)
+	}
+	defer rc.Close()
+	_, entries, err := rsxml.ReadAll(rc, rsxml.ReadOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("%w: reading again: %w", docs.ErrPrevious, docs.Naming(cl.URL, err))
+	}
+	return entries, nil
+}
+
+// copyCarried publishes a Change List of the previous build again, byte
+// for byte, copying it from the previous output (or fetching it again)
+// into the stage: the bytes that Read checked, or a failure.
+func (ch *Lists) copyCarried(ctx context.Context, c carried) error {
+	rc, err := ch.Prev.OpenList(ctx, c.list)
+	if err != nil {
+		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
+	}
+	return docs.PreviousErr(ch.Docs.Copy(c.name, c.list.URL, rc))
 }

@@ -62,13 +62,3 @@ func InsideNotice(t string, limits listwriter.Limits) string {
 	return fmt.Sprintf("the changes at %s are more than one Change List holds (%d entries, %d bytes at most): they are split between two lists, and a Destination that resumes after the last datetime it saw may miss those of the second",
 		t, limits.MaxEntries, limits.MaxBytes)
 }
-
-// writeChangeListIndex writes a Change List Index (section 12.2) over the
-// lists of entries, which are in chronological order and carry their from
-// and until: its own from is the first list's, its until the last list's
-// if that one is closed.
-func (ch *Lists) writeChangeListIndex(name string, entries []rsxml.Entry) error {
-	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
-	doc := rsxml.Doc{Index: true, MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)}
-	return ch.Docs.Write(name, doc, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
-}

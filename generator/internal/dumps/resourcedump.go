@@ -126,9 +126,11 @@ func resourceItem(r *spill.Resource) zipdump.Item {
 // archive), and returns the indexes of the resources it left out, each
 // reported as a problem.
 func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.ResourceSpool, index func(name string) (int, bool), opt zipdump.Options) (*zipdump.Result, map[int]error, error) {
-	n := resources.Len()
-	items := make([]zipdump.Item, 0, n)
-	of := make([]int, 0, n) // index in resources of each item
+	type member struct {
+		it zipdump.Item
+		of int // its index in resources
+	}
+	members := make([]member, 0, resources.Len())
 	left := map[int]error{}
 	i := 0
 	err := resources.Each(func(r *spill.Resource) error {
@@ -138,33 +140,26 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 			left[i] = nil
 			return nil
 		}
-		items = append(items, resourceItem(r))
-		of = append(of, i)
+		members = append(members, member{resourceItem(r), i})
 		return nil
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	if opt.Sequential {
-		// In the order of the archive, which the scan kept (members).
-		order := make([]int, len(items))
-		for k := range order {
-			order[k] = k
-		}
-		at := func(k int) int { i, _ := index(items[k].Name); return i }
-		slices.SortFunc(order, func(x, y int) int { return at(x) - at(y) })
-		sorted, sortedOf := make([]zipdump.Item, len(items)), make([]int, len(items))
-		for k, o := range order {
-			sorted[k], sortedOf[k] = items[o], of[o]
-		}
-		items, of = sorted, sortedOf
+	if opt.Sequential { // in the order of the archive, which the scan kept
+		at := func(m member) int { i, _ := index(m.it.Name); return i }
+		slices.SortFunc(members, func(x, y member) int { return at(x) - at(y) })
+	}
+	items := make([]zipdump.Item, len(members))
+	for k := range members {
+		items[k] = members[k].it
 	}
 	res, err := zipdump.Run(ctx, items, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
 	}
 	for _, s := range res.Skipped {
-		left[of[s.Index]] = nil
+		left[members[s.Index].of] = nil
 		d.Problems.Add(report.Problem{Path: items[s.Index].Name, Err: d.describe(s.Err)})
 	}
 	return res, left, nil
@@ -215,7 +210,7 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 	md := rsxml.MD{Capability: rsxml.CapResourceDump, At: rsxml.FormatTime(d.At), Completed: rsxml.FormatTime(p.Completed)}
 	opt := listwriter.Options{
 		Name: packages.ResourceDumpStem,
-		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, ra.Link(archive)...)},
+		Doc:  rsxml.Doc{MD: md, Links: append([]rsxml.Link{{Rel: "up", Href: d.Docs.CapabilityListURL()}}, archive.Link()...)},
 		PartMD: func(first, last *rsxml.MD) rsxml.MD {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
