@@ -33,6 +33,11 @@ type Scan struct {
 	// Window is how many files may be in flight between the listing and
 	// the spool; 0 means DefaultWindow.
 	Window int
+
+	// ReadFailed, if set, makes the error of a file that could not be
+	// read the one that ends the scan (an archive's member: the archive
+	// is damaged); else the file is a problem.
+	ReadFailed func(path string, err error) error
 }
 
 // DefaultWindow is the window of files in flight: enough that the workers
@@ -323,6 +328,9 @@ func (s *run) pass(e *Entry) error {
 		res := &e.res
 		if !res.stored {
 			s.Stats.Bytes.Add(res.size)
+		}
+		if res.err != nil && s.ReadFailed != nil {
+			return s.ReadFailed(rel, res.err)
 		}
 		if res.err != nil {
 			s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.err)})
