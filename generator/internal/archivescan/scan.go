@@ -150,7 +150,6 @@ type Scan struct {
 	maxZip, maxTar, sortMemory int
 }
 
-// limit is n, or else the default.
 func limit(n, def int) int {
 	if n > 0 {
 		return n
@@ -191,13 +190,11 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 	return found, sc.unread, nil
 }
 
-// problem reports a member that is not published.
 func (sc *Scan) problem(p report.Problem) {
 	sc.Problems.Add(p)
 	sc.unread.Files = append(sc.unread.Files, p.Path)
 }
 
-// member is one entry of an archive, as the listing sees it.
 type member struct {
 	raw  string
 	mode fs.FileMode
@@ -344,7 +341,6 @@ func eachName(sorter *extsort.Sorter, fn func(name string, n int, rec []byte) er
 	return nil
 }
 
-// addMember adds the record of a member to the sort.
 func addMember(sorter *extsort.Sorter, name string, rec []byte) error {
 	if err := sorter.Add([]byte(name), rec); err != nil {
 		return fmt.Errorf("%w: %w", spill.ErrSpool, err)
@@ -391,10 +387,8 @@ func (e *entry) decode(rec []byte) {
 	e.Type = string(rec)
 }
 
-// Stat has nothing to do: the listing gave the Key.
 func (*Scan) Stat(*treescan.Entry) bool { return true }
 
-// Drop has nothing to release.
 func (*Scan) Drop(*treescan.Entry) {}
 
 // Reads keeps as many reads of a zip in flight as workers hash; a tar's
@@ -428,7 +422,6 @@ func (sc *Scan) Job(te *treescan.Entry) hashing.Job {
 	}}
 }
 
-// ctxReader reads r until ctx is done.
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader
