@@ -102,7 +102,6 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 	return found, s.unread, nil
 }
 
-// newRun returns the state of a Run that spools into found.
 func (sc *Scan) newRun(found *spill.ResourceSpool) *run {
 	workers := sc.Jobs
 	if workers <= 0 {
@@ -143,7 +142,6 @@ func (s *run) drain() {
 	}
 }
 
-// run is the state of one Run.
 type run struct {
 	*Scan
 	workers int // hashing workers, and checking workers with a cache
@@ -210,7 +208,6 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 	}
 }
 
-// refused reports an entry the source refused or could not list.
 func (s *run) refused(e *Entry) {
 	if e.Err != nil {
 		s.Problems.Add(report.Problem{Path: e.Path, Dir: e.Dir, Err: e.Err})
@@ -255,7 +252,6 @@ func (s *run) check(ctx context.Context) error {
 	return g.Wait()
 }
 
-// job is the hashing job of e, which takes over what it holds.
 func (s *run) job(e *Entry) hashing.Job {
 	j := s.Source.Job(e)
 	j.Name, j.Seq, j.Tag = e.Path, e.seq, e
@@ -263,8 +259,8 @@ func (s *run) job(e *Entry) hashing.Job {
 	return j
 }
 
-// collect takes the files as they are read or found in the cache, and
-// passes them on in the order of the listing.
+// collect passes the files read or found in the cache on in the order of
+// the listing.
 func (s *run) collect(results <-chan hashing.Result) error {
 	var next uint64 // the seq at the head of the window
 	hits, res := s.hits, results
