@@ -175,7 +175,7 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 		s.refused(e)
 		return nil
 	}
-	if len(s.Base.String())+uri.EscapedPathLen(e.Path) > uri.MaxLocLength { // as fileStrings finds it, before any read
+	if len(s.Base.String())+uri.EscapedPathLen(e.Path) > uri.MaxLocLength { // before any read
 		s.Problems.Add(report.Problem{Path: e.Path, Err: uri.ErrLocTooLong})
 		s.Source.Drop(e)
 		return nil
@@ -345,11 +345,7 @@ func (s *run) pass(e *Entry) error {
 			typ = mediatype.Sniff(res.head)
 		}
 	}
-	path, loc, err := fileStrings(s.Base, rel)
-	if err != nil {
-		s.Problems.Add(report.Problem{Path: rel, Err: err})
-		return nil
-	}
+	path, loc := fileStrings(s.Base, rel)
 	if !e.hit && s.Cache != nil && length == e.Key.Size && modified.UnixNano() == e.Key.Mtime {
 		s.Cache.read(s.Hashes, e, typ)
 	}
@@ -367,22 +363,19 @@ func (s *run) pass(e *Entry) error {
 // published as rel, carved out of one allocation: the Path is the tail of
 // the Loc when the path needs no percent-encoding (the common case).
 // Strings are immutable, so sharing their bytes changes nothing for their
-// users; it saves one of the two allocations per file.
-func fileStrings(base uri.Base, rel string) (path, loc string, err error) {
+// users; it saves one of the two allocations per file. found refused the
+// paths whose Loc would be too long.
+func fileStrings(base uri.Base, rel string) (path, loc string) {
 	bs := base.String()
 	var sb strings.Builder
 	sb.Grow(len(bs) + uri.EscapedPathLen(rel)) // the exact size: one allocation
 	sb.WriteString(bs)
 	var buf [512]byte
 	sb.Write(uri.AppendEscapedPath(buf[:0], rel)) // without allocating for paths of common length
-	n := sb.Len()
-	if n > uri.MaxLocLength {
-		return "", "", uri.ErrLocTooLong
-	}
 	loc = sb.String()
 	path = rel
-	if n-len(bs) == len(rel) { // nothing was escaped: the tail of loc is rel
+	if len(loc)-len(bs) == len(rel) { // nothing was escaped: the tail of loc is rel
 		path = loc[len(bs):]
 	}
-	return path, loc, nil
+	return path, loc
 }
