@@ -1,20 +1,25 @@
 package archivescan
 
 import (
+	"archive/zip"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
-	"github.com/rsgen/rsgen/internal/documents/mediatype"
 	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
+	"github.com/rsgen/rsgen/internal/storage/confined"
+	"github.com/rsgen/rsgen/internal/storage/extsort"
 )
 
 // An Archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its
@@ -28,10 +33,6 @@ import (
 // --hard-dereference); or if the archive holds the same name twice (tar
 // -r appends a copy; which one is meant cannot be known). Directories,
 // devices and FIFOs are skipped; symbolic links are skipped with a notice.
-//
-// Zip members are hashed in parallel (zip.File.Open reads each one
-// independently); a tar is a stream, hashed member after member by the
-// goroutine that reads it.
 type Archive struct {
 	Path string
 	Kind Kind
@@ -115,9 +116,14 @@ const MaxMembers = 2_000_000
 // ErrTooManyMembers reports an archive of more than MaxMembers.
 var ErrTooManyMembers = errors.New("the archive holds too many members")
 
-// A Scan reads the members of an archive given as the source, and hashes
-// those it publishes: a zip's several at once, a tar's in its order; both
-// are sorted on disk.
+// A Scan is the scan of an archive given as the source: a Source of the
+// scan of package treescan, which spools its members in the order of
+// their paths. Its listing reads the members into an external sort by
+// path, where the names held twice, and files that are also directories,
+// are found before anything is published; a tar's members are hashed as
+// the stream comes (hashing in that goroutine was measured against
+// handing the bytes to another: see BenchmarkScanArchive and
+// docs/PERFORMANCE.md), a zip's by the scan's pool, several at once.
 type Scan struct {
 	Archive *Archive
 	Filter  *tree.Filter           // what is published, as of a tree
@@ -129,20 +135,21 @@ type Scan struct {
 	// for reading them again (Archive.OpenMembers): a Resource Dump.
 	Index bool
 
-	Spill    *spill.Area      // where the resources are spooled, and a tar sorted
+	Spill    *spill.Area      // where the resources are spooled, and the members sorted
 	Problems *report.Problems // the members that cannot be published
 	Stats    *report.Stats    // Found, Hashed, Bytes, WalkDone
 	Notice   func(string)     // tells the user what they should know; never nil
 
-	unread report.Unread // the members reported as problems (Run's)
+	ctx    context.Context // Run's: an interrupt stops the member under way
+	zip    *zip.ReadCloser // a zip, open during Run
+	unread report.Unread   // the members reported as problems
 
 	// Lowered by tests: the most members of a zip and of a tar, and the
-	// memory of a tar's sort; 0 means MaxMembers, maxTarMembers and
+	// memory of the sort; 0 means MaxMembers, maxTarMembers and
 	// archiveSortMemory.
 	maxZip, maxTar, sortMemory int
 }
 
-// limit is n, or else the default.
 func limit(n, def int) int {
 	if n > 0 {
 		return n
@@ -157,30 +164,37 @@ func limit(n, def int) int {
 // being announced as deleted. A damaged archive is an error wrapping
 // ErrDamaged.
 func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
-	sc.unread = report.Unread{}
+	sc.ctx, sc.unread = ctx, report.Unread{}
 	a := sc.Archive
 	a.members = nil
 	if sc.Index {
 		a.members = map[string]int{}
 	}
-	scan := sc.scanTar
 	if a.Kind == Zip {
-		scan = sc.scanZip
+		zr, err := zip.OpenReader(a.Path)
+		if err != nil {
+			return nil, report.Unread{}, fmt.Errorf("source %s: %w", a.Path, err)
+		}
+		defer zr.Close()
+		sc.zip = zr
 	}
-	found, err := scan(ctx, a)
+	ts := &treescan.Scan{Source: sc, Jobs: sc.Jobs, Hashes: sc.Hashes, Base: sc.Base,
+		Spill: sc.Spill, Problems: sc.Problems, Stats: sc.Stats,
+		ReadFailed: func(name string, err error) error {
+			return fmt.Errorf("reading the archive %s: %s: %w", a.Path, name, damaged(err))
+		}}
+	found, _, err := ts.Run(ctx)
 	if err != nil {
 		return nil, report.Unread{}, err
 	}
 	return found, sc.unread, nil
 }
 
-// problem reports a member that is not published.
 func (sc *Scan) problem(p report.Problem) {
 	sc.Problems.Add(p)
 	sc.unread.Files = append(sc.unread.Files, p.Path)
 }
 
-// member is one entry of an archive, as scanning sees it.
 type member struct {
 	raw  string
 	mode fs.FileMode
@@ -211,11 +225,73 @@ func (sc *Scan) admit(m member) string {
 	return name
 }
 
-// duplicate reports the n members of the archive published as name: none
-// is published.
-func (sc *Scan) duplicate(name string, n int) {
-	sc.problem(report.Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
-	delete(sc.Archive.members, name)
+// unreadable reports a member that is not read, before it is: its URL
+// would be too long, or the member is compressed by an unknown method.
+// It still counts among the members of its name.
+func (sc *Scan) unreadable(name string, sorter *extsort.Sorter, err error) error {
+	if errors.Is(err, uri.ErrLocTooLong) {
+		name = clipName(name)
+	}
+	sc.problem(report.Problem{Path: name, Err: err})
+	return addMember(sorter, name, nil)
+}
+
+// tooLong says whether the URL of name would be longer than a <loc> may be.
+func (sc *Scan) tooLong(name string) bool {
+	return len(sc.Base.String())+uri.EscapedPathLen(name) > uri.MaxLocLength
+}
+
+// archiveSortMemory is the memory of the sort of the members.
+const archiveSortMemory = 32 << 20
+
+// List reads the members into a sort by path, and gives those published
+// to the scan in that order, leaving out and reporting every name that
+// several members hold, and every file that is also a directory of others.
+func (sc *Scan) List(_ context.Context, emit func(*treescan.Entry) error) error {
+	spillDir, err := sc.Spill.Path()
+	if err != nil {
+		return err
+	}
+	dir, err := confined.MkdirTemp(spillDir, "archive-*")
+	if err != nil {
+		return err
+	}
+	sorter := extsort.New(dir, limit(sc.sortMemory, archiveSortMemory))
+	defer sorter.Close()
+	if sc.zip != nil {
+		err = sc.readZip(sorter)
+	} else {
+		err = sc.readTar(sorter)
+	}
+	if err != nil {
+		return err
+	}
+	var dc dirConflicts
+	err = eachName(sorter, func(name string, n int, rec []byte) error {
+		switch {
+		case n > 1:
+			sc.problem(report.Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+		case len(rec) > 0:
+			dc.add(name)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	drop := sc.dropConflicts(dc.found)
+	return eachName(sorter, func(name string, n int, rec []byte) error {
+		if n > 1 || len(rec) == 0 || drop[name] {
+			return nil
+		}
+		e := &entry{}
+		e.Path, e.Handle = name, e
+		e.decode(rec)
+		if sc.Archive.members != nil {
+			sc.Archive.members[name] = e.index
+		}
+		return emit(&e.Entry)
+	})
 }
 
 // dropConflicts reports each path in conflict as not published, and
@@ -228,46 +304,132 @@ func (sc *Scan) dropConflicts(found []dirConflict) map[string]bool {
 			err = fmt.Errorf("under %s, which the archive holds as a file too; no tree holds both, and neither is published", c.under)
 		}
 		sc.problem(report.Problem{Path: c.path, Err: err})
-		delete(sc.Archive.members, c.path)
 		drop[c.path] = true
 	}
 	return drop
 }
 
-// resource makes the Resource of a member that was read whole, n bytes
-// of digests sum, which the archive says info of.
-func (sc *Scan) resource(name string, n int64, sum []byte, head []byte, info fs.FileInfo) (spill.Resource, error) {
-	if n != info.Size() {
-		return spill.Resource{}, fmt.Errorf("reading from the archive: %w: %d bytes, the archive says %d", ErrDamaged, n, info.Size())
-	}
-	loc, err := sc.Base.Resolve(name)
+// eachName calls fn with each name of the sort, in order, the number of
+// members that hold it and the record of the first: empty for a member
+// not published that still counts among those of its name.
+func eachName(sorter *extsort.Sorter, fn func(name string, n int, rec []byte) error) error {
+	it, err := sorter.Iter()
 	if err != nil {
-		return spill.Resource{}, err
+		return fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
-	typ := mediatype.ByName(name)
-	if typ == "" {
-		typ = mediatype.Sniff(head)
+	var name string
+	var rec []byte
+	n := 0
+	for it.Next() {
+		if n > 0 && string(it.Key()) == name {
+			n++
+			continue
+		}
+		if n > 0 {
+			if err := fn(name, n, rec); err != nil {
+				return err
+			}
+		}
+		name, rec, n = string(it.Key()), append(rec[:0], it.Value()...), 1
 	}
-	return spill.Resource{Path: name, Loc: loc, Length: n, Modified: info.ModTime().UTC(), Hash: sc.Hashes.Tokens(nil, sum), Type: typ}, nil
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("%w: %w", spill.ErrSpool, err)
+	}
+	if n > 0 {
+		return fn(name, n, rec)
+	}
+	return nil
 }
 
-// readMember reads and hashes one member, until ctx is done: a member may
-// expand to far more than the archive holds (a sparse tar member of a
-// petabyte takes a few hundred bytes), so an interrupt must not wait for
-// its end.
-func (sc *Scan) readMember(ctx context.Context, h *hashing.Hasher, name string, info fs.FileInfo, open func() (io.ReadCloser, error)) (spill.Resource, error) {
-	rc, err := open()
-	if err != nil {
-		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", err)
+func addMember(sorter *extsort.Sorter, name string, rec []byte) error {
+	if err := sorter.Add([]byte(name), rec); err != nil {
+		return fmt.Errorf("%w: %w", spill.ErrSpool, err)
 	}
-	n, sum, err := h.Sum(make([]byte, 0, sc.Hashes.SumSize()), ctxReader{ctx, rc})
-	if cerr := rc.Close(); err == nil {
-		err = cerr
+	return nil
+}
+
+// appendMember appends the record of a published member to b: its index
+// in the archive, length and time, and, for a tar's, read already, its
+// digests and the media type its first bytes say.
+func appendMember(b []byte, index int, size int64, modified time.Time, sum []byte, typ string) []byte {
+	b = binary.AppendUvarint(b, uint64(index))
+	b = binary.AppendVarint(b, size)
+	b = binary.AppendVarint(b, modified.UnixNano())
+	b = binary.AppendUvarint(b, uint64(len(sum)))
+	b = append(b, sum...)
+	return append(b, typ...)
+}
+
+// An entry is a member in flight in the scan, its own Handle.
+type entry struct {
+	treescan.Entry
+	index int
+	sum   []byte // a tar member's digests; nil for a zip's, read by the pool
+}
+
+// decode fills e from the record appendMember wrote, which is whole.
+func (e *entry) decode(rec []byte) {
+	next := func() uint64 {
+		v, n := binary.Uvarint(rec)
+		rec = rec[n:]
+		return v
 	}
-	sc.Stats.Hashed.Add(1)
-	sc.Stats.Bytes.Add(n)
-	if err != nil {
-		return spill.Resource{}, fmt.Errorf("reading from the archive: %w", err)
+	signed := func() int64 {
+		v, n := binary.Varint(rec)
+		rec = rec[n:]
+		return v
 	}
-	return sc.resource(name, n, sum, h.Head(), info)
+	e.index = int(next())
+	e.Key.Size, e.Key.Mtime = signed(), signed()
+	if n := next(); n > 0 {
+		e.sum, rec = append([]byte(nil), rec[:n]...), rec[n:]
+	}
+	e.Type = string(rec)
+}
+
+func (*Scan) Stat(*treescan.Entry) bool { return true }
+
+func (*Scan) Drop(*treescan.Entry) {}
+
+// Reads keeps as many reads of a zip in flight as workers hash; a tar's
+// members are read already: one worker passes their digests on.
+func (sc *Scan) Reads(workers int) (int, bool) {
+	if sc.zip == nil {
+		return 1, false
+	}
+	return workers, false
+}
+
+// Job gives the digests of a tar member, read already, or reads a zip
+// member, until Run's context is done: a member may expand to
+// far more than the archive holds, so an interrupt must not wait for its
+// end.
+func (sc *Scan) Job(te *treescan.Entry) hashing.Job {
+	e := te.Handle.(*entry)
+	if e.sum != nil {
+		return hashing.Job{Stored: func() ([]byte, bool, error) { return e.sum, true, nil }}
+	}
+	f := sc.zip.File[e.index]
+	return hashing.Job{Open: func() (io.ReadCloser, error) {
+		rc, err := openZipMember(f)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			io.Reader
+			io.Closer
+		}{ctxReader{sc.ctx, rc}, rc}, nil
+	}}
+}
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

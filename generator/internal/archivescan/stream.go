@@ -17,13 +17,6 @@ import (
 	"github.com/rsgen/rsgen/internal/text/display"
 )
 
-// An archive is trusted only once all of it has been read: a tar reader
-// stops at the two zero blocks that end the archive, and never sees the
-// gzip trailer after them, whose CRC-32 and length are what tell a
-// damaged .tar.gz from a good one. So the scan reads every stream to its
-// end (tarStream.end), and a zip member's CRC-32 is checked even where
-// archive/zip leaves it out (zipCRC).
-
 // ErrDamaged reports an archive whose bytes are not what it says they
 // are: a checksum or length that does not match, a stream that ends too
 // soon, or data after its end. Nothing of such an archive is published.
@@ -61,8 +54,9 @@ func openTar(a *Archive) (*tarStream, error) {
 
 // end reads what follows the end of the tar archive, which must be zero
 // bytes alone (tar pads its last record with them, and so may a tape),
-// and, for a .tar.gz, the rest of the gzip stream, which checks the
-// CRC-32 and length of each of its members.
+// and, for a .tar.gz, the rest of the gzip stream: a tar reader stops at
+// the two zero blocks that end the archive, and would never see the gzip
+// trailer, whose CRC-32 and length tell a damaged .tar.gz from a good one.
 func (s *tarStream) end() error {
 	n, err := nonZero(s.rest)
 	switch {

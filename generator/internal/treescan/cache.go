@@ -72,7 +72,6 @@ func (c *Cache) decide(set hashing.Set, e *Entry) bool {
 	return complete
 }
 
-// cachedType is the media type of a file found in the cache.
 func (e *Entry) cachedType() string {
 	if t := mediatype.ByName(e.Path); t != "" {
 		return t
@@ -80,10 +79,7 @@ func (e *Entry) cachedType() string {
 	return e.cached.Type
 }
 
-// hit saves the entry of a file found unchanged.
-func (c *Cache) hit(e *Entry) {
-	c.put(e.Path, e.cached)
-}
+func (c *Cache) hit(e *Entry) { c.put(e.Path, e.cached) }
 
 // read saves the entry of a file the scan read, if it has a Key (and its
 // times are settled: see hashcache.Writer.Put); the caller checks that

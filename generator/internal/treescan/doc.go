@@ -1,6 +1,7 @@
 // Package treescan is the scan of a build's source: a Source lists its
 // files in the order of their paths (a directory tree, Walk: package
-// internal/inputs/tree; the objects of a bucket, package bucketscan), the scan
+// internal/inputs/tree; the objects of a bucket, package bucketscan; the
+// members of an archive, package archivescan), the scan
 // hashes every file it publishes with a pool of workers (package
 // hashing), spares the reads of the files the hash cache knows unchanged
 // (Cache), and spools the resources in the order of their paths (package

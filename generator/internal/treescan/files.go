@@ -52,7 +52,6 @@ func (t Tree) resolve(rel string) (string, error) {
 	return filepath.Rel(t.Root, resolved)
 }
 
-// Open opens the tree for packaging its files.
 func (t Tree) Open() (*Files, error) {
 	r, err := os.OpenRoot(t.Root)
 	if err != nil {
@@ -68,7 +67,6 @@ type Files struct {
 	tree Tree
 }
 
-// Close closes the tree.
 func (f *Files) Close() { f.root.Close() }
 
 // Open opens the file published as it.Name, through the tree's os.Root,

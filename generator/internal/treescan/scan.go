@@ -33,6 +33,11 @@ type Scan struct {
 	// Window is how many files may be in flight between the listing and
 	// the spool; 0 means DefaultWindow.
 	Window int
+
+	// ReadFailed, if set, makes the error of a file that could not be
+	// read the one that ends the scan (an archive's member: the archive
+	// is damaged); else the file is a problem.
+	ReadFailed func(path string, err error) error
 }
 
 // DefaultWindow is the window of files in flight: enough that the workers
@@ -97,7 +102,6 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 	return found, s.unread, nil
 }
 
-// newRun returns the state of a Run that spools into found.
 func (sc *Scan) newRun(found *spill.ResourceSpool) *run {
 	workers := sc.Jobs
 	if workers <= 0 {
@@ -138,7 +142,6 @@ func (s *run) drain() {
 	}
 }
 
-// run is the state of one Run.
 type run struct {
 	*Scan
 	workers int // hashing workers, and checking workers with a cache
@@ -172,7 +175,7 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 		s.refused(e)
 		return nil
 	}
-	if len(s.Base.String())+uri.EscapedPathLen(e.Path) > uri.MaxLocLength { // as fileStrings finds it, before any read
+	if len(s.Base.String())+uri.EscapedPathLen(e.Path) > uri.MaxLocLength { // before any read
 		s.Problems.Add(report.Problem{Path: e.Path, Err: uri.ErrLocTooLong})
 		s.Source.Drop(e)
 		return nil
@@ -205,7 +208,6 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 	}
 }
 
-// refused reports an entry the source refused or could not list.
 func (s *run) refused(e *Entry) {
 	if e.Err != nil {
 		s.Problems.Add(report.Problem{Path: e.Path, Dir: e.Dir, Err: e.Err})
@@ -250,7 +252,6 @@ func (s *run) check(ctx context.Context) error {
 	return g.Wait()
 }
 
-// job is the hashing job of e, which takes over what it holds.
 func (s *run) job(e *Entry) hashing.Job {
 	j := s.Source.Job(e)
 	j.Name, j.Seq, j.Tag = e.Path, e.seq, e
@@ -258,8 +259,8 @@ func (s *run) job(e *Entry) hashing.Job {
 	return j
 }
 
-// collect takes the files as they are read or found in the cache, and
-// passes them on in the order of the listing.
+// collect passes the files read or found in the cache on in the order of
+// the listing.
 func (s *run) collect(results <-chan hashing.Result) error {
 	var next uint64 // the seq at the head of the window
 	hits, res := s.hits, results
@@ -324,6 +325,9 @@ func (s *run) pass(e *Entry) error {
 		if !res.stored {
 			s.Stats.Bytes.Add(res.size)
 		}
+		if res.err != nil && s.ReadFailed != nil {
+			return s.ReadFailed(rel, res.err)
+		}
 		if res.err != nil {
 			s.Problems.Add(report.Problem{Path: rel, Err: display.ReadError(res.err)})
 			s.unread.Files = append(s.unread.Files, rel)
@@ -341,11 +345,7 @@ func (s *run) pass(e *Entry) error {
 			typ = mediatype.Sniff(res.head)
 		}
 	}
-	path, loc, err := fileStrings(s.Base, rel)
-	if err != nil {
-		s.Problems.Add(report.Problem{Path: rel, Err: err})
-		return nil
-	}
+	path, loc := fileStrings(s.Base, rel)
 	if !e.hit && s.Cache != nil && length == e.Key.Size && modified.UnixNano() == e.Key.Mtime {
 		s.Cache.read(s.Hashes, e, typ)
 	}
@@ -363,22 +363,19 @@ func (s *run) pass(e *Entry) error {
 // published as rel, carved out of one allocation: the Path is the tail of
 // the Loc when the path needs no percent-encoding (the common case).
 // Strings are immutable, so sharing their bytes changes nothing for their
-// users; it saves one of the two allocations per file.
-func fileStrings(base uri.Base, rel string) (path, loc string, err error) {
+// users; it saves one of the two allocations per file. found refused the
+// paths whose Loc would be too long.
+func fileStrings(base uri.Base, rel string) (path, loc string) {
 	bs := base.String()
 	var sb strings.Builder
 	sb.Grow(len(bs) + uri.EscapedPathLen(rel)) // the exact size: one allocation
 	sb.WriteString(bs)
 	var buf [512]byte
 	sb.Write(uri.AppendEscapedPath(buf[:0], rel)) // without allocating for paths of common length
-	n := sb.Len()
-	if n > uri.MaxLocLength {
-		return "", "", uri.ErrLocTooLong
-	}
 	loc = sb.String()
 	path = rel
-	if n-len(bs) == len(rel) { // nothing was escaped: the tail of loc is rel
+	if len(loc)-len(bs) == len(rel) { // nothing was escaped: the tail of loc is rel
 		path = loc[len(bs):]
 	}
-	return path, loc, nil
+	return path, loc
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // A Source is what a Scan reads: a directory tree (Walk), the objects of
-// a bucket (package bucketscan). Its methods are called from the scan's
+// a bucket (package bucketscan), the members of an archive (package
+// archivescan). Its methods are called from the scan's
 // goroutines: List from one, the others from several at once.
 type Source interface {
 	// List gives each entry to emit in the byte order of the paths, until

@@ -44,7 +44,6 @@ const DiskReads = 16
 // Reads keeps DiskReads reads in flight at least; they block a thread.
 func (*Walk) Reads(workers int) (int, bool) { return max(workers, DiskReads), true }
 
-// List walks the tree.
 func (w *Walk) List(ctx context.Context, emit func(*Entry) error) error {
 	spillDir, err := w.Spill.Path()
 	if err != nil {
@@ -105,13 +104,12 @@ func (*Walk) Stat(e *Entry) bool {
 	return true
 }
 
-// Job reads the file relative to its directory, whose hold it takes over.
+// Job reads the file relative to its directory, taking over its hold.
 func (*Walk) Job(e *Entry) hashing.Job {
 	f := fileOf(e)
 	return hashing.Job{Dir: f.Dir, Path: f.Name}
 }
 
-// Drop releases the directory of the file of e.
 func (*Walk) Drop(e *Entry) { fileOf(e).Dir.Release() }
 
 // count starts a walk of the tree that only counts the files the walk w

@@ -1,20 +1,18 @@
 package records
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
-
-// maxDepth bounds the nesting of a value skipped in a bad record.
-const maxDepth = 64
 
 // parseJSONLine parses one line of a JSON Lines export: a JSON object
 // whose keys are fieldNames and "links". Values are strings; deleted may
@@ -104,7 +102,7 @@ func (p *jsonParser) member(rec *Record) error {
 		f = numFields
 	case f < 0:
 		p.unknown = append(p.unknown, strconv.Quote(string(kb)))
-		return p.skip(0)
+		return p.skip()
 	}
 	key := fieldNames[min(f, numFields-1)]
 	if f == numFields {
@@ -179,7 +177,7 @@ func (p *jsonParser) scalar() ([]byte, byte, error) {
 	case 'n':
 		return nil, 'n', p.lit("null")
 	case '{', '[':
-		return nil, c, p.skip(0)
+		return nil, c, p.skip()
 	default:
 		start := p.i
 		if err := p.number(); err != nil {
@@ -253,144 +251,46 @@ func (p *jsonParser) key() ([]byte, error) {
 }
 
 // strBytes parses a string at p.i (on its opening quote) and returns it
-// unescaped: the bytes of a string without escapes are those of the line.
+// unescaped: the bytes of a string without escapes are those of the line;
+// encoding/json reads one with escapes.
 func (p *jsonParser) strBytes() ([]byte, error) {
-	p.i++
 	start := p.i
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
+	escaped := false
+	for p.i++; p.i < len(p.s); p.i++ {
+		switch c := p.s[p.i]; {
 		case c == '"':
-			s := p.s[start:p.i]
 			p.i++
-			return s, nil
+			if !escaped {
+				return p.s[start+1 : p.i-1], nil
+			}
+			var s string
+			if err := json.Unmarshal(p.s[start:p.i], &s); err != nil {
+				p.i = start
+				return nil, p.errf("bad string (%v)", err)
+			}
+			return []byte(s), nil
 		case c == '\\':
-			return p.strSlow(start)
+			escaped = true
+			p.i++ // the byte escaped does not end the string
 		case c < 0x20:
 			return nil, p.errf("control character in a string")
-		}
-		p.i++
-	}
-	return nil, p.errf("unterminated string")
-}
-
-// strSlow finishes a string that has escapes; p.i is on the first one.
-func (p *jsonParser) strSlow(start int) ([]byte, error) {
-	b := make([]byte, 0, p.i-start+16)
-	b = append(b, p.s[start:p.i]...)
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return b, nil
-		case c < 0x20:
-			return nil, p.errf("control character in a string")
-		case c != '\\':
-			b = append(b, c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.s) {
-			break
-		}
-		e := p.s[p.i+1]
-		p.i += 2
-		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return nil, p.errf("bad \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				// A pair makes one character; a lone half is U+FFFD, as
-				// encoding/json reads it.
-				if p.i+1 < len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					r2, ok := p.hex4()
-					if !ok {
-						return nil, p.errf("bad \\u escape")
-					}
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						b = utf8.AppendRune(b, dec)
-						continue
-					}
-					p.i = save
-				}
-				r = utf8.RuneError
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			p.i -= 2
-			return nil, p.errf("bad escape \\%c", e)
 		}
 	}
 	return nil, p.errf("unterminated string")
 }
 
-func (p *jsonParser) hex4() (rune, bool) {
-	if len(p.s)-p.i < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range p.s[p.i : p.i+4] {
-		var d byte
-		switch {
-		case '0' <= c && c <= '9':
-			d = c - '0'
-		case 'a' <= c && c <= 'f':
-			d = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(d)
-	}
-	p.i += 4
-	return r, true
-}
-
-func (p *jsonParser) skip(depth int) error {
-	if depth > maxDepth {
-		return p.errf("nested too deep")
-	}
+// skip passes over a value, whatever it holds: encoding/json finds its end.
+func (p *jsonParser) skip() error {
 	if p.i >= len(p.s) {
 		return p.unexpected()
 	}
-	switch p.s[p.i] {
-	case '{', '[':
-		open := p.s[p.i]
-		close := byte('}')
-		if open == '[' {
-			close = ']'
-		}
-		p.i++
-		return p.elements(close, func() error {
-			if open == '{' {
-				if _, err := p.key(); err != nil {
-					return err
-				}
-			}
-			return p.skip(depth + 1)
-		})
-	default:
-		_, _, err := p.scalar()
-		return err
+	dec := json.NewDecoder(bytes.NewReader(p.s[p.i:]))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return p.errf("%v", err)
 	}
+	p.i += int(dec.InputOffset())
+	return nil
 }
 
 // links parses the value of "links": null, or an array of objects.

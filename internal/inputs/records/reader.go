@@ -21,16 +21,6 @@ const (
 	CSV                     // RFC 4180 comma-separated values with a header row
 )
 
-func (f Format) String() string {
-	switch f {
-	case JSONL:
-		return "jsonl"
-	case CSV:
-		return "csv"
-	}
-	return fmt.Sprintf("Format(%d)", int(f))
-}
-
 // ParseFormat reads a format name: jsonl (or ndjson) or csv.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
@@ -182,7 +172,7 @@ func NewReader(r io.Reader, f Format) (*Reader, error) {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("unknown export format %v", f)
+		return nil, fmt.Errorf("unknown export format %d", f)
 	}
 	return rd, nil
 }
