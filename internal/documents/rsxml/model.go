@@ -1,5 +1,7 @@
 package rsxml
 
+import "strings"
+
 // Namespaces of a ResourceSync document.
 const (
 	NSSitemap = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -164,19 +166,10 @@ func findLink(links []Link, rel string) string {
 }
 
 func hasToken(s, tok string) bool {
-	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] == ' ' {
-			i++
-		}
-		j := i
-		for j < len(s) && s[j] != ' ' {
-			j++
-		}
-		if s[i:j] == tok {
+	for f := range strings.SplitSeq(s, " ") {
+		if f == tok {
 			return true
 		}
-		s = s[j:]
 	}
 	return false
 }

@@ -217,7 +217,12 @@ func (r *Reader) readRoot() error {
 			}
 			r.doc.Index = t.Local == "sitemapindex"
 			r.Deviations = r.appendAttrDeviations(r.Deviations, r.line())
-			return r.readUntilEntry()
+			e, err := r.nextEntry(true) // the first is kept pending
+			if err == io.EOF {
+				return nil
+			}
+			r.pending = e
+			return err
 		case tokText:
 			if !isSpace(r.sc.data) {
 				return &SyntaxError{Line: r.line(), Msg: "not well-formed XML: text before the root element"}
@@ -226,23 +231,7 @@ func (r *Reader) readRoot() error {
 	}
 }
 
-func (r *Reader) entryName() string {
-	if r.doc.Index {
-		return "sitemap"
-	}
-	return "url"
-}
-
-// readUntilEntry reads root children until the first entry (kept pending)
-// or the end of the root.
-func (r *Reader) readUntilEntry() error {
-	e, err := r.nextEntry(true)
-	if err == io.EOF {
-		return nil
-	}
-	r.pending = e
-	return err
-}
+func (r *Reader) entryName() string { return entryName(r.doc.Index) }
 
 // nextEntry reads root children up to the next entry and returns it, or
 // io.EOF at the end of the root. Root <rs:md> and <rs:ln> go to the Doc
