@@ -85,9 +85,11 @@ type Reader struct {
 	Deviations []Deviation
 }
 
+// limitedReader reads at most one byte past a limit, which it does not
+// return: a document of exactly MaxBytes is fine, one more is ErrTooLarge.
 type limitedReader struct {
 	r io.Reader
-	n int64 // bytes left; < 0 means unlimited
+	n int64 // bytes left, plus one; < 0 means unlimited
 }
 
 func (l *limitedReader) Read(p []byte) (int, error) {
@@ -101,17 +103,8 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 		p = p[:l.n]
 	}
 	n, err := l.r.Read(p)
-	l.n -= int64(n)
-	if l.n == 0 && err == nil {
-		// Probe for one more byte: a document of exactly MaxBytes is fine.
-		var one [1]byte
-		m, perr := l.r.Read(one[:])
-		if m > 0 {
-			return n, ErrTooLarge
-		}
-		if perr != nil {
-			err = perr
-		}
+	if l.n -= int64(n); l.n == 0 {
+		return n - 1, ErrTooLarge
 	}
 	return n, err
 }
@@ -122,7 +115,7 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	lim := &limitedReader{r: r, n: -1}
 	if opts.MaxBytes > 0 {
-		lim.n = opts.MaxBytes
+		lim.n = opts.MaxBytes + 1
 	}
 	body, err := skipBOM(lim)
 	if err != nil {
