@@ -84,10 +84,10 @@ type Part struct {
 
 // Written says what a Writer wrote.
 type Written struct {
-	Name  string // the document to link to: the list, or the index over its parts; "" for parts under the caller's index
-	Index bool   // Name is an index written by Close
-	Parts []Part // the documents of the list: one if whole
-	Docs  int    // documents written, the index included
+	Name   string   // the document to link to: the list, or the index over its parts; "" for parts under the caller's index
+	Index  bool     // Name is an index written by Close
+	Parts  []Part   // the documents of the list: one if whole
+	Docs   int      // documents written, the index included
 	Inside []string // the times cut between two parts (Options.Time)
 }
 
