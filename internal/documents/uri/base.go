@@ -94,10 +94,7 @@ func (b Base) IsZero() bool { return b.s == "" }
 
 // HasPath reports whether the URL has a path other than "/": its
 // /.well-known/ is then not at the root of the host.
-func (b Base) HasPath() bool {
-	u, _ := url.Parse(b.s)
-	return u.Path != "/"
-}
+func (b Base) HasPath() bool { return strings.Count(b.s, "/") > 3 } // scheme://host/
 
 // Resolve returns the URL of rel, a slash-separated path relative to the
 // base, with each segment percent-encoded from its bytes

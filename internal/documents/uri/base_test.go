@@ -77,6 +77,9 @@ func TestParseBase(t *testing.T) {
 				t.Errorf("ParseBase(%q) = %s, want %s", tc.raw, b, tc.want)
 			}
 			checkURI(t, b.String())
+			if want := mustParse(t, tc.want).Path != "/"; b.HasPath() != want {
+				t.Errorf("ParseBase(%q).HasPath() = %v, want %v", tc.raw, !want, want)
+			}
 		})
 	}
 }
