@@ -10,15 +10,10 @@
 // first of the parts (name-00001.xml, with rel="index"). Later parts are
 // written directly, or through a body file too when their header carries
 // an interval that their last entry's successor decides (change
-// documents: a part's until is the from of the next). A change document
-// is cut between two datetimes, never inside one: the entries of the
-// datetime a full part ends with are moved from its body file to the next
-// part's, so that a Destination resuming after the last datetime it saw
-// misses none; a datetime with more entries than a part holds is the only
-// one cut, and [Written] names it. [Writer.Close] writes the index over
-// the parts, last, and says what was written.
-// [FitOldest] is the same measure for a document that may not be split
-// and drops its oldest entries instead.
+// documents, [Options.Time]). [Writer.Close] writes the index over the
+// parts, last, and says what was written. [FitOldest] is the same measure
+// for a document that may not be split and drops its oldest entries
+// instead.
 //
 // Memory: the rendering of one entry, and one [Part] per part written (at
 // most the 50,000 an index may list). No entry is held.

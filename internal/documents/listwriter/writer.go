@@ -61,12 +61,12 @@ type Options struct {
 	// Time, if set, makes the list a change document covering Doc.MD.From
 	// to Doc.MD.Until ("" while open): each part carries its own from and
 	// until, which meet at the time of the first entry of the next part.
-	// Time(e) is that time, as the from of a part that starts with e. It
-	// is called once for each entry, in order. Parts are split between
-	// two times, never inside one: a Destination that resumes from the
-	// last datetime it saw misses nothing. The entries of the time a full
-	// part ends with start the next part; only a time with more entries
-	// than one part holds is split, which Written.Inside tells.
+	// Time(e) is that time, called once for each entry, in order. A change
+	// document is cut between two times, never inside one, so that a
+	// Destination resuming after the last datetime it saw misses none:
+	// the entries of the time a full part ends with are moved from its
+	// body file to the next part's; only a time with more entries than a
+	// part holds is cut, which Written.Inside names.
 	Time func(e *rsxml.Entry) string
 	// PartMD, if set, gives the <rs:md> of a part's entry in the index from
 	// those of its first and last entries. For a change document, the
@@ -84,13 +84,11 @@ type Part struct {
 
 // Written says what a Writer wrote.
 type Written struct {
-	Name  string // the document to link to: the list, or the index over its parts; "" for parts under the caller's index
-	Index bool   // Name is an index written by Close
-	Parts []Part // the documents of the list: one if whole
-	Docs  int    // documents written, the index included
-	// Inside are the times (Options.Time) with more entries than one
-	// part holds, each split between two parts.
-	Inside []string
+	Name   string   // the document to link to: the list, or the index over its parts; "" for parts under the caller's index
+	Index  bool     // Name is an index written by Close
+	Parts  []Part   // the documents of the list: one if whole
+	Docs   int      // documents written, the index included
+	Inside []string // the times cut between two parts (Options.Time)
 }
 
 // An EntryError is the error of an entry that does not fit a document
@@ -183,7 +181,7 @@ func New(files Files, opt Options) *Writer {
 	return w
 }
 
-// PartName is the name of the i-th part (from 1) of the list name.
+// PartName is the name of the i-th part (from 1).
 func PartName(name string, i int) string { return fmt.Sprintf("%s-%05d.xml", name, i) }
 
 func (w *Writer) partDoc(from, until string) rsxml.Doc {
@@ -217,7 +215,7 @@ func (w *Writer) fixed(from string) int64 {
 	return w.fixedSize
 }
 
-// Add adds e to the list, after those added before.
+// Add adds e to the list.
 func (w *Writer) Add(e *rsxml.Entry) error {
 	if w.err != nil {
 		return w.err
@@ -403,7 +401,6 @@ func (w *Writer) indexDoc() rsxml.Doc {
 	return rsxml.Doc{Index: true, MD: w.opt.Doc.MD, Links: w.opt.Doc.Links}
 }
 
-// write ends the current part as the document name with the root doc.
 func (w *Writer) write(name string, doc *rsxml.Doc) error {
 	c := w.cur
 	c.name = name

@@ -2,8 +2,10 @@ package rsxml
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestReadRefusesMalformedXML: what XML 1.0 forbids but encoding/xml lets
@@ -42,5 +44,24 @@ func TestReadRefusesMalformedXML(t *testing.T) {
 				t.Errorf("error %q gives its line twice", err)
 			}
 		})
+	}
+}
+
+// TestReadMaxBytes: a document of exactly MaxBytes is read, one byte more
+// is ErrTooLarge, however the input is cut into reads.
+func TestReadMaxBytes(t *testing.T) {
+	t.Parallel()
+	doc := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/a</loc></url></urlset>` + "\n"
+	for _, one := range []bool{false, true} {
+		for _, limit := range []int64{int64(len(doc)), int64(len(doc)) - 1} {
+			var r io.Reader = strings.NewReader(doc)
+			if one {
+				r = iotest.OneByteReader(r)
+			}
+			_, _, err := ReadAll(r, ReadOptions{MaxBytes: limit})
+			if want := limit < int64(len(doc)); errors.Is(err, ErrTooLarge) != want {
+				t.Errorf("%d bytes, MaxBytes %d, a byte a read %v: error %v", len(doc), limit, one, err)
+			}
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package rsxml
 
+import "strings"
+
 // Namespaces of a ResourceSync document.
 const (
 	NSSitemap = "http://www.sitemaps.org/schemas/sitemap/0.9"
@@ -164,19 +166,23 @@ func findLink(links []Link, rel string) string {
 }
 
 func hasToken(s, tok string) bool {
-	for len(s) > 0 {
-		i := 0
-		for i < len(s) && s[i] == ' ' {
-			i++
-		}
-		j := i
-		for j < len(s) && s[j] != ' ' {
-			j++
-		}
-		if s[i:j] == tok {
+	for f := range strings.SplitSeq(s, " ") {
+		if f == tok {
 			return true
 		}
-		s = s[j:]
 	}
 	return false
+}
+
+// nsDraft2012 is the namespace of the 2012 drafts of ResourceSync, which
+// early documents carry.
+const nsDraft2012 = "http://www.openarchives.org/rs/"
+
+// draftHint says, of an element of the 2012 drafts' namespace, which one
+// ResourceSync uses.
+func draftHint(space string) string {
+	if space == nsDraft2012 {
+		return "; that is the namespace of the 2012 drafts: ResourceSync 1.0 and 1.1 use " + NSRS
+	}
+	return ""
 }

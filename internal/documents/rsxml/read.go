@@ -85,9 +85,11 @@ type Reader struct {
 	Deviations []Deviation
 }
 
+// limitedReader reads at most one byte past a limit, which it does not
+// return: a document of exactly MaxBytes is fine, one more is ErrTooLarge.
 type limitedReader struct {
 	r io.Reader
-	n int64 // bytes left; < 0 means unlimited
+	n int64 // bytes left, plus one; < 0 means unlimited
 }
 
 func (l *limitedReader) Read(p []byte) (int, error) {
@@ -101,17 +103,8 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 		p = p[:l.n]
 	}
 	n, err := l.r.Read(p)
-	l.n -= int64(n)
-	if l.n == 0 && err == nil {
-		// Probe for one more byte: a document of exactly MaxBytes is fine.
-		var one [1]byte
-		m, perr := l.r.Read(one[:])
-		if m > 0 {
-			return n, ErrTooLarge
-		}
-		if perr != nil {
-			err = perr
-		}
+	if l.n -= int64(n); l.n == 0 {
+		return n - 1, ErrTooLarge
 	}
 	return n, err
 }
@@ -122,7 +115,7 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	lim := &limitedReader{r: r, n: -1}
 	if opts.MaxBytes > 0 {
-		lim.n = opts.MaxBytes
+		lim.n = opts.MaxBytes + 1
 	}
 	body, err := skipBOM(lim)
 	if err != nil {
@@ -217,7 +210,12 @@ func (r *Reader) readRoot() error {
 			}
 			r.doc.Index = t.Local == "sitemapindex"
 			r.Deviations = r.appendAttrDeviations(r.Deviations, r.line())
-			return r.readUntilEntry()
+			e, err := r.nextEntry(true) // the first is kept pending
+			if err == io.EOF {
+				return nil
+			}
+			r.pending = e
+			return err
 		case tokText:
 			if !isSpace(r.sc.data) {
 				return &SyntaxError{Line: r.line(), Msg: "not well-formed XML: text before the root element"}
@@ -226,23 +224,7 @@ func (r *Reader) readRoot() error {
 	}
 }
 
-func (r *Reader) entryName() string {
-	if r.doc.Index {
-		return "sitemap"
-	}
-	return "url"
-}
-
-// readUntilEntry reads root children until the first entry (kept pending)
-// or the end of the root.
-func (r *Reader) readUntilEntry() error {
-	e, err := r.nextEntry(true)
-	if err == io.EOF {
-		return nil
-	}
-	r.pending = e
-	return err
-}
+func (r *Reader) entryName() string { return entryName(r.doc.Index) }
 
 // nextEntry reads root children up to the next entry and returns it, or
 // io.EOF at the end of the root. Root <rs:md> and <rs:ln> go to the Doc

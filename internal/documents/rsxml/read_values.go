@@ -3,6 +3,7 @@ package rsxml
 import (
 	"bytes"
 	"fmt"
+	"slices"
 )
 
 // readText reads the character content of the element just started,
@@ -37,58 +38,36 @@ func isNamespaceDecl(n qname) bool {
 // batch unless it is nil.
 func (r *Reader) readMD(md *MD, batch *stringBatch) {
 	*md = MD{}
-	for _, a := range r.sc.attrs {
-		if isNamespaceDecl(a.name) {
-			continue
-		}
-		if f := md.field(a.name); f != nil && batch != nil {
-			batch.add(f, a.value)
-		} else if f != nil {
-			*f = string(a.value)
-		} else {
-			md.Extra = append(md.Extra, Attr{a.name.Space, a.name.Local, string(a.value)})
-		}
-	}
-}
-
-func (md *MD) field(n qname) *string {
-	if i := attrIndex(mdAttrs[:], n); i >= 0 {
-		return md.fields()[i]
-	}
-	return nil
+	f := md.fields()
+	r.readAttrs(mdAttrs[:], f[:], &md.Extra, batch)
 }
 
 // readLink sets the attributes of l to those of the <rs:ln> just started.
 func (r *Reader) readLink(l *Link) {
+	f := l.fields()
+	r.readAttrs(linkAttrs[:], f[:], &l.Extra, nil)
+}
+
+// readAttrs sets fields[i] to the attribute names[i] of the element just
+// started, through batch unless it is nil, and appends the others to extra.
+func (r *Reader) readAttrs(names []string, fields []*string, extra *[]Attr, batch *stringBatch) {
 	for _, a := range r.sc.attrs {
 		if isNamespaceDecl(a.name) {
 			continue
 		}
-		if f := l.field(a.name); f != nil {
-			*f = string(a.value)
-		} else {
-			l.Extra = append(l.Extra, Attr{a.name.Space, a.name.Local, string(a.value)})
+		i := -1
+		if a.name.Space == "" {
+			i = slices.Index(names, a.name.Local)
+		}
+		switch {
+		case i < 0:
+			*extra = append(*extra, Attr{a.name.Space, a.name.Local, string(a.value)})
+		case batch != nil:
+			batch.add(fields[i], a.value)
+		default:
+			*fields[i] = string(a.value)
 		}
 	}
-}
-
-func (l *Link) field(n qname) *string {
-	if i := attrIndex(linkAttrs[:], n); i >= 0 {
-		return l.fields()[i]
-	}
-	return nil
-}
-
-func attrIndex(names []string, n qname) int {
-	if n.Space != "" {
-		return -1
-	}
-	for i, name := range names {
-		if name == n.Local {
-			return i
-		}
-	}
-	return -1
 }
 
 // stringBatch makes the values of an entry (but its <loc>) one string,

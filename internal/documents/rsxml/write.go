@@ -85,6 +85,13 @@ func rootName(index bool) string {
 	return "urlset"
 }
 
+func entryName(index bool) string {
+	if index {
+		return "sitemap"
+	}
+	return "url"
+}
+
 // AppendHeader appends the XML declaration, the root start tag and the
 // root <rs:ln> and <rs:md> of doc to b.
 func AppendHeader(b []byte, doc *Doc) []byte {
@@ -109,10 +116,7 @@ func AppendFooter(b []byte, doc *Doc) []byte {
 // AppendEntry appends e, rendered as a <url> (or as a <sitemap> if index),
 // to b. The bytes are exactly those a Writer writes for it.
 func AppendEntry(b []byte, index bool, e *Entry) []byte {
-	tag := "url"
-	if index {
-		tag = "sitemap"
-	}
+	tag := entryName(index)
 	b = append(b, "  <"...)
 	b = append(b, tag...)
 	b = append(b, ">\n    <loc>"...)
@@ -139,24 +143,26 @@ func AppendEntry(b []byte, index bool, e *Entry) []byte {
 	return append(b, ">\n"...)
 }
 
-func appendMD(b []byte, indent string, md *MD) []byte {
+// appendElem appends the empty element tag (<rs:md or <rs:ln) with the
+// attributes names[i]=fields[i] and extra.
+func appendElem(b []byte, indent, tag string, names []string, fields []*string, extra []Attr) []byte {
 	b = append(b, indent...)
-	b = append(b, "<rs:md"...)
-	for i, f := range md.fields() {
-		b = appendAttr(b, mdAttrs[i], *f)
+	b = append(b, tag...)
+	for i, f := range fields {
+		b = appendAttr(b, names[i], *f)
 	}
-	b = appendExtra(b, md.Extra)
+	b = appendExtra(b, extra)
 	return append(b, "/>\n"...)
 }
 
+func appendMD(b []byte, indent string, md *MD) []byte {
+	f := md.fields()
+	return appendElem(b, indent, "<rs:md", mdAttrs[:], f[:], md.Extra)
+}
+
 func appendLink(b []byte, indent string, l *Link) []byte {
-	b = append(b, indent...)
-	b = append(b, "<rs:ln"...)
-	for i, f := range l.fields() {
-		b = appendAttr(b, linkAttrs[i], *f)
-	}
-	b = appendExtra(b, l.Extra)
-	return append(b, "/>\n"...)
+	f := l.fields()
+	return appendElem(b, indent, "<rs:ln", linkAttrs[:], f[:], l.Extra)
 }
 
 // appendExtra appends the attributes rsxml has no field for. Unlike those

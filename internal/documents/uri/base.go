@@ -23,10 +23,8 @@ type Base struct {
 }
 
 // ParseBase checks that raw is an absolute http(s) URL with an ASCII
-// host and without query, fragment or credentials, and returns it with a
-// trailing slash added to its path, its scheme and host in lower case, and
-// its path in the normal form of Normalize: every character a URI path may
-// not hold raw percent-encoded, its reserved characters as written.
+// host and without query, fragment or credentials, and returns it in the
+// normal form of Normalize with a trailing slash added to its path.
 func ParseBase(raw string) (Base, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -52,21 +50,12 @@ func ParseBase(raw string) (Base, error) {
 	case !validPort(u.Port()):
 		return Base{}, fmt.Errorf("%q has a port that is not a number from 1 to 65535", raw)
 	}
-	host := strings.ToLower(u.Host)
-	if u.Port() == map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)] {
-		host = strings.TrimSuffix(host, ":"+u.Port()) // the scheme's default port is no part of the normal form
+	// As Normalize writes a path, "a+b" stays "a+b".
+	n := Normalize(u.Scheme + "://" + u.Host + u.EscapedPath())
+	if !strings.HasSuffix(n, "/") {
+		n += "/"
 	}
-	var sb strings.Builder
-	sb.WriteString(strings.ToLower(u.Scheme) + "://" + host)
-	p := u.EscapedPath()
-	if p == "" || p[0] != '/' {
-		sb.WriteByte('/')
-	}
-	sb.Write(appendNormalized(nil, p, pathKeep)) // as Normalize writes a path: "a+b" stays "a+b"
-	if !strings.HasSuffix(sb.String(), "/") {
-		sb.WriteByte('/')
-	}
-	return Base{s: sb.String()}, nil
+	return Base{s: n}, nil
 }
 
 func isSubDelim(c byte) bool { return strings.IndexByte("!$&'()*+,;=", c) >= 0 }
@@ -105,10 +94,7 @@ func (b Base) IsZero() bool { return b.s == "" }
 
 // HasPath reports whether the URL has a path other than "/": its
 // /.well-known/ is then not at the root of the host.
-func (b Base) HasPath() bool {
-	u, _ := url.Parse(b.s)
-	return u.Path != "/"
-}
+func (b Base) HasPath() bool { return strings.Count(b.s, "/") > 3 } // scheme://host/
 
 // Resolve returns the URL of rel, a slash-separated path relative to the
 // base, with each segment percent-encoded from its bytes

@@ -33,6 +33,7 @@ func TestParseBase(t *testing.T) {
 		{raw: "http://Example.org:80/x", want: "http://example.org/x/"},
 		{raw: "http://[::1]:80/", want: "http://[::1]/"},
 		{raw: "http://example.org:443/", want: "http://example.org:443/"},
+		{raw: "https://example.org:/x", want: "https://example.org/x/"}, // an empty port is the default one
 		{raw: "https://example.org/caf%c3%a9/%7euser/%2f/", want: "https://example.org/caf%C3%A9/~user/%2F/"},
 		{raw: "https://example.org:99999/", err: "has a port that is not a number from 1 to 65535"},
 		{raw: "http://example.org:0/", err: "has a port that is not a number from 1 to 65535"},
@@ -76,6 +77,9 @@ func TestParseBase(t *testing.T) {
 				t.Errorf("ParseBase(%q) = %s, want %s", tc.raw, b, tc.want)
 			}
 			checkURI(t, b.String())
+			if want := mustParse(t, tc.want).Path != "/"; b.HasPath() != want {
+				t.Errorf("ParseBase(%q).HasPath() = %v, want %v", tc.raw, !want, want)
+			}
 		})
 	}
 }
