@@ -354,7 +354,8 @@ func addMember(sorter *extsort.Sorter, name string, rec []byte) error {
 func appendMember(b []byte, index int, size int64, modified time.Time, sum []byte, typ string) []byte {
 	b = binary.AppendUvarint(b, uint64(index))
 	b = binary.AppendVarint(b, size)
-	b = binary.AppendVarint(b, modified.UnixNano())
+	b = binary.AppendVarint(b, modified.Unix()) // not UnixNano: a tar may date a member in any year
+	b = binary.AppendUvarint(b, uint64(modified.Nanosecond()))
 	b = binary.AppendUvarint(b, uint64(len(sum)))
 	b = append(b, sum...)
 	return append(b, typ...)
@@ -380,7 +381,9 @@ func (e *entry) decode(rec []byte) {
 		return v
 	}
 	e.index = int(next())
-	e.Key.Size, e.Key.Mtime = signed(), signed()
+	e.Key.Size = signed()
+	e.Modified = time.Unix(signed(), int64(next()))
+	e.Key.Mtime = e.Modified.UnixNano()
 	if n := next(); n > 0 {
 		e.sum, rec = append([]byte(nil), rec[:n]...), rec[n:]
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/spill/spilltest"
@@ -505,5 +507,43 @@ func TestZipDuplicateUnreadable(t *testing.T) {
 	p := sc.Problems.Sorted()
 	if len(p) != 2 || p[0].Path != "a.txt" || !errors.Is(p[0].Err, zip.ErrAlgorithm) || p[1].Path != "a.txt" || !strings.Contains(p[1].Err.Error(), "2 members of this name") {
 		t.Errorf("problems %v, want a.txt unreadable, then held twice", p)
+	}
+}
+
+// A tar member keeps its lastmod in any year, also where nanoseconds since
+// 1970 overflow an int64 (before 1678, after 2262).
+func TestTarMemberTimeAnyYear(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join(t.TempDir(), "site.tar")
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	times := map[string]time.Time{
+		"early.txt": time.Date(1600, 1, 2, 3, 4, 5, 0, time.UTC),
+		"late.txt":  time.Date(2300, 1, 2, 3, 4, 5, 0, time.UTC),
+		"now.txt":   time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC),
+	}
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		hdr := &tar.Header{Name: name, Mode: 0o644, Size: 1, ModTime: times[name], Format: tar.FormatPAX}
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := resources(t, newScan(t, src), context.Background())
+	if len(out) != len(times) {
+		t.Fatalf("%d resources, want %d", len(out), len(times))
+	}
+	for _, r := range out {
+		if !r.Modified.Equal(times[r.Path]) {
+			t.Errorf("%s: lastmod %v, want %v", r.Path, r.Modified, times[r.Path])
+		}
 	}
 }

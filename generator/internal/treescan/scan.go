@@ -314,7 +314,10 @@ func (s *run) pass(e *Entry) error {
 	s.Stats.Hashed.Add(1)
 	var sum []byte
 	var typ string
-	length, modified := e.Key.Size, time.Unix(0, e.Key.Mtime)
+	length, modified := e.Key.Size, e.Modified
+	if modified.IsZero() {
+		modified = time.Unix(0, e.Key.Mtime)
+	}
 	if e.hit {
 		s.Stats.Cached.Add(1)
 		s.Cache.hit(e)

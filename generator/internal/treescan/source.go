@@ -37,9 +37,12 @@ type Entry struct {
 	// Key is what the hash cache compares, filled by the listing or Stat;
 	// its Size and Mtime are the resource's length and lastmod unless the
 	// pool reads them from a file.
-	Key    hashcache.Stat
-	Type   string // the media type the source keeps (an object's Content-Type)
-	Handle any    // the source's own: what Job reads
+	Key hashcache.Stat
+	// Modified, if set, is the lastmod, in place of Key.Mtime, which as
+	// nanoseconds cannot hold a year before 1678 or after 2262.
+	Modified time.Time
+	Type     string // the media type the source keeps (an object's Content-Type)
+	Handle   any    // the source's own: what Job reads
 
 	// A name refused or a directory not read, which List gives as an
 	// Entry with Err set: a problem, of a directory if Dir, and with
