@@ -22,6 +22,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/published/rules"
 	"github.com/rsgen/rsgen/internal/storage/confined"
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
@@ -347,7 +348,7 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 		want = rsxml.CapChangeDumpManifest
 	}
 	if m.readable && m.capability != want {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "the manifest.xml of %s is a %s, not a %s", clip(j.r.loc), describe(m), capabilityName(want))
+		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "the manifest.xml of %s is a %s, not a %s", clip(j.r.loc), describe(m), rules.Name(want))
 		return
 	}
 	for _, mr := range m.resources {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/published/rules"
 	"github.com/rsgen/rsgen/internal/storage/confined"
 	"github.com/rsgen/rsgen/internal/storage/extsort"
 	"github.com/rsgen/rsgen/internal/text/units"
@@ -29,7 +30,7 @@ func (st *set) checkLinks(ctx context.Context) {
 			st.checkChildren(ctx, d, func(c *child) string { return rsxml.CapCapabilityList })
 		case d.capability == rsxml.CapCapabilityList:
 			st.checkChildren(ctx, d, func(c *child) string {
-				if isNotification(c.md.Capability) {
+				if rules.IsNotification(c.md.Capability) {
 					return ""
 				}
 				return c.md.Capability
@@ -44,7 +45,7 @@ func (st *set) checkLinks(ctx context.Context) {
 			if d.capability == rsxml.CapResourceList {
 				st.checkPartsUnique(ctx, d)
 			}
-		case isArchive(d.capability):
+		case rules.IsArchive(d.capability):
 			st.checkArchived(ctx, d)
 		}
 		st.checkContents(ctx, d)
@@ -74,7 +75,7 @@ func (st *set) checkUp(ctx context.Context, d *docInfo) {
 		return
 	}
 	if t.capability != want {
-		st.s.add(d.name, l.Line, RuleLinkCapability, 0, "rel=\"up\" leads to %s, a %s; it should lead to the %s", clip(l.Href), describe(t), capabilityName(want))
+		st.s.add(d.name, l.Line, RuleLinkCapability, 0, "rel=\"up\" leads to %s, a %s; it should lead to the %s", clip(l.Href), describe(t), rules.Name(want))
 		return
 	}
 	if want == rsxml.CapDescription && d.url != "" && !t.lists(d.url) {
@@ -94,7 +95,7 @@ func (st *set) checkIndexLink(ctx context.Context, d *docInfo) {
 		return
 	}
 	if !t.index || t.capability != d.capability {
-		st.s.add(d.name, l.Line, RuleLinkCapability, 0, "rel=\"index\" leads to %s, a %s; it should lead to a %s Index", clip(l.Href), describe(t), capabilityName(d.capability))
+		st.s.add(d.name, l.Line, RuleLinkCapability, 0, "rel=\"index\" leads to %s, a %s; it should lead to a %s Index", clip(l.Href), describe(t), rules.Name(d.capability))
 		return
 	}
 	if d.url != "" && !t.lists(d.url) {
@@ -116,7 +117,7 @@ func (st *set) checkChildren(ctx context.Context, d *docInfo, want func(*child) 
 			continue
 		}
 		if t.capability != w {
-			st.s.add(d.name, c.line, RuleLinkCapability, 0, "%s is a %s; the %s says it is a %s", clip(c.loc), describe(t), capabilityName(d.capability), capabilityName(w))
+			st.s.add(d.name, c.line, RuleLinkCapability, 0, "%s is a %s; the %s says it is a %s", clip(c.loc), describe(t), rules.Name(d.capability), rules.Name(w))
 		}
 	}
 }
@@ -141,11 +142,11 @@ func (st *set) checkParts(ctx context.Context, d *docInfo) {
 			st.s.add(d.name, c.line, RuleIndexPart, 0, "%s is an index itself; an index lists <urlset> documents only", clip(c.loc))
 			continue
 		case t.capability != d.capability:
-			st.s.add(d.name, c.line, RuleIndexPart, 0, "%s is a %s; this index lists %ss", clip(c.loc), describe(t), capabilityName(d.capability))
+			st.s.add(d.name, c.line, RuleIndexPart, 0, "%s is a %s; this index lists %ss", clip(c.loc), describe(t), rules.Name(d.capability))
 			continue
 		}
 		if il, ok := t.link("index"); !ok {
-			st.s.add(t.name, t.mdLine, RuleIndexLink, 0, "the %s is listed by the index %s but has no <rs:ln rel=\"index\"> to it", capabilityName(t.capability), d.displayURL())
+			st.s.add(t.name, t.mdLine, RuleIndexLink, 0, "the %s is listed by the index %s but has no <rs:ln rel=\"index\"> to it", rules.Name(t.capability), d.displayURL())
 		} else if d.url != "" && urlKey(il.Href) != urlKey(d.url) {
 			st.s.add(t.name, il.Line, RuleIndexPart, 0, "rel=\"index\" leads to %s, but the index that lists this document is %s", clip(il.Href), d.url)
 		}
@@ -167,7 +168,7 @@ func (st *set) checkParts(ctx context.Context, d *docInfo) {
 // capability it archives (a list or an index), with the times its entry
 // gives.
 func (st *set) checkArchived(ctx context.Context, d *docInfo) {
-	want := archived[d.capability]
+	want := rules.Archived[d.capability]
 	for i := range d.children {
 		c := &d.children[i]
 		t := st.target(ctx, d, c.line, "the entry", c.loc)
@@ -175,7 +176,7 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 			continue
 		}
 		if t.capability != want {
-			st.s.add(d.name, c.line, RuleArchiveEntry, 0, "%s is a %s; a %s lists %ss", clip(c.loc), describe(t), capabilityName(d.capability), capabilityName(want))
+			st.s.add(d.name, c.line, RuleArchiveEntry, 0, "%s is a %s; a %s lists %ss", clip(c.loc), describe(t), rules.Name(d.capability), rules.Name(want))
 			continue
 		}
 		st.withParts(t, func(d *docInfo) { d.archived = true })
@@ -235,7 +236,7 @@ func (st *set) checkContents(ctx context.Context, d *docInfo) {
 		switch {
 		case t == nil:
 		case t.capability != want:
-			st.s.add(d.name, c.contents.Line, RuleLinkCapability, 0, "rel=\"contents\" leads to %s, a %s; it should lead to a %s", clip(c.contents.Href), describe(t), capabilityName(want))
+			st.s.add(d.name, c.contents.Line, RuleLinkCapability, 0, "rel=\"contents\" leads to %s, a %s; it should lead to a %s", clip(c.contents.Href), describe(t), rules.Name(want))
 		case rsxml.PackageTimes(&d.md, &c.md, nil) == "": // else reported with the entry
 			if msg := rsxml.PackageTimes(&d.md, &c.md, &t.md); msg != "" {
 				st.s.add(d.name, c.line, RulePackageTimes, 0, "%s: %s", clip(c.loc), msg)
@@ -280,7 +281,7 @@ func (st *set) checkReachable() {
 		queue = queue[1:]
 		for _, c := range d.children {
 			for _, u := range []string{c.loc, c.contents.Href} {
-				if d.capability != rsxml.CapDescription && d.capability != rsxml.CapCapabilityList && !d.index && !isArchive(d.capability) && u == c.loc {
+				if d.capability != rsxml.CapDescription && d.capability != rsxml.CapCapabilityList && !d.index && !rules.IsArchive(d.capability) && u == c.loc {
 					continue // a dump's package, not a document
 				}
 				if t, ok := st.byKey[urlKey(u)]; ok && u != "" && !reached[t] {
@@ -320,11 +321,7 @@ func describe(d *docInfo) string {
 	if d.capability == "" {
 		return "document without a known capability"
 	}
-	name := capabilityName(d.capability)
-	if d.index {
-		name += " Index"
-	}
-	return name
+	return rules.Describe(d.capability, d.index)
 }
 
 // checkPartsUnique finds the resources that two parts of the Resource List

@@ -24,22 +24,6 @@ func (r *Report) Valid(strict bool) bool {
 	return r.Errors == 0 && (!strict || r.Warnings == 0)
 }
 
-// Merge appends the documents and findings of o to r.
-func (r *Report) Merge(o *Report) {
-	r.Documents = append(r.Documents, o.Documents...)
-	r.Findings = append(r.Findings, o.Findings...)
-	r.Errors += o.Errors
-	r.Warnings += o.Warnings
-	if r.ByRule == nil {
-		r.ByRule = map[string]int{}
-	}
-	for k, n := range o.ByRule {
-		r.ByRule[k] += n
-	}
-	r.Audited += o.Audited
-	r.NotFollowed += o.NotFollowed
-}
-
 // MaxPerRule is how many findings of one rule one document reports; the
 // rest are counted, and summed up in one more finding.
 const MaxPerRule = 10

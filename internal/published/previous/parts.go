@@ -9,6 +9,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 // listReader reads the entries of the Resource List's documents one at a
@@ -178,8 +179,8 @@ func (l *listReader) entry(e *rsxml.Entry) error {
 
 // checkEntry checks what every entry of a document must be.
 func checkEntry(name string, e *rsxml.Entry) error {
-	if e.MDCount > 1 {
-		return newError(name, e.Line, ErrInvalid, "the entry has %d <rs:md> elements; at most one is allowed", e.MDCount)
+	if msg := rules.MDRepeat(e.MDCount); msg != "" {
+		return newError(name, e.Line, ErrInvalid, "%s", msg)
 	}
 	if !isAbsoluteURL(e.Loc) {
 		// Section 7: the URI of the resource. A relative one, as some
