@@ -88,7 +88,7 @@ func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *
 	info := &docInfo{name: name, url: docURL}
 	src, closeSrc, err := decompressed(r)
 	if err != nil {
-		s.add(name, 0, RuleXML, 0, "cannot decompress: %v", err)
+		s.add(name, 0, RuleXML, "cannot decompress: %v", err)
 		return info
 	}
 	defer closeSrc()
@@ -160,7 +160,7 @@ func readError(s *sink, name string, err error) {
 	var se *rsxml.SyntaxError
 	switch {
 	case errors.Is(err, rsxml.ErrTooLarge):
-		s.add(name, 0, RuleLimitBytes, 0, "the document is larger than 50 MB (52,428,800 bytes, uncompressed); reading stopped there")
+		s.add(name, 0, RuleLimitBytes, "the document is larger than 50 MB (52,428,800 bytes, uncompressed); reading stopped there")
 	case errors.As(err, &se):
 		rule := RuleXML
 		switch se.Kind {
@@ -169,9 +169,9 @@ func readError(s *sink, name string, err error) {
 		case rsxml.SyntaxShape:
 			rule = RuleSchema
 		}
-		s.add(name, se.Line, rule, 0, "%s", se.Msg)
+		s.add(name, se.Line, rule, "%s", se.Msg)
 	default:
-		s.add(name, 0, RuleXML, 0, "cannot read: %v", err)
+		s.add(name, 0, RuleXML, "cannot read: %v", err)
 	}
 }
 
@@ -208,7 +208,7 @@ func (c *docCheck) checkType(typ string) (bad, pattern string) {
 }
 
 func (c *docCheck) add(line int, rule string, format string, args ...any) {
-	c.s.add(c.info.name, line, rule, 0, format, args...)
+	c.s.add(c.info.name, line, rule, format, args...)
 }
 
 // root checks the root <rs:md> and <rs:ln>.
@@ -307,10 +307,10 @@ func (c *docCheck) finish(rd *rsxml.Reader, complete bool) {
 		c.add(0, RuleRootMD, "%s", msg)
 	}
 	if c.info.entries > rsxml.MaxEntries {
-		c.s.add(name, c.over, RuleLimitEntries, 0, "%d entries; a document may have at most 50,000 (split it under an index)", c.info.entries)
+		c.s.add(name, c.over, RuleLimitEntries, "%d entries; a document may have at most 50,000 (split it under an index)", c.info.entries)
 	}
 	if complete && c.info.entries == 0 {
-		c.s.add(name, 0, RuleEmpty, 0, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", entryName(c.info.index))
+		c.s.add(name, 0, RuleEmpty, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", entryName(c.info.index))
 	}
 }
 

@@ -408,7 +408,7 @@ func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, 
 					sev = Warning
 				}
 			}
-			c.s.add(c.info.name, line, RuleHash, sev, "%s: %s", where, p.Msg)
+			c.s.addAs(sev, c.info.name, line, RuleHash, "%s: %s", where, p.Msg)
 		})
 	}
 	if length != "" {

@@ -24,6 +24,22 @@ func (r *Report) Valid(strict bool) bool {
 	return r.Errors == 0 && (!strict || r.Warnings == 0)
 }
 
+// Merge appends the documents and findings of o to r.
+func (r *Report) Merge(o *Report) {
+	r.Documents = append(r.Documents, o.Documents...)
+	r.Findings = append(r.Findings, o.Findings...)
+	r.Errors += o.Errors
+	r.Warnings += o.Warnings
+	if r.ByRule == nil {
+		r.ByRule = map[string]int{}
+	}
+	for k, n := range o.ByRule {
+		r.ByRule[k] += n
+	}
+	r.Audited += o.Audited
+	r.NotFollowed += o.NotFollowed
+}
+
 // MaxPerRule is how many findings of one rule one document reports; the
 // rest are counted, and summed up in one more finding.
 const MaxPerRule = 10
@@ -45,15 +61,18 @@ type sinkKey struct {
 
 func newSink() *sink { return &sink{counts: map[sinkKey]int{}, byRule: map[string]int{}} }
 
-// add records a finding of rule in doc; sev 0 means the rule's severity.
-func (s *sink) add(doc string, line int, rule string, sev Severity, format string, args ...any) {
+// add records a finding of rule in doc.
+func (s *sink) add(doc string, line int, rule, format string, args ...any) {
+	s.addAs("", doc, line, rule, format, args...)
+}
+
+// addAs records a finding of rule in doc of severity sev ("": the rule's).
+func (s *sink) addAs(sev Severity, doc string, line int, rule, format string, args ...any) {
 	r, ok := ruleIndex[rule]
 	if !ok {
 		panic("validate: unknown rule " + rule)
 	}
-	if sev == 0 {
-		sev = r.Severity
-	}
+	sev = cmp.Or(sev, r.Severity)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sev == Error {
