@@ -87,44 +87,30 @@ type Times struct{ RootAt, RootFrom, EntryAt, EntryFrom Use }
 // TimesOf returns the row of Table 4 of a document of capability, an
 // index or not, and false for a capability the table does not know.
 func TimesOf(capability string, index bool) (Times, bool) {
-	switch capability {
-	case rsxml.CapResourceList:
-		if index {
-			return Times{RootAt: Required, EntryAt: Optional}, true
-		}
-		return Times{RootAt: Required}, true
-	case rsxml.CapResourceDump:
-		return Times{RootAt: Required, EntryAt: Optional}, true
-	case rsxml.CapResourceDumpManifest:
-		return Times{RootAt: Required}, true
-	case rsxml.CapChangeList:
-		if index {
-			return Times{RootFrom: Required, EntryFrom: Recommended}, true
-		}
-		return Times{RootFrom: Required}, true
-	case rsxml.CapChangeDump:
-		return Times{RootFrom: Required, EntryFrom: Recommended}, true
-	case rsxml.CapChangeDumpManifest:
-		return Times{RootFrom: Required}, true
-	}
-	if IsNotification(capability) {
-		return Times{}, true // no times of its own; its entries may give a datetime
-	}
-	switch Archived[capability] {
-	case "":
-		return Times{}, false
-	case rsxml.CapResourceList, rsxml.CapResourceDump:
-		// The times are those of the documents listed, on the entries;
-		// an archive has none of its own.
-		if index {
-			return Times{}, true
-		}
-		return Times{EntryAt: Required}, true
-	}
+	rows, ok := table[capability]
 	if index {
-		return Times{}, true
+		return rows[1], ok
 	}
-	return Times{EntryFrom: Required}, true
+	return rows[0], ok
+}
+
+// table is Table 4, a row for a document and one for its index. A
+// notification has no times of its own (its entries may give a
+// datetime); an archive neither: its entries give those of the documents
+// it lists.
+var table = map[string][2]Times{
+	rsxml.CapResourceList:           {{RootAt: Required}, {RootAt: Required, EntryAt: Optional}},
+	rsxml.CapResourceDump:           {{RootAt: Required, EntryAt: Optional}, {RootAt: Required, EntryAt: Optional}},
+	rsxml.CapResourceDumpManifest:   {{RootAt: Required}, {RootAt: Required}},
+	rsxml.CapChangeList:             {{RootFrom: Required}, {RootFrom: Required, EntryFrom: Recommended}},
+	rsxml.CapChangeDump:             {{RootFrom: Required, EntryFrom: Recommended}, {RootFrom: Required, EntryFrom: Recommended}},
+	rsxml.CapChangeDumpManifest:     {{RootFrom: Required}, {RootFrom: Required}},
+	rsxml.CapChangeListNotification: {},
+	rsxml.CapFrameworkNotification:  {},
+	rsxml.CapResourceListArchive:    {{EntryAt: Required}, {}},
+	rsxml.CapResourceDumpArchive:    {{EntryAt: Required}, {}},
+	rsxml.CapChangeListArchive:      {{EntryFrom: Required}, {}},
+	rsxml.CapChangeDumpArchive:      {{EntryFrom: Required}, {}},
 }
 
 // Describe names a document of capability, an index or not, in messages.
