@@ -412,7 +412,7 @@ func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, 
 		})
 	}
 	if length != "" {
-		if msg := checkLength(length); msg != "" {
+		if _, msg := rules.Length(length); msg != "" {
 			c.add(line, RuleLength, "%s: %s", where, msg)
 		}
 	}

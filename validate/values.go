@@ -53,18 +53,6 @@ func parseInteger(v string) (int64, bool) {
 	return n, err == nil
 }
 
-// checkLength checks a length: the Content-Length of the resource.
-func checkLength(v string) string {
-	n, ok := parseInteger(v)
-	if !ok {
-		return fmt.Sprintf("length=%q is not an integer", v)
-	}
-	if n < 0 {
-		return fmt.Sprintf("length=%q is negative; it is a Content-Length in bytes", v)
-	}
-	return ""
-}
-
 // checkPri checks the pri of a link: 1 to 999999.
 func checkPri(v string) string {
 	n, ok := parseInteger(v)

@@ -3,7 +3,6 @@ package previous
 import (
 	"context"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/rsgen/rsgen/hashing"
@@ -223,9 +222,9 @@ func hashAndLength(name string, e *rsxml.Entry) ([]hashing.Token, int64, error) 
 	if e.MD.Length == "" {
 		return h, -1, nil
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-	if err != nil || n < 0 {
-		return nil, 0, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+	n, msg := rules.Length(e.MD.Length)
+	if msg != "" {
+		return nil, 0, newError(name, e.Line, ErrInvalid, "%s", msg)
 	}
 	return h, n, nil
 }

@@ -233,7 +233,7 @@ func TestReadErrors(t *testing.T) {
 		}, kind: ErrInvalid, doc: part2, line: 12, msg: "64 hex digits"},
 		{name: "a malformed length", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, part2, `length="79"`, `length="-79"`)
-		}, kind: ErrInvalid, doc: part2, line: 12, msg: "not a number of bytes"},
+		}, kind: ErrInvalid, doc: part2, line: 12, msg: "is negative"},
 		{name: "a resource listed twice", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, part2, "https://example.org/images/logo.png", "https://example.org/index.html")
 		}, kind: ErrInvalid, doc: part2, line: 22, msg: "listed twice"},

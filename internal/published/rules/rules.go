@@ -1,16 +1,10 @@
-// Package rules is what the two readers of a published site share: rsgen
-// validate, which reports every rule a document breaks, and
-// internal/published/previous, which refuses an earlier build that breaks
-// one it relies on. It names the capabilities (ResourceSync 1.1, its
-// Archives and Notification specifications), gives Table 4 of Appendix A,
-// and judges the rules both readers enforce, once: a judge returns what is
-// wrong in the rule's words, or "". Whether that is an error, a warning or
-// a refusal is the reader's call.
 package rules
 
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
@@ -190,6 +184,19 @@ func CapListEntry(loc, capability string, line int, seen map[string]int) (entry,
 	}
 	seen[capability] = line
 	return entry, ""
+}
+
+// Length reads a length, the Content-Length of a resource (rule length):
+// an xsd:integer, not negative.
+func Length(v string) (int64, string) {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	switch {
+	case err != nil:
+		return 0, fmt.Sprintf("length=%q is not an integer", v)
+	case n < 0:
+		return n, fmt.Sprintf("length=%q is negative; it is a Content-Length in bytes", v)
+	}
+	return n, ""
 }
 
 // Interval judges that until is not before from (rule interval), from and
