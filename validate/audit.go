@@ -22,6 +22,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/published/rules"
 	"github.com/rsgen/rsgen/internal/storage/confined"
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
@@ -131,7 +132,7 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 		if u.n > len(u.first) {
 			names += fmt.Sprintf(" and %d more", u.n-len(u.first))
 		}
-		st.s.add(d.name, 0, RuleAuditUnreached, 0, "%d of the listed resources could not be audited, being out of reach (not %s): %s", u.n, where, names)
+		st.s.add(d.name, 0, RuleAuditUnreached, "%d of the listed resources could not be audited, being out of reach (not %s): %s", u.n, where, names)
 	}
 	st.audited += a.audited
 }
@@ -173,7 +174,7 @@ func regularFile(p string) bool {
 }
 
 func (a *auditor) missing(j auditJob, format string, args ...any) {
-	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, 0, "%s: "+format, append([]any{clip(j.r.loc)}, args...)...)
+	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, "%s: "+format, append([]any{clip(j.r.loc)}, args...)...)
 }
 
 // checkFile audits the file rel of dir; ok false says the URL names no
@@ -222,7 +223,7 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	defer served.Close()
 	if j.r.typ != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err == nil && !strings.EqualFold(mt, j.r.typ) {
-			a.st.s.add(j.d.name, j.r.line, RuleAuditType, 0, "%s is served as %s; its entry says type=%q", clip(j.r.loc), mt, j.r.typ)
+			a.st.s.add(j.d.name, j.r.line, RuleAuditType, "%s is served as %s; its entry says type=%q", clip(j.r.loc), mt, j.r.typ)
 		}
 	}
 	body := io.Reader(&lateReader{r: served, ctx: ctx, a: a})
@@ -287,7 +288,7 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	for _, tok := range hashing.ScanAttr(res.hash, nil, func(hashing.AttrProblem) {}) { // problems are reported with the document
 		algo, known := hashing.Lookup(tok.Alg)
 		if !known {
-			a.st.s.add(doc, res.line, RuleAuditUnchecked, 0, "%s: the %s digest cannot be checked (known: %s)", clip(res.loc), tok.Alg, hashing.Known())
+			a.st.s.add(doc, res.line, RuleAuditUnchecked, "%s: the %s digest cannot be checked (known: %s)", clip(res.loc), tok.Alg, hashing.Known())
 			continue
 		}
 		h := algo.New()
@@ -296,20 +297,20 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	}
 	n, err := io.Copy(io.MultiWriter(append(ws, io.Discard)...), r)
 	if err != nil {
-		a.st.s.add(doc, res.line, RuleAuditMissing, 0, "%s: reading it failed after %d bytes: %v", clip(res.loc), n, unwrapPath(err))
+		a.st.s.add(doc, res.line, RuleAuditMissing, "%s: reading it failed after %d bytes: %v", clip(res.loc), n, unwrapPath(err))
 		return false
 	}
 	if want, ok := parseInteger(res.length); ok && want != n {
 		if n > want {
-			a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has more than the %s bytes its entry gives as length (reading stopped there; so its digests differ too)", clip(res.loc), res.length)
+			a.st.s.add(doc, res.line, RuleAuditLength, "%s has more than the %s bytes its entry gives as length (reading stopped there; so its digests differ too)", clip(res.loc), res.length)
 		} else {
-			a.st.s.add(doc, res.line, RuleAuditLength, 0, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
+			a.st.s.add(doc, res.line, RuleAuditLength, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
 		}
 		return false
 	}
 	for _, d := range ds {
 		if got := d.h.Sum(nil); !bytes.Equal(got, d.want) {
-			a.st.s.add(doc, res.line, RuleAuditHash, 0, "%s has %s:%x; its entry says %s:%x", clip(res.loc), d.alg, got, d.alg, d.want)
+			a.st.s.add(doc, res.line, RuleAuditHash, "%s has %s:%x; its entry says %s:%x", clip(res.loc), d.alg, got, d.alg, d.want)
 		}
 	}
 	return true
@@ -321,7 +322,7 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 	s := a.st.s
 	zr, err := zip.OpenReader(path)
 	if err != nil {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "%s is not a ZIP package: %v", clip(j.r.loc), err)
+		s.add(j.d.name, j.r.line, RuleDumpManifest, "%s is not a ZIP package: %v", clip(j.r.loc), err)
 		return
 	}
 	defer zr.Close()
@@ -331,12 +332,12 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 	}
 	mf := files["manifest.xml"]
 	if mf == nil {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "the package %s has no manifest.xml at its top level", clip(j.r.loc))
+		s.add(j.d.name, j.r.line, RuleDumpManifest, "the package %s has no manifest.xml at its top level", clip(j.r.loc))
 		return
 	}
 	rc, err := mf.Open()
 	if err != nil {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "the manifest.xml of %s cannot be read: %v", clip(j.r.loc), err)
+		s.add(j.d.name, j.r.line, RuleDumpManifest, "the manifest.xml of %s cannot be read: %v", clip(j.r.loc), err)
 		return
 	}
 	name := j.r.loc + "!/manifest.xml"
@@ -347,17 +348,17 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 		want = rsxml.CapChangeDumpManifest
 	}
 	if m.readable && m.capability != want {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, 0, "the manifest.xml of %s is a %s, not a %s", clip(j.r.loc), describe(m), capabilityName(want))
+		s.add(j.d.name, j.r.line, RuleDumpManifest, "the manifest.xml of %s is a %s, not a %s", clip(j.r.loc), describe(m), rules.Name(want))
 		return
 	}
 	for _, mr := range m.resources {
 		f := files[strings.TrimPrefix(mr.path, "/")]
 		if f == nil {
-			s.add(name, mr.line, RuleDumpManifest, 0, "path=%q is not in the package", mr.path)
+			s.add(name, mr.line, RuleDumpManifest, "path=%q is not in the package", mr.path)
 			continue
 		}
 		if want, ok := parseInteger(mr.length); ok && uint64(want) != f.UncompressedSize64 {
-			s.add(name, mr.line, RuleAuditLength, 0, "%s has %d bytes in the package; its entry says length=%s (so its digests differ too)", mr.path, f.UncompressedSize64, mr.length)
+			s.add(name, mr.line, RuleAuditLength, "%s has %d bytes in the package; its entry says length=%s (so its digests differ too)", mr.path, f.UncompressedSize64, mr.length)
 			continue
 		}
 		if mr.hash == "" {
@@ -365,7 +366,7 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 		}
 		fr, err := f.Open()
 		if err != nil {
-			s.add(name, mr.line, RuleDumpManifest, 0, "%s cannot be read from the package: %v", mr.path, err)
+			s.add(name, mr.line, RuleDumpManifest, "%s cannot be read from the package: %v", mr.path, err)
 			continue
 		}
 		a.compare(name, resource{loc: mr.path, line: mr.line, length: mr.length, hash: mr.hash}, fr)

@@ -265,7 +265,7 @@ func TestDocsListEveryRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range Rules() {
-		if !strings.Contains(string(doc), "| `"+r.ID+"` | "+r.Severity.String()+" |") {
+		if !strings.Contains(string(doc), "| `"+r.ID+"` | "+string(r.Severity)+" |") {
 			t.Errorf("docs/VALIDATE.md does not list rule %s (%s) in its table", r.ID, r.Severity)
 		}
 	}

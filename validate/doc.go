@@ -13,7 +13,9 @@
 // parsers, in the mode that reports every problem where there is one:
 // datetimes by rsxml.ParseTimeForm, media types by internal/documents/mediatype,
 // hash attributes by hashing.ScanAttr; what validate adds is which forms a
-// field allows and the words of its findings.
+// field allows and the words of its findings. The rules a build reading
+// its previous output refuses too are judged by internal/published/rules,
+// for both, in one wording.
 //
 // The validator agrees with the official one (rs-validate.py: the
 // schemas plus its spec checks) on every rule the two share, and is

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"compress/gzip"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 // docInfo is what reading one document tells the checks that span
@@ -88,7 +88,7 @@ func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *
 	info := &docInfo{name: name, url: docURL}
 	src, closeSrc, err := decompressed(r)
 	if err != nil {
-		s.add(name, 0, RuleXML, 0, "cannot decompress: %v", err)
+		s.add(name, 0, RuleXML, "cannot decompress: %v", err)
 		return info
 	}
 	defer closeSrc()
@@ -160,7 +160,7 @@ func readError(s *sink, name string, err error) {
 	var se *rsxml.SyntaxError
 	switch {
 	case errors.Is(err, rsxml.ErrTooLarge):
-		s.add(name, 0, RuleLimitBytes, 0, "the document is larger than 50 MB (52,428,800 bytes, uncompressed); reading stopped there")
+		s.add(name, 0, RuleLimitBytes, "the document is larger than 50 MB (52,428,800 bytes, uncompressed); reading stopped there")
 	case errors.As(err, &se):
 		rule := RuleXML
 		switch se.Kind {
@@ -169,67 +169,10 @@ func readError(s *sink, name string, err error) {
 		case rsxml.SyntaxShape:
 			rule = RuleSchema
 		}
-		s.add(name, se.Line, rule, 0, "%s", se.Msg)
+		s.add(name, se.Line, rule, "%s", se.Msg)
 	default:
-		s.add(name, 0, RuleXML, 0, "cannot read: %v", err)
+		s.add(name, 0, RuleXML, "cannot read: %v", err)
 	}
-}
-
-// timeUse says how a document uses a time attribute (Appendix A, Table 4).
-type timeUse uint8
-
-const (
-	unused timeUse = iota
-	optional
-	recommended
-	required
-)
-
-// timeRules is Table 4 of Appendix A: root at, root from, entry at, entry
-// from, by capability and by whether the document is an index. completed
-// goes with at, until with from.
-type timeRules struct{ rootAt, rootFrom, entryAt, entryFrom timeUse }
-
-func timeTable(capability string, index bool) (timeRules, bool) {
-	switch capability {
-	case rsxml.CapResourceList:
-		if index {
-			return timeRules{rootAt: required, entryAt: optional}, true
-		}
-		return timeRules{rootAt: required}, true
-	case rsxml.CapResourceDump:
-		return timeRules{rootAt: required, entryAt: optional}, true
-	case rsxml.CapResourceDumpManifest:
-		return timeRules{rootAt: required}, true
-	case rsxml.CapChangeList:
-		if index {
-			return timeRules{rootFrom: required, entryFrom: recommended}, true
-		}
-		return timeRules{rootFrom: required}, true
-	case rsxml.CapChangeDump:
-		return timeRules{rootFrom: required, entryFrom: recommended}, true
-	case rsxml.CapChangeDumpManifest:
-		return timeRules{rootFrom: required}, true
-	}
-	if isNotification(capability) {
-		return timeRules{}, true // no times of its own; its entries may give a datetime
-	}
-	switch archived[capability] {
-	case "":
-	case rsxml.CapResourceList, rsxml.CapResourceDump:
-		// The times are those of the documents listed, on the entries
-		// (archiveEntry); an archive has none of its own.
-		if index {
-			return timeRules{}, true
-		}
-		return timeRules{entryAt: required}, true
-	default:
-		if index {
-			return timeRules{}, true
-		}
-		return timeRules{entryFrom: required}, true
-	}
-	return timeRules{}, false
 }
 
 // docCheck is the state of checking one document.
@@ -240,12 +183,11 @@ type docCheck struct {
 	opts docOptions
 
 	capability  string // the root's capability if known, else ""
-	times       timeRules
+	times       rules.Times
 	hasTimes    bool
 	from, until time.Time // the root's, if valid
 
-	prev     time.Time // time of the latest entry so far, for chronology
-	prevLine int
+	order    rules.Order
 	caps     map[string]int // Capability List: capability → line of its entry
 	locs     locSet         // Resource List, Resource Dump Manifest: the locs so far
 	span     locSpan        // Resource List: the first and last locs so far
@@ -266,7 +208,7 @@ func (c *docCheck) checkType(typ string) (bad, pattern string) {
 }
 
 func (c *docCheck) add(line int, rule string, format string, args ...any) {
-	c.s.add(c.info.name, line, rule, 0, format, args...)
+	c.s.add(c.info.name, line, rule, format, args...)
 }
 
 // root checks the root <rs:md> and <rs:ln>.
@@ -284,7 +226,7 @@ func (c *docCheck) root() {
 		// Reported when the whole document is read: a late <rs:md> counts.
 	case capability == "":
 		c.add(line, RuleCapability, "the root <rs:md> has no capability attribute, which every ResourceSync document needs")
-	case !knownCapability(capability):
+	case !rules.Known(capability):
 		c.add(line, RuleCapability, "capability=%q is not one of %s, nor an archive of ResourceSync Archives", capability, strings.Join(slices.Concat(rsxml.Capabilities, rsxml.Notifications), ", "))
 	default:
 		c.capability = capability
@@ -293,10 +235,10 @@ func (c *docCheck) root() {
 	if c.capability == "" {
 		return
 	}
-	if d.Index && (capability == rsxml.CapCapabilityList || capability == rsxml.CapResourceDumpManifest || capability == rsxml.CapChangeDumpManifest || isNotification(capability)) {
-		c.add(line, RuleNotIndex, "a %s is a <urlset>; this one is a <sitemapindex>", capabilityName(capability))
+	if msg := rules.NotIndex(capability, d.Index); msg != "" {
+		c.add(line, RuleNotIndex, "%s", msg)
 	}
-	c.times, c.hasTimes = timeTable(capability, d.Index)
+	c.times, c.hasTimes = rules.TimesOf(capability, d.Index)
 	if c.hasTimes {
 		c.rootTimes(&d.MD, line)
 	}
@@ -305,20 +247,16 @@ func (c *docCheck) root() {
 	case capability == rsxml.CapCapabilityList && !up:
 		c.add(line, RuleCapListUp, "the Capability List has no <rs:ln rel=\"up\"> to the Source Description")
 	case capability != rsxml.CapDescription && capability != rsxml.CapCapabilityList && !up:
-		c.add(line, RuleUp, "the %s has no <rs:ln rel=\"up\"> to its Capability List", capabilityName(capability))
+		c.add(line, RuleUp, "the %s has no <rs:ln rel=\"up\"> to its Capability List", rules.Name(capability))
 	}
 }
 
 // rootTimes checks the at/from of the root against Table 4.
 func (c *docCheck) rootTimes(md *rsxml.MD, line int) {
-	name := describe(c.info)
-	if c.times.rootAt == required && md.At == "" {
-		c.add(line, RuleTimeRequired, "a %s needs at on its root <rs:md> (Appendix A)", name)
+	if msg := rules.RootTimes(c.capability, c.info.index, md); msg != "" {
+		c.add(line, RuleTimeRequired, "%s", msg)
 	}
-	if c.times.rootFrom == required && md.From == "" {
-		c.add(line, RuleTimeRequired, "a %s needs from on its root <rs:md> (Appendix A)", name)
-	}
-	c.unusedTimes(md, line, c.times.rootAt, c.times.rootFrom, "its root <rs:md>", name)
+	c.unusedTimes(md, line, c.times.RootAt, c.times.RootFrom, "its root <rs:md>", describe(c.info))
 	if md.From != "" {
 		c.from, _ = checkDatetimeQuiet(md.From)
 	}
@@ -333,15 +271,15 @@ func checkDatetimeQuiet(v string) (time.Time, bool) {
 }
 
 // unusedTimes warns of at/completed or from/until where Table 4 has none.
-func (c *docCheck) unusedTimes(md *rsxml.MD, line int, at, from timeUse, where, name string) {
-	if at == unused {
+func (c *docCheck) unusedTimes(md *rsxml.MD, line int, at, from rules.Use, where, name string) {
+	if at == rules.Unused {
 		for _, a := range [][2]string{{"at", md.At}, {"completed", md.Completed}} {
 			if a[1] != "" {
 				c.add(line, RuleTimeUnused, "%s on %s: a %s does not use it (Appendix A)", a[0], where, name)
 			}
 		}
 	}
-	if from == unused {
+	if from == rules.Unused {
 		for _, a := range [][2]string{{"from", md.From}, {"until", md.Until}} {
 			if a[1] != "" {
 				c.add(line, RuleTimeUnused, "%s on %s: a %s does not use it (Appendix A)", a[0], where, name)
@@ -362,17 +300,17 @@ func (c *docCheck) finish(rd *rsxml.Reader, complete bool) {
 	for _, d := range rd.Deviations {
 		c.add(d.Line, RuleSchema, "%s", d.Msg)
 	}
-	switch {
-	case rd.RootMDCount == 0 && complete:
-		c.add(0, RuleRootMD, "the root has no <rs:md>, which every ResourceSync document needs: it carries the capability")
+	switch msg := rules.RootMD(rd.RootMDCount); {
 	case rd.RootMDCount > 1:
-		c.add(c.doc.MDLine, RuleRootMD, "the root has %d <rs:md> elements; exactly one is allowed", rd.RootMDCount)
+		c.add(c.doc.MDLine, RuleRootMD, "%s", msg)
+	case msg != "" && complete:
+		c.add(0, RuleRootMD, "%s", msg)
 	}
 	if c.info.entries > rsxml.MaxEntries {
-		c.s.add(name, c.over, RuleLimitEntries, 0, "%d entries; a document may have at most 50,000 (split it under an index)", c.info.entries)
+		c.s.add(name, c.over, RuleLimitEntries, "%d entries; a document may have at most 50,000 (split it under an index)", c.info.entries)
 	}
 	if complete && c.info.entries == 0 {
-		c.s.add(name, 0, RuleEmpty, 0, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", entryName(c.info.index))
+		c.s.add(name, 0, RuleEmpty, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", entryName(c.info.index))
 	}
 }
 
@@ -381,30 +319,4 @@ func entryName(index bool) string {
 		return "sitemap"
 	}
 	return "url"
-}
-
-// capabilityNames are the names the spec gives the documents of each
-// capability.
-var capabilityNames = map[string]string{
-	rsxml.CapDescription:            "Source Description",
-	rsxml.CapCapabilityList:         "Capability List",
-	rsxml.CapResourceList:           "Resource List",
-	rsxml.CapResourceDump:           "Resource Dump",
-	rsxml.CapResourceDumpManifest:   "Resource Dump Manifest",
-	rsxml.CapChangeList:             "Change List",
-	rsxml.CapChangeDump:             "Change Dump",
-	rsxml.CapChangeDumpManifest:     "Change Dump Manifest",
-	rsxml.CapChangeListNotification: "change notification",
-	rsxml.CapFrameworkNotification:  "framework notification",
-}
-
-// capabilityName is the name the spec gives the document of a capability.
-func capabilityName(capability string) string {
-	if name, ok := capabilityNames[capability]; ok {
-		return name
-	}
-	if of, ok := archived[capability]; ok {
-		return capabilityNames[of] + " Archive"
-	}
-	return fmt.Sprintf("%q document", capability)
 }

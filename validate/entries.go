@@ -8,52 +8,21 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
-
-// archived maps the capability of each archive of ResourceSync Archives
-// (sections 3-6) to that of the documents it lists: a Resource List
-// Archive lists Resource Lists of the past, and so on. Archives are
-// followed and checked like the documents of the core.
-var archived = map[string]string{
-	rsxml.CapResourceListArchive: rsxml.CapResourceList,
-	rsxml.CapResourceDumpArchive: rsxml.CapResourceDump,
-	rsxml.CapChangeListArchive:   rsxml.CapChangeList,
-	rsxml.CapChangeDumpArchive:   rsxml.CapChangeDump,
-}
-
-// isArchive reports whether capability is that of an archive.
-func isArchive(capability string) bool { _, ok := archived[capability]; return ok }
-
-// isNotification reports whether capability is that of a notification
-// (ResourceSync Change Notification and Framework Notification 1.0.1):
-// the root of a payload, or a channel in a Capability List, whose <loc>
-// is a topic, not a document, and is not followed.
-func isNotification(capability string) bool {
-	return slices.Contains(rsxml.Notifications, capability)
-}
-
-// knownCapability reports whether capability is one of a document this
-// validator checks: of the core, an archive or a notification.
-func knownCapability(capability string) bool {
-	return slices.Contains(rsxml.Capabilities, capability) || isArchive(capability) || isNotification(capability)
-}
 
 // archiveEntry checks an entry of an archive (not of its index): the times
 // that say which past document it is (at for the snapshots of Resource
 // Lists and Dumps, from and until for the intervals of Change Lists and
 // Dumps), oldest first.
 func (c *docCheck) archiveEntry(e *rsxml.Entry, line int) {
-	name := capabilityName(c.capability)
-	switch archived[c.capability] {
+	if msg := rules.ArchiveEntry(c.capability, clip(e.Loc), &e.MD); msg != "" {
+		c.add(line, RuleTimeRequired, "%s", msg)
+	}
+	switch rules.Archived[c.capability] {
 	case rsxml.CapResourceList, rsxml.CapResourceDump:
-		if e.MD.At == "" {
-			c.add(line, RuleTimeRequired, "the entry of %s has no at: an entry of a %s gives the snapshot time of the document it lists (ResourceSync Archives)", clip(e.Loc), name)
-		}
 		c.chronology(e.MD.At, line, RuleArchiveEntry, "at")
 	default:
-		if e.MD.From == "" || e.MD.Until == "" {
-			c.add(line, RuleTimeRequired, "the entry of %s lacks from or until: an entry of a %s gives the interval of the document it lists (ResourceSync Archives)", clip(e.Loc), name)
-		}
 		c.chronology(e.MD.From, line, RuleArchiveEntry, "from")
 	}
 }
@@ -91,8 +60,8 @@ func (c *docCheck) entry(e *rsxml.Entry) {
 	if mdLine == 0 {
 		mdLine = e.Line
 	}
-	if e.MDCount > 1 {
-		c.add(e.Line, RuleMDRepeat, "the entry has %d <rs:md> elements; at most one is allowed", e.MDCount)
+	if msg := rules.MDRepeat(e.MDCount); msg != "" {
+		c.add(e.Line, RuleMDRepeat, "%s", msg)
 	}
 	c.checkMD(&e.MD, mdLine, "<rs:md>")
 	for i := range e.Links {
@@ -102,13 +71,13 @@ func (c *docCheck) entry(e *rsxml.Entry) {
 		return
 	}
 	if c.hasTimes {
-		c.unusedTimes(&e.MD, mdLine, c.times.entryAt, c.times.entryFrom, "an entry's <rs:md>", describe(info))
-		if c.times.entryFrom == recommended && e.MD.From == "" {
+		c.unusedTimes(&e.MD, mdLine, c.times.EntryAt, c.times.EntryFrom, "an entry's <rs:md>", describe(info))
+		if c.times.EntryFrom == rules.Recommended && e.MD.From == "" {
 			c.add(mdLine, RuleTimeRecommended, "the entry of %s has no from: Appendix A recommends it", clip(e.Loc))
 		}
 	}
-	if e.MD.Path != "" && !isManifest(c.capability) {
-		c.add(mdLine, RulePathUnused, "path is used in manifests only, not in a %s", capabilityName(c.capability))
+	if e.MD.Path != "" && !rules.IsManifest(c.capability) {
+		c.add(mdLine, RulePathUnused, "path is used in manifests only, not in a %s", rules.Name(c.capability))
 	}
 	c.byCapability(e, mdLine)
 }
@@ -127,7 +96,7 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 		c.capListEntry(e, mdLine)
 		c.lastmodOmitted(e)
 		c.keepChild(e)
-	case isArchive(c.capability):
+	case rules.IsArchive(c.capability):
 		c.keepChild(e)
 		if !info.index {
 			c.unique(e)
@@ -149,7 +118,7 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 		c.unique(e)
 		c.manifestPath(e, mdLine)
 		c.keepBitstream(e)
-	case isNotification(c.capability):
+	case rules.IsNotification(c.capability):
 		c.notificationEntry(e, mdLine)
 	case c.capability == rsxml.CapChangeList || c.capability == rsxml.CapChangeDumpManifest:
 		c.change(e, mdLine)
@@ -180,29 +149,24 @@ func (c *docCheck) packageTimes(e *rsxml.Entry, line int) {
 
 func (c *docCheck) lastmodOmitted(e *rsxml.Entry) {
 	if e.Lastmod != "" {
-		c.add(e.Line, RuleLastmodOmit, "<lastmod> in a %s must be omitted unless the document is rewritten whenever a document it lists changes", capabilityName(c.capability))
+		c.add(e.Line, RuleLastmodOmit, "<lastmod> in a %s must be omitted unless the document is rewritten whenever a document it lists changes", rules.Name(c.capability))
 	}
 }
 
 func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
-	capability := e.MD.Capability
-	switch {
-	case capability == "":
-		c.add(line, RuleCapListEntry, "the entry of %s has no <rs:md capability>, which every Capability List entry needs", clip(e.Loc))
-		return
-	case capability == rsxml.CapDescription || capability == rsxml.CapCapabilityList || isManifest(capability):
-		c.add(line, RuleCapListEntry, "capability=%q: a Capability List lists Resource Lists, Resource Dumps, Change Lists and Change Dumps, not a %s", capability, capabilityName(capability))
-	case !knownCapability(capability):
-		c.add(line, RuleCapListUnknown, "capability=%q is not a capability of ResourceSync 1.1, its notification specifications or its archives", capability)
-	}
 	if c.caps == nil {
 		c.caps = make(map[string]int)
 	}
-	if first, dup := c.caps[capability]; dup {
-		c.add(line, RuleCapListUnique, "capability=%q is listed again (first on line %d); a Capability List lists each capability once", capability, first)
-		return
+	entry, unique := rules.CapListEntry(clip(e.Loc), e.MD.Capability, e.Line, c.caps)
+	switch {
+	case entry != "":
+		c.add(line, RuleCapListEntry, "%s", entry)
+	case e.MD.Capability != "" && !rules.Known(e.MD.Capability):
+		c.add(line, RuleCapListUnknown, "capability=%q is not a capability of ResourceSync 1.1, its notification specifications or its archives", e.MD.Capability)
 	}
-	c.caps[capability] = e.Line
+	if unique != "" {
+		c.add(line, RuleCapListUnique, "%s", unique)
+	}
 }
 
 // spanOf notes loc, the next <loc> of a Resource List, in its span: the
@@ -223,7 +187,7 @@ func (c *docCheck) spanOf(loc string) {
 
 func (c *docCheck) unique(e *rsxml.Entry) {
 	if first, dup := c.locs.add(e.Loc, e.Line); dup {
-		c.add(e.Line, RuleDuplicateLoc, "%s is listed again (first on line %d); a %s describes each resource once", clip(e.Loc), first, capabilityName(c.capability))
+		c.add(e.Line, RuleDuplicateLoc, "%s is listed again (first on line %d); a %s describes each resource once", clip(e.Loc), first, rules.Name(c.capability))
 	}
 }
 
@@ -290,7 +254,7 @@ func (c *docCheck) manifestPath(e *rsxml.Entry, line int) {
 // change checks an entry of a Change List or Change Dump Manifest.
 func (c *docCheck) change(e *rsxml.Entry, line int) {
 	if e.MD.Change == "" {
-		c.add(line, RuleChange, "the entry of %s has no change attribute, which every entry of a %s needs", clip(e.Loc), capabilityName(c.capability))
+		c.add(line, RuleChange, "%s", rules.Change(clip(e.Loc), "", rules.Name(c.capability)))
 	}
 	if e.MD.Datetime == "" {
 		return
@@ -299,11 +263,8 @@ func (c *docCheck) change(e *rsxml.Entry, line int) {
 	if !ok {
 		return
 	}
-	if !c.from.IsZero() && t.Before(c.from) {
-		c.add(line, RuleDatetimeRange, "datetime=%s is before the document's from=%s", e.MD.Datetime, c.doc.MD.From)
-	}
-	if !c.until.IsZero() && t.After(c.until) {
-		c.add(line, RuleDatetimeRange, "datetime=%s is after the document's until=%s", e.MD.Datetime, c.doc.MD.Until)
+	if msg := rules.Within(e.MD.Datetime, t, c.from, c.doc.MD.From, c.until, "the document's until="+c.doc.MD.Until); msg != "" {
+		c.add(line, RuleDatetimeRange, "%s", msg)
 	}
 	c.chronology(e.MD.Datetime, line, RuleChronology, "datetime")
 }
@@ -315,7 +276,7 @@ func (c *docCheck) change(e *rsxml.Entry, line int) {
 // List's, the entries of a payload need not be in chronological order.
 func (c *docCheck) notificationEntry(e *rsxml.Entry, line int) {
 	if e.MD.Change == "" {
-		c.add(line, RuleChange, "the entry of %s has no change attribute, which every entry of a notification needs", clip(e.Loc))
+		c.add(line, RuleChange, "%s", rules.Change(clip(e.Loc), "", "notification"))
 	}
 	if c.capability != rsxml.CapFrameworkNotification {
 		return
@@ -323,7 +284,7 @@ func (c *docCheck) notificationEntry(e *rsxml.Entry, line int) {
 	switch capability := e.MD.Capability; {
 	case capability == "":
 		c.add(line, RuleNotifyEntry, "the entry of %s has no capability attribute: an entry of a framework notification names the capability of the document it is about", clip(e.Loc))
-	case !knownCapability(capability) || isNotification(capability):
+	case !rules.Known(capability) || rules.IsNotification(capability):
 		c.add(line, RuleNotifyEntry, "capability=%q is not that of a document of the framework", capability)
 	}
 }
@@ -331,18 +292,11 @@ func (c *docCheck) notificationEntry(e *rsxml.Entry, line int) {
 // chronology checks that the time v of this entry is not before that of
 // the entries before it.
 func (c *docCheck) chronology(v string, line int, rule, attr string) {
-	if v == "" {
-		return
+	if t, ok := checkDatetimeQuiet(v); v != "" && ok {
+		if msg := c.order.Next(attr, v, t, line); msg != "" {
+			c.add(line, rule, "%s", msg)
+		}
 	}
-	t, ok := checkDatetimeQuiet(v)
-	if !ok {
-		return
-	}
-	if c.prevLine > 0 && t.Before(c.prev) {
-		c.add(line, rule, "%s=%s is earlier than that of the entry on line %d: entries go oldest first", attr, v, c.prevLine)
-		return
-	}
-	c.prev, c.prevLine = t, line
 }
 
 func (c *docCheck) keepChild(e *rsxml.Entry) {
@@ -369,10 +323,6 @@ func (c *docCheck) keepBitstream(e *rsxml.Entry) {
 	if c.opts.manifest && e.MD.Path != "" {
 		c.info.resources = append(c.info.resources, resource{loc: e.Loc, line: e.Line, length: e.MD.Length, hash: e.MD.Hash, path: e.MD.Path})
 	}
-}
-
-func isManifest(capability string) bool {
-	return capability == rsxml.CapResourceDumpManifest || capability == rsxml.CapChangeDumpManifest
 }
 
 func validPriority(v string) bool {
@@ -412,11 +362,15 @@ func (c *docCheck) checkMD(md *rsxml.MD, line int, where string) {
 	if okAt && okDone && done.Before(at) {
 		c.add(line, RuleInterval, "%s: completed=%s is before at=%s", where, md.Completed, md.At)
 	}
-	if okFrom && okUntil && until.Before(from) {
-		c.add(line, RuleInterval, "%s: until=%s is before from=%s", where, md.Until, md.From)
+	if okFrom && okUntil {
+		if msg := rules.Interval(md.From, md.Until, from, until); msg != "" {
+			c.add(line, RuleInterval, "%s: %s", where, msg)
+		}
 	}
-	if md.Change != "" && md.Change != rsxml.ChangeCreated && md.Change != rsxml.ChangeUpdated && md.Change != rsxml.ChangeDeleted {
-		c.add(line, RuleChange, "%s: change=%q is not created, updated or deleted", where, md.Change)
+	if md.Change != "" {
+		if msg := rules.Change("", md.Change, ""); msg != "" {
+			c.add(line, RuleChange, "%s: %s", where, msg)
+		}
 	}
 	c.checkCommon(line, where, md.Hash, md.Length, md.Type, md.Path, md.Extra)
 }
@@ -454,11 +408,11 @@ func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, 
 					sev = Warning
 				}
 			}
-			c.s.add(c.info.name, line, RuleHash, sev, "%s: %s", where, p.Msg)
+			c.s.addAs(sev, c.info.name, line, RuleHash, "%s: %s", where, p.Msg)
 		})
 	}
 	if length != "" {
-		if msg := checkLength(length); msg != "" {
+		if _, msg := rules.Length(length); msg != "" {
 			c.add(line, RuleLength, "%s: %s", where, msg)
 		}
 	}

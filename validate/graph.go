@@ -9,6 +9,7 @@ import (
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/published/rules"
 	"github.com/rsgen/rsgen/internal/storage/confined"
 	"github.com/rsgen/rsgen/internal/storage/extsort"
 	"github.com/rsgen/rsgen/internal/text/units"
@@ -29,7 +30,7 @@ func (st *set) checkLinks(ctx context.Context) {
 			st.checkChildren(ctx, d, func(c *child) string { return rsxml.CapCapabilityList })
 		case d.capability == rsxml.CapCapabilityList:
 			st.checkChildren(ctx, d, func(c *child) string {
-				if isNotification(c.md.Capability) {
+				if rules.IsNotification(c.md.Capability) {
 					return ""
 				}
 				return c.md.Capability
@@ -44,14 +45,14 @@ func (st *set) checkLinks(ctx context.Context) {
 			if d.capability == rsxml.CapResourceList {
 				st.checkPartsUnique(ctx, d)
 			}
-		case isArchive(d.capability):
+		case rules.IsArchive(d.capability):
 			st.checkArchived(ctx, d)
 		}
 		st.checkContents(ctx, d)
 	}
 	st.checkReachable()
 	if st.limited {
-		st.s.add(st.order[0].name, 0, RuleLimitDocuments, 0, "stopped at %s (--max-documents): the others were not checked", units.Count(st.opts.MaxDocuments, "document"))
+		st.s.add(st.order[0].name, 0, RuleLimitDocuments, "stopped at %s (--max-documents): the others were not checked", units.Count(st.opts.MaxDocuments, "document"))
 	}
 }
 
@@ -74,11 +75,11 @@ func (st *set) checkUp(ctx context.Context, d *docInfo) {
 		return
 	}
 	if t.capability != want {
-		st.s.add(d.name, l.Line, RuleLinkCapability, 0, "rel=\"up\" leads to %s, a %s; it should lead to the %s", clip(l.Href), describe(t), capabilityName(want))
+		st.s.add(d.name, l.Line, RuleLinkCapability, "rel=\"up\" leads to %s, a %s; it should lead to the %s", clip(l.Href), describe(t), rules.Name(want))
 		return
 	}
 	if want == rsxml.CapDescription && d.url != "" && !t.lists(d.url) {
-		st.s.add(d.name, l.Line, RuleCapListListed, 0, "the Source Description at %s does not list this Capability List (%s)", clip(l.Href), d.url)
+		st.s.add(d.name, l.Line, RuleCapListListed, "the Source Description at %s does not list this Capability List (%s)", clip(l.Href), d.url)
 	}
 }
 
@@ -94,11 +95,11 @@ func (st *set) checkIndexLink(ctx context.Context, d *docInfo) {
 		return
 	}
 	if !t.index || t.capability != d.capability {
-		st.s.add(d.name, l.Line, RuleLinkCapability, 0, "rel=\"index\" leads to %s, a %s; it should lead to a %s Index", clip(l.Href), describe(t), capabilityName(d.capability))
+		st.s.add(d.name, l.Line, RuleLinkCapability, "rel=\"index\" leads to %s, a %s; it should lead to a %s Index", clip(l.Href), describe(t), rules.Name(d.capability))
 		return
 	}
 	if d.url != "" && !t.lists(d.url) {
-		st.s.add(d.name, l.Line, RuleIndexPart, 0, "rel=\"index\" leads to %s, which does not list this document (%s)", clip(l.Href), d.url)
+		st.s.add(d.name, l.Line, RuleIndexPart, "rel=\"index\" leads to %s, which does not list this document (%s)", clip(l.Href), d.url)
 	}
 }
 
@@ -116,7 +117,7 @@ func (st *set) checkChildren(ctx context.Context, d *docInfo, want func(*child) 
 			continue
 		}
 		if t.capability != w {
-			st.s.add(d.name, c.line, RuleLinkCapability, 0, "%s is a %s; the %s says it is a %s", clip(c.loc), describe(t), capabilityName(d.capability), capabilityName(w))
+			st.s.add(d.name, c.line, RuleLinkCapability, "%s is a %s; the %s says it is a %s", clip(c.loc), describe(t), rules.Name(d.capability), rules.Name(w))
 		}
 	}
 }
@@ -132,32 +133,32 @@ func (st *set) checkParts(ctx context.Context, d *docInfo) {
 			continue
 		}
 		if first, again := listed[t]; again {
-			st.s.add(d.name, c.line, RuleDuplicateLoc, 0, "%s is listed again (first on line %d, under the same or another spelling of its URL); an index lists each of its parts once, or what they list is listed twice", clip(c.loc), first)
+			st.s.add(d.name, c.line, RuleDuplicateLoc, "%s is listed again (first on line %d, under the same or another spelling of its URL); an index lists each of its parts once, or what they list is listed twice", clip(c.loc), first)
 			continue
 		}
 		listed[t] = c.line
 		switch {
 		case t.index:
-			st.s.add(d.name, c.line, RuleIndexPart, 0, "%s is an index itself; an index lists <urlset> documents only", clip(c.loc))
+			st.s.add(d.name, c.line, RuleIndexPart, "%s is an index itself; an index lists <urlset> documents only", clip(c.loc))
 			continue
 		case t.capability != d.capability:
-			st.s.add(d.name, c.line, RuleIndexPart, 0, "%s is a %s; this index lists %ss", clip(c.loc), describe(t), capabilityName(d.capability))
+			st.s.add(d.name, c.line, RuleIndexPart, "%s is a %s; this index lists %ss", clip(c.loc), describe(t), rules.Name(d.capability))
 			continue
 		}
 		if il, ok := t.link("index"); !ok {
-			st.s.add(t.name, t.mdLine, RuleIndexLink, 0, "the %s is listed by the index %s but has no <rs:ln rel=\"index\"> to it", capabilityName(t.capability), d.displayURL())
+			st.s.add(t.name, t.mdLine, RuleIndexLink, "the %s is listed by the index %s but has no <rs:ln rel=\"index\"> to it", rules.Name(t.capability), d.displayURL())
 		} else if d.url != "" && urlKey(il.Href) != urlKey(d.url) {
-			st.s.add(t.name, il.Line, RuleIndexPart, 0, "rel=\"index\" leads to %s, but the index that lists this document is %s", clip(il.Href), d.url)
+			st.s.add(t.name, il.Line, RuleIndexPart, "rel=\"index\" leads to %s, but the index that lists this document is %s", clip(il.Href), d.url)
 		}
 		if tu, ok := t.link("up"); ok && up.Href != "" && urlKey(tu.Href) != urlKey(up.Href) {
-			st.s.add(t.name, tu.Line, RuleUpConsistent, 0, "rel=\"up\" leads to %s, but its index links up to %s", clip(tu.Href), clip(up.Href))
+			st.s.add(t.name, tu.Line, RuleUpConsistent, "rel=\"up\" leads to %s, but its index links up to %s", clip(tu.Href), clip(up.Href))
 		}
 		if d.capability == rsxml.CapChangeList {
 			switch {
 			case t.md.Until != "" && c.md.Until == "":
-				st.s.add(d.name, c.line, RuleIndexUntil, 0, "%s is closed (until=%s) but its entry has no until", clip(c.loc), t.md.Until)
+				st.s.add(d.name, c.line, RuleIndexUntil, "%s is closed (until=%s) but its entry has no until", clip(c.loc), t.md.Until)
 			case t.md.Until == "" && c.md.Until != "":
-				st.s.add(d.name, c.line, RuleIndexUntil, 0, "%s is open (no until) but its entry has until=%s", clip(c.loc), c.md.Until)
+				st.s.add(d.name, c.line, RuleIndexUntil, "%s is open (no until) but its entry has until=%s", clip(c.loc), c.md.Until)
 			}
 		}
 	}
@@ -167,7 +168,7 @@ func (st *set) checkParts(ctx context.Context, d *docInfo) {
 // capability it archives (a list or an index), with the times its entry
 // gives.
 func (st *set) checkArchived(ctx context.Context, d *docInfo) {
-	want := archived[d.capability]
+	want := rules.Archived[d.capability]
 	for i := range d.children {
 		c := &d.children[i]
 		t := st.target(ctx, d, c.line, "the entry", c.loc)
@@ -175,7 +176,7 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 			continue
 		}
 		if t.capability != want {
-			st.s.add(d.name, c.line, RuleArchiveEntry, 0, "%s is a %s; a %s lists %ss", clip(c.loc), describe(t), capabilityName(d.capability), capabilityName(want))
+			st.s.add(d.name, c.line, RuleArchiveEntry, "%s is a %s; a %s lists %ss", clip(c.loc), describe(t), rules.Name(d.capability), rules.Name(want))
 			continue
 		}
 		st.withParts(t, func(d *docInfo) { d.archived = true })
@@ -186,7 +187,7 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 			entry, ok1 := checkDatetimeQuiet(a[1])
 			root, ok2 := checkDatetimeQuiet(a[2])
 			if ok1 && (!ok2 || !entry.Equal(root)) {
-				st.s.add(d.name, c.line, RuleArchiveEntry, 0, "the entry gives %s=%s, but %s has %s", a[0], a[1], clip(c.loc), describeTime(a[0], a[2]))
+				st.s.add(d.name, c.line, RuleArchiveEntry, "the entry gives %s=%s, but %s has %s", a[0], a[1], clip(c.loc), describeTime(a[0], a[2]))
 			}
 		}
 	}
@@ -235,10 +236,10 @@ func (st *set) checkContents(ctx context.Context, d *docInfo) {
 		switch {
 		case t == nil:
 		case t.capability != want:
-			st.s.add(d.name, c.contents.Line, RuleLinkCapability, 0, "rel=\"contents\" leads to %s, a %s; it should lead to a %s", clip(c.contents.Href), describe(t), capabilityName(want))
+			st.s.add(d.name, c.contents.Line, RuleLinkCapability, "rel=\"contents\" leads to %s, a %s; it should lead to a %s", clip(c.contents.Href), describe(t), rules.Name(want))
 		case rsxml.PackageTimes(&d.md, &c.md, nil) == "": // else reported with the entry
 			if msg := rsxml.PackageTimes(&d.md, &c.md, &t.md); msg != "" {
-				st.s.add(d.name, c.line, RulePackageTimes, 0, "%s: %s", clip(c.loc), msg)
+				st.s.add(d.name, c.line, RulePackageTimes, "%s: %s", clip(c.loc), msg)
 			}
 		}
 	}
@@ -252,7 +253,7 @@ func (st *set) target(ctx context.Context, d *docInfo, line int, what, href stri
 		return nil
 	}
 	if t == nil {
-		st.s.add(d.name, line, RuleLinkResolve, 0, "%s leads to %s: %s", what, clip(href), why)
+		st.s.add(d.name, line, RuleLinkResolve, "%s leads to %s: %s", what, clip(href), why)
 		return nil
 	}
 	if !t.readable {
@@ -280,7 +281,7 @@ func (st *set) checkReachable() {
 		queue = queue[1:]
 		for _, c := range d.children {
 			for _, u := range []string{c.loc, c.contents.Href} {
-				if d.capability != rsxml.CapDescription && d.capability != rsxml.CapCapabilityList && !d.index && !isArchive(d.capability) && u == c.loc {
+				if d.capability != rsxml.CapDescription && d.capability != rsxml.CapCapabilityList && !d.index && !rules.IsArchive(d.capability) && u == c.loc {
 					continue // a dump's package, not a document
 				}
 				if t, ok := st.byKey[urlKey(u)]; ok && u != "" && !reached[t] {
@@ -292,7 +293,7 @@ func (st *set) checkReachable() {
 	}
 	for _, d := range st.order {
 		if !reached[d] && d.readable {
-			st.s.add(d.name, 0, RuleOrphan, 0, "no Source Description, Capability List, index or archive leads to this document")
+			st.s.add(d.name, 0, RuleOrphan, "no Source Description, Capability List, index or archive leads to this document")
 		}
 	}
 }
@@ -320,11 +321,7 @@ func describe(d *docInfo) string {
 	if d.capability == "" {
 		return "document without a known capability"
 	}
-	name := capabilityName(d.capability)
-	if d.index {
-		name += " Index"
-	}
-	return name
+	return rules.Describe(d.capability, d.index)
 }
 
 // checkPartsUnique finds the resources that two parts of the Resource List
@@ -355,7 +352,7 @@ func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
 		return
 	}
 	if err := st.duplicatesAcross(ctx, parts); err != nil {
-		st.s.add(d.name, 0, RuleDuplicateLoc, Warning, "its parts could not be read again to find a resource listed in two of them: %v", err)
+		st.s.addAs(Warning, d.name, 0, RuleDuplicateLoc, "its parts could not be read again to find a resource listed in two of them: %v", err)
 	}
 }
 
@@ -394,7 +391,7 @@ func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
 		for _, a := range run[1:] {
 			if a.part != run[0].part { // a repeat within a part is that part's finding
 				first := parts[run[0].part]
-				st.s.add(parts[a.part].name, int(a.line), RuleDuplicateLoc, 0, "%s is listed again (first in %s, line %d); a Resource List describes each resource once, across the parts of its index", clip(loc), first.displayURL(), run[0].line)
+				st.s.add(parts[a.part].name, int(a.line), RuleDuplicateLoc, "%s is listed again (first in %s, line %d); a Resource List describes each resource once, across the parts of its index", clip(loc), first.displayURL(), run[0].line)
 			}
 		}
 	}

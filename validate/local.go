@@ -49,7 +49,7 @@ func Path(ctx context.Context, path string, opts Options) (*Report, error) {
 	label := cmp.Or(opts.Label, path)
 	info, err := os.Stat(path)
 	if err != nil {
-		s.add(label, 0, RuleXML, 0, "cannot read: %v", unwrapPath(err))
+		s.add(label, 0, RuleXML, "cannot read: %v", unwrapPath(err))
 		return s.report(), nil
 	}
 	l := &dirLoader{root: path, label: label, opts: docOptions{audit: opts.auditing(), lenientHash: opts.LenientHash}}
@@ -58,7 +58,7 @@ func Path(ctx context.Context, path string, opts Options) (*Report, error) {
 		l.root, l.label = filepath.Dir(path), filepath.Dir(label)
 		d, why := l.loadRel(s, filepath.Base(path), "")
 		if d == nil {
-			s.add(label, 0, RuleXML, 0, "cannot read: %s", why)
+			s.add(label, 0, RuleXML, "cannot read: %s", why)
 			return s.report(), nil
 		}
 		st.add(d)
@@ -67,11 +67,11 @@ func Path(ctx context.Context, path string, opts Options) (*Report, error) {
 	}
 	rels, err := documentFiles(path)
 	if err != nil {
-		s.add(label, 0, RuleXML, 0, "cannot read: %v", unwrapPath(err))
+		s.add(label, 0, RuleXML, "cannot read: %v", unwrapPath(err))
 		return s.report(), nil
 	}
 	if len(rels) == 0 {
-		s.add(label, 0, RuleXML, 0, "the directory holds no *.xml, *.xml.gz or resourcesync file")
+		s.add(label, 0, RuleXML, "the directory holds no *.xml, *.xml.gz or resourcesync file")
 		return s.report(), nil
 	}
 	l.loadAll(ctx, st, rels)
@@ -196,7 +196,7 @@ func (l *dirLoader) loadAll(ctx context.Context, st *set, rels []string) {
 			switch {
 			case r.s == nil: // cancelled
 			case r.d == nil:
-				st.s.add(filepath.Join(l.label, filepath.FromSlash(batch[i])), 0, RuleXML, 0, "cannot read: %s", r.why)
+				st.s.add(filepath.Join(l.label, filepath.FromSlash(batch[i])), 0, RuleXML, "cannot read: %s", r.why)
 			default:
 				st.s.merge(r.s)
 				st.add(r.d)

@@ -53,12 +53,12 @@ func TestSinkMerge(t *testing.T) {
 	t.Parallel()
 	s, o := newSink(), newSink()
 	for range MaxPerRule - 3 {
-		s.add("a.xml", 1, RuleLoc, 0, "in s")
+		s.add("a.xml", 1, RuleLoc, "in s")
 	}
 	for range 5 {
-		o.add("a.xml", 2, RuleLoc, 0, "in o")
+		o.add("a.xml", 2, RuleLoc, "in o")
 	}
-	o.add("b.xml", 3, RuleUp, 0, "a warning")
+	o.add("b.xml", 3, RuleUp, "a warning")
 	s.merge(o)
 	rep := s.report()
 	if rep.Errors != MaxPerRule+2 || rep.Warnings != 1 || rep.ByRule[RuleLoc] != MaxPerRule+2 {

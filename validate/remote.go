@@ -41,9 +41,9 @@ func Site(ctx context.Context, target string, opts Options) (*Report, error) {
 	st := newSet(s, &opts, l)
 	if d, why, _ := st.get(ctx, start); d == nil {
 		if siteRoot {
-			s.add(target, 0, RuleWellKnown, 0, "no Source Description at %s: %s", start, why)
+			s.add(target, 0, RuleWellKnown, "no Source Description at %s: %s", start, why)
 		} else {
-			s.add(start, 0, RuleFetch, 0, "%s", why)
+			s.add(start, 0, RuleFetch, "%s", why)
 		}
 		return st.report(), nil
 	}
@@ -86,7 +86,7 @@ func (l *httpLoader) load(ctx context.Context, st *set, u string) (*docInfo, str
 	defer body.Close()
 	d := checkDocument(st.s, u, u, body, l.docOpts)
 	if !isXMLType(ct) {
-		st.s.add(u, 0, RuleContentType, 0, "served as %q; Destinations expect an XML type (application/xml)", ct)
+		st.s.add(u, 0, RuleContentType, "served as %q; Destinations expect an XML type (application/xml)", ct)
 	}
 	if ctx.Err() != nil && d.entries == 0 {
 		return nil, fmt.Sprintf("no answer within %s", l.opts.Timeout)

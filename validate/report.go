@@ -61,15 +61,18 @@ type sinkKey struct {
 
 func newSink() *sink { return &sink{counts: map[sinkKey]int{}, byRule: map[string]int{}} }
 
-// add records a finding of rule in doc; sev 0 means the rule's severity.
-func (s *sink) add(doc string, line int, rule string, sev Severity, format string, args ...any) {
+// add records a finding of rule in doc.
+func (s *sink) add(doc string, line int, rule, format string, args ...any) {
+	s.addAs("", doc, line, rule, format, args...)
+}
+
+// addAs records a finding of rule in doc of severity sev ("": the rule's).
+func (s *sink) addAs(sev Severity, doc string, line int, rule, format string, args ...any) {
 	r, ok := ruleIndex[rule]
 	if !ok {
 		panic("validate: unknown rule " + rule)
 	}
-	if sev == 0 {
-		sev = r.Severity
-	}
+	sev = cmp.Or(sev, r.Severity)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sev == Error {

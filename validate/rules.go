@@ -7,41 +7,15 @@ import (
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
-// Severity says whether a finding makes a document invalid.
-type Severity uint8
+// Severity says whether a finding makes a document invalid: an error
+// breaks a must of the spec or the official schemas; a warning a should,
+// or something only some Destinations trip over.
+type Severity string
 
-// Severities. An error breaks a must of the spec or the official schemas;
-// a warning a should, or something only some Destinations trip over.
 const (
-	Error Severity = iota + 1
-	Warning
+	Error   Severity = "error"
+	Warning Severity = "warning"
 )
-
-func (s Severity) String() string {
-	switch s {
-	case Error:
-		return "error"
-	case Warning:
-		return "warning"
-	}
-	return "Severity(" + strconv.Itoa(int(s)) + ")"
-}
-
-// MarshalText renders the severity as "error" or "warning".
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText reads "error" or "warning".
-func (s *Severity) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "error":
-		*s = Error
-	case "warning":
-		*s = Warning
-	default:
-		return fmt.Errorf("severity %q is neither error nor warning", b)
-	}
-	return nil
-}
 
 // A Rule is one check of the validator.
 type Rule struct {

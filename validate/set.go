@@ -9,6 +9,7 @@ import (
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 // A set is the documents of one directory or one site, validated
@@ -125,9 +126,9 @@ func refs(d *docInfo) []string {
 			out = append(out, l.Href)
 		}
 	}
-	lists := d.capability == rsxml.CapDescription || d.capability == rsxml.CapCapabilityList || d.index && d.capability != "" || isArchive(d.capability)
+	lists := d.capability == rsxml.CapDescription || d.capability == rsxml.CapCapabilityList || d.index && d.capability != "" || rules.IsArchive(d.capability)
 	for _, c := range d.children {
-		if lists && c.loc != "" && !isNotification(c.md.Capability) {
+		if lists && c.loc != "" && !rules.IsNotification(c.md.Capability) {
 			out = append(out, c.loc)
 		}
 		if c.contents.Href != "" {

@@ -49,35 +49,8 @@ func checkLastmod(v string) (time.Time, string) {
 // parseInteger reads an xsd:integer: an optional sign and digits, white
 // space around allowed.
 func parseInteger(v string) (int64, bool) {
-	if len(v) > 0 && len(v) <= 18 && allDigits(v) {
-		n := int64(0) // 18 digits cannot overflow
-		for i := 0; i < len(v); i++ {
-			n = n*10 + int64(v[i]-'0')
-		}
-		return n, true
-	}
-	s := strings.TrimSpace(v)
-	if s == "" {
-		return 0, false
-	}
-	digits := strings.TrimLeft(s, "+-")
-	if len(s)-len(digits) > 1 || digits == "" || !allDigits(digits) {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	return n, err == nil
-}
-
-// checkLength checks a length: the Content-Length of the resource.
-func checkLength(v string) string {
-	n, ok := parseInteger(v)
-	if !ok {
-		return fmt.Sprintf("length=%q is not an integer", v)
-	}
-	if n < 0 {
-		return fmt.Sprintf("length=%q is negative; it is a Content-Length in bytes", v)
-	}
-	return ""
 }
 
 // checkPri checks the pri of a link: 1 to 999999.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 func TestCheckDatetime(t *testing.T) {
@@ -73,9 +74,9 @@ func TestValueChecks(t *testing.T) {
 		{"hash unknown algorithm", func() bool { return hashValid("sha3-256:00") }, true},
 		{"hash empty digest", func() bool { return hashValid("md5:") }, false},
 		{"hash short sha-1", func() bool { return hashValid("sha-1:00") }, false},
-		{"length 0", func() bool { return checkLength("0") == "" }, true},
-		{"length with sign", func() bool { return checkLength("+5") == "" }, true},
-		{"length decimal", func() bool { return checkLength("5.0") == "" }, false},
+		{"length 0", func() bool { return lengthOK("0") }, true},
+		{"length with sign", func() bool { return lengthOK("+5") }, true},
+		{"length decimal", func() bool { return lengthOK("5.0") }, false},
 		{"pri 999999", func() bool { return checkPri("999999") == "" }, true},
 		{"pri 1000000", func() bool { return checkPri("1000000") == "" }, false},
 		{"path /a", func() bool { return checkPath("/a") == "" }, true},
@@ -185,3 +186,5 @@ func hashValid(v string) bool {
 	_, err := hashing.ParseAttr(v)
 	return err == nil
 }
+
+func lengthOK(v string) bool { _, msg := rules.Length(v); return msg == "" }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 // An Archive is an archive of ResourceSync Archives (sections 3 to 6):
@@ -32,16 +33,16 @@ type ArchivedList struct {
 // readArchives reads the archives the Capability List points at, if any.
 func (r *reader) readArchives(ctx context.Context) error {
 	for _, a := range []struct {
-		dst              **Archive
-		capability, what string
+		dst        **Archive
+		capability string
 	}{
-		{&r.site.ChangeListArchive, rsxml.CapChangeListArchive, "Change List"},
-		{&r.site.ChangeDumpArchive, rsxml.CapChangeDumpArchive, "Change Dump"},
-		{&r.site.ResourceListArchive, rsxml.CapResourceListArchive, "Resource List"},
-		{&r.site.ResourceDumpArchive, rsxml.CapResourceDumpArchive, "Resource Dump"},
+		{&r.site.ChangeListArchive, rsxml.CapChangeListArchive},
+		{&r.site.ChangeDumpArchive, rsxml.CapChangeDumpArchive},
+		{&r.site.ResourceListArchive, rsxml.CapResourceListArchive},
+		{&r.site.ResourceDumpArchive, rsxml.CapResourceDumpArchive},
 	} {
 		var err error
-		if *a.dst, err = r.readArchive(ctx, a.capability, a.what+" Archive"); err != nil {
+		if *a.dst, err = r.readArchive(ctx, a.capability); err != nil {
 			return err
 		}
 	}
@@ -51,7 +52,7 @@ func (r *reader) readArchives(ctx context.Context) error {
 // readArchive reads the archive of capability the Capability List points
 // at, if any (else it returns nil): its entries must be distinct
 // documents, oldest first, none after the snapshot of the Resource List.
-func (r *reader) readArchive(ctx context.Context, capability, what string) (*Archive, error) {
+func (r *reader) readArchive(ctx context.Context, capability string) (*Archive, error) {
 	u := r.site.capability(capability)
 	if u == "" {
 		return nil, nil
@@ -62,16 +63,19 @@ func (r *reader) readArchive(ctx context.Context, capability, what string) (*Arc
 	}
 	name := r.src.name(u)
 	if doc.Index {
-		return nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", what)
+		return nil, newError(name, 0, ErrInvalid, "a %s Index; rsgen publishes its archive as one document", rules.Name(capability))
 	}
 	a := &Archive{URL: u}
 	snapshots := capability == rsxml.CapResourceListArchive || capability == rsxml.CapResourceDumpArchive
 	for _, e := range entries {
+		if msg := rules.ArchiveEntry(capability, e.Loc, &e.MD); msg != "" {
+			return nil, newError(name, e.Line, ErrInvalid, "%s", msg)
+		}
 		l := ArchivedList{URL: e.Loc, Rel: r.site.rel(e.Loc), line: e.Line}
 		if snapshots {
-			err = r.snapshotEntry(name, what, e, a, &l)
+			err = r.snapshotEntry(name, e, a, &l)
 		} else {
-			err = r.periodEntry(name, what, e, a, &l)
+			err = r.periodEntry(name, e, a, &l)
 		}
 		if err != nil {
 			return nil, err
@@ -84,10 +88,7 @@ func (r *reader) readArchive(ctx context.Context, capability, what string) (*Arc
 
 // snapshotEntry reads the entry e of a Resource List or Resource Dump
 // Archive a into l: the at of a document, after that of the entry before.
-func (r *reader) snapshotEntry(name, what string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
-	if e.MD.At == "" {
-		return newError(name, e.Line, ErrInvalid, "the entry %s has no at, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
-	}
+func (r *reader) snapshotEntry(name string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
 	at, err := parseTime(name, e.Line, "at", e.MD.At)
 	if err != nil {
 		return err
@@ -112,10 +113,7 @@ func (r *reader) snapshotEntry(name, what string, e *rsxml.Entry, a *Archive, l 
 // periodEntry reads the entry e of a Change List or Change Dump Archive a
 // into l: the from and until of a document, from the until of the entry
 // before on.
-func (r *reader) periodEntry(name, what string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
-	if e.MD.From == "" || e.MD.Until == "" {
-		return newError(name, e.Line, ErrInvalid, "the entry %s has no from or no until, which an entry of a %s must have (ResourceSync Archives)", e.Loc, what)
-	}
+func (r *reader) periodEntry(name string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
 	from, err := parseTime(name, e.Line, "from", e.MD.From)
 	if err != nil {
 		return err
@@ -126,7 +124,7 @@ func (r *reader) periodEntry(name, what string, e *rsxml.Entry, a *Archive, l *A
 	}
 	switch {
 	case until.Before(from):
-		return newError(name, e.Line, ErrInvalid, "until=%s is before from=%s", e.MD.Until, e.MD.From)
+		return newError(name, e.Line, ErrInvalid, "%s", rules.Interval(e.MD.From, e.MD.Until, from, until))
 	case until.After(r.site.At):
 		return newError(name, e.Line, ErrInvalid, "%s covers until %s, after the snapshot time of the Resource List (%s)",
 			e.Loc, rsxml.FormatTime(until), rsxml.FormatTime(r.site.At))
@@ -147,7 +145,7 @@ func (r *reader) periodEntry(name, what string, e *rsxml.Entry, a *Archive, l *A
 // its entry gives, its parts linked to it with rel="index"; the index
 // last. The documents are read one at a time.
 func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u string, data []byte) error) error {
-	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapResourceList, "Resource List", true)
+	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapResourceList, true)
 	if err != nil {
 		return err
 	}
@@ -160,7 +158,7 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 			return err
 		}
 		pname := s.src.name(e.Loc)
-		if err := s.checkArchived(pname, pdoc, l, "Resource List", s.ResourceListArchive.URL, true); err != nil {
+		if err := s.checkArchived(pname, pdoc, l, rules.Name(rsxml.CapResourceList), s.ResourceListArchive.URL, true); err != nil {
 			return err
 		}
 		switch {
@@ -181,7 +179,7 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 // index, whose from and until are those its entry gives, with its changes
 // in order inside them.
 func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error) {
-	_, _, entries, data, err := s.readArchived(ctx, l, rsxml.CapChangeList, "Change List", false)
+	_, _, entries, data, err := s.readArchived(ctx, l, rsxml.CapChangeList, false)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +195,7 @@ func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error
 // closed ZIP packages in order inside them, each checked as Read checks
 // those of the Change Dump, with the copy of the manifest it links to.
 func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
-	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapChangeDump, "Change Dump", false)
+	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapChangeDump, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,7 +216,7 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 // one, taken within the dump's snapshot (rsxml.PackageTimes), as Read
 // checks those of a Change Dump.
 func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
-	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapResourceDump, "Resource Dump", false)
+	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapResourceDump, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -237,11 +235,12 @@ func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([
 	return data, pkgs, nil
 }
 
-// readArchived reads the document l of the archive of what ("Change
-// List"), of capability, and checks it against its entry (checkArchived):
+// readArchived reads the document l of the archive of capability, and
+// checks it against its entry (checkArchived):
 // an index only if index, as rsgen archives a dump or Change List as one
 // document.
-func (s *Site) readArchived(ctx context.Context, l *ArchivedList, capability, what string, index bool) (*reader, *rsxml.Doc, []*rsxml.Entry, []byte, error) {
+func (s *Site) readArchived(ctx context.Context, l *ArchivedList, capability string, index bool) (*reader, *rsxml.Doc, []*rsxml.Entry, []byte, error) {
+	what := rules.Name(capability)
 	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
 	doc, entries, data, err := r.fetch(ctx, l.URL, capability)
 	if err != nil {

@@ -81,7 +81,7 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 		{"a list linked to an index", []change{{first, `<rs:md capability`, `<rs:ln rel="index" href="http://example.com/resourcesync/changelist.xml"/><rs:md capability`}}, false, ErrInvalid, `links rel="index"`},
 		{"a change outside the list", []change{{first, `datetime="2024-01-01T12:00:00Z"`, `datetime="2024-01-02T12:00:00Z"`}}, false, ErrInvalid, "is after the document's until"},
 		{"a document of another capability", []change{{first, `capability="changelist"`, `capability="changedump"`}}, false, ErrCapability, `capability "changedump" where "changelist" was expected`},
-		{"an entry without until", []change{{archive, ` until="2024-01-02T00:00:00Z"`, ``}}, true, ErrInvalid, "has no from or no until"},
+		{"an entry without until", []change{{archive, ` until="2024-01-02T00:00:00Z"`, ``}}, true, ErrInvalid, "lacks from or until"},
 		{"lists that overlap", []change{{archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-01T12:00:00Z"`}}, true, ErrInvalid, "before the until of the entry before it"},
 		{"a list after the snapshot", []change{{archive, `until="2024-01-03T00:00:00Z"`, `until="2024-01-04T00:00:00Z"`}}, true, ErrInvalid, "after the snapshot time"},
 		{"a list listed twice", []change{{archive, "changelist-20240103T000000Z.xml", "changelist-20240102T000000Z.xml"}, {archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-02T00:00:00Z"`}}, true, ErrInvalid, "is listed twice"},

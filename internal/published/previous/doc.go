@@ -18,7 +18,8 @@
 // Every failure is an [*Error] that names the document and, where it has
 // one, the line, and wraps one of the Err… kinds for callers that branch
 // on them. Read stops at the first failure: what it cannot trust it
-// refuses.
+// refuses. The rules it shares with rsgen validate are judged, and worded,
+// by internal/published/rules; it refuses fewer than validate reports.
 //
 // Read may be called from several goroutines at once. A [*Site] is not
 // modified after Read returns and may be shared; each [ResourceIter] is

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 // A ChangeDump is the previous build's Change Dump (section 13.1).
@@ -74,8 +75,8 @@ func (r *reader) readChangeDump(ctx context.Context) error {
 // are closed.
 func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc *rsxml.Doc, entries []*rsxml.Entry) error {
 	name := r.src.name(u)
-	if doc.MD.From == "" {
-		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change Dump must have (section 13.1)")
+	if msg := rules.RootTimes(rsxml.CapChangeDump, false, &doc.MD); msg != "" {
+		return newError(name, 0, ErrInvalid, "%s", msg)
 	}
 	for _, e := range entries {
 		p := Package{URL: e.Loc, Entry: *e, Length: -1, From: e.MD.From, Until: e.MD.Until}
@@ -91,8 +92,8 @@ func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc 
 		if err != nil {
 			return err
 		}
-		if until.Before(from) {
-			return newError(name, e.Line, ErrInvalid, "package %s: until=%s is before from=%s", e.Loc, p.Until, p.From)
+		if msg := rules.Interval(p.From, p.Until, from, until); msg != "" {
+			return newError(name, e.Line, ErrInvalid, "package %s: %s", e.Loc, msg)
 		}
 		if until.After(r.site.At) {
 			return newError(name, e.Line, ErrInvalid, "package covers until %s, after the snapshot time of the Resource List (%s)", p.Until, rsxml.FormatTime(r.site.At))

@@ -139,7 +139,7 @@ func TestReadChangeDumpErrors(t *testing.T) {
 		{"a package too large", nil, Options{maxPackageBytes: 1000}, ErrLimit, dump, "larger than the 1000 allowed"},
 		{"a malformed length", func(t *testing.T, dir string) {
 			edit(t, dir, dump, `length="632"`, `length="big"`)
-		}, Options{}, ErrInvalid, dump, "not a number of bytes"},
+		}, Options{}, ErrInvalid, dump, "is not an integer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

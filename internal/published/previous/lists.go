@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 // readResourceList reads the root of the Resource List, and the list of
@@ -34,8 +35,8 @@ func (r *reader) readResourceList(ctx context.Context) error {
 		return err
 	}
 	doc := rd.Doc()
-	if doc.MD.At == "" {
-		return newError(name, 0, ErrInvalid, "the root <rs:md> has no at, which a Resource List must have (section 10.1)")
+	if msg := rules.RootTimes(rsxml.CapResourceList, doc.Index, &doc.MD); msg != "" {
+		return newError(name, 0, ErrInvalid, "%s", msg)
 	}
 	at, err := parseTime(name, 0, "at", doc.MD.At)
 	if err != nil {
@@ -79,8 +80,8 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 	if !doc.Index {
 		return r.addChangeList(u, doc, entries, data, nil)
 	}
-	if doc.MD.From == "" {
-		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List Index must have (section 12.2)")
+	if msg := rules.RootTimes(rsxml.CapChangeList, true, &doc.MD); msg != "" {
+		return newError(name, 0, ErrInvalid, "%s", msg)
 	}
 	for _, e := range entries {
 		if err := r.checkChangeListBytes(name); err != nil {
@@ -109,8 +110,8 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 // Resource List beside it, which must not be earlier than any.
 func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry, data []byte, ie *rsxml.Entry) error {
 	name := r.src.name(u)
-	if doc.MD.From == "" {
-		return newError(name, 0, ErrInvalid, "the root <rs:md> has no from, which a Change List must have (section 12.1)")
+	if msg := rules.RootTimes(rsxml.CapChangeList, false, &doc.MD); msg != "" {
+		return newError(name, 0, ErrInvalid, "%s", msg)
 	}
 	from, err := parseTime(name, 0, "from", doc.MD.From)
 	if err != nil {
@@ -134,8 +135,8 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 	if cl.Until, err = parseTime(name, 0, "until", doc.MD.Until); err != nil {
 		return err
 	}
-	if cl.Until.Before(from) {
-		return newError(name, 0, ErrInvalid, "until=%s is before from=%s", doc.MD.Until, doc.MD.From)
+	if msg := rules.Interval(doc.MD.From, doc.MD.Until, from, cl.Until); msg != "" {
+		return newError(name, 0, ErrInvalid, "%s", msg)
 	}
 	if ie != nil {
 		index := r.src.name(r.site.capability(rsxml.CapChangeList))
@@ -197,37 +198,32 @@ func (r *reader) checkChangeListBytes(name string) error {
 
 // checkChanges checks the entries of a change document: a valid change,
 // and datetimes in order inside [from, until]; an open list (open) ends
-// at the snapshot time of the Resource List. The words are validate's.
+// at the snapshot time of the Resource List.
 func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time, open bool) error {
 	end := "the document's until="
 	if open {
 		end = "the snapshot time of the Resource List, "
 	}
-	var prev time.Time
-	prevLine := 0
+	end += rsxml.FormatTime(until)
+	var order rules.Order
 	for _, e := range entries {
-		switch e.MD.Change {
-		case rsxml.ChangeCreated, rsxml.ChangeUpdated, rsxml.ChangeDeleted:
-		case "":
-			return newError(name, e.Line, ErrInvalid, "the entry of %s has no change attribute, which every entry of a Change List needs", e.Loc)
-		default:
-			return newError(name, e.Line, ErrInvalid, "change=%q is not created, updated or deleted", e.MD.Change)
+		if msg := rules.Change(e.Loc, e.MD.Change, "Change List"); msg != "" {
+			return newError(name, e.Line, ErrInvalid, "%s", msg)
 		}
 		if e.MD.Datetime == "" {
 			continue
 		}
 		t, err := parseTime(name, e.Line, "datetime", e.MD.Datetime)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case t.Before(from):
-			return newError(name, e.Line, ErrInvalid, "datetime=%s is before the document's from=%s", e.MD.Datetime, rsxml.FormatTime(from))
-		case t.After(until):
-			return newError(name, e.Line, ErrInvalid, "datetime=%s is after %s%s", e.MD.Datetime, end, rsxml.FormatTime(until))
-		case t.Before(prev):
-			return newError(name, e.Line, ErrInvalid, "datetime=%s is earlier than that of the entry on line %d: entries go oldest first", e.MD.Datetime, prevLine)
 		}
-		prev, prevLine = t, e.Line
+		msg := rules.Within(e.MD.Datetime, t, from, rsxml.FormatTime(from), until, end)
+		if msg == "" {
+			msg = order.Next("datetime", e.MD.Datetime, t, e.Line)
+		}
+		if msg != "" {
+			return newError(name, e.Line, ErrInvalid, "%s", msg)
+		}
 	}
 	return nil
 }

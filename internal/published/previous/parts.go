@@ -3,12 +3,12 @@ package previous
 import (
 	"context"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/documents/uri"
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 // listReader reads the entries of the Resource List's documents one at a
@@ -178,8 +178,8 @@ func (l *listReader) entry(e *rsxml.Entry) error {
 
 // checkEntry checks what every entry of a document must be.
 func checkEntry(name string, e *rsxml.Entry) error {
-	if e.MDCount > 1 {
-		return newError(name, e.Line, ErrInvalid, "the entry has %d <rs:md> elements; at most one is allowed", e.MDCount)
+	if msg := rules.MDRepeat(e.MDCount); msg != "" {
+		return newError(name, e.Line, ErrInvalid, "%s", msg)
 	}
 	if !isAbsoluteURL(e.Loc) {
 		// Section 7: the URI of the resource. A relative one, as some
@@ -222,9 +222,9 @@ func hashAndLength(name string, e *rsxml.Entry) ([]hashing.Token, int64, error) 
 	if e.MD.Length == "" {
 		return h, -1, nil
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(e.MD.Length), 10, 64)
-	if err != nil || n < 0 {
-		return nil, 0, newError(name, e.Line, ErrInvalid, "length %q is not a number of bytes", e.MD.Length)
+	n, msg := rules.Length(e.MD.Length)
+	if msg != "" {
+		return nil, 0, newError(name, e.Line, ErrInvalid, "%s", msg)
 	}
 	return h, n, nil
 }

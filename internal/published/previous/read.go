@@ -19,6 +19,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
+	"github.com/rsgen/rsgen/internal/published/rules"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
@@ -338,11 +339,11 @@ func checkRoot(name string, rd *rsxml.Reader, want string) error {
 	got := rd.Doc().MD.Capability
 	switch {
 	case rd.RootMDCount == 0 || got == "":
-		return newError(name, 0, ErrNotResourceSync, "the root has no <rs:md>, which every ResourceSync document needs: it carries the capability")
+		return newError(name, 0, ErrNotResourceSync, "%s", rules.RootMD(0))
 	case rd.LateRoot > 0:
 		return newError(name, 0, ErrInvalid, "root <rs:md> or <rs:ln> after the first entry")
 	case rd.RootMDCount > 1:
-		return newError(name, 0, ErrInvalid, "the root has %d <rs:md> elements; exactly one is allowed", rd.RootMDCount)
+		return newError(name, 0, ErrInvalid, "%s", rules.RootMD(rd.RootMDCount))
 	case got != want:
 		return newError(name, 0, ErrCapability, "capability %q where %q was expected", got, want)
 	}
@@ -561,20 +562,21 @@ func (r *reader) readCapabilityList(ctx context.Context) error {
 		return err
 	}
 	name := r.src.name(u)
-	if doc.Index {
-		return newError(name, 0, ErrInvalid, "a Capability List is never an index")
+	if msg := rules.NotIndex(rsxml.CapCapabilityList, doc.Index); msg != "" {
+		return newError(name, 0, ErrInvalid, "%s", msg)
 	}
 	seen := map[string]int{}
 	for _, e := range entries {
-		c := e.MD.Capability
-		if c == "" {
-			return newError(name, e.Line, ErrInvalid, "entry %s has no capability", e.Loc)
+		// An entry of a capability no Capability List lists is only
+		// validate's concern: a build reads what it knows.
+		entry, unique := rules.CapListEntry(e.Loc, e.MD.Capability, e.Line, seen)
+		if e.MD.Capability == "" {
+			return newError(name, e.Line, ErrInvalid, "%s", entry)
 		}
-		if l, dup := seen[c]; dup {
-			return newError(name, e.Line, ErrInvalid, "capability %q is listed twice (also line %d)", c, l)
+		if unique != "" {
+			return newError(name, e.Line, ErrInvalid, "%s", unique)
 		}
-		seen[c] = e.Line
-		r.site.Capabilities = append(r.site.Capabilities, Capability{Name: c, URL: e.Loc})
+		r.site.Capabilities = append(r.site.Capabilities, Capability{Name: e.MD.Capability, URL: e.Loc})
 	}
 	if r.site.capability(rsxml.CapResourceList) == "" {
 		return newError(name, 0, ErrInvalid, "has no Resource List")
