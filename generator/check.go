@@ -30,16 +30,6 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-func errorFindings(rep *validate.Report) []validate.Finding {
-	var out []validate.Finding
-	for _, f := range rep.Findings {
-		if f.Severity == validate.Error {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // checkStage validates the staged output of the builds of sets, which
 // share stg, the way rsgen validate reads a published directory, before
 // Publish: a build never publishes documents that fail. Warnings become
@@ -69,13 +59,19 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 				copied[b.docs.Dir+"/"+name] = u
 			}
 		}
+		var errs []validate.Finding
+		for _, f := range rep.Findings {
+			if f.Severity == validate.Error {
+				errs = append(errs, f)
+			}
+		}
 		// Documents of the previous build published again are not a bug
 		// of rsgen, as a KindInvalidOutput is: they are named by the URLs
 		// they were read from.
-		if f := previousFault(copied, errorFindings(rep), cfg.Out); f != nil {
+		if f := previousFault(copied, errs, cfg.Out); f != nil {
 			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
 		}
-		return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(rep.Errors, "error")), errorFindings(rep)))
+		return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(rep.Errors, "error")), errs))
 	}
 	first := map[string]validate.Finding{}
 	for _, f := range rep.Findings {
