@@ -75,10 +75,9 @@ type Config struct {
 
 	Changes // Change Lists and Change Dump against the previous build (history.go)
 
-	// Guards (guards.go): a source with nothing to publish fails with
-	// an Error of KindEmptySource unless AllowEmpty; a build that deletes more of the
-	// previous build's resources than MaxDelete (DefaultDeleteLimit if
-	// nil) fails with KindMassDelete.
+	// Guards (guards.go): an empty source fails with KindEmptySource
+	// unless AllowEmpty; deleting more than MaxDelete (DefaultDeleteLimit
+	// if nil) fails with KindMassDelete.
 	AllowEmpty bool         `toml:"allow-empty"`
 	MaxDelete  *DeleteLimit `toml:"max-delete"`
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
@@ -114,8 +113,7 @@ type Config struct {
 	seams // for tests; none is set outside them
 }
 
-// seams let a test reach into a build, each through its own Config, so
-// that tests may run in parallel.
+// seams let a test reach into a build through its own Config.
 type seams struct {
 	listed      func(rel string)                // called with each file the walk will publish, before it is read
 	createHook  func(name string) error         // called before each staged file is created; its error fails the creation
@@ -147,20 +145,14 @@ const (
 )
 
 // A FieldError is what Config.Validate finds wrong with one field of a
-// Config. Field names the field as Go spells it, with the struct it is in:
-// "Changes.Previous", "Limits.MaxEntries". Err is one of errRequired,
-// errOutOfRange, errInvalid, errNeeds, errConflict, errSame and errShorter;
-// With names the other field of the last four. Detail says, in words, what the field
-// takes or why, or is "".
-//
-// A program that shows the error in its own terms (a command line names
-// its flags) renders it with Describe and a name for each field.
+// Config. A program that shows the error in its own terms (a command line
+// names its flags) renders it with Describe and a name for each field.
 type FieldError struct {
-	Field  string
-	Value  any // the value refused; nil for a field that is missing
-	Err    error
-	With   string
-	Detail string
+	Field  string // as Go spells it, with its struct: "Changes.Previous", "Limits.MaxEntries"
+	Value  any    // the value refused; nil for a field that is missing
+	Err    error  // what is wrong: "is required", "needs" (With), …
+	With   string // the other field of a combination, or ""
+	Detail string // what the field takes, or why; or ""
 }
 
 func (e *FieldError) Error() string { return e.Describe(nil) }
@@ -456,10 +448,8 @@ func (ch *Changes) snapshots(what, capability string, every units.Duration, has 
 	}
 }
 
-// cacheInDocuments reports whether the hash cache file cache lies among
-// the documents rsgen owns in the output directory out: its folder, which
-// every build replaces (and whose files it must have written), and the
-// Source Description.
+// cacheInDocuments reports whether the file cache lies among the
+// documents rsgen owns in the output directory out.
 func cacheInDocuments(cache, out string) bool {
 	c, err1 := filepath.Abs(cache)
 	o, err2 := filepath.Abs(out)
@@ -473,10 +463,8 @@ func cacheInDocuments(cache, out string) bool {
 }
 
 // linkInTree reports whether path is a symbolic link in the directory
-// tree of one of dirs (SOURCE, the output): such a link is content, which
-// whoever shapes the tree chooses, and a file replaced through it (the hash
-// cache, whose links lead to the cache they name) would be replaced
-// wherever it leads.
+// tree of one of dirs: such a link is content, which whoever shapes the
+// tree chooses.
 func linkInTree(path string, dirs ...string) bool {
 	info, err := os.Lstat(path)
 	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
