@@ -89,22 +89,14 @@ func (l DeleteLimit) allows(deleted, total int) bool {
 // more than the limit allows. An empty build allowed on purpose deletes
 // everything on purpose.
 func (b *build) checkDeletes(published int) error {
-	prev := b.history.prev
-	if prev == nil || published == 0 && b.cfg.AllowEmpty {
+	if b.history.prev == nil || published == 0 && b.cfg.AllowEmpty {
 		return nil
 	}
 	limit := DefaultDeleteLimit
 	if b.cfg.MaxDelete != nil {
 		limit = *b.cfg.MaxDelete
 	}
-	deleted := 0
-	if b.history.changes != nil {
-		deleted = b.history.changes.Deleted
-	}
-	before := 0 // the previous build's resources
-	if b.history.join != nil {
-		before = b.history.join.Previous.Len()
-	}
+	deleted, before := b.history.changes.Deleted, b.history.join.Previous.Len() // a previous build has both
 	if limit.allows(deleted, before) {
 		return nil
 	}
