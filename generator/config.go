@@ -209,19 +209,14 @@ func (c Config) Validate() error {
 	return errors.Join(v...)
 }
 
-// A rule is one check of Validate: if bad, Field is refused with Value,
-// Err, With and Detail (the fields of a FieldError, in their order).
+// A rule is one check of Validate: if bad, it refuses a field with the
+// FieldError of its other fields, in their order.
 type rule struct {
-	bad    bool
-	field  string
-	value  any
-	err    error
-	with   string
-	detail string
-}
-
-func (r rule) fieldError() *FieldError {
-	return &FieldError{Field: r.field, Value: r.value, Err: r.err, With: r.with, Detail: r.detail}
+	bad          bool
+	field        string
+	value        any
+	err          error
+	with, detail string
 }
 
 // validation collects the errors of Validate.
@@ -232,9 +227,7 @@ func (v *validation) add(e *FieldError) { *v = append(*v, e) }
 // check adds the error of each broken rule.
 func (v *validation) check(rules ...rule) {
 	for _, r := range rules {
-		if r.bad {
-			v.add(r.fieldError())
-		}
+		v.first(r)
 	}
 }
 
@@ -243,7 +236,7 @@ func (v *validation) check(rules ...rule) {
 func (v *validation) first(rules ...rule) {
 	for _, r := range rules {
 		if r.bad {
-			v.add(r.fieldError())
+			v.add(&FieldError{Field: r.field, Value: r.value, Err: r.err, With: r.with, Detail: r.detail})
 			return
 		}
 	}
