@@ -15,10 +15,8 @@ import (
 	"github.com/rsgen/rsgen/internal/published/previous"
 )
 
-// A Join finds the changes of a build since the previous one. It is made
-// once the previous build is read, before the scan, and used step after
-// step: [Join.KeepUnread] while the source is scanned, [Join.Run] once it
-// is, [Join.Reconcile] once the resources published are known.
+// A Join finds the changes of a build since the previous one, in the
+// steps the package doc names.
 type Join struct {
 	Previous *Previous   // the previous build's entries, spooled (SpoolPrevious)
 	Since    time.Time   // the previous build's snapshot time
@@ -181,8 +179,7 @@ func (j *Join) match(r *spill.Resource, p *previous.Resource, i int, changes *sp
 	return nil, nil
 }
 
-// finish sorts the changes by their datetimes and counts them in the
-// Report.
+// finish sorts the changes by their datetimes and counts them.
 func (j *Join) finish(c *spill.ChangeSet) error {
 	if err := c.Finish(j.Spill); err != nil {
 		return err
@@ -211,17 +208,16 @@ func (j *Join) Reconcile(changes *spill.ChangeSet, dropped []string) (*spill.Cha
 	if len(dropped) == 0 || changes == nil {
 		return changes, nil
 	}
-	isDropped := make(map[string]bool, len(dropped))
+	seen := make(map[string]bool, len(dropped)) // each dropped loc: whether it has a change
 	for _, loc := range dropped {
-		isDropped[loc] = true
+		seen[loc] = false
 	}
 	next, err := j.Spill.Changes()
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{} // the dropped locs that have a change
 	err = changes.Each(func(c *spill.Change) error {
-		if !isDropped[c.Loc] {
+		if _, ok := seen[c.Loc]; !ok {
 			return next.Add(c)
 		}
 		seen[c.Loc] = true
