@@ -279,8 +279,8 @@ func (c *Config) validateSource(v *validation) {
 		"BaseURL", base, errConflict, "DocsURL", "the resources would have the URLs of rsgen's documents, under " + docsURL + docsDir + "/"})
 	v.first(
 		rule{!export && c.BaseURL.IsZero(), "BaseURL", nil, errRequired, "", "the URL where the source is served"},
-		rule{export && c.BaseURL.IsZero() && c.DocsURL.IsZero(), "DocsURL", nil, errRequired,
-			"", "the URL where the documents are served; or a base URL, which relative locs are joined to and which it defaults to"},
+		rule{export && c.BaseURL.IsZero() && c.DocsURL.IsZero(), "DocsURL", nil, errRequired, "",
+			"the URL where the documents are served; or a base URL, which relative locs are joined to and which it defaults to"},
 	)
 	_, badFormat := records.ParseFormat(c.ExportFormat)
 	_, named := records.FormatOf(c.Export)
