@@ -14,21 +14,15 @@ import (
 // and an <rs:ln rel="hub"> to the hub. Nothing is advertised if Hub is "".
 type Notification struct {
 	Hub            string `toml:"hub"`             // URL of the WebSub hub
-	ChangeTopic    string `toml:"change-topic"`    // topic of change notifications; defaultChangeTopic under the documents if ""
-	FrameworkTopic string `toml:"framework-topic"` // topic of framework notifications; defaultFrameworkTopic under the documents if ""
+	ChangeTopic    string `toml:"change-topic"`    // topic of change notifications; changelist-notification under the documents if ""
+	FrameworkTopic string `toml:"framework-topic"` // topic of framework notifications; framework-notification under the documents if ""
 }
-
-// Default topic names, relative to where the documents are served.
-const (
-	defaultChangeTopic    = "changelist-notification"
-	defaultFrameworkTopic = "framework-notification"
-)
 
 // topics are the topics of the change and framework channels: those given,
 // else the default ones under the documents of the build's set.
 func (c *Config) topics() (change, framework string) {
 	dir := cmp.Or(c.DocsURL, c.BaseURL).String() + setDir(c.Set) + "/"
-	return cmp.Or(c.Notification.ChangeTopic, dir+defaultChangeTopic), cmp.Or(c.Notification.FrameworkTopic, dir+defaultFrameworkTopic)
+	return cmp.Or(c.Notification.ChangeTopic, dir+"changelist-notification"), cmp.Or(c.Notification.FrameworkTopic, dir+"framework-notification")
 }
 
 // notificationEntries are the Capability List entries of the channels.
