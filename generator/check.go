@@ -30,16 +30,6 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-func errorFindings(rep *validate.Report) []validate.Finding {
-	var out []validate.Finding
-	for _, f := range rep.Findings {
-		if f.Severity == validate.Error {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // checkStage validates the staged output of the builds of sets, which
 // share stg, the way rsgen validate reads a published directory, before
 // Publish: a build never publishes documents that fail. Warnings become
@@ -63,19 +53,25 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 		return context.Cause(ctx)
 	}
 	if rep.Errors > 0 {
-		copied := map[string]string{}
+		copied := map[string]string{} // documents of the previous build published again → the URL each was read from
 		for _, b := range sets {
 			for name, u := range b.docs.Copied {
-				copied[b.docs.Dir+"/"+name] = u
+				copied[filepath.Join(cfg.Out, filepath.FromSlash(b.docs.Dir+"/"+name))] = u
+			}
+		}
+		var errs []validate.Finding
+		for _, f := range rep.Findings {
+			if f.Severity == validate.Error {
+				errs = append(errs, f)
 			}
 		}
 		// Documents of the previous build published again are not a bug
 		// of rsgen, as a KindInvalidOutput is: they are named by the URLs
 		// they were read from.
-		if f := previousFault(copied, errorFindings(rep), cfg.Out); f != nil {
+		if f := previousFault(copied, errs); f != nil {
 			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
 		}
-		return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(rep.Errors, "error")), errorFindings(rep)))
+		return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(rep.Errors, "error")), errs))
 	}
 	first := map[string]validate.Finding{}
 	for _, f := range rep.Findings {
@@ -93,22 +89,17 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 	return nil
 }
 
-// previousFault returns findings (of the stage's check, whose documents
-// are named under out) if all are in documents copied from the previous
-// build (copied: their paths under out, slash-separated → the URL each was
-// read from), named by that URL; or nil if one is a document this build
-// wrote.
-func previousFault(copied map[string]string, findings []validate.Finding, out string) []validate.Finding {
+// previousFault returns findings, named by the URLs their documents were
+// read from, if all are in documents copied from the previous build
+// (copied: their paths → those URLs); or nil if one is a document this
+// build wrote.
+func previousFault(copied map[string]string, findings []validate.Finding) []validate.Finding {
 	if len(copied) == 0 {
 		return nil
 	}
-	from := make(map[string]string, len(copied))
-	for name, u := range copied {
-		from[filepath.Join(out, filepath.FromSlash(name))] = u
-	}
 	var named []validate.Finding
 	for _, f := range findings {
-		u, ok := from[f.Document]
+		u, ok := copied[f.Document]
 		if !ok {
 			return nil
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,10 +75,9 @@ type Config struct {
 
 	Changes // Change Lists and Change Dump against the previous build (history.go)
 
-	// Guards (guards.go): a source with nothing to publish fails with
-	// an Error of KindEmptySource unless AllowEmpty; a build that deletes more of the
-	// previous build's resources than MaxDelete (DefaultDeleteLimit if
-	// nil) fails with KindMassDelete.
+	// Guards (guards.go): an empty source fails with KindEmptySource
+	// unless AllowEmpty; deleting more than MaxDelete (DefaultDeleteLimit
+	// if nil) fails with KindMassDelete.
 	AllowEmpty bool         `toml:"allow-empty"`
 	MaxDelete  *DeleteLimit `toml:"max-delete"`
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
@@ -115,8 +113,7 @@ type Config struct {
 	seams // for tests; none is set outside them
 }
 
-// seams let a test reach into a build, each through its own Config, so
-// that tests may run in parallel.
+// seams let a test reach into a build through its own Config.
 type seams struct {
 	listed      func(rel string)                // called with each file the walk will publish, before it is read
 	createHook  func(name string) error         // called before each staged file is created; its error fails the creation
@@ -148,20 +145,14 @@ const (
 )
 
 // A FieldError is what Config.Validate finds wrong with one field of a
-// Config. Field names the field as Go spells it, with the struct it is in:
-// "Changes.Previous", "Limits.MaxEntries". Err is one of errRequired,
-// errOutOfRange, errInvalid, errNeeds, errConflict, errSame and errShorter;
-// With names the other field of the last four. Detail says, in words, what the field
-// takes or why, or is "".
-//
-// A program that shows the error in its own terms (a command line names
-// its flags) renders it with Describe and a name for each field.
+// Config. A program that shows the error in its own terms (a command line
+// names its flags) renders it with Describe and a name for each field.
 type FieldError struct {
-	Field  string
-	Value  any // the value refused; nil for a field that is missing
-	Err    error
-	With   string
-	Detail string
+	Field  string // as Go spells it, with its struct: "Changes.Previous", "Limits.MaxEntries"
+	Value  any    // the value refused; nil for a field that is missing
+	Err    error  // what is wrong: "is required", "needs" (With), …
+	With   string // the other field of a combination, or ""
+	Detail string // what the field takes, or why; or ""
 }
 
 func (e *FieldError) Error() string { return e.Describe(nil) }
@@ -207,159 +198,150 @@ func formatValue(v any) string {
 // type of the hash cache file, if it exists; whether the source can be read
 // is found out by Build.
 func (c Config) Validate() error {
-	var errs []error
-	add := func(e *FieldError) { errs = append(errs, e) }
-	if c.Set != "" && !previous.ValidSetName(c.Set) {
-		add(&FieldError{Field: "Set", Value: c.Set, Err: errInvalid,
-			Detail: "give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit (not resourcesync)"})
-	}
-	c.validateSource(add)
-	c.validateTree(add)
-	c.validateOutput(add)
-	c.validateChanges(add)
-	c.validateNotification(add)
-	return errors.Join(errs...)
+	var v validation
+	v.check(rule{c.Set != "" && !previous.ValidSetName(c.Set), "Set", c.Set, errInvalid, "",
+		"give 1 to 64 lowercase letters, digits, - and _, starting with a letter or a digit (not resourcesync)"})
+	c.validateSource(&v)
+	c.validateTree(&v)
+	c.validateOutput(&v)
+	c.validateChanges(&v)
+	c.validateNotification(&v)
+	return errors.Join(v...)
 }
+
+// A rule is one check of Validate: if bad, it refuses a field with the
+// FieldError of its other fields, in their order.
+type rule struct {
+	bad          bool
+	field        string
+	value        any
+	err          error
+	with, detail string
+}
+
+// validation collects the errors of Validate.
+type validation []error
+
+func (v *validation) add(e *FieldError) { *v = append(*v, e) }
+
+// check adds the error of each broken rule.
+func (v *validation) check(rules ...rule) {
+	for _, r := range rules {
+		v.first(r)
+	}
+}
+
+// first adds the error of the first broken rule, as the cases of a switch
+// do: the others would say the same mistake again.
+func (v *validation) first(rules ...rule) {
+	for _, r := range rules {
+		if r.bad {
+			v.add(&FieldError{Field: r.field, Value: r.value, Err: r.err, With: r.with, Detail: r.detail})
+			return
+		}
+	}
+}
+
+// Details said by more than one rule.
+const (
+	notHTTPURL       = "not an absolute http(s) URL"
+	durationOr0      = "give a duration of 0 or more"
+	exportOnly       = "it applies to a record export only"
+	exportSelects    = "records are selected by their status in the export"
+	exportChangeList = "a record export publishes a Change List of its own, from its records' times"
+)
 
 // validateSource checks what is published: a tree, an archive or an
 // export, and the URL of its resources.
-func (c *Config) validateSource(add func(*FieldError)) {
-	switch {
-	case c.Source == "" && c.Export == "":
-		add(&FieldError{Field: "Source", Err: errRequired,
-			Detail: "give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one, or a record export"})
-	case c.Source != "" && c.Export != "":
-		add(&FieldError{Field: "Export", Err: errConflict, With: "Source", Detail: "give one of them"})
-	case c.Export != "" && c.Out == "":
-		add(&FieldError{Field: "Export", Err: errNeeds, With: "Out", Detail: "the directory to write the documents into"})
-	case !bucketscan.IsSource(c.Source) && bucketscan.IsSource(strings.ToLower(c.Source)):
-		add(&FieldError{Field: "Source", Value: bucket.Redact(c.Source), Err: errInvalid,
-			Detail: "write the scheme in lowercase (s3://, s3-inventory://) for a bucket, or begin the path of a directory with ./"})
-	case c.Export == "" && c.Out == "" && bucketscan.IsSource(c.Source):
-		add(&FieldError{Field: "Source", Value: bucket.Redact(c.Source), Err: errNeeds, With: "Out", Detail: "the documents are written into a directory, not into the bucket"})
-	case c.Export == "" && c.Out == "" && archivescan.KindOf(c.Source) != 0:
-		add(&FieldError{Field: "Source", Value: c.Source, Err: errNeeds, With: "Out", Detail: "the documents cannot be written into an archive"})
-	}
+func (c *Config) validateSource(v *validation) {
+	src, export, noOut := bucket.Redact(c.Source), c.Export != "", c.Export == "" && c.Out == ""
+	v.first(
+		rule{c.Source == "" && !export, "Source", nil, errRequired, "", "give a directory, or a .tar, .tar.gz, .tgz or .zip archive of one, or a record export"},
+		rule{c.Source != "" && export, "Export", nil, errConflict, "Source", "give one of them"},
+		rule{export && c.Out == "", "Export", nil, errNeeds, "Out", "the directory to write the documents into"},
+		rule{!bucketscan.IsSource(c.Source) && bucketscan.IsSource(strings.ToLower(c.Source)), "Source", src, errInvalid, "",
+			"write the scheme in lowercase (s3://, s3-inventory://) for a bucket, or begin the path of a directory with ./"},
+		rule{noOut && bucketscan.IsSource(c.Source), "Source", src, errNeeds, "Out", "the documents are written into a directory, not into the bucket"},
+		rule{noOut && archivescan.KindOf(c.Source) != 0, "Source", c.Source, errNeeds, "Out", "the documents cannot be written into an archive"},
+	)
 	for _, f := range []struct{ field, value string }{{"Digests", c.Digests}, {"DigestsJob", c.DigestsJob}} {
-		if f.value != "" && !bucketscan.IsSource(c.Source) {
-			add(&FieldError{Field: f.field, Value: bucket.Redact(f.value), Err: errInvalid, Detail: "the digests of a Compute checksum job are for a bucket as the source (s3://… or an S3 Inventory)"})
-		}
+		v.check(rule{f.value != "" && !bucketscan.IsSource(c.Source), f.field, bucket.Redact(f.value), errInvalid, "",
+			"the digests of a Compute checksum job are for a bucket as the source (s3://… or an S3 Inventory)"})
 		if bucket.IsURL(f.value) { // the bucket of an s3://BUCKET/KEY, checked as a source's is
 			name, _, _ := strings.Cut(strings.TrimPrefix(f.value, bucket.Scheme), "/")
 			if _, _, err := bucket.ParseURL(bucket.Scheme + name + "/"); err != nil {
-				add(&FieldError{Field: f.field, Value: bucket.Redact(f.value), Err: errInvalid, Detail: strings.TrimPrefix(err.Error(), bucket.Redact(bucket.Scheme+name+"/")+": ")})
+				v.add(&FieldError{Field: f.field, Value: bucket.Redact(f.value), Err: errInvalid, Detail: strings.TrimPrefix(err.Error(), bucket.Redact(bucket.Scheme+name+"/")+": ")})
 			}
 		}
 	}
-	if docs := c.DocsURL.String(); !c.DocsURL.IsZero() && !c.BaseURL.IsZero() &&
-		(strings.HasPrefix(c.BaseURL.String(), docs+docsDir+"/") || strings.HasPrefix(c.BaseURL.String(), docs+wellKnownDir+"/")) {
-		add(&FieldError{Field: "BaseURL", Value: c.BaseURL.String(), Err: errConflict, With: "DocsURL",
-			Detail: "the resources would have the URLs of rsgen's documents, under " + docs + docsDir + "/"})
-	}
-	switch {
-	case c.Export == "" && c.BaseURL.IsZero():
-		add(&FieldError{Field: "BaseURL", Err: errRequired, Detail: "the URL where the source is served"})
-	case c.Export != "" && c.BaseURL.IsZero() && c.DocsURL.IsZero():
-		add(&FieldError{Field: "DocsURL", Err: errRequired,
-			Detail: "the URL where the documents are served; or a base URL, which relative locs are joined to and which it defaults to"})
-	}
-	if c.Export == "" {
-		for _, f := range []given{{"ExportFormat", c.ExportFormat != ""}, {"ChangesWindow", c.ChangesWindow != 0}, {"SkipBadRecords", c.SkipBadRecords}} {
-			if f.set {
-				add(&FieldError{Field: f.field, Err: errNeeds, With: "Export", Detail: "it applies to a record export only"})
-			}
-		}
-		return
-	}
-	for _, f := range []given{{"Filter.Include", len(c.Filter.Include) > 0}, {"Filter.Exclude", len(c.Filter.Exclude) > 0},
-		{"Filter.Hidden", c.Filter.Hidden}, {"FollowSymlinks", c.FollowSymlinks}} {
-		if f.set {
-			add(&FieldError{Field: f.field, Err: errConflict, With: "Export", Detail: "records are selected by their status in the export"})
-		}
-	}
-	if c.ExportFormat != "" {
-		if _, err := records.ParseFormat(c.ExportFormat); err != nil {
-			add(&FieldError{Field: "ExportFormat", Value: c.ExportFormat, Err: errInvalid, Detail: "give jsonl or csv"})
-		}
-	} else if _, ok := records.FormatOf(c.Export); !ok {
-		add(&FieldError{Field: "ExportFormat", Err: errRequired,
-			Detail: fmt.Sprintf("the name %s does not tell it (.jsonl, .ndjson or .csv, optionally .gz)", c.Export)})
-	}
-}
-
-// given says whether a field is set, for the checks of fields that apply
-// only with another one.
-type given struct {
-	field string
-	set   bool
+	docsURL, base := c.DocsURL.String(), c.BaseURL.String()
+	v.check(rule{!c.DocsURL.IsZero() && !c.BaseURL.IsZero() && (strings.HasPrefix(base, docsURL+docsDir+"/") || strings.HasPrefix(base, docsURL+wellKnownDir+"/")),
+		"BaseURL", base, errConflict, "DocsURL", "the resources would have the URLs of rsgen's documents, under " + docsURL + docsDir + "/"})
+	v.first(
+		rule{!export && c.BaseURL.IsZero(), "BaseURL", nil, errRequired, "", "the URL where the source is served"},
+		rule{export && c.BaseURL.IsZero() && c.DocsURL.IsZero(), "DocsURL", nil, errRequired, "",
+			"the URL where the documents are served; or a base URL, which relative locs are joined to and which it defaults to"},
+	)
+	_, badFormat := records.ParseFormat(c.ExportFormat)
+	_, named := records.FormatOf(c.Export)
+	v.check([]rule{
+		{!export && c.ExportFormat != "", "ExportFormat", nil, errNeeds, "Export", exportOnly},
+		{!export && c.ChangesWindow != 0, "ChangesWindow", nil, errNeeds, "Export", exportOnly},
+		{!export && c.SkipBadRecords, "SkipBadRecords", nil, errNeeds, "Export", exportOnly},
+		{export && len(c.Filter.Include) > 0, "Filter.Include", nil, errConflict, "Export", exportSelects},
+		{export && len(c.Filter.Exclude) > 0, "Filter.Exclude", nil, errConflict, "Export", exportSelects},
+		{export && c.Filter.Hidden, "Filter.Hidden", nil, errConflict, "Export", exportSelects},
+		{export && c.FollowSymlinks, "FollowSymlinks", nil, errConflict, "Export", exportSelects},
+		{export && c.ExportFormat != "" && badFormat != nil, "ExportFormat", c.ExportFormat, errInvalid, "", "give jsonl or csv"},
+		{export && c.ExportFormat == "" && !named, "ExportFormat", nil, errRequired, "",
+			fmt.Sprintf("the name %s does not tell it (.jsonl, .ndjson or .csv, optionally .gz)", c.Export)},
+	}...)
 }
 
 // validateTree checks how a tree is read and hashed.
-func (c *Config) validateTree(add func(*FieldError)) {
+func (c *Config) validateTree(v *validation) {
 	for _, f := range []struct {
 		field    string
 		patterns []string
 	}{{"Filter.Include", c.Filter.Include}, {"Filter.Exclude", c.Filter.Exclude}} {
 		for _, p := range f.patterns {
-			if !doublestar.ValidatePattern(p) {
-				add(&FieldError{Field: f.field, Value: p, Err: errInvalid, Detail: "not a doublestar pattern"})
-			}
+			v.check(rule{!doublestar.ValidatePattern(p), f.field, p, errInvalid, "", "not a doublestar pattern"})
 		}
 	}
-	if c.Jobs < 0 || c.Jobs > maxJobs {
-		add(&FieldError{Field: "Jobs", Value: c.Jobs, Err: errOutOfRange, Detail: fmt.Sprintf("give a number from 1 to %d", maxJobs)})
-	}
+	v.check(rule{c.Jobs < 0 || c.Jobs > maxJobs, "Jobs", c.Jobs, errOutOfRange, "", fmt.Sprintf("give a number from 1 to %d", maxJobs)})
 	seen := map[hashing.Algorithm]bool{}
 	for _, a := range c.Hashes {
-		switch {
-		case !a.Publishable():
-			add(&FieldError{Field: "Hashes", Value: a.String(), Err: errInvalid, Detail: "not an algorithm rsgen publishes"})
-		case seen[a]:
-			add(&FieldError{Field: "Hashes", Value: a.String(), Err: errInvalid, Detail: "listed twice"})
-		}
+		v.first(
+			rule{!a.Publishable(), "Hashes", a.String(), errInvalid, "", "not an algorithm rsgen publishes"},
+			rule{seen[a], "Hashes", a.String(), errInvalid, "", "listed twice"},
+		)
 		seen[a] = true
 	}
-	if c.Hashes != nil && len(c.Hashes) == 0 {
-		add(&FieldError{Field: "Hashes", Err: errRequired, Detail: "at least one algorithm, or nil for the default"})
-	}
+	v.check(rule{c.Hashes != nil && len(c.Hashes) == 0, "Hashes", nil, errRequired, "", "at least one algorithm, or nil for the default"})
 }
 
 // validateOutput checks the documents: their limits, time and links, the
 // dump and the files for hosts.
-func (c *Config) validateOutput(add func(*FieldError)) {
-	if n := c.Limits.MaxEntries; n < 0 || n > rsxml.MaxEntries {
-		add(&FieldError{Field: "Limits.MaxEntries", Value: n, Err: errOutOfRange,
-			Detail: fmt.Sprintf("give a number from 1 to %d, the most the spec allows in a document", rsxml.MaxEntries)})
-	}
-	if n := c.Limits.MaxBytes; n < 0 || n > 0 && n < minMaxBytes || n > rsxml.MaxBytes {
-		add(&FieldError{Field: "Limits.MaxBytes", Value: n, Err: errOutOfRange,
-			Detail: fmt.Sprintf("give a size from %d bytes to %d, the most the spec allows in a document", minMaxBytes, rsxml.MaxBytes)})
-	}
-	// The zero time would be taken for no time at all; a W3C Datetime has
-	// four digits of year.
-	if (c.FixedTime || !c.At.IsZero()) && (c.At.Unix() < 0 || c.At.Unix() > maxEpoch) {
-		add(&FieldError{Field: "At", Value: c.At, Err: errOutOfRange, Detail: "give a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"})
-	}
-	if d := c.Describedby; d != "" && !httpURL(d) {
-		add(&FieldError{Field: "Describedby", Value: d, Err: errInvalid, Detail: "not an absolute http(s) URL"})
-	}
-	if c.Dump.MaxBytes < 0 {
-		add(&FieldError{Field: "Dump.MaxBytes", Value: c.Dump.MaxBytes, Err: errOutOfRange, Detail: "give a positive size, or 0 for the default"})
-	}
-	if s := c.Dump.Compression.String(); c.Dump.Compression < zipdump.Auto || c.Dump.Compression > zipdump.Deflate {
-		add(&FieldError{Field: "Dump.Compression", Value: s, Err: errInvalid, Detail: "give zipdump.Auto, Store or Deflate"})
-	}
-	if !c.Dump.Enabled && !c.Changes.Dump { // the Change Dump's packages are made alike
-		if c.Dump.MaxBytes != 0 {
-			add(&FieldError{Field: "Dump.MaxBytes", Err: errNeeds, With: "Dump.Enabled", Detail: "it sizes the packages of a dump"})
-		}
-		if c.Dump.Compression != zipdump.Auto {
-			add(&FieldError{Field: "Dump.Compression", Err: errNeeds, With: "Dump.Enabled", Detail: "it compresses the packages of a dump"})
-		}
-	}
-	validateHosts(add, c.Hosts, cmp.Or(c.DocsURL, c.BaseURL), c.BaseURL.String())
-	if c.MaxDelete != nil && c.MaxDelete.Percent && c.MaxDelete.N > 100 {
-		add(&FieldError{Field: "MaxDelete", Value: c.MaxDelete.String(), Err: errOutOfRange, Detail: "give a percentage from 0% to 100%"})
+func (c *Config) validateOutput(v *validation) {
+	entries, size, noDump := c.Limits.MaxEntries, c.Limits.MaxBytes, !c.Dump.Enabled && !c.Changes.Dump // the Change Dump's packages are made alike
+	v.check([]rule{
+		{entries < 0 || entries > rsxml.MaxEntries, "Limits.MaxEntries", entries, errOutOfRange, "",
+			fmt.Sprintf("give a number from 1 to %d, the most the spec allows in a document", rsxml.MaxEntries)},
+		{size < 0 || size > 0 && size < minMaxBytes || size > rsxml.MaxBytes, "Limits.MaxBytes", size, errOutOfRange, "",
+			fmt.Sprintf("give a size from %d bytes to %d, the most the spec allows in a document", minMaxBytes, rsxml.MaxBytes)},
+		// The zero time would be taken for no time at all.
+		{(c.FixedTime || !c.At.IsZero()) && (c.At.Unix() < 0 || c.At.Unix() > maxEpoch), "At", c.At, errOutOfRange, "",
+			"give a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"},
+		{c.Describedby != "" && !httpURL(c.Describedby), "Describedby", c.Describedby, errInvalid, "", notHTTPURL},
+		{c.Dump.MaxBytes < 0, "Dump.MaxBytes", c.Dump.MaxBytes, errOutOfRange, "", "give a positive size, or 0 for the default"},
+		{c.Dump.Compression < zipdump.Auto || c.Dump.Compression > zipdump.Deflate, "Dump.Compression", c.Dump.Compression.String(), errInvalid, "",
+			"give zipdump.Auto, Store or Deflate"},
+		{noDump && c.Dump.MaxBytes != 0, "Dump.MaxBytes", nil, errNeeds, "Dump.Enabled", "it sizes the packages of a dump"},
+		{noDump && c.Dump.Compression != zipdump.Auto, "Dump.Compression", nil, errNeeds, "Dump.Enabled", "it compresses the packages of a dump"},
+	}...)
+	validateHosts(v.add, c.Hosts, cmp.Or(c.DocsURL, c.BaseURL), c.BaseURL.String())
+	if c.MaxDelete != nil {
+		v.check(rule{c.MaxDelete.Percent && c.MaxDelete.N > 100, "MaxDelete", c.MaxDelete.String(), errOutOfRange, "", "give a percentage from 0% to 100%"})
 	}
 }
 
@@ -379,125 +361,88 @@ func validateHosts(add func(*FieldError), hosts []string, docsURL BaseURL, bases
 }
 
 // validateChanges checks what is carried across builds: the previous
-// build, the Change Dump, the hash cache.
-func (c *Config) validateChanges(add func(*FieldError)) {
-	ch := &c.Changes
-	if c.Export != "" {
-		// A record export publishes a Change List of its own, from its
-		// records' times.
-		for _, f := range []given{{"Changes.Previous", ch.Previous != ""}, {"Changes.Dump", ch.Dump}, {"Cache", c.Cache != ""}} {
-			if f.set {
-				add(&FieldError{Field: f.field, Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times"})
-			}
-		}
-	}
+// build, the Change Dump, the archives, the hash cache.
+func (c *Config) validateChanges(v *validation) {
+	ch, ar, export, firstBuild := &c.Changes, &c.Changes.Archive, c.Export != "", c.Changes.Previous == ""
+	v.check(
+		rule{export && ch.Previous != "", "Changes.Previous", nil, errConflict, "Export", exportChangeList},
+		rule{export && ch.Dump, "Changes.Dump", nil, errConflict, "Export", exportChangeList},
+		rule{export && c.Cache != "", "Cache", nil, errConflict, "Export", exportChangeList},
+	)
 	var pe *previous.Error
 	if _, err := previous.ParseLocation(ch.Previous); errors.As(err, &pe) {
-		add(&FieldError{Field: "Changes.Previous", Value: pe.Doc, Err: errInvalid, Detail: pe.Err.Error()}) // a password in the URL redacted
+		v.add(&FieldError{Field: "Changes.Previous", Value: pe.Doc, Err: errInvalid, Detail: pe.Err.Error()}) // a password in the URL redacted
 	}
-	if ch.Previous == "" {
-		for _, f := range []struct {
-			field, detail string
-			set           bool
-		}{
-			{"Changes.Dump", "a Change Dump holds what changed since the previous build (the first build publishes none)", ch.Dump && c.Export == ""},
-			{"Changes.FirstBuildOK", "it says what to do when nothing is published at the previous build's place yet", ch.FirstBuildOK},
-			{"Changes.NewHistory", "it says what to do when the previous build was published at other URLs", ch.NewHistory},
-			{"MaxDelete", "deletions are counted against the previous build", c.MaxDelete != nil},
-		} {
-			if f.set {
-				add(&FieldError{Field: f.field, Err: errNeeds, With: "Changes.Previous", Detail: f.detail})
-			}
-		}
-	}
-	if ch.Dump && c.Export == "" && archivescan.KindOf(c.Source) != 0 {
-		add(&FieldError{Field: "Changes.Dump", Err: errConflict, With: "Source",
-			Detail: "its packages are made from the files of a directory tree, not of an archive"})
-	}
-	if ch.Keep < 0 {
-		add(&FieldError{Field: "Changes.Keep", Value: ch.Keep, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
-	}
+	v.check([]rule{
+		{firstBuild && ch.Dump && !export, "Changes.Dump", nil, errNeeds, "Changes.Previous", "a Change Dump holds what changed since the previous build (the first build publishes none)"},
+		{firstBuild && ch.FirstBuildOK, "Changes.FirstBuildOK", nil, errNeeds, "Changes.Previous", "it says what to do when nothing is published at the previous build's place yet"},
+		{firstBuild && ch.NewHistory, "Changes.NewHistory", nil, errNeeds, "Changes.Previous", "it says what to do when the previous build was published at other URLs"},
+		{firstBuild && c.MaxDelete != nil, "MaxDelete", nil, errNeeds, "Changes.Previous", "deletions are counted against the previous build"},
+		{ch.Dump && !export && archivescan.KindOf(c.Source) != 0, "Changes.Dump", nil, errConflict, "Source",
+			"its packages are made from the files of a directory tree, not of an archive"},
+		{ch.Keep < 0, "Changes.Keep", ch.Keep, errOutOfRange, "", durationOr0},
+	}...)
 	for _, d := range ch.Drop {
-		if !slices.Contains(droppable, d) {
-			add(&FieldError{Field: "Changes.Drop", Value: d, Err: errInvalid, Detail: "give " + strings.Join(droppable, ", ")})
-		}
+		v.check(rule{!slices.Contains(droppable, d), "Changes.Drop", d, errInvalid, "", "give " + strings.Join(droppable, ", ")})
 	}
-	ar := &ch.Archive
-	switch {
-	case ar.Keep < 0:
-		add(&FieldError{Field: "Changes.Archive.Keep", Value: ar.Keep, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
-	case ar.Keep > 0 && ar.Keep < ch.Keep:
-		add(&FieldError{Field: "Changes.Archive.Keep", Value: ar.Keep, Err: errShorter, With: "Changes.Keep",
-			Detail: "the archive keeps the changes the Change List drops"})
-	case ar.Keep > 0 && ch.drops(rsxml.CapChangeListArchive):
-		add(&FieldError{Field: docs.DropField(rsxml.CapChangeListArchive), Err: errConflict, With: "Changes.Archive.Keep", Detail: "one drops the Change List Archive, the other keeps it"})
+	v.first(
+		rule{ar.Keep < 0, "Changes.Archive.Keep", ar.Keep, errOutOfRange, "", durationOr0},
+		rule{ar.Keep > 0 && ar.Keep < ch.Keep, "Changes.Archive.Keep", ar.Keep, errShorter, "Changes.Keep", "the archive keeps the changes the Change List drops"},
+		rule{ar.Keep > 0 && ch.drops(rsxml.CapChangeListArchive), docs.DropField(rsxml.CapChangeListArchive), nil, errConflict, "Changes.Archive.Keep",
+			"one drops the Change List Archive, the other keeps it"},
+	)
+	v.first(ch.snapshots("Resource List", rsxml.CapResourceListArchive, ar.ResourceLists, true)...)
+	v.first(ch.snapshots("Resource Dump", rsxml.CapResourceDumpArchive, ar.ResourceDumps, c.Dump.Enabled)...)
+	v.check(
+		rule{ar.Keep > 0 && !export && firstBuild, "Changes.Archive.Keep", nil, errNeeds, "Changes.Previous",
+			"the archive holds what changed from build to build (the first build archives nothing)"},
+		rule{ar.Keep > 0 && export, "Changes.Archive.Keep", nil, errConflict, "Export", exportChangeList + ", without an archive"},
+		rule{ch.HTTPOptions.Deadline < 0, "Changes.HTTPOptions.Deadline", ch.HTTPOptions.Deadline, errOutOfRange, "", "give a positive duration, or 0 for the default"},
+	)
+	if c.Cache != "" {
+		c.validateCache(v)
 	}
-	ch.validateSnapshots(add, "Resource List", rsxml.CapResourceListArchive, ar.ResourceLists, true)
-	ch.validateSnapshots(add, "Resource Dump", rsxml.CapResourceDumpArchive, ar.ResourceDumps, c.Dump.Enabled)
-	if ar.Keep > 0 && c.Export == "" && ch.Previous == "" {
-		add(&FieldError{Field: "Changes.Archive.Keep", Err: errNeeds, With: "Changes.Previous", Detail: "the archive holds what changed from build to build (the first build archives nothing)"})
-	}
-	if ar.Keep > 0 && c.Export != "" {
-		add(&FieldError{Field: "Changes.Archive.Keep", Err: errConflict, With: "Export", Detail: "a record export publishes a Change List of its own, from its records' times, without an archive"})
-	}
-	if ch.HTTPOptions.Deadline < 0 {
-		add(&FieldError{Field: "Changes.HTTPOptions.Deadline", Value: ch.HTTPOptions.Deadline, Err: errOutOfRange, Detail: "give a positive duration, or 0 for the default"})
-	}
-	c.validateCache(add)
 }
 
 // validateCache checks the file the hash cache is kept in: outside the
 // documents and the links of the trees, and rsgen's own.
-func (c *Config) validateCache(add func(*FieldError)) {
-	if c.Cache == "" {
-		return
-	}
-	invalid := func(detail string) { add(&FieldError{Field: "Cache", Value: c.Cache, Err: errInvalid, Detail: detail}) }
-	if cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)) {
-		invalid("it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere")
-	}
-	if linkInTree(c.Cache, c.Source, c.Out) {
-		invalid("a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to")
-	}
-	switch err := hashcache.Check(c.Cache); {
-	case errors.Is(err, hashcache.ErrNotRegular):
-		invalid("not a regular file; it names the file the hash cache is kept in, created if missing")
-	case errors.Is(err, hashcache.ErrForeign):
-		invalid("that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad")
-	case errors.Is(err, confined.ErrDanglingLink):
-		invalid("a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads")
-	}
+func (c *Config) validateCache(v *validation) {
+	err := hashcache.Check(c.Cache)
+	v.check([]rule{
+		{cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)), "Cache", c.Cache, errInvalid, "",
+			"it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"},
+		{linkInTree(c.Cache, c.Source, c.Out), "Cache", c.Cache, errInvalid, "",
+			"a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to"},
+	}...)
+	v.first(
+		rule{errors.Is(err, hashcache.ErrNotRegular), "Cache", c.Cache, errInvalid, "", "not a regular file; it names the file the hash cache is kept in, created if missing"},
+		rule{errors.Is(err, hashcache.ErrForeign), "Cache", c.Cache, errInvalid, "",
+			"that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad"},
+		rule{errors.Is(err, confined.ErrDanglingLink), "Cache", c.Cache, errInvalid, "", "a symbolic link to a file that does not exist: rsgen does not create a file wherever a link leads"},
+	)
 }
 
 // droppable are the capabilities Changes.Drop may name.
 var droppable = []string{rsxml.CapResourceDump, rsxml.CapChangeDump, rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive}
 
-// validateSnapshots checks the fields of the archive of snapshots of what
-// (a Resource List or a Resource Dump, which has is true when the build
-// publishes it): taken every, dropped by Drop of capability.
-func (ch *Changes) validateSnapshots(add func(*FieldError), what, capability string, every units.Duration, has bool) {
-	field := "Changes.Archive." + strings.ReplaceAll(what, " ", "") + "s"
-	switch {
-	case every < 0:
-		add(&FieldError{Field: field, Value: every, Err: errOutOfRange, Detail: "give a duration of 0 or more"})
-	case every > 0 && ch.drops(rsxml.CapChangeListArchive):
-		add(&FieldError{Field: field, Err: errConflict, With: docs.DropField(rsxml.CapChangeListArchive), Detail: "every archive is dropped"})
-	case every > 0 && ch.drops(capability):
-		add(&FieldError{Field: docs.DropField(capability), Err: errConflict, With: field, Detail: "one drops the " + what + " Archive, the other keeps it"})
-	case every > 0 && !has:
-		add(&FieldError{Field: field, Err: errNeeds, With: "Dump.Enabled", Detail: "it archives the " + what})
-	case every > 0 && ch.Archive.Keep == 0:
-		add(&FieldError{Field: field, Err: errNeeds, With: "Changes.Archive.Keep", Detail: "it says how long the archived " + what + "s are kept"})
-	case every > 0 && ch.Archive.Keep < every:
-		add(&FieldError{Field: "Changes.Archive.Keep", Value: ch.Archive.Keep, Err: errShorter, With: field,
-			Detail: "each archived " + what + " would be dropped before the next one is taken"})
+// snapshots are the rules of the fields of the archive of snapshots of
+// what (a Resource List or a Resource Dump, which has is true when the
+// build publishes it): taken every, dropped by Drop of capability.
+func (ch *Changes) snapshots(what, capability string, every units.Duration, has bool) []rule {
+	field, keep := "Changes.Archive."+strings.ReplaceAll(what, " ", "")+"s", ch.Archive.Keep
+	on := every > 0
+	return []rule{
+		{every < 0, field, every, errOutOfRange, "", durationOr0},
+		{on && ch.drops(rsxml.CapChangeListArchive), field, nil, errConflict, docs.DropField(rsxml.CapChangeListArchive), "every archive is dropped"},
+		{on && ch.drops(capability), docs.DropField(capability), nil, errConflict, field, "one drops the " + what + " Archive, the other keeps it"},
+		{on && !has, field, nil, errNeeds, "Dump.Enabled", "it archives the " + what},
+		{on && keep == 0, field, nil, errNeeds, "Changes.Archive.Keep", "it says how long the archived " + what + "s are kept"},
+		{on && keep < every, "Changes.Archive.Keep", keep, errShorter, field, "each archived " + what + " would be dropped before the next one is taken"},
 	}
 }
 
-// cacheInDocuments reports whether the hash cache file cache lies among
-// the documents rsgen owns in the output directory out: its folder, which
-// every build replaces (and whose files it must have written), and the
-// Source Description.
+// cacheInDocuments reports whether the file cache lies among the
+// documents rsgen owns in the output directory out.
 func cacheInDocuments(cache, out string) bool {
 	c, err1 := filepath.Abs(cache)
 	o, err2 := filepath.Abs(out)
@@ -511,10 +456,8 @@ func cacheInDocuments(cache, out string) bool {
 }
 
 // linkInTree reports whether path is a symbolic link in the directory
-// tree of one of dirs (SOURCE, the output): such a link is content, which
-// whoever shapes the tree chooses, and a file replaced through it (the hash
-// cache, whose links lead to the cache they name) would be replaced
-// wherever it leads.
+// tree of one of dirs: such a link is content, which whoever shapes the
+// tree chooses.
 func linkInTree(path string, dirs ...string) bool {
 	info, err := os.Lstat(path)
 	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
@@ -534,47 +477,4 @@ func linkInTree(path string, dirs ...string) bool {
 		}
 	}
 	return false
-}
-
-// validateNotification checks the channels the Capability List advertises:
-// their URLs are published for anyone to read.
-func (c *Config) validateNotification(add func(*FieldError)) {
-	n := &c.Notification
-	if n.Hub == "" {
-		for _, f := range []struct{ field, v string }{{"Notification.ChangeTopic", n.ChangeTopic}, {"Notification.FrameworkTopic", n.FrameworkTopic}} {
-			if f.v != "" {
-				add(&FieldError{Field: f.field, Err: errNeeds, With: "Notification.Hub", Detail: "a topic is advertised with its hub"})
-			}
-		}
-		return
-	}
-	for _, f := range []struct{ field, v string }{{"Notification.Hub", n.Hub}, {"Notification.ChangeTopic", n.ChangeTopic}, {"Notification.FrameworkTopic", n.FrameworkTopic}} {
-		switch u, err := url.Parse(f.v); {
-		case f.v == "":
-		case err != nil || !httpURL(f.v):
-			add(&FieldError{Field: f.field, Value: f.v, Err: errInvalid, Detail: "not an absolute http(s) URL"})
-		case u.User != nil:
-			add(&FieldError{Field: f.field, Value: u.Redacted(), Err: errInvalid, Detail: "it has credentials, which the Capability List would publish"})
-		}
-	}
-	if change, framework := c.topics(); change == framework {
-		field, with := "Notification.FrameworkTopic", "Notification.ChangeTopic"
-		if n.FrameworkTopic == "" {
-			field, with = with, field
-		}
-		add(&FieldError{Field: field, Err: errSame, With: with, Detail: "each channel needs a topic of its own (" + change + ")"})
-	}
-}
-
-// topics are the topics of the change and framework channels: those given,
-// else the default ones under the documents of the build's set.
-func (c *Config) topics() (change, framework string) {
-	dir := cmp.Or(c.DocsURL, c.BaseURL).String() + setDir(c.Set) + "/"
-	return cmp.Or(c.Notification.ChangeTopic, dir+DefaultChangeTopic), cmp.Or(c.Notification.FrameworkTopic, dir+DefaultFrameworkTopic)
-}
-
-// httpURL reports whether s is an absolute http or https URL.
-func httpURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }

@@ -89,22 +89,14 @@ func (l DeleteLimit) allows(deleted, total int) bool {
 // more than the limit allows. An empty build allowed on purpose deletes
 // everything on purpose.
 func (b *build) checkDeletes(published int) error {
-	prev := b.history.prev
-	if prev == nil || published == 0 && b.cfg.AllowEmpty {
+	if b.history.prev == nil || published == 0 && b.cfg.AllowEmpty {
 		return nil
 	}
 	limit := DefaultDeleteLimit
 	if b.cfg.MaxDelete != nil {
 		limit = *b.cfg.MaxDelete
 	}
-	deleted := 0
-	if b.history.changes != nil {
-		deleted = b.history.changes.Deleted
-	}
-	before := 0 // the previous build's resources
-	if b.history.join != nil {
-		before = b.history.join.Previous.Len()
-	}
+	deleted, before := b.history.changes.Deleted, b.history.join.Previous.Len() // a previous build has both
 	if limit.allows(deleted, before) {
 		return nil
 	}
@@ -123,37 +115,39 @@ func (b *build) checkDeletes(published int) error {
 // than the Change Lists reach would lose the packages or history it keeps.
 func (b *build) checkDumps() error {
 	prev, ch := b.history.prev, &b.cfg.Changes
-	allArchives := ch.drops(rsxml.CapChangeListArchive)
-	archives := map[string]struct {
-		a  *previous.Archive
-		of string
-	}{
-		rsxml.CapChangeListArchive:   {prev.ChangeListArchive, "Change List"},
-		rsxml.CapChangeDumpArchive:   {prev.ChangeDumpArchive, "Change Dump"},
-		rsxml.CapResourceListArchive: {prev.ResourceListArchive, "Resource List"},
-		rsxml.CapResourceDumpArchive: {prev.ResourceDumpArchive, "Resource Dump"},
-	}
+	all := ch.drops(rsxml.CapChangeListArchive)
 	for _, c := range prev.Capabilities {
+		var ar *previous.Archive
+		of, kept := "", true
+		switch c.Name {
+		case rsxml.CapResourceDump:
+			kept = b.cfg.Dump.Enabled || ch.drops(c.Name)
+		case rsxml.CapChangeDump:
+			kept = ch.Dump || ch.drops(c.Name)
+		case rsxml.CapChangeListArchive:
+			ar, of, kept = prev.ChangeListArchive, "Change List", ch.Archive.Keep > 0 || all
+		case rsxml.CapChangeDumpArchive:
+			ar, of, kept = prev.ChangeDumpArchive, "Change Dump", ch.Archive.Keep > 0 || all
+		case rsxml.CapResourceListArchive:
+			ar, of, kept = prev.ResourceListArchive, "Resource List", ch.Archive.ResourceLists > 0 || all || ch.drops(c.Name)
+		case rsxml.CapResourceDumpArchive:
+			ar, of, kept = prev.ResourceDumpArchive, "Resource Dump", ch.Archive.ResourceDumps > 0 || all || ch.drops(c.Name)
+		}
 		dump := c.Name
 		switch {
-		case c.Name == rsxml.CapResourceDump && !b.cfg.Dump.Enabled && !ch.drops(c.Name),
-			c.Name == rsxml.CapChangeDump && !ch.Dump && !ch.drops(c.Name):
-		case (c.Name == rsxml.CapChangeListArchive || c.Name == rsxml.CapChangeDumpArchive) && ch.Archive.Keep == 0 && !allArchives,
-			c.Name == rsxml.CapResourceListArchive && ch.Archive.ResourceLists == 0 && !allArchives && !ch.drops(c.Name),
-			c.Name == rsxml.CapResourceDumpArchive && ch.Archive.ResourceDumps == 0 && !allArchives && !ch.drops(c.Name):
-			ar := archives[c.Name]
+		case !kept && of != "":
 			n := 0
-			if ar.a != nil {
-				n = len(ar.a.Lists)
+			if ar != nil {
+				n = len(ar.Lists)
 			}
-			e := failed(KindDropped, "the previous build published a %s Archive of %s, which this build would delete", ar.of, units.Count(n, ar.of))
+			e := failed(KindDropped, "the previous build published a %s Archive of %s, which this build would delete", of, units.Count(n, of))
 			e.Capability, e.N = c.Name, n
 			return e
 		case c.Name == rsxml.CapChangeDumpArchive && !ch.Dump && !ch.drops(rsxml.CapChangeDump):
 			// The archive of a Change Dump whose packages have all
 			// expired: the dump, gone, is not listed any more.
 			dump = rsxml.CapChangeDump
-		default:
+		case kept:
 			continue
 		}
 		what := "Resource Dump"

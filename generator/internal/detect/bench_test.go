@@ -32,7 +32,7 @@ func BenchmarkJoinRun(b *testing.B) {
 	}
 	j := newJoin(b, entries...)
 	j.Notice = func(string) {}
-	if err := j.Previous.wait(context.Background()); err != nil {
+	if _, err := j.Previous.iter(context.Background()); err != nil { // once the spool is complete
 		b.Fatal(err)
 	}
 	b.ResetTimer()

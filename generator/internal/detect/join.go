@@ -13,13 +13,10 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/published/previous"
-	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// A Join finds the changes of a build since the previous one. It is made
-// once the previous build is read, before the scan, and used step after
-// step: [Join.KeepUnread] while the source is scanned, [Join.Run] once it
-// is, [Join.Reconcile] once the resources published are known.
+// A Join finds the changes of a build since the previous one, in the
+// steps the package doc names.
 type Join struct {
 	Previous *Previous   // the previous build's entries, spooled (SpoolPrevious)
 	Since    time.Time   // the previous build's snapshot time
@@ -49,47 +46,21 @@ type Join struct {
 // entries is a docs.ErrPrevious.
 func (j *Join) Run(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, *spill.ChangeSet, error) {
 	out, changes, reread, err := j.join(ctx, resources)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, context.Cause(ctx)
-		}
-		if errors.Is(err, spill.ErrSpool) || errors.Is(err, docs.ErrPrevious) {
-			return nil, nil, err
-		}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, nil, context.Cause(ctx)
+	case err != nil && !errors.Is(err, spill.ErrSpool) && !errors.Is(err, docs.ErrPrevious):
 		return nil, nil, fmt.Errorf("%w: %w", docs.ErrPrevious, err)
-	}
-	resources.Close()
-	if len(reread) > 0 {
-		verdicts := make([]verdict, len(reread)) // unchanged: an archive is not read a second time
-		if j.ReadAgain == nil {
-			j.Notice(fmt.Sprintf("the previous build published other digests than this one, and the members of an archive are not read a second time for them: %s of unchanged length %s as unchanged", units.Count(len(reread), "member"), units.Plural(len(reread), "counts", "count")))
-		} else {
-			var err error
-			if verdicts, err = j.reread(ctx, reread); err != nil {
-				return nil, nil, err
-			}
-			if j.Report != nil {
-				j.Report.Reread = len(reread)
-			}
-		}
-		for k := range reread {
-			job := &reread[k]
-			r := &job.res
-			if verdicts[k] == unchanged {
-				keepLastmod(r, &job.prev)
-			} else {
-				c := j.newChange(r, &job.prev, rsxml.ChangeUpdated)
-				if err := changes.Add(&c); err != nil {
-					return nil, nil, err
-				}
-			}
-			out.Patch(job.i, r.Modified) // it was spooled before its verdict
-		}
-	}
-	if err := changes.Finish(j.Spill); err != nil {
+	case err != nil:
 		return nil, nil, err
 	}
-	j.count(changes)
+	resources.Close()
+	if err := j.settle(ctx, reread, out, changes); err != nil {
+		return nil, nil, err
+	}
+	if err := j.finish(changes); err != nil {
+		return nil, nil, err
+	}
 	return out, changes, nil
 }
 
@@ -208,10 +179,15 @@ func (j *Join) match(r *spill.Resource, p *previous.Resource, i int, changes *sp
 	return nil, nil
 }
 
-func (j *Join) count(c *spill.ChangeSet) {
+// finish sorts the changes by their datetimes and counts them.
+func (j *Join) finish(c *spill.ChangeSet) error {
+	if err := c.Finish(j.Spill); err != nil {
+		return err
+	}
 	if j.Report != nil {
 		j.Report.Created, j.Report.Updated, j.Report.Deleted = c.Created, c.Updated, c.Deleted
 	}
+	return nil
 }
 
 // deleted is the change of a resource published at loc that is gone. A
@@ -232,17 +208,16 @@ func (j *Join) Reconcile(changes *spill.ChangeSet, dropped []string) (*spill.Cha
 	if len(dropped) == 0 || changes == nil {
 		return changes, nil
 	}
-	isDropped := make(map[string]bool, len(dropped))
+	seen := make(map[string]bool, len(dropped)) // each dropped loc: whether it has a change
 	for _, loc := range dropped {
-		isDropped[loc] = true
+		seen[loc] = false
 	}
 	next, err := j.Spill.Changes()
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{} // the dropped locs that have a change
 	err = changes.Each(func(c *spill.Change) error {
-		if !isDropped[c.Loc] {
+		if _, ok := seen[c.Loc]; !ok {
 			return next.Add(c)
 		}
 		seen[c.Loc] = true
@@ -266,10 +241,9 @@ func (j *Join) Reconcile(changes *spill.ChangeSet, dropped []string) (*spill.Cha
 			}
 		}
 	}
-	if err := next.Finish(j.Spill); err != nil {
+	if err := j.finish(next); err != nil {
 		return nil, err
 	}
 	changes.Close()
-	j.count(next)
 	return next, nil
 }

@@ -109,16 +109,6 @@ func spoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, spil
 	return f, n, nil
 }
 
-// wait waits for the spool to be complete and returns its error.
-func (p *Previous) wait(ctx context.Context) error {
-	select {
-	case <-p.done:
-		return p.err
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
-}
-
 // Len is the number of the previous build's entries, once they are all
 // spooled (0 before, and for a nil Previous).
 func (p *Previous) Len() int {
@@ -148,10 +138,15 @@ func (p *Previous) Close() {
 // in the order of their keys (paths under the base URL), then those with
 // no key (foreign).
 func (p *Previous) iter(ctx context.Context) (*spill.Iter[prevEntry], error) {
-	if err := p.wait(ctx); err != nil {
-		return nil, err
+	select {
+	case <-p.done:
+		if p.err != nil {
+			return nil, p.err
+		}
+		return spill.NewIter(p.file, readEntry, nil)
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
 	}
-	return spill.NewIter(p.file, readEntry, nil)
 }
 
 // A prevEntry is one entry of the previous build's Resource List.

@@ -4,32 +4,62 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/published/previous"
 	"github.com/rsgen/rsgen/internal/text/display"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // A rereadJob is a resource to read again for the digests of the previous
 // build, which this build does not publish.
 type rereadJob struct {
-	i    int // its index in the resources
-	res  spill.Resource
-	prev previous.Resource // its previous entry
-	algs []hashing.Algorithm
+	i       int // its index in the resources
+	res     spill.Resource
+	prev    previous.Resource // its previous entry
+	algs    []hashing.Algorithm
+	changed bool // the verdict of the reading; unchanged if it is not read
 }
 
-// reread reads the files of jobs again (Join.ReadAgain) through the
-// published digests and the previous build's, and says whether each is
-// unchanged. The published digests must come out as the scan found them:
-// a file that changed in between is reported as a problem and counted as
-// updated.
-func (j *Join) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) {
-	set := append(hashing.Set(nil), j.Hashes...)
+// settle gives the resources of jobs, spooled in out before their
+// verdicts, the verdicts of their files read again (Join.ReadAgain).
+func (j *Join) settle(ctx context.Context, jobs []rereadJob, out *spill.ResourceSpool, changes *spill.ChangeSet) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	if j.ReadAgain == nil {
+		j.Notice(fmt.Sprintf("the previous build published other digests than this one, and the members of an archive are not read a second time for them: %s of unchanged length %s as unchanged",
+			units.Count(len(jobs), "member"), units.Plural(len(jobs), "counts", "count")))
+	} else if err := j.reread(ctx, jobs); err != nil {
+		return err
+	}
+	for k := range jobs {
+		job := &jobs[k]
+		if !job.changed {
+			keepLastmod(&job.res, &job.prev)
+		} else {
+			c := j.newChange(&job.res, &job.prev, rsxml.ChangeUpdated)
+			if err := changes.Add(&c); err != nil {
+				return err
+			}
+		}
+		out.Patch(job.i, job.res.Modified)
+	}
+	return nil
+}
+
+// reread reads the files of jobs again through the published digests and
+// the previous build's, and marks each that changed. The
+// published digests must come out as the scan found them: a file that
+// changed in between is reported as a problem and counted as updated.
+func (j *Join) reread(ctx context.Context, jobs []rereadJob) error {
+	set := slices.Clone(j.Hashes)
 	for _, job := range jobs {
 		for _, a := range job.algs {
 			if !set.Has(a) {
@@ -37,20 +67,13 @@ func (j *Join) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) 
 			}
 		}
 	}
-	verdicts := make([]verdict, len(jobs))
-	byName := make(map[string]int, len(jobs))
-	pending := make([]hashing.Job, len(jobs))
-	for k, job := range jobs {
-		byName[job.res.Path] = k
-		pending[k] = j.ReadAgain(job.res.Path)
-		pending[k].Name = job.res.Path
-	}
 	g, gctx := errgroup.WithContext(ctx)
-	in := make(chan hashing.Job)
-	out := make(chan hashing.Result)
+	in, results := make(chan hashing.Job), make(chan hashing.Result)
 	g.Go(func() error {
 		defer close(in)
-		for _, hj := range pending {
+		for k := range jobs {
+			hj := j.ReadAgain(jobs[k].res.Path)
+			hj.Name, hj.Seq = jobs[k].res.Path, uint64(k)
 			select {
 			case in <- hj:
 			case <-gctx.Done():
@@ -61,36 +84,33 @@ func (j *Join) reread(ctx context.Context, jobs []rereadJob) ([]verdict, error) 
 	})
 	pool := &hashing.Pool{Set: set, Workers: j.Jobs}
 	g.Go(func() error {
-		defer close(out)
-		return pool.Run(gctx, in, out)
+		defer close(results)
+		return pool.Run(gctx, in, results)
 	})
 	g.Go(func() error {
 		own := j.Hashes.SumSize()
-		for res := range out {
-			k := byName[res.Name]
-			job := jobs[k]
-			r := &job.res
-			if res.Err != nil {
-				j.Problems.Add(report.Problem{Path: res.Name, Err: fmt.Errorf("reading again for the previous build's digests: %w", display.ReadError(res.Err))})
-				verdicts[k] = changed
+		for res := range results {
+			job := &jobs[res.Seq]
+			var problem error
+			switch {
+			case res.Err != nil:
+				problem = fmt.Errorf("reading again for the previous build's digests: %w", display.ReadError(res.Err))
+			case !j.Hashes.Holds(job.res.Hash, res.Sum[:own]):
+				problem = errors.New("changed during the build; publish again once the tree is stable")
+			default: // the previous build's other digests, against this reading's
+				_, _, job.changed = set[len(j.Hashes):].Differ(job.prev.Hash, res.Sum[own:])
 				continue
 			}
-			if !j.Hashes.Holds(r.Hash, res.Sum[:own]) {
-				j.Problems.Add(report.Problem{Path: res.Name, Err: errors.New("changed during the build; publish again once the tree is stable")})
-				verdicts[k] = changed
-				continue
-			}
-			verdicts[k] = unchanged
-			// The previous build's digests of the algorithms this one does
-			// not publish, each against this reading's.
-			if _, _, bad := set[len(j.Hashes):].Differ(job.prev.Hash, res.Sum[own:]); bad {
-				verdicts[k] = changed
-			}
+			j.Problems.Add(report.Problem{Path: res.Name, Err: problem})
+			job.changed = true
 		}
 		return nil
 	})
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return err
 	}
-	return verdicts, context.Cause(ctx)
+	if j.Report != nil {
+		j.Report.Reread = len(jobs)
+	}
+	return context.Cause(ctx)
 }
