@@ -14,6 +14,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
+	"github.com/rsgen/rsgen/generator/internal/hostfiles"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
@@ -58,35 +59,28 @@ type build struct {
 
 // Build publishes the Resource List of cfg.Source and the documents that
 // lead to it into cfg.Out. The output changes only if Build succeeds: all
-// documents are staged first and moved into place together.
+// documents are staged first and moved into place together. It is a
+// BuildSite of one unnamed set, whose documents are in resourcesync/
+// itself, checked by cfg.Validate alone: Out defaults to a tree's Source
+// and DocsURL to BaseURL.
 func Build(ctx context.Context, cfg Config) (_ *Report, err error) {
 	defer func() { err = classify(interrupted(ctx, err)) }()
-	start := time.Now()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if cfg.Set != "" {
 		return nil, &FieldError{Field: "Set", Value: cfg.Set, Err: errInvalid, Detail: "a resource set is built with the others of its site, by BuildSite"}
 	}
-	b, err := newBuild(&cfg)
+	site := Site{Out: cmp.Or(cfg.Out, cfg.Source), DocsURL: cfg.DocsURL, Describedby: cfg.Describedby, Sets: []Config{cfg},
+		Hosts: cfg.Hosts, Templates: cfg.Templates, DryRun: cfg.DryRun, Stats: cfg.Stats, Notice: cfg.Notice}
+	if site.DocsURL.IsZero() {
+		site.DocsURL = cfg.BaseURL
+	}
+	rep, err := site.build(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkHostFiles(&cfg); err != nil {
-		return nil, err
-	}
-	builds := []*build{b}
-	resources, _, err := publishSets(ctx, cfg.Out, cfg.DryRun, builds, b.stats, b.notice,
-		func(_ int, b *build, resources *spill.ResourceSpool) error {
-			if err := writeSourceDescription(b.stage, b.docs.SourceDescriptionURL(), cfg.Describedby, builds); err != nil {
-				return err
-			}
-			return b.hostFiles(resources).Write(cfg.Out)
-		}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return b.report(resources[0], start), nil
+	return rep.Sets[0], nil
 }
 
 // interrupted is the error of a build under ctx that failed with err:
@@ -101,14 +95,14 @@ func interrupted(ctx context.Context, err error) error {
 	return err
 }
 
-// publishSets builds the sets of builds into one stage of out and
-// publishes it, or with dryRun only checks it: each set's run and then
-// set, the work of each set that needs its resources; then site, the
-// work of the whole stage (nil for none); then the check. It returns the
-// resources of each set and the files each found in its hash cache.
-func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, stats *report.Stats, notice func(string),
-	set func(i int, b *build, resources *spill.ResourceSpool) error, site func(stg *stage.Stage) error) ([]*spill.ResourceSpool, []int64, error) {
-	stg, err := stage.New(out, dryRun)
+// publish builds builds, the sets of site, into one stage of its output
+// directory and publishes it, or with DryRun only checks it: each set's
+// run and then its pages, then the site's Source Description and files,
+// then the check. out is the output directory, absolute, with links
+// resolved. It returns the resources of each set and the files each found
+// in its hash cache.
+func (site *Site) publish(ctx context.Context, builds []*build, stats *report.Stats, notice func(string), out string) ([]*spill.ResourceSpool, []int64, error) {
+	stg, err := stage.New(site.Out, site.DryRun)
 	if err != nil {
 		return nil, nil, marked(err, KindOutput)
 	}
@@ -121,31 +115,33 @@ func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, 
 	}
 	resources := make([]*spill.ResourceSpool, len(builds))
 	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
+	parts := make([]*hostfiles.Part, len(builds))
 	err = func() error {
 		for i, b := range builds {
 			if b.cfg.Set != "" {
 				stats.NextSet(b.cfg.Set) // the progress counts each set's files
 			}
 			before := stats.Cached.Load()
-			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
-				r, err := b.run(ctx)
-				if err == nil {
-					err = set(i, b, r)
+			r, err := b.execute(ctx, func(ctx context.Context) (r *spill.ResourceSpool, err error) {
+				if r, err = b.run(ctx); err == nil {
+					parts[i], err = site.part(b, r, builds, out)
 				}
 				return r, err
 			})
-			if err != nil && b.cfg.Set != "" {
-				return setError(b.cfg.Set, err)
-			}
 			if err != nil {
-				return err
+				return setError(b.cfg.Set, err)
 			}
 			resources[i], cached[i] = r, stats.Cached.Load()-before
 		}
-		if site != nil {
-			if err := site(stg); err != nil {
+		if !site.unnamed() {
+			if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
 				return err
 			}
+		}
+		hs := &hostfiles.Site{Out: site.Out, DocsURL: site.DocsURL.base, Describedby: site.Describedby, Hosts: site.Hosts,
+			Templates: site.Templates, At: latest(builds), Notice: notice}
+		if err := hs.Write(stg, parts); err != nil {
+			return err
 		}
 		return checkStage(ctx, stg, builds, stats, notice)
 	}()
@@ -156,17 +152,17 @@ func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, 
 	// The snapshot time may have moved since the stage was made: a second
 	// after the previous build's (afterPrevious).
 	stg.SetSnapshot(latest(builds))
-	if dryRun {
+	if site.DryRun {
 		err = stg.Check()
 		stg.Discard()
 	} else if err = stg.Publish(); err != nil {
 		stg.Discard()
 	}
 	if err != nil {
-		return nil, nil, failed(KindOutput, "publishing into %s: %w", out, err)
+		return nil, nil, failed(KindOutput, "publishing into %s: %w", site.Out, err)
 	}
 	for _, b := range builds {
-		if !dryRun {
+		if !site.DryRun {
 			b.history.cache.Commit()
 		}
 	}
@@ -213,10 +209,10 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 }
 
 // report is the Report of b, which published resources (nil for a record
-// export).
-func (b *build) report(resources *spill.ResourceSpool, start time.Time) *Report {
+// export) and found cached files in its hash cache.
+func (b *build) report(resources *spill.ResourceSpool, cached int64, start time.Time) *Report {
 	rep := &Report{Documents: b.docs.N, Problems: b.problems.Sorted(), Elapsed: time.Since(start),
-		Cached: int(b.stats.Cached.Load()), Changes: b.history.report}
+		Cached: int(cached), Changes: b.history.report}
 	if resources != nil {
 		rep.Files, rep.Bytes = resources.Len(), resources.Bytes
 	}
@@ -230,12 +226,6 @@ func newBuild(cfg *Config) (*build, error) {
 	root, arch, err := sourceOf(cfg)
 	if err != nil {
 		return nil, marked(err, KindSource)
-	}
-	if cfg.Out == "" { // a directory tree, published in place (Validate)
-		cfg.Out = cfg.Source
-	}
-	if cfg.DocsURL.IsZero() {
-		cfg.DocsURL = cfg.BaseURL
 	}
 	if cfg.Hashes == nil {
 		cfg.Hashes = hashing.DefaultSet

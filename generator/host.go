@@ -20,7 +20,3 @@ func (b *build) hostFiles(resources *spill.ResourceSpool) *hostfiles.Set {
 	}
 	return s
 }
-
-// checkHostFiles fails a build, before it scans anything, when a file the
-// hosts need exists in the output and is the user's.
-func checkHostFiles(cfg *Config) error { return hostfiles.Check(cfg.Out, cfg.Hosts) }

@@ -28,6 +28,17 @@ func newSet(t *testing.T, notices *[]string, hosts ...string) *Set {
 		Docs: d, Stage: d.Stage, Notice: func(s string) { *notices = append(*notices, s) }}
 }
 
+// write stages the files of s, the one set of a build without sets whose
+// output directory is out.
+func write(s *Set, out string) error {
+	p, err := s.Part(nil)
+	if err != nil {
+		return err
+	}
+	site := &Site{Out: out, DocsURL: s.DocsURL, Hosts: s.Hosts, Templates: s.Templates, At: s.At, Notice: s.Notice}
+	return site.Write(s.Stage, []*Part{p})
+}
+
 // A user's _headers with a block for rsgen gets rsgen's rules in the
 // block at every build, and keeps its own lines (with generator's
 // TestHostFileBrokenBlock, which refuses one whose block is broken).
@@ -41,7 +52,7 @@ func TestHeadersMergedInBlock(t *testing.T) {
 	for build := 1; build <= 2; build++ {
 		var notices []string
 		s := newSet(t, &notices, hosting.Netlify)
-		if err := s.Write(out); err != nil {
+		if err := write(s, out); err != nil {
 			t.Fatalf("build %d: %v", build, err)
 		}
 		got, err := os.ReadFile(s.Stage.Path(hosting.Headers))
@@ -77,7 +88,7 @@ func TestCloudflareRuleLimitCountsTheUsersRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		var notices []string
-		if err := newSet(t, &notices, hosting.Cloudflare).Write(out); err != nil {
+		if err := write(newSet(t, &notices, hosting.Cloudflare), out); err != nil {
 			t.Fatal(err)
 		}
 		if noticed := strings.Contains(strings.Join(notices, "\n"), "Cloudflare Pages applies the first 100"); noticed != tt.notice {
