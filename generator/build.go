@@ -55,6 +55,9 @@ type build struct {
 	history  history              // the previous build, the changes since, the hash cache
 	archive  *archivescan.Archive // Source, when it is an archive
 	export   *report.Export       // what a record export held, when one is published
+
+	resources *spill.ResourceSpool // those published; nil for a record export
+	cached    int64                // files found unchanged in the hash cache
 }
 
 // Build publishes the Resource List of cfg.Source and the documents that
@@ -99,12 +102,11 @@ func interrupted(ctx context.Context, err error) error {
 // directory and publishes it, or with DryRun only checks it: each set's
 // run and then its pages, then the site's Source Description and files,
 // then the check. out is the output directory, absolute, with links
-// resolved. It returns the resources of each set and the files each found
-// in its hash cache.
-func (site *Site) publish(ctx context.Context, builds []*build, stats *report.Stats, notice func(string), out string) ([]*spill.ResourceSpool, []int64, error) {
+// resolved.
+func (site *Site) publish(ctx context.Context, builds []*build, stats *report.Stats, notice func(string), out string) error {
 	stg, err := stage.New(site.Out, site.DryRun)
 	if err != nil {
-		return nil, nil, marked(err, KindOutput)
+		return marked(err, KindOutput)
 	}
 	for _, n := range stg.Notices() {
 		notice(n)
@@ -113,8 +115,6 @@ func (site *Site) publish(ctx context.Context, builds []*build, stats *report.St
 		b.attach(stg)
 		defer func() { b.history.cache.Abort() }() // the new cache (opened by the scan, for a bucket), if the build fails before it is saved
 	}
-	resources := make([]*spill.ResourceSpool, len(builds))
-	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
 	parts := make([]*hostfiles.Part, len(builds))
 	err = func() error {
 		for i, b := range builds {
@@ -124,17 +124,17 @@ func (site *Site) publish(ctx context.Context, builds []*build, stats *report.St
 			before := stats.Cached.Load()
 			r, err := b.execute(ctx, func(ctx context.Context) (r *spill.ResourceSpool, err error) {
 				if r, err = b.run(ctx); err == nil {
-					parts[i], err = site.part(b, r, builds, out)
+					parts[i], err = site.part(b, r, out)
 				}
 				return r, err
 			})
 			if err != nil {
 				return setError(b.cfg.Set, err)
 			}
-			resources[i], cached[i] = r, stats.Cached.Load()-before
+			b.resources, b.cached = r, stats.Cached.Load()-before // the counter is the site's
 		}
 		if !site.unnamed() {
-			if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
+			if err := site.writeSourceDescription(builds); err != nil {
 				return err
 			}
 		}
@@ -147,7 +147,7 @@ func (site *Site) publish(ctx context.Context, builds []*build, stats *report.St
 	}()
 	if err != nil {
 		stg.Discard()
-		return nil, nil, err
+		return err
 	}
 	// The snapshot time may have moved since the stage was made: a second
 	// after the previous build's (afterPrevious).
@@ -159,14 +159,14 @@ func (site *Site) publish(ctx context.Context, builds []*build, stats *report.St
 		stg.Discard()
 	}
 	if err != nil {
-		return nil, nil, failed(KindOutput, "publishing into %s: %w", site.Out, err)
+		return failed(KindOutput, "publishing into %s: %w", site.Out, err)
 	}
 	for _, b := range builds {
 		if !site.DryRun {
 			b.history.cache.Commit()
 		}
 	}
-	return resources, cached, nil
+	return nil
 }
 
 // attach has b write its documents into stg, in the directory of its set.
@@ -208,13 +208,12 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 	return resources, nil
 }
 
-// report is the Report of b, which published resources (nil for a record
-// export) and found cached files in its hash cache.
-func (b *build) report(resources *spill.ResourceSpool, cached int64, start time.Time) *Report {
+// report is the Report of b, once published.
+func (b *build) report(start time.Time) *Report {
 	rep := &Report{Documents: b.docs.N, Problems: b.problems.Sorted(), Elapsed: time.Since(start),
-		Cached: int(cached), Changes: b.history.report}
-	if resources != nil {
-		rep.Files, rep.Bytes = resources.Len(), resources.Bytes
+		Cached: int(b.cached), Changes: b.history.report}
+	if b.resources != nil {
+		rep.Files, rep.Bytes = b.resources.Len(), b.resources.Bytes
 	}
 	if b.export != nil {
 		rep.Files, rep.Bytes, rep.Export = b.export.Listed, b.export.Bytes, b.export
@@ -443,16 +442,16 @@ func capabilityRank(capability string) int {
 	return len(capabilityOrder)
 }
 
-// writeSourceDescription writes the Source Description (section 8) to
-// /.well-known/resourcesync in stg, linked to describedby if it is not "",
-// with the Capability List of each set, in the order given; it is counted
-// among the documents of the first.
-func writeSourceDescription(stg *stage.Stage, url, describedby string, sets []*build) error {
+// writeSourceDescription writes the Source Description (section 8) of
+// site to /.well-known/resourcesync, with the Capability List of each of
+// sets, in the order given; it is counted among the documents of the
+// first.
+func (site *Site) writeSourceDescription(sets []*build) error {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapDescription}}
-	if describedby != "" {
-		doc.Links = []rsxml.Link{{Rel: "describedby", Href: describedby}}
+	if site.Describedby != "" {
+		doc.Links = []rsxml.Link{{Rel: "describedby", Href: site.Describedby}}
 	}
-	f, err := stg.Create(stage.WellKnownFile)
+	f, err := sets[0].stage.Create(stage.WellKnownFile)
 	if err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}

@@ -13,7 +13,7 @@ func (b *build) hostFiles(resources *spill.ResourceSpool) *hostfiles.Set {
 		Name: b.cfg.Set, Hosts: b.cfg.Hosts, Templates: b.cfg.Templates,
 		BaseURL: b.cfg.BaseURL.base, DocsURL: b.cfg.DocsURL.base, Describedby: b.cfg.Describedby, Hashes: b.cfg.Hashes,
 		At: b.at, Completed: b.done,
-		Docs: b.docs, Stage: b.stage, Resources: resources, OutIsSource: b.outRel == "", FollowLinks: b.cfg.FollowSymlinks, Notice: b.notice,
+		Docs: b.docs, Stage: b.stage, Resources: resources, OutIsSource: b.outRel == "", FollowLinks: b.cfg.FollowSymlinks,
 	}
 	if b.export != nil { // a record export has no spool of resources: see package exports
 		s.Resources, s.Listed, s.Bytes = nil, b.export.Listed, b.export.Bytes

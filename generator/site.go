@@ -263,22 +263,20 @@ func (site *Site) build(ctx context.Context) (*SiteReport, error) {
 	}
 	builds := make([]*build, len(cfgs))
 	for i := range cfgs {
-		b, err := newBuild(&cfgs[i])
-		if err != nil {
+		var err error
+		if builds[i], err = newBuild(&cfgs[i]); err != nil {
 			return nil, setError(cfgs[i].Set, err)
 		}
-		builds[i] = b
 	}
 	out, err := filepath.Abs(site.Out)
 	if err != nil {
 		return nil, marked(err, KindOutput)
 	}
-	resources, cached, err := site.publish(ctx, builds, stats, notice, resolveExisting(out))
-	if err != nil {
+	if err := site.publish(ctx, builds, stats, notice, resolveExisting(out)); err != nil {
 		return nil, err
 	}
-	for i, b := range builds {
-		r := b.report(resources[i], cached[i], start)
+	for _, b := range builds {
+		r := b.report(start)
 		rep.Sets = append(rep.Sets, r)
 		rep.Documents += r.Documents
 	}
@@ -286,13 +284,13 @@ func (site *Site) build(ctx context.Context) (*SiteReport, error) {
 	return rep, nil
 }
 
-// part stages the pages of b, one of builds, which published resources,
-// and gathers its part of the site's files; out is the output directory,
-// absolute, with links resolved. The one set of Build has its Source
-// Description written first, whose size its landing page shows.
-func (site *Site) part(b *build, resources *spill.ResourceSpool, builds []*build, out string) (*hostfiles.Part, error) {
+// part stages the pages of b, which published resources, and gathers its
+// part of the site's files; out is the output directory, absolute, with
+// links resolved. The one set of Build has its Source Description written
+// first, whose size its landing page shows.
+func (site *Site) part(b *build, resources *spill.ResourceSpool, out string) (*hostfiles.Part, error) {
 	if site.unnamed() {
-		if err := writeSourceDescription(b.stage, b.docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
+		if err := site.writeSourceDescription([]*build{b}); err != nil {
 			return nil, err
 		}
 	}

@@ -63,9 +63,8 @@ type Set struct {
 	Resources   *spill.ResourceSpool
 	Listed      int
 	Bytes       int64
-	OutIsSource bool         // the output directory is the source tree itself
-	FollowLinks bool         // the build followed symbolic links in the source
-	Notice      func(string) // tells the user what they should know; never nil
+	OutIsSource bool // the output directory is the source tree itself
+	FollowLinks bool // the build followed symbolic links in the source
 }
 
 // Part stages the set's pages (its landing page, the robots.txt line,

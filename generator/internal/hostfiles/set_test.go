@@ -15,8 +15,8 @@ import (
 )
 
 // newSet is a build for hosts published at https://example.org/, its
-// documents staged apart (docstest.Writer); its notices go to *notices.
-func newSet(t *testing.T, notices *[]string, hosts ...string) *Set {
+// documents staged apart (docstest.Writer).
+func newSet(t *testing.T, hosts ...string) *Set {
 	t.Helper()
 	base, err := uri.ParseBase("https://example.org/")
 	if err != nil {
@@ -25,17 +25,17 @@ func newSet(t *testing.T, notices *[]string, hosts ...string) *Set {
 	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 	d := docstest.Writer(t)
 	return &Set{Hosts: hosts, BaseURL: base, DocsURL: base, Hashes: hashing.DefaultSet, At: at, Completed: at,
-		Docs: d, Stage: d.Stage, Notice: func(s string) { *notices = append(*notices, s) }}
+		Docs: d, Stage: d.Stage}
 }
 
 // write stages the files of s, the one set of a build without sets whose
-// output directory is out.
-func write(s *Set, out string) error {
+// output directory is out; its notices go to *notices.
+func write(s *Set, out string, notices *[]string) error {
 	p, err := s.Part(nil)
 	if err != nil {
 		return err
 	}
-	site := &Site{Out: out, DocsURL: s.DocsURL, Hosts: s.Hosts, Templates: s.Templates, At: s.At, Notice: s.Notice}
+	site := &Site{Out: out, DocsURL: s.DocsURL, Hosts: s.Hosts, Templates: s.Templates, At: s.At, Notice: func(m string) { *notices = append(*notices, m) }}
 	return site.Write(s.Stage, []*Part{p})
 }
 
@@ -51,8 +51,8 @@ func TestHeadersMergedInBlock(t *testing.T) {
 	}
 	for build := 1; build <= 2; build++ {
 		var notices []string
-		s := newSet(t, &notices, hosting.Netlify)
-		if err := write(s, out); err != nil {
+		s := newSet(t, hosting.Netlify)
+		if err := write(s, out, &notices); err != nil {
 			t.Fatalf("build %d: %v", build, err)
 		}
 		got, err := os.ReadFile(s.Stage.Path(hosting.Headers))
@@ -88,7 +88,7 @@ func TestCloudflareRuleLimitCountsTheUsersRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		var notices []string
-		if err := write(newSet(t, &notices, hosting.Cloudflare), out); err != nil {
+		if err := write(newSet(t, hosting.Cloudflare), out, &notices); err != nil {
 			t.Fatal(err)
 		}
 		if noticed := strings.Contains(strings.Join(notices, "\n"), "Cloudflare Pages applies the first 100"); noticed != tt.notice {
