@@ -122,16 +122,10 @@ func (site *Site) publish(ctx context.Context, builds []*build, stats *report.St
 				stats.NextSet(b.cfg.Set) // the progress counts each set's files
 			}
 			before := stats.Cached.Load()
-			r, err := b.execute(ctx, func(ctx context.Context) (r *spill.ResourceSpool, err error) {
-				if r, err = b.run(ctx); err == nil {
-					parts[i], err = site.part(b, r, out)
-				}
-				return r, err
-			})
-			if err != nil {
+			if parts[i], err = b.execute(ctx, site, out); err != nil {
 				return setError(b.cfg.Set, err)
 			}
-			b.resources, b.cached = r, stats.Cached.Load()-before // the counter is the site's
+			b.cached = stats.Cached.Load() - before // the counter is the site's
 		}
 		if !site.unnamed() {
 			if err := site.writeSourceDescription(builds); err != nil {
@@ -178,12 +172,12 @@ func (b *build) attach(stg *stage.Stage) {
 	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits.list()}
 }
 
-// execute runs steps, the work of b in its stage, under a context that
+// execute runs b and stages its pages (site.part), under a context that
 // b.fail and a first problem with FailFast end, and removes b's spill
 // files. The build's own reasons to stop early (the first problem with
 // FailFast, a previous build that cannot be read while the tree is
 // scanned) beat the cancellation they caused.
-func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill.ResourceSpool, error)) (*spill.ResourceSpool, error) {
+func (b *build) execute(ctx context.Context, site *Site, out string) (*hostfiles.Part, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	b.fail = cancel
@@ -192,7 +186,11 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 			cancel(failed(KindFailFast, "stopped at the first file that could not be published: %w", err))
 		}
 	}
-	resources, err := steps(ctx)
+	resources, err := b.run(ctx)
+	var part *hostfiles.Part
+	if err == nil {
+		part, err = site.part(b, resources, out)
+	}
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
 	}
@@ -205,7 +203,8 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 		}
 		return nil, err
 	}
-	return resources, nil
+	b.resources = resources
+	return part, nil
 }
 
 // report is the Report of b, once published.

@@ -294,7 +294,16 @@ func (site *Site) part(b *build, resources *spill.ResourceSpool, out string) (*h
 			return nil, err
 		}
 	}
-	p, err := b.hostFiles(resources).Part(b.changeCounts())
+	hs := &hostfiles.Set{
+		Name: b.cfg.Set, Hosts: b.cfg.Hosts, Templates: b.cfg.Templates,
+		BaseURL: b.cfg.BaseURL.base, DocsURL: b.cfg.DocsURL.base, Describedby: b.cfg.Describedby, Hashes: b.cfg.Hashes,
+		At: b.at, Completed: b.done,
+		Docs: b.docs, Stage: b.stage, Resources: resources, OutIsSource: b.outRel == "", FollowLinks: b.cfg.FollowSymlinks,
+	}
+	if b.export != nil { // a record export has no spool of resources: see package exports
+		hs.Listed, hs.Bytes = b.export.Listed, b.export.Bytes
+	}
+	p, err := hs.Part(b.changeCounts())
 	if err != nil || site.unnamed() || len(site.Hosts) == 0 {
 		return p, err
 	}
