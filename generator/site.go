@@ -256,10 +256,8 @@ func (site *Site) build(ctx context.Context) (*SiteReport, error) {
 	}
 	cfgs := site.configs(stats, notice)
 	rep := &SiteReport{}
-	if !site.unnamed() {
-		if err := siteHistory(ctx, cfgs, site.historyOf(), site.RemoveSets, rep, notice); err != nil {
-			return nil, err
-		}
+	if err := site.history(ctx, cfgs, rep, notice); err != nil {
+		return nil, err
 	}
 	builds := make([]*build, len(cfgs))
 	for i := range cfgs {
@@ -371,12 +369,14 @@ func (b *build) changeCounts() *hosting.ChangeCounts {
 	return &hosting.ChangeCounts{Created: r.Created, Updated: r.Updated, Deleted: r.Deleted}
 }
 
-// siteHistory compares the sets of cfgs with those the previous build
-// (that of cfgs[history], -1 for none) published: it refuses to drop one
-// that removable does not name, and has each new set start its history
-// (Changes.FirstBuildOK). It reports both in rep.
-func siteHistory(ctx context.Context, cfgs []Config, history int, removable []string, rep *SiteReport, notice func(string)) error {
-	if history < 0 || cfgs[history].Changes.Previous == "" {
+// history compares the sets of cfgs, those of site, with those the
+// previous build (the site's: historyOf) published: it refuses to drop
+// one that RemoveSets does not name, and has each new set start its
+// history (Changes.FirstBuildOK). It reports both in rep. The one set of
+// Build reads the previous build as its own (prepareHistory).
+func (site *Site) history(ctx context.Context, cfgs []Config, rep *SiteReport, notice func(string)) error {
+	history := site.historyOf()
+	if site.unnamed() || history < 0 || cfgs[history].Changes.Previous == "" {
 		return nil
 	}
 	ch := cfgs[history].Changes
@@ -403,7 +403,7 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 			continue
 		}
 		rep.Removed = append(rep.Removed, p)
-		if !slices.Contains(removable, p) {
+		if !slices.Contains(site.RemoveSets, p) {
 			refused = append(refused, p)
 		}
 	}
