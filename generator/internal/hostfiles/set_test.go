@@ -96,3 +96,49 @@ func TestCloudflareRuleLimitCountsTheUsersRules(t *testing.T) {
 		}
 	}
 }
+
+// The layout follows from the parts: the one unnamed set's pages are in
+// resourcesync/ itself and no site page replaces its landing page; the
+// sets of a site have theirs in resourcesync/<set>/, under the site's
+// landing page that lists them, and the hosts' files name every set.
+func TestSiteLayoutFromParts(t *testing.T) {
+	t.Parallel()
+	one := newSet(t, hosting.Nginx)
+	var notices []string
+	if err := write(one, t.TempDir(), &notices); err != nil {
+		t.Fatal(err)
+	}
+	if page := docstest.Staged(t, one.Docs, "index.html"); strings.Contains(page, "resource sets") {
+		t.Errorf("the one set's landing page is the site's:\n%s", page)
+	}
+
+	stg := newSet(t).Stage
+	var parts []*Part
+	for _, name := range []string{"a", "b"} {
+		s := newSet(t, hosting.Nginx)
+		s.Name, s.Stage, s.Hosts = name, stg, nil
+		s.Docs.Stage, s.Docs.Dir = stg, "resourcesync/"+name
+		p, err := s.Part(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	site := &Site{Out: t.TempDir(), DocsURL: one.DocsURL, Hosts: []string{hosting.Nginx}, At: one.At, Notice: func(string) {}}
+	if err := site.Write(stg, parts); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"resourcesync/a/index.html", "resourcesync/b/index.html"} {
+		if _, err := os.Stat(stg.Path(name)); err != nil {
+			t.Errorf("the set's page: %v", err)
+		}
+	}
+	page, err := os.ReadFile(stg.Path(hosting.LandingPage))
+	if err != nil || !strings.Contains(string(page), "2 resource sets") {
+		t.Errorf("the site's landing page (%v):\n%s", err, page)
+	}
+	conf, err := os.ReadFile(stg.Path(hosting.NginxConf))
+	if err != nil || !strings.Contains(string(conf), "/resourcesync/a/") || !strings.Contains(string(conf), "/resourcesync/b/") {
+		t.Errorf("%s names both sets (%v):\n%s", hosting.NginxConf, err, conf)
+	}
+}
