@@ -14,6 +14,7 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/archivescan"
 	"github.com/rsgen/rsgen/generator/internal/docs"
 	"github.com/rsgen/rsgen/generator/internal/dumps"
+	"github.com/rsgen/rsgen/generator/internal/hostfiles"
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
@@ -54,39 +55,35 @@ type build struct {
 	history  history              // the previous build, the changes since, the hash cache
 	archive  *archivescan.Archive // Source, when it is an archive
 	export   *report.Export       // what a record export held, when one is published
+
+	resources *spill.ResourceSpool // those published; nil for a record export
+	cached    int64                // files found unchanged in the hash cache
 }
 
 // Build publishes the Resource List of cfg.Source and the documents that
 // lead to it into cfg.Out. The output changes only if Build succeeds: all
-// documents are staged first and moved into place together.
+// documents are staged first and moved into place together. It is a
+// BuildSite of one unnamed set, whose documents are in resourcesync/
+// itself, checked by cfg.Validate alone: Out defaults to a tree's Source
+// and DocsURL to BaseURL.
 func Build(ctx context.Context, cfg Config) (_ *Report, err error) {
 	defer func() { err = classify(interrupted(ctx, err)) }()
-	start := time.Now()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if cfg.Set != "" {
 		return nil, &FieldError{Field: "Set", Value: cfg.Set, Err: errInvalid, Detail: "a resource set is built with the others of its site, by BuildSite"}
 	}
-	b, err := newBuild(&cfg)
+	site := Site{Out: cmp.Or(cfg.Out, cfg.Source), DocsURL: cfg.DocsURL, Describedby: cfg.Describedby, Sets: []Config{cfg},
+		Hosts: cfg.Hosts, Templates: cfg.Templates, DryRun: cfg.DryRun, Stats: cfg.Stats, Notice: cfg.Notice}
+	if site.DocsURL.IsZero() {
+		site.DocsURL = cfg.BaseURL
+	}
+	rep, err := site.build(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkHostFiles(&cfg); err != nil {
-		return nil, err
-	}
-	builds := []*build{b}
-	resources, _, err := publishSets(ctx, cfg.Out, cfg.DryRun, builds, b.stats, b.notice,
-		func(_ int, b *build, resources *spill.ResourceSpool) error {
-			if err := writeSourceDescription(b.stage, b.docs.SourceDescriptionURL(), cfg.Describedby, builds); err != nil {
-				return err
-			}
-			return b.hostFiles(resources).Write(cfg.Out)
-		}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return b.report(resources[0], start), nil
+	return rep.Sets[0], nil
 }
 
 // interrupted is the error of a build under ctx that failed with err:
@@ -101,16 +98,15 @@ func interrupted(ctx context.Context, err error) error {
 	return err
 }
 
-// publishSets builds the sets of builds into one stage of out and
-// publishes it, or with dryRun only checks it: each set's run and then
-// set, the work of each set that needs its resources; then site, the
-// work of the whole stage (nil for none); then the check. It returns the
-// resources of each set and the files each found in its hash cache.
-func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, stats *report.Stats, notice func(string),
-	set func(i int, b *build, resources *spill.ResourceSpool) error, site func(stg *stage.Stage) error) ([]*spill.ResourceSpool, []int64, error) {
-	stg, err := stage.New(out, dryRun)
+// publish builds builds, the sets of site, into one stage of its output
+// directory and publishes it, or with DryRun only checks it: each set's
+// run and then its pages, then the site's Source Description and files,
+// then the check. out is the output directory, absolute, with links
+// resolved.
+func (site *Site) publish(ctx context.Context, builds []*build, stats *report.Stats, notice func(string), out string) error {
+	stg, err := stage.New(site.Out, site.DryRun)
 	if err != nil {
-		return nil, nil, marked(err, KindOutput)
+		return marked(err, KindOutput)
 	}
 	for _, n := range stg.Notices() {
 		notice(n)
@@ -119,58 +115,52 @@ func publishSets(ctx context.Context, out string, dryRun bool, builds []*build, 
 		b.attach(stg)
 		defer func() { b.history.cache.Abort() }() // the new cache (opened by the scan, for a bucket), if the build fails before it is saved
 	}
-	resources := make([]*spill.ResourceSpool, len(builds))
-	cached := make([]int64, len(builds)) // each set's files found in its hash cache: the counter is the site's
+	parts := make([]*hostfiles.Part, len(builds))
 	err = func() error {
 		for i, b := range builds {
 			if b.cfg.Set != "" {
 				stats.NextSet(b.cfg.Set) // the progress counts each set's files
 			}
 			before := stats.Cached.Load()
-			r, err := b.execute(ctx, func(ctx context.Context) (*spill.ResourceSpool, error) {
-				r, err := b.run(ctx)
-				if err == nil {
-					err = set(i, b, r)
-				}
-				return r, err
-			})
-			if err != nil && b.cfg.Set != "" {
+			if parts[i], err = b.execute(ctx, site, out); err != nil {
 				return setError(b.cfg.Set, err)
 			}
-			if err != nil {
-				return err
-			}
-			resources[i], cached[i] = r, stats.Cached.Load()-before
+			b.cached = stats.Cached.Load() - before // the counter is the site's
 		}
-		if site != nil {
-			if err := site(stg); err != nil {
+		if !site.unnamed() {
+			if err := site.writeSourceDescription(builds); err != nil {
 				return err
 			}
+		}
+		hs := &hostfiles.Site{Out: site.Out, DocsURL: site.DocsURL.base, Describedby: site.Describedby, Hosts: site.Hosts,
+			Templates: site.Templates, At: latest(builds), Notice: notice}
+		if err := hs.Write(stg, parts); err != nil {
+			return err
 		}
 		return checkStage(ctx, stg, builds, stats, notice)
 	}()
 	if err != nil {
 		stg.Discard()
-		return nil, nil, err
+		return err
 	}
 	// The snapshot time may have moved since the stage was made: a second
 	// after the previous build's (afterPrevious).
 	stg.SetSnapshot(latest(builds))
-	if dryRun {
+	if site.DryRun {
 		err = stg.Check()
 		stg.Discard()
 	} else if err = stg.Publish(); err != nil {
 		stg.Discard()
 	}
 	if err != nil {
-		return nil, nil, failed(KindOutput, "publishing into %s: %w", out, err)
+		return failed(KindOutput, "publishing into %s: %w", site.Out, err)
 	}
 	for _, b := range builds {
-		if !dryRun {
+		if !site.DryRun {
 			b.history.cache.Commit()
 		}
 	}
-	return resources, cached, nil
+	return nil
 }
 
 // attach has b write its documents into stg, in the directory of its set.
@@ -182,12 +172,12 @@ func (b *build) attach(stg *stage.Stage) {
 	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits.list()}
 }
 
-// execute runs steps, the work of b in its stage, under a context that
+// execute runs b and stages its pages (site.part), under a context that
 // b.fail and a first problem with FailFast end, and removes b's spill
 // files. The build's own reasons to stop early (the first problem with
 // FailFast, a previous build that cannot be read while the tree is
 // scanned) beat the cancellation they caused.
-func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill.ResourceSpool, error)) (*spill.ResourceSpool, error) {
+func (b *build) execute(ctx context.Context, site *Site, out string) (*hostfiles.Part, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	b.fail = cancel
@@ -196,7 +186,11 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 			cancel(failed(KindFailFast, "stopped at the first file that could not be published: %w", err))
 		}
 	}
-	resources, err := steps(ctx)
+	resources, err := b.run(ctx)
+	var part *hostfiles.Part
+	if err == nil {
+		part, err = site.part(b, resources, out)
+	}
 	if err == nil {
 		err = context.Cause(ctx) // a cancelled context beats a result that may be partial
 	}
@@ -209,16 +203,16 @@ func (b *build) execute(ctx context.Context, steps func(context.Context) (*spill
 		}
 		return nil, err
 	}
-	return resources, nil
+	b.resources = resources
+	return part, nil
 }
 
-// report is the Report of b, which published resources (nil for a record
-// export).
-func (b *build) report(resources *spill.ResourceSpool, start time.Time) *Report {
+// report is the Report of b, once published.
+func (b *build) report(start time.Time) *Report {
 	rep := &Report{Documents: b.docs.N, Problems: b.problems.Sorted(), Elapsed: time.Since(start),
-		Cached: int(b.stats.Cached.Load()), Changes: b.history.report}
-	if resources != nil {
-		rep.Files, rep.Bytes = resources.Len(), resources.Bytes
+		Cached: int(b.cached), Changes: b.history.report}
+	if b.resources != nil {
+		rep.Files, rep.Bytes = b.resources.Len(), b.resources.Bytes
 	}
 	if b.export != nil {
 		rep.Files, rep.Bytes, rep.Export = b.export.Listed, b.export.Bytes, b.export
@@ -230,12 +224,6 @@ func newBuild(cfg *Config) (*build, error) {
 	root, arch, err := sourceOf(cfg)
 	if err != nil {
 		return nil, marked(err, KindSource)
-	}
-	if cfg.Out == "" { // a directory tree, published in place (Validate)
-		cfg.Out = cfg.Source
-	}
-	if cfg.DocsURL.IsZero() {
-		cfg.DocsURL = cfg.BaseURL
 	}
 	if cfg.Hashes == nil {
 		cfg.Hashes = hashing.DefaultSet
@@ -453,16 +441,16 @@ func capabilityRank(capability string) int {
 	return len(capabilityOrder)
 }
 
-// writeSourceDescription writes the Source Description (section 8) to
-// /.well-known/resourcesync in stg, linked to describedby if it is not "",
-// with the Capability List of each set, in the order given; it is counted
-// among the documents of the first.
-func writeSourceDescription(stg *stage.Stage, url, describedby string, sets []*build) error {
+// writeSourceDescription writes the Source Description (section 8) of
+// site to /.well-known/resourcesync, with the Capability List of each of
+// sets, in the order given; it is counted among the documents of the
+// first.
+func (site *Site) writeSourceDescription(sets []*build) error {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapDescription}}
-	if describedby != "" {
-		doc.Links = []rsxml.Link{{Rel: "describedby", Href: describedby}}
+	if site.Describedby != "" {
+		doc.Links = []rsxml.Link{{Rel: "describedby", Href: site.Describedby}}
 	}
-	f, err := stg.Create(stage.WellKnownFile)
+	f, err := sets[0].stage.Create(stage.WellKnownFile)
 	if err != nil {
 		return fmt.Errorf("writing the Source Description: %w", err)
 	}

@@ -85,6 +85,7 @@ func TestBuildRefusesInvalidOutput(t *testing.T) {
 func BenchmarkCheck(b *testing.B) {
 	const n = 50000
 	cfg := checkTestConfig(b, b.TempDir())
+	cfg.DocsURL = cfg.BaseURL // as Build gives its site
 	bd, err := newBuild(&cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -112,7 +113,7 @@ func BenchmarkCheck(b *testing.B) {
 	if err := bd.writeCapabilityList(); err != nil {
 		b.Fatal(err)
 	}
-	if err := writeSourceDescription(stg, bd.docs.SourceDescriptionURL(), "", []*build{bd}); err != nil {
+	if err := (&Site{}).writeSourceDescription([]*build{bd}); err != nil {
 		b.Fatal(err)
 	}
 	info, _ := os.Stat(bd.stage.Path(docsDir + "/resourcelist.xml"))

@@ -10,7 +10,8 @@
 // a build as below, of a Config named by its Set, writing its documents
 // into resourcesync/<set>/ of one shared stage; the Source Description
 // lists every set's Capability List, and the stage is checked and
-// published once, for all of them.
+// published once, for all of them. Build is a BuildSite of one unnamed
+// set, whose documents are in resourcesync/ itself.
 //
 // # The data walk
 //

@@ -116,8 +116,11 @@ func classify(err error) error {
 }
 
 // setError is err, the failure of the build of set, as an *Error of its
-// kind that names set.
+// kind that names set; that of the one set of Build is err.
 func setError(set string, err error) error {
+	if set == "" {
+		return err
+	}
 	err = classify(err)
 	e := &Error{}
 	if inner := (*Error)(nil); errors.As(err, &inner) {

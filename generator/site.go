@@ -17,7 +17,6 @@ import (
 	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
 	"github.com/rsgen/rsgen/internal/published/previous"
-	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
 // A Site is several resource sets published together into one output
@@ -229,10 +228,21 @@ func FieldErrors(err error) []*FieldError {
 // published and site lacks is refused unless site.RemoveSets names it.
 func BuildSite(ctx context.Context, site Site) (_ *SiteReport, err error) {
 	defer func() { err = classify(interrupted(ctx, err)) }()
-	start := time.Now()
 	if err := site.Validate(); err != nil {
 		return nil, err
 	}
+	return site.build(ctx)
+}
+
+// unnamed reports whether site is that of Build: one unnamed set, whose
+// documents are in resourcesync/ itself, with no site of sets around it:
+// its notices name no set, it reads the previous build as a set of its
+// own, and its hosts' files and pages are its own.
+func (site *Site) unnamed() bool { return len(site.Sets) == 1 && site.Sets[0].Set == "" }
+
+// build publishes the sets of site, once checked.
+func (site *Site) build(ctx context.Context) (*SiteReport, error) {
+	start := time.Now()
 	notice := site.Notice
 	if notice == nil {
 		notice = func(string) {}
@@ -241,62 +251,84 @@ func BuildSite(ctx context.Context, site Site) (_ *SiteReport, err error) {
 	if stats == nil {
 		stats = new(report.Stats)
 	}
-	if err := checkHostFiles(&Config{Out: site.Out, Hosts: site.Hosts}); err != nil {
+	if err := hostfiles.Check(site.Out, site.Hosts); err != nil {
 		return nil, err
 	}
 	cfgs := site.configs(stats, notice)
 	rep := &SiteReport{}
-	if err := siteHistory(ctx, cfgs, site.historyOf(), site.RemoveSets, rep, notice); err != nil {
+	if err := site.history(ctx, cfgs, rep, notice); err != nil {
 		return nil, err
 	}
 	builds := make([]*build, len(cfgs))
 	for i := range cfgs {
-		b, err := newBuild(&cfgs[i])
-		if err != nil {
+		var err error
+		if builds[i], err = newBuild(&cfgs[i]); err != nil {
 			return nil, setError(cfgs[i].Set, err)
 		}
-		builds[i] = b
 	}
 	out, err := filepath.Abs(site.Out)
 	if err != nil {
 		return nil, marked(err, KindOutput)
 	}
-	out = resolveExisting(out)
-	parts := make([]*hostfiles.Part, len(builds))
-	pages := make([]*hostfiles.SiteSet, len(builds)) // what the site's landing page shows of each
-	resources, cached, err := publishSets(ctx, site.Out, site.DryRun, builds, stats, notice,
-		func(i int, b *build, r *spill.ResourceSpool) (err error) {
-			if err := b.hostFiles(r).WritePages(); err != nil {
-				return err
-			}
-			if pages[i], err = b.hostFiles(r).SiteSet(b.changeCounts()); err != nil {
-				return err
-			}
-			if len(site.Hosts) > 0 {
-				parts[i], err = b.hostPart(&site, out, r)
-			}
-			return err
-		},
-		func(stg *stage.Stage) error {
-			if err := writeSourceDescription(stg, builds[0].docs.SourceDescriptionURL(), site.Describedby, builds); err != nil {
-				return err
-			}
-			if err := hostfiles.StageSite(stg, site.Out, site.DocsURL.base, site.Hosts, site.Templates, parts, notice); err != nil {
-				return err
-			}
-			return hostfiles.StageSitePage(stg, site.Templates, site.DocsURL.String(), site.Describedby, latest(builds), pages)
-		})
-	if err != nil {
+	if err := site.publish(ctx, builds, stats, notice, resolveExisting(out)); err != nil {
 		return nil, err
 	}
-	for i, b := range builds {
-		r := b.report(resources[i], start)
-		r.Cached = int(cached[i])
+	for _, b := range builds {
+		r := b.report(start)
 		rep.Sets = append(rep.Sets, r)
 		rep.Documents += r.Documents
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// part stages the pages of b, which published resources, and gathers its
+// part of the site's files; out is the output directory, absolute, with
+// links resolved. The one set of Build has its Source Description written
+// first, whose size its landing page shows.
+func (site *Site) part(b *build, resources *spill.ResourceSpool, out string) (*hostfiles.Part, error) {
+	if site.unnamed() {
+		if err := site.writeSourceDescription([]*build{b}); err != nil {
+			return nil, err
+		}
+	}
+	hs := &hostfiles.Set{
+		Name: b.cfg.Set, Hosts: b.cfg.Hosts, Templates: b.cfg.Templates,
+		BaseURL: b.cfg.BaseURL.base, DocsURL: b.cfg.DocsURL.base, Describedby: b.cfg.Describedby, Hashes: b.cfg.Hashes,
+		At: b.at, Completed: b.done,
+		Docs: b.docs, Stage: b.stage, Resources: resources, OutIsSource: b.outRel == "", FollowLinks: b.cfg.FollowSymlinks,
+	}
+	if b.export != nil { // a record export has no spool of resources: see package exports
+		hs.Listed, hs.Bytes = b.export.Listed, b.export.Bytes
+	}
+	p, err := hs.Part(b.changeCounts())
+	if err != nil || site.unnamed() || len(site.Hosts) == 0 {
+		return p, err
+	}
+	if b.export != nil || b.cfg.Export != "" {
+		p.Here = true // no file of its own to upload
+		return p, nil
+	}
+	if b.root == "" || b.archive != nil || !tree.Within(out, b.root) { // an archive, or a tree elsewhere
+		return p, nil
+	}
+	rel, _ := filepath.Rel(out, b.root)
+	prefix := ""
+	if rel = filepath.ToSlash(rel); rel != "." {
+		prefix = rel + "/"
+	}
+	// Served where its place in the output directory says, or its files
+	// would be uploaded under keys their URLs do not have.
+	if b.cfg.BaseURL.String() != site.DocsURL.String()+uri.EscapePath(prefix) {
+		return p, nil
+	}
+	p.Here = true
+	if slices.Contains(site.Hosts, hosting.S3) {
+		if p.Typed, err = hostfiles.TypedFiles(resources, prefix); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // configs are the Configs of the sets of site, each given what the
@@ -308,8 +340,10 @@ func (site *Site) configs(stats *report.Stats, notice func(string)) []Config {
 	for i := range cfgs {
 		c := &cfgs[i]
 		c.Out, c.DocsURL, c.Stats, c.Templates = site.Out, site.DocsURL, stats, site.Templates
-		name := c.Set
-		c.Notice = func(msg string) { notice("set " + name + ": " + msg) }
+		c.Notice = notice
+		if name := c.Set; !site.unnamed() {
+			c.Notice = func(msg string) { notice("set " + name + ": " + msg) }
+		}
 		if c.At.IsZero() { // one snapshot time for every set
 			if c.now != nil {
 				now = c.now()
@@ -335,12 +369,14 @@ func (b *build) changeCounts() *hosting.ChangeCounts {
 	return &hosting.ChangeCounts{Created: r.Created, Updated: r.Updated, Deleted: r.Deleted}
 }
 
-// siteHistory compares the sets of cfgs with those the previous build
-// (that of cfgs[history], -1 for none) published: it refuses to drop one
-// that removable does not name, and has each new set start its history
-// (Changes.FirstBuildOK). It reports both in rep.
-func siteHistory(ctx context.Context, cfgs []Config, history int, removable []string, rep *SiteReport, notice func(string)) error {
-	if history < 0 || cfgs[history].Changes.Previous == "" {
+// history compares the sets of cfgs, those of site, with those the
+// previous build (the site's: historyOf) published: it refuses to drop
+// one that RemoveSets does not name, and has each new set start its
+// history (Changes.FirstBuildOK). It reports both in rep. The one set of
+// Build reads the previous build as its own (prepareHistory).
+func (site *Site) history(ctx context.Context, cfgs []Config, rep *SiteReport, notice func(string)) error {
+	history := site.historyOf()
+	if site.unnamed() || history < 0 || cfgs[history].Changes.Previous == "" {
 		return nil
 	}
 	ch := cfgs[history].Changes
@@ -367,7 +403,7 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 			continue
 		}
 		rep.Removed = append(rep.Removed, p)
-		if !slices.Contains(removable, p) {
+		if !slices.Contains(site.RemoveSets, p) {
 			refused = append(refused, p)
 		}
 	}
@@ -387,38 +423,4 @@ func siteHistory(ctx context.Context, cfgs []Config, history int, removable []st
 		}
 	}
 	return nil
-}
-
-// hostPart gathers b's part of the configuration of site's hosts; out is
-// the output directory, absolute, with links resolved.
-func (b *build) hostPart(site *Site, out string, resources *spill.ResourceSpool) (*hostfiles.Part, error) {
-	d, err := b.hostFiles(resources).Data()
-	if err != nil {
-		return nil, err
-	}
-	p := &hostfiles.Part{Name: b.cfg.Set, Data: d}
-	if b.export != nil || b.cfg.Export != "" {
-		p.Here = true // no file of its own to upload
-		return p, nil
-	}
-	if b.root == "" || b.archive != nil || !tree.Within(out, b.root) { // an archive, or a tree elsewhere
-		return p, nil
-	}
-	rel, _ := filepath.Rel(out, b.root)
-	prefix := ""
-	if rel = filepath.ToSlash(rel); rel != "." {
-		prefix = rel + "/"
-	}
-	// Served where its place in the output directory says, or its files
-	// would be uploaded under keys their URLs do not have.
-	if b.cfg.BaseURL.String() != site.DocsURL.String()+uri.EscapePath(prefix) {
-		return p, nil
-	}
-	p.Here = true
-	if slices.Contains(site.Hosts, hosting.S3) {
-		if p.Typed, err = hostfiles.TypedFiles(resources, prefix); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
 }

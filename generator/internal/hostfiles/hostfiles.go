@@ -63,48 +63,44 @@ type Set struct {
 	Resources   *spill.ResourceSpool
 	Listed      int
 	Bytes       int64
-	OutIsSource bool         // the output directory is the source tree itself
-	FollowLinks bool         // the build followed symbolic links in the source
-	Notice      func(string) // tells the user what they should know; never nil
+	OutIsSource bool // the output directory is the source tree itself
+	FollowLinks bool // the build followed symbolic links in the source
 }
 
-// Write stages the pages rsgen always writes and the configuration of the
-// set's hosts. It runs after every document is staged.
-func (s *Set) Write(out string) error {
-	files, err := s.render()
-	if err != nil {
-		return err
-	}
-	if err := stageFiles(s.Stage, out, s.Hosts, files, s.Notice); err != nil {
-		return err
-	}
-	robotsNotice(s.DocsURL, out, s.Docs.URL("resourcelist.xml"), s.Notice)
-	return nil
-}
-
-// WritePages stages the pages rsgen writes for a set of a site (its
-// landing page, the robots.txt line, the HTML head link) in the set's
-// directory; the hosts' files are the site's (StageSite).
-func (s *Set) WritePages() error {
-	files, err := s.render()
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		name := s.Docs.Dir + "/" + path.Base(f.Name)
-		if err := s.Stage.WriteFile(name, f.Data); err != nil {
-			return fmt.Errorf("writing %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-func (s *Set) render() ([]hosting.File, error) {
+// Part stages the set's pages (its landing page, the robots.txt line,
+// the HTML head link) in its directory and gathers what the site's hosts'
+// files and landing page show of it; changes are those of this build, nil
+// without a previous build. It runs once the set's documents are staged.
+func (s *Set) Part(changes *hosting.ChangeCounts) (*Part, error) {
 	d, err := s.Data()
 	if err != nil {
 		return nil, err
 	}
-	return hosting.Render(templatesOf(s.Templates), s.Hosts, d)
+	files, err := hosting.Render(templatesOf(s.Templates), s.Hosts, d)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f.Name, stage.DocsDir+"/") {
+			continue // the hosts' files, the site's (Site.Write)
+		}
+		name := s.Docs.Dir + "/" + path.Base(f.Name)
+		if err := s.Stage.WriteFile(name, f.Data); err != nil {
+			return nil, fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	p := &Part{Name: s.Name, Data: d, days: d.Changes, page: hosting.SiteSet{
+		Name: s.Name, BaseURL: d.BaseURL, Resources: d.Resources, Size: units.FormatSize(d.Bytes),
+		Page: s.Name + "/index.html", CapabilityList: s.Name + "/capabilitylist.xml", CapabilityListURL: d.CapabilityListURL,
+		Changes: changes,
+	}}
+	for _, c := range d.Capabilities {
+		if c.Href != c.URL { // a document of the set's directory
+			c.Href = s.Name + "/" + c.Href
+		}
+		p.page.Capabilities = append(p.page.Capabilities, c)
+	}
+	return p, nil
 }
 
 func templatesOf(fsys fs.FS) fs.FS {
@@ -303,62 +299,85 @@ var capabilityNames = map[string]string{
 	rsxml.CapResourceListArchive: "Resource List Archive", rsxml.CapResourceDumpArchive: "Resource Dump Archive",
 }
 
-// A Part is what a set of a site gives the configuration of the site's
-// hosts, gathered while its resources are at hand.
+// A Part is what a set gives the pages and the hosts' files of its site,
+// gathered while its resources are at hand (Set.Part).
 type Part struct {
-	Name  string        // the set
+	Name  string        // the set; "" for the one set of a build without sets
 	Data  *hosting.Data // of the set alone
 	Here  bool          // its resources are in the output directory, where their URLs say
 	Typed []hosting.TypedFile
+	page  hosting.SiteSet        // what the site's landing page shows of it
+	days  []hosting.ChangeCounts // the changes its Change Lists list, by day
 }
 
-// StageSite stages the configuration of hosts for a site of several sets,
-// from the parts of each, as Set.Write does for a build without sets: each
-// set's discovery link on its resources, the documents of every set as
-// XML, and an upload script that uploads each set's documents before its
-// Capability List. The script uploads the resources only if every set's
-// are in the output directory, out.
-func StageSite(stg *stage.Stage, out string, docsURL uri.Base, hosts []string, fsys fs.FS, parts []*Part, notice func(string)) error {
-	if len(hosts) == 0 {
+// A Site is what the files of the whole output directory show: the
+// configuration of its hosts and, for a site of sets, its landing page.
+type Site struct {
+	Out         string // the output directory
+	DocsURL     uri.Base
+	Describedby string
+	Hosts       []string
+	Templates   fs.FS     // the embedded templates if nil
+	At          time.Time // the snapshot
+	Notice      func(string)
+}
+
+// Write stages the files of the site of parts, once each part's pages
+// are staged. The layout follows from the parts: one unnamed part is a
+// build without sets, whose documents are in resourcesync/ itself; its
+// hosts' files are its own, and its landing page is the set's. Sets get
+// each its discovery link on its resources, the documents of every set as
+// XML, an upload script that uploads each set's documents before its
+// Capability List (and the resources only if every set's are in the
+// output directory), and a landing page listing them.
+func (site *Site) Write(stg *stage.Stage, parts []*Part) error {
+	if len(parts) == 1 && parts[0].Name == "" {
+		if err := site.stageHosts(stg, parts[0].Data); err != nil {
+			return err
+		}
+		robotsNotice(site.DocsURL, site.Out, parts[0].Data.ResourceListURL, site.Notice)
 		return nil
 	}
-	du, err := url.Parse(docsURL.String())
-	if err != nil {
-		return err
-	}
-	d := *parts[0].Data
-	d.Hosts, d.SetDirs = hosts, true
-	d.DocsPath = du.EscapedPath() + stage.DocsDir + "/"
-	d.Sets, d.Documents, d.Capabilities = nil, nil, nil
-	d.S3 = hosting.S3Data{ContentHere: true}
-	for _, p := range parts {
-		d.Sets = append(d.Sets, p.Data.Sets...)
-		for _, t := range p.Data.S3.Top {
-			d.S3.Top = append(d.S3.Top, p.Name+"/"+t)
+	if len(site.Hosts) > 0 {
+		du, err := url.Parse(site.DocsURL.String())
+		if err != nil {
+			return err
 		}
-		for _, doc := range p.Data.Documents {
-			if slices.Contains([]string{hosting.LandingPage, hosting.RobotsLines, hosting.HeadLink}, stage.DocsDir+"/"+doc.Name) {
-				continue // the set's pages, staged already
+		d := *parts[0].Data
+		d.Hosts, d.SetDirs = site.Hosts, true
+		d.DocsPath = du.EscapedPath() + stage.DocsDir + "/"
+		d.Sets, d.Documents, d.Capabilities = nil, nil, nil
+		d.S3 = hosting.S3Data{ContentHere: true}
+		for _, p := range parts {
+			d.Sets = append(d.Sets, p.Data.Sets...)
+			for _, t := range p.Data.S3.Top {
+				d.S3.Top = append(d.S3.Top, p.Name+"/"+t)
 			}
-			doc.Name = p.Name + "/" + doc.Name
-			d.Documents = append(d.Documents, doc)
+			for _, doc := range p.Data.Documents {
+				doc.Name = p.Name + "/" + doc.Name
+				d.Documents = append(d.Documents, doc)
+			}
+			d.S3.ContentHere = d.S3.ContentHere && p.Here
+			d.S3.FollowLinks = d.S3.FollowLinks || p.Data.S3.FollowLinks
+			d.S3.Typed = append(d.S3.Typed, p.Typed...)
 		}
-		d.S3.ContentHere = d.S3.ContentHere && p.Here
-		d.S3.FollowLinks = d.S3.FollowLinks || p.Data.S3.FollowLinks
-		d.S3.Typed = append(d.S3.Typed, p.Typed...)
+		if !d.S3.ContentHere {
+			d.S3.Typed = nil
+		}
+		if err := site.stageHosts(stg, &d); err != nil {
+			return err
+		}
 	}
-	if !d.S3.ContentHere {
-		d.S3.Typed = nil
-	}
-	files, err := hosting.Render(templatesOf(fsys), hosts, &d)
+	return site.stagePage(stg, parts)
+}
+
+// stageHosts renders the configuration of the site's hosts from d and
+// stages it; the pages rendered with it are each set's (Set.Part).
+func (site *Site) stageHosts(stg *stage.Stage, d *hosting.Data) error {
+	files, err := hosting.Render(templatesOf(site.Templates), site.Hosts, d)
 	if err != nil {
 		return err
 	}
-	var root []hosting.File
-	for _, f := range files {
-		if !strings.HasPrefix(f.Name, stage.DocsDir+"/") { // the pages are each set's
-			root = append(root, f)
-		}
-	}
-	return stageFiles(stg, out, hosts, root, notice)
+	files = slices.DeleteFunc(files, func(f hosting.File) bool { return strings.HasPrefix(f.Name, stage.DocsDir+"/") })
+	return stageFiles(stg, site.Out, site.Hosts, files, site.Notice)
 }

@@ -14,53 +14,23 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/storage/stage"
-	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// SiteSet is what the landing page of a site shows of one of its sets,
-// gathered once the set's documents are staged (Set.SiteSet).
-type SiteSet struct {
-	hosting.SiteSet
-	days []hosting.ChangeCounts // the changes its Change Lists list, by day
-}
-
-// SiteSet gathers what the landing page of the site shows of s; changes
-// are those of this build, nil without a previous build.
-func (s *Set) SiteSet(changes *hosting.ChangeCounts) (*SiteSet, error) {
-	d, err := s.Data()
-	if err != nil {
-		return nil, err
-	}
-	set := &SiteSet{SiteSet: hosting.SiteSet{
-		Name: s.Name, BaseURL: d.BaseURL, Resources: d.Resources, Size: units.FormatSize(d.Bytes),
-		Page: s.Name + "/index.html", CapabilityList: s.Name + "/capabilitylist.xml", CapabilityListURL: d.CapabilityListURL,
-		Changes: changes,
-	}}
-	for _, c := range d.Capabilities {
-		if c.Href != c.URL { // a document of the set's directory
-			c.Href = s.Name + "/" + c.Href
-		}
-		set.Capabilities = append(set.Capabilities, c)
-	}
-	set.days = d.Changes
-	return set, nil
-}
-
-// StageSitePage stages the landing page of a site of sets, at
+// stagePage stages the landing page of a site of sets, at
 // hosting.LandingPage as a single set's is: in the documents directory,
-// which rsgen owns whole, so that no file of the user's is in its way. It
-// renders it from the templates of fsys (the embedded ones if nil).
-func StageSitePage(stg *stage.Stage, fsys fs.FS, docsURL, describedby string, at time.Time, sets []*SiteSet) error {
-	d := &hosting.SiteData{DocsURL: docsURL, SourceDescriptionURL: docsURL + stage.WellKnownFile, Describedby: describedby, At: rsxml.FormatTime(at)}
+// which rsgen owns whole, so that no file of the user's is in its way.
+func (site *Site) stagePage(stg *stage.Stage, parts []*Part) error {
+	d := &hosting.SiteData{DocsURL: site.DocsURL.String(), SourceDescriptionURL: site.DocsURL.String() + stage.WellKnownFile,
+		Describedby: site.Describedby, At: rsxml.FormatTime(site.At)}
 	days := dayCounts{}
-	for _, s := range sets {
-		d.Sets = append(d.Sets, s.SiteSet)
-		for _, c := range s.days {
+	for _, p := range parts {
+		d.Sets = append(d.Sets, p.page)
+		for _, c := range p.days {
 			days.add(c)
 		}
 	}
-	d.Chart = hosting.ChangeChart(days.sorted(), at)
-	page, err := hosting.RenderSite(templatesOf(fsys), d)
+	d.Chart = hosting.ChangeChart(days.sorted(), site.At)
+	page, err := hosting.RenderSite(templatesOf(site.Templates), d)
 	if err != nil {
 		return err
 	}
