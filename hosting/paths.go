@@ -1,7 +1,6 @@
 package hosting
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -114,16 +113,6 @@ func headersPath(p string) error {
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// asHostError returns the HostError in err's chain, or err: a template
-// that calls a function of the hosts fails with its words alone.
-func asHostError(err error) error {
-	var he *HostError
-	if errors.As(err, &he) {
-		return he
-	}
-	return err
-}
 
 // What the .htaccess must know of Apache. %{REQUEST_URI} in an <If> is
 // the path of a request decoded (every %XX), its dot segments resolved and

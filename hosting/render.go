@@ -2,6 +2,7 @@ package hosting
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
@@ -155,8 +156,11 @@ func execute(fsys fs.FS, name string, d any) ([]byte, error) {
 	} else {
 		var t *texttemplate.Template
 		if t, err = texttemplate.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src)); err == nil {
-			err = asHostError(t.Execute(&buf, d))
+			err = t.Execute(&buf, d)
 		}
+	}
+	if he := (*HostError)(nil); errors.As(err, &he) {
+		return nil, he // a template that calls a function of the hosts fails with its words alone
 	}
 	if err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)

@@ -283,10 +283,10 @@ func (s *Set) addDocuments(d *hosting.Data) error {
 // type of their own, their paths under prefix (a directory of the output,
 // slash-separated and ending in "/", or "").
 func TypedFiles(resources *spill.ResourceSpool, prefix string) ([]hosting.TypedFile, error) {
-	var typed []hosting.TypedFile
 	if resources == nil {
 		return nil, nil
 	}
+	var typed []hosting.TypedFile
 	err := resources.Each(func(r *spill.Resource) error {
 		if f := (hosting.TypedFile{Path: prefix + r.Path, Type: r.Type}); r.Path != "" && hosting.UploadedTyped(f) {
 			typed = append(typed, f)
