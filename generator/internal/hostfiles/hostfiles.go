@@ -200,7 +200,8 @@ func (s *Set) Data() (*hosting.Data, error) {
 		Completed:             rsxml.FormatTime(s.Completed),
 		Hashes:                s.Hashes.String(),
 	}
-	if bu.Scheme == du.Scheme && bu.Host == du.Host {
+	sameHost := bu.Scheme == du.Scheme && bu.Host == du.Host
+	if sameHost {
 		d.ContentPath = bu.EscapedPath()
 	}
 	d.Sets = []hosting.SetData{{Name: s.Name, ContentPath: d.ContentPath, CapabilityListURL: d.CapabilityListURL, ResourceListURL: d.ResourceListURL}}
@@ -222,7 +223,7 @@ func (s *Set) Data() (*hosting.Data, error) {
 	// it and served where the documents' directory says: with a base URL
 	// of another path than the documents', the files would go under keys
 	// their URLs do not have.
-	if s.OutIsSource && bu.Scheme == du.Scheme && bu.Host == du.Host && bu.EscapedPath() == du.EscapedPath() {
+	if s.OutIsSource && sameHost && bu.EscapedPath() == du.EscapedPath() {
 		d.S3.ContentHere, d.S3.FollowLinks = true, s.FollowLinks
 		if slices.Contains(s.Hosts, hosting.S3) {
 			if d.S3.Typed, err = TypedFiles(s.Resources, ""); err != nil {

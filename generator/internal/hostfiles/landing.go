@@ -35,14 +35,13 @@ func (s *Set) SiteSet(changes *hosting.ChangeCounts) (*SiteSet, error) {
 		Name: s.Name, BaseURL: d.BaseURL, Resources: d.Resources, Size: units.FormatSize(d.Bytes),
 		Page: s.Name + "/index.html", CapabilityList: s.Name + "/capabilitylist.xml", CapabilityListURL: d.CapabilityListURL,
 		Changes: changes,
-	}}
+	}, days: d.Changes}
 	for _, c := range d.Capabilities {
 		if c.Href != c.URL { // a document of the set's directory
 			c.Href = s.Name + "/" + c.Href
 		}
 		set.Capabilities = append(set.Capabilities, c)
 	}
-	set.days = d.Changes
 	return set, nil
 }
 
