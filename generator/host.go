@@ -3,6 +3,7 @@ package generator
 import (
 	"github.com/rsgen/rsgen/generator/internal/hostfiles"
 	"github.com/rsgen/rsgen/generator/internal/spill"
+	"github.com/rsgen/rsgen/hosting"
 )
 
 // hostFiles is what the pages and the hosts' files show of b (package
@@ -23,4 +24,4 @@ func (b *build) hostFiles(resources *spill.ResourceSpool) *hostfiles.Set {
 
 // checkHostFiles fails a build, before it scans anything, when a file the
 // hosts need exists in the output and is the user's.
-func checkHostFiles(cfg *Config) error { return hostfiles.Check(cfg.Out, cfg.Hosts) }
+func checkHostFiles(cfg *Config) error { return hosting.CheckConflicts(cfg.Out, cfg.Hosts) }
