@@ -123,6 +123,13 @@ func readSiteFile(path string) (*siteFile, error) {
 	if err := f.checkKeys(entries); err != nil {
 		return nil, err
 	}
+	for _, e := range entries {
+		if e.key == flagAt && e.kind == unstable.String && e.value == "" { // not a time.Time: its line blanked, the lines kept
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			lines[e.line-1] = []byte("\n")
+			data = bytes.Join(lines, nil)
+		}
+	}
 	var doc fileDoc
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields().EnableUnmarshalerInterface() // max-delete = 200 (generator.DeleteLimit)
@@ -193,6 +200,10 @@ func (f *siteFile) checkKeys(entries []fileEntry) error {
 			return f.errorAt(e.line, "unknown key %s%s", name, hint)
 		case !top && slices.Contains(siteKeys, e.key) && e.key != flagDescribedby:
 			return f.errorAt(e.line, "%s applies to the whole site: give it at the top of the file, before the first [[%s]]", e.key, keySet)
+		case e.key == flagAt && e.kind == unstable.String && e.value == "":
+			continue // no time given, as --at "" (readSiteFile hides it from the decoder)
+		case e.key == flagAt && e.kind == unstable.String && timeError(e.value) != "":
+			return f.errorAt(e.line, "%s %s", e.key, timeError(e.value))
 		case misfit(e) != "":
 			return f.errorAt(e.line, "%s: give %s", e.key, misfit(e))
 		case e.key == flagMaxDelete: // decoded by its UnmarshalTOML, whose error has no line
