@@ -212,6 +212,8 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 			return keySource
 		case slices.Contains(commandOnly, flag):
 			return "--" + flag
+		case f.given(strings.Fields(flag)[0]): // the command line gave it, over the file
+			return cliName(flag)
 		}
 		keys++
 		ofSite = ofSite && slices.Contains(siteKeys, flag)
@@ -235,7 +237,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
 			return ue
 		}
-		return buildFailure(c, ctx, sets[0], err, cliName)
+		return buildFailure(c, ctx, sets[0], err, cliName, c.String(flagAt) != "")
 	}
 	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {
 		args := make([]string, len(sre.Sets))
@@ -252,7 +254,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 		cfg, t = sets[i], f.tables()[i]
 	}
 	n, where := f.namer(set)
-	ferr := buildFailure(c, ctx, cfg, err, n)
+	ferr := buildFailure(c, ctx, cfg, err, n, c.String(flagAt) != "" || f.top.keys[flagAt] > 0)
 	var ee *exitError
 	if errors.As(ferr, &ee) {
 		if ee.hint != "" {
