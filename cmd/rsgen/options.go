@@ -41,8 +41,10 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 		}
 	}
 	given[flagAt] = c.String(flagAt) != ""
-	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
-		return cfg, given, err
+	if given[flagAt] { // else the key at, or $SOURCE_DATE_EPOCH (siteFile.config)
+		if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
+			return cfg, given, err
+		}
 	}
 	given[flagOnError], given[flagArchive] = c.IsSet(flagOnError), c.IsSet(flagArchive)
 	if c.IsSet(flagOnError) {
