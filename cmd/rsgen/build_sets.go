@@ -87,8 +87,12 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 		cfg.Notice(msg)
 	}
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
-		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
-			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
+		name := "--" + flagBaseURL
+		if line := f.top.keys[flagBaseURL]; line > 0 && !f.given(flagBaseURL) {
+			name = fmt.Sprintf("%s:%d: %s", f.path, line, flagBaseURL)
+		}
+		fmt.Fprintf(stderr, "rsgen: warning: %s %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
+			name, cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
 	}
 	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) },
 		func(ctx context.Context, err error) error { return f.failure(c, ctx, []generator.Config{cfg}, err) })
