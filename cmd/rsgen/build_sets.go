@@ -192,6 +192,9 @@ func (f *siteFile) config(t *fileTable) (generator.Config, error) {
 			copyKeys(&cfg, f.top.cfg, k)
 		}
 	}
+	if one && f.line.SkipBadRecords && cfg.Export != "" { // --on-error=skip
+		cfg.SkipBadRecords = true
+	}
 	given := func(k string) bool { return fromLine(k) || own(k) || fromTop(k) }
 	var err error
 	if given(flagAt) {

@@ -53,8 +53,8 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 			cfg.FailFast = true
 		case p != "skip":
 			return cfg, given, flagErr(flagOnError, "give --"+flagOnError+"=skip or --"+flagOnError+"=fail", " %q: give skip or fail", p)
-		case c.String(flagExport) != "":
-			cfg.SkipBadRecords, given[flagSkipBadRecords] = true, true
+		default: // skip-bad-records, of an export: --export, or that of a file of one set (siteFile.config)
+			cfg.SkipBadRecords, given[flagSkipBadRecords] = true, c.String(flagExport) != ""
 		}
 		given[flagFailFast] = true
 	}
