@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -206,6 +207,9 @@ func (f *siteFile) checkKeys(entries []fileEntry) error {
 			return f.errorAt(e.line, "%s %s", e.key, timeError(e.value))
 		case misfit(e) != "":
 			return f.errorAt(e.line, "%s: give %s", e.key, misfit(e))
+		case e.kind == unstable.Integer && configFields()[e.key].Type == reflect.TypeFor[units.Size]() && isZero(e.value):
+			_, err := units.ParseSize("0") // decoded as the number it is, 0 would be no size given
+			return f.errorAt(e.line, "%s: %v", e.key, err)
 		case e.key == flagMaxDelete: // decoded by its UnmarshalTOML, whose error has no line
 			if _, err := generator.ParseDeleteLimit(e.value); err != nil {
 				return f.errorAt(e.line, "%s: %v", e.key, err)
@@ -218,6 +222,12 @@ func (f *siteFile) checkKeys(entries []fileEntry) error {
 		t.keys[e.key] = e.line
 	}
 	return nil
+}
+
+// isZero reports whether the TOML integer v (0, +0, 0x0, 0_0…) is zero.
+func isZero(v string) bool {
+	n, err := strconv.ParseInt(v, 0, 64)
+	return err == nil && n == 0
 }
 
 // valueError is the error of the decoder about a value, at its line: a
