@@ -130,17 +130,30 @@ Flags may come before or after SOURCE; after --, every word is an argument.`,
 // leapSecond matches the seconds of a time given as 60: a leap second.
 var leapSecond = regexp.MustCompile(`T\d\d:\d\d:60`)
 
+// timeError says what is wrong with at, a time of --at or of the key at,
+// or is "" if it is an RFC 3339 time.
+func timeError(at string) string {
+	switch _, err := time.Parse(time.RFC3339Nano, at); {
+	case err == nil:
+		return ""
+	case leapSecond.MatchString(at):
+		return strconv.Quote(at) + " is a leap second, which rsgen cannot represent"
+	}
+	return strconv.Quote(at) + " is not an RFC 3339 time"
+}
+
 // snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one
 // was given. Config.Validate checks its range.
 func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 	if at != "" {
-		t, err := time.Parse(time.RFC3339Nano, at)
-		switch {
-		case err != nil && leapSecond.MatchString(at):
-			return t, false, flagErr(flagAt, "give the second before it (:59) or after it", " %q is a leap second, which rsgen cannot represent", at)
-		case err != nil:
-			return t, false, flagErr(flagAt, "for example --at 2024-05-01T12:00:00Z", " %q is not an RFC 3339 time", at)
+		if msg := timeError(at); msg != "" {
+			hint := "for example --at 2024-05-01T12:00:00Z"
+			if leapSecond.MatchString(at) {
+				hint = "give the second before it (:59) or after it"
+			}
+			return t, false, flagErr(flagAt, hint, " %s", msg)
 		}
+		t, _ := time.Parse(time.RFC3339Nano, at)
 		return t.UTC(), true, nil
 	}
 	if s, ok := os.LookupEnv(envSourceDateEpoch); ok && s != "" {

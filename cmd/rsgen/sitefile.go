@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +59,7 @@ type siteFile struct {
 	top       fileTable
 	sets      []fileTable
 	templates string // the key templates, a path
+	entries   []fileEntry
 
 	line          generator.Config // of the command line (configs)
 	onCommandLine map[string]bool  // the keys the command line gives
@@ -78,6 +80,19 @@ func (f *siteFile) keyLine(t *fileTable, k string) (line int, ok bool) {
 		line, ok = f.top.keys[k]
 	}
 	return line, ok
+}
+
+// valueErrorAt is the usage error about the value of the key at line,
+// naming its set if in one, as Site.Validate's errors do.
+func (f *siteFile) valueErrorAt(line int, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if i := slices.IndexFunc(f.entries, func(e fileEntry) bool { return e.line == line && e.key != "" }); i >= 0 && f.entries[i].set > 0 {
+		set := f.entries[i].set
+		if j := slices.IndexFunc(f.entries, func(e fileEntry) bool { return e.set == set && e.key == keyName }); j >= 0 {
+			msg = fmt.Sprintf("set %q: %s", f.entries[j].value, msg)
+		}
+	}
+	return f.errorAt(line, "%s", msg)
 }
 
 // errorAt is a usage error at line of the file.
@@ -112,6 +127,7 @@ func readSiteFile(path string) (*siteFile, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark, as some editors write
 	f := &siteFile{path: path, top: fileTable{line: 1, keys: map[string]int{}}}
 	entries, err := keyLines(data)
+	f.entries = entries
 	if err != nil {
 		var de *toml.DecodeError
 		if errors.As(toml.Unmarshal(data, new(map[string]any)), &de) { // the error with its column
@@ -122,6 +138,13 @@ func readSiteFile(path string) (*siteFile, error) {
 	}
 	if err := f.checkKeys(entries); err != nil {
 		return nil, err
+	}
+	for _, e := range entries {
+		if e.key == flagAt && e.kind == unstable.String && e.value == "" { // not a time.Time: its line blanked, the lines kept
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			lines[e.line-1] = []byte("\n")
+			data = bytes.Join(lines, nil)
+		}
 	}
 	var doc fileDoc
 	dec := toml.NewDecoder(bytes.NewReader(data))
@@ -193,11 +216,18 @@ func (f *siteFile) checkKeys(entries []fileEntry) error {
 			return f.errorAt(e.line, "unknown key %s%s", name, hint)
 		case !top && slices.Contains(siteKeys, e.key) && e.key != flagDescribedby:
 			return f.errorAt(e.line, "%s applies to the whole site: give it at the top of the file, before the first [[%s]]", e.key, keySet)
+		case e.key == flagAt && e.kind == unstable.String && e.value == "":
+			continue // no time given, as --at "" (readSiteFile hides it from the decoder)
+		case e.key == flagAt && e.kind == unstable.String && timeError(e.value) != "":
+			return f.errorAt(e.line, "%s %s", e.key, timeError(e.value))
 		case misfit(e) != "":
-			return f.errorAt(e.line, "%s: give %s", e.key, misfit(e))
+			return f.valueErrorAt(e.line, "%s: give %s", e.key, misfit(e))
+		case e.kind == unstable.Integer && configFields()[e.key].Type == reflect.TypeFor[units.Size]() && isZero(e.value):
+			_, err := units.ParseSize("0") // decoded as the number it is, 0 would be no size given
+			return f.valueErrorAt(e.line, "%s: %v", e.key, err)
 		case e.key == flagMaxDelete: // decoded by its UnmarshalTOML, whose error has no line
 			if _, err := generator.ParseDeleteLimit(e.value); err != nil {
-				return f.errorAt(e.line, "%s: %v", e.key, err)
+				return f.valueErrorAt(e.line, "%s: %v", e.key, err)
 			}
 		}
 		t := &f.top
@@ -209,6 +239,12 @@ func (f *siteFile) checkKeys(entries []fileEntry) error {
 	return nil
 }
 
+// isZero reports whether the TOML integer v (0, +0, 0x0, 0_0…) is zero.
+func isZero(v string) bool {
+	n, err := strconv.ParseInt(v, 0, 64)
+	return err == nil && n == 0
+}
+
 // valueError is the error of the decoder about a value, at its line: a
 // value of the wrong type says what the key takes.
 func (f *siteFile) valueError(err error) error {
@@ -217,7 +253,7 @@ func (f *siteFile) valueError(err error) error {
 		return usageErr("the file is TOML: https://toml.io", "%s: %v", f.path, err)
 	}
 	row, _ := de.Position()
-	return f.errorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
+	return f.valueErrorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
 }
 
 // misfit says what the key of e takes if its value is of a kind that its
