@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,15 +16,12 @@ import (
 // run, and fails the test on an error or a warning.
 func runOfficial(t testing.TB, outs ...string) {
 	t.Helper()
-	official := testenv.Official(t)
-	if official == nil {
+	if testenv.Official(t) == nil {
 		return
 	}
 	for _, out := range outs {
-		args := append(official[1:len(official):len(official)], "-w", "--require-up", filepath.Join(out, docsDir), filepath.Join(out, stage.WellKnownFile))
-		cmd := exec.Command(official[0], args...)
-		b, _ := cmd.CombinedOutput()
-		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		b, _ := testenv.RunOfficial(t, "-w", "--require-up", filepath.Join(out, docsDir), filepath.Join(out, stage.WellKnownFile))
+		for _, line := range strings.Split(strings.TrimSpace(b), "\n") {
 			if !strings.HasPrefix(line, "OK ") && !archiveCapabilityOnly(line) {
 				t.Errorf("the official validator rejects %s:\n%s", out, b)
 				break

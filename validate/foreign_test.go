@@ -165,12 +165,12 @@ func TestForeignDocuments(t *testing.T) {
 // against rs-validate.py itself.
 func TestForeignDocumentsOfficial(t *testing.T) {
 	t.Parallel()
-	cmd := official(t)
+	official(t)
 	var paths []string
 	for _, d := range foreignDocs {
 		paths = append(paths, filepath.Join("testdata/foreign", d.file))
 	}
-	verdicts := officialVerdicts(t, cmd, paths...)
+	verdicts := officialVerdicts(t, paths...)
 	for i, d := range foreignDocs {
 		theirs, ok := verdicts[paths[i]]
 		switch {

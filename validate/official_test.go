@@ -2,10 +2,7 @@ package validate_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,32 +37,22 @@ var pythonDiffers = map[string]string{
 	"hash--twice.xml":                "rs-validate.py accepts two digests of one algorithm, which rsgen's reader rejects",
 }
 
-// official returns the command that runs rs-validate.py, or skips t
-// where it cannot run (in CI, it fails t instead).
-func official(t *testing.T) []string {
+// official skips t where rs-validate.py cannot run (in CI, it fails t
+// instead).
+func official(t *testing.T) {
 	t.Helper()
-	cmd := testenv.Official(t)
-	if cmd == nil {
+	if testenv.Official(t) == nil {
 		t.Skip("the official validator cannot run here")
 	}
-	return cmd
 }
 
-// officialVerdicts runs rs-validate.py on paths and returns, per document,
-// whether it passed.
-func officialVerdicts(t *testing.T, cmd []string, paths ...string) map[string]bool {
+// officialVerdicts runs rs-validate.py with args (its flags, then paths)
+// and returns, per document, whether it passed.
+func officialVerdicts(t *testing.T, args ...string) map[string]bool {
 	t.Helper()
-	var out bytes.Buffer
-	c := exec.Command(cmd[0], append(cmd[1:], paths...)...)
-	c.Stdout = &out
-	c.Stderr = os.Stderr
-	if err := c.Run(); err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			t.Fatal(err)
-		}
-	}
+	out, _ := testenv.RunOfficial(t, args...)
 	verdicts := map[string]bool{}
-	sc := bufio.NewScanner(&out)
+	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
@@ -81,11 +68,11 @@ func officialVerdicts(t *testing.T, cmd []string, paths ...string) map[string]bo
 
 func TestAgreesWithOfficialOnCorpus(t *testing.T) {
 	t.Parallel()
-	cmd := official(t)
+	official(t)
 	files, _ := filepath.Glob("testdata/broken/*.xml")
 	examples, _ := filepath.Glob("testdata/examples/*.xml")
 	files = append(append(files, examples...), "testdata/examples/.well-known/resourcesync", "testdata/resourcesync_ex_27-nonhex-hash.xml")
-	verdicts := officialVerdicts(t, cmd, files...)
+	verdicts := officialVerdicts(t, files...)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			theirs, ok := verdicts[f]
@@ -113,8 +100,7 @@ func TestAgreesWithOfficialOnCorpus(t *testing.T) {
 // official one as strict as CI runs it (-w --require-up).
 func TestAgreesWithOfficialOnOutput(t *testing.T) {
 	t.Parallel()
-	cmd := official(t)
-	cmd = append(cmd, "--require-up")
+	official(t)
 	at := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string
@@ -139,7 +125,7 @@ func TestAgreesWithOfficialOnOutput(t *testing.T) {
 			if _, err := generator.Build(context.Background(), cfg); err != nil {
 				t.Fatal(err)
 			}
-			verdicts := officialVerdicts(t, cmd, filepath.Join(out, "resourcesync"), filepath.Join(out, ".well-known", "resourcesync"))
+			verdicts := officialVerdicts(t, "--require-up", filepath.Join(out, "resourcesync"), filepath.Join(out, ".well-known", "resourcesync"))
 			if len(verdicts) < 3 {
 				t.Fatalf("rs-validate.py checked %d documents", len(verdicts))
 			}

@@ -187,9 +187,7 @@ func testAction(t *testing.T, rel snapshot) {
 // GoReleaser): the counts of changes are outputs with --dry-run too, the
 // pull-request check docs/CI.md suggests, as with a build that publishes.
 func TestActionCounts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds rsgen (-short)")
-	}
+	testenv.LongTest(t, "builds, strips and packs rsgen")
 	const version = "v0.0.1"
 	dist := filepath.Join(t.TempDir(), version)
 	bin := filepath.Join(t.TempDir(), "rsgen")
