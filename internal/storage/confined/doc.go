@@ -20,7 +20,7 @@
 // the user points it at. A Root reads only the files rsgen merges into or
 // owns in the output (ReadFile: a host's configuration file, the manifest
 // of resourcesync/), through no symbolic link either. TryLock and SyncDir
-// are the lock and the directory sync that stage builds on.
+// are the lock and the directory sync that stage and hashcache build on.
 // The test TestOnlyConfinedWrites keeps every other package from writing,
 // renaming or removing files by path.
 //
