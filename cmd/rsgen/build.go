@@ -170,7 +170,7 @@ func runBuild(c *cli.Context) error {
 	}
 	// The command line alone: a site of one set, as a file of one set
 	// whose every key the command line gives.
-	line := &siteFile{top: fileTable{line: 1, keys: map[string]int{keySource: 0}, cfg: &generator.Config{Source: c.Args().First()}}}
+	line := &siteFile{SiteFile: &generator.SiteFile{Top: generator.SiteTable{Line: 1, Keys: map[string]int{keySource: 0}, Config: &generator.Config{Source: c.Args().First()}}}}
 	return line.buildOne(c)
 }
 

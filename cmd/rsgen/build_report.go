@@ -91,7 +91,7 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 	}
 	if len(problems) > 0 {
 		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
-			hint: "fix or exclude them in " + f.path + "; fail-fast makes this a failure"}
+			hint: "fix or exclude them in " + f.Path + "; fail-fast makes this a failure"}
 	}
 	return nil
 }

@@ -31,12 +31,12 @@ func archivePart(name string) string {
 func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, err error) {
 	given = map[string]bool{}
 	fields := reflect.ValueOf(&cfg).Elem()
-	for _, k := range configKeys() {
+	for _, k := range configTable().Keys {
 		if k == flagAt || !c.IsSet(k) && !slices.Contains(defaulted, k) {
 			continue // at: snapshotTime
 		}
 		given[k] = c.IsSet(k)
-		if err := setFlag(c, k, fields.FieldByIndex(configFields()[k].Index)); err != nil {
+		if err := setFlag(c, k, fields.FieldByIndex(configTable().Fields[k].Index)); err != nil {
 			return cfg, given, flagErr(k, valueHints[k], ": %v", err)
 		}
 	}
@@ -68,7 +68,7 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 					" %q: give KEEP[,lists=EVERY][,dumps=EVERY]", c.String(flagArchive))
 			}
 			given[k] = true
-			if err := setText(fields.FieldByIndex(configFields()[k].Index), v); err != nil {
+			if err := setText(fields.FieldByIndex(configTable().Fields[k].Index), v); err != nil {
 				return cfg, given, flagErr(k, valueHints[k], ": %v", err)
 			}
 		}
@@ -85,7 +85,7 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 // Left out, each is zero, which generator.Config takes for its default
 // (docs/USAGE.md).
 func fileOnly(k string) bool {
-	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) && !slices.Contains(buildFlagNames(), k)
+	return k != keyName && k != keySource && (slices.Contains(configTable().Keys, k) || k == flagTemplates) && !slices.Contains(buildFlagNames(), k)
 }
 
 // buildFlagNames are the long names of build's flags.

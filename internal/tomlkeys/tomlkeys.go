@@ -1,0 +1,54 @@
+// Package tomlkeys is the table of the TOML keys of a struct: the toml tags
+// of its fields, in the structs it embeds too, in the order of the fields.
+// generator.Config's are the keys of rsgen's configuration file
+// (generator.ReadSite) and the long names of rsgen build's flags
+// (cmd/rsgen): one table, so that the two cannot drift.
+package tomlkeys
+
+import (
+	"reflect"
+	"slices"
+)
+
+// A Table is the keys of a struct type and the field of each.
+type Table struct {
+	Keys   []string
+	Fields map[string]reflect.StructField // Index is from the struct itself
+}
+
+// Of is the table of the struct type t.
+func Of(t reflect.Type) Table {
+	tab := Table{Fields: map[string]reflect.StructField{}}
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			sf.Index = append(slices.Clone(index), i)
+			if k := sf.Tag.Get("toml"); k != "" && k != "-" {
+				tab.Keys, tab.Fields[k] = append(tab.Keys, k), sf
+			} else if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+				walk(sf.Type, sf.Index)
+			}
+		}
+	}
+	walk(t, nil)
+	return tab
+}
+
+// Field is the field of the key k in the struct *p, or the zero Value.
+func (tab Table) Field(p any, k string) reflect.Value {
+	f, ok := tab.Fields[k]
+	if !ok {
+		return reflect.Value{}
+	}
+	return reflect.ValueOf(p).Elem().FieldByIndex(f.Index)
+}
+
+// Copy sets the fields of *dst that keys name to those of *src.
+func (tab Table) Copy(dst, src any, keys ...string) {
+	for _, k := range keys {
+		if d := tab.Field(dst, k); d.IsValid() {
+			d.Set(tab.Field(src, k))
+		}
+	}
+}
