@@ -40,7 +40,7 @@ type SiteFile struct {
 // A SiteTable is the top level or one [[set]] of a SiteFile.
 type SiteTable struct {
 	Line   int            // of its header; 1 for the top level
-	Keys   map[string]int // the line of each key it gives
+	Keys   map[string]int // the line of each key it gives, or a set takes from the top
 	Config *Config        // decoded from those keys; the other fields are zero
 }
 
@@ -108,20 +108,17 @@ func ReadSite(path string, flagsOnly ...string) (*SiteFile, error) {
 		return nil, f.errorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
 	}
 	f.Top.Config, f.Templates = &doc.Config, f.resolve(doc.Templates)
+	configs := []*Config{&doc.Config}
 	for i := range f.Sets {
 		f.Sets[i].Config = &doc.Sets[i]
+		configs = append(configs, &doc.Sets[i])
 	}
-	tables := f.Tables()
-	if len(f.Sets) > 0 {
-		tables = append(tables, &f.Top)
-	}
-	for _, t := range tables {
-		c := t.Config
+	for _, c := range configs {
 		for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous, &c.Digests, &c.DigestsJob} {
 			*p = f.resolve(*p)
 		}
 	}
-	for i := range f.Sets {
+	for i := range f.Sets { // the keys each set takes from the top, decided before export is one of them
 		t := &f.Sets[i]
 		var take []string
 		for k := range f.Top.Keys {

@@ -48,12 +48,7 @@ func (r *Report) Merge(o *Report) {
 // valid and strict, then the fields of the Report.
 func (r *Report) WriteJSON(w io.Writer, strict bool) error {
 	out := *r
-	if out.Documents == nil { // [], not null
-		out.Documents = []string{}
-	}
-	if out.Findings == nil {
-		out.Findings = []Finding{}
-	}
+	out.Documents, out.Findings = append([]string{}, r.Documents...), append([]Finding{}, r.Findings...) // [], not null
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {

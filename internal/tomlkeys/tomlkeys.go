@@ -35,20 +35,12 @@ func Of(t reflect.Type) Table {
 	return tab
 }
 
-// Field is the field of the key k in the struct *p, or the zero Value.
-func (tab Table) Field(p any, k string) reflect.Value {
-	f, ok := tab.Fields[k]
-	if !ok {
-		return reflect.Value{}
-	}
-	return reflect.ValueOf(p).Elem().FieldByIndex(f.Index)
-}
-
 // Copy sets the fields of *dst that keys name to those of *src.
 func (tab Table) Copy(dst, src any, keys ...string) {
+	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
 	for _, k := range keys {
-		if d := tab.Field(dst, k); d.IsValid() {
-			d.Set(tab.Field(src, k))
+		if f, ok := tab.Fields[k]; ok {
+			d.FieldByIndex(f.Index).Set(s.FieldByIndex(f.Index))
 		}
 	}
 }
