@@ -34,9 +34,9 @@ func TestReadSite(t *testing.T) {
 	}
 	for text, want := range map[string]string{
 		"[[set]]\nname = \"a\"\nout = \"x\"\n": "bad.toml:3: out applies to the whole site",
-		"hidden = 1\n":                          "bad.toml:1: hidden: give true or false",
-		"quiet = true\n":                        "bad.toml:1: quiet is not taken from the file: give --quiet",
-		"hiden = true\n":                        "bad.toml:1: unknown key hiden (did you mean hidden?)",
+		"hidden = 1\n":                         "bad.toml:1: hidden: give true or false",
+		"quiet = true\n":                       "bad.toml:1: quiet is not taken from the file: give --quiet",
+		"hiden = true\n":                       "bad.toml:1: unknown key hiden (did you mean hidden?)",
 	} {
 		if _, err := ReadSite(write("bad.toml", text), "quiet"); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %s", text, err, want)
