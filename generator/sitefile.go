@@ -147,15 +147,6 @@ func (f *SiteFile) Tables() []*SiteTable {
 	return tables
 }
 
-// KeyLine is the line of the key k in the table t, else at the top of the
-// file; ok is false if neither gives it.
-func (f *SiteFile) KeyLine(t *SiteTable, k string) (line int, ok bool) {
-	if line, ok = t.Keys[k]; !ok {
-		line, ok = f.Top.Keys[k]
-	}
-	return line, ok
-}
-
 // Inherits reports whether the set of t takes the key k from the top of a
 // file of sets (and a program, as rsgen build its flags, from what it
 // gives the whole site): every key but describedby, the site's own, and

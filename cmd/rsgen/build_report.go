@@ -37,12 +37,12 @@ func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, qu
 	case quiet:
 	case cfg.DryRun:
 		fmt.Fprintf(stderr, "%swould publish %s in %s%s\n", dryRunPrefix, what, units.Count(rep.Documents, "document"), extra)
-		printDryRunChanges(stderr, dryRunPrefix, rep)
+		printChanges(stderr, dryRunPrefix, rep, true)
 		printDryRunEnd(stderr, out)
 	default:
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s%s\n", what, units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond), extra)
 		if rep.Export == nil {
-			printChanges(stderr, "rsgen: ", rep)
+			printChanges(stderr, "rsgen: ", rep, false)
 		}
 		if apart(cfg.Source, cfg.Out) {
 			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
@@ -74,13 +74,13 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 		if site.DryRun {
 			prefix := dryRunPrefix + "set " + site.Sets[i].Set + ": "
 			fmt.Fprintf(stderr, "%swould publish %s (%s) in %s\n", prefix, units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
-			printDryRunChanges(stderr, prefix, r)
+			printChanges(stderr, prefix, r, true)
 			continue
 		}
 		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
 			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
 		if r.Changes != nil {
-			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r)
+			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r, false)
 		}
 	}
 	if !quiet && site.DryRun {
@@ -156,31 +156,27 @@ func changeLister(c *cli.Context) func(change, loc string) {
 	return func(change, loc string) { fmt.Fprintln(w, change, loc) }
 }
 
-// printDryRunChanges says what a build run with --dry-run found changed.
-func printDryRunChanges(w io.Writer, prefix string, rep *generator.Report) {
-	if ch := rep.Changes; ch != nil {
-		fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted\n", prefix,
-			rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted)
-	}
-}
-
 // printDryRunEnd ends the summary of a dry run into out.
 func printDryRunEnd(w io.Writer, out string) {
 	fmt.Fprintf(w, "%snothing was published; %s is as it was\n", dryRunPrefix, out)
 }
 
 // printChanges reports what a build found changed, on one line, and what
-// the hash cache spared.
-func printChanges(w io.Writer, prefix string, rep *generator.Report) {
-	if rep.Cached > 0 {
+// the hash cache spared; a dry run, only what changed.
+func printChanges(w io.Writer, prefix string, rep *generator.Report, dryRun bool) {
+	if rep.Cached > 0 && !dryRun {
 		fmt.Fprintf(w, "%s%d of %s unchanged in the hash cache, not read\n", prefix, rep.Cached, units.Count(rep.Files, "file"))
 	}
 	ch := rep.Changes
 	if ch == nil {
 		return
 	}
-	fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted; %s published", prefix,
-		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, units.Count(ch.Lists, "Change List"))
+	fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted", prefix, rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted)
+	if dryRun {
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintf(w, "; %s published", units.Count(ch.Lists, "Change List"))
 	if ch.Dropped > 0 {
 		fmt.Fprintf(w, ", %d older dropped", ch.Dropped)
 	}

@@ -306,7 +306,7 @@ func (f *siteFile) at(err error, t *generator.SiteTable) error {
 	if se := buildError(err); se.Set != "" {
 		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
 	}
-	line, ok := f.KeyLine(t, key)
+	line, ok := t.Keys[key]
 	if !ok {
 		return err
 	}
@@ -331,7 +331,7 @@ func (f *siteFile) field(field string) (set int, t *generator.SiteTable, key str
 // flag of the command line names the flag, and no place in the file.
 func (f *siteFile) describe(fe *generator.FieldError) string {
 	subject, t, k := f.field(fe.Field)
-	line, ok := f.KeyLine(t, k)
+	line, ok := t.Keys[k]
 	if !ok {
 		line = t.Line
 	}
@@ -347,7 +347,7 @@ func (f *siteFile) describe(fe *generator.FieldError) string {
 			return "--" + k
 		}
 		if set >= 0 && set != subject {
-			n, _ := f.KeyLine(t, k)
+			n := t.Keys[k]
 			return fmt.Sprintf("%s of set %q (line %d)", k, t.Config.Set, cmp.Or(n, t.Line))
 		}
 		return k
