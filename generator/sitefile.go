@@ -52,10 +52,8 @@ var siteKeys = []string{"out", "docs-url", "describedby", "previous", "first-bui
 var notForExport = []string{"previous", "first-build-ok", "new-history", "fetch-timeout", "change-dump", "cache",
 	"archive-keep", "archive-resource-lists", "archive-resource-dumps", "include", "exclude", "hidden", "follow-symlinks"}
 
-// configTable is the table of Config's keys.
 var configTable = sync.OnceValue(func() tomlkeys.Table { return tomlkeys.Of(reflect.TypeFor[Config]()) })
 
-// maxSiteFile bounds the size of a configuration file.
 const maxSiteFile = 1 << 20
 
 // ReadSite reads the configuration file at path and checks its keys (each

@@ -44,10 +44,8 @@ func readSiteFile(path string) (*siteFile, error) {
 	return &siteFile{SiteFile: sf}, nil
 }
 
-// fileHint is the hint of a mistake in the configuration file.
 const fileHint = "see docs/SETS.md, or 'rsgen init' for a file to start from"
 
-// errorAt is a usage error at line of the file.
 func (f *siteFile) errorAt(line int, format string, args ...any) error {
 	return usageErr(fileHint, "%s:%d: %s", f.Path, line, fmt.Sprintf(format, args...))
 }

@@ -38,7 +38,7 @@ func cliName(flag string) string {
 	case flagArchiveKeep:
 		return strings.TrimSpace("--" + flagArchive + " " + value)
 	case flagArchiveResourceLists, flagArchiveResourceDumps:
-		part := archivePart(name)
+		part := strings.TrimPrefix(name, "archive-resource-") // lists=, dumps= of --archive
 		if value == "" {
 			return part + "= of --" + flagArchive
 		}
@@ -196,8 +196,6 @@ func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
 	}
 }
 
-// userAgent is the User-Agent of the requests of a build.
 func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }
 
-// defaultChangesKeep is the default of --changes-keep.
 const defaultChangesKeep = "30d"

@@ -15,16 +15,6 @@ import (
 // and the keys they set.
 var archiveParts = map[string]string{"": flagArchiveKeep, "lists": flagArchiveResourceLists, "dumps": flagArchiveResourceDumps}
 
-// archivePart is the part of --archive that sets the key name.
-func archivePart(name string) string {
-	for part, key := range archiveParts {
-		if key == name {
-			return part
-		}
-	}
-	return ""
-}
-
 // lineConfig is the Config the flags of c give, with the keys they give:
 // each flag of a key, and those --on-error (fail-fast, skip-bad-records)
 // and --archive set. A key no flag gives has its flag's default, if any.
