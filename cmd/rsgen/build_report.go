@@ -49,14 +49,10 @@ func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, qu
 				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
 		}
 	}
-	switch {
-	case len(rep.Problems) == 0:
-		return nil
-	case rep.Export != nil:
+	if rep.Export != nil && len(rep.Problems) > 0 {
 		return exportPartial(rep)
 	}
-	return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
-		hint: "fix or --exclude them; --on-error=fail makes this a failure"}
+	return partial(rep.Problems, "fix or --exclude them; --on-error=fail makes this a failure")
 }
 
 // report says on stderr what the build of site published, unless quiet,
@@ -89,11 +85,7 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
 			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
 	}
-	if len(problems) > 0 {
-		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
-			hint: "fix or exclude them in " + f.Path + "; fail-fast makes this a failure"}
-	}
-	return nil
+	return partial(problems, "fix or exclude them in "+f.Path+"; fail-fast makes this a failure")
 }
 
 // exportNotes prints the warnings of a record export, unless quiet, and
@@ -189,10 +181,14 @@ func printChanges(w io.Writer, prefix string, rep *generator.Report, dryRun bool
 	fmt.Fprintln(w)
 }
 
-// partialSummary says what a build that published the rest left out:
-// files, and directories that could not be read, whose files are not
-// known, so are not counted as files.
-func partialSummary(problems []report.Problem) string {
+// partial is the error of a build that published the rest but left out
+// problems, with hint, or nil if it left out none: the files, and the
+// directories that could not be read, whose files are not known, so are
+// not counted as files.
+func partial(problems []report.Problem, hint string) error {
+	if len(problems) == 0 {
+		return nil
+	}
 	files, dirs := 0, 0
 	for _, p := range problems {
 		if p.Dir {
@@ -211,7 +207,7 @@ func partialSummary(problems []report.Problem) string {
 	case dirs > 1:
 		what = append(what, strconv.Itoa(dirs)+" directories could not be read, so files in them may be missing")
 	}
-	return strings.Join(what, ", and ") + " (named above)"
+	return &exitError{code: exitPartial, err: errors.New(strings.Join(what, ", and ") + " (named above)"), hint: hint}
 }
 
 // apart reports whether out is a directory other than the directory

@@ -33,17 +33,6 @@ type siteFile struct {
 // behaves, or what a build without sets only does.
 var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagDryRun, flagVerbose}
 
-// readSiteFile reads the file of --config; an error is a usage error.
-func readSiteFile(path string) (*siteFile, error) {
-	sf, err := generator.ReadSite(path, commandOnly...)
-	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-		return nil, usageErr("give the path of a configuration file; 'rsgen init' writes one", "--%s: %v", flagConfig, err)
-	} else if err != nil {
-		return nil, usageErr(fileHint, "%v", err)
-	}
-	return &siteFile{SiteFile: sf}, nil
-}
-
 const fileHint = "see docs/SETS.md, or 'rsgen init' for a file to start from"
 
 func (f *siteFile) errorAt(line int, format string, args ...any) error {
@@ -55,10 +44,13 @@ func runSite(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
 	}
-	f, err := readSiteFile(c.String(flagConfig))
-	if err != nil {
-		return err
+	sf, err := generator.ReadSite(c.String(flagConfig), commandOnly...)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return usageErr("give the path of a configuration file; 'rsgen init' writes one", "--%s: %v", flagConfig, err)
+	} else if err != nil {
+		return usageErr(fileHint, "%v", err)
 	}
+	f := &siteFile{SiteFile: sf}
 	if len(f.Sets) == 0 {
 		return f.buildOne(c)
 	}
