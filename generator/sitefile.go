@@ -105,19 +105,10 @@ func ReadSite(path string, flagsOnly ...string) (*SiteFile, error) {
 		row, _ := de.Position()
 		return nil, f.errorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
 	}
-	f.Top.Config, f.Templates = &doc.Config, f.resolve(doc.Templates)
-	configs := []*Config{&doc.Config}
-	for i := range f.Sets {
-		f.Sets[i].Config = &doc.Sets[i]
-		configs = append(configs, &doc.Sets[i])
-	}
-	for _, c := range configs {
-		for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous, &c.Digests, &c.DigestsJob} {
-			*p = f.resolve(*p)
-		}
-	}
-	for i := range f.Sets { // the keys each set takes from the top, decided before export is one of them
+	f.Top.Config, f.Templates = f.paths(&doc.Config), f.resolve(doc.Templates)
+	for i := range f.Sets { // with the keys it takes from the top, decided before export is one of them
 		t := &f.Sets[i]
+		t.Config = f.paths(&doc.Sets[i])
 		var take []string
 		for k := range f.Top.Keys {
 			if _, own := t.Keys[k]; !own && f.Inherits(t, k) {
@@ -159,6 +150,13 @@ func (f *SiteFile) SiteKey(k string) bool { return slices.Contains(siteKeys, k) 
 
 func (f *SiteFile) errorAt(line int, format string, args ...any) error {
 	return fmt.Errorf("%s:%d: %s", f.Path, line, fmt.Sprintf(format, args...))
+}
+
+func (f *SiteFile) paths(c *Config) *Config {
+	for _, p := range []*string{&c.Source, &c.Out, &c.Export, &c.Cache, &c.Changes.Previous, &c.Digests, &c.DigestsJob} {
+		*p = f.resolve(*p)
+	}
+	return c
 }
 
 // resolve makes a relative path v relative to the directory of the file;

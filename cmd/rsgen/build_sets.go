@@ -33,11 +33,8 @@ type siteFile struct {
 // behaves, or what a build without sets only does.
 var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagDryRun, flagVerbose}
 
+// fileHint is the hint of a mistake in the configuration file.
 const fileHint = "see docs/SETS.md, or 'rsgen init' for a file to start from"
-
-func (f *siteFile) errorAt(line int, format string, args ...any) error {
-	return usageErr(fileHint, "%s:%d: %s", f.Path, line, fmt.Sprintf(format, args...))
-}
 
 // runSite is rsgen build --config FILE.
 func runSite(c *cli.Context) error {
@@ -177,7 +174,7 @@ func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS,
 		return sets, nil, nil
 	}
 	if fsys, err = templates.Overlay(f.Templates); err != nil {
-		return nil, nil, f.errorAt(f.Top.Keys[flagTemplates], "%s: %v", flagTemplates, err)
+		return nil, nil, usageErr(fileHint, "%s:%d: %s: %v", f.Path, f.Top.Keys[flagTemplates], flagTemplates, err)
 	}
 	return sets, fsys, nil
 }
@@ -207,7 +204,7 @@ func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 		return cfg, err
 	}
 	if err := finish(&cfg, given); err != nil { // host: a key of the site, at the top
-		return cfg, f.errorAt(f.Top.Keys[flagHost], "%s: %v", flagHost, err)
+		return cfg, usageErr(fileHint, "%s:%d: %s: %v", f.Path, f.Top.Keys[flagHost], flagHost, err)
 	}
 	return cfg, nil
 }
