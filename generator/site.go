@@ -251,7 +251,7 @@ func (site *Site) build(ctx context.Context) (*SiteReport, error) {
 	if stats == nil {
 		stats = new(report.Stats)
 	}
-	if err := hostfiles.Check(site.Out, site.Hosts); err != nil {
+	if err := hosting.CheckConflicts(site.Out, site.Hosts); err != nil {
 		return nil, err
 	}
 	cfgs := site.configs(stats, notice)

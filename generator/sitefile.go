@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,8 @@ type SiteFile struct {
 	Templates string      // the key templates: a directory of templates
 	Top       SiteTable   // the top level
 	Sets      []SiteTable // each [[set]], with the keys of the top it takes (Inherits)
+
+	entries []fileEntry
 }
 
 // A SiteTable is the top level or one [[set]] of a SiteFile.
@@ -79,6 +82,7 @@ func ReadSite(path string, flagsOnly ...string) (*SiteFile, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark, as some editors write
 	f := &SiteFile{Path: path, Top: SiteTable{Line: 1, Keys: map[string]int{}}}
 	entries, err := keyLines(data)
+	f.entries = entries
 	if err != nil {
 		var de *toml.DecodeError
 		if errors.As(toml.Unmarshal(data, new(map[string]any)), &de) { // the error with its column
@@ -89,6 +93,13 @@ func ReadSite(path string, flagsOnly ...string) (*SiteFile, error) {
 	}
 	if err := f.checkKeys(entries, flagsOnly); err != nil {
 		return nil, err
+	}
+	for _, e := range entries {
+		if e.key == "at" && e.kind == unstable.String && e.value == "" { // not a time.Time: its line blanked, the lines kept
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			lines[e.line-1] = []byte("\n")
+			data = bytes.Join(lines, nil)
+		}
 	}
 	var doc struct {
 		Config
@@ -103,7 +114,7 @@ func ReadSite(path string, flagsOnly ...string) (*SiteFile, error) {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 		row, _ := de.Position()
-		return nil, f.errorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
+		return nil, f.valueErrorAt(row, "%s: %s", de.Key()[len(de.Key())-1], strings.TrimPrefix(de.Error(), "toml: "))
 	}
 	f.Top.Config, f.Templates = f.paths(&doc.Config), f.resolve(doc.Templates)
 	for i := range f.Sets { // with the keys it takes from the top, decided before export is one of them
@@ -147,6 +158,27 @@ func (f *SiteFile) Inherits(t *SiteTable, k string) bool {
 
 // SiteKey reports whether the key k applies to the whole site.
 func (f *SiteFile) SiteKey(k string) bool { return slices.Contains(siteKeys, k) }
+
+// valueErrorAt is errorAt about the value of the key at line, naming its
+// set if in one, as Site.Validate's errors do.
+func (f *SiteFile) valueErrorAt(line int, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if i := slices.IndexFunc(f.entries, func(e fileEntry) bool { return e.line == line && e.key != "" }); i >= 0 && f.entries[i].set > 0 {
+		set := f.entries[i].set
+		if j := slices.IndexFunc(f.entries, func(e fileEntry) bool { return e.set == set && e.key == "name" }); j >= 0 {
+			msg = fmt.Sprintf("set %q: %s", f.entries[j].value, msg)
+		}
+	}
+	return f.errorAt(line, "%s", msg)
+}
+
+func timeError(s string) string { msg, _ := units.TimeError(s); return msg }
+
+// isZero reports whether the TOML integer v (0, +0, 0x0, 0_0…) is zero.
+func isZero(v string) bool {
+	n, err := strconv.ParseInt(v, 0, 64)
+	return err == nil && n == 0
+}
 
 func (f *SiteFile) errorAt(line int, format string, args ...any) error {
 	return fmt.Errorf("%s:%d: %s", f.Path, line, fmt.Sprintf(format, args...))
@@ -202,11 +234,18 @@ func (f *SiteFile) checkKeys(entries []fileEntry, flagsOnly []string) error {
 			return f.errorAt(e.line, "unknown key %s%s", name, hint)
 		case !top && f.SiteKey(e.key) && e.key != "describedby":
 			return f.errorAt(e.line, "%s applies to the whole site: give it at the top of the file, before the first [[set]]", e.key)
+		case e.key == "at" && e.kind == unstable.String && e.value == "":
+			continue // no time given, as --at "" (ReadSite hides it from the decoder)
+		case e.key == "at" && e.kind == unstable.String && timeError(e.value) != "":
+			return f.errorAt(e.line, "%s %s", e.key, timeError(e.value))
 		case misfit(e) != "":
-			return f.errorAt(e.line, "%s: give %s", e.key, misfit(e))
+			return f.valueErrorAt(e.line, "%s: give %s", e.key, misfit(e))
+		case e.kind == unstable.Integer && configTable().Fields[e.key].Type == reflect.TypeFor[units.Size]() && isZero(e.value):
+			_, err := units.ParseSize("0") // decoded as the number it is, 0 would be no size given
+			return f.valueErrorAt(e.line, "%s: %v", e.key, err)
 		case e.key == "max-delete": // decoded by its UnmarshalTOML, whose error has no line
 			if _, err := ParseDeleteLimit(e.value); err != nil {
-				return f.errorAt(e.line, "%s: %v", e.key, err)
+				return f.valueErrorAt(e.line, "%s: %v", e.key, err)
 			}
 		}
 		t := &f.Top

@@ -50,7 +50,7 @@ func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	gap := min(step*0.2, 2)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="Changes per %s: %d created, %d updated, %d deleted" xmlns="http://www.w3.org/2000/svg">`,
-		chartW, chartH, unit, total.Created, total.Updated, total.Deleted)
+		chartW, chartH, unit.name, total.Created, total.Updated, total.Deleted)
 	x := float64(chartLeft)
 	for i, n := range total.counts() {
 		lx := float64(chartLeft + i*170)
@@ -61,7 +61,7 @@ func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14" text-anchor="end">%d</text>`, chartLeft-4, chartTop+8, peak)
 	fmt.Fprintf(&sb, `<text x="%d" y="%.0f" font-size="14" text-anchor="end">0</text>`, chartLeft-4, base)
 	for _, b := range bars {
-		fmt.Fprintf(&sb, `<g><title>%s: %d created, %d updated, %d deleted</title>`, label(b.Day, unit), b.Created, b.Updated, b.Deleted)
+		fmt.Fprintf(&sb, `<g><title>%s: %d created, %d updated, %d deleted</title>`, unit.label(b.Day), b.Created, b.Updated, b.Deleted)
 		y := base
 		for i, n := range b.counts() {
 			if n == 0 {
@@ -74,9 +74,9 @@ func ChangeChart(days []ChangeCounts, at time.Time) htmltemplate.HTML {
 		sb.WriteString(`</g>`)
 		x += step
 	}
-	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14">%s</text>`, chartLeft, chartH-4, label(bars[0].Day, unit))
+	fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14">%s</text>`, chartLeft, chartH-4, unit.label(bars[0].Day))
 	if len(bars) > 1 {
-		fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14" text-anchor="end">%s</text>`, chartW, chartH-4, label(bars[len(bars)-1].Day, unit))
+		fmt.Fprintf(&sb, `<text x="%d" y="%d" font-size="14" text-anchor="end">%s</text>`, chartW, chartH-4, unit.label(bars[len(bars)-1].Day))
 	}
 	sb.WriteString(`</svg>`)
 	return htmltemplate.HTML(sb.String()) // only numbers and dates are written into it
@@ -91,7 +91,7 @@ func (c ChangeCounts) counts() [3]int { return [3]int{c.Created, c.Updated, c.De
 // month, the shortest that needs at most chartMaxBars bars from the first
 // day (or chartMinDays before the last) to the last, or through if later;
 // a bar without changes is kept, so that the gaps show.
-func bucket(days []ChangeCounts, through time.Time) ([]ChangeCounts, string) {
+func bucket(days []ChangeCounts, through time.Time) ([]ChangeCounts, barUnit) {
 	first, last := days[0].Day, days[len(days)-1].Day
 	if through.After(last) {
 		last = through
@@ -99,13 +99,12 @@ func bucket(days []ChangeCounts, through time.Time) ([]ChangeCounts, string) {
 	if early := last.AddDate(0, 0, 1-chartMinDays); early.Before(first) {
 		first = early // a bar or two do not fill the chart
 	}
-	for _, unit := range []string{"day", "week", "month"} {
-		start := startOf(first, unit)
+	for i, unit := range barUnits {
 		var bars []ChangeCounts
-		for t := start; !t.After(last); t = next(t, unit) {
+		for t := unit.start(first); !t.After(last); t = unit.next(t) {
 			bars = append(bars, ChangeCounts{Day: t})
 		}
-		if len(bars) > chartMaxBars && unit != "month" {
+		if len(bars) > chartMaxBars && i < len(barUnits)-1 {
 			continue
 		}
 		if len(bars) > chartMaxBars {
@@ -124,32 +123,21 @@ func bucket(days []ChangeCounts, through time.Time) ([]ChangeCounts, string) {
 	panic("unreachable")
 }
 
-func startOf(t time.Time, unit string) time.Time {
-	switch unit {
-	case "week":
-		return t.AddDate(0, 0, -(int(t.Weekday())+6)%7)
-	case "month":
-		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
-	}
-	return t
+// A barUnit is how long a bar of the chart is: where the first bar that
+// holds a day starts, where the next one starts, and its name for people.
+type barUnit struct {
+	name  string
+	start func(time.Time) time.Time
+	next  func(time.Time) time.Time
+	label func(time.Time) string
 }
 
-func next(t time.Time, unit string) time.Time {
-	switch unit {
-	case "week":
-		return t.AddDate(0, 0, 7)
-	case "month":
-		return t.AddDate(0, 1, 0)
-	}
-	return t.AddDate(0, 0, 1)
-}
-
-func label(t time.Time, unit string) string {
-	switch unit {
-	case "week":
-		return "week of " + t.Format("2006-01-02")
-	case "month":
-		return t.Format("2006-01")
-	}
-	return t.Format("2006-01-02")
+var barUnits = []barUnit{
+	{"day", func(t time.Time) time.Time { return t }, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) },
+		func(t time.Time) string { return t.Format("2006-01-02") }},
+	{"week", func(t time.Time) time.Time { return t.AddDate(0, 0, -(int(t.Weekday())+6)%7) }, // from Monday
+		func(t time.Time) time.Time { return t.AddDate(0, 0, 7) },
+		func(t time.Time) string { return "week of " + t.Format("2006-01-02") }},
+	{"month", func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC) },
+		func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }, func(t time.Time) string { return t.Format("2006-01") }},
 }

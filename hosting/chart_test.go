@@ -34,11 +34,11 @@ func TestChangeChart(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bars, unit := bucket(tt.days, tt.days[len(tt.days)-1].Day)
-			if unit != tt.unit || len(bars) != tt.bars {
-				t.Errorf("%d bars per %s, want %d per %s", len(bars), unit, tt.bars, tt.unit)
+			if unit.name != tt.unit || len(bars) != tt.bars {
+				t.Errorf("%d bars per %s, want %d per %s", len(bars), unit.name, tt.bars, tt.unit)
 			}
-			if label(bars[0].Day, unit) != tt.first {
-				t.Errorf("first bar %s, want %s", label(bars[0].Day, unit), tt.first)
+			if unit.label(bars[0].Day) != tt.first {
+				t.Errorf("first bar %s, want %s", unit.label(bars[0].Day), tt.first)
 			}
 			sum := 0
 			for _, b := range bars {
@@ -64,7 +64,7 @@ func TestChangeChart(t *testing.T) {
 	}
 	// The quiet days since the last change are drawn, up to the snapshot.
 	bars, unit := bucket([]ChangeCounts{{Day: day("2024-06-02"), Created: 1}}, day("2024-06-20"))
-	if unit != "day" || len(bars) != 19 || label(bars[len(bars)-1].Day, unit) != "2024-06-20" || bars[0].Created != 1 {
-		t.Errorf("%d bars per %s, to %s; want 19 per day from the change to the snapshot", len(bars), unit, label(bars[len(bars)-1].Day, unit))
+	if unit.name != "day" || len(bars) != 19 || unit.label(bars[len(bars)-1].Day) != "2024-06-20" || bars[0].Created != 1 {
+		t.Errorf("%d bars per %s, to %s; want 19 per day from the change to the snapshot", len(bars), unit.name, unit.label(bars[len(bars)-1].Day))
 	}
 }

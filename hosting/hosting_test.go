@@ -215,12 +215,43 @@ func TestConfigThroughLink(t *testing.T) {
 		if err := os.Symlink(outside, filepath.Join(out, name)); err != nil {
 			t.Skip(err)
 		}
-		if data, err := ReadConfig(filepath.Join(out, name)); err == nil {
-			t.Errorf("ReadConfig read %q through a symbolic link, want an error", data)
+		if data, err := readConfig(filepath.Join(out, name)); err == nil {
+			t.Errorf("readConfig read %q through a symbolic link, want an error", data)
 		}
 		err := CheckConflicts(out, []string{Netlify, Apache})
 		if !errors.Is(err, ErrNotOurs) || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: CheckConflicts = %v, want the link named as a conflict", name, err)
+		}
+	}
+}
+
+// Merged is what a build stages: rsgen's bytes, or a user's file with them
+// in its block; a user's file whose block went away since CheckConflicts
+// is refused.
+func TestMerged(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	ours := []byte("# " + Marker + "\n/x\n")
+	for _, tt := range []struct {
+		name, theirs, want string
+		refused            bool
+	}{
+		{Headers, "", string(ours), false},
+		{Headers, "/a\n  X: y\n" + BlockBegin + "\nold\n" + BlockEnd + "\n", "/a\n  X: y\n" + BlockBegin + "\n" + string(ours) + BlockEnd + "\n", false},
+		{HTAccess, "# " + Marker + "\nold\n", string(ours), false},
+		{HTAccess, "Options -Indexes\n", "", true},
+		{NginxConf, "the user's\n", string(ours), false}, // not mergeable: CheckConflicts refuses it first
+	} {
+		p := filepath.Join(out, tt.name)
+		os.Remove(p)
+		if tt.theirs != "" {
+			if err := os.WriteFile(p, []byte(tt.theirs), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := Merged(out, tt.name, ours)
+		if tt.refused != errors.Is(err, ErrNotOurs) || (!tt.refused && (err != nil || string(got) != tt.want)) {
+			t.Errorf("Merged %s over %q = %q, %v; want %q (refused %v)", tt.name, tt.theirs, got, err, tt.want, tt.refused)
 		}
 	}
 }

@@ -126,11 +126,6 @@ const (
 	BlockEnd   = "# END rsgen"
 )
 
-// Mergeable reports whether a user's file named name may hold a block (Merge).
-func Mergeable(name string) bool {
-	return slices.ContainsFunc(outputs, func(o output) bool { return o.name == name && o.mergeable })
-}
-
 // Merge returns theirs with the lines between its one BlockBegin and one
 // BlockEnd line replaced by ours, and true; false if it has no such block.
 // ours takes the line ending of the BlockBegin line: a CRLF file stays so.
@@ -191,7 +186,7 @@ func CheckConflicts(out string, hosts []string) error {
 			continue
 		}
 		p := filepath.Join(out, o.name)
-		data, err := ReadConfig(p) // a FIFO is not waited on
+		data, err := readConfig(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -210,20 +205,50 @@ func CheckConflicts(out string, hosts []string) error {
 		}
 	}
 	if len(theirs) > 0 {
-		return fmt.Errorf("%s %w", strings.Join(theirs, " and "), ErrNotOurs)
+		return conflict(theirs...)
 	}
 	return nil
+}
+
+// conflict reports the files that are the user's.
+func conflict(files ...string) error {
+	return fmt.Errorf("a configuration file for a static host: %s %w", strings.Join(files, " and "), ErrNotOurs)
+}
+
+// Merged returns what rsgen writes at out/name, whose content is ours: ours,
+// or a user's _headers or .htaccess with ours in its block (Merge). A user's
+// file without its block (it went away since CheckConflicts) fails with
+// ErrNotOurs.
+func Merged(out, name string, ours []byte) ([]byte, error) {
+	if !slices.ContainsFunc(outputs, func(o output) bool { return o.name == name && o.mergeable }) {
+		return ours, nil
+	}
+	p := filepath.Join(out, name)
+	theirs, err := readConfig(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ours, nil
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", p, err)
+	case Ours(theirs):
+		return ours, nil
+	}
+	merged, ok := Merge(theirs, ours)
+	if !ok {
+		return nil, conflict(p)
+	}
+	return merged, nil
 }
 
 // maxConfig bounds a user's host configuration file: rsgen's own are a few
 // KiB per hundred documents.
 const maxConfig = 64 << 20
 
-// ReadConfig reads the configuration file at p, refusing what is not a
-// regular file, a symbolic link (what rsgen merges into is published, and
+// readConfig reads the configuration file at p, without waiting on a FIFO,
+// refusing what is not a regular file, a symbolic link (what rsgen merges into is published, and
 // must be the output's own bytes: confined.ErrSymlink) or one larger than
 // maxConfig.
-func ReadConfig(p string) ([]byte, error) {
+func readConfig(p string) ([]byte, error) {
 	dir, err := confined.Open(filepath.Dir(p))
 	if err != nil {
 		return nil, err

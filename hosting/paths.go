@@ -1,7 +1,6 @@
 package hosting
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -115,19 +114,8 @@ func headersPath(p string) error {
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// asHostError returns the HostError in err's chain, or err: a template
-// that calls a function of the hosts fails with its words alone.
-func asHostError(err error) error {
-	var he *HostError
-	if errors.As(err, &he) {
-		return he
-	}
-	return err
-}
-
 // What the .htaccess must know of Apache. %{REQUEST_URI} in an <If> is
-// the path of a request decoded (every %XX), its dot segments resolved and
-// its slashes merged (MergeSlashes, on by default), as nginx sees it. The
+// the path of a request decoded (above; MergeSlashes is on by default). The
 // condition of <If "…"> is read twice: as a word of the configuration (in
 // which \\ is \ and \" is ") and then as an expression, in which a string
 // between ' takes a backslash before any character and reads %{ as a
@@ -190,8 +178,7 @@ func apacheHeader(s string) string {
 
 // What the nginx snippet must know of nginx. Its configuration is read as
 // tokens: an argument with a space, a quote, a ";", a brace or a backslash
-// must be quoted, and in quotes a backslash escapes. A location matches
-// the path of a request decoded (decodedPath, paths.go). A value of
+// must be quoted, and in quotes a backslash escapes. A value of
 // add_header takes "$" for a variable, and nginx has no escape for it.
 
 // nginxLocation returns the argument of a location directive that

@@ -2,8 +2,10 @@ package hosting
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	htmltemplate "html/template"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -146,17 +148,18 @@ func execute(fsys fs.FS, name string, d any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}
-	var buf bytes.Buffer
+	var t interface{ Execute(io.Writer, any) error }
 	if strings.HasSuffix(name, ".html.tmpl") {
-		var t *htmltemplate.Template
-		if t, err = htmltemplate.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src)); err == nil {
-			err = t.Execute(&buf, d)
-		}
+		t, err = htmltemplate.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src))
 	} else {
-		var t *texttemplate.Template
-		if t, err = texttemplate.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src)); err == nil {
-			err = asHostError(t.Execute(&buf, d))
-		}
+		t, err = texttemplate.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src))
+	}
+	var buf bytes.Buffer
+	if err == nil {
+		err = t.Execute(&buf, d)
+	}
+	if he := (*HostError)(nil); errors.As(err, &he) {
+		return nil, he // a template that calls a function of the hosts fails with its words alone
 	}
 	if err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/documents/mediatype"
@@ -197,7 +196,7 @@ func (l layered) Open(name string) (fs.File, error) {
 // open opens name inside r without blocking on a FIFO, and refuses what is
 // neither a regular file nor a directory.
 func open(r *os.Root, name string) (*os.File, fs.FileInfo, error) {
-	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := r.OpenFile(name, regfile.OpenFlags, 0)
 	if err != nil {
 		return nil, nil, err
 	}

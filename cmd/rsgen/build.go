@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // buildFlags are the flags of build, in the groups of its help.
@@ -127,20 +127,18 @@ Flags may come before or after SOURCE; after --, every word is an argument.`,
 	)
 }
 
-// leapSecond matches the seconds of a time given as 60: a leap second.
-var leapSecond = regexp.MustCompile(`T\d\d:\d\d:60`)
-
 // snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one
 // was given. Config.Validate checks its range.
 func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 	if at != "" {
-		t, err := time.Parse(time.RFC3339Nano, at)
-		switch {
-		case err != nil && leapSecond.MatchString(at):
-			return t, false, flagErr(flagAt, "give the second before it (:59) or after it", " %q is a leap second, which rsgen cannot represent", at)
-		case err != nil:
-			return t, false, flagErr(flagAt, "for example --at 2024-05-01T12:00:00Z", " %q is not an RFC 3339 time", at)
+		if msg, leap := units.TimeError(at); msg != "" {
+			hint := "for example --at 2024-05-01T12:00:00Z"
+			if leap {
+				hint = "give the second before it (:59) or after it"
+			}
+			return t, false, flagErr(flagAt, hint, " %s", msg)
 		}
+		t, _ := time.Parse(time.RFC3339Nano, at)
 		return t.UTC(), true, nil
 	}
 	if s, ok := os.LookupEnv(envSourceDateEpoch); ok && s != "" {

@@ -18,8 +18,10 @@ import (
 )
 
 // buildFailure is the failure to report for err, the error of a build of
-// cfg run under ctx, with a hint that says what to do, naming flags with n.
-func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error, n namer) error {
+// cfg run under ctx, with a hint that says what to do, naming flags with n;
+// at says the snapshot time is from --at or the key at, not from
+// $SOURCE_DATE_EPOCH.
+func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error, n namer, at bool) error {
 	if c.Context.Err() != nil { // stopped by a signal: whatever the build was doing then failed with it
 		return failure(errors.New("interrupted; nothing was published, the output is as it was"), "")
 	}
@@ -51,13 +53,13 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		hint = droppedHint(e.Capability, n)
 	case e.Kind == generator.KindSnapshotTime:
 		source := n(flagAt)
-		if c.String(flagAt) == "" {
+		if !at {
 			source = "$" + envSourceDateEpoch
 		}
 		err = fmt.Errorf("%w (this build's snapshot time, from %s)", err, source)
-		hint = laterTime(c, n) + ", or leave " + n(flagAt) + " and $" + envSourceDateEpoch + " unset to take the clock"
+		hint = laterTime(at, n) + ", or leave " + n(flagAt) + " and $" + envSourceDateEpoch + " unset to take the clock"
 	case errors.Is(err, previous.ErrLater) && cfg.FixedTime:
-		hint = n(flagPrevious) + " must be an earlier build: check it, or " + laterTime(c, n)
+		hint = n(flagPrevious) + " must be an earlier build: check it, or " + laterTime(at, n)
 	case e.Kind == generator.KindBadRecords:
 		for _, p := range e.Problems {
 			fmt.Fprintf(c.App.ErrWriter, "rsgen: error: %s\n", p.Error())
@@ -146,9 +148,9 @@ func previousHint(err error, e *generator.Error, n namer) string {
 }
 
 // laterTime says how to give a build a later snapshot time, naming where
-// its time came from: --at, else $SOURCE_DATE_EPOCH.
-func laterTime(c *cli.Context, n namer) string {
-	if c.String(flagAt) != "" {
+// its time came from: --at (or the key at), else $SOURCE_DATE_EPOCH.
+func laterTime(at bool, n namer) string {
+	if at {
 		return "give this build a later " + n(flagAt)
 	}
 	return "give this build a later $" + envSourceDateEpoch + ", where its snapshot time came from"

@@ -105,8 +105,12 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 		cfg.Notice(msg)
 	}
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
-		fmt.Fprintf(stderr, "rsgen: warning: --base-url %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
-			cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
+		name := "--" + flagBaseURL
+		if line := f.Top.Keys[flagBaseURL]; line > 0 && !f.given(flagBaseURL) {
+			name = fmt.Sprintf("%s:%d: %s", f.Path, line, flagBaseURL)
+		}
+		fmt.Fprintf(stderr, "rsgen: warning: %s %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
+			name, cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
 	}
 	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) },
 		func(ctx context.Context, err error) error { return f.failure(c, ctx, []generator.Config{cfg}, err) })
@@ -196,6 +200,9 @@ func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 			configTable().Copy(&cfg, t.Config, k)
 		}
 	}
+	if len(f.Sets) == 0 && f.line.SkipBadRecords && cfg.Export != "" { // --on-error=skip
+		cfg.SkipBadRecords = true
+	}
 	given := func(k string) bool { return fromLine(k) || own(k) }
 	var err error
 	if given(flagAt) {
@@ -220,6 +227,8 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 			return keySource
 		case slices.Contains(commandOnly, flag):
 			return "--" + flag
+		case f.given(strings.Fields(flag)[0]): // the command line gave it, over the file
+			return cliName(flag)
 		}
 		keys++
 		ofSite = ofSite && f.SiteKey(flag)
@@ -243,7 +252,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
 			return ue
 		}
-		return buildFailure(c, ctx, sets[0], err, cliName)
+		return buildFailure(c, ctx, sets[0], err, cliName, c.String(flagAt) != "")
 	}
 	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {
 		args := make([]string, len(sre.Sets))
@@ -260,7 +269,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 		cfg, t = sets[i], f.Tables()[i]
 	}
 	n, where := f.namer(set)
-	ferr := buildFailure(c, ctx, cfg, err, n)
+	ferr := buildFailure(c, ctx, cfg, err, n, c.String(flagAt) != "" || f.Top.Keys[flagAt] > 0)
 	var ee *exitError
 	if errors.As(ferr, &ee) {
 		if ee.hint != "" {

@@ -48,7 +48,7 @@ func completionCommand() *cli.Command {
 			"zsh:  source <(rsgen completion zsh), in ~/.zshrc after compinit\n" +
 			"fish: rsgen completion fish > ~/.config/fish/completions/rsgen.fish",
 		Action: func(c *cli.Context) error {
-			shell, err := oneArg(c)
+			shell, err := oneArg(c, "shell: bash, zsh or fish", "for example: source <(rsgen completion bash)")
 			if err != nil {
 				return err
 			}

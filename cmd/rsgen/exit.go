@@ -104,9 +104,11 @@ func printError(stderr io.Writer, err error) int {
 	return ee.code
 }
 
-func oneArg(c *cli.Context) (string, error) {
+// oneArg returns the one argument of a command that takes one: what it
+// is, with hint, in the error when it has none or more.
+func oneArg(c *cli.Context, what, hint string) (string, error) {
 	if c.NArg() != 1 {
-		return "", usageErr("run 'rsgen "+c.Command.Name+" "+c.Command.ArgsUsage+"'", "give one %s, not %d arguments", c.Command.ArgsUsage, c.NArg())
+		return "", usageErr(hint, "give one %s, not %d arguments", what, c.NArg())
 	}
 	return c.Args().First(), nil
 }

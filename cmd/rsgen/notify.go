@@ -60,7 +60,7 @@ every payload was taken.`,
 }
 
 func runNotify(c *cli.Context) error {
-	dir, err := oneArg(c)
+	dir, err := oneArg(c, "output directory (the --out of rsgen build)", "run 'rsgen notify [flags] DIR'")
 	if err != nil {
 		return err
 	}

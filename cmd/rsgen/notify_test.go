@@ -189,7 +189,7 @@ func TestNotifyFailures(t *testing.T) {
 		{"a URL", []string{"https://example.org/"}, exitFailure, []string{"rsgen: error: https://example.org/: not a directory: give the output directory of the build\n"}},
 		{"bad --hub", []string{"--hub", "ftp://example.org/", unreachable}, exitUsage, []string{`rsgen: error: --hub "ftp://example.org/" is not valid: not an absolute http(s) URL`}},
 		{"bad --since", []string{"--since", "yesterday", unreachable}, exitUsage, []string{`--since "yesterday" is not an RFC 3339 time`}},
-		{"two dirs", []string{unreachable, plain}, exitUsage, []string{"give one DIR, not 2 arguments"}},
+		{"two dirs", []string{unreachable, plain}, exitUsage, []string{"give one output directory (the --out of rsgen build), not 2 arguments"}},
 		{"state in no directory", []string{"--state", filepath.Join(t.TempDir(), "missing", "state.json"), overloaded}, exitFailure, []string{
 			"missing/state.json: the directory ", " does not exist\n"}},
 	} {

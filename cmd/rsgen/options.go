@@ -31,8 +31,10 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 		}
 	}
 	given[flagAt] = c.String(flagAt) != ""
-	if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
-		return cfg, given, err
+	if given[flagAt] { // else the key at, or $SOURCE_DATE_EPOCH (siteFile.config)
+		if cfg.At, cfg.FixedTime, err = snapshotTime(c.String(flagAt)); err != nil {
+			return cfg, given, err
+		}
 	}
 	given[flagOnError], given[flagArchive] = c.IsSet(flagOnError), c.IsSet(flagArchive)
 	if c.IsSet(flagOnError) {
@@ -41,8 +43,8 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 			cfg.FailFast = true
 		case p != "skip":
 			return cfg, given, flagErr(flagOnError, "give --"+flagOnError+"=skip or --"+flagOnError+"=fail", " %q: give skip or fail", p)
-		case c.String(flagExport) != "":
-			cfg.SkipBadRecords, given[flagSkipBadRecords] = true, true
+		default: // skip-bad-records, of an export: --export, or that of a file of one set (siteFile.config)
+			cfg.SkipBadRecords, given[flagSkipBadRecords] = true, c.String(flagExport) != ""
 		}
 		given[flagFailFast] = true
 	}
@@ -75,7 +77,12 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 // Left out, each is zero, which generator.Config takes for its default
 // (docs/USAGE.md).
 func fileOnly(k string) bool {
-	return k != keyName && k != keySource && (slices.Contains(configTable().Keys, k) || k == flagTemplates) && !slices.Contains(buildFlagNames(), k)
+	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) && !slices.Contains(buildFlagNames(), k)
+}
+
+// fileKeys are the keys of the configuration file, sorted.
+func fileKeys() []string {
+	return slices.Sorted(slices.Values(append(slices.Clone(configTable().Keys), flagTemplates)))
 }
 
 // buildFlagNames are the long names of build's flags.

@@ -62,7 +62,7 @@ func listenAddr(addr string) (string, error) {
 }
 
 func runServe(c *cli.Context) error {
-	dir, err := oneArg(c)
+	dir, err := oneArg(c, "directory to serve", "run 'rsgen serve DIR'")
 	if err != nil {
 		return err
 	}

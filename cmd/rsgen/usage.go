@@ -29,7 +29,9 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 		}
 		if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains([]string{"source", "src", "input", "in", "dir", "root"}, strings.ToLower(name)) {
 			help = "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + name + " public; " + help
-		} else if s := display.Closest(name, flagNames(flags)); s != "" {
+		} else if s := display.Closest(name, guesses(cmd, flags)); fileOnly(s) {
+			help = "did you mean " + cliName(s) + "? " + help // a flag no longer: its key, or the flag that sets it
+		} else if s != "" {
 			help = "did you mean " + dashed(s) + "? " + help
 		}
 		return usageErr(help, "unknown flag %s", dashed(name))
@@ -92,6 +94,16 @@ func flagNames(flags []cli.Flag) []string {
 	var names []string
 	for _, f := range flags {
 		names = append(names, f.Names()...)
+	}
+	return names
+}
+
+// guesses are the names an unknown flag of cmd may mean: its flags'
+// names, and build's keys of the file that were flags (removedFlag).
+func guesses(cmd *cli.Command, flags []cli.Flag) []string {
+	names := flagNames(flags)
+	if cmd != nil && cmd.Name == "build" {
+		names = append(names, slices.DeleteFunc(fileKeys(), func(k string) bool { return !fileOnly(k) })...)
 	}
 	return names
 }

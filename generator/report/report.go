@@ -122,7 +122,6 @@ func (p *Problems) Add(pr Problem) {
 	}
 }
 
-// Len returns how many problems there are.
 func (p *Problems) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -26,7 +26,6 @@ type Writer struct {
 	Copied map[string]string // documents of the previous build published again: name under Dir → URL read from
 }
 
-// URL is the URL of the document name.
 func (d *Writer) URL(name string) string { return d.Base + d.Dir + "/" + name }
 
 // Mine reports whether rel, a URL relative to the output's (a previous
@@ -37,10 +36,8 @@ func (d *Writer) Mine(rel string) (string, bool) {
 	return base, dir == d.Dir+"/"
 }
 
-// CapabilityListURL is the URL of the set's Capability List.
 func (d *Writer) CapabilityListURL() string { return d.URL("capabilitylist.xml") }
 
-// SourceDescriptionURL is the URL of the Source Description.
 func (d *Writer) SourceDescriptionURL() string { return d.Base + stage.WellKnownFile }
 
 // Advertise adds the document at loc to the Capability List, as the

@@ -3,7 +3,6 @@ package hostfiles
 import (
 	"bufio"
 	"cmp"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -26,21 +25,8 @@ import (
 	"github.com/rsgen/rsgen/templates"
 )
 
-// ErrHostFile reports a configuration file for a host that the user wrote.
-var ErrHostFile = errors.New("a configuration file for a static host")
-
 // cloudflareMaxRules is how many rules of a _headers file Cloudflare Pages applies.
 const cloudflareMaxRules = 100
-
-// Check fails a build, before it scans anything, when a file the hosts
-// need exists in the output directory out and is the user's.
-func Check(out string, hosts []string) error {
-	err := hosting.CheckConflicts(out, hosts)
-	if errors.Is(err, hosting.ErrNotOurs) {
-		return fmt.Errorf("%w: %w", ErrHostFile, err)
-	}
-	return err
-}
 
 // A Set is what the pages and the hosts' files show of one build (one
 // resource set of a site, or the one build of a site without sets), once
@@ -120,19 +106,9 @@ func stageFiles(stg *stage.Stage, out string, hosts []string, files []hosting.Fi
 				continue // the site has one already: it does the same
 			}
 		}
-		data := f.Data
-		if hosting.Mergeable(f.Name) {
-			p := filepath.Join(out, f.Name)
-			theirs, err := hosting.ReadConfig(p) // never waits on a FIFO
-			if err == nil && !hosting.Ours(theirs) {
-				merged, ok := hosting.Merge(theirs, data)
-				if !ok { // its block went away since Check
-					return fmt.Errorf("%w: %s %w", ErrHostFile, p, hosting.ErrNotOurs)
-				}
-				data = merged
-			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("reading %s: %w", p, err)
-			}
+		data, err := hosting.Merged(out, f.Name, f.Data)
+		if err != nil {
+			return err
 		}
 		if err := stg.WriteFile(f.Name, data); err != nil {
 			return fmt.Errorf("writing %s: %w", f.Name, err)
@@ -196,7 +172,8 @@ func (s *Set) Data() (*hosting.Data, error) {
 		Completed:             rsxml.FormatTime(s.Completed),
 		Hashes:                s.Hashes.String(),
 	}
-	if bu.Scheme == du.Scheme && bu.Host == du.Host {
+	sameHost := bu.Scheme == du.Scheme && bu.Host == du.Host
+	if sameHost {
 		d.ContentPath = bu.EscapedPath()
 	}
 	d.Sets = []hosting.SetData{{Name: s.Name, ContentPath: d.ContentPath, CapabilityListURL: d.CapabilityListURL, ResourceListURL: d.ResourceListURL}}
@@ -218,7 +195,7 @@ func (s *Set) Data() (*hosting.Data, error) {
 	// it and served where the documents' directory says: with a base URL
 	// of another path than the documents', the files would go under keys
 	// their URLs do not have.
-	if s.OutIsSource && bu.Scheme == du.Scheme && bu.Host == du.Host && bu.EscapedPath() == du.EscapedPath() {
+	if s.OutIsSource && sameHost && bu.EscapedPath() == du.EscapedPath() {
 		d.S3.ContentHere, d.S3.FollowLinks = true, s.FollowLinks
 		if slices.Contains(s.Hosts, hosting.S3) {
 			if d.S3.Typed, err = TypedFiles(s.Resources, ""); err != nil {
@@ -279,10 +256,10 @@ func (s *Set) addDocuments(d *hosting.Data) error {
 // type of their own, their paths under prefix (a directory of the output,
 // slash-separated and ending in "/", or "").
 func TypedFiles(resources *spill.ResourceSpool, prefix string) ([]hosting.TypedFile, error) {
-	var typed []hosting.TypedFile
 	if resources == nil {
 		return nil, nil
 	}
+	var typed []hosting.TypedFile
 	err := resources.Each(func(r *spill.Resource) error {
 		if f := (hosting.TypedFile{Path: prefix + r.Path, Type: r.Type}); r.Path != "" && hosting.UploadedTyped(f) {
 			typed = append(typed, f)

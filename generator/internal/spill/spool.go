@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
@@ -90,8 +89,8 @@ func (s *ResourceSpool) Add(r *Resource) error {
 // as the prefix they share with those of last (the resource before it, or
 // an empty one) and the rest.
 func AppendResource(b []byte, last, r *Resource) []byte {
-	b = appendShared(b, last.Path, r.Path)
-	b = appendShared(b, last.Loc, r.Loc)
+	b = binrec.AppendShared(b, last.Path, r.Path)
+	b = binrec.AppendShared(b, last.Loc, r.Loc)
 	b = binary.AppendVarint(b, r.Length)
 	flags := byte(0)
 	if r.Kept {
@@ -114,8 +113,8 @@ func AppendResource(b []byte, last, r *Resource) []byte {
 // resource it was appended after (or an empty one); intern shares the
 // strings of media types. The Links and Hash slices of r are reused.
 func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) error {
-	r.Path = readShared(d, r.Path)
-	r.Loc = readShared(d, r.Loc)
+	r.Path = d.Shared(r.Path)
+	r.Loc = d.Shared(r.Loc)
 	r.Length = d.Varint()
 	r.Kept = d.Byte()&spoolKept != 0
 	r.Modified = d.Time()
@@ -135,17 +134,6 @@ func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) err
 		r.Links = nil
 	}
 	return d.Err()
-}
-
-// appendShared appends s as the length of the prefix it shares with prev
-// and the rest.
-func appendShared(b []byte, prev, s string) []byte {
-	n := 0
-	for n < len(prev) && n < len(s) && prev[n] == s[n] {
-		n++
-	}
-	b = binary.AppendUvarint(b, uint64(n))
-	return binrec.AppendBytes(b, s[n:])
 }
 
 // linkFields are the fields of l, in the order they are spooled.
@@ -174,17 +162,7 @@ func (s *ResourceSpool) Patch(i int, modified time.Time) {
 // strings of Cur are its own; the Links slice is reused.
 func (s *ResourceSpool) Iter() (*Iter[Resource], error) {
 	patches, i := s.patches, -1
-	types := map[string]string{} // media types, shared: a site has few
-	intern := func(b []byte) string {
-		if s, ok := types[string(b)]; ok {
-			return s
-		}
-		s := string(b)
-		if len(types) < 256 {
-			types[s] = s
-		}
-		return s
-	}
+	intern := binrec.Interner{}.String // media types, shared: a site has few
 	return NewIter(s.file, func(d *binrec.Reader, r *Resource) error {
 		if err := ReadResource(d, r, intern); err != nil {
 			return err
@@ -206,24 +184,6 @@ func (s *ResourceSpool) Each(fn func(r *Resource) error) error {
 		return err
 	}
 	return it.Each(fn)
-}
-
-// readShared reads a string spooled by appendShared after prev.
-func readShared(d *binrec.Reader, prev string) string {
-	n := d.Uvarint()
-	rest := d.Bytes()
-	if n > uint64(len(prev)) {
-		d.Fixed(d.Len() + 1) // past the end: the record is damaged
-		return ""
-	}
-	if n == uint64(len(prev)) && len(rest) == 0 {
-		return prev
-	}
-	var sb strings.Builder
-	sb.Grow(int(n) + len(rest))
-	sb.WriteString(prev[:n])
-	sb.Write(rest)
-	return sb.String()
 }
 
 // An Area is the directory of a build's spill files in its stage (see the

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -218,10 +219,9 @@ func describe(err error) string {
 	return err.Error()
 }
 
+// parseRetryAfter reads a Retry-After header: seconds or an HTTP date; 0
+// if it is absent or neither.
 func parseRetryAfter(v string) time.Duration {
-	if v == "" {
-		return 0
-	}
 	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
 		return time.Duration(s) * time.Second
 	}
@@ -248,5 +248,5 @@ func printable(b []byte) string {
 			break
 		}
 	}
-	return string(bytes.TrimSpace([]byte(string(out))))
+	return strings.TrimSpace(string(out))
 }

@@ -178,33 +178,34 @@ func other(st *State) string {
 	return st.CapabilityList
 }
 
+// notifySite sends the notifications of site since st on each channel it
+// advertises, the changes first.
 func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Options, res *Result) error {
 	n := plan(site, st, opts.Since)
-	send := func(ch *Channel, capability string, entries int, payloads [][]byte) error {
-		if ch == nil {
-			return nil
+	for _, c := range []struct {
+		ch         *Channel
+		capability string
+		entries    []rsxml.Entry
+		count      *int
+	}{
+		{site.Change, rsxml.CapChangeListNotification, n.Changes, &res.Changes},
+		{site.Framework, rsxml.CapFrameworkNotification, n.Framework, &res.Framework},
+	} {
+		if c.ch == nil {
+			continue
 		}
-		for _, p := range payloads {
+		*c.count += len(c.entries)
+		for _, p := range payloads(c.capability, site.CapabilityList, c.entries, listwriter.Limits{}) {
 			if !opts.DryRun {
-				if err := hub.Publish(ctx, *ch, opts.HubURL, p); err != nil {
+				if err := hub.Publish(ctx, *c.ch, opts.HubURL, p); err != nil {
 					return err
 				}
 				res.Payloads++
 			}
 			if opts.Sent != nil {
-				opts.Sent(*ch, capability, entries, p)
+				opts.Sent(*c.ch, c.capability, len(c.entries), p)
 			}
 		}
-		return nil
 	}
-	if site.Change != nil {
-		res.Changes += len(n.Changes)
-	}
-	if err := send(site.Change, rsxml.CapChangeListNotification, len(n.Changes), payloads(rsxml.CapChangeListNotification, site.CapabilityList, n.Changes, listwriter.Limits{})); err != nil {
-		return err
-	}
-	if site.Framework != nil {
-		res.Framework += len(n.Framework)
-	}
-	return send(site.Framework, rsxml.CapFrameworkNotification, len(n.Framework), payloads(rsxml.CapFrameworkNotification, site.CapabilityList, n.Framework, listwriter.Limits{}))
+	return nil
 }

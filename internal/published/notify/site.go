@@ -84,12 +84,12 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 			} else {
 				s.Framework = ch
 			}
-		case rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive, rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive:
-			if err := s.addArchive(prev, e.Loc, c); err != nil {
-				return nil, err
-			}
 		default:
-			if err := s.addDocument(prev, e.Loc, c); err != nil {
+			add := s.addDocument
+			if archived[c] != "" {
+				add = s.addArchive
+			}
+			if err := add(prev, e.Loc, c); err != nil {
 				return nil, err
 			}
 		}
@@ -98,6 +98,12 @@ func readSite(ctx context.Context, dir, set string) (*Site, error) {
 		return nil, fmt.Errorf("%s: %w", prev.CapabilityList, ErrNoChannel)
 	}
 	return s, nil
+}
+
+// archived is what each kind of archive lists.
+var archived = map[string]string{
+	rsxml.CapChangeListArchive: rsxml.CapChangeList, rsxml.CapChangeDumpArchive: rsxml.CapChangeDump,
+	rsxml.CapResourceListArchive: rsxml.CapResourceList, rsxml.CapResourceDumpArchive: rsxml.CapResourceDump,
 }
 
 // addArchive adds the archive at u and the documents it lists, as
@@ -109,19 +115,13 @@ func (s *Site) addArchive(prev *previous.Site, u, capability string) error {
 		return err
 	}
 	s.addList(u, capability, "", h, nil)
+	listed := archived[capability]
 	for _, e := range entries {
-		if capability == rsxml.CapResourceListArchive { // an archived list may be an index over parts
-			if err := s.addDocument(prev, e.Loc, rsxml.CapResourceList); err != nil {
+		if listed == rsxml.CapResourceList { // an archived list may be an index over parts
+			if err := s.addDocument(prev, e.Loc, listed); err != nil {
 				return err
 			}
 			continue
-		}
-		listed := rsxml.CapChangeList
-		switch capability {
-		case rsxml.CapChangeDumpArchive:
-			listed = rsxml.CapChangeDump
-		case rsxml.CapResourceDumpArchive:
-			listed = rsxml.CapResourceDump
 		}
 		p, ok := prev.LocalPath(e.Loc)
 		if !ok {

@@ -105,23 +105,22 @@ func (st *State) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
 	target, err := confined.Resolve(path)
 	if err == nil && target != path {
 		_, err = loadState(target)
 	}
+	var rep *confined.Replacement
+	if err == nil {
+		rep, err = confined.Replace(target, "."+filepath.Base(target)+".*.tmp")
+	}
+	if err == nil {
+		if _, err = rep.File.Write(append(data, '\n')); err != nil {
+			rep.Abort()
+		} else {
+			err = rep.Commit()
+		}
+	}
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	rep, err := confined.Replace(target, "."+filepath.Base(target)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := rep.File.Write(data); err != nil {
-		rep.Abort()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := rep.Commit(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

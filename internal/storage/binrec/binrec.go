@@ -11,11 +11,39 @@
 // in order by [FileReader]s, as often as needed.
 package binrec
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // AppendBytes appends s to b, prefixed by its length.
 func AppendBytes[S ~string | ~[]byte](b []byte, s S) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// AppendShared appends s as the length of the prefix it shares with prev
+// (the same field of the record before) and the rest.
+func AppendShared(b []byte, prev, s string) []byte {
+	n := 0
+	for n < len(prev) && n < len(s) && prev[n] == s[n] {
+		n++
+	}
+	return AppendBytes(binary.AppendUvarint(b, uint64(n)), s[n:])
+}
+
+// An Interner shares the strings of a field that has few values (media
+// types): it keeps the first 256 it is given.
+type Interner map[string]string
+
+func (in Interner) String(b []byte) string {
+	if s, ok := in[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(in) < 256 {
+		in[s] = s
+	}
+	return s
 }
 
 type Reader struct {
@@ -89,3 +117,21 @@ func (r *Reader) Bytes() []byte {
 }
 
 func (r *Reader) String() string { return string(r.Bytes()) }
+
+// Shared reads a string of AppendShared after prev.
+func (r *Reader) Shared(prev string) string {
+	n := r.Uvarint()
+	rest := r.Bytes()
+	if n > uint64(len(prev)) {
+		r.fail()
+		return ""
+	}
+	if n == uint64(len(prev)) && len(rest) == 0 {
+		return prev
+	}
+	var sb strings.Builder
+	sb.Grow(int(n) + len(rest))
+	sb.WriteString(prev[:n])
+	sb.Write(rest)
+	return sb.String()
+}

@@ -98,3 +98,20 @@ func TestTokens(t *testing.T) {
 		t.Error("an unknown algorithm number read without error")
 	}
 }
+
+func TestShared(t *testing.T) {
+	t.Parallel()
+	corrupt := errors.New("corrupt")
+	for _, tt := range [][2]string{{"", ""}, {"", "a/b"}, {"a/b", "a/c"}, {"a/b", "a/b"}, {"a/bc", "a/b"}, {"x", "y"}} {
+		b := AppendShared(nil, tt[0], tt[1])
+		r := NewReader(b, corrupt)
+		if got := r.Shared(tt[0]); got != tt[1] || r.Err() != nil || r.Len() != 0 {
+			t.Errorf("%q after %q read back as %q (%v)", tt[1], tt[0], got, r.Err())
+		}
+	}
+	// A record that shares more than the string before holds is damaged.
+	r := NewReader(AppendShared(nil, "abc", "abd"), corrupt)
+	if got := r.Shared("a"); got != "" || r.Err() != corrupt {
+		t.Errorf("a prefix longer than the string before read as %q (%v)", got, r.Err())
+	}
+}

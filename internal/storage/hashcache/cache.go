@@ -130,13 +130,3 @@ func (e *Entry) SetSum(set hashing.Set, sum []byte) {
 		sum = sum[a.Size():]
 	}
 }
-
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
-}

@@ -6,9 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/rsgen/rsgen/internal/storage/confined"
+	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
 // lock takes the lock of f (confined.TryLock), and reports whether it did.
@@ -33,7 +32,7 @@ func removeStale(dir, prefix string) {
 		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() {
 			continue
 		}
-		f, err := root.OpenFile(e.Name(), os.O_RDONLY|unix.O_NONBLOCK, 0)
+		f, err := root.OpenFile(e.Name(), regfile.OpenFlags, 0)
 		if err != nil {
 			continue
 		}

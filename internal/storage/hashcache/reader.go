@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/rsgen/rsgen/internal/storage/binrec"
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
@@ -24,7 +25,6 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 const (
 	readBuffer = 64 << 10 // of each pass over a cache file
-	maxTypes   = 256      // media types a Reader shares between entries: a site has few
 )
 
 // A Reader streams the entries of a cache file in the order of their
@@ -40,9 +40,9 @@ type Reader struct {
 	path   []byte // the path of cur
 	other  []byte // the buffer of the path before
 	cur    Entry
-	sums   []byte // backs cur.sums
-	loaded bool   // cur holds an entry not yet passed
-	types  map[string]string
+	sums   []byte          // backs cur.sums
+	loaded bool            // cur holds an entry not yet passed
+	types  binrec.Interner // media types, shared between entries: a site has few
 
 	asked  string // the last path asked for
 	anyAsk bool
@@ -126,7 +126,7 @@ func newReader(data io.ReaderAt, size int64, root string, check func() error) (*
 
 	// The second pass: the same bytes, checksummed again as they stream.
 	src := &checkedReader{r: io.NewSectionReader(data, 0, body), crc: crc32.New(castagnoli), check: check}
-	r := &Reader{sum: sum, types: make(map[string]string)}
+	r := &Reader{sum: sum, types: binrec.Interner{}}
 	r.d = streamDecoder{r: bufio.NewReaderSize(src, readBuffer), left: body, src: src}
 	r.d.skip(len(magic) + vn)
 	rootBytes := r.d.bytes(nil)
@@ -223,7 +223,7 @@ func (r *Reader) next() bool {
 		return r.fail(d.err)
 	}
 	e.sums = r.sums[:size:size]
-	e.Type = r.intern(d.scratch)
+	e.Type = r.types.String(d.scratch)
 	if r.read > 0 && string(path) <= string(r.path) {
 		return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, errOrder))
 	}
@@ -245,20 +245,6 @@ func (r *Reader) next() bool {
 func (r *Reader) fail(err error) bool {
 	r.err, r.loaded = err, false
 	return false
-}
-
-func (r *Reader) intern(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if s, ok := r.types[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(r.types) < maxTypes {
-		r.types[s] = s
-	}
-	return s
 }
 
 // checkedReader checksums what it reads and calls check after each read.

@@ -130,9 +130,7 @@ func (w *Writer) Put(rel string, e *Entry, read time.Time) error {
 }
 
 func (w *Writer) put(rel string, e *Entry) {
-	shared := commonPrefix(string(w.prev), rel)
-	b := binary.AppendUvarint(w.buf[:0], uint64(shared))
-	b = binrec.AppendBytes(b, rel[shared:])
+	b := binrec.AppendShared(w.buf[:0], string(w.prev), rel)
 	b = binary.AppendVarint(b, e.Size)
 	b = binary.AppendVarint(b, e.Mtime)
 	b = binary.AppendVarint(b, e.Ctime)

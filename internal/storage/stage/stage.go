@@ -199,7 +199,6 @@ func removeCreated(dir, top string) {
 	}
 }
 
-// Dir returns the staging directory.
 func (s *Stage) Dir() string { return s.dir }
 
 func (s *Stage) Path(name string) string { return filepath.Join(s.dir, filepath.FromSlash(name)) }
