@@ -172,8 +172,6 @@ func (f *SiteFile) valueErrorAt(line int, format string, args ...any) error {
 	return f.errorAt(line, "%s", msg)
 }
 
-func timeError(s string) string { msg, _ := units.TimeError(s); return msg }
-
 // isZero reports whether the TOML integer v (0, +0, 0x0, 0_0…) is zero.
 func isZero(v string) bool {
 	n, err := strconv.ParseInt(v, 0, 64)
@@ -206,9 +204,6 @@ func (f *SiteFile) checkKeys(entries []fileEntry, flagsOnly []string) error {
 	keys := slices.Sorted(slices.Values(append(slices.Clone(configTable().Keys), "templates")))
 	hasSets := slices.ContainsFunc(entries, func(e fileEntry) bool { return e.set > 0 })
 	for _, e := range entries {
-		if e.set == 0 && e.key == "set" && !e.table {
-			return f.errorAt(e.line, "set: give each set as a table, [[set]]")
-		}
 		if e.set > len(f.Sets) {
 			f.Sets = append(f.Sets, SiteTable{Line: e.line, Keys: map[string]int{}})
 			if e.key == "" {
@@ -218,6 +213,8 @@ func (f *SiteFile) checkKeys(entries []fileEntry, flagsOnly []string) error {
 		top := e.set == 0
 		name := display.Name(e.key) // any key the file gives, a line break too
 		switch {
+		case top && e.key == "set" && !e.table:
+			return f.errorAt(e.line, "set: give each set as a table, [[set]]")
 		case e.table && top:
 			return f.errorAt(e.line, "%s is a table, which the file does not have: give each set as [[set]], and keys and values", name)
 		case e.table:
@@ -236,8 +233,10 @@ func (f *SiteFile) checkKeys(entries []fileEntry, flagsOnly []string) error {
 			return f.errorAt(e.line, "%s applies to the whole site: give it at the top of the file, before the first [[set]]", e.key)
 		case e.key == "at" && e.kind == unstable.String && e.value == "":
 			continue // no time given, as --at "" (ReadSite hides it from the decoder)
-		case e.key == "at" && e.kind == unstable.String && timeError(e.value) != "":
-			return f.errorAt(e.line, "%s %s", e.key, timeError(e.value))
+		case e.key == "at" && e.kind == unstable.String:
+			if msg, _ := units.TimeError(e.value); msg != "" {
+				return f.errorAt(e.line, "at %s", msg)
+			}
 		case misfit(e) != "":
 			return f.valueErrorAt(e.line, "%s: give %s", e.key, misfit(e))
 		case e.kind == unstable.Integer && configTable().Fields[e.key].Type == reflect.TypeFor[units.Size]() && isZero(e.value):

@@ -60,10 +60,7 @@ func (r *Report) WriteJSON(w io.Writer, strict bool) error {
 
 // Summary is the last line of a report in text: the verdict and counts.
 func (r *Report) Summary(strict bool) string {
-	verdict := "valid"
-	if !r.Valid(strict) {
-		verdict = "NOT valid"
-	}
+	verdict := map[bool]string{true: "valid", false: "NOT valid"}[r.Valid(strict)]
 	s := fmt.Sprintf("%s: %s, %s, %s", verdict, units.Count(len(r.Documents), "document"), units.Count(r.Errors, "error"), units.Count(r.Warnings, "warning"))
 	if strict && r.Errors == 0 && r.Warnings > 0 {
 		s += " (--strict)"

@@ -83,12 +83,8 @@ func keyOf(field string) string {
 	return key
 }
 
-// configTable is the one table of build's keys, of its flags and of the
-// configuration file: the toml tags of generator.Config's fields.
+// configTable is the one table of build's flags and the file's keys.
 var configTable = sync.OnceValue(func() tomlkeys.Table { return tomlkeys.Of(reflect.TypeFor[generator.Config]()) })
-
-// defaulted are the keys whose flags have a default value.
-var defaulted = []string{flagHash, flagJobs, flagChangesKeep}
 
 // setFlag sets v, the field of the key, to the value of its flag in c, by
 // the field's type as the file's decoder does.

@@ -22,7 +22,7 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 	given = map[string]bool{}
 	fields := reflect.ValueOf(&cfg).Elem()
 	for _, k := range configTable().Keys {
-		if k == flagAt || !c.IsSet(k) && !slices.Contains(defaulted, k) {
+		if k == flagAt || !c.IsSet(k) && !slices.Contains([]string{flagHash, flagJobs, flagChangesKeep}, k) { // the flags with a default
 			continue // at: snapshotTime
 		}
 		given[k] = c.IsSet(k)

@@ -1,8 +1,6 @@
-// Package tomlkeys is the table of the TOML keys of a struct: the toml tags
-// of its fields, in the structs it embeds too, in the order of the fields.
-// generator.Config's are the keys of rsgen's configuration file
-// (generator.ReadSite) and the long names of rsgen build's flags
-// (cmd/rsgen): one table, so that the two cannot drift.
+// Package tomlkeys is the table of a struct's TOML keys, the toml tags of
+// its fields and of the structs it embeds: generator.Config's are the keys of
+// rsgen.toml (generator.ReadSite) and rsgen build's flags, which cannot drift.
 package tomlkeys
 
 import (
