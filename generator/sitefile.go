@@ -22,7 +22,7 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 	"github.com/rsgen/rsgen/internal/text/display"
 	"github.com/rsgen/rsgen/internal/text/units"
-	"github.com/rsgen/rsgen/internal/tomlkeys"
+	"github.com/rsgen/rsgen/internal/text/tomlkeys"
 )
 
 // A SiteFile is the configuration file of rsgen build --config

@@ -12,7 +12,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/text/units"
-	"github.com/rsgen/rsgen/internal/tomlkeys"
+	"github.com/rsgen/rsgen/internal/text/tomlkeys"
 )
 
 // A namer names a flag of rsgen build (its name without dashes, or
