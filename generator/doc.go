@@ -11,7 +11,9 @@
 // into resourcesync/<set>/ of one shared stage; the Source Description
 // lists every set's Capability List, and the stage is checked and
 // published once, for all of them. Build is a BuildSite of one unnamed
-// set, whose documents are in resourcesync/ itself.
+// set, whose documents are in resourcesync/ itself. [ReadSite] reads the
+// configuration file of rsgen build --config (docs/SETS.md) into the
+// Configs of its sets, checking its keys and values at their lines.
 //
 // # The data walk
 //

@@ -2,10 +2,14 @@ package validate
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // Report is the outcome of a validation.
@@ -38,6 +42,36 @@ func (r *Report) Merge(o *Report) {
 	}
 	r.Audited += o.Audited
 	r.NotFollowed += o.NotFollowed
+}
+
+// WriteJSON writes r as one JSON object, as docs/VALIDATE.md describes it:
+// valid and strict, then the fields of the Report.
+func (r *Report) WriteJSON(w io.Writer, strict bool) error {
+	out := *r
+	out.Documents, out.Findings = append([]string{}, r.Documents...), append([]Finding{}, r.Findings...) // [], not null
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Valid  bool `json:"valid"`
+		Strict bool `json:"strict"`
+		*Report
+	}{r.Valid(strict), strict, &out})
+}
+
+// Summary is the last line of a report in text: the verdict and counts.
+func (r *Report) Summary(strict bool) string {
+	verdict := map[bool]string{true: "valid", false: "NOT valid"}[r.Valid(strict)]
+	s := fmt.Sprintf("%s: %s, %s, %s", verdict, units.Count(len(r.Documents), "document"), units.Count(r.Errors, "error"), units.Count(r.Warnings, "warning"))
+	if strict && r.Errors == 0 && r.Warnings > 0 {
+		s += " (--strict)"
+	}
+	if r.Audited > 0 {
+		s += ", " + units.Count(r.Audited, "resource") + " audited"
+	}
+	if r.NotFollowed > 0 {
+		s += ", " + units.Count(r.NotFollowed, "link") + " to other sites not followed"
+	}
+	return s
 }
 
 // MaxPerRule is how many findings of one rule one document reports; the

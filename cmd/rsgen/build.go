@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // buildFlags are the flags of build, in the groups of its help.
@@ -127,28 +127,13 @@ Flags may come before or after SOURCE; after --, every word is an argument.`,
 	)
 }
 
-// leapSecond matches the seconds of a time given as 60: a leap second.
-var leapSecond = regexp.MustCompile(`T\d\d:\d\d:60`)
-
-// timeError says what is wrong with at, a time of --at or of the key at,
-// or is "" if it is an RFC 3339 time.
-func timeError(at string) string {
-	switch _, err := time.Parse(time.RFC3339Nano, at); {
-	case err == nil:
-		return ""
-	case leapSecond.MatchString(at):
-		return strconv.Quote(at) + " is a leap second, which rsgen cannot represent"
-	}
-	return strconv.Quote(at) + " is not an RFC 3339 time"
-}
-
 // snapshotTime reads --at, else $SOURCE_DATE_EPOCH; fixed reports that one
 // was given. Config.Validate checks its range.
 func snapshotTime(at string) (t time.Time, fixed bool, err error) {
 	if at != "" {
-		if msg := timeError(at); msg != "" {
+		if msg, leap := units.TimeError(at); msg != "" {
 			hint := "for example --at 2024-05-01T12:00:00Z"
-			if leapSecond.MatchString(at) {
+			if leap {
 				hint = "give the second before it (:59) or after it"
 			}
 			return t, false, flagErr(flagAt, hint, " %s", msg)
@@ -183,7 +168,7 @@ func runBuild(c *cli.Context) error {
 	}
 	// The command line alone: a site of one set, as a file of one set
 	// whose every key the command line gives.
-	line := &siteFile{top: fileTable{line: 1, keys: map[string]int{keySource: 0}, cfg: &generator.Config{Source: c.Args().First()}}}
+	line := &siteFile{SiteFile: &generator.SiteFile{Top: generator.SiteTable{Line: 1, Keys: map[string]int{keySource: 0}, Config: &generator.Config{Source: c.Args().First()}}}}
 	return line.buildOne(c)
 }
 

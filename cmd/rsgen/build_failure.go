@@ -156,7 +156,6 @@ func laterTime(at bool, n namer) string {
 	return "give this build a later $" + envSourceDateEpoch + ", where its snapshot time came from"
 }
 
-// buildError is the *generator.Error in err, or a zero one.
 func buildError(err error) *generator.Error {
 	e := &generator.Error{}
 	errors.As(err, &e)

@@ -37,26 +37,22 @@ func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, qu
 	case quiet:
 	case cfg.DryRun:
 		fmt.Fprintf(stderr, "%swould publish %s in %s%s\n", dryRunPrefix, what, units.Count(rep.Documents, "document"), extra)
-		printDryRunChanges(stderr, dryRunPrefix, rep)
+		printChanges(stderr, dryRunPrefix, rep, true)
 		printDryRunEnd(stderr, out)
 	default:
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s%s\n", what, units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond), extra)
 		if rep.Export == nil {
-			printChanges(stderr, "rsgen: ", rep)
+			printChanges(stderr, "rsgen: ", rep, false)
 		}
 		if apart(cfg.Source, cfg.Out) {
 			fmt.Fprintf(stderr, "rsgen: notice: %s holds the documents, not the files of %s; to preview both: rsgen serve --%s %s %s\n",
 				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
 		}
 	}
-	switch {
-	case len(rep.Problems) == 0:
-		return nil
-	case rep.Export != nil:
+	if rep.Export != nil && len(rep.Problems) > 0 {
 		return exportPartial(rep)
 	}
-	return &exitError{code: exitPartial, err: errors.New(partialSummary(rep.Problems)),
-		hint: "fix or --exclude them; --on-error=fail makes this a failure"}
+	return partial(rep.Problems, "fix or --exclude them; --on-error=fail makes this a failure")
 }
 
 // report says on stderr what the build of site published, unless quiet,
@@ -74,13 +70,13 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 		if site.DryRun {
 			prefix := dryRunPrefix + "set " + site.Sets[i].Set + ": "
 			fmt.Fprintf(stderr, "%swould publish %s (%s) in %s\n", prefix, units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
-			printDryRunChanges(stderr, prefix, r)
+			printChanges(stderr, prefix, r, true)
 			continue
 		}
 		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
 			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
 		if r.Changes != nil {
-			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r)
+			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r, false)
 		}
 	}
 	if !quiet && site.DryRun {
@@ -89,11 +85,7 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
 			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
 	}
-	if len(problems) > 0 {
-		return &exitError{code: exitPartial, err: errors.New(partialSummary(problems)),
-			hint: "fix or exclude them in " + f.path + "; fail-fast makes this a failure"}
-	}
-	return nil
+	return partial(problems, "fix or exclude them in "+f.Path+"; fail-fast makes this a failure")
 }
 
 // exportNotes prints the warnings of a record export, unless quiet, and
@@ -156,31 +148,27 @@ func changeLister(c *cli.Context) func(change, loc string) {
 	return func(change, loc string) { fmt.Fprintln(w, change, loc) }
 }
 
-// printDryRunChanges says what a build run with --dry-run found changed.
-func printDryRunChanges(w io.Writer, prefix string, rep *generator.Report) {
-	if ch := rep.Changes; ch != nil {
-		fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted\n", prefix,
-			rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted)
-	}
-}
-
 // printDryRunEnd ends the summary of a dry run into out.
 func printDryRunEnd(w io.Writer, out string) {
 	fmt.Fprintf(w, "%snothing was published; %s is as it was\n", dryRunPrefix, out)
 }
 
 // printChanges reports what a build found changed, on one line, and what
-// the hash cache spared.
-func printChanges(w io.Writer, prefix string, rep *generator.Report) {
-	if rep.Cached > 0 {
+// the hash cache spared; a dry run, only what changed.
+func printChanges(w io.Writer, prefix string, rep *generator.Report, dryRun bool) {
+	if rep.Cached > 0 && !dryRun {
 		fmt.Fprintf(w, "%s%d of %s unchanged in the hash cache, not read\n", prefix, rep.Cached, units.Count(rep.Files, "file"))
 	}
 	ch := rep.Changes
 	if ch == nil {
 		return
 	}
-	fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted; %s published", prefix,
-		rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted, units.Count(ch.Lists, "Change List"))
+	fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted", prefix, rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted)
+	if dryRun {
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintf(w, "; %s published", units.Count(ch.Lists, "Change List"))
 	if ch.Dropped > 0 {
 		fmt.Fprintf(w, ", %d older dropped", ch.Dropped)
 	}
@@ -193,10 +181,14 @@ func printChanges(w io.Writer, prefix string, rep *generator.Report) {
 	fmt.Fprintln(w)
 }
 
-// partialSummary says what a build that published the rest left out:
-// files, and directories that could not be read, whose files are not
-// known, so are not counted as files.
-func partialSummary(problems []report.Problem) string {
+// partial is the error of a build that published the rest but left out
+// problems, with hint, or nil if it left out none: the files, and the
+// directories that could not be read, whose files are not known, so are
+// not counted as files.
+func partial(problems []report.Problem, hint string) error {
+	if len(problems) == 0 {
+		return nil
+	}
 	files, dirs := 0, 0
 	for _, p := range problems {
 		if p.Dir {
@@ -215,7 +207,7 @@ func partialSummary(problems []report.Problem) string {
 	case dirs > 1:
 		what = append(what, strconv.Itoa(dirs)+" directories could not be read, so files in them may be missing")
 	}
-	return strings.Join(what, ", and ") + " (named above)"
+	return &exitError{code: exitPartial, err: errors.New(strings.Join(what, ", and ") + " (named above)"), hint: hint}
 }
 
 // apart reports whether out is a directory other than the directory

@@ -21,21 +21,39 @@ import (
 	"github.com/rsgen/rsgen/templates"
 )
 
+// A siteFile is the configuration file of --config (generator.ReadSite),
+// with the command line, which overrides its keys.
+type siteFile struct {
+	*generator.SiteFile
+	line          generator.Config // of the command line (configs)
+	onCommandLine map[string]bool  // the keys the command line gives
+}
+
+// commandOnly are build's flags that the file does not take: how this run
+// behaves, or what a build without sets only does.
+var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagDryRun, flagVerbose}
+
+// fileHint is the hint of a mistake in the configuration file.
+const fileHint = "see docs/SETS.md, or 'rsgen init' for a file to start from"
+
 // runSite is rsgen build --config FILE.
 func runSite(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("each set's source is in the file", "the argument %q with --%s: each set's source is in the file", c.Args().First(), flagConfig)
 	}
-	f, err := readSiteFile(c.String(flagConfig))
-	if err != nil {
-		return err
+	sf, err := generator.ReadSite(c.String(flagConfig), commandOnly...)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return usageErr("give the path of a configuration file; 'rsgen init' writes one", "--%s: %v", flagConfig, err)
+	} else if err != nil {
+		return usageErr(fileHint, "%v", err)
 	}
-	if len(f.sets) == 0 {
+	f := &siteFile{SiteFile: sf}
+	if len(f.Sets) == 0 {
 		return f.buildOne(c)
 	}
 	var allowed []string // the flags --config takes: the site's keys that are flags, and commandOnly
-	for _, k := range append(append(slices.Clone(siteKeys), flagOnError), commandOnly[1:]...) {
-		if !fileOnly(k) && k != flagFailFast {
+	for _, fl := range c.Command.Flags {
+		if k := fl.Names()[0]; f.SiteKey(k) || k == flagOnError || slices.Contains(commandOnly[1:], k) {
 			allowed = append(allowed, "--"+k)
 		}
 	}
@@ -51,7 +69,7 @@ func runSite(c *cli.Context) error {
 		return err
 	}
 	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
-	site := generator.Site{Sets: sets, Templates: templates, RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.top.cfg.Describedby,
+	site := generator.Site{Sets: sets, Templates: templates, RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.Top.Config.Describedby,
 		Out: sets[0].Out, DocsURL: sets[0].DocsURL, Hosts: sets[0].Hosts, // the site's keys, in every set's
 		DryRun: c.Bool(flagDryRun), Stats: new(report.Stats), Notice: noticer(stderr, quiet)}
 	for i := range site.Sets {
@@ -73,7 +91,7 @@ func runSite(c *cli.Context) error {
 // overrides the file.
 func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
-		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.path, keySet)
+		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.Path, keySet)
 	}
 	sets, templates, err := f.configs(c)
 	if err != nil {
@@ -88,8 +106,8 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	}
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		name := "--" + flagBaseURL
-		if line := f.top.keys[flagBaseURL]; line > 0 && !f.given(flagBaseURL) {
-			name = fmt.Sprintf("%s:%d: %s", f.path, line, flagBaseURL)
+		if line := f.Top.Keys[flagBaseURL]; line > 0 && !f.given(flagBaseURL) {
+			name = fmt.Sprintf("%s:%d: %s", f.Path, line, flagBaseURL)
 		}
 		fmt.Fprintf(stderr, "rsgen: warning: %s %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			name, cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
@@ -123,10 +141,10 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 	for _, fl := range c.Command.Flags {
 		switch name, e := fl.Names()[0], envOnly(c, fl); {
 		case e == "" || os.Getenv(e) == "":
-		case f.sets != nil && !slices.Contains(siteKeys, name):
-			out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.path))
-		case f.top.keys[name] > 0:
-			out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.path, name))
+		case f.Sets != nil && !f.SiteKey(name):
+			out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.Path))
+		case f.Top.Keys[name] > 0:
+			out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.Path, name))
 		}
 	}
 	return out
@@ -135,7 +153,7 @@ func (f *siteFile) envNotices(c *cli.Context) []string {
 // given reports whether the command line gives the key k: any key for a
 // file of one set, a key of the whole site for a file of sets.
 func (f *siteFile) given(k string) bool {
-	return f.onCommandLine[k] && (len(f.sets) == 0 || slices.Contains(siteKeys, k))
+	return f.onCommandLine[k] && (len(f.Sets) == 0 || f.SiteKey(k))
 }
 
 // configs are the Configs of the file's sets, with the flags of c: of each
@@ -149,53 +167,43 @@ func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS,
 	if errors.As(err, &ee) && (ee.flag == "" || ee.flag == flagOnError || ee.flag == flagArchive || f.given(ee.flag)) {
 		return nil, nil, err
 	}
-	for _, t := range f.tables() {
+	for _, t := range f.Tables() {
 		cfg, err := f.config(t)
 		if err != nil {
 			return nil, nil, err
 		}
 		sets = append(sets, cfg)
 	}
-	if f.templates == "" {
+	if f.Templates == "" {
 		return sets, nil, nil
 	}
-	if fsys, err = templates.Overlay(f.templates); err != nil {
-		return nil, nil, f.errorAt(f.top.keys[flagTemplates], "%s: %v", flagTemplates, err)
+	if fsys, err = templates.Overlay(f.Templates); err != nil {
+		return nil, nil, usageErr(fileHint, "%s:%d: %s: %v", f.Path, f.Top.Keys[flagTemplates], flagTemplates, err)
 	}
 	return sets, fsys, nil
 }
 
 // config is the generator.Config of the table t, the first found for each
-// key of: a key of the whole site given on the command line (line), t's
-// own, the key at the top of the file, the default of the flag. A record
-// export takes none of the defaults of trees (notForExport) from the top or
-// the command line: it has a Change List of its own. The one set of a file
-// without [[set]]s takes every flag of the command line.
-func (f *siteFile) config(t *fileTable) (generator.Config, error) {
+// key of: a key given on the command line (line) that t takes from the
+// site (SiteFile.Inherits), t's own or from the top of the file, the
+// default of the flag.
+func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: slices.Clone(hashing.DefaultSet)}
 	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
-	export, one := t.cfg.Export != "", len(f.sets) == 0
-	inherited := func(k string) bool { return one || !(export && slices.Contains(notForExport, k)) }
-	fromLine := func(k string) bool { return f.given(k) && inherited(k) && (one || k != flagDescribedby) }
-	fromTop := func(k string) bool {
-		_, ok := f.top.keys[k]
-		return ok && t != &f.top && k != flagDescribedby /* the site's own */ && inherited(k)
-	}
-	own := func(k string) bool { _, ok := t.keys[k]; return ok }
-	for _, k := range configKeys() {
+	fromLine := func(k string) bool { return f.given(k) && f.Inherits(t, k) }
+	own := func(k string) bool { _, ok := t.Keys[k]; return ok }
+	for _, k := range configTable().Keys {
 		switch {
 		case fromLine(k):
-			copyKeys(&cfg, &f.line, k)
+			configTable().Copy(&cfg, &f.line, k)
 		case own(k):
-			copyKeys(&cfg, t.cfg, k)
-		case fromTop(k):
-			copyKeys(&cfg, f.top.cfg, k)
+			configTable().Copy(&cfg, t.Config, k)
 		}
 	}
-	if one && f.line.SkipBadRecords && cfg.Export != "" { // --on-error=skip
+	if len(f.Sets) == 0 && f.line.SkipBadRecords && cfg.Export != "" { // --on-error=skip
 		cfg.SkipBadRecords = true
 	}
-	given := func(k string) bool { return fromLine(k) || own(k) || fromTop(k) }
+	given := func(k string) bool { return fromLine(k) || own(k) }
 	var err error
 	if given(flagAt) {
 		cfg.At, cfg.FixedTime = cfg.At.UTC(), true
@@ -203,7 +211,7 @@ func (f *siteFile) config(t *fileTable) (generator.Config, error) {
 		return cfg, err
 	}
 	if err := finish(&cfg, given); err != nil { // host: a key of the site, at the top
-		return cfg, f.errorAt(f.top.keys[flagHost], "%s: %v", flagHost, err)
+		return cfg, usageErr(fileHint, "%s:%d: %s: %v", f.Path, f.Top.Keys[flagHost], flagHost, err)
 	}
 	return cfg, nil
 }
@@ -223,7 +231,7 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 			return cliName(flag)
 		}
 		keys++
-		ofSite = ofSite && slices.Contains(siteKeys, flag)
+		ofSite = ofSite && f.SiteKey(flag)
 		return flag
 	}
 	where = func() string {
@@ -231,16 +239,16 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 		case keys == 0:
 			return ""
 		case set != "" && !ofSite:
-			return fmt.Sprintf(" (keys in the set %q of %s)", set, f.path)
+			return fmt.Sprintf(" (keys in the set %q of %s)", set, f.Path)
 		}
-		return " (keys at the top of " + f.path + ")"
+		return " (keys at the top of " + f.Path + ")"
 	}
 	return n, where
 }
 
 // failure is the failure to report for err, of BuildSite.
 func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator.Config, err error) error {
-	if f.path == "" || c.Context.Err() != nil { // the command line alone, or interrupted (whatever the build was doing then)
+	if f.Path == "" || c.Context.Err() != nil { // the command line alone, or interrupted (whatever the build was doing then)
 		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
 			return ue
 		}
@@ -251,17 +259,17 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 		for i, s := range sre.Sets {
 			args[i] = "--" + flagRemoveSet + " " + s
 		}
-		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.path)
+		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.Path)
 	}
 	if ue := fieldsErr(err, f.describe, "see docs/SETS.md", nil); ue != nil {
 		return ue
 	}
-	cfg, t, set := sets[0], &f.top, buildError(err).Set
+	cfg, t, set := sets[0], &f.Top, buildError(err).Set
 	if i := slices.IndexFunc(sets, func(s generator.Config) bool { return s.Set == set }); set != "" && i >= 0 {
-		cfg, t = sets[i], f.tables()[i]
+		cfg, t = sets[i], f.Tables()[i]
 	}
 	n, where := f.namer(set)
-	ferr := buildFailure(c, ctx, cfg, err, n, c.String(flagAt) != "" || f.top.keys[flagAt] > 0)
+	ferr := buildFailure(c, ctx, cfg, err, n, c.String(flagAt) != "" || f.Top.Keys[flagAt] > 0)
 	var ee *exitError
 	if errors.As(ferr, &ee) {
 		if ee.hint != "" {
@@ -278,7 +286,7 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 // the key whose value it is about, as an error of reading the file
 // is: "rsgen.toml:12: set "articles": source public/articles: no such
 // directory". A value given on the command line has no place in the file.
-func (f *siteFile) at(err error, t *fileTable) error {
+func (f *siteFile) at(err error, t *generator.SiteTable) error {
 	key := ""
 	switch {
 	case buildError(err).Kind == generator.KindSource:
@@ -294,24 +302,24 @@ func (f *siteFile) at(err error, t *fileTable) error {
 	if se := buildError(err); se.Set != "" {
 		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
 	}
-	line, ok := f.keyLine(t, key)
+	line, ok := t.Keys[key]
 	if !ok {
 		return err
 	}
-	return fmt.Errorf("%s:%d: %w", f.path, line, err)
+	return fmt.Errorf("%s:%d: %w", f.Path, line, err)
 }
 
 // field is the set (-1 for the site), the table and the key of a field
 // of a FieldError of Site.Validate: "Sets[i].Field", or a field of the Site.
-func (f *siteFile) field(field string) (set int, t *fileTable, key string) {
+func (f *siteFile) field(field string) (set int, t *generator.SiteTable, key string) {
 	if rest, ok := strings.CutPrefix(field, "Sets["); ok {
 		if index, sub, ok := strings.Cut(rest, "]."); ok {
 			if i, err := strconv.Atoi(index); err == nil {
-				return i, &f.sets[i], cmp.Or(keyOf(sub), sub)
+				return i, &f.Sets[i], cmp.Or(keyOf(sub), sub)
 			}
 		}
 	}
-	return -1, &f.top, cmp.Or(keyOf(field), field)
+	return -1, &f.Top, cmp.Or(keyOf(field), field)
 }
 
 // describe renders fe with the file's keys, at the line of its field; a
@@ -319,9 +327,9 @@ func (f *siteFile) field(field string) (set int, t *fileTable, key string) {
 // flag of the command line names the flag, and no place in the file.
 func (f *siteFile) describe(fe *generator.FieldError) string {
 	subject, t, k := f.field(fe.Field)
-	line, ok := f.keyLine(t, k)
+	line, ok := t.Keys[k]
 	if !ok {
-		line = t.line
+		line = t.Line
 	}
 	msg := fe.Describe(func(field string) string {
 		switch field {
@@ -335,16 +343,16 @@ func (f *siteFile) describe(fe *generator.FieldError) string {
 			return "--" + k
 		}
 		if set >= 0 && set != subject {
-			n, _ := f.keyLine(t, k)
-			return fmt.Sprintf("%s of set %q (line %d)", k, t.cfg.Set, cmp.Or(n, t.line))
+			n := t.Keys[k]
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.Config.Set, cmp.Or(n, t.Line))
 		}
 		return k
 	})
 	switch {
 	case fe.Field == "RemoveSets" || f.given(k):
 		return msg
-	case subject >= 0 && t.cfg.Set != "":
-		return fmt.Sprintf("%s:%d: set %q: %s", f.path, line, t.cfg.Set, msg)
+	case subject >= 0 && t.Config.Set != "":
+		return fmt.Sprintf("%s:%d: set %q: %s", f.Path, line, t.Config.Set, msg)
 	}
-	return fmt.Sprintf("%s:%d: %s", f.path, line, msg)
+	return fmt.Sprintf("%s:%d: %s", f.Path, line, msg)
 }

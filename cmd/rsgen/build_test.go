@@ -26,8 +26,8 @@ func TestPartialSummary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := partialSummary(tt.problems); got != tt.want {
-				t.Errorf("partialSummary\n got %q\nwant %q", got, tt.want)
+			if got := partial(tt.problems, "").Error(); got != tt.want {
+				t.Errorf("partial\n got %q\nwant %q", got, tt.want)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/text/units"
+	"github.com/rsgen/rsgen/internal/text/tomlkeys"
 )
 
 // A namer names a flag of rsgen build (its name without dashes, or
@@ -38,7 +38,7 @@ func cliName(flag string) string {
 	case flagArchiveKeep:
 		return strings.TrimSpace("--" + flagArchive + " " + value)
 	case flagArchiveResourceLists, flagArchiveResourceDumps:
-		part := archivePart(name)
+		part := strings.TrimPrefix(name, "archive-resource-") // lists=, dumps= of --archive
 		if value == "" {
 			return part + "= of --" + flagArchive
 		}
@@ -83,42 +83,8 @@ func keyOf(field string) string {
 	return key
 }
 
-// configTable is the one table of build's keys, of its flags and of the
-// configuration file: the toml tags of generator.Config's fields, in the
-// structs it embeds too, in the order of the fields, and the field of each.
-var configTable = sync.OnceValues(func() (keys []string, fields map[string]reflect.StructField) {
-	fields = map[string]reflect.StructField{}
-	var walk func(t reflect.Type, index []int)
-	walk = func(t reflect.Type, index []int) {
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			sf.Index = append(slices.Clone(index), i)
-			if k := sf.Tag.Get("toml"); k != "" && k != "-" {
-				keys, fields[k] = append(keys, k), sf
-			} else if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
-				walk(sf.Type, sf.Index)
-			}
-		}
-	}
-	walk(reflect.TypeFor[generator.Config](), nil)
-	return keys, fields
-})
-
-func configKeys() []string                         { k, _ := configTable(); return k }
-func configFields() map[string]reflect.StructField { _, f := configTable(); return f }
-
-// copyKeys sets the fields of dst that keys name to those of src.
-func copyKeys(dst, src *generator.Config, keys ...string) {
-	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
-	for _, k := range keys {
-		if field, ok := configFields()[k]; ok {
-			d.FieldByIndex(field.Index).Set(s.FieldByIndex(field.Index))
-		}
-	}
-}
-
-// defaulted are the keys whose flags have a default value.
-var defaulted = []string{flagHash, flagJobs, flagChangesKeep}
+// configTable is the one table of build's flags and the file's keys.
+var configTable = sync.OnceValue(func() tomlkeys.Table { return tomlkeys.Of(reflect.TypeFor[generator.Config]()) })
 
 // setFlag sets v, the field of the key, to the value of its flag in c, by
 // the field's type as the file's decoder does.
@@ -170,7 +136,7 @@ func finish(cfg *generator.Config, given func(key string) bool) (err error) {
 		cfg.ChangesWindow = -1 // none
 	}
 	for _, d := range drops {
-		if given(d.key) && reflect.ValueOf(cfg).Elem().FieldByIndex(configFields()[d.key].Index).IsZero() {
+		if given(d.key) && reflect.ValueOf(cfg).Elem().FieldByIndex(configTable().Fields[d.key].Index).IsZero() {
 			cfg.Changes.Drop = append(cfg.Changes.Drop, d.capability)
 		}
 	}
@@ -226,8 +192,6 @@ func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
 	}
 }
 
-// userAgent is the User-Agent of the requests of a build.
 func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }
 
-// defaultChangesKeep is the default of --changes-keep.
 const defaultChangesKeep = "30d"

@@ -25,12 +25,12 @@ func TestConfigKeysAreFlags(t *testing.T) {
 		t.Errorf("the keys that are no flag of rsgen build:\n got %q\nwant %q", keysOnly, want)
 	}
 	for _, name := range buildFlagNames() {
-		if _, ok := configFields()[name]; !ok && !slices.Contains(append(commandOnly, flagOnError, flagArchive, flagTemplates), name) {
+		if _, ok := configTable().Fields[name]; !ok && !slices.Contains(append(commandOnly, flagOnError, flagArchive, flagTemplates), name) {
 			t.Errorf("--%s is no key of generator.Config", name)
 		}
 	}
 	for _, d := range drops {
-		if _, ok := configFields()[d.key]; !ok || keyOf("Changes.Drop["+d.capability+"]") != d.key+" 0" {
+		if _, ok := configTable().Fields[d.key]; !ok || keyOf("Changes.Drop["+d.capability+"]") != d.key+" 0" {
 			t.Errorf("%s: not a key of generator.Config", d.key)
 		}
 	}

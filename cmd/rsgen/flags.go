@@ -48,6 +48,13 @@ const (
 	flagHub        = "hub"
 )
 
+// Keys of the configuration file that are not flags.
+const (
+	keyName   = "name"   // of a set
+	keySource = "source" // of a set: build's SOURCE
+	keySet    = "set"    // the array of tables of the sets
+)
+
 // Environment variables read in place of flags.
 const (
 	envBaseURL         = "RSGEN_BASE_URL"

@@ -15,28 +15,18 @@ import (
 // and the keys they set.
 var archiveParts = map[string]string{"": flagArchiveKeep, "lists": flagArchiveResourceLists, "dumps": flagArchiveResourceDumps}
 
-// archivePart is the part of --archive that sets the key name.
-func archivePart(name string) string {
-	for part, key := range archiveParts {
-		if key == name {
-			return part
-		}
-	}
-	return ""
-}
-
 // lineConfig is the Config the flags of c give, with the keys they give:
 // each flag of a key, and those --on-error (fail-fast, skip-bad-records)
 // and --archive set. A key no flag gives has its flag's default, if any.
 func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, err error) {
 	given = map[string]bool{}
 	fields := reflect.ValueOf(&cfg).Elem()
-	for _, k := range configKeys() {
-		if k == flagAt || !c.IsSet(k) && !slices.Contains(defaulted, k) {
+	for _, k := range configTable().Keys {
+		if k == flagAt || !c.IsSet(k) && !slices.Contains([]string{flagHash, flagJobs, flagChangesKeep}, k) { // the flags with a default
 			continue // at: snapshotTime
 		}
 		given[k] = c.IsSet(k)
-		if err := setFlag(c, k, fields.FieldByIndex(configFields()[k].Index)); err != nil {
+		if err := setFlag(c, k, fields.FieldByIndex(configTable().Fields[k].Index)); err != nil {
 			return cfg, given, flagErr(k, valueHints[k], ": %v", err)
 		}
 	}
@@ -70,7 +60,7 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 					" %q: give KEEP[,lists=EVERY][,dumps=EVERY]", c.String(flagArchive))
 			}
 			given[k] = true
-			if err := setText(fields.FieldByIndex(configFields()[k].Index), v); err != nil {
+			if err := setText(fields.FieldByIndex(configTable().Fields[k].Index), v); err != nil {
 				return cfg, given, flagErr(k, valueHints[k], ": %v", err)
 			}
 		}
@@ -88,6 +78,11 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 // (docs/USAGE.md).
 func fileOnly(k string) bool {
 	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) && !slices.Contains(buildFlagNames(), k)
+}
+
+// fileKeys are the keys of the configuration file, sorted.
+func fileKeys() []string {
+	return slices.Sorted(slices.Values(append(slices.Clone(configTable().Keys), flagTemplates)))
 }
 
 // buildFlagNames are the long names of build's flags.

@@ -8,13 +8,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
-	"github.com/xrash/smetrics"
+
+	"github.com/rsgen/rsgen/internal/text/display"
 )
 
 // parseError turns an error of the parser of the command line (Go's flag
 // package, through urfave/cli) into a usage error in rsgen's words: the
 // flag as it is written (--jobs), what is wrong with its value, and the
-// flag a misspelt one most likely means (closest). cmd is nil for the flags
+// flag a misspelt one most likely means (display.Closest). cmd is nil for the flags
 // of rsgen itself.
 func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	help := "see 'rsgen --help'"
@@ -28,7 +29,7 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 		}
 		if cmd != nil && strings.HasPrefix(cmd.ArgsUsage, "SOURCE") && slices.Contains([]string{"source", "src", "input", "in", "dir", "root"}, strings.ToLower(name)) {
 			help = "SOURCE is an argument, not a flag: rsgen " + cmd.Name + " public, not rsgen " + cmd.Name + " --" + name + " public; " + help
-		} else if s := closest(name, guesses(cmd, flags)); fileOnly(s) {
+		} else if s := display.Closest(name, guesses(cmd, flags)); fileOnly(s) {
 			help = "did you mean " + cliName(s) + "? " + help // a flag no longer: its key, or the flag that sets it
 		} else if s != "" {
 			help = "did you mean " + dashed(s) + "? " + help
@@ -88,21 +89,6 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-// closest returns the one of names that typed most likely means, or "" if
-// none is close, by the measure urfave/cli guesses flags with
-// (Jaro-Winkler), over the names written without case, - or _ (baseURL
-// and base_url are base-url).
-func closest(typed string, names []string) string {
-	fold := strings.NewReplacer("-", "", "_", "")
-	best, score := "", 0.75
-	for _, n := range names {
-		if s := smetrics.JaroWinkler(fold.Replace(strings.ToLower(typed)), fold.Replace(n), 0.7, 4); s > score {
-			best, score = n, s
-		}
-	}
-	return best
-}
-
 // flagNames lists every name of flags, aliases too.
 func flagNames(flags []cli.Flag) []string {
 	var names []string
@@ -123,14 +109,14 @@ func guesses(cmd *cli.Command, flags []cli.Flag) []string {
 }
 
 // unknownCommand is the error of a first argument that names no command,
-// with the command it most likely means (closest).
+// with the command it most likely means (display.Closest).
 func unknownCommand(app *cli.App, name string) error {
 	var names []string
 	for _, c := range app.Commands {
 		names = append(names, c.Names()...)
 	}
 	hint := "see 'rsgen --help' for the commands"
-	if s := closest(name, names); s != "" {
+	if s := display.Closest(name, names); s != "" {
 		hint = "did you mean 'rsgen " + s + "'? " + hint
 	}
 	return usageErr(hint, "unknown command %q", name)

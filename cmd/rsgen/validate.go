@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/validate"
 )
 
@@ -95,7 +93,7 @@ func runValidate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep := &validate.Report{Findings: []validate.Finding{}, Documents: []string{}} // JSON's [], not null
+	rep := &validate.Report{}
 	for _, target := range c.Args().Slice() {
 		r, err := validate.Target(c.Context, target, opts)
 		if errors.Is(err, validate.ErrUsage) {
@@ -109,14 +107,7 @@ func runValidate(c *cli.Context) error {
 		return failure(errors.New("interrupted: the validation is incomplete"), "")
 	}
 	if format == "json" {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		err := enc.Encode(struct {
-			Valid  bool `json:"valid"`
-			Strict bool `json:"strict"`
-			*validate.Report
-		}{rep.Valid(strict), strict, rep})
-		if err != nil {
+		if err := rep.WriteJSON(out, strict); err != nil {
 			return failure(err, "")
 		}
 	} else {
@@ -124,7 +115,7 @@ func runValidate(c *cli.Context) error {
 			fmt.Fprintln(out, f)
 		}
 		if !c.Bool(flagQuiet) {
-			fmt.Fprintln(c.App.ErrWriter, summary(rep, strict))
+			fmt.Fprintln(c.App.ErrWriter, "rsgen: "+rep.Summary(strict))
 		}
 	}
 	if rep.Valid(strict) {
@@ -159,22 +150,3 @@ func validateHint(rep *validate.Report, opts validate.Options, targets []string)
 // hostName matches a name such as example.org or www.example.org: labels,
 // the last of letters only.
 var hostName = regexp.MustCompile(`^(?i)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$`)
-
-// summary is the last line of a text report.
-func summary(rep *validate.Report, strict bool) string {
-	verdict := "valid"
-	if !rep.Valid(strict) {
-		verdict = "NOT valid"
-	}
-	s := fmt.Sprintf("rsgen: %s: %s, %s, %s", verdict, units.Count(len(rep.Documents), "document"), units.Count(rep.Errors, "error"), units.Count(rep.Warnings, "warning"))
-	if strict && rep.Errors == 0 && rep.Warnings > 0 {
-		s += " (--strict)"
-	}
-	if rep.Audited > 0 {
-		s += ", " + units.Count(rep.Audited, "resource") + " audited"
-	}
-	if rep.NotFollowed > 0 {
-		s += ", " + units.Count(rep.NotFollowed, "link") + " to other sites not followed"
-	}
-	return s
-}

@@ -13,6 +13,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/xrash/smetrics"
+
 	"github.com/rsgen/rsgen/hashing"
 )
 
@@ -95,4 +97,19 @@ func ReadError(err error) error {
 		return errors.New("replaced during the build by a symbolic link, which is not followed")
 	}
 	return WithoutPath(err)
+}
+
+// Closest returns the one of names that typed most likely means, or "" if
+// none is close, by the measure urfave/cli guesses flags with
+// (Jaro-Winkler), over the names written without case, - or _ (baseURL
+// and base_url are base-url).
+func Closest(typed string, names []string) string {
+	fold := strings.NewReplacer("-", "", "_", "")
+	best, score := "", 0.75
+	for _, n := range names {
+		if s := smetrics.JaroWinkler(fold.Replace(strings.ToLower(typed)), fold.Replace(n), 0.7, 4); s > score {
+			best, score = n, s
+		}
+	}
+	return best
 }

@@ -5,6 +5,7 @@ package units
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -148,4 +149,20 @@ type List []string
 func (l *List) UnmarshalText(b []byte) error {
 	*l = List{string(b)}
 	return nil
+}
+
+// leapSecond matches the seconds of a time given as 60: a leap second.
+var leapSecond = regexp.MustCompile(`T\d\d:\d\d:60`)
+
+// TimeError says what is wrong with s, a time given in RFC 3339 (rsgen
+// build's --at or key at), or is "" if it is one; leap reports a leap
+// second, which Go's time cannot represent.
+func TimeError(s string) (msg string, leap bool) {
+	switch _, err := time.Parse(time.RFC3339Nano, s); {
+	case err == nil:
+		return "", false
+	case leapSecond.MatchString(s):
+		return strconv.Quote(s) + " is a leap second, which rsgen cannot represent", true
+	}
+	return strconv.Quote(s) + " is not an RFC 3339 time", false
 }
