@@ -16,7 +16,11 @@
 // Systems without those calls (Windows, Plan 9) use os.Root, which refuses
 // every name that leads outside the directory.
 //
-// Reading is not confined here: a build reads what the user points it at.
+// What a build reads from the user is not confined here: it reads what
+// the user points it at. A Root reads only the files rsgen merges into or
+// owns in the output (ReadFile: a host's configuration file, the manifest
+// of resourcesync/), through no symbolic link either. TryLock and SyncDir
+// are the lock and the directory sync that stage and hashcache build on.
 // The test TestOnlyConfinedWrites keeps every other package from writing,
 // renaming or removing files by path.
 //
