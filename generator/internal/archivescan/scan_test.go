@@ -547,3 +547,42 @@ func TestTarMemberTimeAnyYear(t *testing.T) {
 		}
 	}
 }
+
+// A member whose time has no four-digit year (a PAX header may give any
+// time) is skipped and named, as a member whose URL is too long is: a
+// W3C Datetime cannot write it, and the build reported it as a bug of
+// rsgen when its own check of the Resource List failed.
+func TestMemberTimeBeyondDatetime(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join(t.TempDir(), "site.tar")
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	times := map[string]time.Time{
+		"bc.txt":  time.Date(-1, 1, 2, 3, 4, 5, 0, time.UTC),
+		"far.txt": time.Date(10000, 1, 2, 3, 4, 5, 0, time.UTC),
+		"ok.txt":  time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+	}
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		hdr := &tar.Header{Name: name, Mode: 0o644, Size: 1, ModTime: times[name], Format: tar.FormatPAX}
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc := newScan(t, src)
+	if out := resources(t, sc, context.Background()); len(out) != 1 || out[0].Path != "ok.txt" {
+		t.Errorf("resources %v, want ok.txt", out)
+	}
+	p := sc.Problems.Sorted()
+	if len(p) != 2 || p[0].Path != "bc.txt" || p[1].Path != "far.txt" || !errors.Is(p[0].Err, ErrTimeOutOfRange) || !errors.Is(p[1].Err, ErrTimeOutOfRange) {
+		t.Errorf("problems %v, want bc.txt and far.txt, their times out of range", p)
+	}
+}
