@@ -586,3 +586,34 @@ func TestMemberTimeBeyondDatetime(t *testing.T) {
 		t.Errorf("problems %v, want bc.txt and far.txt, their times out of range", p)
 	}
 }
+
+// A tar cut inside a block is damaged, also where the cut falls in the
+// padding of its last member, which tar.Reader takes for the end of the
+// archive (GNU tar: "Unexpected EOF in archive"); one cut at a block
+// boundary, without the blocks that end it, is read as tar -t reads it.
+func TestTarCutInsideBlock(t *testing.T) {
+	t.Parallel()
+	plain := testenv.TarBytes(t, []testenv.Member{{Name: "a.txt", Body: "first"}, {Name: "b.txt", Body: "second"}}, 0)
+	cut := 3*512 + len("second") // b.txt's header and bytes, none of its padding
+	for _, c := range []struct {
+		name string
+		data []byte
+		bad  bool
+	}{
+		{"cut-in-padding.tar", plain[:cut], true},
+		{"cut-in-padding.tar.gz", testenv.GzipBytes(t, plain[:cut], 6), true},
+		{"cut-at-block.tar", plain[:4*512], false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			src := filepath.Join(t.TempDir(), c.name)
+			if err := os.WriteFile(src, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := newScan(t, src).Run(context.Background())
+			if c.bad != errors.Is(err, ErrDamaged) || !c.bad && err != nil {
+				t.Errorf("Run: %v; damaged: %v", err, c.bad)
+			}
+		})
+	}
+}
