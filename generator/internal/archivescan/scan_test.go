@@ -547,3 +547,73 @@ func TestTarMemberTimeAnyYear(t *testing.T) {
 		}
 	}
 }
+
+// A member whose time has no four-digit year (a PAX header may give any
+// time) is skipped and named, as a member whose URL is too long is: a
+// W3C Datetime cannot write it, and the build reported it as a bug of
+// rsgen when its own check of the Resource List failed.
+func TestMemberTimeBeyondDatetime(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join(t.TempDir(), "site.tar")
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	times := map[string]time.Time{
+		"bc.txt":  time.Date(-1, 1, 2, 3, 4, 5, 0, time.UTC),
+		"far.txt": time.Date(10000, 1, 2, 3, 4, 5, 0, time.UTC),
+		"ok.txt":  time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
+	}
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		hdr := &tar.Header{Name: name, Mode: 0o644, Size: 1, ModTime: times[name], Format: tar.FormatPAX}
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc := newScan(t, src)
+	if out := resources(t, sc, context.Background()); len(out) != 1 || out[0].Path != "ok.txt" {
+		t.Errorf("resources %v, want ok.txt", out)
+	}
+	p := sc.Problems.Sorted()
+	if len(p) != 2 || p[0].Path != "bc.txt" || p[1].Path != "far.txt" || !errors.Is(p[0].Err, ErrTimeOutOfRange) || !errors.Is(p[1].Err, ErrTimeOutOfRange) {
+		t.Errorf("problems %v, want bc.txt and far.txt, their times out of range", p)
+	}
+}
+
+// A tar cut inside a block is damaged, also where the cut falls in the
+// padding of its last member, which tar.Reader takes for the end of the
+// archive (GNU tar: "Unexpected EOF in archive"); one cut at a block
+// boundary, without the blocks that end it, is read as tar -t reads it.
+func TestTarCutInsideBlock(t *testing.T) {
+	t.Parallel()
+	plain := testenv.TarBytes(t, []testenv.Member{{Name: "a.txt", Body: "first"}, {Name: "b.txt", Body: "second"}}, 0)
+	cut := 3*512 + len("second") // b.txt's header and bytes, none of its padding
+	for _, c := range []struct {
+		name string
+		data []byte
+		bad  bool
+	}{
+		{"cut-in-padding.tar", plain[:cut], true},
+		{"cut-in-padding.tar.gz", testenv.GzipBytes(t, plain[:cut], 6), true},
+		{"cut-at-block.tar", plain[:4*512], false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			src := filepath.Join(t.TempDir(), c.name)
+			if err := os.WriteFile(src, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := newScan(t, src).Run(context.Background())
+			if c.bad != errors.Is(err, ErrDamaged) || !c.bad && err != nil {
+				t.Errorf("Run: %v; damaged: %v", err, c.bad)
+			}
+		})
+	}
+}

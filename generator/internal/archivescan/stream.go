@@ -28,7 +28,22 @@ type tarStream struct {
 	// rest is the stream the tar reader reads, after the blocks that end
 	// the archive once tr.Next has returned io.EOF.
 	rest  io.Reader
+	read  blockCounter
 	close func() error
+}
+
+// blockCounter counts the bytes the tar reader reads. A tar is made of
+// 512-byte blocks; tar.Reader takes a stream that ends in the padding of
+// its last member for the end of the archive, not for one cut short.
+type blockCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *blockCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // openTar opens the tar stream of the archive, decompressing it if needed.
@@ -48,7 +63,8 @@ func openTar(a *Archive) (*tarStream, error) {
 		zr.Multistream(false)
 		s.rest = &gzipStream{br: br, zr: zr}
 	}
-	s.tr = tar.NewReader(s.rest)
+	s.read.r = s.rest
+	s.tr = tar.NewReader(&s.read)
 	return s, nil
 }
 
@@ -58,6 +74,9 @@ func openTar(a *Archive) (*tarStream, error) {
 // the two zero blocks that end the archive, and would never see the gzip
 // trailer, whose CRC-32 and length tell a damaged .tar.gz from a good one.
 func (s *tarStream) end() error {
+	if s.read.n%512 != 0 {
+		return fmt.Errorf("%w: the tar archive ends inside a block (the file is cut short)", ErrDamaged)
+	}
 	n, err := nonZero(s.rest)
 	switch {
 	case err != nil:

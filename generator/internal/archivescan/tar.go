@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"time"
 
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
@@ -63,6 +64,11 @@ func (sc *Scan) readTar(sorter *extsort.Sorter) error {
 				return err
 			}
 			continue
+		case !timeInRange(hdr.ModTime):
+			if err := sc.unreadable(name, sorter, ErrTimeOutOfRange); err != nil {
+				return err
+			}
+			continue
 		}
 		var n int64
 		n, sum, err = h.Sum(sum[:0], ctxReader{ctx, ts.tr})
@@ -84,6 +90,16 @@ func (sc *Scan) readTar(sorter *extsort.Sorter) error {
 		return fmt.Errorf("reading the archive %s: %w", a.Path, damaged(err))
 	}
 	return nil
+}
+
+// ErrTimeOutOfRange reports a member whose modification time has no
+// four-digit year, which a W3C Datetime (its lastmod) cannot write.
+var ErrTimeOutOfRange = errors.New("its modification time is not in the years 0000 to 9999, which a lastmod can write")
+
+// timeInRange says whether a W3C Datetime can write t.
+func timeInRange(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 0 && y <= 9999
 }
 
 // ErrMemberTooLarge reports a member of a tar larger than the archive

@@ -27,6 +27,8 @@ func (sc *Scan) readZip(sorter *extsort.Sorter) error {
 		switch {
 		case sc.tooLong(name):
 			err = sc.unreadable(name, sorter, uri.ErrLocTooLong)
+		case !timeInRange(f.Modified):
+			err = sc.unreadable(name, sorter, ErrTimeOutOfRange)
 		case f.Method != zip.Store && f.Method != zip.Deflate: // the methods archive/zip reads
 			err = sc.unreadable(name, sorter, fmt.Errorf("reading from the archive: %w", zip.ErrAlgorithm))
 		default:

@@ -266,6 +266,10 @@ func (p *jsonParser) strBytes() ([]byte, error) {
 			var s string
 			if err := json.Unmarshal(p.s[start:p.i], &s); err != nil {
 				p.i = start
+				var serr *json.SyntaxError
+				if errors.As(err, &serr) {
+					p.i += int(serr.Offset) - 1 // at the byte it names
+				}
 				return nil, p.errf("bad string (%v)", err)
 			}
 			return []byte(s), nil
@@ -276,6 +280,7 @@ func (p *jsonParser) strBytes() ([]byte, error) {
 			return nil, p.errf("control character in a string")
 		}
 	}
+	p.i = len(p.s) // an escape at the end of the line stepped past it
 	return nil, p.errf("unterminated string")
 }
 

@@ -216,6 +216,9 @@ func TestBadRecords(t *testing.T) {
 		{"csv wrong field count", CSV, "loc,lastmod\na,2024-05-01T00:00:00Z,extra\n", 2, "3 fields, but the header has 2 columns"},
 		{"csv one field", CSV, "loc,lastmod\na\n", 2, "1 field, but the header has 2 columns"},
 		{"csv bare quote", CSV, "loc,lastmod\na\"b,x\n", 2, "bare \""},
+		{"bad escape at its column", JSONL, `{"loc":"a\q"}`, 1, "escape code) at column 11"},
+		{"bad unicode escape at its column", JSONL, `{"loc":"ab\u12"}`, 1, "escape) at column 15"},
+		{"escape cut by the end of the line", JSONL, `{"loc":"a\`, 1, "unterminated string at column 11"},
 		{"line too long", JSONL, `{"loc":"` + strings.Repeat("a", maxLineBytes) + `"}`, 1, "line longer than"},
 		{"line number after blank lines", JSONL, "\n\n" + `{"loc":"a","lastmod":"x"}` + "\n", 3, "lastmod:"},
 	}
