@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -312,12 +311,9 @@ func (f *siteFile) at(err error, t *generator.SiteTable) error {
 // field is the set (-1 for the site), the table and the key of a field
 // of a FieldError of Site.Validate: "Sets[i].Field", or a field of the Site.
 func (f *siteFile) field(field string) (set int, t *generator.SiteTable, key string) {
-	if rest, ok := strings.CutPrefix(field, "Sets["); ok {
-		if index, sub, ok := strings.Cut(rest, "]."); ok {
-			if i, err := strconv.Atoi(index); err == nil {
-				return i, &f.Sets[i], cmp.Or(keyOf(sub), sub)
-			}
-		}
+	var sub string
+	if _, err := fmt.Sscanf(field, "Sets[%d].%s", &set, &sub); err == nil {
+		return set, &f.Sets[set], cmp.Or(keyOf(sub), sub)
 	}
 	return -1, &f.Top, cmp.Or(keyOf(field), field)
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
-	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/internal/text/tomlkeys"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // A namer names a flag of rsgen build (its name without dashes, or

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -77,19 +76,11 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 // Left out, each is zero, which generator.Config takes for its default
 // (docs/USAGE.md).
 func fileOnly(k string) bool {
-	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) && !slices.Contains(buildFlagNames(), k)
+	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) &&
+		!slices.ContainsFunc(buildFlags(), func(f cli.Flag) bool { return f.Names()[0] == k })
 }
 
 // fileKeys are the keys of the configuration file, sorted.
 func fileKeys() []string {
 	return slices.Sorted(slices.Values(append(slices.Clone(configTable().Keys), flagTemplates)))
 }
-
-// buildFlagNames are the long names of build's flags.
-var buildFlagNames = sync.OnceValue(func() []string {
-	var names []string
-	for _, f := range buildFlags() {
-		names = append(names, f.Names()[0])
-	}
-	return names
-})
