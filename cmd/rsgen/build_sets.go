@@ -85,9 +85,8 @@ func runSite(c *cli.Context) error {
 	return f.report(stderr, site, rep, quiet)
 }
 
-// buildOne builds the one set of a file without [[set]]s, whose keys are
-// at its top, or of the command line alone (path ""); the command line
-// overrides the file.
+// buildOne builds the one set of a file without [[set]]s, or of the
+// command line alone (Path ""); the command line overrides the file.
 func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.Path, keySet)
@@ -119,10 +118,9 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	return reportOne(stderr, cfg, rep, quiet)
 }
 
-// envOnly is the environment variable that gives the flag fl of c its
-// value, if the command line does not, else "": the environment of CI
-// gives RSGEN_BASE_URL and the like to every build, which the file
-// overrides.
+// envOnly is the environment variable that gives fl its value, if the
+// command line does not, else "": CI gives $RSGEN_BASE_URL and the like
+// to every build, which the file overrides.
 func envOnly(c *cli.Context, fl cli.Flag) string {
 	for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
 		if v, ok := os.LookupEnv(e); ok && fl.IsSet() && v == c.String(fl.Names()[0]) {
@@ -155,11 +153,9 @@ func (f *siteFile) given(k string) bool {
 	return f.onCommandLine[k] && (len(f.Sets) == 0 || f.SiteKey(k))
 }
 
-// configs are the Configs of the file's sets, with the flags of c: of each
-// [[set]], or of the one set at the top of a file without; and the
-// templates of the key templates, or nil. The keys given on the command
-// line override the file's (config): an error about one of those is the
-// command line's.
+// configs are the Configs of the file's sets (Tables), with the flags of
+// c, and the templates of the key templates, or nil. An error of a flag
+// that overrides a key is the command line's.
 func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS, err error) {
 	f.line, f.onCommandLine, err = lineConfig(c)
 	var ee *exitError
@@ -182,10 +178,9 @@ func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS,
 	return sets, fsys, nil
 }
 
-// config is the generator.Config of the table t, the first found for each
-// key of: a key given on the command line (line) that t takes from the
-// site (SiteFile.Inherits), t's own or from the top of the file, the
-// default of the flag.
+// config is the Config of the table t: each key from the command line if
+// t takes it from the site (SiteFile.Inherits), else t's, else the flag's
+// default.
 func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: slices.Clone(hashing.DefaultSet)}
 	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
@@ -282,9 +277,8 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 }
 
 // at is err, of the build of the set of t or of the site, at the line of
-// the key whose value it is about, as an error of reading the file
-// is: "rsgen.toml:12: set "articles": source public/articles: no such
-// directory". A value given on the command line has no place in the file.
+// the key whose value it is about: "rsgen.toml:12: set "articles": source
+// public/articles: no such directory"; a flag's value has no line.
 func (f *siteFile) at(err error, t *generator.SiteTable) error {
 	key := ""
 	switch {
@@ -318,9 +312,8 @@ func (f *siteFile) field(field string) (set int, t *generator.SiteTable, key str
 	return -1, &f.Top, cmp.Or(keyOf(field), field)
 }
 
-// describe renders fe with the file's keys, at the line of its field; a
-// field of another set than fe's is named with its set. An error about a
-// flag of the command line names the flag, and no place in the file.
+// describe renders fe with the file's keys, at the line of its field (a
+// field of another set named with its set), or with the flags given.
 func (f *siteFile) describe(fe *generator.FieldError) string {
 	subject, t, k := f.field(fe.Field)
 	line, ok := t.Keys[k]
