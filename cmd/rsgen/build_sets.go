@@ -173,7 +173,7 @@ func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS,
 		return sets, nil, nil
 	}
 	if fsys, err = templates.Overlay(f.Templates); err != nil {
-		return nil, nil, usageErr(fileHint, "%s:%d: %s: %v", f.Path, f.Top.Keys[flagTemplates], flagTemplates, err)
+		return nil, nil, usageErr(fileHint, "%s%s: %v", f.place(&f.Top, flagTemplates), flagTemplates, err)
 	}
 	return sets, fsys, nil
 }
@@ -205,7 +205,7 @@ func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 		return cfg, err
 	}
 	if err := finish(&cfg, given); err != nil { // host: a key of the site, at the top
-		return cfg, usageErr(fileHint, "%s:%d: %s: %v", f.Path, f.Top.Keys[flagHost], flagHost, err)
+		return cfg, usageErr(fileHint, "%s%s: %v", f.place(&f.Top, flagHost), flagHost, err)
 	}
 	return cfg, nil
 }
@@ -280,11 +280,11 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 // the key whose value it is about: "rsgen.toml:12: set "articles": source
 // public/articles: no such directory"; a flag's value has no line.
 func (f *siteFile) at(err error, t *generator.SiteTable) error {
-	key := ""
+	key, se := "", buildError(err)
 	switch {
-	case buildError(err).Kind == generator.KindSource:
+	case se.Kind == generator.KindSource:
 		key = keySource
-	case buildError(err).Kind == generator.KindOutput:
+	case se.Kind == generator.KindOutput:
 		key = flagOut
 	case errors.Is(err, previous.ErrUnreachable):
 		key = flagPrevious
@@ -292,14 +292,21 @@ func (f *siteFile) at(err error, t *generator.SiteTable) error {
 	if key == "" || f.given(key) {
 		return err
 	}
-	if se := buildError(err); se.Set != "" {
-		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
+	if se.Set != "" {
+		err = se.Err // named by place
 	}
-	line, ok := t.Keys[key]
-	if !ok {
-		return err
+	return fmt.Errorf("%s%w", f.place(t, key), err)
+}
+
+// place begins a message about the key k of the table t: "FILE:LINE: ",
+// the line of t's header if t does not give k, and "set NAME: " in a
+// [[set]].
+func (f *siteFile) place(t *generator.SiteTable, k string) string {
+	p := fmt.Sprintf("%s:%d: ", f.Path, cmp.Or(t.Keys[k], t.Line))
+	if t != &f.Top && t.Config.Set != "" {
+		p += fmt.Sprintf("set %q: ", t.Config.Set)
 	}
-	return fmt.Errorf("%s:%d: %w", f.Path, line, err)
+	return p
 }
 
 // field is the set (-1 for the site), the table and the key of a field
@@ -316,10 +323,6 @@ func (f *siteFile) field(field string) (set int, t *generator.SiteTable, key str
 // field of another set named with its set), or with the flags given.
 func (f *siteFile) describe(fe *generator.FieldError) string {
 	subject, t, k := f.field(fe.Field)
-	line, ok := t.Keys[k]
-	if !ok {
-		line = t.Line
-	}
 	msg := fe.Describe(func(field string) string {
 		switch field {
 		case "RemoveSets":
@@ -332,16 +335,12 @@ func (f *siteFile) describe(fe *generator.FieldError) string {
 			return "--" + k
 		}
 		if set >= 0 && set != subject {
-			n := t.Keys[k]
-			return fmt.Sprintf("%s of set %q (line %d)", k, t.Config.Set, cmp.Or(n, t.Line))
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.Config.Set, cmp.Or(t.Keys[k], t.Line))
 		}
 		return k
 	})
-	switch {
-	case fe.Field == "RemoveSets" || f.given(k):
+	if fe.Field == "RemoveSets" || f.given(k) {
 		return msg
-	case subject >= 0 && t.Config.Set != "":
-		return fmt.Sprintf("%s:%d: set %q: %s", f.Path, line, t.Config.Set, msg)
 	}
-	return fmt.Sprintf("%s:%d: %s", f.Path, line, msg)
+	return f.place(t, k) + msg
 }
