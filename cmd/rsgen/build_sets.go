@@ -211,18 +211,16 @@ func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 }
 
 // namer names the flags of a hint about the set named set ("" for the
-// whole site) as keys of the file, but those of the command line only;
-// where is the end of the hint then: where those keys are.
+// whole site) as keys of the file, but those of the command line (all
+// without a file); where is the end of the hint then: where those keys are.
 func (f *siteFile) namer(set string) (n namer, where func() string) {
 	keys, ofSite := 0, true
 	n = func(flag string) string {
 		switch {
+		case f.Path == "" || slices.Contains(commandOnly, flag) || f.given(strings.Fields(flag)[0]):
+			return cliName(flag)
 		case flag == argSource:
 			return keySource
-		case slices.Contains(commandOnly, flag):
-			return "--" + flag
-		case f.given(strings.Fields(flag)[0]): // the command line gave it, over the file
-			return cliName(flag)
 		}
 		keys++
 		ofSite = ofSite && f.SiteKey(flag)
@@ -240,14 +238,8 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 	return n, where
 }
 
-// failure is the failure to report for err, of BuildSite.
+// failure is the failure to report for err, of Build or BuildSite.
 func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator.Config, err error) error {
-	if f.Path == "" || c.Context.Err() != nil { // the command line alone, or interrupted (whatever the build was doing then)
-		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
-			return ue
-		}
-		return buildFailure(c, ctx, sets[0], err, cliName, c.String(flagAt) != "")
-	}
 	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {
 		args := make([]string, len(sre.Sets))
 		for i, s := range sre.Sets {
@@ -255,8 +247,18 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 		}
 		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.Path)
 	}
-	if ue := fieldsErr(err, f.describe, "see docs/SETS.md", nil); ue != nil {
-		return ue
+	if fields := generator.FieldErrors(err); len(fields) > 0 { // of Config.Validate or Site.Validate
+		msgs := make([]string, len(fields))
+		for i, fe := range fields {
+			msgs[i] = f.describe(fe, c.String(flagAt) != "")
+		}
+		switch {
+		case f.Path != "":
+			return usageErr("see docs/SETS.md", "%s", strings.Join(msgs, "; "))
+		case fields[0].With == "" && fieldHints[fields[0].Field] != "":
+			return usageErr(fieldHints[fields[0].Field], "%s", strings.Join(msgs, "; "))
+		}
+		return usageErr("see 'rsgen build --help'", "%s", strings.Join(msgs, "; "))
 	}
 	cfg, t, set := sets[0], &f.Top, buildError(err).Set
 	if i := slices.IndexFunc(sets, func(s generator.Config) bool { return s.Set == set }); set != "" && i >= 0 {
@@ -289,7 +291,7 @@ func (f *siteFile) at(err error, t *generator.SiteTable) error {
 	case errors.Is(err, previous.ErrUnreachable):
 		key = flagPrevious
 	}
-	if key == "" || f.given(key) {
+	if key == "" || f.Path == "" || f.given(key) {
 		return err
 	}
 	if se.Set != "" {
@@ -320,26 +322,29 @@ func (f *siteFile) field(field string) (set int, t *generator.SiteTable, key str
 }
 
 // describe renders fe with the file's keys, at the line of its field (a
-// field of another set named with its set), or with the flags given.
-func (f *siteFile) describe(fe *generator.FieldError) string {
+// field of another set named with its set), or with the flags given (all
+// without a file); at says --at gave the snapshot time.
+func (f *siteFile) describe(fe *generator.FieldError, at bool) string {
 	subject, t, k := f.field(fe.Field)
 	msg := fe.Describe(func(field string) string {
-		switch field {
-		case "RemoveSets":
-			return "--" + flagRemoveSet
-		case "Sets":
-			return "[[" + keySet + "]]"
-		}
 		set, t, k := f.field(field)
-		if f.given(k) {
-			return "--" + k
-		}
-		if set >= 0 && set != subject {
+		switch {
+		case field == "RemoveSets":
+			return "--" + flagRemoveSet
+		case field == "Sets":
+			return "[[" + keySet + "]]"
+		case f.Path == "" && field == "At" && !at:
+			return "$" + envSourceDateEpoch // the snapshot time came from it
+		case f.Path == "" && field == "Source":
+			return "the " + argSource
+		case f.Path == "" || f.given(k):
+			return cliName(k)
+		case set >= 0 && set != subject:
 			return fmt.Sprintf("%s of set %q (line %d)", k, t.Config.Set, cmp.Or(t.Keys[k], t.Line))
 		}
 		return k
 	})
-	if fe.Field == "RemoveSets" || f.given(k) {
+	if f.Path == "" || fe.Field == "RemoveSets" || f.given(k) {
 		return msg
 	}
 	return f.place(t, k) + msg

@@ -150,41 +150,6 @@ var fieldHints = map[string]string{
 	"Filter.Exclude": "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
 }
 
-// fieldsErr turns the field errors in err (of Config.Validate or
-// Site.Validate) into a usage error, each rendered by describe, with the
-// hint of the first in hints, or hint; nil if err has none.
-func fieldsErr(err error, describe func(*generator.FieldError) string, hint string, hints map[string]string) error {
-	fields := generator.FieldErrors(err)
-	if len(fields) == 0 {
-		return nil
-	}
-	msgs := make([]string, len(fields))
-	for i, fe := range fields {
-		msgs[i] = describe(fe)
-	}
-	if fe := fields[0]; fe.With == "" && hints[fe.Field] != "" {
-		hint = hints[fe.Field]
-	}
-	return usageErr(hint, "%s", strings.Join(msgs, "; "))
-}
-
-// withFlags renders a field error with the flags of c.
-func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
-	return func(fe *generator.FieldError) string {
-		return fe.Describe(func(field string) string {
-			switch k := keyOf(field); {
-			case field == "At" && c.String(flagAt) == "":
-				return "$" + envSourceDateEpoch // the snapshot time came from it
-			case field == "Source":
-				return "the " + argSource
-			case k != "":
-				return cliName(k)
-			}
-			return field
-		})
-	}
-}
-
 func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }
 
 const defaultChangesKeep = "30d"
