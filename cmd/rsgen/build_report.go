@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -195,11 +194,8 @@ func partial(problems []report.Problem, hint string) error {
 	if files > 0 {
 		what = append(what, units.Count(files, "file")+" could not be published")
 	}
-	switch {
-	case dirs == 1:
-		what = append(what, "1 directory could not be read, so files in it may be missing")
-	case dirs > 1:
-		what = append(what, strconv.Itoa(dirs)+" directories could not be read, so files in them may be missing")
+	if dirs > 0 {
+		what = append(what, units.Count(dirs, "directory")+" could not be read, so files in "+units.Plural(dirs, "it", "them")+" may be missing")
 	}
 	return &exitError{code: exitPartial, err: errors.New(strings.Join(what, ", and ") + " (named above)"), hint: hint}
 }
