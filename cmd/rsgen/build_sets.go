@@ -74,9 +74,7 @@ func runSite(c *cli.Context) error {
 	for i := range site.Sets {
 		site.Sets[i].Hosts, site.Sets[i].Changed = nil, changeLister(c)
 	}
-	for _, msg := range f.envNotices(c) {
-		site.Notice(msg)
-	}
+	f.noticeEnv(c, site.Notice)
 	rep, err := runBuilder(c, site.Stats, false, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) },
 		func(ctx context.Context, err error) error { return f.failure(c, ctx, site.Sets, err) })
 	if err != nil {
@@ -99,9 +97,7 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
 	cfg.Templates, cfg.Stats, cfg.Notice = templates, new(report.Stats), noticer(stderr, quiet)
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
-	for _, msg := range f.envNotices(c) {
-		cfg.Notice(msg)
-	}
+	f.noticeEnv(c, cfg.Notice)
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		name := "--" + flagBaseURL
 		if line := f.Top.Keys[flagBaseURL]; line > 0 && !f.given(flagBaseURL) {
@@ -130,21 +126,19 @@ func envOnly(c *cli.Context, fl cli.Flag) string {
 	return ""
 }
 
-// envNotices say which environment variables of build's flags the file
+// noticeEnv says which environment variables of build's flags the file
 // does not take (those of a set's keys) and which override a key of its
 // top level (those of the site's keys, as their flags do).
-func (f *siteFile) envNotices(c *cli.Context) []string {
-	var out []string
+func (f *siteFile) noticeEnv(c *cli.Context, notice func(string)) {
 	for _, fl := range c.Command.Flags {
 		switch name, e := fl.Names()[0], envOnly(c, fl); {
 		case e == "" || os.Getenv(e) == "":
 		case f.Sets != nil && !f.SiteKey(name):
-			out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.Path))
+			notice(fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.Path))
 		case f.Top.Keys[name] > 0:
-			out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.Path, name))
+			notice(fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.Path, name))
 		}
 	}
-	return out
 }
 
 // given reports whether the command line gives the key k: any key for a
