@@ -21,8 +21,8 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 	"github.com/rsgen/rsgen/internal/text/display"
-	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/internal/text/tomlkeys"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // A SiteFile is the configuration file of rsgen build --config

@@ -77,9 +77,7 @@ func buildFlags() []cli.Flag {
 			&cli.BoolFlag{Name: flagVerbose, Aliases: []string{"v"}, Usage: "with --dry-run, list on stdout the URLs that would be created, updated and deleted"},
 		}},
 	} {
-		for _, f := range g.flags {
-			// The field Category, which every flag type of urfave/cli v2
-			// has, with no setter.
+		for _, f := range g.flags { // Category: every flag type of urfave/cli v2 has it, with no setter
 			reflect.ValueOf(f).Elem().FieldByName("Category").SetString(g.category)
 		}
 		flags = append(flags, g.flags...)

@@ -58,8 +58,8 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 		}
 		err = fmt.Errorf("%w (this build's snapshot time, from %s)", err, source)
 		hint = laterTime(at, n) + ", or leave " + n(flagAt) + " and $" + envSourceDateEpoch + " unset to take the clock"
-	case errors.Is(err, previous.ErrLater) && cfg.FixedTime:
-		hint = n(flagPrevious) + " must be an earlier build: check it, or " + laterTime(at, n)
+	case errors.Is(err, previous.ErrLater): // a snapshot time from the clock can only be given by --at
+		hint = n(flagPrevious) + " must be an earlier build: check it, or " + laterTime(at || !cfg.FixedTime, n)
 	case e.Kind == generator.KindBadRecords:
 		for _, p := range e.Problems {
 			fmt.Fprintf(c.App.ErrWriter, "rsgen: error: %s\n", p.Error())
@@ -129,8 +129,6 @@ func previousHint(err error, e *generator.Error, n namer) string {
 	switch {
 	case e.Kind == generator.KindClockBehind:
 		return "wait until the clock has passed it, or give a later " + n(flagAt) + "; if that snapshot time is wrong, start afresh: remove resourcesync/ from " + n(flagOut) + " and build without " + n(flagPrevious)
-	case errors.Is(err, previous.ErrLater):
-		return n(flagPrevious) + " must be an earlier build: check it, or give this build a later " + n(flagAt)
 	case errors.Is(err, previous.ErrChanged):
 		return n(flagPrevious) + " was published again while this build ran: run the build again"
 	case errors.Is(err, previous.ErrDeadline):

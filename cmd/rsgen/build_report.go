@@ -8,7 +8,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,7 +37,7 @@ func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, qu
 	case cfg.DryRun:
 		fmt.Fprintf(stderr, "%swould publish %s in %s%s\n", dryRunPrefix, what, units.Count(rep.Documents, "document"), extra)
 		printChanges(stderr, dryRunPrefix, rep, true)
-		printDryRunEnd(stderr, out)
+		fmt.Fprintf(stderr, "%snothing was published; %s is as it was\n", dryRunPrefix, out)
 	default:
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s%s\n", what, units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond), extra)
 		if rep.Export == nil {
@@ -80,7 +79,7 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 		}
 	}
 	if !quiet && site.DryRun {
-		printDryRunEnd(stderr, site.Out)
+		fmt.Fprintf(stderr, "%snothing was published; %s is as it was\n", dryRunPrefix, site.Out)
 	} else if !quiet {
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
 			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
@@ -148,11 +147,6 @@ func changeLister(c *cli.Context) func(change, loc string) {
 	return func(change, loc string) { fmt.Fprintln(w, change, loc) }
 }
 
-// printDryRunEnd ends the summary of a dry run into out.
-func printDryRunEnd(w io.Writer, out string) {
-	fmt.Fprintf(w, "%snothing was published; %s is as it was\n", dryRunPrefix, out)
-}
-
 // printChanges reports what a build found changed, on one line, and what
 // the hash cache spared; a dry run, only what changed.
 func printChanges(w io.Writer, prefix string, rep *generator.Report, dryRun bool) {
@@ -182,9 +176,8 @@ func printChanges(w io.Writer, prefix string, rep *generator.Report, dryRun bool
 }
 
 // partial is the error of a build that published the rest but left out
-// problems, with hint, or nil if it left out none: the files, and the
-// directories that could not be read, whose files are not known, so are
-// not counted as files.
+// problems, with hint, or nil: a directory that could not be read is not
+// counted as files, which are not known.
 func partial(problems []report.Problem, hint string) error {
 	if len(problems) == 0 {
 		return nil
@@ -201,17 +194,14 @@ func partial(problems []report.Problem, hint string) error {
 	if files > 0 {
 		what = append(what, units.Count(files, "file")+" could not be published")
 	}
-	switch {
-	case dirs == 1:
-		what = append(what, "1 directory could not be read, so files in it may be missing")
-	case dirs > 1:
-		what = append(what, strconv.Itoa(dirs)+" directories could not be read, so files in them may be missing")
+	if dirs > 0 {
+		what = append(what, units.Count(dirs, "directory")+" could not be read, so files in "+units.Plural(dirs, "it", "them")+" may be missing")
 	}
 	return &exitError{code: exitPartial, err: errors.New(strings.Join(what, ", and ") + " (named above)"), hint: hint}
 }
 
 // apart reports whether out is a directory other than the directory
-// source: served as it is, it has none of the files the documents list.
+// source, so has none of the files the documents list.
 func apart(source, out string) bool {
 	if out == "" {
 		return false

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -75,9 +74,7 @@ func runSite(c *cli.Context) error {
 	for i := range site.Sets {
 		site.Sets[i].Hosts, site.Sets[i].Changed = nil, changeLister(c)
 	}
-	for _, msg := range f.envNotices(c) {
-		site.Notice(msg)
-	}
+	f.noticeEnv(c, site.Notice)
 	rep, err := runBuilder(c, site.Stats, false, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) },
 		func(ctx context.Context, err error) error { return f.failure(c, ctx, site.Sets, err) })
 	if err != nil {
@@ -86,9 +83,8 @@ func runSite(c *cli.Context) error {
 	return f.report(stderr, site, rep, quiet)
 }
 
-// buildOne builds the one set of a file without [[set]]s, whose keys are
-// at its top, or of the command line alone (path ""); the command line
-// overrides the file.
+// buildOne builds the one set of a file without [[set]]s, or of the
+// command line alone (Path ""); the command line overrides the file.
 func (f *siteFile) buildOne(c *cli.Context) error {
 	if c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.Path, keySet)
@@ -101,9 +97,7 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
 	cfg.Templates, cfg.Stats, cfg.Notice = templates, new(report.Stats), noticer(stderr, quiet)
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
-	for _, msg := range f.envNotices(c) {
-		cfg.Notice(msg)
-	}
+	f.noticeEnv(c, cfg.Notice)
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		name := "--" + flagBaseURL
 		if line := f.Top.Keys[flagBaseURL]; line > 0 && !f.given(flagBaseURL) {
@@ -120,10 +114,9 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 	return reportOne(stderr, cfg, rep, quiet)
 }
 
-// envOnly is the environment variable that gives the flag fl of c its
-// value, if the command line does not, else "": the environment of CI
-// gives RSGEN_BASE_URL and the like to every build, which the file
-// overrides.
+// envOnly is the environment variable that gives fl its value, if the
+// command line does not, else "": CI gives $RSGEN_BASE_URL and the like
+// to every build, which the file overrides.
 func envOnly(c *cli.Context, fl cli.Flag) string {
 	for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
 		if v, ok := os.LookupEnv(e); ok && fl.IsSet() && v == c.String(fl.Names()[0]) {
@@ -133,21 +126,19 @@ func envOnly(c *cli.Context, fl cli.Flag) string {
 	return ""
 }
 
-// envNotices say which environment variables of build's flags the file
+// noticeEnv says which environment variables of build's flags the file
 // does not take (those of a set's keys) and which override a key of its
 // top level (those of the site's keys, as their flags do).
-func (f *siteFile) envNotices(c *cli.Context) []string {
-	var out []string
+func (f *siteFile) noticeEnv(c *cli.Context, notice func(string)) {
 	for _, fl := range c.Command.Flags {
 		switch name, e := fl.Names()[0], envOnly(c, fl); {
 		case e == "" || os.Getenv(e) == "":
 		case f.Sets != nil && !f.SiteKey(name):
-			out = append(out, fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.Path))
+			notice(fmt.Sprintf("$%s is not read with --%s: give %s in %s", e, flagConfig, name, f.Path))
 		case f.Top.Keys[name] > 0:
-			out = append(out, fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.Path, name))
+			notice(fmt.Sprintf("$%s overrides %s of %s, as --%s would", e, name, f.Path, name))
 		}
 	}
-	return out
 }
 
 // given reports whether the command line gives the key k: any key for a
@@ -156,11 +147,9 @@ func (f *siteFile) given(k string) bool {
 	return f.onCommandLine[k] && (len(f.Sets) == 0 || f.SiteKey(k))
 }
 
-// configs are the Configs of the file's sets, with the flags of c: of each
-// [[set]], or of the one set at the top of a file without; and the
-// templates of the key templates, or nil. The keys given on the command
-// line override the file's (config): an error about one of those is the
-// command line's.
+// configs are the Configs of the file's sets (Tables), with the flags of
+// c, and the templates of the key templates, or nil. An error of a flag
+// that overrides a key is the command line's.
 func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS, err error) {
 	f.line, f.onCommandLine, err = lineConfig(c)
 	var ee *exitError
@@ -178,15 +167,14 @@ func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS,
 		return sets, nil, nil
 	}
 	if fsys, err = templates.Overlay(f.Templates); err != nil {
-		return nil, nil, usageErr(fileHint, "%s:%d: %s: %v", f.Path, f.Top.Keys[flagTemplates], flagTemplates, err)
+		return nil, nil, usageErr(fileHint, "%s%s: %v", f.place(&f.Top, flagTemplates), flagTemplates, err)
 	}
 	return sets, fsys, nil
 }
 
-// config is the generator.Config of the table t, the first found for each
-// key of: a key given on the command line (line) that t takes from the
-// site (SiteFile.Inherits), t's own or from the top of the file, the
-// default of the flag.
+// config is the Config of the table t: each key from the command line if
+// t takes it from the site (SiteFile.Inherits), else t's, else the flag's
+// default.
 func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 	cfg := generator.Config{Jobs: hashing.DefaultWorkers(), Hashes: slices.Clone(hashing.DefaultSet)}
 	_ = cfg.Changes.Keep.UnmarshalText([]byte(defaultChangesKeep))
@@ -211,24 +199,22 @@ func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 		return cfg, err
 	}
 	if err := finish(&cfg, given); err != nil { // host: a key of the site, at the top
-		return cfg, usageErr(fileHint, "%s:%d: %s: %v", f.Path, f.Top.Keys[flagHost], flagHost, err)
+		return cfg, usageErr(fileHint, "%s%s: %v", f.place(&f.Top, flagHost), flagHost, err)
 	}
 	return cfg, nil
 }
 
 // namer names the flags of a hint about the set named set ("" for the
-// whole site) as keys of the file, but those of the command line only;
-// where is the end of the hint then: where those keys are.
+// whole site) as keys of the file, but those of the command line (all
+// without a file); where is the end of the hint then: where those keys are.
 func (f *siteFile) namer(set string) (n namer, where func() string) {
 	keys, ofSite := 0, true
 	n = func(flag string) string {
 		switch {
+		case f.Path == "" || slices.Contains(commandOnly, flag) || f.given(strings.Fields(flag)[0]):
+			return cliName(flag)
 		case flag == argSource:
 			return keySource
-		case slices.Contains(commandOnly, flag):
-			return "--" + flag
-		case f.given(strings.Fields(flag)[0]): // the command line gave it, over the file
-			return cliName(flag)
 		}
 		keys++
 		ofSite = ofSite && f.SiteKey(flag)
@@ -246,14 +232,8 @@ func (f *siteFile) namer(set string) (n namer, where func() string) {
 	return n, where
 }
 
-// failure is the failure to report for err, of BuildSite.
+// failure is the failure to report for err, of Build or BuildSite.
 func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator.Config, err error) error {
-	if f.Path == "" || c.Context.Err() != nil { // the command line alone, or interrupted (whatever the build was doing then)
-		if ue := fieldsErr(err, withFlags(c), "see 'rsgen build --help'", fieldHints); ue != nil {
-			return ue
-		}
-		return buildFailure(c, ctx, sets[0], err, cliName, c.String(flagAt) != "")
-	}
 	if sre := buildError(err); sre.Kind == generator.KindSetRemoved {
 		args := make([]string, len(sre.Sets))
 		for i, s := range sre.Sets {
@@ -261,8 +241,18 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 		}
 		return failure(err, "if that is what you want, say so: "+strings.Join(args, " ")+"; else add the set back to "+f.Path)
 	}
-	if ue := fieldsErr(err, f.describe, "see docs/SETS.md", nil); ue != nil {
-		return ue
+	if fields := generator.FieldErrors(err); len(fields) > 0 { // of Config.Validate or Site.Validate
+		msgs := make([]string, len(fields))
+		for i, fe := range fields {
+			msgs[i] = f.describe(fe, c.String(flagAt) != "")
+		}
+		switch {
+		case f.Path != "":
+			return usageErr("see docs/SETS.md", "%s", strings.Join(msgs, "; "))
+		case fields[0].With == "" && fieldHints[fields[0].Field] != "":
+			return usageErr(fieldHints[fields[0].Field], "%s", strings.Join(msgs, "; "))
+		}
+		return usageErr("see 'rsgen build --help'", "%s", strings.Join(msgs, "; "))
 	}
 	cfg, t, set := sets[0], &f.Top, buildError(err).Set
 	if i := slices.IndexFunc(sets, func(s generator.Config) bool { return s.Set == set }); set != "" && i >= 0 {
@@ -283,76 +273,73 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 }
 
 // at is err, of the build of the set of t or of the site, at the line of
-// the key whose value it is about, as an error of reading the file
-// is: "rsgen.toml:12: set "articles": source public/articles: no such
-// directory". A value given on the command line has no place in the file.
+// the key whose value it is about: "rsgen.toml:12: set "articles": source
+// public/articles: no such directory"; a flag's value has no line.
 func (f *siteFile) at(err error, t *generator.SiteTable) error {
-	key := ""
+	key, se := "", buildError(err)
 	switch {
-	case buildError(err).Kind == generator.KindSource:
+	case se.Kind == generator.KindSource:
 		key = keySource
-	case buildError(err).Kind == generator.KindOutput:
+	case se.Kind == generator.KindOutput:
 		key = flagOut
 	case errors.Is(err, previous.ErrUnreachable):
 		key = flagPrevious
 	}
-	if key == "" || f.given(key) {
+	if key == "" || f.Path == "" || f.given(key) {
 		return err
 	}
-	if se := buildError(err); se.Set != "" {
-		err = fmt.Errorf("set %q: %w", se.Set, se.Err)
+	if se.Set != "" {
+		err = se.Err // named by place
 	}
-	line, ok := t.Keys[key]
-	if !ok {
-		return err
+	return fmt.Errorf("%s%w", f.place(t, key), err)
+}
+
+// place begins a message about the key k of the table t: "FILE:LINE: ",
+// the line of t's header if t does not give k, and "set NAME: " in a
+// [[set]].
+func (f *siteFile) place(t *generator.SiteTable, k string) string {
+	p := fmt.Sprintf("%s:%d: ", f.Path, cmp.Or(t.Keys[k], t.Line))
+	if t != &f.Top && t.Config.Set != "" {
+		p += fmt.Sprintf("set %q: ", t.Config.Set)
 	}
-	return fmt.Errorf("%s:%d: %w", f.Path, line, err)
+	return p
 }
 
 // field is the set (-1 for the site), the table and the key of a field
 // of a FieldError of Site.Validate: "Sets[i].Field", or a field of the Site.
 func (f *siteFile) field(field string) (set int, t *generator.SiteTable, key string) {
-	if rest, ok := strings.CutPrefix(field, "Sets["); ok {
-		if index, sub, ok := strings.Cut(rest, "]."); ok {
-			if i, err := strconv.Atoi(index); err == nil {
-				return i, &f.Sets[i], cmp.Or(keyOf(sub), sub)
-			}
-		}
+	var sub string
+	if _, err := fmt.Sscanf(field, "Sets[%d].%s", &set, &sub); err == nil {
+		return set, &f.Sets[set], cmp.Or(keyOf(sub), sub)
 	}
 	return -1, &f.Top, cmp.Or(keyOf(field), field)
 }
 
-// describe renders fe with the file's keys, at the line of its field; a
-// field of another set than fe's is named with its set. An error about a
-// flag of the command line names the flag, and no place in the file.
-func (f *siteFile) describe(fe *generator.FieldError) string {
+// describe renders fe with the file's keys, at the line of its field (a
+// field of another set named with its set), or with the flags given (all
+// without a file); at says --at gave the snapshot time.
+func (f *siteFile) describe(fe *generator.FieldError, at bool) string {
 	subject, t, k := f.field(fe.Field)
-	line, ok := t.Keys[k]
-	if !ok {
-		line = t.Line
-	}
 	msg := fe.Describe(func(field string) string {
-		switch field {
-		case "RemoveSets":
-			return "--" + flagRemoveSet
-		case "Sets":
-			return "[[" + keySet + "]]"
-		}
 		set, t, k := f.field(field)
-		if f.given(k) {
-			return "--" + k
-		}
-		if set >= 0 && set != subject {
-			n := t.Keys[k]
-			return fmt.Sprintf("%s of set %q (line %d)", k, t.Config.Set, cmp.Or(n, t.Line))
+		switch {
+		case field == "RemoveSets":
+			return "--" + flagRemoveSet
+		case field == "Sets":
+			return "[[" + keySet + "]]"
+		case f.Path == "" && field == "At" && !at:
+			return "$" + envSourceDateEpoch // the snapshot time came from it
+		case f.Path == "" && field == "Source":
+			return "the " + argSource
+		case f.Path == "" || f.given(k):
+			return cliName(k)
+		case set >= 0 && set != subject:
+			return fmt.Sprintf("%s of set %q (line %d)", k, t.Config.Set, cmp.Or(t.Keys[k], t.Line))
 		}
 		return k
 	})
-	switch {
-	case fe.Field == "RemoveSets" || f.given(k):
+	if f.Path == "" || fe.Field == "RemoveSets" || f.given(k) {
 		return msg
-	case subject >= 0 && t.Config.Set != "":
-		return fmt.Sprintf("%s:%d: set %q: %s", f.Path, line, t.Config.Set, msg)
 	}
-	return fmt.Sprintf("%s:%d: %s", f.Path, line, msg)
+	return f.place(t, k) + msg
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/rsgen/rsgen/generator"
 	"github.com/rsgen/rsgen/hosting"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
-	"github.com/rsgen/rsgen/internal/text/units"
 	"github.com/rsgen/rsgen/internal/text/tomlkeys"
+	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // A namer names a flag of rsgen build (its name without dashes, or
@@ -60,10 +60,8 @@ var drops = []struct{ key, capability string }{
 	{flagChangeDump, rsxml.CapChangeDump},
 }
 
-// keyOf returns the key of a field of generator.Config, named by its path
-// ("Changes.Keep"): the name of its flag and of its key in the
-// configuration file, which the toml tag of the field gives; "" if it has
-// none.
+// keyOf returns the key (and flag) of the field of generator.Config at
+// path ("Changes.Keep"), its toml tag; "" if none.
 func keyOf(field string) string {
 	if capability, ok := strings.CutPrefix(field, "Changes.Drop["); ok {
 		for _, d := range drops {
@@ -86,8 +84,7 @@ func keyOf(field string) string {
 // configTable is the one table of build's flags and the file's keys.
 var configTable = sync.OnceValue(func() tomlkeys.Table { return tomlkeys.Of(reflect.TypeFor[generator.Config]()) })
 
-// setFlag sets v, the field of the key, to the value of its flag in c, by
-// the field's type as the file's decoder does.
+// setFlag sets v, the field of key, to the value of its flag in c.
 func setFlag(c *cli.Context, key string, v reflect.Value) error {
 	switch u := v.Addr().Interface().(type) {
 	case *units.List:
@@ -104,8 +101,7 @@ func setFlag(c *cli.Context, key string, v reflect.Value) error {
 	return nil
 }
 
-// setText sets v, a field whose type (or the type it points to) is an
-// encoding.TextUnmarshaler, to text.
+// setText sets v, an encoding.TextUnmarshaler or a pointer to one, to text.
 func setText(v reflect.Value, text string) error {
 	if v.Kind() == reflect.Pointer {
 		v.Set(reflect.New(v.Type().Elem()))
@@ -152,44 +148,6 @@ var fieldHints = map[string]string{
 	"BaseURL":        "set --base-url (or $RSGEN_BASE_URL) to the URL where SOURCE is served",
 	"Filter.Include": "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
 	"Filter.Exclude": "patterns are doublestar globs such as 'drafts/**' or '**/*.tmp'",
-}
-
-// fieldsErr turns the field errors in err (of Config.Validate or
-// Site.Validate, the only checkers of values and how they combine) into a
-// usage error (exit 2), each rendered by describe, with the hint of the
-// first in hints, or hint; or returns nil if err has none. The command
-// line's describe names flags, the file's keys at their lines.
-func fieldsErr(err error, describe func(*generator.FieldError) string, hint string, hints map[string]string) error {
-	fields := generator.FieldErrors(err)
-	if len(fields) == 0 {
-		return nil
-	}
-	msgs := make([]string, len(fields))
-	for i, fe := range fields {
-		msgs[i] = describe(fe)
-	}
-	if fe := fields[0]; fe.With == "" && hints[fe.Field] != "" {
-		hint = hints[fe.Field]
-	}
-	return usageErr(hint, "%s", strings.Join(msgs, "; "))
-}
-
-// withFlags renders a field error with the flags of c: a field's flag,
-// SOURCE, or the field itself.
-func withFlags(c *cli.Context) func(fe *generator.FieldError) string {
-	return func(fe *generator.FieldError) string {
-		return fe.Describe(func(field string) string {
-			switch k := keyOf(field); {
-			case field == "At" && c.String(flagAt) == "":
-				return "$" + envSourceDateEpoch // the snapshot time came from it
-			case field == "Source":
-				return "the " + argSource
-			case k != "":
-				return cliName(k)
-			}
-			return field
-		})
-	}
 }
 
 func userAgent() string { return "rsgen/" + version() + " (+https://github.com/rsgen/rsgen)" }

@@ -24,8 +24,8 @@ func TestConfigKeysAreFlags(t *testing.T) {
 	if !slices.Equal(keysOnly, want) {
 		t.Errorf("the keys that are no flag of rsgen build:\n got %q\nwant %q", keysOnly, want)
 	}
-	for _, name := range buildFlagNames() {
-		if _, ok := configTable().Fields[name]; !ok && !slices.Contains(append(commandOnly, flagOnError, flagArchive, flagTemplates), name) {
+	for _, f := range buildFlags() {
+		if name := f.Names()[0]; !slices.Contains(configTable().Keys, name) && !slices.Contains(append(commandOnly, flagOnError, flagArchive, flagTemplates), name) {
 			t.Errorf("--%s is no key of generator.Config", name)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,9 +14,9 @@ import (
 // and the keys they set.
 var archiveParts = map[string]string{"": flagArchiveKeep, "lists": flagArchiveResourceLists, "dumps": flagArchiveResourceDumps}
 
-// lineConfig is the Config the flags of c give, with the keys they give:
-// each flag of a key, and those --on-error (fail-fast, skip-bad-records)
-// and --archive set. A key no flag gives has its flag's default, if any.
+// lineConfig is the Config the flags of c give, with the keys they give
+// (those --on-error and --archive set too); other keys have their flag's
+// default, if any.
 func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, err error) {
 	given = map[string]bool{}
 	fields := reflect.ValueOf(&cfg).Elem()
@@ -73,23 +72,13 @@ func lineConfig(c *cli.Context) (cfg generator.Config, given map[string]bool, er
 
 // fileOnly reports whether the key k of the configuration file is no
 // flag of build: a rare setting, kept off the command line so that its
-// help stays short (issue 25), or one that --on-error or --archive sets.
-// Left out, each is zero, which generator.Config takes for its default
-// (docs/USAGE.md).
+// help stays short, or one that --on-error or --archive sets.
 func fileOnly(k string) bool {
-	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) && !slices.Contains(buildFlagNames(), k)
+	return k != keyName && k != keySource && slices.Contains(fileKeys(), k) &&
+		!slices.ContainsFunc(buildFlags(), func(f cli.Flag) bool { return f.Names()[0] == k })
 }
 
 // fileKeys are the keys of the configuration file, sorted.
 func fileKeys() []string {
 	return slices.Sorted(slices.Values(append(slices.Clone(configTable().Keys), flagTemplates)))
 }
-
-// buildFlagNames are the long names of build's flags.
-var buildFlagNames = sync.OnceValue(func() []string {
-	var names []string
-	for _, f := range buildFlags() {
-		names = append(names, f.Names()[0])
-	}
-	return names
-})
