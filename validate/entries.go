@@ -263,8 +263,16 @@ func (c *docCheck) change(e *rsxml.Entry, line int) {
 	if !ok {
 		return
 	}
-	if msg := rules.Within(e.MD.Datetime, t, c.from, c.doc.MD.From, c.until, "the document's until="+c.doc.MD.Until); msg != "" {
-		c.add(line, RuleDatetimeRange, "%s", msg)
+	// Each bound on its own: a datetime can be outside both when until is
+	// before from, and each is a finding.
+	until := "the document's until=" + c.doc.MD.Until
+	for _, msg := range []string{
+		rules.Within(e.MD.Datetime, t, c.from, c.doc.MD.From, time.Time{}, until),
+		rules.Within(e.MD.Datetime, t, time.Time{}, c.doc.MD.From, c.until, until),
+	} {
+		if msg != "" {
+			c.add(line, RuleDatetimeRange, "%s", msg)
+		}
 	}
 	c.chronology(e.MD.Datetime, line, RuleChronology, "datetime")
 }

@@ -82,3 +82,34 @@ func TestPathMessageSaysWhatIsWrong(t *testing.T) {
 		t.Errorf("a valid path: %q", msg)
 	}
 }
+
+// TestDatetimeOutsideBothBounds: a datetime after until and before from (a
+// document whose until is before its from) breaks datetime-range twice,
+// one finding for each bound, as before the rule was shared with previous.
+func TestDatetimeOutsideBothBounds(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("testdata/broken/datetime-range.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(doc), `from="2013-01-03T00:00:00Z" until="2013-01-04T00:00:00Z"`,
+		`from="2013-01-03T00:00:00Z" until="2013-01-01T00:00:00Z"`, 1)
+	p := filepath.Join(t.TempDir(), "doc.xml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Path(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		if f.Rule == RuleDatetimeRange {
+			got = append(got, f.Message)
+		}
+	}
+	if len(got) != 2 || !strings.Contains(strings.Join(got, "\n"), "before the document's from=") ||
+		!strings.Contains(strings.Join(got, "\n"), "after the document's until=") {
+		t.Errorf("datetime-range findings %q, want one before from and one after until", got)
+	}
+}
