@@ -160,6 +160,20 @@ func TestReadOpenChangeList(t *testing.T) {
 	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "after the snapshot time") {
 		t.Errorf("a change after the snapshot: %v", err)
 	}
+	// A bad length is not refused by Read, but by Check of the entries a
+	// build publishes again: the second alone is good.
+	bad := strings.Replace(strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1), `10:00:00Z"/>`, `10:00:00Z" length="-1"/>`, 1)
+	testenv.WriteFile(t, dir, "resourcesync/changelist.xml", bad)
+	if site, err = readAll(context.Background(), dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cl = site.OpenChangeList
+	if err := cl.Check(0); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `changelist.xml line 5: the entry of https://example.org/a.txt: length="-1" is negative`) {
+		t.Errorf("Check(0) = %v", err)
+	}
+	if err := cl.Check(1); err != nil {
+		t.Errorf("Check(1) = %v, want nil", err)
+	}
 }
 
 func TestReadErrors(t *testing.T) {
