@@ -1,6 +1,7 @@
 package previous
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"hash"
@@ -218,7 +219,7 @@ func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time, op
 		if err != nil {
 			return err
 		}
-		msg := rules.Within(e.MD.Datetime, t, from, rsxml.FormatTime(from), until, end)
+		msg := cmp.Or(rules.NotBefore(e.MD.Datetime, t, from, rsxml.FormatTime(from)), rules.NotAfter(e.MD.Datetime, t, until, end))
 		if msg == "" {
 			msg = order.Next("datetime", e.MD.Datetime, t, e.Line)
 		}

@@ -276,6 +276,11 @@ func TestReadErrors(t *testing.T) {
 		{name: "a change outside its list", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-01T06:30:00Z"`)
 		}, kind: ErrInvalid, doc: cl2, line: 7, msg: "the document's from"},
+		{name: "a change outside a list of year 1", mutate: func(t *testing.T, dir string) {
+			const cl1, year1 = "resourcesync/changelist-20240602T000000Z.xml", `from="0001-01-01T00:00:00Z" until="0001-01-01T00:00:00Z"`
+			edit(t, dir, index, `<rs:md from="2024-06-01T00:00:00Z" until="2024-06-02T00:00:00Z"/>`, `<rs:md/>`)
+			edit(t, dir, cl1, `from="2024-06-01T00:00:00Z" until="2024-06-02T00:00:00Z"`, year1)
+		}, kind: ErrInvalid, doc: "changelist-20240602T000000Z.xml", line: 7, msg: "is after the document's until=0001-01-01T00:00:00Z"},
 		{name: "an unknown change", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `change="updated"`, `change="modified"`)
 		}, kind: ErrInvalid, doc: cl2, line: 7, msg: `change="modified"`},
