@@ -263,13 +263,17 @@ func (c *docCheck) change(e *rsxml.Entry, line int) {
 	if !ok {
 		return
 	}
-	// Each bound on its own: a datetime can be outside both when until is
-	// before from, and each is a finding.
-	until := "the document's until=" + c.doc.MD.Until
-	for _, msg := range []string{
-		rules.Within(e.MD.Datetime, t, c.from, c.doc.MD.From, time.Time{}, until),
-		rules.Within(e.MD.Datetime, t, time.Time{}, c.doc.MD.From, c.until, until),
-	} {
+	// Each bound on its own, if the document has it (a zero time is none):
+	// a datetime can be outside both when until is before from, and each
+	// is a finding.
+	var msgs [2]string
+	if !c.from.IsZero() {
+		msgs[0] = rules.NotBefore(e.MD.Datetime, t, c.from, c.doc.MD.From)
+	}
+	if !c.until.IsZero() {
+		msgs[1] = rules.NotAfter(e.MD.Datetime, t, c.until, "the document's until="+c.doc.MD.Until)
+	}
+	for _, msg := range msgs {
 		if msg != "" {
 			c.add(line, RuleDatetimeRange, "%s", msg)
 		}

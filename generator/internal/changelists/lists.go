@@ -110,6 +110,11 @@ func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 	case total == 0:
 		// Nothing to publish: no Change List, and none advertised.
 	case fits:
+		for _, c := range lists {
+			if err := checkCarried(c.list, 0); err != nil {
+				return from, err
+			}
+		}
 		err = ch.writeOpenChangeList(start, old, changes)
 	default:
 		ch.Notice(fmt.Sprintf("the %d changes kept do not fit one Change List (%d entries, %d bytes at most): changelist.xml is a Change List Index, which resync 2.0.1 cannot read; a shorter keep window makes it one list again",
@@ -127,10 +132,23 @@ type openHistory struct {
 }
 
 // carriedOpenList returns the changes of the previous build's open
+// changelist.xml to publish again, or nil, and fails if one of them has a
+// bad hash or length.
+func (ch *Lists) carriedOpenList(ctx context.Context) (*openHistory, error) {
+	h, err := ch.openHistory(ctx)
+	if h == nil || err != nil {
+		return h, err
+	}
+	// Those kept are the newest.
+	cl := ch.Prev.OpenChangeList
+	return h, checkCarried(cl, cl.Entries-len(h.entries))
+}
+
+// openHistory returns the changes of the previous build's open
 // changelist.xml to publish again, or nil. They run to the previous
 // snapshot, or to where its Change Dump ends if that is later than every
 // change in the list, so that the Change Dump goes on from there.
-func (ch *Lists) carriedOpenList(ctx context.Context) (*openHistory, error) {
+func (ch *Lists) openHistory(ctx context.Context) (*openHistory, error) {
 	cl := ch.Prev.OpenChangeList
 	if cl == nil {
 		return nil, nil
@@ -446,6 +464,17 @@ func (ch *Lists) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*r
 		return nil, fmt.Errorf("%w: reading again: %w", docs.ErrPrevious, docs.Naming(cl.URL, err))
 	}
 	return entries, nil
+}
+
+// checkCarried fails if an entry of cl that this build writes again, from
+// the from-th on, has a bad hash or length: the build would publish an
+// invalid document. (A list copied as it is needs none: the check of the
+// stage blames the previous build for the documents it copied.)
+func checkCarried(cl *previous.ChangeList, from int) error {
+	if err := cl.Check(from); err != nil {
+		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
+	}
+	return nil
 }
 
 // copyCarried publishes a Change List of the previous build again, byte

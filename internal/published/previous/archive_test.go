@@ -80,6 +80,10 @@ func TestReadChangeListArchiveRefused(t *testing.T) {
 		{"a from the list does not have", []change{{first, `from="2024-01-01T00:00:00Z"`, `from="2024-01-01T06:00:00Z"`}}, false, ErrInvalid, `from is "2024-01-01T06:00:00Z"`},
 		{"a list linked to an index", []change{{first, `<rs:md capability`, `<rs:ln rel="index" href="http://example.com/resourcesync/changelist.xml"/><rs:md capability`}}, false, ErrInvalid, `links rel="index"`},
 		{"a change outside the list", []change{{first, `datetime="2024-01-01T12:00:00Z"`, `datetime="2024-01-02T12:00:00Z"`}}, false, ErrInvalid, "is after the document's until"},
+		{"a change outside a list of year 1", []change{
+			{archive, `from="2024-01-01T00:00:00Z" until="2024-01-02T00:00:00Z"`, `from="0001-01-01T00:00:00Z" until="0001-01-01T00:00:00Z"`},
+			{first, `from="2024-01-01T00:00:00Z" until="2024-01-02T00:00:00Z"`, `from="0001-01-01T00:00:00Z" until="0001-01-01T00:00:00Z"`},
+		}, false, ErrInvalid, "is after the document's until=0001-01-01T00:00:00Z"},
 		{"a document of another capability", []change{{first, `capability="changelist"`, `capability="changedump"`}}, false, ErrCapability, `capability "changedump" where "changelist" was expected`},
 		{"an entry without until", []change{{archive, ` until="2024-01-02T00:00:00Z"`, ``}}, true, ErrInvalid, "lacks from or until"},
 		{"lists that overlap", []change{{archive, `from="2024-01-02T00:00:00Z"`, `from="2024-01-01T12:00:00Z"`}}, true, ErrInvalid, "before the until of the entry before it"},

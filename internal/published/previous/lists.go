@@ -1,6 +1,7 @@
 package previous
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"hash"
@@ -117,7 +118,8 @@ func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry,
 	if err != nil {
 		return err
 	}
-	cl := ChangeList{URL: u, Rel: r.site.rel(u), From: from, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index")}
+	cl := ChangeList{URL: u, Rel: r.site.rel(u), From: from, Entries: len(entries), Bytes: int64(len(data)), sum: sha256.Sum256(data), Index: doc.Link("index"),
+		bad: badEntries(name, entries)}
 	switch {
 	case doc.MD.Until == "" && ie != nil:
 		r.opts.Notice(name + ": an open Change List (no until) is still growing; it is not carried forward")
@@ -217,12 +219,44 @@ func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time, op
 		if err != nil {
 			return err
 		}
-		msg := rules.Within(e.MD.Datetime, t, from, rsxml.FormatTime(from), until, end)
+		msg := cmp.Or(rules.NotBefore(e.MD.Datetime, t, from, rsxml.FormatTime(from)), rules.NotAfter(e.MD.Datetime, t, until, end))
 		if msg == "" {
 			msg = order.Next("datetime", e.MD.Datetime, t, e.Line)
 		}
 		if msg != "" {
 			return newError(name, e.Line, ErrInvalid, "%s", msg)
+		}
+	}
+	return nil
+}
+
+// A badEntry is the error of the i-th entry of a Change List.
+type badEntry struct {
+	i   int
+	err error
+}
+
+// badEntries judges the hash and length of each entry of the Change List
+// name, which a build publishes again as they are.
+func badEntries(name string, entries []*rsxml.Entry) []badEntry {
+	var bad []badEntry
+	for i, e := range entries {
+		if _, _, msg := readHashLength(e); msg != "" {
+			bad = append(bad, badEntry{i, newError(name, e.Line, ErrInvalid, "the entry of %s: %s", e.Loc, msg)})
+		}
+	}
+	return bad
+}
+
+// Check returns the error, of kind [ErrInvalid], of the first entry of cl
+// from the from-th on whose hash or length is bad, or nil: a build checks
+// the entries it writes again. Read does not refuse the list for them,
+// as a build may drop them (--changes-keep drops the oldest changes of an
+// open list, and whole closed lists).
+func (cl *ChangeList) Check(from int) error {
+	for _, b := range cl.bad {
+		if b.i >= from {
+			return b.err
 		}
 	}
 	return nil

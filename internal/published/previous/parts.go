@@ -212,21 +212,28 @@ func toResource(name string, e *rsxml.Entry, res *Resource) error {
 // hashAndLength reads the hash and length of the entry e of the document
 // name: nil and -1 where it has none.
 func hashAndLength(name string, e *rsxml.Entry) ([]hashing.Token, int64, error) {
-	var h []hashing.Token
-	if e.MD.Hash != "" {
-		var err error
-		if h, err = hashing.ParseAttr(e.MD.Hash); err != nil {
-			return nil, 0, newError(name, e.Line, ErrInvalid, "%v", err)
-		}
-	}
-	if e.MD.Length == "" {
-		return h, -1, nil
-	}
-	n, msg := rules.Length(e.MD.Length)
+	h, n, msg := readHashLength(e)
 	if msg != "" {
 		return nil, 0, newError(name, e.Line, ErrInvalid, "%s", msg)
 	}
 	return h, n, nil
+}
+
+// readHashLength reads the hash and length of the entry e, or says what
+// is wrong with them.
+func readHashLength(e *rsxml.Entry) ([]hashing.Token, int64, string) {
+	var h []hashing.Token
+	if e.MD.Hash != "" {
+		var err error
+		if h, err = hashing.ParseAttr(e.MD.Hash); err != nil {
+			return nil, 0, err.Error()
+		}
+	}
+	if e.MD.Length == "" {
+		return h, -1, ""
+	}
+	n, msg := rules.Length(e.MD.Length)
+	return h, n, msg
 }
 
 // A prefetch is a document of the Resource List being fetched while the

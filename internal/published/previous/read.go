@@ -140,6 +140,7 @@ type ChangeList struct {
 	Bytes       int64  // its size as published
 	Index       string // the href of its rel="index" link, "" if it has none
 	sum         [sha256.Size]byte
+	bad         []badEntry // its entries whose hash or length is bad (Check)
 }
 
 // Read reads the build published at location, a directory, an http(s)

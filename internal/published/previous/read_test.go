@@ -160,6 +160,20 @@ func TestReadOpenChangeList(t *testing.T) {
 	if _, err := readAll(context.Background(), dir, Options{}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "after the snapshot time") {
 		t.Errorf("a change after the snapshot: %v", err)
 	}
+	// A bad length is not refused by Read, but by Check of the entries a
+	// build publishes again: the second alone is good.
+	bad := strings.Replace(strings.Replace(open, "DT", "2024-06-03T00:00:00Z", 1), `10:00:00Z"/>`, `10:00:00Z" length="-1"/>`, 1)
+	testenv.WriteFile(t, dir, "resourcesync/changelist.xml", bad)
+	if site, err = readAll(context.Background(), dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cl = site.OpenChangeList
+	if err := cl.Check(0); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `changelist.xml line 5: the entry of https://example.org/a.txt: length="-1" is negative`) {
+		t.Errorf("Check(0) = %v", err)
+	}
+	if err := cl.Check(1); err != nil {
+		t.Errorf("Check(1) = %v, want nil", err)
+	}
 }
 
 func TestReadErrors(t *testing.T) {
@@ -262,6 +276,11 @@ func TestReadErrors(t *testing.T) {
 		{name: "a change outside its list", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-01T06:30:00Z"`)
 		}, kind: ErrInvalid, doc: cl2, line: 7, msg: "the document's from"},
+		{name: "a change outside a list of year 1", mutate: func(t *testing.T, dir string) {
+			const cl1, year1 = "resourcesync/changelist-20240602T000000Z.xml", `from="0001-01-01T00:00:00Z" until="0001-01-01T00:00:00Z"`
+			edit(t, dir, index, `<rs:md from="2024-06-01T00:00:00Z" until="2024-06-02T00:00:00Z"/>`, `<rs:md/>`)
+			edit(t, dir, cl1, `from="2024-06-01T00:00:00Z" until="2024-06-02T00:00:00Z"`, year1)
+		}, kind: ErrInvalid, doc: "changelist-20240602T000000Z.xml", line: 7, msg: "is after the document's until=0001-01-01T00:00:00Z"},
 		{name: "an unknown change", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `change="updated"`, `change="modified"`)
 		}, kind: ErrInvalid, doc: cl2, line: 7, msg: `change="modified"`},

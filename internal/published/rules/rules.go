@@ -208,14 +208,20 @@ func Interval(from, until string, f, u time.Time) string {
 	return ""
 }
 
-// Within judges that the datetime v (t) of an entry lies within its
-// document's from and until (rule datetime-range): after names the end
-// ("the document's until=…"). A zero bound is no bound.
-func Within(v string, t, from time.Time, fromV string, until time.Time, after string) string {
-	switch {
-	case !from.IsZero() && t.Before(from):
+// NotBefore judges that the datetime v (t) of an entry is not before its
+// document's from (fromV as written) (rule datetime-range).
+func NotBefore(v string, t, from time.Time, fromV string) string {
+	if t.Before(from) {
 		return fmt.Sprintf("datetime=%s is before the document's from=%s", v, fromV)
-	case !until.IsZero() && t.After(until):
+	}
+	return ""
+}
+
+// NotAfter judges that the datetime v (t) of an entry is not after the
+// end of its document's interval, until, which after names ("the
+// document's until=…") (rule datetime-range).
+func NotAfter(v string, t, until time.Time, after string) string {
+	if t.After(until) {
 		return fmt.Sprintf("datetime=%s is after %s", v, after)
 	}
 	return ""
