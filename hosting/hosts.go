@@ -246,9 +246,8 @@ const maxConfig = 64 << 20
 
 // readConfig reads the configuration file at p, without waiting on a FIFO,
 // refusing what is not a regular file, a symbolic link (what rsgen merges
-// into is published, and
-// must be the output's own bytes: confined.ErrSymlink) or one larger than
-// maxConfig.
+// into is published, and must be the output's own bytes:
+// confined.ErrSymlink) or one larger than maxConfig.
 func readConfig(p string) ([]byte, error) {
 	dir, err := confined.Open(filepath.Dir(p))
 	if err != nil {
