@@ -104,6 +104,25 @@ func TestCheckConflicts(t *testing.T) {
 	}
 }
 
+// A user's file past maxConfig (sparse: nothing is read) is named with
+// why rsgen refuses it, by the check and by the writer alike.
+func TestConfigTooLarge(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, Headers), []byte(BlockBegin+"\n"+BlockEnd+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(out, Headers), maxConfig+1); err != nil {
+		t.Fatal(err)
+	}
+	_, merr := Merged(out, Headers, nil)
+	for _, err := range []error{CheckConflicts(out, []string{Netlify}), merr} {
+		if err == nil || !strings.Contains(err.Error(), Headers) || !strings.Contains(err.Error(), "not a configuration file rsgen can merge into") {
+			t.Errorf("error = %v, want _headers named as too large to merge into", err)
+		}
+	}
+}
+
 func TestShquote(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{

@@ -245,14 +245,18 @@ func Merged(out, name string, ours []byte) ([]byte, error) {
 const maxConfig = 64 << 20
 
 // readConfig reads the configuration file at p, without waiting on a FIFO,
-// refusing what is not a regular file, a symbolic link (what rsgen merges into is published, and
-// must be the output's own bytes: confined.ErrSymlink) or one larger than
-// maxConfig.
+// refusing what is not a regular file, a symbolic link (what rsgen merges
+// into is published, and must be the output's own bytes:
+// confined.ErrSymlink) or one larger than maxConfig.
 func readConfig(p string) ([]byte, error) {
 	dir, err := confined.Open(filepath.Dir(p))
 	if err != nil {
 		return nil, err
 	}
 	defer dir.Close()
-	return dir.ReadFile(filepath.Base(p), maxConfig)
+	data, err := dir.ReadFile(filepath.Base(p), maxConfig)
+	if errors.Is(err, confined.ErrTooLarge) {
+		err = fmt.Errorf("%w: not a configuration file rsgen can merge into", err)
+	}
+	return data, err
 }

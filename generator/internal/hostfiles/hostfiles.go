@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -134,7 +135,10 @@ func robotsNotice(docsURL uri.Base, out, resourceList string, notice func(string
 		return
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	// What a crawler reads of it: RFC 9309, section 2.5, asks for 500 KiB.
+	const maxRobots = 500 << 10
+	sc := bufio.NewScanner(io.LimitReader(f, maxRobots))
+	sc.Buffer(nil, maxRobots)
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), ":")
 		if ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") && strings.TrimSpace(v) == resourceList {

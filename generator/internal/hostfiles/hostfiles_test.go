@@ -32,6 +32,9 @@ func TestRobotsNotice(t *testing.T) {
 		{"names another", "Sitemap: https://example.org/sitemap.xml\n", root, true},
 		{"no robots.txt", "", root, false},
 		{"not at the root of the host", "User-agent: *\n", sub, false},
+		// A line past bufio.Scanner's 64 KiB stopped the reading: the
+		// Sitemap line after it was not seen.
+		{"names it after a long line", "# " + strings.Repeat("x", 100_000) + "\nSitemap: " + list + "\n", root, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()

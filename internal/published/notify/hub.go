@@ -220,10 +220,11 @@ func describe(err error) string {
 }
 
 // parseRetryAfter reads a Retry-After header: seconds or an HTTP date; 0
-// if it is absent or neither.
+// if it is absent or neither. Seconds are capped at maxBackoff, so that a
+// huge number does not overflow into a negative wait.
 func parseRetryAfter(v string) time.Duration {
 	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second
+		return time.Duration(min(s, int(maxBackoff/time.Second))) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		return time.Until(t)

@@ -126,6 +126,20 @@ func TestPublishFailures(t *testing.T) {
 	}
 }
 
+// A Retry-After of more seconds than a Duration holds (a hub's "forever")
+// is a long wait, not a negative one that the backoff would replace.
+func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]time.Duration{
+		"": 0, "garbage": 0, "-5": 0, "1.5": 0, "20": 20 * time.Second,
+		"9999999999": maxBackoff,
+	} {
+		if got := parseRetryAfter(v); got != want {
+			t.Errorf("parseRetryAfter(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
 func fmtDurations(ds []time.Duration) string {
 	s := make([]string, len(ds))
 	for i, d := range ds {

@@ -35,6 +35,9 @@ func (r *Root) OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	return regfile.Check(r.OpenFile(name, regfile.OpenFlags, 0))
 }
 
+// ErrTooLarge is wrapped by the error of ReadFile for a file past its bound.
+var ErrTooLarge = errors.New("larger than")
+
 // ReadFile reads the regular file name (OpenRegular) of at most max bytes.
 func (r *Root) ReadFile(name string, max int64) ([]byte, error) {
 	f, st, err := r.OpenRegular(name)
@@ -47,7 +50,7 @@ func (r *Root) ReadFile(name string, max int64) ([]byte, error) {
 		data, err = io.ReadAll(io.LimitReader(f, max+1))
 	}
 	if err == nil && (st.Size() > max || int64(len(data)) > max) {
-		err = fmt.Errorf("larger than %d bytes", max)
+		err = fmt.Errorf("%w %d bytes", ErrTooLarge, max)
 	}
 	return data, err
 }
