@@ -386,6 +386,7 @@ func (e *entry) decode(rec []byte) {
 	e.Key.Mtime = e.Modified.UnixNano()
 	if n := next(); n > 0 {
 		e.sum, rec = append([]byte(nil), rec[:n]...), rec[n:]
+		e.Sum = e.sum
 	}
 	e.Type = string(rec)
 }

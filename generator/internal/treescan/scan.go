@@ -69,6 +69,7 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		if sc.Cache != nil {
 			defer close(s.files)
 		} else {
+			defer close(s.hits)
 			defer close(s.jobs)
 		}
 		err := sc.Source.List(ctx, func(e *Entry) error { return s.found(ctx, e) })
@@ -81,8 +82,6 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 			defer close(s.hits)
 			return s.check(ctx)
 		})
-	} else {
-		close(s.hits)
 	}
 	results := make(chan hashing.Result, s.workers)
 	reads, blocking := sc.Source.Reads(s.workers)
@@ -193,6 +192,16 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 		e.cached = s.Cache.candidate(e.Path)
 		select {
 		case s.files <- e:
+			return nil
+		case <-ctx.Done():
+			s.Source.Drop(e)
+			return ctx.Err()
+		}
+	}
+	if e.Sum != nil { // straight to the collector, as the pool would give it
+		e.res = result{sum: e.Sum, stored: true}
+		select {
+		case s.hits <- e:
 			return nil
 		case <-ctx.Done():
 			s.Source.Drop(e)

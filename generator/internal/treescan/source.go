@@ -38,6 +38,10 @@ type Entry struct {
 	// its Size and Mtime are the resource's length and lastmod unless the
 	// pool reads them from a file.
 	Key hashcache.Stat
+	// Sum, if set, is the entry's digests, known at the listing (a tar's
+	// members, hashed as the stream came): without a hash cache it is not
+	// sent to the pool, which would only pass them on.
+	Sum []byte
 	// Modified, if set, is the lastmod, in place of Key.Mtime, which as
 	// nanoseconds cannot hold a year before 1678 or after 2262.
 	Modified time.Time
