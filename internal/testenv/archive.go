@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ type Member struct {
 	Body     string
 	Typeflag byte // tar type; for zip, tar.TypeDir, TypeSymlink and TypeReg are written
 	Link     string
+	Mtime    time.Time // ArchiveMtime if zero (TarBytes)
 }
 
 // ArchiveMtime is the modification time of every member WriteArchive
@@ -102,7 +104,7 @@ func TarBytes(t testing.TB, members []Member, pad int) []byte {
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	for _, m := range members {
-		if err := tw.WriteHeader(&tar.Header{Name: m.Name, Typeflag: tar.TypeReg, Mode: 0o644, ModTime: ArchiveMtime, Size: int64(len(m.Body))}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Name: m.Name, Typeflag: tar.TypeReg, Mode: 0o644, ModTime: cmp.Or(m.Mtime, ArchiveMtime), Size: int64(len(m.Body))}); err != nil {
 			t.Fatal(err)
 		}
 		tw.Write([]byte(m.Body))

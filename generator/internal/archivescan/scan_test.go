@@ -514,29 +514,12 @@ func TestZipDuplicateUnreadable(t *testing.T) {
 // 1970 overflow an int64 (before 1678, after 2262).
 func TestTarMemberTimeAnyYear(t *testing.T) {
 	t.Parallel()
-	src := filepath.Join(t.TempDir(), "site.tar")
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
 	times := map[string]time.Time{
 		"early.txt": time.Date(1600, 1, 2, 3, 4, 5, 0, time.UTC),
 		"late.txt":  time.Date(2300, 1, 2, 3, 4, 5, 0, time.UTC),
 		"now.txt":   time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC),
 	}
-	for _, name := range slices.Sorted(maps.Keys(times)) {
-		hdr := &tar.Header{Name: name, Mode: 0o644, Size: 1, ModTime: times[name], Format: tar.FormatPAX}
-		if err := tw.WriteHeader(hdr); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte("x")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(src, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	src := timedTar(t, times)
 	out := resources(t, newScan(t, src), context.Background())
 	if len(out) != len(times) {
 		t.Fatalf("%d resources, want %d", len(out), len(times))
@@ -554,29 +537,12 @@ func TestTarMemberTimeAnyYear(t *testing.T) {
 // rsgen when its own check of the Resource List failed.
 func TestMemberTimeBeyondDatetime(t *testing.T) {
 	t.Parallel()
-	src := filepath.Join(t.TempDir(), "site.tar")
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
 	times := map[string]time.Time{
 		"bc.txt":  time.Date(-1, 1, 2, 3, 4, 5, 0, time.UTC),
 		"far.txt": time.Date(10000, 1, 2, 3, 4, 5, 0, time.UTC),
 		"ok.txt":  time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC),
 	}
-	for _, name := range slices.Sorted(maps.Keys(times)) {
-		hdr := &tar.Header{Name: name, Mode: 0o644, Size: 1, ModTime: times[name], Format: tar.FormatPAX}
-		if err := tw.WriteHeader(hdr); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write([]byte("x")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(src, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	src := timedTar(t, times)
 	sc := newScan(t, src)
 	if out := resources(t, sc, context.Background()); len(out) != 1 || out[0].Path != "ok.txt" {
 		t.Errorf("resources %v, want ok.txt", out)
@@ -616,4 +582,17 @@ func TestTarCutInsideBlock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// timedTar writes a tar of a member "x" of each name in times, dated so.
+func timedTar(t *testing.T, times map[string]time.Time) string {
+	var members []testenv.Member
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		members = append(members, testenv.Member{Name: name, Body: "x", Mtime: times[name]})
+	}
+	src := filepath.Join(t.TempDir(), "site.tar")
+	if err := os.WriteFile(src, testenv.TarBytes(t, members, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return src
 }
