@@ -46,7 +46,7 @@ func (c *docCheck) entry(e *rsxml.Entry) {
 		c.add(e.Line, RuleLocEscape, "%s", esc)
 	}
 	if e.Lastmod != "" {
-		if _, msg := checkLastmod(e.Lastmod); msg != "" {
+		if _, msg := rules.Lastmod(e.Lastmod); msg != "" {
 			c.add(e.Line, RuleDatetime, "%s", msg)
 		}
 	}

@@ -34,18 +34,6 @@ func checkDatetime(v string) (time.Time, string) {
 	return t, ""
 }
 
-// checkLastmod checks <lastmod>: xsd:date or xsd:dateTime, and a W3C Datetime.
-func checkLastmod(v string) (time.Time, string) {
-	t, p, err := rsxml.ParseTimeForm(strings.TrimSpace(v))
-	if p != rsxml.Day && p != rsxml.Second {
-		return time.Time{}, fmt.Sprintf("<lastmod> %q is neither a date (YYYY-MM-DD) nor a full W3C Datetime (YYYY-MM-DDThh:mm:ss[.s]Z)", v)
-	}
-	if err != nil {
-		return time.Time{}, err.Error()
-	}
-	return t, ""
-}
-
 // parseInteger reads an xsd:integer: an optional sign and digits, white
 // space around allowed.
 func parseInteger(v string) (int64, bool) {

@@ -46,17 +46,6 @@ func TestCheckDatetime(t *testing.T) {
 	}
 }
 
-func TestCheckLastmod(t *testing.T) {
-	t.Parallel()
-	for in, ok := range map[string]bool{
-		"2013-01-03": true, "2013-01-03T09:00:00Z": true, "2013-01-03Z": false, "2013-01": false, "2013": false, "2013-1-3": false,
-	} {
-		if _, msg := checkLastmod(in); (msg == "") != ok {
-			t.Errorf("%q: valid %v, want %v (%s)", in, msg == "", ok, msg)
-		}
-	}
-}
-
 func TestValueChecks(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

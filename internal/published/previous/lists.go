@@ -236,12 +236,16 @@ type badEntry struct {
 	err error
 }
 
-// badEntries judges the hash and length of each entry of the Change List
-// name, which a build publishes again as they are.
+// badEntries judges the hash, length and lastmod of each entry of the
+// Change List name, which a build publishes again as they are.
 func badEntries(name string, entries []*rsxml.Entry) []badEntry {
 	var bad []badEntry
 	for i, e := range entries {
-		if _, _, msg := readHashLength(e); msg != "" {
+		_, _, msg := readHashLength(e)
+		if msg == "" && e.Lastmod != "" {
+			_, msg = rules.Lastmod(e.Lastmod)
+		}
+		if msg != "" {
 			bad = append(bad, badEntry{i, newError(name, e.Line, ErrInvalid, "the entry of %s: %s", e.Loc, msg)})
 		}
 	}
@@ -249,7 +253,7 @@ func badEntries(name string, entries []*rsxml.Entry) []badEntry {
 }
 
 // Check returns the error, of kind [ErrInvalid], of the first entry of cl
-// from the from-th on whose hash or length is bad, or nil: a build checks
+// from the from-th on whose hash, length or lastmod is bad, or nil: a build checks
 // the entries it writes again. Read does not refuse the list for them,
 // as a build may drop them (--changes-keep drops the oldest changes of an
 // open list, and whole closed lists).

@@ -260,3 +260,16 @@ func ArchiveEntry(capability, loc string, md *rsxml.MD) string {
 	}
 	return ""
 }
+
+// Lastmod reads a <lastmod>: an xsd:date or xsd:dateTime that is also a W3C
+// Datetime (rule datetime).
+func Lastmod(v string) (time.Time, string) {
+	t, p, err := rsxml.ParseTimeForm(strings.TrimSpace(v))
+	if p != rsxml.Day && p != rsxml.Second {
+		return time.Time{}, fmt.Sprintf("<lastmod> %q is neither a date (YYYY-MM-DD) nor a full W3C Datetime (YYYY-MM-DDThh:mm:ss[.s]Z)", v)
+	}
+	if err != nil {
+		return time.Time{}, err.Error()
+	}
+	return t, ""
+}

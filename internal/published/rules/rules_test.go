@@ -89,3 +89,15 @@ func TestCapListEntry(t *testing.T) {
 		t.Errorf("no capability: %q", e)
 	}
 }
+
+func TestLastmod(t *testing.T) {
+	t.Parallel()
+	for in, ok := range map[string]bool{
+		"2013-01-03": true, "2013-01-03T09:00:00Z": true, " 2013-01-03 ": true, "2013-01-03Z": false, "2013-01": false,
+		"2013": false, "2013-1-3": false, "yesterday": false, "": false,
+	} {
+		if _, msg := Lastmod(in); (msg == "") != ok {
+			t.Errorf("%q: valid %v, want %v (%s)", in, msg == "", ok, msg)
+		}
+	}
+}
