@@ -365,7 +365,6 @@ func appendMember(b []byte, index int, size int64, modified time.Time, sum []byt
 type entry struct {
 	treescan.Entry
 	index int
-	sum   []byte // a tar member's digests; nil for a zip's, read by the pool
 }
 
 // decode fills e from the record appendMember wrote, which is whole.
@@ -385,8 +384,7 @@ func (e *entry) decode(rec []byte) {
 	e.Modified = time.Unix(signed(), int64(next()))
 	e.Key.Mtime = e.Modified.UnixNano()
 	if n := next(); n > 0 {
-		e.sum, rec = append([]byte(nil), rec[:n]...), rec[n:]
-		e.Sum = e.sum
+		e.Sum, rec = append([]byte(nil), rec[:n]...), rec[n:]
 	}
 	e.Type = string(rec)
 }
@@ -396,7 +394,8 @@ func (*Scan) Stat(*treescan.Entry) bool { return true }
 func (*Scan) Drop(*treescan.Entry) {}
 
 // Reads keeps as many reads of a zip in flight as workers hash; a tar's
-// members are read already: one worker passes their digests on.
+// members are read already: the scan passes their digests (Entry.Sum) on
+// without the pool.
 func (sc *Scan) Reads(workers int) (int, bool) {
 	if sc.zip == nil {
 		return 1, false
@@ -404,15 +403,11 @@ func (sc *Scan) Reads(workers int) (int, bool) {
 	return workers, false
 }
 
-// Job gives the digests of a tar member, read already, or reads a zip
-// member, until Run's context is done: a member may expand to
-// far more than the archive holds, so an interrupt must not wait for its
-// end.
+// Job reads a zip member (a tar's have their Entry.Sum) until Run's
+// context is done: a member may expand to far more than the archive
+// holds, so an interrupt must not wait for its end.
 func (sc *Scan) Job(te *treescan.Entry) hashing.Job {
 	e := te.Handle.(*entry)
-	if e.sum != nil {
-		return hashing.Job{Stored: func() ([]byte, bool, error) { return e.sum, true, nil }}
-	}
 	f := sc.zip.File[e.index]
 	return hashing.Job{Open: func() (io.ReadCloser, error) {
 		rc, err := openZipMember(f)
