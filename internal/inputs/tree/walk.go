@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -81,7 +82,7 @@ func (w *Walker) Walk(ctx context.Context) error {
 	}
 	defer top.Release()
 	w.top = top
-	d, rel, ancestors := top, "", []DirID{top.ID()}
+	d, rel, ancestors := top, "", []DirID{top.id}
 	for _, name := range w.Filter.under() {
 		crel := path.Join(rel, name)
 		if w.Filter.PruneDir(name, crel) || !utf8.ValidString(name) || w.Skip(crel) {
@@ -92,7 +93,7 @@ func (w *Walker) Walk(ctx context.Context) error {
 			break
 		}
 		defer sub.Release()
-		d, rel, ancestors = sub, crel, append(ancestors, sub.ID())
+		d, rel, ancestors = sub, crel, append(ancestors, sub.id)
 	}
 	return w.dir(ctx, d, rel, rel, ancestors)
 }
@@ -106,27 +107,27 @@ func (w *Walker) dir(ctx context.Context, d *Dir, rel, real string, ancestors []
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var l *Listing
-	err := error(nil)
+	var entries []fs.DirEntry
+	var err error
 	if w.ReadDirHook != nil {
 		err = w.ReadDirHook(rel)
 	}
+	var f *os.File
 	if err == nil {
-		l, err = d.List()
+		f, err = d.List()
 	}
-	var entries []fs.DirEntry
 	if err == nil {
-		defer l.Close()
-		entries, err = l.Next(w.bigDirEntries() + 1)
-		if err == io.EOF {
+		defer f.Close()
+		big := w.bigDirEntries()
+		if entries, err = f.ReadDir(big + 1); err == io.EOF {
 			entries, err = nil, nil
 		}
-		if err == nil && len(entries) > w.bigDirEntries() && w.SpillDir != "" {
-			return w.bigDir(ctx, d, l, entries, rel, real, ancestors)
-		}
-		if err == nil && len(entries) > w.bigDirEntries() {
+		if err == nil && len(entries) > big {
+			if w.SpillDir != "" {
+				return w.bigDir(ctx, d, f, entries, rel, real, ancestors)
+			}
 			var more []fs.DirEntry
-			more, err = l.Next(-1)
+			more, err = f.ReadDir(-1)
 			entries = append(entries, more...)
 		}
 	}
@@ -172,10 +173,10 @@ func (w *Walker) bigDirEntries() int {
 const bigDirSortMemory = 16 << 20
 
 // bigDir walks a directory with more than w.BigDir entries, whose first
-// ones, entries, were read from l: its names and types go through an
+// ones, entries, were read from f: its names and types go through an
 // external sort in SpillDir, keyed by the order of the walk (a directory's
 // name followed by "/"), and are walked as they come out of it.
-func (w *Walker) bigDir(ctx context.Context, d *Dir, l *Listing, entries []fs.DirEntry, rel, real string, ancestors []DirID) error {
+func (w *Walker) bigDir(ctx context.Context, d *Dir, f *os.File, entries []fs.DirEntry, rel, real string, ancestors []DirID) error {
 	dir, err := confined.MkdirTemp(w.SpillDir, "dir-*")
 	if err != nil {
 		return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
@@ -205,7 +206,7 @@ func (w *Walker) bigDir(ctx context.Context, d *Dir, l *Listing, entries []fs.Di
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		entries, err = l.Next(w.bigDirEntries())
+		entries, err = f.ReadDir(w.bigDirEntries())
 		if err == io.EOF {
 			break
 		}
@@ -368,11 +369,11 @@ func (w *Walker) entry(ctx context.Context, d *Dir, rel, real string, de fs.DirE
 			}
 			defer sub.Release()
 		}
-		if slices.Contains(ancestors, sub.ID()) {
+		if slices.Contains(ancestors, sub.id) {
 			w.Notice(fmt.Sprintf("%s: symbolic link loop, not followed", display.Name(crel)))
 			return nil
 		}
-		return w.dir(ctx, sub, crel, creal, append(ancestors, sub.ID()))
+		return w.dir(ctx, sub, crel, creal, append(ancestors, sub.id))
 	case mode.IsRegular():
 		if !w.Filter.Publishes(name, crel) || !w.validName(name, crel) {
 			return nil
@@ -429,13 +430,13 @@ type linkTarget struct {
 // An absolute target must name a path under the root.
 func (w *Walker) resolve(d *Dir, real, name string) (linkTarget, error) {
 	cur := d.Hold()
+	defer func() { cur.Release() }()
 	var at []string // cur's path under the root
 	if real != "" {
 		at = strings.Split(real, "/")
 	}
 	pending := []string{name}
-	links := 0
-	for len(pending) > 0 {
+	for links := 0; len(pending) > 0; {
 		c := pending[0]
 		pending = pending[1:]
 		switch c {
@@ -443,39 +444,34 @@ func (w *Walker) resolve(d *Dir, real, name string) (linkTarget, error) {
 			continue
 		case "..":
 			if len(at) == 0 {
-				cur.Release()
 				return linkTarget{}, errOutside
 			}
 			at = at[:len(at)-1]
 			up, err := w.openReal(at)
-			cur.Release()
 			if err != nil {
 				return linkTarget{}, err
 			}
+			cur.Release()
 			cur = up
 			continue
 		}
 		info, err := cur.Lstat(c)
 		if err != nil {
-			cur.Release()
 			return linkTarget{}, err
 		}
 		switch {
 		case info.Mode&fs.ModeSymlink != 0:
 			if links++; links > maxLinks {
-				cur.Release()
 				return linkTarget{}, syscall.ELOOP
 			}
 			target, err := cur.Readlink(c)
 			if err != nil {
-				cur.Release()
 				return linkTarget{}, err
 			}
 			parts := strings.Split(filepath.ToSlash(target), "/")
 			if filepath.IsAbs(target) {
 				under, ok := w.underRoot(parts)
 				if !ok {
-					cur.Release()
 					return linkTarget{}, errOutside
 				}
 				cur.Release()
@@ -484,20 +480,19 @@ func (w *Walker) resolve(d *Dir, real, name string) (linkTarget, error) {
 			pending = append(parts, pending...)
 		case info.Mode.IsDir():
 			sub, err := cur.OpenDir(c)
-			cur.Release()
 			if err != nil {
 				return linkTarget{}, err
 			}
+			cur.Release()
 			cur, at = sub, append(at, c)
 		default:
 			if len(pending) > 0 {
-				cur.Release()
 				return linkTarget{}, syscall.ENOTDIR
 			}
-			return linkTarget{dir: cur, name: c, real: strings.Join(append(at, c), "/"), mode: info.Mode}, nil
+			return linkTarget{dir: cur.Hold(), name: c, real: strings.Join(append(at, c), "/"), mode: info.Mode}, nil
 		}
 	}
-	return linkTarget{dir: cur, real: strings.Join(at, "/"), mode: fs.ModeDir}, nil
+	return linkTarget{dir: cur.Hold(), real: strings.Join(at, "/"), mode: fs.ModeDir}, nil
 }
 
 // openReal opens the directory at the path under the root, held, without
