@@ -56,7 +56,7 @@ func newCSVSchema(header []string) (*csvSchema, error) {
 			}
 			rel, attr := rest, "href"
 			if j := strings.LastIndexByte(rest, ':'); j > 0 {
-				if a := rest[j+1:]; a != "rel" && a != "href" && isLinkAttr(a) {
+				if a := rest[j+1:]; a != "rel" && a != "href" && slices.Contains(linkAttrs, a) {
 					rel, attr = rest[:j], a
 				}
 			}

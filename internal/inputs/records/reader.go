@@ -93,32 +93,17 @@ func (l *csvLimit) Read(p []byte) (int, error) {
 				continue
 			}
 		}
-		switch l.state {
-		case csvFieldStart:
-			switch c {
-			case '"':
-				l.state = csvQuoted
-			case ',':
-			default:
-				l.state = csvUnquoted
-			}
-		case csvUnquoted:
-			if c == ',' {
-				l.state = csvFieldStart
-			}
-		case csvQuoted:
+		switch {
+		case l.state == csvQuoted:
 			if c == '"' {
 				l.state = csvQuoteInQuoted
 			}
-		case csvQuoteInQuoted:
-			switch c {
-			case '"':
-				l.state = csvQuoted
-			case ',':
-				l.state = csvFieldStart
-			default:
-				l.state = csvUnquoted
-			}
+		case c == ',':
+			l.state = csvFieldStart
+		case c == '"' && l.state != csvUnquoted: // opens a field, or is the second of ""
+			l.state = csvQuoted
+		default:
+			l.state = csvUnquoted
 		}
 		if l.n++; l.n > maxLineBytes {
 			l.err = fmt.Errorf("line %d: %w; the export cannot be read on", l.line, errRecordTooLong)

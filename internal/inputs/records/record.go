@@ -3,7 +3,6 @@ package records
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,8 +84,6 @@ func fieldByName[S ~string | ~[]byte](name S) int {
 // linkAttrs are the attributes a link of a record may have (section 14);
 // rel and href are required.
 var linkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
-
-func isLinkAttr(name string) bool { return slices.Contains(linkAttrs, name) }
 
 const statusPublished = "published"
 

@@ -2,6 +2,7 @@ package records
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
@@ -21,7 +22,7 @@ func ParseTime(s string) (time.Time, error) {
 	if t, ok := parseFull(s); ok {
 		return t, nil
 	}
-	if len(s) >= 16 && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') && !hasZone(s[16:]) {
+	if len(s) >= 16 && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') && !strings.ContainsAny(s[16:], "Zz+-") {
 		return time.Time{}, fmt.Errorf("%q has no time zone (add Z for UTC, or an offset such as +02:00)", s)
 	}
 	t, err := rsxml.ParseTime(s)
@@ -42,17 +43,6 @@ func isLeapSecond(s string) bool {
 	}
 	_, ok := parseFull(s[:17] + "59" + s[19:])
 	return ok
-}
-
-// hasZone reports whether rest, what follows the minutes, holds a zone.
-func hasZone(rest string) bool {
-	for i := 0; i < len(rest); i++ {
-		switch rest[i] {
-		case 'Z', 'z', '+', '-':
-			return true
-		}
-	}
-	return false
 }
 
 // parseFull reads YYYY-MM-DD[T ]hh:mm:ss[.f+]ZONE, where ZONE is Z, ±hh,

@@ -64,20 +64,10 @@ func checkURL(s string) (string, error) {
 	}
 	u := uri.Normalize(s) // checked above: nothing is escaped but what was
 	pathStart := len(scheme) + 3 + strings.IndexByte(u[len(scheme)+3:], '/')
-	if path, _, _ := strings.Cut(u[pathStart:], "?"); hasDotSegment(path) {
+	if path, _, _ := strings.Cut(u[pathStart:], "?"); strings.Contains(path, "/.") { // maybe a dot segment
 		u = u[:pathStart] + removeDotSegments(path) + u[pathStart+len(path):]
 	}
 	return u, nil
-}
-
-// hasDotSegment reports whether the path p has a "." or ".." segment.
-func hasDotSegment(p string) bool {
-	for seg := range strings.SplitSeq(p, "/") {
-		if seg == "." || seg == ".." {
-			return true
-		}
-	}
-	return false
 }
 
 // removeDotSegments resolves the "." and ".." segments of the absolute
