@@ -115,7 +115,7 @@ func (s *csvSchema) fill(rec *Record, row []string) error {
 		c := s.cols[i]
 		var err error
 		if c.field >= 0 {
-			err = rec.set(c.field, v)
+			err = set(rec, c.field, v)
 		} else if err = setLinkAttr(&links[c.link], &isURL[c.link], c.attr, v); err != nil {
 			err = fmt.Errorf("link:%s: %w", s.rels[c.link], err)
 		}

@@ -121,7 +121,7 @@ func (p *jsonParser) member(rec *Record) error {
 	switch {
 	case kind == 'n':
 	case kind == '"' || kind == '0' && f == fieldLength:
-		p.valueErr(rec.setBytes(f, v))
+		p.valueErr(set(rec, f, v))
 	case (kind == 't' || kind == 'f') && f == fieldDeleted:
 		rec.Deleted = kind == 't'
 	default:

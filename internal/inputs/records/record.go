@@ -89,76 +89,43 @@ const statusPublished = "published"
 
 func newRecord(line int) Record { return Record{Line: line, Length: -1} }
 
-// set stores the text value of field f, checking it. An empty value is
-// an absent field.
-func (r *Record) set(f int, v string) error {
-	if v == "" {
+// set stores the value v of field f of r, checking it. An empty value is
+// an absent field. A value in the bytes of a line is made a string only
+// where the record keeps it.
+func set[S ~string | ~[]byte](r *Record, f int, v S) error {
+	if len(v) == 0 {
 		return nil
 	}
 	var err error
 	switch f {
 	case fieldLoc:
-		r.Loc, r.LocIsURL, err = checkLoc(v)
+		r.Loc, r.LocIsURL, err = checkLoc(string(v))
 	case fieldLastmod:
 		r.Lastmod, err = ParseTime(v)
 	case fieldCreated:
 		r.Created, err = ParseTime(v)
 	case fieldDeleted:
-		err = r.setDeleted(v)
+		err = r.setDeleted(string(v))
 	case fieldStatus:
-		r.Status = v
-		if v == statusPublished {
-			r.Status = statusPublished // one copy for all records
+		r.Status = statusPublished // one copy for all records
+		if string(v) != statusPublished {
+			r.Status = string(v)
 		}
 	case fieldHash:
-		r.Hash, err = hashing.ParseAttr(v)
+		r.Hash, err = hashing.ParseAttr(string(v))
 	case fieldLength:
 		r.Length, err = parseLength(v)
 	case fieldType:
 		r.Type, err = checkType(v)
 	case fieldPath:
-		if err = checkLocalPath(v); err == nil {
-			r.Path = strings.TrimPrefix(v, "./")
+		if err = checkLocalPath(string(v)); err == nil {
+			r.Path = strings.TrimPrefix(string(v), "./")
 		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", fieldNames[f], err)
 	}
 	return nil
-}
-
-// setBytes is set for a value in the bytes of a line, converted to a
-// string only where the record keeps it.
-func (r *Record) setBytes(f int, v []byte) error {
-	switch f {
-	case fieldLastmod, fieldCreated:
-		t, ok := parseFull(v)
-		if !ok {
-			break
-		}
-		if f == fieldLastmod {
-			r.Lastmod = t
-		} else {
-			r.Created = t
-		}
-		return nil
-	case fieldStatus:
-		if string(v) == statusPublished {
-			r.Status = statusPublished
-			return nil
-		}
-	case fieldType:
-		if t, ok := commonTypes[string(v)]; ok {
-			r.Type = t
-			return nil
-		}
-	case fieldLength:
-		if n, ok := digits(v); ok && len(v) > 0 && len(v) < 19 {
-			r.Length = int64(n)
-			return nil
-		}
-	}
-	return r.set(f, string(v))
 }
 
 // setDeleted reads deleted: a boolean (true, false, t, f, yes, no, 1, 0,
@@ -206,7 +173,11 @@ func checkLoc(v string) (string, bool, error) {
 // parseLength reads a number of bytes: digits, optionally followed by a
 // fraction of zeros ("1024.0": JSON numbers are not typed, and exporters
 // such as pandas write whole numbers so).
-func parseLength(v string) (int64, error) {
+func parseLength[S ~string | ~[]byte](b S) (int64, error) {
+	if n, ok := digits(b); ok && len(b) < 19 {
+		return int64(n), nil
+	}
+	v := string(b)
 	if whole, frac, ok := strings.Cut(v, "."); ok && whole != "" && frac != "" && strings.Trim(frac, "0") == "" {
 		v = whole
 	}
@@ -224,11 +195,11 @@ func parseLength(v string) (int64, error) {
 
 // checkType returns the bare media type of v (parameters such as charset
 // dropped: the type attribute carries none).
-func checkType(v string) (string, error) {
-	if t, ok := commonTypes[v]; ok {
+func checkType[S ~string | ~[]byte](v S) (string, error) {
+	if t, ok := commonTypes[string(v)]; ok {
 		return t, nil
 	}
-	t := mediatype.Bare(v)
+	t := mediatype.Bare(string(v))
 	if !mediatype.Valid(t) {
 		return "", fmt.Errorf("%q is not a media type such as text/html", v)
 	}

@@ -18,10 +18,11 @@ import (
 //
 // A time of day without a time zone is refused: it names no instant. The
 // result is in UTC.
-func ParseTime(s string) (time.Time, error) {
-	if t, ok := parseFull(s); ok {
+func ParseTime[S ~string | ~[]byte](b S) (time.Time, error) {
+	if t, ok := parseFull(b); ok {
 		return t, nil
 	}
+	s := string(b)
 	if len(s) >= 16 && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') && !strings.ContainsAny(s[16:], "Zz+-") {
 		return time.Time{}, fmt.Errorf("%q has no time zone (add Z for UTC, or an offset such as +02:00)", s)
 	}
