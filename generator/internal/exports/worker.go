@@ -87,7 +87,10 @@ func (w *worker) record(rec *records.Record) error {
 	}
 	if rec.Deleted {
 		w.res.tombstones++
-		t := rec.DeletionTime()
+		t := rec.DeletedAt
+		if t.IsZero() {
+			t = rec.Lastmod
+		}
 		if t.IsZero() {
 			w.noTime()
 			return nil

@@ -26,7 +26,7 @@ type Record struct {
 	Lastmod   time.Time       // UTC; zero if not given
 	Created   time.Time       // UTC; zero if not given
 	Deleted   bool            // a tombstone
-	DeletedAt time.Time       // when it was deleted, if given as a time; UTC
+	DeletedAt time.Time       // when it was deleted, if given as a time (else its Lastmod is); UTC
 	Status    string          // as given; "" if absent
 	Hash      []hashing.Token // as given; nil if not given
 	Length    int64           // bytes; -1 if not given
@@ -45,16 +45,8 @@ func (r *Record) Published() bool {
 	return r.Status == "" || strings.EqualFold(strings.TrimSpace(r.Status), "published")
 }
 
-// DeletionTime is when a tombstone was deleted: its deletion time if
-// given, else its lastmod (zero if neither is known).
-func (r *Record) DeletionTime() time.Time {
-	if !r.DeletedAt.IsZero() {
-		return r.DeletedAt
-	}
-	return r.Lastmod
-}
-
-// The fields of a record, in the order the documentation lists them.
+// The fields of a record (JSON keys and CSV columns) besides its links, in
+// the order the documentation lists them.
 const (
 	fieldLoc = iota
 	fieldLastmod
@@ -68,8 +60,6 @@ const (
 	numFields
 )
 
-// fieldNames are the names of a record's fields (JSON keys and CSV
-// columns), besides its links.
 var fieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
 
 func fieldByName[S ~string | ~[]byte](name S) int {
@@ -128,8 +118,7 @@ func set[S ~string | ~[]byte](r *Record, f int, v S) error {
 	return nil
 }
 
-// setDeleted reads deleted: a boolean (true, false, t, f, yes, no, 1, 0,
-// in any case) or the time of the deletion.
+// setDeleted reads a boolean (in any case) or the time of the deletion.
 func (r *Record) setDeleted(v string) error {
 	switch strings.ToLower(v) {
 	case "true", "t", "yes", "y", "1":
@@ -147,7 +136,6 @@ func (r *Record) setDeleted(v string) error {
 	return nil
 }
 
-// finish checks what concerns several fields, once all are read.
 func (r *Record) finish() error {
 	if r.Loc == "" {
 		return errors.New("missing loc")
@@ -217,8 +205,8 @@ var commonTypes = func() map[string]string {
 	return m
 }()
 
-// setLinkAttr stores attribute name of a link, checking its value.
-// isURL is set for href: whether it is an absolute URI or a path.
+// setLinkAttr stores attribute name of a link, checking its value; isURL
+// is set for href.
 func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 	if v == "" {
 		return nil
@@ -231,12 +219,8 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		}
 		l.Rel = v
 	case "href":
-		*isURL = uri.Scheme(v) != ""
-		if *isURL {
-			err = checkURI(v)
-			if uri.Scheme(v) == "http" || uri.Scheme(v) == "https" {
-				v, _ = checkURL(v)
-			}
+		if *isURL = uri.Scheme(v) != ""; *isURL {
+			v, err = checkURI(v)
 		} else {
 			v, err = checkPath(v)
 		}
@@ -264,7 +248,7 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		}
 		l.Pri = v
 	case "profile":
-		err = checkURI(v)
+		_, err = checkURI(v)
 		l.Profile = v
 	case "encoding":
 		if !mediatype.IsName(v) {

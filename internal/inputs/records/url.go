@@ -183,25 +183,23 @@ var linkSchemes = map[string]bool{
 }
 
 // checkURI checks that s is an absolute URI that a link may point to: an
-// http or https URL as checkURL checks one, or a URI of a scheme that
-// identifies a resource (linkSchemes), with nothing that should have been
-// percent-encoded.
-func checkURI(s string) error {
-	scheme := uri.Scheme(s)
-	if scheme == "" {
-		return fmt.Errorf("%q is not an absolute URI", s)
+// http or https URL, returned as checkURL returns it, or a URI of a scheme
+// that identifies a resource (linkSchemes), with nothing that should have
+// been percent-encoded.
+func checkURI(s string) (string, error) {
+	switch scheme := uri.Scheme(s); {
+	case scheme == "":
+		return s, fmt.Errorf("%q is not an absolute URI", s)
+	case scheme == "http" || scheme == "https":
+		return checkURL(s)
+	case !linkSchemes[scheme]:
+		return s, fmt.Errorf("%q is a %s: URI; a link points to an http or https URL, a path, or an identifier (urn:, info:, doi:, hdl:, ark:, tag:, mailto:, ftp:)", s, scheme)
+	default:
+		if err := checkURIChars(s[len(scheme)+1:]); err != nil {
+			return s, fmt.Errorf("%q: %w", s, err)
+		}
 	}
-	if scheme != "http" && scheme != "https" && !linkSchemes[scheme] {
-		return fmt.Errorf("%q is a %s: URI; a link points to an http or https URL, a path, or an identifier (urn:, info:, doi:, hdl:, ark:, tag:, mailto:, ftp:)", s, scheme)
-	}
-	if scheme == "http" || scheme == "https" {
-		_, err := checkURL(s)
-		return err
-	}
-	if err := checkURIChars(s[len(scheme)+1:]); err != nil {
-		return fmt.Errorf("%q: %w", s, err)
-	}
-	return nil
+	return s, nil
 }
 
 // checkPath checks a location given as a path, relative to the base URL.
