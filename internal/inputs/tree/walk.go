@@ -33,12 +33,8 @@ type File struct {
 }
 
 // A Walker lists the files of a tree, in byte order of their paths (see
-// Walker.sort). It opens every directory relative to the one above it and
-// never through a symbolic link (Dir), and the files it finds are
-// read the same way: a directory renamed or replaced by a link while the
-// walk runs cannot make it publish a file from outside the root. A
-// symbolic link it follows is resolved one name at a time from the root
-// (resolve), the same way.
+// Walker.sort), through Dirs: nothing renamed while it runs leads it out of
+// the root, not even a symbolic link it follows (resolve).
 type Walker struct {
 	Root   string // absolute, symbolic links resolved
 	Filter *Filter
@@ -144,8 +140,8 @@ func (w *Walker) dir(ctx context.Context, d *Dir, rel, real string, ancestors []
 	return nil
 }
 
-// unreadable reports a directory that could not be listed, or only in part
-// (some entries were), and says whether to walk what was listed.
+// unreadable reports a directory that could not be listed, or only in
+// part, and says whether to walk what was listed.
 func (w *Walker) unreadable(rel string, err error, some bool) bool {
 	msg := "reading directory"
 	if some {
@@ -235,7 +231,6 @@ func (w *Walker) bigDir(ctx context.Context, d *Dir, f *os.File, entries []fs.Di
 	return nil
 }
 
-// A sortedEntry is an entry of a big directory, as its sort gives it back.
 type sortedEntry struct {
 	name string
 	typ  fs.FileMode
@@ -289,14 +284,12 @@ func (w *Walker) sortsAsDir(d *Dir, real string, de fs.DirEntry) bool {
 }
 
 // treeOrder compares the names a and b of two entries of a directory as
-// a+"/" if aDir, b+"/" if bDir.
+// a+"/" if aDir, b+"/" if bDir, without making those strings.
 func treeOrder(a string, aDir bool, b string, bDir bool) int {
 	n := min(len(a), len(b))
 	if c := strings.Compare(a[:n], b[:n]); c != 0 {
 		return c
 	}
-	// One is a prefix of the other: compare what follows it, "/" for a
-	// directory's name that ends, nothing for a file's.
 	next := func(s string, dir bool) int {
 		switch {
 		case len(s) > n:
@@ -309,7 +302,6 @@ func treeOrder(a string, aDir bool, b string, bDir bool) int {
 	return next(a, aDir) - next(b, bDir)
 }
 
-// entry walks the entry de of the directory d (see dir).
 func (w *Walker) entry(ctx context.Context, d *Dir, rel, real string, de fs.DirEntry, ancestors []DirID) error {
 	name := de.Name()
 	crel, creal := name, name
@@ -385,8 +377,6 @@ func (w *Walker) entry(ctx context.Context, d *Dir, rel, real string, de fs.DirE
 	return nil
 }
 
-// describeOpenError says why a directory the walk listed could not be
-// opened.
 func describeOpenError(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -408,7 +398,6 @@ func (w *Walker) validName(name, rel string) bool {
 	return false
 }
 
-// errOutside reports a symbolic link that leads outside the root.
 var errOutside = errors.New("leads outside the source")
 
 // maxLinks is how many symbolic links resolve follows for one name, as
@@ -495,8 +484,7 @@ func (w *Walker) resolve(d *Dir, real, name string) (linkTarget, error) {
 	return linkTarget{dir: cur.Hold(), real: strings.Join(at, "/"), mode: fs.ModeDir}, nil
 }
 
-// openReal opens the directory at the path under the root, held, without
-// following a symbolic link.
+// openReal opens the directory at path under the root, held.
 func (w *Walker) openReal(path []string) (*Dir, error) {
 	d := w.top.Hold()
 	for _, c := range path {
