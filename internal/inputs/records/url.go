@@ -118,11 +118,8 @@ func checkHost(a string) error {
 		if host == "" {
 			return errors.New("empty IP literal")
 		}
-		for j := 0; j < len(host); j++ {
-			c := host[j]
-			if !(c == ':' || c == '.' || '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return fmt.Errorf("IP literal [%s] has a character other than hex digits, colons and dots", host)
-			}
+		if strings.Trim(host, "0123456789abcdefABCDEF:.") != "" {
+			return fmt.Errorf("IP literal [%s] has a character other than hex digits, colons and dots", host)
 		}
 		if port != "" && port[0] != ':' {
 			return errors.New("text after the ] of an IP literal")
