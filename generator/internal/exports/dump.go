@@ -177,9 +177,6 @@ func (s *Source) PackDump(ctx context.Context) (*zipdump.Result, error) {
 		}
 	}
 	for _, l := range left {
-		if s.skipped == nil {
-			s.skipped = map[int]bool{}
-		}
 		s.skipped[l.line] = true
 		s.rep.Listed--
 		s.rep.Bytes -= max(l.length, 0)

@@ -143,7 +143,8 @@ func (c *lineCount) merge(o lineCount) {
 // the directory its records are sorted in. The caller closes the Source,
 // whatever Read and Write return.
 func Open(opt Options) (*Source, error) {
-	s := &Source{opt: opt, rep: &report.Export{Name: opt.Export, Withheld: map[string]int{}}, hosts: map[string]int{}, window: opt.Window >= 0}
+	s := &Source{opt: opt, rep: &report.Export{Name: opt.Export, Withheld: map[string]int{}},
+		hosts: map[string]int{}, skipped: map[int]bool{}, window: opt.Window >= 0}
 	dir, err := s.openExport()
 	if err == nil {
 		if s.root, err = os.OpenRoot(dir); err != nil {

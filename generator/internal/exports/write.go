@@ -61,9 +61,6 @@ func (s *Source) dedupe() error {
 	return scan(s.rl, func(key, val []byte) error {
 		loc, line := splitKey(key)
 		if prevLine > 0 && bytes.Equal(loc, prev) {
-			if s.skipped == nil {
-				s.skipped = map[int]bool{}
-			}
 			s.skipped[line] = true
 			return s.badRecord(report.Problem{Path: s.rep.Name, Line: line, Err: fmt.Errorf("duplicate loc %s (first at line %d)", loc, prevLine)})
 		}
