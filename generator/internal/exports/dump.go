@@ -177,25 +177,17 @@ func (s *Source) PackDump(ctx context.Context) (*zipdump.Result, error) {
 		}
 	}
 	for _, l := range left {
-		if s.skipped == nil {
-			s.skipped = map[int]bool{}
-		}
 		s.skipped[l.line] = true
 		s.rep.Listed--
 		s.rep.Bytes -= max(l.length, 0)
 		s.rep.Unpackaged++
-		s.opt.Problems.Add(report.Problem{Path: s.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w", l.path, describeDumpError(l.err))})
+		why := "left out of the Resource List too, which must list the same resources as the Resource Dump"
+		if errors.Is(l.err, zipdump.ErrChanged) {
+			why = "left out of the Resource List and the Resource Dump, publish again once the files are stable"
+		}
+		s.opt.Problems.Add(report.Problem{Path: s.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w; %s", l.path, display.WithoutPath(l.err), why)})
 	}
 	return res, nil
-}
-
-// describeDumpError says why a record was left out of the dump, and
-// so of every list.
-func describeDumpError(err error) error {
-	if errors.Is(err, zipdump.ErrChanged) {
-		return fmt.Errorf("%w; left out of the Resource List and the Resource Dump, publish again once the files are stable", display.WithoutPath(err))
-	}
-	return fmt.Errorf("%w; left out of the Resource List too, which must list the same resources as the Resource Dump", display.WithoutPath(err))
 }
 
 func sameToken(a, b hashing.Token) bool { return a.Alg == b.Alg && bytes.Equal(a.Digest, b.Digest) }

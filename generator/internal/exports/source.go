@@ -34,9 +34,6 @@ const MaxReportedBad = 1000
 // batchSize is the number of records a worker parses at a time.
 const batchSize = 256
 
-// Report says what a build from a record export found.
-type Report = report.Export
-
 // BadRecordsError fails a build from an export with bad records, unless
 // SkipBadRecords is set. Nothing is published.
 type BadRecordsError struct {
@@ -87,7 +84,7 @@ type Source struct {
 	root    *os.Root // the export's directory: local files are read only inside it
 	sortDir string   // Options.SortDir, once made
 	closed  bool
-	rep     *Report
+	rep     *report.Export
 
 	rl, ch, dump *extsort.Sorter  // by loc, time and path; dump nil without a Resource Dump
 	bad          []report.Problem // bad records, when they fail the build
@@ -142,18 +139,12 @@ func (c *lineCount) merge(o lineCount) {
 	c.n += o.n
 }
 
-func (r *result) reset() {
-	r.buf, r.adds, r.bad = r.buf[:0], r.adds[:0], r.bad[:0]
-	r.records, r.tombstones, r.noTime, r.future, r.noPath = 0, 0, lineCount{}, lineCount{}, lineCount{}
-	clear(r.withheld)
-	clear(r.hosts)
-}
-
 // Open opens the export of opt, reads its CSV header, if any, and makes
 // the directory its records are sorted in. The caller closes the Source,
 // whatever Read and Write return.
 func Open(opt Options) (*Source, error) {
-	s := &Source{opt: opt, rep: &Report{Name: opt.Export, Withheld: map[string]int{}}, hosts: map[string]int{}, window: opt.Window >= 0}
+	s := &Source{opt: opt, rep: &report.Export{Name: opt.Export, Withheld: map[string]int{}},
+		hosts: map[string]int{}, skipped: map[int]bool{}, window: opt.Window >= 0}
 	dir, err := s.openExport()
 	if err == nil {
 		if s.root, err = os.OpenRoot(dir); err != nil {
@@ -229,7 +220,7 @@ func (s *Source) closeFile() {
 }
 
 // Report is what the export held, as far as it was read and written.
-func (s *Source) Report() *Report { return s.rep }
+func (s *Source) Report() *report.Export { return s.rep }
 
 // Close closes the export and removes the sorted records, once (a second
 // call does nothing), after Open succeeded or as it fails.
@@ -258,25 +249,14 @@ func (s *Source) Close() {
 }
 
 // Read reads the export with a pool of workers and sorts what they make
-// of it. A build with a Resource Dump fails with a *DumpNeedsFilesError
-// if a listed record has no local file.
+// of it: one goroutine reads batches, the workers make sortable records of
+// them, and the collector sorts them. A build with a Resource Dump fails
+// with a *DumpNeedsFilesError if a listed record has no local file.
 func (s *Source) Read(ctx context.Context) error {
 	// An interrupt must not wait for a pipe that sends nothing: closing
 	// the export (stdin too, then) ends the read.
 	stop := context.AfterFunc(ctx, s.closeFile)
 	defer stop()
-	if err := s.ingest(ctx); err != nil {
-		return err
-	}
-	if s.dump != nil && s.noPath.n > 0 {
-		return &DumpNeedsFilesError{Name: s.rep.Name, Records: s.noPath.n, First: s.noPath.first}
-	}
-	return nil
-}
-
-// ingest runs the pool: one goroutine reads batches, the workers make
-// sortable records of them, and the collector sorts them.
-func (s *Source) ingest(ctx context.Context) error {
 	rd, stats := s.rd, s.opt.Stats
 	g, gctx := errgroup.WithContext(ctx)
 	workers := s.opt.Jobs
@@ -347,7 +327,13 @@ func (s *Source) ingest(ctx context.Context) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.dump != nil && s.noPath.n > 0 {
+		return &DumpNeedsFilesError{Name: s.rep.Name, Records: s.noPath.n, First: s.noPath.first}
+	}
+	return nil
 }
 
 func (s *Source) collect(res *result) error {

@@ -11,7 +11,6 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/mediatype"
-	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/records"
 	"github.com/rsgen/rsgen/internal/storage/extsort"
@@ -26,16 +25,6 @@ const (
 	itemDeleted byte = 'd'
 )
 
-func changeName(c byte) string {
-	switch c {
-	case itemCreated:
-		return rsxml.ChangeCreated
-	case itemUpdated:
-		return rsxml.ChangeUpdated
-	}
-	return rsxml.ChangeDeleted
-}
-
 // A worker turns batches of raw records into sorted-record keys and
 // payloads. Each worker has its own Hasher; several run at once.
 type worker struct {
@@ -47,8 +36,12 @@ type worker struct {
 }
 
 func (w *worker) batch(j *job) {
-	w.res = &j.res
-	w.res.reset()
+	r := &j.res
+	r.buf, r.adds, r.bad = r.buf[:0], r.adds[:0], r.bad[:0]
+	r.records, r.tombstones, r.noTime, r.future, r.noPath = 0, 0, lineCount{}, lineCount{}, lineCount{}
+	clear(r.withheld)
+	clear(r.hosts)
+	w.res = r
 	for i := 0; i < j.batch.Len(); i++ {
 		rec, err := w.s.rd.Parse(&j.batch, i)
 		w.line = rec.Line
@@ -94,7 +87,10 @@ func (w *worker) record(rec *records.Record) error {
 	}
 	if rec.Deleted {
 		w.res.tombstones++
-		t := rec.DeletionTime()
+		t := rec.DeletedAt
+		if t.IsZero() {
+			t = rec.Lastmod
+		}
 		if t.IsZero() {
 			w.noTime()
 			return nil

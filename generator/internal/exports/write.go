@@ -34,7 +34,8 @@ func (s *Source) Check() error {
 
 // WriteResourceList writes the Resource List of the records published.
 func (s *Source) WriteResourceList(completed time.Time) error {
-	rl := newPass(s.rl, s.listed, func(key, val []byte, e *rsxml.Entry) error {
+	var passErr error
+	fill := entries(s.rl, s.listed, func(key, val []byte, e *rsxml.Entry) error {
 		loc, _ := splitKey(key)
 		r := spill.Resource{Loc: string(loc)}
 		if _, err := decodeItem(val, &r); err != nil {
@@ -42,10 +43,10 @@ func (s *Source) WriteResourceList(completed time.Time) error {
 		}
 		r.Entry(e)
 		return nil
-	})
+	}, &passErr)
 	d := s.opt.Docs
-	err := d.WriteResourceList(d.ResourceListOptions(s.opt.At, completed), s.rep.Listed, rl.fill)
-	return errors.Join(err, rl.err)
+	err := d.WriteResourceList(d.ResourceListOptions(s.opt.At, completed), s.rep.Listed, fill)
+	return errors.Join(err, passErr)
 }
 
 // listed reports whether a sorted record is listed: not a skipped
@@ -60,9 +61,6 @@ func (s *Source) dedupe() error {
 	return scan(s.rl, func(key, val []byte) error {
 		loc, line := splitKey(key)
 		if prevLine > 0 && bytes.Equal(loc, prev) {
-			if s.skipped == nil {
-				s.skipped = map[int]bool{}
-			}
 			s.skipped[line] = true
 			return s.badRecord(report.Problem{Path: s.rep.Name, Line: line, Err: fmt.Errorf("duplicate loc %s (first at line %d)", loc, prevLine)})
 		}
@@ -119,7 +117,8 @@ func (s *Source) WriteChangeList() error {
 		s.rep.NoChanges = true
 		return nil
 	}
-	cl := newPass(s.ch, s.events(), func(key, val []byte, e *rsxml.Entry) error {
+	var passErr error
+	fill := entries(s.ch, s.events(), func(key, val []byte, e *rsxml.Entry) error {
 		var c spill.Change
 		var loc []byte
 		c.Datetime, loc = splitChangeKey(key)
@@ -128,13 +127,20 @@ func (s *Source) WriteChangeList() error {
 		if err != nil {
 			return err
 		}
-		c.Change = changeName(ch)
+		switch ch {
+		case itemCreated:
+			c.Change = rsxml.ChangeCreated
+		case itemUpdated:
+			c.Change = rsxml.ChangeUpdated
+		default:
+			c.Change = rsxml.ChangeDeleted
+		}
 		c.Entry(e)
 		return nil
-	})
+	}, &passErr)
 	d := s.opt.Docs
-	wl, err := d.List(changelists.Options(d, "changelist", s.rep.From, time.Time{}, "", changelists.ChangeTime), events, cl.fill)
-	if err = errors.Join(err, cl.err); err != nil {
+	wl, err := d.List(changelists.Options(d, "changelist", s.rep.From, time.Time{}, "", changelists.ChangeTime), events, fill)
+	if err = errors.Join(err, passErr); err != nil {
 		return err
 	}
 	for _, t := range wl.Inside {
@@ -210,35 +216,26 @@ func (s *Source) warnHosts() {
 		units.Count(n, "record")+units.Plural(n, " is", " are"), docs, strings.Join(others, ", ")))
 }
 
-// A pass fills the entries of a list from one pass over a sorter: the
-// records keep accepts, decoded. docs.Writer.List asks for each entry
-// once, in order. The first error is kept in err.
-type pass struct {
-	it     *extsort.Iter
-	keep   func(key, val []byte) bool
-	decode func(key, val []byte, e *rsxml.Entry) error
-	err    error
-}
-
-func newPass(x *extsort.Sorter, keep func(key, val []byte) bool, decode func(key, val []byte, e *rsxml.Entry) error) *pass {
-	p := &pass{keep: keep, decode: decode}
-	p.it, p.err = x.Iter()
-	return p
-}
-
-func (p *pass) fill(i int, e *rsxml.Entry) {
-	for p.err == nil {
-		if !p.it.Next() {
-			if p.err = p.it.Err(); p.err == nil {
-				p.err = fmt.Errorf("entry %d of a list is missing from the sorted records", i)
+// entries returns what a docs.Writer calls for each entry of a list, in
+// order: it decodes the next record of x that keep accepts. The first
+// error is kept in *err.
+func entries(x *extsort.Sorter, keep func(key, val []byte) bool, decode func(key, val []byte, e *rsxml.Entry) error, err *error) func(int, *rsxml.Entry) {
+	it, ierr := x.Iter()
+	*err = ierr
+	return func(i int, e *rsxml.Entry) {
+		for *err == nil {
+			if !it.Next() {
+				if *err = it.Err(); *err == nil {
+					*err = fmt.Errorf("entry %d of a list is missing from the sorted records", i)
+				}
+				break
 			}
-			break
-		}
-		if key, val := p.it.Key(), p.it.Value(); p.keep(key, val) {
-			if p.err = p.decode(key, val, e); p.err == nil {
-				return
+			if key, val := it.Key(), it.Value(); keep(key, val) {
+				if *err = decode(key, val, e); *err == nil {
+					return
+				}
 			}
 		}
+		*e = rsxml.Entry{}
 	}
-	*e = rsxml.Entry{}
 }

@@ -56,7 +56,7 @@ func newCSVSchema(header []string) (*csvSchema, error) {
 			}
 			rel, attr := rest, "href"
 			if j := strings.LastIndexByte(rest, ':'); j > 0 {
-				if a := rest[j+1:]; a != "rel" && a != "href" && isLinkAttr(a) {
+				if a := rest[j+1:]; a != "rel" && a != "href" && slices.Contains(linkAttrs, a) {
 					rel, attr = rest[:j], a
 				}
 			}
@@ -94,12 +94,8 @@ func newCSVSchema(header []string) (*csvSchema, error) {
 
 func (s *csvSchema) parse(row []string, line int) (Record, error) {
 	rec := newRecord(line)
-	return rec, s.fill(&rec, row)
-}
-
-func (s *csvSchema) fill(rec *Record, row []string) error {
 	if len(row) != len(s.cols) {
-		return fmt.Errorf("%s, but the header has %s", units.Count(len(row), "field"), units.Count(len(s.cols), "column"))
+		return rec, fmt.Errorf("%s, but the header has %s", units.Count(len(row), "field"), units.Count(len(s.cols), "column"))
 	}
 	var links []rsxml.Link
 	var isURL []bool
@@ -110,12 +106,12 @@ func (s *csvSchema) fill(rec *Record, row []string) error {
 	var first error
 	for i, v := range row {
 		if !utf8.ValidString(v) {
-			return fmt.Errorf("column %d is not valid UTF-8", i+1)
+			return rec, fmt.Errorf("column %d is not valid UTF-8", i+1)
 		}
 		c := s.cols[i]
 		var err error
 		if c.field >= 0 {
-			err = rec.set(c.field, v)
+			err = set(&rec, c.field, v)
 		} else if err = setLinkAttr(&links[c.link], &isURL[c.link], c.attr, v); err != nil {
 			err = fmt.Errorf("link:%s: %w", s.rels[c.link], err)
 		}
@@ -124,13 +120,13 @@ func (s *csvSchema) fill(rec *Record, row []string) error {
 		}
 	}
 	if first != nil {
-		return first
+		return rec, first
 	}
 	for i := range links {
 		l := &links[i]
 		if l.Href == "" {
 			if l.Type != "" || l.Hash != "" || l.Length != "" || l.Modified != "" || l.Encoding != "" || l.Path != "" || l.Pri != "" || l.Profile != "" {
-				return fmt.Errorf("link:%s has attributes but no href", s.rels[i])
+				return rec, fmt.Errorf("link:%s has attributes but no href", s.rels[i])
 			}
 			continue
 		}
@@ -138,5 +134,5 @@ func (s *csvSchema) fill(rec *Record, row []string) error {
 		rec.Links = append(rec.Links, *l)
 		rec.LinkURL = append(rec.LinkURL, isURL[i])
 	}
-	return rec.finish()
+	return rec, rec.finish()
 }

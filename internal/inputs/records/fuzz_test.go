@@ -98,11 +98,11 @@ func recordFromMap(obj map[string]any, line int) (Record, error) {
 		f := fieldByName(k)
 		switch x := v.(type) {
 		case string:
-			if err := rec.set(f, x); err != nil {
+			if err := set(&rec, f, x); err != nil {
 				return rec, err
 			}
 		case json.Number:
-			if err := rec.set(f, x.String()); err != nil {
+			if err := set(&rec, f, x.String()); err != nil {
 				return rec, err
 			}
 		case bool:

@@ -93,32 +93,17 @@ func (l *csvLimit) Read(p []byte) (int, error) {
 				continue
 			}
 		}
-		switch l.state {
-		case csvFieldStart:
-			switch c {
-			case '"':
-				l.state = csvQuoted
-			case ',':
-			default:
-				l.state = csvUnquoted
-			}
-		case csvUnquoted:
-			if c == ',' {
-				l.state = csvFieldStart
-			}
-		case csvQuoted:
+		switch {
+		case l.state == csvQuoted:
 			if c == '"' {
 				l.state = csvQuoteInQuoted
 			}
-		case csvQuoteInQuoted:
-			switch c {
-			case '"':
-				l.state = csvQuoted
-			case ',':
-				l.state = csvFieldStart
-			default:
-				l.state = csvUnquoted
-			}
+		case c == ',':
+			l.state = csvFieldStart
+		case c == '"' && l.state != csvUnquoted: // opens a field, or is the second of ""
+			l.state = csvQuoted
+		default:
+			l.state = csvUnquoted
 		}
 		if l.n++; l.n > maxLineBytes {
 			l.err = fmt.Errorf("line %d: %w; the export cannot be read on", l.line, errRecordTooLong)
@@ -180,22 +165,26 @@ func NewReader(r io.Reader, f Format) (*Reader, error) {
 // A Batch holds the raw text of several records, read by ReadBatch. Its
 // buffers are reused by the next ReadBatch into it.
 type Batch struct {
-	buf   []byte // JSON Lines: the lines, one after the other
-	ends  []int  // end of each line in buf
-	lines []int  // line number of each record
-	rows  [][]string
-	errs  []error // a row that could not be read as CSV
+	buf  []byte // JSON Lines: the lines, one after the other
+	recs []rawRecord
+}
+
+type rawRecord struct {
+	line int
+	end  int      // JSON Lines: the end of its line in buf
+	row  []string // CSV
+	err  error    // a line too long, a row that could not be read as CSV
 }
 
 // Len returns the number of records in the batch.
-func (b *Batch) Len() int { return len(b.lines) }
+func (b *Batch) Len() int { return len(b.recs) }
 
 // ReadBatch reads up to max records into b, replacing what it held. It
 // returns io.EOF when the export is exhausted and b is empty; any other
 // error (of reading or decompressing) means the export cannot be read on.
 // Blank lines are not records.
 func (r *Reader) ReadBatch(b *Batch, max int) error {
-	b.buf, b.ends, b.lines, b.rows, b.errs = b.buf[:0], b.ends[:0], b.lines[:0], b.rows[:0], b.errs[:0]
+	b.buf, b.recs = b.buf[:0], b.recs[:0]
 	for b.Len() < max {
 		var err error
 		if r.format == CSV {
@@ -219,6 +208,7 @@ func (r *Reader) ReadBatch(b *Batch, max int) error {
 // errLong marks a line past maxLineBytes in a batch.
 var errLong = fmt.Errorf("line longer than %d bytes", maxLineBytes)
 
+// readLine reads the next line that is not blank into b.
 func (r *Reader) readLine(b *Batch) error {
 	for {
 		start := len(b.buf)
@@ -227,13 +217,10 @@ func (r *Reader) readLine(b *Batch) error {
 		for {
 			var chunk []byte
 			chunk, err = r.br.ReadSlice('\n')
-			if !long {
-				if len(b.buf)-start+len(chunk) > maxLineBytes {
-					long = true
-					b.buf = b.buf[:start]
-				} else {
-					b.buf = append(b.buf, chunk...)
-				}
+			if long = long || len(b.buf)-start+len(chunk) > maxLineBytes; long {
+				b.buf = b.buf[:start] // not held in memory
+			} else {
+				b.buf = append(b.buf, chunk...)
 			}
 			if !errors.Is(err, bufio.ErrBufferFull) {
 				break
@@ -249,9 +236,7 @@ func (r *Reader) readLine(b *Batch) error {
 		}
 		r.line++
 		if long {
-			b.ends = append(b.ends, start)
-			b.lines = append(b.lines, r.line)
-			b.errs = append(b.errs, errLong)
+			b.recs = append(b.recs, rawRecord{line: r.line, end: start, err: errLong})
 			return nil
 		}
 		if blank(b.buf[start:]) {
@@ -261,9 +246,7 @@ func (r *Reader) readLine(b *Batch) error {
 			}
 			continue
 		}
-		b.ends = append(b.ends, len(b.buf))
-		b.lines = append(b.lines, r.line)
-		b.errs = append(b.errs, nil)
+		b.recs = append(b.recs, rawRecord{line: r.line, end: len(b.buf)})
 		return nil
 	}
 }
@@ -293,16 +276,13 @@ func (r *Reader) readRow(b *Batch) error {
 	if err != nil && !errors.As(err, &pe) {
 		return r.readErr(err)
 	}
-	line := 0
+	raw := rawRecord{row: row}
 	if err == nil {
-		line, _ = r.csv.FieldPos(0)
+		raw.line, _ = r.csv.FieldPos(0)
 	} else {
-		line = pe.StartLine
-		err = pe.Err
+		raw.line, raw.err = pe.StartLine, pe.Err
 	}
-	b.rows = append(b.rows, row)
-	b.lines = append(b.lines, line)
-	b.errs = append(b.errs, err)
+	b.recs = append(b.recs, raw)
 	return nil
 }
 
@@ -310,18 +290,18 @@ func (r *Reader) readRow(b *Batch) error {
 // that says why, and its Line. Parse may be called from several
 // goroutines at once.
 func (r *Reader) Parse(b *Batch, i int) (Record, error) {
-	line := b.lines[i]
-	if err := b.errs[i]; err != nil {
-		return newRecord(line), err
-	}
-	if r.format == CSV {
-		return r.schema.parse(b.rows[i], line)
+	raw := &b.recs[i]
+	switch {
+	case raw.err != nil:
+		return newRecord(raw.line), raw.err
+	case r.format == CSV:
+		return r.schema.parse(raw.row, raw.line)
 	}
 	start := 0
 	if i > 0 {
-		start = b.ends[i-1]
+		start = b.recs[i-1].end
 	}
-	return parseJSONLine(b.buf[start:b.ends[i]], line)
+	return parseJSONLine(b.buf[start:raw.end], raw.line)
 }
 
 // Close releases the decompressor, if any. It does not close the

@@ -3,7 +3,6 @@ package records
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +26,7 @@ type Record struct {
 	Lastmod   time.Time       // UTC; zero if not given
 	Created   time.Time       // UTC; zero if not given
 	Deleted   bool            // a tombstone
-	DeletedAt time.Time       // when it was deleted, if given as a time; UTC
+	DeletedAt time.Time       // when it was deleted, if given as a time (else its Lastmod is); UTC
 	Status    string          // as given; "" if absent
 	Hash      []hashing.Token // as given; nil if not given
 	Length    int64           // bytes; -1 if not given
@@ -46,16 +45,8 @@ func (r *Record) Published() bool {
 	return r.Status == "" || strings.EqualFold(strings.TrimSpace(r.Status), "published")
 }
 
-// DeletionTime is when a tombstone was deleted: its deletion time if
-// given, else its lastmod (zero if neither is known).
-func (r *Record) DeletionTime() time.Time {
-	if !r.DeletedAt.IsZero() {
-		return r.DeletedAt
-	}
-	return r.Lastmod
-}
-
-// The fields of a record, in the order the documentation lists them.
+// The fields of a record (JSON keys and CSV columns) besides its links, in
+// the order the documentation lists them.
 const (
 	fieldLoc = iota
 	fieldLastmod
@@ -69,8 +60,6 @@ const (
 	numFields
 )
 
-// fieldNames are the names of a record's fields (JSON keys and CSV
-// columns), besides its links.
 var fieldNames = [numFields]string{"loc", "lastmod", "created", "deleted", "status", "hash", "length", "type", "path"}
 
 func fieldByName[S ~string | ~[]byte](name S) int {
@@ -86,42 +75,41 @@ func fieldByName[S ~string | ~[]byte](name S) int {
 // rel and href are required.
 var linkAttrs = []string{"rel", "href", "type", "hash", "length", "modified", "encoding", "path", "pri", "profile"}
 
-func isLinkAttr(name string) bool { return slices.Contains(linkAttrs, name) }
-
 const statusPublished = "published"
 
 func newRecord(line int) Record { return Record{Line: line, Length: -1} }
 
-// set stores the text value of field f, checking it. An empty value is
-// an absent field.
-func (r *Record) set(f int, v string) error {
-	if v == "" {
+// set stores the value v of field f of r, checking it. An empty value is
+// an absent field. A value in the bytes of a line is made a string only
+// where the record keeps it.
+func set[S ~string | ~[]byte](r *Record, f int, v S) error {
+	if len(v) == 0 {
 		return nil
 	}
 	var err error
 	switch f {
 	case fieldLoc:
-		r.Loc, r.LocIsURL, err = checkLoc(v)
+		r.Loc, r.LocIsURL, err = checkLoc(string(v))
 	case fieldLastmod:
 		r.Lastmod, err = ParseTime(v)
 	case fieldCreated:
 		r.Created, err = ParseTime(v)
 	case fieldDeleted:
-		err = r.setDeleted(v)
+		err = r.setDeleted(string(v))
 	case fieldStatus:
-		r.Status = v
-		if v == statusPublished {
-			r.Status = statusPublished // one copy for all records
+		r.Status = statusPublished // one copy for all records
+		if string(v) != statusPublished {
+			r.Status = string(v)
 		}
 	case fieldHash:
-		r.Hash, err = hashing.ParseAttr(v)
+		r.Hash, err = hashing.ParseAttr(string(v))
 	case fieldLength:
 		r.Length, err = parseLength(v)
 	case fieldType:
 		r.Type, err = checkType(v)
 	case fieldPath:
-		if err = checkLocalPath(v); err == nil {
-			r.Path = strings.TrimPrefix(v, "./")
+		if err = checkLocalPath(string(v)); err == nil {
+			r.Path = strings.TrimPrefix(string(v), "./")
 		}
 	}
 	if err != nil {
@@ -130,42 +118,7 @@ func (r *Record) set(f int, v string) error {
 	return nil
 }
 
-// setBytes is set for a value in the bytes of a line, converted to a
-// string only where the record keeps it.
-func (r *Record) setBytes(f int, v []byte) error {
-	switch f {
-	case fieldLastmod, fieldCreated:
-		t, ok := parseFull(v)
-		if !ok {
-			break
-		}
-		if f == fieldLastmod {
-			r.Lastmod = t
-		} else {
-			r.Created = t
-		}
-		return nil
-	case fieldStatus:
-		if string(v) == statusPublished {
-			r.Status = statusPublished
-			return nil
-		}
-	case fieldType:
-		if t, ok := commonTypes[string(v)]; ok {
-			r.Type = t
-			return nil
-		}
-	case fieldLength:
-		if n, ok := digits(v); ok && len(v) > 0 && len(v) < 19 {
-			r.Length = int64(n)
-			return nil
-		}
-	}
-	return r.set(f, string(v))
-}
-
-// setDeleted reads deleted: a boolean (true, false, t, f, yes, no, 1, 0,
-// in any case) or the time of the deletion.
+// setDeleted reads a boolean (in any case) or the time of the deletion.
 func (r *Record) setDeleted(v string) error {
 	switch strings.ToLower(v) {
 	case "true", "t", "yes", "y", "1":
@@ -183,7 +136,6 @@ func (r *Record) setDeleted(v string) error {
 	return nil
 }
 
-// finish checks what concerns several fields, once all are read.
 func (r *Record) finish() error {
 	if r.Loc == "" {
 		return errors.New("missing loc")
@@ -209,7 +161,11 @@ func checkLoc(v string) (string, bool, error) {
 // parseLength reads a number of bytes: digits, optionally followed by a
 // fraction of zeros ("1024.0": JSON numbers are not typed, and exporters
 // such as pandas write whole numbers so).
-func parseLength(v string) (int64, error) {
+func parseLength[S ~string | ~[]byte](b S) (int64, error) {
+	if n, ok := digits(b); ok && len(b) < 19 {
+		return int64(n), nil
+	}
+	v := string(b)
 	if whole, frac, ok := strings.Cut(v, "."); ok && whole != "" && frac != "" && strings.Trim(frac, "0") == "" {
 		v = whole
 	}
@@ -227,11 +183,11 @@ func parseLength(v string) (int64, error) {
 
 // checkType returns the bare media type of v (parameters such as charset
 // dropped: the type attribute carries none).
-func checkType(v string) (string, error) {
-	if t, ok := commonTypes[v]; ok {
+func checkType[S ~string | ~[]byte](v S) (string, error) {
+	if t, ok := commonTypes[string(v)]; ok {
 		return t, nil
 	}
-	t := mediatype.Bare(v)
+	t := mediatype.Bare(string(v))
 	if !mediatype.Valid(t) {
 		return "", fmt.Errorf("%q is not a media type such as text/html", v)
 	}
@@ -249,8 +205,8 @@ var commonTypes = func() map[string]string {
 	return m
 }()
 
-// setLinkAttr stores attribute name of a link, checking its value.
-// isURL is set for href: whether it is an absolute URI or a path.
+// setLinkAttr stores attribute name of a link, checking its value; isURL
+// is set for href.
 func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 	if v == "" {
 		return nil
@@ -263,12 +219,8 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		}
 		l.Rel = v
 	case "href":
-		*isURL = uri.Scheme(v) != ""
-		if *isURL {
-			err = checkURI(v)
-			if uri.Scheme(v) == "http" || uri.Scheme(v) == "https" {
-				v, _ = checkURL(v)
-			}
+		if *isURL = uri.Scheme(v) != ""; *isURL {
+			v, err = checkURI(v)
 		} else {
 			v, err = checkPath(v)
 		}
@@ -296,7 +248,7 @@ func setLinkAttr(l *rsxml.Link, isURL *bool, name, v string) error {
 		}
 		l.Pri = v
 	case "profile":
-		err = checkURI(v)
+		_, err = checkURI(v)
 		l.Profile = v
 	case "encoding":
 		if !mediatype.IsName(v) {
@@ -327,4 +279,88 @@ func checkLink(l *rsxml.Link) error {
 		return fmt.Errorf("link %s has no href", l.Rel)
 	}
 	return nil
+}
+
+// ParseTime reads a time of a record. The full form is a W3C Datetime with
+// seconds and a time zone: 2024-05-01T10:11:12Z, 2024-05-01T12:11:12+02:00,
+// with optional fractional seconds. Because databases export times that
+// way, a space may stand for the T and the offset may be written +02, +0200
+// or +02:00 (PostgreSQL writes "2024-05-01 12:11:12.5+02"). The reduced
+// W3C forms 2024, 2024-05, 2024-05-01 and 2024-05-01T10:11Z are read too;
+// a date alone is the start of that day in UTC.
+//
+// A time of day without a time zone is refused: it names no instant. The
+// result is in UTC.
+func ParseTime[S ~string | ~[]byte](b S) (time.Time, error) {
+	if t, ok := parseFull(b); ok {
+		return t, nil
+	}
+	s := string(b)
+	if len(s) >= 16 && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') && !strings.ContainsAny(s[16:], "Zz+-") {
+		return time.Time{}, fmt.Errorf("%q has no time zone (add Z for UTC, or an offset such as +02:00)", s)
+	}
+	t, err := rsxml.ParseTime(s)
+	if err != nil && isLeapSecond(s) {
+		return time.Time{}, fmt.Errorf("%q is a leap second, which Go's time and most readers of W3C Datetimes cannot hold: give the second before it (:59)", s)
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not a date and time such as 2024-05-01T10:11:12Z", s)
+	}
+	return t, nil
+}
+
+// isLeapSecond reports whether s is a time of the 61st second of a
+// minute, as UTC adds one to some minutes (2016-12-31T23:59:60Z).
+func isLeapSecond(s string) bool {
+	if len(s) < 20 || s[13] != ':' || s[16] != ':' || s[17:19] != "60" {
+		return false
+	}
+	_, ok := parseFull(s[:17] + "59" + s[19:])
+	return ok
+}
+
+// parseFull reads YYYY-MM-DD[T ]hh:mm:ss[.f+]ZONE, where ZONE is Z, ±hh,
+// ±hhmm or ±hh:mm (t and z in either case), without allocating: it writes
+// the value in the W3C form into a buffer that rsxml reads.
+func parseFull[S ~string | ~[]byte](s S) (time.Time, bool) {
+	if len(s) < 20 || s[10] != 'T' && s[10] != 't' && s[10] != ' ' {
+		return time.Time{}, false
+	}
+	end := 19
+	if s[end] == '.' {
+		for end++; end < len(s) && s[end] >= '0' && s[end] <= '9'; end++ {
+		}
+	}
+	var buf [40]byte
+	w := buf[:0]
+	for i := range end {
+		w = append(w, s[i])
+	}
+	w[10] = 'T'
+	switch z := s[end:]; len(z) {
+	case 1:
+		w = append(w, z[0]&^0x20) // z or Z: Z
+	case 3: // ±hh
+		w = append(w, z[0], z[1], z[2], ':', '0', '0')
+	case 5: // ±hhmm
+		w = append(w, z[0], z[1], z[2], ':', z[3], z[4])
+	case 6: // ±hh:mm
+		w = append(w, z[0], z[1], z[2], z[3], z[4], z[5])
+	default:
+		return time.Time{}, false
+	}
+	t, form, err := rsxml.ParseTimeForm(w)
+	return t, err == nil && form == rsxml.Second
+}
+
+func digits[S ~string | ~[]byte](s S) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }

@@ -64,20 +64,10 @@ func checkURL(s string) (string, error) {
 	}
 	u := uri.Normalize(s) // checked above: nothing is escaped but what was
 	pathStart := len(scheme) + 3 + strings.IndexByte(u[len(scheme)+3:], '/')
-	if path, _, _ := strings.Cut(u[pathStart:], "?"); hasDotSegment(path) {
+	if path, _, _ := strings.Cut(u[pathStart:], "?"); strings.Contains(path, "/.") { // maybe a dot segment
 		u = u[:pathStart] + removeDotSegments(path) + u[pathStart+len(path):]
 	}
 	return u, nil
-}
-
-// hasDotSegment reports whether the path p has a "." or ".." segment.
-func hasDotSegment(p string) bool {
-	for seg := range strings.SplitSeq(p, "/") {
-		if seg == "." || seg == ".." {
-			return true
-		}
-	}
-	return false
 }
 
 // removeDotSegments resolves the "." and ".." segments of the absolute
@@ -128,11 +118,8 @@ func checkHost(a string) error {
 		if host == "" {
 			return errors.New("empty IP literal")
 		}
-		for j := 0; j < len(host); j++ {
-			c := host[j]
-			if !(c == ':' || c == '.' || '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return fmt.Errorf("IP literal [%s] has a character other than hex digits, colons and dots", host)
-			}
+		if strings.Trim(host, "0123456789abcdefABCDEF:.") != "" {
+			return fmt.Errorf("IP literal [%s] has a character other than hex digits, colons and dots", host)
 		}
 		if port != "" && port[0] != ':' {
 			return errors.New("text after the ] of an IP literal")
@@ -193,25 +180,23 @@ var linkSchemes = map[string]bool{
 }
 
 // checkURI checks that s is an absolute URI that a link may point to: an
-// http or https URL as checkURL checks one, or a URI of a scheme that
-// identifies a resource (linkSchemes), with nothing that should have been
-// percent-encoded.
-func checkURI(s string) error {
-	scheme := uri.Scheme(s)
-	if scheme == "" {
-		return fmt.Errorf("%q is not an absolute URI", s)
+// http or https URL, returned as checkURL returns it, or a URI of a scheme
+// that identifies a resource (linkSchemes), with nothing that should have
+// been percent-encoded.
+func checkURI(s string) (string, error) {
+	switch scheme := uri.Scheme(s); {
+	case scheme == "":
+		return s, fmt.Errorf("%q is not an absolute URI", s)
+	case scheme == "http" || scheme == "https":
+		return checkURL(s)
+	case !linkSchemes[scheme]:
+		return s, fmt.Errorf("%q is a %s: URI; a link points to an http or https URL, a path, or an identifier (urn:, info:, doi:, hdl:, ark:, tag:, mailto:, ftp:)", s, scheme)
+	default:
+		if err := checkURIChars(s[len(scheme)+1:]); err != nil {
+			return s, fmt.Errorf("%q: %w", s, err)
+		}
 	}
-	if scheme != "http" && scheme != "https" && !linkSchemes[scheme] {
-		return fmt.Errorf("%q is a %s: URI; a link points to an http or https URL, a path, or an identifier (urn:, info:, doi:, hdl:, ark:, tag:, mailto:, ftp:)", s, scheme)
-	}
-	if scheme == "http" || scheme == "https" {
-		_, err := checkURL(s)
-		return err
-	}
-	if err := checkURIChars(s[len(scheme)+1:]); err != nil {
-		return fmt.Errorf("%q: %w", s, err)
-	}
-	return nil
+	return s, nil
 }
 
 // checkPath checks a location given as a path, relative to the base URL.

@@ -2,7 +2,8 @@ package tree
 
 import (
 	"io/fs"
-	"os"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 )
 
@@ -55,9 +56,6 @@ func (d *Dir) OpenDir(name string) (*Dir, error) {
 // Path returns where d was when it was opened.
 func (d *Dir) Path() string { return d.path }
 
-// ID returns what tells d apart from other directories.
-func (d *Dir) ID() DirID { return d.id }
-
 // Hold adds a holder to d and returns d.
 func (d *Dir) Hold() *Dir {
 	d.refs.Add(1)
@@ -72,13 +70,15 @@ func (d *Dir) Release() {
 	}
 }
 
-// A Listing lists a directory a batch at a time (Dir.List).
-type Listing struct{ f *os.File }
-
-// Next returns up to n more entries (all that are left if n <= 0), and
-// io.EOF once there are none (with n > 0). On another error it returns
-// what it could list, with the error.
-func (l *Listing) Next(n int) ([]fs.DirEntry, error) { return l.f.ReadDir(n) }
-
-// Close ends the listing.
-func (l *Listing) Close() error { return l.f.Close() }
+// Within reports whether path is root or below it. Both are clean and
+// absolute.
+func Within(root, path string) bool {
+	if path == root {
+		return true
+	}
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	return strings.HasPrefix(path, prefix)
+}

@@ -50,13 +50,7 @@ func (d *Dir) Fd() int { return -1 }
 
 // List starts listing d a batch at a time, in the order the file system
 // gives, for a directory too large to list at once.
-func (d *Dir) List() (*Listing, error) {
-	f, err := os.Open(d.sys.path)
-	if err != nil {
-		return nil, err
-	}
-	return &Listing{f: f}, nil
-}
+func (d *Dir) List() (*os.File, error) { return os.Open(d.sys.path) }
 
 // Lstat returns the FileInfo of name in d, not following a symbolic link.
 func (d *Dir) Lstat(name string) (hashing.FileInfo, error) {

@@ -61,14 +61,14 @@ func openRetry(open func() (int, error)) (int, error) {
 
 // List starts listing d a batch at a time, in the order the file system
 // gives, for a directory too large to list at once.
-func (d *Dir) List() (*Listing, error) {
+func (d *Dir) List() (*os.File, error) {
 	// A duplicate, read and closed by an *os.File, leaves d's own
 	// descriptor to the openat calls of other goroutines.
 	fd, err := unix.FcntlInt(uintptr(d.sys.fd), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: d.path, Err: err}
 	}
-	return &Listing{f: os.NewFile(uintptr(fd), d.path)}, nil
+	return os.NewFile(uintptr(fd), d.path), nil
 }
 
 // Lstat returns the FileInfo of name in d, not following a symbolic link.

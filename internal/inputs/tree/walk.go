@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -32,12 +33,8 @@ type File struct {
 }
 
 // A Walker lists the files of a tree, in byte order of their paths (see
-// Walker.sort). It opens every directory relative to the one above it and
-// never through a symbolic link (Dir), and the files it finds are
-// read the same way: a directory renamed or replaced by a link while the
-// walk runs cannot make it publish a file from outside the root. A
-// symbolic link it follows is resolved one name at a time from the root
-// (resolve), the same way.
+// Walker.sort), through Dirs: nothing renamed while it runs leads it out of
+// the root, not even a symbolic link it follows (resolve).
 type Walker struct {
 	Root   string // absolute, symbolic links resolved
 	Filter *Filter
@@ -81,7 +78,7 @@ func (w *Walker) Walk(ctx context.Context) error {
 	}
 	defer top.Release()
 	w.top = top
-	d, rel, ancestors := top, "", []DirID{top.ID()}
+	d, rel, ancestors := top, "", []DirID{top.id}
 	for _, name := range w.Filter.under() {
 		crel := path.Join(rel, name)
 		if w.Filter.PruneDir(name, crel) || !utf8.ValidString(name) || w.Skip(crel) {
@@ -92,7 +89,7 @@ func (w *Walker) Walk(ctx context.Context) error {
 			break
 		}
 		defer sub.Release()
-		d, rel, ancestors = sub, crel, append(ancestors, sub.ID())
+		d, rel, ancestors = sub, crel, append(ancestors, sub.id)
 	}
 	return w.dir(ctx, d, rel, rel, ancestors)
 }
@@ -106,27 +103,27 @@ func (w *Walker) dir(ctx context.Context, d *Dir, rel, real string, ancestors []
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var l *Listing
-	err := error(nil)
+	var entries []fs.DirEntry
+	var err error
 	if w.ReadDirHook != nil {
 		err = w.ReadDirHook(rel)
 	}
+	var f *os.File
 	if err == nil {
-		l, err = d.List()
+		f, err = d.List()
 	}
-	var entries []fs.DirEntry
 	if err == nil {
-		defer l.Close()
-		entries, err = l.Next(w.bigDirEntries() + 1)
-		if err == io.EOF {
+		defer f.Close()
+		big := w.bigDirEntries()
+		if entries, err = f.ReadDir(big + 1); err == io.EOF {
 			entries, err = nil, nil
 		}
-		if err == nil && len(entries) > w.bigDirEntries() && w.SpillDir != "" {
-			return w.bigDir(ctx, d, l, entries, rel, real, ancestors)
-		}
-		if err == nil && len(entries) > w.bigDirEntries() {
+		if err == nil && len(entries) > big {
+			if w.SpillDir != "" {
+				return w.bigDir(ctx, d, f, entries, rel, real, ancestors)
+			}
 			var more []fs.DirEntry
-			more, err = l.Next(-1)
+			more, err = f.ReadDir(-1)
 			entries = append(entries, more...)
 		}
 	}
@@ -143,8 +140,8 @@ func (w *Walker) dir(ctx context.Context, d *Dir, rel, real string, ancestors []
 	return nil
 }
 
-// unreadable reports a directory that could not be listed, or only in part
-// (some entries were), and says whether to walk what was listed.
+// unreadable reports a directory that could not be listed, or only in
+// part, and says whether to walk what was listed.
 func (w *Walker) unreadable(rel string, err error, some bool) bool {
 	msg := "reading directory"
 	if some {
@@ -172,10 +169,10 @@ func (w *Walker) bigDirEntries() int {
 const bigDirSortMemory = 16 << 20
 
 // bigDir walks a directory with more than w.BigDir entries, whose first
-// ones, entries, were read from l: its names and types go through an
+// ones, entries, were read from f: its names and types go through an
 // external sort in SpillDir, keyed by the order of the walk (a directory's
 // name followed by "/"), and are walked as they come out of it.
-func (w *Walker) bigDir(ctx context.Context, d *Dir, l *Listing, entries []fs.DirEntry, rel, real string, ancestors []DirID) error {
+func (w *Walker) bigDir(ctx context.Context, d *Dir, f *os.File, entries []fs.DirEntry, rel, real string, ancestors []DirID) error {
 	dir, err := confined.MkdirTemp(w.SpillDir, "dir-*")
 	if err != nil {
 		return fmt.Errorf("sorting the directory %s: %w", display.Rel(rel), err)
@@ -205,7 +202,7 @@ func (w *Walker) bigDir(ctx context.Context, d *Dir, l *Listing, entries []fs.Di
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		entries, err = l.Next(w.bigDirEntries())
+		entries, err = f.ReadDir(w.bigDirEntries())
 		if err == io.EOF {
 			break
 		}
@@ -234,7 +231,6 @@ func (w *Walker) bigDir(ctx context.Context, d *Dir, l *Listing, entries []fs.Di
 	return nil
 }
 
-// A sortedEntry is an entry of a big directory, as its sort gives it back.
 type sortedEntry struct {
 	name string
 	typ  fs.FileMode
@@ -288,14 +284,12 @@ func (w *Walker) sortsAsDir(d *Dir, real string, de fs.DirEntry) bool {
 }
 
 // treeOrder compares the names a and b of two entries of a directory as
-// a+"/" if aDir, b+"/" if bDir.
+// a+"/" if aDir, b+"/" if bDir, without making those strings.
 func treeOrder(a string, aDir bool, b string, bDir bool) int {
 	n := min(len(a), len(b))
 	if c := strings.Compare(a[:n], b[:n]); c != 0 {
 		return c
 	}
-	// One is a prefix of the other: compare what follows it, "/" for a
-	// directory's name that ends, nothing for a file's.
 	next := func(s string, dir bool) int {
 		switch {
 		case len(s) > n:
@@ -308,7 +302,6 @@ func treeOrder(a string, aDir bool, b string, bDir bool) int {
 	return next(a, aDir) - next(b, bDir)
 }
 
-// entry walks the entry de of the directory d (see dir).
 func (w *Walker) entry(ctx context.Context, d *Dir, rel, real string, de fs.DirEntry, ancestors []DirID) error {
 	name := de.Name()
 	crel, creal := name, name
@@ -368,11 +361,11 @@ func (w *Walker) entry(ctx context.Context, d *Dir, rel, real string, de fs.DirE
 			}
 			defer sub.Release()
 		}
-		if slices.Contains(ancestors, sub.ID()) {
+		if slices.Contains(ancestors, sub.id) {
 			w.Notice(fmt.Sprintf("%s: symbolic link loop, not followed", display.Name(crel)))
 			return nil
 		}
-		return w.dir(ctx, sub, crel, creal, append(ancestors, sub.ID()))
+		return w.dir(ctx, sub, crel, creal, append(ancestors, sub.id))
 	case mode.IsRegular():
 		if !w.Filter.Publishes(name, crel) || !w.validName(name, crel) {
 			return nil
@@ -384,8 +377,6 @@ func (w *Walker) entry(ctx context.Context, d *Dir, rel, real string, de fs.DirE
 	return nil
 }
 
-// describeOpenError says why a directory the walk listed could not be
-// opened.
 func describeOpenError(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -407,7 +398,6 @@ func (w *Walker) validName(name, rel string) bool {
 	return false
 }
 
-// errOutside reports a symbolic link that leads outside the root.
 var errOutside = errors.New("leads outside the source")
 
 // maxLinks is how many symbolic links resolve follows for one name, as
@@ -429,13 +419,13 @@ type linkTarget struct {
 // An absolute target must name a path under the root.
 func (w *Walker) resolve(d *Dir, real, name string) (linkTarget, error) {
 	cur := d.Hold()
+	defer func() { cur.Release() }()
 	var at []string // cur's path under the root
 	if real != "" {
 		at = strings.Split(real, "/")
 	}
 	pending := []string{name}
-	links := 0
-	for len(pending) > 0 {
+	for links := 0; len(pending) > 0; {
 		c := pending[0]
 		pending = pending[1:]
 		switch c {
@@ -443,39 +433,34 @@ func (w *Walker) resolve(d *Dir, real, name string) (linkTarget, error) {
 			continue
 		case "..":
 			if len(at) == 0 {
-				cur.Release()
 				return linkTarget{}, errOutside
 			}
 			at = at[:len(at)-1]
 			up, err := w.openReal(at)
-			cur.Release()
 			if err != nil {
 				return linkTarget{}, err
 			}
+			cur.Release()
 			cur = up
 			continue
 		}
 		info, err := cur.Lstat(c)
 		if err != nil {
-			cur.Release()
 			return linkTarget{}, err
 		}
 		switch {
 		case info.Mode&fs.ModeSymlink != 0:
 			if links++; links > maxLinks {
-				cur.Release()
 				return linkTarget{}, syscall.ELOOP
 			}
 			target, err := cur.Readlink(c)
 			if err != nil {
-				cur.Release()
 				return linkTarget{}, err
 			}
 			parts := strings.Split(filepath.ToSlash(target), "/")
 			if filepath.IsAbs(target) {
 				under, ok := w.underRoot(parts)
 				if !ok {
-					cur.Release()
 					return linkTarget{}, errOutside
 				}
 				cur.Release()
@@ -484,24 +469,22 @@ func (w *Walker) resolve(d *Dir, real, name string) (linkTarget, error) {
 			pending = append(parts, pending...)
 		case info.Mode.IsDir():
 			sub, err := cur.OpenDir(c)
-			cur.Release()
 			if err != nil {
 				return linkTarget{}, err
 			}
+			cur.Release()
 			cur, at = sub, append(at, c)
 		default:
 			if len(pending) > 0 {
-				cur.Release()
 				return linkTarget{}, syscall.ENOTDIR
 			}
-			return linkTarget{dir: cur, name: c, real: strings.Join(append(at, c), "/"), mode: info.Mode}, nil
+			return linkTarget{dir: cur.Hold(), name: c, real: strings.Join(append(at, c), "/"), mode: info.Mode}, nil
 		}
 	}
-	return linkTarget{dir: cur, real: strings.Join(at, "/"), mode: fs.ModeDir}, nil
+	return linkTarget{dir: cur.Hold(), real: strings.Join(at, "/"), mode: fs.ModeDir}, nil
 }
 
-// openReal opens the directory at the path under the root, held, without
-// following a symbolic link.
+// openReal opens the directory at path under the root, held.
 func (w *Walker) openReal(path []string) (*Dir, error) {
 	d := w.top.Hold()
 	for _, c := range path {
