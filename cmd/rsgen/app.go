@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return parseError(nil, app.Flags, err)
 	}
-	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
+	cli.VersionPrinter = func(c *cli.Context) { printVersion(c.App.Writer) }
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help", DisableDefaultText: true}
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
