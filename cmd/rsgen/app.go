@@ -19,9 +19,7 @@ func main() {
 	os.Exit(Main())
 }
 
-// Main runs rsgen with the arguments of the process and returns its exit
-// code; the tests' scripts run it as the command rsgen. The signals that
-// stop it are caught from the start of the process (package signals).
+// Main is rsgen, returning its exit code (the testscripts' command rsgen).
 func Main() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -31,11 +29,9 @@ func Main() int {
 	return code
 }
 
-// run runs the command line args and returns the exit code. The command
-// line is urfave/cli v2's: its parsing, help, version flag, completion
-// and man page. rsgen adds only flags after the arguments (args.go),
-// parse errors in its own words with the flag meant (usage.go), and the
-// exit code of every error (exit.go).
+// run runs the command line args with urfave/cli v2 and returns the exit
+// code. rsgen adds flags after the arguments (args.go), the flag meant by
+// an unknown one (usage.go) and the exit code of every error (exit.go).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:  "rsgen",
@@ -48,8 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ErrWriter:            stderr,
 		HideHelpCommand:      true,
 		EnableBashCompletion: true, // completion.go
-		// A value of a repeatable flag is one value: a pattern may hold a
-		// comma (a name, or {a,b}); --host splits its own list.
+		// A pattern may hold a comma ({a,b}); --host splits its own list.
 		DisableSliceFlagSeparator: true,
 		Commands:                  []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand(), completionCommand(), manCommand()},
 		Action: func(c *cli.Context) error {
@@ -87,10 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return printError(stderr, app.RunContext(ctx, args))
 }
 
-// onSignals stops the run cleanly at the first signal on sigs, by
-// cancelling its context. A second one exits at once through exit, with
-// the shell's code for death by that signal (130 for Ctrl-C): what is left
-// is what a build killed outright leaves, which the next build removes.
+// onSignals cancels the run at the first signal on sigs; a second one
+// exits at once, with the shell's code for death by that signal.
 func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
 	<-sigs
 	cancel()
@@ -104,8 +97,7 @@ func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Write
 	exit(code)
 }
 
-// manCommand prints the manual page rsgen.1 that urfave/cli renders; the
-// release build writes it into every archive.
+// manCommand prints the manual page rsgen.1, which the release archives hold.
 func manCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "man",

@@ -8,13 +8,10 @@ import (
 )
 
 // flagsFirst returns args with the flags of its command moved before its
-// arguments, after which they get a "--" of their own: urfave/cli v2 (Go's
-// flag package) reads no flag after the first argument, and has no option
-// to. A flag that takes a value takes the next word, whatever it is
-// (--jobs -1); a switch takes none unless given with =; after "--" every
-// word is an argument; a word that names no flag is left for the parser
-// to refuse. With --help the arguments are dropped: v2 would take them
-// for commands to help with.
+// arguments, which follow a "--": urfave/cli v2 (Go's flag package) reads
+// no flag after the first argument, and has no option to. A flag's value
+// is the next word, whatever it is (--jobs -1). With --help the arguments
+// are dropped: v2 would take them for commands to help with.
 func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	i := 1 // the command: the root takes only switches (--help, --version) before it
 	for i < len(args) && isFlag(args[i]) && args[i] != "--" {
@@ -50,12 +47,10 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	return out, nil
 }
 
-// isFlag reports whether word is written as a flag: -x, --name, --name=v.
 func isFlag(word string) bool {
 	return len(word) > 1 && word[0] == '-'
 }
 
-// takesValue reports whether name is a flag of cmd that takes a value.
 func takesValue(cmd *cli.Command, name string) bool {
 	for _, f := range cmd.Flags {
 		if slices.Contains(f.Names(), name) {
