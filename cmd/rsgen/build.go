@@ -26,7 +26,7 @@ func buildFlags() []cli.Flag {
 		flags    []cli.Flag
 	}{
 		{"SOURCE TREE FLAGS", []cli.Flag{
-			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
+			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{"RSGEN_BASE_URL"}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
 			&cli.StringSliceFlag{Name: flagInclude, KeepSpace: true, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
 			&cli.StringSliceFlag{Name: flagExclude, KeepSpace: true, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
 			&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
@@ -42,12 +42,12 @@ func buildFlags() []cli.Flag {
 		// The features that carry state across builds: Change Lists, the
 		// Change Dump, archives and the hash cache.
 		{"CHANGE FLAGS", []cli.Flag{
-			&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, the URL where it is served, or the bucket it was deployed to (s3://BUCKET/PREFIX/). Publishes a Change List of what changed since, and carries the earlier ones forward"},
+			&cli.StringFlag{Name: flagPrevious, EnvVars: []string{"RSGEN_PREVIOUS"}, Usage: "`DIR|URL` of the previous build, as published: its output directory, the URL where it is served, or the bucket it was deployed to (s3://BUCKET/PREFIX/). Publishes a Change List of what changed since, and carries the earlier ones forward"},
 			&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 			&cli.StringFlag{Name: flagChangesKeep, Value: defaultChangesKeep, Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
 			&cli.StringFlag{Name: flagArchive, Usage: "with `KEEP[,lists=EVERY][,dumps=EVERY]`, also publish a Change List Archive (and with --change-dump a Change Dump Archive), each build's changes kept as closed Change Lists for KEEP (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous); lists=EVERY also archives the Resource List whole when the newest archived one is EVERY old or more (e.g. 30d; 1s: every build's but the first), dumps=EVERY the Resource Dump with its packages (with --resource-dump). 0 drops what --previous has (--archive 0, --archive 365d,lists=0); without the flag, a build fails if --previous has an archive"},
 			&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
-			&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
+			&cli.StringFlag{Name: flagCache, EnvVars: []string{"RSGEN_CACHE"}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
 		}},
 		{"RESOURCE SET FLAGS", []cli.Flag{
 			&cli.StringFlag{Name: flagConfig, Usage: "build the resource sets of the configuration `FILE` together, in place of SOURCE (docs/SETS.md; 'rsgen init' writes one)"},
@@ -64,12 +64,12 @@ func buildFlags() []cli.Flag {
 			&cli.StringSliceFlag{Name: flagHost, Usage: "write the configuration `HOST` needs to serve the output right: " + strings.Join(hosting.Hosts, ", ") + " (repeatable, or comma-separated)"},
 		}},
 		{"NOTIFICATION FLAGS", []cli.Flag{
-			&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
+			&cli.StringFlag{Name: flagHub, EnvVars: []string{"RSGEN_HUB"}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
 		}},
 		{"OUTPUT FLAGS", []cli.Flag{
 			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
-			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
-			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
+			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{"RSGEN_DOCS_URL"}, Usage: "`URL` where --out is served (default: --base-url)"},
+			&cli.StringFlag{Name: flagHash, EnvVars: []string{"RSGEN_HASH"}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
 			&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
 			&cli.DurationFlag{Name: flagTimeout, DefaultText: "no limit", Usage: "give up, publishing nothing, when the build takes longer than `DURATION`"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},

@@ -10,14 +10,12 @@ import (
 
 // Exit codes, documented in --help (exitCodes) and the README.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
-	exitPartial = 3
-	exitHub     = 4 // notify's alone
-	// A run stopped at once by a second Ctrl-C: 128 + SIGINT, as a shell
-	// reports it (143 for SIGTERM).
-	exitInterrupted = 130
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitPartial     = 3
+	exitHub         = 4   // notify's alone
+	exitInterrupted = 130 // a second Ctrl-C: 128 + SIGINT, as a shell says (143 for SIGTERM)
 )
 
 const exitCodes = `   0  success
@@ -35,7 +33,7 @@ type exitError struct {
 	code int
 	err  error
 	hint string
-	flag string // the flag whose value err is about, or ""
+	flag string // the flag of build whose value err is about, or ""
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -45,12 +43,10 @@ func usageErr(hint string, format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), hint: hint}
 }
 
-// flagErr is a usage error about the value of the flag of build named
-// flag: --flag, then format and args (": not a size", " \"x\" is not …"),
-// which the configuration file says of its key.
+// flagErr is the usage error "--flag" + format of the value of build's
+// flag, which the configuration file words with its key (configs).
 func flagErr(flag, hint, format string, args ...any) error {
-	rest := fmt.Sprintf(format, args...)
-	return &exitError{code: exitUsage, err: errors.New(cliName(flag) + rest), hint: hint, flag: flag}
+	return &exitError{code: exitUsage, err: errors.New(cliName(flag) + fmt.Sprintf(format, args...)), hint: hint, flag: flag}
 }
 
 func failure(err error, hint string) error {
@@ -58,7 +54,7 @@ func failure(err error, hint string) error {
 }
 
 // A flagRule is a check of a flag's value: if bad, the usage error
-// "--flag VALUE is …" (problem), with hint, worded as build's.
+// "--flag VALUE problem", with hint.
 type flagRule struct {
 	bad           bool
 	flag          string
@@ -66,7 +62,6 @@ type flagRule struct {
 	problem, hint string
 }
 
-// checkFlags returns the usage error of the first bad rule, or nil.
 func checkFlags(rules ...flagRule) error {
 	for _, r := range rules {
 		if r.bad {
@@ -85,11 +80,19 @@ func noArgs(action cli.ActionFunc) cli.ActionFunc {
 	}
 }
 
-// printError prints err the way rsgen prints errors and returns its exit
-// code. Errors that are not ours come from parsing the command line.
+// oneArg returns the one argument of a command that takes one, what.
+func oneArg(c *cli.Context, what, hint string) (string, error) {
+	if c.NArg() != 1 {
+		return "", usageErr(hint, "give one %s, not %d arguments", what, c.NArg())
+	}
+	return c.Args().First(), nil
+}
+
+// printError prints err and returns its exit code; an error that is not
+// an exitError comes from parsing the command line.
 func printError(stderr io.Writer, err error) int {
 	if err == nil {
-		return exitOK
+		return 0
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
@@ -102,13 +105,4 @@ func printError(stderr io.Writer, err error) int {
 		fmt.Fprintf(stderr, "rsgen: hint: %s\n", ee.hint)
 	}
 	return ee.code
-}
-
-// oneArg returns the one argument of a command that takes one: what it
-// is, with hint, in the error when it has none or more.
-func oneArg(c *cli.Context, what, hint string) (string, error) {
-	if c.NArg() != 1 {
-		return "", usageErr(hint, "give one %s, not %d arguments", what, c.NArg())
-	}
-	return c.Args().First(), nil
 }

@@ -7,11 +7,8 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// withHelp sets the help of cmd, which urfave/cli prints for "rsgen CMD
-// --help" and "rsgen help CMD", and returns cmd: v2's own template, its
-// groups and flags in its order (by name), then what v2 has no place
-// for: the exit codes and the examples (one a string: a comment, then
-// commands).
+// withHelp returns cmd with urfave/cli's help followed by what it has no
+// place for: the exit codes and the examples (a comment, then commands).
 func withHelp(cmd *cli.Command, exitCodes string, examples ...string) *cli.Command {
 	tail := ""
 	if exitCodes != "" {
@@ -25,16 +22,15 @@ func withHelp(cmd *cli.Command, exitCodes string, examples ...string) *cli.Comma
 }
 
 // describeFlags readies flags for the help and the completion scripts: a
-// switch shows no default (it is off unless given), and a flag whose
-// value is a path is marked so, for fish to complete file names for it
-// and nothing for the others (urfave/cli's TakesFile).
+// switch shows no default, and a flag whose value is a path is marked so
+// (TakesFile: fish then completes file names for it only).
 func describeFlags(flags []cli.Flag) {
 	for _, f := range flags {
 		switch f := f.(type) {
 		case *cli.BoolFlag:
 			f.DisableDefaultText = true
 		case *cli.StringFlag:
-			_, value, _ := strings.Cut(f.Usage, "`") // the name of the value: "`DIR` to write into"
+			_, value, _ := strings.Cut(f.Usage, "`") // "`DIR` to write into"
 			value, _, _ = strings.Cut(value, "`")
 			f.TakesFile = slices.Contains([]string{"FILE", "DIR", "DIR|URL", "SOURCE"}, value)
 		}

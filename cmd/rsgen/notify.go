@@ -41,7 +41,7 @@ Notification and Framework Notification 1.0.1, over WebSub). Failed requests
 are tried again with a growing wait. The state file is written only when
 every payload was taken.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagState, EnvVars: []string{envState}, Usage: "`FILE` that remembers what was notified, read and then rewritten (keep it between runs, in the CI cache say)"},
+			&cli.StringFlag{Name: flagState, EnvVars: []string{"RSGEN_NOTIFY_STATE"}, Usage: "`FILE` that remembers what was notified, read and then rewritten (keep it between runs, in the CI cache say)"},
 			&cli.StringFlag{Name: flagSince, Usage: "notify the changes after `TIME` (RFC 3339), whatever the state file says"},
 			&cli.StringFlag{Name: flagHub, Usage: "post to this hub `URL` rather than the one the Capability List names"},
 			&cli.DurationFlag{Name: flagTimeout, Value: 30 * time.Second, Usage: "give up on one request after `DURATION`"},
