@@ -167,7 +167,7 @@ func runBuild(c *cli.Context) error {
 	// The command line alone: a site of one set, as a file of one set
 	// whose every key the command line gives.
 	line := &siteFile{SiteFile: &generator.SiteFile{Top: generator.SiteTable{Line: 1, Keys: map[string]int{keySource: 0}, Config: &generator.Config{Source: c.Args().First()}}}}
-	return line.buildOne(c)
+	return line.build(c)
 }
 
 // errBuildTimeout is the cause of a build's end at --timeout.

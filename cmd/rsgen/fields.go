@@ -15,11 +15,6 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// A namer names a flag of rsgen build (its name without dashes, or
-// argSource) in a message or hint: as the command line does (cliName), or
-// as a key of the configuration file.
-type namer func(flag string) string
-
 // argSource is build's argument, which a namer names too.
 const argSource = "SOURCE"
 
