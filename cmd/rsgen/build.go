@@ -112,14 +112,6 @@ Flags may come before or after SOURCE; after --, every word is an argument.`,
 		"# In CI: the documents apart, with a Change List since what is live\n"+
 			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
 			"  --previous https://example.org/ --first-build-ok",
-		"# In a pull request: what the build would change, publishing nothing\n"+
-			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
-			"  --previous https://example.org/ --dry-run -v",
-		"# An archive, with its files as a Resource Dump\n"+
-			"rsgen build site.tar.gz --base-url https://example.org/ --out rs \\\n"+
-			"  --resource-dump",
-		"# The records of a catalogue (see docs/EXPORTS.md)\n"+
-			"rsgen build --export records.jsonl --base-url https://example.org/ --out rs",
 		"# Several resource sets, from a file that 'rsgen init' starts (docs/SETS.md)\n"+
 			"rsgen build --config rsgen.toml",
 	)

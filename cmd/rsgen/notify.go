@@ -54,8 +54,6 @@ every payload was taken.`,
 	}, notifyExitCodes,
 		"# After the deploy of a build made with --hub, keeping the state in the CI cache\n"+
 			"rsgen notify --state .rsgen-notify.json public",
-		"# See what would be sent, sending nothing\n"+
-			"rsgen notify --dry-run --since 2026-01-01T00:00:00Z public",
 	)
 }
 

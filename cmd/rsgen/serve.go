@@ -40,8 +40,6 @@ http://127.0.0.1:8000/ for its links to lead here). Ctrl-C stops it.`,
 	}, "",
 		"# The documents and the files, built into public/ itself\n"+
 			"rsgen build public --base-url http://127.0.0.1:8000/ && rsgen serve public",
-		"# The documents built into rs/, apart from the files of public/\n"+
-			"rsgen serve rs --content public --addr 8001",
 	)
 }
 

@@ -53,8 +53,6 @@ argument.`,
 	}, validateExitCodes,
 		"# The output of a build, before it is deployed\n"+
 			"rsgen validate public --base-url https://example.org/",
-		"# A site as Destinations see it, with every resource downloaded and checked\n"+
-			"rsgen validate https://example.org/ --fetch",
 		"# Findings as JSON, for a CI job\n"+
 			"rsgen validate public --strict --format json",
 	)
