@@ -90,19 +90,11 @@ func buildCommand() *cli.Command {
 		Name:      "build",
 		Usage:     "publish the ResourceSync documents of a tree, archive or export",
 		ArgsUsage: "SOURCE | --export FILE | --config FILE",
-		Description: `Scans SOURCE, hashes every published file in parallel and writes, into --out:
-  .well-known/resourcesync           the Source Description
-  resourcesync/capabilitylist.xml    the Capability List
-  resourcesync/resourcelist.xml      the Resource List, or a Resource List
-                                     Index over resourcelist-00001.xml, …
-                                     past 50,000 entries or 50 MB
-Everything is staged and moved into place only when complete.
-
-SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With
---export FILE, the records of a catalogue (JSON Lines or CSV) are published
-instead, with a Change List of a trailing window (changelist.xml); see
-docs/EXPORTS.md.
-
+		Description: `Scans SOURCE (a directory, or a .tar, .tar.gz, .tgz or .zip archive of one),
+hashes every published file and writes into --out the Source Description
+(.well-known/resourcesync), the Capability List and the Resource List
+(resourcesync/), staged and moved into place only when complete. With
+--export FILE, the records of a catalogue are published (docs/EXPORTS.md).
 Flags may come before or after SOURCE; after --, every word is an argument.`,
 		Flags:  buildFlags(),
 		Action: runBuild,
