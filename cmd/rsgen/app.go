@@ -32,8 +32,8 @@ func Main() int {
 }
 
 // run runs the command line args with urfave/cli v2 and returns the exit
-// code. rsgen adds flags after the arguments (args.go), the flag meant by
-// an unknown one (usage.go) and the exit code of every error (exit.go).
+// code. rsgen adds flags after the arguments (flagsFirst), the flag meant
+// by an unknown one (parseError) and the exit code of every error.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:  "rsgen",
