@@ -171,7 +171,7 @@ func runBuilder[R any](c *cli.Context, stats *report.Stats, export bool, build f
 	}
 	stopProgress := startProgress(c.App.ErrWriter, stats, c.Bool(flagQuiet), export)
 	rep, err = build(ctx)
-	stopProgress()
+	stopProgress(err != nil)
 	if err != nil {
 		return rep, fail(ctx, err)
 	}

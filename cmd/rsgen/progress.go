@@ -13,18 +13,23 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// startProgress draws the progress of a build over one line of w, redrawn
-// every fifth of a second, if w is a terminal and not quiet; a log (CI, a
-// file) gets only the summary. export says the counts are records.
-func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop func()) {
-	f, ok := w.(*os.File)
-	if quiet || !ok || !term.IsTerminal(int(f.Fd())) {
-		return func() {}
+// startProgress shows the progress of a build on w, unless quiet: on a
+// terminal, one line drawn over every fifth of a second; elsewhere (a CI
+// log, a file), a line as each step starts and ends, and the progress
+// line at most every logEvery within a long step. export says the counts
+// are records of an export; stop's failed, that the build failed.
+func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop func(failed bool)) {
+	if quiet {
+		return func(bool) {}
 	}
 	stats.CountAhead = true // the totals, early
-	v := &progressView{term: f, stats: stats, export: export, phase: -1, since: time.Now()}
-	stats.Entered = func(p report.Phase) { v.enter(p, time.Now()) }
-	tick := time.NewTicker(200 * time.Millisecond)
+	v := &progressView{w: w, stats: stats, export: export, phase: -1, since: time.Now()}
+	tick := time.NewTicker(time.Second)
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		v.term = f
+		tick.Reset(200 * time.Millisecond)
+	}
+	stats.Entered = func(p report.Phase) { v.enter(p, time.Now(), false) }
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -37,50 +42,85 @@ func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop f
 			}
 		}
 	})
-	return func() {
+	return func(failed bool) {
 		close(done)
 		wg.Wait()
 		tick.Stop()
-		fmt.Fprint(f, "\r\x1b[K")
+		v.enter(-1, time.Now(), failed)
 	}
 }
 
-// A progressView draws a build's progress over one line of term. A step is
-// timed from when the build entered it (Stats.Entered), not from the first
-// tick that saw it, which would claim up to a tick's bytes in no time.
+// logEvery is the longest a step runs without a line in a log: often
+// enough to show a build is alive, rarely enough to keep a CI log short.
+const logEvery = 30 * time.Second
+
+// A progressView draws a build's progress over one line of term, or as
+// lines of a log on w. A step is timed from when the build entered it
+// (Stats.Entered), not from the first tick that saw it, which would claim
+// up to a tick's bytes in no time. Its methods take the time (a test's
+// clock) and may be called from several goroutines.
 type progressView struct {
-	term   *os.File
+	w      io.Writer
+	term   *os.File // the terminal w is, or nil for a log
 	stats  *report.Stats
 	export bool
 
-	mu    sync.Mutex
-	phase report.Phase // the step under way; -1 before the first
-	set   string       // the set of a site it is of, or ""
-	since time.Time    // when it began
+	mu          sync.Mutex
+	phase       report.Phase // the step under way; -1 before the first
+	set         string       // the set of a site it is of, or ""
+	since, last time.Time    // when it began, and when a log last got its line
 }
 
-func (v *progressView) enter(p report.Phase, now time.Time) {
+// enter records, at now, that the build entered step p, or ended (p -1)
+// having failed or not: a log gets the line that ends the step before,
+// with the counts of what it did, and the one that starts p; a terminal
+// is cleared at the end.
+func (v *progressView) enter(p report.Phase, now time.Time, failed bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if p != v.phase || v.stats.Set() != v.set {
-		v.phase, v.set, v.since = p, v.stats.Set(), now
+	if p >= 0 && p == v.phase && v.stats.Set() == v.set {
+		return
+	}
+	if v.term != nil && p < 0 {
+		fmt.Fprint(v.w, "\r\x1b[K")
+	}
+	if v.term == nil && v.phase > report.PhaseStarting {
+		c := readStats(v.stats, v.export)
+		c.phase, c.walkDone = v.phase, false // what was done, not a total
+		how := map[bool]string{false: ": done in ", true: ": stopped after "}[failed]
+		fmt.Fprintln(v.w, v.prefix()+c.name()+how+seconds(now.Sub(v.since))+c.counts(now.Sub(v.since), false))
+	}
+	v.phase, v.since, v.last, v.set = p, now, now, v.stats.Set()
+	if v.term == nil && p > report.PhaseStarting {
+		fmt.Fprintf(v.w, "%s%s: started\n", v.prefix(), progress{phase: p, export: v.export}.name())
 	}
 }
 
 func (v *progressView) tick(now time.Time) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.term == nil && (v.phase <= report.PhaseStarting || now.Sub(v.last) < logEvery) {
+		return
+	}
+	v.last = now
 	p := readStats(v.stats, v.export)
 	p.phase = max(v.phase, report.PhaseStarting)
-	line := "rsgen: "
-	if v.set != "" && v.phase != report.PhaseChecking { // a site's documents are checked together
-		line += "set " + v.set + ": "
+	line := v.prefix() + progressLine(p, now.Sub(v.since))
+	if v.term == nil {
+		fmt.Fprintln(v.w, line)
+		return
 	}
-	line += progressLine(p, now.Sub(v.since))
 	if width, _, err := term.GetSize(int(v.term.Fd())); err == nil && width > 1 && len(line) >= width {
 		line = line[:width-1] // a line that wraps cannot be drawn over
 	}
-	fmt.Fprint(v.term, "\r\x1b[K"+line)
+	fmt.Fprint(v.w, "\r\x1b[K"+line)
+}
+
+func (v *progressView) prefix() string {
+	if v.set != "" && v.phase != report.PhaseChecking { // a site's documents are checked together
+		return "rsgen: set " + v.set + ": "
+	}
+	return "rsgen: "
 }
 
 // progress is the counts of a build's Stats at one moment.
@@ -106,39 +146,55 @@ func readStats(s *report.Stats, export bool) progress {
 	return p
 }
 
-// progressLine renders p, a step that began elapsed ago: its name, its
-// counts and rate where it has some, else how long it has run, and once
-// the total is known and the rate has run for 2s (less is mostly noise)
-// the time left.
-func progressLine(p progress, elapsed time.Duration) string {
-	name := map[report.Phase]string{report.PhaseStarting: "starting", report.PhasePrevious: "reading the previous build",
+func (p progress) name() string {
+	if p.phase == report.PhaseScanning && p.export {
+		return "reading the export"
+	}
+	return map[report.Phase]string{report.PhaseStarting: "starting", report.PhasePrevious: "reading the previous build",
 		report.PhaseScanning: "hashing", report.PhasePackaging: "packaging", report.PhaseWriting: "writing the documents",
 		report.PhaseChecking: "checking the documents"}[p.phase]
-	took := " (" + seconds(elapsed) + ")"
+}
+
+// counts renders the counts of p, a step that began elapsed ago, after
+// its name: ": " and its totals where known and its rate. Live, for the
+// progress line, adds how long a step without counts has run and, once
+// the total is known and the rate has run for etaAfter (less is mostly
+// noise), the time left; else the counts are of what the step did.
+func (p progress) counts(elapsed time.Duration, live bool) string {
+	const etaAfter = 2 * time.Second
+	var took string
+	if live {
+		took = " (" + seconds(elapsed) + ")"
+	}
 	var done, total int64
-	var c string
+	c := ""
 	switch {
 	case p.phase == report.PhaseStarting:
-		return name
+		return ""
 	case p.phase == report.PhaseScanning && p.export:
-		return "reading the export: " + units.Count(int(p.hashed), "record") + took
-	case p.phase == report.PhasePackaging: // the files hashed are the total
+		return ": " + units.Count(int(p.hashed), "record") + took
+	case p.phase == report.PhasePackaging && !p.walkDone:
+		return ": " + units.Count(int(p.packed), "file")
+	case p.phase == report.PhasePackaging:
 		done, total = min(p.packed, p.hashed), p.hashed
 		c = fmt.Sprintf(": %d/%d files", done, total)
 	case p.phase != report.PhaseScanning:
-		return name + took
-	case !p.walkDone:
-		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
-		c = ": " + units.Count(int(p.hashed), "file") + ", " + units.FormatSize(p.bytes) + ", " + rate
-		if p.counting > p.hashed {
-			return name + c + "; counting: " + units.Count(int(p.counting), "file") + " so far"
-		}
-		return name + c + "; still counting"
+		return took
 	default:
+		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
+		if !p.walkDone {
+			c = ": " + units.Count(int(p.hashed), "file") + ", " + units.FormatSize(p.bytes) + ", " + rate
+			switch {
+			case live && p.counting > p.hashed:
+				c += "; counting: " + units.Count(int(p.counting), "file") + " so far"
+			case live:
+				c += "; still counting"
+			}
+			return c
+		}
 		// In bytes when their total is known and every file is read, which
 		// tells the time left best when files differ in size; else in files
 		// (a file found unchanged in the hash cache is done unread).
-		rate := units.FormatSize(int64(float64(p.bytes)/max(elapsed.Seconds(), 0.001))) + "/s"
 		size := units.FormatSize(p.bytes)
 		done, total = p.hashed, p.found
 		if p.totalBytes > 0 {
@@ -149,10 +205,17 @@ func progressLine(p progress, elapsed time.Duration) string {
 		}
 		c = fmt.Sprintf(": %d/%d files, %s, %s, %d%%", p.hashed, p.found, size, rate, 100*min(done, total)/max(total, 1))
 	}
-	if done > 0 && done < total && elapsed >= 2*time.Second {
+	if live && done > 0 && done < total && elapsed >= etaAfter {
 		c += ", ETA " + seconds(time.Duration(float64(elapsed)*float64(total-done)/float64(done)))
 	}
-	return name + c
+	return c
+}
+
+// progressLine renders the progress line of p, whose step began elapsed
+// ago; in packaging, the files hashed are the total.
+func progressLine(p progress, elapsed time.Duration) string {
+	p.walkDone = p.walkDone || p.phase == report.PhasePackaging
+	return p.name() + p.counts(elapsed, true)
 }
 
 // seconds renders d to the second: 0s, 42s, 3m5s, 1h2m0s.

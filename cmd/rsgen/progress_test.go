@@ -60,13 +60,110 @@ func TestProgressLine(t *testing.T) {
 	}
 }
 
-// With --quiet nothing is written.
+// In a log (stderr not a terminal), each step says when it starts and
+// ends, a long one writes its progress line at most every 30 seconds, and
+// no line is ever drawn over.
+func TestProgressLog(t *testing.T) {
+	const mib = 1 << 20
+	var out strings.Builder
+	stats := new(report.Stats)
+	l := &progressView{w: &out, stats: stats, phase: -1}
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+
+	l.enter(report.PhaseStarting, at(0), false)
+	l.enter(report.PhasePrevious, at(0), false)
+	l.tick(at(29 * time.Second)) // under 30 s: nothing
+	l.enter(report.PhaseScanning, at(31*time.Second), false)
+	stats.Found.Store(1000)
+	stats.Hashed.Store(100)
+	stats.Bytes.Store(30 * mib)
+	l.tick(at(40 * time.Second)) // 9 s into the step: nothing
+	l.tick(at(61 * time.Second)) // 30 s into it: a line
+	l.tick(at(90 * time.Second)) // 29 s after that line: nothing
+	stats.Total.Store(1000)      // the walk that counts ahead is done
+	stats.TotalBytes.Store(120 * mib)
+	stats.Counted.Store(true)
+	stats.Hashed.Store(500)
+	stats.Bytes.Store(60 * mib)
+	l.tick(at(91 * time.Second)) // 30 s after the last line: a line with the total and an ETA
+	stats.Hashed.Store(1000)
+	stats.Bytes.Store(120 * mib)
+	l.enter(report.PhaseWriting, at(151*time.Second), false)
+	l.enter(report.PhaseWriting, at(152*time.Second), false) // again (the next set of a site): no line
+	l.enter(report.PhaseChecking, at(153*time.Second), false)
+	l.enter(-1, at(154*time.Second), false)
+
+	want := `rsgen: reading the previous build: started
+rsgen: reading the previous build: done in 31s
+rsgen: hashing: started
+rsgen: hashing: 100 files, 30.0 MiB, 1.0 MiB/s; still counting
+rsgen: hashing: 500/1000 files, 60.0 MiB/120.0 MiB, 1.0 MiB/s, 50%, ETA 1m0s
+rsgen: hashing: done in 2m0s: 1000 files, 120.0 MiB, 1.0 MiB/s
+rsgen: writing the documents: started
+rsgen: writing the documents: done in 2s
+rsgen: checking the documents: started
+rsgen: checking the documents: done in 1s
+`
+	if got := out.String(); got != want {
+		t.Errorf("the log:\n%s\nwant:\n%s", got, want)
+	}
+	if strings.Contains(out.String(), "\r") {
+		t.Error("a carriage return in a log")
+	}
+
+	out.Reset()
+	l.enter(report.PhaseScanning, at(0), false)
+	l.enter(-1, at(3*time.Second), true)
+	if got, want := out.String(), "rsgen: hashing: started\nrsgen: hashing: stopped after 3s: 1000 files, 120.0 MiB, 40.0 MiB/s\n"; got != want {
+		t.Errorf("a failed build's log:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// In the log of a site, each set's steps name it, and its counts are its
+// own; the documents of every set are checked together.
+func TestProgressLogSets(t *testing.T) {
+	var out strings.Builder
+	stats := new(report.Stats)
+	l := &progressView{w: &out, stats: stats, phase: -1}
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	stats.NextSet("articles")
+	l.enter(report.PhaseScanning, t0, false)
+	stats.Hashed.Store(3)
+	stats.Bytes.Store(300)
+	stats.Read.Add(300)
+	l.enter(report.PhaseWriting, t0.Add(time.Second), false)
+	stats.NextSet("data")
+	l.enter(report.PhaseWriting, t0.Add(2*time.Second), false) // the next set's (were it to start there): a step of its own
+	l.enter(report.PhaseScanning, t0.Add(3*time.Second), false)
+	stats.Hashed.Store(2)
+	stats.Bytes.Store(20)
+	stats.Read.Add(20)
+	l.enter(report.PhaseChecking, t0.Add(4*time.Second), false)
+	l.enter(-1, t0.Add(5*time.Second), false)
+	want := `rsgen: set articles: hashing: started
+rsgen: set articles: hashing: done in 1s: 3 files, 300 B, 300 B/s
+rsgen: set articles: writing the documents: started
+rsgen: set articles: writing the documents: done in 1s
+rsgen: set data: writing the documents: started
+rsgen: set data: writing the documents: done in 1s
+rsgen: set data: hashing: started
+rsgen: set data: hashing: done in 1s: 2 files, 20 B, 20 B/s
+rsgen: checking the documents: started
+rsgen: checking the documents: done in 1s
+`
+	if got := out.String(); got != want {
+		t.Errorf("the log:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// With --quiet nothing is written, even in a log.
 func TestProgressQuiet(t *testing.T) {
 	var out strings.Builder
 	stats := new(report.Stats)
 	stop := startProgress(&out, stats, true, false)
 	stats.Enter(report.PhaseScanning)
-	stop()
+	stop(false)
 	if out.Len() != 0 {
 		t.Errorf("quiet, yet: %q", out.String())
 	}
@@ -101,11 +198,12 @@ func TestProgressDrawTimesSteps(t *testing.T) {
 	defer r.Close()
 	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	stats := new(report.Stats)
-	v := &progressView{term: w, stats: stats, phase: -1}
-	v.enter(report.PhaseScanning, t0)
+	v := &progressView{w: w, term: w, stats: stats, phase: -1}
+	v.enter(report.PhaseScanning, t0, false)
 	stats.Hashed.Store(10)
 	stats.Read.Store(10 * mib)
 	v.tick(t0.Add(5 * time.Second))
+	v.enter(-1, t0.Add(6*time.Second), false)
 	w.Close()
 	out, err := io.ReadAll(r)
 	if err != nil {
