@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -122,16 +124,39 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	if cmd != nil {
 		help = "see 'rsgen " + cmd.Name + " --help'"
 	}
-	if name, ok := strings.CutPrefix(err.Error(), "flag needs an argument: -"); ok {
-		return usageErr(help, "--%s needs a value", name)
+	dashed := func(name string) string {
+		if utf8.RuneCountInString(name) == 1 {
+			return "-" + name
+		}
+		return "--" + name
 	}
-	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return usageErr(help, "%s needs a value", dashed(name))
+	}
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		// Go's flag package says "invalid value "5" for flag -timeout: parse error".
+		value, _ := strconv.Unquote(m[2])
+		if m[1] != "" {
+			return usageErr(help, "%s=%s: give true or false, or leave the value out for true", dashed(m[3]), value)
+		}
+		problem := m[4]
+		i := slices.IndexFunc(flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), m[3]) })
+		if problem == "value out of range" {
+			problem = "out of range"
+		} else if i >= 0 {
+			switch flags[i].(type) {
+			case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+				problem = "not a number"
+			case *cli.DurationFlag:
+				problem = "not a duration, such as 90s, 30m or 2h"
+			}
+		}
+		return usageErr(help, "%s %s: %s", dashed(m[3]), value, problem)
+	}
+	name, ok := strings.CutPrefix(msg, "flag provided but not defined: -")
 	if !ok {
-		return usageErr(help, "%v", err)
-	}
-	dashed := "--" + name
-	if utf8.RuneCountInString(name) == 1 {
-		dashed = "-" + name
+		return usageErr(help, "%s", msg)
 	}
 	var names []string
 	for _, f := range flags {
@@ -149,8 +174,10 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	case s != "":
 		help = "did you mean --" + s + "? " + help
 	}
-	return usageErr(help, "unknown flag %s", dashed)
+	return usageErr(help, "unknown flag %s", dashed(name))
 }
+
+var badValue = regexp.MustCompile(`^invalid (boolean )?value (".*") for (?:flag )?-([^:\s]+): (.*)$`)
 
 // unknownCommand is the error of a first argument that names no command,
 // with the command it most likely means (display.Closest).
