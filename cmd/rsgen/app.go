@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -19,9 +21,7 @@ func main() {
 	os.Exit(Main())
 }
 
-// Main runs rsgen with the arguments of the process and returns its exit
-// code; the tests' scripts run it as the command rsgen. The signals that
-// stop it are caught from the start of the process (package signals).
+// Main is rsgen, returning its exit code (the testscripts' command rsgen).
 func Main() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -31,11 +31,9 @@ func Main() int {
 	return code
 }
 
-// run runs the command line args and returns the exit code. The command
-// line is urfave/cli v2's: its parsing, help, version flag, completion
-// and man page. rsgen adds only flags after the arguments (args.go),
-// parse errors in its own words with the flag meant (usage.go), and the
-// exit code of every error (exit.go).
+// run runs the command line args with urfave/cli v2 and returns the exit
+// code. rsgen adds flags after the arguments (flagsFirst), the flag meant
+// by an unknown one (parseError) and the exit code of every error.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:  "rsgen",
@@ -48,8 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ErrWriter:            stderr,
 		HideHelpCommand:      true,
 		EnableBashCompletion: true, // completion.go
-		// A value of a repeatable flag is one value: a pattern may hold a
-		// comma (a name, or {a,b}); --host splits its own list.
+		// A pattern may hold a comma ({a,b}); --host splits its own list.
 		DisableSliceFlagSeparator: true,
 		Commands:                  []*cli.Command{buildCommand(), initCommand(), validateCommand(), serveCommand(), notifyCommand(), versionCommand(), completionCommand(), manCommand()},
 		Action: func(c *cli.Context) error {
@@ -67,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return parseError(nil, app.Flags, err)
 	}
-	cli.VersionPrinter = func(c *cli.Context) { currentVersion().print(c.App.Writer) }
+	cli.VersionPrinter = func(c *cli.Context) { printVersion(c.App.Writer) }
 	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show this help", DisableDefaultText: true}
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
@@ -87,10 +84,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return printError(stderr, app.RunContext(ctx, args))
 }
 
-// onSignals stops the run cleanly at the first signal on sigs, by
-// cancelling its context. A second one exits at once through exit, with
-// the shell's code for death by that signal (130 for Ctrl-C): what is left
-// is what a build killed outright leaves, which the next build removes.
+// onSignals cancels the run at the first signal on sigs; a second one
+// exits at once, with the shell's code for death by that signal.
 func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer, exit func(int)) {
 	<-sigs
 	cancel()
@@ -104,8 +99,7 @@ func onSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Write
 	exit(code)
 }
 
-// manCommand prints the manual page rsgen.1 that urfave/cli renders; the
-// release build writes it into every archive.
+// manCommand prints the manual page rsgen.1, which the release archives hold.
 func manCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "man",
@@ -119,4 +113,88 @@ func manCommand() *cli.Command {
 			return err
 		}),
 	}
+}
+
+// withHelp returns cmd with urfave/cli's help followed by what it has no
+// place for: the exit codes and the examples (a comment, then commands).
+func withHelp(cmd *cli.Command, exitCodes string, examples ...string) *cli.Command {
+	tail := ""
+	if exitCodes != "" {
+		tail += "\nEXIT CODES:\n" + exitCodes + "\n"
+	}
+	if len(examples) > 0 {
+		tail += "\nEXAMPLES:\n   " + strings.ReplaceAll(strings.Join(examples, "\n\n"), "\n", "\n   ") + "\n"
+	}
+	cmd.CustomHelpTemplate = cli.CommandHelpTemplate + strings.ReplaceAll(tail, "\n   \n", "\n\n")
+	return cmd
+}
+
+// describeFlags readies flags for the help and the completion scripts: a
+// switch shows no default, and a flag whose value is a path is marked so
+// (TakesFile: fish then completes file names for it only).
+func describeFlags(flags []cli.Flag) {
+	for _, f := range flags {
+		switch f := f.(type) {
+		case *cli.BoolFlag:
+			f.DisableDefaultText = true
+		case *cli.StringFlag:
+			_, value, _ := strings.Cut(f.Usage, "`") // "`DIR` to write into"
+			value, _, _ = strings.Cut(value, "`")
+			f.TakesFile = slices.Contains([]string{"FILE", "DIR", "DIR|URL", "SOURCE"}, value)
+		}
+	}
+}
+
+// flagsFirst returns args with the flags of its command moved before its
+// arguments, which follow a "--": urfave/cli v2 (Go's flag package) reads
+// no flag after the first argument, and has no option to. A flag's value
+// is the next word, whatever it is (--jobs -1). With --help the arguments
+// are dropped: v2 would take them for commands to help with.
+func flagsFirst(app *cli.App, args []string) ([]string, error) {
+	i := 1 // the command: the root takes only switches (--help, --version) before it
+	for i < len(args) && isFlag(args[i]) && args[i] != "--" {
+		i++
+	}
+	if i >= len(args) || app.Command(args[i]) == nil {
+		return args, nil
+	}
+	cmd := app.Command(args[i])
+	out, rest := slices.Clone(args[:i+1]), []string{}
+	help := false
+	for k := i + 1; k < len(args); k++ {
+		w := args[k]
+		switch {
+		case w == "--":
+			rest = append(rest, args[k+1:]...)
+			k = len(args)
+		case !isFlag(w):
+			rest = append(rest, w)
+		case strings.Contains(w, "=") || !takesValue(cmd, strings.TrimLeft(w, "-")):
+			out = append(out, w)
+			help = help || w == "-h" || w == "--help" || w == "-help"
+		case k+1 == len(args): // moved first, it would take an argument for its value
+			return nil, usageErr("see 'rsgen "+cmd.Name+" --help'", "%s needs a value", w)
+		default:
+			out = append(out, w, args[k+1])
+			k++
+		}
+	}
+	if len(rest) > 0 && !help {
+		out = append(append(out, "--"), rest...)
+	}
+	return out, nil
+}
+
+func isFlag(word string) bool {
+	return len(word) > 1 && word[0] == '-'
+}
+
+func takesValue(cmd *cli.Command, name string) bool {
+	for _, f := range cmd.Flags {
+		if slices.Contains(f.Names(), name) {
+			_, isSwitch := f.(*cli.BoolFlag)
+			return !isSwitch
+		}
+	}
+	return false // unknown, or --help
 }

@@ -26,7 +26,7 @@ func buildFlags() []cli.Flag {
 		flags    []cli.Flag
 	}{
 		{"SOURCE TREE FLAGS", []cli.Flag{
-			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{envBaseURL}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
+			&cli.StringFlag{Name: flagBaseURL, EnvVars: []string{"RSGEN_BASE_URL"}, Usage: "`URL` where SOURCE is served (required; with --export, the URL relative locs are joined to)"},
 			&cli.StringSliceFlag{Name: flagInclude, KeepSpace: true, Usage: "publish only files whose path matches `GLOB` (repeatable; ** matches across /)"},
 			&cli.StringSliceFlag{Name: flagExclude, KeepSpace: true, Usage: "never publish files or directories whose path matches `GLOB` (repeatable)"},
 			&cli.BoolFlag{Name: flagHidden, Usage: "publish hidden files and directories (names starting with .) too"},
@@ -42,12 +42,12 @@ func buildFlags() []cli.Flag {
 		// The features that carry state across builds: Change Lists, the
 		// Change Dump, archives and the hash cache.
 		{"CHANGE FLAGS", []cli.Flag{
-			&cli.StringFlag{Name: flagPrevious, EnvVars: []string{envPrevious}, Usage: "`DIR|URL` of the previous build, as published: its output directory, the URL where it is served, or the bucket it was deployed to (s3://BUCKET/PREFIX/). Publishes a Change List of what changed since, and carries the earlier ones forward"},
+			&cli.StringFlag{Name: flagPrevious, EnvVars: []string{"RSGEN_PREVIOUS"}, Usage: "`DIR|URL` of the previous build, as published: its output directory, the URL where it is served, or the bucket it was deployed to (s3://BUCKET/PREFIX/). Publishes a Change List of what changed since, and carries the earlier ones forward"},
 			&cli.BoolFlag{Name: flagFirstBuildOK, Usage: "if nothing is published at --previous yet (no Source Description: no such directory, HTTP 404), publish a first build instead of failing; a broken or unreachable --previous still fails"},
 			&cli.StringFlag{Name: flagChangesKeep, Value: defaultChangesKeep, Usage: "`DURATION` Change Lists (and Change Dump packages) stay published, e.g. 30d, 36h"},
 			&cli.StringFlag{Name: flagArchive, Usage: "with `KEEP[,lists=EVERY][,dumps=EVERY]`, also publish a Change List Archive (and with --change-dump a Change Dump Archive), each build's changes kept as closed Change Lists for KEEP (at least --changes-keep, e.g. 365d), listed in resourcesync/changelist-archive.xml (needs --previous); lists=EVERY also archives the Resource List whole when the newest archived one is EVERY old or more (e.g. 30d; 1s: every build's but the first), dumps=EVERY the Resource Dump with its packages (with --resource-dump). 0 drops what --previous has (--archive 0, --archive 365d,lists=0); without the flag, a build fails if --previous has an archive"},
 			&cli.BoolFlag{Name: flagChangeDump, Usage: "publish a Change Dump too: ZIP packages with the new bytes of what changed, and a manifest of every change (needs --previous). A build without it fails if --previous has one: --change-dump=false drops it on purpose"},
-			&cli.StringFlag{Name: flagCache, EnvVars: []string{envCache}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
+			&cli.StringFlag{Name: flagCache, EnvVars: []string{"RSGEN_CACHE"}, Usage: "hash cache `FILE`: files whose size, times and inode are unchanged are not read again"},
 		}},
 		{"RESOURCE SET FLAGS", []cli.Flag{
 			&cli.StringFlag{Name: flagConfig, Usage: "build the resource sets of the configuration `FILE` together, in place of SOURCE (docs/SETS.md; 'rsgen init' writes one)"},
@@ -64,12 +64,12 @@ func buildFlags() []cli.Flag {
 			&cli.StringSliceFlag{Name: flagHost, Usage: "write the configuration `HOST` needs to serve the output right: " + strings.Join(hosting.Hosts, ", ") + " (repeatable, or comma-separated)"},
 		}},
 		{"NOTIFICATION FLAGS", []cli.Flag{
-			&cli.StringFlag{Name: flagHub, EnvVars: []string{envHub}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
+			&cli.StringFlag{Name: flagHub, EnvVars: []string{"RSGEN_HUB"}, Usage: "advertise change and framework notification channels on the WebSub hub at `URL` in the Capability List (see rsgen notify)"},
 		}},
 		{"OUTPUT FLAGS", []cli.Flag{
 			&cli.StringFlag{Name: flagOut, Aliases: []string{"o"}, Usage: "`DIR` to write the documents into (default: SOURCE)"},
-			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{envDocsURL}, Usage: "`URL` where --out is served (default: --base-url)"},
-			&cli.StringFlag{Name: flagHash, EnvVars: []string{envHash}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
+			&cli.StringFlag{Name: flagDocsURL, EnvVars: []string{"RSGEN_DOCS_URL"}, Usage: "`URL` where --out is served (default: --base-url)"},
+			&cli.StringFlag{Name: flagHash, EnvVars: []string{"RSGEN_HASH"}, Value: "sha-256", Usage: "digests to publish, a comma-separated `LIST` of md5, sha-1, sha-256, blake3"},
 			&cli.StringFlag{Name: flagAt, Usage: "snapshot `TIME` (RFC 3339); default: $SOURCE_DATE_EPOCH, else now. A fixed time gives byte-identical output"},
 			&cli.DurationFlag{Name: flagTimeout, DefaultText: "no limit", Usage: "give up, publishing nothing, when the build takes longer than `DURATION`"},
 			&cli.BoolFlag{Name: flagQuiet, Aliases: []string{"q"}, Usage: "print only errors: no progress, no summary"},
@@ -90,19 +90,11 @@ func buildCommand() *cli.Command {
 		Name:      "build",
 		Usage:     "publish the ResourceSync documents of a tree, archive or export",
 		ArgsUsage: "SOURCE | --export FILE | --config FILE",
-		Description: `Scans SOURCE, hashes every published file in parallel and writes, into --out:
-  .well-known/resourcesync           the Source Description
-  resourcesync/capabilitylist.xml    the Capability List
-  resourcesync/resourcelist.xml      the Resource List, or a Resource List
-                                     Index over resourcelist-00001.xml, …
-                                     past 50,000 entries or 50 MB
-Everything is staged and moved into place only when complete.
-
-SOURCE may also be a .tar, .tar.gz, .tgz or .zip archive of a tree. With
---export FILE, the records of a catalogue (JSON Lines or CSV) are published
-instead, with a Change List of a trailing window (changelist.xml); see
-docs/EXPORTS.md.
-
+		Description: `Scans SOURCE (a directory, or a .tar, .tar.gz, .tgz or .zip archive of one),
+hashes every published file and writes into --out the Source Description
+(.well-known/resourcesync), the Capability List and the Resource List
+(resourcesync/), staged and moved into place only when complete. With
+--export FILE, the records of a catalogue are published (docs/EXPORTS.md).
 Flags may come before or after SOURCE; after --, every word is an argument.`,
 		Flags:  buildFlags(),
 		Action: runBuild,
@@ -112,14 +104,6 @@ Flags may come before or after SOURCE; after --, every word is an argument.`,
 		"# In CI: the documents apart, with a Change List since what is live\n"+
 			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
 			"  --previous https://example.org/ --first-build-ok",
-		"# In a pull request: what the build would change, publishing nothing\n"+
-			"rsgen build public --base-url https://example.org/ --out rs \\\n"+
-			"  --previous https://example.org/ --dry-run -v",
-		"# An archive, with its files as a Resource Dump\n"+
-			"rsgen build site.tar.gz --base-url https://example.org/ --out rs \\\n"+
-			"  --resource-dump",
-		"# The records of a catalogue (see docs/EXPORTS.md)\n"+
-			"rsgen build --export records.jsonl --base-url https://example.org/ --out rs",
 		"# Several resource sets, from a file that 'rsgen init' starts (docs/SETS.md)\n"+
 			"rsgen build --config rsgen.toml",
 	)
@@ -167,7 +151,7 @@ func runBuild(c *cli.Context) error {
 	// The command line alone: a site of one set, as a file of one set
 	// whose every key the command line gives.
 	line := &siteFile{SiteFile: &generator.SiteFile{Top: generator.SiteTable{Line: 1, Keys: map[string]int{keySource: 0}, Config: &generator.Config{Source: c.Args().First()}}}}
-	return line.buildOne(c)
+	return line.build(c)
 }
 
 // errBuildTimeout is the cause of a build's end at --timeout.

@@ -18,10 +18,10 @@ import (
 )
 
 // buildFailure is the failure to report for err, the error of a build of
-// cfg run under ctx, with a hint that says what to do, naming flags with n;
-// at says the snapshot time is from --at or the key at, not from
-// $SOURCE_DATE_EPOCH.
-func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error, n namer, at bool) error {
+// cfg run under ctx, with a hint that says what to do; at says the
+// snapshot time is from --at or the key at, not $SOURCE_DATE_EPOCH.
+func (f *siteFile) buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err error, at bool) error {
+	n := f.name
 	if c.Context.Err() != nil { // stopped by a signal: whatever the build was doing then failed with it
 		return failure(errors.New("interrupted; nothing was published, the output is as it was"), "")
 	}
@@ -108,7 +108,7 @@ func buildFailure(c *cli.Context, ctx context.Context, cfg generator.Config, err
 
 // droppedHint names the flags that keep or drop on purpose what the
 // previous build published and this one would not.
-func droppedHint(capability string, n namer) string {
+func droppedHint(capability string, n func(string) string) string {
 	switch capability {
 	case rsxml.CapResourceDump, rsxml.CapChangeDump:
 		flag := flagResourceDump
@@ -125,7 +125,7 @@ func droppedHint(capability string, n namer) string {
 }
 
 // previousHint names what to do about a failure to use --previous.
-func previousHint(err error, e *generator.Error, n namer) string {
+func previousHint(err error, e *generator.Error, n func(string) string) string {
 	switch {
 	case e.Kind == generator.KindClockBehind:
 		return "wait until the clock has passed it, or give a later " + n(flagAt) + "; if that snapshot time is wrong, start afresh: remove resourcesync/ from " + n(flagOut) + " and build without " + n(flagPrevious)
@@ -147,7 +147,7 @@ func previousHint(err error, e *generator.Error, n namer) string {
 
 // laterTime says how to give a build a later snapshot time, naming where
 // its time came from: --at (or the key at), else $SOURCE_DATE_EPOCH.
-func laterTime(at bool, n namer) string {
+func laterTime(at bool, n func(string) string) string {
 	if at {
 		return "give this build a later " + n(flagAt)
 	}

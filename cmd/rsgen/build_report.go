@@ -19,18 +19,21 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
+const dryRunPrefix = "rsgen: dry run: "
+
 // reportOne says on stderr what the build of cfg published, unless quiet,
-// and which files or records it left out: an error with the "partial"
-// exit code.
+// and returns the "partial" error of the files or records it left out.
 func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, quiet bool) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintf(stderr, "rsgen: skipped: %s\n", p.Error())
 	}
-	out := cmp.Or(cfg.Out, cfg.Source)
+	out, ex := cmp.Or(cfg.Out, cfg.Source), rep.Export
 	what, extra := units.Count(rep.Files, "file")+" ("+units.FormatSize(rep.Bytes)+")", ""
-	if ex := rep.Export; ex != nil {
+	if ex != nil {
 		what = units.Count(rep.Files, "record") + " (" + units.FormatSize(rep.Bytes) + ") from " + ex.Name
-		extra = exportNotes(stderr, ex, quiet)
+		if !quiet {
+			extra = exportNotes(stderr, ex)
+		}
 	}
 	switch {
 	case quiet:
@@ -40,7 +43,7 @@ func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, qu
 		fmt.Fprintf(stderr, "%snothing was published; %s is as it was\n", dryRunPrefix, out)
 	default:
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s%s\n", what, units.Count(rep.Documents, "document"), out, rep.Elapsed.Round(time.Millisecond), extra)
-		if rep.Export == nil {
+		if ex == nil {
 			printChanges(stderr, "rsgen: ", rep, false)
 		}
 		if apart(cfg.Source, cfg.Out) {
@@ -48,14 +51,26 @@ func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, qu
 				cfg.Out, cfg.Source, flagContent, cfg.Source, cfg.Out)
 		}
 	}
-	if rep.Export != nil && len(rep.Problems) > 0 {
-		return exportPartial(rep)
+	if ex != nil && len(rep.Problems) > 0 {
+		var what, hints []string
+		if ex.Bad > 0 {
+			what = append(what, units.Count(ex.Bad, "bad record")+" skipped")
+			hints = append(hints, "fix them in the export; without --on-error=skip they fail the build")
+		}
+		if ex.Unpackaged > 0 {
+			what = append(what, units.Count(ex.Unpackaged, "record")+" left out, "+units.Plural(ex.Unpackaged, "its file", "their files")+" could not be packaged")
+			hints = append(hints, "publish again once the files are stable")
+		}
+		if len(what) == 0 {
+			what = append(what, units.Count(len(rep.Problems), "record")+" not published")
+		}
+		return &exitError{code: exitPartial, err: fmt.Errorf("%s (named above)", strings.Join(what, "; ")), hint: strings.Join(hints, "; ")}
 	}
 	return partial(rep.Problems, "fix or --exclude them; --on-error=fail makes this a failure")
 }
 
 // report says on stderr what the build of site published, unless quiet,
-// and which files it left out: an error with the "partial" exit code.
+// and returns the "partial" error of the files it left out.
 func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.SiteReport, quiet bool) error {
 	var problems []report.Problem
 	for i, r := range rep.Sets {
@@ -63,37 +78,33 @@ func (f *siteFile) report(stderr io.Writer, site generator.Site, rep *generator.
 			fmt.Fprintf(stderr, "rsgen: skipped: set %s: %s\n", site.Sets[i].Set, p.Error())
 		}
 		problems = append(problems, r.Problems...)
-		if quiet {
-			continue
-		}
-		if site.DryRun {
-			prefix := dryRunPrefix + "set " + site.Sets[i].Set + ": "
-			fmt.Fprintf(stderr, "%swould publish %s (%s) in %s\n", prefix, units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
-			printChanges(stderr, prefix, r, true)
-			continue
-		}
-		fmt.Fprintf(stderr, "rsgen: set %s: published %s (%s) in %s\n", site.Sets[i].Set,
-			units.Count(r.Files, "file"), units.FormatSize(r.Bytes), units.Count(r.Documents, "document"))
-		if r.Changes != nil {
-			printChanges(stderr, "rsgen: set "+site.Sets[i].Set+": ", r, false)
+		prefix, what := "rsgen: set "+site.Sets[i].Set+": ", units.Count(r.Files, "file")+" ("+units.FormatSize(r.Bytes)+") in "+units.Count(r.Documents, "document")
+		switch {
+		case quiet:
+		case site.DryRun:
+			fmt.Fprintf(stderr, "%sset %s: would publish %s\n", dryRunPrefix, site.Sets[i].Set, what)
+			printChanges(stderr, dryRunPrefix+"set "+site.Sets[i].Set+": ", r, true)
+		default:
+			fmt.Fprintf(stderr, "%spublished %s\n", prefix, what)
+			if r.Changes != nil {
+				printChanges(stderr, prefix, r, false)
+			}
 		}
 	}
-	if !quiet && site.DryRun {
+	switch {
+	case quiet:
+	case site.DryRun:
 		fmt.Fprintf(stderr, "%snothing was published; %s is as it was\n", dryRunPrefix, site.Out)
-	} else if !quiet {
+	default:
 		fmt.Fprintf(stderr, "rsgen: published %s in %s to %s in %s\n", units.Count(len(rep.Sets), "set"),
 			units.Count(rep.Documents, "document"), site.Out, rep.Elapsed.Round(time.Millisecond))
 	}
 	return partial(problems, "fix or exclude them in "+f.Path+"; fail-fast makes this a failure")
 }
 
-// exportNotes prints the warnings of a record export, unless quiet, and
-// returns the end of its summary line: deletions, records withheld, its
-// Change List.
-func exportNotes(stderr io.Writer, ex *report.Export, quiet bool) string {
-	if quiet {
-		return ""
-	}
+// exportNotes prints the warnings of a record export and returns the end
+// of its summary line: deletions, records withheld, its Change List.
+func exportNotes(stderr io.Writer, ex *report.Export) string {
 	for _, w := range ex.Warnings {
 		fmt.Fprintf(stderr, "rsgen: warning: %s\n", w)
 	}
@@ -115,39 +126,16 @@ func exportNotes(stderr io.Writer, ex *report.Export, quiet bool) string {
 	return "; " + strings.Join(notes, ", ")
 }
 
-// exportPartial is the error of a build from a record export that left
-// records out.
-func exportPartial(rep *generator.Report) error {
-	ex := rep.Export
-	var what, hints []string
-	if ex.Bad > 0 {
-		what = append(what, units.Count(ex.Bad, "bad record")+" skipped")
-		hints = append(hints, "fix them in the export; without --on-error=skip they fail the build")
-	}
-	if ex.Unpackaged > 0 {
-		what = append(what, units.Count(ex.Unpackaged, "record")+" left out, "+units.Plural(ex.Unpackaged, "its file", "their files")+" could not be packaged")
-		hints = append(hints, "publish again once the files are stable")
-	}
-	if len(what) == 0 {
-		what = append(what, units.Count(len(rep.Problems), "record")+" not published")
-	}
-	return &exitError{code: exitPartial, err: fmt.Errorf("%s (named above)", strings.Join(what, "; ")), hint: strings.Join(hints, "; ")}
-}
-
-// dryRunPrefix begins the summary lines of a build run with --dry-run.
-const dryRunPrefix = "rsgen: dry run: "
-
-// changeLister returns what Config.Changed calls with --dry-run -v: it
-// prints each change on stdout, as "created URL"; nil otherwise.
+// changeLister is what Config.Changed calls with --dry-run -v: it prints
+// each change on stdout, as "created URL"; nil otherwise.
 func changeLister(c *cli.Context) func(change, loc string) {
 	if !c.Bool(flagDryRun) || !c.Bool(flagVerbose) {
 		return nil
 	}
-	w := c.App.Writer
-	return func(change, loc string) { fmt.Fprintln(w, change, loc) }
+	return func(change, loc string) { fmt.Fprintln(c.App.Writer, change, loc) }
 }
 
-// printChanges reports what a build found changed, on one line, and what
+// printChanges reports on one line what a build found changed, and what
 // the hash cache spared; a dry run, only what changed.
 func printChanges(w io.Writer, prefix string, rep *generator.Report, dryRun bool) {
 	if rep.Cached > 0 && !dryRun {
@@ -158,19 +146,17 @@ func printChanges(w io.Writer, prefix string, rep *generator.Report, dryRun bool
 		return
 	}
 	fmt.Fprintf(w, "%ssince %s: %d created, %d updated, %d deleted", prefix, rsxml.FormatTime(ch.Since.Truncate(time.Second)), ch.Created, ch.Updated, ch.Deleted)
-	if dryRun {
-		fmt.Fprintln(w)
-		return
-	}
-	fmt.Fprintf(w, "; %s published", units.Count(ch.Lists, "Change List"))
-	if ch.Dropped > 0 {
-		fmt.Fprintf(w, ", %d older dropped", ch.Dropped)
-	}
-	if ch.Packages > 0 {
-		fmt.Fprintf(w, ", %s in the Change Dump", units.Count(ch.Packages, "package"))
-	}
-	if ch.Archived > 0 {
-		fmt.Fprintf(w, ", %s in the archive", units.Count(ch.Archived, "Change List"))
+	if !dryRun {
+		fmt.Fprintf(w, "; %s published", units.Count(ch.Lists, "Change List"))
+		if ch.Dropped > 0 {
+			fmt.Fprintf(w, ", %d older dropped", ch.Dropped)
+		}
+		if ch.Packages > 0 {
+			fmt.Fprintf(w, ", %s in the Change Dump", units.Count(ch.Packages, "package"))
+		}
+		if ch.Archived > 0 {
+			fmt.Fprintf(w, ", %s in the archive", units.Count(ch.Archived, "Change List"))
+		}
 	}
 	fmt.Fprintln(w)
 }
@@ -182,16 +168,14 @@ func partial(problems []report.Problem, hint string) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	files, dirs := 0, 0
+	dirs := 0
 	for _, p := range problems {
 		if p.Dir {
 			dirs++
-		} else {
-			files++
 		}
 	}
 	var what []string
-	if files > 0 {
+	if files := len(problems) - dirs; files > 0 {
 		what = append(what, units.Count(files, "file")+" could not be published")
 	}
 	if dirs > 0 {
@@ -211,7 +195,6 @@ func apart(source, out string) bool {
 	return err1 == nil && err2 == nil && src.IsDir() && !os.SameFile(src, dst)
 }
 
-// noticer prints the notices of a build on stderr, unless quiet.
 func noticer(stderr io.Writer, quiet bool) func(msg string) {
 	return func(msg string) {
 		if !quiet {

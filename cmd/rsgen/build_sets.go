@@ -21,18 +21,16 @@ import (
 )
 
 // A siteFile is the configuration file of --config (generator.ReadSite),
-// with the command line, which overrides its keys.
+// or none (Path ""), with the command line, which overrides its keys.
 type siteFile struct {
 	*generator.SiteFile
-	line          generator.Config // of the command line (configs)
+	line          generator.Config // of the command line (lineConfig)
 	onCommandLine map[string]bool  // the keys the command line gives
 }
 
-// commandOnly are build's flags that the file does not take: how this run
-// behaves, or what a build without sets only does.
+// commandOnly are build's flags that the file does not take.
 var commandOnly = []string{flagConfig, flagRemoveSet, flagQuiet, flagTimeout, flagDryRun, flagVerbose}
 
-// fileHint is the hint of a mistake in the configuration file.
 const fileHint = "see docs/SETS.md, or 'rsgen init' for a file to start from"
 
 // runSite is rsgen build --config FILE.
@@ -48,7 +46,7 @@ func runSite(c *cli.Context) error {
 	}
 	f := &siteFile{SiteFile: sf}
 	if len(f.Sets) == 0 {
-		return f.buildOne(c)
+		return f.build(c)
 	}
 	var allowed []string // the flags --config takes: the site's keys that are flags, and commandOnly
 	for _, fl := range c.Command.Flags {
@@ -63,41 +61,39 @@ func runSite(c *cli.Context) error {
 				"--%s with --%s", name, flagConfig)
 		}
 	}
-	sets, templates, err := f.configs(c)
-	if err != nil {
-		return err
-	}
-	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
-	site := generator.Site{Sets: sets, Templates: templates, RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.Top.Config.Describedby,
-		Out: sets[0].Out, DocsURL: sets[0].DocsURL, Hosts: sets[0].Hosts, // the site's keys, in every set's
-		DryRun: c.Bool(flagDryRun), Stats: new(report.Stats), Notice: noticer(stderr, quiet)}
-	for i := range site.Sets {
-		site.Sets[i].Hosts, site.Sets[i].Changed = nil, changeLister(c)
-	}
-	f.noticeEnv(c, site.Notice)
-	rep, err := runBuilder(c, site.Stats, false, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) },
-		func(ctx context.Context, err error) error { return f.failure(c, ctx, site.Sets, err) })
-	if err != nil {
-		return err
-	}
-	return f.report(stderr, site, rep, quiet)
+	return f.build(c)
 }
 
-// buildOne builds the one set of a file without [[set]]s, or of the
-// command line alone (Path ""); the command line overrides the file.
-func (f *siteFile) buildOne(c *cli.Context) error {
-	if c.IsSet(flagRemoveSet) {
+// build builds the sets of f, the one of a file without [[set]]s (or of
+// the command line alone) by generator.Build, and reports.
+func (f *siteFile) build(c *cli.Context) error {
+	if len(f.Sets) == 0 && c.IsSet(flagRemoveSet) {
 		return usageErr("a file of one set publishes that set", "--%s with %s, which has no [[%s]]", flagRemoveSet, f.Path, keySet)
 	}
 	sets, templates, err := f.configs(c)
 	if err != nil {
 		return err
 	}
-	cfg := sets[0]
 	stderr, quiet := c.App.ErrWriter, c.Bool(flagQuiet)
-	cfg.Templates, cfg.Stats, cfg.Notice = templates, new(report.Stats), noticer(stderr, quiet)
+	notice := noticer(stderr, quiet)
+	f.noticeEnv(c, notice)
+	fail := func(ctx context.Context, err error) error { return f.failure(c, ctx, sets, err) }
+	if len(f.Sets) > 0 {
+		site := generator.Site{Sets: slices.Clone(sets), Templates: templates, RemoveSets: c.StringSlice(flagRemoveSet), Describedby: f.Top.Config.Describedby,
+			Out: sets[0].Out, DocsURL: sets[0].DocsURL, Hosts: sets[0].Hosts, // the site's keys, in every set's
+			DryRun: c.Bool(flagDryRun), Stats: new(report.Stats), Notice: notice}
+		for i := range site.Sets {
+			site.Sets[i].Hosts, site.Sets[i].Changed = nil, changeLister(c)
+		}
+		rep, err := runBuilder(c, site.Stats, false, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) }, fail)
+		if err != nil {
+			return err
+		}
+		return f.report(stderr, site, rep, quiet)
+	}
+	cfg := sets[0]
+	cfg.Templates, cfg.Stats, cfg.Notice = templates, new(report.Stats), notice
 	cfg.DryRun, cfg.Changed = c.Bool(flagDryRun), changeLister(c)
-	f.noticeEnv(c, cfg.Notice)
 	if !quiet && !cfg.BaseURL.IsZero() && cfg.BaseURL.HasPath() && cfg.DocsURL.IsZero() {
 		name := "--" + flagBaseURL
 		if line := f.Top.Keys[flagBaseURL]; line > 0 && !f.given(flagBaseURL) {
@@ -106,8 +102,7 @@ func (f *siteFile) buildOne(c *cli.Context) error {
 		fmt.Fprintf(stderr, "rsgen: warning: %s %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			name, cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
 	}
-	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) },
-		func(ctx context.Context, err error) error { return f.failure(c, ctx, []generator.Config{cfg}, err) })
+	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) }, fail)
 	if err != nil {
 		return err
 	}
@@ -128,7 +123,7 @@ func envOnly(c *cli.Context, fl cli.Flag) string {
 
 // noticeEnv says which environment variables of build's flags the file
 // does not take (those of a set's keys) and which override a key of its
-// top level (those of the site's keys, as their flags do).
+// top (those of the site's keys, as their flags do).
 func (f *siteFile) noticeEnv(c *cli.Context, notice func(string)) {
 	for _, fl := range c.Command.Flags {
 		switch name, e := fl.Names()[0], envOnly(c, fl); {
@@ -147,12 +142,11 @@ func (f *siteFile) given(k string) bool {
 	return f.onCommandLine[k] && (len(f.Sets) == 0 || f.SiteKey(k))
 }
 
-// configs are the Configs of the file's sets (Tables), with the flags of
-// c, and the templates of the key templates, or nil. An error of a flag
-// that overrides a key is the command line's.
+// configs are the Configs of the file's Tables, with the flags of c, and
+// the templates of the key templates, or nil.
 func (f *siteFile) configs(c *cli.Context) (sets []generator.Config, fsys fs.FS, err error) {
 	f.line, f.onCommandLine, err = lineConfig(c)
-	var ee *exitError
+	var ee *exitError // an error of a flag that overrides no key is the command line's
 	if errors.As(err, &ee) && (ee.flag == "" || ee.flag == flagOnError || ee.flag == flagArchive || f.given(ee.flag)) {
 		return nil, nil, err
 	}
@@ -204,32 +198,16 @@ func (f *siteFile) config(t *generator.SiteTable) (generator.Config, error) {
 	return cfg, nil
 }
 
-// namer names the flags of a hint about the set named set ("" for the
-// whole site) as keys of the file, but those of the command line (all
-// without a file); where is the end of the hint then: where those keys are.
-func (f *siteFile) namer(set string) (n namer, where func() string) {
-	keys, ofSite := 0, true
-	n = func(flag string) string {
-		switch {
-		case f.Path == "" || slices.Contains(commandOnly, flag) || f.given(strings.Fields(flag)[0]):
-			return cliName(flag)
-		case flag == argSource:
-			return keySource
-		}
-		keys++
-		ofSite = ofSite && f.SiteKey(flag)
-		return flag
+// name names a flag of build (or argSource) in a hint: as the command
+// line does without a file or where it gives the flag, else as the key.
+func (f *siteFile) name(flag string) string {
+	switch {
+	case f.Path == "" || slices.Contains(commandOnly, flag) || f.given(strings.Fields(flag)[0]):
+		return cliName(flag)
+	case flag == argSource:
+		return keySource
 	}
-	where = func() string {
-		switch {
-		case keys == 0:
-			return ""
-		case set != "" && !ofSite:
-			return fmt.Sprintf(" (keys in the set %q of %s)", set, f.Path)
-		}
-		return " (keys at the top of " + f.Path + ")"
-	}
-	return n, where
+	return flag
 }
 
 // failure is the failure to report for err, of Build or BuildSite.
@@ -258,16 +236,9 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 	if i := slices.IndexFunc(sets, func(s generator.Config) bool { return s.Set == set }); set != "" && i >= 0 {
 		cfg, t = sets[i], f.Tables()[i]
 	}
-	n, where := f.namer(set)
-	ferr := buildFailure(c, ctx, cfg, err, n, c.String(flagAt) != "" || f.Top.Keys[flagAt] > 0)
-	var ee *exitError
-	if errors.As(ferr, &ee) {
-		if ee.hint != "" {
-			ee.hint += where()
-		}
-		if ee.err == err {
-			ee.err = f.at(err, t)
-		}
+	ferr := f.buildFailure(c, ctx, cfg, err, c.String(flagAt) != "" || f.Top.Keys[flagAt] > 0)
+	if ee := (*exitError)(nil); errors.As(ferr, &ee) && ee.err == err {
+		ee.err = f.at(err, t)
 	}
 	return ferr
 }
@@ -294,9 +265,8 @@ func (f *siteFile) at(err error, t *generator.SiteTable) error {
 	return fmt.Errorf("%s%w", f.place(t, key), err)
 }
 
-// place begins a message about the key k of the table t: "FILE:LINE: ",
-// the line of t's header if t does not give k, and "set NAME: " in a
-// [[set]].
+// place begins a message about the key k of the table t: "FILE:LINE: "
+// (of t's header if t lacks k), then "set NAME: " in a [[set]].
 func (f *siteFile) place(t *generator.SiteTable, k string) string {
 	p := fmt.Sprintf("%s:%d: ", f.Path, cmp.Or(t.Keys[k], t.Line))
 	if t != &f.Top && t.Config.Set != "" {

@@ -84,15 +84,15 @@ func TestCLIEnvironment(t *testing.T) {
 		checkAt  bool
 		repeated bool // a second build gives the same bytes
 	}{
-		{name: "RSGEN_BASE_URL", env: map[string]string{envBaseURL: "https://env.example.org/x"}, loc: "https://env.example.org/x/", hash: "sha-256:"},
-		{name: "--base-url beats RSGEN_BASE_URL", env: map[string]string{envBaseURL: "https://env.example.org/"},
+		{name: "RSGEN_BASE_URL", env: map[string]string{"RSGEN_BASE_URL": "https://env.example.org/x"}, loc: "https://env.example.org/x/", hash: "sha-256:"},
+		{name: "--base-url beats RSGEN_BASE_URL", env: map[string]string{"RSGEN_BASE_URL": "https://env.example.org/"},
 			args: []string{"--base-url", "https://flag.example.org/"}, loc: "https://flag.example.org/", hash: "sha-256:"},
-		{name: "RSGEN_HASH", env: map[string]string{envBaseURL: "https://example.org/", envHash: "md5,blake3"}, loc: "https://example.org/", hash: "md5:"},
-		{name: "SOURCE_DATE_EPOCH", env: map[string]string{envBaseURL: "https://example.org/", envSourceDateEpoch: "1700000000"},
+		{name: "RSGEN_HASH", env: map[string]string{"RSGEN_BASE_URL": "https://example.org/", "RSGEN_HASH": "md5,blake3"}, loc: "https://example.org/", hash: "md5:"},
+		{name: "SOURCE_DATE_EPOCH", env: map[string]string{"RSGEN_BASE_URL": "https://example.org/", envSourceDateEpoch: "1700000000"},
 			loc: "https://example.org/", hash: "sha-256:", at: "2023-11-14T22:13:20Z", checkAt: true, repeated: true},
-		{name: "--at beats SOURCE_DATE_EPOCH", env: map[string]string{envBaseURL: "https://example.org/", envSourceDateEpoch: "1700000000"},
+		{name: "--at beats SOURCE_DATE_EPOCH", env: map[string]string{"RSGEN_BASE_URL": "https://example.org/", envSourceDateEpoch: "1700000000"},
 			args: []string{"--at", "2024-06-01T14:00:00+02:00"}, loc: "https://example.org/", hash: "sha-256:", at: "2024-06-01T12:00:00Z", checkAt: true, repeated: true},
-		{name: "an empty SOURCE_DATE_EPOCH is unset", env: map[string]string{envBaseURL: "https://example.org/", envSourceDateEpoch: ""},
+		{name: "an empty SOURCE_DATE_EPOCH is unset", env: map[string]string{"RSGEN_BASE_URL": "https://example.org/", envSourceDateEpoch: ""},
 			loc: "https://example.org/", hash: "sha-256:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

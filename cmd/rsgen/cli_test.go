@@ -12,7 +12,7 @@ import (
 
 // The environment variables rsgen reads: cleared for every test, so that
 // the caller's environment does not change the results.
-var rsgenEnv = []string{envBaseURL, envDocsURL, envHash, envSourceDateEpoch, envPrevious, envCache, envHub, envState}
+var rsgenEnv = []string{"RSGEN_BASE_URL", "RSGEN_DOCS_URL", "RSGEN_HASH", envSourceDateEpoch, "RSGEN_PREVIOUS", "RSGEN_CACHE", "RSGEN_HUB", "RSGEN_NOTIFY_STATE"}
 
 func clearEnv(t *testing.T) {
 	t.Helper()

@@ -9,10 +9,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// The scripts of bash and zsh ask rsgen what fits the words typed, which
-// urfave/cli answers (App.EnableBashCompletion). They are copies of v2's,
-// which its Go package does not ship, made to need no bash-completion
-// package. fish's is v2's own, written from the definitions.
+// The bash and zsh scripts ask rsgen what fits the words typed, which
+// urfave/cli answers (App.EnableBashCompletion): copies of v2's, which its
+// Go package does not ship. fish's is written by v2 from the definitions.
 var (
 	//go:embed completion/rsgen.bash
 	bashCompletion string
@@ -20,14 +19,12 @@ var (
 	zshCompletion string
 )
 
-// completeFlag is the last word with which the scripts ask rsgen what
-// fits the words before it.
+// completeFlag is the last word of the scripts' questions.
 const completeFlag = "--generate-bash-completion"
 
 // completeArgs answers the scripts for cmd: its flags after a word that
-// begins with -; else the shells for completion, and nothing for the
-// other commands, so that the shell completes file names (v2 would offer
-// "help h").
+// begins with -; else nothing, so that the shell completes file names (v2
+// would offer "help h"), but the shells of completion.
 func completeArgs(cmd *cli.Command) cli.BashCompleteFunc {
 	flags := cli.DefaultCompleteWithFlags(cmd)
 	return func(c *cli.Context) {

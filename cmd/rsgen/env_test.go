@@ -45,12 +45,12 @@ func clearCallerEnv() {
 // something that would break them: they must pass all the same.
 func TestCallerEnvironmentIgnored(t *testing.T) {
 	hostile := []string{
-		envBaseURL + "=https://env.example.net/elsewhere/",
-		envDocsURL + "=https://docs.example.net/",
-		envHash + "=md5",
+		"RSGEN_BASE_URL" + "=https://env.example.net/elsewhere/",
+		"RSGEN_DOCS_URL" + "=https://docs.example.net/",
+		"RSGEN_HASH" + "=md5",
 		envSourceDateEpoch + "=1",
-		envPrevious + "=/nonexistent",
-		envCache + "=/nonexistent/cache",
+		"RSGEN_PREVIOUS" + "=/nonexistent",
+		"RSGEN_CACHE" + "=/nonexistent/cache",
 		"RSGEN_SOMETHING_NEW=1",
 		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "http_proxy=http://127.0.0.1:9",
 	}

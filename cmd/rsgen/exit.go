@@ -4,20 +4,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/rsgen/rsgen/internal/text/display"
 )
 
 // Exit codes, documented in --help (exitCodes) and the README.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
-	exitPartial = 3
-	exitHub     = 4 // notify's alone
-	// A run stopped at once by a second Ctrl-C: 128 + SIGINT, as a shell
-	// reports it (143 for SIGTERM).
-	exitInterrupted = 130
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitPartial     = 3
+	exitHub         = 4   // notify's alone
+	exitInterrupted = 130 // a second Ctrl-C: 128 + SIGINT, as a shell says (143 for SIGTERM)
 )
 
 const exitCodes = `   0  success
@@ -35,7 +40,7 @@ type exitError struct {
 	code int
 	err  error
 	hint string
-	flag string // the flag whose value err is about, or ""
+	flag string // the flag of build whose value err is about, or ""
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -45,12 +50,10 @@ func usageErr(hint string, format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), hint: hint}
 }
 
-// flagErr is a usage error about the value of the flag of build named
-// flag: --flag, then format and args (": not a size", " \"x\" is not …"),
-// which the configuration file says of its key.
+// flagErr is the usage error "--flag" + format of the value of build's
+// flag, which the configuration file words with its key (configs).
 func flagErr(flag, hint, format string, args ...any) error {
-	rest := fmt.Sprintf(format, args...)
-	return &exitError{code: exitUsage, err: errors.New(cliName(flag) + rest), hint: hint, flag: flag}
+	return &exitError{code: exitUsage, err: errors.New(cliName(flag) + fmt.Sprintf(format, args...)), hint: hint, flag: flag}
 }
 
 func failure(err error, hint string) error {
@@ -58,7 +61,7 @@ func failure(err error, hint string) error {
 }
 
 // A flagRule is a check of a flag's value: if bad, the usage error
-// "--flag VALUE is …" (problem), with hint, worded as build's.
+// "--flag VALUE problem", with hint.
 type flagRule struct {
 	bad           bool
 	flag          string
@@ -66,7 +69,6 @@ type flagRule struct {
 	problem, hint string
 }
 
-// checkFlags returns the usage error of the first bad rule, or nil.
 func checkFlags(rules ...flagRule) error {
 	for _, r := range rules {
 		if r.bad {
@@ -85,11 +87,19 @@ func noArgs(action cli.ActionFunc) cli.ActionFunc {
 	}
 }
 
-// printError prints err the way rsgen prints errors and returns its exit
-// code. Errors that are not ours come from parsing the command line.
+// oneArg returns the one argument of a command that takes one, what.
+func oneArg(c *cli.Context, what, hint string) (string, error) {
+	if c.NArg() != 1 {
+		return "", usageErr(hint, "give one %s, not %d arguments", what, c.NArg())
+	}
+	return c.Args().First(), nil
+}
+
+// printError prints err and returns its exit code; an error that is not
+// an exitError comes from parsing the command line.
 func printError(stderr io.Writer, err error) int {
 	if err == nil {
-		return exitOK
+		return 0
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
@@ -104,11 +114,96 @@ func printError(stderr io.Writer, err error) int {
 	return ee.code
 }
 
-// oneArg returns the one argument of a command that takes one: what it
-// is, with hint, in the error when it has none or more.
-func oneArg(c *cli.Context, what, hint string) (string, error) {
-	if c.NArg() != 1 {
-		return "", usageErr(hint, "give one %s, not %d arguments", what, c.NArg())
+// parseError is the usage error of err, an error of the parser of the
+// command line (Go's flag package) about flags of cmd (nil: of rsgen
+// itself). An unknown flag gets the flag it most likely means
+// (display.Closest), or for build the key of the configuration file, or
+// the flag, that replaced it (CHANGELOG.md).
+func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
+	help := "see 'rsgen --help'"
+	if cmd != nil {
+		help = "see 'rsgen " + cmd.Name + " --help'"
 	}
-	return c.Args().First(), nil
+	dashed := func(name string) string {
+		if utf8.RuneCountInString(name) == 1 {
+			return "-" + name
+		}
+		return "--" + name
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return usageErr(help, "%s needs a value", dashed(name))
+	}
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		// Go's flag package says "invalid value "5" for flag -timeout: parse error".
+		value, _ := strconv.Unquote(m[2])
+		if m[1] != "" {
+			return usageErr(help, "%s=%s: give true or false, or leave the value out for true", dashed(m[3]), value)
+		}
+		problem := m[4]
+		i := slices.IndexFunc(flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), m[3]) })
+		if problem == "value out of range" {
+			problem = "out of range"
+		} else if i >= 0 {
+			switch flags[i].(type) {
+			case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+				problem = "not a number"
+			case *cli.DurationFlag:
+				problem = "not a duration, such as 90s, 30m or 2h"
+			}
+		}
+		return usageErr(help, "%s %s: %s", dashed(m[3]), value, problem)
+	}
+	name, ok := strings.CutPrefix(msg, "flag provided but not defined: -")
+	if !ok {
+		return usageErr(help, "%s", msg)
+	}
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
+	build := cmd != nil && cmd.Name == "build"
+	if build {
+		names = append(names, slices.DeleteFunc(fileKeys(), func(k string) bool { return !fileOnly(k) })...)
+	}
+	switch s := display.Closest(name, names); {
+	case build && slices.Contains([]string{"source", "src", "input", "in", "dir", "root"}, strings.ToLower(name)):
+		help = "SOURCE is an argument, not a flag: rsgen build public, not rsgen build --" + name + " public; " + help
+	case build && fileOnly(s):
+		help = "did you mean " + cliName(s) + "? " + help
+	case s != "":
+		help = "did you mean --" + s + "? " + help
+	}
+	return usageErr(help, "unknown flag %s", dashed(name))
+}
+
+var badValue = regexp.MustCompile(`^invalid (boolean )?value (".*") for (?:flag )?-([^:\s]+): (.*)$`)
+
+// unknownCommand is the error of a first argument that names no command,
+// with the command it most likely means (display.Closest).
+func unknownCommand(app *cli.App, name string) error {
+	var names []string
+	for _, c := range app.Commands {
+		names = append(names, c.Names()...)
+	}
+	hint := "see 'rsgen --help' for the commands"
+	if s := display.Closest(name, names); s != "" {
+		hint = "did you mean 'rsgen " + s + "'? " + hint
+	}
+	return usageErr(hint, "unknown command %q", name)
+}
+
+// showHelp runs "rsgen help [COMMAND]": urfave/cli's help command would
+// exit 3 for an unknown COMMAND.
+func showHelp(c *cli.Context) error {
+	switch name := c.Args().Get(1); {
+	case c.NArg() > 2:
+		return usageErr("run 'rsgen help COMMAND'", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
+	case name == "":
+		return cli.ShowAppHelp(c)
+	case c.App.Command(name) == nil:
+		return unknownCommand(c.App, name)
+	default:
+		return cli.ShowCommandHelp(c, name)
+	}
 }

@@ -1,8 +1,7 @@
 package main
 
-// Flag names, the public interface of the CLI. Those of build are the keys
-// of the configuration file too (configTable); the keys that are no flag
-// of build (fileOnly) are named here where the code refers to them.
+// Flag names. Those of build are keys of the configuration file too
+// (configTable), as are the keys that are no flag (fileOnly).
 const (
 	flagBaseURL        = "base-url"
 	flagDocsURL        = "docs-url"
@@ -11,10 +10,8 @@ const (
 	flagInclude        = "include"
 	flagExclude        = "exclude"
 	flagHidden         = "hidden"
-	flagFollowSymlinks = "follow-symlinks"
 	flagJobs           = "jobs"
 	flagAt             = "at"
-	flagDescribedby    = "describedby"
 	flagFailFast       = "fail-fast"
 	flagOnError        = "on-error"
 	flagQuiet          = "quiet"
@@ -22,6 +19,10 @@ const (
 	flagDryRun         = "dry-run"
 	flagTimeout        = "timeout"
 	flagFetchTimeout   = "fetch-timeout"
+	flagExport         = "export"
+	flagResourceDump   = "resource-dump"
+	flagChangesWindow  = "changes-window"
+	flagSkipBadRecords = "skip-bad-records"
 
 	flagPrevious             = "previous"
 	flagFirstBuildOK         = "first-build-ok"
@@ -33,11 +34,6 @@ const (
 	flagChangeDump           = "change-dump"
 	flagCache                = "cache"
 
-	flagResourceDump   = "resource-dump"
-	flagExport         = "export"
-	flagChangesWindow  = "changes-window"
-	flagSkipBadRecords = "skip-bad-records"
-
 	flagConfig     = "config"
 	flagRemoveSet  = "remove-set"
 	flagAllowEmpty = "allow-empty"
@@ -46,29 +42,8 @@ const (
 	flagHost       = "host"
 	flagTemplates  = "templates"
 	flagHub        = "hub"
-)
 
-// Keys of the configuration file that are not flags.
-const (
-	keyName   = "name"   // of a set
-	keySource = "source" // of a set: build's SOURCE
-	keySet    = "set"    // the array of tables of the sets
-)
-
-// Environment variables read in place of flags.
-const (
-	envBaseURL         = "RSGEN_BASE_URL"
-	envDocsURL         = "RSGEN_DOCS_URL"
-	envHash            = "RSGEN_HASH"
-	envSourceDateEpoch = "SOURCE_DATE_EPOCH" // https://reproducible-builds.org/specs/source-date-epoch/
-	envPrevious        = "RSGEN_PREVIOUS"
-	envCache           = "RSGEN_CACHE"
-	envHub             = "RSGEN_HUB"
-	envState           = "RSGEN_NOTIFY_STATE"
-)
-
-// Flags of validate, serve and notify.
-const (
+	// validate, serve, notify
 	flagFormat       = "format"
 	flagStrict       = "strict"
 	flagLenientHash  = "lenient-hash"
@@ -85,3 +60,13 @@ const (
 	flagRetries      = "retries"
 	flagMaxTime      = "max-time"
 )
+
+// Keys of the configuration file that are no flag.
+const (
+	keyName   = "name"   // of a set
+	keySource = "source" // of a set: build's SOURCE
+	keySet    = "set"    // the array of tables of the sets
+)
+
+// https://reproducible-builds.org/specs/source-date-epoch/
+const envSourceDateEpoch = "SOURCE_DATE_EPOCH"

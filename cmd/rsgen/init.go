@@ -13,8 +13,6 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
-// initFile is what rsgen init writes: a commented file to start from.
-//
 //go:embed init.toml
 var initFile []byte
 

@@ -28,20 +28,13 @@ func notifyCommand() *cli.Command {
 		Name:      "notify",
 		Usage:     "send the notifications of the last build to its WebSub hub",
 		ArgsUsage: "DIR",
-		Description: `Reads the build published in DIR (the --out of rsgen build --hub) and posts
-to the hub:
-  change notifications     the Change List entries newer than the last
-                           run (--state), or than --since; on a first
-                           run, the changes of the last build
-  framework notifications  the documents created, updated or deleted
-                           since the last run; on a first run, every one
-Each payload is an HTTP POST of a <urlset> document (application/xml) with
-the header Link: <topic>; rel="self", <hub>; rel="hub" (ResourceSync Change
-Notification and Framework Notification 1.0.1, over WebSub). Failed requests
-are tried again with a growing wait. The state file is written only when
-every payload was taken.`,
+		Description: `Posts to the WebSub hub the change notifications (Change List entries newer
+than the last run, --state, or --since) and framework notifications of the
+build published in DIR (the --out of rsgen build --hub), as ResourceSync
+Change and Framework Notification 1.0.1 say. Failed requests are tried
+again; the state file is written only when every payload was taken.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: flagState, EnvVars: []string{envState}, Usage: "`FILE` that remembers what was notified, read and then rewritten (keep it between runs, in the CI cache say)"},
+			&cli.StringFlag{Name: flagState, EnvVars: []string{"RSGEN_NOTIFY_STATE"}, Usage: "`FILE` that remembers what was notified, read and then rewritten (keep it between runs, in the CI cache say)"},
 			&cli.StringFlag{Name: flagSince, Usage: "notify the changes after `TIME` (RFC 3339), whatever the state file says"},
 			&cli.StringFlag{Name: flagHub, Usage: "post to this hub `URL` rather than the one the Capability List names"},
 			&cli.DurationFlag{Name: flagTimeout, Value: 30 * time.Second, Usage: "give up on one request after `DURATION`"},
@@ -54,8 +47,6 @@ every payload was taken.`,
 	}, notifyExitCodes,
 		"# After the deploy of a build made with --hub, keeping the state in the CI cache\n"+
 			"rsgen notify --state .rsgen-notify.json public",
-		"# See what would be sent, sending nothing\n"+
-			"rsgen notify --dry-run --since 2026-01-01T00:00:00Z public",
 	)
 }
 

@@ -53,7 +53,7 @@ func runCLI(t *testing.T, ctx context.Context, args ...string) (code int, stdout
 func TestScript(t *testing.T) {
 	// What the caller's environment holds must not reach the scripts:
 	// testscript starts from a clean one, and scrubEnv makes sure.
-	t.Setenv(envBaseURL, "https://leaked.example/")
+	t.Setenv("RSGEN_BASE_URL", "https://leaked.example/")
 	t.Setenv(envSourceDateEpoch, "0")
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
@@ -154,7 +154,7 @@ func scrubEnv(vars []string) []string {
 }
 
 func TestScrubEnv(t *testing.T) {
-	got := scrubEnv([]string{"PATH=/bin", envBaseURL + "=https://x/", "RSGEN_ANYTHING=1", envSourceDateEpoch + "=1", "HOME=/no-home"})
+	got := scrubEnv([]string{"PATH=/bin", "RSGEN_BASE_URL" + "=https://x/", "RSGEN_ANYTHING=1", envSourceDateEpoch + "=1", "HOME=/no-home"})
 	if want := []string{"PATH=/bin", "HOME=/no-home"}; !slices.Equal(got, want) {
 		t.Errorf("scrubEnv = %q, want %q", got, want)
 	}

@@ -24,14 +24,10 @@ func serveCommand() *cli.Command {
 		Name:      "serve",
 		Usage:     "preview an output directory, served as a static host should",
 		ArgsUsage: "DIR",
-		Description: `Serves DIR over HTTP: /.well-known/resourcesync and the documents as
-application/xml, the Link: <…capabilitylist.xml>; rel="resourcesync" header
-on every response, index.html for directories. Only what is inside DIR is
-served (a symbolic link that leads out of it is not); hidden files and
-directories (but .well-known/) and rsgen's host configuration are not. If the
-build wrote to --out apart from SOURCE, add --content SOURCE to serve the
-files too. Point a Destination at it before deploying (build with --base-url
-http://127.0.0.1:8000/ for its links to lead here). Ctrl-C stops it.`,
+		Description: `Serves DIR over HTTP as a static host should (documents as application/xml,
+the Link rel="resourcesync" header); only what is inside DIR, not hidden
+files or rsgen's host configuration. --content SOURCE serves the files of a
+build into --out elsewhere too. Ctrl-C stops it.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagAddr, Value: "127.0.0.1:8000", Usage: "`HOST:PORT` to listen on; a bare PORT or :PORT listens on 127.0.0.1 (give 0.0.0.0:PORT to be reachable from other machines)"},
 			&cli.StringFlag{Name: flagContent, Usage: "`SOURCE` directory whose files are served where DIR has none: the collection, when the documents were built into --out elsewhere"},
@@ -40,8 +36,6 @@ http://127.0.0.1:8000/ for its links to lead here). Ctrl-C stops it.`,
 	}, "",
 		"# The documents and the files, built into public/ itself\n"+
 			"rsgen build public --base-url http://127.0.0.1:8000/ && rsgen serve public",
-		"# The documents built into rs/, apart from the files of public/\n"+
-			"rsgen serve rs --content public --addr 8001",
 	)
 }
 

@@ -25,15 +25,11 @@ func validateCommand() *cli.Command {
 		Name:      "validate",
 		Usage:     "check ResourceSync documents: files, directories, or a site",
 		ArgsUsage: "PATH|URL...",
-		Description: `Checks each document against the spec and what the official schemas check,
-then the links between them: a directory (every document in it) or a site URL
-(followed from /.well-known/resourcesync through every capability, index and
-part). With --resources or --fetch it also checks the length and digests of
-every listed resource (the audit). Each finding names the document, the line,
-the rule and its section of the spec; --rules lists them all.
-
-Flags may come before or after the arguments; after --, every word is an
-argument.`,
+		Description: `Checks documents against the spec, then the links between them: a directory
+(every document in it) or a site URL (from /.well-known/resourcesync). With
+--resources or --fetch it also audits every listed resource. Each finding
+names the document, line, rule and section of the spec (--rules lists them).
+Flags may come before or after the arguments.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: flagFormat, Value: "text", Usage: "output `FORMAT`: text or json"},
 			&cli.BoolFlag{Name: flagStrict, Usage: "warnings (should-level rules) fail too"},
@@ -53,8 +49,6 @@ argument.`,
 	}, validateExitCodes,
 		"# The output of a build, before it is deployed\n"+
 			"rsgen validate public --base-url https://example.org/",
-		"# A site as Destinations see it, with every resource downloaded and checked\n"+
-			"rsgen validate https://example.org/ --fetch",
 		"# Findings as JSON, for a CI job\n"+
 			"rsgen validate public --strict --format json",
 	)

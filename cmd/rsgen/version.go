@@ -10,61 +10,49 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Stamped by the release build (.goreleaser.yaml): -X main.stampVersion=v1.2.0
-// -X main.stampCommit=… -X main.stampDate=…; empty in any other build,
-// which falls back to the build information Go records (buildInfo).
+// Stamped by the release build (.goreleaser.yaml: -X main.stampVersion=v1.2.0
+// …); empty in any other build, which reads what Go records (versionOf).
 var stampVersion, stampCommit, stampDate string
 
-// buildVersion is what "rsgen version" and "rsgen --version" print.
-type buildVersion struct {
-	Version string // v1.2.0, or "devel" in a checkout
-	Commit  string // the full hash, "-dirty" added for uncommitted changes; "" if not known
-	Date    string // the commit time, RFC 3339; "" if not known
-	Go      string // go1.26.8
-}
-
-func currentVersion() buildVersion {
-	info, _ := debug.ReadBuildInfo()
-	v := buildInfo(info)
-	v.Version, v.Commit, v.Date = cmp.Or(stampVersion, v.Version), cmp.Or(stampCommit, v.Commit), cmp.Or(stampDate, v.Date)
-	return v
-}
-
-// buildInfo reads a version from the build information Go records: the
-// module version for "go install …@v1.2.0", and the commit and its time
-// for a build in a git checkout. info may be nil.
-func buildInfo(info *debug.BuildInfo) buildVersion {
-	v := buildVersion{Version: "devel", Go: runtime.Version()}
-	if info == nil {
-		return v
-	}
-	if m := info.Main.Version; m != "" && m != "(devel)" {
-		v.Version = m
-	}
-	v.Go = cmp.Or(info.GoVersion, v.Go)
-	dirty := ""
-	for _, s := range info.Settings {
-		switch {
-		case s.Key == "vcs.revision":
-			v.Commit = s.Value
-		case s.Key == "vcs.time":
-			v.Date = s.Value
-		case s.Key == "vcs.modified" && s.Value == "true":
-			dirty = "-dirty"
+// versionOf returns the version ("devel" in a checkout), the commit
+// ("-dirty" with uncommitted changes) and its time that info (may be nil)
+// records; the release build's stamps win.
+func versionOf(info *debug.BuildInfo) (version, commit, date string) {
+	version = "devel"
+	if info != nil {
+		if m := info.Main.Version; m != "" && m != "(devel)" {
+			version = m
+		}
+		dirty := ""
+		for _, s := range info.Settings {
+			switch {
+			case s.Key == "vcs.revision":
+				commit = s.Value
+			case s.Key == "vcs.time":
+				date = s.Value
+			case s.Key == "vcs.modified" && s.Value == "true":
+				dirty = "-dirty"
+			}
+		}
+		if commit != "" {
+			commit += dirty
 		}
 	}
-	if v.Commit != "" {
-		v.Commit += dirty
-	}
+	return cmp.Or(stampVersion, version), cmp.Or(stampCommit, commit), cmp.Or(stampDate, date)
+}
+
+func version() string {
+	info, _ := debug.ReadBuildInfo()
+	v, _, _ := versionOf(info)
 	return v
 }
 
-// version is the version alone, as the User-Agent gives it.
-func version() string { return currentVersion().Version }
-
-func (v buildVersion) print(w io.Writer) {
+// printVersion is what "rsgen version" and "rsgen --version" print.
+func printVersion(w io.Writer) {
+	info, _ := debug.ReadBuildInfo()
+	v, commit, date := versionOf(info)
 	fmt.Fprintf(w, "rsgen %s\ncommit: %s\nbuilt:  %s\ngo:     %s %s/%s\n",
-		v.Version, cmp.Or(v.Commit, "unknown"), cmp.Or(v.Date, "unknown"), v.Go, runtime.GOOS, runtime.GOARCH)
+		v, cmp.Or(commit, "unknown"), cmp.Or(date, "unknown"), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 func versionCommand() *cli.Command {
@@ -72,7 +60,7 @@ func versionCommand() *cli.Command {
 		Name:  "version",
 		Usage: "print the version of rsgen, its commit, build date and Go version",
 		Action: noArgs(func(c *cli.Context) error {
-			currentVersion().print(c.App.Writer)
+			printVersion(c.App.Writer)
 			return nil
 		}),
 	}

@@ -21,21 +21,21 @@ func TestBuildInfo(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		info *debug.BuildInfo
-		want buildVersion
+		want [3]string
 	}{
-		{"no build info", nil, buildVersion{Version: "devel", Go: runtime.Version()}},
+		{"no build info", nil, [3]string{"devel", "", ""}},
 		{"go install at a version", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.1.0"}},
-			buildVersion{Version: "v0.1.0", Go: "go1.26.8"}},
+			[3]string{"v0.1.0", "", ""}},
 		{"a checkout", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
 			Settings: vcs("vcs.revision", "0123abc", "vcs.time", "2026-11-27T14:00:00Z", "vcs.modified", "false")},
-			buildVersion{Version: "devel", Commit: "0123abc", Date: "2026-11-27T14:00:00Z", Go: "go1.26.8"}},
+			[3]string{"devel", "0123abc", "2026-11-27T14:00:00Z"}},
 		{"a checkout with changes", &debug.BuildInfo{GoVersion: "go1.26.8",
 			Settings: vcs("vcs.revision", "0123abc", "vcs.modified", "true")},
-			buildVersion{Version: "devel", Commit: "0123abc-dirty", Go: "go1.26.8"}},
+			[3]string{"devel", "0123abc-dirty", ""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := buildInfo(tc.info); got != tc.want {
-				t.Errorf("got %+v, want %+v", got, tc.want)
+			if v, c, d := versionOf(tc.info); [3]string{v, c, d} != tc.want {
+				t.Errorf("got %q, want %q", [3]string{v, c, d}, tc.want)
 			}
 		})
 	}
@@ -48,7 +48,7 @@ func TestVersionStamps(t *testing.T) {
 	defer func(v, c, d string) { stampVersion, stampCommit, stampDate = v, c, d }(stampVersion, stampCommit, stampDate)
 	stampVersion, stampCommit, stampDate = "v0.1.0", "0123abc", "2026-11-27T14:00:00Z"
 	var b strings.Builder
-	currentVersion().print(&b)
+	printVersion(&b)
 	want := "rsgen v0.1.0\ncommit: 0123abc\nbuilt:  2026-11-27T14:00:00Z\ngo:     " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
