@@ -16,12 +16,9 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
-// A bucket as the source (s3://BUCKET/PREFIX/ or the S3 Inventory of one,
-// package bucketscan): the glue of the build to it, through the scan of
-// package treescan as a tree's.
-
-// scanBucket lists the objects of the source and resolves their digests,
-// and keeps the previous build's entries of those it could not read.
+// scanBucket lists the objects of a bucket (s3://BUCKET/PREFIX/ or its S3
+// Inventory) and resolves their digests through the scan of a tree, and
+// keeps the previous build's entries of those it could not read.
 func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	src, err := bucketscan.Open(ctx, b.cfg.Source)
 	if err != nil {
@@ -36,16 +33,7 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		b.history.cache = treescan.OpenCache(b.cfg.Cache, src.Bucket.URL(), bucketscan.Settled, b.notice)
 	}
 	src.Filter, src.Skip, src.Hashes, src.Spill = filter, b.bucketDocument, b.cfg.Hashes, &b.spill
-	sc := &treescan.Scan{
-		Source:   src,
-		Jobs:     b.cfg.Jobs,
-		Hashes:   b.cfg.Hashes,
-		Base:     b.cfg.BaseURL.base,
-		Cache:    b.history.cache,
-		Spill:    &b.spill,
-		Problems: &b.problems,
-		Stats:    b.stats,
-	}
+	sc := b.hashScan(src)
 	if b.cfg.Digests != "" {
 		dir, err := b.spill.Path()
 		if err != nil {
@@ -77,10 +65,8 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	return b.keepUnread(ctx, found, unread)
 }
 
-// bucketDocument reports whether the object at rel under the prefix has
-// the URL of one of rsgen's documents (resourcesync/…, the Source
-// Description), which it leaves out, told as for a tree (noticeUnserved):
-// the deploy script puts the documents there.
+// bucketDocument reports whether the object at rel has the URL of one of
+// rsgen's documents, which it leaves out, told as for a tree.
 func (b *build) bucketDocument(rel string) bool {
 	if !b.servedDocument(rel) {
 		return false
@@ -89,8 +75,7 @@ func (b *build) bucketDocument(rel string) bool {
 	case rel == stage.WellKnownFile:
 		b.unserved.Store(rel, true)
 	case path.Base(rel) == "capabilitylist.xml":
-		// rsgen's own documents, deployed into the bucket by the recipe
-		// (docs/BUCKETS.md): left out as a tree's own output is, unsaid.
+		// rsgen's own documents, deployed into the bucket (docs/BUCKETS.md): unsaid
 		b.unserved.Store(deployedDocs, true)
 	default:
 		b.unserved.Store(docsDir, true)
@@ -99,13 +84,11 @@ func (b *build) bucketDocument(rel string) bool {
 }
 
 // deployedDocs marks, in build.unserved, a bucket whose resourcesync/
-// holds a Capability List: the documents of a build deployed there, which
-// every build finds again and which need no notice.
+// holds the documents of a build deployed there, which need no notice.
 const deployedDocs = "deployed"
 
-// A digestsJob is the manifest of a Compute checksum job that a build
-// writes (Config.DigestsJob), into a temporary file beside its path
-// until the scan is done.
+// A digestsJob is the manifest of a Compute checksum job (Config.DigestsJob),
+// in a temporary file beside its path until the scan is done.
 type digestsJob struct {
 	*inventory.Job
 	path string
@@ -120,9 +103,8 @@ func newDigestsJob(path, bucketName string) (*digestsJob, error) {
 	return &digestsJob{Job: inventory.NewJob(r.File, bucketName), path: path, r: r}, nil
 }
 
-// finish puts the manifest in place if an object lacks a digest, and then
-// fails the build: those objects were not read. With none, the build
-// goes on and no manifest is written.
+// finish puts the manifest in place if an object lacks a digest, and
+// then fails the build: those objects were not read.
 func (j *digestsJob) finish() error {
 	if j.N == 0 {
 		return nil
@@ -140,7 +122,6 @@ func (j *digestsJob) finish() error {
 	return fmt.Errorf("%d objects have no digest that the store keeps or the report gives: %s is the manifest of the S3 Batch Operations Compute checksum job that computes them (docs/BUCKETS.md); submit it, then build again with the manifest.json of its completion report as the digests; nothing is published", j.N, j.path)
 }
 
-// abort removes the temporary file unless finish put it in place.
 func (j *digestsJob) abort() {
 	if j.r != nil {
 		j.r.Abort()

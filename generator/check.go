@@ -15,7 +15,6 @@ import (
 	"github.com/rsgen/rsgen/validate"
 )
 
-// withFindings is msg followed by the first ten findings, a line each.
 func withFindings(msg string, findings []validate.Finding) string {
 	var b strings.Builder
 	b.WriteString(msg)
@@ -30,11 +29,9 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-// checkStage validates the staged output of the builds of sets, which
-// share stg, the way rsgen validate reads a published directory, before
-// Publish: a build never publishes documents that fail. Warnings become
-// one notice per rule. It re-reads every document once, as a stream; see
-// BenchmarkCheck for its cost.
+// checkStage validates the stage as rsgen validate reads a published
+// directory: a build never publishes documents that fail. Warnings become
+// one notice per rule. See BenchmarkCheck for its cost.
 func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *report.Stats, notice func(string)) error {
 	stats.Enter(report.PhaseChecking)
 	cfg := sets[0].cfg
@@ -66,8 +63,7 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 			}
 		}
 		// Documents of the previous build published again are not a bug
-		// of rsgen, as a KindInvalidOutput is: they are named by the URLs
-		// they were read from.
+		// of rsgen: they are named by the URLs they were read from.
 		if f := previousFault(copied, errs); f != nil {
 			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
 		}
@@ -89,10 +85,9 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 	return nil
 }
 
-// previousFault returns findings, named by the URLs their documents were
-// read from, if all are in documents copied from the previous build
-// (copied: their paths → those URLs); or nil if one is a document this
-// build wrote.
+// previousFault returns findings named by the URLs their documents were
+// read from, if all are in documents copied from the previous build; else
+// nil.
 func previousFault(copied map[string]string, findings []validate.Finding) []validate.Finding {
 	if len(copied) == 0 {
 		return nil

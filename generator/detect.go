@@ -14,26 +14,16 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// startJoin makes the join of this build with the previous one (package
-// detect), and starts spooling the previous build's entries beside the
-// scan; if that fails, it cancels the build with its error.
+// startJoin starts spooling the previous build's entries beside the scan,
+// for the join with them; a failure cancels the build.
 func (b *build) startJoin(ctx context.Context) error {
 	prev := b.history.prev
 	entries, err := detect.SpoolPrevious(ctx, prev, b.cfg.BaseURL.base, &b.spill, b.fail)
 	if err != nil {
 		return err
 	}
-	j := &detect.Join{
-		Previous: entries,
-		Since:    prev.At,
-		At:       b.at,
-		Hashes:   b.cfg.Hashes,
-		Jobs:     b.cfg.Jobs,
-		Spill:    &b.spill,
-		Problems: &b.problems,
-		Report:   b.history.report,
-		Notice:   b.notice,
-	}
+	j := &detect.Join{Previous: entries, Since: prev.At, At: b.at, Hashes: b.cfg.Hashes, Jobs: b.cfg.Jobs,
+		Spill: &b.spill, Problems: &b.problems, Report: b.history.report, Notice: b.notice}
 	if b.archive == nil && !bucketscan.IsSource(b.cfg.Source) {
 		j.ReadAgain = treescan.Tree{Root: b.root, Follow: b.cfg.FollowSymlinks}.Job
 	}
@@ -41,9 +31,8 @@ func (b *build) startJoin(ctx context.Context) error {
 	return nil
 }
 
-// detectChanges joins the scanned resources with the previous build's
-// (detect.Join.Run) and returns them with the lastmods the join gives
-// them; the spool of the scan is closed.
+// detectChanges joins the scanned resources with the previous build's and
+// returns them with the lastmods the join gives them.
 func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, error) {
 	j := b.history.join
 	if j == nil {
@@ -55,7 +44,6 @@ func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpoo
 	}
 	b.history.changes = changes
 	if changes.Len() > 0 && !j.Since.Before(b.at) {
-		// The changes would have no interval to be listed in.
 		return nil, failed(KindSnapshotTime, "%w: the previous build's snapshot time %s is this build's too, yet %s changed: a Change List needs a later snapshot time",
 			errPrevious, rsxml.FormatTime(j.Since), units.Count(changes.Len(), "resource"))
 	}
@@ -63,10 +51,8 @@ func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpoo
 }
 
 // keepUnread keeps the previous build's entries of what the scan could
-// not read (detect.Join.KeepUnread). The problems are reported already, so
-// the build exits with the partial status. A Resource Dump must package
-// every resource of the Resource List, and these cannot be read: with
-// one, such a build fails.
+// not read (reported as problems already). A Resource Dump must package
+// every resource, and these cannot be read: with one, the build fails.
 func (b *build) keepUnread(ctx context.Context, found *spill.ResourceSpool, unread report.Unread) (*spill.ResourceSpool, error) {
 	if b.history.join == nil {
 		return found, nil

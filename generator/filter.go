@@ -6,8 +6,7 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// A Filter decides which files of a tree are published (package
-// internal/inputs/tree applies it).
+// A Filter decides which files of a tree are published.
 type Filter struct {
 	Include units.List `toml:"include"` // doublestar patterns; if any, a file must match one
 	Exclude units.List `toml:"exclude"` // doublestar patterns; a match is never published
@@ -21,12 +20,10 @@ type Limits struct {
 	MaxBytes   units.Size `toml:"max-bytes"`
 }
 
-// list is l as the writers of lists take it.
 func (l Limits) list() listwriter.Limits {
 	return listwriter.Limits{MaxEntries: l.MaxEntries, MaxBytes: int64(l.MaxBytes)}
 }
 
-// tree is f as the scans of trees and archives take it.
 func (f *Filter) tree() *tree.Filter {
 	return &tree.Filter{Include: f.Include, Exclude: f.Exclude, Hidden: f.Hidden}
 }
