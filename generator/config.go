@@ -20,7 +20,9 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/inputs/records"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
@@ -448,4 +450,67 @@ func linkInTree(path string, dirs ...string) bool {
 		}
 	}
 	return false
+}
+
+// A Filter decides which files of a tree are published.
+type Filter struct {
+	Include units.List `toml:"include"` // doublestar patterns; if any, a file must match one
+	Exclude units.List `toml:"exclude"` // doublestar patterns; a match is never published
+	Hidden  bool       `toml:"hidden"`  // publish names starting with "." too
+}
+
+// Limits bound the size of one document (section 7). Both may be lowered
+// from the spec's 50,000 entries and 50 MB, never raised.
+type Limits struct {
+	MaxEntries int        `toml:"max-entries"`
+	MaxBytes   units.Size `toml:"max-bytes"`
+}
+
+func (l Limits) list() listwriter.Limits {
+	return listwriter.Limits{MaxEntries: l.MaxEntries, MaxBytes: int64(l.MaxBytes)}
+}
+
+func (f *Filter) tree() *tree.Filter {
+	return &tree.Filter{Include: f.Include, Exclude: f.Exclude, Hidden: f.Hidden}
+}
+
+// A BaseURL is where a directory is served: an absolute http or https URL
+// whose path ends in a slash (package internal/documents/uri).
+type BaseURL struct{ base uri.Base }
+
+// ParseBaseURL checks raw and returns it in normal form (uri.ParseBase).
+func ParseBaseURL(raw string) (BaseURL, error) {
+	base, err := uri.ParseBase(raw)
+	return BaseURL{base}, err
+}
+
+func (u BaseURL) String() string { return u.base.String() }
+
+func (u BaseURL) IsZero() bool { return u.base.IsZero() }
+
+// HasPath reports whether u has a path below its host's root.
+func (u BaseURL) HasPath() bool { return u.base.HasPath() }
+
+// UnmarshalText reads u as ParseBaseURL does; "" is the zero BaseURL.
+func (u *BaseURL) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*u = BaseURL{}
+		return nil
+	}
+	*u, err = ParseBaseURL(string(b))
+	return err
+}
+
+// Names rsgen owns in the output directory.
+const (
+	docsDir      = stage.DocsDir      // every document but the Source Description; those of a set in DocsDir/<set>
+	wellKnownDir = stage.WellKnownDir // RFC 8615
+	stagePrefix  = stage.Prefix
+)
+
+func setDir(set string) string {
+	if set == "" {
+		return docsDir
+	}
+	return docsDir + "/" + set
 }
