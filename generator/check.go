@@ -15,6 +15,7 @@ import (
 	"github.com/rsgen/rsgen/validate"
 )
 
+// withFindings is msg followed by the first ten findings, a line each.
 func withFindings(msg string, findings []validate.Finding) string {
 	var b strings.Builder
 	b.WriteString(msg)
@@ -38,11 +39,7 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 	if cfg.beforeCheck != nil {
 		cfg.beforeCheck(stg)
 	}
-	rep, err := validate.Path(ctx, stg.Dir(), validate.Options{
-		BaseURL:      cfg.DocsURL.String(),
-		Label:        cfg.Out,
-		MaxDocuments: math.MaxInt,
-	})
+	rep, err := validate.Path(ctx, stg.Dir(), validate.Options{BaseURL: cfg.DocsURL.String(), Label: cfg.Out, MaxDocuments: math.MaxInt})
 	if err != nil {
 		return fmt.Errorf("checking the documents: %w", err)
 	}
@@ -50,22 +47,26 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 		return context.Cause(ctx)
 	}
 	if rep.Errors > 0 {
-		copied := map[string]string{} // documents of the previous build published again → the URL each was read from
+		// Documents of the previous build published again are not a bug
+		// of rsgen: they are named by the URLs they were read from.
+		copied := map[string]string{}
 		for _, b := range sets {
 			for name, u := range b.docs.Copied {
 				copied[filepath.Join(cfg.Out, filepath.FromSlash(b.docs.Dir+"/"+name))] = u
 			}
 		}
-		var errs []validate.Finding
+		var errs, named []validate.Finding
 		for _, f := range rep.Findings {
 			if f.Severity == validate.Error {
 				errs = append(errs, f)
+				if u, ok := copied[f.Document]; ok {
+					f.Document = u
+					named = append(named, f)
+				}
 			}
 		}
-		// Documents of the previous build published again are not a bug
-		// of rsgen: they are named by the URLs they were read from.
-		if f := previousFault(copied, errs); f != nil {
-			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
+		if len(named) > 0 && len(named) == len(errs) {
+			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", named))
 		}
 		return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(rep.Errors, "error")), errs))
 	}
@@ -83,23 +84,4 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 		notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, more))
 	}
 	return nil
-}
-
-// previousFault returns findings named by the URLs their documents were
-// read from, if all are in documents copied from the previous build; else
-// nil.
-func previousFault(copied map[string]string, findings []validate.Finding) []validate.Finding {
-	if len(copied) == 0 {
-		return nil
-	}
-	var named []validate.Finding
-	for _, f := range findings {
-		u, ok := copied[f.Document]
-		if !ok {
-			return nil
-		}
-		f.Document = u
-		named = append(named, f)
-	}
-	return named
 }
