@@ -97,7 +97,8 @@ func interrupted(ctx context.Context, err error) error {
 // publish builds the sets of site into one stage and publishes it, or
 // with DryRun only checks it; out is the output directory, absolute, with
 // links resolved.
-func (site *Site) publish(ctx context.Context, builds []*build, stats *report.Stats, notice func(string), out string) error {
+func (site *Site) publish(ctx context.Context, builds []*build, out string) error {
+	stats, notice := site.Stats, site.Notice
 	stg, err := stage.New(site.Out, site.DryRun)
 	if err != nil {
 		return marked(err, KindOutput)

@@ -206,20 +206,18 @@ func (site *Site) unnamed() bool { return len(site.Sets) == 1 && site.Sets[0].Se
 
 func (site *Site) build(ctx context.Context) (*SiteReport, error) {
 	start := time.Now()
-	notice := site.Notice
-	if notice == nil {
-		notice = func(string) {}
+	if site.Notice == nil {
+		site.Notice = func(string) {}
 	}
-	stats := site.Stats
-	if stats == nil {
-		stats = new(report.Stats)
+	if site.Stats == nil {
+		site.Stats = new(report.Stats)
 	}
 	if err := hosting.CheckConflicts(site.Out, site.Hosts); err != nil {
 		return nil, err
 	}
-	cfgs := site.configs(stats, notice)
+	cfgs := site.configs()
 	rep := &SiteReport{}
-	if err := site.history(ctx, cfgs, rep, notice); err != nil {
+	if err := site.history(ctx, cfgs, rep); err != nil {
 		return nil, err
 	}
 	builds := make([]*build, len(cfgs))
@@ -233,7 +231,7 @@ func (site *Site) build(ctx context.Context) (*SiteReport, error) {
 	if err != nil {
 		return nil, marked(err, KindOutput)
 	}
-	if err := site.publish(ctx, builds, stats, notice, resolveExisting(out)); err != nil {
+	if err := site.publish(ctx, builds, resolveExisting(out)); err != nil {
 		return nil, err
 	}
 	for _, b := range builds {
@@ -263,7 +261,11 @@ func (site *Site) part(b *build, resources *spill.ResourceSpool, out string) (*h
 	if b.export != nil { // a record export has no spool of resources: see package exports
 		hs.Listed, hs.Bytes = b.export.Listed, b.export.Bytes
 	}
-	p, err := hs.Part(b.changeCounts())
+	var counts *hosting.ChangeCounts
+	if r := b.history.report; r != nil {
+		counts = &hosting.ChangeCounts{Created: r.Created, Updated: r.Updated, Deleted: r.Deleted}
+	}
+	p, err := hs.Part(counts)
 	if err != nil || site.unnamed() || len(site.Hosts) == 0 {
 		return p, err
 	}
@@ -295,15 +297,14 @@ func (site *Site) part(b *build, resources *spill.ResourceSpool, out string) (*h
 
 // configs are the Configs of the sets given the site's output, URL,
 // counters, templates, notices (naming the set) and snapshot time.
-func (site *Site) configs(stats *report.Stats, notice func(string)) []Config {
+func (site *Site) configs() []Config {
 	cfgs := slices.Clone(site.Sets)
 	now := time.Now()
 	for i := range cfgs {
 		c := &cfgs[i]
-		c.Out, c.DocsURL, c.Stats, c.Templates = site.Out, site.DocsURL, stats, site.Templates
-		c.Notice = notice
+		c.Out, c.DocsURL, c.Stats, c.Templates, c.Notice = site.Out, site.DocsURL, site.Stats, site.Templates, site.Notice
 		if name := c.Set; !site.unnamed() {
-			c.Notice = func(msg string) { notice("set " + name + ": " + msg) }
+			c.Notice = func(msg string) { site.Notice("set " + name + ": " + msg) }
 		}
 		if c.At.IsZero() { // one snapshot time for every set
 			if c.now != nil {
@@ -319,19 +320,11 @@ func latest(builds []*build) time.Time {
 	return slices.MaxFunc(builds, func(a, b *build) int { return a.at.Compare(b.at) }).at
 }
 
-func (b *build) changeCounts() *hosting.ChangeCounts {
-	r := b.history.report
-	if r == nil {
-		return nil
-	}
-	return &hosting.ChangeCounts{Created: r.Created, Updated: r.Updated, Deleted: r.Deleted}
-}
-
 // history compares the sets with those the previous build published: it
 // refuses to drop one RemoveSets does not name, has each new set start
 // its history, and reports both in rep. The one set of Build reads the
 // previous build as its own (prepareHistory).
-func (site *Site) history(ctx context.Context, cfgs []Config, rep *SiteReport, notice func(string)) error {
+func (site *Site) history(ctx context.Context, cfgs []Config, rep *SiteReport) error {
 	history := site.historyOf()
 	if site.unnamed() || history < 0 || cfgs[history].Changes.Previous == "" {
 		return nil
@@ -368,14 +361,14 @@ func (site *Site) history(ctx context.Context, cfgs []Config, rep *SiteReport, n
 		return setsRemoved(refused)
 	}
 	for _, r := range rep.Removed {
-		notice(fmt.Sprintf("%s is no longer published, nor its change history", setLabel(r)))
+		site.Notice(fmt.Sprintf("%s is no longer published, nor its change history", setLabel(r)))
 	}
 	for i := range cfgs {
 		if c := &cfgs[i]; have[c.Set] {
 			rep.Added = append(rep.Added, c.Set)
 			// a first build of its own (Validate checked the Config as given)
 			c.Changes.Previous, c.Changes.FirstBuildOK, c.Changes.NewHistory, c.MaxDelete = "", false, false, nil
-			notice(fmt.Sprintf("%s is new: publishing its first build, its change history starts", setLabel(c.Set)))
+			site.Notice(fmt.Sprintf("%s is new: publishing its first build, its change history starts", setLabel(c.Set)))
 		}
 	}
 	return nil
