@@ -59,7 +59,7 @@ func (s *Set) Part(changes *hosting.ChangeCounts) (*Part, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := hosting.Render(templatesOf(s.Templates), s.Hosts, d)
+	files, err := hosting.Render(cmp.Or[fs.FS](s.Templates, templates.FS), s.Hosts, d)
 	if err != nil {
 		return nil, err
 	}
@@ -84,13 +84,6 @@ func (s *Set) Part(changes *hosting.ChangeCounts) (*Part, error) {
 		p.page.Capabilities = append(p.page.Capabilities, c)
 	}
 	return p, nil
-}
-
-func templatesOf(fsys fs.FS) fs.FS {
-	if fsys == nil {
-		return templates.FS
-	}
-	return fsys
 }
 
 // stageFiles stages files rendered for hosts: a configuration file the
@@ -344,7 +337,7 @@ func (site *Site) Write(stg *stage.Stage, parts []*Part) error {
 // stageHosts renders and stages the configuration of the site's hosts;
 // the pages rendered with it are each set's (Set.Part).
 func (site *Site) stageHosts(stg *stage.Stage, d *hosting.Data) error {
-	files, err := hosting.Render(templatesOf(site.Templates), site.Hosts, d)
+	files, err := hosting.Render(cmp.Or[fs.FS](site.Templates, templates.FS), site.Hosts, d)
 	if err != nil {
 		return err
 	}
@@ -365,7 +358,7 @@ func (site *Site) stagePage(stg *stage.Stage, parts []*Part) error {
 		}
 	}
 	d.Chart = hosting.ChangeChart(days.sorted(), site.At)
-	page, err := hosting.RenderSite(templatesOf(site.Templates), d)
+	page, err := hosting.RenderSite(cmp.Or[fs.FS](site.Templates, templates.FS), d)
 	if err != nil {
 		return err
 	}
