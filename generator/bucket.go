@@ -44,20 +44,28 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		}
 		defer src.Digests.Close()
 	}
-	var job *digestsJob
-	if b.cfg.DigestsJob != "" {
-		if job, err = newDigestsJob(b.cfg.DigestsJob, src.Bucket.Name); err != nil {
-			return nil, err
+	var job *inventory.Job
+	var manifest *confined.Replacement // the manifest of a Compute checksum job, in place once the scan is done
+	if path := b.cfg.DigestsJob; path != "" {
+		if manifest, err = confined.Replace(path, filepath.Base(path)+".tmp-*"); err != nil {
+			return nil, fmt.Errorf("the manifest of the Compute checksum job: %w", err)
 		}
-		defer job.abort()
+		defer manifest.Abort() // does nothing once committed
+		job = inventory.NewJob(manifest.File, src.Bucket.Name)
 		src.Lacking = func(o *bucket.Object) error { return job.Add(o.Key, "") }
 	}
 	found, unread, err := sc.Run(ctx)
 	b.noticeUnserved()
-	if err == nil && job != nil {
-		if err = job.finish(); err != nil {
-			found.Close()
+	if err == nil && job != nil && job.N > 0 { // the objects lacking a digest were not read: the build fails
+		found.Close()
+		path := b.cfg.DigestsJob
+		if err = job.Flush(); err == nil {
+			err = manifest.Commit()
 		}
+		if err != nil {
+			return nil, fmt.Errorf("writing the manifest of the Compute checksum job %s: %w", path, err)
+		}
+		return nil, fmt.Errorf("%d objects have no digest that the store keeps or the report gives: %s is the manifest of the S3 Batch Operations Compute checksum job that computes them (docs/BUCKETS.md); submit it, then build again with the manifest.json of its completion report as the digests; nothing is published", job.N, path)
 	}
 	if err != nil {
 		return nil, err
@@ -86,44 +94,3 @@ func (b *build) bucketDocument(rel string) bool {
 // deployedDocs marks, in build.unserved, a bucket whose resourcesync/
 // holds the documents of a build deployed there, which need no notice.
 const deployedDocs = "deployed"
-
-// A digestsJob is the manifest of a Compute checksum job (Config.DigestsJob),
-// in a temporary file beside its path until the scan is done.
-type digestsJob struct {
-	*inventory.Job
-	path string
-	r    *confined.Replacement // nil once in place
-}
-
-func newDigestsJob(path, bucketName string) (*digestsJob, error) {
-	r, err := confined.Replace(path, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, fmt.Errorf("the manifest of the Compute checksum job: %w", err)
-	}
-	return &digestsJob{Job: inventory.NewJob(r.File, bucketName), path: path, r: r}, nil
-}
-
-// finish puts the manifest in place if an object lacks a digest, and
-// then fails the build: those objects were not read.
-func (j *digestsJob) finish() error {
-	if j.N == 0 {
-		return nil
-	}
-	err := j.Flush()
-	if err == nil {
-		err = j.r.Commit()
-	} else {
-		j.r.Abort()
-	}
-	j.r = nil
-	if err != nil {
-		return fmt.Errorf("writing the manifest of the Compute checksum job %s: %w", j.path, err)
-	}
-	return fmt.Errorf("%d objects have no digest that the store keeps or the report gives: %s is the manifest of the S3 Batch Operations Compute checksum job that computes them (docs/BUCKETS.md); submit it, then build again with the manifest.json of its completion report as the digests; nothing is published", j.N, j.path)
-}
-
-func (j *digestsJob) abort() {
-	if j.r != nil {
-		j.r.Abort()
-	}
-}
