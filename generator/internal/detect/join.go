@@ -157,16 +157,16 @@ func (j *Join) walk(ctx context.Context, resources *spill.ResourceSpool, each fu
 // an update is added to changes; a verdict the digests cannot give is a
 // job to read r again.
 func (j *Join) match(r *spill.Resource, p *previous.Resource, i int, changes *spill.ChangeSet, reread *[]rereadJob) error {
-	switch v, extra := compare(r, p, j.Hashes); v {
-	case unchanged:
-		keepLastmod(r, p)
+	switch changed, extra := compare(r, p, j.Hashes); {
 	case changed:
 		c := j.newChange(r, p, rsxml.ChangeUpdated)
 		return changes.Add(&c)
-	case unknown:
+	case extra != nil:
 		job := rereadJob{i: i, res: r.Clone(), prev: *p, algs: extra}
 		job.prev.Hash = slices.Clone(p.Hash) // the iterator reuses it
 		*reread = append(*reread, job)
+	default:
+		keepLastmod(r, p)
 	}
 	return nil
 }
@@ -289,22 +289,13 @@ func (j *Join) KeepUnread(ctx context.Context, found *spill.ResourceSpool, unrea
 	return out, kept, nil
 }
 
-// A verdict is what comparing a resource with its previous entry says.
-type verdict uint8
-
-const (
-	unchanged verdict = iota
-	changed
-	unknown // no digest in common: the file must be read for the previous build's
-)
-
-// compare compares digests for every algorithm both have, and lengths
-// always. With no algorithm in common it returns unknown and the previous
-// build's algorithms rsgen can compute, if any; else equal lengths count
-// as unchanged.
-func compare(r *spill.Resource, p *previous.Resource, set hashing.Set) (verdict, []hashing.Algorithm) {
+// compare reports whether r changed since p, comparing digests for every
+// algorithm both have, and lengths always. With no algorithm in common it
+// returns the previous build's algorithms rsgen can compute, to read the
+// file again for; with none of those, equal lengths count as unchanged.
+func compare(r *spill.Resource, p *previous.Resource, set hashing.Set) (changed bool, reread []hashing.Algorithm) {
 	if p.Length >= 0 && r.Length >= 0 && p.Length != r.Length {
-		return changed, nil
+		return true, nil
 	}
 	shared := false
 	var extra []hashing.Algorithm
@@ -319,13 +310,13 @@ func compare(r *spill.Resource, p *previous.Resource, set hashing.Set) (verdict,
 		}
 		shared = true
 		if d, _ := hashing.Find(r.Hash, a); !bytes.Equal(d, t.Digest) {
-			return changed, nil
+			return true, nil
 		}
 	}
-	if !shared && len(extra) > 0 {
-		return unknown, extra
+	if shared {
+		return false, nil
 	}
-	return unchanged, nil
+	return false, extra
 }
 
 // keepLastmod gives an unchanged resource the lastmod it was published
