@@ -217,12 +217,8 @@ func newBuild(cfg *Config) (*build, error) {
 	if cfg.Hashes == nil {
 		cfg.Hashes = hashing.DefaultSet
 	}
-	if cfg.Limits.MaxEntries == 0 {
-		cfg.Limits.MaxEntries = rsxml.MaxEntries
-	}
-	if cfg.Limits.MaxBytes == 0 {
-		cfg.Limits.MaxBytes = rsxml.MaxBytes
-	}
+	cfg.Limits.MaxEntries = cmp.Or(cfg.Limits.MaxEntries, rsxml.MaxEntries)
+	cfg.Limits.MaxBytes = cmp.Or(cfg.Limits.MaxBytes, rsxml.MaxBytes)
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}

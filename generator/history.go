@@ -91,13 +91,8 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	if b.cfg.FixedTime {
 		at = b.at
 	}
-	site, err := previous.Read(ctx, src, previous.Options{
-		At:      at,
-		DocsURL: b.cfg.DocsURL.String(),
-		Set:     b.cfg.Set,
-		HTTP:    b.cfg.Changes.HTTPOptions,
-		Notice:  func(msg string) { b.notice("the previous build: " + msg) },
-	})
+	site, err := previous.Read(ctx, src, previous.Options{At: at, DocsURL: b.cfg.DocsURL.String(), Set: b.cfg.Set, HTTP: b.cfg.Changes.HTTPOptions,
+		Notice: func(msg string) { b.notice("the previous build: " + msg) }})
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
