@@ -16,12 +16,9 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
-// A bucket as the source (s3://BUCKET/PREFIX/ or the S3 Inventory of one,
-// package bucketscan): the glue of the build to it, through the scan of
-// package treescan as a tree's.
-
-// scanBucket lists the objects of the source and resolves their digests,
-// and keeps the previous build's entries of those it could not read.
+// scanBucket lists the objects of a bucket (s3://BUCKET/PREFIX/ or its S3
+// Inventory) and resolves their digests through the scan of a tree, and
+// keeps the previous build's entries of those it could not read.
 func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	src, err := bucketscan.Open(ctx, b.cfg.Source)
 	if err != nil {
@@ -36,16 +33,7 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		b.history.cache = treescan.OpenCache(b.cfg.Cache, src.Bucket.URL(), bucketscan.Settled, b.notice)
 	}
 	src.Filter, src.Skip, src.Hashes, src.Spill = filter, b.bucketDocument, b.cfg.Hashes, &b.spill
-	sc := &treescan.Scan{
-		Source:   src,
-		Jobs:     b.cfg.Jobs,
-		Hashes:   b.cfg.Hashes,
-		Base:     b.cfg.BaseURL.base,
-		Cache:    b.history.cache,
-		Spill:    &b.spill,
-		Problems: &b.problems,
-		Stats:    b.stats,
-	}
+	sc := b.hashScan(src)
 	if b.cfg.Digests != "" {
 		dir, err := b.spill.Path()
 		if err != nil {
@@ -56,20 +44,28 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		}
 		defer src.Digests.Close()
 	}
-	var job *digestsJob
-	if b.cfg.DigestsJob != "" {
-		if job, err = newDigestsJob(b.cfg.DigestsJob, src.Bucket.Name); err != nil {
-			return nil, err
+	var job *inventory.Job
+	var manifest *confined.Replacement // the manifest of a Compute checksum job, in place once the scan is done
+	if path := b.cfg.DigestsJob; path != "" {
+		if manifest, err = confined.Replace(path, filepath.Base(path)+".tmp-*"); err != nil {
+			return nil, fmt.Errorf("the manifest of the Compute checksum job: %w", err)
 		}
-		defer job.abort()
+		defer manifest.Abort() // does nothing once committed
+		job = inventory.NewJob(manifest.File, src.Bucket.Name)
 		src.Lacking = func(o *bucket.Object) error { return job.Add(o.Key, "") }
 	}
 	found, unread, err := sc.Run(ctx)
 	b.noticeUnserved()
-	if err == nil && job != nil {
-		if err = job.finish(); err != nil {
-			found.Close()
+	if err == nil && job != nil && job.N > 0 { // the objects lacking a digest were not read: the build fails
+		found.Close()
+		path := b.cfg.DigestsJob
+		if err = job.Flush(); err == nil {
+			err = manifest.Commit()
 		}
+		if err != nil {
+			return nil, fmt.Errorf("writing the manifest of the Compute checksum job %s: %w", path, err)
+		}
+		return nil, fmt.Errorf("%d objects have no digest that the store keeps or the report gives: %s is the manifest of the S3 Batch Operations Compute checksum job that computes them (docs/BUCKETS.md); submit it, then build again with the manifest.json of its completion report as the digests; nothing is published", job.N, path)
 	}
 	if err != nil {
 		return nil, err
@@ -77,10 +73,8 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 	return b.keepUnread(ctx, found, unread)
 }
 
-// bucketDocument reports whether the object at rel under the prefix has
-// the URL of one of rsgen's documents (resourcesync/…, the Source
-// Description), which it leaves out, told as for a tree (noticeUnserved):
-// the deploy script puts the documents there.
+// bucketDocument reports whether the object at rel has the URL of one of
+// rsgen's documents, which it leaves out, told as for a tree.
 func (b *build) bucketDocument(rel string) bool {
 	if !b.servedDocument(rel) {
 		return false
@@ -89,8 +83,7 @@ func (b *build) bucketDocument(rel string) bool {
 	case rel == stage.WellKnownFile:
 		b.unserved.Store(rel, true)
 	case path.Base(rel) == "capabilitylist.xml":
-		// rsgen's own documents, deployed into the bucket by the recipe
-		// (docs/BUCKETS.md): left out as a tree's own output is, unsaid.
+		// rsgen's own documents, deployed into the bucket (docs/BUCKETS.md): unsaid
 		b.unserved.Store(deployedDocs, true)
 	default:
 		b.unserved.Store(docsDir, true)
@@ -99,50 +92,5 @@ func (b *build) bucketDocument(rel string) bool {
 }
 
 // deployedDocs marks, in build.unserved, a bucket whose resourcesync/
-// holds a Capability List: the documents of a build deployed there, which
-// every build finds again and which need no notice.
+// holds the documents of a build deployed there, which need no notice.
 const deployedDocs = "deployed"
-
-// A digestsJob is the manifest of a Compute checksum job that a build
-// writes (Config.DigestsJob), into a temporary file beside its path
-// until the scan is done.
-type digestsJob struct {
-	*inventory.Job
-	path string
-	r    *confined.Replacement // nil once in place
-}
-
-func newDigestsJob(path, bucketName string) (*digestsJob, error) {
-	r, err := confined.Replace(path, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, fmt.Errorf("the manifest of the Compute checksum job: %w", err)
-	}
-	return &digestsJob{Job: inventory.NewJob(r.File, bucketName), path: path, r: r}, nil
-}
-
-// finish puts the manifest in place if an object lacks a digest, and then
-// fails the build: those objects were not read. With none, the build
-// goes on and no manifest is written.
-func (j *digestsJob) finish() error {
-	if j.N == 0 {
-		return nil
-	}
-	err := j.Flush()
-	if err == nil {
-		err = j.r.Commit()
-	} else {
-		j.r.Abort()
-	}
-	j.r = nil
-	if err != nil {
-		return fmt.Errorf("writing the manifest of the Compute checksum job %s: %w", j.path, err)
-	}
-	return fmt.Errorf("%d objects have no digest that the store keeps or the report gives: %s is the manifest of the S3 Batch Operations Compute checksum job that computes them (docs/BUCKETS.md); submit it, then build again with the manifest.json of its completion report as the digests; nothing is published", j.N, j.path)
-}
-
-// abort removes the temporary file unless finish put it in place.
-func (j *digestsJob) abort() {
-	if j.r != nil {
-		j.r.Abort()
-	}
-}

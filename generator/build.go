@@ -36,36 +36,34 @@ type Report struct {
 	Export    *report.Export       // for a record export: Files counts the records listed
 }
 
-// build is the state of one run of Build.
+// build is the state of the build of one set.
 type build struct {
 	cfg      *Config
 	root     string // Source, absolute with links resolved
-	outRel   string // Out relative to root, slash-separated, or "" if outside it
+	outRel   string // Out relative to root, slash-separated; "\x00" if outside it
 	cacheRel string // the hash cache relative to root, slash-separated, or "" if outside it
 	stage    *stage.Stage
-	spill    spill.Area              // the spill files, in the stage
+	spill    spill.Area
 	fail     context.CancelCauseFunc // ends the build with an error, from any goroutine
 	stats    *report.Stats
 	problems report.Problems
 	notice   func(string)
-	unserved sync.Map     // DocsDir, stage.WellKnownFile of the source that owned left out for their URL (noticed after the scan)
-	docs     *docs.Writer // the documents written, into the stage
+	unserved sync.Map // rsgen's document names found in the source and left out (owned), noticed after the scan
+	docs     *docs.Writer
 	at       time.Time
-	done     time.Time            // when the build completed (completed), once its lists are written
-	history  history              // the previous build, the changes since, the hash cache
+	done     time.Time // when the build completed, once its lists are written
+	history  history
 	archive  *archivescan.Archive // Source, when it is an archive
-	export   *report.Export       // what a record export held, when one is published
+	export   *report.Export       // what a record export held
 
 	resources *spill.ResourceSpool // those published; nil for a record export
 	cached    int64                // files found unchanged in the hash cache
 }
 
 // Build publishes the Resource List of cfg.Source and the documents that
-// lead to it into cfg.Out. The output changes only if Build succeeds: all
-// documents are staged first and moved into place together. It is a
-// BuildSite of one unnamed set, whose documents are in resourcesync/
-// itself, checked by cfg.Validate alone: Out defaults to a tree's Source
-// and DocsURL to BaseURL.
+// lead to it into cfg.Out; the output changes only if Build succeeds. It
+// is a BuildSite of one unnamed set, whose documents are in resourcesync/
+// itself: Out defaults to a tree's Source and DocsURL to BaseURL.
 func Build(ctx context.Context, cfg Config) (_ *Report, err error) {
 	defer func() { err = classify(interrupted(ctx, err)) }()
 	if err := cfg.Validate(); err != nil {
@@ -86,11 +84,9 @@ func Build(ctx context.Context, cfg Config) (_ *Report, err error) {
 	return rep.Sets[0], nil
 }
 
-// interrupted is the error of a build under ctx that failed with err:
-// once ctx is cancelled, its cause, whatever err says. A build stopped
-// from outside is reported as stopped, never as a fault of what it was
-// reading or writing when it stopped (a previous build whose read was cut
-// short, a file): no classification of err can make it another kind.
+// interrupted is the error of a build under ctx that failed with err: once
+// ctx is cancelled, its cause, never a fault of what it was reading when
+// it stopped.
 func interrupted(ctx context.Context, err error) error {
 	if err != nil && ctx.Err() != nil {
 		return context.Cause(ctx)
@@ -98,12 +94,11 @@ func interrupted(ctx context.Context, err error) error {
 	return err
 }
 
-// publish builds builds, the sets of site, into one stage of its output
-// directory and publishes it, or with DryRun only checks it: each set's
-// run and then its pages, then the site's Source Description and files,
-// then the check. out is the output directory, absolute, with links
-// resolved.
-func (site *Site) publish(ctx context.Context, builds []*build, stats *report.Stats, notice func(string), out string) error {
+// publish builds the sets of site into one stage and publishes it, or
+// with DryRun only checks it; out is the output directory, absolute, with
+// links resolved.
+func (site *Site) publish(ctx context.Context, builds []*build, out string) error {
+	stats, notice := site.Stats, site.Notice
 	stg, err := stage.New(site.Out, site.DryRun)
 	if err != nil {
 		return marked(err, KindOutput)
@@ -113,7 +108,7 @@ func (site *Site) publish(ctx context.Context, builds []*build, stats *report.St
 	}
 	for _, b := range builds {
 		b.attach(stg)
-		defer func() { b.history.cache.Abort() }() // the new cache (opened by the scan, for a bucket), if the build fails before it is saved
+		defer func() { b.history.cache.Abort() }() // a no-op once committed; b.history.cache may be set by the scan
 	}
 	parts := make([]*hostfiles.Part, len(builds))
 	err = func() error {
@@ -143,8 +138,7 @@ func (site *Site) publish(ctx context.Context, builds []*build, stats *report.St
 		stg.Discard()
 		return err
 	}
-	// The snapshot time may have moved since the stage was made: a second
-	// after the previous build's (afterPrevious).
+	// The snapshot time may have moved since the stage was made (afterPrevious).
 	stg.SetSnapshot(latest(builds))
 	if site.DryRun {
 		err = stg.Check()
@@ -165,18 +159,14 @@ func (site *Site) publish(ctx context.Context, builds []*build, stats *report.St
 
 // attach has b write its documents into stg, in the directory of its set.
 func (b *build) attach(stg *stage.Stage) {
-	b.stage = stg
-	b.stage.CreateHook = b.cfg.createHook
-	b.spill.Stage = stg
-	b.spill.AfterAdd = b.cfg.spooled
+	b.stage, b.spill.Stage = stg, stg
+	stg.CreateHook, b.spill.AfterAdd = b.cfg.createHook, b.cfg.spooled
 	b.docs = &docs.Writer{Stage: stg, Base: b.cfg.DocsURL.String(), Dir: setDir(b.cfg.Set), Limits: b.cfg.Limits.list()}
 }
 
-// execute runs b and stages its pages (site.part), under a context that
-// b.fail and a first problem with FailFast end, and removes b's spill
-// files. The build's own reasons to stop early (the first problem with
-// FailFast, a previous build that cannot be read while the tree is
-// scanned) beat the cancellation they caused.
+// execute runs b and stages its pages, under a context that b.fail and a
+// first problem with FailFast end, and removes b's spill files. The
+// build's own reasons to stop early beat the cancellation they caused.
 func (b *build) execute(ctx context.Context, site *Site, out string) (*hostfiles.Part, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -207,7 +197,6 @@ func (b *build) execute(ctx context.Context, site *Site, out string) (*hostfiles
 	return part, nil
 }
 
-// report is the Report of b, once published.
 func (b *build) report(start time.Time) *Report {
 	rep := &Report{Documents: b.docs.N, Problems: b.problems.Sorted(), Elapsed: time.Since(start),
 		Cached: int(b.cached), Changes: b.history.report}
@@ -228,12 +217,8 @@ func newBuild(cfg *Config) (*build, error) {
 	if cfg.Hashes == nil {
 		cfg.Hashes = hashing.DefaultSet
 	}
-	if cfg.Limits.MaxEntries == 0 {
-		cfg.Limits.MaxEntries = rsxml.MaxEntries
-	}
-	if cfg.Limits.MaxBytes == 0 {
-		cfg.Limits.MaxBytes = rsxml.MaxBytes
-	}
+	cfg.Limits.MaxEntries = cmp.Or(cfg.Limits.MaxEntries, rsxml.MaxEntries)
+	cfg.Limits.MaxBytes = cmp.Or(cfg.Limits.MaxBytes, rsxml.MaxBytes)
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
@@ -276,8 +261,7 @@ func newBuild(cfg *Config) (*build, error) {
 }
 
 // run writes the documents of b's set into the stage, up to its
-// Capability List, and sets b.done; the caller writes the Source
-// Description and the files for hosts.
+// Capability List.
 func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.cfg.Export != "" {
 		b.stats.Enter(report.PhaseScanning)
@@ -353,8 +337,8 @@ func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 }
 
 // completed is the time the build completed: its snapshot time if that
-// was given, else the clock, but never before the snapshot time, which
-// may be past the clock (afterPrevious).
+// was given, else the clock, but never before the snapshot time
+// (afterPrevious may have moved it past the clock).
 func (b *build) completed() time.Time {
 	if b.cfg.FixedTime {
 		return b.at
@@ -365,8 +349,6 @@ func (b *build) completed() time.Time {
 	return b.at
 }
 
-// checkEmpty fails with KindEmptySource if a directory or archive gives
-// no file to publish, unless that is allowed.
 func (b *build) checkEmpty(files int) error {
 	if files > 0 || b.cfg.AllowEmpty {
 		return nil
@@ -382,7 +364,6 @@ func (b *build) checkEmpty(files int) error {
 	return b.emptySource(what)
 }
 
-// writeResourceList writes the Resource List of the resources.
 func (b *build) writeResourceList(ctx context.Context, resources *spill.ResourceSpool, completed time.Time) error {
 	la := &archives.ResourceLists{Docs: b.docs, Prev: b.history.prev, Every: time.Duration(b.cfg.Changes.Archive.ResourceLists), Keep: time.Duration(b.cfg.Changes.Archive.Keep), At: b.at, Notice: b.notice}
 	archive, err := la.Plan()
@@ -408,8 +389,7 @@ func (b *build) writeResourceList(ctx context.Context, resources *spill.Resource
 	return errors.Join(err, it.Err())
 }
 
-// writeCapabilityList writes the Capability List (section 9): one entry per
-// capability written by this build, linked up to the Source Description.
+// writeCapabilityList writes the Capability List (section 9).
 func (b *build) writeCapabilityList() error {
 	doc := rsxml.Doc{
 		MD:    rsxml.MD{Capability: rsxml.CapCapabilityList},
@@ -418,33 +398,21 @@ func (b *build) writeCapabilityList() error {
 	if b.cfg.Describedby != "" {
 		doc.Links = append(doc.Links, rsxml.Link{Rel: "describedby", Href: b.cfg.Describedby})
 	}
-	// In the order of the specification's examples: the core capabilities,
-	// then their archives (ResourceSync Archives, example 2.1).
+	// In the order of the spec's examples: the core capabilities, then
+	// their archives (ResourceSync Archives, example 2.1).
+	rank := func(e rsxml.Entry) int { return slices.Index(capabilityOrder, e.MD.Capability) }
 	caps := slices.Clone(b.docs.Caps)
-	slices.SortStableFunc(caps, func(x, y rsxml.Entry) int {
-		return cmp.Compare(capabilityRank(x.MD.Capability), capabilityRank(y.MD.Capability))
-	})
+	slices.SortStableFunc(caps, func(x, y rsxml.Entry) int { return cmp.Compare(rank(x), rank(y)) })
 	caps = append(caps, b.notificationEntries()...)
 	return b.docs.Write("capabilitylist.xml", doc, 0, len(caps), func(i int, e *rsxml.Entry) { *e = caps[i] })
 }
 
-// capabilityOrder is the order of the capabilities in the Capability
-// List; any other comes after them.
 var capabilityOrder = []string{rsxml.CapResourceList, rsxml.CapResourceDump, rsxml.CapChangeList, rsxml.CapChangeDump,
 	rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive, rsxml.CapChangeDumpArchive}
 
-// capabilityRank is the place of a capability in the Capability List.
-func capabilityRank(capability string) int {
-	if i := slices.Index(capabilityOrder, capability); i >= 0 {
-		return i
-	}
-	return len(capabilityOrder)
-}
-
-// writeSourceDescription writes the Source Description (section 8) of
-// site to /.well-known/resourcesync, with the Capability List of each of
-// sets, in the order given; it is counted among the documents of the
-// first.
+// writeSourceDescription writes the Source Description (section 8) with
+// the Capability List of each of sets; it counts among the first's
+// documents.
 func (site *Site) writeSourceDescription(sets []*build) error {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapDescription}}
 	if site.Describedby != "" {

@@ -30,22 +30,16 @@ func withFindings(msg string, findings []validate.Finding) string {
 	return b.String()
 }
 
-// checkStage validates the staged output of the builds of sets, which
-// share stg, the way rsgen validate reads a published directory, before
-// Publish: a build never publishes documents that fail. Warnings become
-// one notice per rule. It re-reads every document once, as a stream; see
-// BenchmarkCheck for its cost.
+// checkStage validates the stage as rsgen validate reads a published
+// directory: a build never publishes documents that fail. Warnings become
+// one notice per rule. See BenchmarkCheck for its cost.
 func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *report.Stats, notice func(string)) error {
 	stats.Enter(report.PhaseChecking)
 	cfg := sets[0].cfg
 	if cfg.beforeCheck != nil {
 		cfg.beforeCheck(stg)
 	}
-	rep, err := validate.Path(ctx, stg.Dir(), validate.Options{
-		BaseURL:      cfg.DocsURL.String(),
-		Label:        cfg.Out,
-		MaxDocuments: math.MaxInt,
-	})
+	rep, err := validate.Path(ctx, stg.Dir(), validate.Options{BaseURL: cfg.DocsURL.String(), Label: cfg.Out, MaxDocuments: math.MaxInt})
 	if err != nil {
 		return fmt.Errorf("checking the documents: %w", err)
 	}
@@ -53,23 +47,26 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 		return context.Cause(ctx)
 	}
 	if rep.Errors > 0 {
-		copied := map[string]string{} // documents of the previous build published again → the URL each was read from
+		// Documents of the previous build published again are not a bug
+		// of rsgen: they are named by the URLs they were read from.
+		copied := map[string]string{}
 		for _, b := range sets {
 			for name, u := range b.docs.Copied {
 				copied[filepath.Join(cfg.Out, filepath.FromSlash(b.docs.Dir+"/"+name))] = u
 			}
 		}
-		var errs []validate.Finding
+		var errs, named []validate.Finding
 		for _, f := range rep.Findings {
 			if f.Severity == validate.Error {
 				errs = append(errs, f)
+				if u, ok := copied[f.Document]; ok {
+					f.Document = u
+					named = append(named, f)
+				}
 			}
 		}
-		// Documents of the previous build published again are not a bug
-		// of rsgen, as a KindInvalidOutput is: they are named by the URLs
-		// they were read from.
-		if f := previousFault(copied, errs); f != nil {
-			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", f))
+		if len(named) > 0 && len(named) == len(errs) {
+			return fmt.Errorf("%w: %s", errPrevious, withFindings("a document it published, to be published again, is not valid", named))
 		}
 		return failed(KindInvalidOutput, "%s", withFindings(fmt.Sprintf("this is a bug of rsgen: the documents it was about to publish fail validation with %s, so nothing was published", units.Count(rep.Errors, "error")), errs))
 	}
@@ -87,24 +84,4 @@ func checkStage(ctx context.Context, stg *stage.Stage, sets []*build, stats *rep
 		notice(fmt.Sprintf("check: %s (%s%s)", f.Message, f.Rule, more))
 	}
 	return nil
-}
-
-// previousFault returns findings, named by the URLs their documents were
-// read from, if all are in documents copied from the previous build
-// (copied: their paths → those URLs); or nil if one is a document this
-// build wrote.
-func previousFault(copied map[string]string, findings []validate.Finding) []validate.Finding {
-	if len(copied) == 0 {
-		return nil
-	}
-	var named []validate.Finding
-	for _, f := range findings {
-		u, ok := copied[f.Document]
-		if !ok {
-			return nil
-		}
-		f.Document = u
-		named = append(named, f)
-	}
-	return named
 }

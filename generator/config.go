@@ -20,7 +20,9 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/hosting"
+	"github.com/rsgen/rsgen/internal/documents/listwriter"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
+	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/bucket"
 	"github.com/rsgen/rsgen/internal/inputs/records"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
@@ -32,23 +34,18 @@ import (
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// Config is what a build needs. The CLI fills it from flags; the zero
-// values of the optional fields are the documented defaults. The toml tag
-// of a field is its key in rsgen's configuration file and the name of its
-// flag of rsgen build.
+// Config is what a build needs; the zero values of the optional fields
+// are the documented defaults. The toml tag of a field is its key in the
+// configuration file and the name of its flag of rsgen build.
 type Config struct {
-	// Set names the resource set, when the build is one of several that
-	// BuildSite publishes together: its documents are under
-	// resourcesync/<Set>/. "" for the one set of Build.
-	Set string `toml:"name"`
+	Set string `toml:"name"` // the resource set, under resourcesync/<Set>/ (BuildSite); "" for Build
 
 	Source  string  `toml:"source"`   // directory to publish, or a .tar, .tar.gz, .tgz or .zip archive of one
 	Out     string  `toml:"out"`      // output directory; Source if empty (required for an archive or an export)
 	BaseURL BaseURL `toml:"base-url"` // where Source is served; relative locs of an export are joined to it
 	DocsURL BaseURL `toml:"docs-url"` // where Out is served; BaseURL if zero
 
-	// A record export is published instead of Source (package exports).
-	Export         string         `toml:"export"`           // the export file; "-" for standard input
+	Export         string         `toml:"export"`           // a record export, published instead of Source; "-" for standard input
 	ExportFormat   string         `toml:"export-format"`    // "jsonl" or "csv"; from the name of Export if empty
 	ChangesWindow  units.Duration `toml:"changes-window"`   // trailing window of its Change List; DefaultChangesWindow if zero, none if negative
 	SkipBadRecords bool           `toml:"skip-bad-records"` // publish without the bad records (exit status 3) rather than fail
@@ -59,9 +56,8 @@ type Config struct {
 	Jobs           int  `toml:"jobs"` // hashing workers; hashing.DefaultWorkers() if zero
 	Limits
 
-	// At is the time of the snapshot; FixedTime says it was given (the
-	// command line's --at or SOURCE_DATE_EPOCH), and then completed equals
-	// it too, so that the same tree gives the same bytes.
+	// At is the time of the snapshot; FixedTime says it was given, and
+	// then completed equals it too: the same tree gives the same bytes.
 	At        time.Time `toml:"at"`
 	FixedTime bool      `toml:"-"`
 
@@ -70,38 +66,31 @@ type Config struct {
 	Describedby string `toml:"describedby"` // optional URL describing the collection (section 8)
 	FailFast    bool   `toml:"fail-fast"`   // a per-file problem fails the build
 
-	// Notification channels advertised in the Capability List (notify.go).
 	Notification
 
 	Changes // Change Lists and Change Dump against the previous build (history.go)
 
-	// Guards (guards.go): an empty source fails with KindEmptySource
-	// unless AllowEmpty; deleting more than MaxDelete (DefaultDeleteLimit
-	// if nil) fails with KindMassDelete.
+	// Guards: an empty source fails with KindEmptySource unless
+	// AllowEmpty; deleting more than MaxDelete (DefaultDeleteLimit if nil)
+	// fails with KindMassDelete.
 	AllowEmpty bool         `toml:"allow-empty"`
 	MaxDelete  *DeleteLimit `toml:"max-delete"`
 	Cache      string       `toml:"cache"` // hash cache file; "" for none
 	// Digests, with a bucket as the source, is the manifest.json of the
-	// completion report of an S3 Batch Operations Compute checksum job (a
-	// path or s3://…), whose digests need no request (docs/BUCKETS.md).
-	// DigestsJob is a file to write the manifest of such a job into: the
-	// objects whose digests neither the cache, the store nor Digests
-	// give, which are then not read, and the build fails. "" for none.
+	// completion report of an S3 Batch Operations Compute checksum job
+	// (docs/BUCKETS.md). DigestsJob is a file to write the manifest of such
+	// a job into, for the objects lacking a digest; the build then fails.
 	Digests    string `toml:"digests"`
 	DigestsJob string `toml:"digests-job"`
 
 	Hosts     units.List `toml:"host"` // static hosts to write configuration for (hosting.Hosts)
 	Templates fs.FS      `toml:"-"`    // templates of the host files and pages; the embedded ones if nil
 
-	// DryRun does everything but publish: the documents are staged and
-	// checked, the Report says what would be published, and the stage is
-	// removed; the output directory is left as it was, and the hash cache
-	// too.
+	// DryRun stages and checks the documents, and removes the stage: the
+	// output directory and the hash cache are left as they were.
 	DryRun bool `toml:"-"`
-	// Changed, if set, is called with each change the build publishes in
-	// its Change Lists (none without a previous build), in their order,
-	// once the documents are written: its kind (created, updated or
-	// deleted) and the resource's URL.
+	// Changed, if set, is called with each change the Change Lists
+	// publish, in their order: its kind and the resource's URL.
 	Changed func(change, loc string) `toml:"-"`
 
 	Stats  *report.Stats    `toml:"-"` // progress counters; may be nil
@@ -144,9 +133,9 @@ const (
 	maxEpoch    = 253402300799 // 9999-12-31T23:59:59Z: a W3C Datetime has four digits of year
 )
 
-// A FieldError is what Config.Validate finds wrong with one field of a
-// Config. A program that shows the error in its own terms (a command line
-// names its flags) renders it with Describe and a name for each field.
+// A FieldError is what Config.Validate finds wrong with one field. A
+// program that names fields its own way (a command line, by its flags)
+// renders it with Describe.
 type FieldError struct {
 	Field  string // as Go spells it, with its struct: "Changes.Previous", "Limits.MaxEntries"
 	Value  any    // the value refused; nil for a field that is missing
@@ -194,9 +183,8 @@ func formatValue(v any) string {
 
 // Validate checks c as Build does before it starts: the values of its
 // fields and how they combine. It returns nil, or the *FieldError of each
-// field that is wrong, joined with errors.Join. It reads nothing but the
-// type of the hash cache file, if it exists; whether the source can be read
-// is found out by Build.
+// field that is wrong, joined. It reads nothing but the hash cache file's
+// type; whether the source can be read is found out by Build.
 func (c Config) Validate() error {
 	var v validation
 	v.check(rule{c.Set != "" && !previous.ValidSetName(c.Set), "Set", c.Set, errInvalid, "",
@@ -209,8 +197,7 @@ func (c Config) Validate() error {
 	return errors.Join(v...)
 }
 
-// A rule is one check of Validate: if bad, it refuses a field with the
-// FieldError of its other fields, in their order.
+// A rule is one check of Validate: if bad, the FieldError of its other fields.
 type rule struct {
 	bad          bool
 	field        string
@@ -219,20 +206,18 @@ type rule struct {
 	with, detail string
 }
 
-// validation collects the errors of Validate.
 type validation []error
 
 func (v *validation) add(e *FieldError) { *v = append(*v, e) }
 
-// check adds the error of each broken rule.
 func (v *validation) check(rules ...rule) {
 	for _, r := range rules {
 		v.first(r)
 	}
 }
 
-// first adds the error of the first broken rule, as the cases of a switch
-// do: the others would say the same mistake again.
+// first adds the error of the first broken rule only: the others would
+// say the same mistake again.
 func (v *validation) first(rules ...rule) {
 	for _, r := range rules {
 		if r.bad {
@@ -251,8 +236,6 @@ const (
 	exportChangeList = "a record export publishes a Change List of its own, from its records' times"
 )
 
-// validateSource checks what is published: a tree, an archive or an
-// export, and the URL of its resources.
 func (c *Config) validateSource(v *validation) {
 	src, export, noOut := bucket.Redact(c.Source), c.Export != "", c.Export == "" && c.Out == ""
 	v.first(
@@ -298,7 +281,6 @@ func (c *Config) validateSource(v *validation) {
 	}...)
 }
 
-// validateTree checks how a tree is read and hashed.
 func (c *Config) validateTree(v *validation) {
 	for _, f := range []struct {
 		field    string
@@ -320,8 +302,6 @@ func (c *Config) validateTree(v *validation) {
 	v.check(rule{c.Hashes != nil && len(c.Hashes) == 0, "Hashes", nil, errRequired, "", "at least one algorithm, or nil for the default"})
 }
 
-// validateOutput checks the documents: their limits, time and links, the
-// dump and the files for hosts.
 func (c *Config) validateOutput(v *validation) {
 	entries, size, noDump := c.Limits.MaxEntries, c.Limits.MaxBytes, !c.Dump.Enabled && !c.Changes.Dump // the Change Dump's packages are made alike
 	v.check([]rule{
@@ -345,8 +325,8 @@ func (c *Config) validateOutput(v *validation) {
 	}
 }
 
-// validateHosts checks the hosts named in Hosts, and that each can serve
-// the documents at docsURL (if given) and the resources at bases.
+// validateHosts checks the hosts, and that each can serve the documents
+// at docsURL (if given) and the resources at bases.
 func validateHosts(add func(*FieldError), hosts []string, docsURL BaseURL, bases ...string) {
 	for _, h := range hosts {
 		if !slices.Contains(hosting.Hosts, h) {
@@ -360,8 +340,6 @@ func validateHosts(add func(*FieldError), hosts []string, docsURL BaseURL, bases
 	}
 }
 
-// validateChanges checks what is carried across builds: the previous
-// build, the Change Dump, the archives, the hash cache.
 func (c *Config) validateChanges(v *validation) {
 	ch, ar, export, firstBuild := &c.Changes, &c.Changes.Archive, c.Export != "", c.Changes.Previous == ""
 	v.check(
@@ -404,8 +382,8 @@ func (c *Config) validateChanges(v *validation) {
 	}
 }
 
-// validateCache checks the file the hash cache is kept in: outside the
-// documents and the links of the trees, and rsgen's own.
+// validateCache checks that the hash cache file is outside the documents
+// and the links of the trees, and rsgen's own.
 func (c *Config) validateCache(v *validation) {
 	err := hashcache.Check(c.Cache)
 	v.check([]rule{
@@ -422,12 +400,10 @@ func (c *Config) validateCache(v *validation) {
 	)
 }
 
-// droppable are the capabilities Changes.Drop may name.
 var droppable = []string{rsxml.CapResourceDump, rsxml.CapChangeDump, rsxml.CapResourceListArchive, rsxml.CapResourceDumpArchive, rsxml.CapChangeListArchive}
 
-// snapshots are the rules of the fields of the archive of snapshots of
-// what (a Resource List or a Resource Dump, which has is true when the
-// build publishes it): taken every, dropped by Drop of capability.
+// snapshots are the rules of the archive of snapshots of what (a Resource
+// List or Dump, has if the build publishes it), taken every.
 func (ch *Changes) snapshots(what, capability string, every units.Duration, has bool) []rule {
 	field, keep := "Changes.Archive."+strings.ReplaceAll(what, " ", "")+"s", ch.Archive.Keep
 	on := every > 0
@@ -441,8 +417,6 @@ func (ch *Changes) snapshots(what, capability string, every units.Duration, has 
 	}
 }
 
-// cacheInDocuments reports whether the file cache lies among the
-// documents rsgen owns in the output directory out.
 func cacheInDocuments(cache, out string) bool {
 	c, err1 := filepath.Abs(cache)
 	o, err2 := filepath.Abs(out)
@@ -455,9 +429,8 @@ func cacheInDocuments(cache, out string) bool {
 	return tree.Within(filepath.Join(o, docsDir), c)
 }
 
-// linkInTree reports whether path is a symbolic link in the directory
-// tree of one of dirs: such a link is content, which whoever shapes the
-// tree chooses.
+// linkInTree reports whether path is a symbolic link in the tree of one
+// of dirs: such a link is content, which whoever shapes the tree chooses.
 func linkInTree(path string, dirs ...string) bool {
 	info, err := os.Lstat(path)
 	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
@@ -477,4 +450,67 @@ func linkInTree(path string, dirs ...string) bool {
 		}
 	}
 	return false
+}
+
+// A Filter decides which files of a tree are published.
+type Filter struct {
+	Include units.List `toml:"include"` // doublestar patterns; if any, a file must match one
+	Exclude units.List `toml:"exclude"` // doublestar patterns; a match is never published
+	Hidden  bool       `toml:"hidden"`  // publish names starting with "." too
+}
+
+// Limits bound the size of one document (section 7). Both may be lowered
+// from the spec's 50,000 entries and 50 MB, never raised.
+type Limits struct {
+	MaxEntries int        `toml:"max-entries"`
+	MaxBytes   units.Size `toml:"max-bytes"`
+}
+
+func (l Limits) list() listwriter.Limits {
+	return listwriter.Limits{MaxEntries: l.MaxEntries, MaxBytes: int64(l.MaxBytes)}
+}
+
+func (f *Filter) tree() *tree.Filter {
+	return &tree.Filter{Include: f.Include, Exclude: f.Exclude, Hidden: f.Hidden}
+}
+
+// A BaseURL is where a directory is served: an absolute http or https URL
+// whose path ends in a slash (package internal/documents/uri).
+type BaseURL struct{ base uri.Base }
+
+// ParseBaseURL checks raw and returns it in normal form (uri.ParseBase).
+func ParseBaseURL(raw string) (BaseURL, error) {
+	base, err := uri.ParseBase(raw)
+	return BaseURL{base}, err
+}
+
+func (u BaseURL) String() string { return u.base.String() }
+
+func (u BaseURL) IsZero() bool { return u.base.IsZero() }
+
+// HasPath reports whether u has a path below its host's root.
+func (u BaseURL) HasPath() bool { return u.base.HasPath() }
+
+// UnmarshalText reads u as ParseBaseURL does; "" is the zero BaseURL.
+func (u *BaseURL) UnmarshalText(b []byte) (err error) {
+	if len(b) == 0 {
+		*u = BaseURL{}
+		return nil
+	}
+	*u, err = ParseBaseURL(string(b))
+	return err
+}
+
+// Names rsgen owns in the output directory.
+const (
+	docsDir      = stage.DocsDir      // every document but the Source Description; those of a set in DocsDir/<set>
+	wellKnownDir = stage.WellKnownDir // RFC 8615
+	stagePrefix  = stage.Prefix
+)
+
+func setDir(set string) string {
+	if set == "" {
+		return docsDir
+	}
+	return docsDir + "/" + set
 }

@@ -2,18 +2,15 @@
 // build: it is what "rsgen build" does, without the command line.
 //
 // [Build] runs one build from a [Config], after [Config.Validate] has
-// checked its fields and how they combine: a program that uses this
-// package gets the checks of the command line, as [FieldError] values that name
-// the fields (the command line names its flags for them); a build that
-// fails returns an [*Error] whose [Kind] says why. [BuildSite]
-// publishes several resource sets into one output directory: each set is
-// a build as below, of a Config named by its Set, writing its documents
+// checked its fields and how they combine (as [FieldError] values that
+// name the fields); a build that fails returns an [*Error] whose [Kind]
+// says why. [BuildSite] publishes several resource sets into one output
+// directory: each set is a build of a Config named by its Set, writing
 // into resourcesync/<set>/ of one shared stage; the Source Description
 // lists every set's Capability List, and the stage is checked and
-// published once, for all of them. Build is a BuildSite of one unnamed
-// set, whose documents are in resourcesync/ itself. [ReadSite] reads the
-// configuration file of rsgen build --config (docs/SETS.md) into the
-// Configs of its sets, checking its keys and values at their lines.
+// published once. Build is a BuildSite of one unnamed set, whose documents
+// are in resourcesync/ itself. [ReadSite] reads the configuration file of
+// rsgen build --config (docs/SETS.md).
 //
 // # The data walk
 //
@@ -25,10 +22,10 @@
 //	  → entries of the Resource List, the Change Lists, the dumps
 //	  → documents in the stage → checked → published
 //
-// A record export takes the same walk from its records, sorted on disk by
-// loc, time and path instead of walked in order. The resources pass from
-// step to step through spool files in the stage, one resource at a time,
-// so a build's memory does not depend on the number of files.
+// A record export takes the same walk from its records, sorted on disk.
+// The resources pass from step to step through spool files in the stage,
+// one at a time, so a build's memory does not depend on the number of
+// files.
 //
 // # Components
 //
@@ -36,33 +33,20 @@
 // against publishing what would lose data (an empty source, mass
 // deletion, a previous build of another site, dumps or archives dropped),
 // and writes the Capability List and the Source Description. The
-// components are packages under generator/internal, each a type with a
-// small API that owns its state, and each with a doc.go
-// (docs/DEVELOPMENT.md lists them): the sources (treescan, archivescan,
-// bucketscan, exports); between the steps, spill (the spools on disk) and detect (the
-// changes since the previous build), with generator/report (progress and
-// problems, public); the documents (docs, the writer every document goes
-// through; changelists, dumps, packages, archives; hostfiles, the pages
-// and the hosts' files).
-//
-// generator/layers_test.go keeps the packages in layers: none imports one
-// above it.
+// components are packages under generator/internal, each with a doc.go
+// (docs/DEVELOPMENT.md lists them); generator/layers_test.go keeps them in
+// layers.
 //
 // # Guarantees
 //
-// Everything is written into a stage inside the output directory,
-// checked with package validate, and moved into place by Stage.Publish
-// only when the whole build succeeded; a failure or an interrupt discards
-// the stage and leaves the published output as it was (package
-// internal/storage/stage; docs/PUBLISHING.md states the guarantees).
-//
-// Output depends only on the input and the Config: entries are written in
-// the order of their paths (or, for an export, sorted first), whatever
-// Config.Jobs is, and with a fixed snapshot time (Config.At with
-// FixedTime) no clock reading reaches a document or a package.
+// Everything is written into a stage inside the output directory, checked
+// with package validate, and moved into place only when the whole build
+// succeeded; a failure or an interrupt leaves the published output as it
+// was (docs/PUBLISHING.md). Output depends only on the input and the
+// Config, whatever Config.Jobs is; with a fixed snapshot time (Config.At
+// with FixedTime) no clock reading reaches a document or a package.
 //
 // Build may be called from several goroutines for different output
-// directories; a second build into a directory that a build holds fails
-// with KindOutput ("another build is running into it"). [Config.Stats] may
-// be read while a build runs.
+// directories; a second build into a directory a build holds fails with
+// KindOutput. [Config.Stats] may be read while a build runs.
 package generator

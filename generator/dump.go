@@ -21,9 +21,8 @@ type Dump struct {
 	Compression zipdump.Compression `toml:"dump-compression"`
 }
 
-// packaging is how the dumps of b write their packages (package dumps),
-// of the files of its source. It is made once the previous build is read,
-// which may move b.at (afterPrevious).
+// packaging is how the dumps of b write their packages. It is made once
+// the previous build is read, which may move b.at (afterPrevious).
 func (b *build) packaging() dumps.Packaging {
 	var clock func() time.Time
 	if !b.cfg.FixedTime {
@@ -65,7 +64,6 @@ func (b *build) packaging() dumps.Packaging {
 	return p
 }
 
-// dump is the Resource Dump of b (package dumps).
 func (b *build) dump() *dumps.ResourceDump {
 	return &dumps.ResourceDump{
 		Packaging: b.packaging(),

@@ -10,10 +10,8 @@ import (
 	"github.com/rsgen/rsgen/generator/report"
 )
 
-// An Error is a failure of Build or BuildSite that a program may act on:
-// its Kind says which, and the fields after Err say more for some kinds.
-// Nothing was published. A value of a Config that Validate refuses is a
-// *FieldError instead.
+// An Error is a failure of Build or BuildSite: its Kind says which, and
+// the fields after Err say more for some kinds. Nothing was published.
 type Error struct {
 	Kind Kind
 	Set  string // the set of a Site whose build failed; "" for the site, or a build without sets
@@ -37,14 +35,11 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// A Kind is what an Error is about; the zero Kind is a failure of no
-// particular kind, of the build of a set (Error.Set).
+// A Kind is what an Error is about; 0 is none in particular. The guards
+// (KindOtherSite to KindSetRemoved) refuse what looks like a mistake, and
+// a field of the Config allows each on purpose.
 type Kind int
 
-// The kinds of an Error. Those from KindPrevious to KindOtherSite are
-// about the previous build (Changes.Previous); the guards (KindOtherSite
-// to KindSetRemoved) refuse what looks like a mistake, and a field of the
-// Config allows each on purpose.
 const (
 	KindSource         Kind = iota + 1 // the source cannot be read: it is missing, not a directory or archive, unreadable
 	KindOutput                         // the output directory cannot be created, written or published into
@@ -63,11 +58,8 @@ const (
 	KindInvalidOutput                  // the documents fail validation: a bug of rsgen
 )
 
-// errPrevious wraps every failure to read the previous build, and to
-// publish again a document of it.
 var errPrevious = docs.ErrPrevious
 
-// kindOf is the Kind of the first *Error in err's tree, or 0.
 func kindOf(err error) Kind {
 	if e := (*Error)(nil); errors.As(err, &e) {
 		return e.Kind
@@ -75,12 +67,10 @@ func kindOf(err error) Kind {
 	return 0
 }
 
-// failed is an *Error of kind whose message is format's.
 func failed(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Err: fmt.Errorf(format, args...)}
 }
 
-// marked is err as an *Error of kind, or nil.
 func marked(err error, kind Kind) error {
 	if err == nil {
 		return nil
@@ -88,8 +78,7 @@ func marked(err error, kind Kind) error {
 	return &Error{Kind: kind, Err: err}
 }
 
-// classify is err, the failure of a build, as an *Error if the
-// components' errors in it give it a kind.
+// classify is err as an *Error if the components' errors in it give it a kind.
 func classify(err error) error {
 	var (
 		e     *Error
@@ -115,8 +104,7 @@ func classify(err error) error {
 	return err
 }
 
-// setError is err, the failure of the build of set, as an *Error of its
-// kind that names set; that of the one set of Build is err.
+// setError is err as an *Error that names set; for Build's set ("") err.
 func setError(set string, err error) error {
 	if set == "" {
 		return err
@@ -130,17 +118,14 @@ func setError(set string, err error) error {
 	return e
 }
 
-// emptySource is the *Error of a source that holds nothing to publish,
-// because what (names the source and why), with the problems of b.
 func (b *build) emptySource(what string) error {
 	e := failed(KindEmptySource, "nothing to publish: %s; nothing was published", what)
 	e.Problems = b.problems.Sorted()
 	return e
 }
 
-// setsRemoved refuses a build that would stop publishing sets that the
-// previous build published, and with them every resource and the change
-// history of each. The sets are named as in Site.RemoveSets.
+// setsRemoved refuses a build that would stop publishing sets, named as
+// in Site.RemoveSets.
 func setsRemoved(sets []string) error {
 	names := make([]string, len(sets))
 	for i, s := range sets {

@@ -9,12 +9,8 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/exports"
 )
 
-// A record export is published by package exports: the build gives it
-// its settings, its document writer and the writers of the lists every
-// source shares, and reads its report.
-
-// runExport publishes a record export: its Resource List, its Resource
-// Dump and its Change List, then the Capability List.
+// runExport publishes a record export (package exports): its Resource
+// List, Resource Dump and Change List, then the Capability List.
 func (b *build) runExport(ctx context.Context) error {
 	opt := exports.Options{
 		Export: b.cfg.Export, Format: b.cfg.ExportFormat, Stdin: b.cfg.stdin, Window: time.Duration(b.cfg.ChangesWindow),
@@ -40,9 +36,7 @@ func (b *build) runExport(ctx context.Context) error {
 	}
 	if !b.cfg.AllowEmpty {
 		// An export that failed upstream (a dump piped into rsgen) looks
-		// like this; publishing it would empty the Resource List. So does
-		// one whose every record is bad, skipped (without SkipBadRecords,
-		// Check fails with them).
+		// like this; publishing it would empty the Resource List.
 		switch rep := b.export; {
 		case rep.Records == 0:
 			return b.emptySource("the record export " + rep.Name + " holds no records")

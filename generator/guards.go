@@ -12,27 +12,22 @@ import (
 )
 
 // Guards: a build refuses, publishing nothing, what looks like a mistake
-// that would make every Destination delete its copies: an empty source, a
-// build that deletes most of what was published, a previous build of
-// another site, a dump that disappears. Each can be allowed on purpose in
-// the Config; the CLI names the flag.
+// that would make every Destination delete its copies. Each can be
+// allowed on purpose in the Config.
 
-// A DeleteLimit bounds the deletions of one build, counted against the
-// previous build's Resource List: N resources, or N percent of them if
-// Percent is set; N < 0 is no bound.
+// A DeleteLimit bounds the deletions of one build: N resources, or N
+// percent of the previous build's if Percent is set; N < 0 is no bound.
 type DeleteLimit struct {
 	N       int
 	Percent bool
 }
 
-// DefaultDeleteLimit is the bound of a Config without one: more than half
-// of the previous resources.
+// DefaultDeleteLimit is the bound of a Config without one.
 var DefaultDeleteLimit = DeleteLimit{N: 50, Percent: true}
 
 // minPercentDeletes is the number of deletions a percentage never
-// refuses: on a small site ordinary edits are a large share (deleting 3
-// of 4 pages is 75%), and deleting everything is refused as an empty
-// source anyway.
+// refuses: on a small site ordinary edits are a large share (3 of 4 pages
+// is 75%), and deleting everything is refused as an empty source anyway.
 const minPercentDeletes = 5
 
 // ParseDeleteLimit reads a DeleteLimit: a count ("100"), a percentage
@@ -55,8 +50,7 @@ func (l *DeleteLimit) UnmarshalText(b []byte) (err error) {
 	return err
 }
 
-// UnmarshalTOML reads a string, or a count as a bare number (max-delete =
-// 200), with go-toml's EnableUnmarshalerInterface.
+// UnmarshalTOML reads a string, or a bare count (max-delete = 200).
 func (l *DeleteLimit) UnmarshalTOML(value []byte) error {
 	s := string(value)
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') {
@@ -85,9 +79,8 @@ func (l DeleteLimit) allows(deleted, total int) bool {
 	return deleted <= minPercentDeletes || int64(deleted)*100 <= int64(l.N)*int64(total)
 }
 
-// checkDeletes fails with a KindMassDelete if the changes found delete
-// more than the limit allows. An empty build allowed on purpose deletes
-// everything on purpose.
+// checkDeletes fails with a KindMassDelete if the changes delete more than
+// the limit allows; an empty build allowed on purpose deletes on purpose.
 func (b *build) checkDeletes(published int) error {
 	if b.history.prev == nil || published == 0 && b.cfg.AllowEmpty {
 		return nil
@@ -111,8 +104,8 @@ func (b *build) checkDeletes(published int) error {
 }
 
 // checkDumps fails with a KindDropped if the previous build published a
-// dump or an archive that this one would not: Destinations away longer
-// than the Change Lists reach would lose the packages or history it keeps.
+// dump or an archive this one would not: Destinations away longer than
+// the Change Lists reach would lose what it keeps.
 func (b *build) checkDumps() error {
 	prev, ch := b.history.prev, &b.cfg.Changes
 	all := ch.drops(rsxml.CapChangeListArchive)
@@ -144,8 +137,7 @@ func (b *build) checkDumps() error {
 			e.Capability, e.N = c.Name, n
 			return e
 		case c.Name == rsxml.CapChangeDumpArchive && !ch.Dump && !ch.drops(rsxml.CapChangeDump):
-			// The archive of a Change Dump whose packages have all
-			// expired: the dump, gone, is not listed any more.
+			// its packages all expired: the dump is not listed any more
 			dump = rsxml.CapChangeDump
 		case kept:
 			continue
@@ -162,17 +154,15 @@ func (b *build) checkDumps() error {
 }
 
 // maxClockBehind is how far the clock may be behind the previous build's
-// snapshot time for a build without a fixed time to take the second after
-// it instead: two builds in the same second, or a runner whose clock is a
-// little behind the one that built before. Farther behind, something else
-// is wrong (a --previous of the future), and the build fails.
+// snapshot time for a build to take the second after it instead (two
+// builds in one second, a runner's clock a little behind); farther,
+// something else is wrong, and the build fails.
 const maxClockBehind = 5 * time.Minute
 
 // afterPrevious moves the snapshot time of a build without a fixed time
-// to one second after the previous build's, if the clock has not passed
-// it: the Change List of this build then covers an interval that starts
-// where the previous one ended and is not empty, its name differs from
-// the previous build's, and every change gets a datetime inside it.
+// to one second after the previous build's if the clock has not passed
+// it: the Change List then covers a non-empty interval after the previous
+// one, under a name of its own.
 func (b *build) afterPrevious(prevAt time.Time) error {
 	if b.at.After(prevAt) {
 		return nil

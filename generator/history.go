@@ -15,73 +15,55 @@ import (
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/internal/treescan"
 	"github.com/rsgen/rsgen/generator/report"
+	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/published/previous"
+	"github.com/rsgen/rsgen/internal/text/display"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// defaultChangesKeep is how long Change Lists are kept by default: 30
-// days, the window publishers commonly offer.
-const defaultChangesKeep = 30 * 24 * time.Hour
-
 // Changes configures what a build carries across builds: the Change Lists
-// and Change Dump made by comparing with the previous build, which is read
-// back from where it was published.
+// and Change Dump against the previous build, read back from where it was
+// published.
 type Changes struct {
-	// Previous is the output directory of the previous build, or the URL
-	// where it is served; "" publishes no Change List.
-	Previous string `toml:"previous"`
-	// Keep is how long Change Lists (and Change Dump packages) are kept:
-	// those that end before the snapshot time minus Keep are dropped.
-	Keep units.Duration `toml:"changes-keep"`
-	// Dump publishes a Change Dump beside the Change Lists.
-	Dump bool `toml:"change-dump"`
-	// HTTPOptions tune how Previous is fetched when it is a URL.
+	Previous string         `toml:"previous"`     // the previous build's output directory or URL; "" publishes no Change List
+	Keep     units.Duration `toml:"changes-keep"` // Change Lists (and Change Dump packages) ending before the snapshot time minus Keep are dropped
+	Dump     bool           `toml:"change-dump"`  // a Change Dump beside the Change Lists
 	previous.HTTPOptions
 	// FirstBuildOK makes a Previous where nothing is published yet (no
-	// Source Description: no such directory or file, HTTP 404 or 410) a
-	// first build rather than a failure, so that CI can run the same
-	// command line from the first deploy on.
+	// Source Description, HTTP 404 or 410) a first build rather than a
+	// failure, so that CI can run the same command line from the start.
 	FirstBuildOK bool `toml:"first-build-ok"`
-	// NewHistory lets a previous build published for other URLs (its
-	// documents at another DocsURL) start a new change history: this
-	// build is then published as a first build, with no Change List, and
-	// nothing of the previous one is carried forward. Without it such a
-	// build fails with KindOtherSite.
+	// NewHistory lets a previous build published at another DocsURL start
+	// a new change history (a first build) instead of failing with
+	// KindOtherSite.
 	NewHistory bool `toml:"new-history"`
-	// Archive publishes ResourceSync Archives beside the Change Lists.
 	Archive
-	// Drop names what the previous build published that this one may stop
-	// publishing on purpose, by capability: rsxml's "resourcedump",
-	// "changedump", "resourcelist-archive", "resourcedump-archive", and
-	// "changelist-archive", which drops every archive. Without it such a
-	// build fails with KindDropped.
+	// Drop names, by capability, what the previous build published that
+	// this one may stop publishing instead of failing with KindDropped:
+	// "resourcedump", "changedump", "resourcelist-archive",
+	// "resourcedump-archive", and "changelist-archive" (every archive).
 	Drop []string `toml:"-"`
 }
 
 // Archive configures the ResourceSync Archives of a build.
 type Archive struct {
-	// Keep, if more than 0, publishes a Change List Archive (ResourceSync
-	// Archives, section 5): each build's changes are also written as
-	// closed Change Lists under resourcesync/archive/, carried forward from
-	// Previous until they end before the snapshot time minus Keep. It may
-	// not be less than Changes.Keep: the archive keeps what the Change
-	// Lists drop.
+	// Keep, if more than 0, publishes a Change List Archive (section 5 of
+	// ResourceSync Archives): each build's changes are also written as
+	// closed Change Lists under resourcesync/archive/, kept until they end
+	// before the snapshot time minus Keep, which is not less than
+	// Changes.Keep.
 	Keep units.Duration `toml:"archive-keep"`
-	// ResourceLists, with Keep, publishes a Resource List Archive too
-	// (section 3): the Resource List is also archived when the newest one
-	// archived was taken at least ResourceLists before (every build if it
-	// is that short), and kept for Keep. 0 publishes none.
+	// ResourceLists, with Keep, archives the Resource List (section 3)
+	// when the newest archived one is at least this old.
 	ResourceLists units.Duration `toml:"archive-resource-lists"`
-	// ResourceDumps, with Keep and Dump.Enabled, publishes a Resource Dump
-	// Archive (section 4) alike, its packages with it: each archived dump
-	// keeps a whole copy of the collection.
+	// ResourceDumps, with Keep and Dump.Enabled, archives the Resource
+	// Dump and its packages alike (section 4).
 	ResourceDumps units.Duration `toml:"archive-resource-dumps"`
 }
 
 func (ch *Changes) drops(capability string) bool { return slices.Contains(ch.Drop, capability) }
 
-// history is the state of a build that depends on earlier builds: the
-// previous build, the changes since, and the hash cache.
+// history is the state of a build that depends on earlier builds.
 type history struct {
 	prev    *previous.Site
 	copier  *packages.Copier // publishes its packages again
@@ -92,8 +74,7 @@ type history struct {
 }
 
 // prepareHistory reads the previous build and loads the hash cache, before
-// anything is scanned: a previous build that cannot be used fails the
-// build at once.
+// anything is scanned.
 func (b *build) prepareHistory(ctx context.Context) error {
 	switch {
 	case b.cfg.Cache != "" && bucketscan.IsSource(b.cfg.Source): // opened by scanBucket
@@ -110,13 +91,8 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	if b.cfg.FixedTime {
 		at = b.at
 	}
-	site, err := previous.Read(ctx, src, previous.Options{
-		At:      at,
-		DocsURL: b.cfg.DocsURL.String(),
-		Set:     b.cfg.Set,
-		HTTP:    b.cfg.Changes.HTTPOptions,
-		Notice:  func(msg string) { b.notice("the previous build: " + msg) },
-	})
+	site, err := previous.Read(ctx, src, previous.Options{At: at, DocsURL: b.cfg.DocsURL.String(), Set: b.cfg.Set, HTTP: b.cfg.Changes.HTTPOptions,
+		Notice: func(msg string) { b.notice("the previous build: " + msg) }})
 	if err != nil {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -151,10 +127,8 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	return b.checkDumps()
 }
 
-// publishChanges publishes the Change Lists, then the Change Dump if
-// asked for, then the Change List Archive if asked for. The first build,
-// without a previous one, publishes none: there is nothing to compare
-// with.
+// publishChanges publishes the Change Lists, the Change Dump and the
+// Change List Archive, as asked for, once there is a previous build.
 func (b *build) publishChanges(ctx context.Context) error {
 	if b.history.prev == nil {
 		return nil
@@ -175,4 +149,60 @@ func (b *build) publishChanges(ctx context.Context) error {
 		b.notice(fmt.Sprintf("the Change Dump Archive of the previous build (%s) is no longer published, with the Change Dump", units.Count(len(a.Lists), "Change Dump")))
 	}
 	return ch.WriteArchive(ctx)
+}
+
+// startJoin starts spooling the previous build's entries beside the scan,
+// for the join with them; a failure cancels the build.
+func (b *build) startJoin(ctx context.Context) error {
+	prev := b.history.prev
+	entries, err := detect.SpoolPrevious(ctx, prev, b.cfg.BaseURL.base, &b.spill, b.fail)
+	if err != nil {
+		return err
+	}
+	j := &detect.Join{Previous: entries, Since: prev.At, At: b.at, Hashes: b.cfg.Hashes, Jobs: b.cfg.Jobs,
+		Spill: &b.spill, Problems: &b.problems, Report: b.history.report, Notice: b.notice}
+	if b.archive == nil && !bucketscan.IsSource(b.cfg.Source) {
+		j.ReadAgain = treescan.Tree{Root: b.root, Follow: b.cfg.FollowSymlinks}.Job
+	}
+	b.history.join = j
+	return nil
+}
+
+// detectChanges joins the scanned resources with the previous build's and
+// returns them with the lastmods the join gives them.
+func (b *build) detectChanges(ctx context.Context, resources *spill.ResourceSpool) (*spill.ResourceSpool, error) {
+	j := b.history.join
+	if j == nil {
+		return resources, nil
+	}
+	out, changes, err := j.Run(ctx, resources)
+	if err != nil {
+		return nil, err
+	}
+	b.history.changes = changes
+	if changes.Len() > 0 && !j.Since.Before(b.at) {
+		return nil, failed(KindSnapshotTime, "%w: the previous build's snapshot time %s is this build's too, yet %s changed: a Change List needs a later snapshot time",
+			errPrevious, rsxml.FormatTime(j.Since), units.Count(changes.Len(), "resource"))
+	}
+	return out, b.checkDeletes(out.Len()) // before the dumps are packed; again once they are (run)
+}
+
+// keepUnread keeps the previous build's entries of what the scan could
+// not read (reported as problems already). A Resource Dump must package
+// every resource, and these cannot be read: with one, the build fails.
+func (b *build) keepUnread(ctx context.Context, found *spill.ResourceSpool, unread report.Unread) (*spill.ResourceSpool, error) {
+	if b.history.join == nil {
+		return found, nil
+	}
+	out, kept, err := b.history.join.KeepUnread(ctx, found, unread)
+	if err != nil || kept.N == 0 {
+		return out, err
+	}
+	if b.cfg.Dump.Enabled {
+		out.Close()
+		return nil, fmt.Errorf("%s published by the previous build could not be read (%s, …): the Resource Dump cannot package them, and leaving them out would announce them as deleted; publish again once they can be read",
+			units.Count(kept.N, "resource"), display.Name(kept.First))
+	}
+	b.notice(fmt.Sprintf("%s that could not be read %s of the previous build, unchanged", units.Count(kept.N, "resource"), units.Plural(kept.N, "keeps its entry", "keep their entries")))
+	return out, nil
 }

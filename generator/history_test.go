@@ -88,7 +88,7 @@ func acConfig(src, out string, at time.Time) Config {
 		panic(err)
 	}
 	return Config{Source: src, Out: out, BaseURL: base, At: at, FixedTime: true, Jobs: 2,
-		Changes: Changes{Keep: units.Duration(defaultChangesKeep)}}
+		Changes: Changes{Keep: units.Duration(30 * 24 * time.Hour)}}
 }
 
 // sameFiles fails t, naming the files that differ, unless got and want

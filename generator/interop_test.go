@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/beevik/etree"
 
@@ -173,7 +174,7 @@ func TestIndependentClient(t *testing.T) {
 	defer srv.Close()
 	base := mustBaseURL(t, srv.URL+"/")
 	cfg := Config{Source: tr.dir, BaseURL: base, At: acDay(1), FixedTime: true, Jobs: 2, Limits: Limits{MaxEntries: 3, MaxBytes: defaultLimits.MaxBytes},
-		Dump: Dump{Enabled: true}, Changes: Changes{Keep: units.Duration(defaultChangesKeep)}}
+		Dump: Dump{Enabled: true}, Changes: Changes{Keep: units.Duration(30 * 24 * time.Hour)}}
 	mustBuild(t, cfg)
 	first := map[string]string{}
 	for name, content := range acFiles {

@@ -7,25 +7,23 @@ import (
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
-// Notification is how the Capability List advertises the notification
-// channels of the collection (ResourceSync Change Notification 1.0.1 and
-// Framework Notification 1.0.1, section 5 of each): one entry per channel,
-// its <loc> the WebSub topic, its <rs:md capability> the channel's kind,
-// and an <rs:ln rel="hub"> to the hub. Nothing is advertised if Hub is "".
+// Notification is the notification channels the Capability List
+// advertises (Change Notification and Framework Notification 1.0.1,
+// section 5): one entry per WebSub topic, with a link to the hub. Nothing
+// is advertised if Hub is "".
 type Notification struct {
 	Hub            string `toml:"hub"`             // URL of the WebSub hub
 	ChangeTopic    string `toml:"change-topic"`    // topic of change notifications; changelist-notification under the documents if ""
 	FrameworkTopic string `toml:"framework-topic"` // topic of framework notifications; framework-notification under the documents if ""
 }
 
-// topics are the topics of the change and framework channels: those given,
-// else the default ones under the documents of the build's set.
+// topics are the topics of the channels: those given, else the defaults
+// under the documents of the set.
 func (c *Config) topics() (change, framework string) {
 	dir := cmp.Or(c.DocsURL, c.BaseURL).String() + setDir(c.Set) + "/"
 	return cmp.Or(c.Notification.ChangeTopic, dir+"changelist-notification"), cmp.Or(c.Notification.FrameworkTopic, dir+"framework-notification")
 }
 
-// notificationEntries are the Capability List entries of the channels.
 func (b *build) notificationEntries() []rsxml.Entry {
 	if b.cfg.Notification.Hub == "" {
 		return nil
@@ -38,8 +36,6 @@ func (b *build) notificationEntries() []rsxml.Entry {
 	}
 }
 
-// validateNotification checks the channels: their URLs are published for
-// anyone to read.
 func (c *Config) validateNotification(v *validation) {
 	n := &c.Notification
 	if n.Hub == "" {
@@ -67,7 +63,6 @@ func (c *Config) validateNotification(v *validation) {
 	}
 }
 
-// httpURL reports whether s is an absolute http or https URL.
 func httpURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""

@@ -26,11 +26,10 @@ import (
 )
 
 // A SiteFile is the configuration file of rsgen build --config
-// (docs/SETS.md), read by ReadSite: TOML, whose keys are the toml tags of
-// Config's fields. Its top level holds what applies to the whole site
-// (siteKeys) and the defaults of every set; each [[set]] table holds one
-// set: its name, its source and its own keys. A file without [[set]] is
-// one set, whose keys are at its top.
+// (docs/SETS.md): TOML, whose keys are the toml tags of Config's fields.
+// Its top level holds what applies to the whole site (siteKeys) and the
+// defaults of every set; each [[set]] table holds one set. A file without
+// [[set]] is one set, whose keys are at its top.
 type SiteFile struct {
 	Path      string
 	Templates string      // the key templates: a directory of templates
@@ -50,8 +49,8 @@ type SiteTable struct {
 // siteKeys apply to the whole site: at the top of the file only.
 var siteKeys = []string{"out", "docs-url", "describedby", "previous", "first-build-ok", "new-history", "fetch-timeout", "at", "jobs", "fail-fast", "host", "templates", "hub"}
 
-// notForExport are the keys of the top level that a set of a record export
-// does not take from it: the export has a Change List of its own.
+// notForExport are the top-level keys a set of a record export does not
+// take: the export has a Change List of its own.
 var notForExport = []string{"previous", "first-build-ok", "new-history", "fetch-timeout", "change-dump", "cache",
 	"archive-keep", "archive-resource-lists", "archive-resource-dumps", "include", "exclude", "hidden", "follow-symlinks"}
 
@@ -59,13 +58,11 @@ var configTable = sync.OnceValue(func() tomlkeys.Table { return tomlkeys.Of(refl
 
 const maxSiteFile = 1 << 20
 
-// ReadSite reads the configuration file at path and checks its keys (each
-// a key of Config, in its place) and their values, by go-toml's strict
-// decoder. An error about the file's text is "path:line: …"; one of
-// opening or reading it is an *fs.PathError. Relative paths in it are
-// made relative to its directory, as a user reads them. flagsOnly are
-// the flags of the command line that reads the file which are no key of
-// it: a file that gives one is told to give the flag instead.
+// ReadSite reads the configuration file at path and checks its keys and
+// values. An error about the file's text is "path:line: …"; one of
+// reading it is an *fs.PathError. Relative paths in it are made relative
+// to its directory. flagsOnly are the flags of the command line that are
+// no key of the file: a file that gives one is told to give the flag.
 func ReadSite(path string, flagsOnly ...string) (*SiteFile, error) {
 	fd, _, err := regfile.Open(path) // never waits on a FIFO
 	if err != nil {
@@ -147,11 +144,10 @@ func (f *SiteFile) Tables() []*SiteTable {
 	return tables
 }
 
-// Inherits reports whether the set of t takes the key k from the top of a
-// file of sets (and a program, as rsgen build its flags, from what it
-// gives the whole site): every key but describedby, the site's own, and
-// for a record export those of notForExport. The one set of a file
-// without [[set]] takes every key.
+// Inherits reports whether the set of t takes the key k from the top of
+// the file (or a program's flags): every key but describedby and, for a
+// record export, those of notForExport. The one set of a file without
+// [[set]] takes every key.
 func (f *SiteFile) Inherits(t *SiteTable, k string) bool {
 	return len(f.Sets) == 0 || k != "describedby" && !(t.Config.Export != "" && slices.Contains(notForExport, k))
 }
@@ -160,7 +156,7 @@ func (f *SiteFile) Inherits(t *SiteTable, k string) bool {
 func (f *SiteFile) SiteKey(k string) bool { return slices.Contains(siteKeys, k) }
 
 // valueErrorAt is errorAt about the value of the key at line, naming its
-// set if in one, as Site.Validate's errors do.
+// set if in one.
 func (f *SiteFile) valueErrorAt(line int, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if i := slices.IndexFunc(f.entries, func(e fileEntry) bool { return e.line == line && e.key != "" }); i >= 0 && f.entries[i].set > 0 {
@@ -189,8 +185,7 @@ func (f *SiteFile) paths(c *Config) *Config {
 	return c
 }
 
-// resolve makes a relative path v relative to the directory of the file;
-// a URL, "-" and absolute paths stay.
+// resolve makes a relative path v relative to the directory of the file.
 func (f *SiteFile) resolve(v string) string {
 	if v == "-" || v == "" || filepath.IsAbs(v) || strings.Contains(v, "://") {
 		return v
@@ -199,7 +194,7 @@ func (f *SiteFile) resolve(v string) string {
 }
 
 // checkKeys checks the keys of the file, in the order of its lines, and
-// puts them in f's tables: each a key of Config or templates, in its place.
+// puts them in f's tables.
 func (f *SiteFile) checkKeys(entries []fileEntry, flagsOnly []string) error {
 	keys := slices.Sorted(slices.Values(append(slices.Clone(configTable().Keys), "templates")))
 	hasSets := slices.ContainsFunc(entries, func(e fileEntry) bool { return e.set > 0 })
@@ -256,9 +251,8 @@ func (f *SiteFile) checkKeys(entries []fileEntry, flagsOnly []string) error {
 	return nil
 }
 
-// misfit says what the key of e takes if its value is of a kind that its
-// field does not take, else is "": the decoder then reads the value, and
-// says what is wrong with it.
+// misfit says what the key of e takes if its value is of a kind its field
+// does not take, else "": the decoder then says what is wrong with it.
 func misfit(e fileEntry) string {
 	is := func(kinds ...unstable.Kind) bool { return slices.Contains(kinds, e.kind) }
 	t := configTable().Fields[e.key].Type // nil for templates, no field
@@ -288,8 +282,8 @@ func misfit(e fileEntry) string {
 	return takes
 }
 
-// A fileEntry is a key of the file or the header of a table, at its line:
-// set is 0 at the top, i for the i-th [[set]] (key "" for its header).
+// A fileEntry is a key of the file or the header of a table: set is 0 at
+// the top, i for the i-th [[set]] (key "" for its header).
 type fileEntry struct {
 	key   string
 	set   int
@@ -300,14 +294,11 @@ type fileEntry struct {
 	mixed bool          // an array with an element that is not a string
 }
 
-// keyLines lists the keys of the file and the headers of its tables, in
-// the order of their lines.
 func keyLines(data []byte) ([]fileEntry, error) {
 	var p unstable.Parser
 	p.Reset(data)
-	// The line of an offset, found among the starts of the lines: the
-	// parser's Shape counts them from the start of the file at each call,
-	// which made a file of 8,000 sets take minutes.
+	// The line of an offset, among the starts of the lines: the parser's
+	// Shape counts from the start at each call (minutes for 8,000 sets).
 	starts := []int{0}
 	for i, b := range data {
 		if b == '\n' {

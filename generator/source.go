@@ -18,15 +18,9 @@ import (
 	"github.com/rsgen/rsgen/internal/text/display"
 )
 
-// A build publishes one of three sources. A directory tree (package
-// treescan) and an archive of one (package archivescan) give a spool of
-// resources in the order of their paths (scan); a record export (package
-// exports) streams through sorters on disk instead and writes its own
-// lists (runExport).
-
 // sourceOf returns the root of cfg's directory tree (absolute, with
 // symbolic links resolved) once it is found readable, or its archive, or
-// neither for a record export or a bucket (opened by scanBucket).
+// neither for a record export or a bucket.
 func sourceOf(cfg *Config) (root string, arch *archivescan.Archive, err error) {
 	src := cfg.Source
 	if cfg.Export != "" || bucketscan.IsSource(src) {
@@ -85,25 +79,23 @@ func resolveExisting(path string) string {
 	}
 }
 
-// noSuch says that a path given does not exist ("no such directory"), as
-// errors.Is(err, fs.ErrNotExist) tells.
+// noSuch is an fs.ErrNotExist that says "no such directory".
 type noSuch string
 
 func (n noSuch) Error() string        { return "no such " + string(n) }
 func (n noSuch) Is(target error) bool { return target == fs.ErrNotExist }
 
-// owned reports whether real, a path under the source with symbolic links
-// resolved, is rsgen's own output (when the output is inside the source)
-// or inside it, or the hash cache, or has the URL of rsgen's documents:
-// never content. It says nothing itself: the walk that counts ahead asks
-// it too, from its own goroutine (noticeUnserved says it once).
+// owned reports whether real, a path under the source with links
+// resolved, is rsgen's own: its output, the hash cache, or a file with the
+// URL of rsgen's documents. It may be called from several goroutines, and
+// says nothing itself (noticeUnserved does, once).
 func (b *build) owned(real string) bool {
 	if b.cacheRel != "" && (real == b.cacheRel || strings.HasPrefix(real, b.cacheRel+".tmp-")) {
 		return true // the hash cache, and the file it is saved through
 	}
 	if b.outRel == "\x00" {
 		// The output is elsewhere; served where the resources are, its
-		// documents take these URLs (as for an archive: see publishes).
+		// documents take these URLs.
 		if b.cfg.DocsURL == b.cfg.BaseURL && (real == docsDir || real == stage.WellKnownFile) {
 			b.unserved.Store(real, true)
 			return true
@@ -122,7 +114,6 @@ func (b *build) owned(real string) bool {
 		r == stage.WellKnownFile || strings.HasPrefix(r, stage.WellKnownFile+"/") || hosting.IsRootFile(r)
 }
 
-// scan lists and hashes the files of the source, sorted by path.
 func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.archive != nil {
 		return b.scanArchive(ctx)
@@ -133,25 +124,13 @@ func (b *build) scan(ctx context.Context) (*spill.ResourceSpool, error) {
 	return b.scanTree(ctx)
 }
 
-// scanArchive lists and hashes the published members of the archive
-// (package archivescan), and keeps the previous build's entries of those
-// it reported as problems. The position of each member in the archive is
-// kept only for a Resource Dump, which reads the members again.
+// scanArchive lists and hashes the members of the archive, and keeps the
+// previous build's entries of those it could not read.
 func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 	cfg := b.cfg
-	sc := &archivescan.Scan{
-		Archive:  b.archive,
-		Filter:   cfg.Filter.tree(),
-		Skip:     b.servedDocument,
-		Base:     cfg.BaseURL.base,
-		Hashes:   cfg.Hashes,
-		Jobs:     cfg.Jobs,
-		Index:    cfg.Dump.Enabled,
-		Spill:    &b.spill,
-		Problems: &b.problems,
-		Stats:    b.stats,
-		Notice:   b.notice,
-	}
+	sc := &archivescan.Scan{Archive: b.archive, Filter: cfg.Filter.tree(), Skip: b.servedDocument, Base: cfg.BaseURL.base,
+		Hashes: cfg.Hashes, Jobs: cfg.Jobs, Index: cfg.Dump.Enabled, // a Resource Dump reads the members again
+		Spill: &b.spill, Problems: &b.problems, Stats: b.stats, Notice: b.notice}
 	found, unread, err := sc.Run(ctx)
 	if err != nil {
 		return nil, err
@@ -159,39 +138,18 @@ func (b *build) scanArchive(ctx context.Context) (*spill.ResourceSpool, error) {
 	return b.keepUnread(ctx, found, unread)
 }
 
-// servedDocument reports whether a member of an archive has the path of
-// one of rsgen's documents, when the archive is served where they are: it
-// is not published.
+// servedDocument reports whether a member of an archive or bucket has
+// the URL of one of rsgen's documents: it is not published.
 func (b *build) servedDocument(name string) bool {
 	return b.cfg.DocsURL == b.cfg.BaseURL && (name == stage.WellKnownFile || name == docsDir || strings.HasPrefix(name, docsDir+"/"))
 }
 
-// scanTree walks the source tree and hashes its files (package treescan),
-// and keeps the previous build's entries of what it could not read.
+// scanTree walks the source tree and hashes its files, and keeps the
+// previous build's entries of what it could not read.
 func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 	cfg := b.cfg
-	sc := &treescan.Scan{
-		Source: &treescan.Walk{
-			Root:    b.root,
-			Filter:  cfg.Filter.tree(),
-			Follow:  cfg.FollowSymlinks,
-			Skip:    b.owned,
-			Spill:   &b.spill,
-			Stats:   b.stats,
-			Notice:  b.notice,
-			BigDir:  cfg.bigDir,
-			Listed:  cfg.listed,
-			ReadDir: cfg.readDir,
-		},
-		Jobs:     cfg.Jobs,
-		Hashes:   cfg.Hashes,
-		Base:     cfg.BaseURL.base,
-		Cache:    b.history.cache,
-		Spill:    &b.spill,
-		Problems: &b.problems,
-		Stats:    b.stats,
-		Window:   cfg.scanWindow,
-	}
+	sc := b.hashScan(&treescan.Walk{Root: b.root, Filter: cfg.Filter.tree(), Follow: cfg.FollowSymlinks, Skip: b.owned,
+		Spill: &b.spill, Stats: b.stats, Notice: b.notice, BigDir: cfg.bigDir, Listed: cfg.listed, ReadDir: cfg.readDir})
 	found, unread, err := sc.Run(ctx)
 	b.noticeUnserved()
 	if err != nil {
@@ -200,8 +158,13 @@ func (b *build) scanTree(ctx context.Context) (*spill.ResourceSpool, error) {
 	return b.keepUnread(ctx, found, unread)
 }
 
-// noticeUnserved says which of rsgen's documents the scan of the source
-// found there and left out (owned).
+// hashScan is the scan that hashes the files of src, a tree's or a bucket's.
+func (b *build) hashScan(src treescan.Source) *treescan.Scan {
+	return &treescan.Scan{Source: src, Jobs: b.cfg.Jobs, Hashes: b.cfg.Hashes, Base: b.cfg.BaseURL.base, Cache: b.history.cache,
+		Spill: &b.spill, Problems: &b.problems, Stats: b.stats, Window: b.cfg.scanWindow}
+}
+
+// noticeUnserved says which of rsgen's documents the scan left out (owned).
 func (b *build) noticeUnserved() {
 	if _, ok := b.unserved.Load(deployedDocs); ok {
 		return // a bucket's resourcesync/ holds rsgen's deployed documents (bucketDocument)

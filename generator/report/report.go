@@ -12,10 +12,9 @@ import (
 	"github.com/rsgen/rsgen/internal/text/display"
 )
 
-// Unread is what a scan could not read: the directories (published paths,
-// "" for the root) and the files, each reported as a Problem. Their
-// resources were not spooled, but they are not gone from the source: the
-// build keeps their previous entries (detect.Join.KeepUnread).
+// Unread is what a scan could not read, each reported as a Problem: the
+// directories ("" for the root) and the files. They are not gone: the
+// build keeps their previous entries.
 type Unread struct {
 	Dirs, Files []string
 }
@@ -36,8 +35,8 @@ func (p Problem) Error() string {
 	return display.Name(p.Path) + ": " + display.Message(p.Err.Error())
 }
 
-// Stats counts a build's progress. Its fields are updated while the build
-// runs and may be read from other goroutines at any time.
+// Stats counts a build's progress; it may be read from other goroutines
+// at any time.
 type Stats struct {
 	Phase    atomic.Int32 // the step the build is at: a Phase
 	Found    atomic.Int64 // files found by the walk so far
@@ -48,11 +47,9 @@ type Stats struct {
 	WalkDone atomic.Bool  // the walk has finished: Found is the total
 	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
 
-	// A walk of a tree that only counts, ahead of the one that hashes,
-	// gives the totals early (restic's scanner): Total files of TotalBytes
-	// so far, the whole of them once Counted. It runs only if CountAhead
-	// is set before the build (when someone watches the progress): it
-	// costs a second reading of the directories.
+	// With CountAhead set before the build, a walk that only counts runs
+	// ahead of the one that hashes and gives the totals early (restic's
+	// scanner), at the cost of reading the directories twice.
 	CountAhead bool
 	Total      atomic.Int64
 	TotalBytes atomic.Int64
@@ -60,14 +57,12 @@ type Stats struct {
 
 	set atomic.Value // the set of a site being built (NextSet)
 
-	// Entered, if set before the build starts, is called by Enter with
-	// each step the build enters, from the build's goroutine: a log of
-	// the steps misses none, however short.
+	// Entered, if set before the build, is called with each step the
+	// build enters: a log of the steps misses none, however short.
 	Entered func(Phase)
 }
 
-// Phase is a step of a build, in the order a build takes them; steps it
-// has no work for are skipped.
+// Phase is a step of a build, in order; steps without work are skipped.
 type Phase int32
 
 const (
@@ -79,8 +74,7 @@ const (
 	PhaseChecking               // validating what was written, before it is published
 )
 
-// NextSet sets the counts of files back to zero (all but Cached) for the
-// build of the set name of a site, which the progress then names.
+// NextSet sets the counts but Cached back to zero for the set name.
 func (s *Stats) NextSet(name string) {
 	for _, n := range []*atomic.Int64{&s.Found, &s.Hashed, &s.Bytes, &s.Read, &s.Packed, &s.Total, &s.TotalBytes} {
 		n.Store(0)
@@ -96,7 +90,6 @@ func (s *Stats) Set() string {
 	return name
 }
 
-// Enter records that the build is at step p.
 func (s *Stats) Enter(p Phase) {
 	s.Phase.Store(int32(p))
 	if s.Entered != nil {
@@ -104,15 +97,13 @@ func (s *Stats) Enter(p Phase) {
 	}
 }
 
-// Problems collects the problems of a build; Add may be called from
-// several goroutines.
+// Problems collects the problems of a build, from several goroutines.
 type Problems struct {
 	mu       sync.Mutex
 	list     []Problem
 	FailFast func(error) // cancels the build on the first problem, if set
 }
 
-// Add adds pr, and with FailFast set, tells it.
 func (p *Problems) Add(pr Problem) {
 	p.mu.Lock()
 	p.list = append(p.list, pr)

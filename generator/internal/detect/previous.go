@@ -12,13 +12,10 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/binrec"
 )
 
-// Previous is the previous build's Resource List, read while the tree is
-// scanned and spooled in the order of the paths, the order the join with
-// the scan needs (previous.Site.ResourceIter: a list published in another
-// order goes through an external sort, also when only a later part shows
-// it). Parsing the XML of a large list costs as much CPU as the scan; done
-// beside it, on a second core, the join then reads binary records from
-// the spool. An error fails the build at once, while the scan runs.
+// Previous is the previous build's Resource List, spooled in the order of
+// the paths while the tree is scanned: parsing the XML of a large list
+// costs as much CPU as the scan, so it runs beside it, on a second core.
+// An error fails the build at once.
 type Previous struct {
 	done chan struct{} // closed when the spool is complete, or failed
 	stop context.CancelFunc
@@ -27,14 +24,12 @@ type Previous struct {
 	err  error
 }
 
-// sortMemory is the memory of the sort of a previous Resource List that
-// was not published in the order of its paths.
+// sortMemory is for a previous Resource List not in the order of its paths.
 const sortMemory = 32 << 20
 
-// SpoolPrevious starts spooling the entries of site into area, each with
-// its key (the path of its loc under base, the build's base URL), and
-// calls fail with its error if it fails. area closes the spool when it is
-// removed, and stops it first if it is not complete.
+// SpoolPrevious starts spooling the entries of site into area, each keyed
+// by the path of its loc under base, and calls fail with its error if it
+// fails. Removing area stops and closes the spool.
 func SpoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, area *spill.Area, fail context.CancelCauseFunc) (*Previous, error) {
 	spillDir, err := area.Path() // before the goroutine: the scan makes its spools there too
 	if err != nil {
@@ -47,8 +42,7 @@ func SpoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, area
 		defer close(p.done)
 		p.file, p.n, p.err = spoolPrevious(ctx, site, base, spillDir, false)
 		if errors.Is(p.err, previous.ErrUnsorted) {
-			// A later part of the previous Resource List was out of
-			// order: once more, through a sort.
+			// a later part was out of order: once more, through a sort
 			p.file, p.n, p.err = spoolPrevious(ctx, site, base, spillDir, true)
 		}
 		if p.err != nil && ctx.Err() == nil {
@@ -63,10 +57,8 @@ func SpoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, area
 
 // spoolPrevious reads the previous build's entries into a new spool file.
 // The URL of a file under base is the one this build gives its path
-// (base.Resolve, the one mapping of paths to URLs, which base.RelPath
-// undoes): the same as it was for rsgen's own, and rsgen's form for one
-// another tool wrote otherwise ("a+b.txt" for "a%2Bb.txt"), in which a
-// deletion is then published.
+// (base.Resolve): rsgen's form also for a URL another tool wrote otherwise
+// ("a+b.txt" for "a%2Bb.txt"), in which a deletion is then published.
 func spoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, spillDir string, sort bool) (*binrec.File, int, error) {
 	it, err := site.ResourceIter(ctx, previous.IterOptions{
 		Key:      base.RelPath,
@@ -109,8 +101,7 @@ func spoolPrevious(ctx context.Context, site *previous.Site, base uri.Base, spil
 	return f, n, nil
 }
 
-// Len is the number of the previous build's entries, once they are all
-// spooled (0 before, and for a nil Previous).
+// Len is the number of entries once all are spooled (0 before, or if p is nil).
 func (p *Previous) Len() int {
 	if p == nil {
 		return 0
@@ -123,8 +114,7 @@ func (p *Previous) Len() int {
 	}
 }
 
-// Close removes the spool, once it is done with; a build that ends
-// before it is complete (an error of the scan) stops it first.
+// Close stops the spool if it is not complete, and removes it.
 func (p *Previous) Close() {
 	p.stop()
 	<-p.done
@@ -134,9 +124,8 @@ func (p *Previous) Close() {
 	}
 }
 
-// iter returns an iterator over the entries, once they are all spooled:
-// in the order of their keys (paths under the base URL), then those with
-// no key (foreign).
+// iter returns an iterator over the entries, once all are spooled: by
+// key, then the foreign ones.
 func (p *Previous) iter(ctx context.Context) (*spill.Iter[prevEntry], error) {
 	select {
 	case <-p.done:
@@ -156,7 +145,6 @@ type prevEntry struct {
 	Resource previous.Resource
 }
 
-// readEntry reads an entry of spoolPrevious's record.
 func readEntry(d *binrec.Reader, e *prevEntry) error {
 	e.Foreign = d.Byte() == 1
 	e.Key = ""

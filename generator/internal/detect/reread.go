@@ -17,8 +17,7 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// A rereadJob is a resource to read again for the digests of the previous
-// build, which this build does not publish.
+// A rereadJob is a resource to read again for the previous build's digests.
 type rereadJob struct {
 	i       int // its index in the resources
 	res     spill.Resource
@@ -28,7 +27,7 @@ type rereadJob struct {
 }
 
 // settle gives the resources of jobs, spooled in out before their
-// verdicts, the verdicts of their files read again (Join.ReadAgain).
+// verdicts, the verdicts of reading them again.
 func (j *Join) settle(ctx context.Context, jobs []rereadJob, out *spill.ResourceSpool, changes *spill.ChangeSet) error {
 	if len(jobs) == 0 {
 		return nil
@@ -54,10 +53,10 @@ func (j *Join) settle(ctx context.Context, jobs []rereadJob, out *spill.Resource
 	return nil
 }
 
-// reread reads the files of jobs again through the published digests and
-// the previous build's, and marks each that changed. The
-// published digests must come out as the scan found them: a file that
-// changed in between is reported as a problem and counted as updated.
+// reread reads the files of jobs again for the published digests and the
+// previous build's, and marks each that changed. The published ones must
+// come out as the scan found them: a file that changed in between is a
+// problem, counted as updated.
 func (j *Join) reread(ctx context.Context, jobs []rereadJob) error {
 	set := slices.Clone(j.Hashes)
 	for _, job := range jobs {

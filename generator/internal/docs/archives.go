@@ -18,7 +18,7 @@ import (
 const ArchiveDir = "archive"
 
 // An Archived is a document of the previous build's archive that a build
-// keeps: the name it is published under again, and its entry.
+// keeps, and the name it is published under again.
 type Archived struct {
 	Name string // in the documents' directory
 	List *previous.ArchivedList
@@ -28,8 +28,7 @@ type Archived struct {
 // publish again a document of it.
 var ErrPrevious = errors.New("the previous build cannot be used")
 
-// PreviousErr marks err, of copying a document of the previous build
-// (Writer.Copy), as the previous build's when reading it failed.
+// PreviousErr marks err of Writer.Copy as an ErrPrevious when reading failed.
 func PreviousErr(err error) error {
 	var pe *previous.Error
 	if errors.As(err, &pe) {
@@ -39,9 +38,8 @@ func PreviousErr(err error) error {
 }
 
 // An ArchiveError is a document of an archive of the previous build that
-// cannot be published again (an ErrPrevious): a build that drops that
-// archive on purpose, by the field Drop of the configuration, can go on
-// with the rest of the history.
+// cannot be published again: a build that drops that archive (Drop) can go
+// on with the rest of the history.
 type ArchiveError struct {
 	Capability string // of the archive
 	Drop       string // the field of the configuration that drops it
@@ -52,9 +50,8 @@ func (e *ArchiveError) Error() string { return e.Err.Error() }
 
 func (e *ArchiveError) Unwrap() error { return e.Err }
 
-// DropField names the entry of the configuration's Changes.Drop that
-// drops capability; the Change Dump Archive goes with the Change List
-// Archive.
+// DropField names the entry of Changes.Drop that drops capability; the
+// Change Dump Archive goes with the Change List Archive.
 func DropField(capability string) string {
 	if capability == rsxml.CapChangeDumpArchive {
 		capability = rsxml.CapChangeListArchive
@@ -62,9 +59,8 @@ func DropField(capability string) string {
 	return "Changes.Drop[" + capability + "]"
 }
 
-// Naming is err, of reading the document at url of the previous build,
-// naming url once: a *previous.Error names its document already (an
-// error of reading a package's bytes, which previous's reader gives).
+// Naming is err of reading the document at url, naming url unless a
+// *previous.Error names it already.
 func Naming(url string, err error) error {
 	if pe := (*previous.Error)(nil); errors.As(err, &pe) {
 		return err
@@ -75,11 +71,10 @@ func Naming(url string, err error) error {
 // Stamp renders t for a file name: 20240601T000000Z.
 func Stamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
 
-// Retained returns the lists of the previous build's archive that a build
-// keeps, those whose time (when) is not before cutoff, and says in a
-// notice how many it drops, naming them what ("Change List"). Each must be
-// under archive/ with a name that named accepts: one elsewhere was not
-// archived by rsgen, and fails the build.
+// Retained returns the lists of the previous build's archive whose time
+// (when) is not before cutoff, with a notice of how many it drops. Each
+// must be under archive/ with a name that named accepts: one elsewhere was
+// not archived by rsgen, and fails the build.
 func Retained(d *Writer, prev *previous.Archive, when func(*previous.ArchivedList) time.Time, cutoff time.Time, what string,
 	notice func(string), named func(l *previous.ArchivedList, base string) bool) ([]Archived, error) {
 	if prev == nil {
@@ -104,13 +99,12 @@ func Retained(d *Writer, prev *previous.Archive, when func(*previous.ArchivedLis
 	return kept, nil
 }
 
-// WriteArchiveDoc publishes the archive (name, capability) of entries,
-// the first carried of which are documents of the previous build: past
-// the limits of one document it leaves out the oldest of those, with a
-// notice; it publishes again each one it keeps (publish, given its index),
-// then writes the archive and advertises it. It returns the entries it
-// lists; a document of the previous build that cannot be published again
-// fails it with an *ArchiveError.
+// WriteArchiveDoc publishes the archive (name, capability) of entries, the
+// first carried of which are documents of the previous build: past the
+// limits of one document it leaves out the oldest of those, with a notice,
+// publishes again those it keeps (publish), then writes and advertises the
+// archive. It returns how many entries it lists; a document that cannot
+// be published again fails it with an *ArchiveError.
 func WriteArchiveDoc(d *Writer, name, capability, what string, entries []rsxml.Entry, carried int, notice func(string), publish func(i int) error) (int, error) {
 	doc := rsxml.Doc{MD: rsxml.MD{Capability: capability}, Links: []rsxml.Link{{Rel: "up", Href: d.CapabilityListURL()}}}
 	drop, fits := listwriter.FitOldest(&doc, entries, carried, d.Limits)
@@ -137,29 +131,24 @@ func WriteArchiveDoc(d *Writer, name, capability, what string, entries []rsxml.E
 	return len(entries), nil
 }
 
-// OfStem reports whether name (of the documents' directory) is a document
-// of the list stem: stem.xml, or one of its parts, stem-00001.xml, … A
-// document of the previous build so named would be overwritten by this
-// build's.
+// OfStem reports whether name is the list stem.xml or one of its parts,
+// stem-00001.xml, …
 func OfStem(name, stem string) bool {
 	return name == stem+".xml" || strings.HasPrefix(name, stem+"-")
 }
 
-// A SnapshotPlan is what an archive of snapshots (of Resource Lists, of
-// Resource Dumps) lists in a build: the previous build's archived
-// snapshots that are kept, and this build's, if it is due (Fresh).
+// A SnapshotPlan is what an archive of snapshots lists in a build: the
+// previous build's that are kept, and this build's if it is due (Fresh).
 type SnapshotPlan struct {
 	Carried []Archived
 	Fresh   bool
 }
 
 // PlanSnapshots plans the archive of snapshots of what ("Resource List"),
-// each named stem-<its at>.xml under ArchiveDir: the snapshots of prev (the
-// previous build's archive, nil for none) taken at the snapshot time at
-// minus keep or later, and this build's if the newest archived one was
-// taken every before at or more (or there is none). It returns nil for no
-// archive: every 0 (dropped, which a notice says when prev had one) or no
-// previous build (havePrev false).
+// each named stem-<its at>.xml under ArchiveDir: those of prev taken at
+// at-keep or later, and this build's if the newest is at least every old
+// (or there is none). It returns nil for no archive: every 0 (with a
+// notice if prev had one) or no previous build.
 func PlanSnapshots(d *Writer, prev *previous.Archive, havePrev bool, every, keep time.Duration, at time.Time, what, stem string, notice func(string)) (*SnapshotPlan, error) {
 	if every == 0 || !havePrev {
 		if prev != nil && len(prev.Lists) > 0 { // allowed by a drop (the guards)

@@ -28,9 +28,8 @@ type Writer struct {
 
 func (d *Writer) URL(name string) string { return d.Base + d.Dir + "/" + name }
 
-// Mine reports whether rel, a URL relative to the output's (a previous
-// build's document), is a document of this set's directory, not below it,
-// and returns its name there.
+// Mine reports whether rel, a URL relative to the output's, is a document
+// of the set's directory (not below it), and returns its name there.
 func (d *Writer) Mine(rel string) (string, bool) {
 	dir, base := path.Split(rel)
 	return base, dir == d.Dir+"/"
@@ -40,14 +39,12 @@ func (d *Writer) CapabilityListURL() string { return d.URL("capabilitylist.xml")
 
 func (d *Writer) SourceDescriptionURL() string { return d.Base + stage.WellKnownFile }
 
-// Advertise adds the document at loc to the Capability List, as the
-// document of capability.
+// Advertise adds the document at loc to the Capability List.
 func (d *Writer) Advertise(loc, capability string) {
 	d.Caps = append(d.Caps, rsxml.Entry{Loc: loc, MD: rsxml.MD{Capability: capability}})
 }
 
-// ResourceListOptions are those of the Resource List of a build whose
-// snapshot was taken at at and completed at completed.
+// ResourceListOptions are those of the Resource List of a build.
 func (d *Writer) ResourceListOptions(at, completed time.Time) listwriter.Options {
 	md := rsxml.MD{Capability: rsxml.CapResourceList, At: rsxml.FormatTime(at), Completed: rsxml.FormatTime(completed)}
 	return listwriter.Options{
@@ -57,9 +54,7 @@ func (d *Writer) ResourceListOptions(at, completed time.Time) listwriter.Options
 	}
 }
 
-// WriteResourceList writes the Resource List of opt with n resources,
-// whose entries fill gives in order (see List), and advertises it in the
-// Capability List.
+// WriteResourceList writes the Resource List (List) and advertises it.
 func (d *Writer) WriteResourceList(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
 	wl, err := d.List(opt, n, fill)
 	if err != nil {
@@ -69,10 +64,9 @@ func (d *Writer) WriteResourceList(opt listwriter.Options, n int, fill func(i in
 	return nil
 }
 
-// List writes the n entries that fill produces (called once for each i,
-// in order) through a listwriter of opt: the document <name>.xml or, past
-// the limits, parts under an index at that same name. A list that the
-// limits cannot hold fails with a *LimitError.
+// List writes the n entries that fill gives, in order, through a
+// listwriter: <name>.xml or, past the limits, parts under an index of that
+// name. A list the limits cannot hold fails with a *LimitError.
 func (d *Writer) List(opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) (listwriter.Written, error) {
 	opt.URL, opt.Limits = d.URL, d.Limits
 	w := listwriter.New(listFiles{d.Stage, d.Dir}, opt)
@@ -116,10 +110,8 @@ func (d *Writer) Write(name string, doc rsxml.Doc, from, to int, fill func(i int
 }
 
 // Copy stages the document name with the bytes of rc, a document of the
-// previous build read again from the URL from, and closes rc; it records
-// the copy in Copied. An error of reading rc is returned wrapped with %w,
-// for the caller, who knows where rc comes from, to classify; one of
-// writing names the document.
+// previous build read from the URL from, closes rc and records the copy
+// in Copied. An error of reading rc is wrapped, for the caller to classify.
 func (d *Writer) Copy(name, from string, rc io.ReadCloser) error {
 	defer rc.Close()
 	f, err := d.Stage.Create(d.Dir + "/" + name)
@@ -143,8 +135,8 @@ func (d *Writer) Copy(name, from string, rc io.ReadCloser) error {
 	return nil
 }
 
-// readErr is r, which keeps its error (not io.EOF) in *err: a failure of
-// io.Copy is then told apart as one of reading or of writing.
+// readErr keeps the error of r (not io.EOF) in *err: io.Copy's is then
+// told apart as one of reading or of writing.
 type readErr struct {
 	r   io.Reader
 	err *error
@@ -158,9 +150,8 @@ func (r readErr) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// A LimitError is a document that the limits do not let a build write (an
-// entry larger than Limits.MaxBytes, an index that would pass them): Raise
-// names the fields of the build's configuration to raise.
+// A LimitError is a document the limits do not let a build write: Raise
+// names the fields of the configuration to raise.
 type LimitError struct {
 	Err   error
 	Raise []string
@@ -170,7 +161,6 @@ func (e *LimitError) Error() string { return e.Err.Error() }
 
 func (e *LimitError) Unwrap() error { return e.Err }
 
-// listError says which limit to raise when a list does not fit.
 func listError(err error) error {
 	var ee *listwriter.EntryError
 	var ie *listwriter.IndexError
@@ -185,10 +175,8 @@ func listError(err error) error {
 	return err
 }
 
-// listFiles creates the documents of a listwriter in the stage, under
-// dir, and its body files beside them, in the stage's root: the
-// listwriter removes those before it returns, and they go with the stage
-// on a failure.
+// listFiles creates the documents of a listwriter under dir in the stage,
+// and its body files in the stage's root, which go with it on a failure.
 type listFiles struct {
 	s   *stage.Stage
 	dir string

@@ -3,6 +3,7 @@ package hostfiles
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -26,12 +27,11 @@ import (
 	"github.com/rsgen/rsgen/templates"
 )
 
-// cloudflareMaxRules is how many rules of a _headers file Cloudflare Pages applies.
+// cloudflareMaxRules is how many rules of _headers Cloudflare Pages applies.
 const cloudflareMaxRules = 100
 
-// A Set is what the pages and the hosts' files show of one build (one
-// resource set of a site, or the one build of a site without sets), once
-// its documents are staged.
+// A Set is what the pages and the hosts' files show of one resource set,
+// once its documents are staged.
 type Set struct {
 	Name        string // the set; "" for a build without sets
 	Hosts       []string
@@ -43,27 +43,23 @@ type Set struct {
 	At          time.Time // the snapshot
 	Completed   time.Time
 
-	Docs  *docs.Writer // the documents written, and their URLs
-	Stage *stage.Stage
-	// Resources are the resources published, or nil; a record export,
-	// which has no spool of them, gives their number and size instead.
-	Resources   *spill.ResourceSpool
+	Docs        *docs.Writer
+	Stage       *stage.Stage
+	Resources   *spill.ResourceSpool // nil for a record export, which gives Listed and Bytes
 	Listed      int
 	Bytes       int64
 	OutIsSource bool // the output directory is the source tree itself
 	FollowLinks bool // the build followed symbolic links in the source
 }
 
-// Part stages the set's pages (its landing page, the robots.txt line,
-// the HTML head link) in its directory and gathers what the site's hosts'
-// files and landing page show of it; changes are those of this build, nil
-// without a previous build. It runs once the set's documents are staged.
+// Part stages the set's pages in its directory and gathers what the
+// site's files show of it; changes are nil without a previous build.
 func (s *Set) Part(changes *hosting.ChangeCounts) (*Part, error) {
 	d, err := s.Data()
 	if err != nil {
 		return nil, err
 	}
-	files, err := hosting.Render(templatesOf(s.Templates), s.Hosts, d)
+	files, err := hosting.Render(cmp.Or[fs.FS](s.Templates, templates.FS), s.Hosts, d)
 	if err != nil {
 		return nil, err
 	}
@@ -90,16 +86,8 @@ func (s *Set) Part(changes *hosting.ChangeCounts) (*Part, error) {
 	return p, nil
 }
 
-func templatesOf(fsys fs.FS) fs.FS {
-	if fsys == nil {
-		return templates.FS
-	}
-	return fsys
-}
-
-// stageFiles stages files, rendered for hosts, into stg, the stage of the
-// output directory out: a configuration file the user wrote gets rsgen's
-// part in its block.
+// stageFiles stages files rendered for hosts: a configuration file the
+// user wrote in the output directory out gets rsgen's part in its block.
 func stageFiles(stg *stage.Stage, out string, hosts []string, files []hosting.File, notice func(string)) error {
 	for _, f := range files {
 		if f.Name == hosting.NoJekyll {
@@ -210,9 +198,8 @@ func (s *Set) Data() (*hosting.Data, error) {
 	return d, nil
 }
 
-// addCapabilities lists the Capability List's entries in d, and the
-// documents of the set's directory among them in the order the upload
-// script uploads them.
+// addCapabilities lists the Capability List's entries in d, and those of
+// the set's directory in the order the upload script uploads them.
 func (s *Set) addCapabilities(d *hosting.Data) {
 	for _, c := range s.Docs.Caps {
 		capability := hosting.Capability{Capability: c.MD.Capability, Name: capabilityNames[c.MD.Capability], URL: c.Loc, Href: c.Loc}
@@ -222,8 +209,8 @@ func (s *Set) addCapabilities(d *hosting.Data) {
 		}
 		d.Capabilities = append(d.Capabilities, capability)
 	}
-	// An archive first: changelist.xml links to it (rel="archives"), and
-	// the script uploads a document after those it leads to.
+	// An archive first: the script uploads a document after those it
+	// links to (changelist.xml, rel="archives").
 	archiveFirst := func(name string) int {
 		if strings.Contains(name, "-archive") {
 			return 0
@@ -234,8 +221,8 @@ func (s *Set) addCapabilities(d *hosting.Data) {
 	d.S3.Top = append(d.S3.Top, "capabilitylist.xml")
 }
 
-// addDocuments lists in d the files staged in the set's directory, by
-// name, and the size of the Source Description.
+// addDocuments lists in d the files staged in the set's directory, and
+// the size of the Source Description.
 func (s *Set) addDocuments(d *hosting.Data) error {
 	if info, err := os.Stat(s.Stage.Path(stage.WellKnownFile)); err == nil {
 		d.SourceDescriptionSize = units.FormatSize(info.Size())
@@ -257,8 +244,7 @@ func (s *Set) addDocuments(d *hosting.Data) error {
 }
 
 // TypedFiles are the files of resources that the upload script gives a
-// type of their own, their paths under prefix (a directory of the output,
-// slash-separated and ending in "/", or "").
+// type of their own, their paths under prefix ("" or ending in "/").
 func TypedFiles(resources *spill.ResourceSpool, prefix string) ([]hosting.TypedFile, error) {
 	if resources == nil {
 		return nil, nil
@@ -280,8 +266,7 @@ var capabilityNames = map[string]string{
 	rsxml.CapResourceListArchive: "Resource List Archive", rsxml.CapResourceDumpArchive: "Resource Dump Archive",
 }
 
-// A Part is what a set gives the pages and the hosts' files of its site,
-// gathered while its resources are at hand (Set.Part).
+// A Part is what a set gives the files of its site (Set.Part).
 type Part struct {
 	Name  string        // the set; "" for the one set of a build without sets
 	Data  *hosting.Data // of the set alone
@@ -291,7 +276,7 @@ type Part struct {
 	days  []hosting.ChangeCounts // the changes its Change Lists list, by day
 }
 
-// A Site is what the files of the whole output directory show: the
+// A Site writes the files of the whole output directory: the
 // configuration of its hosts and, for a site of sets, its landing page.
 type Site struct {
 	Out         string // the output directory
@@ -304,13 +289,10 @@ type Site struct {
 }
 
 // Write stages the files of the site of parts, once each part's pages
-// are staged. The layout follows from the parts: one unnamed part is a
-// build without sets, whose documents are in resourcesync/ itself; its
-// hosts' files are its own, and its landing page is the set's. Sets get
-// each its discovery link on its resources, the documents of every set as
-// XML, an upload script that uploads each set's documents before its
-// Capability List (and the resources only if every set's are in the
-// output directory), and a landing page listing them.
+// are staged. One unnamed part is a build without sets: its hosts' files
+// and landing page are its own. Sets share the hosts' files (the upload
+// script uploads the resources only if every set's are in the output
+// directory) and get a landing page listing them.
 func (site *Site) Write(stg *stage.Stage, parts []*Part) error {
 	if len(parts) == 1 && parts[0].Name == "" {
 		if err := site.stageHosts(stg, parts[0].Data); err != nil {
@@ -352,13 +334,123 @@ func (site *Site) Write(stg *stage.Stage, parts []*Part) error {
 	return site.stagePage(stg, parts)
 }
 
-// stageHosts renders the configuration of the site's hosts from d and
-// stages it; the pages rendered with it are each set's (Set.Part).
+// stageHosts renders and stages the configuration of the site's hosts;
+// the pages rendered with it are each set's (Set.Part).
 func (site *Site) stageHosts(stg *stage.Stage, d *hosting.Data) error {
-	files, err := hosting.Render(templatesOf(site.Templates), site.Hosts, d)
+	files, err := hosting.Render(cmp.Or[fs.FS](site.Templates, templates.FS), site.Hosts, d)
 	if err != nil {
 		return err
 	}
 	files = slices.DeleteFunc(files, func(f hosting.File) bool { return strings.HasPrefix(f.Name, stage.DocsDir+"/") })
 	return stageFiles(stg, site.Out, site.Hosts, files, site.Notice)
+}
+
+// stagePage stages the landing page of a site of sets in the documents
+// directory, which rsgen owns whole: no file of the user's is in its way.
+func (site *Site) stagePage(stg *stage.Stage, parts []*Part) error {
+	d := &hosting.SiteData{DocsURL: site.DocsURL.String(), SourceDescriptionURL: site.DocsURL.String() + stage.WellKnownFile,
+		Describedby: site.Describedby, At: rsxml.FormatTime(site.At)}
+	days := dayCounts{}
+	for _, p := range parts {
+		d.Sets = append(d.Sets, p.page)
+		for _, c := range p.days {
+			days.add(c)
+		}
+	}
+	d.Chart = hosting.ChangeChart(days.sorted(), site.At)
+	page, err := hosting.RenderSite(cmp.Or[fs.FS](site.Templates, templates.FS), d)
+	if err != nil {
+		return err
+	}
+	if err := stg.WriteFile(hosting.LandingPage, page); err != nil {
+		return fmt.Errorf("writing %s: %w", hosting.LandingPage, err)
+	}
+	return nil
+}
+
+// countChanges counts by day the changes the staged Change Lists of the
+// set of w list, one entry at a time.
+func countChanges(stg *stage.Stage, w *docs.Writer) ([]hosting.ChangeCounts, error) {
+	days := dayCounts{}
+	index, err := readList(stg, w.Dir+"/changelist.xml", days.count)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no previous build: no Change List
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, loc := range index {
+		name, ok := strings.CutPrefix(loc, w.URL(""))
+		if !ok {
+			continue // not staged here
+		}
+		if _, err := readList(stg, w.Dir+"/"+name, days.count); err != nil {
+			return nil, err
+		}
+	}
+	return days.sorted(), nil
+}
+
+type dayCounts map[time.Time]*hosting.ChangeCounts
+
+func (days dayCounts) add(c hosting.ChangeCounts) {
+	if sum := days[c.Day]; sum != nil {
+		sum.Add(c)
+	} else {
+		days[c.Day] = &c
+	}
+}
+
+func (days dayCounts) sorted() []hosting.ChangeCounts {
+	list := make([]hosting.ChangeCounts, 0, len(days))
+	for _, c := range days {
+		list = append(list, *c)
+	}
+	slices.SortFunc(list, func(a, b hosting.ChangeCounts) int { return a.Day.Compare(b.Day) })
+	return list
+}
+
+// readList calls each with the entries of the staged list name, or
+// returns the locs of an index.
+func readList(stg *stage.Stage, name string, each func(*rsxml.Entry)) (index []string, err error) {
+	f, err := os.Open(stg.Path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := rsxml.NewReader(f, rsxml.ReadOptions{MaxBytes: rsxml.MaxBytes})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			return index, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if r.Doc().Index {
+			index = append(index, e.Loc)
+		} else {
+			each(e)
+		}
+	}
+}
+
+func (days dayCounts) count(e *rsxml.Entry) {
+	t, err := rsxml.ParseTime(e.MD.Datetime)
+	if err != nil {
+		return
+	}
+	c := hosting.ChangeCounts{Day: t.UTC().Truncate(24 * time.Hour)}
+	switch e.MD.Change {
+	case rsxml.ChangeCreated:
+		c.Created = 1
+	case rsxml.ChangeUpdated:
+		c.Updated = 1
+	case rsxml.ChangeDeleted:
+		c.Deleted = 1
+	}
+	days.add(c)
 }

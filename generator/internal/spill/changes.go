@@ -3,19 +3,48 @@ package spill
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/storage/binrec"
 	"github.com/rsgen/rsgen/internal/storage/confined"
 	"github.com/rsgen/rsgen/internal/storage/extsort"
 )
 
-// ChangeSet holds the changes a build found, in chronological order and
-// then by URL, so that the same trees give the same bytes: they are added
-// in any order to an external sort in the stage's spill directory and,
-// once sorted (Finish), read back one at a time from a spool file. A build
-// that changes every file of a large tree holds none of them in memory.
+// A Change is one entry of a Change List (section 12.1): what happened to
+// a resource, and when.
+type Change struct {
+	Resource           // the resource after the change; for a deletion, as it was last published
+	Change   string    // rsxml.ChangeCreated, ChangeUpdated or ChangeDeleted
+	Datetime time.Time // when the change happened: from <= Datetime <= until of its list
+}
+
+// Entry fills e with c as an entry of a change document. Both lastmod and
+// datetime are written: 1.1 clients read datetime, 0.9 and 1.0 clients the
+// lastmod, which they take for the time of the change. A deletion carries
+// no digest or length: there are no bytes left to check.
+func (c *Change) Entry(e *rsxml.Entry) {
+	*e = rsxml.Entry{Loc: c.Loc, Links: c.Links}
+	e.Lastmod = rsxml.FormatTime(c.Datetime.Truncate(time.Second))
+	if c.Change != rsxml.ChangeDeleted && !c.Modified.IsZero() {
+		e.Lastmod = rsxml.FormatTime(c.Modified.Truncate(time.Second))
+	}
+	e.MD.Change = c.Change
+	e.MD.Datetime = rsxml.FormatTime(c.Datetime.Truncate(time.Second))
+	if c.Change != rsxml.ChangeDeleted {
+		e.MD.Hash = hashing.FormatTokens(c.Hash)
+		if c.Length >= 0 {
+			e.MD.Length = strconv.FormatInt(c.Length, 10)
+		}
+		e.MD.Type = c.Type
+	}
+}
+
+// ChangeSet holds the changes a build found, sorted on disk by datetime
+// and then by URL (the same trees give the same bytes), and read back one
+// at a time: none is held in memory.
 type ChangeSet struct {
 	sorter *extsort.Sorter // until finish
 	file   *binrec.File    // after finish
@@ -26,10 +55,9 @@ type ChangeSet struct {
 	times                     []int64 // the datetime of each change, in order, in unix seconds (after finish)
 }
 
-// DefaultSortMemory is the memory of the sort of a build's changes.
 const DefaultSortMemory = 16 << 20
 
-// Changes returns an empty set of changes, sorted in the spill area.
+// Changes returns an empty set of changes.
 func (a *Area) Changes() (*ChangeSet, error) {
 	spill, err := a.Path()
 	if err != nil {
@@ -126,8 +154,7 @@ func (s *ChangeSet) Close() {
 	}
 }
 
-// Each calls fn with each change in order, until it returns an error. The
-// change is valid until fn returns.
+// Each calls fn with each change in order, until it returns an error.
 func (s *ChangeSet) Each(fn func(c *Change) error) error {
 	it, err := s.Iter()
 	if err != nil {
@@ -159,6 +186,5 @@ func readChange(d *binrec.Reader, c *Change) error {
 	return nil
 }
 
-// Datetime is the datetime of the i-th change, in their order, once the set
-// is finished.
+// Datetime is that of the i-th change, once the set is finished.
 func (s *ChangeSet) Datetime(i int) time.Time { return time.Unix(s.times[i], 0).UTC() }

@@ -19,8 +19,7 @@ type Iter[T any] struct {
 }
 
 // NewIter returns an iterator over the records of f, each decoded by read
-// into Cur; entry, if the records are entries of a list, makes an entry
-// of Cur for Fill.
+// into Cur; entry, if not nil, makes the list entry of Cur for Fill.
 func NewIter[T any](f *binrec.File, read func(*binrec.Reader, *T) error, entry func(*T, *rsxml.Entry)) (*Iter[T], error) {
 	r, err := f.Reader()
 	if err != nil {
@@ -51,8 +50,7 @@ func (it *Iter[T]) Err() error {
 	return nil
 }
 
-// Each calls fn with each record in order, until it returns an error. The
-// record is valid until fn returns.
+// Each calls fn with each record in order, until it returns an error.
 func (it *Iter[T]) Each(fn func(*T) error) error {
 	for it.Next() {
 		if err := fn(&it.Cur); err != nil {
@@ -62,8 +60,7 @@ func (it *Iter[T]) Each(fn func(*T) error) error {
 	return it.Err()
 }
 
-// Fill fills e with the next record: a fill function of a list, which
-// calls it once for each index, in order. An error is Err's.
+// Fill fills e with the next record, as the fill function of a list.
 func (it *Iter[T]) Fill(_ int, e *rsxml.Entry) {
 	if !it.Next() {
 		*e = rsxml.Entry{}

@@ -5,17 +5,53 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/storage/binrec"
 	"github.com/rsgen/rsgen/internal/storage/stage"
 )
 
+// A Resource is one published resource: an entry of the Resource List.
+type Resource struct {
+	Path     string          // slash-separated path under the source root; "" for a record without a local file
+	Loc      string          // absolute URL
+	Length   int64           // bytes; -1 if unknown
+	Modified time.Time       // the lastmod; zero if unknown
+	Hash     []hashing.Token // the digests: the build's (by its hashing.Set, in order), or those a record or the previous build gave
+	Type     string          // media type, bare
+	Links    []rsxml.Link
+
+	Kept bool // the previous build's entry, kept as it was: the file could not be read (detect.Join.KeepUnread)
+}
+
+// Clone returns a copy of r that shares no memory with it.
+func (r *Resource) Clone() Resource {
+	c := *r
+	c.Links = slices.Clone(r.Links)
+	c.Hash = slices.Clone(r.Hash)
+	return c
+}
+
+// Entry fills e with r as an entry of a Resource List.
+func (r *Resource) Entry(e *rsxml.Entry) {
+	*e = rsxml.Entry{Loc: r.Loc, Links: r.Links}
+	if !r.Modified.IsZero() {
+		e.Lastmod = rsxml.FormatTime(r.Modified.Truncate(time.Second))
+	}
+	e.MD.Hash = hashing.FormatTokens(r.Hash)
+	if r.Length >= 0 {
+		e.MD.Length = strconv.FormatInt(r.Length, 10)
+	}
+	e.MD.Type = r.Type
+}
+
 // ResourceSpool holds the resources of a build in the order of their
-// paths, on disk: the scan writes them, and each step after it (the join
-// with the previous build, the Resource Dump, the Resource List, the host
-// files) reads them once, one at a time, and may write the next step's.
+// paths, on disk: the scan writes them, and each step after it reads them
+// once, one at a time, and may write the next step's.
 type ResourceSpool struct {
 	file   *binrec.File
 	closed bool
@@ -26,13 +62,11 @@ type ResourceSpool struct {
 
 	afterAdd func() error // Area.AfterAdd
 
-	// patches change the lastmod of some resources as they are read,
-	// ascending by index: those the join had to read again (reread)
-	// were spooled before their verdict was known.
+	// patches change the lastmod of resources as they are read, by
+	// ascending index: those the join spooled before their verdict.
 	patches []lastmodPatch
 }
 
-// A lastmodPatch gives the resource at index i the lastmod modified.
 type lastmodPatch struct {
 	i        int
 	modified time.Time
@@ -53,20 +87,15 @@ func (a *Area) Resources() (*ResourceSpool, error) {
 	return s, nil
 }
 
-// The flags of a spooled resource.
-const (
-	spoolKept = 1 << iota // Resource.kept
-)
+const spoolKept = 1 // the flag of Resource.Kept
 
 // ErrSpool marks the errors of writing or reading the spool: a full disk.
 var ErrSpool = errors.New("spooling the resources")
 
-// errResourceOrder is a resource added out of the order of paths.
 var errResourceOrder = errors.New("resources out of order")
 
-// Add appends r, which must come after the resource added before it in
-// the order of paths (resources without a path, of a record export, are
-// not spooled). Its error is that of writing the file, a full disk.
+// Add appends r, which must come after the one added before it in the
+// order of paths.
 func (s *ResourceSpool) Add(r *Resource) error {
 	if s.any && r.Path <= s.last.Path {
 		return fmt.Errorf("%w: %q after %q", errResourceOrder, r.Path, s.last.Path)
@@ -85,9 +114,9 @@ func (s *ResourceSpool) Add(r *Resource) error {
 	return nil
 }
 
-// AppendResource appends the record of r, whose path and URL are stored
-// as the prefix they share with those of last (the resource before it, or
-// an empty one) and the rest.
+// AppendResource appends the record of r, its path and URL stored as the
+// prefix they share with those of last (the resource before, or an empty
+// one) and the rest.
 func AppendResource(b []byte, last, r *Resource) []byte {
 	b = binrec.AppendShared(b, last.Path, r.Path)
 	b = binrec.AppendShared(b, last.Loc, r.Loc)
@@ -110,8 +139,8 @@ func AppendResource(b []byte, last, r *Resource) []byte {
 }
 
 // ReadResource reads a record of AppendResource into r, which holds the
-// resource it was appended after (or an empty one); intern shares the
-// strings of media types. The Links and Hash slices of r are reused.
+// resource it was appended after; intern shares the media types. The
+// slices of r are reused.
 func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) error {
 	r.Path = d.Shared(r.Path)
 	r.Loc = d.Shared(r.Loc)
@@ -136,15 +165,13 @@ func ReadResource(d *binrec.Reader, r *Resource, intern func([]byte) string) err
 	return d.Err()
 }
 
-// linkFields are the fields of l, in the order they are spooled.
 func linkFields(l *rsxml.Link) []*string {
 	return []*string{&l.Rel, &l.Href, &l.Type, &l.Hash, &l.Length, &l.Modified, &l.Encoding, &l.Path, &l.Pri, &l.Profile}
 }
 
 func (s *ResourceSpool) Len() int { return s.file.Len() }
 
-// Close removes the file, once it is of no more use; Area.Remove closes
-// those left open.
+// Close removes the file; Area.Remove closes those left open.
 func (s *ResourceSpool) Close() {
 	if s != nil && !s.closed {
 		s.closed = true
@@ -158,8 +185,7 @@ func (s *ResourceSpool) Patch(i int, modified time.Time) {
 	s.patches = append(s.patches, lastmodPatch{i, modified})
 }
 
-// Iter returns an iterator over the resources, from the first. The
-// strings of Cur are its own; the Links slice is reused.
+// Iter returns an iterator over the resources, from the first.
 func (s *ResourceSpool) Iter() (*Iter[Resource], error) {
 	patches, i := s.patches, -1
 	intern := binrec.Interner{}.String // media types, shared: a site has few
@@ -177,7 +203,6 @@ func (s *ResourceSpool) Iter() (*Iter[Resource], error) {
 }
 
 // Each calls fn with each resource in order, until it returns an error.
-// The resource is valid until fn returns.
 func (s *ResourceSpool) Each(fn func(r *Resource) error) error {
 	it, err := s.Iter()
 	if err != nil {
@@ -186,16 +211,11 @@ func (s *ResourceSpool) Each(fn func(r *Resource) error) error {
 	return it.Each(fn)
 }
 
-// An Area is the directory of a build's spill files in its stage (see the
-// package documentation).
+// An Area is the directory of a build's spill files in its stage.
 type Area struct {
-	Stage *stage.Stage
-	// SortMemory is the memory of the sort of the changes;
-	// DefaultSortMemory if 0.
-	SortMemory int
-	// AfterAdd, if set, is called after each resource is spooled; its
-	// error is taken for the spool's (a full disk). It is for tests.
-	AfterAdd func() error
+	Stage      *stage.Stage
+	SortMemory int          // of the sort of the changes; DefaultSortMemory if 0
+	AfterAdd   func() error // for tests: called after each resource is spooled, its error the spool's (a full disk)
 
 	dir  string
 	open []interface{ Close() } // the spools made, closed by remove
