@@ -3,6 +3,7 @@ package previous
 import (
 	"context"
 	"io"
+	"math"
 	"os"
 
 	"github.com/rsgen/rsgen/hashing"
@@ -156,7 +157,14 @@ func (s *Site) OpenPackage(ctx context.Context, p *Package) (io.ReadCloser, erro
 
 // LocalPath returns the file that holds the document or package at u when
 // the previous build was read from a directory.
-func (s *Site) LocalPath(u string) (string, bool) { return s.src.local(u) }
+func (s *Site) LocalPath(u string) (string, bool) {
+	d, ok := s.src.(*dirSource)
+	if !ok {
+		return "", false
+	}
+	p, err := d.file(u)
+	return p, err == nil
+}
 
 // OpenLocal opens the regular file that holds the package at u, inside
 // the previous output directory (a link leading outside it is refused),
@@ -167,7 +175,7 @@ func (s *Site) OpenLocal(u string) (f *os.File, local bool, err error) {
 	if !ok {
 		return nil, false, nil
 	}
-	f, _, err = d.openFile(u)
+	f, err = d.openFile(u, math.MaxInt64)
 	return f, true, err
 }
 

@@ -10,13 +10,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/storage/confined"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
@@ -158,8 +156,6 @@ func (f *Fetcher) Get(ctx context.Context, u string, identity bool) (io.ReadClos
 
 func (s *httpSource) name(u string) string { return u }
 
-func (s *httpSource) local(string) (string, bool) { return "", false }
-
 // check refuses URLs that are not http(s) or not on an allowed host.
 func (s *httpSource) check(u string) (*url.URL, error) {
 	pu, err := url.Parse(u)
@@ -197,22 +193,16 @@ func (e deadlineError) Error() string {
 
 func (e deadlineError) Is(target error) bool { return target == ErrDeadline }
 
-func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, error) {
+// fetch fetches u, within the deadline of a document.
+func (s *httpSource) fetch(ctx context.Context, u string, max int64, fill func(io.Reader) error) error {
 	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
 	defer cancel()
-	var data []byte
-	err := s.do(ctx, u, limit, false, func(resp *http.Response) error {
-		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-		if err != nil {
+	return s.do(ctx, u, max, false, func(resp *http.Response) error {
+		if err := fill(resp.Body); err != nil {
 			return err
 		}
-		if int64(len(b)) > limit {
-			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", limit)
-		}
-		data = b
-		return nil
+		return resp.Body.Close()
 	})
-	return data, err
 }
 
 func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
@@ -228,71 +218,6 @@ func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCl
 		return nil, err
 	}
 	return &cappedReader{r: body, c: closer(func() error { defer cancel(); return body.Close() }), left: limit, doc: u}, nil
-}
-
-// part fetches a document whole into a file in spillDir (removed when it
-// is closed) or into memory, so that a build that hashes between two
-// entries holds no connection open.
-func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
-	if spillDir == "" {
-		return inMemory(s.get(ctx, u, max))
-	}
-	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
-	defer cancel()
-	return spill(spillDir, u, func(f *os.File) error {
-		return s.do(ctx, u, max, false, func(resp *http.Response) error {
-			if _, err := f.Seek(0, io.SeekStart); err != nil {
-				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-			}
-			if err := f.Truncate(0); err != nil {
-				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-			}
-			n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
-			if err != nil {
-				var pe *os.PathError
-				if errors.As(err, &pe) {
-					// Writing the spill file failed (a full disk): not the server.
-					return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-				}
-				return err
-			}
-			if n > max {
-				return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
-			}
-			return resp.Body.Close()
-		})
-	})
-}
-
-// spill fills a new file in dir with the document at u and returns it
-// rewound; the file is removed when it is closed, or at once if fill
-// fails.
-func spill(dir, u string, fill func(*os.File) error) (io.ReadCloser, error) {
-	f, err := confined.CreateTemp(dir, "previous-part-*.xml")
-	if err != nil {
-		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-	}
-	sf := &spillFile{f}
-	if err = fill(f); err == nil {
-		if _, err = f.Seek(0, io.SeekStart); err != nil {
-			err = &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-		}
-	}
-	if err != nil {
-		sf.Close()
-		return nil, err
-	}
-	return sf, nil
-}
-
-type spillFile struct{ *os.File }
-
-func (f *spillFile) Close() error {
-	err := f.File.Close()
-	if rerr := confined.Remove(f.Name()); err == nil {
-		err = rerr
-	}
-	return err
 }
 
 type closer func() error

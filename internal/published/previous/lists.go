@@ -23,7 +23,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	}
 	// Read as far as its first entry: a list of 50,000 entries is read
 	// by the iterator, an index here.
-	body, err := r.src.part(ctx, u, r.opts.maxBytes, "")
+	body, err := openPart(ctx, r.src, u, r.opts.maxBytes, "")
 	if err != nil {
 		return err
 	}
@@ -277,7 +277,7 @@ func (cl *ChangeList) Check(from int) error {
 //
 // OpenList may be called from several goroutines at once.
 func (s *Site) OpenList(ctx context.Context, cl *ChangeList) (io.ReadCloser, error) {
-	body, err := s.src.part(ctx, cl.URL, max(cl.Bytes, s.opts.maxBytes), "")
+	body, err := openPart(ctx, s.src, cl.URL, max(cl.Bytes, s.opts.maxBytes), "")
 	if err != nil {
 		return nil, err
 	}

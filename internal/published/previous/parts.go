@@ -258,7 +258,7 @@ func (l *listReader) fetch(part int) (io.ReadCloser, error) {
 	if err := l.stopAhead(); err != nil {
 		return nil, err
 	}
-	return l.site.src.part(l.ctx, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
+	return openPart(l.ctx, l.site.src, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
 }
 
 // fetchAhead starts fetching the document part, if there is one and it is
@@ -267,16 +267,16 @@ func (l *listReader) fetchAhead(part int) {
 	if l.spillDir == "" || part >= len(l.site.parts) || l.ahead != nil {
 		return
 	}
-	u := l.site.parts[part]
-	if _, local := l.site.src.local(u); local {
+	if _, local := l.site.src.(*dirSource); local {
 		return
 	}
+	u := l.site.parts[part]
 	ctx, cancel := context.WithCancel(l.ctx)
 	p := &prefetch{part: part, done: make(chan struct{}), cancel: cancel}
 	l.ahead = p
 	go func() {
 		defer close(p.done)
-		p.body, p.err = l.site.src.part(ctx, u, l.site.opts.maxBytes, l.spillDir)
+		p.body, p.err = openPart(ctx, l.site.src, u, l.site.opts.maxBytes, l.spillDir)
 	}()
 }
 

@@ -276,6 +276,20 @@ func (r *reader) startDir(location string) (string, error) {
 	return r.dir.base + WellKnown, nil
 }
 
+// startBucket opens the bucket at location (s3://BUCKET/PREFIX/), as
+// startDir opens a directory.
+func (r *reader) startBucket(location string) (string, error) {
+	// Loading the AWS configuration reads the environment and files only;
+	// every request is made with the context of the read.
+	b, err := bucket.Open(context.Background(), location)
+	if err != nil {
+		return "", &Error{Doc: location, Kind: ErrUnreachable, Err: err}
+	}
+	r.dir = &dirSource{base: "file:///previous/"}
+	r.src = &bucketSource{b: b, paths: r.dir}
+	return r.dir.base + WellKnown, nil
+}
+
 // fetch reads the document at u, checks what every ResourceSync document
 // must be and that it is of capability want, and returns it with its
 // bytes.
@@ -283,7 +297,7 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	if err := r.visit(ctx, u); err != nil {
 		return nil, nil, nil, err
 	}
-	data, err := r.src.get(ctx, u, r.opts.maxBytes)
+	data, err := get(ctx, r.src, u, r.opts.maxBytes)
 	if err != nil {
 		return nil, nil, nil, err
 	}
