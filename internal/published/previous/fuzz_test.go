@@ -87,7 +87,7 @@ func (l *loadedSite) index(loc string) (int, bool) {
 // order, checked as an iterator checks them; a loc listed twice is an
 // error.
 func loadAll(ctx context.Context, site *Site) (*loadedSite, error) {
-	l := site.newListReader(ctx, "")
+	l := &listReader{site: site, ctx: ctx}
 	defer l.close()
 	out := &loadedSite{Site: site}
 	seen := map[string]bool{}
