@@ -92,7 +92,7 @@ func (l *listReader) start(body io.ReadCloser) error {
 	}
 	if doc.Index {
 		body.Close()
-		return newError(l.name, 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", l.site.resourceList)
+		return indexInIndex(l.name, l.site.resourceList)
 	}
 	l.rd, l.body, l.entries = rd, body, 0
 	return nil

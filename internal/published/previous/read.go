@@ -293,6 +293,20 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	return rd.Doc(), entries, data, nil
 }
 
+// fetchPart fetches the document at u, a <urlset> of capability listed by
+// the index.
+func (r *reader) fetchPart(ctx context.Context, u, index, capability string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
+	doc, entries, data, err := r.fetch(ctx, u, capability)
+	if err == nil && doc.Index {
+		err = indexInIndex(r.src.name(u), index)
+	}
+	return doc, entries, data, err
+}
+
+func indexInIndex(name, index string) error {
+	return newError(name, 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", index)
+}
+
 // visit marks the document at u as read, failing if it was (a loop).
 func (r *reader) visit(ctx context.Context, u string) error {
 	if r.seen[u] {
