@@ -78,7 +78,7 @@ func (r *Report) Summary(strict bool) string {
 // rest are counted, and summed up in one more finding.
 const MaxPerRule = 10
 
-// sink collects findings. It may be called from several goroutines.
+// sink collects findings; it may be called from several goroutines.
 type sink struct {
 	mu       sync.Mutex
 	findings []Finding
@@ -95,7 +95,6 @@ type sinkKey struct {
 
 func newSink() *sink { return &sink{counts: map[sinkKey]int{}, byRule: map[string]int{}} }
 
-// add records a finding of rule in doc.
 func (s *sink) add(doc string, line int, rule, format string, args ...any) {
 	s.addAs("", doc, line, rule, format, args...)
 }
@@ -123,8 +122,7 @@ func (s *sink) addAs(sev Severity, doc string, line int, rule, format string, ar
 	s.findings = append(s.findings, Finding{Document: doc, Line: line, Rule: rule, Section: r.Section, Severity: sev, Message: fmt.Sprintf(format, args...)})
 }
 
-// merge adds the findings of o, keeping at most MaxPerRule of each rule
-// and document, as add does.
+// merge adds the findings of o, at most MaxPerRule of each rule and doc.
 func (s *sink) merge(o *sink) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -168,8 +166,7 @@ func (s *sink) report() *Report {
 	return rep
 }
 
-// lineKey sorts findings without a line (about the whole document, or a
-// summary) after those with one.
+// lineKey sorts findings without a line after those with one.
 func lineKey(l int) int {
 	if l == 0 {
 		return 1 << 30
