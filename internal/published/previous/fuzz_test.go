@@ -37,6 +37,17 @@ func (m memSource) fetch(ctx context.Context, u string, limit int64, fill func(i
 	return fill(r)
 }
 
+func (m memSource) part(_ context.Context, u string, limit int64, _ string) (io.ReadCloser, error) {
+	b, ok := m[u]
+	if !ok {
+		return nil, newError(u, 0, ErrUnreachable, "HTTP 404 Not Found")
+	}
+	if int64(len(b)) > limit {
+		return nil, newError(u, 0, ErrLimit, "too large")
+	}
+	return nopSeekCloser{bytes.NewReader(b)}, nil
+}
+
 func (m memSource) name(u string) string { return u }
 func (m memSource) clone() memSource {
 	c := memSource{}

@@ -193,6 +193,10 @@ func (s *httpSource) fetch(ctx context.Context, u string, max int64, fill func(i
 	})
 }
 
+func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
+	return readCopy(ctx, s, u, max, spillDir)
+}
+
 func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
 	// The deadline runs until the package is closed.
 	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline)+time.Duration(limit>>20)*time.Second)

@@ -137,9 +137,9 @@ type countingSource struct {
 	parts map[string]int
 }
 
-func (c *countingSource) fetch(ctx context.Context, u string, limit int64, fill func(io.Reader) error) error {
+func (c *countingSource) part(ctx context.Context, u string, limit int64, dir string) (io.ReadCloser, error) {
 	c.parts[u]++
-	return c.memSource.fetch(ctx, u, limit, fill)
+	return c.memSource.part(ctx, u, limit, dir)
 }
 
 // A Resource List of one document is fetched once by Read, which reads

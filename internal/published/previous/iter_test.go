@@ -447,19 +447,7 @@ func TestResourceIterErrors(t *testing.T) {
 // names the file, not as a document of the previous build.
 func TestResourceIterSpillFails(t *testing.T) {
 	t.Parallel()
-	// From a directory, whose documents are read where they are: only
-	// the sort needs the spill directory.
-	dir := t.TempDir()
-	for u, b := range syntheticList(t, 20_000, true) {
-		p := filepath.Join(dir, strings.TrimPrefix(u, "https://example.org/"))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	site, err := Read(context.Background(), dir, Options{})
+	site, err := readMem(syntheticList(t, 20_000, true), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

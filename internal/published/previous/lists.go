@@ -21,7 +21,7 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	if err := r.visit(ctx, u); err != nil {
 		return err
 	}
-	body, err := openPart(ctx, r.src, u, r.opts.maxBytes, "")
+	body, err := r.src.part(ctx, u, r.opts.maxBytes, "")
 	if err != nil {
 		return err
 	}
@@ -262,7 +262,7 @@ func (cl *ChangeList) Check(from int) error {
 // reader reached io.EOF. Close it. It may be called from several
 // goroutines at once.
 func (s *Site) OpenList(ctx context.Context, cl *ChangeList) (io.ReadCloser, error) {
-	body, err := openPart(ctx, s.src, cl.URL, max(cl.Bytes, s.opts.maxBytes), "")
+	body, err := s.src.part(ctx, cl.URL, max(cl.Bytes, s.opts.maxBytes), "")
 	if err != nil {
 		return nil, err
 	}

@@ -239,7 +239,7 @@ func (l *listReader) fetch(part int) (io.ReadCloser, error) {
 	if err := l.stopAhead(); err != nil {
 		return nil, err
 	}
-	return openPart(l.ctx, l.site.src, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
+	return l.site.src.part(l.ctx, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
 }
 
 // fetchAhead starts fetching the document part into a file, if there is
@@ -257,7 +257,7 @@ func (l *listReader) fetchAhead(part int) {
 	l.ahead = p
 	go func() {
 		defer close(p.done)
-		p.body, p.err = openPart(ctx, l.site.src, u, l.site.opts.maxBytes, l.spillDir)
+		p.body, p.err = l.site.src.part(ctx, u, l.site.opts.maxBytes, l.spillDir)
 	}()
 }
 

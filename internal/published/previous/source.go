@@ -26,6 +26,10 @@ type source interface {
 	fetch(ctx context.Context, u string, max int64, fill func(io.Reader) error) error
 	// open streams the file at u (a dump package), failing past max bytes.
 	open(ctx context.Context, u string, max int64) (io.ReadCloser, error)
+	// part returns the document at u to be read at the caller's pace, and
+	// again from its start (io.Seeker): a directory's file itself, from
+	// elsewhere a copy (readCopy).
+	part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error)
 	// name is how errors and notices name the file at u.
 	name(u string) string
 }
@@ -43,19 +47,10 @@ func get(ctx context.Context, src source, u string, max int64) ([]byte, error) {
 	return data, err
 }
 
-// openPart returns the document at u to be read at the caller's pace: a
-// directory's file itself, else a copy, in memory or in a file in
+// readCopy reads the document at u into memory, or into a file in
 // spillDir (removed when it is closed), so that a build that hashes
-// between two entries holds no connection open. It may be read again
-// from its start (io.Seeker).
-func openPart(ctx context.Context, src source, u string, max int64, spillDir string) (io.ReadCloser, error) {
-	if d, ok := src.(*dirSource); ok {
-		f, err := d.openFile(u, max)
-		if err != nil {
-			return nil, err
-		}
-		return f, nil
-	}
+// between two entries holds no connection open.
+func readCopy(ctx context.Context, src source, u string, max int64, spillDir string) (io.ReadCloser, error) {
 	if spillDir == "" {
 		data, err := get(ctx, src, u, max)
 		if err != nil {
@@ -191,6 +186,14 @@ func (s *dirSource) fetch(_ context.Context, u string, max int64, fill func(io.R
 	return readError(s.name(u), fill(f))
 }
 
+func (s *dirSource) part(_ context.Context, u string, max int64, _ string) (io.ReadCloser, error) {
+	f, err := s.openFile(u, max)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 func (s *dirSource) open(_ context.Context, u string, max int64) (io.ReadCloser, error) {
 	f, err := s.openFile(u, max)
 	if err != nil {
@@ -244,6 +247,10 @@ func (s *bucketSource) open(ctx context.Context, u string, max int64) (io.ReadCl
 		return nil, newError(name, 0, ErrLimit, "%d bytes, more than the %d allowed", size, max)
 	}
 	return &cappedReader{r: body, c: body, left: max, doc: name}, nil
+}
+
+func (s *bucketSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
+	return readCopy(ctx, s, u, max, spillDir)
 }
 
 func (s *bucketSource) fetch(ctx context.Context, u string, max int64, fill func(io.Reader) error) error {
