@@ -30,17 +30,16 @@ type ArchivedList struct {
 // readArchives reads the archives the Capability List points at, if any.
 func (r *reader) readArchives(ctx context.Context) (err error) {
 	s := r.site
-	s.ChangeListArchive, err = r.readArchive(ctx, rsxml.CapChangeListArchive)
-	if err == nil {
-		s.ChangeDumpArchive, err = r.readArchive(ctx, rsxml.CapChangeDumpArchive)
+	for _, a := range []*struct {
+		dst        **Archive
+		capability string
+	}{{&s.ChangeListArchive, rsxml.CapChangeListArchive}, {&s.ChangeDumpArchive, rsxml.CapChangeDumpArchive},
+		{&s.ResourceListArchive, rsxml.CapResourceListArchive}, {&s.ResourceDumpArchive, rsxml.CapResourceDumpArchive}} {
+		if *a.dst, err = r.readArchive(ctx, a.capability); err != nil {
+			return err
+		}
 	}
-	if err == nil {
-		s.ResourceListArchive, err = r.readArchive(ctx, rsxml.CapResourceListArchive)
-	}
-	if err == nil {
-		s.ResourceDumpArchive, err = r.readArchive(ctx, rsxml.CapResourceDumpArchive)
-	}
-	return err
+	return nil
 }
 
 // readArchive reads the archive of capability, if any (else nil): its

@@ -164,20 +164,10 @@ func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 	if err := r.readDescription(ctx, sd); err != nil {
 		return nil, err
 	}
-	if err := r.readCapabilityList(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readResourceList(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readChangeLists(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readChangeDump(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readArchives(ctx); err != nil {
-		return nil, err
+	for _, read := range []func(context.Context) error{r.readCapabilityList, r.readResourceList, r.readChangeLists, r.readChangeDump, r.readArchives} {
+		if err := read(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return r.site, nil
 }
