@@ -294,13 +294,6 @@ func (c *docCheck) finish(rd *rsxml.Reader, complete bool) {
 		c.s.add(name, c.over, RuleLimitEntries, "%d entries; a document may have at most 50,000 (split it under an index)", c.info.entries)
 	}
 	if complete && c.info.entries == 0 {
-		c.s.add(name, 0, RuleEmpty, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", entryName(c.info.index))
+		c.s.add(name, 0, RuleEmpty, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", map[bool]string{false: "url", true: "sitemap"}[c.info.index])
 	}
-}
-
-func entryName(index bool) string {
-	if index {
-		return "sitemap"
-	}
-	return "url"
 }

@@ -378,9 +378,9 @@ func (c *docCheck) mdTime(line int, where, attr, v string) (time.Time, bool) {
 		c.add(line, RuleDatetime, "%s: %s=%s", where, attr, msg)
 		return time.Time{}, false
 	}
-	if attr != "modified" && !isUTC(v) {
+	if tv := strings.TrimSpace(v); attr != "modified" && !strings.HasSuffix(tv, "Z") {
 		what := "is not in UTC"
-		if zeroOffset(v) {
+		if strings.HasSuffix(tv, "+00:00") || strings.HasSuffix(tv, "-00:00") {
 			what = "is in UTC, but written with an offset rather than Z"
 		}
 		c.add(line, RuleDatetimeUTC, "%s: %s=%q %s; the spec recommends YYYY-MM-DDThh:mm:ss[.s]Z", where, attr, v, what)

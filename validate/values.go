@@ -89,37 +89,23 @@ func parseAnyURI(s string) (*url.URL, bool) {
 	if strings.Count(s, "#") > 1 {
 		return nil, false
 	}
-	if unsafeAt(s) >= 0 {
-		s = escapeUnsafe(s)
+	if strings.IndexFunc(s, unsafeURI) >= 0 {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if unsafeURI(rune(s[i])) {
+				fmt.Fprintf(&b, "%%%02X", s[i])
+			} else {
+				b.WriteByte(s[i])
+			}
+		}
+		s = b.String()
 	}
 	u, err := url.Parse(s)
 	return u, err == nil
 }
 
-const unsafeURIChars = "<>\"{}|\\^`"
-
-// unsafeAt returns the index of the first byte of s a URI cannot carry, or -1.
-func unsafeAt(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= 0x20 || c >= 0x7f || strings.IndexByte(unsafeURIChars, c) >= 0 {
-			return i
-		}
-	}
-	return -1
-}
-
-func escapeUnsafe(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= 0x20 || c >= 0x7f || strings.IndexByte(unsafeURIChars, c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// unsafeURI reports whether a URI cannot carry r unescaped.
+func unsafeURI(r rune) bool { return r <= 0x20 || r >= 0x7f || strings.ContainsRune("<>\"{}|\\^`", r) }
 
 // checkLoc checks a <loc>: bad for what the schema or spec reject, escape
 // for what should be percent-encoded.
@@ -162,8 +148,9 @@ func checkLocFully(v string) (bad, escape string) {
 	if !u.IsAbs() || u.Host == "" && u.Opaque == "" {
 		return fmt.Sprintf("<loc> %q is not an absolute URI: Destinations cannot dereference it", clip(v)), ""
 	}
-	if i := unsafeAt(v); i >= 0 {
-		return "", fmt.Sprintf("<loc> %q has a character that should be percent-encoded (%q)", clip(v), firstRune(v[i:]))
+	if i := strings.IndexFunc(v, unsafeURI); i >= 0 {
+		_, n := utf8.DecodeRuneInString(v[i:])
+		return "", fmt.Sprintf("<loc> %q has a character that should be percent-encoded (%q)", clip(v), v[i:i+n])
 	}
 	return "", ""
 }
@@ -220,11 +207,6 @@ var plainURIChar = func() (t [256]bool) {
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func firstRune(s string) string {
-	_, n := utf8.DecodeRuneInString(s)
-	return s[:n]
-}
-
 func clip(s string) string {
 	if len(s) <= 120 {
 		return s
@@ -257,11 +239,4 @@ func checkRel(v string) (bad, odd string) {
 		}
 	}
 	return "", ""
-}
-
-func isUTC(v string) bool { return strings.HasSuffix(strings.TrimSpace(v), "Z") }
-
-func zeroOffset(v string) bool {
-	v = strings.TrimSpace(v)
-	return strings.HasSuffix(v, "+00:00") || strings.HasSuffix(v, "-00:00")
 }
