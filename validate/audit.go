@@ -32,8 +32,8 @@ import (
 // entry gives; its length and digests must be those of the entry. A
 // package must hold its manifest, whose bitstreams are audited in turn.
 
-// auditor locates resources: in a directory (Options.Resources, served at
-// resKey), among the documents of a directory (packages), or over HTTP.
+// auditor finds resources in Options.Resources (served at resKey), among
+// a directory's documents (packages), or over HTTP.
 type auditor struct {
 	st      *set
 	opts    Options
@@ -48,9 +48,8 @@ type auditor struct {
 	audited int
 }
 
-// unreached counts the resources of a document that an audit could not
-// reach, and keeps the first three by line to name them (the same
-// whatever the order the jobs met them in).
+// unreached counts the resources of a document out of the audit's reach,
+// and keeps the first three by line to name them.
 type unreached struct {
 	n     int
 	first []resource
@@ -83,7 +82,6 @@ type auditJob struct {
 	r resource
 }
 
-// audit checks the resources of every document of the set.
 func (st *set) audit(ctx context.Context, a *auditor) {
 	if !st.opts.auditing() {
 		return
@@ -137,11 +135,9 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 	st.audited += a.audited
 }
 
-// check audits one resource.
 func (a *auditor) check(ctx context.Context, j auditJob) {
 	loc := urlKey(j.r.loc)
-	// A dump's packages are published beside its documents: look for them
-	// there first.
+	// A dump's packages are published beside its documents.
 	rel, inDocs := keyPath(loc, a.docsKey)
 	inDocs = inDocs && a.resDir != "" && j.r.pkg && regularFile(filepath.Join(a.docsDir, filepath.FromSlash(rel)))
 	switch {
@@ -177,8 +173,7 @@ func (a *auditor) missing(j auditJob, format string, args ...any) {
 	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, "%s: "+format, append([]any{clip(j.r.loc)}, args...)...)
 }
 
-// checkFile audits the file rel of dir; ok false says the URL names no
-// file (keyPath).
+// checkFile audits the file rel of dir, if the URL names one (ok).
 func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
 	if !ok {
 		a.missing(j, "no file of %s has this URL", dir)
@@ -203,9 +198,8 @@ func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
 	}
 }
 
-// checkURL downloads the resource of j and audits it. Options.Timeout
-// bounds the whole request, body included, and no more than one byte past
-// the entry's length is read.
+// checkURL downloads the resource of j, within Options.Timeout and to one
+// byte past its length, and audits it.
 func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 	defer cancel()
@@ -246,8 +240,7 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	}
 }
 
-// late says that the request of ctx ran out of time, rather than err, if
-// it did.
+// late says that the request of ctx ran out of time, if it did, else err.
 func (a *auditor) late(ctx context.Context, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("no complete answer within %s", a.opts.Timeout)
@@ -258,7 +251,6 @@ func (a *auditor) late(ctx context.Context, err error) error {
 	return err
 }
 
-// lateReader reads a body, and says when its request ran out of time.
 type lateReader struct {
 	r   io.Reader
 	ctx context.Context
@@ -273,10 +265,9 @@ func (lr *lateReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// compare reads r once through every digest the entry gives and reports
-// a length or digest other than the entry's. r may stop one byte past the
-// entry's length. It reports whether r was read to its end with the
-// length of the entry.
+// compare reads r once through every digest the entry gives and reports a
+// length or digest other than the entry's; r may stop one byte past its
+// length. It reports whether r had that length.
 func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	type digest struct {
 		alg  string
@@ -316,8 +307,8 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	return true
 }
 
-// checkPackage checks the ZIP package of a dump's entry: its manifest.xml,
-// and each bitstream the manifest lists.
+// checkPackage checks the manifest.xml of the ZIP package of a dump's
+// entry, and each bitstream it lists.
 func (a *auditor) checkPackage(j auditJob, path string) {
 	s := a.st.s
 	zr, err := zip.OpenReader(path)

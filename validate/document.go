@@ -14,8 +14,7 @@ import (
 )
 
 // docInfo is what reading one document tells the checks that span
-// several: its capability, its links, and the entries that lead to other
-// documents (or, for an audit, to resources).
+// several, and the audit.
 type docInfo struct {
 	name       string // path or URL, as findings name it
 	url        string // where the document is served; "" if unknown
@@ -28,28 +27,24 @@ type docInfo struct {
 	links      []rsxml.Link
 	children   []child    // entries of a Source Description, Capability List, index; packages of a dump
 	resources  []resource // entries to audit
-	// archived: an archive lists it (or the index it is a part of), so
-	// it describes a snapshot of the past: unless it is live too (a
-	// Capability List lists it, or its index), its resources are not
-	// audited against today's.
+	// archived: an archive lists it (or its index): a snapshot of the
+	// past whose resources are not audited unless it is live too (a
+	// Capability List lists it, or its index).
 	archived, live bool
 	entries        int
 	span           *locSpan // a Resource List that is no index: its first and last <loc>
 }
 
-// locSpan is what a check of a Resource List notes of its <loc>s, so that
-// the parts of an index can be told apart without holding their locs:
-// parts each in order, each starting after the one before ends, cannot
-// list a resource twice (checkPartsUnique), in either of two orders: that
-// of the <loc>s (an export's, sorted by loc) or that of the <loc>s decoded
-// (uri.CompareDecoded: a tree's, sorted by path).
+// locSpan is what a Resource List's check notes of its <loc>s: parts of an
+// index each in order, each after the one before, cannot list a resource
+// twice (checkPartsUnique), in the order of the <loc>s (an export's) or
+// of the <loc>s decoded (uri.CompareDecoded: a tree's, by path).
 type locSpan struct {
 	first, last string
 	ordered     bool // each <loc> sorts after the one before
 	decoded     bool // likewise, decoded
 }
 
-// child is an entry that names another document.
 type child struct {
 	loc      string
 	line     int
@@ -57,7 +52,6 @@ type child struct {
 	contents rsxml.Link // rel="contents" of a dump's package: its manifest
 }
 
-// resource is an entry whose bytes an audit checks.
 type resource struct {
 	loc, length, hash, typ string
 	path                   string // a manifest's bitstream: its path in the package
@@ -65,7 +59,6 @@ type resource struct {
 	pkg                    bool // a dump's package: its manifest is checked too
 }
 
-// link returns the first root link with rel, and whether there is one.
 func (d *docInfo) link(rel string) (rsxml.Link, bool) {
 	for _, l := range d.links {
 		if slices.Contains(strings.Fields(l.Rel), rel) {
@@ -75,15 +68,13 @@ func (d *docInfo) link(rel string) (rsxml.Link, bool) {
 	return rsxml.Link{}, false
 }
 
-// docOptions are the options that change how one document is checked.
 type docOptions struct {
 	audit       bool // keep the entries whose resources an audit checks
 	manifest    bool // keep the entries of a manifest (read from its package)
 	lenientHash bool // a digest that is not hex is a warning
 }
 
-// checkDocument reads one document from r and checks everything that one
-// document alone can show.
+// checkDocument reads one document from r and checks what it alone shows.
 func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *docInfo {
 	info := &docInfo{name: name, url: docURL}
 	src, closeSrc, err := decompressed(r)
@@ -116,7 +107,6 @@ func checkDocument(s *sink, name, docURL string, r io.Reader, opts docOptions) *
 	return info
 }
 
-// decompressed returns the document r holds, gunzipped if it is gzip.
 func decompressed(r io.Reader) (io.Reader, func(), error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b /* gzip */ {
@@ -130,7 +120,7 @@ func decompressed(r io.Reader) (io.Reader, func(), error) {
 }
 
 // readEntries reads the <loc> and line of each entry of the document r
-// holds, as checkDocument read them.
+// holds again.
 func readEntries(r io.Reader, yield func(loc string, line int) error) error {
 	src, closeSrc, err := decompressed(r)
 	if err != nil {
@@ -155,7 +145,6 @@ func readEntries(r io.Reader, yield func(loc string, line int) error) error {
 	}
 }
 
-// readError reports why a document could not be read (on).
 func readError(s *sink, name string, err error) {
 	var se *rsxml.SyntaxError
 	switch {
@@ -175,7 +164,6 @@ func readError(s *sink, name string, err error) {
 	}
 }
 
-// docCheck is the state of checking one document.
 type docCheck struct {
 	s    *sink
 	info *docInfo
@@ -194,8 +182,8 @@ type docCheck struct {
 	locsSeen int
 	over     int // line of the first entry past the limit
 
-	// The last type checked, and what checkType said of it: a list has
-	// few types, and entries with the same one often follow each other.
+	// The last type checked and what checkType said of it: entries of
+	// one type often follow each other.
 	typ, typBad, typPattern string
 }
 
@@ -211,7 +199,6 @@ func (c *docCheck) add(line int, rule string, format string, args ...any) {
 	c.s.add(c.info.name, line, rule, format, args...)
 }
 
-// root checks the root <rs:md> and <rs:ln>.
 func (c *docCheck) root() {
 	d, info := c.doc, c.info
 	info.index, info.md, info.mdLine, info.links = d.Index, d.MD, d.MDLine, d.Links
@@ -251,7 +238,6 @@ func (c *docCheck) root() {
 	}
 }
 
-// rootTimes checks the at/from of the root against Table 4.
 func (c *docCheck) rootTimes(md *rsxml.MD, line int) {
 	if msg := rules.RootTimes(c.capability, c.info.index, md); msg != "" {
 		c.add(line, RuleTimeRequired, "%s", msg)
@@ -270,7 +256,6 @@ func checkDatetimeQuiet(v string) (time.Time, bool) {
 	return t, msg == ""
 }
 
-// unusedTimes warns of at/completed or from/until where Table 4 has none.
 func (c *docCheck) unusedTimes(md *rsxml.MD, line int, at, from rules.Use, where, name string) {
 	if at == rules.Unused {
 		for _, a := range [][2]string{{"at", md.At}, {"completed", md.Completed}} {
@@ -288,8 +273,7 @@ func (c *docCheck) unusedTimes(md *rsxml.MD, line int, at, from rules.Use, where
 	}
 }
 
-// finish runs the checks that need the whole document. complete says it
-// was read to its end.
+// finish runs the checks of the whole document, complete if read to its end.
 func (c *docCheck) finish(rd *rsxml.Reader, complete bool) {
 	name := c.info.name
 	if complete && c.capability == rsxml.CapResourceList && !c.info.index && c.locsSeen > 0 {
@@ -310,13 +294,6 @@ func (c *docCheck) finish(rd *rsxml.Reader, complete bool) {
 		c.s.add(name, c.over, RuleLimitEntries, "%d entries; a document may have at most 50,000 (split it under an index)", c.info.entries)
 	}
 	if complete && c.info.entries == 0 {
-		c.s.add(name, 0, RuleEmpty, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", entryName(c.info.index))
+		c.s.add(name, 0, RuleEmpty, "the document has no entries: section 7 allows it, but the official schemas want at least one <%s>", map[bool]string{false: "url", true: "sitemap"}[c.info.index])
 	}
-}
-
-func entryName(index bool) string {
-	if index {
-		return "sitemap"
-	}
-	return "url"
 }

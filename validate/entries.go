@@ -11,10 +11,8 @@ import (
 	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
-// archiveEntry checks an entry of an archive (not of its index): the times
-// that say which past document it is (at for the snapshots of Resource
-// Lists and Dumps, from and until for the intervals of Change Lists and
-// Dumps), oldest first.
+// archiveEntry checks an entry of an archive (not of its index): the
+// times of the past document it lists, oldest first.
 func (c *docCheck) archiveEntry(e *rsxml.Entry, line int) {
 	if msg := rules.ArchiveEntry(c.capability, clip(e.Loc), &e.MD); msg != "" {
 		c.add(line, RuleTimeRequired, "%s", msg)
@@ -27,7 +25,6 @@ func (c *docCheck) archiveEntry(e *rsxml.Entry, line int) {
 	}
 }
 
-// entry checks one <url> or <sitemap>.
 func (c *docCheck) entry(e *rsxml.Entry) {
 	info := c.info
 	info.entries++
@@ -82,7 +79,6 @@ func (c *docCheck) entry(e *rsxml.Entry) {
 	c.byCapability(e, mdLine)
 }
 
-// byCapability runs the checks of the entry's document kind.
 func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 	info := c.info
 	switch {
@@ -139,8 +135,7 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 }
 
 // packageTimes checks the times of a dump's package against the dump's
-// (rsxml.PackageTimes, the rule rsgen writes by and reads a previous build
-// by); its manifest's are checked with the links (set.checkContents).
+// (its manifest's: set.checkContents).
 func (c *docCheck) packageTimes(e *rsxml.Entry, line int) {
 	if msg := rsxml.PackageTimes(&c.doc.MD, &e.MD, nil); msg != "" {
 		c.add(line, RulePackageTimes, "%s: %s", clip(e.Loc), msg)
@@ -169,10 +164,7 @@ func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
 	}
 }
 
-// spanOf notes loc, the next <loc> of a Resource List, in its span: the
-// first and last, and whether each sorts after the one before, as it is
-// and once decoded (uri.CompareDecoded: the order of the paths, which
-// rsgen writes a tree's list in).
+// spanOf notes loc, the next <loc> of a Resource List, in its span.
 func (c *docCheck) spanOf(loc string) {
 	sp := &c.span
 	if c.locsSeen == 0 {
@@ -191,11 +183,10 @@ func (c *docCheck) unique(e *rsxml.Entry) {
 	}
 }
 
-// locSet finds the <loc>s a document repeats. Lists are usually sorted
-// (rsgen writes them so): while each loc sorts after the one before, it
-// cannot repeat an earlier one, and the locs are only appended to blocks
-// (not one slice, which would be copied as it grows), without hashing;
-// the first loc out of order moves them to a map.
+// locSet finds the <loc>s a document repeats. While each loc sorts after
+// the one before (rsgen writes lists so) it repeats none, and is appended
+// to blocks (no copy as one slice grows, no hashing); the first loc out
+// of order moves them all to a map.
 type locSet struct {
 	sorted [][]lineOf     // blocks of locBlock
 	last   lineOf         // the last of sorted
@@ -209,8 +200,7 @@ type lineOf struct {
 
 const locBlock = 4096
 
-// add notes loc, on line; if it was there already, it returns the line of
-// its first entry and true.
+// add notes loc on line; if it was there, it returns its first line and true.
 func (s *locSet) add(loc string, line int) (int, bool) {
 	if s.byLoc == nil {
 		switch {
@@ -251,7 +241,6 @@ func (c *docCheck) manifestPath(e *rsxml.Entry, line int) {
 	}
 }
 
-// change checks an entry of a Change List or Change Dump Manifest.
 func (c *docCheck) change(e *rsxml.Entry, line int) {
 	if e.MD.Change == "" {
 		c.add(line, RuleChange, "%s", rules.Change(clip(e.Loc), "", rules.Name(c.capability)))
@@ -263,9 +252,8 @@ func (c *docCheck) change(e *rsxml.Entry, line int) {
 	if !ok {
 		return
 	}
-	// Each bound on its own, if the document has it (a zero time is none):
-	// a datetime can be outside both when until is before from, and each
-	// is a finding.
+	// Each bound the document has on its own: a datetime can be outside
+	// both when until is before from.
 	var msgs [2]string
 	if !c.from.IsZero() {
 		msgs[0] = rules.NotBefore(e.MD.Datetime, t, c.from, c.doc.MD.From)
@@ -281,11 +269,8 @@ func (c *docCheck) change(e *rsxml.Entry, line int) {
 	c.chronology(e.MD.Datetime, line, RuleChronology, "datetime")
 }
 
-// notificationEntry checks an entry of a notification (Change Notification
-// and Framework Notification 1.0.1, section 3): each says what changed
-// (change=created|updated|deleted), and that of a framework notification
-// names the capability of the document it is about. Unlike a Change
-// List's, the entries of a payload need not be in chronological order.
+// notificationEntry checks an entry of a notification (Change and
+// Framework Notification 1.0.1, section 3), which need not be in order.
 func (c *docCheck) notificationEntry(e *rsxml.Entry, line int) {
 	if e.MD.Change == "" {
 		c.add(line, RuleChange, "%s", rules.Change(clip(e.Loc), "", "notification"))
@@ -301,8 +286,6 @@ func (c *docCheck) notificationEntry(e *rsxml.Entry, line int) {
 	}
 }
 
-// chronology checks that the time v of this entry is not before that of
-// the entries before it.
 func (c *docCheck) chronology(v string, line int, rule, attr string) {
 	if t, ok := checkDatetimeQuiet(v); v != "" && ok {
 		if msg := c.order.Next(attr, v, t, line); msg != "" {
@@ -329,8 +312,6 @@ func (c *docCheck) keepResource(e *rsxml.Entry, pkg bool) {
 	}
 }
 
-// keepBitstream keeps an entry of a manifest read from its package, whose
-// bitstream the audit checks.
 func (c *docCheck) keepBitstream(e *rsxml.Entry) {
 	if c.opts.manifest && e.MD.Path != "" {
 		c.info.resources = append(c.info.resources, resource{loc: e.Loc, line: e.Line, length: e.MD.Length, hash: e.MD.Hash, path: e.MD.Path})
@@ -363,7 +344,6 @@ func allDigits(s string) bool {
 	return true
 }
 
-// checkMD checks the values of the attributes of an <rs:md>.
 func (c *docCheck) checkMD(md *rsxml.MD, line int, where string) {
 	at, okAt := c.mdTime(line, where, "at", md.At)
 	done, okDone := c.mdTime(line, where, "completed", md.Completed)
@@ -387,8 +367,8 @@ func (c *docCheck) checkMD(md *rsxml.MD, line int, where string) {
 	c.checkCommon(line, where, md.Hash, md.Length, md.Type, md.Path, md.Extra)
 }
 
-// mdTime checks the datetime attribute attr of an <rs:md>, of value v
-// ("" when absent), and returns its time and whether it is a valid one.
+// mdTime checks the datetime attribute attr of an <rs:md> ("" if absent)
+// and returns its time, if valid.
 func (c *docCheck) mdTime(line int, where, attr, v string) (time.Time, bool) {
 	if v == "" {
 		return time.Time{}, false
@@ -398,9 +378,9 @@ func (c *docCheck) mdTime(line int, where, attr, v string) (time.Time, bool) {
 		c.add(line, RuleDatetime, "%s: %s=%s", where, attr, msg)
 		return time.Time{}, false
 	}
-	if attr != "modified" && !isUTC(v) {
+	if tv := strings.TrimSpace(v); attr != "modified" && !strings.HasSuffix(tv, "Z") {
 		what := "is not in UTC"
-		if zeroOffset(v) {
+		if strings.HasSuffix(tv, "+00:00") || strings.HasSuffix(tv, "-00:00") {
 			what = "is in UTC, but written with an offset rather than Z"
 		}
 		c.add(line, RuleDatetimeUTC, "%s: %s=%q %s; the spec recommends YYYY-MM-DDThh:mm:ss[.s]Z", where, attr, v, what)
@@ -408,7 +388,6 @@ func (c *docCheck) mdTime(line int, where, attr, v string) (time.Time, bool) {
 	return t, true
 }
 
-// checkCommon checks the attributes <rs:md> and <rs:ln> share.
 func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, extra []rsxml.Attr) {
 	if hash != "" {
 		var tokens [4]hashing.Token
@@ -452,7 +431,6 @@ func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, 
 	}
 }
 
-// checkLink checks an <rs:ln>.
 func (c *docCheck) checkLink(l *rsxml.Link) {
 	where := "<rs:ln>"
 	if l.Rel != "" {

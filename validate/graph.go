@@ -16,8 +16,7 @@ import (
 )
 
 // checkLinks runs the checks that span documents: where the navigation
-// links (section 6.2) lead, the parts of indexes, and that every document
-// is reachable from the Source Description.
+// links (section 6.2) lead, the parts of indexes, reachability.
 func (st *set) checkLinks(ctx context.Context) {
 	for _, d := range slices.Clone(st.order) {
 		if !d.readable || d.capability == "" {
@@ -56,8 +55,6 @@ func (st *set) checkLinks(ctx context.Context) {
 	}
 }
 
-// checkUp checks that the up link of d leads to its Capability List (or,
-// from a Capability List, to the Source Description that lists it).
 func (st *set) checkUp(ctx context.Context, d *docInfo) {
 	if d.capability == rsxml.CapDescription {
 		return
@@ -83,8 +80,6 @@ func (st *set) checkUp(ctx context.Context, d *docInfo) {
 	}
 }
 
-// checkIndexLink checks that the index link of d leads to an index of its
-// capability that lists it.
 func (st *set) checkIndexLink(ctx context.Context, d *docInfo) {
 	l, ok := d.link("index")
 	if !ok || l.Href == "" || d.index {
@@ -104,7 +99,7 @@ func (st *set) checkIndexLink(ctx context.Context, d *docInfo) {
 }
 
 // checkChildren checks that each document d lists has the capability want
-// gives for it ("" to skip the entry).
+// gives ("": not checked).
 func (st *set) checkChildren(ctx context.Context, d *docInfo, want func(*child) string) {
 	for i := range d.children {
 		c := &d.children[i]
@@ -122,7 +117,6 @@ func (st *set) checkChildren(ctx context.Context, d *docInfo, want func(*child) 
 	}
 }
 
-// checkParts checks the documents an index lists.
 func (st *set) checkParts(ctx context.Context, d *docInfo) {
 	up, _ := d.link("up")
 	listed := map[*docInfo]int{} // each part, by the line of its first entry
@@ -164,9 +158,8 @@ func (st *set) checkParts(ctx context.Context, d *docInfo) {
 	}
 }
 
-// checkArchived checks the documents an archive lists: each is of the
-// capability it archives (a list or an index), with the times its entry
-// gives.
+// checkArchived checks that the documents an archive lists are of the
+// capability it archives, with the times its entry gives.
 func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 	want := rules.Archived[d.capability]
 	for i := range d.children {
@@ -193,7 +186,6 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 	}
 }
 
-// withParts calls f with d and, if d is an index, each of its parts.
 func (st *set) withParts(d *docInfo, f func(*docInfo)) {
 	f(d)
 	if !d.index {
@@ -206,7 +198,6 @@ func (st *set) withParts(d *docInfo, f func(*docInfo)) {
 	}
 }
 
-// describeTime renders the attribute attr of a root as a message says it.
 func describeTime(attr, v string) string {
 	if v == "" {
 		return "no " + attr
@@ -215,7 +206,7 @@ func describeTime(attr, v string) string {
 }
 
 // checkContents checks that the contents links of a dump's packages lead
-// to manifests, which give the times of their packages.
+// to manifests with the times of their packages.
 func (st *set) checkContents(ctx context.Context, d *docInfo) {
 	want := ""
 	switch d.capability {
@@ -262,8 +253,8 @@ func (st *set) target(ctx context.Context, d *docInfo, line int, what, href stri
 	return t
 }
 
-// checkReachable warns of documents that no navigation from a Source
-// Description reaches (the set must hold one).
+// checkReachable warns of documents no navigation from a Source
+// Description (if the set has one) reaches.
 func (st *set) checkReachable() {
 	reached := map[*docInfo]bool{}
 	var queue []*docInfo
@@ -298,7 +289,6 @@ func (st *set) checkReachable() {
 	}
 }
 
-// lists reports whether d has an entry for u.
 func (d *docInfo) lists(u string) bool {
 	k := urlKey(u)
 	for _, c := range d.children {
@@ -316,7 +306,6 @@ func (d *docInfo) displayURL() string {
 	return d.name
 }
 
-// describe names the kind of document d is, for messages.
 func describe(d *docInfo) string {
 	if d.capability == "" {
 		return "document without a known capability"
@@ -324,13 +313,10 @@ func describe(d *docInfo) string {
 	return rules.Describe(d.capability, d.index)
 }
 
-// checkPartsUnique finds the resources that two parts of the Resource List
-// index d list: a Resource List describes each resource once (section
-// 10.1), parts under an index together; each part finds its own repeats.
-// Parts in order, each starting after the one before ends, as rsgen writes
-// them, cannot share one: their spans (locSpan) tell. Parts in another
-// order are read again and their <loc>s sorted on disk (internal/storage/extsort),
-// so that memory stays bounded whatever their size.
+// checkPartsUnique finds the resources two parts of the Resource List
+// index d list (section 10.1). Parts in order, as rsgen writes them,
+// cannot share one (locSpan); others are read again and their <loc>s
+// sorted on disk, so that memory stays bounded.
 func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
 	var parts []*docInfo
 	for i := range d.children {
@@ -356,9 +342,7 @@ func (st *set) checkPartsUnique(ctx context.Context, d *docInfo) {
 	}
 }
 
-// duplicatesAcross reads the <loc>s of parts again, sorts them on disk,
-// and reports each <loc> that two parts list, in the later part, naming
-// the first.
+// duplicatesAcross reports each <loc> two parts list, in the later part.
 func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
 	dir, err := confined.MkdirTemp("", "rsgen-validate-*")
 	if err != nil {

@@ -18,9 +18,8 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-// Document validates the one document r holds, named name in the report,
-// for everything that one document alone can show: what Path checks of a
-// file, without following its links.
+// Document validates the one document r holds, named name, as Path
+// checks a file, without following its links.
 func Document(name string, r io.Reader) *Report {
 	s := newSink()
 	d := checkDocument(s, name, "", r, docOptions{})
@@ -32,15 +31,11 @@ func Document(name string, r io.Reader) *Report {
 }
 
 // Path validates a file, or every document of a directory and the links
-// between them.
-//
-// A directory laid out as rsgen writes it (a .well-known/resourcesync file
-// and a resourcesync/ directory) is taken as a published site: its
-// documents are the Source Description, the XML documents under
-// resourcesync/, and any other file of the directory they link to. Any
-// other directory: every *.xml, *.xml.gz and file named resourcesync in it.
-// Links are resolved through Options.BaseURL, or the URL inferred from
-// the documents' own links.
+// between them, resolved through Options.BaseURL or the URL the links
+// show. A directory laid out as rsgen writes it (.well-known/resourcesync
+// and resourcesync/) is a published site: the Source Description, the
+// XML documents under resourcesync/ and the files they link to. Any other
+// directory: every *.xml, *.xml.gz and file named resourcesync in it.
 func Path(ctx context.Context, path string, opts Options) (*Report, error) {
 	if err := opts.normalize(nil); err != nil {
 		return nil, err
@@ -90,8 +85,7 @@ func Path(ctx context.Context, path string, opts Options) (*Report, error) {
 
 func (o *Options) auditing() bool { return o.Resources != "" || o.Fetch }
 
-// documentFiles lists the documents of a directory (see Path), as
-// slash-separated paths relative to it, sorted.
+// documentFiles lists the documents of a directory (see Path), sorted.
 func documentFiles(dir string) ([]string, error) {
 	var rels []string
 	wk, err1 := os.Stat(filepath.Join(dir, ".well-known", "resourcesync"))
@@ -126,7 +120,6 @@ func documentFiles(dir string) ([]string, error) {
 	return rels, err
 }
 
-// dirLoader reads the documents of a directory.
 type dirLoader struct {
 	root    string // the directory
 	label   string // how findings name it
@@ -159,11 +152,10 @@ func (l *dirLoader) entries(_ context.Context, d *docInfo, yield func(loc string
 	return readEntries(f, yield)
 }
 
-// loadAll reads and checks the documents rels of the directory, as many
-// at once as there are processors, and adds them to the set in the order
-// of rels, up to Options.MaxDocuments. Each is checked into a sink of its
-// own, merged into the set's in that order: the report does not depend on
-// which finished first.
+// loadAll reads and checks the documents rels, GOMAXPROCS at once, each
+// into a sink of its own, and adds them to the set in the order of rels,
+// up to Options.MaxDocuments: the report does not depend on which
+// finished first.
 func (l *dirLoader) loadAll(ctx context.Context, st *set, rels []string) {
 	type loaded struct {
 		d   *docInfo
@@ -175,8 +167,8 @@ func (l *dirLoader) loadAll(ctx context.Context, st *set, rels []string) {
 			st.limited = true
 			return
 		}
-		// As many as may still be added; one that cannot be read does
-		// not count, and leaves room for the next round.
+		// As many as may still be added; one that cannot be read leaves
+		// room for the next round.
 		batch := rels[:min(len(rels), st.opts.MaxDocuments-len(st.order))]
 		rels = rels[len(batch):]
 		done := make([]loaded, len(batch))
@@ -205,7 +197,6 @@ func (l *dirLoader) loadAll(ctx context.Context, st *set, rels []string) {
 	}
 }
 
-// loadRel reads and checks the file rel of the directory, into s.
 func (l *dirLoader) loadRel(s *sink, rel, u string) (*docInfo, string) {
 	p := filepath.Join(l.root, filepath.FromSlash(rel))
 	name := filepath.Join(l.label, filepath.FromSlash(rel))
@@ -222,7 +213,6 @@ func (l *dirLoader) loadRel(s *sink, rel, u string) (*docInfo, string) {
 	return d, ""
 }
 
-// setBase gives the documents read so far their URLs under base.
 func (l *dirLoader) setBase(st *set, base string) {
 	l.base, l.baseKey = base, urlKey(base)
 	for _, d := range st.order {
@@ -234,9 +224,8 @@ func (l *dirLoader) setBase(st *set, base string) {
 	}
 }
 
-// inferBase finds the URL at which documents are served from the links
-// between them: the prefix that, followed by the relative path of a
-// document, gives the most link targets.
+// inferBase finds where the documents are served from their links: the
+// prefix that, followed by the path of a document, gives the most targets.
 func inferBase(docs []*docInfo) string {
 	rels := make(map[string]bool, len(docs)) // as they are in URL keys
 	for _, d := range docs {
@@ -266,12 +255,9 @@ func inferBase(docs []*docInfo) string {
 	return best
 }
 
-// docURL returns the URL of the file rel of a directory served at base:
-// the URL the build publishes for it.
 func docURL(base, rel string) string { return base + uri.EscapePath(rel) }
 
-// unwrapPath drops the operation and path of a *fs.PathError: findings
-// name the document already.
+// unwrapPath drops the operation and path of a *fs.PathError.
 func unwrapPath(err error) error {
 	if pe, ok := err.(*fs.PathError); ok {
 		return pe.Err

@@ -15,30 +15,28 @@ import (
 // Options change what a validation checks. The zero value checks the
 // documents and the links between them, with the defaults below.
 type Options struct {
-	// LenientHash reports digests that are not hex as warnings rather than
-	// errors (the spec's own Example 27 has such digests).
+	// LenientHash reports digests that are not hex as warnings (the spec's
+	// own Example 27 has such digests).
 	LenientHash bool
 
-	// BaseURL is the URL at which a directory is served, to resolve the
-	// links between its documents. Empty: inferred from the documents.
+	// BaseURL is where a directory is served, to resolve the links between
+	// its documents; "": inferred from them.
 	BaseURL string
 
-	// Resources is a directory holding the listed resources: each one's
-	// length and digests are checked (the spec's audit). ResourcesURL is
-	// where that directory is served; empty means BaseURL (or, for a site,
-	// the URL validated).
+	// Resources is a directory holding the listed resources, whose length
+	// and digests are checked (the audit), served at ResourcesURL (""
+	// means BaseURL or, for a site, the URL validated).
 	Resources    string
 	ResourcesURL string
 
 	// Fetch audits a site's resources over HTTP.
 	Fetch bool
 
-	// CrossSite follows links, and fetches resources, on other hosts than
-	// that of the site validated. Off, they are counted as not followed.
+	// CrossSite follows links and fetches resources on other hosts than
+	// the site's; off, they are counted as not followed.
 	CrossSite bool
 
-	// MaxDocuments bounds the documents of one site or directory that are
-	// checked (DefaultMaxDocuments if zero).
+	// MaxDocuments bounds the documents checked (DefaultMaxDocuments if zero).
 	MaxDocuments int
 
 	// Timeout bounds each HTTP request (DefaultTimeout if zero).
@@ -47,23 +45,17 @@ type Options struct {
 	// Jobs is the number of resources audited at once (DefaultJobs if zero).
 	Jobs int
 
-	// Client makes the HTTP requests; nil means the client rsgen build
-	// reads a previous build with. A client given is copied, with Timeout
-	// and that client's rule of redirects.
+	// Client makes the HTTP requests (copied, with Timeout and rsgen's
+	// rule of redirects); nil: the client that reads --previous.
 	Client *http.Client
 
-	// Label names the file or directory validated in findings, instead of
-	// the path given (rsgen build names its output, not its staging
-	// directory).
+	// Label names the file or directory in findings instead of its path
+	// (rsgen build names its output, not its stage).
 	Label string
-
-	// Limits of a document are those of the spec (50,000 entries, 50 MB);
-	// a body is never read past 50 MB.
 
 	fetcher *previous.Fetcher // of normalize
 }
 
-// Defaults of Options.
 const (
 	DefaultMaxDocuments = 10000
 	DefaultTimeout      = 30 * time.Second
@@ -72,17 +64,13 @@ const (
 	DefaultJobs = 4
 )
 
-// userAgent is sent with every request.
 const userAgent = "rsgen-validate (+https://github.com/rsgen/rsgen)"
 
 // ErrUsage wraps errors in the options or targets given (not in documents).
 var ErrUsage = errors.New("usage")
 
-// normalize fills in the defaults, once, and makes the fetcher: the
-// requests of rsgen build reading --previous, whose time-outs and rule of
-// redirects (five at most, http or https) hold for o.Client too, with
-// allow's rule on top, by validate's policy (one attempt, the caller's
-// scope).
+// normalize fills in the defaults, once, and makes the fetcher, whose
+// redirects allow holds to the scope of the validation.
 func (o *Options) normalize(allow func(to *url.URL) error) error {
 	if o.MaxDocuments <= 0 {
 		o.MaxDocuments = DefaultMaxDocuments
@@ -113,8 +101,6 @@ func (o *Options) normalize(allow func(to *url.URL) error) error {
 	return nil
 }
 
-// isURL reports whether target names a site or document over HTTP rather
-// than a path.
 func isURL(target string) bool {
 	return strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")
 }

@@ -15,14 +15,12 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// The checks of single attribute and element values. Each returns a
-// message saying what is wrong, or "" when the value is fine. They follow
-// the official schemas (XSD types and patterns, with their white-space
-// rules) and, where the spec says more, the spec.
+// The checks of single values return what is wrong, or "". They follow
+// the official schemas (XSD types and patterns, their white-space rules)
+// and, where it says more, the spec.
 
-// checkDatetime checks a datetime attribute (at, completed, from, until,
-// datetime, modified): an xsd:dateTime that is also a W3C Datetime, so a
-// full date and time with seconds and a time zone.
+// checkDatetime checks a datetime attribute: an xsd:dateTime that is also
+// a W3C Datetime, with seconds and a time zone.
 func checkDatetime(v string) (time.Time, string) {
 	t, p, err := rsxml.ParseTimeForm(strings.TrimSpace(v)) // white space the schema's types collapse
 	if p != rsxml.Second {
@@ -34,14 +32,12 @@ func checkDatetime(v string) (time.Time, string) {
 	return t, ""
 }
 
-// parseInteger reads an xsd:integer: an optional sign and digits, white
-// space around allowed.
+// parseInteger reads an xsd:integer, white space around allowed.
 func parseInteger(v string) (int64, bool) {
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	return n, err == nil
 }
 
-// checkPri checks the pri of a link: 1 to 999999.
 func checkPri(v string) string {
 	n, ok := parseInteger(v)
 	if !ok || n < 1 || n > 999999 {
@@ -67,9 +63,8 @@ func checkPath(v string) string {
 	return fmt.Sprintf("path=%q does not match the schema's pattern /.*[^/]: %s", v, why)
 }
 
-// checkType checks a media type. bad says it is not a bare media type at
-// all (an error); pattern that it is one, but one the schema's pattern
-// [\w-]+/[\w-]+ rejects (dotted vendor names: a warning).
+// checkType checks a media type: bad if it is not a bare one (an error),
+// pattern if the schema's [\w-]+/[\w-]+ rejects it (a warning).
 func checkType(v string) (bad, pattern string) {
 	if !mediatype.Valid(v) {
 		if strings.ContainsAny(v, "; ") {
@@ -83,9 +78,8 @@ func checkType(v string) (bad, pattern string) {
 	return "", ""
 }
 
-// isAnyURI approximates the xsd:anyURI check of libxml2 (which the official
-// validator uses): characters URIs cannot carry are escaped first, then the
-// result must parse as a URI reference.
+// isAnyURI approximates libxml2's xsd:anyURI (the official validator's):
+// characters URIs cannot carry are escaped, then it must parse.
 func isAnyURI(v string) bool {
 	_, ok := parseAnyURI(strings.TrimSpace(v))
 	return ok
@@ -95,41 +89,26 @@ func parseAnyURI(s string) (*url.URL, bool) {
 	if strings.Count(s, "#") > 1 {
 		return nil, false
 	}
-	if unsafeAt(s) >= 0 {
-		s = escapeUnsafe(s)
+	if strings.IndexFunc(s, unsafeURI) >= 0 {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if unsafeURI(rune(s[i])) {
+				fmt.Fprintf(&b, "%%%02X", s[i])
+			} else {
+				b.WriteByte(s[i])
+			}
+		}
+		s = b.String()
 	}
 	u, err := url.Parse(s)
 	return u, err == nil
 }
 
-// unsafeURIChars are the ASCII characters a URI cannot carry unescaped.
-const unsafeURIChars = "<>\"{}|\\^`"
-
-// unsafeAt returns the index of the first byte of s a URI cannot carry, or -1.
-func unsafeAt(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= 0x20 || c >= 0x7f || strings.IndexByte(unsafeURIChars, c) >= 0 {
-			return i
-		}
-	}
-	return -1
-}
-
-func escapeUnsafe(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= 0x20 || c >= 0x7f || strings.IndexByte(unsafeURIChars, c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
+// unsafeURI reports whether a URI cannot carry r unescaped.
+func unsafeURI(r rune) bool { return r <= 0x20 || r >= 0x7f || strings.ContainsRune("<>\"{}|\\^`", r) }
 
 // checkLoc checks a <loc>: bad for what the schema or spec reject, escape
-// for characters a URI should carry percent-encoded.
+// for what should be percent-encoded.
 func checkLoc(v string) (bad, escape string) {
 	if len(v) >= 12 && len(v) <= 2048 && isPlainURL(v) {
 		// What checkLocFully accepts without a word, recognized without
@@ -143,10 +122,9 @@ func checkLoc(v string) (bad, escape string) {
 	return bad, escape
 }
 
-// rawDelimiter says when a <loc> holds a raw "#", or a raw "?" followed by
-// what does not look like a query (no "="): as a "?" or "#" of a file name
-// written unescaped does (…/what?.txt), which makes the URL name another
-// resource (…/what). A query of name=value pairs is taken as meant.
+// rawDelimiter says when a <loc> holds a raw "#", or a raw "?" before no
+// "=": a "?" or "#" of a file name written unescaped (…/what?.txt) makes
+// the URL name another resource (…/what).
 func rawDelimiter(v string) string {
 	rest, _, hasFrag := strings.Cut(v, "#")
 	if hasFrag {
@@ -170,17 +148,17 @@ func checkLocFully(v string) (bad, escape string) {
 	if !u.IsAbs() || u.Host == "" && u.Opaque == "" {
 		return fmt.Sprintf("<loc> %q is not an absolute URI: Destinations cannot dereference it", clip(v)), ""
 	}
-	if i := unsafeAt(v); i >= 0 {
-		return "", fmt.Sprintf("<loc> %q has a character that should be percent-encoded (%q)", clip(v), firstRune(v[i:]))
+	if i := strings.IndexFunc(v, unsafeURI); i >= 0 {
+		_, n := utf8.DecodeRuneInString(v[i:])
+		return "", fmt.Sprintf("<loc> %q has a character that should be percent-encoded (%q)", clip(v), v[i:i+n])
 	}
 	return "", ""
 }
 
-// isPlainURL reports whether v is scheme://host[:port] followed by
-// nothing, or by a path and query of unreserved characters, sub-delims,
-// ":", "@", "/", "?" and well-formed percent escapes (RFC 3986), where
-// scheme is [A-Za-z][A-Za-z0-9+.-]* and host [A-Za-z0-9.-]+: an absolute
-// URI that url.Parse accepts and that has nothing to escape.
+// isPlainURL reports whether v is scheme://host[:port], then a path and
+// query of unreserved characters, sub-delims, ":", "@", "/", "?" and
+// percent escapes (RFC 3986): an absolute URI url.Parse accepts with
+// nothing to escape.
 func isPlainURL(v string) bool {
 	i := 0
 	for i < len(v) && (isAlpha(v[i]) || i > 0 && (isDigit(v[i]) || v[i] == '+' || v[i] == '-' || v[i] == '.')) {
@@ -219,8 +197,6 @@ func isPlainURL(v string) bool {
 	return true
 }
 
-// plainURIChar marks the characters of a path or query isPlainURL
-// accepts as they are: unreserved, sub-delims, ":", "@", "/" and "?".
 var plainURIChar = func() (t [256]bool) {
 	for c := range len(t) {
 		t[c] = isAlpha(byte(c)) || isDigit(byte(c)) || strings.IndexByte("-._~!$&'()*+,;=:@/?", byte(c)) >= 0
@@ -231,12 +207,6 @@ var plainURIChar = func() (t [256]bool) {
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func firstRune(s string) string {
-	_, n := utf8.DecodeRuneInString(s)
-	return s[:n]
-}
-
-// clip shortens long values quoted in messages.
 func clip(s string) string {
 	if len(s) <= 120 {
 		return s
@@ -248,12 +218,11 @@ func clip(s string) string {
 	return s[:cut] + "…"
 }
 
-// regRel is the syntax of a registered relation type (RFC 5988 reg-rel-type).
+// regRel is RFC 5988's reg-rel-type.
 var regRel = regexp.MustCompile(`^[a-z][a-z0-9.\-]*$`)
 
-// checkRel checks a rel value: bad when the schema's union of reg-rel-type
-// and anyURI rejects it, odd when it is neither a registered-form name nor
-// an absolute URI (which RFC 5988 asks for).
+// checkRel checks a rel: bad when the schema's union of reg-rel-type and
+// anyURI rejects it, odd when RFC 5988 would (no absolute URI).
 func checkRel(v string) (bad, odd string) {
 	if regRel.MatchString(v) {
 		return "", ""
@@ -270,14 +239,4 @@ func checkRel(v string) (bad, odd string) {
 		}
 	}
 	return "", ""
-}
-
-// isUTC reports whether a valid datetime is given in UTC ("Z").
-func isUTC(v string) bool { return strings.HasSuffix(strings.TrimSpace(v), "Z") }
-
-// zeroOffset reports whether a valid datetime is given with the offset
-// +00:00 or -00:00: in UTC, though not in the form the spec recommends.
-func zeroOffset(v string) bool {
-	v = strings.TrimSpace(v)
-	return strings.HasSuffix(v, "+00:00") || strings.HasSuffix(v, "-00:00")
 }

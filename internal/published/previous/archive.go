@@ -10,10 +10,8 @@ import (
 )
 
 // An Archive is an archive of ResourceSync Archives (sections 3 to 6):
-// the documents of the past it lists, in its order (chronological). Read
-// checks the archive; each document is read and checked when a build
-// keeps it (ReadArchived, ReadArchivedDump, ReadArchivedList,
-// ReadArchivedResourceDump): one it drops is never fetched.
+// the documents of the past it lists, oldest first. Each is read and
+// checked only when a build keeps it (ReadArchived…).
 type Archive struct {
 	URL   string
 	Lists []ArchivedList
@@ -27,21 +25,16 @@ type ArchivedList struct {
 	From, Until time.Time
 	At          time.Time // of a Resource List or Resource Dump
 	Completed   time.Time // of a Resource List or Resource Dump, if its entry gives it
-	line        int       // of its entry in the archive
 }
 
 // readArchives reads the archives the Capability List points at, if any.
-func (r *reader) readArchives(ctx context.Context) error {
-	for _, a := range []struct {
+func (r *reader) readArchives(ctx context.Context) (err error) {
+	s := r.site
+	for _, a := range []*struct {
 		dst        **Archive
 		capability string
-	}{
-		{&r.site.ChangeListArchive, rsxml.CapChangeListArchive},
-		{&r.site.ChangeDumpArchive, rsxml.CapChangeDumpArchive},
-		{&r.site.ResourceListArchive, rsxml.CapResourceListArchive},
-		{&r.site.ResourceDumpArchive, rsxml.CapResourceDumpArchive},
-	} {
-		var err error
+	}{{&s.ChangeListArchive, rsxml.CapChangeListArchive}, {&s.ChangeDumpArchive, rsxml.CapChangeDumpArchive},
+		{&s.ResourceListArchive, rsxml.CapResourceListArchive}, {&s.ResourceDumpArchive, rsxml.CapResourceDumpArchive}} {
 		if *a.dst, err = r.readArchive(ctx, a.capability); err != nil {
 			return err
 		}
@@ -49,9 +42,9 @@ func (r *reader) readArchives(ctx context.Context) error {
 	return nil
 }
 
-// readArchive reads the archive of capability the Capability List points
-// at, if any (else it returns nil): its entries must be distinct
-// documents, oldest first, none after the snapshot of the Resource List.
+// readArchive reads the archive of capability, if any (else nil): its
+// entries distinct documents, oldest first, none after the snapshot of
+// the Resource List.
 func (r *reader) readArchive(ctx context.Context, capability string) (*Archive, error) {
 	u := r.site.capability(capability)
 	if u == "" {
@@ -71,7 +64,7 @@ func (r *reader) readArchive(ctx context.Context, capability string) (*Archive, 
 		if msg := rules.ArchiveEntry(capability, e.Loc, &e.MD); msg != "" {
 			return nil, newError(name, e.Line, ErrInvalid, "%s", msg)
 		}
-		l := ArchivedList{URL: e.Loc, Rel: r.site.rel(e.Loc), line: e.Line}
+		l := ArchivedList{URL: e.Loc, Rel: r.site.rel(e.Loc)}
 		if snapshots {
 			err = r.snapshotEntry(name, e, a, &l)
 		} else {
@@ -86,8 +79,8 @@ func (r *reader) readArchive(ctx context.Context, capability string) (*Archive, 
 	return a, nil
 }
 
-// snapshotEntry reads the entry e of a Resource List or Resource Dump
-// Archive a into l: the at of a document, after that of the entry before.
+// snapshotEntry reads the entry e of a Resource List or Dump Archive a
+// into l: an at after that of the entry before.
 func (r *reader) snapshotEntry(name string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
 	at, err := parseTime(name, e.Line, "at", e.MD.At)
 	if err != nil {
@@ -110,9 +103,8 @@ func (r *reader) snapshotEntry(name string, e *rsxml.Entry, a *Archive, l *Archi
 	return err
 }
 
-// periodEntry reads the entry e of a Change List or Change Dump Archive a
-// into l: the from and until of a document, from the until of the entry
-// before on.
+// periodEntry reads the entry e of a Change List or Dump Archive a into l:
+// a from and until, from the until of the entry before on.
 func (r *reader) periodEntry(name string, e *rsxml.Entry, a *Archive, l *ArchivedList) error {
 	from, err := parseTime(name, e.Line, "from", e.MD.From)
 	if err != nil {
@@ -139,11 +131,10 @@ func (r *reader) periodEntry(name string, e *rsxml.Entry, a *Archive, l *Archive
 	return nil
 }
 
-// ReadArchivedList reads the Resource List l of the Resource List Archive,
-// and, if it is an index, each of its parts, and calls fn with the URL and
-// bytes of each document, once checked: a Resource List taken at the at
-// its entry gives, its parts linked to it with rel="index"; the index
-// last. The documents are read one at a time.
+// ReadArchivedList reads the Resource List l of the Resource List Archive
+// (taken at the at its entry gives) and, if it is an index, each part
+// linked to it with rel="index", and calls fn with the URL and bytes of
+// each document once checked, one at a time, the index last.
 func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u string, data []byte) error) error {
 	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapResourceList, true)
 	if err != nil {
@@ -163,7 +154,7 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 		}
 		switch {
 		case pdoc.Index:
-			return newError(pname, 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", l.URL)
+			return indexInIndex(pname, l.URL)
 		case pdoc.Link("index") != l.URL:
 			return newError(pname, 0, ErrInvalid, "a part of the archived Resource List %s that does not link rel=\"index\" to it", l.URL)
 		}
@@ -175,9 +166,8 @@ func (s *Site) ReadArchivedList(ctx context.Context, l *ArchivedList, fn func(u 
 }
 
 // ReadArchived reads the Change List l of the Change List Archive and
-// returns its bytes, once checked: a closed Change List, linked to no
-// index, whose from and until are those its entry gives, with its changes
-// in order inside them.
+// returns its bytes once checked: closed, linked to no index, with the
+// from and until its entry gives and its changes in order inside them.
 func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error) {
 	_, _, entries, data, err := s.readArchived(ctx, l, rsxml.CapChangeList, false)
 	if err != nil {
@@ -190,10 +180,9 @@ func (s *Site) ReadArchived(ctx context.Context, l *ArchivedList) ([]byte, error
 }
 
 // ReadArchivedDump reads the Change Dump l of the Change Dump Archive and
-// returns its bytes and its packages, once checked: a Change Dump, linked
-// to no index, whose from and until are those its entry gives, listing
-// closed ZIP packages in order inside them, each checked as Read checks
-// those of the Change Dump, with the copy of the manifest it links to.
+// returns its bytes and packages once checked, as Read checks the Change
+// Dump: linked to no index, with the from and until its entry gives, its
+// packages closed and in order inside them.
 func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
 	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapChangeDump, false)
 	if err != nil {
@@ -210,11 +199,9 @@ func (s *Site) ReadArchivedDump(ctx context.Context, l *ArchivedList) ([]byte, [
 }
 
 // ReadArchivedResourceDump reads the Resource Dump l of the Resource Dump
-// Archive and returns its bytes and its packages, once checked: one
-// Resource Dump, linked to no index, taken at the at its entry gives,
-// listing ZIP packages, each with the copy of its manifest if it links to
-// one, taken within the dump's snapshot (rsxml.PackageTimes), as Read
-// checks those of a Change Dump.
+// Archive and returns its bytes and packages once checked: linked to no
+// index, taken at the at its entry gives, its packages (and manifests)
+// taken within its snapshot (rsxml.PackageTimes).
 func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([]byte, []Package, error) {
 	r, doc, entries, data, err := s.readArchived(ctx, l, rsxml.CapResourceDump, false)
 	if err != nil {
@@ -235,10 +222,9 @@ func (s *Site) ReadArchivedResourceDump(ctx context.Context, l *ArchivedList) ([
 	return data, pkgs, nil
 }
 
-// readArchived reads the document l of the archive of capability, and
-// checks it against its entry (checkArchived):
-// an index only if index, as rsgen archives a dump or Change List as one
-// document.
+// readArchived reads the document l of the archive of capability and
+// checks it against its entry; an index only if index (rsgen archives a
+// dump or Change List as one document).
 func (s *Site) readArchived(ctx context.Context, l *ArchivedList, capability string, index bool) (*reader, *rsxml.Doc, []*rsxml.Entry, []byte, error) {
 	what := rules.Name(capability)
 	r := &reader{opts: s.opts, site: s, src: s.src, seen: map[string]bool{}}
@@ -259,9 +245,8 @@ func (s *Site) readArchived(ctx context.Context, l *ArchivedList, capability str
 	return r, doc, entries, data, nil
 }
 
-// packageTimes checks the times of the package p of the dump doc, read as
-// name, and of the manifest it links to (mdoc, or nil), by the rule the
-// writer and the validator follow too (rsxml.PackageTimes).
+// packageTimes checks the times of the package p of the dump doc and of
+// its manifest mdoc (or nil) by rsxml.PackageTimes.
 func packageTimes(name string, doc *rsxml.Doc, p *Package, mdoc *rsxml.Doc) error {
 	var manifest *rsxml.MD
 	if mdoc != nil {
@@ -273,12 +258,10 @@ func packageTimes(name string, doc *rsxml.Doc, p *Package, mdoc *rsxml.Doc) erro
 	return nil
 }
 
-// checkArchived checks doc, read as name, against the entry l of the
-// archive at archive that lists it (or, if part, the index it is a part
-// of), a what ("Change List"): the times the entry gives, no rel="index"
-// link unless part, and rel="up" to the Capability List of the site, as
-// rsgen's documents link: it is published again byte for byte, its links
-// with it.
+// checkArchived checks doc, a what ("Change List"), against the entry l
+// of archive that lists it (or the index it is a part of): the times the
+// entry gives, no rel="index" link unless part, and rel="up" to the
+// Capability List, as it is published again byte for byte.
 func (s *Site) checkArchived(name string, doc *rsxml.Doc, l *ArchivedList, what, archive string, part bool) error {
 	for _, t := range []struct {
 		attr, v string

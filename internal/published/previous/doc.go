@@ -4,24 +4,19 @@
 //
 // [Read] takes the output directory of the earlier build, the URL where it
 // is served, or the bucket it was deployed to (s3://BUCKET/PREFIX/), and
-// follows what a Destination follows: the Source Description, the
-// Capability List, the Resource List (its index or root only: entries are
-// read later by [Site.ResourceIter]), the Change Lists, the Change Dump
-// and the archives. It trusts nothing it reads: every document goes
-// through the defensive [rsxml.Reader] (capped in bytes and entries, no
-// DOCTYPE, no entity expansion); over HTTP, requests have time-outs, a
-// deadline per document, bounded retries and redirects, and only the
-// host of the given URL (or of its first redirect) is followed; from a
+// follows what a Destination follows from the Source Description on. It
+// trusts nothing it reads: every document goes through the defensive
+// [rsxml.Reader] (capped, no DOCTYPE, no entities); over HTTP, requests
+// have time-outs, a deadline per document, bounded retries and redirects,
+// and stay on the host of the URL (or of its first redirect); from a
 // directory, only regular files inside it are opened. rsgen validate
 // makes its requests through a [Fetcher], by the same code.
 //
-// Every failure is an [*Error] that names the document and, where it has
-// one, the line, and wraps one of the Err… kinds for callers that branch
-// on them. Read stops at the first failure: what it cannot trust it
-// refuses. The rules it shares with rsgen validate are judged, and worded,
-// by internal/published/rules; it refuses fewer than validate reports.
+// Every failure is an [*Error] naming the document and line, of one of
+// the Err… kinds. Read refuses at the first failure; the rules it shares
+// with rsgen validate are judged and worded by internal/published/rules.
 //
 // Read may be called from several goroutines at once. A [*Site] is not
-// modified after Read returns and may be shared; each [ResourceIter] is
-// used by one goroutine, and several may read one Site at once.
+// modified after Read returns; each [ResourceIter] is used by one
+// goroutine, and several may read one Site at once.
 package previous

@@ -3,6 +3,7 @@ package previous
 import (
 	"context"
 	"io"
+	"math"
 	"os"
 
 	"github.com/rsgen/rsgen/hashing"
@@ -16,8 +17,8 @@ type ChangeDump struct {
 	Packages []Package // closed packages, chronological
 }
 
-// A Package is one ZIP package of a Change Dump, as its entry describes
-// it. Its bytes are read with [Site.OpenPackage].
+// A Package is one ZIP package of a dump, as its entry describes it
+// ([Site.OpenPackage] reads it).
 type Package struct {
 	URL     string
 	Rel     string // URL relative to DocsBase, "" if not under it
@@ -37,8 +38,8 @@ type Document struct {
 	Rel string // URL relative to DocsBase, "" if not under it
 }
 
-// readChangeDump reads the Change Dump, or the Change Dump Index and its
-// dumps, and the manifest copies its packages link to.
+// readChangeDump reads the Change Dump, or its index and dumps, and the
+// manifests its packages link to.
 func (r *reader) readChangeDump(ctx context.Context) error {
 	u := r.site.capability(rsxml.CapChangeDump)
 	if u == "" {
@@ -55,12 +56,9 @@ func (r *reader) readChangeDump(ctx context.Context) error {
 		}
 	} else {
 		for _, e := range entries {
-			ddoc, dentries, _, err := r.fetch(ctx, e.Loc, rsxml.CapChangeDump)
+			ddoc, dentries, _, err := r.fetchPart(ctx, e.Loc, u, rsxml.CapChangeDump)
 			if err != nil {
 				return err
-			}
-			if ddoc.Index {
-				return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", u)
 			}
 			if err := r.addPackages(ctx, cd, e.Loc, ddoc, dentries); err != nil {
 				return err
@@ -71,8 +69,7 @@ func (r *reader) readChangeDump(ctx context.Context) error {
 	return nil
 }
 
-// addPackages checks the packages of one Change Dump and keeps those that
-// are closed.
+// addPackages checks the packages of one Change Dump and keeps the closed.
 func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc *rsxml.Doc, entries []*rsxml.Entry) error {
 	name := r.src.name(u)
 	if msg := rules.RootTimes(rsxml.CapChangeDump, false, &doc.MD); msg != "" {
@@ -115,10 +112,9 @@ func (r *reader) addPackages(ctx context.Context, cd *ChangeDump, u string, doc 
 	return nil
 }
 
-// parsePackage reads the entry e of the dump name as a ZIP package: its
-// length, digests, URL relative to the documents and, if it links to one
-// (rel="contents"), the copy of its manifest, a document of capability
-// manifest, which it returns for the caller's checks.
+// parsePackage reads the entry e of the dump name as a ZIP package and
+// fetches the manifest it links to (rel="contents"), if any, of
+// capability manifest.
 func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, manifest string) (Package, *rsxml.Doc, error) {
 	p := Package{URL: e.Loc, Entry: *e, Length: -1}
 	if t := e.MD.Type; t != "" && t != "application/zip" {
@@ -145,7 +141,7 @@ func (r *reader) parsePackage(ctx context.Context, name string, e *rsxml.Entry, 
 }
 
 // OpenPackage streams the bytes of a package, refusing more than its
-// length says (or the package limit if it has none). Close the reader.
+// length (or the limit). Close it.
 func (s *Site) OpenPackage(ctx context.Context, p *Package) (io.ReadCloser, error) {
 	limit := s.opts.maxPackageBytes
 	if p.Length >= 0 {
@@ -154,23 +150,26 @@ func (s *Site) OpenPackage(ctx context.Context, p *Package) (io.ReadCloser, erro
 	return s.src.open(ctx, p.URL, limit)
 }
 
-// LocalPath returns the file that holds the document or package at u when
-// the previous build was read from a directory.
-func (s *Site) LocalPath(u string) (string, bool) { return s.src.local(u) }
+// LocalPath returns the file at u when the build was read from a directory.
+func (s *Site) LocalPath(u string) (string, bool) {
+	d, ok := s.src.(*dirSource)
+	if !ok {
+		return "", false
+	}
+	p, err := d.file(u)
+	return p, err == nil
+}
 
-// OpenLocal opens the regular file that holds the package at u, inside
-// the previous output directory (a link leading outside it is refused),
-// when the previous build was read from a directory; local reports
-// whether it was.
+// OpenLocal opens the file at u when the build was read from a directory
+// (local), as Read opens one.
 func (s *Site) OpenLocal(u string) (f *os.File, local bool, err error) {
 	d, ok := s.src.(*dirSource)
 	if !ok {
 		return nil, false, nil
 	}
-	f, _, err = d.openFile(u)
+	f, err = d.openFile(u, math.MaxInt64)
 	return f, true, err
 }
 
-// Name is how errors name the document or package at u: its path when the
-// previous build was read from a directory, else its URL.
+// Name is how errors name the file at u: its path, key or URL.
 func (s *Site) Name(u string) string { return s.src.name(u) }

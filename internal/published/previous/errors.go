@@ -8,36 +8,31 @@ import (
 
 // The kinds of failure, wrapped by every *Error.
 var (
-	// ErrUnreachable: a document could not be fetched or opened (no such
-	// file, connection refused, HTTP 404, time-out after the retries).
+	// ErrUnreachable: a document could not be fetched or opened.
 	ErrUnreachable = errors.New("cannot be read")
-	// ErrNotResourceSync: a document is not a ResourceSync document at all
-	// (an HTML page, another XML vocabulary, no root <rs:md capability>).
+	// ErrNotResourceSync: not a ResourceSync document at all (an HTML
+	// page, no root <rs:md capability>).
 	ErrNotResourceSync = errors.New("not a ResourceSync document")
-	// ErrCapability: a document is ResourceSync, but not the capability
-	// its parent says it is.
+	// ErrCapability: not the capability its parent says.
 	ErrCapability = errors.New("wrong capability")
-	// ErrMalformed: a document is not well-formed XML, or not shaped like
-	// a Sitemap document.
+	// ErrMalformed: not well-formed XML, or not shaped like a Sitemap.
 	ErrMalformed = errors.New("malformed XML")
 	// ErrLimit: a document, or the whole previous build, is over a limit.
 	ErrLimit = errors.New("over the limits")
-	// ErrInvalid: a document breaks a rule of the specification that rsgen
-	// relies on (a missing at, a malformed datetime, a list out of order).
+	// ErrInvalid: a document breaks a rule of the spec that rsgen relies on.
 	ErrInvalid = errors.New("invalid")
 	// ErrLater: the previous snapshot was taken after this build's.
 	ErrLater = errors.New("previous snapshot is later than this build's")
-	// ErrNothingPublished: there is no Source Description at all where the
-	// previous build should be (no such directory or file, HTTP 404 or
-	// 410), as before a site's first build. An Error of kind
-	// ErrUnreachable matches it too; a network failure, a server error or
-	// a document that is there but broken never does.
+	// ErrNothingPublished: there is no Source Description at all (no such
+	// directory or file, HTTP 404 or 410), as before a site's first build;
+	// never a network or server failure, or a broken document. Its Errors
+	// are of kind ErrUnreachable.
 	ErrNothingPublished = errors.New("nothing is published there yet")
-	// ErrChanged: a Change List read again to be published (Site.OpenList)
-	// is no longer what Read checked.
+	// ErrChanged: a Change List read again (Site.OpenList) is no longer
+	// what Read checked.
 	ErrChanged = errors.New("changed since it was read")
-	// ErrDeadline: fetching a document took longer than HTTPOptions.Deadline
-	// allows. An Error that wraps it is of kind ErrUnreachable.
+	// ErrDeadline: a document took longer than HTTPOptions.Deadline; its
+	// Errors are of kind ErrUnreachable.
 	ErrDeadline = errors.New("took too long")
 )
 
@@ -55,8 +50,8 @@ type Error struct {
 // Is reports whether target is ErrNothingPublished and e says so.
 func (e *Error) Is(target error) bool { return target == ErrNothingPublished && e.nothing }
 
-// nothingPublished marks err, a failure to read the Source Description,
-// as ErrNothingPublished if the document does not exist.
+// nothingPublished marks err, reading the Source Description, as
+// ErrNothingPublished if it does not exist.
 func nothingPublished(err error) error {
 	var pe *Error
 	if errors.As(err, &pe) && pe.missing {
@@ -76,7 +71,6 @@ func (e *Error) Error() string {
 	return s + ": " + e.Err.Error()
 }
 
-// Unwrap returns the kind and the detail, so that errors.Is finds either.
 func (e *Error) Unwrap() []error {
 	if e.Err == nil {
 		return []error{e.Kind}

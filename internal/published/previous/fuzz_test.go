@@ -18,7 +18,7 @@ import (
 // memSource serves documents from memory, by URL.
 type memSource map[string][]byte
 
-func (m memSource) get(_ context.Context, u string, limit int64) ([]byte, error) {
+func (m memSource) open(_ context.Context, u string, limit int64) (io.ReadCloser, error) {
 	b, ok := m[u]
 	if !ok {
 		return nil, newError(u, 0, ErrUnreachable, "HTTP 404 Not Found")
@@ -26,27 +26,29 @@ func (m memSource) get(_ context.Context, u string, limit int64) ([]byte, error)
 	if int64(len(b)) > limit {
 		return nil, newError(u, 0, ErrLimit, "too large")
 	}
-	return b, nil
-}
-
-func (m memSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
-	b, err := m.get(ctx, u, limit)
-	if err != nil {
-		return nil, err
-	}
 	return io.NopCloser(bytes.NewReader(b)), nil
 }
 
-func (m memSource) part(ctx context.Context, u string, limit int64, _ string) (io.ReadCloser, error) {
-	b, err := m.get(ctx, u, limit)
+func (m memSource) fetch(ctx context.Context, u string, limit int64, fill func(io.Reader) error) error {
+	r, err := m.open(ctx, u, limit)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	return fill(r)
+}
+
+func (m memSource) part(_ context.Context, u string, limit int64, _ string) (io.ReadCloser, error) {
+	b, ok := m[u]
+	if !ok {
+		return nil, newError(u, 0, ErrUnreachable, "HTTP 404 Not Found")
+	}
+	if int64(len(b)) > limit {
+		return nil, newError(u, 0, ErrLimit, "too large")
 	}
 	return nopSeekCloser{bytes.NewReader(b)}, nil
 }
 
-func (m memSource) name(u string) string        { return u }
-func (m memSource) local(string) (string, bool) { return "", false }
+func (m memSource) name(u string) string { return u }
 func (m memSource) clone() memSource {
 	c := memSource{}
 	for k, v := range m {
@@ -96,7 +98,7 @@ func (l *loadedSite) index(loc string) (int, bool) {
 // order, checked as an iterator checks them; a loc listed twice is an
 // error.
 func loadAll(ctx context.Context, site *Site) (*loadedSite, error) {
-	l := site.newListReader(ctx, "")
+	l := &listReader{site: site, ctx: ctx}
 	defer l.close()
 	out := &loadedSite{Site: site}
 	seen := map[string]bool{}

@@ -10,42 +10,37 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/rsgen/rsgen/internal/storage/confined"
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
 // HTTPOptions tune how a previous build is fetched over HTTP. The zero
 // value gives the defaults.
 type HTTPOptions struct {
-	// Client, if set, is used as it is (tests); otherwise Read makes one
-	// with the time-outs below and the proxy of the environment.
+	// Client, if set, is used (copied); else one with the time-outs below
+	// and the environment's proxy.
 	Client *http.Client `toml:"-"`
 	// Timeout bounds one request, its body included; defaultTimeout if zero.
 	Timeout time.Duration `toml:"-"`
-	// Deadline bounds all the time spent on one document: every attempt,
-	// the bodies and the waits between attempts; DefaultDeadline if zero.
-	// A server that sends a byte now and then, each in time for any
-	// time-out of a read, is given up on when it passes. A Change Dump
-	// package, which may be large, is given a second more per MiB it may
-	// have.
+	// Deadline bounds all the time spent on one document, every attempt
+	// and wait included, so that a server sending a byte now and then is
+	// given up on; DefaultDeadline if zero. A dump package gets a second
+	// more per MiB it may have.
 	Deadline units.Duration `toml:"fetch-timeout"`
 	// Attempts is how many times a request is tried when the server fails
 	// (5xx, 429, 408, time-outs, dropped connections); defaultAttempts if zero.
 	Attempts int `toml:"-"`
-	// Backoff is the wait before the first retry; it doubles for each
-	// further one. defaultBackoff if zero.
+	// Backoff is the wait before the first retry, doubled for each next;
+	// defaultBackoff if zero.
 	Backoff time.Duration `toml:"-"`
 	// UserAgent is sent with every request; "rsgen" if empty.
 	UserAgent string `toml:"-"`
 }
 
-// Defaults of HTTPOptions.
 const (
 	defaultTimeout  = 2 * time.Minute
 	DefaultDeadline = time.Minute
@@ -66,7 +61,6 @@ type httpSource struct {
 	firstDone bool            // a first document was fetched
 }
 
-// orDefault returns v, or def if v is zero or negative.
 func orDefault[T ~int | ~int64](v, def T) T {
 	if v <= 0 {
 		return def
@@ -74,10 +68,9 @@ func orDefault[T ~int | ~int64](v, def T) T {
 	return v
 }
 
-// newClient returns the HTTP client of every request rsgen makes to a
-// published site: opts.Client (copied) or one with time-outs and the
-// environment's proxy; at most maxRedirects redirects, to http or https
-// only, and where allow (if not nil) lets them go.
+// newClient returns the client of every request rsgen makes to a
+// published site: at most maxRedirects redirects, to http or https only,
+// and where allow (if not nil) lets them go.
 func newClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	var c *http.Client
 	if opts.Client != nil {
@@ -113,12 +106,11 @@ func newClient(opts HTTPOptions, allow func(to *url.URL) error) *http.Client {
 	return c
 }
 
-// newHTTPSource returns the source of the documents at start.
 func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	s := &httpSource{opts: opts, hosts: map[string]bool{strings.ToLower(start.Host): true}}
 	allow := func(to *url.URL) error {
 		// The first document may lead to the host the site lives on; after
-		// it, a redirect is held to the hosts a link is.
+		// it, a redirect stays on the hosts a link may go to.
 		s.mu.Lock()
 		ok := !s.firstDone || s.hosts[strings.ToLower(to.Host)]
 		s.mu.Unlock()
@@ -131,22 +123,19 @@ func newHTTPSource(start *url.URL, opts HTTPOptions) *httpSource {
 	return s
 }
 
-// A Fetcher makes the requests of rsgen validate with the code that reads
-// a previous build: one attempt, no deadline but the caller's, any http
-// or https URL (validate keeps its own scope; allow holds redirects to it).
+// A Fetcher makes the requests of rsgen validate by the code that reads a
+// previous build: one attempt, no deadline but the caller's, any http(s)
+// URL (validate keeps its scope; allow holds redirects to it).
 type Fetcher struct{ s *httpSource }
 
-// NewFetcher returns a Fetcher whose requests go through client (copied;
-// nil: rsgen's own) with timeout and carry userAgent.
 func NewFetcher(client *http.Client, timeout time.Duration, userAgent string, allow func(to *url.URL) error) *Fetcher {
 	opts := HTTPOptions{Client: client, Timeout: timeout, Attempts: 1, UserAgent: userAgent}
 	return &Fetcher{&httpSource{opts: opts, client: newClient(opts, allow), anyHost: true, hosts: map[string]bool{}}}
 }
 
-// Get requests u and returns the body of a 200 response, not capped, and
-// its Content-Type. A failure is an *Error whose Err says what failed,
-// without the URL. identity asks for the bytes as they are stored (an
-// audit compares them with digests) rather than for an XML document.
+// Get returns the body of a 200 response to u, not capped, and its
+// Content-Type; identity asks for the bytes as stored (an audit's) rather
+// than an XML document. A failure is an *Error.
 func (f *Fetcher) Get(ctx context.Context, u string, identity bool) (io.ReadCloser, string, error) {
 	var resp *http.Response
 	err := f.s.do(ctx, u, math.MaxInt64, identity, func(r *http.Response) error { resp = r; return nil })
@@ -158,9 +147,6 @@ func (f *Fetcher) Get(ctx context.Context, u string, identity bool) (io.ReadClos
 
 func (s *httpSource) name(u string) string { return u }
 
-func (s *httpSource) local(string) (string, bool) { return "", false }
-
-// check refuses URLs that are not http(s) or not on an allowed host.
 func (s *httpSource) check(u string) (*url.URL, error) {
 	pu, err := url.Parse(u)
 	if err != nil {
@@ -188,7 +174,6 @@ func withDeadline(ctx context.Context, d time.Duration) (context.Context, contex
 	return context.WithTimeoutCause(ctx, d, deadlineError(d))
 }
 
-// deadlineError is the cause of giving up on a document at its deadline.
 type deadlineError time.Duration
 
 func (e deadlineError) Error() string {
@@ -197,22 +182,19 @@ func (e deadlineError) Error() string {
 
 func (e deadlineError) Is(target error) bool { return target == ErrDeadline }
 
-func (s *httpSource) get(ctx context.Context, u string, limit int64) ([]byte, error) {
+func (s *httpSource) fetch(ctx context.Context, u string, max int64, fill func(io.Reader) error) error {
 	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
 	defer cancel()
-	var data []byte
-	err := s.do(ctx, u, limit, false, func(resp *http.Response) error {
-		b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-		if err != nil {
+	return s.do(ctx, u, max, false, func(resp *http.Response) error {
+		if err := fill(resp.Body); err != nil {
 			return err
 		}
-		if int64(len(b)) > limit {
-			return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", limit)
-		}
-		data = b
-		return nil
+		return resp.Body.Close()
 	})
-	return data, err
+}
+
+func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
+	return readCopy(ctx, s, u, max, spillDir)
 }
 
 func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCloser, error) {
@@ -230,78 +212,12 @@ func (s *httpSource) open(ctx context.Context, u string, limit int64) (io.ReadCl
 	return &cappedReader{r: body, c: closer(func() error { defer cancel(); return body.Close() }), left: limit, doc: u}, nil
 }
 
-// part fetches a document whole into a file in spillDir (removed when it
-// is closed) or into memory, so that a build that hashes between two
-// entries holds no connection open.
-func (s *httpSource) part(ctx context.Context, u string, max int64, spillDir string) (io.ReadCloser, error) {
-	if spillDir == "" {
-		return inMemory(s.get(ctx, u, max))
-	}
-	ctx, cancel := withDeadline(ctx, time.Duration(s.opts.Deadline))
-	defer cancel()
-	return spill(spillDir, u, func(f *os.File) error {
-		return s.do(ctx, u, max, false, func(resp *http.Response) error {
-			if _, err := f.Seek(0, io.SeekStart); err != nil {
-				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-			}
-			if err := f.Truncate(0); err != nil {
-				return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-			}
-			n, err := io.Copy(f, io.LimitReader(resp.Body, max+1))
-			if err != nil {
-				var pe *os.PathError
-				if errors.As(err, &pe) {
-					// Writing the spill file failed (a full disk): not the server.
-					return &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-				}
-				return err
-			}
-			if n > max {
-				return newError(u, 0, ErrLimit, "more than the %d bytes a document may have", max)
-			}
-			return resp.Body.Close()
-		})
-	})
-}
-
-// spill fills a new file in dir with the document at u and returns it
-// rewound; the file is removed when it is closed, or at once if fill
-// fails.
-func spill(dir, u string, fill func(*os.File) error) (io.ReadCloser, error) {
-	f, err := confined.CreateTemp(dir, "previous-part-*.xml")
-	if err != nil {
-		return nil, &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-	}
-	sf := &spillFile{f}
-	if err = fill(f); err == nil {
-		if _, err = f.Seek(0, io.SeekStart); err != nil {
-			err = &Error{Doc: u, Kind: ErrUnreachable, Err: err}
-		}
-	}
-	if err != nil {
-		sf.Close()
-		return nil, err
-	}
-	return sf, nil
-}
-
-type spillFile struct{ *os.File }
-
-func (f *spillFile) Close() error {
-	err := f.File.Close()
-	if rerr := confined.Remove(f.Name()); err == nil {
-		err = rerr
-	}
-	return err
-}
-
 type closer func() error
 
 func (c closer) Close() error { return c() }
 
-// do requests u, retrying failures of the server, and calls use with a
-// 200 response. use reads the body or keeps it: do closes the body only
-// if use fails. An error of reading the body is retried too.
+// do requests u, retrying failures of the server and of reading the body,
+// and calls use with a 200 response; it closes the body if use fails.
 func (s *httpSource) do(ctx context.Context, u string, limit int64, identity bool, use func(*http.Response) error) error {
 	pu, err := s.check(u)
 	if err != nil {
@@ -401,16 +317,15 @@ func (s *httpSource) once(ctx context.Context, pu *url.URL, limit int64, identit
 	return 0, nil
 }
 
-// drain reads a little of an unused body, so that the connection can be
+// drain reads a little of an unused body, for the connection to be
 // reused, and closes it.
 func drain(resp *http.Response) {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 }
 
-// transportRetry says whether a failed request may succeed if tried again:
-// time-outs and dropped or refused connections may, a bad certificate or a
-// refused redirect will not.
+// transportRetry says whether a failed request may succeed if tried again
+// (0) or not (-1): a bad certificate or a refused redirect will not.
 func transportRetry(err error) time.Duration {
 	var ue *url.Error
 	if errors.As(err, &ue) && strings.Contains(ue.Err.Error(), "redirect") {
@@ -441,8 +356,7 @@ func describeTransport(err error) error {
 	return err
 }
 
-// parseRetryAfter reads a Retry-After header in seconds (the date form is
-// ignored), capped.
+// parseRetryAfter reads a Retry-After in seconds (not a date), capped.
 func parseRetryAfter(v string) time.Duration {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n < 0 {

@@ -12,55 +12,43 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/extsort"
 )
 
-// ErrUnsorted: the Resource List turned out not to be in key order after
-// [ResourceIter] had returned entries in the order they were published.
-// Only a Resource List of several documents whose first document is in
-// order and a later one is not gives it; IterOptions.Sort reads such a
-// list in any order.
+// ErrUnsorted: a later document of the Resource List is out of key order
+// where the first was in order, after [ResourceIter] had returned entries
+// in published order. IterOptions.Sort reads such a list.
 var ErrUnsorted = errors.New("not in path order")
 
 // IterOptions tune [Site.ResourceIter].
 type IterOptions struct {
-	// Key maps the loc of an entry (in normal form, as Resource.Loc) to
-	// the key the entries come out in ascending byte order of: the build
-	// strips its base URL and decodes what is left, giving the path of
-	// the file. ok is false for a loc that has no key (outside the base
-	// URL): such entries come after all others, sorted by loc. Nil keys
-	// every entry by its loc.
+	// Key maps the loc of an entry to the key the entries come out in
+	// ascending byte order of (the build's: the path of the file). A loc
+	// without a key (ok false) comes after all others, sorted by loc. Nil
+	// keys every entry by its loc.
 	Key func(loc string) (key string, ok bool)
-	// SpillDir is where the entries are sorted on disk when they were
-	// not published in key order, and where a document fetched over HTTP
-	// is kept while it is read (and the next one while it is fetched
-	// ahead). The build gives a directory inside its stage, so that the
-	// files vanish with it. "" makes a temporary directory for the sort
-	// (removed by Close) and keeps fetched documents in memory, one at a
-	// time, each fetched when it is reached.
+	// SpillDir is where the entries are sorted on disk when they are not
+	// in key order, and where a document fetched from elsewhere is kept
+	// while it is read (and the next fetched ahead). "" sorts in a
+	// temporary directory and keeps fetched documents in memory, one at a
+	// time, fetched when reached.
 	SpillDir string
-	// Memory is how many bytes of entries the sort holds before it writes
-	// them to a run in SpillDir: extsort.DefaultChunkBytes if zero, at
-	// least minIterMemory. An entry of more than half of it cannot be
-	// sorted (ErrLimit).
+	// Memory is the bytes of entries the sort holds before it writes a
+	// run: extsort.DefaultChunkBytes if zero, at least minIterMemory. An
+	// entry of more than half of it cannot be sorted (ErrLimit).
 	Memory int
-	// Sort sorts the entries whatever their published order, rather than
-	// streaming them when the first document is in key order: for a
-	// caller that met ErrUnsorted.
+	// Sort sorts the entries whatever their order: for a caller that met
+	// ErrUnsorted.
 	Sort bool
 }
 
 // A ResourceIter reads the entries of the previous Resource List in
-// ascending order of their key (see [IterOptions.Key]), then the entries
-// without a key in ascending order of their loc, checking each as Read
-// does. The order is decided from the first document: if it is in key
-// order (rsgen publishes so), the entries stream through with the memory
-// of one document's parser and an entry out of order in a later document
-// ends the pass with [ErrUnsorted]; else they go through an external sort
-// ([extsort]) first. Two entries with the same key are an error
-// (ErrInvalid).
+// ascending order of their key, then those without a key by loc, checking
+// each as Read does. If the first document is in key order (rsgen
+// publishes so) the entries stream with the memory of one document's
+// parser, and one out of order in a later document ends the pass with
+// [ErrUnsorted]; else they go through an external sort ([extsort]). Two
+// entries with the same key are an error (ErrInvalid).
 //
-// Use it as bufio.Scanner is used: for it.Next() { it.Resource() … },
-// then it.Err(), and Close it. Errors in a document are [*Error]s; others
-// are ctx's cause, or a failure of the sort's files in SpillDir. A
-// ResourceIter is not safe for concurrent use.
+// Use it as bufio.Scanner: for it.Next() { it.Resource() … }, then
+// it.Err(), and Close it. It is not safe for concurrent use.
 type ResourceIter struct {
 	site *Site
 	ctx  context.Context
@@ -77,15 +65,12 @@ type ResourceIter struct {
 	key     string
 	foreign bool
 
-	// The entry returned before, to find duplicates and inversions.
-	have     bool
-	prevKey  []byte // tagged: 0 then the key, or 1 then the loc
-	prevLoc  string
-	tagged   []byte
-	payload  []byte
-	keyBuf   []byte
-	err      error
-	finished bool
+	have                    bool   // of an entry before, to find duplicates and inversions
+	prevKey                 []byte // a tag (tagKey, tagForeign), then the key or the loc
+	prevLoc                 string
+	tagged, payload, keyBuf []byte
+	err                     error
+	finished                bool
 }
 
 // minIterMemory is the least IterOptions.Memory: the sort's memory grows
@@ -94,19 +79,17 @@ const minIterMemory = 1 << 20
 
 // Tags that put the entries with a key before those without.
 const (
-	tagKey     = 0
-	tagForeign = 1
+	tagKey = iota
+	tagForeign
 )
 
-// ResourceIter starts a pass over the entries of the Resource List. It
-// reads the first document of the list to decide whether the entries can
-// stream in their published order; an error there is returned at once.
-// Close the iterator.
+// ResourceIter starts a pass over the entries of the Resource List,
+// reading its first document to decide whether they can stream. Close it.
 func (s *Site) ResourceIter(ctx context.Context, opt IterOptions) (*ResourceIter, error) {
 	if opt.Key == nil {
 		opt.Key = func(loc string) (string, bool) { return loc, true }
 	}
-	it := &ResourceIter{site: s, ctx: ctx, opt: opt, lr: s.newListReader(ctx, opt.SpillDir)}
+	it := &ResourceIter{site: s, ctx: ctx, opt: opt, lr: &listReader{site: s, ctx: ctx, spillDir: opt.SpillDir}}
 	if !opt.Sort {
 		inOrder, err := it.probe()
 		if err != nil {
@@ -124,9 +107,8 @@ func (s *Site) ResourceIter(ctx context.Context, opt IterOptions) (*ResourceIter
 	return it, nil
 }
 
-// probe reads the first document and reports whether its entries with a
-// key are in ascending key order, then rewinds. Two entries with the same
-// key next to each other are an error at once.
+// probe reports whether the entries of the first document are in key
+// order, then rewinds.
 func (it *ResourceIter) probe() (bool, error) {
 	lr := it.lr
 	lr.onlyOne = true
@@ -157,7 +139,6 @@ func (it *ResourceIter) probe() (bool, error) {
 	return true, lr.rewind()
 }
 
-// sortAll reads every entry into the sorter.
 func (it *ResourceIter) sortAll() error {
 	it.sorted = true
 	for {
@@ -223,8 +204,8 @@ func (it *ResourceIter) startSorted() error {
 	return nil
 }
 
-// Next moves to the next entry and reports whether there is one. It
-// returns false at the end and after an error, which Err returns.
+// Next moves to the next entry and reports whether there is one: false at
+// the end and after an error, which Err returns.
 func (it *ResourceIter) Next() bool {
 	if it.err != nil || it.finished {
 		return false
@@ -289,7 +270,6 @@ func (it *ResourceIter) nextStreamed() (bool, error) {
 	}
 }
 
-// nextSorted returns the next entry of the sorter.
 func (it *ResourceIter) nextSorted() (bool, error) {
 	if it.sit == nil {
 		return false, nil
@@ -318,8 +298,6 @@ func (it *ResourceIter) nextSorted() (bool, error) {
 	return true, nil
 }
 
-// duplicate is the error of a second entry with the key of the one
-// before it.
 func (it *ResourceIter) duplicate(name string, line int, loc, prevLoc string) error {
 	if loc == prevLoc {
 		return newError(name, line, ErrInvalid, "%s is listed twice", loc)
@@ -327,24 +305,21 @@ func (it *ResourceIter) duplicate(name string, line int, loc, prevLoc string) er
 	return newError(name, line, ErrInvalid, "%s is listed twice: %s names the same file", prevLoc, loc)
 }
 
-// Resource returns the current entry. It and what it holds are valid
-// until the next call of Next: the strings may be kept, but the array of
-// Hash is reused (copy it with slices.Clone).
+// Resource returns the current entry, valid until the next call of Next:
+// its strings may be kept, but the array of Hash is reused.
 func (it *ResourceIter) Resource() *Resource { return &it.res }
 
 // Key returns the key of the current entry, "" if it has none.
 func (it *ResourceIter) Key() string { return it.key }
 
-// Foreign reports whether the current entry has no key: its loc is
-// outside what IterOptions.Key maps. Such entries come after all the
-// others.
+// Foreign reports whether the current entry has no key (see
+// IterOptions.Key).
 func (it *ResourceIter) Foreign() bool { return it.foreign }
 
 // Err returns the error that ended the pass, if any.
 func (it *ResourceIter) Err() error { return it.err }
 
-// Close ends the pass: it closes the document being read and removes the
-// files of the sort.
+// Close ends the pass and removes the files of the sort.
 func (it *ResourceIter) Close() error {
 	var errs []error
 	if it.lr != nil {
@@ -363,8 +338,8 @@ func (it *ResourceIter) Close() error {
 	return errors.Join(errs...)
 }
 
-// encodeEntry appends the record of a sorted entry: the document and line
-// it came from, then the resource.
+// encodeEntry appends the record of a sorted entry: its document, line
+// and resource.
 func encodeEntry(b []byte, part, line int, r *Resource) []byte {
 	b = binary.AppendUvarint(b, uint64(part))
 	b = binary.AppendUvarint(b, uint64(line))
@@ -373,7 +348,6 @@ func encodeEntry(b []byte, part, line int, r *Resource) []byte {
 
 var errRecord = errors.New("corrupt record")
 
-// decodeEntry reads a record of encodeEntry into r.
 func decodeEntry(b []byte, r *Resource) (part, line int, err error) {
 	d := binrec.NewReader(b, errRecord)
 	part, line = int(d.Uvarint()), int(d.Uvarint())
@@ -383,8 +357,8 @@ func decodeEntry(b []byte, r *Resource) (part, line int, err error) {
 	return part, line, nil
 }
 
-// AppendResource appends r to b as a binary record (package binrec), for a
-// caller that keeps entries on disk; ReadResource reads it back.
+// AppendResource appends r to b as a binary record (package binrec);
+// ReadResource reads it back.
 func AppendResource(b []byte, r *Resource) []byte {
 	b = binrec.AppendBytes(b, r.Loc)
 	b = binrec.AppendTime(b, r.Lastmod)
@@ -394,7 +368,7 @@ func AppendResource(b []byte, r *Resource) []byte {
 }
 
 // ReadResource reads a record of AppendResource from d into r, reusing
-// r.Hash. Its error is d's.
+// r.Hash.
 func ReadResource(d *binrec.Reader, r *Resource) error {
 	*r = Resource{Loc: d.String(), Hash: r.Hash[:0]}
 	r.Lastmod = d.Time()

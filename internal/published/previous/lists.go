@@ -14,15 +14,13 @@ import (
 )
 
 // readResourceList reads the root of the Resource List, and the list of
-// its documents if it is an index.
+// its documents if it is an index; the iterator reads the entries.
 func (r *reader) readResourceList(ctx context.Context) error {
 	u := r.site.capability(rsxml.CapResourceList)
 	name := r.src.name(u)
 	if err := r.visit(ctx, u); err != nil {
 		return err
 	}
-	// Read as far as its first entry: a list of 50,000 entries is read
-	// by the iterator, an index here.
 	body, err := r.src.part(ctx, u, r.opts.maxBytes, "")
 	if err != nil {
 		return err
@@ -66,8 +64,8 @@ func (r *reader) readResourceList(ctx context.Context) error {
 	return nil
 }
 
-// readChangeLists reads the Change List Index and every Change List it
-// lists, or the one Change List the Capability List points at.
+// readChangeLists reads the Change List Index and its Change Lists, or the
+// one Change List the Capability List points at.
 func (r *reader) readChangeLists(ctx context.Context) error {
 	u := r.site.capability(rsxml.CapChangeList)
 	if u == "" {
@@ -88,12 +86,9 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 		if err := r.checkChangeListBytes(name); err != nil {
 			return err
 		}
-		ldoc, lentries, ldata, err := r.fetch(ctx, e.Loc, rsxml.CapChangeList)
+		ldoc, lentries, ldata, err := r.fetchPart(ctx, e.Loc, u, rsxml.CapChangeList)
 		if err != nil {
 			return err
-		}
-		if ldoc.Index {
-			return newError(r.src.name(e.Loc), 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", u)
 		}
 		if err := r.addChangeList(e.Loc, ldoc, lentries, ldata, e); err != nil {
 			return err
@@ -102,13 +97,11 @@ func (r *reader) readChangeLists(ctx context.Context) error {
 	return nil
 }
 
-// addChangeList checks one Change List and keeps it. ie is its entry in
-// the index, or nil if the Capability List points at it. A closed list
-// goes to ChangeLists. An open one (no until) is still growing: listed by
-// an index, it is not carried forward; pointed at by the Capability List,
-// as rsgen publishes the history while it fits one document, it is the
-// OpenChangeList, whose changes run from its from to the snapshot of the
-// Resource List beside it, which must not be earlier than any.
+// addChangeList checks one Change List and keeps it; ie is its entry in
+// the index, nil if the Capability List points at it. An open list (no
+// until) listed by an index is still growing and not carried forward;
+// pointed at by the Capability List it is the OpenChangeList, whose
+// changes run to the snapshot of the Resource List.
 func (r *reader) addChangeList(u string, doc *rsxml.Doc, entries []*rsxml.Entry, data []byte, ie *rsxml.Entry) error {
 	name := r.src.name(u)
 	if msg := rules.RootTimes(rsxml.CapChangeList, false, &doc.MD); msg != "" {
@@ -184,8 +177,7 @@ func (s *Site) rel(u string) string {
 }
 
 // checkChangeListBytes fails with ErrLimit once the Change Lists kept are
-// more than maxChangeListBytes together; it is checked before each is
-// read too, so that no more than one document is read past the limit.
+// more than maxChangeListBytes together; checked before each is read too.
 func (r *reader) checkChangeListBytes(name string) error {
 	var n int64
 	for _, cl := range r.site.ChangeLists {
@@ -199,8 +191,8 @@ func (r *reader) checkChangeListBytes(name string) error {
 }
 
 // checkChanges checks the entries of a change document: a valid change,
-// and datetimes in order inside [from, until]; an open list (open) ends
-// at the snapshot time of the Resource List.
+// datetimes in order inside [from, until] (for an open list, until the
+// snapshot time of the Resource List).
 func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time, open bool) error {
 	end := "the document's until="
 	if open {
@@ -230,7 +222,6 @@ func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time, op
 	return nil
 }
 
-// A badEntry is the error of the i-th entry of a Change List.
 type badEntry struct {
 	i   int
 	err error
@@ -252,11 +243,9 @@ func badEntries(name string, entries []*rsxml.Entry) []badEntry {
 	return bad
 }
 
-// Check returns the error, of kind [ErrInvalid], of the first entry of cl
-// from the from-th on whose hash, length or lastmod is bad, or nil: a build checks
-// the entries it writes again. Read does not refuse the list for them,
-// as a build may drop them (--changes-keep drops the oldest changes of an
-// open list, and whole closed lists).
+// Check returns the error (ErrInvalid) of the first entry of cl from the
+// from-th on whose hash, length or lastmod is bad, or nil. Read does not
+// refuse the list for them: a build may drop them (--changes-keep).
 func (cl *ChangeList) Check(from int) error {
 	for _, b := range cl.bad {
 		if b.i >= from {
@@ -266,16 +255,12 @@ func (cl *ChangeList) Check(from int) error {
 	return nil
 }
 
-// OpenList streams the bytes of a Change List of s (one of ChangeLists,
-// or OpenChangeList) to publish them again: from its file when s was read
-// from a directory, else fetched again, whole (it is one document), with
-// the client, retries, deadline and limits of Read. Read keeps only their
-// size and SHA-256: the reader fails with an [*Error] of kind [ErrChanged]
-// at its end if they are no longer those Read checked (the previous build
-// was published again meanwhile), so a copy must be thrown away unless
-// the reader reached io.EOF. Close it.
-//
-// OpenList may be called from several goroutines at once.
+// OpenList streams the bytes of a Change List of s to publish them again:
+// its file, or fetched again as Read fetched it. At their end the reader
+// fails with ErrChanged if they are no longer those Read checked (the
+// build was published again meanwhile): a copy is good only once the
+// reader reached io.EOF. Close it. It may be called from several
+// goroutines at once.
 func (s *Site) OpenList(ctx context.Context, cl *ChangeList) (io.ReadCloser, error) {
 	body, err := s.src.part(ctx, cl.URL, max(cl.Bytes, s.opts.maxBytes), "")
 	if err != nil {
@@ -284,8 +269,8 @@ func (s *Site) OpenList(ctx context.Context, cl *ChangeList) (io.ReadCloser, err
 	return &checkedReader{body: body, name: s.src.name(cl.URL), want: cl.sum, size: cl.Bytes, h: sha256.New()}, nil
 }
 
-// checkedReader passes on the bytes of body, and fails at their end if
-// they are not size bytes of SHA-256 want.
+// checkedReader fails at the end of body unless it was size bytes of
+// SHA-256 want.
 type checkedReader struct {
 	body io.ReadCloser
 	name string

@@ -11,9 +11,8 @@ import (
 	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
-// listReader reads the entries of the Resource List's documents one at a
-// time, in document order, and checks each as Read always has: a
-// document at a time is open, and one entry is held.
+// listReader reads the entries of the Resource List's documents in order
+// and checks each: one document is open, one entry held.
 type listReader struct {
 	site     *Site
 	ctx      context.Context
@@ -32,12 +31,7 @@ type listReader struct {
 	line int      // its line
 }
 
-func (s *Site) newListReader(ctx context.Context, spillDir string) *listReader {
-	return &listReader{site: s, ctx: ctx, spillDir: spillDir}
-}
-
-// next reads the next entry into l.res. It returns false at the end of
-// the last document, or with an error.
+// next reads the next entry into l.res; false at the end, or with an error.
 func (l *listReader) next() (bool, error) {
 	for {
 		if l.rd == nil {
@@ -71,7 +65,6 @@ func (l *listReader) next() (bool, error) {
 	}
 }
 
-// open opens the document l.part and checks its root.
 func (l *listReader) open() error {
 	u := l.site.parts[l.part]
 	l.name = l.site.src.name(u)
@@ -86,7 +79,6 @@ func (l *listReader) open() error {
 	return l.start(body)
 }
 
-// start reads the root of the document in body.
 func (l *listReader) start(body io.ReadCloser) error {
 	rd, err := rsxml.NewReader(body, rsxml.ReadOptions{MaxBytes: l.site.opts.maxBytes, ReuseEntries: true})
 	if err != nil {
@@ -100,14 +92,14 @@ func (l *listReader) start(body io.ReadCloser) error {
 	}
 	if doc.Index {
 		body.Close()
-		return newError(l.name, 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", l.site.resourceList)
+		return indexInIndex(l.name, l.site.resourceList)
 	}
 	l.rd, l.body, l.entries = rd, body, 0
 	return nil
 }
 
-// rewind starts the first document again, reading it again from its
-// bytes if they are still at hand, and reads on to the last.
+// rewind starts the first document again, from its bytes if they are
+// still at hand, to read on to the last.
 func (l *listReader) rewind() error {
 	l.onlyOne = false
 	if l.part == 0 && l.rd != nil {
@@ -124,7 +116,6 @@ func (l *listReader) rewind() error {
 	return nil
 }
 
-// finishPart checks the end of the document open and moves to the next.
 func (l *listReader) finishPart() error {
 	rootErr := checkRoot(l.name, l.rd, rsxml.CapResourceList)
 	err := l.closeBody()
@@ -138,7 +129,6 @@ func (l *listReader) finishPart() error {
 	return nil
 }
 
-// close closes the document open, and stops the fetch ahead.
 func (l *listReader) close() error {
 	err := l.stopAhead()
 	if cerr := l.closeBody(); err == nil {
@@ -147,8 +137,6 @@ func (l *listReader) close() error {
 	return err
 }
 
-// closeBody closes the document open (removing its copy in the spill
-// directory, if it has one).
 func (l *listReader) closeBody() error {
 	var err error
 	if l.body != nil {
@@ -158,7 +146,6 @@ func (l *listReader) closeBody() error {
 	return err
 }
 
-// entry checks e and turns it into l.res.
 func (l *listReader) entry(e *rsxml.Entry) error {
 	name := l.name
 	if l.entries == l.site.opts.maxEntries {
@@ -176,7 +163,6 @@ func (l *listReader) entry(e *rsxml.Entry) error {
 	return toResource(name, e, &l.res)
 }
 
-// checkEntry checks what every entry of a document must be.
 func checkEntry(name string, e *rsxml.Entry) error {
 	if msg := rules.MDRepeat(e.MDCount); msg != "" {
 		return newError(name, e.Line, ErrInvalid, "%s", msg)
@@ -190,9 +176,7 @@ func checkEntry(name string, e *rsxml.Entry) error {
 	return nil
 }
 
-// toResource reads an entry of a Resource List into res.
 func toResource(name string, e *rsxml.Entry, res *Resource) error {
-	// In rsgen's form, which a deletion then publishes.
 	*res = Resource{Loc: uri.Normalize(strings.TrimSpace(e.Loc)), Length: -1, Type: e.MD.Type}
 	if res.Loc == "" {
 		return newError(name, e.Line, ErrInvalid, "an entry with an empty <loc>")
@@ -219,8 +203,7 @@ func hashAndLength(name string, e *rsxml.Entry) ([]hashing.Token, int64, error) 
 	return h, n, nil
 }
 
-// readHashLength reads the hash and length of the entry e, or says what
-// is wrong with them.
+// readHashLength is hashAndLength, saying what is wrong in words.
 func readHashLength(e *rsxml.Entry) ([]hashing.Token, int64, string) {
 	var h []hashing.Token
 	if e.MD.Hash != "" {
@@ -236,9 +219,8 @@ func readHashLength(e *rsxml.Entry) ([]hashing.Token, int64, string) {
 	return h, n, msg
 }
 
-// A prefetch is a document of the Resource List being fetched while the
-// one before it is read: over HTTP, with a directory to keep it in, a
-// build then waits for no download but the first.
+// A prefetch is a document of the Resource List fetched while the one
+// before it is read: a build then waits for no download but the first.
 type prefetch struct {
 	part   int
 	done   chan struct{}
@@ -247,7 +229,6 @@ type prefetch struct {
 	err    error
 }
 
-// fetch returns the document part: the one fetched ahead, or fetched now.
 func (l *listReader) fetch(part int) (io.ReadCloser, error) {
 	if p := l.ahead; p != nil && p.part == part {
 		l.ahead = nil
@@ -261,16 +242,16 @@ func (l *listReader) fetch(part int) (io.ReadCloser, error) {
 	return l.site.src.part(l.ctx, l.site.parts[part], l.site.opts.maxBytes, l.spillDir)
 }
 
-// fetchAhead starts fetching the document part, if there is one and it is
-// fetched over the network into a file.
+// fetchAhead starts fetching the document part into a file, if there is
+// one and it is not a directory's.
 func (l *listReader) fetchAhead(part int) {
 	if l.spillDir == "" || part >= len(l.site.parts) || l.ahead != nil {
 		return
 	}
-	u := l.site.parts[part]
-	if _, local := l.site.src.local(u); local {
+	if _, local := l.site.src.(*dirSource); local {
 		return
 	}
+	u := l.site.parts[part]
 	ctx, cancel := context.WithCancel(l.ctx)
 	p := &prefetch{part: part, done: make(chan struct{}), cancel: cancel}
 	l.ahead = p
@@ -280,8 +261,7 @@ func (l *listReader) fetchAhead(part int) {
 	}()
 }
 
-// stopAhead cancels the fetch ahead, if any, waits for it to end and
-// removes what it fetched.
+// stopAhead cancels the fetch ahead, if any, and removes what it fetched.
 func (l *listReader) stopAhead() error {
 	p := l.ahead
 	if p == nil {

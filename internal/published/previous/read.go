@@ -25,21 +25,16 @@ import (
 
 // Limits of what Read accepts.
 const (
-	// DefaultMaxBytes is the size of one document: the spec's 50 MB and
-	// some slack for publishers that count the limit differently.
+	// DefaultMaxBytes is the spec's 50 MB of a document and some slack for
+	// publishers that count it differently.
 	DefaultMaxBytes = rsxml.MaxBytes + 1<<20
-	// defaultMaxResources bounds the resources of a Resource List and its
-	// parts together: as many as an index of 50,000 lists of 50,000 can
-	// hold (section 7). The entries stream (Site.ResourceIter), so the
-	// bound is on time, not memory, and a collection of tens of millions
-	// of resources is read as any other.
-	defaultMaxResources = rsxml.MaxEntries * rsxml.MaxEntries
-	// defaultMaxPackageBytes bounds one Change Dump package.
+	// The resources of a Resource List and its parts together: what an
+	// index of 50,000 lists of 50,000 holds (section 7). They stream, so
+	// the bound is on time, not memory.
+	defaultMaxResources    = rsxml.MaxEntries * rsxml.MaxEntries
 	defaultMaxPackageBytes = 64 << 30
-	// defaultMaxChangeListBytes bounds the closed Change Lists carried
-	// forward together: the bytes a build copies again. 512 MiB is some
-	// forty Change Lists of 50,000 changes each, written as rsgen writes
-	// them.
+	// The closed Change Lists carried forward together, the bytes a build
+	// copies again: some forty lists of 50,000 changes as rsgen writes them.
 	defaultMaxChangeListBytes = 512 << 20
 )
 
@@ -52,24 +47,21 @@ type Options struct {
 	// At is the snapshot time of the build that reads; a previous
 	// Resource List taken later fails with ErrLater. Zero: not checked.
 	At time.Time
-	// DocsURL is where the reading build's documents are served. It maps
-	// document URLs to files when the previous build is a directory whose
-	// documents do not follow rsgen's layout.
+	// DocsURL is where the reading build's documents are served: it maps
+	// URLs to files when a directory does not follow rsgen's layout.
 	DocsURL string
-	// Set is the resource set to read, of a build that published several
-	// (its Capability List at resourcesync/<Set>/capabilitylist.xml); ""
-	// reads the one set of a build without sets. A Source Description
-	// that does not list the set fails with an error that matches
-	// ErrNothingPublished: nothing of that set is published yet.
+	// Set is the resource set to read (its Capability List at
+	// resourcesync/<Set>/capabilitylist.xml); "" reads the one set of a
+	// build without sets. A set the Source Description does not list
+	// fails with an error that matches ErrNothingPublished.
 	Set string
 
-	maxBytes        int64 // per document; DefaultMaxBytes if zero
-	maxEntries      int   // per document; rsxml.MaxEntries if zero
-	maxResources    int   // over all parts of the Resource List; defaultMaxResources if zero
-	maxPackageBytes int64 // per Change Dump package; defaultMaxPackageBytes if zero
-	// maxChangeListBytes bounds the Change Lists carried forward, all
-	// together; defaultMaxChangeListBytes if zero.
-	maxChangeListBytes int64
+	// Limits; the defaults above if zero.
+	maxBytes           int64 // per document
+	maxEntries         int   // per document
+	maxResources       int   // over all parts of the Resource List
+	maxPackageBytes    int64 // per Change Dump package
+	maxChangeListBytes int64 // the Change Lists carried forward, together
 
 	HTTP HTTPOptions
 
@@ -84,34 +76,27 @@ type Site struct {
 	CapabilityList string // URL of the Capability List
 	Capabilities   []Capability
 
-	// At is the snapshot time of the Resource List. Read reads no more of
-	// it than its index (or, if it is one document, its root):
-	// [Site.ResourceIter] reads the entries.
+	// At is the snapshot time of the Resource List, of which Read reads
+	// the root or index only: [Site.ResourceIter] reads the entries.
 	At           time.Time
-	resourceList string // its URL
-	// parts are the URLs of the documents of the Resource List: the one
-	// list, or the lists of its index, in its order.
-	parts []string
+	resourceList string   // its URL
+	parts        []string // the URLs of its documents, in order
 
 	// ChangeLists are the closed Change Lists, in the order of the Change
-	// List Index (chronological), each checked; nil if there is none.
+	// List Index (chronological), each checked.
 	ChangeLists []ChangeList
 	// OpenChangeList is the Change List the Capability List points at
-	// when that is an open list (no until) rather than an index, as rsgen
-	// publishes the history while it fits one document: its Until is zero
-	// and its changes run to At.
-	OpenChangeList *ChangeList
-	// ChangeDump is the Change Dump, if the Capability List has one.
-	ChangeDump *ChangeDump
-	// The archives of ResourceSync Archives the Capability List has, if
-	// any.
+	// when it is an open list (no until), as rsgen publishes the history
+	// while it fits one document: its changes run to At.
+	OpenChangeList      *ChangeList
+	ChangeDump          *ChangeDump
 	ChangeListArchive   *Archive
 	ChangeDumpArchive   *Archive
 	ResourceListArchive *Archive
 	ResourceDumpArchive *Archive
 
 	src  source
-	opts Options // of Read, with its defaults, for the documents read later (ReadArchivedDump)
+	opts Options // of Read, with its defaults, for the documents read later
 }
 
 // A Capability is an entry of the Capability List.
@@ -130,8 +115,8 @@ type Resource struct {
 }
 
 // A ChangeList is one closed Change List of the previous build, to be
-// published again unchanged. Its bytes are not kept: [Site.OpenList]
-// reads them again, and checks that they are those Read checked.
+// published again unchanged. [Site.OpenList] reads its bytes again and
+// checks that they are those Read checked.
 type ChangeList struct {
 	URL         string
 	Rel         string // URL relative to DocsBase ("resourcesync/changelist-….xml"), "" if not under it
@@ -144,7 +129,7 @@ type ChangeList struct {
 }
 
 // Read reads the build published at location, a directory, an http(s)
-// URL or the bucket it was deployed to (s3://BUCKET/PREFIX/), following the documents from the Source Description on.
+// URL or the bucket it was deployed to (s3://BUCKET/PREFIX/).
 func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 	r := newReader(opts)
 	sd, err := r.start(location)
@@ -154,8 +139,8 @@ func Read(ctx context.Context, location string, opts Options) (*Site, error) {
 	return r.read(ctx, sd)
 }
 
+// newReader fills in the defaults, the one place they are.
 func newReader(opts Options) *reader {
-	// The one place the defaults are filled in.
 	opts.maxBytes = orDefault(opts.maxBytes, DefaultMaxBytes)
 	opts.maxEntries = orDefault(opts.maxEntries, rsxml.MaxEntries)
 	opts.maxResources = orDefault(opts.maxResources, defaultMaxResources)
@@ -179,20 +164,10 @@ func (r *reader) read(ctx context.Context, sd string) (*Site, error) {
 	if err := r.readDescription(ctx, sd); err != nil {
 		return nil, err
 	}
-	if err := r.readCapabilityList(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readResourceList(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readChangeLists(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readChangeDump(ctx); err != nil {
-		return nil, err
-	}
-	if err := r.readArchives(ctx); err != nil {
-		return nil, err
+	for _, read := range []func(context.Context) error{r.readCapabilityList, r.readResourceList, r.readChangeLists, r.readChangeDump, r.readArchives} {
+		if err := read(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return r.site, nil
 }
@@ -231,8 +206,7 @@ func ParseLocation(location string) (*url.URL, error) {
 }
 
 // start opens the source at location and returns the URL of the Source
-// Description (for a directory or a bucket, a stand-in URL mapped to its
-// file or key).
+// Description (for a directory or a bucket, a stand-in mapped to it).
 func (r *reader) start(location string) (string, error) {
 	r.site = &Site{}
 	u, err := ParseLocation(location)
@@ -256,7 +230,6 @@ func (r *reader) start(location string) (string, error) {
 	}
 }
 
-// startDir opens the output directory of a previous build.
 func (r *reader) startDir(location string) (string, error) {
 	abs, err := filepath.Abs(location)
 	if err != nil {
@@ -269,21 +242,32 @@ func (r *reader) startDir(location string) (string, error) {
 	if !st.IsDir() {
 		return "", newError(location, 0, ErrUnreachable, "not a directory (give the output directory of the previous build, or its URL)")
 	}
-	// Until the Source Description says where the directory is served,
-	// it is read through a stand-in base URL.
 	r.dir = &dirSource{dir: abs, base: "file:///previous/"}
 	r.src = r.dir
 	return r.dir.base + WellKnown, nil
 }
 
-// fetch reads the document at u, checks what every ResourceSync document
-// must be and that it is of capability want, and returns it with its
-// bytes.
+// startBucket opens the bucket at location (s3://BUCKET/PREFIX/), as
+// startDir opens a directory.
+func (r *reader) startBucket(location string) (string, error) {
+	// Loading the AWS configuration reads the environment and files only;
+	// every request is made with the context of the read.
+	b, err := bucket.Open(context.Background(), location)
+	if err != nil {
+		return "", &Error{Doc: location, Kind: ErrUnreachable, Err: err}
+	}
+	r.dir = &dirSource{base: "file:///previous/"}
+	r.src = &bucketSource{b: b, paths: r.dir}
+	return r.dir.base + WellKnown, nil
+}
+
+// fetch reads the document at u, of capability want, checking what every
+// document must be, and returns it with its bytes.
 func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
 	if err := r.visit(ctx, u); err != nil {
 		return nil, nil, nil, err
 	}
-	data, err := r.src.get(ctx, u, r.opts.maxBytes)
+	data, err := get(ctx, r.src, u, r.opts.maxBytes)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -299,8 +283,21 @@ func (r *reader) fetch(ctx context.Context, u, want string) (*rsxml.Doc, []*rsxm
 	return rd.Doc(), entries, data, nil
 }
 
-// visit marks the document at u as read, failing if it was already (a
-// loop of documents) or ctx is done.
+// fetchPart fetches the document at u, a <urlset> of capability listed by
+// the index.
+func (r *reader) fetchPart(ctx context.Context, u, index, capability string) (*rsxml.Doc, []*rsxml.Entry, []byte, error) {
+	doc, entries, data, err := r.fetch(ctx, u, capability)
+	if err == nil && doc.Index {
+		err = indexInIndex(r.src.name(u), index)
+	}
+	return doc, entries, data, err
+}
+
+func indexInIndex(name, index string) error {
+	return newError(name, 0, ErrInvalid, "an index itself, listed by the index %s; an index lists <urlset> documents only", index)
+}
+
+// visit marks the document at u as read, failing if it was (a loop).
 func (r *reader) visit(ctx context.Context, u string) error {
 	if r.seen[u] {
 		return newError(r.src.name(u), 0, ErrInvalid, "listed twice (a loop of documents)")
@@ -309,11 +306,10 @@ func (r *reader) visit(ctx context.Context, u string) error {
 	return context.Cause(ctx)
 }
 
-// readEntries reads the rest of a document from rd, checking each entry
-// and then the root (checkRoot).
+// readEntries reads the rest of a document from rd, checking each entry,
+// then the root. The entry limit is checked here, not by the Reader, to
+// name the line of the first entry too many.
 func readEntries(name string, rd *rsxml.Reader, maxEntries int, want string) ([]*rsxml.Entry, error) {
-	// The entry limit is checked here rather than by the Reader, so that
-	// the error has the line of the first entry too many.
 	var entries []*rsxml.Entry
 	for {
 		e, err := rd.Next()
@@ -333,9 +329,8 @@ func readEntries(name string, rd *rsxml.Reader, maxEntries int, want string) ([]
 	}
 }
 
-// checkRoot checks the root of a document, as far as rd has read it:
-// ResourceSync, with one root <rs:md>, none after the first entry, of
-// capability want.
+// checkRoot checks the root of a document as far as rd has read it: one
+// root <rs:md>, none after the first entry, of capability want.
 func checkRoot(name string, rd *rsxml.Reader, want string) error {
 	got := rd.Doc().MD.Capability
 	switch {
@@ -370,9 +365,8 @@ func isAbsoluteURL(loc string) bool {
 	return true
 }
 
-// classify turns an error of rsxml into an *Error of the right kind.
-// Failing before the root element is known means the document is not
-// ResourceSync at all.
+// classify turns an error of rsxml into an *Error of its kind; atRoot,
+// one before the root is known means no ResourceSync document at all.
 func classify(name string, err error, atRoot bool) error {
 	if errors.Is(err, rsxml.ErrTooLarge) || errors.Is(err, rsxml.ErrTooManyEntries) {
 		return &Error{Doc: name, Kind: ErrLimit, Err: err}
@@ -389,8 +383,8 @@ func classify(name string, err error, atRoot bool) error {
 	return &Error{Doc: name, Kind: ErrMalformed, Err: err}
 }
 
-// readDescription reads the Source Description and finds the Capability
-// List of the set in it.
+// readDescription finds the Capability List of the set in the Source
+// Description.
 func (r *reader) readDescription(ctx context.Context, sd string) error {
 	lists, err := r.capabilityLists(ctx, sd)
 	if err != nil {
@@ -457,8 +451,6 @@ func (r *reader) readDescription(ctx context.Context, sd string) error {
 	return nil
 }
 
-// namedSets are the names, quoted, of the resource sets whose Capability
-// Lists are among lists.
 func namedSets(lists []*rsxml.Entry) []string {
 	var sets []string
 	for _, e := range lists {
@@ -469,8 +461,8 @@ func namedSets(lists []*rsxml.Entry) []string {
 	return sets
 }
 
-// capabilityLists reads the Source Description at sd and returns its
-// Capability Lists, at least one.
+// capabilityLists returns the Capability Lists of the Source Description
+// at sd, at least one.
 func (r *reader) capabilityLists(ctx context.Context, sd string) ([]*rsxml.Entry, error) {
 	_, entries, _, err := r.fetch(ctx, sd, rsxml.CapDescription)
 	if err != nil {
@@ -532,11 +524,10 @@ func ValidSetName(name string) bool {
 	return true
 }
 
-// Sets reads the Source Description of the build published at location (a
-// directory or a URL, as for Read) and returns the names of the resource
-// sets rsgen published there, in its order: "" for the one set of a build
-// without sets. Capability Lists that are not where rsgen publishes one
-// are not named. It fails as Read does when nothing is published there.
+// Sets returns the names of the resource sets rsgen published at location
+// (as for Read), in the order of its Source Description: "" for the one
+// set of a build without sets. It fails as Read does when nothing is
+// published there.
 func Sets(ctx context.Context, location string, opts Options) ([]string, error) {
 	r := newReader(opts)
 	sd, err := r.start(location)
@@ -568,8 +559,6 @@ func (r *reader) readCapabilityList(ctx context.Context) error {
 	}
 	seen := map[string]int{}
 	for _, e := range entries {
-		// An entry of a capability no Capability List lists is only
-		// validate's concern: a build reads what it knows.
 		entry, unique := rules.CapListEntry(e.Loc, e.MD.Capability, e.Line, seen)
 		if e.MD.Capability == "" {
 			return newError(name, e.Line, ErrInvalid, "%s", entry)

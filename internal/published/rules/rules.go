@@ -35,8 +35,7 @@ func Name(capability string) string {
 }
 
 // Archived maps the capability of each archive of ResourceSync Archives
-// (sections 3-6) to that of the documents it lists: a Resource List
-// Archive lists Resource Lists of the past, and so on.
+// (sections 3-6) to that of the documents it lists.
 var Archived = map[string]string{
 	rsxml.CapResourceListArchive: rsxml.CapResourceList,
 	rsxml.CapResourceDumpArchive: rsxml.CapResourceDump,
@@ -47,15 +46,12 @@ var Archived = map[string]string{
 func IsArchive(capability string) bool { _, ok := Archived[capability]; return ok }
 
 // IsNotification reports whether capability is that of a notification
-// (ResourceSync Change Notification and Framework Notification 1.0.1):
-// the root of a payload, or a channel in a Capability List, whose <loc>
-// is a topic, not a document.
+// (Change and Framework Notification 1.0.1): a payload, or a channel in a
+// Capability List whose <loc> is a topic, not a document.
 func IsNotification(capability string) bool {
 	return slices.Contains(rsxml.Notifications, capability)
 }
 
-// Known reports whether capability is that of a document of the core, an
-// archive or a notification.
 func Known(capability string) bool {
 	return slices.Contains(rsxml.Capabilities, capability) || IsArchive(capability) || IsNotification(capability)
 }
@@ -74,12 +70,12 @@ const (
 	Required
 )
 
-// Times is a row of Table 4: how a document uses at (and completed, which
-// goes with it) and from (and until) on its root and on its entries.
+// Times is a row of Table 4: how a document uses at (and completed) and
+// from (and until) on its root and on its entries.
 type Times struct{ RootAt, RootFrom, EntryAt, EntryFrom Use }
 
 // TimesOf returns the row of Table 4 of a document of capability, an
-// index or not, and false for a capability the table does not know.
+// index or not, if the table has one.
 func TimesOf(capability string, index bool) (Times, bool) {
 	rows, ok := table[capability]
 	if index {
@@ -89,9 +85,8 @@ func TimesOf(capability string, index bool) (Times, bool) {
 }
 
 // table is Table 4, a row for a document and one for its index. A
-// notification has no times of its own (its entries may give a
-// datetime); an archive neither: its entries give those of the documents
-// it lists.
+// notification has no times of its own; an archive's entries give those
+// of the documents it lists.
 var table = map[string][2]Times{
 	rsxml.CapResourceList:           {{RootAt: Required}, {RootAt: Required, EntryAt: Optional}},
 	rsxml.CapResourceDump:           {{RootAt: Required, EntryAt: Optional}, {RootAt: Required, EntryAt: Optional}},
@@ -107,7 +102,6 @@ var table = map[string][2]Times{
 	rsxml.CapChangeDumpArchive:      {{EntryFrom: Required}, {}},
 }
 
-// Describe names a document of capability, an index or not, in messages.
 func Describe(capability string, index bool) string {
 	if index {
 		return Name(capability) + " Index"
@@ -139,8 +133,7 @@ func RootMD(n int) string {
 	return ""
 }
 
-// MDRepeat judges the number of <rs:md> elements of an entry (rule
-// md-repeat).
+// MDRepeat judges the <rs:md> elements of an entry (rule md-repeat).
 func MDRepeat(n int) string {
 	if n > 1 {
 		return fmt.Sprintf("the entry has %d <rs:md> elements; at most one is allowed", n)
@@ -199,8 +192,7 @@ func Length(v string) (int64, string) {
 	return n, ""
 }
 
-// Interval judges that until is not before from (rule interval), from and
-// until as written and as read.
+// Interval judges that until is not before from (rule interval).
 func Interval(from, until string, f, u time.Time) string {
 	if u.Before(f) {
 		return fmt.Sprintf("until=%s is before from=%s", until, from)
@@ -234,7 +226,6 @@ type Order struct {
 	line int
 }
 
-// Next judges the time t of the entry on line, its attribute attr of value v.
 func (o *Order) Next(attr, v string, t time.Time, line int) string {
 	if o.line > 0 && t.Before(o.prev) {
 		return fmt.Sprintf("%s=%s is earlier than that of the entry on line %d: entries go oldest first", attr, v, o.line)
