@@ -16,10 +16,10 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-const stateVersion = 1
-
-// maxStateBytes bounds the state file: one line per published document.
-const maxStateBytes = 64 << 20
+const (
+	stateVersion  = 1
+	maxStateBytes = 64 << 20 // one line per published document
+)
 
 // State is what the last successful run notified, kept in a JSON file.
 type State struct {
@@ -100,30 +100,34 @@ func (st *State) check(what string) error {
 
 // Save writes the state to path atomically (confined.Replace). A link at
 // path is followed only to a state file.
-func (st *State) Save(path string) error {
+func (st *State) Save(path string) (err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("writing %s: %w", path, err)
+		}
+	}()
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err
 	}
 	target, err := confined.Resolve(path)
-	if err == nil && target != path {
-		_, err = loadState(target)
+	if err != nil {
+		return err
 	}
-	var rep *confined.Replacement
-	if err == nil {
-		rep, err = confined.Replace(target, "."+filepath.Base(target)+".*.tmp")
-	}
-	if err == nil {
-		if _, err = rep.File.Write(append(data, '\n')); err != nil {
-			rep.Abort()
-		} else {
-			err = rep.Commit()
+	if target != path {
+		if _, err := loadState(target); err != nil {
+			return err
 		}
 	}
+	rep, err := confined.Replace(target, "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
-	return nil
+	if _, err := rep.File.Write(append(data, '\n')); err != nil {
+		rep.Abort()
+		return err
+	}
+	return rep.Commit()
 }
 
 func newState(s *Site) *State {

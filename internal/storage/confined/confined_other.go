@@ -31,6 +31,12 @@ func (r *Root) Close() error { return r.r.Close() }
 // SyncDir does nothing: directories cannot be opened for syncing here.
 func SyncDir(string) error { return nil }
 
+// TryLock reports false: without flock(2) a file in use cannot be told
+// from one a killed process left, and is taken to be in use.
+func TryLock(*os.File) (bool, error) { return false, nil }
+
+func Unlock(*os.File) {}
+
 func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	return r.r.OpenFile(filepath.FromSlash(name), flag, perm)
 }

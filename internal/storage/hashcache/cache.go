@@ -38,20 +38,14 @@ type Stat struct {
 	Dev   uint64
 }
 
-// Margins within which a file's times are too close to the build to be
-// trusted: Linux file systems update nanoseconds once per clock tick (at
-// most 10 ms); file systems that keep whole seconds (FAT two) need more.
-const (
-	fineMargin   = 100 * time.Millisecond
-	coarseMargin = 2 * time.Second
-)
-
 // settledBefore reports whether the file's times are far enough before t,
-// when it was read, that a later write must change them.
+// when it was read, that a later write must change them. Linux file
+// systems update nanoseconds once per clock tick (at most 10 ms); those
+// that keep whole seconds (FAT two) need more.
 func (s Stat) settledBefore(t time.Time) bool {
-	margin := fineMargin
+	margin := 100 * time.Millisecond
 	if s.Mtime%1e9 == 0 && s.Ctime%1e9 == 0 {
-		margin = coarseMargin
+		margin = 2 * time.Second
 	}
 	limit := t.Add(-margin).UnixNano()
 	return s.Mtime < limit && s.Ctime < limit
