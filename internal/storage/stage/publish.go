@@ -335,7 +335,7 @@ func recoverStages(root *confined.Root, dry bool) (notices []string) {
 		case rollBack(root, dir, j): // else it keeps the old documents: never removed
 			root.RemoveAll(dir)
 		}
-		lock.unlock()
+		unlock(lock)
 	}
 	confined.SyncDir(out)
 	return notices

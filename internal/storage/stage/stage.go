@@ -59,7 +59,7 @@ type Stage struct {
 	files   []string
 	at      time.Time // the snapshot staged
 
-	outLock, stageLock *dirLock // nil once released
+	outLock, stageLock *os.File // the locks (lockDir); nil once released
 
 	CreateHook func(name string) error // test seam: an error fails Create
 	StepHook   func(step string) error // test seam: called before each step of Publish; an error fails it
@@ -148,9 +148,9 @@ func (s *Stage) release() {
 		s.root.Close()
 		s.root = nil
 	}
-	for _, l := range []**dirLock{&s.stageLock, &s.outLock} {
+	for _, l := range []**os.File{&s.stageLock, &s.outLock} {
 		if *l != nil {
-			(*l).unlock()
+			unlock(*l)
 			*l = nil
 		}
 	}
