@@ -39,25 +39,16 @@ func unlock(lock *os.File) {
 
 // dirID identifies the directory dir wherever it is renamed to: a publish
 // tells by it whether its documents were swapped into place.
-func dirID(dir string) (string, error) {
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return "", err
-	}
-	return id(st), nil
-}
+func dirID(dir string) (string, error) { return id(os.Lstat(dir)) }
 
-func fileID(f *os.File) (string, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	return id(st), nil
-}
-
-func id(st fs.FileInfo) string {
-	sys := st.Sys().(*syscall.Stat_t)
-	return fmt.Sprintf("%d:%d", sys.Dev, sys.Ino)
-}
+func fileID(f *os.File) (string, error) { return id(f.Stat()) }
 
 func stageID(dir string) (string, error) { return dirID(dir) }
+
+func id(st fs.FileInfo, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	sys := st.Sys().(*syscall.Stat_t)
+	return fmt.Sprintf("%d:%d", sys.Dev, sys.Ino), nil
+}
