@@ -100,34 +100,30 @@ func (st *State) check(what string) error {
 
 // Save writes the state to path atomically (confined.Replace). A link at
 // path is followed only to a state file.
-func (st *State) Save(path string) (err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("writing %s: %w", path, err)
-		}
-	}()
+func (st *State) Save(path string) error {
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err
 	}
 	target, err := confined.Resolve(path)
-	if err != nil {
-		return err
+	if err == nil && target != path {
+		_, err = loadState(target)
 	}
-	if target != path {
-		if _, err := loadState(target); err != nil {
-			return err
+	var rep *confined.Replacement
+	if err == nil {
+		rep, err = confined.Replace(target, "."+filepath.Base(target)+".*.tmp")
+	}
+	if err == nil {
+		if _, err = rep.File.Write(append(data, '\n')); err != nil {
+			rep.Abort()
+		} else {
+			err = rep.Commit()
 		}
 	}
-	rep, err := confined.Replace(target, "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if _, err := rep.File.Write(append(data, '\n')); err != nil {
-		rep.Abort()
-		return err
-	}
-	return rep.Commit()
+	return nil
 }
 
 func newState(s *Site) *State {
