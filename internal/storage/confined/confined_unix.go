@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -305,6 +306,12 @@ func (r *Root) Link(f *os.File, name string) error {
 		return errors.ErrUnsupported
 	}
 	return linkByName(f, dirfd, base) // no /proc
+}
+
+// linkFile makes base in dirfd a hard link to the open file f, through
+// /proc/self/fd, which only some systems have.
+func linkFile(f *os.File, dirfd int, base string) error {
+	return unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(int(f.Fd())), dirfd, base, unix.AT_SYMLINK_FOLLOW)
 }
 
 // linkByName links base in dirfd to the name f was opened by, and keeps
