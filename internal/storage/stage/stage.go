@@ -133,8 +133,9 @@ func (s *Stage) Discard() {
 	if s.name != "" && s.root != nil {
 		s.root.RemoveAll(s.name)
 	}
-	if s.created != "" { // each only if empty
-		for d := filepath.Clean(s.out); confined.RemoveEmpty(d) == nil && d != s.created && filepath.Dir(d) != d; d = filepath.Dir(d) {
+	for d := filepath.Clean(s.out); s.created != ""; d = filepath.Dir(d) { // each only if empty
+		if confined.RemoveEmpty(d) != nil || d == s.created || filepath.Dir(d) == d {
+			break
 		}
 	}
 	s.release()
@@ -148,11 +149,13 @@ func (s *Stage) release() {
 		s.root.Close()
 		s.root = nil
 	}
-	for _, l := range []**os.File{&s.stageLock, &s.outLock} {
-		if *l != nil {
-			unlock(*l)
-			*l = nil
-		}
+	if s.stageLock != nil {
+		unlock(s.stageLock)
+		s.stageLock = nil
+	}
+	if s.outLock != nil {
+		unlock(s.outLock)
+		s.outLock = nil
 	}
 }
 
