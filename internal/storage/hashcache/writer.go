@@ -58,18 +58,9 @@ func Create(path, root string) (*Writer, error) {
 		return nil, err
 	}
 	confined.TryLock(rep.File) // held until the file is renamed or removed: it is in use
-	w := &Writer{rep: rep, bw: bufio.NewWriterSize(rep.File, 64<<10)}
-	var head []byte
-	head = append(head, magic...)
-	head = binary.AppendUvarint(head, Version)
-	head = binrec.AppendBytes(head, root)
-	w.countAt = int64(len(head))
-	head = appendPaddedUvarint(head, 0)
-	w.write(head)
-	if w.err != nil {
-		w.Abort()
-		return nil, w.err
-	}
+	head := binrec.AppendBytes(binary.AppendUvarint([]byte(magic), Version), root)
+	w := &Writer{rep: rep, bw: bufio.NewWriterSize(rep.File, 64<<10), countAt: int64(len(head))}
+	w.write(appendPaddedUvarint(head, 0)) // into the buffer: it cannot fail
 	return w, nil
 }
 
