@@ -119,14 +119,18 @@ func (h *Hub) once(ctx context.Context, ch Channel, endpoint string, body []byte
 	resp, err := cmp.Or(h.Client, defaultClient).Do(req)
 	if err != nil {
 		herr.Status = 0
+		var ne net.Error
+		var ue *url.Error
 		switch {
 		case ctx.Err() != nil:
 			herr.stopped(ctx)
 			return 0, false
-		case rctx.Err() != nil || isTimeout(err):
+		case rctx.Err() != nil || errors.As(err, &ne) && ne.Timeout():
 			herr.Kind, herr.Detail = ErrTimeout, fmt.Sprintf("no answer within %s", timeout)
+		case errors.As(err, &ue): // without the URL, which herr has
+			herr.Kind, herr.Detail = ErrUnreachable, ue.Err.Error()
 		default:
-			herr.Kind, herr.Detail = ErrUnreachable, describe(err)
+			herr.Kind, herr.Detail = ErrUnreachable, err.Error()
 		}
 		return 0, true
 	}
@@ -188,20 +192,6 @@ func (e *HubError) stopped(ctx context.Context) {
 		return
 	}
 	e.Kind, e.Detail = ErrCanceled, context.Cause(ctx).Error()
-}
-
-func isTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
-}
-
-// describe names a transport failure without the URL, which HubError has.
-func describe(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
-	}
-	return err.Error()
 }
 
 // parseRetryAfter reads a Retry-After header: seconds or an HTTP date; 0
