@@ -98,9 +98,9 @@ func ParseHosts(values []string) ([]string, error) {
 // a file with it is rsgen's to rewrite, a file without it the user's.
 const Marker = "Written by rsgen"
 
-// Ours reports whether data, the content of a file, was written by rsgen.
-// A file with a BlockBegin or BlockEnd line is the user's, even with
-// rsgen's marker at its top (a merged block starts it).
+// Ours reports whether data, the content of a file, was written by rsgen:
+// one with a BlockBegin or BlockEnd line is the user's, even with rsgen's
+// marker at its top (a merged block starts it).
 func Ours(data []byte) bool {
 	if _, _, _, marked := block(data); marked {
 		return false
@@ -210,7 +210,6 @@ func CheckConflicts(out string, hosts []string) error {
 	return nil
 }
 
-// conflict reports the files that are the user's.
 func conflict(files ...string) error {
 	return fmt.Errorf("a configuration file for a static host: %s %w", strings.Join(files, " and "), ErrNotOurs)
 }
@@ -244,10 +243,9 @@ func Merged(out, name string, ours []byte) ([]byte, error) {
 // KiB per hundred documents.
 const maxConfig = 64 << 20
 
-// readConfig reads the configuration file at p, without waiting on a FIFO,
-// refusing what is not a regular file, a symbolic link (what rsgen merges
-// into is published, and must be the output's own bytes:
-// confined.ErrSymlink) or one larger than maxConfig.
+// readConfig reads the configuration file at p, refusing what is not a
+// regular file, a link (what rsgen merges into is published: it must be
+// the output's own bytes) or one larger than maxConfig.
 func readConfig(p string) ([]byte, error) {
 	dir, err := confined.Open(filepath.Dir(p))
 	if err != nil {

@@ -105,12 +105,9 @@ var funcs = map[string]any{
 	"shquote": shquote,
 	"awsglob": awsGlob,
 	"inc":     func(n int) int { return n + 1 },
-	// nginx.conf.tmpl: a location that matches a URL path as nginx does,
-	// and a quoted string of a directive that takes variables.
-	"nginxloc": nginxLocation,
-	"nginxstr": nginxString,
-	// htaccess.tmpl: a URL path as Apache matches it, in a string or a
-	// regular expression of an <If>; a value of Header.
+	// nginx.conf.tmpl and htaccess.tmpl: paths.go
+	"nginxloc":     nginxLocation,
+	"nginxstr":     nginxString,
 	"apachestr":    apacheString,
 	"apacheregexp": apacheRegexp,
 	"apachehdr":    apacheHeader,

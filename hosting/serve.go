@@ -21,13 +21,10 @@ import (
 // A SiteHandler serves an output directory as a correctly configured static
 // host does: the Source Description and the XML documents as
 // application/xml, with the discovery Link header of section 6.3.3 on every
-// response (read again whenever the Source Description changes).
-//
-// Each directory is opened as an [os.Root]: neither a symbolic link nor
-// ".." leads out of it, and a link inside does not serve what is not
-// served by its own name. Hidden files (but .well-known/), rsgen's host
-// configuration and what is not a regular file or a directory are not
-// served, as on a host set up right.
+// response. Each directory is an [os.Root]: neither a link nor ".." leads
+// out of it, and a link inside does not serve what is not served by its own
+// name. Hidden files (but .well-known/), rsgen's host configuration and
+// what is neither a regular file nor a directory are not served.
 type SiteHandler struct {
 	layers []*os.Root // the output directory, then the content, if any
 	files  http.Handler
@@ -39,7 +36,6 @@ type SiteHandler struct {
 
 // NewHandler serves the output directory dir and, if the build wrote it
 // apart from the collection (--out), what dir lacks from content, SOURCE.
-// Close the SiteHandler when done.
 func NewHandler(dir, content string) (*SiteHandler, error) {
 	h := &SiteHandler{}
 	for _, d := range []string{dir, content} {

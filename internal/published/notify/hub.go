@@ -2,6 +2,7 @@ package notify
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,22 +23,13 @@ const (
 	maxBackoff            = 30 * time.Second
 )
 
-// Kinds of HubError.
+// Kinds of HubError; those of an answer are met on every attempt.
 var (
-	// ErrUnreachable: no answer from the hub (refused, reset, no such
-	// host), after every attempt.
-	ErrUnreachable = errors.New("the hub is unreachable")
-	// ErrTimeout: the hub took longer than the time-out, after every
-	// attempt, or the overall deadline passed.
-	ErrTimeout = errors.New("the hub did not answer in time")
-	// ErrRejected: the hub answered with an error status (a 4xx at once,
-	// a 5xx or 429 after every attempt).
-	ErrRejected = errors.New("the hub refused the notification")
-	// ErrCanceled: the run was stopped (interrupted) before the hub took
-	// the notification.
-	ErrCanceled = errors.New("stopped before the hub took the notification")
-	// ErrHubURL: the hub URL is not an absolute http(s) URL.
-	ErrHubURL = errors.New("the hub URL is not an absolute http(s) URL")
+	ErrUnreachable = errors.New("the hub is unreachable")                       // refused, reset, no such host
+	ErrTimeout     = errors.New("the hub did not answer in time")               // or the overall deadline passed
+	ErrRejected    = errors.New("the hub refused the notification")             // a 4xx at once, a 5xx or 429
+	ErrCanceled    = errors.New("stopped before the hub took the notification") // interrupted
+	ErrHubURL      = errors.New("the hub URL is not an absolute http(s) URL")
 )
 
 // HubError is a notification that the hub did not take.
@@ -124,17 +116,21 @@ func (h *Hub) once(ctx context.Context, ch Channel, endpoint string, body []byte
 	}
 	req.Header.Set("Content-Type", ContentType)
 	req.Header.Set("Link", LinkHeader(ch))
-	resp, err := h.client().Do(req)
+	resp, err := cmp.Or(h.Client, defaultClient).Do(req)
 	if err != nil {
 		herr.Status = 0
+		var ne net.Error
+		var ue *url.Error
 		switch {
 		case ctx.Err() != nil:
 			herr.stopped(ctx)
 			return 0, false
-		case rctx.Err() != nil || isTimeout(err):
+		case rctx.Err() != nil || errors.As(err, &ne) && ne.Timeout():
 			herr.Kind, herr.Detail = ErrTimeout, fmt.Sprintf("no answer within %s", timeout)
+		case errors.As(err, &ue): // without the URL, which herr has
+			herr.Kind, herr.Detail = ErrUnreachable, ue.Err.Error()
 		default:
-			herr.Kind, herr.Detail = ErrUnreachable, describe(err)
+			herr.Kind, herr.Detail = ErrUnreachable, err.Error()
 		}
 		return 0, true
 	}
@@ -170,13 +166,6 @@ func orDefault[T int | time.Duration](v, def T) T {
 	return v
 }
 
-func (h *Hub) client() *http.Client {
-	if h.Client != nil {
-		return h.Client
-	}
-	return defaultClient
-}
-
 // defaultClient follows no redirect: a POST redirected would be sent
 // again as a GET, without its payload.
 var defaultClient = &http.Client{
@@ -203,20 +192,6 @@ func (e *HubError) stopped(ctx context.Context) {
 		return
 	}
 	e.Kind, e.Detail = ErrCanceled, context.Cause(ctx).Error()
-}
-
-func isTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
-}
-
-// describe names a transport failure without the URL, which HubError has.
-func describe(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
-	}
-	return err.Error()
 }
 
 // parseRetryAfter reads a Retry-After header: seconds or an HTTP date; 0

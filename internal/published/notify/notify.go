@@ -22,15 +22,11 @@ var ErrOtherSite = errors.New("the state file is of another site")
 
 // Options tune Run.
 type Options struct {
-	State string    // path of the state file; "" keeps none
-	Since time.Time // if not zero, notify the changes after it, whatever the state says
-	Hub   *Hub      // how payloads are posted; the zero Hub if nil
-	// HubURL, if set, is where payloads are posted instead of the hub the
-	// Capability List names (which the Link header still names).
-	HubURL string
-	// DryRun plans and renders the payloads but sends nothing and keeps
-	// the state as it is.
-	DryRun bool
+	State  string    // path of the state file; "" keeps none
+	Since  time.Time // if not zero, notify the changes after it, whatever the state says
+	Hub    *Hub      // how payloads are posted; the zero Hub if nil
+	HubURL string    // if set, where payloads are posted instead of the hub the Capability List (and the Link header) names
+	DryRun bool      // render the payloads but send nothing and keep the state as it is
 	// Sent, if set, is told about each payload once the hub took it (or,
 	// in a dry run, instead of sending it).
 	Sent func(ch Channel, capability string, entries int, payload []byte)
@@ -69,15 +65,14 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 			}
 		}
 	}
-	hub := opts.Hub
-	if hub == nil {
-		hub = &Hub{}
+	if opts.Hub == nil {
+		opts.Hub = &Hub{}
 	}
 	var next *State
 	if len(sets) == 0 || len(sets) == 1 && sets[0] == "" { // a build without sets
-		next, err = notifyOne(ctx, dir, st, hub, opts, &res)
+		next, err = notifyOne(ctx, dir, st, opts, &res)
 	} else {
-		next, err = notifySets(ctx, dir, sets, st, hub, opts, &res)
+		next, err = notifySets(ctx, dir, sets, st, opts, &res)
 	}
 	if err == nil && opts.State != "" && !opts.DryRun {
 		err = next.Save(opts.State)
@@ -85,25 +80,29 @@ func Run(ctx context.Context, dir string, opts Options) (Result, error) {
 	return res, err
 }
 
-// notifyOne notifies the build without sets in dir, whose last state is st
-// (nil for none), and returns the state to save.
-func notifyOne(ctx context.Context, dir string, st *State, hub *Hub, opts Options, res *Result) (*State, error) {
+// notifyOne notifies the build without sets in dir since the state st (nil
+// for none), and returns the state to save.
+func notifyOne(ctx context.Context, dir string, st *State, opts Options, res *Result) (*State, error) {
 	site, err := readSite(ctx, dir, "")
 	if err != nil {
 		return nil, err
 	}
 	if st != nil && st.CapabilityList != site.CapabilityList {
-		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, other(st), site.CapabilityList)
+		other := st.CapabilityList
+		if other == "" {
+			other = "none (it is of the resource sets " + strings.Join(slices.Sorted(maps.Keys(st.Sets)), ", ") + ")"
+		}
+		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not %s", opts.State, ErrOtherSite, other, site.CapabilityList)
 	}
-	return newState(site), notifySite(ctx, site, st, hub, opts, res)
+	return newState(site), notifySite(ctx, site, st, opts, res)
 }
 
 // notifySets notifies each resource set of the build in dir. Every set is
 // read, and its state checked, before anything is sent: a failure after
 // some sets' notifications would send them again at every run.
-func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *Hub, opts Options, res *Result) (*State, error) {
-	if st != nil && st.Sets == nil {
-		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not of resource sets", opts.State, ErrOtherSite, other(st))
+func notifySets(ctx context.Context, dir string, sets []string, st *State, opts Options, res *Result) (*State, error) {
+	if st != nil && st.Sets == nil { // then it has a Capability List (loadState)
+		return nil, fmt.Errorf("%s: %w: it is of the site whose Capability List is %s, not of resource sets", opts.State, ErrOtherSite, st.CapabilityList)
 	}
 	type setSite struct {
 		name string
@@ -133,13 +132,13 @@ func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *
 	}
 	next := &State{Version: stateVersion, Sets: map[string]*State{}}
 	for _, s := range pending {
-		if err := notifySite(ctx, s.site, s.prev, hub, opts, res); err != nil {
+		if err := notifySite(ctx, s.site, s.prev, opts, res); err != nil {
 			return nil, err
 		}
 		next.Sets[s.name] = newState(s.site)
 	}
 	if st != nil {
-		if err := notifyRemoved(ctx, st, next, pending[0].site.At, hub, opts, res); err != nil {
+		if err := notifyRemoved(ctx, st, next, pending[0].site.At, opts, res); err != nil {
 			return nil, err
 		}
 	}
@@ -150,7 +149,7 @@ func notifySets(ctx context.Context, dir string, sets []string, st *State, hub *
 // documents of the sets of st that next no longer holds are deleted, at
 // the time at; but the Source Description, still published, whose change
 // the remaining sets' channels carry.
-func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, opts Options, res *Result) error {
+func notifyRemoved(ctx context.Context, st, next *State, at string, opts Options, res *Result) error {
 	for _, name := range slices.Sorted(maps.Keys(st.Sets)) {
 		old := st.Sets[name]
 		if _, ok := next.Sets[name]; ok || old.FrameworkTopic == "" || old.Hub == "" {
@@ -164,23 +163,16 @@ func notifyRemoved(ctx context.Context, st, next *State, at string, hub *Hub, op
 				delete(left.Documents, u)
 			}
 		}
-		if err := notifySite(ctx, gone, &left, hub, opts, res); err != nil {
+		if err := notifySite(ctx, gone, &left, opts, res); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func other(st *State) string {
-	if st.CapabilityList == "" {
-		return "none (it is of the resource sets " + strings.Join(slices.Sorted(maps.Keys(st.Sets)), ", ") + ")"
-	}
-	return st.CapabilityList
-}
-
 // notifySite sends the notifications of site since st on each channel it
 // advertises, the changes first.
-func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Options, res *Result) error {
+func notifySite(ctx context.Context, site *Site, st *State, opts Options, res *Result) error {
 	n := plan(site, st, opts.Since)
 	for _, c := range []struct {
 		ch         *Channel
@@ -197,7 +189,7 @@ func notifySite(ctx context.Context, site *Site, st *State, hub *Hub, opts Optio
 		*c.count += len(c.entries)
 		for _, p := range payloads(c.capability, site.CapabilityList, c.entries, listwriter.Limits{}) {
 			if !opts.DryRun {
-				if err := hub.Publish(ctx, *c.ch, opts.HubURL, p); err != nil {
+				if err := opts.Hub.Publish(ctx, *c.ch, opts.HubURL, p); err != nil {
 					return err
 				}
 				res.Payloads++

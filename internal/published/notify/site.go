@@ -23,10 +23,7 @@ var ErrNotDir = errors.New("not a directory: give the output directory of the bu
 
 // A Channel is a notification channel the Capability List advertises: the
 // entry's <loc> and its <rs:ln rel="hub">.
-type Channel struct {
-	Topic string
-	Hub   string
-}
+type Channel struct{ Topic, Hub string }
 
 // A Document is a capability document the build published.
 type Document struct {
@@ -46,10 +43,8 @@ type Site struct {
 	// documents it lists (the parts of an index, not the index itself:
 	// framework notifications are never sent at the index level).
 	Documents []Document
-	// Changes are the entries of the Change List (all its parts, in
-	// order); At is the snapshot time of the Resource List, zero if none.
-	Changes []rsxml.Entry
-	At      string
+	Changes   []rsxml.Entry // of the Change List, all its parts, in order
+	At        string        // the snapshot time of the Resource List, "" if none
 }
 
 // readSite reads the documents of the resource set named set ("" for a
@@ -171,16 +166,18 @@ func readDoc(prev *previous.Site, u string) (*rsxml.Doc, []*rsxml.Entry, string,
 		return nil, nil, "", fmt.Errorf("%s is not a file of the output directory", u)
 	}
 	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("reading %s: %w", p, err)
+	var doc *rsxml.Doc
+	var entries []*rsxml.Entry
+	if err == nil {
+		doc, entries, err = rsxml.ReadAll(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: previous.DefaultMaxBytes, MaxEntries: rsxml.MaxEntries})
 	}
-	doc, entries, err := rsxml.ReadAll(bytes.NewReader(data), rsxml.ReadOptions{MaxBytes: previous.DefaultMaxBytes, MaxEntries: rsxml.MaxEntries})
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("reading %s: %w", p, err)
 	}
 	return doc, entries, digest(data), nil
 }
 
+// add adds d, the file at p, with the digest of its bytes.
 func (s *Site) add(p string, d Document) error {
 	data, err := os.ReadFile(p)
 	if err != nil {

@@ -16,10 +16,10 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-const stateVersion = 1
-
-// maxStateBytes bounds the state file: one line per published document.
-const maxStateBytes = 64 << 20
+const (
+	stateVersion  = 1
+	maxStateBytes = 64 << 20 // one line per published document
+)
 
 // State is what the last successful run notified, kept in a JSON file.
 type State struct {

@@ -1,19 +1,19 @@
 // Package binrec writes and reads the compact binary records rsgen keeps
-// for itself: the hash cache file, the spools that carry a build's
-// resources from step to step, and the runs of its external sorts.
-//
-// A record is a sequence of fields: varints (encoding/binary), bytes, and
-// byte strings prefixed by their length. A [Reader] reads the fields of one
-// record in order; the first that fails sets an error that sticks, so a
-// decoder reads all its fields and checks [Reader.Err] once at the end.
-//
-// A [File] is a sequence of records on disk, appended and then read back
-// in order by [FileReader]s, as often as needed.
+// for itself (the hash cache, the spools of a build, the runs of its
+// external sorts): sequences of varints, bytes and length-prefixed byte
+// strings. A [Reader] reads the fields of one record in order; the first
+// that fails sets an error that sticks, checked once at the end
+// ([Reader.Err]). A [File] is a sequence of records on disk, appended and
+// then read back in order by [FileReader]s, as often as needed.
 package binrec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strings"
+	"time"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // AppendBytes appends s to b, prefixed by its length.
@@ -134,4 +134,56 @@ func (r *Reader) Shared(prev string) string {
 	sb.WriteString(prev[:n])
 	sb.Write(rest)
 	return sb.String()
+}
+
+// AppendTime appends t: 0 for the zero time, else 1, its Unix seconds and
+// its nanoseconds.
+func AppendTime(b []byte, t time.Time) []byte {
+	if t.IsZero() {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	b = binary.AppendVarint(b, t.Unix())
+	return binary.AppendUvarint(b, uint64(t.Nanosecond()))
+}
+
+// Time reads a time that AppendTime appended, in UTC.
+func (r *Reader) Time() time.Time {
+	if r.Byte() == 0 {
+		return time.Time{}
+	}
+	sec := r.Varint()
+	return time.Unix(sec, int64(r.Uvarint())).UTC()
+}
+
+// AppendTokens appends tokens: their number, then for each its algorithm
+// (1 + a hashing.Algorithm rsgen knows, else 0 and the name) and digest.
+func AppendTokens(b []byte, tokens []hashing.Token) []byte {
+	b = binary.AppendUvarint(b, uint64(len(tokens)))
+	for _, t := range tokens {
+		if a, ok := hashing.Lookup(t.Alg); ok {
+			b = append(b, byte(a)+1)
+		} else {
+			b = AppendBytes(append(b, 0), t.Alg)
+		}
+		b = AppendBytes(b, t.Digest)
+	}
+	return b
+}
+
+// Tokens appends to dst what AppendTokens wrote, the digests copied.
+func (r *Reader) Tokens(dst []hashing.Token) []hashing.Token {
+	for n := r.Uvarint(); n > 0 && r.err == nil; n-- {
+		var t hashing.Token
+		if k := r.Byte(); k == 0 {
+			t.Alg = r.String()
+		} else if a, ok := hashing.Lookup(hashing.Algorithm(k - 1).String()); ok {
+			t.Alg = a.String()
+		} else {
+			r.fail()
+		}
+		t.Digest = bytes.Clone(r.Bytes())
+		dst = append(dst, t)
+	}
+	return dst
 }

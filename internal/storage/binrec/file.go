@@ -15,8 +15,7 @@ import (
 // decoders of its records use it as the error of a Reader too.
 var ErrCorrupt = errors.New("spool file damaged")
 
-// maxRecord bounds a record: a longer one means a damaged file.
-const maxRecord = 1 << 30
+const maxRecord = 1 << 30 // a longer one means a damaged file
 
 // A File keeps a sequence of records on disk, each after its length, for a
 // step of a build that produces more than memory should hold. Records are
@@ -58,11 +57,11 @@ func (s *File) Append(rec []byte) error {
 		s.w = bufio.NewWriterSize(s.f, writeBuffer)
 	}
 	n := binary.PutUvarint(s.len[:], uint64(len(rec)))
-	if _, err := s.w.Write(s.len[:n]); err != nil {
-		s.err = fmt.Errorf("writing %s: %w", s.f.Name(), err)
-		return s.err
+	_, err := s.w.Write(s.len[:n])
+	if err == nil {
+		_, err = s.w.Write(rec)
 	}
-	if _, err := s.w.Write(rec); err != nil {
+	if err != nil {
 		s.err = fmt.Errorf("writing %s: %w", s.f.Name(), err)
 		return s.err
 	}

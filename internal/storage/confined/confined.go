@@ -1,6 +1,7 @@
 package confined
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -19,7 +20,13 @@ import (
 // symbolic link.
 var ErrSymlink = errors.New("is a symbolic link, which rsgen does not write through")
 
-// errName reports a name that is not local to the root.
+// ErrTooLarge is wrapped by the error of ReadFile for a file past its bound.
+var ErrTooLarge = errors.New("larger than")
+
+// ErrDanglingLink reports a path named that is a symbolic link to nothing:
+// rsgen does not create a file wherever a link points.
+var ErrDanglingLink = errors.New("a symbolic link to a file that does not exist")
+
 var errName = errors.New("not a name inside the directory")
 
 // CloseAfter closes c and returns err, or else the error of Close.
@@ -34,9 +41,6 @@ func CloseAfter(c io.Closer, err error) error {
 func (r *Root) OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	return regfile.Check(r.OpenFile(name, regfile.OpenFlags, 0))
 }
-
-// ErrTooLarge is wrapped by the error of ReadFile for a file past its bound.
-var ErrTooLarge = errors.New("larger than")
 
 // ReadFile reads the regular file name (OpenRegular) of at most max bytes.
 func (r *Root) ReadFile(name string, max int64) ([]byte, error) {
@@ -94,52 +98,179 @@ func (r *Root) WriteFile(name string, data []byte) error {
 
 // CreateTemp creates a new file in the directory dir of r, named as
 // os.CreateTemp names, and returns it with its name in r.
-func (r *Root) CreateTemp(dir, pattern string) (*os.File, string, error) {
-	for range 100 {
-		name := path.Join(filepath.ToSlash(dir), randomName(pattern))
-		f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, name, err
-	}
-	return nil, "", &fs.PathError{Op: "createtemp", Path: r.Path(path.Join(dir, pattern)), Err: fs.ErrExist}
+func (r *Root) CreateTemp(dir, pattern string) (f *os.File, name string, err error) {
+	name, err = r.temp("createtemp", dir, pattern, func(name string) (err error) {
+		f, err = r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		return err
+	})
+	return f, name, err
 }
 
 // MkdirTemp creates a new directory in the directory dir of r, named as
 // CreateTemp names, and returns its name in r.
 func (r *Root) MkdirTemp(dir, pattern string) (string, error) {
-	for range 100 {
-		name := path.Join(filepath.ToSlash(dir), randomName(pattern))
-		err := r.Mkdir(name, 0o700)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return name, err
-	}
-	return "", &fs.PathError{Op: "mkdirtemp", Path: r.Path(path.Join(dir, pattern)), Err: fs.ErrExist}
+	return r.temp("mkdirtemp", dir, pattern, func(name string) error { return r.Mkdir(name, 0o700) })
 }
 
-func randomName(pattern string) string {
-	var b [8]byte
-	rand.Read(b[:])
-	rnd := hex.EncodeToString(b[:])
-	if i := strings.LastIndex(pattern, "*"); i >= 0 {
-		return pattern[:i] + rnd + pattern[i+1:]
+func (r *Root) temp(op, dir, pattern string, create func(name string) error) (string, error) {
+	for range 100 {
+		var b [8]byte
+		rand.Read(b[:])
+		rnd := hex.EncodeToString(b[:])
+		base := pattern + rnd
+		if i := strings.LastIndex(pattern, "*"); i >= 0 {
+			base = pattern[:i] + rnd + pattern[i+1:]
+		}
+		name := path.Join(filepath.ToSlash(dir), base)
+		if err := create(name); !errors.Is(err, fs.ErrExist) {
+			return name, err
+		}
 	}
-	return pattern + rnd
+	return "", &fs.PathError{Op: op, Path: r.Path(path.Join(dir, pattern)), Err: fs.ErrExist}
+}
+
+// The functions below take a path: a file the user named (rsgen init's
+// FILE) or scratch files in directories rsgen made itself. The directory
+// of the path is opened as given; the last name is never followed.
+
+// within calls fn with the directory of path as a Root and its last name.
+func within(path string, fn func(r *Root, name string) error) error {
+	r, err := Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return fn(r, filepath.Base(path))
+}
+
+// CreateNew creates the file path, which must not exist, for reading and
+// writing, with the permissions perm.
+func CreateNew(path string, perm fs.FileMode) (f *os.File, err error) {
+	err = within(path, func(r *Root, name string) (err error) {
+		f, err = r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		return err
+	})
+	return f, err
+}
+
+// CreateTemp creates a new file in dir (os.TempDir() if ""), named by
+// pattern as Root.CreateTemp names, for reading and writing.
+func CreateTemp(dir, pattern string) (*os.File, error) {
+	r, err := Open(cmp.Or(dir, os.TempDir()))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	f, _, err := r.CreateTemp(".", pattern)
+	return f, err
+}
+
+// MkdirTemp makes a new directory in dir (os.TempDir() if ""), mode 0700,
+// named by pattern as Root.CreateTemp names, and returns its path.
+func MkdirTemp(dir, pattern string) (string, error) {
+	r, err := Open(cmp.Or(dir, os.TempDir()))
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	name, err := r.MkdirTemp(".", pattern)
+	if err != nil {
+		return "", err
+	}
+	return r.Path(name), nil
 }
 
 // MkdirAll makes the directory dir a user named, following links: they
 // are the user's own.
 func MkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 
-// RemoveEmpty removes the directory dir if it is empty; a link is left.
-func RemoveEmpty(dir string) error {
-	parent, err := Open(filepath.Dir(dir))
+// Mkdir makes the directory path.
+func Mkdir(path string, perm fs.FileMode) error {
+	return within(path, func(r *Root, name string) error { return r.Mkdir(name, perm) })
+}
+
+// Remove removes the file, link or empty directory path.
+func Remove(path string) error { return within(path, (*Root).Remove) }
+
+// RemoveEmpty removes the directory path if it is empty; a link is left.
+func RemoveEmpty(path string) error { return within(path, (*Root).RemoveDir) }
+
+// RemoveAll removes path and everything under it, following no link; a
+// path where nothing is, is no error.
+func RemoveAll(path string) error {
+	err := within(path, (*Root).RemoveAll)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	return err
+}
+
+// A Replacement is the new version of a file a user named (a hash cache,
+// a state file), written into a temporary file beside it and renamed over
+// it by Commit: a reader sees the old file or the new one, never a mix.
+type Replacement struct {
+	File   *os.File // the temporary file, to write
+	Target string   // the file replaced: the path named, its links resolved
+	root   *Root    // Target's directory
+	tmp    string   // the temporary file's name in root
+	done   bool
+}
+
+// Replace starts the replacement of the file at path, or of the one a
+// link there leads to (Target, which the caller checks before Commit). The
+// temporary file is named by pattern (see CreateTemp) beside Target.
+func Replace(path, pattern string) (*Replacement, error) {
+	target, err := Resolve(path)
 	if err != nil {
+		return nil, err
+	}
+	root, err := Open(filepath.Dir(target))
+	if err != nil {
+		return nil, err
+	}
+	f, tmp, err := root.CreateTemp(".", pattern)
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return &Replacement{File: f, Target: target, root: root, tmp: tmp}, nil
+}
+
+// Resolve returns path with its links resolved, or path if nothing is
+// there; a link to nothing fails with ErrDanglingLink.
+func Resolve(path string) (string, error) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return path, nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%s is %w", path, ErrDanglingLink)
+	}
+	return target, err
+}
+
+// Commit syncs and closes the temporary file and renames it over Target.
+func (r *Replacement) Commit() error {
+	err := CloseAfter(r.File, r.File.Sync())
+	if err == nil {
+		err = r.root.Rename(r.tmp, r.root, filepath.Base(r.Target))
+	}
+	if err != nil {
+		r.Abort()
 		return err
 	}
-	defer parent.Close()
-	return parent.RemoveDir(filepath.Base(dir))
+	r.done = true
+	r.root.Close()
+	return SyncDir(filepath.Dir(r.Target))
+}
+
+// Abort removes the temporary file; after Commit it does nothing.
+func (r *Replacement) Abort() {
+	if r.done {
+		return
+	}
+	r.done = true
+	r.File.Close()
+	r.root.Remove(r.tmp)
+	r.root.Close()
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"time"
 )
@@ -16,7 +15,6 @@ import (
 // what those of confined_unix.go say.
 type Root struct {
 	r    *os.Root
-	f    *os.File
 	name string
 }
 
@@ -25,48 +23,36 @@ func Open(dir string) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.Open(".")
-	if err != nil {
-		r.Close()
-		return nil, err
-	}
-	return &Root{r: r, f: f, name: dir}, nil
+	return &Root{r: r, name: dir}, nil
 }
 
-func (r *Root) Close() error { r.f.Close(); return r.r.Close() }
+func (r *Root) Close() error { return r.r.Close() }
 
 // SyncDir does nothing: directories cannot be opened for syncing here.
 func SyncDir(string) error { return nil }
 
-// at checks that name is local to r and calls fn with it as os.Root
-// takes it.
-func (r *Root) at(op, name string, fn func(name string) error) error {
-	if _, err := split(name); err != nil {
-		return &fs.PathError{Op: op, Path: r.Path(name), Err: err}
-	}
-	return fn(filepath.FromSlash(name))
-}
+// TryLock reports false: without flock(2) a file in use cannot be told
+// from one a killed process left, and is taken to be in use.
+func TryLock(*os.File) (bool, error) { return false, nil }
 
-func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (f *os.File, err error) {
-	err = r.at("open", name, func(name string) error {
-		f, err = r.r.OpenFile(name, flag, perm)
-		return err
-	})
-	return f, err
+func Unlock(*os.File) {}
+
+func (r *Root) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return r.r.OpenFile(filepath.FromSlash(name), flag, perm)
 }
 
 func (r *Root) Mkdir(name string, perm fs.FileMode) error {
-	return r.at("mkdir", name, func(name string) error { return r.r.Mkdir(name, perm) })
+	return r.r.Mkdir(filepath.FromSlash(name), perm)
 }
 
 func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
-	if path.Clean(name) == "." {
+	if parts, _ := split(name); len(parts) == 0 {
 		return nil
 	}
-	return r.at("mkdir", name, func(name string) error { return r.r.MkdirAll(name, perm) })
+	return r.r.MkdirAll(filepath.FromSlash(name), perm)
 }
 
-func (r *Root) Remove(name string) error { return r.at("remove", name, r.r.Remove) }
+func (r *Root) Remove(name string) error { return r.r.Remove(filepath.FromSlash(name)) }
 
 func (r *Root) RemoveDir(name string) error {
 	if st, err := r.r.Lstat(filepath.FromSlash(name)); err != nil || !st.IsDir() {
@@ -76,10 +62,10 @@ func (r *Root) RemoveDir(name string) error {
 }
 
 func (r *Root) RemoveAll(name string) error {
-	if path.Clean(name) == "." {
+	if parts, _ := split(name); len(parts) == 0 {
 		return &fs.PathError{Op: "remove", Path: r.Path(name), Err: errName}
 	}
-	return r.at("remove", name, r.r.RemoveAll)
+	return r.r.RemoveAll(filepath.FromSlash(name))
 }
 
 func (r *Root) Rename(oldname string, dst *Root, newname string) error {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -30,8 +31,8 @@ func Open(dir string) (*Root, error) {
 func (r *Root) Close() error { return r.f.Close() }
 
 // TryLock takes an exclusive flock(2) of f without waiting, and reports
-// whether it did. The system releases it when the process ends, however
-// it ends: a lock that can be taken is held by no running build.
+// whether it did. The system releases it when the process ends, however:
+// a lock that can be taken is held by no running build.
 func TryLock(f *os.File) (bool, error) {
 	err := retry(func() error { return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) })
 	if errors.Is(err, unix.EWOULDBLOCK) {
@@ -119,8 +120,8 @@ func (r *Root) parent(op, name string, mkdir bool) (int, string, error) {
 	return fd, parts[len(parts)-1], nil
 }
 
-// at calls fn with the parent of name and its last part, and wraps its
-// error in an *fs.PathError of op.
+// at calls fn with the parent of name and its last part; its error is
+// wrapped in an *fs.PathError of op.
 func (r *Root) at(op, name string, mkdir bool, fn func(dirfd int, base string) error) error {
 	dirfd, base, err := r.parent(op, name, mkdir)
 	if err != nil {
@@ -133,8 +134,8 @@ func (r *Root) at(op, name string, mkdir bool, fn func(dirfd int, base string) e
 	return nil
 }
 
-// at2 is at for two names, oldname in r and newname in dst (whose missing
-// directories it makes if mkdir); it wraps fn's error in an *os.LinkError.
+// at2 is at for oldname in r and newname in dst (whose missing
+// directories it makes if mkdir), with an *os.LinkError.
 func (r *Root) at2(op, oldname string, dst *Root, newname string, mkdir bool, fn func(ofd int, obase string, nfd int, nbase string) error) error {
 	ofd, obase, err := r.parent(op, oldname, false)
 	if err != nil {
@@ -205,7 +206,7 @@ func (r *Root) MkdirAll(name string, perm fs.FileMode) error {
 // Remove removes the file, link or empty directory name.
 func (r *Root) Remove(name string) error { return r.at("remove", name, false, removeAt) }
 
-func removeAt(dirfd int, name string) error {
+func removeAt(dirfd int, name string) error { // EISDIR on Linux, EPERM elsewhere
 	err := unix.Unlinkat(dirfd, name, 0)
 	if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EPERM) {
 		if derr := unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR); !errors.Is(derr, unix.ENOTDIR) {
@@ -215,8 +216,7 @@ func removeAt(dirfd int, name string) error {
 	return err
 }
 
-// RemoveDir removes the directory name if it is empty; a link there is
-// left.
+// RemoveDir removes the directory name if it is empty; a link is left.
 func (r *Root) RemoveDir(name string) error {
 	return r.at("remove", name, false, func(dirfd int, base string) error {
 		return unix.Unlinkat(dirfd, base, unix.AT_REMOVEDIR)
@@ -306,6 +306,12 @@ func (r *Root) Link(f *os.File, name string) error {
 		return errors.ErrUnsupported
 	}
 	return linkByName(f, dirfd, base) // no /proc
+}
+
+// linkFile makes base in dirfd a hard link to the open file f, through
+// /proc/self/fd, which only some systems have.
+func linkFile(f *os.File, dirfd int, base string) error {
+	return unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(int(f.Fd())), dirfd, base, unix.AT_SYMLINK_FOLLOW)
 }
 
 // linkByName links base in dirfd to the name f was opened by, and keeps

@@ -2,8 +2,6 @@ package confined
 
 import (
 	"errors"
-	"os"
-	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,10 +16,4 @@ func (r *Root) Exchange(oldname string, dst *Root, newname string) error {
 		return errors.ErrUnsupported
 	}
 	return err
-}
-
-// linkFile makes base in dirfd a hard link to the open file f, through
-// /proc/self/fd.
-func linkFile(f *os.File, dirfd int, base string) error {
-	return unix.Linkat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(int(f.Fd())), dirfd, base, unix.AT_SYMLINK_FOLLOW)
 }

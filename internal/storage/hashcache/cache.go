@@ -2,7 +2,6 @@ package hashcache
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"time"
 
@@ -38,20 +37,14 @@ type Stat struct {
 	Dev   uint64
 }
 
-// Margins within which a file's times are too close to the build to be
-// trusted: Linux file systems update nanoseconds once per clock tick (at
-// most 10 ms); file systems that keep whole seconds (FAT two) need more.
-const (
-	fineMargin   = 100 * time.Millisecond
-	coarseMargin = 2 * time.Second
-)
-
 // settledBefore reports whether the file's times are far enough before t,
-// when it was read, that a later write must change them.
+// when it was read, that a later write must change them. Linux file
+// systems update nanoseconds once per clock tick (at most 10 ms); those
+// that keep whole seconds (FAT two) need more.
 func (s Stat) settledBefore(t time.Time) bool {
-	margin := fineMargin
+	margin := 100 * time.Millisecond
 	if s.Mtime%1e9 == 0 && s.Ctime%1e9 == 0 {
-		margin = coarseMargin
+		margin = 2 * time.Second
 	}
 	limit := t.Add(-margin).UnixNano()
 	return s.Mtime < limit && s.Ctime < limit
@@ -65,43 +58,19 @@ type Entry struct {
 	sums []byte // digests in the order of algorithms
 }
 
-func (e *Entry) offset(a hashing.Algorithm) (int, bool) {
-	off := 0
-	for _, b := range algorithms {
-		if b == a {
-			return off, e.algs&(1<<b) != 0
-		}
-		if e.algs&(1<<b) != 0 {
-			off += b.Size()
-		}
-	}
-	return 0, false
-}
-
 // Digest returns the entry's digest by a, if it has one.
 func (e *Entry) Digest(a hashing.Algorithm) ([]byte, bool) {
-	off, ok := e.offset(a)
-	if !ok {
-		return nil, false
+	off := 0
+	for _, b := range algorithms {
+		if e.algs&(1<<b) == 0 {
+			continue
+		}
+		if b == a {
+			return e.sums[off : off+a.Size()], true
+		}
+		off += b.Size()
 	}
-	return e.sums[off : off+a.Size()], true
-}
-
-// setDigest stores sum as the digest by a, replacing one stored before.
-func (e *Entry) setDigest(a hashing.Algorithm, sum []byte) {
-	if len(sum) != a.Size() || !slices.Contains(algorithms, a) {
-		panic(fmt.Sprintf("hashcache: a %s digest of %d bytes", a, len(sum)))
-	}
-	off, ok := e.offset(a)
-	sums := make([]byte, 0, len(e.sums)+a.Size())
-	sums = append(sums, e.sums[:off]...)
-	sums = append(sums, sum...)
-	if ok {
-		off += a.Size()
-	}
-	sums = append(sums, e.sums[off:]...)
-	e.sums = sums
-	e.algs |= 1 << a
+	return nil, false
 }
 
 func (e *Entry) Clone() *Entry {
@@ -123,10 +92,24 @@ func (e *Entry) Sum(dst []byte, set hashing.Set) ([]byte, bool) {
 	return dst, true
 }
 
-// SetSum stores the digests of set from sum, as a Hasher returns them.
+// SetSum stores the digests of set from sum, as a Hasher returns them,
+// and keeps those of other algorithms.
 func (e *Entry) SetSum(set hashing.Set, sum []byte) {
-	for _, a := range set {
-		e.setDigest(a, sum[:a.Size()])
-		sum = sum[a.Size():]
+	var algs uint8
+	var sums []byte
+	for _, a := range algorithms {
+		d, ok := e.Digest(a)
+		off := 0
+		for _, b := range set {
+			if b == a {
+				d, ok = sum[off:off+a.Size()], true
+			}
+			off += b.Size()
+		}
+		if ok {
+			algs |= 1 << a
+			sums = append(sums, d...)
+		}
 	}
+	e.algs, e.sums = algs, sums
 }

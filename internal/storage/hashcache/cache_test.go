@@ -19,9 +19,9 @@ func sample(n int) *Cache {
 	for i := range n {
 		e := &Entry{Stat: Stat{Size: int64(i * 37), Mtime: 1717200000_123456789 + int64(i), Ctime: 1717200001_000000000 - int64(i), Ino: uint64(1000 + i), Dev: 2049}}
 		d := sha256.Sum256([]byte(fmt.Sprint(i)))
-		e.setDigest(hashing.SHA256, d[:])
+		e.SetSum(hashing.Set{hashing.SHA256}, d[:])
 		if i%3 == 0 {
-			e.setDigest(hashing.MD5, d[:16])
+			e.SetSum(hashing.Set{hashing.MD5}, d[:16])
 		}
 		if i%10 == 0 {
 			e.Type = "text/plain"
@@ -84,8 +84,8 @@ func TestDigests(t *testing.T) {
 	m5 := bytes.Repeat([]byte{2}, 16)
 	b3 := bytes.Repeat([]byte{3}, 32)
 	e.SetSum(set, append(append([]byte(nil), s256...), m5...))
-	e.setDigest(hashing.BLAKE3, b3)
-	e.setDigest(hashing.MD5, bytes.Repeat([]byte{4}, 16)) // replaces
+	e.SetSum(hashing.Set{hashing.BLAKE3}, b3)
+	e.SetSum(hashing.Set{hashing.MD5}, bytes.Repeat([]byte{4}, 16)) // replaces
 	sum, ok := e.Sum(nil, hashing.Set{hashing.BLAKE3, hashing.MD5, hashing.SHA256})
 	want := append(append(append([]byte(nil), b3...), bytes.Repeat([]byte{4}, 16)...), s256...)
 	if !ok || !bytes.Equal(sum, want) {

@@ -17,9 +17,9 @@ func legacySample() *Cache {
 	for i := range 200 {
 		e := &Entry{Stat: Stat{Size: int64(i * 37), Mtime: 1717200000_123456789 + int64(i), Ctime: 1717200001_000000000 - int64(i), Ino: uint64(1000 + i), Dev: 2049}}
 		d := sha256.Sum256([]byte(fmt.Sprint(i)))
-		e.setDigest(hashing.SHA256, d[:])
+		e.SetSum(hashing.Set{hashing.SHA256}, d[:])
 		if i%3 == 0 {
-			e.setDigest(hashing.MD5, d[:16])
+			e.SetSum(hashing.Set{hashing.MD5}, d[:16])
 		}
 		if i%10 == 0 {
 			e.Type = "text/plain"

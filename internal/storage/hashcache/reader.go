@@ -23,9 +23,7 @@ var ErrChanged = errors.New("changed while read")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-const (
-	readBuffer = 64 << 10 // of each pass over a cache file
-)
+const readBuffer = 64 << 10 // of each pass over a cache file
 
 // A Reader streams the entries of a cache file in the order of their
 // paths. An error met while streaming ends the stream: every later Find
@@ -35,7 +33,11 @@ type Reader struct {
 	count uint64   // entries the file says it holds
 	read  uint64   // entries decoded
 	sum   uint32   // the checksum at the end of the file
-	d     streamDecoder
+
+	br      *bufio.Reader
+	src     *checkedReader
+	left    int64 // bytes not consumed
+	scratch []byte
 
 	path   []byte // the path of cur
 	other  []byte // the buffer of the path before
@@ -66,13 +68,12 @@ func Open(path, root string) (*Reader, error) {
 	// A write changes the size or the modification time. Not the change
 	// time: renaming a new cache over path changes that of the old file
 	// (one link less), which this Reader may go on reading.
-	size, mtime := fi.Size(), fi.ModTime()
 	unchanged := func() error {
-		fi, err := f.Stat()
+		now, err := f.Stat()
 		if err != nil {
 			return err
 		}
-		if fi.Size() != size || !fi.ModTime().Equal(mtime) {
+		if now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
 			return fmt.Errorf("%w (%w)", ErrCorrupt, ErrChanged)
 		}
 		return nil
@@ -116,8 +117,7 @@ func newReader(data io.ReaderAt, size int64, root string, check func() error) (*
 	}
 	sum := binary.BigEndian.Uint32(trailer[:])
 	crc := crc32.New(castagnoli)
-	buf := make([]byte, readBuffer)
-	if _, err := io.CopyBuffer(crc, io.NewSectionReader(data, 0, body), buf); err != nil {
+	if _, err := io.CopyBuffer(crc, io.NewSectionReader(data, 0, body), make([]byte, readBuffer)); err != nil {
 		return nil, err
 	}
 	if crc.Sum32() != sum {
@@ -126,22 +126,17 @@ func newReader(data io.ReaderAt, size int64, root string, check func() error) (*
 
 	// The second pass: the same bytes, checksummed again as they stream.
 	src := &checkedReader{r: io.NewSectionReader(data, 0, body), crc: crc32.New(castagnoli), check: check}
-	r := &Reader{sum: sum, types: binrec.Interner{}}
-	r.d = streamDecoder{r: bufio.NewReaderSize(src, readBuffer), left: body, src: src}
-	r.d.skip(len(magic) + vn)
-	rootBytes := r.d.bytes(nil)
-	if r.d.err != nil {
-		return nil, r.d.err
-	}
-	if string(rootBytes) != root {
+	r := &Reader{sum: sum, types: binrec.Interner{}, br: bufio.NewReaderSize(src, readBuffer), left: body, src: src}
+	r.fixed(nil, len(magic)+vn)
+	rootBytes := r.bytes(nil)
+	if r.err == nil && string(rootBytes) != root {
 		return nil, fmt.Errorf("%w (%s)", ErrOtherDir, rootBytes)
 	}
-	r.count = r.d.uvarint()
-	if r.d.err != nil {
-		return nil, r.d.err
+	if r.count = r.uvarint(); r.err == nil && r.count > uint64(r.left) {
+		r.err = ErrCorrupt
 	}
-	if r.count > uint64(r.d.left) {
-		return nil, ErrCorrupt
+	if r.err != nil {
+		return nil, r.err
 	}
 	return r, nil
 }
@@ -190,26 +185,24 @@ func (r *Reader) next() bool {
 	if r.read == r.count {
 		return false
 	}
-	d := &r.d
 	// The path is rebuilt in the other buffer: the order check needs both.
-	shared := d.uvarint()
-	if d.err == nil && shared > uint64(len(r.path)) {
-		d.setErr(ErrCorrupt)
+	shared := r.uvarint()
+	if r.err == nil && shared > uint64(len(r.path)) {
+		r.setErr(ErrCorrupt)
 	}
-	if d.err != nil {
-		return r.fail(d.err)
+	if r.err != nil {
+		return r.fail(r.err)
 	}
-	path := append(r.other[:0], r.path[:shared]...)
-	path = d.bytes(path)
+	path := r.bytes(append(r.other[:0], r.path[:shared]...))
 	e := &r.cur
-	e.Size = d.varint()
-	e.Mtime = d.varint()
-	e.Ctime = d.varint()
-	e.Ino = d.uvarint()
-	e.Dev = d.uvarint()
-	e.algs = d.byte()
-	if d.err == nil && e.algs&^uint8(1<<len(algorithms)-1) != 0 {
-		d.setErr(ErrCorrupt)
+	e.Size = r.varint()
+	e.Mtime = r.varint()
+	e.Ctime = r.varint()
+	e.Ino = r.uvarint()
+	e.Dev = r.uvarint()
+	e.algs = r.byte()
+	if r.err == nil && e.algs&^uint8(1<<len(algorithms)-1) != 0 {
+		r.setErr(ErrCorrupt)
 	}
 	size := 0
 	for _, a := range algorithms {
@@ -217,13 +210,13 @@ func (r *Reader) next() bool {
 			size += a.Size()
 		}
 	}
-	r.sums = d.fixed(r.sums[:0], size)
-	d.scratch = d.bytes(d.scratch[:0])
-	if d.err != nil {
-		return r.fail(d.err)
+	r.sums = r.fixed(r.sums[:0], size)
+	r.scratch = r.bytes(r.scratch[:0])
+	if r.err != nil {
+		return r.fail(r.err)
 	}
 	e.sums = r.sums[:size:size]
-	e.Type = r.types.String(d.scratch)
+	e.Type = r.types.String(r.scratch)
 	if r.read > 0 && string(path) <= string(r.path) {
 		return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, errOrder))
 	}
@@ -231,10 +224,10 @@ func (r *Reader) next() bool {
 	r.read++
 	if r.read == r.count {
 		// The stream must end here, on the bytes the first pass checked.
-		if d.left != 0 {
-			return r.fail(fmt.Errorf("%w (%d bytes after the last entry)", ErrCorrupt, d.left))
+		if r.left != 0 {
+			return r.fail(fmt.Errorf("%w (%d bytes after the last entry)", ErrCorrupt, r.left))
 		}
-		if d.src.crc.Sum32() != r.sum {
+		if r.src.crc.Sum32() != r.sum {
 			return r.fail(fmt.Errorf("%w (%w)", ErrCorrupt, ErrChanged))
 		}
 	}
@@ -265,46 +258,39 @@ func (c *checkedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// streamDecoder reads the fields of a cache file from a stream; the first
-// error sticks.
-type streamDecoder struct {
-	r       *bufio.Reader
-	src     *checkedReader
-	left    int64 // bytes not consumed
-	err     error
-	scratch []byte
-}
-
-// setErr records the first error: a read error of the file, or a change
-// seen, as it is; anything else is damage.
-func (d *streamDecoder) setErr(err error) {
-	if d.err != nil {
+// setErr records the first error of the stream: a read error of the
+// file, or a change seen, as it is; anything else is damage.
+func (r *Reader) setErr(err error) {
+	if r.err != nil {
 		return
 	}
 	var pathErr *fs.PathError
 	if !errors.Is(err, ErrCorrupt) && !errors.As(err, &pathErr) {
 		err = ErrCorrupt
 	}
-	d.err = err
+	r.err = err
 }
 
-func (d *streamDecoder) ReadByte() (byte, error) {
-	if d.left <= 0 {
+// byteReader reads the stream for encoding/binary, within the bytes left.
+type byteReader Reader
+
+func (b *byteReader) ReadByte() (byte, error) {
+	if b.left <= 0 {
 		return 0, io.ErrUnexpectedEOF
 	}
-	c, err := d.r.ReadByte()
+	c, err := b.br.ReadByte()
 	if err == nil {
-		d.left--
+		b.left--
 	}
 	return c, err
 }
 
-func field[T any](d *streamDecoder, read func(io.ByteReader) (T, error)) T {
+func field[T any](r *Reader, read func(io.ByteReader) (T, error)) T {
 	var v T
-	if d.err == nil {
+	if r.err == nil {
 		var err error
-		if v, err = read(d); err != nil {
-			d.setErr(err)
+		if v, err = read((*byteReader)(r)); err != nil {
+			r.setErr(err)
 			var zero T
 			return zero
 		}
@@ -312,43 +298,32 @@ func field[T any](d *streamDecoder, read func(io.ByteReader) (T, error)) T {
 	return v
 }
 
-func (d *streamDecoder) uvarint() uint64 { return field(d, binary.ReadUvarint) }
-func (d *streamDecoder) varint() int64   { return field(d, binary.ReadVarint) }
-func (d *streamDecoder) byte() byte      { return field(d, io.ByteReader.ReadByte) }
+func (r *Reader) uvarint() uint64 { return field(r, binary.ReadUvarint) }
+func (r *Reader) varint() int64   { return field(r, binary.ReadVarint) }
+func (r *Reader) byte() byte      { return field(r, io.ByteReader.ReadByte) }
 
-func (d *streamDecoder) fixed(dst []byte, n int) []byte {
-	if d.err != nil {
+func (r *Reader) fixed(dst []byte, n int) []byte {
+	if r.err != nil {
 		return dst
 	}
-	if int64(n) > d.left {
-		d.setErr(ErrCorrupt)
+	if int64(n) > r.left {
+		r.setErr(ErrCorrupt)
 		return dst
 	}
 	start := len(dst)
 	dst = append(dst, make([]byte, n)...)[:start+n]
-	if _, err := io.ReadFull(d.r, dst[start:]); err != nil {
-		d.setErr(err)
+	if _, err := io.ReadFull(r.br, dst[start:]); err != nil {
+		r.setErr(err)
 		return dst[:start]
 	}
-	d.left -= int64(n)
+	r.left -= int64(n)
 	return dst
 }
 
-func (d *streamDecoder) bytes(dst []byte) []byte {
-	n := d.uvarint()
-	if d.err == nil && n > uint64(d.left) {
-		d.setErr(ErrCorrupt)
+func (r *Reader) bytes(dst []byte) []byte {
+	n := r.uvarint()
+	if r.err == nil && n > uint64(r.left) {
+		r.setErr(ErrCorrupt)
 	}
-	if d.err != nil {
-		return dst
-	}
-	return d.fixed(dst, int(n))
-}
-
-func (d *streamDecoder) skip(n int) {
-	if _, err := d.r.Discard(n); err != nil {
-		d.setErr(err)
-		return
-	}
-	d.left -= int64(n)
+	return r.fixed(dst, int(n))
 }

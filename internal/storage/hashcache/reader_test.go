@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/hashing"
 )
 
 // settled is a read time at which every entry of the samples is settled.
@@ -149,7 +151,7 @@ func TestStreamRoundTrip(t *testing.T) {
 	long := "deep/" + strings.Repeat("very-long-name/", 20000) // 300 KB: longer than any buffer
 	for i, rel := range []string{"", "\n", "a\nb", "dir000/sub/file-000001.html\n", long + "a", long + "b", long + "b\nc", "\xff\xfe"} {
 		e := &Entry{Stat: Stat{Size: int64(i), Mtime: 1e18, Ctime: 1e18}, Type: "text/plain; charset=utf-8"}
-		e.setDigest(algorithms[0], make([]byte, algorithms[0].Size()))
+		e.SetSum(hashing.Set{algorithms[0]}, make([]byte, algorithms[0].Size()))
 		c.Put(rel, e)
 	}
 	path := filepath.Join(t.TempDir(), "cache")

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/rsgen/rsgen/internal/storage/binrec"
@@ -27,7 +28,6 @@ const countSize = binary.MaxVarintLen64
 // renames over it: a crash leaves the old cache.
 type Writer struct {
 	rep     *confined.Replacement
-	f       *os.File
 	bw      *bufio.Writer
 	countAt int64  // offset of the padded count
 	size    int64  // bytes written
@@ -57,21 +57,33 @@ func Create(path, root string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := rep.File
-	lock(f) // held until the file is renamed or removed: it is in use
-	w := &Writer{rep: rep, f: f, bw: bufio.NewWriterSize(f, 64<<10)}
-	var head []byte
-	head = append(head, magic...)
-	head = binary.AppendUvarint(head, Version)
-	head = binrec.AppendBytes(head, root)
-	w.countAt = int64(len(head))
-	head = appendPaddedUvarint(head, 0)
-	w.write(head)
-	if w.err != nil {
-		w.Abort()
-		return nil, w.err
-	}
+	confined.TryLock(rep.File) // held until the file is renamed or removed: it is in use
+	head := binrec.AppendBytes(binary.AppendUvarint([]byte(magic), Version), root)
+	w := &Writer{rep: rep, bw: bufio.NewWriterSize(rep.File, 64<<10), countAt: int64(len(head))}
+	w.write(appendPaddedUvarint(head, 0)) // into the buffer: it cannot fail
 	return w, nil
+}
+
+// removeStale removes the temporary files, each as large as a cache, of
+// killed writers: those no running writer holds locked.
+func removeStale(dir, prefix string) {
+	root, err := confined.Open(dir)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() {
+			continue
+		}
+		if f, err := root.OpenFile(e.Name(), regfile.OpenFlags, 0); err == nil {
+			if ok, _ := confined.TryLock(f); ok {
+				root.Remove(e.Name())
+			}
+			f.Close()
+		}
+	}
 }
 
 // Check fails if path holds something other than a hash cache of rsgen's
@@ -174,15 +186,15 @@ func (w *Writer) Commit() (err error) {
 	if err := w.bw.Flush(); err != nil {
 		return err
 	}
-	if _, err := w.f.WriteAt(appendPaddedUvarint(nil, w.n), w.countAt); err != nil {
+	if _, err := w.rep.File.WriteAt(appendPaddedUvarint(nil, w.n), w.countAt); err != nil {
 		return err
 	}
 	// The checksum covers the count, known only now: a second pass.
 	crc := crc32.New(castagnoli)
-	if _, err := io.CopyBuffer(crc, io.NewSectionReader(w.f, 0, w.size), make([]byte, readBuffer)); err != nil {
+	if _, err := io.CopyBuffer(crc, io.NewSectionReader(w.rep.File, 0, w.size), make([]byte, readBuffer)); err != nil {
 		return err
 	}
-	if _, err := w.f.WriteAt(crc.Sum(nil), w.size); err != nil {
+	if _, err := w.rep.File.WriteAt(crc.Sum(nil), w.size); err != nil {
 		return err
 	}
 	// The build ran since Create: check again what the rename replaces.

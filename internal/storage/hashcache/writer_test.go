@@ -240,7 +240,7 @@ func TestCreateRemovesStaleTemporaryFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer second.Abort()
-	if _, err := os.Stat(running.f.Name()); err != nil {
+	if _, err := os.Stat(running.rep.File.Name()); err != nil {
 		t.Errorf("the temporary file of a running writer was removed: %v", err)
 	}
 	if _, err := os.Stat(other); err != nil {

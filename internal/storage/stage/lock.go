@@ -5,20 +5,18 @@ package stage
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 
 	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
-// A dirLock is an exclusive lock on a directory (confined.TryLock).
-type dirLock struct{ f *os.File }
-
 var errLocked = errors.New("locked")
 
-// lockDir takes the lock of dir without waiting, or fails with errLocked.
-func lockDir(dir string) (*dirLock, error) {
+// lockDir takes the lock of dir (confined.TryLock) without waiting, or
+// fails with errLocked.
+func lockDir(dir string) (*os.File, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err
@@ -31,30 +29,26 @@ func lockDir(dir string) (*dirLock, error) {
 		f.Close()
 		return nil, errLocked
 	}
-	return &dirLock{f: f}, nil
+	return f, nil
 }
 
-func (l *dirLock) unlock() {
-	confined.Unlock(l.f)
-	l.f.Close()
+func unlock(lock *os.File) {
+	confined.Unlock(lock)
+	lock.Close()
 }
 
 // dirID identifies the directory dir wherever it is renamed to: a publish
 // tells by it whether its documents were swapped into place.
-func dirID(dir string) (string, error) {
-	var st unix.Stat_t
-	if err := unix.Lstat(dir, &st); err != nil {
-		return "", &os.PathError{Op: "lstat", Path: dir, Err: err}
-	}
-	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
-}
+func dirID(dir string) (string, error) { return id(os.Lstat(dir)) }
 
-func fileID(f *os.File) (string, error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%d:%d", st.Dev, st.Ino), nil
-}
+func fileID(f *os.File) (string, error) { return id(f.Stat()) }
 
 func stageID(dir string) (string, error) { return dirID(dir) }
+
+func id(st fs.FileInfo, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	sys := st.Sys().(*syscall.Stat_t)
+	return fmt.Sprintf("%d:%d", sys.Dev, sys.Ino), nil
+}

@@ -11,21 +11,18 @@ import (
 	"strconv"
 )
 
-// A dirLock would be an exclusive lock on a directory. This system has no
-// flock(2): builds are not locked, so two at once into one output are not
-// refused, and every stage found is taken for a killed build's.
-type dirLock struct{}
+// This system has no flock(2): builds are not locked, so two at once into
+// one output are not refused, and every stage found is taken for a killed
+// build's.
 
 var errLocked = errors.New("locked")
 
-func lockDir(dir string) (*dirLock, error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, err
-	}
-	return &dirLock{}, nil
+func lockDir(dir string) (*os.File, error) {
+	_, err := os.Stat(dir)
+	return nil, err
 }
 
-func (l *dirLock) unlock() {}
+func unlock(*os.File) {}
 
 // dirID identifies the documents directory dir by the digest of its
 // manifest: this system gives no inode numbers to compare.

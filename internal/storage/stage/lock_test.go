@@ -19,7 +19,7 @@ func TestUnlockWithDescriptorShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	child, err := unix.Dup(int(l.f.Fd()))
+	child, err := unix.Dup(int(l.Fd()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,10 +27,10 @@ func TestUnlockWithDescriptorShared(t *testing.T) {
 	if _, err := lockDir(dir); !errors.Is(err, errLocked) {
 		t.Fatalf("second lock while held: %v, want errLocked", err)
 	}
-	l.unlock()
+	unlock(l)
 	l2, err := lockDir(dir)
 	if err != nil {
 		t.Fatalf("lock after unlock, another descriptor still open: %v", err)
 	}
-	l2.unlock()
+	unlock(l2)
 }

@@ -33,7 +33,6 @@ var ErrNotWritten = errors.New("not written by rsgen, which removes only what it
 // published: a Destination would see changes undone.
 var ErrOlderSnapshot = errors.New("the snapshot is older than the one published")
 
-// A manifest is what rsgen records of a documents directory it wrote.
 type manifest struct {
 	Generator string    `json:"generator"` // "rsgen"
 	At        time.Time `json:"at"`        // the snapshot
@@ -43,9 +42,8 @@ type manifest struct {
 // writeManifest records the files of the documents directory name; the
 // same snapshot gives the same bytes.
 func writeManifest(root *confined.Root, name string, at time.Time) error {
-	docs := root.Path(name)
 	m := manifest{Generator: "rsgen", At: at.UTC(), Files: []string{}}
-	if err := collectFiles(docs, ".", &m.Files); err != nil {
+	if err := collectFiles(root.Path(name), ".", &m.Files); err != nil {
 		return err
 	}
 	slices.Sort(m.Files)
@@ -70,19 +68,16 @@ func readManifest(docs string) (*manifest, error) {
 	return &m, nil
 }
 
-// maxOwn bounds what readOwn reads: a manifest of a million documents is
-// a few tens of MB.
-const maxOwn = 256 << 20
-
-// readOwn reads the file name of the documents directory docs, which must
-// be a regular file, not through a link (what it leads to is not rsgen's).
+// readOwn reads the regular file name of the documents directory docs, not
+// through a link (what it leads to is not rsgen's), of at most 256 MiB (a
+// manifest of a million documents is a few tens of MB).
 func readOwn(docs, name string) ([]byte, error) {
 	root, err := confined.Open(filepath.Dir(docs))
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	return root.ReadFile(filepath.Base(docs)+"/"+name, maxOwn)
+	return root.ReadFile(filepath.Base(docs)+"/"+name, 256<<20)
 }
 
 // PublishedAt returns the snapshot time in the manifest of docs.
@@ -133,9 +128,8 @@ func checkOwned(out string) (*manifest, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		m = nil // unreadable: judged as a directory without one
 	}
-	var listed map[string]bool
+	listed := map[string]bool{}
 	if m != nil {
-		listed = make(map[string]bool, len(m.Files))
 		for _, f := range m.Files {
 			listed[f] = true
 		}
@@ -147,13 +141,14 @@ func checkOwned(out string) (*manifest, error) {
 		}
 		rel, _ := filepath.Rel(docs, p)
 		rel = filepath.ToSlash(rel)
-		all = append(all, display.Name(path.Join(DocsDir, rel)))
+		name := display.Name(path.Join(DocsDir, rel))
+		all = append(all, name)
 		switch {
 		case rel == ManifestName && m != nil:
 		case m != nil && listed[rel] && d.Type().IsRegular():
 		case m == nil && legacyName.MatchString(rel) && d.Type().IsRegular():
 		default:
-			foreign = append(foreign, display.Name(path.Join(DocsDir, rel)))
+			foreign = append(foreign, name)
 		}
 		return nil
 	})
@@ -181,8 +176,15 @@ func notADirectory(dir string, info fs.FileInfo) error {
 	if dir == WellKnownDir {
 		what = "the Source Description"
 	}
+	kind := "a " + info.Mode().Type().String() + " file"
+	switch m := info.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		kind = "a symbolic link"
+	case m.IsRegular():
+		kind = "a file"
+	}
 	return fmt.Errorf("%s is %s, not a directory; rsgen writes %s there, and never through a link: move it away or choose another output directory",
-		dir, typeName(info.Mode()), what)
+		dir, kind, what)
 }
 
 func legacyCapabilityList(docs string) bool {

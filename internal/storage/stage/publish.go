@@ -17,12 +17,9 @@ import (
 	"github.com/rsgen/rsgen/internal/text/display"
 )
 
-// Names in a stage: the journal, by which the next build finishes or
-// undoes a publish that a kill interrupted, and the directory that keeps
-// the old version of each file outside the documents directory.
 const (
-	journalName = ".publishing"
-	backupDir   = ".old"
+	journalName = ".publishing" // by which the next build finishes or undoes a killed publish
+	backupDir   = ".old"        // the old version of each file outside the documents directory
 )
 
 // A journal is what a publish records in its stage before the first change
@@ -53,7 +50,6 @@ type journal struct {
 // done is undone. If the process dies after step 2, the next New finishes
 // the publish if it had reached step 4, and undoes it otherwise.
 func (s *Stage) Publish() error {
-	newDocs := s.name + "/" + DocsDir
 	if err := s.step("check"); err != nil {
 		return err
 	}
@@ -63,7 +59,7 @@ func (s *Stage) Publish() error {
 	if err := s.step("manifest"); err != nil {
 		return err
 	}
-	if err := writeManifest(s.root, newDocs, s.at); err != nil {
+	if err := writeManifest(s.root, s.name+"/"+DocsDir, s.at); err != nil {
 		return fmt.Errorf("writing %s/%s: %w", DocsDir, ManifestName, display.WithoutPath(err))
 	}
 	j, err := s.plan()
@@ -97,9 +93,8 @@ func (s *Stage) Publish() error {
 	return nil
 }
 
-// plan is the journal of the publish of s: which parents of the files
-// outside the documents directory are to be made, and which files have an
-// old version to keep.
+// plan is the journal of the publish of s: the parents to make of the
+// files outside the documents directory, and those with an old version.
 func (s *Stage) plan() (*journal, error) {
 	id, err := dirID(filepath.Join(s.dir, DocsDir))
 	if err != nil {
@@ -141,8 +136,8 @@ func (s *Stage) plan() (*journal, error) {
 	return j, nil
 }
 
-// swap moves the staged output into place as j says, and syncs it to
-// disk; the caller rolls back on a failure.
+// swap moves the staged output into place as j says, and syncs it; the
+// caller rolls back on a failure.
 func (s *Stage) swap(j *journal) error {
 	if err := s.step("prepare"); err != nil {
 		return err
@@ -184,10 +179,10 @@ func (s *Stage) swap(j *journal) error {
 }
 
 func (s *Stage) step(name string) error {
-	if s.StepHook == nil {
-		return nil
+	if s.StepHook != nil {
+		return s.StepHook(name)
 	}
-	return s.StepHook(name)
+	return nil
 }
 
 // prepareRoot makes the parents of j.Root in the output and links (or
@@ -262,8 +257,8 @@ func rollBack(root *confined.Root, dir string, j *journal) bool {
 	return true
 }
 
-// rollForward finishes a publish that was killed after its swap: the
-// files outside the documents directory not yet moved are moved.
+// rollForward finishes a publish killed after its swap: it moves the files
+// outside the documents directory not moved yet.
 func rollForward(root *confined.Root, dir string, j *journal) {
 	out := root.Name()
 	if _, err := os.Lstat(filepath.Join(out, DocsDir)); errors.Is(err, fs.ErrNotExist) {
@@ -340,7 +335,7 @@ func recoverStages(root *confined.Root, dry bool) (notices []string) {
 		case rollBack(root, dir, j): // else it keeps the old documents: never removed
 			root.RemoveAll(dir)
 		}
-		lock.unlock()
+		unlock(lock)
 	}
 	confined.SyncDir(out)
 	return notices
@@ -375,9 +370,7 @@ func writeJournal(root *confined.Root, dir string, j *journal) error {
 }
 
 var (
-	// errIncomplete reports a journal a kill cut short while it was
-	// written, before anything in the output changed.
-	errIncomplete = errors.New("an incomplete journal")
+	errIncomplete = errors.New("an incomplete journal") // cut short by a kill, before the output changed
 	errForeign    = errors.New("its journal was not written by a publish of rsgen's")
 )
 
@@ -496,8 +489,8 @@ func exchange(root *confined.Root, newDir, oldDir string) error {
 	return err
 }
 
-// exchangeByRename swaps two directories with two renames, for systems
-// without an atomic exchange: for a moment oldDir does not exist.
+// exchangeByRename swaps two directories with two renames: for a moment
+// oldDir does not exist.
 func exchangeByRename(root *confined.Root, newDir, oldDir string) error {
 	aside := newDir + ".old"
 	if err := root.Rename(oldDir, root, aside); err != nil {

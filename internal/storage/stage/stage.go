@@ -59,7 +59,7 @@ type Stage struct {
 	files   []string
 	at      time.Time // the snapshot staged
 
-	outLock, stageLock *dirLock // nil once released
+	outLock, stageLock *os.File // the locks (lockDir); nil once released
 
 	CreateHook func(name string) error // test seam: an error fails Create
 	StepHook   func(step string) error // test seam: called before each step of Publish; an error fails it
@@ -71,17 +71,16 @@ type Stage struct {
 // deals with the stages of killed builds (recoverStages); a dry run only
 // names them in the notices.
 func New(out string, dry bool) (*Stage, error) {
-	created := ""
+	s := &Stage{out: out}
 	if _, err := os.Stat(out); errors.Is(err, fs.ErrNotExist) {
-		created = topMissing(out)
+		s.created = topMissing(out)
 		if err := confined.MkdirAll(out); err != nil {
-			removeCreated(out, created)
+			s.Discard()
 			return nil, fmt.Errorf("creating output directory %s: %w", out, display.WithoutPath(err))
 		}
 	} else if err != nil {
 		return nil, fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
-	s := &Stage{out: out, created: created}
 	if err := s.open(dry); err != nil {
 		if !errors.Is(err, ErrBusy) { // the other build may have created out too: leave it
 			s.Discard()
@@ -91,41 +90,34 @@ func New(out string, dry bool) (*Stage, error) {
 	return s, nil
 }
 
-func (s *Stage) open(dry bool) error {
+func (s *Stage) open(dry bool) (err error) {
 	out := s.out
 	wrap := func(err error) error {
 		return fmt.Errorf("output directory %s: %w", out, display.WithoutPath(err))
 	}
-	root, err := confined.Open(out)
-	if err != nil {
+	if s.root, err = confined.Open(out); err != nil {
 		return wrap(err)
 	}
-	s.root = root
-	lock, err := lockDir(out)
-	if errors.Is(err, errLocked) {
+	if s.outLock, err = lockDir(out); errors.Is(err, errLocked) {
 		return fmt.Errorf("output directory %s: %w", out, ErrBusy)
-	}
-	if err != nil {
+	} else if err != nil {
 		return wrap(err)
 	}
-	s.outLock = lock
-	s.notices = recoverStages(root, dry)
+	s.notices = recoverStages(s.root, dry)
 	if _, err := checkOwned(out); err != nil {
 		return fmt.Errorf("output directory %s: %w", out, err)
 	}
 	var rnd [8]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return err
-	}
+	rand.Read(rnd[:])
 	name := Prefix + hex.EncodeToString(rnd[:])
-	if err := root.Mkdir(name, 0o755); err != nil {
+	if err := s.root.Mkdir(name, 0o755); err != nil {
 		return fmt.Errorf("output directory %s is not writable: %w", out, display.WithoutPath(err))
 	}
 	s.name, s.dir = name, filepath.Join(out, name)
 	if s.stageLock, err = lockDir(s.dir); err != nil {
 		return wrap(err)
 	}
-	if err := root.Mkdir(name+"/"+DocsDir, 0o755); err != nil {
+	if err := s.root.Mkdir(name+"/"+DocsDir, 0o755); err != nil {
 		return wrap(err)
 	}
 	return nil
@@ -141,7 +133,11 @@ func (s *Stage) Discard() {
 	if s.name != "" && s.root != nil {
 		s.root.RemoveAll(s.name)
 	}
-	removeCreated(s.out, s.created)
+	for d := filepath.Clean(s.out); s.created != ""; d = filepath.Dir(d) { // each only if empty
+		if confined.RemoveEmpty(d) != nil || d == s.created || filepath.Dir(d) == d {
+			break
+		}
+	}
 	s.release()
 }
 
@@ -154,49 +150,25 @@ func (s *Stage) release() {
 		s.root = nil
 	}
 	if s.stageLock != nil {
-		s.stageLock.unlock()
+		unlock(s.stageLock)
 		s.stageLock = nil
 	}
 	if s.outLock != nil {
-		s.outLock.unlock()
+		unlock(s.outLock)
 		s.outLock = nil
 	}
 }
 
-// typeName says what kind of file m is, in words.
-func typeName(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsRegular():
-		return "a file"
-	}
-	return "a " + m.Type().String() + " file"
-}
-
 // topMissing returns the topmost directory MkdirAll(dir) creates.
 func topMissing(dir string) string {
-	dir = filepath.Clean(dir)
-	top := dir
-	for d := filepath.Dir(dir); d != top; d = filepath.Dir(d) {
+	top := filepath.Clean(dir)
+	for d := filepath.Dir(top); d != top; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
 			break
 		}
 		top = d
 	}
 	return top
-}
-
-// removeCreated removes dir and its parents up to top, each only if empty.
-func removeCreated(dir, top string) {
-	if top == "" {
-		return
-	}
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if confined.RemoveEmpty(d) != nil || d == top || filepath.Dir(d) == d {
-			return
-		}
-	}
 }
 
 func (s *Stage) Dir() string { return s.dir }
@@ -211,11 +183,10 @@ func (s *Stage) Create(name string) (*os.File, error) {
 		}
 	}
 	f, err := s.root.Create(s.name + "/" + name)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		s.files = append(s.files, name)
 	}
-	s.files = append(s.files, name)
-	return f, nil
+	return f, err
 }
 
 // CreateTemp creates a scratch file in the stage, which the caller
@@ -260,3 +231,32 @@ func (s *Stage) WriteFile(name string, data []byte) error {
 
 // Files returns the names of the staged files, in the order created.
 func (s *Stage) Files() []string { return s.files }
+
+// Link stages name as a hard link to the open regular file f, outside the
+// stage (a package published before): to the very file the caller checked,
+// whatever its name leads to by now. It reports false, having staged
+// nothing, where the system cannot link it: the caller copies from f then.
+func (s *Stage) Link(name string, f *os.File) (linked bool, err error) {
+	err = s.root.Link(f, s.name+"/"+name)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	s.files = append(s.files, name)
+	return true, nil
+}
+
+// LinkStaged stages name as a hard link to the staged file staged, or a
+// copy of it where the file system has no links.
+func (s *Stage) LinkStaged(name, staged string) error {
+	src, dst := s.name+"/"+staged, s.name+"/"+name
+	if err := s.root.LinkAt(src, s.root, dst); err != nil {
+		if err := copyFile(s.root, src, dst); err != nil {
+			return err
+		}
+	}
+	s.files = append(s.files, name)
+	return nil
+}

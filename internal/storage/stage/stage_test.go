@@ -47,7 +47,7 @@ func TestStaleStages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer l.unlock()
+			defer unlock(l)
 		}
 	}
 	st, err := New(out, false)
