@@ -6,46 +6,46 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"sync/atomic"
 	"unicode/utf8"
 )
 
 // scanner is the XML tokenizer of a Reader. It accepts what encoding/xml's
-// Decoder.Token accepts (Strict, UTF-8 only) and returns the same tokens,
-// with the same lines (FuzzScanner holds it to that), at a fraction of the
-// cost: it reads into a buffer of its own and scans it a token at a time,
-// names are interned, and text and attribute values are slices of that
-// buffer unless they hold a reference or a carriage return. The one
-// difference: a <!…> declaration (DOCTYPE, ENTITY…), which Token returns
-// as a Directive and a ResourceSync document may not have, is an error.
+// Decoder.Token accepts (Strict, UTF-8 only) and returns the same tokens on
+// the same lines (FuzzScanner holds it to that), five times faster
+// (BenchmarkReader, BenchmarkEncodingXML): names are interned, and text and
+// attribute values are slices of its buffer unless they hold a reference or
+// a carriage return. One difference: a <!…> declaration (DOCTYPE,
+// ENTITY…), which a ResourceSync document may not have, is an error.
 //
-// A token that goes past the bytes read so far is scanned again from its
-// start once more are read; a token larger than the buffer grows it.
+// A token is scanned from its start in buf; one that goes past the bytes
+// read so far (errMore) is scanned again once more are read.
 type scanner struct {
-	r        io.Reader
-	buf      []byte
-	pos, end int   // the next token starts at buf[pos]; buf[end:] is free
-	rerr     error // why reading ended (io.EOF at the end); nil while it goes on
-	line     int   // line of buf[lineAt]
-	lineAt   int
-	started  bool // an element has started (for the messages about <!…>)
+	r       io.Reader
+	buf     []byte
+	pos     int   // the next token starts at buf[pos]
+	end     int   // buf[end:] is free
+	rerr    error // why reading ended (io.EOF at the end)
+	line    int   // line of buf[lineAt]
+	lineAt  int
+	started bool // the root element has started
 
 	// The token just scanned.
 	kind   tokKind
 	name   qname  // of tokStart and tokEnd, namespace translated
 	attrs  []attr // of tokStart
-	data   []byte // text of tokText (references decoded); content of a comment or processing instruction
+	data   []byte // text of tokText; content of tokComment and tokProcInst
 	target []byte // of tokProcInst
 
-	open    []openElem          // elements started and not ended
-	ns      map[string]string   // prefix → namespace
-	def     string              // the default namespace
-	undo    []nsUndo            // bindings to undo at the end of their elements
+	open    []openElem
+	ns      map[string][]string // prefix ("" for the default) → the namespaces bound to it, innermost last
+	bound   []string            // the prefixes the open elements bind
+	def     string              // the default namespace: s.ns[""]'s last
 	closing bool                // the start tag just returned was <…/>: its end comes next
-	scratch []byte              // decoded text and attribute values of the token
-	names   map[string]interned // interned names and namespaces
-	recent  [128]interned       // the names met last, in front of names
+	scratch []byte              // the token's decoded text and values
+	names   map[string]interned
+	recent  [128]interned // the names met last, in front of names
 }
 
 type tokKind uint8
@@ -58,38 +58,44 @@ const (
 	tokProcInst
 )
 
-// qname is a name, its Space a namespace once translated (or the prefix
-// itself when it is not declared, as encoding/xml does).
+// qname is a name, its Space the namespace (or the prefix itself when it is
+// not declared, as encoding/xml does).
 type qname struct{ Space, Local string }
 
 type attr struct {
 	name   qname
-	prefix string // as written, before translation
+	prefix string // as written
 	value  []byte
 }
 
 type openElem struct {
-	raw  string // qualified name as written
-	name qname  // translated
-	undo int    // len(scanner.undo) before its namespace bindings
+	raw   string // the name as written
+	name  qname
+	bound int // len(scanner.bound) before its bindings
 }
 
-type nsUndo struct {
-	prefix, old string
-	had         bool
+// interned is a name as written and its parts as encoding/xml splits it:
+// ok is false with two colons; a colon first or last is part of the local
+// name.
+type interned struct {
+	raw, prefix, local string
+	ok                 bool
 }
 
 const (
-	xmlURL     = "http://www.w3.org/XML/1998/namespace"
 	scanBuffer = 64 << 10
 	maxNames   = 1024 // interned names kept; a hostile document can have millions
 )
 
-// errMore: the token goes past the bytes read so far.
-var errMore = errors.New("rsxml: more input needed")
+var (
+	errMore         = errors.New("rsxml: more input needed")
+	newline, colon  = []byte{'\n'}, []byte{':'}
+	cdataStart      = []byte("CDATA[")
+	cdataEnd, piEnd = []byte("]]>"), []byte("?>")
+)
 
 func newScanner(r io.Reader) *scanner {
-	return &scanner{r: r, buf: make([]byte, scanBuffer), line: 1, ns: map[string]string{}, names: map[string]interned{}}
+	return &scanner{r: r, buf: make([]byte, scanBuffer), line: 1, ns: map[string][]string{}, names: map[string]interned{}}
 }
 
 // lineOf returns the line of buf[p].
@@ -102,24 +108,20 @@ func (s *scanner) lineOf(p int) int {
 	return s.line - bytes.Count(s.buf[p:s.lineAt], newline)
 }
 
-var newline, colon = []byte{'\n'}, []byte{':'}
-
 // tokenLine is the line where the token just returned ends, as
 // encoding/xml's InputPos gives it.
 func (s *scanner) tokenLine() int { return s.lineOf(s.pos) }
 
-// syntaxErr returns the error of a document that is not well-formed at buf[p].
 func (s *scanner) syntaxErr(p int, format string, args ...any) error {
 	return &SyntaxError{Line: s.lineOf(p), Msg: "not well-formed XML: " + fmt.Sprintf(format, args...)}
 }
 
-// short is the error of a token cut at buf[p] == buf[end]: errMore while
-// reading goes on, then the reading error or an unexpected end.
+// short is the error of a token cut at buf[p], the end of what was read.
 func (s *scanner) short(p int) error {
-	switch {
-	case s.rerr == nil:
+	switch s.rerr {
+	case nil:
 		return errMore
-	case s.rerr == io.EOF:
+	case io.EOF:
 		return s.syntaxErr(p, "unexpected EOF")
 	}
 	return s.rerr
@@ -129,15 +131,11 @@ func (s *scanner) short(p int) error {
 // or growing buf, until buf is full or reading ends.
 func (s *scanner) fill() {
 	s.lineOf(s.pos)
-	if s.pos > 0 {
-		s.end = copy(s.buf, s.buf[s.pos:s.end])
-		s.lineAt -= s.pos
-		s.pos = 0
-	}
+	s.end = copy(s.buf, s.buf[s.pos:s.end])
+	s.lineAt -= s.pos
+	s.pos = 0
 	if s.end == len(s.buf) {
-		b := make([]byte, 2*len(s.buf))
-		copy(b, s.buf)
-		s.buf = b
+		s.buf = append(s.buf, make([]byte, len(s.buf))...)
 	}
 	for empty := 0; s.end < len(s.buf) && s.rerr == nil; {
 		n, err := s.r.Read(s.buf[s.end:])
@@ -160,29 +158,27 @@ func (s *scanner) fill() {
 func (s *scanner) next() error {
 	if s.closing {
 		s.closing = false
-		s.endElement(len(s.open) - 1)
+		s.endElement()
 		return nil
 	}
 	for {
 		err := s.scan()
-		if err == errMore {
+		switch {
+		case err == errMore:
 			s.fill()
-			continue
-		}
-		if err == io.EOF && len(s.open) > 0 {
+		case err == io.EOF && len(s.open) > 0:
 			return s.syntaxErr(s.pos, "unexpected EOF")
+		default:
+			return err
 		}
-		return err
 	}
 }
 
-// nextMarkup is next, but it passes over character data of XML white
-// space alone followed by markup, which the Reader ignores between
-// elements, instead of returning it: a token fewer for each line break.
+// nextMarkup is next, passing over white space followed by markup, which
+// the Reader ignores between elements: a token fewer for each line break.
 func (s *scanner) nextMarkup() error {
 	if !s.closing {
-		b := s.buf[:s.end]
-		if p := skipSpace(b, s.pos); p < len(b) && b[p] == '<' {
+		if p := skipSpace(s.buf[:s.end], s.pos); p < s.end && s.buf[p] == '<' {
 			s.pos = p
 		}
 	}
@@ -190,7 +186,7 @@ func (s *scanner) nextMarkup() error {
 }
 
 func (s *scanner) scan() error {
-	p, b := s.pos, s.buf[:s.end]
+	b, p := s.buf[:s.end], s.pos
 	if p == len(b) {
 		if s.rerr == nil {
 			return errMore
@@ -199,7 +195,11 @@ func (s *scanner) scan() error {
 	}
 	s.scratch = s.scratch[:0]
 	if b[p] != '<' {
-		return s.scanText(p)
+		data, q, err := s.chars(p, 0)
+		if err == nil {
+			s.kind, s.data, s.pos = tokText, data, q
+		}
+		return err
 	}
 	if p+1 == len(b) {
 		return s.short(p + 1)
@@ -216,8 +216,7 @@ func (s *scanner) scan() error {
 }
 
 // scanName scans a name at buf[p] as encoding/xml reads one: up to the
-// first ASCII byte that names do not have. It returns its end; q == p
-// when there is no name.
+// first ASCII byte that names do not have. q == p when there is none.
 func (s *scanner) scanName(p int) (q int, err error) {
 	b := s.buf[:s.end]
 	ascii := true
@@ -227,105 +226,27 @@ func (s *scanner) scanName(p int) (q int, err error) {
 	if q == len(b) {
 		return q, s.short(q)
 	}
-	if q > p && !(ascii && isNameStart(b[p]) || !ascii && isName(b[p:q])) {
+	if q == p {
+		return q, nil
+	}
+	if ascii && !isNameStart(b[p]) || !ascii && !s.isName(b[p:q]) {
 		return q, s.syntaxErr(q, "invalid XML name: %s", b[p:q])
 	}
 	return q, nil
 }
 
-func isNameStart(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_' || c == ':'
-}
-
-func isNameByte(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
-		c == '_' || c == ':' || c == '.' || c == '-'
-}
-
-// isName reports whether name, name bytes (cName) with a non-ASCII one, is
-// a name encoding/xml accepts: its first character a letter, "_" or ":",
-// the others those or a digit, a combining character… by the tables of
-// Appendix B of XML 1.0 (second edition), which encoding/xml does not
-// export. It is asked instead, once for each character (nameClass).
-func isName(name []byte) bool {
-	for i, n := 0, 0; i < len(name); i += n {
-		var r rune
-		r, n = utf8.DecodeRune(name[i:])
-		need := uint32(classFollow)
-		if i == 0 {
-			need = classStart
-		}
-		if r == utf8.RuneError && n == 1 || charClass(r)&need == 0 {
-			return false
-		}
+// isName reports whether encoding/xml accepts name, which has a non-ASCII
+// byte: its tables of Appendix B of XML 1.0 are not exported, so it is
+// asked. An interned name was accepted.
+func (s *scanner) isName(name []byte) bool {
+	if _, ok := s.names[string(name)]; ok {
+		return true
 	}
-	return true
-}
-
-// Classes of a character in a name (nameClass).
-const (
-	classKnown  = 1 << iota // the class was asked for
-	classStart              // it may start a name
-	classFollow             // it may follow the first character
-)
-
-// nameClass caches the class of each character of the Basic Multilingual
-// Plane; encoding/xml's tables have no character past it. Several Readers
-// may fill it at once: each stores the same value.
-var nameClass [0x10000]atomic.Uint32
-
-func charClass(r rune) uint32 {
-	switch {
-	case r < utf8.RuneSelf && isNameStart(byte(r)):
-		return classStart | classFollow
-	case r < utf8.RuneSelf && isNameByte(byte(r)):
-		return classFollow
-	case r < utf8.RuneSelf || r > 0xFFFF:
-		return 0
-	}
-	c := &nameClass[r]
-	if v := c.Load(); v != 0 {
-		return v
-	}
-	v := uint32(classKnown)
-	if xmlAccepts(string(r)) {
-		v |= classStart | classFollow
-	} else if xmlAccepts("a" + string(r)) {
-		v |= classFollow
-	}
-	c.Store(v)
-	return v
-}
-
-// xmlAccepts reports whether encoding/xml reads <name/>.
-func xmlAccepts(name string) bool {
-	_, err := xml.NewDecoder(strings.NewReader("<" + name + "/>")).RawToken()
+	_, err := xml.NewDecoder(bytes.NewReader(append(append([]byte("<"), name...), "/>"...))).RawToken()
 	return err == nil
 }
 
-// interned is a name (or a namespace) as written, and its parts as
-// encoding/xml splits a qualified name: ok is false for a name with two
-// colons; a colon first or last is part of the local name.
-type interned struct {
-	raw, prefix, local string
-	ok                 bool
-}
-
-func split(raw string) interned {
-	i := strings.IndexByte(raw, ':')
-	switch {
-	case i < 0:
-		return interned{raw, "", raw, true}
-	case strings.IndexByte(raw[i+1:], ':') >= 0:
-		return interned{raw: raw}
-	case i == 0 || i == len(raw)-1:
-		return interned{raw, "", raw, true}
-	}
-	return interned{raw, raw[:i], raw[i+1:], true}
-}
-
-// intern returns b as a string, and its parts, allocating only for names
-// not seen yet.
+// intern returns the name b, allocating only for names not seen yet.
 func (s *scanner) intern(b []byte) interned {
 	if len(b) == 0 {
 		return interned{ok: true}
@@ -338,17 +259,19 @@ func (s *scanner) intern(b []byte) interned {
 	}
 	v, ok := s.names[string(b)]
 	if !ok {
-		v = split(string(b))
+		raw := string(b)
+		v = interned{raw, "", raw, strings.Count(raw, ":") < 2}
+		if i := strings.IndexByte(raw, ':'); v.ok && i > 0 && i < len(raw)-1 {
+			v.prefix, v.local = raw[:i], raw[i+1:]
+		}
 		if len(s.names) < maxNames {
-			s.names[v.raw] = v
+			s.names[raw] = v
 		}
 	}
 	*slot = v
 	return v
 }
 
-// skipSpace returns the index of the first byte at or after p that is
-// not XML white space.
 func skipSpace(b []byte, p int) int {
 	for p < len(b) && (b[p] == ' ' || b[p] == '\n' || b[p] == '\t' || b[p] == '\r') {
 		p++
@@ -367,36 +290,18 @@ func (s *scanner) scanStart(p int) error {
 		return s.syntaxErr(q, "expected element name after <")
 	}
 	s.attrs = s.attrs[:0]
-	empty := false
 	for {
 		if p = skipSpace(b, q); p == len(b) {
 			return s.short(p)
 		}
-		if b[p] == '>' {
-			p++
-			break
-		}
-		if b[p] == '/' {
-			if p+1 == len(b) {
-				return s.short(p + 1)
-			}
-			if b[p+1] != '>' {
-				return s.syntaxErr(p+1, "expected /> in element")
-			}
-			p += 2
-			empty = true
+		if b[p] == '>' || b[p] == '/' {
 			break
 		}
 		if q, err = s.scanName(p); err != nil {
 			return err
 		}
-		a := attr{}
-		ok := q > p
-		if ok {
-			n := s.intern(b[p:q])
-			a.prefix, a.name.Local, ok = n.prefix, n.local, n.ok
-		}
-		if !ok {
+		a := s.intern(b[p:q])
+		if q == p || !a.ok {
 			return s.syntaxErr(q, "expected attribute name in element")
 		}
 		if p = skipSpace(b, q); p == len(b) {
@@ -411,62 +316,63 @@ func (s *scanner) scanStart(p int) error {
 		if b[p] != '"' && b[p] != '\'' {
 			return s.syntaxErr(p, "unquoted or missing attribute value in element")
 		}
-		if a.value, q, err = s.scanValue(p+1, b[p]); err != nil {
+		value, end, err := s.chars(p+1, b[p])
+		if err != nil {
 			return err
 		}
-		s.attrs = append(s.attrs, a)
+		q = end
+		s.attrs = append(s.attrs, attr{qname{Local: a.local}, a.prefix, value})
 	}
-	s.pos = p
-	s.kind = tokStart
-	s.started = true
-	s.startElement(n)
-	s.closing = empty
-	return nil
-}
+	if b[p] == '/' {
+		if p+1 == len(b) {
+			return s.short(p + 1)
+		}
+		if b[p+1] != '>' {
+			return s.syntaxErr(p+1, "expected /> in element")
+		}
+		p++
+		s.closing = true
+	}
+	s.pos, s.kind, s.started = p+1, tokStart, true
 
-// startElement binds the namespaces the attributes of a start tag
-// declare, then translates its names (as Decoder.Token does).
-func (s *scanner) startElement(n interned) {
-	mark := len(s.undo)
+	// The namespaces the attributes declare apply to the element's name and
+	// to the other attributes' (Decoder.Token).
+	mark := len(s.bound)
 	for _, a := range s.attrs {
-		switch {
-		case a.prefix == "xmlns":
-			s.bind(a.name.Local, a.value)
-		case a.prefix == "" && a.name.Local == "xmlns":
-			s.bind("", a.value)
+		prefix := a.name.Local // of xmlns:prefix="…"
+		if a.prefix == "" && a.name.Local == "xmlns" {
+			prefix = ""
+		} else if a.prefix != "xmlns" {
+			continue
+		}
+		space := s.intern(a.value).raw
+		s.ns[prefix] = append(s.ns[prefix], space)
+		s.bound = append(s.bound, prefix)
+		if prefix == "" {
+			s.def = space
 		}
 	}
 	s.name = s.translate(n.prefix, n.local, true)
 	for i := range s.attrs {
 		s.attrs[i].name = s.translate(s.attrs[i].prefix, s.attrs[i].name.Local, false)
 	}
-	s.open = append(s.open, openElem{raw: n.raw, name: s.name, undo: mark})
-}
-
-func (s *scanner) bind(prefix string, value []byte) {
-	if prefix == "" {
-		s.undo = append(s.undo, nsUndo{"", s.def, true})
-		s.def = s.intern(value).raw
-		return
-	}
-	old, had := s.ns[prefix]
-	s.undo = append(s.undo, nsUndo{prefix, old, had})
-	s.ns[prefix] = s.intern(value).raw
+	s.open = append(s.open, openElem{n.raw, s.name, mark})
+	return nil
 }
 
 // translate gives a name its namespace. The default namespace applies to
 // elements only; an undeclared prefix stays as the namespace.
 func (s *scanner) translate(prefix, local string, element bool) qname {
 	switch {
-	case prefix == "xmlns", prefix == "" && !element, prefix == "" && local == "xmlns":
+	case prefix == "xmlns", prefix == "" && (!element || local == "xmlns"):
 		return qname{prefix, local}
 	case prefix == "xml":
-		return qname{xmlURL, local}
+		return qname{"http://www.w3.org/XML/1998/namespace", local}
 	case prefix == "":
 		return qname{s.def, local}
 	}
-	if v, ok := s.ns[prefix]; ok {
-		return qname{v, local}
+	if v := s.ns[prefix]; len(v) > 0 {
+		return qname{v[len(v)-1], local}
 	}
 	return qname{prefix, local}
 }
@@ -488,32 +394,340 @@ func (s *scanner) scanEnd(p int) error {
 	if b[e] != '>' {
 		return s.syntaxErr(e, "invalid characters between </%s and >", name)
 	}
-	n := len(s.open) - 1
-	switch {
-	case n < 0:
+	switch n := len(s.open); {
+	case n == 0:
 		return s.syntaxErr(e, "unexpected end element </%s>", name)
-	case s.open[n].raw != string(name):
-		return s.syntaxErr(e, "element <%s> closed by </%s>", s.open[n].raw, name)
+	case s.open[n-1].raw != string(name):
+		return s.syntaxErr(e, "element <%s> closed by </%s>", s.open[n-1].raw, name)
 	}
 	s.pos = e + 1
-	s.endElement(n)
+	s.endElement()
 	return nil
 }
 
-// endElement ends the open element n, the last, undoing its bindings.
-func (s *scanner) endElement(n int) {
-	el := s.open[n]
+// endElement ends the last open element, undoing its bindings.
+func (s *scanner) endElement() {
+	el := s.open[len(s.open)-1]
 	s.kind, s.name = tokEnd, el.name
-	for len(s.undo) > el.undo {
-		u := s.undo[len(s.undo)-1]
-		if u.prefix == "" {
-			s.def = u.old
-		} else if u.had {
-			s.ns[u.prefix] = u.old
-		} else {
-			delete(s.ns, u.prefix)
+	for _, prefix := range s.bound[el.bound:] {
+		v := s.ns[prefix][:len(s.ns[prefix])-1]
+		s.ns[prefix] = v
+		if prefix == "" {
+			s.def = ""
+			if len(v) > 0 {
+				s.def = v[len(v)-1]
+			}
 		}
-		s.undo = s.undo[:len(s.undo)-1]
 	}
-	s.open = s.open[:n]
+	s.bound = s.bound[:el.bound]
+	s.open = s.open[:len(s.open)-1]
+}
+
+// Classes of bytes: those that end a run of plain bytes in character data
+// or an attribute value (cStop), and those of a name as encoding/xml reads
+// one (cName: ASCII name characters and every non-ASCII byte, checked
+// afterwards).
+const (
+	cStop uint8 = 1 << iota
+	cName
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := range len(t) {
+		if c >= utf8.RuneSelf || c < ' ' && c != '\t' && c != '\n' || strings.IndexByte(`<&>"'`, byte(c)) >= 0 {
+			t[c] = cStop
+		}
+		if c >= utf8.RuneSelf || isNameStart(byte(c)) || '0' <= c && c <= '9' || c == '.' || c == '-' {
+			t[c] |= cName
+		}
+	}
+	return t
+}()
+
+func isNameStart(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_' || c == ':'
+}
+
+// isInCharacterRange reports whether r is a character XML allows (the
+// production Char of XML 1.0).
+func isInCharacterRange(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// char checks the character at buf[p], a control or the first byte of a
+// non-ASCII one, and returns its length.
+func (s *scanner) char(p int) (int, error) {
+	b := s.buf[p:s.end]
+	r, n := rune(b[0]), 1
+	if r >= utf8.RuneSelf {
+		if r, n = utf8.DecodeRune(b); r == utf8.RuneError && n == 1 {
+			if !utf8.FullRune(b) && s.rerr == nil {
+				return 0, errMore
+			}
+			return 0, s.syntaxErr(p, "invalid UTF-8")
+		}
+	}
+	if !isInCharacterRange(r) {
+		return 0, s.syntaxErr(p, "illegal character code %U", r)
+	}
+	return n, nil
+}
+
+// chars scans character data from buf[p] to the next '<' or the end of the
+// input (quote 0), or an attribute value to its closing quote, and returns
+// it and where the token goes on.
+func (s *scanner) chars(p int, quote byte) ([]byte, int, error) {
+	b := s.buf[:s.end]
+	start, run, mark := p, p, len(s.scratch) // run: the bytes not yet copied to scratch
+	stop := quote
+	if quote == 0 {
+		stop = '<'
+	}
+	var err error
+	for {
+		for p < len(b) && byteClass[b[p]]&cStop == 0 {
+			p++
+		}
+		if p == len(b) && quote == 0 && s.rerr != nil {
+			break // character data ends the input
+		}
+		if p == len(b) {
+			return nil, p, s.short(p)
+		}
+		c := b[p]
+		if c == stop {
+			break
+		}
+		switch c {
+		case '<':
+			return nil, p, s.syntaxErr(p, "unescaped < inside quoted string")
+		case '>':
+			if quote == 0 && p-start >= 2 && b[p-1] == ']' && b[p-2] == ']' {
+				return nil, p, s.syntaxErr(p, "unescaped ]]> not in CDATA section")
+			}
+			p++
+		case '"', '\'':
+			p++
+		case '&':
+			if s.scratch, p, err = s.reference(p, append(s.scratch, b[run:p]...)); err != nil {
+				return nil, p, err
+			}
+			run = p
+		case '\r':
+			if s.scratch, p, err = s.newlineAt(p, append(s.scratch, b[run:p]...)); err != nil {
+				return nil, p, err
+			}
+			run = p
+		default:
+			n, err := s.char(p)
+			if err != nil {
+				return nil, p, err
+			}
+			p += n
+		}
+	}
+	next := p
+	if quote != 0 {
+		next++
+	}
+	if run == start {
+		return b[start:p], next, nil
+	}
+	s.scratch = append(s.scratch, b[run:p]...)
+	return s.scratch[mark:len(s.scratch):len(s.scratch)], next, nil
+}
+
+// newlineAt appends the line break of the \r at buf[p] to out (\r and \r\n
+// are \n) and returns where the text goes on.
+func (s *scanner) newlineAt(p int, out []byte) ([]byte, int, error) {
+	if p+1 == s.end && s.rerr == nil {
+		return out, p, errMore
+	}
+	if p+1 < s.end && s.buf[p+1] == '\n' {
+		p++
+	}
+	return append(out, '\n'), p + 1, nil
+}
+
+var entities = map[string]byte{"lt": '<', "gt": '>', "amp": '&', "apos": '\'', "quot": '"'}
+
+// reference decodes the reference at buf[p] ('&'), appending its character
+// to out, and returns where the text goes on. Only the five entities XML
+// predefines exist: a document cannot declare any (it has no DOCTYPE).
+func (s *scanner) reference(p int, out []byte) ([]byte, int, error) {
+	b := s.buf[:s.end]
+	q, digits, base := p+1, "", 10
+	if q < len(b) && b[q] == '#' {
+		q, digits = q+1, "0123456789"
+		if q < len(b) && b[q] == 'x' {
+			q, digits, base = q+1, "0123456789abcdefABCDEF", 16
+		}
+	}
+	start := q
+	for q < len(b) && (digits == "" && byteClass[b[q]]&cName != 0 || digits != "" && strings.IndexByte(digits, b[q]) >= 0) {
+		q++
+	}
+	if q == len(b) {
+		return out, q, s.short(q)
+	}
+	if b[q] != ';' {
+		return out, q, s.syntaxErr(q, "invalid character entity %s (no semicolon)", b[p:q])
+	}
+	if digits == "" {
+		c, ok := entities[string(b[start:q])]
+		if !ok {
+			return out, q, s.syntaxErr(q, "invalid character entity %s;", b[p:q])
+		}
+		return append(out, c), q + 1, nil
+	}
+	n, err := strconv.ParseUint(string(b[start:q]), base, 32)
+	if err != nil || n > utf8.MaxRune {
+		return out, q, s.syntaxErr(q, "invalid character entity %s;", b[p:q])
+	}
+	r := rune(n)
+	if !utf8.ValidRune(r) {
+		r = utf8.RuneError // a surrogate, as encoding/xml decodes it
+	}
+	if !isInCharacterRange(r) {
+		return out, q, s.syntaxErr(q, "illegal character code %U", r)
+	}
+	return utf8.AppendRune(out, r), q + 1, nil
+}
+
+// scanBang scans what follows "<!" at buf[p]: a comment, a CDATA section,
+// or a declaration, which is refused.
+func (s *scanner) scanBang(p int) error {
+	b := s.buf[:s.end]
+	if p == len(b) {
+		return s.short(p)
+	}
+	switch b[p] {
+	case '-':
+		if p+1 == len(b) {
+			return s.short(p + 1)
+		}
+		if b[p+1] != '-' {
+			return s.syntaxErr(p+1, "invalid sequence <!- not part of <!--")
+		}
+		i := bytes.Index(b[p+2:], []byte("--"))
+		if i < 0 || p+2+i+2 == len(b) {
+			return s.short(len(b))
+		}
+		if e := p + 2 + i + 2; b[e] != '>' {
+			return s.syntaxErr(e, `invalid sequence "--" not allowed in comments`)
+		}
+		s.kind, s.data, s.pos = tokComment, b[p+2:p+2+i], p+2+i+3
+		return nil
+	case '[':
+		rest := b[p+1:]
+		if !bytes.HasPrefix(cdataStart, rest[:min(len(rest), len(cdataStart))]) {
+			return s.syntaxErr(p, "invalid <![ sequence")
+		}
+		if len(rest) < len(cdataStart) {
+			return s.short(len(b))
+		}
+		return s.scanCDATA(p + 1 + len(cdataStart))
+	}
+	if s.started {
+		return s.syntaxErr(p, "a <!…> declaration after the start of the root element")
+	}
+	q := skipSpace(b, p)
+	if len(b)-q < len("DOCTYPE") && s.rerr == nil {
+		return errMore
+	}
+	if bytes.HasPrefix(b[q:], []byte("DOCTYPE")) {
+		return &SyntaxError{Line: s.lineOf(p), Msg: "a DOCTYPE is not allowed in a ResourceSync document"}
+	}
+	return s.syntaxErr(p, "a <!…> declaration before the root element")
+}
+
+func (s *scanner) scanCDATA(p int) error {
+	b := s.buf[:s.end]
+	i := bytes.Index(b[p:], cdataEnd)
+	if i < 0 {
+		if s.rerr == io.EOF {
+			return s.syntaxErr(len(b), "unexpected EOF in CDATA section")
+		}
+		return s.short(len(b))
+	}
+	end, run := p+i, p
+	for q := p; q < end; {
+		switch c := b[q]; {
+		case c >= ' ' && c < utf8.RuneSelf || c == '\t' || c == '\n':
+			q++
+		case c == '\r':
+			s.scratch, q, _ = s.newlineAt(q, append(s.scratch, b[run:q]...)) // followed by ]]> at least
+			run = q
+		default:
+			n, err := s.char(q)
+			if err != nil {
+				return err
+			}
+			q += n
+		}
+	}
+	s.data = b[p:end]
+	if run != p {
+		s.data = append(s.scratch, b[run:end]...)
+		s.scratch = s.data
+	}
+	s.kind, s.pos = tokText, end+len(cdataEnd)
+	return nil
+}
+
+// scanProcInst scans a processing instruction whose target starts at
+// buf[p]. The XML declaration must say version 1.0, if anything, and UTF-8
+// (or its subset US-ASCII): Sitemaps are in UTF-8.
+func (s *scanner) scanProcInst(p int) error {
+	b := s.buf[:s.end]
+	q, err := s.scanName(p)
+	if err != nil {
+		return err
+	}
+	if q == p {
+		return s.syntaxErr(q, "expected target name after <?")
+	}
+	c := skipSpace(b, q)
+	i := bytes.Index(b[c:], piEnd)
+	if i < 0 {
+		return s.short(len(b))
+	}
+	s.kind, s.target, s.data, s.pos = tokProcInst, b[p:q], b[c:c+i], c+i+len(piEnd)
+	if string(s.target) != "xml" {
+		return nil
+	}
+	content := string(s.data)
+	if v := procInst("version", content); v != "" && v != "1.0" {
+		return &SyntaxError{Line: s.lineOf(s.pos), Msg: "XML version " + v + " is not supported; only version 1.0 is"}
+	}
+	if e := procInst("encoding", content); e != "" && !strings.EqualFold(e, "utf-8") && !strings.EqualFold(e, "us-ascii") {
+		return &SyntaxError{Line: s.lineOf(s.pos), Msg: "encoding " + e + " is not UTF-8, which Sitemap documents must use"}
+	}
+	return nil
+}
+
+// procInst returns the value of param in the content of a processing
+// instruction, or "": encoding/xml's own, deliberately approximate, parsing
+// of the XML declaration, kept to accept the same declarations.
+func procInst(param, s string) string {
+	param += "="
+	i := 0
+	var sep byte
+	for i < len(s) && sep == 0 {
+		sub := s[i:]
+		k := strings.Index(sub, param)
+		if k < 0 || len(param)+k >= len(sub) {
+			return ""
+		}
+		i += len(param) + k + 1
+		if c := sub[len(param)+k]; c == '\'' || c == '"' {
+			sep = c
+		}
+	}
+	j := strings.IndexByte(s[i:], sep)
+	if sep == 0 || j < 0 {
+		return ""
+	}
+	return s[i : i+j]
 }

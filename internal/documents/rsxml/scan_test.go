@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
-	"unicode/utf8"
 )
 
 // A token as both tokenizers give it: an encoding/xml token (copied) and
@@ -214,31 +213,5 @@ func TestScannerLongTokens(t *testing.T) {
 		"<a>" + strings.Repeat("<b/>\n", 20000) + "</a>",
 	} {
 		checkScanner(t, []byte(doc))
-	}
-}
-
-// TestNameTables compares the names the scanner accepts with those
-// encoding/xml accepts, for every character of the Basic Multilingual
-// Plane and a few past it, first in a name and after its first, beside a
-// colon or not.
-func TestNameTables(t *testing.T) {
-	t.Parallel()
-	accepts := func(name string) bool {
-		_, err := xml.NewDecoder(strings.NewReader("<" + name + "/>")).RawToken()
-		return err == nil
-	}
-	runes := []rune{0x10000, 0x1F600, 0x20000, 0x10FFFF}
-	for r := rune(0x80); r < 0x10000; r++ {
-		runes = append(runes, r)
-	}
-	for _, r := range runes {
-		if !utf8.ValidRune(r) {
-			continue
-		}
-		for _, name := range []string{string(r), "a" + string(r), string(r) + ":a", "a:" + string(r)} {
-			if got, want := isName([]byte(name)), accepts(name); got != want {
-				t.Fatalf("isName(%q) = %v, encoding/xml says %v", name, got, want)
-			}
-		}
 	}
 }
