@@ -151,11 +151,13 @@ func (r *Reader) wrap(err error) error {
 // markup), refusing an element with the same attribute twice, which XML 1.0
 // forbids and encoding/xml lets through.
 func (r *Reader) token(markup bool) error {
-	err := r.sc.next
+	var err error
 	if markup {
-		err = r.sc.nextMarkup
+		err = r.sc.nextMarkup()
+	} else {
+		err = r.sc.next()
 	}
-	if err := err(); err != nil {
+	if err != nil {
 		return r.wrap(err)
 	}
 	if r.sc.kind != tokStart {
