@@ -3,6 +3,7 @@ package rsxml
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"testing"
 )
@@ -25,6 +26,33 @@ func benchDoc(b *testing.B) []byte {
 // build's, reusing its entries.
 func BenchmarkReader(b *testing.B) {
 	data := benchDoc(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rd, err := NewReader(bytes.NewReader(data), ReadOptions{ReuseEntries: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := rd.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkReaderDense reads 50,000 short entries on one line each, which
+// has more markup for its bytes.
+func BenchmarkReaderDense(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">` + "\n")
+	for i := range 50000 {
+		fmt.Fprintf(&buf, "<url><loc>http://example.com/r%d</loc><rs:md length=\"%d\"/></url>\n", i, i)
+	}
+	buf.WriteString("</urlset>\n")
+	data := buf.Bytes()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

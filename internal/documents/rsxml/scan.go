@@ -406,9 +406,16 @@ func (s *scanner) scanEnd(p int) error {
 
 // endElement ends the last open element, undoing its bindings.
 func (s *scanner) endElement() {
-	el := s.open[len(s.open)-1]
+	el := &s.open[len(s.open)-1]
 	s.kind, s.name = tokEnd, el.name
-	for _, prefix := range s.bound[el.bound:] {
+	if len(s.bound) > el.bound {
+		s.unbind(el.bound)
+	}
+	s.open = s.open[:len(s.open)-1]
+}
+
+func (s *scanner) unbind(n int) {
+	for _, prefix := range s.bound[n:] {
 		v := s.ns[prefix][:len(s.ns[prefix])-1]
 		s.ns[prefix] = v
 		if prefix == "" {
@@ -418,6 +425,5 @@ func (s *scanner) endElement() {
 			}
 		}
 	}
-	s.bound = s.bound[:el.bound]
-	s.open = s.open[:len(s.open)-1]
+	s.bound = s.bound[:n]
 }
