@@ -37,14 +37,15 @@ type scanner struct {
 	data   []byte // text of tokText; content of tokComment and tokProcInst
 	target []byte // of tokProcInst
 
-	open    []openElem
-	ns      map[string][]string // prefix ("" for the default) → the namespaces bound to it, innermost last
-	bound   []string            // the prefixes the open elements bind
-	def     string              // the default namespace: s.ns[""]'s last
-	closing bool                // the start tag just returned was <…/>: its end comes next
-	scratch []byte              // the token's decoded text and values
-	names   map[string]interned
-	recent  [128]interned // the names met last, in front of names
+	open     []openElem
+	ns       map[string][]string // prefix ("" for the default) → the namespaces bound to it, innermost last
+	bound    []string            // the prefixes the open elements bind
+	def      string              // the default namespace: s.ns[""]'s last
+	closing  bool                // the start tag just returned was <…/>: its end comes next
+	scratch  []byte              // the token's decoded text and values
+	names    map[string]interned
+	nonASCII map[string]bool // isName's answers
+	recent   [128]interned   // the names met last, in front of names
 }
 
 type tokKind uint8
@@ -94,7 +95,7 @@ var (
 )
 
 func newScanner(r io.Reader) *scanner {
-	return &scanner{r: r, buf: make([]byte, scanBuffer), line: 1, ns: map[string][]string{}, names: map[string]interned{}}
+	return &scanner{r: r, buf: make([]byte, scanBuffer), line: 1, ns: map[string][]string{}, names: map[string]interned{}, nonASCII: map[string]bool{}}
 }
 
 // lineOf returns the line of buf[p].
@@ -235,14 +236,18 @@ func (s *scanner) scanName(p int) (q int, err error) {
 }
 
 // isName reports whether encoding/xml accepts name, which has a non-ASCII
-// byte: its tables of Appendix B of XML 1.0 are not exported, so it is
-// asked. An interned name was accepted.
+// byte: its tables of Appendix B of XML 1.0 are not exported, so it is asked,
+// once a name.
 func (s *scanner) isName(name []byte) bool {
-	if _, ok := s.names[string(name)]; ok {
-		return true
+	ok, seen := s.nonASCII[string(name)]
+	if !seen {
+		_, err := xml.NewDecoder(bytes.NewReader(append(append([]byte("<"), name...), "/>"...))).RawToken()
+		ok = err == nil
+		if len(s.nonASCII) < maxNames {
+			s.nonASCII[string(name)] = ok
+		}
 	}
-	_, err := xml.NewDecoder(bytes.NewReader(append(append([]byte("<"), name...), "/>"...))).RawToken()
-	return err == nil
+	return ok
 }
 
 // intern returns the name b, allocating only for names not seen yet.
