@@ -141,9 +141,6 @@ type Writer struct {
 	inside []string
 	err    error
 	done   bool
-
-	fixedFrom string // the from fixedSize was measured with
-	fixedSize int64  // -1 until measured
 }
 
 type part struct {
@@ -173,7 +170,7 @@ type run struct {
 
 // New returns a Writer of the list opt describes into files.
 func New(files Files, opt Options) *Writer {
-	w := &Writer{files: files, opt: opt, limits: opt.Limits.orSpec(), own: opt.Index == "" && !opt.Apart, fixedSize: -1}
+	w := &Writer{files: files, opt: opt, limits: opt.Limits.orSpec(), own: opt.Index == "" && !opt.Apart}
 	w.index = rsxml.Link{Rel: "index", Href: opt.Index}
 	if w.own {
 		w.index.Href = opt.URL(opt.Name + ".xml")
@@ -200,19 +197,12 @@ func (w *Writer) partDoc(from, until string) rsxml.Doc {
 // ends up whole has a root no longer (no rel="index"), so that a part
 // measured with it holds either way.
 func (w *Writer) fixed(from string) int64 {
-	if w.opt.Time == nil {
-		from = "" // not in the header
-	}
-	if w.fixedSize >= 0 && from == w.fixedFrom {
-		return w.fixedSize
-	}
 	until := w.opt.Doc.MD.Until
 	if w.opt.Time != nil && len(until) < len(untilWidth) {
 		until = untilWidth
 	}
 	doc := w.partDoc(from, until)
-	w.fixedFrom, w.fixedSize = from, int64(len(rsxml.AppendHeader(nil, &doc))+len(rsxml.AppendFooter(nil, &doc)))
-	return w.fixedSize
+	return int64(len(rsxml.AppendHeader(nil, &doc)) + len(rsxml.AppendFooter(nil, &doc)))
 }
 
 // Add adds e to the list.

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 )
 
-// ErrTooLarge reports a document over the byte limit a Reader was given.
-var ErrTooLarge = errors.New("document exceeds the size limit")
-
-// ErrTooManyEntries reports a document over the entry limit a Reader was given.
-var ErrTooManyEntries = errors.New("document exceeds the entry limit")
+// Errors of a document over the limits a Reader was given.
+var (
+	ErrTooLarge       = errors.New("document exceeds the size limit")
+	ErrTooManyEntries = errors.New("document exceeds the entry limit")
+)
 
 // A SyntaxError is a document that is not well-formed XML or not shaped
 // like a Sitemap document, at a line.
@@ -24,14 +26,10 @@ type SyntaxError struct {
 // SyntaxKind says what is wrong with a document that cannot be read.
 type SyntaxKind uint8
 
-// Kinds of SyntaxError.
 const (
-	// SyntaxMalformed: not well-formed XML, not UTF-8, or with a DOCTYPE.
-	SyntaxMalformed SyntaxKind = iota
-	// SyntaxRoot: the root element is not a Sitemap <urlset> or <sitemapindex>.
-	SyntaxRoot
-	// SyntaxShape: an element or text where a Sitemap document has none.
-	SyntaxShape
+	SyntaxMalformed SyntaxKind = iota // not well-formed XML, not UTF-8, or with a DOCTYPE
+	SyntaxRoot                        // the root is not a Sitemap <urlset> or <sitemapindex>
+	SyntaxShape                       // an element or text where a Sitemap document has none
 )
 
 // A Deviation is a departure from the official schemas (sitemap.xsd,
@@ -66,7 +64,6 @@ type ReadOptions struct {
 // Reader parses one document as a stream.
 type Reader struct {
 	sc      *scanner
-	lim     *limitedReader
 	text    []byte      // the text of an element being read
 	batch   stringBatch // the values of the entry being read
 	reused  *Entry      // the last entry read
@@ -89,13 +86,10 @@ type Reader struct {
 // return: a document of exactly MaxBytes is fine, one more is ErrTooLarge.
 type limitedReader struct {
 	r io.Reader
-	n int64 // bytes left, plus one; < 0 means unlimited
+	n int64 // bytes left, plus one
 }
 
 func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.n < 0 {
-		return l.r.Read(p)
-	}
 	if l.n == 0 {
 		return 0, ErrTooLarge
 	}
@@ -113,15 +107,22 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // positioned at its first entry. The root's <rs:md> and <rs:ln> are in
 // Doc; entries come from Next.
 func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
-	lim := &limitedReader{r: r, n: -1}
+	lim := &limitedReader{r: r, n: math.MaxInt64}
 	if opts.MaxBytes > 0 {
 		lim.n = opts.MaxBytes + 1
 	}
-	body, err := skipBOM(lim)
-	if err != nil {
-		return nil, err
+	rd := &Reader{sc: newScanner(lim), opts: opts}
+	// XML allows a UTF-8 byte order mark before the declaration (XML 1.0,
+	// section 4.3.3), which editors on some systems write. A document that
+	// starts as one in UTF-16 or UTF-32 does (Appendix F) is refused, as the
+	// declaration of another encoding is: Sitemap documents are UTF-8.
+	rd.sc.fill()
+	head := rd.sc.buf[:min(rd.sc.end, 4)]
+	if bytes.HasPrefix(head, []byte("\uFEFF")) {
+		rd.sc.pos = len("\uFEFF")
+	} else if enc := wideEncoding(head); enc != "" {
+		return nil, &SyntaxError{Line: 1, Msg: fmt.Sprintf("the document is encoded in %s, not UTF-8, which Sitemap documents must use", enc)}
 	}
-	rd := &Reader{sc: newScanner(body), lim: lim, opts: opts}
 	if err := rd.readRoot(); err != nil {
 		return nil, err
 	}
@@ -134,62 +135,57 @@ func (r *Reader) Doc() *Doc { return &r.doc }
 func (r *Reader) line() int { return r.sc.tokenLine() }
 
 func (r *Reader) wrap(err error) error {
-	if errors.Is(err, ErrTooLarge) {
-		return fmt.Errorf("%w (%d bytes)", ErrTooLarge, r.opts.MaxBytes)
-	}
-	if err == io.EOF {
-		return &SyntaxError{Line: r.line(), Msg: "unexpected end of document"}
-	}
 	var own *SyntaxError
-	if errors.As(err, &own) {
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return fmt.Errorf("%w (%d bytes)", ErrTooLarge, r.opts.MaxBytes)
+	case err == io.EOF:
+		return &SyntaxError{Line: r.line(), Msg: "unexpected end of document"}
+	case errors.As(err, &own):
 		return own
 	}
 	return &SyntaxError{Line: r.line(), Msg: err.Error()}
 }
 
-// token scans the next token, refusing an element with the same
-// attribute twice, which XML 1.0 forbids and encoding/xml let through.
-func (r *Reader) token() error {
-	return r.checked(r.sc.next())
-}
-
-// markup is token where white space between elements is ignored: it may
-// pass over it.
-func (r *Reader) markup() error {
-	return r.checked(r.sc.nextMarkup())
-}
-
-func (r *Reader) checked(err error) error {
+// token scans the next token (passing over white space before markup if
+// markup), refusing an element with the same attribute twice, which XML 1.0
+// forbids and encoding/xml lets through.
+func (r *Reader) token(markup bool) error {
+	var err error
+	if markup {
+		err = r.sc.nextMarkup()
+	} else {
+		err = r.sc.next()
+	}
 	if err != nil {
 		return r.wrap(err)
 	}
-	if r.sc.kind == tokStart {
-		return r.checkAttrs()
+	if r.sc.kind != tokStart {
+		return nil
+	}
+	if a := duplicateAttr(r.sc.attrs); a != nil {
+		return &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("not well-formed XML: attribute %s given twice on <%s>", a.name.Local, r.sc.name.Local)}
 	}
 	return nil
 }
 
-func (r *Reader) checkAttrs() error {
-	attrs := r.sc.attrs
-	twice := func(n qname) error {
-		return &SyntaxError{Line: r.line(), Msg: fmt.Sprintf("not well-formed XML: attribute %s given twice on <%s>", n.Local, r.sc.name.Local)}
-	}
-	if len(attrs) <= 16 {
-		for i := 1; i < len(attrs); i++ {
-			for j := 0; j < i; j++ {
-				if attrs[i].name == attrs[j].name {
-					return twice(attrs[i].name)
-				}
+func duplicateAttr(attrs []attr) *attr {
+	if len(attrs) > 16 { // a map then beats comparing every pair
+		seen := make(map[qname]bool, len(attrs))
+		for i := range attrs {
+			if seen[attrs[i].name] {
+				return &attrs[i]
 			}
+			seen[attrs[i].name] = true
 		}
 		return nil
 	}
-	seen := make(map[qname]bool, len(attrs))
-	for _, a := range attrs {
-		if seen[a.name] {
-			return twice(a.name)
+	for i := range attrs {
+		for j := range i {
+			if attrs[j].name == attrs[i].name {
+				return &attrs[i]
+			}
 		}
-		seen[a.name] = true
 	}
 	return nil
 }
@@ -199,7 +195,7 @@ func isSpace(text []byte) bool { return len(bytes.TrimSpace(text)) == 0 }
 
 func (r *Reader) readRoot() error {
 	for {
-		if err := r.markup(); err != nil {
+		if err := r.token(true); err != nil {
 			return err
 		}
 		switch r.sc.kind {
@@ -224,28 +220,27 @@ func (r *Reader) readRoot() error {
 	}
 }
 
-func (r *Reader) entryName() string { return entryName(r.doc.Index) }
-
 // nextEntry reads root children up to the next entry and returns it, or
 // io.EOF at the end of the root. Root <rs:md> and <rs:ln> go to the Doc
 // while head (before the first entry), and are deviations after it.
 func (r *Reader) nextEntry(head bool) (*Entry, error) {
 	for {
-		if err := r.markup(); err != nil {
+		if err := r.token(true); err != nil {
 			return nil, err
 		}
 		switch r.sc.kind {
 		case tokStart:
 			t, line := r.sc.name, r.line()
 			switch {
-			case t.Space == NSSitemap && t.Local == r.entryName():
+			case t.Space == NSSitemap && t.Local == entryName(r.doc.Index):
 				return r.readEntry(line)
 			case t.Space == NSRS && (t.Local == "md" || t.Local == "ln"):
 				if err := r.readRootChild(t, line, head); err != nil {
 					return nil, err
 				}
 			default:
-				return nil, r.unexpectedInRoot(t, line)
+				msg := fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Local, t.Space, rootName(r.doc.Index))
+				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: msg + draftHint(t.Space)}
 			}
 		case tokEnd:
 			r.done = true
@@ -270,7 +265,7 @@ func (r *Reader) readRootChild(t qname, line int, head bool) error {
 	switch {
 	case !head:
 		r.LateRoot++
-		r.Deviations = append(r.Deviations, Deviation{Line: line, Msg: fmt.Sprintf("root <rs:%s> after the first <%s>: the schema puts <rs:md> and <rs:ln> before the entries", t.Local, r.entryName())})
+		r.Deviations = append(r.Deviations, Deviation{Line: line, Msg: fmt.Sprintf("root <rs:%s> after the first <%s>: the schema puts <rs:md> and <rs:ln> before the entries", t.Local, entryName(r.doc.Index))})
 	case t.Local == "md" && r.RootMDCount == 1:
 		r.readMD(&r.doc.MD, nil)
 		r.doc.MDLine = line
@@ -303,31 +298,19 @@ func (r *Reader) finish() error {
 	}
 }
 
-// unexpectedInRoot is the error of an element of the root that is neither
-// an entry nor a root <rs:md> or <rs:ln>.
-func (r *Reader) unexpectedInRoot(t qname, line int) *SyntaxError {
-	msg := fmt.Sprintf("unexpected element <%s> (namespace %q) in <%s>", t.Local, t.Space, rootName(r.doc.Index))
-	return &SyntaxError{Line: line, Kind: SyntaxShape, Msg: msg + draftHint(t.Space)}
-}
-
 // Next returns the next entry, or io.EOF after the last one.
 func (r *Reader) Next() (*Entry, error) {
-	if r.pending != nil {
-		e := r.pending
-		r.pending = nil
-		return r.count(e)
+	e := r.pending
+	r.pending = nil
+	if e == nil {
+		if r.done {
+			return nil, io.EOF
+		}
+		var err error
+		if e, err = r.nextEntry(false); err != nil {
+			return nil, err
+		}
 	}
-	if r.done {
-		return nil, io.EOF
-	}
-	e, err := r.nextEntry(false)
-	if err != nil {
-		return nil, err
-	}
-	return r.count(e)
-}
-
-func (r *Reader) count(e *Entry) (*Entry, error) {
 	r.entries++
 	if r.opts.MaxEntries > 0 && r.entries > r.opts.MaxEntries {
 		return nil, fmt.Errorf("line %d: %w (%d)", e.Line, ErrTooManyEntries, r.opts.MaxEntries)
@@ -337,16 +320,7 @@ func (r *Reader) count(e *Entry) (*Entry, error) {
 
 // entryChildren is the order of the Sitemap children of an entry; rs:md,
 // rs:ln and other namespaces come after them (rank len(entryChildren)).
-var entryChildren = [...]string{"loc", "lastmod", "changefreq", "priority"}
-
-func childRank(local string) int {
-	for i, n := range entryChildren {
-		if n == local {
-			return i
-		}
-	}
-	return -1
-}
+var entryChildren = []string{"loc", "lastmod", "changefreq", "priority"}
 
 func (r *Reader) readEntry(line int) (*Entry, error) {
 	e := r.reused
@@ -360,7 +334,7 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 	seenLoc := false
 	rank := -1 // rank of the last child read
 	for {
-		if err := r.markup(); err != nil {
+		if err := r.token(true); err != nil {
 			return nil, err
 		}
 		switch r.sc.kind {
@@ -377,13 +351,13 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 			}
 		case tokEnd:
 			if !seenLoc {
-				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("<%s> without <loc>", r.entryName())}
+				return nil, &SyntaxError{Line: line, Kind: SyntaxShape, Msg: fmt.Sprintf("<%s> without <loc>", entryName(r.doc.Index))}
 			}
 			r.batch.flush()
 			return e, nil
 		case tokText:
 			if !isSpace(r.sc.data) {
-				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected text in <%s>", r.entryName())}
+				return nil, &SyntaxError{Line: r.line(), Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected text in <%s>", entryName(r.doc.Index))}
 			}
 		}
 	}
@@ -394,17 +368,17 @@ func (r *Reader) readEntry(line int) (*Entry, error) {
 // rank of the child before it; it returns the rank so far.
 func (r *Reader) readSitemapChild(e *Entry, rank int, seenLoc *bool) (int, error) {
 	t, cline := r.sc.name, r.line()
-	k := childRank(t.Local)
+	k := slices.Index(entryChildren, t.Local)
 	if k < 0 {
-		return rank, &SyntaxError{Line: cline, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Local, r.entryName())}
+		return rank, &SyntaxError{Line: cline, Kind: SyntaxShape, Msg: fmt.Sprintf("unexpected element <%s> in <%s>", t.Local, entryName(r.doc.Index))}
 	}
 	switch {
 	case r.doc.Index && k > 1:
 		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> in a <sitemap>: the Sitemap index schema allows only <loc> and <lastmod>", t.Local)})
 	case k == rank && k > 0:
-		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> appears twice in <%s>", t.Local, r.entryName())})
+		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> appears twice in <%s>", t.Local, entryName(r.doc.Index))})
 	case k < rank:
-		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> out of order in <%s>: the schema wants <loc>, <lastmod>, <changefreq>, <priority>, then <rs:md> and <rs:ln>", t.Local, r.entryName())})
+		e.Deviations = append(e.Deviations, Deviation{Line: cline, Msg: fmt.Sprintf("<%s> out of order in <%s>: the schema wants <loc>, <lastmod>, <changefreq>, <priority>, then <rs:md> and <rs:ln>", t.Local, entryName(r.doc.Index))})
 	}
 	e.Deviations = r.appendAttrDeviations(e.Deviations, cline)
 	text, err := r.readText()
@@ -466,7 +440,7 @@ func (r *Reader) readExtension(e *Entry) error {
 // had content (elements or text, white space included).
 func (r *Reader) skip() (content bool, err error) {
 	for depth := 1; depth > 0; {
-		if err := r.token(); err != nil {
+		if err := r.token(false); err != nil {
 			return false, err
 		}
 		switch r.sc.kind {
@@ -529,27 +503,6 @@ func ReadAll(r io.Reader, opts ReadOptions) (*Doc, []*Entry, error) {
 	}
 }
 
-// skipBOM returns r without the UTF-8 byte order mark it may start with:
-// XML allows one before the declaration (XML 1.0, section 4.3.3), and
-// editors on some systems write it. A document that starts as one in
-// UTF-16 or UTF-32 does (a byte order mark, or "<" as two or four bytes:
-// XML 1.0, Appendix F) is refused for its encoding, as the declaration of
-// another encoding is: Sitemap documents are UTF-8.
-func skipBOM(r io.Reader) (io.Reader, error) {
-	var head [4]byte
-	n, err := io.ReadFull(r, head[:])
-	if n >= 3 && [3]byte(head[:3]) == [3]byte{0xEF, 0xBB, 0xBF} {
-		return io.MultiReader(bytes.NewReader(head[3:n]), r), nil
-	}
-	if enc := wideEncoding(head[:n]); enc != "" {
-		return nil, &SyntaxError{Line: 1, Msg: fmt.Sprintf("the document is encoded in %s, not UTF-8, which Sitemap documents must use", enc)}
-	}
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return io.MultiReader(bytes.NewReader(head[:n]), errReader{err}), nil
-	}
-	return io.MultiReader(bytes.NewReader(head[:n]), r), nil
-}
-
 // wideEncoding names the encoding of a document that starts with head, if
 // it is UTF-16 or UTF-32 by XML 1.0's Appendix F, else "".
 func wideEncoding(head []byte) string {
@@ -569,7 +522,3 @@ func wideEncoding(head []byte) string {
 	}
 	return ""
 }
-
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) { return 0, e.err }

@@ -11,7 +11,7 @@ import (
 func (r *Reader) readText() ([]byte, error) {
 	r.text = r.text[:0]
 	for {
-		if err := r.token(); err != nil {
+		if err := r.token(false); err != nil {
 			return nil, err
 		}
 		switch r.sc.kind {

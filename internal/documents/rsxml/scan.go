@@ -7,45 +7,45 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync/atomic"
 	"unicode/utf8"
 )
 
 // scanner is the XML tokenizer of a Reader. It accepts what encoding/xml's
-// Decoder.Token accepts (Strict, UTF-8 only) and returns the same tokens,
-// with the same lines (FuzzScanner holds it to that), at a fraction of the
-// cost: it reads into a buffer of its own and scans it a token at a time,
-// names are interned, and text and attribute values are slices of that
-// buffer unless they hold a reference or a carriage return. The one
-// difference: a <!…> declaration (DOCTYPE, ENTITY…), which Token returns
-// as a Directive and a ResourceSync document may not have, is an error.
+// Decoder.Token accepts (Strict, UTF-8 only) and returns the same tokens on
+// the same lines (FuzzScanner holds it to that), five times faster
+// (BenchmarkReader, BenchmarkEncodingXML): names are interned, and text and
+// attribute values are slices of its buffer unless they hold a reference or
+// a carriage return. One difference: a <!…> declaration (DOCTYPE,
+// ENTITY…), which a ResourceSync document may not have, is an error.
 //
-// A token that goes past the bytes read so far is scanned again from its
-// start once more are read; a token larger than the buffer grows it.
+// A token is scanned from its start in buf; one that goes past the bytes
+// read so far (errMore) is scanned again once more are read.
 type scanner struct {
-	r        io.Reader
-	buf      []byte
-	pos, end int   // the next token starts at buf[pos]; buf[end:] is free
-	rerr     error // why reading ended (io.EOF at the end); nil while it goes on
-	line     int   // line of buf[lineAt]
-	lineAt   int
-	started  bool // an element has started (for the messages about <!…>)
+	r       io.Reader
+	buf     []byte
+	pos     int   // the next token starts at buf[pos]
+	end     int   // buf[end:] is free
+	rerr    error // why reading ended (io.EOF at the end)
+	line    int   // line of buf[lineAt]
+	lineAt  int
+	started bool // the root element has started
 
 	// The token just scanned.
 	kind   tokKind
 	name   qname  // of tokStart and tokEnd, namespace translated
 	attrs  []attr // of tokStart
-	data   []byte // text of tokText (references decoded); content of a comment or processing instruction
+	data   []byte // text of tokText; content of tokComment and tokProcInst
 	target []byte // of tokProcInst
 
-	open    []openElem          // elements started and not ended
-	ns      map[string]string   // prefix → namespace
-	def     string              // the default namespace
-	undo    []nsUndo            // bindings to undo at the end of their elements
-	closing bool                // the start tag just returned was <…/>: its end comes next
-	scratch []byte              // decoded text and attribute values of the token
-	names   map[string]interned // interned names and namespaces
-	recent  [128]interned       // the names met last, in front of names
+	open     []openElem
+	ns       map[string][]string // prefix ("" for the default) → the namespaces bound to it, innermost last
+	bound    []string            // the prefixes the open elements bind
+	def      string              // the default namespace: s.ns[""]'s last
+	closing  bool                // the start tag just returned was <…/>: its end comes next
+	scratch  []byte              // the token's decoded text and values
+	names    map[string]interned
+	nonASCII map[string]bool // isName's answers
+	recent   [128]interned   // the names met last, in front of names
 }
 
 type tokKind uint8
@@ -58,38 +58,44 @@ const (
 	tokProcInst
 )
 
-// qname is a name, its Space a namespace once translated (or the prefix
-// itself when it is not declared, as encoding/xml does).
+// qname is a name, its Space the namespace (or the prefix itself when it is
+// not declared, as encoding/xml does).
 type qname struct{ Space, Local string }
 
 type attr struct {
 	name   qname
-	prefix string // as written, before translation
+	prefix string // as written
 	value  []byte
 }
 
 type openElem struct {
-	raw  string // qualified name as written
-	name qname  // translated
-	undo int    // len(scanner.undo) before its namespace bindings
+	raw   string // the name as written
+	name  qname
+	bound int // len(scanner.bound) before its bindings
 }
 
-type nsUndo struct {
-	prefix, old string
-	had         bool
+// interned is a name as written and its parts as encoding/xml splits it:
+// ok is false with two colons; a colon first or last is part of the local
+// name.
+type interned struct {
+	raw, prefix, local string
+	ok                 bool
 }
 
 const (
-	xmlURL     = "http://www.w3.org/XML/1998/namespace"
 	scanBuffer = 64 << 10
 	maxNames   = 1024 // interned names kept; a hostile document can have millions
 )
 
-// errMore: the token goes past the bytes read so far.
-var errMore = errors.New("rsxml: more input needed")
+var (
+	errMore         = errors.New("rsxml: more input needed")
+	newline, colon  = []byte{'\n'}, []byte{':'}
+	cdataStart      = []byte("CDATA[")
+	cdataEnd, piEnd = []byte("]]>"), []byte("?>")
+)
 
 func newScanner(r io.Reader) *scanner {
-	return &scanner{r: r, buf: make([]byte, scanBuffer), line: 1, ns: map[string]string{}, names: map[string]interned{}}
+	return &scanner{r: r, buf: make([]byte, scanBuffer), line: 1, ns: map[string][]string{}, names: map[string]interned{}, nonASCII: map[string]bool{}}
 }
 
 // lineOf returns the line of buf[p].
@@ -102,24 +108,20 @@ func (s *scanner) lineOf(p int) int {
 	return s.line - bytes.Count(s.buf[p:s.lineAt], newline)
 }
 
-var newline, colon = []byte{'\n'}, []byte{':'}
-
 // tokenLine is the line where the token just returned ends, as
 // encoding/xml's InputPos gives it.
 func (s *scanner) tokenLine() int { return s.lineOf(s.pos) }
 
-// syntaxErr returns the error of a document that is not well-formed at buf[p].
 func (s *scanner) syntaxErr(p int, format string, args ...any) error {
 	return &SyntaxError{Line: s.lineOf(p), Msg: "not well-formed XML: " + fmt.Sprintf(format, args...)}
 }
 
-// short is the error of a token cut at buf[p] == buf[end]: errMore while
-// reading goes on, then the reading error or an unexpected end.
+// short is the error of a token cut at buf[p], the end of what was read.
 func (s *scanner) short(p int) error {
-	switch {
-	case s.rerr == nil:
+	switch s.rerr {
+	case nil:
 		return errMore
-	case s.rerr == io.EOF:
+	case io.EOF:
 		return s.syntaxErr(p, "unexpected EOF")
 	}
 	return s.rerr
@@ -129,15 +131,11 @@ func (s *scanner) short(p int) error {
 // or growing buf, until buf is full or reading ends.
 func (s *scanner) fill() {
 	s.lineOf(s.pos)
-	if s.pos > 0 {
-		s.end = copy(s.buf, s.buf[s.pos:s.end])
-		s.lineAt -= s.pos
-		s.pos = 0
-	}
+	s.end = copy(s.buf, s.buf[s.pos:s.end])
+	s.lineAt -= s.pos
+	s.pos = 0
 	if s.end == len(s.buf) {
-		b := make([]byte, 2*len(s.buf))
-		copy(b, s.buf)
-		s.buf = b
+		s.buf = append(s.buf, make([]byte, len(s.buf))...)
 	}
 	for empty := 0; s.end < len(s.buf) && s.rerr == nil; {
 		n, err := s.r.Read(s.buf[s.end:])
@@ -160,29 +158,27 @@ func (s *scanner) fill() {
 func (s *scanner) next() error {
 	if s.closing {
 		s.closing = false
-		s.endElement(len(s.open) - 1)
+		s.endElement()
 		return nil
 	}
 	for {
 		err := s.scan()
-		if err == errMore {
+		switch {
+		case err == errMore:
 			s.fill()
-			continue
-		}
-		if err == io.EOF && len(s.open) > 0 {
+		case err == io.EOF && len(s.open) > 0:
 			return s.syntaxErr(s.pos, "unexpected EOF")
+		default:
+			return err
 		}
-		return err
 	}
 }
 
-// nextMarkup is next, but it passes over character data of XML white
-// space alone followed by markup, which the Reader ignores between
-// elements, instead of returning it: a token fewer for each line break.
+// nextMarkup is next, passing over white space followed by markup, which
+// the Reader ignores between elements: a token fewer for each line break.
 func (s *scanner) nextMarkup() error {
 	if !s.closing {
-		b := s.buf[:s.end]
-		if p := skipSpace(b, s.pos); p < len(b) && b[p] == '<' {
+		if p := skipSpace(s.buf[:s.end], s.pos); p < s.end && s.buf[p] == '<' {
 			s.pos = p
 		}
 	}
@@ -190,7 +186,7 @@ func (s *scanner) nextMarkup() error {
 }
 
 func (s *scanner) scan() error {
-	p, b := s.pos, s.buf[:s.end]
+	b, p := s.buf[:s.end], s.pos
 	if p == len(b) {
 		if s.rerr == nil {
 			return errMore
@@ -199,7 +195,11 @@ func (s *scanner) scan() error {
 	}
 	s.scratch = s.scratch[:0]
 	if b[p] != '<' {
-		return s.scanText(p)
+		data, q, err := s.chars(p, 0)
+		if err == nil {
+			s.kind, s.data, s.pos = tokText, data, q
+		}
+		return err
 	}
 	if p+1 == len(b) {
 		return s.short(p + 1)
@@ -216,8 +216,7 @@ func (s *scanner) scan() error {
 }
 
 // scanName scans a name at buf[p] as encoding/xml reads one: up to the
-// first ASCII byte that names do not have. It returns its end; q == p
-// when there is no name.
+// first ASCII byte that names do not have. q == p when there is none.
 func (s *scanner) scanName(p int) (q int, err error) {
 	b := s.buf[:s.end]
 	ascii := true
@@ -227,105 +226,31 @@ func (s *scanner) scanName(p int) (q int, err error) {
 	if q == len(b) {
 		return q, s.short(q)
 	}
-	if q > p && !(ascii && isNameStart(b[p]) || !ascii && isName(b[p:q])) {
+	if q == p {
+		return q, nil
+	}
+	if ascii && !isNameStart(b[p]) || !ascii && !s.isName(b[p:q]) {
 		return q, s.syntaxErr(q, "invalid XML name: %s", b[p:q])
 	}
 	return q, nil
 }
 
-func isNameStart(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_' || c == ':'
-}
-
-func isNameByte(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
-		c == '_' || c == ':' || c == '.' || c == '-'
-}
-
-// isName reports whether name, name bytes (cName) with a non-ASCII one, is
-// a name encoding/xml accepts: its first character a letter, "_" or ":",
-// the others those or a digit, a combining character… by the tables of
-// Appendix B of XML 1.0 (second edition), which encoding/xml does not
-// export. It is asked instead, once for each character (nameClass).
-func isName(name []byte) bool {
-	for i, n := 0, 0; i < len(name); i += n {
-		var r rune
-		r, n = utf8.DecodeRune(name[i:])
-		need := uint32(classFollow)
-		if i == 0 {
-			need = classStart
-		}
-		if r == utf8.RuneError && n == 1 || charClass(r)&need == 0 {
-			return false
+// isName reports whether encoding/xml accepts name, which has a non-ASCII
+// byte: its tables of Appendix B of XML 1.0 are not exported, so it is asked,
+// once a name.
+func (s *scanner) isName(name []byte) bool {
+	ok, seen := s.nonASCII[string(name)]
+	if !seen {
+		_, err := xml.NewDecoder(bytes.NewReader(append(append([]byte("<"), name...), "/>"...))).RawToken()
+		ok = err == nil
+		if len(s.nonASCII) < maxNames {
+			s.nonASCII[string(name)] = ok
 		}
 	}
-	return true
+	return ok
 }
 
-// Classes of a character in a name (nameClass).
-const (
-	classKnown  = 1 << iota // the class was asked for
-	classStart              // it may start a name
-	classFollow             // it may follow the first character
-)
-
-// nameClass caches the class of each character of the Basic Multilingual
-// Plane; encoding/xml's tables have no character past it. Several Readers
-// may fill it at once: each stores the same value.
-var nameClass [0x10000]atomic.Uint32
-
-func charClass(r rune) uint32 {
-	switch {
-	case r < utf8.RuneSelf && isNameStart(byte(r)):
-		return classStart | classFollow
-	case r < utf8.RuneSelf && isNameByte(byte(r)):
-		return classFollow
-	case r < utf8.RuneSelf || r > 0xFFFF:
-		return 0
-	}
-	c := &nameClass[r]
-	if v := c.Load(); v != 0 {
-		return v
-	}
-	v := uint32(classKnown)
-	if xmlAccepts(string(r)) {
-		v |= classStart | classFollow
-	} else if xmlAccepts("a" + string(r)) {
-		v |= classFollow
-	}
-	c.Store(v)
-	return v
-}
-
-// xmlAccepts reports whether encoding/xml reads <name/>.
-func xmlAccepts(name string) bool {
-	_, err := xml.NewDecoder(strings.NewReader("<" + name + "/>")).RawToken()
-	return err == nil
-}
-
-// interned is a name (or a namespace) as written, and its parts as
-// encoding/xml splits a qualified name: ok is false for a name with two
-// colons; a colon first or last is part of the local name.
-type interned struct {
-	raw, prefix, local string
-	ok                 bool
-}
-
-func split(raw string) interned {
-	i := strings.IndexByte(raw, ':')
-	switch {
-	case i < 0:
-		return interned{raw, "", raw, true}
-	case strings.IndexByte(raw[i+1:], ':') >= 0:
-		return interned{raw: raw}
-	case i == 0 || i == len(raw)-1:
-		return interned{raw, "", raw, true}
-	}
-	return interned{raw, raw[:i], raw[i+1:], true}
-}
-
-// intern returns b as a string, and its parts, allocating only for names
-// not seen yet.
+// intern returns the name b, allocating only for names not seen yet.
 func (s *scanner) intern(b []byte) interned {
 	if len(b) == 0 {
 		return interned{ok: true}
@@ -338,17 +263,19 @@ func (s *scanner) intern(b []byte) interned {
 	}
 	v, ok := s.names[string(b)]
 	if !ok {
-		v = split(string(b))
+		raw := string(b)
+		v = interned{raw, "", raw, strings.Count(raw, ":") < 2}
+		if i := strings.IndexByte(raw, ':'); v.ok && i > 0 && i < len(raw)-1 {
+			v.prefix, v.local = raw[:i], raw[i+1:]
+		}
 		if len(s.names) < maxNames {
-			s.names[v.raw] = v
+			s.names[raw] = v
 		}
 	}
 	*slot = v
 	return v
 }
 
-// skipSpace returns the index of the first byte at or after p that is
-// not XML white space.
 func skipSpace(b []byte, p int) int {
 	for p < len(b) && (b[p] == ' ' || b[p] == '\n' || b[p] == '\t' || b[p] == '\r') {
 		p++
@@ -367,36 +294,18 @@ func (s *scanner) scanStart(p int) error {
 		return s.syntaxErr(q, "expected element name after <")
 	}
 	s.attrs = s.attrs[:0]
-	empty := false
 	for {
 		if p = skipSpace(b, q); p == len(b) {
 			return s.short(p)
 		}
-		if b[p] == '>' {
-			p++
-			break
-		}
-		if b[p] == '/' {
-			if p+1 == len(b) {
-				return s.short(p + 1)
-			}
-			if b[p+1] != '>' {
-				return s.syntaxErr(p+1, "expected /> in element")
-			}
-			p += 2
-			empty = true
+		if b[p] == '>' || b[p] == '/' {
 			break
 		}
 		if q, err = s.scanName(p); err != nil {
 			return err
 		}
-		a := attr{}
-		ok := q > p
-		if ok {
-			n := s.intern(b[p:q])
-			a.prefix, a.name.Local, ok = n.prefix, n.local, n.ok
-		}
-		if !ok {
+		a := s.intern(b[p:q])
+		if q == p || !a.ok {
 			return s.syntaxErr(q, "expected attribute name in element")
 		}
 		if p = skipSpace(b, q); p == len(b) {
@@ -411,62 +320,63 @@ func (s *scanner) scanStart(p int) error {
 		if b[p] != '"' && b[p] != '\'' {
 			return s.syntaxErr(p, "unquoted or missing attribute value in element")
 		}
-		if a.value, q, err = s.scanValue(p+1, b[p]); err != nil {
+		value, end, err := s.chars(p+1, b[p])
+		if err != nil {
 			return err
 		}
-		s.attrs = append(s.attrs, a)
+		q = end
+		s.attrs = append(s.attrs, attr{qname{Local: a.local}, a.prefix, value})
 	}
-	s.pos = p
-	s.kind = tokStart
-	s.started = true
-	s.startElement(n)
-	s.closing = empty
-	return nil
-}
+	if b[p] == '/' {
+		if p+1 == len(b) {
+			return s.short(p + 1)
+		}
+		if b[p+1] != '>' {
+			return s.syntaxErr(p+1, "expected /> in element")
+		}
+		p++
+		s.closing = true
+	}
+	s.pos, s.kind, s.started = p+1, tokStart, true
 
-// startElement binds the namespaces the attributes of a start tag
-// declare, then translates its names (as Decoder.Token does).
-func (s *scanner) startElement(n interned) {
-	mark := len(s.undo)
+	// The namespaces the attributes declare apply to the element's name and
+	// to the other attributes' (Decoder.Token).
+	mark := len(s.bound)
 	for _, a := range s.attrs {
-		switch {
-		case a.prefix == "xmlns":
-			s.bind(a.name.Local, a.value)
-		case a.prefix == "" && a.name.Local == "xmlns":
-			s.bind("", a.value)
+		prefix := a.name.Local // of xmlns:prefix="…"
+		if a.prefix == "" && a.name.Local == "xmlns" {
+			prefix = ""
+		} else if a.prefix != "xmlns" {
+			continue
+		}
+		space := s.intern(a.value).raw
+		s.ns[prefix] = append(s.ns[prefix], space)
+		s.bound = append(s.bound, prefix)
+		if prefix == "" {
+			s.def = space
 		}
 	}
 	s.name = s.translate(n.prefix, n.local, true)
 	for i := range s.attrs {
 		s.attrs[i].name = s.translate(s.attrs[i].prefix, s.attrs[i].name.Local, false)
 	}
-	s.open = append(s.open, openElem{raw: n.raw, name: s.name, undo: mark})
-}
-
-func (s *scanner) bind(prefix string, value []byte) {
-	if prefix == "" {
-		s.undo = append(s.undo, nsUndo{"", s.def, true})
-		s.def = s.intern(value).raw
-		return
-	}
-	old, had := s.ns[prefix]
-	s.undo = append(s.undo, nsUndo{prefix, old, had})
-	s.ns[prefix] = s.intern(value).raw
+	s.open = append(s.open, openElem{n.raw, s.name, mark})
+	return nil
 }
 
 // translate gives a name its namespace. The default namespace applies to
 // elements only; an undeclared prefix stays as the namespace.
 func (s *scanner) translate(prefix, local string, element bool) qname {
 	switch {
-	case prefix == "xmlns", prefix == "" && !element, prefix == "" && local == "xmlns":
+	case prefix == "xmlns", prefix == "" && (!element || local == "xmlns"):
 		return qname{prefix, local}
 	case prefix == "xml":
-		return qname{xmlURL, local}
+		return qname{"http://www.w3.org/XML/1998/namespace", local}
 	case prefix == "":
 		return qname{s.def, local}
 	}
-	if v, ok := s.ns[prefix]; ok {
-		return qname{v, local}
+	if v := s.ns[prefix]; len(v) > 0 {
+		return qname{v[len(v)-1], local}
 	}
 	return qname{prefix, local}
 }
@@ -488,32 +398,37 @@ func (s *scanner) scanEnd(p int) error {
 	if b[e] != '>' {
 		return s.syntaxErr(e, "invalid characters between </%s and >", name)
 	}
-	n := len(s.open) - 1
-	switch {
-	case n < 0:
+	switch n := len(s.open); {
+	case n == 0:
 		return s.syntaxErr(e, "unexpected end element </%s>", name)
-	case s.open[n].raw != string(name):
-		return s.syntaxErr(e, "element <%s> closed by </%s>", s.open[n].raw, name)
+	case s.open[n-1].raw != string(name):
+		return s.syntaxErr(e, "element <%s> closed by </%s>", s.open[n-1].raw, name)
 	}
 	s.pos = e + 1
-	s.endElement(n)
+	s.endElement()
 	return nil
 }
 
-// endElement ends the open element n, the last, undoing its bindings.
-func (s *scanner) endElement(n int) {
-	el := s.open[n]
+// endElement ends the last open element, undoing its bindings.
+func (s *scanner) endElement() {
+	el := &s.open[len(s.open)-1]
 	s.kind, s.name = tokEnd, el.name
-	for len(s.undo) > el.undo {
-		u := s.undo[len(s.undo)-1]
-		if u.prefix == "" {
-			s.def = u.old
-		} else if u.had {
-			s.ns[u.prefix] = u.old
-		} else {
-			delete(s.ns, u.prefix)
-		}
-		s.undo = s.undo[:len(s.undo)-1]
+	if len(s.bound) > el.bound {
+		s.unbind(el.bound)
 	}
-	s.open = s.open[:n]
+	s.open = s.open[:len(s.open)-1]
+}
+
+func (s *scanner) unbind(n int) {
+	for _, prefix := range s.bound[n:] {
+		v := s.ns[prefix][:len(s.ns[prefix])-1]
+		s.ns[prefix] = v
+		if prefix == "" {
+			s.def = ""
+			if len(v) > 0 {
+				s.def = v[len(v)-1]
+			}
+		}
+	}
+	s.bound = s.bound[:n]
 }

@@ -181,19 +181,17 @@ func daysIn(year, month int) int {
 //
 // It returns "" when the times agree, else what is wrong.
 func PackageTimes(dump, pkg, manifest *MD) string {
-	if msg := within(dump, pkg, "the package's"); msg != "" {
+	if msg := within(dump, pkg, "the package's"); msg != "" || manifest == nil {
 		return msg
 	}
-	if manifest == nil {
-		return ""
-	}
-	p := [4]string{pkg.At, pkg.Completed, pkg.From, pkg.Until}
-	m := [4]string{manifest.At, manifest.Completed, manifest.From, manifest.Until}
-	for i, attr := range [4]string{"at", "completed", "from", "until"} {
-		pt, ok1 := attrTime(p[i])
-		mt, ok2 := attrTime(m[i])
+	for _, a := range [...]struct{ name, pkg, manifest string }{
+		{"at", pkg.At, manifest.At}, {"completed", pkg.Completed, manifest.Completed},
+		{"from", pkg.From, manifest.From}, {"until", pkg.Until, manifest.Until},
+	} {
+		pt, ok1 := attrTime(a.pkg)
+		mt, ok2 := attrTime(a.manifest)
 		if ok1 && (!ok2 || !pt.Equal(mt)) {
-			return fmt.Sprintf("its manifest gives %s, but the package's entry gives %s=%s", describeAttr(attr, m[i]), attr, p[i])
+			return fmt.Sprintf("its manifest gives %s, but the package's entry gives %s=%s", describeAttr(a.name, a.manifest), a.name, a.pkg)
 		}
 	}
 	return within(dump, manifest, "its manifest's")
@@ -201,23 +199,21 @@ func PackageTimes(dump, pkg, manifest *MD) string {
 
 // within checks the times of md against the bounds of the dump's.
 func within(dump, md *MD, whose string) string {
-	for _, c := range [4][3]string{
-		{"at", md.At, "at"}, {"completed", md.Completed, "at"},
-		{"from", md.From, "from"}, {"until", md.Until, "from"},
+	for _, c := range [...]struct{ name, v, lo, loV, hi, hiV string }{
+		{"at", md.At, "at", dump.At, "completed", dump.Completed},
+		{"completed", md.Completed, "at", dump.At, "completed", dump.Completed},
+		{"from", md.From, "from", dump.From, "until", dump.Until},
+		{"until", md.Until, "from", dump.From, "until", dump.Until},
 	} {
-		lo, hi := [2]string{"at", dump.At}, [2]string{"completed", dump.Completed}
-		if c[2] == "from" {
-			lo, hi = [2]string{"from", dump.From}, [2]string{"until", dump.Until}
-		}
-		t, ok := attrTime(c[1])
+		t, ok := attrTime(c.v)
 		if !ok {
 			continue
 		}
-		if b, ok := attrTime(lo[1]); ok && t.Before(b) {
-			return fmt.Sprintf("%s %s=%s is before the dump's %s=%s", whose, c[0], c[1], lo[0], lo[1])
+		if b, ok := attrTime(c.loV); ok && t.Before(b) {
+			return fmt.Sprintf("%s %s=%s is before the dump's %s=%s", whose, c.name, c.v, c.lo, c.loV)
 		}
-		if b, ok := attrTime(hi[1]); ok && t.After(b) {
-			return fmt.Sprintf("%s %s=%s is after the dump's %s=%s", whose, c[0], c[1], hi[0], hi[1])
+		if b, ok := attrTime(c.hiV); ok && t.After(b) {
+			return fmt.Sprintf("%s %s=%s is after the dump's %s=%s", whose, c.name, c.v, c.hi, c.hiV)
 		}
 	}
 	return ""

@@ -144,14 +144,24 @@ func AppendEntry(b []byte, index bool, e *Entry) []byte {
 }
 
 // appendElem appends the empty element tag (<rs:md or <rs:ln) with the
-// attributes names[i]=fields[i] and extra.
+// attributes names[i]=fields[i] and extra. An empty field is absent, and so
+// is a type the official schema does not accept (mediatype.SchemaValid): type
+// is optional, and a value it rejects makes a validating Destination refuse
+// the whole document. An empty extra attribute is written (it was read so);
+// one in a namespace is not: its prefix would need a declaration.
 func appendElem(b []byte, indent, tag string, names []string, fields []*string, extra []Attr) []byte {
 	b = append(b, indent...)
 	b = append(b, tag...)
 	for i, f := range fields {
-		b = appendAttr(b, names[i], *f)
+		if *f != "" && (names[i] != "type" || mediatype.SchemaValid(*f)) {
+			b = appendAttr(b, names[i], *f)
+		}
 	}
-	b = appendExtra(b, extra)
+	for _, a := range extra {
+		if a.Space == "" {
+			b = appendAttr(b, a.Name, a.Value)
+		}
+	}
 	return append(b, "/>\n"...)
 }
 
@@ -165,31 +175,7 @@ func appendLink(b []byte, indent string, l *Link) []byte {
 	return appendElem(b, indent, "<rs:ln", linkAttrs[:], f[:], l.Extra)
 }
 
-// appendExtra appends the attributes rsxml has no field for. Unlike those
-// of the fields, where empty means absent, an empty one is written: it was
-// read that way. Attributes in a namespace are not written: their prefix
-// would need a declaration.
-func appendExtra(b []byte, extra []Attr) []byte {
-	for _, a := range extra {
-		if a.Space == "" {
-			b = append(b, ' ')
-			b = append(b, a.Name...)
-			b = append(b, `="`...)
-			b = appendEscaped(b, a.Value)
-			b = append(b, '"')
-		}
-	}
-	return b
-}
-
-// appendAttr appends the attribute name="value", unless value is empty,
-// or name is type and the official schema does not accept value
-// (mediatype.SchemaValid): type is optional, and a value it rejects makes
-// a validating Destination refuse the whole document.
 func appendAttr(b []byte, name, value string) []byte {
-	if value == "" || name == "type" && !mediatype.SchemaValid(value) {
-		return b
-	}
 	b = append(b, ' ')
 	b = append(b, name...)
 	b = append(b, `="`...)

@@ -28,7 +28,9 @@ type Base struct {
 func ParseBase(raw string) (Base, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Base{}, fmt.Errorf("%q is not a URL: %w", raw, unwrapURLError(err))
+		var ue *url.Error // all url.Parse returns; it repeats the URL, which the message quotes
+		errors.As(err, &ue)
+		return Base{}, fmt.Errorf("%q is not a URL: %w", raw, ue.Err)
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
@@ -58,8 +60,6 @@ func ParseBase(raw string) (Base, error) {
 	return Base{s: n}, nil
 }
 
-func isSubDelim(c byte) bool { return strings.IndexByte("!$&'()*+,;=", c) >= 0 }
-
 // validHost reports whether the host of u is an IP literal or a host name
 // made of the characters RFC 3986 allows in one (url.Parse lets others,
 // such as '"', through).
@@ -70,20 +70,11 @@ func validHost(u *url.URL) bool {
 	}
 	for i := 0; i < len(h); i++ {
 		c := h[i]
-		if !isUnreserved(c) && !isSubDelim(c) {
+		if !isUnreserved(c) && strings.IndexByte("!$&'()*+,;=", c) < 0 { // sub-delims
 			return false
 		}
 	}
 	return true
-}
-
-// unwrapURLError drops the URL a *url.Error repeats: the caller quotes it.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }
 
 // String returns the URL, ending in a slash.

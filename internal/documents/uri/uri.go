@@ -76,12 +76,11 @@ func EscapedPathLen(rel string) int {
 
 // EscapePath returns AppendEscapedPath's form of rel.
 func EscapePath(rel string) string {
-	for i := 0; i < len(rel); i++ {
-		if c := rel[i]; c != '/' && !isUnreserved(c) {
-			return string(AppendEscapedPath(append(make([]byte, 0, len(rel)+16), rel[:i]...), rel[i:]))
-		}
+	n := EscapedPathLen(rel)
+	if n == len(rel) {
+		return rel
 	}
-	return rel
+	return string(AppendEscapedPath(make([]byte, 0, n), rel))
 }
 
 // UnescapeSegment decodes the percent-escapes of one segment of a path in
