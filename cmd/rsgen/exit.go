@@ -172,7 +172,7 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	case build && fileOnly(s):
 		help = "did you mean " + cliName(s) + "? " + help
 	case s != "":
-		help = "did you mean --" + s + "? " + help
+		help = "did you mean " + dashed(s) + "? " + help
 	}
 	return usageErr(help, "unknown flag %s", dashed(name))
 }
