@@ -7,9 +7,8 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 )
 
-// hashPipe computes the digests of what is written to it in a goroutine
-// of its own, a few buffers behind the writer, so that hashing a package
-// takes no time from writing it.
+// hashPipe hashes what is written to it in a goroutine of its own, a few
+// buffers behind, so that hashing a package takes no time from writing it.
 type hashPipe struct {
 	full chan []byte // written, to be hashed
 	free chan []byte // hashed, to be reused
@@ -41,8 +40,6 @@ func newHashPipe(set hashing.Set) *hashPipe {
 	return h
 }
 
-// Write queues a copy of p for hashing. It blocks only when the hasher is
-// hashPipeBufs buffers behind.
 func (h *hashPipe) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
@@ -74,14 +71,12 @@ func (h *hashPipe) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Sum ends the input and returns the digests of everything written.
 func (h *hashPipe) Sum() ([]byte, error) {
 	close(h.full)
 	d := <-h.sum
 	return d.sum, d.err
 }
 
-// abort stops the hasher, whose result is not wanted.
 func (h *hashPipe) abort() {
 	h.err = errors.New("zipdump: package given up")
 	close(h.full)

@@ -8,21 +8,15 @@ import (
 	"unicode/utf8"
 )
 
-// ManifestName is the name of the Resource Dump Manifest inside every
-// package (section 11.2: "manifest.xml", at the top level).
-const ManifestName = "manifest.xml"
+const ManifestName = "manifest.xml" // at the top level of a package (section 11.2)
 
 // ErrName reports a path that cannot be an entry of a package.
 var ErrName = errors.New("cannot be packaged under this name")
 
 // checkName reports whether name can be the path of a bitstream in a
-// package: relative, slash-separated, without empty, "." or ".." segments,
-// valid UTF-8 of at most 65,535 bytes, and without the characters that
-// either XML or the schema of the path attribute (pattern "/.*[^/]", where
-// "." matches no line break) cannot carry, nor a backslash, which ZIP
-// forbids in names (APPNOTE.TXT 4.4.17) and which some extractors take for
-// a separator. It does not reserve ManifestName: Run moves a bitstream of
-// that name aside.
+// package: relative, without empty, "." or ".." segments, UTF-8 of at most
+// 65,535 bytes, without what XML or the path attribute's pattern
+// "/.*[^/]" cannot carry, nor a backslash (APPNOTE.TXT 4.4.17).
 func checkName(name string) error {
 	switch {
 	case name == "":
@@ -54,17 +48,11 @@ func checkName(name string) error {
 	return nil
 }
 
-// chooseNames reads the names of the items and returns the name each
-// bitstream gets in its package where it is not its own, and the number
-// of items. A top-level name that is ManifestName in any letter case
-// (which would hide or overwrite the manifest when unpacked on a
-// case-insensitive file system) is prefixed with underscores until it
-// matches no other path, nor the directory of one. The result depends
-// only on the names, so every run names them the same.
-//
-// Only the names whose first segment is ManifestName behind underscores
-// can be in the way of such a rename: they alone are kept, so that
-// millions of names cost no memory.
+// chooseNames returns the renames of the items' names, and their number.
+// A top-level ManifestName in any letter case (it would hide the manifest
+// on a case-insensitive file system) gets underscores before it until it
+// matches no other path nor directory. Only the names that could be in
+// the way (ManifestName behind underscores) are kept in memory.
 func chooseNames(names func(yield func(string) bool) error) (map[string]string, int, error) {
 	var taken []string   // first segments in the way, as files or directories
 	var pending []string // names to rename, in order
