@@ -10,9 +10,8 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-// FileInfo is what a build needs to know of a file besides its bytes: its
-// size and modification time, and its status change time, type, device
-// and inode for the hash cache and to tell whether it changed.
+// FileInfo is what a build needs of a file besides its bytes; ctime, type,
+// device and inode for the hash cache and to tell whether it changed.
 type FileInfo struct {
 	Size    int64
 	ModTime time.Time
@@ -22,12 +21,9 @@ type FileInfo struct {
 	Ino     uint64
 }
 
-// same reports whether a file stat before and after reading it did not
-// change in between. A write changes the status change time even when it
-// keeps the size and sets the modification time back; Linux (6.13 and
-// later, on the common file systems) gives it a fine-grained value once
-// the time was read by a stat, so that a write right after the stat is
-// seen too.
+// same reports whether fi and after, stats before and after a read, show
+// no change. A write changes ctime even when it keeps size and mtime; Linux
+// 6.13 and later makes it fine-grained once a stat read it.
 func (fi FileInfo) same(after FileInfo) bool {
 	return fi.Size == after.Size && fi.ModTime.Equal(after.ModTime) && fi.Ctime.Equal(after.Ctime) &&
 		fi.Dev == after.Dev && fi.Ino == after.Ino
@@ -35,12 +31,10 @@ func (fi FileInfo) same(after FileInfo) bool {
 
 const readAttempts = 3
 
-// sumStable reads r, an open regular file whose FileInfo was info when it
-// was opened, through h, then stats it again with stat: a file written
-// while it was read (even in place, at the same size) would otherwise get
-// a digest of neither version. One that changed is read again from its
-// start, up to readAttempts times in all, then reported with ErrChanged.
-// It returns the FileInfo of the read that counted.
+// sumStable reads r, a regular file of info when opened, through h, and
+// stats it again: one written meanwhile (even in place) is read again, up
+// to readAttempts times, then reported with ErrChanged. It returns the
+// FileInfo of the read that counted.
 func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func() (FileInfo, error)) (FileInfo, []byte, error) {
 	for attempt := 1; ; attempt++ {
 		sum, err := h.SumFile(dst, r, info.Size)
@@ -67,8 +61,7 @@ func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func
 	}
 }
 
-// ErrNotRegular reports a path that is not (or is no longer) a regular file:
-// a FIFO, socket, device, directory or symbolic link found where a file was.
+// ErrNotRegular reports a path that is not (or no longer) a regular file.
 var ErrNotRegular = regfile.ErrNotRegular
 
 func typeName(m fs.FileMode) string {
