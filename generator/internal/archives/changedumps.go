@@ -15,38 +15,32 @@ import (
 	"github.com/rsgen/rsgen/internal/published/previous"
 )
 
-// ChangeDumpArchiveName is the Change Dump Archive (ResourceSync Archives,
-// section 6): closed Change Dumps under archive/, one for each build that
+// ChangeDumpArchiveName lists a closed Change Dump for each build that
 // packaged changes, whose packages stay published while one lists them.
 const ChangeDumpArchiveName = "changedump-archive.xml"
 
-// archivedDumpFile matches the names rsgen gives archived Change Dumps.
 var archivedDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z\.xml$`)
 
 // A ChangeDumps publishes the Change Dump Archive of a build.
 type ChangeDumps struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site
-	Keep   time.Duration    // how long an archived Change Dump is kept (Changes.Archive.Keep); 0 for no archive
-	At     time.Time        // the snapshot time
-	Notice func(string)     // tells the user what they should know; never nil
-	Copier *packages.Copier // publishes the packages of the previous build again
+	Keep   time.Duration // how long an archived Change Dump is kept; 0 for no archive
+	At     time.Time     // the snapshot time
+	Notice func(string)  // never nil
+	Copier *packages.Copier
 }
 
-// Plan returns the Change Dump Archive this build publishes, or nil for
-// none, as the Change List Archive is planned (changelists.PlanArchive):
-// this build's packages, if it made any (fresh), start at from, or where
-// the previous archive ends.
+// Plan returns the Change Dump Archive this build publishes, or nil, as
+// changelists.PlanArchive plans the Change List Archive.
 func (da *ChangeDumps) Plan(from time.Time, fresh bool) (*changelists.Archive, error) {
 	return changelists.PlanArchive(changelists.Archive{Docs: da.Docs, Name: ChangeDumpArchiveName, What: "Change Dump", Capability: rsxml.CapChangeDumpArchive,
 		Stem: packages.ChangeDumpStem, File: archivedDumpFile, Notice: da.Notice}, da.Prev.ChangeDumpArchive, da.Keep, da.At, from, fresh)
 }
 
-// Write publishes the Change Dump Archive a: this build's packages
-// (fresh) as a closed Change Dump from a.From to the snapshot time, the
-// previous build's archived dumps again, byte for byte, each checked, with
-// the packages they list that the Change Dump (fresh and carried) does not,
-// and the archive.
+// Write publishes a: this build's packages (fresh) as a closed Change Dump
+// from a.From to At, the previous build's archived dumps again with the
+// packages the Change Dump does not carry, and the archive.
 func (da *ChangeDumps) Write(ctx context.Context, a *changelists.Archive, fresh, carried []packages.Package) error {
 	if a == nil {
 		return nil
@@ -69,20 +63,15 @@ func (da *ChangeDumps) Write(ctx context.Context, a *changelists.Archive, fresh,
 	return err
 }
 
-// A publishedPackage is a package this build publishes: one of its own
-// (fresh), or one of the previous build, listed by the Change Dump or by
-// an archived dump (archived).
 type publishedPackage struct {
 	*packages.Package
 	fresh, archived bool
 }
 
-// copyDump publishes an archived Change Dump of the previous
-// build again, byte for byte, and the packages it lists that are not
-// published yet (published has those that are, by name), under the names
-// they had: it lists them by URL. A package the Change Dump lists too must
-// be the same there (length, digests, manifest); none may be listed by two
-// archived dumps, nor have the name of one of this build's.
+// copyDump publishes an archived Change Dump again, and the packages it
+// lists not yet published, under their names (it lists them by URL). One
+// the Change Dump lists too must be listed alike there; none may be
+// listed by two archived dumps, nor have the name of one of this build's.
 func (da *ChangeDumps) copyDump(ctx context.Context, c docs.Archived, published map[string]*publishedPackage) error {
 	return copyArchived(ctx, da.Docs, c, da.Prev.ReadArchivedDump, func(p *previous.Package) error {
 		base, ok := da.Docs.Mine(p.Rel)
@@ -114,9 +103,8 @@ func (da *ChangeDumps) copyDump(ctx context.Context, c docs.Archived, published 
 	})
 }
 
-// copyArchived publishes the archived dump c of the previous build again,
-// byte for byte, once publish has published each package it lists (read
-// reads them) again.
+// copyArchived publishes the archived dump c again, byte for byte, once
+// publish has published each package it lists.
 func copyArchived(ctx context.Context, d *docs.Writer, c docs.Archived, read func(context.Context, *previous.ArchivedList) ([]byte, []previous.Package, error),
 	publish func(p *previous.Package) error) error {
 	data, pkgs, err := read(ctx, c.List)

@@ -16,30 +16,26 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// The Resource Dump Archive (ResourceSync Archives, section 4) lists
-// Resource Dumps of earlier snapshots kept under archive/, each with its
-// packages and manifest copies beside it, named after it
-// (archive/resourcedump-<at>-00001.zip, ….manifest.xml), linked rather
-// than copied where the file system allows.
+// ResourceDumpArchiveName lists Resource Dumps kept under archive/, each
+// with its packages and manifest copies beside it, named after it
+// (archive/resourcedump-<at>-00001.zip, ….manifest.xml), linked if may be.
 const ResourceDumpArchiveName = "resourcedump-archive.xml"
 
-// archivedPackageFile matches the names of the packages (and manifest
-// copies) of an archived Resource Dump, and gives its stamp.
+// archivedPackageFile matches the packages and manifest copies of an
+// archived Resource Dump, and gives its stamp.
 var archivedPackageFile = regexp.MustCompile(`^resourcedump-([0-9]{8}T[0-9]{6}Z)-[0-9]{5}\.(zip|manifest\.xml)$`)
 
 // A ResourceDumps publishes the Resource Dump Archive of a build.
 type ResourceDumps struct {
 	Docs   *docs.Writer
-	Prev   *previous.Site   // nil for a first build
-	Every  time.Duration    // how often the Resource Dump is archived; 0 for no archive
-	Keep   time.Duration    // how long an archived one is kept (Changes.Archive.Keep)
-	At     time.Time        // the snapshot time
-	Notice func(string)     // tells the user what they should know; never nil
-	Copier *packages.Copier // publishes the packages of the previous build again
+	Prev   *previous.Site // nil for a first build
+	Every  time.Duration  // how often the Resource Dump is archived; 0 for no archive
+	Keep   time.Duration  // how long an archived one is kept
+	At     time.Time      // the snapshot time
+	Notice func(string)   // never nil
+	Copier *packages.Copier
 }
 
-// Plan returns the Resource Dump Archive this build publishes, or nil for
-// none.
 func (ra *ResourceDumps) Plan() (*changelists.Archive, error) {
 	return planSnapshots(changelists.Archive{Docs: ra.Docs, Name: ResourceDumpArchiveName, What: "Resource Dump", Capability: rsxml.CapResourceDumpArchive,
 		Stem: packages.ResourceDumpStem + "-", Notice: ra.Notice, Listed: func(l *previous.ArchivedList) rsxml.MD {
@@ -47,11 +43,9 @@ func (ra *ResourceDumps) Plan() (*changelists.Archive, error) {
 		}}, ra.Prev, func(p *previous.Site) *previous.Archive { return p.ResourceDumpArchive }, ra.Every, ra.Keep, ra.At)
 }
 
-// Write publishes the Resource Dump Archive a: this build's Resource Dump
-// of pkgs again under archive/ if it is due, the previous build's archived
-// dumps again, byte for byte, each checked, with their packages, and the
-// archive listing them all, oldest first. Past the limits of one document
-// its oldest dumps are left out, with a notice.
+// Write publishes a: this build's Resource Dump of pkgs under archive/ if
+// due, the previous build's archived dumps again with their packages, and
+// the archive.
 func (ra *ResourceDumps) Write(ctx context.Context, a *changelists.Archive, pkgs []packages.Package, completed time.Time) error {
 	if a == nil {
 		return nil
@@ -63,9 +57,9 @@ func (ra *ResourceDumps) Write(ctx context.Context, a *changelists.Archive, pkgs
 	return err
 }
 
-// archiveThis writes this build's Resource Dump under archive/, as one
-// document, with its packages and their manifest copies linked beside it
-// under names of their own, and returns its entry in the archive.
+// archiveThis writes this build's Resource Dump under archive/ as one
+// document, its packages and manifest copies linked beside it, and returns
+// its entry in the archive.
 func (ra *ResourceDumps) archiveThis(stem string, live []packages.Package, completed time.Time) (rsxml.Entry, error) {
 	pkgs := make([]packages.Package, len(live))
 	for i, p := range live {
@@ -98,9 +92,8 @@ func (ra *ResourceDumps) archiveThis(stem string, live []packages.Package, compl
 	return rsxml.Entry{Loc: ra.Docs.URL(stem + ".xml"), MD: rsxml.MD{At: md.At, Completed: md.Completed}}, nil
 }
 
-// copyDump publishes an archived Resource Dump of the previous build
-// again with its packages and their manifest copies, which must be where
-// rsgen archives them with it.
+// copyDump publishes an archived Resource Dump again, with its packages
+// and manifest copies, which must be where rsgen archives them.
 func (ra *ResourceDumps) copyDump(ctx context.Context, c docs.Archived) error {
 	at := docs.Stamp(c.List.At)
 	seen := map[string]bool{}
@@ -125,10 +118,9 @@ func (ra *ResourceDumps) copyDump(ctx context.Context, c docs.Archived) error {
 	})
 }
 
-// archived returns the name, in the documents' directory, of rel (a URL
-// relative to the output's) if it is a package (ext "zip") or a manifest
-// copy (ext "manifest.xml") that rsgen archives with the Resource Dump of
-// the snapshot at.
+// archived returns the name in the documents' directory of rel if it is a
+// package (ext "zip") or manifest copy that rsgen archives with the
+// Resource Dump of the snapshot at.
 func (ra *ResourceDumps) archived(rel, at, ext string) (string, bool) {
 	dir, base := path.Split(rel)
 	if dir != ra.Docs.Dir+"/"+docs.ArchiveDir+"/" {

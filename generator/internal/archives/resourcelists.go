@@ -15,10 +15,8 @@ import (
 	"github.com/rsgen/rsgen/internal/published/previous"
 )
 
-// The Resource List Archive (ResourceSync Archives, section 3):
-// resourcelist-archive.xml lists Resource Lists of earlier snapshots kept
-// under archive/, each named by its snapshot time (and, past the limits,
-// an index over its own parts), with its at.
+// ResourceListArchiveName lists Resource Lists kept under archive/, named
+// by their snapshot time (past the limits, an index over its parts).
 const ResourceListArchiveName = "resourcelist-archive.xml"
 
 // A ResourceLists publishes the Resource List Archive of a build.
@@ -26,22 +24,19 @@ type ResourceLists struct {
 	Docs   *docs.Writer
 	Prev   *previous.Site // nil for a first build
 	Every  time.Duration  // how often the Resource List is archived; 0 for no archive
-	Keep   time.Duration  // how long an archived one is kept (Changes.Archive.Keep)
+	Keep   time.Duration  // how long an archived one is kept
 	At     time.Time      // the snapshot time
-	Notice func(string)   // tells the user what they should know; never nil
+	Notice func(string)   // never nil
 }
 
-// Plan returns the Resource List Archive this build publishes, or nil for
-// none.
 func (la *ResourceLists) Plan() (*changelists.Archive, error) {
 	return planSnapshots(changelists.Archive{Docs: la.Docs, Name: ResourceListArchiveName, What: "Resource List", Capability: rsxml.CapResourceListArchive,
 		Stem: "resourcelist-", Notice: la.Notice, Listed: func(l *previous.ArchivedList) rsxml.MD { return rsxml.MD{At: rsxml.FormatTime(l.At)} }},
 		la.Prev, func(p *previous.Site) *previous.Archive { return p.ResourceListArchive }, la.Every, la.Keep, la.At)
 }
 
-// planSnapshots plans a, an archive of snapshots (docs.PlanSnapshots) kept
-// for keep and made every every, from the archive of the previous build
-// prev (nil for a first build) that archive gives; nil for none.
+// planSnapshots plans a, an archive of snapshots (docs.PlanSnapshots), from
+// the previous build's archive; nil for none.
 func planSnapshots(a changelists.Archive, prev *previous.Site, archive func(*previous.Site) *previous.Archive, every, keep time.Duration, at time.Time) (*changelists.Archive, error) {
 	var pa *previous.Archive
 	if prev != nil {
@@ -55,12 +50,9 @@ func planSnapshots(a changelists.Archive, prev *previous.Site, archive func(*pre
 	return &a, nil
 }
 
-// Write publishes the Resource List Archive a: this build's Resource List
-// again under archive/ if it is due (opt, n and fill write it, as they
-// wrote resourcelist.xml), the previous build's archived lists again, byte
-// for byte, each checked, and the archive listing them all, oldest first.
-// Past the limits of one document its oldest lists are left out, with a
-// notice.
+// Write publishes a: this build's Resource List under archive/ if due
+// (opt, n and fill wrote resourcelist.xml), the previous build's archived
+// lists again, and the archive.
 func (la *ResourceLists) Write(ctx context.Context, a *changelists.Archive, opt listwriter.Options, n int, fill func(i int, e *rsxml.Entry)) error {
 	if a == nil {
 		return nil
@@ -68,9 +60,7 @@ func (la *ResourceLists) Write(ctx context.Context, a *changelists.Archive, opt 
 	_, err := a.Write(la.At, func(stem string) ([]rsxml.Entry, error) {
 		opt.Name = stem
 		wl, err := la.Docs.List(opt, n, fill)
-		if err != nil {
-			// Its index's locs are longer than those of resourcelist.xml's:
-			// with a low Limits.MaxBytes, it may not fit where that did.
+		if err != nil { // its longer locs may not fit where resourcelist.xml's did
 			return nil, fmt.Errorf("the archived copy of the Resource List: %w", err)
 		}
 		return []rsxml.Entry{{Loc: la.Docs.URL(wl.Name), MD: rsxml.MD{At: opt.Doc.MD.At}}}, nil
@@ -78,9 +68,7 @@ func (la *ResourceLists) Write(ctx context.Context, a *changelists.Archive, opt 
 	return err
 }
 
-// copyList publishes an archived Resource List of the previous
-// build again, and its parts if it is an index, byte for byte, under the
-// names they had.
+// copyList publishes an archived Resource List again, and its parts.
 func (la *ResourceLists) copyList(ctx context.Context, c docs.Archived) error {
 	stem := strings.TrimSuffix(c.Name, ".xml")
 	parts := 0

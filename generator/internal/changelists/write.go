@@ -9,13 +9,11 @@ import (
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
-// ChangeTime is the time a part that starts with e starts at: the
-// datetime of its change, which Change.entry writes to the second.
+// ChangeTime is when a part that starts with e starts: its datetime.
 func ChangeTime(e *rsxml.Entry) string { return e.MD.Datetime }
 
-// Options are those of a Change List covering from to until (a
-// zero until: open), whose parts link to index ("" for their own) and
-// start at time(first entry).
+// Options are those of a Change List from from to until (zero: open),
+// whose parts link to index ("" for their own) and start at time(first).
 func Options(d *docs.Writer, name string, from, until time.Time, index string, time func(e *rsxml.Entry) string) listwriter.Options {
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
 	if !until.IsZero() {
@@ -29,12 +27,9 @@ func Options(d *docs.Writer, name string, from, until time.Time, index string, t
 	}
 }
 
-// writeChangeEntries writes n changes, which fill gives in chronological
-// order, as Change Lists named <stem>.xml or, past the limits,
-// <stem>-00001.xml, …: each a whole Change List whose from and until are
-// its share of [from, until] (parts meet at the datetime of the next
-// part's first change: no gap), linked with rel="index" to index. It
-// returns the entries of the lists for a Change List Index, in order.
+// writeChangeEntries writes n changes as <stem>.xml or, past the limits,
+// <stem>-00001.xml, …, each covering its share of [from, until] without
+// gap, linked to index, and returns their entries for the index.
 func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
 	wl, err := ch.Docs.List(Options(ch.Docs, stem, from, until, index, time), n, fill)
 	if err != nil {
@@ -46,7 +41,6 @@ func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry
 	return partEntries(ch.Docs, wl), nil
 }
 
-// partEntries are the entries of the parts of wl in an index or archive.
 func partEntries(d *docs.Writer, wl listwriter.Written) []rsxml.Entry {
 	entries := make([]rsxml.Entry, len(wl.Parts))
 	for i, p := range wl.Parts {
@@ -55,9 +49,7 @@ func partEntries(d *docs.Writer, wl listwriter.Written) []rsxml.Entry {
 	return entries
 }
 
-// InsideNotice is what a build says of the changes at t, more than one
-// Change List within limits holds, when they are split between two lists
-// (listwriter.Written.Inside).
+// InsideNotice is the notice of changes at t split between two lists.
 func InsideNotice(t string, limits listwriter.Limits) string {
 	return fmt.Sprintf("the changes at %s are more than one Change List holds (%d entries, %d bytes at most): they are split between two lists, and a Destination that resumes after the last datetime it saw may miss those of the second",
 		t, limits.MaxEntries, limits.MaxBytes)
