@@ -91,9 +91,18 @@ func (p *Pool) Run(ctx context.Context, jobs <-chan Job, results chan<- Result) 
 	}
 	var waited func()
 	if p.ReadsBlock {
-		var raise raised
-		defer raise.restore()
-		waited = func() { raise.after(reads) }
+		var waits atomic.Int64
+		var restore func() // set by the reads-th read that waited, before g.Wait returns
+		defer func() {
+			if restore != nil {
+				restore()
+			}
+		}()
+		waited = func() {
+			if waits.Add(1) == int64(reads) {
+				restore = raiseProcs(reads)
+			}
+		}
 	}
 	g, ctx := errgroup.WithContext(ctx)
 	for range reads {
@@ -161,25 +170,6 @@ func openSum(h *Hasher, dst []byte, open func() (io.ReadCloser, error)) (FileInf
 		err = cerr
 	}
 	return FileInfo{Size: n}, sum, err
-}
-
-// raised raises GOMAXPROCS for a Pool whose reads wait (ReadsBlock).
-type raised struct {
-	waits atomic.Int64
-	undo  func() // set once raised
-}
-
-// after counts a read that waited; the reads-th raises GOMAXPROCS.
-func (r *raised) after(reads int) {
-	if r.waits.Add(1) == int64(reads) {
-		r.undo = raiseProcs(reads)
-	}
-}
-
-func (r *raised) restore() {
-	if r.undo != nil {
-		r.undo()
-	}
 }
 
 // procs counts the Pools that raised GOMAXPROCS, and its value before.

@@ -283,17 +283,16 @@ func (s *source) close() {
 	})
 }
 
-// A job is one unit of work: a whole item, or one chunk of a split item.
+// A job is one unit of work: a whole item, or (src set) a chunk of one.
 type job struct {
-	item  int   // position in the items
-	it    *Item // the item
+	item  int // position in the items
+	it    *Item
 	name  string
-	chunk int  // number of the chunk in its item; 0 for a whole item
+	chunk int  // number of the chunk in its item
 	last  bool // the item's last chunk (always, for a whole item)
-	whole bool
-	src   *source // split items: the reader
-	off   int64   // split items: where the chunk's data starts
-	n     int64   // split items: the chunk's length
+	src   *source
+	off   int64 // where the chunk's data starts
+	n     int64 // the chunk's length
 
 	// Reads that must be in order (Sequential, or chunks without
 	// io.ReaderAt) are chained: a job reads once after is closed.
@@ -359,17 +358,17 @@ func (p *packer) queue(ctx context.Context, work, ordered chan<- *job, i int, it
 		name = r
 	}
 	if it.NoBitstream {
-		return send(&job{item: i, it: it, last: true, whole: true})
+		return send(&job{item: i, it: it, last: true})
 	}
 	err := checkName(name)
 	if err == nil && it.Size < 0 {
 		err = errors.New("its length is unknown")
 	}
 	if err != nil {
-		return send(&job{item: i, it: it, name: name, last: true, whole: true, err: err})
+		return send(&job{item: i, it: it, name: name, last: true, err: err})
 	}
 	if it.Size <= chunkSize {
-		j := &job{item: i, it: it, name: name, last: true, whole: true, done: make(chan struct{})}
+		j := &job{item: i, it: it, name: name, last: true, done: make(chan struct{})}
 		if p.opt.Sequential {
 			p.chain(j)
 		}

@@ -122,26 +122,25 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		p.skip(first.item, first.err)
 		return p.drain(first, next)
 	}
+	entries := append([]rsxml.Entry{it.Entry}, it.Also...)
+	var bound int64
 	if it.NoBitstream {
-		p.release(first)
-		return p.writeEntryOnly(first.item, it)
+		entries = entries[:1]
+	} else {
+		for i := range entries {
+			entries[i].MD.Path = "/" + name
+		}
+		bound = storedBound(first)
 	}
-	path := "/" + name
-	entries := make([]rsxml.Entry, 1+len(it.Also))
-	entries[0] = it.Entry
-	copy(entries[1:], it.Also)
 	p.line = p.line[:0]
 	for i := range entries {
-		entries[i].MD.Path = path
 		p.line = rsxml.AppendEntry(p.line, false, &entries[i])
 	}
-	line := int64(len(p.line))
 	if len(entries) > p.opt.MaxEntries {
 		p.skip(first.item, fmt.Errorf("its bitstream is that of %d resources, more than a manifest may list (%d)", len(entries), p.opt.MaxEntries))
 		return p.drain(first, next)
 	}
-	bound := storedBound(first)
-	if err := p.room(name, bound, line, len(entries)); err != nil {
+	if err := p.room(name, bound, int64(len(p.line)), len(entries)); err != nil {
 		if errors.Is(err, errTooLong) {
 			p.skip(first.item, err)
 			return p.drain(first, next)
@@ -151,7 +150,11 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		}
 		return err
 	}
-	if first.whole {
+	switch {
+	case it.NoBitstream:
+		p.release(first)
+		return p.keepLines(1)
+	case first.src == nil:
 		data := *first.raw
 		if first.comp != nil {
 			data = *first.comp
@@ -161,9 +164,8 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		if err != nil {
 			return writing(p.cur.Name, err)
 		}
-	} else {
-		ok, err := p.stream(first, next, it, name, bound)
-		if err != nil || !ok {
+	default:
+		if ok, err := p.stream(first, next, it, name, bound); err != nil || !ok {
 			return err
 		}
 	}
@@ -176,25 +178,12 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	return nil
 }
 
-func (p *packer) writeEntryOnly(i int, it *Item) error {
-	e := it.Entry
-	p.line = rsxml.AppendEntry(p.line[:0], false, &e)
-	if err := p.room("", 0, int64(len(p.line)), 1); err != nil {
-		if errors.Is(err, errTooLong) {
-			p.skip(i, err)
-			return nil
-		}
-		return err
-	}
-	return p.keepLines(1)
-}
-
 // storedBound is the most bytes the item of first takes in its package.
 func storedBound(first *job) int64 {
 	switch {
-	case first.whole && first.comp != nil:
+	case first.src == nil && first.comp != nil:
 		return int64(len(*first.comp))
-	case first.whole, first.method == methodStore:
+	case first.src == nil, first.method == methodStore:
 		return first.it.Size
 	}
 	return deflateBound(first.it.Size)

@@ -103,7 +103,7 @@ func (p *packer) work(ctx context.Context, work <-chan *job) error {
 				return nil
 			}
 		}
-		if j.whole {
+		if j.src == nil {
 			p.doWhole(ctx, t, j)
 		} else {
 			p.doChunk(ctx, t, j)
