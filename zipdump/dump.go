@@ -237,9 +237,6 @@ func (o *Options) defaults() error {
 	if len(o.Hashes) == 0 {
 		return errors.New("zipdump: no hash algorithm")
 	}
-	if o.Open == nil || o.Create == nil || o.Remove == nil || o.Stem == "" {
-		return errors.New("zipdump: Open, Create, Remove and Stem are required")
-	}
 	if o.Level == 0 {
 		o.Level = defaultLevel
 	}

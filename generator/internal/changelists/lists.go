@@ -52,11 +52,15 @@ func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 	if err != nil {
 		return from, err
 	}
-	open, err := ch.carriedOpenList(ctx)
+	open, err := ch.openHistory(ctx)
 	if err != nil {
 		return from, err
 	}
 	if open != nil {
+		cl := ch.Prev.OpenChangeList // those kept are the newest
+		if err := checkCarried(cl, cl.Entries-len(open.entries)); err != nil {
+			return from, err
+		}
 		chainEnd = open.till
 	}
 	// Builds that found nothing publish no list (an empty <urlset> is
@@ -121,16 +125,6 @@ func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 type openHistory struct {
 	from, till time.Time
 	entries    []*rsxml.Entry
-}
-
-// carriedOpenList is openHistory, failing for a bad hash or length.
-func (ch *Lists) carriedOpenList(ctx context.Context) (*openHistory, error) {
-	h, err := ch.openHistory(ctx)
-	if h == nil || err != nil {
-		return h, err
-	}
-	cl := ch.Prev.OpenChangeList // those kept are the newest
-	return h, checkCarried(cl, cl.Entries-len(h.entries))
 }
 
 // openHistory returns the changes of the previous open changelist.xml to
