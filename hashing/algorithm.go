@@ -13,9 +13,9 @@ import (
 	"github.com/zeebo/blake3"
 )
 
-// Algorithm is a digest algorithm whose token may appear in a hash
-// attribute: first those rsgen publishes ([Algorithm.Publishable]), then
-// those it only recognises and checks in what it reads.
+// Algorithm is a digest algorithm of a hash attribute: those rsgen
+// publishes first, then those it only checks in what it reads. Values
+// never change meaning: the hash cache stores them.
 type Algorithm uint8
 
 const (
@@ -31,8 +31,7 @@ const (
 
 const numPublishable = BLAKE3 + 1
 
-// algorithms is the one table of hash algorithms, by IANA "Hash Function
-// Textual Names" token (and BLAKE3's).
+// algorithms is the one table, by IANA "Hash Function Textual Names" token.
 var algorithms = [numAlgorithms]struct {
 	token string
 	size  int
@@ -47,7 +46,6 @@ var algorithms = [numAlgorithms]struct {
 	SHA512: {"sha-512", sha512.Size, sha512.New},
 }
 
-// String returns the token the spec uses for the algorithm ("sha-256").
 func (a Algorithm) String() string {
 	if a < numAlgorithms {
 		return algorithms[a].token
@@ -57,15 +55,12 @@ func (a Algorithm) String() string {
 
 func (a Algorithm) Size() int { return algorithms[a].size }
 
-// Publishable reports whether rsgen publishes digests by a (whether a
-// [Set] may hold it).
 func (a Algorithm) Publishable() bool { return a < numPublishable }
 
 func (a Algorithm) New() hash.Hash { return algorithms[a].new() }
 
-// Lookup returns the algorithm whose token, in lower case, is token: the
-// spelling of a hash attribute. Unlike [ParseAlgorithm] it knows the
-// algorithms rsgen only checks and takes no other spelling.
+// Lookup returns the algorithm whose token is token, as a hash attribute
+// spells it; unlike [ParseAlgorithm] it knows those rsgen only checks.
 func Lookup(token string) (Algorithm, bool) {
 	for a := range numAlgorithms {
 		if algorithms[a].token == token {
@@ -75,9 +70,6 @@ func Lookup(token string) (Algorithm, bool) {
 	return 0, false
 }
 
-// AllPublishable returns every algorithm rsgen publishes, in value order.
-// Values never change meaning (a new algorithm gets a new value), so a file
-// may store them, as the hash cache does.
 func AllPublishable() Set {
 	s := make(Set, numPublishable)
 	for a := range numPublishable {
@@ -86,7 +78,7 @@ func AllPublishable() Set {
 	return s
 }
 
-// Known lists the tokens of every algorithm, publishable or not, for messages.
+// Known lists every algorithm's token, for messages.
 func Known() string { return tokens(numAlgorithms) }
 
 func tokens(n Algorithm) string {
@@ -97,10 +89,8 @@ func tokens(n Algorithm) string {
 	return strings.Join(names, ", ")
 }
 
-// ParseAlgorithm returns the publishable algorithm named by token, as a
-// user names it (rsgen build --hash). Tokens are matched
-// case-insensitively, and the common spellings without a dash ("sha256",
-// "sha1") are accepted as well.
+// ParseAlgorithm returns the publishable algorithm a user names (--hash),
+// in any case, with or without the dash ("sha256").
 func ParseAlgorithm(token string) (Algorithm, error) {
 	t := strings.ToLower(strings.TrimSpace(token))
 	switch t {
@@ -116,16 +106,14 @@ func ParseAlgorithm(token string) (Algorithm, error) {
 	return 0, fmt.Errorf("unknown hash algorithm %q (known: %s)", token, tokens(numPublishable))
 }
 
-// Set is the ordered list of algorithms a build publishes. Digests appear
-// in the hash attribute in this order.
+// Set is the ordered list of algorithms a build publishes, in the order
+// of the hash attribute.
 type Set []Algorithm
 
-// DefaultSet is what rsgen publishes unless told otherwise: sha-256, which
-// every Destination can check.
-var DefaultSet = Set{SHA256}
+var DefaultSet = Set{SHA256} // which every Destination can check
 
-// ParseSet parses a comma-separated list such as "md5,sha-256". Duplicates
-// are an error, as is an empty list.
+// ParseSet parses a comma-separated list such as "md5,sha-256", without
+// duplicates.
 func ParseSet(list string) (Set, error) {
 	var s Set
 	var seen [numPublishable]bool
@@ -149,7 +137,6 @@ func ParseSet(list string) (Set, error) {
 	return s, nil
 }
 
-// String returns the set in the form ParseSet reads.
 func (s Set) String() string {
 	names := make([]string, len(s))
 	for i, a := range s {
@@ -160,7 +147,6 @@ func (s Set) String() string {
 
 func (s Set) Has(a Algorithm) bool { return slices.Contains(s, a) }
 
-// SumSize is the length of a sum of s.
 func (s Set) SumSize() int {
 	n := 0
 	for _, a := range s {
@@ -169,8 +155,7 @@ func (s Set) SumSize() int {
 	return n
 }
 
-// Tokens appends the tokens of sum, the concatenated digests of s as a
-// [Hasher] returns them, in the order of s; their digests are sum's bytes.
+// Tokens appends the tokens of sum, whose digests are sum's bytes.
 func (s Set) Tokens(dst []Token, sum []byte) []Token {
 	if len(sum) != s.SumSize() {
 		panic(fmt.Sprintf("hashing: sum of %d bytes for set %s", len(sum), s))
@@ -182,18 +167,13 @@ func (s Set) Tokens(dst []Token, sum []byte) []Token {
 	return dst
 }
 
-// Format returns sum as a hash attribute: FormatTokens(s.Tokens(nil, sum)).
 func (s Set) Format(sum []byte) string { return FormatTokens(s.Tokens(nil, sum)) }
 
-// UnmarshalText reads a as ParseAlgorithm does: an entry of a list of
-// algorithms in a configuration file.
 func (a *Algorithm) UnmarshalText(b []byte) (err error) {
 	*a, err = ParseAlgorithm(string(b))
 	return err
 }
 
-// UnmarshalText reads s as ParseSet does: hash = "sha-256,md5" in a
-// configuration file (a list, ["sha-256", "md5"], is read entry by entry).
 func (s *Set) UnmarshalText(b []byte) (err error) {
 	*s, err = ParseSet(string(b))
 	return err

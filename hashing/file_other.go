@@ -8,10 +8,8 @@ import (
 	"path/filepath"
 )
 
-// sumFile opens the regular file at path, or named path in dir if dir is
-// not nil, reads it once through h as sumStable does and returns its
-// FileInfo and sum (appended to dst). Outside unix a Dir has no
-// descriptor: the file is opened by its path.
+// sumFile is sumStable over the file path, in dir if not nil. Outside
+// unix a Dir has no descriptor: the file is opened by its path.
 func sumFile(h *Hasher, dst []byte, dir Dir, path string) (FileInfo, []byte, error) {
 	if dir != nil {
 		path = filepath.Join(dir.Path(), path)

@@ -13,11 +13,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// O_NOFOLLOW refuses a symbolic link swapped in after the walk saw a file;
-// O_NONBLOCK keeps open from waiting for a writer on a FIFO.
+// O_NOFOLLOW refuses a symbolic link swapped in after the walk; O_NONBLOCK
+// keeps open from waiting for a writer on a FIFO.
 const openFlags = os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 
-// FileInfoOf is the FileInfo of a stat.
 func FileInfoOf(st *unix.Stat_t) FileInfo {
 	return FileInfo{
 		Size:    st.Size,
@@ -57,18 +56,10 @@ func retryEINTR(f func() error) error {
 	}
 }
 
-// sumFile opens the regular file at path, or named path in dir (relative
-// to its descriptor) if dir is not nil, reads it once through h as
-// sumStable does and returns its FileInfo and sum (appended to dst).
-//
-// It works on the raw descriptor rather than an *os.File: on Linux,
-// os.OpenFile tries to register every descriptor with the netpoller (a
-// failing epoll_ctl per file) and sets up locking and a finalizer that a
-// file read once by one goroutine does not need. Together with
-// SumFile, which saves the read(2) that only confirms the end of a
-// small file, this takes reading a small file from 6 system calls to 5
-// (openat, fstat, read, fstat to see that it did not change, close); see
-// docs/PERFORMANCE.md for the effect.
+// sumFile is sumStable over the file path, in dir (openat) if not nil. It
+// uses the raw descriptor, not an *os.File, whose epoll_ctl, locking and
+// finalizer a file read once does not need: with SumFile, a small file
+// takes 5 system calls (openat, fstat, read, fstat, close), not 6.
 func sumFile(h *Hasher, dst []byte, dir Dir, path string) (FileInfo, []byte, error) {
 	var fd int
 	var err error

@@ -6,40 +6,32 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"sync"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/storage/regfile"
 )
 
-// bufSize is the read buffer of a Hasher. 256 KiB keeps the number of read
-// calls per large file low while staying in L2 cache; small files need one
-// read whatever the size.
-const bufSize = 256 << 10
+const (
+	bufSize  = 256 << 10 // few reads of a large file, and in L2 cache
+	SniffLen = 512       // the head a Hasher keeps, as net/http.DetectContentType reads
+)
 
-// SniffLen is how many leading bytes a Hasher keeps for content sniffing
-// (the amount net/http.DetectContentType looks at).
-const SniffLen = 512
-
-// ErrChanged reports a file whose size changed while it was being read.
 var ErrChanged = errors.New("file changed while it was read")
 
-// A Hasher computes the digests of a Set over one stream at a time, with
-// reused hash states and a reused buffer. It is not safe for concurrent use.
 type Hasher struct {
 	hashes []hash.Hash
 	buf    []byte
 	head   []byte
 	ctx    context.Context // if set, reading stops when it is done
 	read   func(n int64)   // if set, called with the bytes of each read (Pool.Read)
-	// hashing, if set, is held while the bytes of a read are hashed: it
-	// bounds the hashing of a Pool whose readers outnumber its Workers.
+	// hashing, if set, is held while hashing: Pool.Workers of Pool.Reads.
 	hashing chan struct{}
-	// waited, if set, is called after a read that waited for the disk
-	// (Pool.ReadsBlock).
-	waited func()
+	waited  func() // if set, called after a read that waited for the disk (Pool.ReadsBlock)
 }
 
-// waitedRead is how long a read of at most a buffer takes only if it
-// waited for the disk: from the page cache it takes tens of microseconds.
+// waitedRead: a read from the page cache takes tens of microseconds.
 const waitedRead = time.Millisecond
 
 func (h *Hasher) timedRead(r io.Reader, p []byte) (int, error) {
@@ -54,9 +46,8 @@ func (h *Hasher) timedRead(r io.Reader, p []byte) (int, error) {
 	return n, err
 }
 
-// bufs keeps the read buffers of the Hashers a Pool is done with, for the
-// next Pool: a build of many resource sets runs one for each, and their
-// workers' buffers were 2 MB of garbage a set.
+// bufs keeps the buffers of Hashers done with, for the next Pool: a build
+// runs one per resource set.
 var bufs = sync.Pool{New: func() any { return new([bufSize]byte) }}
 
 func NewHasher(set Set) *Hasher {
@@ -72,21 +63,16 @@ func (h *Hasher) release() {
 	h.buf = nil
 }
 
-// Sum reads r to its end, once, through every hash, and returns the number
-// of bytes read and the digests appended to dst in the order of the Set.
-// Head returns the first bytes read, until the next call.
+// Sum reads r to its end through every hash, and returns the bytes read
+// and the digests appended to dst in the order of the Set.
 func (h *Hasher) Sum(dst []byte, r io.Reader) (n int64, sum []byte, err error) {
 	return h.sum(dst, r, -1)
 }
 
-// SumFile is Sum over r, a regular file read from its start whose size
-// was size when it was opened: a file that grew or shrank while it was
-// read is reported with ErrChanged. It reads until a short read at size
-// rather than until a read returns nothing: near the expected end it asks
-// for one byte more than is left, and a read of a regular file that
-// returns less than asked has met the end. That saves the read(2) that
-// would only return 0, one of the two of reading a small file; a file
-// that grew fills the extra byte and is read on to its end.
+// SumFile is Sum over a regular file of size bytes, reporting one that
+// grew or shrank with ErrChanged. Near the end it asks for one byte more
+// than is left: a short read has met the end, which saves the read(2)
+// that would return 0, one of the two of a small file.
 func (h *Hasher) SumFile(dst []byte, r io.Reader, size int64) ([]byte, error) {
 	n, sum, err := h.sum(dst, r, size)
 	if err != nil {
@@ -122,9 +108,8 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 		if rerr != nil {
 			return n, dst, rerr
 		}
-		// A large file is not read to its end once the pool is stopped: an
-		// interrupt would otherwise wait minutes for a file of many GB. The
-		// check runs once a buffer, so a small file never pays for it.
+		// An interrupt does not wait for a file of many GB; a small file
+		// never pays for the check.
 		if h.ctx != nil && n >= int64(len(h.buf)) {
 			if err := h.ctx.Err(); err != nil {
 				return n, dst, err
@@ -137,7 +122,6 @@ func (h *Hasher) sum(dst []byte, r io.Reader, size int64) (n int64, sum []byte, 
 	return n, dst, nil
 }
 
-// write hashes chunk and keeps its first bytes.
 func (h *Hasher) write(chunk []byte) {
 	if h.hashing != nil {
 		h.hashing <- struct{}{}
@@ -151,6 +135,75 @@ func (h *Hasher) write(chunk []byte) {
 	}
 }
 
-// Head returns the first bytes (at most SniffLen) of the stream last read
-// by Sum. The slice is reused by the next call.
+// Head returns the first SniffLen bytes last read, until the next read.
 func (h *Hasher) Head() []byte { return h.head }
+
+// FileInfo is what a build needs of a file besides its bytes; ctime, type,
+// device and inode for the hash cache and to tell whether it changed.
+type FileInfo struct {
+	Size    int64
+	ModTime time.Time
+	Ctime   time.Time   // status change time; zero where the system has none
+	Mode    fs.FileMode // type bits only: 0 for a regular file
+	Dev     uint64
+	Ino     uint64
+}
+
+// same reports whether fi and after, stats before and after a read, show
+// no change. A write changes ctime even when it keeps size and mtime; Linux
+// 6.13 and later makes it fine-grained once a stat read it.
+func (fi FileInfo) same(after FileInfo) bool {
+	return fi.Size == after.Size && fi.ModTime.Equal(after.ModTime) && fi.Ctime.Equal(after.Ctime) &&
+		fi.Dev == after.Dev && fi.Ino == after.Ino
+}
+
+const readAttempts = 3
+
+// sumStable reads r, a regular file of info when opened, through h, and
+// stats it again: one written meanwhile (even in place) is read again, up
+// to readAttempts times, then reported with ErrChanged. It returns the
+// FileInfo of the read that counted.
+func (h *Hasher) sumStable(dst []byte, r io.ReadSeeker, info FileInfo, stat func() (FileInfo, error)) (FileInfo, []byte, error) {
+	for attempt := 1; ; attempt++ {
+		sum, err := h.SumFile(dst, r, info.Size)
+		if err != nil && !errors.Is(err, ErrChanged) {
+			return info, sum, fmt.Errorf("reading: %w", err)
+		}
+		after, serr := stat()
+		if serr != nil {
+			return info, sum, serr
+		}
+		if err == nil && info.same(after) {
+			return info, sum, nil
+		}
+		if after.Mode != 0 {
+			return info, sum, fmt.Errorf("%w (%s)", ErrNotRegular, typeName(after.Mode))
+		}
+		if attempt == readAttempts {
+			return info, sum, fmt.Errorf("%w, at each of %d reads", ErrChanged, readAttempts)
+		}
+		if _, err := r.Seek(0, io.SeekStart); err != nil {
+			return info, sum, fmt.Errorf("reading: %w", err)
+		}
+		info = after
+	}
+}
+
+// ErrNotRegular reports a path that is not (or no longer) a regular file.
+var ErrNotRegular = regfile.ErrNotRegular
+
+func typeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m.IsDir():
+		return "directory"
+	}
+	return m.Type().String()
+}

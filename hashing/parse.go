@@ -11,21 +11,17 @@ import (
 	"unicode/utf8"
 )
 
-// A Token is one digest of a hash attribute ("alg:hexdigest"), as
-// [ParseAttr] returns it and [FormatTokens] writes it: the one form of a
-// digest, computed by rsgen ([Set.Tokens]) or read, of any algorithm.
+// A Token is one digest of a hash attribute ("alg:hexdigest"), of any
+// algorithm, computed or read.
 type Token struct {
 	Alg    string // lower case, as in the spec ("sha-256")
 	Digest []byte
 }
 
-// ParseAttr parses the value of a hash attribute: one or more
-// space-separated "alg:hexdigest" tokens (section 7). Digests must be hex
-// and, for the algorithms of the table (see [Lookup]), of their length; an
-// algorithm may appear once. Tokens of other algorithms are kept: another
-// publisher may use them, and a record export may give them to republish.
-// rsgen writes the attribute with [FormatTokens]. Its error is the first
-// problem [ScanAttr] finds.
+// ParseAttr parses a hash attribute: space-separated "alg:hexdigest"
+// tokens (section 7), hex digests of the length of a known algorithm, each
+// algorithm once. Tokens of unknown algorithms are kept (an export may
+// give them to republish). Its error is the first [ScanAttr] finds.
 func ParseAttr(value string) ([]Token, error) {
 	var err error
 	tokens := ScanAttr(value, make([]Token, 0, strings.Count(value, ":")), func(p AttrProblem) {
@@ -45,13 +41,12 @@ type AttrProblem struct {
 	NonHex bool // a digest is not hex (as in the spec's own Example 27)
 }
 
-// ScanAttr is the one parser of a hash attribute. It appends the tokens
-// of value to tokens, as [ParseAttr] returns them, and calls bad for
-// every problem, in order, rather than stopping at the first: the mode of
-// a validator. A token with a problem is not appended.
+// ScanAttr is the one parser of a hash attribute: it appends the good
+// tokens of value to tokens, and calls bad for every problem, in order
+// (a validator's mode).
 func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 	var first [8]string
-	algs := first[:0]        // the algorithms so far, the first 16
+	algs := first[:0]        // the first 16 algorithms
 	var more map[string]bool // the others: a hostile value may have thousands
 	n := 0
 	for tok, rest := nextField(value); tok != ""; tok, rest = nextField(rest) {
@@ -94,8 +89,7 @@ func ScanAttr(value string, tokens []Token, bad func(AttrProblem)) []Token {
 	return tokens
 }
 
-// splitToken splits one token of a hash attribute, alg:digest, where
-// alg is [A-Za-z0-9][A-Za-z0-9_.+-]* and digest is not empty.
+// splitToken splits alg:digest, where alg is [A-Za-z0-9][A-Za-z0-9_.+-]*.
 func splitToken(tok string) (alg, digest string, ok bool) {
 	alg, digest, ok = strings.Cut(tok, ":")
 	if !ok || alg == "" || digest == "" {
@@ -111,8 +105,8 @@ func splitToken(tok string) (alg, digest string, ok bool) {
 	return alg, digest, true
 }
 
-// nextField returns the first field of s, as strings.Fields splits s,
-// and what follows it: without the allocation of a slice or an iterator.
+// nextField returns the first field of s, as strings.Fields splits it,
+// and the rest, without allocating.
 func nextField(s string) (field, rest string) {
 	i := 0
 	for i < len(s) {
@@ -136,8 +130,6 @@ func nextField(s string) (field, rest string) {
 	return s[i:j], s[j:]
 }
 
-// spaceAt reports whether the character at s[i] is white space to
-// unicode.IsSpace, and its length.
 func spaceAt(s string, i int) (bool, int) {
 	if c := s[i]; c < utf8.RuneSelf {
 		return c == ' ' || c-'\t' <= '\r'-'\t', 1
@@ -146,10 +138,8 @@ func spaceAt(s string, i int) (bool, int) {
 	return unicode.IsSpace(r), n
 }
 
-// FormatTokens returns tokens as a hash attribute: each "alg:hexdigest",
-// lower-case hex, separated by single spaces, in the order of tokens (for
-// [Set.Tokens], the order of the set, as section 7 requires). It is the
-// one writer of a hash attribute.
+// FormatTokens is the one writer of a hash attribute: "alg:hexdigest"
+// tokens in lower-case hex, in order, separated by single spaces.
 func FormatTokens(tokens []Token) string {
 	n := 0
 	for _, t := range tokens {
@@ -171,7 +161,6 @@ func FormatTokens(tokens []Token) string {
 	return sb.String()
 }
 
-// Find returns the digest of tokens by a.
 func Find(tokens []Token, a Algorithm) ([]byte, bool) {
 	for _, t := range tokens {
 		if isAlg(t.Alg, a) {
@@ -181,9 +170,8 @@ func Find(tokens []Token, a Algorithm) ([]byte, bool) {
 	return nil, false
 }
 
-// Differ returns a token whose algorithm s has and whose digest is not
-// the one in sum (the digests of s concatenated in order), with sum's
-// digest by that algorithm. Tokens of other algorithms are not compared.
+// Differ returns a token of an algorithm of s whose digest is not sum's,
+// and sum's.
 func (s Set) Differ(tokens []Token, sum []byte) (Token, []byte, bool) {
 	for _, a := range s {
 		d := sum[:a.Size()]
@@ -208,7 +196,6 @@ func (s Set) Holds(tokens []Token, sum []byte) bool {
 	return true
 }
 
-// isAlg reports whether name spells a, as a user may (ParseAlgorithm).
 func isAlg(name string, a Algorithm) bool {
 	if name == a.String() {
 		return true

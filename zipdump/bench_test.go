@@ -112,11 +112,10 @@ func BenchmarkDeflateLevels(b *testing.B) {
 }
 
 // BenchmarkRunOpen packages the corpus of BenchmarkRun with its files
-// opened three ways: as *os.File, whose large files have their chunks read
-// at their offsets by several workers (a tree); as plain readers, read
-// from start to end while their chunks are compressed in parallel (the
-// members of a zip file); and as a stream opened in order, every read in
-// one chain (a tar). The throughput is of file bytes.
+// opened three ways: as *os.File (a tree), checked by Stat; as plain
+// readers (the members of a zip file); and as a stream opened in order,
+// every read in one chain (a tar). A large file's chunks are read in turn
+// and compressed in parallel. The throughput is of file bytes.
 func BenchmarkRunOpen(b *testing.B) {
 	c := newCorpus(b, hashing.DefaultSet, benchFiles(b))
 	var total int64

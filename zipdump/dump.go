@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -15,13 +18,12 @@ import (
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 )
 
-// Compression says how bitstreams are stored in a package.
+// Compression says how bitstreams are stored in a package. Auto stores
+// media already compressed (mediatype.IsCompressed) and content that
+// Deflate cannot shrink by 2% (judged on its first 64 KiB).
 type Compression int
 
 const (
-	// Auto stores media that are already compressed (by their type, see
-	// mediatype.IsCompressed) and content that Deflate cannot shrink by 2%
-	// (judged on its first 64 KiB), and deflates the rest.
 	Auto Compression = iota
 	Store
 	Deflate
@@ -36,51 +38,40 @@ func (c Compression) String() string {
 	return fmt.Sprintf("Compression(%d)", int(c))
 }
 
-// ParseCompression reads "auto", "store" or "deflate".
-func ParseCompression(s string) (Compression, error) {
+// UnmarshalText reads "auto" (or ""), "store" or "deflate".
+func (c *Compression) UnmarshalText(b []byte) error {
 	for i, n := range compressionNames {
-		if s == n {
-			return Compression(i), nil
+		if string(b) == n || len(b) == 0 {
+			*c = Compression(i)
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("%q is not a compression (auto, store or deflate)", s)
+	return fmt.Errorf("%q is not a compression (auto, store or deflate)", b)
 }
 
-// defaultLevel is the Deflate level of packages. Measured on 64 MiB of Go
-// source (docs/PERFORMANCE.md): compress/flate at level 6 compresses as
-// well as Info-ZIP's default, zip -6, to 0.3%, at the same CPU cost per
-// byte; level 5 costs a third less for output 1.4% larger, level 4 half
-// for 5.5%. Since files are compressed in parallel, level 6 still packages
-// faster than zip -r on two cores.
+// defaultLevel: on 64 MiB of Go source (docs/PERFORMANCE.md) level 6
+// compresses as well as zip -6 (to 0.3%) at the same CPU per byte; level 5
+// costs a third less for 1.4% more output, level 4 half for 5.5% more.
 const defaultLevel = 6
 
-// DefaultMaxBytes is the size a package is closed before.
-const DefaultMaxBytes = 1 << 30
+const DefaultMaxBytes = 1 << 30 // the size a package is closed before
 
 // ErrChanged reports a file whose bytes are no longer those whose length
 // and digests were published: it changed or vanished after it was hashed.
 var ErrChanged = errors.New("changed after it was hashed")
 
-// An Item is one bitstream to package: a file whose length and digests
-// are already known, from the pass that wrote the Resource List.
+// An Item is one bitstream to package, whose length and digests the pass
+// that wrote the Resource List found.
 type Item struct {
-	Name string // its path in the package, and the name Options.Open gets; one a package cannot hold is skipped with ErrName
-	Size int64  // its length in bytes
-	// Entry is its entry in the manifest: <loc>, <lastmod>, and <rs:md>
-	// with hash (Hash, formatted), length and type. Run adds the path
-	// attribute.
-	Entry rsxml.Entry
-	// Hash are its digests, by every algorithm of Options.Hashes: Run
-	// checks the bytes it packages against them.
-	Hash []hashing.Token
-	// Also are the manifest entries of other resources whose bitstream is
-	// this one (records of an export that name the same file): each gets
-	// the same path, and they go into the same package. Their hash and
-	// length must be those of Entry.
+	Name  string          // its path in the package; one a package cannot hold is skipped with ErrName
+	Size  int64           // its length in bytes
+	Entry rsxml.Entry     // its manifest entry; Run adds the path attribute
+	Hash  []hashing.Token // by every algorithm of Options.Hashes: the bytes packaged are checked against them
+	// Also are the entries of other resources with this bitstream (records
+	// of an export naming the same file), of the same hash and length.
 	Also []rsxml.Entry
-	// NoBitstream makes the item an entry of the manifest only, without
-	// bytes or path: a deletion in a Change Dump Manifest (section 13.2).
-	// Name and Size are not used, and Open is not called for it.
+	// NoBitstream makes the item a manifest entry without bytes or path:
+	// a deletion in a Change Dump Manifest (section 13.2).
 	NoBitstream bool
 }
 
@@ -95,45 +86,28 @@ type Options struct {
 	MaxEntries     int   // bitstreams per package, at most rsxml.MaxEntries (the default)
 	MaxManifestLen int64 // bytes of a manifest, at most rsxml.MaxBytes (the default)
 
-	// Stem names the files: Stem-00001.zip, Stem-00001.manifest.xml, …
-	Stem string
-	// Manifest is the root of every manifest: its links (rel="up"). Run
-	// sets the capability and the at and completed times.
-	Manifest rsxml.Doc
-	// At is the time of the snapshot, and the modification time of every
-	// entry of every package. If Now is nil, it is also the at and
-	// completed time of every package, so that the same files give the
-	// same bytes; otherwise Now gives those.
+	Stem     string    // names the files: Stem-00001.zip, Stem-00001.manifest.xml, …
+	Manifest rsxml.Doc // the root of every manifest (its links); Run sets its <rs:md>
+	// At is the snapshot time and every entry's modification time; with
+	// Now nil it is also every package's at and completed, so that the
+	// same files give the same bytes.
 	At  time.Time
 	Now func() time.Time
 
-	// ManifestMD, if set, gives the root <rs:md> of the manifest of a
-	// package that holds items[first:end]: the capability and the from and
-	// until of a Change Dump Manifest (section 13.2). By default the root
-	// is that of a Resource Dump Manifest, with the package's at and
-	// completed times. Its datetimes must be whole seconds.
+	// ManifestMD, if set, gives the root <rs:md> (whole seconds) of the
+	// manifest of a package holding items[first:end]: that of a Change Dump
+	// Manifest. By default it is a Resource Dump Manifest's.
 	ManifestMD func(first, end int) rsxml.MD
 
-	// Open opens the bytes of an item for reading: exactly it.Size bytes,
-	// then io.EOF. A reader that has a Stat method (an *os.File, a member
-	// of a zip.Reader) must say it is a regular file of it.Size bytes. A
-	// reader that is an io.ReaderAt too (an *os.File) has the chunks of a
-	// large item read at their offsets in parallel; any other is read from
-	// start to end, one chunk after the other, while the chunks are
-	// compressed in parallel. Open is called from several goroutines at
-	// once, unless Sequential is set.
+	// Open opens exactly it.Size bytes of an item. A reader with a Stat
+	// method must be a regular file of it.Size bytes.
 	Open func(it *Item) (io.ReadCloser, error)
-	// Sequential says the items can only be read one after the other, in
-	// their order, as the members of a tar stream are: Open is then called
-	// in the order of the items, never before the reader of the item
-	// before has been read to its end (or given up on and closed), and
-	// never from two goroutines at once. Reading is then a single stream;
-	// compressing still runs on every worker.
+	// Sequential says the items can only be read in their order (a tar):
+	// Open is then called in order, from one goroutine, once the reader of
+	// the item before is done. Compressing still runs on every worker.
 	Sequential bool
-	// Create creates an output file (a package or the copy of a manifest)
-	// by name, or a file of work (Stem-00001.manifest.xml.part: the entries
-	// of a manifest, while its package is written); Remove removes one
-	// that ends up unused, and each file of work.
+	// Create creates a package, a manifest copy or a file of work
+	// (Stem-00001.manifest.xml.part); Remove removes one left unused.
 	Create func(name string) (File, error)
 	Remove func(name string) error
 }
@@ -171,17 +145,12 @@ func (r *Result) Why() map[int]error {
 	return why
 }
 
-// A Seq is what RunSeq packages: items it reads twice, in the same order,
-// from one goroutine at a time: first their names alone, to choose the
-// name of each in its package (one that would hide manifest.xml is
-// renamed), then whole. A caller with millions of items keeps them on disk
-// this way rather than in a slice.
+// A Seq is what RunSeq packages, read twice in the same order from one
+// goroutine: first the (distinct) names, to rename one that would hide
+// manifest.xml, then the items, which yield copies. Millions of items can
+// so stay on disk.
 type Seq interface {
-	// Names calls yield with the Name of every item, in order, until
-	// yield returns false. Names must be distinct.
 	Names(yield func(name string) bool) error
-	// Items calls yield with every item, in order, until yield returns
-	// false. yield copies the item: the caller may reuse it.
 	Items(yield func(it *Item) bool) error
 }
 
@@ -205,35 +174,27 @@ func (s sliceSeq) Items(yield func(*Item) bool) error {
 	return nil
 }
 
-// Sizes of the work units. chunkSize is how much of a file one job reads
-// and compresses: files up to this size are one job, larger ones are split
-// and their chunks compressed in parallel, then joined into one Deflate
-// stream as pigz does: every chunk but the last ends with a sync flush,
-// and every chunk but the first is compressed with the 32 KiB before it
-// as its dictionary, so that splitting costs next to nothing in size. The
-// boundaries depend on nothing but the offsets, so the bytes do not
-// depend on the number of workers.
+// A file larger than chunkSize is split, and its chunks compressed in
+// parallel and joined into one Deflate stream as pigz does: each but the
+// last ends with a sync flush, each but the first has the 32 KiB before
+// it as dictionary. Boundaries depend only on offsets, not on workers.
 const (
 	chunkSize = 1 << 20
 	dictSize  = 32 << 10
 	probeSize = 64 << 10
 )
 
-// Run packages items, in their order, into as many packages as the
-// limits require, each holding its manifest.xml, and writes a copy of
-// each manifest beside its package. At most about 2*(2*Workers+2) MiB of
-// file data is in flight.
-//
-// An item that changed since it was hashed, or whose name cannot be a
-// path in a package, is left out and reported in Result.Skipped. Any
-// other error (writing the output) stops Run; the files it created are
-// then the caller's to remove.
+// Run packages items, in order, into as many packages as the limits
+// require, each with its manifest.xml, a copy of which goes beside it. At
+// most about 2*(2*Workers+2) MiB of file data is in flight. An item that
+// changed since it was hashed, or whose name a package cannot hold, is
+// reported in Result.Skipped; any other error stops Run, leaving the files
+// it created to the caller to remove.
 func Run(ctx context.Context, items []Item, opt Options) (*Result, error) {
 	return RunSeq(ctx, sliceSeq(items), opt)
 }
 
-// RunSeq is Run for items that a Seq gives: it holds only the items in
-// flight, however many there are.
+// RunSeq is Run for the items of a Seq: it holds only those in flight.
 func RunSeq(ctx context.Context, items Seq, opt Options) (*Result, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
@@ -262,8 +223,7 @@ func RunSeq(ctx context.Context, items Seq, opt Options) (*Result, error) {
 	}
 	g.Go(func() error { return p.write(gctx, ordered) })
 	err = g.Wait()
-	// Close the readers of split items still queued after a failure.
-	for j := range ordered {
+	for j := range ordered { // readers of split items queued when it failed
 		if j.src != nil {
 			j.src.close()
 		}
@@ -278,9 +238,6 @@ func RunSeq(ctx context.Context, items Seq, opt Options) (*Result, error) {
 func (o *Options) defaults() error {
 	if len(o.Hashes) == 0 {
 		return errors.New("zipdump: no hash algorithm")
-	}
-	if o.Open == nil || o.Create == nil || o.Remove == nil || o.Stem == "" {
-		return errors.New("zipdump: Open, Create, Remove and Stem are required")
 	}
 	if o.Level == 0 {
 		o.Level = defaultLevel
@@ -303,18 +260,15 @@ func (o *Options) defaults() error {
 	return nil
 }
 
-// source is the reader of a split item, shared by its chunks. The first
-// chunk's job opens it; the others wait for that.
+// source is the reader of a split item, which its first chunk's job
+// opens for all of them: the others read after it.
 type source struct {
-	opened  chan struct{} // closed once the fields up to method are set
-	openErr error         // opening failed: the item is skipped
+	openErr error
 	rc      io.ReadCloser
-	r       io.Reader   // rc, or a bufio.Reader on it that probed its head
-	ra      io.ReaderAt // if set, chunks are read at their offsets in parallel
+	r       io.Reader // rc, or a bufio.Reader on it that probed its head
 	method  uint16
-	// Read from start to end (ra is nil), one chunk at a time:
-	readErr error  // a chunk could not be read: the later ones are not
-	tail    []byte // the last dictSize bytes read: the next chunk's dictionary
+	readErr error  // a chunk failed, so do the later ones
+	tail    []byte // the next chunk's dictionary
 	once    sync.Once
 }
 
@@ -326,21 +280,18 @@ func (s *source) close() {
 	})
 }
 
-// A job is one unit of work: a whole item, or one chunk of a split item.
+// A job is one unit of work: a whole item, or (src set) a chunk of one.
 type job struct {
-	item  int   // position in the items
-	it    *Item // the item
+	item  int // position in the items
+	it    *Item
 	name  string
-	chunk int  // number of the chunk in its item; 0 for a whole item
+	chunk int  // number of the chunk in its item
 	last  bool // the item's last chunk (always, for a whole item)
-	whole bool
-	src   *source // split items: the reader
-	off   int64   // split items: where the chunk's data starts
-	n     int64   // split items: the chunk's length
+	src   *source
+	n     int64 // the chunk's length
 
-	// Reads that must happen one after the other (a Sequential source,
-	// the chunks of an item without io.ReaderAt) form a chain: a job
-	// reads once its after is closed, and closes readDone when it has read.
+	// Reads that must be in order (Sequential, or chunks of an item) are
+	// chained: a job reads once after is closed.
 	after    <-chan struct{}
 	readDone chan struct{}
 
@@ -353,8 +304,8 @@ type job struct {
 	err    error   // the item cannot be packaged (ErrChanged, ErrName, opening…)
 }
 
-// dispatch queues the jobs, in item order, holding one token of the
-// window per job: the writer returns it once the job's bytes are written.
+// dispatch queues the jobs in item order, each holding a token of the
+// window until the writer has written it.
 func (p *packer) dispatch(ctx context.Context, work, ordered chan<- *job) error {
 	i := 0
 	var err error
@@ -388,8 +339,8 @@ func (p *packer) queue(ctx context.Context, work, ordered chan<- *job, i int, it
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if j.done == nil {
-			return nil // nothing to do: the job carries its error
+		if j.done == nil { // nothing to do: the job carries its error
+			return nil
 		}
 		select {
 		case work <- j:
@@ -403,33 +354,30 @@ func (p *packer) queue(ctx context.Context, work, ordered chan<- *job, i int, it
 		name = r
 	}
 	if it.NoBitstream {
-		return send(&job{item: i, it: it, last: true, whole: true})
+		return send(&job{item: i, it: it, last: true})
 	}
 	err := checkName(name)
 	if err == nil && it.Size < 0 {
 		err = errors.New("its length is unknown")
 	}
 	if err != nil {
-		return send(&job{item: i, it: it, name: name, last: true, whole: true, err: err})
+		return send(&job{item: i, it: it, name: name, last: true, err: err})
 	}
 	if it.Size <= chunkSize {
-		j := &job{item: i, it: it, name: name, last: true, whole: true, done: make(chan struct{})}
+		j := &job{item: i, it: it, name: name, last: true, done: make(chan struct{})}
 		if p.opt.Sequential {
 			p.chain(j)
 		}
 		return send(j)
 	}
-	src := &source{opened: make(chan struct{})}
-	var prev chan struct{} // the chain of the item's chunks, if not of all items
+	src := &source{}
+	if !p.opt.Sequential {
+		p.lastRead = nil // the chain of the item's chunks alone
+	}
 	for k, off := 0, int64(0); off < it.Size; k, off = k+1, off+chunkSize {
 		n := min(chunkSize, it.Size-off)
-		j := &job{item: i, it: it, name: name, chunk: k, last: off+n == it.Size, src: src, off: off, n: n, done: make(chan struct{})}
-		if p.opt.Sequential {
-			p.chain(j)
-		} else {
-			j.after, j.readDone = prev, make(chan struct{})
-			prev = j.readDone
-		}
+		j := &job{item: i, it: it, name: name, chunk: k, last: off+n == it.Size, src: src, n: n, done: make(chan struct{})}
+		p.chain(j)
 		if err := send(j); err != nil {
 			return err
 		}
@@ -454,12 +402,83 @@ func (p *packer) abandon() {
 	}
 }
 
-// UnmarshalText reads c as ParseCompression does; "" is Auto.
-func (c *Compression) UnmarshalText(b []byte) (err error) {
-	if len(b) == 0 {
-		*c = Auto
-		return nil
+const ManifestName = "manifest.xml" // at the top level of a package (section 11.2)
+
+// ErrName reports a path that cannot be an entry of a package.
+var ErrName = errors.New("cannot be packaged under this name")
+
+// checkName reports whether name can be the path of a bitstream in a
+// package: relative, without empty, "." or ".." segments, UTF-8 of at most
+// 65,535 bytes, without what XML or the path attribute's pattern
+// "/.*[^/]" cannot carry, nor a backslash (APPNOTE.TXT 4.4.17).
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("%w: the path is empty", ErrName)
+	case len(name) > 0xffff:
+		return fmt.Errorf("%w: the path is longer than ZIP allows (65,535 bytes)", ErrName)
+	case !utf8.ValidString(name):
+		return fmt.Errorf("%w: the path is not valid UTF-8", ErrName)
+	case name[0] == '/':
+		return fmt.Errorf("%w: the path is absolute", ErrName)
 	}
-	*c, err = ParseCompression(string(b))
-	return err
+	for seg := range strings.SplitSeq(name, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return fmt.Errorf("%w: the path has an empty, \".\" or \"..\" segment", ErrName)
+		}
+	}
+	for _, r := range name {
+		switch {
+		case r == '\n' || r == '\r':
+			return fmt.Errorf("%w: the name has a line break, which the path attribute of a manifest cannot hold (schema pattern \"/.*[^/]\"); rename the file", ErrName)
+		case r < 0x20 && r != '\t':
+			return fmt.Errorf("%w: the name has control character %U, which a manifest (XML) cannot hold; rename the file", ErrName, r)
+		case r == 0xfffe || r == 0xffff:
+			return fmt.Errorf("%w: the name has %U, which XML cannot hold; rename the file", ErrName, r)
+		case r == '\\':
+			return fmt.Errorf("%w: the name has a backslash, which ZIP forbids in entry names and some extractors read as a directory separator; rename the file", ErrName)
+		}
+	}
+	return nil
+}
+
+// chooseNames returns the renames of the items' names, and their number.
+// A top-level ManifestName in any letter case (it would hide the manifest
+// on a case-insensitive file system) gets underscores before it until it
+// matches no other path nor directory. Only the names that could be in
+// the way (ManifestName behind underscores) are kept in memory.
+func chooseNames(names func(yield func(string) bool) error) (map[string]string, int, error) {
+	var taken []string   // first segments in the way, as files or directories
+	var pending []string // names to rename, in order
+	n := 0
+	err := names(func(name string) bool {
+		n++
+		seg, _, _ := strings.Cut(name, "/")
+		if !strings.EqualFold(strings.TrimLeft(seg, "_"), ManifestName) {
+			return true
+		}
+		if seg == name && strings.EqualFold(name, ManifestName) {
+			pending = append(pending, name)
+		}
+		taken = append(taken, seg)
+		return true
+	})
+	if err != nil || len(pending) == 0 {
+		return nil, n, err
+	}
+	slices.Sort(taken)
+	renames := make(map[string]string, len(pending))
+	for _, name := range pending {
+		c := name
+		for {
+			c = "_" + c
+			if _, found := slices.BinarySearch(taken, c); !found {
+				break
+			}
+		}
+		i, _ := slices.BinarySearch(taken, c)
+		taken = slices.Insert(taken, i, c)
+		renames[name] = c
+	}
+	return renames, n, nil
 }

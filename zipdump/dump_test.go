@@ -313,13 +313,17 @@ func TestCheckName(t *testing.T) {
 func TestParseCompression(t *testing.T) {
 	t.Parallel()
 	for _, c := range []Compression{Auto, Store, Deflate} {
-		got, err := ParseCompression(c.String())
-		if err != nil || got != c {
-			t.Errorf("ParseCompression(%q) = %v, %v", c.String(), got, err)
+		var got Compression = -1
+		if err := got.UnmarshalText([]byte(c.String())); err != nil || got != c {
+			t.Errorf("UnmarshalText(%q) = %v, %v", c.String(), got, err)
 		}
 	}
-	if _, err := ParseCompression("zstd"); err == nil {
-		t.Error("ParseCompression(zstd) succeeded")
+	var c Compression = -1
+	if err := c.UnmarshalText(nil); err != nil || c != Auto {
+		t.Errorf("UnmarshalText(\"\") = %v, %v; want auto", c, err)
+	}
+	if err := c.UnmarshalText([]byte("zstd")); err == nil {
+		t.Error("UnmarshalText(zstd) succeeded")
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 // packer is the state of one Run. Its writer side (write and what it
-// calls) runs in one goroutine; workers only read items and fill jobs.
+// calls) runs in one goroutine; workers only fill jobs.
 type packer struct {
 	opt       *Options
 	seq       Seq
@@ -31,7 +31,7 @@ type packer struct {
 	flates    chan *flate.Writer // free writers at Options.Level
 	probes    chan *flate.Writer // free writers at BestSpeed
 
-	lastRead chan struct{} // dispatch's: the read that a Sequential job waits for
+	lastRead chan struct{} // dispatch's: the read the next job of a chain waits for
 
 	tools *tools // the writer's
 	cur   *pkg   // the package being written
@@ -45,9 +45,8 @@ type pkg struct {
 	zw              *zipWriter
 	manifest        File                // the copy of the manifest, while it is written
 	manifestMeasure *listwriter.Measure // its manifest so far, root and end included
-	// The entries of its manifest, as the manifest has them, wait in a
-	// file beside it (partName) until the root can be written: memory
-	// stays the same whatever the number of entries.
+	// The manifest entries wait in a file of work (partName) until the
+	// root can be written, so that memory does not grow with them.
 	part         File
 	partW        *bufio.Writer
 	partSize     int64
@@ -113,8 +112,7 @@ func (p *packer) skip(i int, err error) {
 	p.res.Skipped = append(p.res.Skipped, Skipped{Index: i, Err: err})
 }
 
-// errTooLong is the error of room for an item whose manifest entries do
-// not fit in any manifest.
+// errTooLong is room's error for entries that fit no manifest.
 var errTooLong = errors.New("more than a manifest may hold")
 
 func (p *packer) writeItem(first *job, next func() (*job, error)) error {
@@ -124,26 +122,25 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		p.skip(first.item, first.err)
 		return p.drain(first, next)
 	}
+	entries := append([]rsxml.Entry{it.Entry}, it.Also...)
+	var bound int64
 	if it.NoBitstream {
-		p.release(first)
-		return p.writeEntryOnly(first.item, it)
+		entries = entries[:1]
+	} else {
+		for i := range entries {
+			entries[i].MD.Path = "/" + name
+		}
+		bound = storedBound(first)
 	}
-	path := "/" + name
-	entries := make([]rsxml.Entry, 1+len(it.Also))
-	entries[0] = it.Entry
-	copy(entries[1:], it.Also)
 	p.line = p.line[:0]
 	for i := range entries {
-		entries[i].MD.Path = path
 		p.line = rsxml.AppendEntry(p.line, false, &entries[i])
 	}
-	line := int64(len(p.line))
 	if len(entries) > p.opt.MaxEntries {
 		p.skip(first.item, fmt.Errorf("its bitstream is that of %d resources, more than a manifest may list (%d)", len(entries), p.opt.MaxEntries))
 		return p.drain(first, next)
 	}
-	bound := storedBound(first)
-	if err := p.room(name, bound, line, len(entries)); err != nil {
+	if err := p.room(name, bound, int64(len(p.line)), len(entries)); err != nil {
 		if errors.Is(err, errTooLong) {
 			p.skip(first.item, err)
 			return p.drain(first, next)
@@ -153,7 +150,11 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		}
 		return err
 	}
-	if first.whole {
+	switch {
+	case it.NoBitstream:
+		p.release(first)
+		return p.keepLines(1)
+	case first.src == nil:
 		data := *first.raw
 		if first.comp != nil {
 			data = *first.comp
@@ -163,9 +164,8 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 		if err != nil {
 			return writing(p.cur.Name, err)
 		}
-	} else {
-		ok, err := p.stream(first, next, it, name, bound)
-		if err != nil || !ok {
+	default:
+		if ok, err := p.stream(first, next, it, name, bound); err != nil || !ok {
 			return err
 		}
 	}
@@ -178,27 +178,12 @@ func (p *packer) writeItem(first *job, next func() (*job, error)) error {
 	return nil
 }
 
-// writeEntryOnly writes the manifest entry of item i, without bitstream.
-func (p *packer) writeEntryOnly(i int, it *Item) error {
-	e := it.Entry
-	p.line = rsxml.AppendEntry(p.line[:0], false, &e)
-	if err := p.room("", 0, int64(len(p.line)), 1); err != nil {
-		if errors.Is(err, errTooLong) {
-			p.skip(i, err)
-			return nil
-		}
-		return err
-	}
-	return p.keepLines(1)
-}
-
-// storedBound is the most bytes the item whose first job is first takes
-// in its package.
+// storedBound is the most bytes the item of first takes in its package.
 func storedBound(first *job) int64 {
 	switch {
-	case first.whole && first.comp != nil:
+	case first.src == nil && first.comp != nil:
 		return int64(len(*first.comp))
-	case first.whole, first.method == methodStore:
+	case first.src == nil, first.method == methodStore:
 		return first.it.Size
 	}
 	return deflateBound(first.it.Size)
@@ -229,9 +214,8 @@ func nextChunk(next func() (*job, error)) (*job, error) {
 	return j, err
 }
 
-// writing wraps an error of writing the output file name. The path of the
-// file, which an *fs.PathError repeats, is dropped: callers know where
-// their output goes, and the name is enough.
+// writing wraps an error of writing the output file name, without the
+// path an *fs.PathError repeats: callers know where their output goes.
 func writing(name string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -241,9 +225,8 @@ func writing(name string, err error) error {
 }
 
 // room makes sure the current package can take an entry named name of at
-// most bound stored bytes and n manifest entries of line bytes in all: it
-// closes the package that could not, and starts a new one. A package
-// takes its first bitstream whatever its size.
+// most bound stored bytes and n manifest entries of line bytes, else
+// starts a new one. A package takes its first bitstream whatever its size.
 func (p *packer) room(name string, bound, line int64, n int) error {
 	if c := p.cur; c != nil && c.entries > 0 {
 		size := c.zw.off + localSize(name, true) + bound + // the entry
@@ -294,8 +277,7 @@ func (p *packer) startPackage() error {
 
 func partName(manifest string) string { return manifest + ".part" }
 
-// keepLines adds the n entries that p.line holds to the manifest of the
-// current package.
+// keepLines adds the n entries of p.line to the current manifest.
 func (p *packer) keepLines(n int) error {
 	c := p.cur
 	if _, err := c.partW.Write(p.line); err != nil {
@@ -330,13 +312,12 @@ func (p *packer) manifestDoc(c *pkg) rsxml.Doc {
 	return doc
 }
 
-// finishPackage writes the manifest of the current package, beside it and
-// into it as its last entry, and closes the package.
+// finishPackage writes the manifest beside the package and into it, last,
+// and closes the package.
 func (p *packer) finishPackage() error {
 	c := p.cur
 	c.End = p.item
-	if c.entries == 0 {
-		// Every item meant for it was skipped: it was the last one.
+	if c.entries == 0 { // every item meant for the last one was skipped
 		p.cur = nil
 		c.zw.discard()
 		c.f.Close()
@@ -390,8 +371,7 @@ func (p *packer) finishPackage() error {
 	return nil
 }
 
-// packManifest writes manifest.xml into the package c from the copy just
-// written beside it: the two are the same bytes by construction.
+// packManifest packs the copy just written beside c: the same bytes.
 func (p *packer) packManifest(c *pkg, mf *io.SectionReader) error {
 	if err := c.zw.begin(ManifestName, methodDeflate, mf.Size(), deflateBound(mf.Size())); err != nil {
 		return err
@@ -410,10 +390,8 @@ func (p *packer) packManifest(c *pkg, mf *io.SectionReader) error {
 	return c.zw.finish(crc.Sum32())
 }
 
-// chunkStream hands the data of a split item's chunks, in order, to the
-// hasher that reads it, and writes each chunk's stored bytes into the
-// package as it goes. The entry is kept only if the digests of all it
-// handed out are the published ones.
+// chunkStream hands a split item's chunks, in order, to the hasher, and
+// writes their stored bytes into the package as it goes.
 type chunkStream struct {
 	p     *packer
 	next  func() (*job, error)
@@ -478,8 +456,8 @@ func (s *chunkStream) advance() error {
 	return nil
 }
 
-// stream writes a split item from its chunks. It reports whether the item
-// was kept; an item that changed is taken back out of the package.
+// stream writes a split item, and reports whether it was kept: one that
+// changed is taken back out of the package.
 func (p *packer) stream(first *job, next func() (*job, error), it *Item, name string, bound int64) (bool, error) {
 	defer first.src.close()
 	zw := p.cur.zw

@@ -15,18 +15,13 @@ import (
 	"github.com/rsgen/rsgen/internal/documents/mediatype"
 )
 
-// probeNeeded is the method of an item whose content decides it.
-const probeNeeded uint16 = 0xffff
-
-// bufSize is the capacity of a read or Deflate buffer: a chunk and its
-// dictionary (Deflate output of a chunk that does not compress grows the
-// buffer a little, once).
-const bufSize = chunkSize + dictSize
-
-// smallBufSize is the capacity of the buffers of small items, which are
-// most items of most trees: a tree of small files then needs a small
-// fraction of the memory that buffers of bufSize would take.
-const smallBufSize = 64 << 10
+const (
+	probeNeeded uint16 = 0xffff // the method of an item whose content decides it
+	// bufSize holds a chunk and its dictionary; smallBufSize the small
+	// items that most trees are made of, in a fraction of the memory.
+	bufSize      = chunkSize + dictSize
+	smallBufSize = 64 << 10
+)
 
 func (p *packer) getBuf(n int) *[]byte {
 	list, size := p.bufs, bufSize
@@ -48,10 +43,8 @@ func (p *packer) putBuf(b *[]byte) {
 	}
 }
 
-// get takes a value from a free list, or makes a new one; put gives it
-// back, unless the list is full. The window bounds how many buffers are in
-// use, so the free lists (unlike a sync.Pool, which the garbage collector
-// empties) keep them all.
+// get and put use a free list: the window bounds how many buffers are in
+// use, so it keeps them all, where the collector empties a sync.Pool.
 func get[T any](list chan T, fresh func() T) T {
 	select {
 	case v := <-list:
@@ -68,18 +61,15 @@ func put[T any](list chan T, v T) {
 	}
 }
 
-// tools are what one goroutine needs to read and compress, reused from
-// one job to the next.
+// tools are a goroutine's, reused from job to job.
 type tools struct {
 	h  *hashing.Hasher
 	cw countWriter
 }
 
-// getFlate returns a flate.Writer at level (Options.Level, or BestSpeed
-// for a probe) from the free list of the Run, or a new one; putFlate gives
-// it back. One is taken for each compression and given back after it, so
-// that a Run has as many as compress at once (about GOMAXPROCS), not two
-// for each worker, most of which wait for reads: each holds about 1 MB.
+// getFlate takes a flate.Writer at level (BestSpeed for a probe) for one
+// compression: a Run then holds about GOMAXPROCS of 1 MB each, not two
+// per worker, most of which wait for reads.
 func (p *packer) getFlate(level int) *flate.Writer {
 	return get(p.flateList(level), func() *flate.Writer { w, _ := flate.NewWriter(nil, level); return w })
 }
@@ -113,7 +103,7 @@ func (p *packer) work(ctx context.Context, work <-chan *job) error {
 				return nil
 			}
 		}
-		if j.whole {
+		if j.src == nil {
 			p.doWhole(ctx, t, j)
 		} else {
 			p.doChunk(ctx, t, j)
@@ -122,8 +112,8 @@ func (p *packer) work(ctx context.Context, work <-chan *job) error {
 	}
 }
 
-// waitTurn waits until the job before j in its chain of reads has read;
-// endTurn lets the job after j read, and may be called more than once.
+// waitTurn waits for the read before j in its chain; endTurn lets the
+// next one read, and may be called twice.
 func waitTurn(ctx context.Context, j *job) bool {
 	if j.after == nil {
 		return true
@@ -144,8 +134,8 @@ func endTurn(j *job) {
 	}
 }
 
-// open opens the bytes of it and checks, if the reader can say, that they
-// are still a regular file of the length that was published.
+// open opens it and checks, if the reader can Stat, that it is still a
+// regular file of the length published.
 func (p *packer) open(it *Item) (io.ReadCloser, error) {
 	f, err := p.opt.Open(it)
 	if err != nil {
@@ -157,7 +147,7 @@ func (p *packer) open(it *Item) (io.ReadCloser, error) {
 		}
 		return nil, fmt.Errorf("opening: %w", err)
 	}
-	s, ok := f.(interface{ Stat() (fs.FileInfo, error) }) // an *os.File, a member of a zip.Reader
+	s, ok := f.(interface{ Stat() (fs.FileInfo, error) })
 	if !ok {
 		return f, nil
 	}
@@ -177,7 +167,6 @@ func (p *packer) open(it *Item) (io.ReadCloser, error) {
 	return f, nil
 }
 
-// method chooses how it is stored, or asks for a probe of its content.
 func (p *packer) method(it *Item) uint16 {
 	switch {
 	case it.Size == 0:
@@ -192,10 +181,8 @@ func (p *packer) method(it *Item) uint16 {
 	return probeNeeded
 }
 
-// decide decides, from the first bytes of a file, whether Deflate pays:
-// it must save 2% of them at level 1, whose verdict on whether data is
-// compressible at all is that of the higher levels at a fraction of their
-// time.
+// decide stores a file unless level 1, whose verdict is the higher
+// levels' at a fraction of the time, saves 2% of its first bytes.
 func (p *packer) decide(t *tools, head []byte) uint16 {
 	t.cw.n = 0
 	probe := p.getFlate(flate.BestSpeed)
@@ -211,7 +198,6 @@ func (p *packer) decide(t *tools, head []byte) uint16 {
 
 func saves(comp, raw int64) bool { return comp*50 <= raw*49 }
 
-// doWhole reads, checks and compresses an item of one job.
 func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 	defer endTurn(j)
 	if !waitTurn(ctx, j) {
@@ -223,10 +209,8 @@ func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 		j.err = err
 		return
 	}
-	raw := p.getBuf(int(it.Size) + 1)
+	raw := p.getBuf(int(it.Size) + 1) // one byte more, to see a file that grew
 	j.raw = raw
-	// Read one byte more than expected, to see a file that grew. The
-	// buffer holds that (getBuf), and it.Size <= chunkSize.
 	*raw = (*raw)[:it.Size+1]
 	n, err := io.ReadFull(f, *raw)
 	f.Close()
@@ -266,8 +250,7 @@ func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 	fw.Write(*raw)
 	fw.Close()
 	p.putFlate(p.opt.Level, fw)
-	if j.method == probeNeeded {
-		// Small enough to have been compressed whole: judge the result.
+	if j.method == probeNeeded { // compressed whole: judge the result
 		j.method = methodDeflate
 		if !saves(int64(len(*comp)), it.Size) {
 			p.putBuf(comp)
@@ -278,30 +261,19 @@ func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 	j.comp = comp
 }
 
-// openSource opens the reader of a split item and chooses how to store
-// the item, for all its chunks.
+// openSource opens a split item and chooses its method, for all chunks.
 func (p *packer) openSource(t *tools, src *source, it *Item) {
-	defer close(src.opened)
 	rc, err := p.open(it)
 	if err != nil {
 		src.openErr = err
 		return
 	}
 	src.rc, src.r = rc, rc
-	if ra, ok := rc.(io.ReaderAt); ok && !p.opt.Sequential {
-		src.ra = ra
-	}
 	method := p.method(it)
 	if method == probeNeeded {
-		var head []byte
-		if src.ra != nil {
-			head = make([]byte, probeSize)
-			_, err = src.ra.ReadAt(head, 0)
-		} else {
-			br := bufio.NewReaderSize(rc, probeSize)
-			head, err = br.Peek(probeSize)
-			src.r = br
-		}
+		br := bufio.NewReaderSize(rc, probeSize)
+		src.r = br
+		head, err := br.Peek(probeSize)
 		if err != nil {
 			src.openErr = changed(err)
 			src.close()
@@ -312,45 +284,29 @@ func (p *packer) openSource(t *tools, src *source, it *Item) {
 	src.method = method
 }
 
-// doChunk reads and compresses one chunk of a split item. For Deflate,
-// the 32 KiB before the chunk are its dictionary: read with it at its
-// offset, or kept from the chunk before when the item is read from start
-// to end. The writer checks that they equal the end of the chunk before,
-// which it has hashed, so that a file changing under the workers can
-// never yield a stream that decodes to other bytes than those hashed.
+// doChunk reads a chunk, in turn, and compresses it with the 32 KiB read
+// before it as dictionary, which the writer checks against what it hashed.
+// Reading at offsets in parallel was no faster (BenchmarkRunOpen: file
+// against reader).
 func (p *packer) doChunk(ctx context.Context, t *tools, j *job) {
 	src := j.src
-	defer endTurn(j)
-	if j.chunk == 0 {
-		if !waitTurn(ctx, j) {
+	defer endTurn(j) // the chunk after reads once this one opened and read
+	switch {
+	case !waitTurn(ctx, j):
+		if j.chunk == 0 {
 			src.openErr = j.err
-			close(src.opened)
-			return
 		}
+		return
+	case j.chunk == 0:
 		p.openSource(t, src, j.it)
-	} else {
-		select {
-		case <-src.opened:
-		case <-ctx.Done():
-			j.err = ctx.Err()
-			return
-		}
-		if src.ra == nil && !waitTurn(ctx, j) {
-			return
-		}
 	}
 	if src.openErr != nil {
 		j.err = src.openErr
 		return
 	}
 	j.method = src.method
-	if src.ra != nil {
-		endTurn(j) // reads at offsets wait for no one
-		p.readAt(j)
-	} else {
-		p.readNext(j)
-		endTurn(j)
-	}
+	p.readNext(j)
+	endTurn(j)
 	if j.err != nil || j.method != methodDeflate {
 		return
 	}
@@ -374,32 +330,6 @@ func (p *packer) doChunk(ctx context.Context, t *tools, j *job) {
 	}
 }
 
-func (p *packer) readAt(j *job) {
-	dict := int64(0)
-	if j.method == methodDeflate {
-		dict = min(dictSize, j.off)
-	}
-	raw := p.getBuf(bufSize)
-	j.raw, j.dict = raw, int(dict)
-	*raw = (*raw)[:dict+j.n]
-	n, err := j.src.ra.ReadAt(*raw, j.off-dict)
-	if int64(n) < dict+j.n {
-		*raw = (*raw)[:n]
-		j.err = changed(err)
-		return
-	}
-	if j.last {
-		// The file must end here.
-		var one [1]byte
-		if m, _ := j.src.ra.ReadAt(one[:], j.off+j.n); m > 0 {
-			j.err = fmt.Errorf("%w: it grew", ErrChanged)
-		}
-	}
-}
-
-// readNext reads the chunk of j from where the chunk before it ended; its
-// dictionary is the end of that chunk. Chunks read this way are read one
-// at a time, in order (see job.after).
 func (p *packer) readNext(j *job) {
 	src := j.src
 	if src.readErr != nil {
@@ -422,9 +352,7 @@ func (p *packer) readNext(j *job) {
 			err = io.EOF
 		}
 		j.err = changed(err)
-	case j.last:
-		// The bytes must end here; a member of a zip file checks its
-		// CRC-32 on reaching its end.
+	case j.last: // the bytes must end here (a zip member checks its CRC-32 there)
 		var one [1]byte
 		if m, err := io.ReadFull(src.r, one[:]); m > 0 {
 			j.err = fmt.Errorf("%w: it grew", ErrChanged)

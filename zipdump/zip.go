@@ -12,11 +12,9 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 )
 
-// File is what a package is written to: a regular file, which the writer
-// patches in place (a streamed entry's CRC-32 and compressed size go into
-// its local header once they are known), truncates to drop an entry whose
-// source changed while it was copied, and reads back to digest what it
-// patched. *os.File satisfies it.
+// File is what a package is written to, as *os.File: the writer patches
+// a streamed entry's local header, truncates an entry taken back, and
+// reads back what it patched to digest it.
 type File interface {
 	io.Writer
 	io.WriterAt
@@ -26,15 +24,12 @@ type File interface {
 	Close() error
 }
 
-// ZIP methods (APPNOTE.TXT 4.4.5).
+// APPNOTE.TXT 4.4.5, 4.3.7, 4.3.12, 4.3.14-16, 4.5.3, and the Info-ZIP
+// "UT" extra field.
 const (
 	methodStore   uint16 = 0
 	methodDeflate uint16 = 8
-)
 
-// Record layouts (APPNOTE.TXT 4.3.7, 4.3.12, 4.3.14-16, 4.5.3, and the
-// Info-ZIP "UT" extra field).
-const (
 	localSig    = 0x04034b50
 	centralSig  = 0x02014b50
 	end64Sig    = 0x06064b50
@@ -59,46 +54,30 @@ const (
 	unixHost  = 3 << 8
 
 	flagUTF8 = 0x800
+	unixMode = 0o100644 << 16 // a regular file, rw-r--r--, as Info-ZIP writes it
 
-	// unixMode is a regular file, rw-r--r--, in the high half of the
-	// external attributes, as Info-ZIP writes it for a Unix host.
-	unixMode = 0o100644 << 16
+	// The most a central header takes besides its name (with a full ZIP64
+	// extra), and the end records after the central directory.
+	boundCentral = centralLen + utLen + 4 + 24
+	boundEnd     = end64Len + end64LocLen + endLen
 )
 
-// boundCentral is the most a central directory header can take besides
-// its name: fixed part, UT extra and a ZIP64 extra with all three fields.
-const boundCentral = centralLen + utLen + 4 + 24
-
-// boundEnd is the most the end of a package can take after its central
-// directory headers: ZIP64 end record and locator, and the end record.
-const boundEnd = end64Len + end64LocLen + endLen
-
-// deflateBound is the largest size Deflate output can have for n input
-// bytes. compress/flate falls back to stored blocks (5 bytes of header per
-// block of at most 65,535 bytes) where compressing does not pay; a block
-// holds at most 16,384 tokens, so stored blocks are never shorter than
-// that, and each chunk of a split entry adds a 5-byte sync marker (see
-// chunkSize), fewer than one per block.
+// deflateBound is the most Deflate output for n bytes: compress/flate
+// falls back to stored blocks (5 bytes of header each) of no fewer than
+// 16,384 bytes, and each chunk adds a 5-byte sync marker.
 func deflateBound(n int64) int64 { return n + 10*(n/16384+1) + 16 }
 
-// zipWriter writes one ZIP file, entry by entry. Sizes are known before an
-// entry's data is written, so every local header carries its sizes (in a
-// ZIP64 extra field when they need 64 bits) and no data descriptor is
-// used: streaming readers and strict ones accept the result. An entry
-// whose bytes turn out wrong can be taken back with abort, before the
-// next one starts.
-//
-// The digests of the file are computed as it is written, by a goroutine
-// reading a pipe: every byte goes to it once final, which is when it is
-// written, except for a streamed entry, whose bytes are held back until
-// its header is patched and then read back from the file.
+// zipWriter writes one ZIP file. Every local header carries the sizes (in
+// a ZIP64 extra field if need be), with no data descriptor, for streaming
+// and strict readers alike. A streamed entry can be taken back (abort);
+// its bytes reach the hashPipe once its header is patched, read back.
 type zipWriter struct {
 	f    File
 	bw   *bufio.Writer // writes to the file and, unless held, to hw
 	off  int64         // bytes written
 	hw   *hashPipe
 	hold bool // bytes written go to the file only
-	done bool // Close or discard was called
+	done bool // the hasher has stopped
 	dir  []dirEntry
 	date uint16 // MS-DOS date and time of every entry
 	time uint16
@@ -118,21 +97,18 @@ type dirEntry struct {
 	zip64  bool // the local header has a ZIP64 extra field
 }
 
-// newZipWriter starts a ZIP file on f whose entries are all dated
-// modified, and whose digests set computes.
 func newZipWriter(f File, modified time.Time, set hashing.Set) *zipWriter {
 	z := &zipWriter{f: f, hw: newHashPipe(set)}
 	z.bw = bufio.NewWriterSize(teeWriter{z}, 256<<10)
 	z.date, z.time = msDosTime(modified)
 	binary.LittleEndian.PutUint16(z.ut[0:], utID)
 	binary.LittleEndian.PutUint16(z.ut[2:], 5)
-	z.ut[4] = 1 // modification time present
+	z.ut[4] = 1 // mtime present
 	binary.LittleEndian.PutUint32(z.ut[5:], unixTime(modified))
 	return z
 }
 
-// msDosTime returns t (in UTC) as an MS-DOS date and time, clamped to the
-// years MS-DOS can represent (1980-2107).
+// msDosTime returns t (UTC) as an MS-DOS date and time, clamped to 1980-2107.
 func msDosTime(t time.Time) (uint16, uint16) {
 	t = t.UTC()
 	switch {
@@ -146,8 +122,6 @@ func msDosTime(t time.Time) (uint16, uint16) {
 	return date, tm
 }
 
-// unixTime returns t as the unsigned 32-bit seconds of the UT extra field,
-// clamped to its range.
 func unixTime(t time.Time) uint32 {
 	s := t.Unix()
 	switch {
@@ -161,7 +135,6 @@ func unixTime(t time.Time) uint32 {
 
 func needsZip64(usize, csize uint64) bool { return usize >= max32 || csize >= max32 }
 
-// localSize is the size of the local header of an entry named name.
 func localSize(name string, zip64 bool) int64 {
 	n := int64(localLen + len(name) + utLen)
 	if zip64 {
@@ -186,12 +159,8 @@ func (z *zipWriter) write(p []byte) error {
 	return err
 }
 
-// writeLocal writes the local header of e. If e's sizes are not final yet
-// (a streamed entry), they are patched later by finish.
+// writeLocal writes e's local header; finish patches a streamed one's.
 func (z *zipWriter) writeLocal(e *dirEntry) (int, error) {
-	if len(e.name) > max16 {
-		return 0, fmt.Errorf("name of %d bytes is longer than ZIP allows (65,535)", len(e.name))
-	}
 	b := binary.LittleEndian.AppendUint32(nil, localSig)
 	if e.zip64 {
 		b = z.appendHeader(b, e, version45, max32, max32, utLen+4+16)
@@ -199,9 +168,7 @@ func (z *zipWriter) writeLocal(e *dirEntry) (int, error) {
 		b = z.appendHeader(b, e, version20, uint32(e.csize), uint32(e.usize), utLen)
 	}
 	b = append(b, e.name...)
-	if e.zip64 {
-		// A local ZIP64 extra field holds both sizes and nothing else
-		// (APPNOTE.TXT 4.5.3); the offset lives in the central directory.
+	if e.zip64 { // both sizes, not the offset (APPNOTE.TXT 4.5.3)
 		b = binary.LittleEndian.AppendUint16(b, zip64ID)
 		b = binary.LittleEndian.AppendUint16(b, 16)
 		b = binary.LittleEndian.AppendUint64(b, e.usize)
@@ -211,9 +178,7 @@ func (z *zipWriter) writeLocal(e *dirEntry) (int, error) {
 	return len(b), z.write(b)
 }
 
-// appendHeader appends the fields that the local and the central header
-// of e share (APPNOTE.TXT 4.3.7, 4.3.12), from the version needed to the
-// length of the extra fields.
+// appendHeader appends the fields the local and central headers share.
 func (z *zipWriter) appendHeader(b []byte, e *dirEntry, version uint16, csize, usize uint32, extra int) []byte {
 	b = binary.LittleEndian.AppendUint16(b, version)
 	b = binary.LittleEndian.AppendUint16(b, nameFlags(e.name))
@@ -227,8 +192,7 @@ func (z *zipWriter) appendHeader(b []byte, e *dirEntry, version uint16, csize, u
 	return binary.LittleEndian.AppendUint16(b, uint16(extra))
 }
 
-// nameFlags sets the UTF-8 flag (APPNOTE.TXT 4.4.4 bit 11) for a name that
-// is not plain ASCII; names are checked to be valid UTF-8 before.
+// nameFlags sets the UTF-8 flag (APPNOTE.TXT 4.4.4) for a non-ASCII name.
 func nameFlags(name string) uint16 {
 	for i := 0; i < len(name); i++ {
 		if name[i] >= utf8.RuneSelf {
@@ -238,7 +202,6 @@ func nameFlags(name string) uint16 {
 	return 0
 }
 
-// writeEntry writes a whole entry whose stored bytes are data.
 func (z *zipWriter) writeEntry(name string, method uint16, crc uint32, usize int64, data []byte) error {
 	e := dirEntry{name: name, method: method, crc: crc, csize: uint64(len(data)), usize: uint64(usize), offset: uint64(z.off)}
 	e.zip64 = needsZip64(e.usize, e.csize)
@@ -252,12 +215,9 @@ func (z *zipWriter) writeEntry(name string, method uint16, crc uint32, usize int
 	return nil
 }
 
-// begin starts a streamed entry of usize bytes whose stored size is at
-// most bound: its data is written with Write, then finish or abort ends it.
+// begin starts a streamed entry of usize bytes, stored in at most bound:
+// Write its data, then finish or abort.
 func (z *zipWriter) begin(name string, method uint16, usize, bound int64) error {
-	if z.cur != nil {
-		return errors.New("zipdump: entry begun before the last one ended")
-	}
 	if err := z.bw.Flush(); err != nil { // what is before the entry is final
 		return err
 	}
@@ -278,8 +238,7 @@ func (z *zipWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// finish ends the streamed entry: its CRC-32 and stored size are written
-// into its local header, and the entry is read back for the digests.
+// finish patches the streamed entry's header, and hashes it read back.
 func (z *zipWriter) finish(crc uint32) error {
 	e := z.cur
 	z.cur = nil
@@ -330,8 +289,6 @@ func (z *zipWriter) abort() error {
 	return nil
 }
 
-// discard stops the hasher of a file given up on. It may be called after
-// Close.
 func (z *zipWriter) discard() {
 	if !z.done {
 		z.done = true
@@ -339,12 +296,9 @@ func (z *zipWriter) discard() {
 	}
 }
 
-// Close writes the central directory and the end records, flushes, and
-// returns the digests of the whole file. It does not close the file.
+// Close writes the central directory and end records, and returns the
+// digests of the whole file, which it leaves open.
 func (z *zipWriter) Close() ([]byte, error) {
-	if z.done {
-		return nil, errors.New("zipdump: package closed twice")
-	}
 	sum, err := z.close()
 	if err != nil {
 		z.discard()
@@ -353,9 +307,6 @@ func (z *zipWriter) Close() ([]byte, error) {
 }
 
 func (z *zipWriter) close() ([]byte, error) {
-	if z.cur != nil {
-		return nil, errors.New("zipdump: package closed inside an entry")
-	}
 	start := z.off
 	var b []byte
 	for i := range z.dir {
@@ -384,8 +335,7 @@ func (z *zipWriter) close() ([]byte, error) {
 		b = binary.LittleEndian.AppendUint32(b, 0) // disk of the ZIP64 end record
 		b = binary.LittleEndian.AppendUint64(b, end64)
 		b = binary.LittleEndian.AppendUint32(b, 1) // disks
-		// The classic record then says "see ZIP64" in every field, as
-		// archive/zip and Info-ZIP write it.
+		// "see ZIP64" in every field, as archive/zip and Info-ZIP write it
 		records, size, offset = max16, max32, max32
 	}
 	b = binary.LittleEndian.AppendUint32(b, endSig)
@@ -406,10 +356,9 @@ func (z *zipWriter) close() ([]byte, error) {
 	return z.hw.Sum()
 }
 
-// appendCentral appends the central directory header of e. Its ZIP64
-// extra field holds, in this order, only the fields whose classic slot is
-// full (APPNOTE.TXT 4.5.3): both sizes if the local header used ZIP64,
-// the offset if it passes 32 bits.
+// appendCentral appends e's central header. Its ZIP64 extra holds only
+// the fields whose slot is full (APPNOTE.TXT 4.5.3): both sizes if the
+// local header used ZIP64, the offset past 32 bits.
 func (z *zipWriter) appendCentral(b []byte, e *dirEntry) []byte {
 	version := uint16(version20)
 	if e.zip64 || e.offset >= max32 {
@@ -445,4 +394,80 @@ func (z *zipWriter) appendCentral(b []byte, e *dirEntry) []byte {
 		b = append(b, x...)
 	}
 	return append(b, z.ut[:]...)
+}
+
+// hashPipe hashes what is written to it in a goroutine of its own, a few
+// buffers behind, so that hashing a package takes no time from writing it.
+type hashPipe struct {
+	full chan []byte // written, to be hashed
+	free chan []byte // hashed, to be reused
+	sum  chan digest
+	cur  []byte // the buffer being read by the hasher
+	rest []byte // what is left of it to read
+	err  error  // set by abort: the reader stops with it
+}
+
+type digest struct {
+	sum []byte
+	err error
+}
+
+const (
+	hashPipeBufs = 4
+	hashPipeSize = 256 << 10
+)
+
+func newHashPipe(set hashing.Set) *hashPipe {
+	h := &hashPipe{full: make(chan []byte, hashPipeBufs), free: make(chan []byte, hashPipeBufs), sum: make(chan digest, 1)}
+	for range hashPipeBufs {
+		h.free <- make([]byte, 0, hashPipeSize)
+	}
+	go func() {
+		_, sum, err := hashing.NewHasher(set).Sum(nil, h)
+		h.sum <- digest{sum, err}
+	}()
+	return h
+}
+
+func (h *hashPipe) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		b := <-h.free
+		m := min(len(p), hashPipeSize)
+		h.full <- append(b[:0], p[:m]...)
+		p = p[m:]
+	}
+	return n, nil
+}
+
+func (h *hashPipe) Read(p []byte) (int, error) {
+	if h.cur == nil {
+		b, ok := <-h.full
+		if !ok {
+			if h.err != nil {
+				return 0, h.err
+			}
+			return 0, io.EOF
+		}
+		h.cur, h.rest = b, b
+	}
+	n := copy(p, h.rest)
+	h.rest = h.rest[n:]
+	if len(h.rest) == 0 {
+		h.free <- h.cur[:0]
+		h.cur = nil
+	}
+	return n, nil
+}
+
+func (h *hashPipe) Sum() ([]byte, error) {
+	close(h.full)
+	d := <-h.sum
+	return d.sum, d.err
+}
+
+func (h *hashPipe) abort() {
+	h.err = errors.New("zipdump: package given up")
+	close(h.full)
+	<-h.sum
 }

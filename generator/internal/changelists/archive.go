@@ -14,44 +14,33 @@ import (
 	"github.com/rsgen/rsgen/internal/text/units"
 )
 
-// ArchiveName is the Change List Archive (ResourceSync Archives, section
-// 5): closed Change Lists under archive/, one (or its parts) for each
-// build that found changes.
+// ArchiveName lists closed Change Lists under archive/, one (or its parts)
+// for each build that found changes.
 const ArchiveName = "changelist-archive.xml"
 
-// An Archive lists documents kept under archive/. PlanArchive plans the
-// archives of intervals (Change Lists, Change Dumps); Write writes every
-// archive. Its fields up to Listed describe the archive; a plan sets the
-// others.
+// An Archive lists documents kept under archive/. Its fields up to Listed
+// describe it; a plan sets the others.
 type Archive struct {
 	Docs       *docs.Writer
-	Name       string         // changelist-archive.xml
-	What       string         // "Change List"
-	Capability string         // rsxml.CapChangeListArchive
-	Stem       string         // "changelist-": this build's is archive/<Stem><its time>
-	File       *regexp.Regexp // the names rsgen gives what it archives (PlanArchive)
-	Notice     func(string)   // tells the user what they should know; never nil
-	// Listed gives the times of an archived document in the archive; nil
-	// for its from and until.
-	Listed func(l *previous.ArchivedList) rsxml.MD
+	Name       string                                  // changelist-archive.xml
+	What       string                                  // "Change List"
+	Capability string                                  // rsxml.CapChangeListArchive
+	Stem       string                                  // "changelist-": this build's is archive/<Stem><its time>
+	File       *regexp.Regexp                          // the names rsgen gives what it archives (PlanArchive)
+	Notice     func(string)                            // never nil
+	Listed     func(l *previous.ArchivedList) rsxml.MD // an archived document's times; nil for from and until
 
 	Carried []docs.Archived // the previous build's archived documents kept
 	Fresh   bool            // this build archives its own
 	From    time.Time       // where this build's interval starts
 }
 
-// PlanArchive returns the archive a this build publishes, or nil for
-// none: with keep, the previous build's archived documents (prev) that end
-// at the snapshot time at minus keep or later, and this build's (fresh),
-// which start at from. An archive with nothing to list is not published
-// (an empty <urlset> is invalid against the Sitemap schema).
-//
-// This build's archived interval starts where the previous archive ends:
-// the builds since found nothing changed (each has archived its changes,
-// or checkDumps would have refused it), so the archive has no gap; and
-// this build's changes are dated from the previous snapshot on, so it has
-// no overlap either, where the Change List starts earlier (at the end of
-// the Change Dump).
+// PlanArchive returns the archive of intervals a this build publishes, or
+// nil for none (an empty <urlset> is invalid): with keep, the previous
+// build's archived documents that end at at minus keep or later, and this
+// build's (fresh). This build's interval starts where the previous archive
+// ends: the builds since found nothing changed (or checkDumps would have
+// refused them), so there is no gap, and no overlap either.
 func PlanArchive(a Archive, prev *previous.Archive, keep time.Duration, at, from time.Time, fresh bool) (*Archive, error) {
 	if keep == 0 {
 		if prev != nil && len(prev.Lists) > 0 { // allowed by Changes.Drop (checkDumps)
@@ -72,8 +61,7 @@ func PlanArchive(a Archive, prev *previous.Archive, keep time.Duration, at, from
 	return &a, nil
 }
 
-// Link is the link of the live document to the archive, if the build
-// publishes one (ResourceSync Archives, section 2.2).
+// Link is the live document's link to the archive, if any (section 2.2).
 func (a *Archive) Link() []rsxml.Link {
 	if a == nil {
 		return nil
@@ -81,12 +69,10 @@ func (a *Archive) Link() []rsxml.Link {
 	return []rsxml.Link{{Rel: "archives", Href: a.Docs.URL(a.Name)}}
 }
 
-// Write publishes the archive: this build's interval, if fresh, which
-// write writes as stem (archive/<Stem><at>) and whose entries in the
-// archive it returns; the carried documents again, each published by
-// publish; and the archive listing them all, oldest first, advertised.
-// Past the limits of one document its oldest documents are left out, with
-// a notice. It returns how many carried documents the archive lists.
+// Write publishes the archive: this build's document, if fresh, which
+// write writes as stem (archive/<Stem><at>) and returns the entries of;
+// the carried ones again, by publish; and the archive, oldest first, less
+// the oldest past the limits. It returns how many carried ones it lists.
 func (a *Archive) Write(at time.Time, write func(stem string) ([]rsxml.Entry, error), publish func(c docs.Archived) error) (int, error) {
 	entries := make([]rsxml.Entry, 0, len(a.Carried)+1)
 	for _, c := range a.Carried {
@@ -114,8 +100,7 @@ func (a *Archive) Write(at time.Time, write func(stem string) ([]rsxml.Entry, er
 }
 
 // WriteArchive publishes the Change List Archive planned, if any, with
-// this build's changes as closed Change Lists from where the archive ends
-// to the snapshot time.
+// this build's changes closed from where it ends to the snapshot time.
 func (ch *Lists) WriteArchive(ctx context.Context) error {
 	a := ch.archive
 	if a == nil {

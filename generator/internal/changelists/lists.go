@@ -19,55 +19,52 @@ const (
 	changeListStem = "changelist-"
 )
 
-// changeListFile matches the names rsgen gives Change Lists, and parts of them.
 var changeListFile = regexp.MustCompile(`^changelist-[0-9]{8}T[0-9]{6}Z(-[0-9]{5})?\.xml$`)
 
-// A carried document is one published by the previous build that this
-// build publishes again, unchanged, under name.
+// A carried list of the previous build is published again, unchanged.
 type carried struct {
-	name    string // under DocsDir
-	from    time.Time
-	till    time.Time
-	list    *previous.ChangeList // read again with previous.Site.OpenList
-	entries int                  // changes in it
+	name       string
+	from, till time.Time
+	list       *previous.ChangeList
+	entries    int
 }
 
-// Lists publishes the Change Lists of a build from the changes it
-// found and those the previous build published: changelist.xml, the
-// closed lists of its index, and the Change List Archive.
+// Lists publishes a build's changelist.xml, the closed lists of its
+// index, and the Change List Archive.
 type Lists struct {
 	Docs        *docs.Writer
 	Keep        time.Duration // how long a Change List stays published, by the end of its interval
 	ArchiveKeep time.Duration // how long the archive keeps one; 0 for no archive
 	Limits      listwriter.Limits
-	At          time.Time            // the snapshot time
-	Prev        *previous.Site       // the previous build
-	Changes     *spill.ChangeSet     // this build's changes, chronological
-	Report      *report.ChangeReport // told what was published
-	Notice      func(string)         // tells the user what they should know; never nil
-	archive     *Archive             // planned by Publish; nil for none
+	At          time.Time        // the snapshot time
+	Prev        *previous.Site   // the previous build
+	Changes     *spill.ChangeSet // this build's, chronological
+	Report      *report.ChangeReport
+	Notice      func(string) // never nil
+	archive     *Archive     // planned by Publish; nil for none
 }
 
-// Publish publishes changelist.xml and returns where this build's changes
-// start: where the published ones end. Open (no until: the next build
-// rewrites it) or an index, it covers every change kept without a gap.
+// Publish publishes changelist.xml, open or an index, covering every
+// change kept without a gap, and returns where this build's changes
+// start: where the published ones end.
 func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 	lists, chainEnd, err := ch.carriedChangeLists()
 	if err != nil {
 		return from, err
 	}
-	open, err := ch.carriedOpenList(ctx)
+	open, err := ch.openHistory(ctx)
 	if err != nil {
 		return from, err
 	}
 	if open != nil {
+		cl := ch.Prev.OpenChangeList // those kept are the newest
+		if err := checkCarried(cl, cl.Entries-len(open.entries)); err != nil {
+			return from, err
+		}
 		chainEnd = open.till
 	}
-	// This build's changes start where the published changes end: builds
-	// that found nothing changed publish no list (an empty <urlset> is
-	// invalid against the Sitemap schema), and the next list covers their
-	// interval too. With none published, they start at the previous
-	// snapshot.
+	// Builds that found nothing publish no list (an empty <urlset> is
+	// invalid): the next covers their interval too.
 	from = ch.Prev.At
 	if !chainEnd.IsZero() {
 		from = chainEnd
@@ -86,9 +83,8 @@ func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 			}
 		}
 	}
-	// The entries of the lists carried forward are read again only when
-	// they may fit one list: past the limits their number alone says so,
-	// and there may be 50,000 lists of 50,000 changes.
+	// Carried entries are read again only if they may fit one list: there
+	// may be 50,000 lists of 50,000 changes.
 	total := changes.Len()
 	for _, c := range lists {
 		total += c.entries
@@ -124,30 +120,16 @@ func (ch *Lists) Publish(ctx context.Context) (from time.Time, err error) {
 	return from, err
 }
 
-// An openHistory is what the previous build's open changelist.xml held,
-// less the changes --changes-keep drops.
+// An openHistory is what the previous open changelist.xml held, less the
+// changes --changes-keep drops.
 type openHistory struct {
 	from, till time.Time
 	entries    []*rsxml.Entry
 }
 
-// carriedOpenList returns the changes of the previous build's open
-// changelist.xml to publish again, or nil, and fails if one of them has a
-// bad hash or length.
-func (ch *Lists) carriedOpenList(ctx context.Context) (*openHistory, error) {
-	h, err := ch.openHistory(ctx)
-	if h == nil || err != nil {
-		return h, err
-	}
-	// Those kept are the newest.
-	cl := ch.Prev.OpenChangeList
-	return h, checkCarried(cl, cl.Entries-len(h.entries))
-}
-
-// openHistory returns the changes of the previous build's open
-// changelist.xml to publish again, or nil. They run to the previous
-// snapshot, or to where its Change Dump ends if that is later than every
-// change in the list, so that the Change Dump goes on from there.
+// openHistory returns the changes of the previous open changelist.xml to
+// publish again, or nil, up to the previous snapshot, or where its Change
+// Dump ends if that is after every change, for it to go on from there.
 func (ch *Lists) openHistory(ctx context.Context) (*openHistory, error) {
 	cl := ch.Prev.OpenChangeList
 	if cl == nil {
@@ -174,12 +156,10 @@ func (ch *Lists) openHistory(ctx context.Context) (*openHistory, error) {
 			h.till = end
 		}
 	}
-	// --changes-keep drops the changes before the cutoff, as long as each
-	// has a datetime to tell; from moves to the cutoff.
+	// --changes-keep drops the changes (with a datetime) before the
+	// cutoff, but those of a package the Change Dump keeps whole.
 	cutoff := ch.At.Add(-ch.Keep)
 	if d := ch.Prev.ChangeDump; d != nil {
-		// The Change Dump keeps whole packages (those that end at the
-		// cutoff or later): the Change List keeps their changes too.
 		for _, p := range d.Packages {
 			until, err1 := rsxml.ParseTime(p.Until)
 			from, err2 := rsxml.ParseTime(p.From)
@@ -237,9 +217,8 @@ func (ch *Lists) carriedEntries(ctx context.Context, lists []carried, open *open
 	return all, nil
 }
 
-// fitsOneList reports whether the changes kept, old and changes (total in
-// all), fit one open Change List within the limits, and where it would
-// start.
+// fitsOneList reports whether old and changes (total in all) fit one
+// open Change List, and where it would start.
 func (ch *Lists) fitsOneList(lists []carried, open *openHistory, from time.Time, old []*rsxml.Entry, changes *spill.ChangeSet, total int) (time.Time, bool, error) {
 	start := from
 	switch {
@@ -269,13 +248,10 @@ func (ch *Lists) openListDoc(from time.Time) rsxml.Doc {
 	return rsxml.Doc{MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}, Links: ch.links()}
 }
 
-// links are those of changelist.xml: up, and to the archive if any.
 func (ch *Lists) links() []rsxml.Link {
 	return append([]rsxml.Link{{Rel: "up", Href: ch.Docs.CapabilityListURL()}}, ch.archive.Link()...)
 }
 
-// writeOpenChangeList writes changelist.xml as one open Change List from
-// from: the changes carried forward, then this build's.
 func (ch *Lists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes *spill.ChangeSet) error {
 	it, err := changes.Iter()
 	if err != nil {
@@ -299,16 +275,15 @@ func (ch *Lists) writeOpenChangeList(from time.Time, old []*rsxml.Entry, changes
 	return nil
 }
 
-// writeChangeListIndexOver writes changelist.xml as the Change List Index
-// over closed lists: those carried forward, one (or its parts) for the
-// changes of the open list, ending where it ended, and this build's.
+// writeChangeListIndexOver writes changelist.xml as an index over closed
+// lists: those carried, one for the previous open list's changes, and
+// this build's.
 func (ch *Lists) writeChangeListIndexOver(ctx context.Context, lists []carried, open *openHistory, changes *spill.ChangeSet, stem string, from time.Time) error {
 	index := ch.Docs.URL(IndexName)
 	var fresh []rsxml.Entry
 	if open != nil && len(open.entries) > 0 {
 		entries := open.entries
-		// A part starts at the datetime of its first change, or, for one
-		// without a datetime to read, at that of the change before it.
+		// A part starts at its first datetime, or the one before it.
 		t := open.from
 		partTime := func(e *rsxml.Entry) string {
 			if d, err := rsxml.ParseTime(e.MD.Datetime); err == nil {
@@ -353,8 +328,6 @@ func (ch *Lists) writeChangeListIndexOver(ctx context.Context, lists []carried, 
 	}
 	entries = entries[drop:]
 	ch.Report.Lists = len(entries)
-	// The index (section 12.2) runs from its first list's from to its last
-	// list's until, if that one is closed.
 	md := rsxml.MD{Capability: rsxml.CapChangeList, From: entries[0].MD.From, Until: entries[len(entries)-1].MD.Until}
 	err = ch.Docs.Write(IndexName, rsxml.Doc{Index: true, MD: md, Links: ch.links()}, 0, len(entries), func(i int, e *rsxml.Entry) { *e = entries[i] })
 	if err != nil {
@@ -365,9 +338,8 @@ func (ch *Lists) writeChangeListIndexOver(ctx context.Context, lists []carried, 
 }
 
 // carriedChangeLists returns the previous build's Change Lists to publish
-// again: the newest run without gaps (a list must start where the one
-// before it ends), less those that ended before the snapshot time minus
-// --changes-keep. chainEnd is where that run ends, kept or not.
+// again: the newest run without gaps, less those that ended before At
+// minus Keep; chainEnd is where that run ends.
 func (ch *Lists) carriedChangeLists() (lists []carried, chainEnd time.Time, err error) {
 	prev := ch.Prev.ChangeLists
 	if len(prev) == 0 {
@@ -384,10 +356,9 @@ func (ch *Lists) carriedChangeLists() (lists []carried, chainEnd time.Time, err 
 	}
 	run := prev[start:]
 	chainEnd = run[len(run)-1].Until
-	// A list that links rel="index" to another index than this build's
-	// (the site moved to another --docs-url) cannot be published again as
-	// it is; nor can those before it, or the index would have a gap. This
-	// build's list still starts where they end.
+	// A list indexed elsewhere (another --docs-url) cannot be published
+	// again as it is, nor those before it; this build's still starts where
+	// they end.
 	index := ch.Docs.URL(IndexName)
 	k := 0
 	for i := range run {
@@ -399,8 +370,7 @@ func (ch *Lists) carriedChangeLists() (lists []carried, chainEnd time.Time, err 
 		ch.Notice(fmt.Sprintf("the previous build: %d Change Lists link to the index %s, not %s: not carried forward",
 			k, run[k-1].Index, index))
 	}
-	// --changes-keep never drops the newest list while this build has no
-	// list of its own: changelist.xml stays where Destinations poll it.
+	// The newest list stays while this build has none: Destinations poll it.
 	moved := k
 	cutoff := ch.At.Add(-ch.Keep)
 	for k < len(run) && run[k].Until.Before(cutoff) {
@@ -423,9 +393,8 @@ func (ch *Lists) carriedChangeLists() (lists []carried, chainEnd time.Time, err 
 	return lists, chainEnd, nil
 }
 
-// carriedName is the name a carried Change List is published under: the
-// name it had, if rsgen gave it, else the one rsgen gives a list that ends
-// when it ends.
+// carriedName is a carried list's name if rsgen gave it, else that of a
+// list ending when it ends.
 func carriedName(d *docs.Writer, cl *previous.ChangeList) string {
 	if base, ok := d.Mine(cl.Rel); ok && changeListFile.MatchString(base) {
 		return base
@@ -433,10 +402,8 @@ func carriedName(d *docs.Writer, cl *previous.ChangeList) string {
 	return changeListStem + docs.Stamp(cl.Until) + ".xml"
 }
 
-// fitIndex returns how many of the oldest carried lists (the first
-// carried of entries) to drop so that the Change List Index over entries
-// fits the limits of one document. If this build's lists alone pass them,
-// it fails: an index is not split.
+// fitIndex returns how many of the oldest carried lists to drop for the
+// index to fit one document; it fails if this build's alone do not.
 func (ch *Lists) fitIndex(entries []rsxml.Entry, carried int) (int, error) {
 	doc := rsxml.Doc{Index: true, MD: rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.TimeWidth, Until: rsxml.TimeWidth}, Links: ch.links()}
 	drop, fits := listwriter.FitOldest(&doc, entries, carried, ch.Limits)
@@ -451,8 +418,6 @@ func (ch *Lists) fitIndex(entries []rsxml.Entry, carried int) (int, error) {
 	return drop, nil
 }
 
-// readCarried reads the changes of a Change List of the previous build
-// again: the build holds no copy of its bytes.
 func (ch *Lists) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*rsxml.Entry, error) {
 	rc, err := ch.Prev.OpenList(ctx, cl)
 	if err != nil {
@@ -466,10 +431,9 @@ func (ch *Lists) readCarried(ctx context.Context, cl *previous.ChangeList) ([]*r
 	return entries, nil
 }
 
-// checkCarried fails if an entry of cl that this build writes again, from
-// the from-th on, has a bad hash or length: the build would publish an
-// invalid document. (A list copied as it is needs none: the check of the
-// stage blames the previous build for the documents it copied.)
+// checkCarried fails if an entry of cl from the from-th on, which this
+// build writes again, has a bad hash or length. (The stage's check blames
+// the previous build for a list copied as it is.)
 func checkCarried(cl *previous.ChangeList, from int) error {
 	if err := cl.Check(from); err != nil {
 		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
@@ -477,13 +441,56 @@ func checkCarried(cl *previous.ChangeList, from int) error {
 	return nil
 }
 
-// copyCarried publishes a Change List of the previous build again, byte
-// for byte, copying it from the previous output (or fetching it again)
-// into the stage: the bytes that Read checked, or a failure.
 func (ch *Lists) copyCarried(ctx context.Context, c carried) error {
 	rc, err := ch.Prev.OpenList(ctx, c.list)
 	if err != nil {
 		return fmt.Errorf("%w: %w", docs.ErrPrevious, err)
 	}
 	return docs.PreviousErr(ch.Docs.Copy(c.name, c.list.URL, rc))
+}
+
+// ChangeTime is when a part that starts with e starts: its datetime.
+func ChangeTime(e *rsxml.Entry) string { return e.MD.Datetime }
+
+// Options are those of a Change List from from to until (zero: open),
+// whose parts link to index ("" for their own) and start at time(first).
+func Options(d *docs.Writer, name string, from, until time.Time, index string, time func(e *rsxml.Entry) string) listwriter.Options {
+	md := rsxml.MD{Capability: rsxml.CapChangeList, From: rsxml.FormatTime(from)}
+	if !until.IsZero() {
+		md.Until = rsxml.FormatTime(until)
+	}
+	return listwriter.Options{
+		Name:  name,
+		Doc:   rsxml.Doc{MD: md, Links: []rsxml.Link{{Rel: "up", Href: d.CapabilityListURL()}}},
+		Index: index,
+		Time:  time,
+	}
+}
+
+// writeChangeEntries writes n changes as <stem>.xml or, past the limits,
+// <stem>-00001.xml, …, each covering its share of [from, until] without
+// gap, linked to index, and returns their entries for the index.
+func (ch *Lists) writeChangeEntries(stem string, n int, time func(e *rsxml.Entry) string, fill func(i int, e *rsxml.Entry), from, until time.Time, index string) ([]rsxml.Entry, error) {
+	wl, err := ch.Docs.List(Options(ch.Docs, stem, from, until, index, time), n, fill)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range wl.Inside {
+		ch.Notice(InsideNotice(t, ch.Limits))
+	}
+	return partEntries(ch.Docs, wl), nil
+}
+
+func partEntries(d *docs.Writer, wl listwriter.Written) []rsxml.Entry {
+	entries := make([]rsxml.Entry, len(wl.Parts))
+	for i, p := range wl.Parts {
+		entries[i] = rsxml.Entry{Loc: d.URL(p.Name), MD: rsxml.MD{From: p.From, Until: p.Until}}
+	}
+	return entries
+}
+
+// InsideNotice is the notice of changes at t split between two lists.
+func InsideNotice(t string, limits listwriter.Limits) string {
+	return fmt.Sprintf("the changes at %s are more than one Change List holds (%d entries, %d bytes at most): they are split between two lists, and a Destination that resumes after the last datetime it saw may miss those of the second",
+		t, limits.MaxEntries, limits.MaxBytes)
 }

@@ -18,30 +18,24 @@ import (
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// ChangeDumpName is the Change Dump, which lists the packages; each build
-// that finds changes writes changedump-UNTIL-00001.zip, … with a copy of
-// each package's manifest beside it (changedump-UNTIL-00001.manifest.xml:
-// package packages names them).
+// ChangeDumpName lists the packages (named by package packages).
 const ChangeDumpName = "changedump.xml"
 
 // A ChangeDump writes the Change Dump (section 13) of a build.
 type ChangeDump struct {
 	Packaging
-	Changes     *spill.ChangeSet     // this build's, chronological
-	Prev        *previous.Site       // the previous build, whose packages are carried forward; never nil (a first build has no Change Dump)
-	Copier      *packages.Copier     // publishes them again
+	Changes     *spill.ChangeSet // this build's, chronological
+	Prev        *previous.Site   // whose packages are carried forward; never nil
+	Copier      *packages.Copier
 	Keep        time.Duration        // how long a package is kept (Changes.Keep)
 	ArchiveKeep time.Duration        // how long the Change Dump Archive keeps one; 0 for none
 	Report      *report.ChangeReport // counts the packages published
 }
 
-// Write publishes the Change Dump (section 13.1): ZIP packages
-// with the new bytes of what this build found created or updated, and a
-// Change Dump Manifest (section 13.2) in each that lists every change,
-// deletions included, in chronological order; the packages of earlier
-// builds carried forward as they were published; and changedump.xml over
-// them all. from is where this build's changes start, as in its Change
-// List.
+// Write publishes the Change Dump (section 13.1): packages of the new
+// bytes of this build's changes since from, each with a Change Dump
+// Manifest (section 13.2) of every change, deletions included; the
+// earlier builds' packages carried forward; and changedump.xml over all.
 func (d *ChangeDump) Write(ctx context.Context, from time.Time) error {
 	carried, err := d.carried(from)
 	if err != nil {
@@ -79,10 +73,8 @@ func (d *ChangeDump) Write(ctx context.Context, from time.Time) error {
 	return da.Write(ctx, archive, fresh, carried)
 }
 
-// pack writes this build's packages: the bytes of the created and
-// updated files, and manifest entries for every change. A package's
-// manifest covers its share of [from, until], as the parts of a Change
-// List do.
+// pack writes this build's packages; each manifest covers its share of
+// [from, until], as the parts of a Change List do.
 func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Package, error) {
 	changes := d.Changes
 	files, err := d.Files()
@@ -90,15 +82,14 @@ func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Packa
 		return nil, err
 	}
 	defer files.Close()
-	// The bounds of a package's share: a package that starts with a change
-	// starts at its datetime, and ends where the next one starts.
+	// A package starts at the datetime of its first change.
 	bound := func(i int, edge time.Time) string {
 		if i <= 0 || i >= changes.Len() {
 			return rsxml.FormatTime(edge)
 		}
 		return rsxml.FormatTime(changes.Datetime(i))
 	}
-	opt := d.Options() // packaged like the Resource Dump: the same limits, compression and staging
+	opt := d.Options()
 	opt.Stem = packages.ChangeDumpStem + docs.Stamp(d.At)
 	opt.ManifestMD = func(first, end int) rsxml.MD {
 		return rsxml.MD{Capability: rsxml.CapChangeDumpManifest, From: bound(first, from), Until: bound(end, d.At)}
@@ -131,14 +122,10 @@ func (d *ChangeDump) pack(ctx context.Context, from time.Time) ([]packages.Packa
 	return pkgs, nil
 }
 
-// carried returns the previous build's packages to publish again:
-// the newest run without gaps, which must end where this build's changes
-// start if it has any, less those that ended before the snapshot time
-// minus Keep (Changes.Keep). A run that ends earlier leaves changes of the
-// Change Lists in no package (a build whose every changed file changed
-// again while it was packaged, or a dump put back by hand): it is not
-// carried forward, so that the Change Dump covers every change of its
-// interval; the Change Dump Archive, if any, keeps its packages.
+// carried returns the previous build's packages to publish again: the
+// newest run without gaps, less those that ended before At minus Keep. A
+// run that does not end where this build's changes start would leave
+// changes in no package: it is not carried (an archive keeps it).
 func (d *ChangeDump) carried(from time.Time) ([]packages.Package, error) {
 	cd := d.Prev.ChangeDump
 	if cd == nil || len(cd.Packages) == 0 {
@@ -182,9 +169,8 @@ func (d *ChangeDump) carried(from time.Time) ([]packages.Package, error) {
 	return out, nil
 }
 
-// carriedNames are the names a carried package and its manifest
-// copy are published under: those they had, if rsgen gave them, else the
-// names rsgen gives a package that ends when it ends.
+// carriedNames are the names of a carried package and its manifest copy:
+// theirs, if rsgen gave them, else those of a package ending when it ends.
 func carriedNames(d *docs.Writer, p *previous.Package, until time.Time, n int) (string, string) {
 	pkg := ""
 	if base, ok := d.Mine(p.Rel); ok && packages.ChangeDumpFile.MatchString(base) {
@@ -201,9 +187,8 @@ func carriedNames(d *docs.Writer, p *previous.Package, until time.Time, n int) (
 	return pkg, pkg[:len(pkg)-len(".zip")] + ".manifest.xml"
 }
 
-// fit drops the oldest carried packages while the Change Dump
-// would pass the limits of one document. The Change Dump is never an
-// index: if this build's packages alone pass them, it fails.
+// fit drops the oldest carried packages until the Change Dump, never an
+// index, fits one document.
 func (d *ChangeDump) fit(carried, fresh []packages.Package) ([]packages.Package, error) {
 	entries := make([]rsxml.Entry, len(carried)+len(fresh))
 	for i := range carried {
@@ -225,9 +210,6 @@ func (d *ChangeDump) fit(carried, fresh []packages.Package) ([]packages.Package,
 	return carried[drop:], nil
 }
 
-// changeItems is the zipdump.Seq of the changes of a set: the new bytes of
-// the files created and updated, and a manifest entry without bytes for
-// each deletion.
 func changeItems(s *spill.ChangeSet) zipdump.Seq {
 	return spoolSeq[*spill.Iter[spill.Change]]{
 		iter: s.Iter,

@@ -20,36 +20,30 @@ import (
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// A ResourceDump writes the Resource Dump (section 11) of a build: Pack
-// writes its packages, Write the document over them.
+// A ResourceDump writes the Resource Dump (section 11): Pack its
+// packages, Write the document over them.
 type ResourceDump struct {
 	Packaging
 	Stats *report.Stats
-	Spill *spill.Area // where the resources it keeps are spooled
+	Spill *spill.Area // spools the resources it keeps
 
-	// The Resource Dump Archive (package archives), if Every is not 0.
+	// The Resource Dump Archive, if Every is not 0.
 	Prev   *previous.Site // nil for a first build
-	Every  time.Duration  // how often the Resource Dump is archived
-	Keep   time.Duration  // how long an archived one is kept
+	Every  time.Duration
+	Keep   time.Duration
 	Copier *packages.Copier
 }
 
-// Packed is what Pack wrote, for Write.
 type Packed struct {
 	Packages  []packages.Package
 	Completed time.Time
 }
 
-// Pack writes the packages of the Resource Dump and returns the resources
-// that are in them, and the locs of those it left out.
-//
-// It runs before the Resource List is written, for uniformity (section 9:
-// a resource in the Resource List must also be in the Resource Dump): a
-// file that changed or vanished since it was hashed, or whose name a
-// package cannot hold, is left out of the Resource List too, and reported
-// as a problem. The packages check the digests of the hashing pass against
-// every byte they copy. A tar, which can only be read from its start, is
-// packaged in one pass in its own order; the rest in the order of paths.
+// Pack writes the Resource Dump's packages and returns the resources in
+// them, and the locs of those left out. It runs before the Resource List
+// is written, which must list the same resources (section 9): a file that
+// changed since it was hashed, or whose name a package cannot hold, is
+// left out of both, as a problem. A tar is packaged in its own order.
 func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool) (kept *spill.ResourceSpool, dropped []string, p *Packed, err error) {
 	d.Stats.Enter(report.PhasePackaging)
 	files, err := d.Files()
@@ -67,9 +61,8 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 		opt.Sequential = members.Sequential()
 	}
 	var res *zipdump.Result
-	var left map[int]error // the resources left out, by index: why, or nil for those reported already
+	var left map[int]error // by index: why, or nil if reported already
 	if !isArchive {
-		// The files of a tree, read from the spool as they are packaged.
 		res, err = zipdump.RunSeq(ctx, resourceItems(resources), opt)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("writing the Resource Dump: %w", err)
@@ -104,8 +97,6 @@ func (d *ResourceDump) Pack(ctx context.Context, resources *spill.ResourceSpool)
 	return kept, dropped, d.Written(res), nil
 }
 
-// resourceItems is the zipdump.Seq of the resources of a spool, each of
-// which has a file: those of a tree.
 func resourceItems(s *spill.ResourceSpool) zipdump.Seq {
 	return spoolSeq[*spill.Iter[spill.Resource]]{
 		iter: s.Iter,
@@ -121,10 +112,8 @@ func resourceItem(r *spill.Resource) zipdump.Item {
 	return it
 }
 
-// packMembers packages the members of an archive, listed in memory as
-// the archive's scan lists them (members: the index of each in the
-// archive), and returns the indexes of the resources it left out, each
-// reported as a problem.
+// packMembers packages an archive's members, listed in memory, and
+// returns the indexes of the resources left out, each reported.
 func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.ResourceSpool, index func(name string) (int, bool), opt zipdump.Options) (*zipdump.Result, map[int]error, error) {
 	type member struct {
 		it zipdump.Item
@@ -146,7 +135,7 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 	if err != nil {
 		return nil, nil, err
 	}
-	if opt.Sequential { // in the order of the archive, which the scan kept
+	if opt.Sequential {
 		at := func(m member) int { i, _ := index(m.it.Name); return i }
 		slices.SortFunc(members, func(x, y member) int { return at(x) - at(y) })
 	}
@@ -165,9 +154,8 @@ func (d *ResourceDump) packMembers(ctx context.Context, resources *spill.Resourc
 	return res, left, nil
 }
 
-// Written records the packages res wrote, for Write: Pack's, or those of
-// the dump of a record export. The dump completes once its last package
-// has, whatever the clock says now.
+// Written records the packages res wrote (Pack's, or a record export's)
+// for Write. The dump completes no earlier than its last package.
 func (d *ResourceDump) Written(res *zipdump.Result) *Packed {
 	p := &Packed{Completed: d.Completed()}
 	for _, q := range res.Packages {
@@ -181,8 +169,6 @@ func (d *ResourceDump) Written(res *zipdump.Result) *Packed {
 	return p
 }
 
-// describe says why a file was left out of the dump, and so of every
-// document.
 func (d *ResourceDump) describe(err error) error {
 	switch {
 	case errors.Is(err, zipdump.ErrChanged):
@@ -193,10 +179,8 @@ func (d *ResourceDump) describe(err error) error {
 	return fmt.Errorf("%w; left out of the Resource List and the Resource Dump", display.ReadError(err))
 }
 
-// Write writes the Resource Dump (section 11.1) of the packages p, if
-// there are any: one entry per package, with its length, digests and
-// times, linked to the copy of its manifest; a Resource Dump Index over
-// parts past the limits; and the Resource Dump Archive.
+// Write writes the Resource Dump (section 11.1) of p, if not nil, an index
+// past the limits, and its archive.
 func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 	if p == nil {
 		return nil
@@ -215,7 +199,7 @@ func (d *ResourceDump) Write(ctx context.Context, p *Packed) error {
 			return rsxml.MD{At: first.At, Completed: last.Completed}
 		},
 	}
-	for _, q := range pkgs { // the rule the reader of the next build and the validator apply
+	for _, q := range pkgs { // the rule of the next build's reader and the validator
 		if msg := rsxml.PackageTimes(&md, &rsxml.MD{At: q.At, Completed: q.Completed}, nil); msg != "" {
 			return fmt.Errorf("writing the Resource Dump: package %s: %s", q.Name, msg)
 		}

@@ -19,24 +19,19 @@ import (
 	"github.com/rsgen/rsgen/zipdump"
 )
 
-// The names rsgen gives the packages of dumps: the Resource Dump's
-// resourcedump-00001.zip, …, and each build's Change Dump packages,
-// changedump-<until>-00001.zip, …, each with a copy of its manifest beside
-// it (….manifest.xml).
+// resourcedump-00001.zip, … and changedump-<until>-00001.zip, …, each with
+// a copy of its manifest beside it (….manifest.xml).
 const (
 	ResourceDumpStem = "resourcedump"
 	ChangeDumpStem   = "changedump-"
 )
 
 var (
-	// ChangeDumpFile matches the names of Change Dump packages.
-	ChangeDumpFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.zip$`)
-	// ChangeManifestFile matches the names of their manifests' copies.
+	ChangeDumpFile     = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.zip$`)
 	ChangeManifestFile = regexp.MustCompile(`^changedump-[0-9]{8}T[0-9]{6}Z-[0-9]{5}\.manifest\.xml$`)
 )
 
-// A Package is a package of a dump: written by this build, or carried
-// forward from the previous one.
+// A Package is a package of a dump, this build's or carried forward.
 type Package struct {
 	Name, Manifest string // in the documents' directory; Manifest "" if it has no copy
 	From, Until    string // a Change Dump's
@@ -46,7 +41,6 @@ type Package struct {
 	Prev           *previous.Package // carried forward: where its bytes come from
 }
 
-// Entry sets e to the entry of p in the dump that d writes.
 func (p *Package) Entry(d *docs.Writer, e *rsxml.Entry) {
 	*e = rsxml.Entry{Loc: d.URL(p.Name), MD: rsxml.MD{Type: "application/zip", Hash: p.Hash, From: p.From, Until: p.Until, At: p.At, Completed: p.Completed}}
 	if p.Length >= 0 {
@@ -57,22 +51,16 @@ func (p *Package) Entry(d *docs.Writer, e *rsxml.Entry) {
 	}
 }
 
-// A Copier publishes packages of the previous build Prev again, through
-// the document writer Docs.
+// A Copier publishes packages of the previous build Prev again.
 type Copier struct {
-	Docs *docs.Writer
-	Prev *previous.Site
-	// NoLinks has packages copied, never linked, as from another file
-	// system. It is for tests.
-	NoLinks bool
+	Docs    *docs.Writer
+	Prev    *previous.Site
+	NoLinks bool // copy, never link, as from another file system (tests)
 }
 
-// Copy publishes a carried package and its manifest copy again, as they
-// were published, once checked (see the package doc). The manifest copy is
-// taken from the package checked (its manifest.xml), not from the file
-// beside it. A copy gets the time its entry gives as its modification
-// time, so that an upload that compares times (the S3 script) does not
-// send it again.
+// Copy publishes a carried package again once checked, and its manifest
+// copy from the manifest.xml of the package checked. A copy gets its
+// entry's time, so that an upload comparing times does not send it again.
 func (c *Copier) Copy(ctx context.Context, p *Package) error {
 	prev := c.Prev
 	if len(known(p.Prev.Hash)) == 0 {
@@ -115,8 +103,6 @@ func (c *Copier) stagePackage(ctx context.Context, name string, p *Package) erro
 	return c.copy(name, rc, p)
 }
 
-// copy stages name as a copy of rc, the bytes of the carried package p,
-// and checks the copy.
 func (c *Copier) copy(name string, rc io.Reader, p *Package) error {
 	f, err := c.Docs.Stage.Create(name)
 	if err != nil {
@@ -146,10 +132,8 @@ func (c *Copier) copy(name string, rc io.Reader, p *Package) error {
 	return nil
 }
 
-// link stages name as the file f of the carried package p, opened in the
-// previous output directory (a regular file inside it), once f's length
-// and digests are those its entry gives: a hard link to f where the file
-// systems allow, else a copy from f, checked again.
+// link stages name as a hard link to f, the file of p in the previous
+// output, once checked, or a copy of it, checked again.
 func (c *Copier) link(name string, f *os.File, p *Package) error {
 	src := f.Name()
 	st, err := f.Stat()
@@ -169,7 +153,7 @@ func (c *Copier) link(name string, f *os.File, p *Package) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", p.Name, err)
 	}
-	if !linked { // another file system: copied from f, and the copy checked
+	if !linked { // another file system
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("reading %s: %w", src, err)
 		}
@@ -179,8 +163,6 @@ func (c *Copier) link(name string, f *os.File, p *Package) error {
 	return nil
 }
 
-// packageTime is the time a package's entry gives: when its packaging
-// completed, else the end of the changes it holds, else its snapshot.
 func packageTime(md *rsxml.MD) (time.Time, bool) {
 	for _, v := range []string{md.Completed, md.Until, md.At} {
 		if t, err := rsxml.ParseTime(v); v != "" && err == nil {
@@ -194,7 +176,6 @@ var errDigest = errors.New("not the bytes its entry describes")
 
 var errUnverifiable = errors.New("its entry gives no digest rsgen computes")
 
-// known returns the algorithms of tokens that rsgen computes, once each.
 func known(tokens []hashing.Token) (set hashing.Set) {
 	for _, t := range tokens {
 		if a, err := hashing.ParseAlgorithm(t.Alg); err == nil && !set.Has(a) {
@@ -204,8 +185,6 @@ func known(tokens []hashing.Token) (set hashing.Set) {
 	return set
 }
 
-// checkDigests reads f from its start through the algorithms of tokens
-// that rsgen knows and compares the digests.
 func checkDigests(f *os.File, tokens []hashing.Token) error {
 	set := known(tokens)
 	if len(set) == 0 {
