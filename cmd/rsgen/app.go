@@ -211,8 +211,9 @@ func isFlag(word string) bool {
 }
 
 func takesValue(cmd *cli.Command, name string) bool {
-	_, isSwitch := flagOf(cmd, name).(*cli.BoolFlag)
-	return flagOf(cmd, name) != nil && !isSwitch // not unknown, or --help
+	f := flagOf(cmd, name)
+	_, isSwitch := f.(*cli.BoolFlag)
+	return f != nil && !isSwitch // not unknown, or --help
 }
 
 func flagOf(cmd *cli.Command, name string) cli.Flag {
