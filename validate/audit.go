@@ -124,7 +124,7 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 		}
 		var locs []string
 		for _, r := range u.first {
-			locs = append(locs, clip(r.loc))
+			locs = append(locs, rules.Clip(r.loc))
 		}
 		names := strings.Join(locs, ", ")
 		if u.n > len(u.first) {
@@ -170,7 +170,7 @@ func regularFile(p string) bool {
 }
 
 func (a *auditor) missing(j auditJob, format string, args ...any) {
-	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, "%s: "+format, append([]any{clip(j.r.loc)}, args...)...)
+	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, "%s: "+format, append([]any{rules.Clip(j.r.loc)}, args...)...)
 }
 
 // checkFile audits the file rel of dir, if the URL names one (ok).
@@ -217,11 +217,11 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	defer served.Close()
 	if j.r.typ != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err == nil && !strings.EqualFold(mt, j.r.typ) {
-			a.st.s.add(j.d.name, j.r.line, RuleAuditType, "%s is served as %s; its entry says type=%q", clip(j.r.loc), mt, j.r.typ)
+			a.st.s.add(j.d.name, j.r.line, RuleAuditType, "%s is served as %s; its entry says type=%q", rules.Clip(j.r.loc), mt, j.r.typ)
 		}
 	}
 	body := io.Reader(&lateReader{r: served, ctx: ctx, a: a})
-	if want, ok := parseInteger(j.r.length); ok && want >= 0 {
+	if want, ok := rules.ParseInteger(j.r.length); ok && want >= 0 {
 		body = io.LimitReader(body, want+1) // one byte more tells a longer body
 	}
 	if !j.r.pkg {
@@ -279,7 +279,7 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	for _, tok := range hashing.ScanAttr(res.hash, nil, func(hashing.AttrProblem) {}) { // problems are reported with the document
 		algo, known := hashing.Lookup(tok.Alg)
 		if !known {
-			a.st.s.add(doc, res.line, RuleAuditUnchecked, "%s: the %s digest cannot be checked (known: %s)", clip(res.loc), tok.Alg, hashing.Known())
+			a.st.s.add(doc, res.line, RuleAuditUnchecked, "%s: the %s digest cannot be checked (known: %s)", rules.Clip(res.loc), tok.Alg, hashing.Known())
 			continue
 		}
 		h := algo.New()
@@ -288,20 +288,20 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	}
 	n, err := io.Copy(io.MultiWriter(append(ws, io.Discard)...), r)
 	if err != nil {
-		a.st.s.add(doc, res.line, RuleAuditMissing, "%s: reading it failed after %d bytes: %v", clip(res.loc), n, unwrapPath(err))
+		a.st.s.add(doc, res.line, RuleAuditMissing, "%s: reading it failed after %d bytes: %v", rules.Clip(res.loc), n, unwrapPath(err))
 		return false
 	}
-	if want, ok := parseInteger(res.length); ok && want != n {
+	if want, ok := rules.ParseInteger(res.length); ok && want != n {
 		if n > want {
-			a.st.s.add(doc, res.line, RuleAuditLength, "%s has more than the %s bytes its entry gives as length (reading stopped there; so its digests differ too)", clip(res.loc), res.length)
+			a.st.s.add(doc, res.line, RuleAuditLength, "%s has more than the %s bytes its entry gives as length (reading stopped there; so its digests differ too)", rules.Clip(res.loc), res.length)
 		} else {
-			a.st.s.add(doc, res.line, RuleAuditLength, "%s has %d bytes; its entry says length=%s (so its digests differ too)", clip(res.loc), n, res.length)
+			a.st.s.add(doc, res.line, RuleAuditLength, "%s has %d bytes; its entry says length=%s (so its digests differ too)", rules.Clip(res.loc), n, res.length)
 		}
 		return false
 	}
 	for _, d := range ds {
 		if got := d.h.Sum(nil); !bytes.Equal(got, d.want) {
-			a.st.s.add(doc, res.line, RuleAuditHash, "%s has %s:%x; its entry says %s:%x", clip(res.loc), d.alg, got, d.alg, d.want)
+			a.st.s.add(doc, res.line, RuleAuditHash, "%s has %s:%x; its entry says %s:%x", rules.Clip(res.loc), d.alg, got, d.alg, d.want)
 		}
 	}
 	return true
@@ -313,7 +313,7 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 	s := a.st.s
 	zr, err := zip.OpenReader(path)
 	if err != nil {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, "%s is not a ZIP package: %v", clip(j.r.loc), err)
+		s.add(j.d.name, j.r.line, RuleDumpManifest, "%s is not a ZIP package: %v", rules.Clip(j.r.loc), err)
 		return
 	}
 	defer zr.Close()
@@ -323,12 +323,12 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 	}
 	mf := files["manifest.xml"]
 	if mf == nil {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, "the package %s has no manifest.xml at its top level", clip(j.r.loc))
+		s.add(j.d.name, j.r.line, RuleDumpManifest, "the package %s has no manifest.xml at its top level", rules.Clip(j.r.loc))
 		return
 	}
 	rc, err := mf.Open()
 	if err != nil {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, "the manifest.xml of %s cannot be read: %v", clip(j.r.loc), err)
+		s.add(j.d.name, j.r.line, RuleDumpManifest, "the manifest.xml of %s cannot be read: %v", rules.Clip(j.r.loc), err)
 		return
 	}
 	name := j.r.loc + "!/manifest.xml"
@@ -339,7 +339,7 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 		want = rsxml.CapChangeDumpManifest
 	}
 	if m.readable && m.capability != want {
-		s.add(j.d.name, j.r.line, RuleDumpManifest, "the manifest.xml of %s is a %s, not a %s", clip(j.r.loc), describe(m), rules.Name(want))
+		s.add(j.d.name, j.r.line, RuleDumpManifest, "the manifest.xml of %s is a %s, not a %s", rules.Clip(j.r.loc), describe(m), rules.Name(want))
 		return
 	}
 	for _, mr := range m.resources {
@@ -348,7 +348,7 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 			s.add(name, mr.line, RuleDumpManifest, "path=%q is not in the package", mr.path)
 			continue
 		}
-		if want, ok := parseInteger(mr.length); ok && uint64(want) != f.UncompressedSize64 {
+		if want, ok := rules.ParseInteger(mr.length); ok && uint64(want) != f.UncompressedSize64 {
 			s.add(name, mr.line, RuleAuditLength, "%s has %d bytes in the package; its entry says length=%s (so its digests differ too)", mr.path, f.UncompressedSize64, mr.length)
 			continue
 		}

@@ -190,7 +190,7 @@ type docCheck struct {
 func (c *docCheck) checkType(typ string) (bad, pattern string) {
 	if typ != c.typ {
 		c.typ = typ
-		c.typBad, c.typPattern = checkType(typ)
+		c.typBad, c.typPattern = rules.Type(typ)
 	}
 	return c.typBad, c.typPattern
 }
@@ -252,7 +252,7 @@ func (c *docCheck) rootTimes(md *rsxml.MD, line int) {
 }
 
 func checkDatetimeQuiet(v string) (time.Time, bool) {
-	t, msg := checkDatetime(v)
+	t, msg := rules.Datetime(v)
 	return t, msg == ""
 }
 

@@ -14,7 +14,7 @@ import (
 // archiveEntry checks an entry of an archive (not of its index): the
 // times of the past document it lists, oldest first.
 func (c *docCheck) archiveEntry(e *rsxml.Entry, line int) {
-	if msg := rules.ArchiveEntry(c.capability, clip(e.Loc), &e.MD); msg != "" {
+	if msg := rules.ArchiveEntry(c.capability, rules.Clip(e.Loc), &e.MD); msg != "" {
 		c.add(line, RuleTimeRequired, "%s", msg)
 	}
 	switch rules.Archived[c.capability] {
@@ -37,7 +37,7 @@ func (c *docCheck) entry(e *rsxml.Entry) {
 	for _, d := range e.Foreign {
 		c.add(d.Line, RuleForeign, "%s; the official schemas' strict wildcard rejects it", d.Msg)
 	}
-	if bad, esc := checkLoc(e.Loc); bad != "" {
+	if bad, esc := rules.Loc(e.Loc); bad != "" {
 		c.add(e.Line, RuleLoc, "%s", bad)
 	} else if esc != "" {
 		c.add(e.Line, RuleLocEscape, "%s", esc)
@@ -47,11 +47,11 @@ func (c *docCheck) entry(e *rsxml.Entry) {
 			c.add(e.Line, RuleDatetime, "%s", msg)
 		}
 	}
-	if e.Changefreq != "" && !slices.Contains([]string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}, e.Changefreq) {
-		c.add(e.Line, RuleSchema, "<changefreq> %q is not one of always, hourly, daily, weekly, monthly, yearly, never", e.Changefreq)
+	if msg := rules.Changefreq(e.Changefreq); msg != "" {
+		c.add(e.Line, RuleSchema, "%s", msg)
 	}
-	if e.Priority != "" && !validPriority(e.Priority) {
-		c.add(e.Line, RuleSchema, "<priority> %q is not a decimal from 0.0 to 1.0", e.Priority)
+	if msg := rules.Priority(e.Priority); msg != "" {
+		c.add(e.Line, RuleSchema, "%s", msg)
 	}
 	mdLine := e.MDLine
 	if mdLine == 0 {
@@ -70,7 +70,7 @@ func (c *docCheck) entry(e *rsxml.Entry) {
 	if c.hasTimes {
 		c.unusedTimes(&e.MD, mdLine, c.times.EntryAt, c.times.EntryFrom, "an entry's <rs:md>", describe(info))
 		if c.times.EntryFrom == rules.Recommended && e.MD.From == "" {
-			c.add(mdLine, RuleTimeRecommended, "the entry of %s has no from: Appendix A recommends it", clip(e.Loc))
+			c.add(mdLine, RuleTimeRecommended, "the entry of %s has no from: Appendix A recommends it", rules.Clip(e.Loc))
 		}
 	}
 	if e.MD.Path != "" && !rules.IsManifest(c.capability) {
@@ -138,7 +138,7 @@ func (c *docCheck) byCapability(e *rsxml.Entry, mdLine int) {
 // (its manifest's: set.checkContents).
 func (c *docCheck) packageTimes(e *rsxml.Entry, line int) {
 	if msg := rsxml.PackageTimes(&c.doc.MD, &e.MD, nil); msg != "" {
-		c.add(line, RulePackageTimes, "%s: %s", clip(e.Loc), msg)
+		c.add(line, RulePackageTimes, "%s: %s", rules.Clip(e.Loc), msg)
 	}
 }
 
@@ -152,7 +152,7 @@ func (c *docCheck) capListEntry(e *rsxml.Entry, line int) {
 	if c.caps == nil {
 		c.caps = make(map[string]int)
 	}
-	entry, unique := rules.CapListEntry(clip(e.Loc), e.MD.Capability, e.Line, c.caps)
+	entry, unique := rules.CapListEntry(rules.Clip(e.Loc), e.MD.Capability, e.Line, c.caps)
 	switch {
 	case entry != "":
 		c.add(line, RuleCapListEntry, "%s", entry)
@@ -179,7 +179,7 @@ func (c *docCheck) spanOf(loc string) {
 
 func (c *docCheck) unique(e *rsxml.Entry) {
 	if first, dup := c.locs.add(e.Loc, e.Line); dup {
-		c.add(e.Line, RuleDuplicateLoc, "%s is listed again (first on line %d); a %s describes each resource once", clip(e.Loc), first, rules.Name(c.capability))
+		c.add(e.Line, RuleDuplicateLoc, "%s is listed again (first on line %d); a %s describes each resource once", rules.Clip(e.Loc), first, rules.Name(c.capability))
 	}
 }
 
@@ -235,15 +235,15 @@ func (c *docCheck) manifestPath(e *rsxml.Entry, line int) {
 		// Its pattern is checked with the other attributes.
 	case c.capability == rsxml.CapChangeDumpManifest && e.MD.Change == rsxml.ChangeDeleted:
 	case c.capability == rsxml.CapChangeDumpManifest:
-		c.add(line, RulePath, "the entry of %s has no path; a Change Dump Manifest needs one except for deletions", clip(e.Loc))
+		c.add(line, RulePath, "the entry of %s has no path; a Change Dump Manifest needs one except for deletions", rules.Clip(e.Loc))
 	default:
-		c.add(line, RulePath, "the entry of %s has no path; a Resource Dump Manifest needs one for every bitstream", clip(e.Loc))
+		c.add(line, RulePath, "the entry of %s has no path; a Resource Dump Manifest needs one for every bitstream", rules.Clip(e.Loc))
 	}
 }
 
 func (c *docCheck) change(e *rsxml.Entry, line int) {
 	if e.MD.Change == "" {
-		c.add(line, RuleChange, "%s", rules.Change(clip(e.Loc), "", rules.Name(c.capability)))
+		c.add(line, RuleChange, "%s", rules.Change(rules.Clip(e.Loc), "", rules.Name(c.capability)))
 	}
 	if e.MD.Datetime == "" {
 		return
@@ -273,14 +273,14 @@ func (c *docCheck) change(e *rsxml.Entry, line int) {
 // Framework Notification 1.0.1, section 3), which need not be in order.
 func (c *docCheck) notificationEntry(e *rsxml.Entry, line int) {
 	if e.MD.Change == "" {
-		c.add(line, RuleChange, "%s", rules.Change(clip(e.Loc), "", "notification"))
+		c.add(line, RuleChange, "%s", rules.Change(rules.Clip(e.Loc), "", "notification"))
 	}
 	if c.capability != rsxml.CapFrameworkNotification {
 		return
 	}
 	switch capability := e.MD.Capability; {
 	case capability == "":
-		c.add(line, RuleNotifyEntry, "the entry of %s has no capability attribute: an entry of a framework notification names the capability of the document it is about", clip(e.Loc))
+		c.add(line, RuleNotifyEntry, "the entry of %s has no capability attribute: an entry of a framework notification names the capability of the document it is about", rules.Clip(e.Loc))
 	case !rules.Known(capability) || rules.IsNotification(capability):
 		c.add(line, RuleNotifyEntry, "capability=%q is not that of a document of the framework", capability)
 	}
@@ -318,32 +318,6 @@ func (c *docCheck) keepBitstream(e *rsxml.Entry) {
 	}
 }
 
-func validPriority(v string) bool {
-	s := strings.TrimSpace(v)
-	intPart, frac, _ := strings.Cut(s, ".")
-	intPart = strings.TrimPrefix(intPart, "+")
-	if intPart == "" && frac == "" || !allDigits(intPart) || !allDigits(frac) {
-		return false
-	}
-	intPart = strings.TrimLeft(intPart, "0")
-	switch intPart {
-	case "":
-		return true
-	case "1":
-		return strings.Trim(frac, "0") == ""
-	}
-	return false
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 func (c *docCheck) checkMD(md *rsxml.MD, line int, where string) {
 	at, okAt := c.mdTime(line, where, "at", md.At)
 	done, okDone := c.mdTime(line, where, "completed", md.Completed)
@@ -373,7 +347,7 @@ func (c *docCheck) mdTime(line int, where, attr, v string) (time.Time, bool) {
 	if v == "" {
 		return time.Time{}, false
 	}
-	t, msg := checkDatetime(v)
+	t, msg := rules.Datetime(v)
 	if msg != "" {
 		c.add(line, RuleDatetime, "%s: %s=%s", where, attr, msg)
 		return time.Time{}, false
@@ -416,17 +390,15 @@ func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, 
 		}
 	}
 	if path != "" {
-		if msg := checkPath(path); msg != "" {
+		if msg := rules.Path(path); msg != "" {
 			c.add(line, RulePath, "%s: %s", where, msg)
 		}
 	}
 	for _, a := range extra {
-		switch {
-		case a.Space == "" && a.Name == "xmlns":
-		case a.Space == "":
-			c.add(line, RuleSchema, "%s: attribute %q is not one the schema declares; attributes of other communities belong in their own namespace", where, a.Name)
-		case a.Space == rsxml.NSRS:
-			c.add(line, RuleAttrPrefix, "%s: attribute rs:%s has the ResourceSync prefix; ResourceSync attributes carry none", where, a.Name)
+		if undeclared, prefix := rules.ExtraAttr(a); undeclared != "" {
+			c.add(line, RuleSchema, "%s: %s", where, undeclared)
+		} else if prefix != "" {
+			c.add(line, RuleAttrPrefix, "%s: %s", where, prefix)
 		}
 	}
 }
@@ -434,30 +406,30 @@ func (c *docCheck) checkCommon(line int, where, hash, length, typ, path string, 
 func (c *docCheck) checkLink(l *rsxml.Link) {
 	where := "<rs:ln>"
 	if l.Rel != "" {
-		where = "<rs:ln rel=\"" + clip(l.Rel) + "\">"
+		where = "<rs:ln rel=\"" + rules.Clip(l.Rel) + "\">"
 	}
 	if l.Rel == "" {
 		c.add(l.Line, RuleLink, "<rs:ln> has no rel, which every link needs")
-	} else if bad, odd := checkRel(l.Rel); bad != "" {
+	} else if bad, odd := rules.Rel(l.Rel); bad != "" {
 		c.add(l.Line, RuleLink, "%s", bad)
 	} else if odd != "" {
 		c.add(l.Line, RuleRel, "%s", odd)
 	}
 	if l.Href == "" {
 		c.add(l.Line, RuleLink, "%s has no href, which every link needs", where)
-	} else if !isAnyURI(l.Href) {
-		c.add(l.Line, RuleLink, "%s: href=%q is not a URI", where, clip(l.Href))
+	} else if !rules.IsAnyURI(l.Href) {
+		c.add(l.Line, RuleLink, "%s: href=%q is not a URI", where, rules.Clip(l.Href))
 	}
-	if l.Profile != "" && !isAnyURI(l.Profile) {
-		c.add(l.Line, RuleLink, "%s: profile=%q is not a URI", where, clip(l.Profile))
+	if l.Profile != "" && !rules.IsAnyURI(l.Profile) {
+		c.add(l.Line, RuleLink, "%s: profile=%q is not a URI", where, rules.Clip(l.Profile))
 	}
 	if l.Pri != "" {
-		if msg := checkPri(l.Pri); msg != "" {
+		if msg := rules.Pri(l.Pri); msg != "" {
 			c.add(l.Line, RulePri, "%s: %s", where, msg)
 		}
 	}
 	if l.Modified != "" {
-		if _, msg := checkDatetime(l.Modified); msg != "" {
+		if _, msg := rules.Datetime(l.Modified); msg != "" {
 			c.add(l.Line, RuleDatetime, "%s: modified=%s", where, msg)
 		}
 	}

@@ -72,11 +72,11 @@ func (st *set) checkUp(ctx context.Context, d *docInfo) {
 		return
 	}
 	if t.capability != want {
-		st.s.add(d.name, l.Line, RuleLinkCapability, "rel=\"up\" leads to %s, a %s; it should lead to the %s", clip(l.Href), describe(t), rules.Name(want))
+		st.s.add(d.name, l.Line, RuleLinkCapability, "rel=\"up\" leads to %s, a %s; it should lead to the %s", rules.Clip(l.Href), describe(t), rules.Name(want))
 		return
 	}
 	if want == rsxml.CapDescription && d.url != "" && !t.lists(d.url) {
-		st.s.add(d.name, l.Line, RuleCapListListed, "the Source Description at %s does not list this Capability List (%s)", clip(l.Href), d.url)
+		st.s.add(d.name, l.Line, RuleCapListListed, "the Source Description at %s does not list this Capability List (%s)", rules.Clip(l.Href), d.url)
 	}
 }
 
@@ -90,11 +90,11 @@ func (st *set) checkIndexLink(ctx context.Context, d *docInfo) {
 		return
 	}
 	if !t.index || t.capability != d.capability {
-		st.s.add(d.name, l.Line, RuleLinkCapability, "rel=\"index\" leads to %s, a %s; it should lead to a %s Index", clip(l.Href), describe(t), rules.Name(d.capability))
+		st.s.add(d.name, l.Line, RuleLinkCapability, "rel=\"index\" leads to %s, a %s; it should lead to a %s Index", rules.Clip(l.Href), describe(t), rules.Name(d.capability))
 		return
 	}
 	if d.url != "" && !t.lists(d.url) {
-		st.s.add(d.name, l.Line, RuleIndexPart, "rel=\"index\" leads to %s, which does not list this document (%s)", clip(l.Href), d.url)
+		st.s.add(d.name, l.Line, RuleIndexPart, "rel=\"index\" leads to %s, which does not list this document (%s)", rules.Clip(l.Href), d.url)
 	}
 }
 
@@ -112,7 +112,7 @@ func (st *set) checkChildren(ctx context.Context, d *docInfo, want func(*child) 
 			continue
 		}
 		if t.capability != w {
-			st.s.add(d.name, c.line, RuleLinkCapability, "%s is a %s; the %s says it is a %s", clip(c.loc), describe(t), rules.Name(d.capability), rules.Name(w))
+			st.s.add(d.name, c.line, RuleLinkCapability, "%s is a %s; the %s says it is a %s", rules.Clip(c.loc), describe(t), rules.Name(d.capability), rules.Name(w))
 		}
 	}
 }
@@ -127,32 +127,32 @@ func (st *set) checkParts(ctx context.Context, d *docInfo) {
 			continue
 		}
 		if first, again := listed[t]; again {
-			st.s.add(d.name, c.line, RuleDuplicateLoc, "%s is listed again (first on line %d, under the same or another spelling of its URL); an index lists each of its parts once, or what they list is listed twice", clip(c.loc), first)
+			st.s.add(d.name, c.line, RuleDuplicateLoc, "%s is listed again (first on line %d, under the same or another spelling of its URL); an index lists each of its parts once, or what they list is listed twice", rules.Clip(c.loc), first)
 			continue
 		}
 		listed[t] = c.line
 		switch {
 		case t.index:
-			st.s.add(d.name, c.line, RuleIndexPart, "%s is an index itself; an index lists <urlset> documents only", clip(c.loc))
+			st.s.add(d.name, c.line, RuleIndexPart, "%s is an index itself; an index lists <urlset> documents only", rules.Clip(c.loc))
 			continue
 		case t.capability != d.capability:
-			st.s.add(d.name, c.line, RuleIndexPart, "%s is a %s; this index lists %ss", clip(c.loc), describe(t), rules.Name(d.capability))
+			st.s.add(d.name, c.line, RuleIndexPart, "%s is a %s; this index lists %ss", rules.Clip(c.loc), describe(t), rules.Name(d.capability))
 			continue
 		}
 		if il, ok := t.link("index"); !ok {
 			st.s.add(t.name, t.mdLine, RuleIndexLink, "the %s is listed by the index %s but has no <rs:ln rel=\"index\"> to it", rules.Name(t.capability), d.displayURL())
 		} else if d.url != "" && urlKey(il.Href) != urlKey(d.url) {
-			st.s.add(t.name, il.Line, RuleIndexPart, "rel=\"index\" leads to %s, but the index that lists this document is %s", clip(il.Href), d.url)
+			st.s.add(t.name, il.Line, RuleIndexPart, "rel=\"index\" leads to %s, but the index that lists this document is %s", rules.Clip(il.Href), d.url)
 		}
 		if tu, ok := t.link("up"); ok && up.Href != "" && urlKey(tu.Href) != urlKey(up.Href) {
-			st.s.add(t.name, tu.Line, RuleUpConsistent, "rel=\"up\" leads to %s, but its index links up to %s", clip(tu.Href), clip(up.Href))
+			st.s.add(t.name, tu.Line, RuleUpConsistent, "rel=\"up\" leads to %s, but its index links up to %s", rules.Clip(tu.Href), rules.Clip(up.Href))
 		}
 		if d.capability == rsxml.CapChangeList {
 			switch {
 			case t.md.Until != "" && c.md.Until == "":
-				st.s.add(d.name, c.line, RuleIndexUntil, "%s is closed (until=%s) but its entry has no until", clip(c.loc), t.md.Until)
+				st.s.add(d.name, c.line, RuleIndexUntil, "%s is closed (until=%s) but its entry has no until", rules.Clip(c.loc), t.md.Until)
 			case t.md.Until == "" && c.md.Until != "":
-				st.s.add(d.name, c.line, RuleIndexUntil, "%s is open (no until) but its entry has until=%s", clip(c.loc), c.md.Until)
+				st.s.add(d.name, c.line, RuleIndexUntil, "%s is open (no until) but its entry has until=%s", rules.Clip(c.loc), c.md.Until)
 			}
 		}
 	}
@@ -169,7 +169,7 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 			continue
 		}
 		if t.capability != want {
-			st.s.add(d.name, c.line, RuleArchiveEntry, "%s is a %s; a %s lists %ss", clip(c.loc), describe(t), rules.Name(d.capability), rules.Name(want))
+			st.s.add(d.name, c.line, RuleArchiveEntry, "%s is a %s; a %s lists %ss", rules.Clip(c.loc), describe(t), rules.Name(d.capability), rules.Name(want))
 			continue
 		}
 		st.withParts(t, func(d *docInfo) { d.archived = true })
@@ -180,7 +180,7 @@ func (st *set) checkArchived(ctx context.Context, d *docInfo) {
 			entry, ok1 := checkDatetimeQuiet(a[1])
 			root, ok2 := checkDatetimeQuiet(a[2])
 			if ok1 && (!ok2 || !entry.Equal(root)) {
-				st.s.add(d.name, c.line, RuleArchiveEntry, "the entry gives %s=%s, but %s has %s", a[0], a[1], clip(c.loc), describeTime(a[0], a[2]))
+				st.s.add(d.name, c.line, RuleArchiveEntry, "the entry gives %s=%s, but %s has %s", a[0], a[1], rules.Clip(c.loc), describeTime(a[0], a[2]))
 			}
 		}
 	}
@@ -227,10 +227,10 @@ func (st *set) checkContents(ctx context.Context, d *docInfo) {
 		switch {
 		case t == nil:
 		case t.capability != want:
-			st.s.add(d.name, c.contents.Line, RuleLinkCapability, "rel=\"contents\" leads to %s, a %s; it should lead to a %s", clip(c.contents.Href), describe(t), rules.Name(want))
+			st.s.add(d.name, c.contents.Line, RuleLinkCapability, "rel=\"contents\" leads to %s, a %s; it should lead to a %s", rules.Clip(c.contents.Href), describe(t), rules.Name(want))
 		case rsxml.PackageTimes(&d.md, &c.md, nil) == "": // else reported with the entry
 			if msg := rsxml.PackageTimes(&d.md, &c.md, &t.md); msg != "" {
-				st.s.add(d.name, c.line, RulePackageTimes, "%s: %s", clip(c.loc), msg)
+				st.s.add(d.name, c.line, RulePackageTimes, "%s: %s", rules.Clip(c.loc), msg)
 			}
 		}
 	}
@@ -244,7 +244,7 @@ func (st *set) target(ctx context.Context, d *docInfo, line int, what, href stri
 		return nil
 	}
 	if t == nil {
-		st.s.add(d.name, line, RuleLinkResolve, "%s leads to %s: %s", what, clip(href), why)
+		st.s.add(d.name, line, RuleLinkResolve, "%s leads to %s: %s", what, rules.Clip(href), why)
 		return nil
 	}
 	if !t.readable {
@@ -375,7 +375,7 @@ func (st *set) duplicatesAcross(ctx context.Context, parts []*docInfo) error {
 		for _, a := range run[1:] {
 			if a.part != run[0].part { // a repeat within a part is that part's finding
 				first := parts[run[0].part]
-				st.s.add(parts[a.part].name, int(a.line), RuleDuplicateLoc, "%s is listed again (first in %s, line %d); a Resource List describes each resource once, across the parts of its index", clip(loc), first.displayURL(), run[0].line)
+				st.s.add(parts[a.part].name, int(a.line), RuleDuplicateLoc, "%s is listed again (first in %s, line %d); a Resource List describes each resource once, across the parts of its index", rules.Clip(loc), first.displayURL(), run[0].line)
 			}
 		}
 	}

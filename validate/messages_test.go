@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/rsgen/rsgen/internal/published/rules"
 )
 
 // TestUTF16IsNotUTF8: a UTF-16 document (with or without a byte order
@@ -73,12 +75,12 @@ func TestPathMessageSaysWhatIsWrong(t *testing.T) {
 		{"/", "ends with /"},
 		{"/a\nb", "line break"},
 	} {
-		msg := checkPath(tt.path)
+		msg := rules.Path(tt.path)
 		if !strings.Contains(msg, tt.want) || strings.Contains(msg, "it starts with /") {
-			t.Errorf("checkPath(%q) = %q, want it to say %q", tt.path, msg, tt.want)
+			t.Errorf("rules.Path(%q) = %q, want it to say %q", tt.path, msg, tt.want)
 		}
 	}
-	if msg := checkPath("/resources/res1"); msg != "" {
+	if msg := rules.Path("/resources/res1"); msg != "" {
 		t.Errorf("a valid path: %q", msg)
 	}
 }

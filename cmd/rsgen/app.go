@@ -76,10 +76,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		describeFlags(cmd.Flags)
 	}
 	if args[len(args)-1] != completeFlag { // urfave/cli completes only the words as typed, without a "--"
+		var given map[string]bool
 		var err error
-		if args, err = flagsFirst(app, args); err != nil {
+		if args, given, err = flagsFirst(app, args); err != nil {
 			return printError(stderr, err)
 		}
+		ctx = context.WithValue(ctx, givenKey{}, given)
 	}
 	return printError(stderr, app.RunContext(ctx, args))
 }
@@ -149,20 +151,28 @@ func describeFlags(flags []cli.Flag) {
 // arguments, which follow a "--": urfave/cli v2 (Go's flag package) reads
 // no flag after the first argument, and has no option to. A flag's value
 // is the next word, whatever it is (--jobs -1). With --help the arguments
-// are dropped: v2 would take them for commands to help with.
-func flagsFirst(app *cli.App, args []string) ([]string, error) {
+// are dropped: v2 would take them for commands to help with. given holds
+// the (first) names of the command's flags that args give.
+func flagsFirst(app *cli.App, args []string) (_ []string, given map[string]bool, _ error) {
 	i := 1 // the command: the root takes only switches (--help, --version) before it
 	for i < len(args) && isFlag(args[i]) && args[i] != "--" {
 		i++
 	}
 	if i >= len(args) || app.Command(args[i]) == nil {
-		return args, nil
+		return args, nil, nil
 	}
 	cmd := app.Command(args[i])
 	out, rest := slices.Clone(args[:i+1]), []string{}
+	given = map[string]bool{}
 	help := false
 	for k := i + 1; k < len(args); k++ {
 		w := args[k]
+		if isFlag(w) && w != "--" {
+			name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+			if f := flagOf(cmd, name); f != nil {
+				given[f.Names()[0]] = true
+			}
+		}
 		switch {
 		case w == "--":
 			rest = append(rest, args[k+1:]...)
@@ -173,7 +183,7 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 			out = append(out, w)
 			help = help || w == "-h" || w == "--help" || w == "-help"
 		case k+1 == len(args): // moved first, it would take an argument for its value
-			return nil, usageErr("see 'rsgen "+cmd.Name+" --help'", "%s needs a value", w)
+			return nil, nil, usageErr("see 'rsgen "+cmd.Name+" --help'", "%s needs a value", w)
 		default:
 			out = append(out, w, args[k+1])
 			k++
@@ -182,7 +192,18 @@ func flagsFirst(app *cli.App, args []string) ([]string, error) {
 	if len(rest) > 0 && !help {
 		out = append(append(out, "--"), rest...)
 	}
-	return out, nil
+	return out, given, nil
+}
+
+// givenKey is the key of the context value of run: the flags flagsFirst
+// found on the command line. urfave/cli v2's IsSet is true of a flag its
+// environment variable sets too, and has no way to tell them apart.
+type givenKey struct{}
+
+// onCommandLine reports whether the command line gives the flag name.
+func onCommandLine(c *cli.Context, name string) bool {
+	given, _ := c.Context.Value(givenKey{}).(map[string]bool)
+	return given[name]
 }
 
 func isFlag(word string) bool {
@@ -190,11 +211,16 @@ func isFlag(word string) bool {
 }
 
 func takesValue(cmd *cli.Command, name string) bool {
+	f := flagOf(cmd, name)
+	_, isSwitch := f.(*cli.BoolFlag)
+	return f != nil && !isSwitch // not unknown, or --help
+}
+
+func flagOf(cmd *cli.Command, name string) cli.Flag {
 	for _, f := range cmd.Flags {
 		if slices.Contains(f.Names(), name) {
-			_, isSwitch := f.(*cli.BoolFlag)
-			return !isSwitch
+			return f
 		}
 	}
-	return false // unknown, or --help
+	return nil
 }

@@ -42,7 +42,7 @@ func TestFlagsFirst(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := flagsFirst(app, append([]string{"rsgen"}, tt.in...))
+			got, _, err := flagsFirst(app, append([]string{"rsgen"}, tt.in...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +58,7 @@ func TestFlagsFirst(t *testing.T) {
 func TestFlagsFirstValueMissing(t *testing.T) {
 	app := &cli.App{Commands: []*cli.Command{{Name: "build", Flags: []cli.Flag{&cli.StringFlag{Name: "out"}}}}}
 	for _, in := range [][]string{{"build", "s", "--out"}, {"build", "--out"}} {
-		if got, err := flagsFirst(app, append([]string{"rsgen"}, in...)); err == nil {
+		if got, _, err := flagsFirst(app, append([]string{"rsgen"}, in...)); err == nil {
 			t.Errorf("flagsFirst(%q) = %q, want an error", in, got)
 		}
 	}

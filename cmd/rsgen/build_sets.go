@@ -113,8 +113,11 @@ func (f *siteFile) build(c *cli.Context) error {
 // command line does not, else "": CI gives $RSGEN_BASE_URL and the like
 // to every build, which the file overrides.
 func envOnly(c *cli.Context, fl cli.Flag) string {
+	if onCommandLine(c, fl.Names()[0]) {
+		return ""
+	}
 	for _, e := range fl.(cli.DocGenerationFlag).GetEnvVars() {
-		if v, ok := os.LookupEnv(e); ok && fl.IsSet() && v == c.String(fl.Names()[0]) {
+		if _, ok := os.LookupEnv(e); ok && fl.IsSet() {
 			return e
 		}
 	}

@@ -194,12 +194,13 @@ func unknownCommand(app *cli.App, name string) error {
 }
 
 // showHelp runs "rsgen help [COMMAND]": urfave/cli's help command would
-// exit 3 for an unknown COMMAND.
+// exit 3 for an unknown COMMAND. help is no command of its own: "rsgen
+// help help" shows rsgen's help, which says how to use it.
 func showHelp(c *cli.Context) error {
 	switch name := c.Args().Get(1); {
 	case c.NArg() > 2:
 		return usageErr("run 'rsgen help COMMAND'", "too many arguments: %s", strings.Join(c.Args().Slice(), " "))
-	case name == "":
+	case name == "" || name == "help":
 		return cli.ShowAppHelp(c)
 	case c.App.Command(name) == nil:
 		return unknownCommand(c.App, name)

@@ -192,7 +192,7 @@ func TestReadRelativeLocs(t *testing.T) {
 			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) {
 				t.Fatalf("err = %v, want an *Error of ErrInvalid", err)
 			}
-			if !strings.Contains(err.Error(), tt.doc) || !strings.Contains(err.Error(), "is not an absolute URL") {
+			if !strings.Contains(err.Error(), tt.doc) || !strings.Contains(err.Error(), "is not an absolute URI") {
 				t.Errorf("err = %v, want it to name %s and say the URL is not absolute", err, tt.doc)
 			}
 		})

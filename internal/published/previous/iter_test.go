@@ -418,7 +418,7 @@ func TestResourceIterErrors(t *testing.T) {
 		}, kind: ErrInvalid, doc: part2, line: 12, msg: "64 hex digits"},
 		{name: "a relative loc", mutate: func(m memSource) {
 			m[part2] = []byte(strings.Replace(string(m[part2]), "<loc>https://example.org/", "<loc>", 1))
-		}, kind: ErrInvalid, doc: part2, msg: "not an absolute URL"},
+		}, kind: ErrInvalid, doc: part2, msg: "not an absolute URI"},
 		{name: "a root <rs:md> after the first entry", mutate: func(m memSource) {
 			m[part2] = []byte(strings.Replace(string(m[part2]), "</urlset>", `<rs:md capability="resourcelist" at="2024-06-03T00:00:00Z"/></urlset>`, 1))
 		}, kind: ErrInvalid, doc: part2, msg: "after the first entry"},

@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"hash"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
 	"github.com/rsgen/rsgen/internal/published/rules"
 )
@@ -207,9 +209,10 @@ func checkChanges(name string, entries []*rsxml.Entry, from, until time.Time, op
 		if e.MD.Datetime == "" {
 			continue
 		}
-		t, err := parseTime(name, e.Line, "datetime", e.MD.Datetime)
+		t, err := rsxml.ParseTime(strings.TrimSpace(e.MD.Datetime))
 		if err != nil {
-			return err
+			_, msg := rules.Datetime(e.MD.Datetime)
+			return newError(name, e.Line, ErrInvalid, "<rs:md>: datetime=%s", cmp.Or(msg, err.Error()))
 		}
 		msg := cmp.Or(rules.NotBefore(e.MD.Datetime, t, from, rsxml.FormatTime(from)), rules.NotAfter(e.MD.Datetime, t, until, end))
 		if msg == "" {
@@ -227,24 +230,154 @@ type badEntry struct {
 	err error
 }
 
-// badEntries judges the hash, length and lastmod of each entry of the
-// Change List name, which a build publishes again as they are.
+// badEntries judges each entry of the Change List name, which a build may
+// write again (carriedProblem).
 func badEntries(name string, entries []*rsxml.Entry) []badEntry {
 	var bad []badEntry
 	for i, e := range entries {
-		_, _, msg := readHashLength(e)
-		if msg == "" && e.Lastmod != "" {
-			_, msg = rules.Lastmod(e.Lastmod)
-		}
-		if msg != "" {
-			bad = append(bad, badEntry{i, newError(name, e.Line, ErrInvalid, "the entry of %s: %s", e.Loc, msg)})
+		if line, msg := carriedProblem(e); msg != "" {
+			bad = append(bad, badEntry{i, newError(name, line, ErrInvalid, "the entry of %s: %s", e.Loc, msg)})
 		}
 	}
 	return bad
 }
 
+// carriedProblem is the first value of a Change List entry that a build
+// writing it again would refuse (an error of validate, in its words) or
+// could not write as read: rsxml writes no <priority>, no element of
+// another namespace, no attribute in a namespace, and no type the schema's
+// pattern rejects. It gives the line of that value. Read judges the rest:
+// the change, the datetime's place, one <rs:md>, an absolute <loc>.
+func carriedProblem(e *rsxml.Entry) (int, string) {
+	if len(e.Deviations) > 0 {
+		return e.Deviations[0].Line, e.Deviations[0].Msg
+	}
+	if len(e.Foreign) > 0 {
+		return e.Foreign[0].Line, e.Foreign[0].Msg + ", and rsgen does not write it again"
+	}
+	if e.Priority != "" {
+		return e.Line, cmp.Or(rules.Priority(e.Priority), fmt.Sprintf("<priority> %q is not written again: rsgen writes none", e.Priority))
+	}
+	if bad, _ := rules.Loc(e.Loc); bad != "" {
+		return e.Line, bad
+	}
+	if e.Lastmod != "" {
+		if _, msg := rules.Lastmod(e.Lastmod); msg != "" {
+			return e.Line, msg
+		}
+	}
+	if msg := rules.Changefreq(e.Changefreq); msg != "" {
+		return e.Line, msg
+	}
+	if _, _, msg := readHashLength(e); msg != "" {
+		return e.Line, msg
+	}
+	md := &e.MD
+	if msg := mdProblem(md); msg != "" {
+		return cmp.Or(e.MDLine, e.Line), "<rs:md>: " + msg
+	}
+	for _, l := range e.Links {
+		if msg := linkProblem(&l); msg != "" {
+			return l.Line, msg
+		}
+	}
+	return 0, ""
+}
+
+func mdProblem(md *rsxml.MD) string {
+	var t [4]time.Time
+	for i, a := range []struct{ attr, v string }{{"at", md.At}, {"completed", md.Completed}, {"from", md.From}, {"until", md.Until},
+		{"datetime", md.Datetime}, {"modified", md.Modified}} {
+		if a.v == "" {
+			continue
+		}
+		v, msg := rules.Datetime(a.v)
+		if msg != "" {
+			return a.attr + "=" + msg
+		}
+		if i < len(t) {
+			t[i] = v
+		}
+	}
+	if md.At != "" && md.Completed != "" && t[1].Before(t[0]) {
+		return fmt.Sprintf("completed=%s is before at=%s", md.Completed, md.At)
+	}
+	if md.From != "" && md.Until != "" {
+		if msg := rules.Interval(md.From, md.Until, t[2], t[3]); msg != "" {
+			return msg
+		}
+	}
+	return attrsProblem(md.Type, md.Path, md.Extra)
+}
+
+// linkProblem judges an <rs:ln> as validate does (rules link, pri and
+// those of <rs:md>'s attributes).
+func linkProblem(l *rsxml.Link) string {
+	if l.Rel == "" {
+		return "<rs:ln> has no rel, which every link needs"
+	}
+	if bad, _ := rules.Rel(l.Rel); bad != "" {
+		return bad
+	}
+	where := "<rs:ln rel=\"" + rules.Clip(l.Rel) + "\">"
+	var msg string
+	switch {
+	case l.Href == "":
+		return where + " has no href, which every link needs"
+	case !rules.IsAnyURI(l.Href):
+		msg = fmt.Sprintf("href=%q is not a URI", rules.Clip(l.Href))
+	case l.Profile != "" && !rules.IsAnyURI(l.Profile):
+		msg = fmt.Sprintf("profile=%q is not a URI", rules.Clip(l.Profile))
+	case l.Pri != "":
+		msg = rules.Pri(l.Pri)
+	}
+	if msg == "" && l.Modified != "" {
+		if _, m := rules.Datetime(l.Modified); m != "" {
+			msg = "modified=" + m
+		}
+	}
+	if msg == "" && l.Hash != "" {
+		if _, err := hashing.ParseAttr(l.Hash); err != nil {
+			msg = err.Error()
+		}
+	}
+	if msg == "" && l.Length != "" {
+		_, msg = rules.Length(l.Length)
+	}
+	if msg = cmp.Or(msg, attrsProblem(l.Type, l.Path, l.Extra)); msg != "" {
+		return where + ": " + msg
+	}
+	return ""
+}
+
+// attrsProblem judges the type, path and other attributes of an <rs:md>
+// or <rs:ln>.
+func attrsProblem(typ, path string, extra []rsxml.Attr) string {
+	if typ != "" {
+		if bad, pattern := rules.Type(typ); bad != "" || pattern != "" {
+			return cmp.Or(bad, pattern)
+		}
+	}
+	if path != "" {
+		if msg := rules.Path(path); msg != "" {
+			return msg
+		}
+	}
+	for _, a := range extra {
+		undeclared, prefix := rules.ExtraAttr(a)
+		if msg := cmp.Or(undeclared, prefix); msg != "" {
+			return msg
+		}
+		if a.Space != "" {
+			return fmt.Sprintf("attribute %s of namespace %q is not written again: rsgen writes no namespace declarations", a.Name, a.Space)
+		}
+	}
+	return ""
+}
+
 // Check returns the error (ErrInvalid) of the first entry of cl from the
-// from-th on whose hash, length or lastmod is bad, or nil. Read does not
+// from-th on that a build would refuse or could not write again as it was
+// read (carriedProblem), or nil. Read does not
 // refuse the list for them: a build may drop them (--changes-keep).
 func (cl *ChangeList) Check(from int) error {
 	for _, b := range cl.bad {

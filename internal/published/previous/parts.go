@@ -171,7 +171,7 @@ func checkEntry(name string, e *rsxml.Entry) error {
 		// Section 7: the URI of the resource. A relative one, as some
 		// tools write, names nothing a build publishes: read, it
 		// would come out of the next build as a deletion.
-		return newError(name, e.Line, ErrInvalid, "<loc> %q is not an absolute URL", e.Loc)
+		return newError(name, e.Line, ErrInvalid, "%s", rules.NotAbsolute(e.Loc))
 	}
 	return nil
 }

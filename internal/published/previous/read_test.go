@@ -273,6 +273,9 @@ func TestReadErrors(t *testing.T) {
 			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-03T00:00:00Z"`)
 			edit(t, dir, cl2, `change="deleted" datetime="2024-06-03T00:00:00Z"`, `change="deleted" datetime="2024-06-02T01:00:00Z"`)
 		}, kind: ErrInvalid, doc: cl2, line: 12, msg: "entries go oldest first"},
+		{name: "a change at no datetime", mutate: func(t *testing.T, dir string) {
+			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="soon"`)
+		}, kind: ErrInvalid, doc: cl2, line: 7, msg: `<rs:md>: datetime="soon" is not a full W3C Datetime`},
 		{name: "a change outside its list", mutate: func(t *testing.T, dir string) {
 			edit(t, dir, cl2, `datetime="2024-06-02T06:30:00Z"`, `datetime="2024-06-01T06:30:00Z"`)
 		}, kind: ErrInvalid, doc: cl2, line: 7, msg: "the document's from"},

@@ -1,9 +1,10 @@
-package validate
+package rules
 
 import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,9 +20,9 @@ import (
 // the official schemas (XSD types and patterns, their white-space rules)
 // and, where it says more, the spec.
 
-// checkDatetime checks a datetime attribute: an xsd:dateTime that is also
+// Datetime checks a datetime attribute: an xsd:dateTime that is also
 // a W3C Datetime, with seconds and a time zone.
-func checkDatetime(v string) (time.Time, string) {
+func Datetime(v string) (time.Time, string) {
 	t, p, err := rsxml.ParseTimeForm(strings.TrimSpace(v)) // white space the schema's types collapse
 	if p != rsxml.Second {
 		return time.Time{}, fmt.Sprintf("%q is not a full W3C Datetime with seconds and time zone (YYYY-MM-DDThh:mm:ss[.s]Z, or ±hh:mm for Z), which the schema's xsd:dateTime and the W3C profile both accept", v)
@@ -32,23 +33,23 @@ func checkDatetime(v string) (time.Time, string) {
 	return t, ""
 }
 
-// parseInteger reads an xsd:integer, white space around allowed.
-func parseInteger(v string) (int64, bool) {
+// ParseInteger reads an xsd:integer, white space around allowed.
+func ParseInteger(v string) (int64, bool) {
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	return n, err == nil
 }
 
-func checkPri(v string) string {
-	n, ok := parseInteger(v)
+func Pri(v string) string {
+	n, ok := ParseInteger(v)
 	if !ok || n < 1 || n > 999999 {
 		return fmt.Sprintf("pri=%q is not an integer from 1 to 999999", v)
 	}
 	return ""
 }
 
-// checkPath checks a path against the schema's pattern /.*[^/] (a whole
+// Path checks a path against the schema's pattern /.*[^/] (a whole
 // match, and "." does not match a line break).
-func checkPath(v string) string {
+func Path(v string) string {
 	var why string
 	switch {
 	case v == "" || v[0] != '/':
@@ -63,9 +64,9 @@ func checkPath(v string) string {
 	return fmt.Sprintf("path=%q does not match the schema's pattern /.*[^/]: %s", v, why)
 }
 
-// checkType checks a media type: bad if it is not a bare one (an error),
+// Type checks a media type: bad if it is not a bare one (an error),
 // pattern if the schema's [\w-]+/[\w-]+ rejects it (a warning).
-func checkType(v string) (bad, pattern string) {
+func Type(v string) (bad, pattern string) {
 	if !mediatype.Valid(v) {
 		if strings.ContainsAny(v, "; ") {
 			return fmt.Sprintf("type=%q is not a bare media type: parameters such as charset do not belong in type", v), ""
@@ -78,9 +79,9 @@ func checkType(v string) (bad, pattern string) {
 	return "", ""
 }
 
-// isAnyURI approximates libxml2's xsd:anyURI (the official validator's):
+// IsAnyURI approximates libxml2's xsd:anyURI (the official validator's):
 // characters URIs cannot carry are escaped, then it must parse.
-func isAnyURI(v string) bool {
+func IsAnyURI(v string) bool {
 	_, ok := parseAnyURI(strings.TrimSpace(v))
 	return ok
 }
@@ -107,15 +108,15 @@ func parseAnyURI(s string) (*url.URL, bool) {
 // unsafeURI reports whether a URI cannot carry r unescaped.
 func unsafeURI(r rune) bool { return r <= 0x20 || r >= 0x7f || strings.ContainsRune("<>\"{}|\\^`", r) }
 
-// checkLoc checks a <loc>: bad for what the schema or spec reject, escape
+// Loc checks a <loc>: bad for what the schema or spec reject, escape
 // for what should be percent-encoded.
-func checkLoc(v string) (bad, escape string) {
+func Loc(v string) (bad, escape string) {
 	if len(v) >= 12 && len(v) <= 2048 && isPlainURL(v) {
-		// What checkLocFully accepts without a word, recognized without
+		// What locFully accepts without a word, recognized without
 		// parsing: the <loc>s of nearly every list (FuzzPlainURL).
 		return "", rawDelimiter(v)
 	}
-	bad, escape = checkLocFully(v)
+	bad, escape = locFully(v)
 	if bad == "" && escape == "" {
 		escape = rawDelimiter(v)
 	}
@@ -128,31 +129,36 @@ func checkLoc(v string) (bad, escape string) {
 func rawDelimiter(v string) string {
 	rest, _, hasFrag := strings.Cut(v, "#")
 	if hasFrag {
-		return fmt.Sprintf("<loc> %q has a raw #, which starts a fragment: the URL names %s, which is what Destinations fetch; a # in a name is written %%23", clip(v), clip(rest))
+		return fmt.Sprintf("<loc> %q has a raw #, which starts a fragment: the URL names %s, which is what Destinations fetch; a # in a name is written %%23", Clip(v), Clip(rest))
 	}
 	if path, query, ok := strings.Cut(v, "?"); ok && !strings.Contains(query, "=") {
-		return fmt.Sprintf("<loc> %q has a raw ?, which starts a query: the URL names %s with the query %q; a ? in a name is written %%3F", clip(v), clip(path), clip(query))
+		return fmt.Sprintf("<loc> %q has a raw ?, which starts a query: the URL names %s with the query %q; a ? in a name is written %%3F", Clip(v), Clip(path), Clip(query))
 	}
 	return ""
 }
 
-func checkLocFully(v string) (bad, escape string) {
+func locFully(v string) (bad, escape string) {
 	n := utf8.RuneCountInString(v)
 	if n < 12 || n > 2048 {
-		return fmt.Sprintf("<loc> %q has %s; the schema wants 12 to 2,048", clip(v), units.Count(n, "character")), ""
+		return fmt.Sprintf("<loc> %q has %s; the schema wants 12 to 2,048", Clip(v), units.Count(n, "character")), ""
 	}
 	u, ok := parseAnyURI(v)
 	if !ok {
-		return fmt.Sprintf("<loc> %q is not a URI", clip(v)), ""
+		return fmt.Sprintf("<loc> %q is not a URI", Clip(v)), ""
 	}
 	if !u.IsAbs() || u.Host == "" && u.Opaque == "" {
-		return fmt.Sprintf("<loc> %q is not an absolute URI: Destinations cannot dereference it", clip(v)), ""
+		return NotAbsolute(v), ""
 	}
 	if i := strings.IndexFunc(v, unsafeURI); i >= 0 {
 		_, n := utf8.DecodeRuneInString(v[i:])
-		return "", fmt.Sprintf("<loc> %q has a character that should be percent-encoded (%q)", clip(v), v[i:i+n])
+		return "", fmt.Sprintf("<loc> %q has a character that should be percent-encoded (%q)", Clip(v), v[i:i+n])
 	}
 	return "", ""
+}
+
+// NotAbsolute is what is wrong with a <loc> that is not an absolute URI.
+func NotAbsolute(loc string) string {
+	return fmt.Sprintf("<loc> %q is not an absolute URI: Destinations cannot dereference it", Clip(loc))
 }
 
 // isPlainURL reports whether v is scheme://host[:port], then a path and
@@ -207,7 +213,7 @@ var plainURIChar = func() (t [256]bool) {
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func clip(s string) string {
+func Clip(s string) string {
 	if len(s) <= 120 {
 		return s
 	}
@@ -221,13 +227,13 @@ func clip(s string) string {
 // regRel is RFC 5988's reg-rel-type.
 var regRel = regexp.MustCompile(`^[a-z][a-z0-9.\-]*$`)
 
-// checkRel checks a rel: bad when the schema's union of reg-rel-type and
+// Rel checks a rel: bad when the schema's union of reg-rel-type and
 // anyURI rejects it, odd when RFC 5988 would (no absolute URI).
-func checkRel(v string) (bad, odd string) {
+func Rel(v string) (bad, odd string) {
 	if regRel.MatchString(v) {
 		return "", ""
 	}
-	if !isAnyURI(v) {
+	if !IsAnyURI(v) {
 		return fmt.Sprintf("rel=%q is neither a relation type nor a URI", v), ""
 	}
 	for _, tok := range strings.Fields(v) {
@@ -237,6 +243,63 @@ func checkRel(v string) (bad, odd string) {
 		if u, err := url.Parse(tok); err != nil || !u.IsAbs() {
 			return "", fmt.Sprintf("rel=%q: %q is neither a registered relation type (lower case) nor an absolute URI", v, tok)
 		}
+	}
+	return "", ""
+}
+
+// Changefreq judges a <changefreq> (the Sitemap schema's), "" if absent.
+func Changefreq(v string) string {
+	if v == "" || slices.Contains([]string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}, v) {
+		return ""
+	}
+	return fmt.Sprintf("<changefreq> %q is not one of always, hourly, daily, weekly, monthly, yearly, never", v)
+}
+
+// Priority judges a <priority>: an xsd:decimal from 0.0 to 1.0 (the
+// Sitemap schema's), "" if absent.
+func Priority(v string) string {
+	if v == "" || validPriority(v) {
+		return ""
+	}
+	return fmt.Sprintf("<priority> %q is not a decimal from 0.0 to 1.0", v)
+}
+
+func validPriority(v string) bool {
+	s := strings.TrimSpace(v)
+	intPart, frac, _ := strings.Cut(s, ".")
+	intPart = strings.TrimPrefix(intPart, "+")
+	if intPart == "" && frac == "" || !allDigits(intPart) || !allDigits(frac) {
+		return false
+	}
+	intPart = strings.TrimLeft(intPart, "0")
+	switch intPart {
+	case "":
+		return true
+	case "1":
+		return strings.Trim(frac, "0") == ""
+	}
+	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ExtraAttr judges an attribute of <rs:md> or <rs:ln> that rsxml has no
+// field for: undeclared if the schema does not declare it and it is in no
+// namespace, prefix if it is in the ResourceSync namespace.
+func ExtraAttr(a rsxml.Attr) (undeclared, prefix string) {
+	switch {
+	case a.Space == "" && a.Name == "xmlns":
+	case a.Space == "":
+		return fmt.Sprintf("attribute %q is not one the schema declares; attributes of other communities belong in their own namespace", a.Name), ""
+	case a.Space == rsxml.NSRS:
+		return "", fmt.Sprintf("attribute rs:%s has the ResourceSync prefix; ResourceSync attributes carry none", a.Name)
 	}
 	return "", ""
 }
