@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/rsgen/rsgen/generator/internal/spill"
 	"github.com/rsgen/rsgen/generator/report"
@@ -73,6 +74,9 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 			defer close(s.jobs)
 		}
 		err := sc.Source.List(ctx, func(e *Entry) error { return s.found(ctx, e) })
+		if err == nil {
+			err = s.flush(ctx)
+		}
 		sc.Stats.WalkDone.Store(true)
 		return err
 	})
@@ -115,9 +119,10 @@ func (sc *Scan) newRun(found *spill.ResourceSpool) *run {
 		workers: workers,
 		spool:   found,
 		window:  make([]*Entry, window),
-		slots:   make(chan struct{}, window),
+		slots:   semaphore.NewWeighted(int64(window)),
+		batch:   make([]*Entry, 0, min(knownBatch, window)),
 		jobs:    make(chan hashing.Job, workers),
-		hits:    make(chan *Entry, workers),
+		hits:    make(chan []*Entry, workers),
 	}
 	if sc.Cache != nil {
 		s.files = make(chan *Entry, workers)
@@ -136,6 +141,9 @@ func (s *run) drain() {
 	for j := range s.jobs {
 		s.Source.Drop(j.Tag.(*Entry))
 	}
+	for _, e := range s.batch {
+		s.Source.Drop(e)
+	}
 	if s.Cache != nil {
 		s.Cache.close()
 	}
@@ -147,8 +155,9 @@ type run struct {
 
 	// The window: the listing takes a slot for each file, and the
 	// collector gives it back when the file leaves the scan, in order.
-	slots chan struct{}
-	seq   uint64 // files listed (the listing's)
+	slots *semaphore.Weighted
+	seq   uint64   // files listed (the listing's)
+	batch []*Entry // files of known digests listed, not yet handed on (the listing's)
 
 	// The files that are done, at window[seq%len(window)], until all those
 	// before them are (the collector's).
@@ -158,7 +167,7 @@ type run struct {
 	sum    []byte               // and those of one found in the cache
 	files  chan *Entry          // to the checking workers (with a cache)
 	jobs   chan hashing.Job     // to the hashing pool
-	hits   chan *Entry          // files the cache knows unchanged
+	hits   chan []*Entry        // files not read: the cache knows them unchanged, or the source their digests
 	spool  *spill.ResourceSpool // the resources, in order (the collector's)
 	last   string               // the path of the last resource out
 	anyOut bool
@@ -179,29 +188,29 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 		s.Source.Drop(e)
 		return nil
 	}
-	select {
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
-		s.Source.Drop(e)
-		return ctx.Err()
-	}
 	e.seq = s.seq
 	s.seq++
 	s.Stats.Found.Add(1)
+	if e.Sum != nil && s.Cache == nil { // to the collector as the pool would give it, in batches
+		e.res = result{sum: e.Sum, stored: true}
+		s.batch = append(s.batch, e)
+		if len(s.batch) < cap(s.batch) {
+			return nil
+		}
+		return s.flush(ctx)
+	}
+	if err := s.flush(ctx); err != nil {
+		s.Source.Drop(e)
+		return err
+	}
+	if err := s.slots.Acquire(ctx, 1); err != nil {
+		s.Source.Drop(e)
+		return err
+	}
 	if s.Cache != nil {
 		e.cached = s.Cache.candidate(e.Path)
 		select {
 		case s.files <- e:
-			return nil
-		case <-ctx.Done():
-			s.Source.Drop(e)
-			return ctx.Err()
-		}
-	}
-	if e.Sum != nil { // straight to the collector, as the pool would give it
-		e.res = result{sum: e.Sum, stored: true}
-		select {
-		case s.hits <- e:
 			return nil
 		case <-ctx.Done():
 			s.Source.Drop(e)
@@ -213,6 +222,33 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 		return nil
 	case <-ctx.Done():
 		s.Source.Drop(e)
+		return ctx.Err()
+	}
+}
+
+// knownBatch is how many files of known digests (a tar's members) the
+// listing hands to the collector at once: one by one, the hand-offs of
+// a 1,000,000-member tar cost more system time than its reads.
+const knownBatch = 256
+
+// flush hands the batch of files of known digests to the collector, with
+// their slots of the window: when the batch is full, before a file
+// listed after them takes its slot, and when the listing ends. Taken in
+// the order of the listing, the slots keep the files in flight within a
+// window of seq.
+func (s *run) flush(ctx context.Context) error {
+	if len(s.batch) == 0 {
+		return nil
+	}
+	if err := s.slots.Acquire(ctx, int64(len(s.batch))); err != nil {
+		return err
+	}
+	select {
+	case s.hits <- s.batch:
+		s.batch = make([]*Entry, 0, cap(s.batch))
+		return nil
+	case <-ctx.Done():
+		s.slots.Release(int64(len(s.batch)))
 		return ctx.Err()
 	}
 }
@@ -242,7 +278,7 @@ func (s *run) check(ctx context.Context) error {
 					e.hit = true
 					s.Source.Drop(e)
 					select {
-					case s.hits <- e:
+					case s.hits <- []*Entry{e}:
 						continue
 					case <-ctx.Done():
 						return ctx.Err()
@@ -272,37 +308,38 @@ func (s *run) job(e *Entry) hashing.Job {
 // the listing.
 func (s *run) collect(results <-chan hashing.Result) error {
 	var next uint64 // the seq at the head of the window
+	size := uint64(len(s.window))
 	hits, res := s.hits, results
 	for hits != nil || res != nil {
-		var e *Entry
 		select {
-		case h, ok := <-hits:
+		case b, ok := <-hits:
 			if !ok {
 				hits = nil
 				continue
 			}
-			e = h
+			for _, e := range b {
+				s.window[e.seq%size] = e
+			}
 		case r, ok := <-res:
 			if !ok {
 				res = nil
 				continue
 			}
-			e = r.Tag.(*Entry)
+			e := r.Tag.(*Entry)
 			e.res = result{sum: r.Sum, head: r.Head, size: r.Info.Size, modified: r.Info.ModTime, err: r.Err,
 				stored: r.Stored, sniffed: r.Sniff}
+			s.window[e.seq%size] = e
 		}
-		s.window[e.seq%uint64(len(s.window))] = e
-		for {
-			e := s.window[next%uint64(len(s.window))]
-			if e == nil || e.seq != next {
-				break
-			}
-			s.window[next%uint64(len(s.window))] = nil
+		first := next
+		for e := s.window[next%size]; e != nil && e.seq == next; e = s.window[next%size] {
+			s.window[next%size] = nil
 			next++
 			if err := s.pass(e); err != nil {
 				return err
 			}
-			<-s.slots
+		}
+		if next > first {
+			s.slots.Release(int64(next - first))
 		}
 	}
 	return nil
