@@ -30,6 +30,7 @@ func (sc *Scan) readTar(sorter *extsort.Sorter) error {
 	defer ts.close()
 	h := hashing.NewHasher(sc.Hashes)
 	var rec, sum []byte
+	body := io.Reader(ctxReader{ctx, ts.tr}) // boxed once, not for each member
 	most := int64(math.MaxInt64) // the most bytes a member can expand to
 	if st, err := os.Stat(a.Path); err == nil && st.Size() < (math.MaxInt64-maxMemberSlack)/maxExpansion {
 		most = st.Size()*maxExpansion + maxMemberSlack
@@ -71,7 +72,7 @@ func (sc *Scan) readTar(sorter *extsort.Sorter) error {
 			continue
 		}
 		var n int64
-		n, sum, err = h.Sum(sum[:0], ctxReader{ctx, ts.tr})
+		n, sum, err = h.Sum(sum[:0], body)
 		sc.Stats.Bytes.Add(n)
 		if err != nil {
 			// The stream is broken: nothing after this member can be read.

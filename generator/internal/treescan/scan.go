@@ -398,12 +398,13 @@ func (s *run) pass(e *Entry) error {
 	if !e.hit && s.Cache != nil && length == e.Key.Size && modified.UnixNano() == e.Key.Mtime {
 		s.Cache.read(s.Hashes, e, typ)
 	}
+	s.tokens = s.Hashes.Tokens(s.tokens[:0], sum) // Add encodes them before the next pass
 	return s.spool.Add(&spill.Resource{
 		Path:     path,
 		Loc:      loc,
 		Length:   length,
 		Modified: modified.UTC(),
-		Hash:     s.Hashes.Tokens(s.tokens[:0], sum), // Add encodes them before the next pass
+		Hash:     s.tokens,
 		Type:     typ,
 	})
 }

@@ -15,14 +15,16 @@ const (
 	// DefaultChunkBytes is the memory a Sorter holds records in before it
 	// spills them to a run.
 	DefaultChunkBytes = 64 << 20
-	entSize           = 24 // the memory of one ent
-	// blockSize is the unit in which a chunk's memory grows: blocks are
-	// never copied, as one growing slice would be.
+	// blockSize is the unit in which a chunk's records and its index
+	// grow: neither is ever copied, as one growing slice would be (the
+	// copies were the peaks of the heap of a 1,000,000-member tar).
 	blockSize = 1 << 20
+	entSize   = 24 // the memory of one ent
+	entBlock  = blockSize / entSize
 )
 
 type ent struct {
-	k    uint64 // eight key bytes after the chunk's common prefix, set by sort
+	k    uint64 // eight key bytes after the common prefix of its part, set by sort
 	blk  uint32 // block holding the record
 	off  uint32 // start of the key in the block
 	klen uint32
@@ -34,12 +36,15 @@ type ent struct {
 type Sorter struct {
 	dir    string
 	limit  int
+	used   int      // bytes of the chunk: its records and their ents
 	blocks [][]byte // the chunk's records; the last one is being filled
-	free   [][]byte // blocks of spilled chunks, for reuse
-	used   int      // bytes of records in blocks
-	ents   []ent
-	sorted bool
-	runs   []*binrec.File // the spilled runs, in order
+	// The chunk's index, in parts of entBlock ents, each sorted once
+	// full (the last one by sort) and merged with the others.
+	parts  [][]ent
+	sorted bool // the last part is
+	free   [][]byte
+	spare  [][]ent // of spilled chunks, for reuse
+	runs   []*binrec.File
 	err    error
 }
 
@@ -64,29 +69,39 @@ func (s *Sorter) Add(key, payload []byte) error {
 	if size > s.limit/2 || size >= 1<<31 {
 		return fmt.Errorf("extsort: a record of %d bytes is more than half a chunk", size)
 	}
-	if s.used+size+(len(s.ents)+1)*entSize > s.limit && len(s.ents) > 0 {
+	if s.used+size+entSize > s.limit && s.used > 0 {
 		if s.err = s.spill(); s.err != nil {
 			return s.err
 		}
 	}
-	if len(s.blocks) == 0 || cap(s.blocks[len(s.blocks)-1])-len(s.blocks[len(s.blocks)-1]) < size {
-		var b []byte
-		if n := len(s.free); n > 0 && cap(s.free[n-1]) >= size {
-			b, s.free = s.free[n-1], s.free[:n-1]
-		} else {
-			b = make([]byte, 0, max(blockSize, size))
-		}
-		s.blocks = append(s.blocks, b)
+	if n := len(s.blocks); n == 0 || cap(s.blocks[n-1])-len(s.blocks[n-1]) < size {
+		s.blocks = append(s.blocks, reuse(&s.free, max(blockSize, size)))
+	}
+	if n := len(s.parts); n == 0 || len(s.parts[n-1]) == entBlock {
+		// The first part grows as it fills: a small sort stays small.
+		s.parts = append(s.parts, reuse(&s.spare, min(n, 1)*entBlock))
 	}
 	bi := len(s.blocks) - 1
 	b := s.blocks[bi]
-	off := len(b)
-	b = append(b, key...)
-	s.blocks[bi] = append(b, payload...)
-	s.used += size
-	s.ents = append(s.ents, ent{blk: uint32(bi), off: uint32(off), klen: uint32(len(key)), plen: uint32(len(payload))})
-	s.sorted = false
+	e := ent{blk: uint32(bi), off: uint32(len(b)), klen: uint32(len(key)), plen: uint32(len(payload))}
+	s.blocks[bi] = append(append(b, key...), payload...)
+	s.used += size + entSize
+	last := &s.parts[len(s.parts)-1]
+	*last = append(*last, e)
+	if s.sorted = len(*last) == entBlock; s.sorted {
+		s.sort(*last)
+	}
 	return nil
+}
+
+// reuse returns one of free, emptied, or a new slice of capacity n.
+func reuse[T any](free *[][]T, n int) []T {
+	if k := len(*free); k > 0 && cap((*free)[k-1]) >= n {
+		b := (*free)[k-1]
+		*free = (*free)[:k-1]
+		return b[:0]
+	}
+	return make([]T, 0, n)
 }
 
 func (s *Sorter) key(e *ent) []byte { return s.blocks[e.blk][e.off : e.off+e.klen] }
@@ -96,20 +111,16 @@ func (s *Sorter) payload(e *ent) []byte {
 	return s.blocks[e.blk][start : start+e.plen]
 }
 
-func (s *Sorter) record(e *ent) []byte { return s.blocks[e.blk][e.off : e.off+e.klen+e.plen] }
-
-func (s *Sorter) sortChunk() {
-	if s.sorted {
+// sort sorts a part of the index: by eight bytes past the prefix its keys
+// share, then by the rest, then in the order they were added.
+func (s *Sorter) sort(part []ent) {
+	if len(part) == 0 {
 		return
 	}
-	s.sorted = true
-	if len(s.ents) == 0 {
-		return
-	}
-	cp := len(s.key(&s.ents[0]))
-	first := s.key(&s.ents[0])
-	for i := 1; i < len(s.ents) && cp > 0; i++ {
-		k := s.key(&s.ents[i])
+	first := s.key(&part[0])
+	cp := len(first)
+	for i := 1; i < len(part) && cp > 0; i++ {
+		k := s.key(&part[i])
 		n := min(cp, len(k))
 		j := 0
 		for j < n && k[j] == first[j] {
@@ -117,17 +128,12 @@ func (s *Sorter) sortChunk() {
 		}
 		cp = j
 	}
-	var buf [8]byte
-	for i := range s.ents {
-		e := &s.ents[i]
-		k := s.key(e)
-		buf = [8]byte{}
-		if cp < len(k) {
-			copy(buf[:], k[cp:])
-		}
-		e.k = binary.BigEndian.Uint64(buf[:])
+	for i := range part {
+		var buf [8]byte
+		copy(buf[:], s.key(&part[i])[cp:])
+		part[i].k = binary.BigEndian.Uint64(buf[:])
 	}
-	slices.SortFunc(s.ents, func(a, b ent) int {
+	slices.SortFunc(part, func(a, b ent) int {
 		if c := cmp.Compare(a.k, b.k); c != 0 {
 			return c
 		}
@@ -141,32 +147,31 @@ func (s *Sorter) sortChunk() {
 	})
 }
 
-// spill sorts the chunk and writes it as a run of records: the length of
-// the key, the key and the payload.
+// spill writes the chunk as a run, in key order, of records: the length
+// of the key, the key and the payload.
 func (s *Sorter) spill() error {
-	s.sortChunk()
 	run, err := binrec.Create(s.dir, "run-*")
 	if err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
 	s.runs = append(s.runs, run)
+	it, _ := s.merge(nil) // no error without runs
 	var buf []byte
-	for i := range s.ents {
-		e := &s.ents[i]
-		buf = append(binary.AppendUvarint(buf[:0], uint64(e.klen)), s.record(e)...)
+	for it.Next() {
+		buf = append(binary.AppendUvarint(buf[:0], uint64(len(it.Key()))), it.Key()...)
+		buf = append(buf, it.Value()...)
 		run.Append(buf) // its error sticks: Flush returns it
 	}
 	if err := run.Flush(); err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
-	for i, b := range s.blocks {
-		s.free = append(s.free, b[:0])
-		s.blocks[i] = nil
+	for _, b := range s.blocks {
+		s.free = append(s.free, b)
 	}
-	s.blocks = s.blocks[:0]
-	s.used = 0
-	s.ents = s.ents[:0]
-	s.sorted = false
+	for _, p := range s.parts {
+		s.spare = append(s.spare, p)
+	}
+	s.blocks, s.parts, s.used = s.blocks[:0], s.parts[:0], 0
 	return nil
 }
 
@@ -176,19 +181,31 @@ func (s *Sorter) Iter() (*Iter, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	s.sortChunk()
-	it := &Iter{s: s}
-	for i, run := range s.runs {
+	var srcs []*source
+	for _, run := range s.runs {
 		r, err := run.Reader()
 		if err != nil {
 			return nil, fmt.Errorf("reading sorted records: %w", err)
 		}
-		it.srcs = append(it.srcs, &source{r: r, idx: i})
+		srcs = append(srcs, &source{r: r})
 	}
-	if len(s.ents) > 0 {
-		it.srcs = append(it.srcs, &source{idx: len(it.srcs)})
+	return s.merge(srcs)
+}
+
+// merge returns an Iter over the runs of srcs, in their order, and the
+// chunk in memory, after them: ties between equal keys go to the source
+// added first.
+func (s *Sorter) merge(srcs []*source) (*Iter, error) {
+	if n := len(s.parts); n > 0 && !s.sorted {
+		s.sort(s.parts[n-1])
+		s.sorted = true
 	}
-	for _, src := range it.srcs {
+	for _, p := range s.parts {
+		srcs = append(srcs, &source{ents: p})
+	}
+	it := &Iter{s: s}
+	for i, src := range srcs {
+		src.idx = i
 		if err := it.advance(src); err != nil {
 			return nil, err
 		}
@@ -208,17 +225,17 @@ func (s *Sorter) Close() error {
 	for _, run := range s.runs {
 		errs = append(errs, run.Close())
 	}
-	s.runs, s.blocks, s.free, s.ents = nil, nil, nil, nil
+	s.runs, s.blocks, s.free, s.parts, s.spare = nil, nil, nil, nil, nil
 	s.err = errors.New("extsort: sorter closed")
 	return errors.Join(errs...)
 }
 
-// source is one sorted run being merged: a spool, or the chunk in memory
-// (r nil).
+// source is one sorted run being merged: a spool, or a part of the index
+// of the chunk in memory (r nil).
 type source struct {
 	r    *binrec.FileReader
-	pos  int // next ent, for the chunk in memory
-	idx  int // order of the run: breaks ties between equal keys
+	ents []ent // the part not merged yet
+	idx  int   // order of the source: breaks ties between equal keys
 	done bool
 	key  []byte
 	val  []byte
@@ -227,7 +244,6 @@ type source struct {
 // An Iter is one pass over the records of a Sorter in key order.
 type Iter struct {
 	s    *Sorter
-	srcs []*source
 	heap []*source
 	cur  *source
 	err  error
@@ -235,12 +251,12 @@ type Iter struct {
 
 func (it *Iter) advance(src *source) error {
 	if src.r == nil {
-		if src.pos >= len(it.s.ents) {
+		if len(src.ents) == 0 {
 			src.done = true
 			return nil
 		}
-		e := &it.s.ents[src.pos]
-		src.pos++
+		e := &src.ents[0]
+		src.ents = src.ents[1:]
 		src.key, src.val = it.s.key(e), it.s.payload(e)
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +71,31 @@ func TestSorter(t *testing.T) {
 				t.Errorf("Close left %d files", len(left))
 			}
 		})
+	}
+}
+
+// A chunk's index is sorted in parts of entBlock records, merged: records
+// of equal keys in several parts, in memory or spilled, keep their order.
+func TestSorterParts(t *testing.T) {
+	t.Parallel()
+	n := 3*entBlock + 5
+	input := make([]rec, n)
+	for i := range input {
+		input[i] = rec{fmt.Sprintf("k%03d", (i*7919)%1000), fmt.Sprint(i)}
+	}
+	want := slices.Clone(input)
+	slices.SortStableFunc(want, func(a, b rec) int { return strings.Compare(a.key, b.key) })
+	for _, chunk := range []int{0, 4 << 20} {
+		s := New(t.TempDir(), chunk)
+		for _, r := range input {
+			if err := s.Add([]byte(r.key), []byte(r.val)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := collect(t, s); !slices.Equal(got, want) {
+			t.Errorf("chunk %d, %d runs: %d records out of order or lost (of %d)", chunk, s.Runs(), len(got), len(want))
+		}
+		s.Close()
 	}
 }
 
