@@ -31,7 +31,7 @@ func (sc *Scan) readTar(sorter *extsort.Sorter) error {
 	h := hashing.NewHasher(sc.Hashes)
 	var rec, sum []byte
 	body := io.Reader(ctxReader{ctx, ts.tr}) // boxed once, not for each member
-	most := int64(math.MaxInt64) // the most bytes a member can expand to
+	most := int64(math.MaxInt64)             // the most bytes a member can expand to
 	if st, err := os.Stat(a.Path); err == nil && st.Size() < (math.MaxInt64-maxMemberSlack)/maxExpansion {
 		most = st.Size()*maxExpansion + maxMemberSlack
 	}
