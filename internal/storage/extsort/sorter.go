@@ -11,41 +11,33 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/binrec"
 )
 
+// DefaultChunkBytes is the memory a Sorter holds records in before it
+// spills them to a run.
+const DefaultChunkBytes = 64 << 20
+
 const (
-	// DefaultChunkBytes is the memory a Sorter holds records in before it
-	// spills them to a run.
-	DefaultChunkBytes = 64 << 20
-	// blockSize is the unit in which a chunk's records and its index
-	// grow: neither is ever copied, as one growing slice would be (the
-	// copies were the peaks of the heap of a 1,000,000-member tar).
 	blockSize = 1 << 20
-	entSize   = 24 // the memory of one ent
-	entBlock  = blockSize / entSize
+	entSize   = 24 // of an ent
+	partLen   = blockSize / entSize
 )
 
+// An ent indexes a record: its key at blocks[blk][off:], its payload
+// after it.
 type ent struct {
-	k    uint64 // eight key bytes after the common prefix of its part, set by sort
-	blk  uint32 // block holding the record
-	off  uint32 // start of the key in the block
-	klen uint32
-	plen uint32
+	k                    uint64 // eight key bytes past the prefix its part shares, set by sort
+	blk, off, klen, plen uint32
 }
 
 // A Sorter sorts records by key. Create it with New, Add the records, then
 // Iter over them as often as needed; Close removes its files.
 type Sorter struct {
-	dir    string
-	limit  int
-	used   int      // bytes of the chunk: its records and their ents
-	blocks [][]byte // the chunk's records; the last one is being filled
-	// The chunk's index, in parts of entBlock ents, each sorted once
-	// full (the last one by sort) and merged with the others.
-	parts  [][]ent
-	sorted bool // the last part is
-	free   [][]byte
-	spare  [][]ent // of spilled chunks, for reuse
-	runs   []*binrec.File
-	err    error
+	dir          string
+	limit, used  int      // used: by the chunk's records and ents
+	blocks, free [][]byte // the chunk's records, the last being filled; blocks to reuse
+	parts, spare [][]ent  // the chunk's index, each part sorted once full; parts to reuse
+	sorted       bool     // the last part is
+	runs         []*binrec.File
+	err          error
 }
 
 // New returns a Sorter that holds at most chunkBytes (DefaultChunkBytes if
@@ -77,19 +69,17 @@ func (s *Sorter) Add(key, payload []byte) error {
 	if n := len(s.blocks); n == 0 || cap(s.blocks[n-1])-len(s.blocks[n-1]) < size {
 		s.blocks = append(s.blocks, reuse(&s.free, max(blockSize, size)))
 	}
-	if n := len(s.parts); n == 0 || len(s.parts[n-1]) == entBlock {
-		// The first part grows as it fills: a small sort stays small.
-		s.parts = append(s.parts, reuse(&s.spare, min(n, 1)*entBlock))
+	if n := len(s.parts); n == 0 || len(s.parts[n-1]) == partLen {
+		s.parts = append(s.parts, reuse(&s.spare, min(n, 1)*partLen)) // the first grows as it fills: a small sort stays small
 	}
 	bi := len(s.blocks) - 1
 	b := s.blocks[bi]
-	e := ent{blk: uint32(bi), off: uint32(len(b)), klen: uint32(len(key)), plen: uint32(len(payload))}
 	s.blocks[bi] = append(append(b, key...), payload...)
 	s.used += size + entSize
-	last := &s.parts[len(s.parts)-1]
-	*last = append(*last, e)
-	if s.sorted = len(*last) == entBlock; s.sorted {
-		s.sort(*last)
+	part := &s.parts[len(s.parts)-1]
+	*part = append(*part, ent{blk: uint32(bi), off: uint32(len(b)), klen: uint32(len(key)), plen: uint32(len(payload))})
+	if s.sorted = len(*part) == partLen; s.sorted {
+		s.sort(*part)
 	}
 	return nil
 }
@@ -106,27 +96,17 @@ func reuse[T any](free *[][]T, n int) []T {
 
 func (s *Sorter) key(e *ent) []byte { return s.blocks[e.blk][e.off : e.off+e.klen] }
 
-func (s *Sorter) payload(e *ent) []byte {
-	start := e.off + e.klen
-	return s.blocks[e.blk][start : start+e.plen]
-}
-
-// sort sorts a part of the index: by eight bytes past the prefix its keys
-// share, then by the rest, then in the order they were added.
+// sort sorts a part of the index by key, then in the order of addition.
 func (s *Sorter) sort(part []ent) {
-	if len(part) == 0 {
-		return
-	}
 	first := s.key(&part[0])
-	cp := len(first)
+	cp := len(first) // the prefix all keys share
 	for i := 1; i < len(part) && cp > 0; i++ {
 		k := s.key(&part[i])
 		n := min(cp, len(k))
-		j := 0
-		for j < n && k[j] == first[j] {
-			j++
+		cp = 0
+		for cp < n && k[cp] == first[cp] {
+			cp++
 		}
-		cp = j
 	}
 	for i := range part {
 		var buf [8]byte
@@ -140,15 +120,12 @@ func (s *Sorter) sort(part []ent) {
 		if c := bytes.Compare(s.key(&a)[cp:], s.key(&b)[cp:]); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.blk, b.blk); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.off, b.off)
+		return cmp.Or(cmp.Compare(a.blk, b.blk), cmp.Compare(a.off, b.off))
 	})
 }
 
-// spill writes the chunk as a run, in key order, of records: the length
-// of the key, the key and the payload.
+// spill writes the chunk as a run of records in key order: the length of
+// the key, the key and the payload.
 func (s *Sorter) spill() error {
 	run, err := binrec.Create(s.dir, "run-*")
 	if err != nil {
@@ -165,12 +142,7 @@ func (s *Sorter) spill() error {
 	if err := run.Flush(); err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
-	for _, b := range s.blocks {
-		s.free = append(s.free, b)
-	}
-	for _, p := range s.parts {
-		s.spare = append(s.spare, p)
-	}
+	s.free, s.spare = append(s.free, s.blocks...), append(s.spare, s.parts...)
 	s.blocks, s.parts, s.used = s.blocks[:0], s.parts[:0], 0
 	return nil
 }
@@ -192,9 +164,9 @@ func (s *Sorter) Iter() (*Iter, error) {
 	return s.merge(srcs)
 }
 
-// merge returns an Iter over the runs of srcs, in their order, and the
-// chunk in memory, after them: ties between equal keys go to the source
-// added first.
+// merge returns an Iter over srcs and, after them, the parts of the chunk
+// in memory: of equal keys, the record of the source first in that order
+// comes first.
 func (s *Sorter) merge(srcs []*source) (*Iter, error) {
 	if n := len(s.parts); n > 0 && !s.sorted {
 		s.sort(s.parts[n-1])
@@ -209,7 +181,7 @@ func (s *Sorter) merge(srcs []*source) (*Iter, error) {
 		if err := it.advance(src); err != nil {
 			return nil, err
 		}
-		if !src.done {
+		if src.key != nil {
 			it.heap = append(it.heap, src)
 		}
 	}
@@ -225,20 +197,17 @@ func (s *Sorter) Close() error {
 	for _, run := range s.runs {
 		errs = append(errs, run.Close())
 	}
-	s.runs, s.blocks, s.free, s.parts, s.spare = nil, nil, nil, nil, nil
-	s.err = errors.New("extsort: sorter closed")
+	*s = Sorter{err: errors.New("extsort: sorter closed")}
 	return errors.Join(errs...)
 }
 
-// source is one sorted run being merged: a spool, or a part of the index
-// of the chunk in memory (r nil).
+// A source is one sorted sequence being merged: a run, or a part of the
+// chunk in memory (r nil).
 type source struct {
-	r    *binrec.FileReader
-	ents []ent // the part not merged yet
-	idx  int   // order of the source: breaks ties between equal keys
-	done bool
-	key  []byte
-	val  []byte
+	r        *binrec.FileReader
+	ents     []ent
+	idx      int    // order of the source: breaks ties between equal keys
+	key, val []byte // the current record; key nil once done
 }
 
 // An Iter is one pass over the records of a Sorter in key order.
@@ -250,18 +219,17 @@ type Iter struct {
 }
 
 func (it *Iter) advance(src *source) error {
+	src.key, src.val = nil, nil
 	if src.r == nil {
-		if len(src.ents) == 0 {
-			src.done = true
-			return nil
+		if len(src.ents) > 0 {
+			e := &src.ents[0]
+			src.ents = src.ents[1:]
+			rec := it.s.blocks[e.blk][e.off : e.off+e.klen+e.plen]
+			src.key, src.val = rec[:e.klen:e.klen], rec[e.klen:]
 		}
-		e := &src.ents[0]
-		src.ents = src.ents[1:]
-		src.key, src.val = it.s.key(e), it.s.payload(e)
 		return nil
 	}
 	if !src.r.Next() {
-		src.done = true
 		if err := src.r.Err(); err != nil {
 			return fmt.Errorf("reading sorted records: %w", err)
 		}
@@ -276,7 +244,7 @@ func (it *Iter) advance(src *source) error {
 	return nil
 }
 
-func (it *Iter) less(a, b *source) bool {
+func less(a, b *source) bool {
 	if c := bytes.Compare(a.key, b.key); c != 0 {
 		return c < 0
 	}
@@ -286,15 +254,14 @@ func (it *Iter) less(a, b *source) bool {
 func (it *Iter) down(i int) {
 	h := it.heap
 	for {
-		l := 2*i + 1
-		if l >= len(h) {
+		m := 2*i + 1
+		if m >= len(h) {
 			return
 		}
-		m := l
-		if r := l + 1; r < len(h) && it.less(h[r], h[l]) {
+		if r := m + 1; r < len(h) && less(h[r], h[m]) {
 			m = r
 		}
-		if !it.less(h[m], h[i]) {
+		if !less(h[m], h[i]) {
 			return
 		}
 		h[i], h[m] = h[m], h[i]
@@ -308,11 +275,10 @@ func (it *Iter) Next() bool {
 		return false
 	}
 	if it.cur != nil {
-		if err := it.advance(it.cur); err != nil {
-			it.err = err
+		if it.err = it.advance(it.cur); it.err != nil {
 			return false
 		}
-		if it.cur.done {
+		if it.cur.key == nil {
 			last := len(it.heap) - 1
 			it.heap[0] = it.heap[last]
 			it.heap = it.heap[:last]

@@ -74,11 +74,11 @@ func TestSorter(t *testing.T) {
 	}
 }
 
-// A chunk's index is sorted in parts of entBlock records, merged: records
+// A chunk's index is sorted in parts of partLen records, merged: records
 // of equal keys in several parts, in memory or spilled, keep their order.
 func TestSorterParts(t *testing.T) {
 	t.Parallel()
-	n := 3*entBlock + 5
+	n := 3*partLen + 5
 	input := make([]rec, n)
 	for i := range input {
 		input[i] = rec{fmt.Sprintf("k%03d", (i*7919)%1000), fmt.Sprint(i)}
