@@ -46,25 +46,42 @@ type Scan struct {
 // others are ready.
 const DefaultWindow = 4096
 
+// knownBatch is how many files of known digests (a tar's members) the
+// listing hands to the collector at once: one by one, the hand-offs of
+// a 1,000,000-member tar cost more system time than its reads.
+const knownBatch = 256
+
 // Run lists the source, hashes every file it publishes with a pool of
 // workers and returns the resources in the order of their paths, with
-// what could not be read. A file that cannot be published is a problem
-// (Scan.Problems), not an error.
-//
-// The source lists the files in that order, and they leave the scan in
-// it: each takes a slot of a window of files in flight as it is listed,
-// and gives it back when it leaves, after all the files before it. A file
-// that takes long to read holds back at most a window of others; memory
-// is that of a window, whatever the size of the source. With a hash
-// cache, the listing reads the cache as a cursor in the same order, and
-// checking workers stat each file (Source.Stat) and decide whether it
-// must be read at all (Cache.decide).
+// what could not be read; a file that cannot be published is a problem,
+// not an error. Each file takes a slot of a window of files in flight as
+// it is listed and gives it back as it leaves, after all those before it:
+// memory is that of a window, whatever the size of the source. With a
+// hash cache, checking workers stat each file (Source.Stat) and decide
+// whether it must be read at all (Cache.decide).
 func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
 	found, err := sc.Spill.Resources()
 	if err != nil {
 		return nil, report.Unread{}, err
 	}
-	s := sc.newRun(found)
+	workers := sc.Jobs
+	if workers <= 0 {
+		workers = hashing.DefaultWorkers()
+	}
+	window := sc.Window
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	s := &run{Scan: sc, workers: workers, spool: found,
+		window: make([]*Entry, window),
+		slots:  semaphore.NewWeighted(int64(window)),
+		batch:  make([]*Entry, 0, min(knownBatch, window)),
+		jobs:   make(chan hashing.Job, workers),
+		hits:   make(chan []*Entry, workers),
+	}
+	if sc.Cache != nil {
+		s.files = make(chan *Entry, workers)
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		if sc.Cache != nil {
@@ -87,9 +104,9 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 			return s.check(ctx)
 		})
 	}
-	results := make(chan hashing.Result, s.workers)
-	reads, blocking := sc.Source.Reads(s.workers)
-	pool := &hashing.Pool{Set: sc.Hashes, Workers: s.workers, Reads: reads, ReadsBlock: blocking,
+	results := make(chan hashing.Result, workers)
+	reads, blocking := sc.Source.Reads(workers)
+	pool := &hashing.Pool{Set: sc.Hashes, Workers: workers, Reads: reads, ReadsBlock: blocking,
 		Read: func(n int64) { sc.Stats.Read.Add(n) }}
 	g.Go(func() error {
 		defer close(results)
@@ -103,31 +120,6 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 		return nil, report.Unread{}, err
 	}
 	return found, s.unread, nil
-}
-
-func (sc *Scan) newRun(found *spill.ResourceSpool) *run {
-	workers := sc.Jobs
-	if workers <= 0 {
-		workers = hashing.DefaultWorkers()
-	}
-	window := sc.Window
-	if window <= 0 {
-		window = DefaultWindow
-	}
-	s := &run{
-		Scan:    sc,
-		workers: workers,
-		spool:   found,
-		window:  make([]*Entry, window),
-		slots:   semaphore.NewWeighted(int64(window)),
-		batch:   make([]*Entry, 0, min(knownBatch, window)),
-		jobs:    make(chan hashing.Job, workers),
-		hits:    make(chan []*Entry, workers),
-	}
-	if sc.Cache != nil {
-		s.files = make(chan *Entry, workers)
-	}
-	return s
 }
 
 // drain releases what the files listed but not read hold when the run
@@ -153,34 +145,41 @@ type run struct {
 	*Scan
 	workers int // hashing workers, and checking workers with a cache
 
-	// The window: the listing takes a slot for each file, and the
-	// collector gives it back when the file leaves the scan, in order.
+	// The listing's: a slot of the window for each file, and the files
+	// of known digests not yet handed on.
 	slots *semaphore.Weighted
-	seq   uint64   // files listed (the listing's)
-	batch []*Entry // files of known digests listed, not yet handed on (the listing's)
+	seq   uint64
+	batch []*Entry
 
-	// The files that are done, at window[seq%len(window)], until all those
-	// before them are (the collector's).
+	files chan *Entry      // to the checking workers (with a cache)
+	jobs  chan hashing.Job // to the hashing pool
+	hits  chan []*Entry    // not read: the cache knows them unchanged, or the source their digests
+
+	// The collector's: the files done, at window[seq%len(window)], until
+	// all those before them are.
 	window []*Entry
-
-	tokens []hashing.Token      // the digests of the resource passed last (pass's)
-	sum    []byte               // and those of one found in the cache
-	files  chan *Entry          // to the checking workers (with a cache)
-	jobs   chan hashing.Job     // to the hashing pool
-	hits   chan []*Entry        // files not read: the cache knows them unchanged, or the source their digests
-	spool  *spill.ResourceSpool // the resources, in order (the collector's)
-	last   string               // the path of the last resource out
+	spool  *spill.ResourceSpool
+	last   string // the path of the last resource out
 	anyOut bool
+	tokens []hashing.Token // the digests of the resource passed last
+	sum    []byte          // and those of one found in the cache
 
 	mu     sync.Mutex    // guards unread.Dirs, which the listing adds to
 	unread report.Unread // Files the collector's
 }
 
-// found takes an entry the source listed into the window: it waits for a
-// slot. An entry with Err is a problem.
+// found takes an entry the source listed into the window. An entry with
+// Err is a problem.
 func (s *run) found(ctx context.Context, e *Entry) error {
 	if e.Err != nil || e.Unread {
-		s.refused(e)
+		if e.Err != nil {
+			s.Problems.Add(report.Problem{Path: e.Path, Dir: e.Dir, Err: e.Err})
+		}
+		if e.Unread {
+			s.mu.Lock()
+			s.unread.Dirs = append(s.unread.Dirs, e.Path)
+			s.mu.Unlock()
+		}
 		return nil
 	}
 	if len(s.Base.String())+uri.EscapedPathLen(e.Path) > uri.MaxLocLength { // before any read
@@ -191,51 +190,44 @@ func (s *run) found(ctx context.Context, e *Entry) error {
 	e.seq = s.seq
 	s.seq++
 	s.Stats.Found.Add(1)
-	if e.Sum != nil && s.Cache == nil { // to the collector as the pool would give it, in batches
+	if e.Sum != nil && s.Cache == nil { // to the collector as the pool would give it
 		e.res = result{sum: e.Sum, stored: true}
-		s.batch = append(s.batch, e)
-		if len(s.batch) < cap(s.batch) {
+		if s.batch = append(s.batch, e); len(s.batch) < cap(s.batch) {
 			return nil
 		}
 		return s.flush(ctx)
 	}
-	if err := s.flush(ctx); err != nil {
-		s.Source.Drop(e)
-		return err
+	err := s.flush(ctx)
+	if err == nil {
+		err = s.slots.Acquire(ctx, 1)
 	}
-	if err := s.slots.Acquire(ctx, 1); err != nil {
-		s.Source.Drop(e)
-		return err
-	}
-	if s.Cache != nil {
+	switch {
+	case err != nil:
+	case s.Cache != nil:
 		e.cached = s.Cache.candidate(e.Path)
-		select {
-		case s.files <- e:
-			return nil
-		case <-ctx.Done():
-			s.Source.Drop(e)
-			return ctx.Err()
-		}
+		err = send(ctx, s.files, e)
+	default:
+		err = send(ctx, s.jobs, s.job(e))
 	}
+	if err != nil {
+		s.Source.Drop(e)
+	}
+	return err
+}
+
+func send[T any](ctx context.Context, c chan<- T, v T) error {
 	select {
-	case s.jobs <- s.job(e):
+	case c <- v:
 		return nil
 	case <-ctx.Done():
-		s.Source.Drop(e)
 		return ctx.Err()
 	}
 }
 
-// knownBatch is how many files of known digests (a tar's members) the
-// listing hands to the collector at once: one by one, the hand-offs of
-// a 1,000,000-member tar cost more system time than its reads.
-const knownBatch = 256
-
 // flush hands the batch of files of known digests to the collector, with
-// their slots of the window: when the batch is full, before a file
-// listed after them takes its slot, and when the listing ends. Taken in
-// the order of the listing, the slots keep the files in flight within a
-// window of seq.
+// their slots of the window: when it is full, before a file listed after
+// them takes its slot (the slots taken in the order of the listing keep
+// the files in flight within a window of seq), and when the listing ends.
 func (s *run) flush(ctx context.Context) error {
 	if len(s.batch) == 0 {
 		return nil
@@ -243,25 +235,11 @@ func (s *run) flush(ctx context.Context) error {
 	if err := s.slots.Acquire(ctx, int64(len(s.batch))); err != nil {
 		return err
 	}
-	select {
-	case s.hits <- s.batch:
-		s.batch = make([]*Entry, 0, cap(s.batch))
-		return nil
-	case <-ctx.Done():
-		s.slots.Release(int64(len(s.batch)))
-		return ctx.Err()
+	if err := send(ctx, s.hits, s.batch); err != nil {
+		return err
 	}
-}
-
-func (s *run) refused(e *Entry) {
-	if e.Err != nil {
-		s.Problems.Add(report.Problem{Path: e.Path, Dir: e.Dir, Err: e.Err})
-	}
-	if e.Unread {
-		s.mu.Lock()
-		s.unread.Dirs = append(s.unread.Dirs, e.Path)
-		s.mu.Unlock()
-	}
+	s.batch = make([]*Entry, 0, cap(s.batch))
+	return nil
 }
 
 // check runs the checking workers: each stats the files it takes and
@@ -274,21 +252,15 @@ func (s *run) check(ctx context.Context) error {
 		g.Go(func() error {
 			for e := range s.files {
 				e.keyed = s.Source.Stat(e)
-				if s.Cache.decide(s.Hashes, e) {
-					e.hit = true
+				var err error
+				if e.hit = s.Cache.decide(s.Hashes, e); e.hit {
 					s.Source.Drop(e)
-					select {
-					case s.hits <- []*Entry{e}:
-						continue
-					case <-ctx.Done():
-						return ctx.Err()
-					}
+					err = send(ctx, s.hits, []*Entry{e})
+				} else if err = send(ctx, s.jobs, s.job(e)); err != nil {
+					s.Source.Drop(e)
 				}
-				select {
-				case s.jobs <- s.job(e):
-				case <-ctx.Done():
-					s.Source.Drop(e)
-					return ctx.Err()
+				if err != nil {
+					return err
 				}
 			}
 			return nil
