@@ -143,6 +143,8 @@ func (s *Sorter) spill() error {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
 	s.free, s.spare = append(s.free, s.blocks...), append(s.spare, s.parts...)
+	clear(s.blocks) // for the collector: they are held by free and spare, if at all
+	clear(s.parts)
 	s.blocks, s.parts, s.used = s.blocks[:0], s.parts[:0], 0
 	return nil
 }
@@ -152,6 +154,13 @@ func (s *Sorter) spill() error {
 func (s *Sorter) Iter() (*Iter, error) {
 	if s.err != nil {
 		return nil, s.err
+	}
+	if len(s.runs) > 0 && s.used > 0 {
+		// Spilled too, the chunk frees its memory for the passes.
+		if s.err = s.spill(); s.err != nil {
+			return nil, s.err
+		}
+		s.free, s.spare = nil, nil
 	}
 	var srcs []*source
 	for _, run := range s.runs {
