@@ -63,6 +63,11 @@ func TestSorter(t *testing.T) {
 				if got := collect(t, s); !slices.Equal(got, want) {
 					t.Fatalf("pass %d: %d records out of order or lost (of %d)", pass, len(got), len(want))
 				}
+				// A sort that spilled is read from its runs alone: it
+				// holds no chunk beside the passes.
+				if s.Runs() > 0 && s.used+len(s.free)+len(s.spare) > 0 {
+					t.Fatalf("pass %d: %d bytes, %d blocks and %d parts still held", pass, s.used, len(s.free), len(s.spare))
+				}
 			}
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
