@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"fmt"
 
-	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/storage/extsort"
 )
 
@@ -18,20 +17,18 @@ func (sc *Scan) readZip(sorter *extsort.Sorter) error {
 	var pending []int
 	var rec []byte
 	for i, f := range files {
-		name := sc.admit(member{raw: f.Name, mode: f.Mode()})
+		name := sc.admit(f.Name, f.Mode(), false)
 		if name == "" {
 			continue
 		}
 		pending = append(pending, i)
-		var err error
-		switch {
-		case sc.tooLong(name):
-			err = sc.unreadable(name, sorter, uri.ErrLocTooLong)
-		case !timeInRange(f.Modified):
-			err = sc.unreadable(name, sorter, ErrTimeOutOfRange)
-		case f.Method != zip.Store && f.Method != zip.Deflate: // the methods archive/zip reads
-			err = sc.unreadable(name, sorter, fmt.Errorf("reading from the archive: %w", zip.ErrAlgorithm))
-		default:
+		err := sc.unreadable(name, f.Modified)
+		if err == nil && f.Method != zip.Store && f.Method != zip.Deflate { // the methods archive/zip reads
+			err = fmt.Errorf("reading from the archive: %w", zip.ErrAlgorithm)
+		}
+		if err != nil {
+			err = sc.refuse(sorter, name, err)
+		} else {
 			rec = appendMember(rec[:0], i, int64(f.UncompressedSize64), f.FileInfo().ModTime(), nil, "")
 			err = addMember(sorter, name, rec)
 		}
