@@ -31,13 +31,11 @@ type Scan struct {
 	Problems *report.Problems // the files that cannot be published
 	Stats    *report.Stats    // Found, Hashed, Cached, Bytes, Read, WalkDone
 
-	// Window is how many files may be in flight between the listing and
-	// the spool; 0 means DefaultWindow.
-	Window int
+	Window int // files in flight between the listing and the spool; 0: DefaultWindow
 
 	// ReadFailed, if set, makes the error of a file that could not be
-	// read the one that ends the scan (an archive's member: the archive
-	// is damaged); else the file is a problem.
+	// read the one that ends the scan (an archive's: it is damaged);
+	// else the file is a problem.
 	ReadFailed func(path string, err error) error
 }
 
@@ -242,10 +240,9 @@ func (s *run) flush(ctx context.Context) error {
 	return nil
 }
 
-// check runs the checking workers: each stats the files it takes and
-// sends on to be read those the cache does not know unchanged. Statting
-// in parallel matters when the inodes are not in memory: each stat may
-// wait for the disk, as each read does.
+// check runs the checking workers: each stats the files it takes (in
+// parallel: each stat may wait for the disk, as a read does) and sends on
+// to be read those the cache does not know unchanged.
 func (s *run) check(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
 	for range s.workers {
@@ -276,8 +273,7 @@ func (s *run) job(e *Entry) hashing.Job {
 	return j
 }
 
-// collect passes the files read or found in the cache on in the order of
-// the listing.
+// collect passes the files on in the order of the listing.
 func (s *run) collect(results <-chan hashing.Result) error {
 	var next uint64 // the seq at the head of the window
 	size := uint64(len(s.window))
@@ -317,14 +313,13 @@ func (s *run) collect(results <-chan hashing.Result) error {
 	return nil
 }
 
-// pass makes the resource of a file that leaves the scan, in order, and
-// its entry of the hash cache; a file that could not be read is a
+// pass spools the resource of a file that leaves the scan, in order, and
+// saves its entry of the hash cache; a file that could not be read is a
 // problem.
 func (s *run) pass(e *Entry) error {
 	rel := e.Path
-	// The listing's order is that of the paths, unless the tree changed
-	// under the walk (a followed link that became a file): the Resource
-	// List and the joins that follow need that order.
+	// Out of order only if the tree changed under the walk (a followed
+	// link that became a file): the Resource List needs that order.
 	if s.anyOut && rel <= s.last {
 		return fmt.Errorf("%s: found after %s while the source was walked: the tree changed during the build; publish again once it is stable", display.Name(rel), display.Name(s.last))
 	}
@@ -338,7 +333,7 @@ func (s *run) pass(e *Entry) error {
 	}
 	if e.hit {
 		s.Stats.Cached.Add(1)
-		s.Cache.hit(e)
+		s.Cache.put(rel, e.cached)
 		sum, _ = e.cached.Sum(s.sum[:0], s.Hashes)
 		s.sum, typ = sum, e.cachedType()
 	} else {
@@ -382,22 +377,18 @@ func (s *run) pass(e *Entry) error {
 }
 
 // fileStrings returns the Path and Loc of the Resource of the file
-// published as rel, carved out of one allocation: the Path is the tail of
-// the Loc when the path needs no percent-encoding (the common case).
-// Strings are immutable, so sharing their bytes changes nothing for their
-// users; it saves one of the two allocations per file. found refused the
-// paths whose Loc would be too long.
+// published as rel, in one allocation: the Path is the tail of the Loc
+// when the path needs no percent-encoding (the common case).
 func fileStrings(base uri.Base, rel string) (path, loc string) {
 	bs := base.String()
 	var sb strings.Builder
-	sb.Grow(len(bs) + uri.EscapedPathLen(rel)) // the exact size: one allocation
+	sb.Grow(len(bs) + uri.EscapedPathLen(rel))
 	sb.WriteString(bs)
 	var buf [512]byte
-	sb.Write(uri.AppendEscapedPath(buf[:0], rel)) // without allocating for paths of common length
+	sb.Write(uri.AppendEscapedPath(buf[:0], rel))
 	loc = sb.String()
-	path = rel
-	if len(loc)-len(bs) == len(rel) { // nothing was escaped: the tail of loc is rel
-		path = loc[len(bs):]
+	if len(loc)-len(bs) == len(rel) { // nothing was escaped
+		return loc[len(bs):], loc
 	}
-	return path, loc
+	return rel, loc
 }
