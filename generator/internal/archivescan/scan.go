@@ -24,11 +24,32 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/extsort"
 )
 
-// An Archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its
-// members are published as the files of the tree it holds, read as a
-// stream and never unpacked to disk, their modification times the
-// lastmod.
-//
+// Kind is the format of an archive source.
+type Kind int
+
+// The formats of an archive source.
+const (
+	Tar   Kind = iota + 1 // .tar
+	TarGz                 // .tar.gz, .tgz
+	Zip                   // .zip
+)
+
+// KindOf returns the kind of archive the name of source says, or 0 if it
+// names none.
+func KindOf(source string) Kind {
+	name := strings.ToLower(source)
+	switch {
+	case strings.HasSuffix(name, ".tar"):
+		return Tar
+	case strings.HasSuffix(name, ".tar.gz"), strings.HasSuffix(name, ".tgz"):
+		return TarGz
+	case strings.HasSuffix(name, ".zip"):
+		return Zip
+	}
+	return 0
+}
+
+// An Archive is a .tar, .tar.gz, .tgz or .zip file given as the source.
 // Members are refused, each as a Problem, never read, and never written
 // anywhere, if their name is absolute, has a "..", "." or empty segment, a
 // backslash, a NUL, or is not valid UTF-8; if they are hard links (use tar
@@ -118,13 +139,10 @@ const MaxMembers = 2_000_000
 // ErrTooManyMembers reports an archive of more than MaxMembers.
 var ErrTooManyMembers = errors.New("the archive holds too many members")
 
-// A Scan is the scan of an archive given as the source: a Source of the
-// scan of package treescan. Its listing reads the members into an
-// external sort by path, where the names held twice, and files that are
-// also directories, are found before anything is published. A tar's
-// members are hashed as the stream comes (measured against handing the
-// bytes to another goroutine: BenchmarkScanArchive, docs/PERFORMANCE.md),
-// a zip's by the scan's pool, several at once.
+// A Scan is the scan of an archive, a Source of the scan of package
+// treescan. A tar's members are hashed as the stream comes (measured
+// against handing the bytes to another goroutine: BenchmarkScanArchive,
+// docs/PERFORMANCE.md), a zip's by the scan's pool, several at once.
 type Scan struct {
 	Archive *Archive
 	Filter  *tree.Filter           // what is published, as of a tree
@@ -156,10 +174,9 @@ func limit(n, def int) int {
 }
 
 // Run lists and hashes the published members of the archive, and spools
-// them sorted by path. A member that cannot be published (a name refused
-// or held twice, a method of compression not supported, a hard link) is a
-// problem, and unread: it keeps its previous entry rather than being
-// announced as deleted. A damaged archive is an error wrapping ErrDamaged.
+// them sorted by path. A member that cannot be published is a problem,
+// and unread: it keeps its previous entry rather than being announced as
+// deleted. A damaged archive is an error wrapping ErrDamaged.
 func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
 	sc.ctx, sc.unread = ctx, report.Unread{}
 	a := sc.Archive
