@@ -21,8 +21,8 @@ import (
 // it had, is ErrChanged; the dump hashes every byte it copies, which
 // finds the rest.
 type Members struct {
-	a  *Archive
-	zr *zip.ReadCloser
+	a    *Archive
+	zr   *zip.ReadCloser
 	tr   *tarStream // a tar: the member at index next comes next
 	next int
 	err  error // why no member can be read any more: the stream ended or broke

@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bufio"
-	"cmp"
 	"compress/flate"
 	"compress/gzip"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/rsgen/rsgen/internal/text/display"
 )
@@ -201,34 +199,6 @@ func openZipMember(f *zip.File) (io.ReadCloser, error) {
 		return &zipCRC{r: rc}, nil
 	}
 	return rc, nil
-}
-
-// checkOverlap refuses a zip whose members at the indexes pending share
-// bytes: a central directory that lists one member's data under several
-// names is how a zip of a few megabytes expands to petabytes (David
-// Fifield, "A better zip bomb", 2019). No zip writer shares data between
-// entries; UnZip 6.0 refuses such a zip too.
-func checkOverlap(files []*zip.File, pending []int) error {
-	type span struct {
-		start, end int64
-		name       string
-	}
-	spans := make([]span, 0, len(pending))
-	for _, i := range pending {
-		f := files[i]
-		off, err := f.DataOffset()
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-		spans = append(spans, span{off, off + int64(f.CompressedSize64), f.Name})
-	}
-	slices.SortFunc(spans, func(x, y span) int { return cmp.Compare(x.start, y.start) })
-	for k := 1; k < len(spans); k++ {
-		if prev := spans[k-1]; spans[k].start < prev.end || spans[k].start == prev.start {
-			return fmt.Errorf("%w: the members %s and %s share bytes of the archive", ErrDamaged, prev.name, spans[k].name)
-		}
-	}
-	return nil
 }
 
 // damaged marks the errors of reading an archive that say its bytes are
