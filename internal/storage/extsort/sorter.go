@@ -36,6 +36,9 @@ type Sorter struct {
 	blocks, free [][]byte // the chunk's records, the last being filled; blocks to reuse
 	parts, spare [][]ent  // the chunk's index, each part sorted once full; parts to reuse
 	sorted       bool     // the last part is
+	first        []byte   // the chunk's first key
+	cp           int      // the length of the prefix the chunk's keys share
+	cps          []int    // the cp each part's ents have their k past
 	runs         []*binrec.File
 	err          error
 }
@@ -75,11 +78,21 @@ func (s *Sorter) Add(key, payload []byte) error {
 	bi := len(s.blocks) - 1
 	b := s.blocks[bi]
 	s.blocks[bi] = append(append(b, key...), payload...)
+	if s.used == 0 {
+		s.first, s.cp = s.blocks[bi][len(b):len(b)+len(key)], len(key)
+	}
+	if len(key) < s.cp || !bytes.Equal(key[:s.cp], s.first[:s.cp]) {
+		n := 0
+		for n < min(s.cp, len(key)) && key[n] == s.first[n] {
+			n++
+		}
+		s.cp = n
+	}
 	s.used += size + entSize
 	part := &s.parts[len(s.parts)-1]
 	*part = append(*part, ent{blk: uint32(bi), off: uint32(len(b)), klen: uint32(len(key)), plen: uint32(len(payload))})
 	if s.sorted = len(*part) == partLen; s.sorted {
-		s.sort(*part)
+		s.sort(len(s.parts) - 1)
 	}
 	return nil
 }
@@ -96,24 +109,11 @@ func reuse[T any](free *[][]T, n int) []T {
 
 func (s *Sorter) key(e *ent) []byte { return s.blocks[e.blk][e.off : e.off+e.klen] }
 
-// sort sorts a part of the index by key, then in the order of addition.
-func (s *Sorter) sort(part []ent) {
-	first := s.key(&part[0])
-	cp := len(first) // the prefix all keys share
-	for i := 1; i < len(part) && cp > 0; i++ {
-		k := s.key(&part[i])
-		n := min(cp, len(k))
-		cp = 0
-		for cp < n && k[cp] == first[cp] {
-			cp++
-		}
-	}
-	for i := range part {
-		var buf [8]byte
-		copy(buf[:], s.key(&part[i])[cp:])
-		part[i].k = binary.BigEndian.Uint64(buf[:])
-	}
-	slices.SortFunc(part, func(a, b ent) int {
+// sort sorts part i of the index by key, then in the order of addition.
+func (s *Sorter) sort(i int) {
+	s.setK(i)
+	cp := s.cp
+	slices.SortFunc(s.parts[i], func(a, b ent) int {
 		if c := cmp.Compare(a.k, b.k); c != 0 {
 			return c
 		}
@@ -122,6 +122,21 @@ func (s *Sorter) sort(part []ent) {
 		}
 		return cmp.Or(cmp.Compare(a.blk, b.blk), cmp.Compare(a.off, b.off))
 	})
+}
+
+// setK sets the k of the ents of part i past the chunk's common prefix,
+// which all parts must share for the merge to compare their k.
+func (s *Sorter) setK(i int) {
+	for j := range s.parts[i] {
+		e := &s.parts[i][j]
+		var buf [8]byte
+		copy(buf[:], s.key(e)[s.cp:])
+		e.k = binary.BigEndian.Uint64(buf[:])
+	}
+	for len(s.cps) <= i {
+		s.cps = append(s.cps, 0)
+	}
+	s.cps[i] = s.cp
 }
 
 // spill writes the chunk as a run of records in key order: the length of
@@ -145,7 +160,7 @@ func (s *Sorter) spill() error {
 	s.free, s.spare = append(s.free, s.blocks...), append(s.spare, s.parts...)
 	clear(s.blocks) // for the collector: they are held by free and spare, if at all
 	clear(s.parts)
-	s.blocks, s.parts, s.used = s.blocks[:0], s.parts[:0], 0
+	s.blocks, s.parts, s.cps, s.used = s.blocks[:0], s.parts[:0], s.cps[:0], 0
 	return nil
 }
 
@@ -177,11 +192,14 @@ func (s *Sorter) Iter() (*Iter, error) {
 // in memory: of equal keys, the record of the source first in that order
 // comes first.
 func (s *Sorter) merge(srcs []*source) (*Iter, error) {
-	if n := len(s.parts); n > 0 && !s.sorted {
-		s.sort(s.parts[n-1])
-		s.sorted = true
-	}
-	for _, p := range s.parts {
+	for i, p := range s.parts {
+		switch {
+		case i == len(s.parts)-1 && !s.sorted:
+			s.sort(i)
+			s.sorted = true
+		case s.cps[i] != s.cp: // sorted before the chunk's prefix shrank
+			s.setK(i)
+		}
 		srcs = append(srcs, &source{ents: p})
 	}
 	it := &Iter{s: s}
@@ -215,6 +233,7 @@ func (s *Sorter) Close() error {
 type source struct {
 	r        *binrec.FileReader
 	ents     []ent
+	k        uint64 // of the current record, of a part
 	idx      int    // order of the source: breaks ties between equal keys
 	key, val []byte // the current record; key nil once done
 }
@@ -232,7 +251,7 @@ func (it *Iter) advance(src *source) error {
 	if src.r == nil {
 		if len(src.ents) > 0 {
 			e := &src.ents[0]
-			src.ents = src.ents[1:]
+			src.ents, src.k = src.ents[1:], e.k
 			rec := it.s.blocks[e.blk][e.off : e.off+e.klen+e.plen]
 			src.key, src.val = rec[:e.klen:e.klen], rec[e.klen:]
 		}
@@ -254,6 +273,9 @@ func (it *Iter) advance(src *source) error {
 }
 
 func less(a, b *source) bool {
+	if a.r == nil && b.r == nil && a.k != b.k { // parts of the chunk: k past the same prefix
+		return a.k < b.k
+	}
 	if c := bytes.Compare(a.key, b.key); c != 0 {
 		return c < 0
 	}
