@@ -11,10 +11,10 @@
 // A chunk's memory grows in blocks of 1 MiB, its records and its index
 // alike, and is never copied: the copies of one growing slice were the
 // peaks of the heap. The index is sorted a part (a block) at a time, the
-// parts merged. Keys are compared as byte strings; a part's sort first
-// compares eight bytes past the prefix its keys share, held in the index,
-// so that most comparisons touch no record at all: sorted URLs share long
-// prefixes.
+// parts merged. Keys are compared as byte strings; the sorts and the
+// merge of the parts first compare eight bytes past the prefix all keys of
+// the chunk share, held in the index, so that most comparisons touch no
+// record at all: sorted URLs share long prefixes.
 //
 // A Sorter and its Iters are not safe for concurrent use.
 package extsort

@@ -24,7 +24,7 @@ const (
 // An ent indexes a record: its key at blocks[blk][off:], its payload
 // after it.
 type ent struct {
-	k                    uint64 // eight key bytes past the prefix its part shares, set by sort
+	k                    uint64 // eight key bytes past the prefix the chunk shares, set by setK
 	blk, off, klen, plen uint32
 }
 
