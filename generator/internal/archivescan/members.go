@@ -21,43 +21,33 @@ import (
 // it had, is ErrChanged; the dump hashes every byte it copies, which
 // finds the rest.
 type Members struct {
-	a  *Archive
-	zr *zip.ReadCloser
-	// A tar stream: the member at index next comes next; err is why it
-	// cannot be read (the stream ended or broke), for it and all after.
-	tr   *tarStream
+	a    *Archive
+	zr   *zip.ReadCloser
+	tr   *tarStream // a tar: the member at index next comes next
 	next int
-	err  error
+	err  error // why no member can be read any more: the stream ended or broke
 }
 
 // OpenMembers opens the archive for reading its members again.
 func (a *Archive) OpenMembers() (*Members, error) {
 	m := &Members{a: a}
+	var err error
 	if a.Kind == Zip {
-		zr, err := zip.OpenReader(a.Path)
-		if err != nil {
+		if m.zr, err = zip.OpenReader(a.Path); err != nil {
 			return nil, fmt.Errorf("source %s: %w", a.Path, err)
 		}
-		m.zr = zr
-		return m, nil
-	}
-	ts, err := openTar(a)
-	if err != nil {
+	} else if m.tr, err = openTar(a); err != nil {
 		return nil, err
 	}
-	m.tr = ts
 	return m, nil
 }
 
-// Index returns the position in the archive of the member published as
-// name (Archive.Index).
 func (m *Members) Index(name string) (int, bool) { return m.a.Index(name) }
 
 // Sequential reports whether the members must be opened in the order of
 // the archive (zipdump.Options.Sequential).
 func (m *Members) Sequential() bool { return m.tr != nil }
 
-// Close closes the archive.
 func (m *Members) Close() {
 	if m.zr != nil {
 		m.zr.Close()

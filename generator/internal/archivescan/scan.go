@@ -2,6 +2,7 @@ package archivescan
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -18,15 +19,37 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
+	"github.com/rsgen/rsgen/internal/storage/binrec"
 	"github.com/rsgen/rsgen/internal/storage/confined"
 	"github.com/rsgen/rsgen/internal/storage/extsort"
 )
 
-// An Archive is a source that is a .tar, .tar.gz, .tgz or .zip file: its
-// members are published as the files of the tree it holds, with the same
-// URL mapping, filter and hashing, read as a stream and never unpacked to
-// disk. Its members' modification times are their lastmod.
-//
+// Kind is the format of an archive source.
+type Kind int
+
+// The formats of an archive source.
+const (
+	Tar   Kind = iota + 1 // .tar
+	TarGz                 // .tar.gz, .tgz
+	Zip                   // .zip
+)
+
+// KindOf returns the kind of archive the name of source says, or 0 if it
+// names none.
+func KindOf(source string) Kind {
+	name := strings.ToLower(source)
+	switch {
+	case strings.HasSuffix(name, ".tar"):
+		return Tar
+	case strings.HasSuffix(name, ".tar.gz"), strings.HasSuffix(name, ".tgz"):
+		return TarGz
+	case strings.HasSuffix(name, ".zip"):
+		return Zip
+	}
+	return 0
+}
+
+// An Archive is a .tar, .tar.gz, .tgz or .zip file given as the source.
 // Members are refused, each as a Problem, never read, and never written
 // anywhere, if their name is absolute, has a "..", "." or empty segment, a
 // backslash, a NUL, or is not valid UTF-8; if they are hard links (use tar
@@ -37,8 +60,8 @@ type Archive struct {
 	Path string
 	Kind Kind
 	// members maps the path of each published member to its index in the
-	// archive: in zip.Reader.File, or in the order of the tar stream. A
-	// scan keeps it only when asked to (Scan.Index), for a Resource Dump.
+	// archive (in zip.Reader.File, or in the tar stream), kept only when
+	// Scan.Index asks for it.
 	members map[string]int
 }
 
@@ -80,10 +103,10 @@ func memberName(raw string) (string, error) {
 	return name, nil
 }
 
-// maxProblemName is the longest member name a problem keeps: a name
-// too long for a URL was never published, so none is needed whole, and a
-// tar's names may be a MiB each (PAX), which a .tar.gz compresses to a few
-// KiB: kept whole, a small archive could take all the memory.
+// maxProblemName is the longest member name a problem keeps: a name too
+// long for a URL was never published, and a tar's names may be a MiB
+// each (PAX), which a .tar.gz compresses to a few KiB: kept whole, a small
+// archive could take all the memory.
 const maxProblemName = 512
 
 // clipName returns name, cut to maxProblemName bytes (at a character) and
@@ -116,24 +139,18 @@ const MaxMembers = 2_000_000
 // ErrTooManyMembers reports an archive of more than MaxMembers.
 var ErrTooManyMembers = errors.New("the archive holds too many members")
 
-// A Scan is the scan of an archive given as the source: a Source of the
-// scan of package treescan, which spools its members in the order of
-// their paths. Its listing reads the members into an external sort by
-// path, where the names held twice, and files that are also directories,
-// are found before anything is published; a tar's members are hashed as
-// the stream comes (hashing in that goroutine was measured against
-// handing the bytes to another: see BenchmarkScanArchive and
+// A Scan is the scan of an archive, a Source of the scan of package
+// treescan. A tar's members are hashed as the stream comes (measured
+// against handing the bytes to another goroutine: BenchmarkScanArchive,
 // docs/PERFORMANCE.md), a zip's by the scan's pool, several at once.
 type Scan struct {
 	Archive *Archive
 	Filter  *tree.Filter           // what is published, as of a tree
 	Skip    func(name string) bool // members never published (rsgen's own documents); nil: none
 	Base    uri.Base               // the URL of the tree the archive holds
-	Hashes  hashing.Set            // the digests of each member
-	Jobs    int                    // hashing workers for a zip; 0 or less: hashing.DefaultWorkers
-	// Index keeps the position of each published member in the archive,
-	// for reading them again (Archive.OpenMembers): a Resource Dump.
-	Index bool
+	Hashes  hashing.Set
+	Jobs    int  // hashing workers for a zip; 0 or less: hashing.DefaultWorkers
+	Index   bool // keep the position of each published member, to read them again for a Resource Dump
 
 	Spill    *spill.Area      // where the resources are spooled, and the members sorted
 	Problems *report.Problems // the members that cannot be published
@@ -145,8 +162,7 @@ type Scan struct {
 	unread report.Unread   // the members reported as problems
 
 	// Lowered by tests: the most members of a zip and of a tar, and the
-	// memory of the sort; 0 means MaxMembers, maxTarMembers and
-	// archiveSortMemory.
+	// memory of the sort; 0 means MaxMembers, maxTarMembers and 32 MiB.
 	maxZip, maxTar, sortMemory int
 }
 
@@ -158,11 +174,9 @@ func limit(n, def int) int {
 }
 
 // Run lists and hashes the published members of the archive, and spools
-// them sorted by path. A member that cannot be published (a name refused,
-// a name two members hold, a method of compression not supported, a hard
-// link) is a problem, and unread: it keeps its previous entry rather than
-// being announced as deleted. A damaged archive is an error wrapping
-// ErrDamaged.
+// them sorted by path. A member that cannot be published is a problem,
+// and unread: it keeps its previous entry rather than being announced as
+// deleted. A damaged archive is an error wrapping ErrDamaged.
 func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, error) {
 	sc.ctx, sc.unread = ctx, report.Unread{}
 	a := sc.Archive
@@ -190,59 +204,56 @@ func (sc *Scan) Run(ctx context.Context) (*spill.ResourceSpool, report.Unread, e
 	return found, sc.unread, nil
 }
 
-func (sc *Scan) problem(p report.Problem) {
-	sc.Problems.Add(p)
-	sc.unread.Files = append(sc.unread.Files, p.Path)
+func (sc *Scan) problem(name string, err error) {
+	sc.Problems.Add(report.Problem{Path: name, Err: err})
+	sc.unread.Files = append(sc.unread.Files, name)
 }
 
-type member struct {
-	raw  string
-	mode fs.FileMode
-	link bool // a tar hard link
-}
-
-// admit decides whether a member is published: it returns the member's
-// path, or "" after reporting why not, if that needs reporting.
-func (sc *Scan) admit(m member) string {
-	name, err := memberName(m.raw)
+// admit returns the path of a member if it is published, or "" after
+// reporting why not, if that needs reporting.
+func (sc *Scan) admit(raw string, mode fs.FileMode, hardLink bool) string {
+	name, err := memberName(raw)
 	if err != nil {
-		sc.problem(report.Problem{Path: clipName(displayName(m.raw)), Err: err})
-		return ""
-	}
-	if name == "" || m.mode.IsDir() || sc.Skip != nil && sc.Skip(name) || !sc.Filter.PublishesPath(name) {
+		sc.problem(clipName(displayName(raw)), err)
 		return ""
 	}
 	switch {
-	case m.link:
-		sc.problem(report.Problem{Path: name, Err: errors.New("hard link; not published (make the archive with tar --hard-dereference)")})
-		return ""
-	case m.mode&fs.ModeSymlink != 0:
+	case name == "" || mode.IsDir() || sc.Skip != nil && sc.Skip(name) || !sc.Filter.PublishesPath(name):
+	case hardLink:
+		sc.problem(name, errors.New("hard link; not published (make the archive with tar --hard-dereference)"))
+	case mode&fs.ModeSymlink != 0:
 		sc.Notice(fmt.Sprintf("%s: symbolic link in the archive, not published", name))
-		return ""
-	case !m.mode.IsRegular():
-		return "" // devices, FIFOs: no bytes to publish
+	case mode.IsRegular():
+		return name
 	}
-	return name
+	return "" // and devices, FIFOs: no bytes to publish
 }
 
-// unreadable reports a member that is not read, before it is: its URL
-// would be too long, or the member is compressed by an unknown method.
-// It still counts among the members of its name.
-func (sc *Scan) unreadable(name string, sorter *extsort.Sorter, err error) error {
+// unreadable returns why a member cannot be read, if it cannot, before
+// it is: a URL too long, a time a lastmod cannot write.
+func (sc *Scan) unreadable(name string, modified time.Time) error {
+	if len(sc.Base.String())+uri.EscapedPathLen(name) > uri.MaxLocLength {
+		return uri.ErrLocTooLong
+	}
+	if y := modified.UTC().Year(); y < 0 || y > 9999 {
+		return ErrTimeOutOfRange
+	}
+	return nil
+}
+
+// refuse reports a member that is not read; it still counts among the
+// members of its name.
+func (sc *Scan) refuse(sorter *extsort.Sorter, name string, err error) error {
 	if errors.Is(err, uri.ErrLocTooLong) {
 		name = clipName(name)
 	}
-	sc.problem(report.Problem{Path: name, Err: err})
+	sc.problem(name, err)
 	return addMember(sorter, name, nil)
 }
 
-// tooLong says whether the URL of name would be longer than a <loc> may be.
-func (sc *Scan) tooLong(name string) bool {
-	return len(sc.Base.String())+uri.EscapedPathLen(name) > uri.MaxLocLength
-}
-
-// archiveSortMemory is the memory of the sort of the members.
-const archiveSortMemory = 32 << 20
+// ErrTimeOutOfRange reports a member whose modification time has no
+// four-digit year, which a W3C Datetime (its lastmod) cannot write.
+var ErrTimeOutOfRange = errors.New("its modification time is not in the years 0000 to 9999, which a lastmod can write")
 
 // List reads the members into a sort by path, and gives those published
 // to the scan in that order, leaving out and reporting every name that
@@ -256,7 +267,7 @@ func (sc *Scan) List(_ context.Context, emit func(*treescan.Entry) error) error 
 	if err != nil {
 		return err
 	}
-	sorter := extsort.New(dir, limit(sc.sortMemory, archiveSortMemory))
+	sorter := extsort.New(dir, limit(sc.sortMemory, 32<<20))
 	defer sorter.Close()
 	if sc.zip != nil {
 		err = sc.readZip(sorter)
@@ -270,7 +281,7 @@ func (sc *Scan) List(_ context.Context, emit func(*treescan.Entry) error) error 
 	err = eachName(sorter, func(name string, n int, rec []byte) error {
 		switch {
 		case n > 1:
-			sc.problem(report.Problem{Path: name, Err: fmt.Errorf("the archive holds %d members of this name; none is published", n)})
+			sc.problem(name, fmt.Errorf("the archive holds %d members of this name; none is published", n))
 		case len(rec) > 0:
 			dc.add(name)
 		}
@@ -279,7 +290,15 @@ func (sc *Scan) List(_ context.Context, emit func(*treescan.Entry) error) error 
 	if err != nil {
 		return err
 	}
-	drop := sc.dropConflicts(dc.found)
+	drop := map[string]bool{}
+	for _, c := range dc.found {
+		err := errors.New("the archive holds this name as a file and as a directory of other members; no tree holds both, and neither is published")
+		if c.under != "" {
+			err = fmt.Errorf("under %s, which the archive holds as a file too; no tree holds both, and neither is published", c.under)
+		}
+		sc.problem(c.path, err)
+		drop[c.path] = true
+	}
 	return eachName(sorter, func(name string, n int, rec []byte) error {
 		if n > 1 || len(rec) == 0 || drop[name] {
 			return nil
@@ -292,21 +311,6 @@ func (sc *Scan) List(_ context.Context, emit func(*treescan.Entry) error) error 
 		}
 		return emit(&e.Entry)
 	})
-}
-
-// dropConflicts reports each path in conflict as not published, and
-// returns them as a set.
-func (sc *Scan) dropConflicts(found []dirConflict) map[string]bool {
-	drop := map[string]bool{}
-	for _, c := range found {
-		err := errors.New("the archive holds this name as a file and as a directory of other members; no tree holds both, and neither is published")
-		if c.under != "" {
-			err = fmt.Errorf("under %s, which the archive holds as a file too; no tree holds both, and neither is published", c.under)
-		}
-		sc.problem(report.Problem{Path: c.path, Err: err})
-		drop[c.path] = true
-	}
-	return drop
 }
 
 // eachName calls fn with each name of the sort, in order, the number of
@@ -348,16 +352,14 @@ func addMember(sorter *extsort.Sorter, name string, rec []byte) error {
 	return nil
 }
 
-// appendMember appends the record of a published member to b: its index
-// in the archive, length and time, and, for a tar's, read already, its
+// appendMember appends the record of a published member: its index in
+// the archive, length and time, and, for a tar's, read already, its
 // digests and the media type its first bytes say.
 func appendMember(b []byte, index int, size int64, modified time.Time, sum []byte, typ string) []byte {
 	b = binary.AppendUvarint(b, uint64(index))
 	b = binary.AppendVarint(b, size)
-	b = binary.AppendVarint(b, modified.Unix()) // not UnixNano: a tar may date a member in any year
-	b = binary.AppendUvarint(b, uint64(modified.Nanosecond()))
-	b = binary.AppendUvarint(b, uint64(len(sum)))
-	b = append(b, sum...)
+	b = binrec.AppendTime(b, modified) // not in nanoseconds: a tar may date a member in any year
+	b = binrec.AppendBytes(b, sum)
 	return append(b, typ...)
 }
 
@@ -367,26 +369,17 @@ type entry struct {
 	index int
 }
 
-// decode fills e from the record appendMember wrote, which is whole.
+// decode fills e from the record appendMember wrote.
 func (e *entry) decode(rec []byte) {
-	next := func() uint64 {
-		v, n := binary.Uvarint(rec)
-		rec = rec[n:]
-		return v
-	}
-	signed := func() int64 {
-		v, n := binary.Varint(rec)
-		rec = rec[n:]
-		return v
-	}
-	e.index = int(next())
-	e.Key.Size = signed()
-	e.Modified = time.Unix(signed(), int64(next()))
+	r := binrec.NewReader(rec, binrec.ErrCorrupt)
+	e.index = int(r.Uvarint())
+	e.Key.Size = r.Varint()
+	e.Modified = r.Time()
 	e.Key.Mtime = e.Modified.UnixNano()
-	if n := next(); n > 0 {
-		e.Sum, rec = append([]byte(nil), rec[:n]...), rec[n:]
+	if sum := r.Bytes(); len(sum) > 0 {
+		e.Sum = bytes.Clone(sum)
 	}
-	e.Type = string(rec)
+	e.Type = string(r.Fixed(r.Len()))
 }
 
 func (*Scan) Stat(*treescan.Entry) bool { return true }
@@ -394,8 +387,7 @@ func (*Scan) Stat(*treescan.Entry) bool { return true }
 func (*Scan) Drop(*treescan.Entry) {}
 
 // Reads keeps as many reads of a zip in flight as workers hash; a tar's
-// members are read already: the scan passes their digests (Entry.Sum) on
-// without the pool.
+// members are read already (Entry.Sum).
 func (sc *Scan) Reads(workers int) (int, bool) {
 	if sc.zip == nil {
 		return 1, false
@@ -403,12 +395,11 @@ func (sc *Scan) Reads(workers int) (int, bool) {
 	return workers, false
 }
 
-// Job reads a zip member (a tar's have their Entry.Sum) until Run's
-// context is done: a member may expand to far more than the archive
-// holds, so an interrupt must not wait for its end.
+// Job reads a zip member until Run's context is done: a member may
+// expand to far more than the archive holds, so an interrupt must not
+// wait for its end.
 func (sc *Scan) Job(te *treescan.Entry) hashing.Job {
-	e := te.Handle.(*entry)
-	f := sc.zip.File[e.index]
+	f := sc.zip.File[te.Handle.(*entry).index]
 	return hashing.Job{Open: func() (io.ReadCloser, error) {
 		rc, err := openZipMember(f)
 		if err != nil {
@@ -431,4 +422,55 @@ func (c ctxReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
+}
+
+// dirConflicts finds, in paths given in byte order, each file that an
+// archive also holds as a directory, with members under it (x, and x/y):
+// no tree holds both. Its memory is a chain of paths, each the one before
+// it followed by more (a byte up to '/' first): those a later path may
+// still lie under. A path is at most MaxLocLength bytes, so the chain is
+// at most that many paths long, whatever the archive.
+type dirConflicts struct {
+	chain []heldPath
+	found []dirConflict
+}
+
+type heldPath struct {
+	path     string
+	reported bool
+}
+
+// A dirConflict is a path in conflict: a file with members under it, or a
+// member under a file (under names that file).
+type dirConflict struct {
+	path, under string
+}
+
+// add takes the next path, after those added before it.
+func (d *dirConflicts) add(q string) {
+	for len(d.chain) > 0 {
+		p := d.chain[len(d.chain)-1].path
+		if len(q) > len(p) && q[len(p)] <= '/' && strings.HasPrefix(q, p) {
+			break // q, and later paths, may still lie under p
+		}
+		d.chain = d.chain[:len(d.chain)-1]
+	}
+	under := ""
+	for i := range d.chain {
+		h := &d.chain[i]
+		if q[len(h.path)] != '/' {
+			continue
+		}
+		if !h.reported {
+			h.reported = true
+			d.found = append(d.found, dirConflict{path: h.path})
+		}
+		if under == "" {
+			under = h.path
+		}
+	}
+	if under != "" {
+		d.found = append(d.found, dirConflict{path: q, under: under})
+	}
+	d.chain = append(d.chain, heldPath{path: q, reported: under != ""})
 }

@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bufio"
-	"cmp"
 	"compress/flate"
 	"compress/gzip"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/rsgen/rsgen/internal/text/display"
 )
@@ -24,17 +22,15 @@ var ErrDamaged = errors.New("the archive is damaged")
 
 // tarStream is the tar stream of an archive, decompressed if needed.
 type tarStream struct {
-	tr *tar.Reader
-	// rest is the stream the tar reader reads, after the blocks that end
-	// the archive once tr.Next has returned io.EOF.
-	rest  io.Reader
+	tr    *tar.Reader
+	rest  io.Reader // what tr reads: after its end, once tr.Next returned io.EOF
 	read  blockCounter
 	close func() error
 }
 
-// blockCounter counts the bytes the tar reader reads. A tar is made of
-// 512-byte blocks; tar.Reader takes a stream that ends in the padding of
-// its last member for the end of the archive, not for one cut short.
+// blockCounter counts the bytes the tar reader reads: tar.Reader takes a
+// stream cut in the padding of its last member for the end of the
+// archive, but a tar is made of whole 512-byte blocks.
 type blockCounter struct {
 	r io.Reader
 	n int64
@@ -46,7 +42,6 @@ func (c *blockCounter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// openTar opens the tar stream of the archive, decompressing it if needed.
 func openTar(a *Archive) (*tarStream, error) {
 	f, err := os.Open(a.Path)
 	if err != nil {
@@ -110,17 +105,15 @@ func nonZero(r io.Reader) (int64, error) {
 }
 
 // gzipStream decompresses every member of a gzip file (RFC 1952 §2.2: a
-// file may hold several, one after the other, as pigz and cat write
-// them). compress/gzip checks the CRC-32 and length of each member at
-// its end. After the last member, zero bytes are allowed, as gzip -t
-// allows them (tape blocking pads a file so); anything else is damage.
+// file may hold several, as pigz and cat write them), each checked at its
+// end by compress/gzip. After the last member, zero bytes are allowed, as
+// gzip -t allows them (tape blocking pads a file so); anything else is
+// damage.
 type gzipStream struct {
 	br   *bufio.Reader
 	zr   *gzip.Reader
 	done bool
-	// err is kept for the next Read when it came with bytes: a reader
-	// such as io.ReadFull drops an error that comes with all it asked for.
-	err error
+	err  error // kept for the next Read when it came with bytes, which io.ReadFull would drop
 }
 
 func (g *gzipStream) Read(p []byte) (int, error) {
@@ -147,8 +140,8 @@ func (g *gzipStream) Read(p []byte) (int, error) {
 	return 0, io.EOF
 }
 
-// next starts the next member of the gzip file, if another follows the
-// one that ended.
+// next starts the member of the gzip file after the one that ended, if
+// any.
 func (g *gzipStream) next() error {
 	head, err := g.br.Peek(2)
 	switch {
@@ -195,8 +188,7 @@ func (z *zipCRC) Read(p []byte) (int, error) {
 
 func (z *zipCRC) Close() error { return z.r.Close() }
 
-// openZipMember opens a zip member for reading, its CRC-32 checked at its
-// end.
+// openZipMember opens a zip member, its CRC-32 checked at its end.
 func openZipMember(f *zip.File) (io.ReadCloser, error) {
 	rc, err := f.Open()
 	if err != nil {
@@ -207,34 +199,6 @@ func openZipMember(f *zip.File) (io.ReadCloser, error) {
 		return &zipCRC{r: rc}, nil
 	}
 	return rc, nil
-}
-
-// checkOverlap refuses a zip whose members at the indexes pending share
-// bytes: a central directory that lists one member's data under several
-// names is how a zip of a few megabytes expands to petabytes (David
-// Fifield, "A better zip bomb", 2019). No zip writer shares data between
-// entries; UnZip 6.0 refuses such a zip too.
-func checkOverlap(files []*zip.File, pending []int) error {
-	type span struct {
-		start, end int64
-		name       string
-	}
-	spans := make([]span, 0, len(pending))
-	for _, i := range pending {
-		f := files[i]
-		off, err := f.DataOffset()
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-		spans = append(spans, span{off, off + int64(f.CompressedSize64), f.Name})
-	}
-	slices.SortFunc(spans, func(x, y span) int { return cmp.Compare(x.start, y.start) })
-	for k := 1; k < len(spans); k++ {
-		if prev := spans[k-1]; spans[k].start < prev.end || spans[k].start == prev.start {
-			return fmt.Errorf("%w: the members %s and %s share bytes of the archive", ErrDamaged, prev.name, spans[k].name)
-		}
-	}
-	return nil
 }
 
 // damaged marks the errors of reading an archive that say its bytes are

@@ -8,13 +8,10 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"time"
 
-	"github.com/rsgen/rsgen/generator/report"
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/mediatype"
 	"github.com/rsgen/rsgen/internal/documents/rsxml"
-	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/storage/extsort"
 )
 
@@ -30,7 +27,12 @@ func (sc *Scan) readTar(sorter *extsort.Sorter) error {
 	defer ts.close()
 	h := hashing.NewHasher(sc.Hashes)
 	var rec, sum []byte
-	most := int64(math.MaxInt64) // the most bytes a member can expand to
+	body := io.Reader(ctxReader{ctx, ts.tr})
+	// A sparse member (GNU or PAX) says how large it is, whatever bytes
+	// it holds: a few hundred bytes may declare a petabyte of holes,
+	// which would be hashed for days (tar.Reader.Next skips its data, not
+	// its holes). most is the most bytes a member can expand to.
+	most := int64(math.MaxInt64)
 	if st, err := os.Stat(a.Path); err == nil && st.Size() < (math.MaxInt64-maxMemberSlack)/maxExpansion {
 		most = st.Size()*maxExpansion + maxMemberSlack
 	}
@@ -48,33 +50,24 @@ func (sc *Scan) readTar(sorter *extsort.Sorter) error {
 		if maxMembers := limit(sc.maxTar, maxTarMembers); i >= maxMembers {
 			return fmt.Errorf("source %s: %w: more than %d", a.Path, ErrTooManyMembers, maxMembers)
 		}
-		name := sc.admit(member{raw: hdr.Name, mode: tarMode(hdr.Typeflag), link: hdr.Typeflag == tar.TypeLink})
-		switch {
-		case name == "":
+		name := sc.admit(hdr.Name, tarMode(hdr.Typeflag), hdr.Typeflag == tar.TypeLink)
+		if name == "" {
 			continue
-		case hdr.Size > most:
-			// A sparse member (GNU or PAX) says how large it is, whatever
-			// bytes it holds: a few hundred bytes may declare a petabyte of
-			// holes, which would be hashed for days. tar.Reader.Next skips
-			// its data, not its holes.
-			sc.problem(report.Problem{Path: name, Err: fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most)})
+		}
+		if hdr.Size > most {
+			sc.problem(name, fmt.Errorf("%w: it declares %d bytes, more than the %d bytes of the archive can hold, compressed or not (a sparse file?)", ErrMemberTooLarge, hdr.Size, most))
 			continue
-		case sc.tooLong(name):
-			if err := sc.unreadable(name, sorter, uri.ErrLocTooLong); err != nil {
-				return err
-			}
-			continue
-		case !timeInRange(hdr.ModTime):
-			if err := sc.unreadable(name, sorter, ErrTimeOutOfRange); err != nil {
+		}
+		if err := sc.unreadable(name, hdr.ModTime); err != nil {
+			if err := sc.refuse(sorter, name, err); err != nil {
 				return err
 			}
 			continue
 		}
 		var n int64
-		n, sum, err = h.Sum(sum[:0], ctxReader{ctx, ts.tr})
+		n, sum, err = h.Sum(sum[:0], body)
 		sc.Stats.Bytes.Add(n)
-		if err != nil {
-			// The stream is broken: nothing after this member can be read.
+		if err != nil { // the stream is broken: nothing after this member can be read
 			return fmt.Errorf("reading the archive %s: %s: %w", a.Path, name, damaged(err))
 		}
 		typ := ""
@@ -90,16 +83,6 @@ func (sc *Scan) readTar(sorter *extsort.Sorter) error {
 		return fmt.Errorf("reading the archive %s: %w", a.Path, damaged(err))
 	}
 	return nil
-}
-
-// ErrTimeOutOfRange reports a member whose modification time has no
-// four-digit year, which a W3C Datetime (its lastmod) cannot write.
-var ErrTimeOutOfRange = errors.New("its modification time is not in the years 0000 to 9999, which a lastmod can write")
-
-// timeInRange says whether a W3C Datetime can write t.
-func timeInRange(t time.Time) bool {
-	y := t.UTC().Year()
-	return y >= 0 && y <= 9999
 }
 
 // ErrMemberTooLarge reports a member of a tar larger than the archive

@@ -12,12 +12,10 @@ import (
 	"github.com/rsgen/rsgen/internal/text/display"
 )
 
-// A Cache is the hash cache during one build. Both of its files are
-// streams in the order of the walk, which is the order of their paths:
-// the cache the last build saved is read as a cursor (old), one entry
-// ahead of the walk, and the one to save is written as the scan's results
-// come (next), into a temporary file that replaces the cache once the
-// build has published. Its memory does not depend on the size of the tree.
+// A Cache is the hash cache during one build: the cache the last build
+// saved is read as a cursor one entry ahead of the walk (old), the one to
+// save written as the scan's results come (next), both in the order of
+// the paths, and next replaces the cache once the build has published.
 type Cache struct {
 	path   string
 	notice func(string)
@@ -47,21 +45,20 @@ func OpenCache(path, root string, start time.Time, notice func(string)) *Cache {
 }
 
 // candidate returns a copy of the cache's entry of the file at rel, if it
-// has one. It is called by the walk, with paths in ascending order.
+// has one; the listing asks in the order of the paths.
 func (c *Cache) candidate(rel string) *hashcache.Entry {
 	if c.old == nil {
 		return nil
 	}
-	e, ok := c.old.Find(rel)
-	if !ok {
-		return nil
+	if e, ok := c.old.Find(rel); ok {
+		return e.Clone()
 	}
-	return e.Clone()
+	return nil
 }
 
 // decide says whether the cache knows the file of e unchanged (its Key,
-// from Source.Stat), with every digest the build publishes: it then
-// becomes a resource without being read. It runs on the checking workers.
+// from Source.Stat), with every digest the build publishes: it is then
+// not read.
 func (c *Cache) decide(set hashing.Set, e *Entry) bool {
 	if !e.keyed || e.cached == nil || e.cached.Stat != e.Key {
 		e.cached = nil
@@ -79,11 +76,8 @@ func (e *Entry) cachedType() string {
 	return e.cached.Type
 }
 
-func (c *Cache) hit(e *Entry) { c.put(e.Path, e.cached) }
-
-// read saves the entry of a file the scan read, if it has a Key (and its
-// times are settled: see hashcache.Writer.Put); the caller checks that
-// the file read is still the one its Key was taken of.
+// read saves the entry of a file the scan read, if it has a Key; the
+// caller checks that the file read is still the one its Key was taken of.
 func (c *Cache) read(set hashing.Set, e *Entry, typ string) {
 	if !e.keyed {
 		return
@@ -105,8 +99,8 @@ func (c *Cache) put(rel string, e *hashcache.Entry) {
 	}
 }
 
-// close ends the cursor on the old cache; it reports an error that ended
-// it early, after which every file was read.
+// close ends the cursor on the old cache, telling an error that ended it
+// early.
 func (c *Cache) close() {
 	if c.old == nil {
 		return
@@ -126,8 +120,8 @@ func (c *Cache) Abort() {
 }
 
 // Commit puts the cache written by the scan in place of the old one,
-// after the build has published. Failing to is told, not an error: the
-// build is done. c may be nil.
+// after the build has published; failing to is told, not an error. c may
+// be nil.
 func (c *Cache) Commit() {
 	if c == nil || c.next == nil {
 		return

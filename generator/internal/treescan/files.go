@@ -23,9 +23,9 @@ type Tree struct {
 	Follow bool   // symbolic links are followed, as the scan followed them
 }
 
-// Job is the hashing job that reads the file published as rel again. A
+// Job is the hashing job that reads the file published as rel again; a
 // path whose links no longer resolve inside the tree is read as it is,
-// without following its last link: it then fails, as the walk would.
+// and fails as the walk would.
 func (t Tree) Job(rel string) hashing.Job {
 	name, err := t.resolve(rel)
 	if err != nil {
@@ -69,10 +69,9 @@ type Files struct {
 
 func (f *Files) Close() { f.root.Close() }
 
-// Open opens the file published as it.Name, through the tree's os.Root,
-// so that no symbolic link or rename made since the walk can lead outside
-// the source. With Follow, links inside the source are resolved first, as
-// the walk resolved them.
+// Open opens the file published as it.Name through the tree's os.Root,
+// which no link or rename made since the walk can lead out of, after
+// resolving links inside the source as the walk did (Follow).
 func (f *Files) Open(it *zipdump.Item) (io.ReadCloser, error) {
 	dir := f.tree.Root
 	name, err := f.tree.resolve(it.Name)

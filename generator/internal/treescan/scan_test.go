@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/rsgen/rsgen/hashing"
 	"github.com/rsgen/rsgen/internal/documents/uri"
 	"github.com/rsgen/rsgen/internal/inputs/tree"
+	"github.com/rsgen/rsgen/internal/storage/hashcache"
 )
 
 // scanOf scans root with a window of window files, spilling into a stage
@@ -233,5 +235,79 @@ func TestScanCancelled(t *testing.T) {
 	}
 	if listed >= 50 {
 		t.Errorf("the walk listed all %d files after it was cancelled", listed)
+	}
+}
+
+// knownSource lists n files, two in three with their digests known at the
+// listing (as a tar's members), the others read by the pool.
+type knownSource struct {
+	n      int
+	listed func(i int) // if set, called before each file is given
+}
+
+func (k knownSource) List(ctx context.Context, emit func(*Entry) error) error {
+	h := hashing.NewHasher(hashing.Set{hashing.SHA256})
+	for i := range k.n {
+		if k.listed != nil {
+			k.listed(i)
+		}
+		e := &Entry{Path: fmt.Sprintf("f%05d", i), Key: hashcache.Stat{Size: 6, Mtime: 1}}
+		if i%3 != 0 {
+			_, e.Sum, _ = h.Sum(nil, strings.NewReader(e.Path))
+		}
+		if err := emit(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (knownSource) Stat(*Entry) bool { return true }
+func (knownSource) Drop(*Entry)      {}
+func (knownSource) Reads(int) (int, bool) {
+	return 1, false
+}
+func (knownSource) Job(e *Entry) hashing.Job {
+	return hashing.Job{Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(e.Path)), nil }}
+}
+
+// Files of known digests go to the collector in batches, files read by
+// the pool one by one, in any mix and whatever the window, smaller than a
+// batch or not: all leave in order, and a cancelled scan stops.
+func TestScanKnownDigests(t *testing.T) {
+	t.Parallel()
+	base, err := uri.ParseBase("https://example.org/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newKnown := func(src knownSource, window int) *Scan {
+		return &Scan{Source: src, Jobs: 2, Hashes: hashing.Set{hashing.SHA256}, Base: base, Spill: spilltest.Area(t),
+			Problems: new(report.Problems), Stats: new(report.Stats), Window: window}
+	}
+	for _, window := range []int{1, 2, 3, 255, 257, 0} {
+		found, _, err := newKnown(knownSource{n: 1000}, window).Run(context.Background())
+		if err != nil {
+			t.Fatalf("window %d: %v", window, err)
+		}
+		got := spilltest.Resources(t, found)
+		for i, r := range got {
+			sum := sha256.Sum256([]byte(r.Path))
+			if r.Path != fmt.Sprintf("f%05d", i) || hashing.FormatTokens(r.Hash) != "sha-256:"+hex.EncodeToString(sum[:]) {
+				t.Fatalf("window %d: resource %d is %s %s", window, i, r.Path, hashing.FormatTokens(r.Hash))
+			}
+		}
+		if len(got) != 1000 {
+			t.Errorf("window %d: %d resources, want 1000", window, len(got))
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	src := knownSource{n: 100000, listed: func(i int) {
+		if i == 600 {
+			cancel()
+		}
+	}}
+	if _, _, err := newKnown(src, 2).Run(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 // A Source is what a Scan reads: a directory tree (Walk), the objects of
 // a bucket (package bucketscan), the members of an archive (package
-// archivescan). Its methods are called from the scan's
-// goroutines: List from one, the others from several at once.
+// archivescan). List is called from one goroutine, the others from
+// several at once.
 type Source interface {
 	// List gives each entry to emit in the byte order of the paths, until
 	// emit fails. A name the source refuses, or a directory it cannot
@@ -38,19 +38,15 @@ type Entry struct {
 	// its Size and Mtime are the resource's length and lastmod unless the
 	// pool reads them from a file.
 	Key hashcache.Stat
-	// Sum, if set, is the entry's digests, known at the listing (a tar's
-	// members, hashed as the stream came): without a hash cache it is not
-	// sent to the pool, which would only pass them on.
-	Sum []byte
+	Sum []byte // the digests, if the listing knows them (a tar's members): not read again
 	// Modified, if set, is the lastmod, in place of Key.Mtime, which as
 	// nanoseconds cannot hold a year before 1678 or after 2262.
 	Modified time.Time
 	Type     string // the media type the source keeps (an object's Content-Type)
 	Handle   any    // the source's own: what Job reads
 
-	// A name refused or a directory not read, which List gives as an
-	// Entry with Err set: a problem, of a directory if Dir, and with
-	// Unread its previous entries are kept.
+	// A name refused or a directory not read: a problem, of a directory
+	// if Dir; with Unread, its previous entries are kept.
 	Err         error
 	Dir, Unread bool
 
@@ -62,8 +58,8 @@ type Entry struct {
 	res    result           // the pool's, if it was read
 }
 
-// result is what the pool found of an entry, of its hashing.Result: only
-// that, while it waits in the window.
+// result is what the pool found of an entry: only that of its
+// hashing.Result, while it waits in the window.
 type result struct {
 	sum, head       []byte
 	size            int64

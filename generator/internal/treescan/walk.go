@@ -24,12 +24,10 @@ type Walk struct {
 	Stats  *report.Stats // Total, TotalBytes, Counted, if CountAhead
 	Notice func(string)  // tells the user what they should know; never nil
 
-	// BigDir is the most entries of a directory sorted in memory
-	// (tree.Walker.BigDir); 0 means tree.DefaultBigDir.
-	BigDir int
-	// Listed, if set, is called with each file the walk will publish,
-	// before it is read; ReadDir, if set, with each directory the walk
-	// lists, its error replacing the listing. Both are seams for tests.
+	BigDir int // tree.Walker.BigDir
+	// Seams for tests, if set: Listed is called with each file the walk
+	// will publish, before it is read; ReadDir with each directory the
+	// walk lists, its error replacing the listing.
 	Listed  func(rel string)
 	ReadDir func(rel string) error
 }
@@ -81,8 +79,7 @@ func (w *Walk) List(ctx context.Context, emit func(*Entry) error) error {
 	return err
 }
 
-// A walkEntry is the Entry of a file of the walk, its Handle, in one
-// allocation.
+// A walkEntry is the Entry of a file of the walk and its Handle.
 type walkEntry struct {
 	Entry
 	file tree.File
@@ -112,14 +109,11 @@ func (*Walk) Job(e *Entry) hashing.Job {
 
 func (*Walk) Drop(e *Entry) { fileOf(e).Dir.Release() }
 
-// count starts a walk of the tree that only counts the files the walk w
-// will find, and their bytes, into Stats (Total, TotalBytes, Counted),
-// so that the progress has a total long before the scan's own walk ends,
-// held back as it is by the window of files in flight (restic's scanner
-// does the same). It reads the directories and stats the files; what it
-// cannot read it leaves to the scan to report; it runs only if
-// Stats.CountAhead. The returned function waits for it, stopping it
-// first if the walk failed.
+// count starts, if Stats.CountAhead, a walk that only counts the files
+// and bytes the walk will find (Stats.Total, TotalBytes, Counted): the
+// progress then has a total long before the scan's walk, held back by the
+// window, ends (restic's scanner does the same). The function returned
+// waits for it, stopping it first if the walk failed.
 func (w *Walk) count(ctx context.Context, walker *tree.Walker) (stop func(cancel bool)) {
 	if !w.Stats.CountAhead {
 		return func(bool) {}

@@ -11,36 +11,36 @@ import (
 	"github.com/rsgen/rsgen/internal/storage/binrec"
 )
 
+// DefaultChunkBytes is the memory a Sorter holds records in before it
+// spills them to a run.
+const DefaultChunkBytes = 64 << 20
+
 const (
-	// DefaultChunkBytes is the memory a Sorter holds records in before it
-	// spills them to a run.
-	DefaultChunkBytes = 64 << 20
-	entSize           = 24 // the memory of one ent
-	// blockSize is the unit in which a chunk's memory grows: blocks are
-	// never copied, as one growing slice would be.
 	blockSize = 1 << 20
+	entSize   = 24 // of an ent
+	partLen   = blockSize / entSize
 )
 
+// An ent indexes a record: its key at blocks[blk][off:], its payload
+// after it.
 type ent struct {
-	k    uint64 // eight key bytes after the chunk's common prefix, set by sort
-	blk  uint32 // block holding the record
-	off  uint32 // start of the key in the block
-	klen uint32
-	plen uint32
+	k                    uint64 // eight key bytes past the prefix the chunk shares, set by setK
+	blk, off, klen, plen uint32
 }
 
 // A Sorter sorts records by key. Create it with New, Add the records, then
 // Iter over them as often as needed; Close removes its files.
 type Sorter struct {
-	dir    string
-	limit  int
-	blocks [][]byte // the chunk's records; the last one is being filled
-	free   [][]byte // blocks of spilled chunks, for reuse
-	used   int      // bytes of records in blocks
-	ents   []ent
-	sorted bool
-	runs   []*binrec.File // the spilled runs, in order
-	err    error
+	dir          string
+	limit, used  int      // used: by the chunk's records and ents
+	blocks, free [][]byte // the chunk's records, the last being filled; blocks to reuse
+	parts, spare [][]ent  // the chunk's index, each part sorted once full; parts to reuse
+	sorted       bool     // the last part is
+	first        []byte   // the chunk's first key
+	cp           int      // the length of the prefix the chunk's keys share
+	cps          []int    // the cp each part's ents have their k past
+	runs         []*binrec.File
+	err          error
 }
 
 // New returns a Sorter that holds at most chunkBytes (DefaultChunkBytes if
@@ -64,109 +64,103 @@ func (s *Sorter) Add(key, payload []byte) error {
 	if size > s.limit/2 || size >= 1<<31 {
 		return fmt.Errorf("extsort: a record of %d bytes is more than half a chunk", size)
 	}
-	if s.used+size+(len(s.ents)+1)*entSize > s.limit && len(s.ents) > 0 {
+	if s.used+size+entSize > s.limit && s.used > 0 {
 		if s.err = s.spill(); s.err != nil {
 			return s.err
 		}
 	}
-	if len(s.blocks) == 0 || cap(s.blocks[len(s.blocks)-1])-len(s.blocks[len(s.blocks)-1]) < size {
-		var b []byte
-		if n := len(s.free); n > 0 && cap(s.free[n-1]) >= size {
-			b, s.free = s.free[n-1], s.free[:n-1]
-		} else {
-			b = make([]byte, 0, max(blockSize, size))
-		}
-		s.blocks = append(s.blocks, b)
+	if n := len(s.blocks); n == 0 || cap(s.blocks[n-1])-len(s.blocks[n-1]) < size {
+		s.blocks = append(s.blocks, reuse(&s.free, max(blockSize, size)))
+	}
+	if n := len(s.parts); n == 0 || len(s.parts[n-1]) == partLen {
+		s.parts = append(s.parts, reuse(&s.spare, min(n, 1)*partLen)) // the first grows as it fills: a small sort stays small
 	}
 	bi := len(s.blocks) - 1
 	b := s.blocks[bi]
-	off := len(b)
-	b = append(b, key...)
-	s.blocks[bi] = append(b, payload...)
-	s.used += size
-	s.ents = append(s.ents, ent{blk: uint32(bi), off: uint32(off), klen: uint32(len(key)), plen: uint32(len(payload))})
-	s.sorted = false
+	s.blocks[bi] = append(append(b, key...), payload...)
+	if s.used == 0 {
+		s.first, s.cp = s.blocks[bi][len(b):len(b)+len(key)], len(key)
+	}
+	if len(key) < s.cp || !bytes.Equal(key[:s.cp], s.first[:s.cp]) {
+		n := 0
+		for n < min(s.cp, len(key)) && key[n] == s.first[n] {
+			n++
+		}
+		s.cp = n
+	}
+	s.used += size + entSize
+	part := &s.parts[len(s.parts)-1]
+	*part = append(*part, ent{blk: uint32(bi), off: uint32(len(b)), klen: uint32(len(key)), plen: uint32(len(payload))})
+	if s.sorted = len(*part) == partLen; s.sorted {
+		s.sort(len(s.parts) - 1)
+	}
 	return nil
+}
+
+// reuse returns one of free, emptied, or a new slice of capacity n.
+func reuse[T any](free *[][]T, n int) []T {
+	if k := len(*free); k > 0 && cap((*free)[k-1]) >= n {
+		b := (*free)[k-1]
+		*free = (*free)[:k-1]
+		return b[:0]
+	}
+	return make([]T, 0, n)
 }
 
 func (s *Sorter) key(e *ent) []byte { return s.blocks[e.blk][e.off : e.off+e.klen] }
 
-func (s *Sorter) payload(e *ent) []byte {
-	start := e.off + e.klen
-	return s.blocks[e.blk][start : start+e.plen]
-}
-
-func (s *Sorter) record(e *ent) []byte { return s.blocks[e.blk][e.off : e.off+e.klen+e.plen] }
-
-func (s *Sorter) sortChunk() {
-	if s.sorted {
-		return
-	}
-	s.sorted = true
-	if len(s.ents) == 0 {
-		return
-	}
-	cp := len(s.key(&s.ents[0]))
-	first := s.key(&s.ents[0])
-	for i := 1; i < len(s.ents) && cp > 0; i++ {
-		k := s.key(&s.ents[i])
-		n := min(cp, len(k))
-		j := 0
-		for j < n && k[j] == first[j] {
-			j++
-		}
-		cp = j
-	}
-	var buf [8]byte
-	for i := range s.ents {
-		e := &s.ents[i]
-		k := s.key(e)
-		buf = [8]byte{}
-		if cp < len(k) {
-			copy(buf[:], k[cp:])
-		}
-		e.k = binary.BigEndian.Uint64(buf[:])
-	}
-	slices.SortFunc(s.ents, func(a, b ent) int {
+// sort sorts part i of the index by key, then in the order of addition.
+func (s *Sorter) sort(i int) {
+	s.setK(i)
+	cp := s.cp
+	slices.SortFunc(s.parts[i], func(a, b ent) int {
 		if c := cmp.Compare(a.k, b.k); c != 0 {
 			return c
 		}
 		if c := bytes.Compare(s.key(&a)[cp:], s.key(&b)[cp:]); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.blk, b.blk); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.off, b.off)
+		return cmp.Or(cmp.Compare(a.blk, b.blk), cmp.Compare(a.off, b.off))
 	})
 }
 
-// spill sorts the chunk and writes it as a run of records: the length of
+// setK sets the k of the ents of part i past the chunk's common prefix,
+// which all parts must share for the merge to compare their k.
+func (s *Sorter) setK(i int) {
+	for j := range s.parts[i] {
+		e := &s.parts[i][j]
+		var buf [8]byte
+		copy(buf[:], s.key(e)[s.cp:])
+		e.k = binary.BigEndian.Uint64(buf[:])
+	}
+	for len(s.cps) <= i {
+		s.cps = append(s.cps, 0)
+	}
+	s.cps[i] = s.cp
+}
+
+// spill writes the chunk as a run of records in key order: the length of
 // the key, the key and the payload.
 func (s *Sorter) spill() error {
-	s.sortChunk()
 	run, err := binrec.Create(s.dir, "run-*")
 	if err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
 	s.runs = append(s.runs, run)
+	it, _ := s.merge(nil) // no error without runs
 	var buf []byte
-	for i := range s.ents {
-		e := &s.ents[i]
-		buf = append(binary.AppendUvarint(buf[:0], uint64(e.klen)), s.record(e)...)
+	for it.Next() {
+		buf = append(binary.AppendUvarint(buf[:0], uint64(len(it.Key()))), it.Key()...)
+		buf = append(buf, it.Value()...)
 		run.Append(buf) // its error sticks: Flush returns it
 	}
 	if err := run.Flush(); err != nil {
 		return fmt.Errorf("spilling sorted records: %w", err)
 	}
-	for i, b := range s.blocks {
-		s.free = append(s.free, b[:0])
-		s.blocks[i] = nil
-	}
-	s.blocks = s.blocks[:0]
-	s.used = 0
-	s.ents = s.ents[:0]
-	s.sorted = false
+	s.free, s.spare = append(s.free, s.blocks...), append(s.spare, s.parts...)
+	clear(s.blocks) // for the collector: they are held by free and spare, if at all
+	clear(s.parts)
+	s.blocks, s.parts, s.cps, s.used = s.blocks[:0], s.parts[:0], s.cps[:0], 0
 	return nil
 }
 
@@ -176,23 +170,45 @@ func (s *Sorter) Iter() (*Iter, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	s.sortChunk()
-	it := &Iter{s: s}
-	for i, run := range s.runs {
+	if len(s.runs) > 0 && s.used > 0 {
+		// Spilled too, the chunk frees its memory for the passes.
+		if s.err = s.spill(); s.err != nil {
+			return nil, s.err
+		}
+		s.free, s.spare = nil, nil
+	}
+	var srcs []*source
+	for _, run := range s.runs {
 		r, err := run.Reader()
 		if err != nil {
 			return nil, fmt.Errorf("reading sorted records: %w", err)
 		}
-		it.srcs = append(it.srcs, &source{r: r, idx: i})
+		srcs = append(srcs, &source{r: r})
 	}
-	if len(s.ents) > 0 {
-		it.srcs = append(it.srcs, &source{idx: len(it.srcs)})
+	return s.merge(srcs)
+}
+
+// merge returns an Iter over srcs and, after them, the parts of the chunk
+// in memory: of equal keys, the record of the source first in that order
+// comes first.
+func (s *Sorter) merge(srcs []*source) (*Iter, error) {
+	for i, p := range s.parts {
+		switch {
+		case i == len(s.parts)-1 && !s.sorted:
+			s.sort(i)
+			s.sorted = true
+		case s.cps[i] != s.cp: // sorted before the chunk's prefix shrank
+			s.setK(i)
+		}
+		srcs = append(srcs, &source{ents: p})
 	}
-	for _, src := range it.srcs {
+	it := &Iter{s: s}
+	for i, src := range srcs {
+		src.idx = i
 		if err := it.advance(src); err != nil {
 			return nil, err
 		}
-		if !src.done {
+		if src.key != nil {
 			it.heap = append(it.heap, src)
 		}
 	}
@@ -208,44 +224,40 @@ func (s *Sorter) Close() error {
 	for _, run := range s.runs {
 		errs = append(errs, run.Close())
 	}
-	s.runs, s.blocks, s.free, s.ents = nil, nil, nil, nil
-	s.err = errors.New("extsort: sorter closed")
+	*s = Sorter{err: errors.New("extsort: sorter closed")}
 	return errors.Join(errs...)
 }
 
-// source is one sorted run being merged: a spool, or the chunk in memory
-// (r nil).
+// A source is one sorted sequence being merged: a run, or a part of the
+// chunk in memory (r nil).
 type source struct {
-	r    *binrec.FileReader
-	pos  int // next ent, for the chunk in memory
-	idx  int // order of the run: breaks ties between equal keys
-	done bool
-	key  []byte
-	val  []byte
+	r        *binrec.FileReader
+	ents     []ent
+	k        uint64 // of the current record, of a part
+	idx      int    // order of the source: breaks ties between equal keys
+	key, val []byte // the current record; key nil once done
 }
 
 // An Iter is one pass over the records of a Sorter in key order.
 type Iter struct {
 	s    *Sorter
-	srcs []*source
 	heap []*source
 	cur  *source
 	err  error
 }
 
 func (it *Iter) advance(src *source) error {
+	src.key, src.val = nil, nil
 	if src.r == nil {
-		if src.pos >= len(it.s.ents) {
-			src.done = true
-			return nil
+		if len(src.ents) > 0 {
+			e := &src.ents[0]
+			src.ents, src.k = src.ents[1:], e.k
+			rec := it.s.blocks[e.blk][e.off : e.off+e.klen+e.plen]
+			src.key, src.val = rec[:e.klen:e.klen], rec[e.klen:]
 		}
-		e := &it.s.ents[src.pos]
-		src.pos++
-		src.key, src.val = it.s.key(e), it.s.payload(e)
 		return nil
 	}
 	if !src.r.Next() {
-		src.done = true
 		if err := src.r.Err(); err != nil {
 			return fmt.Errorf("reading sorted records: %w", err)
 		}
@@ -260,7 +272,10 @@ func (it *Iter) advance(src *source) error {
 	return nil
 }
 
-func (it *Iter) less(a, b *source) bool {
+func less(a, b *source) bool {
+	if a.r == nil && b.r == nil && a.k != b.k { // parts of the chunk: k past the same prefix
+		return a.k < b.k
+	}
 	if c := bytes.Compare(a.key, b.key); c != 0 {
 		return c < 0
 	}
@@ -270,15 +285,14 @@ func (it *Iter) less(a, b *source) bool {
 func (it *Iter) down(i int) {
 	h := it.heap
 	for {
-		l := 2*i + 1
-		if l >= len(h) {
+		m := 2*i + 1
+		if m >= len(h) {
 			return
 		}
-		m := l
-		if r := l + 1; r < len(h) && it.less(h[r], h[l]) {
+		if r := m + 1; r < len(h) && less(h[r], h[m]) {
 			m = r
 		}
-		if !it.less(h[m], h[i]) {
+		if !less(h[m], h[i]) {
 			return
 		}
 		h[i], h[m] = h[m], h[i]
@@ -292,11 +306,10 @@ func (it *Iter) Next() bool {
 		return false
 	}
 	if it.cur != nil {
-		if err := it.advance(it.cur); err != nil {
-			it.err = err
+		if it.err = it.advance(it.cur); it.err != nil {
 			return false
 		}
-		if it.cur.done {
+		if it.cur.key == nil {
 			last := len(it.heap) - 1
 			it.heap[0] = it.heap[last]
 			it.heap = it.heap[:last]

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +63,11 @@ func TestSorter(t *testing.T) {
 				if got := collect(t, s); !slices.Equal(got, want) {
 					t.Fatalf("pass %d: %d records out of order or lost (of %d)", pass, len(got), len(want))
 				}
+				// A sort that spilled is read from its runs alone: it
+				// holds no chunk beside the passes.
+				if s.Runs() > 0 && s.used+len(s.free)+len(s.spare) > 0 {
+					t.Fatalf("pass %d: %d bytes, %d blocks and %d parts still held", pass, s.used, len(s.free), len(s.spare))
+				}
 			}
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
@@ -70,6 +76,36 @@ func TestSorter(t *testing.T) {
 				t.Errorf("Close left %d files", len(left))
 			}
 		})
+	}
+}
+
+// A chunk's index is sorted in parts of partLen records, merged: records
+// of equal keys in several parts, in memory or spilled, keep their order.
+func TestSorterParts(t *testing.T) {
+	t.Parallel()
+	n := 3*partLen + 5
+	input := make([]rec, n)
+	for i := range input {
+		// The prefix all keys share shrinks once the first part is sorted.
+		host := "https://example.org/"
+		if i > partLen+partLen/2 {
+			host = "https://example.com/"
+		}
+		input[i] = rec{fmt.Sprintf("%sk%03d", host, (i*7919)%1000), fmt.Sprint(i)}
+	}
+	want := slices.Clone(input)
+	slices.SortStableFunc(want, func(a, b rec) int { return strings.Compare(a.key, b.key) })
+	for _, chunk := range []int{0, 4 << 20} {
+		s := New(t.TempDir(), chunk)
+		for _, r := range input {
+			if err := s.Add([]byte(r.key), []byte(r.val)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := collect(t, s); !slices.Equal(got, want) {
+			t.Errorf("chunk %d, %d runs: %d records out of order or lost (of %d)", chunk, s.Runs(), len(got), len(want))
+		}
+		s.Close()
 	}
 }
 
