@@ -145,7 +145,7 @@ type Export struct {
 	Name       string         // the export, as messages name it
 	Records    int            // records read, bad ones included
 	Listed     int            // in the Resource List
-	Bytes      int64          // their known lengths, summed
+	Bytes      int64          // their known lengths, summed; math.MaxInt64 if the sum is more
 	Tombstones int            // deleted records that were published
 	Withheld   map[string]int // records not published, by status
 	Bad        int            // bad records (skipped, with SkipBadRecords)

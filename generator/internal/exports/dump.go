@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 
@@ -179,7 +180,9 @@ func (s *Source) PackDump(ctx context.Context) (*zipdump.Result, error) {
 	for _, l := range left {
 		s.skipped[l.line] = true
 		s.rep.Listed--
-		s.rep.Bytes -= max(l.length, 0)
+		if s.rep.Bytes < math.MaxInt64 { // else the sum saturated: what is left is not known
+			s.rep.Bytes -= max(l.length, 0)
+		}
 		s.rep.Unpackaged++
 		why := "left out of the Resource List too, which must list the same resources as the Resource Dump"
 		if errors.Is(l.err, zipdump.ErrChanged) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,6 +125,23 @@ func TestSourceSteps(t *testing.T) {
 	s.Close()
 	if _, err := os.Stat(sortDir); !os.IsNotExist(err) {
 		t.Errorf("the sorted records are still there after Close: %v", err)
+	}
+}
+
+// The lengths an export gives may sum past what an int64 holds: the total
+// saturates rather than turning negative.
+func TestSourceBytesSaturate(t *testing.T) {
+	t.Parallel()
+	s := openExport(t, []string{`{"loc":"a","length":9223372036854775807}`, `{"loc":"b","length":1}`, `{"loc":"c","length":5}`}, false)
+	defer s.Close()
+	if err := s.Read(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Report().Bytes; got != math.MaxInt64 {
+		t.Errorf("Bytes = %d, want math.MaxInt64", got)
 	}
 }
 

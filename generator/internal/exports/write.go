@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -67,7 +68,7 @@ func (s *Source) dedupe() error {
 		prev, prevLine = append(prev[:0], loc...), line
 		s.rep.Listed++
 		if n := itemLength(val); n > 0 {
-			s.rep.Bytes += n
+			s.rep.Bytes = min(s.rep.Bytes, math.MaxInt64-n) + n // the lengths given may sum past int64: it saturates
 		}
 		return nil
 	})
