@@ -150,6 +150,7 @@ type Export struct {
 	Withheld   map[string]int // records not published, by status
 	Bad        int            // bad records (skipped, with SkipBadRecords)
 	Unpackaged int            // records left out of every list: their files could not be packaged (Resource Dump)
+	Changed    int            // of Unpackaged, those whose file changed after it was read
 	ChangeList bool           // a Change List was written
 	Changes    int            // its entries
 	NoChanges  bool           // no Change List: nothing happened in the window

@@ -186,6 +186,7 @@ func (s *Source) PackDump(ctx context.Context) (*zipdump.Result, error) {
 		s.rep.Unpackaged++
 		why := "left out of the Resource List too, which must list the same resources as the Resource Dump"
 		if errors.Is(l.err, zipdump.ErrChanged) {
+			s.rep.Changed++
 			why = "left out of the Resource List and the Resource Dump, publish again once the files are stable"
 		}
 		s.opt.Problems.Add(report.Problem{Path: s.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w; %s", l.path, display.WithoutPath(l.err), why)})
