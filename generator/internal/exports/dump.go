@@ -146,9 +146,11 @@ func (s *Source) PackDump(ctx context.Context) (*zipdump.Result, error) {
 	if s.opt.BeforeDump != nil {
 		s.opt.BeforeDump()
 	}
+	s.opt.Stats.Enter(report.PhasePackaging)
 	seq := &dumpSeq{s: s, max: s.opt.Dump.MaxEntries}
 	opt := *s.opt.Dump
 	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
+		s.opt.Stats.Packed.Add(1)
 		f, err := s.root.OpenFile(filepath.FromSlash(it.Name), regfile.OpenFlags, 0) // zipdump checks what it is
 		if err != nil {
 			return nil, err // not a nil *os.File in an interface

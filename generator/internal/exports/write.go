@@ -35,6 +35,7 @@ func (s *Source) Check() error {
 
 // WriteResourceList writes the Resource List of the records published.
 func (s *Source) WriteResourceList(completed time.Time) error {
+	s.opt.Stats.Enter(report.PhaseWriting)
 	var passErr error
 	fill := entries(s.rl, s.listed, func(key, val []byte, e *rsxml.Entry) error {
 		loc, _ := splitKey(key)
