@@ -60,9 +60,9 @@ const logEvery = 30 * time.Second
 // up to a tick's bytes in no time. Its methods take the time (a test's
 // clock) and may be called from several goroutines.
 type progressView struct {
-	w      io.Writer
-	term   *os.File // the terminal w is, or nil for a log
-	stats  *report.Stats
+	w     io.Writer
+	term  *os.File // the terminal w is, or nil for a log
+	stats *report.Stats
 
 	mu          sync.Mutex
 	phase       report.Phase // the step under way; -1 before the first
