@@ -264,7 +264,7 @@ func newBuild(cfg *Config) (*build, error) {
 // Capability List.
 func (b *build) run(ctx context.Context) (*spill.ResourceSpool, error) {
 	if b.cfg.Export != "" {
-		b.stats.Enter(report.PhaseScanning)
+		b.stats.Enter(report.PhaseReading)
 		return nil, b.runExport(ctx) // its lists, then the same documents and files as below
 	}
 	if b.cfg.Changes.Previous != "" {

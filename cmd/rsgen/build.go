@@ -159,7 +159,7 @@ var errBuildTimeout = errors.New("the build took too long")
 
 // runBuilder runs build under --timeout, its progress drawn from stats on
 // stderr; fail is the failure to report for an error of the build.
-func runBuilder[R any](c *cli.Context, stats *report.Stats, export bool, build func(context.Context) (R, error), fail func(context.Context, error) error) (rep R, err error) {
+func runBuilder[R any](c *cli.Context, stats *report.Stats, _ bool, build func(context.Context) (R, error), fail func(context.Context, error) error) (rep R, err error) {
 	ctx := c.Context
 	switch d := c.Duration(flagTimeout); {
 	case d < 0:
@@ -169,7 +169,7 @@ func runBuilder[R any](c *cli.Context, stats *report.Stats, export bool, build f
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errBuildTimeout)
 		defer cancel()
 	}
-	stopProgress := startProgress(c.App.ErrWriter, stats, c.Bool(flagQuiet), export)
+	stopProgress := startProgress(c.App.ErrWriter, stats, c.Bool(flagQuiet))
 	rep, err = build(ctx)
 	stopProgress(err != nil)
 	if err != nil {

@@ -113,23 +113,27 @@ func TestBuildResourceDumpSources(t *testing.T) {
 	}
 }
 
-// The summary of an export whose files changed before they were packaged
-// says so, apart from bad records.
+// The summary of an export whose files could not be packaged says so,
+// apart from bad records, with the hint for why: files that changed
+// before they were packaged, or names a package cannot hold.
 func TestReportExportUnpackaged(t *testing.T) {
 	p := func(line int, msg string) report.Problem {
 		return report.Problem{Path: "r.jsonl", Line: line, Err: errors.New(msg)}
 	}
+	const renameHint = "rename or fix the files named above, or take their records out of the export, or publish without a Resource Dump"
 	tests := []struct {
-		bad, unpackaged int
-		want            string
+		bad, unpackaged, changed int
+		want                     string
 	}{
-		{1, 0, "rsgen: error: 1 bad record skipped (named above)\nrsgen: hint: fix them in the export; without --on-error=skip they fail the build\n"},
-		{0, 2, "rsgen: error: 2 records left out, their files could not be packaged (named above)\nrsgen: hint: publish again once the files are stable\n"},
-		{2, 1, "rsgen: error: 2 bad records skipped; 1 record left out, its file could not be packaged (named above)\n" +
+		{1, 0, 0, "rsgen: error: 1 bad record skipped (named above)\nrsgen: hint: fix them in the export; without --on-error=skip they fail the build\n"},
+		{0, 2, 2, "rsgen: error: 2 records left out, their files could not be packaged (named above)\nrsgen: hint: publish again once the files are stable\n"},
+		{2, 1, 1, "rsgen: error: 2 bad records skipped; 1 record left out, its file could not be packaged (named above)\n" +
 			"rsgen: hint: fix them in the export; without --on-error=skip they fail the build; publish again once the files are stable\n"},
+		{0, 1, 0, "rsgen: error: 1 record left out, its file could not be packaged (named above)\nrsgen: hint: " + renameHint + "\n"},
+		{0, 3, 1, "rsgen: error: 3 records left out, their files could not be packaged (named above)\nrsgen: hint: publish again once the files are stable; " + renameHint + "\n"},
 	}
 	for _, tt := range tests {
-		rep := &generator.Report{Export: &report.Export{Name: "r.jsonl", Bad: tt.bad, Unpackaged: tt.unpackaged}}
+		rep := &generator.Report{Export: &report.Export{Name: "r.jsonl", Bad: tt.bad, Unpackaged: tt.unpackaged, Changed: tt.changed}}
 		for i := range tt.bad + tt.unpackaged {
 			rep.Problems = append(rep.Problems, p(i+1, "x"))
 		}

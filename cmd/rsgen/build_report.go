@@ -59,7 +59,12 @@ func reportOne(stderr io.Writer, cfg generator.Config, rep *generator.Report, qu
 		}
 		if ex.Unpackaged > 0 {
 			what = append(what, units.Count(ex.Unpackaged, "record")+" left out, "+units.Plural(ex.Unpackaged, "its file", "their files")+" could not be packaged")
-			hints = append(hints, "publish again once the files are stable")
+			if ex.Changed > 0 {
+				hints = append(hints, "publish again once the files are stable")
+			}
+			if ex.Changed < ex.Unpackaged { // a name a package cannot hold, a file that cannot be opened…
+				hints = append(hints, "rename or fix the files named above, or take their records out of the export, or publish without a Resource Dump")
+			}
 		}
 		if len(what) == 0 {
 			what = append(what, units.Count(len(rep.Problems), "record")+" not published")

@@ -16,14 +16,14 @@ import (
 // startProgress shows the progress of a build on w, unless quiet: on a
 // terminal, one line drawn over every fifth of a second; elsewhere (a CI
 // log, a file), a line as each step starts and ends, and the progress
-// line at most every logEvery within a long step. export says the counts
-// are records of an export; stop's failed, that the build failed.
-func startProgress(w io.Writer, stats *report.Stats, quiet, export bool) (stop func(failed bool)) {
+// line at most every logEvery within a long step. stop's failed says the
+// build failed.
+func startProgress(w io.Writer, stats *report.Stats, quiet bool) (stop func(failed bool)) {
 	if quiet {
 		return func(bool) {}
 	}
 	stats.CountAhead = true // the totals, early
-	v := &progressView{w: w, stats: stats, export: export, phase: -1, since: time.Now()}
+	v := &progressView{w: w, stats: stats, phase: -1, since: time.Now()}
 	tick := time.NewTicker(time.Second)
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		v.term = f
@@ -60,14 +60,14 @@ const logEvery = 30 * time.Second
 // up to a tick's bytes in no time. Its methods take the time (a test's
 // clock) and may be called from several goroutines.
 type progressView struct {
-	w      io.Writer
-	term   *os.File // the terminal w is, or nil for a log
-	stats  *report.Stats
-	export bool
+	w     io.Writer
+	term  *os.File // the terminal w is, or nil for a log
+	stats *report.Stats
 
 	mu          sync.Mutex
 	phase       report.Phase // the step under way; -1 before the first
 	set         string       // the set of a site it is of, or ""
+	export      bool         // the set is a record export: it began with PhaseReading
 	since, last time.Time    // when it began, and when a log last got its line
 }
 
@@ -85,14 +85,17 @@ func (v *progressView) enter(p report.Phase, now time.Time, failed bool) {
 		fmt.Fprint(v.w, "\r\x1b[K")
 	}
 	if v.term == nil && v.phase > report.PhaseStarting {
-		c := readStats(v.stats, v.export)
-		c.phase, c.walkDone = v.phase, false // what was done, not a total
+		c := readStats(v.stats)
+		c.phase, c.walkDone, c.export = v.phase, false, v.export // what was done, not a total
 		how := map[bool]string{false: ": done in ", true: ": stopped after "}[failed]
 		fmt.Fprintln(v.w, v.prefix()+c.name()+how+seconds(now.Sub(v.since))+c.counts(now.Sub(v.since), false))
 	}
+	if p == report.PhaseReading || v.stats.Set() != v.set {
+		v.export = p == report.PhaseReading
+	}
 	v.phase, v.since, v.last, v.set = p, now, now, v.stats.Set()
 	if v.term == nil && p > report.PhaseStarting {
-		fmt.Fprintf(v.w, "%s%s: started\n", v.prefix(), progress{phase: p, export: v.export}.name())
+		fmt.Fprintf(v.w, "%s%s: started\n", v.prefix(), progress{phase: p}.name())
 	}
 }
 
@@ -103,8 +106,8 @@ func (v *progressView) tick(now time.Time) {
 		return
 	}
 	v.last = now
-	p := readStats(v.stats, v.export)
-	p.phase = max(v.phase, report.PhaseStarting)
+	p := readStats(v.stats)
+	p.phase, p.export = max(v.phase, report.PhaseStarting), v.export
 	line := v.prefix() + progressLine(p, now.Sub(v.since))
 	if v.term == nil {
 		fmt.Fprintln(v.w, line)
@@ -131,13 +134,13 @@ type progress struct {
 	totalBytes                   int64 // the bytes of the found files, if counted ahead; else 0
 	counting                     int64 // files the walk that counts ahead has found, until it is done
 	cached                       int64 // files found unchanged in the hash cache, not read
-	export                       bool  // the counts are records of an export
+	export                       bool  // of a record export: its files to package are not counted
 }
 
-func readStats(s *report.Stats, export bool) progress {
+func readStats(s *report.Stats) progress {
 	p := progress{phase: report.Phase(s.Phase.Load()), found: s.Found.Load(), hashed: s.Hashed.Load(),
 		bytes:  max(s.Bytes.Load(), s.Read.Load()), // Read moves inside a large file, Bytes at its end
-		packed: s.Packed.Load(), walkDone: s.WalkDone.Load(), cached: s.Cached.Load(), export: export}
+		packed: s.Packed.Load(), walkDone: s.WalkDone.Load(), cached: s.Cached.Load()}
 	if s.Counted.Load() { // the totals; the scan finds more if the tree grew since the count
 		p.found, p.totalBytes, p.walkDone = max(s.Total.Load(), p.found), max(s.TotalBytes.Load(), p.bytes), true
 	} else {
@@ -147,12 +150,9 @@ func readStats(s *report.Stats, export bool) progress {
 }
 
 func (p progress) name() string {
-	if p.phase == report.PhaseScanning && p.export {
-		return "reading the export"
-	}
 	return map[report.Phase]string{report.PhaseStarting: "starting", report.PhasePrevious: "reading the previous build",
-		report.PhaseScanning: "hashing", report.PhasePackaging: "packaging", report.PhaseWriting: "writing the documents",
-		report.PhaseChecking: "checking the documents"}[p.phase]
+		report.PhaseScanning: "hashing", report.PhaseReading: "reading the export", report.PhasePackaging: "packaging",
+		report.PhaseWriting: "writing the documents", report.PhaseChecking: "checking the documents"}[p.phase]
 }
 
 // counts renders the counts of p, a step that began elapsed ago, after
@@ -171,9 +171,9 @@ func (p progress) counts(elapsed time.Duration, live bool) string {
 	switch {
 	case p.phase == report.PhaseStarting:
 		return ""
-	case p.phase == report.PhaseScanning && p.export:
-		return ": " + units.Count(int(p.hashed), "record") + took
-	case p.phase == report.PhasePackaging && !p.walkDone:
+	case p.phase == report.PhaseReading:
+		return ": " + units.Count(int(p.found), "record") + took
+	case p.phase == report.PhasePackaging && (!p.walkDone || p.export):
 		return ": " + units.Count(int(p.packed), "file")
 	case p.phase == report.PhasePackaging:
 		done, total = min(p.packed, p.hashed), p.hashed

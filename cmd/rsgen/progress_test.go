@@ -48,8 +48,10 @@ func TestProgressLine(t *testing.T) {
 			"rsgen: writing the documents (2s)"},
 		{"checking", progress{phase: report.PhaseChecking, hashed: 50000}, 0,
 			"rsgen: checking the documents (0s)"},
-		{"an export counts records", progress{phase: report.PhaseScanning, hashed: 1, export: true}, 4 * time.Second,
+		{"an export counts the records read, parsed or not", progress{phase: report.PhaseReading, found: 1}, 4 * time.Second,
 			"rsgen: reading the export: 1 record (4s)"},
+		{"an export's files to package are not counted", progress{phase: report.PhasePackaging, found: 9, packed: 3, walkDone: true, export: true}, 4 * time.Second,
+			"rsgen: packaging: 3 files"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,6 +122,43 @@ rsgen: checking the documents: done in 1s
 	}
 }
 
+// The log of a build from a record export: its steps named for what they
+// do, and within a long read (a slow pipe) the records read so far, which
+// the workers have not parsed yet (it said 0 records after 31 s).
+func TestProgressLogExport(t *testing.T) {
+	var out strings.Builder
+	stats := new(report.Stats)
+	l := &progressView{w: &out, stats: stats, phase: -1}
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	l.enter(report.PhaseReading, at(0), false)
+	stats.Found.Store(1)
+	l.tick(at(31 * time.Second))
+	stats.Found.Store(2)
+	stats.WalkDone.Store(true)
+	l.enter(report.PhasePackaging, at(40*time.Second), false)
+	stats.Packed.Store(1)
+	l.tick(at(71 * time.Second))
+	stats.Packed.Store(2)
+	l.enter(report.PhaseWriting, at(72*time.Second), false)
+	l.enter(report.PhaseChecking, at(73*time.Second), false)
+	l.enter(-1, at(74*time.Second), false)
+	want := `rsgen: reading the export: started
+rsgen: reading the export: 1 record (31s)
+rsgen: reading the export: done in 40s: 2 records
+rsgen: packaging: started
+rsgen: packaging: 1 file
+rsgen: packaging: done in 32s: 2 files
+rsgen: writing the documents: started
+rsgen: writing the documents: done in 1s
+rsgen: checking the documents: started
+rsgen: checking the documents: done in 1s
+`
+	if got := out.String(); got != want {
+		t.Errorf("the log:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // In the log of a site, each set's steps name it, and its counts are its
 // own; the documents of every set are checked together.
 func TestProgressLogSets(t *testing.T) {
@@ -133,18 +172,30 @@ func TestProgressLogSets(t *testing.T) {
 	stats.Bytes.Store(300)
 	stats.Read.Add(300)
 	l.enter(report.PhaseWriting, t0.Add(time.Second), false)
+	stats.NextSet("records") // a record export: its steps named for what they do
+	l.enter(report.PhaseReading, t0.Add(2*time.Second), false)
+	stats.Found.Store(7)
+	l.enter(report.PhasePackaging, t0.Add(3*time.Second), false)
+	stats.Packed.Store(6)
+	l.enter(report.PhaseWriting, t0.Add(4*time.Second), false)
 	stats.NextSet("data")
-	l.enter(report.PhaseWriting, t0.Add(2*time.Second), false) // the next set's (were it to start there): a step of its own
-	l.enter(report.PhaseScanning, t0.Add(3*time.Second), false)
+	l.enter(report.PhaseWriting, t0.Add(5*time.Second), false) // the next set's (were it to start there): a step of its own
+	l.enter(report.PhaseScanning, t0.Add(6*time.Second), false)
 	stats.Hashed.Store(2)
 	stats.Bytes.Store(20)
 	stats.Read.Add(20)
-	l.enter(report.PhaseChecking, t0.Add(4*time.Second), false)
-	l.enter(-1, t0.Add(5*time.Second), false)
+	l.enter(report.PhaseChecking, t0.Add(7*time.Second), false)
+	l.enter(-1, t0.Add(8*time.Second), false)
 	want := `rsgen: set articles: hashing: started
 rsgen: set articles: hashing: done in 1s: 3 files, 300 B, 300 B/s
 rsgen: set articles: writing the documents: started
 rsgen: set articles: writing the documents: done in 1s
+rsgen: set records: reading the export: started
+rsgen: set records: reading the export: done in 1s: 7 records
+rsgen: set records: packaging: started
+rsgen: set records: packaging: done in 1s: 6 files
+rsgen: set records: writing the documents: started
+rsgen: set records: writing the documents: done in 1s
 rsgen: set data: writing the documents: started
 rsgen: set data: writing the documents: done in 1s
 rsgen: set data: hashing: started
@@ -161,7 +212,7 @@ rsgen: checking the documents: done in 1s
 func TestProgressQuiet(t *testing.T) {
 	var out strings.Builder
 	stats := new(report.Stats)
-	stop := startProgress(&out, stats, true, false)
+	stop := startProgress(&out, stats, true)
 	stats.Enter(report.PhaseScanning)
 	stop(false)
 	if out.Len() != 0 {
@@ -180,7 +231,7 @@ func TestProgressInsideALargeFile(t *testing.T) {
 	stats.TotalBytes.Store(100 * mib)
 	stats.Counted.Store(true)
 	stats.Read.Store(25 * mib)
-	got := "rsgen: " + progressLine(readStats(stats, false), 10*time.Second)
+	got := "rsgen: " + progressLine(readStats(stats), 10*time.Second)
 	if want := "rsgen: hashing: 0/1 files, 25.0 MiB/100.0 MiB, 2.5 MiB/s, 25%, ETA 30s"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -225,7 +276,7 @@ func TestProgressTreeGrew(t *testing.T) {
 	stats.Found.Store(105)
 	stats.Hashed.Store(105)
 	stats.Bytes.Store(105)
-	got := "rsgen: " + progressLine(readStats(stats, false), time.Second)
+	got := "rsgen: " + progressLine(readStats(stats), time.Second)
 	if want := "rsgen: hashing: 105/105 files, 105 B/105 B, 105 B/s, 100%"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -39,12 +39,12 @@ func (p Problem) Error() string {
 // at any time.
 type Stats struct {
 	Phase    atomic.Int32 // the step the build is at: a Phase
-	Found    atomic.Int64 // files found by the walk so far
+	Found    atomic.Int64 // files found by the walk so far; records of an export read so far
 	Hashed   atomic.Int64 // files read and hashed (or failed), or found unchanged in the hash cache
 	Cached   atomic.Int64 // files found unchanged in the hash cache, not read
 	Bytes    atomic.Int64 // bytes read, of the files hashed (Hashed)
 	Read     atomic.Int64 // bytes read so far, of files still being read too: the progress inside a large file
-	WalkDone atomic.Bool  // the walk has finished: Found is the total
+	WalkDone atomic.Bool  // the walk (or the export) has been read to its end: Found is the total
 	Packed   atomic.Int64 // files opened to be packaged into the Resource Dump
 
 	// With CountAhead set before the build, a walk that only counts runs
@@ -68,8 +68,9 @@ type Phase int32
 const (
 	PhaseStarting  Phase = iota // checking the configuration, opening the source
 	PhasePrevious               // reading the previous build (Config.Changes.Previous)
-	PhaseScanning               // walking the source and hashing its files, or reading the records of an export
-	PhasePackaging              // writing the packages of the Resource Dump (of a tree or an archive)
+	PhaseScanning               // walking the source and hashing its files
+	PhaseReading                // reading the records of an export (and hashing their local files)
+	PhasePackaging              // writing the packages of the Resource Dump
 	PhaseWriting                // writing the lists and the other documents
 	PhaseChecking               // validating what was written, before it is published
 )
@@ -145,11 +146,12 @@ type Export struct {
 	Name       string         // the export, as messages name it
 	Records    int            // records read, bad ones included
 	Listed     int            // in the Resource List
-	Bytes      int64          // their known lengths, summed
+	Bytes      int64          // their known lengths, summed; math.MaxInt64 if the sum is more
 	Tombstones int            // deleted records that were published
 	Withheld   map[string]int // records not published, by status
 	Bad        int            // bad records (skipped, with SkipBadRecords)
 	Unpackaged int            // records left out of every list: their files could not be packaged (Resource Dump)
+	Changed    int            // of Unpackaged, those whose file changed after it was read
 	ChangeList bool           // a Change List was written
 	Changes    int            // its entries
 	NoChanges  bool           // no Change List: nothing happened in the window

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 
@@ -145,9 +146,11 @@ func (s *Source) PackDump(ctx context.Context) (*zipdump.Result, error) {
 	if s.opt.BeforeDump != nil {
 		s.opt.BeforeDump()
 	}
+	s.opt.Stats.Enter(report.PhasePackaging)
 	seq := &dumpSeq{s: s, max: s.opt.Dump.MaxEntries}
 	opt := *s.opt.Dump
 	opt.Open = func(it *zipdump.Item) (io.ReadCloser, error) {
+		s.opt.Stats.Packed.Add(1)
 		f, err := s.root.OpenFile(filepath.FromSlash(it.Name), regfile.OpenFlags, 0) // zipdump checks what it is
 		if err != nil {
 			return nil, err // not a nil *os.File in an interface
@@ -179,10 +182,13 @@ func (s *Source) PackDump(ctx context.Context) (*zipdump.Result, error) {
 	for _, l := range left {
 		s.skipped[l.line] = true
 		s.rep.Listed--
-		s.rep.Bytes -= max(l.length, 0)
+		if s.rep.Bytes < math.MaxInt64 { // else the sum saturated: what is left is not known
+			s.rep.Bytes -= max(l.length, 0)
+		}
 		s.rep.Unpackaged++
 		why := "left out of the Resource List too, which must list the same resources as the Resource Dump"
 		if errors.Is(l.err, zipdump.ErrChanged) {
+			s.rep.Changed++
 			why = "left out of the Resource List and the Resource Dump, publish again once the files are stable"
 		}
 		s.opt.Problems.Add(report.Problem{Path: s.rep.Name, Line: l.line, Err: fmt.Errorf("path %s: %w; %s", l.path, display.WithoutPath(l.err), why)})

@@ -208,6 +208,7 @@ func (s *Source) openExport() (dir string, err error) {
 	if s.rd, err = records.NewReader(r, format); err != nil {
 		return "", fmt.Errorf("record export %s: %w", s.rep.Name, err)
 	}
+	s.rd.Count = &opt.Stats.Found
 	return dir, nil
 }
 
@@ -287,7 +288,6 @@ func (s *Source) Read(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("reading the record export %s: %w", s.rep.Name, err)
 			}
-			stats.Found.Add(int64(j.batch.Len()))
 			select {
 			case jobs <- j:
 			case <-gctx.Done():
@@ -319,7 +319,6 @@ func (s *Source) Read(ctx context.Context) error {
 			if err := s.collect(&j.res); err != nil {
 				return err
 			}
-			stats.Hashed.Add(int64(j.batch.Len()))
 			free <- j
 		}
 		return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -125,6 +127,70 @@ func TestSourceSteps(t *testing.T) {
 	if _, err := os.Stat(sortDir); !os.IsNotExist(err) {
 		t.Errorf("the sorted records are still there after Close: %v", err)
 	}
+}
+
+// The lengths an export gives may sum past what an int64 holds: the total
+// saturates rather than turning negative.
+func TestSourceBytesSaturate(t *testing.T) {
+	t.Parallel()
+	s := openExport(t, []string{`{"loc":"a","length":9223372036854775807}`, `{"loc":"b","length":1}`, `{"loc":"c","length":5}`}, false)
+	defer s.Close()
+	if err := s.Read(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Report().Bytes; got != math.MaxInt64 {
+		t.Errorf("Bytes = %d, want math.MaxInt64", got)
+	}
+}
+
+// Stats.Found counts the records as they are read, before a batch fills:
+// from a slow pipe, the progress said 0 records for as long as it took
+// to read 256 of them.
+func TestSourceCountsRecordsAsRead(t *testing.T) {
+	t.Parallel()
+	in := &slowInput{lines: []string{`{"loc":"a"}` + "\n", `{"loc":"b"}` + "\n"}, asked: make(chan struct{}), goOn: make(chan struct{})}
+	s := openExportWith(t, nil, func(o *Options) { o.Export, o.Format, o.Stdin = "-", "jsonl", in })
+	defer s.Close()
+	done := make(chan error)
+	go func() { done <- s.Read(context.Background()) }()
+	for want := range int64(2) {
+		<-in.asked // every line given so far has been read
+		if got := s.opt.Stats.Found.Load(); got != want+1 {
+			t.Errorf("Found = %d after %d records, want %d", got, want+1, want+1)
+		}
+		in.goOn <- struct{}{}
+	}
+	if err := <-done; err != nil || s.Report().Records != 2 {
+		t.Errorf("Read: %v, %d records, want 2", err, s.Report().Records)
+	}
+}
+
+// slowInput gives one line a Read, as a slow pipe does: each Read but the
+// first sends on asked, then waits on goOn, until it has given io.EOF.
+type slowInput struct {
+	lines       []string
+	asked, goOn chan struct{}
+	reads       int
+	eof         bool
+}
+
+func (in *slowInput) Read(p []byte) (int, error) {
+	if in.eof {
+		return 0, io.EOF
+	}
+	if in.reads++; in.reads > 1 {
+		in.asked <- struct{}{}
+		<-in.goOn
+	}
+	if in.eof = len(in.lines) == 0; in.eof {
+		return 0, io.EOF
+	}
+	n := copy(p, in.lines[0])
+	in.lines = in.lines[1:]
+	return n, nil
 }
 
 // A bad record fails the build at Check with a *BadRecordsError naming

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -34,6 +35,7 @@ func (s *Source) Check() error {
 
 // WriteResourceList writes the Resource List of the records published.
 func (s *Source) WriteResourceList(completed time.Time) error {
+	s.opt.Stats.Enter(report.PhaseWriting)
 	var passErr error
 	fill := entries(s.rl, s.listed, func(key, val []byte, e *rsxml.Entry) error {
 		loc, _ := splitKey(key)
@@ -67,7 +69,7 @@ func (s *Source) dedupe() error {
 		prev, prevLine = append(prev[:0], loc...), line
 		s.rep.Listed++
 		if n := itemLength(val); n > 0 {
-			s.rep.Bytes += n
+			s.rep.Bytes = min(s.rep.Bytes, math.MaxInt64-n) + n // the lengths given may sum past int64: it saturates
 		}
 		return nil
 	})

@@ -10,6 +10,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"sync/atomic"
 )
 
 // Format is the syntax of an export.
@@ -116,6 +117,10 @@ func (l *csvLimit) Read(p []byte) (int, error) {
 // A Reader reads the records of an export. It is not safe for concurrent
 // use, except for Parse.
 type Reader struct {
+	// Count, if set, counts the records as they are read: a batch from a
+	// slow input (a pipe) may take long to fill.
+	Count *atomic.Int64
+
 	format Format
 	br     *bufio.Reader
 	gz     *gzip.Reader
@@ -197,6 +202,9 @@ func (r *Reader) ReadBatch(b *Batch, max int) error {
 		}
 		if err != nil {
 			return err
+		}
+		if r.Count != nil {
+			r.Count.Add(1)
 		}
 	}
 	if b.Len() == 0 {

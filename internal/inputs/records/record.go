@@ -129,6 +129,9 @@ func (r *Record) setDeleted(v string) error {
 		return nil
 	}
 	t, err := ParseTime(v)
+	if errors.Is(err, errYears) {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("%q is neither true/false nor a time of deletion", v)
 	}
@@ -290,12 +293,30 @@ func checkLink(l *rsxml.Link) error {
 // a date alone is the start of that day in UTC.
 //
 // A time of day without a time zone is refused: it names no instant. The
-// result is in UTC.
+// result is in UTC. It must fall in the years 0001 to 9999 there, which is
+// all a W3C Datetime (and xsd:dateTime, which has no year 0000) can write:
+// 9999-12-31T23:59:59-01:00 is refused.
 func ParseTime[S ~string | ~[]byte](b S) (time.Time, error) {
-	if t, ok := parseFull(b); ok {
-		return t, nil
+	t, ok := parseFull(b)
+	if !ok {
+		var err error
+		if t, err = parseOther(string(b)); err != nil {
+			return time.Time{}, err
+		}
 	}
-	s := string(b)
+	if t.Before(time.Time{}) || !t.Before(yearTenThousand) {
+		return time.Time{}, fmt.Errorf("%q is in the year %d in UTC: %w", string(b), t.Year(), errYears)
+	}
+	return t, nil
+}
+
+var (
+	yearTenThousand = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	errYears        = errors.New("a W3C Datetime can write only the years 0001 to 9999")
+)
+
+// parseOther reads the forms of ParseTime that parseFull does not.
+func parseOther(s string) (time.Time, error) {
 	if len(s) >= 16 && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') && !strings.ContainsAny(s[16:], "Zz+-") {
 		return time.Time{}, fmt.Errorf("%q has no time zone (add Z for UTC, or an offset such as +02:00)", s)
 	}
