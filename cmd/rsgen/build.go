@@ -159,7 +159,7 @@ var errBuildTimeout = errors.New("the build took too long")
 
 // runBuilder runs build under --timeout, its progress drawn from stats on
 // stderr; fail is the failure to report for an error of the build.
-func runBuilder[R any](c *cli.Context, stats *report.Stats, _ bool, build func(context.Context) (R, error), fail func(context.Context, error) error) (rep R, err error) {
+func runBuilder[R any](c *cli.Context, stats *report.Stats, build func(context.Context) (R, error), fail func(context.Context, error) error) (rep R, err error) {
 	ctx := c.Context
 	switch d := c.Duration(flagTimeout); {
 	case d < 0:

@@ -85,7 +85,7 @@ func (f *siteFile) build(c *cli.Context) error {
 		for i := range site.Sets {
 			site.Sets[i].Hosts, site.Sets[i].Changed = nil, changeLister(c)
 		}
-		rep, err := runBuilder(c, site.Stats, false, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) }, fail)
+		rep, err := runBuilder(c, site.Stats, func(ctx context.Context) (*generator.SiteReport, error) { return generator.BuildSite(ctx, site) }, fail)
 		if err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func (f *siteFile) build(c *cli.Context) error {
 		fmt.Fprintf(stderr, "rsgen: warning: %s %s has a path, so the Source Description is not at the root of the host; give Destinations its URL: %s%s\n",
 			name, cfg.BaseURL, cfg.BaseURL, stage.WellKnownFile)
 	}
-	rep, err := runBuilder(c, cfg.Stats, cfg.Export != "", func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) }, fail)
+	rep, err := runBuilder(c, cfg.Stats, func(ctx context.Context) (*generator.Report, error) { return generator.Build(ctx, cfg) }, fail)
 	if err != nil {
 		return err
 	}
