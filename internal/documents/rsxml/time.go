@@ -90,6 +90,8 @@ func ParseTimeForm[S ~string | ~[]byte](s S) (time.Time, Precision, error) {
 		return time.Time{}, 0, fmt.Errorf("%q is not a W3C Datetime (YYYY-MM-DDThh:mm:ssZ)", string(s))
 	case zh > 23 || zm > 59:
 		return time.Time{}, p, fmt.Errorf("%q: the time zone offset is out of range", string(s))
+	case year == 0:
+		return time.Time{}, p, fmt.Errorf("%q: the official schemas' xsd:dateTime has no year 0000", string(s))
 	case month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || sec > 59:
 		return time.Time{}, p, fmt.Errorf("%q: a field is out of range", string(s))
 	}

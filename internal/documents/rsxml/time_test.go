@@ -69,6 +69,7 @@ func TestParseTime(t *testing.T) {
 		{in: "2013-00", wantErr: "out of range"},
 		{in: "2023-02-29", wantErr: "out of range"},
 		{in: "2013-04-31", wantErr: "out of range"},
+		{in: "0000-01-01T00:00:00Z", wantErr: "no year 0000"}, // xsd:dateTime (XML Schema 1.0) has none: the schemas refuse it
 		{in: "2013-07-16T24:00:00Z", wantErr: "out of range"},
 		{in: "2013-07-16T23:60:00Z", wantErr: "out of range"},
 		{in: "2013-07-16T23:59:60Z", wantErr: "out of range"},
