@@ -325,7 +325,7 @@ func parseOther(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("%q is a leap second, which Go's time and most readers of W3C Datetimes cannot hold: give the second before it (:59)", s)
 	}
 	if err != nil && strings.HasPrefix(s, "0000") {
-		return time.Time{}, fmt.Errorf("%q is in the year 0: %w", s, errYears)
+		return time.Time{}, fmt.Errorf("%q is in the year 0 in UTC: %w", s, errYears)
 	}
 	if err != nil {
 		return time.Time{}, fmt.Errorf("%q is not a date and time such as 2024-05-01T10:11:12Z", s)
