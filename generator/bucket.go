@@ -30,7 +30,7 @@ func (b *build) scanBucket(ctx context.Context) (*spill.ResourceSpool, error) {
 		return filter.PruneDir(name, name)
 	}
 	if b.cfg.Cache != "" {
-		b.history.cache = treescan.OpenCache(b.cfg.Cache, src.Bucket.URL(), bucketscan.Settled, b.notice)
+		b.history.cache = treescan.OpenCache(b.cfg.Cache, src.Bucket.URL(), bucketscan.Settled, b.notice, b.cfg.Out)
 	}
 	src.Filter, src.Skip, src.Hashes, src.Spill = filter, b.bucketDocument, b.cfg.Hashes, &b.spill
 	sc := b.hashScan(src)

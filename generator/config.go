@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -382,17 +381,19 @@ func (c *Config) validateChanges(v *validation) {
 	}
 }
 
-// validateCache checks that the hash cache file is outside the documents
-// and the links of the trees, and rsgen's own.
+// validateCache checks that the hash cache file is outside the documents,
+// is reached through no link inside SOURCE or the output, and is rsgen's own.
 func (c *Config) validateCache(v *validation) {
-	err := hashcache.Check(c.Cache)
-	v.check([]rule{
-		{cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)), "Cache", c.Cache, errInvalid, "",
-			"it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"},
-		{linkInTree(c.Cache, c.Source, c.Out), "Cache", c.Cache, errInvalid, "",
-			"a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to"},
-	}...)
+	err := hashcache.Check(c.Cache, c.Source, c.Out)
+	link := ""
+	if p := (*fs.PathError)(nil); errors.Is(err, confined.ErrSymlink) && errors.As(err, &p) {
+		link = p.Path
+	}
+	v.check(rule{cacheInDocuments(c.Cache, cmp.Or(c.Out, c.Source)), "Cache", c.Cache, errInvalid, "",
+		"it lies among the documents of the output (resourcesync/, .well-known/resourcesync), which every build replaces: keep the hash cache elsewhere"})
 	v.first(
+		rule{link != "", "Cache", c.Cache, errInvalid, "",
+			link + " is a symbolic link inside SOURCE or the output, which anyone who shapes them may have made: rsgen does not write through it; name the file it leads to"},
 		rule{errors.Is(err, hashcache.ErrNotRegular), "Cache", c.Cache, errInvalid, "", "not a regular file; it names the file the hash cache is kept in, created if missing"},
 		rule{errors.Is(err, hashcache.ErrForeign), "Cache", c.Cache, errInvalid, "",
 			"that file is not an rsgen hash cache, and a build would replace it: name a file of its own (created if missing), or remove that one if it is a cache gone bad"},
@@ -427,29 +428,6 @@ func cacheInDocuments(cache, out string) bool {
 		return true
 	}
 	return tree.Within(filepath.Join(o, docsDir), c)
-}
-
-// linkInTree reports whether path is a symbolic link in the tree of one
-// of dirs: such a link is content, which whoever shapes the tree chooses.
-func linkInTree(path string, dirs ...string) bool {
-	info, err := os.Lstat(path)
-	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
-		return false
-	}
-	parent, err := filepath.Abs(filepath.Dir(path))
-	if err != nil {
-		return false
-	}
-	parent = resolveExisting(parent)
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		if abs, err := filepath.Abs(d); err == nil && tree.Within(resolveExisting(abs), parent) {
-			return true
-		}
-	}
-	return false
 }
 
 // A Filter decides which files of a tree are published.

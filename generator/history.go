@@ -81,7 +81,7 @@ func (b *build) prepareHistory(ctx context.Context) error {
 	case b.cfg.Cache != "" && b.archive != nil:
 		b.notice("the hash cache is for a directory tree: an archive is read whole every time")
 	case b.cfg.Cache != "":
-		b.history.cache = treescan.OpenCache(b.cfg.Cache, b.root, b.cfg.now(), b.notice)
+		b.history.cache = treescan.OpenCache(b.cfg.Cache, b.root, b.cfg.now(), b.notice, b.root, b.cfg.Out)
 	}
 	src := b.cfg.Changes.Previous
 	if src == "" {

@@ -27,8 +27,9 @@ type Cache struct {
 // OpenCache opens the hash cache at path of the tree at root, for a scan
 // that begins at start. A cache that cannot be read is told to notice and
 // treated as empty, one that cannot be written is told and not saved: it
-// is only a cache.
-func OpenCache(path, root string, start time.Time, notice func(string)) *Cache {
+// is only a cache. No link inside the untrusted directories is written
+// through (hashcache.Create).
+func OpenCache(path, root string, start time.Time, notice func(string), untrusted ...string) *Cache {
 	c := &Cache{path: path, start: start, notice: notice}
 	old, err := hashcache.Open(path, root)
 	switch {
@@ -38,7 +39,7 @@ func OpenCache(path, root string, start time.Time, notice func(string)) *Cache {
 	default:
 		c.notice(fmt.Sprintf("the hash cache %s is %v: ignored, every file is read", c.path, display.WithoutPath(err)))
 	}
-	if c.next, err = hashcache.Create(c.path, root); err != nil {
+	if c.next, err = hashcache.Create(c.path, root, untrusted...); err != nil {
 		c.notice(fmt.Sprintf("the hash cache %s cannot be written (%v): it is not saved", c.path, display.WithoutPath(err)))
 	}
 	return c

@@ -211,29 +211,32 @@ func RemoveAll(path string) error {
 type Replacement struct {
 	File   *os.File // the temporary file, to write
 	Target string   // the file replaced: the path named, its links resolved
-	root   *Root    // Target's directory
-	tmp    string   // the temporary file's name in root
+	Dir    *Root    // opened where Locate found it
+	Name   string   // Target's name in Dir
+	tmp    string   // the temporary file's name in Dir
 	done   bool
 }
 
-// Replace starts the replacement of the file at path, or of the one a
-// link there leads to (Target, which the caller checks before Commit). The
-// temporary file is named by pattern (see CreateTemp) beside Target.
-func Replace(path, pattern string) (*Replacement, error) {
-	target, err := Resolve(path)
+// Replace starts the replacement of the file at path, found by Locate
+// (the caller checks it before Commit). The temporary file is named by
+// pattern (see CreateTemp) beside it.
+func Replace(file, pattern string, untrusted ...string) (*Replacement, error) {
+	root, name, err := Locate(file, untrusted...)
 	if err != nil {
 		return nil, err
 	}
-	root, err := Open(filepath.Dir(target))
-	if err != nil {
-		return nil, err
-	}
-	f, tmp, err := root.CreateTemp(".", pattern)
+	return ReplaceIn(root, name, pattern)
+}
+
+// ReplaceIn starts the replacement of the file name in root, which the
+// Replacement closes.
+func ReplaceIn(root *Root, name, pattern string) (*Replacement, error) {
+	f, tmp, err := root.CreateTemp(path.Dir(name), pattern)
 	if err != nil {
 		root.Close()
 		return nil, err
 	}
-	return &Replacement{File: f, Target: target, root: root, tmp: tmp}, nil
+	return &Replacement{File: f, Target: root.Path(name), Dir: root, Name: name, tmp: tmp}, nil
 }
 
 // Resolve returns path with its links resolved, or path if nothing is
@@ -249,18 +252,84 @@ func Resolve(path string) (string, error) {
 	return target, err
 }
 
+// Locate opens the directory of the file at the path file as a Root and returns
+// the file's name in it. Links on the way are followed, one component at a
+// time, until the way enters one of the untrusted directories (whose
+// content others shape, as SOURCE's): from there on the name is walked by
+// the Root, which fails at a link with ErrSymlink. Elsewhere a link is the
+// user's own; one at the file that leads to nothing fails with
+// ErrDanglingLink.
+func Locate(file string, untrusted ...string) (*Root, string, error) {
+	var trees []string
+	for _, t := range untrusted {
+		if t == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(t); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				abs = real
+			}
+			trees = append(trees, abs)
+		}
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, "", err
+	}
+	vol := filepath.VolumeName(abs) + string(filepath.Separator)
+	dir, rest := vol, components(abs[len(vol):])
+	for links := 0; len(rest) > 0; {
+		for _, t := range trees {
+			if rel, err := filepath.Rel(t, dir); err == nil && filepath.IsLocal(rel) {
+				root, err := Open(dir)
+				return root, strings.Join(rest, "/"), err
+			}
+		}
+		next := filepath.Join(dir, rest[0])
+		fi, err := os.Lstat(next)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			dir, rest = next, rest[1:]
+			continue
+		}
+		if links++; links > 255 {
+			return nil, "", &fs.PathError{Op: "locate", Path: file, Err: errors.New("too many levels of symbolic links")}
+		}
+		to, err := os.Readlink(next)
+		if err != nil {
+			return nil, "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(dir, to)
+		}
+		to = filepath.Clean(to)
+		vol = filepath.VolumeName(to) + string(filepath.Separator)
+		dir, rest = vol, append(components(to[len(vol):]), rest[1:]...)
+	}
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(abs); err == nil {
+			return nil, "", fmt.Errorf("%s is %w", file, ErrDanglingLink)
+		}
+	}
+	root, err := Open(filepath.Dir(dir))
+	return root, filepath.Base(dir), err
+}
+
+func components(p string) []string {
+	return strings.FieldsFunc(p, func(r rune) bool { return os.IsPathSeparator(uint8(r)) })
+}
+
 // Commit syncs and closes the temporary file and renames it over Target.
 func (r *Replacement) Commit() error {
 	err := CloseAfter(r.File, r.File.Sync())
 	if err == nil {
-		err = r.root.Rename(r.tmp, r.root, filepath.Base(r.Target))
+		err = r.Dir.Rename(r.tmp, r.Dir, r.Name)
 	}
 	if err != nil {
 		r.Abort()
 		return err
 	}
 	r.done = true
-	r.root.Close()
+	r.Dir.Close()
 	return SyncDir(filepath.Dir(r.Target))
 }
 
@@ -271,6 +340,6 @@ func (r *Replacement) Abort() {
 	}
 	r.done = true
 	r.File.Close()
-	r.root.Remove(r.tmp)
-	r.root.Close()
+	r.Dir.Remove(r.tmp)
+	r.Dir.Close()
 }

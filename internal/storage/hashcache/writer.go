@@ -9,7 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+	pathpkg "path"
 	"strings"
 	"time"
 
@@ -41,59 +41,73 @@ type Writer struct {
 }
 
 // Create starts a new cache for the source directory root, to replace the
-// one at path (or where a link there leads) when committed. It refuses a
+// one at path when committed, found by confined.Locate: no link inside the
+// untrusted directories (SOURCE, the output) is followed. It refuses a
 // path that holds anything but a cache (Check).
-func Create(path, root string) (*Writer, error) {
-	if err := Check(path); err != nil {
-		return nil, err
-	}
-	target, err := confined.Resolve(path)
+func Create(path, root string, untrusted ...string) (*Writer, error) {
+	dir, name, err := confined.Locate(path, untrusted...)
 	if err != nil {
 		return nil, err
 	}
-	base := filepath.Base(target)
-	removeStale(filepath.Dir(target), base+".tmp-") // what writers killed before they were done left
-	rep, err := confined.Replace(target, base+".tmp-*")
+	rep, err := confined.ReplaceIn(dir, name, pathpkg.Base(name)+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
-	confined.TryLock(rep.File) // held until the file is renamed or removed: it is in use
+	if err := check(rep.Dir, rep.Name); err != nil {
+		rep.Abort()
+		return nil, err
+	}
+	confined.TryLock(rep.File)             // held until the file is renamed or removed: it is in use
+	removeStale(rep.Dir, rep.Name+".tmp-") // what writers killed before they were done left
 	head := binrec.AppendBytes(binary.AppendUvarint([]byte(magic), Version), root)
 	w := &Writer{rep: rep, bw: bufio.NewWriterSize(rep.File, 64<<10), countAt: int64(len(head))}
 	w.write(appendPaddedUvarint(head, 0)) // into the buffer: it cannot fail
 	return w, nil
 }
 
-// removeStale removes the temporary files, each as large as a cache, of
-// killed writers: those no running writer holds locked.
-func removeStale(dir, prefix string) {
-	root, err := confined.Open(dir)
+// removeStale removes the temporary files in root named prefix*, each as
+// large as a cache, of killed writers: those no running writer holds
+// locked.
+func removeStale(root *confined.Root, prefix string) {
+	dir := pathpkg.Dir(prefix)
+	d, err := root.OpenFile(dir, os.O_RDONLY, 0)
 	if err != nil {
 		return
 	}
-	defer root.Close()
-	entries, _ := os.ReadDir(dir)
+	entries, _ := d.ReadDir(-1)
+	d.Close()
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), prefix) || !e.Type().IsRegular() {
+		name := pathpkg.Join(dir, e.Name())
+		if !strings.HasPrefix(name, prefix) || !e.Type().IsRegular() {
 			continue
 		}
-		if f, err := root.OpenFile(e.Name(), regfile.OpenFlags, 0); err == nil {
+		if f, err := root.OpenFile(name, regfile.OpenFlags, 0); err == nil {
 			if ok, _ := confined.TryLock(f); ok {
-				root.Remove(e.Name())
+				root.Remove(name)
 			}
 			f.Close()
 		}
 	}
 }
 
-// Check fails if path holds something other than a hash cache of rsgen's
-// (of any version, damaged or not): ErrNotRegular, ErrForeign, or
-// confined.ErrDanglingLink. Nothing there is no error.
-func Check(path string) error {
-	if _, err := confined.Resolve(path); err != nil {
+// Check fails if path, found by confined.Locate, holds something other
+// than a hash cache of rsgen's (of any version, damaged or not):
+// ErrNotRegular, ErrForeign, confined.ErrDanglingLink, or
+// confined.ErrSymlink for a link inside an untrusted directory. Nothing
+// there is no error.
+func Check(path string, untrusted ...string) error {
+	root, name, err := confined.Locate(path, untrusted...)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
 		return err
 	}
-	f, _, err := regfile.Open(path)
+	defer root.Close()
+	return check(root, name)
+}
+
+func check(root *confined.Root, name string) error {
+	f, _, err := root.OpenRegular(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -198,7 +212,7 @@ func (w *Writer) Commit() (err error) {
 		return err
 	}
 	// The build ran since Create: check again what the rename replaces.
-	if err := Check(w.rep.Target); err != nil {
+	if err := check(w.rep.Dir, w.rep.Name); err != nil {
 		return err
 	}
 	if err := w.rep.Commit(); err != nil {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rsgen/rsgen/internal/storage/confined"
 )
 
 // TestCrashBeforeCommit kills a process writing a cache: the old cache is
@@ -58,5 +60,50 @@ func TestCrashBeforeCommit(t *testing.T) {
 	}
 	if len(left) != 1 || !strings.HasPrefix(left[0], "cache.tmp-") {
 		t.Errorf("left behind %q, want one cache.tmp-*", left)
+	}
+}
+
+// TestCreateNoLinkInTree: Create writes through no symbolic link inside an
+// untrusted directory, at the cache or at a directory on its way (made
+// after any check by path: the walk itself refuses it), and follows one
+// outside them.
+func TestCreateNoLinkInTree(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src, outside := filepath.Join(dir, "src"), filepath.Join(dir, "outside")
+	for _, d := range []string{filepath.Join(src, "sub"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"src/first": "../outside", "src/sub/deeper": "../../outside", "src/file": "../outside/file", "ci": "outside"} {
+		if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, path := range []string{"src/first/c", "src/sub/deeper/c", "src/file"} {
+		w, err := Create(filepath.Join(dir, path), "/src", src)
+		if !errors.Is(err, confined.ErrSymlink) {
+			t.Errorf("%s: Create = %v, want ErrSymlink", path, err)
+		}
+		if w != nil {
+			w.Abort()
+		}
+		if err := Check(filepath.Join(dir, path), src); !errors.Is(err, confined.ErrSymlink) {
+			t.Errorf("%s: Check = %v, want ErrSymlink", path, err)
+		}
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("written where a link in the tree leads: %v", entries)
+	}
+	w, err := Create(filepath.Join(dir, "ci", "c"), "/src", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "c")); err != nil {
+		t.Errorf("a link outside the tree is not followed: %v", err)
 	}
 }
