@@ -26,6 +26,7 @@ type siteFile struct {
 	*generator.SiteFile
 	line          generator.Config // of the command line (lineConfig)
 	onCommandLine map[string]bool  // the keys the command line gives
+	named         []string         // the keys a hint named (name), to say where they go
 }
 
 // commandOnly are build's flags that the file does not take.
@@ -210,6 +211,7 @@ func (f *siteFile) name(flag string) string {
 	case flag == argSource:
 		return keySource
 	}
+	f.named = append(f.named, flag)
 	return flag
 }
 
@@ -239,9 +241,19 @@ func (f *siteFile) failure(c *cli.Context, ctx context.Context, sets []generator
 	if i := slices.IndexFunc(sets, func(s generator.Config) bool { return s.Set == set }); set != "" && i >= 0 {
 		cfg, t = sets[i], f.Tables()[i]
 	}
+	f.named = nil
 	ferr := f.buildFailure(c, ctx, cfg, err, c.String(flagAt) != "" || f.Top.Keys[flagAt] > 0)
-	if ee := (*exitError)(nil); errors.As(ferr, &ee) && ee.err == err {
-		ee.err = f.at(err, t)
+	if ee := (*exitError)(nil); errors.As(ferr, &ee) {
+		if ee.err == err {
+			ee.err = f.at(err, t)
+		}
+		if ee.hint != "" && len(f.named) > 0 { // where the keys the hint names go
+			if set != "" && !slices.ContainsFunc(f.named, f.SiteKey) {
+				ee.hint += fmt.Sprintf(" (keys in the set %q of %s)", set, f.Path)
+			} else {
+				ee.hint += " (keys at the top of " + f.Path + ")"
+			}
+		}
 	}
 	return ferr
 }

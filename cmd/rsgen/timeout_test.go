@@ -45,7 +45,7 @@ func TestBuildTimeouts(t *testing.T) {
 		err, hint string
 		doc       bool // the error names the document
 	}{
-		{[]string{"--config", config}, "took longer than the 200ms allowed", "allow it more time with fetch-timeout", true},
+		{[]string{"--config", config}, "took longer than the 200ms allowed", "fetch-timeout (keys at the top of " + config + ")", true},
 		{[]string{"--timeout", "200ms", src}, "the build took longer than --timeout 200ms and was stopped; nothing was published", "--timeout", false},
 	}
 	for _, tt := range tests {
