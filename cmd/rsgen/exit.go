@@ -158,11 +158,21 @@ func parseError(cmd *cli.Command, flags []cli.Flag, err error) error {
 	if !ok {
 		return usageErr(help, "%s", msg)
 	}
+	build := cmd != nil && cmd.Name == "build"
+	if build && fileOnly(name) { // a flag of build once (CHANGELOG.md): what replaced it
+		switch name {
+		case flagFailFast, flagSkipBadRecords:
+			return usageErr("give "+cliName(name), "--%s is no longer a flag", name)
+		case flagArchiveKeep, flagArchiveResourceLists, flagArchiveResourceDumps:
+			return usageErr("give --"+flagArchive+" KEEP[,lists=EVERY][,dumps=EVERY]", "--%s is no longer a flag", name)
+		}
+		return usageErr("give "+name+" in the configuration file of --"+flagConfig+" (a file with its source = \"DIR\" at the top builds one set; docs/SETS.md)",
+			"--%s is no longer a flag: it is a key of the configuration file", name)
+	}
 	var names []string
 	for _, f := range flags {
 		names = append(names, f.Names()...)
 	}
-	build := cmd != nil && cmd.Name == "build"
 	if build {
 		names = append(names, slices.DeleteFunc(fileKeys(), func(k string) bool { return !fileOnly(k) })...)
 	}
