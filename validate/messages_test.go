@@ -115,3 +115,28 @@ func TestDatetimeOutsideBothBounds(t *testing.T) {
 		t.Errorf("datetime-range findings %q, want one before from and one after until", got)
 	}
 }
+
+// TestAttributeLineBreakIsASpace: a line break written in an attribute
+// value is read as a space (XML 1.0 §3.3.3), as the official validator
+// reads it, and the finding quotes the value so; one written &#10; stays.
+func TestAttributeLineBreakIsASpace(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("testdata/broken/type.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for written, want := range map[string]string{"text/\nplain": `type="text/ plain"`, "text/&#10;plain": `type="text/\nplain"`} {
+		text := strings.Replace(string(doc), `type="text/html; charset=utf-8"`, `type="`+written+`"`, 1)
+		p := filepath.Join(t.TempDir(), "doc.xml")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Path(context.Background(), p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) != 1 || rep.Findings[0].Rule != RuleType || !strings.Contains(rep.Findings[0].Message, want) {
+			t.Errorf("%q: findings %v, want one of rule type quoting %s", written, rep.Findings, want)
+		}
+	}
+}

@@ -119,7 +119,7 @@ func NewReader(r io.Reader, opts ReadOptions) (*Reader, error) {
 	rd.sc.fill()
 	head := rd.sc.buf[:min(rd.sc.end, 4)]
 	if bytes.HasPrefix(head, []byte("\uFEFF")) {
-		rd.sc.pos = len("\uFEFF")
+		rd.sc.pos, rd.sc.start = len("\uFEFF"), len("\uFEFF")
 	} else if enc := wideEncoding(head); enc != "" {
 		return nil, &SyntaxError{Line: 1, Msg: fmt.Sprintf("the document is encoded in %s, not UTF-8, which Sitemap documents must use", enc)}
 	}

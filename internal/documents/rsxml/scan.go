@@ -15,8 +15,11 @@ import (
 // the same lines (FuzzScanner holds it to that), five times faster
 // (BenchmarkReader, BenchmarkEncodingXML): names are interned, and text and
 // attribute values are slices of its buffer unless they hold a reference or
-// a carriage return. One difference: a <!…> declaration (DOCTYPE,
-// ENTITY…), which a ResourceSync document may not have, is an error.
+// a line break. Where encoding/xml is laxer than XML 1.0 and Namespaces in
+// XML 1.0, it is an error: a <!…> declaration (DOCTYPE, ENTITY…), which a
+// ResourceSync document may not have; an undeclared prefix, a name that is
+// not a QName, a reserved namespace binding; an XML declaration not at the
+// very start. Line breaks and tabs in attribute values read as spaces.
 //
 // A token is scanned from its start in buf; one that goes past the bytes
 // read so far (errMore) is scanned again once more are read.
@@ -25,6 +28,8 @@ type scanner struct {
 	buf     []byte
 	pos     int   // the next token starts at buf[pos]
 	end     int   // buf[end:] is free
+	base    int   // the offset in the input of buf[0]
+	start   int   // the offset where an XML declaration may be: 0, or past a byte order mark
 	rerr    error // why reading ended (io.EOF at the end)
 	line    int   // line of buf[lineAt]
 	lineAt  int
@@ -74,9 +79,8 @@ type openElem struct {
 	bound int // len(scanner.bound) before its bindings
 }
 
-// interned is a name as written and its parts as encoding/xml splits it:
-// ok is false with two colons; a colon first or last is part of the local
-// name.
+// interned is a name as written and its parts; ok is false if it is not a
+// QName (two colons, or one first or last).
 type interned struct {
 	raw, prefix, local string
 	ok                 bool
@@ -133,6 +137,7 @@ func (s *scanner) fill() {
 	s.lineOf(s.pos)
 	s.end = copy(s.buf, s.buf[s.pos:s.end])
 	s.lineAt -= s.pos
+	s.base += s.pos
 	s.pos = 0
 	if s.end == len(s.buf) {
 		s.buf = append(s.buf, make([]byte, len(s.buf))...)
@@ -264,9 +269,10 @@ func (s *scanner) intern(b []byte) interned {
 	v, ok := s.names[string(b)]
 	if !ok {
 		raw := string(b)
-		v = interned{raw, "", raw, strings.Count(raw, ":") < 2}
-		if i := strings.IndexByte(raw, ':'); v.ok && i > 0 && i < len(raw)-1 {
+		v = interned{raw, "", raw, true}
+		if i := strings.IndexByte(raw, ':'); i >= 0 {
 			v.prefix, v.local = raw[:i], raw[i+1:]
+			v.ok = i > 0 && i < len(raw)-1 && strings.IndexByte(v.local, ':') < 0
 		}
 		if len(s.names) < maxNames {
 			s.names[raw] = v
@@ -289,9 +295,12 @@ func (s *scanner) scanStart(p int) error {
 	if err != nil {
 		return err
 	}
-	n := s.intern(b[p:q])
-	if q == p || !n.ok {
+	if q == p {
 		return s.syntaxErr(q, "expected element name after <")
+	}
+	n := s.intern(b[p:q])
+	if !n.ok {
+		return s.syntaxErr(q, "element name %s is not a QName (Namespaces in XML 1.0)", n.raw)
 	}
 	s.attrs = s.attrs[:0]
 	for {
@@ -304,9 +313,12 @@ func (s *scanner) scanStart(p int) error {
 		if q, err = s.scanName(p); err != nil {
 			return err
 		}
-		a := s.intern(b[p:q])
-		if q == p || !a.ok {
+		if q == p {
 			return s.syntaxErr(q, "expected attribute name in element")
+		}
+		a := s.intern(b[p:q])
+		if !a.ok {
+			return s.syntaxErr(q, "attribute name %s is not a QName (Namespaces in XML 1.0)", a.raw)
 		}
 		if p = skipSpace(b, q); p == len(b) {
 			return s.short(p)
@@ -327,7 +339,8 @@ func (s *scanner) scanStart(p int) error {
 		q = end
 		s.attrs = append(s.attrs, attr{qname{Local: a.local}, a.prefix, value})
 	}
-	if b[p] == '/' {
+	closing := b[p] == '/'
+	if closing {
 		if p+1 == len(b) {
 			return s.short(p + 1)
 		}
@@ -335,9 +348,7 @@ func (s *scanner) scanStart(p int) error {
 			return s.syntaxErr(p+1, "expected /> in element")
 		}
 		p++
-		s.closing = true
 	}
-	s.pos, s.kind, s.started = p+1, tokStart, true
 
 	// The namespaces the attributes declare apply to the element's name and
 	// to the other attributes' (Decoder.Token).
@@ -350,35 +361,73 @@ func (s *scanner) scanStart(p int) error {
 			continue
 		}
 		space := s.intern(a.value).raw
+		if msg := reservedBinding(prefix, space); msg != "" {
+			s.unbind(mark)
+			return s.syntaxErr(p, "%s (Namespaces in XML 1.0)", msg)
+		}
 		s.ns[prefix] = append(s.ns[prefix], space)
 		s.bound = append(s.bound, prefix)
 		if prefix == "" {
 			s.def = space
 		}
 	}
-	s.name = s.translate(n.prefix, n.local, true)
-	for i := range s.attrs {
-		s.attrs[i].name = s.translate(s.attrs[i].prefix, s.attrs[i].name.Local, false)
+	var ok bool
+	if s.name, ok = s.translate(n.prefix, n.local, true); !ok {
+		s.unbind(mark)
+		return s.syntaxErr(p, "the prefix %s of <%s> is not declared (Namespaces in XML 1.0)", n.prefix, n.raw)
 	}
+	for i := range s.attrs {
+		a := &s.attrs[i]
+		name, ok := s.translate(a.prefix, a.name.Local, false)
+		if !ok {
+			s.unbind(mark)
+			return s.syntaxErr(p, "the prefix %s of attribute %s:%s is not declared (Namespaces in XML 1.0)", a.prefix, a.prefix, a.name.Local)
+		}
+		a.name = name
+	}
+	s.pos, s.kind, s.started, s.closing = p+1, tokStart, true, closing
 	s.open = append(s.open, openElem{n.raw, s.name, mark})
 	return nil
 }
 
-// translate gives a name its namespace. The default namespace applies to
-// elements only; an undeclared prefix stays as the namespace.
-func (s *scanner) translate(prefix, local string, element bool) qname {
+const (
+	nsXML   = "http://www.w3.org/XML/1998/namespace"
+	nsXMLNS = "http://www.w3.org/2000/xmlns/"
+)
+
+// reservedBinding says what is wrong with binding prefix ("" for the
+// default namespace) to space, if Namespaces in XML 1.0 forbids it.
+func reservedBinding(prefix, space string) string {
 	switch {
-	case prefix == "xmlns", prefix == "" && (!element || local == "xmlns"):
-		return qname{prefix, local}
+	case prefix == "xml" && space != nsXML:
+		return "the prefix xml can only be bound to " + nsXML
+	case prefix != "xml" && space == nsXML:
+		return "only the prefix xml can be bound to " + nsXML
+	case prefix == "xmlns":
+		return "the prefix xmlns cannot be declared"
+	case space == nsXMLNS:
+		return "no prefix can be bound to " + nsXMLNS
+	case prefix != "" && space == "":
+		return "xmlns:" + prefix + `="" undeclares a prefix, which only XML 1.1 allows`
+	}
+	return ""
+}
+
+// translate gives a name its namespace, or reports false if its prefix is
+// not declared. The default namespace applies to elements only.
+func (s *scanner) translate(prefix, local string, element bool) (qname, bool) {
+	switch {
+	case prefix == "xmlns" && !element, prefix == "" && (!element || local == "xmlns"):
+		return qname{prefix, local}, true
 	case prefix == "xml":
-		return qname{"http://www.w3.org/XML/1998/namespace", local}
+		return qname{nsXML, local}, true
 	case prefix == "":
-		return qname{s.def, local}
+		return qname{s.def, local}, true
 	}
 	if v := s.ns[prefix]; len(v) > 0 {
-		return qname{v[len(v)-1], local}
+		return qname{v[len(v)-1], local}, true
 	}
-	return qname{prefix, local}
+	return qname{}, false
 }
 
 func (s *scanner) scanEnd(p int) error {

@@ -46,10 +46,11 @@ func decodeTokens(data []byte) (toks []lineToken, err error) {
 }
 
 // scanTokens tokenizes data with the scanner, whose buffer starts at size
-// bytes, reading it through r.
-func scanTokens(r io.Reader, size int) (toks []lineToken, err error) {
+// bytes, reading it through r; the document starts at start, past a byte
+// order mark.
+func scanTokens(r io.Reader, size, start int) (toks []lineToken, err error) {
 	s := newScanner(r)
-	s.buf = make([]byte, size)
+	s.buf, s.start = make([]byte, size), start
 	for {
 		if err := s.next(); err != nil {
 			return toks, err
@@ -75,11 +76,20 @@ func scanTokens(r io.Reader, size int) (toks []lineToken, err error) {
 	}
 }
 
+// stricter are the errors of the scanner where encoding/xml is laxer than
+// XML 1.0 or Namespaces in XML 1.0: encoding/xml may go on after them.
+var stricter = []string{"(Namespaces in XML 1.0)", "allowed only at the very start", "is reserved"}
+
 // checkScanner compares the scanner with encoding/xml on data: the same
-// tokens on the same lines, then both at the end or both failing.
+// tokens on the same lines, then both at the end or both failing, or the
+// scanner failing first with an error of stricter.
 func checkScanner(t *testing.T, data []byte) {
 	t.Helper()
 	want, werr := decodeTokens(data)
+	start := 0
+	if bytes.HasPrefix(data, []byte("\uFEFF")) {
+		start = len("\uFEFF")
+	}
 	readers := []struct {
 		name string
 		r    io.Reader
@@ -90,7 +100,10 @@ func checkScanner(t *testing.T, data []byte) {
 		{"halves into 64 bytes", iotest.HalfReader(bytes.NewReader(data)), 64},
 	}
 	for _, rd := range readers {
-		got, gerr := scanTokens(rd.r, rd.size)
+		got, gerr := scanTokens(rd.r, rd.size, start)
+		if gerr != nil && gerr != io.EOF && slices.ContainsFunc(stricter, func(s string) bool { return strings.Contains(gerr.Error(), s) }) && len(got) < len(want) {
+			want, werr = want[:len(got)], gerr
+		}
 		if n := firstDifference(got, want); n >= 0 {
 			t.Fatalf("%s: token %d differs:\nscanner      %s (%v)\nencoding/xml %s (%v)\nin %q", rd.name, n, show(got, n), gerr, show(want, n), werr, data)
 		}
@@ -122,7 +135,7 @@ func sameToken(a, b xml.Token) bool {
 	switch x := a.(type) {
 	case xml.StartElement:
 		y, ok := b.(xml.StartElement)
-		return ok && x.Name == y.Name && slices.Equal(x.Attr, y.Attr)
+		return ok && x.Name == y.Name && slices.EqualFunc(x.Attr, y.Attr, sameAttr)
 	case xml.EndElement:
 		y, ok := b.(xml.EndElement)
 		return ok && x == y
@@ -137,6 +150,20 @@ func sameToken(a, b xml.Token) bool {
 		return ok && x.Target == y.Target && bytes.Equal(x.Inst, y.Inst)
 	}
 	return false
+}
+
+// sameAttr compares a of the scanner with b of encoding/xml, which does not
+// read a line break or tab in a value as a space.
+func sameAttr(a, b xml.Attr) bool {
+	if a.Name != b.Name || len(a.Value) != len(b.Value) {
+		return false
+	}
+	for i := range len(a.Value) {
+		if x, y := a.Value[i], b.Value[i]; x != y && !(x == ' ' && (y == '\n' || y == '\t')) {
+			return false
+		}
+	}
+	return true
 }
 
 func show(toks []lineToken, i int) string {
@@ -180,6 +207,8 @@ var scannerSeeds = []string{
 	"<a></b>", "<a></a:a>", "<p:a xmlns:p='u'></q:a>", "</a>", "<a></a></a>", "<a></a >", "<a></ a>", "<a></a b>", "<a></a",
 	"<a", "<a ", "<a b", "<a b=", "<a b=\"", "<a b=\"x", "<a b=\"x\"", "<a/", "<a/ >", "<", "<>", "< a/>", "<1a/>", "<a =\"1\"/>",
 	"text<a/>tail", "<a/><b/>", "<a>\n\n<b\n/>\n</a\n>\n", "\n\n<a/>\n\n",
+	"<a><zz:b/></a>", "<a zz:b='1'/>", "<a xmlns:xml='http://bad'/>", "<a xmlns:xmlns='urn:x'/>", "<a xmlns:p=''/>", "<a xmlns=''/>",
+	"<a/><?xml version='1.0'?>", " <?xml version='1.0'?><a/>", "<?XML?><a/>", "<a><?xml-stylesheet?></a>", "<a b='x\ny\tz&#10;&#9;'/>",
 }
 
 func FuzzScanner(f *testing.F) {

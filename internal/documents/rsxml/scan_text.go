@@ -12,11 +12,13 @@ import (
 // sections, comments, processing instructions and declarations.
 
 // Classes of bytes: those that end a run of plain bytes in character data
-// or an attribute value (cStop), and those of a name as encoding/xml reads
+// or an attribute value (cStop), those that also end one in an attribute
+// value (cBlank, read as a space), and those of a name as encoding/xml reads
 // one (cName: ASCII name characters and every non-ASCII byte, checked
 // afterwards).
 const (
 	cStop uint8 = 1 << iota
+	cBlank
 	cName
 )
 
@@ -24,6 +26,9 @@ var byteClass = func() (t [256]uint8) {
 	for c := range len(t) {
 		if c >= utf8.RuneSelf || c < ' ' && c != '\t' && c != '\n' || strings.IndexByte(`<&>"'`, byte(c)) >= 0 {
 			t[c] = cStop
+		}
+		if c == '\t' || c == '\n' {
+			t[c] = cBlank
 		}
 		if c >= utf8.RuneSelf || isNameStart(byte(c)) || '0' <= c && c <= '9' || c == '.' || c == '-' {
 			t[c] |= cName
@@ -64,17 +69,18 @@ func (s *scanner) char(p int) (int, error) {
 
 // chars scans character data from buf[p] to the next '<' or the end of the
 // input (quote 0), or an attribute value to its closing quote, and returns
-// it and where the token goes on.
+// it and where the token goes on. A line break or tab in an attribute value
+// is a space (XML 1.0 §3.3.3); one written as a reference stays itself.
 func (s *scanner) chars(p int, quote byte) ([]byte, int, error) {
 	b := s.buf[:s.end]
 	start, run, mark := p, p, len(s.scratch) // run: the bytes not yet copied to scratch
-	stop := quote
+	stop, stops, newline := quote, cStop|cBlank, byte(' ')
 	if quote == 0 {
-		stop = '<'
+		stop, stops, newline = '<', cStop, '\n'
 	}
 	var err error
 	for {
-		for p < len(b) && byteClass[b[p]]&cStop == 0 {
+		for p < len(b) && byteClass[b[p]]&stops == 0 {
 			p++
 		}
 		if p == len(b) && quote == 0 && s.rerr != nil {
@@ -103,9 +109,13 @@ func (s *scanner) chars(p int, quote byte) ([]byte, int, error) {
 			}
 			run = p
 		case '\r':
-			if s.scratch, p, err = s.newlineAt(p, append(s.scratch, b[run:p]...)); err != nil {
+			if s.scratch, p, err = s.newlineAt(p, append(s.scratch, b[run:p]...), newline); err != nil {
 				return nil, p, err
 			}
+			run = p
+		case '\t', '\n': // in an attribute value
+			s.scratch = append(append(s.scratch, b[run:p]...), ' ')
+			p++
 			run = p
 		default:
 			n, err := s.char(p)
@@ -127,15 +137,15 @@ func (s *scanner) chars(p int, quote byte) ([]byte, int, error) {
 }
 
 // newlineAt appends the line break of the \r at buf[p] to out (\r and \r\n
-// are \n) and returns where the text goes on.
-func (s *scanner) newlineAt(p int, out []byte) ([]byte, int, error) {
+// are one, written as newline) and returns where the text goes on.
+func (s *scanner) newlineAt(p int, out []byte, newline byte) ([]byte, int, error) {
 	if p+1 == s.end && s.rerr == nil {
 		return out, p, errMore
 	}
 	if p+1 < s.end && s.buf[p+1] == '\n' {
 		p++
 	}
-	return append(out, '\n'), p + 1, nil
+	return append(out, newline), p + 1, nil
 }
 
 var entities = map[string]byte{"lt": '<', "gt": '>', "amp": '&', "apos": '\'', "quot": '"'}
@@ -245,7 +255,7 @@ func (s *scanner) scanCDATA(p int) error {
 		case c >= ' ' && c < utf8.RuneSelf || c == '\t' || c == '\n':
 			q++
 		case c == '\r':
-			s.scratch, q, _ = s.newlineAt(q, append(s.scratch, b[run:q]...)) // followed by ]]> at least
+			s.scratch, q, _ = s.newlineAt(q, append(s.scratch, b[run:q]...), '\n') // followed by ]]> at least
 			run = q
 		default:
 			n, err := s.char(q)
@@ -265,8 +275,9 @@ func (s *scanner) scanCDATA(p int) error {
 }
 
 // scanProcInst scans a processing instruction whose target starts at
-// buf[p]. The XML declaration must say version 1.0, if anything, and UTF-8
-// (or its subset US-ASCII): Sitemaps are in UTF-8.
+// buf[p]. The target xml, in any case, is reserved for the XML declaration
+// at the very start (XML 1.0 §2.6, §2.8), which must say version 1.0, if
+// anything, and UTF-8 (or its subset US-ASCII): Sitemaps are in UTF-8.
 func (s *scanner) scanProcInst(p int) error {
 	b := s.buf[:s.end]
 	q, err := s.scanName(p)
@@ -282,8 +293,13 @@ func (s *scanner) scanProcInst(p int) error {
 		return s.short(len(b))
 	}
 	s.kind, s.target, s.data, s.pos = tokProcInst, b[p:q], b[c:c+i], c+i+len(piEnd)
-	if string(s.target) != "xml" {
+	switch {
+	case !bytes.EqualFold(s.target, []byte("xml")):
 		return nil
+	case string(s.target) != "xml":
+		return s.syntaxErr(p, "the processing instruction target %s is reserved", s.target)
+	case s.base+p-len("<?") != s.start:
+		return s.syntaxErr(p, "an XML declaration <?xml …?> is allowed only at the very start of the document")
 	}
 	content := string(s.data)
 	if v := procInst("version", content); v != "" && v != "1.0" {
