@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -44,27 +43,21 @@ type auditor struct {
 	origin  string
 
 	mu      sync.Mutex
+	pending map[int]*auditJob // done, waiting for the jobs before them
+	next    int               // the first job not yet committed
 	skipped map[*docInfo]*unreached
 	audited int
 }
 
 // unreached counts the resources of a document out of the audit's reach,
-// and keeps the first three by line to name them.
+// and keeps the first three listed to name them.
 type unreached struct {
 	n     int
 	first []resource
 }
 
-func (u *unreached) add(r resource) {
-	u.n++
-	i, _ := slices.BinarySearchFunc(u.first, r.line, func(x resource, line int) int { return cmp.Compare(x.line, line) })
-	if i < 3 {
-		u.first = slices.Insert(u.first, i, r)[:min(len(u.first)+1, 3)]
-	}
-}
-
 func newAuditor(st *set, base string, opts Options) *auditor {
-	a := &auditor{st: st, opts: opts, resDir: opts.Resources, skipped: map[*docInfo]*unreached{}}
+	a := &auditor{st: st, opts: opts, resDir: opts.Resources, pending: map[int]*auditJob{}, skipped: map[*docInfo]*unreached{}}
 	if u := cmp.Or(opts.ResourcesURL, base); u != "" {
 		a.resKey = urlKey(u)
 	}
@@ -77,29 +70,37 @@ func newAuditor(st *set, base string, opts Options) *auditor {
 	return a
 }
 
+// An auditJob audits one entry into a sink of its own: its findings are
+// committed to the set's in the order of the entries, whatever order the
+// downloads finish in, since the set's keeps the first MaxPerRule of a rule.
 type auditJob struct {
-	d *docInfo
-	r resource
+	i         int
+	d         *docInfo
+	r         resource
+	s         sink
+	unreached bool
 }
 
 func (st *set) audit(ctx context.Context, a *auditor) {
 	if !st.opts.auditing() {
 		return
 	}
-	jobs := make(chan auditJob)
+	jobs := make(chan *auditJob)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
 		defer close(jobs)
+		i := 0
 		for _, d := range st.order {
 			for _, r := range d.resources {
 				if d.archived && !d.live && !r.pkg {
 					continue // a snapshot of the past; its packages still hold it
 				}
 				select {
-				case jobs <- auditJob{d, r}:
+				case jobs <- &auditJob{i: i, d: d, r: r}:
 				case <-gctx.Done():
 					return nil
 				}
+				i++
 			}
 		}
 		return nil
@@ -108,6 +109,7 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 		g.Go(func() error {
 			for j := range jobs {
 				a.check(gctx, j)
+				a.commit(j)
 			}
 			return nil
 		})
@@ -135,7 +137,7 @@ func (st *set) audit(ctx context.Context, a *auditor) {
 	st.audited += a.audited
 }
 
-func (a *auditor) check(ctx context.Context, j auditJob) {
+func (a *auditor) check(ctx context.Context, j *auditJob) {
 	loc := urlKey(j.r.loc)
 	// A dump's packages are published beside its documents.
 	rel, inDocs := keyPath(loc, a.docsKey)
@@ -149,19 +151,34 @@ func (a *auditor) check(ctx context.Context, j auditJob) {
 	case a.opts.Fetch && isURL(j.r.loc) && (a.opts.CrossSite || a.origin != "" && sameOrigin(j.r.loc, a.origin)):
 		a.checkURL(ctx, j)
 	default:
-		a.mu.Lock()
+		j.unreached = true
+	}
+}
+
+// commit adds the findings of j, and of every job after it that is done,
+// once every job before it is committed.
+func (a *auditor) commit(j *auditJob) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.pending[j.i] = j
+	for j := a.pending[a.next]; j != nil; j = a.pending[a.next] {
+		delete(a.pending, a.next)
+		a.next++
+		if !j.unreached {
+			a.audited++
+			a.st.s.merge(&j.s)
+			continue
+		}
 		u := a.skipped[j.d]
 		if u == nil {
 			u = &unreached{}
 			a.skipped[j.d] = u
 		}
-		u.add(j.r)
-		a.mu.Unlock()
-		return
+		u.n++
+		if len(u.first) < 3 {
+			u.first = append(u.first, j.r)
+		}
 	}
-	a.mu.Lock()
-	a.audited++
-	a.mu.Unlock()
 }
 
 func regularFile(p string) bool {
@@ -169,12 +186,12 @@ func regularFile(p string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-func (a *auditor) missing(j auditJob, format string, args ...any) {
-	a.st.s.add(j.d.name, j.r.line, RuleAuditMissing, "%s: "+format, append([]any{rules.Clip(j.r.loc)}, args...)...)
+func (a *auditor) missing(j *auditJob, format string, args ...any) {
+	j.s.add(j.d.name, j.r.line, RuleAuditMissing, "%s: "+format, append([]any{rules.Clip(j.r.loc)}, args...)...)
 }
 
 // checkFile audits the file rel of dir, if the URL names one (ok).
-func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
+func (a *auditor) checkFile(j *auditJob, dir, rel string, ok bool) {
 	if !ok {
 		a.missing(j, "no file of %s has this URL", dir)
 		return
@@ -192,7 +209,7 @@ func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
 		return
 	}
 	defer f.Close()
-	a.compare(j.d.name, j.r, f)
+	a.compare(&j.s, j.d.name, j.r, f)
 	if j.r.pkg {
 		a.checkPackage(j, p)
 	}
@@ -200,7 +217,7 @@ func (a *auditor) checkFile(j auditJob, dir, rel string, ok bool) {
 
 // checkURL downloads the resource of j, within Options.Timeout and to one
 // byte past its length, and audits it.
-func (a *auditor) checkURL(ctx context.Context, j auditJob) {
+func (a *auditor) checkURL(ctx context.Context, j *auditJob) {
 	ctx, cancel := context.WithTimeout(ctx, a.opts.Timeout)
 	defer cancel()
 	// identity: length and digests are those of the bytes served.
@@ -217,7 +234,7 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	defer served.Close()
 	if j.r.typ != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err == nil && !strings.EqualFold(mt, j.r.typ) {
-			a.st.s.add(j.d.name, j.r.line, RuleAuditType, "%s is served as %s; its entry says type=%q", rules.Clip(j.r.loc), mt, j.r.typ)
+			j.s.add(j.d.name, j.r.line, RuleAuditType, "%s is served as %s; its entry says type=%q", rules.Clip(j.r.loc), mt, j.r.typ)
 		}
 	}
 	body := io.Reader(&lateReader{r: served, ctx: ctx, a: a})
@@ -225,7 +242,7 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 		body = io.LimitReader(body, want+1) // one byte more tells a longer body
 	}
 	if !j.r.pkg {
-		a.compare(j.d.name, j.r, body)
+		a.compare(&j.s, j.d.name, j.r, body)
 		return
 	}
 	tmp, err := confined.CreateTemp("", "rsgen-validate-*.zip")
@@ -235,7 +252,7 @@ func (a *auditor) checkURL(ctx context.Context, j auditJob) {
 	}
 	defer confined.Remove(tmp.Name())
 	defer tmp.Close()
-	if a.compare(j.d.name, j.r, io.TeeReader(body, tmp)) {
+	if a.compare(&j.s, j.d.name, j.r, io.TeeReader(body, tmp)) {
 		a.checkPackage(j, tmp.Name())
 	}
 }
@@ -268,7 +285,7 @@ func (lr *lateReader) Read(p []byte) (int, error) {
 // compare reads r once through every digest the entry gives and reports a
 // length or digest other than the entry's; r may stop one byte past its
 // length. It reports whether r had that length.
-func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
+func (a *auditor) compare(s *sink, doc string, res resource, r io.Reader) bool {
 	type digest struct {
 		alg  string
 		want []byte
@@ -279,7 +296,7 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	for _, tok := range hashing.ScanAttr(res.hash, nil, func(hashing.AttrProblem) {}) { // problems are reported with the document
 		algo, known := hashing.Lookup(tok.Alg)
 		if !known {
-			a.st.s.add(doc, res.line, RuleAuditUnchecked, "%s: the %s digest cannot be checked (known: %s)", rules.Clip(res.loc), tok.Alg, hashing.Known())
+			s.add(doc, res.line, RuleAuditUnchecked, "%s: the %s digest cannot be checked (known: %s)", rules.Clip(res.loc), tok.Alg, hashing.Known())
 			continue
 		}
 		h := algo.New()
@@ -288,20 +305,20 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 	}
 	n, err := io.Copy(io.MultiWriter(append(ws, io.Discard)...), r)
 	if err != nil {
-		a.st.s.add(doc, res.line, RuleAuditMissing, "%s: reading it failed after %d bytes: %v", rules.Clip(res.loc), n, unwrapPath(err))
+		s.add(doc, res.line, RuleAuditMissing, "%s: reading it failed after %d bytes: %v", rules.Clip(res.loc), n, unwrapPath(err))
 		return false
 	}
 	if want, ok := rules.ParseInteger(res.length); ok && want != n {
 		if n > want {
-			a.st.s.add(doc, res.line, RuleAuditLength, "%s has more than the %s bytes its entry gives as length (reading stopped there; so its digests differ too)", rules.Clip(res.loc), res.length)
+			s.add(doc, res.line, RuleAuditLength, "%s has more than the %s bytes its entry gives as length (reading stopped there; so its digests differ too)", rules.Clip(res.loc), res.length)
 		} else {
-			a.st.s.add(doc, res.line, RuleAuditLength, "%s has %d bytes; its entry says length=%s (so its digests differ too)", rules.Clip(res.loc), n, res.length)
+			s.add(doc, res.line, RuleAuditLength, "%s has %d bytes; its entry says length=%s (so its digests differ too)", rules.Clip(res.loc), n, res.length)
 		}
 		return false
 	}
 	for _, d := range ds {
 		if got := d.h.Sum(nil); !bytes.Equal(got, d.want) {
-			a.st.s.add(doc, res.line, RuleAuditHash, "%s has %s:%x; its entry says %s:%x", rules.Clip(res.loc), d.alg, got, d.alg, d.want)
+			s.add(doc, res.line, RuleAuditHash, "%s has %s:%x; its entry says %s:%x", rules.Clip(res.loc), d.alg, got, d.alg, d.want)
 		}
 	}
 	return true
@@ -309,8 +326,8 @@ func (a *auditor) compare(doc string, res resource, r io.Reader) bool {
 
 // checkPackage checks the manifest.xml of the ZIP package of a dump's
 // entry, and each bitstream it lists.
-func (a *auditor) checkPackage(j auditJob, path string) {
-	s := a.st.s
+func (a *auditor) checkPackage(j *auditJob, path string) {
+	s := &j.s
 	zr, err := zip.OpenReader(path)
 	if err != nil {
 		s.add(j.d.name, j.r.line, RuleDumpManifest, "%s is not a ZIP package: %v", rules.Clip(j.r.loc), err)
@@ -360,7 +377,7 @@ func (a *auditor) checkPackage(j auditJob, path string) {
 			s.add(name, mr.line, RuleDumpManifest, "%s cannot be read from the package: %v", mr.path, err)
 			continue
 		}
-		a.compare(name, resource{loc: mr.path, line: mr.line, length: mr.length, hash: mr.hash}, fr)
+		a.compare(s, name, resource{loc: mr.path, line: mr.line, length: mr.length, hash: mr.hash}, fr)
 		fr.Close()
 	}
 }

@@ -19,5 +19,6 @@
 //
 // The functions may be called from several goroutines. Path checks the
 // documents of a directory GOMAXPROCS at a time (the report does not
-// depend on their order); an audit reads Options.Jobs resources at once.
+// depend on their order); an audit reads Options.Jobs resources at once
+// (its findings are kept in the order of the entries all the same).
 package validate

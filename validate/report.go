@@ -206,7 +206,8 @@ func (r *Report) Summary(strict bool) string {
 // rest are counted, and summed up in one more finding.
 const MaxPerRule = 10
 
-// sink collects findings; it may be called from several goroutines.
+// sink collects findings; it may be called from several goroutines. The
+// zero sink is ready to add to.
 type sink struct {
 	mu       sync.Mutex
 	findings []Finding
@@ -236,6 +237,9 @@ func (s *sink) addAs(sev Severity, doc string, line int, rule, format string, ar
 	sev = cmp.Or(sev, r.Severity)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.counts == nil { // an audit job's
+		s.counts, s.byRule = map[sinkKey]int{}, map[string]int{}
+	}
 	if sev == Error {
 		s.errors++
 	} else {
