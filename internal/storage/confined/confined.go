@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rsgen/rsgen/internal/storage/regfile"
@@ -272,24 +273,43 @@ func Locate(file string, untrusted ...string) (*Root, string, error) {
 			trees = append(trees, abs)
 		}
 	}
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		return nil, "", err
+	abs := file
+	if !filepath.IsAbs(abs) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, "", err
+		}
+		abs = wd + string(filepath.Separator) + file
 	}
+	// Not cleaned as text: a ".." after a link is the parent of where the
+	// link leads, as the system reads the path. dir is always free of links.
 	vol := filepath.VolumeName(abs) + string(filepath.Separator)
 	dir, rest := vol, components(abs[len(vol):])
 	for links := 0; len(rest) > 0; {
-		for _, t := range trees {
-			if rel, err := filepath.Rel(t, dir); err == nil && filepath.IsLocal(rel) {
-				root, err := Open(dir)
-				return root, strings.Join(rest, "/"), err
-			}
+		switch rest[0] {
+		case ".":
+			rest = rest[1:]
+			continue
+		case "..":
+			dir, rest = filepath.Dir(dir), rest[1:]
+			continue
+		}
+		inTree := slices.ContainsFunc(trees, func(t string) bool {
+			rel, err := filepath.Rel(t, dir)
+			return err == nil && filepath.IsLocal(rel)
+		})
+		if inTree && !slices.Contains(rest, "..") {
+			root, err := Open(dir)
+			return root, strings.Join(slices.DeleteFunc(rest, func(c string) bool { return c == "." }), "/"), err
 		}
 		next := filepath.Join(dir, rest[0])
 		fi, err := os.Lstat(next)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 			dir, rest = next, rest[1:]
 			continue
+		}
+		if inTree {
+			return nil, "", &fs.PathError{Op: "open", Path: next, Err: ErrSymlink}
 		}
 		if links++; links > 255 {
 			return nil, "", &fs.PathError{Op: "locate", Path: file, Err: errors.New("too many levels of symbolic links")}
@@ -299,9 +319,8 @@ func Locate(file string, untrusted ...string) (*Root, string, error) {
 			return nil, "", err
 		}
 		if !filepath.IsAbs(to) {
-			to = filepath.Join(dir, to)
+			to = dir + string(filepath.Separator) + to
 		}
-		to = filepath.Clean(to)
 		vol = filepath.VolumeName(to) + string(filepath.Separator)
 		dir, rest = vol, append(components(to[len(vol):]), rest[1:]...)
 	}

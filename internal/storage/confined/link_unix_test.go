@@ -36,3 +36,47 @@ func TestLinkByName(t *testing.T) {
 		t.Error("the link to what was swapped in is kept")
 	}
 }
+
+// TestLocateDotDotAfterLink: a ".." after a link is the parent of where the
+// link leads, as the system reads the path, not the link's own parent; a
+// link inside an untrusted tree is refused even when a ".." follows it.
+func TestLocateDotDotAfterLink(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	for _, d := range []string{"deep/x", "deep/B", "B", "ext", "src/real", "evil/a/b", "evil/ext2"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"A": "deep/x", "ext/L": "../A/../B", "src/sub": "../evil/a/b", "ext/M": "../src/sub/../../ext2"} {
+		if err := os.Symlink(to, filepath.Join(base, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := filepath.Join(base, "src")
+
+	root, name, err := Locate(filepath.Join(base, "ext/L/c.cache"), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := root.Path(name)
+	root.Close()
+	if want := filepath.Join(base, "deep/B/c.cache"); got != want {
+		t.Errorf("Locate(ext/L/c.cache) = %s, want %s (where the system opens it)", got, want)
+	}
+
+	root, name, err = Locate(base+"/src/real/../c.cache", src) // not filepath.Join, which would clean the ".."
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := root.Path(name), filepath.Join(src, "c.cache"); got != want {
+		t.Errorf("Locate(src/real/../c.cache) = %s, want %s", got, want)
+	}
+	root.Close()
+
+	for _, p := range []string{"ext/M/c.cache", "src/sub/../c.cache"} {
+		if _, _, err := Locate(base+"/"+p, src); !errors.Is(err, ErrSymlink) {
+			t.Errorf("Locate(%s) = %v, want ErrSymlink (src/sub is a link inside SOURCE)", p, err)
+		}
+	}
+}
