@@ -100,7 +100,8 @@ type Options struct {
 	ManifestMD func(first, end int) rsxml.MD
 
 	// Open opens exactly it.Size bytes of an item. A reader with a Stat
-	// method must be a regular file of it.Size bytes.
+	// method must be a regular file of it.Size bytes; one that is an
+	// io.ReaderAt has a large item's chunks read in parallel.
 	Open func(it *Item) (io.ReadCloser, error)
 	// Sequential says the items can only be read in their order (a tar):
 	// Open is then called in order, from one goroutine, once the reader of
@@ -261,14 +262,16 @@ func (o *Options) defaults() error {
 }
 
 // source is the reader of a split item, which its first chunk's job
-// opens for all of them: the others read after it.
+// opens for all of them.
 type source struct {
+	opened  chan struct{} // closed once the fields up to method are set
 	openErr error
 	rc      io.ReadCloser
-	r       io.Reader // rc, or a bufio.Reader on it that probed its head
+	r       io.Reader   // rc, or a bufio.Reader on it that probed its head
+	ra      io.ReaderAt // if set, chunks are read at their offsets in parallel
 	method  uint16
-	readErr error  // a chunk failed, so do the later ones
-	tail    []byte // the next chunk's dictionary
+	readErr error  // read from start to end: a chunk failed, so do the later ones
+	tail    []byte // read from start to end: the next chunk's dictionary
 	once    sync.Once
 }
 
@@ -288,10 +291,11 @@ type job struct {
 	chunk int  // number of the chunk in its item
 	last  bool // the item's last chunk (always, for a whole item)
 	src   *source
+	off   int64 // where the chunk's data starts
 	n     int64 // the chunk's length
 
-	// Reads that must be in order (Sequential, or chunks of an item) are
-	// chained: a job reads once after is closed.
+	// Reads that must be in order (Sequential, or chunks without
+	// io.ReaderAt) are chained: a job reads once after is closed.
 	after    <-chan struct{}
 	readDone chan struct{}
 
@@ -370,14 +374,17 @@ func (p *packer) queue(ctx context.Context, work, ordered chan<- *job, i int, it
 		}
 		return send(j)
 	}
-	src := &source{}
-	if !p.opt.Sequential {
-		p.lastRead = nil // the chain of the item's chunks alone
-	}
+	src := &source{opened: make(chan struct{})}
+	var prev chan struct{} // the chain of the item's chunks, unless of all items
 	for k, off := 0, int64(0); off < it.Size; k, off = k+1, off+chunkSize {
 		n := min(chunkSize, it.Size-off)
-		j := &job{item: i, it: it, name: name, chunk: k, last: off+n == it.Size, src: src, n: n, done: make(chan struct{})}
-		p.chain(j)
+		j := &job{item: i, it: it, name: name, chunk: k, last: off+n == it.Size, src: src, off: off, n: n, done: make(chan struct{})}
+		if p.opt.Sequential {
+			p.chain(j)
+		} else {
+			j.after, j.readDone = prev, make(chan struct{})
+			prev = j.readDone
+		}
 		if err := send(j); err != nil {
 			return err
 		}

@@ -31,7 +31,7 @@ type packer struct {
 	flates    chan *flate.Writer // free writers at Options.Level
 	probes    chan *flate.Writer // free writers at BestSpeed
 
-	lastRead chan struct{} // dispatch's: the read the next job of a chain waits for
+	lastRead chan struct{} // dispatch's: the read that a Sequential job waits for
 
 	tools *tools // the writer's
 	cur   *pkg   // the package being written

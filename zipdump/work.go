@@ -263,17 +263,27 @@ func (p *packer) doWhole(ctx context.Context, t *tools, j *job) {
 
 // openSource opens a split item and chooses its method, for all chunks.
 func (p *packer) openSource(t *tools, src *source, it *Item) {
+	defer close(src.opened)
 	rc, err := p.open(it)
 	if err != nil {
 		src.openErr = err
 		return
 	}
 	src.rc, src.r = rc, rc
+	if ra, ok := rc.(io.ReaderAt); ok && !p.opt.Sequential {
+		src.ra = ra
+	}
 	method := p.method(it)
 	if method == probeNeeded {
-		br := bufio.NewReaderSize(rc, probeSize)
-		src.r = br
-		head, err := br.Peek(probeSize)
+		var head []byte
+		if src.ra != nil {
+			head = make([]byte, probeSize)
+			_, err = src.ra.ReadAt(head, 0)
+		} else {
+			br := bufio.NewReaderSize(rc, probeSize)
+			head, err = br.Peek(probeSize)
+			src.r = br
+		}
 		if err != nil {
 			src.openErr = changed(err)
 			src.close()
@@ -284,29 +294,43 @@ func (p *packer) openSource(t *tools, src *source, it *Item) {
 	src.method = method
 }
 
-// doChunk reads a chunk, in turn, and compresses it with the 32 KiB read
-// before it as dictionary, which the writer checks against what it hashed.
-// Reading at offsets in parallel was no faster (BenchmarkRunOpen: file
-// against reader).
+// doChunk reads and compresses a chunk. Its Deflate dictionary, the 32
+// KiB before it, is read with it or kept from the chunk before; the
+// writer checks it against the bytes it hashed, so that a file changing
+// under the workers never yields a stream of other bytes than those.
 func (p *packer) doChunk(ctx context.Context, t *tools, j *job) {
 	src := j.src
-	defer endTurn(j) // the chunk after reads once this one opened and read
-	switch {
-	case !waitTurn(ctx, j):
-		if j.chunk == 0 {
+	defer endTurn(j)
+	if j.chunk == 0 {
+		if !waitTurn(ctx, j) {
 			src.openErr = j.err
+			close(src.opened)
+			return
 		}
-		return
-	case j.chunk == 0:
 		p.openSource(t, src, j.it)
+	} else {
+		select {
+		case <-src.opened:
+		case <-ctx.Done():
+			j.err = ctx.Err()
+			return
+		}
+		if src.ra == nil && !waitTurn(ctx, j) {
+			return
+		}
 	}
 	if src.openErr != nil {
 		j.err = src.openErr
 		return
 	}
 	j.method = src.method
-	p.readNext(j)
-	endTurn(j)
+	if src.ra != nil {
+		endTurn(j)
+		p.readAt(j)
+	} else {
+		p.readNext(j)
+		endTurn(j)
+	}
 	if j.err != nil || j.method != methodDeflate {
 		return
 	}
@@ -330,6 +354,29 @@ func (p *packer) doChunk(ctx context.Context, t *tools, j *job) {
 	}
 }
 
+func (p *packer) readAt(j *job) {
+	dict := int64(0)
+	if j.method == methodDeflate {
+		dict = min(dictSize, j.off)
+	}
+	raw := p.getBuf(bufSize)
+	j.raw, j.dict = raw, int(dict)
+	*raw = (*raw)[:dict+j.n]
+	n, err := j.src.ra.ReadAt(*raw, j.off-dict)
+	if int64(n) < dict+j.n {
+		*raw = (*raw)[:n]
+		j.err = changed(err)
+		return
+	}
+	if j.last { // the file must end here
+		var one [1]byte
+		if m, _ := j.src.ra.ReadAt(one[:], j.off+j.n); m > 0 {
+			j.err = fmt.Errorf("%w: it grew", ErrChanged)
+		}
+	}
+}
+
+// readNext reads the chunk of j on from the one before, in turn.
 func (p *packer) readNext(j *job) {
 	src := j.src
 	if src.readErr != nil {
