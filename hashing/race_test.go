@@ -1,0 +1,5 @@
+//go:build race
+
+package hashing
+
+func init() { raceEnabled = true }
