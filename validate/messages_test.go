@@ -90,20 +90,8 @@ func TestPathMessageSaysWhatIsWrong(t *testing.T) {
 // one finding for each bound, as before the rule was shared with previous.
 func TestDatetimeOutsideBothBounds(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("testdata/broken/datetime-range.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Replace(string(doc), `from="2013-01-03T00:00:00Z" until="2013-01-04T00:00:00Z"`,
-		`from="2013-01-03T00:00:00Z" until="2013-01-01T00:00:00Z"`, 1)
-	p := filepath.Join(t.TempDir(), "doc.xml")
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Path(context.Background(), p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := validateEdited(t, "testdata/broken/datetime-range.xml", `from="2013-01-03T00:00:00Z" until="2013-01-04T00:00:00Z"`,
+		`from="2013-01-03T00:00:00Z" until="2013-01-01T00:00:00Z"`)
 	var got []string
 	for _, f := range rep.Findings {
 		if f.Rule == RuleDatetimeRange {
@@ -121,22 +109,29 @@ func TestDatetimeOutsideBothBounds(t *testing.T) {
 // reads it, and the finding quotes the value so; one written &#10; stays.
 func TestAttributeLineBreakIsASpace(t *testing.T) {
 	t.Parallel()
-	doc, err := os.ReadFile("testdata/broken/type.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for written, want := range map[string]string{"text/\nplain": `type="text/ plain"`, "text/&#10;plain": `type="text/\nplain"`} {
-		text := strings.Replace(string(doc), `type="text/html; charset=utf-8"`, `type="`+written+`"`, 1)
-		p := filepath.Join(t.TempDir(), "doc.xml")
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		rep, err := Path(context.Background(), p, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := validateEdited(t, "testdata/broken/type.xml", `type="text/html; charset=utf-8"`, `type="`+written+`"`)
 		if len(rep.Findings) != 1 || rep.Findings[0].Rule != RuleType || !strings.Contains(rep.Findings[0].Message, want) {
 			t.Errorf("%q: findings %v, want one of rule type quoting %s", written, rep.Findings, want)
 		}
 	}
+}
+
+// validateEdited validates a copy of the document file with old replaced by
+// new once.
+func validateEdited(t *testing.T, file, old, new string) *Report {
+	t.Helper()
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "doc.xml")
+	if err := os.WriteFile(p, []byte(strings.Replace(string(doc), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Path(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
